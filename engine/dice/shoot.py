@@ -1,0 +1,220 @@
+"""Exact shooting resolution (``rules/KT24.md`` sections 4.5, 4.7, 5.1, 6).
+
+After the attack roll (:mod:`engine.dice.attack`):
+
+- Defence dice: 3 less Piercing x; Piercing Crits x instead when any crit was retained (the
+  larger x is used: a weapon gains no benefit from the same rule twice, section 6).
+- Cover save: a target in cover retains one defence die as a normal success without rolling
+  (none with Saturate). Improved cover (Vantage against a Conceal target in Light terrain,
+  section 4.7): one cover save retained as a critical success, or two normal cover saves;
+  cover saves come out of the defence dice collected.
+- Saves succeed on Save or more, 6 is a critical save, a 1 fails.
+- The defender allocates saves **optimally** (least damage): a normal save blocks a normal
+  success, two normal saves block a crit, a critical save blocks either. Against Brutal only
+  critical saves block (the rule's text applies to every block).
+- Damage: each unblocked normal deals normal damage, each unblocked crit critical damage,
+  and Devastating x deals x per retained crit whether or not it is later blocked.
+
+The reported damage is what the attack inflicts, not capped at the target's wounds.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+import attrs
+
+from engine.dice.attack import AttackRoll, attack_roll
+from engine.dice.pmf import Pmf
+from engine.dice.profile import DEFENCE_DICE, AttackProfile, Target
+
+__all__ = ["ShootResult", "defence_roll", "hot_damage", "shoot", "unblocked"]
+
+
+@lru_cache(maxsize=64)
+def defence_roll(dice: int, save: int) -> tuple[tuple[int, int, int], ...]:
+    """Distribution of (normal saves, critical saves, weight) for ``dice`` rolled defence
+    dice, weights over ``6 ** DEFENCE_DICE`` (padded so that every count shares a total).
+
+    Args:
+        dice: defence dice rolled (0..3). save: Save threshold 2..6.
+    """
+    fail_w, normal_w, crit_w = save - 1, 6 - save, 1
+    pad = 6 ** (DEFENCE_DICE - dice) if dice <= DEFENCE_DICE else 1
+    acc: dict[tuple[int, int], int] = {}
+    from math import factorial
+
+    fm = factorial(dice)
+    for i in range(dice + 1):
+        for j in range(dice - i + 1):
+            k = dice - i - j
+            w = fm // (factorial(i) * factorial(j) * factorial(k)) * fail_w**i * normal_w**j * crit_w**k
+            if w:
+                acc[(j, k)] = acc.get((j, k), 0) + w * pad
+    return tuple((j, k, w) for (j, k), w in sorted(acc.items()))
+
+
+@lru_cache(maxsize=65536)
+def unblocked(
+    normals: int, crits: int, normal_saves: int, crit_saves: int, nd: int, cd: int, brutal: bool
+) -> tuple[int, int]:
+    """The defender's optimal allocation of saves (section 5.1 step 5).
+
+    Args:
+        normals, crits: the attacker's retained successes.
+        normal_saves, crit_saves: the defender's retained saves (cover saves included).
+        nd, cd: normal and critical damage, which the allocation minimises.
+        brutal: only critical saves may block.
+
+    Returns:
+        ``(unblocked normals, unblocked crits)`` of least damage; among equal damage, the
+        first found with the most crit saves spent on crits.
+    """
+    if brutal:
+        normal_saves = 0
+    best: tuple[int, int, int] | None = None
+    for x in range(min(crit_saves, crits), -1, -1):  # crit saves on crits
+        spare_crit_saves = crit_saves - x
+        for y in range(min(normal_saves // 2, crits - x) + 1):  # normal-save pairs on crits
+            uc = crits - x - y
+            un = normals - spare_crit_saves - (normal_saves - 2 * y)
+            if un < 0:
+                un = 0
+            dmg = un * nd + uc * cd
+            if best is None or dmg < best[0]:
+                best = (dmg, un, uc)
+    assert best is not None
+    return best[1], best[2]
+
+
+def hot_damage(hit: int) -> Pmf[int]:
+    """Self-damage of a Hot weapon (section 6): one D6 after the attack; a result below the
+    weapon's Hit deals 2 x the result to the user.
+
+    Args:
+        hit: the Hit threshold used (2..6).
+    """
+    weights: dict[int, int] = {0: 6 - (hit - 1)}
+    for face in range(1, hit):
+        weights[2 * face] = weights.get(2 * face, 0) + 1
+    return Pmf.from_weights(weights, 6)
+
+
+@attrs.frozen(slots=True)
+class ShootResult:
+    """Exact outcome of one shooting attack sequence against one target.
+
+    Attributes:
+        damage: pmf of the total damage inflicted (Devastating included, not capped).
+        retained: pmf of the attacker's retained ``(normals, crits)`` after the roll step.
+        unblocked: pmf of ``(normals, crits)`` left unblocked after saves.
+        wounds: the target's wounds, for :attr:`kill_probability`.
+        stun_probability: P(Stun takes effect) (0 without Stun).
+        piercing_crits_probability: P(Piercing Crits takes effect) (0 without it).
+        hot: self-damage pmf of Hot, or ``None``.
+        area_damage: pmf of the damage of ``d" Devastating x`` to each other operative in the
+            area, or ``None``.
+    """
+
+    damage: Pmf[int]
+    retained: Pmf[tuple[int, int]]
+    unblocked: Pmf[tuple[int, int]]
+    wounds: int
+    stun_probability: Fraction
+    piercing_crits_probability: Fraction
+    hot: Pmf[int] | None
+    area_damage: Pmf[int] | None
+
+    @property
+    def expected_damage(self) -> Fraction:
+        """Exact expected damage."""
+        return self.damage.mean()
+
+    @property
+    def kill_probability(self) -> Fraction:
+        """Exact P(damage >= wounds)."""
+        return self.damage.at_least(self.wounds)
+
+    @property
+    def crit_probability(self) -> Fraction:
+        """Exact P(at least one critical success retained)."""
+        return Fraction(sum(w for (_, c), w in self.retained.weights if c), self.retained.total)
+
+
+def _cover_options(target: Target, saturate: bool) -> tuple[tuple[int, int], ...]:
+    """The cover-save options as (normal cover saves, critical cover saves)."""
+    if saturate or not (target.in_cover or target.improved_cover):
+        return ((0, 0),)
+    if not target.improved_cover:
+        return ((1, 0),)
+    choice = target.improved_cover_choice
+    if choice == "critical":
+        return ((0, 1),)
+    if choice == "two_normals":
+        return ((2, 0),)
+    return ((0, 1), (2, 0))
+
+
+def shoot(profile: AttackProfile, target: Target) -> ShootResult:
+    """Exact distribution of one shooting attack sequence (section 5.1).
+
+    Args:
+        profile: the ranged weapon profile (attacks, Hit, damage, weapon rules).
+        target: Save, wounds, cover and obscured state of the target.
+
+    Returns:
+        A :class:`ShootResult` with exact pmfs (integer weights over ``6**(2*dice) * 216``).
+    """
+    rules = profile.rules.dice
+    roll: AttackRoll = attack_roll(profile, obscured=target.obscured)
+    nd, cd = profile.normal_damage, profile.critical_damage
+    dev, brutal, save = rules.devastating, rules.brutal, target.save
+    options = _cover_options(target, rules.saturate)
+    damage: dict[int, int] = {}
+    left: dict[tuple[int, int], int] = {}
+    stun_w = pc_w = 0
+    for normals, crits, w in roll.outcomes:
+        pierce = rules.piercing
+        if crits:
+            if rules.stun:
+                stun_w += w
+            if rules.piercing_crits:
+                pc_w += w
+                pierce = max(pierce, rules.piercing_crits)
+        dice = max(0, DEFENCE_DICE - pierce)
+        best: tuple[int, list[tuple[int, int, int, int]]] | None = None
+        for cover_n, cover_c in options:
+            cover_n, cover_c = min(cover_n, dice), min(cover_c, dice)
+            rows: list[tuple[int, int, int, int]] = []
+            total = 0
+            for sn, sc, sw in defence_roll(dice - cover_n - cover_c, save):
+                un, uc = unblocked(normals, crits, sn + cover_n, sc + cover_c, nd, cd, brutal)
+                dmg = un * nd + uc * cd + dev * crits
+                rows.append((dmg, un, uc, sw))
+                total += dmg * sw
+            if best is None or total < best[0]:
+                best = (total, rows)
+        assert best is not None
+        for dmg, un, uc, sw in best[1]:
+            ww = w * sw
+            damage[dmg] = damage.get(dmg, 0) + ww
+            left[(un, uc)] = left.get((un, uc), 0) + ww
+    total = roll.total * 6**DEFENCE_DICE
+    retained = Pmf.from_weights({(n, c): w for n, c, w in roll.outcomes}, roll.total)
+    area = None
+    if dev and rules.devastating_distance is not None:
+        area_w: dict[int, int] = {}
+        for _, c, w in roll.outcomes:
+            area_w[dev * c] = area_w.get(dev * c, 0) + w
+        area = Pmf.from_weights(area_w, roll.total)
+    return ShootResult(
+        damage=Pmf.from_weights(damage, total),
+        retained=retained,
+        unblocked=Pmf.from_weights(left, total),
+        wounds=target.wounds,
+        stun_probability=Fraction(stun_w, roll.total),
+        piercing_crits_probability=Fraction(pc_w, roll.total),
+        hot=hot_damage(profile.hit) if rules.hot else None,
+        area_damage=area,
+    )
