@@ -1,0 +1,392 @@
+"""Exact fights: both rolls, then strike/block resolution solved exactly (``rules/KT24.md`` 5.2).
+
+Both fighters roll their attack dice (:mod:`engine.dice.attack`: Accurate, re-rolls, Lethal,
+Punishing, Rending, Severe). Devastating x inflicts x per retained crit on the opponent at
+once (both sides' at the same time). Then, starting with the attacker (or the defender when
+a rule says so), the players alternate resolving one success each:
+
+- **strike**: inflict normal or critical damage; with Shock, the first crit strike of the
+  sequence also discards one unresolved enemy normal success (a crit if there are none);
+- **block**: discard one of the opponent's unresolved successes: a normal blocks a normal,
+  a crit blocks a normal or a crit; against a Brutal weapon only crits can block.
+
+When one side has no successes left the other resolves the rest; resolution stops at once
+when either fighter is incapacitated (``EDGE_CASES.md`` 7 and 8).
+
+Objective (zero-sum, the attacker maximises, the defender minimises)::
+
+    value = KILL * ([defender incapacitated] - [attacker incapacitated])
+            + damage dealt to the defender - damage dealt to the attacker
+
+with damage counted up to the wounds each fighter had, and ``KILL`` (4096) larger than any
+damage total, so each side first seeks to incapacitate the enemy and to survive, then trades
+damage. Resolution after the rolls is a perfect-information game: the ``optimal`` policy
+is a memoised minimax (a best response when the other side plays a fixed policy), over
+(successes left to each side, wounds left, unused Shock, side to move). Wounds above what the
+opponent can still inflict are merged into one state: the future is the same.
+
+Fixed policies for comparison:
+
+- ``strike``: always strike, critical successes before normal ones;
+- ``block``: block whenever possible (a crit blocks a crit, else a normal blocks a normal,
+  else a crit blocks a normal), otherwise strike with crits first.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from functools import lru_cache
+
+import attrs
+
+from engine.dice.attack import attack_roll
+from engine.dice.pmf import Pmf
+from engine.dice.profile import Fighter
+from engine.errors import ProfileError
+
+__all__ = ["KILL_VALUE", "POLICIES", "FightResult", "FighterOutcome", "Resolver", "fight"]
+
+#: Weight of an incapacitation in the objective; larger than any possible damage total.
+KILL_VALUE = 4096
+_BITS = 12
+_MASK = (1 << _BITS) - 1
+_VSHIFT = 2 * _BITS
+_DEALT_A = (1 << _VSHIFT) + (1 << _BITS)  # value +1 and attacker's damage dealt +1
+POLICIES = ("optimal", "strike", "block")
+
+# Move codes: strike normal, strike crit, normal blocks normal, crit blocks normal, crit blocks crit.
+SN, SC, BNN, BCN, BCC = range(5)
+MOVE_NAMES = {SN: "strike normal", SC: "strike crit", BNN: "normal blocks normal",
+              BCN: "crit blocks normal", BCC: "crit blocks crit"}  # fmt: skip
+
+
+def _strike_policy(own_n: int, own_c: int, opp_n: int, opp_c: int, normal_blocks: bool) -> int:
+    return SC if own_c else SN
+
+
+def _block_policy(own_n: int, own_c: int, opp_n: int, opp_c: int, normal_blocks: bool) -> int:
+    if own_c and opp_c:
+        return BCC
+    if opp_n and own_n and normal_blocks:
+        return BNN
+    if opp_n and own_c:
+        return BCN
+    return SC if own_c else SN
+
+
+_FIXED: dict[str, Callable[[int, int, int, int, bool], int]] = {
+    "strike": _strike_policy,
+    "block": _block_policy,
+}
+
+
+class Resolver:
+    """Solves strike/block resolution for one pair of profiles and policies.
+
+    Values are packed integers: ``value << 24 | dealt_by_attacker << 12 | dealt_by_defender``
+    (value as in the module docstring, damage counted up to the wounds left), so that one
+    comparison orders by value and the damage split comes back with it. Wounds must be below
+    4096. A resolver keeps its memo; reuse it for many rolls of the same fight.
+
+    Args:
+        nd_a, cd_a / nd_b, cd_b: normal and critical damage of attacker / defender.
+        brutal_a, brutal_b: the attacker's / defender's weapon is Brutal.
+        shock_a, shock_b: the attacker's / defender's weapon has Shock.
+        policy_a, policy_b: one of :data:`POLICIES`.
+    """
+
+    def __init__(
+        self,
+        nd_a: int,
+        cd_a: int,
+        nd_b: int,
+        cd_b: int,
+        *,
+        brutal_a: bool = False,
+        brutal_b: bool = False,
+        shock_a: bool = False,
+        shock_b: bool = False,
+        policy_a: str = "optimal",
+        policy_b: str = "optimal",
+    ) -> None:
+        for p in (policy_a, policy_b):
+            if p not in POLICIES:
+                raise ProfileError(f"unknown fight policy {p!r}; choose from {', '.join(POLICIES)}")
+        self.nd_a, self.cd_a, self.nd_b, self.cd_b = nd_a, cd_a, nd_b, cd_b
+        self.a_normal_blocks = not brutal_b  # the defender's Brutal stops the attacker's normal blocks
+        self.b_normal_blocks = not brutal_a
+        self.shock_a, self.shock_b = shock_a, shock_b
+        self.fixed_a = _FIXED.get(policy_a)
+        self.fixed_b = _FIXED.get(policy_b)
+        self.memo: dict[tuple[int, ...], int] = {}
+
+    def solve(
+        self, an: int, ac: int, bn: int, bc: int, wa: int, wb: int, sa: bool, sb: bool, a_turn: bool
+    ) -> int:
+        """Packed value of the position (see class docstring) for the rest of resolution.
+
+        Args:
+            an, ac / bn, bc: unresolved normal and critical successes of attacker / defender.
+            wa, wb: wounds left (>= 1). sa, sb: Shock still unused. a_turn: attacker to move.
+        """
+        nd_a, cd_a, nd_b, cd_b = self.nd_a, self.cd_a, self.nd_b, self.cd_b
+        if not an and not ac:
+            if not bn and not bc:
+                return 0
+            total = bn * nd_b + bc * cd_b
+            if total >= wa:
+                return (-(KILL_VALUE + wa) << _VSHIFT) + wa
+            return (-total << _VSHIFT) + total
+        if not bn and not bc:
+            total = an * nd_a + ac * cd_a
+            if total >= wb:
+                return ((KILL_VALUE + wb) << _VSHIFT) + (wb << _BITS)
+            return total * _DEALT_A
+        # Normalise: wounds beyond what the opponent can still inflict behave the same.
+        most_b = bn * nd_b + bc * cd_b
+        if wa > most_b:
+            wa = most_b + 1
+        most_a = an * nd_a + ac * cd_a
+        if wb > most_a:
+            wb = most_a + 1
+        if sa and not ac:
+            sa = False
+        if sb and not bc:
+            sb = False
+        key = (an, ac, bn, bc, wa, wb, sa, sb, a_turn)
+        memo = self.memo
+        cached = memo.get(key)
+        if cached is not None:
+            return cached
+        solve = self.solve
+        if a_turn:
+            moves: tuple[int, ...]
+            if self.fixed_a is not None:
+                moves = (self.fixed_a(an, ac, bn, bc, self.a_normal_blocks),)
+            else:
+                moves = (SN, SC, BNN, BCN, BCC)
+            best: int | None = None
+            for move in moves:
+                if move == SN:
+                    if not an:
+                        continue
+                    if nd_a >= wb:
+                        v = ((KILL_VALUE + wb) << _VSHIFT) + (wb << _BITS)
+                    else:
+                        v = solve(an - 1, ac, bn, bc, wa, wb - nd_a, sa, sb, False) + nd_a * _DEALT_A
+                elif move == SC:
+                    if not ac:
+                        continue
+                    if cd_a >= wb:
+                        v = ((KILL_VALUE + wb) << _VSHIFT) + (wb << _BITS)
+                    else:
+                        nbn, nbc = bn, bc
+                        if sa:
+                            if bn:
+                                nbn -= 1
+                            elif bc:
+                                nbc -= 1
+                        v = solve(an, ac - 1, nbn, nbc, wa, wb - cd_a, False, sb, False) + cd_a * _DEALT_A
+                elif move == BNN:
+                    if not (an and bn and self.a_normal_blocks):
+                        continue
+                    v = solve(an - 1, ac, bn - 1, bc, wa, wb, sa, sb, False)
+                elif move == BCN:
+                    if not (ac and bn):
+                        continue
+                    v = solve(an, ac - 1, bn - 1, bc, wa, wb, sa, sb, False)
+                else:
+                    if not (ac and bc):
+                        continue
+                    v = solve(an, ac - 1, bn, bc - 1, wa, wb, sa, sb, False)
+                if best is None or v > best:
+                    best = v
+        else:
+            if self.fixed_b is not None:
+                moves = (self.fixed_b(bn, bc, an, ac, self.b_normal_blocks),)
+            else:
+                moves = (SN, SC, BNN, BCN, BCC)
+            best = None
+            for move in moves:
+                if move == SN:
+                    if not bn:
+                        continue
+                    if nd_b >= wa:
+                        v = (-(KILL_VALUE + wa) << _VSHIFT) + wa
+                    else:
+                        v = solve(an, ac, bn - 1, bc, wa - nd_b, wb, sa, sb, True) + (-nd_b << _VSHIFT) + nd_b
+                elif move == SC:
+                    if not bc:
+                        continue
+                    if cd_b >= wa:
+                        v = (-(KILL_VALUE + wa) << _VSHIFT) + wa
+                    else:
+                        nan, nac = an, ac
+                        if sb:
+                            if an:
+                                nan -= 1
+                            elif ac:
+                                nac -= 1
+                        v = solve(nan, nac, bn, bc - 1, wa - cd_b, wb, sa, False, True) + (-cd_b << _VSHIFT) + cd_b
+                elif move == BNN:
+                    if not (bn and an and self.b_normal_blocks):
+                        continue
+                    v = solve(an - 1, ac, bn - 1, bc, wa, wb, sa, sb, True)
+                elif move == BCN:
+                    if not (bc and an):
+                        continue
+                    v = solve(an - 1, ac, bn, bc - 1, wa, wb, sa, sb, True)
+                else:
+                    if not (bc and ac):
+                        continue
+                    v = solve(an, ac - 1, bn, bc - 1, wa, wb, sa, sb, True)
+                if best is None or v < best:
+                    best = v
+        assert best is not None
+        memo[key] = best
+        return best
+
+
+def unpack(packed: int) -> tuple[int, int, int]:
+    """Split a packed resolver value into ``(value, dealt_by_attacker, dealt_by_defender)``."""
+    return packed >> _VSHIFT, (packed >> _BITS) & _MASK, packed & _MASK
+
+
+@attrs.frozen(slots=True)
+class FighterOutcome:
+    """What one fighter suffers in a fight.
+
+    Attributes:
+        damage_taken: pmf of damage taken, counted up to the fighter's wounds (Devastating
+            included); ``damage_taken == wounds`` means incapacitated.
+        wounds: the fighter's wounds before the fight.
+        stunned_probability: P(the opponent's Stun takes effect on this fighter).
+    """
+
+    damage_taken: Pmf[int]
+    wounds: int
+    stunned_probability: Fraction
+
+    @property
+    def incapacitated_probability(self) -> Fraction:
+        """Exact P(incapacitated)."""
+        return self.damage_taken.at_least(self.wounds)
+
+    @property
+    def expected_damage_taken(self) -> Fraction:
+        """Exact expected damage taken."""
+        return self.damage_taken.mean()
+
+
+@attrs.frozen(slots=True)
+class FightResult:
+    """Exact outcome of a fight.
+
+    Attributes:
+        attacker, defender: each fighter's :class:`FighterOutcome`.
+        joint: pmf of ``(damage taken by attacker, damage taken by defender)``.
+        expected_objective: the attacker's expected objective value (module docstring).
+        policies: ``(attacker policy, defender policy)``.
+    """
+
+    attacker: FighterOutcome
+    defender: FighterOutcome
+    joint: Pmf[tuple[int, int]]
+    expected_objective: Fraction
+    policies: tuple[str, str]
+
+
+@lru_cache(maxsize=64)
+def _resolver(*key: object) -> Resolver:
+    nd_a, cd_a, nd_b, cd_b, brutal_a, brutal_b, shock_a, shock_b, policy_a, policy_b = key
+    return Resolver(
+        nd_a, cd_a, nd_b, cd_b,  # type: ignore[arg-type]
+        brutal_a=brutal_a, brutal_b=brutal_b, shock_a=shock_a, shock_b=shock_b,  # type: ignore[arg-type]
+        policy_a=policy_a, policy_b=policy_b,  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
+def fight(
+    attacker: Fighter,
+    defender: Fighter,
+    *,
+    policy: str = "optimal",
+    defender_policy: str | None = None,
+    first: str = "attacker",
+    reuse: bool = True,
+) -> FightResult:
+    """Exact distribution of a fight (section 5.2).
+
+    Args:
+        attacker: the fighting operative's melee profile and wounds.
+        defender: the retaliating operative's melee profile and wounds (``attacks`` 0 when it
+            cannot retaliate).
+        policy: the attacker's resolution policy, one of :data:`POLICIES`.
+        defender_policy: the defender's policy; defaults to ``policy``.
+        first: ``"attacker"`` (the rule) or ``"defender"`` (when a rule lets the defender
+            resolve first, e.g. Volkus Garrisoned Stronghold).
+        reuse: keep the resolver's memo for later calls with the same parameters.
+
+    Returns:
+        A :class:`FightResult` with exact pmfs.
+
+    Raises:
+        ProfileError: for an unknown policy or ``first``, or wounds of 4096 or more.
+    """
+    if first not in ("attacker", "defender"):
+        raise ProfileError(f"first must be 'attacker' or 'defender', not {first!r}")
+    if defender_policy is None:
+        defender_policy = policy
+    pa, pb = attacker.profile, defender.profile
+    ra, rb = pa.rules.dice, pb.rules.dice
+    key = (pa.normal_damage, pa.critical_damage, pb.normal_damage, pb.critical_damage,
+           ra.brutal, rb.brutal, ra.shock, rb.shock, policy, defender_policy)  # fmt: skip
+    resolver = _resolver(*key) if reuse else Resolver(
+        *key[:4], brutal_a=ra.brutal, brutal_b=rb.brutal, shock_a=ra.shock, shock_b=rb.shock,
+        policy_a=policy, policy_b=defender_policy,
+    )  # fmt: skip
+    if max(attacker.wounds, defender.wounds) > _MASK:
+        raise ProfileError("fighters' wounds must be below 4096")
+    roll_a, roll_b = attack_roll(pa), attack_roll(pb)
+    wa0, wb0 = attacker.wounds, defender.wounds
+    dev_a, dev_b = ra.devastating, rb.devastating
+    a_first = first == "attacker"
+    joint: dict[tuple[int, int], int] = {}
+    objective = 0
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))
+    try:
+        for an, ac, w_a in roll_a.outcomes:
+            for bn, bc, w_b in roll_b.outcomes:
+                to_b, to_a = dev_a * ac, dev_b * bc
+                wa, wb = wa0 - to_a, wb0 - to_b
+                if wa <= 0 or wb <= 0:
+                    taken_a, taken_b = min(to_a, wa0), min(to_b, wb0)
+                else:
+                    _, dealt_a, dealt_b = unpack(
+                        resolver.solve(an, ac, bn, bc, wa, wb, ra.shock, rb.shock, a_first)
+                    )
+                    taken_a, taken_b = to_a + dealt_b, to_b + dealt_a
+                w = w_a * w_b
+                joint[(taken_a, taken_b)] = joint.get((taken_a, taken_b), 0) + w
+                value = (KILL_VALUE * ((taken_b >= wb0) - (taken_a >= wa0))) + taken_b - taken_a
+                objective += value * w
+    finally:
+        sys.setrecursionlimit(limit)
+    total = roll_a.total * roll_b.total
+    dmg_a: dict[int, int] = {}
+    dmg_b: dict[int, int] = {}
+    for (ta, tb), w in joint.items():
+        dmg_a[ta] = dmg_a.get(ta, 0) + w
+        dmg_b[tb] = dmg_b.get(tb, 0) + w
+    stun_on_b = Fraction(roll_a.crit_weight(), roll_a.total) if ra.stun else Fraction(0)
+    stun_on_a = Fraction(roll_b.crit_weight(), roll_b.total) if rb.stun else Fraction(0)
+    return FightResult(
+        attacker=FighterOutcome(Pmf.from_weights(dmg_a, total), wa0, stun_on_a),
+        defender=FighterOutcome(Pmf.from_weights(dmg_b, total), wb0, stun_on_b),
+        joint=Pmf.from_weights(joint, total),
+        expected_objective=Fraction(objective, total),
+        policies=(policy, defender_policy),
+    )
