@@ -29,7 +29,15 @@ from engine.dice.attack import AttackRoll, attack_roll
 from engine.dice.pmf import Pmf
 from engine.dice.profile import DEFENCE_DICE, AttackProfile, Target
 
-__all__ = ["ShootResult", "defence_roll", "hot_damage", "shoot", "unblocked"]
+__all__ = [
+    "ShootResult",
+    "cover_saves",
+    "defence_dice",
+    "defence_roll",
+    "hot_damage",
+    "shoot",
+    "unblocked",
+]
 
 
 @lru_cache(maxsize=64)
@@ -156,6 +164,66 @@ def _cover_options(target: Target, saturate: bool) -> tuple[tuple[int, int], ...
     return ((0, 1), (2, 0))
 
 
+def defence_dice(profile: AttackProfile, crits: int) -> int:
+    """Defence dice the target collects (3 less Piercing, or Piercing Crits with a crit)."""
+    rules = profile.rules.dice
+    pierce = rules.piercing
+    if crits and rules.piercing_crits > pierce:
+        pierce = rules.piercing_crits
+    return max(0, DEFENCE_DICE - pierce)
+
+
+def _defence_outcomes(
+    normals: int,
+    crits: int,
+    profile: AttackProfile,
+    save: int,
+    options: tuple[tuple[int, int], ...],
+) -> list[tuple[int, int, int, int]]:
+    """Rows ``(damage, unblocked normals, unblocked crits, weight over 216)`` for one
+    retained attack outcome, under the cover-save option of least expected damage."""
+    rules = profile.rules.dice
+    nd, cd, brutal = profile.normal_damage, profile.critical_damage, rules.brutal
+    extra = rules.devastating * crits
+    dice = defence_dice(profile, crits)
+    best: tuple[int, list[tuple[int, int, int, int]]] | None = None
+    for cover_n, cover_c in options:
+        cover_c = min(cover_c, dice)
+        cover_n = min(cover_n, dice - cover_c)
+        rows: list[tuple[int, int, int, int]] = []
+        total = 0
+        for sn, sc, sw in defence_roll(dice - cover_n - cover_c, save):
+            un, uc = unblocked(normals, crits, sn + cover_n, sc + cover_c, nd, cd, brutal)
+            dmg = un * nd + uc * cd + extra
+            rows.append((dmg, un, uc, sw))
+            total += dmg * sw
+        if best is None or total < best[0]:
+            best = (total, rows)
+    assert best is not None
+    return best[1]
+
+
+def cover_saves(profile: AttackProfile, target: Target, normals: int, crits: int) -> tuple[int, int]:
+    """The cover saves the defender retains against this retained attack outcome.
+
+    Returns:
+        ``(normal cover saves, critical cover saves)``, limited to the defence dice; for
+        ``improved_cover_choice="best"`` the option of least expected damage (ties: critical).
+    """
+    options = _cover_options(target, profile.rules.dice.saturate)
+    dice = defence_dice(profile, crits)
+    if len(options) == 1:
+        cover_n, cover_c = options[0]
+    else:
+        expected = []
+        for cover_n, cover_c in options:
+            rows = _defence_outcomes(normals, crits, profile, target.save, ((cover_n, cover_c),))
+            expected.append(sum(dmg * sw for dmg, _, _, sw in rows))
+        cover_n, cover_c = options[expected.index(min(expected))]
+    cover_c = min(cover_c, dice)
+    return min(cover_n, dice - cover_c), cover_c
+
+
 def shoot(profile: AttackProfile, target: Target) -> ShootResult:
     """Exact distribution of one shooting attack sequence (section 5.1).
 
@@ -168,35 +236,19 @@ def shoot(profile: AttackProfile, target: Target) -> ShootResult:
     """
     rules = profile.rules.dice
     roll: AttackRoll = attack_roll(profile, obscured=target.obscured)
-    nd, cd = profile.normal_damage, profile.critical_damage
-    dev, brutal, save = rules.devastating, rules.brutal, target.save
+    save = target.save
     options = _cover_options(target, rules.saturate)
     damage: dict[int, int] = {}
     left: dict[tuple[int, int], int] = {}
     stun_w = pc_w = 0
+    dev = rules.devastating
     for normals, crits, w in roll.outcomes:
-        pierce = rules.piercing
         if crits:
             if rules.stun:
                 stun_w += w
             if rules.piercing_crits:
                 pc_w += w
-                pierce = max(pierce, rules.piercing_crits)
-        dice = max(0, DEFENCE_DICE - pierce)
-        best: tuple[int, list[tuple[int, int, int, int]]] | None = None
-        for cover_n, cover_c in options:
-            cover_n, cover_c = min(cover_n, dice), min(cover_c, dice)
-            rows: list[tuple[int, int, int, int]] = []
-            total = 0
-            for sn, sc, sw in defence_roll(dice - cover_n - cover_c, save):
-                un, uc = unblocked(normals, crits, sn + cover_n, sc + cover_c, nd, cd, brutal)
-                dmg = un * nd + uc * cd + dev * crits
-                rows.append((dmg, un, uc, sw))
-                total += dmg * sw
-            if best is None or total < best[0]:
-                best = (total, rows)
-        assert best is not None
-        for dmg, un, uc, sw in best[1]:
+        for dmg, un, uc, sw in _defence_outcomes(normals, crits, profile, save, options):
             ww = w * sw
             damage[dmg] = damage.get(dmg, 0) + ww
             left[(un, uc)] = left.get((un, uc), 0) + ww
