@@ -170,9 +170,17 @@ def calc() -> None:
 _attack_options: Sequence[Callable[[Any], Any]] = (
     click.option("--attacks", "-a", type=click.IntRange(0, 30), required=True, help="Attack dice."),
     click.option("--hit", required=True, callback=_threshold("Hit"), help="Hit, e.g. 3+."),
-    click.option("--damage", "-d", required=True, callback=_damage, help="Normal/critical damage, e.g. 3/4."),
-    click.option("--rules", "-r", default="", callback=_rules, help='Weapon rules, e.g. "Lethal 5+, Piercing 1".'),
-)  # fmt: skip
+    click.option(
+        "--damage", "-d", required=True, callback=_damage, help="Normal/critical damage, e.g. 3/4."
+    ),
+    click.option(
+        "--rules",
+        "-r",
+        default="",
+        callback=_rules,
+        help='Weapon rules, e.g. "Lethal 5+, Piercing 1".',
+    ),
+)
 
 
 def _with(options: Sequence[Callable[[Any], Any]]) -> Callable[[Any], Any]:
@@ -187,7 +195,9 @@ def _with(options: Sequence[Callable[[Any], Any]]) -> Callable[[Any], Any]:
 @calc.command("shoot")
 @_with(_attack_options)
 @click.option("--save", required=True, callback=_threshold("Save"), help="Target's Save, e.g. 3+.")
-@click.option("--wounds", "-w", type=click.IntRange(1, 4000), required=True, help="Target's wounds.")
+@click.option(
+    "--wounds", "-w", type=click.IntRange(1, 4000), required=True, help="Target's wounds."
+)
 @click.option("--cover", is_flag=True, help="The target is in cover (one cover save).")
 @click.option("--obscured", is_flag=True, help="The target is obscured.")
 @click.option(
@@ -232,7 +242,9 @@ def calc_shoot(
     )
     console.print(_pmf_table("Damage inflicted", result.damage))
     console.print(f"Expected damage: [bold]{float(result.expected_damage):.3f}[/bold]")
-    console.print(f"Kill probability (damage >= {wounds}): [bold]{float(result.kill_probability):.4f}[/bold]")
+    console.print(
+        f"Kill probability (damage >= {wounds}): [bold]{float(result.kill_probability):.4f}[/bold]"
+    )
     console.print(f"At least one critical success retained: {float(result.crit_probability):.4f}")
     if profile.rules.dice.stun:
         console.print(f"Stun takes effect: {float(result.stun_probability):.4f}")
@@ -242,17 +254,39 @@ def calc_shoot(
 
 @calc.command("fight")
 @_with(_attack_options)
-@click.option("--wounds", "-w", type=click.IntRange(1, 4000), required=True, help="Attacker's wounds.")
-@click.option("--enemy-attacks", type=click.IntRange(0, 30), required=True, help="Defender's attack dice.")
-@click.option("--enemy-hit", required=True, callback=_threshold("enemy Hit"), help="Defender's Hit.")
-@click.option("--enemy-damage", required=True, callback=_damage, help="Defender's damage, e.g. 3/4.")
-@click.option("--enemy-wounds", type=click.IntRange(1, 4000), required=True, help="Defender's wounds.")
+@click.option(
+    "--wounds", "-w", type=click.IntRange(1, 4000), required=True, help="Attacker's wounds."
+)
+@click.option(
+    "--enemy-attacks", type=click.IntRange(0, 30), required=True, help="Defender's attack dice."
+)
+@click.option(
+    "--enemy-hit", required=True, callback=_threshold("enemy Hit"), help="Defender's Hit."
+)
+@click.option(
+    "--enemy-damage", required=True, callback=_damage, help="Defender's damage, e.g. 3/4."
+)
+@click.option(
+    "--enemy-wounds", type=click.IntRange(1, 4000), required=True, help="Defender's wounds."
+)
 @click.option("--enemy-rules", default="", callback=_rules, help="Defender's weapon rules.")
-@click.option("--policy", type=click.Choice(POLICIES), default="optimal", show_default=True,
-              help="Resolution policy of the attacker (and of the defender unless --enemy-policy).")  # fmt: skip
-@click.option("--enemy-policy", type=click.Choice(POLICIES), default=None, help="Defender's policy.")
-@click.option("--first", type=click.Choice(["attacker", "defender"]), default="attacker",
-              show_default=True, help="Who resolves first.")  # fmt: skip
+@click.option(
+    "--policy",
+    type=click.Choice(POLICIES),
+    default="optimal",
+    show_default=True,
+    help="Resolution policy of the attacker (and of the defender unless --enemy-policy).",
+)
+@click.option(
+    "--enemy-policy", type=click.Choice(POLICIES), default=None, help="Defender's policy."
+)
+@click.option(
+    "--first",
+    type=click.Choice(["attacker", "defender"]),
+    default="attacker",
+    show_default=True,
+    help="Who resolves first.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def calc_fight(
     attacks: int,
@@ -300,7 +334,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     when interrupted.
     """
     try:
-        cli.main(args=list(argv) if argv is not None else None, prog_name="killteam", standalone_mode=False)
+        cli.main(
+            args=list(argv) if argv is not None else None,
+            prog_name="killteam",
+            standalone_mode=False,
+        )
     except click.exceptions.NoArgsIsHelpError as exc:
         click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
         return 0

@@ -14,6 +14,32 @@ from engine.dice.profile import AttackProfile, Fighter, Target, parse_damage, pa
 from engine.dice.rules import DiceRules, WeaponRule, WeaponRules, parse_weapon_rules
 from engine.dice.shoot import ShootResult, hot_damage, shoot
 
+
+def clear_caches() -> None:
+    """Empty every memo of the dice core (tables, attack rolls, fight resolvers).
+
+    Results never depend on the caches; benchmarks call this to measure cold computations.
+    """
+    import importlib
+
+    # The functions shoot/fight shadow their submodules' names in this package.
+    attack = importlib.import_module("engine.dice.attack")
+    fight_module = importlib.import_module("engine.dice.fight")
+    shoot_module = importlib.import_module("engine.dice.shoot")
+
+    for cached in (
+        attack._trinomial,
+        attack._max_multiplicity,
+        attack._rolled,
+        attack._attack_roll,
+        shoot_module.defence_roll,
+        shoot_module.unblocked,
+        shoot_module._shoot_cached,
+        fight_module._resolver,
+    ):
+        cached.cache_clear()
+
+
 __all__ = [
     "POLICIES",
     "AttackProfile",
@@ -28,6 +54,7 @@ __all__ = [
     "WeaponRule",
     "WeaponRules",
     "attack_roll",
+    "clear_caches",
     "fight",
     "hot_damage",
     "parse_damage",

@@ -91,7 +91,9 @@ def _max_multiplicity(i: int, f: int) -> tuple[tuple[int, int], ...]:
 
 
 @lru_cache(maxsize=1024)
-def _rolled(m: int, hit: int, lethal: int | None, reroll: str) -> tuple[tuple[int, int, int, int], ...]:
+def _rolled(
+    m: int, hit: int, lethal: int | None, reroll: str
+) -> tuple[tuple[int, int, int, int], ...]:
     """Distribution of (fails, normals, crits) after rolling and re-rolling m dice.
 
     Weights are over ``6 ** (2 * m)``.

@@ -56,10 +56,16 @@ _VSHIFT = 2 * _BITS
 _DEALT_A = (1 << _VSHIFT) + (1 << _BITS)  # value +1 and attacker's damage dealt +1
 POLICIES = ("optimal", "strike", "block")
 
-# Move codes: strike normal, strike crit, normal blocks normal, crit blocks normal, crit blocks crit.
+# Move codes: strike normal, strike crit, normal blocks normal, crit blocks normal,
+# crit blocks crit.
 SN, SC, BNN, BCN, BCC = range(5)
-MOVE_NAMES = {SN: "strike normal", SC: "strike crit", BNN: "normal blocks normal",
-              BCN: "crit blocks normal", BCC: "crit blocks crit"}  # fmt: skip
+MOVE_NAMES = {
+    SN: "strike normal",
+    SC: "strike crit",
+    BNN: "normal blocks normal",
+    BCN: "crit blocks normal",
+    BCC: "crit blocks crit",
+}
 
 
 def _strike_policy(own_n: int, own_c: int, opp_n: int, opp_c: int, normal_blocks: bool) -> int:
@@ -115,7 +121,9 @@ class Resolver:
             if p not in POLICIES:
                 raise ProfileError(f"unknown fight policy {p!r}; choose from {', '.join(POLICIES)}")
         self.nd_a, self.cd_a, self.nd_b, self.cd_b = nd_a, cd_a, nd_b, cd_b
-        self.a_normal_blocks = not brutal_b  # the defender's Brutal stops the attacker's normal blocks
+        self.a_normal_blocks = (
+            not brutal_b
+        )  # the defender's Brutal stops the attacker's normal blocks
         self.b_normal_blocks = not brutal_a
         self.shock_a, self.shock_b = shock_a, shock_b
         self.fixed_a = _FIXED.get(policy_a)
@@ -175,7 +183,10 @@ class Resolver:
                     if nd_a >= wb:
                         v = ((KILL_VALUE + wb) << _VSHIFT) + (wb << _BITS)
                     else:
-                        v = solve(an - 1, ac, bn, bc, wa, wb - nd_a, sa, sb, False) + nd_a * _DEALT_A
+                        v = (
+                            solve(an - 1, ac, bn, bc, wa, wb - nd_a, sa, sb, False)
+                            + nd_a * _DEALT_A
+                        )
                 elif move == SC:
                     if not ac:
                         continue
@@ -188,7 +199,10 @@ class Resolver:
                                 nbn -= 1
                             elif bc:
                                 nbc -= 1
-                        v = solve(an, ac - 1, nbn, nbc, wa, wb - cd_a, False, sb, False) + cd_a * _DEALT_A
+                        v = (
+                            solve(an, ac - 1, nbn, nbc, wa, wb - cd_a, False, sb, False)
+                            + cd_a * _DEALT_A
+                        )
                 elif move == BNN:
                     if not (an and bn and self.a_normal_blocks):
                         continue
@@ -216,7 +230,11 @@ class Resolver:
                     if nd_b >= wa:
                         v = (-(KILL_VALUE + wa) << _VSHIFT) + wa
                     else:
-                        v = solve(an, ac, bn - 1, bc, wa - nd_b, wb, sa, sb, True) + (-nd_b << _VSHIFT) + nd_b
+                        v = (
+                            solve(an, ac, bn - 1, bc, wa - nd_b, wb, sa, sb, True)
+                            + (-nd_b << _VSHIFT)
+                            + nd_b
+                        )
                 elif move == SC:
                     if not bc:
                         continue
@@ -229,7 +247,11 @@ class Resolver:
                                 nan -= 1
                             elif ac:
                                 nac -= 1
-                        v = solve(nan, nac, bn, bc - 1, wa - cd_b, wb, sa, False, True) + (-cd_b << _VSHIFT) + cd_b
+                        v = (
+                            solve(nan, nac, bn, bc - 1, wa - cd_b, wb, sa, False, True)
+                            + (-cd_b << _VSHIFT)
+                            + cd_b
+                        )
                 elif move == BNN:
                     if not (bn and an and self.b_normal_blocks):
                         continue
@@ -299,13 +321,31 @@ class FightResult:
 
 
 @lru_cache(maxsize=64)
-def _resolver(*key: object) -> Resolver:
-    nd_a, cd_a, nd_b, cd_b, brutal_a, brutal_b, shock_a, shock_b, policy_a, policy_b = key
+def _resolver(
+    nd_a: int,
+    cd_a: int,
+    nd_b: int,
+    cd_b: int,
+    brutal_a: bool,
+    brutal_b: bool,
+    shock_a: bool,
+    shock_b: bool,
+    policy_a: str,
+    policy_b: str,
+) -> Resolver:
+    """A shared :class:`Resolver` (its memo serves every later fight with these numbers)."""
     return Resolver(
-        nd_a, cd_a, nd_b, cd_b,  # type: ignore[arg-type]
-        brutal_a=brutal_a, brutal_b=brutal_b, shock_a=shock_a, shock_b=shock_b,  # type: ignore[arg-type]
-        policy_a=policy_a, policy_b=policy_b,  # type: ignore[arg-type]
-    )  # fmt: skip
+        nd_a,
+        cd_a,
+        nd_b,
+        cd_b,
+        brutal_a=brutal_a,
+        brutal_b=brutal_b,
+        shock_a=shock_a,
+        shock_b=shock_b,
+        policy_a=policy_a,
+        policy_b=policy_b,
+    )
 
 
 def fight(
@@ -341,12 +381,19 @@ def fight(
         defender_policy = policy
     pa, pb = attacker.profile, defender.profile
     ra, rb = pa.rules.dice, pb.rules.dice
-    key = (pa.normal_damage, pa.critical_damage, pb.normal_damage, pb.critical_damage,
-           ra.brutal, rb.brutal, ra.shock, rb.shock, policy, defender_policy)  # fmt: skip
-    resolver = _resolver(*key) if reuse else Resolver(
-        *key[:4], brutal_a=ra.brutal, brutal_b=rb.brutal, shock_a=ra.shock, shock_b=rb.shock,
-        policy_a=policy, policy_b=defender_policy,
-    )  # fmt: skip
+    key = (
+        pa.normal_damage,
+        pa.critical_damage,
+        pb.normal_damage,
+        pb.critical_damage,
+        ra.brutal,
+        rb.brutal,
+        ra.shock,
+        rb.shock,
+        policy,
+        defender_policy,
+    )
+    resolver = _resolver(*key) if reuse else _resolver.__wrapped__(*key)
     if max(attacker.wounds, defender.wounds) > _MASK:
         raise ProfileError("fighters' wounds must be below 4096")
     roll_a, roll_b = attack_roll(pa), attack_roll(pb)

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Mapping
 from fractions import Fraction
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import attrs
 
 K = TypeVar("K", bound=Hashable)
 
 __all__ = ["Pmf"]
+
+
+def _sort_key(item: tuple[K, int]) -> Any:
+    return item[0]
 
 
 @attrs.frozen(slots=True)
@@ -42,7 +46,7 @@ class Pmf(Generic[K]):
         Raises:
             ValueError: if the total is not positive or does not equal the sum of weights.
         """
-        items = tuple(sorted((k, w) for k, w in weights.items() if w))  # type: ignore[type-var]
+        items = tuple(sorted(((k, w) for k, w in weights.items() if w), key=_sort_key))
         s = sum(w for _, w in items)
         if total is None:
             total = s
@@ -79,11 +83,11 @@ class Pmf(Generic[K]):
 
     def mean(self) -> Fraction:
         """Exact expected value (outcomes must be numbers)."""
-        return Fraction(sum(k * w for k, w in self.weights), self.total)  # type: ignore[operator]
+        return Fraction(sum(cast(int, k) * w for k, w in self.weights), self.total)
 
     def at_least(self, threshold: int) -> Fraction:
         """Exact P(X >= threshold) (outcomes must be numbers)."""
-        return Fraction(sum(w for k, w in self.weights if k >= threshold), self.total)  # type: ignore[operator]
+        return Fraction(sum(w for k, w in self.weights if cast(int, k) >= threshold), self.total)
 
     def tail_floats(self) -> dict[K, float]:
         """outcome -> P(X >= outcome) as float, for tables."""

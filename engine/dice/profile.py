@@ -9,6 +9,8 @@ range from 2+ to 6+.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 
@@ -64,7 +66,15 @@ def parse_damage(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-def _check_threshold(what: str) -> object:
+_Validator = Callable[[Any, Any, Any], None]
+
+
+def _to_rules(value: str | WeaponRules | None) -> WeaponRules:
+    """Converter: a weapon-rule string (parsed), ``None`` or a :class:`WeaponRules`."""
+    return WeaponRules.of(value)
+
+
+def _check_threshold(what: str) -> _Validator:
     def check(_inst: object, _attr: object, value: int) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= 6:
             raise ProfileError(f"{what} {value!r} is out of range: thresholds run from 2+ to 6+")
@@ -72,10 +82,12 @@ def _check_threshold(what: str) -> object:
     return check
 
 
-def _check_count(what: str, minimum: int = 0, maximum: int = 4000) -> object:
+def _check_count(what: str, minimum: int = 0, maximum: int = 4000) -> _Validator:
     def check(_inst: object, _attr: object, value: int) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
-            raise ProfileError(f"{what} must be a whole number from {minimum} to {maximum}, not {value!r}")
+            raise ProfileError(
+                f"{what} must be a whole number from {minimum} to {maximum}, not {value!r}"
+            )
 
     return check
 
@@ -95,11 +107,11 @@ class AttackProfile:
         ProfileError: on an impossible value; WeaponRuleError on a bad rules string.
     """
 
-    attacks: int = attrs.field(validator=_check_count("attacks", 0, 30))  # type: ignore[arg-type]
-    hit: int = attrs.field(validator=_check_threshold("Hit"))  # type: ignore[arg-type]
-    normal_damage: int = attrs.field(validator=_check_count("normal damage"))  # type: ignore[arg-type]
-    critical_damage: int = attrs.field(validator=_check_count("critical damage"))  # type: ignore[arg-type]
-    rules: WeaponRules = attrs.field(factory=WeaponRules, converter=WeaponRules.of)
+    attacks: int = attrs.field(validator=_check_count("attacks", 0, 30))
+    hit: int = attrs.field(validator=_check_threshold("Hit"))
+    normal_damage: int = attrs.field(validator=_check_count("normal damage"))
+    critical_damage: int = attrs.field(validator=_check_count("critical damage"))
+    rules: WeaponRules = attrs.field(factory=WeaponRules, converter=_to_rules)
 
     @classmethod
     def parse(
@@ -140,8 +152,8 @@ class Target:
             attack dice actually retained, ties to ``"critical"``).
     """
 
-    save: int = attrs.field(validator=_check_threshold("Save"))  # type: ignore[arg-type]
-    wounds: int = attrs.field(validator=_check_count("wounds", 1))  # type: ignore[arg-type]
+    save: int = attrs.field(validator=_check_threshold("Save"))
+    wounds: int = attrs.field(validator=_check_count("wounds", 1))
     in_cover: bool = False
     obscured: bool = False
     improved_cover: bool = False
@@ -165,4 +177,4 @@ class Fighter:
     """
 
     profile: AttackProfile
-    wounds: int = attrs.field(validator=_check_count("wounds", 1))  # type: ignore[arg-type]
+    wounds: int = attrs.field(validator=_check_count("wounds", 1))

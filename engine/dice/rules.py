@@ -33,8 +33,8 @@ __all__ = [
     "Blast",
     "Brutal",
     "Ceaseless",
-    "DiceRules",
     "Devastating",
+    "DiceRules",
     "Heavy",
     "Hot",
     "Lethal",
@@ -375,7 +375,9 @@ class Lethal(WeaponRule):
     def contribute(self, builder: _DiceRulesBuilder) -> None:
         current = builder.values.get("lethal")
         assert current is None or isinstance(current, int)
-        builder.values["lethal"] = self.threshold if current is None else min(current, self.threshold)
+        builder.values["lethal"] = (
+            self.threshold if current is None else min(current, self.threshold)
+        )
 
 
 @_register

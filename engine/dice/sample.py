@@ -136,7 +136,9 @@ def sample_shoot(
     faces = rng.integers(1, 7, size=(n, DEFENCE_DICE), dtype=np.int8)
     used = np.arange(DEFENCE_DICE)[None, :] < d[:, None]
     crit_saves = ((faces == 6) & used).sum(axis=1) + cover_c[normals, crits]
-    normal_saves = ((faces >= target.save) & (faces < 6) & used).sum(axis=1) + cover_n[normals, crits]
+    normal_saves = ((faces >= target.save) & (faces < 6) & used).sum(axis=1) + cover_n[
+        normals, crits
+    ]
     # Allocation table: (normals, crits, normal saves, crit saves) -> damage.
     nd, cd = profile.normal_damage, profile.critical_damage
     saves_top = DEFENCE_DICE + 1
@@ -189,9 +191,17 @@ def sample_fight(
     pa, pb = attacker.profile, defender.profile
     ra, rb = pa.rules.dice, pb.rules.dice
     resolver: Resolver = _resolver(
-        pa.normal_damage, pa.critical_damage, pb.normal_damage, pb.critical_damage,
-        ra.brutal, rb.brutal, ra.shock, rb.shock, policy, defender_policy,
-    )  # fmt: skip
+        pa.normal_damage,
+        pa.critical_damage,
+        pb.normal_damage,
+        pb.critical_damage,
+        ra.brutal,
+        rb.brutal,
+        ra.shock,
+        rb.shock,
+        policy,
+        defender_policy,
+    )
     an, ac = sample_attack_dice(pa, n, rng)
     bn, bc = sample_attack_dice(pb, n, rng)
     ta, tb = pa.attacks + 1, pb.attacks + 1
@@ -209,7 +219,9 @@ def sample_fight(
         if wa <= 0 or wb <= 0:
             out_a[i], out_b[i] = min(to_a, wa0), min(to_b, wb0)
         else:
-            packed = resolver.solve(n_a, c_a, n_b, c_b, wa, wb, ra.shock, rb.shock, first == "attacker")
+            packed = resolver.solve(
+                n_a, c_a, n_b, c_b, wa, wb, ra.shock, rb.shock, first == "attacker"
+            )
             _, dealt_a, dealt_b = unpack(packed)
             out_a[i], out_b[i] = to_a + dealt_b, to_b + dealt_a
     inverse = inverse.reshape(-1)

@@ -57,7 +57,13 @@ def defence_roll(dice: int, save: int) -> tuple[tuple[int, int, int], ...]:
     for i in range(dice + 1):
         for j in range(dice - i + 1):
             k = dice - i - j
-            w = fm // (factorial(i) * factorial(j) * factorial(k)) * fail_w**i * normal_w**j * crit_w**k
+            w = (
+                fm
+                // (factorial(i) * factorial(j) * factorial(k))
+                * fail_w**i
+                * normal_w**j
+                * crit_w**k
+            )
             if w:
                 acc[(j, k)] = acc.get((j, k), 0) + w * pad
     return tuple((j, k, w) for (j, k), w in sorted(acc.items()))
@@ -203,7 +209,9 @@ def _defence_outcomes(
     return best[1]
 
 
-def cover_saves(profile: AttackProfile, target: Target, normals: int, crits: int) -> tuple[int, int]:
+def cover_saves(
+    profile: AttackProfile, target: Target, normals: int, crits: int
+) -> tuple[int, int]:
     """The cover saves the defender retains against this retained attack outcome.
 
     Returns:
@@ -224,16 +232,29 @@ def cover_saves(profile: AttackProfile, target: Target, normals: int, crits: int
     return min(cover_n, dice - cover_c), cover_c
 
 
-def shoot(profile: AttackProfile, target: Target) -> ShootResult:
+def shoot(profile: AttackProfile, target: Target, *, cache: bool = True) -> ShootResult:
     """Exact distribution of one shooting attack sequence (section 5.1).
 
     Args:
         profile: the ranged weapon profile (attacks, Hit, damage, weapon rules).
         target: Save, wounds, cover and obscured state of the target.
+        cache: reuse the result of an earlier call with equal arguments (results are
+            immutable, so sharing them is safe).
 
     Returns:
         A :class:`ShootResult` with exact pmfs (integer weights over ``6**(2*dice) * 216``).
     """
+    if cache:
+        return _shoot_cached(profile, target)
+    return _shoot(profile, target)
+
+
+@lru_cache(maxsize=4096)
+def _shoot_cached(profile: AttackProfile, target: Target) -> ShootResult:
+    return _shoot(profile, target)
+
+
+def _shoot(profile: AttackProfile, target: Target) -> ShootResult:
     rules = profile.rules.dice
     roll: AttackRoll = attack_roll(profile, obscured=target.obscured)
     save = target.save
