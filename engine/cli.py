@@ -79,7 +79,7 @@ def shoot_json(profile: AttackProfile, target: Target, result: ShootResult) -> d
 
     Keys: ``damage_pmf`` (damage as a string -> probability), ``expected_damage``,
     ``kill_probability``, ``crit_probability``, ``stun_probability``,
-    ``piercing_crits_probability``, ``retained`` and ``unblocked`` (lists of
+    ``piercing_crits_probability``, ``retained_crits_pmf``, ``retained`` and ``unblocked`` (lists of
     ``{normals, crits, probability}``), ``hot_damage_pmf`` and ``area_damage_pmf`` (or
     ``null``), and the inputs under ``profile`` and ``target``.
     """
@@ -90,6 +90,7 @@ def shoot_json(profile: AttackProfile, target: Target, result: ShootResult) -> d
         "crit_probability": float(result.crit_probability),
         "stun_probability": float(result.stun_probability),
         "piercing_crits_probability": float(result.piercing_crits_probability),
+        "retained_crits_pmf": _pmf_json(result.retained_crits),
         "retained": _pairs_json(result.retained),
         "unblocked": _pairs_json(result.unblocked),
         "hot_damage_pmf": None if result.hot is None else _pmf_json(result.hot),

@@ -151,6 +151,15 @@ class ShootResult:
         return self.damage.at_least(self.wounds)
 
     @property
+    def retained_crits(self) -> Pmf[int]:
+        """Pmf of the number of critical successes retained (drives Stun, Devastating,
+        Piercing Crits)."""
+        weights: dict[int, int] = {}
+        for (_, c), w in self.retained.weights:
+            weights[c] = weights.get(c, 0) + w
+        return Pmf.from_weights(weights, self.retained.total)
+
+    @property
     def crit_probability(self) -> Fraction:
         """Exact P(at least one critical success retained)."""
         return Fraction(sum(w for (_, c), w in self.retained.weights if c), self.retained.total)
