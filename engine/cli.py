@@ -117,7 +117,8 @@ def fight_json(
     """The JSON object printed by ``killteam calc fight --json`` (a public contract).
 
     Keys: ``attacker`` and ``defender``, each ``{incapacitated_probability,
-    damage_taken_pmf, expected_damage_taken, stunned_probability, wounds, profile}``;
+    damage_taken_pmf, expected_damage_taken, stunned_probability, hot_damage_pmf, wounds,
+    profile}``;
     ``policies`` ``{attacker, defender}``, ``first`` and ``expected_objective``.
     """
 
@@ -128,6 +129,7 @@ def fight_json(
             "damage_taken_pmf": _pmf_json(outcome.damage_taken),
             "expected_damage_taken": float(outcome.expected_damage_taken),
             "stunned_probability": float(outcome.stunned_probability),
+            "hot_damage_pmf": None if outcome.hot is None else _pmf_json(outcome.hot),
             "wounds": f.wounds,
             "profile": {
                 "attacks": p.attacks,
@@ -326,6 +328,10 @@ def calc_fight(
             f"{name} incapacitated: [bold]{float(side.incapacitated_probability):.4f}[/bold]; "
             f"expected damage taken {float(side.expected_damage_taken):.3f}"
         )
+        if side.stunned_probability:
+            console.print(f"{name} stunned: {float(side.stunned_probability):.4f}")
+        if side.hot is not None:
+            console.print(f"{name} Hot: expected self-damage {float(side.hot.mean()):.3f}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -44,6 +44,7 @@ import attrs
 from engine.dice.attack import attack_roll
 from engine.dice.pmf import Pmf
 from engine.dice.profile import Fighter
+from engine.dice.shoot import hot_damage
 from engine.errors import ProfileError
 
 __all__ = ["KILL_VALUE", "POLICIES", "FightResult", "FighterOutcome", "Resolver", "fight"]
@@ -285,11 +286,14 @@ class FighterOutcome:
             included); ``damage_taken == wounds`` means incapacitated.
         wounds: the fighter's wounds before the fight.
         stunned_probability: P(the opponent's Stun takes effect on this fighter).
+        hot: self-damage pmf of this fighter's own Hot weapon (rolled after the fight, not
+            part of ``damage_taken``), or ``None``.
     """
 
     damage_taken: Pmf[int]
     wounds: int
     stunned_probability: Fraction
+    hot: Pmf[int] | None = None
 
     @property
     def incapacitated_probability(self) -> Fraction:
@@ -431,8 +435,12 @@ def fight(
     stun_on_b = Fraction(roll_a.crit_weight(), roll_a.total) if ra.stun else Fraction(0)
     stun_on_a = Fraction(roll_b.crit_weight(), roll_b.total) if rb.stun else Fraction(0)
     return FightResult(
-        attacker=FighterOutcome(Pmf.from_weights(dmg_a, total), wa0, stun_on_a),
-        defender=FighterOutcome(Pmf.from_weights(dmg_b, total), wb0, stun_on_b),
+        attacker=FighterOutcome(
+            Pmf.from_weights(dmg_a, total), wa0, stun_on_a, hot_damage(pa.hit) if ra.hot else None
+        ),
+        defender=FighterOutcome(
+            Pmf.from_weights(dmg_b, total), wb0, stun_on_b, hot_damage(pb.hit) if rb.hot else None
+        ),
         joint=Pmf.from_weights(joint, total),
         expected_objective=Fraction(objective, total),
         policies=(policy, defender_policy),
