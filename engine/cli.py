@@ -209,6 +209,14 @@ def _with(options: Sequence[Callable[[Any], Any]]) -> Callable[[Any], Any]:
     default=None,
     help="Vantage vs a Conceal target in Light terrain: improved cover save and its use.",
 )
+@click.option(
+    "--cover-save",
+    type=click.Choice(["best", "retain", "decline"]),
+    default="best",
+    show_default=True,
+    help="Whether the defender retains its plain cover save (default: only when that gives "
+    "less expected damage); 'decline' also overrides --improved-cover.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def calc_shoot(
     attacks: int,
@@ -220,9 +228,16 @@ def calc_shoot(
     cover: bool,
     obscured: bool,
     improved_cover: str | None,
+    cover_save: str,
     as_json: bool,
 ) -> None:
     """Exact odds of one shooting attack (rules/KT24.md section 5.1)."""
+    if cover_save == "decline":
+        choice = "none"
+    elif improved_cover is not None:
+        choice = improved_cover
+    else:
+        choice = "normal" if cover_save == "retain" else "best"
     profile = AttackProfile(attacks, hit, damage[0], damage[1], rules)
     target = Target(
         save,
@@ -230,7 +245,7 @@ def calc_shoot(
         in_cover=cover or improved_cover is not None,
         obscured=obscured,
         improved_cover=improved_cover is not None,
-        improved_cover_choice=improved_cover or "best",
+        improved_cover_choice=choice,
     )
     result = shoot(profile, target)
     if as_json:

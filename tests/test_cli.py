@@ -147,3 +147,36 @@ def test_console_script_runs_and_fails_cleanly() -> None:
         check=False,
     )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1
+
+
+def test_cover_save_option_retain_decline_and_best(capsys: pytest.CaptureFixture[str]) -> None:
+    # One crit-heavy attack against one defence die (Piercing 2): a retained normal cover
+    # save cannot block a crit, so declining it (and rolling for a 6) is better.
+    base = [
+        "calc",
+        "shoot",
+        "--attacks",
+        "1",
+        "--hit",
+        "2+",
+        "--damage",
+        "3/6",
+        "--rules",
+        "Lethal 2+, Piercing 2",
+        "--save",
+        "4+",
+        "--wounds",
+        "10",
+        "--cover",
+        "--json",
+    ]
+    results = {}
+    for choice in ("best", "retain", "decline"):
+        code, out, _ = run([*base, "--cover-save", choice], capsys)
+        assert code == 0
+        results[choice] = json.loads(out)["expected_damage"]
+    # 1 die at Lethal 2+: crit with P 5/6. Retained cover: crit unblocked, 6 * 5/6 = 5.
+    assert results["retain"] == pytest.approx(5.0)
+    # Declined: the rolled die blocks the crit on a 6: 6 * 5/6 * 5/6 = 25/6.
+    assert results["decline"] == pytest.approx(25 / 6)
+    assert results["best"] == pytest.approx(25 / 6)

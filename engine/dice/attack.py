@@ -3,7 +3,8 @@
 Order of the roll step (section 5.1 step 3; section 6 for each rule):
 
 1. Accurate x: ``min(x, attacks)`` dice are retained as normal successes without rolling
-   (default policy: use all x).
+   (default policy: use all x; the rule says "up to x", and rolling can be better when
+   critical successes matter, e.g. with Lethal 2+ against Piercing 3 -- a game decision).
 2. Roll the rest. A die is a critical success on 6 or, with Lethal x+, on a success of x or
    more; a success on Hit or more; a fail otherwise (a 1 always fails).
 3. Re-rolls, default policies re-rolling fails only (:class:`~engine.dice.rules.RerollMode`):
@@ -148,7 +149,8 @@ class AttackRoll:
     """The exact distribution of retained attack dice for one profile.
 
     Attributes:
-        outcomes: tuple of ``(normals, crits, weight)``; weights are integers over ``total``.
+        outcomes: tuple of ``(normals, crits, weight)`` with weight > 0, sorted; weights are
+            integers over ``total``.
         total: ``6 ** (2 * rolled_dice)``.
     """
 
@@ -183,6 +185,8 @@ def _attack_roll(attacks: int, hit: int, rules: DiceRules, obscured: bool) -> At
     acc: dict[tuple[int, int], int] = {}
     punishing, rending, severe = rules.punishing, rules.rending, rules.severe
     for fails, normals, crits, w in _rolled(m, hit, rules.lethal, rules.reroll):
+        if not w:
+            continue  # impossible outcome (e.g. a re-rolled normal at Hit 6+ with no Lethal)
         normals += auto
         if obscured:
             key = (max(normals + crits - 1, 0), 0)

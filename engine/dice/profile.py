@@ -26,6 +26,8 @@ __all__ = [
 ]
 
 DEFENCE_DICE = 3  # KT24: always three defence dice, less Piercing (section 2.1)
+#: How the defender retains cover saves (see :class:`Target`).
+COVER_CHOICES = ("best", "critical", "two_normals", "normal", "none")
 
 
 def parse_threshold(text: str | int, what: str = "threshold") -> int:
@@ -146,10 +148,13 @@ class Target:
         obscured: the target is obscured (one attack success discarded, crits become normal).
         improved_cover: Vantage against a Conceal target in Light terrain: the cover save is
             improved (implies ``in_cover``).
-        improved_cover_choice: how the defender uses the improved cover save: ``"critical"``
-            (one cover save retained as a critical success), ``"two_normals"`` (two normal
-            cover saves) or ``"best"`` (whichever gives the lower expected damage against the
-            attack dice actually retained, ties to ``"critical"``).
+        improved_cover_choice: how the defender uses its cover saves. ``"best"`` (default):
+            against the attack dice actually retained, the option of least expected damage
+            among retaining the cover save(s) or fewer or none (cover saves are optional;
+            ties go to retaining more). Forced choices: ``"none"`` retains no cover save;
+            ``"normal"`` one normal cover save; with improved cover ``"critical"`` one cover
+            save retained as a critical success and ``"two_normals"`` two normal ones (for a
+            plain cover save these two simply retain it).
     """
 
     save: int = attrs.field(validator=_check_threshold("Save"))
@@ -161,9 +166,9 @@ class Target:
 
     @improved_cover_choice.validator
     def _check_choice(self, _attr: object, value: str) -> None:
-        if value not in ("best", "critical", "two_normals"):
+        if value not in COVER_CHOICES:
             raise ProfileError(
-                f"improved_cover_choice {value!r} must be 'best', 'critical' or 'two_normals'"
+                f"improved_cover_choice {value!r} must be one of {', '.join(COVER_CHOICES)}"
             )
 
 

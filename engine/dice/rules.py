@@ -66,8 +66,11 @@ _INT = r"(\d+)"
 
 
 def _fmt_inches(x: float) -> str:
-    """Format a distance in inches canonically: ``2"``, ``1.5"``."""
-    return f'{x:g}"'
+    """Format a distance in inches canonically: ``2"``, ``1.5"`` (parses back exactly for
+    distances with up to six decimals)."""
+    if x == int(x):
+        return f'{int(x)}"'
+    return f"{x:.6f}".rstrip("0") + '"'
 
 
 def _positive_int(text: str, rule: str, token: str, source: str, *, minimum: int = 1) -> int:
@@ -90,8 +93,10 @@ def _positive_int(text: str, rule: str, token: str, source: str, *, minimum: int
 class RerollMode:
     """How the attacker re-rolls attack dice by default (``rules/KT24.md`` section 6).
 
-    The default policies re-roll only failed dice (re-rolling a success can only make it
-    worse for the attacker under these rules):
+    The default policies re-roll only failed dice. That is the usual play but not always the
+    best: fishing for critical successes by re-rolling normals can pay (e.g. against
+    Piercing 3 with a large critical damage); such choices are decisions for the game, not
+    the calculator's defaults.
 
     - ``NONE``: no re-roll.
     - ``BALANCED``: re-roll one failed die.
@@ -460,7 +465,12 @@ class Devastating(WeaponRule):
         return f"{prefix}Devastating {self.damage}"
 
     def contribute(self, builder: _DiceRulesBuilder) -> None:
-        if self.damage >= int(builder.values.get("devastating", 0)):  # type: ignore[call-overload]
+        # Two instances: select the larger x; on equal x the area form (larger d) is better.
+        current = builder.values.get("devastating", 0)
+        distance = builder.values.get("devastating_distance")
+        assert isinstance(current, int) and (distance is None or isinstance(distance, float))
+        mine = (self.damage, -1.0 if self.distance is None else self.distance)
+        if mine > (current, -1.0 if distance is None else distance):
             builder.values["devastating"] = self.damage
             builder.values["devastating_distance"] = self.distance
 

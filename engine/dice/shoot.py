@@ -4,10 +4,13 @@ After the attack roll (:mod:`engine.dice.attack`):
 
 - Defence dice: 3 less Piercing x; Piercing Crits x instead when any crit was retained (the
   larger x is used: a weapon gains no benefit from the same rule twice, section 6).
-- Cover save: a target in cover retains one defence die as a normal success without rolling
-  (none with Saturate). Improved cover (Vantage against a Conceal target in Light terrain,
-  section 4.7): one cover save retained as a critical success, or two normal cover saves;
-  cover saves come out of the defence dice collected.
+- Cover save: a target in cover may retain one defence die as a normal success without
+  rolling (none with Saturate). Improved cover (Vantage against a Conceal target in Light
+  terrain, section 4.7): one cover save retained as a critical success, or two normal cover
+  saves; cover saves come out of the defence dice collected. Retaining them is the
+  defender's choice, made after seeing the retained attack dice: by default the option of
+  least expected damage (declining can be better: a normal cover save cannot block a lone
+  crit, nor anything against Brutal, where a rolled 6 could).
 - Saves succeed on Save or more, 6 is a critical save, a 1 fails.
 - The defender allocates saves **optimally** (least damage): a normal save blocks a normal
   success, two normal saves block a crit, a critical save blocks either. Against Brutal only
@@ -125,7 +128,8 @@ class ShootResult:
         unblocked: pmf of ``(normals, crits)`` left unblocked after saves.
         wounds: the target's wounds, for :attr:`kill_probability`.
         stun_probability: P(Stun takes effect) (0 without Stun).
-        piercing_crits_probability: P(Piercing Crits takes effect) (0 without it).
+        piercing_crits_probability: P(Piercing Crits is triggered, i.e. a crit is retained)
+            (0 without the rule; it removes dice only where its x exceeds plain Piercing).
         hot: self-damage pmf of Hot, or ``None``.
         area_damage: pmf of the damage of ``d" Devastating x`` to each other operative in the
             area, or ``None``.
@@ -166,17 +170,21 @@ class ShootResult:
 
 
 def _cover_options(target: Target, saturate: bool) -> tuple[tuple[int, int], ...]:
-    """The cover-save options as (normal cover saves, critical cover saves)."""
+    """The cover-save options as (normal cover saves, critical cover saves), in order of
+    preference on ties. Retaining cover saves is optional ("can retain", section 5.1 step 4),
+    so under ``"best"`` the defender also weighs retaining fewer or none: a normal cover save
+    cannot block a crit alone or anything against Brutal, where a rolled 6 could."""
     if saturate or not (target.in_cover or target.improved_cover):
         return ((0, 0),)
-    if not target.improved_cover:
-        return ((1, 0),)
     choice = target.improved_cover_choice
-    if choice == "critical":
-        return ((0, 1),)
-    if choice == "two_normals":
-        return ((2, 0),)
-    return ((0, 1), (2, 0))
+    if choice == "none":
+        return ((0, 0),)
+    if not target.improved_cover:
+        return ((1, 0), (0, 0)) if choice == "best" else ((1, 0),)
+    forced = {"critical": (0, 1), "two_normals": (2, 0), "normal": (1, 0)}
+    if choice in forced:
+        return (forced[choice],)
+    return ((0, 1), (2, 0), (1, 0), (0, 0))
 
 
 def defence_dice(profile: AttackProfile, crits: int) -> int:
@@ -225,7 +233,8 @@ def cover_saves(
 
     Returns:
         ``(normal cover saves, critical cover saves)``, limited to the defence dice; for
-        ``improved_cover_choice="best"`` the option of least expected damage (ties: critical).
+        ``improved_cover_choice="best"`` the option of least expected damage, ties going to
+        the first of: critical, two normals, one normal, none.
     """
     options = _cover_options(target, profile.rules.dice.saturate)
     dice = defence_dice(profile, crits)
