@@ -60,6 +60,12 @@ def median_time(
     return statistics.median(samples)
 
 
+def once(fn: Callable[[], object]) -> float:
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
 def bench_shoot(repeats: int) -> None:
     print("Exact shoot, 4 attack dice (Hit 3+, 3/4) vs Save 3+ in cover, 12 wounds: median µs/call")
     print(f"{'rule':24s} {'cold':>8s} {'warm tables':>12s} {'cached':>8s}")
@@ -94,6 +100,14 @@ def bench_fight(repeats: int) -> None:
         b = Fighter(AttackProfile.parse(n, "2+", "3/4"), 24)
         t = median_time(lambda a=a, b=b: fight(a, b, reuse=False), repeats, clear_caches)
         print(f"  {n}v{n}: {t * 1e3:8.2f} ms")
+    # The game reuses one resolver per pair of damage profiles: a later fight with other
+    # wounds finds most positions already solved.
+    a = Fighter(AttackProfile.parse(8, "2+", "4/5"), 24)
+    b = Fighter(AttackProfile.parse(8, "2+", "3/4"), 24)
+    fight(a, b)
+    c = Fighter(AttackProfile.parse(8, "2+", "3/4"), 23)
+    t = once(lambda: fight(a, c))
+    print(f"  8v8 after an 8v8 with one wound more (shared resolver): {t * 1e3:8.2f} ms")
     a = Fighter(AttackProfile.parse(8, "2+", "4/5", "Shock"), 24)
     b = Fighter(AttackProfile.parse(8, "2+", "3/4", "Brutal"), 24)
     t = median_time(lambda: fight(a, b, reuse=False), repeats, clear_caches)

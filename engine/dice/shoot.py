@@ -86,23 +86,36 @@ def unblocked(
 
     Returns:
         ``(unblocked normals, unblocked crits)`` of least damage; among equal damage, the
-        first found with the most crit saves spent on crits.
+        one with the fewest normal-save pairs spent on crits.
     """
     if brutal:
         normal_saves = 0
-    best: tuple[int, int, int] | None = None
-    for x in range(min(crit_saves, crits), -1, -1):  # crit saves on crits
-        spare_crit_saves = crit_saves - x
-        for y in range(min(normal_saves // 2, crits - x) + 1):  # normal-save pairs on crits
-            uc = crits - x - y
-            un = normals - spare_crit_saves - (normal_saves - 2 * y)
-            if un < 0:
-                un = 0
-            dmg = un * nd + uc * cd
-            if best is None or dmg < best[0]:
-                best = (dmg, un, uc)
-    assert best is not None
-    return best[1], best[2]
+    # For a fixed number y of normal-save pairs spent on crits the rest is greedy: the other
+    # normal saves can only block normals, and each crit save blocks exactly one die, so it
+    # goes to the costlier kind first (crits on equal damage).
+    best_damage = -1
+    best = (0, 0)
+    crits_first = cd >= nd
+    for y in range(min(normal_saves // 2, crits) + 1):
+        uc = crits - y
+        un = normals - (normal_saves - 2 * y)
+        if un < 0:
+            un = 0
+        k = crit_saves
+        if crits_first:
+            used = k if k < uc else uc
+            uc -= used
+            k -= used
+            un = un - k if un > k else 0
+        else:
+            used = k if k < un else un
+            un -= used
+            k -= used
+            uc = uc - k if uc > k else 0
+        damage = un * nd + uc * cd
+        if best_damage < 0 or damage < best_damage:
+            best_damage, best = damage, (un, uc)
+    return best
 
 
 def hot_damage(hit: int) -> Pmf[int]:
@@ -184,7 +197,9 @@ def _cover_options(target: Target, saturate: bool) -> tuple[tuple[int, int], ...
     forced = {"critical": (0, 1), "two_normals": (2, 0), "normal": (1, 0)}
     if choice in forced:
         return (forced[choice],)
-    return ((0, 1), (2, 0), (1, 0), (0, 0))
+    # A critical cover save is worth at least one normal cover save or one rolled die, so
+    # under "best" retaining one normal or none never beats it: two options remain.
+    return ((0, 1), (2, 0))
 
 
 def defence_dice(profile: AttackProfile, crits: int) -> int:
@@ -209,6 +224,10 @@ def _defence_outcomes(
     nd, cd, brutal = profile.normal_damage, profile.critical_damage, rules.brutal
     extra = rules.devastating * crits
     dice = defence_dice(profile, crits)
+    if not crits and not brutal and len(options) == 2 and options[1] == (0, 0):
+        # Declining a normal cover save only helps where a rolled 6 would block what a
+        # normal save cannot: a crit, or anything against Brutal. Here it cannot.
+        options = options[:1]
     best: tuple[int, list[tuple[int, int, int, int]]] | None = None
     for cover_n, cover_c in options:
         cover_c = min(cover_c, dice)
