@@ -34,7 +34,6 @@ Fixed policies for comparison:
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
@@ -47,7 +46,15 @@ from engine.dice.profile import Fighter
 from engine.dice.shoot import hot_damage
 from engine.errors import ProfileError
 
-__all__ = ["KILL_VALUE", "POLICIES", "FightResult", "FighterOutcome", "Resolver", "fight"]
+__all__ = [
+    "KILL_VALUE",
+    "POLICIES",
+    "FightResult",
+    "FighterOutcome",
+    "Matchup",
+    "Resolver",
+    "fight",
+]
 
 #: Weight of an incapacitation in the objective; larger than any possible damage total.
 KILL_VALUE = 4096
@@ -352,6 +359,69 @@ def _resolver(
     )
 
 
+class Matchup:
+    """What a fight is before the dice: the two fighters, the policies and the solver.
+
+    :func:`fight` (exact) and :func:`engine.dice.sample.sample_fight` (sampled) both resolve
+    the rolled successes through :meth:`damage_taken`.
+
+    Args:
+        attacker, defender, policy, defender_policy, first, reuse: as :func:`fight`.
+
+    Raises:
+        ProfileError: for an unknown policy or ``first``, or wounds of 4096 or more.
+    """
+
+    def __init__(
+        self,
+        attacker: Fighter,
+        defender: Fighter,
+        *,
+        policy: str = "optimal",
+        defender_policy: str | None = None,
+        first: str = "attacker",
+        reuse: bool = True,
+    ) -> None:
+        if first not in ("attacker", "defender"):
+            raise ProfileError(f"first must be 'attacker' or 'defender', not {first!r}")
+        if max(attacker.wounds, defender.wounds) > _MASK:
+            raise ProfileError("fighters' wounds must be below 4096")
+        self.attacker, self.defender = attacker, defender
+        self.policies = (policy, policy if defender_policy is None else defender_policy)
+        self.first = first
+        pa, pb = attacker.profile, defender.profile
+        self.rules_a, self.rules_b = pa.rules.dice, pb.rules.dice
+        ra, rb = self.rules_a, self.rules_b
+        key = (
+            pa.normal_damage,
+            pa.critical_damage,
+            pb.normal_damage,
+            pb.critical_damage,
+            ra.brutal,
+            rb.brutal,
+            ra.shock,
+            rb.shock,
+            *self.policies,
+        )
+        self.resolver = _resolver(*key) if reuse else _resolver.__wrapped__(*key)
+
+    def damage_taken(self, an: int, ac: int, bn: int, bc: int) -> tuple[int, int]:
+        """Damage taken by ``(attacker, defender)``, counted up to their wounds, once the
+        attacker retained ``an`` normal and ``ac`` critical successes and the defender ``bn``
+        and ``bc``: Devastating first (both at once), then strike/block resolution."""
+        ra, rb = self.rules_a, self.rules_b
+        wa0, wb0 = self.attacker.wounds, self.defender.wounds
+        to_b, to_a = ra.devastating * ac, rb.devastating * bc
+        wa, wb = wa0 - to_a, wb0 - to_b
+        if wa <= 0 or wb <= 0:
+            return min(to_a, wa0), min(to_b, wb0)
+        packed = self.resolver.solve(
+            an, ac, bn, bc, wa, wb, ra.shock, rb.shock, self.first == "attacker"
+        )
+        _, dealt_a, dealt_b = unpack(packed)
+        return to_a + dealt_b, to_b + dealt_a
+
+
 def fight(
     attacker: Fighter,
     defender: Fighter,
@@ -379,53 +449,23 @@ def fight(
     Raises:
         ProfileError: for an unknown policy or ``first``, or wounds of 4096 or more.
     """
-    if first not in ("attacker", "defender"):
-        raise ProfileError(f"first must be 'attacker' or 'defender', not {first!r}")
-    if defender_policy is None:
-        defender_policy = policy
-    pa, pb = attacker.profile, defender.profile
-    ra, rb = pa.rules.dice, pb.rules.dice
-    key = (
-        pa.normal_damage,
-        pa.critical_damage,
-        pb.normal_damage,
-        pb.critical_damage,
-        ra.brutal,
-        rb.brutal,
-        ra.shock,
-        rb.shock,
-        policy,
-        defender_policy,
+    matchup = Matchup(
+        attacker, defender, policy=policy, defender_policy=defender_policy, first=first, reuse=reuse
     )
-    resolver = _resolver(*key) if reuse else _resolver.__wrapped__(*key)
-    if max(attacker.wounds, defender.wounds) > _MASK:
-        raise ProfileError("fighters' wounds must be below 4096")
+    pa, pb = attacker.profile, defender.profile
+    ra, rb = matchup.rules_a, matchup.rules_b
     roll_a, roll_b = attack_roll(pa), attack_roll(pb)
     wa0, wb0 = attacker.wounds, defender.wounds
-    dev_a, dev_b = ra.devastating, rb.devastating
-    a_first = first == "attacker"
     joint: dict[tuple[int, int], int] = {}
     objective = 0
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 10_000))
-    try:
-        for an, ac, w_a in roll_a.outcomes:
-            for bn, bc, w_b in roll_b.outcomes:
-                to_b, to_a = dev_a * ac, dev_b * bc
-                wa, wb = wa0 - to_a, wb0 - to_b
-                if wa <= 0 or wb <= 0:
-                    taken_a, taken_b = min(to_a, wa0), min(to_b, wb0)
-                else:
-                    _, dealt_a, dealt_b = unpack(
-                        resolver.solve(an, ac, bn, bc, wa, wb, ra.shock, rb.shock, a_first)
-                    )
-                    taken_a, taken_b = to_a + dealt_b, to_b + dealt_a
-                w = w_a * w_b
-                joint[(taken_a, taken_b)] = joint.get((taken_a, taken_b), 0) + w
-                value = (KILL_VALUE * ((taken_b >= wb0) - (taken_a >= wa0))) + taken_b - taken_a
-                objective += value * w
-    finally:
-        sys.setrecursionlimit(limit)
+    for an, ac, w_a in roll_a.outcomes:
+        for bn, bc, w_b in roll_b.outcomes:
+            taken = matchup.damage_taken(an, ac, bn, bc)
+            w = w_a * w_b
+            joint[taken] = joint.get(taken, 0) + w
+            taken_a, taken_b = taken
+            value = (KILL_VALUE * ((taken_b >= wb0) - (taken_a >= wa0))) + taken_b - taken_a
+            objective += value * w
     total = roll_a.total * roll_b.total
     dmg_a: dict[int, int] = {}
     dmg_b: dict[int, int] = {}
@@ -443,5 +483,5 @@ def fight(
         ),
         joint=Pmf.from_weights(joint, total),
         expected_objective=Fraction(objective, total),
-        policies=(policy, defender_policy),
+        policies=matchup.policies,
     )

@@ -333,21 +333,28 @@ class Psychic(WeaponRule):
     pattern: ClassVar[str] = r"psychic"
 
 
-@_register
 @attrs.frozen(slots=True)
-class Accurate(WeaponRule):
-    """Accurate x: retain up to x attack dice as normal successes without rolling."""
+class _CountRule(WeaponRule):
+    """A rule whose argument is a whole number x of at least 1 (Accurate, Limited, Piercing,
+    Piercing Crits)."""
 
     x: int
-    name: ClassVar[str] = "Accurate"
-    pattern: ClassVar[str] = rf"accurate\s+{_INT}"
 
     @classmethod
     def from_match(cls, m: re.Match[str], token: str, source: str) -> WeaponRule:
-        return cls(_positive_int(m.group(1), "Accurate", token, source))
+        return cls(_positive_int(m.group(1), cls.name, token, source))
 
     def format(self) -> str:
-        return f"Accurate {self.x}"
+        return f"{self.name} {self.x}"
+
+
+@_register
+@attrs.frozen(slots=True)
+class Accurate(_CountRule):
+    """Accurate x: retain up to x attack dice as normal successes without rolling."""
+
+    name: ClassVar[str] = "Accurate"
+    pattern: ClassVar[str] = rf"accurate\s+{_INT}"
 
     def contribute(self, builder: _DiceRulesBuilder) -> None:
         builder.accurate.append(self.x)
@@ -387,37 +394,21 @@ class Lethal(WeaponRule):
 
 @_register
 @attrs.frozen(slots=True)
-class Limited(WeaponRule):
+class Limited(_CountRule):
     """Limited x: after x uses in the battle the operative no longer has the weapon."""
 
-    uses: int
     name: ClassVar[str] = "Limited"
     pattern: ClassVar[str] = rf"limited\s+{_INT}"
-
-    @classmethod
-    def from_match(cls, m: re.Match[str], token: str, source: str) -> WeaponRule:
-        return cls(_positive_int(m.group(1), "Limited", token, source))
-
-    def format(self) -> str:
-        return f"Limited {self.uses}"
 
 
 @_register
 @attrs.frozen(slots=True)
-class PiercingCrits(WeaponRule):
+class PiercingCrits(_CountRule):
     """Piercing Crits x: the defender collects x fewer defence dice if the attacker retained
     any critical success."""
 
-    x: int
     name: ClassVar[str] = "Piercing Crits"
     pattern: ClassVar[str] = rf"piercing\s+crits\s+{_INT}"
-
-    @classmethod
-    def from_match(cls, m: re.Match[str], token: str, source: str) -> WeaponRule:
-        return cls(_positive_int(m.group(1), "Piercing Crits", token, source))
-
-    def format(self) -> str:
-        return f"Piercing Crits {self.x}"
 
     def contribute(self, builder: _DiceRulesBuilder) -> None:
         builder.maximum("piercing_crits", self.x)
@@ -425,19 +416,11 @@ class PiercingCrits(WeaponRule):
 
 @_register
 @attrs.frozen(slots=True)
-class Piercing(WeaponRule):
+class Piercing(_CountRule):
     """Piercing x: the defender collects x fewer defence dice."""
 
-    x: int
     name: ClassVar[str] = "Piercing"
     pattern: ClassVar[str] = rf"piercing\s+{_INT}"
-
-    @classmethod
-    def from_match(cls, m: re.Match[str], token: str, source: str) -> WeaponRule:
-        return cls(_positive_int(m.group(1), "Piercing", token, source))
-
-    def format(self) -> str:
-        return f"Piercing {self.x}"
 
     def contribute(self, builder: _DiceRulesBuilder) -> None:
         builder.maximum("piercing", self.x)

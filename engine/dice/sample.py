@@ -14,7 +14,7 @@ import attrs
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.dice.fight import Resolver, _resolver, unpack
+from engine.dice.fight import Matchup
 from engine.dice.profile import DEFENCE_DICE, AttackProfile, Fighter, Target
 from engine.dice.rules import RerollMode
 from engine.dice.shoot import cover_saves, defence_dice, unblocked
@@ -185,44 +185,21 @@ def sample_fight(
     Raises:
         ProfileError: for a negative ``n``, an unknown policy or ``first``.
     """
-    if first not in ("attacker", "defender"):
-        raise ProfileError(f"first must be 'attacker' or 'defender', not {first!r}")
-    defender_policy = policy if defender_policy is None else defender_policy
-    pa, pb = attacker.profile, defender.profile
-    ra, rb = pa.rules.dice, pb.rules.dice
-    resolver: Resolver = _resolver(
-        pa.normal_damage,
-        pa.critical_damage,
-        pb.normal_damage,
-        pb.critical_damage,
-        ra.brutal,
-        rb.brutal,
-        ra.shock,
-        rb.shock,
-        policy,
-        defender_policy,
+    matchup = Matchup(
+        attacker, defender, policy=policy, defender_policy=defender_policy, first=first
     )
-    an, ac = sample_attack_dice(pa, n, rng)
-    bn, bc = sample_attack_dice(pb, n, rng)
-    ta, tb = pa.attacks + 1, pb.attacks + 1
+    an, ac = sample_attack_dice(attacker.profile, n, rng)
+    bn, bc = sample_attack_dice(defender.profile, n, rng)
+    ta, tb = attacker.profile.attacks + 1, defender.profile.attacks + 1
+    # Resolution is deterministic given the successes: solve each distinct roll pair once.
     code = ((an * ta + ac) * tb + bn) * tb + bc
     uniq, inverse = np.unique(code, return_inverse=True)
     out_a = np.empty(uniq.size, dtype=np.int64)
     out_b = np.empty(uniq.size, dtype=np.int64)
-    wa0, wb0 = attacker.wounds, defender.wounds
     for i, k in enumerate(uniq.tolist()):
         k, c_b = divmod(k, tb)
         k, n_b = divmod(k, tb)
         n_a, c_a = divmod(k, ta)
-        to_b, to_a = ra.devastating * c_a, rb.devastating * c_b
-        wa, wb = wa0 - to_a, wb0 - to_b
-        if wa <= 0 or wb <= 0:
-            out_a[i], out_b[i] = min(to_a, wa0), min(to_b, wb0)
-        else:
-            packed = resolver.solve(
-                n_a, c_a, n_b, c_b, wa, wb, ra.shock, rb.shock, first == "attacker"
-            )
-            _, dealt_a, dealt_b = unpack(packed)
-            out_a[i], out_b[i] = to_a + dealt_b, to_b + dealt_a
+        out_a[i], out_b[i] = matchup.damage_taken(n_a, c_a, n_b, c_b)
     inverse = inverse.reshape(-1)
     return SampledFight(out_a[inverse], out_b[inverse])
