@@ -245,7 +245,7 @@ def calc_shoot(
         in_cover=cover or improved_cover is not None,
         obscured=obscured,
         improved_cover=improved_cover is not None,
-        improved_cover_choice=choice,
+        cover_choice=choice,
     )
     result = shoot(profile, target)
     if as_json:

@@ -323,7 +323,7 @@ def brute_shoot(
     in_cover: bool = False,
     obscured: bool = False,
     improved_cover: bool = False,
-    improved_cover_choice: str = "best",
+    cover_choice: str = "best",
 ) -> BruteShoot:
     """One shooting attack sequence, enumerated die by die."""
     rules = parse_rules(rules_text)
@@ -342,13 +342,13 @@ def brute_shoot(
             # Retaining cover saves is optional ("can retain"): under "best" the defender
             # also weighs fewer or none; ties go to the option listed first.
             if not improved_cover:
-                if improved_cover_choice == "best":
+                if cover_choice == "best":
                     options = {"normal": (1, 0), "none": (0, 0)}
                 else:
                     options = {"normal": (1, 0)}
-            elif improved_cover_choice == "critical":
+            elif cover_choice == "critical":
                 options = {"critical": (0, 1)}
-            elif improved_cover_choice == "two_normals":
+            elif cover_choice == "two_normals":
                 options = {"two_normals": (2, 0)}
             else:
                 options = {

@@ -122,7 +122,7 @@ def targets(draw: st.DrawFn) -> Target:
         in_cover=draw(st.booleans()),
         obscured=draw(st.booleans()),
         improved_cover=improved,
-        improved_cover_choice=draw(st.sampled_from(["best", "critical", "two_normals"])),
+        cover_choice=draw(st.sampled_from(["best", "critical", "two_normals"])),
     )
 
 
@@ -294,7 +294,7 @@ def test_cover_never_raises_expected_damage(spec: Spec, tgt: Target) -> None:
     # Cover saves are optional (KT24 Shoot step 4, "can retain"), so with the defender's
     # default "best" choice cover can never raise expected damage.
     open_ = attrs.evolve(tgt, in_cover=False, improved_cover=False)
-    covered = attrs.evolve(tgt, in_cover=True, improved_cover=False, improved_cover_choice="best")
+    covered = attrs.evolve(tgt, in_cover=True, improved_cover=False, cover_choice="best")
     assert ev(spec, covered) <= ev(spec, open_)
 
 
@@ -304,7 +304,7 @@ def test_improved_cover_never_raises_expected_damage_over_cover(spec: Spec, tgt:
     # Improved cover (best choice) offers a critical cover save, which blocks whatever the
     # normal cover save could block.
     covered = attrs.evolve(tgt, in_cover=True, improved_cover=False)
-    improved = attrs.evolve(tgt, in_cover=True, improved_cover=True, improved_cover_choice="best")
+    improved = attrs.evolve(tgt, in_cover=True, improved_cover=True, cover_choice="best")
     assert ev(spec, improved) <= ev(spec, covered)
 
 
@@ -447,10 +447,10 @@ def oracle_shoot(spec: Spec, tgt: Target) -> F:
             options = [(0, 0)]
         elif not tgt.improved_cover:
             # Cover saves are optional ("can retain"): "best" also weighs declining.
-            options = [(1, 0), (0, 0)] if tgt.improved_cover_choice == "best" else [(1, 0)]
+            options = [(1, 0), (0, 0)] if tgt.cover_choice == "best" else [(1, 0)]
         else:
             options = {"critical": [(0, 1)], "two_normals": [(2, 0)]}.get(
-                tgt.improved_cover_choice, [(0, 1), (2, 0), (1, 0), (0, 0)]
+                tgt.cover_choice, [(0, 1), (2, 0), (1, 0), (0, 0)]
             )
         values = []
         for cn, cc in options:

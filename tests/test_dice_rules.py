@@ -243,18 +243,16 @@ def test_improved_cover_critical_save_blocks_a_crit() -> None:
     # 1 crit vs Piercing 2 (one defence die) and an improved cover save retained as a crit:
     # the crit save blocks the crit: 0 damage.
     p = crit_and_normals(0, "3/5", "Piercing 2")
-    assert damage(p, target(improved_cover=True, improved_cover_choice="critical")) == {0: CERTAIN}
+    assert damage(p, target(improved_cover=True, cover_choice="critical")) == {0: CERTAIN}
 
 
 def test_improved_cover_two_normals_block_a_crit() -> None:
     # Two normal cover saves (Piercing 1 leaves exactly two dice) block one crit: 0 damage.
     p = crit_and_normals(0, "1/5", "Piercing 1")
-    assert damage(p, target(improved_cover=True, improved_cover_choice="two_normals")) == {
-        0: CERTAIN
-    }
+    assert damage(p, target(improved_cover=True, cover_choice="two_normals")) == {0: CERTAIN}
 
 
-def test_improved_cover_choice_matters() -> None:
+def test_cover_choice_matters() -> None:
     # Attack: 1 normal + 1 crit (3/4), Piercing 1 -> two defence dice, Save 4+.
     # "two_normals": both dice are normal cover saves; best block = the crit (2 normals)
     #   -> 3 damage, or the normal (one save wasted) -> 4. Defender takes 3.
@@ -262,8 +260,8 @@ def test_improved_cover_choice_matters() -> None:
     #   blocks the normal) -> {0: 1/2, 3: 1/2}, expectation 3/2.
     # "best": the lower expectation, critical.
     p = crit_and_normals(1, "3/4", "Piercing 1")
-    two = damage(p, target(improved_cover=True, improved_cover_choice="two_normals"))
-    crit = damage(p, target(improved_cover=True, improved_cover_choice="critical"))
+    two = damage(p, target(improved_cover=True, cover_choice="two_normals"))
+    crit = damage(p, target(improved_cover=True, cover_choice="critical"))
     best = damage(p, target(improved_cover=True))
     assert two == {3: CERTAIN}
     assert crit == {0: F(1, 2), 3: F(1, 2)}
@@ -276,7 +274,7 @@ def test_improved_cover_best_prefers_two_normals_against_normals() -> None:
     # critical: crit save blocks one; the rolled die is a 6 w.p. 1/6 -> E = 3*5/6 = 5/2.
     p = normals(2, "3/4", "Piercing 1")
     assert damage(p, target(save=6, improved_cover=True)) == {0: CERTAIN}
-    assert damage(p, target(save=6, improved_cover=True, improved_cover_choice="critical")) == {
+    assert damage(p, target(save=6, improved_cover=True, cover_choice="critical")) == {
         0: F(1, 6),
         3: F(5, 6),
     }
@@ -321,39 +319,33 @@ def test_piercing_cannot_remove_a_cover_save_that_is_not_there() -> None:
 def test_one_normal_save_cannot_block_a_crit() -> None:
     # 1 crit (3/5) vs one normal cover save (Piercing 2, in cover): not blocked: 5.
     p = crit_and_normals(0, "3/5", "Piercing 2")
-    assert damage(p, target(in_cover=True, improved_cover_choice="normal")) == {5: CERTAIN}
+    assert damage(p, target(in_cover=True, cover_choice="normal")) == {5: CERTAIN}
 
 
 def test_two_normal_saves_block_a_crit() -> None:
     # 1 crit of damage 5 vs 2 normal saves -> 0 damage.
     p = crit_and_normals(0, "1/5", "Piercing 1")
-    assert damage(p, target(improved_cover=True, improved_cover_choice="two_normals")) == {
-        0: CERTAIN
-    }
+    assert damage(p, target(improved_cover=True, cover_choice="two_normals")) == {0: CERTAIN}
 
 
 def test_defender_blocks_the_crit_with_two_normals_when_that_is_best() -> None:
     # 1 normal + 1 crit (3/5) vs 2 normal saves: block the crit -> 3; block the normal
     # (one save idle) -> 5. Least damage: 3.
     p = crit_and_normals(1, "3/5", "Piercing 1")
-    assert damage(p, target(improved_cover=True, improved_cover_choice="two_normals")) == {
-        3: CERTAIN
-    }
+    assert damage(p, target(improved_cover=True, cover_choice="two_normals")) == {3: CERTAIN}
 
 
 def test_defender_blocks_two_normals_when_that_is_best() -> None:
     # 2 normals + 1 crit (3/5) vs 2 normal saves: block both normals -> 5; block the crit
     # -> 6. Least damage: 5.
     p = crit_and_normals(2, "3/5", "Piercing 1")
-    assert damage(p, target(improved_cover=True, improved_cover_choice="two_normals")) == {
-        5: CERTAIN
-    }
+    assert damage(p, target(improved_cover=True, cover_choice="two_normals")) == {5: CERTAIN}
 
 
 def test_crit_save_blocks_a_normal() -> None:
     # 1 normal vs a crit cover save (Piercing 2, improved "critical"): 0.
     p = normals(1, rules="Piercing 2")
-    assert damage(p, target(improved_cover=True, improved_cover_choice="critical")) == {0: CERTAIN}
+    assert damage(p, target(improved_cover=True, cover_choice="critical")) == {0: CERTAIN}
 
 
 def test_damage_is_normal_and_critical_damage() -> None:
@@ -495,9 +487,9 @@ def test_brutal_crits_still_block() -> None:
 def test_brutal_in_shooting_normal_saves_cannot_block() -> None:
     # 1 normal (3/4) with Brutal vs one normal cover save (Piercing 2): not blocked: 3.
     p = normals(1, rules="Brutal, Piercing 2")
-    assert damage(p, target(in_cover=True, improved_cover_choice="normal")) == {3: CERTAIN}
+    assert damage(p, target(in_cover=True, cover_choice="normal")) == {3: CERTAIN}
     # A crit save still blocks.
-    assert damage(p, target(improved_cover=True, improved_cover_choice="critical")) == {0: CERTAIN}
+    assert damage(p, target(improved_cover=True, cover_choice="critical")) == {0: CERTAIN}
 
 
 def test_shock_discards_an_enemy_normal_on_first_crit_strike() -> None:
@@ -778,12 +770,10 @@ def test_devastating_counts_even_when_the_crit_is_blocked() -> None:
     # 1 crit (3/4), Devastating 2, Piercing 2, improved cover "critical": the crit save
     # blocks the crit but Devastating already inflicted 2.
     p = crit_and_normals(0, "3/4", "Devastating 2, Piercing 2")
-    assert damage(p, target(improved_cover=True, improved_cover_choice="critical")) == {2: CERTAIN}
+    assert damage(p, target(improved_cover=True, cover_choice="critical")) == {2: CERTAIN}
     # Same with two normal saves blocking it (Piercing 1).
     p = crit_and_normals(0, "3/4", "Devastating 2, Piercing 1")
-    assert damage(p, target(improved_cover=True, improved_cover_choice="two_normals")) == {
-        2: CERTAIN
-    }
+    assert damage(p, target(improved_cover=True, cover_choice="two_normals")) == {2: CERTAIN}
 
 
 def test_devastating_per_retained_crit() -> None:
@@ -935,9 +925,9 @@ def test_bad_save_and_wounds_raise() -> None:
         Fighter(prof(1), 0)
 
 
-def test_bad_improved_cover_choice_raises() -> None:
+def test_bad_cover_choice_raises() -> None:
     with pytest.raises(ProfileError):
-        Target(save=4, wounds=10, improved_cover=True, improved_cover_choice="both")
+        Target(save=4, wounds=10, improved_cover=True, cover_choice="both")
 
 
 def test_unknown_fight_policy_raises() -> None:

@@ -30,9 +30,9 @@ COVER_STATES = {
     "cover": {"in_cover": True},
     "obscured": {"obscured": True},
     "cover+obscured": {"in_cover": True, "obscured": True},
-    "improved-best": {"improved_cover": True, "improved_cover_choice": "best"},
-    "improved-critical": {"improved_cover": True, "improved_cover_choice": "critical"},
-    "improved-two_normals": {"improved_cover": True, "improved_cover_choice": "two_normals"},
+    "improved-best": {"improved_cover": True, "cover_choice": "best"},
+    "improved-critical": {"improved_cover": True, "cover_choice": "critical"},
+    "improved-two_normals": {"improved_cover": True, "cover_choice": "two_normals"},
     "improved-best+obscured": {"improved_cover": True, "obscured": True},
 }
 

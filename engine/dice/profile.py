@@ -148,7 +148,7 @@ class Target:
         obscured: the target is obscured (one attack success discarded, crits become normal).
         improved_cover: Vantage against a Conceal target in Light terrain: the cover save is
             improved (implies ``in_cover``).
-        improved_cover_choice: how the defender uses its cover saves. ``"best"`` (default):
+        cover_choice: how the defender uses its cover saves. ``"best"`` (default):
             against the attack dice actually retained, the option of least expected damage
             among retaining the cover save(s) or fewer or none (cover saves are optional;
             ties go to retaining more). Forced choices: ``"none"`` retains no cover save;
@@ -162,14 +162,12 @@ class Target:
     in_cover: bool = False
     obscured: bool = False
     improved_cover: bool = False
-    improved_cover_choice: str = attrs.field(default="best")
+    cover_choice: str = attrs.field(default="best")
 
-    @improved_cover_choice.validator
+    @cover_choice.validator
     def _check_choice(self, _attr: object, value: str) -> None:
         if value not in COVER_CHOICES:
-            raise ProfileError(
-                f"improved_cover_choice {value!r} must be one of {', '.join(COVER_CHOICES)}"
-            )
+            raise ProfileError(f"cover_choice {value!r} must be one of {', '.join(COVER_CHOICES)}")
 
 
 @attrs.frozen(slots=True)

@@ -189,7 +189,7 @@ def _cover_options(target: Target, saturate: bool) -> tuple[tuple[int, int], ...
     cannot block a crit alone or anything against Brutal, where a rolled 6 could."""
     if saturate or not (target.in_cover or target.improved_cover):
         return ((0, 0),)
-    choice = target.improved_cover_choice
+    choice = target.cover_choice
     if choice == "none":
         return ((0, 0),)
     if not target.improved_cover:
@@ -252,7 +252,7 @@ def cover_saves(
 
     Returns:
         ``(normal cover saves, critical cover saves)``, limited to the defence dice; for
-        ``improved_cover_choice="best"`` the option of least expected damage, ties going to
+        ``cover_choice="best"`` the option of least expected damage, ties going to
         the first of: critical, two normals, one normal, none.
     """
     options = _cover_options(target, profile.rules.dice.saturate)
