@@ -144,7 +144,8 @@ class Target:
     Attributes:
         save: defence threshold, 2 to 6.
         wounds: wounds remaining (>= 1); used for the kill probability.
-        in_cover: the target is in cover (one cover save retained unless Saturate).
+        in_cover: the target is in cover (it may retain one cover save, see ``cover_choice``;
+            none against Saturate).
         obscured: the target is obscured (one attack success discarded, crits become normal).
         improved_cover: Vantage against a Conceal target in Light terrain: the cover save is
             improved (implies ``in_cover``).
