@@ -1,0 +1,574 @@
+"""The killzone model: board, terrain features made of typed parts, areas, markers, bases.
+
+All lengths are in inches (x to the right, y up, z up); base sizes are in millimetres as on
+the datacard. Rules: ``rules/KT24.md`` sections 3.3, 4 and 9 (terrain types 4.6, Vantage 4.7,
+close quarters 9.3); the project's decisions 10 and 11.
+
+A :class:`Killzone` is immutable. It is built once from data (:meth:`Killzone.from_dict`,
+:func:`load_killzone`) together with its spatial index (a shapely ``STRtree`` over the part
+footprints, prepared geometries and numpy arrays of heights and types), which every query
+of :mod:`engine.geometry` reuses. Hatchways have an open and a closed state;
+:meth:`Killzone.with_open_hatchways` gives the same killzone with other hatchways open,
+sharing the geometry.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+import math
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import attrs
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+from shapely.geometry import Point, Polygon
+from shapely.strtree import STRtree
+
+from engine.errors import KillTeamError
+
+__all__ = [
+    "DEFAULT_MODEL_HEIGHT",
+    "MM_PER_INCH",
+    "OBJECTIVE_DIAMETER_MM",
+    "QUANTUM",
+    "Killzone",
+    "KillzoneError",
+    "Objective",
+    "Placement",
+    "TerrainPart",
+    "TerrainType",
+    "load_killzone",
+    "quantise",
+    "shipped_killzones",
+]
+
+MM_PER_INCH = 25.4
+#: Positions are quantised to 0.001" so that equality and hashing are exact (DESIGN.md).
+QUANTUM = 0.001
+#: Height of a model above its base (inches) when a datacard gives none: a 28 mm-scale
+#: infantry model's head is about 1.25" above the top of its base.
+DEFAULT_MODEL_HEIGHT = 1.25
+#: Objective markers are 40 mm across; other markers 20 mm (section 4.8).
+OBJECTIVE_DIAMETER_MM = 40.0
+
+
+class KillzoneError(KillTeamError, ValueError):
+    """A killzone layout is invalid; the message names the file, the feature and the field."""
+
+
+class TerrainType(StrEnum):
+    """KT24 terrain types (section 4.6; Wall from close quarters, section 9.3)."""
+
+    HEAVY = "Heavy"
+    LIGHT = "Light"
+    BLOCKING = "Blocking"
+    VANTAGE = "Vantage"
+    ACCESSIBLE = "Accessible"
+    INSIGNIFICANT = "Insignificant"
+    EXPOSED = "Exposed"
+    WALL = "Wall"
+    CEILING = "Ceiling"
+
+    @classmethod
+    def parse(cls, text: str) -> TerrainType:
+        """The type named ``text`` (case-insensitive).
+
+        Raises:
+            ValueError: for an unknown name (the loader turns it into a KillzoneError).
+        """
+        for member in cls:
+            if member.value.lower() == str(text).strip().lower():
+                return member
+        known = ", ".join(m.value for m in cls)
+        raise ValueError(f"unknown terrain type {text!r} (known: {known})")
+
+
+def quantise(value: float) -> float:
+    """Round a length in inches to the 0.001" grid (exact equality and hashing)."""
+    return round(round(value / QUANTUM) * QUANTUM, 3)
+
+
+@attrs.frozen(slots=True)
+class TerrainPart:
+    """One part of a terrain feature.
+
+    Attributes:
+        feature: index of its feature in :attr:`Killzone.features`.
+        index: index of this part in :attr:`Killzone.parts`.
+        polygon: footprint (inches), a valid shapely polygon.
+        height: top of the part above the killzone floor (inches, >= 0). For Vantage parts,
+            the level an operative stands on.
+        types: the part's terrain types (closed state for a hatchway part).
+        open_types: for a hatchway part, its types when the hatchway is open; else ``None``.
+    """
+
+    feature: int
+    index: int
+    polygon: Polygon = attrs.field(eq=False)
+    height: float
+    types: frozenset[TerrainType]
+    open_types: frozenset[TerrainType] | None = None
+
+    def types_when(self, open_: bool) -> frozenset[TerrainType]:
+        """The part's types with its hatchway open (``True``) or closed."""
+        if open_ and self.open_types is not None:
+            return self.open_types
+        return self.types
+
+
+@attrs.frozen(slots=True)
+class Objective:
+    """An objective marker: a 40 mm marker whose centre is ``position`` (inches)."""
+
+    name: str
+    position: tuple[float, float]
+
+    @property
+    def radius(self) -> float:
+        """Radius in inches."""
+        return OBJECTIVE_DIAMETER_MM / MM_PER_INCH / 2
+
+
+@attrs.frozen(slots=True)
+class Placement:
+    """Where an operative is: the inputs of every geometry query.
+
+    Attributes:
+        x, y: centre of the base (inches, quantised to 0.001").
+        base_mm: base diameter in millimetres (e.g. 32, 40, 50).
+        elevation: height of the base above the floor (inches): 0 on the killzone floor,
+            else the height of the Vantage part it stands on.
+        model_height: height of the model's head above its base (inches).
+    """
+
+    x: float = attrs.field(converter=quantise)
+    y: float = attrs.field(converter=quantise)
+    base_mm: float = 32.0
+    elevation: float = attrs.field(default=0.0, converter=quantise)
+    model_height: float = DEFAULT_MODEL_HEIGHT
+
+    @property
+    def radius(self) -> float:
+        """Base radius in inches."""
+        return self.base_mm / MM_PER_INCH / 2
+
+    @property
+    def head(self) -> tuple[float, float, float]:
+        """The point sight lines are drawn from (centre of the base, top of the model)."""
+        return (self.x, self.y, self.elevation + self.model_height)
+
+    def moved(self, x: float, y: float, elevation: float | None = None) -> Placement:
+        """The same operative at another position (and elevation)."""
+        return attrs.evolve(
+            self, x=x, y=y, elevation=self.elevation if elevation is None else elevation
+        )
+
+    def footprint(self) -> Polygon:
+        """The base as a shapely polygon (inches)."""
+        return Point(self.x, self.y).buffer(self.radius, quad_segs=16)
+
+
+def _bool_array(
+    parts: Sequence[TerrainPart], kind: TerrainType, open_: Iterable[bool]
+) -> NDArray[np.bool_]:
+    return np.array(
+        [kind in p.types_when(o) for p, o in zip(parts, open_, strict=True)], dtype=bool
+    )
+
+
+@attrs.frozen(slots=True, eq=False)
+class Killzone:
+    """A killzone layout with its spatial index.
+
+    Attributes:
+        name, version: identify the layout (``version`` is recorded in game records).
+        width, depth: board size in inches (x from 0 to width, y from 0 to depth).
+        features: feature names, in file order.
+        parts: every terrain part, feature by feature.
+        hatchways: names of the features that are hatchways (open/closed).
+        open_hatchways: the hatchways open in this killzone value.
+        drop_zones, territories: player ("A"/"B") -> area polygon.
+        objectives: the objective markers.
+        source: where it was loaded from (for messages).
+    """
+
+    name: str
+    version: str
+    width: float
+    depth: float
+    features: tuple[str, ...]
+    parts: tuple[TerrainPart, ...]
+    hatchways: frozenset[str]
+    open_hatchways: frozenset[str]
+    drop_zones: Mapping[str, Polygon]
+    territories: Mapping[str, Polygon]
+    objectives: tuple[Objective, ...]
+    source: str = "<dict>"
+    # Derived, built once in __attrs_post_init__ (shared by with_open_hatchways copies).
+    tree: STRtree = attrs.field(init=False, repr=False)
+    heights: NDArray[np.float64] = attrs.field(init=False, repr=False)
+    part_feature: NDArray[np.int64] = attrs.field(init=False, repr=False)
+    flags: Mapping[TerrainType, NDArray[np.bool_]] = attrs.field(init=False, repr=False)
+    board: Polygon = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        polygons = [p.polygon for p in self.parts]
+        for poly in polygons:
+            shapely.prepare(poly)
+        set_ = object.__setattr__
+        set_(self, "tree", STRtree(polygons))
+        set_(self, "heights", np.array([p.height for p in self.parts], dtype=float))
+        set_(self, "part_feature", np.array([p.feature for p in self.parts], dtype=np.int64))
+        open_ = [self.features[p.feature] in self.open_hatchways for p in self.parts]
+        set_(self, "flags", {t: _bool_array(self.parts, t, open_) for t in TerrainType})
+        set_(self, "board", shapely.box(0, 0, self.width, self.depth))
+
+    # ---------------------------------------------------------------------------------------
+    # Construction
+    # ---------------------------------------------------------------------------------------
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str = "<dict>") -> Killzone:
+        """Build and validate a killzone from the layout structure.
+
+        Args:
+            data: ``{"name", "version"?, "width"?, "depth"?, "features": [{"name",
+                "hatchway"?: bool, "open"?: bool, "parts": [{"polygon": [[x, y], ...],
+                "height", "types": [...], "open_types"?: [...]}]}], "drop_zones": {"A": [[x,
+                y], ...], "B": [...]}, "territories"?: {...}, "objectives": [{"name",
+                "position": [x, y]}]}``. Polygons are closed rings (first point repeated
+                last), in inches; width and depth default to 30 x 22.
+            source: the file name used in error messages.
+
+        Raises:
+            KillzoneError: naming the source, the feature (or area/marker) and the field:
+                a ring that does not close or is self-intersecting, a negative height, an
+                unknown terrain type, an unknown field, an objective off the board or inside
+                Heavy terrain, a missing drop zone...
+        """
+        return _Loader(source).build(data)
+
+    def with_open_hatchways(self, names: Iterable[str]) -> Killzone:
+        """This killzone with exactly the hatchways ``names`` open (others closed).
+
+        Raises:
+            KillzoneError: for a name that is not a hatchway of this killzone.
+        """
+        wanted = frozenset(names)
+        unknown = sorted(wanted - self.hatchways)
+        if unknown:
+            raise KillzoneError(f"{self.source}: no hatchway named {', '.join(map(repr, unknown))}")
+        if wanted == self.open_hatchways:
+            return self
+        return attrs.evolve(self, open_hatchways=wanted)
+
+    # ---------------------------------------------------------------------------------------
+    # Simple lookups
+    # ---------------------------------------------------------------------------------------
+
+    def part_types(self, index: int) -> frozenset[TerrainType]:
+        """The types of part ``index`` in this killzone's hatchway state."""
+        part = self.parts[index]
+        return part.types_when(self.features[part.feature] in self.open_hatchways)
+
+    def has_type(self, index: int, kind: TerrainType) -> bool:
+        """Whether part ``index`` has terrain type ``kind`` in the current hatchway state."""
+        return bool(self.flags[kind][index])
+
+    def parts_near(self, geometry: Any, distance: float = 0.0) -> NDArray[np.int64]:
+        """Indices of the parts whose footprints lie within ``distance`` inches of
+        ``geometry`` (sorted)."""
+        if distance > 0:
+            hits = self.tree.query(geometry, predicate="dwithin", distance=distance)
+        else:
+            hits = self.tree.query(geometry, predicate="intersects")
+        return np.sort(np.asarray(hits, dtype=np.int64))
+
+    def standing_part(self, placement: Placement) -> int | None:
+        """The Vantage part an operative above the floor stands on (its centre over the part's
+        footprint, at the part's height), or ``None`` on the floor."""
+        if placement.elevation <= 0:
+            return None
+        centre = Point(placement.x, placement.y)
+        for i in self.parts_near(centre):
+            part = self.parts[int(i)]
+            if (
+                self.flags[TerrainType.VANTAGE][i]
+                and math.isclose(part.height, placement.elevation, abs_tol=1e-6)
+                and part.polygon.covers(centre)
+            ):
+                return int(i)
+        return None
+
+    def objective(self, name: str) -> Objective:
+        """The objective marker called ``name``.
+
+        Raises:
+            KeyError: if there is none.
+        """
+        for obj in self.objectives:
+            if obj.name == name:
+                return obj
+        raise KeyError(f"{self.source}: no objective marker named {name!r}")
+
+
+# -------------------------------------------------------------------------------------------
+# Loading and validation
+# -------------------------------------------------------------------------------------------
+
+_TOP_FIELDS = {
+    "name",
+    "version",
+    "width",
+    "depth",
+    "features",
+    "drop_zones",
+    "territories",
+    "objectives",
+}
+_FEATURE_FIELDS = {"name", "parts", "hatchway", "open"}
+_PART_FIELDS = {"polygon", "height", "types", "open_types"}
+_OBJECTIVE_FIELDS = {"name", "position"}
+
+
+class _Loader:
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, message: str) -> KillzoneError:
+        return KillzoneError(f"{self.source}: {where}: {message}")
+
+    def number(self, value: Any, where: str, field: str, *, minimum: float | None = None) -> float:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+        ):
+            raise self.fail(where, f"field {field!r} must be a number, not {value!r}")
+        if minimum is not None and value < minimum:
+            raise self.fail(where, f"field {field!r} must be at least {minimum:g}, not {value!r}")
+        return float(value)
+
+    def unknown_fields(self, data: Mapping[str, Any], allowed: set[str], where: str) -> None:
+        extra = sorted(set(data) - allowed)
+        if extra:
+            raise self.fail(
+                where, f"unknown field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})"
+            )
+
+    def ring(self, value: Any, where: str, field: str) -> Polygon:
+        if not isinstance(value, list | tuple) or len(value) < 4:
+            raise self.fail(
+                where,
+                f"field {field!r} must be a closed ring of at least 4 [x, y] points "
+                "(first repeated last)",
+            )
+        points: list[tuple[float, float]] = []
+        for k, pt in enumerate(value):
+            if not isinstance(pt, list | tuple) or len(pt) != 2:
+                raise self.fail(where, f"field {field!r} point {k} must be [x, y], not {pt!r}")
+            points.append(
+                (
+                    self.number(pt[0], where, f"{field}[{k}][0]"),
+                    self.number(pt[1], where, f"{field}[{k}][1]"),
+                )
+            )
+        if points[0] != points[-1]:
+            raise self.fail(
+                where,
+                f"field {field!r} does not close: first point {points[0]} != "
+                f"last point {points[-1]}",
+            )
+        poly = Polygon(points)
+        if not poly.is_valid or poly.area <= 0:
+            reason = shapely.is_valid_reason(poly)
+            raise self.fail(where, f"field {field!r} is not a valid polygon ({reason})")
+        return poly
+
+    def types(self, value: Any, where: str, field: str) -> frozenset[TerrainType]:
+        if not isinstance(value, list | tuple):
+            raise self.fail(where, f"field {field!r} must be a list of terrain types")
+        out = set()
+        for t in value:
+            try:
+                out.add(TerrainType.parse(t))
+            except ValueError as exc:
+                raise self.fail(where, f"field {field!r}: {exc}") from None
+        return frozenset(out)
+
+    def build(self, data: Mapping[str, Any]) -> Killzone:
+        if not isinstance(data, Mapping):
+            raise self.fail("layout", "must be a table/object")
+        self.unknown_fields(data, _TOP_FIELDS, "layout")
+        name = data.get("name")
+        if not isinstance(name, str) or not name:
+            raise self.fail("layout", "field 'name' must be a non-empty string")
+        width = self.number(data.get("width", 30.0), "layout", "width", minimum=1.0)
+        depth = self.number(data.get("depth", 22.0), "layout", "depth", minimum=1.0)
+        board = shapely.box(0, 0, width, depth)
+        features_data = data.get("features", [])
+        if not isinstance(features_data, list):
+            raise self.fail("layout", "field 'features' must be a list")
+        names: list[str] = []
+        parts: list[TerrainPart] = []
+        hatchways: set[str] = set()
+        open_hatchways: set[str] = set()
+        for fi, feat in enumerate(features_data):
+            where = f"feature {fi}"
+            if not isinstance(feat, Mapping):
+                raise self.fail(where, "must be a table/object")
+            fname = feat.get("name")
+            if not isinstance(fname, str) or not fname:
+                raise self.fail(where, "field 'name' must be a non-empty string")
+            where = f"feature {fname!r}"
+            if fname in names:
+                raise self.fail(where, "duplicate feature name")
+            self.unknown_fields(feat, _FEATURE_FIELDS, where)
+            is_hatch = bool(feat.get("hatchway", False))
+            if is_hatch:
+                hatchways.add(fname)
+                if feat.get("open", False):
+                    open_hatchways.add(fname)
+            parts_data = feat.get("parts")
+            if not isinstance(parts_data, list) or not parts_data:
+                raise self.fail(where, "field 'parts' must be a non-empty list")
+            for pi, part in enumerate(parts_data):
+                pwhere = f"{where} part {pi}"
+                if not isinstance(part, Mapping):
+                    raise self.fail(pwhere, "must be a table/object")
+                self.unknown_fields(part, _PART_FIELDS, pwhere)
+                poly = self.ring(part.get("polygon"), pwhere, "polygon")
+                if not board.covers(poly):
+                    raise self.fail(pwhere, "field 'polygon' is not wholly on the board")
+                height = self.number(part.get("height"), pwhere, "height", minimum=0.0)
+                types = self.types(part.get("types", []), pwhere, "types")
+                open_types = None
+                if "open_types" in part:
+                    if not is_hatch:
+                        raise self.fail(pwhere, "field 'open_types' is only for hatchway features")
+                    open_types = self.types(part["open_types"], pwhere, "open_types")
+                parts.append(TerrainPart(len(names), len(parts), poly, height, types, open_types))
+            names.append(fname)
+        drop = self.areas(data.get("drop_zones"), "drop_zones", board, required=True)
+        terr = self.areas(data.get("territories", {}), "territories", board, required=False)
+        objectives = self.objectives(
+            data.get("objectives", []), board, parts, names, open_hatchways
+        )
+        version = data.get("version", "1")
+        if not isinstance(version, str | int | float):
+            raise self.fail("layout", "field 'version' must be a string")
+        return Killzone(
+            name=name,
+            version=str(version),
+            width=width,
+            depth=depth,
+            features=tuple(names),
+            parts=tuple(parts),
+            hatchways=frozenset(hatchways),
+            open_hatchways=frozenset(open_hatchways),
+            drop_zones=drop,
+            territories=terr,
+            objectives=objectives,
+            source=self.source,
+        )
+
+    def areas(
+        self, value: Any, field: str, board: Polygon, *, required: bool
+    ) -> dict[str, Polygon]:
+        if not isinstance(value, Mapping):
+            raise self.fail("layout", f"field {field!r} must be a table of player -> ring")
+        out: dict[str, Polygon] = {}
+        for player in sorted(value):
+            poly = self.ring(value[player], f"{field} {player!r}", "polygon")
+            if not board.covers(poly):
+                raise self.fail(f"{field} {player!r}", "is not wholly on the board")
+            out[str(player)] = poly
+        if required and set(out) != {"A", "B"}:
+            raise self.fail("layout", f"field {field!r} must define exactly players 'A' and 'B'")
+        return out
+
+    def objectives(
+        self,
+        value: Any,
+        board: Polygon,
+        parts: Sequence[TerrainPart],
+        names: Sequence[str],
+        open_hatchways: set[str],
+    ) -> tuple[Objective, ...]:
+        if not isinstance(value, list):
+            raise self.fail("layout", "field 'objectives' must be a list")
+        out: list[Objective] = []
+        for k, obj in enumerate(value):
+            where = f"objective {k}"
+            if not isinstance(obj, Mapping):
+                raise self.fail(where, "must be a table/object")
+            name = obj.get("name")
+            if not isinstance(name, str) or not name:
+                raise self.fail(where, "field 'name' must be a non-empty string")
+            where = f"objective {name!r}"
+            self.unknown_fields(obj, _OBJECTIVE_FIELDS, where)
+            pos = obj.get("position")
+            if not isinstance(pos, list | tuple) or len(pos) != 2:
+                raise self.fail(where, "field 'position' must be [x, y]")
+            x, y = (
+                self.number(pos[0], where, "position[0]"),
+                self.number(pos[1], where, "position[1]"),
+            )
+            marker = Objective(name, (x, y))
+            disc = Point(x, y).buffer(marker.radius, quad_segs=16)
+            if not board.covers(disc):
+                raise self.fail(
+                    where, f"field 'position' {list(pos)} puts the marker off the board"
+                )
+            for part in parts:
+                heavy = TerrainType.HEAVY in part.types_when(names[part.feature] in open_hatchways)
+                if heavy and part.polygon.intersects(disc):
+                    raise self.fail(
+                        where,
+                        f"field 'position' {list(pos)} puts the marker inside Heavy terrain "
+                        f"(feature {names[part.feature]!r})",
+                    )
+            out.append(marker)
+        return tuple(out)
+
+
+def load_killzone(path: str | Path) -> Killzone:
+    """Load and validate a killzone layout file (``.toml`` or ``.json``).
+
+    Args:
+        path: a file path, or the name of a layout shipped in ``killzones/`` (e.g.
+            ``"open_ruins"``).
+
+    Raises:
+        KillzoneError: for a missing file, a syntax error, or any validation error (the
+            message names the file, the feature and the field).
+    """
+    p = Path(path)
+    if not p.exists() and p.suffix == "" and p.parent == Path("."):
+        p = _shipped_dir() / f"{p.name}.toml"
+    if not p.exists():
+        known = ", ".join(shipped_killzones()) or "none"
+        raise KillzoneError(f"{path}: no such killzone file (shipped layouts: {known})")
+    try:
+        text = p.read_text(encoding="utf-8")
+        data = tomllib.loads(text) if p.suffix == ".toml" else json.loads(text)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        raise KillzoneError(f"{p}: cannot read layout: {exc}") from None
+    return Killzone.from_dict(data, source=str(p))
+
+
+def _shipped_dir() -> Path:
+    """The ``killzones/`` data folder, installed with the package (importlib.resources)."""
+    return Path(str(importlib.resources.files("killzones")))
+
+
+def shipped_killzones() -> list[str]:
+    """Names of the layouts shipped in ``killzones/`` (sorted)."""
+    folder = _shipped_dir()
+    return sorted(p.stem for p in folder.glob("*.toml")) if folder.is_dir() else []

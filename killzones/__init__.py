@@ -1,0 +1,1 @@
+"""Killzone layouts shipped with the engine (data files; see README.md here)."""
