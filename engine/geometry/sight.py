@@ -1,0 +1,642 @@
+"""Distances, visibility, control range, targeting lines, cover, obscured and valid targets.
+
+Rules: ``rules/KT24.md`` sections 4.1 (distances), 4.2 (control range), 4.3 (visible), 4.4
+(intervening, targeting lines), 4.5 (cover, obscured, valid target), 4.6 (terrain types),
+4.7 (Vantage); ``EDGE_CASES.md`` 1 and 2; project decision 10 (3D distances between levels).
+
+The killzone is 2.5D: every terrain part is a footprint polygon extruded from the floor to its
+height. One numpy core (:func:`_lowest_crossings`) intersects many 3D segments with every part
+at once; all queries are built on it, so the single-pair functions and the vectorised
+:func:`all_pairs` give the same answers.
+
+Modelling choices (documented approximations of tabletop judgement):
+
+- **Visible** (4.3): a sight line runs from the viewer's head (centre of its base, model height
+  above it) to one of 19 points on the target model (its base's cylinder up to the target's
+  model height: three on the axis, eight around it at two heights). A part blocks a line where
+  the line passes over its footprint below its top; Blocking and Wall parts block any line
+  that crosses their footprint; Insignificant parts never block. Operatives never block.
+- **Targeting lines** (4.4): from one of five points of the shooter's base (centre and four
+  around the edge, at the shooter's elevation) to five points spread over the half of the
+  target's base facing the shooter (at its elevation); lines are 3D, so when both are on the
+  same level this is the top-down drawing, and between levels a line crosses a part only where
+  it passes below the part's top. A feature intervenes if a line crosses one of its parts;
+  Exposed parts never intervene. The shooter picks the origin point that favours it: first
+  the target not in cover, then not obscured (centre first on ties).
+- **In cover** (4.5): an intervening part giving cover (Heavy, Light, Vantage (as Light),
+  Blocking, Wall) within 1" horizontally of the target's base; never when the operatives are
+  within 2" of each other. The terrain's visibility to the target is not checked.
+- **Obscured** (4.5, 4.7): an intervening Heavy part more than 1" (horizontally) from both
+  operatives' bases, not part of the feature whose Vantage either operative stands on.
+- **Same feature** (``EDGE_CASES.md`` 2): for the attack, a feature that would give both cover
+  and obscured counts as obscuring only (the defender's default choice); for target
+  selection, cover always counts, so a Conceal operative in cover is not a valid target.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+
+import attrs
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+from shapely.geometry import Polygon
+
+from engine.geometry.model import Killzone, Objective, Placement, TerrainType
+
+__all__ = [
+    "AllPairs",
+    "Targeting",
+    "all_pairs",
+    "distance",
+    "distance_to_area",
+    "improved_cover",
+    "in_cover",
+    "intervening",
+    "objective_in_control_range",
+    "obscured",
+    "targeting",
+    "valid_target",
+    "vantage_accuracy",
+    "visible",
+    "within_control_range",
+]
+
+CONTROL_RANGE = 1.0  # inches (section 4.2)
+COVER_MIN_DISTANCE = 2.0  # no cover within 2" of the shooter (section 4.5)
+_EPS = 1e-6
+_INF = math.inf
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+BoolArray = NDArray[np.bool_]
+
+# Sample points on a target model: (radius fraction, height fraction) around its axis.
+_AXIS = ((0.0, 1.0), (0.0, 0.5), (0.0, 0.15))
+_RING_ANGLES = np.linspace(0.0, 2 * np.pi, 8, endpoint=False)
+_RING = tuple((0.8, h) for h in (0.9, 0.4))
+# Shooter origins: centre then eight around the edge; target facing points: seven over 180°.
+_ORIGIN_ANGLES = np.linspace(0.0, 2 * np.pi, 4, endpoint=False) + np.pi / 4
+_FACING_OFFSETS = np.linspace(-np.pi / 2, np.pi / 2, 5)
+_N_ORIGINS = 1 + _ORIGIN_ANGLES.size
+_N_FACING = _FACING_OFFSETS.size
+
+
+# -------------------------------------------------------------------------------------------
+# Distances
+# -------------------------------------------------------------------------------------------
+
+
+def distance(a: Placement, b: Placement) -> float:
+    """Distance between two operatives, in inches (section 4.1, decision 10).
+
+    Measured between the closest points of the bases: horizontally when both are at the same
+    elevation, in 3D (horizontal gap and height difference) when their elevations differ.
+    """
+    gap = max(0.0, math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius)
+    dz = a.elevation - b.elevation
+    return math.hypot(gap, dz) if dz else gap
+
+
+def distance_to_area(p: Placement, area: Polygon) -> float:
+    """Horizontal distance in inches from an operative's base to a killzone area (drop zone,
+    territory): 0 when the base touches or overlaps it (section 4.1, decision 10)."""
+    return max(0.0, float(area.distance(shapely.Point(p.x, p.y))) - p.radius)
+
+
+# -------------------------------------------------------------------------------------------
+# The numpy core: lowest crossing height of segments over part footprints
+# -------------------------------------------------------------------------------------------
+
+
+@attrs.frozen(slots=True, eq=False)
+class _Parts:
+    """Per-killzone arrays of part edges and bounding boxes (built once, cached)."""
+
+    bbox: FloatArray  # (P, 4) minx, miny, maxx, maxy
+    edge_start: FloatArray  # (M, 2)
+    edge_end: FloatArray  # (M, 2)
+    edge_offset: IntArray  # (P,) first edge of each part
+    edge_count: IntArray  # (P,)
+    polygons: NDArray[np.object_]  # (P,) shapely polygons (prepared)
+    heights: FloatArray  # (P,)
+    feature: IntArray  # (P,)
+    sight_mask: BoolArray  # parts that can block sight (not Insignificant)
+    always_block: BoolArray  # Blocking or Wall: block any line crossing the footprint
+    intervene_mask: BoolArray  # parts that can intervene (not Exposed)
+    cover: BoolArray  # gives cover (Heavy, Light, Vantage, Blocking, Wall)
+    light_only: BoolArray  # its cover is only Light (Light or Vantage, nothing heavier)
+    heavy: BoolArray  # Heavy: can obscure
+
+
+@lru_cache(maxsize=16)
+def _parts(kz: Killzone) -> _Parts:
+    starts: list[FloatArray] = []
+    ends: list[FloatArray] = []
+    counts: list[int] = []
+    for part in kz.parts:
+        n = 0
+        for ring in (part.polygon.exterior, *part.polygon.interiors):
+            xy = np.asarray(ring.coords, dtype=float)
+            starts.append(xy[:-1])
+            ends.append(xy[1:])
+            n += len(xy) - 1
+        counts.append(n)
+    count = np.asarray(counts, dtype=np.int64)
+    f = kz.flags
+    heavy = f[TerrainType.HEAVY] | f[TerrainType.BLOCKING] | f[TerrainType.WALL]
+    lightish = f[TerrainType.LIGHT] | f[TerrainType.VANTAGE]
+    return _Parts(
+        bbox=np.asarray([p.polygon.bounds for p in kz.parts], dtype=float).reshape(-1, 4),
+        edge_start=np.concatenate(starts) if starts else np.zeros((0, 2)),
+        edge_end=np.concatenate(ends) if ends else np.zeros((0, 2)),
+        edge_offset=np.cumsum(count) - count,
+        edge_count=count,
+        polygons=np.asarray([p.polygon for p in kz.parts], dtype=object),
+        heights=kz.heights,
+        feature=kz.part_feature,
+        sight_mask=~f[TerrainType.INSIGNIFICANT],
+        always_block=f[TerrainType.BLOCKING] | f[TerrainType.WALL],
+        intervene_mask=~f[TerrainType.EXPOSED],
+        cover=heavy | lightish,
+        light_only=lightish & ~heavy,
+        heavy=f[TerrainType.HEAVY] & ~f[TerrainType.EXPOSED],
+    )
+
+
+def _lowest_crossings(
+    parts: _Parts, p0: FloatArray, p1: FloatArray, mask: BoolArray
+) -> tuple[IntArray, IntArray, FloatArray]:
+    """For 3D segments ``p0[i] -> p1[i]`` (arrays (N, 3), inches) and the parts allowed by
+    ``mask``, the pairs (segment, part) whose top-down projections meet, with the lowest
+    height the segment has over the part's footprint.
+
+    Returns:
+        ``(segment index, part index, lowest z)``, ``z = inf`` where the projections' bounding
+        boxes overlap but the segment does not meet the footprint.
+    """
+    n = p0.shape[0]
+    if n == 0 or parts.bbox.shape[0] == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0)
+    lo = np.minimum(p0[:, :2], p1[:, :2])
+    hi = np.maximum(p0[:, :2], p1[:, :2])
+    b = parts.bbox
+    near = (
+        (lo[:, None, 0] <= b[None, :, 2])
+        & (hi[:, None, 0] >= b[None, :, 0])
+        & (lo[:, None, 1] <= b[None, :, 3])
+        & (hi[:, None, 1] >= b[None, :, 1])
+        & mask[None, :]
+    )
+    seg, part = np.nonzero(near)
+    if seg.size == 0:
+        return seg, part, np.zeros(0)
+    counts = parts.edge_count[part]
+    first = np.cumsum(counts) - counts
+    total = int(counts.sum())
+    row_pair = np.repeat(np.arange(seg.size), counts)
+    edge = np.repeat(parts.edge_offset[part] - first, counts) + np.arange(total)
+    a = parts.edge_start[edge]
+    e = parts.edge_end[edge] - a
+    row_seg = seg[row_pair]
+    s0 = p0[row_seg]
+    s1 = p1[row_seg]
+    d = s1[:, :2] - s0[:, :2]
+    w = a - s0[:, :2]
+    denom = d[:, 0] * e[:, 1] - d[:, 1] * e[:, 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (w[:, 0] * e[:, 1] - w[:, 1] * e[:, 0]) / denom
+        u = (w[:, 0] * d[:, 1] - w[:, 1] * d[:, 0]) / denom
+    hit = (denom != 0) & (t >= -1e-12) & (t <= 1 + 1e-12) & (u >= -1e-12) & (u <= 1 + 1e-12)
+    z = np.where(hit, s0[:, 2] + np.clip(t, 0.0, 1.0) * (s1[:, 2] - s0[:, 2]), _INF)
+    lowest = np.minimum.reduceat(z, first)
+    polys = parts.polygons[part]
+    ps0, ps1 = p0[seg], p1[seg]
+    inside0 = shapely.contains_xy(polys, ps0[:, 0], ps0[:, 1])
+    inside1 = shapely.contains_xy(polys, ps1[:, 0], ps1[:, 1])
+    lowest = np.minimum(lowest, np.where(inside0, ps0[:, 2], _INF))
+    lowest = np.minimum(lowest, np.where(inside1, ps1[:, 2], _INF))
+    return seg, part, lowest
+
+
+def _blocked(parts: _Parts, p0: FloatArray, p1: FloatArray) -> BoolArray:
+    """Which sight segments (N, 3) -> (N, 3) are blocked by terrain (module docstring)."""
+    seg, part, low = _lowest_crossings(parts, p0, p1, parts.sight_mask)
+    blocks = np.where(parts.always_block[part], low < _INF, low < parts.heights[part] - _EPS)
+    return np.bincount(seg[blocks], minlength=p0.shape[0]) > 0
+
+
+def _target_points(t: Placement) -> FloatArray:
+    """The 19 sample points (19, 3) on a target model (module docstring)."""
+    pts = [(t.x, t.y, t.elevation + h * t.model_height) for _, h in _AXIS]
+    for frac, h in _RING:
+        r = frac * t.radius
+        for ang in _RING_ANGLES:
+            pts.append(
+                (t.x + r * math.cos(ang), t.y + r * math.sin(ang), t.elevation + h * t.model_height)
+            )
+    return np.asarray(pts, dtype=float)
+
+
+_N_TARGET_POINTS = len(_AXIS) + len(_RING) * _RING_ANGLES.size
+
+
+# -------------------------------------------------------------------------------------------
+# Visibility and control range
+# -------------------------------------------------------------------------------------------
+
+
+def visible(kz: Killzone, a: Placement, b: Placement) -> bool:
+    """Whether ``b`` is visible to ``a`` (section 4.3): an unobstructed sight line from a's
+    head to some part of b's model. An operative is always visible to itself."""
+    if a == b:
+        return True
+    pts = _target_points(b)
+    head = np.broadcast_to(np.asarray(a.head, dtype=float), pts.shape)
+    return not bool(_blocked(_parts(kz), head, pts).all())
+
+
+def within_control_range(kz: Killzone, a: Placement, b: Placement) -> bool:
+    """Whether two operatives are within each other's control range (section 4.2): within 1"
+    (:func:`distance`) and one visible to the other; mutual by definition."""
+    if distance(a, b) > CONTROL_RANGE + _EPS:
+        return False
+    return visible(kz, a, b) or visible(kz, b, a)
+
+
+def objective_in_control_range(kz: Killzone, operative: Placement, marker: Objective) -> bool:
+    """Whether an objective marker is within an operative's control range (section 4.8):
+    within 1" horizontally of the operative's base (markers lie on the floor) and visible to
+    it (a sight line from its head to the marker's centre or edge, just above the floor)."""
+    mx, my = marker.position
+    gap = math.hypot(operative.x - mx, operative.y - my) - operative.radius - marker.radius
+    if max(0.0, gap) > CONTROL_RANGE + _EPS and operative.elevation == 0:
+        return False
+    if math.hypot(max(0.0, gap), operative.elevation) > CONTROL_RANGE + _EPS:
+        return False
+    pts = [(mx, my, 0.01)]
+    for ang in _RING_ANGLES:
+        pts.append(
+            (
+                mx + 0.9 * marker.radius * math.cos(ang),
+                my + 0.9 * marker.radius * math.sin(ang),
+                0.01,
+            )
+        )
+    p1 = np.asarray(pts, dtype=float)
+    p0 = np.broadcast_to(np.asarray(operative.head, dtype=float), p1.shape)
+    return not bool(_blocked(_parts(kz), p0, p1).all())
+
+
+# -------------------------------------------------------------------------------------------
+# Targeting: intervening, cover, obscured
+# -------------------------------------------------------------------------------------------
+
+
+def _pair_lines(
+    sx: FloatArray,
+    sy: FloatArray,
+    sr: FloatArray,
+    sz: FloatArray,
+    tx: FloatArray,
+    ty: FloatArray,
+    tr: FloatArray,
+    tz: FloatArray,
+) -> tuple[FloatArray, FloatArray]:
+    """Targeting lines for k pairs (arrays of shape (k,)): segments (k * 25, 3), pair-major,
+    then origin, then facing point."""
+    k = sx.size
+    ox = np.concatenate(
+        [sx[:, None], sx[:, None] + 0.999 * sr[:, None] * np.cos(_ORIGIN_ANGLES)], axis=1
+    )
+    oy = np.concatenate(
+        [sy[:, None], sy[:, None] + 0.999 * sr[:, None] * np.sin(_ORIGIN_ANGLES)], axis=1
+    )
+    toward = np.arctan2(sy - ty, sx - tx)[:, None] + _FACING_OFFSETS[None, :]
+    fx = tx[:, None] + 0.999 * tr[:, None] * np.cos(toward)
+    fy = ty[:, None] + 0.999 * tr[:, None] * np.sin(toward)
+    shape = (k, _N_ORIGINS, _N_FACING)
+    p0 = np.empty((*shape, 3))
+    p1 = np.empty((*shape, 3))
+    p0[..., 0] = ox[:, :, None]
+    p0[..., 1] = oy[:, :, None]
+    p0[..., 2] = sz[:, None, None]
+    p1[..., 0] = fx[:, None, :]
+    p1[..., 1] = fy[:, None, :]
+    p1[..., 2] = tz[:, None, None]
+    return p0.reshape(-1, 3), p1.reshape(-1, 3)
+
+
+def _columns(ops: Sequence[Placement]) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """x, y, radius and elevation of the operatives as arrays (inches)."""
+    arr = np.asarray([(p.x, p.y, p.radius, p.elevation) for p in ops], dtype=float).reshape(-1, 4)
+    return arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3]
+
+
+def _targeting_lines(s: Placement, t: Placement) -> tuple[FloatArray, FloatArray]:
+    """Targeting lines for one pair: (origins x facing points) segments, each (25, 3)."""
+    x, y, r, z = _columns((s, t))
+    return _pair_lines(x[:1], y[:1], r[:1], z[:1], x[1:], y[1:], r[1:], z[1:])
+
+
+def _standing_feature(kz: Killzone, p: Placement) -> int:
+    part = kz.standing_part(p)
+    return -1 if part is None else int(kz.part_feature[part])
+
+
+def _gap_matrix(parts: _Parts, x: FloatArray, y: FloatArray, r: FloatArray) -> FloatArray:
+    """Horizontal gap (inches) from every part footprint to every operative base, (P, n)."""
+    points = np.asarray(shapely.points(x, y), dtype=object).reshape(-1)
+    d = shapely.distance(parts.polygons[:, None], points[None, :])
+    return np.maximum(np.asarray(d, dtype=float) - r[None, :], 0.0)
+
+
+@attrs.frozen(slots=True)
+class _Verdicts:
+    """Per (pair, origin) verdicts from :func:`_evaluate` (arrays of shape (pairs, origins))."""
+
+    cover: BoolArray  # in cover for the attack (same-feature cover counted as obscuring)
+    cover_any: BoolArray  # any cover feature (target selection)
+    cover_heavy: BoolArray  # a cover feature that is not Light-only (selection ignoring Light)
+    obscured: BoolArray
+    crossed: list[list[frozenset[int]]]  # intervening features per pair and origin
+    cover_features: list[list[frozenset[int]]]
+    obscuring_features: list[list[frozenset[int]]]
+
+
+def _evaluate(
+    kz: Killzone, ops: Sequence[Placement], shooters: IntArray, targets: IntArray, keep_sets: bool
+) -> _Verdicts:
+    """Targeting verdicts for the ordered pairs ``(shooters[k], targets[k])`` of ``ops``."""
+    parts = _parts(kz)
+    npairs = shooters.size
+    per = _N_ORIGINS * _N_FACING
+    x, y, r, z = _columns(ops)
+    p0, p1 = _pair_lines(
+        x[shooters],
+        y[shooters],
+        r[shooters],
+        z[shooters],
+        x[targets],
+        y[targets],
+        r[targets],
+        z[targets],
+    )
+    seg, part, low = _lowest_crossings(parts, p0, p1, parts.intervene_mask)
+    crosses = np.where(parts.always_block[part], low < _INF, low < parts.heights[part] - _EPS)
+    seg, part = seg[crosses], part[crosses]
+    pair = seg // per
+    origin = (seg % per) // _N_FACING
+    shooter, target = shooters[pair], targets[pair]
+    gaps = _gap_matrix(parts, x, y, r)
+    gap_t = gaps[part, target]
+    gap_s = gaps[part, shooter]
+    stand = np.asarray([_standing_feature(kz, p) for p in ops], dtype=np.int64)
+    feature = parts.feature[part]
+    centre_gap = np.maximum(
+        np.hypot(x[shooters] - x[targets], y[shooters] - y[targets]) - r[shooters] - r[targets], 0.0
+    )
+    close = np.hypot(centre_gap, z[shooters] - z[targets]) <= COVER_MIN_DISTANCE + _EPS
+    gives_cover = parts.cover[part] & (gap_t <= CONTROL_RANGE + _EPS) & ~close[pair]
+    obscures = (
+        parts.heavy[part]
+        & (gap_t > CONTROL_RANGE + _EPS)
+        & (gap_s > CONTROL_RANGE + _EPS)
+        & (feature != stand[shooter])
+        & (feature != stand[target])
+    )
+    nf = max(len(kz.features), 1)
+    cell = (pair * _N_ORIGINS + origin) * nf + feature
+    size = npairs * _N_ORIGINS * nf
+    cov_f = (np.bincount(cell[gives_cover], minlength=size) > 0).reshape(npairs, _N_ORIGINS, nf)
+    heavy_cov = gives_cover & ~parts.light_only[part]
+    cov_h = (np.bincount(cell[heavy_cov], minlength=size) > 0).reshape(npairs, _N_ORIGINS, nf)
+    obs_f = (np.bincount(cell[obscures], minlength=size) > 0).reshape(npairs, _N_ORIGINS, nf)
+    crossed_sets: list[list[frozenset[int]]] = []
+    cover_sets: list[list[frozenset[int]]] = []
+    obs_sets: list[list[frozenset[int]]] = []
+    if keep_sets:
+        crs_f = (np.bincount(cell, minlength=size) > 0).reshape(npairs, _N_ORIGINS, nf)
+        for k in range(npairs):
+            crossed_sets.append(
+                [frozenset(np.flatnonzero(crs_f[k, o]).tolist()) for o in range(_N_ORIGINS)]
+            )
+            cover_sets.append(
+                [frozenset(np.flatnonzero(cov_f[k, o]).tolist()) for o in range(_N_ORIGINS)]
+            )
+            obs_sets.append(
+                [frozenset(np.flatnonzero(obs_f[k, o]).tolist()) for o in range(_N_ORIGINS)]
+            )
+    return _Verdicts(
+        cover=np.asarray((cov_f & ~obs_f).any(axis=2), dtype=bool),
+        cover_any=np.asarray(cov_f.any(axis=2), dtype=bool),
+        cover_heavy=np.asarray(cov_h.any(axis=2), dtype=bool),
+        obscured=np.asarray(obs_f.any(axis=2), dtype=bool),
+        crossed=crossed_sets,
+        cover_features=cover_sets,
+        obscuring_features=obs_sets,
+    )
+
+
+def _best_origin(cover: BoolArray, obscured: BoolArray) -> IntArray:
+    """Per pair, the origin the shooter prefers: not in cover first, then not obscured."""
+    rank = cover.astype(np.int64) * 2 + obscured.astype(np.int64)
+    return np.asarray(np.argmin(rank, axis=1), dtype=np.int64)
+
+
+@attrs.frozen(slots=True)
+class Targeting:
+    """How a shooter sees a target (section 4.4-4.5), from the origin point it chose.
+
+    Attributes:
+        origin: the point of the shooter's base the lines start from (x, y inches).
+        lines: the targeting lines as 3D segments ``((x0, y0, z0), (x1, y1, z1))``.
+        intervening: indices (into ``Killzone.features``) of the features crossed by a line.
+        cover_features: intervening features giving the target cover.
+        obscuring_features: intervening features obscuring the target.
+        in_cover: the target is in cover for this attack (a feature in both sets counts as
+            obscuring: the defender's default choice, ``EDGE_CASES.md`` 2).
+        obscured: the target is obscured.
+    """
+
+    origin: tuple[float, float]
+    lines: tuple[tuple[tuple[float, float, float], tuple[float, float, float]], ...]
+    intervening: frozenset[int]
+    cover_features: frozenset[int]
+    obscuring_features: frozenset[int]
+    in_cover: bool
+    obscured: bool
+
+
+def targeting(kz: Killzone, shooter: Placement, target: Placement) -> Targeting:
+    """Targeting lines, intervening features, cover and obscured for one shooter and target
+    (sections 4.4, 4.5; module docstring for the sampling of points)."""
+    ops = (shooter, target)
+    v = _evaluate(kz, ops, np.array([0]), np.array([1]), keep_sets=True)
+    o = int(_best_origin(v.cover, v.obscured)[0])
+    p0, p1 = _targeting_lines(shooter, target)
+    sl = slice(o * _N_FACING, (o + 1) * _N_FACING)
+    lines = tuple(
+        (tuple(map(float, a)), tuple(map(float, b))) for a, b in zip(p0[sl], p1[sl], strict=True)
+    )
+    return Targeting(
+        origin=(float(p0[o * _N_FACING, 0]), float(p0[o * _N_FACING, 1])),
+        lines=lines,  # type: ignore[arg-type]
+        intervening=v.crossed[0][o],
+        cover_features=v.cover_features[0][o],
+        obscuring_features=v.obscuring_features[0][o],
+        in_cover=bool(v.cover[0, o]),
+        obscured=bool(v.obscured[0, o]),
+    )
+
+
+def intervening(kz: Killzone, shooter: Placement, target: Placement) -> frozenset[int]:
+    """Indices of the terrain features intervening between shooter and target (section 4.4),
+    from the shooter's chosen origin point."""
+    return targeting(kz, shooter, target).intervening
+
+
+def in_cover(kz: Killzone, target: Placement, shooter: Placement) -> bool:
+    """Whether ``target`` is in cover from ``shooter`` for the attack (section 4.5)."""
+    return targeting(kz, shooter, target).in_cover
+
+
+def obscured(kz: Killzone, target: Placement, shooter: Placement) -> bool:
+    """Whether ``target`` is obscured from ``shooter`` (sections 4.5, 4.7)."""
+    return targeting(kz, shooter, target).obscured
+
+
+# -------------------------------------------------------------------------------------------
+# Valid targets and the Vantage rules
+# -------------------------------------------------------------------------------------------
+
+
+def _height_advantage(kz: Killzone, shooter: Placement, target: Placement) -> float:
+    """How much higher the shooter stands than the target, if the shooter is on Vantage."""
+    if kz.standing_part(shooter) is None:
+        return 0.0
+    return shooter.elevation - target.elevation
+
+
+def vantage_accuracy(kz: Killzone, shooter: Placement, target: Placement, order: str) -> int:
+    """Accurate x gained from Vantage (section 4.7 rule 1): a shooter on Vantage shooting an
+    Engage-order target 2" or more lower gains Accurate 1, 4" or more lower Accurate 2."""
+    if order.lower() != "engage":
+        return 0
+    drop = _height_advantage(kz, shooter, target)
+    return 2 if drop >= 4 - _EPS else 1 if drop >= 2 - _EPS else 0
+
+
+def improved_cover(kz: Killzone, shooter: Placement, target: Placement, order: str) -> bool:
+    """Whether the target's cover save is improved (section 4.7 rule 2): a Conceal target 2"
+    or more lower than a shooter on Vantage, in cover from Light terrain only."""
+    if order.lower() != "conceal" or _height_advantage(kz, shooter, target) < 2 - _EPS:
+        return False
+    t = targeting(kz, shooter, target)
+    return t.in_cover
+
+
+def valid_target(
+    kz: Killzone, target: Placement, shooter: Placement, order: str, *, seek: str | None = None
+) -> bool:
+    """Whether ``target`` is a valid target for ``shooter`` (section 4.5, 4.7).
+
+    Args:
+        order: the target's order, ``"engage"`` or ``"conceal"`` (case-insensitive).
+        seek: ``"all"`` for Seek (no terrain gives cover for selection), ``"light"`` for Seek
+            Light (Light terrain gives none), else ``None``.
+
+    Engage: valid if visible. Conceal: valid if visible and not in cover from the shooter's
+    best origin point, where Light terrain does not count for a shooter on Vantage 2" or more
+    above the target (section 4.7 rule 2), nor against Seek Light; no terrain counts against
+    Seek. Obscured never affects validity. The Shoot action's extra condition (no friendly
+    operative within the target's control range) is the game's, not this function's.
+
+    Raises:
+        ValueError: for an unknown order or seek value.
+    """
+    o = order.lower()
+    if o not in ("engage", "conceal"):
+        raise ValueError(f"order must be 'engage' or 'conceal', not {order!r}")
+    if seek not in (None, "all", "light"):
+        raise ValueError(f"seek must be None, 'all' or 'light', not {seek!r}")
+    if not visible(kz, shooter, target):
+        return False
+    if o == "engage" or seek == "all":
+        return True
+    v = _evaluate(kz, (shooter, target), np.array([0]), np.array([1]), keep_sets=False)
+    ignore_light = seek == "light" or _height_advantage(kz, shooter, target) >= 2 - _EPS
+    blocking = v.cover_heavy if ignore_light else v.cover_any
+    return bool((~blocking[0]).any())
+
+
+# -------------------------------------------------------------------------------------------
+# All pairs at once
+# -------------------------------------------------------------------------------------------
+
+
+@attrs.frozen(slots=True)
+class AllPairs:
+    """Pairwise verdicts for operatives ``0..n-1`` (arrays of shape (n, n)).
+
+    ``visible[i, j]``: j is visible to i (True on the diagonal). ``control_range[i, j]``: i and
+    j within each other's control range (symmetric, False on the diagonal). ``in_cover[i, j]``
+    and ``obscured[i, j]``: j is in cover from / obscured from shooter i (False on the
+    diagonal and where j is not visible to i). ``distance[i, j]``: :func:`distance` in inches.
+    """
+
+    visible: BoolArray
+    control_range: BoolArray
+    in_cover: BoolArray
+    obscured: BoolArray
+    distance: FloatArray
+
+
+def all_pairs(kz: Killzone, placements: Sequence[Placement]) -> AllPairs:
+    """Visible, control range, in cover and obscured for every ordered pair of operatives, in
+    one vectorised pass (same rules and sampling as the single-pair functions).
+
+    Args:
+        placements: n operatives.
+    """
+    ops = tuple(placements)
+    n = len(ops)
+    parts = _parts(kz)
+    dist = np.zeros((n, n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            dist[i, j] = dist[j, i] = distance(ops[i], ops[j])
+    ii, jj = np.nonzero(~np.eye(n, dtype=bool))
+    vis = np.eye(n, dtype=bool)
+    if ii.size:
+        targets = np.stack([_target_points(p) for p in ops])  # (n, 19, 3)
+        heads = np.asarray([p.head for p in ops], dtype=float)
+        # Head to head first; only pairs that line does not clear need the other 18 points.
+        clear = ~_blocked(parts, heads[ii], targets[jj, 0])
+        rest = np.flatnonzero(~clear)
+        if rest.size:
+            p1 = targets[jj[rest], 1:].reshape(-1, 3)
+            p0 = np.repeat(heads[ii[rest]], _N_TARGET_POINTS - 1, axis=0)
+            blocked = _blocked(parts, p0, p1).reshape(rest.size, _N_TARGET_POINTS - 1)
+            clear[rest] = ~blocked.all(axis=1)
+        vis[ii, jj] = clear
+    near = dist <= CONTROL_RANGE + _EPS
+    control = near & (vis | vis.T)
+    np.fill_diagonal(control, False)
+    cover = np.zeros((n, n), dtype=bool)
+    obsc = np.zeros((n, n), dtype=bool)
+    seen = vis[ii, jj]
+    si, sj = ii[seen].astype(np.int64), jj[seen].astype(np.int64)
+    if si.size:  # cover and obscured matter only for visible targets
+        v = _evaluate(kz, ops, si, sj, keep_sets=False)
+        best = _best_origin(v.cover, v.obscured)
+        rows = np.arange(si.size)
+        cover[si, sj] = v.cover[rows, best]
+        obsc[si, sj] = v.obscured[rows, best]
+    return AllPairs(
+        visible=vis, control_range=control, in_cover=cover, obscured=obsc, distance=dist
+    )
