@@ -195,6 +195,20 @@ def _lowest_crossings(
     seg, part = np.nonzero(near)
     if seg.size == 0:
         return seg, part, np.zeros(0)
+    # Exact segment-versus-box (slab) test on the candidates before expanding their edges.
+    q0 = p0[seg, :2]
+    dq = p1[seg, :2] - q0
+    bb = b[part]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ta = (bb[:, :2] - q0) / dq
+        tb = (bb[:, 2:] - q0) / dq
+    flat = dq == 0  # parallel to an axis: the bounding-box overlap already holds on it
+    t_lo = np.where(flat, -_INF, np.minimum(ta, tb)).max(axis=1)
+    t_hi = np.where(flat, _INF, np.maximum(ta, tb)).min(axis=1)
+    keep = np.maximum(t_lo, 0.0) <= np.minimum(t_hi, 1.0) + 1e-12
+    seg, part = seg[keep], part[keep]
+    if seg.size == 0:
+        return seg, part, np.zeros(0)
     counts = parts.edge_count[part]
     first = np.cumsum(counts) - counts
     total = int(counts.sum())
@@ -306,9 +320,10 @@ def _pair_lines(
     ty: FloatArray,
     tr: FloatArray,
     tz: FloatArray,
+    n_origins: int = _N_ORIGINS,
 ) -> tuple[FloatArray, FloatArray]:
-    """Targeting lines for k pairs (arrays of shape (k,)): segments (k * 25, 3), pair-major,
-    then origin, then facing point."""
+    """Targeting lines for k pairs (arrays of shape (k,)): segments (k * n_origins * 5, 3),
+    pair-major, then origin (the centre first), then facing point."""
     k = sx.size
     ox = np.concatenate(
         [sx[:, None], sx[:, None] + 0.999 * sr[:, None] * np.cos(_ORIGIN_ANGLES)], axis=1
@@ -319,11 +334,11 @@ def _pair_lines(
     toward = np.arctan2(sy - ty, sx - tx)[:, None] + _FACING_OFFSETS[None, :]
     fx = tx[:, None] + 0.999 * tr[:, None] * np.cos(toward)
     fy = ty[:, None] + 0.999 * tr[:, None] * np.sin(toward)
-    shape = (k, _N_ORIGINS, _N_FACING)
+    shape = (k, n_origins, _N_FACING)
     p0 = np.empty((*shape, 3))
     p1 = np.empty((*shape, 3))
-    p0[..., 0] = ox[:, :, None]
-    p0[..., 1] = oy[:, :, None]
+    p0[..., 0] = ox[:, :n_origins, None]
+    p0[..., 1] = oy[:, :n_origins, None]
     p0[..., 2] = sz[:, None, None]
     p1[..., 0] = fx[:, None, :]
     p1[..., 1] = fy[:, None, :]
@@ -369,12 +384,18 @@ class _Verdicts:
 
 
 def _evaluate(
-    kz: Killzone, ops: Sequence[Placement], shooters: IntArray, targets: IntArray, keep_sets: bool
+    kz: Killzone,
+    ops: Sequence[Placement],
+    shooters: IntArray,
+    targets: IntArray,
+    keep_sets: bool,
+    n_origins: int = _N_ORIGINS,
 ) -> _Verdicts:
-    """Targeting verdicts for the ordered pairs ``(shooters[k], targets[k])`` of ``ops``."""
+    """Targeting verdicts for the ordered pairs ``(shooters[k], targets[k])`` of ``ops``, for
+    the first ``n_origins`` origin points (the centre first)."""
     parts = _parts(kz)
     npairs = shooters.size
-    per = _N_ORIGINS * _N_FACING
+    per = n_origins * _N_FACING
     x, y, r, z = _columns(ops)
     p0, p1 = _pair_lines(
         x[shooters],
@@ -385,6 +406,7 @@ def _evaluate(
         y[targets],
         r[targets],
         z[targets],
+        n_origins,
     )
     seg, part, low = _lowest_crossings(parts, p0, p1, parts.intervene_mask)
     crosses = np.where(parts.always_block[part], low < _INF, low < parts.heights[part] - _EPS)
@@ -410,26 +432,26 @@ def _evaluate(
         & (feature != stand[target])
     )
     nf = max(len(kz.features), 1)
-    cell = (pair * _N_ORIGINS + origin) * nf + feature
-    size = npairs * _N_ORIGINS * nf
-    cov_f = (np.bincount(cell[gives_cover], minlength=size) > 0).reshape(npairs, _N_ORIGINS, nf)
+    cell = (pair * n_origins + origin) * nf + feature
+    size = npairs * n_origins * nf
+    cov_f = (np.bincount(cell[gives_cover], minlength=size) > 0).reshape(npairs, n_origins, nf)
     heavy_cov = gives_cover & ~parts.light_only[part]
-    cov_h = (np.bincount(cell[heavy_cov], minlength=size) > 0).reshape(npairs, _N_ORIGINS, nf)
-    obs_f = (np.bincount(cell[obscures], minlength=size) > 0).reshape(npairs, _N_ORIGINS, nf)
+    cov_h = (np.bincount(cell[heavy_cov], minlength=size) > 0).reshape(npairs, n_origins, nf)
+    obs_f = (np.bincount(cell[obscures], minlength=size) > 0).reshape(npairs, n_origins, nf)
     crossed_sets: list[list[frozenset[int]]] = []
     cover_sets: list[list[frozenset[int]]] = []
     obs_sets: list[list[frozenset[int]]] = []
     if keep_sets:
-        crs_f = (np.bincount(cell, minlength=size) > 0).reshape(npairs, _N_ORIGINS, nf)
+        crs_f = (np.bincount(cell, minlength=size) > 0).reshape(npairs, n_origins, nf)
         for k in range(npairs):
             crossed_sets.append(
-                [frozenset(np.flatnonzero(crs_f[k, o]).tolist()) for o in range(_N_ORIGINS)]
+                [frozenset(np.flatnonzero(crs_f[k, o]).tolist()) for o in range(n_origins)]
             )
             cover_sets.append(
-                [frozenset(np.flatnonzero(cov_f[k, o]).tolist()) for o in range(_N_ORIGINS)]
+                [frozenset(np.flatnonzero(cov_f[k, o]).tolist()) for o in range(n_origins)]
             )
             obs_sets.append(
-                [frozenset(np.flatnonzero(obs_f[k, o]).tolist()) for o in range(_N_ORIGINS)]
+                [frozenset(np.flatnonzero(obs_f[k, o]).tolist()) for o in range(n_origins)]
             )
     return _Verdicts(
         cover=np.asarray((cov_f & ~obs_f).any(axis=2), dtype=bool),
@@ -617,12 +639,15 @@ def all_pairs(kz: Killzone, placements: Sequence[Placement]) -> AllPairs:
         heads = np.asarray([p.head for p in ops], dtype=float)
         # Head to head first; only pairs that line does not clear need the other 18 points.
         clear = ~_blocked(parts, heads[ii], targets[jj, 0])
-        rest = np.flatnonzero(~clear)
-        if rest.size:
-            p1 = targets[jj[rest], 1:].reshape(-1, 3)
-            p0 = np.repeat(heads[ii[rest]], _N_TARGET_POINTS - 1, axis=0)
-            blocked = _blocked(parts, p0, p1).reshape(rest.size, _N_TARGET_POINTS - 1)
-            clear[rest] = ~blocked.all(axis=1)
+        # Then a few points at a time (the stages partition points 1..18).
+        for lo, hi in ((1, 7), (7, _N_TARGET_POINTS)):
+            rest = np.flatnonzero(~clear)
+            if not rest.size:
+                break
+            k = hi - lo
+            p1 = targets[jj[rest], lo:hi].reshape(-1, 3)
+            p0 = np.repeat(heads[ii[rest]], k, axis=0)
+            clear[rest] = ~_blocked(parts, p0, p1).reshape(rest.size, k).all(axis=1)
         vis[ii, jj] = clear
     near = dist <= CONTROL_RANGE + _EPS
     control = near & (vis | vis.T)
@@ -632,11 +657,19 @@ def all_pairs(kz: Killzone, placements: Sequence[Placement]) -> AllPairs:
     seen = vis[ii, jj]
     si, sj = ii[seen].astype(np.int64), jj[seen].astype(np.int64)
     if si.size:  # cover and obscured matter only for visible targets
-        v = _evaluate(kz, ops, si, sj, keep_sets=False)
-        best = _best_origin(v.cover, v.obscured)
-        rows = np.arange(si.size)
-        cover[si, sj] = v.cover[rows, best]
-        obsc[si, sj] = v.obscured[rows, best]
+        # The centre origin first: where it sees the target neither in cover nor obscured it
+        # is the shooter's best choice; only the others need all origins.
+        v = _evaluate(kz, ops, si, sj, keep_sets=False, n_origins=1)
+        cover[si, sj] = v.cover[:, 0]
+        obsc[si, sj] = v.obscured[:, 0]
+        again = np.flatnonzero(v.cover[:, 0] | v.obscured[:, 0])
+        if again.size:
+            ai, aj = si[again], sj[again]
+            w = _evaluate(kz, ops, ai, aj, keep_sets=False)
+            best = _best_origin(w.cover, w.obscured)
+            rows = np.arange(again.size)
+            cover[ai, aj] = w.cover[rows, best]
+            obsc[ai, aj] = w.obscured[rows, best]
     return AllPairs(
         visible=vis, control_range=control, in_cover=cover, obscured=obsc, distance=dist
     )
