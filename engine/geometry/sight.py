@@ -503,11 +503,12 @@ def targeting(kz: Killzone, shooter: Placement, target: Placement) -> Targeting:
     p0, p1 = _targeting_lines(shooter, target)
     sl = slice(o * _N_FACING, (o + 1) * _N_FACING)
     lines = tuple(
-        (tuple(map(float, a)), tuple(map(float, b))) for a, b in zip(p0[sl], p1[sl], strict=True)
+        ((float(a[0]), float(a[1]), float(a[2])), (float(b[0]), float(b[1]), float(b[2])))
+        for a, b in zip(p0[sl], p1[sl], strict=True)
     )
     return Targeting(
         origin=(float(p0[o * _N_FACING, 0]), float(p0[o * _N_FACING, 1])),
-        lines=lines,  # type: ignore[arg-type]
+        lines=lines,
         intervening=v.crossed[0][o],
         cover_features=v.cover_features[0][o],
         obscuring_features=v.obscuring_features[0][o],
@@ -555,7 +556,8 @@ def vantage_accuracy(kz: Killzone, shooter: Placement, target: Placement, order:
 
 def improved_cover(kz: Killzone, shooter: Placement, target: Placement, order: str) -> bool:
     """Whether the target's cover save is improved (section 4.7 rule 2): a Conceal target 2"
-    or more lower than a shooter on Vantage, in cover from Light terrain only."""
+    or more lower than a shooter on Vantage and in cover. (If Heavy terrain gives it cover it
+    is not a valid target at all; see :func:`valid_target`.)"""
     if order.lower() != "conceal" or _height_advantage(kz, shooter, target) < 2 - _EPS:
         return False
     t = targeting(kz, shooter, target)
