@@ -435,3 +435,50 @@ def test_all_pairs_shapes_and_diagonal() -> None:
     assert ap.visible.shape == (3, 3) and np.diag(ap.visible).all()
     assert not np.diag(ap.control_range).any() and not np.diag(ap.in_cover).any()
     assert (ap.control_range == ap.control_range.T).all()
+
+
+def test_hatchway_closed_blocks_sight_open_does_not() -> None:
+    # A Wall across the board with a hatchway gap at y 9-11 (section 9.3): closed, the access
+    # point is Heavy + Wall; open, it is Accessible + Insignificant + Exposed.
+    kz = Killzone.from_dict(
+        {
+            "name": "cq",
+            "features": [
+                {
+                    "name": "wall",
+                    "parts": [
+                        {
+                            "polygon": rect(10, 0.5, 10.5, 9),
+                            "height": 5,
+                            "types": ["Wall", "Heavy"],
+                        },
+                        {
+                            "polygon": rect(10, 11, 10.5, 21.5),
+                            "height": 5,
+                            "types": ["Wall", "Heavy"],
+                        },
+                    ],
+                },
+                {
+                    "name": "hatch",
+                    "hatchway": True,
+                    "parts": [
+                        {
+                            "polygon": rect(10, 9, 10.5, 11),
+                            "height": 5,
+                            "types": ["Heavy", "Wall"],
+                            "open_types": ["Accessible", "Insignificant", "Exposed"],
+                        }
+                    ],
+                },
+            ],
+            "drop_zones": {"A": rect(0, 0, 2, 22), "B": rect(28, 0, 30, 22)},
+            "objectives": [],
+        }
+    )
+    a, b = Placement(5, 10), Placement(16, 10)
+    assert not visible(kz, a, b)
+    opened = kz.with_open_hatchways(["hatch"])
+    assert visible(opened, a, b)
+    # An open access point is Exposed: it never gives cover.
+    assert not in_cover(opened, Placement(11.5, 10), Placement(5, 10))
