@@ -3,6 +3,11 @@ movement (``rules/KT24.md`` sections 3.3, 4 and 9).
 
 - :mod:`engine.geometry.model`: :class:`Killzone`, :class:`TerrainPart`, :class:`Placement`,
   layout loading and validation.
+- :mod:`engine.geometry.sight`: distances, visibility, control range, targeting lines, cover,
+  obscured, valid targets, the Vantage rules, and the vectorised all-pairs query.
+- :mod:`engine.geometry.movement`: the movement graph, shortest legal paths and their cost for
+  Reposition, Dash, Fall Back and Charge, and candidate destinations for agents.
+- :mod:`engine.geometry.render`: pictures of a killzone with operatives and sight lines.
 """
 
 from engine.geometry.model import (

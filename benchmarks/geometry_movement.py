@@ -1,0 +1,108 @@
+"""Benchmarks of movement queries; prints figures (nothing is asserted).
+
+Run: ``python benchmarks/geometry_movement.py``.
+
+- Graph build time (:meth:`MoveGraph.build`) for 32 mm and 40 mm bases on ``open_ruins``.
+- ``shortest_path`` for a 6" Reposition across the killzone once the graph is built: median
+  and 90th percentile µs over seeded random start/destination pairs 3"-6" apart on open
+  ground (both legal places to finish), split into straight (the direct line is free), detour
+  and unreachable (no path within 6") queries.
+- ``candidate_destinations`` for a 6" Reposition: median ms.
+
+Goal: a 6" Reposition query under 500 µs.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from engine.geometry import Killzone, Placement, load_killzone
+from engine.geometry.movement import (
+    MoveError,
+    MoveGraph,
+    candidate_destinations,
+    move_graph,
+    shortest_path,
+)
+
+
+def pairs(kz: Killzone, graph: MoveGraph, n: int, seed: int) -> list[tuple[Placement, Placement]]:
+    """``n`` (start, destination) pairs 3"-6" apart, both where a base can stand on the
+    floor."""
+    rng = random.Random(seed)
+    floor = graph.levels[0]
+    out: list[tuple[Placement, Placement]] = []
+    while len(out) < n:
+        x, y = rng.uniform(1, kz.width - 1), rng.uniform(1, kz.depth - 1)
+        ang = rng.uniform(0, 2 * math.pi)
+        d = rng.uniform(3, 6)
+        a = Placement(x, y)
+        b = Placement(x + d * math.cos(ang), y + d * math.sin(ang))
+        if all(floor.strict.contains(p.footprint().centroid) for p in (a, b)):
+            out.append((a, b))
+    return out
+
+
+def timed(fn: Callable[[], object]) -> float:
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+def main() -> None:
+    kz = load_killzone("open_ruins")
+    print(f"layout {kz.name}: {len(kz.parts)} parts in {len(kz.features)} features")
+    for base in (32.0, 40.0):
+        builds = [timed(functools.partial(MoveGraph.build, kz, base)) for _ in range(3)]
+        g = MoveGraph.build(kz, base)
+        print(
+            f"graph build, {base:g} mm base: median {statistics.median(builds) * 1e3:.0f} ms "
+            f"({g.graph.number_of_nodes()} nodes, {g.graph.number_of_edges()} links, "
+            f"{len(g.levels)} levels)"
+        )
+    graph = move_graph(kz, 32.0)
+    samples: dict[str, list[float]] = {"straight": [], "detour": [], "unreachable": []}
+    for a, b in pairs(kz, graph, 400, seed=1):
+        try:
+            path = shortest_path(kz, a, b, graph=graph)
+        except MoveError:
+            continue
+        kind = (
+            "unreachable" if path is None else ("straight" if len(path.points) == 2 else "detour")
+        )
+        query = functools.partial(shortest_path, kz, a, b, graph=graph)
+        best = min(timed(query) for _ in range(5))
+        samples[kind].append(best)
+    every = [t for ts in samples.values() for t in ts]
+    print(
+        f'shortest_path, 6" Reposition, {len(every)} queries: median '
+        f"{statistics.median(every) * 1e6:.0f} µs, 90th percentile "
+        f"{statistics.quantiles(every, n=10)[-1] * 1e6:.0f} µs"
+    )
+    for kind, ts in samples.items():
+        if ts:
+            print(
+                f"  {kind:11s} {len(ts):4d} queries: median {statistics.median(ts) * 1e6:.0f} µs, "
+                f"max {max(ts) * 1e6:.0f} µs"
+            )
+    starts = [a for a, _ in pairs(kz, graph, 20, seed=2)]
+    counts: list[int] = []
+    times: list[float] = []
+    for a in starts:
+        t = time.perf_counter()
+        counts.append(len(candidate_destinations(kz, a, graph=graph)))
+        times.append(time.perf_counter() - t)
+    print(
+        f'candidate_destinations, 6" Reposition, {len(starts)} starts: median '
+        f"{statistics.median(times) * 1e3:.1f} ms, median {statistics.median(counts):.0f} "
+        "destinations"
+    )
+
+
+if __name__ == "__main__":
+    main()
