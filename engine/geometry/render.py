@@ -1,0 +1,618 @@
+"""Pictures of a killzone: terrain by type, areas, markers, operatives and targeting lines.
+
+:func:`render_killzone` draws a killzone (``rules/KT24.md`` sections 4.6-4.8 and 9) with
+matplotlib's non-interactive backends (Agg for PNG, the SVG backend for SVG); no display is
+needed and no global pyplot state is touched. :func:`load_operatives` reads the operatives
+file the ``killteam render --operatives`` option takes.
+
+Operatives file (JSON)::
+
+    {"operatives": [
+        {"name": "A1", "player": "A", "x": 5, "y": 3, "base_mm": 32,
+         "elevation": 0, "model_height": 1.25}
+    ]}
+
+``name`` (unique, non-empty), ``player`` (``"A"`` or ``"B"``), ``x`` and ``y`` (centre of the
+base, inches) are required; ``base_mm`` (base diameter in millimetres, default 32),
+``elevation`` (inches above the killzone floor, default 0: the height of the Vantage part the
+operative stands on) and ``model_height`` (inches from the base to the head, default
+:data:`~engine.geometry.model.DEFAULT_MODEL_HEIGHT`) are optional.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from matplotlib import rc_context
+from matplotlib.artist import Artist
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Circle, Patch
+from matplotlib.patches import Polygon as PolygonPatch
+from matplotlib.patheffects import withStroke
+from shapely.geometry import Polygon
+
+from engine.errors import KillTeamError
+from engine.geometry.model import (
+    DEFAULT_MODEL_HEIGHT,
+    Killzone,
+    Placement,
+    TerrainType,
+)
+
+__all__ = [
+    "PLAYER_COLOURS",
+    "SUFFIXES",
+    "TERRAIN_STYLES",
+    "OperativesError",
+    "RenderError",
+    "load_operatives",
+    "render_killzone",
+    "sight_caption",
+    "terrain_category",
+]
+
+#: Output formats, chosen from the file suffix.
+SUFFIXES = (".png", ".svg")
+#: Resolution of PNG output (dots per inch).
+PNG_DPI = 150
+
+#: Colour per player (drop zone, territory outline, operatives).
+PLAYER_COLOURS: Mapping[str, str] = {"A": "#1f63b5", "B": "#c0392b"}
+
+#: Legend label -> (fill colour, hatch pattern) for each terrain category, in legend order.
+TERRAIN_STYLES: Mapping[str, tuple[str, str]] = {
+    "Wall": ("#34343f", ""),
+    "Hatchway (closed)": ("#34343f", "xxx"),
+    "Blocking": ("#6a2c91", ""),
+    "Heavy": ("#8a5a35", ""),
+    "Vantage": ("#f0b429", ""),
+    "Light": ("#8fbf5a", ""),
+    "Accessible / open hatchway": ("#6fd0e8", ""),
+    "Ceiling": ("#b7a6d9", ""),
+    "Insignificant / Exposed": ("#d4cfc4", "..."),
+    "Other": ("#ffffff", ""),
+}
+
+_FLOOR_COLOUR = "#f7f4ec"
+_TEXT_HALO = [withStroke(linewidth=2.2, foreground="white")]
+
+
+class RenderError(KillTeamError, ValueError):
+    """A picture cannot be drawn as asked (unknown output suffix, unknown operative name)."""
+
+
+class OperativesError(KillTeamError, ValueError):
+    """An operatives file is invalid; the message names the file, the operative index and
+    the field."""
+
+
+# -------------------------------------------------------------------------------------------
+# Operatives file
+# -------------------------------------------------------------------------------------------
+
+_OPERATIVE_FIELDS = {"name", "player", "x", "y", "base_mm", "elevation", "model_height"}
+
+
+def _number(
+    entry: Mapping[str, Any],
+    where: str,
+    field: str,
+    default: float | None,
+    minimum: float,
+    strict: bool,
+) -> float:
+    """Field ``field`` of an operatives-file entry as a number (``strict``: above minimum)."""
+    value = entry.get(field, default)
+    if value is None:
+        raise OperativesError(f"{where}: field {field!r} is required")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise OperativesError(f"{where}: field {field!r} must be a number, not {value!r}")
+    if value < minimum or (strict and value == minimum):
+        bound = "greater than" if strict else "at least"
+        raise OperativesError(
+            f"{where}: field {field!r} must be {bound} {minimum:g}, not {value!r}"
+        )
+    return float(value)
+
+
+def load_operatives(path: str | Path) -> dict[str, tuple[str, Placement]]:
+    """Read an operatives file (JSON, format in the module docstring).
+
+    Args:
+        path: the file.
+
+    Returns:
+        operative name -> (player ``"A"``/``"B"``, :class:`Placement`), in file order.
+        Positions are in inches (quantised to 0.001"), base sizes in millimetres.
+
+    Raises:
+        OperativesError: for a missing or unreadable file, bad JSON, or an invalid entry; the
+            message names the file, the operative (index and name) and the field.
+    """
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise OperativesError(f"{p}: no such operatives file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise OperativesError(f"{p}: cannot read operatives: {exc}") from None
+    if not isinstance(data, Mapping) or set(data) != {"operatives"}:
+        raise OperativesError(f"{p}: must be an object with the single field 'operatives'")
+    entries = data["operatives"]
+    if not isinstance(entries, list):
+        raise OperativesError(f"{p}: field 'operatives' must be a list")
+    out: dict[str, tuple[str, Placement]] = {}
+    for k, entry in enumerate(entries):
+        where = f"{p}: operative {k}"
+        if not isinstance(entry, Mapping):
+            raise OperativesError(f"{where}: must be an object")
+        name = entry.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise OperativesError(f"{where}: field 'name' must be a non-empty string")
+        where = f"{where} ({name!r})"
+        extra = sorted(set(entry) - _OPERATIVE_FIELDS)
+        if extra:
+            allowed = ", ".join(sorted(_OPERATIVE_FIELDS))
+            raise OperativesError(f"{where}: unknown field {extra[0]!r} (allowed: {allowed})")
+        if name in out:
+            raise OperativesError(f"{where}: field 'name': duplicate operative name")
+        player = entry.get("player")
+        if player not in PLAYER_COLOURS:
+            raise OperativesError(f"{where}: field 'player' must be 'A' or 'B', not {player!r}")
+
+        placement = Placement(
+            x=_number(entry, where, "x", None, -math.inf, False),
+            y=_number(entry, where, "y", None, -math.inf, False),
+            base_mm=_number(entry, where, "base_mm", 32.0, 0.0, True),
+            elevation=_number(entry, where, "elevation", 0.0, 0.0, False),
+            model_height=_number(entry, where, "model_height", DEFAULT_MODEL_HEIGHT, 0.0, True),
+        )
+        out[name] = (str(player), placement)
+    return out
+
+
+# -------------------------------------------------------------------------------------------
+# Terrain categories and captions
+# -------------------------------------------------------------------------------------------
+
+
+def terrain_category(killzone: Killzone, index: int) -> str:
+    """The legend category (a key of :data:`TERRAIN_STYLES`) of part ``index`` in the
+    killzone's current hatchway state (section 4.6; hatchways section 9.3).
+
+    The most restrictive type decides: Wall, then Blocking, Heavy, Vantage, Light,
+    Accessible, Ceiling, Insignificant/Exposed. A hatchway's access point is "Hatchway
+    (closed)" or, open, "Accessible / open hatchway".
+    """
+    part = killzone.parts[index]
+    types = killzone.part_types(index)
+    if part.open_types is not None:
+        is_open = killzone.features[part.feature] in killzone.open_hatchways
+        return "Accessible / open hatchway" if is_open else "Hatchway (closed)"
+    order = (
+        (TerrainType.WALL, "Wall"),
+        (TerrainType.BLOCKING, "Blocking"),
+        (TerrainType.HEAVY, "Heavy"),
+        (TerrainType.VANTAGE, "Vantage"),
+        (TerrainType.LIGHT, "Light"),
+        (TerrainType.ACCESSIBLE, "Accessible / open hatchway"),
+        (TerrainType.CEILING, "Ceiling"),
+        (TerrainType.INSIGNIFICANT, "Insignificant / Exposed"),
+        (TerrainType.EXPOSED, "Insignificant / Exposed"),
+    )
+    for kind, label in order:
+        if kind in types:
+            return label
+    return "Other"
+
+
+def _feature_list(killzone: Killzone, indices: frozenset[int]) -> str:
+    names = [repr(killzone.features[i]) for i in sorted(indices)]
+    return f"feature{'s' if len(names) > 1 else ''} {', '.join(names)}"
+
+
+def sight_caption(
+    killzone: Killzone,
+    shooter_name: str,
+    shooter: Placement,
+    target_name: str,
+    target: Placement,
+) -> str:
+    """One line of verdicts, e.g. ``A1 -> B2: visible, in cover (feature 'north ruin'), not
+    obscured`` (sections 4.3-4.5, computed by :mod:`engine.geometry.sight`)."""
+    from engine.geometry import sight
+
+    head = f"{shooter_name} -> {target_name}"
+    if not sight.visible(killzone, shooter, target):
+        return f"{head}: not visible"
+    result = sight.targeting(killzone, shooter, target)
+    words = ["visible"]
+    if result.in_cover:
+        cover = getattr(result, "cover_features", result.intervening)
+        words.append(f"in cover ({_feature_list(killzone, cover)})" if cover else "in cover")
+    else:
+        words.append("not in cover")
+    if result.obscured:
+        obscuring = getattr(result, "obscuring_features", result.intervening)
+        words.append(
+            f"obscured ({_feature_list(killzone, obscuring)})" if obscuring else "obscured"
+        )
+    else:
+        words.append("not obscured")
+    if sight.within_control_range(killzone, shooter, target):
+        words.append("within control range")
+    return f"{head}: {', '.join(words)}"
+
+
+# -------------------------------------------------------------------------------------------
+# Drawing
+# -------------------------------------------------------------------------------------------
+
+
+def _ring_xy(poly: Polygon) -> list[tuple[float, float]]:
+    return [(float(x), float(y)) for x, y in poly.exterior.coords]
+
+
+def _label_point(poly: Polygon) -> tuple[float, float]:
+    """The part's centroid, or a point inside it when the centroid is outside (an L)."""
+    c = poly.centroid
+    if not poly.covers(c):
+        c = poly.representative_point()
+    return float(c.x), float(c.y)
+
+
+def _fmt_inches(value: float) -> str:
+    return f'{value:g}"'
+
+
+def _draw_board(ax: Axes, kz: Killzone) -> None:
+    ax.add_patch(
+        PolygonPatch(
+            _ring_xy(kz.board), closed=True, facecolor=_FLOOR_COLOUR, edgecolor="none", zorder=0
+        )
+    )
+    for player, poly in sorted(kz.drop_zones.items()):
+        colour = PLAYER_COLOURS.get(player, "#777777")
+        ax.add_patch(
+            PolygonPatch(
+                _ring_xy(poly),
+                closed=True,
+                facecolor=colour,
+                alpha=0.13,
+                edgecolor="none",
+                zorder=1,
+            )
+        )
+        c = poly.centroid
+        ax.text(
+            float(c.x),
+            float(c.y),
+            player,
+            ha="center",
+            va="center",
+            fontsize=44,
+            fontweight="bold",
+            color=colour,
+            alpha=0.22,
+            zorder=1.1,
+        )
+    for player, poly in sorted(kz.territories.items()):
+        colour = PLAYER_COLOURS.get(player, "#777777")
+        # Inset a little so the outlines of adjacent territories stay visible side by side.
+        shown = poly.buffer(-0.12, join_style="mitre")
+        if shown.is_empty or not isinstance(shown, Polygon):
+            shown = poly
+        ax.add_patch(
+            PolygonPatch(
+                _ring_xy(shown),
+                closed=True,
+                fill=False,
+                edgecolor=colour,
+                linestyle=(0, (5, 3)),
+                linewidth=1.3,
+                alpha=0.8,
+                zorder=1.2,
+            )
+        )
+    ax.add_patch(
+        PolygonPatch(
+            _ring_xy(kz.board), closed=True, fill=False, edgecolor="black", linewidth=2, zorder=8
+        )
+    )
+
+
+def _draw_terrain(ax: Axes, kz: Killzone) -> list[str]:
+    """Draw every part (lower parts first); return the categories used."""
+    used: list[str] = []
+    order = sorted(range(len(kz.parts)), key=lambda i: (kz.parts[i].height, i))
+    for i in order:
+        part = kz.parts[i]
+        category = terrain_category(kz, i)
+        if category not in used:
+            used.append(category)
+        colour, hatch = TERRAIN_STYLES[category]
+        ax.add_patch(
+            PolygonPatch(
+                _ring_xy(part.polygon),
+                closed=True,
+                facecolor=colour,
+                edgecolor="#1d1d1d",
+                linewidth=0.7,
+                hatch=hatch or None,
+                zorder=3 + part.height / 100,
+            )
+        )
+    # Heights: one label per feature and height (on its largest part of that height), so a
+    # wall made of several segments is labelled once.
+    labelled: dict[tuple[int, float], int] = {}
+    for i, part in enumerate(kz.parts):
+        key = (part.feature, part.height)
+        best = labelled.get(key)
+        if best is None or part.polygon.area > kz.parts[best].polygon.area:
+            labelled[key] = i
+    for i in labelled.values():
+        part = kz.parts[i]
+        x, y = _label_point(part.polygon)
+        minx, miny, maxx, maxy = part.polygon.bounds
+        rotation = 90 if (maxy - miny) > 2.5 * (maxx - minx) and (maxx - minx) < 1.0 else 0
+        ax.text(
+            x,
+            y,
+            _fmt_inches(part.height),
+            ha="center",
+            va="center",
+            fontsize=7,
+            rotation=rotation,
+            color="black",
+            path_effects=_TEXT_HALO,
+            zorder=5,
+        )
+    return [c for c in TERRAIN_STYLES if c in used]
+
+
+def _draw_objectives(ax: Axes, kz: Killzone) -> None:
+    for obj in kz.objectives:
+        x, y = obj.position
+        ax.add_patch(
+            Circle(
+                (x, y),
+                obj.radius,
+                facecolor="#fff6d5",
+                edgecolor="#b8860b",
+                linewidth=2,
+                zorder=4,
+            )
+        )
+        ax.add_patch(Circle((x, y), obj.radius * 0.3, facecolor="#b8860b", zorder=4.1))
+        ax.text(
+            x,
+            y - obj.radius - 0.15,
+            obj.name,
+            ha="center",
+            va="top",
+            fontsize=8,
+            fontweight="bold",
+            color="#6b4e00",
+            path_effects=_TEXT_HALO,
+            zorder=4.2,
+        )
+
+
+def _draw_operatives(ax: Axes, operatives: Mapping[str, tuple[str, Placement]]) -> None:
+    for name, (player, p) in operatives.items():
+        colour = PLAYER_COLOURS.get(player, "#555555")
+        ax.add_patch(
+            Circle(
+                (p.x, p.y),
+                p.radius,
+                facecolor=colour,
+                edgecolor="white",
+                linewidth=1.2,
+                alpha=0.95,
+                zorder=6,
+            )
+        )
+        label = name if p.elevation <= 0 else f"{name} ({_fmt_inches(p.elevation)} up)"
+        ax.text(
+            p.x,
+            p.y + p.radius + 0.12,
+            label,
+            ha="center",
+            va="bottom",
+            fontsize=8,
+            fontweight="bold",
+            color=colour,
+            path_effects=_TEXT_HALO,
+            zorder=6.5,
+        )
+
+
+def _draw_sight(ax: Axes, kz: Killzone, shooter: Placement, target: Placement) -> None:
+    from engine.geometry import sight
+
+    result = sight.targeting(kz, shooter, target)
+    for (x0, y0, _z0), (x1, y1, _z1) in result.lines:
+        ax.plot([x0, x1], [y0, y1], color="#e4007c", linewidth=0.9, alpha=0.85, zorder=7)
+    ox, oy = result.origin
+    ax.plot([ox], [oy], marker="o", markersize=3.5, color="#e4007c", zorder=7.1)
+    for i in sorted(result.intervening):
+        for part in kz.parts:
+            if part.feature == i:
+                ax.add_patch(
+                    PolygonPatch(
+                        _ring_xy(part.polygon),
+                        closed=True,
+                        fill=False,
+                        edgecolor="#e4007c",
+                        linewidth=1.8,
+                        zorder=5.5,
+                    )
+                )
+
+
+def _legend_handles(
+    categories: list[str], kz: Killzone, players: set[str], sight: bool
+) -> list[Artist]:
+    handles: list[Artist] = []
+    for category in categories:
+        colour, hatch = TERRAIN_STYLES[category]
+        handles.append(
+            Patch(
+                facecolor=colour,
+                edgecolor="#1d1d1d",
+                hatch=hatch or None,
+                label=category,
+            )
+        )
+    for player in sorted(kz.drop_zones):
+        colour = PLAYER_COLOURS.get(player, "#777777")
+        handles.append(Patch(facecolor=colour, alpha=0.2, label=f"Drop zone {player}"))
+    for player in sorted(kz.territories):
+        colour = PLAYER_COLOURS.get(player, "#777777")
+        handles.append(
+            Line2D([], [], color=colour, linestyle=(0, (5, 3)), label=f"Territory {player}")
+        )
+    if kz.objectives:
+        handles.append(
+            Line2D(
+                [],
+                [],
+                linestyle="none",
+                marker="o",
+                markersize=10,
+                markerfacecolor="#fff6d5",
+                markeredgecolor="#b8860b",
+                markeredgewidth=2,
+                label="Objective marker (40 mm)",
+            )
+        )
+    for player in sorted(players):
+        handles.append(
+            Line2D(
+                [],
+                [],
+                linestyle="none",
+                marker="o",
+                markersize=9,
+                markerfacecolor=PLAYER_COLOURS.get(player, "#555555"),
+                markeredgecolor="white",
+                label=f"Operative, player {player}",
+            )
+        )
+    if sight:
+        handles.append(Line2D([], [], color="#e4007c", label="Targeting lines"))
+        handles.append(
+            Patch(fill=False, edgecolor="#e4007c", linewidth=1.8, label="Intervening feature")
+        )
+    return handles
+
+
+def render_killzone(
+    killzone: Killzone,
+    path: str | Path,
+    *,
+    operatives: Mapping[str, tuple[str, Placement]] | None = None,
+    sight: tuple[str, str] | None = None,
+) -> Path:
+    """Draw ``killzone`` to a PNG (150 dpi) or SVG file.
+
+    The picture shows the board outline with a 1" grid; each terrain part filled by its
+    category (:func:`terrain_category`, key in the legend right of the board) with its
+    height (inches) written at its centroid, once per feature and height; drop zones
+    (translucent, labelled with the player), territories (dashed outlines), objective
+    markers (40 mm circles with their names); operatives as circles of their base diameter
+    (mm converted to inches), coloured by player and labelled with their names (and their
+    elevation when above the floor); and, with ``sight``, the targeting lines of
+    :func:`engine.geometry.sight.targeting` from the shooter's chosen origin, the
+    intervening features outlined, and a caption of the verdicts (:func:`sight_caption`;
+    sections 4.3-4.5). Hatchways are drawn in the killzone's current state (section 9.3).
+
+    Args:
+        killzone: the layout (with the hatchways open that should be shown open).
+        path: output file; its suffix (``.png`` or ``.svg``) picks the format.
+        operatives: name -> (player ``"A"``/``"B"``, placement), as returned by
+            :func:`load_operatives`.
+        sight: ``(shooter name, target name)``, both keys of ``operatives``.
+
+    Returns:
+        The path written.
+
+    Raises:
+        RenderError: for another suffix, or a ``sight`` name that is not an operative.
+    """
+    out = Path(path)
+    suffix = out.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise RenderError(
+            f"{out}: cannot render to {out.suffix or 'a file without a suffix'!r} "
+            f"(use {' or '.join(SUFFIXES)})"
+        )
+    ops: Mapping[str, tuple[str, Placement]] = operatives or {}
+    if sight is not None:
+        for role, name in zip(("shooter", "target"), sight, strict=True):
+            if name not in ops:
+                known = ", ".join(ops) or "none"
+                raise RenderError(f"sight {role} {name!r} is not an operative (known: {known})")
+
+    fig = Figure(figsize=(12.8, 7.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    ax.set_aspect("equal")
+    margin = 0.4
+    ax.set_xlim(-margin, killzone.width + margin)
+    ax.set_ylim(-margin, killzone.depth + margin)
+    step = 2.0
+    ax.set_xticks([step * k for k in range(int(killzone.width // step) + 1)])
+    ax.set_yticks([step * k for k in range(int(killzone.depth // step) + 1)])
+    ax.set_xticks([float(k) for k in range(int(killzone.width) + 1)], minor=True)
+    ax.set_yticks([float(k) for k in range(int(killzone.depth) + 1)], minor=True)
+    ax.tick_params(labelsize=8)
+    ax.grid(which="major", color="#d9d4c7", linewidth=0.6, zorder=0.5)
+    ax.grid(which="minor", color="#ebe7dd", linewidth=0.4, zorder=0.5)
+    ax.set_axisbelow(True)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+
+    _draw_board(ax, killzone)
+    categories = _draw_terrain(ax, killzone)
+    _draw_objectives(ax, killzone)
+    _draw_operatives(ax, ops)
+    caption = ""
+    if sight is not None:
+        (_, shooter), (_, target) = ops[sight[0]], ops[sight[1]]
+        _draw_sight(ax, killzone, shooter, target)
+        caption = sight_caption(killzone, sight[0], shooter, sight[1], target)
+
+    title = (
+        f'{killzone.name} (version {killzone.version}), {killzone.width:g}" x {killzone.depth:g}"'
+    )
+    if killzone.hatchways:
+        opened = sorted(killzone.open_hatchways)
+        title += f"; hatchways open: {', '.join(opened) if opened else 'none'}"
+    ax.set_title(title, fontsize=11, loc="left")
+    if caption:
+        fig.supxlabel(caption, fontsize=10, x=0.02, ha="left")
+    players = {player for player, _ in ops.values()}
+    handles = _legend_handles(categories, killzone, players, sight is not None)
+    fig.legend(
+        handles=handles,
+        loc="outside right upper",
+        fontsize=8.5,
+        title="Key (heights in inches)",
+        title_fontsize=9,
+        frameon=False,
+        handlelength=2.2,
+        handleheight=1.4,
+    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    metadata: dict[str, Any] = {"Date": None} if suffix == ".svg" else {"Software": None}
+    with rc_context({"svg.fonttype": "none", "svg.hashsalt": "killteam", "hatch.linewidth": 0.6}):
+        fig.savefig(out, format=suffix[1:], dpi=PNG_DPI, metadata=metadata)
+    return out
