@@ -162,7 +162,8 @@ def _pmf_table(title: str, pmf: Pmf[int]) -> Table:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="killteam")
 def cli() -> None:
-    """Kill Team (2024) rules engine: exact dice odds, and (soon) whole battles."""
+    """Kill Team (2024) rules engine: exact dice odds, killzone pictures, and (soon) whole
+    battles."""
 
 
 @cli.group()
@@ -347,6 +348,50 @@ def calc_fight(
             console.print(f"{name} stunned: {float(side.stunned_probability):.4f}")
         if side.hot is not None:
             console.print(f"{name} Hot: expected self-damage {float(side.hot.mean()):.3f}")
+
+
+@cli.command("render")
+@click.argument("killzone")
+@click.option("-o", "--output", required=True, help="Output picture: a .png or .svg file.")
+@click.option(
+    "--operatives",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help='JSON file {"operatives": [{"name", "player", "x", "y", "base_mm"?, "elevation"?, '
+    '"model_height"?}]} (inches, mm).',
+)
+@click.option(
+    "--sight",
+    nargs=2,
+    default=None,
+    metavar="SHOOTER TARGET",
+    help="Draw the targeting lines and verdicts between two named operatives.",
+)
+@click.option(
+    "--open-hatchways",
+    multiple=True,
+    metavar="NAME",
+    help="Draw this hatchway open (repeatable).",
+)
+def render_command(
+    killzone: str,
+    output: str,
+    operatives: str | None,
+    sight: tuple[str, str] | None,
+    open_hatchways: tuple[str, ...],
+) -> None:
+    """Draw KILLZONE (a shipped layout name or a layout file) to a PNG or SVG picture."""
+    from engine.geometry import load_killzone
+    from engine.geometry.render import load_operatives, render_killzone
+
+    kz = load_killzone(killzone)
+    if open_hatchways:
+        kz = kz.with_open_hatchways(open_hatchways)
+    ops = load_operatives(operatives) if operatives else None
+    if sight and ops is None:
+        raise click.BadParameter("--sight needs --operatives", param_hint="--sight")
+    written = render_killzone(kz, output, operatives=ops, sight=sight or None)
+    click.echo(f"wrote {written}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
