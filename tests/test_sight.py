@@ -177,7 +177,8 @@ def test_objective_marker_in_control_range() -> None:
 
 # Light rubble (0.75" tall) 0.5" in front of the target at (16, 10).
 R = 32 / 25.4 / 2
-RUBBLE = killzone(("rubble", [(rect(14.5 - R, 8, 15 - R, 12), 0.75, ["Light"])]))
+# Its near edge is at x = 15.5 - R and the target's base edge at 16 - R: 0.5" apart.
+RUBBLE = killzone(("rubble", [(rect(15 - R, 8, 15.5 - R, 12), 0.75, ["Light"])]))
 
 
 def test_light_terrain_within_control_range_of_target_gives_cover() -> None:
@@ -208,6 +209,15 @@ def test_heavy_terrain_more_than_one_inch_from_both_obscures() -> None:
     # A 1" tall Heavy block (models see over it) 4" from both operatives.
     kz = killzone(("ruin", [(rect(10, 8, 11, 12), 1.0, ["Heavy"])]))
     a, b = Placement(5, 10), Placement(16, 10)
+    assert visible(kz, a, b)
+    assert obscured(kz, b, a) and not in_cover(kz, b, a)
+
+
+def test_heavy_ruin_one_and_a_half_inches_from_both_obscures() -> None:
+    # A 1" tall Heavy ruin 1.5" from each base: the shooter's base edge is at 5 + R, the
+    # ruin spans 6.5 + R to 7.5 + R, and the target (centre 9 + 2R) has its edge at 9 + R.
+    kz = killzone(("ruin", [(rect(6.5 + R, 8, 7.5 + R, 12), 1.0, ["Heavy"])]))
+    a, b = Placement(5, 10), Placement(9 + 2 * R, 10)
     assert visible(kz, a, b)
     assert obscured(kz, b, a) and not in_cover(kz, b, a)
 
