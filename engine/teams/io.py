@@ -1,0 +1,357 @@
+"""Team files: JSON data validated on load with ``cattrs`` (unknown fields are errors).
+
+Datacard notation is kept in the files: Hit and Save ``"3+"``, damage ``"3/4"``, Move ``"6\\""``
+(or a number of inches), weapon rules as the datacard string (``"Range 8\\", Lethal 5+"``).
+Selection limits are objects ``{"Operative type": at most}``. :func:`team_to_dict` and
+:func:`team_from_dict` are inverse: loading, dumping and loading again gives an equal team.
+
+Errors name the file, the operative, the weapon and the field, e.g.
+``teams/kasrkin.json: operative 'Kasrkin Sergeant': weapon 'Bolt pistol': profile 0: field
+'hit': Hit '7+' is out of range: thresholds run from 2+ to 6+``.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import cattrs
+from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
+
+from engine.dice.profile import parse_damage, parse_threshold
+from engine.dice.rules import WeaponRules, parse_weapon_rules
+from engine.errors import KillTeamError
+from engine.teams.model import (
+    PLOY_KINDS,
+    WEAPON_KINDS,
+    Operative,
+    Ploy,
+    Selection,
+    Team,
+    Weapon,
+    WeaponProfile,
+)
+
+__all__ = [
+    "TeamFileError",
+    "builtin_teams",
+    "load_builtin_team",
+    "load_team",
+    "save_team",
+    "team_from_dict",
+    "team_to_dict",
+]
+
+
+class TeamFileError(KillTeamError, ValueError):
+    """A team file is invalid; the message names the file, operative, weapon and field."""
+
+
+def _fail(message: str) -> ValueError:
+    return ValueError(message)
+
+
+_T = TypeVar("_T")
+
+
+def _field(name: str, get: Callable[[], _T]) -> _T:
+    """Run ``get``; a ValueError names the field ``name``."""
+    try:
+        return get()
+    except ValueError as exc:
+        raise _fail(f"field {name!r}: {exc}") from None
+
+
+def _int(value: Any, _type: Any = int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(f"expected a whole number, not {value!r}")
+    return value
+
+
+def _str(value: Any, _type: Any = str) -> str:
+    if not isinstance(value, str):
+        raise _fail(f"expected a string, not {value!r}")
+    return value
+
+
+def _inches(value: Any) -> float:
+    if isinstance(value, bool):
+        raise _fail(f'expected inches such as 6" or 6, not {value!r}')
+    if isinstance(value, int | float):
+        return float(value)
+    m = re.fullmatch(r'\s*(\d+(?:\.\d+)?)\s*"?\s*', str(value))
+    if m is None:
+        raise _fail(f'expected inches such as 6" or 6, not {value!r}')
+    return float(m.group(1))
+
+
+def _fmt_inches(x: float) -> str:
+    return f'{int(x)}"' if x == int(x) else f'{x:g}"'
+
+
+def _make_converter() -> cattrs.Converter:
+    c = cattrs.Converter(forbid_extra_keys=True)
+    c.register_structure_hook(int, _int)
+    c.register_structure_hook(str, _str)
+    c.register_structure_hook(WeaponRules, lambda v, _t: parse_weapon_rules(_str(v)))
+    c.register_unstructure_hook(WeaponRules, lambda r: r.format())
+
+    def structure_profile(data: Any, _t: Any) -> WeaponProfile:
+        if not isinstance(data, Mapping):
+            raise _fail(f"expected an object, not {data!r}")
+        allowed = {"name", "attacks", "hit", "damage", "rules"}
+        extra = sorted(set(data) - allowed)
+        if extra:
+            raise _fail(f"unknown field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})")
+        for key in ("attacks", "hit", "damage"):
+            if key not in data:
+                raise _fail(f"missing field {key!r}")
+        normal, crit = _field("damage", lambda: parse_damage(_str(data["damage"])))
+        return WeaponProfile(
+            name=_field("name", lambda: _str(data.get("name", ""))),
+            attacks=_field("attacks", lambda: _int(data["attacks"])),
+            hit=_field("hit", lambda: parse_threshold(data["hit"], "Hit")),
+            normal_damage=normal,
+            critical_damage=crit,
+            rules=_field("rules", lambda: parse_weapon_rules(_str(data.get("rules", "")))),
+        )
+
+    def unstructure_profile(p: WeaponProfile) -> dict[str, Any]:
+        return {
+            "name": p.name,
+            "attacks": p.attacks,
+            "hit": f"{p.hit}+",
+            "damage": f"{p.normal_damage}/{p.critical_damage}",
+            "rules": p.rules.format(),
+        }
+
+    c.register_structure_hook(WeaponProfile, structure_profile)
+    c.register_unstructure_hook(WeaponProfile, unstructure_profile)
+
+    weapon_base = cattrs.gen.make_dict_structure_fn(Weapon, c, _cattrs_forbid_extra_keys=True)
+
+    def structure_weapon(data: Any, t: Any) -> Weapon:
+        w = weapon_base(data, t)
+        if w.kind not in WEAPON_KINDS:
+            raise _fail(f"field 'kind' must be 'ranged' or 'melee', not {w.kind!r}")
+        if not w.profiles:
+            raise _fail("field 'profiles' must list at least one profile")
+        return w
+
+    c.register_structure_hook(Weapon, structure_weapon)
+
+    op_base = cattrs.gen.make_dict_structure_fn(Operative, c, _cattrs_forbid_extra_keys=True)
+
+    def structure_operative(data: Any, t: Any) -> Operative:
+        if not isinstance(data, Mapping):
+            raise _fail(f"expected an object, not {data!r}")
+        fixed = dict(data)
+        save = fixed.pop("save", None)
+        move = fixed.pop("move", None)
+        fixed["save"] = 2  # placeholders, replaced below with precise errors
+        fixed["move"] = 6.0
+        op = op_base(fixed, t)
+        if save is None or move is None:
+            raise _fail(f"missing field {'save' if save is None else 'move'!r}")
+        return Operative(
+            name=op.name,
+            keywords=op.keywords,
+            apl=op.apl,
+            move=_field("move", lambda: _inches(move)),
+            save=_field("save", lambda: parse_threshold(save, "Save")),
+            wounds=op.wounds,
+            base_mm=op.base_mm,
+            weapons=op.weapons,
+            abilities=op.abilities,
+            actions=op.actions,
+        )
+
+    def unstructure_operative(op: Operative) -> dict[str, Any]:
+        return {
+            "name": op.name,
+            "keywords": list(op.keywords),
+            "apl": op.apl,
+            "move": _fmt_inches(op.move),
+            "save": f"{op.save}+",
+            "wounds": op.wounds,
+            "base_mm": op.base_mm,
+            "weapons": [c.unstructure(w) for w in op.weapons],
+            "abilities": [c.unstructure(a) for a in op.abilities],
+            "actions": [c.unstructure(a) for a in op.actions],
+        }
+
+    c.register_structure_hook(Operative, structure_operative)
+    c.register_unstructure_hook(Operative, unstructure_operative)
+
+    def structure_selection(data: Any, _t: Any) -> Selection:
+        if not isinstance(data, Mapping):
+            raise _fail(f"expected an object, not {data!r}")
+        allowed = {"size", "leader", "limits", "keyword_limits"}
+        extra = sorted(set(data) - allowed)
+        if extra:
+            raise _fail(f"unknown field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})")
+        size = data.get("size")
+        if isinstance(size, int) and not isinstance(size, bool):
+            size = [size, size]
+        if not (isinstance(size, list | tuple) and len(size) == 2):
+            raise _fail(f"field 'size' must be a number or [minimum, maximum], not {size!r}")
+        leader = data.get("leader")
+        return Selection(
+            size=(_int(size[0]), _int(size[1])),
+            leader=None if leader is None else _str(leader),
+            limits=tuple((str(k), _int(v)) for k, v in dict(data.get("limits", {})).items()),
+            keyword_limits=tuple(
+                (str(k), _int(v)) for k, v in dict(data.get("keyword_limits", {})).items()
+            ),
+        )
+
+    def unstructure_selection(s: Selection) -> dict[str, Any]:
+        out: dict[str, Any] = {"size": list(s.size)}
+        if s.leader is not None:
+            out["leader"] = s.leader
+        if s.limits:
+            out["limits"] = dict(s.limits)
+        if s.keyword_limits:
+            out["keyword_limits"] = dict(s.keyword_limits)
+        return out
+
+    c.register_structure_hook(Selection, structure_selection)
+    c.register_unstructure_hook(Selection, unstructure_selection)
+
+    ploy_base = cattrs.gen.make_dict_structure_fn(Ploy, c, _cattrs_forbid_extra_keys=True)
+
+    def structure_ploy(data: Any, t: Any) -> Ploy:
+        p = ploy_base(data, t)
+        if p.kind not in PLOY_KINDS:
+            raise _fail(f"field 'kind' must be 'strategy' or 'firefight', not {p.kind!r}")
+        return p
+
+    c.register_structure_hook(Ploy, structure_ploy)
+    return c
+
+
+_CONVERTER = _make_converter()
+
+
+def _where(data: Any, path: str) -> str:
+    """Turn a cattrs path such as ``$.operatives[0].weapons[1].profiles[0]`` into words with
+    the operative and weapon names: ``operative 'X': weapon 'Y': profile 0``."""
+    words: list[str] = []
+    node = data
+    for m in re.finditer(r"\.(\w+)|\[(\d+)\]|\['([^']*)'\]", path):
+        key, index, quoted = m.group(1), m.group(2), m.group(3)
+        if key is not None or quoted is not None:
+            name = key if key is not None else quoted
+            words.append(f"field {name!r}")
+            node = node.get(name) if isinstance(node, Mapping) else None
+        else:
+            i = int(index)
+            item = node[i] if isinstance(node, list) and i < len(node) else None
+            label = words.pop()[len("field ") :].strip("'") if words else "item"
+            singular = {"operatives": "operative", "weapons": "weapon", "profiles": "profile",
+                        "abilities": "ability", "actions": "action", "ploys": "ploy",
+                        "equipment": "equipment"}.get(label, label)  # fmt: skip
+            name = item.get("name") if isinstance(item, Mapping) else None
+            words.append(
+                f"{singular} {name!r}"
+                if isinstance(name, str) and singular != "profile"
+                else f"{singular} {i}"
+            )
+            node = item
+    return ": ".join(words)
+
+
+def _format_exception(exc: BaseException, _type: Any) -> str:
+    if isinstance(exc, ForbiddenExtraKeysError):
+        return f"unknown field {sorted(exc.extra_fields)[0]!r}"
+    if isinstance(exc, KeyError):
+        return f"missing field {exc.args[0]!r}" if exc.args else "missing field"
+    if isinstance(exc, ValueError | TypeError) and str(exc):
+        return str(exc)
+    return cattrs.v.format_exception(exc, _type)
+
+
+def team_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Team:
+    """Build a :class:`Team` from its file structure (see the module docstring).
+
+    Raises:
+        TeamFileError: naming ``source``, the operative, the weapon and the field, for an
+            unknown field, a bad threshold (``"7+"``), a damage without a critical value
+            (``"3"``), an unknown weapon rule, a wrong type, or a missing field.
+    """
+    try:
+        team = _CONVERTER.structure(dict(data), Team)
+    except ClassValidationError as exc:
+        messages = cattrs.transform_error(exc, path="$", format_exception=_format_exception)
+        first = messages[0]
+        message, _, path = first.rpartition(" @ ")
+        where = _where(data, path) or "team"
+        raise TeamFileError(f"{source}: {where}: {message}") from None
+    except (ValueError, TypeError) as exc:
+        raise TeamFileError(f"{source}: team: {exc}") from None
+    names = [op.name for op in team.operatives]
+    for roster_name in (team.selection.leader, *team.default_roster):
+        if roster_name is not None and roster_name not in names:
+            raise TeamFileError(
+                f"{source}: field 'selection'/'default_roster': unknown operative {roster_name!r}"
+            )
+    return team
+
+
+def team_to_dict(team: Team) -> dict[str, Any]:
+    """The file structure of ``team`` (inverse of :func:`team_from_dict`)."""
+    out: dict[str, Any] = _CONVERTER.unstructure(team)
+    return out
+
+
+def load_team(path: str | Path) -> Team:
+    """Load a team file (JSON).
+
+    Raises:
+        TeamFileError: for a missing or unreadable file or any validation error.
+    """
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise TeamFileError(f"{p}: cannot read team file: {exc}") from None
+    if not isinstance(data, Mapping):
+        raise TeamFileError(f"{p}: a team file holds one JSON object")
+    return team_from_dict(data, source=str(p))
+
+
+def save_team(team: Team, path: str | Path) -> Path:
+    """Write ``team`` as a JSON team file (sorted keys, 2-space indent); returns the path."""
+    p = Path(path)
+    p.write_text(
+        json.dumps(team_to_dict(team), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    return p
+
+
+def _teams_dir() -> Path:
+    return Path(str(importlib.resources.files("teams")))
+
+
+def builtin_teams() -> list[str]:
+    """Ids of the built-in teams shipped in ``teams/`` (sorted)."""
+    folder = _teams_dir()
+    return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+
+
+def load_builtin_team(team_id: str) -> Team:
+    """Load a built-in team by id (e.g. ``"kasrkin"``).
+
+    Raises:
+        TeamFileError: if there is no such team (the message lists the built-in ones).
+    """
+    path = _teams_dir() / f"{team_id}.json"
+    if not path.is_file():
+        raise TeamFileError(
+            f"no built-in team {team_id!r} (built-in: {', '.join(builtin_teams()) or 'none'})"
+        )
+    return load_team(path)
