@@ -1,0 +1,868 @@
+"""Importer for BSData/wh40k-killteam (BattleScribe XML catalogues, Kill Team 2024).
+
+The dataset is read from a path the user gives: a checkout of the repository (a folder with
+``2024 - *.cat`` catalogues and the ``2024 - Kill Team.gst`` game system) or one ``.cat``
+file with its ``.gst`` beside it. Nothing from it is shipped with the project, and no rules
+prose is kept: operatives, weapons, abilities and equipment keep their names, numbers and
+source ids only.
+
+How the catalogue is read:
+
+- The game system's ``profileType`` elements give the ids of the ``Operative`` (APL, Move,
+  Save, Wounds) and ``Weapons`` (ATK, HIT, DMG, WR) profile types and their characteristic
+  type ids (profiles are also matched by ``typeName`` when the ``.gst`` is missing).
+- An operative is a ``selectionEntry`` of the catalogue whose own profiles (or profiles
+  reached through an ``infoLink``) include an Operative profile; entries sharing one
+  Operative profile (Kasrkin's ``Gunner with flamer``, ``Gunner with meltagun``...) merge
+  into one datacard named after the profile, with the union of their weapons.
+- Weapons are the Weapons profiles found anywhere below the operative's entry, following
+  child ``selectionEntries``/``selectionEntryGroups`` and ``entryLink``/``infoLink``
+  references to catalogue-wide ``sharedSelectionEntries``, ``sharedSelectionEntryGroups``
+  and ``sharedProfiles``. The profile name's marker gives the kind (``⌖`` ranged, ``⚔``
+  melee); without a marker the kind is inferred from the rules (Range/Blast/Torrent mean
+  ranged) and reported. ``Plasma gun (standard)`` becomes profile ``standard`` of weapon
+  ``Plasma gun``. A profile ``modifier`` that sets a characteristic when the operative is an
+  instance of a given entry (Kasrkin's Sergeant's gun butt) is applied; other
+  characteristic modifiers are reported as unsupported.
+- Keywords come from the entry's ``categoryLink`` names, upper case, in catalogue order.
+- BattleScribe has no base sizes (32 mm is used and reported) and composition rules are not
+  imported (``Selection(size=(1, 20))`` with the LEADER operative, reported).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+import attrs
+
+from engine.dice import rules as _rules
+from engine.dice.rules import TeamRule, WeaponRule, WeaponRules, parse_weapon_rules
+from engine.errors import WeaponRuleError
+from engine.teams.importers import ImportIssue, ImportResult
+from engine.teams.model import (
+    Ability,
+    Equipment,
+    Operative,
+    Ploy,
+    Provenance,
+    Selection,
+    Team,
+    Weapon,
+    WeaponProfile,
+)
+
+__all__ = ["import_bsdata", "parse_weapon_rules_tolerant"]
+
+DEFAULT_BASE_MM = 32.0
+DEFAULT_DATASLATE = "April '26"
+RANGED_MARK = "⌖"
+# Game-system categories that organise rosters rather than name datacard keywords.
+_STRUCTURAL_CATEGORIES = frozenset({"OPERATIVE", "CONFIGURATION", "REFERENCE"})
+MELEE_MARK = "⚔"
+
+# --------------------------------------------------------------------------------------------
+# The tolerant weapon-rule parser
+# --------------------------------------------------------------------------------------------
+
+
+def _known_rule_names() -> tuple[str, ...]:
+    """Names of every universal weapon rule the dice core knows (longest first)."""
+    names: set[str] = set()
+    for attr in _rules.__all__:
+        obj = getattr(_rules, attr)
+        if (
+            isinstance(obj, type)
+            and issubclass(obj, WeaponRule)
+            and obj is not TeamRule
+            and isinstance(getattr(obj, "name", None), str)
+        ):
+            names.add(obj.name)
+    return tuple(sorted(names, key=lambda n: (-len(n), n)))
+
+
+_RULE_NAMES = _known_rule_names()
+_DISTANCE_RULES = ("Range", "Blast", "Torrent")
+_ODD_SPACES = re.compile(r"[\u00a0\u2007\u2009\u202f]")
+_ODD_INCHES = re.compile(r"[\u201c\u201d\u2033]|''")
+_NAME_PART = re.compile(r'^(\d+(?:\.\d+)?"?\s*)?([A-Za-z](?:[A-Za-z ]*[A-Za-z])?)(.*)$')
+
+
+def _edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance between two short strings."""
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def _closest_rule_name(word: str) -> str | None:
+    """The one known rule name within a small edit distance of ``word`` (1 for names of up
+    to five letters, 2 for longer), or ``None`` if there is none or it is ambiguous."""
+    low = word.lower()
+    best: list[tuple[int, str]] = []
+    for name in _RULE_NAMES:
+        limit = 1 if len(name) <= 5 else 2
+        d = _edit_distance(low, name.lower())
+        if d <= limit:
+            best.append((d, name))
+    if not best:
+        return None
+    best.sort()
+    if len(best) > 1 and best[0][0] == best[1][0]:
+        return None
+    return best[0][1]
+
+
+def _strict(piece: str) -> WeaponRule | None:
+    """The one rule ``piece`` parses to strictly, or ``None``."""
+    try:
+        parsed = parse_weapon_rules(piece)
+    except WeaponRuleError:
+        return None
+    return parsed.rules[0] if len(parsed) == 1 else None
+
+
+def _fix_piece(piece: str) -> tuple[WeaponRule, list[str]] | None:
+    """Parse one rule, recovering a missing space, a misspelt name or a missing inch mark.
+
+    Returns the rule and one message per recovery, or ``None`` if it still does not parse.
+    """
+    rule = _strict(piece)
+    if rule is not None:
+        return rule, []
+    fixed = piece
+    messages: list[str] = []
+    spaced = re.sub(
+        r"^(\d+(?:\.\d+)?\"?\s*)?([A-Za-z](?:[A-Za-z ]*[A-Za-z])?)(\d)", r"\1\2 \3", fixed
+    )
+    if spaced != fixed:
+        messages.append(f"missing space: recovered {fixed!r} as {spaced!r}")
+        fixed = spaced
+    m = _NAME_PART.match(fixed)
+    if m is not None and not fixed.endswith("*"):
+        prefix, name, rest = m.group(1) or "", m.group(2), m.group(3)
+        if name.lower() not in (n.lower() for n in _RULE_NAMES):
+            close = _closest_rule_name(name)
+            if close is not None:
+                respelt = f"{prefix}{close}{rest}"
+                messages.append(f"misspelt rule name: recovered {fixed!r} as {respelt!r}")
+                fixed = respelt
+    dist = re.fullmatch(r"(?i)(range|blast|torrent)\s+(\d+(?:\.\d+)?)", fixed)
+    dev = re.fullmatch(r"(?i)(\d+(?:\.\d+)?)\s+(devastating\s+\d+)", fixed)
+    if dist is not None:
+        inched = f'{dist.group(1)} {dist.group(2)}"'
+    elif dev is not None:
+        inched = f'{dev.group(1)}" {dev.group(2)}'
+    else:
+        inched = fixed
+    if inched != fixed:
+        messages.append(f"missing inch mark: recovered {fixed!r} as {inched!r}")
+        fixed = inched
+    rule = _strict(fixed)
+    if rule is None:
+        return None
+    return rule, messages
+
+
+def _segment(token: str) -> tuple[list[WeaponRule], list[str]] | None:
+    """Parse one comma-separated token that may hold several rules with the commas missing.
+
+    Splits at white space into the fewest pieces that each parse (after per-piece
+    recoveries); returns the rules and messages, or ``None`` if no split parses.
+    """
+    words = token.split()
+    n = len(words)
+    # best[i]: the best parse of words[:i] as (pieces, messages, rules).
+    best: list[tuple[int, list[str], list[WeaponRule]] | None] = [None] * (n + 1)
+    best[0] = (0, [], [])
+    for end in range(1, n + 1):
+        for start in range(end):
+            before = best[start]
+            if before is None:
+                continue
+            got = _fix_piece(" ".join(words[start:end]))
+            if got is None:
+                continue
+            cand = (before[0] + 1, before[1] + got[1], [*before[2], got[0]])
+            current = best[end]
+            if current is None or (cand[0], len(cand[1])) < (current[0], len(current[1])):
+                best[end] = cand
+    final = best[n]
+    if final is None:
+        return None
+    pieces, messages, found = final
+    if pieces > 1:
+        joined = ", ".join(r.format() for r in found)
+        messages = [f"missing comma: recovered {token!r} as {joined!r}", *messages]
+    return found, messages
+
+
+def _split_commas(text: str) -> list[str]:
+    """Split on commas outside parentheses."""
+    tokens: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        if ch == "," and depth == 0:
+            tokens.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    tokens.append("".join(current))
+    return tokens
+
+
+def _tolerant(text: str) -> tuple[list[WeaponRule], list[str], list[WeaponRuleError]]:
+    """Parse ``text`` rule by rule: the rules that parse (after recovery), one message per
+    recovery, and one error per comma-separated token that could not be recovered."""
+    messages: list[str] = []
+    clean = text
+    if "&" in clean and html.unescape(clean) != clean:
+        unescaped = html.unescape(clean)
+        messages.append(f"HTML entity: recovered {clean!r} as {unescaped!r}")
+        clean = unescaped
+    if _ODD_SPACES.search(clean):
+        spaced = _ODD_SPACES.sub(" ", clean)
+        messages.append(f"non-breaking space: recovered {clean!r} as {spaced!r}")
+        clean = spaced
+    if _ODD_INCHES.search(clean):
+        inched = _ODD_INCHES.sub('"', clean)
+        messages.append(f"typographic inch mark: recovered {clean!r} as {inched!r}")
+        clean = inched
+    tidy = re.sub(r"\s*,\s*", ", ", " ".join(clean.split())).strip()
+    if tidy != clean.strip():
+        messages.append(f"stray whitespace: recovered {clean!r} as {tidy!r}")
+    if tidy in ("", "-"):
+        return [], messages, []
+    found: list[WeaponRule] = []
+    errors: list[WeaponRuleError] = []
+    tokens = _split_commas(tidy)
+    for token in tokens:
+        token = token.strip()
+        if not token:
+            messages.append(f"empty rule: dropped a stray comma in {tidy!r}")
+            continue
+        got = _segment(token)
+        if got is None:
+            try:
+                parse_weapon_rules(token)
+            except WeaponRuleError as exc:
+                bad = exc.token or token
+                errors.append(
+                    WeaponRuleError(
+                        f"weapon rule {bad!r} in {text!r} could not be recovered: {exc}",
+                        token=bad,
+                        text=text,
+                    )
+                )
+            else:  # pragma: no cover - _segment tries the whole token first
+                raise AssertionError(token)
+            continue
+        found.extend(got[0])
+        messages.extend(got[1])
+    return found, messages, errors
+
+
+def parse_weapon_rules_tolerant(text: str) -> tuple[WeaponRules, list[str]]:
+    """Parse a BattleScribe ``WR`` string, recovering the dataset's known malformations.
+
+    The strict :func:`engine.dice.rules.parse_weapon_rules` is tried on each rule; what it
+    rejects is recovered where the intent is unambiguous:
+
+    - missing commas: ``Lethal 5+ Piercing 1`` -> ``Lethal 5+, Piercing 1`` (split into the
+      fewest pieces that each parse);
+    - misspelt names within a small edit distance of one rule: ``Rang 8"`` -> ``Range 8"``;
+    - a missing space: ``Piercing1`` -> ``Piercing 1``;
+    - a missing inch mark on Range/Blast/Torrent or the distance of ``x" Devastating y``:
+      ``Blast 1`` -> ``Blast 1"``, ``1 Devastating 2`` -> ``1" Devastating 2``;
+    - non-breaking spaces, HTML entities (``&quot;``), typographic inch marks, stray white
+      space and stray commas.
+
+    Args:
+        text: the ``WR`` characteristic, e.g. ``'Range 8", Hot, Lethal 5+'``; ``-`` or ``""``
+            mean no rules.
+
+    Returns:
+        ``(rules, messages)``: the rules in the order written and one human-readable
+        message per recovery (empty when the string was well formed).
+
+    Raises:
+        WeaponRuleError: for the first token that still does not parse; its ``token`` names
+            it and ``text`` is the whole string.
+    """
+    found, messages, errors = _tolerant(text)
+    if errors:
+        raise errors[0]
+    return WeaponRules(tuple(found)), messages
+
+
+# --------------------------------------------------------------------------------------------
+# Reading the XML
+# --------------------------------------------------------------------------------------------
+
+
+def _local(tag: str) -> str:
+    """The tag name without its ``{namespace}``."""
+    return tag.rsplit("}", 1)[-1]
+
+
+def _children(elem: ET.Element, container: str, child: str) -> Iterator[ET.Element]:
+    """The ``child`` elements inside ``elem``'s direct ``container`` elements."""
+    for c in elem:
+        if _local(c.tag) == container:
+            for g in c:
+                if _local(g.tag) == child:
+                    yield g
+
+
+@attrs.frozen(slots=True)
+class _ProfileType:
+    """A profile type of the game system: its id, name and characteristic ids by name."""
+
+    id: str
+    name: str
+    characteristics: dict[str, str]
+
+
+@attrs.define
+class _Context:
+    """What reading one catalogue needs: the types, the id index and the issue list."""
+
+    team: str
+    operative_type: _ProfileType
+    weapons_type: _ProfileType
+    index: dict[str, ET.Element]
+    categories: dict[str, str]
+    issues: list[ImportIssue] = attrs.field(factory=list)
+
+    def issue(self, where: str, message: str, kind: str = "recovered") -> None:
+        self.issues.append(ImportIssue(self.team, where, message, kind))
+
+    def is_type(self, profile: ET.Element, ptype: _ProfileType) -> bool:
+        return profile.get("typeId") == ptype.id or profile.get("typeName") == ptype.name
+
+
+def _read_profile_types(gst: ET.Element | None) -> tuple[_ProfileType, _ProfileType]:
+    """The Operative and Weapons profile types (by name when there is no game system)."""
+    found: dict[str, _ProfileType] = {}
+    if gst is not None:
+        for pt in _children(gst, "profileTypes", "profileType"):
+            chars = {
+                ct.get("name", ""): ct.get("id", "")
+                for ct in _children(pt, "characteristicTypes", "characteristicType")
+            }
+            found[pt.get("name", "")] = _ProfileType(pt.get("id", ""), pt.get("name", ""), chars)
+    op = found.get("Operative") or _ProfileType("", "Operative", {})
+    wp = found.get("Weapons") or _ProfileType("", "Weapons", {})
+    return op, wp
+
+
+def _characteristics(profile: ET.Element, ptype: _ProfileType) -> dict[str, str]:
+    """The profile's characteristic values by characteristic name (matched by type id when
+    the game system names it, else by the characteristic's own ``name``)."""
+    by_id = {v: k for k, v in ptype.characteristics.items()}
+    values: dict[str, str] = {}
+    for ch in _children(profile, "characteristics", "characteristic"):
+        name = by_id.get(ch.get("typeId", ""), ch.get("name", ""))
+        values[name] = (ch.text or "").strip()
+    return values
+
+
+def _index(*roots: ET.Element) -> dict[str, ET.Element]:
+    """Every element with an ``id`` that a link may target, by id (later roots win)."""
+    out: dict[str, ET.Element] = {}
+    targets = {"selectionEntry", "selectionEntryGroup", "profile", "categoryEntry", "rule"}
+    for root in roots:
+        for elem in root.iter():
+            if _local(elem.tag) in targets and elem.get("id"):
+                out[elem.get("id", "")] = elem
+    return out
+
+
+_THRESHOLD = re.compile(r"^(\d)\s*\+$")
+
+
+def _threshold(value: str, what: str) -> int:
+    m = _THRESHOLD.match(value)
+    if m is None:
+        raise ValueError(f"{what} {value!r} is not a threshold like '4+'")
+    return int(m.group(1))
+
+
+def _int(value: str, what: str) -> int:
+    if not re.fullmatch(r"\d+", value):
+        raise ValueError(f"{what} {value!r} is not a whole number")
+    return int(value)
+
+
+def _inches(value: str, what: str) -> float:
+    m = re.fullmatch(r'(\d+(?:\.\d+)?)\s*(?:"|\'\'|”|″|&quot;)?', value)
+    if m is None:
+        raise ValueError(f"{what} {value!r} is not a distance like '6\"'")
+    return float(m.group(1))
+
+
+def _damage(value: str) -> tuple[int, int]:
+    m = re.fullmatch(r"(\d+)\s*/\s*(\d+)", value)
+    if m is None:
+        raise ValueError(f"DMG {value!r} is not 'normal/critical' like '3/4'")
+    return int(m.group(1)), int(m.group(2))
+
+
+# --------------------------------------------------------------------------------------------
+# Operatives and weapons
+# --------------------------------------------------------------------------------------------
+
+
+@attrs.define
+class _RawOperative:
+    """An operative being assembled from one or more selection entries."""
+
+    name: str
+    profile: ET.Element
+    entry_ids: list[str]
+    keywords: list[str]
+    weapons: dict[str, tuple[str, dict[str, WeaponProfile]]]  # name -> (kind, profiles)
+    abilities: list[Ability]
+    actions: list[Ability]
+
+
+def _linked(ctx: _Context, link: ET.Element) -> ET.Element | None:
+    target = ctx.index.get(link.get("targetId", ""))
+    if target is None:
+        ctx.issue(
+            f"link {link.get('name', '')!r}",
+            f"targetId {link.get('targetId', '')!r} not found in the catalogue or game system",
+            "skipped",
+        )
+    return target
+
+
+def _own_profiles(ctx: _Context, entry: ET.Element) -> list[ET.Element]:
+    """The profiles of an entry: its own and those its ``infoLink``s of type profile name."""
+    out = list(_children(entry, "profiles", "profile"))
+    for link in _children(entry, "infoLinks", "infoLink"):
+        if link.get("type") == "profile":
+            target = _linked(ctx, link)
+            if target is not None and _local(target.tag) == "profile":
+                out.append(target)
+    return out
+
+
+def _walk_profiles(
+    ctx: _Context, entry: ET.Element, seen: set[str], ancestors: tuple[str, ...]
+) -> Iterator[tuple[ET.Element, tuple[str, ...]]]:
+    """Every profile below ``entry`` (following child entries, groups and links), each with
+    the ids of the entries above it; each target is visited once."""
+    ancestors = (*ancestors, entry.get("id", ""))
+    for p in _own_profiles(ctx, entry):
+        yield p, ancestors
+    for container, child in (
+        ("selectionEntries", "selectionEntry"),
+        ("selectionEntryGroups", "selectionEntryGroup"),
+    ):
+        for sub in _children(entry, container, child):
+            yield from _walk_profiles(ctx, sub, seen, ancestors)
+    for link in _children(entry, "entryLinks", "entryLink"):
+        tid = link.get("targetId", "")
+        if tid in seen:
+            continue
+        target = _linked(ctx, link)
+        if target is None:
+            continue
+        seen.add(tid)
+        # The link's own children (e.g. an override) come with it.
+        yield from _walk_profiles(ctx, link, seen, ancestors)
+        yield from _walk_profiles(ctx, target, seen, ancestors)
+        seen.discard(tid)
+
+
+def _apply_modifiers(
+    ctx: _Context, profile: ET.Element, values: dict[str, str], ancestors: tuple[str, ...]
+) -> None:
+    """Apply a profile's characteristic ``set`` modifiers whose conditions are all "is an
+    instance of an entry above this one"; report any other characteristic modifier."""
+    by_id = {v: k for k, v in ctx.weapons_type.characteristics.items()}
+    for mod in _children(profile, "modifiers", "modifier"):
+        field = by_id.get(mod.get("field", ""))
+        if field is None:
+            continue
+        conds = list(_children(mod, "conditions", "condition"))
+        groups = list(_children(mod, "conditionGroups", "conditionGroup"))
+        simple = (
+            mod.get("type") == "set"
+            and not groups
+            and all(
+                c.get("type") == "instanceOf" and c.get("scope") in ("ancestor", "parent")
+                for c in conds
+            )
+        )
+        if not simple:
+            ctx.issue(
+                f"weapon profile {profile.get('name', '')!r}",
+                f"modifier on {field} ({mod.get('type')} {mod.get('value')!r}) "
+                "not applied: its conditions are not understood",
+                "unsupported",
+            )
+            continue
+        if all(c.get("childId") in ancestors for c in conds):
+            values[field] = mod.get("value", values.get(field, ""))
+
+
+def _split_weapon_name(raw: str) -> tuple[str, str, str | None]:
+    """``'⌖ Plasma gun (standard)'`` -> ``('Plasma gun', 'standard', 'ranged')``."""
+    name = " ".join(raw.replace("\u00a0", " ").split())
+    kind: str | None = None
+    if name.startswith(RANGED_MARK):
+        kind, name = "ranged", name[len(RANGED_MARK) :].strip()
+    elif name.startswith(MELEE_MARK):
+        kind, name = "melee", name[len(MELEE_MARK) :].strip()
+    m = re.fullmatch(r"(.+?)\s*\(([^()]*)\)", name)
+    if m is not None:
+        return m.group(1).strip(), m.group(2).strip(), kind
+    return name, "", kind
+
+
+def _add_weapon(
+    ctx: _Context, op: _RawOperative, profile: ET.Element, anc: tuple[str, ...]
+) -> None:
+    raw_name = profile.get("name", "")
+    where = f"operative {op.name!r}: weapon profile {raw_name!r}"
+    values = _characteristics(profile, ctx.weapons_type)
+    _apply_modifiers(ctx, profile, values, anc)
+    wname, pname, kind = _split_weapon_name(raw_name)
+    try:
+        attacks = _int(values.get("ATK", ""), "ATK")
+        hit = _threshold(values.get("HIT", ""), "HIT")
+        normal, crit = _damage(values.get("DMG", ""))
+    except ValueError as exc:
+        ctx.issue(where, f"profile skipped: {exc}", "skipped")
+        return
+    found, messages, errors = _tolerant(values.get("WR", ""))
+    for msg in messages:
+        ctx.issue(f"{where}: rules", msg, "recovered")
+    for err in errors:
+        ctx.issue(f"{where}: rules", f"rule {err.token!r} dropped: {err}", "skipped")
+    wrules = WeaponRules(tuple(found))
+    if kind is None:
+        ranged = any(isinstance(r, _rules.Range | _rules.Blast | _rules.Torrent) for r in found)
+        kind = "ranged" if ranged else "melee"
+        ctx.issue(
+            where,
+            f"no {RANGED_MARK}/{MELEE_MARK} marker: kind inferred as {kind} from its rules",
+            "recovered",
+        )
+    wprofile = WeaponProfile(pname, attacks, hit, normal, crit, wrules)
+    have_kind, profiles = op.weapons.setdefault(wname, (kind, {}))
+    if have_kind != kind:
+        ctx.issue(where, f"profiles disagree on the kind ({have_kind} and {kind})", "recovered")
+    if pname in profiles and profiles[pname] != wprofile:
+        ctx.issue(where, "two different profiles with this name: the first is kept", "skipped")
+        return
+    profiles.setdefault(pname, wprofile)
+
+
+def _collect(ctx: _Context, op: _RawOperative, entry: ET.Element) -> None:
+    """Add one selection entry's keywords, abilities, actions and weapons to ``op``."""
+    for link in _children(entry, "categoryLinks", "categoryLink"):
+        name = ctx.categories.get(link.get("targetId", ""), link.get("name", ""))
+        kw = " ".join(name.split()).upper()
+        if kw in _STRUCTURAL_CATEGORIES:
+            continue
+        if kw and kw not in op.keywords:
+            op.keywords.append(kw)
+    for p in _own_profiles(ctx, entry):
+        tname = p.get("typeName", "")
+        pname = " ".join(p.get("name", "").split())
+        if tname == "Abilities" and all(a.name != pname for a in op.abilities):
+            op.abilities.append(Ability(pname, source_ref=p.get("id")))
+        elif tname == "Unique Actions":
+            m = re.fullmatch(r"(.+?)\s*\((\d+)\s*AP\)", pname)
+            name, ap = (m.group(1), int(m.group(2))) if m else (pname, None)
+            if ap is None:
+                ctx.issue(f"operative {op.name!r}: action {pname!r}", "no AP cost in its name")
+            if all(a.name != name for a in op.actions):
+                op.actions.append(Ability(name, ap=ap, source_ref=p.get("id")))
+    for p, anc in _walk_profiles(ctx, entry, set(), ()):
+        if ctx.is_type(p, ctx.weapons_type):
+            _add_weapon(ctx, op, p, anc)
+
+
+def _operative_profile(ctx: _Context, entry: ET.Element) -> ET.Element | None:
+    for p in _own_profiles(ctx, entry):
+        if ctx.is_type(p, ctx.operative_type):
+            return p
+    return None
+
+
+def _finish_operative(ctx: _Context, op: _RawOperative) -> Operative | None:
+    where = f"operative {op.name!r}"
+    values = _characteristics(op.profile, ctx.operative_type)
+    try:
+        apl = _int(values.get("APL", ""), "APL")
+        move = _inches(values.get("Move", ""), "Move")
+        save = _threshold(values.get("Save", ""), "Save")
+        wounds = _int(values.get("Wounds", ""), "Wounds")
+    except ValueError as exc:
+        ctx.issue(where, f"operative skipped: {exc}", "skipped")
+        return None
+    weapons = tuple(
+        Weapon(name, kind, tuple(profiles.values()))
+        for name, (kind, profiles) in op.weapons.items()
+        if profiles
+    )
+    if not weapons:
+        ctx.issue(where, "no weapon profiles found", "recovered")
+    return Operative(
+        op.name,
+        tuple(op.keywords),
+        apl,
+        move,
+        save,
+        wounds,
+        DEFAULT_BASE_MM,
+        weapons,
+        tuple(op.abilities),
+        tuple(op.actions),
+    )
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def _team_name(cat: ET.Element, path: Path) -> str:
+    name = cat.get("name") or path.stem
+    return re.sub(r"^2024\s*-\s*", "", name).strip()
+
+
+def _read_catalogue(
+    path: Path, cat: ET.Element, gst: ET.Element | None, issues: list[ImportIssue]
+) -> Team | None:
+    """Build one team from a parsed catalogue; issues are appended to ``issues``."""
+    name = _team_name(cat, path)
+    op_type, wp_type = _read_profile_types(gst)
+    roots = [r for r in (gst, cat) if r is not None]
+    index = _index(*roots)
+    categories = {
+        cid: elem.get("name", "")
+        for cid, elem in index.items()
+        if _local(elem.tag) == "categoryEntry"
+    }
+    ctx = _Context(name, op_type, wp_type, index, categories)
+    raw: dict[str, _RawOperative] = {}
+    for container in ("selectionEntries", "sharedSelectionEntries"):
+        for entry in _children(cat, container, "selectionEntry"):
+            profile = _operative_profile(ctx, entry)
+            if profile is None:
+                continue
+            op_name = " ".join(profile.get("name", "").split())
+            op = raw.get(op_name)
+            if op is None:
+                op = raw[op_name] = _RawOperative(op_name, profile, [], [], {}, [], [])
+            op.entry_ids.append(entry.get("id", ""))
+            _collect(ctx, op, entry)
+    operatives = [o for o in (_finish_operative(ctx, r) for r in raw.values()) if o is not None]
+    if not operatives:
+        ctx.issue("catalogue", "no operatives found: team not loaded", "skipped")
+        issues.extend(ctx.issues)
+        return None
+    leaders = [o.name for o in operatives if "LEADER" in o.keywords]
+    leader: str | None = None
+    if len(leaders) == 1:
+        leader = leaders[0]
+    elif leaders:
+        ctx.issue(
+            "selection",
+            f"several LEADER operatives ({', '.join(leaders)}): no single leader is set",
+            "unsupported",
+        )
+    else:
+        ctx.issue("selection", "no operative has the LEADER keyword", "unsupported")
+    ctx.issue(
+        "selection",
+        "composition rules are not imported: any 1 to 20 operatives (leader once)",
+        "unsupported",
+    )
+    ctx.issue(
+        "base sizes",
+        f"BattleScribe has no base sizes: every operative uses {DEFAULT_BASE_MM:g} mm",
+        "unsupported",
+    )
+    if leader is not None:
+        roster = [leader, *(o.name for o in operatives if o.name not in leaders)]
+    else:
+        roster = [o.name for o in operatives if o.name not in leaders[1:]]
+    faction = _faction(name, operatives)
+    operatives = [
+        attrs.evolve(o, keywords=(faction, *(k for k in o.keywords if k != faction)))
+        if faction in o.keywords
+        else o
+        for o in operatives
+    ]
+    abilities = tuple(
+        Ability(" ".join(r.get("name", "").split()), source_ref=r.get("id"))
+        for r in _children(cat, "rules", "rule")
+    )
+    equipment = _equipment(cat)
+    ploys = _ploys(cat)
+    if ploys:
+        ctx.issue("ploys", "ploys kept by name only (no costs, no text)", "unsupported")
+    revision = cat.get("revision")
+    dataslate = f"catalogue revision {revision}" if revision else DEFAULT_DATASLATE
+    issues.extend(ctx.issues)
+    return Team(
+        id=_slug(name),
+        name=name,
+        faction=faction,
+        archetypes=(),
+        operatives=tuple(operatives),
+        selection=Selection(size=(1, 20), leader=leader),
+        default_roster=tuple(roster[:20]),
+        provenance=Provenance("bsdata", dataslate, None),
+        ploys=ploys,
+        equipment=equipment,
+        abilities=abilities,
+    )
+
+
+def _faction(name: str, operatives: list[Operative]) -> str:
+    """The faction keyword: of the keywords every operative has, the one closest to the
+    team's name (``KOMMANDO`` for Kommandos); the team name in upper case if none."""
+    common = set(operatives[0].keywords)
+    for o in operatives[1:]:
+        common &= set(o.keywords)
+    common -= {"LEADER"}
+    if not common:
+        return name.upper()
+    return min(sorted(common), key=lambda k: _edit_distance(k, name.upper()))
+
+
+def _groups_named(cat: ET.Element, word: str) -> Iterator[ET.Element]:
+    for elem in cat.iter():
+        if _local(elem.tag) == "selectionEntryGroup" and word in elem.get("name", "").lower():
+            yield elem
+
+
+def _equipment(cat: ET.Element) -> tuple[Equipment, ...]:
+    """The entries of the catalogue's equipment groups, by name and id only."""
+    out: dict[str, Equipment] = {}
+    for group in _groups_named(cat, "equipment"):
+        for entry in _children(group, "selectionEntries", "selectionEntry"):
+            name = " ".join(entry.get("name", "").split())
+            out.setdefault(name, Equipment(name, source_ref=entry.get("id")))
+    return tuple(out.values())
+
+
+def _ploys(cat: ET.Element) -> tuple[Ploy, ...]:
+    """Ploy names from groups or profiles named as ploys (KT24 BSData has none today)."""
+    out: dict[str, Ploy] = {}
+    for group in _groups_named(cat, "ploy"):
+        kind = "firefight" if "firefight" in group.get("name", "").lower() else "strategy"
+        for entry in _children(group, "selectionEntries", "selectionEntry"):
+            name = " ".join(entry.get("name", "").split())
+            out.setdefault(name, Ploy(name, kind, source_ref=entry.get("id")))
+    for elem in cat.iter():
+        tname = elem.get("typeName", "").lower()
+        if _local(elem.tag) == "profile" and "ploy" in tname:
+            kind = "firefight" if "firefight" in tname else "strategy"
+            name = " ".join(elem.get("name", "").split())
+            out.setdefault(name, Ploy(name, kind, source_ref=elem.get("id")))
+    return tuple(out.values())
+
+
+# --------------------------------------------------------------------------------------------
+# Entry point
+# --------------------------------------------------------------------------------------------
+
+
+def _find_gst(folder: Path) -> Path | None:
+    preferred = folder / "2024 - Kill Team.gst"
+    if preferred.is_file():
+        return preferred
+    found = sorted(folder.glob("*.gst"))
+    return found[0] if found else None
+
+
+def _matches(name: str, wanted: str) -> bool:
+    return wanted.lower() in name.lower() or _slug(wanted) == _slug(name)
+
+
+def import_bsdata(path: str | Path, team: str | None = None) -> ImportResult:
+    """Import Kill Team 2024 teams from BSData/wh40k-killteam.
+
+    Args:
+        path: a checkout of the repository (a folder holding ``2024 - *.cat`` catalogues and
+            ``2024 - Kill Team.gst``) or one ``.cat`` file (its ``.gst`` is looked for
+            beside it; without one, profiles are matched by type name and that is reported).
+        team: keep only teams whose name contains this (case-insensitive) or whose slug id
+            equals its slug; ``None`` imports every catalogue.
+
+    Returns:
+        The teams and every issue met (recovered malformations, skipped rules or profiles,
+        unsupported features such as base sizes and composition rules). A catalogue that is
+        not well-formed XML is reported as ``skipped`` and the others still load.
+
+    Raises:
+        FileNotFoundError: if ``path`` does not exist or holds no ``.cat`` catalogue.
+    """
+    root = Path(path)
+    if root.is_file():
+        cats = [root]
+        folder = root.parent
+    elif root.is_dir():
+        cats = sorted(root.glob("2024 - *.cat")) or sorted(root.glob("*.cat"))
+        folder = root
+    else:
+        raise FileNotFoundError(f"no BSData checkout or catalogue at {str(root)!r}")
+    if not cats:
+        raise FileNotFoundError(f"no '2024 - *.cat' catalogues in {str(root)!r}")
+    issues: list[ImportIssue] = []
+    gst_path = _find_gst(folder)
+    gst: ET.Element | None = None
+    if gst_path is None:
+        issues.append(
+            ImportIssue(
+                "(dataset)",
+                str(folder),
+                "no .gst game system found: profile types matched by name",
+                "recovered",
+            )
+        )
+    else:
+        try:
+            gst = ET.parse(gst_path).getroot()
+        except ET.ParseError as exc:
+            issues.append(
+                ImportIssue("(dataset)", gst_path.name, f"not readable XML: {exc}", "recovered")
+            )
+    teams: list[Team] = []
+    for cat_path in cats:
+        name = re.sub(r"^2024\s*-\s*", "", cat_path.stem)
+        try:
+            cat = ET.parse(cat_path).getroot()
+        except ET.ParseError as exc:
+            if team is None or _matches(name, team):
+                issues.append(
+                    ImportIssue(name, cat_path.name, f"not readable XML: {exc}", "skipped")
+                )
+            continue
+        if team is not None and not (
+            _matches(name, team) or _matches(_team_name(cat, cat_path), team)
+        ):
+            continue
+        loaded = _read_catalogue(cat_path, cat, gst, issues)
+        if loaded is not None:
+            teams.append(loaded)
+    return ImportResult(tuple(teams), tuple(issues))

@@ -1,0 +1,488 @@
+"""The BSData (BattleScribe) importer: tolerant weapon-rule parsing, an invented catalogue
+written by the tests, and (when present) the real sample catalogues."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.dice.rules import (
+    Blast,
+    Devastating,
+    Heavy,
+    Hot,
+    Lethal,
+    Piercing,
+    Range,
+    TeamRule,
+    WeaponRules,
+    parse_weapon_rules,
+)
+from engine.errors import WeaponRuleError
+from engine.teams.importers.bsdata import import_bsdata, parse_weapon_rules_tolerant
+
+SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "data_samples"
+BSDATA = SAMPLES / "bsdata"
+KTJSON_TEAMS = SAMPLES / "killteamjson" / "en" / "teams"
+
+# --------------------------------------------------------------------------------------------
+# The tolerant parser: one test per known malformation
+# --------------------------------------------------------------------------------------------
+
+
+def test_well_formed_string_has_no_messages() -> None:
+    rules, messages = parse_weapon_rules_tolerant('Range 8", Hot, Lethal 5+, Piercing 1')
+    assert rules == parse_weapon_rules('Range 8", Hot, Lethal 5+, Piercing 1')
+    assert messages == []
+
+
+@pytest.mark.parametrize("text", ["-", "", "  -  "])
+def test_dash_means_no_rules(text: str) -> None:
+    assert parse_weapon_rules_tolerant(text) == (WeaponRules(), [])
+
+
+def test_missing_comma() -> None:
+    rules, messages = parse_weapon_rules_tolerant("Lethal 5+ Piercing 1")
+    assert rules.rules == (Lethal(5), Piercing(1))
+    assert len(messages) == 1 and "missing comma" in messages[0]
+    assert "'Lethal 5+, Piercing 1'" in messages[0]
+
+
+def test_missing_comma_before_devastating_distance() -> None:
+    rules, messages = parse_weapon_rules_tolerant('Blast 2" 1" Devastating 1')
+    assert rules.rules == (Blast(2.0), Devastating(1, 1.0))
+    assert len(messages) == 1 and "missing comma" in messages[0]
+
+
+def test_misspelt_name() -> None:
+    rules, messages = parse_weapon_rules_tolerant('Rang 8"')
+    assert rules.rules == (Range(8.0),)
+    assert len(messages) == 1 and "misspelt" in messages[0] and "'Range 8\"'" in messages[0]
+
+
+def test_misspelt_two_word_name() -> None:
+    rules, messages = parse_weapon_rules_tolerant("Peircing Crits 1")
+    assert rules.format() == "Piercing Crits 1"
+    assert len(messages) == 1 and "misspelt" in messages[0]
+
+
+def test_missing_space() -> None:
+    rules, messages = parse_weapon_rules_tolerant("Piercing1")
+    assert rules.rules == (Piercing(1),)
+    assert len(messages) == 1 and "missing space" in messages[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("Blast 1", 'Blast 1"'), ("Range 6", 'Range 6"'), ("Torrent 2", 'Torrent 2"')],
+)
+def test_missing_inch_mark(text: str, expected: str) -> None:
+    rules, messages = parse_weapon_rules_tolerant(text)
+    assert rules.format() == expected
+    assert len(messages) == 1 and "missing inch mark" in messages[0]
+
+
+def test_missing_inch_mark_on_devastating_distance() -> None:
+    rules, messages = parse_weapon_rules_tolerant("1 Devastating 2")
+    assert rules.rules == (Devastating(2, 1.0),)
+    assert len(messages) == 1 and "missing inch mark" in messages[0]
+
+
+def test_non_breaking_space() -> None:
+    rules, messages = parse_weapon_rules_tolerant("Heavy (Reposition\u00a0only)")
+    assert rules.rules == (Heavy("Reposition"),)
+    assert len(messages) == 1 and "non-breaking space" in messages[0]
+
+
+def test_html_entity() -> None:
+    rules, messages = parse_weapon_rules_tolerant("Range 8&quot;, Hot")
+    assert rules.rules == (Range(8.0), Hot())
+    assert len(messages) == 1 and "HTML entity" in messages[0]
+
+
+def test_stray_whitespace() -> None:
+    rules, messages = parse_weapon_rules_tolerant('  Range   8" ,Hot ')
+    assert rules.rules == (Range(8.0), Hot())
+    assert len(messages) == 1 and "stray whitespace" in messages[0]
+
+
+def test_stray_comma() -> None:
+    rules, messages = parse_weapon_rules_tolerant("Lethal 5+,")
+    assert rules.rules == (Lethal(5),)
+    assert len(messages) == 1 and "stray comma" in messages[0]
+
+
+def test_several_malformations_give_one_message_each() -> None:
+    rules, messages = parse_weapon_rules_tolerant('Rang 8" Piercing1, Blast\u00a01')
+    assert rules.format() == 'Range 8", Piercing 1, Blast 1"'
+    kinds = {m.split(":")[0] for m in messages}
+    assert kinds == {
+        "missing comma",
+        "misspelt rule name",
+        "missing space",
+        "missing inch mark",
+        "non-breaking space",
+    }
+
+
+def test_team_rule_is_kept() -> None:
+    rules, messages = parse_weapon_rules_tolerant('Range 4", Torrent 0"*')
+    assert rules.rules == (Range(4.0), TeamRule('Torrent 0"'))
+    assert messages == []
+
+
+@pytest.mark.parametrize(
+    ("text", "token"),
+    [('Range 8", Wibble 3', "Wibble 3"), ("Lethal 9+", "Lethal 9+"), ("Zzzq", "Zzzq")],
+)
+def test_garbage_raises_naming_the_token(text: str, token: str) -> None:
+    with pytest.raises(WeaponRuleError) as info:
+        parse_weapon_rules_tolerant(text)
+    assert info.value.token == token
+    assert info.value.text == text
+    assert repr(token) in str(info.value)
+
+
+# --------------------------------------------------------------------------------------------
+# An invented team in BattleScribe's schema
+# --------------------------------------------------------------------------------------------
+
+GST_NS = "http://www.battlescribe.net/schema/gameSystemSchema"
+CAT_NS = "http://www.battlescribe.net/schema/catalogueSchema"
+
+FIXTURE_GST = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<gameSystem id="gs-1" name="Test Kill Team" revision="1" type="gameSystem" xmlns="{GST_NS}">
+  <categoryEntries>
+    <categoryEntry name="Operative" id="cat-op"/>
+    <categoryEntry name="Leader" id="cat-leader"/>
+  </categoryEntries>
+  <profileTypes>
+    <profileType name="Abilities" id="pt-ab">
+      <characteristicTypes><characteristicType id="ct-ab" name="Ability"/></characteristicTypes>
+    </profileType>
+    <profileType name="Operative" id="pt-op">
+      <characteristicTypes>
+        <characteristicType id="ct-apl" name="APL"/>
+        <characteristicType id="ct-move" name="Move"/>
+        <characteristicType id="ct-save" name="Save"/>
+        <characteristicType id="ct-wounds" name="Wounds"/>
+      </characteristicTypes>
+    </profileType>
+    <profileType name="Unique Actions" id="pt-ua">
+      <characteristicTypes>
+        <characteristicType id="ct-ua" name="Unique Action"/>
+      </characteristicTypes>
+    </profileType>
+    <profileType name="Weapons" id="pt-wp">
+      <characteristicTypes>
+        <characteristicType id="ct-atk" name="ATK"/>
+        <characteristicType id="ct-hit" name="HIT"/>
+        <characteristicType id="ct-dmg" name="DMG"/>
+        <characteristicType id="ct-wr" name="WR"/>
+      </characteristicTypes>
+    </profileType>
+  </profileTypes>
+</gameSystem>
+"""
+
+
+def _op(pid: str, name: str, apl: str, move: str, save: str, wounds: str) -> str:
+    return f"""<profile name="{name}" typeId="pt-op" typeName="Operative" id="{pid}">
+      <characteristics>
+        <characteristic name="APL" typeId="ct-apl">{apl}</characteristic>
+        <characteristic name="Move" typeId="ct-move">{move}</characteristic>
+        <characteristic name="Save" typeId="ct-save">{save}</characteristic>
+        <characteristic name="Wounds" typeId="ct-wounds">{wounds}</characteristic>
+      </characteristics>
+    </profile>"""
+
+
+def _wp(pid: str, name: str, atk: str, hit: str, dmg: str, wr: str, extra: str = "") -> str:
+    return f"""<profile name="{name}" typeId="pt-wp" typeName="Weapons" id="{pid}">
+      <characteristics>
+        <characteristic name="ATK" typeId="ct-atk">{atk}</characteristic>
+        <characteristic name="HIT" typeId="ct-hit">{hit}</characteristic>
+        <characteristic name="DMG" typeId="ct-dmg">{dmg}</characteristic>
+        <characteristic name="WR" typeId="ct-wr">{wr}</characteristic>
+      </characteristics>{extra}
+    </profile>"""
+
+
+LANTERN_RULES = "Torrent 2&quot;, Heavy (Dash\u00a0only)"
+
+
+def fixture_catalogue(chief_wounds: int = 11, lance_rules: str = "Lethal 5+ Piercing 1") -> str:
+    """An invented two-operative team ("Gloomwardens") in BattleScribe's catalogue schema,
+    with shared entries, a shared operative profile and planted malformations."""
+    hammer_modifier = """
+      <modifiers>
+        <modifier type="set" value="2+" field="ct-hit">
+          <conditions>
+            <condition type="instanceOf" value="1" field="selections" scope="ancestor"
+                childId="se-chief" shared="true"/>
+          </conditions>
+        </modifier>
+      </modifiers>"""
+    return f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<catalogue id="cat-gw" name="2024 - Gloomwardens" gameSystemId="gs-1" revision="3"
+    type="catalogue" xmlns="{CAT_NS}">
+  <categoryEntries>
+    <categoryEntry name="Gloomwarden" id="cat-gw-kw"/>
+    <categoryEntry name="Chief" id="cat-chief"/>
+    <categoryEntry name="Lancer" id="cat-lancer"/>
+  </categoryEntries>
+  <rules><rule name="Dim Vigil" id="rule-vigil"/></rules>
+  <selectionEntries>
+    <selectionEntry type="model" name="Chief" id="se-chief">
+      <categoryLinks>
+        <categoryLink name="Gloomwarden" id="cl-1" targetId="cat-gw-kw"/>
+        <categoryLink name="Leader" id="cl-2" targetId="cat-leader"/>
+        <categoryLink name="Operative" id="cl-3" targetId="cat-op"/>
+        <categoryLink name="Chief" id="cl-4" targetId="cat-chief"/>
+      </categoryLinks>
+      <profiles>
+        {_op("p-chief", "Gloomwarden Chief", "3", "6&quot;", "4+", str(chief_wounds))}
+        <profile name="Steady Hand" typeId="pt-ab" typeName="Abilities" id="p-steady">
+          <characteristics><characteristic name="Ability" typeId="ct-ab">x</characteristic>
+          </characteristics>
+        </profile>
+        <profile name="Rally (1AP)" typeId="pt-ua" typeName="Unique Actions" id="p-rally">
+          <characteristics><characteristic name="Unique Action" typeId="ct-ua">x</characteristic>
+          </characteristics>
+        </profile>
+      </profiles>
+      <selectionEntryGroups>
+        <selectionEntryGroup name="Weapons" id="g-chief">
+          <selectionEntries>
+            <selectionEntry type="upgrade" name="Glow pistol" id="se-pistol">
+              <profiles>
+                {_wp("p-pistol-std", "⌖ Glow pistol (standard)", "4", "3+", "3/4", "Rang 8&quot;")}
+                {
+        _wp(
+            "p-pistol-hot",
+            "⌖ Glow pistol (overcharge)",
+            "4",
+            "3+",
+            "4/5",
+            "Range 8&quot;, Hot, Piercing1",
+        )
+    }
+              </profiles>
+            </selectionEntry>
+          </selectionEntries>
+          <entryLinks>
+            <entryLink name="Lamp hammer" id="el-1" type="selectionEntry" targetId="sh-hammer"/>
+          </entryLinks>
+        </selectionEntryGroup>
+      </selectionEntryGroups>
+    </selectionEntry>
+    <selectionEntry type="model" name="Lancer with lance" id="se-lancer">
+      <categoryLinks>
+        <categoryLink name="Gloomwarden" id="cl-5" targetId="cat-gw-kw"/>
+        <categoryLink name="Lancer" id="cl-6" targetId="cat-lancer"/>
+      </categoryLinks>
+      <infoLinks>
+        <infoLink name="Lancer" id="il-1" type="profile" targetId="sp-lancer"/>
+      </infoLinks>
+      <profiles>
+        {_wp("p-lance", "⌖ Gloom lance", "5", "4+", "4/5", lance_rules)}
+        {_wp("p-bomb", "Gloom bomb", "4", "4+", "2/4", "Blast 1, Wibble 3")}
+      </profiles>
+      <entryLinks>
+        <entryLink name="Lamp hammer" id="el-2" type="selectionEntry" targetId="sh-hammer"/>
+      </entryLinks>
+    </selectionEntry>
+    <selectionEntry type="model" name="Lancer with lantern" id="se-lancer-2">
+      <infoLinks>
+        <infoLink name="Lancer" id="il-2" type="profile" targetId="sp-lancer"/>
+      </infoLinks>
+      <profiles>
+        {_wp("p-lantern", "⌖ Lantern", "3", "3+", "1/2", LANTERN_RULES)}
+      </profiles>
+    </selectionEntry>
+  </selectionEntries>
+  <sharedSelectionEntries>
+    <selectionEntry type="upgrade" name="Lamp hammer" id="sh-hammer">
+      <profiles>
+        {_wp("p-hammer", "⚔ Lamp hammer", "4", "3+", "4/5", "-", hammer_modifier)}
+      </profiles>
+    </selectionEntry>
+  </sharedSelectionEntries>
+  <sharedProfiles>
+    {_op("sp-lancer", "Gloomwarden Lancer", "2", "7&quot;", "5+", "8")}
+  </sharedProfiles>
+</catalogue>
+"""
+
+
+def write_bsdata_fixture(folder: Path, **kwargs: object) -> Path:
+    """Write the invented ``.gst`` and ``.cat`` pair into ``folder``; returns the folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "2024 - Kill Team.gst").write_text(FIXTURE_GST, encoding="utf-8")
+    text = fixture_catalogue(**kwargs)  # type: ignore[arg-type]
+    (folder / "2024 - Gloomwardens.cat").write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_fixture_imports_into_the_model(tmp_path: Path) -> None:
+    result = import_bsdata(write_bsdata_fixture(tmp_path))
+    (team,) = result.teams
+    assert team.id == "gloomwardens" and team.name == "Gloomwardens"
+    assert team.faction == "GLOOMWARDEN"
+    assert team.provenance.source == "bsdata" and team.provenance.commit is None
+    assert "3" in team.provenance.dataslate
+    assert team.selection.size == (1, 20) and team.selection.leader == "Gloomwarden Chief"
+    assert team.default().legal
+    assert [a.name for a in team.abilities] == ["Dim Vigil"]
+    assert team.ploys == ()
+
+    chief = team.operative("Gloomwarden Chief")
+    assert (chief.apl, chief.move, chief.save, chief.wounds) == (3, 6.0, 4, 11)
+    assert chief.keywords == ("GLOOMWARDEN", "LEADER", "CHIEF")
+    assert chief.base_mm == 32.0
+    assert [a.name for a in chief.abilities] == ["Steady Hand"]
+    assert [(a.name, a.ap) for a in chief.actions] == [("Rally", 1)]
+    pistol = chief.weapon("Glow pistol")
+    assert pistol.kind == "ranged"
+    assert [p.name for p in pistol.profiles] == ["standard", "overcharge"]
+    assert pistol.profile("standard").rules.format() == 'Range 8"'
+    assert pistol.profile("overcharge").rules.format() == 'Range 8", Hot, Piercing 1'
+    hammer = chief.weapon("Lamp hammer")  # shared entry, with the chief's modifier applied
+    assert hammer.kind == "melee" and hammer.profile().hit == 2
+
+    # Two entries share the Lancer's operative profile: one datacard, union of weapons.
+    lancer = team.operative("Gloomwarden Lancer")
+    assert (lancer.apl, lancer.move, lancer.save, lancer.wounds) == (2, 7.0, 5, 8)
+    assert {w.name for w in lancer.weapons} == {
+        "Gloom lance",
+        "Gloom bomb",
+        "Lamp hammer",
+        "Lantern",
+    }
+    assert lancer.weapon("Lamp hammer").profile().hit == 3
+    assert lancer.weapon("Gloom lance").profile().rules.rules == (Lethal(5), Piercing(1))
+    bomb = lancer.weapon("Gloom bomb")
+    assert bomb.kind == "ranged"  # no marker: inferred from Blast
+    assert bomb.profile().rules.rules == (Blast(1.0),)  # Wibble 3 dropped, reported
+    assert lancer.weapon("Lantern").profile().rules.format() == 'Torrent 2", Heavy (Dash only)'
+
+    issues = [str(i) for i in result.issues]
+    kinds = [i.kind for i in result.issues]
+    assert all(i.team == "Gloomwardens" for i in result.issues)
+    assert any("misspelt" in s and "Glow pistol (standard)" in s for s in issues)
+    assert any("missing space" in s for s in issues)
+    assert any("missing comma" in s and "Gloom lance" in s for s in issues)
+    assert any("missing inch mark" in s for s in issues)
+    assert any("non-breaking space" in s for s in issues)
+    assert any("inferred as ranged" in s for s in issues)
+    assert any("Wibble 3" in s and "skipped" in s for s in issues)
+    assert any("base sizes" in s and "unsupported" in s for s in issues)
+    assert any("composition" in s and "unsupported" in s for s in issues)
+    assert set(kinds) == {"recovered", "skipped", "unsupported"}
+
+
+def test_fixture_single_catalogue_and_filter(tmp_path: Path) -> None:
+    folder = write_bsdata_fixture(tmp_path)
+    cat = folder / "2024 - Gloomwardens.cat"
+    assert [t.name for t in import_bsdata(cat).teams] == ["Gloomwardens"]
+    assert [t.name for t in import_bsdata(folder, team="GLOOM").teams] == ["Gloomwardens"]
+    assert import_bsdata(folder, team="kasrkin").teams == ()
+
+
+def test_missing_gst_is_reported(tmp_path: Path) -> None:
+    folder = write_bsdata_fixture(tmp_path)
+    (folder / "2024 - Kill Team.gst").unlink()
+    result = import_bsdata(folder)
+    assert len(result.teams) == 1 and len(result.teams[0].operatives) == 2
+    assert any("no .gst" in i.message for i in result.issues)
+
+
+def test_unreadable_catalogue_is_skipped(tmp_path: Path) -> None:
+    folder = write_bsdata_fixture(tmp_path)
+    (folder / "2024 - Broken.cat").write_text("<catalogue", encoding="utf-8")
+    result = import_bsdata(folder)
+    assert [t.name for t in result.teams] == ["Gloomwardens"]
+    assert any(i.team == "Broken" and i.kind == "skipped" for i in result.issues)
+
+
+def test_missing_path_raises(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        import_bsdata(tmp_path / "nowhere")
+    with pytest.raises(FileNotFoundError):
+        import_bsdata(tmp_path)
+
+
+# --------------------------------------------------------------------------------------------
+# The real sample catalogues (skipped when the folder is absent)
+# --------------------------------------------------------------------------------------------
+
+needs_samples = pytest.mark.skipif(
+    not (BSDATA.is_dir() and KTJSON_TEAMS.is_dir()), reason="data samples not present"
+)
+SAMPLE_TEAMS = {
+    "Kasrkin": "IMP-KAS.json",
+    "Kommandos": "ORK-KOM.json",
+    "Legionaries": "CHAOS-LEG.json",
+}
+
+
+def _norm(name: str, prefix: str) -> str:
+    words = re.findall(r"[a-z0-9]+", name.lower())
+    if len(words) > 1 and words[0] == prefix:
+        words = words[1:]
+    return "".join(words)
+
+
+@needs_samples
+@pytest.mark.parametrize("team_name", sorted(SAMPLE_TEAMS))
+def test_sample_catalogue_matches_killteamjson_stats(team_name: str) -> None:
+    result = import_bsdata(BSDATA, team=team_name)
+    (team,) = result.teams
+    assert team.provenance.source == "bsdata"
+    data = json.loads((KTJSON_TEAMS / SAMPLE_TEAMS[team_name]).read_text(encoding="utf-8"))
+    prefix = re.findall(r"[a-z]+", data["opTypes"][0]["opTypeName"].lower())[0]
+    ours = {_norm(o.name, prefix): o for o in team.operatives}
+    assert len(ours) == len(data["opTypes"])
+    for record in data["opTypes"]:
+        op = ours[_norm(record["opTypeName"], prefix)]
+        assert op.apl == record["APL"], record["opTypeName"]
+        assert op.save == int(record["SAVE"].rstrip("+")), record["opTypeName"]
+        assert op.wounds == record["WOUNDS"], record["opTypeName"]
+        assert op.move == float(record["MOVE"].rstrip('"')), record["opTypeName"]
+        assert op.weapons, record["opTypeName"]
+    kinds = {i.kind for i in result.issues}
+    assert "unsupported" in kinds  # base sizes and composition, at least
+
+
+@needs_samples
+def test_kasrkin_sergeant() -> None:
+    (team,) = import_bsdata(BSDATA, team="kasrkin").teams
+    data = json.loads((KTJSON_TEAMS / "IMP-KAS.json").read_text(encoding="utf-8"))
+    record = next(r for r in data["opTypes"] if r["opTypeName"] == "Kasrkin Sergeant")
+    sergeant = team.operative("Sergeant")
+    assert (sergeant.apl, f"{sergeant.save}+", sergeant.wounds) == (
+        record["APL"],
+        record["SAVE"],
+        record["WOUNDS"],
+    )
+    assert team.selection.leader == "Sergeant" and "LEADER" in sergeant.keywords
+
+
+@needs_samples
+def test_every_sample_weapon_profile_parses() -> None:
+    import xml.etree.ElementTree as ET
+
+    count = 0
+    for cat in sorted(BSDATA.glob("2024 - *.cat")):
+        for elem in ET.parse(cat).getroot().iter():
+            if elem.tag.endswith("}characteristic") and elem.get("name") == "WR":
+                rules, _ = parse_weapon_rules_tolerant(elem.text or "")
+                assert parse_weapon_rules(rules.format()) == rules
+                count += 1
+    assert count > 50
+    result = import_bsdata(BSDATA)
+    assert {t.name for t in result.teams} == set(SAMPLE_TEAMS)
+    assert not [i for i in result.issues if i.kind == "skipped"]
