@@ -394,6 +394,9 @@ def render_command(
     click.echo(f"wrote {written}")
 
 
+__import__("engine.cli_teams", fromlist=["register"]).register(cli)  # killteam teams ...
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``killteam`` console script.
 

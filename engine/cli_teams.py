@@ -1,0 +1,249 @@
+"""The ``killteam teams`` commands: list, show, import and compare team data.
+
+- ``killteam teams list``: the built-in teams as a table.
+- ``killteam teams show NAME``: a team's datacards (``NAME`` is a built-in id or a team file).
+- ``killteam teams import PATH --format killteamjson|bsdata [--team NAME] [-o DIR]``: read a
+  community dataset checkout and write team files in the project's format, one per team,
+  then print the import report.
+- ``killteam teams compare KTJSON_PATH BSDATA_PATH``: list the differences between the two
+  datasets.
+
+Bad input raises :class:`~engine.errors.KillTeamError` (or a click error), which
+``engine.cli.main`` prints as one line.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from engine.errors import KillTeamError
+from engine.teams.importers import ImportResult
+from engine.teams.io import builtin_teams, load_builtin_team, load_team, save_team
+from engine.teams.model import Operative, Team
+
+__all__ = ["TeamsCommandError", "register", "teams"]
+
+
+class TeamsCommandError(KillTeamError):
+    """A ``killteam teams`` command cannot run (e.g. an importer is not available)."""
+
+
+def _console() -> Console:
+    return Console(soft_wrap=False, width=140)
+
+
+def _load(name: str) -> Team:
+    """A built-in team by id, else a team file by path."""
+    if name in builtin_teams():
+        return load_builtin_team(name)
+    path = Path(name)
+    if path.suffix == ".json" or path.exists():
+        return load_team(path)
+    return load_builtin_team(name)  # raises naming the built-in teams
+
+
+def _lazy(module: str, function: str) -> Any:
+    """``module.function``, imported only when needed.
+
+    Raises:
+        TeamsCommandError: the module or function does not exist (yet).
+    """
+    try:
+        mod = importlib.import_module(module)
+    except ImportError as exc:
+        raise TeamsCommandError(f"{module} is not available: {exc}") from None
+    fn = getattr(mod, function, None)
+    if fn is None:
+        raise TeamsCommandError(f"{module} has no {function}()")
+    return fn
+
+
+def _call(what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run an importer or the comparison; its OSError or ValueError becomes one line.
+
+    Raises:
+        KillTeamError: as raised by ``fn`` (already one line).
+        TeamsCommandError: for any other OSError or ValueError from ``fn``.
+    """
+    try:
+        return fn(*args, **kwargs)
+    except KillTeamError:
+        raise
+    except (OSError, ValueError) as exc:
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        raise TeamsCommandError(f"{what}: {message}") from None
+
+
+@click.group("teams")
+def teams() -> None:
+    """Built-in teams, team files and dataset importers."""
+
+
+@teams.command("list")
+def teams_list() -> None:
+    """List the built-in teams."""
+    table = Table(title="Built-in teams")
+    for col in ("id", "name", "faction", "archetypes", "operative types", "default roster"):
+        table.add_column(col)
+    for team_id in builtin_teams():
+        t = load_builtin_team(team_id)
+        table.add_row(
+            t.id,
+            t.name,
+            t.faction,
+            ", ".join(t.archetypes),
+            str(len(t.operatives)),
+            str(len(t.default_roster)),
+        )
+    _console().print(table)
+
+
+def _stats_table(op: Operative) -> Table:
+    table = Table(title=f"{op.name}  [{', '.join(op.keywords)}]", title_justify="left")
+    for col in ("APL", "Move", "Save", "Wounds", "Base"):
+        table.add_column(col)
+    move = f'{op.move:g}"'
+    table.add_row(str(op.apl), move, f"{op.save}+", str(op.wounds), f"{op.base_mm:g}mm")
+    return table
+
+
+def _weapons_table(op: Operative) -> Table:
+    table = Table(title="Weapons", title_justify="left")
+    for col in ("", "Name", "Atk", "Hit", "Dmg", "Weapon rules"):
+        table.add_column(col)
+    for w in op.weapons:
+        for p in w.profiles:
+            name = f"{w.name} ({p.name})" if p.name else w.name
+            table.add_row(
+                "R" if w.kind == "ranged" else "M",
+                name,
+                str(p.attacks),
+                f"{p.hit}+",
+                f"{p.normal_damage}/{p.critical_damage}",
+                p.rules.format() or "-",
+            )
+    return table
+
+
+def show_team(team: Team, console: Console) -> None:
+    """Print ``team``'s datacards, rules, ploys, equipment and selection as rich tables."""
+    console.print(f"[bold]{team.name}[/bold] ({team.id}) - {team.faction}")
+    console.print(f"Archetypes: {', '.join(team.archetypes) or '-'}")
+    prov = team.provenance
+    checked = ", ".join(prov.checked_against) or "-"
+    console.print(f"Source: {prov.source} {prov.dataslate} (checked against: {checked})")
+    if team.abilities:
+        table = Table(title="Team abilities", title_justify="left")
+        for col in ("Name", "AP", "Summary"):
+            table.add_column(col)
+        for a in team.abilities:
+            table.add_row(a.name, "" if a.ap is None else f"{a.ap}AP", a.summary)
+        console.print(table)
+    for op in team.operatives:
+        console.print(_stats_table(op))
+        console.print(_weapons_table(op))
+        if op.abilities or op.actions:
+            table = Table(title="Abilities and unique actions", title_justify="left")
+            for col in ("Name", "AP", "Summary"):
+                table.add_column(col)
+            for a in op.abilities:
+                table.add_row(a.name, "", a.summary)
+            for a in op.actions:
+                table.add_row(a.name, f"{a.ap}AP", a.summary)
+            console.print(table)
+    if team.ploys:
+        table = Table(title="Ploys", title_justify="left")
+        for col in ("Name", "Kind", "CP", "Summary"):
+            table.add_column(col)
+        for p in team.ploys:
+            table.add_row(p.name, p.kind, f"{p.cp}CP", p.summary)
+        console.print(table)
+    if team.equipment:
+        table = Table(title="Equipment", title_justify="left")
+        for col in ("Name", "Summary"):
+            table.add_column(col)
+        for e in team.equipment:
+            table.add_row(e.name, e.summary)
+        console.print(table)
+    sel = team.selection
+    table = Table(title="Selection", title_justify="left")
+    table.add_column("Rule")
+    table.add_column("Value")
+    lo, hi = sel.size
+    table.add_row("operatives", str(lo) if lo == hi else f"{lo} to {hi}")
+    table.add_row("leader", sel.leader or "-")
+    for name, most in sel.limits:
+        table.add_row("at most", f"{most} {name}")
+    for keyword, most in sel.keyword_limits:
+        table.add_row("at most", f"{most} {keyword} operatives")
+    table.add_row("default roster", ", ".join(team.default_roster) or "-")
+    console.print(table)
+
+
+@teams.command("show")
+@click.argument("name")
+def teams_show(name: str) -> None:
+    """Show a team's datacards (NAME: a built-in id such as kasrkin, or a team file)."""
+    show_team(_load(name), _console())
+
+
+@teams.command("import")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--format",
+    "fmt",
+    required=True,
+    type=click.Choice(["killteamjson", "bsdata"]),
+    help="The dataset's format.",
+)
+@click.option("--team", default=None, help="Import only this team (id or name).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Folder for the team files.",
+)
+def teams_import(path: Path, fmt: str, team: str | None, output: Path) -> None:
+    """Import teams from a dataset checkout at PATH into team files in our format."""
+    if fmt == "killteamjson":
+        fn = _lazy("engine.teams.importers.killteamjson", "import_killteamjson")
+    else:
+        fn = _lazy("engine.teams.importers.bsdata", "import_bsdata")
+    result = _call(f"{fmt} import", fn, path, team=team)
+    if not isinstance(result, ImportResult):
+        raise TeamsCommandError(f"the {fmt} importer returned {type(result).__name__}")
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TeamsCommandError(f"{output}: cannot create folder: {exc}") from None
+    for t in result.teams:
+        written = save_team(t, output / f"{t.id}.json")
+        click.echo(f"wrote {written} ({len(t.operatives)} operative types)")
+    click.echo(f"import report ({len(result.issues)} issues):")
+    click.echo(result.report())
+
+
+@teams.command("compare")
+@click.argument("ktjson_path", type=click.Path(exists=True, path_type=Path))
+@click.argument("bsdata_path", type=click.Path(exists=True, path_type=Path))
+def teams_compare(ktjson_path: Path, bsdata_path: Path) -> None:
+    """List differences between a killteamjson and a BSData checkout."""
+    fn = _lazy("engine.teams.importers.compare", "compare_datasets")
+    differences = _call("compare", fn, ktjson_path, bsdata_path)
+    for d in differences:
+        fmt = getattr(d, "format", None)
+        click.echo(fmt() if callable(fmt) else str(d))
+    click.echo(f"{len(differences)} differences")
+
+
+def register(cli_group: click.Group) -> None:
+    """Add the ``teams`` group to ``cli_group`` (the top-level ``killteam`` group)."""
+    cli_group.add_command(teams)

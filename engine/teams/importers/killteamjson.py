@@ -1,0 +1,504 @@
+"""Importer for xDavidLeon/killteamjson (the KTDash-derived JSON dataset).
+
+Reads ``en/teams/*.json`` with the glossary ``en/weapon_rules.json`` from a path the user
+gives and builds :class:`~engine.teams.model.Team` values (``rules/KT24.md`` sections 2, 7).
+Only numbers and names are taken: stats, weapon profiles, weapon-rule ids and values, base
+sizes, keywords, and the names and record ids of abilities, unique actions, ploys and
+equipment. Rules prose is never copied: every ``summary`` is left empty and ``source_ref``
+names the record instead.
+
+Everything not fully understood is reported as an :class:`ImportIssue` (a team-specific
+weapon rule, an id defined nowhere, a field the model has no place for, composition prose
+that cannot be counted...) and the team still loads.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from engine.dice.rules import TeamRule, WeaponRule, WeaponRules, parse_weapon_rules
+from engine.errors import KillTeamError
+from engine.teams.importers import ImportIssue, ImportResult
+from engine.teams.model import (
+    Ability,
+    Equipment,
+    Operative,
+    Ploy,
+    Provenance,
+    Selection,
+    Team,
+    Weapon,
+    WeaponProfile,
+)
+
+__all__ = ["KillTeamJsonError", "import_killteamjson", "weapon_rule_from_record"]
+
+
+class KillTeamJsonError(KillTeamError, ValueError):
+    """The path is not a killteamjson checkout, ``en/`` folder or team file, or a file in it
+    cannot be read as JSON (the message names the path)."""
+
+
+# Fields read (or deliberately not read: rules prose, bookkeeping) per record type; any other
+# field is reported so that nothing is dropped silently.
+_PROSE = {"description", "composition", "effects", "conditions"}
+_KNOWN: dict[str, set[str]] = {
+    "team": {"factionId", "killteamId", "version", "season", "killteamName", "archetypes",
+             "teamAbilities", "ploys", "equipments", "opTypes", "weapon_rules", "classified",
+             "file", *_PROSE},
+    "operative": {"opTypeId", "killteamId", "seq", "opTypeName", "MOVE", "APL", "SAVE",
+                  "WOUNDS", "keywords", "basesize", "weapons", "abilities", "actions"},
+    "weapon": {"wepId", "opTypeId", "seq", "wepName", "wepType", "profiles"},
+    "profile": {"wepprofileId", "wepId", "seq", "profileName", "ATK", "HIT", "DMG", "WR"},
+    "rule": {"id", "number", "details", "prefix_num"},
+    "ability": {"abilityId", "opTypeId", "abilityName", "AP", *_PROSE},
+    "action": {"id", "type", "seq", "AP", "name", *_PROSE},
+    "ploy": {"ployId", "killteamId", "ployType", "seq", "ployName", *_PROSE},
+    "equipment": {"eqId", "killteamId", "seq", "eqName", "weapons", *_PROSE},
+}  # fmt: skip
+
+_FLAGS = {
+    "BALANCED": "Balanced", "BRUTAL": "Brutal", "CEASELESS": "Ceaseless", "HOT": "Hot",
+    "PUNISHING": "Punishing", "RELENTLESS": "Relentless", "RENDING": "Rending",
+    "SATURATE": "Saturate", "SEEK": "Seek", "SEEK-LIGHT": "Seek Light", "SEVERE": "Severe",
+    "SHOCK": "Shock", "SILENT": "Silent", "STUN": "Stun", "PSYCHIC": "PSYCHIC",
+    "HEAVY": "Heavy", "PIERCING-CRITS": "Piercing Crits",
+}  # fmt: skip
+_COUNTS = {"ACCURATE": "Accurate", "LIMITED": "Limited", "PIERCING": "Piercing",
+           "PIERCING-CRITS": "Piercing Crits", "DEVASTATING": "Devastating"}  # fmt: skip
+_DISTANCES = {"RANGE": "Range", "BLAST": "Blast", "TORRENT": "Torrent"}
+_HEAVY_ONLY = {
+    "dash": "Dash", "(dash)": "Dash", "dash only": "Dash", "(dash only)": "Dash",
+    "reposition": "Reposition", "repoonly": "Reposition", "reposition only": "Reposition",
+    "(repos)": "Reposition", "(reposition)": "Reposition", "(reposition only)": "Reposition",
+    "repos": "Reposition",
+}  # fmt: skip
+
+
+def _num(value: Any) -> str:
+    """A number from the dataset as text (``5``, ``1.5``; ``"2\\""`` loses its inch mark)."""
+    text = str(value).strip().rstrip('"').strip()
+    if not re.fullmatch(r"\d+(?:\.\d+)?", text):
+        raise ValueError(f"expected a number, not {value!r}")
+    return text
+
+
+def _universal_token(rule_id: str, record: Mapping[str, Any]) -> tuple[str, str | None]:
+    """The datacard token for a ``WR-UNIV-*`` record and, when an alias or spelling was
+    normalised, a note saying so. Raises ValueError for an unusable record."""
+    key = rule_id.removeprefix("WR-UNIV-")
+    details = " ".join(str(record.get("details") or "").split())
+    note = None
+    if key == "PIERCING" and details.lower() == "crits":
+        key, details = "PIERCING-CRITS", ""
+        note = "read 'WR-UNIV-PIERCING' with details 'Crits' as Piercing Crits"
+    if key == "SEEK" and details.lower() == "light":
+        key, details = "SEEK-LIGHT", ""
+        note = "read 'WR-UNIV-SEEK' with details 'Light' as Seek Light"
+    number = record.get("number")
+    prefix = record.get("prefix_num")
+    if key == "HEAVY":
+        token = "Heavy"
+        if details:
+            only = _HEAVY_ONLY.get(details.lower())
+            if only is None:
+                raise ValueError(f"Heavy details {details!r} is not a move action")
+            token = f"Heavy ({only} only)"
+            if details != f"{only} only":
+                note = f"read Heavy details {details!r} as {token!r}"
+        return token, note
+    if details:
+        raise ValueError(f"details {details!r} not understood for {rule_id!r}")
+    if prefix is not None and key != "DEVASTATING":
+        raise ValueError(f"prefix_num {prefix!r} not understood for {rule_id!r}")
+    if key == "LETHAL":
+        return f"Lethal {_num(number)}+", note
+    if key in _DISTANCES:
+        return f'{_DISTANCES[key]} {_num(number)}"', note
+    if key in _COUNTS:
+        token = f"{_COUNTS[key]} {_num(number)}"
+        if prefix is not None:
+            token = f'{_num(prefix)}" {token}'
+        return token, note
+    if key in _FLAGS:
+        if number not in (None, "", 0):
+            raise ValueError(f"unexpected number {number!r} for {rule_id!r}")
+        return _FLAGS[key], note
+    raise ValueError(f"unknown universal weapon rule id {rule_id!r}")
+
+
+def weapon_rule_from_record(
+    record: Mapping[str, Any], glossary: Mapping[str, str]
+) -> tuple[WeaponRule, str | None, str]:
+    """One ``WR`` record (``{"id": "WR-UNIV-LETHAL", "number": 5, "details"?,
+    "prefix_num"?}``) as a weapon-rule spec (``rules/KT24.md`` section 6).
+
+    Args:
+        record: the dataset record. glossary: rule id -> rule name, from
+            ``en/weapon_rules.json`` and the team files.
+
+    Returns:
+        ``(spec, note, kind)``: the spec; a note for the import report or ``None``; the
+        note's kind (``"recovered"`` for a normalised alias, ``"unsupported"`` for a team
+        rule, which becomes :class:`~engine.dice.rules.TeamRule`).
+
+    Raises:
+        ValueError: the record cannot be used (unknown universal id, bad number or details).
+    """
+    rule_id = str(record.get("id", ""))
+    if rule_id.startswith("WR-UNIV-"):
+        token, note = _universal_token(rule_id, record)
+        (spec,) = parse_weapon_rules(token).rules
+        return spec, note, "recovered"
+    if rule_id in glossary:
+        name = glossary[rule_id]
+        return (
+            TeamRule(name),
+            f"team rule {name!r} ({rule_id}) has no implementation yet",
+            ("unsupported"),
+        )
+    return (
+        TeamRule(rule_id),
+        f"weapon rule id {rule_id!r} is defined nowhere; kept by id",
+        ("unsupported"),
+    )
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise KillTeamJsonError(f"{path}: cannot read killteamjson file: {exc}") from None
+
+
+def _locate(path: Path) -> tuple[list[Path], Path | None]:
+    """Team files and the ``en/`` folder (for the glossary) for a user-given path."""
+    if path.is_file():
+        en = path.parent.parent if path.parent.name == "teams" else None
+        return [path], en
+    for en in (path / "en", path):
+        if (en / "teams").is_dir():
+            files = sorted((en / "teams").glob("*.json"))
+            if files:
+                return files, en
+    raise KillTeamJsonError(
+        f"{path}: not a killteamjson checkout, 'en' folder or team file (expected en/teams/*.json)"
+    )
+
+
+class _Importer:
+    """Builds one team, collecting issues."""
+
+    def __init__(self, data: Mapping[str, Any], glossary: dict[str, str], source: str) -> None:
+        self.data = data
+        self.source = source
+        self.team = str(data.get("killteamName") or data.get("killteamId") or source)
+        self.issues: list[ImportIssue] = []
+        self.glossary = dict(glossary)
+        for rule in data.get("weapon_rules") or []:
+            if isinstance(rule, Mapping) and "id" in rule:
+                self.glossary[str(rule["id"])] = str(rule.get("name") or rule["id"])
+
+    def issue(self, where: str, message: str, kind: str = "recovered") -> None:
+        self.issues.append(ImportIssue(self.team, where, message, kind))
+
+    def extra(self, record: Any, kind: str, where: str) -> None:
+        if isinstance(record, Mapping):
+            for key in sorted(set(record) - _KNOWN[kind]):
+                self.issue(where, f"field {key!r} not used by the importer", "skipped")
+
+    def rules(self, records: Any, where: str) -> WeaponRules:
+        specs: list[WeaponRule] = []
+        for i, record in enumerate(records or []):
+            here = f"{where}: rules: WR {i}"
+            if not isinstance(record, Mapping):
+                self.issue(here, f"expected an object, not {record!r}; rule skipped", "skipped")
+                continue
+            self.extra(record, "rule", here)
+            try:
+                spec, note, kind = weapon_rule_from_record(record, self.glossary)
+            except (ValueError, KillTeamError) as exc:
+                self.issue(here, f"{exc}; rule skipped", "skipped")
+                continue
+            specs.append(spec)
+            if note is not None:
+                self.issue(here, note, kind)
+        return WeaponRules(tuple(specs))
+
+    def profile(self, data: Mapping[str, Any], where: str) -> WeaponProfile | None:
+        self.extra(data, "profile", where)
+        try:
+            attacks = int(str(data.get("ATK", "")).strip())
+            hit = int(str(data.get("HIT", "")).strip().rstrip("+"))
+            normal, crit = (int(x) for x in str(data.get("DMG", "")).split("/"))
+        except ValueError:
+            fields = {k: data.get(k) for k in ("ATK", "HIT", "DMG")}
+            self.issue(where, f"unreadable numbers {fields}; profile skipped", "skipped")
+            return None
+        return WeaponProfile(
+            name=str(data.get("profileName") or "").strip(),
+            attacks=attacks,
+            hit=hit,
+            normal_damage=normal,
+            critical_damage=crit,
+            rules=self.rules(data.get("WR"), where),
+        )
+
+    def weapon(self, data: Mapping[str, Any], where: str) -> Weapon | None:
+        name = str(data.get("wepName", "")).strip()
+        where = f"{where}: weapon {name!r}"
+        self.extra(data, "weapon", where)
+        wep_type = str(data.get("wepType", "")).upper()
+        kind = {"R": "ranged", "M": "melee", "E": "ranged"}.get(wep_type)
+        if wep_type == "E":
+            self.issue(where, "wepType 'E' (an equipment weapon, e.g. a grenade) read as ranged")
+        if kind is None:
+            self.issue(where, f"wepType {data.get('wepType')!r} is not R or M; skipped", "skipped")
+            return None
+        profiles = [
+            p
+            for i, raw in enumerate(data.get("profiles") or [])
+            if isinstance(raw, Mapping)
+            and (p := self.profile(raw, f"{where}: profile {i}")) is not None
+        ]
+        if not profiles:
+            self.issue(where, "no usable profile; weapon skipped", "skipped")
+            return None
+        return Weapon(name, kind, tuple(profiles))
+
+    def operative(self, data: Mapping[str, Any]) -> Operative | None:
+        name = str(data.get("opTypeName", "")).strip()
+        where = f"operative {name!r}"
+        self.extra(data, "operative", where)
+        keywords = tuple(
+            k.strip().upper() for k in str(data.get("keywords", "")).split(",") if k.strip()
+        )
+        try:
+            move = float(str(data.get("MOVE", "")).strip().rstrip('"'))
+            save = int(str(data.get("SAVE", "")).strip().rstrip("+"))
+            apl, wounds = int(data["APL"]), int(data["WOUNDS"])
+        except (KeyError, TypeError, ValueError):
+            stats = {k: data.get(k) for k in ("APL", "MOVE", "SAVE", "WOUNDS")}
+            self.issue(where, f"unreadable stats {stats}; operative skipped", "skipped")
+            return None
+        base = data.get("basesize")
+        if not isinstance(base, int | float) or isinstance(base, bool):
+            self.issue(where, f"base size {base!r} unreadable; using 32mm", "recovered")
+            base = 32
+        weapons = tuple(
+            w
+            for raw in data.get("weapons") or []
+            if isinstance(raw, Mapping) and (w := self.weapon(raw, where)) is not None
+        )
+        abilities = []
+        for raw in data.get("abilities") or []:
+            self.extra(raw, "ability", f"{where}: ability")
+            abilities.append(
+                Ability(name=str(raw.get("abilityName", "")), source_ref=raw.get("abilityId"))
+            )
+        actions = []
+        for raw in data.get("actions") or []:
+            self.extra(raw, "action", f"{where}: action")
+            ap = raw.get("AP")
+            actions.append(
+                Ability(
+                    name=str(raw.get("name", "")),
+                    ap=ap if isinstance(ap, int) else 1,
+                    source_ref=raw.get("id"),
+                )
+            )
+            if not isinstance(ap, int):
+                self.issue(f"{where}: action {raw.get('name')!r}", f"AP {ap!r}; using 1")
+        return Operative(
+            name=name,
+            keywords=keywords,
+            apl=apl,
+            move=move,
+            save=save,
+            wounds=wounds,
+            base_mm=float(base),
+            weapons=weapons,
+            abilities=tuple(abilities),
+            actions=tuple(actions),
+        )
+
+    def selection(self, operatives: tuple[Operative, ...]) -> Selection:
+        leaders = [op.name for op in operatives if "LEADER" in op.keywords]
+        leader = leaders[0] if len(leaders) == 1 else None
+        if len(leaders) > 1:
+            self.issue(
+                "selection",
+                f"{len(leaders)} LEADER operative types ({', '.join(leaders)}); a roster "
+                "selects one of them, which the selection format cannot require",
+                "unsupported",
+            )
+        prose = str(self.data.get("composition") or "")
+        counts = [
+            int(m.group(1))
+            for m in re.finditer(r"^- (\d+) [^\n]*?\boperatives?\b", prose, re.MULTILINE)
+        ]
+        if counts:
+            n = sum(counts)
+            size = (n, n)
+            if re.search(r"selections?\b", prose.split("\n- ")[-1], re.IGNORECASE) and re.search(
+                r"counts? as (?:half|two)", prose, re.IGNORECASE
+            ):
+                size = (n - 1, n + 1)
+                self.issue(
+                    "selection",
+                    f"some operatives count as more or less than one selection; size "
+                    f"widened to {n - 1}-{n + 1}",
+                    "unsupported",
+                )
+        else:
+            size = (1, 20)
+            self.issue(
+                "selection",
+                "cannot count operatives in the composition text; using a size of 1 to 20",
+                "unsupported",
+            )
+        self.issue(
+            "selection",
+            "per-type limits and keyword limits of the composition text are not imported",
+            "unsupported",
+        )
+        return Selection(size=size, leader=leader)
+
+    def build(self) -> Team:
+        data = self.data
+        self.extra(data, "team", "team")
+        operatives = tuple(
+            op
+            for raw in data.get("opTypes") or []
+            if isinstance(raw, Mapping) and (op := self.operative(raw)) is not None
+        )
+        abilities = []
+        for raw in data.get("teamAbilities") or []:
+            self.extra(raw, "ability", "team ability")
+            ap = raw.get("AP")
+            abilities.append(
+                Ability(
+                    name=str(raw.get("abilityName", "")),
+                    ap=ap if isinstance(ap, int) else None,
+                    source_ref=raw.get("abilityId"),
+                )
+            )
+        ploys = []
+        for raw in data.get("ploys") or []:
+            self.extra(raw, "ploy", "ploy")
+            name = str(raw.get("ployName", ""))
+            kind = {"S": "strategy", "F": "firefight", "T": "firefight"}.get(
+                str(raw.get("ployType", "")).upper()
+            )
+            if kind is None:
+                self.issue(
+                    f"ploy {name!r}", f"ployType {raw.get('ployType')!r}; skipped", "skipped"
+                )
+                continue
+            ploys.append(Ploy(name=name, kind=kind, cp=_ploy_cp(raw), source_ref=raw.get("ployId")))
+        equipment = []
+        for raw in data.get("equipments") or []:
+            self.extra(raw, "equipment", "equipment")
+            name = str(raw.get("eqName", ""))
+            equipment.append(Equipment(name=name, source_ref=raw.get("eqId")))
+            for w in raw.get("weapons") or []:
+                label = w.get("wepName") if isinstance(w, Mapping) else w
+                self.issue(
+                    f"equipment {name!r}",
+                    f"weapon {label!r} not kept: equipment has no weapons in the team format",
+                    "skipped",
+                )
+        self.issue(
+            "team",
+            "rules text (descriptions, effects, composition) is not imported; summaries are "
+            "left empty and source_ref names each record",
+            "skipped",
+        )
+        version = str(data.get("version") or "").strip()
+        season = str(data.get("season") or "").strip()
+        team_id = re.sub(r"[^a-z0-9]+", "_", self.team.lower()).strip("_") or "team"
+        faction = next(iter(operatives[0].keywords), "") if operatives else ""
+        return Team(
+            id=team_id,
+            name=self.team,
+            faction=faction,
+            archetypes=tuple(str(a) for a in data.get("archetypes") or []),
+            operatives=operatives,
+            selection=self.selection(operatives),
+            default_roster=(),
+            provenance=Provenance(
+                source="killteamjson",
+                dataslate=version or season,
+                commit=None,
+            ),
+            ploys=tuple(ploys),
+            equipment=tuple(equipment),
+            abilities=tuple(abilities),
+        )
+
+
+def _ploy_cp(record: Mapping[str, Any]) -> int:
+    """CP cost: 1 unless the ploy's text states another cost (e.g. ``"costs 2CP"``)."""
+    text = str(record.get("description") or "")
+    m = re.search(r"\bcosts?\s+(?:you\s+)?(\d)\s*CP\b", text, re.IGNORECASE)
+    return (
+        int(m.group(1))
+        if m and "this ploy" in text[max(0, m.start() - 40) : m.end()].lower()
+        else 1
+    )
+
+
+def import_killteamjson(path: str | Path, team: str | None = None) -> ImportResult:
+    """Import teams from a killteamjson checkout.
+
+    Args:
+        path: the checkout (the folder holding ``en/``), its ``en/`` folder, or one team file
+            (``en/teams/IMP-KAS.json``).
+        team: keep only the team whose id (``IMP-KAS``), name or derived id (``kasrkin``)
+            matches, case-insensitively; ``None`` imports every team.
+
+    Returns:
+        The teams (each with ``provenance.source == "killteamjson"``, empty summaries, no
+        default roster) and the issues found.
+
+    Raises:
+        KillTeamJsonError: the path is not a checkout or team file, a file is not JSON, or
+            ``team`` matches nothing.
+    """
+    files, en = _locate(Path(path))
+    glossary: dict[str, str] = {}
+    glossary_issues: list[ImportIssue] = []
+    if en is not None and (en / "weapon_rules.json").is_file():
+        raw = _read_json(en / "weapon_rules.json")
+        rules = raw.get("weapon_rules", []) if isinstance(raw, Mapping) else raw
+        for rule in rules if isinstance(rules, list) else []:
+            if isinstance(rule, Mapping) and "id" in rule:
+                glossary[str(rule["id"])] = str(rule.get("name") or rule["id"])
+    else:
+        glossary_issues.append(
+            ImportIssue("*", "weapon_rules.json", "glossary not found; team rules named by id")
+        )
+    teams: list[Team] = []
+    issues: list[ImportIssue] = list(glossary_issues)
+    for file in files:
+        data = _read_json(file)
+        if not isinstance(data, Mapping):
+            issues.append(ImportIssue(file.name, "file", "not a team object; skipped", "skipped"))
+            continue
+        if team is not None:
+            wanted = team.lower()
+            names = {str(data.get("killteamId", "")).lower(), file.stem.lower()}
+            name = str(data.get("killteamName", ""))
+            names |= {name.lower(), re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")}
+            if wanted not in names:
+                continue
+        importer = _Importer(data, glossary, file.name)
+        teams.append(importer.build())
+        issues.extend(importer.issues)
+    if team is not None and not teams:
+        raise KillTeamJsonError(f"{path}: no team {team!r} in the killteamjson data")
+    return ImportResult(tuple(teams), tuple(issues))
