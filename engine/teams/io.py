@@ -30,6 +30,7 @@ from engine.teams.model import (
     WEAPON_KINDS,
     Operative,
     Ploy,
+    Roster,
     Selection,
     Team,
     Weapon,
@@ -40,6 +41,7 @@ __all__ = [
     "TeamFileError",
     "builtin_teams",
     "load_builtin_team",
+    "load_roster",
     "load_team",
     "save_team",
     "team_from_dict",
@@ -355,3 +357,49 @@ def load_builtin_team(team_id: str) -> Team:
             f"no built-in team {team_id!r} (built-in: {', '.join(builtin_teams()) or 'none'})"
         )
     return load_team(path)
+
+
+def load_roster(path: str | Path, *, validate: bool = True) -> Roster:
+    """Load a roster file: ``{"team": ID_OR_PATH, "operatives": ["Type", "Type", ...]}``.
+
+    ``team`` is a built-in team id (``"kasrkin"``) or a team file path (relative paths are
+    resolved from the roster file's folder); ``operatives`` lists one operative type per
+    operative selected.
+
+    Args:
+        validate: raise when the roster breaks a selection rule (default); with ``False`` the
+            roster is returned as is and :meth:`Roster.validate` lists the problems.
+
+    Raises:
+        TeamFileError: naming the file and the field, for a missing or unreadable file, an
+            unknown field, a bad team, or (with ``validate``) every broken selection rule.
+    """
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise TeamFileError(f"{p}: cannot read roster file: {exc}") from None
+    if not isinstance(data, Mapping):
+        raise TeamFileError(f"{p}: a roster file holds one JSON object")
+    extra = sorted(set(data) - {"team", "operatives"})
+    if extra:
+        raise TeamFileError(f"{p}: unknown field {extra[0]!r} (allowed: operatives, team)")
+    team_ref = data.get("team")
+    if not isinstance(team_ref, str) or not team_ref:
+        raise TeamFileError(f"{p}: field 'team' must be a built-in team id or a team file path")
+    ops = data.get("operatives")
+    if not isinstance(ops, list) or not all(isinstance(o, str) for o in ops):
+        raise TeamFileError(f"{p}: field 'operatives' must be a list of operative type names")
+    candidate = p.parent / team_ref
+    team = load_team(candidate) if candidate.suffix == ".json" and candidate.is_file() else None
+    if team is None:
+        try:
+            team = load_builtin_team(team_ref)
+        except TeamFileError as exc:
+            raise TeamFileError(f"{p}: field 'team': {exc}") from None
+    roster = Roster(team, tuple(ops))
+    if validate:
+        problems = roster.validate()
+        if problems:
+            raise TeamFileError(f"{p}: field 'operatives': " + "; ".join(problems))
+    return roster
