@@ -59,6 +59,7 @@ __all__ = [
     "WeaponRule",
     "WeaponRules",
     "parse_weapon_rules",
+    "split_rule_tokens",
 ]
 
 _NUM = r"(\d+(?:\.\d+)?)"  # a distance in inches, e.g. 2 or 1.5
@@ -607,8 +608,9 @@ class WeaponRules:
         return cls(tuple(rules))
 
 
-def _split_tokens(text: str) -> list[str]:
-    """Split on commas that are not inside parentheses."""
+def split_rule_tokens(text: str) -> list[str]:
+    """Split a weapon-rule string on the commas that are not inside parentheses (so
+    ``Heavy (Dash only), Torrent 1"`` gives two tokens); tokens are not stripped."""
     tokens: list[str] = []
     depth = 0
     current: list[str] = []
@@ -676,4 +678,4 @@ def parse_weapon_rules(text: str) -> WeaponRules:
     stripped = text.strip()
     if stripped in ("", "-"):
         return WeaponRules()
-    return WeaponRules(tuple(_parse_token(tok, text) for tok in _split_tokens(stripped)))
+    return WeaponRules(tuple(_parse_token(tok, text) for tok in split_rule_tokens(stripped)))

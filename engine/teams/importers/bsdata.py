@@ -40,7 +40,13 @@ from pathlib import Path
 import attrs
 
 from engine.dice import rules as _rules
-from engine.dice.rules import TeamRule, WeaponRule, WeaponRules, parse_weapon_rules
+from engine.dice.rules import (
+    TeamRule,
+    WeaponRule,
+    WeaponRules,
+    parse_weapon_rules,
+    split_rule_tokens,
+)
 from engine.errors import WeaponRuleError
 from engine.teams.importers import ImportIssue, ImportResult
 from engine.teams.model import (
@@ -91,7 +97,7 @@ _ODD_INCHES = re.compile(r"[\u201c\u201d\u2033]|''")
 _NAME_PART = re.compile(r'^(\d+(?:\.\d+)?"?\s*)?([A-Za-z](?:[A-Za-z ]*[A-Za-z])?)(.*)$')
 
 
-def _edit_distance(a: str, b: str) -> int:
+def edit_distance(a: str, b: str) -> int:
     """Levenshtein distance between two short strings."""
     prev = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
@@ -109,7 +115,7 @@ def _closest_rule_name(word: str) -> str | None:
     best: list[tuple[int, str]] = []
     for name in _RULE_NAMES:
         limit = 1 if len(name) <= 5 else 2
-        d = _edit_distance(low, name.lower())
+        d = edit_distance(low, name.lower())
         if d <= limit:
             best.append((d, name))
     if not best:
@@ -204,25 +210,6 @@ def _segment(token: str) -> tuple[list[WeaponRule], list[str]] | None:
     return found, messages
 
 
-def _split_commas(text: str) -> list[str]:
-    """Split on commas outside parentheses."""
-    tokens: list[str] = []
-    depth = 0
-    current: list[str] = []
-    for ch in text:
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth = max(0, depth - 1)
-        if ch == "," and depth == 0:
-            tokens.append("".join(current))
-            current = []
-        else:
-            current.append(ch)
-    tokens.append("".join(current))
-    return tokens
-
-
 def _tolerant(text: str) -> tuple[list[WeaponRule], list[str], list[WeaponRuleError]]:
     """Parse ``text`` rule by rule: the rules that parse (after recovery), one message per
     recovery, and one error per comma-separated token that could not be recovered."""
@@ -247,7 +234,7 @@ def _tolerant(text: str) -> tuple[list[WeaponRule], list[str], list[WeaponRuleEr
         return [], messages, []
     found: list[WeaponRule] = []
     errors: list[WeaponRuleError] = []
-    tokens = _split_commas(tidy)
+    tokens = split_rule_tokens(tidy)
     for token in tokens:
         token = token.strip()
         if not token:
@@ -746,7 +733,7 @@ def _faction(name: str, operatives: list[Operative]) -> str:
     common -= {"LEADER"}
     if not common:
         return name.upper()
-    return min(sorted(common), key=lambda k: _edit_distance(k, name.upper()))
+    return min(sorted(common), key=lambda k: edit_distance(k, name.upper()))
 
 
 def _groups_named(cat: ET.Element, word: str) -> Iterator[ET.Element]:

@@ -128,11 +128,11 @@ def _pair(
 def _near(a: str, b: str) -> bool:
     """Whether two keys probably name the same thing (``lifesyphon``/``lifesiphon``,
     ``shokka``/``shokkapistol``)."""
-    from engine.teams.importers.bsdata import _edit_distance
+    from engine.teams.importers.bsdata import edit_distance
 
     if not a or not b:
         return False
-    return a.startswith(b) or b.startswith(a) or _edit_distance(a, b) <= 2
+    return a.startswith(b) or b.startswith(a) or edit_distance(a, b) <= 2
 
 
 def _pair_near(
