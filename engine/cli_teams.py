@@ -177,7 +177,7 @@ def show_team(team: Team, console: Console) -> None:
     table.add_column("Value")
     lo, hi = sel.size
     table.add_row("operatives", str(lo) if lo == hi else f"{lo} to {hi}")
-    table.add_row("leader", sel.leader or "-")
+    table.add_row("leader", " or ".join(sel.leader) or "-")
     for name, most in sel.limits:
         table.add_row("at most", f"{most} {name}")
     for keyword, most in sel.keyword_limits:

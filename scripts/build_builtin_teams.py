@@ -302,7 +302,7 @@ SELECTIONS: dict[str, tuple[Selection, tuple[str, ...]]] = {
                 ("Heavy Intercessor Gunner", 1),
                 ("Intercessor Gunner", 1),
             ),
-            keyword_limits=(("LEADER", 1),),
+            leader=("Space Marine Captain", "Assault Intercessor Sergeant", "Intercessor Sergeant"),
         ),
         (
             "Intercessor Sergeant",
@@ -327,7 +327,7 @@ SELECTIONS: dict[str, tuple[Selection, tuple[str, ...]]] = {
                 ("Legionary Icon Bearer", 1),
                 ("Legionary Shrivetalon", 1),
             ),
-            keyword_limits=(("LEADER", 1),),
+            leader=("Legionary Aspiring Champion", "Legionary Chosen"),
         ),
         (
             "Legionary Aspiring Champion",
@@ -415,7 +415,8 @@ SELECTIONS: dict[str, tuple[Selection, tuple[str, ...]]] = {
                 ("Apprentek", 1),
                 ("Immortal Despotek", 1),
             ),
-            keyword_limits=(("LEADER", 1), ("CRYPTEK", 1)),
+            leader=("Chronomancer", "Psychomancer", "Technomancer"),
+            keyword_limits=(("CRYPTEK", 1),),
         ),
         (
             "Technomancer",

@@ -334,7 +334,7 @@ def test_fixture_imports_into_the_model(tmp_path: Path) -> None:
     assert team.faction == "GLOOMWARDEN"
     assert team.provenance.source == "bsdata" and team.provenance.commit is None
     assert "3" in team.provenance.dataslate
-    assert team.selection.size == (1, 20) and team.selection.leader == "Gloomwarden Chief"
+    assert team.selection.size == (1, 20) and team.selection.leader == ("Gloomwarden Chief",)
     assert team.default().legal
     assert [a.name for a in team.abilities] == ["Dim Vigil"]
     assert team.ploys == ()
@@ -468,7 +468,7 @@ def test_kasrkin_sergeant() -> None:
         record["SAVE"],
         record["WOUNDS"],
     )
-    assert team.selection.leader == "Sergeant" and "LEADER" in sergeant.keywords
+    assert team.selection.leader == ("Sergeant",) and "LEADER" in sergeant.keywords
 
 
 @needs_samples

@@ -225,7 +225,7 @@ def test_fixture_abilities_ploys_equipment_have_refs_and_no_text(checkout: Path)
 def test_fixture_selection_from_composition(checkout: Path) -> None:
     (team,) = import_killteamjson(checkout).teams
     assert team.selection.size == (5, 5)
-    assert team.selection.leader == "Warden Captain"
+    assert team.selection.leader == ("Warden Captain",)
 
 
 def test_fixture_report(checkout: Path) -> None:

@@ -35,7 +35,7 @@ def test_roster_file_with_a_team_file_path(tmp_path: Path) -> None:
 
 def test_illegal_roster_file_names_every_broken_rule(tmp_path: Path) -> None:
     team = load_builtin_team("kasrkin")
-    ops = [team.selection.leader, team.selection.leader, "Ogryn"]
+    ops = [team.selection.leader[0], team.selection.leader[0], "Ogryn"]
     path = write(tmp_path, {"team": "kasrkin", "operatives": ops})
     with pytest.raises(TeamFileError) as info:
         load_roster(path)
@@ -65,3 +65,20 @@ def test_illegal_roster_file_names_every_broken_rule(tmp_path: Path) -> None:
 def test_bad_roster_file_names_the_field(tmp_path: Path, data: object, message: str) -> None:
     with pytest.raises(TeamFileError, match=message):
         load_roster(write(tmp_path, data))
+
+
+def test_leader_chosen_from_several_types_is_required_exactly_once() -> None:
+    # Legionaries are led by an Aspiring Champion or a Chosen: exactly one of them.
+    from engine.teams import Roster
+
+    team = load_builtin_team("legionaries")
+    assert team.selection.leader == ("Legionary Aspiring Champion", "Legionary Chosen")
+    others = [n for n in team.default_roster if n not in team.selection.leader]
+    no_leader = Roster(team, (*others, "Legionary Warrior"))
+    assert any(
+        p.startswith("leader: select exactly one") and "(selected 0)" in p
+        for p in no_leader.validate()
+    )
+    two = Roster(team, ("Legionary Aspiring Champion", "Legionary Chosen", *others[:4]))
+    assert any("(selected 2)" in p for p in two.validate())
+    assert team.default().legal

@@ -202,9 +202,13 @@ def _make_converter() -> cattrs.Converter:
         if not (isinstance(size, list | tuple) and len(size) == 2):
             raise _fail(f"field 'size' must be a number or [minimum, maximum], not {size!r}")
         leader = data.get("leader")
+        if isinstance(leader, list):
+            leader = tuple(_str(t) for t in leader)
+        elif leader is not None:
+            leader = _str(leader)
         return Selection(
             size=(_int(size[0]), _int(size[1])),
-            leader=None if leader is None else _str(leader),
+            leader=leader,
             limits=tuple((str(k), _int(v)) for k, v in dict(data.get("limits", {})).items()),
             keyword_limits=tuple(
                 (str(k), _int(v)) for k, v in dict(data.get("keyword_limits", {})).items()
@@ -213,8 +217,10 @@ def _make_converter() -> cattrs.Converter:
 
     def unstructure_selection(s: Selection) -> dict[str, Any]:
         out: dict[str, Any] = {"size": list(s.size)}
-        if s.leader is not None:
-            out["leader"] = s.leader
+        if len(s.leader) == 1:
+            out["leader"] = s.leader[0]
+        elif s.leader:
+            out["leader"] = list(s.leader)
         if s.limits:
             out["limits"] = dict(s.limits)
         if s.keyword_limits:
@@ -296,8 +302,8 @@ def team_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Team:
     except (ValueError, TypeError) as exc:
         raise TeamFileError(f"{source}: team: {exc}") from None
     names = [op.name for op in team.operatives]
-    for roster_name in (team.selection.leader, *team.default_roster):
-        if roster_name is not None and roster_name not in names:
+    for roster_name in (*team.selection.leader, *team.default_roster):
+        if roster_name not in names:
             raise TeamFileError(
                 f"{source}: field 'selection'/'default_roster': unknown operative {roster_name!r}"
             )

@@ -167,19 +167,29 @@ class Operative:
         raise KeyError(f"operative {self.name!r} has no weapon {name!r}")
 
 
+def _leader_types(value: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
+    """Converter: ``None`` -> no leader rule, a name -> one type, a sequence -> those types."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    return tuple(value)
+
+
 @attrs.frozen(slots=True)
 class Selection:
     """How a roster is selected from a team (the team's composition rules, in data).
 
     Attributes:
         size: number of operatives in a roster (inclusive ``(minimum, maximum)``).
-        leader: the operative type selected exactly once as the leader, or ``None``.
+        leader: the operative types that can lead the team: a roster selects exactly one
+            operative of these types (empty: no leader rule). A single name is accepted.
         limits: ``(operative type, at most)`` pairs for types with a cap (others uncapped).
         keyword_limits: ``(keyword, at most)`` pairs, e.g. at most 2 GUNNER operatives.
     """
 
     size: tuple[int, int]
-    leader: str | None = None
+    leader: tuple[str, ...] = attrs.field(default=(), converter=_leader_types)
     limits: tuple[tuple[str, int], ...] = ()
     keyword_limits: tuple[tuple[str, int], ...] = ()
 
@@ -265,9 +275,11 @@ class Roster:
             want = str(lo) if lo == hi else f"{lo} to {hi}"
             problems.append(f"size: {n} operatives selected, the team selects {want}")
         counts = Counter(self.operatives)
-        if sel.leader is not None and counts[sel.leader] != 1:
+        leaders = sum(counts[t] for t in sel.leader)
+        if sel.leader and leaders != 1:
+            names = " or ".join(repr(t) for t in sel.leader)
             problems.append(
-                f"leader: select exactly one {sel.leader!r} (selected {counts[sel.leader]})"
+                f"leader: select exactly one {names} (selected {leaders})"
             )
         for name, most in sel.limits:
             if counts[name] > most:

@@ -666,16 +666,8 @@ def _read_catalogue(
         issues.extend(ctx.issues)
         return None
     leaders = [o.name for o in operatives if "LEADER" in o.keywords]
-    leader: str | None = None
-    if len(leaders) == 1:
-        leader = leaders[0]
-    elif leaders:
-        ctx.issue(
-            "selection",
-            f"several LEADER operatives ({', '.join(leaders)}): no single leader is set",
-            "unsupported",
-        )
-    else:
+    leader = tuple(leaders)  # a roster selects exactly one of them
+    if not leaders:
         ctx.issue("selection", "no operative has the LEADER keyword", "unsupported")
     ctx.issue(
         "selection",
@@ -687,10 +679,7 @@ def _read_catalogue(
         f"BattleScribe has no base sizes: every operative uses {DEFAULT_BASE_MM:g} mm",
         "unsupported",
     )
-    if leader is not None:
-        roster = [leader, *(o.name for o in operatives if o.name not in leaders)]
-    else:
-        roster = [o.name for o in operatives if o.name not in leaders[1:]]
+    roster = [*leaders[:1], *(o.name for o in operatives if o.name not in leaders)]
     faction = _faction(name, operatives)
     operatives = [
         attrs.evolve(o, keywords=(faction, *(k for k in o.keywords if k != faction)))

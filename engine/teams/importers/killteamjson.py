@@ -328,14 +328,7 @@ class _Importer:
 
     def selection(self, operatives: tuple[Operative, ...]) -> Selection:
         leaders = [op.name for op in operatives if "LEADER" in op.keywords]
-        leader = leaders[0] if len(leaders) == 1 else None
-        if len(leaders) > 1:
-            self.issue(
-                "selection",
-                f"{len(leaders)} LEADER operative types ({', '.join(leaders)}); a roster "
-                "selects one of them, which the selection format cannot require",
-                "unsupported",
-            )
+        leader = tuple(leaders)  # a roster selects exactly one of them
         prose = str(self.data.get("composition") or "")
         counts = [
             int(m.group(1))
