@@ -275,7 +275,8 @@ SELECTIONS: dict[str, tuple[Selection, tuple[str, ...]]] = {
                 ("Kasrkin Sharpshooter", 1),
                 ("Kasrkin Vox-Trooper", 1),
             ),
-            keyword_limits=(("GUNNER", 4),),
+            # Gunners and the Sharpshooter: at most four of them together.
+            combined_limits=((("Kasrkin Gunner", "Kasrkin Sharpshooter"), 4),),
         ),
         (
             "Kasrkin Sergeant",

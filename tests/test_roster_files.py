@@ -82,3 +82,25 @@ def test_leader_chosen_from_several_types_is_required_exactly_once() -> None:
     two = Roster(team, ("Legionary Aspiring Champion", "Legionary Chosen", *others[:4]))
     assert any("(selected 2)" in p for p in two.validate())
     assert team.default().legal
+
+
+def test_combined_limit_counts_several_types_together() -> None:
+    # Kasrkin: at most four Gunners and Sharpshooters together; four Gunners plus the
+    # Sharpshooter is one too many, though each type alone is within its own limit.
+    from engine.teams import Roster
+
+    team = load_builtin_team("kasrkin")
+    ops = (
+        "Kasrkin Sergeant",
+        *(["Kasrkin Gunner"] * 4),
+        "Kasrkin Sharpshooter",
+        "Kasrkin Combat Medic",
+        "Kasrkin Vox-Trooper",
+        "Kasrkin Trooper",
+        "Kasrkin Trooper",
+    )
+    problems = Roster(team, ops).validate()
+    assert problems == [
+        "combined limit: at most 4 of 'Kasrkin Gunner', 'Kasrkin Sharpshooter' together "
+        "(selected 5)"
+    ]

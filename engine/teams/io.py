@@ -192,7 +192,7 @@ def _make_converter() -> cattrs.Converter:
     def structure_selection(data: Any, _t: Any) -> Selection:
         if not isinstance(data, Mapping):
             raise _fail(f"expected an object, not {data!r}")
-        allowed = {"size", "leader", "limits", "keyword_limits"}
+        allowed = {"size", "leader", "limits", "keyword_limits", "combined_limits"}
         extra = sorted(set(data) - allowed)
         if extra:
             raise _fail(f"unknown field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})")
@@ -213,7 +213,19 @@ def _make_converter() -> cattrs.Converter:
             keyword_limits=tuple(
                 (str(k), _int(v)) for k, v in dict(data.get("keyword_limits", {})).items()
             ),
+            combined_limits=tuple(_combined(c) for c in data.get("combined_limits", [])),
         )
+
+    def _combined(item: Any) -> tuple[tuple[str, ...], int]:
+        if not isinstance(item, Mapping) or set(item) != {"types", "at_most"}:
+            raise _fail(
+                f"field 'combined_limits': each entry is {{\"types\": [...], \"at_most\": n}}, "
+                f"not {item!r}"
+            )
+        types = item["types"]
+        if not isinstance(types, list) or not all(isinstance(t, str) for t in types):
+            raise _fail(f"field 'combined_limits': 'types' must list operative types, not {types!r}")
+        return tuple(types), _int(item["at_most"])
 
     def unstructure_selection(s: Selection) -> dict[str, Any]:
         out: dict[str, Any] = {"size": list(s.size)}
@@ -225,6 +237,10 @@ def _make_converter() -> cattrs.Converter:
             out["limits"] = dict(s.limits)
         if s.keyword_limits:
             out["keyword_limits"] = dict(s.keyword_limits)
+        if s.combined_limits:
+            out["combined_limits"] = [
+                {"types": list(types), "at_most": most} for types, most in s.combined_limits
+            ]
         return out
 
     c.register_structure_hook(Selection, structure_selection)

@@ -186,12 +186,15 @@ class Selection:
             operative of these types (empty: no leader rule). A single name is accepted.
         limits: ``(operative type, at most)`` pairs for types with a cap (others uncapped).
         keyword_limits: ``(keyword, at most)`` pairs, e.g. at most 2 GUNNER operatives.
+        combined_limits: ``((operative types...), at most)`` pairs: at most that many
+            operatives of those types together (e.g. Gunners and the Sharpshooter).
     """
 
     size: tuple[int, int]
     leader: tuple[str, ...] = attrs.field(default=(), converter=_leader_types)
     limits: tuple[tuple[str, int], ...] = ()
     keyword_limits: tuple[tuple[str, int], ...] = ()
+    combined_limits: tuple[tuple[tuple[str, ...], int], ...] = ()
 
 
 @attrs.frozen(slots=True)
@@ -294,6 +297,11 @@ class Roster:
                 problems.append(
                     f"keyword limit: at most {most} {keyword} operatives (selected {have})"
                 )
+        for types, most in sel.combined_limits:
+            have = sum(counts[t] for t in types)
+            if have > most:
+                names = ", ".join(repr(t) for t in types)
+                problems.append(f"combined limit: at most {most} of {names} together (selected {have})")
         return problems
 
     @property
