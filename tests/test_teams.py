@@ -113,7 +113,9 @@ def test_kasrkin_selection_caps_gunners() -> None:
     roster[roster.index("Kasrkin Trooper")] = "Kasrkin Gunner"
     roster[roster.index("Kasrkin Vox-Trooper")] = "Kasrkin Gunner"
     problems = Roster(team, tuple(roster)).validate()
-    assert any("GUNNER" in p for p in problems)
+    # Five Gunners: over the per-type limit and the Gunner + Sharpshooter combined limit.
+    assert "limit: at most 4 'Kasrkin Gunner' (selected 5)" in problems
+    assert any(p.startswith("combined limit: at most 4 of 'Kasrkin Gunner'") for p in problems)
 
 
 def _kasrkin_dict() -> dict[str, Any]:
