@@ -15,6 +15,7 @@ Bad input raises :class:`~engine.errors.KillTeamError` (or a click error), which
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from rich.table import Table
 from engine.errors import KillTeamError
 from engine.teams.importers import ImportResult
 from engine.teams.io import builtin_teams, load_builtin_team, load_team, save_team
-from engine.teams.model import Operative, Team
+from engine.teams.model import Operative, Team, Weapon
 
 __all__ = ["TeamsCommandError", "register", "teams"]
 
@@ -113,11 +114,11 @@ def _stats_table(op: Operative) -> Table:
     return table
 
 
-def _weapons_table(op: Operative) -> Table:
-    table = Table(title="Weapons", title_justify="left")
+def _weapons_table(weapons: Sequence[Weapon], title: str = "Weapons") -> Table:
+    table = Table(title=title, title_justify="left")
     for col in ("", "Name", "Atk", "Hit", "Dmg", "Weapon rules"):
         table.add_column(col)
-    for w in op.weapons:
+    for w in weapons:
         for p in w.profiles:
             name = f"{w.name} ({p.name})" if p.name else w.name
             table.add_row(
@@ -147,7 +148,7 @@ def show_team(team: Team, console: Console) -> None:
         console.print(table)
     for op in team.operatives:
         console.print(_stats_table(op))
-        console.print(_weapons_table(op))
+        console.print(_weapons_table(op.weapons))
         if op.abilities or op.actions:
             table = Table(title="Abilities and unique actions", title_justify="left")
             for col in ("Name", "AP", "Summary"):
@@ -171,6 +172,9 @@ def show_team(team: Team, console: Console) -> None:
         for e in team.equipment:
             table.add_row(e.name, e.summary)
         console.print(table)
+        equipment_weapons = [w for e in team.equipment for w in e.weapons]
+        if equipment_weapons:
+            console.print(_weapons_table(equipment_weapons, "Equipment weapons"))
     sel = team.selection
     table = Table(title="Selection", title_justify="left")
     table.add_column("Rule")

@@ -51,7 +51,24 @@ def _fixture() -> dict[str, Any]:
             {"ployId": "TEST-BW-F-1", "ployType": "F", "ployName": "Glint", "description": "x"},
             {"ployId": "TEST-BW-T-1", "ployType": "T", "ployName": "Gleam", "description": "x"},
         ],
-        "equipments": [{"eqId": "TEST-BW-EQ-1", "eqName": "Rag", "description": "x"}],
+        "equipments": [
+            {"eqId": "TEST-BW-EQ-1", "eqName": "Rag", "description": "x"},
+            {
+                "eqId": "TEST-BW-EQ-2",
+                "eqName": "Brass knuckles",
+                "description": "x",
+                "weapons": [
+                    {
+                        "wepId": "TEST-BW-EQ-2-W",
+                        "wepName": "Knuckle",
+                        "wepType": "M",
+                        "profiles": [
+                            {"profileName": "", "ATK": "3", "HIT": "4+", "DMG": "2/3", "WR": []}
+                        ],
+                    }
+                ],
+            },
+        ],
         "weapon_rules": [{"id": "WR-TEST-BW-RUST", "name": "Rusty"}],
         "opTypes": [
             {
@@ -215,7 +232,8 @@ def test_fixture_abilities_ploys_equipment_have_refs_and_no_text(checkout: Path)
         ("Gleam", "firefight", 1, "TEST-BW-T-1", ""),
     ]
     assert [(e.name, e.source_ref, e.summary) for e in team.equipment] == [
-        ("Rag", "TEST-BW-EQ-1", "")
+        ("Rag", "TEST-BW-EQ-1", ""),
+        ("Brass knuckles", "TEST-BW-EQ-2", ""),
     ]
     cpt = team.operative("Warden Captain")
     assert cpt.abilities[0].source_ref == "TEST-BW-CPT-A" and cpt.abilities[0].summary == ""
@@ -335,3 +353,12 @@ def test_builtin_team_agrees_with_imported_numbers(code: str) -> None:
                 ), f"{mine.name}: {w1.name}"
     assert [p.name for p in builtin.ploys] == [p.name for p in imported.ploys]
     assert [e.name for e in builtin.equipment] == [e.name for e in imported.equipment]
+
+
+def test_equipment_weapons_are_kept(checkout: Path) -> None:
+    team = import_killteamjson(checkout).teams[0]
+    knuckles = next(e for e in team.equipment if e.name == "Brass knuckles")
+    (weapon,) = knuckles.weapons
+    assert (weapon.name, weapon.kind) == ("Knuckle", "melee")
+    p = weapon.profiles[0]
+    assert (p.attacks, p.hit, p.normal_damage, p.critical_damage) == (3, 4, 2, 3)

@@ -123,12 +123,19 @@ class Ploy:
 
 @attrs.frozen(slots=True)
 class Equipment:
-    """A team equipment option (name, own-words summary, source reference)."""
+    """A team equipment option.
+
+    Attributes:
+        name, summary, implementation, source_ref: as :class:`Ability`.
+        weapons: weapons the equipment gives the operatives that take it (e.g. combat
+            daggers, a grenade), empty for equipment without a weapon.
+    """
 
     name: str
     summary: str = ""
     implementation: str | None = None
     source_ref: str | None = None
+    weapons: tuple[Weapon, ...] = ()
 
 
 @attrs.frozen(slots=True)

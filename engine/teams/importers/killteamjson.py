@@ -397,14 +397,12 @@ class _Importer:
         for raw in data.get("equipments") or []:
             self.extra(raw, "equipment", "equipment")
             name = str(raw.get("eqName", ""))
-            equipment.append(Equipment(name=name, source_ref=raw.get("eqId")))
-            for w in raw.get("weapons") or []:
-                label = w.get("wepName") if isinstance(w, Mapping) else w
-                self.issue(
-                    f"equipment {name!r}",
-                    f"weapon {label!r} not kept: equipment has no weapons in the team format",
-                    "skipped",
-                )
+            weapons = tuple(
+                w
+                for rw in raw.get("weapons") or []
+                if isinstance(rw, Mapping) and (w := self.weapon(rw, f"equipment {name!r}")) is not None
+            )
+            equipment.append(Equipment(name=name, source_ref=raw.get("eqId"), weapons=weapons))
         self.issue(
             "team",
             "rules text (descriptions, effects, composition) is not imported; summaries are "
