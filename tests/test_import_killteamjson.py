@@ -1,5 +1,5 @@
 """The killteamjson importer: an invented fixture (always runs) and the real sample data
-(skipped when ``/work/shared/data_samples/killteamjson`` is absent)."""
+(skipped when ``../shared/data_samples/killteamjson`` is absent)."""
 
 from __future__ import annotations
 
