@@ -14,7 +14,6 @@ Bad input raises :class:`~engine.errors.KillTeamError` (or a click error), which
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,9 @@ from rich.table import Table
 
 from engine.errors import KillTeamError
 from engine.teams.importers import ImportResult
+from engine.teams.importers.bsdata import import_bsdata
+from engine.teams.importers.compare import compare_datasets
+from engine.teams.importers.killteamjson import import_killteamjson
 from engine.teams.io import builtin_teams, load_builtin_team, load_team, save_team
 from engine.teams.model import Operative, Team, Weapon
 
@@ -47,22 +49,6 @@ def _load(name: str) -> Team:
     if path.suffix == ".json" or path.exists():
         return load_team(path)
     return load_builtin_team(name)  # raises naming the built-in teams
-
-
-def _lazy(module: str, function: str) -> Any:
-    """``module.function``, imported only when needed.
-
-    Raises:
-        TeamsCommandError: the module or function does not exist (yet).
-    """
-    try:
-        mod = importlib.import_module(module)
-    except ImportError as exc:
-        raise TeamsCommandError(f"{module} is not available: {exc}") from None
-    fn = getattr(mod, function, None)
-    if fn is None:
-        raise TeamsCommandError(f"{module} has no {function}()")
-    return fn
 
 
 def _call(what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -186,6 +172,8 @@ def show_team(team: Team, console: Console) -> None:
         table.add_row("at most", f"{most} {name}")
     for keyword, most in sel.keyword_limits:
         table.add_row("at most", f"{most} {keyword} operatives")
+    for types, most in sel.combined_limits:
+        table.add_row("at most", f"{most} of {', '.join(types)} together")
     table.add_row("default roster", ", ".join(team.default_roster) or "-")
     console.print(table)
 
@@ -217,13 +205,8 @@ def teams_show(name: str) -> None:
 )
 def teams_import(path: Path, fmt: str, team: str | None, output: Path) -> None:
     """Import teams from a dataset checkout at PATH into team files in our format."""
-    if fmt == "killteamjson":
-        fn = _lazy("engine.teams.importers.killteamjson", "import_killteamjson")
-    else:
-        fn = _lazy("engine.teams.importers.bsdata", "import_bsdata")
-    result = _call(f"{fmt} import", fn, path, team=team)
-    if not isinstance(result, ImportResult):
-        raise TeamsCommandError(f"the {fmt} importer returned {type(result).__name__}")
+    fn = import_killteamjson if fmt == "killteamjson" else import_bsdata
+    result: ImportResult = _call(f"{fmt} import", fn, path, team=team)
     try:
         output.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -240,11 +223,9 @@ def teams_import(path: Path, fmt: str, team: str | None, output: Path) -> None:
 @click.argument("bsdata_path", type=click.Path(exists=True, path_type=Path))
 def teams_compare(ktjson_path: Path, bsdata_path: Path) -> None:
     """List differences between a killteamjson and a BSData checkout."""
-    fn = _lazy("engine.teams.importers.compare", "compare_datasets")
-    differences = _call("compare", fn, ktjson_path, bsdata_path)
+    differences = _call("compare", compare_datasets, ktjson_path, bsdata_path)
     for d in differences:
-        fmt = getattr(d, "format", None)
-        click.echo(fmt() if callable(fmt) else str(d))
+        click.echo(str(d))
     click.echo(f"{len(differences)} differences")
 
 
