@@ -572,15 +572,23 @@ class MoveGraph:
                 c_ba = self._crossings(lvl, pb, pa) if t else 0
                 add(int(a), int(b), _Link("move", h, crossings=c_ab))
                 add(int(b), int(a), _Link("move", h, crossings=c_ba))
-        # Climbing over low parts on the floor.
-        for ids in over_near.values():
-            for a in ids:
-                for b in ids:
-                    if a == b or g.has_edge(int(a), int(b)):
-                        continue
-                    link = self.classify(0, self._xy(int(a)), 0, self._xy(int(b)), explain=False)
-                    if isinstance(link, _Link):
-                        add(int(a), int(b), link)
+        # Climbing over low parts on the floor. A link over terrain crosses some climbable
+        # part with both ends within reach of it, so it is among that part's pairs whose
+        # segment meets the part's interior: test that in one vectorised call first.
+        for i, ids in over_near.items():
+            if ids.size < 2:
+                continue
+            iu, ju = np.nonzero(~np.eye(ids.size, dtype=bool))
+            a_ids, b_ids = ids[iu], ids[ju]
+            lines = shapely.linestrings(np.stack([self.xy[a_ids], self.xy[b_ids]], axis=1))
+            poly = self.kz.parts[i].polygon
+            meets = np.asarray(shapely.relate_pattern(lines, poly, "T********"), dtype=bool)
+            for a, b in zip(a_ids[meets].tolist(), b_ids[meets].tolist(), strict=True):
+                if g.has_edge(a, b):
+                    continue
+                link = self.classify(0, self._xy(a), 0, self._xy(b), explain=False)
+                if isinstance(link, _Link):
+                    add(a, b, link)
         # Climbs, drops and jumps between levels.
         link_reach = JUMP_MAX + 2 * self.radius + CLIMB_RANGE
         for lvl in self.levels[1:]:
