@@ -575,20 +575,20 @@ class MoveGraph:
         # Climbing over low parts on the floor. A link over terrain crosses some climbable
         # part with both ends within reach of it, so it is among that part's pairs whose
         # segment meets the part's interior: test that in one vectorised call first.
-        for i, ids in over_near.items():
+        for part_index, ids in over_near.items():
             if ids.size < 2:
                 continue
             iu, ju = np.nonzero(~np.eye(ids.size, dtype=bool))
             a_ids, b_ids = ids[iu], ids[ju]
             lines = shapely.linestrings(np.stack([self.xy[a_ids], self.xy[b_ids]], axis=1))
-            poly = self.kz.parts[i].polygon
+            poly = self.kz.parts[part_index].polygon
             meets = np.asarray(shapely.relate_pattern(lines, poly, "T********"), dtype=bool)
-            for a, b in zip(a_ids[meets].tolist(), b_ids[meets].tolist(), strict=True):
-                if g.has_edge(a, b):
+            for u, v in zip(a_ids[meets].tolist(), b_ids[meets].tolist(), strict=True):
+                if g.has_edge(u, v):
                     continue
-                link = self.classify(0, self._xy(a), 0, self._xy(b), explain=False)
+                link = self.classify(0, self._xy(u), 0, self._xy(v), explain=False)
                 if isinstance(link, _Link):
-                    add(a, b, link)
+                    add(u, v, link)
         # Climbs, drops and jumps between levels.
         link_reach = JUMP_MAX + 2 * self.radius + CLIMB_RANGE
         for lvl in self.levels[1:]:
