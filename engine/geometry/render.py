@@ -69,7 +69,7 @@ PLAYER_COLOURS: Mapping[str, str] = {"A": "#1f63b5", "B": "#c0392b"}
 #: Legend label -> (fill colour, hatch pattern) for each terrain category, in legend order.
 TERRAIN_STYLES: Mapping[str, tuple[str, str]] = {
     "Wall": ("#34343f", ""),
-    "Hatchway (closed)": ("#34343f", "xxx"),
+    "Hatchway (closed)": ("#3d7ea6", "xxx"),
     "Blocking": ("#6a2c91", ""),
     "Heavy": ("#8a5a35", ""),
     "Vantage": ("#f0b429", ""),
@@ -561,7 +561,7 @@ def render_killzone(
                 known = ", ".join(ops) or "none"
                 raise RenderError(f"sight {role} {name!r} is not an operative (known: {known})")
 
-    fig = Figure(figsize=(12.8, 7.6), layout="constrained")
+    fig = Figure(figsize=(11.6, 7.2), layout="constrained")
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     ax.set_aspect("equal")
