@@ -220,3 +220,20 @@ def test_bad_toml_syntax_names_the_file(tmp_path: Path) -> None:
 def test_missing_file_lists_the_shipped_layouts() -> None:
     with pytest.raises(KillzoneError, match=r"no such killzone file .*open_ruins"):
         load_killzone("no_such_layout")
+
+
+def test_hatchway_flags_must_be_booleans() -> None:
+    data = copy.deepcopy(GOOD)
+    data["features"][0]["hatchway"] = "no"
+    assert "feature 'north ruin': field 'hatchway' must be true or false, not 'no'" in error(data)
+
+
+def test_open_is_only_for_hatchways() -> None:
+    data = copy.deepcopy(GOOD)
+    data["features"][0]["open"] = True
+    assert "feature 'north ruin': field 'open' is only for hatchway features" in error(data)
+
+
+def test_duplicate_objective_name_is_an_error() -> None:
+    twice = [{"name": "centre", "position": [15, 11]}, {"name": "centre", "position": [15, 18]}]
+    assert "objective 'centre': duplicate objective name" in error(bad(objectives=twice))
