@@ -95,6 +95,25 @@ def _fmt_inches(x: float) -> str:
     return f'{int(x)}"' if x == int(x) else f'{x:g}"'
 
 
+_K = TypeVar("_K", Weapon, Ploy)
+
+
+def _kind_checked(
+    c: cattrs.Converter, cls: type[_K], kinds: tuple[str, ...]
+) -> Callable[[Any, Any], _K]:
+    """A strict structure hook for ``cls`` whose ``kind`` field must be one of ``kinds``."""
+    base = cattrs.gen.make_dict_structure_fn(cls, c, _cattrs_forbid_extra_keys=True)
+
+    def structure(data: Any, t: Any) -> _K:
+        obj = base(data, t)
+        if obj.kind not in kinds:
+            allowed = " or ".join(repr(k) for k in kinds)
+            raise _fail(f"field 'kind' must be {allowed}, not {obj.kind!r}")
+        return obj
+
+    return structure
+
+
 def _make_converter() -> cattrs.Converter:
     c = cattrs.Converter(forbid_extra_keys=True)
     c.register_structure_hook(int, _int)
@@ -134,12 +153,10 @@ def _make_converter() -> cattrs.Converter:
     c.register_structure_hook(WeaponProfile, structure_profile)
     c.register_unstructure_hook(WeaponProfile, unstructure_profile)
 
-    weapon_base = cattrs.gen.make_dict_structure_fn(Weapon, c, _cattrs_forbid_extra_keys=True)
+    weapon_base = _kind_checked(c, Weapon, WEAPON_KINDS)
 
     def structure_weapon(data: Any, t: Any) -> Weapon:
         w = weapon_base(data, t)
-        if w.kind not in WEAPON_KINDS:
-            raise _fail(f"field 'kind' must be 'ranged' or 'melee', not {w.kind!r}")
         if not w.profiles:
             raise _fail("field 'profiles' must list at least one profile")
         return w
@@ -246,15 +263,7 @@ def _make_converter() -> cattrs.Converter:
     c.register_structure_hook(Selection, structure_selection)
     c.register_unstructure_hook(Selection, unstructure_selection)
 
-    ploy_base = cattrs.gen.make_dict_structure_fn(Ploy, c, _cattrs_forbid_extra_keys=True)
-
-    def structure_ploy(data: Any, t: Any) -> Ploy:
-        p = ploy_base(data, t)
-        if p.kind not in PLOY_KINDS:
-            raise _fail(f"field 'kind' must be 'strategy' or 'firefight', not {p.kind!r}")
-        return p
-
-    c.register_structure_hook(Ploy, structure_ploy)
+    c.register_structure_hook(Ploy, _kind_checked(c, Ploy, PLOY_KINDS))
     return c
 
 
