@@ -1,0 +1,43 @@
+"""The game engine: immutable state, the KT24 battle loop, actions, chance nodes, records.
+
+- :mod:`engine.game.state`: :class:`GameState`, nodes (:class:`Decision`, :class:`Chance`,
+  :class:`Terminal`).
+- :mod:`engine.game.actions`: :class:`Action`, the notation, the errors.
+- :mod:`engine.game.setup`: :func:`new_game`.
+- :mod:`engine.game.flow`, :mod:`engine.game.universal`, :mod:`engine.game.attacks`,
+  :mod:`engine.game.closequarters`, :mod:`engine.game.killop`: the rules.
+- :mod:`engine.game.drivers`: chance drivers and the play loop.
+- :mod:`engine.game.record`: game records and replay.
+"""
+
+from engine.game.actions import (
+    Action,
+    AmbiguousActionError,
+    IllegalActionError,
+    InvalidActionError,
+    format_action,
+    parse_action,
+)
+from engine.game.context import GameOptions
+from engine.game.events import Event, narrate
+from engine.game.setup import new_game
+from engine.game.state import Chance, Decision, DiceRequest, GameState, Result, Terminal
+
+__all__ = [
+    "Action",
+    "AmbiguousActionError",
+    "Chance",
+    "Decision",
+    "DiceRequest",
+    "Event",
+    "GameOptions",
+    "GameState",
+    "IllegalActionError",
+    "InvalidActionError",
+    "Result",
+    "Terminal",
+    "format_action",
+    "narrate",
+    "new_game",
+    "parse_action",
+]

@@ -1,0 +1,244 @@
+"""Actions and chance outcomes, with their canonical text notation.
+
+Every input the engine takes is an :class:`Action`: a player's decision (``Reposition KAS-3
+to 12.5,8``, ``Shoot KAS-1 hot-shot lasgun at LEG-2``, ``Strike crit``, ``Pass``...) or a
+chance outcome (``roll 6,4,1``). :func:`format_action` gives the canonical notation and
+:func:`parse_action` reads it back; ``parse_action(format_action(a)) == a`` for every action
+the engine lists.
+
+Notation (case-insensitive on input; distances in inches; ``z`` is the elevation and is left
+out when 0):
+
+==========================  ==================================================================
+``roll 6,4,1``              chance outcome: die faces (a multiset in descending order, or an
+                            ordered pair for a roll-off: player A's die first)
+``Initiative A``            the roll-off winner gives initiative to player A (or B)
+``Drop zone A``             the initiative player picks a drop zone
+``Play +1`` / ``Play -2``   play an initiative card (+x: your result; -x: the opponent's)
+``Play re-roll``            play the Re-roll initiative card
+``Pass``                    pass (initiative cards, Gambit step, counteract, On Guard)
+``Deploy KAS-1 at 3,4.5``   set up an operative (``at x,y`` or ``at x,y,z``)
+``Activate KAS-1 engage``   activate an operative with an Engage (or Conceal) order
+``Counteract KAS-1``        counteract with an expended Engage operative
+``End activation``          end the active operative's activation early
+``Reposition KAS-1 to 8,4`` also ``Dash``, ``Fall Back``, ``Charge``
+``Shoot KAS-1 bolt pistol at LEG-2``
+``Fight KAS-1 chainsword at LEG-2``
+``Retaliate LEG-2 with power fist``
+``Pick up KAS-1 centre``    pick up the objective marker called ``centre``
+``Place marker KAS-1 at 8,4``
+``Operate hatch KAS-1 west hatch``
+``Hatchway fight KAS-1 chainsword at LEG-2``
+``Guard KAS-1``
+``Interrupt KAS-1``         an On Guard operative interrupts (then chooses its Shoot/Fight)
+``Also LEG-3`` / ``Done``   add a Torrent secondary target / finish choosing
+``Re-roll 1,1,3`` / ``Keep``  weapon re-rolls (die faces to re-roll) or keep the dice
+``Command re-roll 2`` / ``Decline``  re-roll one die showing 2 (1CP) or not
+``Strike crit`` / ``Strike normal``
+``Block normal with crit``  also ``Block crit with crit``, ``Block normal with normal``
+==========================  ==================================================================
+
+Errors: :class:`InvalidActionError` for text that is not an action;
+:class:`IllegalActionError` (raised by the engine) for a well-formed action the rules forbid,
+naming the rule; :class:`AmbiguousActionError` when a name matches several things.
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+from engine.errors import KillTeamError
+
+__all__ = [
+    "MOVE_VERBS",
+    "Action",
+    "AmbiguousActionError",
+    "IllegalActionError",
+    "InvalidActionError",
+    "format_action",
+    "parse_action",
+]
+
+MOVE_VERBS = ("Reposition", "Dash", "Fall Back", "Charge")
+
+
+class InvalidActionError(KillTeamError, ValueError):
+    """Text that is not an action in the notation (module docstring)."""
+
+
+class IllegalActionError(KillTeamError, ValueError):
+    """A well-formed action the rules forbid in this state; the message names the rule
+    (section of ``rules/KT24.md``)."""
+
+
+class AmbiguousActionError(KillTeamError, ValueError):
+    """An action whose names match several operatives, weapons or markers."""
+
+
+def _num(v: float) -> str:
+    """A distance for notation: at most 3 decimals, no trailing zeros (``12.5``, ``8``)."""
+    text = f"{v:.3f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+@attrs.frozen(slots=True, order=True)
+class Action:
+    """One input to the engine (a decision or a chance outcome).
+
+    Attributes:
+        verb: the action's kind as written in the notation (``"Shoot"``, ``"roll"``...).
+        op: the acting operative's id (``"KAS-1"``), or ``""``.
+        weapon: a weapon name (lower case, profile in parentheses), or ``""``.
+        target: a target operative's id, or ``""``.
+        point: ``(x, y, z)`` in inches for moves, deployment and markers, else ``None``.
+        values: die faces for ``roll``, ``Re-roll`` and ``Command re-roll``.
+        text: any other word (a player, an order, a marker or hatchway name, a card,
+            ``"crit"``/``"normal"`` for strikes and blocks).
+    """
+
+    verb: str
+    op: str = ""
+    weapon: str = ""
+    target: str = ""
+    point: tuple[float, float, float] | None = None
+    values: tuple[int, ...] = ()
+    text: str = ""
+
+    def __str__(self) -> str:
+        return format_action(self)
+
+
+def _pt(p: tuple[float, float, float] | None) -> str:
+    assert p is not None
+    x, y, z = p
+    return f"{_num(x)},{_num(y)}" + (f",{_num(z)}" if z else "")
+
+
+def format_action(a: Action) -> str:
+    """The canonical notation of ``a`` (module docstring)."""
+    v = a.verb
+    if v == "roll":
+        return "roll " + ",".join(str(d) for d in a.values)
+    if v in ("Pass", "Done", "Keep", "Decline", "End activation"):
+        return v
+    if v in ("Initiative", "Drop zone"):
+        return f"{v} {a.text}"
+    if v == "Play":
+        return f"Play {a.text}"
+    if v == "Deploy":
+        return f"Deploy {a.op} at {_pt(a.point)}"
+    if v == "Activate":
+        return f"Activate {a.op} {a.text}"
+    if v in ("Counteract", "Guard", "Interrupt"):
+        return f"{v} {a.op}"
+    if v in MOVE_VERBS:
+        return f"{v} {a.op} to {_pt(a.point)}"
+    if v in ("Shoot", "Fight", "Hatchway fight"):
+        return f"{v} {a.op} {a.weapon} at {a.target}"
+    if v == "Retaliate":
+        return f"Retaliate {a.op} with {a.weapon}" if a.weapon else f"Retaliate {a.op}"
+    if v == "Pick up":
+        return f"Pick up {a.op} {a.text}"
+    if v == "Place marker":
+        return f"Place marker {a.op} at {_pt(a.point)}"
+    if v == "Operate hatch":
+        return f"Operate hatch {a.op} {a.text}"
+    if v == "Also":
+        return f"Also {a.target}"
+    if v in ("Re-roll", "Command re-roll"):
+        return f"{v} " + ",".join(str(d) for d in a.values)
+    if v == "Strike":
+        return f"Strike {a.text}"
+    if v == "Block":
+        return f"Block {a.text}"
+    raise InvalidActionError(f"unknown action verb {v!r}")
+
+
+_OP = r"(?P<op>[A-Za-z0-9]+-\d+)"
+_TGT = r"(?P<target>[A-Za-z0-9]+-\d+)"
+_NUMRE = r"-?\d+(?:\.\d+)?"
+_POINT = rf"(?P<point>{_NUMRE}\s*,\s*{_NUMRE}(?:\s*,\s*{_NUMRE})?)"
+_DICE = r"(?P<values>[1-6](?:\s*,\s*[1-6])*)"
+
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (verb, re.compile(pat, re.IGNORECASE))
+    for verb, pat in (
+        ("roll", rf"roll\s+{_DICE}"),
+        ("Pass", r"pass"),
+        ("Done", r"done"),
+        ("Keep", r"keep"),
+        ("Decline", r"decline"),
+        ("End activation", r"end\s+activation"),
+        ("Initiative", r"initiative\s+(?P<text>[AB])"),
+        ("Drop zone", r"drop\s+zone\s+(?P<text>[AB])"),
+        ("Play", r"play\s+(?P<text>re-roll|[+-][123])"),
+        ("Deploy", rf"deploy\s+{_OP}\s+at\s+{_POINT}"),
+        ("Activate", rf"activate\s+{_OP}\s+(?P<text>engage|conceal)"),
+        ("Counteract", rf"counteract\s+{_OP}"),
+        ("Guard", rf"guard\s+{_OP}"),
+        ("Interrupt", rf"interrupt\s+{_OP}"),
+        ("Reposition", rf"reposition\s+{_OP}\s+to\s+{_POINT}"),
+        ("Dash", rf"dash\s+{_OP}\s+to\s+{_POINT}"),
+        ("Fall Back", rf"fall\s+back\s+{_OP}\s+to\s+{_POINT}"),
+        ("Charge", rf"charge\s+{_OP}\s+to\s+{_POINT}"),
+        ("Shoot", rf"shoot\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
+        ("Hatchway fight", rf"hatchway\s+fight\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
+        ("Fight", rf"fight\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
+        ("Retaliate", rf"retaliate\s+{_OP}(?:\s+with\s+(?P<weapon>.+))?"),
+        ("Pick up", rf"pick\s+up\s+{_OP}\s+(?P<text>.+)"),
+        ("Place marker", rf"place\s+marker\s+{_OP}\s+at\s+{_POINT}"),
+        ("Operate hatch", rf"operate\s+hatch\s+{_OP}\s+(?P<text>.+)"),
+        ("Also", rf"also\s+{_TGT}"),
+        ("Command re-roll", rf"command\s+re-?roll\s+{_DICE}"),
+        ("Re-roll", rf"re-?roll\s+{_DICE}"),
+        ("Strike", r"strike\s+(?P<text>crit|normal)"),
+        ("Block", r"block\s+(?P<text>(?:crit|normal)\s+with\s+(?:crit|normal))"),
+    )
+)
+
+
+def parse_action(text: str) -> Action:
+    """Parse the notation (module docstring) into an :class:`Action`.
+
+    Names are normalised: verbs and orders to their canonical case, operative ids to upper
+    case, weapon, marker and hatchway names to lower case with single spaces; numbers are
+    rounded to 0.001".
+
+    Raises:
+        InvalidActionError: when ``text`` is not an action, naming what was expected.
+    """
+    if not isinstance(text, str):
+        raise InvalidActionError(f"an action must be text, not {type(text).__name__}")
+    clean = " ".join(text.split())
+    for verb, pat in _PATTERNS:
+        m = pat.fullmatch(clean)
+        if m is None:
+            continue
+        g = m.groupdict()
+        point = None
+        if g.get("point"):
+            nums = [round(float(t), 3) + 0.0 for t in g["point"].split(",")]
+            point = (nums[0], nums[1], nums[2] if len(nums) == 3 else 0.0)
+        values = tuple(int(t) for t in g["values"].split(",")) if g.get("values") else ()
+        word = (g.get("text") or "").strip()
+        if verb in ("Initiative", "Drop zone"):
+            word = word.upper()
+        elif verb == "Play":
+            word = word.lower()
+        elif verb in ("Activate", "Strike", "Block", "Pick up", "Operate hatch"):
+            word = " ".join(word.lower().split())
+        return Action(
+            verb=verb,
+            op=(g.get("op") or "").upper(),
+            weapon=" ".join((g.get("weapon") or "").lower().split()),
+            target=(g.get("target") or "").upper(),
+            point=point,
+            values=values,
+            text=word,
+        )
+    raise InvalidActionError(
+        f"not an action: {text!r} (expected e.g. 'Reposition KAS-1 to 12.5,8', "
+        "'Shoot KAS-1 bolt pistol at LEG-2', 'Pass', 'roll 6,4,1'; see engine.game.actions)"
+    )

@@ -1,0 +1,1028 @@
+"""The Shoot and Fight sequences as frames (``rules/KT24.md`` 5.1, 5.2, weapon rules 6,
+Command Re-roll 7.1, EDGE_CASES 3, 7-11).
+
+Decisions inside a sequence are the players': Torrent secondaries, weapon re-rolls
+(Balanced: one die; Ceaseless: every die showing one value; Relentless: any dice), Command
+Re-roll (1CP, one die never re-rolled before) after attack and defence rolls, the
+retaliating weapon, and every strike or block in a fight. Policies the engine applies
+itself, documented: Accurate dice are always used in full; Punishing, Rending and Severe are
+always taken when they can (each only ever helps the attacker); an obscured attack discards a
+normal success (all are normal by then); a cover save is always retained, and an improved
+cover save is taken as one critical success (4.7); the defender allocates saves to suffer the
+least damage (:func:`engine.dice.shoot.unblocked`). Blast secondaries are shot in id order.
+The shooter is never its own Blast secondary.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from engine.dice.profile import AttackProfile
+from engine.dice.rules import Blast, Range, Seek, SeekLight, Torrent
+from engine.dice.shoot import unblocked
+from engine.game import universal
+from engine.game.actions import Action, IllegalActionError
+from engine.game.state import Effect, OperativeState
+from engine.game.work import Work
+from engine.geometry import sight
+
+__all__ = ["FightFrame", "ShootFrame", "fight_options", "shoot_options"]
+
+
+def _illegal(why: str) -> IllegalActionError:
+    return IllegalActionError(why)
+
+
+# -------------------------------------------------------------------------------------------
+# Shared dice helpers
+# -------------------------------------------------------------------------------------------
+
+
+def attack_profile(
+    w: Work, o: OperativeState, name: str, kind: str, *, hit_change: int = 0
+) -> AttackProfile:
+    """The profile ``o`` attacks with: Hit worsened by 1 when injured (2.3), by
+    ``hit_change`` more (point-blank +1, assists -1 each), never better than 2+ (decision
+    6); weapon rules after the ``would_use_weapon_rules`` hooks (e.g. Condensed
+    Environment)."""
+    _, _weapon, prof = universal.find_weapon(w, o, name, kind)
+    hit = prof.hit + (1 if w.injured(o) else 0) + hit_change
+    hit = max(2, min(6, hit))
+    rules = w.would("would_use_weapon_rules", prof.rules, op=o.id, weapon=name, kind=kind)
+    return AttackProfile(prof.attacks, hit, prof.normal_damage, prof.critical_damage, rules)
+
+
+def retain(
+    values: tuple[int, ...], accurate: int, profile: AttackProfile, obscured: bool
+) -> tuple[int, int]:
+    """Retained (normals, crits) from rolled attack dice (5.1 step 3, 6, EDGE_CASES 3)."""
+    d = profile.rules.dice
+    crit_at = max(profile.hit, d.lethal) if d.lethal is not None else 6
+    normals = accurate
+    crits = 0
+    fails = 0
+    for v in values:
+        if v == 6 or (v != 1 and v >= crit_at):
+            crits += 1
+        elif v != 1 and v >= profile.hit:
+            normals += 1
+        else:
+            fails += 1
+    if obscured:
+        normals += crits
+        crits = 0
+        if normals:
+            normals -= 1
+        return normals, crits
+    if d.punishing and crits and fails:
+        normals += 1
+    if (d.rending and crits and normals) or (d.severe and not crits and normals):
+        normals -= 1
+        crits += 1
+    return normals, crits
+
+
+def _reroll_windows(profile: AttackProfile) -> tuple[str, ...]:
+    d = profile.rules.dice
+    if d.relentless:
+        return ("relentless",)
+    out = []
+    if d.ceaseless:
+        out.append("ceaseless")
+    if d.balanced:
+        out.append("balanced")
+    return tuple(out)
+
+
+def reroll_options(kind: str, values: tuple[int, ...], flags: tuple[bool, ...]) -> list[Action]:
+    """Re-roll choices for a weapon re-roll window (faces of dice not yet re-rolled)."""
+    free = sorted((v for v, f in zip(values, flags, strict=True) if not f), reverse=True)
+    out = [Action("Keep")]
+    if not free:
+        return out
+    if kind == "balanced":
+        out += [Action("Re-roll", values=(v,)) for v in sorted(set(free), reverse=True)]
+    elif kind == "ceaseless":
+        for v in sorted(set(free), reverse=True):
+            out.append(Action("Re-roll", values=(v,) * free.count(v)))
+    else:  # relentless: any sub-multiset
+        from itertools import product
+
+        counts = {v: free.count(v) for v in sorted(set(free), reverse=True)}
+        for pick in product(*(range(c + 1) for c in counts.values())):
+            chosen: list[int] = []
+            for v, k in zip(counts, pick, strict=True):
+                chosen += [v] * k
+            if chosen:
+                out.append(Action("Re-roll", values=tuple(chosen)))
+    return out
+
+
+def _take(
+    values: tuple[int, ...], flags: tuple[bool, ...], chosen: tuple[int, ...]
+) -> tuple[list[int], list[bool], list[int]]:
+    """Remove the dice ``chosen`` (faces) from those not yet re-rolled."""
+    vals, fl = list(values), list(flags)
+    for v in chosen:
+        for i, (x, f) in enumerate(zip(vals, fl, strict=True)):
+            if x == v and not f:
+                del vals[i]
+                del fl[i]
+                break
+        else:
+            raise _illegal(f"no die showing {v} that has not been re-rolled (2.4)")
+    return vals, fl, list(chosen)
+
+
+def _check_reroll(
+    kind: str, chosen: tuple[int, ...], values: tuple[int, ...], flags: tuple[bool, ...]
+) -> None:
+    if kind == "balanced" and len(chosen) != 1:
+        raise _illegal("Balanced re-rolls one attack die (6)")
+    if kind == "ceaseless":
+        free = [v for v, f in zip(values, flags, strict=True) if not f]
+        if len(set(chosen)) != 1 or len(chosen) != free.count(chosen[0]):
+            raise _illegal("Ceaseless re-rolls every die showing one chosen value (6)")
+    _take(values, flags, chosen)
+
+
+def _merge(
+    vals: list[int], flags: list[bool], new: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    pairs = sorted(
+        [*zip(vals, flags, strict=True), *((v, True) for v in new)], key=lambda t: (-t[0], t[1])
+    )
+    return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+
+
+def can_command_reroll(w: Work, player: str, flags: tuple[bool, ...]) -> bool:
+    """Command Re-roll (7.1): 1CP, a die never re-rolled."""
+    return w.pl(player).cp >= 1 and not all(flags)
+
+
+def command_reroll_options(values: tuple[int, ...], flags: tuple[bool, ...]) -> list[Action]:
+    faces = sorted({v for v, f in zip(values, flags, strict=True) if not f}, reverse=True)
+    return [Action("Decline")] + [Action("Command re-roll", values=(v,)) for v in faces]
+
+
+# -------------------------------------------------------------------------------------------
+# Shoot (5.1)
+# -------------------------------------------------------------------------------------------
+
+
+def _seek(profile_rules: Any) -> str | None:
+    if profile_rules.has(Seek):
+        return "all"
+    if profile_rules.has(SeekLight):
+        return "light"
+    return None
+
+
+def shoot_target_reason(
+    w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any, point_blank: bool
+) -> str | None:
+    """Why ``t`` cannot be the primary target of this shot (5.1 step 2), or None."""
+    if point_blank:
+        if not w.control_range(o, t):
+            return "a point-blank shot must target an enemy within control range (9.3)"
+        return None
+    kz = w.kz
+    if not w.ctx.valid_target(kz, w.place(t), w.place(o), t.order, _seek(prof.rules)):
+        if not w.ctx.visible(kz, w.place(o), w.place(t)):
+            return f"{t.id} is not visible to {o.id} (4.3, 4.5)"
+        return f"{t.id} has a Conceal order and is in cover: not a valid target (4.5)"
+    for f in w.friends_of(o.id):
+        if w.control_range(f, t):
+            return f"{t.id} has a friendly operative ({f.id}) within its control range (4.5)"
+    if not universal.in_range(w, o, t, prof):
+        rng = prof.rules.get(Range)
+        return f"{t.id} is not within {name}'s Range {getattr(rng, 'distance', 0):g}\" (6)"
+    return None
+
+
+def _point_blank(w: Work, o: OperativeState, mode: str) -> bool:
+    return mode == "interrupt" and w.in_enemy_control_range(o)
+
+
+def shoot_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
+    """Listed Shoot actions: each usable ranged weapon at each primary target it may take."""
+    pb = _point_blank(w, o, mode)
+    if pb and w.ctx.close_quarters is False:
+        return []
+    out = []
+    for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
+        if o.order != "engage" and not universal.silent(prof):
+            continue
+        if universal.weapon_usable(w, o, name, prof) is not None:
+            continue
+        for t in w.enemies_of(o.id):
+            if shoot_target_reason(w, o, t, name, prof, pb) is None:
+                out.append(Action("Shoot", op=o.id, weapon=name, target=t.id))
+    return out
+
+
+def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
+    """Validate a Shoot action and begin its sequence (5.1 steps 1-2).
+
+    Raises:
+        IllegalActionError: naming the rule (order, weapon, target).
+    """
+    name, _, prof = universal.find_weapon(w, o, a.weapon, "ranged")
+    pb = _point_blank(w, o, mode)
+    if o.order != "engage" and not universal.silent(prof):
+        raise _illegal(
+            f"{o.id} has a Conceal order: it can only Shoot with Silent weapons (1.5, 6)"
+        )
+    why = universal.weapon_usable(w, o, name, prof)
+    if why:
+        raise _illegal(why)
+    t = universal.enemy_operative(w, a.target, o.player)
+    why = shoot_target_reason(w, o, t, name, prof, pb)
+    if why:
+        raise _illegal(why)
+    universal.spend(w, o, "Shoot", mode)
+    if o.on_guard:
+        w.set_op(o.id, on_guard=False)
+    w.emit("shoot_declared", op=o.id, weapon=name, target=t.id, point_blank=pb)
+    tg = w.ctx.targeting(w.kz, w.place(o), w.place(t))
+    targets: tuple[str, ...] = (t.id,)
+    blast = prof.rules.get(Blast)
+    if isinstance(blast, Blast):
+        x = blast.distance
+        tp = w.place(t)
+        sec = [
+            q.id
+            for q in w.alive()
+            if q.id not in (t.id, o.id)
+            and sight.distance(tp, w.place(q)) <= x + 1e-6
+            and w.ctx.visible(w.kz, tp, w.place(q))
+        ]
+        targets += tuple(sorted(sec, key=lambda i: w.ctx.index[i]))
+    torrent = prof.rules.get(Torrent) is not None
+    if pb:
+        w.effects.append(Effect("no_retaliate", o.id, "end_activation", source=_active_enemy(w, o)))
+    w.stack.append(
+        ShootFrame(
+            shooter=o.id,
+            weapon=name,
+            mode=mode,
+            targets=targets,
+            stage="torrent" if torrent else "begin",
+            primary_cover=tg.in_cover,
+            primary_obscured=tg.obscured,
+            point_blank=pb,
+        )
+    )
+
+
+def _active_enemy(w: Work, o: OperativeState) -> str:
+    for f in reversed(w.stack):
+        if isinstance(f, universal.ActivationFrame) and w.ctx.owner[f.op] != o.player:
+            return f.op
+    return ""
+
+
+def torrent_candidates(w: Work, f: ShootFrame) -> list[str]:
+    """Torrent secondaries still available: valid targets within x of the primary with no
+    friendly of the shooter within their control range (6, EDGE_CASES 10)."""
+    o = w.op(f.shooter)
+    _, _, prof = universal.find_weapon(w, o, f.weapon, "ranged")
+    x = getattr(prof.rules.get(Torrent), "distance", 0.0)
+    primary = w.place(w.op(f.targets[0]))
+    out = []
+    for t in w.enemies_of(o.id):
+        if t.id in f.targets:
+            continue
+        if sight.distance(primary, w.place(t)) > x + 1e-6:
+            continue
+        if shoot_target_reason(w, o, t, f.weapon, prof, False) is None:
+            out.append(t.id)
+    return out
+
+
+@attrs.frozen(slots=True)
+class ShootFrame:
+    """A Shoot action in progress (module docstring; 5.1)."""
+
+    shooter: str
+    weapon: str
+    mode: str
+    targets: tuple[str, ...]
+    stage: str
+    primary_cover: bool = False
+    primary_obscured: bool = False
+    point_blank: bool = False
+    idx: int = 0
+    cover: bool = False
+    obscured: bool = False
+    improved: bool = False
+    accurate: int = 0
+    windows: tuple[str, ...] = ()
+    dice: tuple[int, ...] = ()
+    flags: tuple[bool, ...] = ()
+    normals: int = 0
+    crits: int = 0
+    cover_saves: tuple[int, int] = (0, 0)
+    pending: tuple[int, ...] = ()  # dice kept aside while re-rolled ones are rolled
+    pending_flags: tuple[bool, ...] = ()
+    rerolling: bool = False
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def profile(self, w: Work) -> AttackProfile:
+        return attack_profile(
+            w, w.op(self.shooter), self.weapon, "ranged", hit_change=1 if self.point_blank else 0
+        )
+
+    def target(self, w: Work) -> OperativeState:
+        return w.op(self.targets[self.idx])
+
+    def attacker(self, w: Work) -> str:
+        return w.ctx.owner[self.shooter]
+
+    def defender(self, w: Work) -> str:
+        return w.ctx.owner[self.targets[self.idx]]
+
+    # -- frame protocol --------------------------------------------------------------------
+
+    def run(self, w: Work) -> None:
+        st = self.stage
+        if st == "torrent":
+            if torrent_candidates(w, self):
+                w.decide(self.attacker(w), "torrent")
+            else:
+                w.replace_top(stage="begin")
+        elif st == "begin":
+            self._begin(w)
+        elif st == "attack_roll":
+            n = self.profile(w).attacks - self.accurate
+            if n <= 0:
+                w.replace_top(stage="attack_cr")
+            else:
+                w.roll("attack", self.attacker(w), n, label=f"attack dice ({self.weapon})")
+        elif st == "attack_reroll":
+            if not self.windows or all(self.flags):
+                w.replace_top(stage="attack_cr", windows=())
+            else:
+                w.decide(self.attacker(w), "reroll")
+        elif st == "attack_cr":
+            if can_command_reroll(w, self.attacker(w), self.flags):
+                w.decide(self.attacker(w), "command_reroll")
+            else:
+                w.replace_top(stage="retain")
+        elif st == "retain":
+            self._retain(w)
+        elif st == "defence_roll":
+            self._defence_roll(w)
+        elif st == "defence_cr":
+            if can_command_reroll(w, self.defender(w), self.flags):
+                w.decide(self.defender(w), "command_reroll")
+            else:
+                w.replace_top(stage="resolve")
+        elif st == "resolve":
+            self._resolve(w)
+        elif st == "hot":
+            prof = self.profile(w)
+            if prof.rules.dice.hot and w.op(self.shooter).alive:
+                w.roll("hot", self.attacker(w), 1, label=f"Hot ({self.weapon})")
+            else:
+                w.replace_top(stage="end")
+        else:
+            self._end(w)
+
+    def _begin(self, w: Work) -> None:
+        if self.idx >= len(self.targets):
+            w.replace_top(stage="hot")
+            return
+        t = self.target(w)
+        o = w.op(self.shooter)
+        if not t.alive:
+            w.replace_top(idx=self.idx + 1)
+            return
+        kz = w.kz
+        prof = self.profile(w)
+        if self.idx == 0 or prof.rules.get(Blast) is not None:
+            cover, obscured = self.primary_cover, self.primary_obscured
+        else:
+            tg = w.ctx.targeting(kz, w.place(o), w.place(t))
+            cover, obscured = tg.in_cover, tg.obscured
+        improved = cover and sight.improved_cover(kz, w.place(o), w.place(t), t.order)
+        vantage = sight.vantage_accuracy(kz, w.place(o), w.place(t), t.order)
+        wacc = prof.rules.dice.accurate
+        accurate = max(wacc, vantage, min(2, wacc + vantage)) if vantage else wacc
+        accurate = min(accurate, prof.attacks)
+        w.replace_top(
+            stage="attack_roll",
+            cover=cover,
+            obscured=obscured,
+            improved=improved,
+            accurate=accurate,
+            windows=_reroll_windows(prof),
+            dice=(),
+            flags=(),
+            normals=0,
+            crits=0,
+        )
+
+    def _retain(self, w: Work) -> None:
+        prof = self.profile(w)
+        n, c = retain(self.dice, self.accurate, prof, self.obscured)
+        t = self.target(w)
+        w.emit(
+            "attack_retained",
+            op=self.shooter,
+            target=t.id,
+            normals=n,
+            crits=c,
+            obscured=self.obscured,
+        )
+        w.replace_top(normals=n, crits=c, stage="defence_roll", dice=(), flags=())
+        if c:
+            w.emit("crits_retained", op=self.shooter, target=t.id, crits=c, weapon=self.weapon)
+            devastating(w, self.shooter, t.id, prof, c)
+            if prof.rules.dice.stun:
+                stun(w, t.id, self.shooter)
+
+    def _defence_roll(self, w: Work) -> None:
+        t = self.target(w)
+        if not t.alive or t.incapacitated:
+            w.replace_top(stage="begin", idx=self.idx + 1)
+            return
+        prof = self.profile(w)
+        d = prof.rules.dice
+        pierce = max(d.piercing, d.piercing_crits if self.crits else 0)
+        dice = max(0, 3 - pierce)
+        cover_n = cover_c = 0
+        if self.cover and not d.saturate and dice:
+            if self.improved:
+                cover_c = 1
+            else:
+                cover_n = 1
+        n = dice - cover_n - cover_c
+        w.replace_top(cover_saves=(cover_n, cover_c))
+        if n <= 0:
+            w.replace_top(stage="defence_cr")
+            return
+        w.roll("defence", self.defender(w), n, label=f"defence dice ({t.id})")
+
+    def _resolve(self, w: Work) -> None:
+        t = self.target(w)
+        prof = self.profile(w)
+        save = w.ctx.datacards[t.id].save
+        cover_n, cover_c = self.cover_saves
+        sn, sc = cover_n, cover_c
+        for v in self.dice:
+            if v == 6:
+                sc += 1
+            elif v != 1 and v >= max(2, save):
+                sn += 1
+        w.emit("saves_retained", op=t.id, normals=sn, crits=sc, cover=cover_n + cover_c)
+        d = prof.rules.dice
+        un, uc = unblocked(
+            self.normals, self.crits, sn, sc, prof.normal_damage, prof.critical_damage, d.brutal
+        )
+        damage = un * prof.normal_damage + uc * prof.critical_damage
+        universal.inflict(w, t.id, damage, f"{self.weapon}", by=self.shooter)
+        w.replace_top(stage="begin", idx=self.idx + 1, dice=(), flags=(), cover_saves=(0, 0))
+
+    def _end(self, w: Work) -> None:
+        o = w.op(self.shooter)
+        _, _, prof = universal.find_weapon(w, o, self.weapon, "ranged")
+        _after_weapon_use(w, o, self.weapon, prof)
+        w.stack.pop()
+        w.emit("shoot_ended", op=self.shooter, weapon=self.weapon)
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:
+        st = self.stage
+        who = self.attacker(w) if st.startswith("attack") or st == "hot" else self.defender(w)
+        if st == "hot":
+            v = values[0]
+            w.emit("dice_rolled", player=who, label=f"Hot ({self.weapon})", values=values)
+            hit = self.profile(w).hit
+            if v < hit:
+                universal.inflict(w, self.shooter, 2 * v, "Hot", by=self.shooter)
+            w.replace_top(stage="end")
+            return
+        if self.rerolling:
+            dice, flags = _merge(list(self.pending), list(self.pending_flags), values)
+            w.emit("dice_rerolled", player=who, old=(), new=values)
+            w.replace_top(dice=dice, flags=flags, rerolling=False, pending=(), pending_flags=())
+            return
+        dice = tuple(sorted(values, reverse=True))
+        label = "attack" if st == "attack_roll" else "defence"
+        w.emit("dice_rolled", player=who, label=label, values=dice)
+        if st == "attack_roll":
+            w.replace_top(dice=dice, flags=(False,) * len(dice), stage="attack_reroll")
+        else:
+            w.replace_top(dice=dice, flags=(False,) * len(dice), stage="defence_cr")
+
+    def options(self, w: Work) -> list[Action]:
+        st = self.stage
+        if st == "torrent":
+            return [Action("Done")] + [
+                Action("Also", target=i) for i in torrent_candidates(w, self)
+            ]
+        if st == "attack_reroll":
+            return reroll_options(self.windows[0], self.dice, self.flags)
+        return command_reroll_options(self.dice, self.flags)
+
+    def act(self, w: Work, a: Action) -> None:
+        st = self.stage
+        if st == "torrent":
+            if a.verb == "Done":
+                w.replace_top(stage="begin")
+                return
+            if a.verb != "Also":
+                raise _illegal(f"{a}: choose Torrent secondary targets ('Also X') or 'Done' (6)")
+            if a.target not in torrent_candidates(w, self):
+                raise _illegal(
+                    f"{a.target} is not a Torrent secondary target: it must be a valid target "
+                    "within x of the primary with no friendly operative within its control "
+                    "range (6, EDGE_CASES 10)"
+                )
+            w.replace_top(targets=(*self.targets, a.target))
+            return
+        if st == "attack_reroll":
+            kind = self.windows[0]
+            if a.verb == "Keep":
+                w.replace_top(windows=self.windows[1:])
+                return
+            if a.verb != "Re-roll":
+                raise _illegal(f"{a}: choose 'Re-roll ...' or 'Keep' ({kind}, 6)")
+            _check_reroll(kind, a.values, self.dice, self.flags)
+            self._start_reroll(w, a.values, self.attacker(w), windows=self.windows[1:])
+            return
+        player = self.attacker(w) if st == "attack_cr" else self.defender(w)
+        if a.verb == "Decline":
+            w.replace_top(stage="retain" if st == "attack_cr" else "resolve")
+            return
+        if a.verb != "Command re-roll" or len(a.values) != 1:
+            raise _illegal(f"{a}: choose 'Command re-roll <face>' or 'Decline' (7.1)")
+        if w.pl(player).cp < 1:
+            raise _illegal(f"{player} has no CP for Command Re-roll (7.1)")
+        _take(self.dice, self.flags, a.values)
+        w.set_pl(player, cp=w.pl(player).cp - 1, cp_spent=w.pl(player).cp_spent + 1)
+        w.emit("cp_spent", player=player, cp=1, ploy="Command Re-roll")
+        self._start_reroll(w, a.values, player)
+
+    def _start_reroll(
+        self, w: Work, chosen: tuple[int, ...], player: str, windows: tuple[str, ...] | None = None
+    ) -> None:
+        vals, fl, _ = _take(self.dice, self.flags, chosen)
+        changes: dict[str, Any] = {
+            "pending": tuple(vals),
+            "pending_flags": tuple(fl),
+            "rerolling": True,
+        }
+        if windows is not None:
+            changes["windows"] = windows
+        w.replace_top(**changes)
+        w.roll("reroll", player, len(chosen), label="re-roll")
+
+
+# -------------------------------------------------------------------------------------------
+# Damage-dealing weapon rules
+# -------------------------------------------------------------------------------------------
+
+
+def devastating(w: Work, attacker: str, target: str, prof: AttackProfile, crits: int) -> None:
+    """Devastating x: each retained crit inflicts x immediately; ``d" Devastating x`` also
+    on every other operative visible to and within d of the target (6)."""
+    d = prof.rules.dice
+    if not d.devastating or not crits:
+        return
+    dmg = d.devastating * crits
+    t = w.op(target)
+    tp = w.place(t)
+    victims = [target]
+    if d.devastating_distance is not None:
+        for q in w.alive():
+            if q.id == target:
+                continue
+            qp = w.place(q)
+            if sight.distance(tp, qp) <= d.devastating_distance + 1e-6 and w.ctx.visible(
+                w.kz, tp, qp
+            ):
+                victims.append(q.id)
+    for v in victims:
+        universal.inflict(w, v, dmg, "Devastating", by=attacker)
+
+
+def stun(w: Work, target: str, source: str) -> None:
+    """Stun: APL -1 until the end of the target's next activation (6; clamp in 2.1)."""
+    if not w.op(target).alive:
+        return
+    w.effects.append(Effect("apl", target, "end_next_activation", source=source, value=-1))
+    w.emit("stunned", op=target, by=source)
+
+
+def _after_weapon_use(w: Work, o: OperativeState, name: str, prof: Any) -> None:
+    from engine.dice.rules import Heavy, Limited
+
+    if prof.rules.get(Limited) is not None:
+        uses = dict(o.limited)
+        uses[name] = uses.get(name, 0) + 1
+        w.set_op(o.id, limited=tuple(sorted(uses.items())))
+    heavy = prof.rules.get(Heavy)
+    if heavy is not None:
+        only = getattr(heavy, "only", None)
+        w.set_op(o.id, heavy_shot=True, heavy_only=only.title() if only else "")
+
+
+# -------------------------------------------------------------------------------------------
+# Fight (5.2)
+# -------------------------------------------------------------------------------------------
+
+
+def fight_targets(w: Work, o: OperativeState) -> list[OperativeState]:
+    """Enemies within ``o``'s control range (5.2 step 1)."""
+    return [e for e in w.enemies_of(o.id) if w.control_range(o, e)]
+
+
+def fight_options(w: Work, o: OperativeState) -> list[Action]:
+    out: list[Action] = []
+    targets = fight_targets(w, o)
+    for name, _, prof in universal.weapons_of(w, o.id, "melee"):
+        if universal.weapon_usable(w, o, name, prof) is not None:
+            continue
+        out.extend(Action("Fight", op=o.id, weapon=name, target=t.id) for t in targets)
+    return out
+
+
+def assists(w: Work, helped: OperativeState, enemy: OperativeState) -> int:
+    """Other friendlies of ``helped`` within control range of ``enemy`` and of no other
+    enemy (5.2 step 2)."""
+    count = 0
+    for f in w.friends_of(helped.id):
+        if not w.control_range(f, enemy):
+            continue
+        if any(w.control_range(f, e) for e in w.enemies_of(f.id) if e.id != enemy.id):
+            continue
+        count += 1
+    return count
+
+
+def start_fight(
+    w: Work, o: OperativeState, a: Action, mode: str, *, verb: str = "Fight", forced: bool = False
+) -> None:
+    """Validate a Fight action and begin its sequence (5.2 steps 1-2).
+
+    Raises:
+        IllegalActionError: no such melee weapon, the target not an enemy within control
+            range (unless ``forced``, e.g. Hatchway Fight), or the weapon unusable.
+    """
+    name, _, prof = universal.find_weapon(w, o, a.weapon, "melee")
+    why = universal.weapon_usable(w, o, name, prof)
+    if why:
+        raise _illegal(why)
+    t = universal.enemy_operative(w, a.target, o.player)
+    if not forced and not w.control_range(o, t):
+        raise _illegal(f"{t.id} is not within {o.id}'s control range: Fight needs one (5.2)")
+    universal.spend(w, o, verb, mode)
+    if o.on_guard:
+        w.set_op(o.id, on_guard=False)
+    w.emit("fight_declared", op=o.id, weapon=name, target=t.id)
+    can = not any(e.kind == "no_retaliate" and e.op == t.id for e in w.effects)
+    melee = universal.weapons_of(w, t.id, "melee") if can else []
+    usable = [n for n, _, p in melee if universal.weapon_usable(w, t, n, p) is None]
+    dweapon = usable[0] if len(usable) == 1 else ""
+    w.stack.append(
+        FightFrame(
+            attacker=o.id,
+            defender=t.id,
+            aweapon=name,
+            dweapon=dweapon,
+            mode=mode,
+            stage="retaliate" if len(usable) > 1 else "a_roll",
+            a_assist=assists(w, o, t),
+            d_assist=assists(w, t, o),
+        )
+    )
+    if dweapon:
+        w.emit("retaliation_weapon", op=t.id, weapon=dweapon)
+
+
+@attrs.frozen(slots=True)
+class FightFrame:
+    """A Fight action in progress (5.2).
+
+    ``adice``/``ddice`` are the attacker's and defender's rolled dice (with re-roll flags)
+    until both are retained as ``(an, ac)`` and ``(dn, dc)``; then players alternate
+    resolving one success each, starting with the attacker (``turn``)."""
+
+    attacker: str
+    defender: str
+    aweapon: str
+    dweapon: str
+    mode: str
+    stage: str
+    a_assist: int = 0
+    d_assist: int = 0
+    adice: tuple[int, ...] = ()
+    aflags: tuple[bool, ...] = ()
+    ddice: tuple[int, ...] = ()
+    dflags: tuple[bool, ...] = ()
+    windows: tuple[str, ...] = ()
+    an: int = 0
+    ac: int = 0
+    dn: int = 0
+    dc: int = 0
+    turn: str = ""
+    a_shocked: bool = False
+    d_shocked: bool = False
+    pending: tuple[int, ...] = ()
+    pending_flags: tuple[bool, ...] = ()
+    rerolling: str = ""
+    hot_done: str = ""
+
+    def prof(self, w: Work, side: str) -> AttackProfile:
+        if side == "a":
+            return attack_profile(
+                w, w.op(self.attacker), self.aweapon, "melee", hit_change=-self.a_assist
+            )
+        return attack_profile(
+            w, w.op(self.defender), self.dweapon, "melee", hit_change=-self.d_assist
+        )
+
+    def owner(self, w: Work, side: str) -> str:
+        return w.ctx.owner[self.attacker if side == "a" else self.defender]
+
+    def run(self, w: Work) -> None:
+        st = self.stage
+        if st == "retaliate":
+            w.decide(self.owner(w, "d"), "retaliate")
+        elif st == "a_roll":
+            n = self.prof(w, "a").attacks
+            w.roll("attack", self.owner(w, "a"), n, label=f"attack dice ({self.aweapon})")
+        elif st == "d_roll":
+            if not self.dweapon:
+                w.replace_top(stage="a_reroll", windows=_reroll_windows(self.prof(w, "a")))
+                return
+            n = self.prof(w, "d").attacks
+            w.roll("attack", self.owner(w, "d"), n, label=f"attack dice ({self.dweapon})")
+        elif st in ("a_reroll", "d_reroll"):
+            side = st[0]
+            flags = self.aflags if side == "a" else self.dflags
+            if not self.windows or all(flags) or (side == "d" and not self.dweapon):
+                nxt = "a_cr" if side == "a" else "d_cr"
+                w.replace_top(stage=nxt, windows=())
+            else:
+                w.decide(self.owner(w, side), "reroll")
+        elif st in ("a_cr", "d_cr"):
+            side = st[0]
+            flags = self.aflags if side == "a" else self.dflags
+            if (side == "a" or self.dweapon) and can_command_reroll(w, self.owner(w, side), flags):
+                w.decide(self.owner(w, side), "command_reroll")
+            else:
+                self._next_after_cr(w, side)
+        elif st == "retain":
+            self._retain(w)
+        elif st == "resolve":
+            self._resolve_step(w)
+        elif st == "hot":
+            self._hot(w)
+        else:
+            w.stack.pop()
+            a = w.op(self.attacker)
+            _, _, prof = universal.find_weapon(w, a, self.aweapon, "melee")
+            _after_weapon_use(w, a, self.aweapon, prof)
+            w.emit("fight_ended", op=self.attacker, target=self.defender)
+
+    def _next_after_cr(self, w: Work, side: str) -> None:
+        if side == "a":
+            wins = _reroll_windows(self.prof(w, "d")) if self.dweapon else ()
+            w.replace_top(stage="d_reroll", windows=wins)
+        else:
+            w.replace_top(stage="retain")
+
+    def _retain(self, w: Work) -> None:
+        pa = self.prof(w, "a")
+        an, ac = retain(self.adice, 0, pa, False)
+        dn = dc = 0
+        pd = None
+        if self.dweapon:
+            pd = self.prof(w, "d")
+            dn, dc = retain(self.ddice, 0, pd, False)
+        w.emit("attack_retained", op=self.attacker, target=self.defender, normals=an, crits=ac)
+        if self.dweapon:
+            w.emit("attack_retained", op=self.defender, target=self.attacker, normals=dn, crits=dc)
+        w.replace_top(an=an, ac=ac, dn=dn, dc=dc, stage="resolve", turn="a")
+        # Devastating and Stun from retained crits (both sides, simultaneous).
+        if ac:
+            devastating(w, self.attacker, self.defender, pa, ac)
+        if pd is not None and dc:
+            devastating(w, self.defender, self.attacker, pd, dc)
+        if ac and pa.rules.dice.stun:
+            stun(w, self.defender, self.attacker)
+        if pd is not None and dc and pd.rules.dice.stun:
+            stun(w, self.attacker, self.defender)
+
+    def _over(self, w: Work) -> bool:
+        return w.op(self.attacker).incapacitated or w.op(self.defender).incapacitated
+
+    def _left(self, side: str) -> int:
+        return self.an + self.ac if side == "a" else self.dn + self.dc
+
+    def _resolve_step(self, w: Work) -> None:
+        if self._over(w) or (self._left("a") == 0 and self._left("d") == 0):
+            w.replace_top(stage="hot")
+            return
+        side = self.turn
+        if self._left(side) == 0:
+            side = "d" if side == "a" else "a"
+            w.replace_top(turn=side)
+        w.decide(self.owner(w, side), "resolve")
+
+    def _hot(self, w: Work) -> None:
+        for side, op_id, weapon in (
+            ("a", self.attacker, self.aweapon),
+            ("d", self.defender, self.dweapon),
+        ):
+            if not weapon or side in self.hot_done:
+                continue
+            if self.prof(w, side).rules.dice.hot and w.op(op_id).alive:
+                w.roll("hot", self.owner(w, side), 1, label=f"Hot ({weapon})")
+                return
+            w.replace_top(hot_done=self.hot_done + side)
+            return
+        w.replace_top(stage="end")
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:
+        st = self.stage
+        if st == "hot":
+            side = "a" if "a" not in self.hot_done else "d"
+            op_id = self.attacker if side == "a" else self.defender
+            w.emit("dice_rolled", player=self.owner(w, side), label="Hot", values=values)
+            if values[0] < self.prof(w, side).hit:
+                universal.inflict(w, op_id, 2 * values[0], "Hot", by=op_id)
+            w.replace_top(hot_done=self.hot_done + side)
+            return
+        if self.rerolling:
+            side = self.rerolling
+            dice, flags = _merge(list(self.pending), list(self.pending_flags), values)
+            w.emit("dice_rerolled", player=self.owner(w, side), old=(), new=values)
+            if side == "a":
+                w.replace_top(adice=dice, aflags=flags)
+            else:
+                w.replace_top(ddice=dice, dflags=flags)
+            w.replace_top(rerolling="", pending=(), pending_flags=())
+            return
+        dice = tuple(sorted(values, reverse=True))
+        if st == "a_roll":
+            w.emit("dice_rolled", player=self.owner(w, "a"), label="attack", values=dice)
+            w.replace_top(adice=dice, aflags=(False,) * len(dice), stage="d_roll")
+        else:
+            w.emit("dice_rolled", player=self.owner(w, "d"), label="attack", values=dice)
+            w.replace_top(
+                ddice=dice,
+                dflags=(False,) * len(dice),
+                stage="a_reroll",
+                windows=_reroll_windows(self.prof(w, "a")),
+            )
+
+    def options(self, w: Work) -> list[Action]:
+        st = self.stage
+        if st == "retaliate":
+            d = w.op(self.defender)
+            return [
+                Action("Retaliate", op=d.id, weapon=n)
+                for n, _, p in universal.weapons_of(w, d.id, "melee")
+                if universal.weapon_usable(w, d, n, p) is None
+            ]
+        if st in ("a_reroll", "d_reroll"):
+            side = st[0]
+            dice, flags = (self.adice, self.aflags) if side == "a" else (self.ddice, self.dflags)
+            return reroll_options(self.windows[0], dice, flags)
+        if st in ("a_cr", "d_cr"):
+            dice, flags = (self.adice, self.aflags) if st[0] == "a" else (self.ddice, self.dflags)
+            return command_reroll_options(dice, flags)
+        return self._resolve_options(w)
+
+    def _resolve_options(self, w: Work) -> list[Action]:
+        side = self.turn
+        mine = (self.an, self.ac) if side == "a" else (self.dn, self.dc)
+        theirs = (self.dn, self.dc) if side == "a" else (self.an, self.ac)
+        opp_prof = (
+            self.prof(w, "d" if side == "a" else "a")
+            if ((side == "a" and self.dweapon) or side == "d")
+            else None
+        )
+        brutal_opp = False
+        # Brutal: the opponent of a Brutal weapon's wielder can only block with crits.
+        my_opp_brutal = opp_prof.rules.dice.brutal if opp_prof is not None else False
+        del brutal_opp
+        out = []
+        if mine[1]:
+            out.append(Action("Strike", text="crit"))
+        if mine[0]:
+            out.append(Action("Strike", text="normal"))
+        if mine[1] and theirs[1]:
+            out.append(Action("Block", text="crit with crit"))
+        if mine[1] and theirs[0]:
+            out.append(Action("Block", text="normal with crit"))
+        if mine[0] and theirs[0] and not my_opp_brutal:
+            out.append(Action("Block", text="normal with normal"))
+        return out
+
+    def act(self, w: Work, a: Action) -> None:
+        st = self.stage
+        if st == "retaliate":
+            if a.verb != "Retaliate" or a.op != self.defender:
+                raise _illegal(f"{self.defender} must choose its melee weapon ('Retaliate ...')")
+            d = w.op(self.defender)
+            name, _, prof = universal.find_weapon(w, d, a.weapon, "melee")
+            why = universal.weapon_usable(w, d, name, prof)
+            if why:
+                raise _illegal(why)
+            w.emit("retaliation_weapon", op=d.id, weapon=name)
+            w.replace_top(dweapon=name, stage="a_roll")
+            return
+        if st in ("a_reroll", "d_reroll"):
+            side = st[0]
+            kind = self.windows[0]
+            dice, flags = (self.adice, self.aflags) if side == "a" else (self.ddice, self.dflags)
+            if a.verb == "Keep":
+                w.replace_top(windows=self.windows[1:])
+                return
+            if a.verb != "Re-roll":
+                raise _illegal(f"{a}: choose 'Re-roll ...' or 'Keep' ({kind}, 6)")
+            _check_reroll(kind, a.values, dice, flags)
+            vals, fl, _ = _take(dice, flags, a.values)
+            w.replace_top(
+                windows=self.windows[1:],
+                pending=tuple(vals),
+                pending_flags=tuple(fl),
+                rerolling=side,
+            )
+            w.roll("reroll", self.owner(w, side), len(a.values), label="re-roll")
+            return
+        if st in ("a_cr", "d_cr"):
+            side = st[0]
+            player = self.owner(w, side)
+            dice, flags = (self.adice, self.aflags) if side == "a" else (self.ddice, self.dflags)
+            if a.verb == "Decline":
+                self._next_after_cr(w, side)
+                return
+            if a.verb != "Command re-roll" or len(a.values) != 1:
+                raise _illegal(f"{a}: choose 'Command re-roll <face>' or 'Decline' (7.1)")
+            if w.pl(player).cp < 1:
+                raise _illegal(f"{player} has no CP for Command Re-roll (7.1)")
+            vals, fl, _ = _take(dice, flags, a.values)
+            w.set_pl(player, cp=w.pl(player).cp - 1, cp_spent=w.pl(player).cp_spent + 1)
+            w.emit("cp_spent", player=player, cp=1, ploy="Command Re-roll")
+            w.replace_top(pending=tuple(vals), pending_flags=tuple(fl), rerolling=side)
+            w.roll("reroll", player, 1, label="command re-roll")
+            return
+        self._resolve(w, a)
+
+    def _resolve(self, w: Work, a: Action) -> None:
+        legal = self._resolve_options(w)
+        if a not in legal:
+            raise _illegal(
+                f"{a} is not possible: unresolved successes allow "
+                f"{', '.join(str(x) for x in legal)} (5.2 step 4)"
+            )
+        side = self.turn
+        opp = "d" if side == "a" else "a"
+        me_id = self.attacker if side == "a" else self.defender
+        opp_id = self.defender if side == "a" else self.attacker
+        n, c = (self.an, self.ac) if side == "a" else (self.dn, self.dc)
+        on, oc = (self.dn, self.dc) if side == "a" else (self.an, self.ac)
+        prof = self.prof(w, side)
+        if a.verb == "Strike":
+            crit = a.text == "crit"
+            if crit:
+                c -= 1
+            else:
+                n -= 1
+            w.emit("strike", op=me_id, die=a.text)
+            shocked = self.a_shocked if side == "a" else self.d_shocked
+            if crit and prof.rules.dice.shock and not shocked:
+                if on:
+                    on -= 1
+                elif oc:
+                    oc -= 1
+                w.replace_top(**{f"{side}_shocked": True})
+            dmg = prof.critical_damage if crit else prof.normal_damage
+            universal.inflict(
+                w, opp_id, dmg, (self.aweapon if side == "a" else self.dweapon), by=me_id
+            )
+        else:
+            blocked, _, die = a.text.split()
+            if die == "crit":
+                c -= 1
+            else:
+                n -= 1
+            if blocked == "crit":
+                oc -= 1
+            else:
+                on -= 1
+            w.emit("block", op=me_id, die=die, blocked=blocked)
+        mine = {"an": n, "ac": c} if side == "a" else {"dn": n, "dc": c}
+        theirs = {"dn": on, "dc": oc} if side == "a" else {"an": on, "ac": oc}
+        w.replace_top(**mine, **theirs)
+        top = w.top
+        if top._left(opp) > 0:
+            w.replace_top(turn=opp)

@@ -1,0 +1,264 @@
+"""Close Quarters rules (``rules/KT24.md`` 9.3): Operate Hatch, Hatchway Fight, Guard with
+its On Guard interrupt and point-blank shot, Condensed Environment. Active on killzones with
+Wall terrain (or when the game's options force them).
+
+Modelling choices (documented): a hatchway's access point is within an operative's control
+range when the operative's base is within 1" of the hatchway's parts (a closed hatch is a
+wall, so it is visible from either side); Operate Hatch is a whole action (opening mid-move is
+not modelled); a hatchway cannot be closed while an operative's base overlaps its access
+point. Hatchway Fight: the fighter's base within 0.1" of an open hatchway's parts, the enemy
+within 2" of them and on the other side (the straight line between the two crosses the
+hatchway); they count as within each other's control range for the action.
+"""
+
+from __future__ import annotations
+
+import attrs
+from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
+
+from engine.dice.rules import Blast, Lethal, Torrent, WeaponRules
+from engine.game import universal
+from engine.game.actions import Action, IllegalActionError
+from engine.game.context import Hooks
+from engine.game.state import OperativeState, other
+from engine.game.work import Work
+
+__all__ = ["guard_window", "install", "options", "perform"]
+
+HATCH_RANGE = 1.0  # control range (4.2)
+HATCHWAY_FIGHT_RANGE = 2.0  # inches (9.3)
+
+
+def _illegal(why: str) -> IllegalActionError:
+    return IllegalActionError(why)
+
+
+_HATCH_GEOMS: dict[tuple[int, str], BaseGeometry] = {}
+
+
+def _hatch_geom(w: Work, name: str) -> BaseGeometry:
+    kz = w.ctx.killzone
+    key = (id(kz), name)
+    g = _HATCH_GEOMS.get(key)
+    if g is None:
+        fi = kz.features.index(name)
+        g = _HATCH_GEOMS[key] = unary_union([p.polygon for p in kz.parts if p.feature == fi])
+    return g
+
+
+def _near_hatch(w: Work, o: OperativeState, name: str, dist: float) -> bool:
+    p = w.place(o)
+    return bool(_hatch_geom(w, name).distance(Point(p.x, p.y)) <= p.radius + dist + 1e-6)
+
+
+def _hatch_reason(w: Work, o: OperativeState, name: str) -> str | None:
+    kz = w.ctx.killzone
+    if name not in kz.hatchways:
+        return f"there is no hatchway {name!r} (hatchways: {', '.join(sorted(kz.hatchways))})"
+    if not _near_hatch(w, o, name, HATCH_RANGE):
+        return f"{name}'s access point is not within {o.id}'s control range (9.3 Operate Hatch)"
+    if w.in_enemy_control_range(o):
+        return "Operate Hatch cannot be performed within control range of an enemy (9.3)"
+    if name in w.open_hatchways:
+        for e in w.enemies_of(o.id):
+            if _near_hatch(w, e, name, HATCH_RANGE):
+                return (
+                    f"{name} cannot be closed: its access point is within control range of "
+                    f"an enemy ({e.id}) (9.3)"
+                )
+        for q in w.alive():
+            if _near_hatch(w, q, name, -1e-3):
+                return f"{name} cannot be closed while {q.id} stands in its access point (9.3)"
+    return None
+
+
+def _hatchway_fight_targets(w: Work, o: OperativeState) -> list[OperativeState]:
+    out = []
+    me = w.place(o)
+    for name in w.open_hatchways:
+        if not _near_hatch(w, o, name, 0.1):
+            continue
+        g = _hatch_geom(w, name)
+        for e in w.enemies_of(o.id):
+            if not _near_hatch(w, e, name, HATCHWAY_FIGHT_RANGE):
+                continue
+            ep = w.place(e)
+            if LineString([(me.x, me.y), (ep.x, ep.y)]).intersects(g) and e not in out:
+                out.append(e)
+    return sorted(out, key=lambda e: w.ctx.index[e.id])
+
+
+def options(w: Work, o: OperativeState, mode: str) -> list[Action]:
+    """Listed close-quarters actions of ``o``."""
+    out: list[Action] = []
+    if universal.precheck(w, o, "Operate hatch", mode) is None:
+        for name in sorted(w.ctx.killzone.hatchways):
+            if _hatch_reason(w, o, name) is None:
+                out.append(Action("Operate hatch", op=o.id, text=name))
+    if universal.precheck(w, o, "Guard", mode) is None and _guard_reason(w, o) is None:
+        out.append(Action("Guard", op=o.id))
+    if universal.precheck(w, o, "Hatchway fight", mode) is None and not w.in_enemy_control_range(o):
+        targets = _hatchway_fight_targets(w, o)
+        for name, _, prof in universal.weapons_of(w, o.id, "melee"):
+            if universal.weapon_usable(w, o, name, prof) is None:
+                out.extend(
+                    Action("Hatchway fight", op=o.id, weapon=name, target=t.id) for t in targets
+                )
+    return out
+
+
+def _guard_reason(w: Work, o: OperativeState) -> str | None:
+    if o.order != "engage":
+        return "an operative with a Conceal order cannot Guard (9.3)"
+    if w.in_enemy_control_range(o):
+        return "Guard cannot be performed within control range of an enemy (9.3)"
+    return None
+
+
+def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
+    """Perform Operate Hatch, Guard or Hatchway Fight (9.3).
+
+    Raises:
+        IllegalActionError: naming the rule."""
+    from engine.game import attacks
+
+    if not w.ctx.close_quarters:
+        raise _illegal(f"{a.verb} exists only under the Close Quarters rules (9.3)")
+    if a.verb == "Operate hatch":
+        names = [n for n in w.ctx.killzone.hatchways if n.lower() == a.text.lower()]
+        name = names[0] if names else a.text
+        why = _hatch_reason(w, o, name)
+        if why:
+            raise _illegal(why)
+        universal.spend(w, o, "Operate hatch", mode)
+        opened = name not in w.open_hatchways
+        now = set(w.open_hatchways)
+        if opened:
+            now.add(name)
+        else:
+            now.discard(name)
+        w.open_hatchways = tuple(sorted(now))
+        w.emit("hatch_operated", op=o.id, hatch=name, open=opened)
+    elif a.verb == "Guard":
+        why = _guard_reason(w, o)
+        if why:
+            raise _illegal(why)
+        universal.spend(w, o, "Guard", mode)
+        w.set_op(o.id, on_guard=True)
+        w.emit("guard", op=o.id)
+    elif a.verb == "Hatchway fight":
+        if w.in_enemy_control_range(o):
+            raise _illegal(
+                "Hatchway Fight cannot be performed within control range of an enemy (9.3)"
+            )
+        if a.target not in [t.id for t in _hatchway_fight_targets(w, o)]:
+            raise _illegal(
+                f'{a.target} is not within 2" on the other side of an open hatchway {o.id} '
+                "is touching (9.3 Hatchway Fight)"
+            )
+        attacks.start_fight(
+            w,
+            o,
+            Action("Fight", op=o.id, weapon=a.weapon, target=a.target),
+            mode,
+            verb="Hatchway fight",
+            forced=True,
+        )
+    else:  # pragma: no cover
+        raise _illegal(f"unknown action {a.verb}")
+
+
+# -------------------------------------------------------------------------------------------
+# On Guard (9.3)
+# -------------------------------------------------------------------------------------------
+
+
+def guard_window(w: Work, frame: universal.ActivationFrame) -> bool:
+    """After an enemy action in an activation: offer the On Guard interrupt (once per enemy
+    activation). Returns True when a window (decision) was opened."""
+    if not w.ctx.close_quarters or frame.guard_window_used:
+        return False
+    active = w.op(frame.op)
+    guards = [g for g in w.alive(other(active.player)) if g.on_guard]
+    if not guards:
+        return False
+    w.stack.append(GuardWindowFrame(active=frame.op))
+    return True
+
+
+@attrs.frozen(slots=True)
+class GuardWindowFrame:
+    """The On Guard window after an enemy action: ``Interrupt X`` or ``Pass`` (9.3). If the
+    player passes, guards with the active enemy within control range stop guarding."""
+
+    active: str
+
+    def run(self, w: Work) -> None:
+        player = other(w.ctx.owner[self.active])
+        w.decide(player, "guard")
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
+        raise _illegal("no dice here")
+
+    def options(self, w: Work) -> list[Action]:
+        player = other(w.ctx.owner[self.active])
+        out = [Action("Pass")]
+        for g in w.alive(player):
+            if g.on_guard and universal.list_action_options(w, g, "interrupt"):
+                out.append(Action("Interrupt", op=g.id))
+        return out
+
+    def act(self, w: Work, a: Action) -> None:
+        player = other(w.ctx.owner[self.active])
+        w.stack.pop()
+        if a.verb == "Pass":
+            w.emit("passed", player=player, step="on guard")
+            active = w.op(self.active)
+            for g in w.alive(player):
+                if g.on_guard and active.alive and w.control_range(g, active):
+                    w.set_op(g.id, on_guard=False)
+                    w.emit(
+                        "guard_ended",
+                        op=g.id,
+                        why="an enemy ended an action within its control range",
+                    )
+            return
+        if a.verb != "Interrupt":
+            raise _illegal(f"{a}: choose 'Interrupt X' or 'Pass' (9.3 On Guard)")
+        g = universal.own_operative(w, a.op, player)
+        if not g.on_guard:
+            raise _illegal(f"{g.id} is not on guard (9.3)")
+        if not universal.list_action_options(w, g, "interrupt"):
+            raise _illegal(f"{g.id} has no Shoot or Fight it could perform (9.3)")
+        # mark the enemy activation's window as used
+        for i in range(len(w.stack) - 1, -1, -1):
+            f = w.stack[i]
+            if isinstance(f, universal.ActivationFrame) and f.op == self.active:
+                w.stack[i] = attrs.evolve(f, guard_window_used=True)
+                break
+        w.set_op(g.id, done=(), moved=False, heavy_shot=False)
+        w.emit("interrupt", op=g.id)
+        w.stack.append(universal.ActivationFrame(op=g.id, mode="interrupt"))
+
+
+# -------------------------------------------------------------------------------------------
+# Condensed Environment (9.3)
+# -------------------------------------------------------------------------------------------
+
+
+def _condensed(w: Work, rules: WeaponRules, **info: object) -> WeaponRules:
+    """Blast, Torrent and x" Devastating weapons gain Lethal 5+ (9.3)."""
+    if not w.ctx.close_quarters:
+        return rules
+    d = rules.dice
+    area = rules.has(Blast) or rules.has(Torrent) or d.devastating_distance is not None
+    if area and (d.lethal is None or d.lethal > 5):
+        return rules.with_rules(Lethal(5))
+    return rules
+
+
+def install(hooks: Hooks) -> None:
+    """Subscribe the Close Quarters hooks."""
+    hooks.transform("would_use_weapon_rules", _condensed)

@@ -1,0 +1,114 @@
+"""Events: every change the engine makes, and the narration derived from them.
+
+An :class:`Event` has a ``kind`` (snake case, e.g. ``"damage_inflicted"``) and its data as
+sorted ``(key, value)`` pairs. :func:`narrate` turns one event into a line of text (or ``""``
+for bookkeeping events nobody wants to read).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+__all__ = ["Event", "narrate"]
+
+
+@attrs.frozen(slots=True)
+class Event:
+    """One change: ``kind`` and data pairs (use :meth:`get` or indexing)."""
+
+    kind: str
+    data: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def make(cls, kind: str, **data: Any) -> Event:
+        """An event of ``kind`` with keyword data."""
+        return cls(kind, tuple(sorted(data.items())))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of ``key`` (or ``default``)."""
+        for k, v in self.data:
+            if k == key:
+                return v
+        return default
+
+    def __getitem__(self, key: str) -> Any:
+        for k, v in self.data:
+            if k == key:
+                return v
+        raise KeyError(key)
+
+    def as_dict(self) -> dict[str, Any]:
+        """``{"kind": ..., **data}``."""
+        return {"kind": self.kind, **dict(self.data)}
+
+
+def _dice(values: Any) -> str:
+    return ",".join(str(v) for v in values) if values else "-"
+
+
+_TEMPLATES: dict[str, Any] = {
+    "battle_started": lambda e: f"Battle on {e['killzone']}: {e['team_a']} (A) v {e['team_b']} (B)",
+    "roll_off": lambda e: f"Roll-off ({e['purpose']}): A {e['a']}, B {e['b']}",
+    "initiative_card": lambda e: f"{e['player']} plays initiative card {e['card']}",
+    "initiative_decided": lambda e: f"{e['player']} has initiative",
+    "drop_zone_chosen": lambda e: f"{e['player']} takes drop zone {e['zone']}",
+    "deployed": lambda e: f"{e['op']} set up at ({e['x']:g}, {e['y']:g})",
+    "turning_point_started": lambda e: f"=== Turning point {e['tp']} ===",
+    "cp_gained": lambda e: f"{e['player']} gains {e['cp']}CP (now {e['total']}CP)",
+    "cp_spent": lambda e: f"{e['player']} spends {e['cp']}CP on {e['ploy']}",
+    "passed": lambda e: f"{e['player']} passes ({e['step']})",
+    "activated": lambda e: f"{e['op']} activates ({e['order']}, {e['ap']}AP)",
+    "counteracted": lambda e: f"{e['op']} counteracts",
+    "activation_ended": lambda e: "",
+    "moved": lambda e: (
+        f"{e['op']} {e['action']}s to ({e['x']:g}, {e['y']:g})"
+        + (f' at {e["z"]:g}"' if e["z"] else "")
+        + f' ({e["cost"]:g}")'
+    ),
+    "shoot_declared": lambda e: f"{e['op']} shoots {e['target']} with {e['weapon']}",
+    "fight_declared": lambda e: f"{e['op']} fights {e['target']} with {e['weapon']}",
+    "retaliation_weapon": lambda e: f"{e['op']} retaliates with {e['weapon']}",
+    "dice_rolled": lambda e: f"  {e['player']} rolls {e['label']}: {_dice(e['values'])}",
+    "dice_rerolled": lambda e: f"  {e['player']} re-rolls {_dice(e['old'])} -> {_dice(e['new'])}",
+    "attack_retained": lambda e: (
+        f"  {e['op']} retains {e['normals']} normal, {e['crits']} crit"
+        + (" (obscured)" if e.get("obscured") else "")
+    ),
+    "saves_retained": lambda e: (
+        f"  {e['op']} saves {e['normals']} normal, {e['crits']} crit"
+        + (f" ({e['cover']} cover)" if e.get("cover") else "")
+    ),
+    "strike": lambda e: f"  {e['op']} strikes with a {e['die']} success",
+    "block": lambda e: f"  {e['op']} blocks a {e['blocked']} with a {e['die']}",
+    "damage_inflicted": lambda e: (
+        f"  {e['op']} takes {e['damage']} damage ({e['source']}), {max(0, e['wounds'])}W left"
+    ),
+    "operative_incapacitated": lambda e: f"  {e['op']} is incapacitated",
+    "operative_removed": lambda e: "",
+    "marker_picked_up": lambda e: f"{e['op']} picks up marker {e['marker']}",
+    "marker_placed": lambda e: f"{e['op']} places marker {e['marker']} at ({e['x']:g}, {e['y']:g})",
+    "hatch_operated": lambda e: f"{e['op']} {'opens' if e['open'] else 'closes'} {e['hatch']}",
+    "guard": lambda e: f"{e['op']} goes on guard",
+    "guard_ended": lambda e: f"{e['op']} is no longer on guard ({e['why']})",
+    "interrupt": lambda e: f"{e['op']} interrupts from On Guard",
+    "stunned": lambda e: f"  {e['op']} is stunned (APL -1)",
+    "vp_scored": lambda e: f"{e['player']} scores {e['vp']}VP ({e['why']})",
+    "kill_grade": lambda e: f"{e['player']} reaches kill grade {e['grade']}",
+    "turning_point_ended": lambda e: (
+        f"--- End of turning point {e['tp']}: VP A {e['vp'][0]}, B {e['vp'][1]}"
+    ),
+    "battle_ended": lambda e: (
+        f"Battle over: A {e['vp'][0]}VP, B {e['vp'][1]}VP - "
+        + (f"{e['winner']} wins" if e["winner"] else "draw")
+    ),
+}
+
+
+def narrate(event: Event) -> str:
+    """A line of narration for ``event`` (``""`` when it is not worth a line)."""
+    fn = _TEMPLATES.get(event.kind)
+    if fn is None:
+        return ""
+    return str(fn(event))

@@ -1,0 +1,591 @@
+"""The battle loop: applying inputs, advancing to the next node, listing legal actions.
+
+Rules: ``rules/KT24.md`` 1.2 (set-up: roll-off, drop zones, deployment in alternating thirds
+with Conceal orders, 2CP each), 1.3-1.5 (turning points; Strategy phase: initiative with the
+Approved Ops 2025 cards, Ready, Gambit; Firefight phase: alternating activations), 1.6
+(counteract), 1.8 (end of battle), 2.4 (roll-offs).
+
+Procedures in progress are frames on the state's stack (DESIGN.md principle 3). Each frame
+class has ``run(w)`` (advance: set a node or change the stack), ``act(w, action)`` (apply a
+decision), ``options(w)`` (the legal decisions, listed) and ``rolled(w, values)`` (apply a
+chance outcome). :func:`advance` runs frames until one sets a node.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from typing import Any
+
+import attrs
+
+from engine.game.actions import Action, IllegalActionError, InvalidActionError, parse_action
+from engine.game.state import (
+    PLAYERS,
+    Chance,
+    DiceRequest,
+    GameState,
+    Result,
+    Terminal,
+    other,
+)
+from engine.game.work import Work
+
+__all__ = ["advance", "apply", "chance_outcomes", "is_legal", "list_actions"]
+
+
+# -------------------------------------------------------------------------------------------
+# Entry points
+# -------------------------------------------------------------------------------------------
+
+
+def _coerce(action: Action | str) -> Action:
+    if isinstance(action, Action):
+        return action
+    if isinstance(action, str):
+        return parse_action(action)
+    raise InvalidActionError(f"an action must be an Action or text, not {type(action).__name__}")
+
+
+def _check_roll(req: DiceRequest, values: tuple[int, ...]) -> tuple[int, ...]:
+    if len(values) != req.dice:
+        raise IllegalActionError(
+            f"this chance node rolls {req.dice} dice ({req.label}), not {len(values)}"
+        )
+    if any(v < 1 or v > 6 for v in values):
+        raise IllegalActionError(f"dice show 1 to 6, not {values}")
+    return values if req.ordered else tuple(sorted(values, reverse=True))
+
+
+def apply(state: GameState, action: Action | str) -> tuple[GameState, list[Any]]:
+    """Apply one input (see :meth:`GameState.apply`)."""
+    a = _coerce(action)
+    node = state.node
+    if isinstance(node, Terminal):
+        raise IllegalActionError("the battle is over (1.8): no more actions")
+    w = Work(state)
+    if isinstance(node, Chance):
+        if a.verb != "roll":
+            raise IllegalActionError(
+                f"dice must be rolled here ({node.request.label}); expected 'roll ...', not {a}"
+            )
+        w.top.rolled(w, _check_roll(node.request, a.values))
+    else:
+        if a.verb == "roll":
+            raise IllegalActionError(f"{node.player} must decide ({node.kind}), not roll dice")
+        w.top.act(w, a)
+    w.step += 1
+    if w.step > w.ctx.options.max_steps:
+        raise IllegalActionError(f"the battle exceeded {w.ctx.options.max_steps} steps")
+    advance(w)
+    return w.freeze(), w.events
+
+
+def is_legal(state: GameState, action: Action | str) -> bool:
+    """Whether ``action`` applies without an :class:`IllegalActionError` (or ambiguity)."""
+    try:
+        apply(state, action)
+    except (IllegalActionError, InvalidActionError):
+        return False
+    except ValueError:
+        return False
+    return True
+
+
+def advance(w: Work) -> None:
+    """Run frames until one sets a node (a decision, a chance node or the end)."""
+    guard = 0
+    while w.node is None:
+        guard += 1
+        if guard > 100_000:
+            raise RuntimeError("the engine did not reach a node (internal error)")
+        if not w.stack:
+            raise RuntimeError("empty frame stack (internal error)")
+        w.top.run(w)
+
+
+def list_actions(state: GameState) -> list[Action]:
+    """The listed legal actions of a decision node in canonical order (outcomes at a chance
+    node; nothing at the end)."""
+    node = state.node
+    if isinstance(node, Terminal):
+        return []
+    if isinstance(node, Chance):
+        return [a for a, _ in chance_outcomes(state)]
+    w = Work(state)
+    acts = w.top.options(w)
+    return sorted(set(acts), key=_sort_key)
+
+
+def _sort_key(a: Action) -> tuple[Any, ...]:
+    return (a.verb, a.op, a.weapon, a.target, a.point or (), a.values, a.text)
+
+
+def chance_outcomes(state: GameState) -> list[tuple[Action, int]]:
+    """Every outcome of a chance node with its integer weight (multisets of faces carry their
+    multinomial weight; ordered rolls weight 1 each)."""
+    node = state.node
+    if not isinstance(node, Chance):
+        raise ValueError(f"not a chance node: {node!r}")
+    req = node.request
+    return dice_outcomes(req.dice, req.ordered)
+
+
+_OUTCOMES: dict[tuple[int, bool], list[tuple[Action, int]]] = {}
+
+
+def dice_outcomes(n: int, ordered: bool) -> list[tuple[Action, int]]:
+    """Outcomes of ``n`` D6 (module docs of :func:`chance_outcomes`)."""
+    key = (n, ordered)
+    got = _OUTCOMES.get(key)
+    if got is not None:
+        return got
+    out: list[tuple[Action, int]] = []
+    if ordered:
+        for vals in itertools.product(range(1, 7), repeat=n):
+            out.append((Action("roll", values=vals), 1))
+    else:
+        fact = math.factorial(n)
+        for combo in itertools.combinations_with_replacement(range(6, 0, -1), n):
+            weight = fact
+            for c in Counter(combo).values():
+                weight //= math.factorial(c)
+            out.append((Action("roll", values=combo), weight))
+    _OUTCOMES[key] = out
+    return out
+
+
+def _illegal(why: str) -> IllegalActionError:
+    return IllegalActionError(why)
+
+
+def expect(a: Action, verbs: tuple[str, ...], where: str) -> None:
+    """Raise unless ``a.verb`` is one of ``verbs``."""
+    if a.verb not in verbs:
+        raise _illegal(f"{a} is not possible now: {where} expects {' or '.join(verbs)}")
+
+
+# -------------------------------------------------------------------------------------------
+# Set-up (1.2)
+# -------------------------------------------------------------------------------------------
+
+
+@attrs.frozen(slots=True)
+class SetupFrame:
+    """Set-up: roll off, the winner decides initiative, the initiative player picks a drop
+    zone (the other player gains the Re-roll initiative card), then deployment (1.2)."""
+
+    stage: str = "roll"
+    winner: str = ""
+
+    def run(self, w: Work) -> None:
+        if self.stage == "roll":
+            w.roll("roll_off", "A", 2, ordered=True, label="set-up roll-off")
+        elif self.stage == "choose":
+            w.decide(self.winner, "initiative")
+        elif self.stage == "zone":
+            w.decide(w.initiative, "drop_zone")
+        else:
+            w.stack.pop()
+            w.stack.append(DeployFrame.start(w))
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:
+        a, b = values
+        w.emit("roll_off", purpose="set-up", a=a, b=b)
+        if a != b:
+            w.replace_top(stage="choose", winner="A" if a > b else "B")
+
+    def options(self, w: Work) -> list[Action]:
+        if self.stage == "choose":
+            return [Action("Initiative", text=p) for p in PLAYERS]
+        return [Action("Drop zone", text=z) for z in sorted(w.kz.drop_zones)]
+
+    def act(self, w: Work, a: Action) -> None:
+        if self.stage == "choose":
+            expect(a, ("Initiative",), "the set-up roll-off winner's choice (1.2)")
+            w.initiative = a.text
+            w.emit("initiative_decided", player=a.text, tp=0)
+            w.replace_top(stage="zone")
+            return
+        expect(a, ("Drop zone",), "the initiative player's choice of drop zone (1.2)")
+        if a.text not in w.kz.drop_zones:
+            raise _illegal(f"the killzone has no drop zone {a.text!r}")
+        zones = sorted(w.kz.drop_zones)
+        rest = next(z for z in zones if z != a.text)
+        w.set_pl(w.initiative, drop_zone=a.text)
+        loser = other(w.initiative)
+        cards = ("re-roll",) if w.ctx.options.initiative_cards else ()
+        w.set_pl(loser, drop_zone=rest, cards=cards)
+        w.emit("drop_zone_chosen", player=w.initiative, zone=a.text)
+        w.emit("drop_zone_chosen", player=loser, zone=rest)
+        w.replace_top(stage="deploy")
+
+
+def thirds(n: int) -> tuple[int, ...]:
+    """Deployment groups of one third of the kill team, rounded up, fixed once (1.2: 10 ->
+    4/3/3, 11 -> 4/4/3)."""
+    groups: list[int] = []
+    left = n
+    for k in (3, 2, 1):
+        g = math.ceil(left / k) if left else 0
+        groups.append(g)
+        left -= g
+    return tuple(g for g in groups if g)
+
+
+@attrs.frozen(slots=True)
+class DeployFrame:
+    """Deployment in alternating thirds, initiative player first, every operative wholly
+    within its drop zone with a Conceal order (1.2)."""
+
+    turns: tuple[tuple[str, int], ...]
+    pos: int = 0
+    placed: int = 0
+
+    @classmethod
+    def start(cls, w: Work) -> DeployFrame:
+        first = w.initiative
+        g1 = thirds(sum(1 for o in w.ops if o.player == first))
+        g2 = thirds(sum(1 for o in w.ops if o.player == other(first)))
+        turns: list[tuple[str, int]] = []
+        for i in range(max(len(g1), len(g2))):
+            if i < len(g1):
+                turns.append((first, g1[i]))
+            if i < len(g2):
+                turns.append((other(first), g2[i]))
+        return cls(tuple(turns))
+
+    def run(self, w: Work) -> None:
+        if self.pos >= len(self.turns):
+            w.stack.pop()
+            w.stack.append(TurningPointFrame())
+            return
+        w.decide(self.turns[self.pos][0], "deploy")
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
+        raise _illegal("no dice are rolled during deployment")
+
+    def options(self, w: Work) -> list[Action]:
+        from engine.game import universal
+
+        player = self.turns[self.pos][0]
+        out: list[Action] = []
+        for o in w.ops:
+            if o.player != player or o.placed or o.incapacitated:
+                continue
+            for pt in universal.deployment_spots(w, o):
+                out.append(Action("Deploy", op=o.id, point=pt))
+        return out
+
+    def act(self, w: Work, a: Action) -> None:
+        from engine.game import universal
+
+        expect(a, ("Deploy",), "deployment (1.2)")
+        player, size = self.turns[self.pos]
+        o = universal.own_operative(w, a.op, player)
+        if o.placed:
+            raise _illegal(f"{o.id} is already set up")
+        assert a.point is not None
+        universal.check_deployment(w, o, a.point)
+        x, y, z = a.point
+        w.set_op(o.id, x=x, y=y, elevation=z, placed=True, order="conceal")
+        w.emit("deployed", op=o.id, x=x, y=y, z=z)
+        if self.placed + 1 >= size:
+            w.replace_top(pos=self.pos + 1, placed=0)
+        else:
+            w.replace_top(placed=self.placed + 1)
+
+
+# -------------------------------------------------------------------------------------------
+# Turning points (1.3, 1.4)
+# -------------------------------------------------------------------------------------------
+
+
+@attrs.frozen(slots=True)
+class TurningPointFrame:
+    """One turning point: Strategy phase (initiative, Ready, Gambit), Firefight phase, end."""
+
+    stage: str = "start"
+
+    def run(self, w: Work) -> None:
+        if self.stage == "start":
+            w.tp += 1
+            w.phase = "strategy"
+            w.emit("turning_point_started", tp=w.tp)
+            w.replace_top(stage="ready")
+            w.stack.append(InitiativeFrame())
+        elif self.stage == "ready":
+            _ready_step(w)
+            w.replace_top(stage="gambit")
+            w.stack.append(GambitFrame(turn=w.initiative))
+        elif self.stage == "gambit":
+            w.phase = "firefight"
+            w.replace_top(stage="end")
+            w.stack.append(FirefightFrame(turn=w.initiative))
+        else:
+            vp = (w.players[0].vp, w.players[1].vp)
+            w.emit("turning_point_ended", tp=w.tp, vp=vp)
+            w.stack.pop()
+            if w.tp >= 4:
+                _end_battle(w)
+            else:
+                w.stack.append(TurningPointFrame())
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
+        raise _illegal("no dice here")
+
+    def options(self, w: Work) -> list[Action]:  # pragma: no cover
+        return []
+
+    def act(self, w: Work, a: Action) -> None:  # pragma: no cover
+        raise _illegal("no decision here")
+
+
+def _ready_step(w: Work) -> None:
+    """Ready step (1.4): CP gain, then ready every operative; On Guard ends (9.3)."""
+    for p in PLAYERS:
+        gain = 1 if w.tp == 1 or p == w.initiative else 2
+        w.set_pl(p, cp=w.pl(p).cp + gain)
+        w.emit("cp_gained", player=p, cp=gain, total=w.pl(p).cp)
+    for o in list(w.ops):
+        if o.alive:
+            if o.on_guard:
+                w.emit("guard_ended", op=o.id, why="a new turning point")
+            w.set_op(o.id, ready=True, counteracted=False, interrupted=False, on_guard=False)
+    w.effects = [e for e in w.effects if e.until != "end_tp"]
+
+
+def _end_battle(w: Work) -> None:
+    w.tp = 5
+    w.phase = "over"
+    w.emit("battle_ending")
+    vp = (w.players[0].vp, w.players[1].vp)
+    winner = "" if vp[0] == vp[1] else ("A" if vp[0] > vp[1] else "B")
+    grades = (w.players[0].kill_grade, w.players[1].kill_grade)
+    w.emit("battle_ended", vp=vp, winner=winner)
+    w.finish(Terminal(Result(vp=vp, winner=winner, kill_grades=grades)))
+
+
+@attrs.frozen(slots=True)
+class InitiativeFrame:
+    """Initiative step (1.4). With the Approved Ops 2025 cards: roll off every turning point
+    (no re-roll on a tie); starting with the loser, players alternate playing an initiative
+    card or passing until both pass in succession; the winner decides who has initiative (a
+    tie goes to the player who does not currently have it); the loser gains the card of this
+    turning point (TP1-3). Without cards (core): TP1 keeps the set-up initiative; later a
+    roll-off, a tie decided by the player without initiative.
+
+    Cards (project reading, UNCONFIRMED wording): ``+x`` adds x to your result, ``-x``
+    subtracts x from the opponent's; ``re-roll`` re-rolls your die. Each card is used once.
+    """
+
+    stage: str = "roll"
+    a: int = 0
+    b: int = 0
+    turn: str = ""
+    passes: int = 0
+    winner: str = ""
+
+    def _cards(self, w: Work) -> bool:
+        return w.ctx.options.initiative_cards
+
+    def run(self, w: Work) -> None:
+        if self.stage == "roll":
+            if not self._cards(w) and w.tp == 1:
+                w.emit("initiative_decided", player=w.initiative, tp=w.tp)
+                w.stack.pop()
+                return
+            w.roll("roll_off", "A", 2, ordered=True, label="initiative roll-off")
+        elif self.stage == "cards":
+            holder_a = bool(w.pl("A").cards)
+            holder_b = bool(w.pl("B").cards)
+            if not holder_a and not holder_b:
+                self._decide_winner(w)
+                return
+            w.decide(self.turn, "initiative_card")
+        elif self.stage == "choose":
+            w.decide(self.winner, "initiative")
+
+    def _leader(self) -> str:
+        if self.a == self.b:
+            return ""
+        return "A" if self.a > self.b else "B"
+
+    def _decide_winner(self, w: Work) -> None:
+        lead = self._leader()
+        if not lead:
+            if self._cards(w):
+                lead = other(w.initiative) if w.initiative else "A"
+            else:
+                lead = other(w.initiative)
+        w.replace_top(stage="choose", winner=lead)
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:
+        if self.stage == "reroll":
+            player = self.turn
+            v = values[0]
+            w.emit("dice_rerolled", player=player, old=(), new=(v,))
+            top = w.replace_top(**{player.lower(): v}, stage="cards")
+            w.replace_top(turn=other(top.turn), passes=0)
+            return
+        a, b = values
+        w.emit("roll_off", purpose=f"initiative TP{w.tp}", a=a, b=b)
+        top = w.replace_top(a=a, b=b)
+        if self._cards(w):
+            lead = top._leader()
+            first = other(lead) if lead else (other(w.initiative) if w.initiative else "A")
+            w.replace_top(stage="cards", turn=first, passes=0)
+        else:
+            top._decide_winner(w)
+
+    def options(self, w: Work) -> list[Action]:
+        if self.stage == "choose":
+            return [Action("Initiative", text=p) for p in PLAYERS]
+        out = [Action("Pass")]
+        for card in w.pl(self.turn).cards:
+            if card == "re-roll":
+                out.append(Action("Play", text="re-roll"))
+            else:
+                out.append(Action("Play", text="+" + card))
+                out.append(Action("Play", text="-" + card))
+        return out
+
+    def act(self, w: Work, a: Action) -> None:
+        if self.stage == "choose":
+            expect(a, ("Initiative",), "the roll-off winner's choice (1.4)")
+            w.initiative = a.text
+            w.emit("initiative_decided", player=a.text, tp=w.tp)
+            if self._cards(w) and w.tp < 4:
+                loser = other(self.winner)
+                w.set_pl(loser, cards=tuple(sorted((*w.pl(loser).cards, str(w.tp)))))
+            w.stack.pop()
+            return
+        expect(a, ("Pass", "Play"), "initiative cards (1.4)")
+        player = self.turn
+        if a.verb == "Pass":
+            w.emit("passed", player=player, step="initiative cards")
+            if self.passes + 1 >= 2:
+                self._decide_winner(w)
+            else:
+                w.replace_top(turn=other(player), passes=self.passes + 1)
+            return
+        card = "re-roll" if a.text == "re-roll" else a.text[1:]
+        held = list(w.pl(player).cards)
+        if card not in held:
+            raise _illegal(f"{player} does not hold the initiative card {card!r} (1.4)")
+        held.remove(card)
+        w.set_pl(player, cards=tuple(held))
+        w.emit("initiative_card", player=player, card=a.text)
+        if card == "re-roll":
+            w.replace_top(stage="reroll")
+            w.roll("initiative_reroll", player, 1, label="initiative re-roll")
+            return
+        x = int(card)
+        if a.text.startswith("+"):
+            changes = {player.lower(): getattr(self, player.lower()) + x}
+        else:
+            opp = other(player)
+            changes = {opp.lower(): getattr(self, opp.lower()) - x}
+        w.replace_top(**changes, turn=other(player), passes=0)
+
+
+@attrs.frozen(slots=True)
+class GambitFrame:
+    """Gambit step (1.4): alternate strategic gambits or passes, starting with the initiative
+    player, until both pass in succession. (No strategy ploys exist yet: only Pass.)"""
+
+    turn: str
+    passes: int = 0
+
+    def run(self, w: Work) -> None:
+        w.decide(self.turn, "gambit")
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
+        raise _illegal("no dice here")
+
+    def options(self, w: Work) -> list[Action]:
+        return [Action("Pass")]
+
+    def act(self, w: Work, a: Action) -> None:
+        expect(a, ("Pass",), "the Gambit step (1.4)")
+        w.emit("passed", player=self.turn, step="gambit")
+        if self.passes + 1 >= 2:
+            w.stack.pop()
+        else:
+            w.replace_top(turn=other(self.turn), passes=self.passes + 1)
+
+
+# -------------------------------------------------------------------------------------------
+# Firefight phase (1.5, 1.6)
+# -------------------------------------------------------------------------------------------
+
+
+def counteract_eligible(w: Work, player: str) -> list[str]:
+    """Operatives of ``player`` that may counteract now (1.6): expended, Engage order, not
+    counteracted this TP, no On Guard interrupt this TP."""
+    return [
+        o.id
+        for o in w.alive(player)
+        if not o.ready and o.order == "engage" and not o.counteracted and not o.interrupted
+    ]
+
+
+@attrs.frozen(slots=True)
+class FirefightFrame:
+    """Alternating activations starting with the initiative player (1.5); a player with no
+    ready operatives while the opponent has some may counteract (1.6)."""
+
+    turn: str
+
+    def run(self, w: Work) -> None:
+        mine = any(o.ready for o in w.alive(self.turn))
+        theirs = any(o.ready for o in w.alive(other(self.turn)))
+        if mine:
+            w.decide(self.turn, "activate")
+        elif theirs:
+            if counteract_eligible(w, self.turn):
+                w.decide(self.turn, "counteract")
+            else:
+                w.replace_top(turn=other(self.turn))
+        else:
+            w.stack.pop()
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
+        raise _illegal("no dice here")
+
+    def options(self, w: Work) -> list[Action]:
+        if any(o.ready for o in w.alive(self.turn)):
+            return [
+                Action("Activate", op=o.id, text=order)
+                for o in w.alive(self.turn)
+                if o.ready
+                for order in ("conceal", "engage")
+            ]
+        return [Action("Pass")] + [
+            Action("Counteract", op=i) for i in counteract_eligible(w, self.turn)
+        ]
+
+    def act(self, w: Work, a: Action) -> None:
+        from engine.game import universal
+
+        if any(o.ready for o in w.alive(self.turn)):
+            expect(a, ("Activate",), f"{self.turn}'s activation (1.5)")
+            o = universal.own_operative(w, a.op, self.turn)
+            if not o.ready:
+                raise _illegal(f"{o.id} is expended: only ready operatives activate (1.5)")
+            w.replace_top(turn=other(self.turn))
+            universal.start_activation(w, o, a.text)
+            return
+        expect(a, ("Counteract", "Pass"), f"{self.turn}'s counteract window (1.6)")
+        w.replace_top(turn=other(self.turn))
+        if a.verb == "Pass":
+            w.emit("passed", player=self.turn, step="counteract")
+            return
+        o = universal.own_operative(w, a.op, self.turn)
+        if o.id not in counteract_eligible(w, self.turn):
+            raise _illegal(
+                f"{o.id} cannot counteract: it must be expended, have an Engage order, not "
+                "have counteracted this turning point nor made an On Guard interrupt (1.6)"
+            )
+        universal.start_counteract(w, o)

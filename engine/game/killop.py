@@ -1,0 +1,67 @@
+"""The Approved Ops 2025 kill op (``rules/KT24.md`` 8.2) as hooks.
+
+Each player's kill grade rises (to at most 5) as enemy operatives are incapacitated, by the
+grade table of the enemy's *starting* number of operatives; each new grade scores 1VP. At the
+end of the battle a higher kill grade than the opponent's scores 1VP more.
+"""
+
+from __future__ import annotations
+
+from engine.game.context import Hooks
+from engine.game.events import Event
+from engine.game.state import other
+from engine.game.work import Work
+
+__all__ = ["KILL_TABLE", "install", "kill_grade", "kills_needed"]
+
+KILL_TABLE: dict[int, tuple[int, int, int, int, int]] = {
+    5: (1, 2, 3, 4, 5),
+    6: (1, 2, 4, 5, 6),
+    7: (1, 3, 4, 6, 7),
+    8: (2, 3, 5, 6, 8),
+    9: (2, 4, 5, 7, 9),
+    10: (2, 4, 6, 8, 10),
+    11: (2, 4, 7, 9, 11),
+    12: (2, 5, 7, 10, 12),
+    13: (3, 5, 8, 10, 13),
+    14: (3, 6, 8, 11, 14),
+}
+
+
+def kills_needed(starting: int) -> tuple[int, ...]:
+    """Kills needed for grades 1-5 against ``starting`` enemy operatives (8.2 table; outside
+    5-14 the table's pattern round(start x grade / 5), at least 1)."""
+    if starting in KILL_TABLE:
+        return KILL_TABLE[starting]
+    return tuple(max(1, round(starting * g / 5)) for g in range(1, 6))
+
+
+def kill_grade(kills: int, starting: int) -> int:
+    """The kill grade reached with ``kills`` against ``starting`` enemy operatives."""
+    return sum(1 for need in kills_needed(starting) if kills >= need)
+
+
+def _on_incapacitated(w: Work, ev: Event) -> None:
+    victim_player = ev["player"]
+    scorer = other(victim_player)
+    kills = sum(1 for o in w.ops if o.player == victim_player and o.incapacitated)
+    grade = kill_grade(kills, w.ctx.starting[victim_player])
+    old = w.pl(scorer).kill_grade
+    if grade > old:
+        w.set_pl(scorer, kill_grade=grade, vp=w.pl(scorer).vp + (grade - old))
+        w.emit("kill_grade", player=scorer, grade=grade)
+        w.emit("vp_scored", player=scorer, vp=grade - old, why=f"kill op grade {grade}", op="kill")
+
+
+def _on_battle_ending(w: Work, ev: Event) -> None:
+    ga, gb = w.pl("A").kill_grade, w.pl("B").kill_grade
+    if ga != gb:
+        best = "A" if ga > gb else "B"
+        w.set_pl(best, vp=w.pl(best).vp + 1)
+        w.emit("vp_scored", player=best, vp=1, why="higher kill grade", op="kill")
+
+
+def install(hooks: Hooks) -> None:
+    """Subscribe the kill op to ``operative_incapacitated`` and ``battle_ending``."""
+    hooks.on("operative_incapacitated", _on_incapacitated)
+    hooks.on("battle_ending", _on_battle_ending)

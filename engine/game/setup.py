@@ -1,0 +1,126 @@
+"""Creating a battle (``rules/KT24.md`` 1.2): killzone, both rosters, options, hooks.
+
+Operative ids are the first three letters of the team id in upper case and the operative's
+place in its roster (``KAS-1``); when both players field teams with the same prefix the
+player's letter is added (``KASA-1``, ``KASB-1``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.game import closequarters, killop
+from engine.game.context import GameContext, GameOptions, Hooks
+from engine.game.flow import SetupFrame, advance
+from engine.game.state import Decision, GameState, MarkerState, OperativeState, PlayerState
+from engine.game.work import Work
+from engine.geometry import Killzone, TerrainType
+from engine.teams.model import Roster
+
+__all__ = ["new_game", "operative_ids"]
+
+
+class SetupError(ValueError):
+    """A battle cannot be created from these inputs (the message says why)."""
+
+
+def operative_ids(rosters: Mapping[str, Roster]) -> dict[str, list[str]]:
+    """Ids for each player's operatives (module docstring)."""
+    prefix = {
+        p: "".join(ch for ch in r.team.id.upper() if ch.isalnum())[:3] for p, r in rosters.items()
+    }
+    same = prefix["A"] == prefix["B"]
+    return {
+        p: [f"{prefix[p]}{p if same else ''}-{i + 1}" for i in range(len(r.operatives))]
+        for p, r in rosters.items()
+    }
+
+
+def new_game(
+    killzone: Killzone, roster_a: Roster, roster_b: Roster, options: GameOptions | None = None
+) -> GameState:
+    """A new battle at its first node (the set-up roll-off).
+
+    Args:
+        killzone: the layout (its hatchways are all closed at the start).
+        roster_a, roster_b: the players' rosters (players ``"A"`` and ``"B"``).
+        options: :class:`GameOptions` (default: KT24, Approved Ops 2025 kill op).
+
+    Raises:
+        SetupError: an illegal roster (the reasons listed), an empty roster, or a killzone
+            without drop zones A and B.
+    """
+    opts = options or GameOptions()
+    rosters = {"A": roster_a, "B": roster_b}
+    for p, r in rosters.items():
+        problems = r.validate()
+        if problems:
+            raise SetupError(
+                f"roster of player {p} ({r.team.id}) is not legal: " + "; ".join(problems)
+            )
+        if not r.operatives:
+            raise SetupError(f"roster of player {p} is empty")
+    if sorted(killzone.drop_zones) != ["A", "B"]:
+        raise SetupError(f"killzone {killzone.name} needs drop zones A and B")
+    if killzone.open_hatchways:
+        killzone = killzone.with_open_hatchways(())
+    ids = operative_ids(rosters)
+    all_ids: list[str] = []
+    owner: dict[str, str] = {}
+    datacards = {}
+    ops: list[OperativeState] = []
+    for p in ("A", "B"):
+        for op_id, name in zip(ids[p], rosters[p].operatives, strict=True):
+            card = rosters[p].team.operative(name)
+            all_ids.append(op_id)
+            owner[op_id] = p
+            datacards[op_id] = card
+            ops.append(OperativeState(id=op_id, player=p, wounds=card.wounds))
+    cq = opts.close_quarters
+    if cq is None:
+        cq = any(TerrainType.WALL in part.types for part in killzone.parts)
+    hooks = Hooks()
+    killop.install(hooks)
+    closequarters.install(hooks)
+    ctx = GameContext(
+        killzone=killzone,
+        rosters=rosters,
+        ids=tuple(all_ids),
+        index={i: k for k, i in enumerate(all_ids)},
+        owner=owner,
+        datacards=datacards,
+        options=opts,
+        hooks=hooks,
+        close_quarters=bool(cq),
+        starting={p: len(rosters[p].operatives) for p in ("A", "B")},
+    )
+    markers = tuple(
+        MarkerState(o.name, o.position[0], o.position[1], pickup=opts.objectives_pickup)
+        for o in killzone.objectives
+    )
+    s = GameState(
+        ctx=ctx,
+        tp=0,
+        phase="setup",
+        initiative="",
+        players=(PlayerState(cp=2), PlayerState(cp=2)),
+        operatives=tuple(ops),
+        markers=markers,
+        effects=(),
+        open_hatchways=(),
+        stack=(SetupFrame(),),
+        node=_placeholder(),
+    )
+    w = Work(s)
+    w.emit(
+        "battle_started",
+        killzone=killzone.name,
+        team_a=roster_a.team.name,
+        team_b=roster_b.team.name,
+    )
+    advance(w)
+    return w.freeze()
+
+
+def _placeholder() -> Decision:
+    return Decision("A", "setup")

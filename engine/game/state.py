@@ -1,0 +1,369 @@
+"""The immutable game state and its nodes (DESIGN.md "The game"; ``rules/KT24.md`` 1-5).
+
+A :class:`GameState` is a frozen value: the turning point, phase, initiative, CP and VP per
+player, every operative's dynamic state (:class:`OperativeState`), active effects, objective
+markers, open hatchways, the stack of procedures in progress (frames, ``engine.game.frames``)
+and the current :data:`Node`. Everything that never changes during a battle (the killzone,
+the rosters, datacards, hooks, options) lives in the shared :class:`GameContext`, which is not
+part of equality or the state hash.
+
+Exactly one node at a time: :class:`Decision` (a player must choose one of
+``legal_actions()``), :class:`Chance` (dice must be rolled: ``chance_outcomes()``) or
+:class:`Terminal` (the battle is over). :meth:`GameState.apply` returns a new state and the
+events the action produced; the old state is unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from engine.game.actions import Action
+
+if TYPE_CHECKING:
+    from engine.game.context import GameContext
+    from engine.game.events import Event
+
+__all__ = [
+    "Chance",
+    "Decision",
+    "DiceRequest",
+    "Effect",
+    "GameState",
+    "LegalActions",
+    "MarkerState",
+    "Node",
+    "OperativeState",
+    "PlayerState",
+    "Result",
+    "Terminal",
+]
+
+PLAYERS = ("A", "B")
+
+
+def other(player: str) -> str:
+    """The opponent of ``player`` (``"A"`` or ``"B"``)."""
+    return "B" if player == "A" else "A"
+
+
+@attrs.frozen(slots=True)
+class OperativeState:
+    """One operative's dynamic state.
+
+    Attributes:
+        id: its id in notation (``"KAS-1"``); ``player``: ``"A"`` or ``"B"``.
+        x, y, elevation: position in inches (quantised); meaningless while ``placed`` is False.
+        placed: on the killzone (set up and not removed).
+        wounds: wounds left (the datacard gives the starting value).
+        order: ``"engage"`` or ``"conceal"``.
+        ready: ready (True) or expended (False) this turning point.
+        ap: action points left in its activation or counteraction.
+        incapacitated: incapacitated (removed at the end of the action, then ``placed`` False).
+        counteracted: it counteracted this turning point (1.6).
+        interrupted: it made an On Guard interrupt this turning point (9.3).
+        on_guard: it is on guard (9.3).
+        done: universal actions performed in the current activation or counteraction.
+        moved: it moved in the current activation or counteraction (Heavy).
+        heavy_shot: it used a Heavy weapon in the current activation or counteraction;
+            ``heavy_only`` the move it still may make (``""`` none, else ``"Dash"``...).
+        carrying: the name of the marker it carries, or ``""``.
+        limited: ``(weapon, uses)`` pairs for Limited weapons, sorted.
+        ap_gained: it had an activation this turning point.
+    """
+
+    id: str
+    player: str
+    x: float = 0.0
+    y: float = 0.0
+    elevation: float = 0.0
+    placed: bool = False
+    wounds: int = 0
+    order: str = "conceal"
+    ready: bool = True
+    ap: int = 0
+    incapacitated: bool = False
+    counteracted: bool = False
+    interrupted: bool = False
+    on_guard: bool = False
+    done: tuple[str, ...] = ()
+    moved: bool = False
+    heavy_shot: bool = False
+    heavy_only: str = ""
+    carrying: str = ""
+    limited: tuple[tuple[str, int], ...] = ()
+    ap_gained: bool = False
+
+    @property
+    def alive(self) -> bool:
+        """On the killzone and not incapacitated."""
+        return self.placed and not self.incapacitated
+
+
+@attrs.frozen(slots=True)
+class PlayerState:
+    """One player's resources: command points, victory points (kill op), kill grade, the
+    initiative cards held (AO 2025), and the drop zone (``"A"``/``"B"`` of the layout)."""
+
+    cp: int = 0
+    vp: int = 0
+    kill_grade: int = 0
+    cards: tuple[str, ...] = ()
+    drop_zone: str = ""
+    cp_spent: int = 0
+
+
+@attrs.frozen(slots=True)
+class MarkerState:
+    """An objective marker: where it is, who carries it, whether it can be picked up."""
+
+    name: str
+    x: float
+    y: float
+    carrier: str = ""
+    pickup: bool = False
+
+
+@attrs.frozen(slots=True)
+class Effect:
+    """An active effect with a duration.
+
+    Attributes:
+        kind: e.g. ``"stun"`` (APL -1), ``"no_retaliate"`` (point-blank shot, 9.3).
+        op: the operative it applies to.
+        until: when it ends: ``"end_next_activation"`` (ends at the end of the operative's
+            next activation), ``"end_activation"`` of the operative ``source`` (the activation
+            in progress), or ``"end_tp"``.
+        source: the operative that caused it.
+        value: a number (APL change).
+    """
+
+    kind: str
+    op: str
+    until: str
+    source: str = ""
+    value: int = 0
+
+
+@attrs.frozen(slots=True)
+class DiceRequest:
+    """What a chance node rolls.
+
+    Attributes:
+        kind: ``"roll_off"``, ``"attack"``, ``"defence"``, ``"reroll"``, ``"hot"``...
+        player: who rolls (``"A"``/``"B"``).
+        dice: how many D6.
+        ordered: the outcome is an ordered tuple (roll-offs: A's die then B's), else a
+            multiset listed in descending order.
+        label: a short description for narration.
+    """
+
+    kind: str
+    player: str
+    dice: int
+    ordered: bool = False
+    label: str = ""
+
+
+@attrs.frozen(slots=True)
+class Decision:
+    """A player must choose: ``kind`` names the decision (``"activate"``, ``"action"``,
+    ``"resolve"``...)."""
+
+    player: str
+    kind: str
+
+
+@attrs.frozen(slots=True)
+class Chance:
+    """Dice must be rolled."""
+
+    request: DiceRequest
+
+
+@attrs.frozen(slots=True)
+class Result:
+    """The end of a battle: VP per player and the winner (``"A"``, ``"B"`` or ``""`` for a
+    draw, 1.8 and decision 5)."""
+
+    vp: tuple[int, int]
+    winner: str
+    kill_grades: tuple[int, int] = (0, 0)
+
+
+@attrs.frozen(slots=True)
+class Terminal:
+    """The battle is over."""
+
+    result: Result
+
+
+Node = Decision | Chance | Terminal
+
+
+class LegalActions(Sequence[Action]):
+    """The legal actions of a state, in canonical order, computed on first use.
+
+    ``action in legal`` checks the action against the rules directly, so an exact destination
+    that is not among the listed candidates is still found legal; iteration, ``len`` and
+    indexing give the listed actions (movement destinations come from a deterministic
+    candidate generator)."""
+
+    __slots__ = ("_items", "_state")
+
+    def __init__(self, state: GameState) -> None:
+        self._state = state
+        self._items: list[Action] | None = None
+
+    def _list(self) -> list[Action]:
+        if self._items is None:
+            from engine.game import flow
+
+            self._items = flow.list_actions(self._state)
+        return self._items
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Action):
+            return False
+        return self._state.is_legal(action)
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._list())
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._list()[i]
+
+    def __repr__(self) -> str:
+        return f"LegalActions({self._list()!r})"
+
+
+@attrs.frozen(slots=True, cache_hash=True)
+class GameState:
+    """The whole state of a battle (module docstring).
+
+    Attributes:
+        ctx: the shared :class:`~engine.game.context.GameContext` (not compared or hashed).
+        tp: turning point (0 during set-up, 1-4, 5 after the battle).
+        phase: ``"setup"``, ``"strategy"``, ``"firefight"`` or ``"over"``.
+        initiative: the player with initiative (``""`` before it is decided).
+        players: :class:`PlayerState` for A and B.
+        operatives: every operative of A then B, in roster order.
+        markers: the objective markers.
+        effects: active effects, in the order they began.
+        open_hatchways: names of the open hatchways, sorted.
+        stack: the procedures in progress (frames), innermost last.
+        node: the current node.
+        step: the number of inputs applied so far.
+    """
+
+    ctx: GameContext = attrs.field(eq=False, repr=False)
+    tp: int
+    phase: str
+    initiative: str
+    players: tuple[PlayerState, PlayerState]
+    operatives: tuple[OperativeState, ...]
+    markers: tuple[MarkerState, ...]
+    effects: tuple[Effect, ...]
+    open_hatchways: tuple[str, ...]
+    stack: tuple[Any, ...]
+    node: Node
+    step: int = 0
+
+    # -- queries ------------------------------------------------------------------------
+
+    def player(self, name: str) -> PlayerState:
+        """The :class:`PlayerState` of ``"A"`` or ``"B"``."""
+        return self.players[0 if name == "A" else 1]
+
+    def operative(self, op_id: str) -> OperativeState:
+        """The :class:`OperativeState` with id ``op_id``.
+
+        Raises:
+            KeyError: for an unknown id.
+        """
+        return self.operatives[self.ctx.index[op_id]]
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the battle is over."""
+        return isinstance(self.node, Terminal)
+
+    def legal_actions(self) -> LegalActions:
+        """The legal actions at a :class:`Decision` node in canonical order (a
+        :class:`LegalActions` sequence), or the outcomes at a :class:`Chance` node; empty at a
+        :class:`Terminal` node."""
+        return LegalActions(self)
+
+    def chance_outcomes(self) -> list[tuple[Action, int]]:
+        """At a :class:`Chance` node, every outcome with its integer weight (they sum to
+        6^dice).
+
+        Raises:
+            ValueError: when the node is not a chance node.
+        """
+        from engine.game import flow
+
+        return flow.chance_outcomes(self)
+
+    def apply(self, action: Action | str) -> tuple[GameState, list[Event]]:
+        """Apply a decision or chance outcome (an :class:`Action` or its notation).
+
+        Returns:
+            ``(new state, events)``; this state is unchanged.
+
+        Raises:
+            InvalidActionError: malformed notation.
+            IllegalActionError: the rules forbid it here (the message names the rule).
+            AmbiguousActionError: a name matches several things.
+        """
+        from engine.game import flow
+
+        return flow.apply(self, action)
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether ``action`` is legal here (checked against the rules, without listing every
+        destination)."""
+        from engine.game import flow
+
+        return flow.is_legal(self, action)
+
+    def hash(self) -> str:
+        """A stable hex digest of the state (independent of the process and of
+        ``PYTHONHASHSEED``), for records."""
+        text = repr(
+            (
+                self.tp,
+                self.phase,
+                self.initiative,
+                self.players,
+                self.operatives,
+                self.markers,
+                self.effects,
+                self.open_hatchways,
+                self.stack,
+                self.node,
+                self.step,
+            )
+        )
+        return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+    def alive(self, player: str | None = None) -> list[OperativeState]:
+        """Operatives on the killzone and not incapacitated (of ``player`` if given)."""
+        return [o for o in self.operatives if o.alive and (player is None or o.player == player)]
+
+    def summary(self) -> Mapping[str, Any]:
+        """A small dictionary describing the state (turning point, phase, CP, VP, node)."""
+        return {
+            "tp": self.tp,
+            "phase": self.phase,
+            "initiative": self.initiative,
+            "cp": [p.cp for p in self.players],
+            "vp": [p.vp for p in self.players],
+            "node": repr(self.node),
+        }

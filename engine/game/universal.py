@@ -1,0 +1,737 @@
+"""Activations, counteractions and the universal actions (``rules/KT24.md`` 1.5, 1.6, 3.1,
+3.2, 4.8; Close Quarters actions 9.3 live in :mod:`engine.game.closequarters`).
+
+Each action has its AP cost, its conditions and its same-activation exclusions (3.2):
+
+==============  ===  ======================================================================
+Reposition      1    not within enemy control range; not with Fall Back or Charge
+Dash            1    3"; not within enemy control range; not with Charge
+Fall Back       2    only within enemy control range; not with Reposition or Charge
+Charge          1    Move +2"; Engage; not within enemy control range; not with Reposition,
+                     Dash or Fall Back
+Shoot           1    Engage (or a Silent weapon); not within enemy control range
+Fight           1    an enemy within control range
+Pick Up Marker  1    a marker it controls that can be picked up; not within enemy control
+                     range; not already carrying
+Place Marker    1    carrying; not in the activation it picked the marker up
+==============  ===  ======================================================================
+
+Every action at most once per activation (1.5). A counteraction (1.6) is one 1AP action for
+free with at most 2" of movement; it is not an activation. Heavy weapons (6): no Shoot after
+moving (except the move a ``Heavy (x only)`` allows) and no move after using one.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import attrs
+import shapely
+
+from engine.dice.rules import Heavy, Limited, Range, Silent
+from engine.game.actions import (
+    MOVE_VERBS,
+    Action,
+    AmbiguousActionError,
+    IllegalActionError,
+)
+from engine.game.state import Effect, OperativeState, other
+from engine.game.work import Work
+from engine.geometry import Objective, Placement, sight
+from engine.geometry.movement import MoveError, move_graph, shortest_path
+from engine.teams.model import Weapon, WeaponProfile
+
+__all__ = [
+    "ActivationFrame",
+    "check_deployment",
+    "deployment_spots",
+    "own_operative",
+    "start_activation",
+    "start_counteract",
+]
+
+COUNTERACT_MOVE = 2.0  # inches (1.6)
+ACTION_COST = {
+    "Reposition": 1,
+    "Dash": 1,
+    "Fall Back": 2,
+    "Charge": 1,
+    "Shoot": 1,
+    "Fight": 1,
+    "Pick up": 1,
+    "Place marker": 1,
+    "Operate hatch": 1,
+    "Guard": 1,
+    "Hatchway fight": 1,
+}
+# Actions "treated as" another for once-per-activation and Heavy (9.3).
+ACTION_FAMILY = {"Guard": "Shoot", "Hatchway fight": "Fight"}
+_MOVE_ACTION = {
+    "Reposition": "reposition",
+    "Dash": "dash",
+    "Fall Back": "fall_back",
+    "Charge": "charge",
+}
+_EXCLUDES = {  # 3.2: cannot be performed in the same activation as
+    "Reposition": ("Fall Back", "Charge"),
+    "Dash": ("Charge",),
+    "Fall Back": ("Reposition", "Charge"),
+    "Charge": ("Reposition", "Dash", "Fall Back"),
+    "Pick up": ("Place marker",),
+    "Place marker": ("Pick up",),
+}
+
+
+def _illegal(why: str) -> IllegalActionError:
+    return IllegalActionError(why)
+
+
+def own_operative(w: Work, op_id: str, player: str) -> OperativeState:
+    """The operative ``op_id`` of ``player``, on the killzone or waiting to be set up.
+
+    Raises:
+        IllegalActionError: unknown id, another player's operative, or removed.
+    """
+    if op_id not in w.ctx.index:
+        raise _illegal(f"there is no operative {op_id!r}")
+    o = w.op(op_id)
+    if o.player != player:
+        raise _illegal(f"{op_id} belongs to {o.player}, not {player}")
+    if o.incapacitated or (not o.placed and w.phase != "setup"):
+        raise _illegal(f"{op_id} has been incapacitated and removed (2.3)")
+    return o
+
+
+def enemy_operative(w: Work, op_id: str, of: str) -> OperativeState:
+    """An enemy of player ``of`` on the killzone (raises IllegalActionError otherwise)."""
+    if op_id not in w.ctx.index:
+        raise _illegal(f"there is no operative {op_id!r}")
+    o = w.op(op_id)
+    if o.player == of:
+        raise _illegal(f"{op_id} is a friendly operative, not an enemy")
+    if not o.alive:
+        raise _illegal(f"{op_id} is not on the killzone")
+    return o
+
+
+# -------------------------------------------------------------------------------------------
+# Deployment (1.2)
+# -------------------------------------------------------------------------------------------
+
+_SPOTS: dict[tuple[int, str, float], list[tuple[float, float, float]]] = {}
+
+
+def _standable(w: Work, base_mm: float, x: float, y: float, z: float) -> bool:
+    g = move_graph(w.kz, base_mm)
+    lvl = g.level_at(x, y, z)
+    return lvl is not None and bool(shapely.intersects_xy(lvl.strict_tol, x, y))
+
+
+def deployment_spots(w: Work, o: OperativeState) -> list[tuple[float, float, float]]:
+    """Candidate set-up points for ``o`` in its player's drop zone (a 2" grid on the floor,
+    bases wholly within the drop zone, not on terrain, not overlapping set-up operatives)."""
+    zone = w.pl(o.player).drop_zone
+    base = w.ctx.datacards[o.id].base_mm
+    key = (id(w.kz), zone, base)
+    spots = _SPOTS.get(key)
+    if spots is None:
+        poly = w.kz.drop_zones[zone]
+        r = base / 25.4 / 2
+        minx, miny, maxx, maxy = poly.bounds
+        spots = []
+        y = miny + r + 0.5
+        while y <= maxy - r:
+            x = minx + r + 0.5
+            while x <= maxx - r:
+                p = Placement(x, y, base)
+                if poly.buffer(1e-6).covers(p.footprint()) and _standable(w, base, x, y, 0.0):
+                    spots.append((p.x, p.y, 0.0))
+                x += 2.0
+            y += 2.0
+        _SPOTS[key] = spots
+    out = []
+    r = base / 25.4 / 2
+    placed = [(q.x, q.y, q.elevation, w.ctx.datacards[q.id].base_mm / 50.8) for q in w.alive()]
+    for x, y, z in spots:
+        if all(
+            abs(qz - z) > 1e-6 or math.hypot(qx - x, qy - y) >= qr + r - 1e-6
+            for qx, qy, qz, qr in placed
+        ):
+            out.append((x, y, z))
+    return out
+
+
+def check_deployment(w: Work, o: OperativeState, point: tuple[float, float, float]) -> None:
+    """Raise unless ``o`` can be set up at ``point`` (1.2, 3.3).
+
+    Raises:
+        IllegalActionError: not wholly within its drop zone, not a place a base can stand,
+            or overlapping another operative.
+    """
+    x, y, z = point
+    p = w.ctx.placement(o.id, x, y, z)
+    zone = w.pl(o.player).drop_zone
+    if not w.kz.drop_zones[zone].buffer(1e-6).covers(p.footprint()):
+        raise _illegal(f"{o.id} must be set up wholly within drop zone {zone} (1.2)")
+    if not _standable(w, p.base_mm, p.x, p.y, p.elevation):
+        raise _illegal(
+            f"{o.id} cannot be placed at ({x:g}, {y:g}, {z:g}): not a place its base can stand "
+            "(3.3)"
+        )
+    for q in w.alive():
+        if abs(q.elevation - p.elevation) > 1e-6:
+            continue
+        qp = w.place(q)
+        if math.hypot(qp.x - p.x, qp.y - p.y) < qp.radius + p.radius - 1e-6:
+            raise _illegal(f"{o.id} would overlap {q.id}: bases never overlap (3.3)")
+
+
+# -------------------------------------------------------------------------------------------
+# Activations and counteractions (1.5, 1.6)
+# -------------------------------------------------------------------------------------------
+
+
+def start_activation(w: Work, o: OperativeState, order: str) -> None:
+    """Determine order and generate AP = APL now (1.5); "until the end of its next
+    activation" effects now last until the end of this one."""
+    if order not in ("engage", "conceal"):
+        raise _illegal(f"the order must be engage or conceal, not {order!r}")
+    w.effects = [
+        attrs.evolve(e, until="end_this_activation")
+        if e.op == o.id and e.until == "end_next_activation"
+        else e
+        for e in w.effects
+    ]
+    if o.order != order and o.on_guard:
+        w.emit("guard_ended", op=o.id, why="its order changed")
+        w.set_op(o.id, on_guard=False)
+    ap = max(0, w.apl(o))
+    w.set_op(o.id, order=order, ap=ap, done=(), moved=False, heavy_shot=False, heavy_only="")
+    w.emit("activated", op=o.id, order=order, ap=ap)
+    w.stack.append(ActivationFrame(op=o.id, mode="activation"))
+
+
+def start_counteract(w: Work, o: OperativeState) -> None:
+    """One free 1AP action, at most 2" of movement; not an activation (1.6)."""
+    w.set_op(o.id, ap=1, done=(), moved=False, heavy_shot=False, heavy_only="")
+    w.emit("counteracted", op=o.id)
+    w.stack.append(ActivationFrame(op=o.id, mode="counteract"))
+
+
+@attrs.frozen(slots=True)
+class ActivationFrame:
+    """An activation, counteraction or On Guard interrupt in progress.
+
+    Attributes:
+        op: the active operative.
+        mode: ``"activation"``, ``"counteract"`` (1.6) or ``"interrupt"`` (9.3: one free
+            Shoot or Fight).
+        stage: ``"choose"`` (waiting for an action) or ``"after"`` (an action just ended).
+        actions: actions completed in this frame.
+        last: the verb of the last action (for the On Guard window).
+        guard_window_used: an On Guard interrupt happened in this activation (9.3).
+    """
+
+    op: str
+    mode: str
+    stage: str = "choose"
+    actions: int = 0
+    last: str = ""
+    guard_window_used: bool = False
+
+    def run(self, w: Work) -> None:
+        o = w.op(self.op)
+        if self.stage == "after":
+            remove_casualties(w)
+            w.replace_top(stage="choose")
+            if self.mode == "activation" and o.alive:
+                from engine.game import closequarters
+
+                if closequarters.guard_window(w, self):
+                    return
+            o = w.op(self.op)
+        if not o.alive or (self.mode != "activation" and self.actions >= 1):
+            self.end(w)
+            return
+        if not self.options(w, include_end=False):
+            self.end(w)
+            return
+        w.decide(o.player, "action" if self.mode == "activation" else self.mode)
+
+    def end(self, w: Work) -> None:
+        o = w.op(self.op)
+        w.stack.pop()
+        if self.mode == "activation":
+            w.set_op(o.id, ready=False, ap=0, done=(), moved=False, heavy_shot=False)
+            w.effects = [
+                e
+                for e in w.effects
+                if not (e.op == o.id and e.until == "end_this_activation")
+                and not (e.until == "end_activation" and e.source == o.id)
+            ]
+            w.emit("activation_ended", op=o.id)
+        elif self.mode == "counteract":
+            w.set_op(o.id, counteracted=True, ap=0, done=(), moved=False, heavy_shot=False)
+            w.emit("activation_ended", op=o.id, counteract=True)
+        else:
+            w.set_op(o.id, interrupted=True, on_guard=False, done=(), moved=False)
+            w.emit("activation_ended", op=o.id, interrupt=True)
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
+        raise _illegal("no dice here")
+
+    def options(self, w: Work, include_end: bool = True) -> list[Action]:
+        o = w.op(self.op)
+        out = list_action_options(w, o, self.mode)
+        if include_end and self.mode != "interrupt":
+            out.append(Action("End activation"))
+        if include_end and self.mode == "interrupt" and not out:
+            out.append(Action("End activation"))
+        return out
+
+    def act(self, w: Work, a: Action) -> None:
+        o = w.op(self.op)
+        if a.verb == "End activation":
+            if self.mode == "interrupt" and list_action_options(w, o, self.mode):
+                raise _illegal("an On Guard interrupt must perform its Shoot or Fight (9.3)")
+            self.end(w)
+            return
+        if a.op and a.op != o.id:
+            raise _illegal(f"{o.id} is the active operative, not {a.op}")
+        w.replace_top(stage="after", actions=self.actions + 1, last=a.verb)
+        perform(w, o, a, self.mode)
+
+
+# -------------------------------------------------------------------------------------------
+# Conditions shared by the actions
+# -------------------------------------------------------------------------------------------
+
+
+def _family(verb: str) -> str:
+    return ACTION_FAMILY.get(verb, verb)
+
+
+def precheck(w: Work, o: OperativeState, verb: str, mode: str) -> str | None:
+    """Why ``verb`` cannot be performed by ``o`` now (AP, once per activation, exclusions,
+    control range, order), or ``None``. Target-specific checks come later."""
+    cost = ACTION_COST.get(verb)
+    if cost is None:
+        return f"unknown action {verb!r}"
+    if mode == "counteract":
+        if cost != 1:
+            return f"a counteraction is one 1AP action ({verb} costs {cost}AP, 1.6)"
+        if verb == "Guard":
+            return "Guard cannot be chosen as a counteraction (1.6, 9.3)"
+    elif mode == "interrupt":
+        if _family(verb) not in ("Shoot", "Fight") or verb == "Guard":
+            return "an On Guard interrupt is one free Shoot or Fight (9.3)"
+    elif o.ap < cost:
+        return f"{verb} costs {cost}AP and {o.id} has {o.ap}AP left (1.5, 3.2)"
+    fam = _family(verb)
+    if any(_family(d) == fam for d in o.done):
+        return f"{o.id} already performed {fam} this activation: once per activation (1.5)"
+    for ex in _EXCLUDES.get(verb, ()):
+        if ex in o.done:
+            return f"{verb} cannot be performed in the same activation as {ex} (3.2)"
+    in_cr = w.in_enemy_control_range(o)
+    if verb in ("Reposition", "Dash", "Charge", "Pick up") and in_cr:
+        return f"{verb} cannot be performed within control range of an enemy operative (3.2)"
+    if verb == "Shoot" and in_cr and mode != "interrupt":
+        return "Shoot cannot be performed within control range of an enemy operative (3.2)"
+    if verb == "Fall Back" and not in_cr:
+        return "Fall Back needs an enemy operative within control range (3.2)"
+    if verb == "Charge" and o.order != "engage":
+        return "an operative with a Conceal order cannot Charge (1.5, 3.2)"
+    if verb == "Fight" and not in_cr:
+        return "Fight needs an enemy operative within control range (3.2)"
+    if verb in MOVE_VERBS and o.heavy_shot and o.heavy_only != verb:
+        return f"{o.id} used a Heavy weapon this activation and cannot {verb} (6 Heavy)"
+    return None
+
+
+def list_action_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
+    """The listed legal actions of ``o`` (movement destinations from candidates)."""
+    from engine.game import attacks, closequarters
+
+    out: list[Action] = []
+    for verb in ("Reposition", "Dash", "Fall Back", "Charge"):
+        if precheck(w, o, verb, mode) is None:
+            out.extend(Action(verb, op=o.id, point=p) for p in move_candidates(w, o, verb, mode))
+    if precheck(w, o, "Shoot", mode) is None or (
+        mode == "interrupt" and precheck(w, o, "Fight", mode) is None
+    ):
+        out.extend(attacks.shoot_options(w, o, mode))
+    if precheck(w, o, "Fight", mode) is None:
+        out.extend(attacks.fight_options(w, o))
+    if precheck(w, o, "Pick up", mode) is None:
+        for m in w.markers:
+            if _can_pick_up(w, o, m.name) is None:
+                out.append(Action("Pick up", op=o.id, text=m.name))
+    if o.carrying and precheck(w, o, "Place marker", mode) is None:
+        out.append(Action("Place marker", op=o.id, point=(o.x, o.y, 0.0)))
+    if w.ctx.close_quarters:
+        out.extend(closequarters.options(w, o, mode))
+    return out
+
+
+def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
+    """Validate and perform the action ``a`` of operative ``o`` (3.2).
+
+    Raises:
+        IllegalActionError: naming the rule that forbids it.
+    """
+    from engine.game import attacks, closequarters
+
+    verb = a.verb
+    if verb not in ACTION_COST:
+        raise _illegal(f"{a} is not an action of an activation (3.2)")
+    why = precheck(w, o, verb, mode)
+    point_blank = False
+    if why is not None and verb == "Shoot" and mode == "interrupt":
+        why, point_blank = None, True  # checked by the shoot options (9.3 point-blank shot)
+    if why is not None:
+        raise _illegal(why)
+    if verb in MOVE_VERBS:
+        do_move(w, o, a, mode)
+    elif verb == "Shoot":
+        attacks.start_shoot(w, o, a, mode)
+    elif verb == "Fight":
+        attacks.start_fight(w, o, a, mode)
+    elif verb == "Pick up":
+        why = _can_pick_up(w, o, a.text)
+        if why:
+            raise _illegal(why)
+        marker = _marker(w, a.text)
+        _spend(w, o, verb, mode)
+        w.markers = [attrs.evolve(m, carrier=o.id) if m.name == marker else m for m in w.markers]
+        w.set_op(o.id, carrying=marker)
+        w.emit("marker_picked_up", op=o.id, marker=marker)
+    elif verb == "Place marker":
+        assert a.point is not None
+        _check_marker_spot(w, o, a.point)
+        _spend(w, o, verb, mode)
+        place_marker(w, o, a.point[0], a.point[1])
+    else:
+        closequarters.perform(w, o, a, mode)
+    del point_blank
+
+
+def _spend(w: Work, o: OperativeState, verb: str, mode: str) -> OperativeState:
+    """Pay the AP (nothing in a counteraction or interrupt) and note the action as done."""
+    cost = ACTION_COST[verb] if mode == "activation" else 0
+    return w.set_op(o.id, ap=w.op(o.id).ap - cost, done=(*w.op(o.id).done, verb))
+
+
+def spend(w: Work, o: OperativeState, verb: str, mode: str) -> OperativeState:
+    """Public alias of the AP payment used by the attack and close-quarters modules."""
+    return _spend(w, o, verb, mode)
+
+
+# -------------------------------------------------------------------------------------------
+# Movement (3.2, 3.3)
+# -------------------------------------------------------------------------------------------
+
+
+def _move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, Any]:
+    enemies = [w.place(e) for e in w.enemies_of(o.id)]
+    friends = [w.place(f) for f in w.friends_of(o.id)]
+    limit = None
+    if mode == "counteract":
+        from engine.geometry.movement import max_move
+
+        limit = min(COUNTERACT_MOVE, max_move(_MOVE_ACTION[verb], w.move_stat(o)))
+    return {
+        "action": _MOVE_ACTION[verb],
+        "enemies": enemies,
+        "friends": friends,
+        "move": w.move_stat(o),
+        "max_cost": limit,
+    }
+
+
+_DIRS = tuple((math.cos(2 * math.pi * k / 8), math.sin(2 * math.pi * k / 8)) for k in range(8))
+
+
+def move_candidates(
+    w: Work, o: OperativeState, verb: str, mode: str
+) -> list[tuple[float, float, float]]:
+    """Deterministic destinations for listing: 8 directions at the full and half distance,
+    objective markers in reach, and for a Charge spots around enemies in reach; each kept
+    only if a legal path reaches it. Scripted input may name any other exact point."""
+    kz = w.kz
+    args = _move_args(w, o, verb, mode)
+    from engine.geometry.movement import max_move
+
+    limit = (
+        args["max_cost"] if args["max_cost"] is not None else max_move(args["action"], args["move"])
+    )
+    full = math.floor(limit + 1e-9)
+    me = w.place(o)
+    r = me.radius
+    spots: list[tuple[float, float, float]] = []
+    for dist in sorted({full, max(1.0, full / 2)}):
+        for ux, uy in _DIRS:
+            spots.append((me.x + ux * dist, me.y + uy * dist, me.elevation))
+    for m in w.markers:
+        if m.carrier:
+            continue
+        d = math.hypot(m.x - me.x, m.y - me.y)
+        if d <= limit + 1.5 and d > 0.5:
+            spots.append((m.x, m.y, 0.0))
+    if verb == "Charge":
+        for e in w.enemies_of(o.id):
+            ep = w.place(e)
+            ring = ep.radius + r + 0.3
+            if math.hypot(ep.x - me.x, ep.y - me.y) > limit + ring:
+                continue
+            ang0 = math.atan2(me.y - ep.y, me.x - ep.x)
+            for k in (0, 1, -1):
+                ang = ang0 + k * math.pi / 4
+                spots.append(
+                    (ep.x + ring * math.cos(ang), ep.y + ring * math.sin(ang), ep.elevation)
+                )
+    out: list[tuple[float, float, float]] = []
+    seen: set[tuple[float, float, float]] = set()
+    for x, y, z in spots:
+        key = (round(x, 3) + 0.0, round(y, 3) + 0.0, round(z, 3) + 0.0)
+        if key in seen or not (r <= key[0] <= kz.width - r and r <= key[1] <= kz.depth - r):
+            continue
+        seen.add(key)
+        try:
+            path = shortest_path(kz, me, key, **args)
+        except MoveError:
+            continue
+        if path is not None:
+            f = path.final
+            out.append((f.x, f.y, f.elevation))
+    return out
+
+
+def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
+    """Reposition, Dash, Fall Back or Charge to ``a.point`` along the shortest legal path.
+
+    Raises:
+        IllegalActionError: the destination or path is illegal (the message names the rule).
+    """
+    assert a.point is not None
+    args = _move_args(w, o, a.verb, mode)
+    try:
+        path = shortest_path(w.kz, w.place(o), a.point, **args)
+    except MoveError as exc:
+        raise _illegal(f"{a.verb} {o.id}: {exc}") from None
+    if path is None:
+        raise _illegal(
+            f"{a.verb} {o.id}: no legal path reaches ({a.point[0]:g}, {a.point[1]:g}) within "
+            f'{args["max_cost"] or w.move_stat(o):g}" of movement (3.2, 3.3)'
+        )
+    _spend(w, o, a.verb, mode)
+    f = path.final
+    w.set_op(o.id, x=f.x, y=f.y, elevation=f.elevation, moved=True)
+    if w.op(o.id).on_guard:
+        w.set_op(o.id, on_guard=False)
+        w.emit("guard_ended", op=o.id, why="it moved")
+    if o.carrying:
+        w.markers = [
+            attrs.evolve(m, x=f.x, y=f.y) if m.name == o.carrying else m for m in w.markers
+        ]
+    w.emit(
+        "moved",
+        op=o.id,
+        action=a.verb.lower(),
+        x=f.x,
+        y=f.y,
+        z=f.elevation,
+        cost=path.cost,
+    )
+
+
+# -------------------------------------------------------------------------------------------
+# Markers (4.8)
+# -------------------------------------------------------------------------------------------
+
+
+def _marker(w: Work, name: str) -> str:
+    names = [m.name for m in w.markers]
+    if name in names:
+        return name
+    hits = [n for n in names if n.lower() == name.lower()]
+    if len(hits) == 1:
+        return hits[0]
+    if len(hits) > 1:
+        raise AmbiguousActionError(f"marker name {name!r} matches {hits}")
+    raise _illegal(f"there is no marker {name!r} (markers: {', '.join(names)})")
+
+
+def marker_objective(w: Work, name: str) -> Objective:
+    m = next(m for m in w.markers if m.name == name)
+    return Objective(m.name, (m.x, m.y))
+
+
+def contests(w: Work, o: OperativeState, name: str) -> bool:
+    """``o`` contests the marker: it is within its control range, or ``o`` carries it (4.8)."""
+    m = next(m for m in w.markers if m.name == name)
+    if m.carrier:
+        return m.carrier == o.id
+    return sight.objective_in_control_range(w.kz, w.place(o), marker_objective(w, name))
+
+
+def controller(w: Work, name: str) -> str:
+    """The player controlling the marker (greater total APL of contesting operatives), or
+    ``""`` (4.8)."""
+    m = next(m for m in w.markers if m.name == name)
+    if m.carrier:
+        return w.ctx.owner[m.carrier]
+    total = {"A": 0, "B": 0}
+    for o in w.alive():
+        if contests(w, o, name):
+            total[o.player] += w.apl(o)
+    if total["A"] == total["B"]:
+        return ""
+    return "A" if total["A"] > total["B"] else "B"
+
+
+def _can_pick_up(w: Work, o: OperativeState, name: str) -> str | None:
+    name = _marker(w, name)
+    m = next(m for m in w.markers if m.name == name)
+    if not m.pickup or not w.ctx.options.objectives_pickup:
+        return f"marker {name} cannot be picked up in this mission (3.2 Pick Up Marker)"
+    if m.carrier:
+        return f"marker {name} is carried by {m.carrier}"
+    if o.carrying:
+        return f"{o.id} already carries a marker (3.2)"
+    if not contests(w, o, name) or controller(w, name) != o.player:
+        return f"{o.id} must control marker {name} to pick it up (3.2, 4.8)"
+    return None
+
+
+def _check_marker_spot(w: Work, o: OperativeState, point: tuple[float, float, float]) -> None:
+    if not o.carrying:
+        raise _illegal(f"{o.id} carries no marker (3.2 Place Marker)")
+    x, y, _ = point
+    obj = Objective(o.carrying, (x, y))
+    if not sight.objective_in_control_range(w.kz, w.place(o), obj):
+        raise _illegal(f"the marker must be placed within {o.id}'s control range (3.2)")
+
+
+def place_marker(w: Work, o: OperativeState, x: float, y: float) -> None:
+    """Put down the marker ``o`` carries at ``(x, y)``."""
+    name = o.carrying
+    w.markers = [attrs.evolve(m, x=x, y=y, carrier="") if m.name == name else m for m in w.markers]
+    w.set_op(o.id, carrying="")
+    w.emit("marker_placed", op=o.id, marker=name, x=x, y=y)
+
+
+# -------------------------------------------------------------------------------------------
+# Damage and removal (2.3)
+# -------------------------------------------------------------------------------------------
+
+
+def inflict(w: Work, op_id: str, damage: int, source: str, by: str = "") -> None:
+    """Inflict ``damage`` on ``op_id``; at 0 wounds or less it is incapacitated (2.3). It
+    is removed by :func:`remove_casualties` after the action."""
+    o = w.op(op_id)
+    if damage <= 0 or o.incapacitated or not o.placed:
+        return
+    o = w.set_op(op_id, wounds=o.wounds - damage)
+    w.emit("damage_inflicted", op=op_id, damage=damage, source=source, wounds=o.wounds, by=by)
+    if o.wounds <= 0:
+        w.set_op(op_id, incapacitated=True, on_guard=False)
+        w.emit("operative_incapacitated", op=op_id, player=o.player, by=by)
+
+
+def remove_casualties(w: Work) -> None:
+    """Remove incapacitated operatives; a carrier first places its marker for 0AP (2.3)."""
+    for o in list(w.ops):
+        if o.incapacitated and o.placed:
+            if o.carrying:
+                place_marker(w, o, o.x, o.y)
+            w.set_op(o.id, placed=False, ready=False, ap=0)
+            w.effects = [e for e in w.effects if e.op != o.id]
+            w.emit("operative_removed", op=o.id)
+
+
+def add_effect(w: Work, effect: Effect) -> None:
+    """Start an effect (kept in the order effects began)."""
+    w.effects.append(effect)
+
+
+# -------------------------------------------------------------------------------------------
+# Weapons
+# -------------------------------------------------------------------------------------------
+
+
+def weapon_name(weapon: Weapon, profile: WeaponProfile) -> str:
+    """The notation name of a weapon profile: ``"plasma pistol (supercharge)"``."""
+    base = " ".join(weapon.name.lower().split())
+    return f"{base} ({profile.name.lower()})" if profile.name else base
+
+
+def weapons_of(w: Work, op_id: str, kind: str) -> list[tuple[str, Weapon, WeaponProfile]]:
+    """``(notation name, weapon, profile)`` for each profile of ``kind`` (ranged/melee)."""
+    out = []
+    for weapon in w.ctx.datacards[op_id].weapons:
+        if weapon.kind != kind:
+            continue
+        for prof in weapon.profiles:
+            out.append((weapon_name(weapon, prof), weapon, prof))
+    return out
+
+
+def find_weapon(
+    w: Work, o: OperativeState, name: str, kind: str
+) -> tuple[str, Weapon, WeaponProfile]:
+    """The weapon profile of ``o`` called ``name`` (exact, else a unique prefix).
+
+    Raises:
+        IllegalActionError: no such weapon of that kind; AmbiguousActionError: several."""
+    options = weapons_of(w, o.id, kind)
+    exact = [t for t in options if t[0] == name]
+    if exact:
+        return exact[0]
+    hits = [t for t in options if t[0].startswith(name)]
+    if len(hits) == 1:
+        return hits[0]
+    if len(hits) > 1:
+        raise AmbiguousActionError(
+            f"weapon {name!r} matches {', '.join(t[0] for t in hits)} of {o.id}"
+        )
+    names = ", ".join(t[0] for t in options) or "none"
+    raise _illegal(f"{o.id} has no {kind} weapon {name!r} ({kind} weapons: {names})")
+
+
+def weapon_usable(w: Work, o: OperativeState, name: str, profile: WeaponProfile) -> str | None:
+    """Why the weapon cannot be used now (Heavy after moving, Limited used up), or None."""
+    rules = profile.rules
+    heavy = rules.get(Heavy)
+    if heavy is not None and o.moved:
+        only = getattr(heavy, "only", None)
+        allowed = only.title() if only else None
+        moves = [d for d in o.done if d in MOVE_VERBS]
+        if allowed is None or any(m != allowed for m in moves):
+            return f"{name} is Heavy and {o.id} moved this activation (6 Heavy)"
+    lim = rules.get(Limited)
+    if lim is not None:
+        used = dict(o.limited).get(name, 0)
+        if used >= getattr(lim, "x", 1):
+            return f"{name} is Limited {getattr(lim, 'x', 1)} and has been used up (6 Limited)"
+    return None
+
+
+def in_range(
+    w: Work, shooter: OperativeState, target: OperativeState, profile: WeaponProfile
+) -> bool:
+    """Within the weapon's Range x (6), measured between bases (3D between levels)."""
+    rng = profile.rules.get(Range)
+    if not isinstance(rng, Range):
+        return True
+    return sight.distance(w.place(shooter), w.place(target)) <= rng.distance + 1e-6
+
+
+def silent(profile: WeaponProfile) -> bool:
+    """The weapon has Silent (6)."""
+    return profile.rules.has(Silent)
+
+
+def enemy_of(w: Work, op_id: str) -> str:
+    return other(w.ctx.owner[op_id])

@@ -1,0 +1,181 @@
+"""The working copy the engine edits while applying one input.
+
+:class:`Work` copies a :class:`~engine.game.state.GameState` into lists, the rule code edits
+those, and :meth:`Work.freeze` builds the new immutable state. The old state is never touched,
+so an input rejected half way (an :class:`~engine.game.actions.IllegalActionError` raised
+after some edits) leaves nothing applied: the copy is simply dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from engine.game.context import GameContext
+from engine.game.events import Event
+from engine.game.state import (
+    Chance,
+    Decision,
+    DiceRequest,
+    Effect,
+    GameState,
+    MarkerState,
+    Node,
+    OperativeState,
+    PlayerState,
+    Terminal,
+    other,
+)
+from engine.geometry import Killzone, Placement
+
+__all__ = ["Work"]
+
+
+class Work:
+    """A mutable copy of a state (module docstring)."""
+
+    __slots__ = (
+        "ctx",
+        "effects",
+        "events",
+        "initiative",
+        "markers",
+        "node",
+        "open_hatchways",
+        "ops",
+        "phase",
+        "players",
+        "stack",
+        "step",
+        "tp",
+    )
+
+    def __init__(self, s: GameState) -> None:
+        self.ctx: GameContext = s.ctx
+        self.tp = s.tp
+        self.phase = s.phase
+        self.initiative = s.initiative
+        self.players: list[PlayerState] = list(s.players)
+        self.ops: list[OperativeState] = list(s.operatives)
+        self.markers: list[MarkerState] = list(s.markers)
+        self.effects: list[Effect] = list(s.effects)
+        self.open_hatchways = s.open_hatchways
+        self.stack: list[Any] = list(s.stack)
+        self.node: Node | None = None
+        self.step = s.step
+        self.events: list[Event] = []
+
+    def freeze(self) -> GameState:
+        """The new immutable state."""
+        assert self.node is not None
+        return GameState(
+            ctx=self.ctx,
+            tp=self.tp,
+            phase=self.phase,
+            initiative=self.initiative,
+            players=(self.players[0], self.players[1]),
+            operatives=tuple(self.ops),
+            markers=tuple(self.markers),
+            effects=tuple(self.effects),
+            open_hatchways=self.open_hatchways,
+            stack=tuple(self.stack),
+            node=self.node,
+            step=self.step,
+        )
+
+    # -- operatives and players ------------------------------------------------------------
+
+    def op(self, op_id: str) -> OperativeState:
+        return self.ops[self.ctx.index[op_id]]
+
+    def set_op(self, op_id: str, **changes: Any) -> OperativeState:
+        i = self.ctx.index[op_id]
+        new = attrs.evolve(self.ops[i], **changes)
+        self.ops[i] = new
+        return new
+
+    def pl(self, player: str) -> PlayerState:
+        return self.players[0 if player == "A" else 1]
+
+    def set_pl(self, player: str, **changes: Any) -> None:
+        i = 0 if player == "A" else 1
+        self.players[i] = attrs.evolve(self.players[i], **changes)
+
+    def alive(self, player: str | None = None) -> list[OperativeState]:
+        return [o for o in self.ops if o.alive and (player is None or o.player == player)]
+
+    def enemies_of(self, op_id: str) -> list[OperativeState]:
+        return self.alive(other(self.ctx.owner[op_id]))
+
+    def friends_of(self, op_id: str) -> list[OperativeState]:
+        return [o for o in self.alive(self.ctx.owner[op_id]) if o.id != op_id]
+
+    # -- geometry ---------------------------------------------------------------------------
+
+    @property
+    def kz(self) -> Killzone:
+        return self.ctx.killzone_for(self.open_hatchways)
+
+    def place(self, o: OperativeState) -> Placement:
+        return self.ctx.placement(o.id, o.x, o.y, o.elevation)
+
+    def control_range(self, a: OperativeState, b: OperativeState) -> bool:
+        return self.ctx.control_range(self.kz, self.place(a), self.place(b))
+
+    def in_enemy_control_range(self, o: OperativeState) -> bool:
+        return any(self.control_range(o, e) for e in self.enemies_of(o.id))
+
+    # -- stats -------------------------------------------------------------------------------
+
+    def apl(self, o: OperativeState) -> int:
+        """APL with changes summed then clamped to +/-1 of the datacard (2.1)."""
+        change = sum(e.value for e in self.effects if e.op == o.id and e.kind == "apl")
+        return self.ctx.datacards[o.id].apl + max(-1, min(1, change))
+
+    def injured(self, o: OperativeState) -> bool:
+        """Fewer than half its starting wounds (2.3)."""
+        return 2 * o.wounds < self.ctx.datacards[o.id].wounds
+
+    def move_stat(self, o: OperativeState) -> float:
+        """Move, -2" when injured but never below 4" (2.1, 2.3)."""
+        move = self.ctx.datacards[o.id].move
+        if self.injured(o):
+            move = max(min(move, 4.0), move - 2.0)
+        return move
+
+    # -- events and nodes ----------------------------------------------------------------------
+
+    def emit(self, kind: str, **data: Any) -> Event:
+        """Record an event and run the *did* hooks subscribed to ``kind``."""
+        ev = Event.make(kind, **data)
+        self.events.append(ev)
+        for fn in self.ctx.hooks.did.get(kind, ()):
+            fn(self, ev)
+        return ev
+
+    def would(self, event: str, value: Any, **info: Any) -> Any:
+        """Pass ``value`` through the *would* hooks of ``event``."""
+        for fn in self.ctx.hooks.would.get(event, ()):
+            value = fn(self, value, **info)
+        return value
+
+    def decide(self, player: str, kind: str) -> None:
+        self.node = Decision(player, kind)
+
+    def roll(
+        self, kind: str, player: str, dice: int, *, ordered: bool = False, label: str = ""
+    ) -> None:
+        self.node = Chance(DiceRequest(kind, player, dice, ordered, label or kind))
+
+    def finish(self, node: Terminal) -> None:
+        self.node = node
+
+    @property
+    def top(self) -> Any:
+        return self.stack[-1]
+
+    def replace_top(self, **changes: Any) -> Any:
+        new = attrs.evolve(self.stack[-1], **changes)
+        self.stack[-1] = new
+        return new
