@@ -162,8 +162,11 @@ def deployment_spots(w: Work, o: OperativeState) -> list[tuple[float, float, flo
     return out
 
 
-def check_deployment(w: Work, o: OperativeState, point: tuple[float, float, float]) -> None:
-    """Raise unless ``o`` can be set up at ``point`` (1.2, 3.3).
+def check_deployment(
+    w: Work, o: OperativeState, point: tuple[float, float, float], *, drop_zone: bool = True
+) -> None:
+    """Raise unless ``o`` can be set up at ``point`` (1.2, 3.3); ``drop_zone=False`` skips
+    the drop-zone condition (scenario positions).
 
     Raises:
         IllegalActionError: not wholly within its drop zone, not a place a base can stand,
@@ -172,15 +175,19 @@ def check_deployment(w: Work, o: OperativeState, point: tuple[float, float, floa
     x, y, z = point
     p = w.ctx.placement(o.id, x, y, z)
     zone = w.pl(o.player).drop_zone
-    if not w.kz.drop_zones[zone].buffer(1e-6).covers(p.footprint()):
+    if drop_zone and not w.kz.drop_zones[zone].buffer(1e-6).covers(p.footprint()):
         raise _illegal(f"{o.id} must be set up wholly within drop zone {zone} (1.2)")
     if not _standable(w, p.base_mm, p.x, p.y, p.elevation):
         raise _illegal(
             f"{o.id} cannot be placed at ({x:g}, {y:g}, {z:g}): not a place its base can stand "
             "(3.3)"
         )
+    if not (p.radius - 1e-6 <= p.x <= w.kz.width - p.radius + 1e-6) or not (
+        p.radius - 1e-6 <= p.y <= w.kz.depth - p.radius + 1e-6
+    ):
+        raise _illegal(f"{o.id}'s base must be wholly on the killzone (3.3)")
     for q in w.alive():
-        if abs(q.elevation - p.elevation) > 1e-6:
+        if q.id == o.id or abs(q.elevation - p.elevation) > 1e-6:
             continue
         qp = w.place(q)
         if math.hypot(qp.x - p.x, qp.y - p.y) < qp.radius + p.radius - 1e-6:

@@ -1,0 +1,178 @@
+"""Scripted scenarios: a position set up exactly, then a script of actions and dice.
+
+:func:`position` builds a battle state in the Firefight phase of a turning point with chosen
+operatives placed exactly (the others are not on the killzone), orders, wounds, CP, VP,
+initiative and whose turn it is. :func:`run` applies a script of actions, taking dice from a
+strict :class:`~engine.game.drivers.ScriptedDice` at every chance node, and returns the state
+and the events.
+
+Example::
+
+    s = position(kz, kasrkin, legionaries,
+                 operatives={"KAS-1": {"at": (10, 5), "order": "engage"},
+                             "LEG-1": {"at": (16, 5), "order": "engage"}},
+                 turn="A")
+    s, events = run(s, ["Activate KAS-1 engage", "Shoot KAS-1 hot-shot lasgun at LEG-1"],
+                    dice=["6,5,4,2", "3,1,1"])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from engine.errors import KillTeamError
+from engine.game.actions import Action, parse_action
+from engine.game.context import GameOptions
+from engine.game.drivers import ScriptedDice, ScriptError
+from engine.game.events import Event
+from engine.game.flow import FirefightFrame, TurningPointFrame, advance
+from engine.game.setup import new_game
+from engine.game.state import Chance, GameState, PlayerState
+from engine.game.universal import check_deployment
+from engine.game.work import Work
+from engine.geometry import Killzone
+from engine.teams.model import Roster
+
+__all__ = ["ScenarioError", "position", "run"]
+
+
+class ScenarioError(KillTeamError, ValueError):
+    """A scenario position or script is wrong (the message names the operative or step)."""
+
+
+_OP_KEYS = {"at", "order", "wounds", "ready", "counteracted", "on_guard", "carrying"}
+
+
+def position(
+    killzone: Killzone,
+    roster_a: Roster,
+    roster_b: Roster,
+    *,
+    operatives: Mapping[str, Mapping[str, Any]],
+    tp: int = 1,
+    initiative: str = "A",
+    turn: str | None = None,
+    cp: tuple[int, int] = (2, 2),
+    vp: tuple[int, int] = (0, 0),
+    open_hatchways: Iterable[str] = (),
+    options: GameOptions | None = None,
+) -> GameState:
+    """A Firefight-phase position (module docstring).
+
+    Args:
+        operatives: id -> ``{"at": (x, y) or (x, y, z) inches, "order": "engage"|"conceal"
+            (default engage), "wounds": int (default the datacard's), "ready": bool (default
+            True), "counteracted": bool, "on_guard": bool}``. Operatives not listed are not on
+            the killzone.
+        tp: the turning point (1-4); ``initiative``: who has initiative; ``turn``: whose turn
+            it is to activate (default the initiative player).
+        cp, vp: command and victory points of A and B.
+        open_hatchways: hatchways open at the start.
+
+    Raises:
+        ScenarioError: an unknown operative or field, an illegal placement (off the killzone,
+            on terrain, overlapping), a bad order or wounds value.
+    """
+    base = new_game(killzone, roster_a, roster_b, options)
+    ctx = base.ctx
+    w = Work(base)
+    w.tp = tp
+    w.phase = "firefight"
+    w.initiative = initiative
+    w.players = [
+        PlayerState(cp=cp[0], vp=vp[0], drop_zone="A"),
+        PlayerState(cp=cp[1], vp=vp[1], drop_zone="B"),
+    ]
+    names = sorted(open_hatchways)
+    for n in names:
+        if n not in ctx.killzone.hatchways:
+            raise ScenarioError(f"open_hatchways: {n!r} is not a hatchway of {killzone.name}")
+    w.open_hatchways = tuple(names)
+    for op_id, spec in operatives.items():
+        if op_id not in ctx.index:
+            raise ScenarioError(f"operatives: no operative {op_id!r} (ids: {', '.join(ctx.ids)})")
+        extra = set(spec) - _OP_KEYS
+        if extra:
+            raise ScenarioError(f"operatives.{op_id}: unknown field(s) {sorted(extra)}")
+        if "at" not in spec:
+            raise ScenarioError(f"operatives.{op_id}: 'at' (x, y[, z]) is required")
+        at = tuple(float(v) for v in spec["at"])
+        if len(at) not in (2, 3):
+            raise ScenarioError(f"operatives.{op_id}.at must be (x, y) or (x, y, z)")
+        x, y, z = at[0], at[1], at[2] if len(at) == 3 else 0.0
+        order = str(spec.get("order", "engage")).lower()
+        if order not in ("engage", "conceal"):
+            raise ScenarioError(f"operatives.{op_id}.order must be engage or conceal")
+        card = ctx.datacards[op_id]
+        wounds = int(spec.get("wounds", card.wounds))
+        if not 1 <= wounds <= card.wounds:
+            raise ScenarioError(f"operatives.{op_id}.wounds must be 1 to {card.wounds}")
+        o = w.op(op_id)
+        p = ctx.placement(op_id, x, y, z)
+        w.set_op(op_id, placed=False)
+        # Reuse the deployment checks, without the drop-zone condition.
+        try:
+            check_deployment(w, o, (p.x, p.y, p.elevation), drop_zone=False)
+        except KillTeamError as exc:
+            raise ScenarioError(f"operatives.{op_id}: {exc}") from None
+        w.set_op(
+            op_id,
+            x=p.x,
+            y=p.y,
+            elevation=p.elevation,
+            placed=True,
+            order=order,
+            wounds=wounds,
+            ready=bool(spec.get("ready", True)),
+            counteracted=bool(spec.get("counteracted", False)),
+            on_guard=bool(spec.get("on_guard", False)),
+        )
+    w.stack = [TurningPointFrame(stage="end"), FirefightFrame(turn=turn or initiative)]
+    w.events = []
+    w.node = None
+    advance(w)
+    return w.freeze()
+
+
+def run(
+    state: GameState,
+    actions: Sequence[str | Action],
+    dice: Iterable[str | Action] = (),
+    *,
+    strict: bool = True,
+) -> tuple[GameState, list[Event]]:
+    """Apply ``actions`` in order, rolling scripted ``dice`` at every chance node.
+
+    Chance nodes met after the last action are also rolled while dice remain.
+
+    Raises:
+        ScriptError: a roll is needed and the script has none left (strict), or, with
+            ``strict``, dice are left over at the end.
+        IllegalActionError / InvalidActionError: an action is rejected (the state before it
+            is unchanged; the error names the step).
+    """
+    driver = ScriptedDice(dice)
+    events: list[Event] = []
+    queue = [a if isinstance(a, Action) else parse_action(a) for a in actions]
+    k = 0
+    while True:
+        if isinstance(state.node, Chance):
+            if not queue[k:] and driver.left == 0:
+                break
+            state, ev = state.apply(driver.roll(state))
+            events += ev
+            continue
+        if k >= len(queue) or state.is_terminal:
+            break
+        try:
+            state, ev = state.apply(queue[k])
+        except KillTeamError as exc:
+            raise type(exc)(f"script step {k + 1} ({queue[k]}): {exc}") from None
+        events += ev
+        k += 1
+    if k < len(queue):
+        raise ScriptError(f"the battle ended before script step {k + 1} ({queue[k]})")
+    if strict and driver.left:
+        raise ScriptError(f"{driver.left} scripted roll(s) were not used")
+    return state, events
