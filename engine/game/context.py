@@ -87,6 +87,7 @@ class GameContext:
     starting: Mapping[str, int]
     _variants: dict[tuple[str, ...], Killzone] = attrs.field(factory=dict)
     _sight: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
+    _places: dict[tuple[str, float, float, float], Placement] = attrs.field(factory=dict)
 
     def killzone_for(self, open_hatchways: tuple[str, ...]) -> Killzone:
         """The killzone with exactly these hatchways open (one value per hatch state, so the
@@ -100,7 +101,13 @@ class GameContext:
 
     def placement(self, op_id: str, x: float, y: float, elevation: float) -> Placement:
         """The :class:`Placement` of operative ``op_id`` at a position (inches)."""
-        return Placement(x, y, self.datacards[op_id].base_mm, elevation)
+        key = (op_id, x, y, elevation)
+        p = self._places.get(key)
+        if p is None:
+            if len(self._places) > 100_000:
+                self._places.clear()
+            p = self._places[key] = Placement(x, y, self.datacards[op_id].base_mm, elevation)
+        return p
 
     # Geometry queries, cached per (hatch state, placements): states share them.
 

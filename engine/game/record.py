@@ -52,6 +52,7 @@ __all__ = [
 ]
 
 FORMAT = 1
+_KILLZONES: dict[tuple[str, str], Killzone] = {}
 
 
 class ReplayError(KillTeamError, ValueError):
@@ -126,10 +127,15 @@ def game_from_header(header: Mapping[str, Any]) -> GameState:
     if header.get("format") != FORMAT:
         raise ReplayError(f"record format {header.get('format')!r} is not supported ({FORMAT})")
     kzh = header["killzone"]
-    try:
-        kz = load_killzone(kzh["source"])
-    except KillTeamError as exc:
-        raise ReplayError(f"record killzone: {exc}") from None
+    key = (kzh["source"], kzh.get("hash", ""))
+    kz = _KILLZONES.get(key)
+    if kz is None:
+        try:
+            kz = load_killzone(kzh["source"])
+        except KillTeamError as exc:
+            raise ReplayError(f"record killzone: {exc}") from None
+        if kzh.get("hash") and _killzone_header(kz)["hash"] == kzh["hash"]:
+            _KILLZONES[key] = kz  # the same layout value, so its movement graphs are reused
     if kz.version != kzh["version"]:
         raise ReplayError(
             f"record killzone {kz.name} version {kzh['version']} but {kz.version} is loaded"

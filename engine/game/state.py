@@ -220,9 +220,13 @@ class LegalActions(Sequence[Action]):
 
     def _list(self) -> list[Action]:
         if self._items is None:
-            from engine.game import flow
+            memo = self._state._memo
+            items = memo.get("legal")
+            if items is None:
+                from engine.game import flow
 
-            self._items = flow.list_actions(self._state)
+                items = memo["legal"] = flow.list_actions(self._state)
+            self._items = items
         return self._items
 
     def __contains__(self, action: object) -> bool:
@@ -274,6 +278,7 @@ class GameState:
     stack: tuple[Any, ...]
     node: Node
     step: int = 0
+    _memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False, hash=False)
 
     # -- queries ------------------------------------------------------------------------
 
@@ -336,6 +341,9 @@ class GameState:
     def hash(self) -> str:
         """A stable hex digest of the state (independent of the process and of
         ``PYTHONHASHSEED``), for records."""
+        got = self._memo.get("hash")
+        if got is not None:
+            return str(got)
         text = repr(
             (
                 self.tp,
@@ -351,7 +359,8 @@ class GameState:
                 self.step,
             )
         )
-        return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+        digest = self._memo["hash"] = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+        return digest
 
     def alive(self, player: str | None = None) -> list[OperativeState]:
         """Operatives on the killzone and not incapacitated (of ``player`` if given)."""

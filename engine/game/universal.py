@@ -39,6 +39,7 @@ from engine.game.actions import (
 from engine.game.state import Effect, OperativeState, other
 from engine.game.work import Work
 from engine.geometry import Objective, Placement, sight
+from engine.geometry import movement as _mv
 from engine.geometry.movement import MoveError, move_graph, shortest_path
 from engine.teams.model import Weapon, WeaponProfile
 
@@ -261,8 +262,8 @@ class ActivationFrame:
         if not o.alive or (self.mode != "activation" and self.actions >= 1):
             self.end(w)
             return
-        if not self.options(w, include_end=False):
-            self.end(w)
+        if self.mode == "activation" and o.ap <= 0:
+            self.end(w)  # every action costs at least 1AP here (1.5)
             return
         w.decide(o.player, "action" if self.mode == "activation" else self.mode)
 
@@ -500,15 +501,21 @@ def move_candidates(
                 )
     out: list[tuple[float, float, float]] = []
     seen: set[tuple[float, float, float]] = set()
+    # One movement query for every candidate (the start checks and enemy zones are shared).
+    g = move_graph(kz, me.base_mm)
+    try:
+        q = _mv._Query(kz, g, me, args["action"], args["enemies"], args["friends"], float(limit))
+    except MoveError:
+        return []
     for x, y, z in spots:
         key = (round(x, 3) + 0.0, round(y, 3) + 0.0, round(z, 3) + 0.0)
         if key in seen or not (r <= key[0] <= kz.width - r and r <= key[1] <= kz.depth - r):
             continue
         seen.add(key)
-        try:
-            path = shortest_path(kz, me, key, **args)
-        except MoveError:
+        lvl = g.level_at(key[0], key[1], key[2])
+        if lvl is None or q.final_reason(lvl, key[0], key[1], key[2]) is not None:
             continue
+        path = _mv._search(q, lvl.index, (key[0], key[1]))
         if path is not None:
             f = path.final
             out.append((f.x, f.y, f.elevation))

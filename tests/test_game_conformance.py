@@ -1,0 +1,92 @@
+"""Random-playout conformance (issue: the game engine; DESIGN.md "Testing and measuring").
+
+At least 200 seeded games between random agents, on both killzone layouts and rotating over
+the built-in teams, checking at every node:
+
+- a decision lists at least one legal action; the list is in canonical order with no
+  duplicates, and every listed action's notation parses back to the same action;
+- a chance node's outcome weights sum to 6^dice;
+- applying the chosen input twice gives the same state (hash) and events;
+- an illegal input raises and leaves the state unchanged;
+- the chosen action is found legal by membership (``action in state.legal_actions()``);
+
+and per game: the battle ends after turning point 4 with a result consistent with the VP, and
+its record replays to the same final hash.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from engine.agents import RandomAgent
+from engine.game import IllegalActionError, new_game, parse_action
+from engine.game.actions import Action, format_action
+from engine.game.drivers import SeededDice
+from engine.game.flow import _sort_key
+from engine.game.record import GameRecorder, make_header, replay
+from engine.game.state import Chance, Decision, GameState
+from engine.geometry import load_killzone
+from engine.teams import builtin_teams, load_builtin_team
+
+GAMES = 200
+BATCH = 10
+LAYOUTS = ("open_ruins", "close_quarters")
+_KZ = {name: load_killzone(name) for name in LAYOUTS}
+_TEAMS = {t: load_builtin_team(t).default() for t in builtin_teams()}
+_PAIRS = list(itertools.permutations(sorted(_TEAMS), 2))
+
+
+def _bogus(state: GameState) -> Action:
+    """An input that is never legal at this node."""
+    if isinstance(state.node, Chance):
+        return parse_action("Pass")
+    return parse_action("roll 6")
+
+
+def _play_checked(seed: int) -> None:
+    layout = LAYOUTS[seed % 2]
+    a, b = _PAIRS[seed % len(_PAIRS)]
+    state = new_game(_KZ[layout], _TEAMS[a], _TEAMS[b])
+    rec = GameRecorder(make_header(state, seed=seed, agents={"A": "random", "B": "random"}))
+    agents = {"A": RandomAgent(2 * seed + 1), "B": RandomAgent(2 * seed + 2)}
+    dice = SeededDice(seed)
+    while not state.is_terminal:
+        node = state.node
+        before = state.hash()
+        with pytest.raises(IllegalActionError):
+            state.apply(_bogus(state))
+        assert state.hash() == before
+        if isinstance(node, Chance):
+            outcomes = state.chance_outcomes()
+            assert sum(w for _, w in outcomes) == 6**node.request.dice
+            action, actor = dice.roll(state), "chance"
+        else:
+            assert isinstance(node, Decision)
+            legal = list(state.legal_actions())
+            assert legal, f"no legal action at {node} (seed {seed}, step {state.step})"
+            assert legal == sorted(set(legal), key=_sort_key), f"not canonical at {node}"
+            for act in legal:
+                assert parse_action(format_action(act)) == act, format_action(act)
+            action, actor = agents[node.player].act(state), node.player
+            assert action in state.legal_actions()
+        after, events = state.apply(action)
+        again, events2 = state.apply(action)
+        assert again.hash() == after.hash() and events2 == events
+        assert state.hash() == before
+        rec.on_step(state, action, actor, after, events)
+        state = after
+    rec.finish(state)
+    assert state.tp == 5 and state.phase == "over"
+    result = state.node.result  # type: ignore[union-attr]
+    vp = result.vp
+    assert result.winner == ("" if vp[0] == vp[1] else ("A" if vp[0] > vp[1] else "B"))
+    assert all(0 <= v <= 6 for v in vp)  # kill op only: at most 5 grades + 1
+    assert replay(rec.lines).hash() == state.hash()
+
+
+@pytest.mark.parametrize("batch", range(GAMES // BATCH))
+def test_random_playouts_conform(batch: int) -> None:
+    for seed in range(batch * BATCH, (batch + 1) * BATCH):
+        _play_checked(seed)
