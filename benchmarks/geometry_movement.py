@@ -8,13 +8,19 @@ Run: ``python benchmarks/geometry_movement.py``.
   ground (both legal places to finish), split into straight (the direct line is free), detour
   and unreachable (no path within 6") queries.
 - ``candidate_destinations`` for a 6" Reposition: median ms.
+- Hatchway states on ``close_quarters`` (rules 9.3): the movement graph of a state built from
+  scratch, derived (:meth:`MoveGraph.derive`) from the graph of a state one hatchway away
+  (what a game toggling one hatch at a time pays on first use of a state) and from the
+  loaded layout with every hatchway toggled; and a repeated ``with_open_hatchways`` +
+  ``move_graph`` (memoised).
 
-Goal: a 6" Reposition query under 500 µs.
+Goals: a 6" Reposition query under 500 µs; a hatch-state graph well under 50 ms.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import random
 import statistics
@@ -104,5 +110,46 @@ def main() -> None:
     )
 
 
+def hatch_states() -> None:
+    kz = load_killzone("close_quarters")
+    names = sorted(kz.hatchways)
+    states = [frozenset(c) for r in range(len(names) + 1) for c in itertools.combinations(names, r)]
+    print(f"layout {kz.name}: {len(names)} hatchways, {len(states)} states")
+    for base in (32.0, 40.0, 50.0):
+        graphs = {s: MoveGraph.build(kz.with_open_hatchways(s), base) for s in states}
+        full: list[float] = []
+        one: list[float] = []
+        for s in states:
+            variant = kz.with_open_hatchways(s)
+            full.append(
+                min(timed(functools.partial(MoveGraph.build, variant, base)) for _ in range(2))
+            )
+            for h in names:
+                other = graphs[s ^ {h}]
+                one.append(
+                    min(
+                        timed(functools.partial(MoveGraph.derive, other, variant)) for _ in range(2)
+                    )
+                )
+        every = kz.with_open_hatchways(names)
+        all_toggled = min(
+            timed(functools.partial(MoveGraph.derive, graphs[frozenset()], every)) for _ in range(3)
+        )
+        ms = 1e3
+        print(
+            f"hatch-state graph, {base:g} mm base: full build median "
+            f"{statistics.median(full) * ms:.0f} ms (max {max(full) * ms:.0f}); derived from a "
+            f"state one hatchway away median {statistics.median(one) * ms:.0f} ms (max "
+            f"{max(one) * ms:.0f}, {len(one)} cases); all {len(names)} toggled "
+            f"{all_toggled * ms:.0f} ms"
+        )
+    move_graph(kz.with_open_hatchways(names[:1]), 32.0)
+    again = min(
+        timed(lambda: move_graph(kz.with_open_hatchways(names[:1]), 32.0)) for _ in range(100)
+    )
+    print(f"memoised with_open_hatchways + move_graph: {again * 1e6:.0f} µs")
+
+
 if __name__ == "__main__":
     main()
+    hatch_states()

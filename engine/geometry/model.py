@@ -10,7 +10,16 @@ footprints, prepared geometries and numpy arrays of heights and types), which ev
 of :mod:`engine.geometry` reuses. Hatchways have an open and a closed state;
 :meth:`Killzone.with_open_hatchways` gives the same killzone with other hatchways open (the
 part polygons are shared; the index and type flags are rebuilt for the new value, about
-0.07 ms for close_quarters).
+0.07 ms for close_quarters). Hatchway states are memoised: asking twice for the same set of
+open hatchways returns the same :class:`Killzone` object, so whatever the geometry modules
+derive from it and keep in :attr:`Killzone.cache` (movement graphs, sight arrays) is built
+once per state; the movement graph of a state is derived from the loaded layout's graph
+(:meth:`engine.geometry.movement.MoveGraph.derive`).
+
+A killzone with any Wall part uses the close quarters rules (section 9.3,
+:attr:`Killzone.close_quarters`): distances around walls
+(:func:`engine.geometry.sight.distance_around_walls`), and only the ends and corners of walls
+intervene for cover and obscured (:mod:`engine.geometry.sight`).
 """
 
 from __future__ import annotations
@@ -197,6 +206,10 @@ class Killzone:
         drop_zones, territories: player ("A"/"B") -> area polygon.
         objectives: the objective markers.
         source: where it was loaded from (for messages).
+        hatch_root: for a value made by :meth:`with_open_hatchways`, the killzone as built
+            from its layout (which memoises every hatchway state); ``None`` for that one.
+        cache: data derived from this value by the geometry modules (movement graphs per
+            base size, sight arrays), filled on first use; never part of the layout.
     """
 
     name: str
@@ -211,12 +224,15 @@ class Killzone:
     territories: Mapping[str, Polygon]
     objectives: tuple[Objective, ...]
     source: str = "<dict>"
+    hatch_root: Killzone | None = attrs.field(default=None, repr=False)
     # Derived, built once in __attrs_post_init__ (shared by with_open_hatchways copies).
     tree: STRtree = attrs.field(init=False, repr=False)
     heights: NDArray[np.float64] = attrs.field(init=False, repr=False)
     part_feature: NDArray[np.int64] = attrs.field(init=False, repr=False)
     flags: Mapping[TerrainType, NDArray[np.bool_]] = attrs.field(init=False, repr=False)
     board: Polygon = attrs.field(init=False, repr=False)
+    cache: dict[str, Any] = attrs.field(init=False, repr=False)
+    _variants: dict[frozenset[str], Killzone] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         polygons = [p.polygon for p in self.parts]
@@ -229,6 +245,8 @@ class Killzone:
         open_ = [self.features[p.feature] in self.open_hatchways for p in self.parts]
         set_(self, "flags", {t: _bool_array(self.parts, t, open_) for t in TerrainType})
         set_(self, "board", shapely.box(0, 0, self.width, self.depth))
+        set_(self, "cache", {})
+        set_(self, "_variants", {})
 
     # ---------------------------------------------------------------------------------------
     # Construction
@@ -256,7 +274,12 @@ class Killzone:
         return _Loader(source).build(data)
 
     def with_open_hatchways(self, names: Iterable[str]) -> Killzone:
-        """This killzone with exactly the hatchways ``names`` open (others closed).
+        """This killzone with exactly the hatchways ``names`` open (others closed) (section
+        9.3).
+
+        Memoised: the same set of names always gives the same object (this one when it is
+        already in that state; the layout as built when its state is asked for), so the
+        movement graphs and sight arrays cached on it are built once per hatchway state.
 
         Raises:
             KillzoneError: for a name that is not a hatchway of this killzone.
@@ -267,7 +290,23 @@ class Killzone:
             raise KillzoneError(f"{self.source}: no hatchway named {', '.join(map(repr, unknown))}")
         if wanted == self.open_hatchways:
             return self
-        return attrs.evolve(self, open_hatchways=wanted)
+        root = self.hatch_root if self.hatch_root is not None else self
+        if wanted == root.open_hatchways:
+            return root
+        variant = root._variants.get(wanted)
+        if variant is None:
+            variant = attrs.evolve(root, open_hatchways=wanted, hatch_root=root)
+            root._variants[wanted] = variant
+        return variant
+
+    @property
+    def close_quarters(self) -> bool:
+        """Whether the close quarters rules apply (section 9.3): the killzone has Wall terrain
+        (any part that is Wall when its hatchway is closed or open)."""
+        return any(
+            TerrainType.WALL in p.types or TerrainType.WALL in (p.open_types or ())
+            for p in self.parts
+        )
 
     # ---------------------------------------------------------------------------------------
     # Simple lookups

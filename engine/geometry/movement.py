@@ -28,7 +28,9 @@ contains the exact rounded offset, so paths are never closer than ``r`` to terra
 thousandth of an inch more, to absorb the 0.001" position grid.
 
 :class:`MoveGraph` (built once per killzone, hatchway state and base size, cached by
-:func:`move_graph`) is a directed ``networkx`` graph. Its nodes are the reflex corners of
+:func:`move_graph`; a hatchway state's graph is derived from a nearby state's, recomputing only
+the links that pass near a toggled hatchway, :meth:`MoveGraph.derive`) is a directed graph
+(viewable as a ``networkx.DiGraph``). Its nodes are the reflex corners of
 every level's passage region (a visibility graph); the mitre points of obstacle corners
 (turning a corner there is one bend instead of two, so one rounded increment fewer); and
 **portal** points every inch around Vantage levels and climbable parts (just outside, on the
@@ -78,7 +80,6 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-import weakref
 from collections.abc import Sequence
 from typing import Any, Literal, cast
 
@@ -159,6 +160,7 @@ _PORTAL_INSET = 0.05
 _PORTAL_GAP = 0.01
 _SAMPLE_STEP = 0.05  # sampling step of explicit paths for control range (inches)
 _BLOCKED = "blocked"
+_SOLID_INSET = 0.01  # Level.solid: blockers shrunk by this much (well beyond _TOL)
 
 FloatArray = NDArray[np.float64]
 XY = tuple[float, float]
@@ -240,6 +242,8 @@ class Level:
         accessible: Accessible parts above this level (+1" when entered).
         strict_tol, passage_tol, footprint_tol: the same regions grown by 0.002" and prepared
             (the containment tests use them).
+        solid: the union of the blockers' footprints shrunk by 0.01" (prepared): a centre
+            line that meets it is never in the passage region (a cheap first test).
     """
 
     index: int
@@ -253,6 +257,7 @@ class Level:
     strict_tol: BaseGeometry = attrs.field(repr=False)
     passage_tol: BaseGeometry = attrs.field(repr=False)
     footprint_tol: BaseGeometry = attrs.field(repr=False)
+    solid: BaseGeometry = attrs.field(repr=False)
 
     @property
     def is_floor(self) -> bool:
@@ -267,6 +272,12 @@ class _Link:
     climb: float = 0.0
     drop: float = 0.0
     crossings: int = 0
+    #: The A* weight: the cost with the free 2" of drop applied to this link alone, + 1e-4 x
+    #: length (computed once).
+    weight: float = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "weight", self.cost(FREE_DROP)[0] + _TIE * self.horizontal)
 
     @property
     def climbs(self) -> bool:
@@ -280,10 +291,6 @@ class _Link:
         total = self.horizontal + vertical + counted_drop
         rounded = float(math.ceil(total - _ROUND_TOL)) if total > _ROUND_TOL else 0.0
         return rounded + ACCESSIBLE_COST * self.crossings, free_left
-
-    @property
-    def weight(self) -> float:
-        return self.cost(FREE_DROP)[0] + _TIE * self.horizontal
 
 
 def _bevel_buffer(geom: BaseGeometry, distance: float) -> BaseGeometry:
@@ -414,17 +421,14 @@ def _portals(poly: BaseGeometry) -> list[tuple[XY, XY]]:
 class MoveGraph:
     """The movement graph of one killzone (in its hatchway state) for one base size.
 
-    Build it with :meth:`build` or get the cached one with :func:`move_graph`.
+    Build it with :meth:`build`, derive it from another hatchway state's graph with
+    :meth:`derive`, or get the cached one with :func:`move_graph`.
 
     Attributes:
         kz: the killzone.
         base_mm: base diameter (mm).
         radius: base radius (inches).
         levels: the floor then every Vantage level (:class:`Level`).
-        graph: ``networkx.DiGraph``; nodes are ints with attributes ``level``, ``x``, ``y``,
-            ``z`` (inches); edges have ``kind``, ``horizontal``, ``climb``, ``drop``,
-            ``crossings`` and ``weight`` (the cost in inches with the free 2" of drop applied
-            to that link alone, + 1e-4 x length).
         xy: node positions, array (N, 2), inches.
         node_level: level index of each node, array (N,).
     """
@@ -433,7 +437,6 @@ class MoveGraph:
     base_mm: float
     radius: float
     levels: tuple[Level, ...]
-    graph: Any = attrs.field(repr=False)
     xy: FloatArray = attrs.field(repr=False)
     node_level: NDArray[np.int64] = attrs.field(repr=False)
     _out: list[list[tuple[int, float, _Link]]] = attrs.field(repr=False)
@@ -442,10 +445,43 @@ class MoveGraph:
     _over_near: dict[int, NDArray[np.int64]] = attrs.field(repr=False)
     _blocks_floor: NDArray[np.bool_] = attrs.field(repr=False)
     _board_tol: BaseGeometry = attrs.field(repr=False)
+    _keys: dict[tuple[int, float, float], int] = attrs.field(factory=dict, repr=False)
     _grown: dict[int, BaseGeometry] = attrs.field(factory=dict, repr=False)
     _xy_list: list[XY] = attrs.field(factory=list, repr=False)
     _lvl_list: list[int] = attrs.field(factory=list, repr=False)
     _fp_dist: FloatArray = attrs.field(factory=lambda: np.zeros((0, 0)), repr=False)
+    _links: dict[tuple[int, int], _Link] = attrs.field(factory=dict, repr=False)
+    _move_index: list[tuple[NDArray[np.int64], list[_Link]]] = attrs.field(factory=list, repr=False)
+    _nx: list[Any] = attrs.field(factory=list, repr=False)
+
+    @property
+    def graph(self) -> Any:
+        """The graph as a ``networkx.DiGraph`` (built on first use): nodes are ints with
+        attributes ``level``, ``x``, ``y``, ``z`` (inches); edges have ``kind``,
+        ``horizontal``, ``climb``, ``drop``, ``crossings`` and ``weight`` (the cost in inches
+        with the free 2" of drop applied to that link alone, + 1e-4 x length)."""
+        if not self._nx:
+            g = nx.DiGraph()
+            for k, (li, (x, y)) in enumerate(zip(self._lvl_list, self._xy_list, strict=True)):
+                g.add_node(k, level=li, x=x, y=y, z=self.levels[li].height)
+            g.add_edges_from(
+                (
+                    u,
+                    v,
+                    {
+                        "kind": link.kind,
+                        "horizontal": link.horizontal,
+                        "climb": link.climb,
+                        "drop": link.drop,
+                        "crossings": link.crossings,
+                        "weight": w,
+                    },
+                )
+                for u, out in enumerate(self._out)
+                for v, w, link in out
+            )
+            self._nx.append(g)
+        return self._nx[0]
 
     # ---------------------------------------------------------------------------------------
     # Construction
@@ -457,6 +493,39 @@ class MoveGraph:
 
         Takes a fraction of a second for a 30" x 22" killzone with ~25 parts.
         """
+        graph, builder = cls._skeleton(kz, base_mm)
+        graph._finish(builder, None)
+        return graph
+
+    @classmethod
+    def derive(cls, base: MoveGraph, kz: Killzone) -> MoveGraph:
+        """The graph of ``kz`` for ``base``'s base size, derived from ``base``, the graph of
+        the same layout in another hatchway state (section 9.3).
+
+        The result is the graph :meth:`build` would give (the same nodes in the same order,
+        the same links): the levels and nodes are rebuilt (a few ms), and only the links whose
+        centre line passes near a hatchway whose state differs (within 1.5 base radii + 0.05",
+        the reach of a state change into the levels' regions) or that end on a node ``base``
+        does not have are computed again; every other link is ``base``'s. On close_quarters,
+        from a state one hatchway away, it takes about a third of a full build, ~20-25 ms
+        (``benchmarks/geometry_movement.py``); the more hatchways differ, the less it saves.
+        Falls back
+        to a full build when ``kz`` is not a hatchway state of ``base``'s layout or a changed
+        hatchway part is Vantage terrain in either state (the levels would differ).
+
+        Args:
+            base: a graph of the same layout (``kz.parts`` is ``base.kz.parts``), e.g. the
+                cached graph of the layout as loaded.
+            kz: the killzone in the wanted hatchway state.
+        """
+        graph, builder = cls._skeleton(kz, base.base_mm)
+        reuse = _Reuse.make(base, graph)
+        graph._finish(builder, reuse)
+        return graph
+
+    @classmethod
+    def _skeleton(cls, kz: Killzone, base_mm: float) -> tuple[MoveGraph, _Builder]:
+        """The levels and nodes of the graph (no links yet)."""
         radius = base_mm / MM_PER_INCH / 2
         reff = radius + _GRID
         n_parts = len(kz.parts)
@@ -494,7 +563,6 @@ class MoveGraph:
             base_mm=float(base_mm),
             radius=radius,
             levels=tuple(levels),
-            graph=nx.DiGraph(),
             xy=builder.xy_array(),
             node_level=np.asarray(builder.levels_of, dtype=np.int64),
             out=[[] for _ in builder.nodes],
@@ -503,15 +571,13 @@ class MoveGraph:
             over_near={},
             blocks_floor=blocks_floor,
             board_tol=board_tol,
+            keys={key: k for k, key in enumerate(builder.nodes)},
         )
-        graph._finish(builder)
-        return graph
+        return graph, builder
 
-    def _finish(self, builder: _Builder) -> None:
-        """Compute the links of the static graph (visibility, over, climb, drop, jump)."""
-        g = self.graph
-        for k, (li, x, y) in enumerate(builder.nodes):
-            g.add_node(k, level=li, x=x, y=y, z=self.levels[li].height)
+    def _finish(self, builder: _Builder, reuse: _Reuse | None) -> None:
+        """Compute the links of the static graph (visibility, over, climb, drop, jump); with
+        ``reuse``, take those a hatchway state change cannot affect from another graph."""
         pts = cast(NDArray[np.object_], shapely.points(self.xy))
         self._xy_list.extend((float(x), float(y)) for x, y in self.xy)
         self._lvl_list.extend(int(v) for v in self.node_level)
@@ -534,19 +600,17 @@ class MoveGraph:
             close = shapely.dwithin(poly, pts, self.radius + CLIMB_RANGE + _TOL) & floor_nodes
             over_near[int(i)] = np.nonzero(close)[0].astype(np.int64)
         object.__setattr__(self, "_over_near", over_near)
+        links = self._links
 
         def add(u: int, v: int, link: _Link) -> None:
             self._out[u].append((v, link.weight, link))
-            g.add_edge(
-                u,
-                v,
-                kind=link.kind,
-                horizontal=link.horizontal,
-                climb=link.climb,
-                drop=link.drop,
-                crossings=link.crossings,
-                weight=link.weight,
-            )
+            links[(u, v)] = link
+
+        def reused(a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]) -> NDArray[np.bool_]:
+            """Pairs whose link (or its absence) is the same as in the reused graph."""
+            if reuse is None:
+                return np.zeros(a_ids.size, dtype=bool)
+            return reuse.same(self.xy[a_ids], self.xy[b_ids], a_ids, b_ids)
 
         # Same-level visibility.
         for lvl in self.levels:
@@ -555,23 +619,57 @@ class MoveGraph:
                 continue
             iu, ju = np.triu_indices(ids.size, k=1)
             a_ids, b_ids = ids[iu], ids[ju]
-            lines = shapely.linestrings(np.stack([self.xy[a_ids], self.xy[b_ids]], axis=1))
-            seen: list[bool] = np.asarray(shapely.covers(lvl.passage_tol, lines)).tolist()
-            acc = self._accessible_union(lvl)
-            touches: list[bool] = (
-                np.asarray(shapely.intersects(acc, lines)).tolist()
-                if acc is not None
-                else [False] * len(seen)
+            same = reused(a_ids, b_ids)
+            fresh = np.flatnonzero(~same)
+            seen = np.zeros(a_ids.size, dtype=bool)
+            lines = cast(
+                NDArray[np.object_],
+                shapely.linestrings(
+                    np.stack([self.xy[a_ids[fresh]], self.xy[b_ids[fresh]]], axis=1)
+                ),
             )
-            for a, b, ok, t in zip(a_ids, b_ids, seen, touches, strict=True):
-                if not ok:
-                    continue
-                pa, pb = self._xy(int(a)), self._xy(int(b))
-                h = math.dist(pa, pb)
-                c_ab = self._crossings(lvl, pa, pb) if t else 0
-                c_ba = self._crossings(lvl, pb, pa) if t else 0
-                add(int(a), int(b), _Link("move", h, crossings=c_ab))
-                add(int(b), int(a), _Link("move", h, crossings=c_ba))
+            # Lines through the inside of a blocker are out at once; covers() for the rest.
+            clear = np.flatnonzero(~shapely.intersects(lvl.solid, lines))
+            seen[fresh[clear]] = shapely.covers(lvl.passage_tol, lines[clear])
+            pos_ab = np.full(a_ids.size, -1, dtype=np.int64)
+            pos_ba = np.full(a_ids.size, -1, dtype=np.int64)
+            if reuse is not None:
+                kept = np.flatnonzero(same)
+                pos_ab[kept] = reuse.moves(a_ids[kept], b_ids[kept])
+                pos_ba[kept] = reuse.moves(b_ids[kept], a_ids[kept])
+                seen[kept] = pos_ab[kept] >= 0
+            c_ab = np.zeros(a_ids.size, dtype=np.int64)
+            c_ba = np.zeros(a_ids.size, dtype=np.int64)
+            acc = self._accessible_union(lvl)
+            if acc is not None:
+                touch = np.zeros(a_ids.size, dtype=bool)
+                touch[fresh] = shapely.intersects(acc, lines)
+                t = np.flatnonzero(touch & seen)
+                pa, pb = self.xy[a_ids[t]], self.xy[b_ids[t]]
+                c_ab[t] = self._crossings_many(lvl, pa, pb)
+                c_ba[t] = self._crossings_many(lvl, pb, pa)
+            ok = np.flatnonzero(seen)
+            moved = reuse.move_links if reuse is not None else []
+            out, xy_list = self._out, self._xy_list
+            for a, b, pab, pba, cab, cba in zip(
+                a_ids[ok].tolist(),
+                b_ids[ok].tolist(),
+                pos_ab[ok].tolist(),
+                pos_ba[ok].tolist(),
+                c_ab[ok].tolist(),
+                c_ba[ok].tolist(),
+                strict=True,
+            ):
+                if pab >= 0:
+                    ab, ba = moved[pab], moved[pba]
+                else:
+                    h = math.dist(xy_list[a], xy_list[b])
+                    ab = _Link("move", h, crossings=cab)
+                    ba = _Link("move", h, crossings=cba)
+                out[a].append((b, ab.weight, ab))
+                out[b].append((a, ba.weight, ba))
+                links[(a, b)] = ab
+                links[(b, a)] = ba
         # Climbing over low parts on the floor. A link over terrain crosses some climbable
         # part with both ends within reach of it, so it is among that part's pairs whose
         # segment meets the part's interior: test that in one vectorised call first.
@@ -580,13 +678,19 @@ class MoveGraph:
                 continue
             iu, ju = np.nonzero(~np.eye(ids.size, dtype=bool))
             a_ids, b_ids = ids[iu], ids[ju]
-            lines = shapely.linestrings(np.stack([self.xy[a_ids], self.xy[b_ids]], axis=1))
+            over_lines = shapely.linestrings(np.stack([self.xy[a_ids], self.xy[b_ids]], axis=1))
             poly = self.kz.parts[part_index].polygon
-            meets = np.asarray(shapely.relate_pattern(lines, poly, "T********"), dtype=bool)
-            for u, v in zip(a_ids[meets].tolist(), b_ids[meets].tolist(), strict=True):
-                if g.has_edge(u, v):
+            meets = np.asarray(shapely.relate_pattern(over_lines, poly, "T********"), dtype=bool)
+            a_ids, b_ids = a_ids[meets], b_ids[meets]
+            same = reused(a_ids, b_ids).tolist()
+            for u, v, keep in zip(a_ids.tolist(), b_ids.tolist(), same, strict=True):
+                if (u, v) in links:
                     continue
-                link = self.classify(0, self._xy(u), 0, self._xy(v), explain=False)
+                if keep:
+                    assert reuse is not None
+                    link: _Link | str | None = reuse.link(u, v)
+                else:
+                    link = self.classify(0, self._xy(u), 0, self._xy(v), explain=False)
                 if isinstance(link, _Link):
                     add(u, v, link)
         # Climbs, drops and jumps between levels.
@@ -600,13 +704,18 @@ class MoveGraph:
                     pm = self._xy(int(m))
                     if math.dist(po, pm) > link_reach:
                         continue
+                    keep = bool(reused(np.array([o]), np.array([m]))[0])
                     for u, pu, lu, v, pv, lv in (
                         (int(o), po, lo, int(m), pm, lvl.index),
                         (int(m), pm, lvl.index, int(o), po, lo),
                     ):
-                        if g.has_edge(u, v):
+                        if (u, v) in links:
                             continue
-                        link = self.classify(lu, pu, lv, pv, explain=False)
+                        if keep:
+                            assert reuse is not None
+                            link = reuse.link(u, v)
+                        else:
+                            link = self.classify(lu, pu, lv, pv, explain=False)
                         if isinstance(link, _Link):
                             add(u, v, link)
 
@@ -636,26 +745,70 @@ class MoveGraph:
     def _crossings(self, lvl: Level, a: XY, b: XY) -> int:
         """Accessible parts the centre line ``a -> b`` enters on ``lvl`` (4.6): one per piece
         of the line inside a part, except the piece the line starts in when ``a`` is already
-        strictly inside that part."""
+        strictly inside that part (:meth:`_crossings_many` for one line)."""
         if not lvl.accessible or a == b:
             return 0
-        seg = LineString([a, b])
-        hits = set(int(i) for i in self.kz.tree.query(seg, predicate="intersects"))
-        n = 0
+        hits = self.kz.tree.query(LineString([a, b]), predicate="intersects")
+        if not set(lvl.accessible).intersection(hits.tolist()):
+            return 0
+        return int(self._crossings_many(lvl, np.asarray([a]), np.asarray([b]))[0])
+
+    def _crossings_many(self, lvl: Level, a: FloatArray, b: FloatArray) -> NDArray[np.int64]:
+        """:meth:`_crossings` for the lines ``a[k] -> b[k]`` (arrays (n, 2), inches), in a few
+        vectorised shapely calls per Accessible part: the pieces of a line inside a part are
+        the parts of their intersection; a piece counts unless it is shorter than 1e-6", runs
+        along the part's boundary only (its middle is not inside), or is the one the line
+        starts in when ``a`` is strictly inside the part (more than 0.002" from its edge)."""
+        n = a.shape[0]
+        out = np.zeros(n, dtype=np.int64)
+        if not lvl.accessible or n == 0:
+            return out
+        d = b - a
+        d2 = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
+        length = np.hypot(d[:, 0], d[:, 1])
+        lines = cast(NDArray[np.object_], shapely.linestrings(np.stack([a, b], axis=1)))
+        moving = d2 > 0
         for i in lvl.accessible:
-            if i not in hits:
-                continue
             poly = self.kz.parts[i].polygon
-            start_inside = poly.contains(Point(a)) and poly.exterior.distance(Point(a)) > _TOL
-            for t0, t1 in _pieces(a, b, poly):
-                if (t1 - t0) * math.dist(a, b) <= 1e-6:
-                    continue
-                if t0 <= 1e-9 and start_inside:
-                    continue
-                if not poly.contains(Point(_lerp(a, b, (t0 + t1) / 2))):
-                    continue  # along the boundary only
-                n += 1
-        return n
+            hit = np.flatnonzero(moving & shapely.intersects(lines, poly))
+            if hit.size == 0:
+                continue
+            inter = shapely.intersection(lines[hit], poly)
+            level1, idx1 = shapely.get_parts(inter, return_index=True)
+            pieces, idx2 = shapely.get_parts(level1, return_index=True)
+            if pieces.size == 0:
+                continue
+            row = hit[idx1[idx2]]
+            coords, cidx = shapely.get_coordinates(pieces, return_index=True)
+            if coords.size == 0:
+                continue
+            rc = row[cidx]
+            t = ((coords[:, 0] - a[rc, 0]) * d[rc, 0] + (coords[:, 1] - a[rc, 1]) * d[rc, 1]) / d2[
+                rc
+            ]
+            t0 = np.full(pieces.size, math.inf)
+            t1 = np.full(pieces.size, -math.inf)
+            np.minimum.at(t0, cidx, t)
+            np.maximum.at(t1, cidx, t)
+            ax, ay = a[hit, 0], a[hit, 1]
+            start_inside = shapely.contains_xy(poly, ax, ay) & (
+                shapely.distance(poly.exterior, shapely.points(ax, ay)) > _TOL
+            )
+            starts_in = np.zeros(n, dtype=bool)
+            starts_in[hit] = start_inside
+            tm = (t0 + t1) / 2
+            mx = a[row, 0] + tm * (b[row, 0] - a[row, 0])
+            my = a[row, 1] + tm * (b[row, 1] - a[row, 1])
+            with np.errstate(invalid="ignore"):
+                counted = (
+                    np.isfinite(t0)
+                    & ((t1 - t0) * length[row] > 1e-6)
+                    & ~((t0 <= 1e-9) & starts_in[row])
+                )
+            mx, my = np.where(counted, mx, 0.0), np.where(counted, my, 0.0)
+            counted &= shapely.contains_xy(poly, mx, my)
+            np.add.at(out, row[counted], 1)
+        return out
 
     # ---------------------------------------------------------------------------------------
     # The link classifier: is a -> b one legal straight increment, and of which kind?
@@ -1000,7 +1153,10 @@ def _make_level(
     strict_tol = strict.buffer(_TOL, join_style="mitre")
     passage_tol = passage.buffer(_TOL, join_style="mitre")
     footprint_tol = footprint.buffer(_TOL, join_style="mitre")
-    for geom in (strict_tol, passage_tol, footprint_tol):
+    solid = shapely.union_all(
+        [kz.parts[i].polygon.buffer(-_SOLID_INSET, join_style="mitre") for i in blockers]
+    )
+    for geom in (strict_tol, passage_tol, footprint_tol, solid):
         shapely.prepare(geom)
     return Level(
         index=index,
@@ -1014,6 +1170,7 @@ def _make_level(
         strict_tol=strict_tol,
         passage_tol=passage_tol,
         footprint_tol=footprint_tol,
+        solid=solid,
     )
 
 
@@ -1082,17 +1239,127 @@ class _Builder:
                 return
 
 
-_GRAPHS: weakref.WeakKeyDictionary[Killzone, dict[float, MoveGraph]] = weakref.WeakKeyDictionary()
+@attrs.frozen(slots=True, eq=False)
+class _Reuse:
+    """What :meth:`MoveGraph.derive` takes from the graph of another hatchway state.
+
+    Attributes:
+        base: that graph.
+        old: for each node of the new graph, the same node (level and position) in ``base``,
+            or -1.
+        boxes: bounding boxes (minx, miny, maxx, maxy; inches) of the parts of the hatchways
+            whose state differs, grown by the reach of a state change (1.5 base radii +
+            0.05": the bevelled buffers of blockers, the band around Accessible parts and the
+            0.002" tolerances all lie within it).
+    """
+
+    base: MoveGraph
+    old: NDArray[np.int64]
+    boxes: FloatArray
+    move_keys: NDArray[np.int64]
+    move_links: list[_Link]
+
+    @classmethod
+    def make(cls, base: MoveGraph, graph: MoveGraph) -> _Reuse | None:
+        """``None`` when ``graph`` is not the same layout as ``base`` in another hatchway
+        state with the same levels (then every link is computed)."""
+        kz, bkz = graph.kz, base.kz
+        if kz.parts is not bkz.parts or (kz.width, kz.depth) != (bkz.width, bkz.depth):
+            return None
+        if graph.base_mm != base.base_mm or len(graph.levels) != len(base.levels):
+            return None
+        for lv, bl in zip(graph.levels, base.levels, strict=True):
+            if lv.parts != bl.parts or lv.height != bl.height:
+                return None
+        toggled = kz.open_hatchways ^ bkz.open_hatchways
+        parts = [p for p in kz.parts if kz.features[p.feature] in toggled]
+        for p in parts:
+            if TerrainType.VANTAGE in p.types | (p.open_types or frozenset()):
+                return None
+        keys = base._keys
+        old = np.full(len(graph._keys), -1, dtype=np.int64)
+        for key, k in graph._keys.items():
+            old[k] = keys.get(key, -1)
+        margin = 1.5 * (graph.radius + _GRID + _TOL) + 0.05
+        boxes = np.asarray([p.polygon.bounds for p in parts], dtype=float).reshape(-1, 4)
+        boxes = boxes + np.array([-margin, -margin, margin, margin])
+        if not base._move_index:
+            n = max(len(base._keys), 1)
+            moves = sorted(
+                (u * n + v, link) for (u, v), link in base._links.items() if link.kind == "move"
+            )
+            base._move_index.append(
+                (np.asarray([k for k, _ in moves], dtype=np.int64), [m for _, m in moves])
+            )
+        keys_sorted, move_links = base._move_index[0]
+        return cls(base, old, boxes, keys_sorted, move_links)
+
+    def moves(self, a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]) -> NDArray[np.int64]:
+        """For each pair of nodes of the new graph (both in ``base``), the index in
+        ``move_links`` of ``base``'s same-level ``move`` link from a to b, or -1."""
+        keys = self.old[a_ids] * max(len(self.base._keys), 1) + self.old[b_ids]
+        pos = np.searchsorted(self.move_keys, keys)
+        pos = np.minimum(pos, max(self.move_keys.size - 1, 0))
+        found = (self.move_keys.size > 0) & (self.move_keys[pos] == keys)
+        return np.where(found, pos, -1)
+
+    def same(
+        self, p: FloatArray, q: FloatArray, a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]
+    ) -> NDArray[np.bool_]:
+        """Which node pairs (segments ``p[k] -> q[k]``) keep ``base``'s link: both nodes are
+        in ``base`` and the segment misses every box."""
+        keep = (self.old[a_ids] >= 0) & (self.old[b_ids] >= 0)
+        if not self.boxes.size or not p.size:
+            return keep
+        lo, hi = self.boxes[None, :, :2], self.boxes[None, :, 2:]
+        p0 = p[:, None, :]
+        d = (q - p)[:, None, :]
+        flat = d == 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ta = (lo - p0) / d
+            tb = (hi - p0) / d
+        inside = (p0 >= lo) & (p0 <= hi)
+        t_lo = np.where(flat, np.where(inside, -math.inf, math.inf), np.minimum(ta, tb))
+        t_hi = np.where(flat, np.where(inside, math.inf, -math.inf), np.maximum(ta, tb))
+        enter = np.maximum(t_lo.max(axis=2), 0.0)
+        leave = np.minimum(t_hi.min(axis=2), 1.0)
+        near = (enter <= leave).any(axis=1)
+        return np.asarray(keep & ~near, dtype=bool)
+
+    def link(self, u: int, v: int) -> _Link | None:
+        """``base``'s link between the nodes ``u`` and ``v`` of the new graph, if any."""
+        return self.base._links.get((int(self.old[u]), int(self.old[v])))
+
+
+_GRAPHS_KEY = "movement.graphs"
 
 
 def move_graph(kz: Killzone, base_mm: float) -> MoveGraph:
     """The :class:`MoveGraph` of ``kz`` (in its hatchway state) for bases of ``base_mm`` mm,
-    built on first use and cached while the killzone value lives."""
-    per_kz = _GRAPHS.setdefault(kz, {})
+    built on first use and cached on the killzone value (:attr:`Killzone.cache`).
+
+    A hatchway state made by :meth:`Killzone.with_open_hatchways` (section 9.3) gets its graph
+    derived (:meth:`MoveGraph.derive`) from the cached graph of the state nearest to it (the
+    fewest hatchways toggled; the layout as built, whose graph is built first if needed):
+    the same graph as a full build, in a fraction of the time when one hatchway differs.
+    """
+    per_kz: dict[float, MoveGraph] = kz.cache.setdefault(_GRAPHS_KEY, {})
     key = float(base_mm)
     graph = per_kz.get(key)
     if graph is None:
-        graph = per_kz[key] = MoveGraph.build(kz, key)
+        root = kz.hatch_root
+        if root is not None and root is not kz:
+            base: MoveGraph | None = None
+            toggled = len(kz.hatchways) + 1
+            for other in (root, *root._variants.values()):
+                cached = other.cache.get(_GRAPHS_KEY, {}).get(key)
+                diff = len(other.open_hatchways ^ kz.open_hatchways)
+                if cached is not None and other is not kz and diff < toggled:
+                    base, toggled = cached, diff
+            graph = MoveGraph.derive(base if base is not None else move_graph(root, key), kz)
+        else:
+            graph = MoveGraph.build(kz, key)
+        per_kz[key] = graph
     return graph
 
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
+from typing import cast
 
 import attrs
 import numpy as np
@@ -132,8 +132,19 @@ class _Parts:
     heavy: BoolArray  # Heavy: can obscure
 
 
-@lru_cache(maxsize=16)
+_PARTS_KEY = "sight.parts"
+
+
 def _parts(kz: Killzone) -> _Parts:
+    """The killzone's :class:`_Parts`, built on first use and cached on the killzone value
+    (one per hatchway state, :meth:`Killzone.with_open_hatchways`)."""
+    cached = kz.cache.get(_PARTS_KEY)
+    if cached is None:
+        cached = kz.cache[_PARTS_KEY] = _build_parts(kz)
+    return cast(_Parts, cached)
+
+
+def _build_parts(kz: Killzone) -> _Parts:
     starts: list[FloatArray] = []
     ends: list[FloatArray] = []
     counts: list[int] = []
