@@ -28,6 +28,7 @@ from typing import Any
 
 import attrs
 import shapely
+from shapely.geometry import LineString, Point
 
 from engine.dice.rules import Heavy, Limited, Range, Silent
 from engine.game.actions import (
@@ -478,9 +479,12 @@ def move_candidates(
     me = w.place(o)
     r = me.radius
     spots: list[tuple[float, float, float]] = []
-    for dist in sorted({full, max(1.0, full / 2)}):
-        for ux, uy in _DIRS:
-            spots.append((me.x + ux * dist, me.y + uy * dist, me.elevation))
+    reaches = _ray_reaches(w, me)
+    for (ux, uy), reach in zip(_DIRS, reaches, strict=True):
+        far = min(full, reach)
+        for dist in sorted({far, min(far, max(1.0, full / 2))}):
+            if dist > 0.05:
+                spots.append((me.x + ux * dist, me.y + uy * dist, me.elevation))
     for m in w.markers:
         if m.carrier:
             continue
@@ -520,6 +524,41 @@ def move_candidates(
             f = path.final
             out.append((f.x, f.y, f.elevation))
     return out
+
+
+_REACH_RAY = 9.0  # inches: longer than any move (Charge: Move + 2")
+
+
+def _ray_reaches(w: Work, me: Placement) -> tuple[float, ...]:
+    """How far the base can go straight out in each of the 8 directions on its level before
+    leaving the places it can stand (inches, pulled back 0.01"), cached per position."""
+    kz = w.kz
+    key = ("reach", id(kz), me)
+    got = w.ctx._sight.get(key)
+    if got is not None:
+        return got  # type: ignore[no-any-return]
+    g = move_graph(kz, me.base_mm)
+    lvl = g.level_at(me.x, me.y, me.elevation)
+    out: list[float] = []
+    if lvl is None:
+        out = [0.0] * len(_DIRS)
+    else:
+        rays = [
+            LineString([(me.x, me.y), (me.x + ux * _REACH_RAY, me.y + uy * _REACH_RAY)])
+            for ux, uy in _DIRS
+        ]
+        inside = shapely.intersection(rays, lvl.strict_tol)
+        start = Point(me.x, me.y)
+        for part in inside:
+            reach = 0.0
+            for piece in shapely.get_parts(part):
+                if piece.is_empty or piece.distance(start) > 1e-6:
+                    continue
+                reach = max(reach, float(piece.length) - 0.01)
+            out.append(max(0.0, reach))
+    res = tuple(out)
+    w.ctx._sight[key] = res
+    return res
 
 
 def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
