@@ -439,11 +439,16 @@ class ShootFrame:
             obscured=self.obscured,
         )
         w.replace_top(normals=n, crits=c, stage="defence_roll", dice=(), flags=())
-        if c:
-            w.emit("crits_retained", op=self.shooter, target=t.id, crits=c, weapon=self.weapon)
-            devastating(w, self.shooter, t.id, prof, c)
-            if prof.rules.dice.stun:
-                stun(w, t.id, self.shooter)
+        if c:  # Devastating, Stun... subscribe to this event (engine.game.weapon_rules)
+            w.emit(
+                "crits_retained",
+                op=self.shooter,
+                target=t.id,
+                crits=c,
+                weapon=self.weapon,
+                weapon_kind="ranged",
+                point_blank=self.point_blank,
+            )
 
     def _defence_roll(self, w: Work) -> None:
         t = self.target(w)
@@ -585,37 +590,6 @@ class ShootFrame:
 # -------------------------------------------------------------------------------------------
 # Damage-dealing weapon rules
 # -------------------------------------------------------------------------------------------
-
-
-def devastating(w: Work, attacker: str, target: str, prof: AttackProfile, crits: int) -> None:
-    """Devastating x: each retained crit inflicts x immediately; ``d" Devastating x`` also
-    on every other operative visible to and within d of the target (6)."""
-    d = prof.rules.dice
-    if not d.devastating or not crits:
-        return
-    dmg = d.devastating * crits
-    t = w.op(target)
-    tp = w.place(t)
-    victims = [target]
-    if d.devastating_distance is not None:
-        for q in w.alive():
-            if q.id == target:
-                continue
-            qp = w.place(q)
-            if sight.distance(tp, qp) <= d.devastating_distance + 1e-6 and w.ctx.visible(
-                w.kz, tp, qp
-            ):
-                victims.append(q.id)
-    for v in victims:
-        universal.inflict(w, v, dmg, "Devastating", by=attacker)
-
-
-def stun(w: Work, target: str, source: str) -> None:
-    """Stun: APL -1 until the end of the target's next activation (6; clamp in 2.1)."""
-    if not w.op(target).alive:
-        return
-    w.effects.append(Effect("apl", target, "end_next_activation", source=source, value=-1))
-    w.emit("stunned", op=target, by=source)
 
 
 def _after_weapon_use(w: Work, o: OperativeState, name: str, prof: Any) -> None:
@@ -809,15 +783,27 @@ class FightFrame:
         if self.dweapon:
             w.emit("attack_retained", op=self.defender, target=self.attacker, normals=dn, crits=dc)
         w.replace_top(an=an, ac=ac, dn=dn, dc=dc, stage="resolve", turn="a")
-        # Devastating and Stun from retained crits (both sides, simultaneous).
+        # Devastating and Stun from retained crits, both sides (engine.game.weapon_rules).
         if ac:
-            devastating(w, self.attacker, self.defender, pa, ac)
+            w.emit(
+                "crits_retained",
+                op=self.attacker,
+                target=self.defender,
+                crits=ac,
+                weapon=self.aweapon,
+                weapon_kind="melee",
+                assist=self.a_assist,
+            )
         if pd is not None and dc:
-            devastating(w, self.defender, self.attacker, pd, dc)
-        if ac and pa.rules.dice.stun:
-            stun(w, self.defender, self.attacker)
-        if pd is not None and dc and pd.rules.dice.stun:
-            stun(w, self.attacker, self.defender)
+            w.emit(
+                "crits_retained",
+                op=self.defender,
+                target=self.attacker,
+                crits=dc,
+                weapon=self.dweapon,
+                weapon_kind="melee",
+                assist=self.d_assist,
+            )
 
     def _over(self, w: Work) -> bool:
         return w.op(self.attacker).incapacitated or w.op(self.defender).incapacitated
@@ -924,6 +910,12 @@ class FightFrame:
             out.append(Action("Block", text="normal with crit"))
         if mine[0] and theirs[0] and not my_opp_brutal:
             out.append(Action("Block", text="normal with normal"))
+        if not theirs[0] and not theirs[1]:
+            # Blocking is allowed with nothing left to block (5.2 step 4, EDGE_CASES 8).
+            if mine[1]:
+                out.append(Action("Block", text="nothing with crit"))
+            if mine[0]:
+                out.append(Action("Block", text="nothing with normal"))
         return out
 
     def act(self, w: Work, a: Action) -> None:
@@ -1017,7 +1009,7 @@ class FightFrame:
                 n -= 1
             if blocked == "crit":
                 oc -= 1
-            else:
+            elif blocked == "normal":
                 on -= 1
             w.emit("block", op=me_id, die=die, blocked=blocked)
         mine = {"an": n, "ac": c} if side == "a" else {"dn": n, "dc": c}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.game import closequarters, killop
+from engine.game import closequarters, killop, weapon_rules
 from engine.game.context import GameContext, GameOptions, Hooks
 from engine.game.flow import SetupFrame, advance
 from engine.game.state import Decision, GameState, MarkerState, OperativeState, PlayerState
@@ -80,6 +80,7 @@ def new_game(
     if cq is None:
         cq = any(TerrainType.WALL in part.types for part in killzone.parts)
     hooks = Hooks()
+    weapon_rules.install(hooks)
     killop.install(hooks)
     closequarters.install(hooks)
     ctx = GameContext(

@@ -146,11 +146,11 @@ class Work:
 
     # -- events and nodes ----------------------------------------------------------------------
 
-    def emit(self, kind: str, **data: Any) -> Event:
-        """Record an event and run the *did* hooks subscribed to ``kind``."""
-        ev = Event.make(kind, **data)
+    def emit(self, event: str, **data: Any) -> Event:
+        """Record an event of kind ``event`` and run the *did* hooks subscribed to it."""
+        ev = Event.make(event, **data)
         self.events.append(ev)
-        for fn in self.ctx.hooks.did.get(kind, ()):
+        for fn in self.ctx.hooks.did.get(event, ()):
             fn(self, ev)
         return ev
 
