@@ -57,6 +57,8 @@ SPECIAL_RANGED = [
     _weapon("Dev Gun", "ranged", _profile(4, "3+", "1/1", '1" Devastating 2')),
     _weapon("Seek Gun", "ranged", _profile(4, "3+", "3/4", "Seek")),
     _weapon("Saturate Gun", "ranged", _profile(4, "3+", "3/4", "Saturate")),
+    _weapon("Pierce Gun", "ranged", _profile(4, "3+", "3/4", "Piercing 1")),
+    _weapon("Crit Pierce Gun", "ranged", _profile(4, "3+", "3/4", "Piercing Crits 1")),
 ]
 SPECIAL_MELEE = [
     _weapon("Brutal Blade", "melee", _profile(4, "3+", "3/4", "Brutal")),
