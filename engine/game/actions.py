@@ -35,7 +35,8 @@ out when 0):
 ``Re-roll 1,1,3`` / ``Keep``  weapon re-rolls (die faces to re-roll) or keep the dice
 ``Command re-roll 2`` / ``Decline``  re-roll one die showing 2 (1CP) or not
 ``Strike crit`` / ``Strike normal``
-``Block normal with crit``  also ``Block crit with crit``, ``Block normal with normal``
+``Block normal with crit``  also ``Block crit with crit``, ``Block normal with normal``;
+                            ``Block nothing with crit`` when the opponent has nothing left
 ==========================  ==================================================================
 
 Errors: :class:`InvalidActionError` for text that is not an action;
@@ -194,7 +195,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Command re-roll", rf"command\s+re-?roll\s+{_DICE}"),
         ("Re-roll", rf"re-?roll\s+{_DICE}"),
         ("Strike", r"strike\s+(?P<text>crit|normal)"),
-        ("Block", r"block\s+(?P<text>(?:crit|normal)\s+with\s+(?:crit|normal))"),
+        ("Block", r"block\s+(?P<text>(?:crit|normal|nothing)\s+with\s+(?:crit|normal))"),
     )
 )
 

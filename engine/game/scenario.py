@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import attrs
+
 from engine.errors import KillTeamError
 from engine.game.actions import Action, parse_action
 from engine.game.context import GameOptions
@@ -63,8 +65,8 @@ def position(
     Args:
         operatives: id -> ``{"at": (x, y) or (x, y, z) inches, "order": "engage"|"conceal"
             (default engage), "wounds": int (default the datacard's), "ready": bool (default
-            True), "counteracted": bool, "on_guard": bool}``. Operatives not listed are not on
-            the killzone.
+            True), "counteracted": bool, "on_guard": bool, "carrying": the name of an
+            objective marker it carries}``. Operatives not listed are not on the killzone.
         tp: the turning point (1-4); ``initiative``: who has initiative; ``turn``: whose turn
             it is to activate (default the initiative player).
         cp, vp: command and victory points of A and B.
@@ -128,6 +130,15 @@ def position(
             counteracted=bool(spec.get("counteracted", False)),
             on_guard=bool(spec.get("on_guard", False)),
         )
+        carrying = str(spec.get("carrying", ""))
+        if carrying:
+            if carrying not in [m.name for m in w.markers]:
+                raise ScenarioError(f"operatives.{op_id}.carrying: no marker {carrying!r}")
+            w.set_op(op_id, carrying=carrying)
+            w.markers = [
+                attrs.evolve(m, x=p.x, y=p.y, carrier=op_id) if m.name == carrying else m
+                for m in w.markers
+            ]
     w.stack = [TurningPointFrame(stage="end"), FirefightFrame(turn=turn or initiative)]
     w.events = []
     w.node = None

@@ -574,9 +574,13 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     except MoveError as exc:
         raise _illegal(f"{a.verb} {o.id}: {exc}") from None
     if path is None:
+        from engine.geometry.movement import max_move
+
+        limit = args["max_cost"] or max_move(args["action"], args["move"])
         raise _illegal(
             f"{a.verb} {o.id}: no legal path reaches ({a.point[0]:g}, {a.point[1]:g}) within "
-            f'{args["max_cost"] or w.move_stat(o):g}" of movement (3.2, 3.3)'
+            f'{limit:g}" of movement (3.2, 3.3)'
+            + (" (Dash cannot climb)" if a.verb == "Dash" else "")
         )
     _spend(w, o, a.verb, mode)
     f = path.final
