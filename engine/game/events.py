@@ -81,7 +81,11 @@ _TEMPLATES: dict[str, Any] = {
         + (f" ({e['cover']} cover)" if e.get("cover") else "")
     ),
     "strike": lambda e: f"  {e['op']} strikes with a {e['die']} success",
-    "block": lambda e: f"  {e['op']} blocks a {e['blocked']} with a {e['die']}",
+    "block": lambda e: (
+        f"  {e['op']} blocks a {e['blocked']} success with a {e['die']}"
+        if e["blocked"] != "nothing"
+        else f"  {e['op']} discards a {e['die']} success (nothing left to block)"
+    ),
     "damage_inflicted": lambda e: (
         f"  {e['op']} takes {e['damage']} damage ({e['source']}), {max(0, e['wounds'])}W left"
     ),
