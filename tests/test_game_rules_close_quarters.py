@@ -266,3 +266,29 @@ def test_4_2_control_range_needs_visibility_a_closed_hatch_breaks_it() -> None:
 def test_4_2_operative_beside_an_enemy_behind_a_wall_moves_freely() -> None:
     s = cq({"RED-1": {"at": (11 - R, 11.0)}, "BLU-1": {"at": (11.5 + R, 11.0)}})
     assert activated(s).is_legal("Dash RED-1 to 9,11")
+
+
+def test_9_3_on_guard_ends_when_it_performs_any_action() -> None:
+    # Guard, then Operate Hatch in the same activation (Captain, APL 3): it acted.
+    s = activated(cq({"RED-5": {"at": AT_HATCH}, **FAR}), "RED-5")
+    s, _ = s.apply("Guard RED-5")
+    assert s.operative("RED-5").on_guard
+    s, ev = s.apply(f"Operate hatch RED-5 {HATCH}")
+    assert not s.operative("RED-5").on_guard
+    assert "guard_ended" in kinds(ev)
+
+
+def test_9_3_on_guard_cannot_interrupt_a_counteraction() -> None:
+    # Decision 8: a counteraction is not an activation. BLU-1 (expended, Engage)
+    # counteracts with a Dash while RED-1 is on guard: no On Guard window.
+    s = cq(
+        {
+            "RED-1": {"at": (9.0, 11.0), "on_guard": True},
+            "BLU-1": {"at": (4.0, 11.0), "ready": False},
+        },
+        turn="B",
+    )
+    assert s.node == Decision("B", "counteract")
+    s, _ = play(s, ["Counteract BLU-1", "Dash BLU-1 to 5.5,11"])
+    assert s.node == Decision("A", "activate")
+    assert s.operative("RED-1").on_guard

@@ -401,6 +401,10 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
         why, point_blank = None, True  # checked by the shoot options (9.3 point-blank shot)
     if why is not None:
         raise _illegal(why)
+    if o.on_guard and mode != "interrupt" and verb != "Guard" and verb not in MOVE_VERBS:
+        # 9.3: on guard until it performs an action (moves emit their own reason).
+        o = w.set_op(o.id, on_guard=False)
+        w.emit("guard_ended", op=o.id, why="it performed an action")
     if verb in MOVE_VERBS:
         do_move(w, o, a, mode)
     elif verb == "Shoot":
