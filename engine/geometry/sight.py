@@ -2,7 +2,8 @@
 
 Rules: ``rules/KT24.md`` sections 4.1 (distances), 4.2 (control range), 4.3 (visible), 4.4
 (intervening, targeting lines), 4.5 (cover, obscured, valid target), 4.6 (terrain types),
-4.7 (Vantage); ``EDGE_CASES.md`` 1 and 2; project decision 10 (3D distances between levels).
+4.7 (Vantage), 9.3 (close quarters: walls); ``EDGE_CASES.md`` 1 and 2; project decision 10
+(3D distances between levels).
 
 The killzone is 2.5D: every terrain part is a footprint polygon extruded from the floor to its
 height. One numpy core (:func:`_lowest_crossings`) intersects many 3D segments with every part
@@ -28,6 +29,13 @@ Modelling choices (documented approximations of tabletop judgement):
   within 2" of each other. The terrain's visibility to the target is not checked.
 - **Obscured** (4.5, 4.7): an intervening Heavy part more than 1" (horizontally) from both
   operatives' bases, not part of the feature whose Vantage either operative stands on.
+- **Distances around walls** (9.3): on a killzone with Wall terrain
+  (:attr:`Killzone.close_quarters`), :func:`distance_around_walls` measures between two bases
+  along the shortest route that does not pass through a Wall (or off the board), like a tape
+  bent around the walls' corners; it is :func:`distance` when no wall is in the way. Control
+  range (of operatives and objective markers) and :attr:`AllPairs.distance` use it; plain
+  :func:`distance` and :func:`distance_to_area` (areas are measured straight, 9.3) do not
+  change. The route is worked out on the floor plan (walls as full-height footprints).
 - **Same feature** (``EDGE_CASES.md`` 2): for the attack, a feature that would give both cover
   and obscured counts as obscuring only (the defender's default choice); for target
   selection, cover always counts, so a Conceal operative in cover is not a valid target.
@@ -44,14 +52,22 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
 
-from engine.geometry.model import Killzone, Objective, Placement, TerrainType
+from engine.geometry.model import (
+    OBJECTIVE_DIAMETER_MM,
+    Killzone,
+    Objective,
+    Placement,
+    TerrainType,
+)
 
 __all__ = [
     "AllPairs",
     "Targeting",
     "all_pairs",
     "distance",
+    "distance_around_walls",
     "distance_to_area",
     "improved_cover",
     "in_cover",
@@ -105,6 +121,162 @@ def distance_to_area(p: Placement, area: Polygon) -> float:
     """Horizontal distance in inches from an operative's base to a killzone area (drop zone,
     territory): 0 when the base touches or overlaps it (section 4.1, decision 10)."""
     return max(0.0, float(area.distance(shapely.Point(p.x, p.y))) - p.radius)
+
+
+# -------------------------------------------------------------------------------------------
+# Close quarters: distances around walls (section 9.3)
+# -------------------------------------------------------------------------------------------
+
+_WALLS_KEY = "sight.walls"
+_WALL_INSET = 1e-6  # a route may run along a wall's edge or touch its corner (inches)
+
+
+@attrs.frozen(slots=True, eq=False)
+class _Walls:
+    """Per-killzone data for routes around walls (built once per hatchway state, cached).
+
+    Attributes:
+        solid: the Wall parts and everything off the board, united then shrunk by 1e-6"
+            (prepared): a straight leg of a route may not meet it.
+        nodes: corners of Wall parts a route can bend at, array (N, 2), inches.
+        between: shortest route between every two nodes, array (N, N), inches (``inf`` when
+            there is none).
+    """
+
+    solid: BaseGeometry
+    nodes: FloatArray
+    between: FloatArray
+
+
+def _walls(kz: Killzone) -> _Walls | None:
+    """The killzone's :class:`_Walls`, or ``None`` when it has no Wall part in its current
+    hatchway state."""
+    if _WALLS_KEY in kz.cache:
+        return cast("_Walls | None", kz.cache[_WALLS_KEY])
+    wall = kz.flags[TerrainType.WALL]
+    value: _Walls | None = None
+    if wall.any():
+        polys = [kz.parts[i].polygon for i in np.flatnonzero(wall)]
+        frame = shapely.box(-1, -1, kz.width + 1, kz.depth + 1).difference(kz.board)
+        union = shapely.union_all([*polys, frame])
+        solid = union.buffer(-_WALL_INSET, join_style="mitre")
+        shapely.prepare(solid)
+        corners = np.unique(
+            np.concatenate([np.asarray(p.exterior.coords, dtype=float)[:-1] for p in polys]),
+            axis=0,
+        )
+        # Corners inside the walls (where parts meet) or off the board are never bent at.
+        keep = ~shapely.contains_xy(union, corners[:, 0], corners[:, 1])
+        nodes = corners[keep]
+        n = nodes.shape[0]
+        between = np.full((n, n), math.inf)
+        if n:
+            iu, ju = np.triu_indices(n, k=1)
+            legs = shapely.linestrings(np.stack([nodes[iu], nodes[ju]], axis=1))
+            clear = ~shapely.intersects(solid, legs)
+            length = np.hypot(*(nodes[iu] - nodes[ju]).T)
+            between[iu[clear], ju[clear]] = length[clear]
+            between[ju[clear], iu[clear]] = length[clear]
+            np.fill_diagonal(between, 0.0)
+            for k in range(n):  # Floyd-Warshall
+                np.minimum(between, between[:, k, None] + between[None, k, :], out=between)
+        value = _Walls(solid=solid, nodes=nodes, between=between)
+    kz.cache[_WALLS_KEY] = value
+    return value
+
+
+def _routes(walls: _Walls, centres: FloatArray) -> tuple[FloatArray, BoolArray]:
+    """Shortest routes around walls between every two points ``centres`` (array (n, 2),
+    inches): matrix (n, n), ``inf`` where no route exists, symmetric by construction; and
+    which pairs the straight line joins (no wall in the way; True on the diagonal)."""
+    n = centres.shape[0]
+    routes = np.full((n, n), math.inf)
+    np.fill_diagonal(routes, 0.0)
+    straight = np.eye(n, dtype=bool)
+    if n < 2:
+        return routes, straight
+    iu, ju = np.triu_indices(n, k=1)
+    legs = shapely.linestrings(np.stack([centres[iu], centres[ju]], axis=1))
+    clear = ~shapely.intersects(walls.solid, legs)
+    direct = np.hypot(*(centres[iu] - centres[ju]).T)
+    routes[iu[clear], ju[clear]] = direct[clear]
+    m = walls.nodes.shape[0]
+    if m and not clear.all():
+        # Straight legs from every centre to every node, then node to node.
+        a = np.repeat(np.arange(n), m)
+        k = np.tile(np.arange(m), n)
+        to_nodes = shapely.linestrings(np.stack([centres[a], walls.nodes[k]], axis=1))
+        reach = np.where(
+            shapely.intersects(walls.solid, to_nodes),
+            math.inf,
+            np.hypot(*(centres[a] - walls.nodes[k]).T),
+        ).reshape(n, m)
+        via = (reach[:, :, None] + walls.between[None, :, :]).min(axis=1)  # (n, m)
+        around = (via[:, None, :] + reach[None, :, :]).min(axis=2)  # (n, n)
+        around = np.minimum(around, around.T)
+        blocked = ~clear
+        routes[iu[blocked], ju[blocked]] = around[iu[blocked], ju[blocked]]
+    routes[ju, iu] = routes[iu, ju]
+    straight[iu, ju] = straight[ju, iu] = clear
+    return routes, straight
+
+
+def _gap(route: float, a: Placement, b: Placement) -> float:
+    """:func:`distance`'s formula with the centre-to-centre route ``route`` (inches)."""
+    gap = max(0.0, route - a.radius - b.radius)
+    dz = a.elevation - b.elevation
+    return math.hypot(gap, dz) if dz else gap
+
+
+def _distance_matrices(kz: Killzone, ops: Sequence[Placement]) -> tuple[FloatArray, FloatArray]:
+    """:func:`distance` and :func:`distance_around_walls` for every pair of ``ops`` (two
+    matrices (n, n), inches; the same array twice without walls)."""
+    n = len(ops)
+    dist = np.zeros((n, n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            dist[i, j] = dist[j, i] = distance(ops[i], ops[j])
+    walls = _walls(kz) if n > 1 else None
+    if walls is None:
+        return dist, dist
+    around = dist.copy()
+    routes, clear = _routes(walls, np.asarray([(p.x, p.y) for p in ops], dtype=float))
+    for i, j in zip(*np.nonzero(np.triu(~clear, k=1)), strict=True):
+        around[i, j] = around[j, i] = _gap(float(routes[i, j]), ops[i], ops[j])
+    return dist, around
+
+
+def distance_around_walls(kz: Killzone, a: Placement, b: Placement) -> float:
+    """Distance between two operatives measured around walls, in inches (section 9.3, close
+    quarters: "distances (except to killzone areas) are measured around walls by the
+    shortest route").
+
+    The route is the shortest line, as a tape measure would lie, from the centre of one base
+    to the centre of the other that does not pass through Wall terrain (closed hatchways
+    included, open ones not) nor off the board; it may run along a wall's edge and bend at
+    its corners. The distance is that route less both base radii (so between the closest
+    points of the bases along it), at least 0. When no wall is in the way it is exactly
+    :func:`distance` (always so on a killzone without Wall terrain).
+
+    Floor-level model: the route is found in the horizontal plane around the walls'
+    footprints (walls are taken as full height: they cannot be moved or seen over); when the
+    elevations differ, the horizontal route is combined with the height difference as in
+    :func:`distance` (decision 10).
+
+    Args:
+        kz: the killzone, in its hatchway state.
+        a, b: the two operatives (a marker can be given as a Placement of its size).
+
+    Returns:
+        Inches; ``math.inf`` when no route exists (a room sealed by walls and closed
+        hatchways, or a base centred inside a Wall).
+    """
+    straight = distance(a, b)
+    walls = _walls(kz)
+    if walls is None or a == b:
+        return straight
+    routes, clear = _routes(walls, np.asarray([(a.x, a.y), (b.x, b.y)], dtype=float))
+    return straight if clear[0, 1] else _gap(float(routes[0, 1]), a, b)
 
 
 # -------------------------------------------------------------------------------------------
@@ -287,16 +459,21 @@ def visible(kz: Killzone, a: Placement, b: Placement) -> bool:
 
 def within_control_range(kz: Killzone, a: Placement, b: Placement) -> bool:
     """Whether two operatives are within each other's control range (section 4.2): within 1"
-    (:func:`distance`) and one visible to the other; mutual by definition."""
+    and one visible to the other; mutual by definition. The 1" is :func:`distance`, measured
+    around walls on a close quarters killzone (:func:`distance_around_walls`, section 9.3)."""
     if distance(a, b) > CONTROL_RANGE + _EPS:
         return False
-    return visible(kz, a, b) or visible(kz, b, a)
+    if not (visible(kz, a, b) or visible(kz, b, a)):
+        return False
+    return distance_around_walls(kz, a, b) <= CONTROL_RANGE + _EPS
 
 
 def objective_in_control_range(kz: Killzone, operative: Placement, marker: Objective) -> bool:
     """Whether an objective marker is within an operative's control range (section 4.8):
     within 1" horizontally of the operative's base (markers lie on the floor) and visible to
-    it (a sight line from its head to the marker's centre or edge, just above the floor)."""
+    it (a sight line from its head to the marker's centre or edge, just above the floor). On a
+    close quarters killzone the 1" is measured around walls (section 9.3,
+    :func:`distance_around_walls`)."""
     mx, my = marker.position
     gap = math.hypot(operative.x - mx, operative.y - my) - operative.radius - marker.radius
     if max(0.0, gap) > CONTROL_RANGE + _EPS and operative.elevation == 0:
@@ -314,7 +491,10 @@ def objective_in_control_range(kz: Killzone, operative: Placement, marker: Objec
         )
     p1 = np.asarray(pts, dtype=float)
     p0 = np.broadcast_to(np.asarray(operative.head, dtype=float), p1.shape)
-    return not bool(_blocked(_parts(kz), p0, p1).all())
+    if bool(_blocked(_parts(kz), p0, p1).all()):
+        return False
+    as_base = Placement(mx, my, base_mm=OBJECTIVE_DIAMETER_MM)
+    return distance_around_walls(kz, operative, as_base) <= CONTROL_RANGE + _EPS
 
 
 # -------------------------------------------------------------------------------------------
@@ -621,7 +801,9 @@ class AllPairs:
     ``visible[i, j]``: j is visible to i (True on the diagonal). ``control_range[i, j]``: i and
     j within each other's control range (symmetric, False on the diagonal). ``in_cover[i, j]``
     and ``obscured[i, j]``: j is in cover from / obscured from shooter i (False on the
-    diagonal and where j is not visible to i). ``distance[i, j]``: :func:`distance` in inches.
+    diagonal and where j is not visible to i). ``distance[i, j]``:
+    :func:`distance_around_walls` in inches (:func:`distance` on a killzone without Wall
+    terrain; ``inf`` where no route exists).
     """
 
     visible: BoolArray
@@ -641,10 +823,7 @@ def all_pairs(kz: Killzone, placements: Sequence[Placement]) -> AllPairs:
     ops = tuple(placements)
     n = len(ops)
     parts = _parts(kz)
-    dist = np.zeros((n, n))
-    for i in range(n):
-        for j in range(i + 1, n):
-            dist[i, j] = dist[j, i] = distance(ops[i], ops[j])
+    straight, dist = _distance_matrices(kz, ops)
     ii, jj = np.nonzero(~np.eye(n, dtype=bool))
     vis = np.eye(n, dtype=bool)
     if ii.size:
@@ -662,7 +841,7 @@ def all_pairs(kz: Killzone, placements: Sequence[Placement]) -> AllPairs:
             p0 = np.repeat(heads[ii[rest]], k, axis=0)
             clear[rest] = ~_blocked(parts, p0, p1).reshape(rest.size, k).all(axis=1)
         vis[ii, jj] = clear
-    near = dist <= CONTROL_RANGE + _EPS
+    near = (straight <= CONTROL_RANGE + _EPS) & (dist <= CONTROL_RANGE + _EPS)
     control = near & (vis | vis.T)
     np.fill_diagonal(control, False)
     cover = np.zeros((n, n), dtype=bool)
