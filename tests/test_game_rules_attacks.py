@@ -519,3 +519,19 @@ def test_7_1_defender_may_command_reroll_a_defence_die() -> None:
     s, _ = play(s, ["Command re-roll 2"], ["4"])
     # The re-rolled 4 saves the only normal hit.
     assert s.player("B").cp == 1 and wounds(s, "BLU-1") == 10
+
+
+def test_1_7_fight_rerolls_start_with_the_initiative_player() -> None:
+    # B has initiative; A's RED-1 fights BLU-1 (A's activation in B's turning point).
+    ops = {"RED-1": {"at": (15, 14)}, "BLU-1": {"at": (15 + CLOSE, 14)}}
+    s = pos(ops, cp=(2, 2), initiative="B", turn="A")
+    s, _ = play(s, ["Activate RED-1 engage", "Fight RED-1 knife at BLU-1"], ["3,2,1", "3,2,1"])
+    assert s.node == Decision("B", "command_reroll")
+    s, _ = s.apply("Decline")
+    assert s.node == Decision("A", "command_reroll")
+    s, _ = s.apply("Decline")
+    assert s.node == Decision("A", "resolve")  # the attacker still resolves first (5.2)
+    # With A having initiative, A re-rolls first.
+    s = pos(ops, cp=(2, 2), initiative="A")
+    s, _ = play(s, ["Activate RED-1 engage", "Fight RED-1 knife at BLU-1"], ["3,2,1", "3,2,1"])
+    assert s.node == Decision("A", "command_reroll")

@@ -764,10 +764,14 @@ class FightFrame:
             _after_weapon_use(w, a, self.aweapon, prof)
             w.emit("fight_ended", op=self.attacker, target=self.defender)
 
+    def _first(self, w: Work) -> str:
+        """The side whose re-rolls come first: the initiative player's (1.7)."""
+        return "d" if self.dweapon and self.owner(w, "d") == w.initiative else "a"
+
     def _next_after_cr(self, w: Work, side: str) -> None:
-        if side == "a":
-            wins = _reroll_windows(self.prof(w, "d")) if self.dweapon else ()
-            w.replace_top(stage="d_reroll", windows=wins)
+        if side == self._first(w) and (side == "d" or self.dweapon):
+            nxt = "d" if side == "a" else "a"
+            w.replace_top(stage=f"{nxt}_reroll", windows=_reroll_windows(self.prof(w, nxt)))
         else:
             w.replace_top(stage="retain")
 
@@ -861,12 +865,9 @@ class FightFrame:
             w.replace_top(adice=dice, aflags=(False,) * len(dice), stage="d_roll")
         else:
             w.emit("dice_rolled", player=self.owner(w, "d"), label="attack", values=dice)
-            w.replace_top(
-                ddice=dice,
-                dflags=(False,) * len(dice),
-                stage="a_reroll",
-                windows=_reroll_windows(self.prof(w, "a")),
-            )
+            top = w.replace_top(ddice=dice, dflags=(False,) * len(dice))
+            first = top._first(w)
+            w.replace_top(stage=f"{first}_reroll", windows=_reroll_windows(top.prof(w, first)))
 
     def options(self, w: Work) -> list[Action]:
         st = self.stage
