@@ -535,3 +535,17 @@ def test_1_7_fight_rerolls_start_with_the_initiative_player() -> None:
     s = pos(ops, cp=(2, 2), initiative="A")
     s, _ = play(s, ["Activate RED-1 engage", "Fight RED-1 knife at BLU-1"], ["3,2,1", "3,2,1"])
     assert s.node == Decision("A", "command_reroll")
+
+
+def test_2_4_a_1_always_fails_and_hit_is_never_better_than_2_plus() -> None:
+    # Two assists improve the Knife's 3+ by 2, to 1+: capped at 2+ (decision 6), and the
+    # 1s fail: 2,1,1 retains one normal success.
+    s = fight(
+        **{
+            "RED-2": {"at": (15 + CLOSE, 14 + CLOSE)},
+            "RED-3": {"at": (15 + CLOSE, 14 - CLOSE)},
+        }
+    )
+    s, ev = play(s, ["Fight RED-1 knife at BLU-1"], ["2,1,1", "1,1,1"])
+    ret = of_kind(ev, "attack_retained")[0]
+    assert ret["op"] == "RED-1" and (ret["normals"], ret["crits"]) == (1, 0)
