@@ -25,6 +25,7 @@ from engine.geometry.sight import (
     obscured,
     targeting,
     visible,
+    wall_corners,
     within_control_range,
 )
 
@@ -255,3 +256,152 @@ def test_all_pairs_matches_single_pair_queries_on_close_quarters(
                 t = targeting(kz, a, b)
                 assert ap.in_cover[i, j] == t.in_cover == in_cover(kz, b, a)
                 assert ap.obscured[i, j] == t.obscured == obscured(kz, b, a)
+
+
+# -------------------------------------------------------------------------------------------
+# Cover and obscured: only the corners and ends of walls intervene
+
+
+def test_wall_corners_are_the_convex_corners_of_the_walls() -> None:
+    assert wall_corners(STRAIGHT) == [(10, 5), (10, 15), (10.5, 5), (10.5, 15)]
+    assert wall_corners(OPEN_RUINS) == []
+
+
+def test_wall_corners_leave_out_the_killzone_edge_and_where_walls_meet() -> None:
+    # A wall from the board edge (y 0) to y 15: its only end is the top one.
+    assert wall_corners(killzone(rect(10, 0, 10.5, 15))) == [(10, 15), (10.5, 15)]
+    # A T: a wall x 4-16 at y 14.5-15 on top of STRAIGHT's wall. The joints (10, 14.5) and
+    # (10.5, 14.5) are re-entrant: not corners.
+    tee = killzone(rect(10, 5, 10.5, 14.5), rect(4, 14.5, 16, 15))
+    assert wall_corners(tee) == [(4, 14.5), (4, 15), (10, 5), (10.5, 5), (16, 14.5), (16, 15)]
+
+
+def test_minor_protrusions_have_no_corners() -> None:
+    # A 0.25" deep pilaster on the face of a long wall: its corners are a minor protrusion's;
+    # a 1" deep buttress has corners.
+    wall = rect(5, 11, 25, 11.5)
+    pilaster = killzone(wall, rect(14, 10.75, 14.5, 11))
+    assert wall_corners(pilaster) == wall_corners(killzone(wall))
+    buttress = killzone(wall, rect(14, 10, 14.5, 11))
+    assert set(wall_corners(buttress)) - set(wall_corners(killzone(wall))) == {
+        (14, 10),
+        (14.5, 10),
+    }
+
+
+def test_hatchways_open_leave_wall_ends_either_side() -> None:
+    # Wall across the board at x 10-10.5 with a hatchway at y 10-12 (9.3: when open, "use the
+    # walls either side for cover").
+    kz = killzone(rect(10, 0, 10.5, 10), rect(10, 12, 10.5, 22), hatch=rect(10, 10, 10.5, 12))
+    assert wall_corners(kz) == []  # closed: one wall from edge to edge
+    opened = kz.with_open_hatchways(["hatch"])
+    assert wall_corners(opened) == [(10, 10), (10, 12), (10.5, 10), (10.5, 12)]
+    # A target just past the opening, beside the end of the wall at (10.5, 12), seen through
+    # the opening: in cover from that wall end.
+    shooter, target = Placement(5, 9), Placement(11.2, 12.6)
+    assert not visible(kz, shooter, target)
+    assert visible(opened, shooter, target)
+    t = targeting(opened, shooter, target)
+    assert t.in_cover and not t.obscured
+    assert t.cover_features == {opened.features.index("wall 1")}
+
+
+def test_target_behind_the_end_of_a_wall_is_in_cover() -> None:
+    # Shooter (4, 13), target (11.2, 15.4) just round the top end of the wall x 10-10.5,
+    # y 5-15: the line between their centres passes the corner (10, 15); the target's base is
+    # 0.18" from the corner (10.5, 15), so the wall's end is within 1" of it.
+    shooter, target = Placement(4, 13), Placement(11.2, 15.4)
+    assert visible(STRAIGHT, shooter, target)
+    t = targeting(STRAIGHT, shooter, target)
+    assert t.intervening == {0} and t.in_cover and not t.obscured
+    assert in_cover(STRAIGHT, target, shooter)
+
+
+def test_target_seen_past_a_wall_end_far_from_both_is_obscured() -> None:
+    # Shooter (4, 13), target (16, 17): the lines pass the wall's top end (10-10.5, 15), more
+    # than 1" from both (the wall is Heavy as well as Wall).
+    shooter, target = Placement(4, 13), Placement(16, 17)
+    assert visible(STRAIGHT, shooter, target)
+    t = targeting(STRAIGHT, shooter, target)
+    assert t.obscured and not t.in_cover and t.obscuring_features == {0}
+
+
+def test_target_beside_the_middle_of_a_long_wall_is_not_in_cover() -> None:
+    # A long wall x 5-25, y 11-11.5; the target (15, 10.37) stands against its middle; the
+    # shooter is on the same side, below it: the wall is within 1" of the target but does not
+    # lie between them.
+    wall = killzone(rect(5, 11, 25, 11.5))
+    target = Placement(15, 11 - R)
+    for shooter in (Placement(8, 6), Placement(3, 10.3), Placement(24, 9)):
+        t = targeting(wall, shooter, target)
+        assert visible(wall, shooter, target)
+        assert not t.in_cover and not t.intervening
+
+
+def test_a_minor_protrusion_on_the_middle_of_a_wall_gives_no_cover() -> None:
+    # The long wall with a 0.45" deep ledge along x 12-18 (a minor protrusion). The target
+    # (19, 10.37) stands against the wall just past the ledge; from (6, 10) every targeting
+    # line to the upper half of its base crosses the ledge, 7" from the nearest wall corner:
+    # not intervening, so no cover (a Heavy part there would give cover).
+    ledge = killzone(rect(5, 11, 25, 11.5), rect(12, 10.55, 18, 11))
+    shooter, target = Placement(6, 10), Placement(19, 11 - R)
+    assert visible(ledge, shooter, target)
+    t = targeting(ledge, shooter, target)
+    assert not t.intervening and not t.in_cover and not t.obscured
+    heavy = Killzone.from_dict(
+        {
+            "name": "heavy ledge",
+            "features": [
+                {
+                    "name": "wall",
+                    "parts": [{"polygon": rect(5, 11, 25, 11.5), "height": 5, "types": WALL_TYPES}],
+                },
+                {
+                    "name": "ledge",
+                    "parts": [
+                        {"polygon": rect(12, 10.55, 18, 11), "height": 5, "types": ["Heavy"]}
+                    ],
+                },
+            ],
+            "drop_zones": {"A": rect(0, 0, 2, 22), "B": rect(28, 0, 30, 22)},
+        }
+    )
+    assert targeting(heavy, shooter, target).in_cover
+
+
+# A 3" thick wall (x 10-13, y 5-15); the target (15.19, 14.43) stands east of it, just below
+# its top; the shooter looks across the top of the wall from the north-west.
+BLOCK = killzone(rect(10, 5, 13, 15))
+BLOCK_TARGET = Placement(15.19, 14.43)
+
+
+def test_a_wall_end_the_shooter_has_not_passed_stops_the_far_corner_obscuring() -> None:
+    # Shooter (9.2, 15.5): the corner (10, 15) is 0.88" ahead of its centre toward the target,
+    # beyond the front of its base (0.63"): not passed. The lines cross that end, within 1" of
+    # the shooter, so the wall does not obscure (like a Heavy part within 1").
+    shooter = Placement(9.2, 15.5)
+    assert visible(BLOCK, shooter, BLOCK_TARGET)
+    t = targeting(BLOCK, shooter, BLOCK_TARGET)
+    assert t.intervening == {0} and not t.obscured and not t.in_cover
+
+
+def test_a_wall_end_the_shooter_has_passed_does_not_intervene() -> None:
+    # Shooter (9.8, 15.7): the corner (10, 15) is only 0.36" ahead of its centre, within its
+    # base: passed. Only the far end, round (13, 15), more than 1" from both, intervenes: the
+    # target is obscured.
+    shooter = Placement(9.8, 15.7)
+    assert visible(BLOCK, shooter, BLOCK_TARGET)
+    t = targeting(BLOCK, shooter, BLOCK_TARGET)
+    assert t.intervening == {0} and t.obscured and not t.in_cover
+
+
+def test_walls_still_block_sight() -> None:
+    assert not visible(STRAIGHT, Placement(8, 10), Placement(12.5, 10))
+    assert not visible(BLOCK, Placement(8, 10), Placement(15, 10))
+
+
+def test_open_layouts_have_no_wall_ends() -> None:
+    from engine.geometry.sight import _parts
+
+    assert len(_parts(OPEN_RUINS).polygons) == len(OPEN_RUINS.parts)
+    assert len(_parts(STRAIGHT).polygons) > len(STRAIGHT.parts)

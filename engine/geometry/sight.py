@@ -36,6 +36,22 @@ Modelling choices (documented approximations of tabletop judgement):
   range (of operatives and objective markers) and :attr:`AllPairs.distance` use it; plain
   :func:`distance` and :func:`distance_to_area` (areas are measured straight, 9.3) do not
   change. The route is worked out on the floor plan (walls as full-height footprints).
+- **Walls for cover and obscured** (9.3: "only the corners and ends of walls intervene
+  (minor protrusions don't count), unless the active operative has passed them"). On a
+  killzone with Wall terrain, the *corners* are the convex corners of the union of its Wall
+  parts in the current hatchway state (:func:`wall_corners`; a closed hatchway joins the walls
+  either side, an open one leaves an end on each side), except corners on the killzone edge
+  and those of minor protrusions (next to a face shorter than 0.5" leading into a re-entrant
+  corner). A wall's *end* is the part of a Wall part within 1" of one of its corners. A Wall
+  part never intervenes itself (it still blocks sight); a targeting line that crosses one of
+  its ends makes the wall intervene, unless the shooter has passed that corner (the corner is
+  no further toward the target than the front of the shooter's base). The wall gives cover
+  when a crossed end is within 1" of the target (the other cover conditions as above); it
+  obscures when a crossed end is more than 1" from both operatives and none of that Wall
+  part's crossed ends is within 1" of either (so a pillar or a wall beside the target gives
+  cover rather than obscuring, like a Heavy part within 1"). A line through the middle of a
+  wall, more than 1" from its corners, is not intervened by it. With the shooter's free
+  choice of origin point, the "passed" condition seldom changes a verdict.
 - **Same feature** (``EDGE_CASES.md`` 2): for the attack, a feature that would give both cover
   and obscured counts as obscuring only (the defender's default choice); for target
   selection, cover always counts, so a Conceal operative in cover is not a valid target.
@@ -78,6 +94,7 @@ __all__ = [
     "valid_target",
     "vantage_accuracy",
     "visible",
+    "wall_corners",
     "within_control_range",
 ]
 
@@ -286,7 +303,14 @@ def distance_around_walls(kz: Killzone, a: Placement, b: Placement) -> float:
 
 @attrs.frozen(slots=True, eq=False)
 class _Parts:
-    """Per-killzone arrays of part edges and bounding boxes (built once, cached)."""
+    """Per-killzone arrays of part edges and bounding boxes (built once, cached).
+
+    Rows ``0..P-1`` are the killzone's parts; on a killzone with Wall terrain, further rows
+    are **wall ends** (close quarters, section 9.3; module docstring): the part of a Wall part
+    within 1" of one of the walls' corners, with the part's height, feature and types. Wall
+    ends never block sight (the Wall parts do); for intervening they stand in for the Wall
+    parts, which never intervene themselves.
+    """
 
     bbox: FloatArray  # (P, 4) minx, miny, maxx, maxy
     edge_start: FloatArray  # (M, 2)
@@ -296,15 +320,22 @@ class _Parts:
     polygons: NDArray[np.object_]  # (P,) shapely polygons (prepared)
     heights: FloatArray  # (P,)
     feature: IntArray  # (P,)
-    sight_mask: BoolArray  # parts that can block sight (not Insignificant)
+    sight_mask: BoolArray  # parts that can block sight (not Insignificant, not a wall end)
     always_block: BoolArray  # Blocking or Wall: block any line crossing the footprint
-    intervene_mask: BoolArray  # parts that can intervene (not Exposed)
+    intervene_mask: BoolArray  # parts that can intervene (not Exposed, not a Wall part)
     cover: BoolArray  # gives cover (Heavy, Light, Vantage, Blocking, Wall)
     light_only: BoolArray  # its cover is only Light (Light or Vantage, nothing heavier)
     heavy: BoolArray  # Heavy: can obscure
+    corner: FloatArray  # (P, 2) the corner of a wall end; NaN for the killzone's parts
+    owner: IntArray  # (P,) the killzone part a row is (itself) or is the end of
 
 
 _PARTS_KEY = "sight.parts"
+#: The end of a wall: the part of it within 1" of one of its corners (section 9.3).
+WALL_END_REACH = 1.0
+#: A corner of a wall next to a face shorter than 0.5" that leads into a re-entrant corner
+#: belongs to a minor protrusion and is not a corner (section 9.3).
+MINOR_PROTRUSION = 0.5
 
 
 def _parts(kz: Killzone) -> _Parts:
@@ -316,37 +347,114 @@ def _parts(kz: Killzone) -> _Parts:
     return cast(_Parts, cached)
 
 
+def wall_corners(kz: Killzone) -> list[tuple[float, float]]:
+    """The corners of the walls of a close quarters killzone, in its hatchway state (section
+    9.3: "only the corners and ends of walls intervene; minor protrusions don't count").
+
+    The corners are the convex corners of the union of the Wall parts (closed hatchways are
+    Wall, so a closed hatchway joins the walls either side of it; an open one leaves an end on
+    each side), except those on the killzone edge (a wall against the edge has no end there)
+    and those of minor protrusions (next to a face shorter than 0.5" that leads into a
+    re-entrant corner).
+
+    Returns:
+        ``(x, y)`` in inches, sorted; empty on a killzone without Wall terrain.
+    """
+    wall = np.flatnonzero(kz.flags[TerrainType.WALL])
+    if not wall.size:
+        return []
+    union = shapely.union_all([kz.parts[int(i)].polygon for i in wall])
+    out: set[tuple[float, float]] = set()
+    for poly in shapely.get_parts(shapely.orient_polygons(union)):
+        if not isinstance(poly, Polygon):
+            continue
+        for ring in (poly.exterior, *poly.interiors):
+            c = np.asarray(ring.coords, dtype=float)[:-1]
+            if len(c) < 3:
+                continue
+            prev, nxt = np.roll(c, 1, axis=0), np.roll(c, -1, axis=0)
+            e0, e1 = c - prev, nxt - c
+            # Oriented rings keep the walls on the left: a left turn is a convex corner.
+            turn = e0[:, 0] * e1[:, 1] - e0[:, 1] * e1[:, 0]
+            convex, reflex = turn > 1e-12, turn < -1e-12
+            len0, len1 = np.hypot(e0[:, 0], e0[:, 1]), np.hypot(e1[:, 0], e1[:, 1])
+            minor = ((len0 < MINOR_PROTRUSION) & np.roll(reflex, 1)) | (
+                (len1 < MINOR_PROTRUSION) & np.roll(reflex, -1)
+            )
+            x, y = c[:, 0], c[:, 1]
+            on_edge = (
+                (np.abs(x) < 1e-9)
+                | (np.abs(y) < 1e-9)
+                | (np.abs(x - kz.width) < 1e-9)
+                | (np.abs(y - kz.depth) < 1e-9)
+            )
+            for k in np.flatnonzero(convex & ~minor & ~on_edge):
+                out.add((float(x[k]), float(y[k])))
+    return sorted(out)
+
+
+def _wall_ends(kz: Killzone) -> list[tuple[int, Polygon, tuple[float, float]]]:
+    """The wall ends: (Wall part index, the part within 1" of the corner, the corner)."""
+    wall = kz.flags[TerrainType.WALL]
+    out: list[tuple[int, Polygon, tuple[float, float]]] = []
+    for corner in wall_corners(kz):
+        pt = shapely.Point(corner)
+        disc = pt.buffer(WALL_END_REACH, quad_segs=4)
+        for i in kz.parts_near(pt, 1e-9):
+            if not wall[i]:
+                continue
+            piece = kz.parts[int(i)].polygon.intersection(disc)
+            for poly in shapely.get_parts(piece):
+                if isinstance(poly, Polygon) and poly.area > 1e-9:
+                    out.append((int(i), poly, corner))
+    return out
+
+
 def _build_parts(kz: Killzone) -> _Parts:
+    ends = _wall_ends(kz)
+    rows = np.concatenate([np.arange(len(kz.parts)), [i for i, _, _ in ends]]).astype(np.int64)
+    polygons = [p.polygon for p in kz.parts] + [poly for _, poly, _ in ends]
+    for poly in polygons[len(kz.parts) :]:
+        shapely.prepare(poly)
+    is_end = np.arange(rows.size) >= len(kz.parts)
     starts: list[FloatArray] = []
-    ends: list[FloatArray] = []
+    stops: list[FloatArray] = []
     counts: list[int] = []
-    for part in kz.parts:
+    for poly in polygons:
         n = 0
-        for ring in (part.polygon.exterior, *part.polygon.interiors):
+        for ring in (poly.exterior, *poly.interiors):
             xy = np.asarray(ring.coords, dtype=float)
             starts.append(xy[:-1])
-            ends.append(xy[1:])
+            stops.append(xy[1:])
             n += len(xy) - 1
         counts.append(n)
     count = np.asarray(counts, dtype=np.int64)
-    f = kz.flags
+    f = {t: v[rows] for t, v in kz.flags.items()}
     heavy = f[TerrainType.HEAVY] | f[TerrainType.BLOCKING] | f[TerrainType.WALL]
     lightish = f[TerrainType.LIGHT] | f[TerrainType.VANTAGE]
+    intervene = ~f[TerrainType.EXPOSED]
+    if ends:
+        intervene &= is_end | ~f[TerrainType.WALL]
+    corner = np.full((rows.size, 2), np.nan)
+    if ends:
+        corner[len(kz.parts) :] = [c for _, _, c in ends]
     return _Parts(
-        bbox=np.asarray([p.polygon.bounds for p in kz.parts], dtype=float).reshape(-1, 4),
+        bbox=np.asarray([p.bounds for p in polygons], dtype=float).reshape(-1, 4),
         edge_start=np.concatenate(starts) if starts else np.zeros((0, 2)),
-        edge_end=np.concatenate(ends) if ends else np.zeros((0, 2)),
+        edge_end=np.concatenate(stops) if stops else np.zeros((0, 2)),
         edge_offset=np.cumsum(count) - count,
         edge_count=count,
-        polygons=np.asarray([p.polygon for p in kz.parts], dtype=object),
-        heights=kz.heights,
-        feature=kz.part_feature,
-        sight_mask=~f[TerrainType.INSIGNIFICANT],
+        polygons=np.asarray(polygons, dtype=object).reshape(-1),
+        heights=kz.heights[rows],
+        feature=kz.part_feature[rows],
+        sight_mask=~f[TerrainType.INSIGNIFICANT] & ~is_end,
         always_block=f[TerrainType.BLOCKING] | f[TerrainType.WALL],
-        intervene_mask=~f[TerrainType.EXPOSED],
+        intervene_mask=intervene,
         cover=heavy | lightish,
         light_only=lightish & ~heavy,
         heavy=f[TerrainType.HEAVY] & ~f[TerrainType.EXPOSED],
+        corner=corner,
+        owner=rows,
     )
 
 
@@ -603,8 +711,19 @@ def _evaluate(
     crosses = np.where(parts.always_block[part], low < _INF, low < parts.heights[part] - _EPS)
     seg, part = seg[crosses], part[crosses]
     pair = seg // per
-    origin = (seg % per) // _N_FACING
     shooter, target = shooters[pair], targets[pair]
+    end = ~np.isnan(parts.corner[part, 0])
+    if end.any():
+        # Close quarters (9.3): a wall end the shooter has passed (its corner no further
+        # toward the target than the front of the shooter's base) does not intervene.
+        dx, dy = x[target] - x[shooter], y[target] - y[shooter]
+        norm = np.maximum(np.hypot(dx, dy), _EPS)
+        cx, cy = parts.corner[part, 0], parts.corner[part, 1]
+        ahead = ((cx - x[shooter]) * dx + (cy - y[shooter]) * dy) / norm
+        keep = ~end | (ahead > r[shooter] + _EPS)
+        seg, part, pair = seg[keep], part[keep], pair[keep]
+        shooter, target = shooter[keep], target[keep]
+    origin = (seg % per) // _N_FACING
     gaps = _gap_matrix(parts, x, y, r)
     gap_t = gaps[part, target]
     gap_s = gaps[part, shooter]
@@ -615,10 +734,15 @@ def _evaluate(
     )
     close = np.hypot(centre_gap, z[shooters] - z[targets]) <= COVER_MIN_DISTANCE + _EPS
     gives_cover = parts.cover[part] & (gap_t <= CONTROL_RANGE + _EPS) & ~close[pair]
+    # A part within 1" of either operative does not obscure; for a wall, none of the wall
+    # part's crossed ends may be (module docstring).
+    near_either = (gap_t <= CONTROL_RANGE + _EPS) | (gap_s <= CONTROL_RANGE + _EPS)
+    n_real = int(parts.owner.max()) + 1 if parts.owner.size else 1
+    whole = ((pair * n_origins + origin) * n_real + parts.owner[part]).astype(np.int64)
+    vetoed = np.bincount(whole[near_either], minlength=npairs * n_origins * n_real) > 0
     obscures = (
         parts.heavy[part]
-        & (gap_t > CONTROL_RANGE + _EPS)
-        & (gap_s > CONTROL_RANGE + _EPS)
+        & ~vetoed[whole]
         & (feature != stand[shooter])
         & (feature != stand[target])
     )
@@ -668,7 +792,9 @@ class Targeting:
     Attributes:
         origin: the point of the shooter's base the lines start from (x, y inches).
         lines: the targeting lines as 3D segments ``((x0, y0, z0), (x1, y1, z1))``.
-        intervening: indices (into ``Killzone.features``) of the features crossed by a line.
+        intervening: indices (into ``Killzone.features``) of the features crossed by a line
+            (a wall only where a line crosses one of its ends, on close quarters: module
+            docstring).
         cover_features: intervening features giving the target cover.
         obscuring_features: intervening features obscuring the target.
         in_cover: the target is in cover for this attack (a feature in both sets counts as
