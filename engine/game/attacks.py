@@ -256,7 +256,7 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
             q.id
             for q in w.alive()
             if q.id not in (t.id, o.id)
-            and sight.distance(tp, w.place(q)) <= x + 1e-6
+            and w.distance(tp, w.place(q)) <= x + 1e-6
             and w.ctx.visible(w.kz, tp, w.place(q))
         ]
         targets += tuple(sorted(sec, key=lambda i: w.ctx.index[i]))
@@ -295,7 +295,7 @@ def torrent_candidates(w: Work, f: ShootFrame) -> list[str]:
     for t in w.enemies_of(o.id):
         if t.id in f.targets:
             continue
-        if sight.distance(primary, w.place(t)) > x + 1e-6:
+        if w.distance(primary, w.place(t)) > x + 1e-6:
             continue
         if shoot_target_reason(w, o, t, f.weapon, prof, False) is None:
             out.append(t.id)

@@ -786,7 +786,7 @@ def in_range(
     rng = profile.rules.get(Range)
     if not isinstance(rng, Range):
         return True
-    return sight.distance(w.place(shooter), w.place(target)) <= rng.distance + 1e-6
+    return w.distance(w.place(shooter), w.place(target)) <= rng.distance + 1e-6
 
 
 def silent(profile: WeaponProfile) -> bool:

@@ -17,7 +17,6 @@ from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import Effect
 from engine.game.work import Work
-from engine.geometry import sight
 
 __all__ = ["devastating", "install", "stun"]
 
@@ -42,9 +41,7 @@ def devastating(w: Work, attacker: str, target: str, prof: AttackProfile, crits:
             if q.id == target:
                 continue
             qp = w.place(q)
-            if sight.distance(tp, qp) <= d.devastating_distance + 1e-6 and w.ctx.visible(
-                w.kz, tp, qp
-            ):
+            if w.distance(tp, qp) <= d.devastating_distance + 1e-6 and w.ctx.visible(w.kz, tp, qp):
                 victims.append(q.id)
     for v in victims:
         universal.inflict(w, v, dmg, "Devastating", by=attacker)

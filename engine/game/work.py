@@ -27,7 +27,7 @@ from engine.game.state import (
     Terminal,
     other,
 )
-from engine.geometry import Killzone, Placement
+from engine.geometry import Killzone, Placement, sight
 
 __all__ = ["Work"]
 
@@ -119,6 +119,13 @@ class Work:
 
     def place(self, o: OperativeState) -> Placement:
         return self.ctx.placement(o.id, o.x, o.y, o.elevation)
+
+    def distance(self, a: Placement, b: Placement) -> float:
+        """Distance between two bases (4.1), around walls under the Close Quarters rules
+        (9.3), in inches."""
+        if self.ctx.close_quarters:
+            return sight.distance_around_walls(self.kz, a, b)
+        return sight.distance(a, b)
 
     def control_range(self, a: OperativeState, b: OperativeState) -> bool:
         return self.ctx.control_range(self.kz, self.place(a), self.place(b))
