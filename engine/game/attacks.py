@@ -896,10 +896,8 @@ class FightFrame:
             if ((side == "a" and self.dweapon) or side == "d")
             else None
         )
-        brutal_opp = False
         # Brutal: the opponent of a Brutal weapon's wielder can only block with crits.
         my_opp_brutal = opp_prof.rules.dice.brutal if opp_prof is not None else False
-        del brutal_opp
         out = []
         if mine[1]:
             out.append(Action("Strike", text="crit"))

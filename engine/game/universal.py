@@ -395,10 +395,7 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     verb = a.verb
     if verb not in ACTION_COST:
         raise _illegal(f"{a} is not an action of an activation (3.2)")
-    why = precheck(w, o, verb, mode)
-    point_blank = False
-    if why is not None and verb == "Shoot" and mode == "interrupt":
-        why, point_blank = None, True  # checked by the shoot options (9.3 point-blank shot)
+    why = precheck(w, o, verb, mode)  # an interrupt's point-blank shot: attacks.start_shoot
     if why is not None:
         raise _illegal(why)
     if o.on_guard and mode != "interrupt" and verb != "Guard" and verb not in MOVE_VERBS:
@@ -427,7 +424,6 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
         place_marker(w, o, a.point[0], a.point[1])
     else:
         closequarters.perform(w, o, a, mode)
-    del point_blank
 
 
 def _spend(w: Work, o: OperativeState, verb: str, mode: str) -> OperativeState:
