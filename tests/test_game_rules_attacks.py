@@ -549,3 +549,20 @@ def test_2_4_a_1_always_fails_and_hit_is_never_better_than_2_plus() -> None:
     s, ev = play(s, ["Fight RED-1 knife at BLU-1"], ["2,1,1", "1,1,1"])
     ret = of_kind(ev, "attack_retained")[0]
     assert ret["op"] == "RED-1" and (ret["normals"], ret["crits"]) == (1, 0)
+
+
+def test_1_7_fight_rerolls_alternate_until_both_pass_in_succession() -> None:
+    # A has initiative. A passes, B re-rolls a die, so A may still re-roll afterwards; the
+    # re-rolls end only after two passes in succession.
+    ops = {"RED-1": {"at": (15, 14)}, "BLU-1": {"at": (15 + CLOSE, 14)}}
+    s = pos(ops, cp=(2, 2), initiative="A")
+    s, _ = play(s, ["Activate RED-1 engage", "Fight RED-1 knife at BLU-1"], ["3,2,1", "3,2,1"])
+    assert s.node == Decision("A", "command_reroll")
+    s, _ = play(s, ["Decline", "Command re-roll 1"], ["5"])
+    assert s.player("B").cp == 1
+    assert s.node == Decision("A", "command_reroll")  # A again, after B's re-roll
+    s, _ = play(s, ["Decline"], [])
+    assert s.node == Decision("B", "command_reroll")  # one pass so far: B may re-roll again
+    assert not s.is_legal("Command re-roll 5")  # the re-rolled die cannot be re-rolled
+    s, _ = play(s, ["Decline"], [])
+    assert s.node == Decision("A", "resolve")

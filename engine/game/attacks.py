@@ -157,6 +157,10 @@ def _merge(
     return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
 
 
+def _other_side(side: str) -> str:
+    return "d" if side == "a" else "a"
+
+
 def can_command_reroll(w: Work, player: str, flags: tuple[bool, ...]) -> bool:
     """Command Re-roll (7.1): 1CP, a die never re-rolled."""
     return w.pl(player).cp >= 1 and not all(flags)
@@ -698,7 +702,10 @@ class FightFrame:
     aflags: tuple[bool, ...] = ()
     ddice: tuple[int, ...] = ()
     dflags: tuple[bool, ...] = ()
-    windows: tuple[str, ...] = ()
+    a_windows: tuple[str, ...] = ()
+    d_windows: tuple[str, ...] = ()
+    rturn: str = ""
+    passes: int = 0
     an: int = 0
     ac: int = 0
     dn: int = 0
@@ -732,25 +739,21 @@ class FightFrame:
             w.roll("attack", self.owner(w, "a"), n, label=f"attack dice ({self.aweapon})")
         elif st == "d_roll":
             if not self.dweapon:
-                w.replace_top(stage="a_reroll", windows=_reroll_windows(self.prof(w, "a")))
+                self._start_rerolls(w)
                 return
             n = self.prof(w, "d").attacks
             w.roll("attack", self.owner(w, "d"), n, label=f"attack dice ({self.dweapon})")
-        elif st in ("a_reroll", "d_reroll"):
-            side = st[0]
-            flags = self.aflags if side == "a" else self.dflags
-            if not self.windows or all(flags) or (side == "d" and not self.dweapon):
-                nxt = "a_cr" if side == "a" else "d_cr"
-                w.replace_top(stage=nxt, windows=())
-            else:
-                w.decide(self.owner(w, side), "reroll")
-        elif st in ("a_cr", "d_cr"):
-            side = st[0]
-            flags = self.aflags if side == "a" else self.dflags
-            if (side == "a" or self.dweapon) and can_command_reroll(w, self.owner(w, side), flags):
-                w.decide(self.owner(w, side), "command_reroll")
-            else:
-                self._next_after_cr(w, side)
+        elif st == "rerolls":
+            if self.passes >= 2:
+                w.replace_top(stage="retain")
+                return
+            side = self.rturn
+            choices = self._reroll_choices(w, side)
+            if not choices:  # nothing this side could re-roll: it passes
+                w.replace_top(passes=self.passes + 1, rturn=_other_side(side))
+                return
+            kind = "reroll" if any(c.verb == "Re-roll" for c in choices) else "command_reroll"
+            w.decide(self.owner(w, side), kind)
         elif st == "retain":
             self._retain(w)
         elif st == "resolve":
@@ -768,12 +771,35 @@ class FightFrame:
         """The side whose re-rolls come first: the initiative player's (1.7)."""
         return "d" if self.dweapon and self.owner(w, "d") == w.initiative else "a"
 
-    def _next_after_cr(self, w: Work, side: str) -> None:
-        if side == self._first(w) and (side == "d" or self.dweapon):
-            nxt = "d" if side == "a" else "a"
-            w.replace_top(stage=f"{nxt}_reroll", windows=_reroll_windows(self.prof(w, nxt)))
-        else:
-            w.replace_top(stage="retain")
+    def _start_rerolls(self, w: Work) -> None:
+        """Both rolls are in: players alternate re-rolling or passing, starting with the
+        initiative player, until both pass in succession (1.7)."""
+        top = w.top
+        w.replace_top(
+            stage="rerolls",
+            rturn=top._first(w),
+            passes=0,
+            a_windows=_reroll_windows(top.prof(w, "a")),
+            d_windows=_reroll_windows(top.prof(w, "d")) if top.dweapon else (),
+        )
+
+    def _dice(self, side: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+        return (self.adice, self.aflags) if side == "a" else (self.ddice, self.dflags)
+
+    def _reroll_choices(self, w: Work, side: str) -> list[Action]:
+        """Re-rolls ``side`` may make now: its next weapon re-roll window (Balanced,
+        Ceaseless, Relentless; one window at a time, in that rule order) and Command Re-roll
+        (7.1)."""
+        if side == "d" and not self.dweapon:
+            return []
+        dice, flags = self._dice(side)
+        wins = self.a_windows if side == "a" else self.d_windows
+        out: list[Action] = []
+        if wins:
+            out += [a for a in reroll_options(wins[0], dice, flags) if a.verb == "Re-roll"]
+        if can_command_reroll(w, self.owner(w, side), flags):
+            out += command_reroll_options(dice, flags)[1:]
+        return out
 
     def _retain(self, w: Work) -> None:
         pa = self.prof(w, "a")
@@ -857,7 +883,9 @@ class FightFrame:
                 w.replace_top(adice=dice, aflags=flags)
             else:
                 w.replace_top(ddice=dice, dflags=flags)
-            w.replace_top(rerolling="", pending=(), pending_flags=())
+            w.replace_top(
+                rerolling="", pending=(), pending_flags=(), passes=0, rturn=_other_side(side)
+            )
             return
         dice = tuple(sorted(values, reverse=True))
         if st == "a_roll":
@@ -865,9 +893,8 @@ class FightFrame:
             w.replace_top(adice=dice, aflags=(False,) * len(dice), stage="d_roll")
         else:
             w.emit("dice_rolled", player=self.owner(w, "d"), label="attack", values=dice)
-            top = w.replace_top(ddice=dice, dflags=(False,) * len(dice))
-            first = top._first(w)
-            w.replace_top(stage=f"{first}_reroll", windows=_reroll_windows(top.prof(w, first)))
+            w.replace_top(ddice=dice, dflags=(False,) * len(dice))
+            self._start_rerolls(w)
 
     def options(self, w: Work) -> list[Action]:
         st = self.stage
@@ -878,13 +905,8 @@ class FightFrame:
                 for n, _, p in universal.weapons_of(w, d.id, "melee")
                 if universal.weapon_usable(w, d, n, p) is None
             ]
-        if st in ("a_reroll", "d_reroll"):
-            side = st[0]
-            dice, flags = (self.adice, self.aflags) if side == "a" else (self.ddice, self.dflags)
-            return reroll_options(self.windows[0], dice, flags)
-        if st in ("a_cr", "d_cr"):
-            dice, flags = (self.adice, self.aflags) if st[0] == "a" else (self.ddice, self.dflags)
-            return command_reroll_options(dice, flags)
+        if st == "rerolls":
+            return [Action("Decline"), *self._reroll_choices(w, self.rturn)]
         return self._resolve_options(w)
 
     def _resolve_options(self, w: Work) -> list[Action]:
@@ -930,41 +952,30 @@ class FightFrame:
             w.emit("retaliation_weapon", op=d.id, weapon=name)
             w.replace_top(dweapon=name, stage="a_roll")
             return
-        if st in ("a_reroll", "d_reroll"):
-            side = st[0]
-            kind = self.windows[0]
-            dice, flags = (self.adice, self.aflags) if side == "a" else (self.ddice, self.dflags)
-            if a.verb == "Keep":
-                w.replace_top(windows=self.windows[1:])
-                return
-            if a.verb != "Re-roll":
-                raise _illegal(f"{a}: choose 'Re-roll ...' or 'Keep' ({kind}, 6)")
-            _check_reroll(kind, a.values, dice, flags)
-            vals, fl, _ = _take(dice, flags, a.values)
-            w.replace_top(
-                windows=self.windows[1:],
-                pending=tuple(vals),
-                pending_flags=tuple(fl),
-                rerolling=side,
-            )
-            w.roll("reroll", self.owner(w, side), len(a.values), label="re-roll")
-            return
-        if st in ("a_cr", "d_cr"):
-            side = st[0]
+        if st == "rerolls":
+            side = self.rturn
             player = self.owner(w, side)
-            dice, flags = (self.adice, self.aflags) if side == "a" else (self.ddice, self.dflags)
             if a.verb == "Decline":
-                self._next_after_cr(w, side)
+                w.replace_top(passes=self.passes + 1, rturn=_other_side(side))
                 return
-            if a.verb != "Command re-roll" or len(a.values) != 1:
-                raise _illegal(f"{a}: choose 'Command re-roll <face>' or 'Decline' (7.1)")
-            if w.pl(player).cp < 1:
-                raise _illegal(f"{player} has no CP for Command Re-roll (7.1)")
+            if a not in self._reroll_choices(w, side):
+                raise _illegal(
+                    f"{a} is not a re-roll {player} can make now: 'Decline', a weapon re-roll "
+                    "('Re-roll ...', 6) or 'Command re-roll <face>' (1CP, 7.1); a die is never "
+                    "re-rolled twice (2.4)"
+                )
+            dice, flags = self._dice(side)
+            if a.verb == "Re-roll":
+                wins = self.a_windows if side == "a" else self.d_windows
+                _check_reroll(wins[0], a.values, dice, flags)
+                key = "a_windows" if side == "a" else "d_windows"
+                w.replace_top(**{key: wins[1:]})
+            else:
+                w.set_pl(player, cp=w.pl(player).cp - 1, cp_spent=w.pl(player).cp_spent + 1)
+                w.emit("cp_spent", player=player, cp=1, ploy="Command Re-roll")
             vals, fl, _ = _take(dice, flags, a.values)
-            w.set_pl(player, cp=w.pl(player).cp - 1, cp_spent=w.pl(player).cp_spent + 1)
-            w.emit("cp_spent", player=player, cp=1, ploy="Command Re-roll")
             w.replace_top(pending=tuple(vals), pending_flags=tuple(fl), rerolling=side)
-            w.roll("reroll", player, 1, label="command re-roll")
+            w.roll("reroll", player, len(a.values), label="re-roll")
             return
         self._resolve(w, a)
 
