@@ -213,8 +213,6 @@ def _point_blank(w: Work, o: OperativeState, mode: str) -> bool:
 def shoot_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
     """Listed Shoot actions: each usable ranged weapon at each primary target it may take."""
     pb = _point_blank(w, o, mode)
-    if pb and w.ctx.close_quarters is False:
-        return []
     out = []
     for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
         if o.order != "engage" and not universal.silent(prof):

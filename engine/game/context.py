@@ -111,7 +111,9 @@ class GameContext:
 
     # Geometry queries, cached per (hatch state, placements): states share them.
 
-    def _cached(self, key: tuple[Any, ...], fn: Callable[[], Any]) -> Any:
+    def cached(self, key: tuple[Any, ...], fn: Callable[[], Any]) -> Any:
+        """The value of ``fn()`` kept under ``key`` for the whole battle (keys must include
+        the hatch state's killzone id and the placements the value depends on)."""
         cache = self._sight
         if key in cache:
             return cache[key]
@@ -122,7 +124,7 @@ class GameContext:
 
     def visible(self, kz: Killzone, a: Placement, b: Placement) -> bool:
         """``b`` is visible to ``a`` (4.3)."""
-        return bool(self._cached(("vis", id(kz), a, b), lambda: sight.visible(kz, a, b)))
+        return bool(self.cached(("vis", id(kz), a, b), lambda: sight.visible(kz, a, b)))
 
     def control_range(self, kz: Killzone, a: Placement, b: Placement) -> bool:
         """``a`` and ``b`` are within each other's control range (4.2)."""
@@ -131,11 +133,11 @@ class GameContext:
         if sight.distance(a, b) > 1.0 + 1e-6:
             return False
         key = ("cr", id(kz), a, b) if (a.x, a.y) <= (b.x, b.y) else ("cr", id(kz), b, a)
-        return bool(self._cached(key, lambda: sight.within_control_range(kz, a, b)))
+        return bool(self.cached(key, lambda: sight.within_control_range(kz, a, b)))
 
     def targeting(self, kz: Killzone, shooter: Placement, target: Placement) -> sight.Targeting:
         """Targeting lines, cover and obscured (4.4, 4.5)."""
-        return self._cached(  # type: ignore[no-any-return]
+        return self.cached(  # type: ignore[no-any-return]
             ("tgt", id(kz), shooter, target), lambda: sight.targeting(kz, shooter, target)
         )
 
@@ -144,7 +146,7 @@ class GameContext:
     ) -> bool:
         """Valid target (4.5, 4.7), see :func:`engine.geometry.sight.valid_target`."""
         return bool(
-            self._cached(
+            self.cached(
                 ("valid", id(kz), target, shooter, order, seek),
                 lambda: sight.valid_target(kz, target, shooter, order, seek=seek),
             )

@@ -28,7 +28,6 @@ from typing import Any
 
 import attrs
 import shapely
-from shapely.geometry import LineString, Point
 
 from engine.dice.rules import Heavy, Limited, Range, Silent
 from engine.game.actions import (
@@ -37,11 +36,17 @@ from engine.game.actions import (
     AmbiguousActionError,
     IllegalActionError,
 )
-from engine.game.state import Effect, OperativeState, other
+from engine.game.state import OperativeState
 from engine.game.work import Work
 from engine.geometry import Objective, Placement, sight
-from engine.geometry import movement as _mv
-from engine.geometry.movement import MoveError, move_graph, shortest_path
+from engine.geometry.movement import (
+    MoveError,
+    max_move,
+    move_graph,
+    reachable,
+    shortest_path,
+    straight_reach,
+)
 from engine.teams.model import Weapon, WeaponProfile
 
 __all__ = [
@@ -290,12 +295,10 @@ class ActivationFrame:
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
         raise _illegal("no dice here")
 
-    def options(self, w: Work, include_end: bool = True) -> list[Action]:
+    def options(self, w: Work) -> list[Action]:
         o = w.op(self.op)
         out = list_action_options(w, o, self.mode)
-        if include_end and self.mode != "interrupt":
-            out.append(Action("End activation"))
-        if include_end and self.mode == "interrupt" and not out:
+        if self.mode != "interrupt" or not out:  # an interrupt must Shoot or Fight if it can
             out.append(Action("End activation"))
         return out
 
@@ -321,9 +324,15 @@ def _family(verb: str) -> str:
     return ACTION_FAMILY.get(verb, verb)
 
 
-def precheck(w: Work, o: OperativeState, verb: str, mode: str) -> str | None:
+def precheck(
+    w: Work, o: OperativeState, verb: str, mode: str, in_cr: bool | None = None
+) -> str | None:
     """Why ``verb`` cannot be performed by ``o`` now (AP, once per activation, exclusions,
-    control range, order), or ``None``. Target-specific checks come later."""
+    control range, order), or ``None``. Target-specific checks come later.
+
+    Args:
+        mode: ``"activation"``, ``"counteract"`` or ``"interrupt"``.
+        in_cr: whether ``o`` is within an enemy's control range, if already known."""
     cost = ACTION_COST.get(verb)
     if cost is None:
         return f"unknown action {verb!r}"
@@ -343,7 +352,8 @@ def precheck(w: Work, o: OperativeState, verb: str, mode: str) -> str | None:
     for ex in _EXCLUDES.get(verb, ()):
         if ex in o.done:
             return f"{verb} cannot be performed in the same activation as {ex} (3.2)"
-    in_cr = w.in_enemy_control_range(o)
+    if in_cr is None:
+        in_cr = w.in_enemy_control_range(o)
     if verb in ("Reposition", "Dash", "Charge", "Pick up") and in_cr:
         return f"{verb} cannot be performed within control range of an enemy operative (3.2)"
     if verb == "Shoot" and in_cr and mode != "interrupt":
@@ -364,20 +374,21 @@ def list_action_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
     from engine.game import attacks, closequarters
 
     out: list[Action] = []
+    in_cr = w.in_enemy_control_range(o)
     for verb in ("Reposition", "Dash", "Fall Back", "Charge"):
-        if precheck(w, o, verb, mode) is None:
+        if precheck(w, o, verb, mode, in_cr) is None:
             out.extend(Action(verb, op=o.id, point=p) for p in move_candidates(w, o, verb, mode))
-    if precheck(w, o, "Shoot", mode) is None or (
-        mode == "interrupt" and precheck(w, o, "Fight", mode) is None
+    if precheck(w, o, "Shoot", mode, in_cr) is None or (
+        mode == "interrupt" and precheck(w, o, "Fight", mode, in_cr) is None
     ):
         out.extend(attacks.shoot_options(w, o, mode))
-    if precheck(w, o, "Fight", mode) is None:
+    if precheck(w, o, "Fight", mode, in_cr) is None:
         out.extend(attacks.fight_options(w, o))
-    if precheck(w, o, "Pick up", mode) is None:
+    if precheck(w, o, "Pick up", mode, in_cr) is None:
         for m in w.markers:
             if _can_pick_up(w, o, m.name) is None:
                 out.append(Action("Pick up", op=o.id, text=m.name))
-    if o.carrying and precheck(w, o, "Place marker", mode) is None:
+    if o.carrying and precheck(w, o, "Place marker", mode, in_cr) is None:
         out.append(Action("Place marker", op=o.id, point=(o.x, o.y, 0.0)))
     if w.ctx.close_quarters:
         out.extend(closequarters.options(w, o, mode))
@@ -413,28 +424,24 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
         if why:
             raise _illegal(why)
         marker = _marker(w, a.text)
-        _spend(w, o, verb, mode)
+        spend(w, o, verb, mode)
         w.markers = [attrs.evolve(m, carrier=o.id) if m.name == marker else m for m in w.markers]
         w.set_op(o.id, carrying=marker)
         w.emit("marker_picked_up", op=o.id, marker=marker)
     elif verb == "Place marker":
         assert a.point is not None
         _check_marker_spot(w, o, a.point)
-        _spend(w, o, verb, mode)
+        spend(w, o, verb, mode)
         place_marker(w, o, a.point[0], a.point[1])
     else:
         closequarters.perform(w, o, a, mode)
 
 
-def _spend(w: Work, o: OperativeState, verb: str, mode: str) -> OperativeState:
-    """Pay the AP (nothing in a counteraction or interrupt) and note the action as done."""
+def spend(w: Work, o: OperativeState, verb: str, mode: str) -> OperativeState:
+    """Pay the action's AP (nothing in a counteraction or interrupt, 1.6, 9.3) and note it
+    as done this activation (1.5)."""
     cost = ACTION_COST[verb] if mode == "activation" else 0
     return w.set_op(o.id, ap=w.op(o.id).ap - cost, done=(*w.op(o.id).done, verb))
-
-
-def spend(w: Work, o: OperativeState, verb: str, mode: str) -> OperativeState:
-    """Public alias of the AP payment used by the attack and close-quarters modules."""
-    return _spend(w, o, verb, mode)
 
 
 # -------------------------------------------------------------------------------------------
@@ -443,13 +450,13 @@ def spend(w: Work, o: OperativeState, verb: str, mode: str) -> OperativeState:
 
 
 def _move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, Any]:
+    """Keyword arguments of the movement queries for ``o``'s move action (``max_cost`` is
+    the action's distance, at most 2" in a counteraction, 1.6)."""
     enemies = [w.place(e) for e in w.enemies_of(o.id)]
     friends = [w.place(f) for f in w.friends_of(o.id)]
-    limit = None
+    limit = max_move(_MOVE_ACTION[verb], w.move_stat(o))
     if mode == "counteract":
-        from engine.geometry.movement import max_move
-
-        limit = min(COUNTERACT_MOVE, max_move(_MOVE_ACTION[verb], w.move_stat(o)))
+        limit = min(COUNTERACT_MOVE, limit)
     return {
         "action": _MOVE_ACTION[verb],
         "enemies": enemies,
@@ -460,6 +467,7 @@ def _move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, An
 
 
 _DIRS = tuple((math.cos(2 * math.pi * k / 8), math.sin(2 * math.pi * k / 8)) for k in range(8))
+_REACH_RAY = 9.0  # inches: longer than any move (Charge: Move + 2")
 
 
 def move_candidates(
@@ -470,16 +478,14 @@ def move_candidates(
     only if a legal path reaches it. Scripted input may name any other exact point."""
     kz = w.kz
     args = _move_args(w, o, verb, mode)
-    from engine.geometry.movement import max_move
-
-    limit = (
-        args["max_cost"] if args["max_cost"] is not None else max_move(args["action"], args["move"])
-    )
+    limit = args["max_cost"]
     full = math.floor(limit + 1e-9)
     me = w.place(o)
     r = me.radius
     spots: list[tuple[float, float, float]] = []
-    reaches = _ray_reaches(w, me)
+    reaches = w.ctx.cached(
+        ("reach", id(kz), me), lambda: tuple(straight_reach(kz, me, _DIRS, _REACH_RAY))
+    )
     for (ux, uy), reach in zip(_DIRS, reaches, strict=True):
         far = min(full, reach)
         for dist in sorted({far, min(far, max(1.0, full / 2))}):
@@ -503,62 +509,8 @@ def move_candidates(
                 spots.append(
                     (ep.x + ring * math.cos(ang), ep.y + ring * math.sin(ang), ep.elevation)
                 )
-    out: list[tuple[float, float, float]] = []
-    seen: set[tuple[float, float, float]] = set()
-    # One movement query for every candidate (the start checks and enemy zones are shared).
-    g = move_graph(kz, me.base_mm)
-    try:
-        q = _mv._Query(kz, g, me, args["action"], args["enemies"], args["friends"], float(limit))
-    except MoveError:
-        return []
-    for x, y, z in spots:
-        key = (round(x, 3) + 0.0, round(y, 3) + 0.0, round(z, 3) + 0.0)
-        if key in seen or not (r <= key[0] <= kz.width - r and r <= key[1] <= kz.depth - r):
-            continue
-        seen.add(key)
-        lvl = g.level_at(key[0], key[1], key[2])
-        if lvl is None or q.final_reason(lvl, key[0], key[1], key[2]) is not None:
-            continue
-        path = _mv._search(q, lvl.index, (key[0], key[1]))
-        if path is not None:
-            f = path.final
-            out.append((f.x, f.y, f.elevation))
-    return out
-
-
-_REACH_RAY = 9.0  # inches: longer than any move (Charge: Move + 2")
-
-
-def _ray_reaches(w: Work, me: Placement) -> tuple[float, ...]:
-    """How far the base can go straight out in each of the 8 directions on its level before
-    leaving the places it can stand (inches, pulled back 0.01"), cached per position."""
-    kz = w.kz
-    key = ("reach", id(kz), me)
-    got = w.ctx._sight.get(key)
-    if got is not None:
-        return got  # type: ignore[no-any-return]
-    g = move_graph(kz, me.base_mm)
-    lvl = g.level_at(me.x, me.y, me.elevation)
-    out: list[float] = []
-    if lvl is None:
-        out = [0.0] * len(_DIRS)
-    else:
-        rays = [
-            LineString([(me.x, me.y), (me.x + ux * _REACH_RAY, me.y + uy * _REACH_RAY)])
-            for ux, uy in _DIRS
-        ]
-        inside = shapely.intersection(rays, lvl.strict_tol)
-        start = Point(me.x, me.y)
-        for part in inside:
-            reach = 0.0
-            for piece in shapely.get_parts(part):
-                if piece.is_empty or piece.distance(start) > 1e-6:
-                    continue
-                reach = max(reach, float(piece.length) - 0.01)
-            out.append(max(0.0, reach))
-    res = tuple(out)
-    w.ctx._sight[key] = res
-    return res
+    found = reachable(kz, me, spots, **args, graph=move_graph(kz, me.base_mm))
+    return [(f.x, f.y, f.elevation) for f in found]
 
 
 def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
@@ -574,15 +526,13 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     except MoveError as exc:
         raise _illegal(f"{a.verb} {o.id}: {exc}") from None
     if path is None:
-        from engine.geometry.movement import max_move
-
-        limit = args["max_cost"] or max_move(args["action"], args["move"])
+        limit = args["max_cost"]
         raise _illegal(
             f"{a.verb} {o.id}: no legal path reaches ({a.point[0]:g}, {a.point[1]:g}) within "
             f'{limit:g}" of movement (3.2, 3.3)'
             + (" (Dash cannot climb)" if a.verb == "Dash" else "")
         )
-    _spend(w, o, a.verb, mode)
+    spend(w, o, a.verb, mode)
     f = path.final
     w.set_op(o.id, x=f.x, y=f.y, elevation=f.elevation, moved=True)
     if w.op(o.id).on_guard:
@@ -621,6 +571,7 @@ def _marker(w: Work, name: str) -> str:
 
 
 def marker_objective(w: Work, name: str) -> Objective:
+    """The marker ``name`` as an :class:`Objective` at its current position (4.8)."""
     m = next(m for m in w.markers if m.name == name)
     return Objective(m.name, (m.x, m.y))
 
@@ -708,11 +659,6 @@ def remove_casualties(w: Work) -> None:
             w.emit("operative_removed", op=o.id)
 
 
-def add_effect(w: Work, effect: Effect) -> None:
-    """Start an effect (kept in the order effects began)."""
-    w.effects.append(effect)
-
-
 # -------------------------------------------------------------------------------------------
 # Weapons
 # -------------------------------------------------------------------------------------------
@@ -788,7 +734,3 @@ def in_range(
 def silent(profile: WeaponProfile) -> bool:
     """The weapon has Silent (6)."""
     return profile.rules.has(Silent)
-
-
-def enemy_of(w: Work, op_id: str) -> str:
-    return other(w.ctx.owner[op_id])

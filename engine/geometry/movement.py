@@ -117,7 +117,9 @@ __all__ = [
     "max_move",
     "move_cost",
     "move_graph",
+    "reachable",
     "shortest_path",
+    "straight_reach",
 ]
 
 #: +1" each time an increment's centre line enters an Accessible part (4.6).
@@ -2117,14 +2119,12 @@ def candidate_destinations(
     z0 = start_level.height
     # A straight increment costs its length rounded up: the full ring is at whole inches.
     full = math.floor(limit + _ROUND_TOL) if limit >= 1 else limit
-    for j in range(directions):
-        ang = 2 * math.pi * j / directions
-        ux, uy = math.cos(ang), math.sin(ang)
-        far = (s[0] + ux * full, s[1] + uy * full)
-        pieces = _pieces(s, far, start_level.strict_tol)
-        reach = 0.0
-        if pieces and pieces[0][0] <= 1e-6:
-            reach = min(full, pieces[0][1] * full - 0.01)
+    units = [
+        (math.cos(2 * math.pi * j / directions), math.sin(2 * math.pi * j / directions))
+        for j in range(directions)
+    ]
+    for (ux, uy), ray in zip(units, _straight_reach(start_level, s, units, full), strict=True):
+        reach = min(full, ray)
         for dist_ in sorted({reach, min(reach, full / 2)}):
             if dist_ > 0.05:
                 spots.append((s[0] + ux * dist_, s[1] + uy * dist_, z0))
@@ -2176,11 +2176,21 @@ def candidate_destinations(
                 spots.append(
                     (e.x + ring_r * math.cos(ang), e.y + ring_r * math.sin(ang), e.elevation)
                 )
+    return _reachable(q, spots)
+
+
+def _reachable(q: _Query, spots: Sequence[Sequence[float]]) -> list[Placement]:
+    """The final placements of the spots (``(x, y, elevation)``, quantised, deduplicated)
+    that are legal places to finish and that a legal path reaches, sorted."""
+    g = q.g
+    s = q.start
     seen: dict[tuple[float, float, float], Placement] = {}
+    tried: set[tuple[float, float, float]] = set()
     for x, y, z in spots:
         key = (quantise(x), quantise(y), quantise(z))
-        if key in seen or math.hypot(key[0] - s[0], key[1] - s[1]) > limit + _ROUND_TOL:
+        if key in tried or math.hypot(key[0] - s[0], key[1] - s[1]) > q.limit + _ROUND_TOL:
             continue
+        tried.add(key)
         spot_level = g.level_at(key[0], key[1], key[2])
         if spot_level is None or q.final_reason(spot_level, *key) is not None:
             continue
@@ -2188,3 +2198,89 @@ def candidate_destinations(
         if path is not None:
             seen[key] = path.final
     return [seen[k] for k in sorted(seen)]
+
+
+def reachable(
+    kz: Killzone,
+    mover: Placement,
+    spots: Sequence[Sequence[float]],
+    *,
+    action: str = "reposition",
+    enemies: Sequence[Placement] = (),
+    friends: Sequence[Placement] = (),
+    move: float = 6.0,
+    max_cost: float | None = None,
+    graph: MoveGraph | None = None,
+) -> list[Placement]:
+    """Of the candidate end points ``spots``, those the move action can reach (3.2, 3.3):
+    legal places to finish that a legal path reaches within the action's distance. One
+    query serves every spot, so this is much cheaper than a :func:`shortest_path` per spot.
+
+    Args:
+        kz, mover, action, enemies, friends, move, max_cost, graph: as for
+            :func:`shortest_path`.
+        spots: ``(x, y, elevation)`` points in inches.
+
+    Returns:
+        The final placements, deduplicated (positions quantised to 0.001") and sorted by
+        (x, y, elevation); empty when the action cannot be performed from here.
+
+    Raises:
+        MoveError: for an unknown action.
+    """
+    act = _action(action)
+    limit = max_move(act, move) if max_cost is None else float(max_cost)
+    g = graph if graph is not None else move_graph(kz, mover.base_mm)
+    try:
+        q = _Query(kz, g, mover, act, enemies, friends, limit)
+    except MoveError:
+        return []
+    return _reachable(q, spots)
+
+
+def _straight_reach(
+    level: Level, start: XY, directions: Sequence[XY], length: float
+) -> list[float]:
+    """For each unit direction, how far (inches, at most ``length``, pulled back 0.01") a
+    straight line from ``start`` stays where a base can stand on ``level``."""
+    if length <= 0:
+        return [0.0] * len(directions)
+    rays = [
+        LineString([start, (start[0] + ux * length, start[1] + uy * length)])
+        for ux, uy in directions
+    ]
+    origin = Point(start)
+    out: list[float] = []
+    for part in shapely.intersection(rays, level.strict_tol):
+        reach = 0.0
+        for piece in shapely.get_parts(part):
+            if not piece.is_empty and piece.distance(origin) <= 1e-6:
+                reach = max(reach, float(piece.length) - 0.01)
+        out.append(max(0.0, reach))
+    return out
+
+
+def straight_reach(
+    kz: Killzone,
+    mover: Placement,
+    directions: Sequence[XY],
+    length: float,
+    *,
+    graph: MoveGraph | None = None,
+) -> list[float]:
+    """How far the mover's base can go in a straight line on its level in each direction
+    before leaving the places it can stand (3.3), for candidate generators.
+
+    Args:
+        directions: unit vectors ``(ux, uy)``.
+        length: the longest distance asked for (inches).
+
+    Returns:
+        One distance per direction in inches, at most ``length``, pulled back 0.01" (0 when
+        the mover does not stand on a level of the graph).
+    """
+    g = graph if graph is not None else move_graph(kz, mover.base_mm)
+    lvl = g.level_at(mover.x, mover.y, mover.elevation)
+    if lvl is None:
+        return [0.0] * len(directions)
+    return _straight_reach(lvl, (mover.x, mover.y), directions, length)
