@@ -167,6 +167,8 @@ def can_command_reroll(w: Work, player: str, flags: tuple[bool, ...]) -> bool:
 
 
 def command_reroll_options(values: tuple[int, ...], flags: tuple[bool, ...]) -> list[Action]:
+    """``Decline`` and a Command Re-roll of each face shown by a die not yet re-rolled
+    (7.1, 2.4)."""
     faces = sorted({v for v, f in zip(values, flags, strict=True) if not f}, reverse=True)
     return [Action("Decline")] + [Action("Command re-roll", values=(v,)) for v in faces]
 
@@ -334,17 +336,21 @@ class ShootFrame:
     # -- helpers ---------------------------------------------------------------------------
 
     def profile(self, w: Work) -> AttackProfile:
+        """The shooter's attack profile for this shot (point-blank: Hit +1, 9.3)."""
         return attack_profile(
             w, w.op(self.shooter), self.weapon, "ranged", hit_change=1 if self.point_blank else 0
         )
 
     def target(self, w: Work) -> OperativeState:
+        """The target of the current sequence."""
         return w.op(self.targets[self.idx])
 
     def attacker(self, w: Work) -> str:
+        """The shooter's player."""
         return w.ctx.owner[self.shooter]
 
     def defender(self, w: Work) -> str:
+        """The current target's player."""
         return w.ctx.owner[self.targets[self.idx]]
 
     # -- frame protocol --------------------------------------------------------------------
@@ -618,6 +624,8 @@ def fight_targets(w: Work, o: OperativeState) -> list[OperativeState]:
 
 
 def fight_options(w: Work, o: OperativeState) -> list[Action]:
+    """Listed Fight actions of ``o``: each usable melee weapon at each enemy within its
+    control range (3.2, 5.2)."""
     out: list[Action] = []
     targets = fight_targets(w, o)
     for name, _, prof in universal.weapons_of(w, o.id, "melee"):
@@ -717,6 +725,7 @@ class FightFrame:
     hot_done: str = ""
 
     def prof(self, w: Work, side: str) -> AttackProfile:
+        """Attack profile of side ``"a"`` (attacker) or ``"d"`` (defender), assists applied."""
         if side == "a":
             return attack_profile(
                 w, w.op(self.attacker), self.aweapon, "melee", hit_change=-self.a_assist
@@ -726,6 +735,7 @@ class FightFrame:
         )
 
     def owner(self, w: Work, side: str) -> str:
+        """The player of side ``"a"`` or ``"d"``."""
         return w.ctx.owner[self.attacker if side == "a" else self.defender]
 
     def run(self, w: Work) -> None:

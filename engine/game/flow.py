@@ -5,10 +5,9 @@ with Conceal orders, 2CP each), 1.3-1.5 (turning points; Strategy phase: initiat
 Approved Ops 2025 cards, Ready, Gambit; Firefight phase: alternating activations), 1.6
 (counteract), 1.8 (end of battle), 2.4 (roll-offs).
 
-Procedures in progress are frames on the state's stack (DESIGN.md principle 3). Each frame
-class has ``run(w)`` (advance: set a node or change the stack), ``act(w, action)`` (apply a
-decision), ``options(w)`` (the legal decisions, listed) and ``rolled(w, values)`` (apply a
-chance outcome). :func:`advance` runs frames until one sets a node.
+Procedures in progress are frames on the state's stack (DESIGN.md principle 3); every frame
+class implements :class:`engine.game.work.Frame` (``run``, ``options``, ``act``,
+``rolled``). :func:`advance` runs frames until one sets a node.
 """
 
 from __future__ import annotations
@@ -245,6 +244,7 @@ class DeployFrame:
 
     @classmethod
     def start(cls, w: Work) -> DeployFrame:
+        """The deployment turns: groups of thirds, alternating, initiative player first."""
         first = w.initiative
         g1 = thirds(sum(1 for o in w.ops if o.player == first))
         g2 = thirds(sum(1 for o in w.ops if o.player == other(first)))

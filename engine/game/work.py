@@ -8,10 +8,11 @@ after some edits) leaves nothing applied: the copy is simply dropped.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
+from engine.game.actions import Action
 from engine.game.context import GameContext
 from engine.game.events import Event
 from engine.game.state import (
@@ -29,7 +30,28 @@ from engine.game.state import (
 )
 from engine.geometry import Killzone, Placement, sight
 
-__all__ = ["Work"]
+__all__ = ["Frame", "Work"]
+
+
+class Frame(Protocol):
+    """A procedure in progress, kept on the state's stack (DESIGN.md principle 3). Frames
+    are frozen ``attrs`` values; these methods get the working copy ``w`` and change it."""
+
+    def run(self, w: Work) -> None:
+        """Advance: set ``w.node`` (a decision, chance or the end) or change the stack."""
+
+    def options(self, w: Work) -> list[Action]:
+        """The listed legal decisions while this frame waits for one."""
+        return []
+
+    def act(self, w: Work, a: Action) -> None:
+        """Apply the decision ``a``.
+
+        Raises:
+            IllegalActionError: naming the rule when ``a`` is not legal here."""
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:
+        """Apply the chance outcome ``values`` (die faces, checked against the request)."""
 
 
 class Work:
@@ -87,37 +109,46 @@ class Work:
     # -- operatives and players ------------------------------------------------------------
 
     def op(self, op_id: str) -> OperativeState:
+        """The operative ``op_id`` (raises KeyError for an unknown id)."""
         return self.ops[self.ctx.index[op_id]]
 
     def set_op(self, op_id: str, **changes: Any) -> OperativeState:
+        """Replace operative ``op_id`` with ``changes`` applied; returns the new value."""
         i = self.ctx.index[op_id]
         new = attrs.evolve(self.ops[i], **changes)
         self.ops[i] = new
         return new
 
     def pl(self, player: str) -> PlayerState:
+        """The :class:`PlayerState` of ``"A"`` or ``"B"``."""
         return self.players[0 if player == "A" else 1]
 
     def set_pl(self, player: str, **changes: Any) -> None:
+        """Replace the player's state with ``changes`` applied."""
         i = 0 if player == "A" else 1
         self.players[i] = attrs.evolve(self.players[i], **changes)
 
     def alive(self, player: str | None = None) -> list[OperativeState]:
+        """Operatives on the killzone and not incapacitated (of ``player`` if given)."""
         return [o for o in self.ops if o.alive and (player is None or o.player == player)]
 
     def enemies_of(self, op_id: str) -> list[OperativeState]:
+        """Living enemy operatives of ``op_id``."""
         return self.alive(other(self.ctx.owner[op_id]))
 
     def friends_of(self, op_id: str) -> list[OperativeState]:
+        """Living friendly operatives of ``op_id``, itself excluded."""
         return [o for o in self.alive(self.ctx.owner[op_id]) if o.id != op_id]
 
     # -- geometry ---------------------------------------------------------------------------
 
     @property
     def kz(self) -> Killzone:
+        """The killzone in the current hatchway state."""
         return self.ctx.killzone_for(self.open_hatchways)
 
     def place(self, o: OperativeState) -> Placement:
+        """The :class:`Placement` of ``o`` (position in inches, base in mm)."""
         return self.ctx.placement(o.id, o.x, o.y, o.elevation)
 
     def distance(self, a: Placement, b: Placement) -> float:
@@ -128,9 +159,11 @@ class Work:
         return sight.distance(a, b)
 
     def control_range(self, a: OperativeState, b: OperativeState) -> bool:
+        """``a`` and ``b`` are within each other's control range (4.2)."""
         return self.ctx.control_range(self.kz, self.place(a), self.place(b))
 
     def in_enemy_control_range(self, o: OperativeState) -> bool:
+        """An enemy operative is within ``o``'s control range (4.2)."""
         return any(self.control_range(o, e) for e in self.enemies_of(o.id))
 
     # -- stats -------------------------------------------------------------------------------
@@ -168,21 +201,26 @@ class Work:
         return value
 
     def decide(self, player: str, kind: str) -> None:
+        """Pause at a :class:`Decision` of ``player``."""
         self.node = Decision(player, kind)
 
     def roll(
         self, kind: str, player: str, dice: int, *, ordered: bool = False, label: str = ""
     ) -> None:
+        """Pause at a :class:`Chance` node rolling ``dice`` D6 for ``player``."""
         self.node = Chance(DiceRequest(kind, player, dice, ordered, label or kind))
 
     def finish(self, node: Terminal) -> None:
+        """End the battle at ``node``."""
         self.node = node
 
     @property
     def top(self) -> Any:
+        """The innermost frame (the procedure in progress)."""
         return self.stack[-1]
 
     def replace_top(self, **changes: Any) -> Any:
+        """Replace the innermost frame with ``changes`` applied; returns the new frame."""
         new = attrs.evolve(self.stack[-1], **changes)
         self.stack[-1] = new
         return new
