@@ -1,6 +1,11 @@
-"""Agents: anything with ``act(state) -> Action`` (see :class:`engine.game.drivers.Agent`).
+"""Agents: anything with ``act(state) -> Action`` (the :class:`engine.game.drivers.Agent`
+protocol shared by scripts, the CLI and search or learning agents).
 
 - :class:`RandomAgent`: uniform over the listed legal actions, from its own seeded generator.
+- :class:`~engine.agents.heuristic.HeuristicAgent`: a rules-aware player that scores shots
+  and fights with the exact dice core and moves for cover and objectives.
+
+:func:`make_agent` builds one by name (``"random"`` or ``"heuristic"``) for a seed.
 """
 
 from __future__ import annotations
@@ -8,9 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from engine.game.actions import Action
+from engine.game.drivers import Agent
 from engine.game.state import GameState
 
-__all__ = ["RandomAgent"]
+__all__ = ["AGENT_NAMES", "Agent", "HeuristicAgent", "RandomAgent", "make_agent"]
 
 
 class RandomAgent:
@@ -33,3 +39,26 @@ class RandomAgent:
         if n == 0:
             raise ValueError(f"no legal action at {state.node!r}")
         return legal[int(self.rng.integers(n))]  # type: ignore[no-any-return]
+
+
+from engine.agents.heuristic import HeuristicAgent  # noqa: E402
+
+AGENT_NAMES = ("heuristic", "random")
+
+
+def make_agent(name: str, seed: int = 0) -> Agent:
+    """A new agent by name for a seed.
+
+    Args:
+        name: ``"heuristic"`` or ``"random"`` (case-insensitive).
+        seed: the agent's own seed (only agents that break ties at random use it).
+
+    Raises:
+        ValueError: an unknown name (the message lists the known ones).
+    """
+    key = name.strip().lower()
+    if key == "random":
+        return RandomAgent(seed)
+    if key == "heuristic":
+        return HeuristicAgent(seed)
+    raise ValueError(f"unknown agent {name!r}: choose one of {', '.join(AGENT_NAMES)}")
