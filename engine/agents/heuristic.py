@@ -1,24 +1,979 @@
-"""The heuristic agent (work in progress: see issue 6)."""
+"""The heuristic agent: a rules-aware player that needs no search.
+
+:class:`HeuristicAgent` picks every decision with a documented rule of thumb, valuing
+outcomes in *operatives*: an enemy operative incapacitated is worth 1, and each wound dealt
+half of one wound's share of its starting wounds (``0.5 * damage / wounds``), which breaks
+ties between shots that kill nobody. Losses count the same way against it. The exact dice
+core (:mod:`engine.dice`) gives every probability; nothing is sampled.
+
+Decisions (``rules/KT24.md`` section in brackets):
+
+- **Initiative** (1.4): it always takes initiative. With Approved Ops 2025 initiative cards it
+  plays the weakest card that turns a lost roll-off into a win (the re-roll card on a roll of
+  3 or less), and passes when it is winning.
+- **Drop zone** (1.2): the first listed. **Deployment** (1.2): the spot seen from the fewest
+  of five points of the enemy drop zone, then further forward (more so for melee
+  operatives), and not within 2" of a friendly operative (Blast).
+- **Activation** (1.5): the ready operative with the best opportunity now (the best shot's
+  or fight's value, or for a melee operative the best fight it can charge into), plus a
+  bonus for one under fire that should move; ties go to the first listed. Engage when it
+  has a shot, a fight or a charge in sight, otherwise Conceal.
+- **Actions** (3.2, 5.1, 5.2): each legal action is scored and the best taken:
+
+  - Shoot: kill probability plus damage value from the exact shooting distribution, with
+    cover, obscured and improved cover from the killzone's targeting lines; Blast adds the
+    secondaries (friendly ones subtract); Hot subtracts its expected self-damage.
+  - Fight: the exact fight with both sides resolving optimally (the dice core's minimax):
+    enemy incapacitated minus own incapacitated plus the damage balance. Assists count.
+  - Moves (Reposition, Dash, Fall Back, Charge): the destination's position value: minus
+    the exposure to enemy shooting (each enemy's best ranged weapon against it there, with
+    cover and obscured; none while it is within an enemy's control range, where enemies
+    cannot shoot it), plus the best shot it can still take from there this activation, plus
+    a pull towards objective markers, and for melee operatives towards the nearest enemy;
+    a Charge destination adds the fight it would start. The candidates are the engine's
+    listed destinations plus spots just outside Light and Heavy terrain in reach (cover),
+    pruned by a cheap score before the full one; an unlisted spot is used only when the
+    engine accepts it as legal.
+  - End activation: the position value where it stands. Guard (9.3): worth a little for an
+    operative with a ranged weapon and no shot now. Marker and hatch actions: nothing.
+- **Counteract** (1.6) and **On Guard interrupts** (9.3): taken by the operative with the
+  best shot (or fight) now when it is worth at least a fifth of an operative.
+- **Re-rolls** (2.4, 6, 7.1): weapon re-rolls always re-roll failed dice only (Relentless
+  all of them; Ceaseless the value with most failures; Balanced the lowest failure).
+  Command Re-roll (1CP) re-rolls the lowest failed die when the exact expected gain of doing
+  so (over the six faces, through saves or the fight's resolution) is at least
+  :data:`CP_GAIN` of an operative.
+- **Retaliation weapon** (5.2): the one with the best exact fight value. **Strike and block**
+  (5.2 step 4): the dice core's optimal resolution
+  (:class:`engine.dice.fight.Resolver`) from the exact position.
+- Anything else (Torrent: every offered secondary target is taken; other decisions): the
+  first listed action.
+
+Approximations, documented: threats are judged from enemies' current positions; Vantage
+accuracy and Seek rules are ignored when scoring (the engine still applies them); a
+destination's value ignores what the operative's move changes for its friends.
+
+The agent is deterministic: it breaks ties by the engine's canonical order, so a seed only
+names it in records.
+"""
 
 from __future__ import annotations
 
-from engine.game.actions import Action
-from engine.game.state import GameState
+import math
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
 
-__all__ = ["HeuristicAgent"]
+from engine.dice.fight import Matchup
+from engine.dice.profile import AttackProfile, Fighter, Target
+from engine.dice.rules import Blast, Range
+from engine.dice.shoot import defence_roll, shoot, unblocked
+from engine.game import attacks, universal
+from engine.game.actions import MOVE_VERBS, Action
+from engine.game.state import Decision, GameState, OperativeState, other
+from engine.game.work import Work
+from engine.geometry import Placement, sight
+from engine.geometry.model import TerrainType
+
+__all__ = ["CP_GAIN", "HeuristicAgent"]
+
+#: Minimum exact expected gain (in operatives) for spending 1CP on a Command Re-roll.
+CP_GAIN = 0.06
+#: Weight of a wound dealt relative to an incapacitation (per starting wounds).
+DAMAGE_WEIGHT = 0.5
+#: Weight of the exposure to enemy shooting in a position's value.
+EXPOSURE_WEIGHT = 0.6
+#: Minimum value of a shot or fight for a counteraction or an On Guard interrupt.
+OPPORTUNITY = 0.2
+#: How many move destinations get the full (geometry-heavy) evaluation.
+TOP_DESTINATIONS = 6
+_BIG = 1 << 60
+_COVER_TYPES = frozenset({TerrainType.LIGHT, TerrainType.HEAVY})
+
+
+# -------------------------------------------------------------------------------------------
+# Exact values from the dice core
+# -------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=65536)
+def shot_value(profile: AttackProfile, target: Target, max_wounds: int) -> float:
+    """Value of one shooting attack: P(incapacitated) + ``DAMAGE_WEIGHT`` x expected damage
+    (capped at the wounds left) / starting wounds (exact, :func:`engine.dice.shoot.shoot`).
+
+    Args:
+        profile: the attack profile (Hit already adjusted).
+        target: the target's Save, wounds left, cover and obscured.
+        max_wounds: the target's starting wounds (>= 1).
+    """
+    res = shoot(profile, target)
+    cap = target.wounds
+    total = res.damage.total
+    exp = sum(min(d, cap) * w for d, w in res.damage.weights) / total
+    return float(res.kill_probability) + DAMAGE_WEIGHT * exp / max_wounds
+
+
+@lru_cache(maxsize=65536)
+def fight_value(
+    attacker: AttackProfile,
+    wounds_a: int,
+    max_a: int,
+    defender: AttackProfile | None,
+    wounds_d: int,
+    max_d: int,
+) -> float:
+    """The attacker's value of a fight resolved optimally by both sides (5.2): P(defender
+    incapacitated) - P(attacker incapacitated) + ``DAMAGE_WEIGHT`` x (damage dealt / the
+    defender's starting wounds - damage taken / the attacker's), damage capped at wounds.
+
+    Args:
+        attacker, defender: melee profiles (assists folded into Hit); ``defender`` None when it
+            cannot retaliate.
+        wounds_a, wounds_d: wounds left; max_a, max_d: starting wounds.
+    """
+    from engine.dice.fight import fight
+
+    dprof = defender if defender is not None else AttackProfile(0, 6, 0, 0)
+    res = fight(Fighter(attacker, wounds_a), Fighter(dprof, wounds_d))
+    a, d = res.attacker, res.defender
+    return (
+        float(d.incapacitated_probability)
+        - float(a.incapacitated_probability)
+        + DAMAGE_WEIGHT
+        * (float(d.expected_damage_taken) / max_d - float(a.expected_damage_taken) / max_a)
+    )
+
+
+def _retained_value(
+    normals: int,
+    crits: int,
+    profile: AttackProfile,
+    save: int,
+    cover: tuple[int, int],
+    wounds: int,
+    max_wounds: int,
+) -> float:
+    """Exact value (as :func:`shot_value`) of retained attack successes against a target
+    that rolls its defence dice (5.1 steps 4-6)."""
+    d = profile.rules.dice
+    pierce = max(d.piercing, d.piercing_crits if crits else 0)
+    dice = max(0, 3 - pierce)
+    cn, cc = cover if dice else (0, 0)
+    rolled = dice - cn - cc
+    return _defence_value(normals, crits, profile, save, cn, cc, rolled, (), wounds, max_wounds)
+
+
+def _defence_value(
+    normals: int,
+    crits: int,
+    profile: AttackProfile,
+    save: int,
+    cn: int,
+    cc: int,
+    rolled: int,
+    fixed: tuple[int, ...],
+    wounds: int,
+    max_wounds: int,
+) -> float:
+    """Value to the attacker when ``rolled`` more defence dice are rolled besides ``fixed``
+    faces and ``cn``/``cc`` cover saves."""
+    fn = sum(1 for v in fixed if v != 6 and v != 1 and v >= save)
+    fc = sum(1 for v in fixed if v == 6)
+    total = 0.0
+    weight = 0
+    for sn, sc, wgt in defence_roll(rolled, save) if rolled > 0 else ((0, 0, 1),):
+        un, uc = unblocked(
+            normals,
+            crits,
+            sn + fn + cn,
+            sc + fc + cc,
+            profile.normal_damage,
+            profile.critical_damage,
+            profile.rules.dice.brutal,
+        )
+        dmg = un * profile.normal_damage + uc * profile.critical_damage
+        total += wgt * ((dmg >= wounds) + DAMAGE_WEIGHT * min(dmg, wounds) / max_wounds)
+        weight += wgt
+    return total / weight
+
+
+# -------------------------------------------------------------------------------------------
+# The agent
+# -------------------------------------------------------------------------------------------
 
 
 class HeuristicAgent:
-    """A rules-aware player (being written)."""
+    """A sensible rules-aware player (module docstring for every decision rule).
+
+    Args:
+        seed: recorded only: the agent is deterministic.
+    """
 
     name = "heuristic"
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
+        self._handlers: dict[str, Callable[[Work, str, list[Action]], Action]] = {
+            "initiative": self._initiative,
+            "initiative_card": self._initiative_card,
+            "deploy": self._deploy,
+            "activate": self._activate,
+            "action": self._action,
+            "counteract": self._counteract,
+            "interrupt": self._action,
+            "guard": self._guard,
+            "reroll": self._reroll,
+            "command_reroll": self._reroll,
+            "retaliate": self._retaliate,
+            "resolve": self._resolve,
+        }
 
     def act(self, state: GameState) -> Action:
-        """The chosen action."""
-        legal = state.legal_actions()
-        if len(legal) == 0:
-            raise ValueError(f"no legal action at {state.node!r}")
-        return legal[0]  # type: ignore[no-any-return]
+        """The chosen action at a decision node.
+
+        Raises:
+            ValueError: when the state is not a decision node or has no legal action.
+        """
+        node = state.node
+        if not isinstance(node, Decision):
+            raise ValueError(f"not a decision node: {node!r}")
+        legal = list(state.legal_actions())
+        if not legal:
+            raise ValueError(f"no legal action at {node!r}")
+        if len(legal) == 1:
+            return legal[0]
+        handler = self._handlers.get(node.kind)
+        if handler is None:
+            return legal[0]
+        w = Work(state)
+        self._state = state
+        choice = handler(w, node.player, legal)
+        if choice not in legal and not state.is_legal(choice):  # pragma: no cover - safety
+            return legal[0]
+        return choice
+
+    # -- strategy phase and set-up ---------------------------------------------------------
+
+    def _initiative(self, w: Work, me: str, legal: list[Action]) -> Action:
+        mine = Action("Initiative", text=me)
+        return mine if mine in legal else legal[0]
+
+    def _initiative_card(self, w: Work, me: str, legal: list[Action]) -> Action:
+        f = w.top
+        my, their = (f.a, f.b) if me == "A" else (f.b, f.a)
+        tie_winner = other(w.initiative) if w.initiative else "A"
+
+        def wins(m: int, t: int) -> bool:
+            return m > t or (m == t and tie_winner == me)
+
+        if wins(my, their):
+            return Action("Pass")
+        best: tuple[int, Action] | None = None
+        for a in legal:
+            if a.verb != "Play" or a.text == "re-roll":
+                continue
+            x = int(a.text[1:])
+            ok = wins(my + x, their) if a.text[0] == "+" else wins(my, their - x)
+            if ok and (best is None or x < best[0]):
+                best = (x, a)
+        if best is not None:
+            return best[1]
+        reroll = Action("Play", text="re-roll")
+        if reroll in legal and my <= 3:
+            return reroll
+        return Action("Pass")
+
+    def _deploy(self, w: Work, me: str, legal: list[Action]) -> Action:
+        kz = w.kz
+        enemy_zone = kz.drop_zones[other(w.pl(me).drop_zone) if w.pl(me).drop_zone else "B"]
+        c = enemy_zone.centroid
+        minx, miny, maxx, maxy = enemy_zone.bounds
+        samples = [(c.x, c.y)]
+        if maxx - minx >= maxy - miny:
+            samples += [(minx + (maxx - minx) * f, c.y) for f in (0.15, 0.35, 0.65, 0.85)]
+        else:
+            samples += [(c.x, miny + (maxy - miny) * f) for f in (0.15, 0.35, 0.65, 0.85)]
+        eyes = [Placement(x, y, 32.0) for x, y in samples]
+        friends = [w.place(o) for o in w.alive(me)]
+        best: tuple[float, int, Action] | None = None
+        for i, a in enumerate(legal):
+            if a.verb != "Deploy" or a.point is None:
+                continue
+            o = w.op(a.op)
+            x, y, z = a.point
+            p = w.ctx.placement(o.id, x, y, z)
+            seen = sum(1 for e in eyes if w.ctx.visible(kz, e, p)) / len(eyes)
+            forward = -math.hypot(x - c.x, y - c.y)
+            melee = _melee_minded(w, o)
+            crowd = sum(1 for f in friends if math.hypot(f.x - x, f.y - y) < 2.5)
+            score = -seen + (0.08 if melee else 0.04) * forward - 0.3 * crowd
+            if best is None or score > best[0] + 1e-9:
+                best = (score, i, a)
+        return best[2] if best is not None else legal[0]
+
+    # -- firefight phase -------------------------------------------------------------------
+
+    def _activate(self, w: Work, me: str, legal: list[Action]) -> Action:
+        best: tuple[float, Action] | None = None
+        seen: set[str] = set()
+        for a in legal:
+            if a.verb != "Activate" or a.op in seen:
+                continue
+            seen.add(a.op)
+            o = w.op(a.op)
+            attack = max(
+                _best_shot_now(w, o, as_engage=True),
+                _best_fight_now(w, o),
+                _charge_prospect(w, o),
+            )
+            danger = _exposure(w, o, w.place(o), o.order)
+            score = attack + 0.3 * danger
+            order = "engage" if attack > 0.05 else "conceal"
+            act = Action("Activate", op=o.id, text=order)
+            if act not in legal:
+                act = a
+            if best is None or score > best[0] + 1e-9:
+                best = (score, act)
+        return best[1] if best is not None else legal[0]
+
+    def _counteract(self, w: Work, me: str, legal: list[Action]) -> Action:
+        if not any(a.verb in ("Counteract", "Pass") for a in legal):
+            return self._action(w, me, legal)  # the counteraction's own action
+        best: tuple[float, Action] = (OPPORTUNITY, Action("Pass"))
+        for a in legal:
+            if a.verb != "Counteract":
+                continue
+            o = w.op(a.op)
+            v = max(_best_shot_now(w, o, as_engage=True), _best_fight_now(w, o))
+            if v > best[0] + 1e-9:
+                best = (v, a)
+        return best[1]
+
+    def _guard(self, w: Work, me: str, legal: list[Action]) -> Action:
+        best: tuple[float, Action] = (OPPORTUNITY, Action("Pass"))
+        for a in legal:
+            if a.verb != "Interrupt":
+                continue
+            o = w.op(a.op)
+            v = max(_best_shot_now(w, o, as_engage=False), _best_fight_now(w, o))
+            if v > best[0] + 1e-9:
+                best = (v, a)
+        return best[1] if best[1] in legal else legal[0]
+
+    def _action(self, w: Work, me: str, legal: list[Action]) -> Action:
+        frame = w.top
+        o = w.op(frame.op)
+        mode = frame.mode
+        here = w.place(o)
+        base = _position_value(w, o, here, can_shoot=False)
+        scored: list[tuple[float, int, Action]] = []
+        moves: list[tuple[int, Action]] = []
+        for i, a in enumerate(legal):
+            v = a.verb
+            if v == "End activation":
+                scored.append((base, i, a))
+            elif v == "Shoot":
+                scored.append((base + _shoot_action_value(w, o, a, mode), i, a))
+            elif v in ("Fight", "Hatchway fight"):
+                t = w.op(a.target)
+                scored.append((base + _fight_action_value(w, o, a.weapon, t), i, a))
+            elif v in MOVE_VERBS and a.point is not None:
+                moves.append((i, a))
+            elif v == "Guard":
+                g = 0.1 if not _best_shot_now(w, o, as_engage=False) else -0.05
+                scored.append((base + g, i, a))
+            else:
+                scored.append((base - 0.01, i, a))
+        if moves:
+            scored.extend(self._score_moves(w, o, mode, moves, len(legal)))
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        state = self._state
+        for _, _, a in scored:
+            if a in legal or state.is_legal(a):
+                return a
+        return legal[0]  # pragma: no cover - End activation is always listed
+
+    def _score_moves(
+        self, w: Work, o: OperativeState, mode: str, moves: list[tuple[int, Action]], n: int
+    ) -> list[tuple[float, int, Action]]:
+        """Score move actions: a cheap pre-score for every candidate (listed ones plus
+        cover spots in reach), then the full position value for the best few."""
+        here = w.place(o)
+        verbs = sorted(
+            {a.verb for _, a in moves}, key=lambda v: min(i for i, a in moves if a.verb == v)
+        )
+        extra: list[tuple[int, Action]] = []
+        k = n
+        for verb in verbs:
+            if verb == "Charge":
+                continue
+            limit = max(
+                math.hypot(a.point[0] - here.x, a.point[1] - here.y)
+                for _, a in moves
+                if a.verb == verb and a.point is not None
+            )
+            listed = {(a.point[0], a.point[1]) for _, a in moves if a.verb == verb and a.point}
+            for x, y in _cover_spots(w, here.base_mm):
+                if (x, y) in listed:
+                    continue
+                if math.hypot(x - here.x, y - here.y) <= limit - 0.05:
+                    extra.append((k, Action(verb, op=o.id, point=(x, y, 0.0))))
+                    k += 1
+        pool = moves + extra
+        ap_after = o.ap - 1 if mode == "activation" else 0
+        shoot_later = (
+            mode == "activation" and "Shoot" not in o.done and o.order == "engage" and ap_after >= 1
+        )
+        fight_later = mode == "activation" and "Fight" not in o.done and ap_after >= 1
+        melee = _melee_minded(w, o)
+        pre: list[tuple[float, int, Action, Placement]] = []
+        for i, a in pool:
+            assert a.point is not None
+            x, y, z = a.point
+            p = w.ctx.placement(o.id, x, y, z)
+            pre.append((_cheap_value(w, o, p, melee), i, a, p))
+        pre.sort(key=lambda t: (-t[0], t[1]))
+        chosen = pre[:TOP_DESTINATIONS]
+        charges = [t for t in pre if t[2].verb == "Charge"]
+        for t in charges[:3]:
+            if t not in chosen:
+                chosen.append(t)
+        out = []
+        for _, i, a, p in chosen:
+            verb = a.verb
+            v = _position_value(
+                w, o, p, can_shoot=shoot_later and verb not in ("Charge",), melee=melee
+            )
+            if verb == "Charge" and fight_later:
+                v += max((_fight_from(w, o, p, e) for e in _enemies_in_reach(w, o, p)), default=0)
+            if verb == "Fall Back":
+                v -= 0.05  # it costs 2AP
+            out.append((v, i, a))
+        return out
+
+    # -- dice decisions --------------------------------------------------------------------
+
+    def _reroll(self, w: Work, me: str, legal: list[Action]) -> Action:
+        f = w.top
+        if isinstance(f, attacks.ShootFrame):
+            attacking = f.stage.startswith("attack")
+            if attacking:
+                prof = f.profile(w)
+                fail = _fails(f.dice, f.flags, prof.hit)
+            else:
+                t = f.target(w)
+                save = w.ctx.datacards[t.id].save
+                fail = _fails(f.dice, f.flags, save)
+            weapon = _weapon_reroll(legal, fail)
+            if weapon is not None:
+                return weapon
+            if fail and _cmd_available(legal):
+                gain = _shoot_cr_gain(w, f, attacking, min(fail))
+                if gain >= CP_GAIN:
+                    return Action("Command re-roll", values=(min(fail),))
+            return _decline(legal)
+        if isinstance(f, attacks.FightFrame):
+            side = f.rturn
+            dice, flags = (f.adice, f.aflags) if side == "a" else (f.ddice, f.dflags)
+            prof = f.prof(w, side)
+            fail = _fails(dice, flags, prof.hit)
+            weapon = _weapon_reroll(legal, fail)
+            if weapon is not None:
+                return weapon
+            if fail and _cmd_available(legal):
+                gain = _fight_cr_gain(w, f, side, min(fail))
+                if gain >= CP_GAIN:
+                    return Action("Command re-roll", values=(min(fail),))
+            return _decline(legal)
+        return _decline(legal)  # pragma: no cover - re-rolls only come from these frames
+
+    def _retaliate(self, w: Work, me: str, legal: list[Action]) -> Action:
+        f = w.top
+        a_op, d_op = w.op(f.attacker), w.op(f.defender)
+        pa = attacks.attack_profile(w, a_op, f.aweapon, "melee", hit_change=-f.a_assist)
+        best: tuple[float, Action] | None = None
+        for act in legal:
+            pd = attacks.attack_profile(w, d_op, act.weapon, "melee", hit_change=-f.d_assist)
+            v = fight_value(pa, a_op.wounds, _max_w(w, a_op), pd, d_op.wounds, _max_w(w, d_op))
+            if best is None or v < best[0] - 1e-12:
+                best = (v, act)
+        return best[1] if best is not None else legal[0]
+
+    def _resolve(self, w: Work, me: str, legal: list[Action]) -> Action:
+        f = w.top
+        pa, pd = f.prof(w, "a"), f.prof(w, "d") if f.dweapon else AttackProfile(0, 6, 0, 0)
+        a_op, d_op = w.op(f.attacker), w.op(f.defender)
+        m = Matchup(Fighter(pa, max(1, a_op.wounds)), Fighter(pd, max(1, d_op.wounds)))
+        r = m.resolver
+        side = f.turn
+        sa = pa.rules.dice.shock and not f.a_shocked
+        sb = pd.rules.dice.shock and not f.d_shocked
+        best: tuple[int, Action] | None = None
+        for act in legal:
+            an, ac, dn, dc = f.an, f.ac, f.dn, f.dc
+            wa, wd = a_op.wounds, d_op.wounds
+            s_a, s_b = sa, sb
+            mine_n, mine_c, opp_n, opp_c = (an, ac, dn, dc) if side == "a" else (dn, dc, an, ac)
+            prof = pa if side == "a" else pd
+            if act.verb == "Strike":
+                crit = act.text == "crit"
+                if crit:
+                    mine_c -= 1
+                    shock = s_a if side == "a" else s_b
+                    if shock:
+                        if opp_n:
+                            opp_n -= 1
+                        elif opp_c:
+                            opp_c -= 1
+                        if side == "a":
+                            s_a = False
+                        else:
+                            s_b = False
+                else:
+                    mine_n -= 1
+                dmg = prof.critical_damage if crit else prof.normal_damage
+                if side == "a":
+                    wd -= dmg
+                else:
+                    wa -= dmg
+            else:
+                blocked, _, die = act.text.split()
+                if die == "crit":
+                    mine_c -= 1
+                else:
+                    mine_n -= 1
+                if blocked == "crit":
+                    opp_c -= 1
+                elif blocked == "normal":
+                    opp_n -= 1
+            if side == "a":
+                an, ac, dn, dc = mine_n, mine_c, opp_n, opp_c
+            else:
+                dn, dc, an, ac = mine_n, mine_c, opp_n, opp_c
+            if wd <= 0:
+                v = _BIG
+            elif wa <= 0:
+                v = -_BIG
+            else:
+                # the opponent resolves next if it has successes left, else this side again
+                nxt_a = (dn + dc) == 0 if side == "a" else (an + ac) > 0
+                v = r.solve(an, ac, dn, dc, wa, wd, s_a and ac > 0, s_b and dc > 0, nxt_a)
+            score = v if side == "a" else -v
+            if best is None or score > best[0]:
+                best = (score, act)
+        return best[1] if best is not None else legal[0]
+
+
+# -------------------------------------------------------------------------------------------
+# Helpers
+# -------------------------------------------------------------------------------------------
+
+
+def _max_w(w: Work, o: OperativeState) -> int:
+    return w.ctx.datacards[o.id].wounds
+
+
+def _melee_minded(w: Work, o: OperativeState) -> bool:
+    """Whether ``o`` fights better than it shoots (its best melee weapon's exact value
+    against a standard target exceeds its best ranged weapon's by a third)."""
+
+    def best(kind: str) -> float:
+        out = 0.0
+        for _, _, prof in universal.weapons_of(w, o.id, kind):
+            ap = prof.attack_profile()
+            if kind == "ranged":
+                out = max(out, shot_value(ap, Target(4, 8), 8))
+            else:
+                out = max(out, fight_value(ap, 8, 8, None, 8, 8))
+        return out
+
+    return bool(w.ctx.cached(("h_melee", o.id), lambda: best("melee") > 1.33 * best("ranged")))
+
+
+def _shot(
+    w: Work, o: OperativeState, p: Placement, name: str, t: OperativeState, pb: bool
+) -> float:
+    """Value of ``o`` at ``p`` shooting ``t`` with weapon ``name`` (no validity check)."""
+    kz = w.kz
+    pt = w.place(t)
+    tg = w.ctx.targeting(kz, p, pt)
+    improved = tg.in_cover and bool(
+        w.ctx.cached(
+            ("h_imp", id(kz), p, pt, t.order), lambda: sight.improved_cover(kz, p, pt, t.order)
+        )
+    )
+    prof = attacks.attack_profile(w, o, name, "ranged", hit_change=1 if pb else 0)
+    save = w.ctx.datacards[t.id].save
+    v = shot_value(
+        prof, Target(save, max(1, t.wounds), tg.in_cover, tg.obscured, improved), _max_w(w, t)
+    )
+    return v
+
+
+def _valid(w: Work, p: Placement, t: OperativeState, o: OperativeState) -> bool:
+    """``t`` is a valid target for ``o`` standing at ``p`` (visibility, Conceal in cover, no
+    friendly of ``o`` within ``t``'s control range)."""
+    kz = w.kz
+    pt = w.place(t)
+    if not w.ctx.valid_target(kz, pt, p, t.order, None):
+        return False
+    return all(not w.control_range(f, t) for f in w.friends_of(o.id))
+
+
+def _ranged(w: Work, o: OperativeState, as_engage: bool) -> list[tuple[str, Any]]:
+    out = []
+    for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
+        if not as_engage and o.order != "engage" and not universal.silent(prof):
+            continue
+        if universal.weapon_usable(w, o, name, prof) is not None:
+            continue
+        out.append((name, prof))
+    return out
+
+
+def _best_shot_from(w: Work, o: OperativeState, p: Placement, as_engage: bool) -> float:
+    """The best shot value ``o`` would have standing at ``p`` (0 when none)."""
+    weapons = _ranged(w, o, as_engage)
+    if not weapons:
+        return 0.0
+    best = 0.0
+    for t in w.enemies_of(o.id):
+        if not _valid(w, p, t, o):
+            continue
+        d = sight.distance(p, w.place(t))
+        for name, prof in weapons:
+            rng = prof.rules.get(Range)
+            if isinstance(rng, Range) and d > rng.distance + 1e-6:
+                continue
+            best = max(best, _shot(w, o, p, name, t, False))
+    return best
+
+
+def _best_shot_now(w: Work, o: OperativeState, as_engage: bool) -> float:
+    if w.in_enemy_control_range(o):
+        return 0.0
+    return _best_shot_from(w, o, w.place(o), as_engage)
+
+
+def _best_fight_now(w: Work, o: OperativeState) -> float:
+    best = 0.0
+    for t in attacks.fight_targets(w, o):
+        for name, _, prof in universal.weapons_of(w, o.id, "melee"):
+            if universal.weapon_usable(w, o, name, prof) is None:
+                best = max(best, _fight_action_value(w, o, name, t))
+    return best
+
+
+def _fight_action_value(w: Work, o: OperativeState, weapon: str | None, t: OperativeState) -> float:
+    """Exact value of ``o`` fighting ``t`` with ``weapon`` now (assists counted; the
+    defender retaliates with its best weapon, or not at all when it cannot)."""
+    assert weapon is not None
+    pa = attacks.attack_profile(w, o, weapon, "melee", hit_change=-attacks.assists(w, o, t))
+    can = not any(e.kind == "no_retaliate" and e.op == t.id for e in w.effects)
+    d_assist = attacks.assists(w, t, o)
+    best: float | None = None
+    for name, _, prof in universal.weapons_of(w, t.id, "melee") if can else []:
+        if universal.weapon_usable(w, t, name, prof) is not None:
+            continue
+        pd = attacks.attack_profile(w, t, name, "melee", hit_change=-d_assist)
+        v = fight_value(pa, max(1, o.wounds), _max_w(w, o), pd, max(1, t.wounds), _max_w(w, t))
+        best = v if best is None else min(best, v)
+    if best is None:
+        best = fight_value(pa, max(1, o.wounds), _max_w(w, o), None, max(1, t.wounds), _max_w(w, t))
+    return best
+
+
+def _fight_from(w: Work, o: OperativeState, p: Placement, t: OperativeState) -> float:
+    """Value of a fight ``o`` would start from ``p`` against ``t`` (no assists)."""
+    best = 0.0
+    for name, _, prof in universal.weapons_of(w, o.id, "melee"):
+        if universal.weapon_usable(w, o, name, prof) is not None:
+            continue
+        pa = attacks.attack_profile(w, o, name, "melee")
+        worst: float | None = None
+        for dn, _, _dprof in universal.weapons_of(w, t.id, "melee"):
+            pd = attacks.attack_profile(w, t, dn, "melee")
+            v = fight_value(pa, max(1, o.wounds), _max_w(w, o), pd, max(1, t.wounds), _max_w(w, t))
+            worst = v if worst is None else min(worst, v)
+        if worst is None:
+            worst = fight_value(
+                pa, max(1, o.wounds), _max_w(w, o), None, max(1, t.wounds), _max_w(w, t)
+            )
+        best = max(best, worst)
+    return best
+
+
+def _enemies_in_reach(w: Work, o: OperativeState, p: Placement) -> list[OperativeState]:
+    return [e for e in w.enemies_of(o.id) if sight.distance(p, w.place(e)) <= 1.0 + 1e-6]
+
+
+def _charge_prospect(w: Work, o: OperativeState) -> float:
+    """For a melee-minded operative: the best fight against an enemy within a Charge's
+    reach (Move + 2" + 1"), else 0."""
+    if not _melee_minded(w, o) or w.in_enemy_control_range(o):
+        return 0.0
+    reach = w.move_stat(o) + 3.0
+    here = w.place(o)
+    best = 0.0
+    for e in w.enemies_of(o.id):
+        if sight.distance(here, w.place(e)) <= reach:
+            best = max(best, 0.8 * _fight_from(w, o, here, e))
+    return best
+
+
+def _threat(w: Work, e: OperativeState, o: OperativeState, p: Placement, order: str) -> float:
+    """How much enemy ``e`` threatens ``o`` standing at ``p`` with ``order``: its best
+    ranged weapon's shot value when ``o`` there is a valid target for it, else 0."""
+    kz = w.kz
+    pe = w.place(e)
+    if not w.ctx.visible(kz, pe, p):
+        return 0.0
+    tg = w.ctx.targeting(kz, pe, p)
+    if order == "conceal" and tg.in_cover:
+        return 0.0
+    best = 0.0
+    save = w.ctx.datacards[o.id].save
+    target = Target(save, max(1, o.wounds), tg.in_cover, tg.obscured, False)
+    for name, _, _prof in universal.weapons_of(w, e.id, "ranged"):
+        ap = attacks.attack_profile(w, e, name, "ranged")
+        best = max(best, shot_value(ap, target, _max_w(w, o)))
+    return best
+
+
+def _exposure(w: Work, o: OperativeState, p: Placement, order: str) -> float:
+    """Exposure of ``o`` at ``p``: the strongest enemy threat plus a third of the others;
+    none while within an enemy's control range (enemies cannot shoot it then, 4.5)."""
+    enemies = w.enemies_of(o.id)
+    for e in enemies:
+        if sight.distance(p, w.place(e)) <= 1.0 + 1e-6:
+            return 0.0
+    threats = sorted(
+        (_threat(w, e, o, p, order) * (1.0 if e.ready else 0.6) for e in enemies), reverse=True
+    )
+    if not threats:
+        return 0.0
+    return threats[0] + sum(threats[1:]) / 3
+
+
+def _objective_pull(w: Work, p: Placement) -> float:
+    best = math.inf
+    for m in w.markers:
+        if m.carrier:
+            continue
+        best = min(best, math.hypot(m.x - p.x, m.y - p.y))
+    if best is math.inf:
+        return 0.0
+    return 0.06 if best <= 1.0 + 0.8 + p.radius else -0.004 * best
+
+
+def _nearest_enemy(w: Work, o: OperativeState, p: Placement) -> float:
+    return min((math.hypot(e.x - p.x, e.y - p.y) for e in w.enemies_of(o.id)), default=0.0)
+
+
+def _cheap_value(w: Work, o: OperativeState, p: Placement, melee: bool) -> float:
+    """A geometry-free pre-score of a destination: near cover, objectives, and for melee
+    operatives the nearest enemy."""
+    v = _objective_pull(w, p) + (0.15 if _near_cover(w, p) else 0.0)
+    if melee:
+        v -= 0.03 * _nearest_enemy(w, o, p)
+    v -= 0.05 * sum(1 for f in w.friends_of(o.id) if math.hypot(f.x - p.x, f.y - p.y) < 2.0)
+    return v
+
+
+def _position_value(
+    w: Work, o: OperativeState, p: Placement, *, can_shoot: bool, melee: bool | None = None
+) -> float:
+    """Value of ``o`` standing at ``p`` (module docstring): minus exposure, plus the best
+    shot it can still take (when ``can_shoot``), objectives, and the melee pull."""
+    if melee is None:
+        melee = _melee_minded(w, o)
+    v = -EXPOSURE_WEIGHT * _exposure(w, o, p, o.order)
+    if can_shoot and not any(
+        sight.distance(p, w.place(e)) <= 1.0 + 1e-6 for e in w.enemies_of(o.id)
+    ):
+        v += 0.9 * _best_shot_from(w, o, p, as_engage=False)
+    v += _objective_pull(w, p)
+    if melee:
+        v -= 0.03 * _nearest_enemy(w, o, p)
+    v -= 0.05 * sum(1 for f in w.friends_of(o.id) if math.hypot(f.x - p.x, f.y - p.y) < 2.0)
+    return v
+
+
+def _shoot_action_value(w: Work, o: OperativeState, a: Action, mode: str) -> float:
+    """Value of a listed Shoot action: the exact shot, Blast secondaries, Hot's risk."""
+    assert a.weapon is not None and a.target is not None
+    pb = mode == "interrupt" and w.in_enemy_control_range(o)
+    name, _, prof = universal.find_weapon(w, o, a.weapon, "ranged")
+    t = w.op(a.target)
+    here = w.place(o)
+    v = _shot(w, o, here, name, t, pb)
+    blast = prof.rules.get(Blast)
+    if isinstance(blast, Blast):
+        tp = w.place(t)
+        for q in w.alive():
+            if q.id in (t.id, o.id):
+                continue
+            if w.distance(tp, w.place(q)) <= blast.distance + 1e-6 and w.ctx.visible(
+                w.kz, tp, w.place(q)
+            ):
+                sv = _shot(w, o, here, name, q, pb)
+                v += sv if q.player != o.player else -sv
+    if prof.rules.dice.hot:
+        hit = attacks.attack_profile(w, o, name, "ranged").hit
+        exp = sum(2 * f for f in range(1, hit)) / 6
+        v -= DAMAGE_WEIGHT * exp / _max_w(w, o)
+    return v
+
+
+def _fails(dice: Sequence[int], flags: Sequence[bool], threshold: int) -> list[int]:
+    """Faces of dice not yet re-rolled that failed (below ``threshold``, or a 1)."""
+    return sorted(
+        v
+        for v, f in zip(dice, flags, strict=True)
+        if not f and (v == 1 or (v < threshold and v != 6))
+    )
+
+
+def _weapon_reroll(legal: list[Action], fail: list[int]) -> Action | None:
+    """The weapon re-roll of failed dice only that re-rolls the most of them (ties: the
+    lowest faces), or None."""
+    best: tuple[int, int, Action] | None = None
+    for a in legal:
+        if a.verb != "Re-roll":
+            continue
+        vals = list(a.values)
+        pool = list(fail)
+        ok = True
+        for v in vals:
+            if v in pool:
+                pool.remove(v)
+            else:
+                ok = False
+                break
+        if not ok:
+            continue
+        key = (len(vals), -sum(vals))
+        if best is None or key > (best[0], best[1]):
+            best = (key[0], key[1], a)
+    return best[2] if best is not None else None
+
+
+def _cmd_available(legal: list[Action]) -> bool:
+    return any(a.verb == "Command re-roll" for a in legal)
+
+
+def _decline(legal: list[Action]) -> Action:
+    for verb in ("Keep", "Decline"):
+        a = Action(verb)
+        if a in legal:
+            return a
+    return legal[0]  # pragma: no cover
+
+
+def _replace_one(dice: Sequence[int], face: int, new: int) -> tuple[int, ...]:
+    out = list(dice)
+    out[out.index(face)] = new
+    return tuple(out)
+
+
+def _shoot_cr_gain(w: Work, f: attacks.ShootFrame, attacking: bool, face: int) -> float:
+    """Exact expected gain (in operatives, for the player re-rolling) of re-rolling one die
+    showing ``face`` in this shooting attack."""
+    prof = f.profile(w)
+    t = f.target(w)
+    save = w.ctx.datacards[t.id].save
+    maxw = _max_w(w, t)
+    wounds = max(1, t.wounds)
+    if attacking:
+        cover = (0, 0)
+        if f.cover and not prof.rules.dice.saturate:
+            cover = (0, 1) if f.improved else (1, 0)
+
+        def value(dice: tuple[int, ...]) -> float:
+            n, c = attacks.retain(dice, f.accurate, prof, f.obscured)
+            return _retained_value(n, c, prof, save, cover, wounds, maxw)
+
+        now = value(f.dice)
+        after = sum(value(_replace_one(f.dice, face, v)) for v in range(1, 7)) / 6
+        return after - now
+    cn, cc = f.cover_saves
+
+    def loss(dice: tuple[int, ...]) -> float:
+        return _defence_value(f.normals, f.crits, prof, save, cn, cc, 0, dice, wounds, maxw)
+
+    now = loss(f.dice)
+    after = sum(loss(_replace_one(f.dice, face, v)) for v in range(1, 7)) / 6
+    return now - after
+
+
+def _fight_cr_gain(w: Work, f: attacks.FightFrame, side: str, face: int) -> float:
+    """Exact expected gain for ``side`` of re-rolling one of its dice showing ``face``,
+    both sides then resolving optimally."""
+    pa = f.prof(w, "a")
+    pd = f.prof(w, "d") if f.dweapon else AttackProfile(0, 6, 0, 0)
+    a_op, d_op = w.op(f.attacker), w.op(f.defender)
+    m = Matchup(Fighter(pa, max(1, a_op.wounds)), Fighter(pd, max(1, d_op.wounds)))
+    ma, md = _max_w(w, a_op), _max_w(w, d_op)
+
+    def value(adice: tuple[int, ...], ddice: tuple[int, ...]) -> float:
+        an, ac = attacks.retain(adice, 0, pa, False)
+        dn, dc = attacks.retain(ddice, 0, pd, False) if f.dweapon else (0, 0)
+        ta, td = m.damage_taken(an, ac, dn, dc)
+        return (
+            (td >= d_op.wounds)
+            - (ta >= a_op.wounds)
+            + DAMAGE_WEIGHT * (min(td, d_op.wounds) / md - min(ta, a_op.wounds) / ma)
+        )
+
+    now = value(f.adice, f.ddice)
+    if side == "a":
+        after = sum(value(_replace_one(f.adice, face, v), f.ddice) for v in range(1, 7)) / 6
+        return after - now
+    after = sum(value(f.adice, _replace_one(f.ddice, face, v)) for v in range(1, 7)) / 6
+    return now - after
+
+
+def _cover_spots(w: Work, base_mm: float) -> tuple[tuple[float, float], ...]:
+    """Spots on the floor just outside Light and Heavy terrain parts (their corners and the
+    middles of their sides, a base's radius plus 0.1" away), for this base size; cached on
+    the killzone."""
+    kz = w.kz
+    cache: dict[float, tuple[tuple[float, float], ...]] = kz.cache.setdefault(
+        "heuristic_cover_spots", {}
+    )
+    key = base_mm
+    if key in cache:
+        return cache[key]
+    r = base_mm / 25.4 / 2 + 0.1
+    out: set[tuple[float, float]] = set()
+    for part in kz.parts:
+        if not (_COVER_TYPES & part.types) or part.height <= 0:
+            continue
+        ring = part.polygon.buffer(r, join_style="mitre")
+        if ring.geom_type == "Polygon":
+            coords = list(ring.exterior.coords)[:-1]
+            for (x0, y0), (x1, y1) in zip(coords, coords[1:] + coords[:1], strict=True):
+                for x, y in ((x0, y0), ((x0 + x1) / 2, (y0 + y1) / 2)):
+                    if r <= x <= kz.width - r and r <= y <= kz.depth - r:
+                        out.add((round(x, 3), round(y, 3)))
+    spots = tuple(sorted(out))
+    cache[key] = spots
+    return spots
+
+
+def _near_cover(w: Work, p: Placement) -> bool:
+    """Whether a Light or Heavy part is within 1" of the base (a cheap cover proxy)."""
+    kz = w.kz
+    key = (round(p.x, 1), round(p.y, 1), p.base_mm)
+    cache: dict[tuple[float, float, float], bool] = kz.cache.setdefault("heuristic_near", {})
+    hit = cache.get(key)
+    if hit is None:
+        from shapely.geometry import Point
+
+        area = Point(p.x, p.y).buffer(p.radius + 1.0)
+        hit = any(
+            bool(_COVER_TYPES & part.types) and part.polygon.intersects(area) for part in kz.parts
+        )
+        if len(cache) < 500_000:
+            cache[key] = hit
+    return bool(hit)
