@@ -182,3 +182,20 @@ def test_heuristic_is_deterministic() -> None:
         f = play(s, {"A": HeuristicAgent(1), "B": RandomAgent(2)}, SeededDice(5))
         finals.append(f.hash())
     assert finals[0] == finals[1]
+
+
+def test_falls_back_from_a_hopeless_fight() -> None:
+    # RED-1 (Knife 3/3+/2/3, 2 wounds left, Conceal) is within control range of the Brawler
+    # BLU-4 (10 wounds, Brutal/Shock/Stun blades): fighting it almost surely ends with RED-1
+    # incapacitated. Falling back (2AP) to the far side of the ruin puts it in cover from
+    # BLU-4 with a Conceal order: not a valid target (4.5). It falls back and does not fight.
+    s = pos(
+        {
+            "RED-1": {"at": (12, 13.3), "order": "conceal", "wounds": 2},
+            "BLU-4": {"at": (13.4, 13.3)},
+        },
+        turn="A",
+    )
+    s, _ = run(s, ["Activate RED-1 conceal"])
+    choice = agent_action(s)
+    assert choice.startswith("Fall Back RED-1")

@@ -741,12 +741,13 @@ def _threat(w: Work, e: OperativeState, o: OperativeState, p: Placement, order: 
 
 
 def _exposure(w: Work, o: OperativeState, p: Placement, order: str) -> float:
-    """Exposure of ``o`` at ``p``: the strongest enemy threat plus a third of the others;
-    none while within an enemy's control range (enemies cannot shoot it then, 4.5)."""
+    """Exposure of ``o`` at ``p``: the strongest enemy threat plus a third of the others.
+    Within an enemy's control range enemies cannot shoot it (4.5); the threat is then the
+    best fight an enemy there could start against it (exact, 5.2)."""
     enemies = w.enemies_of(o.id)
-    for e in enemies:
-        if sight.distance(p, w.place(e)) <= 1.0 + 1e-6:
-            return 0.0
+    close = [e for e in enemies if sight.distance(p, w.place(e)) <= 1.0 + 1e-6]
+    if close:
+        return max(0.0, max(_fight_from(w, e, w.place(e), o) for e in close))
     threats = sorted(
         (_threat(w, e, o, p, order) * (1.0 if e.ready else 0.6) for e in enemies), reverse=True
     )

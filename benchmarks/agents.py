@@ -1,0 +1,92 @@
+"""The heuristic agent against the random agent: win rate with a 95% confidence interval.
+
+Run: ``python benchmarks/agents.py [--games N] [--workers W] [--killzone NAME]``.
+
+Plays ``N`` games with the heuristic agent as player A and ``N`` as player B, rotating over
+every ordered pair of built-in teams (default rosters), seeded dice (game ``i`` uses seed
+``i``). Prints wins, draws and losses of the heuristic agent per side and overall, the win
+rate with its Wilson score 95% interval (draws count as not won), mean VP and mean enemy
+operatives incapacitated per game. Nothing is asserted: the figures go in the issue note.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from engine.agents import HeuristicAgent, RandomAgent
+from engine.game import new_game
+from engine.game.drivers import Agent, SeededDice, play
+from engine.geometry import load_killzone
+from engine.teams import builtin_teams, load_builtin_team
+
+Z = 1.959963984540054  # two-sided 95% normal quantile
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """Wilson score interval for k successes in n trials (95%)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + Z * Z / n
+    c = (p + Z * Z / (2 * n)) / d
+    h = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / d
+    return (c - h, c + h)
+
+
+def one(job: tuple[int, str, str, str, str]) -> tuple[int, str, str, int, int, int]:
+    seed, side, a, b, kz_name = job
+    kz = load_killzone(kz_name)
+    s = new_game(kz, load_builtin_team(a).default(), load_builtin_team(b).default())
+    agents: dict[str, Agent] = {side: HeuristicAgent(seed)}
+    agents["B" if side == "A" else "A"] = RandomAgent(seed)
+    final = play(s, agents, SeededDice(seed))
+    r = final.node.result  # type: ignore[union-attr]
+    mine = 0 if side == "A" else 1
+    enemy = "B" if side == "A" else "A"
+    kills = sum(1 for o in final.operatives if o.player == enemy and not o.alive)
+    return seed, side, r.winner, r.vp[mine], r.vp[1 - mine], kills
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=200, help="games per side")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--killzone", default="open_ruins")
+    args = ap.parse_args()
+    pairs = list(itertools.permutations(builtin_teams(), 2))
+    jobs = []
+    for side in ("A", "B"):
+        for i in range(args.games):
+            a, b = pairs[i % len(pairs)]
+            jobs.append((i, side, a, b, args.killzone))
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(args.workers) as ex:
+        results = list(ex.map(one, jobs, chunksize=4))
+    wall = time.perf_counter() - t0
+    print(f"{len(results)} games on {args.killzone} in {wall:.0f} s ({args.workers} workers)")
+    for label, rows in (
+        ("heuristic as A", [r for r in results if r[1] == "A"]),
+        ("heuristic as B", [r for r in results if r[1] == "B"]),
+        ("overall", results),
+    ):
+        n = len(rows)
+        won = sum(1 for r in rows if r[2] == r[1])
+        drawn = sum(1 for r in rows if r[2] == "")
+        lost = n - won - drawn
+        lo, hi = wilson(won, n)
+        vp_h = sum(r[3] for r in rows) / n
+        vp_r = sum(r[4] for r in rows) / n
+        kills = sum(r[5] for r in rows) / n
+        print(
+            f"{label:15s} n={n} won {won} drawn {drawn} lost {lost}: win rate "
+            f"{won / n:.3f} (95% CI {lo:.3f}-{hi:.3f}); mean VP {vp_h:.2f} v {vp_r:.2f}; "
+            f"enemy operatives incapacitated {kills:.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
