@@ -272,13 +272,14 @@ def _fmt_inches(value: float) -> str:
     return f'{value:g}"'
 
 
-def _draw_board(ax: Axes, kz: Killzone) -> None:
+def _draw_board(ax: Axes, kz: Killzone, owners: Mapping[str, str]) -> None:
     ax.add_patch(
         PolygonPatch(
             _ring_xy(kz.board), closed=True, facecolor=_FLOOR_COLOUR, edgecolor="none", zorder=0
         )
     )
-    for player, poly in sorted(kz.drop_zones.items()):
+    for zone, poly in sorted(kz.drop_zones.items()):
+        player = owners.get(zone, zone)
         colour = PLAYER_COLOURS.get(player, "#777777")
         ax.add_patch(
             PolygonPatch(
@@ -303,8 +304,8 @@ def _draw_board(ax: Axes, kz: Killzone) -> None:
             alpha=0.22,
             zorder=1.1,
         )
-    for player, poly in sorted(kz.territories.items()):
-        colour = PLAYER_COLOURS.get(player, "#777777")
+    for zone, poly in sorted(kz.territories.items()):
+        colour = PLAYER_COLOURS.get(owners.get(zone, zone), "#777777")
         # Inset a little so the outlines of adjacent territories stay visible side by side.
         shown = poly.buffer(-0.12, join_style="mitre")
         if shown.is_empty or not isinstance(shown, Polygon):
@@ -377,9 +378,11 @@ def _draw_terrain(ax: Axes, kz: Killzone) -> list[str]:
     return [c for c in TERRAIN_STYLES if c in used]
 
 
-def _draw_objectives(ax: Axes, kz: Killzone) -> None:
+def _draw_objectives(
+    ax: Axes, kz: Killzone, markers: Mapping[str, tuple[float, float]] | None
+) -> None:
     for obj in kz.objectives:
-        x, y = obj.position
+        x, y = obj.position if markers is None or obj.name not in markers else markers[obj.name]
         ax.add_patch(
             Circle(
                 (x, y),
@@ -405,7 +408,11 @@ def _draw_objectives(ax: Axes, kz: Killzone) -> None:
         )
 
 
-def _draw_operatives(ax: Axes, operatives: Mapping[str, tuple[str, Placement]]) -> None:
+def _draw_operatives(
+    ax: Axes,
+    operatives: Mapping[str, tuple[str, Placement]],
+    labels: Mapping[str, str] | None,
+) -> None:
     for name, (player, p) in operatives.items():
         colour = PLAYER_COLOURS.get(player, "#555555")
         ax.add_patch(
@@ -419,7 +426,8 @@ def _draw_operatives(ax: Axes, operatives: Mapping[str, tuple[str, Placement]]) 
                 zorder=6,
             )
         )
-        label = name if p.elevation <= 0 else f"{name} ({_fmt_inches(p.elevation)} up)"
+        text = labels.get(name, name) if labels is not None else name
+        label = text if p.elevation <= 0 else f"{text} ({_fmt_inches(p.elevation)} up)"
         ax.text(
             p.x,
             p.y + p.radius + 0.12,
@@ -458,7 +466,11 @@ def _draw_sight(ax: Axes, kz: Killzone, shooter: Placement, target: Placement) -
 
 
 def _legend_handles(
-    categories: list[str], kz: Killzone, players: set[str], sight: bool
+    categories: list[str],
+    kz: Killzone,
+    players: set[str],
+    sight: bool,
+    owners: Mapping[str, str],
 ) -> list[Artist]:
     handles: list[Artist] = []
     for category in categories:
@@ -471,14 +483,16 @@ def _legend_handles(
                 label=category,
             )
         )
-    for player in sorted(kz.drop_zones):
+    for zone in sorted(kz.drop_zones):
+        player = owners.get(zone, zone)
         colour = PLAYER_COLOURS.get(player, "#777777")
-        handles.append(Patch(facecolor=colour, alpha=0.2, label=f"Drop zone {player}"))
-    for player in sorted(kz.territories):
+        label = f"Drop zone {zone}" + (f" (player {player})" if zone in owners else "")
+        handles.append(Patch(facecolor=colour, alpha=0.2, label=label))
+    for zone in sorted(kz.territories):
+        player = owners.get(zone, zone)
         colour = PLAYER_COLOURS.get(player, "#777777")
-        handles.append(
-            Line2D([], [], color=colour, linestyle=(0, (5, 3)), label=f"Territory {player}")
-        )
+        label = f"Territory {zone}" + (f" (player {player})" if zone in owners else "")
+        handles.append(Line2D([], [], color=colour, linestyle=(0, (5, 3)), label=label))
     if kz.objectives:
         handles.append(
             Line2D(
@@ -520,6 +534,10 @@ def render_killzone(
     *,
     operatives: Mapping[str, tuple[str, Placement]] | None = None,
     sight: tuple[str, str] | None = None,
+    labels: Mapping[str, str] | None = None,
+    markers: Mapping[str, tuple[float, float]] | None = None,
+    title: str | None = None,
+    drop_zone_players: Mapping[str, str] | None = None,
 ) -> Path:
     """Draw ``killzone`` to a PNG (150 dpi) or SVG file.
 
@@ -540,6 +558,13 @@ def render_killzone(
         operatives: name -> (player ``"A"``/``"B"``, placement), as returned by
             :func:`load_operatives`.
         sight: ``(shooter name, target name)``, both keys of ``operatives``.
+        labels: operative name -> the text written beside it (default: its name), e.g.
+            ``"KAS-3 5/8"`` for a battle picture.
+        markers: objective marker name -> ``(x, y)`` where it is now (default: where the
+            layout puts it; a carried marker moves with its carrier, section 4.8).
+        title: a line written above the layout's own title (e.g. the turning point and VP).
+        drop_zone_players: drop zone name -> the player who set up there (1.2); the zone, its
+            territory and its label take that player's colour (default: the zone's own name).
 
     Returns:
         The path written.
@@ -580,27 +605,30 @@ def render_killzone(
     for spine in ax.spines.values():
         spine.set_visible(False)
 
-    _draw_board(ax, killzone)
+    owners: Mapping[str, str] = drop_zone_players or {}
+    _draw_board(ax, killzone, owners)
     categories = _draw_terrain(ax, killzone)
-    _draw_objectives(ax, killzone)
-    _draw_operatives(ax, ops)
+    _draw_objectives(ax, killzone, markers)
+    _draw_operatives(ax, ops, labels)
     caption = ""
     if sight is not None:
         (_, shooter), (_, target) = ops[sight[0]], ops[sight[1]]
         _draw_sight(ax, killzone, shooter, target)
         caption = sight_caption(killzone, sight[0], shooter, sight[1], target)
 
-    title = (
+    heading = (
         f'{killzone.name} (version {killzone.version}), {killzone.width:g}" x {killzone.depth:g}"'
     )
     if killzone.hatchways:
         opened = sorted(killzone.open_hatchways)
-        title += f"; hatchways open: {', '.join(opened) if opened else 'none'}"
-    ax.set_title(title, fontsize=11, loc="left")
+        heading += f"; hatchways open: {', '.join(opened) if opened else 'none'}"
+    if title is not None:
+        heading = f"{title}\n{heading}"
+    ax.set_title(heading, fontsize=11, loc="left")
     if caption:
         fig.supxlabel(caption, fontsize=10, x=0.02, ha="left")
     players = {player for player, _ in ops.values()}
-    handles = _legend_handles(categories, killzone, players, sight is not None)
+    handles = _legend_handles(categories, killzone, players, sight is not None, owners)
     fig.legend(
         handles=handles,
         loc="outside right upper",
