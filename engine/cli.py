@@ -162,8 +162,8 @@ def _pmf_table(title: str, pmf: Pmf[int]) -> Table:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="killteam")
 def cli() -> None:
-    """Kill Team (2024) rules engine: exact dice odds, killzone pictures, and (soon) whole
-    battles."""
+    """Kill Team (2024) rules engine: whole battles (play, replay, batch), exact dice odds,
+    killzone pictures and team data."""
 
 
 @cli.group()
@@ -395,6 +395,7 @@ def render_command(
 
 
 __import__("engine.cli_teams", fromlist=["register"]).register(cli)  # killteam teams ...
+__import__("engine.cli_play", fromlist=["register"]).register(cli)  # play, replay, batch
 
 
 def main(argv: Sequence[str] | None = None) -> int:

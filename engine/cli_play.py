@@ -1,0 +1,557 @@
+"""The ``killteam play``, ``killteam replay`` and ``killteam batch`` commands.
+
+- ``killteam play``: one whole battle (the embedded default without arguments: Kasrkin v
+  Legionaries, default rosters, open ruins, heuristic agents, seed 1), narrated per turning
+  point (:class:`engine.narration.Narrator`), then a summary: VP per mission op and player,
+  operatives left with their wounds, the winner or a draw. ``--record`` writes the engine's
+  record, ``--picture`` the final board, ``--picture-each-tp`` one board per turning point,
+  ``--json`` prints only a JSON summary, ``--quiet`` only the summary.
+- ``killteam replay RECORD``: re-plays a record, narrates it and checks that it reproduces
+  the recorded states; status 1 at the first divergence (the message names the step), 2 for
+  a record that cannot be read.
+- ``killteam batch``: many seeded battles of one matchup in parallel processes, then A's
+  win/draw/loss rates with 95% Wilson score intervals, mean VP per op and mean kills.
+
+Seeds are documented in :mod:`engine.play`. The same options and seed give the same output,
+byte for byte: nothing printed depends on time, the machine or the number of workers, and
+tables are drawn 100 columns wide unless standard output is a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from engine.board import board_title, render_state
+from engine.errors import KillTeamError
+from engine.game.actions import Action
+from engine.game.events import Event
+from engine.game.record import (
+    GameRecorder,
+    ReplayError,
+    dumps_line,
+    game_from_header,
+    make_header,
+    read_record,
+    replay,
+    write_record,
+)
+from engine.game.state import GameState
+from engine.geometry.render import SUFFIXES
+from engine.narration import Narrator
+from engine.play import (
+    DEFAULT_AGENTS,
+    DEFAULT_KILLZONE,
+    DEFAULT_SEED,
+    DEFAULT_TEAMS,
+    OP_TITLES,
+    BatchStats,
+    BattleError,
+    BattleSummary,
+    Matchup,
+    MatchupChoice,
+    VpTally,
+    batch_stats,
+    default_workers,
+    make_matchup,
+    parse_agents,
+    play_battle,
+    run_batch,
+    summarise,
+)
+
+__all__ = ["RecordFormatError", "batch_command", "play_command", "register", "replay_command"]
+
+#: Width of rich output when standard output is not a terminal (deterministic tables).
+WIDTH = 100
+
+
+class RecordFormatError(KillTeamError, ValueError):
+    """A record line that is JSON but not a record line (the message names the line)."""
+
+
+def _console(stderr: bool = False) -> Console:
+    stream = sys.stderr if stderr else sys.stdout
+    tty = stream.isatty()
+    return Console(
+        file=stream,
+        width=None if tty else WIDTH,
+        highlight=False,
+        soft_wrap=False,
+        emoji=False,
+    )
+
+
+def _agents_option(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        parse_agents(value)
+    except BattleError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return value
+
+
+def _picture_option(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and Path(value).suffix.lower() not in SUFFIXES:
+        raise click.BadParameter(
+            f"{value}: a picture is a {' or '.join(SUFFIXES)} file", param_hint="--picture"
+        )
+    return value
+
+
+def _matchup(choice: MatchupChoice) -> Matchup:
+    try:
+        return make_matchup(choice)
+    except BattleError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _choice(
+    teams: tuple[str, str] | None,
+    rosters: tuple[str, str] | None,
+    killzone: str | None,
+    agents: str | None,
+) -> MatchupChoice:
+    return MatchupChoice(
+        teams=teams or None, rosters=rosters or None, killzone=killzone, agents=agents
+    )
+
+
+def _matchup_options(f: Any) -> Any:
+    options = (
+        click.option(
+            "--teams",
+            nargs=2,
+            default=None,
+            metavar="A B",
+            help="Teams of players A and B: built-in ids (killteam teams list), team files, or "
+            "killteamjson team files; default rosters (or one chosen from the selection rules). "
+            f"Default: {' '.join(DEFAULT_TEAMS)}.",
+        ),
+        click.option(
+            "--rosters",
+            nargs=2,
+            default=None,
+            metavar="FILE FILE",
+            help='Roster files of A and B: {"team": ID_OR_FILE, "operatives": [...]}.',
+        ),
+        click.option(
+            "--killzone",
+            default=None,
+            metavar="NAME|FILE",
+            help=f"A shipped layout or a layout file. Default: {DEFAULT_KILLZONE}.",
+        ),
+        click.option(
+            "--agents",
+            default=None,
+            callback=_agents_option,
+            metavar="A[,B]",
+            help=f"heuristic or random, for both players or as A,B. Default: {DEFAULT_AGENTS[0]}.",
+        ),
+    )
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def _versus(m: Matchup | BattleSummary, agents: tuple[str, str]) -> str:
+    if isinstance(m, Matchup):
+        teams = (m.rosters[0].team.name, m.rosters[1].team.name)
+        kz = m.killzone.name
+    else:
+        teams, kz = m.teams, m.killzone
+    return f"{teams[0]} (A, {agents[0]}) v {teams[1]} (B, {agents[1]}) on {kz}"
+
+
+def print_summary(console: Console, s: BattleSummary) -> None:
+    """The end-of-battle summary: result, VP per op and player, operatives left."""
+    if not s.finished:
+        outcome = f"Unfinished after {s.steps} steps (turning point {s.turning_point})"
+    elif s.winner:
+        k = 0 if s.winner == "A" else 1
+        outcome = f"{s.winner} ({s.teams[k]}) wins, {s.vp[k]}VP to {s.vp[1 - k]}VP"
+    else:
+        outcome = f"Draw, {s.vp[0]}VP each"
+    console.print(f"[bold]{escape(outcome)}[/bold]")
+    vp = Table()
+    vp.add_column("player")
+    for op, _ in s.vp_by_op:
+        vp.add_column(OP_TITLES.get(op, op), justify="right")
+    vp.add_column("total", justify="right")
+    vp.add_column("kills", justify="right")
+    vp.add_column("operatives left", justify="right")
+    for k, p in enumerate(("A", "B")):
+        mine = [o for o in s.operatives if o.player == p]
+        vp.add_row(
+            f"{p} {s.teams[k]} ({s.agents[k]})",
+            *[str(v[k]) for _, v in s.vp_by_op],
+            str(s.vp[k]),
+            str(s.kills[k]),
+            f"{len(s.left(p))}/{len(mine)}",
+        )
+    console.print("Victory points")
+    console.print(vp)
+    left = Table()
+    columns = []
+    for k, p in enumerate(("A", "B")):
+        left.add_column(f"{p} {s.teams[k]}")
+        columns.append(
+            [f"{o.id} {o.name} {o.wounds}/{o.max_wounds}" for o in s.left(p)] or ["none"]
+        )
+    for row in range(max(len(c) for c in columns)):
+        left.add_row(*[c[row] if row < len(c) else "" for c in columns])
+    console.print("Operatives left (wounds left/starting wounds)")
+    console.print(left)
+
+
+# -------------------------------------------------------------------------------------------
+# killteam play
+# -------------------------------------------------------------------------------------------
+
+
+@click.command("play")
+@_matchup_options
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=DEFAULT_SEED,
+    show_default=True,
+    help="Decides the whole battle: dice SeededDice(seed), agent seeds 2*seed (A) and "
+    "2*seed+1 (B).",
+)
+@click.option("--record", default=None, metavar="FILE", help="Write the game record (JSON Lines).")
+@click.option(
+    "--picture",
+    default=None,
+    callback=_picture_option,
+    metavar="FILE",
+    help="Draw the final board to a .png or .svg file.",
+)
+@click.option(
+    "--picture-each-tp",
+    default=None,
+    metavar="DIR",
+    help="Draw the board at the end of each turning point to DIR/tp1.png ... (.svg when "
+    "--picture is an .svg).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print only a JSON summary.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the summary (no narration).")
+def play_command(
+    teams: tuple[str, str] | None,
+    rosters: tuple[str, str] | None,
+    killzone: str | None,
+    agents: str | None,
+    seed: int,
+    record: str | None,
+    picture: str | None,
+    picture_each_tp: str | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Play one whole battle and narrate it (default: the embedded default battle)."""
+    if record is not None and not Path(record).parent.is_dir():
+        raise click.BadParameter(f"{record}: no such folder", param_hint="--record")
+    tp_dir = None
+    if picture_each_tp is not None:
+        tp_dir = Path(picture_each_tp)
+        try:
+            tp_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise click.BadParameter(
+                f"{picture_each_tp}: cannot create folder: {exc.strerror}",
+                param_hint="--picture-each-tp",
+            ) from None
+    tp_suffix = ".svg" if picture is not None and picture.lower().endswith(".svg") else ".png"
+    matchup = _matchup(_choice(teams, rosters, killzone, agents))
+    start = matchup.new_game()
+    narrate = not (as_json or quiet)
+    if narrate:
+        click.echo(f"{_versus(matchup, matchup.agents)}, seed {seed}")
+    narrator = Narrator(click.echo)
+    recorder = (
+        GameRecorder(
+            make_header(start, seed=seed, agents={"A": matchup.agents[0], "B": matchup.agents[1]})
+        )
+        if record is not None
+        else None
+    )
+    written: list[str] = []
+
+    def on_step(
+        before: GameState, action: Action, actor: str, after: GameState, events: list[Event]
+    ) -> None:
+        if recorder is not None:
+            recorder.on_step(before, action, actor, after, events)
+        if narrate:
+            narrator.on_step(before, action, actor, after, events)
+        if tp_dir is not None:
+            for e in events:
+                if e.kind == "turning_point_ended":
+                    tp = int(e["tp"])
+                    out = tp_dir / f"tp{tp}{tp_suffix}"
+                    render_state(after, out, title=board_title(after, f"end of turning point {tp}"))
+                    written.append(str(out))
+
+    final, summary = play_battle(matchup, seed, on_step=on_step, start=start)
+    if narrate:
+        narrator.close()
+    if recorder is not None and record is not None:
+        recorder.finish(final)
+        write_record(record, recorder.lines)
+        written.append(record)
+    if picture is not None:
+        render_state(final, picture)
+        written.append(picture)
+    if as_json:
+        click.echo(json.dumps(summary.to_json(), indent=2))
+        return
+    console = _console()
+    print_summary(console, summary)
+    for path in written:
+        click.echo(f"wrote {path}")
+
+
+# -------------------------------------------------------------------------------------------
+# killteam replay
+# -------------------------------------------------------------------------------------------
+
+
+def _check_lines(lines: list[Any]) -> None:
+    """Every line after the header is an input line or the result line.
+
+    Raises:
+        RecordFormatError: naming the first bad line (1-based, counting non-empty lines).
+    """
+    if not isinstance(lines[0], dict):
+        raise RecordFormatError("record line 1 is not a header object")
+    for k, line in enumerate(lines[1:], 2):
+        if not isinstance(line, dict):
+            raise RecordFormatError(f"record line {k} is not a JSON object")
+        if "step" in line:
+            ok = (
+                isinstance(line["step"], int)
+                and isinstance(line.get("actor"), str)
+                and isinstance(line.get("action"), str)
+            )
+            if not ok:
+                raise RecordFormatError(
+                    f"record line {k}: an input line has an integer 'step', and text 'actor' "
+                    "and 'action'"
+                )
+        elif "result" not in line and "hash" not in line:
+            raise RecordFormatError(f"record line {k} is neither an input nor the result")
+
+
+def _divergence(message: str, lines: list[Any], last: int) -> str:
+    """The replay error, with where the divergence must be when a state hash caught it."""
+    m = re.match(r"step (\d+): state hash differs", message)
+    if m is None:
+        return message if "step" in message else f"after step {last}: {message}"
+    step = int(m.group(1))
+    earlier = [
+        int(line["step"])
+        for line in lines[1:]
+        if "step" in line and line.get("hash") and int(line["step"]) < step
+    ]
+    since = max(earlier, default=0)
+    return f"{message}; the states last matched at step {since}" if since else message
+
+
+@click.command("replay")
+@click.argument("record_file", metavar="RECORD")
+@click.option("--json", "as_json", is_flag=True, help="Print only a JSON summary.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the summary (no narration).")
+def replay_command(record_file: str, as_json: bool, quiet: bool) -> None:
+    """Re-play a game record, narrate it and check it reproduces the recorded states."""
+    try:  # an unreadable record: status 2
+        lines = read_record(record_file)
+        _check_lines(lines)
+        header = lines[0]
+        start = game_from_header(header)
+    except KillTeamError as exc:
+        text = str(exc)
+        raise RecordFormatError(
+            text if text.startswith(record_file) else f"{record_file}: {text}"
+        ) from None
+    agents_h = header.get("agents") or {}
+    agents = (str(agents_h.get("A", "?")), str(agents_h.get("B", "?")))
+    seed = header.get("seed")
+    narrate = not (as_json or quiet)
+    if narrate:
+        teams = (start.ctx.rosters["A"].team.name, start.ctx.rosters["B"].team.name)
+        click.echo(
+            f"Replaying {record_file}: {teams[0]} (A, {agents[0]}) v {teams[1]} (B, {agents[1]}) "
+            f"on {start.ctx.killzone.name}, seed {seed}"
+        )
+    narrator = Narrator(click.echo)
+    tally = VpTally()
+    last = [0]
+
+    def on_step(
+        before: GameState, action: Action, actor: str, after: GameState, events: list[Event]
+    ) -> None:
+        tally.on_step(before, action, actor, after, events)
+        if narrate:
+            narrator.on_step(before, action, actor, after, events)
+        last[0] = after.step
+
+    try:
+        final = replay(lines, on_step=on_step)
+    except ReplayError as exc:
+        if narrate:
+            narrator.close()
+        raise click.ClickException(
+            f"{record_file} does not replay: {_divergence(str(exc), lines, last[0])}"
+        ) from None  # status 1
+    if narrate:
+        narrator.close()
+    summary = summarise(final, tally, seed=seed if isinstance(seed, int) else None, agents=agents)
+    inputs = sum(1 for line in lines[1:] if "step" in line)
+    hashes = sum(1 for line in lines[1:] if line.get("hash"))
+    has_result = any("result" in line for line in lines[1:])
+    if as_json:
+        data = summary.to_json()
+        data["replay"] = {"steps": inputs, "hashes_checked": hashes, "complete": has_result}
+        click.echo(json.dumps(data, indent=2))
+        return
+    print_summary(_console(), summary)
+    end = "and the result match the record" if has_result else "match (no result line)"
+    click.echo(f"replay OK: {inputs} steps, {hashes} state hashes {end}")
+
+
+# -------------------------------------------------------------------------------------------
+# killteam batch
+# -------------------------------------------------------------------------------------------
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def print_stats(console: Console, m: Matchup, stats: BatchStats) -> None:
+    """Win/draw/loss rates of A with their Wilson intervals, and the means per player."""
+    table = Table()
+    for col, justify in (("result", "left"), ("games", "right"), ("rate", "right")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    table.add_column("95% CI (Wilson)", justify="right")
+    for name, r in (("win", stats.win), ("draw", stats.draw), ("loss", stats.loss)):
+        table.add_row(name, str(r.count), _pct(r.rate), f"{_pct(r.ci[0])} - {_pct(r.ci[1])}")
+    console.print(f"Results of player A over {stats.games} games")
+    console.print(table)
+    means = Table()
+    means.add_column("player")
+    for op, _ in stats.mean_vp_by_op:
+        means.add_column(f"{OP_TITLES.get(op, op)} VP", justify="right")
+    means.add_column("total VP", justify="right")
+    means.add_column("kills", justify="right")
+    for k, p in enumerate(("A", "B")):
+        means.add_row(
+            f"{p} {m.rosters[k].team.name} ({m.agents[k]})",
+            *[f"{v[k]:.2f}" for _, v in stats.mean_vp_by_op],
+            f"{stats.mean_vp[k]:.2f}",
+            f"{stats.mean_kills[k]:.2f}",
+        )
+    console.print("Means per game")
+    console.print(means)
+    if stats.unfinished:
+        console.print(f"{stats.unfinished} games hit the step limit (counted as draws)")
+
+
+@click.command("batch")
+@_matchup_options
+@click.option(
+    "-n", "--games", type=click.IntRange(min=1), default=100, show_default=True, help="Games."
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 512),
+    default=None,
+    help="Worker processes (default: the CPUs available). Results never depend on it.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=DEFAULT_SEED,
+    show_default=True,
+    help="Base seed: game i uses the seed SeedSequence([BASE, i]).generate_state(1)[0].",
+)
+@click.option(
+    "--out", default=None, metavar="FILE", help="Write one JSON line per game (by index)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print only the statistics as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def batch_command(
+    teams: tuple[str, str] | None,
+    rosters: tuple[str, str] | None,
+    killzone: str | None,
+    agents: str | None,
+    games: int,
+    workers: int | None,
+    seed: int,
+    out: str | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Play many seeded battles of one matchup in parallel and report A's win rate."""
+    if out is not None and not Path(out).parent.is_dir():
+        raise click.BadParameter(f"{out}: no such folder", param_hint="--out")
+    choice = _choice(teams, rosters, killzone, agents)
+    matchup = _matchup(choice)
+    n_workers = workers or default_workers()
+    show = not quiet and sys.stderr.isatty()
+    progress = Progress(
+        TextColumn("games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=_console(stderr=True),
+        disable=not show,
+        transient=True,
+    )
+    task = progress.add_task("games", total=games)
+
+    def on_game(_line: dict[str, Any]) -> None:
+        # Started on the first result, once the worker processes exist (never fork while the
+        # progress bar's refresh thread runs).
+        if not progress.live.is_started:
+            progress.start()
+        progress.advance(task)
+
+    try:
+        lines = run_batch(choice, games, base_seed=seed, workers=n_workers, on_game=on_game)
+    finally:
+        progress.stop()
+    stats = batch_stats(lines)
+    if out is not None:
+        Path(out).write_text("".join(dumps_line(line) + "\n" for line in lines), encoding="utf-8")
+    if as_json:
+        data: dict[str, Any] = {
+            "teams": {"A": matchup.rosters[0].team.name, "B": matchup.rosters[1].team.name},
+            "killzone": matchup.killzone.name,
+            "agents": {"A": matchup.agents[0], "B": matchup.agents[1]},
+            "base_seed": seed,
+            **stats.to_json(),
+        }
+        click.echo(json.dumps(data, indent=2))
+        return
+    click.echo(f"{_versus(matchup, matchup.agents)}: {games} games, base seed {seed}")
+    print_stats(_console(), matchup, stats)
+    if out is not None:
+        click.echo(f"wrote {out}")
+
+
+def register(cli_group: click.Group) -> None:
+    """Add ``play``, ``replay`` and ``batch`` to ``cli_group`` (the ``killteam`` group)."""
+    cli_group.add_command(play_command)
+    cli_group.add_command(replay_command)
+    cli_group.add_command(batch_command)

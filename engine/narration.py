@@ -1,0 +1,388 @@
+"""A compact narration of a battle, a few lines per turning point, from the engine's events.
+
+:class:`Narrator` reads every step of a battle (pass :meth:`Narrator.on_step` to
+:func:`engine.game.drivers.play` or :func:`engine.game.record.replay`) and writes lines:
+
+- the set-up on one line (roll-off, initiative, drop zones, how many operatives each player
+  sets up);
+- per turning point, a header, then the Strategy phase on one line (initiative roll-off,
+  initiative cards, who takes initiative, CP gained, ploys);
+- one line per activation or counteraction with its order, AP and every move (action, distance
+  paid, destination), and one indented line per shoot or fight with the dice as rolled,
+  re-rolls (``CP`` marks a Command Re-roll), the successes retained, the saves, the strikes and
+  blocks, the damage, stuns and incapacitations;
+- VP as they are scored, and the VP and operatives left at the end of each turning point.
+
+Events the narrator does not fold into a line are written with
+:func:`engine.game.events.narrate`, so a new kind of event is never lost. The text depends only
+on the events, so the same battle always gives the same narration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine.game.actions import Action
+from engine.game.events import Event, narrate
+from engine.game.state import GameState
+
+__all__ = ["Narrator"]
+
+_MOVE_WORDS = {
+    "reposition": "repositions",
+    "dash": "dashes",
+    "fall back": "falls back",
+    "charge": "charges",
+}
+# Events with no line of their own (bookkeeping, or said another way).
+_SILENT = frozenset(
+    {
+        "activation_ended",
+        "operative_removed",
+        "crits_retained",
+        "shoot_ended",
+        "fight_ended",
+        "battle_ending",
+        "kill_grade",
+        "guard_ended",
+        "passed",
+        "deployed",
+        "battle_started",
+    }
+)
+
+
+def _dice(values: Sequence[int]) -> str:
+    return ",".join(str(v) for v in values) if values else "-"
+
+
+def _pt(x: float, y: float) -> str:
+    return f"({x:.1f}, {y:.1f})"
+
+
+def _counts(normals: int, crits: int, what: str) -> str:
+    parts = []
+    if normals:
+        parts.append(f"{normals} normal")
+    if crits:
+        parts.append(f"{crits} crit")
+    return f"{what} " + " + ".join(parts) if parts else f"no {what}"
+
+
+class _Line:
+    """A line being built: a head, then parts joined with ``"; "``."""
+
+    def __init__(self, head: str, indent: int = 0) -> None:
+        self.head = head
+        self.indent = indent
+        self.parts: list[str] = []
+
+    def text(self) -> str:
+        pad = "  " * self.indent
+        if not self.parts:
+            return pad + self.head
+        if not self.head:
+            return pad + "; ".join(self.parts)
+        return f"{pad}{self.head}: " + "; ".join(self.parts)
+
+
+class _Attack(_Line):
+    """A shoot or fight line, with where each fighter's dice are written."""
+
+    def __init__(self, head: str, kind: str, op: str, target: str, weapon: str) -> None:
+        super().__init__(head, indent=1)
+        self.kind = kind
+        self.op = op
+        self.target = target
+        self.weapons = {weapon}
+        self.dice_part: dict[str, int] = {}  # player (fight) or "attack"/"defence" -> index
+        self.strike = -1  # index of the last strike, while its damage may follow
+
+
+class Narrator:
+    """Writes the compact narration of a battle (module docstring).
+
+    Args:
+        write: called with each finished line (no newline).
+    """
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        self.write = write
+        self.line: _Line | None = None
+        self.deferred: list[str] = []
+        self.active = ""  # the operative whose activation (or counteraction) is running
+        self.strategy: _Line | None = None
+        self.cp: dict[str, str] = {}
+        self.deployed: dict[str, int] = {}
+        self.pending_reroll: tuple[tuple[int, ...], bool] | None = None
+
+    # -- lines ------------------------------------------------------------------------------
+
+    def _flush(self) -> None:
+        if self.line is not None:
+            self.write(self.line.text())
+            self.line = None
+        for text in self.deferred:
+            self.write(text)
+        self.deferred.clear()
+
+    def _flush_strategy(self) -> None:
+        s = self.strategy
+        if s is None:
+            return
+        if self.cp:
+            s.parts.append("CP " + ", ".join(self.cp[p] for p in sorted(self.cp)))
+        if self.deployed:
+            counts = sorted(self.deployed.items())
+            text = f"{counts[0][0]} sets up {counts[0][1]} operatives"
+            s.parts.append(", ".join([text] + [f"{p} {n}" for p, n in counts[1:]]))
+        self.write(s.text())
+        self.strategy = None
+        self.cp.clear()
+        self.deployed.clear()
+
+    def _part(self, text: str) -> None:
+        """Add ``text`` to the open activation line (or start a continuation line)."""
+        if self.line is None or isinstance(self.line, _Attack):
+            self._flush()
+            self.line = _Line("", indent=1)
+        self.line.parts.append(text)
+
+    def close(self) -> None:
+        """Write whatever is still pending (call once the battle is over)."""
+        self._flush_strategy()
+        self._flush()
+
+    # -- steps ------------------------------------------------------------------------------
+
+    def on_step(
+        self,
+        before: GameState,
+        action: Action,
+        actor: str,
+        after: GameState,
+        events: list[Event],
+    ) -> None:
+        """Narrate one input and the events it caused."""
+        if action.verb in ("Command re-roll", "Re-roll"):
+            self.pending_reroll = (action.values, action.verb == "Command re-roll")
+        for e in events:
+            self._event(e, action, actor, after)
+
+    def _event(self, e: Event, action: Action, actor: str, after: GameState) -> None:
+        k = e.kind
+        attack = self.line if isinstance(self.line, _Attack) else None
+        if k == "turning_point_started":
+            self._flush_strategy()
+            self._flush()
+            self.write(f"=== Turning point {e['tp']} ===")
+            self.strategy = _Line("Strategy")
+        elif k in ("roll_off", "drop_zone_chosen", "initiative_card", "initiative_decided"):
+            self._strategy_event(e, action, actor)
+        elif k == "cp_gained":
+            self.cp[e["player"]] = f"{e['player']} {e['total']} (+{e['cp']})"
+        elif k == "deployed":
+            if self.strategy is None:
+                self.strategy = _Line("Set-up")
+            player = after.ctx.owner[e["op"]]
+            self.deployed[player] = self.deployed.get(player, 0) + 1
+        elif k in ("activated", "counteracted", "interrupt"):
+            self._flush_strategy()
+            self._flush()
+            self.active = e["op"]
+            if k == "activated":
+                head = f"{e['op']} activates ({e['order']}, {e['ap']}AP)"
+            elif k == "counteracted":
+                head = f"{e['op']} counteracts"
+            else:
+                head = f"{e['op']} interrupts from On Guard"
+            self.line = _Line(head)
+        elif k == "moved":
+            z = f' at {e["z"]:g}" up' if e["z"] else ""
+            verb = _MOVE_WORDS.get(e["action"], e["action"] + "s")
+            self._part(f'{verb} {e["cost"]:g}" to {_pt(e["x"], e["y"])}{z}')
+        elif k == "guard":
+            self._part("goes on guard")
+        elif k == "hatch_operated":
+            self._part(f"{'opens' if e['open'] else 'closes'} {e['hatch']}")
+        elif k == "marker_picked_up":
+            self._part(f"picks up marker {e['marker']}")
+        elif k == "marker_placed":
+            self._part(f"places marker {e['marker']} at {_pt(e['x'], e['y'])}")
+        elif k in ("shoot_declared", "fight_declared"):
+            self._flush_strategy()
+            self._flush()
+            who = "" if e["op"] == self.active else f"{e['op']} "
+            verb = "shoots" if k == "shoot_declared" else "fights"
+            pb = " (point blank)" if e.get("point_blank") else ""
+            self.line = _Attack(
+                f"{who}{verb} {e['target']} with {e['weapon']}{pb}",
+                "shoot" if k == "shoot_declared" else "fight",
+                e["op"],
+                e["target"],
+                e["weapon"],
+            )
+        elif k == "retaliation_weapon" and attack is not None:
+            attack.head += f" ({e['op']} retaliates with {e['weapon']})"
+            attack.weapons.add(e["weapon"])
+        elif k == "dice_rolled":
+            self._dice_rolled(e, attack, after)
+        elif k == "dice_rerolled":
+            self._dice_rerolled(e, attack)
+        elif k == "cp_spent" and e["ploy"] == "Command Re-roll":
+            pass  # written with the re-roll
+        elif k == "attack_retained" and attack is not None:
+            self._retained(e, attack, after)
+        elif k == "saves_retained" and attack is not None:
+            cover = f" ({e['cover']} from cover)" if e.get("cover") else ""
+            text = " -> " + _counts(e["normals"], e["crits"], "saves") + cover
+            idx = attack.dice_part.pop("defence", None)
+            if idx is None:
+                attack.parts.append(text.removeprefix(" -> "))
+            else:
+                attack.parts[idx] += text
+        elif k == "strike" and attack is not None:
+            attack.strike = len(attack.parts)
+            attack.parts.append(f"{e['op']} strikes ({e['die']})")
+        elif k == "block" and attack is not None:
+            if e["blocked"] == "nothing":
+                attack.parts.append(f"{e['op']} discards a {e['die']}")
+            else:
+                attack.parts.append(f"{e['op']} blocks a {e['blocked']} with a {e['die']}")
+        elif k == "damage_inflicted":
+            src = e["source"]
+            shown = "" if attack is not None and src in attack.weapons else f" from {src}"
+            text = f"{e['op']} takes {e['damage']} damage{shown} ({max(0, e['wounds'])}W left)"
+            if attack is not None and attack.strike == len(attack.parts) - 1:
+                attack.parts[-1] += ": " + text
+                attack.strike = -1
+            elif attack is not None:
+                attack.parts.append(text)
+            else:
+                self._part(text)
+        elif k == "operative_incapacitated":
+            text = f"{e['op']} is incapacitated"
+            last = self.line.parts[-1] if self.line is not None and self.line.parts else ""
+            if self.line is not None and f"{e['op']} takes " in last and last.endswith("W left)"):
+                self.line.parts[-1] = last[: last.rindex(" (")] + ": incapacitated"
+            elif attack is not None:
+                attack.parts.append(text)
+            else:
+                self._part(text)
+        elif k == "stunned":
+            text = f"{e['op']} is stunned"
+            if attack is not None:
+                attack.parts.append(text)
+            else:
+                self._part(text)
+        elif k == "vp_scored":
+            self.deferred.append(f"  * {narrate(e)}")
+            if self.line is None:
+                self._flush()
+        elif k == "turning_point_ended":
+            self._flush_strategy()
+            self._flush()
+            left = {p: (len(after.alive(p)), after.ctx.starting[p]) for p in ("A", "B")}
+            self.write(
+                f"--- End of turning point {e['tp']}: VP A {e['vp'][0]}, B {e['vp'][1]}; "
+                f"operatives left A {left['A'][0]}/{left['A'][1]}, B {left['B'][0]}/{left['B'][1]}"
+            )
+        elif k == "battle_ended":
+            self._flush_strategy()
+            self._flush()
+            self.write(narrate(e))
+        elif k in _SILENT:
+            return
+        else:
+            text = narrate(e).strip()
+            if not text:
+                return
+            if self.strategy is not None:
+                self.strategy.parts.append(text)
+            elif attack is not None:
+                attack.parts.append(text)
+            else:
+                self._part(text)
+
+    def _strategy_event(self, e: Event, action: Action, actor: str) -> None:
+        if self.strategy is None:
+            self.strategy = _Line("Set-up")
+        parts = self.strategy.parts
+        k = e.kind
+        if k == "roll_off":
+            parts.append(f"roll-off A {e['a']}, B {e['b']}")
+        elif k == "initiative_card":
+            parts.append(f"{e['player']} plays initiative card {e['card']}")
+        elif k == "drop_zone_chosen":
+            parts.append(f"{e['player']} takes drop zone {e['zone']}")
+        elif action.verb == "Initiative" and actor in ("A", "B"):
+            chosen = e["player"]
+            parts.append(
+                f"{actor} takes the initiative"
+                if chosen == actor
+                else f"{actor} gives the initiative to {chosen}"
+            )
+        else:
+            parts.append(f"{e['player']} has the initiative")
+
+    def _dice_rolled(self, e: Event, attack: _Attack | None, after: GameState) -> None:
+        label = str(e["label"])
+        values = _dice(e["values"])
+        if attack is None:
+            text = narrate(e).strip()
+            (self.strategy.parts if self.strategy is not None else self.deferred).append(text)
+            return
+        if label.startswith("Hot"):
+            attack.parts.append(f"Hot roll {values}")
+            return
+        if attack.kind == "fight":
+            player = e["player"]
+            fighter = next(
+                (op for op in (attack.op, attack.target) if after.ctx.owner.get(op) == player),
+                player,
+            )
+            attack.dice_part[player] = len(attack.parts)
+            attack.parts.append(f"{fighter} rolls {values}")
+            return
+        key = "attack" if label == "attack" else "defence"
+        attack.dice_part[key] = len(attack.parts)
+        attack.parts.append(f"{key} {values}")
+
+    def _dice_rerolled(self, e: Event, attack: _Attack | None) -> None:
+        old, command = self.pending_reroll or ((), False)
+        self.pending_reroll = None
+        new = _dice(e["new"])
+        if old:
+            text = f"{'CP ' if command else ''}re-roll {_dice(old)} to {new}"
+        else:
+            text = f"re-roll -> {new}"
+        if attack is None:
+            target = self.strategy.parts if self.strategy is not None else None
+            if target:
+                target[-1] += f" -> {new}"
+            else:
+                self.deferred.append("  " + narrate(Event.make("dice_rerolled", **dict(e.data))))
+            return
+        if attack.kind == "fight":
+            idx = attack.dice_part.get(e["player"])
+        else:
+            idx = attack.dice_part.get("defence", attack.dice_part.get("attack"))
+        if idx is None:
+            attack.parts.append(text)
+        else:
+            attack.parts[idx] += ", " + text
+
+    def _retained(self, e: Event, attack: _Attack, after: GameState) -> None:
+        text = " -> " + _counts(e["normals"], e["crits"], "hits")
+        if e.get("obscured"):
+            text += " (obscured)"
+        if attack.kind == "fight":
+            idx = attack.dice_part.get(after.ctx.owner.get(e["op"], ""))
+        else:
+            idx = attack.dice_part.get("attack")
+            if idx is not None and e["target"] != attack.target:
+                attack.parts[idx] = f"vs {e['target']}: " + attack.parts[idx]
+        if idx is None:
+            attack.parts.append(text.removeprefix(" -> "))
+        else:
+            attack.parts[idx] += text

@@ -1,0 +1,774 @@
+"""Whole battles from a few choices: teams, rosters, killzone, agents and a seed.
+
+The ``killteam play``, ``killteam replay`` and ``killteam batch`` commands
+(:mod:`engine.cli_play`) are thin over this module; tests and benchmarks call it directly.
+
+- :func:`make_matchup` turns the user's choices (team names or files, roster files, a killzone
+  name or file, agent names) into a :class:`Matchup`; :data:`DEFAULT_TEAMS`,
+  :data:`DEFAULT_KILLZONE`, :data:`DEFAULT_AGENTS` and :data:`DEFAULT_SEED` are the embedded
+  default battle.
+- :func:`play_battle` plays one seeded battle (``rules/KT24.md`` 1.2-1.8) and returns the final
+  state with its :class:`BattleSummary` (VP per mission op and player, winner, kills,
+  operatives left with their wounds).
+- :func:`run_batch` plays many seeded battles, in parallel processes when asked, and
+  :func:`batch_stats` reduces them to win/draw/loss rates with Wilson score intervals, mean VP
+  per op and mean kills.
+
+Seeds (one integer decides a whole battle):
+
+- the dice are :class:`~engine.game.drivers.SeededDice` ``(seed)``;
+- player A's agent gets seed ``2 * seed`` and player B's ``2 * seed + 1``
+  (:func:`agent_seeds`);
+- game ``i`` of a batch with base seed ``base`` uses the battle seed
+  ``numpy.random.SeedSequence([base, i]).generate_state(1)[0]`` (:func:`game_seed`, an integer
+  below 2**32), so ``killteam play --seed <that seed>`` with the same teams, killzone and agents
+  replays it alone, and the results never depend on the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+import attrs
+import numpy as np
+
+from engine.agents import AGENT_NAMES, make_agent
+from engine.errors import KillTeamError
+from engine.game.actions import Action
+from engine.game.context import GameOptions
+from engine.game.drivers import SeededDice, play
+from engine.game.events import Event
+from engine.game.setup import SetupError, new_game
+from engine.game.state import GameState, Terminal
+from engine.geometry import Killzone, load_killzone
+from engine.geometry.movement import move_graph
+from engine.teams.importers.killteamjson import import_killteamjson
+from engine.teams.io import builtin_teams, load_builtin_team, load_roster, load_team
+from engine.teams.model import Roster, Team
+
+__all__ = [
+    "DEFAULT_AGENTS",
+    "DEFAULT_KILLZONE",
+    "DEFAULT_SEED",
+    "DEFAULT_TEAMS",
+    "MISSION_OPS",
+    "OP_TITLES",
+    "BatchStats",
+    "BattleError",
+    "BattleSummary",
+    "Matchup",
+    "MatchupChoice",
+    "OperativeLeft",
+    "Rate",
+    "VpTally",
+    "agent_seeds",
+    "auto_roster",
+    "batch_line",
+    "batch_stats",
+    "default_workers",
+    "game_seed",
+    "load_team_ref",
+    "make_matchup",
+    "parse_agents",
+    "play_battle",
+    "run_batch",
+    "summarise",
+    "wilson_interval",
+]
+
+#: The embedded default battle: built-in teams (players A and B, default rosters)...
+DEFAULT_TEAMS: tuple[str, str] = ("kasrkin", "legionaries")
+#: ...on this shipped killzone...
+DEFAULT_KILLZONE = "open_ruins"
+#: ...between these agents...
+DEFAULT_AGENTS: tuple[str, str] = ("heuristic", "heuristic")
+#: ...with this seed.
+DEFAULT_SEED = 1
+
+#: The mission ops that score VP, in the order summaries list them (Approved Ops 2025,
+#: ``rules/KT24.md`` 8: only the kill op is played so far; crit and tac ops join here).
+MISSION_OPS: tuple[str, ...] = ("kill",)
+#: Column titles of the ops.
+OP_TITLES: Mapping[str, str] = {"kill": "Kill op"}
+
+#: z for a two-sided 95% interval (the 0.975 quantile of the standard normal).
+Z95 = 1.959963984540054
+
+
+class BattleError(KillTeamError, ValueError):
+    """A battle cannot be set up from these choices (the message names the choice)."""
+
+
+# -------------------------------------------------------------------------------------------
+# Teams, rosters, agents, seeds
+# -------------------------------------------------------------------------------------------
+
+
+def _is_killteamjson(data: Any) -> bool:
+    return isinstance(data, Mapping) and "opTypes" in data and "killteamName" in data
+
+
+def load_team_ref(ref: str) -> Team:
+    """A team from a built-in id, a team file in the project's format, or one team file of
+    the killteamjson (KTDash-derived) dataset (``en/teams/IMP-KAS.json``), imported on the fly
+    by :func:`engine.teams.importers.killteamjson.import_killteamjson`.
+
+    Raises:
+        BattleError: no such built-in team or file, a roster file given as a team, or an
+            unreadable or invalid team (the message names the file and the field).
+    """
+    if ref in builtin_teams():
+        return load_builtin_team(ref)
+    path = Path(ref)
+    if not path.is_file():
+        raise BattleError(
+            f"{ref}: not a built-in team ({', '.join(builtin_teams())}) or a team file"
+        )
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BattleError(f"{ref}: cannot read team file: {exc}") from None
+    if isinstance(data, Mapping) and set(data) == {"team", "operatives"}:
+        raise BattleError(f"{ref}: this is a roster file; pass it with --rosters")
+    try:
+        if _is_killteamjson(data):
+            teams = import_killteamjson(path).teams
+            if len(teams) != 1:
+                raise BattleError(f"{ref}: expected one killteamjson team, found {len(teams)}")
+            return teams[0]
+        return load_team(path)
+    except BattleError:
+        raise
+    except KillTeamError as exc:
+        raise BattleError(str(exc)) from None
+
+
+def auto_roster(team: Team) -> Roster:
+    """The team's default roster, or, for a team without one (imported teams), a legal roster
+    chosen deterministically from the selection rules (``rules/KT24.md`` 7).
+
+    The chosen roster has the middle of the allowed size range (rounded down): the first
+    leader type, then the other operative types in datacard order, one of each per round,
+    skipping a type once a selection limit would be broken.
+
+    Raises:
+        BattleError: when no legal roster comes out (the message lists the broken rules and
+            suggests a roster file).
+    """
+    if team.default_roster:
+        return team.default()
+    sel = team.selection
+    lo, hi = sel.size
+    size = max(lo, (lo + hi) // 2)
+    leaders = [name for name in sel.leader if any(op.name == name for op in team.operatives)]
+    picked: list[str] = leaders[:1]
+    others = [op.name for op in team.operatives if op.name not in sel.leader]
+    while len(picked) < size and others:
+        added = False
+        for name in others:
+            if len(picked) >= size:
+                break
+            trial = Roster(team, (*picked, name))
+            if not any(
+                p.startswith(("limit", "keyword limit", "combined limit")) for p in trial.validate()
+            ):
+                picked.append(name)
+                added = True
+        if not added:
+            break
+    roster = Roster(team, tuple(picked))
+    problems = roster.validate()
+    if problems:
+        raise BattleError(
+            f"team {team.name!r} has no default roster and none can be chosen automatically "
+            f"({'; '.join(problems)}): pass a roster file with --rosters"
+        )
+    return roster
+
+
+def parse_agents(text: str | Sequence[str]) -> tuple[str, str]:
+    """Agent names for players A and B from ``"heuristic"`` (both) or ``"heuristic,random"``
+    (A, B); names are case-insensitive (:data:`engine.agents.AGENT_NAMES`).
+
+    Raises:
+        BattleError: not one or two known names.
+    """
+    parts = (
+        [t.strip().lower() for t in text.split(",")]
+        if isinstance(text, str)
+        else [t.strip().lower() for t in text]
+    )
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or any(p not in AGENT_NAMES for p in parts):
+        shown = text if isinstance(text, str) else ",".join(text)
+        raise BattleError(
+            f"agents {shown!r}: give one agent for both players or two separated by a comma "
+            f"(A,B), each one of {', '.join(AGENT_NAMES)}"
+        )
+    return parts[0], parts[1]
+
+
+def agent_seeds(seed: int) -> tuple[int, int]:
+    """The agents' own seeds for a battle seed: ``(2 * seed, 2 * seed + 1)`` for A and B."""
+    return 2 * seed, 2 * seed + 1
+
+
+def game_seed(base: int, index: int) -> int:
+    """The battle seed of game ``index`` (0-based) of a batch with base seed ``base``:
+    ``numpy.random.SeedSequence([base, index]).generate_state(1)[0]`` (below 2**32).
+
+    Raises:
+        ValueError: a negative base or index.
+    """
+    if base < 0 or index < 0:
+        raise ValueError(f"seeds are non-negative (base {base}, index {index})")
+    return int(np.random.SeedSequence([base, index]).generate_state(1)[0])
+
+
+# -------------------------------------------------------------------------------------------
+# Matchups
+# -------------------------------------------------------------------------------------------
+
+
+@attrs.frozen(slots=True)
+class MatchupChoice:
+    """The user's choices, as text (picklable, so worker processes rebuild the matchup).
+
+    Attributes:
+        teams: two team references (:func:`load_team_ref`), or ``None``.
+        rosters: two roster files (``engine.teams.load_roster``), or ``None``; at most one of
+            ``teams`` and ``rosters``; neither means :data:`DEFAULT_TEAMS`.
+        killzone: a shipped layout name or a layout file (``None``: :data:`DEFAULT_KILLZONE`).
+        agents: agent names (:func:`parse_agents`; ``None``: :data:`DEFAULT_AGENTS`).
+    """
+
+    teams: tuple[str, str] | None = None
+    rosters: tuple[str, str] | None = None
+    killzone: str | None = None
+    agents: str | None = None
+
+
+@attrs.frozen(slots=True, eq=False)
+class Matchup:
+    """Everything a battle needs except its seed.
+
+    Attributes:
+        killzone: the layout; rosters: players A and B; agents: agent names for A and B;
+        options: the game options (default: KT24, Approved Ops 2025 kill op).
+    """
+
+    killzone: Killzone
+    rosters: tuple[Roster, Roster]
+    agents: tuple[str, str]
+    options: GameOptions = attrs.field(factory=GameOptions)
+
+    def new_game(self) -> GameState:
+        """A new battle at its first node.
+
+        Raises:
+            BattleError: the engine refuses the set-up (e.g. an illegal roster).
+        """
+        try:
+            return new_game(self.killzone, self.rosters[0], self.rosters[1], self.options)
+        except SetupError as exc:
+            raise BattleError(str(exc)) from None
+
+    def warm(self) -> None:
+        """Build the killzone's movement graphs for every base size in the rosters now (they
+        are cached on the killzone; worker processes forked afterwards inherit them)."""
+        sizes = sorted(
+            {r.team.operative(name).base_mm for r in self.rosters for name in r.operatives}
+        )
+        for base_mm in sizes:
+            move_graph(self.killzone, base_mm)
+
+
+def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
+    """Build a :class:`Matchup` from the user's choices (defaults for what is ``None``).
+
+    Raises:
+        BattleError: both teams and rosters given, or a team, roster file, killzone or agent
+            name that cannot be used (the message names it).
+    """
+    c = choice or MatchupChoice()
+    if c.teams is not None and c.rosters is not None:
+        raise BattleError("choose the teams with --teams or with --rosters, not both")
+    rosters: list[Roster] = []
+    for player, k in (("A", 0), ("B", 1)):
+        try:
+            if c.rosters is not None:
+                rosters.append(load_roster(c.rosters[k]))
+            else:
+                rosters.append(auto_roster(load_team_ref((c.teams or DEFAULT_TEAMS)[k])))
+        except KillTeamError as exc:
+            what = "roster" if c.rosters is not None else "team"
+            raise BattleError(f"{what} of player {player}: {exc}") from None
+    try:
+        killzone = load_killzone(c.killzone or DEFAULT_KILLZONE)
+    except KillTeamError as exc:
+        raise BattleError(f"killzone: {exc}") from None
+    agents = parse_agents(c.agents) if c.agents is not None else DEFAULT_AGENTS
+    return Matchup(killzone, (rosters[0], rosters[1]), agents)
+
+
+# -------------------------------------------------------------------------------------------
+# One battle
+# -------------------------------------------------------------------------------------------
+
+OnStep = Callable[[GameState, Action, str, GameState, list[Event]], None]
+
+
+class VpTally:
+    """Victory points per mission op and player, from the ``vp_scored`` events of a battle
+    (pass :meth:`on_step` to :func:`engine.game.drivers.play` or ``replay``)."""
+
+    def __init__(self) -> None:
+        self.vp: dict[str, list[int]] = {op: [0, 0] for op in MISSION_OPS}
+
+    def on_step(
+        self,
+        before: GameState,
+        action: Action,
+        actor: str,
+        after: GameState,
+        events: list[Event],
+    ) -> None:
+        """Add the VP scored in one step."""
+        for e in events:
+            if e.kind == "vp_scored":
+                op = str(e.get("op") or "other")
+                self.vp.setdefault(op, [0, 0])[0 if e["player"] == "A" else 1] += int(e["vp"])
+
+
+@attrs.frozen(slots=True)
+class OperativeLeft:
+    """An operative at the end: ``id``, ``name`` (its datacard), ``player``, ``wounds`` left
+    and its starting ``max_wounds``, and whether it was incapacitated."""
+
+    id: str
+    name: str
+    player: str
+    wounds: int
+    max_wounds: int
+    incapacitated: bool
+
+
+@attrs.frozen(slots=True)
+class BattleSummary:
+    """The outcome of one battle.
+
+    Attributes:
+        seed: the battle seed (``None`` when unknown, e.g. a record without one).
+        agents: agent names (A, B); agent_seeds: their seeds (:func:`agent_seeds`).
+        teams: team names (A, B); team_ids: their ids; killzone: the layout's name.
+        finished: the battle reached its end (TP4 over).
+        turning_point: the last turning point played (1-4).
+        steps: inputs applied.
+        vp: victory points (A, B); vp_by_op: op -> (A, B), ops in :data:`MISSION_OPS` order
+            (their sum is ``vp``).
+        winner: ``"A"``, ``"B"`` or ``""`` (a draw, or not finished).
+        kills: enemy operatives incapacitated (A's kills are B's operatives incapacitated,
+            whatever did it: the kill op counts them the same, 8.2).
+        operatives: every operative at the end, A's then B's, in roster order.
+        hash: the final state's hash (:meth:`GameState.hash`).
+    """
+
+    seed: int | None
+    agents: tuple[str, str]
+    agent_seeds: tuple[int, int] | None
+    teams: tuple[str, str]
+    team_ids: tuple[str, str]
+    killzone: str
+    finished: bool
+    turning_point: int
+    steps: int
+    vp: tuple[int, int]
+    vp_by_op: tuple[tuple[str, tuple[int, int]], ...]
+    winner: str
+    kills: tuple[int, int]
+    operatives: tuple[OperativeLeft, ...]
+    hash: str
+
+    def left(self, player: str) -> list[OperativeLeft]:
+        """``player``'s operatives still on the killzone."""
+        return [o for o in self.operatives if o.player == player and not o.incapacitated]
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as JSON data (the ``killteam play --json`` object, README)."""
+        ab = ("A", "B")
+        return {
+            "seed": self.seed,
+            "agents": dict(zip(ab, self.agents, strict=True)),
+            "agent_seeds": None
+            if self.agent_seeds is None
+            else dict(zip(ab, self.agent_seeds, strict=True)),
+            "teams": dict(zip(ab, self.teams, strict=True)),
+            "team_ids": dict(zip(ab, self.team_ids, strict=True)),
+            "killzone": self.killzone,
+            "finished": self.finished,
+            "turning_point": self.turning_point,
+            "steps": self.steps,
+            "vp": dict(zip(ab, self.vp, strict=True)),
+            "vp_by_op": {op: dict(zip(ab, v, strict=True)) for op, v in self.vp_by_op},
+            "winner": self.winner or None,
+            "kills": dict(zip(ab, self.kills, strict=True)),
+            "operatives": {
+                p: [
+                    {
+                        "id": o.id,
+                        "name": o.name,
+                        "wounds": o.wounds,
+                        "max_wounds": o.max_wounds,
+                        "incapacitated": o.incapacitated,
+                    }
+                    for o in self.operatives
+                    if o.player == p
+                ]
+                for p in ab
+            },
+            "hash": self.hash,
+        }
+
+
+def summarise(
+    final: GameState,
+    tally: VpTally | None = None,
+    *,
+    seed: int | None = None,
+    agents: tuple[str, str] = ("", ""),
+) -> BattleSummary:
+    """The :class:`BattleSummary` of a battle's ``final`` state.
+
+    Args:
+        tally: the VP per op seen while playing; without it (or when it does not add up to
+            the state's VP) the difference is put under the op ``"other"``.
+        seed: the battle seed; agents: agent names for A and B (for the record).
+    """
+    ctx = final.ctx
+    vp = (final.players[0].vp, final.players[1].vp)
+    by_op = {op: list(v) for op, v in (tally.vp.items() if tally else [])}
+    for op in MISSION_OPS:
+        by_op.setdefault(op, [0, 0])
+    for k in (0, 1):
+        rest = vp[k] - sum(v[k] for v in by_op.values())
+        if rest:
+            by_op.setdefault("other", [0, 0])[k] += rest
+    ops_order = [op for op in MISSION_OPS] + [op for op in by_op if op not in MISSION_OPS]
+    node = final.node
+    finished = isinstance(node, Terminal)
+    winner = node.result.winner if isinstance(node, Terminal) else ""
+    down = {p: sum(1 for o in final.operatives if o.player == p and o.incapacitated) for p in "AB"}
+    teams = (ctx.rosters["A"].team, ctx.rosters["B"].team)
+    return BattleSummary(
+        seed=seed,
+        agents=agents,
+        agent_seeds=None if seed is None else agent_seeds(seed),
+        teams=(teams[0].name, teams[1].name),
+        team_ids=(teams[0].id, teams[1].id),
+        killzone=ctx.killzone.name,
+        finished=finished,
+        turning_point=min(final.tp, 4),
+        steps=final.step,
+        vp=vp,
+        vp_by_op=tuple((op, (by_op[op][0], by_op[op][1])) for op in ops_order),
+        winner=winner,
+        kills=(down["B"], down["A"]),
+        operatives=tuple(
+            OperativeLeft(
+                id=o.id,
+                name=ctx.datacards[o.id].name,
+                player=o.player,
+                wounds=max(0, o.wounds),
+                max_wounds=ctx.datacards[o.id].wounds,
+                incapacitated=o.incapacitated,
+            )
+            for o in final.operatives
+        ),
+        hash=final.hash(),
+    )
+
+
+def play_battle(
+    matchup: Matchup,
+    seed: int,
+    *,
+    on_step: OnStep | None = None,
+    start: GameState | None = None,
+) -> tuple[GameState, BattleSummary]:
+    """Play one battle of ``matchup`` decided by ``seed`` (module docstring: the dice are
+    ``SeededDice(seed)``, the agents get :func:`agent_seeds`).
+
+    Args:
+        on_step: also called after each input with ``(before, action, actor, after, events)``.
+        start: the battle's first state, when the caller needs it first (e.g. for a record
+            header); default ``matchup.new_game()``.
+
+    Returns:
+        The final state and its summary.
+
+    Raises:
+        BattleError: the engine refuses the set-up.
+        ValueError: a negative seed.
+    """
+    if seed < 0:
+        raise ValueError(f"the seed must be non-negative, not {seed}")
+    sa, sb = agent_seeds(seed)
+    agents = {"A": make_agent(matchup.agents[0], sa), "B": make_agent(matchup.agents[1], sb)}
+    tally = VpTally()
+
+    def step(
+        before: GameState, action: Action, actor: str, after: GameState, events: list[Event]
+    ) -> None:
+        tally.on_step(before, action, actor, after, events)
+        if on_step is not None:
+            on_step(before, action, actor, after, events)
+
+    final = play(
+        matchup.new_game() if start is None else start,
+        agents,
+        SeededDice(seed),
+        on_step=step,
+        max_steps=matchup.options.max_steps,
+    )
+    return final, summarise(final, tally, seed=seed, agents=matchup.agents)
+
+
+# -------------------------------------------------------------------------------------------
+# Batches
+# -------------------------------------------------------------------------------------------
+
+
+def batch_line(index: int, summary: BattleSummary) -> dict[str, Any]:
+    """One game of a batch as JSON data (a line of ``killteam batch --out``)."""
+    data = summary.to_json()
+    return {
+        "index": index,
+        "seed": summary.seed,
+        "agents": data["agents"],
+        "vp": data["vp"],
+        "vp_by_op": data["vp_by_op"],
+        "winner": data["winner"],
+        "kills": data["kills"],
+        "steps": summary.steps,
+        "finished": summary.finished,
+        "hash": summary.hash,
+    }
+
+
+_WORKER_MATCHUP: Matchup | None = None
+
+
+def _worker_init(choice: MatchupChoice) -> None:
+    global _WORKER_MATCHUP
+    if _WORKER_MATCHUP is None:  # a spawned process; a forked one inherits the parent's
+        _WORKER_MATCHUP = make_matchup(choice)  # once per process: its caches stay warm
+
+
+def _worker_game(base: int, index: int) -> dict[str, Any]:
+    assert _WORKER_MATCHUP is not None
+    _, summary = play_battle(_WORKER_MATCHUP, game_seed(base, index))
+    return batch_line(index, summary)
+
+
+def run_batch(
+    choice: MatchupChoice,
+    games: int,
+    *,
+    base_seed: int = DEFAULT_SEED,
+    workers: int = 1,
+    on_game: Callable[[dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Play ``games`` battles of one matchup, game ``i`` with :func:`game_seed` ``(base_seed,
+    i)``.
+
+    With ``workers > 1`` the games run in that many processes: forked where the platform
+    allows, after the movement graphs are built (:meth:`Matchup.warm`), so every worker
+    starts warm; otherwise each builds the matchup once. The results are the same for any
+    number of workers.
+
+    Args:
+        on_game: called with each game's line as it finishes (in completion order).
+
+    Returns:
+        One :func:`batch_line` per game, sorted by index.
+
+    Raises:
+        BattleError: the matchup cannot be built.
+        ValueError: ``games`` or ``workers`` below 1, or a negative base seed.
+    """
+    if games < 1 or workers < 1:
+        raise ValueError(f"games and workers must be at least 1 (games {games}, workers {workers})")
+    if base_seed < 0:
+        raise ValueError(f"the base seed must be non-negative, not {base_seed}")
+    matchup = make_matchup(choice)  # fail here, once, before any process starts
+    results: list[dict[str, Any]] = []
+    if workers == 1:
+        for i in range(games):
+            _, summary = play_battle(matchup, game_seed(base_seed, i))
+            line = batch_line(i, summary)
+            results.append(line)
+            if on_game is not None:
+                on_game(line)
+    else:
+        global _WORKER_MATCHUP
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        if context.get_start_method() == "fork":
+            matchup.warm()
+            _WORKER_MATCHUP = matchup
+        try:
+            with ProcessPoolExecutor(
+                max_workers=min(workers, games),
+                mp_context=context,
+                initializer=_worker_init,
+                initargs=(choice,),
+            ) as pool:
+                futures = [pool.submit(_worker_game, base_seed, i) for i in range(games)]
+                for fut in as_completed(futures):
+                    line = fut.result()
+                    results.append(line)
+                    if on_game is not None:
+                        on_game(line)
+        finally:
+            _WORKER_MATCHUP = None
+    return sorted(results, key=lambda r: int(r["index"]))
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion (95% with the default ``z``):
+    ``(p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)`` with ``p = successes / n``.
+
+    Unlike the normal approximation it stays inside [0, 1] and is sensible at 0 or ``n``
+    successes and for small ``n``.
+
+    Raises:
+        ValueError: ``n < 1`` or ``successes`` outside 0..n.
+    """
+    if n < 1 or not 0 <= successes <= n:
+        raise ValueError(f"need 0 <= successes <= n and n >= 1 (successes {successes}, n {n})")
+    p = successes / n
+    z2 = z * z
+    centre = p + z2 / (2 * n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    denom = 1 + z2 / n
+    lo = 0.0 if successes == 0 else max(0.0, (centre - half) / denom)
+    hi = 1.0 if successes == n else min(1.0, (centre + half) / denom)
+    return lo, hi
+
+
+@attrs.frozen(slots=True)
+class Rate:
+    """``count`` of ``n`` games, its ``rate`` and 95% Wilson interval ``ci``."""
+
+    count: int
+    n: int
+    rate: float
+    ci: tuple[float, float]
+
+    @classmethod
+    def of(cls, count: int, n: int) -> Rate:
+        """The rate of ``count`` in ``n`` games."""
+        return cls(count, n, count / n, wilson_interval(count, n))
+
+
+@attrs.frozen(slots=True)
+class BatchStats:
+    """Statistics of a batch, from player A's side.
+
+    Attributes:
+        games: games played; unfinished: games that hit the step limit.
+        win, draw, loss: A's results (:class:`Rate`).
+        mean_vp: mean VP (A, B); mean_vp_by_op: op -> mean VP (A, B);
+        mean_kills: mean enemy operatives incapacitated (A, B); mean_steps: mean inputs.
+    """
+
+    games: int
+    unfinished: int
+    win: Rate
+    draw: Rate
+    loss: Rate
+    mean_vp: tuple[float, float]
+    mean_vp_by_op: tuple[tuple[str, tuple[float, float]], ...]
+    mean_kills: tuple[float, float]
+    mean_steps: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The statistics as JSON data (``killteam batch --json``); floats to 4 decimals."""
+
+        def r(x: float) -> float:
+            return round(x, 4)
+
+        def rate(x: Rate) -> dict[str, Any]:
+            return {"count": x.count, "rate": r(x.rate), "ci95": [r(x.ci[0]), r(x.ci[1])]}
+
+        def ab(v: tuple[float, float]) -> dict[str, float]:
+            return {"A": r(v[0]), "B": r(v[1])}
+
+        return {
+            "games": self.games,
+            "unfinished": self.unfinished,
+            "a": {"win": rate(self.win), "draw": rate(self.draw), "loss": rate(self.loss)},
+            "mean_vp": ab(self.mean_vp),
+            "mean_vp_by_op": {op: ab(v) for op, v in self.mean_vp_by_op},
+            "mean_kills": ab(self.mean_kills),
+            "mean_steps": r(self.mean_steps),
+        }
+
+
+def batch_stats(lines: Sequence[Mapping[str, Any]]) -> BatchStats:
+    """Reduce :func:`batch_line` data to :class:`BatchStats` (win/draw/loss of player A with
+    Wilson 95% intervals, means per player).
+
+    Raises:
+        ValueError: no games.
+    """
+    n = len(lines)
+    if n == 0:
+        raise ValueError("no games to summarise")
+    winners = [line["winner"] for line in lines]
+    ops: list[str] = list(MISSION_OPS)
+    for line in lines:
+        ops += [op for op in line["vp_by_op"] if op not in ops]
+
+    def mean(values: Iterator[float]) -> float:
+        return sum(values) / n
+
+    def pair(key: str) -> tuple[float, float]:
+        return (mean(line[key]["A"] for line in lines), mean(line[key]["B"] for line in lines))
+
+    return BatchStats(
+        games=n,
+        unfinished=sum(1 for line in lines if not line.get("finished", True)),
+        win=Rate.of(winners.count("A"), n),
+        draw=Rate.of(sum(1 for w in winners if not w), n),
+        loss=Rate.of(winners.count("B"), n),
+        mean_vp=pair("vp"),
+        mean_vp_by_op=tuple(
+            (
+                op,
+                (
+                    mean(line["vp_by_op"].get(op, {}).get("A", 0) for line in lines),
+                    mean(line["vp_by_op"].get(op, {}).get("B", 0) for line in lines),
+                ),
+            )
+            for op in ops
+        ),
+        mean_kills=pair("kills"),
+        mean_steps=mean(line["steps"] for line in lines),
+    )
+
+
+def default_workers() -> int:
+    """The default number of worker processes: the CPUs this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
