@@ -1,0 +1,70 @@
+"""Benchmarks of ``killteam play`` and ``killteam batch``; prints figures (nothing is asserted).
+
+Run: ``python benchmarks/play.py [--runs 5] [--games 20]``.
+
+- ``killteam play`` wall time on the embedded default battle (Kasrkin v Legionaries, open
+  ruins, heuristic agents, seed 1), as a user sees it: a fresh process each run, start-up
+  included (``python -m engine.cli play --quiet``), median and range over ``--runs`` runs.
+  Goal (issue 6): under 5 s.
+- ``killteam batch`` games per second on the default matchup with random and with heuristic
+  agents, 1 and 2 worker processes (``engine.play.run_batch``, ``--games`` games each, timed
+  from the call: worker start-up and cold caches included).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from engine.play import MatchupChoice, run_batch
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def play_wall_times(runs: int) -> list[float]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "engine.cli", "play", "--quiet"],
+            check=True,
+            env=env,
+            stdout=subprocess.DEVNULL,
+        )
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5, help="killteam play runs")
+    ap.add_argument("--games", type=int, default=20, help="games per batch")
+    args = ap.parse_args()
+    print(f"CPUs available: {len(os.sched_getaffinity(0))}")
+
+    times = play_wall_times(args.runs)
+    print(
+        f"killteam play (default battle, fresh process): median {statistics.median(times):.2f} s"
+        f" (min {min(times):.2f}, max {max(times):.2f}; {args.runs} runs)"
+    )
+
+    for agents in ("random", "heuristic"):
+        for workers in (1, 2):
+            t0 = time.perf_counter()
+            lines = run_batch(MatchupChoice(agents=agents), args.games, workers=workers)
+            dt = time.perf_counter() - t0
+            steps = sum(int(line["steps"]) for line in lines)
+            print(
+                f"killteam batch, {agents} agents, {workers} worker(s): {args.games} games in "
+                f"{dt:.1f} s = {args.games / dt:.2f} games/s ({steps / args.games:.0f} inputs/game)"
+            )
+
+
+if __name__ == "__main__":
+    main()
