@@ -31,7 +31,6 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from engine.board import board_title, render_state
 from engine.errors import KillTeamError
 from engine.game.actions import Action
 from engine.game.events import Event
@@ -46,7 +45,6 @@ from engine.game.record import (
     write_record,
 )
 from engine.game.state import GameState
-from engine.geometry.render import SUFFIXES
 from engine.narration import Narrator
 from engine.play import (
     DEFAULT_AGENTS,
@@ -101,10 +99,16 @@ def _agents_option(_ctx: click.Context, _param: click.Parameter, value: str | No
     return value
 
 
+#: Picture formats (as in :data:`engine.geometry.render.SUFFIXES`; matplotlib is imported only
+#: when a picture is drawn, so the other commands start faster).
+PICTURE_SUFFIXES = (".png", ".svg")
+
+
 def _picture_option(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
-    if value is not None and Path(value).suffix.lower() not in SUFFIXES:
+    if value is not None and Path(value).suffix.lower() not in PICTURE_SUFFIXES:
         raise click.BadParameter(
-            f"{value}: a picture is a {' or '.join(SUFFIXES)} file", param_hint="--picture"
+            f"{value}: a picture is a {' or '.join(PICTURE_SUFFIXES)} file",
+            param_hint="--picture",
         )
     return value
 
@@ -274,6 +278,8 @@ def play_command(
     tp_suffix = ".svg" if picture is not None and picture.lower().endswith(".svg") else ".png"
     matchup = _matchup(_choice(teams, rosters, killzone, agents))
     start = matchup.new_game()
+    if picture is not None or tp_dir is not None:
+        from engine.board import board_title, render_state
     narrate = not (as_json or quiet)
     if narrate:
         click.echo(f"{_versus(matchup, matchup.agents)}, seed {seed}")

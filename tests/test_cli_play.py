@@ -424,3 +424,10 @@ def test_render_state_labels_operatives_with_wounds_and_omits_the_incapacitated(
     assert seen["labels"] == {"KAS-1": f"KAS-1 3/{kas}", "LEG-2": f"LEG-2 {leg}/{leg}"}
     assert sorted(seen["operatives"]) == ["KAS-1", "LEG-2"]  # the others are not on the board
     assert seen["operatives"]["LEG-2"][0] == "B"
+
+
+def test_picture_formats_match_the_renderer() -> None:
+    from engine.cli_play import PICTURE_SUFFIXES
+    from engine.geometry.render import SUFFIXES
+
+    assert PICTURE_SUFFIXES == SUFFIXES
