@@ -450,3 +450,17 @@ def test_3_2_reposition_cannot_pass_through_enemy_control_range() -> None:
     s = activated(pos({"RED-5": {"at": (5, 14)}, "BLU-1": {"at": (8, 14)}}))
     with pytest.raises(IllegalActionError):
         s.apply("Reposition RED-5 to 11,14")  # straight through BLU-1
+
+
+def test_narration_of_moves_names_each_action() -> None:
+    # The engine's event narration (engine.game.events.narrate) words every move action.
+    from engine.game.events import Event, narrate
+
+    def moved(action: str) -> str:
+        data = {"op": "RED-1", "action": action, "x": 7, "y": 14.5, "z": 0, "cost": 3}
+        return narrate(Event("moved", tuple(data.items())))
+
+    assert moved("reposition") == 'RED-1 repositions to (7, 14.5) (3")'
+    assert moved("dash") == 'RED-1 dashes to (7, 14.5) (3")'
+    assert moved("fall_back") == 'RED-1 falls back to (7, 14.5) (3")'
+    assert moved("charge") == 'RED-1 charges to (7, 14.5) (3")'

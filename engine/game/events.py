@@ -44,6 +44,14 @@ class Event:
         return {"kind": self.kind, **dict(self.data)}
 
 
+_MOVED = {
+    "reposition": "repositions",
+    "dash": "dashes",
+    "fall_back": "falls back",
+    "charge": "charges",
+}
+
+
 def _dice(values: Any) -> str:
     return ",".join(str(v) for v in values) if values else "-"
 
@@ -63,7 +71,7 @@ _TEMPLATES: dict[str, Any] = {
     "counteracted": lambda e: f"{e['op']} counteracts",
     "activation_ended": lambda e: "",
     "moved": lambda e: (
-        f"{e['op']} {e['action']}s to ({e['x']:g}, {e['y']:g})"
+        f"{e['op']} {_MOVED.get(e['action'], e['action'])} to ({e['x']:g}, {e['y']:g})"
         + (f' at {e["z"]:g}"' if e["z"] else "")
         + f' ({e["cost"]:g}")'
     ),
