@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -21,20 +20,8 @@ from engine.agents import HeuristicAgent, RandomAgent
 from engine.game import new_game
 from engine.game.drivers import Agent, SeededDice, play
 from engine.geometry import load_killzone
+from engine.play import wilson_interval
 from engine.teams import builtin_teams, load_builtin_team
-
-Z = 1.959963984540054  # two-sided 95% normal quantile
-
-
-def wilson(k: int, n: int) -> tuple[float, float]:
-    """Wilson score interval for k successes in n trials (95%)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + Z * Z / n
-    c = (p + Z * Z / (2 * n)) / d
-    h = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / d
-    return (c - h, c + h)
 
 
 def one(job: tuple[int, str, str, str, str]) -> tuple[int, str, str, int, int, int]:
@@ -77,7 +64,7 @@ def main() -> None:
         won = sum(1 for r in rows if r[2] == r[1])
         drawn = sum(1 for r in rows if r[2] == "")
         lost = n - won - drawn
-        lo, hi = wilson(won, n)
+        lo, hi = wilson_interval(won, n)
         vp_h = sum(r[3] for r in rows) / n
         vp_r = sum(r[4] for r in rows) / n
         kills = sum(r[5] for r in rows) / n
