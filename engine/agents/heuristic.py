@@ -339,26 +339,10 @@ class HeuristicAgent:
     def _counteract(self, w: Work, me: str, legal: list[Action]) -> Action:
         if not any(a.verb in ("Counteract", "Pass") for a in legal):
             return self._action(w, me, legal)  # the counteraction's own action
-        best: tuple[float, Action] = (OPPORTUNITY, Action("Pass"))
-        for a in legal:
-            if a.verb != "Counteract":
-                continue
-            o = w.op(a.op)
-            v = max(_best_shot_now(w, o, as_engage=True), _best_fight_now(w, o))
-            if v > best[0] + 1e-9:
-                best = (v, a)
-        return best[1]
+        return _best_opportunity(w, legal, "Counteract", as_engage=True)
 
     def _guard(self, w: Work, me: str, legal: list[Action]) -> Action:
-        best: tuple[float, Action] = (OPPORTUNITY, Action("Pass"))
-        for a in legal:
-            if a.verb != "Interrupt":
-                continue
-            o = w.op(a.op)
-            v = max(_best_shot_now(w, o, as_engage=False), _best_fight_now(w, o))
-            if v > best[0] + 1e-9:
-                best = (v, a)
-        return best[1] if best[1] in legal else legal[0]
+        return _best_opportunity(w, legal, "Interrupt", as_engage=False)
 
     def _action(self, w: Work, me: str, legal: list[Action]) -> Action:
         frame = w.top
@@ -567,6 +551,20 @@ class HeuristicAgent:
 # -------------------------------------------------------------------------------------------
 # Helpers
 # -------------------------------------------------------------------------------------------
+
+
+def _best_opportunity(w: Work, legal: list[Action], verb: str, as_engage: bool) -> Action:
+    """Among the ``verb`` actions (``Counteract X``, ``Interrupt X``), the one whose operative
+    has the best shot or fight now, when worth at least :data:`OPPORTUNITY`; else Pass."""
+    best: tuple[float, Action] = (OPPORTUNITY, Action("Pass"))
+    for a in legal:
+        if a.verb != verb:
+            continue
+        o = w.op(a.op)
+        v = max(_best_shot_now(w, o, as_engage=as_engage), _best_fight_now(w, o))
+        if v > best[0] + 1e-9:
+            best = (v, a)
+    return best[1] if best[1] in legal else legal[0]
 
 
 def _max_w(w: Work, o: OperativeState) -> int:
