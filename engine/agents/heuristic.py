@@ -662,42 +662,47 @@ def _best_fight_now(w: Work, o: OperativeState) -> float:
     return best
 
 
+def _worst_retaliation(
+    w: Work,
+    o: OperativeState,
+    pa: AttackProfile,
+    t: OperativeState,
+    d_assist: int,
+    *,
+    usable_only: bool,
+) -> float:
+    """Exact value of ``o`` fighting ``t`` with profile ``pa`` when ``t`` retaliates with
+    the melee weapon worst for ``o`` (Hit worsened by ``d_assist``), or cannot retaliate
+    when it has none (5.2)."""
+    worst: float | None = None
+    for name, _, prof in universal.weapons_of(w, t.id, "melee"):
+        if usable_only and universal.weapon_usable(w, t, name, prof) is not None:
+            continue
+        pd = attacks.attack_profile(w, t, name, "melee", hit_change=-d_assist)
+        v = fight_value(pa, max(1, o.wounds), _max_w(w, o), pd, max(1, t.wounds), _max_w(w, t))
+        worst = v if worst is None else min(worst, v)
+    if worst is None:
+        return fight_value(pa, max(1, o.wounds), _max_w(w, o), None, max(1, t.wounds), _max_w(w, t))
+    return worst
+
+
 def _fight_action_value(w: Work, o: OperativeState, weapon: str | None, t: OperativeState) -> float:
     """Exact value of ``o`` fighting ``t`` with ``weapon`` now (assists counted; the
     defender retaliates with its best weapon, or not at all when it cannot)."""
     assert weapon is not None
     pa = attacks.attack_profile(w, o, weapon, "melee", hit_change=-attacks.assists(w, o, t))
-    can = not any(e.kind == "no_retaliate" and e.op == t.id for e in w.effects)
-    d_assist = attacks.assists(w, t, o)
-    best: float | None = None
-    for name, _, prof in universal.weapons_of(w, t.id, "melee") if can else []:
-        if universal.weapon_usable(w, t, name, prof) is not None:
-            continue
-        pd = attacks.attack_profile(w, t, name, "melee", hit_change=-d_assist)
-        v = fight_value(pa, max(1, o.wounds), _max_w(w, o), pd, max(1, t.wounds), _max_w(w, t))
-        best = v if best is None else min(best, v)
-    if best is None:
-        best = fight_value(pa, max(1, o.wounds), _max_w(w, o), None, max(1, t.wounds), _max_w(w, t))
-    return best
+    if any(e.kind == "no_retaliate" and e.op == t.id for e in w.effects):
+        return fight_value(pa, max(1, o.wounds), _max_w(w, o), None, max(1, t.wounds), _max_w(w, t))
+    return _worst_retaliation(w, o, pa, t, attacks.assists(w, t, o), usable_only=True)
 
 
 def _fight_from(w: Work, o: OperativeState, p: Placement, t: OperativeState) -> float:
-    """Value of a fight ``o`` would start from ``p`` against ``t`` (no assists)."""
+    """Value of the best fight ``o`` would start from ``p`` against ``t`` (no assists)."""
     best = 0.0
     for name, _, prof in universal.weapons_of(w, o.id, "melee"):
-        if universal.weapon_usable(w, o, name, prof) is not None:
-            continue
-        pa = attacks.attack_profile(w, o, name, "melee")
-        worst: float | None = None
-        for dn, _, _dprof in universal.weapons_of(w, t.id, "melee"):
-            pd = attacks.attack_profile(w, t, dn, "melee")
-            v = fight_value(pa, max(1, o.wounds), _max_w(w, o), pd, max(1, t.wounds), _max_w(w, t))
-            worst = v if worst is None else min(worst, v)
-        if worst is None:
-            worst = fight_value(
-                pa, max(1, o.wounds), _max_w(w, o), None, max(1, t.wounds), _max_w(w, t)
-            )
-        best = max(best, worst)
+        if universal.weapon_usable(w, o, name, prof) is None:
+            pa = attacks.attack_profile(w, o, name, "melee")
+            best = max(best, _worst_retaliation(w, o, pa, t, 0, usable_only=False))
     return best
 
 
