@@ -215,3 +215,14 @@ def test_heuristic_beats_random_on_seeded_games() -> None:
         assert final.is_terminal
         won += final.node.result.winner == side  # type: ignore[union-attr]
     assert won >= 3
+
+
+def test_strikes_when_the_strike_outweighs_the_block() -> None:
+    # RED-1 and BLU-1 (10 wounds each, Knife 3/3+/2/3) fight: RED-1 retains one crit
+    # (6,1,1), BLU-1 one normal (4,1,1). RED-1 resolves first. Striking with the crit deals
+    # 3 and BLU-1's normal then deals 2 (net +1); blocking the normal with the crit ends the
+    # fight with no damage (net 0). The optimal resolution (5.2 step 4) strikes.
+    s = pos({"RED-1": {"at": (14, 14.5)}, "BLU-1": {"at": (15.4, 14.5)}}, turn="A")
+    s, _ = run(s, ["Activate RED-1 engage", "Fight RED-1 knife at BLU-1"], ["6,1,1", "4,1,1"])
+    assert s.node.kind == "resolve"
+    assert agent_action(s) == "Strike crit"

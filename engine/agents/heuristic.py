@@ -64,7 +64,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from engine.dice.fight import Matchup
+from engine.dice.fight import KILL_VALUE, Matchup, unpack
 from engine.dice.profile import AttackProfile, Fighter, Target
 from engine.dice.rules import Blast, Range
 from engine.dice.shoot import defence_roll, shoot, unblocked
@@ -87,7 +87,6 @@ EXPOSURE_WEIGHT = 0.6
 OPPORTUNITY = 0.2
 #: How many move destinations get the full (geometry-heavy) evaluation.
 TOP_DESTINATIONS = 6
-_BIG = 1 << 60
 _COVER_TYPES = frozenset({TerrainType.LIGHT, TerrainType.HEAVY})
 
 
@@ -484,68 +483,46 @@ class HeuristicAgent:
         return best[1] if best is not None else legal[0]
 
     def _resolve(self, w: Work, me: str, legal: list[Action]) -> Action:
+        """Strike or block (5.2 step 4): each option is applied by the engine itself; its
+        value is the damage (or incapacitation) it causes at once plus the rest of the
+        resolution solved optimally for both sides by the dice core
+        (:meth:`engine.dice.fight.Resolver.solve`, the objective of :mod:`engine.dice.fight`:
+        ``KILL_VALUE`` x incapacitations + damage dealt - damage taken)."""
         f = w.top
-        pa, pd = f.prof(w, "a"), f.prof(w, "d") if f.dweapon else AttackProfile(0, 6, 0, 0)
-        a_op, d_op = w.op(f.attacker), w.op(f.defender)
-        m = Matchup(Fighter(pa, max(1, a_op.wounds)), Fighter(pd, max(1, d_op.wounds)))
-        r = m.resolver
-        side = f.turn
-        sa = pa.rules.dice.shock and not f.a_shocked
-        sb = pd.rules.dice.shock and not f.d_shocked
-        best: tuple[int, Action] | None = None
-        for act in legal:
-            an, ac, dn, dc = f.an, f.ac, f.dn, f.dc
-            wa, wd = a_op.wounds, d_op.wounds
-            s_a, s_b = sa, sb
-            mine_n, mine_c, opp_n, opp_c = (an, ac, dn, dc) if side == "a" else (dn, dc, an, ac)
-            prof = pa if side == "a" else pd
-            if act.verb == "Strike":
-                crit = act.text == "crit"
-                if crit:
-                    mine_c -= 1
-                    shock = s_a if side == "a" else s_b
-                    if shock:
-                        if opp_n:
-                            opp_n -= 1
-                        elif opp_c:
-                            opp_c -= 1
-                        if side == "a":
-                            s_a = False
-                        else:
-                            s_b = False
-                else:
-                    mine_n -= 1
-                dmg = prof.critical_damage if crit else prof.normal_damage
-                if side == "a":
-                    wd -= dmg
-                else:
-                    wa -= dmg
-            else:
-                blocked, _, die = act.text.split()
-                if die == "crit":
-                    mine_c -= 1
-                else:
-                    mine_n -= 1
-                if blocked == "crit":
-                    opp_c -= 1
-                elif blocked == "normal":
-                    opp_n -= 1
-            if side == "a":
-                an, ac, dn, dc = mine_n, mine_c, opp_n, opp_c
-            else:
-                dn, dc, an, ac = mine_n, mine_c, opp_n, opp_c
+        pa = f.prof(w, "a")
+        pd = f.prof(w, "d") if f.dweapon else AttackProfile(0, 6, 0, 0)
+        wa0, wd0 = w.op(f.attacker).wounds, w.op(f.defender).wounds
+        resolver = Matchup(Fighter(pa, max(1, wa0)), Fighter(pd, max(1, wd0))).resolver
+        sign = 1 if me == w.ctx.owner[f.attacker] else -1
+        best: tuple[int, int, Action] | None = None
+        for i, act in enumerate(legal):
+            after, _ = self._state.apply(act)
+            wa, wd = after.operative(f.attacker).wounds, after.operative(f.defender).wounds
+            dealt, taken = wd0 - max(wd, 0), wa0 - max(wa, 0)
             if wd <= 0:
-                v = _BIG
+                value = KILL_VALUE + dealt
             elif wa <= 0:
-                v = -_BIG
+                value = -(KILL_VALUE + taken)
             else:
-                # the opponent resolves next if it has successes left, else this side again
-                nxt_a = (dn + dc) == 0 if side == "a" else (an + ac) > 0
-                v = r.solve(an, ac, dn, dc, wa, wd, s_a and ac > 0, s_b and dc > 0, nxt_a)
-            score = v if side == "a" else -v
-            if best is None or score > best[0]:
-                best = (score, act)
-        return best[1] if best is not None else legal[0]
+                value = dealt - taken
+                g = after.stack[-1] if after.stack else None
+                if isinstance(g, attacks.FightFrame) and g.stage == "resolve":
+                    rest = resolver.solve(
+                        g.an,
+                        g.ac,
+                        g.dn,
+                        g.dc,
+                        wa,
+                        wd,
+                        pa.rules.dice.shock and not g.a_shocked,
+                        pd.rules.dice.shock and not g.d_shocked,
+                        g.turn == "a",
+                    )
+                    value += unpack(rest)[0]
+            key = (sign * value, -i)
+            if best is None or key > best[:2]:
+                best = (key[0], key[1], act)
+        return best[2] if best is not None else legal[0]
 
 
 # -------------------------------------------------------------------------------------------
