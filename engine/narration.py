@@ -23,17 +23,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.game.actions import Action
-from engine.game.events import Event, narrate
+from engine.game.events import MOVE_WORDS, Event, narrate
 from engine.game.state import GameState
 
 __all__ = ["Narrator"]
 
-_MOVE_WORDS = {
-    "reposition": "repositions",
-    "dash": "dashes",
-    "fall back": "falls back",
-    "charge": "charges",
-}
 # Events with no line of their own (bookkeeping, or said another way).
 _SILENT = frozenset(
     {
@@ -199,7 +193,7 @@ class Narrator:
             self.line = _Line(head)
         elif k == "moved":
             z = f' at {e["z"]:g}" up' if e["z"] else ""
-            verb = _MOVE_WORDS.get(e["action"], e["action"] + "s")
+            verb = MOVE_WORDS.get(e["action"], e["action"] + "s")
             self._part(f'{verb} {e["cost"]:g}" to {_pt(e["x"], e["y"])}{z}')
         elif k == "guard":
             self._part("goes on guard")

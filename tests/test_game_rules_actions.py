@@ -462,5 +462,5 @@ def test_narration_of_moves_names_each_action() -> None:
 
     assert moved("reposition") == 'RED-1 repositions to (7, 14.5) (3")'
     assert moved("dash") == 'RED-1 dashes to (7, 14.5) (3")'
-    assert moved("fall_back") == 'RED-1 falls back to (7, 14.5) (3")'
+    assert moved("fall back") == 'RED-1 falls back to (7, 14.5) (3")'
     assert moved("charge") == 'RED-1 charges to (7, 14.5) (3")'

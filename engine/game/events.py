@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-__all__ = ["Event", "narrate"]
+__all__ = ["MOVE_WORDS", "Event", "narrate"]
 
 
 @attrs.frozen(slots=True)
@@ -44,10 +44,12 @@ class Event:
         return {"kind": self.kind, **dict(self.data)}
 
 
-_MOVED = {
+#: How narration words each move action (the ``action`` of a ``moved`` event: the action's
+#: name in lower case).
+MOVE_WORDS = {
     "reposition": "repositions",
     "dash": "dashes",
-    "fall_back": "falls back",
+    "fall back": "falls back",
     "charge": "charges",
 }
 
@@ -71,7 +73,7 @@ _TEMPLATES: dict[str, Any] = {
     "counteracted": lambda e: f"{e['op']} counteracts",
     "activation_ended": lambda e: "",
     "moved": lambda e: (
-        f"{e['op']} {_MOVED.get(e['action'], e['action'])} to ({e['x']:g}, {e['y']:g})"
+        f"{e['op']} {MOVE_WORDS.get(e['action'], e['action'])} to ({e['x']:g}, {e['y']:g})"
         + (f' at {e["z"]:g}"' if e["z"] else "")
         + f' ({e["cost"]:g}")'
     ),
