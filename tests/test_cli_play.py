@@ -336,7 +336,7 @@ def test_an_imported_team_gets_a_legal_roster(tmp_path: Path) -> None:
     assert roster.validate() == []
     assert roster.operatives.count("Warden Captain") == 1 and len(roster.operatives) == 5
     kasrkin = load_builtin_team("kasrkin")
-    assert auto_roster(kasrkin).operatives == kasrkin.default_roster
+    assert auto_roster(kasrkin).entries == kasrkin.default_roster
 
 
 def _scripted(
