@@ -260,7 +260,9 @@ class _Reader:
             return None
         group = _Group(count, line, listed=False)
         self.groups.append(group)
-        text = top.group("what") + (f" {rest}" if rest.lower().startswith("with ") else "")
+        markers_only = re.fullmatch(r"(?:\s*(?:\*+|†+|‡+|\([^()]*\)))*", rest) is not None
+        readable = rest.lower().startswith("with ") or markers_only
+        text = top.group("what") + (f" {rest}" if readable else "")
         member, why = self.member_line(text, line)
         if member is None:
             self.note(
@@ -268,7 +270,7 @@ class _Reader:
                 f"operative type ({why}): only counted in the roster size"
             )
             return None
-        if rest and not rest.lower().startswith("with "):
+        if not readable:
             self.note(f"line {line}: {_excerpt(rest)} after the group's type not read")
         group.members.append(member)
         return member
