@@ -805,3 +805,103 @@ def test_every_sample_weapon_profile_parses() -> None:
     result = import_bsdata(BSDATA)
     assert {t.name for t in result.teams} == set(SAMPLE_TEAMS)
     assert not [i for i in result.issues if i.kind == "skipped"]
+
+
+# --- wargear options and limits of the real catalogues ---------------------------------------
+
+
+def _sample_team(name: str) -> tuple[Any, list[str]]:
+    result = import_bsdata(BSDATA, team=name)
+    (team,) = result.teams
+    return team, [f"{i.where}: {i.message}" for i in result.issues]
+
+
+@needs_samples
+@pytest.mark.parametrize("team_name", sorted(SAMPLE_TEAMS))
+def test_sample_options_name_only_datacard_weapons(team_name: str) -> None:
+    """Every option gives weapons of its own datacard, named by the convention, and a card
+    with options has every weapon in some option."""
+    team, messages = _sample_team(team_name)
+    for op in team.operatives:
+        names = {w.name for w in op.weapons}
+        given: set[str] = set()
+        for slot in op.loadouts:
+            for option in slot.options:
+                assert option.weapons and set(option.weapons) <= names, (op.name, option)
+                assert option.name == "; ".join(option.weapons)
+                given |= set(option.weapons)
+        if op.loadouts:
+            assert given == names, op.name
+    assert not any("never carried" in m for m in messages)
+
+
+@needs_samples
+@pytest.mark.parametrize("team_name", sorted(SAMPLE_TEAMS))
+def test_sample_roster_built_from_imported_loadouts_is_legal(team_name: str) -> None:
+    from tests.test_import_killteamjson import legal_roster_from_loadouts
+
+    team, _ = _sample_team(team_name)
+    roster = legal_roster_from_loadouts(team)
+    assert roster.validate() == []
+    assert len(roster.operatives) == team.selection.size[0]
+
+
+@needs_samples
+def test_sample_kasrkin_options_and_limits() -> None:
+    """Kasrkin: the five 'Gunner with ...' entries are the Gunner's five options, each at most
+    once; the hidden 'Gunner or Sharpshooter' category caps them at four together; the force
+    counts 1 leader + 9 operatives."""
+    team, _ = _sample_team("Kasrkin")
+    (slot,) = team.operative("Gunner").loadouts
+    assert sorted(o.name for o in slot.options) == [
+        "Flamer; Gun butt",
+        "Grenade launcher; Gun butt",
+        "Hot-shot volley gun; Gun butt",
+        "Meltagun; Gun butt",
+        "Plasma gun; Gun butt",
+    ]
+    limits = dict(team.selection.limits)
+    assert all(limits[f"Gunner [{o.name}]"] == 1 for o in slot.options)
+    assert team.selection.combined_limits == ((("Gunner", "Sharpshooter"), 4),)
+    assert team.selection.size == (10, 10)
+    assert len(team.operative("Sergeant").loadouts[0].options) == 4
+    assert "GUNNER OR SHARPSHOOTER" not in team.operative("Gunner").keywords
+
+
+@needs_samples
+def test_sample_legionaries_options_and_limits() -> None:
+    """Legionaries: the Aspiring Champion's ranged and melee groups are two slots; the
+    Gunner's group of three with a fixed bolt pistol and fists is one slot of whole sets;
+    each operative other than the Warrior at most once (set in the team's own force)."""
+    team, messages = _sample_team("Legionaries")
+    champion = team.operative("Legionary Aspiring Champion")
+    assert [[o.name for o in s.options] for s in champion.loadouts] == [
+        ["Plasma pistol", "Tainted bolt pistol"],
+        ["Power fist", "Power maul", "Power weapon", "Tainted chainsword"],
+    ]
+    (gunner,) = team.operative("Legionary Gunner").loadouts
+    assert [set(o.weapons) for o in gunner.options] == [
+        {"Flamer", "Bolt pistol", "Fists"},
+        {"Meltagun", "Bolt pistol", "Fists"},
+        {"Plasma gun", "Bolt pistol", "Fists"},
+    ]
+    limits = dict(team.selection.limits)
+    assert "Legionary Warrior" not in limits and limits["Legionary Heavy Gunner"] == 1
+    assert team.selection.size == (6, 6)
+    assert any("limit set to 0 under conditions" in m for m in messages)
+
+
+@needs_samples
+def test_sample_kommandos_options_and_limits() -> None:
+    """Kommandos: the Boss Nob picks one melee weapon and always has its slugga; the Grot and
+    Bomb Squig raise the count by one together (reported, size widened); Boys unlimited."""
+    team, messages = _sample_team("Kommandos")
+    (slot,) = team.operative("Kommando Boss Nob").loadouts
+    assert [set(o.weapons) for o in slot.options] == [
+        {"Slugga", "Big Choppa"},
+        {"Slugga", "Power klaw"},
+    ]
+    assert team.selection.size == (10, 11)
+    limits = dict(team.selection.limits)
+    assert "Kommando Boy" not in limits and limits["Kommando Grot"] == 1
+    assert any("category 'Operative'" in m and "widened" in m for m in messages)
