@@ -814,3 +814,22 @@ def test_sample_pathfinders_options_and_limits() -> None:
     assert limits["MV1 Gun Drone"] == 1
     assert team.selection.size == (11, 12)
     assert any("'MB3 Recon Drone'" in m and "widened" in m for m in messages)
+
+
+@needs_samples
+@pytest.mark.parametrize("code", sorted(BUILTIN_IDS))
+def test_builtin_team_options_agree_with_imported_options(code: str) -> None:
+    """The built-in teams' wargear options were written by hand from the rules; the importer
+    reads them from the dataset's prose: both must give the same slots and option names."""
+    (imported,) = import_killteamjson(SAMPLES, team=code).teams
+    builtin = load_builtin_team(BUILTIN_IDS[code])
+    if not any(op.loadouts for op in builtin.operatives):
+        pytest.skip("the built-in team states no wargear options")
+    for mine in builtin.operatives:
+        theirs = imported.operative(mine.name)
+        assert [[o.name for o in s.options] for s in mine.loadouts] == [
+            [o.name for o in s.options] for s in theirs.loadouts
+        ], mine.name
+        assert [[o.weapons for o in s.options] for s in mine.loadouts] == [
+            [o.weapons for o in s.options] for s in theirs.loadouts
+        ], mine.name
