@@ -25,8 +25,19 @@ How the catalogue is read:
   instance of a given entry (Kasrkin's Sergeant's gun butt) is applied; other
   characteristic modifiers are reported as unsupported.
 - Keywords come from the entry's ``categoryLink`` names, upper case, in catalogue order.
-- BattleScribe has no base sizes (32 mm is used and reported) and composition rules are not
-  imported (``Selection(size=(1, 20))`` with the LEADER operative, reported).
+- Wargear options (1.2, 2.2): a weapon group of exactly one selection (min 1, max 1) below
+  an operative's entry is a loadout slot whose options are its members' weapons (a member
+  may be a whole set, ``Bolt pistol; power weapon``); weapons outside such groups are always
+  carried and folded into each option of the first slot; entries sharing one datacard are
+  that datacard's options (one per entry). Options are named by their weapons
+  (:mod:`engine.teams.importers.options`). Other weapon groups are reported.
+- Selection (7): the force entry's ``Leader`` and ``Operative`` category counts give the
+  roster size (a conditional increment widens it, reported); an entry's roster-wide maximum is
+  a limit on its type, or on its option when entries share a datacard (a ``set`` modifier that
+  applies in the team's own force is applied; others are reported); a category's maximum is a
+  limit on its one type or a combined limit on its types. Hidden categories are roster
+  bookkeeping, not keywords. No default roster is made: the player's or an automatic one.
+- BattleScribe has no base sizes (32 mm is used and reported).
 """
 
 from __future__ import annotations

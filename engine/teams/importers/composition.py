@@ -114,7 +114,8 @@ _COMBINED = re.compile(r"\bmore than (?P<n>\w+) of these operatives combined\b",
 _HALF = re.compile(r"\bcounts? as half a selection\b", re.IGNORECASE)
 
 
-def _excerpt(text: str, n: int = 60) -> str:
+def _excerpt(text: str, n: int = 40) -> str:
+    """A short quote of a line for the report (the text itself is never kept)."""
     text = " ".join(text.split())
     return repr(text if len(text) <= n else text[: n - 1] + "…")
 

@@ -7,9 +7,12 @@ sizes, keywords, and the names and record ids of abilities, unique actions, ploy
 equipment. Rules prose is never copied: every ``summary`` is left empty and ``source_ref``
 names the record instead.
 
+The ``composition`` text is parsed, never stored, into wargear options and selection rules
+(:mod:`engine.teams.importers.composition`).
+
 Everything not fully understood is reported as an :class:`ImportIssue` (a team-specific
-weapon rule, an id defined nowhere, a field the model has no place for, composition prose
-that cannot be counted...) and the team still loads.
+weapon rule, an id defined nowhere, a field the model has no place for, a composition line
+or sentence that cannot be read...) and the team still loads.
 """
 
 from __future__ import annotations
