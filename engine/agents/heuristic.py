@@ -271,8 +271,9 @@ class HeuristicAgent:
         for a in legal:
             if a.verb != "Play" or a.text == "re-roll":
                 continue
+            # A card modifies the player's own result (1.4): only a "+" card can help.
             x = int(a.text[1:])
-            ok = wins(my + x, their) if a.text[0] == "+" else wins(my, their - x)
+            ok = a.text[0] == "+" and wins(my + x, their)
             if ok and (best is None or x < best[0]):
                 best = (x, a)
         if best is not None:
