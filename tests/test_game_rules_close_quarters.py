@@ -266,6 +266,16 @@ def test_4_2_operative_beside_an_enemy_behind_a_wall_moves_freely() -> None:
     assert s.is_legal("Reposition RED-1 to 8,11")
     # Along the wall too: the way starts within 1" of BLU-1, all of it out of its sight.
     assert s.is_legal("Dash RED-1 to 10.3,12.5")
+    # Nor is RED-1 charging out of BLU-1's control range (3.2: a Charge may not leave the
+    # control range of an enemy it is within): it may Charge BLU-2, west of it.
+    s2 = cq(
+        {
+            "RED-1": {"at": (11 - R, 11.0)},
+            "BLU-1": {"at": (11.5 + R, 11.0)},
+            "BLU-2": {"at": (7.0, 11.0)},
+        }
+    )
+    assert activated(s2).is_legal(f"Charge RED-1 to {7 + 2 * R + 0.5:.2f},11")
     # With the hatch open BLU-1 is visible: within control range, RED-1 can only Fall Back.
     opened = activated(
         cq(

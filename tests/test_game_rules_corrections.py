@@ -19,12 +19,14 @@ Grenadier    10      Launcher (frag) 4/3+/2/3 Limited 1, (krak) 4/3+/4/5 Limited
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 from fractions import Fraction
 from typing import Any
 
 import pytest
 
+from engine.cli import main
 from engine.dice.fight import fight as exact_fight
 from engine.dice.profile import AttackProfile, Fighter
 from engine.game import Decision, GameState, IllegalActionError
@@ -113,7 +115,9 @@ def _strike(s: GameState) -> GameState:
     return s.apply("Strike crit" if "Strike crit" in legal else "Strike normal")[0]
 
 
-def test_6_accurate_in_a_fight_game_and_calc_fight_agree() -> None:
+def test_6_accurate_in_a_fight_game_and_calc_fight_agree(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     # Every roll of the game's fight (2 Sword dice, 1 Dagger die: 216 equally likely rolls),
     # both sides striking crits first, against the dice core that ``killteam calc fight
     # --rules "Accurate 1"`` prints with ``--policy strike``. The joint distribution of the
@@ -133,6 +137,19 @@ def test_6_accurate_in_a_fight_game_and_calc_fight_agree() -> None:
         policy="strike",
     )
     assert game == {k: p for k, p in core.joint.to_fractions().items() if p}
+    # And the command line prints those numbers: the damage each side takes.
+    args = ["calc", "fight", "-a", "3", "--hit", "4+", "-d", "3/4", "--rules", "Accurate 1"]
+    args += ["-w", "10", "--enemy-attacks", "1", "--enemy-hit", "4+", "--enemy-damage", "2/3"]
+    args += ["--enemy-wounds", "5", "--policy", "strike", "--json"]
+    assert main(args) == 0
+    printed = json.loads(capsys.readouterr().out)
+    for side, i in (("attacker", 0), ("defender", 1)):
+        taken: Counter[int] = Counter()
+        for k, n in counts.items():
+            taken[k[i]] += n
+        assert printed[side]["damage_taken_pmf"] == pytest.approx(
+            {str(d): n / 216 for d, n in sorted(taken.items())}, abs=1e-12
+        )
     # Hand check of one figure: BLU-3 (5 wounds) is incapacitated exactly when RED-2 has 2
     # or more successes (3 + 3 >= 5; RED-2 strikes first and BLU-3's single 2/3 damage
     # strike cannot stop it): the unrolled one plus at least one of its 2 dice showing 4+,

@@ -724,6 +724,25 @@ def weapon_usable(w: Work, o: OperativeState, name: str, profile: WeaponProfile)
     return None
 
 
+def weapon_of(w: Work, o: OperativeState, name: str) -> Weapon | None:
+    """The weapon (ranged or melee) one of whose profiles has the notation name ``name``
+    (:func:`weapon_name`), or None."""
+    for kind in ("ranged", "melee"):
+        for n, weapon, _ in weapons_of(w, o.id, kind):
+            if n == name:
+                return weapon
+    return None
+
+
+def primary_weapon_name(w: Work, o: OperativeState, name: str) -> str:
+    """The primary name (notation form, no profile) of the weapon whose profile is called
+    ``name``: ``"plasma gun (supercharge)"`` -> ``"plasma gun"``. Profiles share it and a rule
+    naming it covers all of them (2.2): key per-weapon counts (Limited, once per battle) by
+    it. ``name`` itself when ``o`` has no such weapon."""
+    weapon = weapon_of(w, o, name)
+    return " ".join(weapon.name.lower().split()) if weapon is not None else name
+
+
 def weapon_limit(
     w: Work, o: OperativeState, name: str, profile: WeaponProfile
 ) -> tuple[str, int] | None:
@@ -734,15 +753,9 @@ def weapon_limit(
     name and a rule naming the primary name covers all of them (2.2), so every profile of a
     weapon that has Limited on any profile counts towards, and is gone with, the same x uses
     (the profile's own x when it has one, else the smallest x of its other profiles).
-    ``OperativeState.limited`` is keyed by this primary name (:func:`weapon_name` without the
-    profile)."""
-    weapon = None
-    for kind in ("ranged", "melee"):
-        for n, wp, _ in weapons_of(w, o.id, kind):
-            if n == name:
-                weapon = wp
-                break
+    ``OperativeState.limited`` is keyed by :func:`primary_weapon_name`."""
     own = profile.rules.get(Limited)
+    weapon = weapon_of(w, o, name)
     if weapon is None:
         return (name, int(getattr(own, "x", 1))) if own is not None else None
     key = " ".join(weapon.name.lower().split())
