@@ -1571,8 +1571,12 @@ class _Query:
         z = self.g.levels[lu].height
         e = self.enemies[zone.enemy]
         hit = False
-        for k in range(steps + 1):
-            t = t0 + (t1 - t0) * k / steps
+        # Nearest the enemy first: where the link is most likely within its control range.
+        tc = min(t1, max(t0, -(fx * dx + fy * dy) / a)) if a > 0 else t0
+        ts = sorted(
+            (t0 + (t1 - t0) * k / steps for k in range(steps + 1)), key=lambda t: abs(t - tc)
+        )
+        for t in ts:
             x, y = pu[0] + t * dx, pu[1] + t * dy
             if within_control_range(self.kz, self.mover.moved(x, y, z), e):
                 hit = True
