@@ -78,7 +78,7 @@ from engine.dice.fight import KILL_VALUE, Matchup, unpack
 from engine.dice.profile import AttackProfile, Fighter, Target
 from engine.dice.rules import Accurate, Blast, Range, WeaponRules
 from engine.dice.shoot import defence_roll, shoot, unblocked
-from engine.game import attacks, universal
+from engine.game import attacks, choices, universal
 from engine.game.actions import MOVE_VERBS, Action
 from engine.game.state import Decision, GameState, OperativeState, other
 from engine.game.work import Work
@@ -591,7 +591,7 @@ class HeuristicAgent:
 
             now = (f.normals, f.crits, f.fails)
             v_apply = max(
-                leaf(n, c) for n, c in _reachable(rest, *attacks.apply_retention_rule(rule, *now))
+                leaf(n, c) for n, c in _reachable(rest, *choices.apply_retention_rule(rule, *now))
             )
             v_decline = max(leaf(n, c) for n, c in _reachable(rest, *now))
             return apply_ if v_apply > v_decline else decline
@@ -599,7 +599,7 @@ class HeuristicAgent:
         value = _fight_retention_value(w, f, side)
         rules = f.a_rules if side == "a" else f.d_rules
         now = f._side_dice(side)
-        v_apply = value(_reachable(rules[1:], *attacks.apply_retention_rule(rules[0], *now)))
+        v_apply = value(_reachable(rules[1:], *choices.apply_retention_rule(rules[0], *now)))
         v_decline = value(_reachable(rules[1:], *now))
         return apply_ if v_apply > v_decline else decline
 
@@ -674,15 +674,15 @@ def _reachable(rules: tuple[str, ...], n: int, c: int, fails: int) -> list[tuple
     if not rules:
         return [(n, c)]
     out = _reachable(rules[1:], n, c, fails)
-    if attacks.retention_rule_applies(rules[0], n, c, fails):
-        out += _reachable(rules[1:], *attacks.apply_retention_rule(rules[0], n, c, fails))
+    if choices.retention_rule_applies(rules[0], n, c, fails):
+        out += _reachable(rules[1:], *choices.apply_retention_rule(rules[0], n, c, fails))
     return out
 
 
 def _retained_shot_value(w: Work, f: attacks.ShootFrame, n: int, c: int) -> float:
     """Exact value to the shooter (as :func:`shot_value`) of retaining ``n`` normal and
     ``c`` critical successes: Devastating at once, then the defender's best cover-save option
-    (:func:`engine.game.attacks.cover_save_options`) and the defence roll."""
+    (:func:`engine.game.choices.cover_save_options`) and the defence roll."""
     t = f.target(w)
     prof = f.profile(w)
     d = prof.rules.dice
@@ -694,7 +694,7 @@ def _retained_shot_value(w: Work, f: attacks.ShootFrame, n: int, c: int) -> floa
         return 1.0 + DAMAGE_WEIGHT * wounds / maxw
     left = wounds - dev
     dice = max(0, 3 - max(d.piercing, d.piercing_crits if c else 0))
-    opts = attacks.cover_save_options(prof, n, c, save, left, f.cover, f.improved)
+    opts = choices.cover_save_options(prof, n, c, save, left, f.cover, f.improved)
     rest = min(
         _defence_value(n, c, prof, save, cn, cc, dice - cn - cc, (), left, maxw)
         for _, cn, cc in opts
