@@ -153,25 +153,6 @@ def fight_value(
     )
 
 
-def _retained_value(
-    normals: int,
-    crits: int,
-    profile: AttackProfile,
-    save: int,
-    cover: tuple[int, int],
-    wounds: int,
-    max_wounds: int,
-) -> float:
-    """Exact value (as :func:`shot_value`) of retained attack successes against a target
-    that rolls its defence dice (5.1 steps 4-6)."""
-    d = profile.rules.dice
-    pierce = max(d.piercing, d.piercing_crits if crits else 0)
-    dice = max(0, 3 - pierce)
-    cn, cc = cover if dice else (0, 0)
-    rolled = dice - cn - cc
-    return _defence_value(normals, crits, profile, save, cn, cc, rolled, (), wounds, max_wounds)
-
-
 def _defence_value(
     normals: int,
     crits: int,
@@ -1073,13 +1054,15 @@ def _shoot_cr_gain(w: Work, f: attacks.ShootFrame, attacking: bool, face: int) -
     maxw = _max_w(w, t)
     wounds = max(1, t.wounds)
     if attacking:
-        cover = (0, 0)
-        if f.cover and not prof.rules.dice.saturate:
-            cover = (0, 1) if f.improved else (1, 0)
+        # The attacker's best retention rules, then the defender's best cover save
+        # (the players' choices, engine.game.attacks).
 
         def value(dice: tuple[int, ...]) -> float:
-            n, c = attacks.retain(dice, f.accurate, prof, f.obscured)
-            return _retained_value(n, c, prof, save, cover, wounds, maxw)
+            n, c, fails = choices.roll_retained(dice, f.accurate, prof, f.obscured)
+            rules = choices.retention_rules(prof, f.obscured, c)
+            return max(
+                _retained_shot_value(w, f, nn, cc) for nn, cc in _reachable(rules, n, c, fails)
+            )
 
         now = value(f.dice)
         after = sum(value(_replace_one(f.dice, face, v)) for v in range(1, 7)) / 6
