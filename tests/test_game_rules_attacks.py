@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from engine.game import Decision, GameState, IllegalActionError
+from engine.game.actions import parse_action
 from engine.geometry import load_killzone
 from tests.test_game_rules_common import R, kinds, of_kind, play, pos
 
@@ -73,7 +74,8 @@ def test_4_5_shoot_target_with_a_friendly_in_its_control_range_is_not_valid() ->
 
 def test_4_5_cover_save_retains_one_defence_die_unrolled() -> None:
     # Attack 3,3,1,1: 2 normals. In cover: 1 die is a normal save, only 2 are rolled (1,1).
-    s, ev = play(shot(4), ["Shoot RED-1 gun at BLU-1"], ["3,3,1,1", "1,1"])
+    # (Retaining it is the defender's choice: test_4_5_defender_retains_or_declines_...)
+    s, ev = play(shot(4), ["Shoot RED-1 gun at BLU-1", "Cover save normal"], ["3,3,1,1", "1,1"])
     (saves,) = of_kind(ev, "saves_retained")
     assert (saves["normals"], saves["cover"]) == (1, 1)
     assert wounds(s, "BLU-1") == 10 - 3
@@ -92,8 +94,12 @@ def test_4_7_vantage_engage_target_2_inches_lower_gives_accurate_1() -> None:
     ops = {"RED-1": {"at": (15, 17, 3)}, "BLU-2": {"at": (27, 2)}}
     # On the 3" Vantage floor, shooting a target on the killzone floor: Accurate 1 against
     # an Engage target, so only 3 of the 4 attack dice are rolled...
+    # (The attacker retains the die it may: Accurate 1, test_6_accurate_... for the choice.)
     s = pos({**ops, "BLU-1": {"at": (15, 12.5), "order": "engage"}}, kz=kz)
     s, _ = play(s, ["Activate RED-1 engage", "Shoot RED-1 gun at BLU-1"])
+    assert s.node == Decision("A", "accurate")
+    assert list(s.legal_actions()) == [parse_action("Accurate 0"), parse_action("Accurate 1")]
+    s, _ = s.apply("Accurate 1")
     assert s.node.request.dice == 3  # type: ignore[union-attr]
     # ...but not against a Conceal one.
     s = pos({**ops, "BLU-1": {"at": (15, 12.5), "order": "conceal"}}, kz=kz)
@@ -450,6 +456,8 @@ def test_6_seek_conceal_target_in_cover_becomes_valid_but_keeps_cover_save() -> 
     s, _ = s.apply("Activate RED-3 engage")
     assert not s.is_legal("Shoot RED-3 saturate gun at BLU-1")
     s, _ = play(s, ["Shoot RED-3 seek gun at BLU-1"], ["3,1,1,1"])
+    assert s.node == Decision("B", "cover_save")  # a cover save to retain
+    s, _ = s.apply("Cover save normal")
     assert s.node.request.dice == 2  # type: ignore[union-attr]  # one cover save kept
 
 

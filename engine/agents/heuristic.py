@@ -47,6 +47,14 @@ Decisions (``rules/KT24.md`` section in brackets):
 - **Retaliation weapon** (5.2): the one with the best exact fight value. **Strike and block**
   (5.2 step 4): the dice core's optimal resolution
   (:class:`engine.dice.fight.Resolver`) from the exact position.
+- **Choices in an attack** (4.5, 4.7, 6; :mod:`engine.game.attacks`), each by exact values:
+  cover or obscured from one feature: the option of lowest shot value for the shooter;
+  Accurate: the number of dice of best shot value (lowest against its own operative under
+  a Blast; ties: more dice); Punishing, Rending, Severe: apply or decline by the best
+  outcome each can still reach, through the defender's best cover save and the defence roll
+  (Devastating included) or, in a fight, the other side's best reply and the optimal
+  resolution; the cover save: the option of least value to the shooter through the defence
+  roll.
 - Anything else (Torrent: every offered secondary target is taken; other decisions): the
   first listed action.
 
@@ -65,11 +73,13 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
+import attrs
+
 from engine.dice.fight import KILL_VALUE, Matchup, unpack
 from engine.dice.profile import AttackProfile, Fighter, Target
-from engine.dice.rules import Blast, Range
+from engine.dice.rules import Accurate, Blast, Range, WeaponRules
 from engine.dice.shoot import defence_roll, shoot, unblocked
-from engine.game import attacks, universal
+from engine.game import attacks, choices, universal
 from engine.game.actions import MOVE_VERBS, Action
 from engine.game.state import Decision, GameState, OperativeState, other
 from engine.game.work import Work
@@ -144,25 +154,6 @@ def fight_value(
     )
 
 
-def _retained_value(
-    normals: int,
-    crits: int,
-    profile: AttackProfile,
-    save: int,
-    cover: tuple[int, int],
-    wounds: int,
-    max_wounds: int,
-) -> float:
-    """Exact value (as :func:`shot_value`) of retained attack successes against a target
-    that rolls its defence dice (5.1 steps 4-6)."""
-    d = profile.rules.dice
-    pierce = max(d.piercing, d.piercing_crits if crits else 0)
-    dice = max(0, 3 - pierce)
-    cn, cc = cover if dice else (0, 0)
-    rolled = dice - cn - cc
-    return _defence_value(normals, crits, profile, save, cn, cc, rolled, (), wounds, max_wounds)
-
-
 def _defence_value(
     normals: int,
     crits: int,
@@ -226,6 +217,10 @@ class HeuristicAgent:
             "command_reroll": self._reroll,
             "retaliate": self._retaliate,
             "resolve": self._resolve,
+            "same_feature": self._same_feature,
+            "accurate": self._accurate,
+            "retention_rule": self._retention_rule,
+            "cover_save": self._cover_save,
         }
 
     def act(self, state: GameState) -> Action:
@@ -526,10 +521,203 @@ class HeuristicAgent:
                 best = (key[0], key[1], act)
         return best[2] if best is not None else legal[0]
 
+    # -- the players' own choices in an attack (engine.game.attacks module docstring) --------
+
+    def _same_feature(self, w: Work, me: str, legal: list[Action]) -> Action:
+        """Cover or obscured from one feature (4.5): the option giving the shooter the lowest
+        exact shot value (:func:`shot_value`, with the Accurate the shooter would have)."""
+        f = w.top
+        t = f.target(w)
+        o = w.op(f.shooter)
+        prof = _with_accurate(f.profile(w), _accurate_available(w, f, o, t))
+        save = w.ctx.datacards[t.id].save
+
+        def value(a: Action) -> float:
+            _, cover, obscured = next(x for x in f.feature_options if x[0] == a.text)
+            improved = cover and sight.vantage_improves_cover(w.kz, w.place(o), w.place(t), t.order)
+            target = Target(save, max(1, t.wounds), cover, obscured, improved)
+            return shot_value(prof, target, _max_w(w, t))
+
+        return _best(legal, value, maximise=False)
+
+    def _accurate(self, w: Work, me: str, legal: list[Action]) -> Action:
+        """How many dice Accurate retains (6): the number with the best exact shot value
+        (:func:`shot_value` of the profile with Accurate k) for the attacker; against its
+        own operative (a Blast secondary) the lowest. Ties: the most dice."""
+        f = w.top
+        t = f.target(w)
+        prof = f.profile(w)
+        save = w.ctx.datacards[t.id].save
+        target = Target(save, max(1, t.wounds), f.cover, f.obscured, f.improved)
+        sign = 1.0 if t.player != me else -1.0
+
+        def value(a: Action) -> float:
+            k = a.values[0]
+            return sign * shot_value(_with_accurate(prof, k), target, _max_w(w, t)) + 1e-9 * k
+
+        return _best(legal, value, maximise=True)
+
+    def _retention_rule(self, w: Work, me: str, legal: list[Action]) -> Action:
+        """Punishing, Rending or Severe (6): applied or declined by the exact value of every
+        outcome it can still lead to (the later rules chosen at best), through the
+        defender's best cover save and its saves (shooting), or both sides' later rules and
+        the optimal resolution (fights, :meth:`engine.dice.fight.Matchup.damage_taken`)."""
+        f = w.top
+        apply_, decline = legal[0], Action("Decline")
+        if isinstance(f, attacks.ShootFrame):
+            rule, rest = f.rules_left[0], f.rules_left[1:]
+            t = f.target(w)
+            sign = 1.0 if t.player != me else -1.0
+
+            def leaf(n: int, c: int) -> float:
+                return sign * _retained_shot_value(w, f, n, c)
+
+            now = (f.normals, f.crits, f.fails)
+            v_apply = max(
+                leaf(n, c) for n, c in _reachable(rest, *choices.apply_retention_rule(rule, *now))
+            )
+            v_decline = max(leaf(n, c) for n, c in _reachable(rest, *now))
+            return apply_ if v_apply > v_decline else decline
+        side = "a" if f.a_rules else "d"
+        value = _fight_retention_value(w, f, side)
+        rules = f.a_rules if side == "a" else f.d_rules
+        now = f._side_dice(side)
+        v_apply = value(_reachable(rules[1:], *choices.apply_retention_rule(rules[0], *now)))
+        v_decline = value(_reachable(rules[1:], *now))
+        return apply_ if v_apply > v_decline else decline
+
+    def _cover_save(self, w: Work, me: str, legal: list[Action]) -> Action:
+        """The cover save (4.5, 4.7): the option of least exact value to the shooter (its
+        kill probability plus weighted damage through the defence roll)."""
+        f = w.top
+        t = f.target(w)
+        prof = f.profile(w)
+        save = w.ctx.datacards[t.id].save
+        d = prof.rules.dice
+        dice = max(0, 3 - max(d.piercing, d.piercing_crits if f.crits else 0))
+        opts = {name: (cn, cc) for name, cn, cc in f.cover_options(w)}
+
+        def value(a: Action) -> float:
+            cn, cc = opts[a.text]
+            return _defence_value(
+                f.normals,
+                f.crits,
+                prof,
+                save,
+                cn,
+                cc,
+                dice - cn - cc,
+                (),
+                max(1, t.wounds),
+                _max_w(w, t),
+            )
+
+        return _best(legal, value, maximise=False)
+
 
 # -------------------------------------------------------------------------------------------
 # Helpers
 # -------------------------------------------------------------------------------------------
+
+
+def _best(legal: list[Action], value: Callable[[Action], float], *, maximise: bool) -> Action:
+    """The listed action of best ``value`` (ties: the first listed)."""
+    sign = 1.0 if maximise else -1.0
+    best: tuple[float, Action] | None = None
+    for a in legal:
+        v = sign * value(a)
+        if best is None or v > best[0] + 1e-12:
+            best = (v, a)
+    assert best is not None
+    return best[1]
+
+
+def _with_accurate(profile: AttackProfile, k: int) -> AttackProfile:
+    """``profile`` with its Accurate rules replaced by Accurate ``k`` (none for 0), so the
+    dice core retains exactly ``k`` dice unrolled."""
+    kept = tuple(r for r in profile.rules if not isinstance(r, Accurate))
+    rules = WeaponRules(kept + ((Accurate(k),) if k else ()))
+    return attrs.evolve(profile, rules=rules)
+
+
+def _accurate_available(
+    w: Work, f: attacks.ShootFrame, o: OperativeState, t: OperativeState
+) -> int:
+    """The Accurate x the shooter will have against ``t`` (weapon and Vantage, 4.7, 6)."""
+    prof = f.profile(w)
+    vantage = sight.vantage_accuracy(w.kz, w.place(o), w.place(t), t.order)
+    wacc = prof.rules.dice.accurate
+    acc = max(wacc, vantage, min(2, wacc + vantage)) if vantage else wacc
+    return min(acc, prof.attacks)
+
+
+def _reachable(rules: tuple[str, ...], n: int, c: int, fails: int) -> list[tuple[int, int]]:
+    """Every retained ``(normals, crits)`` the retention ``rules`` still to be offered can
+    lead to, each applied or declined in turn (6)."""
+    if not rules:
+        return [(n, c)]
+    out = _reachable(rules[1:], n, c, fails)
+    if choices.retention_rule_applies(rules[0], n, c, fails):
+        out += _reachable(rules[1:], *choices.apply_retention_rule(rules[0], n, c, fails))
+    return out
+
+
+def _retained_shot_value(w: Work, f: attacks.ShootFrame, n: int, c: int) -> float:
+    """Exact value to the shooter (as :func:`shot_value`) of retaining ``n`` normal and
+    ``c`` critical successes: Devastating at once, then the defender's best cover-save option
+    (:func:`engine.game.choices.cover_save_options`) and the defence roll."""
+    t = f.target(w)
+    prof = f.profile(w)
+    d = prof.rules.dice
+    save = w.ctx.datacards[t.id].save
+    maxw = _max_w(w, t)
+    wounds = max(1, t.wounds)
+    dev = d.devastating * c
+    if dev >= wounds:
+        return 1.0 + DAMAGE_WEIGHT * wounds / maxw
+    left = wounds - dev
+    dice = max(0, 3 - max(d.piercing, d.piercing_crits if c else 0))
+    opts = choices.cover_save_options(prof, n, c, save, left, f.cover, f.improved)
+    rest = min(
+        _defence_value(n, c, prof, save, cn, cc, dice - cn - cc, (), left, maxw)
+        for _, cn, cc in opts
+    )
+    return rest + DAMAGE_WEIGHT * dev / maxw
+
+
+def _fight_retention_value(
+    w: Work, f: attacks.FightFrame, side: str
+) -> Callable[[list[tuple[int, int]]], float]:
+    """For ``side`` choosing a retention rule in a fight: the exact value to that side of a
+    set of outcomes it can still reach (its best), each met by the other side's best reply
+    when that side still has rules to choose (the defender's come after the attacker's);
+    values as :func:`fight_value`, resolution optimal for both."""
+    pa = f.prof(w, "a")
+    pd = f.prof(w, "d") if f.dweapon else AttackProfile(0, 6, 0, 0)
+    a_op, d_op = w.op(f.attacker), w.op(f.defender)
+    m = Matchup(Fighter(pa, max(1, a_op.wounds)), Fighter(pd, max(1, d_op.wounds)))
+    ma, md = _max_w(w, a_op), _max_w(w, d_op)
+
+    def value(an: int, ac: int, dn: int, dc: int) -> float:
+        ta, td = m.damage_taken(an, ac, dn, dc)
+        return (
+            (td >= d_op.wounds)
+            - (ta >= a_op.wounds)
+            + DAMAGE_WEIGHT * (min(td, d_op.wounds) / md - min(ta, a_op.wounds) / ma)
+        )
+
+    if side == "a":
+        d_out = _reachable(f.d_rules, *f._side_dice("d"))
+
+        def of_a(outs: list[tuple[int, int]]) -> float:
+            return max(min(value(an, ac, dn, dc) for dn, dc in d_out) for an, ac in outs)
+
+        return of_a
+
+    def of_d(outs: list[tuple[int, int]]) -> float:
+        return max(-value(f.an, f.ac, dn, dc) for dn, dc in outs)
+
+    return of_d
 
 
 def _best_opportunity(w: Work, legal: list[Action], verb: str, as_engage: bool) -> Action:
@@ -868,13 +1056,15 @@ def _shoot_cr_gain(w: Work, f: attacks.ShootFrame, attacking: bool, face: int) -
     maxw = _max_w(w, t)
     wounds = max(1, t.wounds)
     if attacking:
-        cover = (0, 0)
-        if f.cover and not prof.rules.dice.saturate:
-            cover = (0, 1) if f.improved else (1, 0)
+        # The attacker's best retention rules, then the defender's best cover save
+        # (the players' choices, engine.game.attacks).
 
         def value(dice: tuple[int, ...]) -> float:
-            n, c = attacks.retain(dice, f.accurate, prof, f.obscured)
-            return _retained_value(n, c, prof, save, cover, wounds, maxw)
+            n, c, fails = choices.roll_retained(dice, f.accurate, prof, f.obscured)
+            rules = choices.retention_rules(prof, f.obscured, c)
+            return max(
+                _retained_shot_value(w, f, nn, cc) for nn, cc in _reachable(rules, n, c, fails)
+            )
 
         now = value(f.dice)
         after = sum(value(_replace_one(f.dice, face, v)) for v in range(1, 7)) / 6

@@ -37,6 +37,12 @@ out when 0):
 ``Strike crit`` / ``Strike normal``
 ``Block normal with crit``  also ``Block crit with crit``, ``Block normal with normal``;
                             ``Block nothing with crit`` when the opponent has nothing left
+``Same feature cover``      the defender takes cover (or ``obscured``, or with several such
+                            features ``both``) from terrain that gives both (4.5)
+``Accurate 1``              the attacker retains 1 die (0 up to x) unrolled with Accurate x
+``Apply Punishing``         also ``Apply Rending``, ``Apply Severe``; ``Decline`` not to
+``Cover save normal``       the defender's cover save: ``normal``, improved cover as
+                            ``critical`` or ``two normals`` (4.7), or ``none`` (declined)
 ==========================  ==================================================================
 
 Errors: :class:`InvalidActionError` for text that is not an action;
@@ -94,7 +100,8 @@ class Action:
         weapon: a weapon name (lower case, profile in parentheses), or ``""``.
         target: a target operative's id, or ``""``.
         point: ``(x, y, z)`` in inches for moves, deployment and markers, else ``None``.
-        values: die faces for ``roll``, ``Re-roll`` and ``Command re-roll``.
+        values: die faces for ``roll``, ``Re-roll`` and ``Command re-roll``; for
+            ``Accurate`` the number of dice retained unrolled.
         text: any other word (a player, an order, a marker or hatchway name, a card,
             ``"crit"``/``"normal"`` for strikes and blocks).
     """
@@ -154,6 +161,10 @@ def format_action(a: Action) -> str:
         return f"Strike {a.text}"
     if v == "Block":
         return f"Block {a.text}"
+    if v in ("Same feature", "Apply", "Cover save"):
+        return f"{v} {a.text}"
+    if v == "Accurate":
+        return f"Accurate {a.values[0]}"
     raise InvalidActionError(f"unknown action verb {v!r}")
 
 
@@ -196,6 +207,10 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Re-roll", rf"re-?roll\s+{_DICE}"),
         ("Strike", r"strike\s+(?P<text>crit|normal)"),
         ("Block", r"block\s+(?P<text>(?:crit|normal|nothing)\s+with\s+(?:crit|normal))"),
+        ("Same feature", r"same\s+feature\s+(?P<text>cover|obscured|both)"),
+        ("Accurate", r"accurate\s+(?P<count>\d)"),
+        ("Apply", r"apply\s+(?P<text>punishing|rending|severe)"),
+        ("Cover save", r"cover\s+save\s+(?P<text>normal|critical|two\s+normals|none)"),
     )
 )
 
@@ -223,13 +238,25 @@ def parse_action(text: str) -> Action:
             nums = [round(float(t), 3) + 0.0 for t in g["point"].split(",")]
             point = (nums[0], nums[1], nums[2] if len(nums) == 3 else 0.0)
         values = tuple(int(t) for t in g["values"].split(",")) if g.get("values") else ()
+        if g.get("count"):
+            values = (int(g["count"]),)
         word = (g.get("text") or "").strip()
         if verb in ("Initiative", "Drop zone"):
             word = word.upper()
         elif verb == "Play":
             word = word.lower()
-        elif verb in ("Activate", "Strike", "Block", "Pick up", "Operate hatch"):
+        elif verb in (
+            "Activate",
+            "Strike",
+            "Block",
+            "Pick up",
+            "Operate hatch",
+            "Same feature",
+            "Cover save",
+        ):
             word = " ".join(word.lower().split())
+        elif verb == "Apply":
+            word = word.title()
         return Action(
             verb=verb,
             op=(g.get("op") or "").upper(),

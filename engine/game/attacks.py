@@ -1,16 +1,54 @@
-"""The Shoot and Fight sequences as frames (``rules/KT24.md`` 5.1, 5.2, weapon rules 6,
-Command Re-roll 7.1, EDGE_CASES 3, 7-11).
+"""The Shoot and Fight sequences as frames (``rules/KT24.md`` 4.5, 4.7, 5.1, 5.2, weapon
+rules 6, Command Re-roll 7.1, EDGE_CASES 2, 3, 7-11).
 
 Decisions inside a sequence are the players': Torrent secondaries, weapon re-rolls
 (Balanced: one die; Ceaseless: every die showing one value; Relentless: any dice), Command
 Re-roll (1CP, one die never re-rolled before) after attack and defence rolls, the
-retaliating weapon, and every strike or block in a fight. Policies the engine applies
-itself, documented: Accurate dice are always used in full; Punishing, Rending and Severe are
-always taken when they can (each only ever helps the attacker); an obscured attack discards a
-normal success (all are normal by then); a cover save is always retained, and an improved
-cover save is taken as one critical success (4.7); the defender allocates saves to suffer the
-least damage (:func:`engine.dice.shoot.unblocked`). Blast secondaries are shot in id order.
-The shooter is never its own Blast secondary.
+retaliating weapon, every strike or block in a fight, and these choices the rules give:
+
+============================  ===========  ===================================================
+Choice (rule)                 Who          Decision kind, actions
+============================  ===========  ===================================================
+cover or obscured from one    defender     ``same_feature``: ``Same feature obscured``,
+feature (4.5 "Same feature")               ``... cover``, ``... both`` (two or more such
+                                           features); when the target is selected
+Accurate x (6; Vantage 4.7)   attacker     ``accurate``: ``Accurate 0`` .. ``Accurate x``
+                                           (dice retained unrolled)
+Punishing, Rending, Severe    attacker     ``retention_rule``: ``Apply Punishing`` (or
+(6)                           (each side   Rending, Severe) or ``Decline``; one rule at a
+                              in a fight)  time, Punishing before Rending
+cover save (4.5, 5.1 step 4)  defender     ``cover_save``: ``Cover save normal`` or ``none``;
+and improved cover (4.7)                   improved: ``critical``, ``two normals``, ``none``
+============================  ===========  ===================================================
+
+A choice is offered only when its options differ in effect; otherwise the engine applies
+the only meaningful option without asking. "Differ in effect" means the options lead to
+different dice or damage, not that one of them is better: a player may choose an option
+that is worse for it (a random player does), and one that looks worse can be better (to
+spare one's own operative under a Blast; to roll for a crit save). So:
+
+- Same feature: offered when the options give different (cover, obscured) pairs, cover
+  counting only where a cover save could be retained (no Saturate, some defence dice). A
+  Blast secondary inherits the primary's choice (6); each Torrent target is chosen for.
+- Accurate: offered whenever x >= 1 (a rolled die may fail or be a crit, a retained one is a
+  sure normal, so every number differs). ``Accurate x`` retains x, the old fixed policy.
+- Punishing, Rending, Severe: offered whenever the rule would change the retained dice
+  (Punishing: a crit and a fail; Rending: a crit and a normal; Severe: no crit and a
+  normal), never against an obscured target (4.5). Offering Punishing before Rending reaches
+  every outcome the rules allow in either order.
+- Cover save: the options' exact damage distributions (counted up to the target's wounds,
+  :func:`engine.game.choices.cover_save_options`) are compared, so there is no choice when
+  no attack success is retained or the outcome is the same either way. Retaining is not
+  always better, with or without Vantage: a normal cover save can never block a lone crit,
+  nor anything against Brutal, where a rolled 6 could; with improved cover one critical
+  save beats two normals against crits, two normals beat one critical against normals. A
+  plain single cover save is not offered with improved cover: 4.7 replaces it by its two
+  improved forms (the critical one is never worse).
+
+Policies the engine still applies itself, documented: an obscured attack discards a normal
+success (all are normal by then, so which one does not matter); the defender allocates saves
+to suffer the least damage (:func:`engine.dice.shoot.unblocked`). Blast secondaries are shot
+in id order. The shooter is never its own Blast secondary.
 """
 
 from __future__ import annotations
@@ -24,6 +62,14 @@ from engine.dice.rules import Blast, Range, Seek, SeekLight, Torrent
 from engine.dice.shoot import unblocked
 from engine.game import universal
 from engine.game.actions import Action, IllegalActionError
+from engine.game.choices import (
+    apply_retention_rule,
+    cover_save_options,
+    retention_rule_applies,
+    retention_rules,
+    roll_retained,
+    same_feature_options,
+)
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.geometry import sight
@@ -69,30 +115,14 @@ def attack_profile(
 def retain(
     values: tuple[int, ...], accurate: int, profile: AttackProfile, obscured: bool
 ) -> tuple[int, int]:
-    """Retained (normals, crits) from rolled attack dice (5.1 step 3, 6, EDGE_CASES 3)."""
-    d = profile.rules.dice
-    crit_at = max(profile.hit, d.lethal) if d.lethal is not None else 6
-    normals = accurate
-    crits = 0
-    fails = 0
-    for v in values:
-        if v == 6 or (v != 1 and v >= crit_at):
-            crits += 1
-        elif v != 1 and v >= profile.hit:
-            normals += 1
-        else:
-            fails += 1
-    if obscured:
-        normals += crits
-        crits = 0
-        if normals:
-            normals -= 1
-        return normals, crits
-    if d.punishing and crits and fails:
-        normals += 1
-    if (d.rending and crits and normals) or (d.severe and not crits and normals):
-        normals -= 1
-        crits += 1
+    """Retained (normals, crits) from rolled attack dice (5.1 step 3, 6, EDGE_CASES 3) with
+    every retention rule (Punishing, Rending, Severe) applied where it can be: the dice
+    core's default, used to value positions; in the game those rules are the attacker's
+    choices (:func:`engine.game.choices.retention_rules`)."""
+    normals, crits, fails = roll_retained(values, accurate, profile, obscured)
+    for rule in retention_rules(profile, obscured, crits):
+        if retention_rule_applies(rule, normals, crits, fails):
+            normals, crits, fails = apply_retention_rule(rule, normals, crits, fails)
     return normals, crits
 
 
@@ -343,6 +373,10 @@ class ShootFrame:
     normals: int = 0
     crits: int = 0
     cover_saves: tuple[int, int] = (0, 0)
+    feature_options: tuple[tuple[str, bool, bool], ...] = ()  # same_feature_options
+    max_accurate: int = 0  # Accurate x available (weapon and Vantage); ``accurate`` chosen
+    fails: int = 0  # attack dice failed (for Punishing)
+    rules_left: tuple[str, ...] = ()  # retention rules still to be offered
     pending: tuple[int, ...] = ()  # dice kept aside while re-rolled ones are rolled
     pending_flags: tuple[bool, ...] = ()
     rerolling: bool = False
@@ -385,6 +419,12 @@ class ShootFrame:
                 w.replace_top(stage="begin")
         elif st == "begin":
             self._begin(w)
+        elif st == "feature":
+            w.decide(self.defender(w), "same_feature")
+        elif st == "prepare":
+            self._prepare(w)
+        elif st == "accurate":
+            w.decide(self.attacker(w), "accurate")
         elif st == "attack_roll":
             n = self.profile(w).attacks - self.accurate
             if n <= 0:
@@ -403,8 +443,12 @@ class ShootFrame:
                 w.replace_top(stage="retain")
         elif st == "retain":
             self._retain(w)
+        elif st == "retention":
+            self._retention(w)
         elif st == "defence_roll":
             self._defence_roll(w)
+        elif st == "cover":
+            w.decide(self.defender(w), "cover_save")
         elif st == "defence_cr":
             if can_command_reroll(w, self.defender(w), self.flags):
                 w.decide(self.defender(w), "command_reroll")
@@ -430,34 +474,84 @@ class ShootFrame:
         if not t.alive:
             w.replace_top(idx=self.idx + 1)
             return
+        prof = self.profile(w)
+        if self.idx > 0 and prof.rules.get(Blast) is not None:
+            # Blast secondaries are in cover / obscured if the primary was (6).
+            w.replace_top(
+                stage="prepare",
+                cover=self.primary_cover,
+                obscured=self.primary_obscured,
+                feature_options=(),
+            )
+            return
+        tg = w.ctx.targeting(w.kz, w.place(o), w.place(t))
+        d = prof.rules.dice
+        opts = same_feature_options(tg, not d.saturate and d.piercing < 3)
+        _, cover, obscured = opts[0]
+        w.replace_top(
+            stage="feature" if len(opts) > 1 else "prepare",
+            cover=cover,
+            obscured=obscured,
+            feature_options=tuple(opts) if len(opts) > 1 else (),
+        )
+
+    def _prepare(self, w: Work) -> None:
+        """Improved cover, Accurate (weapon and Vantage), re-roll windows (4.7, 5.1 step 3)."""
+        t = self.target(w)
+        o = w.op(self.shooter)
         kz = w.kz
         prof = self.profile(w)
-        if self.idx == 0 or prof.rules.get(Blast) is not None:
-            cover, obscured = self.primary_cover, self.primary_obscured
+        cover = self.cover
+        if self.idx > 0 and prof.rules.get(Blast) is not None:
+            improved = cover and sight.improved_cover(kz, w.place(o), w.place(t), t.order)
         else:
-            tg = w.ctx.targeting(kz, w.place(o), w.place(t))
-            cover, obscured = tg.in_cover, tg.obscured
-        improved = cover and sight.improved_cover(kz, w.place(o), w.place(t), t.order)
+            improved = cover and sight.vantage_improves_cover(kz, w.place(o), w.place(t), t.order)
         vantage = sight.vantage_accuracy(kz, w.place(o), w.place(t), t.order)
         wacc = prof.rules.dice.accurate
         accurate = max(wacc, vantage, min(2, wacc + vantage)) if vantage else wacc
         accurate = min(accurate, prof.attacks)
         w.replace_top(
-            stage="attack_roll",
-            cover=cover,
-            obscured=obscured,
+            stage="accurate" if accurate else "attack_roll",
             improved=improved,
             accurate=accurate,
+            max_accurate=accurate,
             windows=_reroll_windows(prof),
             dice=(),
             flags=(),
             normals=0,
             crits=0,
+            fails=0,
+            rules_left=(),
         )
 
     def _retain(self, w: Work) -> None:
+        """Successes retained from the roll; then the attacker's retention rules (6)."""
         prof = self.profile(w)
-        n, c = retain(self.dice, self.accurate, prof, self.obscured)
+        n, c, fails = roll_retained(self.dice, self.accurate, prof, self.obscured)
+        w.replace_top(
+            normals=n,
+            crits=c,
+            fails=fails,
+            rules_left=retention_rules(prof, self.obscured, c),
+            stage="retention",
+        )
+
+    def _retention(self, w: Work) -> None:
+        """Offer the next retention rule that would change the dice (Punishing, Rending,
+        Severe: the attacker may apply each, 6); then the dice are retained."""
+        left = self.rules_left
+        while left and not retention_rule_applies(left[0], self.normals, self.crits, self.fails):
+            left = left[1:]
+        if left:
+            if left != self.rules_left:
+                w.replace_top(rules_left=left)
+            w.decide(self.attacker(w), "retention_rule")
+            return
+        w.replace_top(rules_left=())
+        w.top._retained(w)
+
+    def _retained(self, w: Work) -> None:
+        n, c = self.normals, self.crits
         t = self.target(w)
         w.emit(
             "attack_retained",
@@ -479,23 +573,40 @@ class ShootFrame:
                 point_blank=self.point_blank,
             )
 
+    def cover_options(self, w: Work) -> list[tuple[str, int, int]]:
+        """The defender's cover-save options now
+        (:func:`engine.game.choices.cover_save_options`)."""
+        t = self.target(w)
+        return cover_save_options(
+            self.profile(w),
+            self.normals,
+            self.crits,
+            w.ctx.datacards[t.id].save,
+            max(1, t.wounds),
+            self.cover,
+            self.improved,
+        )
+
     def _defence_roll(self, w: Work) -> None:
         t = self.target(w)
         if not t.alive or t.incapacitated:
             w.replace_top(stage="begin", idx=self.idx + 1)
             return
-        prof = self.profile(w)
-        d = prof.rules.dice
+        opts = self.cover_options(w)
+        if len(opts) > 1:
+            w.replace_top(stage="cover")
+            w.decide(self.defender(w), "cover_save")
+            return
+        self._roll_defence(w, opts[0][1], opts[0][2])
+
+    def _roll_defence(self, w: Work, cover_n: int, cover_c: int) -> None:
+        """Roll the defence dice other than the ``cover_n``/``cover_c`` cover saves."""
+        t = self.target(w)
+        d = self.profile(w).rules.dice
         pierce = max(d.piercing, d.piercing_crits if self.crits else 0)
         dice = max(0, 3 - pierce)
-        cover_n = cover_c = 0
-        if self.cover and not d.saturate and dice:
-            if self.improved:
-                cover_c = 1
-            else:
-                cover_n = 1
         n = dice - cover_n - cover_c
-        w.replace_top(cover_saves=(cover_n, cover_c))
+        w.replace_top(cover_saves=(cover_n, cover_c), stage="defence_roll")
         if n <= 0:
             w.replace_top(stage="defence_cr")
             return
@@ -560,7 +671,57 @@ class ShootFrame:
             ]
         if st == "attack_reroll":
             return reroll_options(self.windows[0], self.dice, self.flags)
+        choice = self._choice_options(w)
+        if choice is not None:
+            return choice
         return command_reroll_options(self.dice, self.flags)
+
+    def _choice_options(self, w: Work) -> list[Action] | None:
+        """The actions of a player's choice (same feature, Accurate, retention rules, cover
+        save), or None at other stages."""
+        st = self.stage
+        if st == "feature":
+            return [Action("Same feature", text=name) for name, _, _ in self.feature_options]
+        if st == "accurate":
+            return [Action("Accurate", values=(k,)) for k in range(self.max_accurate + 1)]
+        if st == "retention":
+            return [Action("Apply", text=self.rules_left[0]), Action("Decline")]
+        if st == "cover":
+            return [Action("Cover save", text=name) for name, _, _ in self.cover_options(w)]
+        return None
+
+    def _act_choice(self, w: Work, a: Action) -> None:
+        """Apply a player's choice (:meth:`_choice_options`).
+
+        Raises:
+            IllegalActionError: an action that is not one of the options, naming them.
+        """
+        st = self.stage
+        legal = self._choice_options(w) or []
+        if a not in legal:
+            sections = {"feature": "4.5", "accurate": "6", "retention": "6", "cover": "4.5, 4.7"}
+            raise _illegal(
+                f"{a} is not possible now: choose one of {', '.join(str(x) for x in legal)} "
+                f"({sections[st]})"
+            )
+        if st == "feature":
+            _, cover, obscured = next(o for o in self.feature_options if o[0] == a.text)
+            changes: dict[str, Any] = {"cover": cover, "obscured": obscured}
+            if self.idx == 0:
+                changes.update(primary_cover=cover, primary_obscured=obscured)
+            w.replace_top(stage="prepare", feature_options=(), **changes)
+        elif st == "accurate":
+            w.replace_top(accurate=a.values[0], stage="attack_roll")
+        elif st == "retention":
+            rule, left = self.rules_left[0], self.rules_left[1:]
+            if a.verb == "Apply":
+                n, c, fails = apply_retention_rule(rule, self.normals, self.crits, self.fails)
+                w.replace_top(normals=n, crits=c, fails=fails, rules_left=left)
+            else:
+                w.replace_top(rules_left=left)
+        else:
+            _, cover_n, cover_c = next(o for o in self.cover_options(w) if o[0] == a.text)
+            self._roll_defence(w, cover_n, cover_c)
 
     def act(self, w: Work, a: Action) -> None:
         st = self.stage
@@ -577,6 +738,9 @@ class ShootFrame:
                     "range (6, EDGE_CASES 10)"
                 )
             w.replace_top(targets=(*self.targets, a.target))
+            return
+        if st in ("feature", "accurate", "retention", "cover"):
+            self._act_choice(w, a)
             return
         if st == "attack_reroll":
             kind = self.windows[0]
@@ -751,6 +915,10 @@ class FightFrame:
     pending_flags: tuple[bool, ...] = ()
     rerolling: str = ""
     hot_done: str = ""
+    a_fails: int = 0  # failed attack dice of each side (for Punishing)
+    d_fails: int = 0
+    a_rules: tuple[str, ...] = ()  # retention rules still to be offered to each side
+    d_rules: tuple[str, ...] = ()
 
     def prof(self, w: Work, side: str) -> AttackProfile:
         """Attack profile of side ``"a"`` (attacker) or ``"d"`` (defender), assists applied,
@@ -817,6 +985,8 @@ class FightFrame:
             w.decide(self.owner(w, side), kind)
         elif st == "retain":
             self._retain(w)
+        elif st == "retention":
+            self._retention(w)
         elif st == "resolve":
             self._resolve_step(w)
         elif st == "hot":
@@ -863,13 +1033,51 @@ class FightFrame:
         return out
 
     def _retain(self, w: Work) -> None:
+        """Both sides' successes retained from the rolls; then each side's retention rules,
+        the attacker's first (6)."""
         pa = self.prof(w, "a")
-        an, ac = retain(self.adice, self.a_accurate, pa, False)
-        dn = dc = 0
-        pd = None
+        an, ac, af = roll_retained(self.adice, self.a_accurate, pa, False)
+        dn = dc = df = 0
+        d_rules: tuple[str, ...] = ()
         if self.dweapon:
             pd = self.prof(w, "d")
-            dn, dc = retain(self.ddice, self.d_accurate, pd, False)
+            dn, dc, df = roll_retained(self.ddice, self.d_accurate, pd, False)
+            d_rules = retention_rules(pd, False, dc)
+        w.replace_top(
+            an=an,
+            ac=ac,
+            dn=dn,
+            dc=dc,
+            a_fails=af,
+            d_fails=df,
+            a_rules=retention_rules(pa, False, ac),
+            d_rules=d_rules,
+            stage="retention",
+        )
+
+    def _retention(self, w: Work) -> None:
+        """Offer each side's retention rules (Punishing, Rending, Severe) in turn, skipping
+        those that would change nothing; then the dice are retained."""
+        for side in ("a", "d"):
+            n, c, fails = self._side_dice(side)
+            left = self.a_rules if side == "a" else self.d_rules
+            while left and not retention_rule_applies(left[0], n, c, fails):
+                left = left[1:]
+            w.replace_top(**{f"{side}_rules": left})
+            if left:
+                w.decide(self.owner(w, side), "retention_rule")
+                return
+        w.top._retained(w)
+
+    def _side_dice(self, side: str) -> tuple[int, int, int]:
+        """``(normals, crits, fails)`` of ``side`` while retention rules are chosen."""
+        if side == "a":
+            return self.an, self.ac, self.a_fails
+        return self.dn, self.dc, self.d_fails
+
+    def _retained(self, w: Work) -> None:
+        an, ac, dn, dc = self.an, self.ac, self.dn, self.dc
+        pd = self.prof(w, "d") if self.dweapon else None
         w.emit("attack_retained", op=self.attacker, target=self.defender, normals=an, crits=ac)
         if self.dweapon:
             w.emit("attack_retained", op=self.defender, target=self.attacker, normals=dn, crits=dc)
@@ -968,6 +1176,9 @@ class FightFrame:
             ]
         if st == "rerolls":
             return [Action("Decline"), *self._reroll_choices(w, self.rturn)]
+        if st == "retention":
+            rules = self.a_rules or self.d_rules
+            return [Action("Apply", text=rules[0]), Action("Decline")]
         return self._resolve_options(w)
 
     def _resolve_options(self, w: Work) -> list[Action]:
@@ -1013,6 +1224,9 @@ class FightFrame:
             w.emit("retaliation_weapon", op=d.id, weapon=name)
             w.replace_top(dweapon=name, stage="a_roll")
             return
+        if st == "retention":
+            self._act_retention(w, a)
+            return
         if st == "rerolls":
             side = self.rturn
             player = self.owner(w, side)
@@ -1039,6 +1253,22 @@ class FightFrame:
             w.roll("reroll", player, len(a.values), label="re-roll")
             return
         self._resolve(w, a)
+
+    def _act_retention(self, w: Work, a: Action) -> None:
+        """Apply or decline the retention rule offered (6).
+
+        Raises:
+            IllegalActionError: anything but ``Apply <rule>`` or ``Decline``.
+        """
+        side = "a" if self.a_rules else "d"
+        rules = self.a_rules if side == "a" else self.d_rules
+        if a not in (Action("Apply", text=rules[0]), Action("Decline")):
+            raise _illegal(f"{a} is not possible now: 'Apply {rules[0]}' or 'Decline' (6)")
+        changes: dict[str, Any] = {f"{side}_rules": rules[1:]}
+        if a.verb == "Apply":
+            n, c, fails = apply_retention_rule(rules[0], *self._side_dice(side))
+            changes.update({f"{side}n": n, f"{side}c": c, f"{side}_fails": fails})
+        w.replace_top(**changes)
 
     def _resolve(self, w: Work, a: Action) -> None:
         legal = self._resolve_options(w)

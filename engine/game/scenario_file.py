@@ -49,6 +49,10 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     [[steps]]                      # applied in order
     name = "shoot"                 # optional (default "step N"); names the step in errors
     actions = ["Activate KAS-1 engage", "Shoot KAS-1 hot-shot lasgun at LEG-1", "Decline"]
+                                   # every decision of the step in order, the players'
+                                   # choices in an attack included ("Same feature cover",
+                                   # "Accurate 1", "Apply Rending", "Cover save none":
+                                   # engine.game.attacks), each where the engine asks it
     dice = ["6,5,4,2", "3,1,1"]    # rolls in order ("6,5,4", "roll 6,5,4" or [6, 5, 4])
 
     [steps.expect]                 # checked after this step (same fields as [expect])

@@ -53,8 +53,10 @@ Modelling choices (documented approximations of tabletop judgement):
   wall, more than 1" from its corners, is not intervened by it. With the shooter's free
   choice of origin point, the "passed" condition seldom changes a verdict.
 - **Same feature** (``EDGE_CASES.md`` 2): for the attack, a feature that would give both cover
-  and obscured counts as obscuring only (the defender's default choice); for target
-  selection, cover always counts, so a Conceal operative in cover is not a valid target.
+  and obscured counts as obscuring only in :attr:`Targeting.in_cover` (the default; the game
+  asks the defender, who may take cover from it instead, from :attr:`Targeting.cover_features`
+  and :attr:`Targeting.obscuring_features`); for target selection, cover always counts, so
+  a Conceal operative in cover is not a valid target.
 """
 
 from __future__ import annotations
@@ -93,6 +95,7 @@ __all__ = [
     "targeting",
     "valid_target",
     "vantage_accuracy",
+    "vantage_improves_cover",
     "visible",
     "wall_corners",
     "within_control_range",
@@ -871,11 +874,18 @@ def vantage_accuracy(kz: Killzone, shooter: Placement, target: Placement, order:
     return 2 if drop >= 4 - _EPS else 1 if drop >= 2 - _EPS else 0
 
 
+def vantage_improves_cover(kz: Killzone, shooter: Placement, target: Placement, order: str) -> bool:
+    """Whether a cover save of ``target`` against ``shooter`` would be improved (section 4.7
+    rule 2): a Conceal target 2" or more lower than a shooter on Vantage, whatever gives it
+    cover (for a defender that takes cover from a feature that also obscures, 4.5)."""
+    return order.lower() == "conceal" and _height_advantage(kz, shooter, target) >= 2 - _EPS
+
+
 def improved_cover(kz: Killzone, shooter: Placement, target: Placement, order: str) -> bool:
     """Whether the target's cover save is improved (section 4.7 rule 2): a Conceal target 2"
     or more lower than a shooter on Vantage and in cover. (If Heavy terrain gives it cover it
     is not a valid target at all; see :func:`valid_target`.)"""
-    if order.lower() != "conceal" or _height_advantage(kz, shooter, target) < 2 - _EPS:
+    if not vantage_improves_cover(kz, shooter, target, order):
         return False
     t = targeting(kz, shooter, target)
     return t.in_cover
