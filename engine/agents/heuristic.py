@@ -46,6 +46,9 @@ Decisions (``rules/KT24.md`` section in brackets):
 - **Retaliation weapon** (5.2): the one with the best exact fight value. **Strike and block**
   (5.2 step 4): the dice core's optimal resolution
   (:class:`engine.dice.fight.Resolver`) from the exact position.
+- **Team rule choices** (``team_rule``, e.g. Siphon Life*): used, on the offered operative
+  that has lost the most wounds (ties: the first listed); the engine offers them only when
+  they can make a difference.
 - Anything else (Torrent: every offered secondary target is taken; other decisions): the
   first listed action.
 
@@ -225,6 +228,7 @@ class HeuristicAgent:
             "command_reroll": self._reroll,
             "retaliate": self._retaliate,
             "resolve": self._resolve,
+            "team_rule": self._team_rule,
         }
 
     def act(self, state: GameState) -> Action:
@@ -469,6 +473,16 @@ class HeuristicAgent:
                     return Action("Command re-roll", values=(min(fail),))
             return _decline(legal)
         return _decline(legal)  # pragma: no cover - re-rolls only come from these frames
+
+    def _team_rule(self, w: Work, me: str, legal: list[Action]) -> Action:
+        uses = [a for a in legal if a.verb == "Use"]
+        if not uses:
+            return legal[0]
+
+        def lost(a: Action) -> int:
+            return w.ctx.datacards[a.target].wounds - w.op(a.target).wounds
+
+        return max(uses, key=lambda a: (lost(a), -uses.index(a)))
 
     def _retaliate(self, w: Work, me: str, legal: list[Action]) -> Action:
         f = w.top
@@ -788,6 +802,8 @@ def _shoot_action_value(w: Work, o: OperativeState, a: Action, mode: str) -> flo
     t = w.op(a.target)
     here = w.place(o)
     v = _shot(w, o, here, name, t, pb)
+    if t.player == o.player:  # a team weapon rule's own primary target (e.g. Explosive*)
+        v = -v
     blast = prof.rules.get(Blast)
     if isinstance(blast, Blast):
         tp = w.place(t)

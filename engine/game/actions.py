@@ -37,6 +37,8 @@ out when 0):
 ``Strike crit`` / ``Strike normal``
 ``Block normal with crit``  also ``Block crit with crit``, ``Block normal with normal``;
                             ``Block nothing with crit`` when the opponent has nothing left
+``Use <rule> on LEG-3``     use a team rule that gives its player a choice, on an operative
+                            (``Use siphon life on LEG-3``; ``Decline`` not to use it)
 ==========================  ==================================================================
 
 Errors: :class:`InvalidActionError` for text that is not an action;
@@ -154,6 +156,8 @@ def format_action(a: Action) -> str:
         return f"Strike {a.text}"
     if v == "Block":
         return f"Block {a.text}"
+    if v == "Use":
+        return f"Use {a.text} on {a.target}"
     raise InvalidActionError(f"unknown action verb {v!r}")
 
 
@@ -196,6 +200,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Re-roll", rf"re-?roll\s+{_DICE}"),
         ("Strike", r"strike\s+(?P<text>crit|normal)"),
         ("Block", r"block\s+(?P<text>(?:crit|normal|nothing)\s+with\s+(?:crit|normal))"),
+        ("Use", rf"use\s+(?P<text>.+?)\s+on\s+{_TGT}"),
     )
 )
 
@@ -228,7 +233,7 @@ def parse_action(text: str) -> Action:
             word = word.upper()
         elif verb == "Play":
             word = word.lower()
-        elif verb in ("Activate", "Strike", "Block", "Pick up", "Operate hatch"):
+        elif verb in ("Activate", "Strike", "Block", "Pick up", "Operate hatch", "Use"):
             word = " ".join(word.lower().split())
         return Action(
             verb=verb,
