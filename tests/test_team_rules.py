@@ -108,15 +108,7 @@ def test_the_data_never_claims_an_implementation() -> None:
     assert all(not d.implemented for d in team_rules(claimed) if d.kind.endswith("_ploy"))
 
 
-@pytest.mark.parametrize(
-    "team_id",
-    [
-        pytest.param(t, marks=pytest.mark.xfail(reason="Magnify* not yet", strict=True))
-        if t == "hierotek_circle"
-        else t
-        for t in sorted(BUILTIN_WEAPON_RULES)
-    ],
-)
+@pytest.mark.parametrize("team_id", sorted(BUILTIN_WEAPON_RULES))
 def test_every_builtin_team_weapon_rule_is_implemented(team_id: str) -> None:
     team = load_builtin_team(team_id)
     weapon_rules = [d for d in team_rules(team) if d.kind == "weapon_rule"]

@@ -265,3 +265,61 @@ def test_explosive_does_not_let_other_weapons_shoot_in_control_range() -> None:
     assert not [a for a in s.legal_actions() if a.verb == "Shoot"]
     with pytest.raises(IllegalActionError, match=r"within control range of an enemy"):
         s.apply("Shoot KOM-2 slugga at BLU-1")
+
+
+# -------------------------------------------------------------------------------------------
+# Magnify*
+# -------------------------------------------------------------------------------------------
+
+CONDUIT = "Shoot HIE-1 arcane conduit at BLU-1"  # Apprentek: 4 attacks, Hit 3+, Piercing 1
+
+
+def magnify(order: str = "engage", lane: float = 4, target_order: str = "conceal") -> GameState:
+    """HIE-1 (Apprentek) at (5, lane) activated; BLU-1 at (16, lane); HIE-2 (Chronomancer,
+    a CRYPTEK) at (21, lane), beyond BLU-1, with ``order``."""
+    ops = {
+        "HIE-1": {"at": (5, lane)},
+        "HIE-2": {"at": (21, lane), "order": order},
+        "BLU-1": {"at": (16, lane), "order": target_order},
+        "BLU-2": {"at": (25, 20)},
+    }
+    s = lab("hierotek_circle", ["Apprentek", "Chronomancer"], ops)
+    return s.apply("Activate HIE-1 engage")[0]
+
+
+def test_magnify_valid_target_and_cover_judged_from_the_engaged_cryptek() -> None:
+    # BLU-1 (Conceal) is behind the rubble seen from HIE-1: in cover, so not a valid target
+    # (4.5). Seen from HIE-2 on the far side the rubble is behind it: not in cover, valid.
+    # Through HIE-2 the shot is legal, and Magnify must be used through it (the only
+    # operative that makes it valid): no decision is asked.
+    s = magnify()
+    assert s.is_legal(CONDUIT)
+    s, ev = s.apply(CONDUIT)
+    assert [(e["rule"], e["on"]) for e in of_kind(ev, "team_rule_used")] == [("Magnify", "HIE-2")]
+    # Used: Ceaseless until the end of the action: attack 3,1,1,2 offers re-rolling both 1s.
+    s, _ = play(s, [], ["3,1,1,2"])
+    assert "Re-roll 1,1" in [str(a) for a in s.legal_actions()]
+    # Re-rolled to 6,6: 2 crits + 1 normal; no cover save (cover judged from HIE-2) and
+    # Piercing 1 leaves 2 defence dice.
+    s, ev = play(s, ["Re-roll 1,1"], ["6,6", "1,1"])
+    (saves,) = of_kind(ev, "saves_retained")
+    assert saves["cover"] == 0
+    assert [e["values"] for e in of_kind(ev, "dice_rolled") if e["label"] == "defence"] == [(1, 1)]
+
+
+def test_magnify_needs_the_other_operative_to_have_an_engage_order() -> None:
+    # HIE-2 on a Conceal order cannot be used: the Conceal target in cover stays invalid.
+    s = magnify(order="conceal")
+    with pytest.raises(IllegalActionError, match=r"Conceal order and is in cover"):
+        s.apply(CONDUIT)
+
+
+def test_magnify_is_a_choice_and_declining_gives_no_ceaseless() -> None:
+    # Open lane, Engage target: valid from HIE-1 itself, so Magnify may be declined.
+    s, _ = magnify(lane=14, target_order="engage").apply(CONDUIT)
+    assert [str(a) for a in s.legal_actions()] == ["Decline", "Use magnify on HIE-2"]
+    # Declined: no Ceaseless, so after attack 3,1,1,2 the next node rolls defence dice.
+    declined, _ = play(s, ["Decline"], ["3,1,1,2"])
+    assert declined.node.request.kind == "defence"  # type: ignore[union-attr]
+    used, _ = play(s, ["Use magnify on HIE-2"], ["3,1,1,2"])
+    assert used.node.kind == "reroll"  # type: ignore[union-attr]

@@ -189,7 +189,22 @@ def _seek(profile_rules: Any) -> str | None:
 def shoot_target_reason(
     w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any, point_blank: bool
 ) -> str | None:
-    """Why ``t`` cannot be the primary target of this shot (5.1 step 2), or None."""
+    """Why ``t`` cannot be the primary target of this shot (5.1 step 2), or None; a team
+    weapon rule may still allow it (the ``would_allow_target`` hook, e.g. Magnify*)."""
+    why = own_target_reason(w, o, t, name, prof, point_blank)
+    if why is None or point_blank:
+        return why
+    allowed: str | None = w.would(
+        "would_allow_target", why, op=o, target=t, weapon=name, profile=prof
+    )
+    return allowed
+
+
+def own_target_reason(
+    w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any, point_blank: bool
+) -> str | None:
+    """Why ``t`` cannot be the primary target of ``o``'s shot judged from ``o`` itself
+    (4.5, 5.1 step 2, 6 Range), or None."""
     if point_blank:
         if not w.control_range(o, t):
             return "a point-blank shot must target an enemy within control range (9.3)"
@@ -305,6 +320,8 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
             point_blank=pb,
         )
     )
+    # Last, so a team rule may push a frame here (e.g. Magnify*, engine.rules).
+    w.emit("shoot_started", op=o.id, weapon=name, target=t.id)
 
 
 def _active_enemy(w: Work, o: OperativeState) -> str:

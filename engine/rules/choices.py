@@ -53,6 +53,8 @@ class RuleChoiceFrame:
         key: the handler key (:func:`on_choice`). op: the operative whose rule it is.
         candidates: the operatives it can be used on.
         data: ``(name, value)`` pairs the handler needs (hashable values).
+        optional: ``Decline`` is allowed (False: the rule must be used, e.g. when the action
+            under way is only legal through it).
     """
 
     player: str
@@ -61,6 +63,7 @@ class RuleChoiceFrame:
     op: str
     candidates: tuple[str, ...]
     data: tuple[tuple[str, Any], ...] = ()
+    optional: bool = True
 
     def get(self, name: str) -> Any:
         """The value called ``name`` in ``data``."""
@@ -71,10 +74,11 @@ class RuleChoiceFrame:
 
     def options(self, w: Work) -> list[Action]:
         word = self.rule.lower()
-        return [Action("Decline")] + [Action("Use", target=c, text=word) for c in self.candidates]
+        uses = [Action("Use", target=c, text=word) for c in self.candidates]
+        return [Action("Decline"), *uses] if self.optional else uses
 
     def act(self, w: Work, a: Action) -> None:
-        if a.verb == "Decline":
+        if a.verb == "Decline" and self.optional:
             chosen = ""
         elif a.verb == "Use" and a.text == self.rule.lower() and a.target in self.candidates:
             chosen = a.target
