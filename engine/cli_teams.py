@@ -258,8 +258,9 @@ def teams_rules(name: str, as_json: bool) -> None:
         return
     done = sum(d.implemented for d in decls)
     table = Table(title=f"{team.name}: team rules ({done} of {len(decls)} implemented)")
-    for col in ("kind", "name", "implemented", "id", "where"):
-        table.add_column(col)
+    for col in ("kind", "name", "implemented", "id"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("where", overflow="fold")
     for d in decls:
         table.add_row(d.kind, d.name, str(d.implemented).lower(), d.id, "; ".join(d.sources))
     _console().print(table)

@@ -16,8 +16,12 @@ from typing import Any
 import attrs
 import pytest
 
-from engine.game import GameState, IllegalActionError
+from engine.agents import make_agent
+from engine.game import GameState, IllegalActionError, new_game
+from engine.game.drivers import SeededDice
+from engine.game.drivers import play as drive
 from engine.game.scenario import position
+from engine.geometry import load_killzone
 from engine.teams import load_builtin_team
 from engine.teams.model import Roster, Team
 from tests.test_game_rules_common import BLU, LAB, of_kind, play, roster
@@ -323,3 +327,27 @@ def test_magnify_is_a_choice_and_declining_gives_no_ceaseless() -> None:
     assert declined.node.request.kind == "defence"  # type: ignore[union-attr]
     used, _ = play(s, ["Use magnify on HIE-2"], ["3,1,1,2"])
     assert used.node.kind == "reroll"  # type: ignore[union-attr]
+
+
+def test_battles_with_every_team_weapon_rule_in_play_finish_and_replay() -> None:
+    # Conformance with the rule carriers fielded (Bomb Squig, Snipa Boy, Balefire Acolyte):
+    # each battle ends, and re-applying its inputs' notation reproduces the final state.
+    kom, leg = lab_team("kommandos"), lab_team("legionaries")
+    rk = Roster(kom, ("Kommando Bomb Squig", "Kommando Snipa Boy", "Kommando Boy"))
+    rl = Roster(leg, ("Legionary Balefire Acolyte", "Legionary Warrior", "Legionary Gunner"))
+    start = new_game(load_killzone("open_ruins"), rk, rl)
+    for seed in (1, 2):
+        steps: list[str] = []
+
+        def on_step(
+            before: Any, action: Any, actor: str, after: Any, events: Any, steps: Any = steps
+        ) -> None:
+            steps.append(str(action))
+
+        agents = {"A": make_agent("heuristic", 0), "B": make_agent("random", seed)}
+        final = drive(start, agents, SeededDice(seed), on_step=on_step)
+        assert final.is_terminal
+        again = start
+        for text in steps:
+            again, _ = again.apply(text)
+        assert again.hash() == final.hash()
