@@ -105,9 +105,10 @@ def test_concealed_position_kommando_snipa_boy() -> None:
 # Siphon Life*
 # -------------------------------------------------------------------------------------------
 
-ACOLYTE = ["Legionary Balefire Acolyte", "Legionary Warrior"]
-# The Acolyte LEG-1 shoots BLU-1 down the open lane; the Warrior LEG-2 (14 wounds on its
-# datacard) stands 3" from it, wounded to 5; BLU-2 is far away (B's second operative).
+ACOLYTE = ["Legionary Balefire Acolyte", "Legionary Butcher"]
+# The Acolyte LEG-1 shoots BLU-1 down the open lane; the Butcher LEG-2 (a LEGIONARY, 14
+# wounds on its datacard) stands 3" from it, wounded to 5; BLU-2 is far away (B's second
+# operative). Both types have a single loadout.
 SIPHON = {
     "LEG-1": {"at": (5, 14)},
     "LEG-2": {"at": (5, 17), "wounds": 5},
@@ -279,7 +280,7 @@ CONDUIT = "Shoot HIE-1 arcane conduit at BLU-1"  # Apprentek: 4 attacks, Hit 3+,
 
 
 def magnify(order: str = "engage", lane: float = 4, target_order: str = "conceal") -> GameState:
-    """HIE-1 (Apprentek) at (5, lane) activated; BLU-1 at (16, lane); HIE-2 (Chronomancer,
+    """HIE-1 (Apprentek) at (5, lane) activated; BLU-1 at (16, lane); HIE-2 (Psychomancer,
     a CRYPTEK) at (21, lane), beyond BLU-1, with ``order``."""
     ops = {
         "HIE-1": {"at": (5, lane)},
@@ -287,7 +288,7 @@ def magnify(order: str = "engage", lane: float = 4, target_order: str = "conceal
         "BLU-1": {"at": (16, lane), "order": target_order},
         "BLU-2": {"at": (25, 20)},
     }
-    s = lab("hierotek_circle", ["Apprentek", "Chronomancer"], ops)
+    s = lab("hierotek_circle", ["Apprentek", "Psychomancer"], ops)
     return s.apply("Activate HIE-1 engage")[0]
 
 
@@ -334,7 +335,7 @@ def test_battles_with_every_team_weapon_rule_in_play_finish_and_replay() -> None
     # each battle ends, and re-applying its inputs' notation reproduces the final state.
     kom, leg = lab_team("kommandos"), lab_team("legionaries")
     rk = Roster(kom, ("Kommando Bomb Squig", "Kommando Snipa Boy", "Kommando Boy"))
-    rl = Roster(leg, ("Legionary Balefire Acolyte", "Legionary Warrior", "Legionary Gunner"))
+    rl = Roster(leg, ("Legionary Balefire Acolyte", "Legionary Butcher", "Legionary Anointed"))
     start = new_game(load_killzone("open_ruins"), rk, rl)
     for seed in (1, 2):
         steps: list[str] = []
