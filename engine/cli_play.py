@@ -65,6 +65,8 @@ from engine.play import (
     play_battle,
     run_batch,
     summarise,
+    unimplemented_rule_ids,
+    unimplemented_rules_line,
 )
 
 __all__ = ["RecordFormatError", "batch_command", "play_command", "register", "replay_command"]
@@ -223,6 +225,18 @@ def print_summary(console: Console, s: BattleSummary) -> None:
     console.print(left)
 
 
+def _report_rules(matchup: Matchup, strict: bool) -> None:
+    """Print one line on standard error naming the unimplemented team rules of the teams in
+    play; with ``strict`` and any such rule, refuse to play (exit status 2)."""
+    click.echo(unimplemented_rules_line(matchup), err=True)
+    ids = unimplemented_rule_ids(matchup)
+    if strict and any(ids.values()):
+        raise KillTeamError(
+            "--strict-rules: refusing to play, "
+            f"{len(ids['A']) + len(ids['B'])} team rules are not implemented (listed above)"
+        )
+
+
 # -------------------------------------------------------------------------------------------
 # killteam play
 # -------------------------------------------------------------------------------------------
@@ -253,6 +267,12 @@ def print_summary(console: Console, s: BattleSummary) -> None:
     help="Draw the board at the end of each turning point to DIR/tp1.png ... (.svg when "
     "--picture is an .svg).",
 )
+@click.option(
+    "--strict-rules",
+    is_flag=True,
+    help="Refuse to play (exit status 2) when a team in play has rules the engine does not "
+    "implement (killteam teams rules TEAM lists them).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print only a JSON summary.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary (no narration).")
 def play_command(
@@ -264,6 +284,7 @@ def play_command(
     record: str | None,
     picture: str | None,
     picture_each_tp: str | None,
+    strict_rules: bool,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -282,6 +303,7 @@ def play_command(
             ) from None
     tp_suffix = ".svg" if picture is not None and picture.lower().endswith(".svg") else ".png"
     matchup = _matchup(_choice(teams, rosters, killzone, agents))
+    _report_rules(matchup, strict_rules)
     start = matchup.new_game()
     if picture is not None or tp_dir is not None:
         from engine.board import board_title, render_state
@@ -499,6 +521,12 @@ def print_stats(console: Console, m: Matchup, stats: BatchStats) -> None:
 @click.option(
     "--out", default=None, metavar="FILE", help="Write one JSON line per game (by index)."
 )
+@click.option(
+    "--strict-rules",
+    is_flag=True,
+    help="Refuse to play (exit status 2) when a team in play has rules the engine does not "
+    "implement (killteam teams rules TEAM lists them).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print only the statistics as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def batch_command(
@@ -510,6 +538,7 @@ def batch_command(
     workers: int | None,
     seed: int,
     out: str | None,
+    strict_rules: bool,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -518,6 +547,7 @@ def batch_command(
         raise click.BadParameter(f"{out}: no such folder", param_hint="--out")
     choice = _choice(teams, rosters, killzone, agents)
     matchup = _matchup(choice)
+    _report_rules(matchup, strict_rules)
     n_workers = workers or default_workers()
     show = not quiet and sys.stderr.isatty()
     progress = Progress(
@@ -552,6 +582,7 @@ def batch_command(
             "agents": {"A": matchup.agents[0], "B": matchup.agents[1]},
             "base_seed": seed,
             **stats.to_json(),
+            "unimplemented_rules": unimplemented_rule_ids(matchup),
         }
         click.echo(json.dumps(data, indent=2))
         return

@@ -8,6 +8,8 @@
   then print the import report.
 - ``killteam teams compare KTJSON_PATH BSDATA_PATH``: list the differences between the two
   datasets.
+- ``killteam teams rules NAME [--json]``: every team rule with its kind, name, id and whether
+  the engine implements it.
 
 Bad input raises :class:`~engine.errors.KillTeamError` (or a click error), which
 ``engine.cli.main`` prints as one line.
@@ -272,6 +274,41 @@ def teams_compare(ktjson_path: Path, bsdata_path: Path) -> None:
     for d in differences:
         click.echo(str(d))
     click.echo(f"{len(differences)} differences")
+
+
+@teams.command("rules")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+def teams_rules(name: str, as_json: bool) -> None:
+    """List a team's rules (NAME: a built-in id or a team file) with kind, name and whether
+    the engine plays them (``engine.rules.registry``; the team data never claims it)."""
+    import json
+
+    from engine.rules import team_rules
+
+    team = _load(name)
+    decls = team_rules(team)
+    if as_json:
+        rows = [
+            {
+                "id": d.id,
+                "kind": d.kind,
+                "name": d.name,
+                "implemented": d.implemented,
+                "sources": list(d.sources),
+            }
+            for d in decls
+        ]
+        click.echo(json.dumps({"team": team.id, "rules": rows}, indent=2))
+        return
+    done = sum(d.implemented for d in decls)
+    table = Table(title=f"{team.name}: team rules ({done} of {len(decls)} implemented)")
+    for col in ("kind", "name", "implemented", "id"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("where", overflow="fold")
+    for d in decls:
+        table.add_row(d.kind, d.name, str(d.implemented).lower(), d.id, "; ".join(d.sources))
+    _console().print(table)
 
 
 def register(cli_group: click.Group) -> None:

@@ -50,6 +50,7 @@ from engine.game.setup import SetupError, new_game
 from engine.game.state import GameState, Terminal
 from engine.geometry import Killzone, load_killzone
 from engine.geometry.movement import move_graph
+from engine.rules import unimplemented_rules
 from engine.teams.importers.killteamjson import import_killteamjson
 from engine.teams.io import builtin_teams, load_builtin_team, load_roster, load_team
 from engine.teams.model import Operative, Roster, Team
@@ -82,6 +83,8 @@ __all__ = [
     "play_battle",
     "run_batch",
     "summarise",
+    "unimplemented_rule_ids",
+    "unimplemented_rules_line",
     "wilson_interval",
 ]
 
@@ -401,6 +404,26 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
     return Matchup(killzone, (rosters[0], rosters[1]), agents, notes=tuple(notes))
 
 
+def unimplemented_rule_ids(matchup: Matchup) -> dict[str, list[str]]:
+    """``{"A": ids, "B": ids}``: the sorted ids of the team rules of each player's team that
+    the engine does not play (:func:`engine.rules.unimplemented_rules`)."""
+    return {
+        p: sorted(d.id for d in unimplemented_rules(r.team))
+        for p, r in zip(("A", "B"), matchup.rosters, strict=True)
+    }
+
+
+def unimplemented_rules_line(matchup: Matchup) -> str:
+    """One line naming the unimplemented team rules of the teams in play, with their count
+    per player: ``unimplemented team rules: A Kasrkin 25 (Rapid Fire, ...); B ...``."""
+    parts = []
+    for p, r in zip(("A", "B"), matchup.rosters, strict=True):
+        decls = unimplemented_rules(r.team)
+        names = ", ".join(d.name for d in decls) or "none"
+        parts.append(f"{p} {r.team.name} {len(decls)} ({names})")
+    return "unimplemented team rules: " + "; ".join(parts)
+
+
 # -------------------------------------------------------------------------------------------
 # One battle
 # -------------------------------------------------------------------------------------------
@@ -461,6 +484,8 @@ class BattleSummary:
             whatever did it: the kill op counts them the same, 8.2).
         operatives: every operative at the end, A's then B's, in roster order.
         hash: the final state's hash (:meth:`GameState.hash`).
+        unimplemented_rules: the ids of the team rules of A's and B's teams that the engine
+            does not play (:func:`unimplemented_rule_ids`).
     """
 
     seed: int | None
@@ -478,6 +503,7 @@ class BattleSummary:
     kills: tuple[int, int]
     operatives: tuple[OperativeLeft, ...]
     hash: str
+    unimplemented_rules: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
     def left(self, player: str) -> list[OperativeLeft]:
         """``player``'s operatives still on the killzone."""
@@ -517,6 +543,9 @@ class BattleSummary:
                 for p in ab
             },
             "hash": self.hash,
+            "unimplemented_rules": {
+                p: list(ids) for p, ids in zip(ab, self.unimplemented_rules, strict=True)
+            },
         }
 
 
@@ -575,6 +604,10 @@ def summarise(
             for o in final.operatives
         ),
         hash=final.hash(),
+        unimplemented_rules=(
+            tuple(sorted(d.id for d in unimplemented_rules(teams[0]))),
+            tuple(sorted(d.id for d in unimplemented_rules(teams[1]))),
+        ),
     )
 
 
@@ -642,6 +675,7 @@ def batch_line(index: int, summary: BattleSummary) -> dict[str, Any]:
         "steps": summary.steps,
         "finished": summary.finished,
         "hash": summary.hash,
+        "unimplemented_rules": data["unimplemented_rules"],
     }
 
 

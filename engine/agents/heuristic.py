@@ -55,6 +55,9 @@ Decisions (``rules/KT24.md`` section in brackets):
   (Devastating included) or, in a fight, the other side's best reply and the optimal
   resolution; the cover save: the option of least value to the shooter through the defence
   roll.
+- **Team rule choices** (``team_rule``, e.g. Siphon Life*): used, on the offered operative
+  that has lost the most wounds (ties: the first listed); the engine offers them only when
+  they can make a difference.
 - Anything else (Torrent: every offered secondary target is taken; other decisions): the
   first listed action.
 
@@ -221,6 +224,7 @@ class HeuristicAgent:
             "accurate": self._accurate,
             "retention_rule": self._retention_rule,
             "cover_save": self._cover_save,
+            "team_rule": self._team_rule,
         }
 
     def act(self, state: GameState) -> Action:
@@ -466,6 +470,16 @@ class HeuristicAgent:
                     return Action("Command re-roll", values=(min(fail),))
             return _decline(legal)
         return _decline(legal)  # pragma: no cover - re-rolls only come from these frames
+
+    def _team_rule(self, w: Work, me: str, legal: list[Action]) -> Action:
+        uses = [a for a in legal if a.verb == "Use"]
+        if not uses:
+            return legal[0]
+
+        def lost(a: Action) -> int:
+            return w.ctx.datacards[a.target].wounds - w.op(a.target).wounds
+
+        return max(uses, key=lambda a: (lost(a), -uses.index(a)))
 
     def _retaliate(self, w: Work, me: str, legal: list[Action]) -> Action:
         f = w.top
@@ -978,6 +992,8 @@ def _shoot_action_value(w: Work, o: OperativeState, a: Action, mode: str) -> flo
     t = w.op(a.target)
     here = w.place(o)
     v = _shot(w, o, here, name, t, pb)
+    if t.player == o.player:  # a team weapon rule's own primary target (e.g. Explosive*)
+        v = -v
     blast = prof.rules.get(Blast)
     if isinstance(blast, Blast):
         tp = w.place(t)

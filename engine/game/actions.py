@@ -43,6 +43,8 @@ out when 0):
 ``Apply Punishing``         also ``Apply Rending``, ``Apply Severe``; ``Decline`` not to
 ``Cover save normal``       the defender's cover save: ``normal``, improved cover as
                             ``critical`` or ``two normals`` (4.7), or ``none`` (declined)
+``Use <rule> on LEG-3``     use a team rule that gives its player a choice, on an operative
+                            (``Use siphon life on LEG-3``; ``Decline`` not to use it)
 ==========================  ==================================================================
 
 Errors: :class:`InvalidActionError` for text that is not an action;
@@ -165,6 +167,8 @@ def format_action(a: Action) -> str:
         return f"{v} {a.text}"
     if v == "Accurate":
         return f"Accurate {a.values[0]}"
+    if v == "Use":
+        return f"Use {a.text} on {a.target}"
     raise InvalidActionError(f"unknown action verb {v!r}")
 
 
@@ -211,6 +215,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Accurate", r"accurate\s+(?P<count>\d)"),
         ("Apply", r"apply\s+(?P<text>punishing|rending|severe)"),
         ("Cover save", r"cover\s+save\s+(?P<text>normal|critical|two\s+normals|none)"),
+        ("Use", rf"use\s+(?P<text>.+?)\s+on\s+{_TGT}"),
     )
 )
 
@@ -253,6 +258,7 @@ def parse_action(text: str) -> Action:
             "Operate hatch",
             "Same feature",
             "Cover save",
+            "Use",
         ):
             word = " ".join(word.lower().split())
         elif verb == "Apply":

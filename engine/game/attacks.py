@@ -231,7 +231,22 @@ def _seek(profile_rules: Any) -> str | None:
 def shoot_target_reason(
     w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any, point_blank: bool
 ) -> str | None:
-    """Why ``t`` cannot be the primary target of this shot (5.1 step 2), or None."""
+    """Why ``t`` cannot be the primary target of this shot (5.1 step 2), or None; a team
+    weapon rule may still allow it (the ``would_allow_target`` hook, e.g. Magnify*)."""
+    why = own_target_reason(w, o, t, name, prof, point_blank)
+    if why is None or point_blank:
+        return why
+    allowed: str | None = w.would(
+        "would_allow_target", why, op=o, target=t, weapon=name, profile=prof
+    )
+    return allowed
+
+
+def own_target_reason(
+    w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any, point_blank: bool
+) -> str | None:
+    """Why ``t`` cannot be the primary target of ``o``'s shot judged from ``o`` itself
+    (4.5, 5.1 step 2, 6 Range), or None."""
     if point_blank:
         if not w.control_range(o, t):
             return "a point-blank shot must target an enemy within control range (9.3)"
@@ -254,14 +269,28 @@ def _point_blank(w: Work, o: OperativeState, mode: str) -> bool:
     return mode == "interrupt" and w.in_enemy_control_range(o)
 
 
+def _fixed_target(w: Work, o: OperativeState, name: str, prof: Any) -> str | None:
+    """The primary target a team weapon rule fixes for this weapon (e.g. Explosive*: the
+    shooter itself, ``would_fix_primary_target``), or None: the player selects one."""
+    fixed: str | None = w.would("would_fix_primary_target", None, op=o, weapon=name, profile=prof)
+    return fixed
+
+
 def shoot_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
     """Listed Shoot actions: each usable ranged weapon at each primary target it may take."""
     pb = _point_blank(w, o, mode)
+    in_cr = mode != "interrupt" and w.in_enemy_control_range(o)
     out = []
     for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
         if o.order != "engage" and not universal.silent(prof):
             continue
         if universal.weapon_usable(w, o, name, prof) is not None:
+            continue
+        if in_cr and not universal.shoots_in_control_range(w, o, prof):
+            continue
+        fixed = _fixed_target(w, o, name, prof)
+        if fixed is not None:
+            out.append(Action("Shoot", op=o.id, weapon=name, target=fixed))
             continue
         for t in w.enemies_of(o.id):
             if shoot_target_reason(w, o, t, name, prof, pb) is None:
@@ -284,15 +313,27 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     why = universal.weapon_usable(w, o, name, prof)
     if why:
         raise _illegal(why)
-    t = universal.enemy_operative(w, a.target, o.player)
-    why = shoot_target_reason(w, o, t, name, prof, pb)
-    if why:
-        raise _illegal(why)
+    in_cr = mode != "interrupt" and w.in_enemy_control_range(o)
+    if in_cr and not universal.shoots_in_control_range(w, o, prof):
+        raise _illegal(f"{name} cannot be used within control range of an enemy operative (3.2)")
+    fixed = _fixed_target(w, o, name, prof)
+    if fixed is not None:
+        if a.target != fixed:
+            raise _illegal(f"{name}: its primary target is always {fixed} (a team weapon rule)")
+        t = w.op(fixed)
+    else:
+        t = universal.enemy_operative(w, a.target, o.player)
+        why = shoot_target_reason(w, o, t, name, prof, pb)
+        if why:
+            raise _illegal(why)
     universal.spend(w, o, "Shoot", mode)
     if o.on_guard:
         w.set_op(o.id, on_guard=False)
     w.emit("shoot_declared", op=o.id, weapon=name, target=t.id, point_blank=pb)
-    tg = w.ctx.targeting(w.kz, w.place(o), w.place(t))
+    cover = obscured = False  # a fixed primary target is never in cover or obscured
+    if fixed is None:
+        tg = w.ctx.targeting(w.kz, w.place(o), w.place(t))
+        cover, obscured = tg.in_cover, tg.obscured
     targets: tuple[str, ...] = (t.id,)
     blast = prof.rules.get(Blast)
     if isinstance(blast, Blast):
@@ -316,12 +357,15 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
             mode=mode,
             targets=targets,
             stage="torrent" if torrent else "begin",
-            primary_cover=tg.in_cover,
-            primary_obscured=tg.obscured,
+            primary_cover=cover,
+            primary_obscured=obscured,
+            primary_set=fixed is not None,
             point_blank=pb,
             injured=w.injured(o),
         )
     )
+    # Last, so a team rule may push a frame here (e.g. Magnify*, engine.rules).
+    w.emit("shoot_started", op=o.id, weapon=name, target=t.id)
 
 
 def _active_enemy(w: Work, o: OperativeState) -> str:
@@ -362,6 +406,8 @@ class ShootFrame:
     primary_obscured: bool = False
     point_blank: bool = False
     injured: bool = False  # the shooter was injured when the action began (decision 7)
+    primary_set: bool = False  # a team rule fixed the primary's cover and obscured
+    sight_from: str = ""  # a team rule judges the primary's cover from this operative
     idx: int = 0
     cover: bool = False
     obscured: bool = False
@@ -455,6 +501,18 @@ class ShootFrame:
             else:
                 w.replace_top(stage="resolve")
         elif st == "resolve":
+            w.replace_top(stage="resolve_dice")
+            # Last, so a team rule may push a frame here (e.g. Siphon Life*, engine.rules).
+            w.emit(
+                "resolve_step_started",
+                op=self.shooter,
+                target=self.targets[self.idx],
+                weapon=self.weapon,
+                weapon_kind="ranged",
+                normals=self.normals,
+                crits=self.crits,
+            )
+        elif st == "resolve_dice":
             self._resolve(w)
         elif st == "hot":
             prof = self.profile(w)
@@ -484,7 +542,16 @@ class ShootFrame:
                 feature_options=(),
             )
             return
-        tg = w.ctx.targeting(w.kz, w.place(o), w.place(t))
+        if self.idx == 0 and self.primary_set:
+            w.replace_top(
+                stage="prepare",
+                cover=self.primary_cover,
+                obscured=self.primary_obscured,
+                feature_options=(),
+            )
+            return
+        origin = w.op(self.sight_from) if self.idx == 0 and self.sight_from else o
+        tg = w.ctx.targeting(w.kz, w.place(origin), w.place(t))
         d = prof.rules.dice
         opts = same_feature_options(tg, not d.saturate and d.piercing < 3)
         _, cover, obscured = opts[0]
@@ -631,6 +698,16 @@ class ShootFrame:
         damage = un * prof.normal_damage + uc * prof.critical_damage
         universal.inflict(w, t.id, damage, f"{self.weapon}", by=self.shooter)
         w.replace_top(stage="begin", idx=self.idx + 1, dice=(), flags=(), cover_saves=(0, 0))
+        # Last, so a team rule may push a frame here: the attack dice that inflicted damage.
+        w.emit(
+            "attack_dice_resolved",
+            op=self.shooter,
+            target=t.id,
+            weapon=self.weapon,
+            weapon_kind="ranged",
+            normals=un if prof.normal_damage > 0 else 0,
+            crits=uc if prof.critical_damage > 0 else 0,
+        )
 
     def _end(self, w: Work) -> None:
         o = w.op(self.shooter)
@@ -1103,6 +1180,22 @@ class FightFrame:
                 weapon_kind="melee",
                 assist=self.d_assist,
             )
+        # Last, so team rules may push frames here (e.g. Siphon Life*, engine.rules): the
+        # defender's first, so the attacker's frame is on top and decided first.
+        for op_id, target, weapon, n, c in (
+            (self.defender, self.attacker, self.dweapon, dn, dc),
+            (self.attacker, self.defender, self.aweapon, an, ac),
+        ):
+            if weapon:
+                w.emit(
+                    "resolve_step_started",
+                    op=op_id,
+                    target=target,
+                    weapon=weapon,
+                    weapon_kind="melee",
+                    normals=n,
+                    crits=c,
+                )
 
     def _over(self, w: Work) -> bool:
         return w.op(self.attacker).incapacitated or w.op(self.defender).incapacitated
@@ -1319,3 +1412,13 @@ class FightFrame:
         top = w.top
         if top._left(opp) > 0:
             w.replace_top(turn=opp)
+        if a.verb == "Strike":  # last, so a team rule may push a frame here
+            w.emit(
+                "attack_dice_resolved",
+                op=me_id,
+                target=opp_id,
+                weapon=self.aweapon if side == "a" else self.dweapon,
+                weapon_kind="melee",
+                normals=0 if crit or prof.normal_damage <= 0 else 1,
+                crits=1 if crit and prof.critical_damage > 0 else 0,
+            )

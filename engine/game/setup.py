@@ -83,6 +83,9 @@ def new_game(
     weapon_rules.install(hooks)
     killop.install(hooks)
     closequarters.install(hooks)
+    from engine.rules import registry  # the team rules in play (imported here: rules -> game)
+
+    registry.install(hooks, rosters)
     ctx = GameContext(
         killzone=killzone,
         rosters=rosters,

@@ -356,7 +356,12 @@ def precheck(
         in_cr = w.in_enemy_control_range(o)
     if verb in ("Reposition", "Dash", "Charge", "Pick up") and in_cr:
         return f"{verb} cannot be performed within control range of an enemy operative (3.2)"
-    if verb == "Shoot" and in_cr and mode != "interrupt":
+    if (
+        verb == "Shoot"
+        and in_cr
+        and mode != "interrupt"
+        and not any(shoots_in_control_range(w, o, p) for _, _, p in weapons_of(w, o.id, "ranged"))
+    ):
         return "Shoot cannot be performed within control range of an enemy operative (3.2)"
     if verb == "Fall Back" and not in_cr:
         return "Fall Back needs an enemy operative within control range (3.2)"
@@ -707,7 +712,8 @@ def find_weapon(
 
 
 def weapon_usable(w: Work, o: OperativeState, name: str, profile: WeaponProfile) -> str | None:
-    """Why the weapon cannot be used now (Heavy after moving, Limited used up), or None."""
+    """Why the weapon cannot be used now (Heavy after moving, Limited used up, a team weapon
+    rule's ``would_refuse_weapon`` hook), or None."""
     rules = profile.rules
     heavy = rules.get(Heavy)
     if heavy is not None and o.moved:
@@ -721,7 +727,9 @@ def weapon_usable(w: Work, o: OperativeState, name: str, profile: WeaponProfile)
         key, x = lim
         if dict(o.limited).get(key, 0) >= x:
             return f"{key} is Limited {x} and has been used up (2.2, 6 Limited)"
-    return None
+    # Team weapon rules may refuse the weapon (e.g. Concealed Position*, engine.rules).
+    refused: str | None = w.would("would_refuse_weapon", None, op=o, weapon=name, profile=profile)
+    return refused
 
 
 def weapon_of(w: Work, o: OperativeState, name: str) -> Weapon | None:
@@ -777,6 +785,12 @@ def in_range(
     if not isinstance(rng, Range):
         return True
     return w.distance(w.place(shooter), w.place(target)) <= rng.distance + 1e-6
+
+
+def shoots_in_control_range(w: Work, o: OperativeState, profile: WeaponProfile) -> bool:
+    """A team weapon rule lets ``o`` Shoot with this weapon while within control range of an
+    enemy operative (the ``would_shoot_in_control_range`` hook, e.g. Explosive*; 3.2)."""
+    return bool(w.would("would_shoot_in_control_range", False, op=o, profile=profile))
 
 
 def silent(profile: WeaponProfile) -> bool:

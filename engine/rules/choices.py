@@ -1,0 +1,130 @@
+"""Frames for team rules that pause a sequence: a player's choice and a roll of dice
+(DESIGN.md principles 3 and 5).
+
+A rule module pushes one of these frames from a hook that runs at a point where the engine
+allows it (the ``resolve_step_started`` and ``attack_dice_resolved`` events of the Shoot and
+Fight sequences are emitted last, so a frame pushed there runs before the sequence goes on).
+The frames are plain data (they live in the state); what happens once the choice is made or
+the dice are rolled is a function registered under the frame's ``key`` with
+:func:`on_choice` / :func:`on_roll`.
+
+- :class:`RuleChoiceFrame`: decision kind ``"team_rule"``; the legal actions are ``Decline``
+  and ``Use <rule> on <operative>`` for each candidate (``Use siphon life on LEG-3``).
+- :class:`RuleRollFrame`: a chance node of kind ``"team_rule"`` rolling some D6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from engine.game.actions import Action, IllegalActionError
+from engine.game.work import Work
+
+__all__ = ["RuleChoiceFrame", "RuleRollFrame", "on_choice", "on_roll"]
+
+ChoiceHandler = Callable[[Work, "RuleChoiceFrame", str], None]
+RollHandler = Callable[[Work, "RuleRollFrame", tuple[int, ...]], None]
+
+_CHOICE: dict[str, ChoiceHandler] = {}
+_ROLL: dict[str, RollHandler] = {}
+
+
+def on_choice(key: str, fn: ChoiceHandler) -> None:
+    """Register ``fn(w, frame, chosen)`` for :class:`RuleChoiceFrame` frames with ``key``;
+    ``chosen`` is the chosen operative id, or ``""`` when the player declined."""
+    _CHOICE[key] = fn
+
+
+def on_roll(key: str, fn: RollHandler) -> None:
+    """Register ``fn(w, frame, values)`` for :class:`RuleRollFrame` frames with ``key``."""
+    _ROLL[key] = fn
+
+
+@attrs.frozen(slots=True)
+class RuleChoiceFrame:
+    """``player`` may use the team rule ``rule`` on one of ``candidates`` (operative ids, in
+    id order) or decline.
+
+    Attributes:
+        player: who decides. rule: the rule's printed name (``"Siphon Life"``).
+        key: the handler key (:func:`on_choice`). op: the operative whose rule it is.
+        candidates: the operatives it can be used on.
+        data: ``(name, value)`` pairs the handler needs (hashable values).
+        optional: ``Decline`` is allowed (False: the rule must be used, e.g. when the action
+            under way is only legal through it).
+    """
+
+    player: str
+    rule: str
+    key: str
+    op: str
+    candidates: tuple[str, ...]
+    data: tuple[tuple[str, Any], ...] = ()
+    optional: bool = True
+
+    def get(self, name: str) -> Any:
+        """The value called ``name`` in ``data``."""
+        return dict(self.data)[name]
+
+    def run(self, w: Work) -> None:
+        w.decide(self.player, "team_rule")
+
+    def options(self, w: Work) -> list[Action]:
+        word = self.rule.lower()
+        uses = [Action("Use", target=c, text=word) for c in self.candidates]
+        return [Action("Decline"), *uses] if self.optional else uses
+
+    def act(self, w: Work, a: Action) -> None:
+        if a.verb == "Decline" and self.optional:
+            chosen = ""
+        elif a.verb == "Use" and a.text == self.rule.lower() and a.target in self.candidates:
+            chosen = a.target
+        else:
+            choices = ", ".join(str(x) for x in self.options(w))
+            raise IllegalActionError(
+                f"{a} is not a choice here: {self.rule}* of {self.op} allows {choices}"
+            )
+        w.stack.pop()
+        _CHOICE[self.key](w, self, chosen)
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
+        raise RuntimeError("a team rule choice rolls no dice")
+
+
+@attrs.frozen(slots=True)
+class RuleRollFrame:
+    """``player`` rolls ``dice`` D6 for the team rule ``rule`` (``label`` for narration).
+
+    Attributes:
+        key: the handler key (:func:`on_roll`). op: the operative whose rule it is.
+        data: as :class:`RuleChoiceFrame`.
+    """
+
+    player: str
+    rule: str
+    key: str
+    op: str
+    dice: int
+    label: str
+    data: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, name: str) -> Any:
+        """The value called ``name`` in ``data``."""
+        return dict(self.data)[name]
+
+    def run(self, w: Work) -> None:
+        w.roll("team_rule", self.player, self.dice, label=self.label)
+
+    def options(self, w: Work) -> list[Action]:  # pragma: no cover
+        return []
+
+    def act(self, w: Work, a: Action) -> None:  # pragma: no cover
+        raise IllegalActionError(f"dice must be rolled here ({self.label}), not {a}")
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:
+        w.stack.pop()
+        w.emit("dice_rolled", player=self.player, label=self.label, values=values)
+        _ROLL[self.key](w, self, values)

@@ -1,0 +1,240 @@
+"""The registry of team rule implementations, and the team rules each team declares
+(DESIGN.md "Growing the rules"; ``rules/KT24.md`` 2.2, 7).
+
+Every team rule (faction rule, operative ability, unique action, strategy ploy, firefight
+ploy, team equipment, team weapon rule written with a trailing ``*``) has a stable id made of
+the team's identity, the rule's kind and a slug of its name::
+
+    kasrkin/weapon_rule/concealed_position
+    legionaries/strategy_ploy/dark_gods_favour
+
+The team's identity is its ``Team.id`` normalised to lower case and underscores, so a team
+imported from a community dataset (whose id comes from its name) gets the same ids as the
+built-in team and plays with the same rules. The universal rules (Command Re-roll, the
+universal weapon rules...) are not team rules.
+
+Whether a rule is played is said here alone, by a registered :class:`RuleImplementation`;
+the team data never claims it. Implementations live in the ``teams`` package (one module per
+team, ``teams/<team>.py``), which this module imports on first use, so the core names no
+team. :func:`install` subscribes the implementations of the teams in play to a battle's hooks.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+import attrs
+
+from engine.dice.rules import TeamRule
+
+if TYPE_CHECKING:
+    from engine.game.context import Hooks
+    from engine.teams.model import Roster, Team, Weapon
+
+__all__ = [
+    "KINDS",
+    "RuleDeclaration",
+    "RuleImplementation",
+    "implementation",
+    "install",
+    "register",
+    "rule_id",
+    "slug",
+    "team_key",
+    "team_rules",
+    "unimplemented_rules",
+]
+
+KINDS = (
+    "faction_rule",
+    "ability",
+    "unique_action",
+    "strategy_ploy",
+    "firefight_ploy",
+    "equipment",
+    "weapon_rule",
+)
+"""The kinds of team rule, in the order listings show them."""
+
+Installer = Callable[["Hooks", tuple[str, ...]], None]
+"""``installer(hooks, players)``: subscribe a rule's hooks for the operatives of ``players``
+(``("A",)``, ``("B",)`` or ``("A", "B")``: the players whose team declares the rule)."""
+
+_REGISTRY: dict[str, RuleImplementation] = {}
+_LOADED: list[bool] = [False]
+_ID_RE = re.compile(r"[a-z0-9_]+/[a-z_]+/[a-z0-9_]+")
+
+
+@attrs.frozen(slots=True)
+class RuleImplementation:
+    """The code that plays one team rule.
+
+    Attributes:
+        rule_id: the rule's id (module docstring).
+        installer: :data:`Installer`. Several ids may share one installer (a weapon rule
+            printed on several teams' datacards); a battle installs it once.
+        summary: the project's own one-line summary of what the rule does.
+    """
+
+    rule_id: str
+    installer: Installer
+    summary: str
+
+
+@attrs.frozen(slots=True)
+class RuleDeclaration:
+    """One team rule as a team declares it.
+
+    Attributes:
+        id: the stable rule id. kind: one of :data:`KINDS`. name: as printed.
+        implemented: a registered implementation plays it.
+        sources: where it appears, in data order (``"team"``, ``"operative Kasrkin
+            Sergeant"``, ``"Kasrkin Sharpshooter: hot-shot marksman rifle (concealed)"``...).
+    """
+
+    id: str
+    kind: str
+    name: str
+    implemented: bool
+    sources: tuple[str, ...] = ()
+
+
+def slug(text: str) -> str:
+    """``text`` in lower case with every run of other characters than ``a-z0-9`` one ``_``
+    (``"Dark Gods' Favour"`` -> ``"dark_gods_favour"``; apostrophes are dropped)."""
+    text = text.lower().replace("'", "").replace("\u2019", "")
+    return re.sub(r"[^a-z0-9]+", "_", text).strip("_") or "_"
+
+
+def team_key(team: Team) -> str:
+    """The team's identity for rule ids: ``Team.id`` as a :func:`slug` (``"kasrkin"``;
+    ``"hierotek-circle"`` -> ``"hierotek_circle"``)."""
+    return slug(team.id)
+
+
+def rule_id(team: str, kind: str, name: str) -> str:
+    """The id of the rule ``name`` of kind ``kind`` of the team with key ``team``.
+
+    Raises:
+        ValueError: an unknown kind.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown team rule kind {kind!r} (kinds: {', '.join(KINDS)})")
+    return f"{slug(team)}/{kind}/{slug(name)}"
+
+
+def register(rule_id: str, installer: Installer, summary: str) -> None:
+    """Register the implementation of the rule ``rule_id`` (module docstring).
+
+    Raises:
+        ValueError: a malformed id, an unknown kind, or a second, different implementation
+            of the same id.
+    """
+    if not _ID_RE.fullmatch(rule_id) or rule_id.split("/")[1] not in KINDS:
+        raise ValueError(f"malformed team rule id {rule_id!r} (expected team/kind/name_slug)")
+    old = _REGISTRY.get(rule_id)
+    if old is not None and old.installer is not installer:
+        raise ValueError(f"team rule {rule_id!r} is already implemented by {old.installer!r}")
+    _REGISTRY[rule_id] = RuleImplementation(rule_id, installer, summary)
+
+
+def _load() -> None:
+    """Import every module of the ``teams`` package once (each registers its rules)."""
+    if _LOADED[0]:
+        return
+    _LOADED[0] = True
+    import teams
+
+    for info in sorted(pkgutil.iter_modules(teams.__path__), key=lambda m: m.name):
+        importlib.import_module(f"teams.{info.name}")
+
+
+def implementation(rule_id: str) -> RuleImplementation | None:
+    """The registered implementation of ``rule_id``, or None."""
+    _load()
+    return _REGISTRY.get(rule_id)
+
+
+def _weapon_label(weapon_name: str, profile_name: str) -> str:
+    return f"{weapon_name} ({profile_name})" if profile_name else weapon_name
+
+
+def team_rules(team: Team) -> list[RuleDeclaration]:
+    """Every team rule of ``team``, sorted by kind (:data:`KINDS` order) then id; a rule that
+    appears in several places is one entry listing all of them in ``sources``.
+
+    Args:
+        team: a :class:`~engine.teams.model.Team`.
+    """
+    key = team_key(team)
+    found: dict[str, tuple[str, str, list[str]]] = {}
+
+    def add(kind: str, name: str, source: str) -> None:
+        rid = rule_id(key, kind, name)
+        entry = found.setdefault(rid, (kind, name, []))
+        if source not in entry[2]:
+            entry[2].append(source)
+
+    for ab in team.abilities:
+        add("faction_rule", ab.name, "team")
+    for op in team.operatives:
+        for ab in op.abilities:
+            add("ability", ab.name, f"operative {op.name}")
+        for act in op.actions:
+            add("unique_action", act.name, f"operative {op.name}")
+    for ploy in team.ploys:
+        add(f"{ploy.kind}_ploy", ploy.name, "team")
+    for eq in team.equipment:
+        add("equipment", eq.name, "team")
+    carriers: list[tuple[str, tuple[Weapon, ...]]] = [
+        (op.name, op.weapons) for op in team.operatives
+    ]
+    carriers += [(f"equipment {eq.name}", eq.weapons) for eq in team.equipment]
+    for owner, weapons in carriers:
+        for weapon in weapons:
+            for prof in weapon.profiles:
+                for spec in prof.rules:
+                    if isinstance(spec, TeamRule):
+                        label = _weapon_label(weapon.name, prof.name)
+                        add("weapon_rule", spec.rule_name, f"{owner}: {label}")
+    order = {k: i for i, k in enumerate(KINDS)}
+    out = [
+        RuleDeclaration(rid, kind, name, implementation(rid) is not None, tuple(src))
+        for rid, (kind, name, src) in found.items()
+    ]
+    return sorted(out, key=lambda d: (order[d.kind], d.id))
+
+
+def unimplemented_rules(team: Team) -> list[RuleDeclaration]:
+    """The rules of :func:`team_rules` that no implementation plays, in the same order."""
+    return [d for d in team_rules(team) if not d.implemented]
+
+
+def install(hooks: Hooks, rosters: Mapping[str, Roster]) -> None:
+    """Subscribe the implemented rules of the teams in play to ``hooks``: each installer
+    once, for the players whose team declares one of its rule ids (in registry order of the
+    first player's rules, so the hook order is deterministic).
+
+    Args:
+        hooks: the battle's :class:`~engine.game.context.Hooks`.
+        rosters: ``{"A": roster, "B": roster}``.
+    """
+    plan: list[tuple[Installer, list[str]]] = []
+    for player in sorted(rosters):
+        for decl in team_rules(rosters[player].team):
+            impl = implementation(decl.id)
+            if impl is None:
+                continue
+            for inst, players in plan:
+                if inst is impl.installer:
+                    if player not in players:
+                        players.append(player)
+                    break
+            else:
+                plan.append((impl.installer, [player]))
+    for inst, players in plan:
+        inst(hooks, tuple(players))
