@@ -22,7 +22,7 @@ import attrs
 from engine.dice.profile import AttackProfile
 from engine.dice.rules import Blast, Range, Seek, SeekLight, Torrent
 from engine.dice.shoot import unblocked
-from engine.game import universal
+from engine.game import universal, weapon_rules
 from engine.game.actions import Action, IllegalActionError
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
@@ -249,6 +249,7 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     universal.spend(w, o, "Shoot", mode)
     if o.on_guard:
         w.set_op(o.id, on_guard=False)
+        w.emit("guard_ended", op=o.id, why="it performed an action")
     w.emit("shoot_declared", op=o.id, weapon=name, target=t.id, point_blank=pb)
     tg = w.ctx.targeting(w.kz, w.place(o), w.place(t))
     targets: tuple[str, ...] = (t.id,)
@@ -446,6 +447,9 @@ class ShootFrame:
             crits=c,
             obscured=self.obscured,
         )
+        weapon_rules.emit_upgrades(
+            w, self.shooter, t.id, self.dice, self.accurate, prof, self.obscured
+        )
         w.replace_top(normals=n, crits=c, stage="defence_roll", dice=(), flags=())
         if c:  # Devastating, Stun... subscribe to this event (engine.game.weapon_rules)
             w.emit(
@@ -514,6 +518,8 @@ class ShootFrame:
             v = values[0]
             w.emit("dice_rolled", player=who, label=f"Hot ({self.weapon})", values=values)
             hit = self.profile(w).hit
+            damage = 2 * v if v < hit else 0
+            w.emit("hot_roll", op=self.shooter, weapon=self.weapon, roll=v, hit=hit, damage=damage)
             if v < hit:
                 universal.inflict(w, self.shooter, 2 * v, "Hot", by=self.shooter)
             w.replace_top(stage="end")
@@ -638,14 +644,19 @@ def fight_options(w: Work, o: OperativeState) -> list[Action]:
 def assists(w: Work, helped: OperativeState, enemy: OperativeState) -> int:
     """Other friendlies of ``helped`` within control range of ``enemy`` and of no other
     enemy (5.2 step 2)."""
-    count = 0
+    return len(assistants(w, helped, enemy))
+
+
+def assistants(w: Work, helped: OperativeState, enemy: OperativeState) -> list[str]:
+    """The ids of the operatives :func:`assists` counts, in the state's operative order."""
+    out = []
     for f in w.friends_of(helped.id):
         if not w.control_range(f, enemy):
             continue
         if any(w.control_range(f, e) for e in w.enemies_of(f.id) if e.id != enemy.id):
             continue
-        count += 1
-    return count
+        out.append(f.id)
+    return out
 
 
 def start_fight(
@@ -667,6 +678,7 @@ def start_fight(
     universal.spend(w, o, verb, mode)
     if o.on_guard:
         w.set_op(o.id, on_guard=False)
+        w.emit("guard_ended", op=o.id, why="it performed an action")
     w.emit("fight_declared", op=o.id, weapon=name, target=t.id)
     can = not any(e.kind == "no_retaliate" and e.op == t.id for e in w.effects)
     melee = universal.weapons_of(w, t.id, "melee") if can else []
@@ -686,6 +698,10 @@ def start_fight(
     )
     if dweapon:
         w.emit("retaliation_weapon", op=t.id, weapon=dweapon)
+    for helped, enemy in ((o, t), (t, o)) if usable else ((o, t),):
+        by = tuple(assistants(w, helped, enemy))
+        if by:  # each assist improves the Hit of the helped operative's melee weapons by 1
+            w.emit("assisted", op=helped.id, target=enemy.id, by=by, improvement=len(by))
 
 
 @attrs.frozen(slots=True)
@@ -818,8 +834,11 @@ class FightFrame:
             pd = self.prof(w, "d")
             dn, dc = retain(self.ddice, 0, pd, False)
         w.emit("attack_retained", op=self.attacker, target=self.defender, normals=an, crits=ac)
+        weapon_rules.emit_upgrades(w, self.attacker, self.defender, self.adice, 0, pa, False)
         if self.dweapon:
             w.emit("attack_retained", op=self.defender, target=self.attacker, normals=dn, crits=dc)
+            assert pd is not None
+            weapon_rules.emit_upgrades(w, self.defender, self.attacker, self.ddice, 0, pd, False)
         w.replace_top(an=an, ac=ac, dn=dn, dc=dc, stage="resolve", turn="a")
         # Devastating and Stun from retained crits, both sides (engine.game.weapon_rules).
         if ac:
@@ -879,6 +898,10 @@ class FightFrame:
             side = "a" if "a" not in self.hot_done else "d"
             op_id = self.attacker if side == "a" else self.defender
             w.emit("dice_rolled", player=self.owner(w, side), label="Hot", values=values)
+            hit, v = self.prof(w, side).hit, values[0]
+            weapon = self.aweapon if side == "a" else self.dweapon
+            damage = 2 * v if v < hit else 0
+            w.emit("hot_roll", op=op_id, weapon=weapon, roll=v, hit=hit, damage=damage)
             if values[0] < self.prof(w, side).hit:
                 universal.inflict(w, op_id, 2 * values[0], "Hot", by=op_id)
             w.replace_top(hot_done=self.hot_done + side)
