@@ -287,7 +287,9 @@ class Narrator:
                 attack.parts[-1] += ": " + text
                 attack.strike = -1
             elif src == "Hot" and attack is not None and attack.hot == len(attack.parts) - 1:
-                attack.parts[-1] += f": {e['op']} takes {e['damage']} damage ({e['wounds']}W left)"
+                attack.parts[-1] += (
+                    f": {e['op']} takes {e['damage']} damage ({max(0, e['wounds'])}W left)"
+                )
                 attack.hot = -1
             elif attack is not None:
                 attack.parts.append(text)
