@@ -684,6 +684,7 @@ def start_fight(
     melee = universal.weapons_of(w, t.id, "melee") if can else []
     usable = [n for n, _, p in melee if universal.weapon_usable(w, t, n, p) is None]
     dweapon = usable[0] if len(usable) == 1 else ""
+    a_by, d_by = tuple(assistants(w, o, t)), tuple(assistants(w, t, o))
     w.stack.append(
         FightFrame(
             attacker=o.id,
@@ -692,14 +693,13 @@ def start_fight(
             dweapon=dweapon,
             mode=mode,
             stage="retaliate" if len(usable) > 1 else "a_roll",
-            a_assist=assists(w, o, t),
-            d_assist=assists(w, t, o),
+            a_assist=len(a_by),
+            d_assist=len(d_by),
         )
     )
     if dweapon:
         w.emit("retaliation_weapon", op=t.id, weapon=dweapon)
-    for helped, enemy in ((o, t), (t, o)) if usable else ((o, t),):
-        by = tuple(assistants(w, helped, enemy))
+    for helped, enemy, by in ((o, t, a_by), (t, o, d_by)) if usable else ((o, t, a_by),):
         if by:  # each assist improves the Hit of the helped operative's melee weapons by 1
             w.emit("assisted", op=helped.id, target=enemy.id, by=by, improvement=len(by))
 
