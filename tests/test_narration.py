@@ -180,11 +180,11 @@ def test_6_no_upgrade_is_narrated_when_the_rule_does_not_apply() -> None:
     ("roll", "said"),
     [
         # Hot Gun hits on 4+: a 3 is below it, 2 x 3 = 6 damage, 10 - 6 = 4W: injured (4 < 5).
-        ("3", "Hot 3 v Hit 4+ (hot gun): RED-3 takes 6 damage (4W left, injured)"),
+        ("3", "Hot roll 3 v Hit 4+: RED-3 takes 6 damage (4W left, injured)"),
         # A 1 deals 2: 8W left, not injured.
-        ("1", "Hot 1 v Hit 4+ (hot gun): RED-3 takes 2 damage (8W left)"),
+        ("1", "Hot roll 1 v Hit 4+: RED-3 takes 2 damage (8W left)"),
         # A 4 is not below Hit 4+: no damage.
-        ("4", "Hot 4 v Hit 4+ (hot gun): no damage"),
+        ("4", "Hot roll 4 v Hit 4+: no damage"),
     ],
 )
 def test_6_hot_narration_gives_the_roll_the_hit_and_the_outcome(roll: str, said: str) -> None:
@@ -206,7 +206,7 @@ def test_6_hot_narration_in_a_fight() -> None:
         s, ["Activate RED-3 engage", "Fight RED-3 hot blade at BLU-1"], ["1,1,1", "1,1,1", "2"]
     )
     line = one_line(lines, "fights BLU-1 with hot blade")
-    assert "Hot 2 v Hit 4+ (hot blade): RED-3 takes 4 damage (6W left)" in line
+    assert "Hot roll 2 v Hit 4+: RED-3 takes 4 damage (6W left)" in line
 
 
 @pytest.mark.parametrize(
@@ -311,3 +311,25 @@ def test_1_2_drop_zone_edge_follows_the_layout_not_the_name() -> None:
     assert (LAB.drop_zone_edge("A"), LAB.drop_zone_edge("B")) == ("west", "east")
     text = narrate(Event.make("drop_zone_chosen", player="B", zone="A", edge="north", by="A"))
     assert text == "B sets up in the drop zone marked A (north edge)"
+
+
+def test_event_lines_of_the_new_events() -> None:
+    # engine.game.events.narrate words each new event on its own (the fallback narration).
+    lines = {
+        "assisted": (
+            {"op": "RED-1", "target": "BLU-1", "by": ("RED-2",), "improvement": 1},
+            "RED-2 assists RED-1 v BLU-1: Hit improved by 1",
+        ),
+        "die_upgraded": (
+            {"op": "RED-3", "target": "BLU-1", "rule": "Severe", "die": 0},
+            "RED-3: Severe makes a normal (unrolled) a crit",
+        ),
+        "hot_roll": (
+            {"op": "RED-3", "weapon": "hot gun", "roll": 2, "hit": 4, "damage": 4},
+            "RED-3 (hot gun): Hot roll 2 v Hit 4+: 4 damage",
+        ),
+    }
+    for kind, (data, text) in lines.items():
+        if kind == "die_upgraded":
+            data = {**data, "before": "normal", "after": "crit"}
+        assert narrate(Event.make(kind, **data)).strip() == text

@@ -85,9 +85,9 @@ def upgrade_text(e: Event) -> str:
 
 
 def hot_text(e: Event) -> str:
-    """``"Hot 2 v Hit 4+: 4 damage"`` or ``"Hot 5 v Hit 4+: no damage"`` (6 Hot)."""
+    """``"Hot roll 2 v Hit 4+: 4 damage"`` or ``"Hot roll 5 v Hit 4+: no damage"`` (6 Hot)."""
     outcome = f"{e['damage']} damage" if e["damage"] else "no damage"
-    return f"Hot {e['roll']} v Hit {e['hit']}+ ({e['weapon']}): {outcome}"
+    return f"Hot roll {e['roll']} v Hit {e['hit']}+: {outcome}"
 
 
 def guard_ended_text(e: Event) -> str:
@@ -143,7 +143,7 @@ _TEMPLATES: dict[str, Any] = {
     "operative_incapacitated": lambda e: f"  {e['op']} is incapacitated",
     "assisted": lambda e: f"  {assist_text(e)}",
     "die_upgraded": lambda e: f"  {e['op']}: {upgrade_text(e)}",
-    "hot_roll": lambda e: f"  {e['op']}: {hot_text(e)}",
+    "hot_roll": lambda e: f"  {e['op']} ({e['weapon']}): {hot_text(e)}",
     "operative_removed": lambda e: "",
     "marker_picked_up": lambda e: f"{e['op']} picks up marker {e['marker']}",
     "marker_placed": lambda e: f"{e['op']} places marker {e['marker']} at ({e['x']:g}, {e['y']:g})",
