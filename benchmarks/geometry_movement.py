@@ -8,6 +8,9 @@ Run: ``python benchmarks/geometry_movement.py``.
   ground (both legal places to finish), split into straight (the direct line is free), detour
   and unreachable (no path within 6") queries.
 - ``candidate_destinations`` for a 6" Reposition: median ms.
+- The same with enemies near: 20 starts on ``open_ruins`` and on ``close_quarters``, each
+  with three enemies 2"-4" away (control range limits the move; near terrain it is checked
+  exactly, with sight, rules 4.2): median ms.
 - Hatchway states on ``close_quarters`` (rules 9.3): the movement graph of a state built from
   scratch, derived (:meth:`MoveGraph.derive`) from the graph of a state one hatchway away
   (what a game toggling one hatch at a time pays on first use of a state) and from the
@@ -150,6 +153,37 @@ def hatch_states() -> None:
     print(f"memoised with_open_hatchways + move_graph: {again * 1e6:.0f} µs")
 
 
+def with_enemies() -> None:
+    for name in ("open_ruins", "close_quarters"):
+        kz = load_killzone(name)
+        graph = move_graph(kz, 32.0)
+        rng = random.Random(3)
+        floor = graph.levels[0]
+        times: list[float] = []
+        counts: list[int] = []
+        for a, _ in pairs(kz, graph, 20, seed=4):
+            enemies: list[Placement] = []
+            while len(enemies) < 3:
+                ang, d = rng.uniform(0, 2 * math.pi), rng.uniform(2, 4) + 2 * a.radius
+                e = Placement(a.x + d * math.cos(ang), a.y + d * math.sin(ang))
+                if floor.strict.contains(e.footprint().centroid) and all(
+                    math.dist((e.x, e.y), (f.x, f.y)) > 2 * e.radius for f in enemies
+                ):
+                    enemies.append(e)
+            t = time.perf_counter()
+            try:
+                counts.append(len(candidate_destinations(kz, a, enemies=enemies, graph=graph)))
+            except MoveError:
+                counts.append(0)
+            times.append(time.perf_counter() - t)
+        print(
+            f'candidate_destinations, 6" Reposition, 3 enemies 2"-4" away, {name}, '
+            f"{len(times)} starts: median {statistics.median(times) * 1e3:.1f} ms, max "
+            f"{max(times) * 1e3:.0f} ms, {sum(counts)} destinations in all"
+        )
+
+
 if __name__ == "__main__":
     main()
     hatch_states()
+    with_enemies()

@@ -114,10 +114,15 @@ def _picture_option(_ctx: click.Context, _param: click.Parameter, value: str | N
 
 
 def _matchup(choice: MatchupChoice) -> Matchup:
+    """The matchup of ``choice``; its notes (a roster chosen automatically and the rules it
+    was checked against) go to standard error."""
     try:
-        return make_matchup(choice)
+        matchup = make_matchup(choice)
     except BattleError as exc:
         raise click.UsageError(str(exc)) from None
+    for note in matchup.notes:
+        click.echo(note, err=True)
+    return matchup
 
 
 def _choice(

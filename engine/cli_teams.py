@@ -1,7 +1,8 @@
 """The ``killteam teams`` commands: list, show, import and compare team data.
 
 - ``killteam teams list``: the built-in teams as a table.
-- ``killteam teams show NAME``: a team's datacards (``NAME`` is a built-in id or a team file).
+- ``killteam teams show NAME``: a team's datacards, wargear options and selection limits
+  (``NAME`` is a built-in id or a team file).
 - ``killteam teams import PATH --format killteamjson|bsdata [--team NAME] [-o DIR]``: read a
   community dataset checkout and write team files in the project's format, one per team,
   then print the import report.
@@ -28,7 +29,7 @@ from engine.teams.importers.bsdata import import_bsdata
 from engine.teams.importers.compare import compare_datasets
 from engine.teams.importers.killteamjson import import_killteamjson
 from engine.teams.io import builtin_teams, load_builtin_team, load_team, save_team
-from engine.teams.model import Operative, Team, Weapon
+from engine.teams.model import Operative, Team, Weapon, format_entry, parse_entry
 
 __all__ = ["TeamsCommandError", "register", "teams"]
 
@@ -118,8 +119,42 @@ def _weapons_table(weapons: Sequence[Weapon], title: str = "Weapons") -> Table:
     return table
 
 
+def _option_limits(team: Team, op: Operative, option: str) -> str:
+    """The selection limits naming ``option`` of ``op`` ("at most 1"; "-" if none)."""
+    selector = format_entry(op.name, (option,)).casefold()
+    sel = team.selection
+    found = [f"at most {most}" for s, most in sel.limits if s.casefold() == selector]
+    found += [
+        f"at most {most} with {', '.join(s for s in group if s.casefold() != selector)}"
+        for group, most in sel.combined_limits
+        if selector in (s.casefold() for s in group)
+    ]
+    return "; ".join(found) or "-"
+
+
+def _loadouts_table(team: Team, op: Operative) -> Table:
+    """``op``'s wargear options (1.2): one row per option of each slot, with its weapons and
+    the limits on it."""
+    several = len(op.loadouts) > 1
+    title = "Wargear options: " + ("one from each slot" if several else "choose one")
+    table = Table(title=title, title_justify="left")
+    for col in ("Slot", "Option", "Weapons", "Limit"):
+        table.add_column(col)
+    for k, slot in enumerate(op.loadouts):
+        label = slot.name or str(k + 1)
+        for opt in slot.options:
+            table.add_row(
+                label, opt.name, ", ".join(opt.weapons), _option_limits(team, op, opt.name)
+            )
+    return table
+
+
 def show_team(team: Team, console: Console) -> None:
-    """Print ``team``'s datacards, rules, ploys, equipment and selection as rich tables."""
+    """Print ``team``'s datacards, rules, ploys, equipment and selection as rich tables.
+
+    A type with wargear options gets a table of its options (slots, weapons, the limits on
+    each option) and a roster entry example (1.2, :func:`engine.teams.model.format_entry`);
+    the selection table lists every limit, on types, options, keywords and combined."""
     console.print(f"[bold]{team.name}[/bold] ({team.id}) - {team.faction}")
     console.print(f"Archetypes: {', '.join(team.archetypes) or '-'}")
     prov = team.provenance
@@ -135,6 +170,10 @@ def show_team(team: Team, console: Console) -> None:
     for op in team.operatives:
         console.print(_stats_table(op))
         console.print(_weapons_table(op.weapons))
+        if op.loadouts:
+            console.print(_loadouts_table(team, op))
+            example = format_entry(op.name, tuple(slot.options[0].name for slot in op.loadouts))
+            console.print(f"Roster entry, e.g.: {example}", markup=False, highlight=False)
         if op.abilities or op.actions:
             table = Table(title="Abilities and unique actions", title_justify="left")
             for col in ("Name", "AP", "Summary"):
@@ -169,12 +208,18 @@ def show_team(team: Team, console: Console) -> None:
     table.add_row("operatives", str(lo) if lo == hi else f"{lo} to {hi}")
     table.add_row("leader", " or ".join(sel.leader) or "-")
     for name, most in sel.limits:
-        table.add_row("at most", f"{most} {name}")
+        what = "at most (option)" if parse_entry(name)[1] else "at most"
+        table.add_row(what, f"{most} {name}")
     for keyword, most in sel.keyword_limits:
         table.add_row("at most", f"{most} {keyword} operatives")
     for types, most in sel.combined_limits:
-        table.add_row("at most", f"{most} of {', '.join(types)} together")
+        table.add_row("at most (combined)", f"{most} of {', '.join(types)} together")
     table.add_row("default roster", ", ".join(team.default_roster) or "-")
+    table.add_row(
+        "roster entry",
+        "'Type' for a type without options, 'Type [Option]' for one choice, "
+        "'Type [Option + Option]' for one option per slot",
+    )
     console.print(table)
 
 

@@ -27,6 +27,7 @@ Seeds (one integer decides a whole battle):
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import multiprocessing
@@ -51,7 +52,7 @@ from engine.geometry import Killzone, load_killzone
 from engine.geometry.movement import move_graph
 from engine.teams.importers.killteamjson import import_killteamjson
 from engine.teams.io import builtin_teams, load_builtin_team, load_roster, load_team
-from engine.teams.model import Roster, Team
+from engine.teams.model import Operative, Roster, Team
 
 __all__ = [
     "DEFAULT_AGENTS",
@@ -70,6 +71,7 @@ __all__ = [
     "VpTally",
     "agent_seeds",
     "auto_roster",
+    "auto_roster_note",
     "batch_line",
     "batch_stats",
     "default_workers",
@@ -150,13 +152,32 @@ def load_team_ref(ref: str) -> Team:
         raise BattleError(str(exc)) from None
 
 
+def _loadout_choices(card: Operative) -> list[tuple[str, ...] | None]:
+    """Every loadout of ``card`` (one option name per slot, slots and options in datacard
+    order), or ``[None]`` for a type with a fixed loadout."""
+    if card.fixed_loadout is not None:
+        return [None]
+    return [
+        tuple(o.name for o in combo)
+        for combo in itertools.product(*(s.options for s in card.loadouts))
+    ]
+
+
+_LIMIT_PREFIXES = ("limit", "keyword limit", "combined limit")
+
+
 def auto_roster(team: Team) -> Roster:
-    """The team's default roster, or, for a team without one (imported teams), a legal roster
-    chosen deterministically from the selection rules (``rules/KT24.md`` 7).
+    """The team's default roster, or, for a team without one (imported teams), a roster
+    chosen deterministically that is legal under the selection rules the team holds
+    (``rules/KT24.md`` 1.2, 7): size, leader, limits on types and on options, keyword limits
+    and combined limits. Rules an importer could not read are not in the team and so are not
+    checked (:func:`auto_roster_note` says so).
 
     The chosen roster has the middle of the allowed size range (rounded down): the first
     leader type, then the other operative types in datacard order, one of each per round,
-    skipping a type once a selection limit would be broken.
+    skipping a type once a selection limit would be broken. A type with wargear options takes
+    the loadout (slots' options in datacard order) it has been given least often so far that
+    breaks no limit, so per-option limits ("each option only once") are respected.
 
     Raises:
         BattleError: when no legal roster comes out (the message lists the broken rules and
@@ -167,23 +188,40 @@ def auto_roster(team: Team) -> Roster:
     sel = team.selection
     lo, hi = sel.size
     size = max(lo, (lo + hi) // 2)
-    leaders = [name for name in sel.leader if any(op.name == name for op in team.operatives)]
-    picked: list[str] = leaders[:1]
+    cards = {op.name: op for op in team.operatives}
+    picked: list[tuple[str, tuple[str, ...] | None]] = []
+
+    def fits(name: str, loadout: tuple[str, ...] | None) -> bool:
+        trial = Roster(
+            team,
+            (*(n for n, _ in picked), name),
+            (*(lo_ for _, lo_ in picked), loadout),
+        )
+        return not any(p.startswith(_LIMIT_PREFIXES) for p in trial.validate())
+
+    def add(name: str) -> bool:
+        choices = _loadout_choices(cards[name])
+        used = [lo_ for n, lo_ in picked if n == name]
+        order = sorted(range(len(choices)), key=lambda k: (used.count(choices[k]), k))
+        for k in order:
+            if fits(name, choices[k]):
+                picked.append((name, choices[k]))
+                return True
+        return False
+
+    for name in sel.leader:
+        if name in cards and add(name):
+            break
     others = [op.name for op in team.operatives if op.name not in sel.leader]
     while len(picked) < size and others:
         added = False
         for name in others:
             if len(picked) >= size:
                 break
-            trial = Roster(team, (*picked, name))
-            if not any(
-                p.startswith(("limit", "keyword limit", "combined limit")) for p in trial.validate()
-            ):
-                picked.append(name)
-                added = True
+            added = add(name) or added
         if not added:
             break
-    roster = Roster(team, tuple(picked))
+    roster = Roster(team, tuple(n for n, _ in picked), tuple(lo_ for _, lo_ in picked))
     problems = roster.validate()
     if problems:
         raise BattleError(
@@ -191,6 +229,42 @@ def auto_roster(team: Team) -> Roster:
             f"({'; '.join(problems)}): pass a roster file with --rosters"
         )
     return roster
+
+
+def auto_roster_note(team: Team, roster: Roster) -> str | None:
+    """One line saying how ``roster`` (from :func:`auto_roster`) was chosen when ``team`` has
+    no default roster: which selection rules it is legal under, and which kinds of rule the
+    team holds none of (an imported team holds only what its importer could read; the import
+    report lists the rest). ``None`` for a team with a default roster."""
+    if team.default_roster:
+        return None
+    sel = team.selection
+    option_limits = sum(1 for s, _ in sel.limits if "[" in s)
+    have = {
+        "limits on types": len(sel.limits) - option_limits,
+        "limits on options": option_limits,
+        "keyword limits": len(sel.keyword_limits),
+        "combined limits": len(sel.combined_limits),
+    }
+    rules = [f"size {sel.size[0]}-{sel.size[1]}"]
+    if sel.leader:
+        rules.append("one leader")
+    rules += [f"{n} {what}" for what, n in have.items() if n]
+    none = [what for what, n in have.items() if not n]
+    has_options = any(len(op.loadouts) and op.fixed_loadout is None for op in team.operatives)
+    if not has_options:
+        none.append("wargear options")
+    text = (
+        f"team {team.name!r} has no default roster; playing one chosen automatically, legal "
+        f"under the selection rules its file holds ({', '.join(rules)})"
+    )
+    if none:
+        listed = ", ".join(f"no {what}" for what in none[:-1])
+        listed = f"{listed} and no {none[-1]}" if listed else f"no {none[-1]}"
+        text += f"; it holds {listed}: any such rule of its source was not read and is not checked"
+        if not has_options:
+            text += " (every operative carries every weapon on its datacard)"
+    return f"{text}. Roster: {', '.join(roster.entries)}"
 
 
 def parse_agents(text: str | Sequence[str]) -> tuple[str, str]:
@@ -263,12 +337,15 @@ class Matchup:
     Attributes:
         killzone: the layout; rosters: players A and B; agents: agent names for A and B;
         options: the game options (default: KT24, Approved Ops 2025 kill op).
+        notes: lines for the user about how the set-up was chosen (a roster chosen
+            automatically, :func:`auto_roster_note`); the CLI prints them on standard error.
     """
 
     killzone: Killzone
     rosters: tuple[Roster, Roster]
     agents: tuple[str, str]
     options: GameOptions = attrs.field(factory=GameOptions)
+    notes: tuple[str, ...] = ()
 
     def new_game(self) -> GameState:
         """A new battle at its first node.
@@ -302,12 +379,17 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
     if c.teams is not None and c.rosters is not None:
         raise BattleError("choose the teams with --teams or with --rosters, not both")
     rosters: list[Roster] = []
+    notes: list[str] = []
     for player, k in (("A", 0), ("B", 1)):
         try:
             if c.rosters is not None:
                 rosters.append(load_roster(c.rosters[k]))
             else:
-                rosters.append(auto_roster(load_team_ref((c.teams or DEFAULT_TEAMS)[k])))
+                team = load_team_ref((c.teams or DEFAULT_TEAMS)[k])
+                rosters.append(auto_roster(team))
+                note = auto_roster_note(team, rosters[-1])
+                if note is not None:
+                    notes.append(f"player {player}: {note}")
         except KillTeamError as exc:
             what = "roster" if c.rosters is not None else "team"
             raise BattleError(f"{what} of player {player}: {exc}") from None
@@ -316,7 +398,7 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
     except KillTeamError as exc:
         raise BattleError(f"killzone: {exc}") from None
     agents = parse_agents(c.agents) if c.agents is not None else DEFAULT_AGENTS
-    return Matchup(killzone, (rosters[0], rosters[1]), agents)
+    return Matchup(killzone, (rosters[0], rosters[1]), agents, notes=tuple(notes))
 
 
 # -------------------------------------------------------------------------------------------

@@ -17,7 +17,15 @@ import attrs
 
 from engine.teams.importers.killteamjson import import_killteamjson
 from engine.teams.io import save_team
-from engine.teams.model import Ability, Provenance, Selection, Team
+from engine.teams.model import (
+    Ability,
+    LoadoutOption,
+    LoadoutSlot,
+    Operative,
+    Provenance,
+    Selection,
+    Team,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -270,21 +278,26 @@ SELECTIONS: dict[str, tuple[Selection, tuple[str, ...]]] = {
             limits=(
                 ("Kasrkin Combat Medic", 1),
                 ("Kasrkin Demo Trooper", 1),
-                ("Kasrkin Gunner", 4),
+                # each gunner option is its own line of the list: once each
+                ("Kasrkin Gunner [Flamer; Gun Butt]", 1),
+                ("Kasrkin Gunner [Grenade Launcher; Gun Butt]", 1),
+                ("Kasrkin Gunner [Hot-Shot Volley Gun; Gun Butt]", 1),
+                ("Kasrkin Gunner [Meltagun; Gun Butt]", 1),
+                ("Kasrkin Gunner [Plasma Gun; Gun Butt]", 1),
                 ("Kasrkin Recon-Trooper", 1),
                 ("Kasrkin Sharpshooter", 1),
                 ("Kasrkin Vox-Trooper", 1),
             ),
-            # Gunners and the Sharpshooter: at most four of them together.
+            # Gunners (any option) and the Sharpshooter: at most four of them together.
             combined_limits=((("Kasrkin Gunner", "Kasrkin Sharpshooter"), 4),),
         ),
         (
-            "Kasrkin Sergeant",
+            "Kasrkin Sergeant [Plasma Pistol; Chainsword]",
             "Kasrkin Combat Medic",
             "Kasrkin Demo Trooper",
-            "Kasrkin Gunner",
-            "Kasrkin Gunner",
-            "Kasrkin Gunner",
+            "Kasrkin Gunner [Plasma Gun; Gun Butt]",
+            "Kasrkin Gunner [Meltagun; Gun Butt]",
+            "Kasrkin Gunner [Hot-Shot Volley Gun; Gun Butt]",
             "Kasrkin Recon-Trooper",
             "Kasrkin Sharpshooter",
             "Kasrkin Vox-Trooper",
@@ -306,10 +319,10 @@ SELECTIONS: dict[str, tuple[Selection, tuple[str, ...]]] = {
             leader=("Space Marine Captain", "Assault Intercessor Sergeant", "Intercessor Sergeant"),
         ),
         (
-            "Intercessor Sergeant",
-            "Intercessor Gunner",
-            "Intercessor Warrior",
-            "Intercessor Warrior",
+            "Intercessor Sergeant [Auto Bolt Rifle + Power Weapon]",
+            "Intercessor Gunner [Auto Bolt Rifle; Auxiliary Grenade Launcher; Fists]",
+            "Intercessor Warrior [Bolt Rifle; Fists]",
+            "Intercessor Warrior [Stalker Bolt Rifle; Fists]",
             "Assault Intercessor Grenadier",
             "Assault Intercessor Warrior",
         ),
@@ -331,12 +344,12 @@ SELECTIONS: dict[str, tuple[Selection, tuple[str, ...]]] = {
             leader=("Legionary Aspiring Champion", "Legionary Chosen"),
         ),
         (
-            "Legionary Aspiring Champion",
-            "Legionary Gunner",
-            "Legionary Heavy Gunner",
-            "Legionary Icon Bearer",
+            "Legionary Aspiring Champion [Plasma Pistol + Power Fist]",
+            "Legionary Gunner [Bolt Pistol; Plasma Gun; Fists]",
+            "Legionary Heavy Gunner [Bolt Pistol; Heavy Bolter; Fists]",
+            "Legionary Icon Bearer [Bolt Pistol; Chainsword]",
             "Legionary Butcher",
-            "Legionary Warrior",
+            "Legionary Warrior [Boltgun; Fists]",
         ),
     ),
     "pathfinders": (
@@ -371,8 +384,8 @@ SELECTIONS: dict[str, tuple[Selection, tuple[str, ...]]] = {
             "Shas'La Pathfinder",
             "Shas'La Pathfinder",
             "Shas'La Pathfinder",
-            "Weapons Expert Pathfinder",
-            "Weapons Expert Pathfinder",
+            "Weapons Expert Pathfinder [Ion Rifle; Gun Butt]",
+            "Weapons Expert Pathfinder [Rail Rifle; Gun Butt]",
         ),
     ),
     "kommandos": (
@@ -392,7 +405,7 @@ SELECTIONS: dict[str, tuple[Selection, tuple[str, ...]]] = {
             ),
         ),
         (
-            "Kommando Boss Nob",
+            "Kommando Boss Nob [Slugga; Power Klaw]",
             "Kommando Boy",
             "Kommando Boy",
             "Kommando Breacha Boy",
@@ -424,13 +437,171 @@ SELECTIONS: dict[str, tuple[Selection, tuple[str, ...]]] = {
             "Plasmacyte Accelerator",
             "Plasmacyte Reanimator",
             "Apprentek",
-            "Immortal Despotek",
+            "Immortal Despotek [Gauss Blaster; Bayonet]",
             "Deathmark",
             "Deathmark",
-            "Immortal Guardian",
+            "Immortal Guardian [Tesla Carbine; Bayonet]",
         ),
     ),
 }
+
+# Wargear options from the composition, as weapon names on each datacard. Per type, a list of
+# slots, each a (slot name, options) pair, each option the tuple of weapons it gives. "One of
+# the following options" is one slot of whole sets; "one option from each of the following"
+# is one slot per line. An option is named by its weapons joined by "; " (datacard order).
+# Types that carry every weapon on their card have no entry.
+_GUN = ("Gun Butt",)
+LOADOUTS: dict[str, dict[str, list[tuple[str, list[tuple[str, ...]]]]]] = {
+    "kasrkin": {
+        "Kasrkin Sergeant": [
+            (
+                "wargear",
+                [
+                    ("Bolt Pistol", "Power Weapon"),
+                    ("Hot-Shot Lasgun", "Gun Butt"),
+                    ("Hot-Shot Laspistol", "Power Weapon"),
+                    ("Plasma Pistol", "Chainsword"),
+                ],
+            )
+        ],
+        "Kasrkin Gunner": [
+            (
+                "wargear",
+                [
+                    (gun, *_GUN)
+                    for gun in (
+                        "Flamer",
+                        "Grenade Launcher",
+                        "Hot-Shot Volley Gun",
+                        "Meltagun",
+                        "Plasma Gun",
+                    )
+                ],
+            )
+        ],
+    },
+    "angels_of_death": {
+        # two lines, or the plasma pistol and chainsword set instead: every legal
+        # combination is one whole set of a single slot
+        "Assault Intercessor Sergeant": [
+            (
+                "wargear",
+                [
+                    (ranged, melee)
+                    for ranged in ("Hand Flamer", "Heavy Bolt Pistol")
+                    for melee in ("Chainsword", "Power Fist", "Power Weapon", "Thunder Hammer")
+                ]
+                + [("Plasma Pistol", "Chainsword")],
+            )
+        ],
+        "Intercessor Sergeant": [
+            ("ranged", [("Auto Bolt Rifle",), ("Bolt Rifle",), ("Stalker Bolt Rifle",)]),
+            (
+                "melee",
+                [
+                    ("Chainsword",),
+                    ("Fists",),
+                    ("Power Fist",),
+                    ("Power Weapon",),
+                    ("Thunder Hammer",),
+                ],
+            ),
+        ],
+        # the auxiliary grenade launcher comes with every option
+        "Intercessor Gunner": [
+            (
+                "wargear",
+                [
+                    ("Auto Bolt Rifle", "Auxiliary Grenade Launcher", "Fists"),
+                    ("Auxiliary Grenade Launcher", "Bolt Rifle", "Fists"),
+                    ("Auxiliary Grenade Launcher", "Stalker Bolt Rifle", "Fists"),
+                ],
+            )
+        ],
+        "Intercessor Warrior": [
+            (
+                "wargear",
+                [
+                    ("Auto Bolt Rifle", "Fists"),
+                    ("Bolt Rifle", "Fists"),
+                    ("Stalker Bolt Rifle", "Fists"),
+                ],
+            )
+        ],
+    },
+    "legionaries": {
+        "Legionary Aspiring Champion": [
+            ("ranged", [("Plasma Pistol",), ("Tainted Bolt Pistol",)]),
+            (
+                "melee",
+                [("Power Fist",), ("Power Maul",), ("Power Weapon",), ("Tainted Chainsword",)],
+            ),
+        ],
+        "Legionary Chosen": [
+            (
+                "wargear",
+                [("Plasma Pistol", "Daemon Blade"), ("Tainted Bolt Pistol", "Daemon Blade")],
+            )
+        ],
+        "Legionary Icon Bearer": [
+            ("wargear", [("Boltgun", "Fists"), ("Bolt Pistol", "Chainsword")]),
+        ],
+        "Legionary Warrior": [
+            ("wargear", [("Boltgun", "Fists"), ("Bolt Pistol", "Chainsword")]),
+        ],
+        "Legionary Gunner": [
+            (
+                "wargear",
+                [("Bolt Pistol", gun, "Fists") for gun in ("Flamer", "Meltagun", "Plasma Gun")],
+            )
+        ],
+        "Legionary Heavy Gunner": [
+            (
+                "wargear",
+                [
+                    ("Bolt Pistol", gun, "Fists")
+                    for gun in ("Heavy Bolter", "Missile Launcher", "Reaper Chaincannon")
+                ],
+            )
+        ],
+    },
+    "pathfinders": {
+        "Weapons Expert Pathfinder": [
+            ("wargear", [("Ion Rifle", *_GUN), ("Rail Rifle", *_GUN)]),
+        ],
+    },
+    "kommandos": {
+        "Kommando Boss Nob": [
+            ("wargear", [("Slugga", "Big Choppa"), ("Slugga", "Power Klaw")]),
+        ],
+    },
+    "hierotek_circle": {
+        "Chronomancer": [("wargear", [("Aeonstave",), ("Entropic Lance",)])],
+        "Immortal Despotek": [
+            ("wargear", [("Gauss Blaster", "Bayonet"), ("Tesla Carbine", "Bayonet")]),
+        ],
+        "Immortal Guardian": [
+            ("wargear", [("Gauss Blaster", "Bayonet"), ("Tesla Carbine", "Bayonet")]),
+        ],
+    },
+}
+
+
+def _loadouts(team_id: str, op: Operative) -> tuple[LoadoutSlot, ...]:
+    """The wargear option slots of ``op`` (from :data:`LOADOUTS`); each weapon must be on
+    its datacard."""
+    card = {w.name for w in op.weapons}
+    slots = []
+    for slot_name, options in LOADOUTS[team_id].get(op.name, []):
+        for weapons in options:
+            missing = [w for w in weapons if w not in card]
+            if missing:
+                raise SystemExit(f"{team_id}: {op.name!r}: no weapon {missing} on the datacard")
+        slots.append(
+            LoadoutSlot(tuple(LoadoutOption("; ".join(ws), tuple(ws)) for ws in options), slot_name)
+        )
+    return tuple(slots)
+
 
 NAMES = {"angels_of_death": "Angels of Death"}
 BSDATA_CHECKED = {"kasrkin", "kommandos", "legionaries"}
@@ -458,9 +629,13 @@ def finish(team: Team) -> Team:
             op,
             abilities=tuple(_summarise(tid, a) for a in op.abilities),
             actions=tuple(_summarise(tid, a) for a in op.actions),
+            loadouts=_loadouts(tid, op),
         )
         for op in team.operatives
     )
+    unknown = sorted(set(LOADOUTS[tid]) - {op.name for op in team.operatives})
+    if unknown:
+        raise SystemExit(f"{tid}: loadouts for unknown operative types {unknown}")
     selection, roster = SELECTIONS[tid]
     checked = ["killteamjson fe6d04b7"]
     if tid in BSDATA_CHECKED:

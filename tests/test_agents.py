@@ -173,6 +173,23 @@ def test_takes_initiative() -> None:
     assert agent_action(s) == "Initiative B"
 
 
+def test_1_4_heuristic_plays_the_weakest_card_raising_its_own_result() -> None:
+    """Initiative cards modify the player's own result (Approved Ops 2025, 1.4): B, losing
+    3 to A's 4 in TP2 with the +1/-1 card, wins with +1 (4 = 4, a tie goes to B, who does
+    not have initiative); -1 would only lower its own result and is never played."""
+    from tests.test_game_rules_sequence import setup_a_first, skip_firefight, strategy
+
+    s = skip_firefight(strategy(setup_a_first(), roll="6,1"))  # B gains the 1 card
+    s, _ = s.apply("roll 4,3")
+    assert s.node == Decision("B", "initiative_card")
+    assert agent_action(s) == "Play +1"
+    # Losing 2 to 6, no card wins: "+1" (3) and "-1" are useless; a roll of 3 or less is
+    # worth the re-roll card.
+    s = skip_firefight(strategy(setup_a_first(), roll="6,1"))
+    s, _ = s.apply("roll 6,2")
+    assert agent_action(s) == "Play re-roll"
+
+
 def test_heuristic_is_deterministic() -> None:
     from engine.game import new_game
 

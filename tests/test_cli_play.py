@@ -336,7 +336,7 @@ def test_an_imported_team_gets_a_legal_roster(tmp_path: Path) -> None:
     assert roster.validate() == []
     assert roster.operatives.count("Warden Captain") == 1 and len(roster.operatives) == 5
     kasrkin = load_builtin_team("kasrkin")
-    assert auto_roster(kasrkin).operatives == kasrkin.default_roster
+    assert auto_roster(kasrkin).entries == kasrkin.default_roster
 
 
 def _scripted(
@@ -372,8 +372,9 @@ def test_narration_folds_a_fight_into_one_line() -> None:
         s,
         [
             "Activate KAS-1 engage",
+            # LEG-1 (Aspiring Champion [Plasma Pistol + Power Fist]) has one melee weapon, so
+            # it retaliates with its power fist without a choice.
             "Fight KAS-1 chainsword at LEG-1",
-            "Retaliate LEG-1 with power fist",
             "Strike crit",
         ],
         ["6,5,4,2", "6,3,1,1,1"],

@@ -39,6 +39,46 @@ def test_teams_show_builtin(capsys: pytest.CaptureFixture[str]) -> None:
         assert text in out, text
 
 
+def test_teams_show_lists_wargear_options_and_limits(capsys: pytest.CaptureFixture[str]) -> None:
+    # Kasrkin (1.2): the Sergeant picks one of four sets; each Gunner option is a line of
+    # the list, so each is taken at most once; Gunners and the Sharpshooter are at most four
+    # together.
+    assert main(["teams", "show", "kasrkin"]) == 0
+    lines = [line.strip("│ ") for line in capsys.readouterr().out.splitlines()]
+    text = "\n".join(lines)
+    assert "Wargear options: choose one" in text
+    assert any(
+        line.startswith("wargear │ Meltagun; Gun Butt") and line.endswith("at most 1")
+        for line in lines
+    )
+    assert any(
+        line.startswith("wargear │ Plasma Pistol; Chainsword") and line.endswith("-")
+        for line in lines
+    )
+    assert "Roster entry, e.g.: Kasrkin Sergeant [Bolt Pistol; Power Weapon]" in text
+    assert any(
+        line.startswith("at most (option)") and "1 Kasrkin Gunner [Plasma Gun; Gun Butt]" in line
+        for line in lines
+    )
+    assert any(
+        line.startswith("at most (combined)")
+        and "4 of Kasrkin Gunner, Kasrkin Sharpshooter together" in line
+        for line in lines
+    )
+    # A type that carries every weapon on its card has no options table.
+    assert text.count("Wargear options") == 2  # Sergeant and Gunner only
+
+
+def test_teams_show_slot_per_line_options(capsys: pytest.CaptureFixture[str]) -> None:
+    # Legionary Aspiring Champion: "one option from each of the following" is a slot per
+    # line, so the entry names one option per slot joined by " + ".
+    assert main(["teams", "show", "legionaries"]) == 0
+    out = capsys.readouterr().out
+    assert "Wargear options: one from each slot" in out
+    assert "Roster entry, e.g.: Legionary Aspiring Champion [Plasma Pistol + Power Fist]" in out
+    assert "│ melee  │ Tainted Chainsword  │ Tainted Chainsword  │ -     │" in out
+
+
 def test_teams_show_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = save_team(load_builtin_team("kommandos"), tmp_path / "mine.json")
     assert main(["teams", "show", str(path)]) == 0

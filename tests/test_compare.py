@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from engine.dice.rules import parse_weapon_rules
@@ -43,6 +44,11 @@ def write_ktjson_fixture(folder: Path) -> Path:
         "version": "test",
         "killteamName": "Gloomwardens",
         "archetypes": ["Security"],
+        # The Lancer's two options match the BSData fixture's two Lancer entries.
+        "composition": "- 1 GLOOMWARDEN CHIEF operative\n"
+        "- 5 GLOOMWARDEN operatives selected from the following list:\n"
+        "  - LANCER with gloom lance, gloom bomb and lamp hammer\n"
+        "  - LANCER with lantern\n",
         "teamAbilities": [],
         "ploys": [],
         "equipments": [],
@@ -115,11 +121,15 @@ def test_fixtures_in_both_schemas_show_planted_differences(tmp_path: Path) -> No
     pytest.importorskip("engine.teams.importers.killteamjson")
     kt = write_ktjson_fixture(tmp_path / "kt")
     agree = write_bsdata_fixture(tmp_path / "bs-same")
-    assert compare_datasets(kt, agree) == []
+    # Stats, weapons and options agree; the BSData fixture states no roster counts (any 1 to
+    # 20) where the composition text gives 1 + 5.
+    size = Difference("Gloomwardens", "(selection)", None, None, "size", "6-6", "1-20")
+    assert compare_datasets(kt, agree) == [size]
 
     planted = write_bsdata_fixture(tmp_path / "bs", chief_wounds=12, lance_rules="Lethal 5+")
     diffs = compare_datasets(kt, planted)
     assert set(diffs) == {
+        size,
         Difference("Gloomwardens", "Gloomwarden Chief", None, None, "wounds", "11", "12"),
         Difference(
             "Gloomwardens",
@@ -240,3 +250,54 @@ def test_real_samples_compare_without_error() -> None:
     assert all(isinstance(d, Difference) and str(d) for d in diffs)
     # The three BSData teams match killteamjson operative for operative.
     assert not [d for d in diffs if d.field == "operative"]
+
+
+def test_compare_loadouts_and_selection_across_names() -> None:
+    """Options and limits are compared through the matched names: the same options and
+    limits under another spelling of the type ('Gunner') and weapons ('Gun butt') agree;
+    a missing option and a different limit are differences."""
+    from engine.teams.model import LoadoutOption, LoadoutSlot
+
+    def gunner(name: str, butt: str, options: list[str]) -> Operative:
+        weapons = [Weapon(w, "ranged", (_profile('Range 8"'),)) for w in ("Flamer", "Meltagun")]
+        weapons.append(Weapon(butt, "melee", (_profile(""),)))
+        slot = LoadoutSlot(tuple(LoadoutOption(f"{o}; {butt}", (o, butt)) for o in options))
+        return attrs.evolve(_op(name, 8, weapons), loadouts=(slot,))
+
+    def team(op: Operative, limits: dict[str, int]) -> Team:
+        t = _team("Kasrkin", [op])
+        return attrs.evolve(t, selection=Selection(size=(1, 20), limits=tuple(limits.items())))
+
+    kt = team(
+        gunner("Kasrkin Gunner", "Gun Butt", ["Flamer", "Meltagun"]),
+        {"Kasrkin Gunner [Flamer; Gun Butt]": 1},
+    )
+    same = team(
+        gunner("Gunner", "Gun butt", ["Meltagun", "Flamer"]), {"Gunner [Flamer; Gun butt]": 1}
+    )
+    assert compare_teams([kt], [same]) == []
+    fewer = team(gunner("Gunner", "Gun butt", ["Flamer"]), {"Gunner [Flamer; Gun butt]": 2})
+    diffs = compare_teams([kt], [fewer])
+    assert {d.field for d in diffs} == {"loadouts", "limit Kasrkin Gunner [flamer;gunbutt]"}
+    limit = next(d for d in diffs if d.field.startswith("limit"))
+    assert (limit.ktjson, limit.bsdata) == ("1", "2")
+
+
+@pytest.mark.skipif(not (BSDATA.is_dir() and KTJSON.is_dir()), reason="data samples not present")
+def test_real_samples_agree_on_options_size_and_leader() -> None:
+    """Two independent datasets, read by two different parsers (composition prose and
+    BattleScribe selection entries), give the same wargear options, roster sizes and leaders
+    for the three teams both hold; the only selection differences are limits BattleScribe
+    states redundantly (a leader type at most once, Troopers at most 9 of 9)."""
+    pytest.importorskip("engine.teams.importers.killteamjson")
+    diffs = compare_datasets(KTJSON, BSDATA)
+    assert not [d for d in diffs if d.field in ("loadouts", "size", "leader")]
+    selection = {
+        (d.team, d.field, d.ktjson, d.bsdata) for d in diffs if d.operative == "(selection)"
+    }
+    assert selection == {
+        ("Kasrkin", "limit Kasrkin Sergeant", "missing", "1"),
+        ("Kasrkin", "limit Kasrkin Trooper", "missing", "9"),
+        ("Legionaries", "limit Legionary Aspiring Champion", "missing", "1"),
+        ("Legionaries", "limit Legionary Chosen", "missing", "1"),
+    }

@@ -105,7 +105,7 @@ def test_2_3_injured_worsens_hit_by_1() -> None:
 
 
 def test_2_3_incapacitated_at_zero_wounds_removed_after_the_action() -> None:
-    # Weakling: 2 wounds. One normal hit (3 damage) takes it to -1: incapacitated.
+    # Weakling: 2 wounds. One normal hit (3 damage) takes it to 0 (never below): incapacitated.
     s = pos({"RED-1": {"at": (8, 14)}, "BLU-6": {"at": (14, 14)}, "BLU-1": {"at": (27, 4)}})
     s, ev = play(s, ["Activate RED-1 engage", "Shoot RED-1 gun at BLU-6"], ["3,1,1,1", "1,1,1"])
     k = kinds(ev)
@@ -113,7 +113,7 @@ def test_2_3_incapacitated_at_zero_wounds_removed_after_the_action() -> None:
         k.index("operative_incapacitated") < k.index("shoot_ended") < k.index("operative_removed")
     )
     b6 = s.operative("BLU-6")
-    assert b6.wounds == -1 and b6.incapacitated and not b6.placed
+    assert b6.wounds == 0 and b6.incapacitated and not b6.placed
 
 
 def test_2_3_carrier_incapacitated_places_its_marker_before_removal() -> None:

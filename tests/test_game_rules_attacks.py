@@ -499,7 +499,8 @@ def test_7_1_command_reroll_1cp_rerolls_one_attack_die() -> None:
     assert s.player("A").cp == 1
     (ret,) = of_kind(ev, "attack_retained")
     assert (ret["normals"], ret["crits"]) == (3, 1)  # 6,5,3,3
-    assert wounds(s, "BLU-1") == 10 - 4 - 3 * 3
+    # 4 + 3 x 3 = 13 damage against 10 wounds: 0 left, never below 0 (2.3).
+    assert wounds(s, "BLU-1") == 0
 
 
 def test_7_1_command_reroll_never_on_a_die_already_rerolled_but_again_per_tp() -> None:

@@ -257,15 +257,34 @@ def test_4_2_control_range_needs_visibility_a_closed_hatch_breaks_it() -> None:
     assert not s.is_legal("Fall Back RED-1 to 8,11")  # Fall Back needs an enemy in range
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine.geometry.movement treats an enemy's control range as a disc that ignores "
-    'sight (documented approximation): an operative 0.5" from an enemy through a closed '
-    "hatch cannot move away at all, though it is not within that enemy's control range",
-)
 def test_4_2_operative_beside_an_enemy_behind_a_wall_moves_freely() -> None:
-    s = cq({"RED-1": {"at": (11 - R, 11.0)}, "BLU-1": {"at": (11.5 + R, 11.0)}})
-    assert activated(s).is_legal("Dash RED-1 to 9,11")
+    # Control range is "visible and within 1"" (4.2): through the closed hatch BLU-1 is
+    # 0.5" away but not visible, so RED-1 is not within its control range and may Dash and
+    # Reposition away (not Fall Back, which needs an enemy within control range).
+    s = activated(cq({"RED-1": {"at": (11 - R, 11.0)}, "BLU-1": {"at": (11.5 + R, 11.0)}}))
+    assert s.is_legal("Dash RED-1 to 9,11")
+    assert s.is_legal("Reposition RED-1 to 8,11")
+    # Along the wall too: the way starts within 1" of BLU-1, all of it out of its sight.
+    assert s.is_legal("Dash RED-1 to 10.3,12.5")
+    # Nor is RED-1 charging out of BLU-1's control range (3.2: a Charge may not leave the
+    # control range of an enemy it is within): it may Charge BLU-2, west of it.
+    s2 = cq(
+        {
+            "RED-1": {"at": (11 - R, 11.0)},
+            "BLU-1": {"at": (11.5 + R, 11.0)},
+            "BLU-2": {"at": (7.0, 11.0)},
+        }
+    )
+    assert activated(s2).is_legal(f"Charge RED-1 to {7 + 2 * R + 0.5:.2f},11")
+    # With the hatch open BLU-1 is visible: within control range, RED-1 can only Fall Back.
+    opened = activated(
+        cq(
+            {"RED-1": {"at": (11 - R, 11.0)}, "BLU-1": {"at": (11.5 + R, 11.0)}},
+            open_hatchways=[HATCH],
+        )
+    )
+    assert not opened.is_legal("Dash RED-1 to 9,11")
+    assert opened.is_legal("Fall Back RED-1 to 9,11")
 
 
 def test_9_3_on_guard_ends_when_it_performs_any_action() -> None:

@@ -175,12 +175,21 @@ def test_1_4_initiative_roll_off_loser_gains_card_of_the_turning_point() -> None
     assert s.player("B").cards == ("re-roll",)
 
 
-def test_1_4_initiative_card_minus_lowers_opponent_result() -> None:
+def test_1_4_initiative_card_modifies_the_players_own_result() -> None:
+    """Approved Ops 2025: the +1/-1 card lets its player "modify your result": the player's
+    own roll-off result, never the opponent's."""
     s = setup_a_first()
-    s = skip_firefight(strategy(s, roll="6,1"))  # B gains card 1
-    s, _ = play(s, ["Play -1", "Pass", "Pass"], ["4,3"])
-    # A 4 - 1 = 3 = B 3: a tie goes to the player without initiative (B).
-    assert s.node == Decision("B", "initiative")
+    s = skip_firefight(strategy(s, roll="6,1"))  # B gains card 1; A keeps initiative
+    # TP2: A 4, B 3. B plays +1: B 3 + 1 = 4 = A 4, a tie, won by the player without
+    # initiative (B). (Had the card lowered A's result instead, 4 - 1 = 3 = 3 would also
+    # tie: the -1 below tells the readings apart.)
+    s2, _ = play(s, ["Play +1", "Pass", "Pass"], ["4,3"])
+    assert s2.node == Decision("B", "initiative")
+    # B plays -1: B's own 3 becomes 2, A's 4 is unchanged: A wins and decides. (The old
+    # reading, -1 to the opponent, made A 3 = B 3 a tie that B won.)
+    s3, ev = play(s, ["Play -1", "Pass", "Pass"], ["4,3"])
+    assert s3.node == Decision("A", "initiative")
+    assert [e["card"] for e in of_kind(ev, "initiative_card")] == ["-1"]
 
 
 def test_1_4_core_initiative_tie_decided_by_player_without_initiative() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -335,7 +336,7 @@ def test_fixture_imports_into_the_model(tmp_path: Path) -> None:
     assert team.provenance.source == "bsdata" and team.provenance.commit is None
     assert "3" in team.provenance.dataslate
     assert team.selection.size == (1, 20) and team.selection.leader == ("Gloomwarden Chief",)
-    assert team.default().legal
+    assert team.default_roster == ()  # imported teams leave the roster to the player
     assert [a.name for a in team.abilities] == ["Dim Vigil"]
     assert team.ploys == ()
 
@@ -380,7 +381,14 @@ def test_fixture_imports_into_the_model(tmp_path: Path) -> None:
     assert any("inferred as ranged" in s for s in issues)
     assert any("Wibble 3" in s and "skipped" in s for s in issues)
     assert any("base sizes" in s and "unsupported" in s for s in issues)
-    assert any("composition" in s and "unsupported" in s for s in issues)
+    assert any("no roster-wide count" in s and "unsupported" in s for s in issues)
+    # The chief's weapon group has no min/max: not a choice, both weapons carried, reported.
+    assert chief.loadouts == ()
+    assert any("weapon group 'Weapons' allows 0 to any" in s for s in issues)
+    # The two Lancer entries are its two whole-set options.
+    assert [[o.name for o in slot.options] for slot in lancer.loadouts] == [
+        ["Gloom lance; Gloom bomb; Lamp hammer", "Lantern"]
+    ]
     assert set(kinds) == {"recovered", "skipped", "unsupported"}
 
 
@@ -413,6 +421,317 @@ def test_missing_path_raises(tmp_path: Path) -> None:
         import_bsdata(tmp_path / "nowhere")
     with pytest.raises(FileNotFoundError):
         import_bsdata(tmp_path)
+
+
+# --------------------------------------------------------------------------------------------
+# Wargear options and selection limits (an invented catalogue, 1.2, 2.2, 7)
+# --------------------------------------------------------------------------------------------
+
+
+def _weapon_entry(eid: str, name: str, mark: str = "⌖", bounds: str = "") -> str:
+    """An upgrade entry carrying one weapon profile (``bounds``: constraint elements)."""
+    constraints = f"<constraints>{bounds}</constraints>" if bounds else ""
+    return f"""<selectionEntry type="upgrade" name="{name}" id="{eid}">{constraints}
+      <profiles>{_wp("p-" + eid, f"{mark} {name}", "4", "4+", "3/4", "-")}</profiles>
+    </selectionEntry>"""
+
+
+def _one_of(cid: str) -> str:
+    """Constraints for exactly one selection within the parent."""
+    return (
+        f'<constraint type="min" value="1" field="selections" scope="parent" id="{cid}-min"/>'
+        f'<constraint type="max" value="1" field="selections" scope="parent" id="{cid}-max"/>'
+    )
+
+
+def _roster_max(cid: str, value: int) -> str:
+    return (
+        f'<constraints><constraint type="max" value="{value}" field="selections" '
+        f'scope="force-bw" id="{cid}"/></constraints>'
+    )
+
+
+def _cats(*pairs: tuple[str, str]) -> str:
+    links = "".join(
+        f'<categoryLink name="{n}" id="cl-{t}-{i}" targetId="{t}"/>'
+        for i, (n, t) in enumerate(pairs)
+    )
+    return f"<categoryLinks>{links}</categoryLinks>"
+
+
+def options_catalogue() -> str:
+    """An invented team ("Brass Wardens") with each way BattleScribe states wargear options
+    and roster limits: per-line choice groups, whole-set choice entries, several entries
+    sharing one datacard, fixed weapons, a hidden category capping two types together, a
+    limit raised in the team's own force, a conditional count, and two unreadable parts."""
+    kw = ("Brass Warden", "cat-bw")
+    gunner_cats = _cats(kw, ("Operative", "cat-op"), ("Gunner or Sniper", "cat-gos"))
+    return f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<catalogue id="cat-bwc" name="2024 - Brass Wardens" gameSystemId="gs-1" revision="1"
+    type="catalogue" xmlns="{CAT_NS}">
+  <categoryEntries>
+    <categoryEntry name="Brass Warden" id="cat-bw"/>
+    <categoryEntry name="Gunner or Sniper" id="cat-gos" hidden="true">
+      <constraints>
+        <constraint type="max" value="2" field="selections" scope="force-bw" id="c-gos"
+            includeChildSelections="true"/>
+      </constraints>
+    </categoryEntry>
+  </categoryEntries>
+  <forceEntries>
+    <forceEntry name="Brass Wardens Kill Team" id="force-bw">
+      <categoryLinks>
+        <categoryLink name="Leader" id="fl-leader" targetId="cat-leader">
+          <constraints>
+            <constraint type="min" value="1" field="selections" scope="force" id="c-l-min"/>
+            <constraint type="max" value="1" field="selections" scope="force" id="c-l-max"/>
+          </constraints>
+        </categoryLink>
+        <categoryLink name="Operative" id="fl-op" targetId="cat-op">
+          <constraints>
+            <constraint type="min" value="5" field="selections" scope="force" id="c-op-min"/>
+            <constraint type="max" value="5" field="selections" scope="force" id="c-op-max"/>
+          </constraints>
+          <modifiers>
+            <modifier type="increment" value="1" field="c-op-max">
+              <conditions>
+                <condition type="equalTo" value="1" field="selections" scope="force"
+                    childId="se-walker"/>
+              </conditions>
+            </modifier>
+          </modifiers>
+        </categoryLink>
+      </categoryLinks>
+    </forceEntry>
+  </forceEntries>
+  <selectionEntries>
+    <selectionEntry type="model" name="Captain" id="se-captain">
+      {_cats(kw, ("Leader", "cat-leader"))}
+      <profiles>{_op("p-captain", "Warden Captain", "3", "6&quot;", "4+", "12")}</profiles>
+      {_roster_max("c-captain", 1)}
+      <selectionEntryGroups>
+        <selectionEntryGroup name="Ranged" id="g-ranged">
+          <constraints>{_one_of("c-g-ranged")}</constraints>
+          <selectionEntries>
+            {_weapon_entry("w-lamp-pistol", "Lamp pistol")}
+            {_weapon_entry("w-cannon", "Brass cannon")}
+          </selectionEntries>
+        </selectionEntryGroup>
+        <selectionEntryGroup name="Melee" id="g-melee">
+          <constraints>{_one_of("c-g-melee")}</constraints>
+          <selectionEntries>
+            {_weapon_entry("w-mop", "Power mop", "⚔")}
+            {_weapon_entry("w-stick", "Polishing stick", "⚔")}
+          </selectionEntries>
+        </selectionEntryGroup>
+      </selectionEntryGroups>
+    </selectionEntry>
+    <selectionEntry type="model" name="Gunner with steam flamer" id="se-gunner-1">
+      {gunner_cats}
+      <infoLinks><infoLink name="Gunner" id="il-g1" type="profile" targetId="sp-gunner"/>
+      </infoLinks>
+      {_roster_max("c-gunner-1", 1)}
+      <selectionEntries>
+        {_weapon_entry("w-flamer", "Steam flamer", bounds=_one_of("c-w-flamer"))}
+      </selectionEntries>
+      <entryLinks>
+        <entryLink name="Gun butt" id="el-g1" type="selectionEntry" targetId="sh-butt"/>
+      </entryLinks>
+    </selectionEntry>
+    <selectionEntry type="model" name="Gunner with rivet gun" id="se-gunner-2">
+      {gunner_cats}
+      <infoLinks><infoLink name="Gunner" id="il-g2" type="profile" targetId="sp-gunner"/>
+      </infoLinks>
+      {_roster_max("c-gunner-2", 1)}
+      <selectionEntries>
+        {_weapon_entry("w-rivet", "Rivet gun", bounds=_one_of("c-w-rivet"))}
+      </selectionEntries>
+      <entryLinks>
+        <entryLink name="Gun butt" id="el-g2" type="selectionEntry" targetId="sh-butt"/>
+      </entryLinks>
+    </selectionEntry>
+    <selectionEntry type="model" name="Sniper" id="se-sniper">
+      {_cats(kw, ("Operative", "cat-op"), ("Gunner or Sniper", "cat-gos"))}
+      <profiles>{_op("p-sniper", "Warden Sniper", "2", "6&quot;", "5+", "8")}</profiles>
+      {_roster_max("c-sniper", 1)}
+      <selectionEntries>{_weapon_entry("w-long", "Long lamp")}</selectionEntries>
+      <entryLinks>
+        <entryLink name="Gun butt" id="el-s" type="selectionEntry" targetId="sh-butt"/>
+      </entryLinks>
+    </selectionEntry>
+    <selectionEntry type="model" name="Grenadier" id="se-grenadier">
+      {_cats(kw, ("Operative", "cat-op"))}
+      <profiles>{_op("p-gren", "Warden Grenadier", "2", "6&quot;", "5+", "8")}</profiles>
+      {_roster_max("c-gren", 1)}
+      <modifiers>
+        <modifier type="set" value="2" field="c-gren">
+          <conditions>
+            <condition type="instanceOf" value="1" field="selections" scope="force"
+                childId="force-bw"/>
+          </conditions>
+        </modifier>
+      </modifiers>
+      <selectionEntries>
+        {_weapon_entry("w-launcher", "Grenade launcher", bounds=_one_of("c-w-launcher"))}
+      </selectionEntries>
+      <selectionEntryGroups>
+        <selectionEntryGroup name="Weapons" id="g-gren">
+          <constraints>{_one_of("c-g-gren")}</constraints>
+          <selectionEntries>
+            <selectionEntry type="upgrade" name="Lamp rifle; fists" id="o-rifle">
+              <entryLinks>
+                <entryLink name="Lamp rifle" id="el-r1" type="selectionEntry"
+                    targetId="sh-rifle"/>
+                <entryLink name="Fists" id="el-f1" type="selectionEntry" targetId="sh-fists"/>
+              </entryLinks>
+            </selectionEntry>
+            <selectionEntry type="upgrade" name="Lamp carbine; fists" id="o-carbine">
+              <selectionEntries>{_weapon_entry("w-carbine", "Lamp carbine")}</selectionEntries>
+              <entryLinks>
+                <entryLink name="Fists" id="el-f2" type="selectionEntry" targetId="sh-fists"/>
+              </entryLinks>
+            </selectionEntry>
+          </selectionEntries>
+        </selectionEntryGroup>
+      </selectionEntryGroups>
+    </selectionEntry>
+    <selectionEntry type="model" name="Trooper" id="se-trooper">
+      {_cats(kw, ("Operative", "cat-op"))}
+      <profiles>{_op("p-trooper", "Warden Trooper", "2", "6&quot;", "5+", "8")}</profiles>
+      <constraints>
+        <constraint type="max" value="-1" field="selections" scope="force-bw" id="c-trooper"/>
+      </constraints>
+      <modifiers>
+        <modifier type="set" value="3" field="c-trooper">
+          <conditions>
+            <condition type="atLeast" value="1" field="selections" scope="force"
+                childId="se-sniper"/>
+          </conditions>
+        </modifier>
+      </modifiers>
+      <entryLinks>
+        <entryLink name="Lamp rifle" id="el-t1" type="selectionEntry" targetId="sh-rifle"/>
+        <entryLink name="Gun butt" id="el-t2" type="selectionEntry" targetId="sh-butt"/>
+      </entryLinks>
+    </selectionEntry>
+    <selectionEntry type="model" name="Walker" id="se-walker">
+      {_cats(kw, ("Operative", "cat-op"))}
+      <profiles>{_op("p-walker", "Brass Walker", "2", "5&quot;", "3+", "15")}</profiles>
+      {_roster_max("c-walker", 1)}
+      <selectionEntryGroups>
+        <selectionEntryGroup name="Guns" id="g-guns">
+          <constraints>
+            <constraint type="max" value="2" field="selections" scope="parent" id="c-guns"/>
+          </constraints>
+          <selectionEntries>
+            {_weapon_entry("w-big", "Big lamp")}
+            {_weapon_entry("w-small", "Small lamp")}
+          </selectionEntries>
+        </selectionEntryGroup>
+      </selectionEntryGroups>
+    </selectionEntry>
+  </selectionEntries>
+  <sharedSelectionEntries>
+    {_weapon_entry("sh-butt", "Gun butt", "⚔", _one_of("c-sh-butt"))}
+    {_weapon_entry("sh-rifle", "Lamp rifle", "⌖", _one_of("c-sh-rifle"))}
+    {_weapon_entry("sh-fists", "Fists", "⚔", _one_of("c-sh-fists"))}
+  </sharedSelectionEntries>
+  <sharedProfiles>{_op("sp-gunner", "Warden Gunner", "2", "6&quot;", "5+", "8")}</sharedProfiles>
+</catalogue>
+"""
+
+
+@pytest.fixture
+def options_import(tmp_path: Path) -> Any:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "2024 - Kill Team.gst").write_text(FIXTURE_GST, encoding="utf-8")
+    (tmp_path / "2024 - Brass Wardens.cat").write_text(options_catalogue(), encoding="utf-8")
+    return import_bsdata(tmp_path)
+
+
+def _slots(team: Any, name: str) -> list[list[str]]:
+    return [[o.name for o in slot.options] for slot in team.operative(name).loadouts]
+
+
+def test_bsdata_choice_groups_are_slots(options_import: Any) -> None:
+    """Two weapon groups of exactly one selection each are two slots (one option from each),
+    options in catalogue order."""
+    (team,) = options_import.teams
+    assert _slots(team, "Warden Captain") == [
+        ["Lamp pistol", "Brass cannon"],
+        ["Power mop", "Polishing stick"],
+    ]
+
+
+def test_bsdata_entries_sharing_a_datacard_are_its_options(options_import: Any) -> None:
+    """'Gunner with steam flamer' and 'Gunner with rivet gun' share the Gunner's profile: one
+    datacard whose options are the two entries' weapons (ranged first)."""
+    (team,) = options_import.teams
+    assert _slots(team, "Warden Gunner") == [["Steam flamer; Gun butt", "Rivet gun; Gun butt"]]
+
+
+def test_bsdata_whole_set_entries_with_a_fixed_weapon(options_import: Any) -> None:
+    """A group of whole-set entries ('Lamp rifle; fists') is one slot; the always-carried
+    grenade launcher is in each option."""
+    (team,) = options_import.teams
+    assert _slots(team, "Warden Grenadier") == [
+        ["Grenade launcher; Lamp rifle; Fists", "Grenade launcher; Lamp carbine; Fists"]
+    ]
+    assert team.operative("Warden Trooper").loadouts == ()
+
+
+def test_bsdata_limits_and_size(options_import: Any) -> None:
+    """Entry maxima become type or option limits (the Grenadier's 1 is raised to 2 in the
+    team's own force); the hidden 'Gunner or Sniper' category caps both types together and is
+    no keyword; Leader 1 + Operative 5, widened by the conditional increment to 7."""
+    (team,) = options_import.teams
+    sel = team.selection
+    assert sel.leader == ("Warden Captain",)
+    assert sel.size == (6, 7)
+    assert dict(sel.limits) == {
+        "Warden Captain": 1,
+        "Warden Gunner [Steam flamer; Gun butt]": 1,
+        "Warden Gunner [Rivet gun; Gun butt]": 1,
+        "Warden Sniper": 1,
+        "Warden Grenadier": 2,
+        "Brass Walker": 1,
+    }
+    assert sel.combined_limits == ((("Warden Gunner", "Warden Sniper"), 2),)
+    assert "GUNNER OR SNIPER" not in team.operative("Warden Gunner").keywords
+
+
+def test_bsdata_limits_are_enforced_by_roster_validate(options_import: Any) -> None:
+    (team,) = options_import.teams
+    from engine.teams.model import Roster
+
+    base = ["Warden Captain [Lamp pistol + Power mop]", *["Warden Trooper"] * 4]
+    ok = Roster.from_entries(team, [*base, "Warden Gunner [Rivet gun; Gun butt]"])
+    assert ok.validate() == []
+    twice = [*base[:-1], *["Warden Gunner [Rivet gun; Gun butt]"] * 2]
+    assert any("at most 1" in p for p in Roster.from_entries(team, twice).validate())
+    three = [
+        *base[:-2],
+        "Warden Gunner [Rivet gun; Gun butt]",
+        "Warden Gunner [Steam flamer; Gun butt]",
+        "Warden Sniper",
+    ]
+    assert any(
+        p.startswith("combined limit: at most 2")
+        for p in Roster.from_entries(team, three).validate()
+    )
+
+
+def test_bsdata_unreadable_options_and_limits_are_reported(options_import: Any) -> None:
+    """A weapon group of up to two selections is no choice (both weapons carried), a limit
+    modifier with a condition on another selection is not read, and the conditional
+    increment of the count is reported."""
+    (team,) = options_import.teams
+    assert team.operative("Brass Walker").loadouts == ()
+    messages = [f"{i.where}: {i.message}" for i in options_import.issues]
+    assert any("'Brass Walker'" in m and "'Guns' allows 0 to 2" in m for m in messages)
+    assert any("'Warden Trooper'" in m and "set '3'" in m and "not read" in m for m in messages)
+    assert "Warden Trooper" not in dict(team.selection.limits)
+    assert any("category 'Operative'" in m and "widened" in m for m in messages)
 
 
 # --------------------------------------------------------------------------------------------
@@ -486,3 +805,103 @@ def test_every_sample_weapon_profile_parses() -> None:
     result = import_bsdata(BSDATA)
     assert {t.name for t in result.teams} == set(SAMPLE_TEAMS)
     assert not [i for i in result.issues if i.kind == "skipped"]
+
+
+# --- wargear options and limits of the real catalogues ---------------------------------------
+
+
+def _sample_team(name: str) -> tuple[Any, list[str]]:
+    result = import_bsdata(BSDATA, team=name)
+    (team,) = result.teams
+    return team, [f"{i.where}: {i.message}" for i in result.issues]
+
+
+@needs_samples
+@pytest.mark.parametrize("team_name", sorted(SAMPLE_TEAMS))
+def test_sample_options_name_only_datacard_weapons(team_name: str) -> None:
+    """Every option gives weapons of its own datacard, named by the convention, and a card
+    with options has every weapon in some option."""
+    team, messages = _sample_team(team_name)
+    for op in team.operatives:
+        names = {w.name for w in op.weapons}
+        given: set[str] = set()
+        for slot in op.loadouts:
+            for option in slot.options:
+                assert option.weapons and set(option.weapons) <= names, (op.name, option)
+                assert option.name == "; ".join(option.weapons)
+                given |= set(option.weapons)
+        if op.loadouts:
+            assert given == names, op.name
+    assert not any("never carried" in m for m in messages)
+
+
+@needs_samples
+@pytest.mark.parametrize("team_name", sorted(SAMPLE_TEAMS))
+def test_sample_roster_built_from_imported_loadouts_is_legal(team_name: str) -> None:
+    from tests.test_import_killteamjson import legal_roster_from_loadouts
+
+    team, _ = _sample_team(team_name)
+    roster = legal_roster_from_loadouts(team)
+    assert roster.validate() == []
+    assert len(roster.operatives) == team.selection.size[0]
+
+
+@needs_samples
+def test_sample_kasrkin_options_and_limits() -> None:
+    """Kasrkin: the five 'Gunner with ...' entries are the Gunner's five options, each at most
+    once; the hidden 'Gunner or Sharpshooter' category caps them at four together; the force
+    counts 1 leader + 9 operatives."""
+    team, _ = _sample_team("Kasrkin")
+    (slot,) = team.operative("Gunner").loadouts
+    assert sorted(o.name for o in slot.options) == [
+        "Flamer; Gun butt",
+        "Grenade launcher; Gun butt",
+        "Hot-shot volley gun; Gun butt",
+        "Meltagun; Gun butt",
+        "Plasma gun; Gun butt",
+    ]
+    limits = dict(team.selection.limits)
+    assert all(limits[f"Gunner [{o.name}]"] == 1 for o in slot.options)
+    assert team.selection.combined_limits == ((("Gunner", "Sharpshooter"), 4),)
+    assert team.selection.size == (10, 10)
+    assert len(team.operative("Sergeant").loadouts[0].options) == 4
+    assert "GUNNER OR SHARPSHOOTER" not in team.operative("Gunner").keywords
+
+
+@needs_samples
+def test_sample_legionaries_options_and_limits() -> None:
+    """Legionaries: the Aspiring Champion's ranged and melee groups are two slots; the
+    Gunner's group of three with a fixed bolt pistol and fists is one slot of whole sets;
+    each operative other than the Warrior at most once (set in the team's own force)."""
+    team, messages = _sample_team("Legionaries")
+    champion = team.operative("Legionary Aspiring Champion")
+    assert [[o.name for o in s.options] for s in champion.loadouts] == [
+        ["Plasma pistol", "Tainted bolt pistol"],
+        ["Power fist", "Power maul", "Power weapon", "Tainted chainsword"],
+    ]
+    (gunner,) = team.operative("Legionary Gunner").loadouts
+    assert [set(o.weapons) for o in gunner.options] == [
+        {"Flamer", "Bolt pistol", "Fists"},
+        {"Meltagun", "Bolt pistol", "Fists"},
+        {"Plasma gun", "Bolt pistol", "Fists"},
+    ]
+    limits = dict(team.selection.limits)
+    assert "Legionary Warrior" not in limits and limits["Legionary Heavy Gunner"] == 1
+    assert team.selection.size == (6, 6)
+    assert any("limit set to 0 under conditions" in m for m in messages)
+
+
+@needs_samples
+def test_sample_kommandos_options_and_limits() -> None:
+    """Kommandos: the Boss Nob picks one melee weapon and always has its slugga; the Grot and
+    Bomb Squig raise the count by one together (reported, size widened); Boys unlimited."""
+    team, messages = _sample_team("Kommandos")
+    (slot,) = team.operative("Kommando Boss Nob").loadouts
+    assert [set(o.weapons) for o in slot.options] == [
+        {"Slugga", "Big Choppa"},
+        {"Slugga", "Power klaw"},
+    ]
+    assert team.selection.size == (10, 11)
+    limits = dict(team.selection.limits)
+    assert "Kommando Boy" not in limits and limits["Kommando Grot"] == 1
+    assert any("category 'Operative'" in m and "widened" in m for m in messages)

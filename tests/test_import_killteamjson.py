@@ -362,3 +362,474 @@ def test_equipment_weapons_are_kept(checkout: Path) -> None:
     assert (weapon.name, weapon.kind) == ("Knuckle", "melee")
     p = weapon.profiles[0]
     assert (p.attacks, p.hit, p.normal_damage, p.critical_damage) == (3, 4, 2, 3)
+
+
+# --------------------------------------------------------------------------------------------
+# Wargear options and selection limits from the composition text (1.2, 2.2, 7)
+# --------------------------------------------------------------------------------------------
+
+
+def _op_record(name: str, keywords: str, weapons: list[tuple[str, str]]) -> dict[str, Any]:
+    """An operative record with one plain profile per weapon (kind "R" or "M")."""
+    return {
+        "opTypeName": name,
+        "MOVE": '6"',
+        "APL": 2,
+        "SAVE": "4+",
+        "WOUNDS": 8,
+        "keywords": keywords,
+        "basesize": 32,
+        "weapons": [
+            {"wepName": w, "wepType": kind, "profiles": [_profile("4", "4+", "3/4", [])]}
+            for w, kind in weapons
+        ],
+    }
+
+
+# Every composition pattern of the real data, in an invented team, with the real data's
+# messiness: a mis-indented type line, an over-indented option line, a plural and a hyphen
+# the datacard spells differently, a line that names nothing.
+OPTIONS_COMPOSITION = """A BRASS WARDEN KillTeam is composed of:
+
+- 1 BRASS WARDEN operative selected from the following list:
+  - WARDEN CAPTAIN with one option from each of the following:
+    - Brass cannon or lamp pistol
+    - Polishing stick or power mop
+  - LIEUTENANT with one option from each of the following:
+    - Lamp pistol or flare gun
+    - Polishing stick
+    - Or the following option:
+      - Flare gun; power mop
+- 7 BRASS WARDEN operatives selected from the following list:
+  - TROOPER
+  - GUNNER with steam flamer and gun butt*
+  - GUNNER with rivet gun and gun butt*
+  - SNIPER*
+  - GRENADIER with grenade launcher and one of the following options:
+    - Lamp rifle; fist
+      - Lamp carbine; fists
+  - BRASS HOUND (X)
+  - BRASS PUP (X)
+    - BRASS WALKER (counts as two selections)
+  - ENGINEER
+  - MYSTERY MAN
+
+Other than TROOPER and ENGINEER operatives, your kill team can only include each operative on this list once.
+
+Your kill team can only include up to two ENGINEER operatives.
+
+*You cannot select more than two of these operatives combined.
+
+(X) These operatives count as half a selection each.
+
+Bring a towel.
+"""  # noqa: E501
+
+
+def _options_fixture() -> dict[str, Any]:
+    data = _fixture()
+    data["composition"] = OPTIONS_COMPOSITION
+    bw = "BRASS WARDEN"
+    data["opTypes"] = [
+        _op_record(
+            "Warden Captain",
+            f"{bw}, LEADER, CAPTAIN",
+            [
+                ("Brass Cannon", "R"),
+                ("Lamp Pistol", "R"),
+                ("Polishing Stick", "M"),
+                ("Power Mop", "M"),
+            ],
+        ),
+        _op_record(
+            "Warden Lieutenant",
+            f"{bw}, LEADER, LIEUTENANT",
+            [
+                ("Lamp Pistol", "R"),
+                ("Flare Gun", "R"),
+                ("Polishing Stick", "M"),
+                ("Power Mop", "M"),
+            ],
+        ),
+        _op_record("Warden Trooper", f"{bw}, TROOPER", [("Lamp Rifle", "R"), ("Gun Butt", "M")]),
+        _op_record(
+            "Warden Gunner",
+            f"{bw}, GUNNER",
+            [("Steam Flamer", "R"), ("Rivet-Gun", "R"), ("Gun Butt", "M")],
+        ),
+        _op_record("Warden Sniper", f"{bw}, SNIPER", [("Long Lamp", "R"), ("Gun Butt", "M")]),
+        _op_record(
+            "Warden Grenadier",
+            f"{bw}, GRENADIER",
+            [("Lamp Rifle", "R"), ("Lamp Carbine", "R"), ("Grenade Launcher", "R"), ("Fists", "M")],
+        ),
+        _op_record("Brass Hound", f"{bw}, BRASS HOUND", [("Bite", "M")]),
+        _op_record("Brass Pup", f"{bw}, BRASS PUP", [("Nip", "M")]),
+        _op_record("Brass Walker", f"{bw}, BRASS WALKER", [("Big Lamp", "R"), ("Stomp", "M")]),
+        _op_record("Warden Engineer", f"{bw}, ENGINEER", [("Wrench", "M")]),
+        _op_record("Warden Ghost", f"{bw}, GHOST", [("Chill", "M")]),
+    ]
+    return data
+
+
+@pytest.fixture
+def options_team(tmp_path: Path) -> Any:
+    en = tmp_path / "kt" / "en"
+    (en / "teams").mkdir(parents=True)
+    (en / "teams" / "TEST-BW.json").write_text(json.dumps(_options_fixture()), encoding="utf-8")
+    return import_killteamjson(tmp_path / "kt")
+
+
+def _slots(team: Any, name: str) -> list[list[str]]:
+    return [[o.name for o in slot.options] for slot in team.operative(name).loadouts]
+
+
+def test_composition_one_option_from_each_line_is_one_slot_per_line(options_team: Any) -> None:
+    """'with one option from each of the following' gives one slot per line (1.2)."""
+    (team,) = options_team.teams
+    assert _slots(team, "Warden Captain") == [
+        ["Brass Cannon", "Lamp Pistol"],
+        ["Polishing Stick", "Power Mop"],
+    ]
+
+
+def test_composition_or_the_following_option_flattens_to_whole_sets(options_team: Any) -> None:
+    """Per-line choices *or* another whole set cannot be slots: they become one slot of every
+    combination (2 x 1) plus the alternative, and the report says so."""
+    (team,) = options_team.teams
+    assert _slots(team, "Warden Lieutenant") == [
+        ["Lamp Pistol; Polishing Stick", "Flare Gun; Polishing Stick", "Flare Gun; Power Mop"]
+    ]
+    assert any(
+        "'Warden Lieutenant'" in i.message and "3 whole sets" in i.message
+        for i in options_team.issues
+    )
+
+
+def test_composition_inline_options_of_one_type_share_a_slot(options_team: Any) -> None:
+    """'GUNNER with steam flamer and gun butt' lines are options of one type; 'rivet gun'
+    matches the datacard's 'Rivet-Gun' (hyphen ignored)."""
+    (team,) = options_team.teams
+    assert _slots(team, "Warden Gunner") == [["Steam Flamer; Gun Butt", "Rivet-Gun; Gun Butt"]]
+
+
+def test_composition_fixed_weapon_is_folded_into_each_option(options_team: Any) -> None:
+    """'with grenade launcher and one of the following options': every option also gives the
+    grenade launcher; 'fist' matches 'Fists'; the over-indented line is still an option."""
+    (team,) = options_team.teams
+    assert _slots(team, "Warden Grenadier") == [
+        ["Lamp Rifle; Grenade Launcher; Fists", "Lamp Carbine; Grenade Launcher; Fists"]
+    ]
+
+
+def test_composition_types_without_options_carry_their_whole_card(options_team: Any) -> None:
+    (team,) = options_team.teams
+    assert team.operative("Warden Trooper").loadouts == ()
+    assert team.operative("Brass Walker").loadouts == ()
+
+
+def test_composition_leader_size_and_limits(options_team: Any) -> None:
+    """Leader: the first group of one. Size 1 + 7 = 8, widened to 7 (the walker counts as two
+    selections) .. 9 (the two (X) operatives count as one). Each listed line once except
+    TROOPER and ENGINEER; ENGINEER up to two; the starred lines (all Gunner options and the
+    Sniper) at most two together."""
+    (team,) = options_team.teams
+    sel = team.selection
+    assert sel.leader == ("Warden Captain", "Warden Lieutenant")
+    assert sel.size == (7, 9)
+    assert dict(sel.limits) == {
+        "Warden Gunner [Steam Flamer; Gun Butt]": 1,
+        "Warden Gunner [Rivet-Gun; Gun Butt]": 1,
+        "Warden Sniper": 1,
+        "Warden Grenadier": 1,
+        "Brass Hound": 1,
+        "Brass Pup": 1,
+        "Brass Walker": 1,
+        "Warden Engineer": 2,
+    }
+    assert sel.combined_limits == ((("Warden Gunner", "Warden Sniper"), 2),)
+
+
+def test_composition_limits_are_enforced_by_roster_validate(options_team: Any) -> None:
+    """The limits read are the roster's: two rivet-gun Gunners break 'each once'; two Gunners
+    and the Sniper break 'no more than two combined'."""
+    (team,) = options_team.teams
+    from engine.teams.model import Roster
+
+    base = [
+        "Warden Captain [Lamp Pistol + Power Mop]",
+        "Warden Trooper",
+        "Warden Trooper",
+        "Warden Trooper",
+        "Warden Trooper",
+        "Warden Trooper",
+    ]
+    ok = Roster.from_entries(team, [*base, "Warden Gunner [Rivet-Gun; Gun Butt]", "Warden Sniper"])
+    assert ok.validate() == []
+    twice = Roster.from_entries(
+        team, [*base, "Warden Gunner [Rivet-Gun; Gun Butt]", "Warden Gunner [Rivet-Gun; Gun Butt]"]
+    )
+    assert any("Rivet-Gun" in p and "at most 1" in p for p in twice.validate())
+    three = Roster.from_entries(
+        team,
+        [
+            *base[:-1],
+            "Warden Gunner [Rivet-Gun; Gun Butt]",
+            "Warden Gunner [Steam Flamer; Gun Butt]",
+            "Warden Sniper",
+        ],
+    )
+    assert any(p.startswith("combined limit: at most 2") for p in three.validate())
+
+
+def test_composition_unreadable_parts_are_reported(options_team: Any) -> None:
+    """A line naming no type, a sentence that is no selection rule and a datacard type the
+    text never names each give a report line; nothing is silently dropped."""
+    messages = [i.message for i in options_team.issues if i.where == "composition"]
+    assert any("'MYSTERY MAN' not read" in m and "names no operative type" in m for m in messages)
+    assert any("'Bring a towel.'" in m and "not a selection rule" in m for m in messages)
+    assert any("'Warden Ghost' is not named" in m for m in messages)
+    assert not any("per-type limits" in m for m in messages)
+
+
+def test_composition_marker_without_footnote_and_missing_weapon_are_reported(
+    tmp_path: Path,
+) -> None:
+    data = _options_fixture()
+    data["composition"] = (
+        "- 1 WARDEN CAPTAIN operative with one of the following options:\n"
+        "  - Brass cannon; power mop\n"
+        "  - Death ray; power mop\n"
+        "- 2 WARDEN TROOPER operatives\n"
+        "- 1 SNIPER operative*\n"
+    )
+    en = tmp_path / "kt" / "en"
+    (en / "teams").mkdir(parents=True)
+    (en / "teams" / "TEST-BW.json").write_text(json.dumps(data), encoding="utf-8")
+    result = import_killteamjson(tmp_path / "kt")
+    (team,) = result.teams
+    messages = [i.message for i in result.issues if i.where == "composition"]
+    # The captain's readable option is kept, the unreadable one reported; the datacard
+    # weapons no option gives are named.
+    assert _slots(team, "Warden Captain") == [["Brass Cannon; Power Mop"]]
+    assert any("'Death ray; power mop' not read" in m for m in messages)
+    assert any("'Lamp Pistol', 'Polishing Stick'" in m and "never carried" in m for m in messages)
+    assert any("marker '*'" in m and "no footnote" in m for m in messages)
+    # One-type groups give exact counts: leader + 2 troopers + 1 sniper.
+    assert team.selection.size == (4, 4)
+    assert dict(team.selection.limits) == {"Warden Trooper": 2, "Warden Sniper": 1}
+
+
+# --- the real composition texts (skipped when the samples are absent) -----------------------
+
+
+def _sample(code: str) -> tuple[Any, list[str]]:
+    result = import_killteamjson(SAMPLES, team=code)
+    (team,) = result.teams
+    return team, [i.message for i in result.issues if i.where == "composition"]
+
+
+def legal_roster_from_loadouts(team: Any) -> Any:
+    """A roster built greedily from the imported options: the first leader type with its
+    first loadout, then, until the smallest legal size, the first entry (type and loadout,
+    in datacard order) that breaks no limit."""
+    import itertools
+
+    from engine.teams.model import Roster, format_entry
+
+    def entries(name: str) -> list[str]:
+        op = team.operative(name)
+        if not op.loadouts:
+            return [name]
+        choices = itertools.product(*[[o.name for o in s.options] for s in op.loadouts])
+        return [format_entry(name, combo) for combo in choices]
+
+    sel = team.selection
+    picked = entries(sel.leader[0])[:1]
+    others = [e for op in team.operatives if op.name not in sel.leader for e in entries(op.name)]
+    while len(picked) < sel.size[0]:
+        for entry in others:
+            trial = Roster.from_entries(team, [*picked, entry])
+            if not any(p.startswith(("limit", "combined limit")) for p in trial.validate()):
+                picked.append(entry)
+                break
+        else:
+            break
+    return Roster.from_entries(team, picked)
+
+
+@needs_samples
+@pytest.mark.parametrize("code", sorted(BUILTIN_IDS))
+def test_sample_options_name_only_datacard_weapons(code: str) -> None:
+    """Every option gives weapons of its own datacard, and every weapon on a card with
+    options is in some option (the real texts name them all: nothing 'never carried')."""
+    team, messages = _sample(code)
+    for op in team.operatives:
+        names = {w.name for w in op.weapons}
+        given = set()
+        for slot in op.loadouts:
+            for option in slot.options:
+                assert option.weapons and set(option.weapons) <= names, (op.name, option)
+                assert option.name == "; ".join(option.weapons)
+                given |= set(option.weapons)
+        if op.loadouts:
+            assert given == names, op.name
+    assert not any("never carried" in m for m in messages)
+
+
+@needs_samples
+@pytest.mark.parametrize("code", sorted(BUILTIN_IDS))
+def test_sample_roster_built_from_imported_loadouts_is_legal(code: str) -> None:
+    """A roster of the imported options that respects the limits read exists and validates:
+    the limits read are consistent with each other and with the size."""
+    team, _ = _sample(code)
+    roster = legal_roster_from_loadouts(team)
+    assert roster.validate() == []
+    assert len(roster.operatives) == team.selection.size[0]
+
+
+@needs_samples
+def test_sample_kasrkin_options_and_limits() -> None:
+    """Kasrkin: 1 Sergeant (four whole sets) + 9; five Gunner lines each an option of one
+    type, each once; no more than four of the starred Gunners and Sharpshooter combined;
+    Troopers unlimited."""
+    team, messages = _sample("IMP-KAS")
+    assert team.selection.leader == ("Kasrkin Sergeant",)
+    assert team.selection.size == (10, 10)
+    assert _slots(team, "Kasrkin Sergeant") == [
+        [
+            "Bolt Pistol; Power Weapon",
+            "Hot-Shot Lasgun; Gun Butt",
+            "Hot-Shot Laspistol; Power Weapon",
+            "Plasma Pistol; Chainsword",
+        ]
+    ]
+    gunner = [
+        "Flamer; Gun Butt",
+        "Grenade Launcher; Gun Butt",
+        "Hot-Shot Volley Gun; Gun Butt",
+        "Meltagun; Gun Butt",
+        "Plasma Gun; Gun Butt",
+    ]
+    assert _slots(team, "Kasrkin Gunner") == [gunner]
+    limits = dict(team.selection.limits)
+    for option in gunner:
+        assert limits[f"Kasrkin Gunner [{option}]"] == 1
+    assert limits["Kasrkin Sharpshooter"] == 1
+    assert "Kasrkin Trooper" not in limits
+    assert team.selection.combined_limits == ((("Kasrkin Gunner", "Kasrkin Sharpshooter"), 4),)
+    assert len([m for m in messages if "not a selection rule" in m]) == 1  # the hot-shot note
+
+
+@needs_samples
+def test_sample_legionaries_options_and_limits() -> None:
+    """Legionaries: the Aspiring Champion picks one option from each of two lines (two
+    slots), the Chosen one of two whole sets; the mis-indented WARRIOR line is still a type;
+    other than Warriors each operative once."""
+    team, _ = _sample("CHAOS-LEG")
+    assert team.selection.leader == ("Legionary Aspiring Champion", "Legionary Chosen")
+    assert team.selection.size == (6, 6)
+    assert _slots(team, "Legionary Aspiring Champion") == [
+        ["Plasma Pistol", "Tainted Bolt Pistol"],
+        ["Power Fist", "Power Maul", "Power Weapon", "Tainted Chainsword"],
+    ]
+    assert _slots(team, "Legionary Chosen") == [
+        ["Plasma Pistol; Daemon Blade", "Tainted Bolt Pistol; Daemon Blade"]
+    ]
+    assert _slots(team, "Legionary Warrior") == [["Boltgun; Fists", "Bolt Pistol; Chainsword"]]
+    assert _slots(team, "Legionary Heavy Gunner") == [
+        [
+            "Bolt Pistol; Heavy Bolter; Fists",
+            "Bolt Pistol; Missile Launcher; Fists",
+            "Bolt Pistol; Reaper Chaincannon; Fists",
+        ]
+    ]
+    limits = dict(team.selection.limits)
+    assert "Legionary Warrior" not in limits
+    assert limits["Legionary Heavy Gunner"] == limits["Legionary Shrivetalon"] == 1
+
+
+@needs_samples
+def test_sample_angels_of_death_options_and_limits() -> None:
+    """Angels of Death: the Intercessor Sergeant has two slots; the Assault Intercessor
+    Sergeant's two lines *or* a whole set become 2 x 4 + 1 = 9 whole sets; the Intercessor
+    Gunner always has its auxiliary grenade launcher; 'Other than WARRIOR' spares both
+    WARRIOR types; the two '*' markers have no footnote and are reported."""
+    team, messages = _sample("IMP-AOD")
+    assert [len(s) for s in _slots(team, "Intercessor Sergeant")] == [3, 5]
+    (assault,) = _slots(team, "Assault Intercessor Sergeant")
+    assert len(assault) == 9 and "Plasma Pistol; Chainsword" in assault
+    (gunner,) = _slots(team, "Intercessor Gunner")
+    assert all("Auxiliary Grenade Launcher" in o for o in gunner) and len(gunner) == 3
+    limits = dict(team.selection.limits)
+    assert "Intercessor Warrior" not in limits and "Assault Intercessor Warrior" not in limits
+    assert limits["Eliminator Sniper"] == 1
+    assert len([m for m in messages if "no footnote" in m]) == 2
+    assert team.selection.size == (6, 6)
+
+
+@needs_samples
+def test_sample_hierotek_options_and_limits() -> None:
+    """Hierotek Circle: 1 leader + 1 Accelerator + 1 Reanimator + 5 from a list: the groups
+    are kept apart by a combined limit of 5 on the list; Deathmarks and Guardians are
+    unlimited; the Chronomancer's 'Aeonstave' option gives both Aeonstave profiles."""
+    team, _ = _sample("NEC-HIER")
+    assert team.selection.size == (8, 8)
+    limits = dict(team.selection.limits)
+    assert limits["Plasmacyte Accelerator"] == limits["Plasmacyte Reanimator"] == 1
+    assert "Deathmark" not in limits and "Immortal Guardian" not in limits
+    assert team.selection.combined_limits == (
+        (("Apprentek", "Deathmark", "Immortal Despotek", "Immortal Guardian"), 5),
+    )
+    assert _slots(team, "Chronomancer") == [["Aeonstave", "Entropic Lance"]]
+    carried = team.operative("Chronomancer").with_loadout(("Aeonstave",)).weapons
+    assert [(w.name, w.kind) for w in carried] == [("Aeonstave", "ranged"), ("Aeonstave", "melee")]
+
+
+@needs_samples
+def test_sample_kommandos_options_and_limits() -> None:
+    """Kommandos: the Boss Nob (first group of one) leads without a LEADER keyword (reported);
+    Boys unlimited; the two (X) half-selections widen the size to 10-11 (reported)."""
+    team, messages = _sample("ORK-KOM")
+    assert team.selection.leader == ("Kommando Boss Nob",)
+    assert _slots(team, "Kommando Boss Nob") == [["Slugga; Big Choppa", "Slugga; Power Klaw"]]
+    assert team.selection.size == (10, 11)
+    limits = dict(team.selection.limits)
+    assert "Kommando Boy" not in limits and limits["Kommando Grot"] == 1
+    assert any("LEADER keyword" in m for m in messages)
+    assert any("widened to 10-11" in m for m in messages)
+
+
+@needs_samples
+def test_sample_pathfinders_options_and_limits() -> None:
+    """Pathfinders: Weapons Experts (two options) up to two; Shas'La unlimited; the MB3
+    drone counts as two selections (size 11-12, reported)."""
+    team, messages = _sample("TAU-PF")
+    assert _slots(team, "Weapons Expert Pathfinder") == [
+        ["Ion Rifle; Gun Butt", "Rail Rifle; Gun Butt"]
+    ]
+    limits = dict(team.selection.limits)
+    assert limits["Weapons Expert Pathfinder"] == 2
+    assert "Shas'La Pathfinder" not in limits
+    assert limits["MV1 Gun Drone"] == 1
+    assert team.selection.size == (11, 12)
+    assert any("'MB3 Recon Drone'" in m and "widened" in m for m in messages)
+
+
+@needs_samples
+@pytest.mark.parametrize("code", sorted(BUILTIN_IDS))
+def test_builtin_team_options_agree_with_imported_options(code: str) -> None:
+    """The built-in teams' wargear options were written by hand from the rules; the importer
+    reads them from the dataset's prose: both must give the same slots and option names."""
+    (imported,) = import_killteamjson(SAMPLES, team=code).teams
+    builtin = load_builtin_team(BUILTIN_IDS[code])
+    if not any(op.loadouts for op in builtin.operatives):
+        pytest.skip("the built-in team states no wargear options")
+    for mine in builtin.operatives:
+        theirs = imported.operative(mine.name)
+        assert [[o.name for o in s.options] for s in mine.loadouts] == [
+            [o.name for o in s.options] for s in theirs.loadouts
+        ], mine.name
+        assert [[o.weapons for o in s.options] for s in mine.loadouts] == [
+            [o.weapons for o in s.options] for s in theirs.loadouts
+        ], mine.name

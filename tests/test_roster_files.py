@@ -34,8 +34,8 @@ def test_roster_file_with_a_team_file_path(tmp_path: Path) -> None:
 
 
 def test_illegal_roster_file_names_every_broken_rule(tmp_path: Path) -> None:
-    team = load_builtin_team("kasrkin")
-    ops = [team.selection.leader[0], team.selection.leader[0], "Ogryn"]
+    sergeant = "Kasrkin Sergeant [Plasma Pistol; Chainsword]"
+    ops = [sergeant, sergeant, "Ogryn"]
     path = write(tmp_path, {"team": "kasrkin", "operatives": ops})
     with pytest.raises(TeamFileError) as info:
         load_roster(path)
@@ -73,33 +73,47 @@ def test_leader_chosen_from_several_types_is_required_exactly_once() -> None:
 
     team = load_builtin_team("legionaries")
     assert team.selection.leader == ("Legionary Aspiring Champion", "Legionary Chosen")
-    others = [n for n in team.default_roster if n not in team.selection.leader]
-    no_leader = Roster(team, (*others, "Legionary Warrior"))
-    assert any(
-        p.startswith("leader: select exactly one") and "(selected 0)" in p
-        for p in no_leader.validate()
+    others = [n for n in team.default_roster if not n.startswith(team.selection.leader)]
+    no_leader = Roster.from_entries(team, (*others, "Legionary Warrior [Boltgun; Fists]"))
+    assert no_leader.validate() == [
+        "leader: select exactly one 'Legionary Aspiring Champion' or 'Legionary Chosen' "
+        "(selected 0)"
+    ]
+    two = Roster.from_entries(
+        team,
+        (
+            "Legionary Aspiring Champion [Tainted Bolt Pistol + Power Maul]",
+            "Legionary Chosen [Plasma Pistol; Daemon Blade]",
+            *others[:4],
+        ),
     )
-    two = Roster(team, ("Legionary Aspiring Champion", "Legionary Chosen", *others[:4]))
-    assert any("(selected 2)" in p for p in two.validate())
+    assert two.validate() == [
+        "leader: select exactly one 'Legionary Aspiring Champion' or 'Legionary Chosen' "
+        "(selected 2)"
+    ]
     assert team.default().legal
 
 
 def test_combined_limit_counts_several_types_together() -> None:
-    # Kasrkin: at most four Gunners and Sharpshooters together; four Gunners plus the
-    # Sharpshooter is one too many, though each type alone is within its own limit.
+    # Kasrkin: at most four Gunners and Sharpshooters together; four Gunners (each with a
+    # different option, so each option once) plus the Sharpshooter is one too many, though
+    # each selector alone is within its own limit.
     from engine.teams import Roster
 
     team = load_builtin_team("kasrkin")
     ops = (
-        "Kasrkin Sergeant",
-        *(["Kasrkin Gunner"] * 4),
+        "Kasrkin Sergeant [Bolt Pistol; Power Weapon]",
+        "Kasrkin Gunner [Flamer; Gun Butt]",
+        "Kasrkin Gunner [Grenade Launcher; Gun Butt]",
+        "Kasrkin Gunner [Meltagun; Gun Butt]",
+        "Kasrkin Gunner [Plasma Gun; Gun Butt]",
         "Kasrkin Sharpshooter",
         "Kasrkin Combat Medic",
         "Kasrkin Vox-Trooper",
         "Kasrkin Trooper",
         "Kasrkin Trooper",
     )
-    problems = Roster(team, ops).validate()
+    problems = Roster.from_entries(team, ops).validate()
     assert problems == [
         "combined limit: at most 4 of 'Kasrkin Gunner', 'Kasrkin Sharpshooter' together "
         "(selected 5)"

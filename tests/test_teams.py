@@ -110,12 +110,17 @@ def test_roster_validate_names_each_broken_rule() -> None:
 def test_kasrkin_selection_caps_gunners() -> None:
     team = load_builtin_team("kasrkin")
     roster = list(team.default_roster)
-    roster[roster.index("Kasrkin Trooper")] = "Kasrkin Gunner"
-    roster[roster.index("Kasrkin Vox-Trooper")] = "Kasrkin Gunner"
-    problems = Roster(team, tuple(roster)).validate()
-    # Five Gunners: over the per-type limit and the Gunner + Sharpshooter combined limit.
-    assert "limit: at most 4 'Kasrkin Gunner' (selected 5)" in problems
-    assert any(p.startswith("combined limit: at most 4 of 'Kasrkin Gunner'") for p in problems)
+    roster[roster.index("Kasrkin Trooper")] = "Kasrkin Gunner [Flamer; Gun Butt]"
+    roster[roster.index("Kasrkin Vox-Trooper")] = "Kasrkin Gunner [Meltagun; Gun Butt]"
+    problems = Roster.from_entries(team, roster).validate()
+    # The default has gunners with plasma gun, meltagun and volley gun plus the Sharpshooter;
+    # a second meltagun breaks "each option only once", and five Gunners plus the
+    # Sharpshooter (6) break "no more than four of these combined".
+    assert "limit: at most 1 'Kasrkin Gunner [Meltagun; Gun Butt]' (selected 2)" in problems
+    assert (
+        "combined limit: at most 4 of 'Kasrkin Gunner', 'Kasrkin Sharpshooter' together "
+        "(selected 6)"
+    ) in problems
 
 
 def _kasrkin_dict() -> dict[str, Any]:

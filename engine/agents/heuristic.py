@@ -9,8 +9,9 @@ core (:mod:`engine.dice`) gives every probability; nothing is sampled.
 Decisions (``rules/KT24.md`` section in brackets):
 
 - **Initiative** (1.4): it always takes initiative. With Approved Ops 2025 initiative cards it
-  plays the weakest card that turns a lost roll-off into a win (the re-roll card on a roll of
-  3 or less), and passes when it is winning.
+  plays the weakest card that turns a lost roll-off into a win (a card modifies the player's
+  own result, so only a "+" card can; the re-roll card on a roll of 3 or less), and passes
+  when it is winning.
 - **Drop zone** (1.2): the first listed. **Deployment** (1.2): the spot seen from the fewest
   of five points of the enemy drop zone, then further forward (more so for melee
   operatives), and not within 2" of a friendly operative (Blast).
@@ -271,8 +272,9 @@ class HeuristicAgent:
         for a in legal:
             if a.verb != "Play" or a.text == "re-roll":
                 continue
+            # A card modifies the player's own result (1.4): only a "+" card can help.
             x = int(a.text[1:])
-            ok = wins(my + x, their) if a.text[0] == "+" else wins(my, their - x)
+            ok = a.text[0] == "+" and wins(my + x, their)
             if ok and (best is None or x < best[0]):
                 best = (x, a)
         if best is not None:
@@ -897,8 +899,8 @@ def _fight_cr_gain(w: Work, f: attacks.FightFrame, side: str, face: int) -> floa
     ma, md = _max_w(w, a_op), _max_w(w, d_op)
 
     def value(adice: tuple[int, ...], ddice: tuple[int, ...]) -> float:
-        an, ac = attacks.retain(adice, 0, pa, False)
-        dn, dc = attacks.retain(ddice, 0, pd, False) if f.dweapon else (0, 0)
+        an, ac = attacks.retain(adice, f.a_accurate, pa, False)
+        dn, dc = attacks.retain(ddice, f.d_accurate, pd, False) if f.dweapon else (0, 0)
         ta, td = m.damage_taken(an, ac, dn, dc)
         return (
             (td >= d_op.wounds)

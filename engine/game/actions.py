@@ -14,7 +14,7 @@ out when 0):
                             ordered pair for a roll-off: player A's die first)
 ``Initiative A``            the roll-off winner gives initiative to player A (or B)
 ``Drop zone A``             the initiative player picks a drop zone
-``Play +1`` / ``Play -2``   play an initiative card (+x: your result; -x: the opponent's)
+``Play +1`` / ``Play -2``   play an initiative card (+x or -x to your own result, 1.4)
 ``Play re-roll``            play the Re-roll initiative card
 ``Pass``                    pass (initiative cards, Gambit step, counteract, On Guard)
 ``Deploy KAS-1 at 3,4.5``   set up an operative (``at x,y`` or ``at x,y,z``)

@@ -41,14 +41,26 @@ def _illegal(why: str) -> IllegalActionError:
 
 
 def attack_profile(
-    w: Work, o: OperativeState, name: str, kind: str, *, hit_change: int = 0
+    w: Work,
+    o: OperativeState,
+    name: str,
+    kind: str,
+    *,
+    hit_change: int = 0,
+    injured: bool | None = None,
 ) -> AttackProfile:
     """The profile ``o`` attacks with: Hit worsened by 1 when injured (2.3), by
     ``hit_change`` more (point-blank +1, assists -1 each), never better than 2+ (decision
     6); weapon rules after the ``would_use_weapon_rules`` hooks (e.g. Condensed
-    Environment)."""
+    Environment).
+
+    ``injured``: whether ``o`` counts as injured; ``None`` reads its wounds now. The Shoot
+    and Fight frames pass the value from the start of the action: a stat change during an
+    action applies once the action is complete (2.1, decision 7)."""
     _, _weapon, prof = universal.find_weapon(w, o, name, kind)
-    hit = prof.hit + (1 if w.injured(o) else 0) + hit_change
+    if injured is None:
+        injured = w.injured(o)
+    hit = prof.hit + (1 if injured else 0) + hit_change
     hit = max(2, min(6, hit))
     rules = w.would("would_use_weapon_rules", prof.rules, op=o.id, weapon=name, kind=kind)
     return AttackProfile(prof.attacks, hit, prof.normal_damage, prof.critical_damage, rules)
@@ -278,6 +290,7 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
             primary_cover=tg.in_cover,
             primary_obscured=tg.obscured,
             point_blank=pb,
+            injured=w.injured(o),
         )
     )
 
@@ -319,6 +332,7 @@ class ShootFrame:
     primary_cover: bool = False
     primary_obscured: bool = False
     point_blank: bool = False
+    injured: bool = False  # the shooter was injured when the action began (decision 7)
     idx: int = 0
     cover: bool = False
     obscured: bool = False
@@ -337,9 +351,16 @@ class ShootFrame:
     # -- helpers ---------------------------------------------------------------------------
 
     def profile(self, w: Work) -> AttackProfile:
-        """The shooter's attack profile for this shot (point-blank: Hit +1, 9.3)."""
+        """The shooter's attack profile for this shot (point-blank: Hit +1, 9.3), with its
+        Hit as it was when the action began (2.1, decision 7): an injury suffered during the
+        action (Devastating, Blast, Hot) changes neither a later sequence nor the Hot roll."""
         return attack_profile(
-            w, w.op(self.shooter), self.weapon, "ranged", hit_change=1 if self.point_blank else 0
+            w,
+            w.op(self.shooter),
+            self.weapon,
+            "ranged",
+            hit_change=1 if self.point_blank else 0,
+            injured=self.injured,
         )
 
     def target(self, w: Work) -> OperativeState:
@@ -607,11 +628,12 @@ class ShootFrame:
 
 
 def _after_weapon_use(w: Work, o: OperativeState, name: str, prof: Any) -> None:
-    from engine.dice.rules import Heavy, Limited
+    from engine.dice.rules import Heavy
 
-    if prof.rules.get(Limited) is not None:
-        uses = dict(o.limited)
-        uses[name] = uses.get(name, 0) + 1
+    lim = universal.weapon_limit(w, o, name, prof)
+    if lim is not None:  # one use of the weapon, whichever profile (2.2, 6 Limited)
+        uses = dict(w.op(o.id).limited)
+        uses[lim[0]] = uses.get(lim[0], 0) + 1
         w.set_op(o.id, limited=tuple(sorted(uses.items())))
     heavy = prof.rules.get(Heavy)
     if heavy is not None:
@@ -695,6 +717,8 @@ def start_fight(
             stage="retaliate" if len(usable) > 1 else "a_roll",
             a_assist=len(a_by),
             d_assist=len(d_by),
+            a_injured=w.injured(o),
+            d_injured=w.injured(t),
         )
     )
     if dweapon:
@@ -720,6 +744,10 @@ class FightFrame:
     stage: str
     a_assist: int = 0
     d_assist: int = 0
+    a_injured: bool = False  # each fighter injured when the action began (decision 7)
+    d_injured: bool = False
+    a_accurate: int = 0  # attack dice retained unrolled as normal successes (Accurate x)
+    d_accurate: int = 0
     adice: tuple[int, ...] = ()
     aflags: tuple[bool, ...] = ()
     ddice: tuple[int, ...] = ()
@@ -741,13 +769,25 @@ class FightFrame:
     hot_done: str = ""
 
     def prof(self, w: Work, side: str) -> AttackProfile:
-        """Attack profile of side ``"a"`` (attacker) or ``"d"`` (defender), assists applied."""
+        """Attack profile of side ``"a"`` (attacker) or ``"d"`` (defender), assists applied,
+        Hit as it was when the action began (2.1, decision 7: an operative injured during the
+        fight keeps its Hit for this sequence and its Hot roll)."""
         if side == "a":
             return attack_profile(
-                w, w.op(self.attacker), self.aweapon, "melee", hit_change=-self.a_assist
+                w,
+                w.op(self.attacker),
+                self.aweapon,
+                "melee",
+                hit_change=-self.a_assist,
+                injured=self.a_injured,
             )
         return attack_profile(
-            w, w.op(self.defender), self.dweapon, "melee", hit_change=-self.d_assist
+            w,
+            w.op(self.defender),
+            self.dweapon,
+            "melee",
+            hit_change=-self.d_assist,
+            injured=self.d_injured,
         )
 
     def owner(self, w: Work, side: str) -> str:
@@ -759,13 +799,26 @@ class FightFrame:
         if st == "retaliate":
             w.decide(self.owner(w, "d"), "retaliate")
         elif st == "a_roll":
-            n = self.prof(w, "a").attacks
+            # Accurate x: up to x dice retained unrolled as normal successes, as in shooting
+            # (5.2 step 3, 6); used in full.
+            pa = self.prof(w, "a")
+            acc_a = min(pa.rules.dice.accurate, pa.attacks)
+            acc_d = 0
+            if self.dweapon:
+                pd = self.prof(w, "d")
+                acc_d = min(pd.rules.dice.accurate, pd.attacks)
+            w.replace_top(a_accurate=acc_a, d_accurate=acc_d)
+            n = pa.attacks - acc_a
+            if n <= 0:
+                w.replace_top(adice=(), aflags=(), stage="d_roll")
+                return
             w.roll("attack", self.owner(w, "a"), n, label=f"attack dice ({self.aweapon})")
         elif st == "d_roll":
-            if not self.dweapon:
+            n = self.prof(w, "d").attacks - self.d_accurate if self.dweapon else 0
+            if n <= 0:
+                w.replace_top(ddice=(), dflags=())
                 self._start_rerolls(w)
                 return
-            n = self.prof(w, "d").attacks
             w.roll("attack", self.owner(w, "d"), n, label=f"attack dice ({self.dweapon})")
         elif st == "rerolls":
             if self.passes >= 2:
@@ -827,18 +880,22 @@ class FightFrame:
 
     def _retain(self, w: Work) -> None:
         pa = self.prof(w, "a")
-        an, ac = retain(self.adice, 0, pa, False)
+        an, ac = retain(self.adice, self.a_accurate, pa, False)
         dn = dc = 0
         pd = None
         if self.dweapon:
             pd = self.prof(w, "d")
-            dn, dc = retain(self.ddice, 0, pd, False)
+            dn, dc = retain(self.ddice, self.d_accurate, pd, False)
         w.emit("attack_retained", op=self.attacker, target=self.defender, normals=an, crits=ac)
-        weapon_rules.emit_upgrades(w, self.attacker, self.defender, self.adice, 0, pa, False)
+        weapon_rules.emit_upgrades(
+            w, self.attacker, self.defender, self.adice, self.a_accurate, pa, False
+        )
         if self.dweapon:
             w.emit("attack_retained", op=self.defender, target=self.attacker, normals=dn, crits=dc)
             assert pd is not None
-            weapon_rules.emit_upgrades(w, self.defender, self.attacker, self.ddice, 0, pd, False)
+            weapon_rules.emit_upgrades(
+                w, self.defender, self.attacker, self.ddice, self.d_accurate, pd, False
+            )
         w.replace_top(an=an, ac=ac, dn=dn, dc=dc, stage="resolve", turn="a")
         # Devastating and Stun from retained crits, both sides (engine.game.weapon_rules).
         if ac:

@@ -377,8 +377,9 @@ class InitiativeFrame:
     turning point (TP1-3). Without cards (core): TP1 keeps the set-up initiative; later a
     roll-off, a tie decided by the player without initiative.
 
-    Cards (project reading, UNCONFIRMED wording): ``+x`` adds x to your result, ``-x``
-    subtracts x from the opponent's; ``re-roll`` re-rolls your die. Each card is used once.
+    Cards (Approved Ops 2025: "+1/-1 ... modify your result"): ``+x`` adds x to, ``-x``
+    subtracts x from, the playing player's *own* result (it may go above 6 or below 1; the
+    opponent's result is never changed); ``re-roll`` re-rolls your die. Each card is used once.
     """
 
     stage: str = "roll"
@@ -482,13 +483,9 @@ class InitiativeFrame:
             w.replace_top(stage="reroll")
             w.roll("initiative_reroll", player, 1, label="initiative re-roll")
             return
-        x = int(card)
-        if a.text.startswith("+"):
-            changes = {player.lower(): getattr(self, player.lower()) + x}
-        else:
-            opp = other(player)
-            changes = {opp.lower(): getattr(self, opp.lower()) - x}
-        w.replace_top(**changes, turn=other(player), passes=0)
+        x = int(card) if a.text.startswith("+") else -int(card)
+        mine = player.lower()
+        w.replace_top(**{mine: getattr(self, mine) + x}, turn=other(player), passes=0)
 
 
 @attrs.frozen(slots=True)

@@ -38,7 +38,7 @@ from engine.game.setup import new_game
 from engine.game.state import Chance, Decision, GameState
 from engine.geometry import Killzone, load_killzone, shipped_killzones
 from engine.teams.io import team_from_dict, team_to_dict
-from engine.teams.model import Roster
+from engine.teams.model import Roster, Team, format_entry
 
 __all__ = [
     "GameRecorder",
@@ -87,7 +87,10 @@ def _roster_header(r: Roster) -> dict[str, Any]:
         "team_id": r.team.id,
         "data_version": r.team.provenance.dataslate,
         "hash": _digest(text),
-        "operatives": list(r.operatives),
+        "operatives": [
+            format_entry(name, r.resolved_loadout(k)) for k, name in enumerate(r.operatives)
+        ],
+        "weapons": [[w.name for w in r.datacard(k).weapons] for k in range(len(r.operatives))],
         "team": team,
     }
 
@@ -150,9 +153,41 @@ def game_from_header(header: Mapping[str, Any]) -> GameState:
         if _digest(dumps_line(rh["team"])) != rh["hash"]:
             raise ReplayError(f"roster {p}: team data does not match its content hash")
         team = team_from_dict(rh["team"], source=f"record roster {p}")
-        rosters[p] = Roster(team, tuple(rh["operatives"]))
+        rosters[p] = _replayed_roster(p, team, rh)
     options = GameOptions(**header.get("options", {}))
     return new_game(kz, rosters["A"], rosters["B"], options)
+
+
+def _replayed_roster(player: str, team: Team, rh: Mapping[str, Any]) -> Roster:
+    """The roster of a record header, its loadouts checked against the weapons the record
+    says each operative carried (1.2).
+
+    Raises:
+        ReplayError: a malformed entry, an illegal roster, or an operative whose loadout
+            gives other weapons than the record lists.
+    """
+    entries = rh.get("operatives")
+    if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
+        raise ReplayError(f"roster {player}: 'operatives' must list roster entries")
+    try:
+        roster = Roster.from_entries(team, entries)
+    except ValueError as exc:
+        raise ReplayError(f"roster {player}: {exc}") from None
+    problems = roster.validate()
+    if problems:
+        raise ReplayError(f"roster {player} is not legal: " + "; ".join(problems))
+    recorded = rh.get("weapons")
+    if recorded is not None:
+        if not isinstance(recorded, list) or len(recorded) != len(entries):
+            raise ReplayError(f"roster {player}: 'weapons' must list one list per operative")
+        for k, (entry, listed) in enumerate(zip(entries, recorded, strict=True)):
+            carried = [w.name for w in roster.datacard(k).weapons]
+            if listed != carried:
+                raise ReplayError(
+                    f"roster {player} operative {k + 1} ({entry}): the record lists weapons "
+                    f"{listed}, its loadout gives {carried}"
+                )
+    return roster
 
 
 class GameRecorder:

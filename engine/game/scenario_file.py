@@ -24,7 +24,7 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     [teams.A]                      # the roster of player A (and [teams.B])
     team = "kasrkin"               # a built-in team id, or a team .json file relative to
                                    # this file (engine.teams.load_team)
-    operatives = ["Kasrkin Sergeant", "Kasrkin Trooper"]   # operative types in roster
+    operatives = ["Kasrkin Sergeant [Bolt Pistol; Power Weapon]", "Kasrkin Trooper"]  # entries
                                    # order (ids KAS-1, KAS-2...); default: the team's
                                    # default roster. Selection rules are not enforced.
 
@@ -459,7 +459,11 @@ def _roster(source: str, base: Path, where: str, value: Any) -> Roster:
         return team.default()
     ops = _str_list(source, f"{where}.operatives", table["operatives"])
     known = [o.name for o in team.operatives]
-    for o in ops:
+    try:
+        parsed = Roster.from_entries(team, ops)
+    except ValueError as exc:
+        raise _fail(source, f"{where}.operatives", str(exc)) from None
+    for o in parsed.operatives:
         if o not in known:
             raise _fail(
                 source,
@@ -468,7 +472,7 @@ def _roster(source: str, base: Path, where: str, value: Any) -> Roster:
             )
     if not ops:
         raise _fail(source, f"{where}.operatives", "at least one operative")
-    return Roster(team, tuple(ops))
+    return parsed
 
 
 def _position(source: str, value: Any) -> dict[str, Any]:

@@ -70,8 +70,8 @@ def new_game(
     datacards = {}
     ops: list[OperativeState] = []
     for p in ("A", "B"):
-        for op_id, name in zip(ids[p], rosters[p].operatives, strict=True):
-            card = rosters[p].team.operative(name)
+        for k, op_id in enumerate(ids[p]):
+            card = rosters[p].datacard(k)  # exactly its loadout's weapons (1.2)
             all_ids.append(op_id)
             owner[op_id] = p
             datacards[op_id] = card

@@ -71,7 +71,8 @@ class OperativeState:
         heavy_shot: it used a Heavy weapon in the current activation or counteraction;
             ``heavy_only`` the move it still may make (``""`` none, else ``"Dash"``...).
         carrying: the name of the marker it carries, or ``""``.
-        limited: ``(weapon, uses)`` pairs for Limited weapons, sorted.
+        limited: ``(weapon, uses)`` pairs for Limited weapons, sorted; keyed by the weapon's
+            primary name, so that every profile counts towards the same uses (2.2).
         ap_gained: it had an activation this turning point.
     """
 

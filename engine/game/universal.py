@@ -639,13 +639,16 @@ def place_marker(w: Work, o: OperativeState, x: float, y: float) -> None:
 
 def inflict(w: Work, op_id: str, damage: int, source: str, by: str = "") -> None:
     """Inflict ``damage`` on ``op_id``; below half its starting wounds it becomes injured
-    (``operative_injured``), at 0 wounds or less it is incapacitated (2.3). It is removed by
-    :func:`remove_casualties` after the action."""
+    (``operative_injured``), at 0 wounds it is incapacitated (2.3). It is removed by
+    :func:`remove_casualties` after the action.
+
+    Wounds never go below 0: the ``damage_inflicted`` event reports the ``damage`` inflicted
+    (as rolled) and the ``wounds`` left, clamped at 0."""
     o = w.op(op_id)
     if damage <= 0 or o.incapacitated or not o.placed:
         return
     was_injured = w.injured(o)
-    o = w.set_op(op_id, wounds=o.wounds - damage)
+    o = w.set_op(op_id, wounds=max(0, o.wounds - damage))
     w.emit("damage_inflicted", op=op_id, damage=damage, source=source, wounds=o.wounds, by=by)
     if o.wounds > 0 and w.injured(o) and not was_injured:
         w.emit("operative_injured", op=op_id, wounds=o.wounds, by=by)
@@ -719,12 +722,57 @@ def weapon_usable(w: Work, o: OperativeState, name: str, profile: WeaponProfile)
         moves = [d for d in o.done if d in MOVE_VERBS]
         if allowed is None or any(m != allowed for m in moves):
             return f"{name} is Heavy and {o.id} moved this activation (6 Heavy)"
-    lim = rules.get(Limited)
+    lim = weapon_limit(w, o, name, profile)
     if lim is not None:
-        used = dict(o.limited).get(name, 0)
-        if used >= getattr(lim, "x", 1):
-            return f"{name} is Limited {getattr(lim, 'x', 1)} and has been used up (6 Limited)"
+        key, x = lim
+        if dict(o.limited).get(key, 0) >= x:
+            return f"{key} is Limited {x} and has been used up (2.2, 6 Limited)"
     return None
+
+
+def weapon_of(w: Work, o: OperativeState, name: str) -> Weapon | None:
+    """The weapon (ranged or melee) one of whose profiles has the notation name ``name``
+    (:func:`weapon_name`), or None."""
+    for kind in ("ranged", "melee"):
+        for n, weapon, _ in weapons_of(w, o.id, kind):
+            if n == name:
+                return weapon
+    return None
+
+
+def primary_weapon_name(w: Work, o: OperativeState, name: str) -> str:
+    """The primary name (notation form, no profile) of the weapon whose profile is called
+    ``name``: ``"plasma gun (supercharge)"`` -> ``"plasma gun"``. Profiles share it and a rule
+    naming it covers all of them (2.2): key per-weapon counts (Limited, once per battle) by
+    it. ``name`` itself when ``o`` has no such weapon."""
+    weapon = weapon_of(w, o, name)
+    return " ".join(weapon.name.lower().split()) if weapon is not None else name
+
+
+def weapon_limit(
+    w: Work, o: OperativeState, name: str, profile: WeaponProfile
+) -> tuple[str, int] | None:
+    """``(primary name, x)`` when the weapon whose profile ``profile`` is called ``name``
+    (notation name) is Limited x, else None.
+
+    Limited counts uses of the weapon, not of one profile: its profiles share the primary
+    name and a rule naming the primary name covers all of them (2.2), so every profile of a
+    weapon that has Limited on any profile counts towards, and is gone with, the same x uses
+    (the profile's own x when it has one, else the smallest x of its other profiles).
+    ``OperativeState.limited`` is keyed by :func:`primary_weapon_name`."""
+    own = profile.rules.get(Limited)
+    weapon = weapon_of(w, o, name)
+    if weapon is None:
+        return (name, int(getattr(own, "x", 1))) if own is not None else None
+    key = " ".join(weapon.name.lower().split())
+    if own is not None:
+        return key, int(getattr(own, "x", 1))
+    xs = [
+        int(getattr(lim, "x", 1))
+        for p in weapon.profiles
+        if (lim := p.rules.get(Limited)) is not None
+    ]
+    return (key, min(xs)) if xs else None
 
 
 def in_range(

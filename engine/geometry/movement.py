@@ -64,9 +64,12 @@ Simplifications (documented approximations):
   can occasionally be 1" cheaper than the one found.
 - The search charges the free 2" of drop to every drop link; the returned cost is exact (the
   allowance is per action). A path whose exact cost exceeds the allowance is not returned.
-- During the search, control range is a disc around the enemy (terrain that blocks sight
-  is ignored, which is conservative); the start, the destination and explicit paths
-  (:func:`check_path`) use the exact :func:`~engine.geometry.sight.within_control_range`.
+- During the search, an enemy's control range is first a disc around it (a prefilter);
+  when terrain lies within that disc, nodes and links inside it are checked with the exact
+  :func:`~engine.geometry.sight.within_control_range` (visible and within 1", 4.2), links
+  every 0.05" as :func:`check_path` does, so an operative beside an enemy behind a wall or
+  a closed hatchway moves freely. A link between levels keeps the disc (conservative). The
+  start and the destination always use the exact check.
 - A Charge that enters the control range of an enemy no other friendly engages cannot leave
   it (3.2): a link out of, or across, such a range (a disc) is refused, so the rest of the
   path stays inside it.
@@ -1397,7 +1400,13 @@ def max_move(action: str, move: float = 6.0) -> float:
 class _Zone:
     """A disc the mover's centre may not enter: an enemy's base (grown by the mover's) or its
     control range. ``final_only`` (Charge, an enemy no other friendly engages): it may be
-    entered, but then never left."""
+    entered, but then never left.
+
+    A control-range zone names its enemy (``enemy``, an index into the query's enemies); the
+    disc is then only a prefilter: with ``exact`` (terrain near the enemy) a point of the disc
+    is within the enemy's control range only if it is visible and within 1" as
+    :func:`~engine.geometry.sight.within_control_range` says (4.2), see
+    :meth:`_Query.zone_contains` and :meth:`_Query.zone_crosses`."""
 
     x: float
     y: float
@@ -1405,6 +1414,8 @@ class _Zone:
     level: int
     final_only: bool
     what: str
+    enemy: int = -1
+    exact: bool = False
 
     def hits(self, a: XY, b: XY) -> bool:
         return _seg_point_distance(a, b, (self.x, self.y)) < self.radius - 1e-6
@@ -1475,8 +1486,12 @@ class _Query:
             for e in self.enemies
         ]
         self.zones: list[_Zone] = []
+        # Exact control range checks along links and at nodes, keyed by (enemy, levels,
+        # points): shared by the searches of one query.
+        self.in_range: dict[tuple[int, int, XY], bool] = {}
+        self.crosses: dict[tuple[int, int, XY, int, XY], bool] = {}
         r = graph.radius
-        for e, engaged in zip(self.enemies, self.engaged, strict=True):
+        for j, (e, engaged) in enumerate(zip(self.enemies, self.engaged, strict=True)):
             where = f"({e.x:g}, {e.y:g})"
             for lvl in graph.levels:
                 dz = abs(lvl.height - e.elevation)
@@ -1494,6 +1509,9 @@ class _Query:
                 if engaged or dz >= CONTROL_RANGE:
                     continue
                 reach = e.radius + r + math.sqrt(CONTROL_RANGE**2 - dz * dz) + _GRID
+                # Without terrain in the disc nothing can block sight nor lengthen the 1" around
+                # a wall: the disc is the control range (4.2) and needs no exact check.
+                exact = bool(len(kz.parts_near(Point(e.x, e.y), reach)))
                 self.zones.append(
                     _Zone(
                         e.x,
@@ -1502,8 +1520,69 @@ class _Query:
                         lvl.index,
                         action == "charge",
                         f"the control range of the enemy operative at {where}",
+                        enemy=j,
+                        exact=exact,
                     )
                 )
+
+    def zone_contains(self, zone: _Zone, p: XY) -> bool:
+        """Whether the mover's centre at ``p`` (on the zone's level) is inside ``zone``: for
+        a base zone, inside the disc; for a control-range zone, within the enemy's control
+        range: inside the disc and, when ``exact``, visible and within 1" (4.2)."""
+        if not zone.inside(p):
+            return False
+        if zone.enemy < 0 or not zone.exact:
+            return True
+        key = (zone.enemy, zone.level, p)
+        hit = self.in_range.get(key)
+        if hit is None:
+            z = self.g.levels[zone.level].height
+            e = self.enemies[zone.enemy]
+            hit = self.in_range[key] = within_control_range(
+                self.kz, self.mover.moved(p[0], p[1], z), e
+            )
+        return hit
+
+    def zone_crosses(self, zone: _Zone, lu: int, pu: XY, lv: int, pv: XY) -> bool:
+        """Whether the straight link ``pu`` -> ``pv`` enters ``zone`` (any point of it; the
+        end points included). A control-range zone with ``exact`` on a same-level link is
+        checked as :func:`check_path` checks explicit paths: every 0.05" of the part of the
+        link inside the disc, with the exact control range (4.2); a link between levels keeps
+        the disc (conservative)."""
+        if not zone.hits(pu, pv):
+            return False
+        if zone.enemy < 0 or not zone.exact or lu != lv:
+            return True
+        key = (zone.enemy, lu, pu, lv, pv)
+        hit = self.crosses.get(key)
+        if hit is not None:
+            return hit
+        # The chord of the link inside the disc: t in [t0, t1] along pu -> pv.
+        dx, dy = pv[0] - pu[0], pv[1] - pu[1]
+        fx, fy = pu[0] - zone.x, pu[1] - zone.y
+        a = dx * dx + dy * dy
+        t0, t1 = 0.0, 1.0
+        if a > 0:
+            b = fx * dx + fy * dy
+            c = fx * fx + fy * fy - zone.radius * zone.radius
+            root = math.sqrt(max(0.0, b * b - a * c))
+            t0, t1 = max(0.0, (-b - root) / a), min(1.0, (-b + root) / a)
+        steps = max(1, math.ceil(math.sqrt(a) * (t1 - t0) / _SAMPLE_STEP))
+        z = self.g.levels[lu].height
+        e = self.enemies[zone.enemy]
+        hit = False
+        # Nearest the enemy first: where the link is most likely within its control range.
+        tc = min(t1, max(t0, -(fx * dx + fy * dy) / a)) if a > 0 else t0
+        ts = sorted(
+            (t0 + (t1 - t0) * k / steps for k in range(steps + 1)), key=lambda t: abs(t - tc)
+        )
+        for t in ts:
+            x, y = pu[0] + t * dx, pu[1] + t * dy
+            if within_control_range(self.kz, self.mover.moved(x, y, z), e):
+                hit = True
+                break
+        self.crosses[key] = hit
+        return hit
 
     def final_reason(self, level: Level | None, x: float, y: float, elevation: float) -> str | None:
         """Why the operative cannot finish at ``(x, y, elevation)`` (3.2, 3.3), or ``None``."""
@@ -1679,17 +1758,22 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
     z_of = [lvl.height for lvl in g.levels]
     r = g.radius
 
+    in_zone, crosses_zone = q.zone_contains, q.zone_crosses
+
     def zones_ok(lu: int, pu: XY, lv: int, pv: XY) -> bool:
         for zone in zones:
             if zone.final_only:
                 # Charge: once within this enemy's control range, stay within it (3.2).
-                in_v = zone.level == lv and zone.inside(pv)
+                in_v = zone.level == lv and in_zone(zone, pv)
                 if not in_v and (
-                    (zone.level == lu and zone.inside(pu))
-                    or ((zone.level == lu or zone.level == lv) and zone.hits(pu, pv))
+                    (zone.level == lu and in_zone(zone, pu))
+                    or (
+                        (zone.level == lu or zone.level == lv)
+                        and crosses_zone(zone, lu, pu, lv, pv)
+                    )
                 ):
                     return False
-            elif (zone.level == lu or zone.level == lv) and zone.hits(pu, pv):
+            elif (zone.level == lu or zone.level == lv) and crosses_zone(zone, lu, pu, lv, pv):
                 return False
         return True
 
@@ -1726,7 +1810,11 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
         if zone.final_only:
             continue
         inside = np.hypot(xy[:, 0] - zone.x, xy[:, 1] - zone.y) < zone.radius - 1e-6
-        allowed &= ~(inside & (g.node_level == zone.level))
+        inside &= g.node_level == zone.level
+        if zone.exact and zone.enemy >= 0:
+            for v in np.flatnonzero(inside & allowed).tolist():
+                inside[v] = in_zone(zone, g._xy_list[v])
+        allowed &= ~inside
     allowed_list: list[bool] = allowed.tolist()
 
     # Dynamic nodes: the start (n), the goal (n + 1), corners of octagons around zones.
@@ -1749,7 +1837,7 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
                 continue
             if not shapely.intersects_xy(lvl.passage_tol, p[0], p[1]):
                 continue
-            if any(z.level == zone.level and not z.final_only and z.inside(p) for z in zones):
+            if any(z.level == zone.level and not z.final_only and in_zone(z, p) for z in zones):
                 continue
             pos[k] = (zone.level, p)
             k += 1

@@ -2,7 +2,10 @@
 
 Datacard notation is kept in the files: Hit and Save ``"3+"``, damage ``"3/4"``, Move ``"6\\""``
 (or a number of inches), weapon rules as the datacard string (``"Range 8\\", Lethal 5+"``).
-Selection limits are objects ``{"Operative type": at most}``. :func:`team_to_dict` and
+Selection limits are objects ``{"selector": at most}`` where a selector is an operative type or
+``"Type [Option]"``. An operative's wargear options are ``"loadouts": [{"name": "ranged",
+"options": [{"name": "Meltagun", "weapons": ["Meltagun", "Gun Butt"]}, ...]}, ...]`` (one
+object per choice; omitted when it carries every weapon on its card). :func:`team_to_dict` and
 :func:`team_from_dict` are inverse: loading, dumping and loading again gives an equal team.
 
 Errors name the file, the operative, the weapon and the field, e.g.
@@ -35,6 +38,7 @@ from engine.teams.model import (
     Team,
     Weapon,
     WeaponProfile,
+    parse_entry,
 )
 
 __all__ = [
@@ -187,6 +191,7 @@ def _make_converter() -> cattrs.Converter:
             weapons=op.weapons,
             abilities=op.abilities,
             actions=op.actions,
+            loadouts=op.loadouts,
         )
 
     def unstructure_operative(op: Operative) -> dict[str, Any]:
@@ -201,6 +206,7 @@ def _make_converter() -> cattrs.Converter:
             "weapons": [c.unstructure(w) for w in op.weapons],
             "abilities": [c.unstructure(a) for a in op.abilities],
             "actions": [c.unstructure(a) for a in op.actions],
+            **({"loadouts": [c.unstructure(slot) for slot in op.loadouts]} if op.loadouts else {}),
         }
 
     c.register_structure_hook(Operative, structure_operative)
@@ -236,12 +242,14 @@ def _make_converter() -> cattrs.Converter:
     def _combined(item: Any) -> tuple[tuple[str, ...], int]:
         if not isinstance(item, Mapping) or set(item) != {"types", "at_most"}:
             raise _fail(
-                f"field 'combined_limits': each entry is {{\"types\": [...], \"at_most\": n}}, "
+                f'field \'combined_limits\': each entry is {{"types": [...], "at_most": n}}, '
                 f"not {item!r}"
             )
         types = item["types"]
         if not isinstance(types, list) or not all(isinstance(t, str) for t in types):
-            raise _fail(f"field 'combined_limits': 'types' must list operative types, not {types!r}")
+            raise _fail(
+                f"field 'combined_limits': 'types' must list operative types, not {types!r}"
+            )
         return tuple(types), _int(item["at_most"])
 
     def unstructure_selection(s: Selection) -> dict[str, Any]:
@@ -326,13 +334,60 @@ def team_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Team:
         raise TeamFileError(f"{source}: {where}: {message}") from None
     except (ValueError, TypeError) as exc:
         raise TeamFileError(f"{source}: team: {exc}") from None
-    names = [op.name for op in team.operatives]
-    for roster_name in (*team.selection.leader, *team.default_roster):
-        if roster_name not in names:
-            raise TeamFileError(
-                f"{source}: field 'selection'/'default_roster': unknown operative {roster_name!r}"
-            )
+    _check_loadouts(team, source)
     return team
+
+
+def _check_loadouts(team: Team, source: str) -> None:
+    """Cross-field checks: loadout options name datacard weapons, option names fit the entry
+    notation, selectors and leaders name known types and options, the default roster is
+    legal."""
+    names = [op.name for op in team.operatives]
+    for op in team.operatives:
+        weapons = {w.name.casefold() for w in op.weapons}
+        for k, slot in enumerate(op.loadouts):
+            if not slot.options:
+                raise TeamFileError(f"{source}: operative {op.name!r}: loadouts[{k}]: no options")
+            for opt in slot.options:
+                if any(ch in opt.name for ch in "[]") or " + " in opt.name or not opt.name:
+                    raise TeamFileError(
+                        f"{source}: operative {op.name!r}: loadouts[{k}]: option name "
+                        f"{opt.name!r} is empty or contains '[', ']' or ' + '"
+                    )
+                for w in opt.weapons:
+                    if w.casefold() not in weapons:
+                        raise TeamFileError(
+                            f"{source}: operative {op.name!r}: loadouts[{k}]: option "
+                            f"{opt.name!r}: no weapon {w!r} on the datacard"
+                        )
+    selectors = [s for s, _ in team.selection.limits] + [
+        s for group, _ in team.selection.combined_limits for s in group
+    ]
+    for selector in (*team.selection.leader, *selectors):
+        try:
+            name, options = parse_entry(selector)
+        except ValueError as exc:
+            raise TeamFileError(f"{source}: field 'selection': {exc}") from None
+        if name not in names:
+            raise TeamFileError(f"{source}: field 'selection': unknown operative {name!r}")
+        card = team.operative(name)
+        for option in options or ():
+            if not any(
+                o.name.casefold() == option.casefold()
+                for slot in card.loadouts
+                for o in slot.options
+            ):
+                raise TeamFileError(
+                    f"{source}: field 'selection': {name!r} has no option {option!r}"
+                )
+    if team.default_roster:
+        try:
+            roster = team.default()
+        except ValueError as exc:
+            raise TeamFileError(f"{source}: field 'default_roster': {exc}") from None
+        problems = roster.validate()
+        if problems:
+            raise TeamFileError(f"{source}: field 'default_roster': " + "; ".join(problems))
 
 
 def team_to_dict(team: Team) -> dict[str, Any]:
@@ -391,11 +446,13 @@ def load_builtin_team(team_id: str) -> Team:
 
 
 def load_roster(path: str | Path, *, validate: bool = True) -> Roster:
-    """Load a roster file: ``{"team": ID_OR_PATH, "operatives": ["Type", "Type", ...]}``.
+    """Load a roster file: ``{"team": ID_OR_PATH, "operatives": ["Type", "Type [Option]", ...]}``.
 
     ``team`` is a built-in team id (``"kasrkin"``) or a team file path (relative paths are
-    resolved from the roster file's folder); ``operatives`` lists one operative type per
-    operative selected.
+    resolved from the roster file's folder); ``operatives`` lists one roster entry per
+    operative selected: its type, with its loadout in brackets when the type has options
+    (``"Kasrkin Gunner [Meltagun]"``, one option per slot joined by ``" + "``;
+    :func:`engine.teams.model.parse_entry`).
 
     Args:
         validate: raise when the roster breaks a selection rule (default); with ``False`` the
@@ -428,7 +485,10 @@ def load_roster(path: str | Path, *, validate: bool = True) -> Roster:
             team = load_builtin_team(team_ref)
         except TeamFileError as exc:
             raise TeamFileError(f"{p}: field 'team': {exc}") from None
-    roster = Roster(team, tuple(ops))
+    try:
+        roster = Roster.from_entries(team, ops)
+    except ValueError as exc:
+        raise TeamFileError(f"{p}: field 'operatives': {exc}") from None
     if validate:
         problems = roster.validate()
         if problems:

@@ -10,7 +10,10 @@ by normalised profile name (a weapon's only profile matches the other's only pro
 operative, weapon or profile present on one side only is a difference, and so is every
 differing stat (APL, Move, Save, Wounds), weapon kind, and profile value (attacks, hit,
 damage, and the rules, compared as canonical :meth:`WeaponRules.format` spellings in any
-order).
+order), every operative whose wargear options differ (``"loadouts"``: slots and options
+compared as sets of matched weapons, in any order), and every differing selection rule
+(operative ``"(selection)"``: ``"size"``, ``"leader"``, or the limit itself, e.g.
+``"limit Kasrkin Gunner [flamer;gunbutt]"``, with its maximum or ``"missing"`` on each side).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import TypeVar
 
 import attrs
 
-from engine.teams.model import Operative, Team, Weapon, WeaponProfile
+from engine.teams.model import Operative, Team, Weapon, WeaponProfile, parse_entry
 
 __all__ = ["Difference", "compare_datasets", "compare_teams"]
 
@@ -225,6 +228,91 @@ def _compare_operatives(team: str, a: Operative, b: Operative) -> list[Differenc
         out.append(Difference(team, a.name, w.name, None, "weapon", "present", "missing"))
     for w in only_b:
         out.append(Difference(team, a.name, w.name, None, "weapon", "missing", "present"))
+    rename = {_key(wb.name): _key(wa.name) for wa, wb in pairs}
+    mine, theirs = _loadout_key(a, {}), _loadout_key(b, rename)
+    if mine != theirs:
+        out.append(
+            Difference(team, a.name, None, None, "loadouts", _fmt_loadouts(a), _fmt_loadouts(b))
+        )
+    return out
+
+
+def _option_key(weapons: Sequence[str], rename: dict[str, str]) -> str:
+    """An option as its weapons' keys (renamed to the other side's), sorted."""
+    return ";".join(sorted(rename.get(_key(w), _key(w)) for w in weapons))
+
+
+def _loadout_key(op: Operative, rename: dict[str, str]) -> list[tuple[str, ...]]:
+    """An operative's loadout slots as sorted option keys, sorted (order-free)."""
+    return sorted(
+        tuple(sorted(_option_key(o.weapons, rename) for o in s.options)) for s in op.loadouts
+    )
+
+
+def _fmt_loadouts(op: Operative) -> str:
+    if not op.loadouts:
+        return "every weapon"
+    return " + ".join("(" + " | ".join(o.name for o in s.options) + ")" for s in op.loadouts)
+
+
+def _selector_key(
+    selector: str, team: Team, names: dict[str, str], renames: dict[str, dict[str, str]]
+) -> str:
+    """A selection-limit selector in the left team's terms: its type renamed, its options as
+    weapon keys."""
+    name, options = parse_entry(selector)
+    left = names.get(name, name)
+    if not options:
+        return left
+    keys = []
+    for option in options:
+        try:
+            card = team.operative(name)
+            weapons = next(o.weapons for s in card.loadouts for o in s.options if o.name == option)
+        except (KeyError, StopIteration):
+            keys.append(option)
+            continue
+        keys.append(_option_key(weapons, renames.get(name, {})))
+    return f"{left} [{' + '.join(keys)}]"
+
+
+def _selection_key(
+    team: Team, names: dict[str, str], renames: dict[str, dict[str, str]]
+) -> dict[str, str]:
+    """The selection rules of ``team`` as comparable text by rule."""
+    sel = team.selection
+    out = {
+        "size": f"{sel.size[0]}-{sel.size[1]}",
+        "leader": ", ".join(sorted(names.get(n, n) for n in sel.leader)) or "none",
+    }
+    for selector, most in sel.limits:
+        out[f"limit {_selector_key(selector, team, names, renames)}"] = str(most)
+    for selectors, most in sel.combined_limits:
+        keys = sorted(_selector_key(x, team, names, renames) for x in selectors)
+        out[f"combined limit {', '.join(keys)}"] = str(most)
+    return out
+
+
+def _compare_selection(
+    a: Team, b: Team, pairs: list[tuple[Operative, Operative]]
+) -> list[Difference]:
+    """Roster size, leader types and limits, compared rule by rule (``operative`` is
+    ``"(selection)"``; a limit only one side has is ``"missing"`` on the other)."""
+    names_b = {ob.name: oa.name for oa, ob in pairs}
+    renames_b = {
+        ob.name: {
+            _key(wb.name): _key(wa.name)
+            for wa, wb in _pair(oa.weapons, ob.weapons, [lambda w: _key(w.name)])[0]
+        }
+        for oa, ob in pairs
+    }
+    left = _selection_key(a, {}, {})
+    right = _selection_key(b, names_b, renames_b)
+    out = []
+    for rule in sorted(set(left) | set(right)):
+        va, vb = left.get(rule, "missing"), right.get(rule, "missing")
+        if va != vb:
+            out.append(Difference(a.name, "(selection)", None, None, rule, va, vb))
     return out
 
 
@@ -242,7 +330,7 @@ def _compare_team(a: Team, b: Team) -> list[Difference]:
         out.append(Difference(a.name, o.name, None, None, "operative", "present", "missing"))
     for o in only_b:
         out.append(Difference(a.name, o.name, None, None, "operative", "missing", "present"))
-    return out
+    return out + _compare_selection(a, b, pairs)
 
 
 def compare_teams(ktjson: Sequence[Team], bsdata: Sequence[Team]) -> list[Difference]:

@@ -7,9 +7,12 @@ sizes, keywords, and the names and record ids of abilities, unique actions, ploy
 equipment. Rules prose is never copied: every ``summary`` is left empty and ``source_ref``
 names the record instead.
 
+The ``composition`` text is parsed, never stored, into wargear options and selection rules
+(:mod:`engine.teams.importers.composition`).
+
 Everything not fully understood is reported as an :class:`ImportIssue` (a team-specific
-weapon rule, an id defined nowhere, a field the model has no place for, composition prose
-that cannot be counted...) and the team still loads.
+weapon rule, an id defined nowhere, a field the model has no place for, a composition line
+or sentence that cannot be read...) and the team still loads.
 """
 
 from __future__ import annotations
@@ -20,9 +23,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from engine.dice.rules import TeamRule, WeaponRule, WeaponRules, parse_weapon_rules
 from engine.errors import KillTeamError
 from engine.teams.importers import ImportIssue, ImportResult
+from engine.teams.importers.composition import read_composition
 from engine.teams.model import (
     Ability,
     Equipment,
@@ -326,40 +332,21 @@ class _Importer:
             actions=tuple(actions),
         )
 
-    def selection(self, operatives: tuple[Operative, ...]) -> Selection:
-        leaders = [op.name for op in operatives if "LEADER" in op.keywords]
-        leader = tuple(leaders)  # a roster selects exactly one of them
+    def composition(
+        self, operatives: tuple[Operative, ...]
+    ) -> tuple[tuple[Operative, ...], Selection]:
+        """The operatives with the wargear options and the selection rules the team's
+        ``composition`` text gives (:func:`read_composition`); what it cannot read is
+        reported."""
         prose = str(self.data.get("composition") or "")
-        counts = [
-            int(m.group(1))
-            for m in re.finditer(r"^- (\d+) [^\n]*?\boperatives?\b", prose, re.MULTILINE)
-        ]
-        if counts:
-            n = sum(counts)
-            size = (n, n)
-            if re.search(r"selections?\b", prose.split("\n- ")[-1], re.IGNORECASE) and re.search(
-                r"counts? as (?:half|two)", prose, re.IGNORECASE
-            ):
-                size = (n - 1, n + 1)
-                self.issue(
-                    "selection",
-                    f"some operatives count as more or less than one selection; size "
-                    f"widened to {n - 1}-{n + 1}",
-                    "unsupported",
-                )
-        else:
-            size = (1, 20)
-            self.issue(
-                "selection",
-                "cannot count operatives in the composition text; using a size of 1 to 20",
-                "unsupported",
-            )
-        self.issue(
-            "selection",
-            "per-type limits and keyword limits of the composition text are not imported",
-            "unsupported",
+        read = read_composition(prose, operatives)
+        for message, kind in read.notes:
+            self.issue("composition", message, kind)
+        with_options = tuple(
+            attrs.evolve(op, loadouts=read.loadouts[op.name]) if op.name in read.loadouts else op
+            for op in operatives
         )
-        return Selection(size=size, leader=leader)
+        return with_options, read.selection
 
     def build(self) -> Team:
         data = self.data
@@ -393,6 +380,7 @@ class _Importer:
                 )
                 continue
             ploys.append(Ploy(name=name, kind=kind, cp=_ploy_cp(raw), source_ref=raw.get("ployId")))
+        operatives, selection = self.composition(operatives)
         equipment = []
         for raw in data.get("equipments") or []:
             self.extra(raw, "equipment", "equipment")
@@ -400,7 +388,8 @@ class _Importer:
             weapons = tuple(
                 w
                 for rw in raw.get("weapons") or []
-                if isinstance(rw, Mapping) and (w := self.weapon(rw, f"equipment {name!r}")) is not None
+                if isinstance(rw, Mapping)
+                and (w := self.weapon(rw, f"equipment {name!r}")) is not None
             )
             equipment.append(Equipment(name=name, source_ref=raw.get("eqId"), weapons=weapons))
         self.issue(
@@ -419,7 +408,7 @@ class _Importer:
             faction=faction,
             archetypes=tuple(str(a) for a in data.get("archetypes") or []),
             operatives=operatives,
-            selection=self.selection(operatives),
+            selection=selection,
             default_roster=(),
             provenance=Provenance(
                 source="killteamjson",
