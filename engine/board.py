@@ -3,7 +3,8 @@
 :func:`render_state` draws the killzone in the state's hatch state (``rules/KT24.md`` 9.3) with
 :func:`engine.geometry.render.render_killzone`: terrain, drop zones, objective markers where
 they are now, and every operative still on the killzone as its base, coloured by player and
-labelled with its id and wounds left (``KAS-3 5/8``); incapacitated operatives are left out.
+labelled with its id and wounds left (``KAS-3 5/8``), with its order (E or C), faded when
+expended and ringed black when injured (2.3); incapacitated operatives are left out.
 Each drop zone and territory takes the colour of the player who set up there. The title names
 the teams, the turning point and the VP. PNG (with a 256-colour palette, to keep files small)
 or SVG by the file's suffix; both are deterministic (the SVG has a fixed hash salt and no date),
@@ -18,7 +19,7 @@ from PIL import Image
 
 from engine.game.state import GameState
 from engine.geometry import Placement
-from engine.geometry.render import render_killzone
+from engine.geometry.render import OperativeMarks, render_killzone
 
 __all__ = ["board_title", "render_state"]
 
@@ -61,11 +62,18 @@ def render_state(state: GameState, path: str | Path, *, title: str | None = None
     ctx = state.ctx
     operatives: dict[str, tuple[str, Placement]] = {}
     labels: dict[str, str] = {}
+    marks: dict[str, OperativeMarks] = {}
     for o in state.operatives:
         if not o.alive:
             continue
         operatives[o.id] = (o.player, ctx.placement(o.id, o.x, o.y, o.elevation))
-        labels[o.id] = f"{o.id} {o.wounds}/{ctx.datacards[o.id].wounds}"
+        starting = ctx.datacards[o.id].wounds
+        labels[o.id] = f"{o.id} {o.wounds}/{starting}"
+        marks[o.id] = OperativeMarks(
+            order=o.order,
+            injured=2 * o.wounds < starting,
+            expended=state.tp > 0 and not o.ready,
+        )
     markers = {m.name: (m.x, m.y) for m in state.markers}
     zones = {
         pl.drop_zone: p for p, pl in zip(("A", "B"), state.players, strict=True) if pl.drop_zone
@@ -78,6 +86,7 @@ def render_state(state: GameState, path: str | Path, *, title: str | None = None
         markers=markers,
         title=board_title(state) if title is None else title,
         drop_zone_players=zones,
+        marks=marks,
     )
     if out.suffix.lower() == ".png":
         _to_palette(out)

@@ -3,14 +3,18 @@
 :class:`Narrator` reads every step of a battle (pass :meth:`Narrator.on_step` to
 :func:`engine.game.drivers.play` or :func:`engine.game.record.replay`) and writes lines:
 
-- the set-up on one line (roll-off, initiative, drop zones, how many operatives each player
-  sets up);
+- the set-up on one line (roll-off, initiative, which player sets up in the drop zone marked
+  A or B by the layout and along which board edge, how many operatives each player sets up);
 - per turning point, a header, then the Strategy phase on one line (initiative roll-off,
   initiative cards, who takes initiative, CP gained, ploys);
 - one line per activation or counteraction with its order, AP and every move (action, distance
   paid, destination), and one indented line per shoot or fight with the dice as rolled,
-  re-rolls (``CP`` marks a Command Re-roll), the successes retained, the saves, the strikes and
-  blocks, the damage, stuns and incapacitations;
+  assists (who assisted whom and the Hit improvement), re-rolls (``CP`` marks a Command
+  Re-roll), the successes retained and which die Punishing, Rending or Severe changed, the
+  saves, the strikes and blocks, the damage, injuries, stuns and incapacitations, and a Hot
+  roll with the Hit it was compared to and its outcome;
+- a Guard that ends, with why (moved, acted, order changed, an enemy ended an action within
+  control range without an interrupt, a new turning point);
 - VP as they are scored, and the VP and operatives left at the end of each turning point.
 
 Events the narrator does not fold into a line are written with
@@ -23,7 +27,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.game.actions import Action
-from engine.game.events import MOVE_WORDS, Event, narrate
+from engine.game.events import (
+    MOVE_WORDS,
+    Event,
+    assist_text,
+    drop_zone_text,
+    guard_ended_text,
+    hot_text,
+    narrate,
+    upgrade_text,
+)
 from engine.game.state import GameState
 
 __all__ = ["Narrator"]
@@ -38,7 +51,6 @@ _SILENT = frozenset(
         "fight_ended",
         "battle_ending",
         "kill_grade",
-        "guard_ended",
         "passed",
         "deployed",
         "battle_started",
@@ -91,6 +103,7 @@ class _Attack(_Line):
         self.weapons = {weapon}
         self.dice_part: dict[str, int] = {}  # player (fight) or "attack"/"defence" -> index
         self.strike = -1  # index of the last strike, while its damage may follow
+        self.hot = -1  # index of a Hot roll whose damage follows
 
 
 class Narrator:
@@ -197,6 +210,29 @@ class Narrator:
             self._part(f'{verb} {e["cost"]:g}" to {_pt(e["x"], e["y"])}{z}')
         elif k == "guard":
             self._part("goes on guard")
+        elif k == "guard_ended":
+            text = guard_ended_text(e)
+            if self.strategy is not None:
+                self.strategy.parts.append(text)
+            else:
+                self._part(text)
+        elif k == "assisted" and attack is not None:
+            attack.parts.append(assist_text(e))
+        elif k == "die_upgraded" and attack is not None:
+            if attack.kind == "fight":
+                idx = attack.dice_part.get(after.ctx.owner.get(e["op"], ""))
+            else:
+                idx = attack.dice_part.get("attack")
+            if idx is None:
+                attack.parts.append(upgrade_text(e))
+            else:
+                attack.parts[idx] += f" ({upgrade_text(e)})"
+        elif k == "hot_roll" and attack is not None:
+            if e["damage"]:
+                attack.hot = len(attack.parts)
+                attack.parts.append(hot_text(e).rsplit(": ", 1)[0])
+            else:
+                attack.parts.append(hot_text(e))
         elif k == "hatch_operated":
             self._part(f"{'opens' if e['open'] else 'closes'} {e['hatch']}")
         elif k == "marker_picked_up":
@@ -250,6 +286,11 @@ class Narrator:
             if attack is not None and attack.strike == len(attack.parts) - 1:
                 attack.parts[-1] += ": " + text
                 attack.strike = -1
+            elif src == "Hot" and attack is not None and attack.hot == len(attack.parts) - 1:
+                attack.parts[-1] += (
+                    f": {e['op']} takes {e['damage']} damage ({max(0, e['wounds'])}W left)"
+                )
+                attack.hot = -1
             elif attack is not None:
                 attack.parts.append(text)
             else:
@@ -263,6 +304,14 @@ class Narrator:
                 attack.parts.append(text)
             else:
                 self._part(text)
+        elif k == "operative_injured":
+            last = self.line.parts[-1] if self.line is not None and self.line.parts else ""
+            if self.line is not None and f"{e['op']} takes " in last and last.endswith("W left)"):
+                self.line.parts[-1] = last[:-1] + ", injured)"
+            elif attack is not None:
+                attack.parts.append(f"{e['op']} is injured")
+            else:
+                self._part(f"{e['op']} is injured")
         elif k == "stunned":
             text = f"{e['op']} is stunned"
             if attack is not None:
@@ -308,7 +357,7 @@ class Narrator:
         elif k == "initiative_card":
             parts.append(f"{e['player']} plays initiative card {e['card']}")
         elif k == "drop_zone_chosen":
-            parts.append(f"{e['player']} takes drop zone {e['zone']}")
+            parts.append(drop_zone_text(e))
         elif action.verb == "Initiative" and actor in ("A", "B"):
             chosen = e["player"]
             parts.append(
@@ -327,8 +376,7 @@ class Narrator:
             (self.strategy.parts if self.strategy is not None else self.deferred).append(text)
             return
         if label.startswith("Hot"):
-            attack.parts.append(f"Hot roll {values}")
-            return
+            return  # written with its outcome (hot_roll)
         if attack.kind == "fight":
             player = e["player"]
             fighter = next(

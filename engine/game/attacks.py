@@ -60,7 +60,7 @@ import attrs
 from engine.dice.profile import AttackProfile
 from engine.dice.rules import Blast, Range, Seek, SeekLight, Torrent
 from engine.dice.shoot import unblocked
-from engine.game import universal
+from engine.game import universal, weapon_rules
 from engine.game.actions import Action, IllegalActionError
 from engine.game.choices import (
     apply_retention_rule,
@@ -329,6 +329,7 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     universal.spend(w, o, "Shoot", mode)
     if o.on_guard:
         w.set_op(o.id, on_guard=False)
+        w.emit("guard_ended", op=o.id, why="it performed an action")
     w.emit("shoot_declared", op=o.id, weapon=name, target=t.id, point_blank=pb)
     cover = obscured = False  # a fixed primary target is never in cover or obscured
     if fixed is None:
@@ -628,6 +629,9 @@ class ShootFrame:
             crits=c,
             obscured=self.obscured,
         )
+        weapon_rules.emit_upgrades(
+            w, self.shooter, t.id, self.dice, self.accurate, prof, self.obscured
+        )
         w.replace_top(normals=n, crits=c, stage="defence_roll", dice=(), flags=())
         if c:  # Devastating, Stun... subscribe to this event (engine.game.weapon_rules)
             w.emit(
@@ -723,6 +727,8 @@ class ShootFrame:
             v = values[0]
             w.emit("dice_rolled", player=who, label=f"Hot ({self.weapon})", values=values)
             hit = self.profile(w).hit
+            damage = 2 * v if v < hit else 0
+            w.emit("hot_roll", op=self.shooter, weapon=self.weapon, roll=v, hit=hit, damage=damage)
             if v < hit:
                 universal.inflict(w, self.shooter, 2 * v, "Hot", by=self.shooter)
             w.replace_top(stage="end")
@@ -901,14 +907,19 @@ def fight_options(w: Work, o: OperativeState) -> list[Action]:
 def assists(w: Work, helped: OperativeState, enemy: OperativeState) -> int:
     """Other friendlies of ``helped`` within control range of ``enemy`` and of no other
     enemy (5.2 step 2)."""
-    count = 0
+    return len(assistants(w, helped, enemy))
+
+
+def assistants(w: Work, helped: OperativeState, enemy: OperativeState) -> list[str]:
+    """The ids of the operatives :func:`assists` counts, in the state's operative order."""
+    out = []
     for f in w.friends_of(helped.id):
         if not w.control_range(f, enemy):
             continue
         if any(w.control_range(f, e) for e in w.enemies_of(f.id) if e.id != enemy.id):
             continue
-        count += 1
-    return count
+        out.append(f.id)
+    return out
 
 
 def start_fight(
@@ -930,11 +941,13 @@ def start_fight(
     universal.spend(w, o, verb, mode)
     if o.on_guard:
         w.set_op(o.id, on_guard=False)
+        w.emit("guard_ended", op=o.id, why="it performed an action")
     w.emit("fight_declared", op=o.id, weapon=name, target=t.id)
     can = not any(e.kind == "no_retaliate" and e.op == t.id for e in w.effects)
     melee = universal.weapons_of(w, t.id, "melee") if can else []
     usable = [n for n, _, p in melee if universal.weapon_usable(w, t, n, p) is None]
     dweapon = usable[0] if len(usable) == 1 else ""
+    a_by, d_by = tuple(assistants(w, o, t)), tuple(assistants(w, t, o))
     w.stack.append(
         FightFrame(
             attacker=o.id,
@@ -943,14 +956,17 @@ def start_fight(
             dweapon=dweapon,
             mode=mode,
             stage="retaliate" if len(usable) > 1 else "a_roll",
-            a_assist=assists(w, o, t),
-            d_assist=assists(w, t, o),
+            a_assist=len(a_by),
+            d_assist=len(d_by),
             a_injured=w.injured(o),
             d_injured=w.injured(t),
         )
     )
     if dweapon:
         w.emit("retaliation_weapon", op=t.id, weapon=dweapon)
+    for helped, enemy, by in ((o, t, a_by), (t, o, d_by)) if usable else ((o, t, a_by),):
+        if by:  # each assist improves the Hit of the helped operative's melee weapons by 1
+            w.emit("assisted", op=helped.id, target=enemy.id, by=by, improvement=len(by))
 
 
 @attrs.frozen(slots=True)
@@ -1156,8 +1172,15 @@ class FightFrame:
         an, ac, dn, dc = self.an, self.ac, self.dn, self.dc
         pd = self.prof(w, "d") if self.dweapon else None
         w.emit("attack_retained", op=self.attacker, target=self.defender, normals=an, crits=ac)
+        weapon_rules.emit_upgrades(
+            w, self.attacker, self.defender, self.adice, self.a_accurate, pa, False
+        )
         if self.dweapon:
             w.emit("attack_retained", op=self.defender, target=self.attacker, normals=dn, crits=dc)
+            assert pd is not None
+            weapon_rules.emit_upgrades(
+                w, self.defender, self.attacker, self.ddice, self.d_accurate, pd, False
+            )
         w.replace_top(an=an, ac=ac, dn=dn, dc=dc, stage="resolve", turn="a")
         # Devastating and Stun from retained crits, both sides (engine.game.weapon_rules).
         if ac:
@@ -1233,6 +1256,10 @@ class FightFrame:
             side = "a" if "a" not in self.hot_done else "d"
             op_id = self.attacker if side == "a" else self.defender
             w.emit("dice_rolled", player=self.owner(w, side), label="Hot", values=values)
+            hit, v = self.prof(w, side).hit, values[0]
+            weapon = self.aweapon if side == "a" else self.dweapon
+            damage = 2 * v if v < hit else 0
+            w.emit("hot_roll", op=op_id, weapon=weapon, roll=v, hit=hit, damage=damage)
             if values[0] < self.prof(w, side).hit:
                 universal.inflict(w, op_id, 2 * values[0], "Hot", by=op_id)
             w.replace_top(hot_done=self.hot_done + side)

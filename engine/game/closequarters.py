@@ -223,6 +223,7 @@ class GuardWindowFrame:
                         "guard_ended",
                         op=g.id,
                         why="an enemy ended an action within its control range",
+                        enemy=active.id,
                     )
             return
         if a.verb != "Interrupt":

@@ -58,12 +58,52 @@ def _dice(values: Any) -> str:
     return ",".join(str(v) for v in values) if values else "-"
 
 
+def _names(ids: Any) -> str:
+    ids = list(ids)
+    return ", ".join(ids[:-1]) + " and " + ids[-1] if len(ids) > 1 else "".join(ids)
+
+
+def drop_zone_text(e: Event) -> str:
+    """``"A chooses the drop zone marked B (east edge)"`` (the initiative player, 1.2) or
+    ``"B sets up in the drop zone marked A (west edge)"``: drop zones are named by the
+    killzone layout, not by player."""
+    edge = f" ({e['edge']} edge)" if e.get("edge") else ""
+    verb = "chooses" if e.get("by") == e["player"] else "sets up in"
+    return f"{e['player']} {verb} the drop zone marked {e['zone']}{edge}"
+
+
+def assist_text(e: Event) -> str:
+    """``"KAS-2 and KAS-3 assist KAS-1 v LEG-1: Hit improved by 2"`` (5.2 step 2)."""
+    verb = "assists" if len(e["by"]) == 1 else "assist"
+    return f"{_names(e['by'])} {verb} {e['op']} v {e['target']}: Hit improved by {e['improvement']}"
+
+
+def upgrade_text(e: Event) -> str:
+    """``"Rending makes a normal 4 a crit"`` (6); an unrolled (Accurate) success has die 0."""
+    die = f" {e['die']}" if e["die"] else " (unrolled)"
+    return f"{e['rule']} makes a {e['before']}{die} a {e['after']}"
+
+
+def hot_text(e: Event) -> str:
+    """``"Hot roll 2 v Hit 4+: 4 damage"`` or ``"Hot roll 5 v Hit 4+: no damage"`` (6 Hot)."""
+    outcome = f"{e['damage']} damage" if e["damage"] else "no damage"
+    return f"Hot roll {e['roll']} v Hit {e['hit']}+: {outcome}"
+
+
+def guard_ended_text(e: Event) -> str:
+    """``"KAS-1 is no longer on guard (it moved)"`` (9.3)."""
+    why = e["why"]
+    if e.get("enemy"):
+        why = f"{e['enemy']} ended an action within its control range, no interrupt"
+    return f"{e['op']} is no longer on guard ({why})"
+
+
 _TEMPLATES: dict[str, Any] = {
     "battle_started": lambda e: f"Battle on {e['killzone']}: {e['team_a']} (A) v {e['team_b']} (B)",
     "roll_off": lambda e: f"Roll-off ({e['purpose']}): A {e['a']}, B {e['b']}",
     "initiative_card": lambda e: f"{e['player']} plays initiative card {e['card']}",
     "initiative_decided": lambda e: f"{e['player']} has initiative",
-    "drop_zone_chosen": lambda e: f"{e['player']} takes drop zone {e['zone']}",
+    "drop_zone_chosen": lambda e: drop_zone_text(e),
     "deployed": lambda e: f"{e['op']} set up at ({e['x']:g}, {e['y']:g})",
     "turning_point_started": lambda e: f"=== Turning point {e['tp']} ===",
     "cp_gained": lambda e: f"{e['player']} gains {e['cp']}CP (now {e['total']}CP)",
@@ -99,13 +139,17 @@ _TEMPLATES: dict[str, Any] = {
     "damage_inflicted": lambda e: (
         f"  {e['op']} takes {e['damage']} damage ({e['source']}), {max(0, e['wounds'])}W left"
     ),
+    "operative_injured": lambda e: f"  {e['op']} is injured ({e['wounds']}W left)",
     "operative_incapacitated": lambda e: f"  {e['op']} is incapacitated",
+    "assisted": lambda e: f"  {assist_text(e)}",
+    "die_upgraded": lambda e: f"  {e['op']}: {upgrade_text(e)}",
+    "hot_roll": lambda e: f"  {e['op']} ({e['weapon']}): {hot_text(e)}",
     "operative_removed": lambda e: "",
     "marker_picked_up": lambda e: f"{e['op']} picks up marker {e['marker']}",
     "marker_placed": lambda e: f"{e['op']} places marker {e['marker']} at ({e['x']:g}, {e['y']:g})",
     "hatch_operated": lambda e: f"{e['op']} {'opens' if e['open'] else 'closes'} {e['hatch']}",
     "guard": lambda e: f"{e['op']} goes on guard",
-    "guard_ended": lambda e: f"{e['op']} is no longer on guard ({e['why']})",
+    "guard_ended": lambda e: guard_ended_text(e),
     "interrupt": lambda e: f"{e['op']} interrupts from On Guard",
     "stunned": lambda e: f"  {e['op']} is stunned (APL -1)",
     "vp_scored": lambda e: f"{e['player']} scores {e['vp']}VP ({e['why']})",

@@ -216,8 +216,9 @@ class SetupFrame:
         loser = other(w.initiative)
         cards = ("re-roll",) if w.ctx.options.initiative_cards else ()
         w.set_pl(loser, drop_zone=rest, cards=cards)
-        w.emit("drop_zone_chosen", player=w.initiative, zone=a.text)
-        w.emit("drop_zone_chosen", player=loser, zone=rest)
+        for player, zone in ((w.initiative, a.text), (loser, rest)):
+            edge = w.kz.drop_zone_edge(zone)
+            w.emit("drop_zone_chosen", player=player, zone=zone, edge=edge, by=w.initiative)
         w.replace_top(stage="deploy")
 
 

@@ -217,12 +217,14 @@ def start_activation(w: Work, o: OperativeState, order: str) -> None:
         else e
         for e in w.effects
     ]
-    if o.order != order and o.on_guard:
-        w.emit("guard_ended", op=o.id, why="its order changed")
+    guard_ends = o.order != order and o.on_guard
+    if guard_ends:
         w.set_op(o.id, on_guard=False)
     ap = max(0, w.apl(o))
     w.set_op(o.id, order=order, ap=ap, done=(), moved=False, heavy_shot=False, heavy_only="")
     w.emit("activated", op=o.id, order=order, ap=ap)
+    if guard_ends:
+        w.emit("guard_ended", op=o.id, why="its order changed")
     w.stack.append(ActivationFrame(op=o.id, mode="activation"))
 
 
@@ -641,16 +643,20 @@ def place_marker(w: Work, o: OperativeState, x: float, y: float) -> None:
 
 
 def inflict(w: Work, op_id: str, damage: int, source: str, by: str = "") -> None:
-    """Inflict ``damage`` on ``op_id``; at 0 wounds it is incapacitated (2.3). It is removed
-    by :func:`remove_casualties` after the action.
+    """Inflict ``damage`` on ``op_id``; below half its starting wounds it becomes injured
+    (``operative_injured``), at 0 wounds it is incapacitated (2.3). It is removed by
+    :func:`remove_casualties` after the action.
 
     Wounds never go below 0: the ``damage_inflicted`` event reports the ``damage`` inflicted
     (as rolled) and the ``wounds`` left, clamped at 0."""
     o = w.op(op_id)
     if damage <= 0 or o.incapacitated or not o.placed:
         return
+    was_injured = w.injured(o)
     o = w.set_op(op_id, wounds=max(0, o.wounds - damage))
     w.emit("damage_inflicted", op=op_id, damage=damage, source=source, wounds=o.wounds, by=by)
+    if o.wounds > 0 and w.injured(o) and not was_injured:
+        w.emit("operative_injured", op=op_id, wounds=o.wounds, by=by)
     if o.wounds <= 0:
         w.set_op(op_id, incapacitated=True, on_guard=False)
         w.emit("operative_incapacitated", op=op_id, player=o.player, by=by)

@@ -312,6 +312,23 @@ class Killzone:
     # Simple lookups
     # ---------------------------------------------------------------------------------------
 
+    def drop_zone_edge(self, name: str) -> str:
+        """The board edge drop zone ``name`` lies along: ``"west"``, ``"east"``, ``"south"`` or
+        ``"north"`` (x grows east, y grows north, as in the board pictures), from where its
+        centroid lies off the board's centre; ``"centre"`` when it is on the centre. Drop
+        zones are named by the layout, not by player (1.2, 9.1).
+
+        Raises:
+            KeyError: the layout has no drop zone ``name``.
+        """
+        c = self.drop_zones[name].centroid
+        dx, dy = c.x - self.width / 2, c.y - self.depth / 2
+        if max(abs(dx), abs(dy)) < 1e-6:
+            return "centre"
+        if abs(dx) >= abs(dy):
+            return "west" if dx < 0 else "east"
+        return "south" if dy < 0 else "north"
+
     def part_types(self, index: int) -> frozenset[TerrainType]:
         """The types of part ``index`` in this killzone's hatchway state."""
         part = self.parts[index]

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
 from matplotlib import rc_context
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
@@ -36,6 +37,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Patch
 from matplotlib.patches import Polygon as PolygonPatch
 from matplotlib.patheffects import withStroke
+from matplotlib.text import Text
 from shapely.geometry import Polygon
 
 from engine.errors import KillTeamError
@@ -50,9 +52,11 @@ __all__ = [
     "PLAYER_COLOURS",
     "SUFFIXES",
     "TERRAIN_STYLES",
+    "OperativeMarks",
     "OperativesError",
     "RenderError",
     "load_operatives",
+    "place_labels",
     "render_killzone",
     "sight_caption",
     "terrain_category",
@@ -82,6 +86,29 @@ TERRAIN_STYLES: Mapping[str, tuple[str, str]] = {
 
 _FLOOR_COLOUR = "#f7f4ec"
 _TEXT_HALO = [withStroke(linewidth=2.2, foreground="white")]
+#: Edge colour of an injured operative's base (2.3).
+_INJURED_COLOUR = "#111111"
+#: Fill opacity of a ready operative and of an expended one (faded).
+_READY_ALPHA, _EXPENDED_ALPHA = 0.95, 0.5
+
+#: A rectangle ``(x0, y0, x1, y1)`` in inches on the board.
+Box = tuple[float, float, float, float]
+
+
+@attrs.frozen(slots=True)
+class OperativeMarks:
+    """What a battle picture shows on an operative's base besides its player.
+
+    Attributes:
+        order: ``"engage"`` or ``"conceal"`` (1.5), written as ``E`` or ``C`` on the base;
+            ``""`` writes nothing.
+        injured: fewer than half its starting wounds (2.3): a black ring.
+        expended: it has no activation left this turning point: a faded fill.
+    """
+
+    order: str = ""
+    injured: bool = False
+    expended: bool = False
 
 
 class RenderError(KillTeamError, ValueError):
@@ -304,6 +331,18 @@ def _draw_board(ax: Axes, kz: Killzone, owners: Mapping[str, str]) -> None:
             alpha=0.22,
             zorder=1.1,
         )
+        if zone in owners:  # the zone's own name, under the letter of the player set up there
+            ax.text(
+                float(c.x),
+                float(c.y) - 1.6,
+                f"drop zone {zone}",
+                ha="center",
+                va="top",
+                fontsize=8,
+                color=colour,
+                alpha=0.55,
+                zorder=1.1,
+            )
     for zone, poly in sorted(kz.territories.items()):
         colour = PLAYER_COLOURS.get(owners.get(zone, zone), "#777777")
         # Inset a little so the outlines of adjacent territories stay visible side by side.
@@ -329,8 +368,9 @@ def _draw_board(ax: Axes, kz: Killzone, owners: Mapping[str, str]) -> None:
     )
 
 
-def _draw_terrain(ax: Axes, kz: Killzone) -> list[str]:
-    """Draw every part (lower parts first); return the categories used."""
+def _draw_terrain(ax: Axes, kz: Killzone, texts: list[Text]) -> list[str]:
+    """Draw every part (lower parts first); return the categories used. The height labels
+    are appended to ``texts``."""
     used: list[str] = []
     order = sorted(range(len(kz.parts)), key=lambda i: (kz.parts[i].height, i))
     for i in order:
@@ -363,7 +403,7 @@ def _draw_terrain(ax: Axes, kz: Killzone) -> list[str]:
         x, y = _label_point(part.polygon)
         minx, miny, maxx, maxy = part.polygon.bounds
         rotation = 90 if (maxy - miny) > 2.5 * (maxx - minx) and (maxx - minx) < 1.0 else 0
-        ax.text(
+        t = ax.text(
             x,
             y,
             _fmt_inches(part.height),
@@ -375,12 +415,19 @@ def _draw_terrain(ax: Axes, kz: Killzone) -> list[str]:
             path_effects=_TEXT_HALO,
             zorder=5,
         )
+        texts.append(t)
     return [c for c in TERRAIN_STYLES if c in used]
 
 
 def _draw_objectives(
-    ax: Axes, kz: Killzone, markers: Mapping[str, tuple[float, float]] | None
+    ax: Axes,
+    kz: Killzone,
+    markers: Mapping[str, tuple[float, float]] | None,
+    texts: list[Text],
+    boxes: list[Box],
 ) -> None:
+    """Draw the objective markers; their name labels go to ``texts``, their discs to
+    ``boxes`` (obstacles for the operatives' labels)."""
     for obj in kz.objectives:
         x, y = obj.position if markers is None or obj.name not in markers else markers[obj.name]
         ax.add_patch(
@@ -394,7 +441,9 @@ def _draw_objectives(
             )
         )
         ax.add_patch(Circle((x, y), obj.radius * 0.3, facecolor="#b8860b", zorder=4.1))
-        ax.text(
+        r = obj.radius
+        boxes.append((x - r, y - r, x + r, y + r))
+        t = ax.text(
             x,
             y - obj.radius - 0.15,
             obj.name,
@@ -406,15 +455,153 @@ def _draw_objectives(
             path_effects=_TEXT_HALO,
             zorder=4.2,
         )
+        texts.append(t)
+
+
+def _overlap(a: Box, b: Box) -> float:
+    """Area of the intersection of two boxes (0 when they are disjoint or only touch, to
+    1e-6")."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 1e-6 and h > 1e-6 else 0.0
+
+
+#: Directions tried around a base, in order: above, below, right, left, the diagonals, then
+#: above and below shifted half a label's width right or left (``x`` 0.5: see _label_box).
+_DIRECTIONS = (
+    (0.0, 1.0),
+    (0.0, -1.0),
+    (1.0, 0.0),
+    (-1.0, 0.0),
+    (1.0, 1.0),
+    (-1.0, 1.0),
+    (1.0, -1.0),
+    (-1.0, -1.0),
+    (0.5, 1.0),
+    (-0.5, 1.0),
+    (0.5, -1.0),
+    (-0.5, -1.0),
+)
+#: Gaps (inches) between a base's edge and its label, nearest first.
+_GAPS = (0.08, 0.5, 1.0, 1.6, 2.4, 3.2, 4.0)
+#: Clearance (inches) a label keeps from other labels, bases and obstacles.
+_CLEAR = 0.04
+
+
+def _label_box(
+    x: float, y: float, r: float, w: float, h: float, d: tuple[float, float], gap: float
+) -> Box:
+    """The box of a ``w`` x ``h`` label beside a base at ``(x, y)`` of radius ``r``, towards
+    direction ``d`` (unit steps), ``gap`` inches from the base's edge. ``d = (+-0.5, +-1)``:
+    above or below, shifted half the label's width."""
+    dx, dy = d
+    reach = r + gap
+    if abs(dx) == 1 and dy:  # diagonal: the label's near corner on the 45-degree line
+        reach = r * math.sqrt(0.5) + gap
+    cx = x + dx * w if abs(dx) == 0.5 else x + dx * reach + dx * w / 2
+    cy = y + dy * reach + dy * h / 2
+    return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
+def place_labels(
+    bases: Sequence[tuple[float, float, float]],
+    sizes: Sequence[tuple[float, float]],
+    obstacles: Sequence[Box] = (),
+    bounds: Box | None = None,
+    soft: Sequence[Box] = (),
+) -> list[tuple[Box, bool]]:
+    """Boxes for the labels of operatives' bases, so that no label covers another label, a
+    base or an obstacle (deterministic: the same input gives the same boxes).
+
+    Each label tries positions around its base (above, below, right, left, then diagonals)
+    at growing gaps from the base's edge (:data:`_GAPS`), inside ``bounds``, and takes the
+    one of least cost: first the area it covers (with a clearance of :data:`_CLEAR`) of other
+    labels, bases and obstacles; then the area it covers of ``soft`` boxes (terrain) plus
+    0.25 per step away from the base; the first tried wins a tie. Labels are placed most
+    crowded base first (most other bases within 3", then input order).
+
+    Args:
+        bases: ``(x, y, radius)`` of each base, inches.
+        sizes: ``(width, height)`` of each label, inches (same order as ``bases``).
+        obstacles: boxes labels should not cover (objective markers, other text).
+        bounds: the box labels must stay inside (default: none).
+        soft: boxes a label may cover at a small cost (terrain).
+
+    Returns:
+        Per base (input order): its label's box and whether it stands away from the base
+        (so a leader line should join them).
+
+    Raises:
+        ValueError: ``bases`` and ``sizes`` differ in length.
+    """
+    if len(bases) != len(sizes):
+        raise ValueError(f"{len(bases)} bases but {len(sizes)} label sizes")
+    base_boxes = [(x - r, y - r, x + r, y + r) for x, y, r in bases]
+
+    def crowd(i: int) -> int:
+        x, y, _ = bases[i]
+        return sum(
+            1 for j, (u, v, _) in enumerate(bases) if j != i and math.hypot(u - x, v - y) < 3
+        )
+
+    order = sorted(range(len(bases)), key=lambda i: (-crowd(i), i))
+    placed: dict[int, tuple[Box, bool]] = {}
+    taken: list[Box] = [*obstacles, *base_boxes]
+    for i in order:
+        x, y, r = bases[i]
+        w, h = sizes[i]
+        best: tuple[tuple[float, float], Box, bool] | None = None
+        for k, gap in enumerate(_GAPS):
+            for d in _DIRECTIONS:
+                box = _label_box(x, y, r, w, h, d, gap)
+                if bounds is not None and (
+                    box[0] < bounds[0]
+                    or box[1] < bounds[1]
+                    or box[2] > bounds[2]
+                    or box[3] > bounds[3]
+                ):
+                    continue
+                clear = (box[0] - _CLEAR, box[1] - _CLEAR, box[2] + _CLEAR, box[3] + _CLEAR)
+                hard = sum(_overlap(clear, t) for t in taken)
+                if best is not None and (hard, 0.25 * k) >= best[0]:
+                    continue  # soft cover only adds: this one cannot win
+                cost = (hard, 0.25 * k + sum(_overlap(box, t) for t in soft))
+                if best is None or cost < best[0]:
+                    best = (cost, box, k > 0)
+        if best is None:  # nothing fits inside the bounds: above the base
+            best = ((0.0, 0.0), _label_box(x, y, r, w, h, (0.0, 1.0), _GAPS[0]), False)
+        placed[i] = (best[1], best[2])
+        taken.append(best[1])
+    return [placed[i] for i in range(len(bases))]
+
+
+def _text_size(ax: Axes, text: Text) -> tuple[float, float]:
+    """Width and height (inches on the board) of ``text`` as the figure draws it now."""
+    renderer = ax.figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    bb = text.get_window_extent(renderer)
+    inv = ax.transData.inverted()
+    (x0, y0), (x1, y1) = inv.transform([(bb.x0, bb.y0), (bb.x1, bb.y1)])
+    return float(abs(x1 - x0)), float(abs(y1 - y0))
+
+
+def _text_box(ax: Axes, text: Text) -> Box:
+    renderer = ax.figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    bb = text.get_window_extent(renderer)
+    inv = ax.transData.inverted()
+    (x0, y0), (x1, y1) = inv.transform([(bb.x0, bb.y0), (bb.x1, bb.y1)])
+    return (float(min(x0, x1)), float(min(y0, y1)), float(max(x0, x1)), float(max(y0, y1)))
 
 
 def _draw_operatives(
     ax: Axes,
     operatives: Mapping[str, tuple[str, Placement]],
-    labels: Mapping[str, str] | None,
+    marks: Mapping[str, OperativeMarks],
 ) -> None:
+    """The bases: player colour, faded when expended, a black ring when injured, and the
+    order's letter (E or C) on the base."""
     for name, (player, p) in operatives.items():
         colour = PLAYER_COLOURS.get(player, "#555555")
+        m = marks.get(name, OperativeMarks())
         ax.add_patch(
             Circle(
                 (p.x, p.y),
@@ -422,24 +609,88 @@ def _draw_operatives(
                 facecolor=colour,
                 edgecolor="white",
                 linewidth=1.2,
-                alpha=0.95,
+                alpha=_EXPENDED_ALPHA if m.expended else _READY_ALPHA,
                 zorder=6,
             )
         )
+        if m.injured:  # drawn on its own so that it does not fade with the fill
+            ax.add_patch(
+                Circle(
+                    (p.x, p.y),
+                    p.radius,
+                    fill=False,
+                    edgecolor=_INJURED_COLOUR,
+                    linewidth=2.2,
+                    zorder=6.1,
+                )
+            )
+        if m.order:
+            ax.text(
+                p.x,
+                p.y,
+                m.order[0].upper(),
+                ha="center",
+                va="center_baseline",
+                fontsize=7,
+                fontweight="bold",
+                color="white",
+                zorder=6.2,
+            )
+
+
+def _draw_labels(
+    ax: Axes,
+    operatives: Mapping[str, tuple[str, Placement]],
+    labels: Mapping[str, str] | None,
+    obstacles: list[Box],
+    bounds: Box,
+    soft: list[Box],
+) -> None:
+    """The operatives' labels, placed by :func:`place_labels` (call once the layout is
+    fixed: sizes are measured in board inches)."""
+    names = list(operatives)
+    texts: list[Text] = []
+    for name in names:
+        player, p = operatives[name]
         text = labels.get(name, name) if labels is not None else name
         label = text if p.elevation <= 0 else f"{text} ({_fmt_inches(p.elevation)} up)"
-        ax.text(
-            p.x,
-            p.y + p.radius + 0.12,
-            label,
-            ha="center",
-            va="bottom",
-            fontsize=8,
-            fontweight="bold",
-            color=colour,
-            path_effects=_TEXT_HALO,
-            zorder=6.5,
+        texts.append(
+            ax.text(
+                p.x,
+                p.y,
+                label,
+                ha="center",
+                va="center",
+                fontsize=8,
+                fontweight="bold",
+                color=PLAYER_COLOURS.get(player, "#555555"),
+                path_effects=_TEXT_HALO,
+                zorder=6.5,
+            )
         )
+    pad = 0.05
+    sizes = [(w + 2 * pad, h + 2 * pad) for w, h in (_text_size(ax, t) for t in texts)]
+    bases = [(p.x, p.y, p.radius) for _, p in (operatives[n] for n in names)]
+    spots = place_labels(bases, sizes, obstacles, bounds, soft)
+    for name, t, (box, away) in zip(names, texts, spots, strict=True):
+        player, p = operatives[name]
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        t.set_position((cx, cy))
+        if away:  # a leader line from the base's edge to the label's nearest point
+            nx = min(max(p.x, box[0]), box[2])
+            ny = min(max(p.y, box[1]), box[3])
+            dist = math.hypot(nx - p.x, ny - p.y)
+            if dist > p.radius:
+                ex = p.x + (nx - p.x) * p.radius / dist
+                ey = p.y + (ny - p.y) * p.radius / dist
+                ax.plot(
+                    [ex, nx],
+                    [ey, ny],
+                    color=PLAYER_COLOURS.get(player, "#555555"),
+                    linewidth=0.7,
+                    alpha=0.8,
+                    zorder=5.9,  # under the bases
+                )
 
 
 def _draw_sight(ax: Axes, kz: Killzone, shooter: Placement, target: Placement) -> None:
@@ -471,6 +722,7 @@ def _legend_handles(
     players: set[str],
     sight: bool,
     owners: Mapping[str, str],
+    marked: bool = False,
 ) -> list[Artist]:
     handles: list[Artist] = []
     for category in categories:
@@ -520,6 +772,46 @@ def _legend_handles(
                 label=f"Operative, player {player}",
             )
         )
+    if marked and players:
+        colour = PLAYER_COLOURS.get(sorted(players)[0], "#555555")
+        for letter, text in (("E", "Engage order"), ("C", "Conceal order")):
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    linestyle="none",
+                    marker=f"${letter}$",
+                    markersize=7,
+                    color=colour,
+                    label=f"{letter}: {text}",
+                )
+            )
+        handles.append(
+            Line2D(
+                [],
+                [],
+                linestyle="none",
+                marker="o",
+                markersize=9,
+                markerfacecolor=colour,
+                markeredgecolor="white",
+                alpha=_EXPENDED_ALPHA,
+                label="Faded: expended",
+            )
+        )
+        handles.append(
+            Line2D(
+                [],
+                [],
+                linestyle="none",
+                marker="o",
+                markersize=9,
+                markerfacecolor=colour,
+                markeredgecolor=_INJURED_COLOUR,
+                markeredgewidth=2.2,
+                label="Black ring: injured",
+            )
+        )
     if sight:
         handles.append(Line2D([], [], color="#e4007c", label="Targeting lines"))
         handles.append(
@@ -538,6 +830,7 @@ def render_killzone(
     markers: Mapping[str, tuple[float, float]] | None = None,
     title: str | None = None,
     drop_zone_players: Mapping[str, str] | None = None,
+    marks: Mapping[str, OperativeMarks] | None = None,
 ) -> Path:
     """Draw ``killzone`` to a PNG (150 dpi) or SVG file.
 
@@ -547,7 +840,10 @@ def render_killzone(
     (translucent, labelled with the player), territories (dashed outlines), objective
     markers (40 mm circles with their names); operatives as circles of their base diameter
     (mm converted to inches), coloured by player and labelled with their names (and their
-    elevation when above the floor); and, with ``sight``, the targeting lines of
+    elevation when above the floor), each label placed beside its base where it covers no
+    other label, base or marker (:func:`place_labels`; a thin leader line joins a label set
+    further away); with ``marks``, each base's order letter (E or C), a faded fill when
+    expended and a black ring when injured; and, with ``sight``, the targeting lines of
     :func:`engine.geometry.sight.targeting` from the shooter's chosen origin, the
     intervening features outlined, and a caption of the verdicts (:func:`sight_caption`;
     sections 4.3-4.5). Hatchways are drawn in the killzone's current state (section 9.3).
@@ -565,6 +861,7 @@ def render_killzone(
         title: a line written above the layout's own title (e.g. the turning point and VP).
         drop_zone_players: drop zone name -> the player who set up there (1.2); the zone, its
             territory and its label take that player's colour (default: the zone's own name).
+        marks: operative name -> :class:`OperativeMarks` (order, injured, expended).
 
     Returns:
         The path written.
@@ -606,10 +903,13 @@ def render_killzone(
         spine.set_visible(False)
 
     owners: Mapping[str, str] = drop_zone_players or {}
+    marks = marks or {}
     _draw_board(ax, killzone, owners)
-    categories = _draw_terrain(ax, killzone)
-    _draw_objectives(ax, killzone, markers)
-    _draw_operatives(ax, ops, labels)
+    texts: list[Text] = []
+    obstacles: list[Box] = []
+    categories = _draw_terrain(ax, killzone, texts)
+    _draw_objectives(ax, killzone, markers, texts, obstacles)
+    _draw_operatives(ax, ops, marks)
     caption = ""
     if sight is not None:
         (_, shooter), (_, target) = ops[sight[0]], ops[sight[1]]
@@ -628,7 +928,7 @@ def render_killzone(
     if caption:
         fig.supxlabel(caption, fontsize=10, x=0.02, ha="left")
     players = {player for player, _ in ops.values()}
-    handles = _legend_handles(categories, killzone, players, sight is not None, owners)
+    handles = _legend_handles(categories, killzone, players, sight is not None, owners, bool(marks))
     fig.legend(
         handles=handles,
         loc="outside right upper",
@@ -639,6 +939,18 @@ def render_killzone(
         handlelength=2.2,
         handleheight=1.4,
     )
+    # Fix the layout, then place the labels in board inches measured in it.
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)
+    fig.set_layout_engine("none")
+    obstacles += [_text_box(ax, t) for t in texts]
+    bounds = (0.0, 0.0, killzone.width, killzone.depth)
+    soft: list[Box] = []
+    for part in killzone.parts:
+        x0, y0, x1, y1 = (float(v) for v in part.polygon.bounds)
+        soft.append((x0, y0, x1, y1))
+    _draw_labels(ax, ops, labels, obstacles, bounds, soft)
     out.parent.mkdir(parents=True, exist_ok=True)
     metadata: dict[str, Any] = {"Date": None} if suffix == ".svg" else {"Software": None}
     with rc_context({"svg.fonttype": "none", "svg.hashsalt": "killteam", "hatch.linewidth": 0.6}):
