@@ -140,11 +140,19 @@ def test_5_2_narration_of_two_assists_on_the_retaliating_side() -> None:
     ("weapon", "dice", "said"),
     [
         # A 6 is retained, so Punishing retains one fail (the 2) as a normal success.
-        ("punishing gun", "6,2,1,1", "hits 1 normal + 1 crit (Punishing makes a fail 2 a normal)"),
+        (
+            "punishing gun",
+            "6,2,1,1",
+            "6,2,1,1 (Punishing makes a fail 2 a normal) -> hits 1 normal + 1 crit",
+        ),
         # A crit (6) and a normal (4) retained: Rending changes the normal to a crit.
-        ("rending gun", "6,4,1,1", "hits 2 crit (Rending makes a normal 4 a crit)"),
+        ("rending gun", "6,4,1,1", "6,4,1,1 (Rending makes a normal 4 a crit) -> hits 2 crit"),
         # No crit retained, two normals (5, 4): Severe changes one (the 5) to a crit.
-        ("severe gun", "5,4,1,1", "hits 1 normal + 1 crit (Severe makes a normal 5 a crit)"),
+        (
+            "severe gun",
+            "5,4,1,1",
+            "5,4,1,1 (Severe makes a normal 5 a crit) -> hits 1 normal + 1 crit",
+        ),
     ],
 )
 def test_6_narration_says_which_rule_upgraded_which_die(weapon: str, dice: str, said: str) -> None:
@@ -152,8 +160,12 @@ def test_6_narration_says_which_rule_upgraded_which_die(weapon: str, dice: str, 
         {"RED-3": {"at": (5, 14)}, "BLU-1": {"at": (16, 14)}},
         red=Roster(RIPPERS, ("Trooper", "Trooper", "Ripper")),
     )
+    # Applying the rule is the attacker's choice (6 "you can"): the script applies it.
+    rule = weapon.split()[0].title()
     lines = narrated(
-        s, ["Activate RED-3 engage", f"Shoot RED-3 {weapon} at BLU-1"], [dice, "1,1,1"]
+        s,
+        ["Activate RED-3 engage", f"Shoot RED-3 {weapon} at BLU-1", f"Apply {rule}"],
+        [dice, "1,1,1"],
     )
     assert said in one_line(lines, f"shoots BLU-1 with {weapon}")
 

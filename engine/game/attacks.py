@@ -629,9 +629,6 @@ class ShootFrame:
             crits=c,
             obscured=self.obscured,
         )
-        weapon_rules.emit_upgrades(
-            w, self.shooter, t.id, self.dice, self.accurate, prof, self.obscured
-        )
         w.replace_top(normals=n, crits=c, stage="defence_roll", dice=(), flags=())
         if c:  # Devastating, Stun... subscribe to this event (engine.game.weapon_rules)
             w.emit(
@@ -798,8 +795,22 @@ class ShootFrame:
         elif st == "retention":
             rule, left = self.rules_left[0], self.rules_left[1:]
             if a.verb == "Apply":
+                prof = self.profile(w)
+                first_fails = roll_retained(self.dice, self.accurate, prof, self.obscured)[2]
+                die, before, after = weapon_rules.applied_upgrade(
+                    rule, self.dice, self.accurate, prof, self.fails < first_fails
+                )
                 n, c, fails = apply_retention_rule(rule, self.normals, self.crits, self.fails)
                 w.replace_top(normals=n, crits=c, fails=fails, rules_left=left)
+                w.emit(
+                    "die_upgraded",
+                    op=self.shooter,
+                    target=self.targets[self.idx],
+                    rule=rule,
+                    die=die,
+                    before=before,
+                    after=after,
+                )
             else:
                 w.replace_top(rules_left=left)
         else:
@@ -1172,15 +1183,8 @@ class FightFrame:
         an, ac, dn, dc = self.an, self.ac, self.dn, self.dc
         pd = self.prof(w, "d") if self.dweapon else None
         w.emit("attack_retained", op=self.attacker, target=self.defender, normals=an, crits=ac)
-        weapon_rules.emit_upgrades(
-            w, self.attacker, self.defender, self.adice, self.a_accurate, pa, False
-        )
         if self.dweapon:
             w.emit("attack_retained", op=self.defender, target=self.attacker, normals=dn, crits=dc)
-            assert pd is not None
-            weapon_rules.emit_upgrades(
-                w, self.defender, self.attacker, self.ddice, self.d_accurate, pd, False
-            )
         w.replace_top(an=an, ac=ac, dn=dn, dc=dc, stage="resolve", turn="a")
         # Devastating and Stun from retained crits, both sides (engine.game.weapon_rules).
         if ac:
@@ -1386,8 +1390,28 @@ class FightFrame:
             raise _illegal(f"{a} is not possible now: 'Apply {rules[0]}' or 'Decline' (6)")
         changes: dict[str, Any] = {f"{side}_rules": rules[1:]}
         if a.verb == "Apply":
-            n, c, fails = apply_retention_rule(rules[0], *self._side_dice(side))
+            n0, c0, fails0 = self._side_dice(side)
+            n, c, fails = apply_retention_rule(rules[0], n0, c0, fails0)
             changes.update({f"{side}n": n, f"{side}c": c, f"{side}_fails": fails})
+            dice = self.adice if side == "a" else self.ddice
+            acc = self.a_accurate if side == "a" else self.d_accurate
+            prof = self.prof(w, side)
+            first_fails = roll_retained(dice, acc, prof, False)[2]
+            die, before, after = weapon_rules.applied_upgrade(
+                rules[0], dice, acc, prof, fails0 < first_fails
+            )
+            op, target = (
+                (self.attacker, self.defender) if side == "a" else (self.defender, self.attacker)
+            )
+            w.emit(
+                "die_upgraded",
+                op=op,
+                target=target,
+                rule=rules[0],
+                die=die,
+                before=before,
+                after=after,
+            )
         w.replace_top(**changes)
 
     def _resolve(self, w: Work, a: Action) -> None:
