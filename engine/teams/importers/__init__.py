@@ -25,9 +25,11 @@ class ImportIssue:
     Attributes:
         team: the team's name. where: e.g. ``"operative 'X': weapon 'Y': profile 0: rules"``.
         message: what happened (``"recovered 'Lethal 5+ Piercing 1' as 'Lethal 5+, Piercing
-            1'"``, ``"team rule 'Concealed Position*' has no implementation yet"``...).
-        kind: ``"recovered"`` (fixed and kept), ``"unsupported"`` (kept, not implemented) or
-            ``"skipped"`` (could not be used; the rest of the team still loads).
+            1'"``, ``"team rule 'Concealed Position*' ... kept as a team weapon rule"``...).
+        kind: ``"recovered"`` (fixed and kept), ``"unsupported"`` (kept, not understood by
+            the importer; a team rule is played only if a rule module implements it, see
+            :mod:`engine.rules.registry`) or ``"skipped"`` (could not be used; the rest of
+            the team still loads).
     """
 
     team: str

@@ -164,7 +164,8 @@ def weapon_rule_from_record(
         name = glossary[rule_id]
         return (
             TeamRule(name),
-            f"team rule {name!r} ({rule_id}) has no implementation yet",
+            f"team rule {name!r} ({rule_id}) kept as a team weapon rule "
+            "('killteam teams rules' says whether the engine plays it)",
             ("unsupported"),
         )
     return (
