@@ -45,6 +45,7 @@ def _ripper_team() -> Any:
         weapon("Rending Gun", "ranged", 4, "3+", "3/4", "Rending"),
         weapon("Severe Gun", "ranged", 4, "3+", "3/4", "Severe"),
         weapon("Hot Blade", "melee", 3, "4+", "2/3", "Hot"),
+        weapon("Rending Blade", "melee", 3, "3+", "2/3", "Rending"),
     ]
     data["operatives"].append(ripper)
     return team_from_dict(data, "red")
@@ -152,10 +153,39 @@ def test_6_narration_says_which_rule_upgraded_which_die(weapon: str, dice: str, 
         {"RED-3": {"at": (5, 14)}, "BLU-1": {"at": (16, 14)}},
         red=Roster(RIPPERS, ("Trooper", "Trooper", "Ripper")),
     )
-    lines = narrated(
-        s, ["Activate RED-3 engage", f"Shoot RED-3 {weapon} at BLU-1"], [dice, "1,1,1"]
-    )
+    rule = weapon.split()[0].capitalize()  # the attacker applies it (a choice, 6)
+    actions = ["Activate RED-3 engage", f"Shoot RED-3 {weapon} at BLU-1", f"Apply {rule}"]
+    lines = narrated(s, actions, [dice, "1,1,1"])
     assert said in one_line(lines, f"shoots BLU-1 with {weapon}")
+
+
+def test_6_a_declined_retention_rule_is_not_narrated() -> None:
+    # "6,2,1,1" with Punishing declined: 1 crit only, nothing upgraded.
+    s = lab(
+        {"RED-3": {"at": (5, 14)}, "BLU-1": {"at": (16, 14)}},
+        red=Roster(RIPPERS, ("Trooper", "Trooper", "Ripper")),
+    )
+    actions = ["Activate RED-3 engage", "Shoot RED-3 punishing gun at BLU-1", "Decline"]
+    line = one_line(narrated(s, actions, ["6,2,1,1", "1,1,1"]), "shoots BLU-1")
+    assert "hits 1 crit" in line and "Punishing" not in line
+
+
+def test_6_narration_of_an_upgrade_in_a_fight() -> None:
+    # Rending Blade (Hit 3+, Rending): "6,4,1" retains a crit and a normal; applied, the 4
+    # becomes a crit. BLU-1 rolls all fails.
+    s = lab(
+        {"RED-3": {"at": (15, 14)}, "BLU-1": {"at": (15 + CLOSE, 14)}},
+        red=Roster(RIPPERS, ("Trooper", "Trooper", "Ripper")),
+    )
+    actions = [
+        "Activate RED-3 engage",
+        "Fight RED-3 rending blade at BLU-1",
+        "Apply Rending",
+        "Strike crit",
+        "Strike crit",
+    ]
+    line = one_line(narrated(s, actions, ["6,4,1", "1,1,1"]), "fights BLU-1")
+    assert "RED-3 rolls 6,4,1 -> hits 2 crit (Rending makes a normal 4 a crit)" in line
 
 
 def test_6_no_upgrade_is_narrated_when_the_rule_does_not_apply() -> None:

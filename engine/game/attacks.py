@@ -629,9 +629,6 @@ class ShootFrame:
             crits=c,
             obscured=self.obscured,
         )
-        weapon_rules.emit_upgrades(
-            w, self.shooter, t.id, self.dice, self.accurate, prof, self.obscured
-        )
         w.replace_top(normals=n, crits=c, stage="defence_roll", dice=(), flags=())
         if c:  # Devastating, Stun... subscribe to this event (engine.game.weapon_rules)
             w.emit(
@@ -798,6 +795,9 @@ class ShootFrame:
         elif st == "retention":
             rule, left = self.rules_left[0], self.rules_left[1:]
             if a.verb == "Apply":
+                t_id, prof = self.target(w).id, self.profile(w)
+                args = (self.dice, self.accurate, prof, self.normals)
+                weapon_rules.emit_upgrade(w, self.shooter, t_id, rule, *args)
                 n, c, fails = apply_retention_rule(rule, self.normals, self.crits, self.fails)
                 w.replace_top(normals=n, crits=c, fails=fails, rules_left=left)
             else:
@@ -1172,15 +1172,8 @@ class FightFrame:
         an, ac, dn, dc = self.an, self.ac, self.dn, self.dc
         pd = self.prof(w, "d") if self.dweapon else None
         w.emit("attack_retained", op=self.attacker, target=self.defender, normals=an, crits=ac)
-        weapon_rules.emit_upgrades(
-            w, self.attacker, self.defender, self.adice, self.a_accurate, pa, False
-        )
         if self.dweapon:
             w.emit("attack_retained", op=self.defender, target=self.attacker, normals=dn, crits=dc)
-            assert pd is not None
-            weapon_rules.emit_upgrades(
-                w, self.defender, self.attacker, self.ddice, self.d_accurate, pd, False
-            )
         w.replace_top(an=an, ac=ac, dn=dn, dc=dc, stage="resolve", turn="a")
         # Devastating and Stun from retained crits, both sides (engine.game.weapon_rules).
         if ac:
@@ -1386,6 +1379,14 @@ class FightFrame:
             raise _illegal(f"{a} is not possible now: 'Apply {rules[0]}' or 'Decline' (6)")
         changes: dict[str, Any] = {f"{side}_rules": rules[1:]}
         if a.verb == "Apply":
+            me, them = (
+                (self.attacker, self.defender) if side == "a" else (self.defender, self.attacker)
+            )
+            dice, acc = (
+                (self.adice, self.a_accurate) if side == "a" else (self.ddice, self.d_accurate)
+            )
+            args = (dice, acc, self.prof(w, side), self._side_dice(side)[0])
+            weapon_rules.emit_upgrade(w, me, them, rules[0], *args)
             n, c, fails = apply_retention_rule(rules[0], *self._side_dice(side))
             changes.update({f"{side}n": n, f"{side}c": c, f"{side}_fails": fails})
         w.replace_top(**changes)

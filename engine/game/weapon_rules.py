@@ -18,7 +18,7 @@ from engine.game.events import Event
 from engine.game.state import Effect
 from engine.game.work import Work
 
-__all__ = ["devastating", "emit_upgrades", "install", "retention_upgrades", "stun"]
+__all__ = ["devastating", "emit_upgrade", "install", "retention_upgrade", "stun"]
 
 
 def _profile(w: Work, ev: Event) -> AttackProfile:
@@ -55,53 +55,50 @@ def stun(w: Work, target: str, source: str) -> None:
     w.emit("stunned", op=target, by=source)
 
 
-def retention_upgrades(
-    values: tuple[int, ...], accurate: int, profile: AttackProfile, obscured: bool
-) -> list[tuple[str, int, str, str]]:
-    """Which retention rule changed which die (5.1 step 3, 6), as ``(rule, die, from, to)``:
-    ``("Punishing", 2, "fail", "normal")`` (a fail retained as a normal success),
-    ``("Rending", 4, "normal", "crit")`` or ``("Severe", 4, "normal", "crit")``. ``die`` is
-    the rolled value, ``0`` for a success retained unrolled (Accurate). The dice are read as
-    :func:`engine.game.attacks.retain` reads them: Punishing takes the highest fail, Rending and
-    Severe the highest rolled normal success; nothing is upgraded when the target is obscured.
+def retention_upgrade(
+    rule: str, values: tuple[int, ...], accurate: int, profile: AttackProfile, normals: int
+) -> tuple[int, str, str]:
+    """Which die a retention rule the attacker applies now changes (6), as ``(die, from,
+    to)``: Punishing retains the highest fail as a normal success (``(2, "fail",
+    "normal")``); Rending and Severe change the highest normal success to a crit (``(4,
+    "normal", "crit")``). ``die`` is the rolled value, ``0`` for a success retained unrolled
+    (Accurate).
 
     Args:
+        rule: ``"Punishing"``, ``"Rending"`` or ``"Severe"``.
         values: the rolled attack dice (after re-rolls).
         accurate: normal successes retained without rolling.
-        profile: the weapon profile used (its Hit already changed as in the attack).
-        obscured: whether the target is obscured (4.5: crits become normals, no upgrades).
+        profile: the weapon profile used (its Hit as in the attack).
+        normals: the normal successes retained before this rule (more than the rolled and
+            unrolled ones when Punishing has already retained a fail).
     """
     d = profile.rules.dice
-    if obscured or not (d.punishing or d.rending or d.severe):
-        return []
     crit_at = max(profile.hit, d.lethal) if d.lethal is not None else 6
     crits = [v for v in values if v == 6 or (v != 1 and v >= crit_at)]
-    normals = [v for v in values if v not in crits and v != 1 and v >= profile.hit]
-    normals += [0] * accurate
-    fails = [v for v in values if v not in crits and v not in normals]
-    out: list[tuple[str, int, str, str]] = []
-    if d.punishing and crits and fails:
-        out.append(("Punishing", max(fails), "fail", "normal"))
-        normals.append(max(fails))
-    if normals and ((d.rending and crits) or (d.severe and not crits)):
-        rule = "Rending" if d.rending and crits else "Severe"
-        out.append((rule, max(normals), "normal", "crit"))
-    return out
+    rolled = [v for v in values if v not in crits and v != 1 and v >= profile.hit]
+    fails = [v for v in values if v not in crits and v not in rolled]
+    if rule == "Punishing":
+        return (max(fails) if fails else 0), "fail", "normal"
+    candidates = rolled + [0] * accurate
+    if normals > len(candidates) and fails:  # Punishing's retained fail is a normal now
+        candidates.append(max(fails))
+    return (max(candidates) if candidates else 0), "normal", "crit"
 
 
-def emit_upgrades(
+def emit_upgrade(
     w: Work,
     op: str,
     target: str,
+    rule: str,
     values: tuple[int, ...],
     accurate: int,
     profile: AttackProfile,
-    obscured: bool,
+    normals: int,
 ) -> None:
-    """Emit one ``die_upgraded`` event (``op``, ``target``, ``rule``, ``die``, ``before``,
-    ``after``) per die a retention rule changed (:func:`retention_upgrades`)."""
-    for rule, die, before, after in retention_upgrades(values, accurate, profile, obscured):
-        w.emit("die_upgraded", op=op, target=target, rule=rule, die=die, before=before, after=after)
+    """Emit a ``die_upgraded`` event (``op``, ``target``, ``rule``, ``die``, ``before``,
+    ``after``) for a retention rule the attacker applies (:func:`retention_upgrade`)."""
+    die, before, after = retention_upgrade(rule, values, accurate, profile, normals)
+    w.emit("die_upgraded", op=op, target=target, rule=rule, die=die, before=before, after=after)
 
 
 def _on_crits(w: Work, ev: Event) -> None:
