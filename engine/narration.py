@@ -104,6 +104,7 @@ class _Attack(_Line):
         self.dice_part: dict[str, int] = {}  # player (fight) or "attack"/"defence" -> index
         self.strike = -1  # index of the last strike, while its damage may follow
         self.hot = -1  # index of a Hot roll whose damage follows
+        self.upgrades: dict[str, list[str]] = {}  # op -> retention rules applied, until retained
 
 
 class Narrator:
@@ -219,14 +220,8 @@ class Narrator:
         elif k == "assisted" and attack is not None:
             attack.parts.append(assist_text(e))
         elif k == "die_upgraded" and attack is not None:
-            if attack.kind == "fight":
-                idx = attack.dice_part.get(after.ctx.owner.get(e["op"], ""))
-            else:
-                idx = attack.dice_part.get("attack")
-            if idx is None:
-                attack.parts.append(upgrade_text(e))
-            else:
-                attack.parts[idx] += f" ({upgrade_text(e)})"
+            # applied while choosing; written after the successes retained (attack_retained)
+            attack.upgrades.setdefault(e["op"], []).append(upgrade_text(e))
         elif k == "hot_roll" and attack is not None:
             if e["damage"]:
                 attack.hot = len(attack.parts)
@@ -418,6 +413,9 @@ class Narrator:
         text = " -> " + _counts(e["normals"], e["crits"], "hits")
         if e.get("obscured"):
             text += " (obscured)"
+        upgrades = attack.upgrades.pop(e["op"], [])
+        if upgrades:
+            text += " (" + "; ".join(upgrades) + ")"
         if attack.kind == "fight":
             idx = attack.dice_part.get(after.ctx.owner.get(e["op"], ""))
         else:

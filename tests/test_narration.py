@@ -45,6 +45,7 @@ def _ripper_team() -> Any:
         weapon("Rending Gun", "ranged", 4, "3+", "3/4", "Rending"),
         weapon("Severe Gun", "ranged", 4, "3+", "3/4", "Severe"),
         weapon("Hot Blade", "melee", 3, "4+", "2/3", "Hot"),
+        weapon("Rending Blade", "melee", 3, "3+", "2/3", "Rending"),
     ]
     data["operatives"].append(ripper)
     return team_from_dict(data, "red")
@@ -140,19 +141,11 @@ def test_5_2_narration_of_two_assists_on_the_retaliating_side() -> None:
     ("weapon", "dice", "said"),
     [
         # A 6 is retained, so Punishing retains one fail (the 2) as a normal success.
-        (
-            "punishing gun",
-            "6,2,1,1",
-            "6,2,1,1 (Punishing makes a fail 2 a normal) -> hits 1 normal + 1 crit",
-        ),
+        ("punishing gun", "6,2,1,1", "hits 1 normal + 1 crit (Punishing makes a fail 2 a normal)"),
         # A crit (6) and a normal (4) retained: Rending changes the normal to a crit.
-        ("rending gun", "6,4,1,1", "6,4,1,1 (Rending makes a normal 4 a crit) -> hits 2 crit"),
+        ("rending gun", "6,4,1,1", "hits 2 crit (Rending makes a normal 4 a crit)"),
         # No crit retained, two normals (5, 4): Severe changes one (the 5) to a crit.
-        (
-            "severe gun",
-            "5,4,1,1",
-            "5,4,1,1 (Severe makes a normal 5 a crit) -> hits 1 normal + 1 crit",
-        ),
+        ("severe gun", "5,4,1,1", "hits 1 normal + 1 crit (Severe makes a normal 5 a crit)"),
     ],
 )
 def test_6_narration_says_which_rule_upgraded_which_die(weapon: str, dice: str, said: str) -> None:
@@ -160,14 +153,39 @@ def test_6_narration_says_which_rule_upgraded_which_die(weapon: str, dice: str, 
         {"RED-3": {"at": (5, 14)}, "BLU-1": {"at": (16, 14)}},
         red=Roster(RIPPERS, ("Trooper", "Trooper", "Ripper")),
     )
-    # Applying the rule is the attacker's choice (6 "you can"): the script applies it.
-    rule = weapon.split()[0].title()
-    lines = narrated(
-        s,
-        ["Activate RED-3 engage", f"Shoot RED-3 {weapon} at BLU-1", f"Apply {rule}"],
-        [dice, "1,1,1"],
-    )
+    rule = weapon.split()[0].capitalize()  # the attacker applies it (a choice, 6)
+    actions = ["Activate RED-3 engage", f"Shoot RED-3 {weapon} at BLU-1", f"Apply {rule}"]
+    lines = narrated(s, actions, [dice, "1,1,1"])
     assert said in one_line(lines, f"shoots BLU-1 with {weapon}")
+
+
+def test_6_a_declined_retention_rule_is_not_narrated() -> None:
+    # "6,2,1,1" with Punishing declined: 1 crit only, nothing upgraded.
+    s = lab(
+        {"RED-3": {"at": (5, 14)}, "BLU-1": {"at": (16, 14)}},
+        red=Roster(RIPPERS, ("Trooper", "Trooper", "Ripper")),
+    )
+    actions = ["Activate RED-3 engage", "Shoot RED-3 punishing gun at BLU-1", "Decline"]
+    line = one_line(narrated(s, actions, ["6,2,1,1", "1,1,1"]), "shoots BLU-1")
+    assert "hits 1 crit" in line and "Punishing" not in line
+
+
+def test_6_narration_of_an_upgrade_in_a_fight() -> None:
+    # Rending Blade (Hit 3+, Rending): "6,4,1" retains a crit and a normal; applied, the 4
+    # becomes a crit. BLU-1 rolls all fails.
+    s = lab(
+        {"RED-3": {"at": (15, 14)}, "BLU-1": {"at": (15 + CLOSE, 14)}},
+        red=Roster(RIPPERS, ("Trooper", "Trooper", "Ripper")),
+    )
+    actions = [
+        "Activate RED-3 engage",
+        "Fight RED-3 rending blade at BLU-1",
+        "Apply Rending",
+        "Strike crit",
+        "Strike crit",
+    ]
+    line = one_line(narrated(s, actions, ["6,4,1", "1,1,1"]), "fights BLU-1")
+    assert "RED-3 rolls 6,4,1 -> hits 2 crit (Rending makes a normal 4 a crit)" in line
 
 
 def test_6_no_upgrade_is_narrated_when_the_rule_does_not_apply() -> None:

@@ -795,22 +795,11 @@ class ShootFrame:
         elif st == "retention":
             rule, left = self.rules_left[0], self.rules_left[1:]
             if a.verb == "Apply":
-                prof = self.profile(w)
-                first_fails = roll_retained(self.dice, self.accurate, prof, self.obscured)[2]
-                die, before, after = weapon_rules.applied_upgrade(
-                    rule, self.dice, self.accurate, prof, self.fails < first_fails
-                )
+                t_id, prof = self.target(w).id, self.profile(w)
+                args = (self.dice, self.accurate, prof, self.normals)
+                weapon_rules.emit_upgrade(w, self.shooter, t_id, rule, *args)
                 n, c, fails = apply_retention_rule(rule, self.normals, self.crits, self.fails)
                 w.replace_top(normals=n, crits=c, fails=fails, rules_left=left)
-                w.emit(
-                    "die_upgraded",
-                    op=self.shooter,
-                    target=self.targets[self.idx],
-                    rule=rule,
-                    die=die,
-                    before=before,
-                    after=after,
-                )
             else:
                 w.replace_top(rules_left=left)
         else:
@@ -1390,28 +1379,16 @@ class FightFrame:
             raise _illegal(f"{a} is not possible now: 'Apply {rules[0]}' or 'Decline' (6)")
         changes: dict[str, Any] = {f"{side}_rules": rules[1:]}
         if a.verb == "Apply":
-            n0, c0, fails0 = self._side_dice(side)
-            n, c, fails = apply_retention_rule(rules[0], n0, c0, fails0)
-            changes.update({f"{side}n": n, f"{side}c": c, f"{side}_fails": fails})
-            dice = self.adice if side == "a" else self.ddice
-            acc = self.a_accurate if side == "a" else self.d_accurate
-            prof = self.prof(w, side)
-            first_fails = roll_retained(dice, acc, prof, False)[2]
-            die, before, after = weapon_rules.applied_upgrade(
-                rules[0], dice, acc, prof, fails0 < first_fails
-            )
-            op, target = (
+            me, them = (
                 (self.attacker, self.defender) if side == "a" else (self.defender, self.attacker)
             )
-            w.emit(
-                "die_upgraded",
-                op=op,
-                target=target,
-                rule=rules[0],
-                die=die,
-                before=before,
-                after=after,
+            dice, acc = (
+                (self.adice, self.a_accurate) if side == "a" else (self.ddice, self.d_accurate)
             )
+            args = (dice, acc, self.prof(w, side), self._side_dice(side)[0])
+            weapon_rules.emit_upgrade(w, me, them, rules[0], *args)
+            n, c, fails = apply_retention_rule(rules[0], *self._side_dice(side))
+            changes.update({f"{side}n": n, f"{side}c": c, f"{side}_fails": fails})
         w.replace_top(**changes)
 
     def _resolve(self, w: Work, a: Action) -> None:

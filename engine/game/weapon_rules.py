@@ -18,12 +18,7 @@ from engine.game.events import Event
 from engine.game.state import Effect
 from engine.game.work import Work
 
-__all__ = [
-    "applied_upgrade",
-    "devastating",
-    "install",
-    "stun",
-]
+__all__ = ["devastating", "emit_upgrade", "install", "retention_upgrade", "stun"]
 
 
 def _profile(w: Work, ev: Event) -> AttackProfile:
@@ -60,29 +55,50 @@ def stun(w: Work, target: str, source: str) -> None:
     w.emit("stunned", op=target, by=source)
 
 
-def applied_upgrade(
+def retention_upgrade(
+    rule: str, values: tuple[int, ...], accurate: int, profile: AttackProfile, normals: int
+) -> tuple[int, str, str]:
+    """Which die a retention rule the attacker applies now changes (6), as ``(die, from,
+    to)``: Punishing retains the highest fail as a normal success (``(2, "fail",
+    "normal")``); Rending and Severe change the highest normal success to a crit (``(4,
+    "normal", "crit")``). ``die`` is the rolled value, ``0`` for a success retained unrolled
+    (Accurate).
+
+    Args:
+        rule: ``"Punishing"``, ``"Rending"`` or ``"Severe"``.
+        values: the rolled attack dice (after re-rolls).
+        accurate: normal successes retained without rolling.
+        profile: the weapon profile used (its Hit as in the attack).
+        normals: the normal successes retained before this rule (more than the rolled and
+            unrolled ones when Punishing has already retained a fail).
+    """
+    d = profile.rules.dice
+    crit_at = max(profile.hit, d.lethal) if d.lethal is not None else 6
+    crits = [v for v in values if v == 6 or (v != 1 and v >= crit_at)]
+    rolled = [v for v in values if v not in crits and v != 1 and v >= profile.hit]
+    fails = [v for v in values if v not in crits and v not in rolled]
+    if rule == "Punishing":
+        return (max(fails) if fails else 0), "fail", "normal"
+    candidates = rolled + [0] * accurate
+    if normals > len(candidates) and fails:  # Punishing's retained fail is a normal now
+        candidates.append(max(fails))
+    return (max(candidates) if candidates else 0), "normal", "crit"
+
+
+def emit_upgrade(
+    w: Work,
+    op: str,
+    target: str,
     rule: str,
     values: tuple[int, ...],
     accurate: int,
     profile: AttackProfile,
-    punished: bool,
-) -> tuple[int, str, str]:
-    """The die a retention rule the attacker chose to apply changes (6), as ``(die, from,
-    to)``: Punishing retains the highest fail as a normal success; Rending and Severe change
-    the highest normal success (``punished``: including Punishing's, when it was applied
-    before) to a crit. ``die`` is the rolled value, ``0`` for a success retained unrolled
-    (Accurate)."""
-    d = profile.rules.dice
-    crit_at = max(profile.hit, d.lethal) if d.lethal is not None else 6
-    crits = [v for v in values if v == 6 or (v != 1 and v >= crit_at)]
-    normals = [v for v in values if v not in crits and v != 1 and v >= profile.hit]
-    normals += [0] * accurate
-    fails = [v for v in values if v not in crits and v not in normals]
-    if rule == "Punishing":
-        return (max(fails) if fails else 0), "fail", "normal"
-    if punished and fails:
-        normals.append(max(fails))
-    return (max(normals) if normals else 0), "normal", "crit"
+    normals: int,
+) -> None:
+    """Emit a ``die_upgraded`` event (``op``, ``target``, ``rule``, ``die``, ``before``,
+    ``after``) for a retention rule the attacker applies (:func:`retention_upgrade`)."""
+    die, before, after = retention_upgrade(rule, values, accurate, profile, normals)
+    w.emit("die_upgraded", op=op, target=target, rule=rule, die=die, before=before, after=after)
 
 
 def _on_crits(w: Work, ev: Event) -> None:
