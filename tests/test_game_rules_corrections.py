@@ -98,8 +98,9 @@ def duel() -> GameState:
 
 def test_6_accurate_in_a_fight_retains_dice_unrolled() -> None:
     # Sword: 3 attack dice, Accurate 1: one is retained as a normal success without rolling,
-    # so only 2 are rolled; two 1s still leave that one normal success (3 damage).
-    s, _ = duel().apply("Fight RED-2 sword at BLU-3")
+    # so only 2 are rolled; two 1s still leave that one normal success (3 damage). (How many
+    # is A's choice, test_game_rules_choices: here it retains the one it may.)
+    s, _ = run(duel(), ["Fight RED-2 sword at BLU-3", "Accurate 1"], [])
     assert s.node.request.dice == 2  # type: ignore[union-attr]
     s, ev = run(s, [], ["1,1", "1"])
     (mine, theirs) = of_kind(ev, "attack_retained")
@@ -122,7 +123,7 @@ def test_6_accurate_in_a_fight_game_and_calc_fight_agree(
     # both sides striking crits first, against the dice core that ``killteam calc fight
     # --rules "Accurate 1"`` prints with ``--policy strike``. The joint distribution of the
     # damage each side takes must be the same, die for die.
-    start, _ = duel().apply("Fight RED-2 sword at BLU-3")
+    start, _ = run(duel(), ["Fight RED-2 sword at BLU-3", "Accurate 1"], [])
     counts: Counter[tuple[int, int]] = Counter()
     for a in itertools.product(range(1, 7), repeat=2):
         for d in range(1, 7):
@@ -224,7 +225,7 @@ def test_2_3_wounds_never_go_below_0_the_event_keeps_the_damage() -> None:
     # BLU-3 (Sentry, 5 wounds) takes two Sword crits (4 each, 8 in all): 5 - 4 = 1, then 4
     # more leaves 0 wounds, not -3; the event still reports the 4 damage inflicted.
     s, _ = duel().apply("Fight RED-2 sword at BLU-3")
-    s, ev = run(s, ["Strike crit", "Strike crit"], ["6,6", "1"])
+    s, ev = run(s, ["Accurate 0", "Strike crit", "Strike crit"], ["6,6,1", "1"])
     hits = of_kind(ev, "damage_inflicted")
     assert [(e["damage"], e["wounds"]) for e in hits] == [(4, 1), (4, 0)]
     assert wounds(s, "BLU-3") == 0

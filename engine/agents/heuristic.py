@@ -50,11 +50,12 @@ Decisions (``rules/KT24.md`` section in brackets):
 - **Choices in an attack** (4.5, 4.7, 6; :mod:`engine.game.attacks`), each by exact values:
   cover or obscured from one feature: the option of lowest shot value for the shooter;
   Accurate: the number of dice of best shot value (lowest against its own operative under
-  a Blast; ties: more dice); Punishing, Rending, Severe: apply or decline by the best
-  outcome each can still reach, through the defender's best cover save and the defence roll
-  (Devastating included) or, in a fight, the other side's best reply and the optimal
-  resolution; the cover save: the option of least value to the shooter through the defence
-  roll.
+  a Blast; ties: more dice), in a fight of best exact fight value for the chooser (the
+  attacker against the defender's best reply); Punishing, Rending, Severe: apply or
+  decline by the best outcome each can still reach, through the defender's best cover save
+  and the defence roll (Devastating included) or, in a fight, the other side's best reply
+  and the optimal resolution; the cover save: the option of least value to the shooter
+  through the defence roll.
 - **Team rule choices** (``team_rule``, e.g. Siphon Life*): used, on the offered operative
   that has lost the most wounds (ties: the first listed); the engine offers them only when
   they can make a difference.
@@ -557,8 +558,12 @@ class HeuristicAgent:
     def _accurate(self, w: Work, me: str, legal: list[Action]) -> Action:
         """How many dice Accurate retains (6): the number with the best exact shot value
         (:func:`shot_value` of the profile with Accurate k) for the attacker; against its
-        own operative (a Blast secondary) the lowest. Ties: the most dice."""
+        own operative (a Blast secondary) the lowest. In a fight (5.2 step 3) the number
+        with the best exact :func:`fight_value` for the chooser, the attacker assuming the
+        defender's best reply to it. Ties: the most dice."""
         f = w.top
+        if isinstance(f, attacks.FightFrame):
+            return _fight_accurate(w, f, legal)
         t = f.target(w)
         prof = f.profile(w)
         save = w.ctx.datacards[t.id].save
@@ -663,6 +668,38 @@ def _accurate_available(
     wacc = prof.rules.dice.accurate
     acc = max(wacc, vantage, min(2, wacc + vantage)) if vantage else wacc
     return min(acc, prof.attacks)
+
+
+def _fight_accurate(w: Work, f: attacks.FightFrame, legal: list[Action]) -> Action:
+    """Accurate in a fight (5.2 step 3, 6): the number of dice with the best exact fight value
+    (:func:`fight_value`, both sides resolving optimally) for the side choosing. The attacker
+    chooses first, so each of its numbers is valued against the defender's best reply (the
+    lowest value over the defender's own numbers); the defender's choice meets the
+    attacker's number already chosen. Ties: the most dice."""
+    side = "a" if f.stage == "a_accurate" else "d"
+    a_op, d_op = w.op(f.attacker), w.op(f.defender)
+    pa = f.prof(w, "a")
+    pd = f.prof(w, "d") if f.dweapon else None
+    wa, ma = max(1, a_op.wounds), _max_w(w, a_op)
+    wd, md = max(1, d_op.wounds), _max_w(w, d_op)
+
+    def value(k: int, j: int) -> float:
+        dprof = _with_accurate(pd, j) if pd is not None else None
+        return fight_value(_with_accurate(pa, k), wa, ma, dprof, wd, md)
+
+    if side == "a":
+        replies = range(f.accurate_x(w, "d") + 1)  # range(1) when it does not retaliate
+
+        def of_a(act: Action) -> float:
+            k = act.values[0]
+            return min(value(k, j) for j in replies) + 1e-9 * k
+
+        return _best(legal, of_a, maximise=True)
+
+    def of_d(act: Action) -> float:
+        return -value(f.a_accurate, act.values[0]) + 1e-9 * act.values[0]
+
+    return _best(legal, of_d, maximise=True)
 
 
 def _reachable(rules: tuple[str, ...], n: int, c: int, fails: int) -> list[tuple[int, int]]:

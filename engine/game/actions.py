@@ -40,6 +40,7 @@ out when 0):
 ``Same feature cover``      the defender takes cover (or ``obscured``, or with several such
                             features ``both``) from terrain that gives both (4.5)
 ``Accurate 1``              the attacker retains 1 die (0 up to x) unrolled with Accurate x
+                            (in a fight each side, the attacker first, before the rolls)
 ``Apply Punishing``         also ``Apply Rending``, ``Apply Severe``; ``Decline`` not to
 ``Cover save normal``       the defender's cover save: ``normal``, improved cover as
                             ``critical`` or ``two normals`` (4.7), or ``none`` (declined)

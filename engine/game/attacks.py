@@ -13,7 +13,8 @@ cover or obscured from one    defender     ``same_feature``: ``Same feature obsc
 feature (4.5 "Same feature")               ``... cover``, ``... both`` (two or more such
                                            features); when the target is selected
 Accurate x (6; Vantage 4.7)   attacker     ``accurate``: ``Accurate 0`` .. ``Accurate x``
-                                           (dice retained unrolled)
+                              (each side   (dice retained unrolled); in a fight the attacker,
+                              in a fight)  then the defender, before either rolls (5.2 step 3)
 Punishing, Rending, Severe    attacker     ``retention_rule``: ``Apply Punishing`` (or
 (6)                           (each side   Rending, Severe) or ``Decline``; one rule at a
                               in a fight)  time, Punishing before Rending
@@ -30,8 +31,14 @@ spare one's own operative under a Blast; to roll for a crit save). So:
 - Same feature: offered when the options give different (cover, obscured) pairs, cover
   counting only where a cover save could be retained (no Saturate, some defence dice). A
   Blast secondary inherits the primary's choice (6); each Torrent target is chosen for.
-- Accurate: offered whenever x >= 1 (a rolled die may fail or be a crit, a retained one is a
-  sure normal, so every number differs). ``Accurate x`` retains x, the old fixed policy.
+- Accurate: offered whenever x >= 1, x capped at the weapon's attacks (a rolled die may fail
+  or be a crit, a retained one is a sure normal, so every number differs). ``Accurate x``
+  retains x, the old fixed policy. The same holds in a fight, for each side: a rolled 1
+  always fails and a 6 is always a crit, so keeping fewer dice always changes the
+  distribution of the retained successes (a fail strikes and blocks nothing, a crit can
+  block a crit), and no case with x >= 1 can be skipped. A defender that does not
+  retaliate retains nothing and is not asked. The defender chooses knowing the attacker's
+  number; neither knows a die (the rolls are simultaneous).
 - Punishing, Rending, Severe: offered whenever the rule would change the retained dice
   (Punishing: a crit and a fail; Rending: a crit and a normal; Severe: no crit and a
   normal), never against an obscured target (4.5). Offering Punishing before Rending reaches
@@ -955,7 +962,7 @@ def start_fight(
             aweapon=name,
             dweapon=dweapon,
             mode=mode,
-            stage="retaliate" if len(usable) > 1 else "a_roll",
+            stage="retaliate" if len(usable) > 1 else "a_accurate",
             a_assist=len(a_by),
             d_assist=len(d_by),
             a_injured=w.injured(o),
@@ -972,6 +979,10 @@ def start_fight(
 @attrs.frozen(slots=True)
 class FightFrame:
     """A Fight action in progress (5.2).
+
+    Stages: ``retaliate`` (the defender's weapon, when it has several), ``a_accurate`` and
+    ``d_accurate`` (each side's Accurate x choice, skipped without Accurate), ``a_roll`` and
+    ``d_roll``, ``rerolls``, ``retain``, ``retention``, ``resolve``, ``hot``, ``end``.
 
     ``adice``/``ddice`` are the attacker's and defender's rolled dice (with re-roll flags)
     until both are retained as ``(an, ac)`` and ``(dn, dc)``; then players alternate
@@ -1039,21 +1050,33 @@ class FightFrame:
         """The player of side ``"a"`` or ``"d"``."""
         return w.ctx.owner[self.attacker if side == "a" else self.defender]
 
+    def accurate_x(self, w: Work, side: str) -> int:
+        """The most dice side ``"a"`` or ``"d"`` may retain unrolled with Accurate x (6),
+        capped at its attacks; 0 for a defender that does not retaliate."""
+        if side == "d" and not self.dweapon:
+            return 0
+        prof = self.prof(w, side)
+        return max(0, min(prof.rules.dice.accurate, prof.attacks))
+
     def run(self, w: Work) -> None:
         st = self.stage
         if st == "retaliate":
             w.decide(self.owner(w, "d"), "retaliate")
+        elif st in ("a_accurate", "d_accurate"):
+            # Accurate x: each side's player chooses how many dice (0 to x) to retain unrolled
+            # as normal successes, as in shooting (5.2 step 3, 6): the attacker first, then
+            # the defender for its retaliating weapon, both before either side rolls (the
+            # rolls are simultaneous). Without Accurate the side retains none, unasked.
+            side = st[0]
+            if self.accurate_x(w, side):
+                w.decide(self.owner(w, side), "accurate")
+            else:
+                w.replace_top(
+                    **{f"{side}_accurate": 0}, stage="d_accurate" if side == "a" else "a_roll"
+                )
         elif st == "a_roll":
-            # Accurate x: up to x dice retained unrolled as normal successes, as in shooting
-            # (5.2 step 3, 6); used in full.
             pa = self.prof(w, "a")
-            acc_a = min(pa.rules.dice.accurate, pa.attacks)
-            acc_d = 0
-            if self.dweapon:
-                pd = self.prof(w, "d")
-                acc_d = min(pd.rules.dice.accurate, pd.attacks)
-            w.replace_top(a_accurate=acc_a, d_accurate=acc_d)
-            n = pa.attacks - acc_a
+            n = pa.attacks - self.a_accurate
             if n <= 0:
                 w.replace_top(adice=(), aflags=(), stage="d_roll")
                 return
@@ -1292,6 +1315,8 @@ class FightFrame:
         if st == "retention":
             rules = self.a_rules or self.d_rules
             return [Action("Apply", text=rules[0]), Action("Decline")]
+        if st in ("a_accurate", "d_accurate"):
+            return [Action("Accurate", values=(k,)) for k in range(self.accurate_x(w, st[0]) + 1)]
         return self._resolve_options(w)
 
     def _resolve_options(self, w: Work) -> list[Action]:
@@ -1335,10 +1360,13 @@ class FightFrame:
             if why:
                 raise _illegal(why)
             w.emit("retaliation_weapon", op=d.id, weapon=name)
-            w.replace_top(dweapon=name, stage="a_roll")
+            w.replace_top(dweapon=name, stage="a_accurate")
             return
         if st == "retention":
             self._act_retention(w, a)
+            return
+        if st in ("a_accurate", "d_accurate"):
+            self._act_accurate(w, a)
             return
         if st == "rerolls":
             side = self.rturn
@@ -1366,6 +1394,23 @@ class FightFrame:
             w.roll("reroll", player, len(a.values), label="re-roll")
             return
         self._resolve(w, a)
+
+    def _act_accurate(self, w: Work, a: Action) -> None:
+        """Retain the chosen number of dice unrolled with Accurate x (5.2 step 3, 6).
+
+        Raises:
+            IllegalActionError: anything but ``Accurate k`` with k from 0 to x, naming them.
+        """
+        side = self.stage[0]
+        legal = self.options(w)
+        if a not in legal:
+            raise _illegal(
+                f"{a} is not possible now: choose one of {', '.join(str(x) for x in legal)} "
+                "(Accurate x, 6)"
+            )
+        w.replace_top(
+            **{f"{side}_accurate": a.values[0]}, stage="d_accurate" if side == "a" else "a_roll"
+        )
 
     def _act_retention(self, w: Work, a: Action) -> None:
         """Apply or decline the retention rule offered (6).
