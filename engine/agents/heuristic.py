@@ -84,6 +84,8 @@ from engine.dice.profile import AttackProfile, Fighter, Target
 from engine.dice.rules import Accurate, Blast, Range, WeaponRules
 from engine.dice.shoot import defence_roll, shoot, unblocked
 from engine.game import attacks, choices, universal
+from engine.game import fight as fight_action
+from engine.game import shoot as shoot_action
 from engine.game.actions import MOVE_VERBS, Action
 from engine.game.state import Decision, GameState, OperativeState, other
 from engine.game.work import Work
@@ -440,7 +442,7 @@ class HeuristicAgent:
 
     def _reroll(self, w: Work, me: str, legal: list[Action]) -> Action:
         f = w.top
-        if isinstance(f, attacks.ShootFrame):
+        if isinstance(f, shoot_action.ShootFrame):
             attacking = f.stage.startswith("attack")
             if attacking:
                 prof = f.profile(w)
@@ -457,7 +459,7 @@ class HeuristicAgent:
                 if gain >= CP_GAIN:
                     return Action("Command re-roll", values=(min(fail),))
             return _decline(legal)
-        if isinstance(f, attacks.FightFrame):
+        if isinstance(f, fight_action.FightFrame):
             side = f.rturn
             dice, flags = (f.adice, f.aflags) if side == "a" else (f.ddice, f.dflags)
             prof = f.prof(w, side)
@@ -518,7 +520,7 @@ class HeuristicAgent:
             else:
                 value = dealt - taken
                 g = after.stack[-1] if after.stack else None
-                if isinstance(g, attacks.FightFrame) and g.stage == "resolve":
+                if isinstance(g, fight_action.FightFrame) and g.stage == "resolve":
                     rest = resolver.solve(
                         g.an,
                         g.ac,
@@ -562,7 +564,7 @@ class HeuristicAgent:
         with the best exact :func:`fight_value` for the chooser, the attacker assuming the
         defender's best reply to it. Ties: the most dice."""
         f = w.top
-        if isinstance(f, attacks.FightFrame):
+        if isinstance(f, fight_action.FightFrame):
             return _fight_accurate(w, f, legal)
         t = f.target(w)
         prof = f.profile(w)
@@ -583,7 +585,7 @@ class HeuristicAgent:
         the optimal resolution (fights, :meth:`engine.dice.fight.Matchup.damage_taken`)."""
         f = w.top
         apply_, decline = legal[0], Action("Decline")
-        if isinstance(f, attacks.ShootFrame):
+        if isinstance(f, shoot_action.ShootFrame):
             rule, rest = f.rules_left[0], f.rules_left[1:]
             t = f.target(w)
             sign = 1.0 if t.player != me else -1.0
@@ -660,7 +662,7 @@ def _with_accurate(profile: AttackProfile, k: int) -> AttackProfile:
 
 
 def _accurate_available(
-    w: Work, f: attacks.ShootFrame, o: OperativeState, t: OperativeState
+    w: Work, f: shoot_action.ShootFrame, o: OperativeState, t: OperativeState
 ) -> int:
     """The Accurate x the shooter will have against ``t`` (weapon and Vantage, 4.7, 6)."""
     prof = f.profile(w)
@@ -670,7 +672,7 @@ def _accurate_available(
     return min(acc, prof.attacks)
 
 
-def _fight_accurate(w: Work, f: attacks.FightFrame, legal: list[Action]) -> Action:
+def _fight_accurate(w: Work, f: fight_action.FightFrame, legal: list[Action]) -> Action:
     """Accurate in a fight (5.2 step 3, 6): the number of dice with the best exact fight value
     (:func:`fight_value`, both sides resolving optimally) for the side choosing. The attacker
     chooses first, so each of its numbers is valued against the defender's best reply (the
@@ -713,7 +715,7 @@ def _reachable(rules: tuple[str, ...], n: int, c: int, fails: int) -> list[tuple
     return out
 
 
-def _retained_shot_value(w: Work, f: attacks.ShootFrame, n: int, c: int) -> float:
+def _retained_shot_value(w: Work, f: shoot_action.ShootFrame, n: int, c: int) -> float:
     """Exact value to the shooter (as :func:`shot_value`) of retaining ``n`` normal and
     ``c`` critical successes: Devastating at once, then the defender's best cover-save option
     (:func:`engine.game.choices.cover_save_options`) and the defence roll."""
@@ -737,7 +739,7 @@ def _retained_shot_value(w: Work, f: attacks.ShootFrame, n: int, c: int) -> floa
 
 
 def _fight_retention_value(
-    w: Work, f: attacks.FightFrame, side: str
+    w: Work, f: fight_action.FightFrame, side: str
 ) -> Callable[[list[tuple[int, int]]], float]:
     """For ``side`` choosing a retention rule in a fight: the exact value to that side of a
     set of outcomes it can still reach (its best), each met by the other side's best reply
@@ -873,7 +875,7 @@ def _best_shot_now(w: Work, o: OperativeState, as_engage: bool) -> float:
 
 def _best_fight_now(w: Work, o: OperativeState) -> float:
     best = 0.0
-    for t in attacks.fight_targets(w, o):
+    for t in fight_action.fight_targets(w, o):
         for name, _, prof in universal.weapons_of(w, o.id, "melee"):
             if universal.weapon_usable(w, o, name, prof) is None:
                 best = max(best, _fight_action_value(w, o, name, t))
@@ -908,10 +910,10 @@ def _fight_action_value(w: Work, o: OperativeState, weapon: str | None, t: Opera
     """Exact value of ``o`` fighting ``t`` with ``weapon`` now (assists counted; the
     defender retaliates with its best weapon, or not at all when it cannot)."""
     assert weapon is not None
-    pa = attacks.attack_profile(w, o, weapon, "melee", hit_change=-attacks.assists(w, o, t))
+    pa = attacks.attack_profile(w, o, weapon, "melee", hit_change=-fight_action.assists(w, o, t))
     if any(e.kind == "no_retaliate" and e.op == t.id for e in w.effects):
         return fight_value(pa, max(1, o.wounds), _max_w(w, o), None, max(1, t.wounds), _max_w(w, t))
-    return _worst_retaliation(w, o, pa, t, attacks.assists(w, t, o), usable_only=True)
+    return _worst_retaliation(w, o, pa, t, fight_action.assists(w, t, o), usable_only=True)
 
 
 def _fight_from(w: Work, o: OperativeState, p: Placement, t: OperativeState) -> float:
@@ -1100,7 +1102,7 @@ def _replace_one(dice: Sequence[int], face: int, new: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _shoot_cr_gain(w: Work, f: attacks.ShootFrame, attacking: bool, face: int) -> float:
+def _shoot_cr_gain(w: Work, f: shoot_action.ShootFrame, attacking: bool, face: int) -> float:
     """Exact expected gain (in operatives, for the player re-rolling) of re-rolling one die
     showing ``face`` in this shooting attack."""
     prof = f.profile(w)
@@ -1132,7 +1134,7 @@ def _shoot_cr_gain(w: Work, f: attacks.ShootFrame, attacking: bool, face: int) -
     return now - after
 
 
-def _fight_cr_gain(w: Work, f: attacks.FightFrame, side: str, face: int) -> float:
+def _fight_cr_gain(w: Work, f: fight_action.FightFrame, side: str, face: int) -> float:
     """Exact expected gain for ``side`` of re-rolling one of its dice showing ``face``,
     both sides then resolving optimally."""
     pa = f.prof(w, "a")

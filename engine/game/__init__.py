@@ -4,7 +4,8 @@
   :class:`Terminal`).
 - :mod:`engine.game.actions`: :class:`Action`, the notation, the errors.
 - :mod:`engine.game.setup`: :func:`new_game`.
-- :mod:`engine.game.flow`, :mod:`engine.game.universal`, :mod:`engine.game.attacks`,
+- :mod:`engine.game.flow`, :mod:`engine.game.universal`, :mod:`engine.game.attacks` (what
+  the Shoot and Fight sequences share), :mod:`engine.game.shoot`, :mod:`engine.game.fight`,
   :mod:`engine.game.closequarters`, :mod:`engine.game.killop`: the rules.
 - :mod:`engine.game.drivers`: chance drivers and the play loop.
 - :mod:`engine.game.record`: game records and replay.

@@ -1,7 +1,8 @@
 """The players' own choices in an attack, as pure functions of the dice and the targeting
 verdict (``rules/KT24.md`` 4.5, 4.7, 5.1 steps 3-4, 6): which options exist and which of them
-differ in effect. The Shoot and Fight frames (:mod:`engine.game.attacks`, whose docstring
-tables the decisions) offer them; the agents value them.
+differ in effect. The Shoot and Fight frames (:mod:`engine.game.shoot`, :mod:`engine.game.fight`;
+the :mod:`engine.game.attacks` docstring tables the decisions) offer them; the agents value
+them.
 """
 
 from __future__ import annotations

@@ -122,7 +122,7 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
 
     Raises:
         IllegalActionError: naming the rule."""
-    from engine.game import attacks
+    from engine.game import fight
 
     if not w.ctx.close_quarters:
         raise _illegal(f"{a.verb} exists only under the Close Quarters rules (9.3)")
@@ -158,7 +158,7 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
                 f'{a.target} is not within 2" on the other side of an open hatchway {o.id} '
                 "is touching (9.3 Hatchway Fight)"
             )
-        attacks.start_fight(
+        fight.start_fight(
             w,
             o,
             Action("Fight", op=o.id, weapon=a.weapon, target=a.target),

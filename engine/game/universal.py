@@ -378,7 +378,7 @@ def precheck(
 
 def list_action_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
     """The listed legal actions of ``o`` (movement destinations from candidates)."""
-    from engine.game import attacks, closequarters
+    from engine.game import closequarters, fight, shoot
 
     out: list[Action] = []
     in_cr = w.in_enemy_control_range(o)
@@ -388,9 +388,9 @@ def list_action_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
     if precheck(w, o, "Shoot", mode, in_cr) is None or (
         mode == "interrupt" and precheck(w, o, "Fight", mode, in_cr) is None
     ):
-        out.extend(attacks.shoot_options(w, o, mode))
+        out.extend(shoot.shoot_options(w, o, mode))
     if precheck(w, o, "Fight", mode, in_cr) is None:
-        out.extend(attacks.fight_options(w, o))
+        out.extend(fight.fight_options(w, o))
     if precheck(w, o, "Pick up", mode, in_cr) is None:
         for m in w.markers:
             if _can_pick_up(w, o, m.name) is None:
@@ -408,12 +408,12 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     Raises:
         IllegalActionError: naming the rule that forbids it.
     """
-    from engine.game import attacks, closequarters
+    from engine.game import closequarters, fight, shoot
 
     verb = a.verb
     if verb not in ACTION_COST:
         raise _illegal(f"{a} is not an action of an activation (3.2)")
-    why = precheck(w, o, verb, mode)  # an interrupt's point-blank shot: attacks.start_shoot
+    why = precheck(w, o, verb, mode)  # an interrupt's point-blank shot: shoot.start_shoot
     if why is not None:
         raise _illegal(why)
     if o.on_guard and mode != "interrupt" and verb != "Guard" and verb not in MOVE_VERBS:
@@ -423,9 +423,9 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     if verb in MOVE_VERBS:
         do_move(w, o, a, mode)
     elif verb == "Shoot":
-        attacks.start_shoot(w, o, a, mode)
+        shoot.start_shoot(w, o, a, mode)
     elif verb == "Fight":
-        attacks.start_fight(w, o, a, mode)
+        fight.start_fight(w, o, a, mode)
     elif verb == "Pick up":
         why = _can_pick_up(w, o, a.text)
         if why:

@@ -4,7 +4,7 @@ every other operative visible to and within d of the target) and Stun (APL -1 un
 the target's next activation, subject to the +/-1 clamp of 2.1).
 
 Range, Heavy, Silent, Limited, Seek and Seek Light act on target selection and legality
-(:mod:`engine.game.universal`, :mod:`engine.game.attacks`); Blast and Torrent shape the
+(:mod:`engine.game.universal`, :mod:`engine.game.shoot`); Blast and Torrent shape the
 sequence; Hot is a chance node at the end of the action; the dice rules live in
 :mod:`engine.dice`.
 """

@@ -1,0 +1,692 @@
+"""The Shoot action as a frame (``rules/KT24.md`` 4.5, 4.7, 5.1, weapon rules 6, Command
+Re-roll 7.1, EDGE_CASES 2, 3, 7-11): the listed Shoot actions, target validity and the reasons
+a target is not valid, Torrent secondaries and Blast targets, and :class:`ShootFrame`. The
+players' choices in the sequence are listed in the :mod:`engine.game.attacks` docstring.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from engine.dice.profile import AttackProfile
+from engine.dice.rules import Blast, Range, Seek, SeekLight, Torrent
+from engine.dice.shoot import unblocked
+from engine.game import universal, weapon_rules
+from engine.game.actions import Action
+from engine.game.attacks import (
+    _after_weapon_use,
+    _check_reroll,
+    _illegal,
+    _merge,
+    _reroll_windows,
+    _take,
+    attack_profile,
+    can_command_reroll,
+    command_reroll_options,
+    reroll_options,
+)
+from engine.game.choices import (
+    apply_retention_rule,
+    cover_save_options,
+    retention_rule_applies,
+    retention_rules,
+    roll_retained,
+    same_feature_options,
+)
+from engine.game.state import Effect, OperativeState
+from engine.game.work import Work
+from engine.geometry import sight
+
+__all__ = [
+    "ShootFrame",
+    "own_target_reason",
+    "shoot_options",
+    "shoot_target_reason",
+    "start_shoot",
+    "torrent_candidates",
+]
+
+
+def _seek(profile_rules: Any) -> str | None:
+    if profile_rules.has(Seek):
+        return "all"
+    if profile_rules.has(SeekLight):
+        return "light"
+    return None
+
+
+def shoot_target_reason(
+    w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any, point_blank: bool
+) -> str | None:
+    """Why ``t`` cannot be the primary target of this shot (5.1 step 2), or None; a team
+    weapon rule may still allow it (the ``would_allow_target`` hook, e.g. Magnify*)."""
+    why = own_target_reason(w, o, t, name, prof, point_blank)
+    if why is None or point_blank:
+        return why
+    allowed: str | None = w.would(
+        "would_allow_target", why, op=o, target=t, weapon=name, profile=prof
+    )
+    return allowed
+
+
+def own_target_reason(
+    w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any, point_blank: bool
+) -> str | None:
+    """Why ``t`` cannot be the primary target of ``o``'s shot judged from ``o`` itself
+    (4.5, 5.1 step 2, 6 Range), or None."""
+    if point_blank:
+        if not w.control_range(o, t):
+            return "a point-blank shot must target an enemy within control range (9.3)"
+        return None
+    kz = w.kz
+    if not w.ctx.valid_target(kz, w.place(t), w.place(o), t.order, _seek(prof.rules)):
+        if not w.ctx.visible(kz, w.place(o), w.place(t)):
+            return f"{t.id} is not visible to {o.id} (4.3, 4.5)"
+        return f"{t.id} has a Conceal order and is in cover: not a valid target (4.5)"
+    for f in w.friends_of(o.id):
+        if w.control_range(f, t):
+            return f"{t.id} has a friendly operative ({f.id}) within its control range (4.5)"
+    if not universal.in_range(w, o, t, prof):
+        rng = prof.rules.get(Range)
+        return f"{t.id} is not within {name}'s Range {getattr(rng, 'distance', 0):g}\" (6)"
+    return None
+
+
+def _point_blank(w: Work, o: OperativeState, mode: str) -> bool:
+    return mode == "interrupt" and w.in_enemy_control_range(o)
+
+
+def _fixed_target(w: Work, o: OperativeState, name: str, prof: Any) -> str | None:
+    """The primary target a team weapon rule fixes for this weapon (e.g. Explosive*: the
+    shooter itself, ``would_fix_primary_target``), or None: the player selects one."""
+    fixed: str | None = w.would("would_fix_primary_target", None, op=o, weapon=name, profile=prof)
+    return fixed
+
+
+def shoot_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
+    """Listed Shoot actions: each usable ranged weapon at each primary target it may take."""
+    pb = _point_blank(w, o, mode)
+    in_cr = mode != "interrupt" and w.in_enemy_control_range(o)
+    out = []
+    for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
+        if o.order != "engage" and not universal.silent(prof):
+            continue
+        if universal.weapon_usable(w, o, name, prof) is not None:
+            continue
+        if in_cr and not universal.shoots_in_control_range(w, o, prof):
+            continue
+        fixed = _fixed_target(w, o, name, prof)
+        if fixed is not None:
+            out.append(Action("Shoot", op=o.id, weapon=name, target=fixed))
+            continue
+        for t in w.enemies_of(o.id):
+            if shoot_target_reason(w, o, t, name, prof, pb) is None:
+                out.append(Action("Shoot", op=o.id, weapon=name, target=t.id))
+    return out
+
+
+def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
+    """Validate a Shoot action and begin its sequence (5.1 steps 1-2).
+
+    Raises:
+        IllegalActionError: naming the rule (order, weapon, target).
+    """
+    name, _, prof = universal.find_weapon(w, o, a.weapon, "ranged")
+    pb = _point_blank(w, o, mode)
+    if o.order != "engage" and not universal.silent(prof):
+        raise _illegal(
+            f"{o.id} has a Conceal order: it can only Shoot with Silent weapons (1.5, 6)"
+        )
+    why = universal.weapon_usable(w, o, name, prof)
+    if why:
+        raise _illegal(why)
+    in_cr = mode != "interrupt" and w.in_enemy_control_range(o)
+    if in_cr and not universal.shoots_in_control_range(w, o, prof):
+        raise _illegal(f"{name} cannot be used within control range of an enemy operative (3.2)")
+    fixed = _fixed_target(w, o, name, prof)
+    if fixed is not None:
+        if a.target != fixed:
+            raise _illegal(f"{name}: its primary target is always {fixed} (a team weapon rule)")
+        t = w.op(fixed)
+    else:
+        t = universal.enemy_operative(w, a.target, o.player)
+        why = shoot_target_reason(w, o, t, name, prof, pb)
+        if why:
+            raise _illegal(why)
+    universal.spend(w, o, "Shoot", mode)
+    if o.on_guard:
+        w.set_op(o.id, on_guard=False)
+        w.emit("guard_ended", op=o.id, why="it performed an action")
+    w.emit("shoot_declared", op=o.id, weapon=name, target=t.id, point_blank=pb)
+    cover = obscured = False  # a fixed primary target is never in cover or obscured
+    if fixed is None:
+        tg = w.ctx.targeting(w.kz, w.place(o), w.place(t))
+        cover, obscured = tg.in_cover, tg.obscured
+    targets: tuple[str, ...] = (t.id,)
+    blast = prof.rules.get(Blast)
+    if isinstance(blast, Blast):
+        x = blast.distance
+        tp = w.place(t)
+        sec = [
+            q.id
+            for q in w.alive()
+            if q.id not in (t.id, o.id)
+            and w.distance(tp, w.place(q)) <= x + 1e-6
+            and w.ctx.visible(w.kz, tp, w.place(q))
+        ]
+        targets += tuple(sorted(sec, key=lambda i: w.ctx.index[i]))
+    torrent = prof.rules.get(Torrent) is not None
+    if pb:
+        w.effects.append(Effect("no_retaliate", o.id, "end_activation", source=_active_enemy(w, o)))
+    w.stack.append(
+        ShootFrame(
+            shooter=o.id,
+            weapon=name,
+            mode=mode,
+            targets=targets,
+            stage="torrent" if torrent else "begin",
+            primary_cover=cover,
+            primary_obscured=obscured,
+            primary_set=fixed is not None,
+            point_blank=pb,
+            injured=w.injured(o),
+        )
+    )
+    # Last, so a team rule may push a frame here (e.g. Magnify*, engine.rules).
+    w.emit("shoot_started", op=o.id, weapon=name, target=t.id)
+
+
+def _active_enemy(w: Work, o: OperativeState) -> str:
+    for f in reversed(w.stack):
+        if isinstance(f, universal.ActivationFrame) and w.ctx.owner[f.op] != o.player:
+            return f.op
+    return ""
+
+
+def torrent_candidates(w: Work, f: ShootFrame) -> list[str]:
+    """Torrent secondaries still available: valid targets within x of the primary with no
+    friendly of the shooter within their control range (6, EDGE_CASES 10)."""
+    o = w.op(f.shooter)
+    _, _, prof = universal.find_weapon(w, o, f.weapon, "ranged")
+    x = getattr(prof.rules.get(Torrent), "distance", 0.0)
+    primary = w.place(w.op(f.targets[0]))
+    out = []
+    for t in w.enemies_of(o.id):
+        if t.id in f.targets:
+            continue
+        if w.distance(primary, w.place(t)) > x + 1e-6:
+            continue
+        if shoot_target_reason(w, o, t, f.weapon, prof, False) is None:
+            out.append(t.id)
+    return out
+
+
+@attrs.frozen(slots=True)
+class ShootFrame:
+    """A Shoot action in progress (the :mod:`engine.game.attacks` docstring; 5.1)."""
+
+    shooter: str
+    weapon: str
+    mode: str
+    targets: tuple[str, ...]
+    stage: str
+    primary_cover: bool = False
+    primary_obscured: bool = False
+    point_blank: bool = False
+    injured: bool = False  # the shooter was injured when the action began (decision 7)
+    primary_set: bool = False  # a team rule fixed the primary's cover and obscured
+    sight_from: str = ""  # a team rule judges the primary's cover from this operative
+    idx: int = 0
+    cover: bool = False
+    obscured: bool = False
+    improved: bool = False
+    accurate: int = 0
+    windows: tuple[str, ...] = ()
+    dice: tuple[int, ...] = ()
+    flags: tuple[bool, ...] = ()
+    normals: int = 0
+    crits: int = 0
+    cover_saves: tuple[int, int] = (0, 0)
+    feature_options: tuple[tuple[str, bool, bool], ...] = ()  # same_feature_options
+    max_accurate: int = 0  # Accurate x available (weapon and Vantage); ``accurate`` chosen
+    fails: int = 0  # attack dice failed (for Punishing)
+    rules_left: tuple[str, ...] = ()  # retention rules still to be offered
+    pending: tuple[int, ...] = ()  # dice kept aside while re-rolled ones are rolled
+    pending_flags: tuple[bool, ...] = ()
+    rerolling: bool = False
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def profile(self, w: Work) -> AttackProfile:
+        """The shooter's attack profile for this shot (point-blank: Hit +1, 9.3), with its
+        Hit as it was when the action began (2.1, decision 7): an injury suffered during the
+        action (Devastating, Blast, Hot) changes neither a later sequence nor the Hot roll."""
+        return attack_profile(
+            w,
+            w.op(self.shooter),
+            self.weapon,
+            "ranged",
+            hit_change=1 if self.point_blank else 0,
+            injured=self.injured,
+        )
+
+    def target(self, w: Work) -> OperativeState:
+        """The target of the current sequence."""
+        return w.op(self.targets[self.idx])
+
+    def attacker(self, w: Work) -> str:
+        """The shooter's player."""
+        return w.ctx.owner[self.shooter]
+
+    def defender(self, w: Work) -> str:
+        """The current target's player."""
+        return w.ctx.owner[self.targets[self.idx]]
+
+    # -- frame protocol --------------------------------------------------------------------
+
+    def run(self, w: Work) -> None:
+        st = self.stage
+        if st == "torrent":
+            if torrent_candidates(w, self):
+                w.decide(self.attacker(w), "torrent")
+            else:
+                w.replace_top(stage="begin")
+        elif st == "begin":
+            self._begin(w)
+        elif st == "feature":
+            w.decide(self.defender(w), "same_feature")
+        elif st == "prepare":
+            self._prepare(w)
+        elif st == "accurate":
+            w.decide(self.attacker(w), "accurate")
+        elif st == "attack_roll":
+            n = self.profile(w).attacks - self.accurate
+            if n <= 0:
+                w.replace_top(stage="attack_cr")
+            else:
+                w.roll("attack", self.attacker(w), n, label=f"attack dice ({self.weapon})")
+        elif st == "attack_reroll":
+            if not self.windows or all(self.flags):
+                w.replace_top(stage="attack_cr", windows=())
+            else:
+                w.decide(self.attacker(w), "reroll")
+        elif st == "attack_cr":
+            if can_command_reroll(w, self.attacker(w), self.flags):
+                w.decide(self.attacker(w), "command_reroll")
+            else:
+                w.replace_top(stage="retain")
+        elif st == "retain":
+            self._retain(w)
+        elif st == "retention":
+            self._retention(w)
+        elif st == "defence_roll":
+            self._defence_roll(w)
+        elif st == "cover":
+            w.decide(self.defender(w), "cover_save")
+        elif st == "defence_cr":
+            if can_command_reroll(w, self.defender(w), self.flags):
+                w.decide(self.defender(w), "command_reroll")
+            else:
+                w.replace_top(stage="resolve")
+        elif st == "resolve":
+            w.replace_top(stage="resolve_dice")
+            # Last, so a team rule may push a frame here (e.g. Siphon Life*, engine.rules).
+            w.emit(
+                "resolve_step_started",
+                op=self.shooter,
+                target=self.targets[self.idx],
+                weapon=self.weapon,
+                weapon_kind="ranged",
+                normals=self.normals,
+                crits=self.crits,
+            )
+        elif st == "resolve_dice":
+            self._resolve(w)
+        elif st == "hot":
+            prof = self.profile(w)
+            if prof.rules.dice.hot and w.op(self.shooter).alive:
+                w.roll("hot", self.attacker(w), 1, label=f"Hot ({self.weapon})")
+            else:
+                w.replace_top(stage="end")
+        else:
+            self._end(w)
+
+    def _begin(self, w: Work) -> None:
+        if self.idx >= len(self.targets):
+            w.replace_top(stage="hot")
+            return
+        t = self.target(w)
+        o = w.op(self.shooter)
+        if not t.alive:
+            w.replace_top(idx=self.idx + 1)
+            return
+        prof = self.profile(w)
+        if self.idx > 0 and prof.rules.get(Blast) is not None:
+            # Blast secondaries are in cover / obscured if the primary was (6).
+            w.replace_top(
+                stage="prepare",
+                cover=self.primary_cover,
+                obscured=self.primary_obscured,
+                feature_options=(),
+            )
+            return
+        if self.idx == 0 and self.primary_set:
+            w.replace_top(
+                stage="prepare",
+                cover=self.primary_cover,
+                obscured=self.primary_obscured,
+                feature_options=(),
+            )
+            return
+        origin = w.op(self.sight_from) if self.idx == 0 and self.sight_from else o
+        tg = w.ctx.targeting(w.kz, w.place(origin), w.place(t))
+        d = prof.rules.dice
+        opts = same_feature_options(tg, not d.saturate and d.piercing < 3)
+        _, cover, obscured = opts[0]
+        w.replace_top(
+            stage="feature" if len(opts) > 1 else "prepare",
+            cover=cover,
+            obscured=obscured,
+            feature_options=tuple(opts) if len(opts) > 1 else (),
+        )
+
+    def _prepare(self, w: Work) -> None:
+        """Improved cover, Accurate (weapon and Vantage), re-roll windows (4.7, 5.1 step 3)."""
+        t = self.target(w)
+        o = w.op(self.shooter)
+        kz = w.kz
+        prof = self.profile(w)
+        cover = self.cover
+        if self.idx > 0 and prof.rules.get(Blast) is not None:
+            improved = cover and sight.improved_cover(kz, w.place(o), w.place(t), t.order)
+        else:
+            improved = cover and sight.vantage_improves_cover(kz, w.place(o), w.place(t), t.order)
+        vantage = sight.vantage_accuracy(kz, w.place(o), w.place(t), t.order)
+        wacc = prof.rules.dice.accurate
+        accurate = max(wacc, vantage, min(2, wacc + vantage)) if vantage else wacc
+        accurate = min(accurate, prof.attacks)
+        w.replace_top(
+            stage="accurate" if accurate else "attack_roll",
+            improved=improved,
+            accurate=accurate,
+            max_accurate=accurate,
+            windows=_reroll_windows(prof),
+            dice=(),
+            flags=(),
+            normals=0,
+            crits=0,
+            fails=0,
+            rules_left=(),
+        )
+
+    def _retain(self, w: Work) -> None:
+        """Successes retained from the roll; then the attacker's retention rules (6)."""
+        prof = self.profile(w)
+        n, c, fails = roll_retained(self.dice, self.accurate, prof, self.obscured)
+        w.replace_top(
+            normals=n,
+            crits=c,
+            fails=fails,
+            rules_left=retention_rules(prof, self.obscured, c),
+            stage="retention",
+        )
+
+    def _retention(self, w: Work) -> None:
+        """Offer the next retention rule that would change the dice (Punishing, Rending,
+        Severe: the attacker may apply each, 6); then the dice are retained."""
+        left = self.rules_left
+        while left and not retention_rule_applies(left[0], self.normals, self.crits, self.fails):
+            left = left[1:]
+        if left:
+            if left != self.rules_left:
+                w.replace_top(rules_left=left)
+            w.decide(self.attacker(w), "retention_rule")
+            return
+        w.replace_top(rules_left=())
+        w.top._retained(w)
+
+    def _retained(self, w: Work) -> None:
+        n, c = self.normals, self.crits
+        t = self.target(w)
+        w.emit(
+            "attack_retained",
+            op=self.shooter,
+            target=t.id,
+            normals=n,
+            crits=c,
+            obscured=self.obscured,
+        )
+        w.replace_top(normals=n, crits=c, stage="defence_roll", dice=(), flags=())
+        if c:  # Devastating, Stun... subscribe to this event (engine.game.weapon_rules)
+            w.emit(
+                "crits_retained",
+                op=self.shooter,
+                target=t.id,
+                crits=c,
+                weapon=self.weapon,
+                weapon_kind="ranged",
+                point_blank=self.point_blank,
+            )
+
+    def cover_options(self, w: Work) -> list[tuple[str, int, int]]:
+        """The defender's cover-save options now
+        (:func:`engine.game.choices.cover_save_options`)."""
+        t = self.target(w)
+        return cover_save_options(
+            self.profile(w),
+            self.normals,
+            self.crits,
+            w.ctx.datacards[t.id].save,
+            max(1, t.wounds),
+            self.cover,
+            self.improved,
+        )
+
+    def _defence_roll(self, w: Work) -> None:
+        t = self.target(w)
+        if not t.alive or t.incapacitated:
+            w.replace_top(stage="begin", idx=self.idx + 1)
+            return
+        opts = self.cover_options(w)
+        if len(opts) > 1:
+            w.replace_top(stage="cover")
+            w.decide(self.defender(w), "cover_save")
+            return
+        self._roll_defence(w, opts[0][1], opts[0][2])
+
+    def _roll_defence(self, w: Work, cover_n: int, cover_c: int) -> None:
+        """Roll the defence dice other than the ``cover_n``/``cover_c`` cover saves."""
+        t = self.target(w)
+        d = self.profile(w).rules.dice
+        pierce = max(d.piercing, d.piercing_crits if self.crits else 0)
+        dice = max(0, 3 - pierce)
+        n = dice - cover_n - cover_c
+        w.replace_top(cover_saves=(cover_n, cover_c), stage="defence_roll")
+        if n <= 0:
+            w.replace_top(stage="defence_cr")
+            return
+        w.roll("defence", self.defender(w), n, label=f"defence dice ({t.id})")
+
+    def _resolve(self, w: Work) -> None:
+        t = self.target(w)
+        prof = self.profile(w)
+        save = w.ctx.datacards[t.id].save
+        cover_n, cover_c = self.cover_saves
+        sn, sc = cover_n, cover_c
+        for v in self.dice:
+            if v == 6:
+                sc += 1
+            elif v != 1 and v >= max(2, save):
+                sn += 1
+        w.emit("saves_retained", op=t.id, normals=sn, crits=sc, cover=cover_n + cover_c)
+        d = prof.rules.dice
+        un, uc = unblocked(
+            self.normals, self.crits, sn, sc, prof.normal_damage, prof.critical_damage, d.brutal
+        )
+        damage = un * prof.normal_damage + uc * prof.critical_damage
+        universal.inflict(w, t.id, damage, f"{self.weapon}", by=self.shooter)
+        w.replace_top(stage="begin", idx=self.idx + 1, dice=(), flags=(), cover_saves=(0, 0))
+        # Last, so a team rule may push a frame here: the attack dice that inflicted damage.
+        w.emit(
+            "attack_dice_resolved",
+            op=self.shooter,
+            target=t.id,
+            weapon=self.weapon,
+            weapon_kind="ranged",
+            normals=un if prof.normal_damage > 0 else 0,
+            crits=uc if prof.critical_damage > 0 else 0,
+        )
+
+    def _end(self, w: Work) -> None:
+        o = w.op(self.shooter)
+        _, _, prof = universal.find_weapon(w, o, self.weapon, "ranged")
+        _after_weapon_use(w, o, self.weapon, prof)
+        w.stack.pop()
+        w.emit("shoot_ended", op=self.shooter, weapon=self.weapon)
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:
+        st = self.stage
+        who = self.attacker(w) if st.startswith("attack") or st == "hot" else self.defender(w)
+        if st == "hot":
+            v = values[0]
+            w.emit("dice_rolled", player=who, label=f"Hot ({self.weapon})", values=values)
+            hit = self.profile(w).hit
+            damage = 2 * v if v < hit else 0
+            w.emit("hot_roll", op=self.shooter, weapon=self.weapon, roll=v, hit=hit, damage=damage)
+            if v < hit:
+                universal.inflict(w, self.shooter, 2 * v, "Hot", by=self.shooter)
+            w.replace_top(stage="end")
+            return
+        if self.rerolling:
+            dice, flags = _merge(list(self.pending), list(self.pending_flags), values)
+            w.emit("dice_rerolled", player=who, old=(), new=values)
+            w.replace_top(dice=dice, flags=flags, rerolling=False, pending=(), pending_flags=())
+            return
+        dice = tuple(sorted(values, reverse=True))
+        label = "attack" if st == "attack_roll" else "defence"
+        w.emit("dice_rolled", player=who, label=label, values=dice)
+        if st == "attack_roll":
+            w.replace_top(dice=dice, flags=(False,) * len(dice), stage="attack_reroll")
+        else:
+            w.replace_top(dice=dice, flags=(False,) * len(dice), stage="defence_cr")
+
+    def options(self, w: Work) -> list[Action]:
+        st = self.stage
+        if st == "torrent":
+            return [Action("Done")] + [
+                Action("Also", target=i) for i in torrent_candidates(w, self)
+            ]
+        if st == "attack_reroll":
+            return reroll_options(self.windows[0], self.dice, self.flags)
+        choice = self._choice_options(w)
+        if choice is not None:
+            return choice
+        return command_reroll_options(self.dice, self.flags)
+
+    def _choice_options(self, w: Work) -> list[Action] | None:
+        """The actions of a player's choice (same feature, Accurate, retention rules, cover
+        save), or None at other stages."""
+        st = self.stage
+        if st == "feature":
+            return [Action("Same feature", text=name) for name, _, _ in self.feature_options]
+        if st == "accurate":
+            return [Action("Accurate", values=(k,)) for k in range(self.max_accurate + 1)]
+        if st == "retention":
+            return [Action("Apply", text=self.rules_left[0]), Action("Decline")]
+        if st == "cover":
+            return [Action("Cover save", text=name) for name, _, _ in self.cover_options(w)]
+        return None
+
+    def _act_choice(self, w: Work, a: Action) -> None:
+        """Apply a player's choice (:meth:`_choice_options`).
+
+        Raises:
+            IllegalActionError: an action that is not one of the options, naming them.
+        """
+        st = self.stage
+        legal = self._choice_options(w) or []
+        if a not in legal:
+            sections = {"feature": "4.5", "accurate": "6", "retention": "6", "cover": "4.5, 4.7"}
+            raise _illegal(
+                f"{a} is not possible now: choose one of {', '.join(str(x) for x in legal)} "
+                f"({sections[st]})"
+            )
+        if st == "feature":
+            _, cover, obscured = next(o for o in self.feature_options if o[0] == a.text)
+            changes: dict[str, Any] = {"cover": cover, "obscured": obscured}
+            if self.idx == 0:
+                changes.update(primary_cover=cover, primary_obscured=obscured)
+            w.replace_top(stage="prepare", feature_options=(), **changes)
+        elif st == "accurate":
+            w.replace_top(accurate=a.values[0], stage="attack_roll")
+        elif st == "retention":
+            rule, left = self.rules_left[0], self.rules_left[1:]
+            if a.verb == "Apply":
+                t_id, prof = self.target(w).id, self.profile(w)
+                args = (self.dice, self.accurate, prof, self.normals)
+                weapon_rules.emit_upgrade(w, self.shooter, t_id, rule, *args)
+                n, c, fails = apply_retention_rule(rule, self.normals, self.crits, self.fails)
+                w.replace_top(normals=n, crits=c, fails=fails, rules_left=left)
+            else:
+                w.replace_top(rules_left=left)
+        else:
+            _, cover_n, cover_c = next(o for o in self.cover_options(w) if o[0] == a.text)
+            self._roll_defence(w, cover_n, cover_c)
+
+    def act(self, w: Work, a: Action) -> None:
+        st = self.stage
+        if st == "torrent":
+            if a.verb == "Done":
+                w.replace_top(stage="begin")
+                return
+            if a.verb != "Also":
+                raise _illegal(f"{a}: choose Torrent secondary targets ('Also X') or 'Done' (6)")
+            if a.target not in torrent_candidates(w, self):
+                raise _illegal(
+                    f"{a.target} is not a Torrent secondary target: it must be a valid target "
+                    "within x of the primary with no friendly operative within its control "
+                    "range (6, EDGE_CASES 10)"
+                )
+            w.replace_top(targets=(*self.targets, a.target))
+            return
+        if st in ("feature", "accurate", "retention", "cover"):
+            self._act_choice(w, a)
+            return
+        if st == "attack_reroll":
+            kind = self.windows[0]
+            if a.verb == "Keep":
+                w.replace_top(windows=self.windows[1:])
+                return
+            if a.verb != "Re-roll":
+                raise _illegal(f"{a}: choose 'Re-roll ...' or 'Keep' ({kind}, 6)")
+            _check_reroll(kind, a.values, self.dice, self.flags)
+            self._start_reroll(w, a.values, self.attacker(w), windows=self.windows[1:])
+            return
+        player = self.attacker(w) if st == "attack_cr" else self.defender(w)
+        if a.verb == "Decline":
+            w.replace_top(stage="retain" if st == "attack_cr" else "resolve")
+            return
+        if a.verb != "Command re-roll" or len(a.values) != 1:
+            raise _illegal(f"{a}: choose 'Command re-roll <face>' or 'Decline' (7.1)")
+        if w.pl(player).cp < 1:
+            raise _illegal(f"{player} has no CP for Command Re-roll (7.1)")
+        _take(self.dice, self.flags, a.values)
+        w.set_pl(player, cp=w.pl(player).cp - 1, cp_spent=w.pl(player).cp_spent + 1)
+        w.emit("cp_spent", player=player, cp=1, ploy="Command Re-roll")
+        self._start_reroll(w, a.values, player)
+
+    def _start_reroll(
+        self, w: Work, chosen: tuple[int, ...], player: str, windows: tuple[str, ...] | None = None
+    ) -> None:
+        vals, fl, _ = _take(self.dice, self.flags, chosen)
+        changes: dict[str, Any] = {
+            "pending": tuple(vals),
+            "pending_flags": tuple(fl),
+            "rerolling": True,
+        }
+        if windows is not None:
+            changes["windows"] = windows
+        w.replace_top(**changes)
+        w.roll("reroll", player, len(chosen), label="re-roll")
