@@ -1,19 +1,30 @@
 """The Legionaries' team rules that the engine plays, registered by rule id
 (``engine.rules.registry``).
 
-**Siphon Life*** (Balefire Acolyte's Life Syphon and Fell Dagger): the attacker's player can
-use it at the start of the Resolve Attack Dice step, on one friendly LEGIONARY operative
-visible to and within 6" of the wielder (the wielder itself included: it is visible to
-itself at distance 0); each attack die of the wielder that inflicts damage in that step then
-heals that operative 1 lost wound, or D3 for a critical success. Once per turning point per
-weapon (all its profiles together, 2.2).
+**Siphon Life*** (Balefire Acolyte's Life Syphon and Fell Dagger): when the weapon is
+selected, its operative's player can use the rule; if they do, at the start of the Resolve
+Attack Dice step they select one friendly LEGIONARY operative visible to and within 6" of the
+wielder (the wielder itself included: it is visible to itself at distance 0); each attack die
+of the wielder that inflicts damage in that step then heals that operative 1 lost wound, or D3
+for a critical success. Once per turning point per weapon (all its profiles together, 2.2).
 
-The engine's reading, documented: the choice to use the rule and the choice of operative are
-one decision (``Use siphon life on LEG-3`` or ``Decline``), taken at the start of the Resolve
-Attack Dice step; it is offered only when it can make a difference: the limit is not spent,
-the wielder retained a success, and a candidate has lost wounds (in a fight the wielder can
-also lose wounds during the step, so it is a candidate there even unhurt). A D3 is a D6
-halved, rounded up.
+The engine's reading, documented: two decisions of the wielder's player.
+
+1. When the weapon is selected (the Shoot action starts, ``shoot_started``; the attacker's
+   Fight action starts, ``fight_started``; the defender's retaliating weapon is known,
+   ``retaliation_weapon``), before any attack die is rolled: ``Use siphon life`` or
+   ``Decline``. Using it spends the once-per-turning-point limit, whatever the dice do. It is
+   offered only when the limit is unspent and it could matter: some operative passes the
+   Resolve step's test below at that moment (no operative moves during the action; in a fight
+   the wielder always passes, as it can lose wounds before it is healed).
+2. At the start of the Resolve Attack Dice step (of the first target whose resolve step has
+   a retained success, the target alive), the operative: a friendly LEGIONARY operative
+   visible to and within 6" of the wielder that has lost wounds (in a fight the wielder also
+   unhurt). ``Use siphon life on LEG-3``, with no ``Decline`` (the rule is already used);
+   when only one operative qualifies it is selected without a decision, and when none does
+   nothing is selected.
+
+A D3 is a D6 halved, rounded up.
 """
 
 from __future__ import annotations
@@ -32,6 +43,7 @@ from engine.rules.team_weapon_rules import has_team_rule
 SIPHON_LIFE = "Siphon Life"
 KEYWORD = "LEGIONARY"
 REACH = 6.0
+ARMED = "siphon_life_armed"  # effect: op = the wielder, which used the rule and selects later
 LINK = "siphon_life"  # effect: op = the wielder, source = the operative it heals
 USED = "siphon_life_used:"  # effect kind prefix + the weapon's name: used this turning point
 
@@ -42,7 +54,7 @@ def _weapon(w: Work, op_id: str, name: str, kind: str) -> Any:
 
 def siphon_candidates(w: Work, wielder: str, fight: bool) -> list[str]:
     """Friendly LEGIONARY operatives visible to and within 6" of ``wielder`` that the rule
-    can heal (module docstring), in id order."""
+    can heal (module docstring, decision 2), in id order."""
     o = w.op(wielder)
     here = w.place(o)
     out = []
@@ -73,21 +85,47 @@ def heal(w: Work, op_id: str, wounds: int, by: str) -> None:
 def install_siphon_life(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Siphon Life* (module docstring) for the operatives of ``players``."""
 
-    def start(w: Work, ev: Event) -> None:
-        op = ev["op"]
+    def selected(w: Work, op: str, name: str, kind: str) -> None:
+        """The weapon ``name`` of ``op`` is selected: decision 1 (module docstring)."""
         if w.ctx.owner[op] not in players or not w.op(op).alive:
             return
-        _, weapon, prof = _weapon(w, op, ev["weapon"], ev["weapon_kind"])
+        _, weapon, prof = _weapon(w, op, name, kind)
         if not has_team_rule(prof.rules, SIPHON_LIFE):
             return
+        if any(e.kind == USED + weapon.name and e.op == op for e in w.effects):
+            return
+        if not siphon_candidates(w, op, kind == "melee"):
+            return
+        w.stack.append(
+            RuleChoiceFrame(
+                player=w.ctx.owner[op],
+                rule=SIPHON_LIFE,
+                key=ARMED,
+                op=op,
+                candidates=(),
+                data=(("weapon", weapon.name),),
+                targeted=False,
+            )
+        )
+
+    def shoot_started(w: Work, ev: Event) -> None:
+        selected(w, ev["op"], ev["weapon"], "ranged")
+
+    def fight_started(w: Work, ev: Event) -> None:
+        selected(w, ev["op"], ev["weapon"], "melee")
+
+    def start(w: Work, ev: Event) -> None:
+        op = ev["op"]
+        armed = [e for e in w.effects if e.kind == ARMED and e.op == op]
+        if not armed or not w.op(op).alive:
+            return
         if ev["normals"] + ev["crits"] == 0 or not w.op(ev["target"]).alive:
-            return
-        used = USED + weapon.name
-        if any(e.kind == used and e.op == op for e in w.effects):
-            return
-        fight = ev["weapon_kind"] == "melee"
-        cands = siphon_candidates(w, op, fight)
-        if cands:
+            return  # nothing can inflict damage in this step: select at a later one, if any
+        w.effects = [e for e in w.effects if e not in armed]
+        cands = siphon_candidates(w, op, ev["weapon_kind"] == "melee")
+        if len(cands) == 1:
+            _link(w, op, cands[0])
+        elif cands:
             w.stack.append(
                 RuleChoiceFrame(
                     player=w.ctx.owner[op],
@@ -95,7 +133,7 @@ def install_siphon_life(hooks: Hooks, players: tuple[str, ...]) -> None:
                     key=LINK,
                     op=op,
                     candidates=tuple(cands),
-                    data=(("weapon", weapon.name),),
+                    optional=False,
                 )
             )
 
@@ -121,26 +159,40 @@ def install_siphon_life(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     def ended(w: Work, ev: Event) -> None:
         ids = {ev["op"], ev.get("target", "")}
-        w.effects = [e for e in w.effects if not (e.kind == LINK and e.op in ids)]
+        w.effects = [e for e in w.effects if not (e.kind in (ARMED, LINK) and e.op in ids)]
 
+    hooks.on("shoot_started", shoot_started)
+    hooks.on("fight_started", fight_started)
+    hooks.on("retaliation_weapon", fight_started)
     hooks.on("resolve_step_started", start)
     hooks.on("attack_dice_resolved", resolved)
     hooks.on("shoot_ended", ended)
     hooks.on("fight_ended", ended)
 
 
-def _chosen(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
+def _link(w: Work, op: str, friend: str) -> None:
+    """Decision 2 made: ``op``'s damaging dice heal ``friend`` until the action ends."""
+    w.effects.append(Effect(LINK, op, "end_tp", source=friend))
+    w.emit("team_rule_selected", op=op, rule=SIPHON_LIFE, on=friend)
+
+
+def _armed(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
     if not chosen:
         return
     w.effects.append(Effect(USED + frame.get("weapon"), frame.op, "end_tp", source=frame.op))
-    w.effects.append(Effect(LINK, frame.op, "end_tp", source=chosen))
-    w.emit("team_rule_used", op=frame.op, rule=SIPHON_LIFE, on=chosen)
+    w.effects.append(Effect(ARMED, frame.op, "end_tp", source=frame.op))
+    w.emit("team_rule_used", op=frame.op, rule=SIPHON_LIFE, on="")
+
+
+def _chosen(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
+    _link(w, frame.op, chosen)
 
 
 def _rolled(w: Work, frame: RuleRollFrame, values: tuple[int, ...]) -> None:
     heal(w, frame.get("friend"), sum((v + 1) // 2 for v in values), frame.op)
 
 
+on_choice(ARMED, _armed)
 on_choice(LINK, _chosen)
 on_roll(LINK, _rolled)
 register(

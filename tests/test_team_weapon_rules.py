@@ -17,7 +17,7 @@ import attrs
 import pytest
 
 from engine.agents import make_agent
-from engine.game import GameState, IllegalActionError, new_game
+from engine.game import Chance, Decision, GameState, IllegalActionError, new_game, parse_action
 from engine.game.drivers import SeededDice
 from engine.game.drivers import play as drive
 from engine.game.scenario import position
@@ -118,29 +118,73 @@ SIPHON = {
 SYPHON = "Shoot LEG-1 life syphon at BLU-1"
 
 
+def test_siphon_life_decided_when_the_weapon_is_selected_before_any_attack_die() -> None:
+    # The rule is used "when you select this weapon": the decision comes as the Shoot action
+    # starts, before the attack dice are rolled (the next node rolls them), and names no
+    # operative yet; the notation round-trips.
+    s, ev = play(lab("legionaries", ACOLYTE, SIPHON), ["Activate LEG-1 engage", SYPHON])
+    assert not of_kind(ev, "dice_rolled")
+    assert s.node == Decision("A", "team_rule")
+    assert [str(a) for a in s.legal_actions()] == ["Decline", "Use siphon life"]
+    assert str(parse_action("use  Siphon Life")) == "Use siphon life"
+    with pytest.raises(IllegalActionError, match="names no operative yet"):
+        s.apply("Use siphon life on LEG-2")
+    s, _ = s.apply("Use siphon life")
+    assert isinstance(s.node, Chance)  # the attack dice come next
+
+
 def test_siphon_life_heals_one_per_normal_and_d3_per_crit_that_inflict_damage() -> None:
     # Life Syphon 5 attacks, Hit 3+, 3/3. Attack 6,3,3,1,1: 1 crit + 2 normals; defence
     # 1,1,1 saves nothing, so all three dice inflict damage (3+3+3 = 9 on BLU-1, 10 -> 1).
-    # Siphon Life on LEG-2: +1 per normal (2) and D3 per crit: a 5 is a D3 of 3 -> 5+2+3 = 10.
-    s, _ = play(
+    # LEG-2 is the only operative that can be selected (LEG-1 unhurt, and it cannot lose
+    # wounds while shooting), so it is selected without a decision at the Resolve step.
+    # +1 per normal (2) and D3 per crit: a 5 is a D3 of 3 -> 5+2+3 = 10.
+    s, ev = play(
         lab("legionaries", ACOLYTE, SIPHON),
-        ["Activate LEG-1 engage", SYPHON],
-        ["6,3,3,1,1", "1,1,1"],
+        ["Activate LEG-1 engage", SYPHON, "Use siphon life"],
+        ["6,3,3,1,1", "1,1,1", "5"],
     )
-    assert [str(a) for a in s.legal_actions()] == ["Decline", "Use siphon life on LEG-2"]
-    s, ev = play(s, ["Use siphon life on LEG-2"], ["5"])
     assert s.operative("BLU-1").wounds == 1
     assert s.operative("LEG-2").wounds == 10
     assert [e["wounds"] for e in of_kind(ev, "wounds_regained")] == [2, 3]
+    assert [e["on"] for e in of_kind(ev, "team_rule_selected")] == ["LEG-2"]
 
 
-def test_siphon_life_declined_heals_nothing() -> None:
+# Both LEG-1 (the wielder, 14 wounds on its datacard, at 10) and LEG-2 have lost wounds.
+BOTH_HURT = {**SIPHON, "LEG-1": {"at": (5, 14), "wounds": 10}}
+
+
+def test_siphon_life_operative_selected_at_the_start_of_the_resolve_step() -> None:
+    # Decision 2 comes after the dice (attack 3,3,1,1,1: 2 normals; defence 1,1,1), at the
+    # start of the Resolve step, among the friendly LEGIONARY operatives visible and within
+    # 6" that lost wounds (the wielder sees itself at 0"); the rule is already used, so there
+    # is no Decline. 2 normals inflict damage: LEG-1 regains 2 (10 -> 12).
     s, _ = play(
-        lab("legionaries", ACOLYTE, SIPHON),
+        lab("legionaries", ACOLYTE, BOTH_HURT),
+        ["Activate LEG-1 engage", SYPHON, "Use siphon life"],
+        ["3,3,1,1,1", "1,1,1"],
+    )
+    assert s.node == Decision("A", "team_rule")
+    assert [str(a) for a in s.legal_actions()] == [
+        "Use siphon life on LEG-1",
+        "Use siphon life on LEG-2",
+    ]
+    s, _ = s.apply("Use siphon life on LEG-1")
+    assert s.operative("LEG-1").wounds == 12
+    assert s.operative("LEG-2").wounds == 5
+
+
+def test_siphon_life_declined_asks_nothing_more_and_heals_nothing() -> None:
+    # Declined when the weapon is selected: no operative is selected at the Resolve step even
+    # though two could be (BOTH_HURT), and nobody regains wounds.
+    s, ev = play(
+        lab("legionaries", ACOLYTE, BOTH_HURT),
         ["Activate LEG-1 engage", SYPHON, "Decline"],
         ["6,3,3,1,1", "1,1,1"],
     )
-    assert s.operative("LEG-2").wounds == 5  # declined: no wounds regained
+    assert s.node == Decision("A", "action")  # the shot is over: no second decision
+    assert not of_kind(ev, "team_rule_used") and not of_kind(ev, "wounds_regained")
+    assert s.operative("LEG-2").wounds == 5
     assert s.operative("BLU-1").wounds == 1  # the attack itself is unchanged
 
 
@@ -149,7 +193,7 @@ def test_siphon_life_never_heals_above_starting_wounds() -> None:
     ops = {**SIPHON, "LEG-2": {"at": (5, 17), "wounds": 13}}
     s, _ = play(
         lab("legionaries", ACOLYTE, ops),
-        ["Activate LEG-1 engage", SYPHON, "Use siphon life on LEG-2"],
+        ["Activate LEG-1 engage", SYPHON, "Use siphon life"],
         ["3,3,1,1,1", "1,1,1"],
     )
     assert s.operative("LEG-2").wounds == 14
@@ -157,19 +201,19 @@ def test_siphon_life_never_heals_above_starting_wounds() -> None:
 
 def test_siphon_life_not_offered_when_it_cannot_heal() -> None:
     # Nobody friendly within 6" has lost a wound (LEG-2 unhurt; the unhurt shooter cannot
-    # lose wounds while shooting): using it would change nothing, so no decision is asked.
+    # lose wounds while shooting): using it would change nothing, so no decision is asked
+    # when the weapon is selected: the attack dice come next.
     ops = {**SIPHON, "LEG-2": {"at": (5, 17)}}
-    s, ev = play(
-        lab("legionaries", ACOLYTE, ops), ["Activate LEG-1 engage", SYPHON], ["6,3,3,1,1", "1,1,1"]
-    )
+    s, _ = play(lab("legionaries", ACOLYTE, ops), ["Activate LEG-1 engage", SYPHON])
+    assert isinstance(s.node, Chance)
+    s, ev = play(s, [], ["6,3,3,1,1", "1,1,1"])
     assert not of_kind(ev, "team_rule_used")
-    assert s.node.kind == "action"  # type: ignore[union-attr]
-    # A wounded friendly 7" away is out of reach (6"): still no decision.
+    assert s.node == Decision("A", "action")
+    # A wounded friendly 7" away is out of reach (6"), and nothing moves during the action:
+    # still no decision.
     far = {**SIPHON, "LEG-2": {"at": (5, 14 - 7 - 2 * 0.63), "wounds": 5}}
-    s, _ = play(
-        lab("legionaries", ACOLYTE, far), ["Activate LEG-1 engage", SYPHON], ["6,3,3,1,1", "1,1,1"]
-    )
-    assert s.node.kind == "action"  # type: ignore[union-attr]
+    s, _ = play(lab("legionaries", ACOLYTE, far), ["Activate LEG-1 engage", SYPHON])
+    assert isinstance(s.node, Chance)
 
 
 def test_siphon_life_once_per_turning_point_per_weapon() -> None:
@@ -179,7 +223,7 @@ def test_siphon_life_once_per_turning_point_per_weapon() -> None:
     ops = {**SIPHON, "BLU-3": {"at": (25, 2)}}
     s, _ = play(
         lab("legionaries", ACOLYTE, ops, blu=("Trooper",) * 3),
-        ["Activate LEG-1 engage", SYPHON, "Use siphon life on LEG-2"],
+        ["Activate LEG-1 engage", SYPHON, "Use siphon life"],
         ["3,3,1,1,1", "1,1,1"],
     )
     assert s.operative("LEG-2").wounds == 7
@@ -194,23 +238,76 @@ def test_siphon_life_once_per_turning_point_per_weapon() -> None:
     assert s.operative("LEG-2").wounds == 7
 
 
+def test_siphon_life_used_spends_the_limit_even_if_no_die_damages() -> None:
+    # Used when the weapon is selected, then every attack die misses (1s at Hit 3+): nothing
+    # is selected or healed, but the once-per-turning-point limit is spent all the same, so
+    # the Life Syphon's next Shoot action this turning point (a counteraction, as above)
+    # offers no decision: its attack dice come straight after the selection.
+    ops = {**SIPHON, "BLU-3": {"at": (25, 2)}}
+    s, ev = play(
+        lab("legionaries", ACOLYTE, ops, blu=("Trooper",) * 3),
+        ["Activate LEG-1 engage", SYPHON, "Use siphon life"],
+        ["1,1,1,1,1", "1,1,1"],
+    )
+    assert [e["rule"] for e in of_kind(ev, "team_rule_used")] == ["Siphon Life"]
+    assert not of_kind(ev, "team_rule_selected") and not of_kind(ev, "wounds_regained")
+    s, _ = play(
+        s,
+        ["End activation", "Activate BLU-2 engage", "End activation", "Activate LEG-2 engage"],
+    )
+    s, _ = play(s, ["End activation", "Activate BLU-3 engage", "End activation"])
+    s, _ = play(s, ["Counteract LEG-1", SYPHON])
+    assert isinstance(s.node, Chance)
+
+
 def test_siphon_life_in_a_fight_heals_per_strike_and_the_wielder_can_choose_itself() -> None:
     # LEG-1 (Acolyte, 14 wounds... unhurt) fights BLU-1 with the Fell Dagger (5 attacks,
-    # Hit 3+, 3/4). In a fight the wielder can lose wounds during the Resolve step, so it is
-    # a candidate even unhurt; LEG-2 (wounded, 3" away) is the other one.
+    # Hit 3+, 3/4). The weapon is selected as the Fight action starts: the decision comes
+    # then, before either side rolls. In a fight the wielder can lose wounds during the
+    # Resolve step, so it is a candidate even unhurt; LEG-2 (wounded, 3" away) is the other.
     close = 2 * 0.63 + 0.5
     ops = {**SIPHON, "BLU-1": {"at": (5 + close, 14)}}
-    s, _ = play(
+    s, ev = play(
         lab("legionaries", ACOLYTE, ops),
         ["Activate LEG-1 engage", "Fight LEG-1 fell dagger at BLU-1"],
+    )
+    assert not of_kind(ev, "dice_rolled")
+    assert [str(a) for a in s.legal_actions()] == ["Decline", "Use siphon life"]
+    s, _ = play(
+        s,
+        ["Use siphon life"],
         ["3,1,1,1,1", "1,1,1"],  # LEG-1: one normal success; BLU-1's Knife: nothing
     )
     assert [str(a) for a in s.legal_actions()] == [
-        "Decline",
         "Use siphon life on LEG-1",
         "Use siphon life on LEG-2",
     ]
     # The single normal strike inflicts 3 damage: LEG-2 regains 1 wound (5 -> 6).
+    s, _ = play(s, ["Use siphon life on LEG-2", "Strike normal"])
+    assert s.operative("BLU-1").wounds == 10 - 3
+    assert s.operative("LEG-2").wounds == 6
+
+
+def test_siphon_life_of_a_retaliating_defender_decided_when_its_weapon_is_selected() -> None:
+    # BLU-1 fights LEG-1; LEG-1's Fell Dagger (its only melee weapon) is its retaliating
+    # weapon, selected as the Fight action starts: A decides then, before any die is rolled.
+    # BLU-1's Knife rolls 1,1,1 (nothing); LEG-1's 3,1,1,1,1 is one normal success, whose
+    # strike inflicts 3 damage (10 -> 7) and heals the selected LEG-2 1 wound (5 -> 6).
+    close = 2 * 0.63 + 0.5
+    ops = {**SIPHON, "BLU-1": {"at": (5 + close, 14)}}
+    s, ev = play(
+        lab("legionaries", ACOLYTE, ops),
+        ["Activate LEG-2 engage", "End activation", "Activate BLU-1 engage"],
+    )
+    s, ev = play(s, ["Fight BLU-1 knife at LEG-1"])
+    assert not of_kind(ev, "dice_rolled")
+    assert s.node == Decision("A", "team_rule")
+    assert [str(a) for a in s.legal_actions()] == ["Decline", "Use siphon life"]
+    s, _ = play(s, ["Use siphon life"], ["1,1,1", "3,1,1,1,1"])
+    assert [str(a) for a in s.legal_actions()] == [
+        "Use siphon life on LEG-1",
+        "Use siphon life on LEG-2",
+    ]
     s, _ = play(s, ["Use siphon life on LEG-2", "Strike normal"])
     assert s.operative("BLU-1").wounds == 10 - 3
     assert s.operative("LEG-2").wounds == 6

@@ -56,9 +56,9 @@ Decisions (``rules/KT24.md`` section in brackets):
   and the defence roll (Devastating included) or, in a fight, the other side's best reply
   and the optimal resolution; the cover save: the option of least value to the shooter
   through the defence roll.
-- **Team rule choices** (``team_rule``, e.g. Siphon Life*): used, on the offered operative
-  that has lost the most wounds (ties: the first listed); the engine offers them only when
-  they can make a difference.
+- **Team rule choices** (``team_rule``, e.g. Siphon Life*): used (``Use siphon life``), on
+  the offered operative that has lost the most wounds (ties: the first listed); the engine
+  offers them only when they can make a difference.
 - Anything else (Torrent: every offered secondary target is taken; other decisions): the
   first listed action.
 
@@ -478,6 +478,8 @@ class HeuristicAgent:
         uses = [a for a in legal if a.verb == "Use"]
         if not uses:
             return legal[0]
+        if not uses[0].target:  # a use that names no operative (yet): take it
+            return uses[0]
 
         def lost(a: Action) -> int:
             return w.ctx.datacards[a.target].wounds - w.op(a.target).wounds

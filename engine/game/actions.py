@@ -46,6 +46,7 @@ out when 0):
                             ``critical`` or ``two normals`` (4.7), or ``none`` (declined)
 ``Use <rule> on LEG-3``     use a team rule that gives its player a choice, on an operative
                             (``Use siphon life on LEG-3``; ``Decline`` not to use it)
+``Use <rule>``              use such a rule that names no operative yet (``Use siphon life``)
 ==========================  ==================================================================
 
 Errors: :class:`InvalidActionError` for text that is not an action;
@@ -169,7 +170,7 @@ def format_action(a: Action) -> str:
     if v == "Accurate":
         return f"Accurate {a.values[0]}"
     if v == "Use":
-        return f"Use {a.text} on {a.target}"
+        return f"Use {a.text} on {a.target}" if a.target else f"Use {a.text}"
     raise InvalidActionError(f"unknown action verb {v!r}")
 
 
@@ -217,6 +218,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Apply", r"apply\s+(?P<text>punishing|rending|severe)"),
         ("Cover save", r"cover\s+save\s+(?P<text>normal|critical|two\s+normals|none)"),
         ("Use", rf"use\s+(?P<text>.+?)\s+on\s+{_TGT}"),
+        ("Use", r"use\s+(?P<text>.+)"),
     )
 )
 

@@ -124,6 +124,9 @@ def start_fight(
     for helped, enemy, by in ((o, t, a_by), (t, o, d_by)) if usable else ((o, t, a_by),):
         if by:  # each assist improves the Hit of the helped operative's melee weapons by 1
             w.emit("assisted", op=helped.id, target=enemy.id, by=by, improvement=len(by))
+    # Last, so a team rule may push a frame here when the weapon is selected (e.g. Siphon
+    # Life*, engine.rules); the frame is decided before the sequence goes on.
+    w.emit("fight_started", op=o.id, weapon=name, target=t.id)
 
 
 @attrs.frozen(slots=True)
@@ -509,8 +512,9 @@ class FightFrame:
             why = universal.weapon_usable(w, d, name, prof)
             if why:
                 raise _illegal(why)
-            w.emit("retaliation_weapon", op=d.id, weapon=name)
             w.replace_top(dweapon=name, stage="a_accurate")
+            # After the frame change, so a team rule may push a frame here (Siphon Life*).
+            w.emit("retaliation_weapon", op=d.id, weapon=name)
             return
         if st == "retention":
             self._act_retention(w, a)

@@ -2,14 +2,17 @@
 (DESIGN.md principles 3 and 5).
 
 A rule module pushes one of these frames from a hook that runs at a point where the engine
-allows it (the ``resolve_step_started`` and ``attack_dice_resolved`` events of the Shoot and
-Fight sequences are emitted last, so a frame pushed there runs before the sequence goes on).
+allows it (the ``shoot_started``, ``fight_started``, ``retaliation_weapon``,
+``resolve_step_started`` and ``attack_dice_resolved`` events of the Shoot and Fight sequences
+are emitted last, so a frame pushed there runs before the sequence goes on).
 The frames are plain data (they live in the state); what happens once the choice is made or
 the dice are rolled is a function registered under the frame's ``key`` with
 :func:`on_choice` / :func:`on_roll`.
 
 - :class:`RuleChoiceFrame`: decision kind ``"team_rule"``; the legal actions are ``Decline``
-  and ``Use <rule> on <operative>`` for each candidate (``Use siphon life on LEG-3``).
+  and ``Use <rule> on <operative>`` for each candidate (``Use siphon life on LEG-3``), or,
+  for a rule used before it names an operative, ``Decline`` and ``Use <rule>``
+  (``Use siphon life``).
 - :class:`RuleRollFrame`: a chance node of kind ``"team_rule"`` rolling some D6.
 """
 
@@ -34,7 +37,8 @@ _ROLL: dict[str, RollHandler] = {}
 
 def on_choice(key: str, fn: ChoiceHandler) -> None:
     """Register ``fn(w, frame, chosen)`` for :class:`RuleChoiceFrame` frames with ``key``;
-    ``chosen`` is the chosen operative id, or ``""`` when the player declined."""
+    ``chosen`` is the chosen operative id (the frame's own ``op`` for an untargeted frame),
+    or ``""`` when the player declined."""
     _CHOICE[key] = fn
 
 
@@ -55,6 +59,9 @@ class RuleChoiceFrame:
         data: ``(name, value)`` pairs the handler needs (hashable values).
         optional: ``Decline`` is allowed (False: the rule must be used, e.g. when the action
             under way is only legal through it).
+        targeted: the use names one of ``candidates`` (``Use <rule> on <operative>``);
+            False: the rule is used or declined as a whole (``Use <rule>``), before it names
+            any operative; ``candidates`` is then empty.
     """
 
     player: str
@@ -64,6 +71,7 @@ class RuleChoiceFrame:
     candidates: tuple[str, ...]
     data: tuple[tuple[str, Any], ...] = ()
     optional: bool = True
+    targeted: bool = True
 
     def get(self, name: str) -> Any:
         """The value called ``name`` in ``data``."""
@@ -74,12 +82,22 @@ class RuleChoiceFrame:
 
     def options(self, w: Work) -> list[Action]:
         word = self.rule.lower()
-        uses = [Action("Use", target=c, text=word) for c in self.candidates]
+        if not self.targeted:
+            uses = [Action("Use", text=word)]
+        else:
+            uses = [Action("Use", target=c, text=word) for c in self.candidates]
         return [Action("Decline"), *uses] if self.optional else uses
 
     def act(self, w: Work, a: Action) -> None:
         if a.verb == "Decline" and self.optional:
             chosen = ""
+        elif a.verb == "Use" and a.text == self.rule.lower() and not self.targeted:
+            if a.target:
+                raise IllegalActionError(
+                    f"{a} is not a choice here: {self.rule}* of {self.op} names no operative "
+                    f"yet ('Use {self.rule.lower()}' or 'Decline')"
+                )
+            chosen = self.op
         elif a.verb == "Use" and a.text == self.rule.lower() and a.target in self.candidates:
             chosen = a.target
         else:
