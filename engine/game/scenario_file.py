@@ -26,7 +26,9 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
                                    # this file (engine.teams.load_team)
     operatives = ["Kasrkin Sergeant [Bolt Pistol; Power Weapon]", "Kasrkin Trooper"]  # entries
                                    # order (ids KAS-1, KAS-2...); default: the team's
-                                   # default roster. Selection rules are not enforced.
+                                   # default roster. The roster must be legal (new_game
+                                   # checks it): a partial roster needs a team file with
+                                   # open selection rules (scenarios/teams/probe.json).
 
     [options]                      # optional engine.game.context.GameOptions fields:
     objectives_pickup = true       # objectives_pickup, initiative_cards, close_quarters
@@ -48,7 +50,7 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
 
     [[steps]]                      # applied in order
     name = "shoot"                 # optional (default "step N"); names the step in errors
-    actions = ["Activate KAS-1 engage", "Shoot KAS-1 hot-shot lasgun at LEG-1", "Decline"]
+    actions = ["Activate KAS-1 engage", "Shoot KAS-1 bolt pistol at LEG-1", "Decline"]
                                    # every decision of the step in order, the players'
                                    # choices in an attack included ("Same feature cover",
                                    # "Accurate 1", "Apply Rending", "Cover save none":

@@ -458,6 +458,19 @@ class MoveGraph:
     _links: dict[tuple[int, int], _Link] = attrs.field(factory=dict, repr=False)
     _move_index: list[tuple[NDArray[np.int64], list[_Link]]] = attrs.field(factory=list, repr=False)
     _nx: list[Any] = attrs.field(factory=list, repr=False)
+    _terrain_near: dict[tuple[float, float, float], bool] = attrs.field(factory=dict, repr=False)
+
+    def terrain_near(self, x: float, y: float, distance: float) -> bool:
+        """Whether any terrain part's footprint lies within ``distance`` inches of the point
+        ``(x, y)`` (inches), cached per point: enemies stand still while many moves are
+        searched around them."""
+        key = (x, y, distance)
+        hit = self._terrain_near.get(key)
+        if hit is None:
+            if len(self._terrain_near) > 50_000:
+                self._terrain_near.clear()
+            hit = self._terrain_near[key] = bool(len(self.kz.parts_near(Point(x, y), distance)))
+        return hit
 
     @property
     def graph(self) -> Any:
@@ -1511,7 +1524,7 @@ class _Query:
                 reach = e.radius + r + math.sqrt(CONTROL_RANGE**2 - dz * dz) + _GRID
                 # Without terrain in the disc nothing can block sight nor lengthen the 1" around
                 # a wall: the disc is the control range (4.2) and needs no exact check.
-                exact = bool(len(kz.parts_near(Point(e.x, e.y), reach)))
+                exact = graph.terrain_near(e.x, e.y, reach)
                 self.zones.append(
                     _Zone(
                         e.x,
