@@ -1,0 +1,217 @@
+"""Reading the documents users hand the engine (JSON and TOML), safely.
+
+Every loader (killzones, teams, rosters, scenarios, records, operatives files, the importers)
+parses through this module, so that the same limits hold at every door (DESIGN.md principle 6:
+illegal input gets a precise error and changes nothing):
+
+- **nesting**: at most :data:`MAX_DEPTH` levels of arrays and tables; deeper documents are
+  rejected before Python's recursion limit is reached (no ``RecursionError``);
+- **numbers**: finite, with magnitude at most :data:`MAX_MAGNITUDE` (``1e400``, ``NaN``,
+  ``Infinity`` and 400-digit integers are rejected, naming where they are);
+- **size**: a file at most :data:`MAX_FILE_BYTES` bytes (records are read line by line, each
+  line at most :data:`MAX_LINE_BYTES`).
+
+Errors are raised as the caller's error class (a :class:`~engine.errors.KillTeamError`
+subclass), with a message that starts with the source (file name or ``record line N``) and
+names the path of the offending value (``features[2].parts[0].height``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine.errors import KillTeamError
+
+MAX_DEPTH = 64
+"""The deepest nesting of arrays and tables (objects) any input document may have."""
+
+MAX_MAGNITUDE = 1e15
+"""The largest absolute value of any number in an input document (inches, millimetres, counts
+and seeds are far below it; every integer up to it is exact as a float). Each loader sets
+tighter limits on its own fields."""
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""The largest input file read whole (64 MiB)."""
+
+MAX_LINE_BYTES = 1024 * 1024
+"""The largest line of a line-oriented input (a record line), 1 MiB."""
+
+EXCERPT_CHARS = 60
+"""How much of an offending input an error message quotes at most."""
+
+ErrorClass = Callable[[str], KillTeamError]
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """``text`` quoted for an error message, cut to ``limit`` characters (with ``...``)."""
+    shown = text if len(text) <= limit else text[:limit] + "..."
+    return repr(shown)
+
+
+def _pre_depth(text: str) -> int:
+    """The deepest bracket nesting of ``text`` outside double-quoted strings (cheap, over-counts
+    TOML's single-quoted strings and table headers only by their own brackets)."""
+    depth = best = 0
+    in_str = escape = False
+    for ch in text:
+        if in_str:
+            if escape:
+                escape = False
+            elif ch == "\\":
+                escape = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            if depth > best:
+                best = depth
+                if best > MAX_DEPTH + 2:
+                    return best
+        elif ch in "]}":
+            depth -= 1
+    return best
+
+
+def _where(path: tuple[str | int, ...]) -> str:
+    out = ""
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+    return out or "the document"
+
+
+def check_tree(data: Any, source: str, error: ErrorClass) -> Any:
+    """Check a parsed document against the limits of this module; returns ``data``.
+
+    Args:
+        data: JSON-like values (dicts, lists, strings, numbers, booleans, ``None``, and the
+            dates TOML may give).
+        source: what to name in messages (a file name, ``record line 12``).
+        error: the error class to raise.
+
+    Raises:
+        error: nesting deeper than :data:`MAX_DEPTH`, a number that is not finite or whose
+            magnitude exceeds :data:`MAX_MAGNITUDE` (the message gives the value's path).
+    """
+    stack: list[tuple[Any, tuple[str | int, ...], int]] = [(data, (), 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        if isinstance(value, dict):
+            items: Any = value.items()
+        elif isinstance(value, list):
+            items = enumerate(value)
+        else:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                continue
+            if isinstance(value, float) and not math.isfinite(value):
+                raise error(f"{source}: {_where(path)}: the number {value} is not finite")
+            if abs(value) > MAX_MAGNITUDE:
+                shown = excerpt(str(value)) if isinstance(value, int) else f"{value:g}"
+                raise error(
+                    f"{source}: {_where(path)}: the number {shown} is too large "
+                    f"(at most {MAX_MAGNITUDE:g} in magnitude)"
+                )
+            continue
+        if depth >= MAX_DEPTH:
+            raise error(f"{source}: {_where(path)}: nested more than {MAX_DEPTH} levels deep")
+        for key, item in items:
+            stack.append((item, (*path, key if isinstance(key, int) else str(key)), depth + 1))
+    return data
+
+
+def _too_large(text: str) -> ValueError:
+    return ValueError(f"the number {excerpt(text)} is too large (at most {MAX_MAGNITUDE:g})")
+
+
+def _parse_int(text: str) -> int:
+    # A 400-digit integer is a valid int but overflows as a float later; past 4300 digits
+    # int() itself refuses. Refuse before converting.
+    if len(text.lstrip("-")) > 16:
+        raise _too_large(text)
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _too_large(text)
+    return value
+
+
+def parse_json(text: str, source: str, error: ErrorClass) -> Any:
+    """Parse JSON ``text`` and check it (:func:`check_tree`).
+
+    Raises:
+        error: not JSON (with the line and column), too deep, or a bad number.
+    """
+    if _pre_depth(text) > MAX_DEPTH + 1:
+        raise error(f"{source}: nested more than {MAX_DEPTH} levels deep")
+    try:
+        data = json.loads(
+            text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=float
+        )
+    except json.JSONDecodeError as exc:
+        raise error(f"{source}: not valid JSON: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise error(f"{source}: not valid JSON: {exc}") from None
+    return check_tree(data, source, error)
+
+
+def parse_toml(text: str, source: str, error: ErrorClass) -> Any:
+    """Parse TOML ``text`` and check it (:func:`check_tree`).
+
+    Raises:
+        error: not TOML (with the line and column), too deep, or a bad number.
+    """
+    if _pre_depth(text) > MAX_DEPTH + 2:
+        raise error(f"{source}: nested more than {MAX_DEPTH} levels deep")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{source}: not valid TOML: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise error(f"{source}: not valid TOML: {exc}") from None
+    return check_tree(data, source, error)
+
+
+def read_text(path: str | Path, error: ErrorClass, what: str = "file") -> str:
+    """The text of ``path`` (UTF-8), at most :data:`MAX_FILE_BYTES` bytes.
+
+    Raises:
+        error: a missing or unreadable file, one too large, or not UTF-8 (naming the file).
+    """
+    p = Path(path)
+    try:
+        with p.open("rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise error(f"{p}: no such {what}") from None
+    except OSError as exc:
+        raise error(f"{p}: cannot read {what}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise error(f"{p}: the {what} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        why = f"{exc.reason} at byte {exc.start}"
+        raise error(f"{p}: the {what} is not UTF-8 text ({why})") from None
+
+
+def read_document(path: str | Path, error: ErrorClass, what: str = "file") -> Any:
+    """Read and parse a JSON or TOML file (by its suffix: ``.toml`` is TOML, anything else
+    JSON), with every check of this module.
+
+    Raises:
+        error: as :func:`read_text`, :func:`parse_json` and :func:`parse_toml`.
+    """
+    p = Path(path)
+    text = read_text(p, error, what)
+    if p.suffix.lower() == ".toml":
+        return parse_toml(text, str(p), error)
+    return parse_json(text, str(p), error)
