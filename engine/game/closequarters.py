@@ -35,16 +35,17 @@ def _illegal(why: str) -> IllegalActionError:
     return IllegalActionError(why)
 
 
-_HATCH_GEOMS: dict[tuple[int, str], BaseGeometry] = {}
+_HATCH_GEOMS_KEY = "closequarters.hatch_geoms"
 
 
 def _hatch_geom(w: Work, name: str) -> BaseGeometry:
     kz = w.ctx.killzone
-    key = (id(kz), name)
-    g = _HATCH_GEOMS.get(key)
+    # Cached on the killzone value (Killzone.cache): never handed to another layout.
+    per_kz: dict[str, BaseGeometry] = kz.cache.setdefault(_HATCH_GEOMS_KEY, {})
+    g = per_kz.get(name)
     if g is None:
         fi = kz.features.index(name)
-        g = _HATCH_GEOMS[key] = unary_union([p.polygon for p in kz.parts if p.feature == fi])
+        g = per_kz[name] = unary_union([p.polygon for p in kz.parts if p.feature == fi])
     return g
 
 

@@ -126,7 +126,7 @@ def enemy_operative(w: Work, op_id: str, of: str) -> OperativeState:
 # Deployment (1.2)
 # -------------------------------------------------------------------------------------------
 
-_SPOTS: dict[tuple[int, str, float], list[tuple[float, float, float]]] = {}
+_SPOTS_KEY = "setup.deployment_spots"
 
 
 def _standable(w: Work, base_mm: float, x: float, y: float, z: float) -> bool:
@@ -140,8 +140,13 @@ def deployment_spots(w: Work, o: OperativeState) -> list[tuple[float, float, flo
     bases wholly within the drop zone, not on terrain, not overlapping set-up operatives)."""
     zone = w.pl(o.player).drop_zone
     base = w.ctx.datacards[o.id].base_mm
-    key = (id(w.kz), zone, base)
-    spots = _SPOTS.get(key)
+    # Cached on the killzone value it describes (Killzone.cache), so a later layout never sees
+    # this one's spots, and the cache dies with the layout.
+    per_kz: dict[tuple[str, float], list[tuple[float, float, float]]] = w.kz.cache.setdefault(
+        _SPOTS_KEY, {}
+    )
+    key = (zone, base)
+    spots = per_kz.get(key)
     if spots is None:
         poly = w.kz.drop_zones[zone]
         r = base / 25.4 / 2
@@ -156,7 +161,7 @@ def deployment_spots(w: Work, o: OperativeState) -> list[tuple[float, float, flo
                     spots.append((p.x, p.y, 0.0))
                 x += 2.0
             y += 2.0
-        _SPOTS[key] = spots
+        per_kz[key] = spots
     out = []
     r = base / 25.4 / 2
     placed = [(q.x, q.y, q.elevation, w.ctx.datacards[q.id].base_mm / 50.8) for q in w.alive()]
