@@ -48,6 +48,7 @@ from engine.game.drivers import SeededDice, play
 from engine.game.events import Event
 from engine.game.setup import SetupError, new_game
 from engine.game.state import GameState, Terminal
+from engine.game.universal import drop_zone_problems
 from engine.geometry import Killzone, load_killzone
 from engine.geometry.movement import move_graph
 from engine.rules import unimplemented_rules
@@ -375,8 +376,9 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
     """Build a :class:`Matchup` from the user's choices (defaults for what is ``None``).
 
     Raises:
-        BattleError: both teams and rosters given, or a team, roster file, killzone or agent
-            name that cannot be used (the message names it).
+        BattleError: both teams and rosters given, a team, roster file, killzone or agent
+            name that cannot be used (the message names it), or a drop zone where the
+            operatives might not all be set up (checked here, before any battle is played).
     """
     c = choice or MatchupChoice()
     if c.teams is not None and c.rosters is not None:
@@ -401,6 +403,13 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
     except KillTeamError as exc:
         raise BattleError(f"killzone: {exc}") from None
     agents = parse_agents(c.agents) if c.agents is not None else DEFAULT_AGENTS
+    bases = {
+        p: [r.datacard(k).base_mm for k in range(len(r.operatives))]
+        for p, r in zip("AB", rosters, strict=True)
+    }
+    problems = drop_zone_problems(killzone, bases)
+    if problems:
+        raise BattleError(f"killzone: {problems[0]}")
     return Matchup(killzone, (rosters[0], rosters[1]), agents, notes=tuple(notes))
 
 

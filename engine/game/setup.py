@@ -1,15 +1,17 @@
 """Creating a battle (``rules/KT24.md`` 1.2): killzone, both rosters, options, hooks.
 
-Operative ids are the first three letters of the team id in upper case and the operative's
-place in its roster (``KAS-1``); when both players field teams with the same prefix the
-player's letter is added (``KASA-1``, ``KASB-1``).
+Operative ids are the first three ASCII letters or digits of the team id in upper case (``OP``
+when it has none) and the operative's place in its roster (``KAS-1``); when both players field
+teams with the same prefix the player's letter is added (``KASA-1``, ``KASB-1``). Every id
+made this way is one the action notation reads back (``engine.game.actions``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.game import closequarters, killop, weapon_rules
+from engine.errors import KillTeamError
+from engine.game import closequarters, killop, universal, weapon_rules
 from engine.game.context import GameContext, GameOptions, Hooks
 from engine.game.flow import SetupFrame, advance
 from engine.game.state import Decision, GameState, MarkerState, OperativeState, PlayerState
@@ -20,20 +22,23 @@ from engine.teams.model import Roster
 __all__ = ["new_game", "operative_ids"]
 
 
-class SetupError(ValueError):
+class SetupError(KillTeamError, ValueError):
     """A battle cannot be created from these inputs (the message says why)."""
 
 
 def operative_ids(rosters: Mapping[str, Roster]) -> dict[str, list[str]]:
     """Ids for each player's operatives (module docstring)."""
-    prefix = {
-        p: "".join(ch for ch in r.team.id.upper() if ch.isalnum())[:3] for p, r in rosters.items()
-    }
+    prefix = {p: _prefix(r.team.id) for p, r in rosters.items()}
     same = prefix["A"] == prefix["B"]
     return {
         p: [f"{prefix[p]}{p if same else ''}-{i + 1}" for i in range(len(r.operatives))]
         for p, r in rosters.items()
     }
+
+
+def _prefix(team_id: str) -> str:
+    ascii_alnum = [ch for ch in team_id.upper() if ch.isascii() and ch.isalnum()]
+    return "".join(ascii_alnum[:3]) or "OP"
 
 
 def new_game(
@@ -47,8 +52,10 @@ def new_game(
         options: :class:`GameOptions` (default: KT24, Approved Ops 2025 kill op).
 
     Raises:
-        SetupError: an illegal roster (the reasons listed), an empty roster, or a killzone
-            without drop zones A and B.
+        SetupError: an illegal roster (the reasons listed), an empty roster, a killzone
+            without drop zones A and B, or a drop zone where the operatives of either roster
+            might not all find a set-up point (covered by terrain, too thin, too small; see
+            :func:`engine.game.universal.drop_zone_problems`).
     """
     opts = options or GameOptions()
     rosters = {"A": roster_a, "B": roster_b}
@@ -64,6 +71,12 @@ def new_game(
         raise SetupError(f"killzone {killzone.name} needs drop zones A and B")
     if killzone.open_hatchways:
         killzone = killzone.with_open_hatchways(())
+    bases = {
+        p: [r.datacard(k).base_mm for k in range(len(r.operatives))] for p, r in rosters.items()
+    }
+    problems = universal.drop_zone_problems(killzone, bases)
+    if problems:
+        raise SetupError("; ".join(problems))
     ids = operative_ids(rosters)
     all_ids: list[str] = []
     owner: dict[str, str] = {}

@@ -24,6 +24,7 @@ moving (except the move a ``Heavy (x only)`` allows) and no move after using one
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -38,7 +39,7 @@ from engine.game.actions import (
 )
 from engine.game.state import OperativeState
 from engine.game.work import Work
-from engine.geometry import Objective, Placement, sight
+from engine.geometry import Killzone, Objective, Placement, sight
 from engine.geometry.movement import (
     MoveError,
     max_move,
@@ -53,9 +54,11 @@ __all__ = [
     "ActivationFrame",
     "check_deployment",
     "deployment_spots",
+    "drop_zone_problems",
     "own_operative",
     "start_activation",
     "start_counteract",
+    "zone_spots",
 ]
 
 COUNTERACT_MOVE = 2.0  # inches (1.6)
@@ -130,38 +133,116 @@ _SPOTS_KEY = "setup.deployment_spots"
 
 
 def _standable(w: Work, base_mm: float, x: float, y: float, z: float) -> bool:
-    g = move_graph(w.kz, base_mm)
+    return _standable_on(w.kz, base_mm, x, y, z)
+
+
+def _standable_on(kz: Killzone, base_mm: float, x: float, y: float, z: float) -> bool:
+    g = move_graph(kz, base_mm)
     lvl = g.level_at(x, y, z)
     return lvl is not None and bool(shapely.intersects_xy(lvl.strict_tol, x, y))
 
 
-def deployment_spots(w: Work, o: OperativeState) -> list[tuple[float, float, float]]:
-    """Candidate set-up points for ``o`` in its player's drop zone (a 2" grid on the floor,
-    bases wholly within the drop zone, not on terrain, not overlapping set-up operatives)."""
-    zone = w.pl(o.player).drop_zone
-    base = w.ctx.datacards[o.id].base_mm
-    # Cached on the killzone value it describes (Killzone.cache), so a later layout never sees
-    # this one's spots, and the cache dies with the layout.
-    per_kz: dict[tuple[str, float], list[tuple[float, float, float]]] = w.kz.cache.setdefault(
+SETUP_GRID = 2.0
+"""Spacing of the set-up points offered in a drop zone (inches)."""
+
+
+def zone_spots(kz: Killzone, zone: str, base_mm: float) -> list[tuple[float, float, float]]:
+    """The set-up points of drop zone ``zone`` of ``kz`` for a base of ``base_mm`` mm, before
+    any operative is set up: a :data:`SETUP_GRID` grid on the floor (starting 0.5" plus the
+    base's radius in from the zone's bounding box), bases wholly within the drop zone and
+    where a base can stand (not on terrain) (1.2). Cached on the killzone value (so a later
+    layout never sees this one's points, and the cache dies with the layout).
+
+    Returns:
+        ``(x, y, 0.0)`` points in inches, row by row.
+    """
+    per_kz: dict[tuple[str, float], list[tuple[float, float, float]]] = kz.cache.setdefault(
         _SPOTS_KEY, {}
     )
-    key = (zone, base)
+    key = (zone, float(base_mm))
     spots = per_kz.get(key)
     if spots is None:
-        poly = w.kz.drop_zones[zone]
-        r = base / 25.4 / 2
+        poly = kz.drop_zones[zone]
+        inside = poly.buffer(1e-6)
+        shapely.prepare(inside)
+        r = base_mm / 25.4 / 2
         minx, miny, maxx, maxy = poly.bounds
         spots = []
         y = miny + r + 0.5
         while y <= maxy - r:
             x = minx + r + 0.5
             while x <= maxx - r:
-                p = Placement(x, y, base)
-                if poly.buffer(1e-6).covers(p.footprint()) and _standable(w, base, x, y, 0.0):
+                p = Placement(x, y, base_mm)
+                if inside.covers(p.footprint()) and _standable_on(kz, base_mm, x, y, 0.0):
                     spots.append((p.x, p.y, 0.0))
-                x += 2.0
-            y += 2.0
+                x += SETUP_GRID
+            y += SETUP_GRID
         per_kz[key] = spots
+    return spots
+
+
+def _grid_block(base_mm: float, other_mm: float) -> int:
+    """At most how many set-up points for bases of ``base_mm`` one operative with a base of
+    ``other_mm`` set up on its own grid can take (points closer than the two radii): both
+    grids have the spacing :data:`SETUP_GRID` and are offset by the difference of the radii
+    (:func:`zone_spots`); a 0.002" margin covers the 0.001" position grid."""
+    r, q = base_mm / 50.8, other_mm / 50.8
+    reach = r + q - 1e-6 + 0.002
+    d = q - r
+    span = int(reach // SETUP_GRID) + 2
+    return sum(
+        1
+        for i in range(-span, span + 1)
+        for j in range(-span, span + 1)
+        if math.hypot(SETUP_GRID * i - d, SETUP_GRID * j - d) < reach
+    )
+
+
+def drop_zone_problems(kz: Killzone, rosters: Mapping[str, Sequence[float]]) -> list[str]:
+    """Why each player's operatives might not all be set up in each drop zone (1.2): for
+    every drop zone and roster (either player may set up in either zone), every operative must
+    find a set-up point (:func:`zone_spots`) however the other operatives of its roster were
+    set up before it (and the opponent's too when the two drop zones lie close enough for
+    bases to overlap). A sufficient condition, exact for the set-up grid: the points for
+    its base outnumber the points the others can take (:func:`_grid_block`).
+
+    Args:
+        kz: the killzone (hatchways as at the start of the battle).
+        rosters: player -> the base sizes (mm) of its operatives.
+
+    Returns:
+        One message per drop zone and roster that fails, naming the zone, the base size and
+        the counts; empty when set-up can always complete.
+    """
+    out = []
+    zones = sorted(kz.drop_zones)
+    widest = max((b for bases in rosters.values() for b in bases), default=0.0) / 25.4
+    for zone in zones:
+        others = [z for z in zones if z != zone]
+        near = any(kz.drop_zones[zone].distance(kz.drop_zones[z]) < widest for z in others)
+        for player in sorted(rosters):
+            bases = list(rosters[player])
+            rivals = [b for p in sorted(rosters) if p != player for b in rosters[p]] if near else []
+            for base in sorted(set(bases)):
+                have = len(zone_spots(kz, zone, base))
+                need = 1 + sum(_grid_block(base, b) for b in bases) - _grid_block(base, base)
+                need += sum(_grid_block(base, b) for b in rivals)
+                if have < need:
+                    out.append(
+                        f"drop zone {zone} of killzone {kz.name!r} has {have} set-up point"
+                        f"{'s' if have != 1 else ''} for {base:g}mm bases; player {player}'s "
+                        f"{len(bases)} operatives need {need} to be sure every one can be set "
+                        "up (1.2: the zone is covered by terrain, too thin or too small)"
+                    )
+    return out
+
+
+def deployment_spots(w: Work, o: OperativeState) -> list[tuple[float, float, float]]:
+    """Candidate set-up points for ``o`` in its player's drop zone (:func:`zone_spots`, less
+    the points where its base would overlap an operative already set up)."""
+    zone = w.pl(o.player).drop_zone
+    base = w.ctx.datacards[o.id].base_mm
+    spots = zone_spots(w.kz, zone, base)
     out = []
     r = base / 25.4 / 2
     placed = [(q.x, q.y, q.elevation, w.ctx.datacards[q.id].base_mm / 50.8) for q in w.alive()]
