@@ -9,6 +9,8 @@ the built-in teams, checking at every node:
 - applying the chosen input twice gives the same state (hash) and events;
 - an illegal input raises and leaves the state unchanged;
 - the chosen action is found legal by membership (``action in state.legal_actions()``);
+- no operative's wounds or action points and no player's command or victory points are ever
+  negative, and wounds never exceed the datacard's (the rules only ever lose what is there);
 
 and per game: the battle ends after turning point 4 with a result consistent with the VP, and
 its record replays to the same final hash.
@@ -45,6 +47,14 @@ def _bogus(state: GameState) -> Action:
     return parse_action("roll 6")
 
 
+def _check_resources(state: GameState) -> None:
+    for o in state.operatives:
+        assert 0 <= o.wounds <= state.ctx.datacards[o.id].wounds, (o.id, o.wounds)
+        assert o.ap >= 0, (o.id, o.ap)
+    for p in state.players:
+        assert p.cp >= 0 and p.vp >= 0, p
+
+
 def _play_checked(seed: int) -> None:
     layout = LAYOUTS[seed % 2]
     a, b = _PAIRS[seed % len(_PAIRS)]
@@ -53,6 +63,7 @@ def _play_checked(seed: int) -> None:
     agents = {"A": RandomAgent(2 * seed + 1), "B": RandomAgent(2 * seed + 2)}
     dice = SeededDice(seed)
     while not state.is_terminal:
+        _check_resources(state)
         node = state.node
         before = state.hash()
         with pytest.raises(IllegalActionError):
@@ -78,6 +89,7 @@ def _play_checked(seed: int) -> None:
         rec.on_step(state, action, actor, after, events)
         state = after
     rec.finish(state)
+    _check_resources(state)
     assert state.tp == 5 and state.phase == "over"
     result = state.node.result  # type: ignore[union-attr]
     vp = result.vp
