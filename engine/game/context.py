@@ -15,10 +15,46 @@ from typing import Any
 
 import attrs
 
+from engine.errors import KillTeamError
 from engine.geometry import Killzone, Placement, sight
 from engine.teams.model import Operative, Roster
 
-__all__ = ["GameContext", "GameOptions", "Hooks"]
+__all__ = ["RULESETS", "GameContext", "GameOptions", "GameOptionsError", "Hooks"]
+
+RULESETS = ("kt24",)
+"""The rulesets the engine plays."""
+
+MAX_STEPS_LIMIT = 10_000_000
+"""The largest ``max_steps`` a battle may be given (a real battle takes a few thousand)."""
+
+
+class GameOptionsError(KillTeamError, ValueError):
+    """A game option has a value of the wrong type or out of range (the message names it)."""
+
+
+def _flag(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    auto = attribute.name == "close_quarters"
+    if not isinstance(value, bool) and not (value is None and auto):
+        allowed = "true, false or null (decided by the killzone)" if auto else "true or false"
+        raise GameOptionsError(
+            f"game option {attribute.name!r} must be {allowed}, got {value!r:.60}"
+        )
+
+
+def _ruleset(_obj: Any, _attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value not in RULESETS:
+        raise GameOptionsError(
+            f"game option 'ruleset' must be one of {', '.join(RULESETS)}, got {value!r:.60}"
+        )
+
+
+def _max_steps(_obj: Any, _attribute: attrs.Attribute[Any], value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_STEPS_LIMIT:
+        raise GameOptionsError(
+            f"game option 'max_steps' must be a whole number from 1 to {MAX_STEPS_LIMIT}, "
+            f"got {value!r:.60}"
+        )
+
 
 DidHook = Callable[[Any, Any], None]
 WouldHook = Callable[..., Any]
@@ -35,14 +71,18 @@ class GameOptions:
             kill op (no crit op allows it yet).
         close_quarters: ``None`` uses the Close Quarters rules (9.3) when the killzone has Wall
             terrain; True/False forces them.
-        max_steps: a safety limit on inputs per battle.
+        max_steps: a safety limit on inputs per battle (1 to :data:`MAX_STEPS_LIMIT`).
+
+    Raises:
+        GameOptionsError: an unknown ruleset, a flag that is not a bool, or ``max_steps`` out
+            of range.
     """
 
-    ruleset: str = "kt24"
-    initiative_cards: bool = True
-    objectives_pickup: bool = False
-    close_quarters: bool | None = None
-    max_steps: int = 100_000
+    ruleset: str = attrs.field(default="kt24", validator=_ruleset)
+    initiative_cards: bool = attrs.field(default=True, validator=_flag)
+    objectives_pickup: bool = attrs.field(default=False, validator=_flag)
+    close_quarters: bool | None = attrs.field(default=None, validator=_flag)
+    max_steps: int = attrs.field(default=100_000, validator=_max_steps)
 
 
 class Hooks:

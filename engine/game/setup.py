@@ -52,11 +52,19 @@ def new_game(
         options: :class:`GameOptions` (default: KT24, Approved Ops 2025 kill op).
 
     Raises:
-        SetupError: an illegal roster (the reasons listed), an empty roster, a killzone
-            without drop zones A and B, or a drop zone where the operatives of either roster
-            might not all find a set-up point (covered by terrain, too thin, too small; see
+        SetupError: an argument of the wrong type, an illegal roster (the reasons listed), an
+            empty roster, a killzone without drop zones A and B, or a drop zone where the
+            operatives of either roster might not all find a set-up point (covered by
+            terrain, too thin, too small; see
             :func:`engine.game.universal.drop_zone_problems`).
     """
+    if not isinstance(killzone, Killzone):
+        raise SetupError(f"the killzone must be a Killzone, not {type(killzone).__name__}")
+    for p, r in (("A", roster_a), ("B", roster_b)):
+        if not isinstance(r, Roster):
+            raise SetupError(f"the roster of player {p} must be a Roster, not {type(r).__name__}")
+    if options is not None and not isinstance(options, GameOptions):
+        raise SetupError(f"the options must be GameOptions, not {type(options).__name__}")
     opts = options or GameOptions()
     rosters = {"A": roster_a, "B": roster_b}
     for p, r in rosters.items():
