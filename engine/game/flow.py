@@ -19,7 +19,13 @@ from typing import Any
 
 import attrs
 
-from engine.game.actions import Action, IllegalActionError, InvalidActionError, parse_action
+from engine.game.actions import (
+    MOVE_VERBS,
+    Action,
+    IllegalActionError,
+    InvalidActionError,
+    parse_action,
+)
 from engine.game.state import (
     PLAYERS,
     Chance,
@@ -39,9 +45,55 @@ __all__ = ["advance", "apply", "chance_outcomes", "is_legal", "list_actions"]
 # -------------------------------------------------------------------------------------------
 
 
+MAX_COORDINATE = 1000.0
+"""The largest absolute coordinate (inches) an action's point may have: far beyond any
+killzone; larger values (and NaN or infinities) are malformed, not merely illegal."""
+
+
+_POINT_VERBS = frozenset({"Deploy", "Place marker", *MOVE_VERBS})
+
+
+def _malformed(a: Action, what: str) -> InvalidActionError:
+    return InvalidActionError(f"malformed action: {what} (in {a!r:.100})")
+
+
+def check_action_shape(a: Action) -> Action:
+    """``a`` itself when its fields have the types the notation gives them (an action built
+    in Python rather than parsed): text fields are strings, ``point`` is ``None`` or three
+    finite numbers of magnitude at most :data:`MAX_COORDINATE` inches, ``values`` whole
+    numbers.
+
+    Raises:
+        InvalidActionError: naming the field that is wrong.
+    """
+    for name in ("verb", "op", "weapon", "target", "text"):
+        if not isinstance(getattr(a, name), str):
+            raise _malformed(a, f"{name!r} must be text")
+    pt = a.point
+    if pt is None and a.verb in _POINT_VERBS:
+        raise _malformed(a, f"{a.verb} needs a 'point' (x, y, elevation)")
+    if pt is not None:
+        if not isinstance(pt, tuple) or len(pt) != 3:
+            raise _malformed(a, "'point' must be (x, y, elevation) in inches")
+        for v in pt:
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise _malformed(a, "'point' must hold numbers")
+            if not -MAX_COORDINATE <= v <= MAX_COORDINATE:  # also false for NaN
+                raise _malformed(
+                    a, f"'point' coordinates must be finite, at most {MAX_COORDINATE:g}\""
+                )
+    if not isinstance(a.values, tuple) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in a.values
+    ):
+        raise _malformed(a, "'values' must be a tuple of whole numbers")
+    if a.verb == "Accurate" and len(a.values) != 1:
+        raise _malformed(a, "Accurate needs one value (the number of dice retained)")
+    return a
+
+
 def _coerce(action: Action | str) -> Action:
     if isinstance(action, Action):
-        return action
+        return check_action_shape(action)
     if isinstance(action, str):
         return parse_action(action)
     raise InvalidActionError(f"an action must be an Action or text, not {type(action).__name__}")
