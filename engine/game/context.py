@@ -153,7 +153,12 @@ class GameContext:
 
     def cached(self, key: tuple[Any, ...], fn: Callable[[], Any]) -> Any:
         """The value of ``fn()`` kept under ``key`` for the whole battle (keys must include
-        the hatch state's killzone id and the placements the value depends on)."""
+        the hatch state's killzone id and the placements the value depends on).
+
+        ``id()`` is a safe key here, unlike in a process-wide cache: the cache lives on this
+        context, which holds every killzone value it names (:attr:`killzone` and its hatch
+        states in ``_variants``) for as long as the cache exists, so no id is reused while
+        cached. The cache is bounded (cleared past 200,000 entries)."""
         cache = self._sight
         if key in cache:
             return cache[key]
