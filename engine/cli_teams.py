@@ -25,7 +25,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from engine.cli_paths import output_folder
 from engine.errors import KillTeamError
+from engine.names import TEAM_FILE_SUFFIXES, is_file_ref
 from engine.teams.importers import ImportResult
 from engine.teams.importers.bsdata import import_bsdata
 from engine.teams.importers.compare import compare_datasets
@@ -45,13 +47,16 @@ def _console() -> Console:
 
 
 def _load(name: str) -> Team:
-    """A built-in team by id, else a team file by path."""
-    if name in builtin_teams():
-        return load_builtin_team(name)
-    path = Path(name)
-    if path.suffix == ".json" or path.exists():
-        return load_team(path)
-    return load_builtin_team(name)  # raises naming the built-in teams
+    """A team file when ``name`` ends in ``.json``, else a built-in team id
+    (:mod:`engine.names`: a name is never a path).
+
+    Raises:
+        TeamFileError: an unreadable or invalid file, or no such built-in team (the message
+            lists them).
+    """
+    if is_file_ref(name, TEAM_FILE_SUFFIXES):
+        return load_team(Path(name))
+    return load_builtin_team(name)
 
 
 def _call(what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -248,12 +253,23 @@ def teams_show(name: str) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("."),
     show_default=True,
-    help="Folder for the team files.",
+    callback=output_folder,
+    help="Folder for the team files (created if missing; checked before importing).",
 )
 def teams_import(path: Path, fmt: str, team: str | None, output: Path) -> None:
-    """Import teams from a dataset checkout at PATH into team files in our format."""
+    """Import teams from a dataset checkout at PATH into team files in our format.
+
+    An import that yields no team (``--team`` matching nothing, or no readable team in the
+    dataset) is an error (exit status 2) in both formats, and nothing is written."""
     fn = import_killteamjson if fmt == "killteamjson" else import_bsdata
     result: ImportResult = _call(f"{fmt} import", fn, path, team=team)
+    if not result.teams:
+        if team is not None:
+            raise TeamsCommandError(f"{fmt} import: no team {team!r} in the {fmt} data at {path}")
+        first = (
+            f"; first of {len(result.issues)} issues: {result.issues[0]}" if result.issues else ""
+        )
+        raise TeamsCommandError(f"{fmt} import: no team could be read from {path}{first}")
     try:
         output.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
