@@ -387,7 +387,8 @@ def render_command(
     sight: tuple[str, str] | None,
     open_hatchways: tuple[str, ...],
 ) -> None:
-    """Draw KILLZONE (a shipped layout name or a layout file) to a PNG or SVG picture."""
+    """Draw KILLZONE (a shipped layout name, or a layout file: a .toml or .json path) to a PNG
+    or SVG picture."""
     from engine.geometry import load_killzone
     from engine.geometry.render import load_operatives, render_killzone
 

@@ -46,6 +46,7 @@ from engine.game.record import (
     write_record,
 )
 from engine.game.state import GameState
+from engine.inputs import EXCERPT_CHARS, excerpt
 from engine.names import TEAM_FILE_SUFFIXES, check_builtin_name, is_file_ref
 from engine.narration import Narrator
 from engine.play import (
@@ -124,16 +125,18 @@ def _teams_option(
     known = builtin_teams()
     for player, ref in zip(("A", "B"), value, strict=True):
         if not is_file_ref(ref, TEAM_FILE_SUFFIXES):
+            shown = ref if len(ref) <= EXCERPT_CHARS and ref.isprintable() else excerpt(ref)
+            shown = shown.replace("{", "{{").replace("}", "}}")  # literal in the template
             try:
                 check_builtin_name(
                     ref,
                     known,
-                    "player " + player + ": no built-in team {name} (built-in: {known}); "
-                    "a team file must end in .json",
+                    f"team of player {player}: {shown}: "
+                    "not a built-in team ({known}) or a team file",
                     BattleError,
                 )
             except BattleError as exc:
-                raise click.BadParameter(str(exc), param_hint="--teams") from None
+                raise click.UsageError(str(exc)) from None
     return value
 
 
@@ -169,7 +172,8 @@ def _matchup_options(f: Any) -> Any:
             callback=_teams_option,
             metavar="A B",
             help="Teams of players A and B: built-in ids (killteam teams list), team files, or "
-            "killteamjson team files; default rosters (or one chosen from the selection rules). "
+            "killteamjson team files (a file is a .json path; anything else must be a built-in "
+            "id); default rosters (or one chosen from the selection rules). "
             f"Default: {' '.join(DEFAULT_TEAMS)}.",
         ),
         click.option(
@@ -183,7 +187,8 @@ def _matchup_options(f: Any) -> Any:
             "--killzone",
             default=None,
             metavar="NAME|FILE",
-            help=f"A shipped layout or a layout file. Default: {DEFAULT_KILLZONE}.",
+            help="A shipped layout name or a layout file (a .toml or .json path). "
+            f"Default: {DEFAULT_KILLZONE}.",
         ),
         click.option(
             "--agents",

@@ -2,7 +2,7 @@
 
 - ``killteam teams list``: the built-in teams as a table.
 - ``killteam teams show NAME``: a team's datacards, wargear options and selection limits
-  (``NAME`` is a built-in id or a team file).
+  (``NAME`` is a built-in id or a ``.json`` team file; :mod:`engine.names`).
 - ``killteam teams import PATH --format killteamjson|bsdata [--team NAME] [-o DIR]``: read a
   community dataset checkout and write team files in the project's format, one per team,
   then print the import report.
@@ -233,7 +233,7 @@ def show_team(team: Team, console: Console) -> None:
 @teams.command("show")
 @click.argument("name")
 def teams_show(name: str) -> None:
-    """Show a team's datacards (NAME: a built-in id such as kasrkin, or a team file)."""
+    """Show a team's datacards (NAME: a built-in id such as kasrkin, or a .json team file)."""
     show_team(_load(name), _console())
 
 
@@ -296,7 +296,7 @@ def teams_compare(ktjson_path: Path, bsdata_path: Path) -> None:
 @click.argument("name")
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
 def teams_rules(name: str, as_json: bool) -> None:
-    """List a team's rules (NAME: a built-in id or a team file) with kind, name and whether
+    """List a team's rules (NAME: a built-in id or a .json team file) with kind, name and whether
     the engine plays them (``engine.rules.registry``; the team data never claims it)."""
     import json
 

@@ -201,9 +201,14 @@ def test_the_name_rule() -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["play", "--teams", "../x", "kasrkin"], "no built-in team '../x' (built-in: "),
-        (["play", "--teams", "kasrkin", "/etc/passwd"], "no built-in team '/etc/passwd'"),
-        (["batch", "--teams", "a\\b", "kasrkin"], "no built-in team 'a\\\\b'"),
+        (["play", "--teams", "../x", "kasrkin"], "player A: ../x: not a built-in team (angels"),
+        (["play", "--teams", "kasrkin", "/etc/passwd"], "B: /etc/passwd: not a built-in team"),
+        (["batch", "--teams", "a\\b", "kasrkin"], "a\\b: not a built-in team"),
+        (["play", "--teams", "x\0", "kasrkin"], "'x\\x00': not a built-in team"),
+        (["play", "--teams", "x" * 5000, "kasrkin"], "xxx...': not a built-in team"),
+        (["play", "--teams", "kasrkin", "{0}{known}"], "B: {0}{known}: not a built-in team"),
+        (["teams", "show", "{name}"], "no built-in team '{name}' (built-in: angels"),
+        (["render", "{0}", "-o", "b.png"], "'{0}': no such killzone file or shipped layout"),
         (["play", "--killzone", "../x"], "no such killzone file or shipped layout"),
         (["batch", "--killzone", "/etc/passwd"], "shipped layouts: close_quarters, open_ruins"),
         (["render", "../open_ruins", "-o", "b.png"], "no such killzone file or shipped layout"),
