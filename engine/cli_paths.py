@@ -65,7 +65,18 @@ def _writable_folder(option: str, value: str, folder: Path) -> None:
         raise _fail(option, f"{value}: cannot write into the folder {str(folder)!r}")
 
 
-def check_output_file(value: str, option: str, suffixes: Sequence[str] | None = None) -> Path:
+def _created(folder: Path, created: Sequence[Path]) -> bool:
+    """Whether ``folder`` is one of ``created`` (compared as absolute paths)."""
+    here = os.path.abspath(folder)
+    return any(here == os.path.abspath(c) for c in created)
+
+
+def check_output_file(
+    value: str,
+    option: str,
+    suffixes: Sequence[str] | None = None,
+    created: Sequence[Path] = (),
+) -> Path:
     """Check that ``value`` can be written as a file, without creating anything.
 
     Args:
@@ -73,6 +84,9 @@ def check_output_file(value: str, option: str, suffixes: Sequence[str] | None = 
         option: the option's name for the message (``"--picture"``).
         suffixes: the accepted suffixes of a picture (lower case, e.g. ``(".png", ".svg")``),
             or ``None`` for any.
+        created: folders the command creates (checked with :func:`check_output_folder`)
+            before it writes this file: a file directly inside one of them may have a missing
+            folder, as long as its nearest existing ancestor is a writable folder.
 
     Returns:
         ``Path(value)``.
@@ -98,7 +112,9 @@ def check_output_file(value: str, option: str, suffixes: Sequence[str] | None = 
             ancestor, ancestor_kind = _nearest_existing(path)
             if ancestor_kind == "file":
                 raise _fail(option, f"{value}: {str(ancestor)!r} is a file, not a folder")
-            raise _fail(option, f"{value}: no such folder {str(parent)!r}")
+            if not _created(parent, created):
+                raise _fail(option, f"{value}: no such folder {str(parent)!r}")
+            parent = ancestor  # the folder the command creates its folders in
         if parent_kind == "file":
             raise _fail(option, f"{value}: {str(parent)!r} is a file, not a folder")
     except ValueError as exc:

@@ -31,7 +31,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from engine.cli_paths import PICTURE_SUFFIXES, output_file, output_folder
+from engine.cli_paths import PICTURE_SUFFIXES, check_output_file, output_file, output_folder
 from engine.errors import KillTeamError
 from engine.game.actions import Action
 from engine.game.events import Event
@@ -104,8 +104,6 @@ def _agents_option(_ctx: click.Context, _param: click.Parameter, value: str | No
         raise click.BadParameter(str(exc)) from None
     return value
 
-
-_picture_option = output_file(PICTURE_SUFFIXES)
 
 #: The largest seed: every seed is kept in records and JSON output, and JSON integers are exact
 #: in every reader (JavaScript's included) only up to 2**53 - 1.
@@ -283,14 +281,12 @@ def _report_rules(matchup: Matchup, strict: bool) -> None:
 @click.option(
     "--record",
     default=None,
-    callback=output_file(),
     metavar="FILE",
     help="Write the game record (JSON Lines).",
 )
 @click.option(
     "--picture",
     default=None,
-    callback=_picture_option,
     metavar="FILE",
     help="Draw the final board to a .png or .svg file.",
 )
@@ -324,8 +320,14 @@ def play_command(
     quiet: bool,
 ) -> None:
     """Play one whole battle and narrate it (default: the embedded default battle)."""
-    # The output paths were checked when the options were parsed; the folder of
-    # --picture-each-tp is created only once every input is known to be good.
+    # Output paths are checked before anything else is done (the folder of --picture-each-tp
+    # when the options were parsed; a file may go inside it); that folder is created only once
+    # every input is known to be good.
+    created = [Path(picture_each_tp)] if picture_each_tp is not None else []
+    if record is not None:
+        check_output_file(record, "--record", created=created)
+    if picture is not None:
+        check_output_file(picture, "--picture", PICTURE_SUFFIXES, created=created)
     tp_suffix = ".svg" if picture is not None and picture.lower().endswith(".svg") else ".png"
     matchup = _matchup(_choice(teams, rosters, killzone, agents))
     _report_rules(matchup, strict_rules)

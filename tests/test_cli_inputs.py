@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -661,3 +662,48 @@ def test_the_sweep_covers_every_subcommand() -> None:
             names.add(f"{name} {sub}")
     names.discard("teams list")  # takes no arguments: covered by "teams list extra"
     assert names <= set(MALFORMED), sorted(names - set(MALFORMED))
+
+
+def test_a_file_may_go_inside_the_folder_the_command_creates(tmp_path: Path) -> None:
+    # `play --picture-each-tp out --picture out/final.png`: out/ is created before the final
+    # picture is drawn, so its absence is no error; a folder nobody creates still is.
+    check = engine.cli_paths.check_output_file
+    out = tmp_path / "out"
+    assert check(str(out / "final.png"), "--picture", (".png",), created=[out])
+    assert check(str(out) + "/../out/g.jsonl", "--record", created=[out])
+    for elsewhere in (out / "sub", tmp_path / "other"):  # sub/ would not be created
+        with pytest.raises(click.BadParameter, match="no such folder"):
+            check(str(elsewhere / "g.jsonl"), "--record", created=[out])
+    (tmp_path / "file.txt").write_text("x", encoding="utf-8")
+    under = tmp_path / "file.txt" / "out"
+    with pytest.raises(click.BadParameter, match="is a file, not a folder"):
+        check(str(under / "g.jsonl"), "--record", created=[under])
+    assert _tree(tmp_path) == ["file.txt"]
+
+
+def test_picture_folder_that_is_a_file_is_refused(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    no_work: None,
+) -> None:
+    (tmp_path / "boards").write_text("x", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    err = _one_line_error(capsys, ["play", "--picture-each-tp", "boards"])
+    assert "--picture-each-tp" in err and "boards is a file, not a folder" in err
+
+
+def test_a_file_error_after_the_checks_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Whatever the checks cannot foresee (a full disk, a file removed meanwhile) still ends in
+    # one line and status 2, never a traceback.
+    import engine.geometry.render
+
+    def refuse(*_args: Any, **_kwargs: Any) -> Any:
+        raise PermissionError(13, "Permission denied", "b.png")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(engine.geometry.render, "render_killzone", refuse)
+    err = _one_line_error(capsys, ["render", "open_ruins", "-o", "b.png"])
+    assert err == "killteam: error: b.png: Permission denied"
