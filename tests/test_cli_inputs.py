@@ -707,3 +707,26 @@ def test_a_file_error_after_the_checks_is_one_line(
     monkeypatch.setattr(engine.geometry.render, "render_killzone", refuse)
     err = _one_line_error(capsys, ["render", "open_ruins", "-o", "b.png"])
     assert err == "killteam: error: b.png: Permission denied"
+
+
+def test_picture_under_a_file_fails_at_once_in_a_real_process(tmp_path: Path) -> None:
+    # The reported case: `--picture file.txt/board.png` used to play the whole battle and then
+    # crash with a traceback. Run as the console script would, it now stops at once.
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "file.txt").write_text("x", encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine.cli", "play", "--picture", "file.txt/board.png"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert "'file.txt' is a file, not a folder" in proc.stderr
+    assert _tree(tmp_path) == ["file.txt"]
