@@ -109,7 +109,8 @@ def _agents_option(_ctx: click.Context, _param: click.Parameter, value: str | No
 #: in every reader (JavaScript's included) only up to 2**53 - 1.
 MAX_SEED = 2**53 - 1
 
-#: The most games ``killteam batch`` plays in one run (a heuristic game takes about a second).
+#: The most games ``killteam batch`` plays in one run (far above real use: a battle takes
+#: seconds).
 MAX_GAMES = 1_000_000
 
 
