@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from engine import __version__
+from engine.cli_paths import PICTURE_SUFFIXES, output_file
 from engine.dice import (
     POLICIES,
     AttackProfile,
@@ -352,7 +353,13 @@ def calc_fight(
 
 @cli.command("render")
 @click.argument("killzone")
-@click.option("-o", "--output", required=True, help="Output picture: a .png or .svg file.")
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    callback=output_file(PICTURE_SUFFIXES),
+    help="Output picture: a .png or .svg file.",
+)
 @click.option(
     "--operatives",
     type=click.Path(dir_okay=False),
@@ -380,7 +387,8 @@ def render_command(
     sight: tuple[str, str] | None,
     open_hatchways: tuple[str, ...],
 ) -> None:
-    """Draw KILLZONE (a shipped layout name or a layout file) to a PNG or SVG picture."""
+    """Draw KILLZONE (a shipped layout name, or a layout file: a .toml or .json path) to a PNG
+    or SVG picture."""
     from engine.geometry import load_killzone
     from engine.geometry.render import load_operatives, render_killzone
 
@@ -401,8 +409,8 @@ __import__("engine.cli_play", fromlist=["register"]).register(cli)  # play, repl
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``killteam`` console script.
 
-    Returns the exit status: 0 on success, 2 on bad input (one line on standard error), 130
-    when interrupted.
+    Returns the exit status: 0 on success, 2 on bad input or a file that cannot be read or
+    written (one line on standard error, never a traceback), 130 when interrupted.
     """
     try:
         cli.main(
@@ -422,6 +430,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.exit_code
     except KillTeamError as exc:
         click.echo(f"killteam: error: {exc}", err=True)
+        return 2
+    except OSError as exc:  # a file named on the command line that cannot be read or written
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        what = exc.strerror or " ".join(str(exc).split())
+        click.echo(f"killteam: error: {where}{what}", err=True)
         return 2
     except click.exceptions.Abort:
         click.echo("killteam: aborted", err=True)

@@ -31,6 +31,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from engine.cli_paths import PICTURE_SUFFIXES, check_output_file, output_file, output_folder
 from engine.errors import KillTeamError
 from engine.game.actions import Action
 from engine.game.events import Event
@@ -45,6 +46,8 @@ from engine.game.record import (
     write_record,
 )
 from engine.game.state import GameState
+from engine.inputs import EXCERPT_CHARS, excerpt
+from engine.names import TEAM_FILE_SUFFIXES, check_builtin_name, is_file_ref
 from engine.narration import Narrator
 from engine.play import (
     DEFAULT_AGENTS,
@@ -68,6 +71,7 @@ from engine.play import (
     unimplemented_rule_ids,
     unimplemented_rules_line,
 )
+from engine.teams.io import builtin_teams
 
 __all__ = ["RecordFormatError", "batch_command", "play_command", "register", "replay_command"]
 
@@ -101,17 +105,37 @@ def _agents_option(_ctx: click.Context, _param: click.Parameter, value: str | No
     return value
 
 
-#: Picture formats (as in :data:`engine.geometry.render.SUFFIXES`; matplotlib is imported only
-#: when a picture is drawn, so the other commands start faster).
-PICTURE_SUFFIXES = (".png", ".svg")
+#: The largest seed: every seed is kept in records and JSON output, and JSON integers are exact
+#: in every reader (JavaScript's included) only up to 2**53 - 1.
+MAX_SEED = 2**53 - 1
+
+#: The most games ``killteam batch`` plays in one run (far above real use: a battle takes
+#: seconds).
+MAX_GAMES = 1_000_000
 
 
-def _picture_option(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
-    if value is not None and Path(value).suffix.lower() not in PICTURE_SUFFIXES:
-        raise click.BadParameter(
-            f"{value}: a picture is a {' or '.join(PICTURE_SUFFIXES)} file",
-            param_hint="--picture",
-        )
+def _teams_option(
+    _ctx: click.Context, _param: click.Parameter, value: tuple[str, str] | None
+) -> tuple[str, str] | None:
+    """``--teams A B``: each a built-in team id or a ``.json`` team file
+    (:mod:`engine.names`: anything else must be a built-in id; a name is never a path)."""
+    if not value:
+        return value
+    known = builtin_teams()
+    for player, ref in zip(("A", "B"), value, strict=True):
+        if not is_file_ref(ref, TEAM_FILE_SUFFIXES):
+            shown = ref if len(ref) <= EXCERPT_CHARS and ref.isprintable() else excerpt(ref)
+            shown = shown.replace("{", "{{").replace("}", "}}")  # literal in the template
+            try:
+                check_builtin_name(
+                    ref,
+                    known,
+                    f"team of player {player}: {shown}: "
+                    "not a built-in team ({known}) or a team file",
+                    BattleError,
+                )
+            except BattleError as exc:
+                raise click.UsageError(str(exc)) from None
     return value
 
 
@@ -144,9 +168,11 @@ def _matchup_options(f: Any) -> Any:
             "--teams",
             nargs=2,
             default=None,
+            callback=_teams_option,
             metavar="A B",
             help="Teams of players A and B: built-in ids (killteam teams list), team files, or "
-            "killteamjson team files; default rosters (or one chosen from the selection rules). "
+            "killteamjson team files (a file is a .json path; anything else must be a built-in "
+            "id); default rosters (or one chosen from the selection rules). "
             f"Default: {' '.join(DEFAULT_TEAMS)}.",
         ),
         click.option(
@@ -160,7 +186,8 @@ def _matchup_options(f: Any) -> Any:
             "--killzone",
             default=None,
             metavar="NAME|FILE",
-            help=f"A shipped layout or a layout file. Default: {DEFAULT_KILLZONE}.",
+            help="A shipped layout name or a layout file (a .toml or .json path). "
+            f"Default: {DEFAULT_KILLZONE}.",
         ),
         click.option(
             "--agents",
@@ -246,23 +273,28 @@ def _report_rules(matchup: Matchup, strict: bool) -> None:
 @_matchup_options
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=click.IntRange(0, MAX_SEED),
     default=DEFAULT_SEED,
     show_default=True,
     help="Decides the whole battle: dice SeededDice(seed), agent seeds 2*seed (A) and "
     "2*seed+1 (B).",
 )
-@click.option("--record", default=None, metavar="FILE", help="Write the game record (JSON Lines).")
+@click.option(
+    "--record",
+    default=None,
+    metavar="FILE",
+    help="Write the game record (JSON Lines).",
+)
 @click.option(
     "--picture",
     default=None,
-    callback=_picture_option,
     metavar="FILE",
     help="Draw the final board to a .png or .svg file.",
 )
 @click.option(
     "--picture-each-tp",
     default=None,
+    callback=output_folder,
     metavar="DIR",
     help="Draw the board at the end of each turning point to DIR/tp1.png ... (.svg when "
     "--picture is an .svg).",
@@ -289,8 +321,17 @@ def play_command(
     quiet: bool,
 ) -> None:
     """Play one whole battle and narrate it (default: the embedded default battle)."""
-    if record is not None and not Path(record).parent.is_dir():
-        raise click.BadParameter(f"{record}: no such folder", param_hint="--record")
+    # Output paths are checked before anything else is done (the folder of --picture-each-tp
+    # when the options were parsed; a file may go inside it); that folder is created only once
+    # every input is known to be good.
+    created = [Path(picture_each_tp)] if picture_each_tp is not None else []
+    if record is not None:
+        check_output_file(record, "--record", created=created)
+    if picture is not None:
+        check_output_file(picture, "--picture", PICTURE_SUFFIXES, created=created)
+    tp_suffix = ".svg" if picture is not None and picture.lower().endswith(".svg") else ".png"
+    matchup = _matchup(_choice(teams, rosters, killzone, agents))
+    _report_rules(matchup, strict_rules)
     tp_dir = None
     if picture_each_tp is not None:
         tp_dir = Path(picture_each_tp)
@@ -301,9 +342,6 @@ def play_command(
                 f"{picture_each_tp}: cannot create folder: {exc.strerror}",
                 param_hint="--picture-each-tp",
             ) from None
-    tp_suffix = ".svg" if picture is not None and picture.lower().endswith(".svg") else ".png"
-    matchup = _matchup(_choice(teams, rosters, killzone, agents))
-    _report_rules(matchup, strict_rules)
     start = matchup.new_game()
     if picture is not None or tp_dir is not None:
         from engine.board import board_title, render_state
@@ -503,7 +541,12 @@ def print_stats(console: Console, m: Matchup, stats: BatchStats) -> None:
 @click.command("batch")
 @_matchup_options
 @click.option(
-    "-n", "--games", type=click.IntRange(min=1), default=100, show_default=True, help="Games."
+    "-n",
+    "--games",
+    type=click.IntRange(1, MAX_GAMES),
+    default=100,
+    show_default=True,
+    help="Games.",
 )
 @click.option(
     "--workers",
@@ -513,13 +556,17 @@ def print_stats(console: Console, m: Matchup, stats: BatchStats) -> None:
 )
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=click.IntRange(0, MAX_SEED),
     default=DEFAULT_SEED,
     show_default=True,
     help="Base seed: game i uses the seed SeedSequence([BASE, i]).generate_state(1)[0].",
 )
 @click.option(
-    "--out", default=None, metavar="FILE", help="Write one JSON line per game (by index)."
+    "--out",
+    default=None,
+    callback=output_file(),
+    metavar="FILE",
+    help="Write one JSON line per game (by index).",
 )
 @click.option(
     "--strict-rules",
@@ -543,8 +590,6 @@ def batch_command(
     quiet: bool,
 ) -> None:
     """Play many seeded battles of one matchup in parallel and report A's win rate."""
-    if out is not None and not Path(out).parent.is_dir():
-        raise click.BadParameter(f"{out}: no such folder", param_hint="--out")
     choice = _choice(teams, rosters, killzone, agents)
     matchup = _matchup(choice)
     _report_rules(matchup, strict_rules)

@@ -2,7 +2,7 @@
 
 - ``killteam teams list``: the built-in teams as a table.
 - ``killteam teams show NAME``: a team's datacards, wargear options and selection limits
-  (``NAME`` is a built-in id or a team file).
+  (``NAME`` is a built-in id or a ``.json`` team file; :mod:`engine.names`).
 - ``killteam teams import PATH --format killteamjson|bsdata [--team NAME] [-o DIR]``: read a
   community dataset checkout and write team files in the project's format, one per team,
   then print the import report.
@@ -25,7 +25,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from engine.cli_paths import output_folder
 from engine.errors import KillTeamError
+from engine.names import TEAM_FILE_SUFFIXES, is_file_ref
 from engine.teams.importers import ImportResult
 from engine.teams.importers.bsdata import import_bsdata
 from engine.teams.importers.compare import compare_datasets
@@ -45,13 +47,16 @@ def _console() -> Console:
 
 
 def _load(name: str) -> Team:
-    """A built-in team by id, else a team file by path."""
-    if name in builtin_teams():
-        return load_builtin_team(name)
-    path = Path(name)
-    if path.suffix == ".json" or path.exists():
-        return load_team(path)
-    return load_builtin_team(name)  # raises naming the built-in teams
+    """A team file when ``name`` ends in ``.json``, else a built-in team id
+    (:mod:`engine.names`: a name is never a path).
+
+    Raises:
+        TeamFileError: an unreadable or invalid file, or no such built-in team (the message
+            lists them).
+    """
+    if is_file_ref(name, TEAM_FILE_SUFFIXES):
+        return load_team(Path(name))
+    return load_builtin_team(name)
 
 
 def _call(what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -228,7 +233,7 @@ def show_team(team: Team, console: Console) -> None:
 @teams.command("show")
 @click.argument("name")
 def teams_show(name: str) -> None:
-    """Show a team's datacards (NAME: a built-in id such as kasrkin, or a team file)."""
+    """Show a team's datacards (NAME: a built-in id such as kasrkin, or a .json team file)."""
     show_team(_load(name), _console())
 
 
@@ -248,12 +253,23 @@ def teams_show(name: str) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("."),
     show_default=True,
-    help="Folder for the team files.",
+    callback=output_folder,
+    help="Folder for the team files (created if missing; checked before importing).",
 )
 def teams_import(path: Path, fmt: str, team: str | None, output: Path) -> None:
-    """Import teams from a dataset checkout at PATH into team files in our format."""
+    """Import teams from a dataset checkout at PATH into team files in our format.
+
+    An import that yields no team (``--team`` matching nothing, or no readable team in the
+    dataset) is an error (exit status 2) in both formats, and nothing is written."""
     fn = import_killteamjson if fmt == "killteamjson" else import_bsdata
     result: ImportResult = _call(f"{fmt} import", fn, path, team=team)
+    if not result.teams:
+        if team is not None:
+            raise TeamsCommandError(f"{fmt} import: no team {team!r} in the {fmt} data at {path}")
+        first = (
+            f"; first of {len(result.issues)} issues: {result.issues[0]}" if result.issues else ""
+        )
+        raise TeamsCommandError(f"{fmt} import: no team could be read from {path}{first}")
     try:
         output.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -280,7 +296,7 @@ def teams_compare(ktjson_path: Path, bsdata_path: Path) -> None:
 @click.argument("name")
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
 def teams_rules(name: str, as_json: bool) -> None:
-    """List a team's rules (NAME: a built-in id or a team file) with kind, name and whether
+    """List a team's rules (NAME: a built-in id or a .json team file) with kind, name and whether
     the engine plays them (``engine.rules.registry``; the team data never claims it)."""
     import json
 

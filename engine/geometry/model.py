@@ -41,6 +41,7 @@ from shapely.geometry import Point, Polygon
 from shapely.strtree import STRtree
 
 from engine.errors import KillTeamError
+from engine.names import KILLZONE_FILE_SUFFIXES, check_builtin_name, is_file_ref
 
 __all__ = [
     "DEFAULT_MODEL_HEIGHT",
@@ -607,17 +608,32 @@ def load_killzone(path: str | Path) -> Killzone:
     """Load and validate a killzone layout file (``.toml`` or ``.json``).
 
     Args:
-        path: a file path, or the name of a layout shipped in ``killzones/`` (e.g.
-            ``"open_ruins"``).
+        path: a layout file (its suffix is ``.toml`` or ``.json``), or the name of a layout
+            shipped in ``killzones/`` (e.g. ``"open_ruins"``). Anything without one of those
+            suffixes is a name and must be exactly one of :func:`shipped_killzones`; it is
+            never joined to a folder, so ``"../x"`` or ``"/etc/x"`` opens nothing outside the
+            package data (:mod:`engine.names`).
 
     Raises:
-        KillzoneError: for a missing file, a syntax error, or any validation error (the
-            message names the file, the feature and the field).
+        KillzoneError: for an unknown name (listing the shipped layouts), a missing file, a
+            syntax error, or any validation error (the message names the file, the feature
+            and the field).
     """
+    if not is_file_ref(str(path), KILLZONE_FILE_SUFFIXES):
+        name = check_builtin_name(
+            str(path),
+            shipped_killzones(),
+            "{name}: no such killzone file or shipped layout (shipped layouts: {known}); "
+            "a layout file must end in .toml or .json",
+            KillzoneError,
+        )
+        path = _shipped_dir() / f"{name}.toml"
     p = Path(path)
-    if not p.exists() and p.suffix == "" and p.parent == Path("."):
-        p = _shipped_dir() / f"{p.name}.toml"
-    if not p.exists():
+    try:
+        found = p.is_file()
+    except (OSError, ValueError):  # e.g. a name too long for the file system
+        found = False
+    if not found:
         known = ", ".join(shipped_killzones()) or "none"
         raise KillzoneError(f"{path}: no such killzone file (shipped layouts: {known})")
     try:

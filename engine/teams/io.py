@@ -28,6 +28,7 @@ from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
 from engine.dice.profile import parse_damage, parse_threshold
 from engine.dice.rules import WeaponRules, parse_weapon_rules
 from engine.errors import KillTeamError
+from engine.names import check_builtin_name
 from engine.teams.model import (
     PLOY_KINDS,
     WEAPON_KINDS,
@@ -426,7 +427,8 @@ def _teams_dir() -> Path:
 
 
 def builtin_teams() -> list[str]:
-    """Ids of the built-in teams shipped in ``teams/`` (sorted)."""
+    """Ids of the built-in teams shipped in ``teams/`` (sorted): the stems of its ``.json``
+    files."""
     folder = _teams_dir()
     return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
 
@@ -434,15 +436,20 @@ def builtin_teams() -> list[str]:
 def load_builtin_team(team_id: str) -> Team:
     """Load a built-in team by id (e.g. ``"kasrkin"``).
 
+    ``team_id`` is a name, never a path: it must be exactly one of :func:`builtin_teams`, and
+    only that shipped file is opened (:mod:`engine.names`), so ``"../x"``, ``"a/b"`` or an
+    absolute path never reads a file outside the package data.
+
     Raises:
         TeamFileError: if there is no such team (the message lists the built-in ones).
     """
-    path = _teams_dir() / f"{team_id}.json"
-    if not path.is_file():
-        raise TeamFileError(
-            f"no built-in team {team_id!r} (built-in: {', '.join(builtin_teams()) or 'none'})"
-        )
-    return load_team(path)
+    check_builtin_name(
+        team_id,
+        builtin_teams(),
+        "no built-in team {name} (built-in: {known}); a team file must end in .json",
+        TeamFileError,
+    )
+    return load_team(_teams_dir() / f"{team_id}.json")
 
 
 def load_roster(path: str | Path, *, validate: bool = True) -> Roster:

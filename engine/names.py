@@ -1,0 +1,65 @@
+"""Built-in names versus file paths: the one rule every door applies.
+
+A team, killzone or roster argument is either a **file** or a **built-in name**:
+
+- it is a file when its suffix is one of the file suffixes of its kind
+  (``.json`` for team files; ``.toml`` or ``.json`` for killzone layouts); it is then opened as
+  the path given (relative to the working folder, or to the file that names it);
+- anything else is a built-in name, and it must be exactly one of the names shipped with the
+  package (``killteam teams list``; the layouts in ``killzones/``). A name is only ever looked
+  up in the list of shipped data files, never joined to a folder, so ``../x``, ``a/b``,
+  ``a\\b``, absolute paths and names holding NUL are refused with an error listing the
+  built-in names, and nothing outside the package data is opened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import PurePath
+
+from engine.errors import KillTeamError
+from engine.inputs import excerpt
+
+__all__ = ["KILLZONE_FILE_SUFFIXES", "TEAM_FILE_SUFFIXES", "check_builtin_name", "is_file_ref"]
+
+TEAM_FILE_SUFFIXES = (".json",)
+"""Suffixes that make a team argument a file path (team files, killteamjson team files)."""
+
+KILLZONE_FILE_SUFFIXES = (".toml", ".json")
+"""Suffixes that make a killzone argument a file path (layout files)."""
+
+
+def is_file_ref(ref: str, suffixes: Sequence[str]) -> bool:
+    """Whether ``ref`` names a file: its suffix (``PurePath(ref).suffix``, case-sensitive) is
+    one of ``suffixes``.
+
+    A reference holding NUL is never a file (no file system accepts it); it is then checked
+    as a name, which refuses it.
+    """
+    if "\0" in ref:
+        return False
+    return PurePath(ref).suffix in suffixes
+
+
+def check_builtin_name(
+    name: str,
+    known: Sequence[str],
+    message: str,
+    error: Callable[[str], KillTeamError],
+) -> str:
+    """``name`` itself when it is one of ``known`` (exact match); else raise.
+
+    Args:
+        name: the name given.
+        known: the built-in names (sorted, as listed to the user).
+        message: the error message, a template with ``{name}`` (replaced by ``name`` quoted
+            and cut to a short excerpt) and ``{known}`` (the names, comma-separated).
+        error: the error class to raise (a :class:`~engine.errors.KillTeamError` subclass).
+
+    Raises:
+        KillTeamError: (``error``) with ``message`` filled in.
+    """
+    if isinstance(name, str) and name in known:
+        return name
+    shown = excerpt(name) if isinstance(name, str) else repr(name)[:60]
+    raise error(message.format(name=shown, known=", ".join(known) or "none"))
