@@ -28,7 +28,6 @@ Seeds (one integer decides a whole battle):
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import multiprocessing
 import os
@@ -50,6 +49,7 @@ from engine.game.setup import SetupError, new_game
 from engine.game.state import GameState, Terminal
 from engine.geometry import Killzone, load_killzone
 from engine.geometry.movement import move_graph
+from engine.inputs import parse_json, read_text
 from engine.rules import unimplemented_rules
 from engine.teams.importers.killteamjson import import_killteamjson
 from engine.teams.io import builtin_teams, load_builtin_team, load_roster, load_team
@@ -125,6 +125,10 @@ def load_team_ref(ref: str) -> Team:
     the killteamjson (KTDash-derived) dataset (``en/teams/IMP-KAS.json``), imported on the fly
     by :func:`engine.teams.importers.killteamjson.import_killteamjson`.
 
+    The file is read through :mod:`engine.inputs` (UTF-8 JSON, at most 64 MiB, nesting at most
+    64 levels, numbers finite and at most 1e15) and the team checked against the limits of
+    :mod:`engine.teams.model`.
+
     Raises:
         BattleError: no such built-in team or file, a roster file given as a team, or an
             unreadable or invalid team (the message names the file and the field).
@@ -132,14 +136,16 @@ def load_team_ref(ref: str) -> Team:
     if ref in builtin_teams():
         return load_builtin_team(ref)
     path = Path(ref)
-    if not path.is_file():
-        raise BattleError(
-            f"{ref}: not a built-in team ({', '.join(builtin_teams())}) or a team file"
-        )
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BattleError(f"{ref}: cannot read team file: {exc}") from None
+        is_file = path.is_file()
+    except (OSError, ValueError):
+        is_file = False
+    if not is_file:
+        shown = ref if len(ref) <= 200 else ref[:200] + "..."
+        raise BattleError(
+            f"{shown}: not a built-in team ({', '.join(builtin_teams())}) or a team file"
+        )
+    data = parse_json(read_text(path, BattleError, "team file"), str(path), BattleError)
     if isinstance(data, Mapping) and set(data) == {"team", "operatives"}:
         raise BattleError(f"{ref}: this is a roster file; pass it with --rosters")
     try:
