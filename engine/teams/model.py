@@ -670,6 +670,12 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:40] + "..."
 
 
+def _finite(value: int | float) -> bool:
+    """Whether ``value`` is a finite number (any int is; ``math.isfinite`` overflows on a
+    400-digit one)."""
+    return isinstance(value, int) or math.isfinite(value)
+
+
 def _stat_problem(field: str, value: Any) -> str | None:
     """What is wrong with ``value`` as stat ``field`` (:data:`STAT_LIMITS`), or ``None``."""
     lo, hi = STAT_LIMITS[field]
@@ -677,7 +683,7 @@ def _stat_problem(field: str, value: Any) -> str | None:
         ok = (
             isinstance(value, int | float)
             and not isinstance(value, bool)
-            and math.isfinite(value)
+            and _finite(value)
             and lo <= value <= hi
         )
         what = f"{_FRACTIONAL[field]} from {lo} to {hi}"
@@ -773,7 +779,7 @@ def _rules_problem(rules: WeaponRules) -> str | None:
             if isinstance(value, bool) or not isinstance(value, int | float):
                 continue
             most = _RULE_MAX_INCHES if f.name == "distance" else _RULE_MAX_COUNT
-            if not (math.isfinite(value) and 0 <= value <= most):
+            if not (_finite(value) and 0 <= value <= most):
                 unit = " inches" if f.name == "distance" else ""
                 return (
                     f"field 'rules': {rule.name}: must be from 0 to {most}{unit}, "
