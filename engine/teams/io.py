@@ -8,9 +8,9 @@ Selection limits are objects ``{"selector": at most}`` where a selector is an op
 object per choice; omitted when it carries every weapon on its card). :func:`team_to_dict` and
 :func:`team_from_dict` are inverse: loading, dumping and loading again gives an equal team.
 
-Errors name the file, the operative, the weapon and the field, e.g.
-``teams/kasrkin.json: operative 'Kasrkin Sergeant': weapon 'Bolt pistol': profile 0: field
-'hit': Hit '7+' is out of range: thresholds run from 2+ to 6+``.
+Errors name the file, the team, the operative, the weapon and the field, e.g.
+``teams/kasrkin.json: team 'kasrkin': operative 'Kasrkin Sergeant': weapon 'Bolt pistol':
+profile 0: field 'hit': Hit '7+' is out of range: thresholds run from 2+ to 6+``.
 
 Files are read through :mod:`engine.inputs` (UTF-8, at most 64 MiB, nesting at most 64
 levels, numbers finite and at most 1e15), and every team is checked against the limits of
@@ -49,6 +49,7 @@ from engine.teams.model import (
     Weapon,
     WeaponProfile,
     parse_entry,
+    team_id_problem,
     team_problem,
 )
 
@@ -381,6 +382,9 @@ def team_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Team:
             where = _where(data, path) or "team"
         except Exception:  # the message only; the error itself is raised below
             message, where = "invalid team data", "team"
+        team_id = data.get("id")
+        if team_id_problem(team_id) is None and where != "team":
+            where = f"team {team_id!r}: {where}"
         raise TeamFileError(f"{source}: {where}: {message}") from None
     except (ValueError, TypeError, KeyError, AttributeError, OverflowError) as exc:
         raise TeamFileError(f"{source}: team: {_shown(str(exc))}") from None
