@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -79,10 +80,18 @@ def _pre_depth(text: str) -> int:
     return best
 
 
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,59}")
+
+
 def _where(path: tuple[str | int, ...]) -> str:
     out = ""
     for step in path:
-        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+        if isinstance(step, int):
+            out += f"[{step}]"
+        elif _PLAIN_KEY.fullmatch(step) is None:  # quoted and cut: one line, short
+            out += f"[{excerpt(step)}]"
+        else:
+            out += f".{step}" if out else step
     return out or "the document"
 
 

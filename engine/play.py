@@ -28,7 +28,6 @@ Seeds (one integer decides a whole battle):
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import multiprocessing
 import os
@@ -51,6 +50,8 @@ from engine.game.state import GameState, Terminal
 from engine.game.universal import drop_zone_problems
 from engine.geometry import Killzone, load_killzone
 from engine.geometry.movement import move_graph
+from engine.inputs import parse_json, read_text
+from engine.names import TEAM_FILE_SUFFIXES, is_file_ref
 from engine.rules import unimplemented_rules
 from engine.teams.importers.killteamjson import import_killteamjson
 from engine.teams.io import builtin_teams, load_builtin_team, load_roster, load_team
@@ -126,6 +127,13 @@ def load_team_ref(ref: str) -> Team:
     the killteamjson (KTDash-derived) dataset (``en/teams/IMP-KAS.json``), imported on the fly
     by :func:`engine.teams.importers.killteamjson.import_killteamjson`.
 
+    The file is read through :mod:`engine.inputs` (UTF-8 JSON, at most 64 MiB, nesting at most
+    64 levels, numbers finite and at most 1e15) and the team checked against the limits of
+    :mod:`engine.teams.model`.
+
+    A reference that does not end in ``.json`` is a built-in name and nothing else
+    (:mod:`engine.names`): ``"../x"`` never opens a file.
+
     Raises:
         BattleError: no such built-in team or file, a roster file given as a team, or an
             unreadable or invalid team (the message names the file and the field).
@@ -133,14 +141,17 @@ def load_team_ref(ref: str) -> Team:
     if ref in builtin_teams():
         return load_builtin_team(ref)
     path = Path(ref)
-    if not path.is_file():
-        raise BattleError(
-            f"{ref}: not a built-in team ({', '.join(builtin_teams())}) or a team file"
-        )
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BattleError(f"{ref}: cannot read team file: {exc}") from None
+        # A name is never a path (engine.names): only a .json reference is opened as a file.
+        is_file = is_file_ref(ref, TEAM_FILE_SUFFIXES) and path.is_file()
+    except (OSError, ValueError):
+        is_file = False
+    if not is_file:
+        shown = ref if len(ref) <= 200 else ref[:200] + "..."
+        raise BattleError(
+            f"{shown}: not a built-in team ({', '.join(builtin_teams())}) or a team file"
+        )
+    data = parse_json(read_text(path, BattleError, "team file"), str(path), BattleError)
     if isinstance(data, Mapping) and set(data) == {"team", "operatives"}:
         raise BattleError(f"{ref}: this is a roster file; pass it with --rosters")
     try:

@@ -8,9 +8,15 @@ Selection limits are objects ``{"selector": at most}`` where a selector is an op
 object per choice; omitted when it carries every weapon on its card). :func:`team_to_dict` and
 :func:`team_from_dict` are inverse: loading, dumping and loading again gives an equal team.
 
-Errors name the file, the operative, the weapon and the field, e.g.
-``teams/kasrkin.json: operative 'Kasrkin Sergeant': weapon 'Bolt pistol': profile 0: field
-'hit': Hit '7+' is out of range: thresholds run from 2+ to 6+``.
+Errors name the file, the team, the operative, the weapon and the field, e.g.
+``teams/kasrkin.json: team 'kasrkin': operative 'Kasrkin Sergeant': weapon 'Bolt pistol':
+profile 0: field 'hit': Hit '7+' is out of range: thresholds run from 2+ to 6+``.
+
+Files are read through :mod:`engine.inputs` (UTF-8, at most 64 MiB, nesting at most 64
+levels, numbers finite and at most 1e15), and every team is checked against the limits of
+:mod:`engine.teams.model` (stats, list lengths, names, the team id), e.g.
+``teams/x.json: team 'kasrkin': operative 'Kasrkin Sergeant': field 'wounds': must be a whole
+number from 1 to 50, got 0``.
 """
 
 from __future__ import annotations
@@ -28,8 +34,12 @@ from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
 from engine.dice.profile import parse_damage, parse_threshold
 from engine.dice.rules import WeaponRules, parse_weapon_rules
 from engine.errors import KillTeamError
+from engine.inputs import check_tree, parse_json, read_text
 from engine.names import check_builtin_name
 from engine.teams.model import (
+    MAX_NAME_CHARS,
+    MAX_ROSTER_OPERATIVES,
+    MAX_TEXT_CHARS,
     PLOY_KINDS,
     WEAPON_KINDS,
     Operative,
@@ -40,11 +50,14 @@ from engine.teams.model import (
     Weapon,
     WeaponProfile,
     parse_entry,
+    team_id_problem,
+    team_problem,
 )
 
 __all__ = [
     "TeamFileError",
     "builtin_teams",
+    "check_team",
     "load_builtin_team",
     "load_roster",
     "load_team",
@@ -62,6 +75,24 @@ def _fail(message: str) -> ValueError:
     return ValueError(message)
 
 
+def _shown(value: Any) -> str:
+    """``repr(value)`` cut for an error message."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print
+        return "a number too large to print"
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; ``False`` for a path the system cannot even look up (too
+    long, a NUL byte)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 _T = TypeVar("_T")
 
 
@@ -69,30 +100,39 @@ def _field(name: str, get: Callable[[], _T]) -> _T:
     """Run ``get``; a ValueError names the field ``name``."""
     try:
         return get()
-    except ValueError as exc:
+    except (ValueError, TypeError, OverflowError) as exc:
         raise _fail(f"field {name!r}: {exc}") from None
 
 
 def _int(value: Any, _type: Any = int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(f"expected a whole number, not {value!r}")
+        raise _fail(f"expected a whole number, not {_shown(value)}")
     return value
 
 
 def _str(value: Any, _type: Any = str) -> str:
     if not isinstance(value, str):
-        raise _fail(f"expected a string, not {value!r}")
+        raise _fail(f"expected a string, not {_shown(value)}")
+    if len(value) > MAX_TEXT_CHARS:
+        raise _fail(f"a string of at most {MAX_TEXT_CHARS} characters, got {len(value)}")
+    return value
+
+
+def _short(value: Any) -> Any:
+    """``value`` unchanged, unless it is a string too long for any stat (an error)."""
+    if isinstance(value, str) and len(value) > 40:
+        raise _fail(f"expected a datacard value such as 3+ or 6, not {_shown(value)}")
     return value
 
 
 def _inches(value: Any) -> float:
     if isinstance(value, bool):
-        raise _fail(f'expected inches such as 6" or 6, not {value!r}')
+        raise _fail(f'expected inches such as 6" or 6, not {_shown(value)}')
     if isinstance(value, int | float):
         return float(value)
-    m = re.fullmatch(r'\s*(\d+(?:\.\d+)?)\s*"?\s*', str(value))
+    m = re.fullmatch(r'\s*(\d{1,9}(?:\.\d{1,9})?)\s*"?\s*', str(_short(value)))
     if m is None:
-        raise _fail(f'expected inches such as 6" or 6, not {value!r}')
+        raise _fail(f'expected inches such as 6" or 6, not {_shown(value)}')
     return float(m.group(1))
 
 
@@ -113,7 +153,7 @@ def _kind_checked(
         obj = base(data, t)
         if obj.kind not in kinds:
             allowed = " or ".join(repr(k) for k in kinds)
-            raise _fail(f"field 'kind' must be {allowed}, not {obj.kind!r}")
+            raise _fail(f"field 'kind' must be {allowed}, not {_shown(obj.kind)}")
         return obj
 
     return structure
@@ -128,19 +168,19 @@ def _make_converter() -> cattrs.Converter:
 
     def structure_profile(data: Any, _t: Any) -> WeaponProfile:
         if not isinstance(data, Mapping):
-            raise _fail(f"expected an object, not {data!r}")
+            raise _fail(f"expected an object, not {_shown(data)}")
         allowed = {"name", "attacks", "hit", "damage", "rules"}
         extra = sorted(set(data) - allowed)
         if extra:
-            raise _fail(f"unknown field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})")
+            raise _fail(f"unknown field {_shown(extra[0])} (allowed: {', '.join(sorted(allowed))})")
         for key in ("attacks", "hit", "damage"):
             if key not in data:
                 raise _fail(f"missing field {key!r}")
-        normal, crit = _field("damage", lambda: parse_damage(_str(data["damage"])))
+        normal, crit = _field("damage", lambda: parse_damage(_short(_str(data["damage"]))))
         return WeaponProfile(
             name=_field("name", lambda: _str(data.get("name", ""))),
             attacks=_field("attacks", lambda: _int(data["attacks"])),
-            hit=_field("hit", lambda: parse_threshold(data["hit"], "Hit")),
+            hit=_field("hit", lambda: parse_threshold(_short(data["hit"]), "Hit")),
             normal_damage=normal,
             critical_damage=crit,
             rules=_field("rules", lambda: parse_weapon_rules(_str(data.get("rules", "")))),
@@ -172,7 +212,7 @@ def _make_converter() -> cattrs.Converter:
 
     def structure_operative(data: Any, t: Any) -> Operative:
         if not isinstance(data, Mapping):
-            raise _fail(f"expected an object, not {data!r}")
+            raise _fail(f"expected an object, not {_shown(data)}")
         fixed = dict(data)
         save = fixed.pop("save", None)
         move = fixed.pop("move", None)
@@ -186,7 +226,7 @@ def _make_converter() -> cattrs.Converter:
             keywords=op.keywords,
             apl=op.apl,
             move=_field("move", lambda: _inches(move)),
-            save=_field("save", lambda: parse_threshold(save, "Save")),
+            save=_field("save", lambda: parse_threshold(_short(save), "Save")),
             wounds=op.wounds,
             base_mm=op.base_mm,
             weapons=op.weapons,
@@ -215,16 +255,16 @@ def _make_converter() -> cattrs.Converter:
 
     def structure_selection(data: Any, _t: Any) -> Selection:
         if not isinstance(data, Mapping):
-            raise _fail(f"expected an object, not {data!r}")
+            raise _fail(f"expected an object, not {_shown(data)}")
         allowed = {"size", "leader", "limits", "keyword_limits", "combined_limits"}
         extra = sorted(set(data) - allowed)
         if extra:
-            raise _fail(f"unknown field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})")
+            raise _fail(f"unknown field {_shown(extra[0])} (allowed: {', '.join(sorted(allowed))})")
         size = data.get("size")
         if isinstance(size, int) and not isinstance(size, bool):
             size = [size, size]
         if not (isinstance(size, list | tuple) and len(size) == 2):
-            raise _fail(f"field 'size' must be a number or [minimum, maximum], not {size!r}")
+            raise _fail(f"field 'size' must be a number or [minimum, maximum], not {_shown(size)}")
         leader = data.get("leader")
         if isinstance(leader, list):
             leader = tuple(_str(t) for t in leader)
@@ -244,12 +284,12 @@ def _make_converter() -> cattrs.Converter:
         if not isinstance(item, Mapping) or set(item) != {"types", "at_most"}:
             raise _fail(
                 f'field \'combined_limits\': each entry is {{"types": [...], "at_most": n}}, '
-                f"not {item!r}"
+                f"not {_shown(item)}"
             )
         types = item["types"]
         if not isinstance(types, list) or not all(isinstance(t, str) for t in types):
             raise _fail(
-                f"field 'combined_limits': 'types' must list operative types, not {types!r}"
+                f"field 'combined_limits': 'types' must list operative types, not {_shown(types)}"
             )
         return tuple(types), _int(item["at_most"])
 
@@ -288,7 +328,7 @@ def _where(data: Any, path: str) -> str:
         key, index, quoted = m.group(1), m.group(2), m.group(3)
         if key is not None or quoted is not None:
             name = key if key is not None else quoted
-            words.append(f"field {name!r}")
+            words.append(f"field {_shown(name)}")
             node = node.get(name) if isinstance(node, Mapping) else None
         else:
             i = int(index)
@@ -299,7 +339,7 @@ def _where(data: Any, path: str) -> str:
                         "equipment": "equipment"}.get(label, label)  # fmt: skip
             name = item.get("name") if isinstance(item, Mapping) else None
             words.append(
-                f"{singular} {name!r}"
+                f"{singular} {_shown(name)}"
                 if isinstance(name, str) and singular != "profile"
                 else f"{singular} {i}"
             )
@@ -309,7 +349,7 @@ def _where(data: Any, path: str) -> str:
 
 def _format_exception(exc: BaseException, _type: Any) -> str:
     if isinstance(exc, ForbiddenExtraKeysError):
-        return f"unknown field {sorted(exc.extra_fields)[0]!r}"
+        return f"unknown field {_shown(sorted(exc.extra_fields)[0])}"
     if isinstance(exc, KeyError):
         return f"missing field {exc.args[0]!r}" if exc.args else "missing field"
     if isinstance(exc, ValueError | TypeError) and str(exc):
@@ -320,22 +360,60 @@ def _format_exception(exc: BaseException, _type: Any) -> str:
 def team_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Team:
     """Build a :class:`Team` from its file structure (see the module docstring).
 
+    Args:
+        data: the parsed file (JSON-like values: dicts, lists, strings, numbers).
+        source: what messages name first (the file name).
+
     Raises:
         TeamFileError: naming ``source``, the operative, the weapon and the field, for an
             unknown field, a bad threshold (``"7+"``), a damage without a critical value
-            (``"3"``), an unknown weapon rule, a wrong type, or a missing field.
+            (``"3"``), an unknown weapon rule, a wrong type, a missing field, nesting deeper
+            than :data:`engine.inputs.MAX_DEPTH`, a number that is not finite or too large,
+            or anything outside the limits of :mod:`engine.teams.model` (:func:`check_team`).
     """
+    if not isinstance(data, Mapping):
+        raise TeamFileError(f"{source}: a team file holds one JSON object")
+    check_tree(data, source, TeamFileError)
     try:
         team = _CONVERTER.structure(dict(data), Team)
     except ClassValidationError as exc:
-        messages = cattrs.transform_error(exc, path="$", format_exception=_format_exception)
-        first = messages[0]
-        message, _, path = first.rpartition(" @ ")
-        where = _where(data, path) or "team"
+        try:
+            messages = cattrs.transform_error(exc, path="$", format_exception=_format_exception)
+            message, _, path = messages[0].rpartition(" @ ")
+            where = _where(data, path) or "team"
+        except Exception:  # the message only; the error itself is raised below
+            message, where = "invalid team data", "team"
+        team_id = data.get("id")
+        if team_id_problem(team_id) is None and where != "team":
+            where = f"team {team_id!r}: {where}"
         raise TeamFileError(f"{source}: {where}: {message}") from None
-    except (ValueError, TypeError) as exc:
-        raise TeamFileError(f"{source}: team: {exc}") from None
+    except (ValueError, TypeError, KeyError, AttributeError, OverflowError) as exc:
+        raise TeamFileError(f"{source}: team: {_shown(str(exc))}") from None
+    check_team(team, source)
     _check_loadouts(team, source)
+    return team
+
+
+def check_team(
+    team: Team,
+    source: str = "<team>",
+    error: Callable[[str], KillTeamError] = TeamFileError,
+) -> Team:
+    """Check ``team`` against the limits of :mod:`engine.teams.model` (stats, list lengths,
+    names, the team id); returns ``team``.
+
+    Args:
+        team: a team, loaded or built in code (the importers check theirs).
+        source: what messages name first (the file name).
+        error: the error class to raise (the importers pass theirs).
+
+    Raises:
+        error: ``"{source}: team 'x': operative 'Y': field 'wounds': must be a whole number
+            from 1 to 50, got 0"`` (:func:`engine.teams.model.team_problem`).
+    """
+    problem = team_problem(team)
+    if problem is not None:
+        raise error(f"{source}: team {_shown(team.id)}: {problem}")
     return team
 
 
@@ -398,16 +476,14 @@ def team_to_dict(team: Team) -> dict[str, Any]:
 
 
 def load_team(path: str | Path) -> Team:
-    """Load a team file (JSON).
+    """Load a team file (JSON, read through :mod:`engine.inputs`).
 
     Raises:
-        TeamFileError: for a missing or unreadable file or any validation error.
+        TeamFileError: for a missing or unreadable file, one that is not UTF-8 JSON, too
+            large or too deeply nested, or any validation error (:func:`team_from_dict`).
     """
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise TeamFileError(f"{p}: cannot read team file: {exc}") from None
+    data = parse_json(read_text(p, TeamFileError, "team file"), str(p), TeamFileError)
     if not isinstance(data, Mapping):
         raise TeamFileError(f"{p}: a team file holds one JSON object")
     return team_from_dict(data, source=str(p))
@@ -466,27 +542,37 @@ def load_roster(path: str | Path, *, validate: bool = True) -> Roster:
             roster is returned as is and :meth:`Roster.validate` lists the problems.
 
     Raises:
-        TeamFileError: naming the file and the field, for a missing or unreadable file, an
-            unknown field, a bad team, or (with ``validate``) every broken selection rule.
+        TeamFileError: naming the file and the field, for a missing or unreadable file (read
+            through :mod:`engine.inputs`: UTF-8 JSON, at most 64 MiB, nesting and numbers
+            checked), an unknown field, a bad team, more than
+            :data:`~engine.teams.model.MAX_ROSTER_OPERATIVES` operatives, an entry longer
+            than 400 characters, or (with ``validate``) every broken selection rule.
     """
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise TeamFileError(f"{p}: cannot read roster file: {exc}") from None
+    data = parse_json(read_text(p, TeamFileError, "roster file"), str(p), TeamFileError)
     if not isinstance(data, Mapping):
         raise TeamFileError(f"{p}: a roster file holds one JSON object")
     extra = sorted(set(data) - {"team", "operatives"})
     if extra:
-        raise TeamFileError(f"{p}: unknown field {extra[0]!r} (allowed: operatives, team)")
+        raise TeamFileError(f"{p}: unknown field {_shown(extra[0])} (allowed: operatives, team)")
     team_ref = data.get("team")
-    if not isinstance(team_ref, str) or not team_ref:
+    if not isinstance(team_ref, str) or not team_ref or len(team_ref) > MAX_TEXT_CHARS:
         raise TeamFileError(f"{p}: field 'team' must be a built-in team id or a team file path")
     ops = data.get("operatives")
     if not isinstance(ops, list) or not all(isinstance(o, str) for o in ops):
         raise TeamFileError(f"{p}: field 'operatives' must be a list of operative type names")
+    if len(ops) > MAX_ROSTER_OPERATIVES:
+        raise TeamFileError(
+            f"{p}: field 'operatives': at most {MAX_ROSTER_OPERATIVES} operatives, got {len(ops)}"
+        )
+    for i, entry in enumerate(ops):
+        if len(entry) > 2 * MAX_NAME_CHARS:
+            raise TeamFileError(
+                f"{p}: field 'operatives': entry {i + 1}: at most {2 * MAX_NAME_CHARS} "
+                f"characters, got {len(entry)}"
+            )
     candidate = p.parent / team_ref
-    team = load_team(candidate) if candidate.suffix == ".json" and candidate.is_file() else None
+    team = load_team(candidate) if candidate.suffix == ".json" and _is_file(candidate) else None
     if team is None:
         try:
             team = load_builtin_team(team_ref)

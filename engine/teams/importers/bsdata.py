@@ -38,15 +38,27 @@ How the catalogue is read:
   limit on its one type or a combined limit on its types. Hidden categories are roster
   bookkeeping, not keywords. No default roster is made: the player's or an automatic one.
 - BattleScribe has no base sizes (32 mm is used and reported).
+
+Reading is safe on hostile files: a file is read whole only up to 64 MiB and must be UTF-8;
+document type declarations (and so entity definitions, the "billion laughs") are refused;
+elements may nest at most 100 levels and entries link or nest at most 100 deep, with at most
+500,000 steps of following them per catalogue; numbers are read from at most 9 digits. Every
+profile and operative is checked against the limits of :mod:`engine.teams.model` (one outside
+them is skipped and reported), and so is the whole team. A catalogue that cannot be read this
+way is reported as ``skipped`` and the others still load; when no team at all loads, the first
+such problem is raised as :class:`BsDataError`. The team id is
+:func:`~engine.teams.model.safe_team_id` of the team's name.
 """
 
 from __future__ import annotations
 
 import html
+import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import attrs
 
@@ -58,7 +70,8 @@ from engine.dice.rules import (
     parse_weapon_rules,
     split_rule_tokens,
 )
-from engine.errors import WeaponRuleError
+from engine.errors import KillTeamError, WeaponRuleError
+from engine.inputs import read_text
 from engine.teams.importers import ImportIssue, ImportResult
 from engine.teams.importers.options import (
     dedupe,
@@ -80,9 +93,31 @@ from engine.teams.model import (
     Weapon,
     WeaponProfile,
     format_entry,
+    name_problem,
+    operative_problem,
+    profile_problem,
+    safe_team_id,
+    team_problem,
 )
 
-__all__ = ["import_bsdata", "parse_weapon_rules_tolerant"]
+__all__ = ["BsDataError", "import_bsdata", "parse_weapon_rules_tolerant"]
+
+
+class BsDataError(KillTeamError, ValueError):
+    """A BattleScribe file cannot be read safely (not UTF-8 XML, larger than 64 MiB, a
+    document type declaration, nesting or links too deep or too many) or a team is outside
+    the limits of :mod:`engine.teams.model`; the message names the file."""
+
+
+_MAX_XML_DEPTH = 100
+"""The deepest element nesting of a catalogue or game system (real ones: 13)."""
+_MAX_WALK_DEPTH = 100
+"""The deepest chain of nested entries and links followed below an operative's entry."""
+_MAX_WALK_STEPS = 500_000
+"""The most entries visited while following links in one catalogue (real ones: a few
+thousand)."""
+_MAX_RULES_CHARS = 1000
+"""The longest weapon-rule (WR) text read; a longer one is reported and dropped."""
 
 DEFAULT_BASE_MM = 32.0
 DEFAULT_DATASLATE = "April '26"
@@ -354,6 +389,7 @@ class _Context:
     categories: dict[str, str]
     issues: list[ImportIssue] = attrs.field(factory=list)
     hidden: frozenset[str] = frozenset()  # hidden categories: roster bookkeeping, not keywords
+    steps: int = 0  # entries visited following links (bounded by _MAX_WALK_STEPS)
 
     def issue(self, where: str, message: str, kind: str = "recovered") -> None:
         self.issues.append(ImportIssue(self.team, where, message, kind))
@@ -402,31 +438,49 @@ def _index(*roots: ET.Element) -> dict[str, ET.Element]:
 _THRESHOLD = re.compile(r"^(\d)\s*\+$")
 
 
+def _cut(value: str) -> str:
+    """``repr(value)`` cut for a message."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
 def _threshold(value: str, what: str) -> int:
     m = _THRESHOLD.match(value)
     if m is None:
-        raise ValueError(f"{what} {value!r} is not a threshold like '4+'")
+        raise ValueError(f"{what} {_cut(value)} is not a threshold like '4+'")
     return int(m.group(1))
 
 
 def _int(value: str, what: str) -> int:
-    if not re.fullmatch(r"\d+", value):
-        raise ValueError(f"{what} {value!r} is not a whole number")
+    if not re.fullmatch(r"\d{1,9}", value):
+        raise ValueError(f"{what} {_cut(value)} is not a whole number (at most 9 digits)")
     return int(value)
 
 
 def _inches(value: str, what: str) -> float:
-    m = re.fullmatch(r'(\d+(?:\.\d+)?)\s*(?:"|\'\'|”|″|&quot;)?', value)
+    m = re.fullmatch(r'(\d{1,9}(?:\.\d{1,9})?)\s*(?:"|\'\'|”|″|&quot;)?', value)
     if m is None:
-        raise ValueError(f"{what} {value!r} is not a distance like '6\"'")
+        raise ValueError(f"{what} {_cut(value)} is not a distance like '6\"'")
     return float(m.group(1))
 
 
 def _damage(value: str) -> tuple[int, int]:
-    m = re.fullmatch(r"(\d+)\s*/\s*(\d+)", value)
+    m = re.fullmatch(r"(\d{1,9})\s*/\s*(\d{1,9})", value)
     if m is None:
-        raise ValueError(f"DMG {value!r} is not 'normal/critical' like '3/4'")
+        raise ValueError(f"DMG {_cut(value)} is not 'normal/critical' like '3/4'")
     return int(m.group(1)), int(m.group(2))
+
+
+def _number(text: str | None) -> int | None:
+    """A constraint or modifier value (``"2"``, ``"2.0"``, ``"-1"``) as a whole number;
+    ``None`` when it is not a finite number of magnitude at most 10^9."""
+    try:
+        value = float(text or "")
+    except ValueError:
+        return None
+    if not math.isfinite(value) or abs(value) > 1e9:
+        return None
+    return int(value)
 
 
 # --------------------------------------------------------------------------------------------
@@ -473,7 +527,18 @@ def _walk_profiles(
     ctx: _Context, entry: ET.Element, seen: set[str], ancestors: tuple[str, ...]
 ) -> Iterator[tuple[ET.Element, tuple[str, ...]]]:
     """Every profile below ``entry`` (following child entries, groups and links), each with
-    the ids of the entries above it; each target is visited once."""
+    the ids of the entries above it; each target is visited once.
+
+    Raises:
+        BsDataError: entries nested or linked more than :data:`_MAX_WALK_DEPTH` deep, or
+            more than :data:`_MAX_WALK_STEPS` visits in the catalogue.
+    """
+    ctx.steps += 1
+    if len(ancestors) >= _MAX_WALK_DEPTH or ctx.steps > _MAX_WALK_STEPS:
+        raise BsDataError(
+            f"entries nested or linked more than {_MAX_WALK_DEPTH} deep or more than "
+            f"{_MAX_WALK_STEPS} entry visits (below {_cut(entry.get('name', ''))})"
+        )
     ancestors = (*ancestors, entry.get("id", ""))
     for p in _own_profiles(ctx, entry):
         yield p, ancestors
@@ -558,7 +623,11 @@ def _add_weapon(
     except ValueError as exc:
         ctx.issue(where, f"profile skipped: {exc}", "skipped")
         return
-    found, messages, errors = _tolerant(values.get("WR", ""))
+    wr_text = values.get("WR", "")
+    if len(wr_text) > _MAX_RULES_CHARS:
+        ctx.issue(where, f"WR of {len(wr_text)} characters: rules dropped", "skipped")
+        wr_text = ""
+    found, messages, errors = _tolerant(wr_text)
     for msg in messages:
         ctx.issue(f"{where}: rules", msg, "recovered")
     for err in errors:
@@ -573,6 +642,10 @@ def _add_weapon(
             "recovered",
         )
     wprofile = WeaponProfile(pname, attacks, hit, normal, crit, wrules)
+    problem = profile_problem(wprofile) or name_problem("name", wname)
+    if problem is not None:
+        ctx.issue(where, f"profile skipped: {problem}", "skipped")
+        return
     have_kind, profiles = op.weapons.setdefault(wname, (kind, {}))
     if have_kind != kind:
         ctx.issue(where, f"profiles disagree on the kind ({have_kind} and {kind})", "recovered")
@@ -635,7 +708,7 @@ def _finish_operative(ctx: _Context, op: _RawOperative) -> Operative | None:
     )
     if not weapons:
         ctx.issue(where, "no weapon profiles found", "recovered")
-    return Operative(
+    card = Operative(
         op.name,
         tuple(op.keywords),
         apl,
@@ -647,6 +720,26 @@ def _finish_operative(ctx: _Context, op: _RawOperative) -> Operative | None:
         tuple(op.abilities),
         tuple(op.actions),
     )
+    problem = operative_problem(card)
+    if problem is not None:
+        ctx.issue(where, f"operative skipped: {problem}", "skipped")
+        return None
+    return card
+
+
+_N = TypeVar("_N", Ability, Equipment, Ploy)
+
+
+def _named(items: Iterable[_N], ctx: _Context, what: str) -> tuple[_N, ...]:
+    """``items`` whose names are legal names; the others reported and dropped."""
+    out = []
+    for item in items:
+        problem = name_problem("name", item.name)
+        if problem is None:
+            out.append(item)
+        else:
+            ctx.issue(what, f"{problem}: dropped", "skipped")
+    return tuple(out)
 
 
 def _slug(name: str) -> str:
@@ -715,19 +808,23 @@ def _read_catalogue(
         else o
         for o in operatives
     ]
-    abilities = tuple(
-        Ability(" ".join(r.get("name", "").split()), source_ref=r.get("id"))
-        for r in _children(cat, "rules", "rule")
+    abilities = _named(
+        (
+            Ability(" ".join(r.get("name", "").split()), source_ref=r.get("id"))
+            for r in _children(cat, "rules", "rule")
+        ),
+        ctx,
+        "team ability",
     )
-    equipment = _equipment(cat)
-    ploys = _ploys(cat)
+    equipment = _named(_equipment(cat), ctx, "equipment")
+    ploys = _named(_ploys(cat), ctx, "ploy")
     if ploys:
         ctx.issue("ploys", "ploys kept by name only (no costs, no text)", "unsupported")
     revision = cat.get("revision")
     dataslate = f"catalogue revision {revision}" if revision else DEFAULT_DATASLATE
     issues.extend(ctx.issues)
-    return Team(
-        id=_slug(name),
+    built = Team(
+        id=safe_team_id(name),
         name=name,
         faction=faction,
         archetypes=(),
@@ -739,6 +836,10 @@ def _read_catalogue(
         equipment=equipment,
         abilities=abilities,
     )
+    problem = team_problem(built)
+    if problem is not None:
+        raise BsDataError(f"{path}: team {_cut(built.id)}: {problem}")
+    return built
 
 
 def _faction(name: str, operatives: list[Operative]) -> str:
@@ -804,9 +905,8 @@ def _bounds(*elems: ET.Element | None) -> tuple[int | None, int | None]:
     for c in reversed(_constraints(*elems)):
         if c.get("field") != "selections" or c.get("scope") != "parent":
             continue
-        try:
-            value = int(float(c.get("value", "")))
-        except ValueError:
+        value = _number(c.get("value"))
+        if value is None:
             continue
         if c.get("type") == "min":
             lo = value
@@ -912,11 +1012,13 @@ def _read_loadouts(
     else:
         options: list[LoadoutOption] = []
         for entry, (fixed, slots) in zip(entries, read, strict=True):
+            combos: tuple[LoadoutOption, ...] = ()
             if slots:
-                combos = flatten_slots(card, [[make_option(card, o) for o in s] for s in slots])
-                mine = list(fold_fixed(card, combos, fixed))
-            else:
-                mine = [make_option(card, fixed)]
+                try:
+                    combos = flatten_slots(card, [[make_option(card, o) for o in s] for s in slots])
+                except ValueError as exc:
+                    ctx.issue(where, f"{exc}: its weapon choices are not read", "unsupported")
+            mine = list(fold_fixed(card, combos, fixed)) if combos else [make_option(card, fixed)]
             selectors[entry.get("id", "")] = mine[0].name if len(mine) == 1 else None
             options.extend(mine)
         result = (LoadoutSlot(dedupe(options)),)
@@ -939,11 +1041,12 @@ def _limit_value(
     catalogue's force entries or "not an instance of" another force, such as the game
     system's generic roster); ``None`` for no limit (-1) or a modifier that is not understood
     (reported)."""
-    try:
-        value = int(float(constraint.get("value", "")))
-    except ValueError:
-        ctx.issue(what, f"limit {constraint.get('value')!r} is not a number: not read", "skipped")
+    read = _number(constraint.get("value"))
+    if read is None:
+        shown = _cut(constraint.get("value", ""))
+        ctx.issue(what, f"limit {shown} is not a number: not read", "skipped")
         return None
+    value = read
     cid = constraint.get("id", "")
     for mod in _children(owner, "modifiers", "modifier"):
         if mod.get("field") != cid:
@@ -959,11 +1062,9 @@ def _limit_value(
             for c in conds
         )
         if mod.get("type") == "set" and in_own_force:
-            try:
-                value = int(float(mod.get("value", "")))
-            except ValueError:
-                pass
-            else:
+            set_to = _number(mod.get("value"))
+            if set_to is not None:
+                value = set_to
                 continue
         if groups and mod.get("type") == "set" and mod.get("value") == "0":
             ctx.issue(
@@ -1057,7 +1158,7 @@ def _read_selection(
             what = f"category {cname!r}"
             if cname.upper() in ("LEADER", "OPERATIVE"):
                 lo, hi, extra = counts.get(cname.upper(), (None, None, 0))
-                value = int(float(c.get("value", "0") or 0))
+                value = _number(c.get("value", "0") or "0") or 0
                 if c.get("type") == "min":
                     lo = value
                 else:
@@ -1065,7 +1166,7 @@ def _read_selection(
                 for mod in _children(owner, "modifiers", "modifier"):
                     if mod.get("field") == c.get("id") and c.get("type") == "max":
                         if mod.get("type") == "increment":
-                            extra += int(float(mod.get("value", "0") or 0))
+                            extra += _number(mod.get("value", "0") or "0") or 0
                             ctx.issue(
                                 what,
                                 f"the number of operatives grows by {mod.get('value')} under "
@@ -1139,11 +1240,15 @@ def import_bsdata(path: str | Path, team: str | None = None) -> ImportResult:
 
     Returns:
         The teams and every issue met (recovered malformations, skipped rules or profiles,
-        unsupported features such as base sizes and composition rules). A catalogue that is
-        not well-formed XML is reported as ``skipped`` and the others still load.
+        unsupported features such as base sizes and composition rules). A catalogue that
+        cannot be read safely (not well-formed UTF-8 XML, too large, a document type
+        declaration, nesting or links too deep) or whose team is outside the limits of
+        :mod:`engine.teams.model` is reported as ``skipped`` and the others still load.
 
     Raises:
         FileNotFoundError: if ``path`` does not exist or holds no ``.cat`` catalogue.
+        BsDataError: when no team loads and a catalogue was skipped as above (the first
+            such problem, naming the file).
     """
     root = Path(path)
     if root.is_file():
@@ -1170,27 +1275,60 @@ def import_bsdata(path: str | Path, team: str | None = None) -> ImportResult:
         )
     else:
         try:
-            gst = ET.parse(gst_path).getroot()
-        except ET.ParseError as exc:
-            issues.append(
-                ImportIssue("(dataset)", gst_path.name, f"not readable XML: {exc}", "recovered")
-            )
+            gst = _parse_xml(gst_path)
+        except BsDataError as exc:
+            issues.append(ImportIssue("(dataset)", gst_path.name, str(exc), "recovered"))
     teams: list[Team] = []
+    unreadable: list[str] = []
     for cat_path in cats:
         name = re.sub(r"^2024\s*-\s*", "", cat_path.stem)
         try:
-            cat = ET.parse(cat_path).getroot()
-        except ET.ParseError as exc:
+            cat = _parse_xml(cat_path)
+        except BsDataError as exc:
             if team is None or _matches(name, team):
-                issues.append(
-                    ImportIssue(name, cat_path.name, f"not readable XML: {exc}", "skipped")
-                )
+                issues.append(ImportIssue(name, cat_path.name, str(exc), "skipped"))
+                unreadable.append(str(exc))
             continue
         if team is not None and not (
             _matches(name, team) or _matches(_team_name(cat, cat_path), team)
         ):
             continue
-        loaded = _read_catalogue(cat_path, cat, gst, issues)
+        try:
+            loaded = _read_catalogue(cat_path, cat, gst, issues)
+        except BsDataError as exc:
+            message = str(exc) if str(exc).startswith(str(cat_path)) else f"{cat_path}: {exc}"
+            issues.append(ImportIssue(name, cat_path.name, message, "skipped"))
+            unreadable.append(message)
+            continue
         if loaded is not None:
             teams.append(loaded)
+    if not teams and unreadable:
+        raise BsDataError(unreadable[0])
     return ImportResult(tuple(teams), tuple(issues))
+
+
+def _parse_xml(path: Path) -> ET.Element:
+    """The root element of a BattleScribe file, read safely (module docstring).
+
+    Raises:
+        BsDataError: naming the file: unreadable, larger than 64 MiB, not UTF-8, a document
+            type declaration, not well-formed XML, or nested more than
+            :data:`_MAX_XML_DEPTH` elements deep.
+    """
+    text = read_text(path, BsDataError, "BattleScribe file")
+    if re.search(r"<!\s*(DOCTYPE|ENTITY)", text, re.IGNORECASE):
+        raise BsDataError(
+            f"{path}: document type declarations and entities are not accepted "
+            "(BattleScribe files have none)"
+        )
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise BsDataError(f"{path}: not readable XML: {exc}") from None
+    stack = [(root, 1)]
+    while stack:
+        elem, depth = stack.pop()
+        if depth > _MAX_XML_DEPTH:
+            raise BsDataError(f"{path}: elements nested more than {_MAX_XML_DEPTH} levels deep")
+        stack.extend((child, depth + 1) for child in elem)
+    return root

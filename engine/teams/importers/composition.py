@@ -294,7 +294,11 @@ class _Reader:
                 if m.mode is not None and not (m.sets or m.slots or m.alternatives):
                     self.note(f"line {m.line}: {name!r} announces options but none follow")
                 if m.slots and (m.alternatives or whole or m.sets or slots):
-                    flat = flatten_slots(card, m.slots)
+                    try:
+                        flat = flatten_slots(card, m.slots)
+                    except ValueError as exc:
+                        self.note(f"line {m.line}: {name!r}: {exc}: options not read")
+                        continue
                     self.note(
                         f"line {m.line}: {name!r}: one option from each of "
                         f"{len(m.slots)} lines, or another whole set: read as one choice of "

@@ -13,11 +13,19 @@ The ``composition`` text is parsed, never stored, into wargear options and selec
 Everything not fully understood is reported as an :class:`ImportIssue` (a team-specific
 weapon rule, an id defined nowhere, a field the model has no place for, a composition line
 or sentence that cannot be read...) and the team still loads.
+
+Files are read through :mod:`engine.inputs` (UTF-8 JSON, at most 64 MiB, nesting at most 64
+levels, numbers finite and at most 1e15). Stats are read strictly (``APL`` a whole number,
+``MOVE`` inches such as ``6"``, ``SAVE``/``HIT`` thresholds, ``DMG`` ``"3/4"``) and checked
+against the limits of :mod:`engine.teams.model`: a profile or an operative outside them
+(``WOUNDS`` 0, ``ATK`` 500...) is skipped and reported; a team outside them (no operative
+left, a name of 5,000 characters...) raises :class:`KillTeamJsonError` naming the file and
+the field. The team id is :func:`~engine.teams.model.safe_team_id` of the team's name.
 """
 
 from __future__ import annotations
 
-import json
+import math
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -27,6 +35,7 @@ import attrs
 
 from engine.dice.rules import TeamRule, WeaponRule, WeaponRules, parse_weapon_rules
 from engine.errors import KillTeamError
+from engine.inputs import parse_json, read_text
 from engine.teams.importers import ImportIssue, ImportResult
 from engine.teams.importers.composition import read_composition
 from engine.teams.model import (
@@ -39,14 +48,62 @@ from engine.teams.model import (
     Team,
     Weapon,
     WeaponProfile,
+    name_problem,
+    operative_problem,
+    profile_problem,
+    safe_team_id,
+    team_problem,
+    weapon_problem,
 )
 
 __all__ = ["KillTeamJsonError", "import_killteamjson", "weapon_rule_from_record"]
 
 
 class KillTeamJsonError(KillTeamError, ValueError):
-    """The path is not a killteamjson checkout, ``en/`` folder or team file, or a file in it
-    cannot be read as JSON (the message names the path)."""
+    """The path is not a killteamjson checkout, ``en/`` folder or team file, a file in it
+    cannot be read as JSON (not UTF-8, too large, too deep, a number that is not finite or
+    too large), or a team is outside the limits of :mod:`engine.teams.model` (the message
+    names the path, the team and the field)."""
+
+
+_MAX_COMPOSITION_CHARS = 50_000
+"""The longest ``composition`` text read (the real ones have at most about 1,600
+characters); a longer one is reported and not read."""
+
+
+def _whole(value: Any, what: str) -> int:
+    """A whole number written as a JSON integer or digits (``2``, ``"2"``).
+
+    Raises:
+        ValueError: anything else (``2.5``, ``"two"``, ``true``, a 20-digit string).
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and (m := re.fullmatch(r"\s*(\d{1,9})\s*", value)):
+        return int(m.group(1))
+    raise ValueError(f"{what} {_shown(value)} is not a whole number")
+
+
+def _threshold(value: Any, what: str) -> int:
+    """A threshold written ``"3+"`` (or ``3``)."""
+    if isinstance(value, str) and (m := re.fullmatch(r"\s*(\d{1,9})\s*\+?\s*", value)):
+        return int(m.group(1))
+    return _whole(value, what)
+
+
+def _move(value: Any) -> float:
+    """Inches written ``'6"'``, ``"6"`` or a finite number."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    if isinstance(value, str) and (m := re.fullmatch(r'\s*(\d{1,9}(?:\.\d{1,9})?)\s*"?\s*', value)):
+        return float(m.group(1))
+    raise ValueError(f'MOVE {_shown(value)} is not a distance such as 6"')
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)`` cut for a message."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "..."
 
 
 # Fields read (or deliberately not read: rules prose, bookkeeping) per record type; any other
@@ -176,14 +233,25 @@ def weapon_rule_from_record(
 
 
 def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise KillTeamJsonError(f"{path}: cannot read killteamjson file: {exc}") from None
+    """The parsed file (:func:`engine.inputs.parse_json`).
+
+    Raises:
+        KillTeamJsonError: unreadable, not UTF-8 JSON, too large or too deep, or a bad
+            number (naming the file and the value's path).
+    """
+    text = read_text(path, KillTeamJsonError, "killteamjson file")
+    return parse_json(text, str(path), KillTeamJsonError)
 
 
 def _locate(path: Path) -> tuple[list[Path], Path | None]:
     """Team files and the ``en/`` folder (for the glossary) for a user-given path."""
+    try:
+        return _find(path)
+    except (OSError, ValueError) as exc:
+        raise KillTeamJsonError(f"{path}: cannot read: {exc}") from None
+
+
+def _find(path: Path) -> tuple[list[Path], Path | None]:
     if path.is_file():
         en = path.parent.parent if path.parent.name == "teams" else None
         return [path], en
@@ -206,12 +274,41 @@ class _Importer:
         self.team = str(data.get("killteamName") or data.get("killteamId") or source)
         self.issues: list[ImportIssue] = []
         self.glossary = dict(glossary)
-        for rule in data.get("weapon_rules") or []:
+        for rule in self.items(data.get("weapon_rules"), "team: weapon_rules"):
             if isinstance(rule, Mapping) and "id" in rule:
                 self.glossary[str(rule["id"])] = str(rule.get("name") or rule["id"])
 
     def issue(self, where: str, message: str, kind: str = "recovered") -> None:
         self.issues.append(ImportIssue(self.team, where, message, kind))
+
+    def items(self, value: Any, where: str) -> list[Any]:
+        """``value`` when it is a list; ``[]`` for a missing one, reported when it is
+        something else."""
+        if isinstance(value, list):
+            return value
+        if value not in (None, "", {}):
+            self.issue(where, f"expected a list, not {_shown(value)}; ignored", "skipped")
+        return []
+
+    def records(
+        self, value: Any, kind: str, where: str, name_field: str | None = None
+    ) -> list[Any]:
+        """The objects of list ``value`` (others reported and skipped), each checked for
+        fields the importer does not read; with ``name_field``, a record whose name is not a
+        legal name (:func:`~engine.teams.model.name_problem`) is reported and skipped."""
+        out = []
+        for raw in self.items(value, where):
+            if not isinstance(raw, Mapping):
+                self.issue(where, f"expected an object, not {_shown(raw)}; skipped", "skipped")
+                continue
+            self.extra(raw, kind, where)
+            if name_field is not None:
+                problem = name_problem(name_field, _name(raw.get(name_field)))
+                if problem is not None:
+                    self.issue(where, f"{problem}; skipped", "skipped")
+                    continue
+            out.append(raw)
+        return out
 
     def extra(self, record: Any, kind: str, where: str) -> None:
         if isinstance(record, Mapping):
@@ -220,7 +317,7 @@ class _Importer:
 
     def rules(self, records: Any, where: str) -> WeaponRules:
         specs: list[WeaponRule] = []
-        for i, record in enumerate(records or []):
+        for i, record in enumerate(self.items(records, f"{where}: rules")):
             here = f"{where}: rules: WR {i}"
             if not isinstance(record, Mapping):
                 self.issue(here, f"expected an object, not {record!r}; rule skipped", "skipped")
@@ -238,22 +335,30 @@ class _Importer:
 
     def profile(self, data: Mapping[str, Any], where: str) -> WeaponProfile | None:
         self.extra(data, "profile", where)
+        dmg = data.get("DMG")
+        m = re.fullmatch(r"\s*(\d{1,9})\s*/\s*(\d{1,9})\s*", dmg) if isinstance(dmg, str) else None
         try:
-            attacks = int(str(data.get("ATK", "")).strip())
-            hit = int(str(data.get("HIT", "")).strip().rstrip("+"))
-            normal, crit = (int(x) for x in str(data.get("DMG", "")).split("/"))
+            attacks = _whole(data.get("ATK"), "ATK")
+            hit = _threshold(data.get("HIT"), "HIT")
+            if m is None:
+                raise ValueError(f"DMG {_shown(dmg)} is not normal/critical such as 3/4")
         except ValueError:
-            fields = {k: data.get(k) for k in ("ATK", "HIT", "DMG")}
+            fields = _shown({k: data.get(k) for k in ("ATK", "HIT", "DMG")})
             self.issue(where, f"unreadable numbers {fields}; profile skipped", "skipped")
             return None
-        return WeaponProfile(
-            name=str(data.get("profileName") or "").strip(),
+        profile = WeaponProfile(
+            name=" ".join(str(data.get("profileName") or "").split()),
             attacks=attacks,
             hit=hit,
-            normal_damage=normal,
-            critical_damage=crit,
+            normal_damage=int(m.group(1)),
+            critical_damage=int(m.group(2)),
             rules=self.rules(data.get("WR"), where),
         )
+        problem = profile_problem(profile)
+        if problem is not None:
+            self.issue(where, f"{problem}; profile skipped", "skipped")
+            return None
+        return profile
 
     def weapon(self, data: Mapping[str, Any], where: str) -> Weapon | None:
         name = str(data.get("wepName", "")).strip()
@@ -268,14 +373,19 @@ class _Importer:
             return None
         profiles = [
             p
-            for i, raw in enumerate(data.get("profiles") or [])
+            for i, raw in enumerate(self.items(data.get("profiles"), f"{where}: profiles"))
             if isinstance(raw, Mapping)
             and (p := self.profile(raw, f"{where}: profile {i}")) is not None
         ]
         if not profiles:
             self.issue(where, "no usable profile; weapon skipped", "skipped")
             return None
-        return Weapon(name, kind, tuple(profiles))
+        weapon = Weapon(name, kind, tuple(profiles))
+        problem = weapon_problem(weapon)
+        if problem is not None:
+            self.issue(where, f"{problem}; weapon skipped", "skipped")
+            return None
+        return weapon
 
     def operative(self, data: Mapping[str, Any]) -> Operative | None:
         name = str(data.get("opTypeName", "")).strip()
@@ -285,42 +395,41 @@ class _Importer:
             k.strip().upper() for k in str(data.get("keywords", "")).split(",") if k.strip()
         )
         try:
-            move = float(str(data.get("MOVE", "")).strip().rstrip('"'))
-            save = int(str(data.get("SAVE", "")).strip().rstrip("+"))
-            apl, wounds = int(data["APL"]), int(data["WOUNDS"])
-        except (KeyError, TypeError, ValueError):
-            stats = {k: data.get(k) for k in ("APL", "MOVE", "SAVE", "WOUNDS")}
+            move = _move(data.get("MOVE"))
+            save = _threshold(data.get("SAVE"), "SAVE")
+            apl, wounds = _whole(data.get("APL"), "APL"), _whole(data.get("WOUNDS"), "WOUNDS")
+        except ValueError:
+            stats = _shown({k: data.get(k) for k in ("APL", "MOVE", "SAVE", "WOUNDS")})
             self.issue(where, f"unreadable stats {stats}; operative skipped", "skipped")
             return None
         base = data.get("basesize")
         if not isinstance(base, int | float) or isinstance(base, bool):
-            self.issue(where, f"base size {base!r} unreadable; using 32mm", "recovered")
+            self.issue(where, f"base size {_shown(base)} unreadable; using 32mm", "recovered")
             base = 32
         weapons = tuple(
             w
-            for raw in data.get("weapons") or []
+            for raw in self.items(data.get("weapons"), f"{where}: weapons")
             if isinstance(raw, Mapping) and (w := self.weapon(raw, where)) is not None
         )
         abilities = []
-        for raw in data.get("abilities") or []:
-            self.extra(raw, "ability", f"{where}: ability")
+        for raw in self.records(data.get("abilities"), "ability", f"{where}: ability"):
             abilities.append(
-                Ability(name=str(raw.get("abilityName", "")), source_ref=raw.get("abilityId"))
+                Ability(name=_name(raw.get("abilityName")), source_ref=_ref(raw.get("abilityId")))
             )
         actions = []
-        for raw in data.get("actions") or []:
-            self.extra(raw, "action", f"{where}: action")
+        for raw in self.records(data.get("actions"), "action", f"{where}: action"):
             ap = raw.get("AP")
+            ok = isinstance(ap, int) and not isinstance(ap, bool)
             actions.append(
                 Ability(
-                    name=str(raw.get("name", "")),
-                    ap=ap if isinstance(ap, int) else 1,
-                    source_ref=raw.get("id"),
+                    name=_name(raw.get("name")), ap=ap if ok else 1, source_ref=_ref(raw.get("id"))
                 )
             )
-            if not isinstance(ap, int):
-                self.issue(f"{where}: action {raw.get('name')!r}", f"AP {ap!r}; using 1")
-        return Operative(
+            if not ok:
+                self.issue(
+                    f"{where}: action {_shown(raw.get('name'))}", f"AP {_shown(ap)}; using 1"
+                )
+        op = Operative(
             name=name,
             keywords=keywords,
             apl=apl,
@@ -332,6 +441,11 @@ class _Importer:
             abilities=tuple(abilities),
             actions=tuple(actions),
         )
+        problem = operative_problem(op)
+        if problem is not None:
+            self.issue(where, f"{problem}; operative skipped", "skipped")
+            return None
+        return op
 
     def composition(
         self, operatives: tuple[Operative, ...]
@@ -340,6 +454,13 @@ class _Importer:
         ``composition`` text gives (:func:`read_composition`); what it cannot read is
         reported."""
         prose = str(self.data.get("composition") or "")
+        if len(prose) > _MAX_COMPOSITION_CHARS:
+            self.issue(
+                "composition",
+                f"{len(prose)} characters, more than {_MAX_COMPOSITION_CHARS}: not read",
+                "skipped",
+            )
+            prose = ""
         read = read_composition(prose, operatives)
         for message, kind in read.notes:
             self.issue("composition", message, kind)
@@ -354,24 +475,24 @@ class _Importer:
         self.extra(data, "team", "team")
         operatives = tuple(
             op
-            for raw in data.get("opTypes") or []
+            for raw in self.items(data.get("opTypes"), "team: opTypes")
             if isinstance(raw, Mapping) and (op := self.operative(raw)) is not None
         )
         abilities = []
-        for raw in data.get("teamAbilities") or []:
-            self.extra(raw, "ability", "team ability")
+        for raw in self.records(
+            data.get("teamAbilities"), "ability", "team ability", "abilityName"
+        ):
             ap = raw.get("AP")
             abilities.append(
                 Ability(
-                    name=str(raw.get("abilityName", "")),
-                    ap=ap if isinstance(ap, int) else None,
-                    source_ref=raw.get("abilityId"),
+                    name=_name(raw.get("abilityName")),
+                    ap=ap if isinstance(ap, int) and not isinstance(ap, bool) else None,
+                    source_ref=_ref(raw.get("abilityId")),
                 )
             )
         ploys = []
-        for raw in data.get("ploys") or []:
-            self.extra(raw, "ploy", "ploy")
-            name = str(raw.get("ployName", ""))
+        for raw in self.records(data.get("ploys"), "ploy", "ploy", "ployName"):
+            name = _name(raw.get("ployName"))
             kind = {"S": "strategy", "F": "firefight", "T": "firefight"}.get(
                 str(raw.get("ployType", "")).upper()
             )
@@ -380,19 +501,22 @@ class _Importer:
                     f"ploy {name!r}", f"ployType {raw.get('ployType')!r}; skipped", "skipped"
                 )
                 continue
-            ploys.append(Ploy(name=name, kind=kind, cp=_ploy_cp(raw), source_ref=raw.get("ployId")))
+            ploys.append(
+                Ploy(name=name, kind=kind, cp=_ploy_cp(raw), source_ref=_ref(raw.get("ployId")))
+            )
         operatives, selection = self.composition(operatives)
         equipment = []
-        for raw in data.get("equipments") or []:
-            self.extra(raw, "equipment", "equipment")
-            name = str(raw.get("eqName", ""))
+        for raw in self.records(data.get("equipments"), "equipment", "equipment", "eqName"):
+            name = _name(raw.get("eqName"))
+            where = f"equipment {_shown(name)}"
             weapons = tuple(
                 w
-                for rw in raw.get("weapons") or []
-                if isinstance(rw, Mapping)
-                and (w := self.weapon(rw, f"equipment {name!r}")) is not None
+                for rw in self.items(raw.get("weapons"), f"{where}: weapons")
+                if isinstance(rw, Mapping) and (w := self.weapon(rw, where)) is not None
             )
-            equipment.append(Equipment(name=name, source_ref=raw.get("eqId"), weapons=weapons))
+            equipment.append(
+                Equipment(name=name, source_ref=_ref(raw.get("eqId")), weapons=weapons)
+            )
         self.issue(
             "team",
             "rules text (descriptions, effects, composition) is not imported; summaries are "
@@ -401,13 +525,13 @@ class _Importer:
         )
         version = str(data.get("version") or "").strip()
         season = str(data.get("season") or "").strip()
-        team_id = re.sub(r"[^a-z0-9]+", "_", self.team.lower()).strip("_") or "team"
+        team_id = safe_team_id(self.team)
         faction = next(iter(operatives[0].keywords), "") if operatives else ""
         return Team(
             id=team_id,
             name=self.team,
             faction=faction,
-            archetypes=tuple(str(a) for a in data.get("archetypes") or []),
+            archetypes=tuple(str(a) for a in self.items(data.get("archetypes"), "archetypes")),
             operatives=operatives,
             selection=selection,
             default_roster=(),
@@ -420,6 +544,20 @@ class _Importer:
             equipment=tuple(equipment),
             abilities=tuple(abilities),
         )
+
+
+def _name(value: Any) -> str:
+    """A name field as text (white space folded; a missing one is empty)."""
+    return " ".join(str(value).split()) if value is not None else ""
+
+
+def _ref(value: Any) -> str | None:
+    """A record id as text, ``None`` when missing or not a string or number."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
 
 
 def _ploy_cp(record: Mapping[str, Any]) -> int:
@@ -447,8 +585,10 @@ def import_killteamjson(path: str | Path, team: str | None = None) -> ImportResu
         default roster) and the issues found.
 
     Raises:
-        KillTeamJsonError: the path is not a checkout or team file, a file is not JSON, or
-            ``team`` matches nothing.
+        KillTeamJsonError: the path is not a checkout or team file, a file is not JSON (or
+            too large, too deep, with a bad number), ``team`` matches nothing, or a team is
+            outside the limits of :mod:`engine.teams.model` once its bad profiles, weapons
+            and operatives are skipped (e.g. none is left).
     """
     files, en = _locate(Path(path))
     glossary: dict[str, str] = {}
@@ -474,11 +614,15 @@ def import_killteamjson(path: str | Path, team: str | None = None) -> ImportResu
             wanted = team.lower()
             names = {str(data.get("killteamId", "")).lower(), file.stem.lower()}
             name = str(data.get("killteamName", ""))
-            names |= {name.lower(), re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")}
+            names |= {name.lower(), safe_team_id(name)}
             if wanted not in names:
                 continue
         importer = _Importer(data, glossary, file.name)
-        teams.append(importer.build())
+        built = importer.build()
+        problem = team_problem(built)
+        if problem is not None:
+            raise KillTeamJsonError(f"{file}: team {_shown(built.id)}: {problem}")
+        teams.append(built)
         issues.extend(importer.issues)
     if team is not None and not teams:
         raise KillTeamJsonError(f"{path}: no team {team!r} in the killteamjson data")

@@ -13,7 +13,7 @@ import itertools
 import re
 from collections.abc import Iterable, Sequence
 
-from engine.teams.model import LoadoutOption, LoadoutSlot, Operative
+from engine.teams.model import MAX_LIST_ITEMS, LoadoutOption, LoadoutSlot, Operative
 
 __all__ = [
     "dedupe",
@@ -118,7 +118,19 @@ def fold_fixed(
 def flatten_slots(
     card: Operative, slots: Sequence[Sequence[LoadoutOption]]
 ) -> tuple[LoadoutOption, ...]:
-    """One option per combination of one option from each slot (whole sets), in slot order."""
+    """One option per combination of one option from each slot (whole sets), in slot order.
+
+    Raises:
+        ValueError: more than :data:`~engine.teams.model.MAX_LIST_ITEMS` combinations (the
+            importers report it and do not read those options).
+    """
+    count = 1
+    for slot in slots:
+        count *= len(slot)
+        if count > MAX_LIST_ITEMS:
+            raise ValueError(
+                f"{len(slots)} slots give more than {MAX_LIST_ITEMS} combinations of options"
+            )
     return tuple(
         make_option(card, [w for o in combo for w in o.weapons])
         for combo in itertools.product(*slots)
