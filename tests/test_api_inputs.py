@@ -175,3 +175,21 @@ def test_any_action_object_applies_or_raises_an_action_error(action: Action, whi
 def test_malformed_point_is_an_invalid_action(point: object, why: str) -> None:
     with pytest.raises(InvalidActionError, match=why):
         _STATES[0].apply(Action("Deploy", op="KAS-1", point=point))
+
+
+def test_new_game_checks_a_team_built_in_code_like_a_loaded_one() -> None:
+    """A team made in Python (not read from a file) meets the same limits at new_game: a
+    datacard with 0 wounds could never be incapacitated properly (2.1: wounds at least 1)."""
+    import attrs
+
+    from engine.game import new_game
+    from engine.game.setup import SetupError
+    from engine.geometry import load_killzone
+    from engine.teams import Roster, load_builtin_team
+
+    team = load_builtin_team("legionaries")
+    bad_card = attrs.evolve(team.operatives[0], wounds=0)
+    bad = attrs.evolve(team, operatives=(bad_card, *team.operatives[1:]))
+    roster = Roster(bad, team.default().operatives)
+    with pytest.raises(SetupError, match=r"team of player B .*field 'wounds'"):
+        new_game(load_killzone("close_quarters"), team.default(), roster)

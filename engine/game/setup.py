@@ -17,7 +17,7 @@ from engine.game.flow import SetupFrame, advance
 from engine.game.state import Decision, GameState, MarkerState, OperativeState, PlayerState
 from engine.game.work import Work
 from engine.geometry import Killzone, TerrainType
-from engine.teams.model import Roster
+from engine.teams.model import Roster, Team, team_problem
 
 __all__ = ["new_game", "operative_ids"]
 
@@ -36,6 +36,24 @@ def operative_ids(rosters: Mapping[str, Roster]) -> dict[str, list[str]]:
     }
 
 
+_CHECKED: dict[int, Team] = {}
+"""Teams already found within the limits, by id(); each entry holds its team, so the id cannot
+be reused by another object while it is here (bounded: cleared past 64 entries)."""
+
+
+def _check_team(player: str, team: Team) -> None:
+    """Check a team built in code like a loaded one (:func:`engine.teams.io.check_team`:
+    stats, list lengths, names, the team id), once per team object."""
+    if _CHECKED.get(id(team)) is team:
+        return
+    problem = team_problem(team)
+    if problem is not None:
+        raise SetupError(f"team of player {player} ({team.id!r:.60}): {problem}")
+    if len(_CHECKED) >= 64:
+        _CHECKED.clear()
+    _CHECKED[id(team)] = team
+
+
 def _prefix(team_id: str) -> str:
     ascii_alnum = [ch for ch in team_id.upper() if ch.isascii() and ch.isalnum()]
     return "".join(ascii_alnum[:3]) or "OP"
@@ -52,7 +70,9 @@ def new_game(
         options: :class:`GameOptions` (default: KT24, Approved Ops 2025 kill op).
 
     Raises:
-        SetupError: an argument of the wrong type, an illegal roster (the reasons listed), an
+        SetupError: an argument of the wrong type, a team outside the limits of
+            :mod:`engine.teams.model` (a team built in code; loaded teams are checked at
+            load), an illegal roster (the reasons listed), an
             empty roster, a killzone without drop zones A and B, or a drop zone where the
             operatives of either roster might not all find a set-up point (covered by
             terrain, too thin, too small; see
@@ -68,6 +88,7 @@ def new_game(
     opts = options or GameOptions()
     rosters = {"A": roster_a, "B": roster_b}
     for p, r in rosters.items():
+        _check_team(p, r.team)
         problems = r.validate()
         if problems:
             raise SetupError(
