@@ -215,3 +215,51 @@ def read_document(path: str | Path, error: ErrorClass, what: str = "file") -> An
     if p.suffix.lower() == ".toml":
         return parse_toml(text, str(p), error)
     return parse_json(text, str(p), error)
+
+
+_SHOWN_NODES = 24
+
+
+def shown(value: Any, limit: int = EXCERPT_CHARS) -> str:
+    """``value`` (any parsed or Python value) written for an error message, safely and
+    briefly: strings quoted as by :func:`excerpt`, numbers and small containers as their
+    ``repr`` cut to ``limit`` characters (``[1, 2, 3]``); a
+    container with more than a few items, or nested, as a summary (``a list of 3000 items``);
+    an integer with more than ``limit`` digits by its number of digits. Never recurses, so a
+    deeply nested or huge value cannot raise ``RecursionError`` or ``ValueError`` here."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        if value.bit_length() > 3 * limit:
+            return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
+        return _cut(str(value), limit)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return excerpt(value, limit)
+    if isinstance(value, dict | list | tuple):
+        nodes = 0
+        stack: list[Any] = [value]
+        while stack and nodes <= _SHOWN_NODES:
+            item = stack.pop()
+            nodes += 1
+            if isinstance(item, dict):
+                stack.extend(item.keys())
+                stack.extend(item.values())
+            elif isinstance(item, list | tuple):
+                stack.extend(item)
+            elif isinstance(item, int) and not isinstance(item, bool):
+                if item.bit_length() > 64:
+                    nodes = _SHOWN_NODES + 1
+            elif not isinstance(item, str | float | bool | type(None)):
+                nodes = _SHOWN_NODES + 1
+        if nodes <= _SHOWN_NODES:
+            return _cut(repr(value), limit)
+        kind = "table" if isinstance(value, dict) else "list"
+        unit = "field" if isinstance(value, dict) else "item"
+        return f"a {kind} of {len(value)} {unit}{'s' if len(value) != 1 else ''}"
+    return _cut(repr(value), limit)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
