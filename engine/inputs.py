@@ -79,10 +79,21 @@ def _pre_depth(text: str) -> int:
     return best
 
 
+def _is_plain(key: str) -> bool:
+    return 0 < len(key) <= 40 and all(c.isascii() and (c.isalnum() or c in "_-") for c in key)
+
+
 def _where(path: tuple[str | int, ...]) -> str:
+    """The path of a value (``features[2].parts[0].height``); a key that is not a short plain
+    name is quoted (``["a b"]``, cut to a few characters), so messages stay on one line."""
     out = ""
     for step in path:
-        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+        if isinstance(step, int):
+            out += f"[{step}]"
+        elif _is_plain(step):
+            out += f".{step}" if out else step
+        else:
+            out += f"[{excerpt(step, 20)}]"
     return out or "the document"
 
 
@@ -112,9 +123,9 @@ def check_tree(data: Any, source: str, error: ErrorClass) -> Any:
             if isinstance(value, float) and not math.isfinite(value):
                 raise error(f"{source}: {_where(path)}: the number {value} is not finite")
             if abs(value) > MAX_MAGNITUDE:
-                shown = excerpt(str(value)) if isinstance(value, int) else f"{value:g}"
+                text = shown(value) if isinstance(value, int) else f"{value:g}"
                 raise error(
-                    f"{source}: {_where(path)}: the number {shown} is too large "
+                    f"{source}: {_where(path)}: the number {text} is too large "
                     f"(at most {MAX_MAGNITUDE:g} in magnitude)"
                 )
             continue

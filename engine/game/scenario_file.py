@@ -371,7 +371,10 @@ def run_scenario(path: str | Path) -> ScenarioResult:
 
 
 def _fail(source: str, where: str, message: str) -> ScenarioFileError:
-    return ScenarioFileError(f"{source}: {where}: {message}")
+    """The error naming ``source`` and ``where``, on one line (line breaks in names or in
+    quoted texts are written as ``\\n``)."""
+    text = f"{source}: {where}: {message}"
+    return ScenarioFileError(text.replace("\r", "\\r").replace("\n", "\\n"))
 
 
 def _keys(source: str, where: str, table: Any, allowed: set[str] | None) -> Mapping[str, Any]:
