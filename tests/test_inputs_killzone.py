@@ -242,6 +242,10 @@ def test_a_layout_at_the_limits_loads_quickly() -> None:
             lambda d: d["features"][1]["parts"][0].update(polygon=[[1, 1], [2, 2], [3, 3], [1, 1]]),
             ["feature 'f1' part 0", "not a valid polygon"],
         ),
+        (
+            lambda d: d["features"][1]["parts"][0].update(polygon=_square(20, 50, 0.05)),
+            ["feature 'f1' part 0", "encloses 0.0025 square inches", "degenerate"],
+        ),
     ],
     ids=[
         "features",
@@ -254,6 +258,7 @@ def test_a_layout_at_the_limits_loads_quickly() -> None:
         "ring-points",
         "ring-off-board",
         "degenerate-ring",
+        "sliver-ring",
     ],
 )
 def test_limits_are_enforced_naming_the_feature_and_field(change: Any, words: list[str]) -> None:

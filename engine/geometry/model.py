@@ -52,6 +52,7 @@ __all__ = [
     "MAX_OBJECTIVES",
     "MAX_PARTS",
     "MAX_POLYGON_POINTS",
+    "MIN_RING_AREA",
     "MM_PER_INCH",
     "OBJECTIVE_DIAMETER_MM",
     "QUANTUM",
@@ -275,7 +276,7 @@ class Killzone:
 
         Limits (each far above real use; the module constants give them): the board is 1" to
         :data:`MAX_BOARD_INCHES` on each side; every ring lies on the board, is closed, valid
-        (not self-intersecting) and of positive area, with at most
+        (not self-intersecting), enclosing at least :data:`MIN_RING_AREA`, with at most
         :data:`MAX_POLYGON_POINTS` points; part heights are 0 to :data:`MAX_HEIGHT_INCHES`;
         at most :data:`MAX_FEATURES` features, :data:`MAX_PARTS` parts in all,
         :data:`MAX_OBJECTIVES` objective markers and :data:`MAX_AREAS` drop zones or
@@ -415,6 +416,10 @@ MAX_POLYGON_POINTS = 200
 """The most points of one ring (polygon), the repeated closing point included (shipped: at
 most 6)."""
 
+MIN_RING_AREA = 0.01
+"""The smallest area (square inches) a ring may enclose, a tenth of an inch square: smaller
+rings are degenerate slivers (the smallest shipped part encloses 0.4 square inches)."""
+
 MAX_OBJECTIVES = 50
 """The most objective markers a layout may have (shipped: 3)."""
 
@@ -536,6 +541,12 @@ class _Loader:
         if not poly.is_valid or poly.area <= 0:
             reason = shapely.is_valid_reason(poly)
             raise self.fail(where, f"field {field!r} is not a valid polygon ({reason})")
+        if poly.area < MIN_RING_AREA:
+            raise self.fail(
+                where,
+                f"field {field!r} encloses {poly.area:.2g} square inches, less than "
+                f"{MIN_RING_AREA:g} (a degenerate ring)",
+            )
         return poly
 
     def types(self, value: Any, where: str, field: str) -> frozenset[TerrainType]:
