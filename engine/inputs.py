@@ -80,12 +80,13 @@ def _pre_depth(text: str) -> int:
 
 
 def _is_plain(key: str) -> bool:
-    return 0 < len(key) <= 40 and all(c.isascii() and (c.isalnum() or c in "_-") for c in key)
+    return 0 < len(key) <= 40 and key.isprintable() and not any(c in key for c in ".[]'\"")
 
 
 def _where(path: tuple[str | int, ...]) -> str:
-    """The path of a value (``features[2].parts[0].height``); a key that is not a short plain
-    name is quoted (``["a b"]``, cut to a few characters), so messages stay on one line."""
+    """The path of a value (``features[2].parts[0].height``); a key that is empty, long, or
+    holds line breaks, dots, brackets or quotes is quoted (``['a\\nb']``, cut to a few
+    characters), so messages stay on one line and the path reads back unambiguously."""
     out = ""
     for step in path:
         if isinstance(step, int):
