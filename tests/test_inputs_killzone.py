@@ -109,8 +109,9 @@ def test_a_file_over_the_size_limit_is_refused_before_parsing(tmp_path: Path) ->
 
 def test_a_name_with_a_nul_character_is_an_error_not_a_value_error() -> None:
     # Path operations raise ValueError on NUL bytes; the loader must say what is wrong.
-    with pytest.raises(KillzoneError, match="NUL"):
-        load_killzone("open\x00ruins")
+    for name in ("open\x00ruins", "open\x00ruins.toml"):
+        with pytest.raises(KillzoneError, match="no such killzone file or shipped layout"):
+            load_killzone(name)
 
 
 # -------------------------------------------------------------------------------------------
