@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -80,18 +79,22 @@ def _pre_depth(text: str) -> int:
     return best
 
 
-_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,59}")
+def _is_plain(key: str) -> bool:
+    return 0 < len(key) <= 40 and key.isprintable() and not any(c in key for c in ".[]'\"")
 
 
 def _where(path: tuple[str | int, ...]) -> str:
+    """The path of a value (``features[2].parts[0].height``); a key that is empty, long, or
+    holds line breaks, dots, brackets or quotes is quoted (``['a\\nb']``, cut to a few
+    characters), so messages stay on one line and the path reads back unambiguously."""
     out = ""
     for step in path:
         if isinstance(step, int):
             out += f"[{step}]"
-        elif _PLAIN_KEY.fullmatch(step) is None:  # quoted and cut: one line, short
-            out += f"[{excerpt(step)}]"
-        else:
+        elif _is_plain(step):
             out += f".{step}" if out else step
+        else:
+            out += f"[{excerpt(step, 20)}]"
     return out or "the document"
 
 
@@ -121,9 +124,9 @@ def check_tree(data: Any, source: str, error: ErrorClass) -> Any:
             if isinstance(value, float) and not math.isfinite(value):
                 raise error(f"{source}: {_where(path)}: the number {value} is not finite")
             if abs(value) > MAX_MAGNITUDE:
-                shown = excerpt(str(value)) if isinstance(value, int) else f"{value:g}"
+                text = shown(value) if isinstance(value, int) else f"{value:g}"
                 raise error(
-                    f"{source}: {_where(path)}: the number {shown} is too large "
+                    f"{source}: {_where(path)}: the number {text} is too large "
                     f"(at most {MAX_MAGNITUDE:g} in magnitude)"
                 )
             continue
@@ -224,3 +227,51 @@ def read_document(path: str | Path, error: ErrorClass, what: str = "file") -> An
     if p.suffix.lower() == ".toml":
         return parse_toml(text, str(p), error)
     return parse_json(text, str(p), error)
+
+
+_SHOWN_NODES = 24
+
+
+def shown(value: Any, limit: int = EXCERPT_CHARS) -> str:
+    """``value`` (any parsed or Python value) written for an error message, safely and
+    briefly: strings quoted as by :func:`excerpt`, numbers and small containers as their
+    ``repr`` cut to ``limit`` characters (``[1, 2, 3]``); a
+    container with more than a few items, or nested, as a summary (``a list of 3000 items``);
+    an integer with more than ``limit`` digits by its number of digits. Never recurses, so a
+    deeply nested or huge value cannot raise ``RecursionError`` or ``ValueError`` here."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        if value.bit_length() > 3 * limit:
+            return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
+        return _cut(str(value), limit)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return excerpt(value, limit)
+    if isinstance(value, dict | list | tuple):
+        nodes = 0
+        stack: list[Any] = [value]
+        while stack and nodes <= _SHOWN_NODES:
+            item = stack.pop()
+            nodes += 1
+            if isinstance(item, dict):
+                stack.extend(item.keys())
+                stack.extend(item.values())
+            elif isinstance(item, list | tuple):
+                stack.extend(item)
+            elif isinstance(item, int) and not isinstance(item, bool):
+                if item.bit_length() > 64:
+                    nodes = _SHOWN_NODES + 1
+            elif not isinstance(item, str | float | bool | type(None)):
+                nodes = _SHOWN_NODES + 1
+        if nodes <= _SHOWN_NODES:
+            return _cut(repr(value), limit)
+        kind = "table" if isinstance(value, dict) else "list"
+        unit = "field" if isinstance(value, dict) else "item"
+        return f"a {kind} of {len(value)} {unit}{'s' if len(value) != 1 else ''}"
+    return _cut(repr(value), limit)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."

@@ -107,13 +107,27 @@ Errors
 
 All three derive from :class:`ScenarioFileProblem`, a
 :class:`~engine.errors.KillTeamError`.
+
+Limits
+------
+The file is read through :mod:`engine.inputs` (at most 64 MiB of UTF-8 TOML, nesting at most
+64 levels, every number finite and at most 1e15), and an inline killzone has the limits of
+:meth:`engine.geometry.Killzone.from_dict`. Beyond these, each far above real use (the
+shipped scenarios have at most 6 steps, 14 actions and 7 operatives placed):
+at most :data:`MAX_STEPS` steps; at most :data:`MAX_LIST_ITEMS` actions, rolls or entries of
+any list (``rules``, ``legal``, ``illegal``, ``options``, ``events``...); at most
+:data:`MAX_POSITION_OPERATIVES` operatives placed or checked; an action, roll, name or rule
+at most :data:`MAX_TEXT_CHARS` characters and a description at most
+:data:`MAX_DESCRIPTION_CHARS`; coordinates from 0 to
+:data:`~engine.geometry.model.MAX_BOARD_INCHES` (a level ``z`` up to
+:data:`~engine.geometry.model.MAX_HEIGHT_INCHES`); wounds, command and victory points from 0
+to :data:`MAX_COUNT`.
 """
 
 from __future__ import annotations
 
 import importlib.resources
 import math
-import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -127,10 +141,18 @@ from engine.game.events import Event
 from engine.game.scenario import position
 from engine.game.state import Chance, Decision, GameState, Terminal
 from engine.geometry import Killzone, load_killzone
+from engine.geometry.model import MAX_BOARD_INCHES, MAX_HEIGHT_INCHES
+from engine.inputs import check_tree, excerpt, parse_toml, read_text, shown
 from engine.teams.io import load_builtin_team, load_team
 from engine.teams.model import Roster
 
 __all__ = [
+    "MAX_COUNT",
+    "MAX_DESCRIPTION_CHARS",
+    "MAX_LIST_ITEMS",
+    "MAX_POSITION_OPERATIVES",
+    "MAX_STEPS",
+    "MAX_TEXT_CHARS",
     "ExpectationError",
     "Scenario",
     "ScenarioFileError",
@@ -199,6 +221,25 @@ _EXPECT_OP_KEYS = {
     "on_guard",
 }
 _POS_TOL = 0.01
+
+MAX_STEPS = 200
+"""The most steps (``[[steps]]``) a scenario may have."""
+
+MAX_LIST_ITEMS = 500
+"""The most entries of any list of a scenario file (a step's actions or rolls, ``rules``,
+``legal``, ``illegal``, ``options``, ``events``, ``no_events``, a roster's operatives)."""
+
+MAX_POSITION_OPERATIVES = 100
+"""The most operatives ``[position.operatives]`` or an ``operatives`` expectation may list."""
+
+MAX_TEXT_CHARS = 500
+"""The longest action, roll, name, rule reference or other short string."""
+
+MAX_DESCRIPTION_CHARS = 20_000
+"""The longest ``description``."""
+
+MAX_COUNT = 1000
+"""The largest wounds, command points or victory points a scenario may give."""
 
 
 # -------------------------------------------------------------------------------------------
@@ -310,16 +351,13 @@ def load_scenario(path: str | Path) -> Scenario:
     """Load and validate a scenario file (module docstring).
 
     Raises:
-        ScenarioFileError: unreadable, not TOML, an unknown or malformed field, an invalid
-            killzone or team (the message names the file and field).
+        ScenarioFileError: unreadable, not UTF-8, too large, not TOML, nested too deeply, a
+            number out of range, an unknown or malformed field, a limit exceeded (module
+            docstring), an invalid killzone or team (the message names the file and field).
     """
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioFileError(f"{p}: cannot read scenario file: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioFileError(f"{p}: not valid TOML: {exc}") from None
+    text = read_text(p, ScenarioFileError, "scenario file")
+    data = parse_toml(text, str(p), ScenarioFileError)
     return scenario_from_dict(data, source=str(p), base=p.parent)
 
 
@@ -333,26 +371,66 @@ def run_scenario(path: str | Path) -> ScenarioResult:
 
 
 def _fail(source: str, where: str, message: str) -> ScenarioFileError:
-    return ScenarioFileError(f"{source}: {where}: {message}")
+    """The error naming ``source`` and ``where``, on one line (line breaks in names or in
+    quoted texts are written as ``\\n``)."""
+    text = f"{source}: {where}: {message}"
+    return ScenarioFileError(text.replace("\r", "\\r").replace("\n", "\\n"))
 
 
-def _keys(source: str, where: str, table: Any, allowed: set[str]) -> Mapping[str, Any]:
+def _keys(source: str, where: str, table: Any, allowed: set[str] | None) -> Mapping[str, Any]:
+    """``table`` checked to be a table whose fields are among ``allowed`` (``None``: any
+    fields, at most :data:`MAX_POSITION_OPERATIVES` of them, each a short name)."""
     if not isinstance(table, Mapping):
-        raise _fail(source, where, f"expected a table, not {table!r}")
-    extra = sorted(set(table) - allowed)
+        raise _fail(source, where, f"expected a table, not {shown(table)}")
+    if allowed is None:
+        if len(table) > MAX_POSITION_OPERATIVES:
+            raise _fail(source, where, f"{len(table)} entries; at most {MAX_POSITION_OPERATIVES}")
+        for key in table:
+            _text(source, where, key, "a name")
+        return table
+    extra = sorted(str(k) for k in table if k not in allowed)
     if extra:
         raise _fail(
             source,
             where,
-            f"unknown field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})",
+            f"unknown field {excerpt(extra[0])} (allowed: {', '.join(sorted(allowed))})",
         )
     return table
 
 
+def _text(source: str, where: str, value: Any, what: str, limit: int = MAX_TEXT_CHARS) -> str:
+    """``value`` checked to be a string of at most ``limit`` characters."""
+    if not isinstance(value, str):
+        raise _fail(source, where, f"expected {what} (a string), not {shown(value)}")
+    if len(value) > limit:
+        raise _fail(source, where, f"longer than {limit} characters ({excerpt(value)})")
+    return value
+
+
+def _list(source: str, where: str, value: Any, what: str) -> list[Any]:
+    """``value`` checked to be a list of at most :data:`MAX_LIST_ITEMS` entries."""
+    if not isinstance(value, list):
+        raise _fail(source, where, f"expected a list of {what}, not {shown(value)}")
+    if len(value) > MAX_LIST_ITEMS:
+        raise _fail(
+            source, where, f"{len(value)} entries; a list may have at most {MAX_LIST_ITEMS}"
+        )
+    return value
+
+
 def _str_list(source: str, where: str, value: Any) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _fail(source, where, f"expected a list of strings, not {value!r}")
-    return list(value)
+    items = _list(source, where, value, "strings")
+    if not all(isinstance(v, str) for v in items):
+        raise _fail(source, where, f"expected a list of strings, not {shown(value)}")
+    return [_text(source, f"{where}[{i + 1}]", v, "a string") for i, v in enumerate(items)]
+
+
+def _whole(source: str, where: str, value: Any, lo: int = 0, hi: int = MAX_COUNT) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _fail(source, where, f"a whole number, not {shown(value)}")
+    if not lo <= value <= hi:
+        raise _fail(source, where, f"a whole number from {lo} to {hi}, not {shown(value)}")
+    return value
 
 
 def _pair(source: str, where: str, value: Any) -> tuple[int, int]:
@@ -361,7 +439,9 @@ def _pair(source: str, where: str, value: Any) -> tuple[int, int]:
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        raise _fail(source, where, f"expected [A, B] whole numbers, not {value!r}")
+        raise _fail(source, where, f"expected [A, B] whole numbers, not {shown(value)}")
+    for k, v in enumerate(value):
+        _whole(source, f"{where}[{k}]", v)
     return (value[0], value[1])
 
 
@@ -370,20 +450,25 @@ def _point(source: str, where: str, value: Any) -> tuple[float, ...]:
         not isinstance(value, list)
         or len(value) not in (2, 3)
         or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        or not all(math.isfinite(v) for v in value)
     ):
-        raise _fail(source, where, f"expected [x, y] or [x, y, z] in inches, not {value!r}")
+        raise _fail(source, where, f"expected [x, y] or [x, y, z] in inches, not {shown(value)}")
+    limits = (MAX_BOARD_INCHES, MAX_BOARD_INCHES, MAX_HEIGHT_INCHES)
+    for k, (v, hi) in enumerate(zip(value, limits, strict=False)):
+        if not 0 <= v <= hi:
+            raise _fail(source, f"{where}[{k}]", f"must be from 0 to {hi:g} inches, not {v:g}")
     return tuple(float(v) for v in value)
 
 
 def _bool(source: str, where: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise _fail(source, where, f"expected true or false, not {value!r}")
+        raise _fail(source, where, f"expected true or false, not {shown(value)}")
     return value
 
 
 def _player(source: str, where: str, value: Any) -> str:
-    if value not in ("A", "B"):
-        raise _fail(source, where, f'expected "A" or "B", not {value!r}')
+    if not isinstance(value, str) or value not in ("A", "B"):
+        raise _fail(source, where, f'expected "A" or "B", not {shown(value)}')
     return str(value)
 
 
@@ -392,15 +477,25 @@ def scenario_from_dict(data: Mapping[str, Any], source: str, base: Path) -> Scen
     paths are resolved from ``base``.
 
     Raises:
-        ScenarioFileError: an unknown or malformed field, an invalid killzone or team.
+        ScenarioFileError: an unknown or malformed field, a limit exceeded, nesting too deep
+            or a number out of range (:func:`engine.inputs.check_tree`), an invalid killzone
+            or team.
     """
+    if not isinstance(data, Mapping):
+        raise _fail(source, "top level", f"expected a table, not {shown(data)}")
+    check_tree(data, source, ScenarioFileError)
     _keys(source, "top level", data, _TOP_KEYS)
     name = data.get("name")
     if not isinstance(name, str) or not name:
         raise _fail(source, "name", "every scenario needs a name (a non-empty string)")
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        raise _fail(source, "description", "expected a string")
+    _text(source, "name", name, "a name")
+    description = _text(
+        source,
+        "description",
+        data.get("description", ""),
+        "a description",
+        MAX_DESCRIPTION_CHARS,
+    )
     rules = _str_list(source, "rules", data.get("rules", []))
     killzone = _killzone(source, base, data.get("killzone"))
     teams = _keys(source, "teams", data.get("teams", {}), {"A", "B"})
@@ -412,12 +507,16 @@ def scenario_from_dict(data: Mapping[str, Any], source: str, base: Path) -> Scen
     opts = _keys(source, "options", data.get("options", {}), _OPTION_KEYS)
     for k, v in opts.items():
         if not (isinstance(v, bool) or (k == "close_quarters" and v is None)):
-            raise _fail(source, f"options.{k}", f"expected true or false, not {v!r}")
+            raise _fail(source, f"options.{k}", f"expected true or false, not {shown(v)}")
     options = GameOptions(**dict(opts))
     pos = _position(source, data.get("position"))
     steps_data = data.get("steps", [])
     if not isinstance(steps_data, list):
         raise _fail(source, "steps", "expected an array of tables ([[steps]])")
+    if len(steps_data) > MAX_STEPS:
+        raise _fail(
+            source, "steps", f"{len(steps_data)} steps; a scenario may have at most {MAX_STEPS}"
+        )
     steps = tuple(_step(source, k, s) for k, s in enumerate(steps_data))
     expect = _expect(source, "expect", data.get("expect", {}))
     return Scenario(
@@ -441,7 +540,10 @@ def _killzone(source: str, base: Path, value: Any) -> Killzone:
         if isinstance(value, Mapping):
             return Killzone.from_dict(value, source=f"{source}: killzone")
         if not isinstance(value, str):
-            raise _fail(source, "killzone", f"expected a name, a path or a table, not {value!r}")
+            raise _fail(
+                source, "killzone", f"expected a name, a path or a table, not {shown(value)}"
+            )
+        _text(source, "killzone", value, "a name or a path")
         candidate = base / value
         if Path(value).suffix in (".toml", ".json"):
             return load_killzone(candidate)
@@ -455,8 +557,9 @@ def _killzone(source: str, base: Path, value: Any) -> Killzone:
 def _roster(source: str, base: Path, where: str, value: Any) -> Roster:
     table = _keys(source, where, value, _TEAM_KEYS)
     ref = table.get("team")
-    if not isinstance(ref, str) or not ref:
+    if not isinstance(ref, str) or not ref or "\x00" in ref:
         raise _fail(source, f"{where}.team", "a built-in team id or a team file path")
+    _text(source, f"{where}.team", ref, "a team id or path")
     try:
         team = load_team(base / ref) if ref.endswith(".json") else load_builtin_team(ref)
     except KillTeamError as exc:
@@ -489,7 +592,7 @@ def _position(source: str, value: Any) -> dict[str, Any]:
     if "tp" in table:
         tp = table["tp"]
         if not isinstance(tp, int) or isinstance(tp, bool) or not 1 <= tp <= 4:
-            raise _fail(source, "position.tp", f"a turning point 1 to 4, not {tp!r}")
+            raise _fail(source, "position.tp", f"a turning point 1 to 4, not {shown(tp)}")
         out["tp"] = tp
     if "initiative" in table:
         out["initiative"] = _player(source, "position.initiative", table["initiative"])
@@ -505,6 +608,7 @@ def _position(source: str, value: Any) -> dict[str, Any]:
     raw = table.get("operatives", {})
     if not isinstance(raw, Mapping) or not raw:
         raise _fail(source, "position.operatives", "at least one [position.operatives.ID]")
+    _keys(source, "position.operatives", raw, None)
     specs: dict[str, dict[str, Any]] = {}
     for op_id, spec in raw.items():
         where = f"position.operatives.{op_id}"
@@ -513,23 +617,20 @@ def _position(source: str, value: Any) -> dict[str, Any]:
             raise _fail(source, where, "'at' = [x, y] or [x, y, z] is required")
         s: dict[str, Any] = {"at": _point(source, f"{where}.at", spec["at"])}
         if "order" in spec:
-            if spec["order"] not in ("engage", "conceal"):
+            if not isinstance(spec["order"], str) or spec["order"] not in ("engage", "conceal"):
                 raise _fail(
-                    source, f"{where}.order", f'"engage" or "conceal", not {spec["order"]!r}'
+                    source, f"{where}.order", f'"engage" or "conceal", not {shown(spec["order"])}'
                 )
             s["order"] = spec["order"]
         if "wounds" in spec:
-            wv = spec["wounds"]
-            if not isinstance(wv, int) or isinstance(wv, bool):
-                raise _fail(source, f"{where}.wounds", f"a whole number, not {wv!r}")
-            s["wounds"] = wv
+            s["wounds"] = _whole(source, f"{where}.wounds", spec["wounds"])
         for k in ("ready", "counteracted", "on_guard"):
             if k in spec:
                 s[k] = _bool(source, f"{where}.{k}", spec[k])
         if "carrying" in spec:
-            if not isinstance(spec["carrying"], str):
-                raise _fail(source, f"{where}.carrying", "the name of an objective marker")
-            s["carrying"] = spec["carrying"]
+            s["carrying"] = _text(
+                source, f"{where}.carrying", spec["carrying"], "the name of an objective marker"
+            )
         specs[str(op_id)] = s
     out["operatives"] = specs
     return out
@@ -537,25 +638,28 @@ def _position(source: str, value: Any) -> dict[str, Any]:
 
 def _roll(source: str, where: str, value: Any) -> Action:
     if isinstance(value, list):
-        if not value or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-            raise _fail(source, where, f"a roll is a list of die faces, not {value!r}")
+        if (
+            not value
+            or len(value) > MAX_LIST_ITEMS
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        ):
+            raise _fail(source, where, f"a roll is a list of die faces, not {shown(value)}")
         text = ",".join(str(v) for v in value)
     elif isinstance(value, str):
-        text = value.strip()
+        text = _text(source, where, value, "a roll").strip()
         if text.lower().startswith("roll"):
             text = text[4:].strip()
     else:
-        raise _fail(source, where, f'a roll is "6,4,1" or [6, 4, 1], not {value!r}')
+        raise _fail(source, where, f'a roll is "6,4,1" or [6, 4, 1], not {shown(value)}')
     try:
         a = parse_action(f"roll {text}")
     except KillTeamError as exc:
-        raise _fail(source, where, f"not a roll: {value!r} ({exc})") from None
+        raise _fail(source, where, f"not a roll: {shown(value)} ({exc})") from None
     return a
 
 
 def _action(source: str, where: str, value: Any) -> Action:
-    if not isinstance(value, str):
-        raise _fail(source, where, f"an action in notation, not {value!r}")
+    _text(source, where, value, "an action in notation")
     try:
         return parse_action(value)
     except KillTeamError as exc:
@@ -565,13 +669,9 @@ def _action(source: str, where: str, value: Any) -> Action:
 def _step(source: str, k: int, value: Any) -> Step:
     where = f"steps[{k + 1}]"
     table = _keys(source, where, value, _STEP_KEYS)
-    name = table.get("name", f"step {k + 1}")
-    if not isinstance(name, str):
-        raise _fail(source, f"{where}.name", "expected a string")
+    name = _text(source, f"{where}.name", table.get("name", f"step {k + 1}"), "a name")
     actions = _str_list(source, f"{where}.actions", table.get("actions", []))
-    dice = table.get("dice", [])
-    if not isinstance(dice, list):
-        raise _fail(source, f"{where}.dice", "expected a list of rolls")
+    dice = _list(source, f"{where}.dice", table.get("dice", []), "rolls")
     return Step(
         name=name,
         actions=tuple(
@@ -583,17 +683,15 @@ def _step(source: str, k: int, value: Any) -> Step:
 
 
 def _event_specs(source: str, where: str, value: Any) -> list[dict[str, Any]]:
-    if not isinstance(value, list):
-        raise _fail(source, where, "expected a list of event tables ({ kind = ... })")
+    _list(source, where, value, "event tables ({ kind = ... })")
     out = []
     for i, spec in enumerate(value):
         w = f"{where}[{i + 1}]"
         if not isinstance(spec, Mapping) or not isinstance(spec.get("kind"), str):
-            raise _fail(source, w, f"an event table needs a 'kind' string, not {spec!r}")
-        if "count" in spec and (
-            not isinstance(spec["count"], int) or isinstance(spec["count"], bool)
-        ):
-            raise _fail(source, f"{w}.count", "expected a whole number")
+            raise _fail(source, w, f"an event table needs a 'kind' string, not {shown(spec)}")
+        _text(source, f"{w}.kind", spec["kind"], "an event kind")
+        if "count" in spec:
+            _whole(source, f"{w}.count", spec["count"])
         out.append(dict(spec))
     return out
 
@@ -605,7 +703,8 @@ def _expect(source: str, where: str, value: Any) -> dict[str, Any]:
         if k in table:
             out[k] = _pair(source, f"{where}.{k}", table[k])
     if "node" in table:
-        if not isinstance(table["node"], str) or not table["node"].split():
+        _text(source, f"{where}.node", table["node"], "a node")
+        if not table["node"].split():
             raise _fail(source, f"{where}.node", '"decision B action", "chance attack"...')
         out["node"] = table["node"]
     for k in ("legal", "options"):
@@ -613,9 +712,7 @@ def _expect(source: str, where: str, value: Any) -> dict[str, Any]:
             texts = _str_list(source, f"{where}.{k}", table[k])
             out[k] = [(t, _action(source, f"{where}.{k}[{i + 1}]", t)) for i, t in enumerate(texts)]
     if "illegal" in table:
-        items = table["illegal"]
-        if not isinstance(items, list):
-            raise _fail(source, f"{where}.illegal", "expected a list")
+        items = _list(source, f"{where}.illegal", table["illegal"], "actions")
         ill = []
         for i, item in enumerate(items):
             w = f"{where}.illegal[{i + 1}]"
@@ -626,16 +723,15 @@ def _expect(source: str, where: str, value: Any) -> dict[str, Any]:
                 raw_text, raw_reason = item.get("action"), item.get("reason", "")
                 if not isinstance(raw_text, str) or not isinstance(raw_reason, str):
                     raise _fail(source, w, "{ action = '...', reason = '...' } (strings)")
-                text, reason = raw_text, raw_reason
+                text = raw_text
+                reason = _text(source, f"{w}.reason", raw_reason, "a reason")
             ill.append((text, _action(source, w, text), reason))
         out["illegal"] = ill
     for k in ("events", "no_events"):
         if k in table:
             out[k] = _event_specs(source, f"{where}.{k}", table[k])
     if "operatives" in table:
-        ops = table["operatives"]
-        if not isinstance(ops, Mapping):
-            raise _fail(source, f"{where}.operatives", "expected a table of operative ids")
+        ops = _keys(source, f"{where}.operatives", table["operatives"], None)
         checks: dict[str, dict[str, Any]] = {}
         for op_id, spec in ops.items():
             w = f"{where}.operatives.{op_id}"
@@ -645,13 +741,9 @@ def _expect(source: str, where: str, value: Any) -> dict[str, Any]:
                 if key == "at":
                     c[key] = _point(source, f"{w}.at", val)
                 elif key == "wounds":
-                    if not isinstance(val, int) or isinstance(val, bool):
-                        raise _fail(source, f"{w}.wounds", f"a whole number, not {val!r}")
-                    c[key] = val
+                    c[key] = _whole(source, f"{w}.wounds", val)
                 elif key in ("order", "carrying"):
-                    if not isinstance(val, str):
-                        raise _fail(source, f"{w}.{key}", f"expected a string, not {val!r}")
-                    c[key] = val
+                    c[key] = _text(source, f"{w}.{key}", val, "a string")
                 else:
                     c[key] = _bool(source, f"{w}.{key}", val)
             checks[str(op_id)] = c
@@ -754,7 +846,7 @@ def _matches(event: Event, spec: Mapping[str, Any]) -> bool:
 
 
 def _spec_text(spec: Mapping[str, Any]) -> str:
-    inner = ", ".join(f"{k} = {v!r}" for k, v in spec.items() if k != "kind")
+    inner = ", ".join(f"{k} = {shown(v)}" for k, v in spec.items() if k != "kind")
     return f"{spec['kind']}" + (f" {{{inner}}}" if inner else "")
 
 

@@ -25,9 +25,7 @@ intervene for cover and obscured (:mod:`engine.geometry.sight`).
 from __future__ import annotations
 
 import importlib.resources
-import json
 import math
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
@@ -41,10 +39,20 @@ from shapely.geometry import Point, Polygon
 from shapely.strtree import STRtree
 
 from engine.errors import KillTeamError
+from engine.inputs import check_tree, excerpt, read_document, shown
 from engine.names import KILLZONE_FILE_SUFFIXES, check_builtin_name, is_file_ref
 
 __all__ = [
     "DEFAULT_MODEL_HEIGHT",
+    "MAX_AREAS",
+    "MAX_BOARD_INCHES",
+    "MAX_FEATURES",
+    "MAX_HEIGHT_INCHES",
+    "MAX_NAME_CHARS",
+    "MAX_OBJECTIVES",
+    "MAX_PARTS",
+    "MAX_POLYGON_POINTS",
+    "MIN_RING_AREA",
     "MM_PER_INCH",
     "OBJECTIVE_DIAMETER_MM",
     "QUANTUM",
@@ -266,11 +274,22 @@ class Killzone:
                 last), in inches; width and depth default to 30 x 22.
             source: the file name used in error messages.
 
+        Limits (each far above real use; the module constants give them): the board is 1" to
+        :data:`MAX_BOARD_INCHES` on each side; every ring lies on the board, is closed, valid
+        (not self-intersecting), enclosing at least :data:`MIN_RING_AREA`, with at most
+        :data:`MAX_POLYGON_POINTS` points; part heights are 0 to :data:`MAX_HEIGHT_INCHES`;
+        at most :data:`MAX_FEATURES` features, :data:`MAX_PARTS` parts in all,
+        :data:`MAX_OBJECTIVES` objective markers and :data:`MAX_AREAS` drop zones or
+        territories; names are at most :data:`MAX_NAME_CHARS` characters; the structure is
+        nested at most :data:`engine.inputs.MAX_DEPTH` levels and every number is finite
+        (:func:`engine.inputs.check_tree`).
+
         Raises:
             KillzoneError: naming the source, the feature (or area/marker) and the field:
                 a ring that does not close or is self-intersecting, a negative height, an
                 unknown terrain type, an unknown field, an objective off the board or inside
-                Heavy terrain, a missing drop zone...
+                Heavy terrain, a missing drop zone, a limit above exceeded, a value of the
+                wrong kind anywhere (never another exception).
         """
         return _Loader(source).build(data)
 
@@ -380,6 +399,36 @@ class Killzone:
 # Loading and validation
 # -------------------------------------------------------------------------------------------
 
+MAX_BOARD_INCHES = 100.0
+"""The largest board side a layout may have (inches); boards are 30" x 22" in KT24 (the
+shipped layouts), so this is over three times the real size. The smallest is 1"."""
+
+MAX_HEIGHT_INCHES = 50.0
+"""The tallest terrain part (inches); shipped parts are at most 5" tall."""
+
+MAX_FEATURES = 500
+"""The most terrain features a layout may have (the shipped layouts have at most 22)."""
+
+MAX_PARTS = 1000
+"""The most terrain parts a layout may have, over all features (shipped: at most 28)."""
+
+MAX_POLYGON_POINTS = 200
+"""The most points of one ring (polygon), the repeated closing point included (shipped: at
+most 6)."""
+
+MIN_RING_AREA = 0.01
+"""The smallest area (square inches) a ring may enclose, a tenth of an inch square: smaller
+rings are degenerate slivers (the smallest shipped part encloses 0.4 square inches)."""
+
+MAX_OBJECTIVES = 50
+"""The most objective markers a layout may have (shipped: 3)."""
+
+MAX_AREAS = 8
+"""The most drop zones or territories a layout may name (shipped: 2 of each)."""
+
+MAX_NAME_CHARS = 100
+"""The longest name of a layout, feature, objective marker, drop zone or version."""
+
 _TOP_FIELDS = {
     "name",
     "version",
@@ -402,41 +451,86 @@ class _Loader:
     def fail(self, where: str, message: str) -> KillzoneError:
         return KillzoneError(f"{self.source}: {where}: {message}")
 
-    def number(self, value: Any, where: str, field: str, *, minimum: float | None = None) -> float:
+    def number(
+        self,
+        value: Any,
+        where: str,
+        field: str,
+        *,
+        minimum: float | None = None,
+        maximum: float | None = None,
+    ) -> float:
         if (
             isinstance(value, bool)
             or not isinstance(value, int | float)
-            or not math.isfinite(value)
+            or (isinstance(value, float) and not math.isfinite(value))
         ):
-            raise self.fail(where, f"field {field!r} must be a number, not {value!r}")
+            raise self.fail(where, f"field {field!r} must be a number, not {shown(value)}")
         if minimum is not None and value < minimum:
-            raise self.fail(where, f"field {field!r} must be at least {minimum:g}, not {value!r}")
+            raise self.fail(
+                where, f"field {field!r} must be at least {minimum:g}, not {shown(value)}"
+            )
+        if maximum is not None and value > maximum:
+            raise self.fail(
+                where, f"field {field!r} must be at most {maximum:g}, not {shown(value)}"
+            )
         return float(value)
 
-    def unknown_fields(self, data: Mapping[str, Any], allowed: set[str], where: str) -> None:
-        extra = sorted(set(data) - allowed)
-        if extra:
+    def name(self, value: Any, where: str, field: str = "name") -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(where, f"field {field!r} must be a non-empty string")
+        if len(value) > MAX_NAME_CHARS:
             raise self.fail(
-                where, f"unknown field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})"
+                where,
+                f"field {field!r} is longer than {MAX_NAME_CHARS} characters ({excerpt(value)})",
+            )
+        return value
+
+    def count(
+        self, value: Sequence[Any] | Mapping[str, Any], limit: int, where: str, field: str
+    ) -> None:
+        if len(value) > limit:
+            raise self.fail(
+                where,
+                f"field {field!r} has {len(value)} entries; a layout may have at most {limit}",
             )
 
-    def ring(self, value: Any, where: str, field: str) -> Polygon:
+    def unknown_fields(self, data: Mapping[Any, Any], allowed: set[str], where: str) -> None:
+        extra = sorted(str(k) for k in data if k not in allowed)
+        if extra:
+            raise self.fail(
+                where,
+                f"unknown field {excerpt(extra[0])} (allowed: {', '.join(sorted(allowed))})",
+            )
+
+    def ring(self, value: Any, where: str, field: str, width: float, depth: float) -> Polygon:
         if not isinstance(value, list | tuple) or len(value) < 4:
             raise self.fail(
                 where,
                 f"field {field!r} must be a closed ring of at least 4 [x, y] points "
                 "(first repeated last)",
             )
+        if len(value) > MAX_POLYGON_POINTS:
+            raise self.fail(
+                where,
+                f"field {field!r} has {len(value)} points; a ring may have at most "
+                f"{MAX_POLYGON_POINTS}",
+            )
         points: list[tuple[float, float]] = []
         for k, pt in enumerate(value):
             if not isinstance(pt, list | tuple) or len(pt) != 2:
-                raise self.fail(where, f"field {field!r} point {k} must be [x, y], not {pt!r}")
-            points.append(
-                (
-                    self.number(pt[0], where, f"{field}[{k}][0]"),
-                    self.number(pt[1], where, f"{field}[{k}][1]"),
-                )
+                raise self.fail(where, f"field {field!r} point {k} must be [x, y], not {shown(pt)}")
+            xy = (
+                self.number(pt[0], where, f"{field}[{k}][0]"),
+                self.number(pt[1], where, f"{field}[{k}][1]"),
             )
+            if not (0 <= xy[0] <= width and 0 <= xy[1] <= depth):
+                raise self.fail(
+                    where,
+                    f"field {field!r} is not wholly on the board: point {k} "
+                    f"[{xy[0]:g}, {xy[1]:g}] is outside 0..{width:g} x 0..{depth:g}",
+                )
+            points.append(xy)
         if points[0] != points[-1]:
             raise self.fail(
                 where,
@@ -447,32 +541,49 @@ class _Loader:
         if not poly.is_valid or poly.area <= 0:
             reason = shapely.is_valid_reason(poly)
             raise self.fail(where, f"field {field!r} is not a valid polygon ({reason})")
+        if poly.area < MIN_RING_AREA:
+            raise self.fail(
+                where,
+                f"field {field!r} encloses {poly.area:.2g} square inches, less than "
+                f"{MIN_RING_AREA:g} (a degenerate ring)",
+            )
         return poly
 
     def types(self, value: Any, where: str, field: str) -> frozenset[TerrainType]:
         if not isinstance(value, list | tuple):
             raise self.fail(where, f"field {field!r} must be a list of terrain types")
+        if len(value) > 4 * len(TerrainType):
+            raise self.fail(where, f"field {field!r} lists {len(value)} terrain types")
         out = set()
         for t in value:
+            if not isinstance(t, str):
+                raise self.fail(where, f"field {field!r}: a terrain type is a name, not {shown(t)}")
             try:
                 out.add(TerrainType.parse(t))
-            except ValueError as exc:
-                raise self.fail(where, f"field {field!r}: {exc}") from None
+            except ValueError:
+                known = ", ".join(m.value for m in TerrainType)
+                raise self.fail(
+                    where, f"field {field!r}: unknown terrain type {excerpt(t)} (known: {known})"
+                ) from None
         return frozenset(out)
 
     def build(self, data: Mapping[str, Any]) -> Killzone:
         if not isinstance(data, Mapping):
-            raise self.fail("layout", "must be a table/object")
+            raise self.fail("layout", f"must be a table/object, not {shown(data)}")
+        check_tree(data, self.source, KillzoneError)
         self.unknown_fields(data, _TOP_FIELDS, "layout")
-        name = data.get("name")
-        if not isinstance(name, str) or not name:
-            raise self.fail("layout", "field 'name' must be a non-empty string")
-        width = self.number(data.get("width", 30.0), "layout", "width", minimum=1.0)
-        depth = self.number(data.get("depth", 22.0), "layout", "depth", minimum=1.0)
+        name = self.name(data.get("name"), "layout")
+        width = self.number(
+            data.get("width", 30.0), "layout", "width", minimum=1.0, maximum=MAX_BOARD_INCHES
+        )
+        depth = self.number(
+            data.get("depth", 22.0), "layout", "depth", minimum=1.0, maximum=MAX_BOARD_INCHES
+        )
         board = shapely.box(0, 0, width, depth)
         features_data = data.get("features", [])
         if not isinstance(features_data, list):
             raise self.fail("layout", "field 'features' must be a list")
+        self.count(features_data, MAX_FEATURES, "layout", "features")
         names: list[str] = []
         parts: list[TerrainPart] = []
         hatchways: set[str] = set()
@@ -481,9 +592,7 @@ class _Loader:
             where = f"feature {fi}"
             if not isinstance(feat, Mapping):
                 raise self.fail(where, "must be a table/object")
-            fname = feat.get("name")
-            if not isinstance(fname, str) or not fname:
-                raise self.fail(where, "field 'name' must be a non-empty string")
+            fname = self.name(feat.get("name"), where)
             where = f"feature {fname!r}"
             if fname in names:
                 raise self.fail(where, "duplicate feature name")
@@ -492,7 +601,9 @@ class _Loader:
             is_open = feat.get("open", False)
             for field, flag in (("hatchway", is_hatch), ("open", is_open)):
                 if not isinstance(flag, bool):
-                    raise self.fail(where, f"field {field!r} must be true or false, not {flag!r}")
+                    raise self.fail(
+                        where, f"field {field!r} must be true or false, not {shown(flag)}"
+                    )
             if is_open and not is_hatch:
                 raise self.fail(where, "field 'open' is only for hatchway features")
             if is_hatch:
@@ -502,15 +613,21 @@ class _Loader:
             parts_data = feat.get("parts")
             if not isinstance(parts_data, list) or not parts_data:
                 raise self.fail(where, "field 'parts' must be a non-empty list")
+            if len(parts) + len(parts_data) > MAX_PARTS:
+                raise self.fail(
+                    where, f"too many terrain parts: a layout may have at most {MAX_PARTS}"
+                )
             for pi, part in enumerate(parts_data):
                 pwhere = f"{where} part {pi}"
                 if not isinstance(part, Mapping):
                     raise self.fail(pwhere, "must be a table/object")
                 self.unknown_fields(part, _PART_FIELDS, pwhere)
-                poly = self.ring(part.get("polygon"), pwhere, "polygon")
+                poly = self.ring(part.get("polygon"), pwhere, "polygon", width, depth)
                 if not board.covers(poly):
                     raise self.fail(pwhere, "field 'polygon' is not wholly on the board")
-                height = self.number(part.get("height"), pwhere, "height", minimum=0.0)
+                height = self.number(
+                    part.get("height"), pwhere, "height", minimum=0.0, maximum=MAX_HEIGHT_INCHES
+                )
                 types = self.types(part.get("types", []), pwhere, "types")
                 open_types = None
                 if "open_types" in part:
@@ -525,11 +642,12 @@ class _Loader:
             data.get("objectives", []), board, parts, names, open_hatchways
         )
         version = data.get("version", "1")
-        if not isinstance(version, str | int | float):
-            raise self.fail("layout", "field 'version' must be a string")
+        if isinstance(version, bool) or not isinstance(version, str | int | float):
+            raise self.fail("layout", f"field 'version' must be a string, not {shown(version)}")
+        version = self.name(str(version), "layout", "version")
         return Killzone(
             name=name,
-            version=str(version),
+            version=version,
             width=width,
             depth=depth,
             features=tuple(names),
@@ -547,11 +665,14 @@ class _Loader:
     ) -> dict[str, Polygon]:
         if not isinstance(value, Mapping):
             raise self.fail("layout", f"field {field!r} must be a table of player -> ring")
+        self.count(value, MAX_AREAS, "layout", field)
+        _, _, width, depth = board.bounds
         out: dict[str, Polygon] = {}
-        for player in sorted(value):
-            poly = self.ring(value[player], f"{field} {player!r}", "polygon")
+        for player in sorted(value, key=str):
+            where = f"{field} {self.name(player, 'layout', field)!r}"
+            poly = self.ring(value[player], where, "polygon", width, depth)
             if not board.covers(poly):
-                raise self.fail(f"{field} {player!r}", "is not wholly on the board")
+                raise self.fail(where, "is not wholly on the board")
             out[str(player)] = poly
         if required and set(out) != {"A", "B"}:
             raise self.fail("layout", f"field {field!r} must define exactly players 'A' and 'B'")
@@ -567,38 +688,42 @@ class _Loader:
     ) -> tuple[Objective, ...]:
         if not isinstance(value, list):
             raise self.fail("layout", "field 'objectives' must be a list")
+        self.count(value, MAX_OBJECTIVES, "layout", "objectives")
         out: list[Objective] = []
         for k, obj in enumerate(value):
             where = f"objective {k}"
             if not isinstance(obj, Mapping):
                 raise self.fail(where, "must be a table/object")
-            name = obj.get("name")
-            if not isinstance(name, str) or not name:
-                raise self.fail(where, "field 'name' must be a non-empty string")
+            name = self.name(obj.get("name"), where)
             where = f"objective {name!r}"
             if any(o.name == name for o in out):
                 raise self.fail(where, "duplicate objective name")
             self.unknown_fields(obj, _OBJECTIVE_FIELDS, where)
             pos = obj.get("position")
             if not isinstance(pos, list | tuple) or len(pos) != 2:
-                raise self.fail(where, "field 'position' must be [x, y]")
+                raise self.fail(where, f"field 'position' must be [x, y], not {shown(pos)}")
             x, y = (
                 self.number(pos[0], where, "position[0]"),
                 self.number(pos[1], where, "position[1]"),
             )
             marker = Objective(name, (x, y))
+            _, _, width, depth = board.bounds
+            if not (0 <= x <= width and 0 <= y <= depth):
+                raise self.fail(
+                    where, f"field 'position' {shown(list(pos))} puts the marker off the board"
+                )
             disc = Point(x, y).buffer(marker.radius, quad_segs=16)
             if not board.covers(disc):
                 raise self.fail(
-                    where, f"field 'position' {list(pos)} puts the marker off the board"
+                    where, f"field 'position' {shown(list(pos))} puts the marker off the board"
                 )
             for part in parts:
                 heavy = TerrainType.HEAVY in part.types_when(names[part.feature] in open_hatchways)
                 if heavy and part.polygon.intersects(disc):
                     raise self.fail(
                         where,
-                        f"field 'position' {list(pos)} puts the marker inside Heavy terrain "
-                        f"(feature {names[part.feature]!r})",
+                        f"field 'position' {shown(list(pos))} puts the marker inside Heavy "
+                        f"terrain (feature {names[part.feature]!r})",
                     )
             out.append(marker)
         return tuple(out)
@@ -606,6 +731,10 @@ class _Loader:
 
 def load_killzone(path: str | Path) -> Killzone:
     """Load and validate a killzone layout file (``.toml`` or ``.json``).
+
+    The file is read through :mod:`engine.inputs` (at most 64 MiB of UTF-8, nesting at most
+    64 levels, every number finite and at most 1e15), then checked by
+    :meth:`Killzone.from_dict` (which states the limits on sizes and counts).
 
     Args:
         path: a layout file (its suffix is ``.toml`` or ``.json``), or the name of a layout
@@ -615,9 +744,10 @@ def load_killzone(path: str | Path) -> Killzone:
             package data (:mod:`engine.names`).
 
     Raises:
-        KillzoneError: for an unknown name (listing the shipped layouts), a missing file, a
-            syntax error, or any validation error (the message names the file, the feature
-            and the field).
+        KillzoneError: for an unknown name (listing the shipped layouts), a missing or
+            unreadable file, one that is not UTF-8, too large, too deeply nested, a syntax
+            error, a number out of range, or any validation error (the message names the
+            file, the feature and the field).
     """
     if not is_file_ref(str(path), KILLZONE_FILE_SUFFIXES):
         name = check_builtin_name(
@@ -636,11 +766,7 @@ def load_killzone(path: str | Path) -> Killzone:
     if not found:
         known = ", ".join(shipped_killzones()) or "none"
         raise KillzoneError(f"{path}: no such killzone file (shipped layouts: {known})")
-    try:
-        text = p.read_text(encoding="utf-8")
-        data = tomllib.loads(text) if p.suffix == ".toml" else json.loads(text)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        raise KillzoneError(f"{p}: cannot read layout: {exc}") from None
+    data = read_document(p, KillzoneError, "layout")
     return Killzone.from_dict(data, source=str(p))
 
 

@@ -17,11 +17,17 @@ base, inches) are required; ``base_mm`` (base diameter in millimetres, default 3
 ``elevation`` (inches above the killzone floor, default 0: the height of the Vantage part the
 operative stands on) and ``model_height`` (inches from the base to the head, default
 :data:`~engine.geometry.model.DEFAULT_MODEL_HEIGHT`) are optional.
+
+Limits (:func:`load_operatives`): at most :data:`MAX_OPERATIVES` operatives; ``x`` and ``y``
+from 0 to :data:`~engine.geometry.model.MAX_BOARD_INCHES`; ``base_mm`` above 0 and at most
+:data:`MAX_BASE_MM`; ``elevation`` from 0 to
+:data:`~engine.geometry.model.MAX_HEIGHT_INCHES`; ``model_height`` above 0 and at most
+:data:`MAX_MODEL_HEIGHT`; names at most :data:`~engine.geometry.model.MAX_NAME_CHARS`
+characters; and the limits of :mod:`engine.inputs` on the file (size, nesting, numbers).
 """
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -43,12 +49,19 @@ from shapely.geometry import Polygon
 from engine.errors import KillTeamError
 from engine.geometry.model import (
     DEFAULT_MODEL_HEIGHT,
+    MAX_BOARD_INCHES,
+    MAX_HEIGHT_INCHES,
+    MAX_NAME_CHARS,
     Killzone,
     Placement,
     TerrainType,
 )
+from engine.inputs import excerpt, read_document, shown
 
 __all__ = [
+    "MAX_BASE_MM",
+    "MAX_MODEL_HEIGHT",
+    "MAX_OPERATIVES",
     "PLAYER_COLOURS",
     "SUFFIXES",
     "TERRAIN_STYLES",
@@ -124,6 +137,15 @@ class OperativesError(KillTeamError, ValueError):
 # Operatives file
 # -------------------------------------------------------------------------------------------
 
+MAX_OPERATIVES = 200
+"""The most operatives an operatives file may list (a battle has at most about 30)."""
+
+MAX_BASE_MM = 200.0
+"""The largest base diameter (mm) an operatives file may give (Kill Team bases are 25-60 mm)."""
+
+MAX_MODEL_HEIGHT = 20.0
+"""The tallest model (inches from its base to its head) an operatives file may give."""
+
 _OPERATIVE_FIELDS = {"name", "player", "x", "y", "base_mm", "elevation", "model_height"}
 
 
@@ -132,25 +154,35 @@ def _number(
     where: str,
     field: str,
     default: float | None,
-    minimum: float,
+    bounds: tuple[float, float],
     strict: bool,
 ) -> float:
-    """Field ``field`` of an operatives-file entry as a number (``strict``: above minimum)."""
+    """Field ``field`` of an operatives-file entry as a number within ``bounds`` (``strict``:
+    above the lower bound)."""
     value = entry.get(field, default)
     if value is None:
         raise OperativesError(f"{where}: field {field!r} is required")
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise OperativesError(f"{where}: field {field!r} must be a number, not {value!r}")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or (isinstance(value, float) and not math.isfinite(value))
+    ):
+        raise OperativesError(f"{where}: field {field!r} must be a number, not {shown(value)}")
+    minimum, maximum = bounds
     if value < minimum or (strict and value == minimum):
         bound = "greater than" if strict else "at least"
         raise OperativesError(
-            f"{where}: field {field!r} must be {bound} {minimum:g}, not {value!r}"
+            f"{where}: field {field!r} must be {bound} {minimum:g}, not {shown(value)}"
+        )
+    if value > maximum:
+        raise OperativesError(
+            f"{where}: field {field!r} must be at most {maximum:g}, not {shown(value)}"
         )
     return float(value)
 
 
 def load_operatives(path: str | Path) -> dict[str, tuple[str, Placement]]:
-    """Read an operatives file (JSON, format in the module docstring).
+    """Read an operatives file (JSON, format and limits in the module docstring).
 
     Args:
         path: the file.
@@ -160,46 +192,62 @@ def load_operatives(path: str | Path) -> dict[str, tuple[str, Placement]]:
         Positions are in inches (quantised to 0.001"), base sizes in millimetres.
 
     Raises:
-        OperativesError: for a missing or unreadable file, bad JSON, or an invalid entry; the
-            message names the file, the operative (index and name) and the field.
+        OperativesError: for a missing, unreadable, non-UTF-8 or too large file, bad JSON,
+            nesting too deep, a number out of range, or an invalid entry; the message names
+            the file, the operative (index and name) and the field.
     """
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise OperativesError(f"{p}: no such operatives file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise OperativesError(f"{p}: cannot read operatives: {exc}") from None
+    data = read_document(p, OperativesError, "operatives file")
     if not isinstance(data, Mapping) or set(data) != {"operatives"}:
         raise OperativesError(f"{p}: must be an object with the single field 'operatives'")
     entries = data["operatives"]
     if not isinstance(entries, list):
         raise OperativesError(f"{p}: field 'operatives' must be a list")
+    if len(entries) > MAX_OPERATIVES:
+        raise OperativesError(
+            f"{p}: field 'operatives' lists {len(entries)} operatives; at most {MAX_OPERATIVES}"
+        )
     out: dict[str, tuple[str, Placement]] = {}
     for k, entry in enumerate(entries):
         where = f"{p}: operative {k}"
         if not isinstance(entry, Mapping):
-            raise OperativesError(f"{where}: must be an object")
+            raise OperativesError(f"{where}: must be an object, not {shown(entry)}")
         name = entry.get("name")
         if not isinstance(name, str) or not name.strip():
             raise OperativesError(f"{where}: field 'name' must be a non-empty string")
+        if len(name) > MAX_NAME_CHARS:
+            raise OperativesError(
+                f"{where}: field 'name' is longer than {MAX_NAME_CHARS} characters "
+                f"({excerpt(name)})"
+            )
         where = f"{where} ({name!r})"
-        extra = sorted(set(entry) - _OPERATIVE_FIELDS)
+        extra = sorted(str(f) for f in entry if f not in _OPERATIVE_FIELDS)
         if extra:
             allowed = ", ".join(sorted(_OPERATIVE_FIELDS))
-            raise OperativesError(f"{where}: unknown field {extra[0]!r} (allowed: {allowed})")
+            raise OperativesError(
+                f"{where}: unknown field {excerpt(extra[0])} (allowed: {allowed})"
+            )
         if name in out:
             raise OperativesError(f"{where}: field 'name': duplicate operative name")
         player = entry.get("player")
-        if player not in PLAYER_COLOURS:
-            raise OperativesError(f"{where}: field 'player' must be 'A' or 'B', not {player!r}")
+        if not isinstance(player, str) or player not in PLAYER_COLOURS:
+            raise OperativesError(
+                f"{where}: field 'player' must be 'A' or 'B', not {shown(player)}"
+            )
 
         placement = Placement(
-            x=_number(entry, where, "x", None, -math.inf, False),
-            y=_number(entry, where, "y", None, -math.inf, False),
-            base_mm=_number(entry, where, "base_mm", 32.0, 0.0, True),
-            elevation=_number(entry, where, "elevation", 0.0, 0.0, False),
-            model_height=_number(entry, where, "model_height", DEFAULT_MODEL_HEIGHT, 0.0, True),
+            x=_number(entry, where, "x", None, (0.0, MAX_BOARD_INCHES), False),
+            y=_number(entry, where, "y", None, (0.0, MAX_BOARD_INCHES), False),
+            base_mm=_number(entry, where, "base_mm", 32.0, (0.0, MAX_BASE_MM), True),
+            elevation=_number(entry, where, "elevation", 0.0, (0.0, MAX_HEIGHT_INCHES), False),
+            model_height=_number(
+                entry,
+                where,
+                "model_height",
+                DEFAULT_MODEL_HEIGHT,
+                (0.0, MAX_MODEL_HEIGHT),
+                True,
+            ),
         )
         out[name] = (str(player), placement)
     return out
