@@ -253,6 +253,30 @@ def _coordinates(text: str, source: str) -> tuple[float, float, float]:
     return (nums[0], nums[1], nums[2] if len(nums) == 3 else 0.0)
 
 
+_FREE_TEXT_VERBS = ("Pick up", "Operate hatch", "Use")
+
+
+def _check_ascii(clean: str, verb: str, m: re.Match[str]) -> None:
+    """Outside weapon, marker, hatchway and rule names, the notation is ASCII: a character
+    that only lower-cases to ASCII (the Kelvin sign to ``k``) must not make an operative id
+    or a keyword."""
+    free = [m.span("weapon")] if "weapon" in m.re.groupindex else []
+    if verb in _FREE_TEXT_VERBS:
+        free.append(m.span("text"))
+    back: list[int] = []  # the index in ``clean`` of each character of the lowered text
+    for k, ch in enumerate(clean):
+        back.extend([k] * len(ch.lower()))
+    for i in range(len(back)):
+        if any(a <= i < b for a, b in free):
+            continue
+        ch = clean[back[i]]
+        if not ch.isascii():
+            raise InvalidActionError(
+                f"not an action: {excerpt(clean)}: {ch!r} is not ASCII (operative ids are "
+                "ASCII letters and digits, like 'KAS-1')"
+            )
+
+
 def parse_action(text: str) -> Action:
     """Parse the notation (module docstring) into an :class:`Action`.
 
@@ -276,11 +300,14 @@ def parse_action(text: str) -> Action:
         )
     # Lower case first: every name is normalised to lower (ids to upper) case anyway, and
     # matching the lowered text makes the canonical notation parse back to the same action.
-    clean = " ".join(text.lower().split())
+    clean = " ".join(text.split())
+    lowered = clean.lower()
     for verb, pat in _PATTERNS:
-        m = pat.fullmatch(clean)
+        m = pat.fullmatch(lowered)
         if m is None:
             continue
+        if not clean.isascii():
+            _check_ascii(clean, verb, m)
         g = m.groupdict()
         point = _coordinates(g["point"], text) if g.get("point") else None
         values = tuple(int(t) for t in g["values"].split(",")) if g.get("values") else ()

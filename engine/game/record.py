@@ -427,6 +427,9 @@ def _is_int(value: Any) -> bool:
 
 
 def _shown(value: Any) -> str:
+    """A value read from a record, for a message (JSON words, at most a short excerpt)."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
     if isinstance(value, str):
         return excerpt(value)
     if isinstance(value, dict | list):
