@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-import engine.game.record as record_module
+import engine.game.record_format as record_format
 from engine.agents import RandomAgent
 from engine.cli import main
 from engine.game import new_game
@@ -87,12 +87,12 @@ def _rehash(head: dict[str, Any]) -> dict[str, Any]:
     """Content hashes made to match the (changed) data, so the change itself is checked."""
     kz = head.get("killzone")
     if isinstance(kz, dict) and "layout" in kz:
-        kz["hash"] = record_module._digest(dumps_line(kz["layout"]))
+        kz["hash"] = record_format.digest(dumps_line(kz["layout"]))
     rosters = head.get("rosters")
     if isinstance(rosters, dict):
         for r in rosters.values():
             if isinstance(r, dict) and "team" in r:
-                r["hash"] = record_module._digest(dumps_line(r["team"]))
+                r["hash"] = record_format.digest(dumps_line(r["team"]))
     return head
 
 
@@ -141,7 +141,7 @@ def test_the_header_carries_the_killzone_layout_with_its_hash() -> None:
     # The layout is what Killzone.from_dict reads, and rebuilding gives the same layout back.
     rebuilt = Killzone.from_dict(kz["layout"])
     assert killzone_layout(rebuilt) == kz["layout"] == killzone_layout(KZ)
-    assert kz["hash"] == record_module._digest(dumps_line(kz["layout"]))
+    assert kz["hash"] == record_format.digest(dumps_line(kz["layout"]))
 
 
 def test_records_are_byte_deterministic() -> None:
@@ -151,7 +151,7 @@ def test_records_are_byte_deterministic() -> None:
 def test_replay_opens_no_file(monkeypatch: pytest.MonkeyPatch) -> None:
     # A record replays from its lines alone (DESIGN.md: a record is self-contained): every
     # way to open a file fails while it replays. The layout is a new value to the cache.
-    record_module._KILLZONES.clear()
+    record_format._KILLZONES.clear()
 
     def refuse(*_args: Any, **_kwargs: Any) -> Any:
         raise AssertionError("replay opened a file")
@@ -457,7 +457,7 @@ def test_a_million_line_record_replays_in_little_memory(tmp_path: Path) -> None:
 
 def test_the_step_limit_is_enforced_with_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     assert MAX_STEPS == 100_000  # far above a real battle (a few hundred inputs)
-    monkeypatch.setattr(record_module, "MAX_STEPS", 10)
+    monkeypatch.setattr(record_format, "MAX_STEPS", 10)
     lines = _with_head(MEDIUM, _set("options.max_steps", 10))
     with pytest.raises(RecordFormatError, match="record line 12: more than 10 steps"):
         replay(lines)
