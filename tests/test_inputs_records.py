@@ -554,3 +554,25 @@ def test_game_from_header_checks_a_header_that_is_not_a_table() -> None:
     for value in values:
         with pytest.raises(RecordFormatError, match="not a killteam game record header"):
             game_from_header(value)
+
+
+def test_a_line_of_exactly_the_limit_is_read_one_byte_more_is_not(tmp_path: Path) -> None:
+    # MAX_LINE_BYTES is the line without its line end: a blank line of that many spaces is
+    # read (and skipped), one space more is refused.
+    path = tmp_path / "edge.jsonl"
+    for size, ok in ((MAX_LINE_BYTES, True), (MAX_LINE_BYTES + 1, False)):
+        path.write_text("\n".join([*SHORT[:2], " " * size, *SHORT[2:]]) + "\r\n", encoding="utf-8")
+        if ok:
+            assert replay(path).step == 3
+        else:
+            with pytest.raises(RecordFormatError, match="record line 3: longer than"):
+                replay(path)
+
+
+def test_a_header_too_large_to_replay_is_refused_before_the_battle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("engine.game.record.MAX_HEADER_BYTES", 1000)
+    state = new_game(KZ, A, B)
+    with pytest.raises(RecordFormatError, match=r"header would be .* more than 1000"):
+        GameRecorder(make_header(state, seed=1, agents={"A": "random", "B": "random"}))

@@ -27,7 +27,8 @@ so (re-record the battle).
 object or an iterable of lines; it keeps only the header's battle and the last hash-checked
 step, never all lines), and checks everything it reads:
 
-- each line: UTF-8, at most :data:`~engine.inputs.MAX_LINE_BYTES` bytes, JSON within the
+- each line: UTF-8, at most :data:`~engine.inputs.MAX_LINE_BYTES` bytes (the header
+  :data:`~engine.game.record_format.MAX_HEADER_BYTES`), JSON within the
   limits of :mod:`engine.inputs` (parsed as ``record line N``), an object;
 - the header (line 1): ``record``, ``format`` (:data:`FORMAT`), ``engine`` (same major and
   minor version as this engine: ``0.1.x`` replays on ``0.1.y``; another major or minor
@@ -63,6 +64,7 @@ from engine.game.actions import Action, format_action, parse_action
 from engine.game.events import Event
 from engine.game.record_format import (
     FORMAT,
+    MAX_HEADER_BYTES,
     MAX_STEPS,
     RESULT_LINE_FIELDS,
     RULESETS,
@@ -206,12 +208,24 @@ def make_header(
 
 class GameRecorder:
     """Collects record lines while a battle is played (pass :meth:`on_step` to
-    :func:`engine.game.drivers.play`)."""
+    :func:`engine.game.drivers.play`).
+
+    Raises:
+        RecordFormatError: (on creation) a header line longer than
+            :data:`~engine.game.record_format.MAX_HEADER_BYTES`, which no replay would read.
+    """
 
     def __init__(self, header: dict[str, Any]) -> None:
         self.header = header
         self.hash_every = int(header.get("hash_every", 25))
-        self.lines: list[str] = [dumps_line(header)]
+        first = dumps_line(header)
+        size = len(first.encode())
+        if size > MAX_HEADER_BYTES:
+            raise RecordFormatError(
+                f"the record header would be {size} bytes, more than {MAX_HEADER_BYTES}: the "
+                "teams' and the killzone's data are too large to record"
+            )
+        self.lines: list[str] = [first]
         self.final: GameState | None = None
 
     def on_step(

@@ -2,7 +2,7 @@
 
 - :func:`iter_record`: a record's lines one at a time (a path, a file object or an iterable
   of lines), each parsed through :mod:`engine.inputs` as ``record line N`` and at most
-  :data:`~engine.inputs.MAX_LINE_BYTES` bytes;
+  :data:`~engine.inputs.MAX_LINE_BYTES` bytes (the header :data:`MAX_HEADER_BYTES`);
 - :func:`game_from_header`: the battle a header describes, after checking every field;
 - :func:`check_step_line` / :func:`check_result_line`: the shape of an input line and of the
   result line.
@@ -42,6 +42,7 @@ from engine.teams.model import Roster, Team
 __all__ = [
     "FORMAT",
     "MAX_AGENT_CHARS",
+    "MAX_HEADER_BYTES",
     "MAX_STEPS",
     "RESULT_LINE_FIELDS",
     "RULESETS",
@@ -56,6 +57,7 @@ __all__ = [
     "game_from_header",
     "iter_record",
     "line_error",
+    "line_limit",
     "read_record",
     "short_message",
     "shown",
@@ -69,6 +71,11 @@ MAX_STEPS = 100_000
 """The most inputs a record may have (and the most ``options.max_steps`` may allow): the
 engine's own safety limit per battle. Real battles are far below it (the default battle has
 264 inputs, random-agent battles about 300 to 350)."""
+
+MAX_HEADER_BYTES = 16 * 1024 * 1024
+"""The largest header line (16 MiB): it carries both teams' data and the killzone layout (the
+default battle's header is about 37 kB). Every other line is at most
+:data:`~engine.inputs.MAX_LINE_BYTES`."""
 
 RULESETS = (RULESET,)
 """The rulesets this engine plays."""
@@ -147,30 +154,39 @@ def line_error(n: int, message: str) -> RecordFormatError:
     return RecordFormatError(f"record line {n}: {message}")
 
 
+def line_limit(n: int) -> int:
+    """The most bytes line ``n`` may have: :data:`MAX_HEADER_BYTES` for the header (line 1),
+    :data:`~engine.inputs.MAX_LINE_BYTES` for every other line."""
+    return MAX_HEADER_BYTES if n == 1 else MAX_LINE_BYTES
+
+
 def _decode(raw: str | bytes, n: int) -> str:
+    limit = line_limit(n)
     if isinstance(raw, bytes):
-        if len(raw) > MAX_LINE_BYTES:
-            raise line_error(n, f"longer than {MAX_LINE_BYTES} bytes")
+        body = raw.rstrip(b"\r\n")
+        if len(body) > limit:
+            raise line_error(n, f"longer than {limit} bytes")
         try:
-            text = raw.decode("utf-8")
+            return body.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise line_error(n, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    else:
-        text = raw
-        long = 4 * len(text) > MAX_LINE_BYTES  # else it cannot pass the limit in UTF-8
-        if long and len(text.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
-            raise line_error(n, f"longer than {MAX_LINE_BYTES} bytes")
-    return text.rstrip("\r\n")
+    text = raw.rstrip("\r\n")
+    # A text of at most limit/4 characters cannot pass the limit in UTF-8.
+    if 4 * len(text) > limit and len(text.encode("utf-8", "surrogatepass")) > limit:
+        raise line_error(n, f"longer than {limit} bytes")
+    return text
 
 
 def _file_lines(fh: IO[Any]) -> Iterator[str | bytes]:
+    n = 1
     while True:
-        # At most one byte (or character) past the limit is read: a longer line is refused
-        # without holding it.
-        raw = fh.readline(MAX_LINE_BYTES + 2)
+        # At most two bytes (or characters) past the limit are read: a longer line is
+        # refused without holding it.
+        raw = fh.readline(line_limit(n) + 2)
         if not raw:
             return
         yield raw
+        n += 1
 
 
 def _raw_lines(source: RecordSource) -> Iterator[tuple[int, Any]]:
@@ -209,8 +225,8 @@ def iter_record(source: RecordSource) -> Iterator[tuple[int, Any]]:
             JSON values, which are checked against the limits of :mod:`engine.inputs`).
 
     Raises:
-        RecordFormatError: an unreadable file, a line longer than
-            :data:`~engine.inputs.MAX_LINE_BYTES`, not UTF-8, not JSON or beyond the limits
+        RecordFormatError: an unreadable file, a line longer than :func:`line_limit`,
+            not UTF-8, not JSON or beyond the limits
             of :mod:`engine.inputs` (naming the line).
     """
     for n, raw in _raw_lines(source):
