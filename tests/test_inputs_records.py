@@ -576,3 +576,19 @@ def test_a_header_too_large_to_replay_is_refused_before_the_battle(
     state = new_game(KZ, A, B)
     with pytest.raises(RecordFormatError, match=r"header would be .* more than 1000"):
         GameRecorder(make_header(state, seed=1, agents={"A": "random", "B": "random"}))
+
+
+def test_a_source_that_is_not_a_record_is_named(tmp_path: Path) -> None:
+    text = "".join(line + "\n" for line in SHORT)
+    with pytest.raises(RecordFormatError, match="not a path: pass its lines"):
+        replay(text)
+    with pytest.raises(RecordFormatError, match="cannot read record"):
+        replay(tmp_path / "missing.jsonl")
+    with pytest.raises(RecordFormatError, match="cannot read record"):
+        replay(tmp_path)  # a folder
+    with pytest.raises(RecordFormatError, match="cannot read record"):
+        replay("bad\0name")
+    with pytest.raises(RecordFormatError, match="iterable of lines, not int"):
+        replay(3)  # type: ignore[arg-type]
+    with pytest.raises(RecordFormatError, match="iterable of lines, not bytes"):
+        replay(text.encode())

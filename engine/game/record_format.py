@@ -189,20 +189,31 @@ def _file_lines(fh: IO[Any]) -> Iterator[str | bytes]:
         n += 1
 
 
+def _path_name(path: Path) -> str:
+    text = str(path)
+    return text if len(text) <= 200 and text.isprintable() else excerpt(text)
+
+
 def _raw_lines(source: RecordSource) -> Iterator[tuple[int, Any]]:
     """(line number, text/bytes/object) for each line of ``source``, one at a time."""
+    if isinstance(source, str) and "\n" in source:
+        raise RecordFormatError(
+            "a record given as one text is not a path: pass its lines (text.splitlines()), "
+            "a file object (io.StringIO(text)) or the path of its file"
+        )
     if isinstance(source, str | os.PathLike):
         path = Path(source)
         try:
             fh = path.open("rb")
-        except OSError as exc:
-            raise RecordFormatError(f"{path}: cannot read record: {exc.strerror or exc}") from None
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+            why = getattr(exc, "strerror", None) or exc
+            raise RecordFormatError(f"{_path_name(path)}: cannot read record: {why}") from None
         with fh:
             try:
                 yield from enumerate(_file_lines(fh), 1)
             except OSError as exc:
                 raise RecordFormatError(
-                    f"{path}: cannot read record: {exc.strerror or exc}"
+                    f"{_path_name(path)}: cannot read record: {exc.strerror or exc}"
                 ) from None
         return
     if hasattr(source, "readline"):
