@@ -49,7 +49,14 @@ out when 0):
 ``Use <rule>``              use such a rule that names no operative yet (``Use siphon life``)
 ==========================  ==================================================================
 
-Errors: :class:`InvalidActionError` for text that is not an action;
+Operative ids are ASCII letters and digits, a hyphen and a number (``KAS-1``; the engine
+derives them from team ids, which are ASCII ``[a-z][a-z0-9_]*``); coordinates are decimal
+numbers without exponent, of magnitude at most :data:`MAX_COORDINATE` inches, rounded to
+0.001"; a notation is at most :data:`MAX_NOTATION_CHARS` characters. Weapon, marker,
+hatchway and rule names may be any text.
+
+Errors: :class:`InvalidActionError` for text that is not an action (the only exception
+:func:`parse_action` raises, for any input);
 :class:`IllegalActionError` (raised by the engine) for a well-formed action the rules forbid,
 naming the rule; :class:`AmbiguousActionError` when a name matches several things.
 """
