@@ -592,3 +592,46 @@ def test_a_source_that_is_not_a_record_is_named(tmp_path: Path) -> None:
         replay(3)  # type: ignore[arg-type]
     with pytest.raises(RecordFormatError, match="iterable of lines, not bytes"):
         replay(text.encode())
+
+
+_OPS = sorted(new_game(KZ, A, B).ctx.ids)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(1, len(MEDIUM) - 2),
+    st.sampled_from(
+        [
+            "Deploy {op} at {x},{y}",
+            "Reposition {op} to {x},{y}",
+            "Activate {op} engage",
+            "Shoot {op} bolter at {op2}",
+            "Fight {op} chainsword at {op2}",
+            "Pick up {op} centre",
+            "Operate hatch {op} west hatch",
+            "Use siphon life on {op2}",
+            "roll 6,6",
+            "Pass",
+            "Initiative A",
+            "Drop zone B",
+            "Accurate 1",
+        ]
+    ),
+    st.sampled_from(_OPS),
+    st.sampled_from(_OPS),
+    st.decimals(-40, 40, places=3),
+    st.decimals(-40, 40, places=3),
+)
+def test_any_well_formed_action_in_a_record_replays_or_raises_replay_error(
+    k: int, template: str, op: str, op2: str, x: object, y: object
+) -> None:
+    # The engine's own errors for a well-formed action it does not accept at that node
+    # (illegal, ambiguous, another player's operative) become a divergence at that line.
+    row = json.loads(MEDIUM[k])
+    row["action"] = template.format(op=op, op2=op2, x=x, y=y)
+    try:
+        replay([*MEDIUM[:k], dumps_line(row)])
+    except RecordFormatError as exc:
+        raise AssertionError(f"a well-formed action is not a format error: {exc}") from None
+    except ReplayError as exc:
+        assert f"record line {k + 1}: step {k}" in str(exc) and "\n" not in str(exc)
