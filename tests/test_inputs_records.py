@@ -42,7 +42,7 @@ from engine.game.record import (
     replay,
     replay_record,
 )
-from engine.geometry import Killzone, load_killzone
+from engine.geometry import Killzone, load_killzone, shipped_killzones
 from engine.inputs import MAX_LINE_BYTES
 from engine.teams import load_builtin_team
 
@@ -142,6 +142,29 @@ def test_the_header_carries_the_killzone_layout_with_its_hash() -> None:
     rebuilt = Killzone.from_dict(kz["layout"])
     assert killzone_layout(rebuilt) == kz["layout"] == killzone_layout(KZ)
     assert kz["hash"] == record_format.digest(dumps_line(kz["layout"]))
+
+
+@pytest.mark.parametrize("name", shipped_killzones())
+def test_the_recorded_layout_rebuilds_the_same_killzone(name: str) -> None:
+    # Every field of the layout survives: terrain parts (polygon, height, types, hatchway
+    # types), hatchways, drop zones, territories and objective markers.
+    kz = load_killzone(name)
+    layout = killzone_layout(kz)
+    again = Killzone.from_dict(json.loads(dumps_line(layout)))
+    assert killzone_layout(again) == layout
+    assert (again.name, again.version, again.width, again.depth) == (
+        kz.name,
+        kz.version,
+        kz.width,
+        kz.depth,
+    )
+    assert again.features == kz.features and again.hatchways == kz.hatchways
+    for p, q in zip(again.parts, kz.parts, strict=True):
+        assert p == q and p.polygon.equals_exact(q.polygon, 0.0)
+    for areas, areas2 in ((again.drop_zones, kz.drop_zones), (again.territories, kz.territories)):
+        assert sorted(areas) == sorted(areas2)
+        assert all(areas[k].equals_exact(areas2[k], 0.0) for k in areas)
+    assert again.objectives == kz.objectives
 
 
 def test_records_are_byte_deterministic() -> None:
