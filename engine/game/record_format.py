@@ -321,14 +321,14 @@ def _check_options(value: Any) -> GameOptions:
     names = tuple(f.name for f in attrs.fields(GameOptions))
     _table(value, "options", names, ())
     for name, got in value.items():
-        field = f"options.{name}"
-        ok = _OPTION_CHECKS[name](got)
-        if not ok:
-            raise _head(field, f"{shown(got)} is not {_OPTION_KINDS[name]}")
-    options = GameOptions(**value)
-    if options.ruleset not in RULESETS:
-        raise _head("options.ruleset", f"unknown ruleset {excerpt(options.ruleset)}")
-    return options
+        if not _OPTION_CHECKS[name](got):
+            raise _head(f"options.{name}", f"{shown(got)} is not {_OPTION_KINDS[name]}")
+    if value.get("ruleset", RULESET) not in RULESETS:
+        raise _head("options.ruleset", f"unknown ruleset {excerpt(value['ruleset'])}")
+    try:
+        return GameOptions(**value)
+    except (KillTeamError, ValueError, TypeError) as exc:  # the options' own checks
+        raise _head("options", short_message(str(exc))) from None
 
 
 _OPTION_CHECKS: dict[str, Callable[[Any], bool]] = {
