@@ -7,8 +7,9 @@
   record, ``--picture`` the final board, ``--picture-each-tp`` one board per turning point,
   ``--json`` prints only a JSON summary, ``--quiet`` only the summary.
 - ``killteam replay RECORD``: re-plays a record, narrates it and checks that it reproduces
-  the recorded states; status 1 at the first divergence (the message names the step), 2 for
-  a record that cannot be read.
+  the recorded states; status 1 at the first divergence (the message names the line and the
+  step), 2 for a record that cannot be read or is malformed
+  (:class:`~engine.game.record.RecordFormatError`: the message names the line and the field).
 - ``killteam batch``: many seeded battles of one matchup in parallel processes, then A's
   win/draw/loss rates with 95% Wilson score intervals, mean VP per op and mean kills.
 
@@ -20,8 +21,8 @@ tables are drawn 100 columns wide unless standard output is a terminal.
 from __future__ import annotations
 
 import json
-import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +38,11 @@ from engine.game.actions import Action
 from engine.game.events import Event
 from engine.game.record import (
     GameRecorder,
+    RecordFormatError,
     ReplayError,
     dumps_line,
-    game_from_header,
     make_header,
-    read_record,
-    replay,
+    replay_record,
     write_record,
 )
 from engine.game.state import GameState
@@ -77,10 +77,6 @@ __all__ = ["RecordFormatError", "batch_command", "play_command", "register", "re
 
 #: Width of rich output when standard output is not a terminal (deterministic tables).
 WIDTH = 100
-
-
-class RecordFormatError(KillTeamError, ValueError):
-    """A record line that is JSON but not a record line (the message names the line)."""
 
 
 def _console(stderr: bool = False) -> Console:
@@ -397,76 +393,26 @@ def play_command(
 # -------------------------------------------------------------------------------------------
 
 
-def _check_lines(lines: list[Any]) -> None:
-    """Every line after the header is an input line or the result line.
-
-    Raises:
-        RecordFormatError: naming the first bad line (1-based, counting non-empty lines).
-    """
-    if not isinstance(lines[0], dict):
-        raise RecordFormatError("record line 1 is not a header object")
-    for k, line in enumerate(lines[1:], 2):
-        if not isinstance(line, dict):
-            raise RecordFormatError(f"record line {k} is not a JSON object")
-        if "step" in line:
-            ok = (
-                isinstance(line["step"], int)
-                and isinstance(line.get("actor"), str)
-                and isinstance(line.get("action"), str)
-            )
-            if not ok:
-                raise RecordFormatError(
-                    f"record line {k}: an input line has an integer 'step', and text 'actor' "
-                    "and 'action'"
-                )
-        elif "result" not in line and "hash" not in line:
-            raise RecordFormatError(f"record line {k} is neither an input nor the result")
-
-
-def _divergence(message: str, lines: list[Any], last: int) -> str:
-    """The replay error, with where the divergence must be when a state hash caught it."""
-    m = re.match(r"step (\d+): state hash differs", message)
-    if m is None:
-        return message if "step" in message else f"after step {last}: {message}"
-    step = int(m.group(1))
-    earlier = [
-        int(line["step"])
-        for line in lines[1:]
-        if "step" in line and line.get("hash") and int(line["step"]) < step
-    ]
-    since = max(earlier, default=0)
-    return f"{message}; the states last matched at step {since}" if since else message
-
-
 @click.command("replay")
 @click.argument("record_file", metavar="RECORD")
 @click.option("--json", "as_json", is_flag=True, help="Print only a JSON summary.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary (no narration).")
 def replay_command(record_file: str, as_json: bool, quiet: bool) -> None:
     """Re-play a game record, narrate it and check it reproduces the recorded states."""
-    try:  # an unreadable record: status 2
-        lines = read_record(record_file)
-        _check_lines(lines)
-        header = lines[0]
-        start = game_from_header(header)
-    except KillTeamError as exc:
-        text = str(exc)
-        raise RecordFormatError(
-            text if text.startswith(record_file) else f"{record_file}: {text}"
-        ) from None
-    agents_h = header.get("agents") or {}
-    agents = (str(agents_h.get("A", "?")), str(agents_h.get("B", "?")))
-    seed = header.get("seed")
     narrate = not (as_json or quiet)
-    if narrate:
-        teams = (start.ctx.rosters["A"].team.name, start.ctx.rosters["B"].team.name)
-        click.echo(
-            f"Replaying {record_file}: {teams[0]} (A, {agents[0]}) v {teams[1]} (B, {agents[1]}) "
-            f"on {start.ctx.killzone.name}, seed {seed}"
-        )
     narrator = Narrator(click.echo)
     tally = VpTally()
-    last = [0]
+    started: list[Mapping[str, Any]] = []
+
+    def on_start(header: Mapping[str, Any], start: GameState) -> None:
+        started.append(header)
+        if narrate:
+            agents = header["agents"]
+            teams = (start.ctx.rosters["A"].team.name, start.ctx.rosters["B"].team.name)
+            click.echo(
+                f"Replaying {record_file}: {teams[0]} (A, {agents['A']}) v {teams[1]} "
+                f"(B, {agents['B']}) on {start.ctx.killzone.name}, seed {header['seed']}"
+            )
 
     def on_step(
         before: GameState, action: Action, actor: str, after: GameState, events: list[Event]
@@ -474,30 +420,35 @@ def replay_command(record_file: str, as_json: bool, quiet: bool) -> None:
         tally.on_step(before, action, actor, after, events)
         if narrate:
             narrator.on_step(before, action, actor, after, events)
-        last[0] = after.step
 
     try:
-        final = replay(lines, on_step=on_step)
+        outcome = replay_record(record_file, on_start=on_start, on_step=on_step)
     except ReplayError as exc:
-        if narrate:
+        if narrate and started:
             narrator.close()
-        raise click.ClickException(
-            f"{record_file} does not replay: {_divergence(str(exc), lines, last[0])}"
-        ) from None  # status 1
+        text = str(exc)
+        if isinstance(exc, RecordFormatError):  # a malformed record: status 2
+            raise RecordFormatError(
+                text if text.startswith(record_file) else f"{record_file}: {text}"
+            ) from None
+        raise click.ClickException(f"{record_file} does not replay: {text}") from None  # 1
     if narrate:
         narrator.close()
-    summary = summarise(final, tally, seed=seed if isinstance(seed, int) else None, agents=agents)
-    inputs = sum(1 for line in lines[1:] if "step" in line)
-    hashes = sum(1 for line in lines[1:] if line.get("hash"))
-    has_result = any("result" in line for line in lines[1:])
+    header = outcome.header
+    agents = (header["agents"]["A"], header["agents"]["B"])
+    summary = summarise(outcome.final, tally, seed=header["seed"], agents=agents)
     if as_json:
         data = summary.to_json()
-        data["replay"] = {"steps": inputs, "hashes_checked": hashes, "complete": has_result}
+        data["replay"] = {
+            "steps": outcome.steps,
+            "hashes_checked": outcome.hashes_checked,
+            "complete": outcome.complete,
+        }
         click.echo(json.dumps(data, indent=2))
         return
     print_summary(_console(), summary)
-    end = "and the result match the record" if has_result else "match (no result line)"
-    click.echo(f"replay OK: {inputs} steps, {hashes} state hashes {end}")
+    end = "and the result match the record" if outcome.complete else "match (no result line)"
+    click.echo(f"replay OK: {outcome.steps} steps, {outcome.hashes_checked} state hashes {end}")
 
 
 # -------------------------------------------------------------------------------------------

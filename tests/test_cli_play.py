@@ -274,7 +274,7 @@ def test_a_roster_file_given_as_a_team_is_named(
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ("not json\n", ["line 1", "not JSON"]),
+        ("not json\n", ["line 1", "not valid JSON"]),
         ('{"record": "something else"}\n', ["not a killteam game record header"]),
     ],
 )

@@ -88,7 +88,7 @@ def test_replay_rejects_team_data_that_does_not_match_its_hash(record_text: str)
     head = json.loads(lines[0])
     head["rosters"]["B"]["team"]["name"] = "Someone else"
     lines[0] = json.dumps(head)
-    with pytest.raises(ReplayError, match="roster B"):
+    with pytest.raises(ReplayError, match=r"rosters\.B\.hash': the team data does not match"):
         replay(lines)
 
 

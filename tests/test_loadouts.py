@@ -471,23 +471,24 @@ def test_record_header_carries_loadouts(
             "operatives",
             4,
             "Kasrkin Gunner [Flamer; Gun Butt]",
-            "roster A operative 5 (Kasrkin Gunner [Flamer; Gun Butt]): the record lists "
-            "weapons ['Meltagun', 'Gun Butt'], its loadout gives ['Flamer', 'Gun Butt']",
+            "record line 1: header field 'rosters.A.weapons[4]': operative 5 (Kasrkin Gunner "
+            "[Flamer; Gun Butt]): the record lists weapons ['Meltagun', 'Gun Butt'], its "
+            "loadout gives ['Flamer', 'Gun Butt']",
         ),
         (
             "operatives",
             4,
             "Kasrkin Gunner [Plasma Gun; Gun Butt]",
-            "roster A is not legal: limit: at most 1 'Kasrkin Gunner [Plasma Gun; Gun Butt]' "
-            "(selected 2)",
+            "record line 1: header field 'rosters.A.operatives': roster not legal: limit: at "
+            "most 1 'Kasrkin Gunner [Plasma Gun; Gun Butt]' (selected 2)",
         ),
         (
             "weapons",
             4,
             ["Meltagun", "Plasma Gun", "Gun Butt"],
-            "roster A operative 5 (Kasrkin Gunner [Meltagun; Gun Butt]): the record lists "
-            "weapons ['Meltagun', 'Plasma Gun', 'Gun Butt'], its loadout gives ['Meltagun', "
-            "'Gun Butt']",
+            "record line 1: header field 'rosters.A.weapons[4]': operative 5 (Kasrkin Gunner "
+            "[Meltagun; Gun Butt]): the record lists weapons ['Meltagun', 'Plasma Gun', 'Gun "
+            "Butt'], its loadout gives ['Meltagun', 'Gun Butt']",
         ),
     ],
     ids=["other-option", "illegal-option", "weapons-list"],

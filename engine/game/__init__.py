@@ -8,7 +8,8 @@
   the Shoot and Fight sequences share), :mod:`engine.game.shoot`, :mod:`engine.game.fight`,
   :mod:`engine.game.closequarters`, :mod:`engine.game.killop`: the rules.
 - :mod:`engine.game.drivers`: chance drivers and the play loop.
-- :mod:`engine.game.record`: game records and replay.
+- :mod:`engine.game.record`: game records and replay; :mod:`engine.game.record_format`:
+  reading and checking a record's lines and header.
 """
 
 from engine.game.actions import (

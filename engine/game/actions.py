@@ -49,7 +49,14 @@ out when 0):
 ``Use <rule>``              use such a rule that names no operative yet (``Use siphon life``)
 ==========================  ==================================================================
 
-Errors: :class:`InvalidActionError` for text that is not an action;
+Operative ids are ASCII letters and digits, a hyphen and a number (``KAS-1``; the engine
+derives them from team ids, which are ASCII ``[a-z][a-z0-9_]*``); coordinates are decimal
+numbers without exponent, of magnitude at most :data:`MAX_COORDINATE` inches, rounded to
+0.001"; a notation is at most :data:`MAX_NOTATION_CHARS` characters. Weapon, marker,
+hatchway and rule names may be any text.
+
+Errors: :class:`InvalidActionError` for text that is not an action (the only exception
+:func:`parse_action` raises, for any input);
 :class:`IllegalActionError` (raised by the engine) for a well-formed action the rules forbid,
 naming the rule; :class:`AmbiguousActionError` when a name matches several things.
 """
@@ -61,8 +68,11 @@ import re
 import attrs
 
 from engine.errors import KillTeamError
+from engine.inputs import excerpt
 
 __all__ = [
+    "MAX_COORDINATE",
+    "MAX_NOTATION_CHARS",
     "MOVE_VERBS",
     "Action",
     "AmbiguousActionError",
@@ -73,6 +83,15 @@ __all__ = [
 ]
 
 MOVE_VERBS = ("Reposition", "Dash", "Fall Back", "Charge")
+
+MAX_NOTATION_CHARS = 1000
+"""The longest action notation :func:`parse_action` reads (the longest the engine writes,
+a weapon or rule name with its operative ids, is far below it)."""
+
+MAX_COORDINATE = 10_000.0
+"""The largest magnitude of a coordinate in the notation, in inches (killzones are 30" x 22";
+a point off the board is well-formed and the engine rejects it as illegal). Every coordinate
+within it, rounded to 0.001", formats back to the same number."""
 
 
 class InvalidActionError(KillTeamError, ValueError):
@@ -123,7 +142,8 @@ class Action:
 
 
 def _pt(p: tuple[float, float, float] | None) -> str:
-    assert p is not None
+    if p is None:
+        raise InvalidActionError("this action needs a point (x, y, z)")
     x, y, z = p
     return f"{_num(x)},{_num(y)}" + (f",{_num(z)}" if z else "")
 
@@ -168,6 +188,8 @@ def format_action(a: Action) -> str:
     if v in ("Same feature", "Apply", "Cover save"):
         return f"{v} {a.text}"
     if v == "Accurate":
+        if len(a.values) != 1:
+            raise InvalidActionError("Accurate needs exactly one value (dice retained)")
         return f"Accurate {a.values[0]}"
     if v == "Use":
         return f"Use {a.text} on {a.target}" if a.target else f"Use {a.text}"
@@ -180,8 +202,10 @@ _NUMRE = r"-?\d+(?:\.\d+)?"
 _POINT = rf"(?P<point>{_NUMRE}\s*,\s*{_NUMRE}(?:\s*,\s*{_NUMRE})?)"
 _DICE = r"(?P<values>[1-6](?:\s*,\s*[1-6])*)"
 
+# ASCII: operative ids are ASCII letters and digits (``KAS-1``), numbers ASCII digits; names
+# (weapons, markers, rules) may be any text.
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (verb, re.compile(pat, re.IGNORECASE))
+    (verb, re.compile(pat, re.IGNORECASE | re.ASCII))
     for verb, pat in (
         ("roll", rf"roll\s+{_DICE}"),
         ("Pass", r"pass"),
@@ -223,28 +247,76 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 
 
+def _coordinates(text: str, source: str) -> tuple[float, float, float]:
+    nums = []
+    for t in text.split(","):
+        value = float(t)
+        if not abs(value) <= MAX_COORDINATE:  # also catches the infinity of 400 digits
+            raise InvalidActionError(
+                f"{excerpt(source)}: the coordinate {excerpt(t.strip(), 20)} is out of range "
+                f"(at most {MAX_COORDINATE:g} inches in magnitude)"
+            )
+        nums.append(round(value, 3) + 0.0)  # + 0.0: no negative zero
+    return (nums[0], nums[1], nums[2] if len(nums) == 3 else 0.0)
+
+
+_FREE_TEXT_VERBS = ("Pick up", "Operate hatch", "Use")
+
+
+def _check_ascii(clean: str, verb: str, m: re.Match[str]) -> None:
+    """Outside weapon, marker, hatchway and rule names, the notation is ASCII: a character
+    that only lower-cases to ASCII (the Kelvin sign to ``k``) must not make an operative id
+    or a keyword."""
+    free = [m.span("weapon")] if "weapon" in m.re.groupindex else []
+    if verb in _FREE_TEXT_VERBS:
+        free.append(m.span("text"))
+    back: list[int] = []  # the index in ``clean`` of each character of the lowered text
+    for k, ch in enumerate(clean):
+        back.extend([k] * len(ch.lower()))
+    for i in range(len(back)):
+        if any(a <= i < b for a, b in free):
+            continue
+        ch = clean[back[i]]
+        if not ch.isascii():
+            raise InvalidActionError(
+                f"not an action: {excerpt(clean)}: {ch!r} is not ASCII (operative ids are "
+                "ASCII letters and digits, like 'KAS-1')"
+            )
+
+
 def parse_action(text: str) -> Action:
     """Parse the notation (module docstring) into an :class:`Action`.
 
     Names are normalised: verbs and orders to their canonical case, operative ids to upper
     case, weapon, marker and hatchway names to lower case with single spaces; numbers are
-    rounded to 0.001".
+    rounded to 0.001". Operative ids are ASCII letters and digits, a hyphen and a number
+    (``KAS-1``, ``AB2-10``); coordinates are decimal numbers (no exponent) of magnitude at
+    most :data:`MAX_COORDINATE`. For every text this accepts, ``parse_action(format_action(a))
+    == a`` where ``a = parse_action(text)``.
 
     Raises:
-        InvalidActionError: when ``text`` is not an action, naming what was expected.
+        InvalidActionError: when ``text`` is not an action (not text, longer than
+            :data:`MAX_NOTATION_CHARS`, no pattern matches, or a coordinate out of range),
+            quoting at most a short excerpt of it.
     """
     if not isinstance(text, str):
         raise InvalidActionError(f"an action must be text, not {type(text).__name__}")
+    if len(text) > MAX_NOTATION_CHARS:
+        raise InvalidActionError(
+            f"not an action: {excerpt(text)} is longer than {MAX_NOTATION_CHARS} characters"
+        )
+    # Lower case first: every name is normalised to lower (ids to upper) case anyway, and
+    # matching the lowered text makes the canonical notation parse back to the same action.
     clean = " ".join(text.split())
+    lowered = clean.lower()
     for verb, pat in _PATTERNS:
-        m = pat.fullmatch(clean)
+        m = pat.fullmatch(lowered)
         if m is None:
             continue
+        if not clean.isascii():
+            _check_ascii(clean, verb, m)
         g = m.groupdict()
-        point = None
-        if g.get("point"):
-            nums = [round(float(t), 3) + 0.0 for t in g["point"].split(",")]
-            point = (nums[0], nums[1], nums[2] if len(nums) == 3 else 0.0)
+        point = _coordinates(g["point"], text) if g.get("point") else None
         values = tuple(int(t) for t in g["values"].split(",")) if g.get("values") else ()
         if g.get("count"):
             values = (int(g["count"]),)
@@ -276,6 +348,6 @@ def parse_action(text: str) -> Action:
             text=word,
         )
     raise InvalidActionError(
-        f"not an action: {text!r} (expected e.g. 'Reposition KAS-1 to 12.5,8', "
+        f"not an action: {excerpt(text)} (expected e.g. 'Reposition KAS-1 to 12.5,8', "
         "'Shoot KAS-1 bolt pistol at LEG-2', 'Pass', 'roll 6,4,1'; see engine.game.actions)"
     )

@@ -2,28 +2,57 @@
 
 A record is a header line, one line per input, and a result line::
 
-    {"record": "killteam-game", "format": 1, "engine": "0.1.0", "ruleset": "kt24",
-     "killzone": {...}, "rosters": {"A": {...}, "B": {...}}, "options": {...}, "seed": 1,
+    {"record": "killteam-game", "format": 2, "engine": "0.1.0", "ruleset": "kt24",
+     "killzone": {"name": ..., "version": ..., "hash": ..., "layout": {...}},
+     "rosters": {"A": {...}, "B": {...}}, "options": {...}, "seed": 1,
      "agents": {"A": "random", "B": "random"}, "hash_every": 25}
     {"step": 1, "actor": "chance", "action": "roll 4,2"}
     {"step": 2, "actor": "A", "action": "Initiative A"}
     ...
     {"step": 25, "actor": "B", "action": "Pass", "hash": "..."}
-    {"result": {"vp": [3, 1], "winner": "A"}, "steps": 290, "hash": "..."}
+    {"result": {"vp": [3, 1], "winner": "A", "kill_grades": [2, 1]}, "steps": 290, "hash": "..."}
 
-The header carries each roster's whole team data (so a record replays without the files it
-was made from) with a content hash, the killzone's name, version, source and content hash,
-and the game options. Lines are written with sorted keys and no spaces, so the same inputs and
-seed give a byte-identical record. :func:`replay` rebuilds the battle from the header,
-re-applies every input and checks every state hash, raising :class:`ReplayError` at the first
-divergence.
+**Self-contained.** The header carries the killzone's whole layout (the structure
+:meth:`Killzone.from_dict <engine.geometry.Killzone.from_dict>` reads) and each roster's whole
+team data, each with a content hash (the first 16 hex digits of the SHA-256 of its canonical
+JSON, :func:`dumps_line`), and the game options. Replaying never opens another file. Lines are
+written with sorted keys and no spaces, so the same inputs and seed give a byte-identical
+record.
+
+**Format 2** (this one). Format 1 named the killzone (name, version, source file and file
+hash) and replay loaded it from that file; format-1 records are rejected with a message saying
+so (re-record the battle).
+
+**Validation.** :func:`replay` reads a record as a stream, one line at a time (a path, a file
+object or an iterable of lines; it keeps only the header's battle and the last hash-checked
+step, never all lines), and checks everything it reads:
+
+- each line: UTF-8, at most :data:`~engine.inputs.MAX_LINE_BYTES` bytes (the header
+  :data:`~engine.game.record_format.MAX_HEADER_BYTES`), JSON within the
+  limits of :mod:`engine.inputs` (parsed as ``record line N``), an object;
+- the header (line 1): ``record``, ``format`` (:data:`FORMAT`), ``engine`` (same major and
+  minor version as this engine: ``0.1.x`` replays on ``0.1.y``; another major or minor
+  version, older or newer, is refused because the rules may differ), ``ruleset``
+  (:data:`RULESETS`), ``killzone`` (layout validated, hash checked), ``rosters`` (team data
+  validated, hash checked, each roster legal under its team's selection rules, the weapons
+  listed per operative those its loadout gives), ``options`` (every field known and of its
+  type), ``seed`` (``null`` or an integer >= 0), ``agents`` (a name per player), ``hash_every``;
+  no other field;
+- each input line: ``step`` (1, 2, 3... in order, at most :data:`MAX_STEPS`), ``actor``
+  (``"A"``, ``"B"`` or ``"chance"``), ``action`` (the notation of
+  :mod:`engine.game.actions`), optional ``hash``; no other field;
+- the result line: ``steps`` (the number of inputs), ``hash``, and for a finished battle
+  ``result`` (``vp``, ``winner``, ``kill_grades``); nothing may follow it.
+
+A malformed record raises :class:`RecordFormatError`; a well-formed record that the engine
+does not reproduce (an input the rules reject, another player to decide, a state hash or a
+result that differs) raises :class:`ReplayError`. Both name the line (``record line N``) and
+the field, and quote at most a short excerpt of what they read.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,51 +61,103 @@ import attrs
 from engine import __version__
 from engine.errors import KillTeamError
 from engine.game.actions import Action, format_action, parse_action
-from engine.game.context import GameOptions
 from engine.game.events import Event
-from engine.game.setup import new_game
+from engine.game.record_format import (
+    FORMAT,
+    MAX_HEADER_BYTES,
+    MAX_STEPS,
+    RESULT_LINE_FIELDS,
+    RULESETS,
+    RecordFormatError,
+    RecordSource,
+    ReplayError,
+    check_result_line,
+    check_step_line,
+    digest,
+    dumps_line,
+    game_from_header,
+    iter_record,
+    line_error,
+    read_record,
+    short_message,
+    shown,
+)
 from engine.game.state import Chance, Decision, GameState
-from engine.geometry import Killzone, load_killzone, shipped_killzones
-from engine.teams.io import team_from_dict, team_to_dict
-from engine.teams.model import Roster, Team, format_entry
+from engine.geometry import Killzone
+from engine.inputs import excerpt
+from engine.teams.io import team_to_dict
+from engine.teams.model import Roster, format_entry
 
 __all__ = [
+    "FORMAT",
+    "MAX_STEPS",
+    "RULESETS",
     "GameRecorder",
+    "RecordFormatError",
     "ReplayError",
+    "ReplayOutcome",
     "dumps_line",
     "game_from_header",
+    "iter_record",
+    "killzone_layout",
     "make_header",
     "read_record",
     "replay",
+    "replay_record",
     "write_record",
 ]
 
-FORMAT = 1
-_KILLZONES: dict[tuple[str, str], Killzone] = {}
+
+# -------------------------------------------------------------------------------------------
+# Writing
+# -------------------------------------------------------------------------------------------
 
 
-class ReplayError(KillTeamError, ValueError):
-    """A record does not replay: the message names the step and what differs."""
+def _ring(poly: Any) -> list[list[float]]:
+    return [[float(x), float(y)] for x, y in poly.exterior.coords]
 
 
-def dumps_line(obj: Mapping[str, Any]) -> str:
-    """One record line: JSON with sorted keys and no spaces."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def _killzone_header(kz: Killzone) -> dict[str, Any]:
-    src = Path(kz.source)
-    text = src.read_text(encoding="utf-8") if src.is_file() else ""
-    shipped = kz.name in shipped_killzones() and src.parent.name == "killzones"
+def killzone_layout(kz: Killzone) -> dict[str, Any]:
+    """The layout structure of ``kz`` (what :meth:`Killzone.from_dict` reads), rebuilt from the
+    value: ``Killzone.from_dict(killzone_layout(kz))`` is the same layout. Deterministic
+    (features, parts and objectives in the killzone's order, terrain types sorted)."""
+    features: list[dict[str, Any]] = [{"name": name, "parts": []} for name in kz.features]
+    for fi, name in enumerate(kz.features):
+        if name in kz.hatchways:
+            features[fi]["hatchway"] = True
+            if name in kz.open_hatchways:
+                features[fi]["open"] = True
+    for part in kz.parts:
+        data: dict[str, Any] = {
+            "polygon": _ring(part.polygon),
+            "height": float(part.height),
+            "types": sorted(t.value for t in part.types),
+        }
+        if part.open_types is not None:
+            data["open_types"] = sorted(t.value for t in part.open_types)
+        features[part.feature]["parts"].append(data)
     return {
         "name": kz.name,
         "version": kz.version,
-        "source": kz.name if shipped else str(src),
-        "hash": _digest(text) if text else "",
+        "width": float(kz.width),
+        "depth": float(kz.depth),
+        "features": features,
+        "drop_zones": {p: _ring(kz.drop_zones[p]) for p in sorted(kz.drop_zones)},
+        "territories": {p: _ring(kz.territories[p]) for p in sorted(kz.territories)},
+        "objectives": [
+            {"name": o.name, "position": [float(o.position[0]), float(o.position[1])]}
+            for o in kz.objectives
+        ],
+    }
+
+
+def _killzone_header(kz: Killzone) -> dict[str, Any]:
+    layout = killzone_layout(kz)
+    return {
+        "name": kz.name,
+        "version": kz.version,
+        "hash": digest(dumps_line(layout)),
+        "layout": layout,
     }
 
 
@@ -86,7 +167,7 @@ def _roster_header(r: Roster) -> dict[str, Any]:
     return {
         "team_id": r.team.id,
         "data_version": r.team.provenance.dataslate,
-        "hash": _digest(text),
+        "hash": digest(text),
         "operatives": [
             format_entry(name, r.resolved_loadout(k)) for k, name in enumerate(r.operatives)
         ],
@@ -102,7 +183,14 @@ def make_header(
     agents: Mapping[str, str],
     hash_every: int = 25,
 ) -> dict[str, Any]:
-    """The header line of a record for the battle ``state`` belongs to."""
+    """The header line of a record for the battle ``state`` belongs to (module docstring).
+
+    Args:
+        state: any state of the battle (its context gives killzone, rosters and options).
+        seed: the dice seed, or ``None``.
+        agents: ``{"A": name, "B": name}``.
+        hash_every: a state hash is recorded every this many inputs (0: none).
+    """
     ctx = state.ctx
     return {
         "record": "killteam-game",
@@ -118,86 +206,26 @@ def make_header(
     }
 
 
-def game_from_header(header: Mapping[str, Any]) -> GameState:
-    """A new battle built from a record header.
-
-    Raises:
-        ReplayError: not a record header, an unknown format, a killzone that cannot be found,
-            or team data whose hash does not match.
-    """
-    if header.get("record") != "killteam-game":
-        raise ReplayError("line 1 is not a killteam game record header")
-    if header.get("format") != FORMAT:
-        raise ReplayError(f"record format {header.get('format')!r} is not supported ({FORMAT})")
-    kzh = header["killzone"]
-    key = (kzh["source"], kzh.get("hash", ""))
-    kz = _KILLZONES.get(key)
-    if kz is None:
-        try:
-            kz = load_killzone(kzh["source"])
-        except KillTeamError as exc:
-            raise ReplayError(f"record killzone: {exc}") from None
-        if kzh.get("hash") and _killzone_header(kz)["hash"] == kzh["hash"]:
-            _KILLZONES[key] = kz  # the same layout value, so its movement graphs are reused
-    if kz.version != kzh["version"]:
-        raise ReplayError(
-            f"record killzone {kz.name} version {kzh['version']} but {kz.version} is loaded"
-        )
-    if kzh.get("hash"):
-        now = _killzone_header(kz)["hash"]
-        if now and now != kzh["hash"]:
-            raise ReplayError(f"killzone {kz.name} file changed since the record (hash differs)")
-    rosters = {}
-    for p in ("A", "B"):
-        rh = header["rosters"][p]
-        if _digest(dumps_line(rh["team"])) != rh["hash"]:
-            raise ReplayError(f"roster {p}: team data does not match its content hash")
-        team = team_from_dict(rh["team"], source=f"record roster {p}")
-        rosters[p] = _replayed_roster(p, team, rh)
-    options = GameOptions(**header.get("options", {}))
-    return new_game(kz, rosters["A"], rosters["B"], options)
-
-
-def _replayed_roster(player: str, team: Team, rh: Mapping[str, Any]) -> Roster:
-    """The roster of a record header, its loadouts checked against the weapons the record
-    says each operative carried (1.2).
-
-    Raises:
-        ReplayError: a malformed entry, an illegal roster, or an operative whose loadout
-            gives other weapons than the record lists.
-    """
-    entries = rh.get("operatives")
-    if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
-        raise ReplayError(f"roster {player}: 'operatives' must list roster entries")
-    try:
-        roster = Roster.from_entries(team, entries)
-    except ValueError as exc:
-        raise ReplayError(f"roster {player}: {exc}") from None
-    problems = roster.validate()
-    if problems:
-        raise ReplayError(f"roster {player} is not legal: " + "; ".join(problems))
-    recorded = rh.get("weapons")
-    if recorded is not None:
-        if not isinstance(recorded, list) or len(recorded) != len(entries):
-            raise ReplayError(f"roster {player}: 'weapons' must list one list per operative")
-        for k, (entry, listed) in enumerate(zip(entries, recorded, strict=True)):
-            carried = [w.name for w in roster.datacard(k).weapons]
-            if listed != carried:
-                raise ReplayError(
-                    f"roster {player} operative {k + 1} ({entry}): the record lists weapons "
-                    f"{listed}, its loadout gives {carried}"
-                )
-    return roster
-
-
 class GameRecorder:
     """Collects record lines while a battle is played (pass :meth:`on_step` to
-    :func:`engine.game.drivers.play`)."""
+    :func:`engine.game.drivers.play`).
+
+    Raises:
+        RecordFormatError: (on creation) a header line longer than
+            :data:`~engine.game.record_format.MAX_HEADER_BYTES`, which no replay would read.
+    """
 
     def __init__(self, header: dict[str, Any]) -> None:
         self.header = header
         self.hash_every = int(header.get("hash_every", 25))
-        self.lines: list[str] = [dumps_line(header)]
+        first = dumps_line(header)
+        size = len(first.encode())
+        if size > MAX_HEADER_BYTES:
+            raise RecordFormatError(
+                f"the record header would be {size} bytes, more than {MAX_HEADER_BYTES}: the "
+                "teams' and the killzone's data are too large to record"
+            )
+        self.lines: list[str] = [first]
         self.final: GameState | None = None
 
     def on_step(
@@ -240,93 +268,168 @@ def write_record(path: str | Path, lines: Iterable[str]) -> Path:
     return p
 
 
-def read_record(source: str | Path | Sequence[str]) -> list[dict[str, Any]]:
-    """The parsed lines of a record file (or of its lines).
-
-    Raises:
-        ReplayError: a missing file or a line that is not JSON (naming the line)."""
-    if isinstance(source, (str, Path)):
-        try:
-            lines = Path(source).read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise ReplayError(f"{source}: cannot read record: {exc}") from None
-    else:
-        lines = list(source)
-    out = []
-    for k, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            out.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise ReplayError(f"record line {k} is not JSON: {exc}") from None
-    if not out:
-        raise ReplayError("the record is empty")
-    return out
+# -------------------------------------------------------------------------------------------
+# Replay
+# -------------------------------------------------------------------------------------------
 
 
-def replay(
-    record: str | Path | Sequence[str] | Sequence[Mapping[str, Any]],
+@attrs.frozen(slots=True)
+class ReplayOutcome:
+    """What :func:`replay_record` found.
+
+    Attributes:
+        final: the state after the last input.
+        header: the record's header (validated).
+        steps: the inputs replayed.
+        hashes_checked: state hashes compared (input lines and the result line).
+        complete: the record has a result line.
+    """
+
+    final: GameState
+    header: Mapping[str, Any]
+    steps: int
+    hashes_checked: int
+    complete: bool
+
+
+StepCallback = Callable[[GameState, Action, str, GameState, list[Event]], None]
+
+
+def _decider(state: GameState) -> str:
+    node = state.node
+    if isinstance(node, Chance):
+        return "chance"
+    if isinstance(node, Decision):
+        return node.player
+    return "-"
+
+
+def _at(state: GameState) -> str:
+    who = _decider(state)
+    if who == "chance":
+        return "the engine asks for a chance roll"
+    if who == "-":
+        return f"the battle ended at step {state.step}"
+    return f"player {who} is to decide"
+
+
+def replay_record(
+    record: RecordSource,
     *,
-    on_step: Any = None,
-) -> GameState:
-    """Replay a record and check it.
+    on_start: Callable[[Mapping[str, Any], GameState], None] | None = None,
+    on_step: StepCallback | None = None,
+) -> ReplayOutcome:
+    """Replay a record line by line and check it (module docstring).
 
     Args:
-        record: a path, the record's lines, or already parsed lines.
+        record: a path, a file object (text or binary), or an iterable of lines (text, bytes
+            or parsed objects). Read as a stream: only the current line is held.
+        on_start: optional ``fn(header, start_state)`` called once the header is checked.
         on_step: optional ``fn(before, action, actor, after, events)`` called per input.
 
     Returns:
-        The final state.
+        A :class:`ReplayOutcome` (the final state, the header, counts).
 
     Raises:
-        ReplayError: at the first divergence: an input the engine rejects, an actor that is
-            not the one to decide, a state hash that differs, or a different result.
+        RecordFormatError: a malformed record (naming the line and the field).
+        ReplayError: at the first divergence: an input the engine rejects, another actor
+            than the one to decide, a state hash or a result that differs (naming the line
+            and the step; for a state hash, the last step whose hash matched).
     """
-    if isinstance(record, (str, Path)) or (record and isinstance(record[0], str)):
-        lines = read_record(record)  # type: ignore[arg-type]
-    else:
-        lines = [dict(x) for x in record]  # type: ignore[arg-type]
-    state = game_from_header(lines[0])
-
-    for line in lines[1:]:
+    lines = iter_record(record)
+    first = next(lines, None)
+    if first is None:
+        raise RecordFormatError("the record is empty")
+    header = first[1]
+    state = game_from_header(header)
+    if on_start is not None:
+        on_start(header, state)
+    steps = hashes = 0
+    matched = 0  # the last step whose state hash matched the record
+    done: int | None = None  # the line number of the result line
+    for n, line in lines:
+        if done is not None:
+            raise line_error(n, f"a line after the result line (line {done})")
+        if not isinstance(line, dict):
+            raise line_error(n, f"not a JSON object but {shown(line)}")
         if "step" not in line:
-            want = line.get("hash")
-            if want and want != state.hash():
-                raise ReplayError(f"final state hash differs after step {state.step}")
+            if not any(k in line for k in RESULT_LINE_FIELDS):
+                raise line_error(n, "neither an input line (with 'step') nor the result line")
+            check_result_line(n, line, steps)
+            done = n
+            got = state.hash()
+            hashes += 1
+            if line["hash"] != got:
+                raise ReplayError(
+                    f"record line {n}: the final state hash differs after step {state.step} "
+                    f"({got} != {excerpt(line['hash'], 24)})"
+                    + (f"; the states last matched at step {matched}" if matched else "")
+                )
             res = line.get("result")
-            if res is not None:
-                if not state.is_terminal:
-                    raise ReplayError("the record says the battle ended but it has not")
-                got = state.node.result  # type: ignore[union-attr]
-                if list(got.vp) != res["vp"] or got.winner != res["winner"]:
+            if res is None:
+                if state.is_terminal:
                     raise ReplayError(
-                        f"result differs: record {res}, replay vp {list(got.vp)} "
-                        f"winner {got.winner!r}"
+                        f"record line {n}: the battle ended but the result line has no result"
                     )
+                continue
+            if not state.is_terminal:
+                raise ReplayError(
+                    f"record line {n}: the record says the battle ended but it has not"
+                )
+            r = state.node.result  # type: ignore[union-attr]
+            ours = {"vp": list(r.vp), "winner": r.winner, "kill_grades": list(r.kill_grades)}
+            if ours != res:
+                raise ReplayError(
+                    f"record line {n}: result differs: record {dumps_line(res)}, "
+                    f"replay {dumps_line(ours)}"
+                )
             continue
-        step = line["step"]
-        node = state.node
-        actor = (
-            "chance"
-            if isinstance(node, Chance)
-            else (node.player if isinstance(node, Decision) else "-")
-        )
-        if actor != line["actor"]:
-            raise ReplayError(
-                f"step {step}: the record has {line['actor']} acting but the engine is at {node!r}"
-            )
+        check_step_line(n, line, steps + 1)
+        step, actor, text = line["step"], line["actor"], line["action"]
         try:
-            action = parse_action(line["action"])
-            after, events = state.apply(action)
+            action = parse_action(text)
         except KillTeamError as exc:
-            raise ReplayError(f"step {step}: {line['action']!r} rejected: {exc}") from None
+            raise line_error(n, f"field 'action': {exc}") from None
+        where = f"record line {n}: step {step}"
+        if actor != _decider(state):
+            raise ReplayError(f"{where}: the record has {actor} acting but {_at(state)}")
+        try:
+            after, events = state.apply(action)
+        except (KillTeamError, ValueError, LookupError, TypeError) as exc:
+            raise ReplayError(
+                f"{where}: {excerpt(text)} rejected: {short_message(str(exc))}"
+            ) from None
         if after.step != step:
-            raise ReplayError(f"step {step}: the engine is at step {after.step}")
+            raise ReplayError(f"{where}: the engine is at step {after.step}")
         want = line.get("hash")
-        if want and want != after.hash():
-            raise ReplayError(f"step {step}: state hash differs ({after.hash()} != {want})")
+        if want is not None:
+            got = after.hash()
+            hashes += 1
+            if want != got:
+                since = f"; the states last matched at step {matched}" if matched else ""
+                raise ReplayError(
+                    f"{where}: state hash differs ({got} != {excerpt(want, 24)}){since}"
+                )
+            matched = step
         if on_step is not None:
             on_step(state, action, actor, after, events)
         state = after
-    return state
+        steps = step
+    return ReplayOutcome(
+        final=state, header=header, steps=steps, hashes_checked=hashes, complete=done is not None
+    )
+
+
+def replay(record: RecordSource, *, on_step: StepCallback | None = None) -> GameState:
+    """Replay a record and check it; the final state (:func:`replay_record`).
+
+    Args:
+        record: a path, a file object, or an iterable of lines (text, bytes or parsed
+            objects), read one line at a time.
+        on_step: optional ``fn(before, action, actor, after, events)`` called per input.
+
+    Raises:
+        RecordFormatError: a malformed record (naming the line and the field).
+        ReplayError: at the first divergence (naming the line and the step).
+    """
+    return replay_record(record, on_step=on_step).final
