@@ -20,6 +20,7 @@ from typing import Any
 import attrs
 
 from engine.game.actions import (
+    MAX_COORDINATE,
     MOVE_VERBS,
     Action,
     IllegalActionError,
@@ -45,11 +46,6 @@ __all__ = ["advance", "apply", "chance_outcomes", "is_legal", "list_actions"]
 # -------------------------------------------------------------------------------------------
 
 
-MAX_COORDINATE = 1000.0
-"""The largest absolute coordinate (inches) an action's point may have: far beyond any
-killzone; larger values (and NaN or infinities) are malformed, not merely illegal."""
-
-
 _POINT_VERBS = frozenset({"Deploy", "Place marker", *MOVE_VERBS})
 
 
@@ -60,7 +56,8 @@ def _malformed(a: Action, what: str) -> InvalidActionError:
 def check_action_shape(a: Action) -> Action:
     """``a`` itself when its fields have the types the notation gives them (an action built
     in Python rather than parsed): text fields are strings, ``point`` is ``None`` or three
-    finite numbers of magnitude at most :data:`MAX_COORDINATE` inches, ``values`` whole
+    finite numbers of magnitude at most
+    :data:`~engine.game.actions.MAX_COORDINATE` inches (what the notation reads), ``values`` whole
     numbers.
 
     Raises:
