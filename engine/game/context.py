@@ -24,8 +24,9 @@ __all__ = ["RULESETS", "GameContext", "GameOptions", "GameOptionsError", "Hooks"
 RULESETS = ("kt24",)
 """The rulesets the engine plays."""
 
-MAX_STEPS_LIMIT = 10_000_000
-"""The largest ``max_steps`` a battle may be given (a real battle takes a few thousand)."""
+MAX_STEPS_LIMIT = 100_000
+"""The largest ``max_steps`` a battle may be given, and the default: a real battle takes a
+few hundred inputs; a record holds at most this many (``engine.game.record_format``)."""
 
 
 class GameOptionsError(KillTeamError, ValueError):
@@ -82,7 +83,7 @@ class GameOptions:
     initiative_cards: bool = attrs.field(default=True, validator=_flag)
     objectives_pickup: bool = attrs.field(default=False, validator=_flag)
     close_quarters: bool | None = attrs.field(default=None, validator=_flag)
-    max_steps: int = attrs.field(default=100_000, validator=_max_steps)
+    max_steps: int = attrs.field(default=MAX_STEPS_LIMIT, validator=_max_steps)
 
 
 class Hooks:

@@ -31,7 +31,7 @@ import attrs
 
 from engine import RULESET, __version__
 from engine.errors import KillTeamError
-from engine.game.context import GameOptions
+from engine.game.context import MAX_STEPS_LIMIT, GameOptions
 from engine.game.setup import new_game
 from engine.game.state import GameState
 from engine.geometry import Killzone
@@ -67,7 +67,7 @@ __all__ = [
 FORMAT = 2
 """The record format this engine writes and reads (module docstring)."""
 
-MAX_STEPS = 100_000
+MAX_STEPS = MAX_STEPS_LIMIT
 """The most inputs a record may have (and the most ``options.max_steps`` may allow): the
 engine's own safety limit per battle. Real battles are far below it (the default battle has
 264 inputs, random-agent battles about 300 to 350)."""
