@@ -43,11 +43,11 @@ from engine.agents import AGENT_NAMES, make_agent
 from engine.errors import KillTeamError
 from engine.game.actions import Action
 from engine.game.context import GameOptions
+from engine.game.deployment import drop_zone_problems
 from engine.game.drivers import SeededDice, play
 from engine.game.events import Event
 from engine.game.setup import SetupError, new_game
 from engine.game.state import GameState, Terminal
-from engine.game.universal import drop_zone_problems
 from engine.geometry import Killzone, load_killzone
 from engine.geometry.movement import move_graph
 from engine.inputs import parse_json, read_text

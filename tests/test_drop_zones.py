@@ -24,8 +24,8 @@ import pytest
 
 from engine.errors import KillTeamError
 from engine.game import new_game
+from engine.game.deployment import _grid_block, drop_zone_problems, zone_spots
 from engine.game.setup import SetupError
-from engine.game.universal import _grid_block, drop_zone_problems, zone_spots
 from engine.geometry import Killzone
 from engine.teams import load_builtin_team
 

@@ -317,19 +317,19 @@ class DeployFrame:
         raise _illegal("no dice are rolled during deployment")
 
     def options(self, w: Work) -> list[Action]:
-        from engine.game import universal
+        from engine.game import deployment
 
         player = self.turns[self.pos][0]
         out: list[Action] = []
         for o in w.ops:
             if o.player != player or o.placed or o.incapacitated:
                 continue
-            for pt in universal.deployment_spots(w, o):
+            for pt in deployment.deployment_spots(w, o):
                 out.append(Action("Deploy", op=o.id, point=pt))
         return out
 
     def act(self, w: Work, a: Action) -> None:
-        from engine.game import universal
+        from engine.game import deployment, universal
 
         expect(a, ("Deploy",), "deployment (1.2)")
         player, size = self.turns[self.pos]
@@ -337,7 +337,7 @@ class DeployFrame:
         if o.placed:
             raise _illegal(f"{o.id} is already set up")
         assert a.point is not None
-        universal.check_deployment(w, o, a.point)
+        deployment.check_deployment(w, o, a.point)
         x, y, z = a.point
         w.set_op(o.id, x=x, y=y, elevation=z, placed=True, order="conceal")
         w.emit("deployed", op=o.id, x=x, y=y, z=z)

@@ -26,12 +26,12 @@ import attrs
 from engine.errors import KillTeamError
 from engine.game.actions import Action, parse_action
 from engine.game.context import GameOptions
+from engine.game.deployment import check_deployment
 from engine.game.drivers import ScriptedDice, ScriptError
 from engine.game.events import Event
 from engine.game.flow import FirefightFrame, TurningPointFrame, advance
 from engine.game.setup import new_game
 from engine.game.state import Chance, GameState, PlayerState
-from engine.game.universal import check_deployment
 from engine.game.work import Work
 from engine.geometry import Killzone
 from engine.teams.model import Roster

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.errors import KillTeamError
-from engine.game import closequarters, killop, universal, weapon_rules
+from engine.game import closequarters, deployment, killop, weapon_rules
 from engine.game.context import GameContext, GameOptions, Hooks
 from engine.game.flow import SetupFrame, advance
 from engine.game.state import Decision, GameState, MarkerState, OperativeState, PlayerState
@@ -76,7 +76,7 @@ def new_game(
             empty roster, a killzone without drop zones A and B, or a drop zone where the
             operatives of either roster might not all find a set-up point (covered by
             terrain, too thin, too small; see
-            :func:`engine.game.universal.drop_zone_problems`).
+            :func:`engine.game.deployment.drop_zone_problems`).
     """
     if not isinstance(killzone, Killzone):
         raise SetupError(f"the killzone must be a Killzone, not {type(killzone).__name__}")
@@ -103,7 +103,7 @@ def new_game(
     bases = {
         p: [r.datacard(k).base_mm for k in range(len(r.operatives))] for p, r in rosters.items()
     }
-    problems = universal.drop_zone_problems(killzone, bases)
+    problems = deployment.drop_zone_problems(killzone, bases)
     if problems:
         raise SetupError("; ".join(problems))
     ids = operative_ids(rosters)

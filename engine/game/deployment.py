@@ -1,0 +1,190 @@
+"""Setting up operatives (``rules/KT24.md`` 1.2, 3.3): the set-up points of a drop zone,
+whether a drop zone can take a roster, and the checks of one placement.
+
+Set-up points are a 2" grid in the drop zone (:func:`zone_spots`), cached on the killzone
+value they describe (never in a process-wide cache keyed by ``id()``: a later layout at a
+reused address would get this one's points).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import shapely
+
+from engine.game.actions import IllegalActionError
+from engine.game.state import OperativeState
+from engine.game.work import Work
+from engine.geometry import Killzone, Placement
+from engine.geometry.movement import move_graph
+
+__all__ = [
+    "SETUP_GRID",
+    "check_deployment",
+    "deployment_spots",
+    "drop_zone_problems",
+    "zone_spots",
+]
+
+
+def _illegal(why: str) -> IllegalActionError:
+    return IllegalActionError(why)
+
+
+_SPOTS_KEY = "setup.deployment_spots"
+
+
+def _standable(w: Work, base_mm: float, x: float, y: float, z: float) -> bool:
+    return _standable_on(w.kz, base_mm, x, y, z)
+
+
+def _standable_on(kz: Killzone, base_mm: float, x: float, y: float, z: float) -> bool:
+    g = move_graph(kz, base_mm)
+    lvl = g.level_at(x, y, z)
+    return lvl is not None and bool(shapely.intersects_xy(lvl.strict_tol, x, y))
+
+
+SETUP_GRID = 2.0
+"""Spacing of the set-up points offered in a drop zone (inches)."""
+
+
+def zone_spots(kz: Killzone, zone: str, base_mm: float) -> list[tuple[float, float, float]]:
+    """The set-up points of drop zone ``zone`` of ``kz`` for a base of ``base_mm`` mm, before
+    any operative is set up: a :data:`SETUP_GRID` grid on the floor (starting 0.5" plus the
+    base's radius in from the zone's bounding box), bases wholly within the drop zone and
+    where a base can stand (not on terrain) (1.2). Cached on the killzone value (so a later
+    layout never sees this one's points, and the cache dies with the layout).
+
+    Returns:
+        ``(x, y, 0.0)`` points in inches, row by row.
+    """
+    per_kz: dict[tuple[str, float], list[tuple[float, float, float]]] = kz.cache.setdefault(
+        _SPOTS_KEY, {}
+    )
+    key = (zone, float(base_mm))
+    spots = per_kz.get(key)
+    if spots is None:
+        poly = kz.drop_zones[zone]
+        inside = poly.buffer(1e-6)
+        shapely.prepare(inside)
+        r = base_mm / 25.4 / 2
+        minx, miny, maxx, maxy = poly.bounds
+        spots = []
+        y = miny + r + 0.5
+        while y <= maxy - r:
+            x = minx + r + 0.5
+            while x <= maxx - r:
+                p = Placement(x, y, base_mm)
+                if inside.covers(p.footprint()) and _standable_on(kz, base_mm, x, y, 0.0):
+                    spots.append((p.x, p.y, 0.0))
+                x += SETUP_GRID
+            y += SETUP_GRID
+        per_kz[key] = spots
+    return spots
+
+
+def _grid_block(base_mm: float, other_mm: float) -> int:
+    """At most how many set-up points for bases of ``base_mm`` one operative with a base of
+    ``other_mm`` set up on its own grid can take (points closer than the two radii): both
+    grids have the spacing :data:`SETUP_GRID` and are offset by the difference of the radii
+    (:func:`zone_spots`); a 0.002" margin covers the 0.001" position grid."""
+    r, q = base_mm / 50.8, other_mm / 50.8
+    reach = r + q - 1e-6 + 0.002
+    d = q - r
+    span = int(reach // SETUP_GRID) + 2
+    return sum(
+        1
+        for i in range(-span, span + 1)
+        for j in range(-span, span + 1)
+        if math.hypot(SETUP_GRID * i - d, SETUP_GRID * j - d) < reach
+    )
+
+
+def drop_zone_problems(kz: Killzone, rosters: Mapping[str, Sequence[float]]) -> list[str]:
+    """Why each player's operatives might not all be set up in each drop zone (1.2): for
+    every drop zone and roster (either player may set up in either zone), every operative must
+    find a set-up point (:func:`zone_spots`) however the other operatives of its roster were
+    set up before it (and the opponent's too when the two drop zones lie close enough for
+    bases to overlap). A sufficient condition, exact for the set-up grid: the points for
+    its base outnumber the points the others can take (:func:`_grid_block`).
+
+    Args:
+        kz: the killzone (hatchways as at the start of the battle).
+        rosters: player -> the base sizes (mm) of its operatives.
+
+    Returns:
+        One message per drop zone and roster that fails, naming the zone, the base size and
+        the counts; empty when set-up can always complete.
+    """
+    out = []
+    zones = sorted(kz.drop_zones)
+    widest = max((b for bases in rosters.values() for b in bases), default=0.0) / 25.4
+    for zone in zones:
+        others = [z for z in zones if z != zone]
+        near = any(kz.drop_zones[zone].distance(kz.drop_zones[z]) < widest for z in others)
+        for player in sorted(rosters):
+            bases = list(rosters[player])
+            rivals = [b for p in sorted(rosters) if p != player for b in rosters[p]] if near else []
+            for base in sorted(set(bases)):
+                have = len(zone_spots(kz, zone, base))
+                need = 1 + sum(_grid_block(base, b) for b in bases) - _grid_block(base, base)
+                need += sum(_grid_block(base, b) for b in rivals)
+                if have < need:
+                    out.append(
+                        f"drop zone {zone} of killzone {kz.name!r} has {have} set-up point"
+                        f"{'s' if have != 1 else ''} for {base:g}mm bases; player {player}'s "
+                        f"{len(bases)} operatives need {need} to be sure every one can be set "
+                        "up (1.2: the zone is covered by terrain, too thin or too small)"
+                    )
+    return out
+
+
+def deployment_spots(w: Work, o: OperativeState) -> list[tuple[float, float, float]]:
+    """Candidate set-up points for ``o`` in its player's drop zone (:func:`zone_spots`, less
+    the points where its base would overlap an operative already set up)."""
+    zone = w.pl(o.player).drop_zone
+    base = w.ctx.datacards[o.id].base_mm
+    spots = zone_spots(w.kz, zone, base)
+    out = []
+    r = base / 25.4 / 2
+    placed = [(q.x, q.y, q.elevation, w.ctx.datacards[q.id].base_mm / 50.8) for q in w.alive()]
+    for x, y, z in spots:
+        if all(
+            abs(qz - z) > 1e-6 or math.hypot(qx - x, qy - y) >= qr + r - 1e-6
+            for qx, qy, qz, qr in placed
+        ):
+            out.append((x, y, z))
+    return out
+
+
+def check_deployment(
+    w: Work, o: OperativeState, point: tuple[float, float, float], *, drop_zone: bool = True
+) -> None:
+    """Raise unless ``o`` can be set up at ``point`` (1.2, 3.3); ``drop_zone=False`` skips
+    the drop-zone condition (scenario positions).
+
+    Raises:
+        IllegalActionError: not wholly within its drop zone, not a place a base can stand,
+            or overlapping another operative.
+    """
+    x, y, z = point
+    p = w.ctx.placement(o.id, x, y, z)
+    zone = w.pl(o.player).drop_zone
+    if drop_zone and not w.kz.drop_zones[zone].buffer(1e-6).covers(p.footprint()):
+        raise _illegal(f"{o.id} must be set up wholly within drop zone {zone} (1.2)")
+    if not _standable(w, p.base_mm, p.x, p.y, p.elevation):
+        raise _illegal(
+            f"{o.id} cannot be placed at ({x:g}, {y:g}, {z:g}): not a place its base can stand "
+            "(3.3)"
+        )
+    if not (p.radius - 1e-6 <= p.x <= w.kz.width - p.radius + 1e-6) or not (
+        p.radius - 1e-6 <= p.y <= w.kz.depth - p.radius + 1e-6
+    ):
+        raise _illegal(f"{o.id}'s base must be wholly on the killzone (3.3)")
+    for q in w.alive():
+        if q.id == o.id or abs(q.elevation - p.elevation) > 1e-6:
+            continue
+        qp = w.place(q)
+        if math.hypot(qp.x - p.x, qp.y - p.y) < qp.radius + p.radius - 1e-6:
+            raise _illegal(f"{o.id} would overlap {q.id}: bases never overlap (3.3)")
