@@ -412,6 +412,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns the exit status: 0 on success, 2 on bad input or a file that cannot be read or
     written (one line on standard error, never a traceback), 130 when interrupted.
     """
+
+    def one_line(text: str) -> str:
+        # click words some messages over several lines ("Choose from:\n\t..."): one line.
+        return " ".join(text.split())
+
     try:
         cli.main(
             args=list(argv) if argv is not None else None,
@@ -423,13 +428,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except click.exceptions.UsageError as exc:
         where = f"{exc.ctx.command_path}: " if exc.ctx is not None else "killteam: "
-        click.echo(f"{where}error: {exc.format_message()}", err=True)
+        click.echo(f"{where}error: {one_line(exc.format_message())}", err=True)
         return 2
     except click.ClickException as exc:
-        click.echo(f"killteam: error: {exc.format_message()}", err=True)
+        click.echo(f"killteam: error: {one_line(exc.format_message())}", err=True)
         return exc.exit_code
     except KillTeamError as exc:
-        click.echo(f"killteam: error: {exc}", err=True)
+        click.echo(f"killteam: error: {one_line(str(exc))}", err=True)
         return 2
     except OSError as exc:  # a file named on the command line that cannot be read or written
         where = f"{exc.filename}: " if exc.filename is not None else ""

@@ -122,7 +122,10 @@ def check_tree(data: Any, source: str, error: ErrorClass) -> Any:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 continue
             if isinstance(value, float) and not math.isfinite(value):
-                raise error(f"{source}: {_where(path)}: the number {value} is not finite")
+                raise error(
+                    f"{source}: {_where(path)}: the number {value} is not finite "
+                    "(NaN, infinity, or too large to represent, such as 1e400)"
+                )
             if abs(value) > MAX_MAGNITUDE:
                 text = shown(value) if isinstance(value, int) else f"{value:g}"
                 raise error(

@@ -612,6 +612,7 @@ MALFORMED = {
     "teams rules": [["teams", "rules"], ["teams", "rules", "../x"], ["teams", "rules", "bad.json"]],
     "teams import": [
         ["teams", "import", "missing"],
+        ["teams", "import", "."],  # click lists the --format choices over several lines
         ["teams", "import", ".", "--format", "csv"],
         ["teams", "import", ".", "--format", "bsdata"],
         ["teams", "import", ".", "--format", "killteamjson"],
