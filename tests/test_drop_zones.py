@@ -134,3 +134,24 @@ def test_play_with_an_unplayable_drop_zone_exits_2_with_one_line(tmp_path: Path)
     assert len(lines) == 1 and "drop zone A" in lines[0], proc.stderr
     assert "Traceback" not in proc.stderr and proc.stdout == ""
     assert not record.exists()
+
+
+def test_opponents_count_when_the_drop_zones_touch() -> None:
+    """Drop zones A (x 0-4) and B (x 4-8) share an edge, so an opponent's base set up at B's
+    edge may cover points of A on A's grid whatever the offset of the two grids: each 32mm
+    opponent counts for at most (floor(2 x 1.26" / 2") + 1)^2 = 4 points of A (the grid
+    points within the square around its reach of 0.63" + 0.63"). A zone 4" x 22" has 2 x 11
+    = 22 points for 32mm bases: enough for 6 operatives alone (6), not with 6 opponents
+    beside it (6 + 6 x 4 = 30)."""
+    data = _ruins()
+    data["drop_zones"] = {
+        "A": [[0, 0], [4, 0], [4, 22], [0, 22], [0, 0]],
+        "B": [[4, 0], [8, 0], [8, 22], [4, 22], [4, 0]],
+    }
+    kz = Killzone.from_dict(data, source="test")
+    assert len(zone_spots(kz, "A", 32.0)) == 22
+    problems = drop_zone_problems(kz, {"A": [32.0] * 6, "B": [32.0] * 6})
+    assert any("drop zone A" in p and "need 30" in p for p in problems), problems
+    far = _ruins()  # the shipped drop zones, 18" apart: opponents never count
+    kz_far = Killzone.from_dict(far, source="test")
+    assert drop_zone_problems(kz_far, {"A": [32.0] * 6, "B": [32.0] * 6}) == []

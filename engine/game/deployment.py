@@ -101,13 +101,23 @@ def _grid_block(base_mm: float, other_mm: float) -> int:
     )
 
 
+def _any_grid_block(base_mm: float, other_mm: float) -> int:
+    """An upper bound on the set-up points for bases of ``base_mm`` an operative with a base
+    of ``other_mm`` can take when it stands anywhere (an opponent set up on another zone's
+    grid): the grid points within the square around its reach."""
+    reach = (base_mm + other_mm) / 50.8 + 0.002
+    per_side = int(2 * reach // SETUP_GRID) + 1
+    return per_side * per_side
+
+
 def drop_zone_problems(kz: Killzone, rosters: Mapping[str, Sequence[float]]) -> list[str]:
     """Why each player's operatives might not all be set up in each drop zone (1.2): for
     every drop zone and roster (either player may set up in either zone), every operative must
     find a set-up point (:func:`zone_spots`) however the other operatives of its roster were
     set up before it (and the opponent's too when the two drop zones lie close enough for
-    bases to overlap). A sufficient condition, exact for the set-up grid: the points for
-    its base outnumber the points the others can take (:func:`_grid_block`).
+    bases to overlap). A sufficient condition: the points for its base outnumber the points
+    the others can take (exactly :func:`_grid_block` for its own roster, on the same grid;
+    at most :func:`_any_grid_block` for an opponent's operative on another grid).
 
     Args:
         kz: the killzone (hatchways as at the start of the battle).
@@ -129,7 +139,7 @@ def drop_zone_problems(kz: Killzone, rosters: Mapping[str, Sequence[float]]) -> 
             for base in sorted(set(bases)):
                 have = len(zone_spots(kz, zone, base))
                 need = 1 + sum(_grid_block(base, b) for b in bases) - _grid_block(base, base)
-                need += sum(_grid_block(base, b) for b in rivals)
+                need += sum(_any_grid_block(base, b) for b in rivals)
                 if have < need:
                     out.append(
                         f"drop zone {zone} of killzone {kz.name!r} has {have} set-up point"
