@@ -42,7 +42,7 @@ from engine.game.record import (
     replay,
     replay_record,
 )
-from engine.geometry import Killzone, load_killzone, shipped_killzones
+from engine.geometry import Killzone, graph_cache, load_killzone, shipped_killzones
 from engine.inputs import MAX_LINE_BYTES
 from engine.teams import load_builtin_team
 
@@ -174,7 +174,9 @@ def test_records_are_byte_deterministic() -> None:
 def test_replay_opens_no_file(monkeypatch: pytest.MonkeyPatch) -> None:
     # A record replays from its lines alone (DESIGN.md: a record is self-contained): every
     # way to open a file fails while it replays. The layout is a new value to the cache.
+    # The movement-graph disk cache (an engine cache, not a file the record names) is off.
     record_format._KILLZONES.clear()
+    monkeypatch.setenv(graph_cache.CACHE_ENV, "off")
 
     def refuse(*_args: Any, **_kwargs: Any) -> Any:
         raise AssertionError("replay opened a file")

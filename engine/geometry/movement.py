@@ -96,6 +96,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
 from engine.errors import KillTeamError
+from engine.geometry import graph_cache
 from engine.geometry.model import MM_PER_INCH, Killzone, Placement, TerrainType, quantise
 from engine.geometry.sight import within_control_range
 
@@ -459,6 +460,16 @@ class MoveGraph:
     _move_index: list[tuple[NDArray[np.int64], list[_Link]]] = attrs.field(factory=list, repr=False)
     _nx: list[Any] = attrs.field(factory=list, repr=False)
     _terrain_near: dict[tuple[float, float, float], bool] = attrs.field(factory=dict, repr=False)
+
+    def reprepare(self) -> None:
+        """Prepare this graph's shapely geometries again (a graph loaded from the disk cache:
+        pickling keeps geometries exactly but not their prepared state)."""
+        geoms = [self._board_tol, *self._grown.values()]
+        for lvl in self.levels:
+            geoms += [lvl.strict_tol, lvl.passage_tol, lvl.footprint_tol, lvl.solid]
+        for geom in geoms:
+            if geom is not None and not shapely.is_prepared(geom):
+                shapely.prepare(geom)
 
     def terrain_near(self, x: float, y: float, distance: float) -> bool:
         """Whether any terrain part's footprint lies within ``distance`` inches of the point
@@ -1376,8 +1387,20 @@ def move_graph(kz: Killzone, base_mm: float) -> MoveGraph:
                     base, toggled = cached, diff
             graph = MoveGraph.derive(base if base is not None else move_graph(root, key), kz)
         else:
-            graph = MoveGraph.build(kz, key)
+            graph = _load_or_build(kz, key)
         per_kz[key] = graph
+    return graph
+
+
+def _load_or_build(kz: Killzone, base_mm: float) -> MoveGraph:
+    """The graph from the disk cache (:mod:`engine.geometry.graph_cache`, keyed by the
+    layout's content and this code), else built and stored there."""
+    cached = graph_cache.load(kz, base_mm)
+    if isinstance(cached, MoveGraph) and cached.kz is kz and cached.base_mm == base_mm:
+        cached.reprepare()
+        return cached
+    graph = MoveGraph.build(kz, base_mm)
+    graph_cache.store(kz, base_mm, graph)
     return graph
 
 
