@@ -54,7 +54,12 @@ def cache_dir() -> Path | None:
         if env.strip().lower() in ("", "0", "off", "no", "false"):
             return None
         return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".cache")
+        except (RuntimeError, KeyError):  # no home folder to be found: no cache
+            return None
     return Path(base) / "killteam-engine" / "graphs"
 
 
