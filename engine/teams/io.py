@@ -49,6 +49,7 @@ from engine.teams.model import (
     Team,
     Weapon,
     WeaponProfile,
+    brief,
     parse_entry,
     team_id_problem,
     team_problem,
@@ -75,15 +76,6 @@ def _fail(message: str) -> ValueError:
     return ValueError(message)
 
 
-def _shown(value: Any) -> str:
-    """``repr(value)`` cut for an error message."""
-    try:
-        text = repr(value)
-    except ValueError:  # an int too long to print
-        return "a number too large to print"
-    return text if len(text) <= 40 else text[:40] + "..."
-
-
 def _is_file(path: Path) -> bool:
     """Whether ``path`` is a file; ``False`` for a path the system cannot even look up (too
     long, a NUL byte)."""
@@ -106,13 +98,13 @@ def _field(name: str, get: Callable[[], _T]) -> _T:
 
 def _int(value: Any, _type: Any = int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(f"expected a whole number, not {_shown(value)}")
+        raise _fail(f"expected a whole number, not {brief(value)}")
     return value
 
 
 def _str(value: Any, _type: Any = str) -> str:
     if not isinstance(value, str):
-        raise _fail(f"expected a string, not {_shown(value)}")
+        raise _fail(f"expected a string, not {brief(value)}")
     if len(value) > MAX_TEXT_CHARS:
         raise _fail(f"a string of at most {MAX_TEXT_CHARS} characters, got {len(value)}")
     return value
@@ -121,18 +113,18 @@ def _str(value: Any, _type: Any = str) -> str:
 def _short(value: Any) -> Any:
     """``value`` unchanged, unless it is a string too long for any stat (an error)."""
     if isinstance(value, str) and len(value) > 40:
-        raise _fail(f"expected a datacard value such as 3+ or 6, not {_shown(value)}")
+        raise _fail(f"expected a datacard value such as 3+ or 6, not {brief(value)}")
     return value
 
 
 def _inches(value: Any) -> float:
     if isinstance(value, bool):
-        raise _fail(f'expected inches such as 6" or 6, not {_shown(value)}')
+        raise _fail(f'expected inches such as 6" or 6, not {brief(value)}')
     if isinstance(value, int | float):
         return float(value)
     m = re.fullmatch(r'\s*(\d{1,9}(?:\.\d{1,9})?)\s*"?\s*', str(_short(value)))
     if m is None:
-        raise _fail(f'expected inches such as 6" or 6, not {_shown(value)}')
+        raise _fail(f'expected inches such as 6" or 6, not {brief(value)}')
     return float(m.group(1))
 
 
@@ -153,7 +145,7 @@ def _kind_checked(
         obj = base(data, t)
         if obj.kind not in kinds:
             allowed = " or ".join(repr(k) for k in kinds)
-            raise _fail(f"field 'kind' must be {allowed}, not {_shown(obj.kind)}")
+            raise _fail(f"field 'kind' must be {allowed}, not {brief(obj.kind)}")
         return obj
 
     return structure
@@ -168,11 +160,11 @@ def _make_converter() -> cattrs.Converter:
 
     def structure_profile(data: Any, _t: Any) -> WeaponProfile:
         if not isinstance(data, Mapping):
-            raise _fail(f"expected an object, not {_shown(data)}")
+            raise _fail(f"expected an object, not {brief(data)}")
         allowed = {"name", "attacks", "hit", "damage", "rules"}
         extra = sorted(set(data) - allowed)
         if extra:
-            raise _fail(f"unknown field {_shown(extra[0])} (allowed: {', '.join(sorted(allowed))})")
+            raise _fail(f"unknown field {brief(extra[0])} (allowed: {', '.join(sorted(allowed))})")
         for key in ("attacks", "hit", "damage"):
             if key not in data:
                 raise _fail(f"missing field {key!r}")
@@ -212,7 +204,7 @@ def _make_converter() -> cattrs.Converter:
 
     def structure_operative(data: Any, t: Any) -> Operative:
         if not isinstance(data, Mapping):
-            raise _fail(f"expected an object, not {_shown(data)}")
+            raise _fail(f"expected an object, not {brief(data)}")
         fixed = dict(data)
         save = fixed.pop("save", None)
         move = fixed.pop("move", None)
@@ -255,16 +247,16 @@ def _make_converter() -> cattrs.Converter:
 
     def structure_selection(data: Any, _t: Any) -> Selection:
         if not isinstance(data, Mapping):
-            raise _fail(f"expected an object, not {_shown(data)}")
+            raise _fail(f"expected an object, not {brief(data)}")
         allowed = {"size", "leader", "limits", "keyword_limits", "combined_limits"}
         extra = sorted(set(data) - allowed)
         if extra:
-            raise _fail(f"unknown field {_shown(extra[0])} (allowed: {', '.join(sorted(allowed))})")
+            raise _fail(f"unknown field {brief(extra[0])} (allowed: {', '.join(sorted(allowed))})")
         size = data.get("size")
         if isinstance(size, int) and not isinstance(size, bool):
             size = [size, size]
         if not (isinstance(size, list | tuple) and len(size) == 2):
-            raise _fail(f"field 'size' must be a number or [minimum, maximum], not {_shown(size)}")
+            raise _fail(f"field 'size' must be a number or [minimum, maximum], not {brief(size)}")
         leader = data.get("leader")
         if isinstance(leader, list):
             leader = tuple(_str(t) for t in leader)
@@ -284,12 +276,12 @@ def _make_converter() -> cattrs.Converter:
         if not isinstance(item, Mapping) or set(item) != {"types", "at_most"}:
             raise _fail(
                 f'field \'combined_limits\': each entry is {{"types": [...], "at_most": n}}, '
-                f"not {_shown(item)}"
+                f"not {brief(item)}"
             )
         types = item["types"]
         if not isinstance(types, list) or not all(isinstance(t, str) for t in types):
             raise _fail(
-                f"field 'combined_limits': 'types' must list operative types, not {_shown(types)}"
+                f"field 'combined_limits': 'types' must list operative types, not {brief(types)}"
             )
         return tuple(types), _int(item["at_most"])
 
@@ -328,7 +320,7 @@ def _where(data: Any, path: str) -> str:
         key, index, quoted = m.group(1), m.group(2), m.group(3)
         if key is not None or quoted is not None:
             name = key if key is not None else quoted
-            words.append(f"field {_shown(name)}")
+            words.append(f"field {brief(name)}")
             node = node.get(name) if isinstance(node, Mapping) else None
         else:
             i = int(index)
@@ -339,7 +331,7 @@ def _where(data: Any, path: str) -> str:
                         "equipment": "equipment"}.get(label, label)  # fmt: skip
             name = item.get("name") if isinstance(item, Mapping) else None
             words.append(
-                f"{singular} {_shown(name)}"
+                f"{singular} {brief(name)}"
                 if isinstance(name, str) and singular != "profile"
                 else f"{singular} {i}"
             )
@@ -349,7 +341,7 @@ def _where(data: Any, path: str) -> str:
 
 def _format_exception(exc: BaseException, _type: Any) -> str:
     if isinstance(exc, ForbiddenExtraKeysError):
-        return f"unknown field {_shown(sorted(exc.extra_fields)[0])}"
+        return f"unknown field {brief(sorted(exc.extra_fields)[0])}"
     if isinstance(exc, KeyError):
         return f"missing field {exc.args[0]!r}" if exc.args else "missing field"
     if isinstance(exc, ValueError | TypeError) and str(exc):
@@ -388,7 +380,7 @@ def team_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Team:
             where = f"team {team_id!r}: {where}"
         raise TeamFileError(f"{source}: {where}: {message}") from None
     except (ValueError, TypeError, KeyError, AttributeError, OverflowError) as exc:
-        raise TeamFileError(f"{source}: team: {_shown(str(exc))}") from None
+        raise TeamFileError(f"{source}: team: {brief(str(exc))}") from None
     check_team(team, source)
     _check_loadouts(team, source)
     return team
@@ -413,7 +405,7 @@ def check_team(
     """
     problem = team_problem(team)
     if problem is not None:
-        raise error(f"{source}: team {_shown(team.id)}: {problem}")
+        raise error(f"{source}: team {brief(team.id)}: {problem}")
     return team
 
 
@@ -554,7 +546,7 @@ def load_roster(path: str | Path, *, validate: bool = True) -> Roster:
         raise TeamFileError(f"{p}: a roster file holds one JSON object")
     extra = sorted(set(data) - {"team", "operatives"})
     if extra:
-        raise TeamFileError(f"{p}: unknown field {_shown(extra[0])} (allowed: operatives, team)")
+        raise TeamFileError(f"{p}: unknown field {brief(extra[0])} (allowed: operatives, team)")
     team_ref = data.get("team")
     if not isinstance(team_ref, str) or not team_ref or len(team_ref) > MAX_TEXT_CHARS:
         raise TeamFileError(f"{p}: field 'team' must be a built-in team id or a team file path")

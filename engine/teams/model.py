@@ -91,6 +91,7 @@ __all__ = [
     "Team",
     "Weapon",
     "WeaponProfile",
+    "brief",
     "format_entry",
     "name_problem",
     "operative_problem",
@@ -661,8 +662,9 @@ _TEAM_ID = re.compile(r"[a-z][a-z0-9_]*")
 _FRACTIONAL = {"move": "a number of inches", "base_mm": "a number of millimetres"}
 
 
-def _shown(value: Any) -> str:
-    """``repr(value)`` cut for an error message."""
+def brief(value: Any) -> str:
+    """``repr(value)`` cut to 40 characters (then ``...``) for an error message; an integer
+    too long to print is named as such instead of raising ``ValueError``."""
     try:
         text = repr(value)
     except ValueError:  # an int too long to print
@@ -694,7 +696,7 @@ def _stat_problem(field: str, value: Any) -> str | None:
             if field in ("save", "hit")
             else f"a whole number from {lo} to {hi}"
         )
-    return None if ok else f"field {field!r}: must be {what}, got {_shown(value)}"
+    return None if ok else f"field {field!r}: must be {what}, got {brief(value)}"
 
 
 def name_problem(field: str, value: Any, *, limit: int = MAX_NAME_CHARS) -> str | None:
@@ -702,11 +704,11 @@ def name_problem(field: str, value: Any, *, limit: int = MAX_NAME_CHARS) -> str 
     space, no control characters), as ``"field 'name': must be 1 to 200 characters, got
     0"``; ``None`` when it is a legal name."""
     if not isinstance(value, str):
-        return f"field {field!r}: must be a string, got {_shown(value)}"
+        return f"field {field!r}: must be a string, got {brief(value)}"
     if not value.strip() or len(value) > limit:
         return f"field {field!r}: must be 1 to {limit} characters, got {len(value)}"
     if any(unicodedata.category(ch) == "Cc" for ch in value):
-        return f"field {field!r}: must not contain control characters, got {_shown(value)}"
+        return f"field {field!r}: must not contain control characters, got {brief(value)}"
     return None
 
 
@@ -716,7 +718,7 @@ def _text_problem(field: str, value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        return f"field {field!r}: must be a string, got {_shown(value)}"
+        return f"field {field!r}: must be a string, got {brief(value)}"
     if len(value) > MAX_TEXT_CHARS:
         return f"field {field!r}: must be at most {MAX_TEXT_CHARS} characters, got {len(value)}"
     return None
@@ -748,7 +750,7 @@ def team_id_problem(team_id: Any) -> str | None:
     ):
         return (
             "field 'id': must be a lower-case ASCII letter followed by lower-case letters, "
-            f"digits or '_' (at most {MAX_TEAM_ID_CHARS} characters), got {_shown(team_id)}"
+            f"digits or '_' (at most {MAX_TEAM_ID_CHARS} characters), got {brief(team_id)}"
         )
     return None
 
@@ -783,7 +785,7 @@ def _rules_problem(rules: WeaponRules) -> str | None:
                 unit = " inches" if f.name == "distance" else ""
                 return (
                     f"field 'rules': {rule.name}: must be from 0 to {most}{unit}, "
-                    f"got {_shown(value)}"
+                    f"got {brief(value)}"
                 )
     return None
 
@@ -847,12 +849,12 @@ def operative_problem(op: Operative) -> str | None:
     for w in op.weapons:
         problem = weapon_problem(w)
         if problem is not None:
-            return f"weapon {_shown(w.name)}: {problem}"
+            return f"weapon {brief(w.name)}: {problem}"
     for kind, items in (("ability", op.abilities), ("action", op.actions)):
         for a in items:
             problem = _ability_problem(a, action=kind == "action")
             if problem is not None:
-                return f"{kind} {_shown(a.name)}: {problem}"
+                return f"{kind} {brief(a.name)}: {problem}"
     for k, slot in enumerate(op.loadouts):
         problem = _first(
             None if slot.name == "" else name_problem("name", slot.name),
@@ -874,7 +876,7 @@ def _selection_problem(sel: Selection) -> str | None:
     if not (1 <= lo <= hi <= most):
         return (
             f"field 'size': must be from 1 to {most} operatives, minimum first, "
-            f"got {_shown(lo)} to {_shown(hi)}"
+            f"got {brief(lo)} to {brief(hi)}"
         )
     problem = _first(
         _count_problem("leader", sel.leader, MAX_LIST_ITEMS, "leader types"),
@@ -894,13 +896,13 @@ def _selection_problem(sel: Selection) -> str | None:
     for field, name, n in named:
         problem = name_problem(field, name)
         if problem is None and not (0 <= n <= most):
-            problem = f"field {field!r}: {_shown(name)}: must be from 0 to {most}, got {_shown(n)}"
+            problem = f"field {field!r}: {brief(name)}: must be from 0 to {most}, got {brief(n)}"
         if problem is not None:
             return problem
     for types, n in sel.combined_limits:
         problem = _count_problem("combined_limits", types, MAX_LIST_ITEMS, "types")
         if problem is None and not (0 <= n <= most):
-            problem = f"field 'combined_limits': must be from 0 to {most}, got {_shown(n)}"
+            problem = f"field 'combined_limits': must be from 0 to {most}, got {brief(n)}"
         if problem is not None:
             return problem
     return None
@@ -939,7 +941,7 @@ def team_problem(team: Team) -> str | None:
     for op in team.operatives:
         problem = operative_problem(op)
         if problem is not None:
-            return f"operative {_shown(op.name)}: {problem}"
+            return f"operative {brief(op.name)}: {problem}"
     problem = _selection_problem(team.selection)
     if problem is not None:
         return f"selection: {problem}"
@@ -950,21 +952,21 @@ def team_problem(team: Team) -> str | None:
             *(_text_problem(f, getattr(p, f)) for f in ("summary", "implementation", "source_ref")),
         )
         if problem is not None:
-            return f"ploy {_shown(p.name)}: {problem}"
+            return f"ploy {brief(p.name)}: {problem}"
     for e in team.equipment:
         problem = _first(
             name_problem("name", e.name),
             *(_text_problem(f, getattr(e, f)) for f in ("summary", "implementation", "source_ref")),
             _count_problem("weapons", e.weapons, MAX_WEAPONS, "weapons"),
             *(
-                None if (wp := weapon_problem(w)) is None else f"weapon {_shown(w.name)}: {wp}"
+                None if (wp := weapon_problem(w)) is None else f"weapon {brief(w.name)}: {wp}"
                 for w in e.weapons
             ),
         )
         if problem is not None:
-            return f"equipment {_shown(e.name)}: {problem}"
+            return f"equipment {brief(e.name)}: {problem}"
     for a in team.abilities:
         problem = _ability_problem(a, action=False)
         if problem is not None:
-            return f"ability {_shown(a.name)}: {problem}"
+            return f"ability {brief(a.name)}: {problem}"
     return None

@@ -48,6 +48,7 @@ from engine.teams.model import (
     Team,
     Weapon,
     WeaponProfile,
+    brief,
     name_problem,
     operative_problem,
     profile_problem,
@@ -81,7 +82,7 @@ def _whole(value: Any, what: str) -> int:
         return value
     if isinstance(value, str) and (m := re.fullmatch(r"\s*(\d{1,9})\s*", value)):
         return int(m.group(1))
-    raise ValueError(f"{what} {_shown(value)} is not a whole number")
+    raise ValueError(f"{what} {brief(value)} is not a whole number")
 
 
 def _threshold(value: Any, what: str) -> int:
@@ -97,13 +98,7 @@ def _move(value: Any) -> float:
         return float(value)
     if isinstance(value, str) and (m := re.fullmatch(r'\s*(\d{1,9}(?:\.\d{1,9})?)\s*"?\s*', value)):
         return float(m.group(1))
-    raise ValueError(f'MOVE {_shown(value)} is not a distance such as 6"')
-
-
-def _shown(value: Any) -> str:
-    """``repr(value)`` cut for a message."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:40] + "..."
+    raise ValueError(f'MOVE {brief(value)} is not a distance such as 6"')
 
 
 # Fields read (or deliberately not read: rules prose, bookkeeping) per record type; any other
@@ -287,7 +282,7 @@ class _Importer:
         if isinstance(value, list):
             return value
         if value not in (None, "", {}):
-            self.issue(where, f"expected a list, not {_shown(value)}; ignored", "skipped")
+            self.issue(where, f"expected a list, not {brief(value)}; ignored", "skipped")
         return []
 
     def records(
@@ -299,7 +294,7 @@ class _Importer:
         out = []
         for raw in self.items(value, where):
             if not isinstance(raw, Mapping):
-                self.issue(where, f"expected an object, not {_shown(raw)}; skipped", "skipped")
+                self.issue(where, f"expected an object, not {brief(raw)}; skipped", "skipped")
                 continue
             self.extra(raw, kind, where)
             if name_field is not None:
@@ -341,9 +336,9 @@ class _Importer:
             attacks = _whole(data.get("ATK"), "ATK")
             hit = _threshold(data.get("HIT"), "HIT")
             if m is None:
-                raise ValueError(f"DMG {_shown(dmg)} is not normal/critical such as 3/4")
+                raise ValueError(f"DMG {brief(dmg)} is not normal/critical such as 3/4")
         except ValueError:
-            fields = _shown({k: data.get(k) for k in ("ATK", "HIT", "DMG")})
+            fields = brief({k: data.get(k) for k in ("ATK", "HIT", "DMG")})
             self.issue(where, f"unreadable numbers {fields}; profile skipped", "skipped")
             return None
         profile = WeaponProfile(
@@ -399,12 +394,12 @@ class _Importer:
             save = _threshold(data.get("SAVE"), "SAVE")
             apl, wounds = _whole(data.get("APL"), "APL"), _whole(data.get("WOUNDS"), "WOUNDS")
         except ValueError:
-            stats = _shown({k: data.get(k) for k in ("APL", "MOVE", "SAVE", "WOUNDS")})
+            stats = brief({k: data.get(k) for k in ("APL", "MOVE", "SAVE", "WOUNDS")})
             self.issue(where, f"unreadable stats {stats}; operative skipped", "skipped")
             return None
         base = data.get("basesize")
         if not isinstance(base, int | float) or isinstance(base, bool):
-            self.issue(where, f"base size {_shown(base)} unreadable; using 32mm", "recovered")
+            self.issue(where, f"base size {brief(base)} unreadable; using 32mm", "recovered")
             base = 32
         weapons = tuple(
             w
@@ -427,7 +422,8 @@ class _Importer:
             )
             if not ok:
                 self.issue(
-                    f"{where}: action {_shown(raw.get('name'))}", f"AP {_shown(ap)}; using 1"
+                    f"{where}: action {brief(raw.get('name'))}",
+                    f"AP {brief(ap)}; using 1",
                 )
         op = Operative(
             name=name,
@@ -508,7 +504,7 @@ class _Importer:
         equipment = []
         for raw in self.records(data.get("equipments"), "equipment", "equipment", "eqName"):
             name = _name(raw.get("eqName"))
-            where = f"equipment {_shown(name)}"
+            where = f"equipment {brief(name)}"
             weapons = tuple(
                 w
                 for rw in self.items(raw.get("weapons"), f"{where}: weapons")
@@ -621,7 +617,7 @@ def import_killteamjson(path: str | Path, team: str | None = None) -> ImportResu
         built = importer.build()
         problem = team_problem(built)
         if problem is not None:
-            raise KillTeamJsonError(f"{file}: team {_shown(built.id)}: {problem}")
+            raise KillTeamJsonError(f"{file}: team {brief(built.id)}: {problem}")
         teams.append(built)
         issues.extend(importer.issues)
     if team is not None and not teams:
