@@ -23,7 +23,7 @@ from engine.agents import RandomAgent
 from engine.game import new_game
 from engine.game.drivers import SeededDice, play
 from engine.game.flow import list_actions
-from engine.game.state import Chance, Decision
+from engine.game.state import Chance, Decision, GameState
 from engine.geometry import load_killzone
 from engine.geometry.movement import move_graph
 from engine.teams import load_builtin_team
@@ -39,6 +39,35 @@ PAIRS = [
 def pct(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def time_calls(
+    starts: list[tuple[GameState, int]],
+) -> tuple[list[float], dict[str, list[float]], list[float]]:
+    """Play each ``(new battle, seed)`` to its end with random agents and seeded dice, timing
+    every ``legal_actions()`` listing (computed fresh, without the per-state memo) and every
+    ``apply``; returns (listing µs, listing µs by decision kind, apply µs)."""
+    legal_us: list[float] = []
+    by_kind: dict[str, list[float]] = defaultdict(list)
+    apply_us: list[float] = []
+    for s, seed in starts:
+        agents = {"A": RandomAgent(seed), "B": RandomAgent(seed + 1000)}
+        dice = SeededDice(seed)
+        while not s.is_terminal:
+            if isinstance(s.node, Decision):
+                t = time.perf_counter()
+                list_actions(s)
+                us = 1e6 * (time.perf_counter() - t)
+                legal_us.append(us)
+                by_kind[s.node.kind].append(us)
+                action = agents[s.node.player].act(s)
+            else:
+                assert isinstance(s.node, Chance)
+                action = dice.roll(s)
+            t = time.perf_counter()
+            s, _ = s.apply(action)
+            apply_us.append(1e6 * (time.perf_counter() - t))
+    return legal_us, by_kind, apply_us
 
 
 def main() -> None:
@@ -66,28 +95,11 @@ def main() -> None:
         f"({steps / args.games:.0f} inputs per game, {1e6 * wall / steps:.0f} µs per input)"
     )
 
-    legal_us: list[float] = []
-    by_kind: dict[str, list[float]] = defaultdict(list)
-    apply_us: list[float] = []
-    for seed in range(min(args.games, 10)):
-        a, b = PAIRS[seed % len(PAIRS)]
-        s = new_game(kz, rosters[a], rosters[b])
-        agents = {"A": RandomAgent(seed), "B": RandomAgent(seed + 1000)}
-        dice = SeededDice(seed)
-        while not s.is_terminal:
-            if isinstance(s.node, Decision):
-                t = time.perf_counter()
-                list_actions(s)
-                us = 1e6 * (time.perf_counter() - t)
-                legal_us.append(us)
-                by_kind[s.node.kind].append(us)
-                action = agents[s.node.player].act(s)
-            else:
-                assert isinstance(s.node, Chance)
-                action = dice.roll(s)
-            t = time.perf_counter()
-            s, _ = s.apply(action)
-            apply_us.append(1e6 * (time.perf_counter() - t))
+    starts = [
+        (new_game(kz, rosters[PAIRS[k % len(PAIRS)][0]], rosters[PAIRS[k % len(PAIRS)][1]]), k)
+        for k in range(min(args.games, 10))
+    ]
+    legal_us, by_kind, apply_us = time_calls(starts)
     print(
         f"legal_actions(): median {statistics.median(legal_us):.0f} µs, "
         f"90th percentile {pct(legal_us, 0.9):.0f} µs over {len(legal_us)} decisions"

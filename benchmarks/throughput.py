@@ -27,11 +27,11 @@ import statistics
 import sys
 import time
 
+from game import time_calls  # benchmarks/game.py (this script's folder is on sys.path)
+
 from engine.agents import RandomAgent
 from engine.game import new_game
 from engine.game.drivers import SeededDice, play
-from engine.game.flow import list_actions
-from engine.game.state import Chance, Decision
 from engine.geometry import load_killzone
 from engine.geometry.movement import move_graph
 from engine.teams import load_builtin_team
@@ -102,24 +102,11 @@ def main() -> None:
     )
     print(f"chess games per KT battle: {per_battle / per_chess:.1f} (goal: at most 4)")
 
-    legal_us: list[float] = []
-    apply_us: list[float] = []
-    for k in range(min(4, battles)):
-        s = new_game(kzs[LAYOUTS[k % len(LAYOUTS)]], rosters[0], rosters[1])
-        agents = {"A": RandomAgent(2 * k), "B": RandomAgent(2 * k + 1)}
-        dice = SeededDice(k)
-        while not s.is_terminal:
-            if isinstance(s.node, Decision):
-                t = time.perf_counter()
-                list_actions(s)
-                legal_us.append(1e6 * (time.perf_counter() - t))
-                action = agents[s.node.player].act(s)
-            else:
-                assert isinstance(s.node, Chance)
-                action = dice.roll(s)
-            t = time.perf_counter()
-            s, _ = s.apply(action)
-            apply_us.append(1e6 * (time.perf_counter() - t))
+    starts = [
+        (new_game(kzs[LAYOUTS[k % len(LAYOUTS)]], rosters[0], rosters[1]), k)
+        for k in range(min(4, battles))
+    ]
+    legal_us, _, apply_us = time_calls(starts)
     print(
         f"legal_actions(): median {statistics.median(legal_us):.0f} µs over {len(legal_us)} "
         f"decisions (goal: at most 150); apply: median {statistics.median(apply_us):.0f} µs "
