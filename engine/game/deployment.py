@@ -28,15 +28,7 @@ __all__ = [
 ]
 
 
-def _illegal(why: str) -> IllegalActionError:
-    return IllegalActionError(why)
-
-
 _SPOTS_KEY = "setup.deployment_spots"
-
-
-def _standable(w: Work, base_mm: float, x: float, y: float, z: float) -> bool:
-    return _standable_on(w.kz, base_mm, x, y, z)
 
 
 def _standable_on(kz: Killzone, base_mm: float, x: float, y: float, z: float) -> bool:
@@ -182,19 +174,19 @@ def check_deployment(
     p = w.ctx.placement(o.id, x, y, z)
     zone = w.pl(o.player).drop_zone
     if drop_zone and not w.kz.drop_zones[zone].buffer(1e-6).covers(p.footprint()):
-        raise _illegal(f"{o.id} must be set up wholly within drop zone {zone} (1.2)")
-    if not _standable(w, p.base_mm, p.x, p.y, p.elevation):
-        raise _illegal(
+        raise IllegalActionError(f"{o.id} must be set up wholly within drop zone {zone} (1.2)")
+    if not _standable_on(w.kz, p.base_mm, p.x, p.y, p.elevation):
+        raise IllegalActionError(
             f"{o.id} cannot be placed at ({x:g}, {y:g}, {z:g}): not a place its base can stand "
             "(3.3)"
         )
     if not (p.radius - 1e-6 <= p.x <= w.kz.width - p.radius + 1e-6) or not (
         p.radius - 1e-6 <= p.y <= w.kz.depth - p.radius + 1e-6
     ):
-        raise _illegal(f"{o.id}'s base must be wholly on the killzone (3.3)")
+        raise IllegalActionError(f"{o.id}'s base must be wholly on the killzone (3.3)")
     for q in w.alive():
         if q.id == o.id or abs(q.elevation - p.elevation) > 1e-6:
             continue
         qp = w.place(q)
         if math.hypot(qp.x - p.x, qp.y - p.y) < qp.radius + p.radius - 1e-6:
-            raise _illegal(f"{o.id} would overlap {q.id}: bases never overlap (3.3)")
+            raise IllegalActionError(f"{o.id} would overlap {q.id}: bases never overlap (3.3)")
