@@ -5,8 +5,9 @@ base size on the open ruins).
 The key of a graph is a SHA-256 of everything its build reads: the layout's content
 (:func:`layout_digest`: board, features, every part's polygon, height and types, the
 hatchway state, drop zones, territories, objectives), the base size, and the code that builds
-and stores graphs (the source of :mod:`engine.geometry.move_graph`, :mod:`engine.geometry.model`
-and this module, with the versions of Python, shapely, numpy and networkx). A graph is therefore never stale: any change to the layout or to that code gives
+and stores graphs (the source of :mod:`engine.geometry.move_graph`,
+:mod:`engine.geometry.model` and this module, with the versions of Python, shapely, numpy and
+networkx). A graph is therefore never stale: any change to the layout or to that code gives
 another key. The killzone itself is not stored: a loaded graph is bound to the killzone value
 that asked for it.
 

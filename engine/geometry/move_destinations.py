@@ -18,14 +18,19 @@ from engine.geometry.model import Killzone, Placement, TerrainType, quantise
 from engine.geometry.move_graph import (
     _GRID,
     _ROUND_TOL,
+    _TOL,
     CONTROL_RANGE,
+    FREE_DROP,
     XY,
     Level,
     MoveGraph,
+    Point3,
     _bevel_buffer,
+    _Link,
     move_graph,
 )
 from engine.geometry.move_paths import MoveError, _action, _Query, _search, max_move
+from engine.geometry.sight import _EPS, within_control_range
 
 # -------------------------------------------------------------------------------------------
 # Candidate destinations (for agents)
@@ -142,18 +147,28 @@ def candidate_destinations(
     return _reachable(q, spots)
 
 
-def _reachable(q: _Query, spots: Sequence[Sequence[float]]) -> list[Placement]:
-    """The final placements of the spots (``(x, y, elevation)``, quantised, deduplicated)
-    that are legal places to finish and that a legal path reaches, sorted."""
-    g = q.g
+def _spot_keys(q: _Query, spots: Sequence[Sequence[float]]) -> list[Point3]:
+    """The spots quantised to the position grid, deduplicated (first seen kept) and within
+    the action's distance of the start as the crow flies."""
     s = q.start
-    seen: dict[tuple[float, float, float], Placement] = {}
-    tried: set[tuple[float, float, float]] = set()
+    keys: list[Point3] = []
+    tried: set[Point3] = set()
+    reach = q.limit + _ROUND_TOL
     for x, y, z in spots:
         key = (quantise(x), quantise(y), quantise(z))
-        if key in tried or math.hypot(key[0] - s[0], key[1] - s[1]) > q.limit + _ROUND_TOL:
+        if key in tried or math.hypot(key[0] - s[0], key[1] - s[1]) > reach:
             continue
         tried.add(key)
+        keys.append(key)
+    return keys
+
+
+def _reachable_each(q: _Query, spots: Sequence[Sequence[float]]) -> list[Placement]:
+    """The reference for :func:`_reachable`: each spot checked by :meth:`_Query.final_reason`
+    and one :func:`_search` (the same answers, spot by spot; kept for the tests)."""
+    g = q.g
+    seen: dict[Point3, Placement] = {}
+    for key in _spot_keys(q, spots):
         spot_level = g.level_at(key[0], key[1], key[2])
         if spot_level is None or q.final_reason(spot_level, *key) is not None:
             continue
@@ -161,6 +176,183 @@ def _reachable(q: _Query, spots: Sequence[Sequence[float]]) -> list[Placement]:
         if path is not None:
             seen[key] = path.final
     return [seen[k] for k in sorted(seen)]
+
+
+def _reachable(q: _Query, spots: Sequence[Sequence[float]]) -> list[Placement]:
+    """The final placements of the spots (``(x, y, elevation)``, quantised, deduplicated)
+    that are legal places to finish and that a legal path reaches, sorted.
+
+    The same answers as :func:`_reachable_each`, faster: where a spot is on the start's
+    level, the straight line to it is a plain move (inside the level's passage region, no
+    Accessible part entered) and it keeps out of every zone, that line is the cheapest path
+    (its cost is its length rounded up, 3.3), so the spot is reached exactly when that cost
+    is within the action's distance; these checks run for all the spots at once. Every other
+    spot gets its own :func:`_search`."""
+    g = q.g
+    keys = _spot_keys(q, spots)
+    if not keys:
+        return []
+    levels = [g.level_at(x, y, z) for x, y, z in keys]
+    finals = _finals_ok(q, keys, levels)
+    la = q.start_level
+    same = [
+        i
+        for i, (key, lvl) in enumerate(zip(keys, levels, strict=True))
+        if finals[i] and lvl is not None and lvl.index == la and key[:2] != q.start
+    ]
+    verdicts = _straight_verdicts(q, [(keys[i][0], keys[i][1]) for i in same])
+    decided = dict(zip(same, verdicts, strict=True))
+    seen: dict[Point3, Placement] = {}
+    for i, key in enumerate(keys):
+        lvl = levels[i]
+        if not finals[i] or lvl is None:
+            continue
+        reached = decided.get(i)
+        if reached is None:
+            reached = _search(q, lvl.index, (key[0], key[1])) is not None
+        if reached:
+            seen[key] = q.mover.moved(key[0], key[1], lvl.height)
+    return [seen[k] for k in sorted(seen)]
+
+
+def _finals_ok(q: _Query, keys: Sequence[Point3], levels: Sequence[Level | None]) -> list[bool]:
+    """For each spot, whether :meth:`_Query.final_reason` has nothing against finishing
+    there (the same answer, computed with the cheap tests first: the board's edges, the
+    strict region of each level in one vectorised call, bases, and the exact control range
+    only for enemies within 1" as :func:`~engine.geometry.sight.distance` measures)."""
+    g = q.g
+    kz = q.kz
+    r = g.radius
+    mover = q.mover
+    mr = mover.radius
+    n = len(keys)
+    ok = [lvl is not None for lvl in levels]
+    width, depth = kz.width, kz.depth
+    for i, (x, y, _) in enumerate(keys):
+        if x - r < -_TOL or y - r < -_TOL or x + r > width + _TOL or y + r > depth + _TOL:
+            ok[i] = False
+    by_level: dict[int, list[int]] = {}
+    for i in range(n):
+        lvl = levels[i]
+        if ok[i] and lvl is not None:
+            by_level.setdefault(lvl.index, []).append(i)
+    for index, rows in by_level.items():
+        xs = np.asarray([keys[i][0] for i in rows], dtype=float)
+        ys = np.asarray([keys[i][1] for i in rows], dtype=float)
+        inside = shapely.intersects_xy(g.levels[index].strict_tol, xs, ys).tolist()
+        for i, hit in zip(rows, inside, strict=True):
+            ok[i] = bool(hit)
+    rows = [i for i in range(n) if ok[i]]
+    if not rows:
+        return ok
+    xs = np.asarray([keys[i][0] for i in rows], dtype=float)[:, None]
+    ys = np.asarray([keys[i][1] for i in rows], dtype=float)[:, None]
+    zs = np.asarray([keys[i][2] for i in rows], dtype=float)[:, None]
+    # Bases may touch but never overlap: (spot, other) pairs clearly apart need no exact test.
+    others = (*q.friends, *q.enemies)
+    if others:
+        ox = np.asarray([o.x for o in others], dtype=float)
+        oy = np.asarray([o.y for o in others], dtype=float)
+        oz = np.asarray([o.elevation for o in others], dtype=float)
+        orad = np.asarray([o.radius for o in others], dtype=float)
+        apart = (np.abs(oz - zs) > 1e-6) | (np.hypot(ox - xs, oy - ys) >= orad + r - _TOL + 1e-9)
+        unsure_others: list[list[bool]] = (~apart).tolist()
+    else:
+        unsure_others = [[] for _ in rows]
+    # Enemies clearly more than 1" away (sight.distance) cannot be within control range.
+    enemies = q.enemies
+    limit = CONTROL_RANGE + _EPS
+    if enemies:
+        ex = np.asarray([e.x for e in enemies], dtype=float)
+        ey = np.asarray([e.y for e in enemies], dtype=float)
+        ez = np.asarray([e.elevation for e in enemies], dtype=float)
+        erad = np.asarray([e.radius for e in enemies], dtype=float)
+        gap = np.maximum(0.0, np.hypot(xs - ex, ys - ey) - mr - erad)
+        far = np.hypot(gap, zs - ez) > limit + 1e-9
+        unsure_enemies: list[list[bool]] = (~far).tolist()
+    else:
+        unsure_enemies = [[] for _ in rows]
+    charge = q.action == "charge"
+    for row, i in enumerate(rows):
+        x, y, z = keys[i]
+        overlap = False
+        for other, unsure in zip(others, unsure_others[row], strict=True):
+            if not unsure or abs(other.elevation - z) > 1e-6:
+                continue
+            if math.hypot(other.x - x, other.y - y) < other.radius + r - _TOL:
+                overlap = True
+                break
+        if overlap:
+            ok[i] = False
+            continue
+        in_range = False
+        final: Placement | None = None
+        for e, unsure in zip(enemies, unsure_enemies[row], strict=True):
+            if not unsure:
+                continue
+            # sight.distance(final, e), then the exact control range only when within 1".
+            gap_ = max(0.0, math.hypot(x - e.x, y - e.y) - mr - e.radius)
+            dz = z - e.elevation
+            if (math.hypot(gap_, dz) if dz else gap_) > limit:
+                continue
+            if final is None:
+                final = mover.moved(x, y, z)
+            if within_control_range(kz, final, e):
+                in_range = True
+                break
+        ok[i] = in_range if charge else not in_range
+    return ok
+
+
+def _straight_verdicts(q: _Query, goals: Sequence[XY]) -> list[bool | None]:
+    """For spots on the start's level (legal places to finish, not the start itself): whether
+    the straight line from the start reaches it (``True``/``False``), or ``None`` when the
+    line is not a plain move that keeps out of every zone (then only a search can tell).
+
+    The same answer as the straight-line step of :func:`_search`: the line is a ``move``
+    link when the level's passage region covers it (one vectorised call for all spots) and it
+    enters no Accessible part; :meth:`_Query.zones_ok` runs only for lines that come within
+    ``1e-9`` of a zone's disc on this level."""
+    if not goals:
+        return []
+    g = q.g
+    s = q.start
+    la = q.start_level
+    lvl = g.levels[la]
+    pts = np.asarray(goals, dtype=float)
+    lines = shapely.linestrings(
+        np.stack([np.broadcast_to(np.asarray(s, dtype=float), pts.shape), pts], axis=1)
+    )
+    covered: list[bool] = np.asarray(shapely.covers(lvl.passage_tol, lines)).tolist()
+    zones = [z for z in q.zones if z.level == la]
+    if zones:
+        # Distance from each zone's centre (rows) to each line (columns), all at once.
+        zx = np.asarray([z.x for z in zones], dtype=float)[:, None]
+        zy = np.asarray([z.y for z in zones], dtype=float)[:, None]
+        zr = np.asarray([z.radius for z in zones], dtype=float)[:, None]
+        dx, dy = pts[:, 0] - s[0], pts[:, 1] - s[1]
+        t = np.clip(((zx - s[0]) * dx + (zy - s[1]) * dy) / (dx * dx + dy * dy), 0.0, 1.0)
+        dist = np.hypot(s[0] + t * dx - zx, s[1] + t * dy - zy)
+        near = (dist < zr - 1e-6 + 1e-9).any(axis=0)
+    else:
+        near = np.zeros(len(goals), dtype=bool)
+    near_list: list[bool] = near.tolist()
+    out: list[bool | None] = []
+    limit = q.limit
+    for goal, cov, close in zip(goals, covered, near_list, strict=True):
+        length = math.dist(s, goal)
+        if length > limit + _ROUND_TOL:
+            out.append(False)
+            continue
+        if not cov or g._crossings(lvl, s, goal) != 0:
+            out.append(None)
+            continue
+        if close and not q.zones_ok(la, s, la, goal):
+            out.append(None)
+            continue
+        cost = _Link("move", length).cost(FREE_DROP)[0]
+        out.append(cost <= limit + 1e-9)
+    return out
 
 
 def reachable(

@@ -40,7 +40,7 @@ from engine.geometry.move_graph import (
     _Link,
     move_graph,
 )
-from engine.geometry.sight import within_control_range
+from engine.geometry.sight import _EPS, within_control_range
 
 
 class MoveError(KillTeamError, ValueError):
@@ -161,6 +161,16 @@ def _seg_point_distance(a: XY, b: XY, c: XY) -> float:
     return math.hypot(a[0] + t * dx - c[0], a[1] + t * dy - c[1])
 
 
+def _in_control_range(kz: Killzone, a: Placement, b: Placement) -> bool:
+    """:func:`~engine.geometry.sight.within_control_range`, with its first test (the
+    distance of 4.1 within 1") done here first: most pairs are far apart."""
+    gap = max(0.0, math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius)
+    dz = a.elevation - b.elevation
+    if (math.hypot(gap, dz) if dz else gap) > CONTROL_RANGE + _EPS:
+        return False
+    return within_control_range(kz, a, b)
+
+
 class _Query:
     """The operatives' side of a move: start checks, zones, final checks."""
 
@@ -196,7 +206,7 @@ class _Query:
         # classify() results of dynamic links, shared by the searches of one query (the
         # candidate generator searches many destinations from one start).
         self.links: dict[tuple[int, XY, int, XY], _Link | str] = {}
-        in_range = [e for e in self.enemies if within_control_range(kz, mover, e)]
+        in_range = [e for e in self.enemies if _in_control_range(kz, mover, e)]
         if action == "fall_back":
             if not in_range:
                 raise MoveError(
@@ -210,7 +220,7 @@ class _Query:
         # Enemies a friendly operative is already engaging: their control range may be
         # passed through (Reposition, Dash) or entered and left (Charge).
         self.engaged = [
-            any(within_control_range(kz, f, e) for f in self.friends)
+            any(_in_control_range(kz, f, e) for f in self.friends)
             if action != "fall_back"
             else True
             for e in self.enemies
@@ -313,6 +323,28 @@ class _Query:
                 break
         self.crosses[key] = hit
         return hit
+
+    def zones_ok(self, lu: int, pu: XY, lv: int, pv: XY) -> bool:
+        """Whether the straight link ``pu`` (level ``lu``) -> ``pv`` (level ``lv``) keeps out
+        of every zone the action forbids (3.2): it enters no enemy base and no control range
+        the action may not enter; for a Charge, once within a control range it may not
+        leave it (``final_only`` zones)."""
+        in_zone, crosses_zone = self.zone_contains, self.zone_crosses
+        for zone in self.zones:
+            if zone.final_only:
+                # Charge: once within this enemy's control range, stay within it (3.2).
+                in_v = zone.level == lv and in_zone(zone, pv)
+                if not in_v and (
+                    (zone.level == lu and in_zone(zone, pu))
+                    or (
+                        (zone.level == lu or zone.level == lv)
+                        and crosses_zone(zone, lu, pu, lv, pv)
+                    )
+                ):
+                    return False
+            elif (zone.level == lu or zone.level == lv) and crosses_zone(zone, lu, pu, lv, pv):
+                return False
+        return True
 
     def final_reason(self, level: Level | None, x: float, y: float, elevation: float) -> str | None:
         """Why the operative cannot finish at ``(x, y, elevation)`` (3.2, 3.3), or ``None``."""
@@ -488,24 +520,8 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
     z_of = [lvl.height for lvl in g.levels]
     r = g.radius
 
-    in_zone, crosses_zone = q.zone_contains, q.zone_crosses
-
-    def zones_ok(lu: int, pu: XY, lv: int, pv: XY) -> bool:
-        for zone in zones:
-            if zone.final_only:
-                # Charge: once within this enemy's control range, stay within it (3.2).
-                in_v = zone.level == lv and in_zone(zone, pv)
-                if not in_v and (
-                    (zone.level == lu and in_zone(zone, pu))
-                    or (
-                        (zone.level == lu or zone.level == lv)
-                        and crosses_zone(zone, lu, pu, lv, pv)
-                    )
-                ):
-                    return False
-            elif (zone.level == lu or zone.level == lv) and crosses_zone(zone, lu, pu, lv, pv):
-                return False
-        return True
+    in_zone = q.zone_contains
+    zones_ok = q.zones_ok
 
     def classify(lu: int, pu: XY, lv: int, pv: XY) -> _Link | str:
         key = (lu, pu, lv, pv)

@@ -1,0 +1,121 @@
+"""The batched destination check (engine.geometry.move_destinations._reachable) gives the same
+answers as checking each spot on its own with the path search (``_reachable_each``, the
+reference): same spots reached, same final placements, in the same order.
+
+Why the answers must agree: the fast path only decides a spot when the straight line to it is
+a plain move that keeps out of every zone, and that line is then the cheapest path (rules
+3.3: an increment costs its length rounded up, and no path is shorter than the straight line);
+every other spot goes to the same search as the reference. The cheap prefilters (bounding
+distances with a 1e-9" margin) only skip exact tests that cannot succeed. These tests compare
+the two on many random positions, for every move action, on both shipped killzones (Vantage
+levels in the open ruins, walls and hatchways in close quarters).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+import shapely
+
+from engine.geometry import Killzone, Placement, load_killzone
+from engine.geometry.move_destinations import _finals_ok, _reachable, _reachable_each, _spot_keys
+from engine.geometry.move_paths import MoveError, _Query, max_move
+from engine.geometry.movement import move_graph
+
+BASES = (25.0, 32.0, 40.0)
+
+
+def _random_place(rng: random.Random, kz: Killzone, base_mm: float) -> Placement:
+    """A random placement where a base of ``base_mm`` may stand: on the floor or, one time in
+    four, on a Vantage level of the killzone."""
+    g = move_graph(kz, base_mm)
+    levels = [lvl for lvl in g.levels if not lvl.strict.is_empty]
+    for _ in range(200):
+        lvl = levels[0] if len(levels) == 1 or rng.random() < 0.75 else rng.choice(levels[1:])
+        x0, y0, x1, y1 = lvl.strict.bounds
+        x, y = round(rng.uniform(x0, x1), 3), round(rng.uniform(y0, y1), 3)
+        if shapely.intersects_xy(lvl.strict_tol, x, y):
+            return Placement(x, y, base_mm, lvl.height)
+    return Placement(kz.width / 2, kz.depth / 2, base_mm)
+
+
+def _spots(rng: random.Random, me: Placement, limit: float, kz: Killzone) -> list[tuple]:
+    """Candidate end points as the listing makes them (rings at whole and half distances)
+    plus random points around the mover, some on Vantage levels, some exactly on others'
+    bases."""
+    out: list[tuple[float, float, float]] = []
+    for k in range(8):
+        ang = 2 * math.pi * k / 8
+        for d in (math.floor(limit), max(1.0, math.floor(limit) / 2)):
+            out.append((me.x + d * math.cos(ang), me.y + d * math.sin(ang), me.elevation))
+    heights = [lvl.height for lvl in move_graph(kz, me.base_mm).levels]
+    for _ in range(16):
+        ang, d = rng.uniform(0, 2 * math.pi), rng.uniform(0.0, limit + 1.0)
+        z = rng.choice(heights) if rng.random() < 0.3 else me.elevation
+        out.append((me.x + d * math.cos(ang), me.y + d * math.sin(ang), z))
+    return out
+
+
+def _queries(seed: int, kz: Killzone, count: int):
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        base = rng.choice(BASES)
+        me = _random_place(rng, kz, base)
+        enemies = [_random_place(rng, kz, rng.choice(BASES)) for _ in range(rng.randint(1, 6))]
+        # Some enemies close by, so control ranges and Charge targets are in play.
+        for _ in range(rng.randint(0, 2)):
+            ang = rng.uniform(0, 2 * math.pi)
+            d = rng.uniform(1.5, 5.0)
+            enemies.append(
+                Placement(
+                    round(me.x + d * math.cos(ang), 3), round(me.y + d * math.sin(ang), 3), 32.0
+                )
+            )
+        friends = [_random_place(rng, kz, rng.choice(BASES)) for _ in range(rng.randint(0, 5))]
+        action = rng.choice(("reposition", "dash", "charge", "fall_back"))
+        # A fractional Move makes the rounded-up cost of a straight line matter (3.3).
+        limit = max_move(action, rng.choice((5.5, 6.0, 7.0)))
+        if rng.random() < 0.2:
+            limit = 2.0  # a counteraction's move
+        try:
+            q = _Query(kz, move_graph(kz, base), me, action, enemies, friends, limit)
+        except MoveError:
+            continue
+        made += 1
+        yield q, _spots(rng, me, limit, kz)
+
+
+@pytest.mark.parametrize("layout", ["open_ruins", "close_quarters"])
+def test_batched_reachable_matches_searching_each_spot(layout: str) -> None:
+    kz = load_killzone(layout)
+    reached = 0
+    for q, spots in _queries(7, kz, 60):
+        fast = _reachable(q, spots)
+        assert fast == _reachable_each(q, spots), (q.action, q.mover, spots)
+        reached += len(fast)
+    assert reached > 100  # the comparison covers many reached spots, not only refusals
+
+
+def test_batched_reachable_matches_with_hatchways_open() -> None:
+    cq = load_killzone("close_quarters")
+    kz = cq.with_open_hatchways(sorted(cq.hatchways)[:2])
+    for q, spots in _queries(11, kz, 30):
+        assert _reachable(q, spots) == _reachable_each(q, spots)
+
+
+@pytest.mark.parametrize("layout", ["open_ruins", "close_quarters"])
+def test_batched_final_checks_match_final_reason(layout: str) -> None:
+    """``_finals_ok`` says yes exactly where ``_Query.final_reason`` has no objection."""
+    kz = load_killzone(layout)
+    both = 0
+    for q, spots in _queries(3, kz, 40):
+        keys = _spot_keys(q, spots)
+        levels = [q.g.level_at(*k) for k in keys]
+        fast = _finals_ok(q, keys, levels)
+        slow = [q.final_reason(lvl, *k) is None for k, lvl in zip(keys, levels, strict=True)]
+        assert fast == slow
+        both += sum(fast) * (len(fast) - sum(fast))
+    assert both > 0  # both verdicts occur within the same queries
