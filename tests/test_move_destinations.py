@@ -1,6 +1,6 @@
 """The batched destination check (engine.geometry.move_destinations._reachable) gives the same
 answers as checking each spot on its own with the path search (``_reachable_each``, the
-reference): same spots reached, same final placements, in the same order.
+reference): same spots reached, same final placements and move costs, in the same order.
 
 Why the answers must agree: the fast path only decides a spot when the straight line to it is
 a plain move that keeps out of every zone, and that line is then the cheapest path (rules
@@ -20,7 +20,12 @@ import pytest
 import shapely
 
 from engine.geometry import Killzone, Placement, load_killzone
-from engine.geometry.move_destinations import _finals_ok, _reachable, _reachable_each, _spot_keys
+from engine.geometry.move_destinations import (
+    _finals_ok,
+    _reachable_costs,
+    _reachable_each,
+    _spot_keys,
+)
 from engine.geometry.move_paths import MoveError, _Query, max_move
 from engine.geometry.movement import move_graph
 
@@ -93,7 +98,7 @@ def test_batched_reachable_matches_searching_each_spot(layout: str) -> None:
     kz = load_killzone(layout)
     reached = 0
     for q, spots in _queries(7, kz, 60):
-        fast = _reachable(q, spots)
+        fast = _reachable_costs(q, spots)
         assert fast == _reachable_each(q, spots), (q.action, q.mover, spots)
         reached += len(fast)
     assert reached > 100  # the comparison covers many reached spots, not only refusals
@@ -103,7 +108,7 @@ def test_batched_reachable_matches_with_hatchways_open() -> None:
     cq = load_killzone("close_quarters")
     kz = cq.with_open_hatchways(sorted(cq.hatchways)[:2])
     for q, spots in _queries(11, kz, 30):
-        assert _reachable(q, spots) == _reachable_each(q, spots)
+        assert _reachable_costs(q, spots) == _reachable_each(q, spots)
 
 
 @pytest.mark.parametrize("layout", ["open_ruins", "close_quarters"])
@@ -119,3 +124,37 @@ def test_batched_final_checks_match_final_reason(layout: str) -> None:
         assert fast == slow
         both += sum(fast) * (len(fast) - sum(fast))
     assert both > 0  # both verdicts occur within the same queries
+
+
+def test_a_listed_move_applies_as_a_fresh_path_search_would() -> None:
+    """Listing keeps each destination's outcome (final placement and cost) so that moving
+    there does not search again; a battle whose moves are all searched afresh (nothing kept)
+    emits the same events, move costs included."""
+    from engine.agents import RandomAgent
+    from engine.game import new_game
+    from engine.game.context import GameContext
+    from engine.game.drivers import SeededDice
+    from engine.game.state import Decision
+    from engine.teams import load_builtin_team
+
+    kz = load_killzone("open_ruins")
+    rosters = [load_builtin_team(t).default() for t in ("kasrkin", "legionaries")]
+    state = new_game(kz, *rosters)
+    agents = {"A": RandomAgent(5), "B": RandomAgent(6)}
+    dice = SeededDice(5)
+    steps = []
+    while not state.is_terminal and len(steps) < 150:
+        node = state.node
+        action = agents[node.player].act(state) if isinstance(node, Decision) else dice.roll(state)
+        after, events = state.apply(action)
+        steps.append((action, events))
+        state = after
+    moves = [a for a, _ in steps if a.verb in ("Reposition", "Dash", "Charge", "Fall Back")]
+    assert len(moves) >= 5
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(GameContext, "peek", lambda self, key: None)
+        fresh = new_game(kz, *rosters)
+        for action, events in steps:
+            fresh, again = fresh.apply(action)
+            assert again == events, action

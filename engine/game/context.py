@@ -168,6 +168,17 @@ class GameContext:
         value = cache[key] = fn()
         return value
 
+    def peek(self, key: tuple[Any, ...]) -> Any:
+        """The value kept under ``key`` (by :meth:`cached` or :meth:`remember`), or ``None``."""
+        return self._sight.get(key)
+
+    def remember(self, key: tuple[Any, ...], value: Any) -> None:
+        """Keep ``value`` under ``key`` (the key rules of :meth:`cached`): a pure function's
+        result computed on the way, for a later :meth:`peek`."""
+        if len(self._sight) > 200_000:
+            self._sight.clear()
+        self._sight[key] = value
+
     def visible(self, kz: Killzone, a: Placement, b: Placement) -> bool:
         """``b`` is visible to ``a`` (4.3)."""
         return bool(self.cached(("vis", id(kz), a, b), lambda: sight.visible(kz, a, b)))

@@ -37,12 +37,12 @@ from engine.game.actions import (
 )
 from engine.game.state import OperativeState
 from engine.game.work import Work
-from engine.geometry import Objective, sight
+from engine.geometry import Killzone, Objective, Placement, sight
 from engine.geometry.movement import (
     MoveError,
     max_move,
     move_graph,
-    reachable,
+    reachable_with_costs,
     shortest_path,
     straight_reach,
 )
@@ -434,8 +434,31 @@ def move_candidates(
                 spots.append(
                     (ep.x + ring * math.cos(ang), ep.y + ring * math.sin(ang), ep.elevation)
                 )
-    found = reachable(kz, me, spots, **args, graph=move_graph(kz, me.base_mm))
-    return [(f.x, f.y, f.elevation) for f in found]
+    found = reachable_with_costs(kz, me, spots, **args, graph=move_graph(kz, me.base_mm))
+    out: list[tuple[float, float, float]] = []
+    for final, cost in found:
+        point = (final.x, final.y, final.elevation)
+        # do_move of a listed destination finds its outcome here instead of searching again.
+        w.ctx.remember(_move_key(kz, me, point, args), (final, cost))
+        out.append(point)
+    return out
+
+
+def _move_key(
+    kz: Killzone, me: Placement, point: tuple[float, float, float], args: dict[str, Any]
+) -> tuple[Any, ...]:
+    """The battle-cache key of a move's outcome: everything :func:`shortest_path` reads."""
+    return (
+        "moved",
+        id(kz),
+        me,
+        point,
+        args["action"],
+        args["max_cost"],
+        args["move"],
+        tuple(args["enemies"]),
+        tuple(args["friends"]),
+    )
 
 
 def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
@@ -446,19 +469,23 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     """
     assert a.point is not None
     args = _move_args(w, o, a.verb, mode)
-    try:
-        path = shortest_path(w.kz, w.place(o), a.point, **args)
-    except MoveError as exc:
-        raise _illegal(f"{a.verb} {o.id}: {exc}") from None
-    if path is None:
-        limit = args["max_cost"]
-        raise _illegal(
-            f"{a.verb} {o.id}: no legal path reaches ({a.point[0]:g}, {a.point[1]:g}) within "
-            f'{limit:g}" of movement (3.2, 3.3)'
-            + (" (Dash cannot climb)" if a.verb == "Dash" else "")
-        )
+    listed = w.ctx.peek(_move_key(w.kz, w.place(o), a.point, args))
+    if listed is not None:
+        f, cost = listed
+    else:
+        try:
+            path = shortest_path(w.kz, w.place(o), a.point, **args)
+        except MoveError as exc:
+            raise _illegal(f"{a.verb} {o.id}: {exc}") from None
+        if path is None:
+            limit = args["max_cost"]
+            raise _illegal(
+                f"{a.verb} {o.id}: no legal path reaches ({a.point[0]:g}, {a.point[1]:g}) "
+                f'within {limit:g}" of movement (3.2, 3.3)'
+                + (" (Dash cannot climb)" if a.verb == "Dash" else "")
+            )
+        f, cost = path.final, path.cost
     spend(w, o, a.verb, mode)
-    f = path.final
     w.set_op(o.id, x=f.x, y=f.y, elevation=f.elevation, moved=True)
     if w.op(o.id).on_guard:
         w.set_op(o.id, on_guard=False)
@@ -474,7 +501,7 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
         x=f.x,
         y=f.y,
         z=f.elevation,
-        cost=path.cost,
+        cost=cost,
     )
 
 

@@ -163,24 +163,26 @@ def _spot_keys(q: _Query, spots: Sequence[Sequence[float]]) -> list[Point3]:
     return keys
 
 
-def _reachable_each(q: _Query, spots: Sequence[Sequence[float]]) -> list[Placement]:
-    """The reference for :func:`_reachable`: each spot checked by :meth:`_Query.final_reason`
-    and one :func:`_search` (the same answers, spot by spot; kept for the tests)."""
+def _reachable_each(q: _Query, spots: Sequence[Sequence[float]]) -> list[tuple[Placement, float]]:
+    """The reference for :func:`_reachable_costs`: each spot checked by
+    :meth:`_Query.final_reason` and one :func:`_search` (the same answers, spot by spot;
+    kept for the tests)."""
     g = q.g
-    seen: dict[Point3, Placement] = {}
+    seen: dict[Point3, tuple[Placement, float]] = {}
     for key in _spot_keys(q, spots):
         spot_level = g.level_at(key[0], key[1], key[2])
         if spot_level is None or q.final_reason(spot_level, *key) is not None:
             continue
         path = _search(q, spot_level.index, (key[0], key[1]))
         if path is not None:
-            seen[key] = path.final
+            seen[key] = (path.final, path.cost)
     return [seen[k] for k in sorted(seen)]
 
 
-def _reachable(q: _Query, spots: Sequence[Sequence[float]]) -> list[Placement]:
+def _reachable_costs(q: _Query, spots: Sequence[Sequence[float]]) -> list[tuple[Placement, float]]:
     """The final placements of the spots (``(x, y, elevation)``, quantised, deduplicated)
-    that are legal places to finish and that a legal path reaches, sorted.
+    that are legal places to finish and that a legal path reaches, sorted, each with the cost
+    of the cheapest path (inches, as :func:`shortest_path` gives it).
 
     The same answers as :func:`_reachable_each`, faster: where a spot is on the start's
     level, the straight line to it is a plain move (inside the level's passage region, no
@@ -200,19 +202,26 @@ def _reachable(q: _Query, spots: Sequence[Sequence[float]]) -> list[Placement]:
         for i, (key, lvl) in enumerate(zip(keys, levels, strict=True))
         if finals[i] and lvl is not None and lvl.index == la and key[:2] != q.start
     ]
-    verdicts = _straight_verdicts(q, [(keys[i][0], keys[i][1]) for i in same])
-    decided = dict(zip(same, verdicts, strict=True))
-    seen: dict[Point3, Placement] = {}
+    costs = _straight_costs(q, [(keys[i][0], keys[i][1]) for i in same])
+    decided = dict(zip(same, costs, strict=True))
+    seen: dict[Point3, tuple[Placement, float]] = {}
     for i, key in enumerate(keys):
         lvl = levels[i]
         if not finals[i] or lvl is None:
             continue
-        reached = decided.get(i)
-        if reached is None:
-            reached = _search(q, lvl.index, (key[0], key[1])) is not None
-        if reached:
-            seen[key] = q.mover.moved(key[0], key[1], lvl.height)
+        cost = decided.get(i)
+        if cost is None:
+            path = _search(q, lvl.index, (key[0], key[1]))
+            if path is not None:
+                seen[key] = (path.final, path.cost)
+        elif cost >= 0:
+            seen[key] = (q.mover.moved(key[0], key[1], lvl.height), cost)
     return [seen[k] for k in sorted(seen)]
+
+
+def _reachable(q: _Query, spots: Sequence[Sequence[float]]) -> list[Placement]:
+    """:func:`_reachable_costs` without the costs."""
+    return [final for final, _ in _reachable_costs(q, spots)]
 
 
 def _finals_ok(q: _Query, keys: Sequence[Point3], levels: Sequence[Level | None]) -> list[bool]:
@@ -304,10 +313,11 @@ def _finals_ok(q: _Query, keys: Sequence[Point3], levels: Sequence[Level | None]
     return ok
 
 
-def _straight_verdicts(q: _Query, goals: Sequence[XY]) -> list[bool | None]:
-    """For spots on the start's level (legal places to finish, not the start itself): whether
-    the straight line from the start reaches it (``True``/``False``), or ``None`` when the
-    line is not a plain move that keeps out of every zone (then only a search can tell).
+def _straight_costs(q: _Query, goals: Sequence[XY]) -> list[float | None]:
+    """For spots on the start's level (legal places to finish, not the start itself): the
+    cost of the straight line from the start when it reaches the spot, ``-1.0`` when it does
+    not, or ``None`` when the line is not a plain move that keeps out of every zone (then only
+    a search can tell).
 
     The same answer as the straight-line step of :func:`_search`: the line is a ``move``
     link when the level's passage region covers it (one vectorised call for all spots) and it
@@ -337,12 +347,12 @@ def _straight_verdicts(q: _Query, goals: Sequence[XY]) -> list[bool | None]:
     else:
         near = np.zeros(len(goals), dtype=bool)
     near_list: list[bool] = near.tolist()
-    out: list[bool | None] = []
+    out: list[float | None] = []
     limit = q.limit
     for goal, cov, close in zip(goals, covered, near_list, strict=True):
         length = math.dist(s, goal)
         if length > limit + _ROUND_TOL:
-            out.append(False)
+            out.append(-1.0)
             continue
         if not cov or g._crossings(lvl, s, goal) != 0:
             out.append(None)
@@ -351,7 +361,7 @@ def _straight_verdicts(q: _Query, goals: Sequence[XY]) -> list[bool | None]:
             out.append(None)
             continue
         cost = _Link("move", length).cost(FREE_DROP)[0]
-        out.append(cost <= limit + 1e-9)
+        out.append(cost if cost <= limit + 1e-9 else -1.0)
     return out
 
 
@@ -391,6 +401,42 @@ def reachable(
     except MoveError:
         return []
     return _reachable(q, spots)
+
+
+def reachable_with_costs(
+    kz: Killzone,
+    mover: Placement,
+    spots: Sequence[Sequence[float]],
+    *,
+    action: str = "reposition",
+    enemies: Sequence[Placement] = (),
+    friends: Sequence[Placement] = (),
+    move: float = 6.0,
+    max_cost: float | None = None,
+    graph: MoveGraph | None = None,
+) -> list[tuple[Placement, float]]:
+    """:func:`reachable` with the cost of each move: the cost (inches, 3.3) of the path
+    :func:`shortest_path` would take to that placement.
+
+    Args:
+        kz, mover, action, enemies, friends, move, max_cost, graph: as for
+            :func:`shortest_path`.
+        spots: ``(x, y, elevation)`` points in inches.
+
+    Returns:
+        ``(final placement, cost)`` pairs in the order of :func:`reachable`.
+
+    Raises:
+        MoveError: for an unknown action.
+    """
+    act = _action(action)
+    limit = max_move(act, move) if max_cost is None else float(max_cost)
+    g = graph if graph is not None else move_graph(kz, mover.base_mm)
+    try:
+        q = _Query(kz, g, mover, act, enemies, friends, limit)
+    except MoveError:
+        return []
+    return _reachable_costs(q, spots)
 
 
 def _straight_reach(

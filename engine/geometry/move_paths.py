@@ -171,6 +171,28 @@ def _in_control_range(kz: Killzone, a: Placement, b: Placement) -> bool:
     return within_control_range(kz, a, b)
 
 
+def _engaged(
+    kz: Killzone, enemies: Sequence[Placement], friends: Sequence[Placement]
+) -> list[bool]:
+    """For each enemy, whether one of ``friends`` is within its control range (4.2). Pairs
+    whose bases are more than 1" apart horizontally (with a 1e-9" margin) are never within
+    control range, so only the others get the exact test."""
+    if not enemies or not friends:
+        return [False] * len(enemies)
+    fx = np.asarray([f.x for f in friends], dtype=float)[:, None]
+    fy = np.asarray([f.y for f in friends], dtype=float)[:, None]
+    fr = np.asarray([f.radius for f in friends], dtype=float)[:, None]
+    ex = np.asarray([e.x for e in enemies], dtype=float)
+    ey = np.asarray([e.y for e in enemies], dtype=float)
+    er = np.asarray([e.radius for e in enemies], dtype=float)
+    near = np.hypot(fx - ex, fy - ey) - fr - er <= CONTROL_RANGE + _EPS + 1e-9
+    cols: list[list[bool]] = near.T.tolist()
+    return [
+        any(_in_control_range(kz, f, e) for f, close in zip(friends, col, strict=True) if close)
+        for e, col in zip(enemies, cols, strict=True)
+    ]
+
+
 class _Query:
     """The operatives' side of a move: start checks, zones, final checks."""
 
@@ -219,12 +241,11 @@ class _Query:
             )
         # Enemies a friendly operative is already engaging: their control range may be
         # passed through (Reposition, Dash) or entered and left (Charge).
-        self.engaged = [
-            any(_in_control_range(kz, f, e) for f in self.friends)
-            if action != "fall_back"
-            else True
-            for e in self.enemies
-        ]
+        self.engaged = (
+            [True] * len(self.enemies)
+            if action == "fall_back"
+            else _engaged(kz, self.enemies, self.friends)
+        )
         self.zones: list[_Zone] = []
         # Exact control range checks along links and at nodes, keyed by (enemy, levels,
         # points): shared by the searches of one query.

@@ -83,7 +83,12 @@ their cost) and :mod:`engine.geometry.move_destinations` (which destinations a m
 for listing legal actions and for agents). This module is their public face.
 """
 
-from engine.geometry.move_destinations import candidate_destinations, reachable, straight_reach
+from engine.geometry.move_destinations import (
+    candidate_destinations,
+    reachable,
+    reachable_with_costs,
+    straight_reach,
+)
 from engine.geometry.move_graph import (
     ACCESSIBLE_COST,
     CHARGE_BONUS,
@@ -131,6 +136,7 @@ __all__ = [
     "move_cost",
     "move_graph",
     "reachable",
+    "reachable_with_costs",
     "shortest_path",
     "straight_reach",
 ]
