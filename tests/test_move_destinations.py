@@ -158,3 +158,59 @@ def test_a_listed_move_applies_as_a_fresh_path_search_would() -> None:
         for action, events in steps:
             fresh, again = fresh.apply(action)
             assert again == events, action
+
+
+@pytest.mark.parametrize("layout", ["open_ruins", "close_quarters"])
+def test_a_listing_memo_gives_each_action_the_answers_it_gives_alone(layout: str) -> None:
+    """One memo shared by the four move actions of a listing (Reposition and Dash share their
+    zones; Charge and Fall Back have their own) gives each action exactly the destinations and
+    costs it has without a memo; the memo also moves on to other positions and operatives
+    without carrying a stale answer (the same memo is used for every case in turn)."""
+    from engine.geometry.movement import ReachMemo, reachable_with_costs
+
+    kz = load_killzone(layout)
+    rng = random.Random(13)
+    memo = ReachMemo()
+    reached = 0
+    for _ in range(40):
+        base = rng.choice(BASES)
+        me = _random_place(rng, kz, base)
+        enemies = [_random_place(rng, kz, rng.choice(BASES)) for _ in range(rng.randint(1, 6))]
+        ang = rng.uniform(0, 2 * math.pi)
+        enemies.append(
+            Placement(round(me.x + 3 * math.cos(ang), 3), round(me.y + 3 * math.sin(ang), 3), 32.0)
+        )
+        friends = [_random_place(rng, kz, rng.choice(BASES)) for _ in range(rng.randint(0, 5))]
+        move = rng.choice((5.5, 6.0, 7.0))
+        for action in ("reposition", "dash", "fall_back", "charge"):
+            spots = _spots(rng, me, max_move(action, move), kz)
+            args = {"action": action, "enemies": enemies, "friends": friends, "move": move}
+            shared = reachable_with_costs(kz, me, spots, **args, memo=memo)
+            assert shared == reachable_with_costs(kz, me, spots, **args), action
+            reached += len(shared)
+    assert reached > 100
+
+
+def test_a_listing_memo_forgets_its_answers_when_an_operative_moves() -> None:
+    """A friendly operative now standing on a destination the memo found reachable: the same
+    memo must not offer it again (bases never overlap, 3.3), as a fresh query does not."""
+    from engine.geometry.movement import ReachMemo, reachable_with_costs
+
+    kz = load_killzone("open_ruins")
+    rng = random.Random(21)
+    memo = ReachMemo()
+    checked = 0
+    for _ in range(20):
+        me = _random_place(rng, kz, 32.0)
+        enemies = [_random_place(rng, kz, 32.0) for _ in range(3)]
+        spots = _spots(rng, me, 6.0, kz)
+        first = reachable_with_costs(kz, me, spots, enemies=enemies, memo=memo)
+        if not first:
+            continue
+        taken = first[0][0]
+        friend = Placement(taken.x, taken.y, 32.0, taken.elevation)
+        again = reachable_with_costs(kz, me, spots, enemies=enemies, friends=[friend], memo=memo)
+        assert again == reachable_with_costs(kz, me, spots, enemies=enemies, friends=[friend])
+        assert taken not in [final for final, _ in again]
+        checked += 1
+    assert checked >= 10

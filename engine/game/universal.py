@@ -40,6 +40,7 @@ from engine.game.work import Work
 from engine.geometry import Killzone, Objective, Placement, sight
 from engine.geometry.movement import (
     MoveError,
+    ReachMemo,
     max_move,
     move_graph,
     reachable_with_costs,
@@ -300,9 +301,12 @@ def list_action_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
 
     out: list[Action] = []
     in_cr = w.in_enemy_control_range(o)
+    memo = ReachMemo()  # the four move actions share their checks from this position
     for verb in ("Reposition", "Dash", "Fall Back", "Charge"):
         if precheck(w, o, verb, mode, in_cr) is None:
-            out.extend(Action(verb, op=o.id, point=p) for p in move_candidates(w, o, verb, mode))
+            out.extend(
+                Action(verb, op=o.id, point=p) for p in move_candidates(w, o, verb, mode, memo)
+            )
     if precheck(w, o, "Shoot", mode, in_cr) is None or (
         mode == "interrupt" and precheck(w, o, "Fight", mode, in_cr) is None
     ):
@@ -396,11 +400,14 @@ _REACH_RAY = 9.0  # inches: longer than any move (Charge: Move + 2")
 
 
 def move_candidates(
-    w: Work, o: OperativeState, verb: str, mode: str
+    w: Work, o: OperativeState, verb: str, mode: str, memo: ReachMemo | None = None
 ) -> list[tuple[float, float, float]]:
     """Deterministic destinations for listing: 8 directions at the full and half distance,
     objective markers in reach, and for a Charge spots around enemies in reach; each kept
-    only if a legal path reaches it. Scripted input may name any other exact point."""
+    only if a legal path reaches it. Scripted input may name any other exact point.
+
+    Args:
+        memo: shared by the move actions listed from one position (:class:`ReachMemo`)."""
     kz = w.kz
     args = _move_args(w, o, verb, mode)
     limit = args["max_cost"]
@@ -434,7 +441,7 @@ def move_candidates(
                 spots.append(
                     (ep.x + ring * math.cos(ang), ep.y + ring * math.sin(ang), ep.elevation)
                 )
-    found = reachable_with_costs(kz, me, spots, **args, graph=move_graph(kz, me.base_mm))
+    found = reachable_with_costs(kz, me, spots, **args, graph=move_graph(kz, me.base_mm), memo=memo)
     out: list[tuple[float, float, float]] = []
     for final, cost in found:
         point = (final.x, final.y, final.elevation)

@@ -23,6 +23,7 @@ from engine.geometry.move_graph import (
     FREE_DROP,
     XY,
     Level,
+    MoveAction,
     MoveGraph,
     Point3,
     _bevel_buffer,
@@ -147,6 +148,58 @@ def candidate_destinations(
     return _reachable(q, spots)
 
 
+class ReachMemo:
+    """Answers shared by the move queries of one operative from one position, among the same
+    operatives and on the same movement graph: the listing of its Reposition, Dash and Charge
+    destinations. It keeps which spots are legal places to finish (for a Charge and for the
+    other actions), which straight lines from the start are plain moves that keep out of every
+    zone (per kind of zones) and the query of Reposition and Dash (:meth:`_Query.variant`).
+    Pass one to :func:`reachable_with_costs` for the queries of one listing; a query from
+    another position, operative set or graph starts it afresh, so a stale answer is never
+    used."""
+
+    def __init__(self) -> None:
+        self._key: tuple[object, ...] | None = None
+        self._query: _Query | None = None
+        self._finals: dict[tuple[bool, Point3], bool] = {}
+        self._plain: dict[tuple[str, XY], float | None] = {}
+
+    def _use(
+        self,
+        g: MoveGraph,
+        mover: Placement,
+        enemies: Sequence[Placement],
+        friends: Sequence[Placement],
+    ) -> None:
+        key = (g, mover, tuple(enemies), tuple(friends))
+        if key != self._key:
+            self._key = key
+            self._query = None
+            self._finals.clear()
+            self._plain.clear()
+
+    def query(
+        self,
+        kz: Killzone,
+        g: MoveGraph,
+        mover: Placement,
+        act: MoveAction,
+        enemies: Sequence[Placement],
+        friends: Sequence[Placement],
+        limit: float,
+    ) -> _Query:
+        """The query of ``act`` (a shared variant for Reposition and Dash).
+
+        Raises:
+            MoveError: as :class:`_Query` does."""
+        self._use(g, mover, enemies, friends)
+        if act in ("reposition", "dash"):
+            if self._query is None:
+                self._query = _Query(kz, g, mover, act, enemies, friends, limit)
+            return self._query.variant(act, limit)
+        return _Query(kz, g, mover, act, enemies, friends, limit)
+
+
 def _spot_keys(q: _Query, spots: Sequence[Sequence[float]]) -> list[Point3]:
     """The spots quantised to the position grid, deduplicated (first seen kept) and within
     the action's distance of the start as the crow flies."""
@@ -179,7 +232,9 @@ def _reachable_each(q: _Query, spots: Sequence[Sequence[float]]) -> list[tuple[P
     return [seen[k] for k in sorted(seen)]
 
 
-def _reachable_costs(q: _Query, spots: Sequence[Sequence[float]]) -> list[tuple[Placement, float]]:
+def _reachable_costs(
+    q: _Query, spots: Sequence[Sequence[float]], memo: ReachMemo | None = None
+) -> list[tuple[Placement, float]]:
     """The final placements of the spots (``(x, y, elevation)``, quantised, deduplicated)
     that are legal places to finish and that a legal path reaches, sorted, each with the cost
     of the cheapest path (inches, as :func:`shortest_path` gives it).
@@ -189,20 +244,21 @@ def _reachable_costs(q: _Query, spots: Sequence[Sequence[float]]) -> list[tuple[
     Accessible part entered) and it keeps out of every zone, that line is the cheapest path
     (its cost is its length rounded up, 3.3), so the spot is reached exactly when that cost
     is within the action's distance; these checks run for all the spots at once. Every other
-    spot gets its own :func:`_search`."""
+    spot gets its own :func:`_search`. With ``memo`` (the same operatives and position), the
+    finish and straight-line answers of earlier queries are reused."""
     g = q.g
     keys = _spot_keys(q, spots)
     if not keys:
         return []
     levels = [g.level_at(x, y, z) for x, y, z in keys]
-    finals = _finals_ok(q, keys, levels)
+    finals = _finals_memo(q, keys, levels, memo)
     la = q.start_level
     same = [
         i
         for i, (key, lvl) in enumerate(zip(keys, levels, strict=True))
         if finals[i] and lvl is not None and lvl.index == la and key[:2] != q.start
     ]
-    costs = _straight_costs(q, [(keys[i][0], keys[i][1]) for i in same])
+    costs = _straight_costs(q, [(keys[i][0], keys[i][1]) for i in same], memo)
     decided = dict(zip(same, costs, strict=True))
     seen: dict[Point3, tuple[Placement, float]] = {}
     for i, key in enumerate(keys):
@@ -222,6 +278,23 @@ def _reachable_costs(q: _Query, spots: Sequence[Sequence[float]]) -> list[tuple[
 def _reachable(q: _Query, spots: Sequence[Sequence[float]]) -> list[Placement]:
     """:func:`_reachable_costs` without the costs."""
     return [final for final, _ in _reachable_costs(q, spots)]
+
+
+def _finals_memo(
+    q: _Query, keys: Sequence[Point3], levels: Sequence[Level | None], memo: ReachMemo | None
+) -> list[bool]:
+    """:func:`_finals_ok`, computed only for the spots ``memo`` has no answer for (the
+    answer depends on the spot and on whether the action is a Charge)."""
+    if memo is None:
+        return _finals_ok(q, keys, levels)
+    charge = q.action == "charge"
+    known = memo._finals
+    todo = [i for i, k in enumerate(keys) if (charge, k) not in known]
+    if todo:
+        fresh = _finals_ok(q, [keys[i] for i in todo], [levels[i] for i in todo])
+        for i, ok in zip(todo, fresh, strict=True):
+            known[(charge, keys[i])] = ok
+    return [known[(charge, k)] for k in keys]
 
 
 def _finals_ok(q: _Query, keys: Sequence[Point3], levels: Sequence[Level | None]) -> list[bool]:
@@ -313,16 +386,47 @@ def _finals_ok(q: _Query, keys: Sequence[Point3], levels: Sequence[Level | None]
     return ok
 
 
-def _straight_costs(q: _Query, goals: Sequence[XY]) -> list[float | None]:
+def _straight_costs(
+    q: _Query, goals: Sequence[XY], memo: ReachMemo | None = None
+) -> list[float | None]:
     """For spots on the start's level (legal places to finish, not the start itself): the
     cost of the straight line from the start when it reaches the spot, ``-1.0`` when it does
     not, or ``None`` when the line is not a plain move that keeps out of every zone (then only
     a search can tell).
 
-    The same answer as the straight-line step of :func:`_search`: the line is a ``move``
-    link when the level's passage region covers it (one vectorised call for all spots) and it
-    enters no Accessible part; :meth:`_Query.zones_ok` runs only for lines that come within
-    ``1e-9`` of a zone's disc on this level."""
+    The same answer as the straight-line step of :func:`_search`; whether the line is plain
+    (:func:`_straight_plain`) does not depend on the action's distance, so ``memo`` keeps it
+    for the other actions with the same zones."""
+    if memo is None:
+        plain = _straight_plain(q, goals)
+    else:
+        kind = q.action if q.action in ("charge", "fall_back") else "move"
+        known = memo._plain
+        todo = [g for g in goals if (kind, g) not in known]
+        if todo:
+            for goal, cost in zip(todo, _straight_plain(q, todo), strict=True):
+                known[(kind, goal)] = cost
+        plain = [known[(kind, g)] for g in goals]
+    s = q.start
+    limit = q.limit
+    out: list[float | None] = []
+    for goal, cost in zip(goals, plain, strict=True):
+        if math.dist(s, goal) > limit + _ROUND_TOL:
+            out.append(-1.0)
+        elif cost is None:
+            out.append(None)
+        else:
+            out.append(cost if cost <= limit + 1e-9 else -1.0)
+    return out
+
+
+def _straight_plain(q: _Query, goals: Sequence[XY]) -> list[float | None]:
+    """For spots on the start's level, the cost of the straight line from the start when it
+    is a plain move that keeps out of every zone, else ``None``: a ``move`` link when the
+    level's passage region covers it (one vectorised call for all spots) and it enters no
+    Accessible part (as :meth:`MoveGraph.classify` says); :meth:`_Query.zones_ok` runs only for
+    lines that come within ``1e-9`` of a zone's disc on this level. The cost is the length
+    rounded up (3.3)."""
     if not goals:
         return []
     g = q.g
@@ -348,20 +452,15 @@ def _straight_costs(q: _Query, goals: Sequence[XY]) -> list[float | None]:
         near = np.zeros(len(goals), dtype=bool)
     near_list: list[bool] = near.tolist()
     out: list[float | None] = []
-    limit = q.limit
     for goal, cov, close in zip(goals, covered, near_list, strict=True):
-        length = math.dist(s, goal)
-        if length > limit + _ROUND_TOL:
-            out.append(-1.0)
-            continue
-        if not cov or g._crossings(lvl, s, goal) != 0:
+        if (
+            not cov
+            or g._crossings(lvl, s, goal) != 0
+            or (close and not q.zones_ok(la, s, la, goal))
+        ):
             out.append(None)
-            continue
-        if close and not q.zones_ok(la, s, la, goal):
-            out.append(None)
-            continue
-        cost = _Link("move", length).cost(FREE_DROP)[0]
-        out.append(cost if cost <= limit + 1e-9 else -1.0)
+        else:
+            out.append(_Link("move", math.dist(s, goal)).cost(FREE_DROP)[0])
     return out
 
 
@@ -414,6 +513,7 @@ def reachable_with_costs(
     move: float = 6.0,
     max_cost: float | None = None,
     graph: MoveGraph | None = None,
+    memo: ReachMemo | None = None,
 ) -> list[tuple[Placement, float]]:
     """:func:`reachable` with the cost of each move: the cost (inches, 3.3) of the path
     :func:`shortest_path` would take to that placement.
@@ -422,6 +522,7 @@ def reachable_with_costs(
         kz, mover, action, enemies, friends, move, max_cost, graph: as for
             :func:`shortest_path`.
         spots: ``(x, y, elevation)`` points in inches.
+        memo: answers shared with the other queries of one listing (:class:`ReachMemo`).
 
     Returns:
         ``(final placement, cost)`` pairs in the order of :func:`reachable`.
@@ -433,10 +534,13 @@ def reachable_with_costs(
     limit = max_move(act, move) if max_cost is None else float(max_cost)
     g = graph if graph is not None else move_graph(kz, mover.base_mm)
     try:
-        q = _Query(kz, g, mover, act, enemies, friends, limit)
+        if memo is None:
+            q = _Query(kz, g, mover, act, enemies, friends, limit)
+        else:
+            q = memo.query(kz, g, mover, act, enemies, friends, limit)
     except MoveError:
         return []
-    return _reachable_costs(q, spots)
+    return _reachable_costs(q, spots, memo)
 
 
 def _straight_reach(

@@ -6,6 +6,7 @@ described in :mod:`engine.geometry.movement`.
 
 from __future__ import annotations
 
+import copy
 import heapq
 import itertools
 import math
@@ -285,6 +286,21 @@ class _Query:
                         exact=exact,
                     )
                 )
+
+    def variant(self, action: MoveAction, limit: float) -> _Query:
+        """This query for another of Reposition and Dash (or another distance): the start
+        checks, engaged enemies and zones of those two actions are the same (3.2), so they and
+        the caches of exact checks are shared instead of computed again.
+
+        Raises:
+            ValueError: either action is not Reposition or Dash."""
+        if action not in ("reposition", "dash") or self.action not in ("reposition", "dash"):
+            raise ValueError(f"no shared query between {self.action} and {action}")
+        other = copy.copy(self)
+        other.action = action
+        other.name = _ACTION_NAMES[action]
+        other.limit = limit
+        return other
 
     def zone_contains(self, zone: _Zone, p: XY) -> bool:
         """Whether the mover's centre at ``p`` (on the zone's level) is inside ``zone``: for

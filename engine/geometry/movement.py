@@ -84,6 +84,7 @@ for listing legal actions and for agents). This module is their public face.
 """
 
 from engine.geometry.move_destinations import (
+    ReachMemo,
     candidate_destinations,
     reachable,
     reachable_with_costs,
@@ -130,6 +131,7 @@ __all__ = [
     "MoveError",
     "MoveGraph",
     "MovePath",
+    "ReachMemo",
     "candidate_destinations",
     "check_path",
     "max_move",
