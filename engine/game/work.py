@@ -164,7 +164,8 @@ class Work:
 
     def in_enemy_control_range(self, o: OperativeState) -> bool:
         """An enemy operative is within ``o``'s control range (4.2)."""
-        return any(self.control_range(o, e) for e in self.enemies_of(o.id))
+        kz, me, within = self.kz, self.place(o), self.ctx.control_range
+        return any(within(kz, me, self.place(e)) for e in self.enemies_of(o.id))
 
     # -- stats -------------------------------------------------------------------------------
 
