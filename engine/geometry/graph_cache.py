@@ -28,10 +28,10 @@ import pickle
 import sys
 import tempfile
 from functools import lru_cache
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-import networkx as nx  # type: ignore[import-untyped]
 import numpy as np
 import shapely
 
@@ -70,7 +70,8 @@ def _code_digest() -> str:
     here = Path(__file__).resolve().parent
     for name in ("move_graph.py", "model.py", "graph_cache.py"):
         h.update((here / name).read_bytes())
-    versions = (sys.version_info[:2], shapely.__version__, np.__version__, nx.__version__)
+    # networkx by its installed version, without importing it (it is only needed on demand).
+    versions = (sys.version_info[:2], shapely.__version__, np.__version__, version("networkx"))
     h.update(repr(versions).encode())
     return h.hexdigest()
 

@@ -11,7 +11,6 @@ import math
 from typing import Any, Literal, cast
 
 import attrs
-import networkx as nx  # type: ignore[import-untyped]
 import numpy as np
 import shapely
 from numpy.typing import NDArray
@@ -330,6 +329,8 @@ class MoveGraph:
         ``horizontal``, ``climb``, ``drop``, ``crossings`` and ``weight`` (the cost in inches
         with the free 2" of drop applied to that link alone, + 1e-4 x length)."""
         if not self._nx:
+            import networkx as nx  # type: ignore[import-untyped]  # slow to import: on demand
+
             g = nx.DiGraph()
             for k, (li, (x, y)) in enumerate(zip(self._lvl_list, self._xy_list, strict=True)):
                 g.add_node(k, level=li, x=x, y=y, z=self.levels[li].height)
