@@ -214,3 +214,39 @@ def test_a_listing_memo_forgets_its_answers_when_an_operative_moves() -> None:
         assert taken not in [final for final, _ in again]
         checked += 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize("layout", ["open_ruins", "close_quarters"])
+def test_has_action_options_is_whether_the_listing_is_empty(layout: str) -> None:
+    """The On Guard window (9.3) asks only whether an operative has any Shoot or Fight to
+    interrupt with; the short-cut that stops at the first listed action must say yes exactly
+    when the full listing is not empty, in every mode, for every operative, all battle long."""
+    from engine.agents import RandomAgent
+    from engine.game import new_game
+    from engine.game.drivers import SeededDice
+    from engine.game.state import Decision
+    from engine.game.universal import has_action_options, list_action_options
+    from engine.game.work import Work
+    from engine.teams import load_builtin_team
+
+    kz = load_killzone(layout)
+    state = new_game(kz, *[load_builtin_team(t).default() for t in ("kasrkin", "legionaries")])
+    agents, dice = {"A": RandomAgent(3), "B": RandomAgent(4)}, SeededDice(3)
+    seen = {True: 0, False: 0}
+    step = 0
+    while not state.is_terminal and step < 400:
+        node = state.node
+        if isinstance(node, Decision):
+            if step % 20 == 0:
+                w = Work(state)
+                for o in w.alive():
+                    for mode in ("activation", "counteract", "interrupt"):
+                        full = bool(list_action_options(w, o, mode))
+                        assert has_action_options(w, o, mode) == full
+                        seen[full] += 1
+            action = agents[node.player].act(state)
+        else:
+            action = dice.roll(state)
+        state, _ = state.apply(action)
+        step += 1
+    assert seen[True] > 20 and seen[False] > 20

@@ -207,7 +207,7 @@ class GuardWindowFrame:
         player = other(w.ctx.owner[self.active])
         out = [Action("Pass")]
         for g in w.alive(player):
-            if g.on_guard and universal.list_action_options(w, g, "interrupt"):
+            if g.on_guard and universal.has_action_options(w, g, "interrupt"):
                 out.append(Action("Interrupt", op=g.id))
         return out
 
@@ -232,7 +232,7 @@ class GuardWindowFrame:
         g = universal.own_operative(w, a.op, player)
         if not g.on_guard:
             raise _illegal(f"{g.id} is not on guard (9.3)")
-        if not universal.list_action_options(w, g, "interrupt"):
+        if not universal.has_action_options(w, g, "interrupt"):
             raise _illegal(f"{g.id} has no Shoot or Fight it could perform (9.3)")
         # mark the enemy activation's window as used
         for i in range(len(w.stack) - 1, -1, -1):

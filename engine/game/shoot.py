@@ -6,6 +6,7 @@ players' choices in the sequence are listed in the :mod:`engine.game.attacks` do
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
@@ -107,9 +108,13 @@ def _fixed_target(w: Work, o: OperativeState, name: str, prof: Any) -> str | Non
 
 def shoot_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
     """Listed Shoot actions: each usable ranged weapon at each primary target it may take."""
+    return list(iter_shoot_options(w, o, mode))
+
+
+def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action]:
+    """:func:`shoot_options`, one at a time (a caller may stop at the first)."""
     pb = _point_blank(w, o, mode)
     in_cr = mode != "interrupt" and w.in_enemy_control_range(o)
-    out = []
     for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
         if o.order != "engage" and not universal.silent(prof):
             continue
@@ -119,12 +124,11 @@ def shoot_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
             continue
         fixed = _fixed_target(w, o, name, prof)
         if fixed is not None:
-            out.append(Action("Shoot", op=o.id, weapon=name, target=fixed))
+            yield Action("Shoot", op=o.id, weapon=name, target=fixed)
             continue
         for t in w.enemies_of(o.id):
             if shoot_target_reason(w, o, t, name, prof, pb) is None:
-                out.append(Action("Shoot", op=o.id, weapon=name, target=t.id))
-    return out
+                yield Action("Shoot", op=o.id, weapon=name, target=t.id)
 
 
 def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:

@@ -24,6 +24,7 @@ moving (except the move a ``Heavy (x only)`` allows) and no move after using one
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
@@ -226,7 +227,7 @@ class ActivationFrame:
     def act(self, w: Work, a: Action) -> None:
         o = w.op(self.op)
         if a.verb == "End activation":
-            if self.mode == "interrupt" and list_action_options(w, o, self.mode):
+            if self.mode == "interrupt" and has_action_options(w, o, self.mode):
                 raise _illegal("an On Guard interrupt must perform its Shoot or Fight (9.3)")
             self.end(w)
             return
@@ -297,31 +298,40 @@ def precheck(
 
 def list_action_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
     """The listed legal actions of ``o`` (movement destinations from candidates)."""
+    return list(iter_action_options(w, o, mode))
+
+
+def has_action_options(w: Work, o: OperativeState, mode: str) -> bool:
+    """Whether ``o`` has a listed legal action (``bool(list_action_options(...))``, stopping
+    at the first one found)."""
+    return next(iter_action_options(w, o, mode), None) is not None
+
+
+def iter_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action]:
+    """The listed legal actions of ``o``, in the order of :func:`list_action_options`, each
+    group computed only when the previous ones have been consumed."""
     from engine.game import closequarters, fight, shoot
 
-    out: list[Action] = []
     in_cr = w.in_enemy_control_range(o)
     memo = ReachMemo()  # the four move actions share their checks from this position
     for verb in ("Reposition", "Dash", "Fall Back", "Charge"):
         if precheck(w, o, verb, mode, in_cr) is None:
-            out.extend(
-                Action(verb, op=o.id, point=p) for p in move_candidates(w, o, verb, mode, memo)
-            )
+            for p in move_candidates(w, o, verb, mode, memo):
+                yield Action(verb, op=o.id, point=p)
     if precheck(w, o, "Shoot", mode, in_cr) is None or (
         mode == "interrupt" and precheck(w, o, "Fight", mode, in_cr) is None
     ):
-        out.extend(shoot.shoot_options(w, o, mode))
+        yield from shoot.iter_shoot_options(w, o, mode)
     if precheck(w, o, "Fight", mode, in_cr) is None:
-        out.extend(fight.fight_options(w, o))
+        yield from fight.fight_options(w, o)
     if precheck(w, o, "Pick up", mode, in_cr) is None:
         for m in w.markers:
             if _can_pick_up(w, o, m.name) is None:
-                out.append(Action("Pick up", op=o.id, text=m.name))
+                yield Action("Pick up", op=o.id, text=m.name)
     if o.carrying and precheck(w, o, "Place marker", mode, in_cr) is None:
-        out.append(Action("Place marker", op=o.id, point=(o.x, o.y, 0.0)))
+        yield Action("Place marker", op=o.id, point=(o.x, o.y, 0.0))
     if w.ctx.close_quarters:
-        out.extend(closequarters.options(w, o, mode))
-    return out
+        yield from closequarters.options(w, o, mode)
 
 
 def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
