@@ -452,24 +452,19 @@ def move_candidates(
                     (ep.x + ring * math.cos(ang), ep.y + ring * math.sin(ang), ep.elevation)
                 )
     found = reachable_with_costs(kz, me, spots, **args, graph=move_graph(kz, me.base_mm), memo=memo)
-    out: list[tuple[float, float, float]] = []
-    for final, cost in found:
-        point = (final.x, final.y, final.elevation)
-        # do_move of a listed destination finds its outcome here instead of searching again.
-        w.ctx.remember(_move_key(kz, me, point, args), (final, cost))
-        out.append(point)
-    return out
+    # do_move of a listed destination finds its outcome here instead of searching again.
+    outcomes = {(f.x, f.y, f.elevation): (f, cost) for f, cost in found}
+    w.ctx.remember(_moves_key(kz, me, args), outcomes)
+    return list(outcomes)
 
 
-def _move_key(
-    kz: Killzone, me: Placement, point: tuple[float, float, float], args: dict[str, Any]
-) -> tuple[Any, ...]:
-    """The battle-cache key of a move's outcome: everything :func:`shortest_path` reads."""
+def _moves_key(kz: Killzone, me: Placement, args: dict[str, Any]) -> tuple[Any, ...]:
+    """The battle-cache key of the listed outcomes of one move action from one position:
+    everything :func:`shortest_path` reads but the destination."""
     return (
-        "moved",
+        "moves",
         id(kz),
         me,
-        point,
         args["action"],
         args["max_cost"],
         args["move"],
@@ -486,7 +481,7 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     """
     assert a.point is not None
     args = _move_args(w, o, a.verb, mode)
-    listed = w.ctx.peek(_move_key(w.kz, w.place(o), a.point, args))
+    listed = (w.ctx.peek(_moves_key(w.kz, w.place(o), args)) or {}).get(a.point)
     if listed is not None:
         f, cost = listed
     else:

@@ -154,7 +154,7 @@ class Objective:
         return OBJECTIVE_DIAMETER_MM / MM_PER_INCH / 2
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class Placement:
     """Where an operative is: the inputs of every geometry query.
 
