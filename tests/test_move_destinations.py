@@ -250,3 +250,36 @@ def test_has_action_options_is_whether_the_listing_is_empty(layout: str) -> None
         state, _ = state.apply(action)
         step += 1
     assert seen[True] > 20 and seen[False] > 20
+
+
+@pytest.mark.parametrize("layout", ["open_ruins", "close_quarters"])
+def test_fast_straight_reach_matches_the_overlay_bit_for_bit(layout: str) -> None:
+    """How far a base can go straight in each direction (the rings of listed destinations):
+    the edge test with GEOS exit points gives exactly the overlay's lengths (the same floats,
+    so the same destinations after quantising), on every level and base size, from random
+    starts and from starts on a 0.25" grid (rays through terrain corners at 45 degrees are
+    the doubtful cases the fast path hands to the overlay)."""
+    from engine.geometry.move_destinations import _straight_reach, _straight_reach_fast
+
+    rng = random.Random(17)
+    dirs8 = [(math.cos(2 * math.pi * k / 8), math.sin(2 * math.pi * k / 8)) for k in range(8)]
+    base_kz = load_killzone(layout)
+    kzs = [base_kz]
+    if base_kz.hatchways:
+        kzs.append(base_kz.with_open_hatchways(sorted(base_kz.hatchways)[:2]))
+    rays = 0
+    for kz in kzs:
+        for base in (32.0, 40.0):
+            g = move_graph(kz, base)
+            for lvl in g.levels:
+                x0, y0, x1, y1 = lvl.strict_tol.bounds
+                for i in range(60 if lvl.index == 0 else 10):
+                    x, y = rng.uniform(x0 - 0.5, x1 + 0.5), rng.uniform(y0 - 0.5, y1 + 0.5)
+                    if i % 3 == 0:
+                        x, y = round(x * 4) / 4, round(y * 4) / 4
+                    start = (round(x, 3), round(y, 3))
+                    length = rng.choice((3.0, 6.0, 9.0))
+                    fast = _straight_reach_fast(g, lvl, start, dirs8, length)
+                    assert fast == _straight_reach(lvl, start, dirs8, length), start
+                    rays += len(fast)
+    assert rays > 1500

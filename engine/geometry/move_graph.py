@@ -299,6 +299,7 @@ class MoveGraph:
     _move_index: list[tuple[NDArray[np.int64], list[_Link]]] = attrs.field(factory=list, repr=False)
     _nx: list[Any] = attrs.field(factory=list, repr=False)
     _terrain_near: dict[tuple[float, float, float], bool] = attrs.field(factory=dict, repr=False)
+    _edges: dict[int, tuple[FloatArray, FloatArray]] = attrs.field(factory=dict, repr=False)
 
     def reprepare(self) -> None:
         """Prepare this graph's shapely geometries again (a graph loaded from the disk cache:
@@ -309,6 +310,24 @@ class MoveGraph:
         for geom in geoms:
             if geom is not None and not shapely.is_prepared(geom):
                 shapely.prepare(geom)
+
+    def strict_edges(self, lvl: Level) -> tuple[FloatArray, FloatArray]:
+        """The edges of ``lvl``'s strict region (:attr:`Level.strict_tol`), every ring in its
+        own order: arrays (E, 2) of start and end points in inches (cached)."""
+        edges = self._edges.get(lvl.index)
+        if edges is None:
+            starts: list[FloatArray] = []
+            stops: list[FloatArray] = []
+            for ring in shapely.get_rings(shapely.get_parts(lvl.strict_tol)):
+                xy = np.asarray(shapely.get_coordinates(ring), dtype=float)
+                starts.append(xy[:-1])
+                stops.append(xy[1:])
+            edges = (
+                np.concatenate(starts) if starts else np.zeros((0, 2)),
+                np.concatenate(stops) if stops else np.zeros((0, 2)),
+            )
+            self._edges[lvl.index] = edges
+        return edges
 
     def terrain_near(self, x: float, y: float, distance: float) -> bool:
         """Whether any terrain part's footprint lies within ``distance`` inches of the point
