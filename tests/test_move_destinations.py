@@ -53,7 +53,9 @@ def _spots(rng: random.Random, me: Placement, limit: float, kz: Killzone) -> lis
     out: list[tuple[float, float, float]] = []
     for k in range(8):
         ang = 2 * math.pi * k / 8
-        for d in (math.floor(limit), max(1.0, math.floor(limit) / 2)):
+        # The last spot is within the distance as the crow flies, but with a fractional
+        # distance its straight line rounds up past it (3.3): it must be refused.
+        for d in (math.floor(limit), max(1.0, math.floor(limit) / 2), limit - 0.1):
             out.append((me.x + d * math.cos(ang), me.y + d * math.sin(ang), me.elevation))
     heights = [lvl.height for lvl in move_graph(kz, me.base_mm).levels]
     for _ in range(16):
