@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
 import shapely
-from numpy.typing import NDArray
 
 from engine.geometry.model import Killzone, Placement
 
@@ -37,8 +36,9 @@ _INF = math.inf
 _CONTROL_RANGE = 1.0  # inches (section 4.2), sight.CONTROL_RANGE
 _COVER_MIN_DISTANCE = 2.0  # inches (section 4.5), sight.COVER_MIN_DISTANCE
 
-# The 19 sample points of a target model (sight._target_points): (radius fraction, cos, sin,
-# height fraction), the axis first. ``math.cos`` of the same float64 angles as the reference.
+# The 19 sample points of a target model (sight._target_points, same constants): three on the
+# axis, then eight around it at 0.8 of the radius at two heights (fractions of the model
+# height); ``math.cos`` of the same float64 angles as the reference.
 _RING_ANGLES = np.linspace(0.0, 2 * np.pi, 8, endpoint=False)
 _AXIS_H = (1.0, 0.5, 0.15)
 _RING_H = (0.9, 0.4)
@@ -55,7 +55,6 @@ Rec = tuple[
 ]
 
 _TABLE_KEY = "sight.kernel"
-FloatArray = NDArray[np.float64]
 
 
 @attrs.frozen(slots=True, eq=False)
@@ -436,7 +435,19 @@ class PairVerdicts:
             called at most once, when a Heavy part may obscure.
     """
 
-    __slots__ = ("_cands", "_close", "_gaps", "_s", "_stand", "_stood", "_t", "_table", "lines")
+    __slots__ = (
+        "_cands",
+        "_close",
+        "_gaps",
+        "_norm",
+        "_points",
+        "_s",
+        "_stand",
+        "_stood",
+        "_t",
+        "_table",
+        "lines",
+    )
 
     def __init__(
         self,
@@ -446,14 +457,17 @@ class PairVerdicts:
         stand: Callable[[], tuple[int, int]],
     ) -> None:
         self._table = table
-        self._s = s
-        self._t = t
+        # x, y, radius, elevation (inches), as the reference's columns.
+        self._s = (s.x, s.y, s.radius, s.elevation)
+        self._t = (t.x, t.y, t.radius, t.elevation)
         #: The targeting lines ``(p0, p1)`` (:func:`targeting_lines`).
         self.lines = targeting_lines(s, t)
         self._stand = stand
         self._stood: tuple[int, int] | None = None
         self._close: bool | None = None
-        self._cands = _corridor(table.intervene, s.x, s.y, t.x, t.y, max(s.radius, t.radius))
+        self._norm: float | None = None
+        self._points: Any = None
+        self._cands = _corridor(table.intervene, s.x, s.y, t.x, t.y, max(self._s[2], self._t[2]))
         self._gaps: dict[int, tuple[float, float]] = {}
 
     def _stands(self) -> tuple[int, int]:
@@ -461,32 +475,28 @@ class PairVerdicts:
             self._stood = self._stand()
         return self._stood
 
-    def _columns(self) -> FloatArray:
-        """The reference's columns of the pair: rows shooter, target; x, y, radius, z."""
-        s, t = self._s, self._t
-        return np.asarray(
-            [(s.x, s.y, s.radius, s.elevation), (t.x, t.y, t.radius, t.elevation)], dtype=float
-        )
-
     def _is_close(self) -> bool:
-        """The operatives are within 2" of each other: no cover (4.5)."""
+        """The operatives are within 2" of each other: no cover (4.5). The reference's
+        expressions (``np.hypot`` as it calls it, the rest in plain floats)."""
         if self._close is None:
-            c = self._columns()
-            x, y, r, z = c[:, 0], c[:, 1], c[:, 2], c[:, 3]
-            centre_gap = np.maximum(np.hypot(x[:1] - x[1:], y[:1] - y[1:]) - r[:1] - r[1:], 0.0)
-            close = np.hypot(centre_gap, z[:1] - z[1:]) <= _COVER_MIN_DISTANCE + _EPS
-            self._close = bool(close[0])
+            sx, sy, sr, sz = self._s
+            tx, ty, tr, tz = self._t
+            centre_gap = float(np.hypot(sx - tx, sy - ty)) - sr - tr
+            centre_gap = centre_gap if centre_gap > 0.0 else 0.0
+            close = float(np.hypot(centre_gap, sz - tz)) <= _COVER_MIN_DISTANCE + _EPS
+            self._close = close
         return self._close
 
     def _passed(self, corner: tuple[float, float]) -> bool:
-        """A wall end whose corner the shooter has passed does not intervene (9.3)."""
-        c = self._columns()
-        x, y, r = c[:, 0], c[:, 1], c[:, 2]
-        dx, dy = x[1:] - x[:1], y[1:] - y[:1]
-        norm = np.maximum(np.hypot(dx, dy), _EPS)
-        cx, cy = np.asarray([corner[0]]), np.asarray([corner[1]])
-        ahead = ((cx - x[:1]) * dx + (cy - y[:1]) * dy) / norm
-        return not bool((ahead > r[:1] + _EPS)[0])
+        """A wall end whose corner the shooter has passed (no further toward the target than
+        the front of the shooter's base) does not intervene (9.3)."""
+        sx, sy, sr, _ = self._s
+        tx, ty, _, _ = self._t
+        dx, dy = tx - sx, ty - sy
+        if self._norm is None:
+            self._norm = max(float(np.hypot(dx, dy)), _EPS)
+        ahead = ((corner[0] - sx) * dx + (corner[1] - sy) * dy) / self._norm
+        return not ahead > sr + _EPS
 
     def _fill_gaps(self, rows: list[int]) -> None:
         """Horizontal gaps (inches) from the parts' footprints to the target's and shooter's
@@ -494,13 +504,16 @@ class PairVerdicts:
         todo = [row for row in rows if row not in self._gaps]
         if not todo:
             return
-        s, t = self._s, self._t
+        if self._points is None:
+            self._points = np.asarray(
+                shapely.points(
+                    np.asarray([self._t[0], self._s[0]]), np.asarray([self._t[1], self._s[1]])
+                ),
+                dtype=object,
+            ).reshape(1, 2)
         polys = np.asarray([self._table.polygons[row] for row in todo], dtype=object)
-        pts = np.asarray(
-            shapely.points(np.asarray([t.x, s.x]), np.asarray([t.y, s.y])), dtype=object
-        ).reshape(-1)
-        d = np.asarray(shapely.distance(polys[:, None], pts[None, :]), dtype=np.float64)
-        g = np.maximum(d - np.asarray([t.radius, s.radius])[None, :], 0.0).tolist()
+        d = np.asarray(shapely.distance(polys[:, None], self._points), dtype=np.float64)
+        g = np.maximum(d - np.asarray([self._t[2], self._s[2]])[None, :], 0.0).tolist()
         for row, (gt, gs) in zip(todo, g, strict=True):
             self._gaps[row] = (gt, gs)
 
