@@ -7,8 +7,13 @@ Rules: ``rules/KT24.md`` sections 4.1 (distances), 4.2 (control range), 4.3 (vis
 
 The killzone is 2.5D: every terrain part is a footprint polygon extruded from the floor to its
 height. One numpy core (:func:`_lowest_crossings`) intersects many 3D segments with every part
-at once; all queries are built on it, so the single-pair functions and the vectorised
-:func:`all_pairs` give the same answers.
+at once; all queries are defined by it, so the single-pair functions and the vectorised
+:func:`all_pairs` give the same answers. The single-pair queries (:func:`visible`,
+:func:`targeting`, :func:`valid_target`, objective markers) run the same tests in plain Python
+(:mod:`engine.geometry.sight_kernel`), line by line with early exits, because numpy on a
+single pair's 19 or 25 lines costs more than it saves; the numpy versions stay as the reference
+(:func:`_visible_reference`, :func:`_targeting_reference`, :func:`_valid_target_reference`)
+and ``tests/test_sight_fast_path.py`` checks both agree exactly.
 
 Modelling choices (documented approximations of tabletop judgement):
 
