@@ -241,3 +241,33 @@ def test_shadow_proof_is_sound(name: str) -> None:
             hit = np.where(parts.always_block[part], low < np.inf, low < parts.heights[part] - 1e-6)
             assert set(seg[hit].tolist()) == set(range(19)), (name, a, b, rec[7])
     assert proved
+
+
+def _within_control_range_reference(kz: Killzone, a: Placement, b: Placement) -> bool:
+    """within_control_range as it was: distance first, then the reference's visible."""
+    if sight.distance(a, b) > sight.CONTROL_RANGE + 1e-6:
+        return False
+    if not (sight._visible_reference(kz, a, b) or sight._visible_reference(kz, b, a)):
+        return False
+    return sight.distance_around_walls(kz, a, b) <= sight.CONTROL_RANGE + 1e-6
+
+
+@pytest.mark.parametrize("name", ["open_ruins", "cq mixed", "mixed"])
+def test_within_control_range_is_the_reference(name: str) -> None:
+    # Pairs spread around 1" apart (the quick rejection of far pairs must not change a
+    # verdict near the limit), in every direction and across elevations.
+    kz = LAYOUTS[name]
+    rng = random.Random(6)
+    inside = 0
+    for a in _placements(kz, 400, 6):
+        b_mm = rng.choice(BASES)
+        reach = (a.base_mm + b_mm) / 2 / 25.4 + rng.choice((0.0, 0.5, 1.0, 1.0, 1.5))
+        reach += rng.choice((-1e-6, 0.0, 1e-6, 1e-3, -1e-3, rng.uniform(-0.5, 0.5)))
+        ang = rng.choice((0.0, 90.0, 180.0, 270.0, rng.uniform(0, 360)))
+        x = a.x + reach * np.cos(np.radians(ang))
+        y = a.y + reach * np.sin(np.radians(ang))
+        b = Placement(float(x), float(y), base_mm=b_mm, elevation=rng.choice((0.0, 0.0, 0.5)))
+        fast = sight.within_control_range(kz, a, b)
+        assert fast == _within_control_range_reference(kz, a, b), (name, a, b)
+        inside += fast
+    assert 0 < inside < 400

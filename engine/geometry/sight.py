@@ -79,6 +79,7 @@ from shapely.geometry.base import BaseGeometry
 
 from engine.geometry import sight_kernel
 from engine.geometry.model import (
+    MM_PER_INCH,
     OBJECTIVE_DIAMETER_MM,
     Killzone,
     Objective,
@@ -588,6 +589,12 @@ def within_control_range(kz: Killzone, a: Placement, b: Placement) -> bool:
     """Whether two operatives are within each other's control range (section 4.2): within 1"
     and one visible to the other; mutual by definition. The 1" is :func:`distance`, measured
     around walls on a close quarters killzone (:func:`distance_around_walls`, section 9.3)."""
+    # Most pairs are far apart: a centre gap along x or y past both radii, the 1" and a margin
+    # well above rounding means :func:`distance` is past 1" (as tested next).
+    reach = (a.base_mm + b.base_mm) / (2 * MM_PER_INCH) + CONTROL_RANGE + 2 * _EPS
+    dx, dy = a.x - b.x, a.y - b.y
+    if dx > reach or -dx > reach or dy > reach or -dy > reach:
+        return False
     if distance(a, b) > CONTROL_RANGE + _EPS:
         return False
     if not (visible(kz, a, b) or visible(kz, b, a)):
