@@ -7,8 +7,13 @@ Rules: ``rules/KT24.md`` sections 4.1 (distances), 4.2 (control range), 4.3 (vis
 
 The killzone is 2.5D: every terrain part is a footprint polygon extruded from the floor to its
 height. One numpy core (:func:`_lowest_crossings`) intersects many 3D segments with every part
-at once; all queries are built on it, so the single-pair functions and the vectorised
-:func:`all_pairs` give the same answers.
+at once; all queries are defined by it, so the single-pair functions and the vectorised
+:func:`all_pairs` give the same answers. The single-pair queries (:func:`visible`,
+:func:`targeting`, :func:`valid_target`, objective markers) run the same tests in plain Python
+(:mod:`engine.geometry.sight_kernel`), line by line with early exits, because numpy on a
+single pair's 19 or 25 lines costs more than it saves; the numpy versions stay as the reference
+(:func:`_visible_reference`, :func:`_targeting_reference`, :func:`_valid_target_reference`)
+and ``tests/test_sight_fast_path.py`` checks both agree exactly.
 
 Modelling choices (documented approximations of tabletop judgement):
 
@@ -72,7 +77,9 @@ from numpy.typing import NDArray
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
+from engine.geometry import sight_kernel
 from engine.geometry.model import (
+    MM_PER_INCH,
     OBJECTIVE_DIAMETER_MM,
     Killzone,
     Objective,
@@ -560,7 +567,17 @@ _N_TARGET_POINTS = len(_AXIS) + len(_RING) * _RING_ANGLES.size
 
 def visible(kz: Killzone, a: Placement, b: Placement) -> bool:
     """Whether ``b`` is visible to ``a`` (section 4.3): an unobstructed sight line from a's
-    head to some part of b's model. An operative is always visible to itself."""
+    head to some part of b's model. An operative is always visible to itself.
+
+    Computed line by line, stopping at the first clear one (:mod:`sight_kernel`); the answer
+    is :func:`_visible_reference`'s."""
+    if a == b:
+        return True
+    return sight_kernel.visible(sight_kernel.sight_table(kz, _parts(kz)), a, b)
+
+
+def _visible_reference(kz: Killzone, a: Placement, b: Placement) -> bool:
+    """:func:`visible` on the numpy core, all 19 lines at once (the reference)."""
     if a == b:
         return True
     pts = _target_points(b)
@@ -572,6 +589,12 @@ def within_control_range(kz: Killzone, a: Placement, b: Placement) -> bool:
     """Whether two operatives are within each other's control range (section 4.2): within 1"
     and one visible to the other; mutual by definition. The 1" is :func:`distance`, measured
     around walls on a close quarters killzone (:func:`distance_around_walls`, section 9.3)."""
+    # Most pairs are far apart: a centre gap along x or y past both radii, the 1" and a margin
+    # well above rounding means :func:`distance` is past 1" (as tested next).
+    reach = (a.base_mm + b.base_mm) / (2 * MM_PER_INCH) + CONTROL_RANGE + 2 * _EPS
+    dx, dy = a.x - b.x, a.y - b.y
+    if dx > reach or -dx > reach or dy > reach or -dy > reach:
+        return False
     if distance(a, b) > CONTROL_RANGE + _EPS:
         return False
     if not (visible(kz, a, b) or visible(kz, b, a)):
@@ -600,9 +623,7 @@ def objective_in_control_range(kz: Killzone, operative: Placement, marker: Objec
                 0.01,
             )
         )
-    p1 = np.asarray(pts, dtype=float)
-    p0 = np.broadcast_to(np.asarray(operative.head, dtype=float), p1.shape)
-    if bool(_blocked(_parts(kz), p0, p1).all()):
+    if not sight_kernel.any_clear(sight_kernel.sight_table(kz, _parts(kz)), operative.head, pts):
         return False
     as_base = Placement(mx, my, base_mm=OBJECTIVE_DIAMETER_MM)
     return distance_around_walls(kz, operative, as_base) <= CONTROL_RANGE + _EPS
@@ -814,9 +835,52 @@ class Targeting:
     obscured: bool
 
 
+def _pair_verdicts(kz: Killzone, s: Placement, t: Placement) -> sight_kernel.PairVerdicts:
+    """The fast path's per-origin verdicts of one pair (:class:`sight_kernel.PairVerdicts`)."""
+    return sight_kernel.PairVerdicts(
+        sight_kernel.sight_table(kz, _parts(kz)),
+        s,
+        t,
+        lambda: (_standing_feature(kz, s), _standing_feature(kz, t)),
+    )
+
+
 def targeting(kz: Killzone, shooter: Placement, target: Placement) -> Targeting:
     """Targeting lines, intervening features, cover and obscured for one shooter and target
-    (sections 4.4, 4.5; module docstring for the sampling of points)."""
+    (sections 4.4, 4.5; module docstring for the sampling of points).
+
+    Computed origin by origin in :mod:`sight_kernel`, stopping at the first origin that sees
+    the target neither in cover nor obscured (the shooter's first choice); the answer is
+    :func:`_targeting_reference`'s."""
+    pv = _pair_verdicts(kz, shooter, target)
+    best = -1
+    best_rank = 4
+    chosen: sight_kernel.OriginVerdict | None = None
+    for o in range(_N_ORIGINS):
+        v = pv.origin(o)
+        rank = 2 * v.cover + v.obscured
+        if rank < best_rank:
+            best, best_rank, chosen = o, rank, v
+            if rank == 0:
+                break
+    assert chosen is not None
+    p0, p1 = pv.lines
+    sl = slice(best * _N_FACING, (best + 1) * _N_FACING)
+    return Targeting(
+        origin=(p0[best * _N_FACING][0], p0[best * _N_FACING][1]),
+        lines=tuple(
+            ((a[0], a[1], a[2]), (b[0], b[1], b[2])) for a, b in zip(p0[sl], p1[sl], strict=True)
+        ),
+        intervening=frozenset(chosen.crossed),
+        cover_features=frozenset(chosen.cover_features),
+        obscuring_features=frozenset(chosen.obscuring_features),
+        in_cover=chosen.cover,
+        obscured=chosen.obscured,
+    )
+
+
+def _targeting_reference(kz: Killzone, shooter: Placement, target: Placement) -> Targeting:
+    """:func:`targeting` on the numpy core, every origin at once (the reference)."""
     ops = (shooter, target)
     v = _evaluate(kz, ops, np.array([0]), np.array([1]), keep_sets=True)
     o = int(_best_origin(v.cover, v.obscured)[0])
@@ -916,6 +980,28 @@ def valid_target(
     if seek not in (None, "all", "light"):
         raise ValueError(f"seek must be None, 'all' or 'light', not {seek!r}")
     if not visible(kz, shooter, target):
+        return False
+    if o == "engage" or seek == "all":
+        return True
+    pv = _pair_verdicts(kz, shooter, target)
+    ignore_light = seek == "light" or _height_advantage(kz, shooter, target) >= 2 - _EPS
+    for k in range(_N_ORIGINS):
+        v = pv.origin(k, keep_sets=False)
+        if not (v.cover_heavy if ignore_light else v.cover_any):
+            return True
+    return False
+
+
+def _valid_target_reference(
+    kz: Killzone, target: Placement, shooter: Placement, order: str, *, seek: str | None = None
+) -> bool:
+    """:func:`valid_target` on the numpy core (the reference)."""
+    o = order.lower()
+    if o not in ("engage", "conceal"):
+        raise ValueError(f"order must be 'engage' or 'conceal', not {order!r}")
+    if seek not in (None, "all", "light"):
+        raise ValueError(f"seek must be None, 'all' or 'light', not {seek!r}")
+    if not _visible_reference(kz, shooter, target):
         return False
     if o == "engage" or seek == "all":
         return True
