@@ -32,7 +32,7 @@ from engine.geometry.move_graph import (
     move_graph,
 )
 from engine.geometry.move_paths import MoveError, _action, _Query, _search, max_move
-from engine.geometry.sight import _EPS, within_control_range
+from engine.geometry.sight import CONTROL_RANGE_TOLERANCE, within_control_range
 
 # -------------------------------------------------------------------------------------------
 # Candidate destinations (for agents)
@@ -345,7 +345,7 @@ def _finals_ok(q: _Query, keys: Sequence[Point3], levels: Sequence[Level | None]
         unsure_others = [[] for _ in rows]
     # Enemies clearly more than 1" away (sight.distance) cannot be within control range.
     enemies = q.enemies
-    limit = CONTROL_RANGE + _EPS
+    limit = CONTROL_RANGE + CONTROL_RANGE_TOLERANCE
     if enemies:
         ex = np.asarray([e.x for e in enemies], dtype=float)
         ey = np.asarray([e.y for e in enemies], dtype=float)

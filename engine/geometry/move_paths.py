@@ -41,7 +41,7 @@ from engine.geometry.move_graph import (
     _Link,
     move_graph,
 )
-from engine.geometry.sight import _EPS, within_control_range
+from engine.geometry.sight import CONTROL_RANGE_TOLERANCE, within_control_range
 
 
 class MoveError(KillTeamError, ValueError):
@@ -162,16 +162,6 @@ def _seg_point_distance(a: XY, b: XY, c: XY) -> float:
     return math.hypot(a[0] + t * dx - c[0], a[1] + t * dy - c[1])
 
 
-def _in_control_range(kz: Killzone, a: Placement, b: Placement) -> bool:
-    """:func:`~engine.geometry.sight.within_control_range`, with its first test (the
-    distance of 4.1 within 1") done here first: most pairs are far apart."""
-    gap = max(0.0, math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius)
-    dz = a.elevation - b.elevation
-    if (math.hypot(gap, dz) if dz else gap) > CONTROL_RANGE + _EPS:
-        return False
-    return within_control_range(kz, a, b)
-
-
 def _engaged(
     kz: Killzone, enemies: Sequence[Placement], friends: Sequence[Placement]
 ) -> list[bool]:
@@ -186,10 +176,10 @@ def _engaged(
     ex = np.asarray([e.x for e in enemies], dtype=float)
     ey = np.asarray([e.y for e in enemies], dtype=float)
     er = np.asarray([e.radius for e in enemies], dtype=float)
-    near = np.hypot(fx - ex, fy - ey) - fr - er <= CONTROL_RANGE + _EPS + 1e-9
+    near = np.hypot(fx - ex, fy - ey) - fr - er <= CONTROL_RANGE + CONTROL_RANGE_TOLERANCE + 1e-9
     cols: list[list[bool]] = near.T.tolist()
     return [
-        any(_in_control_range(kz, f, e) for f, close in zip(friends, col, strict=True) if close)
+        any(within_control_range(kz, f, e) for f, close in zip(friends, col, strict=True) if close)
         for e, col in zip(enemies, cols, strict=True)
     ]
 
@@ -229,7 +219,7 @@ class _Query:
         # classify() results of dynamic links, shared by the searches of one query (the
         # candidate generator searches many destinations from one start).
         self.links: dict[tuple[int, XY, int, XY], _Link | str] = {}
-        in_range = [e for e in self.enemies if _in_control_range(kz, mover, e)]
+        in_range = [e for e in self.enemies if within_control_range(kz, mover, e)]
         if action == "fall_back":
             if not in_range:
                 raise MoveError(

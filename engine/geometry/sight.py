@@ -111,6 +111,8 @@ __all__ = [
 CONTROL_RANGE = 1.0  # inches (section 4.2)
 COVER_MIN_DISTANCE = 2.0  # no cover within 2" of the shooter (section 4.5)
 _EPS = 1e-6
+#: How far past 1" (inches) a distance still counts as within control range: rounding only.
+CONTROL_RANGE_TOLERANCE = _EPS
 _INF = math.inf
 
 FloatArray = NDArray[np.float64]
