@@ -607,43 +607,64 @@ def _straight_reach_fast(
     gap = np.hypot(wx - s * e[:, 0], wy - s * e[:, 1])
     if gap.min() <= _RAY_CLEAR or not shapely.contains_xy(level.strict_tol, x0, y0):
         return _reach_of(rays, level.strict_tol, start)
+    # Only edges whose bounding box meets the square around the rays can cross them.
+    reach = length + _RAY_CLEAR
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    near = (lo[:, 0] <= x0 + reach) & (hi[:, 0] >= x0 - reach)
+    near &= (lo[:, 1] <= y0 + reach) & (hi[:, 1] >= y0 - reach)
+    idx = np.flatnonzero(near)
+    ea, eb, ee, el = a[idx], b[idx], e[idx], e_len[idx]
     d = ends - origin  # (R, 2)
-    d_len = np.hypot(d[:, 0], d[:, 1])
-    ax, ay = a[:, 0] - x0, a[:, 1] - y0  # edge starts relative to the start (E,)
-    denom = d[:, None, 0] * e[None, :, 1] - d[:, None, 1] * e[None, :, 0]  # (R, E)
+    dx, dy = d[:, :1], d[:, 1:]  # (R, 1)
+    d_len = np.hypot(dx, dy)
+    ax, ay = ea[:, 0] - x0, ea[:, 1] - y0  # edge starts relative to the start (E,)
+    denom = dx * ee[:, 1] - dy * ee[:, 0]  # (R, E)
+    parallel = np.abs(denom) <= 1e-9 * d_len * el
     with np.errstate(divide="ignore", invalid="ignore"):
-        tr = (ax[None, :] * e[None, :, 1] - ay[None, :] * e[None, :, 0]) / denom
-        ue = (ax[None, :] * d[:, None, 1] - ay[None, :] * d[:, None, 0]) / denom
-    # Distances along each ray (t * |d|) and along each edge (u * |e|), in inches.
-    along = tr * d_len[:, None]
-    on_edge = ue * e_len[None, :]
-    parallel = np.abs(denom) <= 1e-9 * d_len[:, None] * e_len[None, :]
-    hit = ~parallel & (along >= -_RAY_CLEAR) & (along <= d_len[:, None] + _RAY_CLEAR)
-    hit &= (on_edge >= -_RAY_CLEAR) & (on_edge <= e_len[None, :] + _RAY_CLEAR)
-    # Doubt: a hit near a vertex of the edge or near the ray's far end; an edge parallel to
-    # the ray and within 1e-6" of it (its distance from the ray's line).
-    near_vertex = hit & (
-        (on_edge <= _RAY_CLEAR)
-        | (on_edge >= e_len[None, :] - _RAY_CLEAR)
-        | (along >= d_len[:, None] - _RAY_CLEAR)
-    )
-    cross_a = np.abs(ax[None, :] * d[:, None, 1] - ay[None, :] * d[:, None, 0]) / d_len[:, None]
-    bx, by = b[:, 0] - x0, b[:, 1] - y0
-    cross_b = np.abs(bx[None, :] * d[:, None, 1] - by[None, :] * d[:, None, 0]) / d_len[:, None]
-    along_parallel = parallel & ((cross_a <= _RAY_CLEAR) | (cross_b <= _RAY_CLEAR))
-    doubt = near_vertex.any(axis=1) | along_parallel.any(axis=1)
-    first = np.where(hit, along, np.inf)
-    j = first.argmin(axis=1)
-    t1 = first[np.arange(len(rays)), j]
-    second = first.copy()
-    second[np.arange(len(rays)), j] = np.inf
-    with np.errstate(invalid="ignore"):  # inf - inf: no exit at all, no doubt
-        doubt |= second.min(axis=1) - t1 <= _RAY_CLEAR
+        # Distances along each ray (t * |d|) and along each edge (u * |e|), in inches.
+        along = (ax * ee[:, 1] - ay * ee[:, 0]) * d_len / denom
+        on_edge = (ax * dy - ay * dx) * el / denom
+    hit = (along >= -_RAY_CLEAR) & (along <= d_len + _RAY_CLEAR) & ~parallel
+    hit &= (on_edge >= -_RAY_CLEAR) & (on_edge <= el + _RAY_CLEAR)
+    rows, cols = np.nonzero(hit)
+    n_rays = len(rays)
+    doubt = [False] * n_rays
+    firsts: list[list[float]] = [[] for _ in range(n_rays)]
+    first_edge = [-1] * n_rays
+    t1 = [math.inf] * n_rays
+    for k, c, t_k, u_k in zip(
+        rows.tolist(),
+        cols.tolist(),
+        along[rows, cols].tolist(),
+        on_edge[rows, cols].tolist(),
+        strict=True,
+    ):
+        # Doubt: a hit near a vertex of the edge or near the ray's far end.
+        if u_k <= _RAY_CLEAR or u_k >= el[c] - _RAY_CLEAR or t_k >= d_len[k, 0] - _RAY_CLEAR:
+            doubt[k] = True
+        firsts[k].append(t_k)
+        if t_k < t1[k]:
+            t1[k], first_edge[k] = t_k, int(idx[c])
+    for k in range(n_rays):
+        hits = sorted(firsts[k])
+        if len(hits) > 1 and hits[1] - hits[0] <= _RAY_CLEAR:
+            doubt[k] = True  # two exits too close to tell apart
+    # Doubt: an edge parallel to a ray and within 1e-6" of its line.
+    pr, pc = np.nonzero(parallel)
+    if pr.size:
+        ux, uy = dx[pr, 0] / d_len[pr, 0], dy[pr, 0] / d_len[pr, 0]
+        bx, by = eb[pc, 0] - x0, eb[pc, 1] - y0
+        close = (np.abs(ax[pc] * uy - ay[pc] * ux) <= _RAY_CLEAR) | (
+            np.abs(bx * uy - by * ux) <= _RAY_CLEAR
+        )
+        for k in pr[close].tolist():
+            doubt[k] = True
+    j = np.asarray(first_edge)
     out: list[float] = [0.0] * len(rays)
     exits: list[int] = []
     redo: list[int] = []
     whole: list[float] = np.asarray(shapely.length(rays)).tolist()
-    for k, (unsure, t_exit) in enumerate(zip(doubt.tolist(), t1.tolist(), strict=True)):
+    for k, (unsure, t_exit) in enumerate(zip(doubt, t1, strict=True)):
         if unsure:
             redo.append(k)
         elif math.isinf(t_exit):
