@@ -81,14 +81,37 @@ def own_target_reason(
         if not w.control_range(o, t):
             return "a point-blank shot must target an enemy within control range (9.3)"
         return None
+    return (
+        _sight_reason(w, o, t, _seek(prof.rules))
+        or _engaged_reason(w, o, t)
+        or _range_reason(w, o, t, name, prof)
+    )
+
+
+def _sight_reason(w: Work, o: OperativeState, t: OperativeState, seek: str | None) -> str | None:
+    """Why ``t`` is not a valid target of ``o`` (4.5, 4.7: visible, and not a Conceal
+    operative in cover), or None."""
     kz = w.kz
-    if not w.ctx.valid_target(kz, w.place(t), w.place(o), t.order, _seek(prof.rules)):
+    if not w.ctx.valid_target(kz, w.place(t), w.place(o), t.order, seek):
         if not w.ctx.visible(kz, w.place(o), w.place(t)):
             return f"{t.id} is not visible to {o.id} (4.3, 4.5)"
         return f"{t.id} has a Conceal order and is in cover: not a valid target (4.5)"
+    return None
+
+
+def _engaged_reason(w: Work, o: OperativeState, t: OperativeState) -> str | None:
+    """Why ``t`` may not be shot by ``o`` because one of ``o``'s friends is within its
+    control range (4.5), or None."""
     for f in w.friends_of(o.id):
         if w.control_range(f, t):
             return f"{t.id} has a friendly operative ({f.id}) within its control range (4.5)"
+    return None
+
+
+def _range_reason(
+    w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any
+) -> str | None:
+    """Why ``t`` is out of the Range of ``o``'s weapon ``name`` (6), or None."""
     if not universal.in_range(w, o, t, prof):
         rng = prof.rules.get(Range)
         return f"{t.id} is not within {name}'s Range {getattr(rng, 'distance', 0):g}\" (6)"
@@ -115,6 +138,9 @@ def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action
     """:func:`shoot_options`, one at a time (a caller may stop at the first)."""
     pb = _point_blank(w, o, mode)
     in_cr = mode != "interrupt" and w.in_enemy_control_range(o)
+    enemies = w.enemies_of(o.id)
+    sight_why: dict[tuple[str, str | None], str | None] = {}
+    engaged_why: dict[str, str | None] = {}
     for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
         if o.order != "engage" and not universal.silent(prof):
             continue
@@ -126,8 +152,22 @@ def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action
         if fixed is not None:
             yield Action("Shoot", op=o.id, weapon=name, target=fixed)
             continue
-        for t in w.enemies_of(o.id):
-            if shoot_target_reason(w, o, t, name, prof, pb) is None:
+        for t in enemies:
+            # shoot_target_reason, with the weapon-free checks done once per target.
+            if pb:
+                why = own_target_reason(w, o, t, name, prof, pb)
+            else:
+                key = (t.id, _seek(prof.rules))
+                if key not in sight_why:
+                    sight_why[key] = _sight_reason(w, o, t, key[1])
+                if t.id not in engaged_why:
+                    engaged_why[t.id] = _engaged_reason(w, o, t)
+                why = sight_why[key] or engaged_why[t.id] or _range_reason(w, o, t, name, prof)
+                if why is not None:
+                    why = w.would(
+                        "would_allow_target", why, op=o, target=t, weapon=name, profile=prof
+                    )
+            if why is None:
                 yield Action("Shoot", op=o.id, weapon=name, target=t.id)
 
 
