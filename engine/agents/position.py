@@ -1,0 +1,369 @@
+"""Position, shot and fight values on the killzone for the heuristic agent
+(:mod:`engine.agents.heuristic` module docstring): a destination's exposure to enemy shooting,
+the best shot or fight from a spot, the pull of objectives and enemies, and the cover spots
+offered as extra move destinations. Geometry comes from the battle's cached queries
+(:class:`engine.game.context.GameContext`), dice values from :mod:`engine.agents.values`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from engine.agents.values import DAMAGE_WEIGHT, fight_value, shot_value, starting_wounds
+from engine.dice.profile import AttackProfile, Target
+from engine.dice.rules import Blast, Range
+from engine.game import attacks, universal
+from engine.game import fight as fight_action
+from engine.game.actions import Action
+from engine.game.state import OperativeState
+from engine.game.work import Work
+from engine.geometry import Placement, sight
+from engine.geometry.model import TerrainType
+
+__all__ = [
+    "EXPOSURE_WEIGHT",
+    "best_fight_now",
+    "best_shot_now",
+    "charge_prospect",
+    "cheap_value",
+    "cover_spots",
+    "enemies_in_reach",
+    "exposure",
+    "fight_action_value",
+    "fight_from",
+    "melee_minded",
+    "position_value",
+    "shoot_action_value",
+]
+
+#: Weight of the exposure to enemy shooting in a position's value.
+EXPOSURE_WEIGHT = 0.6
+_COVER_TYPES = frozenset({TerrainType.LIGHT, TerrainType.HEAVY})
+
+
+def melee_minded(w: Work, o: OperativeState) -> bool:
+    """Whether ``o`` fights better than it shoots (its best melee weapon's exact value
+    against a standard target exceeds its best ranged weapon's by a third)."""
+
+    def best(kind: str) -> float:
+        out = 0.0
+        for _, _, prof in universal.weapons_of(w, o.id, kind):
+            ap = prof.attack_profile()
+            if kind == "ranged":
+                out = max(out, shot_value(ap, Target(4, 8), 8))
+            else:
+                out = max(out, fight_value(ap, 8, 8, None, 8, 8))
+        return out
+
+    return bool(w.ctx.cached(("h_melee", o.id), lambda: best("melee") > 1.33 * best("ranged")))
+
+
+def _shot(
+    w: Work, o: OperativeState, p: Placement, name: str, t: OperativeState, pb: bool
+) -> float:
+    """Value of ``o`` at ``p`` shooting ``t`` with weapon ``name`` (no validity check)."""
+    kz = w.kz
+    pt = w.place(t)
+    tg = w.ctx.targeting(kz, p, pt)
+    improved = tg.in_cover and bool(
+        w.ctx.cached(
+            ("h_imp", id(kz), p, pt, t.order), lambda: sight.improved_cover(kz, p, pt, t.order)
+        )
+    )
+    prof = attacks.attack_profile(w, o, name, "ranged", hit_change=1 if pb else 0)
+    save = w.ctx.datacards[t.id].save
+    v = shot_value(
+        prof,
+        Target(save, max(1, t.wounds), tg.in_cover, tg.obscured, improved),
+        starting_wounds(w, t),
+    )
+    return v
+
+
+def _valid(w: Work, p: Placement, t: OperativeState, o: OperativeState) -> bool:
+    """``t`` is a valid target for ``o`` standing at ``p`` (visibility, Conceal in cover, no
+    friendly of ``o`` within ``t``'s control range)."""
+    kz = w.kz
+    pt = w.place(t)
+    if not w.ctx.valid_target(kz, pt, p, t.order, None):
+        return False
+    return all(not w.control_range(f, t) for f in w.friends_of(o.id))
+
+
+def _ranged(w: Work, o: OperativeState, as_engage: bool) -> list[tuple[str, Any]]:
+    out = []
+    for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
+        if not as_engage and o.order != "engage" and not universal.silent(prof):
+            continue
+        if universal.weapon_usable(w, o, name, prof) is not None:
+            continue
+        out.append((name, prof))
+    return out
+
+
+def _best_shot_from(w: Work, o: OperativeState, p: Placement, as_engage: bool) -> float:
+    """The best shot value ``o`` would have standing at ``p`` (0 when none)."""
+    weapons = _ranged(w, o, as_engage)
+    if not weapons:
+        return 0.0
+    best = 0.0
+    for t in w.enemies_of(o.id):
+        if not _valid(w, p, t, o):
+            continue
+        d = sight.distance(p, w.place(t))
+        for name, prof in weapons:
+            rng = prof.rules.get(Range)
+            if isinstance(rng, Range) and d > rng.distance + 1e-6:
+                continue
+            best = max(best, _shot(w, o, p, name, t, False))
+    return best
+
+
+def best_shot_now(w: Work, o: OperativeState, as_engage: bool) -> float:
+    """The best shot value ``o`` has where it stands (0 within an enemy's control range)."""
+    if w.in_enemy_control_range(o):
+        return 0.0
+    return _best_shot_from(w, o, w.place(o), as_engage)
+
+
+def best_fight_now(w: Work, o: OperativeState) -> float:
+    """The best exact fight value ``o`` has now against an enemy it can fight (5.2)."""
+    best = 0.0
+    for t in fight_action.fight_targets(w, o):
+        for name, _, prof in universal.weapons_of(w, o.id, "melee"):
+            if universal.weapon_usable(w, o, name, prof) is None:
+                best = max(best, fight_action_value(w, o, name, t))
+    return best
+
+
+def _worst_retaliation(
+    w: Work,
+    o: OperativeState,
+    pa: AttackProfile,
+    t: OperativeState,
+    d_assist: int,
+    *,
+    usable_only: bool,
+) -> float:
+    """Exact value of ``o`` fighting ``t`` with profile ``pa`` when ``t`` retaliates with
+    the melee weapon worst for ``o`` (Hit worsened by ``d_assist``), or cannot retaliate
+    when it has none (5.2)."""
+    worst: float | None = None
+    for name, _, prof in universal.weapons_of(w, t.id, "melee"):
+        if usable_only and universal.weapon_usable(w, t, name, prof) is not None:
+            continue
+        pd = attacks.attack_profile(w, t, name, "melee", hit_change=-d_assist)
+        v = fight_value(
+            pa, max(1, o.wounds), starting_wounds(w, o), pd, max(1, t.wounds), starting_wounds(w, t)
+        )
+        worst = v if worst is None else min(worst, v)
+    if worst is None:
+        return fight_value(
+            pa,
+            max(1, o.wounds),
+            starting_wounds(w, o),
+            None,
+            max(1, t.wounds),
+            starting_wounds(w, t),
+        )
+    return worst
+
+
+def fight_action_value(w: Work, o: OperativeState, weapon: str | None, t: OperativeState) -> float:
+    """Exact value of ``o`` fighting ``t`` with ``weapon`` now (assists counted; the
+    defender retaliates with its best weapon, or not at all when it cannot)."""
+    assert weapon is not None
+    pa = attacks.attack_profile(w, o, weapon, "melee", hit_change=-fight_action.assists(w, o, t))
+    if any(e.kind == "no_retaliate" and e.op == t.id for e in w.effects):
+        return fight_value(
+            pa,
+            max(1, o.wounds),
+            starting_wounds(w, o),
+            None,
+            max(1, t.wounds),
+            starting_wounds(w, t),
+        )
+    return _worst_retaliation(w, o, pa, t, fight_action.assists(w, t, o), usable_only=True)
+
+
+def fight_from(w: Work, o: OperativeState, p: Placement, t: OperativeState) -> float:
+    """Value of the best fight ``o`` would start from ``p`` against ``t`` (no assists)."""
+    best = 0.0
+    for name, _, prof in universal.weapons_of(w, o.id, "melee"):
+        if universal.weapon_usable(w, o, name, prof) is None:
+            pa = attacks.attack_profile(w, o, name, "melee")
+            best = max(best, _worst_retaliation(w, o, pa, t, 0, usable_only=False))
+    return best
+
+
+def enemies_in_reach(w: Work, o: OperativeState, p: Placement) -> list[OperativeState]:
+    """Living enemies of ``o`` within 1" of ``p`` (control range distance, 4.2)."""
+    return [e for e in w.enemies_of(o.id) if sight.distance(p, w.place(e)) <= 1.0 + 1e-6]
+
+
+def charge_prospect(w: Work, o: OperativeState) -> float:
+    """For a melee-minded operative: the best fight against an enemy within a Charge's
+    reach (Move + 2" + 1"), else 0."""
+    if not melee_minded(w, o) or w.in_enemy_control_range(o):
+        return 0.0
+    reach = w.move_stat(o) + 3.0
+    here = w.place(o)
+    best = 0.0
+    for e in w.enemies_of(o.id):
+        if sight.distance(here, w.place(e)) <= reach:
+            best = max(best, 0.8 * fight_from(w, o, here, e))
+    return best
+
+
+def _threat(w: Work, e: OperativeState, o: OperativeState, p: Placement, order: str) -> float:
+    """How much enemy ``e`` threatens ``o`` standing at ``p`` with ``order``: its best
+    ranged weapon's shot value when ``o`` there is a valid target for it, else 0."""
+    kz = w.kz
+    pe = w.place(e)
+    if not w.ctx.visible(kz, pe, p):
+        return 0.0
+    tg = w.ctx.targeting(kz, pe, p)
+    if order == "conceal" and tg.in_cover:
+        return 0.0
+    best = 0.0
+    save = w.ctx.datacards[o.id].save
+    target = Target(save, max(1, o.wounds), tg.in_cover, tg.obscured, False)
+    for name, _, _prof in universal.weapons_of(w, e.id, "ranged"):
+        ap = attacks.attack_profile(w, e, name, "ranged")
+        best = max(best, shot_value(ap, target, starting_wounds(w, o)))
+    return best
+
+
+def exposure(w: Work, o: OperativeState, p: Placement, order: str) -> float:
+    """Exposure of ``o`` at ``p``: the strongest enemy threat plus a third of the others.
+    Within an enemy's control range enemies cannot shoot it (4.5); the threat is then the
+    best fight an enemy there could start against it (exact, 5.2)."""
+    enemies = w.enemies_of(o.id)
+    close = [e for e in enemies if sight.distance(p, w.place(e)) <= 1.0 + 1e-6]
+    if close:
+        return max(0.0, max(fight_from(w, e, w.place(e), o) for e in close))
+    threats = sorted(
+        (_threat(w, e, o, p, order) * (1.0 if e.ready else 0.6) for e in enemies), reverse=True
+    )
+    if not threats:
+        return 0.0
+    return threats[0] + sum(threats[1:]) / 3
+
+
+def _objective_pull(w: Work, p: Placement) -> float:
+    best = math.inf
+    for m in w.markers:
+        if m.carrier:
+            continue
+        best = min(best, math.hypot(m.x - p.x, m.y - p.y))
+    if best is math.inf:
+        return 0.0
+    return 0.06 if best <= 1.0 + 0.8 + p.radius else -0.004 * best
+
+
+def _nearest_enemy(w: Work, o: OperativeState, p: Placement) -> float:
+    return min((math.hypot(e.x - p.x, e.y - p.y) for e in w.enemies_of(o.id)), default=0.0)
+
+
+def cheap_value(w: Work, o: OperativeState, p: Placement, melee: bool) -> float:
+    """A geometry-free pre-score of a destination: near cover, objectives, and for melee
+    operatives the nearest enemy."""
+    v = _objective_pull(w, p) + (0.15 if _near_cover(w, p) else 0.0)
+    if melee:
+        v -= 0.03 * _nearest_enemy(w, o, p)
+    v -= 0.05 * sum(1 for f in w.friends_of(o.id) if math.hypot(f.x - p.x, f.y - p.y) < 2.0)
+    return v
+
+
+def position_value(
+    w: Work, o: OperativeState, p: Placement, *, can_shoot: bool, melee: bool | None = None
+) -> float:
+    """Value of ``o`` standing at ``p`` (module docstring): minus exposure, plus the best
+    shot it can still take (when ``can_shoot``), objectives, and the melee pull."""
+    if melee is None:
+        melee = melee_minded(w, o)
+    v = -EXPOSURE_WEIGHT * exposure(w, o, p, o.order)
+    if can_shoot and not any(
+        sight.distance(p, w.place(e)) <= 1.0 + 1e-6 for e in w.enemies_of(o.id)
+    ):
+        v += 0.9 * _best_shot_from(w, o, p, as_engage=False)
+    v += _objective_pull(w, p)
+    if melee:
+        v -= 0.03 * _nearest_enemy(w, o, p)
+    v -= 0.05 * sum(1 for f in w.friends_of(o.id) if math.hypot(f.x - p.x, f.y - p.y) < 2.0)
+    return v
+
+
+def shoot_action_value(w: Work, o: OperativeState, a: Action, mode: str) -> float:
+    """Value of a listed Shoot action: the exact shot, Blast secondaries, Hot's risk."""
+    assert a.weapon is not None and a.target is not None
+    pb = mode == "interrupt" and w.in_enemy_control_range(o)
+    name, _, prof = universal.find_weapon(w, o, a.weapon, "ranged")
+    t = w.op(a.target)
+    here = w.place(o)
+    v = _shot(w, o, here, name, t, pb)
+    if t.player == o.player:  # a team weapon rule's own primary target (e.g. Explosive*)
+        v = -v
+    blast = prof.rules.get(Blast)
+    if isinstance(blast, Blast):
+        tp = w.place(t)
+        for q in w.alive():
+            if q.id in (t.id, o.id):
+                continue
+            if w.distance(tp, w.place(q)) <= blast.distance + 1e-6 and w.ctx.visible(
+                w.kz, tp, w.place(q)
+            ):
+                sv = _shot(w, o, here, name, q, pb)
+                v += sv if q.player != o.player else -sv
+    if prof.rules.dice.hot:
+        hit = attacks.attack_profile(w, o, name, "ranged").hit
+        exp = sum(2 * f for f in range(1, hit)) / 6
+        v -= DAMAGE_WEIGHT * exp / starting_wounds(w, o)
+    return v
+
+
+def cover_spots(w: Work, base_mm: float) -> tuple[tuple[float, float], ...]:
+    """Spots on the floor just outside Light and Heavy terrain parts (their corners and the
+    middles of their sides, a base's radius plus 0.1" away), for this base size; cached on
+    the killzone."""
+    kz = w.kz
+    cache: dict[float, tuple[tuple[float, float], ...]] = kz.cache.setdefault(
+        "heuristic_cover_spots", {}
+    )
+    key = base_mm
+    if key in cache:
+        return cache[key]
+    r = base_mm / 25.4 / 2 + 0.1
+    out: set[tuple[float, float]] = set()
+    for part in kz.parts:
+        if not (_COVER_TYPES & part.types) or part.height <= 0:
+            continue
+        ring = part.polygon.buffer(r, join_style="mitre")
+        if ring.geom_type == "Polygon":
+            coords = list(ring.exterior.coords)[:-1]
+            for (x0, y0), (x1, y1) in zip(coords, coords[1:] + coords[:1], strict=True):
+                for x, y in ((x0, y0), ((x0 + x1) / 2, (y0 + y1) / 2)):
+                    if r <= x <= kz.width - r and r <= y <= kz.depth - r:
+                        out.add((round(x, 3), round(y, 3)))
+    spots = tuple(sorted(out))
+    cache[key] = spots
+    return spots
+
+
+def _near_cover(w: Work, p: Placement) -> bool:
+    """Whether a Light or Heavy part is within 1" of the base (a cheap cover proxy)."""
+    kz = w.kz
+    key = (round(p.x, 1), round(p.y, 1), p.base_mm)
+    cache: dict[tuple[float, float, float], bool] = kz.cache.setdefault("heuristic_near", {})
+    hit = cache.get(key)
+    if hit is None:
+        from shapely.geometry import Point
+
+        area = Point(p.x, p.y).buffer(p.radius + 1.0)
+        hit = any(
+            bool(_COVER_TYPES & part.types) and part.polygon.intersects(area) for part in kz.parts
+        )
+        if len(cache) < 500_000:
+            cache[key] = hit
+    return bool(hit)
