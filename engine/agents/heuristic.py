@@ -93,9 +93,12 @@ from engine.agents.position import (
     fight_action_value,
     fight_from,
     melee_minded,
+    position_bound,
     position_value,
     shoot_action_value,
+    shot_bounds,
 )
+from engine.agents.view import DecisionView
 from engine.game.actions import MOVE_VERBS, Action
 from engine.game.state import Decision, GameState, OperativeState, other
 from engine.game.work import Work
@@ -120,6 +123,7 @@ class HeuristicAgent:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
+        self._checked: Action | None = None  # an unlisted action the engine accepted
         self._handlers: dict[str, Callable[[Work, str, list[Action]], Action]] = {
             "initiative": self._initiative,
             "initiative_card": self._initiative_card,
@@ -157,10 +161,13 @@ class HeuristicAgent:
         handler = self._handlers.get(node.kind)
         if handler is None:
             return legal[0]
-        w = Work(state)
+        w = DecisionView(state)
         self._state = state
+        self._checked = None
         choice = handler(w, node.player, legal)
-        if choice not in legal and not state.is_legal(choice):  # pragma: no cover - safety
+        if (
+            choice not in legal and choice != self._checked and not state.is_legal(choice)
+        ):  # pragma: no cover - safety
             return legal[0]
         return choice
 
@@ -282,19 +289,38 @@ class HeuristicAgent:
             else:
                 scored.append((base - 0.01, i, a))
         if moves:
-            scored.extend(self._score_moves(w, o, mode, moves, len(legal)))
+            # Every action scored so far is listed (legal): a move scoring below the best of
+            # them cannot be chosen, so its full evaluation may be skipped.
+            floor = max((t[0] for t in scored), default=-math.inf)
+            scored.extend(self._score_moves(w, o, mode, moves, len(legal), floor))
         scored.sort(key=lambda t: (-t[0], t[1]))
         state = self._state
         for _, _, a in scored:
-            if a in legal or state.is_legal(a):
+            if a in legal:
+                return a
+            if state.is_legal(a):
+                self._checked = a  # act() need not ask the engine again
                 return a
         return legal[0]  # pragma: no cover - End activation is always listed
 
     def _score_moves(
-        self, w: Work, o: OperativeState, mode: str, moves: list[tuple[int, Action]], n: int
+        self,
+        w: Work,
+        o: OperativeState,
+        mode: str,
+        moves: list[tuple[int, Action]],
+        n: int,
+        floor: float,
     ) -> list[tuple[float, int, Action]]:
         """Score move actions: a cheap pre-score for every candidate (listed ones plus
-        cover spots in reach), then the full position value for the best few."""
+        cover spots in reach), then the full position value for the best few.
+
+        ``n`` is the number of listed actions (a candidate of index ``>= n`` is an unlisted
+        cover spot) and ``floor`` the best score of a listed action already scored. A
+        candidate whose upper bound (:func:`position_bound`) is below the best score of a
+        listed action is left out: it would be sorted after that action, which is legal,
+        so leaving it out never changes the choice. The listed candidates of best bound
+        are evaluated first, to raise that score early."""
         here = w.place(o)
         verbs = sorted(
             {a.verb for _, a in moves}, key=lambda v: min(i for i, a in moves if a.verb == v)
@@ -335,16 +361,34 @@ class HeuristicAgent:
         for t in charges[:3]:
             if t not in chosen:
                 chosen.append(t)
-        out = []
+        shots = shot_bounds(w, o) if shoot_later else []
+        bounded = []
         for _, i, a, p in chosen:
             verb = a.verb
-            v = position_value(
-                w, o, p, can_shoot=shoot_later and verb not in ("Charge",), melee=melee
-            )
+            can_shoot = shoot_later and verb not in ("Charge",)
+            fight = 0.0
             if verb == "Charge" and fight_later:
-                v += max((fight_from(w, o, p, e) for e in enemies_in_reach(w, o, p)), default=0)
+                fight = max((fight_from(w, o, p, e) for e in enemies_in_reach(w, o, p)), default=0)
+            # The same operations as the exact value below, from an upper bound.
+            ub = position_bound(w, o, p, can_shoot=can_shoot, melee=melee, shots=shots)
+            if verb == "Charge" and fight_later:
+                ub += fight
+            if verb == "Fall Back":
+                ub -= 0.05
+            bounded.append((i >= n, -ub, i, a, p, can_shoot, fight))
+        bounded.sort(key=lambda t: t[:3])
+        out = []
+        for _, neg_ub, i, a, p, can_shoot, fight in bounded:
+            if -neg_ub < floor:
+                continue
+            verb = a.verb
+            v = position_value(w, o, p, can_shoot=can_shoot, melee=melee)
+            if verb == "Charge" and fight_later:
+                v += fight
             if verb == "Fall Back":
                 v -= 0.05  # it costs 2AP
+            if i < n:
+                floor = max(floor, v)
             out.append((v, i, a))
         return out
 

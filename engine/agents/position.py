@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from engine.agents.values import DAMAGE_WEIGHT, fight_value, shot_value, starting_wounds
+from engine.agents.view import once
 from engine.dice.profile import AttackProfile, Target
 from engine.dice.rules import Blast, Range
 from engine.game import attacks, universal
@@ -33,8 +34,10 @@ __all__ = [
     "fight_action_value",
     "fight_from",
     "melee_minded",
+    "position_bound",
     "position_value",
     "shoot_action_value",
+    "shot_bounds",
 ]
 
 #: Weight of the exposure to enemy shooting in a position's value.
@@ -71,7 +74,11 @@ def _shot(
             ("h_imp", id(kz), p, pt, t.order), lambda: sight.improved_cover(kz, p, pt, t.order)
         )
     )
-    prof = attacks.attack_profile(w, o, name, "ranged", hit_change=1 if pb else 0)
+    prof = once(
+        w,
+        ("shot_profile", o.id, name, pb),
+        lambda: attacks.attack_profile(w, o, name, "ranged", hit_change=1 if pb else 0),
+    )
     save = w.ctx.datacards[t.id].save
     v = shot_value(
         prof,
@@ -81,25 +88,31 @@ def _shot(
     return v
 
 
-def _valid(w: Work, p: Placement, t: OperativeState, o: OperativeState) -> bool:
-    """``t`` is a valid target for ``o`` standing at ``p`` (visibility, Conceal in cover, no
-    friendly of ``o`` within ``t``'s control range)."""
-    kz = w.kz
-    pt = w.place(t)
-    if not w.ctx.valid_target(kz, pt, p, t.order, None):
-        return False
-    return all(not w.control_range(f, t) for f in w.friends_of(o.id))
+def _ranged(w: Work, o: OperativeState, as_engage: bool) -> list[tuple[str, Any, float]]:
+    """``(name, profile, reach)`` of each ranged weapon ``o`` may shoot now (once per
+    decision)."""
+
+    def listing() -> list[tuple[str, Any, float]]:
+        out = []
+        for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
+            if not as_engage and o.order != "engage" and not universal.silent(prof):
+                continue
+            if universal.weapon_usable(w, o, name, prof) is not None:
+                continue
+            out.append((name, prof, _reach(prof)))
+        return out
+
+    return once(w, ("ranged", o.id, as_engage), listing)
 
 
-def _ranged(w: Work, o: OperativeState, as_engage: bool) -> list[tuple[str, Any]]:
-    out = []
-    for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
-        if not as_engage and o.order != "engage" and not universal.silent(prof):
-            continue
-        if universal.weapon_usable(w, o, name, prof) is not None:
-            continue
-        out.append((name, prof))
-    return out
+def _screened(w: Work, o: OperativeState, t: OperativeState) -> bool:
+    """A friendly of ``o`` is within ``t``'s control range, so ``o`` cannot shoot ``t``
+    (4.5; once per decision)."""
+    return once(
+        w,
+        ("screened", o.id, t.id),
+        lambda: any(w.control_range(f, t) for f in w.friends_of(o.id)),
+    )
 
 
 def _best_shot_from(w: Work, o: OperativeState, p: Placement, as_engage: bool) -> float:
@@ -109,15 +122,90 @@ def _best_shot_from(w: Work, o: OperativeState, p: Placement, as_engage: bool) -
         return 0.0
     best = 0.0
     for t in w.enemies_of(o.id):
-        if not _valid(w, p, t, o):
+        # The cheap conditions first: the geometry query is made only when it can matter.
+        pt = w.place(t)
+        d = sight.distance(p, pt)
+        in_range = [name for name, _, reach in weapons if d <= reach]
+        if not in_range or _screened(w, o, t):
             continue
-        d = sight.distance(p, w.place(t))
-        for name, prof in weapons:
-            rng = prof.rules.get(Range)
-            if isinstance(rng, Range) and d > rng.distance + 1e-6:
-                continue
+        if not w.ctx.valid_target(w.kz, pt, p, t.order, None):
+            continue
+        for name in in_range:
             best = max(best, _shot(w, o, p, name, t, False))
     return best
+
+
+def _reach(prof: Any) -> float:
+    """The distance (inches) within which a target is in range of ``prof`` (its Range x
+    plus the engine's tolerance; infinite without Range)."""
+    rng = prof.rules.get(Range)
+    return rng.distance + 1e-6 if isinstance(rng, Range) else math.inf
+
+
+#: Every (in cover, obscured, improved cover) a target can have (improved only in cover).
+_TARGET_STATES = (
+    (False, False, False),
+    (False, True, False),
+    (True, False, False),
+    (True, False, True),
+    (True, True, False),
+    (True, True, True),
+)
+
+
+def shot_bounds(w: Work, o: OperativeState) -> list[tuple[Placement, float, float]]:
+    """For an upper bound of :func:`position_value`'s shot term without geometry: for each
+    enemy ``o`` could shoot (no friendly of ``o`` within its control range) and each ranged
+    weapon it may use outside an activation's Engage order rules (as :func:`position_value`),
+    ``(enemy placement, weapon reach, the largest shot value over every cover/obscured
+    state)``: the shot from ``p`` is at most the largest value whose reach covers ``p``."""
+    weapons = _ranged(w, o, False)
+    out: list[tuple[Placement, float, float]] = []
+    if not weapons:
+        return out
+    for t in w.enemies_of(o.id):
+        if _screened(w, o, t):
+            continue
+        save = w.ctx.datacards[t.id].save
+        wounds, maxw = max(1, t.wounds), starting_wounds(w, t)
+        for name, _, reach in weapons:
+            ap = attacks.attack_profile(w, o, name, "ranged", hit_change=0)
+            top = max(
+                shot_value(ap, Target(save, wounds, c, ob, imp), maxw)
+                for c, ob, imp in _TARGET_STATES
+            )
+            out.append((w.place(t), reach, top))
+    return out
+
+
+def position_bound(
+    w: Work,
+    o: OperativeState,
+    p: Placement,
+    *,
+    can_shoot: bool,
+    melee: bool,
+    shots: list[tuple[Placement, float, float]],
+) -> float:
+    """An upper bound of :func:`position_value` ``(w, o, p, can_shoot=can_shoot,
+    melee=melee)`` that needs no sight query: the exposure taken as 0 (it is never negative)
+    and the best shot as the bound from ``shots`` (:func:`shot_bounds`). Computed with the
+    same floating-point operations in the same order, so it is never below the exact value
+    (rounding is monotone)."""
+    v = -EXPOSURE_WEIGHT * 0.0
+    if can_shoot and not any(
+        sight.distance(p, w.place(e)) <= 1.0 + 1e-6 for e in w.enemies_of(o.id)
+    ):
+        best = 0.0
+        for pt, reach, top in shots:
+            if sight.distance(p, pt) <= reach:
+                best = max(best, top)
+        v += 0.9 * best
+    v += _objective_pull(w, p)
+    if melee:
+        v -= 0.03 * _nearest_enemy(w, o, p)
+    v -= 0.05 * sum(1 for f in w.friends_of(o.id) if math.hypot(f.x - p.x, f.y - p.y) < 2.0)
+    return v
 
 
 def best_shot_now(w: Work, o: OperativeState, as_engage: bool) -> float:
@@ -219,6 +307,16 @@ def charge_prospect(w: Work, o: OperativeState) -> float:
 def _threat(w: Work, e: OperativeState, o: OperativeState, p: Placement, order: str) -> float:
     """How much enemy ``e`` threatens ``o`` standing at ``p`` with ``order``: its best
     ranged weapon's shot value when ``o`` there is a valid target for it, else 0."""
+    profiles = once(
+        w,
+        ("threat_profiles", e.id),
+        lambda: [
+            attacks.attack_profile(w, e, name, "ranged")
+            for name, _, _ in universal.weapons_of(w, e.id, "ranged")
+        ],
+    )
+    if not profiles:
+        return 0.0
     kz = w.kz
     pe = w.place(e)
     if not w.ctx.visible(kz, pe, p):
@@ -229,9 +327,9 @@ def _threat(w: Work, e: OperativeState, o: OperativeState, p: Placement, order: 
     best = 0.0
     save = w.ctx.datacards[o.id].save
     target = Target(save, max(1, o.wounds), tg.in_cover, tg.obscured, False)
-    for name, _, _prof in universal.weapons_of(w, e.id, "ranged"):
-        ap = attacks.attack_profile(w, e, name, "ranged")
-        best = max(best, shot_value(ap, target, starting_wounds(w, o)))
+    maxw = starting_wounds(w, o)
+    for ap in profiles:
+        best = max(best, shot_value(ap, target, maxw))
     return best
 
 
