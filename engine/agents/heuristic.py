@@ -83,6 +83,7 @@ from collections.abc import Callable
 from engine.agents import attack_choices
 from engine.agents.attack_choices import CP_GAIN
 from engine.agents.position import (
+    EXPOSURE_WEIGHT,
     best_fight_now,
     best_shot_now,
     charge_prospect,
@@ -362,6 +363,15 @@ class HeuristicAgent:
             if t not in chosen:
                 chosen.append(t)
         shots = shot_bounds(w, o) if shoot_later else []
+
+        def finish(v: float, verb: str, fight: float) -> float:
+            # The same operations for the exact value and for its bounds.
+            if verb == "Charge" and fight_later:
+                v += fight
+            if verb == "Fall Back":
+                v -= 0.05  # it costs 2AP
+            return v
+
         bounded = []
         for _, i, a, p in chosen:
             verb = a.verb
@@ -369,24 +379,27 @@ class HeuristicAgent:
             fight = 0.0
             if verb == "Charge" and fight_later:
                 fight = max((fight_from(w, o, p, e) for e in enemies_in_reach(w, o, p)), default=0)
-            # The same operations as the exact value below, from an upper bound.
             ub = position_bound(w, o, p, can_shoot=can_shoot, melee=melee, shots=shots)
-            if verb == "Charge" and fight_later:
-                ub += fight
-            if verb == "Fall Back":
-                ub -= 0.05
-            bounded.append((i >= n, -ub, i, a, p, can_shoot, fight))
+            bounded.append((i >= n, -finish(ub, verb, fight), i, a, p, can_shoot, fight))
         bounded.sort(key=lambda t: t[:3])
         out = []
         for _, neg_ub, i, a, p, can_shoot, fight in bounded:
-            if -neg_ub < floor:
+            ub = -neg_ub
+            if ub < floor:
                 continue
-            verb = a.verb
-            v = position_value(w, o, p, can_shoot=can_shoot, melee=melee)
-            if verb == "Charge" and fight_later:
-                v += fight
-            if verb == "Fall Back":
-                v -= 0.05  # it costs 2AP
+            # The exposure lowers the bound by EXPOSURE_WEIGHT times itself: stop asking for
+            # sight lines once that alone puts it below the floor (a margin covers rounding).
+            danger = exposure(w, o, p, o.order, give_up_above=(ub - floor + 1e-6) / EXPOSURE_WEIGHT)
+            if danger == math.inf:
+                continue
+            if can_shoot:
+                ub = position_bound(
+                    w, o, p, can_shoot=True, melee=melee, shots=shots, exposure_value=danger
+                )
+                if finish(ub, a.verb, fight) < floor:
+                    continue
+            v = position_value(w, o, p, can_shoot=can_shoot, melee=melee, exposure_value=danger)
+            v = finish(v, a.verb, fight)
             if i < n:
                 floor = max(floor, v)
             out.append((v, i, a))

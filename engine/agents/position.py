@@ -8,6 +8,7 @@ offered as extra move destinations. Geometry comes from the battle's cached quer
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from engine.agents.values import DAMAGE_WEIGHT, fight_value, shot_value, starting_wounds
@@ -186,26 +187,23 @@ def position_bound(
     can_shoot: bool,
     melee: bool,
     shots: list[tuple[Placement, float, float]],
+    exposure_value: float = 0.0,
 ) -> float:
     """An upper bound of :func:`position_value` ``(w, o, p, can_shoot=can_shoot,
-    melee=melee)`` that needs no sight query: the exposure taken as 0 (it is never negative)
-    and the best shot as the bound from ``shots`` (:func:`shot_bounds`). Computed with the
-    same floating-point operations in the same order, so it is never below the exact value
-    (rounding is monotone)."""
-    v = -EXPOSURE_WEIGHT * 0.0
-    if can_shoot and not any(
-        sight.distance(p, w.place(e)) <= 1.0 + 1e-6 for e in w.enemies_of(o.id)
-    ):
+    melee=melee)`` that needs no sight query for the shot: the best shot taken as the bound
+    from ``shots`` (:func:`shot_bounds`), and the exposure as ``exposure_value`` (its exact
+    value, or 0 when unknown: it is never negative). Computed with the same floating-point
+    operations in the same order as the exact value, so it is never below it (rounding is
+    monotone)."""
+
+    def shot(q: Placement) -> float:
         best = 0.0
         for pt, reach, top in shots:
-            if sight.distance(p, pt) <= reach:
+            if sight.distance(q, pt) <= reach:
                 best = max(best, top)
-        v += 0.9 * best
-    v += _objective_pull(w, p)
-    if melee:
-        v -= 0.03 * _nearest_enemy(w, o, p)
-    v -= 0.05 * sum(1 for f in w.friends_of(o.id) if math.hypot(f.x - p.x, f.y - p.y) < 2.0)
-    return v
+        return best
+
+    return _position(w, o, p, exposure_value, shot, can_shoot=can_shoot, melee=melee)
 
 
 def best_shot_now(w: Work, o: OperativeState, as_engage: bool) -> float:
@@ -304,10 +302,9 @@ def charge_prospect(w: Work, o: OperativeState) -> float:
     return best
 
 
-def _threat(w: Work, e: OperativeState, o: OperativeState, p: Placement, order: str) -> float:
-    """How much enemy ``e`` threatens ``o`` standing at ``p`` with ``order``: its best
-    ranged weapon's shot value when ``o`` there is a valid target for it, else 0."""
-    profiles = once(
+def _threat_profiles(w: Work, e: OperativeState) -> list[AttackProfile]:
+    """The attack profiles of ``e``'s ranged weapons (once per decision)."""
+    return once(
         w,
         ("threat_profiles", e.id),
         lambda: [
@@ -315,6 +312,12 @@ def _threat(w: Work, e: OperativeState, o: OperativeState, p: Placement, order: 
             for name, _, _ in universal.weapons_of(w, e.id, "ranged")
         ],
     )
+
+
+def _threat(w: Work, e: OperativeState, o: OperativeState, p: Placement, order: str) -> float:
+    """How much enemy ``e`` threatens ``o`` standing at ``p`` with ``order``: its best
+    ranged weapon's shot value when ``o`` there is a valid target for it, else 0."""
+    profiles = _threat_profiles(w, e)
     if not profiles:
         return 0.0
     kz = w.kz
@@ -333,17 +336,30 @@ def _threat(w: Work, e: OperativeState, o: OperativeState, p: Placement, order: 
     return best
 
 
-def exposure(w: Work, o: OperativeState, p: Placement, order: str) -> float:
+def exposure(
+    w: Work, o: OperativeState, p: Placement, order: str, *, give_up_above: float = math.inf
+) -> float:
     """Exposure of ``o`` at ``p``: the strongest enemy threat plus a third of the others.
     Within an enemy's control range enemies cannot shoot it (4.5); the threat is then the
-    best fight an enemy there could start against it (exact, 5.2)."""
+    best fight an enemy there could start against it (exact, 5.2).
+
+    ``give_up_above``: return ``math.inf`` as soon as the threats already known (the others
+    count as 0: threats are never negative) make the exposure exceed it, without asking
+    for the other enemies' sight lines."""
     enemies = w.enemies_of(o.id)
     close = [e for e in enemies if sight.distance(p, w.place(e)) <= 1.0 + 1e-6]
     if close:
         return max(0.0, max(fight_from(w, e, w.place(e), o) for e in close))
-    threats = sorted(
-        (_threat(w, e, o, p, order) * (1.0 if e.ready else 0.6) for e in enemies), reverse=True
-    )
+    threats = []
+    top = total = 0.0
+    for e in enemies:
+        threat = _threat(w, e, o, p, order) * (1.0 if e.ready else 0.6)
+        threats.append(threat)
+        if give_up_above < math.inf:
+            top, total = max(top, threat), total + threat
+            if top + (total - top) / 3 > give_up_above:
+                return math.inf
+    threats.sort(reverse=True)
     if not threats:
         return 0.0
     return threats[0] + sum(threats[1:]) / 3
@@ -375,17 +391,47 @@ def cheap_value(w: Work, o: OperativeState, p: Placement, melee: bool) -> float:
 
 
 def position_value(
-    w: Work, o: OperativeState, p: Placement, *, can_shoot: bool, melee: bool | None = None
+    w: Work,
+    o: OperativeState,
+    p: Placement,
+    *,
+    can_shoot: bool,
+    melee: bool | None = None,
+    exposure_value: float | None = None,
 ) -> float:
     """Value of ``o`` standing at ``p`` (module docstring): minus exposure, plus the best
-    shot it can still take (when ``can_shoot``), objectives, and the melee pull."""
+    shot it can still take (when ``can_shoot``), objectives, and the melee pull.
+
+    ``exposure_value``: :func:`exposure` of ``o`` at ``p`` with its order, when already
+    known."""
     if melee is None:
         melee = melee_minded(w, o)
-    v = -EXPOSURE_WEIGHT * exposure(w, o, p, o.order)
+    if exposure_value is None:
+        exposure_value = exposure(w, o, p, o.order)
+
+    def shot(q: Placement) -> float:
+        return _best_shot_from(w, o, q, as_engage=False)
+
+    return _position(w, o, p, exposure_value, shot, can_shoot=can_shoot, melee=melee)
+
+
+def _position(
+    w: Work,
+    o: OperativeState,
+    p: Placement,
+    exposure_value: float,
+    shot: Callable[[Placement], float],
+    *,
+    can_shoot: bool,
+    melee: bool,
+) -> float:
+    """:func:`position_value` from the exposure and a function giving the best shot (the
+    exact one, or a bound)."""
+    v = -EXPOSURE_WEIGHT * exposure_value
     if can_shoot and not any(
         sight.distance(p, w.place(e)) <= 1.0 + 1e-6 for e in w.enemies_of(o.id)
     ):
-        v += 0.9 * _best_shot_from(w, o, p, as_engage=False)
+        v += 0.9 * shot(p)
     v += _objective_pull(w, p)
     if melee:
         v -= 0.03 * _nearest_enemy(w, o, p)
