@@ -79,6 +79,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import partial
 
 from engine.agents import attack_choices
 from engine.agents.attack_choices import CP_GAIN
@@ -103,7 +104,7 @@ from engine.agents.view import DecisionView
 from engine.game.actions import MOVE_VERBS, Action
 from engine.game.state import Decision, GameState, OperativeState, other
 from engine.game.work import Work
-from engine.geometry import Placement
+from engine.geometry import Killzone, Placement
 
 __all__ = ["CP_GAIN", "HeuristicAgent"]
 
@@ -206,7 +207,8 @@ class HeuristicAgent:
 
     def _deploy(self, w: Work, me: str, legal: list[Action]) -> Action:
         kz = w.kz
-        enemy_zone = kz.drop_zones[other(w.pl(me).drop_zone) if w.pl(me).drop_zone else "B"]
+        zone = other(w.pl(me).drop_zone) if w.pl(me).drop_zone else "B"
+        enemy_zone = kz.drop_zones[zone]
         c = enemy_zone.centroid
         minx, miny, maxx, maxy = enemy_zone.bounds
         samples = [(c.x, c.y)]
@@ -223,7 +225,9 @@ class HeuristicAgent:
             o = w.op(a.op)
             x, y, z = a.point
             p = w.ctx.placement(o.id, x, y, z)
-            seen = sum(1 for e in eyes if w.ctx.visible(kz, e, p)) / len(eyes)
+            seen = w.ctx.cached(  # the eyes follow from the killzone and the zone
+                ("h_seen", id(kz), zone, p), partial(_seen, w, kz, eyes, p)
+            )
             forward = -math.hypot(x - c.x, y - c.y)
             melee = melee_minded(w, o)
             crowd = sum(1 for f in friends if math.hypot(f.x - x, f.y - y) < 2.5)
@@ -407,6 +411,11 @@ class HeuristicAgent:
 
     def _resolve(self, w: Work, me: str, legal: list[Action]) -> Action:
         return attack_choices.resolve(self._state, w, me, legal)
+
+
+def _seen(w: Work, kz: Killzone, eyes: list[Placement], p: Placement) -> float:
+    """The share of ``eyes`` that see ``p`` (4.3)."""
+    return sum(1 for e in eyes if w.ctx.visible(kz, e, p)) / len(eyes)
 
 
 def _best_opportunity(w: Work, legal: list[Action], verb: str, as_engage: bool) -> Action:

@@ -109,11 +109,12 @@ def _ranged(w: Work, o: OperativeState, as_engage: bool) -> list[tuple[str, Any,
 def _screened(w: Work, o: OperativeState, t: OperativeState) -> bool:
     """A friendly of ``o`` is within ``t``'s control range, so ``o`` cannot shoot ``t``
     (4.5; once per decision)."""
-    return once(
+    near = once(
         w,
-        ("screened", o.id, t.id),
-        lambda: any(w.control_range(f, t) for f in w.friends_of(o.id)),
+        ("near", t.id),
+        lambda: [f.id for f in w.alive(o.player) if w.control_range(f, t)],
     )
+    return any(f != o.id for f in near)
 
 
 def _best_shot_from(w: Work, o: OperativeState, p: Placement, as_engage: bool) -> float:
@@ -377,7 +378,18 @@ def _objective_pull(w: Work, p: Placement) -> float:
 
 
 def _nearest_enemy(w: Work, o: OperativeState, p: Placement) -> float:
-    return min((math.hypot(e.x - p.x, e.y - p.y) for e in w.enemies_of(o.id)), default=0.0)
+    xy = once(w, ("enemy_xy", o.id), lambda: [(e.x, e.y) for e in w.enemies_of(o.id)])
+    return min((math.hypot(x - p.x, y - p.y) for x, y in xy), default=0.0)
+
+
+def _crowd(w: Work, o: OperativeState, p: Placement) -> int:
+    """Friendlies of ``o`` whose centres are within 2" of ``p``."""
+    xy = once(w, ("friend_xy", o.id), lambda: [(f.x, f.y) for f in w.friends_of(o.id)])
+    return sum(1 for x, y in xy if math.hypot(x - p.x, y - p.y) < 2.0)
+
+
+def _enemy_places(w: Work, o: OperativeState) -> list[Placement]:
+    return once(w, ("enemy_places", o.id), lambda: [w.place(e) for e in w.enemies_of(o.id)])
 
 
 def cheap_value(w: Work, o: OperativeState, p: Placement, melee: bool) -> float:
@@ -386,7 +398,7 @@ def cheap_value(w: Work, o: OperativeState, p: Placement, melee: bool) -> float:
     v = _objective_pull(w, p) + (0.15 if _near_cover(w, p) else 0.0)
     if melee:
         v -= 0.03 * _nearest_enemy(w, o, p)
-    v -= 0.05 * sum(1 for f in w.friends_of(o.id) if math.hypot(f.x - p.x, f.y - p.y) < 2.0)
+    v -= 0.05 * _crowd(w, o, p)
     return v
 
 
@@ -428,14 +440,12 @@ def _position(
     """:func:`position_value` from the exposure and a function giving the best shot (the
     exact one, or a bound)."""
     v = -EXPOSURE_WEIGHT * exposure_value
-    if can_shoot and not any(
-        sight.distance(p, w.place(e)) <= 1.0 + 1e-6 for e in w.enemies_of(o.id)
-    ):
+    if can_shoot and not any(sight.distance(p, q) <= 1.0 + 1e-6 for q in _enemy_places(w, o)):
         v += 0.9 * shot(p)
     v += _objective_pull(w, p)
     if melee:
         v -= 0.03 * _nearest_enemy(w, o, p)
-    v -= 0.05 * sum(1 for f in w.friends_of(o.id) if math.hypot(f.x - p.x, f.y - p.y) < 2.0)
+    v -= 0.05 * _crowd(w, o, p)
     return v
 
 
