@@ -355,11 +355,14 @@ class HeuristicAgent:
         fight_later = mode == "activation" and "Fight" not in o.done and ap_after >= 1
         melee = melee_minded(w, o)
         pre: list[tuple[float, int, Action, Placement]] = []
+        at: dict[tuple[float, float, float], tuple[float, Placement]] = {}  # one per spot
         for i, a in pool:
             assert a.point is not None
-            x, y, z = a.point
-            p = w.ctx.placement(o.id, x, y, z)
-            pre.append((cheap_value(w, o, p, melee), i, a, p))
+            hit = at.get(a.point)
+            if hit is None:
+                p = w.ctx.placement(o.id, *a.point)
+                hit = at[a.point] = (cheap_value(w, o, p, melee), p)
+            pre.append((hit[0], i, a, hit[1]))
         pre.sort(key=lambda t: (-t[0], t[1]))
         chosen = pre[:TOP_DESTINATIONS]
         charges = [t for t in pre if t[2].verb == "Charge"]
