@@ -34,7 +34,8 @@ Decisions (``rules/KT24.md`` section in brackets):
     a Charge destination adds the fight it would start. The candidates are the engine's
     listed destinations plus spots just outside Light and Heavy terrain in reach (cover),
     pruned by a cheap score before the full one; an unlisted spot is used only when the
-    engine accepts it as legal.
+    engine accepts it as legal. (Destinations whose upper bound cannot beat a listed action
+    are not valued in full: this saves sight queries and never changes the choice.)
   - End activation: the position value where it stands. Guard (9.3): worth a little for an
     operative with a ranged weapon and no shot now. Marker and hatch actions: nothing.
 - **Counteract** (1.6) and **On Guard interrupts** (9.3): taken by the operative with the
@@ -322,10 +323,12 @@ class HeuristicAgent:
 
         ``n`` is the number of listed actions (a candidate of index ``>= n`` is an unlisted
         cover spot) and ``floor`` the best score of a listed action already scored. A
-        candidate whose upper bound (:func:`position_bound`) is below the best score of a
-        listed action is left out: it would be sorted after that action, which is legal,
-        so leaving it out never changes the choice. The listed candidates of best bound
-        are evaluated first, to raise that score early."""
+        candidate whose upper bound is below the best score of a listed action is left out:
+        it would be sorted after that action, which is legal, so leaving it out never
+        changes the choice. The bound is refined in stages, each cheaper than the sight
+        queries it saves: without geometry (:func:`position_bound`), then with the exposure
+        (given up as soon as it alone rules the spot out), then the exact shot. The listed
+        candidates of best bound are evaluated first, to raise that score early."""
         here = w.place(o)
         verbs = sorted(
             {a.verb for _, a in moves}, key=lambda v: min(i for i, a in moves if a.verb == v)
