@@ -4,8 +4,9 @@ Run: ``python benchmarks/agents.py --speed N [--killzone NAME]`` for the speed: 
 of the default matchup (heuristic agents on both sides), seeded like ``killteam batch``
 (game ``i`` plays :func:`engine.play.play_battle` with seed ``game_seed(1, i)``, as
 ``killteam batch --workers 1``), on one core, after the movement graphs are built (as a
-batch's forked workers start warm). Prints battles per
-second and seconds per battle (goal, issue 13: at least 3 battles per second per core).
+batch's forked workers start warm). Prints battles per second and seconds per battle, wall
+and CPU (the CPU figure is steadier on a shared machine). Goal (issue 13): at least 3
+battles per second per core.
 
 Run: ``python benchmarks/agents.py [--games N] [--workers W] [--killzone NAME]`` for the win
 rate with a 95% confidence interval.
@@ -50,13 +51,14 @@ def speed(games: int, killzone: str) -> None:
     """Print heuristic battles per second on one core (module docstring)."""
     matchup = make_matchup(MatchupChoice(killzone=killzone, agents="heuristic"))
     matchup.warm()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for i in range(games):
         play_battle(matchup, game_seed(1, i))
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     print(
         f"{games} heuristic battles on {killzone} (one core, base seed 1) in {wall:.2f} s: "
-        f"{games / wall:.2f} battles/s, {wall / games:.3f} s per battle"
+        f"{games / wall:.2f} battles/s, {wall / games:.3f} s per battle "
+        f"(CPU {cpu:.2f} s: {games / cpu:.2f} battles per CPU second)"
     )
 
 
