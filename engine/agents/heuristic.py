@@ -80,7 +80,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import partial
 
 from engine.agents import attack_choices
 from engine.agents.attack_choices import CP_GAIN
@@ -226,9 +225,7 @@ class HeuristicAgent:
             o = w.op(a.op)
             x, y, z = a.point
             p = w.ctx.placement(o.id, x, y, z)
-            seen = w.ctx.cached(  # the eyes follow from the killzone and the zone
-                ("h_seen", id(kz), zone, p), partial(_seen, w, kz, eyes, p)
-            )
+            seen = _seen(w, kz, zone, eyes, p)
             forward = -math.hypot(x - c.x, y - c.y)
             melee = melee_minded(w, o)
             crowd = sum(1 for f in friends if math.hypot(f.x - x, f.y - y) < 2.5)
@@ -419,9 +416,17 @@ class HeuristicAgent:
         return attack_choices.resolve(self._state, w, me, legal)
 
 
-def _seen(w: Work, kz: Killzone, eyes: list[Placement], p: Placement) -> float:
-    """The share of ``eyes`` that see ``p`` (4.3)."""
-    return sum(1 for e in eyes if w.ctx.visible(kz, e, p)) / len(eyes)
+def _seen(w: Work, kz: Killzone, zone: str, eyes: list[Placement], p: Placement) -> float:
+    """The share of ``eyes`` (the sample points of drop zone ``zone``) that see ``p`` (4.3);
+    a pure function of the killzone, so cached on it (battles of a batch share it)."""
+    cache: dict[tuple[str, Placement], float] = kz.cache.setdefault("heuristic_seen", {})
+    key = (zone, p)
+    hit = cache.get(key)
+    if hit is None:
+        hit = sum(1 for e in eyes if w.ctx.visible(kz, e, p)) / len(eyes)
+        if len(cache) < 100_000:
+            cache[key] = hit
+    return hit
 
 
 def _best_opportunity(w: Work, legal: list[Action], verb: str, as_engage: bool) -> Action:
