@@ -332,6 +332,9 @@ class HeuristicAgent:
         )
         extra: list[tuple[int, Action]] = []
         k = n
+        spots = [
+            (x, y, math.hypot(x - here.x, y - here.y)) for x, y in cover_spots(w, here.base_mm)
+        ]
         for verb in verbs:
             if verb == "Charge":
                 continue
@@ -341,10 +344,8 @@ class HeuristicAgent:
                 if a.verb == verb and a.point is not None
             )
             listed = {(a.point[0], a.point[1]) for _, a in moves if a.verb == verb and a.point}
-            for x, y in cover_spots(w, here.base_mm):
-                if (x, y) in listed:
-                    continue
-                if math.hypot(x - here.x, y - here.y) <= limit - 0.05:
+            for x, y, d in spots:
+                if d <= limit - 0.05 and (x, y) not in listed:
                     extra.append((k, Action(verb, op=o.id, point=(x, y, 0.0))))
                     k += 1
         pool = moves + extra
