@@ -1,6 +1,15 @@
-"""The heuristic agent against the random agent: win rate with a 95% confidence interval.
+"""The heuristic agent: its speed, and its win rate against the random agent.
 
-Run: ``python benchmarks/agents.py [--games N] [--workers W] [--killzone NAME]``.
+Run: ``python benchmarks/agents.py --speed N [--killzone NAME]`` for the speed: ``N`` battles
+of the default matchup (heuristic agents on both sides), seeded like ``killteam batch``
+(game ``i`` plays :func:`engine.play.play_battle` with seed ``game_seed(1, i)``, as
+``killteam batch --workers 1``), on one core, after the movement graphs are built (as a
+batch's forked workers start warm). Prints battles per second and seconds per battle, wall
+and CPU (the CPU figure is steadier on a shared machine). Goal (issue 13): at least 3
+battles per second per core.
+
+Run: ``python benchmarks/agents.py [--games N] [--workers W] [--killzone NAME]`` for the win
+rate with a 95% confidence interval.
 
 Plays ``N`` games with the heuristic agent as player A and ``N`` as player B, rotating over
 every ordered pair of built-in teams (default rosters), seeded dice (game ``i`` uses seed
@@ -20,7 +29,7 @@ from engine.agents import HeuristicAgent, RandomAgent
 from engine.game import new_game
 from engine.game.drivers import Agent, SeededDice, play
 from engine.geometry import load_killzone
-from engine.play import wilson_interval
+from engine.play import MatchupChoice, game_seed, make_matchup, play_battle, wilson_interval
 from engine.teams import builtin_teams, load_builtin_team
 
 
@@ -38,12 +47,31 @@ def one(job: tuple[int, str, str, str, str]) -> tuple[int, str, str, int, int, i
     return seed, side, r.winner, r.vp[mine], r.vp[1 - mine], kills
 
 
+def speed(games: int, killzone: str) -> None:
+    """Print heuristic battles per second on one core (module docstring)."""
+    matchup = make_matchup(MatchupChoice(killzone=killzone, agents="heuristic"))
+    matchup.warm()
+    t0, c0 = time.perf_counter(), time.process_time()
+    for i in range(games):
+        play_battle(matchup, game_seed(1, i))
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    print(
+        f"{games} heuristic battles on {killzone} (one core, base seed 1) in {wall:.2f} s: "
+        f"{games / wall:.2f} battles/s, {wall / games:.3f} s per battle "
+        f"(CPU {cpu:.2f} s: {games / cpu:.2f} battles per CPU second)"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=200, help="games per side")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--killzone", default="open_ruins")
+    ap.add_argument("--speed", type=int, default=0, metavar="N", help="time N battles instead")
     args = ap.parse_args()
+    if args.speed:
+        speed(args.speed, args.killzone)
+        return
     pairs = list(itertools.permutations(builtin_teams(), 2))
     jobs = []
     for side in ("A", "B"):

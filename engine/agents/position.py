@@ -1,0 +1,523 @@
+"""Position, shot and fight values on the killzone for the heuristic agent
+(:mod:`engine.agents.heuristic` module docstring): a destination's exposure to enemy shooting,
+the best shot or fight from a spot, the pull of objectives and enemies, and the cover spots
+offered as extra move destinations. Geometry comes from the battle's cached queries
+(:class:`engine.game.context.GameContext`), dice values from :mod:`engine.agents.values`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from engine.agents.values import DAMAGE_WEIGHT, fight_value, shot_value, starting_wounds
+from engine.agents.view import once
+from engine.dice.profile import AttackProfile, Target
+from engine.dice.rules import Blast, Range
+from engine.game import attacks, universal
+from engine.game import fight as fight_action
+from engine.game.actions import Action
+from engine.game.state import OperativeState
+from engine.game.work import Work
+from engine.geometry import Placement, sight
+from engine.geometry.model import TerrainType
+
+__all__ = [
+    "EXPOSURE_WEIGHT",
+    "best_fight_now",
+    "best_shot_now",
+    "charge_prospect",
+    "cheap_value",
+    "cover_spots",
+    "enemies_in_reach",
+    "exposure",
+    "fight_action_value",
+    "fight_from",
+    "melee_minded",
+    "position_bound",
+    "position_value",
+    "shoot_action_value",
+    "shot_bounds",
+]
+
+#: Weight of the exposure to enemy shooting in a position's value.
+EXPOSURE_WEIGHT = 0.6
+_COVER_TYPES = frozenset({TerrainType.LIGHT, TerrainType.HEAVY})
+
+
+def melee_minded(w: Work, o: OperativeState) -> bool:
+    """Whether ``o`` fights better than it shoots (its best melee weapon's exact value
+    against a standard target exceeds its best ranged weapon's by a third)."""
+
+    def best(kind: str) -> float:
+        out = 0.0
+        for _, _, prof in universal.weapons_of(w, o.id, kind):
+            ap = prof.attack_profile()
+            if kind == "ranged":
+                out = max(out, shot_value(ap, Target(4, 8), 8))
+            else:
+                out = max(out, fight_value(ap, 8, 8, None, 8, 8))
+        return out
+
+    return bool(w.ctx.cached(("h_melee", o.id), lambda: best("melee") > 1.33 * best("ranged")))
+
+
+def _shot(
+    w: Work, o: OperativeState, p: Placement, name: str, t: OperativeState, pb: bool
+) -> float:
+    """Value of ``o`` at ``p`` shooting ``t`` with weapon ``name`` (no validity check)."""
+    kz = w.kz
+    pt = w.place(t)
+    tg = w.ctx.targeting(kz, p, pt)
+    improved = tg.in_cover and bool(
+        w.ctx.cached(
+            ("h_imp", id(kz), p, pt, t.order), lambda: sight.improved_cover(kz, p, pt, t.order)
+        )
+    )
+    prof = once(
+        w,
+        ("shot_profile", o.id, name, pb),
+        lambda: attacks.attack_profile(w, o, name, "ranged", hit_change=1 if pb else 0),
+    )
+    save = w.ctx.datacards[t.id].save
+    v = shot_value(
+        prof,
+        Target(save, max(1, t.wounds), tg.in_cover, tg.obscured, improved),
+        starting_wounds(w, t),
+    )
+    return v
+
+
+def _ranged(w: Work, o: OperativeState, as_engage: bool) -> list[tuple[str, Any, float]]:
+    """``(name, profile, reach)`` of each ranged weapon ``o`` may shoot now (once per
+    decision)."""
+
+    def listing() -> list[tuple[str, Any, float]]:
+        out = []
+        for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
+            if not as_engage and o.order != "engage" and not universal.silent(prof):
+                continue
+            if universal.weapon_usable(w, o, name, prof) is not None:
+                continue
+            out.append((name, prof, _reach(prof)))
+        return out
+
+    return once(w, ("ranged", o.id, as_engage), listing)
+
+
+def _screened(w: Work, o: OperativeState, t: OperativeState) -> bool:
+    """A friendly of ``o`` is within ``t``'s control range, so ``o`` cannot shoot ``t``
+    (4.5; once per decision)."""
+    near = once(
+        w,
+        ("near", t.id),
+        lambda: [f.id for f in w.alive(o.player) if w.control_range(f, t)],
+    )
+    return any(f != o.id for f in near)
+
+
+def _best_shot_from(w: Work, o: OperativeState, p: Placement, as_engage: bool) -> float:
+    """The best shot value ``o`` would have standing at ``p`` (0 when none)."""
+    weapons = _ranged(w, o, as_engage)
+    if not weapons:
+        return 0.0
+    best = 0.0
+    for t in w.enemies_of(o.id):
+        # The cheap conditions first: the geometry query is made only when it can matter.
+        pt = w.place(t)
+        d = sight.distance(p, pt)
+        in_range = [name for name, _, reach in weapons if d <= reach]
+        if not in_range or _screened(w, o, t):
+            continue
+        if not w.ctx.valid_target(w.kz, pt, p, t.order, None):
+            continue
+        for name in in_range:
+            best = max(best, _shot(w, o, p, name, t, False))
+    return best
+
+
+def _reach(prof: Any) -> float:
+    """The distance (inches) within which a target is in range of ``prof`` (its Range x
+    plus the engine's tolerance; infinite without Range)."""
+    rng = prof.rules.get(Range)
+    return rng.distance + 1e-6 if isinstance(rng, Range) else math.inf
+
+
+#: Every (in cover, obscured, improved cover) a target can have (improved only in cover).
+_TARGET_STATES = (
+    (False, False, False),
+    (False, True, False),
+    (True, False, False),
+    (True, False, True),
+    (True, True, False),
+    (True, True, True),
+)
+
+
+def shot_bounds(w: Work, o: OperativeState) -> list[tuple[Placement, float, float]]:
+    """For an upper bound of :func:`position_value`'s shot term without geometry: for each
+    enemy ``o`` could shoot (no friendly of ``o`` within its control range) and each ranged
+    weapon it may use outside an activation's Engage order rules (as :func:`position_value`),
+    ``(enemy placement, weapon reach, the largest shot value over every cover/obscured
+    state)``: the shot from ``p`` is at most the largest value whose reach covers ``p``."""
+    weapons = _ranged(w, o, False)
+    out: list[tuple[Placement, float, float]] = []
+    if not weapons:
+        return out
+    for t in w.enemies_of(o.id):
+        if _screened(w, o, t):
+            continue
+        save = w.ctx.datacards[t.id].save
+        wounds, maxw = max(1, t.wounds), starting_wounds(w, t)
+        for name, _, reach in weapons:
+            ap = attacks.attack_profile(w, o, name, "ranged", hit_change=0)
+            top = max(
+                shot_value(ap, Target(save, wounds, c, ob, imp), maxw)
+                for c, ob, imp in _TARGET_STATES
+            )
+            out.append((w.place(t), reach, top))
+    return out
+
+
+def position_bound(
+    w: Work,
+    o: OperativeState,
+    p: Placement,
+    *,
+    can_shoot: bool,
+    melee: bool,
+    shots: list[tuple[Placement, float, float]],
+    exposure_value: float = 0.0,
+) -> float:
+    """An upper bound of :func:`position_value` ``(w, o, p, can_shoot=can_shoot,
+    melee=melee)`` that needs no sight query for the shot: the best shot taken as the bound
+    from ``shots`` (:func:`shot_bounds`), and the exposure as ``exposure_value`` (its exact
+    value, or 0 when unknown: it is never negative). Computed with the same floating-point
+    operations in the same order as the exact value, so it is never below it (rounding is
+    monotone)."""
+
+    def shot(q: Placement) -> float:
+        best = 0.0
+        for pt, reach, top in shots:
+            if sight.distance(q, pt) <= reach:
+                best = max(best, top)
+        return best
+
+    return _position(w, o, p, exposure_value, shot, can_shoot=can_shoot, melee=melee)
+
+
+def best_shot_now(w: Work, o: OperativeState, as_engage: bool) -> float:
+    """The best shot value ``o`` has where it stands (0 within an enemy's control range)."""
+    if w.in_enemy_control_range(o):
+        return 0.0
+    return _best_shot_from(w, o, w.place(o), as_engage)
+
+
+def best_fight_now(w: Work, o: OperativeState) -> float:
+    """The best exact fight value ``o`` has now against an enemy it can fight (5.2)."""
+    best = 0.0
+    for t in fight_action.fight_targets(w, o):
+        for name, _, prof in universal.weapons_of(w, o.id, "melee"):
+            if universal.weapon_usable(w, o, name, prof) is None:
+                best = max(best, fight_action_value(w, o, name, t))
+    return best
+
+
+def _worst_retaliation(
+    w: Work,
+    o: OperativeState,
+    pa: AttackProfile,
+    t: OperativeState,
+    d_assist: int,
+    *,
+    usable_only: bool,
+) -> float:
+    """Exact value of ``o`` fighting ``t`` with profile ``pa`` when ``t`` retaliates with
+    the melee weapon worst for ``o`` (Hit worsened by ``d_assist``), or cannot retaliate
+    when it has none (5.2)."""
+    worst: float | None = None
+    for name, _, prof in universal.weapons_of(w, t.id, "melee"):
+        if usable_only and universal.weapon_usable(w, t, name, prof) is not None:
+            continue
+        pd = attacks.attack_profile(w, t, name, "melee", hit_change=-d_assist)
+        v = fight_value(
+            pa, max(1, o.wounds), starting_wounds(w, o), pd, max(1, t.wounds), starting_wounds(w, t)
+        )
+        worst = v if worst is None else min(worst, v)
+    if worst is None:
+        return fight_value(
+            pa,
+            max(1, o.wounds),
+            starting_wounds(w, o),
+            None,
+            max(1, t.wounds),
+            starting_wounds(w, t),
+        )
+    return worst
+
+
+def fight_action_value(w: Work, o: OperativeState, weapon: str | None, t: OperativeState) -> float:
+    """Exact value of ``o`` fighting ``t`` with ``weapon`` now (assists counted; the
+    defender retaliates with its best weapon, or not at all when it cannot)."""
+    assert weapon is not None
+    pa = attacks.attack_profile(w, o, weapon, "melee", hit_change=-fight_action.assists(w, o, t))
+    if any(e.kind == "no_retaliate" and e.op == t.id for e in w.effects):
+        return fight_value(
+            pa,
+            max(1, o.wounds),
+            starting_wounds(w, o),
+            None,
+            max(1, t.wounds),
+            starting_wounds(w, t),
+        )
+    return _worst_retaliation(w, o, pa, t, fight_action.assists(w, t, o), usable_only=True)
+
+
+def fight_from(w: Work, o: OperativeState, p: Placement, t: OperativeState) -> float:
+    """Value of the best fight ``o`` would start from ``p`` against ``t`` (no assists)."""
+    best = 0.0
+    for name, _, prof in universal.weapons_of(w, o.id, "melee"):
+        if universal.weapon_usable(w, o, name, prof) is None:
+            pa = attacks.attack_profile(w, o, name, "melee")
+            best = max(best, _worst_retaliation(w, o, pa, t, 0, usable_only=False))
+    return best
+
+
+def enemies_in_reach(w: Work, o: OperativeState, p: Placement) -> list[OperativeState]:
+    """Living enemies of ``o`` within 1" of ``p`` (control range distance, 4.2)."""
+    return [e for e in w.enemies_of(o.id) if sight.distance(p, w.place(e)) <= 1.0 + 1e-6]
+
+
+def charge_prospect(w: Work, o: OperativeState) -> float:
+    """For a melee-minded operative: the best fight against an enemy within a Charge's
+    reach (Move + 2" + 1"), else 0."""
+    if not melee_minded(w, o) or w.in_enemy_control_range(o):
+        return 0.0
+    reach = w.move_stat(o) + 3.0
+    here = w.place(o)
+    best = 0.0
+    for e in w.enemies_of(o.id):
+        if sight.distance(here, w.place(e)) <= reach:
+            best = max(best, 0.8 * fight_from(w, o, here, e))
+    return best
+
+
+def _threat_profiles(w: Work, e: OperativeState) -> list[AttackProfile]:
+    """The attack profiles of ``e``'s ranged weapons (once per decision)."""
+    return once(
+        w,
+        ("threat_profiles", e.id),
+        lambda: [
+            attacks.attack_profile(w, e, name, "ranged")
+            for name, _, _ in universal.weapons_of(w, e.id, "ranged")
+        ],
+    )
+
+
+def _threat(w: Work, e: OperativeState, o: OperativeState, p: Placement, order: str) -> float:
+    """How much enemy ``e`` threatens ``o`` standing at ``p`` with ``order``: its best
+    ranged weapon's shot value when ``o`` there is a valid target for it, else 0."""
+    profiles = _threat_profiles(w, e)
+    if not profiles:
+        return 0.0
+    kz = w.kz
+    pe = w.place(e)
+    if not w.ctx.visible(kz, pe, p):
+        return 0.0
+    tg = w.ctx.targeting(kz, pe, p)
+    if order == "conceal" and tg.in_cover:
+        return 0.0
+    best = 0.0
+    save = w.ctx.datacards[o.id].save
+    target = Target(save, max(1, o.wounds), tg.in_cover, tg.obscured, False)
+    maxw = starting_wounds(w, o)
+    for ap in profiles:
+        best = max(best, shot_value(ap, target, maxw))
+    return best
+
+
+def exposure(
+    w: Work, o: OperativeState, p: Placement, order: str, *, give_up_above: float = math.inf
+) -> float:
+    """Exposure of ``o`` at ``p``: the strongest enemy threat plus a third of the others.
+    Within an enemy's control range enemies cannot shoot it (4.5); the threat is then the
+    best fight an enemy there could start against it (exact, 5.2).
+
+    ``give_up_above``: return ``math.inf`` as soon as the threats already known (the others
+    count as 0: threats are never negative) make the exposure exceed it, without asking
+    for the other enemies' sight lines."""
+    enemies = w.enemies_of(o.id)
+    close = [e for e in enemies if sight.distance(p, w.place(e)) <= 1.0 + 1e-6]
+    if close:
+        return max(0.0, max(fight_from(w, e, w.place(e), o) for e in close))
+    threats = []
+    top = total = 0.0
+    for e in enemies:
+        threat = _threat(w, e, o, p, order) * (1.0 if e.ready else 0.6)
+        threats.append(threat)
+        if give_up_above < math.inf:
+            top, total = max(top, threat), total + threat
+            if top + (total - top) / 3 > give_up_above:
+                return math.inf
+    threats.sort(reverse=True)
+    if not threats:
+        return 0.0
+    return threats[0] + sum(threats[1:]) / 3
+
+
+def _objective_pull(w: Work, p: Placement) -> float:
+    best = math.inf
+    for m in w.markers:
+        if m.carrier:
+            continue
+        best = min(best, math.hypot(m.x - p.x, m.y - p.y))
+    if best is math.inf:
+        return 0.0
+    return 0.06 if best <= 1.0 + 0.8 + p.radius else -0.004 * best
+
+
+def _nearest_enemy(w: Work, o: OperativeState, p: Placement) -> float:
+    xy = once(w, ("enemy_xy", o.id), lambda: [(e.x, e.y) for e in w.enemies_of(o.id)])
+    return min((math.hypot(x - p.x, y - p.y) for x, y in xy), default=0.0)
+
+
+def _crowd(w: Work, o: OperativeState, p: Placement) -> int:
+    """Friendlies of ``o`` whose centres are within 2" of ``p``."""
+    xy = once(w, ("friend_xy", o.id), lambda: [(f.x, f.y) for f in w.friends_of(o.id)])
+    return sum(1 for x, y in xy if math.hypot(x - p.x, y - p.y) < 2.0)
+
+
+def _enemy_places(w: Work, o: OperativeState) -> list[Placement]:
+    return once(w, ("enemy_places", o.id), lambda: [w.place(e) for e in w.enemies_of(o.id)])
+
+
+def cheap_value(w: Work, o: OperativeState, p: Placement, melee: bool) -> float:
+    """A geometry-free pre-score of a destination: near cover, objectives, and for melee
+    operatives the nearest enemy."""
+    v = _objective_pull(w, p) + (0.15 if _near_cover(w, p) else 0.0)
+    if melee:
+        v -= 0.03 * _nearest_enemy(w, o, p)
+    v -= 0.05 * _crowd(w, o, p)
+    return v
+
+
+def position_value(
+    w: Work,
+    o: OperativeState,
+    p: Placement,
+    *,
+    can_shoot: bool,
+    melee: bool | None = None,
+    exposure_value: float | None = None,
+) -> float:
+    """Value of ``o`` standing at ``p`` (module docstring): minus exposure, plus the best
+    shot it can still take (when ``can_shoot``), objectives, and the melee pull.
+
+    ``exposure_value``: :func:`exposure` of ``o`` at ``p`` with its order, when already
+    known."""
+    if melee is None:
+        melee = melee_minded(w, o)
+    if exposure_value is None:
+        exposure_value = exposure(w, o, p, o.order)
+
+    def shot(q: Placement) -> float:
+        return _best_shot_from(w, o, q, as_engage=False)
+
+    return _position(w, o, p, exposure_value, shot, can_shoot=can_shoot, melee=melee)
+
+
+def _position(
+    w: Work,
+    o: OperativeState,
+    p: Placement,
+    exposure_value: float,
+    shot: Callable[[Placement], float],
+    *,
+    can_shoot: bool,
+    melee: bool,
+) -> float:
+    """:func:`position_value` from the exposure and a function giving the best shot (the
+    exact one, or a bound)."""
+    v = -EXPOSURE_WEIGHT * exposure_value
+    if can_shoot and not any(sight.distance(p, q) <= 1.0 + 1e-6 for q in _enemy_places(w, o)):
+        v += 0.9 * shot(p)
+    v += _objective_pull(w, p)
+    if melee:
+        v -= 0.03 * _nearest_enemy(w, o, p)
+    v -= 0.05 * _crowd(w, o, p)
+    return v
+
+
+def shoot_action_value(w: Work, o: OperativeState, a: Action, mode: str) -> float:
+    """Value of a listed Shoot action: the exact shot, Blast secondaries, Hot's risk."""
+    assert a.weapon is not None and a.target is not None
+    pb = mode == "interrupt" and w.in_enemy_control_range(o)
+    name, _, prof = universal.find_weapon(w, o, a.weapon, "ranged")
+    t = w.op(a.target)
+    here = w.place(o)
+    v = _shot(w, o, here, name, t, pb)
+    if t.player == o.player:  # a team weapon rule's own primary target (e.g. Explosive*)
+        v = -v
+    blast = prof.rules.get(Blast)
+    if isinstance(blast, Blast):
+        tp = w.place(t)
+        for q in w.alive():
+            if q.id in (t.id, o.id):
+                continue
+            if w.distance(tp, w.place(q)) <= blast.distance + 1e-6 and w.ctx.visible(
+                w.kz, tp, w.place(q)
+            ):
+                sv = _shot(w, o, here, name, q, pb)
+                v += sv if q.player != o.player else -sv
+    if prof.rules.dice.hot:
+        hit = attacks.attack_profile(w, o, name, "ranged").hit
+        exp = sum(2 * f for f in range(1, hit)) / 6
+        v -= DAMAGE_WEIGHT * exp / starting_wounds(w, o)
+    return v
+
+
+def cover_spots(w: Work, base_mm: float) -> tuple[tuple[float, float], ...]:
+    """Spots on the floor just outside Light and Heavy terrain parts (their corners and the
+    middles of their sides, a base's radius plus 0.1" away), for this base size; cached on
+    the killzone."""
+    kz = w.kz
+    cache: dict[float, tuple[tuple[float, float], ...]] = kz.cache.setdefault(
+        "heuristic_cover_spots", {}
+    )
+    key = base_mm
+    if key in cache:
+        return cache[key]
+    r = base_mm / 25.4 / 2 + 0.1
+    out: set[tuple[float, float]] = set()
+    for part in kz.parts:
+        if not (_COVER_TYPES & part.types) or part.height <= 0:
+            continue
+        ring = part.polygon.buffer(r, join_style="mitre")
+        if ring.geom_type == "Polygon":
+            coords = list(ring.exterior.coords)[:-1]
+            for (x0, y0), (x1, y1) in zip(coords, coords[1:] + coords[:1], strict=True):
+                for x, y in ((x0, y0), ((x0 + x1) / 2, (y0 + y1) / 2)):
+                    if r <= x <= kz.width - r and r <= y <= kz.depth - r:
+                        out.add((round(x, 3), round(y, 3)))
+    spots = tuple(sorted(out))
+    cache[key] = spots
+    return spots
+
+
+def _near_cover(w: Work, p: Placement) -> bool:
+    """Whether a Light or Heavy part is within 1" of the base (a cheap cover proxy)."""
+    kz = w.kz
+    key = (round(p.x, 1), round(p.y, 1), p.base_mm)
+    cache: dict[tuple[float, float, float], bool] = kz.cache.setdefault("heuristic_near", {})
+    hit = cache.get(key)
+    if hit is None:
+        from shapely.geometry import Point
+
+        area = Point(p.x, p.y).buffer(p.radius + 1.0)
+        hit = any(
+            bool(_COVER_TYPES & part.types) and part.polygon.intersects(area) for part in kz.parts
+        )
+        if len(cache) < 500_000:
+            cache[key] = hit
+    return bool(hit)

@@ -1,0 +1,105 @@
+"""Exact values of attacks for the heuristic agent (:mod:`engine.agents.heuristic`), from the
+exact dice core (:mod:`engine.dice`), in *operatives*: an enemy operative incapacitated is
+worth 1 and each wound dealt ``DAMAGE_WEIGHT`` of one wound's share of its starting wounds.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from engine.dice.profile import AttackProfile, Fighter, Target
+from engine.dice.shoot import defence_roll, shoot, unblocked
+from engine.game.state import OperativeState
+from engine.game.work import Work
+
+__all__ = ["DAMAGE_WEIGHT", "defence_value", "fight_value", "shot_value", "starting_wounds"]
+
+#: Weight of a wound dealt relative to an incapacitation (per starting wounds).
+DAMAGE_WEIGHT = 0.5
+
+
+@lru_cache(maxsize=65536)
+def shot_value(profile: AttackProfile, target: Target, max_wounds: int) -> float:
+    """Value of one shooting attack: P(incapacitated) + ``DAMAGE_WEIGHT`` x expected damage
+    (capped at the wounds left) / starting wounds (exact, :func:`engine.dice.shoot.shoot`).
+
+    Args:
+        profile: the attack profile (Hit already adjusted).
+        target: the target's Save, wounds left, cover and obscured.
+        max_wounds: the target's starting wounds (>= 1).
+    """
+    res = shoot(profile, target)
+    cap = target.wounds
+    total = res.damage.total
+    exp = sum(min(d, cap) * w for d, w in res.damage.weights) / total
+    return float(res.kill_probability) + DAMAGE_WEIGHT * exp / max_wounds
+
+
+@lru_cache(maxsize=65536)
+def fight_value(
+    attacker: AttackProfile,
+    wounds_a: int,
+    max_a: int,
+    defender: AttackProfile | None,
+    wounds_d: int,
+    max_d: int,
+) -> float:
+    """The attacker's value of a fight resolved optimally by both sides (5.2): P(defender
+    incapacitated) - P(attacker incapacitated) + ``DAMAGE_WEIGHT`` x (damage dealt / the
+    defender's starting wounds - damage taken / the attacker's), damage capped at wounds.
+
+    Args:
+        attacker, defender: melee profiles (assists folded into Hit); ``defender`` None when it
+            cannot retaliate.
+        wounds_a, wounds_d: wounds left; max_a, max_d: starting wounds.
+    """
+    from engine.dice.fight import fight
+
+    dprof = defender if defender is not None else AttackProfile(0, 6, 0, 0)
+    res = fight(Fighter(attacker, wounds_a), Fighter(dprof, wounds_d))
+    a, d = res.attacker, res.defender
+    return (
+        float(d.incapacitated_probability)
+        - float(a.incapacitated_probability)
+        + DAMAGE_WEIGHT
+        * (float(d.expected_damage_taken) / max_d - float(a.expected_damage_taken) / max_a)
+    )
+
+
+def defence_value(
+    normals: int,
+    crits: int,
+    profile: AttackProfile,
+    save: int,
+    cn: int,
+    cc: int,
+    rolled: int,
+    fixed: tuple[int, ...],
+    wounds: int,
+    max_wounds: int,
+) -> float:
+    """Value to the attacker when ``rolled`` more defence dice are rolled besides ``fixed``
+    faces and ``cn``/``cc`` cover saves."""
+    fn = sum(1 for v in fixed if v != 6 and v != 1 and v >= save)
+    fc = sum(1 for v in fixed if v == 6)
+    total = 0.0
+    weight = 0
+    for sn, sc, wgt in defence_roll(rolled, save) if rolled > 0 else ((0, 0, 1),):
+        un, uc = unblocked(
+            normals,
+            crits,
+            sn + fn + cn,
+            sc + fc + cc,
+            profile.normal_damage,
+            profile.critical_damage,
+            profile.rules.dice.brutal,
+        )
+        dmg = un * profile.normal_damage + uc * profile.critical_damage
+        total += wgt * ((dmg >= wounds) + DAMAGE_WEIGHT * min(dmg, wounds) / max_wounds)
+        weight += wgt
+    return total / weight
+
+
+def starting_wounds(w: Work, o: OperativeState) -> int:
+    """The starting wounds (datacard W) of ``o``."""
+    return w.ctx.datacards[o.id].wounds
