@@ -193,3 +193,32 @@ def test_new_game_checks_a_team_built_in_code_like_a_loaded_one() -> None:
     roster = Roster(bad, team.default().operatives)
     with pytest.raises(SetupError, match=r"team of player B .*field 'wounds'"):
         new_game(load_killzone("close_quarters"), team.default(), roster)
+
+
+def test_apply_after_is_legal_gives_what_apply_alone_gives() -> None:
+    """``is_legal`` keeps the outcome of the input it checked, for the ``apply`` that usually
+    follows; states are immutable values, so handing that outcome over must give exactly what
+    a fresh ``apply`` of the same input gives (equal state hash and events), once: a second
+    ``apply`` works it out again and gets an equal, separate events list."""
+    from engine.game import new_game
+    from engine.geometry import load_killzone
+    from engine.teams import load_builtin_team
+
+    kz = load_killzone("open_ruins")
+    state = new_game(kz, *[load_builtin_team(t).default() for t in ("kasrkin", "legionaries")])
+    agents, dice = {"A": RandomAgent(1), "B": RandomAgent(2)}, SeededDice(1)
+    for _ in range(60):
+        if isinstance(state.node, Chance):
+            action = dice.roll(state)
+        else:
+            action = agents[state.node.player].act(state)
+        fresh = state.apply(action)
+        assert state.is_legal(action)
+        handed = state.apply(action)
+        again = state.apply(action)
+        assert handed[0].hash() == fresh[0].hash() == again[0].hash()
+        assert handed[1] == fresh[1] == again[1]
+        assert handed[1] is not again[1]
+        state = handed[0]
+    # An illegal input keeps nothing: the next apply of a legal one is worked out afresh.
+    assert not state.is_legal(Action("Pass", op="NOBODY-9"))

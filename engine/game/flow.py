@@ -109,6 +109,12 @@ def _check_roll(req: DiceRequest, values: tuple[int, ...]) -> tuple[int, ...]:
 def apply(state: GameState, action: Action | str) -> tuple[GameState, list[Any]]:
     """Apply one input (see :meth:`GameState.apply`)."""
     a = _coerce(action)
+    checked = state._memo.pop("legal_apply", None)
+    if checked is not None and checked[0] == a:
+        # is_legal just applied this very input: its outcome (a pure function of the state
+        # and the input) is handed over once instead of being worked out again.
+        outcome: tuple[GameState, list[Any]] = checked[1]
+        return outcome
     node = state.node
     if isinstance(node, Terminal):
         raise IllegalActionError("the battle is over (1.8): no more actions")
@@ -131,13 +137,17 @@ def apply(state: GameState, action: Action | str) -> tuple[GameState, list[Any]]
 
 
 def is_legal(state: GameState, action: Action | str) -> bool:
-    """Whether ``action`` applies without an :class:`IllegalActionError` (or ambiguity)."""
+    """Whether ``action`` applies without an :class:`IllegalActionError` (or ambiguity).
+    The outcome of a legal input is kept on the state for the :func:`apply` that usually
+    follows."""
     try:
-        apply(state, action)
+        a = _coerce(action)
+        result = apply(state, a)
     except (IllegalActionError, InvalidActionError):
         return False
     except ValueError:
         return False
+    state._memo["legal_apply"] = (a, result)
     return True
 
 
