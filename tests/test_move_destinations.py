@@ -285,3 +285,34 @@ def test_fast_straight_reach_matches_the_overlay_bit_for_bit(layout: str) -> Non
                     assert fast == _straight_reach(lvl, start, dirs8, length), start
                     rays += len(fast)
     assert rays > 1500
+
+
+@pytest.mark.parametrize("layout", ["open_ruins", "close_quarters"])
+def test_a_link_clear_of_every_zone_disc_is_never_refused_by_the_zones(layout: str) -> None:
+    """The path search skips the exact zone checks (enemy bases, control ranges the action may
+    not enter, 3.2) for links that keep more than 1e-9" outside every zone's disc: for such a
+    link the exact check must always agree that nothing is in the way. Links near enemies are
+    among the cases, and some of them are refused (the check is not vacuous)."""
+    import numpy as np
+
+    from engine.geometry.move_paths import near_zones
+
+    kz = load_killzone(layout)
+    rng = random.Random(29)
+    clear = refused = 0
+    for q, _ in _queries(5, kz, 40):
+        s, lvl = q.start, q.start_level
+        ends = [
+            (rng.uniform(s[0] - 8, s[0] + 8), rng.uniform(s[1] - 8, s[1] + 8)) for _ in range(20)
+        ]
+        for e in q.enemies:  # links ending at or passing by an enemy
+            ends.append((e.x + rng.uniform(-1, 1), e.y + rng.uniform(-1, 1)))
+        zones = [z for z in q.zones if z.level == lvl]
+        near = near_zones(s, np.asarray(ends, dtype=float), zones).tolist()
+        for end, close in zip(ends, near, strict=True):
+            ok = q.zones_ok(lvl, s, lvl, end)
+            if not close:
+                assert ok, (q.action, s, end)
+                clear += 1
+            refused += not ok
+    assert clear > 100 and refused > 10

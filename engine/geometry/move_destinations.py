@@ -31,7 +31,7 @@ from engine.geometry.move_graph import (
     _Link,
     move_graph,
 )
-from engine.geometry.move_paths import MoveError, _action, _Query, _search, max_move
+from engine.geometry.move_paths import MoveError, _action, _Query, _search, max_move, near_zones
 from engine.geometry.sight import CONTROL_RANGE_TOLERANCE, within_control_range
 
 # -------------------------------------------------------------------------------------------
@@ -440,18 +440,7 @@ def _straight_plain(q: _Query, goals: Sequence[XY]) -> list[float | None]:
         np.stack([np.broadcast_to(np.asarray(s, dtype=float), pts.shape), pts], axis=1)
     )
     covered: list[bool] = np.asarray(shapely.covers(lvl.passage_tol, lines)).tolist()
-    zones = [z for z in q.zones if z.level == la]
-    if zones:
-        # Distance from each zone's centre (rows) to each line (columns), all at once.
-        zx = np.asarray([z.x for z in zones], dtype=float)[:, None]
-        zy = np.asarray([z.y for z in zones], dtype=float)[:, None]
-        zr = np.asarray([z.radius for z in zones], dtype=float)[:, None]
-        dx, dy = pts[:, 0] - s[0], pts[:, 1] - s[1]
-        t = np.clip(((zx - s[0]) * dx + (zy - s[1]) * dy) / (dx * dx + dy * dy), 0.0, 1.0)
-        dist = np.hypot(s[0] + t * dx - zx, s[1] + t * dy - zy)
-        near = (dist < zr - 1e-6 + 1e-9).any(axis=0)
-    else:
-        near = np.zeros(len(goals), dtype=bool)
+    near = near_zones(s, pts, [z for z in q.zones if z.level == la])
     near_list: list[bool] = near.tolist()
     out: list[float | None] = []
     for goal, cov, close in zip(goals, covered, near_list, strict=True):

@@ -16,6 +16,7 @@ from typing import cast
 import attrs
 import numpy as np
 import shapely
+from numpy.typing import NDArray
 from shapely.geometry import Point
 
 from engine.errors import KillTeamError
@@ -33,6 +34,7 @@ from engine.geometry.move_graph import (
     FREE_DROP,
     JUMP_MAX,
     XY,
+    FloatArray,
     Level,
     MoveAction,
     MoveGraph,
@@ -182,6 +184,27 @@ def _engaged(
         any(within_control_range(kz, f, e) for f, close in zip(friends, col, strict=True) if close)
         for e, col in zip(enemies, cols, strict=True)
     ]
+
+
+def near_zones(start: XY, ends: FloatArray, zones: Sequence[_Zone]) -> NDArray[np.bool_]:
+    """For straight links from ``start`` to each of ``ends`` (array (N, 2), inches) on the
+    level of ``zones``: whether the link comes within 1e-9" of a zone's disc. A link that does
+    not keeps out of every zone (:meth:`_Query.zones_ok` holds for it, whatever the zone);
+    the others need the exact check."""
+    if not zones or ends.shape[0] == 0:
+        return np.zeros(ends.shape[0], dtype=bool)
+    # Distance from each zone's centre (rows) to each link (columns), all at once.
+    zx = np.asarray([z.x for z in zones], dtype=float)[:, None]
+    zy = np.asarray([z.y for z in zones], dtype=float)[:, None]
+    zr = np.asarray([z.radius for z in zones], dtype=float)[:, None]
+    dx, dy = ends[:, 0] - start[0], ends[:, 1] - start[1]
+    d2 = dx * dx + dy * dy
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(d2 > 0, ((zx - start[0]) * dx + (zy - start[1]) * dy) / d2, 0.0)
+    t = np.clip(t, 0.0, 1.0)
+    dist = np.hypot(start[0] + t * dx - zx, start[1] + t * dy - zy)
+    near: NDArray[np.bool_] = (dist < zr - 1e-6 + 1e-9).any(axis=0)
+    return near
 
 
 class _Query:
@@ -617,12 +640,13 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
     extra: dict[int, list[tuple[int, float, _Link]]] = {}
     linked: set[tuple[int, int]] = set()
 
-    def link_dyn(u: int, v: int, link: _Link | None) -> None:
+    def link_dyn(u: int, v: int, link: _Link | None, clear: bool = False) -> None:
+        # clear: the link is known to keep away from every zone (zones_ok holds).
         if link is None or (u, v) in linked:
             return
         lu, pu = pos[u] if u >= n else (g._lvl_list[u], g._xy_list[u])
         lv, pv = pos[v] if v >= n else (g._lvl_list[v], g._xy_list[v])
-        if not zones_ok(lu, pu, lv, pv):
+        if not clear and not zones_ok(lu, pu, lv, pv):
             return
         linked.add((u, v))
         extra.setdefault(u, []).append((v, link.weight, link))
@@ -639,17 +663,24 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
             np.stack([np.broadcast_to(np.asarray(pu, dtype=float), arr.shape), arr], axis=1)
         )
         seen: list[bool] = np.asarray(shapely.covers(lvl.passage_tol, lines)).tolist()
-        for v, ok in zip(ids, seen, strict=True):
+        near: list[bool] = near_zones(pu, arr, [z for z in zones if z.level == lu]).tolist()
+        for v, ok, close in zip(ids, seen, near, strict=True):
             if not ok:
                 continue
             pv = g._xy_list[v] if v < n else pos[v][1]
             if u != goal_node and v != start_node:
                 link_dyn(
-                    u, v, _Link("move", math.dist(pu, pv), crossings=g._crossings(lvl, pu, pv))
+                    u,
+                    v,
+                    _Link("move", math.dist(pu, pv), crossings=g._crossings(lvl, pu, pv)),
+                    clear=not close,
                 )
             if v < n and u != start_node:
                 link_dyn(
-                    v, u, _Link("move", math.dist(pv, pu), crossings=g._crossings(lvl, pv, pu))
+                    v,
+                    u,
+                    _Link("move", math.dist(pv, pu), crossings=g._crossings(lvl, pv, pu)),
+                    clear=not close,
                 )
     # Climbing over, onto and off terrain from the start and into the goal.
     reach = r + CLIMB_RANGE + _TOL
