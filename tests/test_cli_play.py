@@ -1,10 +1,12 @@
 """``killteam play``, ``replay`` and ``batch`` end to end, and the library under them
 (``engine.play``, ``engine.narration``, ``engine.board``).
 
-The end-to-end tests run the real command in a subprocess (``python -m engine.cli``, the
-console script's entry point). They never depend on what an agent decides: only on a finished
-battle, consistency between the figures, the rules that turn kills into VP (KT24 8.2), and
-determinism.
+The end-to-end tests run the command's ``main`` (what the console script calls) in this
+process, and the real command in a subprocess (``python -m engine.cli``, the console script's
+entry point) where the process is the point: its exit status and standard output, outputs
+that must not depend on ``PYTHONHASHSEED``, and a process pool. They never depend on what an
+agent decides: only on a finished battle, consistency between the figures, the rules that
+turn kills into VP (KT24 8.2), and determinism.
 """
 
 from __future__ import annotations
@@ -45,9 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 KILLS_NEEDED = {6: (1, 2, 4, 5, 6), 10: (2, 4, 6, 8, 10)}
 
 
-def _killteam(
-    *args: str, cwd: Path, hashseed: str = "0", check: bool = True
-) -> subprocess.CompletedProcess[str]:
+def _killteam(*args: str, cwd: Path, hashseed: str = "0") -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONHASHSEED=hashseed, PYTHONPATH=str(ROOT))
     env.pop("COLUMNS", None)
     proc = subprocess.run(
@@ -58,9 +58,17 @@ def _killteam(
         text=True,
         timeout=300,
     )
-    if check:
-        assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 0, proc.stderr
     return proc
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """``killteam ARGS`` in this process (in the current folder): the status ``main`` returns
+    (the console script's exit status) and what it wrote to standard output and error."""
+    capsys.readouterr()
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 def _grade(kills: int, starting: int) -> int:
@@ -91,7 +99,9 @@ def _check_consistent(summary: dict[str, Any]) -> None:
 # -------------------------------------------------------------------------------------------
 
 
-def test_play_default_battle_json_record_replays_and_tampering_is_caught(tmp_path: Path) -> None:
+def test_play_default_battle_json_record_replays_and_tampering_is_caught(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     proc = _killteam("play", "--json", "--record", "game.jsonl", "--picture", "b.png", cwd=tmp_path)
     summary = json.loads(proc.stdout)  # nothing but the JSON on standard output
     assert summary["teams"] == {"A": "Kasrkin", "B": "Legionaries"}
@@ -111,9 +121,10 @@ def test_play_default_battle_json_record_replays_and_tampering_is_caught(tmp_pat
         assert summary["vp_by_op"]["kill"][p] == grade[p] + (grade[p] > grade[q])
     assert (tmp_path / "b.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
-    ok = _killteam("replay", "game.jsonl", cwd=tmp_path)
-    assert "replay OK" in ok.stdout
-    assert ok.stdout.count("=== Turning point") == 4
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = _run(capsys, "replay", "game.jsonl")
+    assert code == 0 and "replay OK" in out
+    assert out.count("=== Turning point") == 4
 
     # Swap the set-up roll-off (step 1) so the other player wins it: the record's step 2 was
     # decided by the player who won it, so the replay must stop there, naming the step.
@@ -124,10 +135,10 @@ def test_play_default_battle_json_record_replays_and_tampering_is_caught(tmp_pat
     first["action"] = "roll 1,6" if a >= b else "roll 6,1"
     lines[1] = json.dumps(first)
     (tmp_path / "tampered.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    bad = _killteam("replay", "tampered.jsonl", "--quiet", cwd=tmp_path, check=False)
-    assert bad.returncode == 1
-    assert bad.stderr.count("\n") == 1 and "tampered.jsonl" in bad.stderr
-    assert re.search(r"\bstep 2\b", bad.stderr), bad.stderr
+    code, _, err = _run(capsys, "replay", "tampered.jsonl", "--quiet")
+    assert code == 1
+    assert err.count("\n") == 1 and "tampered.jsonl" in err
+    assert re.search(r"\bstep 2\b", err), err
 
 
 def test_play_same_seed_gives_byte_identical_output(tmp_path: Path) -> None:
@@ -146,10 +157,14 @@ def test_play_same_seed_gives_byte_identical_output(tmp_path: Path) -> None:
     assert "activates (" in out and "Victory points" in out
 
 
-def test_play_an_imported_killteamjson_team(tmp_path: Path) -> None:
+def test_play_an_imported_killteamjson_team(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     team_file = tmp_path / "TEST-BW.json"
     team_file.write_text(json.dumps(_fixture()), encoding="utf-8")
-    proc = _killteam(
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = _run(
+        capsys,
         "play",
         "--teams",
         str(team_file),
@@ -161,9 +176,9 @@ def test_play_an_imported_killteamjson_team(tmp_path: Path) -> None:
         "--json",
         "--picture-each-tp",
         "tps",
-        cwd=tmp_path,
     )
-    summary = json.loads(proc.stdout)
+    assert code == 0
+    summary = json.loads(out)
     assert summary["teams"]["A"] == "Brass Wardens"
     assert summary["agents"] == {"A": "random", "B": "heuristic"}
     _check_consistent(summary)
@@ -181,17 +196,20 @@ def test_play_an_imported_killteamjson_team(tmp_path: Path) -> None:
 
 
 def test_batch_results_do_not_depend_on_workers_and_each_game_replays_alone(
-    tmp_path: Path,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # One worker in this process; two in the real command (a pool of worker processes).
     base = ("batch", "-n", "4", "--agents", "random", "--seed", "5", "--json")
-    one = _killteam(*base, "--workers", "1", "--out", "w1.jsonl", cwd=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    code, one, _ = _run(capsys, *base, "--workers", "1", "--out", "w1.jsonl")
+    assert code == 0
     two = _killteam(*base, "--workers", "2", "--out", "w2.jsonl", cwd=tmp_path)
-    assert one.stdout == two.stdout
+    assert one == two.stdout
     assert (tmp_path / "w1.jsonl").read_bytes() == (tmp_path / "w2.jsonl").read_bytes()
     games = [json.loads(x) for x in (tmp_path / "w1.jsonl").read_text().splitlines()]
     assert [g["index"] for g in games] == [0, 1, 2, 3]
     assert [g["seed"] for g in games] == [game_seed(5, i) for i in range(4)]
-    stats = json.loads(one.stdout)
+    stats = json.loads(one)
     assert stats["games"] == 4
     counts = {k: stats["a"][k]["count"] for k in ("win", "draw", "loss")}
     assert counts == {
@@ -210,11 +228,9 @@ def test_batch_results_do_not_depend_on_workers_and_each_game_replays_alone(
 
     # The line's seed is exactly what `killteam play --seed` takes.
     g = games[2]
-    alone = json.loads(
-        _killteam(
-            "play", "--agents", "random", "--seed", str(g["seed"]), "--json", cwd=tmp_path
-        ).stdout
-    )
+    code, out, _ = _run(capsys, "play", "--agents", "random", "--seed", str(g["seed"]), "--json")
+    assert code == 0
+    alone = json.loads(out)
     assert (alone["vp"], alone["winner"], alone["steps"], alone["hash"]) == (
         g["vp"],
         g["winner"],

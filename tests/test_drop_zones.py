@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from engine.cli import main
 from engine.errors import KillTeamError
 from engine.game import new_game
 from engine.game.deployment import _grid_block, drop_zone_problems, zone_spots
@@ -119,20 +118,18 @@ def test_grid_block_counts_points_a_base_can_take() -> None:
     assert _grid_block(25.0, 60.0) == 3
 
 
-def test_play_with_an_unplayable_drop_zone_exits_2_with_one_line(tmp_path: Path) -> None:
+def test_play_with_an_unplayable_drop_zone_exits_2_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The command's main (what the console script calls) returns the exit status.
     path = tmp_path / "small.json"
     path.write_text(json.dumps(_small()), encoding="utf-8")
     record = tmp_path / "game.jsonl"
-    proc = subprocess.run(
-        [sys.executable, "-m", "engine.cli", "play", "--killzone", str(path), "--record", record],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    assert proc.returncode == 2
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "drop zone A" in lines[0], proc.stderr
-    assert "Traceback" not in proc.stderr and proc.stdout == ""
+    assert main(["play", "--killzone", str(path), "--record", str(record)]) == 2
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "drop zone A" in lines[0], err
+    assert "Traceback" not in err and out == ""
     assert not record.exists()
 
 

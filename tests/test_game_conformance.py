@@ -11,6 +11,7 @@ the built-in teams, checking at every node:
 - the chosen action is found legal by membership (``action in state.legal_actions()``);
 - no operative's wounds or action points and no player's command or victory points are ever
   negative, and wounds never exceed the datacard's (the rules only ever lose what is there);
+- every Shoot, Fight and retaliation names a weapon of the operative's own loadout (1.2);
 
 and per game: the battle ends after turning point 4 with a result consistent with the VP, and
 its record replays to the same final hash.
@@ -28,9 +29,11 @@ from engine.game.actions import Action, format_action
 from engine.game.drivers import SeededDice
 from engine.game.flow import _sort_key
 from engine.game.record import GameRecorder, make_header, replay
+from engine.game.setup import operative_ids
 from engine.game.state import Chance, Decision, GameState
 from engine.geometry import load_killzone
-from engine.teams import builtin_teams, load_builtin_team
+from engine.teams import Roster, builtin_teams, load_builtin_team
+from tests.test_loadouts import _notation_names
 
 GAMES = 200
 BATCH = 10
@@ -55,10 +58,24 @@ def _check_resources(state: GameState) -> None:
         assert p.cp >= 0 and p.vp >= 0, p
 
 
+def _loadout_weapons(rosters: dict[str, Roster]) -> dict[str, set[str]]:
+    """The weapon notation names each operative may use, from its roster entry's loadout."""
+    ids = operative_ids(rosters)
+    return {
+        op_id: _notation_names(rosters[p].team, entry)
+        for p in ("A", "B")
+        for op_id, entry in zip(ids[p], rosters[p].entries, strict=True)
+    }
+
+
+_WEAPON_EVENTS = ("shoot_declared", "fight_declared", "retaliation_weapon")
+
+
 def _play_checked(seed: int) -> None:
     layout = LAYOUTS[seed % 2]
     a, b = _PAIRS[seed % len(_PAIRS)]
     state = new_game(_KZ[layout], _TEAMS[a], _TEAMS[b])
+    allowed = _loadout_weapons({"A": _TEAMS[a], "B": _TEAMS[b]})
     rec = GameRecorder(make_header(state, seed=seed, agents={"A": "random", "B": "random"}))
     agents = {"A": RandomAgent(2 * seed + 1), "B": RandomAgent(2 * seed + 2)}
     dice = SeededDice(seed)
@@ -86,6 +103,9 @@ def _play_checked(seed: int) -> None:
         again, events2 = state.apply(action)
         assert again.hash() == after.hash() and events2 == events
         assert state.hash() == before
+        for e in events:
+            if e.kind in _WEAPON_EVENTS:
+                assert e["weapon"] in allowed[e["op"]], (e["op"], e["weapon"], seed)
         rec.on_step(state, action, actor, after, events)
         state = after
     rec.finish(state)

@@ -3,6 +3,7 @@ movement graphs derived from another state's graph that answer exactly as a full
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -23,6 +24,16 @@ from engine.geometry.movement import (
 
 CQ = load_killzone("close_quarters")
 HATCHES = sorted(CQ.hatchways)
+
+
+@functools.cache
+def full_build(kz: Killzone, base_mm: float) -> MoveGraph:
+    """``MoveGraph.build(kz, base_mm)``, built once per test process: a full build is a pure
+    function of the killzone value and base size, and graphs are never changed once built, so
+    the tests that compare derived graphs with a full build share one build per state (the
+    killzone values of close quarters' hatchway states are memoised and live as long as CQ).
+    """
+    return MoveGraph.build(kz, base_mm)
 
 
 def signature(g: MoveGraph) -> tuple[list[tuple[int, float, float]], list[list[tuple]]]:
@@ -76,36 +87,36 @@ def test_move_graph_is_cached_per_state_and_base_size() -> None:
 )
 def test_derived_graph_is_the_full_build(base_mm: float, opened: list[str]) -> None:
     kz = CQ.with_open_hatchways(opened)
-    derived = MoveGraph.derive(MoveGraph.build(CQ, base_mm), kz)
-    assert signature(derived) == signature(MoveGraph.build(kz, base_mm))
+    derived = MoveGraph.derive(full_build(CQ, base_mm), kz)
+    assert signature(derived) == signature(full_build(kz, base_mm))
 
 
 def test_derived_from_another_derived_state_and_back() -> None:
     one = CQ.with_open_hatchways(HATCHES[:1])
     three = CQ.with_open_hatchways(HATCHES[:3])
-    g_one = MoveGraph.derive(MoveGraph.build(CQ, 32), one)
+    g_one = MoveGraph.derive(full_build(CQ, 32), one)
     g_three = MoveGraph.derive(g_one, three)
-    assert signature(g_three) == signature(MoveGraph.build(three, 32))
+    assert signature(g_three) == signature(full_build(three, 32))
     back = MoveGraph.derive(g_three, CQ)
-    assert signature(back) == signature(MoveGraph.build(CQ, 32))
+    assert signature(back) == signature(full_build(CQ, 32))
 
 
 def test_every_state_of_close_quarters_derives_exactly() -> None:
-    base = MoveGraph.build(CQ, 32)
+    base = full_build(CQ, 32)
     for r in range(len(HATCHES) + 1):
         for names in itertools.combinations(HATCHES, r):
             kz = CQ.with_open_hatchways(names)
-            assert signature(MoveGraph.derive(base, kz)) == signature(MoveGraph.build(kz, 32))
+            assert signature(MoveGraph.derive(base, kz)) == signature(full_build(kz, 32))
 
 
 def test_derive_from_another_layout_is_a_full_build() -> None:
     other = load_killzone("open_ruins")
-    g = MoveGraph.derive(MoveGraph.build(other, 32), CQ)
-    assert signature(g) == signature(MoveGraph.build(CQ, 32))
+    g = MoveGraph.derive(full_build(other, 32), CQ)
+    assert signature(g) == signature(full_build(CQ, 32))
 
 
 def test_graph_view_lists_every_link() -> None:
-    g = MoveGraph.derive(MoveGraph.build(CQ, 32), CQ.with_open_hatchways(HATCHES))
+    g = MoveGraph.derive(full_build(CQ, 32), CQ.with_open_hatchways(HATCHES))
     nxg = g.graph
     assert nxg.number_of_nodes() == len(g.xy)
     assert nxg.number_of_edges() == sum(len(out) for out in g._out)
@@ -149,8 +160,8 @@ def test_derived_and_fresh_graphs_answer_alike(
     opened: list[str], base_mm: float, seed: int
 ) -> None:
     kz = CQ.with_open_hatchways(opened)
-    derived = MoveGraph.derive(MoveGraph.build(CQ, base_mm), kz)
-    fresh = MoveGraph.build(kz, base_mm)
+    derived = MoveGraph.derive(full_build(CQ, base_mm), kz)
+    fresh = full_build(kz, base_mm)
     rng = random.Random(seed)
     spots = _floor_spots(fresh, rng, 60)
     for a, b in itertools.pairwise(spots):
@@ -181,9 +192,9 @@ def test_move_graph_of_a_state_uses_the_nearest_cached_state() -> None:
     g_one = move_graph(one, 32)
     assert kz.cache["movement.graphs"][32.0] is not None  # the layout's graph came first
     g_two = move_graph(two, 32)
-    assert signature(g_two) == signature(MoveGraph.build(two, 32))
-    assert signature(g_one) == signature(MoveGraph.build(one, 32))
-    assert np.array_equal(g_two.xy, MoveGraph.build(two, 32).xy)
+    assert signature(g_two) == signature(full_build(two, 32))
+    assert signature(g_one) == signature(full_build(one, 32))
+    assert np.array_equal(g_two.xy, full_build(two, 32).xy)
 
 
 def _layout_data() -> dict[str, object]:

@@ -395,13 +395,6 @@ def test_sergeant_fights_only_with_its_loadout_melee_weapon() -> None:
         s.apply("Fight KAS-1 power weapon at LEG-6")
 
 
-PLAYOUT_PAIRS = [
-    ("kasrkin", "legionaries"),
-    ("angels_of_death", "hierotek_circle"),
-    ("kommandos", "pathfinders"),
-]
-
-
 def _playout(seed: int, a: str, b: str) -> tuple[dict[str, set[str]], str, list[str]]:
     """A seeded random battle of ``a``'s and ``b``'s default rosters: the weapons each
     operative may use (from its roster entry), the record text and every weapon use as
@@ -435,22 +428,23 @@ def _playout(seed: int, a: str, b: str) -> tuple[dict[str, set[str]], str, list[
 
 @pytest.fixture(scope="module")
 def playout_records() -> list[tuple[dict[str, set[str]], str, list[str]]]:
-    """Four seeded random battles over three team pairs (Kasrkin v Legionaries twice)."""
-    pairs = [*PLAYOUT_PAIRS, PLAYOUT_PAIRS[0]]
-    return [_playout(seed, a, b) for seed, (a, b) in enumerate(pairs)]
+    """One seeded random battle, Kasrkin v Legionaries (the random-playout conformance games
+    check the weapons of every battle, every built-in team pair: test_game_conformance)."""
+    return [_playout(0, "kasrkin", "legionaries")]
 
 
 def test_random_playouts_use_only_loadout_weapons(
     playout_records: list[tuple[dict[str, set[str]], str, list[str]]],
 ) -> None:
     # Every Shoot, Fight and retaliation names a weapon of the operative's own loadout (1.2).
+    # (This battle; the conformance games check it for 200 battles of every team pair.)
     total = 0
     for allowed, _, uses in playout_records:
         for use in uses:
             op, _, weapon = use.partition(" ")
             assert weapon in allowed[op], f"{op} used {weapon!r}, loadout: {sorted(allowed[op])}"
         total += len(uses)
-    assert total > 20  # the battles did shoot and fight
+    assert total > 0  # the battle did shoot or fight
 
 
 def test_record_header_carries_loadouts(
