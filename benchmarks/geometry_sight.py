@@ -63,18 +63,9 @@ def median(fn: Callable[[], object], repeats: int) -> float:
     return statistics.median(samples)
 
 
-def _within_control_range_reference(kz: Killzone, a: Placement, b: Placement) -> bool:
-    """``within_control_range`` on the reference ``visible``."""
-    if sight.distance(a, b) > sight.CONTROL_RANGE + 1e-6:
-        return False
-    if not (sight._visible_reference(kz, a, b) or sight._visible_reference(kz, b, a)):
-        return False
-    return sight.distance_around_walls(kz, a, b) <= sight.CONTROL_RANGE + 1e-6
-
-
 REFERENCE: dict[str, Callable[..., Any]] = {
     "visible": sight._visible_reference,
-    "within_control_range": _within_control_range_reference,
+    "within_control_range": sight._within_control_range_reference,
     "targeting": sight._targeting_reference,
     "valid_target": sight._valid_target_reference,
 }

@@ -243,15 +243,6 @@ def test_shadow_proof_is_sound(name: str) -> None:
     assert proved
 
 
-def _within_control_range_reference(kz: Killzone, a: Placement, b: Placement) -> bool:
-    """within_control_range as it was: distance first, then the reference's visible."""
-    if sight.distance(a, b) > sight.CONTROL_RANGE + 1e-6:
-        return False
-    if not (sight._visible_reference(kz, a, b) or sight._visible_reference(kz, b, a)):
-        return False
-    return sight.distance_around_walls(kz, a, b) <= sight.CONTROL_RANGE + 1e-6
-
-
 @pytest.mark.parametrize("name", ["open_ruins", "cq mixed", "mixed"])
 def test_within_control_range_is_the_reference(name: str) -> None:
     # Pairs spread around 1" apart (the quick rejection of far pairs must not change a
@@ -268,6 +259,6 @@ def test_within_control_range_is_the_reference(name: str) -> None:
         y = a.y + reach * np.sin(np.radians(ang))
         b = Placement(float(x), float(y), base_mm=b_mm, elevation=rng.choice((0.0, 0.0, 0.5)))
         fast = sight.within_control_range(kz, a, b)
-        assert fast == _within_control_range_reference(kz, a, b), (name, a, b)
+        assert fast == sight._within_control_range_reference(kz, a, b), (name, a, b)
         inside += fast
     assert 0 < inside < 400

@@ -246,15 +246,16 @@ def _worst_retaliation(
         )
         worst = v if worst is None else min(worst, v)
     if worst is None:
-        return fight_value(
-            pa,
-            max(1, o.wounds),
-            starting_wounds(w, o),
-            None,
-            max(1, t.wounds),
-            starting_wounds(w, t),
-        )
+        return _unanswered_fight_value(w, o, pa, t)
     return worst
+
+
+def _unanswered_fight_value(w: Work, o: OperativeState, pa: Any, t: OperativeState) -> float:
+    """Exact value of ``o`` fighting ``t`` with the attack profile ``pa`` when ``t`` cannot
+    retaliate."""
+    return fight_value(
+        pa, max(1, o.wounds), starting_wounds(w, o), None, max(1, t.wounds), starting_wounds(w, t)
+    )
 
 
 def fight_action_value(w: Work, o: OperativeState, weapon: str | None, t: OperativeState) -> float:
@@ -263,14 +264,7 @@ def fight_action_value(w: Work, o: OperativeState, weapon: str | None, t: Operat
     assert weapon is not None
     pa = attacks.attack_profile(w, o, weapon, "melee", hit_change=-fight_action.assists(w, o, t))
     if any(e.kind == "no_retaliate" and e.op == t.id for e in w.effects):
-        return fight_value(
-            pa,
-            max(1, o.wounds),
-            starting_wounds(w, o),
-            None,
-            max(1, t.wounds),
-            starting_wounds(w, t),
-        )
+        return _unanswered_fight_value(w, o, pa, t)
     return _worst_retaliation(w, o, pa, t, fight_action.assists(w, t, o), usable_only=True)
 
 

@@ -483,14 +483,18 @@ def reachable(
     Raises:
         MoveError: for an unknown action.
     """
-    act = _action(action)
-    limit = max_move(act, move) if max_cost is None else float(max_cost)
-    g = graph if graph is not None else move_graph(kz, mover.base_mm)
-    try:
-        q = _Query(kz, g, mover, act, enemies, friends, limit)
-    except MoveError:
-        return []
-    return _reachable(q, spots)
+    found = reachable_with_costs(
+        kz,
+        mover,
+        spots,
+        action=action,
+        enemies=enemies,
+        friends=friends,
+        move=move,
+        max_cost=max_cost,
+        graph=graph,
+    )
+    return [final for final, _ in found]
 
 
 def reachable_with_costs(

@@ -604,6 +604,16 @@ def within_control_range(kz: Killzone, a: Placement, b: Placement) -> bool:
     return distance_around_walls(kz, a, b) <= CONTROL_RANGE + _EPS
 
 
+def _within_control_range_reference(kz: Killzone, a: Placement, b: Placement) -> bool:
+    """:func:`within_control_range` as it was before the fast path: the distance first, then
+    the numpy reference of :func:`visible` (kept for the tests and benchmarks)."""
+    if distance(a, b) > CONTROL_RANGE + _EPS:
+        return False
+    if not (_visible_reference(kz, a, b) or _visible_reference(kz, b, a)):
+        return False
+    return distance_around_walls(kz, a, b) <= CONTROL_RANGE + _EPS
+
+
 def objective_in_control_range(kz: Killzone, operative: Placement, marker: Objective) -> bool:
     """Whether an objective marker is within an operative's control range (section 4.8):
     within 1" horizontally of the operative's base (markers lie on the floor) and visible to
