@@ -31,12 +31,13 @@ import shapely
 from engine.agents import make_agent
 from engine.game import new_game
 from engine.game.drivers import SeededDice, play
-from engine.geometry import Killzone, Placement, load_killzone, movement, sight
+from engine.geometry import Killzone, Placement, load_killzone, move_destinations, move_paths, sight
 from engine.geometry.sight import _parts, all_pairs, targeting, visible
 from engine.teams import load_builtin_team
 
 LAYOUTS = ("open_ruins", "close_quarters")
 TEAMS = ("kasrkin", "legionaries")
+_MOVE_MODULES = (move_paths, move_destinations)
 QUERIES = ("visible", "within_control_range", "targeting", "valid_target")
 
 
@@ -91,7 +92,8 @@ def record_battle_calls(battles: int) -> list[tuple[str, tuple[Any, ...], dict[s
     rosters = [load_builtin_team(t).default() for t in TEAMS]
     for name, w in wrappers.items():
         setattr(sight, name, w)
-    movement.within_control_range = wrappers["within_control_range"]  # type: ignore[attr-defined]
+    for module in _MOVE_MODULES:  # the movement code calls it by its own name
+        module.within_control_range = wrappers["within_control_range"]  # type: ignore[attr-defined]
     try:
         for agent in ("random", "heuristic"):
             for seed in range(battles):
@@ -102,7 +104,8 @@ def record_battle_calls(battles: int) -> list[tuple[str, tuple[Any, ...], dict[s
     finally:
         for name, fn in originals.items():
             setattr(sight, name, fn)
-        movement.within_control_range = originals["within_control_range"]  # type: ignore[attr-defined]
+        for module in _MOVE_MODULES:
+            module.within_control_range = originals["within_control_range"]  # type: ignore[attr-defined]
     return calls
 
 
