@@ -86,6 +86,7 @@ from engine.geometry.model import (
     Placement,
     TerrainType,
 )
+from engine.geometry.sight_kernel import Parts as _Parts
 
 __all__ = [
     "AllPairs",
@@ -311,35 +312,6 @@ def distance_around_walls(kz: Killzone, a: Placement, b: Placement) -> float:
 # -------------------------------------------------------------------------------------------
 # The numpy core: lowest crossing height of segments over part footprints
 # -------------------------------------------------------------------------------------------
-
-
-@attrs.frozen(slots=True, eq=False)
-class _Parts:
-    """Per-killzone arrays of part edges and bounding boxes (built once, cached).
-
-    Rows ``0..P-1`` are the killzone's parts; on a killzone with Wall terrain, further rows
-    are **wall ends** (close quarters, section 9.3; module docstring): the part of a Wall part
-    within 1" of one of the walls' corners, with the part's height, feature and types. Wall
-    ends never block sight (the Wall parts do); for intervening they stand in for the Wall
-    parts, which never intervene themselves.
-    """
-
-    bbox: FloatArray  # (P, 4) minx, miny, maxx, maxy
-    edge_start: FloatArray  # (M, 2)
-    edge_end: FloatArray  # (M, 2)
-    edge_offset: IntArray  # (P,) first edge of each part
-    edge_count: IntArray  # (P,)
-    polygons: NDArray[np.object_]  # (P,) shapely polygons (prepared)
-    heights: FloatArray  # (P,)
-    feature: IntArray  # (P,)
-    sight_mask: BoolArray  # parts that can block sight (not Insignificant, not a wall end)
-    always_block: BoolArray  # Blocking or Wall: block any line crossing the footprint
-    intervene_mask: BoolArray  # parts that can intervene (not Exposed, not a Wall part)
-    cover: BoolArray  # gives cover (Heavy, Light, Vantage, Blocking, Wall)
-    light_only: BoolArray  # its cover is only Light (Light or Vantage, nothing heavier)
-    heavy: BoolArray  # Heavy: can obscure
-    corner: FloatArray  # (P, 2) the corner of a wall end; NaN for the killzone's parts
-    owner: IntArray  # (P,) the killzone part a row is (itself) or is the end of
 
 
 _PARTS_KEY = "sight.parts"

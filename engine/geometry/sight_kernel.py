@@ -18,16 +18,49 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 import numpy as np
 import shapely
+from numpy.typing import NDArray
 
 from engine.geometry.model import Killzone, Placement
 
-if TYPE_CHECKING:
-    from engine.geometry.sight import _Parts
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+BoolArray = NDArray[np.bool_]
+
+
+@attrs.frozen(slots=True, eq=False)
+class Parts:
+    """Per-killzone arrays of part edges and bounding boxes (built once by
+    :mod:`engine.geometry.sight` and cached on the killzone).
+
+    Rows ``0..P-1`` are the killzone's parts; on a killzone with Wall terrain, further rows
+    are **wall ends** (close quarters, section 9.3; module docstring): the part of a Wall part
+    within 1" of one of the walls' corners, with the part's height, feature and types. Wall
+    ends never block sight (the Wall parts do); for intervening they stand in for the Wall
+    parts, which never intervene themselves.
+    """
+
+    bbox: FloatArray  # (P, 4) minx, miny, maxx, maxy
+    edge_start: FloatArray  # (M, 2)
+    edge_end: FloatArray  # (M, 2)
+    edge_offset: IntArray  # (P,) first edge of each part
+    edge_count: IntArray  # (P,)
+    polygons: NDArray[np.object_]  # (P,) shapely polygons (prepared)
+    heights: FloatArray  # (P,)
+    feature: IntArray  # (P,)
+    sight_mask: BoolArray  # parts that can block sight (not Insignificant, not a wall end)
+    always_block: BoolArray  # Blocking or Wall: block any line crossing the footprint
+    intervene_mask: BoolArray  # parts that can intervene (not Exposed, not a Wall part)
+    cover: BoolArray  # gives cover (Heavy, Light, Vantage, Blocking, Wall)
+    light_only: BoolArray  # its cover is only Light (Light or Vantage, nothing heavier)
+    heavy: BoolArray  # Heavy: can obscure
+    corner: FloatArray  # (P, 2) the corner of a wall end; NaN for the killzone's parts
+    owner: IntArray  # (P,) the killzone part a row is (itself) or is the end of
+
 
 _EPS = 1e-6  # as in sight.py
 _TOL = 1e-12  # the edge and slab tolerances of sight._lowest_crossings
@@ -49,7 +82,7 @@ _TRIG = tuple((math.cos(a), math.sin(a)) for a in _RING_ANGLES)
 #: ``edges`` are ``(ax, ay, ex, ey)`` (start and start-to-end vector), ``limit`` is the
 #: part's height less 1e-6" (a line lower than that over the footprint crosses it),
 #: ``always`` whether any line over the footprint crosses it (Blocking, Wall), ``row`` its row
-#: in :class:`~engine.geometry.sight._Parts`.
+#: in :class:`~engine.geometry.sight.Parts`.
 Rec = tuple[
     float, float, float, float, tuple[tuple[float, float, float, float], ...], float, bool, int
 ]
@@ -59,14 +92,14 @@ _TABLE_KEY = "sight.kernel"
 
 @attrs.frozen(slots=True, eq=False)
 class SightTable:
-    """Per-killzone tables of the fast path, built from the reference's ``_Parts`` (cached on
+    """Per-killzone tables of the fast path, built from the reference's ``Parts`` (cached on
     the killzone value, one per hatchway state).
 
     Attributes:
-        sight: the parts that can block sight (``_Parts.sight_mask``), as :data:`Rec`.
-        intervene: the parts (and wall ends) that can intervene (``_Parts.intervene_mask``).
+        sight: the parts that can block sight (``Parts.sight_mask``), as :data:`Rec`.
+        intervene: the parts (and wall ends) that can intervene (``Parts.intervene_mask``).
         polygons: every row's shapely polygon (the reference's objects).
-        cover, light_only, heavy: per row, as in ``_Parts``.
+        cover, light_only, heavy: per row, as in ``Parts``.
         feature, owner: per row, the feature index and the killzone part it belongs to.
         corner: per row, the corner of a wall end, else ``None``.
         frames: per row and edge, the unit normal and length ``(nx, ny, length)``.
@@ -84,8 +117,8 @@ class SightTable:
     frames: tuple[tuple[tuple[float, float, float], ...], ...]
 
 
-def sight_table(kz: Killzone, parts: _Parts) -> SightTable:
-    """The killzone's :class:`SightTable` for its ``_Parts`` (built once, cached on ``kz``)."""
+def sight_table(kz: Killzone, parts: Parts) -> SightTable:
+    """The killzone's :class:`SightTable` for its ``Parts`` (built once, cached on ``kz``)."""
     cached = kz.cache.get(_TABLE_KEY)
     if cached is None:
         cached = kz.cache[_TABLE_KEY] = _build(parts)
@@ -93,7 +126,7 @@ def sight_table(kz: Killzone, parts: _Parts) -> SightTable:
     return cached
 
 
-def _build(parts: _Parts) -> SightTable:
+def _build(parts: Parts) -> SightTable:
     n = parts.bbox.shape[0]
     bbox = parts.bbox.tolist()
     start = parts.edge_start.tolist()
