@@ -16,7 +16,8 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
 from engine.geometry.model import Killzone, Placement, TerrainType, quantise
-from engine.geometry.move_graph import (
+from engine.geometry.move_graph import MoveGraph, move_graph
+from engine.geometry.move_links import (
     _GRID,
     _ROUND_TOL,
     _TOL,
@@ -25,11 +26,9 @@ from engine.geometry.move_graph import (
     XY,
     Level,
     MoveAction,
-    MoveGraph,
     Point3,
     _bevel_buffer,
     _Link,
-    move_graph,
 )
 from engine.geometry.move_paths import MoveError, _action, _Query, _search, max_move, near_zones
 from engine.geometry.sight import CONTROL_RANGE_TOLERANCE, within_control_range

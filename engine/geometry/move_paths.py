@@ -21,7 +21,8 @@ from shapely.geometry import Point
 
 from engine.errors import KillTeamError
 from engine.geometry.model import Killzone, Placement, quantise
-from engine.geometry.move_graph import (
+from engine.geometry.move_graph import MoveGraph, move_graph
+from engine.geometry.move_links import (
     _ACTION_NAMES,
     _GRID,
     _ROUND_TOL,
@@ -37,11 +38,9 @@ from engine.geometry.move_graph import (
     FloatArray,
     Level,
     MoveAction,
-    MoveGraph,
     Point3,
     _lerp,
     _Link,
-    move_graph,
 )
 from engine.geometry.sight import CONTROL_RANGE_TOLERANCE, within_control_range
 

@@ -77,10 +77,11 @@ Simplifications (documented approximations):
   start rule but not the "terrain visible to the operative" condition; ladders, ramparts,
   stairs, Obstructing and Hazardous terrain are not modelled.
 
-The code lives in three modules: :mod:`engine.geometry.move_graph` (levels, links, the graph
-build and its caches), :mod:`engine.geometry.move_paths` (the path search, explicit paths and
-their cost) and :mod:`engine.geometry.move_destinations` (which destinations a move reaches,
-for listing legal actions and for agents). This module is their public face.
+The code lives in four modules: :mod:`engine.geometry.move_links` (levels, links and the
+link classifier), :mod:`engine.geometry.move_graph` (the graph build and its caches),
+:mod:`engine.geometry.move_paths` (the path search, explicit paths and their cost) and
+:mod:`engine.geometry.move_destinations` (which destinations a move reaches, for listing legal
+actions and for agents). This module is their public face.
 """
 
 from engine.geometry.move_destinations import (
@@ -90,7 +91,8 @@ from engine.geometry.move_destinations import (
     reachable_with_costs,
     straight_reach,
 )
-from engine.geometry.move_graph import (
+from engine.geometry.move_graph import MoveGraph, move_graph
+from engine.geometry.move_links import (
     ACCESSIBLE_COST,
     CHARGE_BONUS,
     CLIMB_MAX,
@@ -102,8 +104,6 @@ from engine.geometry.move_graph import (
     JUMP_MAX,
     Level,
     MoveAction,
-    MoveGraph,
-    move_graph,
 )
 from engine.geometry.move_paths import (
     Increment,

@@ -1,0 +1,606 @@
+"""Levels and links of the movement graph: the surfaces a base can stand on, the straight
+increments between them, and the classifier that says whether a straight line is one legal
+increment and of which kind (rules ``rules/KT24.md`` 3.3, 4.6, 4.7, 9.3; the model is
+described in :mod:`engine.geometry.movement`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal, cast
+
+import attrs
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
+
+from engine.geometry.model import Killzone, TerrainType
+
+#: +1" each time an increment's centre line enters an Accessible part (4.6).
+ACCESSIBLE_COST = 1.0
+#: A climb starts with the base within 1" horizontally of the terrain (3.3).
+CLIMB_RANGE = 1.0
+#: The most one climb may rise, in inches (3.3 "within 3" vertically").
+CLIMB_MAX = 3.0
+#: Each climb counts at least 2" vertically (3.3).
+CLIMB_MIN_COST = 2.0
+#: The first 2" of vertical drop per action are free (3.3).
+FREE_DROP = 2.0
+#: A jump covers at most 4" horizontally from the edge (3.3).
+JUMP_MAX = 4.0
+#: Jumping onto terrain at most 1" higher costs nothing vertically (3.3).
+JUMP_FREE_RISE = 1.0
+#: Dash moves at most 3" whatever the Move stat (3.2, decision 7).
+DASH_DISTANCE = 3.0
+#: Charge moves Move + 2" (3.2).
+CHARGE_BONUS = 2.0
+CONTROL_RANGE = 1.0
+#: Ceiling parts let round bases of 50 mm or less move underneath (4.6).
+CEILING_MAX_BASE_MM = 50.0
+
+MoveAction = Literal["reposition", "dash", "fall_back", "charge"]
+_ACTION_NAMES: dict[str, str] = {
+    "reposition": "Reposition",
+    "dash": "Dash",
+    "fall_back": "Fall Back",
+    "charge": "Charge",
+}
+
+_TOL = 0.002  # geometric tolerance of containment tests (inches)
+_GRID = 0.001  # obstacles grow by the position grid so quantised nodes stay clear
+_ROUND_TOL = 0.001  # an increment 0.001" over a whole inch still rounds down (grid noise)
+_TIE = 1e-4  # cost-first A*: weight = cost + _TIE * length
+_PORTAL_SPACING = 1.0
+_MITRE_LIMIT = 2.0  # corners sharper than ~60 degrees get no mitre node
+_PORTAL_INSET = 0.05
+_PORTAL_GAP = 0.01
+_SAMPLE_STEP = 0.05  # sampling step of explicit paths for control range (inches)
+_BLOCKED = "blocked"
+_SOLID_INSET = 0.01  # Level.solid: blockers shrunk by this much (well beyond _TOL)
+
+FloatArray = NDArray[np.float64]
+XY = tuple[float, float]
+Point3 = tuple[float, float, float]
+
+
+# -------------------------------------------------------------------------------------------
+# Levels and links
+# -------------------------------------------------------------------------------------------
+
+
+@attrs.frozen(slots=True, eq=False)
+class Level:
+    """A surface a base can stand on: the floor (index 0) or a group of Vantage parts.
+
+    Attributes:
+        index: position in :attr:`MoveGraph.levels`.
+        height: elevation of the surface (inches).
+        parts: the Vantage parts forming it (empty for the floor).
+        footprint: the board (floor) or the union of the parts (inches).
+        strict: where the centre of a base may finish (module docstring).
+        passage: where the centre may pass.
+        blockers: parts that block this level (part indices).
+        accessible: Accessible parts above this level (+1" when entered).
+        strict_tol, passage_tol, footprint_tol: the same regions grown by 0.002" and prepared
+            (the containment tests use them).
+        solid: the union of the blockers' footprints shrunk by 0.01" (prepared): a centre
+            line that meets it is never in the passage region (a cheap first test).
+    """
+
+    index: int
+    height: float
+    parts: tuple[int, ...]
+    footprint: BaseGeometry
+    strict: BaseGeometry
+    passage: BaseGeometry
+    blockers: tuple[int, ...]
+    accessible: tuple[int, ...]
+    strict_tol: BaseGeometry = attrs.field(repr=False)
+    passage_tol: BaseGeometry = attrs.field(repr=False)
+    footprint_tol: BaseGeometry = attrs.field(repr=False)
+    solid: BaseGeometry = attrs.field(repr=False)
+
+    @property
+    def is_floor(self) -> bool:
+        """Whether this is the killzone floor."""
+        return self.index == 0
+
+
+@attrs.frozen(slots=True)
+class _Link:
+    kind: str
+    horizontal: float
+    climb: float = 0.0
+    drop: float = 0.0
+    crossings: int = 0
+    #: The A* weight: the cost with the free 2" of drop applied to this link alone, + 1e-4 x
+    #: length (computed once).
+    weight: float = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "weight", self.cost(FREE_DROP)[0] + _TIE * self.horizontal)
+
+    @property
+    def climbs(self) -> bool:
+        return self.climb > 0
+
+    def cost(self, free_drop: float) -> tuple[float, float]:
+        """(cost in inches, free drop left) for this increment (3.3)."""
+        vertical = max(CLIMB_MIN_COST, self.climb) if self.climb > 0 else 0.0
+        counted_drop = max(0.0, self.drop - free_drop)
+        free_left = max(0.0, free_drop - self.drop)
+        total = self.horizontal + vertical + counted_drop
+        rounded = float(math.ceil(total - _ROUND_TOL)) if total > _ROUND_TOL else 0.0
+        return rounded + ACCESSIBLE_COST * self.crossings, free_left
+
+
+def _bevel_buffer(geom: BaseGeometry, distance: float) -> BaseGeometry:
+    """``geom`` grown by ``distance`` with corners bevelled tangentially (contains the exact
+    rounded offset)."""
+    return geom.buffer(distance, join_style="mitre", mitre_limit=1.0)
+
+
+def _passable(kz: Killzone, i: int, base_mm: float) -> bool:
+    """Whether part ``i`` can be moved through/under (4.6, 9.3)."""
+    types = kz.part_types(i)
+    if TerrainType.WALL in types:
+        return False
+    if TerrainType.ACCESSIBLE in types or TerrainType.INSIGNIFICANT in types:
+        return True
+    return TerrainType.CEILING in types and base_mm <= CEILING_MAX_BASE_MM
+
+
+_TYPE_ORDER = (
+    TerrainType.WALL,
+    TerrainType.HEAVY,
+    TerrainType.BLOCKING,
+    TerrainType.LIGHT,
+    TerrainType.VANTAGE,
+    TerrainType.ACCESSIBLE,
+    TerrainType.INSIGNIFICANT,
+    TerrainType.EXPOSED,
+    TerrainType.CEILING,
+)
+
+
+def _describe(kz: Killzone, i: int) -> str:
+    """``Heavy terrain 'north ruin'``: the part's main type and its feature's name."""
+    types = kz.part_types(i)
+    kind = next((t.value for t in _TYPE_ORDER if t in types), "untyped")
+    return f"{kind} terrain {kz.features[kz.parts[i].feature]!r}"
+
+
+def _pieces(a: XY, b: XY, geom: BaseGeometry) -> list[tuple[float, float]]:
+    """Parameter intervals ``[t0, t1]`` (0 at ``a``, 1 at ``b``) of the segment inside
+    ``geom`` (closed), sorted."""
+    if a == b:
+        return [(0.0, 1.0)] if geom.covers(Point(a)) else []
+    inter = shapely.intersection(LineString([a, b]), geom)
+    if inter.is_empty:
+        return []
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    d2 = dx * dx + dy * dy
+    out: list[tuple[float, float]] = []
+    for part in shapely.get_parts(shapely.get_parts(inter)):
+        c = shapely.get_coordinates(part)
+        if c.size == 0:
+            continue
+        t = ((c[:, 0] - ax) * dx + (c[:, 1] - ay) * dy) / d2
+        out.append((float(t.min()), float(t.max())))
+    out.sort()
+    return out
+
+
+def _lerp(a: XY, b: XY, t: float) -> XY:
+    return (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]))
+
+
+def _sub(a: XY, b: XY, t0: float, t1: float) -> LineString | None:
+    """The sub-segment between parameters ``t0`` and ``t1`` (``None`` if it is a point)."""
+    if t1 - t0 <= 1e-9:
+        return None
+    return LineString([_lerp(a, b, t0), _lerp(a, b, t1)])
+
+
+# -------------------------------------------------------------------------------------------
+# The link classifier
+# -------------------------------------------------------------------------------------------
+
+
+class LinkClassifier:
+    """The link classifier of :class:`~engine.geometry.move_graph.MoveGraph` (a base class:
+    the graph provides the killzone, base radius, levels and caches it reads): whether a
+    straight line between two positions is one legal increment, and of which kind."""
+
+    __slots__ = ()
+
+    kz: Killzone
+    radius: float
+    levels: tuple[Level, ...]
+    _grown: dict[int, BaseGeometry]
+    _blocks_floor: NDArray[np.bool_]
+    _board_tol: BaseGeometry
+
+    def _accessible_union(self, lvl: Level) -> BaseGeometry | None:
+        if not lvl.accessible:
+            return None
+        return shapely.union_all([self.kz.parts[i].polygon for i in lvl.accessible])
+
+    def level_at(self, x: float, y: float, elevation: float) -> Level | None:
+        """The level at elevation ``elevation`` (inches) whose footprint covers ``(x, y)``:
+        the floor at elevation 0; ``None`` if there is no such Vantage level."""
+        if abs(elevation) <= 1e-6:
+            return self.levels[0]
+        pt = Point(x, y)
+        for lvl in self.levels[1:]:
+            if abs(lvl.height - elevation) <= 1e-6 and lvl.footprint_tol.covers(pt):
+                return lvl
+        return None
+
+    def _crossings(self, lvl: Level, a: XY, b: XY) -> int:
+        """Accessible parts the centre line ``a -> b`` enters on ``lvl`` (4.6): one per piece
+        of the line inside a part, except the piece the line starts in when ``a`` is already
+        strictly inside that part (:meth:`_crossings_many` for one line)."""
+        if not lvl.accessible or a == b:
+            return 0
+        hits = self.kz.tree.query(LineString([a, b]), predicate="intersects")
+        if not set(lvl.accessible).intersection(hits.tolist()):
+            return 0
+        return int(self._crossings_many(lvl, np.asarray([a]), np.asarray([b]))[0])
+
+    def _crossings_many(self, lvl: Level, a: FloatArray, b: FloatArray) -> NDArray[np.int64]:
+        """:meth:`_crossings` for the lines ``a[k] -> b[k]`` (arrays (n, 2), inches), in a few
+        vectorised shapely calls per Accessible part: the pieces of a line inside a part are
+        the parts of their intersection; a piece counts unless it is shorter than 1e-6", runs
+        along the part's boundary only (its middle is not inside), or is the one the line
+        starts in when ``a`` is strictly inside the part (more than 0.002" from its edge)."""
+        n = a.shape[0]
+        out = np.zeros(n, dtype=np.int64)
+        if not lvl.accessible or n == 0:
+            return out
+        d = b - a
+        d2 = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
+        length = np.hypot(d[:, 0], d[:, 1])
+        lines = cast(NDArray[np.object_], shapely.linestrings(np.stack([a, b], axis=1)))
+        moving = d2 > 0
+        for i in lvl.accessible:
+            poly = self.kz.parts[i].polygon
+            hit = np.flatnonzero(moving & shapely.intersects(lines, poly))
+            if hit.size == 0:
+                continue
+            inter = shapely.intersection(lines[hit], poly)
+            level1, idx1 = shapely.get_parts(inter, return_index=True)
+            pieces, idx2 = shapely.get_parts(level1, return_index=True)
+            if pieces.size == 0:
+                continue
+            row = hit[idx1[idx2]]
+            coords, cidx = shapely.get_coordinates(pieces, return_index=True)
+            if coords.size == 0:
+                continue
+            rc = row[cidx]
+            t = ((coords[:, 0] - a[rc, 0]) * d[rc, 0] + (coords[:, 1] - a[rc, 1]) * d[rc, 1]) / d2[
+                rc
+            ]
+            t0 = np.full(pieces.size, math.inf)
+            t1 = np.full(pieces.size, -math.inf)
+            np.minimum.at(t0, cidx, t)
+            np.maximum.at(t1, cidx, t)
+            ax, ay = a[hit, 0], a[hit, 1]
+            start_inside = shapely.contains_xy(poly, ax, ay) & (
+                shapely.distance(poly.exterior, shapely.points(ax, ay)) > _TOL
+            )
+            starts_in = np.zeros(n, dtype=bool)
+            starts_in[hit] = start_inside
+            tm = (t0 + t1) / 2
+            mx = a[row, 0] + tm * (b[row, 0] - a[row, 0])
+            my = a[row, 1] + tm * (b[row, 1] - a[row, 1])
+            with np.errstate(invalid="ignore"):
+                counted = (
+                    np.isfinite(t0)
+                    & ((t1 - t0) * length[row] > 1e-6)
+                    & ~((t0 <= 1e-9) & starts_in[row])
+                )
+            mx, my = np.where(counted, mx, 0.0), np.where(counted, my, 0.0)
+            counted &= shapely.contains_xy(poly, mx, my)
+            np.add.at(out, row[counted], 1)
+        return out
+
+    # ---------------------------------------------------------------------------------------
+    # The link classifier: is a -> b one legal straight increment, and of which kind?
+    # ---------------------------------------------------------------------------------------
+
+    def classify(self, la: int, a: XY, lb: int, b: XY, *, explain: bool = True) -> _Link | str:
+        """The straight increment from ``a`` on level ``la`` to ``b`` on level ``lb``
+        (horizontal positions in inches), ignoring operatives (module docstring).
+
+        Returns:
+            The link, or why it is not one (naming the rule; with ``explain=False`` just
+            ``"blocked"``, which is faster).
+        """
+        A, B = self.levels[la], self.levels[lb]
+        if la == lb:
+            if a == b or A.passage_tol.covers(LineString([a, b])):
+                return _Link("move", math.dist(a, b), crossings=self._crossings(A, a, b))
+            if A.is_floor:
+                return self._over(a, b, explain)
+            return self._blocked_reason(A, a, b) if explain else _BLOCKED
+        if not shapely.intersects_xy(A.passage_tol, a[0], a[1]):
+            return f"the start ({a[0]:g}, {a[1]:g}) is not a position on that level"
+        if not shapely.intersects_xy(B.passage_tol, b[0], b[1]):
+            return self._end_reason(B, b) if explain else _BLOCKED
+        h = math.dist(a, b)
+        rise = B.height - A.height
+        if rise > CLIMB_MAX + 1e-6:
+            return (
+                f'climbing {rise:g}" onto {self._level_name(B)} exceeds the 3" an '
+                "operative can climb (KT24 3.3)"
+            )
+        # Portion on A (from a to where the line leaves A's footprint) and on B.
+        t_exit = 0.0
+        if not A.is_floor:
+            pieces = _pieces(a, b, A.footprint_tol)
+            t_exit = pieces[0][1] if pieces and pieces[0][0] <= 1e-9 else 0.0
+            on_a = _sub(a, b, 0.0, t_exit)
+            if on_a is not None and not self._covers_near(A, on_a, B if rise > 0 else None):
+                return self._blocked_reason(A, a, _lerp(a, b, t_exit)) if explain else _BLOCKED
+        t_entry = 1.0
+        if not B.is_floor:
+            pieces = _pieces(a, b, B.footprint_tol)
+            t_entry = pieces[-1][0] if pieces and pieces[-1][1] >= 1 - 1e-9 else 1.0
+            on_b = _sub(a, b, t_entry, 1.0)
+            if on_b is not None and not self._covers_near(B, on_b, A if rise < 0 else None):
+                return self._blocked_reason(B, _lerp(a, b, t_entry), b) if explain else _BLOCKED
+        crossings = self._crossings(A, a, b) if A.is_floor else 0
+        crossings += self._crossings(B, a, b) if B.is_floor else 0
+        climb_start_ok = rise <= 1e-6 or (
+            float(B.footprint.distance(Point(a))) <= self.radius + CLIMB_RANGE + _TOL
+        )
+        if A.is_floor:
+            if not climb_start_ok:
+                return (
+                    f'a climb onto {self._level_name(B)} must start within 1" horizontally '
+                    "of it (KT24 3.3)"
+                )
+            approach = _sub(a, b, 0.0, t_entry)
+            if approach is not None:
+                reason = self._approach_reason(A, B, approach, a, explain)
+                if reason:
+                    return reason
+            return _Link("climb", h, climb=rise, crossings=crossings)
+        gap = _sub(a, b, t_exit, t_entry)
+        gap_len = 0.0 if gap is None else float(gap.length)
+        if gap_len > JUMP_MAX + _TOL + (self.radius if B.is_floor else 0.0):
+            return (
+                f'a jump covers at most 4" horizontally from the edge (KT24 3.3); this one '
+                f'covers {gap_len:.2f}"'
+            )
+        if gap is not None:
+            over = self._tall_part(gap, A.height, exclude=A.parts + B.parts)
+            if over is not None:
+                return f"the jump passes through {_describe(self.kz, over)} (KT24 3.3)"
+        if B.is_floor or rise < -1e-6:
+            kind = "jump" if gap_len > _TOL and not B.is_floor else "drop"
+            return _Link(kind, h, drop=-rise, crossings=crossings)
+        # Level with or up onto another Vantage level.
+        if gap_len > _TOL:
+            if rise <= JUMP_FREE_RISE + 1e-6:
+                return _Link("jump", h, crossings=crossings)
+            return _Link("jump", h, climb=rise, crossings=crossings)
+        if rise <= 1e-6:
+            return _Link("move", h, crossings=crossings)
+        if not climb_start_ok:
+            return (
+                f'a climb onto {self._level_name(B)} must start within 1" horizontally of it '
+                "(KT24 3.3)"
+            )
+        return _Link("climb", h, climb=rise, crossings=crossings)
+
+    def _covers_near(self, lvl: Level, seg: LineString, higher: Level | None) -> bool:
+        """Whether the centre line ``seg`` lies in ``lvl``'s passage region, except within a
+        base's radius of the ``higher`` Vantage level being climbed onto or dropped from."""
+        if lvl.passage_tol.covers(seg):
+            return True
+        if higher is None or higher.is_floor:
+            return False
+        rest = seg.difference(self._grown_level(higher))
+        return bool(rest.is_empty or rest.length <= 1e-6 or lvl.passage_tol.covers(rest))
+
+    def _level_name(self, lvl: Level) -> str:
+        if lvl.is_floor:
+            return "the killzone floor"
+        return f"Vantage terrain {self.kz.features[self.kz.parts[lvl.parts[0]].feature]!r}"
+
+    def _tall_part(self, seg: LineString, height: float, exclude: tuple[int, ...]) -> int | None:
+        """The first non-passable part taller than ``height`` whose footprint's interior the
+        centre line ``seg`` passes through (excluding ``exclude``), or ``None``."""
+        a = Point(seg.coords[0])
+        best: tuple[float, int] | None = None
+        for i in self.kz.tree.query(seg, predicate="intersects"):
+            i = int(i)
+            if i in exclude or not self._blocks_floor[i]:
+                continue
+            if self.kz.parts[i].height <= height + 1e-6:
+                continue
+            poly = self.kz.parts[i].polygon
+            if not shapely.relate_pattern(seg, poly, "T********"):
+                continue  # touches an edge or a corner only
+            d = float(a.distance(poly))
+            if best is None or d < best[0]:
+                best = (d, i)
+        return None if best is None else best[1]
+
+    def _approach_reason(
+        self, A: Level, B: Level, approach: LineString, a: XY, explain: bool
+    ) -> str | None:
+        """Why the floor part of a climb (``approach``, ending at B's edge) is illegal."""
+        near_b = self._grown_level(B)
+        rest = approach.difference(near_b)
+        if not rest.is_empty and rest.length > 1e-6 and not A.passage_tol.covers(rest):
+            if not explain:
+                return _BLOCKED
+            return self._blocked_reason(A, a, cast(XY, tuple(approach.coords[-1])))
+        # The centre line itself must not pass through other terrain on the way.
+        p0 = cast(XY, tuple(approach.coords[0]))
+        p1 = cast(XY, tuple(approach.coords[-1]))
+        shorter = _sub(p0, p1, 0.0, max(0.0, 1 - 1e-4 / max(approach.length, 1e-9)))
+        if shorter is not None:
+            hit = self._tall_part(shorter, A.height, exclude=B.parts)
+            if hit is not None:
+                return f"the climb passes through {_describe(self.kz, hit)} (KT24 3.3)"
+        return None
+
+    def _grown_level(self, lvl: Level) -> BaseGeometry:
+        """A Vantage level's footprint grown by the base radius (cached)."""
+        geom = self._grown.get(-1 - lvl.index)
+        if geom is None:
+            geom = _bevel_buffer(lvl.footprint, self.radius + _GRID + _TOL)
+            shapely.prepare(geom)
+            self._grown[-1 - lvl.index] = geom
+        return geom
+
+    def _grown_part(self, i: int) -> BaseGeometry:
+        """Part ``i``'s footprint grown by the base radius (cached)."""
+        geom = self._grown.get(i)
+        if geom is None:
+            geom = _bevel_buffer(self.kz.parts[i].polygon, self.radius + _GRID + _TOL)
+            shapely.prepare(geom)
+            self._grown[i] = geom
+        return geom
+
+    def _over(self, a: XY, b: XY, explain: bool = True) -> _Link | str:
+        """Climbing over low terrain on the floor in one increment (3.3)."""
+        floor = self.levels[0]
+        seg = LineString([a, b])
+        if not self._board_tol.covers(seg):
+            return "path leaves the board: no base may cross the killzone edge (KT24 3.3)"
+        if not shapely.intersects_xy(floor.passage_tol, b[0], b[1]):
+            if not explain:
+                return _BLOCKED
+            for i in self.kz.parts_near(Point(b)):
+                if self.kz.has_type(int(i), TerrainType.VANTAGE):
+                    return (
+                        f"the increment ends inside {_describe(self.kz, int(i))} on the floor; "
+                        "give (x, y, elevation) to climb onto it (KT24 3.3)"
+                    )
+            return self._end_reason(floor, b)
+        crossed: list[int] = []
+        for i in sorted(int(i) for i in self.kz.tree.query(seg, predicate="intersects")):
+            if self._blocks_floor[i] and shapely.relate_pattern(
+                seg, self.kz.parts[i].polygon, "T********"
+            ):
+                crossed.append(i)
+        if not crossed:
+            return self._blocked_reason(floor, a, b) if explain else _BLOCKED
+        pa, pb = Point(a), Point(b)
+        # Name the first offending part along the line.
+        crossed.sort(key=lambda i: pa.distance(self.kz.parts[i].polygon))
+        for i in crossed:
+            types = self.kz.part_types(i)
+            if TerrainType.WALL in types:
+                return (
+                    f"path crosses {_describe(self.kz, i)}: Wall terrain can never be moved "
+                    "through (KT24 9.3)"
+                )
+            height = self.kz.parts[i].height
+            if height > CLIMB_MAX + 1e-6:
+                return (
+                    f'path crosses {_describe(self.kz, i)} ({height:g}" high: an operative '
+                    'cannot climb more than 3", KT24 3.3)'
+                )
+        polys = [self.kz.parts[i].polygon for i in crossed]
+        union = polys[0] if len(polys) == 1 else shapely.union_all(polys)
+        if len(polys) > 1 and len(shapely.get_parts(union)) > 1:
+            return (
+                f"path crosses {_describe(self.kz, crossed[0])} and other terrain in one "
+                "increment: climb over one obstacle per straight increment (KT24 3.3)"
+            )
+        reach = self.radius + CLIMB_RANGE + _TOL
+        if union.distance(pa) > reach:
+            return (
+                f'path crosses {_describe(self.kz, crossed[0])}: a climb must start within 1" '
+                "horizontally of the terrain (KT24 3.3)"
+            )
+        if union.distance(pb) > reach:
+            return (
+                f"path crosses {_describe(self.kz, crossed[0])}: after climbing over it the "
+                'operative must drop within 1" of it (KT24 3.3)'
+            )
+        grown = (
+            self._grown_part(crossed[0])
+            if len(crossed) == 1
+            else shapely.union_all([self._grown_part(i) for i in crossed])
+        )
+        rest = seg.difference(grown)
+        if not rest.is_empty and rest.length > 1e-6 and not floor.passage_tol.covers(rest):
+            return self._blocked_reason_geom(floor, rest, a) if explain else _BLOCKED
+        height = max(self.kz.parts[i].height for i in crossed)
+        return _Link(
+            "over",
+            math.dist(a, b),
+            climb=height,
+            drop=height,
+            crossings=self._crossings(floor, a, b),
+        )
+
+    def _blocked_reason(self, lvl: Level, a: XY, b: XY) -> str:
+        return self._blocked_reason_geom(lvl, LineString([a, b]) if a != b else Point(a), a)
+
+    def _blocked_reason_geom(self, lvl: Level, geom: BaseGeometry, a: XY) -> str:
+        """Why the centre cannot pass along ``geom`` on ``lvl`` (naming terrain and rule)."""
+        if not self._board_tol.covers(geom):
+            return "path leaves the board: no base may cross the killzone edge (KT24 3.3)"
+        if not lvl.is_floor and not lvl.footprint_tol.covers(geom):
+            return (
+                f"path leaves {self._level_name(lvl)} without climbing down, dropping or "
+                "jumping (KT24 3.3)"
+            )
+        sweep = geom.buffer(self.radius)
+        best: tuple[float, int] | None = None
+        for i in self.kz.tree.query(sweep, predicate="intersects"):
+            i = int(i)
+            if i not in lvl.blockers:
+                continue
+            poly = self.kz.parts[i].polygon
+            if sweep.intersection(poly).area <= 1e-6:
+                continue
+            d = float(Point(a).distance(poly))
+            if best is None or d < best[0]:
+                best = (d, i)
+        if best is not None:
+            i = best[1]
+            types = self.kz.part_types(i)
+            if TerrainType.WALL in types:
+                return (
+                    f"path crosses {_describe(self.kz, i)}: Wall terrain can never be moved "
+                    "through (KT24 9.3)"
+                )
+            return (
+                f"path crosses {_describe(self.kz, i)}: operatives cannot move through "
+                "terrain, only around it, over it (climbing) or off it (KT24 3.3)"
+            )
+        return "path is blocked by terrain (KT24 3.3)"
+
+    def _placement_reason(self, lvl: Level, p: XY, subject: str = "the destination base") -> str:
+        """Why a base centred on ``p`` cannot stand on ``lvl`` (without the rule tag)."""
+        x, y = p
+        r = self.radius
+        if min(x - r, y - r, self.kz.width - x - r, self.kz.depth - y - r) < -_TOL:
+            return f"{subject} is not wholly on the board"
+        if not lvl.is_floor and not shapely.intersects_xy(lvl.footprint_tol, x, y):
+            return f"{subject} is not over {self._level_name(lvl)}"
+        base = Point(p).buffer(r - _TOL)
+        for i in self.kz.parts_near(base):
+            i = int(i)
+            if i in lvl.blockers:
+                return (
+                    f"{subject} overlaps {_describe(self.kz, i)}: an operative must be where it "
+                    "can be placed"
+                )
+        return f"{subject} is not where an operative can be placed"
+
+    def _end_reason(self, lvl: Level, p: XY) -> str:
+        """Why a base centred on ``p`` cannot stand on ``lvl``."""
+        return self._blocked_reason_geom(lvl, Point(p), p)
