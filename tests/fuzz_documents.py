@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
@@ -73,6 +74,16 @@ json_values = st.recursive(
     ),
     max_leaves=25,
 )
+
+
+def write_document(folder: Path, name: str, text: str | bytes) -> Path:
+    """Write ``text`` (bytes as they are, text as UTF-8) to ``folder / name``; the path."""
+    path = folder / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
 
 
 def expand(value: Any) -> Any:

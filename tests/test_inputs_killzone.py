@@ -37,7 +37,15 @@ from engine.geometry.model import (
 )
 from engine.geometry.render import MAX_OPERATIVES, OperativesError, load_operatives
 from engine.inputs import MAX_DEPTH, MAX_FILE_BYTES
-from tests.fuzz_documents import Deep, expand, json_values, mutated, to_json, to_toml
+from tests.fuzz_documents import (
+    Deep,
+    expand,
+    json_values,
+    mutated,
+    to_json,
+    to_toml,
+    write_document,
+)
 
 KILLZONES = Path(__file__).resolve().parent.parent / "killzones"
 OPEN_RUINS: dict[str, Any] = tomllib.loads((KILLZONES / "open_ruins.toml").read_text())
@@ -48,13 +56,11 @@ PROPERTY = settings(
 )
 
 
-def _write(tmp: Path, name: str, text: str | bytes) -> Path:
-    path = tmp / name
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
+def _assert_names(msg: str, path: Path, words: list[str]) -> None:
+    """The error message starts with the file's path and names each of ``words``."""
+    assert msg.startswith(str(path)), msg
+    for word in words:
+        assert word in msg, (word, msg)
 
 
 def _height_doc(value: str) -> str:
@@ -89,14 +95,11 @@ BAD_LAYOUTS: list[tuple[str, str | bytes, list[str]]] = [
 def test_malformed_layout_files_raise_killzone_error_naming_the_file(
     name: str, text: str | bytes, words: list[str], tmp_path: Path
 ) -> None:
-    path = _write(tmp_path, name, text)
+    path = write_document(tmp_path, name, text)
     with pytest.raises(KillzoneError) as err:
         load_killzone(path)
-    msg = str(err.value)
-    assert msg.startswith(str(path)), msg
-    for word in words:
-        assert word in msg, (word, msg)
-    assert len(msg) < 400, msg  # an excerpt, not the document
+    _assert_names(str(err.value), path, words)
+    assert len(str(err.value)) < 400, str(err.value)  # an excerpt, not the document
 
 
 def test_a_file_over_the_size_limit_is_refused_before_parsing(tmp_path: Path) -> None:
@@ -292,9 +295,9 @@ def _loads_or_killzone_error(load: Any) -> None:
 @given(doc=json_values)
 def test_any_document_loads_or_raises_killzone_error(doc: Any, tmp_path: Path) -> None:
     _loads_or_killzone_error(lambda: Killzone.from_dict(expand(doc), source="api"))
-    path = _write(tmp_path, "any.json", to_json(doc))
+    path = write_document(tmp_path, "any.json", to_json(doc))
     _loads_or_killzone_error(lambda: load_killzone(path))
-    path = _write(tmp_path, "any.toml", to_toml(doc))
+    path = write_document(tmp_path, "any.toml", to_toml(doc))
     _loads_or_killzone_error(lambda: load_killzone(path))
 
 
@@ -302,9 +305,9 @@ def test_any_document_loads_or_raises_killzone_error(doc: Any, tmp_path: Path) -
 @given(doc=mutated(OPEN_RUINS))
 def test_mutated_shipped_layout_loads_or_raises_killzone_error(doc: Any, tmp_path: Path) -> None:
     _loads_or_killzone_error(lambda: Killzone.from_dict(expand(doc), source="api"))
-    path = _write(tmp_path, "mutant.json", to_json(doc))
+    path = write_document(tmp_path, "mutant.json", to_json(doc))
     _loads_or_killzone_error(lambda: load_killzone(path))
-    path = _write(tmp_path, "mutant.toml", to_toml(doc))
+    path = write_document(tmp_path, "mutant.toml", to_toml(doc))
     _loads_or_killzone_error(lambda: load_killzone(path))
 
 
@@ -320,7 +323,7 @@ def test_mutated_layout_text_loads_or_raises_killzone_error(
         new = data.draw(st.sampled_from([b"", b"[", b"]", b"{", b"\xff", b"1e400", b"nan", b'"']))
         cut = data.draw(st.integers(0, 20))
         text = text[:at] + new + text[at + cut :]
-    path = _write(tmp_path, "damaged.toml", text)
+    path = write_document(tmp_path, "damaged.toml", text)
     _loads_or_killzone_error(lambda: load_killzone(path))
 
 
@@ -372,13 +375,10 @@ BAD_OPERATIVES: list[tuple[str, str | bytes, list[str]]] = [
 def test_malformed_operatives_files_raise_operatives_error(
     name: str, text: str | bytes, words: list[str], tmp_path: Path
 ) -> None:
-    path = _write(tmp_path, name, text)
+    path = write_document(tmp_path, name, text)
     with pytest.raises(OperativesError) as err:
         load_operatives(path)
-    msg = str(err.value)
-    assert msg.startswith(str(path)), msg
-    for word in words:
-        assert word in msg, (word, msg)
+    _assert_names(str(err.value), path, words)
 
 
 def test_the_example_operatives_file_loads() -> None:
@@ -398,7 +398,7 @@ def _loads_or_operatives_error(path: Path) -> None:
 @PROPERTY
 @given(doc=st.one_of(json_values, mutated(GOOD_OPERATIVES)))
 def test_any_operatives_file_loads_or_raises_operatives_error(doc: Any, tmp_path: Path) -> None:
-    _loads_or_operatives_error(_write(tmp_path, "ops.json", to_json(doc)))
+    _loads_or_operatives_error(write_document(tmp_path, "ops.json", to_json(doc)))
 
 
 # -------------------------------------------------------------------------------------------
@@ -429,7 +429,7 @@ def test_render_with_a_malformed_layout_exits_2_with_one_line(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    path = _write(tmp_path, name, text)
+    path = write_document(tmp_path, name, text)
     out = tmp_path / "picture.png"
     assert main(["render", str(path), "-o", str(out)]) == 2
     _one_line_error(capsys, name, *words)
@@ -444,7 +444,7 @@ def test_play_with_a_malformed_killzone_exits_2_with_one_line(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    path = _write(tmp_path, name, text)
+    path = write_document(tmp_path, name, text)
     record = tmp_path / "battle.jsonl"
     assert main(["play", "--killzone", str(path), "--record", str(record)]) == 2
     _one_line_error(capsys, name, *words)
@@ -463,7 +463,7 @@ def test_render_with_a_malformed_operatives_file_exits_2_with_one_line(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    path = _write(tmp_path, name, text)
+    path = write_document(tmp_path, name, text)
     out = tmp_path / "picture.svg"
     assert main(["render", "open_ruins", "--operatives", str(path), "-o", str(out)]) == 2
     _one_line_error(capsys, name, *words)
@@ -474,7 +474,7 @@ def test_render_with_an_oversized_layout_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     doc = _grid_layout(MAX_FEATURES + 1, 1)
-    path = _write(tmp_path, "big.json", json.dumps(doc))
+    path = write_document(tmp_path, "big.json", json.dumps(doc))
     assert main(["render", str(path), "-o", str(tmp_path / "p.png")]) == 2
     _one_line_error(capsys, "big.json", f"at most {MAX_FEATURES}")
     assert os.listdir(tmp_path) == ["big.json"]

@@ -37,7 +37,7 @@ from engine.game.scenario_file import (
 )
 from engine.geometry.model import MAX_FEATURES
 from engine.inputs import MAX_DEPTH, MAX_FILE_BYTES
-from tests.fuzz_documents import Deep, expand, json_values, mutated, to_toml
+from tests.fuzz_documents import Deep, expand, json_values, mutated, to_toml, write_document
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 INLINE = "edge_15_accessible_cost.toml"  # its killzone is an inline table
@@ -60,15 +60,6 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     yield path
 
 
-def _write(folder: Path, name: str, text: str | bytes) -> Path:
-    path = folder / name
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
-
-
 def _error(path: Path) -> str:
     with pytest.raises(ScenarioFileError) as err:
         load_scenario(path)
@@ -81,7 +72,7 @@ def _error(path: Path) -> str:
 def test_the_base_documents_load(folder: Path) -> None:
     # The mutations below start from valid files: written back as TOML, they load.
     for name, doc in DOCS.items():
-        scenario = load_scenario(_write(folder, f"copy_{name}", to_toml(doc)))
+        scenario = load_scenario(write_document(folder, f"copy_{name}", to_toml(doc)))
         assert isinstance(scenario, Scenario) and scenario.name == doc["name"]
 
 
@@ -173,7 +164,7 @@ BAD: list[tuple[str, Any, list[str]]] = [
 def test_malformed_scenario_files_raise_scenario_file_error(
     name: str, text: str | bytes, words: list[str], folder: Path
 ) -> None:
-    msg = _error(_write(folder, name, text))
+    msg = _error(write_document(folder, name, text))
     for word in words:
         assert word in msg, (word, msg)
 
@@ -186,9 +177,9 @@ def test_a_file_over_the_size_limit_is_refused(folder: Path) -> None:
 
 
 def test_a_killzone_file_beside_the_scenario_gets_the_same_checks(folder: Path) -> None:
-    _write(folder, "killzones/deep.json", "[" * 5000 + "]" * 5000)
+    write_document(folder, "killzones/deep.json", "[" * 5000 + "]" * 5000)
     text = _with(FILES, lambda d: d.update(killzone="killzones/deep.json"))
-    msg = _error(_write(folder, "kz_file.toml", text))
+    msg = _error(write_document(folder, "kz_file.toml", text))
     assert "killzone" in msg and "deep.json" in msg and "nested more than" in msg
 
 
@@ -227,7 +218,7 @@ def _loads_or_error(path: Path) -> None:
 @PROPERTY
 @given(doc=json_values)
 def test_any_document_loads_or_raises_scenario_file_error(doc: Any, folder: Path) -> None:
-    _loads_or_error(_write(folder, "any.toml", to_toml(doc)))
+    _loads_or_error(write_document(folder, "any.toml", to_toml(doc)))
     with contextlib.suppress(ScenarioFileError):
         scenario_from_dict(expand(doc), source="api", base=folder)
 
@@ -237,10 +228,10 @@ def test_any_document_loads_or_raises_scenario_file_error(doc: Any, folder: Path
 def test_mutated_inline_scenario_loads_or_raises_scenario_file_error(
     doc: Any, folder: Path
 ) -> None:
-    _loads_or_error(_write(folder, "mutant_inline.toml", to_toml(doc)))
+    _loads_or_error(write_document(folder, "mutant_inline.toml", to_toml(doc)))
 
 
 @PROPERTY
 @given(doc=mutated(DOCS[FILES]))
 def test_mutated_file_scenario_loads_or_raises_scenario_file_error(doc: Any, folder: Path) -> None:
-    _loads_or_error(_write(folder, "mutant_files.toml", to_toml(doc)))
+    _loads_or_error(write_document(folder, "mutant_files.toml", to_toml(doc)))
