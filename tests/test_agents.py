@@ -155,12 +155,12 @@ def test_command_reroll_only_when_the_die_matters() -> None:
     # a 4-in-6 chance of a success, each of which kills unless saved: worth the CP.
     s = pos({"RED-1": {"at": (5, 14.5)}, "BLU-6": {"at": (16, 14.5)}}, turn="A", cp=(2, 2))
     s1, _ = run(s, ["Activate RED-1 engage", "Shoot RED-1 gun at BLU-6"], ["2,1,1,1"])
-    assert s1.node.kind == "command_reroll"
+    assert s1.node.kind == "dice_ploy"
     assert agent_action(s1) == "Command re-roll 1"
     # Three crits already retained (4 damage each, two wounds left): only three critical
     # saves out of three dice save it (1/216); a fourth success barely matters.
     s2, _ = run(s, ["Activate RED-1 engage", "Shoot RED-1 gun at BLU-6"], ["6,6,6,1"])
-    assert s2.node.kind == "command_reroll"
+    assert s2.node.kind == "dice_ploy"
     assert agent_action(s2) == "Decline"
 
 

@@ -496,7 +496,7 @@ def cp_shot(cp: tuple[int, int] = (2, 2)) -> GameState:
 
 def test_7_1_command_reroll_1cp_rerolls_one_attack_die() -> None:
     s, _ = play(cp_shot(), ["Shoot RED-1 gun at BLU-1"], ["5,3,3,2"])
-    assert s.node == Decision("A", "command_reroll")
+    assert s.node == Decision("A", "dice_ploy")
     assert {str(a) for a in s.legal_actions()} == {
         "Decline",
         "Command re-roll 5",
@@ -514,7 +514,7 @@ def test_7_1_command_reroll_1cp_rerolls_one_attack_die() -> None:
 def test_7_1_command_reroll_never_on_a_die_already_rerolled_but_again_per_tp() -> None:
     s, _ = play(cp_shot(), ["Shoot RED-1 gun at BLU-1", "Command re-roll 2"], ["5,3,3,2", "1"])
     # The re-rolled die shows 1: it cannot be re-rolled again; the other dice can (1CP more).
-    assert s.node == Decision("A", "command_reroll")
+    assert s.node == Decision("A", "dice_ploy")
     assert "Command re-roll 1" not in {str(a) for a in s.legal_actions()}
     with pytest.raises(IllegalActionError, match=r"2\.4"):
         s.apply("Command re-roll 1")
@@ -524,7 +524,7 @@ def test_7_1_command_reroll_never_on_a_die_already_rerolled_but_again_per_tp() -
 
 def test_7_1_defender_may_command_reroll_a_defence_die() -> None:
     s, _ = play(cp_shot(), ["Shoot RED-1 gun at BLU-1", "Decline"], ["3,1,1,1", "2,1,1"])
-    assert s.node == Decision("B", "command_reroll")
+    assert s.node == Decision("B", "dice_ploy")
     s, _ = play(s, ["Command re-roll 2"], ["4"])
     # The re-rolled 4 saves the only normal hit.
     assert s.player("B").cp == 1 and wounds(s, "BLU-1") == 10
@@ -535,15 +535,15 @@ def test_1_7_fight_rerolls_start_with_the_initiative_player() -> None:
     ops = {"RED-1": {"at": (15, 14)}, "BLU-1": {"at": (15 + CLOSE, 14)}}
     s = pos(ops, cp=(2, 2), initiative="B", turn="A")
     s, _ = play(s, ["Activate RED-1 engage", "Fight RED-1 knife at BLU-1"], ["3,2,1", "3,2,1"])
-    assert s.node == Decision("B", "command_reroll")
+    assert s.node == Decision("B", "dice_ploy")
     s, _ = s.apply("Decline")
-    assert s.node == Decision("A", "command_reroll")
+    assert s.node == Decision("A", "dice_ploy")
     s, _ = s.apply("Decline")
     assert s.node == Decision("A", "resolve")  # the attacker still resolves first (5.2)
     # With A having initiative, A re-rolls first.
     s = pos(ops, cp=(2, 2), initiative="A")
     s, _ = play(s, ["Activate RED-1 engage", "Fight RED-1 knife at BLU-1"], ["3,2,1", "3,2,1"])
-    assert s.node == Decision("A", "command_reroll")
+    assert s.node == Decision("A", "dice_ploy")
 
 
 def test_2_4_a_1_always_fails_and_hit_is_never_better_than_2_plus() -> None:
@@ -566,12 +566,12 @@ def test_1_7_fight_rerolls_alternate_until_both_pass_in_succession() -> None:
     ops = {"RED-1": {"at": (15, 14)}, "BLU-1": {"at": (15 + CLOSE, 14)}}
     s = pos(ops, cp=(2, 2), initiative="A")
     s, _ = play(s, ["Activate RED-1 engage", "Fight RED-1 knife at BLU-1"], ["3,2,1", "3,2,1"])
-    assert s.node == Decision("A", "command_reroll")
+    assert s.node == Decision("A", "dice_ploy")
     s, _ = play(s, ["Decline", "Command re-roll 1"], ["5"])
     assert s.player("B").cp == 1
-    assert s.node == Decision("A", "command_reroll")  # A again, after B's re-roll
+    assert s.node == Decision("A", "dice_ploy")  # A again, after B's re-roll
     s, _ = play(s, ["Decline"], [])
-    assert s.node == Decision("B", "command_reroll")  # one pass so far: B may re-roll again
+    assert s.node == Decision("B", "dice_ploy")  # one pass so far: B may re-roll again
     assert not s.is_legal("Command re-roll 5")  # the re-rolled die cannot be re-rolled
     s, _ = play(s, ["Decline"], [])
     assert s.node == Decision("A", "resolve")

@@ -47,6 +47,12 @@ out when 0):
 ``Use <rule> on LEG-3``     use a team rule that gives its player a choice, on an operative
                             (``Use siphon life on LEG-3``; ``Decline`` not to use it)
 ``Use <rule>``              use such a rule that names no operative yet (``Use siphon life``)
+``Ploy <name>``             use a ploy (``Ploy <name> on KAS-3`` when used on an operative)
+``Act KAS-1 <action>``      a rule's action (mission, equipment, unique): ``Act KAS-1 ammo
+                            resupply``, ``Act KAS-1 smoke grenade at 8,4``, ``Act KAS-1 stun
+                            grenade on LEG-2``
+``Equipment <name>``        select a universal equipment option (``Equipment done`` to stop)
+``Set up <item> at 5,3 90``  set up an equipment item at x,y[,z] turned 90 degrees
 ==========================  ==================================================================
 
 Operative ids are ASCII letters and digits, a hyphen and a number (``KAS-1``; the engine
@@ -193,6 +199,17 @@ def format_action(a: Action) -> str:
         return f"Accurate {a.values[0]}"
     if v == "Use":
         return f"Use {a.text} on {a.target}" if a.target else f"Use {a.text}"
+    if v == "Ploy":
+        return f"Ploy {a.text} on {a.target}" if a.target else f"Ploy {a.text}"
+    if v == "Act":
+        tail = f" at {_pt(a.point)}" if a.point is not None else ""
+        tail += f" on {a.target}" if a.target else ""
+        return f"Act {a.op} {a.text}{tail}"
+    if v == "Equipment":
+        return f"Equipment {a.text}"
+    if v == "Set up":
+        angle = a.values[0] if a.values else 0
+        return f"Set up {a.text} at {_pt(a.point)} {angle}"
     raise InvalidActionError(f"unknown action verb {v!r}")
 
 
@@ -243,6 +260,11 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Cover save", r"cover\s+save\s+(?P<text>normal|critical|two\s+normals|none)"),
         ("Use", rf"use\s+(?P<text>.+?)\s+on\s+{_TGT}"),
         ("Use", r"use\s+(?P<text>.+)"),
+        ("Ploy", rf"ploy\s+(?P<text>.+?)\s+on\s+{_TGT}"),
+        ("Ploy", r"ploy\s+(?P<text>.+)"),
+        ("Act", rf"act\s+{_OP}\s+(?P<text>.+?)(?:\s+at\s+{_POINT})?(?:\s+on\s+{_TGT})?"),
+        ("Equipment", r"equipment\s+(?P<text>.+)"),
+        ("Set up", rf"set\s+up\s+(?P<text>.+?)\s+at\s+{_POINT}\s+(?P<angle>\d{{1,3}})"),
     )
 )
 
@@ -260,7 +282,7 @@ def _coordinates(text: str, source: str) -> tuple[float, float, float]:
     return (nums[0], nums[1], nums[2] if len(nums) == 3 else 0.0)
 
 
-_FREE_TEXT_VERBS = ("Pick up", "Operate hatch", "Use")
+_FREE_TEXT_VERBS = ("Pick up", "Operate hatch", "Use", "Ploy", "Act", "Equipment", "Set up")
 
 
 def _check_ascii(clean: str, verb: str, m: re.Match[str]) -> None:
@@ -320,6 +342,8 @@ def parse_action(text: str) -> Action:
         values = tuple(int(t) for t in g["values"].split(",")) if g.get("values") else ()
         if g.get("count"):
             values = (int(g["count"]),)
+        if g.get("angle"):
+            values = (int(g["angle"]),)
         word = (g.get("text") or "").strip()
         if verb in ("Initiative", "Drop zone"):
             word = word.upper()
@@ -334,6 +358,10 @@ def parse_action(text: str) -> Action:
             "Same feature",
             "Cover save",
             "Use",
+            "Ploy",
+            "Act",
+            "Equipment",
+            "Set up",
         ):
             word = " ".join(word.lower().split())
         elif verb == "Apply":

@@ -1,6 +1,6 @@
 """What the Shoot and Fight sequences share (``rules/KT24.md`` 4.5, 4.7, 5.1, 5.2, weapon
 rules 6, Command Re-roll 7.1, EDGE_CASES 2, 3, 7-11): attack profiles, retaining dice,
-weapon re-roll windows and Command Re-roll. The sequences themselves are frames in
+weapon re-roll windows. The sequences themselves are frames in
 :mod:`engine.game.shoot` (the Shoot action, 5.1) and :mod:`engine.game.fight` (the Fight
 action, 5.2); this docstring lists the players' choices in both.
 
@@ -79,8 +79,6 @@ from engine.game.work import Work
 
 __all__ = [
     "attack_profile",
-    "can_command_reroll",
-    "command_reroll_options",
     "reroll_options",
     "retain",
 ]
@@ -115,7 +113,7 @@ def attack_profile(
     _, _weapon, prof = universal.find_weapon(w, o, name, kind)
     if injured is None:
         injured = w.injured(o)
-    hit = prof.hit + (1 if injured else 0) + hit_change
+    hit = prof.hit + (1 if injured else 0) + hit_change + w.stat_change(o.id, "hit")
     hit = max(2, min(6, hit))
     rules = w.would("would_use_weapon_rules", prof.rules, op=o.id, weapon=name, kind=kind)
     return AttackProfile(prof.attacks, hit, prof.normal_damage, prof.critical_damage, rules)
@@ -210,18 +208,6 @@ def _merge(
 
 def _other_side(side: str) -> str:
     return "d" if side == "a" else "a"
-
-
-def can_command_reroll(w: Work, player: str, flags: tuple[bool, ...]) -> bool:
-    """Command Re-roll (7.1): 1CP, a die never re-rolled."""
-    return w.pl(player).cp >= 1 and not all(flags)
-
-
-def command_reroll_options(values: tuple[int, ...], flags: tuple[bool, ...]) -> list[Action]:
-    """``Decline`` and a Command Re-roll of each face shown by a die not yet re-rolled
-    (7.1, 2.4)."""
-    faces = sorted({v for v, f in zip(values, flags, strict=True) if not f}, reverse=True)
-    return [Action("Decline")] + [Action("Command re-roll", values=(v,)) for v in faces]
 
 
 # -------------------------------------------------------------------------------------------

@@ -57,6 +57,56 @@ def _max_steps(_obj: Any, _attribute: attrs.Attribute[Any], value: Any) -> None:
         )
 
 
+def _pairs(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        value = sorted(value.items())
+    if isinstance(value, list):
+        value = tuple(value)
+    if isinstance(value, tuple):
+        value = tuple(
+            (
+                (p[0], tuple(p[1]) if isinstance(p[1], list) else p[1])
+                if isinstance(p, (tuple, list)) and len(p) == 2
+                else p
+            )
+            for p in value
+        )
+    return value
+
+
+def _costs(_obj: Any, _attribute: attrs.Attribute[Any], value: Any) -> None:
+    ok = isinstance(value, tuple) and all(
+        isinstance(p, tuple)
+        and len(p) == 2
+        and isinstance(p[0], str)
+        and isinstance(p[1], int)
+        and not isinstance(p[1], bool)
+        and 0 <= p[1] <= 9
+        for p in value
+    )
+    if not ok:
+        raise GameOptionsError(
+            "game option 'ploy_costs' must be (ploy name, CP) pairs with CP a whole number "
+            f"from 0 to 9, got {value!r:.80}"
+        )
+
+
+def _equipment(_obj: Any, _attribute: attrs.Attribute[Any], value: Any) -> None:
+    ok = isinstance(value, tuple) and all(
+        isinstance(p, tuple)
+        and len(p) == 2
+        and p[0] in ("A", "B")
+        and isinstance(p[1], tuple)
+        and all(isinstance(n, str) for n in p[1])
+        for p in value
+    )
+    if not ok:
+        raise GameOptionsError(
+            "game option 'equipment' must be (player A or B, equipment names) pairs, got "
+            f"{value!r:.80}"
+        )
+
+
 DidHook = Callable[[Any, Any], None]
 WouldHook = Callable[..., Any]
 
@@ -73,10 +123,16 @@ class GameOptions:
         close_quarters: ``None`` uses the Close Quarters rules (9.3) when the killzone has Wall
             terrain; True/False forces them.
         max_steps: a safety limit on inputs per battle (1 to :data:`MAX_STEPS_LIMIT`).
+        open_windows: every ploy window is a decision, even when nothing can be used there
+            (``engine.game.ploys``; for interactive use and testing).
+        ploy_costs: ``(ploy name, CP)`` pairs overriding printed ploy costs (7.1).
+        equipment: ``(player, option names)`` pairs fixing a player's universal equipment
+            selection (7.2) instead of asking the player; a mapping is accepted too.
 
     Raises:
-        GameOptionsError: an unknown ruleset, a flag that is not a bool, or ``max_steps`` out
-            of range.
+        GameOptionsError: an unknown ruleset, a flag that is not a bool, ``max_steps`` out
+            of range, a ploy cost that is not a whole number from 0 to 9, or an equipment
+            selection for a player other than A and B or with a name that is not text.
     """
 
     ruleset: str = attrs.field(default="kt24", validator=_ruleset)
@@ -84,14 +140,41 @@ class GameOptions:
     objectives_pickup: bool = attrs.field(default=False, validator=_flag)
     close_quarters: bool | None = attrs.field(default=None, validator=_flag)
     max_steps: int = attrs.field(default=MAX_STEPS_LIMIT, validator=_max_steps)
+    open_windows: bool = attrs.field(default=False, validator=_flag)
+    ploy_costs: tuple[tuple[str, int], ...] = attrs.field(
+        default=(), converter=_pairs, validator=_costs
+    )
+    equipment: tuple[tuple[str, tuple[str, ...]], ...] = attrs.field(
+        default=(), converter=_pairs, validator=_equipment
+    )
 
 
 class Hooks:
-    """Named-event subscribers (module docstring)."""
+    """Named-event subscribers (module docstring), and what rule modules add to a battle:
+    ploys by trigger (:mod:`engine.game.ploys`), rule actions (:mod:`engine.game.rule_actions`)
+    and named conditions of ``"while"`` effects."""
 
     def __init__(self) -> None:
         self.did: dict[str, list[DidHook]] = {}
         self.would: dict[str, list[WouldHook]] = {}
+        self.ploys: dict[str, list[tuple[Any, tuple[str, ...]]]] = {}
+        self.actions: list[tuple[Any, tuple[str, ...]]] = []
+        self.conditions: dict[str, Callable[[Any, Any], bool]] = {}
+
+    def ploy(self, ploy: Any, players: tuple[str, ...]) -> None:
+        """Offer ``ploy`` (a :class:`engine.game.ploys.PloyLike`) to ``players`` at each of
+        its triggers, after the ploys already added there."""
+        for trigger in ploy.triggers:
+            self.ploys.setdefault(trigger, []).append((ploy, tuple(players)))
+
+    def action(self, action: Any, players: tuple[str, ...]) -> None:
+        """Let the operatives of ``players`` perform the rule action ``action`` (a
+        :class:`engine.game.rule_actions.RuleActionLike`)."""
+        self.actions.append((action, tuple(players)))
+
+    def condition(self, name: str, fn: Callable[[Any, Any], bool]) -> None:
+        """Name the condition ``fn(w, effect) -> bool`` of ``"while"`` effects."""
+        self.conditions[name] = fn
 
     def on(self, kind: str, fn: DidHook) -> None:
         """Subscribe ``fn(w, event)`` to events of ``kind``."""

@@ -98,6 +98,31 @@ def guard_ended_text(e: Event) -> str:
     return f"{e['op']} is no longer on guard ({why})"
 
 
+_UNTIL = {
+    "end_activation": "until the end of the activation",
+    "end_this_activation": "until the end of its activation",
+    "end_next_activation": "until the end of its next activation",
+    "end_tp": "until the end of the turning point",
+    "end_battle": "for the battle",
+    "while": "while the condition holds",
+}
+
+
+def effect_text(e: Event) -> str:
+    """``"  KAS-1: move +2 until the end of the turning point"`` for a stat change or a
+    weapon rule gained through an effect (2.1, 7.1); other effects are not narrated."""
+    who = e["op"] or f"{e['player']}'s operatives"
+    until = _UNTIL.get(e["until"], e["until"])
+    if e["effect"] in ("apl", "move", "hit", "save"):
+        stat = "APL" if e["effect"] == "apl" else e["effect"].title()
+        return f"  {who}: {stat} {e['value']:+d} {until}"
+    if e["effect"] == "weapon_rule":
+        kind, _, rule = e["detail"].partition("|")[0].partition(":")
+        weapons = f"{kind} weapons" if kind else "weapons"
+        return f"  {who}: {weapons} gain {rule} {until}"
+    return ""
+
+
 _TEMPLATES: dict[str, Any] = {
     "battle_started": lambda e: f"Battle on {e['killzone']}: {e['team_a']} (A) v {e['team_b']} (B)",
     "roll_off": lambda e: f"Roll-off ({e['purpose']}): A {e['a']}, B {e['b']}",
@@ -109,6 +134,17 @@ _TEMPLATES: dict[str, Any] = {
     "cp_gained": lambda e: f"{e['player']} gains {e['cp']}CP (now {e['total']}CP)",
     "cp_spent": lambda e: f"{e['player']} spends {e['cp']}CP on {e['ploy']}",
     "passed": lambda e: f"{e['player']} passes ({e['step']})",
+    "ploy_used": lambda e: "" if e.get("cp") else f"{e['player']} uses {e['ploy']}",
+    "effect_began": lambda e: effect_text(e),
+    "rule_action": lambda e: f"{e['op']} performs {e['action']}",
+    "free_action_granted": lambda e: f"{e['op']} may perform a free {' or '.join(e['actions'])}",
+    "equipment_selected": lambda e: (
+        f"{e['player']} takes {', '.join(e['items']) or 'no equipment'}"
+    ),
+    "equipment_set_up": lambda e: (
+        f"{e['player']} sets up {e['item']} at ({e['x']:g}, {e['y']:g})"
+        + (f" turned {e['angle']}" if e.get("angle") else "")
+    ),
     "activated": lambda e: f"{e['op']} activates ({e['order']}, {e['ap']}AP)",
     "counteracted": lambda e: f"{e['op']} counteracts",
     "activation_ended": lambda e: "",

@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from engine.dice.profile import AttackProfile
-from engine.game import universal, weapon_rules
+from engine.game import ploys, universal, weapon_rules
 from engine.game.actions import Action
 from engine.game.attacks import (
     _after_weapon_use,
@@ -21,8 +21,6 @@ from engine.game.attacks import (
     _reroll_windows,
     _take,
     attack_profile,
-    can_command_reroll,
-    command_reroll_options,
     reroll_options,
 )
 from engine.game.choices import (
@@ -127,6 +125,7 @@ def start_fight(
     # Last, so a team rule may push a frame here when the weapon is selected (e.g. Siphon
     # Life*, engine.rules); the frame is decided before the sequence goes on.
     w.emit("fight_started", op=o.id, weapon=name, target=t.id)
+    ploys.open_window(w, "target_selected", op=o.id, target=t.id, weapon=name, kind="melee")
 
 
 @attrs.frozen(slots=True)
@@ -247,10 +246,11 @@ class FightFrame:
                 return
             side = self.rturn
             choices = self._reroll_choices(w, side)
-            if not choices:  # nothing this side could re-roll: it passes
+            if not choices and not w.ctx.options.open_windows:
+                # nothing this side could re-roll or use: it passes
                 w.replace_top(passes=self.passes + 1, rturn=_other_side(side))
                 return
-            kind = "reroll" if any(c.verb == "Re-roll" for c in choices) else "command_reroll"
+            kind = "reroll" if any(c.verb == "Re-roll" for c in choices) else "dice_ploy"
             w.decide(self.owner(w, side), kind)
         elif st == "retain":
             self._retain(w)
@@ -297,9 +297,25 @@ class FightFrame:
         out: list[Action] = []
         if wins:
             out += [a for a in reroll_options(wins[0], dice, flags) if a.verb == "Re-roll"]
-        if can_command_reroll(w, self.owner(w, side), flags):
-            out += command_reroll_options(dice, flags)[1:]
+        out += ploys.ploy_options(w, self.owner(w, side), "attack_dice", self.dice_info(side))
         return out
+
+    def dice_info(self, side: str) -> dict[str, Any]:
+        """What the ploys of side ``side``'s dice window are told (:mod:`engine.game.ploys`):
+        its operative ``op``, the opponent ``target``, its ``weapon``, ``kind`` ``"melee"``,
+        its ``dice`` and their re-roll ``flags``."""
+        dice, flags = self._dice(side)
+        mine, theirs = (
+            (self.attacker, self.defender) if side == "a" else (self.defender, self.attacker)
+        )
+        return {
+            "op": mine,
+            "target": theirs,
+            "weapon": self.aweapon if side == "a" else self.dweapon,
+            "kind": "melee",
+            "dice": dice,
+            "flags": flags,
+        }
 
     def _retain(self, w: Work) -> None:
         """Both sides' successes retained from the rolls; then each side's retention rules,
@@ -528,24 +544,28 @@ class FightFrame:
             if a.verb == "Decline":
                 w.replace_top(passes=self.passes + 1, rturn=_other_side(side))
                 return
-            if a not in self._reroll_choices(w, side):
-                raise _illegal(
-                    f"{a} is not a re-roll {player} can make now: 'Decline', a weapon re-roll "
-                    "('Re-roll ...', 6) or 'Command re-roll <face>' (1CP, 7.1); a die is never "
-                    "re-rolled twice (2.4)"
-                )
             dice, flags = self._dice(side)
             if a.verb == "Re-roll":
+                if a not in self._reroll_choices(w, side):
+                    raise _illegal(
+                        f"{a} is not a re-roll {player} can make now: 'Decline', a weapon "
+                        "re-roll ('Re-roll ...', 6) or a ploy (7.1); a die is never re-rolled "
+                        "twice (2.4)"
+                    )
                 wins = self.a_windows if side == "a" else self.d_windows
                 _check_reroll(wins[0], a.values, dice, flags)
                 key = "a_windows" if side == "a" else "d_windows"
                 w.replace_top(**{key: wins[1:]})
+                faces = a.values
             else:
-                w.set_pl(player, cp=w.pl(player).cp - 1, cp_spent=w.pl(player).cp_spent + 1)
-                w.emit("cp_spent", player=player, cp=1, ploy="Command Re-roll")
-            vals, fl, _ = _take(dice, flags, a.values)
+                got = ploys.use_ploy(w, player, "attack_dice", a, self.dice_info(side))
+                if not isinstance(got, ploys.Reroll):
+                    w.replace_top(passes=0, rturn=_other_side(side))
+                    return
+                faces = got.faces
+            vals, fl, _ = _take(dice, flags, faces)
             w.replace_top(pending=tuple(vals), pending_flags=tuple(fl), rerolling=side)
-            w.roll("reroll", player, len(a.values), label="re-roll")
+            w.roll("reroll", player, len(faces), label="re-roll")
             return
         self._resolve(w, a)
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from engine.game import ploys
 from engine.game.actions import (
     MAX_COORDINATE,
     MOVE_VERBS,
@@ -46,7 +47,7 @@ __all__ = ["advance", "apply", "chance_outcomes", "is_legal", "list_actions"]
 # -------------------------------------------------------------------------------------------
 
 
-_POINT_VERBS = frozenset({"Deploy", "Place marker", *MOVE_VERBS})
+_POINT_VERBS = frozenset({"Deploy", "Place marker", "Set up", *MOVE_VERBS})
 
 
 def _malformed(a: Action, what: str) -> InvalidActionError:
@@ -158,6 +159,12 @@ def advance(w: Work) -> None:
         guard += 1
         if guard > 100_000:
             raise RuntimeError("the engine did not reach a node (internal error)")
+        if w.deferred:
+            # Windows asked for mid-procedure (an operative incapacitated...) open once the
+            # procedure that asked has finished its changes.
+            trigger, info = w.deferred.pop(0)
+            ploys.open_window(w, trigger, **info)
+            continue
         if not w.stack:
             raise RuntimeError("empty frame stack (internal error)")
         w.top.run(w)
@@ -372,9 +379,13 @@ class TurningPointFrame:
         if self.stage == "start":
             w.tp += 1
             w.phase = "strategy"
+            for p in PLAYERS:  # each ploy at most once per turning point (7.1)
+                if w.pl(p).ploys_used:
+                    w.set_pl(p, ploys_used=())
             w.emit("turning_point_started", tp=w.tp)
             w.replace_top(stage="ready")
             w.stack.append(InitiativeFrame())
+            ploys.open_window(w, "turning_point_start", tp=w.tp)
         elif self.stage == "ready":
             _ready_step(w)
             w.replace_top(stage="gambit")
@@ -383,7 +394,16 @@ class TurningPointFrame:
             w.phase = "firefight"
             w.replace_top(stage="end")
             w.stack.append(FirefightFrame(turn=w.initiative))
+            ploys.open_window(w, "firefight_start", tp=w.tp)
+        elif self.stage == "end":
+            w.replace_top(stage="tp_end")
+            ploys.open_window(w, "firefight_end", tp=w.tp)
+        elif self.stage == "tp_end":
+            w.replace_top(stage="over")
+            ploys.open_window(w, "turning_point_end", tp=w.tp)
         else:
+            # Effects "until the end of the turning point" end now (7.1).
+            w.effects = [e for e in w.effects if e.until != "end_tp"]
             vp = (w.players[0].vp, w.players[1].vp)
             w.emit("turning_point_ended", tp=w.tp, vp=vp)
             w.stack.pop()
@@ -413,7 +433,7 @@ def _ready_step(w: Work) -> None:
             if o.on_guard:
                 w.emit("guard_ended", op=o.id, why="a new turning point")
             w.set_op(o.id, ready=True, counteracted=False, interrupted=False, on_guard=False)
-    w.effects = [e for e in w.effects if e.until != "end_tp"]
+    w.emit("ready_step", tp=w.tp)
 
 
 def _end_battle(w: Work) -> None:
@@ -549,28 +569,35 @@ class InitiativeFrame:
 
 @attrs.frozen(slots=True)
 class GambitFrame:
-    """Gambit step (1.4): alternate strategic gambits or passes, starting with the initiative
-    player, until both pass in succession. (No strategy ploys exist yet: only Pass.)"""
+    """Gambit step (1.4): alternate strategic gambits (strategy ploys and the other rules
+    that are strategic gambits, :mod:`engine.game.ploys` trigger ``gambit``) or passes,
+    starting with the initiative player, until both pass in succession. Both players are
+    always asked, even with only ``Pass`` to choose (the step is part of every turning
+    point)."""
 
     turn: str
     passes: int = 0
 
     def run(self, w: Work) -> None:
+        if self.passes >= 2:
+            w.stack.pop()
+            return
         w.decide(self.turn, "gambit")
 
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
         raise _illegal("no dice here")
 
     def options(self, w: Work) -> list[Action]:
-        return [Action("Pass")]
+        return [Action("Pass"), *ploys.ploy_options(w, self.turn, "gambit", {})]
 
     def act(self, w: Work, a: Action) -> None:
-        expect(a, ("Pass",), "the Gambit step (1.4)")
-        w.emit("passed", player=self.turn, step="gambit")
-        if self.passes + 1 >= 2:
-            w.stack.pop()
-        else:
+        if a.verb == "Pass":
+            w.emit("passed", player=self.turn, step="gambit")
             w.replace_top(turn=other(self.turn), passes=self.passes + 1)
+            return
+        player = self.turn
+        w.replace_top(turn=other(player), passes=0)
+        ploys.use_ploy(w, player, "gambit", a, {})
 
 
 # -------------------------------------------------------------------------------------------

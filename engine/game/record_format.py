@@ -337,6 +337,9 @@ _OPTION_CHECKS: dict[str, Callable[[Any], bool]] = {
     "objectives_pickup": lambda v: isinstance(v, bool),
     "close_quarters": lambda v: v is None or isinstance(v, bool),
     "max_steps": lambda v: _is_int(v) and 1 <= v <= MAX_STEPS,
+    "open_windows": lambda v: isinstance(v, bool),
+    "ploy_costs": lambda v: isinstance(v, list) and len(v) <= 200,
+    "equipment": lambda v: isinstance(v, list) and len(v) <= 2,
 }
 _OPTION_KINDS = {
     "ruleset": "a ruleset name",
@@ -344,6 +347,9 @@ _OPTION_KINDS = {
     "objectives_pickup": "true or false",
     "close_quarters": "true, false or null",
     "max_steps": f"an integer from 1 to {MAX_STEPS}",
+    "open_windows": "true or false",
+    "ploy_costs": "a list of [ploy name, CP] pairs",
+    "equipment": "a list of [player, [equipment names]] pairs",
 }
 
 

@@ -127,6 +127,7 @@ def new_game(
     closequarters.install(hooks)
     from engine.rules import registry  # the team rules in play (imported here: rules -> game)
 
+    registry.install_universal(hooks)
     registry.install(hooks, rosters)
     ctx = GameContext(
         killzone=killzone,

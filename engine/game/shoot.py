@@ -14,7 +14,7 @@ import attrs
 from engine.dice.profile import AttackProfile
 from engine.dice.rules import Blast, Range, Seek, SeekLight, Torrent
 from engine.dice.shoot import unblocked
-from engine.game import universal, weapon_rules
+from engine.game import ploys, universal, weapon_rules
 from engine.game.actions import Action
 from engine.game.attacks import (
     _after_weapon_use,
@@ -24,8 +24,6 @@ from engine.game.attacks import (
     _reroll_windows,
     _take,
     attack_profile,
-    can_command_reroll,
-    command_reroll_options,
     reroll_options,
 )
 from engine.game.choices import (
@@ -240,6 +238,7 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     )
     # Last, so a team rule may push a frame here (e.g. Magnify*, engine.rules).
     w.emit("shoot_started", op=o.id, weapon=name, target=t.id)
+    ploys.open_window(w, "target_selected", op=o.id, target=t.id, weapon=name, kind="ranged")
 
 
 def _active_enemy(w: Work, o: OperativeState) -> str:
@@ -357,8 +356,8 @@ class ShootFrame:
             else:
                 w.decide(self.attacker(w), "reroll")
         elif st == "attack_cr":
-            if can_command_reroll(w, self.attacker(w), self.flags):
-                w.decide(self.attacker(w), "command_reroll")
+            if self._dice_window(w, "attack_dice", self.attacker(w)):
+                w.decide(self.attacker(w), "dice_ploy")
             else:
                 w.replace_top(stage="retain")
         elif st == "retain":
@@ -370,8 +369,8 @@ class ShootFrame:
         elif st == "cover":
             w.decide(self.defender(w), "cover_save")
         elif st == "defence_cr":
-            if can_command_reroll(w, self.defender(w), self.flags):
-                w.decide(self.defender(w), "command_reroll")
+            if self._dice_window(w, "defence_dice", self.defender(w)):
+                w.decide(self.defender(w), "dice_ploy")
             else:
                 w.replace_top(stage="resolve")
         elif st == "resolve":
@@ -396,6 +395,26 @@ class ShootFrame:
                 w.replace_top(stage="end")
         else:
             self._end(w)
+
+    def dice_info(self, w: Work) -> dict[str, Any]:
+        """What the ploys of a dice window are told (:mod:`engine.game.ploys`): the shooter
+        ``op``, the ``target``, the ``weapon``, ``kind`` ``"ranged"``, the ``dice`` rolled
+        and their re-roll ``flags``."""
+        return {
+            "op": self.shooter,
+            "target": self.targets[self.idx],
+            "weapon": self.weapon,
+            "kind": "ranged",
+            "dice": self.dice,
+            "flags": self.flags,
+        }
+
+    def _dice_window(self, w: Work, trigger: str, player: str) -> bool:
+        """Whether ``player`` decides in the dice window ``trigger`` (a usable ploy there, or
+        every window open)."""
+        if w.ctx.options.open_windows:
+            return True
+        return bool(ploys.ploy_options(w, player, trigger, self.dice_info(w)))
 
     def _begin(self, w: Work) -> None:
         if self.idx >= len(self.targets):
@@ -556,7 +575,7 @@ class ShootFrame:
     def _resolve(self, w: Work) -> None:
         t = self.target(w)
         prof = self.profile(w)
-        save = w.ctx.datacards[t.id].save
+        save = w.ctx.datacards[t.id].save + w.stat_change(t.id, "save")
         cover_n, cover_c = self.cover_saves
         sn, sc = cover_n, cover_c
         for v in self.dice:
@@ -627,7 +646,13 @@ class ShootFrame:
         choice = self._choice_options(w)
         if choice is not None:
             return choice
-        return command_reroll_options(self.dice, self.flags)
+        trigger, player = self._dice_trigger(w)
+        return [Action("Decline"), *ploys.ploy_options(w, player, trigger, self.dice_info(w))]
+
+    def _dice_trigger(self, w: Work) -> tuple[str, str]:
+        if self.stage == "attack_cr":
+            return "attack_dice", self.attacker(w)
+        return "defence_dice", self.defender(w)
 
     def _choice_options(self, w: Work) -> list[Action] | None:
         """The actions of a player's choice (same feature, Accurate, retention rules, cover
@@ -708,18 +733,16 @@ class ShootFrame:
             _check_reroll(kind, a.values, self.dice, self.flags)
             self._start_reroll(w, a.values, self.attacker(w), windows=self.windows[1:])
             return
-        player = self.attacker(w) if st == "attack_cr" else self.defender(w)
+        if st not in ("attack_cr", "defence_cr"):
+            raise _illegal(f"{a} is not possible now (5.1)")
         if a.verb == "Decline":
             w.replace_top(stage="retain" if st == "attack_cr" else "resolve")
             return
-        if a.verb != "Command re-roll" or len(a.values) != 1:
-            raise _illegal(f"{a}: choose 'Command re-roll <face>' or 'Decline' (7.1)")
-        if w.pl(player).cp < 1:
-            raise _illegal(f"{player} has no CP for Command Re-roll (7.1)")
-        _take(self.dice, self.flags, a.values)
-        w.set_pl(player, cp=w.pl(player).cp - 1, cp_spent=w.pl(player).cp_spent + 1)
-        w.emit("cp_spent", player=player, cp=1, ploy="Command Re-roll")
-        self._start_reroll(w, a.values, player)
+        trigger, player = self._dice_trigger(w)
+        got = ploys.use_ploy(w, player, trigger, a, self.dice_info(w))
+        if isinstance(got, ploys.Reroll):
+            _take(self.dice, self.flags, got.faces)
+            w.top._start_reroll(w, got.faces, player)
 
     def _start_reroll(
         self, w: Work, chosen: tuple[int, ...], player: str, windows: tuple[str, ...] | None = None

@@ -107,7 +107,16 @@ class OperativeState:
 @attrs.frozen(slots=True)
 class PlayerState:
     """One player's resources: command points, victory points (kill op), kill grade, the
-    initiative cards held (AO 2025), and the drop zone (``"A"``/``"B"`` of the layout)."""
+    initiative cards held (AO 2025), and the drop zone (``"A"``/``"B"`` of the layout).
+
+    Attributes:
+        cp_spent: command points spent in the battle.
+        ploys_used: the names of the ploys (and other once-per-turning-point strategic
+            gambits) used this turning point, in use order (7.1, 1.4).
+        equipment: the universal equipment options selected (7.2), in selection order.
+        uses: ``(key, count)`` counters kept for the player by rule modules (uses of a
+            shared equipment item, once-per-battle rules...), sorted by key.
+    """
 
     cp: int = 0
     vp: int = 0
@@ -115,6 +124,9 @@ class PlayerState:
     cards: tuple[str, ...] = ()
     drop_zone: str = ""
     cp_spent: int = 0
+    ploys_used: tuple[str, ...] = ()
+    equipment: tuple[str, ...] = ()
+    uses: tuple[tuple[str, int], ...] = ()
 
 
 @attrs.frozen(slots=True)
@@ -138,8 +150,14 @@ class Effect:
         until: when it ends: ``"end_next_activation"`` (ends at the end of the operative's
             next activation), ``"end_activation"`` of the operative ``source`` (the activation
             in progress), or ``"end_tp"``.
+            ``"end_battle"``, or ``"while"`` (as long as the condition named ``detail``
+            holds, :meth:`engine.game.context.Hooks.condition`).
         source: the operative that caused it.
-        value: a number (APL change).
+        value: a number (the stat change: APL, Move in inches, Hit, Save...).
+        detail: what the kind needs besides a number (a weapon rule gained, a condition).
+        player: the player an effect on a whole kill team applies to (``op`` then ``""``).
+        pending: begun during an action in progress: it applies once that action is
+            complete (2.1, decision 7).
     """
 
     kind: str
@@ -147,6 +165,9 @@ class Effect:
     until: str
     source: str = ""
     value: int = 0
+    detail: str = ""
+    player: str = ""
+    pending: bool = False
 
 
 @attrs.frozen(slots=True)
@@ -265,6 +286,8 @@ class GameState:
         stack: the procedures in progress (frames), innermost last.
         node: the current node.
         step: the number of inputs applied so far.
+        tokens: equipment markers and terrain on the killzone
+            (:class:`~engine.game.tokens.Token`), in the order they were set up.
     """
 
     ctx: GameContext = attrs.field(eq=False, repr=False)
@@ -279,6 +302,7 @@ class GameState:
     stack: tuple[Any, ...]
     node: Node
     step: int = 0
+    tokens: tuple[Any, ...] = ()
     _memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False, hash=False)
 
     # -- queries ------------------------------------------------------------------------
@@ -358,6 +382,7 @@ class GameState:
                 self.stack,
                 self.node,
                 self.step,
+                *((self.tokens,) if self.tokens else ()),
             )
         )
         digest = self._memo["hash"] = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()

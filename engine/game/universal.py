@@ -30,6 +30,7 @@ from typing import Any
 import attrs
 
 from engine.dice.rules import Heavy, Limited, Range, Silent
+from engine.game import ploys, rule_actions
 from engine.game.actions import (
     MOVE_VERBS,
     Action,
@@ -146,6 +147,7 @@ def start_activation(w: Work, o: OperativeState, order: str) -> None:
     if guard_ends:
         w.emit("guard_ended", op=o.id, why="its order changed")
     w.stack.append(ActivationFrame(op=o.id, mode="activation"))
+    ploys.open_window(w, "activation_start", op=o.id)
 
 
 def start_counteract(w: Work, o: OperativeState) -> None:
@@ -153,6 +155,7 @@ def start_counteract(w: Work, o: OperativeState) -> None:
     w.set_op(o.id, ap=1, done=(), moved=False, heavy_shot=False, heavy_only="")
     w.emit("counteracted", op=o.id)
     w.stack.append(ActivationFrame(op=o.id, mode="counteract"))
+    ploys.open_window(w, "counteract_start", op=o.id)
 
 
 @attrs.frozen(slots=True)
@@ -161,12 +164,17 @@ class ActivationFrame:
 
     Attributes:
         op: the active operative.
-        mode: ``"activation"``, ``"counteract"`` (1.6) or ``"interrupt"`` (9.3: one free
-            Shoot or Fight).
+        mode: ``"activation"``, ``"counteract"`` (1.6), ``"interrupt"`` (9.3: one free
+            Shoot or Fight) or ``"free"`` (one free action outside its activation, 3.1,
+            :func:`engine.game.rule_actions.start_free_action`).
         stage: ``"choose"`` (waiting for an action) or ``"after"`` (an action just ended).
         actions: actions completed in this frame.
         last: the verb of the last action (for the On Guard window).
         guard_window_used: an On Guard interrupt happened in this activation (9.3).
+        allowed: in a free action, the verbs (or rule action names) it may perform;
+            ``max_move`` the most it may move (inches; negative: no limit of its own);
+            ``saved_done``/``saved_ap`` what its activation had done and had left, restored
+            afterwards.
     """
 
     op: str
@@ -175,10 +183,23 @@ class ActivationFrame:
     actions: int = 0
     last: str = ""
     guard_window_used: bool = False
+    allowed: tuple[str, ...] = ()
+    max_move: float = -1.0
+    saved_done: tuple[str, ...] = ()
+    saved_ap: int = 0
+
+    @property
+    def in_action(self) -> bool:
+        """An action of this frame is in progress (2.1: stat changes wait for its end)."""
+        return self.stage == "after"
 
     def run(self, w: Work) -> None:
         o = w.op(self.op)
+        if self.stage == "ending":
+            self._expend(w)
+            return
         if self.stage == "after":
+            w.settle_effects()
             remove_casualties(w)
             w.replace_top(stage="choose")
             if self.mode == "activation" and o.alive:
@@ -193,9 +214,25 @@ class ActivationFrame:
         if self.mode == "activation" and o.ap <= 0:
             self.end(w)  # every action costs at least 1AP here (1.5)
             return
-        w.decide(o.player, "action" if self.mode == "activation" else self.mode)
+        w.decide(
+            o.player,
+            "action"
+            if self.mode == "activation"
+            else f"{self.mode}_action"
+            if self.mode == "free"
+            else self.mode,
+        )
 
     def end(self, w: Work) -> None:
+        """End the activation: the ``activation_end`` ploy window first (while it is still
+        the active operative), then it is expended."""
+        if self.mode == "activation" and ploys.window_wanted(w, "activation_end", {"op": self.op}):
+            w.replace_top(stage="ending")
+            ploys.open_window(w, "activation_end", op=self.op)
+            return
+        self._expend(w)
+
+    def _expend(self, w: Work) -> None:
         o = w.op(self.op)
         w.stack.pop()
         if self.mode == "activation":
@@ -210,6 +247,9 @@ class ActivationFrame:
         elif self.mode == "counteract":
             w.set_op(o.id, counteracted=True, ap=0, done=(), moved=False, heavy_shot=False)
             w.emit("activation_ended", op=o.id, counteract=True)
+        elif self.mode == "free":
+            w.set_op(o.id, done=self.saved_done, ap=self.saved_ap)
+            w.emit("free_action_ended", op=o.id)
         else:
             w.set_op(o.id, interrupted=True, on_guard=False, done=(), moved=False)
             w.emit("activation_ended", op=o.id, interrupt=True)
@@ -220,6 +260,8 @@ class ActivationFrame:
     def options(self, w: Work) -> list[Action]:
         o = w.op(self.op)
         out = list_action_options(w, o, self.mode)
+        if self.mode == "free":
+            out = [a for a in out if _free_name(a) in self.allowed]
         if self.mode != "interrupt" or not out:  # an interrupt must Shoot or Fight if it can
             out.append(Action("End activation"))
         return out
@@ -233,6 +275,10 @@ class ActivationFrame:
             return
         if a.op and a.op != o.id:
             raise _illegal(f"{o.id} is the active operative, not {a.op}")
+        if self.mode == "free" and _free_name(a) not in self.allowed:
+            raise _illegal(
+                f"{a}: the free action granted to {o.id} is {' or '.join(self.allowed)} (3.1)"
+            )
         w.replace_top(stage="after", actions=self.actions + 1, last=a.verb)
         perform(w, o, a, self.mode)
 
@@ -244,6 +290,46 @@ class ActivationFrame:
 
 def _family(verb: str) -> str:
     return ACTION_FAMILY.get(verb, verb)
+
+
+def _free_name(a: Action) -> str:
+    """The name a free action grant uses for ``a``: its verb, or a rule action's name."""
+    return a.text if a.verb == "Act" else a.verb
+
+
+def _free_mode(mode: str) -> bool:
+    return mode == "free"
+
+
+def action_cost(w: Work, o: OperativeState, verb: str, ap: int, mode: str) -> int:
+    """What ``o`` pays for an action of printed cost ``ap`` (its ``verb`` or rule action
+    name): nothing in a counteraction, an interrupt or a free action outside its activation
+    (1.6, 9.3, 3.1), nothing when an effect makes it free (3.1)."""
+    if mode != "activation":
+        return 0
+    if w.effects and rule_actions.free_action_effect(w, o, verb):
+        return 0
+    return ap
+
+
+def rule_precheck(w: Work, o: OperativeState, act: Any, mode: str) -> str | None:
+    """Why the rule action ``act`` (:class:`engine.game.rule_actions.RuleActionLike`) cannot
+    be performed by ``o`` now as far as the bookkeeping goes (AP, once per activation, its
+    family's exclusions; a counteraction is one 1AP action, an interrupt only Shoot or
+    Fight), or ``None``; the action checks its own conditions."""
+    if mode == "counteract" and act.ap != 1:
+        return f"a counteraction is one 1AP action ({act.name} costs {act.ap}AP, 1.6)"
+    if mode == "interrupt":
+        return "an On Guard interrupt is one free Shoot or Fight (9.3)"
+    cost = action_cost(w, o, act.text, act.ap, mode)
+    if mode == "activation" and o.ap < cost:
+        return f"{act.name} costs {cost}AP and {o.id} has {o.ap}AP left (1.5)"
+    if act.text in o.done or (act.family and any(_family(d) == act.family for d in o.done)):
+        return f"{o.id} already performed {act.name} this activation: once per activation (1.5)"
+    for ex in _EXCLUDES.get(act.family, ()):
+        if ex in o.done:
+            return f"{act.name} cannot be performed in the same activation as {ex} (3.2)"
+    return None
 
 
 def precheck(
@@ -266,7 +352,7 @@ def precheck(
     elif mode == "interrupt":
         if _family(verb) not in ("Shoot", "Fight") or verb == "Guard":
             return "an On Guard interrupt is one free Shoot or Fight (9.3)"
-    elif o.ap < cost:
+    elif mode == "activation" and o.ap < action_cost(w, o, verb, cost, mode):
         return f"{verb} costs {cost}AP and {o.id} has {o.ap}AP left (1.5, 3.2)"
     fam = _family(verb)
     if any(_family(d) == fam for d in o.done):
@@ -332,6 +418,7 @@ def iter_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Actio
         yield Action("Place marker", op=o.id, point=(o.x, o.y, 0.0))
     if w.ctx.close_quarters:
         yield from closequarters.options(w, o, mode)
+    yield from rule_actions.rule_action_options(w, o, mode)
 
 
 def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
@@ -343,6 +430,9 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     from engine.game import closequarters, fight, shoot
 
     verb = a.verb
+    if verb == "Act":
+        _perform_rule_action(w, o, a, mode)
+        return
     if verb not in ACTION_COST:
         raise _illegal(f"{a} is not an action of an activation (3.2)")
     why = precheck(w, o, verb, mode)  # an interrupt's point-blank shot: shoot.start_shoot
@@ -376,11 +466,33 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
         closequarters.perform(w, o, a, mode)
 
 
-def spend(w: Work, o: OperativeState, verb: str, mode: str) -> OperativeState:
-    """Pay the action's AP (nothing in a counteraction or interrupt, 1.6, 9.3) and note it
-    as done this activation (1.5)."""
-    cost = ACTION_COST[verb] if mode == "activation" else 0
-    return w.set_op(o.id, ap=w.op(o.id).ap - cost, done=(*w.op(o.id).done, verb))
+def _perform_rule_action(w: Work, o: OperativeState, a: Action, mode: str) -> None:
+    act = rule_actions.find_rule_action(w, o, a.text)
+    if act is None:
+        raise _illegal(f"{a}: {o.id} has no action called {a.text!r} (3.1)")
+    why = rule_precheck(w, o, act, mode) or act.check(w, o, a, mode)
+    if why is not None:
+        raise _illegal(why)
+    if o.on_guard and mode != "interrupt":
+        o = w.set_op(o.id, on_guard=False)
+        w.emit("guard_ended", op=o.id, why="it performed an action")
+    spend(w, o, act.text, mode, ap=act.ap, family=act.family)
+    w.emit("rule_action", op=o.id, action=act.name)
+    act.perform(w, w.op(o.id), a, mode)
+
+
+def spend(
+    w: Work, o: OperativeState, verb: str, mode: str, ap: int | None = None, family: str = ""
+) -> OperativeState:
+    """Pay the action's AP (nothing in a counteraction, interrupt or free action, 1.6, 9.3,
+    3.1; an effect may make it free) and note it as done this activation (1.5; a rule
+    action also as the universal action it counts as, ``family``)."""
+    printed = ACTION_COST[verb] if ap is None else ap
+    cost = action_cost(w, o, verb, printed, mode)
+    if mode == "activation" and cost == 0 and printed and w.effects:
+        rule_actions.use_free_action_effect(w, o, verb)
+    done = (*w.op(o.id).done, verb) + ((family,) if family else ())
+    return w.set_op(o.id, ap=w.op(o.id).ap - cost, done=done)
 
 
 # -------------------------------------------------------------------------------------------
@@ -396,6 +508,12 @@ def _move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, An
     limit = max_move(_MOVE_ACTION[verb], w.move_stat(o))
     if mode == "counteract":
         limit = min(COUNTERACT_MOVE, limit)
+    elif mode == "free":
+        cap = next(
+            (f.max_move for f in reversed(w.stack) if getattr(f, "mode", "") == "free"), -1.0
+        )
+        if cap >= 0:
+            limit = min(cap, limit)
     return {
         "action": _MOVE_ACTION[verb],
         "enemies": enemies,
@@ -617,6 +735,7 @@ def inflict(w: Work, op_id: str, damage: int, source: str, by: str = "") -> None
     if o.wounds <= 0:
         w.set_op(op_id, incapacitated=True, on_guard=False)
         w.emit("operative_incapacitated", op=op_id, player=o.player, by=by)
+        w.defer_window("incapacitated", op=op_id, by=by)
 
 
 def remove_casualties(w: Work) -> None:

@@ -59,6 +59,7 @@ class Work:
 
     __slots__ = (
         "ctx",
+        "deferred",
         "effects",
         "events",
         "initiative",
@@ -70,6 +71,7 @@ class Work:
         "players",
         "stack",
         "step",
+        "tokens",
         "tp",
     )
 
@@ -86,7 +88,9 @@ class Work:
         self.stack: list[Any] = list(s.stack)
         self.node: Node | None = None
         self.step = s.step
+        self.tokens: list[Any] = list(s.tokens)
         self.events: list[Event] = []
+        self.deferred: list[tuple[str, dict[str, Any]]] = []
 
     def freeze(self) -> GameState:
         """The new immutable state."""
@@ -104,6 +108,7 @@ class Work:
             stack=tuple(self.stack),
             node=self.node,
             step=self.step,
+            tokens=tuple(self.tokens),
         )
 
     # -- operatives and players ------------------------------------------------------------
@@ -169,9 +174,78 @@ class Work:
 
     # -- stats -------------------------------------------------------------------------------
 
+    def effects_on(self, op_id: str, kind: str) -> list[Effect]:
+        """The effects of ``kind`` that apply to operative ``op_id`` now: on it, or on its
+        whole kill team (``Effect.player``); not pending (an effect begun during an action
+        applies once the action is complete, 2.1); a ``"while"`` effect only while its
+        condition holds."""
+        if not self.effects:
+            return []
+        owner = self.ctx.owner[op_id]
+        out = []
+        for e in self.effects:
+            if e.kind != kind or e.pending:
+                continue
+            if e.op != op_id and not (not e.op and e.player == owner):
+                continue
+            if e.until == "while" and not self.holds(e):
+                continue
+            out.append(e)
+        return out
+
+    def holds(self, e: Effect) -> bool:
+        """Whether the condition of a ``"while"`` effect holds now (the condition named
+        ``e.detail``, :meth:`~engine.game.context.Hooks.condition`; an unknown name never
+        holds)."""
+        fn = self.ctx.hooks.conditions.get(e.detail)
+        return bool(fn(self, e)) if fn is not None else False
+
+    def stat_change(self, op_id: str, kind: str) -> int:
+        """The sum of the values of the effects of ``kind`` on ``op_id`` now (2.1: stat
+        changes are summed)."""
+        return sum(e.value for e in self.effects_on(op_id, kind))
+
+    def in_action(self) -> bool:
+        """An action is in progress (an activation frame waits for the end of one)."""
+        return any(getattr(f, "in_action", False) for f in self.stack)
+
+    def add_effect(self, effect: Effect) -> Effect:
+        """Begin ``effect``; during an action it is pending until the action is complete
+        (2.1, decision 7). Emits ``effect_began``. Returns the effect as kept."""
+        if self.in_action() and not effect.pending:
+            effect = attrs.evolve(effect, pending=True)
+        self.effects.append(effect)
+        self.emit(
+            "effect_began",
+            effect=effect.kind,
+            op=effect.op,
+            player=effect.player,
+            until=effect.until,
+            value=effect.value,
+            detail=effect.detail,
+            source=effect.source,
+        )
+        return effect
+
+    def settle_effects(self) -> None:
+        """The action in progress is complete: pending effects now apply (2.1)."""
+        if any(e.pending for e in self.effects):
+            self.effects = [
+                attrs.evolve(e, pending=False) if e.pending else e for e in self.effects
+            ]
+
+    def count(self, player: str, key: str, add: int = 0) -> int:
+        """The player's counter ``key`` (:attr:`PlayerState.uses`), after adding ``add``."""
+        uses = dict(self.pl(player).uses)
+        value = uses.get(key, 0) + add
+        if add:
+            uses[key] = value
+            self.set_pl(player, uses=tuple(sorted(uses.items())))
+        return value
+
     def apl(self, o: OperativeState) -> int:
         """APL with changes summed then clamped to +/-1 of the datacard (2.1)."""
-        change = sum(e.value for e in self.effects if e.op == o.id and e.kind == "apl")
+        change = self.stat_change(o.id, "apl")
         return self.ctx.datacards[o.id].apl + max(-1, min(1, change))
 
     def injured(self, o: OperativeState) -> bool:
@@ -179,11 +253,13 @@ class Work:
         return 2 * o.wounds < self.ctx.datacards[o.id].wounds
 
     def move_stat(self, o: OperativeState) -> float:
-        """Move, -2" when injured but never below 4" (2.1, 2.3)."""
-        move = self.ctx.datacards[o.id].move
+        """Move with its changes (effects of kind ``"move"``, inches) summed, -2" when
+        injured, but never changed below 4" (2.1, 2.3)."""
+        printed = self.ctx.datacards[o.id].move
+        move = printed + self.stat_change(o.id, "move")
         if self.injured(o):
-            move = max(min(move, 4.0), move - 2.0)
-        return move
+            move -= 2.0
+        return max(min(printed, 4.0), move)
 
     # -- events and nodes ----------------------------------------------------------------------
 
@@ -210,6 +286,12 @@ class Work:
     ) -> None:
         """Pause at a :class:`Chance` node rolling ``dice`` D6 for ``player``."""
         self.node = Chance(DiceRequest(kind, player, dice, ordered, label or kind))
+
+    def defer_window(self, trigger: str, **info: Any) -> None:
+        """Ask for a ploy window at ``trigger`` (:mod:`engine.game.ploys`) once the procedure
+        in progress has finished its changes (the engine opens it before running the next
+        frame)."""
+        self.deferred.append((trigger, info))
 
     def finish(self, node: Terminal) -> None:
         """End the battle at ``node``."""

@@ -238,3 +238,12 @@ def install(hooks: Hooks, rosters: Mapping[str, Roster]) -> None:
                 plan.append((impl.installer, [player]))
     for inst, players in plan:
         inst(hooks, tuple(players))
+
+
+def install_universal(hooks: Hooks) -> None:
+    """Subscribe the universal rule modules (``engine.rules``: Command Re-roll, effects
+    with durations, the universal equipment) to a battle's ``hooks``."""
+    from engine.rules import command_reroll, effects
+
+    command_reroll.install(hooks)
+    effects.install(hooks)

@@ -1,0 +1,133 @@
+"""Actions that rule modules add, and free actions (``rules/KT24.md`` 3.1).
+
+Rule modules add *rule actions* (mission actions, equipment actions, unique actions) to a
+battle's hooks (``hooks.action(action, players)``); the core offers them next to the
+universal actions and performs them with the same bookkeeping: AP cost, at most once per
+activation, one 1AP action in a counteraction, nothing but Shoot or Fight in an On Guard
+interrupt. Their notation is ``Act <operative> <name>`` with an optional ``at x,y[,z]`` or
+``on <operative>`` (:mod:`engine.game.actions`).
+
+Free actions (3.1): a rule may let an operative perform an action for 0AP.
+
+- *During its activation*: an effect of kind ``"free_action"`` whose detail names the action
+  (its verb, or a rule action's name) makes the next such action cost 0AP; the action still
+  counts as performed in that activation (once per activation), and the effect is used up.
+- *Outside its activation* (:func:`start_free_action`): the operative performs one of the
+  allowed actions at once, for 0AP; this neither counts towards nor is blocked by the
+  once-per-activation limits of its activation (what it did in an activation in progress
+  is kept as it was).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Protocol
+
+from engine.game.actions import Action, IllegalActionError
+from engine.game.state import OperativeState
+from engine.game.work import Work
+
+__all__ = [
+    "RuleActionLike",
+    "find_rule_action",
+    "free_action_effect",
+    "rule_action_options",
+    "start_free_action",
+]
+
+
+class RuleActionLike(Protocol):
+    """What the core needs of a rule action.
+
+    Attributes:
+        name: as printed (``"Ammo Resupply"``); ``text`` its notation name (lower case).
+        ap: its AP cost (0 or more).
+        family: the universal action it counts as, if any (Move with Barricade counts as a
+            Reposition, 7.2), for once per activation and exclusions; else ``""``.
+    """
+
+    name: str
+    text: str
+    ap: int
+    family: str
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """The listed ``Act`` actions of operative ``o`` now (its conditions hold)."""
+        ...
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed now (naming the rule), or ``None``."""
+        ...
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """Carry out the action (AP already spent)."""
+        ...
+
+
+def _mine(w: Work, o: OperativeState) -> Iterator[RuleActionLike]:
+    for act, players in w.ctx.hooks.actions:
+        if o.player in players:
+            yield act
+
+
+def find_rule_action(w: Work, o: OperativeState, text: str) -> RuleActionLike | None:
+    """The rule action of ``o``'s player whose notation name is ``text``, or ``None``."""
+    for act in _mine(w, o):
+        if act.text == text:
+            return act
+    return None
+
+
+def free_action_effect(w: Work, o: OperativeState, name: str) -> bool:
+    """Whether an effect lets ``o`` perform the action ``name`` (a verb or a rule action's
+    notation name) for 0AP now (module docstring)."""
+    return any(e.detail == name for e in w.effects_on(o.id, "free_action"))
+
+
+def use_free_action_effect(w: Work, o: OperativeState, name: str) -> None:
+    """Use up the free-action effect of ``o`` for ``name`` (the first one)."""
+    for i, e in enumerate(w.effects):
+        if e.kind == "free_action" and e.op == o.id and e.detail == name and not e.pending:
+            del w.effects[i]
+            return
+
+
+def rule_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action]:
+    """The listed rule actions of ``o`` whose bookkeeping allows them now (module
+    docstring), in the order they were added."""
+    from engine.game import universal
+
+    if not w.ctx.hooks.actions:
+        return
+    for act in _mine(w, o):
+        if universal.rule_precheck(w, o, act, mode) is None:
+            yield from act.options(w, o, mode)
+
+
+def start_free_action(
+    w: Work, op: str, verbs: tuple[str, ...], max_move: float | None = None
+) -> None:
+    """Let operative ``op`` perform one of ``verbs`` (universal verbs or rule action names)
+    at once for 0AP, outside its activation (module docstring); a move is limited to
+    ``max_move`` inches if given. Emits ``free_action_granted``.
+
+    Raises:
+        IllegalActionError: ``op`` is not on the killzone.
+    """
+    from engine.game import universal
+
+    o = w.op(op)
+    if not o.alive:
+        raise IllegalActionError(f"{op} is not on the killzone: it cannot act (3.1)")
+    w.emit("free_action_granted", op=op, actions=verbs)
+    w.stack.append(
+        universal.ActivationFrame(
+            op=op,
+            mode="free",
+            allowed=tuple(verbs),
+            max_move=max_move if max_move is not None else -1.0,
+            saved_done=o.done,
+            saved_ap=o.ap,
+        )
+    )
+    w.set_op(op, done=())
