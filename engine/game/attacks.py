@@ -101,6 +101,7 @@ def attack_profile(
     *,
     hit_change: int = 0,
     injured: bool | None = None,
+    target: str = "",
 ) -> AttackProfile:
     """The profile ``o`` attacks with: Hit worsened by 1 when injured (2.3), by
     ``hit_change`` more (point-blank +1, assists -1 each), never better than 2+ (decision
@@ -115,7 +116,9 @@ def attack_profile(
         injured = w.injured(o)
     hit = prof.hit + (1 if injured else 0) + hit_change + w.stat_change(o.id, "hit")
     hit = max(2, min(6, hit))
-    rules = w.would("would_use_weapon_rules", prof.rules, op=o.id, weapon=name, kind=kind)
+    rules = w.would(
+        "would_use_weapon_rules", prof.rules, op=o.id, weapon=name, kind=kind, target=target
+    )
     return AttackProfile(prof.attacks, hit, prof.normal_damage, prof.critical_damage, rules)
 
 

@@ -160,6 +160,19 @@ class Hooks:
         self.ploys: dict[str, list[tuple[Any, tuple[str, ...]]]] = {}
         self.actions: list[tuple[Any, tuple[str, ...]]] = []
         self.conditions: dict[str, Callable[[Any, Any], bool]] = {}
+        self.setup_steps: list[Callable[[Any], Any]] = []
+        self.weapon_sources: list[Callable[[Any, str, str], list[Any]]] = []
+
+    def weapon_source(self, fn: Callable[[Any, str, str], list[Any]]) -> None:
+        """Add weapons to operatives beyond their datacards: ``fn(w, op_id, kind)`` returns
+        :class:`~engine.teams.model.Weapon` values of ``kind`` (``"ranged"``/``"melee"``)
+        that operative has now (equipment grenades, 7.2)."""
+        self.weapon_sources.append(fn)
+
+    def setup_step(self, fn: Callable[[Any], Any]) -> None:
+        """Add a set-up step: ``fn(w)`` returns a frame to run after the drop zones are
+        chosen and before deployment (1.2), or ``None``; steps run in the order added."""
+        self.setup_steps.append(fn)
 
     def ploy(self, ploy: Any, players: tuple[str, ...]) -> None:
         """Offer ``ploy`` (a :class:`engine.game.ploys.PloyLike`) to ``players`` at each of
@@ -209,18 +222,26 @@ class GameContext:
     hooks: Hooks
     close_quarters: bool
     starting: Mapping[str, int]
-    _variants: dict[tuple[str, ...], Killzone] = attrs.field(factory=dict)
+    _variants: dict[tuple[Any, ...], Killzone] = attrs.field(factory=dict)
     _sight: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     _places: dict[tuple[str, float, float, float], Placement] = attrs.field(factory=dict)
 
-    def killzone_for(self, open_hatchways: tuple[str, ...]) -> Killzone:
-        """The killzone with exactly these hatchways open (one value per hatch state, so the
-        movement graphs cached on it are reused)."""
-        if not open_hatchways:
+    def killzone_for(
+        self, open_hatchways: tuple[str, ...], terrain: tuple[Any, ...] = ()
+    ) -> Killzone:
+        """The killzone with exactly these hatchways open and the equipment terrain
+        ``terrain`` added (each item the part specs of one token, :mod:`engine.game.tokens`):
+        one value per state, so the movement graphs and sight arrays cached on it are
+        reused."""
+        if not open_hatchways and not terrain:
             return self.killzone
-        kz = self._variants.get(open_hatchways)
+        key = (open_hatchways, terrain)
+        kz = self._variants.get(key)
         if kz is None:
-            kz = self._variants[open_hatchways] = self.killzone.with_open_hatchways(open_hatchways)
+            base = self.killzone
+            if terrain:
+                base = base.with_terrain(terrain)  # type: ignore[attr-defined]
+            kz = self._variants[key] = base.with_open_hatchways(open_hatchways)
         return kz
 
     def placement(self, op_id: str, x: float, y: float, elevation: float) -> Placement:

@@ -254,6 +254,12 @@ class SetupFrame:
         else:
             w.stack.pop()
             w.stack.append(DeployFrame.start(w))
+            # Steps rule modules add between the drop zones and deployment (equipment
+            # selection and set-up, 1.2), pushed last-first so the first added runs first.
+            for step in reversed(w.ctx.hooks.setup_steps):
+                frame = step(w)
+                if frame is not None:
+                    w.stack.append(frame)
 
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:
         a, b = values

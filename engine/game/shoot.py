@@ -313,6 +313,7 @@ class ShootFrame:
             "ranged",
             hit_change=1 if self.point_blank else 0,
             injured=self.injured,
+            target=self.targets[self.idx] if self.idx < len(self.targets) else "",
         )
 
     def target(self, w: Work) -> OperativeState:
@@ -448,6 +449,12 @@ class ShootFrame:
         d = prof.rules.dice
         opts = same_feature_options(tg, not d.saturate and d.piercing < 3)
         _, cover, obscured = opts[0]
+        if w.ctx.hooks.would.get("would_be_obscured"):
+            # Rules that obscure beyond terrain (smoke, 7.2): obscured whatever cover is taken.
+            seen = w.would("would_be_obscured", obscured, op=o.id, target=t.id)
+            if seen and not obscured:
+                opts = [(n, c, True) for n, c, _ in opts]
+                obscured = True
         w.replace_top(
             stage="feature" if len(opts) > 1 else "prepare",
             cover=cover,

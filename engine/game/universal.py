@@ -761,9 +761,13 @@ def weapon_name(weapon: Weapon, profile: WeaponProfile) -> str:
 
 
 def weapons_of(w: Work, op_id: str, kind: str) -> list[tuple[str, Weapon, WeaponProfile]]:
-    """``(notation name, weapon, profile)`` for each profile of ``kind`` (ranged/melee)."""
+    """``(notation name, weapon, profile)`` for each profile of ``kind`` (ranged/melee): its
+    datacard's weapons, then those rule modules give it (``Hooks.weapon_source``)."""
     out = []
-    for weapon in w.ctx.datacards[op_id].weapons:
+    weapons = w.ctx.datacards[op_id].weapons
+    if w.ctx.hooks.weapon_sources:
+        weapons = (*weapons, *(x for fn in w.ctx.hooks.weapon_sources for x in fn(w, op_id, kind)))
+    for weapon in weapons:
         if weapon.kind != kind:
             continue
         for prof in weapon.profiles:

@@ -149,7 +149,12 @@ class Work:
 
     @property
     def kz(self) -> Killzone:
-        """The killzone in the current hatchway state."""
+        """The killzone in the current hatchway state, with the equipment terrain of the
+        tokens on it (:mod:`engine.game.tokens`)."""
+        if self.tokens:
+            terrain = tuple(t.parts for t in self.tokens if t.parts)
+            if terrain:
+                return self.ctx.killzone_for(self.open_hatchways, terrain)
         return self.ctx.killzone_for(self.open_hatchways)
 
     def place(self, o: OperativeState) -> Placement:

@@ -1,0 +1,57 @@
+"""Things rule modules put on the killzone: equipment markers and equipment terrain
+(``rules/KT24.md`` 4.8 markers, 7.2 universal equipment).
+
+A :class:`Token` is a value on the state (``GameState.tokens``). The core knows nothing of
+what a token means; it only builds the killzone with the terrain parts of the tokens that
+have some (:attr:`Token.parts`), so sight, cover and movement see equipment terrain like any
+other terrain (:meth:`engine.game.context.GameContext.killzone_for`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+__all__ = ["Token"]
+
+
+@attrs.frozen(slots=True)
+class Token:
+    """One equipment marker or terrain feature on the killzone.
+
+    Attributes:
+        kind: what it is, as its module names it (``"mines"``, ``"smoke"``,
+            ``"light_barricade"``...).
+        owner: the player it belongs to (``"A"``/``"B"``).
+        name: unique among the tokens of a battle (``"A mines"``, ``"B smoke 2"``).
+        x, y, elevation: its centre (inches).
+        angle: how it is turned (degrees, 0-359).
+        parts: terrain parts it adds to the killzone (the geometry's hashable part specs,
+            :mod:`engine.geometry.equipment`); empty for a marker.
+        counters: ``(key, value)`` pairs its module keeps (used this turning point,
+            activations left...), sorted by key.
+    """
+
+    kind: str
+    owner: str
+    name: str
+    x: float
+    y: float
+    elevation: float = 0.0
+    angle: int = 0
+    parts: tuple[Any, ...] = ()
+    counters: tuple[tuple[str, int], ...] = ()
+
+    def counter(self, key: str, default: int = 0) -> int:
+        """The value of counter ``key`` (``default`` when unset)."""
+        for k, v in self.counters:
+            if k == key:
+                return v
+        return default
+
+    def with_counter(self, key: str, value: int) -> Token:
+        """This token with counter ``key`` set to ``value``."""
+        d = dict(self.counters)
+        d[key] = value
+        return attrs.evolve(self, counters=tuple(sorted(d.items())))
