@@ -31,6 +31,7 @@ from engine.geometry.move_links import (
     CLIMB_MAX,
     CLIMB_RANGE,
     JUMP_MAX,
+    LADDER_TOUCH,
     XY,
     FloatArray,
     Level,
@@ -124,6 +125,7 @@ class MoveGraph(LinkClassifier):
     _over_near: dict[int, NDArray[np.int64]] = attrs.field(repr=False)
     _blocks_floor: NDArray[np.bool_] = attrs.field(repr=False)
     _board_tol: BaseGeometry = attrs.field(repr=False)
+    _ladders: tuple[tuple[int, frozenset[int]], ...] = attrs.field(repr=False)
     _keys: dict[tuple[int, float, float], int] = attrs.field(factory=dict, repr=False)
     _grown: dict[int, BaseGeometry] = attrs.field(factory=dict, repr=False)
     _xy_list: list[XY] = attrs.field(factory=list, repr=False)
@@ -197,6 +199,8 @@ class MoveGraph(LinkClassifier):
                         "climb": link.climb,
                         "drop": link.drop,
                         "crossings": link.crossings,
+                        "obstructing": link.obstructing,
+                        "ladder": link.ladder,
                         "weight": w,
                     },
                 )
@@ -294,6 +298,7 @@ class MoveGraph(LinkClassifier):
             over_near={},
             blocks_floor=blocks_floor,
             board_tol=board_tol,
+            ladders=_ladders(kz),
             keys={key: k for k, key in enumerate(builder.nodes)},
         )
         return graph, builder
@@ -448,6 +453,18 @@ class MoveGraph(LinkClassifier):
 
     def _xy(self, node: int) -> XY:
         return (float(self.xy[node, 0]), float(self.xy[node, 1]))
+
+
+def _ladders(kz: Killzone) -> tuple[tuple[int, frozenset[int]], ...]:
+    """Each Ladder part (7.2) with the features it stands against: those of the other
+    non-Ladder parts its footprint is within :data:`LADDER_TOUCH` of."""
+    out: list[tuple[int, frozenset[int]]] = []
+    ladder = kz.flags[TerrainType.LADDER]
+    for i in np.flatnonzero(ladder).tolist():
+        near = kz.parts_near(kz.parts[i].polygon, LADDER_TOUCH)
+        against = frozenset(kz.parts[int(j)].feature for j in near if not ladder[int(j)])
+        out.append((i, against - {kz.parts[i].feature}))
+    return tuple(out)
 
 
 def _make_level(
