@@ -21,6 +21,7 @@ from shapely.geometry.base import BaseGeometry
 from engine.geometry import graph_cache
 from engine.geometry.model import MM_PER_INCH, Killzone, TerrainType, quantise
 from engine.geometry.move_links import (
+    _BLOCKED,
     _GRID,
     _MITRE_LIMIT,
     _PORTAL_GAP,
@@ -30,6 +31,7 @@ from engine.geometry.move_links import (
     _TOL,
     CLIMB_MAX,
     CLIMB_RANGE,
+    CONTROL_RANGE,
     JUMP_MAX,
     LADDER_TOUCH,
     XY,
@@ -236,13 +238,15 @@ class MoveGraph(LinkClassifier):
         does not have are computed again; every other link is ``base``'s. On close_quarters,
         from a state one hatchway away, it takes about a third of a full build, ~20-25 ms
         (``benchmarks/geometry_movement.py``); the more hatchways differ, the less it saves.
-        Falls back
-        to a full build when ``kz`` is not a hatchway state of ``base``'s layout or a changed
-        hatchway part is Vantage terrain in either state (the levels would differ).
+        Terrain added to the layout (:meth:`Killzone.with_terrain`, 7.2) is handled the same
+        way: the parts after those both killzones share are changed parts (a ladder's reach
+        is its control range). Falls back to a full build when ``kz`` is not a hatchway state
+        or an added-terrain value of ``base``'s layout or a changed part is Vantage terrain
+        (the levels would differ).
 
         Args:
-            base: a graph of the same layout (``kz.parts`` is ``base.kz.parts``), e.g. the
-                cached graph of the layout as loaded.
+            base: a graph of the same layout (``kz.parts`` starts with the same part objects
+                as ``base.kz.parts``), e.g. the cached graph of the layout as loaded.
             kz: the killzone in the wanted hatchway state.
         """
         graph, builder = cls._skeleton(kz, base.base_mm)
@@ -410,29 +414,40 @@ class MoveGraph(LinkClassifier):
             poly = self.kz.parts[part_index].polygon
             meets = np.asarray(shapely.relate_pattern(over_lines, poly, "T********"), dtype=bool)
             a_ids, b_ids = a_ids[meets], b_ids[meets]
-            same = reused(a_ids, b_ids).tolist()
-            for u, v, keep in zip(a_ids.tolist(), b_ids.tolist(), same, strict=True):
+            same = reused(a_ids, b_ids)
+            fresh = np.flatnonzero(~same)
+            simple = self._over_many(part_index, a_ids[fresh], b_ids[fresh])
+            found: dict[int, _Link | str | None] = dict(zip(fresh.tolist(), simple, strict=True))
+            for k, (u, v, keep) in enumerate(
+                zip(a_ids.tolist(), b_ids.tolist(), same.tolist(), strict=True)
+            ):
                 if (u, v) in links:
                     continue
                 if keep:
                     assert reuse is not None
                     link: _Link | str | None = reuse.link(u, v)
                 else:
-                    link = self.classify(0, self._xy(u), 0, self._xy(v), explain=False)
+                    link = found[k]
+                    if link is None:
+                        link = self.classify(0, self._xy(u), 0, self._xy(v), explain=False)
                 if isinstance(link, _Link):
                     add(u, v, link)
         # Climbs, drops and jumps between levels.
         link_reach = JUMP_MAX + 2 * self.radius + CLIMB_RANGE
         for lvl in self.levels[1:]:
             mine = np.nonzero(self.node_level == lvl.index)[0]
-            for o in near[lvl.index]:
-                po = self._xy(int(o))
+            others = near[lvl.index]
+            keeps: list[list[bool]] = [[False] * mine.size for _ in range(others.size)]
+            if reuse is not None and mine.size and others.size:
+                oo, mm = np.repeat(others, mine.size), np.tile(mine, others.size)
+                keeps = reused(oo, mm).reshape(others.size, mine.size).tolist()
+            for o, kept_o in zip(others.tolist(), keeps, strict=True):
+                po = self._xy(o)
                 lo = int(self.node_level[o])
-                for m in mine:
+                for m, keep in zip(mine.tolist(), kept_o, strict=True):
                     pm = self._xy(int(m))
                     if math.dist(po, pm) > link_reach:
                         continue
-                    keep = bool(reused(np.array([o]), np.array([m]))[0])
                     for u, pu, lu, v, pv, lv in (
                         (int(o), po, lo, int(m), pm, lvl.index),
                         (int(m), pm, lvl.index, int(o), po, lo),
@@ -446,6 +461,74 @@ class MoveGraph(LinkClassifier):
                             link = self.classify(lu, pu, lv, pv, explain=False)
                         if isinstance(link, _Link):
                             add(u, v, link)
+
+    def _over_many(
+        self, part: int, a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]
+    ) -> list[_Link | str | None]:
+        """:meth:`classify` of the floor links ``a_ids[k] -> b_ids[k]`` that cross the
+        interior of the climbable part ``part``, in a few vectorised calls, for the links that
+        cross no other floor blocker and pass near no ladder: the same tests as
+        :meth:`~engine.geometry.move_links.LinkClassifier._over` in the same GEOS operations,
+        so the same answer (the link, or ``"blocked"``); ``None`` for the other links (the
+        caller classifies them one by one)."""
+        n = a_ids.size
+        if n == 0:
+            return []
+        pa, pb = self.xy[a_ids], self.xy[b_ids]
+        lines = cast(NDArray[np.object_], shapely.linestrings(np.stack([pa, pb], axis=1)))
+        # Links that cross another blocker's interior (or pass near a ladder): one by one,
+        # unless that blocker is Wall or too tall to climb (then blocked, as _over finds).
+        other = np.zeros(n, dtype=bool)
+        never = np.zeros(n, dtype=bool)
+        li, pi = self.kz.tree.query(lines, predicate="intersects")
+        pick = (pi != part) & self._blocks_floor[pi]
+        li, pi = li[pick], pi[pick]
+        if li.size:
+            polys = np.asarray([self.kz.parts[int(i)].polygon for i in pi], dtype=object)
+            hit = np.asarray(shapely.relate_pattern(lines[li], polys, "T********"), dtype=bool)
+            other[li[hit]] = True
+            unclimbable = self.kz.flags[TerrainType.WALL] | (self.kz.heights > CLIMB_MAX + 1e-6)
+            never[li[hit & unclimbable[pi]]] = True
+        poly = self.kz.parts[part].polygon
+        floor = self.levels[0]
+        reach = self.radius + CLIMB_RANGE + _TOL
+        ok = np.asarray(shapely.covers(self._board_tol, lines), dtype=bool)
+        ok &= np.asarray(shapely.intersects_xy(floor.passage_tol, pb[:, 0], pb[:, 1]), dtype=bool)
+        ok &= np.asarray(shapely.distance(poly, shapely.points(pa)) <= reach, dtype=bool)
+        ok &= np.asarray(shapely.distance(poly, shapely.points(pb)) <= reach, dtype=bool)
+        check = np.flatnonzero(ok & ~other)
+        rest = shapely.difference(lines[check], self._grown_part(part))
+        clear = shapely.is_empty(rest) | (shapely.length(rest) <= 1e-6)
+        clear |= np.asarray(shapely.covers(floor.passage_tol, rest), dtype=bool)
+        ok[check[~clear]] = False
+        height = self.kz.parts[part].height
+        obstructing = int(self.kz.has_type(part, TerrainType.OBSTRUCTING))
+        out: list[_Link | str | None] = []
+        for k in range(n):
+            if never[k]:
+                out.append(_BLOCKED)
+                continue
+            if other[k]:
+                out.append(None)
+                continue
+            if not ok[k]:
+                out.append(_BLOCKED)
+                continue
+            a, b = self._xy(int(a_ids[k])), self._xy(int(b_ids[k]))
+            if self._ladders_near((part,), a, b):
+                out.append(None)
+                continue
+            out.append(
+                _Link(
+                    "over",
+                    math.dist(a, b),
+                    climb=height,
+                    drop=height,
+                    crossings=self._crossings(floor, a, b),
+                    obstructing=obstructing,
+                )
+            )
+        return out
 
     # ---------------------------------------------------------------------------------------
     # Small helpers
@@ -620,18 +703,29 @@ class _Reuse:
 
     @classmethod
     def make(cls, base: MoveGraph, graph: MoveGraph) -> _Reuse | None:
-        """``None`` when ``graph`` is not the same layout as ``base`` in another hatchway
-        state with the same levels (then every link is computed)."""
+        """``None`` when ``graph`` is not the same layout as ``base`` (in another hatchway
+        state, or with other terrain added after the layout's parts, 7.2) with the same levels
+        (then every link is computed)."""
         kz, bkz = graph.kz, base.kz
-        if kz.parts is not bkz.parts or (kz.width, kz.depth) != (bkz.width, bkz.depth):
+        if (kz.width, kz.depth) != (bkz.width, bkz.depth) or kz.hatchways != bkz.hatchways:
             return None
         if graph.base_mm != base.base_mm or len(graph.levels) != len(base.levels):
             return None
         for lv, bl in zip(graph.levels, base.levels, strict=True):
             if lv.parts != bl.parts or lv.height != bl.height:
                 return None
+        # The parts both share (the same objects at the same indices: the layout's, when
+        # terrain was added, 7.2), and those that differ.
+        shared = 0
+        for p, q in zip(kz.parts, bkz.parts, strict=False):
+            if p is not q:
+                break
+            shared += 1
+        if shared == 0:
+            return None
         toggled = kz.open_hatchways ^ bkz.open_hatchways
-        parts = [p for p in kz.parts if kz.features[p.feature] in toggled]
+        parts = [p for p in kz.parts[:shared] if kz.features[p.feature] in toggled]
+        parts += [*kz.parts[shared:], *bkz.parts[shared:]]
         for p in parts:
             if TerrainType.VANTAGE in p.types | (p.open_types or frozenset()):
                 return None
@@ -642,6 +736,17 @@ class _Reuse:
         margin = 1.5 * (graph.radius + _GRID + _TOL) + 0.05
         boxes = np.asarray([p.polygon.bounds for p in parts], dtype=float).reshape(-1, 4)
         boxes = boxes + np.array([-margin, -margin, margin, margin])
+        # A ladder reaches the climbs within control range of it (7.2): the ladders whose
+        # features-against differ get a box that far around them.
+        # Ladders among the changed parts, and shared ladders standing against other features.
+        changed = {i for i, _ in set(graph._ladders) ^ set(base._ladders) if i < shared}
+        polys = [kz.parts[i].polygon for i in sorted(changed)]
+        polys += [p.polygon for p in parts if TerrainType.LADDER in p.types]
+        if polys:
+            reach = graph.radius + CONTROL_RANGE + _TOL + 0.05
+            grown = np.asarray([p.bounds for p in polys], dtype=float).reshape(-1, 4)
+            grown = grown + np.array([-reach, -reach, reach, reach])
+            boxes = np.concatenate([boxes, grown])
         if not base._move_index:
             n = max(len(base._keys), 1)
             moves = sorted(
@@ -670,19 +775,28 @@ class _Reuse:
         keep = (self.old[a_ids] >= 0) & (self.old[b_ids] >= 0)
         if not self.boxes.size or not p.size:
             return keep
-        lo, hi = self.boxes[None, :, :2], self.boxes[None, :, 2:]
-        p0 = p[:, None, :]
-        d = (q - p)[:, None, :]
-        flat = d == 0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ta = (lo - p0) / d
-            tb = (hi - p0) / d
-        inside = (p0 >= lo) & (p0 <= hi)
-        t_lo = np.where(flat, np.where(inside, -math.inf, math.inf), np.minimum(ta, tb))
-        t_hi = np.where(flat, np.where(inside, math.inf, -math.inf), np.maximum(ta, tb))
-        enter = np.maximum(t_lo.max(axis=2), 0.0)
-        leave = np.minimum(t_hi.min(axis=2), 1.0)
-        near = (enter <= leave).any(axis=1)
+        near = np.zeros(keep.size, dtype=bool)
+        seg_lo, seg_hi = np.minimum(p, q), np.maximum(p, q)
+        for box in self.boxes:
+            lo, hi = box[:2], box[2:]
+            # Only segments whose bounding box meets the box can meet it (a quick filter).
+            rows = np.flatnonzero(
+                keep & ~near & np.all(seg_lo <= hi, axis=1) & np.all(seg_hi >= lo, axis=1)
+            )
+            if not rows.size:
+                continue
+            p0 = p[rows]
+            d = q[rows] - p0
+            flat = d == 0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ta = (lo - p0) / d
+                tb = (hi - p0) / d
+            inside = (p0 >= lo) & (p0 <= hi)
+            t_lo = np.where(flat, np.where(inside, -math.inf, math.inf), np.minimum(ta, tb))
+            t_hi = np.where(flat, np.where(inside, math.inf, -math.inf), np.maximum(ta, tb))
+            enter = np.maximum(t_lo.max(axis=1), 0.0)
+            leave = np.minimum(t_hi.min(axis=1), 1.0)
+            near[rows[enter <= leave]] = True
         return np.asarray(keep & ~near, dtype=bool)
 
     def link(self, u: int, v: int) -> _Link | None:
@@ -701,13 +815,18 @@ def move_graph(kz: Killzone, base_mm: float) -> MoveGraph:
     derived (:meth:`MoveGraph.derive`) from the cached graph of the state nearest to it (the
     fewest hatchways toggled; the layout as built, whose graph is built first if needed):
     the same graph as a full build, in a fraction of the time when one hatchway differs.
+    A killzone with added terrain (:meth:`Killzone.with_terrain`, 7.2) gets its graph derived
+    from the layout's in the same way (only the links near the added features are computed).
     """
     per_kz: dict[float, MoveGraph] = kz.cache.setdefault(_GRAPHS_KEY, {})
     key = float(base_mm)
     graph = per_kz.get(key)
     if graph is None:
         root = kz.hatch_root
-        if root is not None and root is not kz:
+        if root is None and kz.terrain_root is not None:
+            # Terrain added to a layout (7.2): derived from the layout's graph.
+            graph = MoveGraph.derive(move_graph(kz.terrain_root, key), kz)
+        elif root is not None and root is not kz:
             base: MoveGraph | None = None
             toggled = len(kz.hatchways) + 1
             for other in (root, *root._variants.values()):

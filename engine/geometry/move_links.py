@@ -431,20 +431,33 @@ class LinkClassifier:
         centre is over it (parameter ``t_on``). The ladder is a convex footprint, so checking
         both ends checks the whole climb. The ladder's visibility is not checked (it stands
         against the terrain being climbed, next to the base)."""
-        if not self._ladders:
+        polys = self._ladders_near(parts, a, b)
+        if not polys:
             return False
-        features = {self.kz.parts[i].feature for i in parts}
         pieces = _pieces(a, b, grown)
         t_touch = pieces[0][0] if pieces else t_on
         ends = (Point(_lerp(a, b, min(t_touch, t_on))), Point(_lerp(a, b, t_on)))
         reach = self.radius + CONTROL_RANGE + _TOL
+        return any(all(float(poly.distance(p)) <= reach for p in ends) for poly in polys)
+
+    def _ladders_near(self, parts: tuple[int, ...], a: XY, b: XY) -> list[BaseGeometry]:
+        """The footprints of the ladders standing against the features of ``parts`` whose
+        bounding boxes, grown by control range, meet the segment's (a quick first test)."""
+        if not self._ladders:
+            return []
+        features = {self.kz.parts[i].feature for i in parts}
+        reach = self.radius + CONTROL_RANGE + _TOL
+        lo_x, hi_x = min(a[0], b[0]) - reach, max(a[0], b[0]) + reach
+        lo_y, hi_y = min(a[1], b[1]) - reach, max(a[1], b[1]) + reach
+        out: list[BaseGeometry] = []
         for ladder, against in self._ladders:
             if features.isdisjoint(against):
                 continue
             poly = self.kz.parts[ladder].polygon
-            if all(float(poly.distance(p)) <= reach for p in ends):
-                return True
-        return False
+            x0, y0, x1, y1 = poly.bounds
+            if x0 <= hi_x and x1 >= lo_x and y0 <= hi_y and y1 >= lo_y:
+                out.append(poly)
+        return out
 
     def _covers_near(self, lvl: Level, seg: LineString, higher: Level | None) -> bool:
         """Whether the centre line ``seg`` lies in ``lvl``'s passage region, except within a
@@ -593,7 +606,7 @@ class LinkClassifier:
             }
         )
         ladder = False
-        if self._ladders:
+        if self._ladders_near(tuple(crossed), a, b):
             t_on = min(
                 (t0 for i in crossed for t0, _ in _pieces(a, b, self.kz.parts[i].polygon)),
                 default=0.0,
