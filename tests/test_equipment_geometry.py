@@ -525,3 +525,30 @@ def test_smoke_wholly_within_area() -> None:
     assert wholly_in_smoke(Placement(10, 10, base_mm=25, elevation=3), smoke)  # above
     assert not wholly_in_smoke(Placement(10, 10, base_mm=25), (10.0, 10.0, 3.0))  # below
     assert not wholly_in_smoke(Placement(10, 10, base_mm=60), smoke)  # too wide
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_spot_prefilter_agrees_with_the_placement_checks(kind: str) -> None:
+    """The vectorised prefilter of equipment_spots never rejects a placement the checks
+    accept, and for the kinds it checks fully it accepts exactly those."""
+    from engine.geometry.equipment_placement import _grid, _ladder_candidates, _prefilter
+
+    kz = _hatch_kz().with_terrain((equipment_feature("razor_wire", 9.5, 12.5, 0, "rw"),))
+    others = (equipment_feature("light_barricade", 8.5, 11.5, 0, "lb"),)
+    dz = kz.drop_zones["A"]
+    if kind == "ladder":
+        cands = _ladder_candidates(kz)
+    else:
+        cands = [(x, y, a) for x, y in _grid(TERR_A, 1.0) for a in (0.0, 90.0)]
+    keep = _prefilter(kz, kind, cands, TERR_A, dz, others).tolist()
+    exact = [
+        equipment_placement_problem(
+            kz, kind, x, y, a, territory=TERR_A, drop_zone=dz, others=others, markers=[(3, 3)]
+        )
+        is None
+        for x, y, a in cands
+    ]
+    assert all(k for k, e in zip(keep, exact, strict=True) if e)
+    if kind not in ("ladder", "mines"):
+        assert keep == exact
+    assert any(exact)

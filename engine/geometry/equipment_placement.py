@@ -17,10 +17,12 @@ being moved: without that barricade) and the other equipment terrain in ``others
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import numpy as np
 import shapely
+from numpy.typing import NDArray
 from shapely.geometry.base import BaseGeometry
 
 from engine.geometry.equipment import (
@@ -339,18 +341,27 @@ def _ladder_candidates(kz: Killzone) -> list[tuple[float, float, float]]:
 Spot = tuple[float, float, float]
 
 
-def _spread(cands: list[Spot], limit: int) -> list[Spot]:
-    """At most ``limit`` of ``cands`` (sorted) spread out: the first, then repeatedly the one
-    farthest from those chosen (ties: the first in order); returned sorted."""
-    if len(cands) <= limit:
-        return cands
+def _spread(cands: list[Spot], limit: int, passes: Callable[[Spot], bool]) -> list[Spot]:
+    """At most ``limit`` of ``cands`` (sorted) that ``passes``, spread out: the first that
+    passes, then repeatedly the one farthest from those chosen (ties: the first in order),
+    each checked by ``passes`` when it is picked; returned sorted."""
+    if not cands:
+        return []
     xy = np.asarray([(c[0], c[1]) for c in cands], dtype=float)
-    chosen = [0]
-    dist = np.hypot(xy[:, 0] - xy[0, 0], xy[:, 1] - xy[0, 1])
+    dist = np.full(len(cands), math.inf)
+    chosen: list[int] = []
     while len(chosen) < limit:
         k = int(np.argmax(dist))
+        if dist[k] < 0:
+            break  # every candidate is chosen or fails
+        if not passes(cands[k]):
+            dist[k] = -1.0
+            continue
         chosen.append(k)
-        dist = np.minimum(dist, np.hypot(xy[:, 0] - xy[k, 0], xy[:, 1] - xy[k, 1]))
+        dist = np.where(
+            dist < 0, dist, np.minimum(dist, np.hypot(xy[:, 0] - xy[k, 0], xy[:, 1] - xy[k, 1]))
+        )
+        dist[k] = -1.0
     return [cands[k] for k in sorted(chosen)]
 
 
@@ -378,11 +389,37 @@ def equipment_spots(
             :func:`equipment_placement_problem`.
         limit: the most spots returned.
 
+    Memoised on the killzone value (:attr:`Killzone.cache`) by the arguments.
+
     Raises:
         ValueError: as :func:`equipment_placement_problem`.
     """
     if kind not in KINDS:
         raise ValueError(f"unknown equipment {kind!r} (known: {', '.join(KINDS)})")
+    key = (
+        kind,
+        shapely.to_wkb(territory),
+        None if drop_zone is None else shapely.to_wkb(drop_zone),
+        tuple(o if isinstance(o, FeatureSpec) else shapely.to_wkb(o) for o in others),
+        tuple((float(x), float(y)) for x, y in markers),
+        limit,
+    )
+    memo = _memo(kz, _SPOTS_KEY)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _spots(kz, kind, territory, drop_zone, others, markers, limit)
+    return list(found)
+
+
+def _spots(
+    kz: Killzone,
+    kind: str,
+    territory: BaseGeometry,
+    drop_zone: BaseGeometry | None,
+    others: Others,
+    markers: Sequence[tuple[float, float]],
+    limit: int,
+) -> list[Spot]:
     if kind == "ladder":
         cands = _ladder_candidates(kz)
     else:
@@ -395,10 +432,11 @@ def equipment_spots(
         angles = (0.0,) if kind in MARKER_KINDS else (0.0, 90.0)
         cands = [(x, y, a) for x, y in _grid(area, SPOT_STEP) for a in angles]
     cands.sort()
-    ok = [
-        c
-        for c in cands
-        if equipment_placement_problem(
+    keep = _prefilter(kz, kind, cands, territory, drop_zone, others)
+    ok = [c for c, k in zip(cands, keep.tolist(), strict=True) if k]
+
+    def passes(c: Spot) -> bool:
+        problem = equipment_placement_problem(
             kz,
             kind,
             c[0],
@@ -409,6 +447,80 @@ def equipment_spots(
             others=others,
             markers=markers,
         )
-        is None
-    ]
-    return _spread(ok, limit)
+        return problem is None
+
+    return _spread(ok, limit, passes)
+
+
+_SHAPES_KEY = "equipment.spot_shapes"
+_SPOTS_KEY = "equipment.spots"
+_MEMO_SIZE = 256
+
+
+def _memo(kz: Killzone, key: str) -> dict[Any, Any]:
+    memo: dict[Any, Any] = kz.cache.setdefault(key, {})
+    if len(memo) > _MEMO_SIZE:
+        memo.clear()
+    return memo
+
+
+def _footprints(kz: Killzone, kind: str, cands: list[Spot]) -> NDArray[np.object_]:
+    """The footprints of the candidates (cached on the killzone value per kind and list)."""
+    memo = _memo(kz, _SHAPES_KEY)
+    key = (kind, tuple(cands))
+    shapes = memo.get(key)
+    if shapes is None:
+        shapes = memo[key] = np.asarray(
+            [equipment_footprint(kind, x, y, a) for x, y, a in cands], dtype=object
+        )
+    return cast(NDArray[np.object_], shapes)
+
+
+def _prefilter(
+    kz: Killzone,
+    kind: str,
+    cands: list[Spot],
+    territory: BaseGeometry,
+    drop_zone: BaseGeometry | None,
+    others: Others,
+) -> NDArray[np.bool_]:
+    """Which candidates may pass: the checks of :func:`equipment_placement_problem` that
+    apply to many candidates at once, in the same GEOS operations vectorised (so the same
+    answers); the rest (ladders against terrain, mines and markers) is left to the exact
+    check of each spot chosen."""
+    n = len(cands)
+    if n == 0:
+        return np.zeros(0, dtype=bool)
+    shapes = _footprints(kz, kind, cands)
+    ok = np.asarray(shapely.covers(kz.board, shapes), dtype=bool)
+    if kind == "heavy_barricade":
+        assert drop_zone is not None
+        reach = drop_zone.buffer(DROP_ZONE_REACH + _TOL, quad_segs=32)
+        ok &= np.asarray(shapely.covers(reach, shapes), dtype=bool)
+    else:
+        ok &= np.asarray(
+            shapely.covers(territory.buffer(_TOL, join_style="mitre"), shapes), dtype=bool
+        )
+    if kind != "ladder":
+        li, pi = kz.tree.query(shapes, predicate="intersects")
+        if li.size:
+            polys = np.asarray([kz.parts[int(i)].polygon for i in pi], dtype=object)
+            areas = shapely.area(shapely.intersection(polys, shapes[li]))
+            ok[li[areas > _OVERLAP_AREA]] = False
+    if kind in TERRAIN_KINDS:
+        for other in others:
+            ok &= np.asarray(shapely.distance(shapes, _shape(other)), dtype=float) > (
+                EQUIPMENT_DISTANCE + _TOL
+            )
+    access = ACCESS_POINT_DISTANCE
+    parts = _access_parts(kz)
+    if kind == "ladder":
+        access = LADDER_ACCESS_POINT_DISTANCE
+    elif kind in TERRAIN_KINDS or kind == "mines":
+        parts = sorted({*parts, *_accessible_parts(kz)})
+    else:
+        parts = []
+    for i in parts:
+        d = np.asarray(shapely.distance(shapes, kz.parts[i].polygon), dtype=float)
+        ok &= d > access + _TOL
+    return ok
