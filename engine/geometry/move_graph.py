@@ -19,7 +19,7 @@ from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from engine.geometry import graph_cache
-from engine.geometry.model import MM_PER_INCH, Killzone, TerrainType, quantise
+from engine.geometry.model import MM_PER_INCH, Killzone, TerrainPart, TerrainType, quantise
 from engine.geometry.move_links import (
     _BLOCKED,
     _GRID,
@@ -426,6 +426,8 @@ class MoveGraph(LinkClassifier):
                 if keep:
                     assert reuse is not None
                     link: _Link | str | None = reuse.link(u, v)
+                    if link is not None and reuse.near_ladder(self._xy(u), self._xy(v)):
+                        link = self.classify(0, self._xy(u), 0, self._xy(v), explain=False)
                 else:
                     link = found[k]
                     if link is None:
@@ -457,6 +459,8 @@ class MoveGraph(LinkClassifier):
                         if keep:
                             assert reuse is not None
                             link = reuse.link(u, v)
+                            if link is not None and link.climb > 0 and reuse.near_ladder(pu, pv):
+                                link = self.classify(lu, pu, lv, pv, explain=False)
                         else:
                             link = self.classify(lu, pu, lv, pv, explain=False)
                         if isinstance(link, _Link):
@@ -689,10 +693,14 @@ class _Reuse:
         base: that graph.
         old: for each node of the new graph, the same node (level and position) in ``base``,
             or -1.
-        boxes: bounding boxes (minx, miny, maxx, maxy; inches) of the parts of the hatchways
-            whose state differs, grown by the reach of a state change (1.5 base radii +
-            0.05": the bevelled buffers of blockers, the band around Accessible parts and the
-            0.002" tolerances all lie within it).
+        boxes: bounding boxes (minx, miny, maxx, maxy; inches) of the parts that differ (of
+            the hatchways whose state differs, or added terrain), grown by the reach of a
+            change (1.5 base radii + 0.05": the bevelled buffers of blockers, the band around
+            Accessible parts and the 0.002" tolerances all lie within it). Ladders that are
+            Insignificant change no region and have no box here.
+        ladder_boxes: bounding boxes of the ladders that differ (added, moved, or standing
+            against other features), grown by control range and the base radius + 0.05": a
+            kept link that climbs near one is classified again (its ladder flag may differ).
     """
 
     base: MoveGraph
@@ -700,6 +708,12 @@ class _Reuse:
     boxes: FloatArray
     move_keys: NDArray[np.int64]
     move_links: list[_Link]
+    ladder_boxes: FloatArray
+    _ladder_box_list: list[tuple[float, float, float, float]] = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        boxes = [(float(a), float(b), float(c), float(d)) for a, b, c, d in self.ladder_boxes]
+        object.__setattr__(self, "_ladder_box_list", boxes)
 
     @classmethod
     def make(cls, base: MoveGraph, graph: MoveGraph) -> _Reuse | None:
@@ -734,19 +748,17 @@ class _Reuse:
         for key, k in graph._keys.items():
             old[k] = keys.get(key, -1)
         margin = 1.5 * (graph.radius + _GRID + _TOL) + 0.05
-        boxes = np.asarray([p.polygon.bounds for p in parts], dtype=float).reshape(-1, 4)
+        regional = [p for p in parts if not _flag_only(p)]
+        boxes = np.asarray([p.polygon.bounds for p in regional], dtype=float).reshape(-1, 4)
         boxes = boxes + np.array([-margin, -margin, margin, margin])
-        # A ladder reaches the climbs within control range of it (7.2): the ladders whose
-        # features-against differ get a box that far around them.
-        # Ladders among the changed parts, and shared ladders standing against other features.
+        # A ladder reaches the climbs within control range of it (7.2): the ladders among the
+        # changed parts, and shared ladders now standing against other features.
         changed = {i for i, _ in set(graph._ladders) ^ set(base._ladders) if i < shared}
         polys = [kz.parts[i].polygon for i in sorted(changed)]
         polys += [p.polygon for p in parts if TerrainType.LADDER in p.types]
-        if polys:
-            reach = graph.radius + CONTROL_RANGE + _TOL + 0.05
-            grown = np.asarray([p.bounds for p in polys], dtype=float).reshape(-1, 4)
-            grown = grown + np.array([-reach, -reach, reach, reach])
-            boxes = np.concatenate([boxes, grown])
+        reach = graph.radius + CONTROL_RANGE + _TOL + 0.05
+        ladder_boxes = np.asarray([p.bounds for p in polys], dtype=float).reshape(-1, 4)
+        ladder_boxes = ladder_boxes + np.array([-reach, -reach, reach, reach])
         if not base._move_index:
             n = max(len(base._keys), 1)
             moves = sorted(
@@ -756,7 +768,7 @@ class _Reuse:
                 (np.asarray([k for k, _ in moves], dtype=np.int64), [m for _, m in moves])
             )
         keys_sorted, move_links = base._move_index[0]
-        return cls(base, old, boxes, keys_sorted, move_links)
+        return cls(base, old, boxes, keys_sorted, move_links, ladder_boxes)
 
     def moves(self, a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]) -> NDArray[np.int64]:
         """For each pair of nodes of the new graph (both in ``base``), the index in
@@ -773,35 +785,74 @@ class _Reuse:
         """Which node pairs (segments ``p[k] -> q[k]``) keep ``base``'s link: both nodes are
         in ``base`` and the segment misses every box."""
         keep = (self.old[a_ids] >= 0) & (self.old[b_ids] >= 0)
-        if not self.boxes.size or not p.size:
-            return keep
-        near = np.zeros(keep.size, dtype=bool)
-        seg_lo, seg_hi = np.minimum(p, q), np.maximum(p, q)
-        for box in self.boxes:
-            lo, hi = box[:2], box[2:]
-            # Only segments whose bounding box meets the box can meet it (a quick filter).
-            rows = np.flatnonzero(
-                keep & ~near & np.all(seg_lo <= hi, axis=1) & np.all(seg_hi >= lo, axis=1)
-            )
-            if not rows.size:
+        return np.asarray(keep & ~_meets(self.boxes, p, q, keep), dtype=bool)
+
+    def near_ladder(self, p: XY, q: XY) -> bool:
+        """Whether the segment ``p -> q`` meets a box of :attr:`ladder_boxes`."""
+        for x0, y0, x1, y1 in self._ladder_box_list:
+            if min(p[0], q[0]) > x1 or max(p[0], q[0]) < x0:
                 continue
-            p0 = p[rows]
-            d = q[rows] - p0
-            flat = d == 0
-            with np.errstate(divide="ignore", invalid="ignore"):
-                ta = (lo - p0) / d
-                tb = (hi - p0) / d
-            inside = (p0 >= lo) & (p0 <= hi)
-            t_lo = np.where(flat, np.where(inside, -math.inf, math.inf), np.minimum(ta, tb))
-            t_hi = np.where(flat, np.where(inside, math.inf, -math.inf), np.maximum(ta, tb))
-            enter = np.maximum(t_lo.max(axis=1), 0.0)
-            leave = np.minimum(t_hi.min(axis=1), 1.0)
-            near[rows[enter <= leave]] = True
-        return np.asarray(keep & ~near, dtype=bool)
+            if min(p[1], q[1]) > y1 or max(p[1], q[1]) < y0:
+                continue
+            enter, leave = 0.0, 1.0
+            for a, d, lo, hi in ((p[0], q[0] - p[0], x0, x1), (p[1], q[1] - p[1], y0, y1)):
+                if d == 0:
+                    if not lo <= a <= hi:
+                        enter, leave = 1.0, 0.0
+                    continue
+                ta, tb = (lo - a) / d, (hi - a) / d
+                enter, leave = max(enter, min(ta, tb)), min(leave, max(ta, tb))
+            if enter <= leave:
+                return True
+        return False
 
     def link(self, u: int, v: int) -> _Link | None:
         """``base``'s link between the nodes ``u`` and ``v`` of the new graph, if any."""
         return self.base._links.get((int(self.old[u]), int(self.old[v])))
+
+
+def _flag_only(part: TerrainPart) -> bool:
+    """Whether ``part`` is a ladder that changes no level region (Insignificant, not
+    Accessible, Vantage or Wall, not a hatchway): only the ladder flag of climbs near it."""
+    types = part.types
+    return (
+        part.open_types is None
+        and TerrainType.LADDER in types
+        and TerrainType.INSIGNIFICANT in types
+        and not types & {TerrainType.ACCESSIBLE, TerrainType.VANTAGE, TerrainType.WALL}
+    )
+
+
+def _meets(
+    boxes: FloatArray, p: FloatArray, q: FloatArray, rows_of: NDArray[np.bool_]
+) -> NDArray[np.bool_]:
+    """Which segments ``p[k] -> q[k]`` (among ``rows_of``) meet one of ``boxes`` (minx, miny,
+    maxx, maxy), by the slab test."""
+    near = np.zeros(rows_of.size, dtype=bool)
+    if not boxes.size or not p.size:
+        return near
+    seg_lo, seg_hi = np.minimum(p, q), np.maximum(p, q)
+    for box in boxes:
+        lo, hi = box[:2], box[2:]
+        # Only segments whose bounding box meets the box can meet it (a quick filter).
+        rows = np.flatnonzero(
+            rows_of & ~near & np.all(seg_lo <= hi, axis=1) & np.all(seg_hi >= lo, axis=1)
+        )
+        if not rows.size:
+            continue
+        p0 = p[rows]
+        d = q[rows] - p0
+        flat = d == 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ta = (lo - p0) / d
+            tb = (hi - p0) / d
+        inside = (p0 >= lo) & (p0 <= hi)
+        t_lo = np.where(flat, np.where(inside, -math.inf, math.inf), np.minimum(ta, tb))
+        t_hi = np.where(flat, np.where(inside, math.inf, -math.inf), np.maximum(ta, tb))
+        enter = np.maximum(t_lo.max(axis=1), 0.0)
+        leave = np.minimum(t_hi.min(axis=1), 1.0)
+        near[rows[enter <= leave]] = True
+    return near
 
 
 _GRAPHS_KEY = "movement.graphs"
