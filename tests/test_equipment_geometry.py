@@ -552,3 +552,52 @@ def test_spot_prefilter_agrees_with_the_placement_checks(kind: str) -> None:
     if kind not in ("ladder", "mines"):
         assert keep == exact
     assert any(exact)
+
+
+# -------------------------------------------------------------------------------------------
+# Portable barricade
+
+
+def test_portable_barricade_connected_to_an_operative() -> None:
+    """7.2 Portable: an operative is connected to the barricade when its base touches it. A
+    32 mm base (radius 0.63") centred 0.88" from the middle of the 0.5" deep barricade
+    touches it (0.88 - 0.25 = 0.63); 0.9" away it does not."""
+    from engine.geometry.equipment import connected
+
+    barricade = equipment_feature("portable_barricade", 10, 10, 0, "pb")
+    assert connected(Placement(10, 10.88), barricade)
+    assert not connected(Placement(10, 10.9), barricade)
+    assert not connected(Placement(10, 10.88, elevation=3), barricade)
+
+
+def test_move_with_barricade_replaces_it_connected() -> None:
+    """7.2 Move with Barricade: re-placed connected to the operative, not within 2" of other
+    equipment terrain, access points or Accessible terrain; no territory restriction."""
+    from engine.geometry.equipment import connected
+    from engine.geometry.equipment_placement import portable_barricade_spots
+
+    op = Placement(18, 8)  # in territory B: still allowed
+    spots = portable_barricade_spots(BARE, op)
+    assert len(spots) == 4 and spots == sorted(spots)
+    for x, y, a in spots:
+        assert connected(op, equipment_feature("portable_barricade", x, y, a, "pb"))
+    # Other equipment terrain 1" east of the base rules out the spots near it.
+    wire = equipment_feature("razor_wire", 20.5, 8, 90, "wire")
+    near = portable_barricade_spots(BARE, op, [wire])
+    assert len(near) < 4 and all(x < 18.5 for x, _, _ in near)
+    # Against the Vantage platform's edge the barricade would overlap terrain.
+    assert len(portable_barricade_spots(BARE, Placement(22, 9.3))) < 4
+
+
+def test_render_shows_equipment_categories() -> None:
+    from engine.geometry.render import terrain_category
+
+    kz = BARE.with_terrain(
+        (
+            equipment_feature("razor_wire", 10, 5, 90, "wire"),
+            equipment_feature("ladder", 22, 9.87, 0, "ladder"),
+        )
+    )
+    n = len(BARE.parts)
+    assert terrain_category(kz, n) == "Obstructing (razor wire)"
+    assert terrain_category(kz, n + 1) == "Ladder"

@@ -43,6 +43,7 @@ from engine.geometry.model import (
 
 __all__ = [
     "ACCESS_POINT_DISTANCE",
+    "CONNECTED_GAP",
     "DROP_ZONE_REACH",
     "EQUIPMENT_DISTANCE",
     "KINDS",
@@ -56,6 +57,7 @@ __all__ = [
     "SMOKE_RADIUS",
     "TERRAIN_KINDS",
     "EquipmentShape",
+    "connected",
     "equipment_feature",
     "equipment_parts",
     "equipment_shape",
@@ -209,6 +211,22 @@ def equipment_feature(
     if name is None:
         name = f"{SHAPES[kind].label} at ({quantise(x):g}, {quantise(y):g}) {angle:g}"
     return FeatureSpec(name, parts, kind)
+
+
+CONNECTED_GAP = 0.01
+"""An operative is connected to a feature when its base is within this distance of it
+(inches): touching, with room for the 0.001" position grid."""
+
+
+def connected(placement: Placement, feature: FeatureSpec) -> bool:
+    """Whether the operative's base touches the feature (7.2 Portable: a portable barricade
+    gives cover only to an operative connected to it; Move with Barricade re-places it
+    connected): the base is within :data:`CONNECTED_GAP` of one of its parts, at the same
+    level (an operative above the floor is not connected to a feature on the floor)."""
+    if placement.elevation > 1e-6:
+        return False
+    base = placement.footprint()
+    return any(base.distance(p.shape()) <= CONNECTED_GAP for p in feature.parts)
 
 
 def marker_disc(x: float, y: float, diameter_mm: float = MARKER_DIAMETER_MM) -> Polygon:

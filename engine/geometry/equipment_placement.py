@@ -42,7 +42,14 @@ from engine.geometry.equipment import (
     marker_disc,
 )
 from engine.geometry.extra_terrain import FeatureSpec
-from engine.geometry.model import MM_PER_INCH, OBJECTIVE_DIAMETER_MM, Killzone, TerrainType
+from engine.geometry.model import (
+    MM_PER_INCH,
+    OBJECTIVE_DIAMETER_MM,
+    Killzone,
+    Placement,
+    TerrainType,
+    quantise,
+)
 
 __all__ = [
     "equipment_footprint",
@@ -53,6 +60,7 @@ __all__ = [
     "not_on_killzone_floor",
     "not_wholly_within_territory",
     "not_within_drop_zone_reach",
+    "portable_barricade_spots",
     "too_close_to_access_points",
     "too_close_to_accessible_terrain",
     "too_close_to_equipment_terrain",
@@ -524,3 +532,33 @@ def _prefilter(
         d = np.asarray(shapely.distance(shapes, kz.parts[i].polygon), dtype=float)
         ok &= d > access + _TOL
     return ok
+
+
+def portable_barricade_spots(kz: Killzone, operative: Placement, others: Others = ()) -> list[Spot]:
+    """Where a portable barricade can be re-placed connected to ``operative`` (7.2 Move with
+    Barricade): its long side against the base on each of the four sides (angle 0 north and
+    south of it, angle 90 east and west), each passing :func:`equipment_placement_problem`
+    without the territory restriction (on the floor, more than 2" from other equipment
+    terrain ``others``, access points and Accessible terrain); sorted by (x, y, angle). Empty
+    when none fits (the barricade is then lost) or the operative is not on the floor.
+
+    Args:
+        kz: the killzone without the barricade being moved.
+        operative: the operative that moved with it (its final placement).
+        others: the other equipment terrain.
+    """
+    if operative.elevation > 1e-6:
+        return []
+    shape = SHAPES["portable_barricade"]
+    off = operative.radius + shape.depth / 2 + LADDER_AGAINST_TOUCH / 4
+    x, y = operative.x, operative.y
+    cands = [(x, y + off, 0.0), (x, y - off, 0.0), (x + off, y, 90.0), (x - off, y, 90.0)]
+    out = []
+    for cx, cy, a in cands:
+        cx, cy = quantise(cx), quantise(cy)
+        problem = equipment_placement_problem(
+            kz, "portable_barricade", cx, cy, a, territory=None, others=others
+        )
+        if problem is None:
+            out.append((cx, cy, a))
+    return sorted(out)

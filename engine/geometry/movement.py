@@ -95,8 +95,9 @@ Simplifications (documented approximations):
   passage region; Obstructing and ladder parts never change such a move (razor wire blocks the
   floor like other climbable terrain, a ladder is Insignificant), so no shortcut skips them.
 
-The code lives in four modules: :mod:`engine.geometry.move_links` (levels, links and the
+The code lives in five modules: :mod:`engine.geometry.move_links` (levels, links and the
 link classifier), :mod:`engine.geometry.move_graph` (the graph build and its caches),
+:mod:`engine.geometry.move_derive` (a graph derived from another state's),
 :mod:`engine.geometry.move_paths` (the path search, explicit paths and their cost) and
 :mod:`engine.geometry.move_destinations` (which destinations a move reaches, for listing legal
 actions and for agents). This module is their public face.
