@@ -41,6 +41,7 @@ from engine.geometry.move_links import (
     _bevel_buffer,
     _Link,
     _passable,
+    _pieces,
 )
 
 
@@ -415,6 +416,11 @@ class MoveGraph(LinkClassifier):
             meets = np.asarray(shapely.relate_pattern(over_lines, poly, "T********"), dtype=bool)
             a_ids, b_ids = a_ids[meets], b_ids[meets]
             same = reused(a_ids, b_ids)
+            if reuse is not None and reuse.ladder_boxes.size:
+                # Climbs near a ladder that changed: classified again (the ladder flag).
+                for k in np.flatnonzero(same).tolist():
+                    if reuse.near_ladder(self._xy(int(a_ids[k])), self._xy(int(b_ids[k]))):
+                        same[k] = False
             fresh = np.flatnonzero(~same)
             simple = self._over_many(part_index, a_ids[fresh], b_ids[fresh])
             found: dict[int, _Link | str | None] = dict(zip(fresh.tolist(), simple, strict=True))
@@ -426,8 +432,6 @@ class MoveGraph(LinkClassifier):
                 if keep:
                     assert reuse is not None
                     link: _Link | str | None = reuse.link(u, v)
-                    if link is not None and reuse.near_ladder(self._xy(u), self._xy(v)):
-                        link = self.classify(0, self._xy(u), 0, self._xy(v), explain=False)
                 else:
                     link = found[k]
                     if link is None:
@@ -471,7 +475,7 @@ class MoveGraph(LinkClassifier):
     ) -> list[_Link | str | None]:
         """:meth:`classify` of the floor links ``a_ids[k] -> b_ids[k]`` that cross the
         interior of the climbable part ``part``, in a few vectorised calls, for the links that
-        cross no other floor blocker and pass near no ladder: the same tests as
+        cross no other floor blocker: the same tests as
         :meth:`~engine.geometry.move_links.LinkClassifier._over` in the same GEOS operations,
         so the same answer (the link, or ``"blocked"``); ``None`` for the other links (the
         caller classifies them one by one)."""
@@ -480,8 +484,9 @@ class MoveGraph(LinkClassifier):
             return []
         pa, pb = self.xy[a_ids], self.xy[b_ids]
         lines = cast(NDArray[np.object_], shapely.linestrings(np.stack([pa, pb], axis=1)))
-        # Links that cross another blocker's interior (or pass near a ladder): one by one,
-        # unless that blocker is Wall or too tall to climb (then blocked, as _over finds).
+        # Links that cross another blocker's interior: one by one,
+        # unless that blocker is Wall or too tall to climb, or the only other one crossed and
+        # apart from this part (then blocked, as _over finds).
         other = np.zeros(n, dtype=bool)
         never = np.zeros(n, dtype=bool)
         li, pi = self.kz.tree.query(lines, predicate="intersects")
@@ -493,6 +498,13 @@ class MoveGraph(LinkClassifier):
             other[li[hit]] = True
             unclimbable = self.kz.flags[TerrainType.WALL] | (self.kz.heights > CLIMB_MAX + 1e-6)
             never[li[hit & unclimbable[pi]]] = True
+            # One other part crossed, apart from this one: two obstacles in one increment.
+            count = np.bincount(li[hit], minlength=n)
+            lone = hit & (count[li] == 1)
+            if lone.any():
+                poly_i = self.kz.parts[part].polygon
+                apart = ~np.asarray(shapely.intersects(polys[lone], poly_i), dtype=bool)
+                never[li[lone][apart]] = True
         poly = self.kz.parts[part].polygon
         floor = self.levels[0]
         reach = self.radius + CLIMB_RANGE + _TOL
@@ -519,9 +531,10 @@ class MoveGraph(LinkClassifier):
                 out.append(_BLOCKED)
                 continue
             a, b = self._xy(int(a_ids[k])), self._xy(int(b_ids[k]))
+            ladder = False
             if self._ladders_near((part,), a, b):
-                out.append(None)
-                continue
+                t_on = min((t0 for t0, _ in _pieces(a, b, poly)), default=0.0)
+                ladder = self._ladder_climb((part,), a, b, self._grown_part(part), t_on)
             out.append(
                 _Link(
                     "over",
@@ -530,6 +543,7 @@ class MoveGraph(LinkClassifier):
                     drop=height,
                     crossings=self._crossings(floor, a, b),
                     obstructing=obstructing,
+                    ladder=ladder,
                 )
             )
         return out
