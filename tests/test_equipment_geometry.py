@@ -601,3 +601,53 @@ def test_render_shows_equipment_categories() -> None:
     n = len(BARE.parts)
     assert terrain_category(kz, n) == "Obstructing (razor wire)"
     assert terrain_category(kz, n + 1) == "Ladder"
+
+
+# -------------------------------------------------------------------------------------------
+# Terrain behaviour of each item (4.5, 4.6)
+
+
+def _behind(kind: str) -> tuple[Killzone, Placement, Placement]:
+    """``kind`` across the line between a shooter at (3, 16) and a target at (10, 16), 0.5"
+    in front of the target's base (radius 0.63")."""
+    kz = BARE.with_terrain((equipment_feature(kind, 8.87, 16, 90, "item"),))
+    return kz, Placement(3, 16), Placement(10, 16)
+
+
+def test_light_barricade_gives_cover() -> None:
+    # 4.5: intervening terrain within the target's control range puts it in cover.
+    from engine.geometry.sight import in_cover
+
+    kz, shooter, target = _behind("light_barricade")
+    assert in_cover(kz, target, shooter) and not in_cover(BARE, target, shooter)
+    assert not obscured(kz, target, shooter)  # Light never obscures (4.6)
+
+
+def test_portable_barricade_is_light_protective_and_portable() -> None:
+    # 7.2: Light + Protective + Portable; as Light terrain it gives cover like a light one
+    # (Protective and Portable are carried for the attack rules).
+    from engine.geometry.sight import in_cover
+
+    kz, shooter, target = _behind("portable_barricade")
+    n = len(BARE.parts)
+    assert kz.has_type(n, TerrainType.PROTECTIVE) and kz.has_type(n, TerrainType.PORTABLE)
+    assert in_cover(kz, target, shooter)
+
+
+def test_razor_wire_is_exposed_never_cover() -> None:
+    # 4.6 Exposed: never intervening for cover or obscured.
+    from engine.geometry.sight import in_cover
+
+    kz, shooter, target = _behind("razor_wire")
+    assert not in_cover(kz, target, shooter) and not obscured(kz, target, shooter)
+
+
+def test_ladder_is_insignificant_and_exposed() -> None:
+    """4.6: an Insignificant + Exposed ladder blocks no sight line, gives no cover, and a base
+    moves over it as over open floor (straight 4" cost 4")."""
+    from engine.geometry.sight import in_cover
+
+    kz, shooter, target = _behind("ladder")
+    assert visible(kz, shooter, target) and not in_cover(kz, target, shooter)
+    path = shortest_path(kz, Placement(7, 16), (11, 16))
+    assert path is not None and path.cost == 4 and len(path.increments) == 1
