@@ -651,3 +651,35 @@ def test_ladder_is_insignificant_and_exposed() -> None:
     assert visible(kz, shooter, target) and not in_cover(kz, target, shooter)
     path = shortest_path(kz, Placement(7, 16), (11, 16))
     assert path is not None and path.cost == 4 and len(path.increments) == 1
+
+
+# -------------------------------------------------------------------------------------------
+# Mines along a move
+
+
+def test_mines_go_off_at_the_first_place_within_control_range_mid_move() -> None:
+    """7.2 Mines: the first time the mine is within an operative's control range, also in
+    the middle of a move. A 32 mm base (radius 0.63") moving east along y = 5 from x 5 meets
+    the 1" control range of a 20 mm mine (radius 0.394") at (10, 5) when its centre is
+    2.024" from the mine's: x = 7.976, so at the first checked position past it, x = 8.0
+    (positions every 0.05")."""
+    from engine.geometry.equipment import first_within_marker_range
+
+    path = check_path(BARE, Placement(5, 5), [(14, 5)], move=10)
+    hit = first_within_marker_range(BARE, path, (10, 5))
+    assert hit is not None and (hit.x, hit.y, hit.elevation) == (8.0, 5.0, 0.0)
+    # A move that keeps more than 1" away never sets it off.
+    away = check_path(BARE, Placement(5, 8), [(14, 8)], move=10)
+    assert first_within_marker_range(BARE, away, (10, 5)) is None
+
+
+def test_marker_control_range_matches_objective_rule_for_40mm() -> None:
+    """The general marker rule gives the objective-marker answer for a 40 mm marker (4.8)."""
+    from engine.geometry.sight import marker_in_control_range, objective_in_control_range
+
+    marker = BARE.objectives[0]
+    for x in (12.0, 13.0, 13.2, 13.3):
+        op = Placement(x, 18)
+        assert marker_in_control_range(BARE, op, marker.position, 40.0) == (
+            objective_in_control_range(BARE, op, marker)
+        )

@@ -28,6 +28,7 @@ Markers (Ammo Cache, Comms Device, Mines) are 20 mm across: "all other markers" 
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import attrs
@@ -36,10 +37,13 @@ from shapely.geometry import Point, Polygon
 from engine.geometry.extra_terrain import FeatureSpec, PartSpec
 from engine.geometry.model import (
     MM_PER_INCH,
+    Killzone,
     Placement,
     TerrainType,
     quantise,
 )
+from engine.geometry.move_paths import MovePath
+from engine.geometry.sight import CONTROL_RANGE, marker_in_control_range
 
 __all__ = [
     "ACCESS_POINT_DISTANCE",
@@ -61,6 +65,7 @@ __all__ = [
     "equipment_feature",
     "equipment_parts",
     "equipment_shape",
+    "first_within_marker_range",
     "marker_disc",
     "wholly_in_smoke",
 ]
@@ -253,3 +258,59 @@ def wholly_in_smoke(placement: Placement, smoke: tuple[float, float, float]) -> 
         return False
     d = math.hypot(placement.x - sx, placement.y - sy)
     return d + placement.radius <= SMOKE_RADIUS + 1e-6
+
+
+PATH_STEP = 0.05
+"""Spacing (inches) of the positions along a move checked by
+:func:`first_within_marker_range`."""
+
+
+def first_within_marker_range(
+    kz: Killzone,
+    path: MovePath,
+    position: tuple[float, float],
+    diameter_mm: float = MARKER_DIAMETER_MM,
+) -> Placement | None:
+    """The first place along a move where a marker on the floor comes within the moving
+    operative's control range (7.2 Mines: the mine goes off the first time it is within an
+    operative's control range, also in the middle of a move), or ``None``.
+
+    Positions every :data:`PATH_STEP` inches along each increment after the start (the start
+    is not checked: a mine within control range there went off before) are tested with
+    :func:`engine.geometry.sight.marker_in_control_range` (within 1" and visible; around
+    walls on a close quarters killzone). Increments that keep farther than control range from
+    the marker are skipped at once. An increment between levels (a climb, drop or jump) is at
+    its start's elevation for its first half and at its end's for the second (the project's
+    approximation of where the vertical part of it happens).
+
+    Args:
+        kz: the killzone (with its added terrain and hatchway state).
+        path: the move (:func:`engine.geometry.movement.shortest_path` or
+            :func:`~engine.geometry.movement.check_path`).
+        position: the marker's centre (inches).
+        diameter_mm: its diameter (20 mm for equipment markers).
+
+    Returns:
+        The operative's placement at the first such position.
+    """
+    mover = path.final
+    mx, my = (float(v) for v in position)
+    reach = CONTROL_RANGE + mover.radius + diameter_mm / MM_PER_INCH / 2 + 1e-6
+    for (px, py, pz), (qx, qy, qz) in itertools.pairwise(path.points):
+        if min(pz, qz) > reach:
+            continue
+        dx, dy = qx - px, qy - py
+        length = math.hypot(dx, dy)
+        t_near = 0.0
+        if length > 0:
+            t_near = min(1.0, max(0.0, ((mx - px) * dx + (my - py) * dy) / (length * length)))
+        if math.hypot(px + t_near * dx - mx, py + t_near * dy - my) > reach:
+            continue
+        steps = max(1, math.ceil(length / PATH_STEP))
+        for k in range(1, steps + 1):
+            t = k / steps
+            z = pz if pz == qz or t < 0.5 else qz
+            here = mover.moved(px + t * dx, py + t * dy, z)
+            if marker_in_control_range(kz, here, (mx, my), diameter_mm):
+                return here
+    return None
