@@ -34,6 +34,12 @@ class _Reuse:
             change (1.5 base radii + 0.05": the bevelled buffers of blockers, the band around
             Accessible parts and the 0.002" tolerances all lie within it). Ladders that are
             Insignificant change no region and have no box here.
+        additive: whether the new graph's killzone is ``base``'s with parts added (none
+            Accessible or Vantage) and nothing else changed: its regions are then ``base``'s
+            less the new blockers' surroundings, so a straight increment between two nodes of
+            ``base`` that was not a ``move``, ``climb``, ``drop`` or ``jump`` link there is
+            not one now either (``over`` links are not monotone: a new part touching an old
+            one can make a crossing legal).
         ladder_boxes: bounding boxes of the ladders that differ (added, moved, or standing
             against other features), grown by control range and the base radius + 0.05": a
             kept link that climbs near one is classified again (its ladder flag may differ).
@@ -45,6 +51,7 @@ class _Reuse:
     move_keys: NDArray[np.int64]
     move_links: list[_Link]
     ladder_boxes: FloatArray
+    additive: bool
     _ladder_box_list: list[tuple[float, float, float, float]] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -104,7 +111,13 @@ class _Reuse:
                 (np.asarray([k for k, _ in moves], dtype=np.int64), [m for _, m in moves])
             )
         keys_sorted, move_links = base._move_index[0]
-        return cls(base, old, boxes, keys_sorted, move_links, ladder_boxes)
+        added = kz.parts[shared:]
+        additive = (
+            not toggled
+            and shared == len(bkz.parts)
+            and not any(TerrainType.ACCESSIBLE in p.types for p in added)
+        )
+        return cls(base, old, boxes, keys_sorted, move_links, ladder_boxes, additive)
 
     def moves(self, a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]) -> NDArray[np.int64]:
         """For each pair of nodes of the new graph (both in ``base``), the index in

@@ -354,6 +354,13 @@ class MoveGraph(LinkClassifier):
             a_ids, b_ids = ids[iu], ids[ju]
             same = reused(a_ids, b_ids)
             fresh = np.flatnonzero(~same)
+            if reuse is not None and reuse.additive and fresh.size:
+                # Terrain only added: two old nodes not in sight before are not now.
+                fa, fb = a_ids[fresh], b_ids[fresh]
+                both = (reuse.old[fa] >= 0) & (reuse.old[fb] >= 0)
+                had = np.zeros(fresh.size, dtype=bool)
+                had[both] = reuse.moves(fa[both], fb[both]) >= 0
+                fresh = fresh[~both | had]
             seen = np.zeros(a_ids.size, dtype=bool)
             lines = cast(
                 NDArray[np.object_],
@@ -411,16 +418,24 @@ class MoveGraph(LinkClassifier):
                 continue
             iu, ju = np.nonzero(~np.eye(ids.size, dtype=bool))
             a_ids, b_ids = ids[iu], ids[ju]
+            same = reused(a_ids, b_ids)
+            if reuse is not None:
+                # A kept pair without a link in the reused graph has none here either: only
+                # the others are tested. Kept links near a ladder that changed are classified
+                # again (the ladder flag).
+                had = np.zeros(same.size, dtype=bool)
+                for k in np.flatnonzero(same).tolist():
+                    u, v = int(a_ids[k]), int(b_ids[k])
+                    if reuse.link(u, v) is not None:
+                        had[k] = True
+                        if reuse.near_ladder(self._xy(u), self._xy(v)):
+                            same[k] = False
+                pick = ~same | had
+                a_ids, b_ids, same = a_ids[pick], b_ids[pick], same[pick]
             over_lines = shapely.linestrings(np.stack([self.xy[a_ids], self.xy[b_ids]], axis=1))
             poly = self.kz.parts[part_index].polygon
             meets = np.asarray(shapely.relate_pattern(over_lines, poly, "T********"), dtype=bool)
-            a_ids, b_ids = a_ids[meets], b_ids[meets]
-            same = reused(a_ids, b_ids)
-            if reuse is not None and reuse.ladder_boxes.size:
-                # Climbs near a ladder that changed: classified again (the ladder flag).
-                for k in np.flatnonzero(same).tolist():
-                    if reuse.near_ladder(self._xy(int(a_ids[k])), self._xy(int(b_ids[k]))):
-                        same[k] = False
+            a_ids, b_ids, same = a_ids[meets], b_ids[meets], same[meets]
             fresh = np.flatnonzero(~same)
             simple = self._over_many(part_index, a_ids[fresh], b_ids[fresh])
             found: dict[int, _Link | str | None] = dict(zip(fresh.tolist(), simple, strict=True))
@@ -465,6 +480,14 @@ class MoveGraph(LinkClassifier):
                             link = reuse.link(u, v)
                             if link is not None and link.climb > 0 and reuse.near_ladder(pu, pv):
                                 link = self.classify(lu, pu, lv, pv, explain=False)
+                        elif (
+                            reuse is not None
+                            and reuse.additive
+                            and reuse.old[u] >= 0
+                            and reuse.old[v] >= 0
+                            and reuse.link(u, v) is None
+                        ):
+                            continue  # terrain only added: no link before, none now
                         else:
                             link = self.classify(lu, pu, lv, pv, explain=False)
                         if isinstance(link, _Link):
