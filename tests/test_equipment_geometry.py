@@ -121,6 +121,10 @@ def test_with_terrain_is_memoised_by_value() -> None:
     assert len(kz.parts) == len(BARE.parts) + 1
     assert kz.parts[: len(BARE.parts)] == BARE.parts
     assert kz.features[-1] == "wire" and kz.has_type(len(kz.parts) - 1, TerrainType.OBSTRUCTING)
+    # The spatial index is the new value's: it finds the wire, the layout's does not.
+    probe = shapely.box(9.9, 4.9, 10.1, 5.1)
+    assert kz.parts_near(probe).tolist() == [len(BARE.parts)]
+    assert BARE.parts_near(probe).tolist() == []
     # Terrain replaces, never accumulates; no terrain is the layout itself.
     assert kz.with_terrain(()) is BARE
     other = equipment_feature("razor_wire", 10, 15, 90, "wire")
@@ -214,6 +218,24 @@ def test_added_terrain_graph_is_derived_exactly() -> None:
     moved = BARE.with_terrain((*feats[:2], equipment_feature("ladder", 22, 9.87, 0, "ld")))
     g = MoveGraph.derive(derived, moved)
     assert _signature(g) == _signature(MoveGraph.build(moved, 32))
+
+
+def test_equipment_on_open_ruins_derives_exactly() -> None:
+    """Both players' barricades, razor wire, ladders and portable barricade on the open ruins
+    (at candidate spots): the derived graph is the full build, node for node and link for
+    link in the same order, and so is the graph after one item is taken away again."""
+    feats: list[FeatureSpec] = []
+    for player in ("A", "B"):
+        terr, dz = RUINS.territories[player], RUINS.drop_zones[player]
+        for kind in ("heavy_barricade", "razor_wire", "ladder", "ladder", "portable_barricade"):
+            spots = equipment_spots(RUINS, kind, terr, dz, tuple(feats))
+            x, y, a = spots[(len(feats) * 7) % len(spots)]
+            feats.append(equipment_feature(kind, x, y, a, f"{player} {kind} {len(feats)}"))
+    kz = RUINS.with_terrain(tuple(feats))
+    derived = move_graph(kz, 40)
+    assert _signature(derived) == _signature(MoveGraph.build(kz, 40))
+    fewer = RUINS.with_terrain(tuple(feats[1:]))
+    assert _signature(MoveGraph.derive(derived, fewer)) == _signature(MoveGraph.build(fewer, 40))
 
 
 # -------------------------------------------------------------------------------------------
