@@ -17,6 +17,10 @@ Run: ``python benchmarks/geometry_movement.py``.
   loaded layout with every hatchway toggled; and a repeated ``with_open_hatchways`` +
   ``move_graph`` (memoised).
 
+- Equipment terrain (rules 7.2) on both layouts: the graph with eight equipment features
+  derived from the layout's graph (:meth:`MoveGraph.derive`) against a full build, and
+  ``equipment_spots``.
+
 Goals: a 6" Reposition query under 500 µs; a hatch-state graph well under 50 ms.
 """
 
@@ -31,6 +35,9 @@ import time
 from collections.abc import Callable
 
 from engine.geometry import Killzone, Placement, load_killzone
+from engine.geometry.equipment import equipment_feature
+from engine.geometry.equipment_placement import equipment_spots
+from engine.geometry.extra_terrain import FeatureSpec
 from engine.geometry.movement import (
     MoveError,
     MoveGraph,
@@ -183,7 +190,44 @@ def with_enemies() -> None:
         )
 
 
+def equipment() -> None:
+    """Equipment terrain (7.2): each player's light barricade, razor wire, heavy barricade and
+    ladder at the middle one of their candidate spots; the movement graph of the killzone
+    with them derived from the layout's graph, against a full build; and the candidate spots
+    of one item (memoised per killzone value after the first call)."""
+    for name in ("open_ruins", "close_quarters"):
+        kz = load_killzone(name)
+        feats: list[FeatureSpec] = []
+        spot_times: list[float] = []
+        for player in ("A", "B"):
+            terr, dz = kz.territories[player], kz.drop_zones[player]
+            for kind in ("light_barricade", "razor_wire", "heavy_barricade", "ladder"):
+                t = time.perf_counter()
+                spots = equipment_spots(kz, kind, terr, dz, tuple(feats))
+                spot_times.append(time.perf_counter() - t)
+                if spots:
+                    x, y, a = spots[len(spots) // 2]
+                    feats.append(equipment_feature(kind, x, y, a, f"{player} {kind}"))
+        with_kit = kz.with_terrain(tuple(feats))
+        for base in (32.0, 40.0):
+            layout = move_graph(kz, base)
+            derive = functools.partial(MoveGraph.derive, layout, with_kit)
+            build = functools.partial(MoveGraph.build, with_kit, base)
+            derived = [timed(derive) for _ in range(3)]
+            full = [timed(build) for _ in range(3)]
+            print(
+                f"{name} + {len(feats)} equipment features, {base:g} mm base: graph derived "
+                f"median {statistics.median(derived) * 1e3:.0f} ms, full build "
+                f"{statistics.median(full) * 1e3:.0f} ms"
+            )
+        print(
+            f"equipment_spots, {name}: median {statistics.median(spot_times) * 1e3:.1f} ms, "
+            f"max {max(spot_times) * 1e3:.0f} ms"
+        )
+
+
 if __name__ == "__main__":
     main()
     hatch_states()
     with_enemies()
+    equipment()

@@ -8,6 +8,10 @@ movement (``rules/KT24.md`` sections 3.3, 4 and 9).
 - :mod:`engine.geometry.movement`: the movement graph, shortest legal paths and their cost for
   Reposition, Dash, Fall Back and Charge, and candidate destinations for agents.
 - :mod:`engine.geometry.render`: pictures of a killzone with operatives and sight lines.
+- :mod:`engine.geometry.extra_terrain`: terrain features added to a layout as hashable values
+  (:meth:`Killzone.with_terrain`).
+- :mod:`engine.geometry.equipment` and :mod:`engine.geometry.equipment_placement`: the
+  universal equipment's shapes, placement restrictions, candidate spots and smoke area (7.2).
 """
 
 from engine.geometry.model import (

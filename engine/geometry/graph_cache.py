@@ -6,7 +6,8 @@ The key of a graph is a SHA-256 of everything its build reads: the layout's cont
 (:func:`layout_digest`: board, features, every part's polygon, height and types, the
 hatchway state, drop zones, territories, objectives), the base size, and the code that builds
 and stores graphs (the source of :mod:`engine.geometry.move_graph`,
-:mod:`engine.geometry.move_links`, :mod:`engine.geometry.model` and this module, with the
+:mod:`engine.geometry.move_derive`, :mod:`engine.geometry.move_links`,
+:mod:`engine.geometry.model` and this module, with the
 versions of Python, shapely, numpy and networkx). A graph is therefore never stale: any change
 to the layout or to that code gives another key. The killzone itself is not stored: a loaded
 graph is bound to the killzone value that asked for it.
@@ -68,7 +69,7 @@ def cache_dir() -> Path | None:
 def _code_digest() -> str:
     h = hashlib.sha256()
     here = Path(__file__).resolve().parent
-    for name in ("move_graph.py", "move_links.py", "model.py", "graph_cache.py"):
+    for name in ("move_graph.py", "move_derive.py", "move_links.py", "model.py", "graph_cache.py"):
         h.update((here / name).read_bytes())
     # networkx by its installed version, without importing it (it is only needed on demand).
     versions = (sys.version_info[:2], shapely.__version__, np.__version__, version("networkx"))

@@ -82,7 +82,14 @@ class KillzoneError(KillTeamError, ValueError):
 
 
 class TerrainType(StrEnum):
-    """KT24 terrain types (section 4.6; Wall from close quarters, section 9.3)."""
+    """KT24 terrain types (section 4.6; Wall from close quarters, section 9.3; Obstructing,
+    Protective and Portable from the universal equipment, section 7.2).
+
+    ``Ladder`` is the project's type for the Ladders equipment (7.2): an Insignificant +
+    Exposed part that makes a climb of the feature it stands against count 1" vertically
+    (:mod:`engine.geometry.move_links`). Protective and Portable are carried for the game
+    layer (their effects are rules of the attack sequences, not of geometry).
+    """
 
     HEAVY = "Heavy"
     LIGHT = "Light"
@@ -93,6 +100,10 @@ class TerrainType(StrEnum):
     EXPOSED = "Exposed"
     WALL = "Wall"
     CEILING = "Ceiling"
+    OBSTRUCTING = "Obstructing"
+    PROTECTIVE = "Protective"
+    PORTABLE = "Portable"
+    LADDER = "Ladder"
 
     @classmethod
     def parse(cls, text: str) -> TerrainType:
@@ -217,6 +228,13 @@ class Killzone:
         source: where it was loaded from (for messages).
         hatch_root: for a value made by :meth:`with_open_hatchways`, the killzone as built
             from its layout (which memoises every hatchway state); ``None`` for that one.
+            For a hatchway state of a value with added terrain, that value.
+        terrain_root: for a value made by :meth:`with_terrain` (and its hatchway states),
+            the killzone as built from its layout, which memoises the added-terrain values;
+            ``None`` for a layout without added terrain.
+        extra_terrain: the features added by :meth:`with_terrain`
+            (:class:`engine.geometry.extra_terrain.FeatureSpec`), in order; their parts come
+            after the layout's in :attr:`parts`.
         cache: data derived from this value by the geometry modules (movement graphs per
             base size, sight arrays), filled on first use; never part of the layout.
     """
@@ -234,6 +252,8 @@ class Killzone:
     objectives: tuple[Objective, ...]
     source: str = "<dict>"
     hatch_root: Killzone | None = attrs.field(default=None, repr=False)
+    terrain_root: Killzone | None = attrs.field(default=None, repr=False)
+    extra_terrain: tuple[Any, ...] = ()
     # Derived, built once in __attrs_post_init__ (shared by with_open_hatchways copies).
     tree: STRtree = attrs.field(init=False, repr=False)
     heights: NDArray[np.float64] = attrs.field(init=False, repr=False)
@@ -242,6 +262,7 @@ class Killzone:
     board: Polygon = attrs.field(init=False, repr=False)
     cache: dict[str, Any] = attrs.field(init=False, repr=False)
     _variants: dict[frozenset[str], Killzone] = attrs.field(init=False, repr=False)
+    _terrain_variants: dict[tuple[Any, ...], Killzone] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         polygons = [p.polygon for p in self.parts]
@@ -256,6 +277,7 @@ class Killzone:
         set_(self, "board", shapely.box(0, 0, self.width, self.depth))
         set_(self, "cache", {})
         set_(self, "_variants", {})
+        set_(self, "_terrain_variants", {})
 
     # ---------------------------------------------------------------------------------------
     # Construction
@@ -318,6 +340,32 @@ class Killzone:
             variant = attrs.evolve(root, open_hatchways=wanted, hatch_root=root)
             root._variants[wanted] = variant
         return variant
+
+    def with_terrain(self, extra: Iterable[Any]) -> Killzone:
+        """This killzone (in its hatchway state) with the layout's terrain plus exactly the
+        features ``extra`` (equipment terrain, section 7.2): any features added before are
+        replaced, so ``kz.with_terrain(())`` is the layout's own terrain.
+
+        Memoised by value: the same tuple of features gives the same object (for the
+        :data:`engine.geometry.extra_terrain.MAX_TERRAIN_VARIANTS` tuples asked for most
+        recently), so every cache kept in :attr:`cache` (movement graphs, sight arrays) is
+        built once per terrain layout. The result's :meth:`with_open_hatchways` works as on
+        a loaded layout, and a hatchway state's :meth:`with_terrain` keeps that state.
+
+        Args:
+            extra: :class:`engine.geometry.extra_terrain.FeatureSpec` values (e.g. from
+                :func:`engine.geometry.equipment.equipment_feature`).
+
+        Raises:
+            KillzoneError: a feature that is not a ``FeatureSpec``, a name used twice or
+                already a feature of the layout, a part not wholly on the board or not a valid
+                polygon, a negative height.
+        """
+        from engine.geometry.extra_terrain import terrain_variant  # here: it imports this module
+
+        root = self.hatch_root if self.hatch_root is not None else self
+        root = root.terrain_root if root.terrain_root is not None else root
+        return terrain_variant(root, tuple(extra)).with_open_hatchways(self.open_hatchways)
 
     @property
     def close_quarters(self) -> bool:

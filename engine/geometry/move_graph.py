@@ -20,7 +20,9 @@ from shapely.geometry.base import BaseGeometry
 
 from engine.geometry import graph_cache
 from engine.geometry.model import MM_PER_INCH, Killzone, TerrainType, quantise
+from engine.geometry.move_derive import _Reuse
 from engine.geometry.move_links import (
+    _BLOCKED,
     _GRID,
     _MITRE_LIMIT,
     _PORTAL_GAP,
@@ -31,6 +33,7 @@ from engine.geometry.move_links import (
     CLIMB_MAX,
     CLIMB_RANGE,
     JUMP_MAX,
+    LADDER_TOUCH,
     XY,
     FloatArray,
     Level,
@@ -38,6 +41,7 @@ from engine.geometry.move_links import (
     _bevel_buffer,
     _Link,
     _passable,
+    _pieces,
 )
 
 
@@ -124,6 +128,7 @@ class MoveGraph(LinkClassifier):
     _over_near: dict[int, NDArray[np.int64]] = attrs.field(repr=False)
     _blocks_floor: NDArray[np.bool_] = attrs.field(repr=False)
     _board_tol: BaseGeometry = attrs.field(repr=False)
+    _ladders: tuple[tuple[int, frozenset[int]], ...] = attrs.field(repr=False)
     _keys: dict[tuple[int, float, float], int] = attrs.field(factory=dict, repr=False)
     _grown: dict[int, BaseGeometry] = attrs.field(factory=dict, repr=False)
     _xy_list: list[XY] = attrs.field(factory=list, repr=False)
@@ -197,6 +202,8 @@ class MoveGraph(LinkClassifier):
                         "climb": link.climb,
                         "drop": link.drop,
                         "crossings": link.crossings,
+                        "obstructing": link.obstructing,
+                        "ladder": link.ladder,
                         "weight": w,
                     },
                 )
@@ -232,13 +239,15 @@ class MoveGraph(LinkClassifier):
         does not have are computed again; every other link is ``base``'s. On close_quarters,
         from a state one hatchway away, it takes about a third of a full build, ~20-25 ms
         (``benchmarks/geometry_movement.py``); the more hatchways differ, the less it saves.
-        Falls back
-        to a full build when ``kz`` is not a hatchway state of ``base``'s layout or a changed
-        hatchway part is Vantage terrain in either state (the levels would differ).
+        Terrain added to the layout (:meth:`Killzone.with_terrain`, 7.2) is handled the same
+        way: the parts after those both killzones share are changed parts (a ladder's reach
+        is its control range). Falls back to a full build when ``kz`` is not a hatchway state
+        or an added-terrain value of ``base``'s layout or a changed part is Vantage terrain
+        (the levels would differ).
 
         Args:
-            base: a graph of the same layout (``kz.parts`` is ``base.kz.parts``), e.g. the
-                cached graph of the layout as loaded.
+            base: a graph of the same layout (``kz.parts`` starts with the same part objects
+                as ``base.kz.parts``), e.g. the cached graph of the layout as loaded.
             kz: the killzone in the wanted hatchway state.
         """
         graph, builder = cls._skeleton(kz, base.base_mm)
@@ -294,6 +303,7 @@ class MoveGraph(LinkClassifier):
             over_near={},
             blocks_floor=blocks_floor,
             board_tol=board_tol,
+            ladders=_ladders(kz),
             keys={key: k for k, key in enumerate(builder.nodes)},
         )
         return graph, builder
@@ -344,6 +354,13 @@ class MoveGraph(LinkClassifier):
             a_ids, b_ids = ids[iu], ids[ju]
             same = reused(a_ids, b_ids)
             fresh = np.flatnonzero(~same)
+            if reuse is not None and reuse.additive and fresh.size:
+                # Terrain only added: two old nodes not in sight before are not now.
+                fa, fb = a_ids[fresh], b_ids[fresh]
+                both = (reuse.old[fa] >= 0) & (reuse.old[fb] >= 0)
+                had = np.zeros(fresh.size, dtype=bool)
+                had[both] = reuse.moves(fa[both], fb[both]) >= 0
+                fresh = fresh[~both | had]
             seen = np.zeros(a_ids.size, dtype=bool)
             lines = cast(
                 NDArray[np.object_],
@@ -401,33 +418,57 @@ class MoveGraph(LinkClassifier):
                 continue
             iu, ju = np.nonzero(~np.eye(ids.size, dtype=bool))
             a_ids, b_ids = ids[iu], ids[ju]
+            same = reused(a_ids, b_ids)
+            if reuse is not None:
+                # A kept pair without a link in the reused graph has none here either: only
+                # the others are tested. Kept links near a ladder that changed are classified
+                # again (the ladder flag).
+                had = np.zeros(same.size, dtype=bool)
+                for k in np.flatnonzero(same).tolist():
+                    u, v = int(a_ids[k]), int(b_ids[k])
+                    if reuse.link(u, v) is not None:
+                        had[k] = True
+                        if reuse.near_ladder(self._xy(u), self._xy(v)):
+                            same[k] = False
+                pick = ~same | had
+                a_ids, b_ids, same = a_ids[pick], b_ids[pick], same[pick]
             over_lines = shapely.linestrings(np.stack([self.xy[a_ids], self.xy[b_ids]], axis=1))
             poly = self.kz.parts[part_index].polygon
             meets = np.asarray(shapely.relate_pattern(over_lines, poly, "T********"), dtype=bool)
-            a_ids, b_ids = a_ids[meets], b_ids[meets]
-            same = reused(a_ids, b_ids).tolist()
-            for u, v, keep in zip(a_ids.tolist(), b_ids.tolist(), same, strict=True):
+            a_ids, b_ids, same = a_ids[meets], b_ids[meets], same[meets]
+            fresh = np.flatnonzero(~same)
+            simple = self._over_many(part_index, a_ids[fresh], b_ids[fresh])
+            found: dict[int, _Link | str | None] = dict(zip(fresh.tolist(), simple, strict=True))
+            for k, (u, v, keep) in enumerate(
+                zip(a_ids.tolist(), b_ids.tolist(), same.tolist(), strict=True)
+            ):
                 if (u, v) in links:
                     continue
                 if keep:
                     assert reuse is not None
                     link: _Link | str | None = reuse.link(u, v)
                 else:
-                    link = self.classify(0, self._xy(u), 0, self._xy(v), explain=False)
+                    link = found[k]
+                    if link is None:
+                        link = self.classify(0, self._xy(u), 0, self._xy(v), explain=False)
                 if isinstance(link, _Link):
                     add(u, v, link)
         # Climbs, drops and jumps between levels.
         link_reach = JUMP_MAX + 2 * self.radius + CLIMB_RANGE
         for lvl in self.levels[1:]:
             mine = np.nonzero(self.node_level == lvl.index)[0]
-            for o in near[lvl.index]:
-                po = self._xy(int(o))
+            others = near[lvl.index]
+            keeps: list[list[bool]] = [[False] * mine.size for _ in range(others.size)]
+            if reuse is not None and mine.size and others.size:
+                oo, mm = np.repeat(others, mine.size), np.tile(mine, others.size)
+                keeps = reused(oo, mm).reshape(others.size, mine.size).tolist()
+            for o, kept_o in zip(others.tolist(), keeps, strict=True):
+                po = self._xy(o)
                 lo = int(self.node_level[o])
-                for m in mine:
+                for m, keep in zip(mine.tolist(), kept_o, strict=True):
                     pm = self._xy(int(m))
                     if math.dist(po, pm) > link_reach:
                         continue
-                    keep = bool(reused(np.array([o]), np.array([m]))[0])
                     for u, pu, lu, v, pv, lv in (
                         (int(o), po, lo, int(m), pm, lvl.index),
                         (int(m), pm, lvl.index, int(o), po, lo),
@@ -437,10 +478,98 @@ class MoveGraph(LinkClassifier):
                         if keep:
                             assert reuse is not None
                             link = reuse.link(u, v)
+                            if link is not None and link.climb > 0 and reuse.near_ladder(pu, pv):
+                                link = self.classify(lu, pu, lv, pv, explain=False)
+                        elif (
+                            reuse is not None
+                            and reuse.additive
+                            and reuse.old[u] >= 0
+                            and reuse.old[v] >= 0
+                            and reuse.link(u, v) is None
+                        ):
+                            continue  # terrain only added: no link before, none now
                         else:
                             link = self.classify(lu, pu, lv, pv, explain=False)
                         if isinstance(link, _Link):
                             add(u, v, link)
+
+    def _over_many(
+        self, part: int, a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]
+    ) -> list[_Link | str | None]:
+        """:meth:`classify` of the floor links ``a_ids[k] -> b_ids[k]`` that cross the
+        interior of the climbable part ``part``, in a few vectorised calls, for the links that
+        cross no other floor blocker: the same tests as
+        :meth:`~engine.geometry.move_links.LinkClassifier._over` in the same GEOS operations,
+        so the same answer (the link, or ``"blocked"``); ``None`` for the other links (the
+        caller classifies them one by one)."""
+        n = a_ids.size
+        if n == 0:
+            return []
+        pa, pb = self.xy[a_ids], self.xy[b_ids]
+        lines = cast(NDArray[np.object_], shapely.linestrings(np.stack([pa, pb], axis=1)))
+        # Links that cross another blocker's interior: one by one,
+        # unless that blocker is Wall or too tall to climb, or the only other one crossed and
+        # apart from this part (then blocked, as _over finds).
+        other = np.zeros(n, dtype=bool)
+        never = np.zeros(n, dtype=bool)
+        li, pi = self.kz.tree.query(lines, predicate="intersects")
+        pick = (pi != part) & self._blocks_floor[pi]
+        li, pi = li[pick], pi[pick]
+        if li.size:
+            polys = np.asarray([self.kz.parts[int(i)].polygon for i in pi], dtype=object)
+            hit = np.asarray(shapely.relate_pattern(lines[li], polys, "T********"), dtype=bool)
+            other[li[hit]] = True
+            unclimbable = self.kz.flags[TerrainType.WALL] | (self.kz.heights > CLIMB_MAX + 1e-6)
+            never[li[hit & unclimbable[pi]]] = True
+            # One other part crossed, apart from this one: two obstacles in one increment.
+            count = np.bincount(li[hit], minlength=n)
+            lone = hit & (count[li] == 1)
+            if lone.any():
+                poly_i = self.kz.parts[part].polygon
+                apart = ~np.asarray(shapely.intersects(polys[lone], poly_i), dtype=bool)
+                never[li[lone][apart]] = True
+        poly = self.kz.parts[part].polygon
+        floor = self.levels[0]
+        reach = self.radius + CLIMB_RANGE + _TOL
+        ok = np.asarray(shapely.covers(self._board_tol, lines), dtype=bool)
+        ok &= np.asarray(shapely.intersects_xy(floor.passage_tol, pb[:, 0], pb[:, 1]), dtype=bool)
+        ok &= np.asarray(shapely.distance(poly, shapely.points(pa)) <= reach, dtype=bool)
+        ok &= np.asarray(shapely.distance(poly, shapely.points(pb)) <= reach, dtype=bool)
+        check = np.flatnonzero(ok & ~other)
+        rest = shapely.difference(lines[check], self._grown_part(part))
+        clear = shapely.is_empty(rest) | (shapely.length(rest) <= 1e-6)
+        clear |= np.asarray(shapely.covers(floor.passage_tol, rest), dtype=bool)
+        ok[check[~clear]] = False
+        height = self.kz.parts[part].height
+        obstructing = int(self.kz.has_type(part, TerrainType.OBSTRUCTING))
+        out: list[_Link | str | None] = []
+        for k in range(n):
+            if never[k]:
+                out.append(_BLOCKED)
+                continue
+            if other[k]:
+                out.append(None)
+                continue
+            if not ok[k]:
+                out.append(_BLOCKED)
+                continue
+            a, b = self._xy(int(a_ids[k])), self._xy(int(b_ids[k]))
+            ladder = False
+            if self._ladders_near((part,), a, b):
+                t_on = min((t0 for t0, _ in _pieces(a, b, poly)), default=0.0)
+                ladder = self._ladder_climb((part,), a, b, self._grown_part(part), t_on)
+            out.append(
+                _Link(
+                    "over",
+                    math.dist(a, b),
+                    climb=height,
+                    drop=height,
+                    crossings=self._crossings(floor, a, b),
+                    obstructing=obstructing,
+                    ladder=ladder,
+                )
+            )
+        return out
 
     # ---------------------------------------------------------------------------------------
     # Small helpers
@@ -448,6 +577,18 @@ class MoveGraph(LinkClassifier):
 
     def _xy(self, node: int) -> XY:
         return (float(self.xy[node, 0]), float(self.xy[node, 1]))
+
+
+def _ladders(kz: Killzone) -> tuple[tuple[int, frozenset[int]], ...]:
+    """Each Ladder part (7.2) with the features it stands against: those of the other
+    non-Ladder parts its footprint is within :data:`LADDER_TOUCH` of."""
+    out: list[tuple[int, frozenset[int]]] = []
+    ladder = kz.flags[TerrainType.LADDER]
+    for i in np.flatnonzero(ladder).tolist():
+        near = kz.parts_near(kz.parts[i].polygon, LADDER_TOUCH)
+        against = frozenset(kz.parts[int(j)].feature for j in near if not ladder[int(j)])
+        out.append((i, against - {kz.parts[i].feature}))
+    return tuple(out)
 
 
 def _make_level(
@@ -581,98 +722,6 @@ class _Builder:
                 return
 
 
-@attrs.frozen(slots=True, eq=False)
-class _Reuse:
-    """What :meth:`MoveGraph.derive` takes from the graph of another hatchway state.
-
-    Attributes:
-        base: that graph.
-        old: for each node of the new graph, the same node (level and position) in ``base``,
-            or -1.
-        boxes: bounding boxes (minx, miny, maxx, maxy; inches) of the parts of the hatchways
-            whose state differs, grown by the reach of a state change (1.5 base radii +
-            0.05": the bevelled buffers of blockers, the band around Accessible parts and the
-            0.002" tolerances all lie within it).
-    """
-
-    base: MoveGraph
-    old: NDArray[np.int64]
-    boxes: FloatArray
-    move_keys: NDArray[np.int64]
-    move_links: list[_Link]
-
-    @classmethod
-    def make(cls, base: MoveGraph, graph: MoveGraph) -> _Reuse | None:
-        """``None`` when ``graph`` is not the same layout as ``base`` in another hatchway
-        state with the same levels (then every link is computed)."""
-        kz, bkz = graph.kz, base.kz
-        if kz.parts is not bkz.parts or (kz.width, kz.depth) != (bkz.width, bkz.depth):
-            return None
-        if graph.base_mm != base.base_mm or len(graph.levels) != len(base.levels):
-            return None
-        for lv, bl in zip(graph.levels, base.levels, strict=True):
-            if lv.parts != bl.parts or lv.height != bl.height:
-                return None
-        toggled = kz.open_hatchways ^ bkz.open_hatchways
-        parts = [p for p in kz.parts if kz.features[p.feature] in toggled]
-        for p in parts:
-            if TerrainType.VANTAGE in p.types | (p.open_types or frozenset()):
-                return None
-        keys = base._keys
-        old = np.full(len(graph._keys), -1, dtype=np.int64)
-        for key, k in graph._keys.items():
-            old[k] = keys.get(key, -1)
-        margin = 1.5 * (graph.radius + _GRID + _TOL) + 0.05
-        boxes = np.asarray([p.polygon.bounds for p in parts], dtype=float).reshape(-1, 4)
-        boxes = boxes + np.array([-margin, -margin, margin, margin])
-        if not base._move_index:
-            n = max(len(base._keys), 1)
-            moves = sorted(
-                (u * n + v, link) for (u, v), link in base._links.items() if link.kind == "move"
-            )
-            base._move_index.append(
-                (np.asarray([k for k, _ in moves], dtype=np.int64), [m for _, m in moves])
-            )
-        keys_sorted, move_links = base._move_index[0]
-        return cls(base, old, boxes, keys_sorted, move_links)
-
-    def moves(self, a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]) -> NDArray[np.int64]:
-        """For each pair of nodes of the new graph (both in ``base``), the index in
-        ``move_links`` of ``base``'s same-level ``move`` link from a to b, or -1."""
-        keys = self.old[a_ids] * max(len(self.base._keys), 1) + self.old[b_ids]
-        pos = np.searchsorted(self.move_keys, keys)
-        pos = np.minimum(pos, max(self.move_keys.size - 1, 0))
-        found = (self.move_keys.size > 0) & (self.move_keys[pos] == keys)
-        return np.where(found, pos, -1)
-
-    def same(
-        self, p: FloatArray, q: FloatArray, a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]
-    ) -> NDArray[np.bool_]:
-        """Which node pairs (segments ``p[k] -> q[k]``) keep ``base``'s link: both nodes are
-        in ``base`` and the segment misses every box."""
-        keep = (self.old[a_ids] >= 0) & (self.old[b_ids] >= 0)
-        if not self.boxes.size or not p.size:
-            return keep
-        lo, hi = self.boxes[None, :, :2], self.boxes[None, :, 2:]
-        p0 = p[:, None, :]
-        d = (q - p)[:, None, :]
-        flat = d == 0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ta = (lo - p0) / d
-            tb = (hi - p0) / d
-        inside = (p0 >= lo) & (p0 <= hi)
-        t_lo = np.where(flat, np.where(inside, -math.inf, math.inf), np.minimum(ta, tb))
-        t_hi = np.where(flat, np.where(inside, math.inf, -math.inf), np.maximum(ta, tb))
-        enter = np.maximum(t_lo.max(axis=2), 0.0)
-        leave = np.minimum(t_hi.min(axis=2), 1.0)
-        near = (enter <= leave).any(axis=1)
-        return np.asarray(keep & ~near, dtype=bool)
-
-    def link(self, u: int, v: int) -> _Link | None:
-        """``base``'s link between the nodes ``u`` and ``v`` of the new graph, if any."""
-        return self.base._links.get((int(self.old[u]), int(self.old[v])))
-
-
 _GRAPHS_KEY = "movement.graphs"
 
 
@@ -684,13 +733,18 @@ def move_graph(kz: Killzone, base_mm: float) -> MoveGraph:
     derived (:meth:`MoveGraph.derive`) from the cached graph of the state nearest to it (the
     fewest hatchways toggled; the layout as built, whose graph is built first if needed):
     the same graph as a full build, in a fraction of the time when one hatchway differs.
+    A killzone with added terrain (:meth:`Killzone.with_terrain`, 7.2) gets its graph derived
+    from the layout's in the same way (only the links near the added features are computed).
     """
     per_kz: dict[float, MoveGraph] = kz.cache.setdefault(_GRAPHS_KEY, {})
     key = float(base_mm)
     graph = per_kz.get(key)
     if graph is None:
         root = kz.hatch_root
-        if root is not None and root is not kz:
+        if root is None and kz.terrain_root is not None:
+            # Terrain added to a layout (7.2): derived from the layout's graph.
+            graph = MoveGraph.derive(move_graph(kz.terrain_root, key), kz)
+        elif root is not None and root is not kz:
             base: MoveGraph | None = None
             toggled = len(kz.hatchways) + 1
             for other in (root, *root._variants.values()):

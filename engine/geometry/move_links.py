@@ -39,6 +39,13 @@ CHARGE_BONUS = 2.0
 CONTROL_RANGE = 1.0
 #: Ceiling parts let round bases of 50 mm or less move underneath (4.6).
 CEILING_MAX_BASE_MM = 50.0
+#: +1" each time an increment crosses over an Obstructing feature (razor wire, 4.6, 7.2).
+OBSTRUCTING_COST = 1.0
+#: A climb of the feature a ladder stands against, with the ladder within control range for
+#: the whole climb, counts 1" vertically, once per action (7.2 Ladders).
+LADDER_CLIMB_COST = 1.0
+#: A ladder stands against the parts its footprint is within this distance of (inches).
+LADDER_TOUCH = 0.02
 
 MoveAction = Literal["reposition", "dash", "fall_back", "charge"]
 _ACTION_NAMES: dict[str, str] = {
@@ -115,8 +122,13 @@ class _Link:
     climb: float = 0.0
     drop: float = 0.0
     crossings: int = 0
-    #: The A* weight: the cost with the free 2" of drop applied to this link alone, + 1e-4 x
-    #: length (computed once).
+    #: Obstructing features crossed over (+1" each, 4.6).
+    obstructing: int = 0
+    #: Whether the climb is up the feature a ladder stands against, with the ladder within
+    #: control range throughout (7.2): it counts 1" vertically, once per action.
+    ladder: bool = False
+    #: The A* weight: the cost with the free 2" of drop and the ladder applied to this link
+    #: alone, + 1e-4 x length (computed once).
     weight: float = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -126,14 +138,21 @@ class _Link:
     def climbs(self) -> bool:
         return self.climb > 0
 
-    def cost(self, free_drop: float) -> tuple[float, float]:
-        """(cost in inches, free drop left) for this increment (3.3)."""
-        vertical = max(CLIMB_MIN_COST, self.climb) if self.climb > 0 else 0.0
+    def cost(self, free_drop: float, ladder: bool = True) -> tuple[float, float]:
+        """(cost in inches, free drop left) for this increment (3.3), the ladder's 1" climb
+        applied when ``ladder`` (the action has not used a ladder yet, 7.2)."""
+        if self.climb <= 0:
+            vertical = 0.0
+        elif self.ladder and ladder:
+            vertical = LADDER_CLIMB_COST
+        else:
+            vertical = max(CLIMB_MIN_COST, self.climb)
         counted_drop = max(0.0, self.drop - free_drop)
         free_left = max(0.0, free_drop - self.drop)
         total = self.horizontal + vertical + counted_drop
         rounded = float(math.ceil(total - _ROUND_TOL)) if total > _ROUND_TOL else 0.0
-        return rounded + ACCESSIBLE_COST * self.crossings, free_left
+        extra = ACCESSIBLE_COST * self.crossings + OBSTRUCTING_COST * self.obstructing
+        return rounded + extra, free_left
 
 
 def _bevel_buffer(geom: BaseGeometry, distance: float) -> BaseGeometry:
@@ -157,6 +176,7 @@ _TYPE_ORDER = (
     TerrainType.HEAVY,
     TerrainType.BLOCKING,
     TerrainType.LIGHT,
+    TerrainType.OBSTRUCTING,
     TerrainType.VANTAGE,
     TerrainType.ACCESSIBLE,
     TerrainType.INSIGNIFICANT,
@@ -223,6 +243,7 @@ class LinkClassifier:
     _grown: dict[int, BaseGeometry]
     _blocks_floor: NDArray[np.bool_]
     _board_tol: BaseGeometry
+    _ladders: tuple[tuple[int, frozenset[int]], ...]
 
     def _accessible_union(self, lvl: Level) -> BaseGeometry | None:
         if not lvl.accessible:
@@ -369,7 +390,8 @@ class LinkClassifier:
                 reason = self._approach_reason(A, B, approach, a, explain)
                 if reason:
                     return reason
-            return _Link("climb", h, climb=rise, crossings=crossings)
+            ladder = self._ladder_climb(B.parts, a, b, self._grown_level(B), t_entry)
+            return _Link("climb", h, climb=rise, crossings=crossings, ladder=ladder)
         gap = _sub(a, b, t_exit, t_entry)
         gap_len = 0.0 if gap is None else float(gap.length)
         if gap_len > JUMP_MAX + _TOL + (self.radius if B.is_floor else 0.0):
@@ -396,7 +418,46 @@ class LinkClassifier:
                 f'a climb onto {self._level_name(B)} must start within 1" horizontally of it '
                 "(KT24 3.3)"
             )
-        return _Link("climb", h, climb=rise, crossings=crossings)
+        ladder = self._ladder_climb(B.parts, a, b, self._grown_level(B), t_entry)
+        return _Link("climb", h, climb=rise, crossings=crossings, ladder=ladder)
+
+    def _ladder_climb(
+        self, parts: tuple[int, ...], a: XY, b: XY, grown: BaseGeometry, t_on: float
+    ) -> bool:
+        """Whether the climb of the centre line ``a -> b`` up ``parts`` uses a ladder (7.2):
+        a Ladder part stands against the feature of one of ``parts`` and lies within control
+        range (1") of the base for the whole climb, from where the base first touches the
+        terrain (the line enters ``grown``, the parts grown by the base radius) to where the
+        centre is over it (parameter ``t_on``). The ladder is a convex footprint, so checking
+        both ends checks the whole climb. The ladder's visibility is not checked (it stands
+        against the terrain being climbed, next to the base)."""
+        polys = self._ladders_near(parts, a, b)
+        if not polys:
+            return False
+        pieces = _pieces(a, b, grown)
+        t_touch = pieces[0][0] if pieces else t_on
+        ends = (Point(_lerp(a, b, min(t_touch, t_on))), Point(_lerp(a, b, t_on)))
+        reach = self.radius + CONTROL_RANGE + _TOL
+        return any(all(float(poly.distance(p)) <= reach for p in ends) for poly in polys)
+
+    def _ladders_near(self, parts: tuple[int, ...], a: XY, b: XY) -> list[BaseGeometry]:
+        """The footprints of the ladders standing against the features of ``parts`` whose
+        bounding boxes, grown by control range, meet the segment's (a quick first test)."""
+        if not self._ladders:
+            return []
+        features = {self.kz.parts[i].feature for i in parts}
+        reach = self.radius + CONTROL_RANGE + _TOL
+        lo_x, hi_x = min(a[0], b[0]) - reach, max(a[0], b[0]) + reach
+        lo_y, hi_y = min(a[1], b[1]) - reach, max(a[1], b[1]) + reach
+        out: list[BaseGeometry] = []
+        for ladder, against in self._ladders:
+            if features.isdisjoint(against):
+                continue
+            poly = self.kz.parts[ladder].polygon
+            x0, y0, x1, y1 = poly.bounds
+            if x0 <= hi_x and x1 >= lo_x and y0 <= hi_y and y1 >= lo_y:
+                out.append(poly)
+        return out
 
     def _covers_near(self, lvl: Level, seg: LineString, higher: Level | None) -> bool:
         """Whether the centre line ``seg`` lies in ``lvl``'s passage region, except within a
@@ -537,12 +598,28 @@ class LinkClassifier:
         if not rest.is_empty and rest.length > 1e-6 and not floor.passage_tol.covers(rest):
             return self._blocked_reason_geom(floor, rest, a) if explain else _BLOCKED
         height = max(self.kz.parts[i].height for i in crossed)
+        obstructing = len(
+            {
+                self.kz.parts[i].feature
+                for i in crossed
+                if self.kz.has_type(i, TerrainType.OBSTRUCTING)
+            }
+        )
+        ladder = False
+        if self._ladders_near(tuple(crossed), a, b):
+            t_on = min(
+                (t0 for i in crossed for t0, _ in _pieces(a, b, self.kz.parts[i].polygon)),
+                default=0.0,
+            )
+            ladder = self._ladder_climb(tuple(crossed), a, b, grown, t_on)
         return _Link(
             "over",
             math.dist(a, b),
             climb=height,
             drop=height,
             crossings=self._crossings(floor, a, b),
+            obstructing=obstructing,
+            ladder=ladder,
         )
 
     def _blocked_reason(self, lvl: Level, a: XY, b: XY) -> str:

@@ -65,8 +65,12 @@ class Increment:
         climb: height climbed (inches, 0 if none; a jump landing at most 1" higher is 0).
         drop: height dropped (inches, 0 if none).
         crossings: Accessible parts entered (+1" each).
-        cost: inches of movement used: ``horizontal`` + climb (at least 2") + the part of the
-            drop beyond the action's free 2", rounded up to a whole inch, + crossings.
+        cost: inches of movement used: ``horizontal`` + climb (at least 2", or 1" up a
+            ladder) + the part of the drop beyond the action's free 2", rounded up to a whole
+            inch, + crossings + obstructing.
+        obstructing: Obstructing features crossed over (+1" each, 4.6, 7.2 Razor Wire).
+        ladder: whether the climb counted 1" for a ladder (7.2 Ladders; the first such climb
+            of the action only).
     """
 
     start: Point3
@@ -77,6 +81,8 @@ class Increment:
     drop: float
     crossings: int
     cost: float
+    obstructing: int = 0
+    ladder: bool = False
 
 
 @attrs.frozen(slots=True)
@@ -466,10 +472,13 @@ def _increments(
     points: Sequence[Point3], links: Sequence[_Link]
 ) -> tuple[tuple[Increment, ...], float]:
     free = FREE_DROP
+    ladder_left = True  # a ladder helps once per action (7.2)
     out: list[Increment] = []
     total = 0.0
     for (p, q), link in zip(itertools.pairwise(points), links, strict=True):
-        cost, free = link.cost(free)
+        cost, free = link.cost(free, ladder_left)
+        used_ladder = link.ladder and link.climb > 0 and ladder_left
+        ladder_left = ladder_left and not used_ladder
         total += cost
         out.append(
             Increment(
@@ -481,6 +490,8 @@ def _increments(
                 drop=link.drop,
                 crossings=link.crossings,
                 cost=cost,
+                obstructing=link.obstructing,
+                ladder=used_ladder,
             )
         )
     return tuple(out), total

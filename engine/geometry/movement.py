@@ -50,7 +50,20 @@ straight increment:
   lower a drop.
 - ``over``: on the floor, climbing over non-Vantage, non-Wall parts at most 3" high (one
   connected group per increment) and dropping on the other side; the base starts and lands
-  within 1" of them; cost: horizontal + the climb (at least 2") + the counted drop.
+  within 1" of them; cost: horizontal + the climb (at least 2") + the counted drop, + 1" per
+  Obstructing feature crossed over (razor wire, 4.6 and 7.2: the increment starts and ends
+  within 1" of it, so it crosses over it within 1").
+
+Equipment terrain (7.2) joins the killzone through :meth:`Killzone.with_terrain`; its graph
+is derived from the layout's (:meth:`MoveGraph.derive`). A **ladder** (a part of type
+``Ladder``, standing against the features whose parts its footprint touches) makes a
+``climb`` or ``over`` increment up such a feature count 1" vertically instead of the climb
+(at least 2"), when the ladder is within 1" of the base from where the base first touches the
+terrain to where its centre is over it (control range for the whole climb; the ladder's
+visibility is not checked). Once per action: the search weighs every ladder climb at 1" (as
+it does the free drop), the returned path's cost counts only the first ladder climb of the
+action at 1"; a path with two ladder climbs may therefore cost more than the search thought
+and, past the action's distance, not be returned (a documented approximation).
 
 A query (:func:`shortest_path`) adds the start, the destination and, around enemies, the
 corners of octagons circumscribing their **zones** (their base grown by the mover's base; when
@@ -74,11 +87,17 @@ Simplifications (documented approximations):
   it (3.2): a link out of, or across, such a range (a disc) is refused, so the rest of the
   path stays inside it.
 - Climbing over parts is modelled on the floor only; climbing a Vantage level uses the 1"
-  start rule but not the "terrain visible to the operative" condition; ladders, ramparts,
-  stairs, Obstructing and Hazardous terrain are not modelled.
+  start rule but not the "terrain visible to the operative" condition; ramparts, stairs and
+  Hazardous terrain are not modelled. Jumping or dropping off a Vantage level over razor
+  wire does not count as crossing over it (only ``over`` increments pay Obstructing).
+- The straight-line shortcuts (the direct ``move`` link of :func:`shortest_path`, the
+  straight costs of :func:`reachable_with_costs`) only apply to plain moves inside a level's
+  passage region; Obstructing and ladder parts never change such a move (razor wire blocks the
+  floor like other climbable terrain, a ladder is Insignificant), so no shortcut skips them.
 
-The code lives in four modules: :mod:`engine.geometry.move_links` (levels, links and the
+The code lives in five modules: :mod:`engine.geometry.move_links` (levels, links and the
 link classifier), :mod:`engine.geometry.move_graph` (the graph build and its caches),
+:mod:`engine.geometry.move_derive` (a graph derived from another state's),
 :mod:`engine.geometry.move_paths` (the path search, explicit paths and their cost) and
 :mod:`engine.geometry.move_destinations` (which destinations a move reaches, for listing legal
 actions and for agents). This module is their public face.
@@ -102,6 +121,8 @@ from engine.geometry.move_links import (
     FREE_DROP,
     JUMP_FREE_RISE,
     JUMP_MAX,
+    LADDER_CLIMB_COST,
+    OBSTRUCTING_COST,
     Level,
     MoveAction,
 )
@@ -125,6 +146,8 @@ __all__ = [
     "FREE_DROP",
     "JUMP_FREE_RISE",
     "JUMP_MAX",
+    "LADDER_CLIMB_COST",
+    "OBSTRUCTING_COST",
     "Increment",
     "Level",
     "MoveAction",

@@ -93,6 +93,8 @@ TERRAIN_STYLES: Mapping[str, tuple[str, str]] = {
     "Light": ("#8fbf5a", ""),
     "Accessible / open hatchway": ("#6fd0e8", ""),
     "Ceiling": ("#b7a6d9", ""),
+    "Obstructing (razor wire)": ("#c0675c", "xx"),
+    "Ladder": ("#a39e93", "---"),
     "Insignificant / Exposed": ("#d4cfc4", "..."),
     "Other": ("#ffffff", ""),
 }
@@ -263,8 +265,8 @@ def terrain_category(killzone: Killzone, index: int) -> str:
     killzone's current hatchway state (section 4.6; hatchways section 9.3).
 
     The most restrictive type decides: Wall, then Blocking, Heavy, Vantage, Light,
-    Accessible, Ceiling, Insignificant/Exposed. A hatchway's access point is "Hatchway
-    (closed)" or, open, "Accessible / open hatchway".
+    Accessible, Ceiling, Obstructing, Ladder (equipment, 7.2), Insignificant/Exposed. A
+    hatchway's access point is "Hatchway (closed)" or, open, "Accessible / open hatchway".
     """
     part = killzone.parts[index]
     types = killzone.part_types(index)
@@ -279,6 +281,8 @@ def terrain_category(killzone: Killzone, index: int) -> str:
         (TerrainType.LIGHT, "Light"),
         (TerrainType.ACCESSIBLE, "Accessible / open hatchway"),
         (TerrainType.CEILING, "Ceiling"),
+        (TerrainType.OBSTRUCTING, "Obstructing (razor wire)"),
+        (TerrainType.LADDER, "Ladder"),
         (TerrainType.INSIGNIFICANT, "Insignificant / Exposed"),
         (TerrainType.EXPOSED, "Insignificant / Exposed"),
     )

@@ -98,6 +98,7 @@ __all__ = [
     "improved_cover",
     "in_cover",
     "intervening",
+    "marker_in_control_range",
     "objective_in_control_range",
     "obscured",
     "targeting",
@@ -592,8 +593,19 @@ def objective_in_control_range(kz: Killzone, operative: Placement, marker: Objec
     it (a sight line from its head to the marker's centre or edge, just above the floor). On a
     close quarters killzone the 1" is measured around walls (section 9.3,
     :func:`distance_around_walls`)."""
-    mx, my = marker.position
-    gap = math.hypot(operative.x - mx, operative.y - my) - operative.radius - marker.radius
+    return marker_in_control_range(kz, operative, marker.position, OBJECTIVE_DIAMETER_MM)
+
+
+def marker_in_control_range(
+    kz: Killzone, operative: Placement, position: tuple[float, float], diameter_mm: float
+) -> bool:
+    """Whether a marker on the killzone floor, ``diameter_mm`` millimetres across and centred
+    on ``position`` (inches), is within an operative's control range: the rule of
+    :func:`objective_in_control_range` for any marker (4.8: objective markers are 40 mm,
+    others 20 mm, e.g. the equipment's, 7.2)."""
+    mx, my = position
+    radius = diameter_mm / MM_PER_INCH / 2
+    gap = math.hypot(operative.x - mx, operative.y - my) - operative.radius - radius
     if max(0.0, gap) > CONTROL_RANGE + _EPS and operative.elevation == 0:
         return False
     if math.hypot(max(0.0, gap), operative.elevation) > CONTROL_RANGE + _EPS:
@@ -602,14 +614,14 @@ def objective_in_control_range(kz: Killzone, operative: Placement, marker: Objec
     for ang in _RING_ANGLES:
         pts.append(
             (
-                mx + 0.9 * marker.radius * math.cos(ang),
-                my + 0.9 * marker.radius * math.sin(ang),
+                mx + 0.9 * radius * math.cos(ang),
+                my + 0.9 * radius * math.sin(ang),
                 0.01,
             )
         )
     if not sight_kernel.any_clear(sight_kernel.sight_table(kz, _parts(kz)), operative.head, pts):
         return False
-    as_base = Placement(mx, my, base_mm=OBJECTIVE_DIAMETER_MM)
+    as_base = Placement(mx, my, base_mm=diameter_mm)
     return distance_around_walls(kz, operative, as_base) <= CONTROL_RANGE + _EPS
 
 
