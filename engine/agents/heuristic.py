@@ -12,6 +12,7 @@ Decisions (``rules/KT24.md`` section in brackets):
   plays the weakest card that turns a lost roll-off into a win (a card modifies the player's
   own result, so only a "+" card can; the re-roll card on a roll of 3 or less), and passes
   when it is winning.
+- **Equipment** (1.2, 7.2): :mod:`engine.agents.equipment_choices`.
 - **Drop zone** (1.2): the first listed. **Deployment** (1.2): the spot seen from the fewest
   of five points of the enemy drop zone, then further forward (more so for melee
   operatives), and not within 2" of a friendly operative (Blast).
@@ -81,7 +82,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from engine.agents import attack_choices
+from engine.agents import attack_choices, equipment_choices
 from engine.agents.attack_choices import CP_GAIN
 from engine.agents.position import (
     EXPOSURE_WEIGHT,
@@ -130,6 +131,8 @@ class HeuristicAgent:
             "initiative": self._initiative,
             "initiative_card": self._initiative_card,
             "deploy": self._deploy,
+            "equipment": equipment_choices.select_equipment,
+            "equipment_setup": equipment_choices.set_up_equipment,
             "activate": self._activate,
             "action": self._action,
             "counteract": self._counteract,

@@ -162,6 +162,14 @@ class Hooks:
         self.conditions: dict[str, Callable[[Any, Any], bool]] = {}
         self.setup_steps: list[Callable[[Any], Any]] = []
         self.weapon_sources: list[Callable[[Any, str, str], list[Any]]] = []
+        self.token_makers: dict[str, Callable[..., Any]] = {}
+        self.equipment_check: Callable[[tuple[str, ...]], tuple[str, ...]] | None = None
+
+    def token_maker(self, kind: str, fn: Callable[..., Any]) -> None:
+        """Name how a token of ``kind`` is built for a scripted position:
+        ``fn(w, owner, x, y, elevation, angle) -> Token`` (raising ``ValueError`` naming
+        what is wrong), :func:`engine.game.scenario.position`."""
+        self.token_makers[kind] = fn
 
     def weapon_source(self, fn: Callable[[Any, str, str], list[Any]]) -> None:
         """Add weapons to operatives beyond their datacards: ``fn(w, op_id, kind)`` returns
@@ -230,7 +238,7 @@ class GameContext:
         self, open_hatchways: tuple[str, ...], terrain: tuple[Any, ...] = ()
     ) -> Killzone:
         """The killzone with exactly these hatchways open and the equipment terrain
-        ``terrain`` added (each item the part specs of one token, :mod:`engine.game.tokens`):
+        ``terrain`` added (the features of the tokens, :mod:`engine.game.tokens`):
         one value per state, so the movement graphs and sight arrays cached on it are
         reused."""
         if not open_hatchways and not terrain:
@@ -240,7 +248,7 @@ class GameContext:
         if kz is None:
             base = self.killzone
             if terrain:
-                base = base.with_terrain(terrain)  # type: ignore[attr-defined]
+                base = base.with_terrain(terrain)
             kz = self._variants[key] = base.with_open_hatchways(open_hatchways)
         return kz
 

@@ -134,6 +134,8 @@ _TEMPLATES: dict[str, Any] = {
     "cp_gained": lambda e: f"{e['player']} gains {e['cp']}CP (now {e['total']}CP)",
     "cp_spent": lambda e: f"{e['player']} spends {e['cp']}CP on {e['ploy']}",
     "passed": lambda e: f"{e['player']} passes ({e['step']})",
+    "equipment_lost": lambda e: f"  {e['name']} is lost (it cannot be set up again)",
+    "barricade_moved": lambda e: f"  {e['name']} set up again at ({e['x']:g}, {e['y']:g})",
     "ploy_used": lambda e: "" if e.get("cp") else f"{e['player']} uses {e['ploy']}",
     "effect_began": lambda e: effect_text(e),
     "rule_action": lambda e: f"{e['op']} performs {e['action']}",

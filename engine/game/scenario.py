@@ -59,6 +59,8 @@ def position(
     vp: tuple[int, int] = (0, 0),
     open_hatchways: Iterable[str] = (),
     options: GameOptions | None = None,
+    equipment: Mapping[str, Sequence[str]] | None = None,
+    tokens: Sequence[Mapping[str, Any]] = (),
 ) -> GameState:
     """A Firefight-phase position (module docstring).
 
@@ -71,10 +73,17 @@ def position(
             it is to activate (default the initiative player).
         cp, vp: command and victory points of A and B.
         open_hatchways: hatchways open at the start.
+        equipment: player -> the universal equipment it selected (7.2; names as
+            ``Equipment`` takes them), default none.
+        tokens: equipment already on the killzone, each ``{"kind": "mines", "owner": "A",
+            "at": (x, y) or (x, y, z), "angle": degrees (default 0)}``; the kinds are those
+            the rule modules build (``Hooks.token_maker``), placed exactly as given (the
+            set-up restrictions are not checked; the terrain must fit on the killzone).
 
     Raises:
         ScenarioError: an unknown operative or field, an illegal placement (off the killzone,
-            on terrain, overlapping), a bad order or wounds value.
+            on terrain, overlapping), a bad order or wounds value, an unknown equipment name
+            or token kind, a token that cannot be built there.
     """
     base = new_game(killzone, roster_a, roster_b, options)
     ctx = base.ctx
@@ -86,6 +95,17 @@ def position(
         PlayerState(cp=cp[0], vp=vp[0], drop_zone="A"),
         PlayerState(cp=cp[1], vp=vp[1], drop_zone="B"),
     ]
+    for player, chosen in (equipment or {}).items():
+        if player not in ("A", "B"):
+            raise ScenarioError(f"equipment: no player {player!r} (A or B)")
+        check = ctx.hooks.equipment_check
+        try:
+            names_ = check(tuple(chosen)) if check is not None else tuple(chosen)
+        except ValueError as exc:
+            raise ScenarioError(f"equipment.{player}: {exc}") from None
+        w.set_pl(player, equipment=names_)
+    for k, spec in enumerate(tokens):
+        _token(w, k, spec)
     names = sorted(open_hatchways)
     for n in names:
         if n not in ctx.killzone.hatchways:
@@ -144,6 +164,38 @@ def position(
     w.node = None
     advance(w)
     return w.freeze()
+
+
+_TOKEN_KEYS = {"kind", "owner", "at", "angle"}
+
+
+def _token(w: Work, k: int, spec: Mapping[str, Any]) -> None:
+    """Build token ``k`` of a position (:func:`position`) and put it on the killzone."""
+    where = f"tokens[{k}]"
+    extra = set(spec) - _TOKEN_KEYS
+    if extra:
+        raise ScenarioError(f"{where}: unknown field(s) {sorted(extra)}")
+    makers = w.ctx.hooks.token_makers
+    kind = spec.get("kind")
+    if kind not in makers:
+        known = ", ".join(sorted(makers)) or "none"
+        raise ScenarioError(f"{where}.kind: unknown token kind {kind!r} (known: {known})")
+    owner = spec.get("owner", "A")
+    if owner not in ("A", "B"):
+        raise ScenarioError(f"{where}.owner must be A or B, not {owner!r}")
+    at = tuple(float(v) for v in spec.get("at", ()))
+    if len(at) not in (2, 3):
+        raise ScenarioError(f"{where}.at must be (x, y) or (x, y, z)")
+    angle = int(spec.get("angle", 0))
+    try:
+        token = makers[kind](w, owner, at[0], at[1], at[2] if len(at) == 3 else 0.0, angle)
+    except (ValueError, KillTeamError) as exc:
+        raise ScenarioError(f"{where}: {exc}") from None
+    w.tokens.append(token)
+    try:
+        w.kz  # noqa: B018 - build the killzone with it now: its terrain must fit
+    except (ValueError, KillTeamError) as exc:
+        raise ScenarioError(f"{where}: {exc}") from None
 
 
 def run(

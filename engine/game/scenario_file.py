@@ -31,7 +31,8 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
                                    # open selection rules (scenarios/teams/probe.json).
 
     [options]                      # optional engine.game.context.GameOptions fields:
-    objectives_pickup = true       # objectives_pickup, initiative_cards, close_quarters
+    objectives_pickup = true       # objectives_pickup, initiative_cards, close_quarters,
+                                   # open_windows
 
     [position]                     # the arguments of engine.game.scenario.position
     tp = 1                         # turning point (default 1)
@@ -40,6 +41,12 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     cp = [0, 0]                    # default [2, 2]
     vp = [0, 0]                    # default [0, 0]
     open_hatchways = ["west hatch"]
+    equipment = { A = ["Utility Grenades (2 smoke)"] }   # universal equipment selected (7.2)
+
+    [[position.tokens]]            # equipment already on the killzone (repeat the table)
+    kind = "mines"                 # a token kind of the rule modules (mines, ammo_cache,
+    owner = "B"                    # light_barricade, ladder, smoke...); owner default A
+    at = [12, 5]                   # [x, y] or [x, y, z]; angle = 90 (degrees, default 0)
 
     [position.operatives.KAS-1]    # operatives not listed are not on the killzone
     at = [10, 5]                   # [x, y] or [x, y, z] (z: the Vantage level it stands on)
@@ -63,6 +70,7 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     [expect]                       # checked after the last step
     cp = [1, 2]                    # command points of A and B
     vp = [0, 0]                    # victory points of A and B
+    tokens = ["B mines"]           # exactly the equipment tokens on the killzone (names)
     node = "decision B action"     # "decision <player> <kind>", "chance <kind>" or
                                    # "terminal"; a prefix is enough ("decision B")
     legal = ["Shoot KAS-1 bolt pistol at LEG-1"]     # legal in the state reached
@@ -194,11 +202,23 @@ _TOP_KEYS = {
     "expect",
 }
 _TEAM_KEYS = {"team", "operatives"}
-_OPTION_KEYS = {"objectives_pickup", "initiative_cards", "close_quarters"}
-_POSITION_KEYS = {"tp", "initiative", "turn", "cp", "vp", "open_hatchways", "operatives"}
+_OPTION_KEYS = {"objectives_pickup", "initiative_cards", "close_quarters", "open_windows"}
+_POSITION_KEYS = {
+    "tp",
+    "initiative",
+    "turn",
+    "cp",
+    "vp",
+    "open_hatchways",
+    "operatives",
+    "equipment",
+    "tokens",
+}
+_TOKEN_KEYS = {"kind", "owner", "at", "angle"}
 _POS_OP_KEYS = {"at", "order", "wounds", "ready", "counteracted", "on_guard", "carrying"}
 _STEP_KEYS = {"name", "actions", "dice", "expect"}
 _EXPECT_KEYS = {
+    "tokens",
     "cp",
     "vp",
     "node",
@@ -605,6 +625,33 @@ def _position(source: str, value: Any) -> dict[str, Any]:
         out["open_hatchways"] = _str_list(
             source, "position.open_hatchways", table["open_hatchways"]
         )
+    if "equipment" in table:
+        eq = _keys(source, "position.equipment", table["equipment"], {"A", "B"})
+        out["equipment"] = {
+            p: _str_list(source, f"position.equipment.{p}", v) for p, v in eq.items()
+        }
+    if "tokens" in table:
+        raw_tokens = table["tokens"]
+        if not isinstance(raw_tokens, list) or len(raw_tokens) > MAX_LIST_ITEMS:
+            raise _fail(
+                source, "position.tokens", "expected an array of tables ([[position.tokens]])"
+            )
+        tokens = []
+        for n, raw_t in enumerate(raw_tokens):
+            where = f"position.tokens[{n}]"
+            t = _keys(source, where, raw_t, _TOKEN_KEYS)
+            if "kind" not in t or "at" not in t:
+                raise _fail(source, where, "'kind' and 'at' = [x, y] are required")
+            item: dict[str, Any] = {
+                "kind": _text(source, f"{where}.kind", t["kind"], "a token kind"),
+                "at": _point(source, f"{where}.at", t["at"]),
+            }
+            if "owner" in t:
+                item["owner"] = _player(source, f"{where}.owner", t["owner"])
+            if "angle" in t:
+                item["angle"] = _whole(source, f"{where}.angle", t["angle"], 0, 359)
+            tokens.append(item)
+        out["tokens"] = tokens
     raw = table.get("operatives", {})
     if not isinstance(raw, Mapping) or not raw:
         raise _fail(source, "position.operatives", "at least one [position.operatives.ID]")
@@ -702,6 +749,8 @@ def _expect(source: str, where: str, value: Any) -> dict[str, Any]:
     for k in ("cp", "vp"):
         if k in table:
             out[k] = _pair(source, f"{where}.{k}", table[k])
+    if "tokens" in table:
+        out["tokens"] = _str_list(source, f"{where}.tokens", table["tokens"])
     if "node" in table:
         _text(source, f"{where}.node", table["node"], "a node")
         if not table["node"].split():
@@ -870,6 +919,12 @@ def _check(
                     f"{k}: expected A {expect[k][0]}, B {expect[k][1]}; got A {pair[0]}, "
                     f"B {pair[1]}"
                 )
+    if "tokens" in expect:
+        names = [t.name for t in state.tokens]
+        if sorted(names) != sorted(expect["tokens"]):
+            problems.append(
+                f"tokens: expected {sorted(expect['tokens'])}, on the killzone {sorted(names)}"
+            )
     if "node" in expect:
         got_node = _node_text(state)
         want = " ".join(expect["node"].split())

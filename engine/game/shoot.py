@@ -204,7 +204,7 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     w.emit("shoot_declared", op=o.id, weapon=name, target=t.id, point_blank=pb)
     cover = obscured = False  # a fixed primary target is never in cover or obscured
     if fixed is None:
-        tg = w.ctx.targeting(w.kz, w.place(o), w.place(t))
+        tg = targeting(w, o, t)
         cover, obscured = tg.in_cover, tg.obscured
     targets: tuple[str, ...] = (t.id,)
     blast = prof.rules.get(Blast)
@@ -239,6 +239,16 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     # Last, so a team rule may push a frame here (e.g. Magnify*, engine.rules).
     w.emit("shoot_started", op=o.id, weapon=name, target=t.id)
     ploys.open_window(w, "target_selected", op=o.id, target=t.id, weapon=name, kind="ranged")
+
+
+def targeting(w: Work, shooter: OperativeState, target: OperativeState) -> sight.Targeting:
+    """The targeting lines, cover and obscured of ``target`` from ``shooter`` (4.4, 4.5),
+    after the ``would_target`` hooks (terrain that gives cover only in some conditions,
+    7.2 Portable)."""
+    tg = w.ctx.targeting(w.kz, w.place(shooter), w.place(target))
+    if w.ctx.hooks.would.get("would_target"):
+        tg = w.would("would_target", tg, op=shooter.id, target=target.id)
+    return tg
 
 
 def _active_enemy(w: Work, o: OperativeState) -> str:
@@ -445,7 +455,7 @@ class ShootFrame:
             )
             return
         origin = w.op(self.sight_from) if self.idx == 0 and self.sight_from else o
-        tg = w.ctx.targeting(w.kz, w.place(origin), w.place(t))
+        tg = targeting(w, origin, t)
         d = prof.rules.dice
         opts = same_feature_options(tg, not d.saturate and d.piercing < 3)
         _, cover, obscured = opts[0]
@@ -583,6 +593,12 @@ class ShootFrame:
         t = self.target(w)
         prof = self.profile(w)
         save = w.ctx.datacards[t.id].save + w.stat_change(t.id, "save")
+        if self.cover and w.ctx.hooks.would.get("would_save_in_cover"):
+            # Terrain that improves the Save of an operative in cover from it (7.2
+            # Protective), judged from the shooter's targeting lines.
+            src = self.sight_from if self.idx == 0 and self.sight_from else self.shooter
+            tg = targeting(w, w.op(src), t)
+            save = w.would("would_save_in_cover", save, op=self.shooter, target=t.id, tg=tg)
         cover_n, cover_c = self.cover_saves
         sn, sc = cover_n, cover_c
         for v in self.dice:

@@ -3,7 +3,7 @@
 
 A :class:`Token` is a value on the state (``GameState.tokens``). The core knows nothing of
 what a token means; it only builds the killzone with the terrain parts of the tokens that
-have some (:attr:`Token.parts`), so sight, cover and movement see equipment terrain like any
+are terrain (:attr:`Token.feature`), so sight, cover and movement see equipment terrain like any
 other terrain (:meth:`engine.game.context.GameContext.killzone_for`).
 """
 
@@ -27,8 +27,8 @@ class Token:
         name: unique among the tokens of a battle (``"A mines"``, ``"B smoke 2"``).
         x, y, elevation: its centre (inches).
         angle: how it is turned (degrees, 0-359).
-        parts: terrain parts it adds to the killzone (the geometry's hashable part specs,
-            :mod:`engine.geometry.equipment`); empty for a marker.
+        feature: the terrain feature it adds to the killzone (a hashable
+            :class:`engine.geometry.extra_terrain.FeatureSpec`), ``None`` for a marker.
         counters: ``(key, value)`` pairs its module keeps (used this turning point,
             activations left...), sorted by key.
     """
@@ -40,7 +40,7 @@ class Token:
     y: float
     elevation: float = 0.0
     angle: int = 0
-    parts: tuple[Any, ...] = ()
+    feature: Any = None
     counters: tuple[tuple[str, int], ...] = ()
 
     def counter(self, key: str, default: int = 0) -> int:

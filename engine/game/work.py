@@ -152,7 +152,7 @@ class Work:
         """The killzone in the current hatchway state, with the equipment terrain of the
         tokens on it (:mod:`engine.game.tokens`)."""
         if self.tokens:
-            terrain = tuple(t.parts for t in self.tokens if t.parts)
+            terrain = tuple(t.feature for t in self.tokens if t.feature is not None)
             if terrain:
                 return self.ctx.killzone_for(self.open_hatchways, terrain)
         return self.ctx.killzone_for(self.open_hatchways)

@@ -36,9 +36,7 @@ class CommandReroll:
         faces = sorted({v for v, f in zip(dice, flags, strict=True) if not f}, reverse=True)
         return [Action("Command re-roll", values=(v,)) for v in faces]
 
-    def refusal(
-        self, w: Work, player: str, action: Action, info: Mapping[str, Any]
-    ) -> str | None:
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str | None:
         """Why ``action`` is refused: not one die, or no die with that face not re-rolled."""
         if len(action.values) != 1:
             return "Command Re-roll re-rolls one die (7.1)"

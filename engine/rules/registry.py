@@ -243,7 +243,8 @@ def install(hooks: Hooks, rosters: Mapping[str, Roster]) -> None:
 def install_universal(hooks: Hooks) -> None:
     """Subscribe the universal rule modules (``engine.rules``: Command Re-roll, effects
     with durations, the universal equipment) to a battle's ``hooks``."""
-    from engine.rules import command_reroll, effects
+    from engine.rules import command_reroll, effects, equipment
 
     command_reroll.install(hooks)
     effects.install(hooks)
+    equipment.install(hooks)

@@ -82,3 +82,13 @@ def grenade_uses(selection: str) -> dict[str, int]:
         return {inner[2:]: 2}
     a, _, b = inner.partition(" and ")
     return {a: 1, b: 1}
+
+
+def install(hooks: object) -> None:
+    """Subscribe every universal equipment module to a battle's hooks
+    (:class:`engine.game.context.Hooks`): the set-up steps and each item's rules (an item a
+    player did not select does nothing)."""
+    from engine.rules.equipment import selection, terrain
+
+    selection.install(hooks)  # type: ignore[arg-type]
+    terrain.install(hooks)  # type: ignore[arg-type]

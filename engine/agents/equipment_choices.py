@@ -1,0 +1,58 @@
+"""The heuristic agent's equipment decisions (``rules/KT24.md`` 1.2, 7.2).
+
+Rules of thumb:
+
+- **Selection**: the first options of :data:`PREFERENCE` still available, up to four:
+  one frag and one krak grenade (a Blast and a Piercing shot for every operative), one smoke
+  and one stun grenade, an Ammo Cache (a re-roll for the operatives that fight over the
+  middle), a Portable Barricade (cover that moves with an operative).
+- **Set-up**: each item at the listed spot nearest the centre of the killzone, so that cover
+  and the cache are where the fighting is; markers a little nearer home (the spot nearest
+  the point halfway between the drop zone's centre and the killzone's centre).
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine.game.actions import Action
+from engine.game.work import Work
+
+__all__ = ["PREFERENCE", "select_equipment", "set_up_equipment"]
+
+PREFERENCE = (
+    "explosive grenades (frag and krak)",
+    "utility grenades (smoke and stun)",
+    "ammo cache",
+    "portable barricade",
+)
+"""The heuristic agent's equipment, in order of preference (notation names)."""
+
+_MARKERS = ("ammo cache", "comms device", "mines")
+
+
+def select_equipment(w: Work, me: str, legal: list[Action]) -> Action:
+    """The first preferred option still offered, else ``Equipment done``."""
+    texts = {a.text: a for a in legal if a.verb == "Equipment"}
+    for name in PREFERENCE:
+        if name in texts:
+            return texts[name]
+    return texts.get("done", legal[0])
+
+
+def set_up_equipment(w: Work, me: str, legal: list[Action]) -> Action:
+    """The listed spot nearest the killzone's centre (markers: halfway home)."""
+    kz = w.kz
+    cx, cy = kz.width / 2, kz.depth / 2
+    zone = kz.drop_zones[w.pl(me).drop_zone].centroid if w.pl(me).drop_zone else None
+    best: tuple[float, int, Action] | None = None
+    for i, a in enumerate(legal):
+        if a.verb != "Set up" or a.point is None:
+            continue
+        tx, ty = cx, cy
+        if a.text in _MARKERS and zone is not None:
+            tx, ty = (cx + zone.x) / 2, (cy + zone.y) / 2
+        d = math.hypot(a.point[0] - tx, a.point[1] - ty)
+        if best is None or d < best[0] - 1e-9:
+            best = (d, i, a)
+    return best[2] if best is not None else legal[0]
