@@ -50,9 +50,10 @@ from engine.game.setup import SetupError, new_game
 from engine.game.state import GameState, Terminal
 from engine.geometry import Killzone, load_killzone
 from engine.geometry.movement import move_graph
-from engine.inputs import parse_json, read_text
+from engine.inputs import excerpt, parse_json, read_text
 from engine.names import TEAM_FILE_SUFFIXES, is_file_ref
 from engine.rules import unimplemented_rules
+from engine.rules.equipment import MAX_OPTIONS, SELECTIONS, option_of
 from engine.teams.importers.killteamjson import import_killteamjson
 from engine.teams.io import builtin_teams, load_builtin_team, load_roster, load_team
 from engine.teams.model import Operative, Roster, Team
@@ -63,13 +64,16 @@ __all__ = [
     "DEFAULT_SEED",
     "DEFAULT_TEAMS",
     "MISSION_OPS",
+    "NO_EQUIPMENT",
     "OP_TITLES",
+    "PLOY_KINDS",
     "BatchStats",
     "BattleError",
     "BattleSummary",
     "Matchup",
     "MatchupChoice",
     "OperativeLeft",
+    "PloyTally",
     "Rate",
     "VpTally",
     "agent_seeds",
@@ -82,6 +86,7 @@ __all__ = [
     "load_team_ref",
     "make_matchup",
     "parse_agents",
+    "parse_equipment",
     "play_battle",
     "run_batch",
     "summarise",
@@ -305,6 +310,65 @@ def parse_agents(text: str | Sequence[str]) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
+#: The word that selects no universal equipment at all (``--equipment-a none``).
+NO_EQUIPMENT = "none"
+
+
+def _canonical_selection(name: str) -> str | None:
+    low = " ".join(name.lower().split())
+    return next((s for s in SELECTIONS if s.lower() == low), None)
+
+
+def parse_equipment(text: str) -> tuple[str, ...]:
+    """A player's universal equipment selection (``rules/KT24.md`` 7.2) from the command
+    line: names separated by commas, each one of :data:`engine.rules.equipment.SELECTIONS`
+    (case-insensitive, extra spaces ignored), e.g. ``"Explosive Grenades (2 frag),Mines"``;
+    ``"none"`` is the empty selection.
+
+    Returns:
+        The canonical names, in the order given.
+
+    Raises:
+        BattleError: an empty name, an unknown name (the message names it and lists the known
+            ones; a grenade option without its split lists its splits), an option selected
+            twice (a grenade option counts once whatever its split), or more than
+            :data:`engine.rules.equipment.MAX_OPTIONS` options.
+    """
+    if " ".join(text.lower().split()) == NO_EQUIPMENT:
+        return ()
+    out: list[str] = []
+    for raw in text.split(","):
+        name = " ".join(raw.split())
+        if not name:
+            raise BattleError(
+                f"equipment {excerpt(text)}: an empty name (give names separated by commas, "
+                f"or {NO_EQUIPMENT})"
+            )
+        got = _canonical_selection(name)
+        if got is None:
+            splits = [s for s in SELECTIONS if option_of(s).lower() == name.lower()]
+            if splits:
+                raise BattleError(
+                    f"equipment {excerpt(name)}: give the split of the grenades: "
+                    f"{', '.join(splits)} (7.2)"
+                )
+            raise BattleError(
+                f"equipment {excerpt(name)}: not a universal equipment option (known: "
+                f"{', '.join(SELECTIONS)}; or {NO_EQUIPMENT})"
+            )
+        if any(option_of(x) == option_of(got) for x in out):
+            raise BattleError(
+                f"equipment {excerpt(text)}: {option_of(got)} selected twice (each option at "
+                "most once, 7.2)"
+            )
+        out.append(got)
+    if len(out) > MAX_OPTIONS:
+        raise BattleError(
+            f"equipment {excerpt(text)}: {len(out)} options, at most {MAX_OPTIONS} (7.2)"
+        )
+    return tuple(out)
+
+
 def agent_seeds(seed: int) -> tuple[int, int]:
     """The agents' own seeds for a battle seed: ``(2 * seed, 2 * seed + 1)`` for A and B."""
     return 2 * seed, 2 * seed + 1
@@ -337,12 +401,15 @@ class MatchupChoice:
             ``teams`` and ``rosters``; neither means :data:`DEFAULT_TEAMS`.
         killzone: a shipped layout name or a layout file (``None``: :data:`DEFAULT_KILLZONE`).
         agents: agent names (:func:`parse_agents`; ``None``: :data:`DEFAULT_AGENTS`).
+        equipment: the universal equipment selections of A and B as text
+            (:func:`parse_equipment`); ``None`` for a player lets its agent choose (7.2).
     """
 
     teams: tuple[str, str] | None = None
     rosters: tuple[str, str] | None = None
     killzone: str | None = None
     agents: str | None = None
+    equipment: tuple[str | None, str | None] = (None, None)
 
 
 @attrs.frozen(slots=True, eq=False)
@@ -387,9 +454,10 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
     """Build a :class:`Matchup` from the user's choices (defaults for what is ``None``).
 
     Raises:
-        BattleError: both teams and rosters given, a team, roster file, killzone or agent
-            name that cannot be used (the message names it), or a drop zone where the
-            operatives might not all be set up (checked here, before any battle is played).
+        BattleError: both teams and rosters given, a team, roster file, killzone, agent
+            name or equipment selection that cannot be used (the message names it and the
+            player), or a drop zone where the operatives might not all be set up (checked
+            here, before any battle is played).
     """
     c = choice or MatchupChoice()
     if c.teams is not None and c.rosters is not None:
@@ -414,6 +482,13 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
     except KillTeamError as exc:
         raise BattleError(f"killzone: {exc}") from None
     agents = parse_agents(c.agents) if c.agents is not None else DEFAULT_AGENTS
+    equipment: dict[str, tuple[str, ...]] = {}
+    for player, text in zip("AB", c.equipment, strict=True):
+        if text is not None:
+            try:
+                equipment[player] = parse_equipment(text)
+            except BattleError as exc:
+                raise BattleError(f"player {player}: {exc}") from None
     bases = {
         p: [r.datacard(k).base_mm for k in range(len(r.operatives))]
         for p, r in zip("AB", rosters, strict=True)
@@ -421,7 +496,13 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
     problems = drop_zone_problems(killzone, bases)
     if problems:
         raise BattleError(f"killzone: {problems[0]}")
-    return Matchup(killzone, (rosters[0], rosters[1]), agents, notes=tuple(notes))
+    return Matchup(
+        killzone,
+        (rosters[0], rosters[1]),
+        agents,
+        options=GameOptions(equipment=equipment),
+        notes=tuple(notes),
+    )
 
 
 def unimplemented_rule_ids(matchup: Matchup) -> dict[str, list[str]]:
@@ -473,6 +554,40 @@ class VpTally:
                 self.vp.setdefault(op, [0, 0])[0 if e["player"] == "A" else 1] += int(e["vp"])
 
 
+#: The kinds of ``ploy_used`` events that are ploys (7.1); kind ``"rule"`` marks other
+#: once-per-turning-point gambits paid the same way, which are not counted as ploys.
+PLOY_KINDS = ("strategy", "firefight")
+
+
+class PloyTally:
+    """Ploys used per player and ploy name, from the ``ploy_used`` events of a battle whose
+    ``ploy_kind`` is a ploy's (:data:`PLOY_KINDS`; ``rules/KT24.md`` 7.1). Each use counts
+    once, Command Re-roll each time it is used. Pass :meth:`on_step` to
+    :func:`engine.game.drivers.play` or ``replay``."""
+
+    def __init__(self) -> None:
+        self.used: dict[str, dict[str, int]] = {"A": {}, "B": {}}
+
+    def on_step(
+        self,
+        before: GameState,
+        action: Action,
+        actor: str,
+        after: GameState,
+        events: list[Event],
+    ) -> None:
+        """Count the ploys used in one step."""
+        for e in events:
+            if e.kind == "ploy_used" and e.get("ploy_kind") in PLOY_KINDS:
+                mine = self.used[str(e["player"])]
+                name = str(e["ploy"])
+                mine[name] = mine.get(name, 0) + 1
+
+    def counts(self, player: str) -> tuple[tuple[str, int], ...]:
+        """``player``'s ``(ploy name, uses)`` pairs, sorted by name."""
+        return tuple(sorted(self.used[player].items()))
+
+
 @attrs.frozen(slots=True)
 class OperativeLeft:
     """An operative at the end: ``id``, ``name`` (its datacard), ``player``, ``wounds`` left
@@ -506,6 +621,10 @@ class BattleSummary:
         hash: the final state's hash (:meth:`GameState.hash`).
         unimplemented_rules: the ids of the team rules of A's and B's teams that the engine
             does not play (:func:`unimplemented_rule_ids`).
+        ploys_used: per player (A, B), ``(ploy name, uses)`` pairs sorted by name
+            (:class:`PloyTally`).
+        equipment: per player (A, B), the universal equipment selected (7.2), canonical
+            names in selection order.
     """
 
     seed: int | None
@@ -524,6 +643,8 @@ class BattleSummary:
     operatives: tuple[OperativeLeft, ...]
     hash: str
     unimplemented_rules: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    ploys_used: tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = ((), ())
+    equipment: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
     def left(self, player: str) -> list[OperativeLeft]:
         """``player``'s operatives still on the killzone."""
@@ -548,6 +669,8 @@ class BattleSummary:
             "vp_by_op": {op: dict(zip(ab, v, strict=True)) for op, v in self.vp_by_op},
             "winner": self.winner or None,
             "kills": dict(zip(ab, self.kills, strict=True)),
+            "ploys_used": {p: dict(used) for p, used in zip(ab, self.ploys_used, strict=True)},
+            "equipment": {p: list(eq) for p, eq in zip(ab, self.equipment, strict=True)},
             "operatives": {
                 p: [
                     {
@@ -573,6 +696,7 @@ def summarise(
     final: GameState,
     tally: VpTally | None = None,
     *,
+    ploys: PloyTally | None = None,
     seed: int | None = None,
     agents: tuple[str, str] = ("", ""),
 ) -> BattleSummary:
@@ -581,6 +705,7 @@ def summarise(
     Args:
         tally: the VP per op seen while playing; without it (or when it does not add up to
             the state's VP) the difference is put under the op ``"other"``.
+        ploys: the ploys seen used while playing; without it none are listed.
         seed: the battle seed; agents: agent names for A and B (for the record).
     """
     ctx = final.ctx
@@ -628,6 +753,8 @@ def summarise(
             tuple(sorted(d.id for d in unimplemented_rules(teams[0]))),
             tuple(sorted(d.id for d in unimplemented_rules(teams[1]))),
         ),
+        ploys_used=((), ()) if ploys is None else (ploys.counts("A"), ploys.counts("B")),
+        equipment=(final.player("A").equipment, final.player("B").equipment),
     )
 
 
@@ -658,11 +785,13 @@ def play_battle(
     sa, sb = agent_seeds(seed)
     agents = {"A": make_agent(matchup.agents[0], sa), "B": make_agent(matchup.agents[1], sb)}
     tally = VpTally()
+    ploys = PloyTally()
 
     def step(
         before: GameState, action: Action, actor: str, after: GameState, events: list[Event]
     ) -> None:
         tally.on_step(before, action, actor, after, events)
+        ploys.on_step(before, action, actor, after, events)
         if on_step is not None:
             on_step(before, action, actor, after, events)
 
@@ -673,7 +802,7 @@ def play_battle(
         on_step=step,
         max_steps=matchup.options.max_steps,
     )
-    return final, summarise(final, tally, seed=seed, agents=matchup.agents)
+    return final, summarise(final, tally, ploys=ploys, seed=seed, agents=matchup.agents)
 
 
 # -------------------------------------------------------------------------------------------
@@ -692,6 +821,8 @@ def batch_line(index: int, summary: BattleSummary) -> dict[str, Any]:
         "vp_by_op": data["vp_by_op"],
         "winner": data["winner"],
         "kills": data["kills"],
+        "ploys_used": data["ploys_used"],
+        "equipment": data["equipment"],
         "steps": summary.steps,
         "finished": summary.finished,
         "hash": summary.hash,
