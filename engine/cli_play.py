@@ -5,7 +5,10 @@
   point (:class:`engine.narration.Narrator`), then a summary: VP per mission op and player,
   operatives left with their wounds, the winner or a draw. ``--record`` writes the engine's
   record, ``--picture`` the final board, ``--picture-each-tp`` one board per turning point,
-  ``--json`` prints only a JSON summary, ``--quiet`` only the summary.
+  ``--json`` prints only a JSON summary (with the ploys each player used and the equipment
+  it selected), ``--quiet`` only the summary. ``--equipment-a``/``--equipment-b`` (also on
+  ``batch``) fix a player's universal equipment (``rules/KT24.md`` 7.2,
+  :func:`engine.play.parse_equipment`); without them the player's agent chooses.
 - ``killteam replay RECORD``: re-plays a record, narrates it and checks that it reproduces
   the recorded states; status 1 at the first divergence (the message names the line and the
   step), 2 for a record that cannot be read or is malformed
@@ -13,9 +16,10 @@
 - ``killteam batch``: many seeded battles of one matchup in parallel processes, then A's
   win/draw/loss rates with 95% Wilson score intervals, mean VP per op and mean kills.
 
-Seeds are documented in :mod:`engine.play`. The same options and seed give the same output,
-byte for byte: nothing printed depends on time, the machine or the number of workers, and
-tables are drawn 100 columns wide unless standard output is a terminal.
+Seeds are documented in :mod:`engine.play` and :mod:`engine.batch`. The same options and seed
+give the same output, byte for byte: nothing printed depends on time, the machine or the
+number of workers, and tables are drawn 100 columns wide unless standard output is a
+terminal.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from engine.batch import BatchStats, batch_stats, default_workers, run_batch
 from engine.cli_paths import PICTURE_SUFFIXES, check_output_file, output_file, output_folder
 from engine.errors import KillTeamError
 from engine.game.actions import Action
@@ -56,20 +61,16 @@ from engine.play import (
     DEFAULT_TEAMS,
     NO_EQUIPMENT,
     OP_TITLES,
-    BatchStats,
     BattleError,
     BattleSummary,
     Matchup,
     MatchupChoice,
     PloyTally,
     VpTally,
-    batch_stats,
-    default_workers,
     make_matchup,
     parse_agents,
     parse_equipment,
     play_battle,
-    run_batch,
     summarise,
     unimplemented_rule_ids,
     unimplemented_rules_line,

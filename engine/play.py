@@ -4,15 +4,14 @@ The ``killteam play``, ``killteam replay`` and ``killteam batch`` commands
 (:mod:`engine.cli_play`) are thin over this module; tests and benchmarks call it directly.
 
 - :func:`make_matchup` turns the user's choices (team names or files, roster files, a killzone
-  name or file, agent names) into a :class:`Matchup`; :data:`DEFAULT_TEAMS`,
+  name or file, agent names, equipment selections) into a :class:`Matchup`; :data:`DEFAULT_TEAMS`,
   :data:`DEFAULT_KILLZONE`, :data:`DEFAULT_AGENTS` and :data:`DEFAULT_SEED` are the embedded
   default battle.
 - :func:`play_battle` plays one seeded battle (``rules/KT24.md`` 1.2-1.8) and returns the final
   state with its :class:`BattleSummary` (VP per mission op and player, winner, kills,
-  operatives left with their wounds).
-- :func:`run_batch` plays many seeded battles, in parallel processes when asked, and
-  :func:`batch_stats` reduces them to win/draw/loss rates with Wilson score intervals, mean VP
-  per op and mean kills.
+  operatives left with their wounds, ploys used and equipment selected).
+- :mod:`engine.batch` plays many seeded battles of one matchup and reduces them to
+  statistics.
 
 Seeds (one integer decides a whole battle):
 
@@ -28,11 +27,7 @@ Seeds (one integer decides a whole battle):
 from __future__ import annotations
 
 import itertools
-import math
-import multiprocessing
-import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,32 +62,25 @@ __all__ = [
     "NO_EQUIPMENT",
     "OP_TITLES",
     "PLOY_KINDS",
-    "BatchStats",
     "BattleError",
     "BattleSummary",
     "Matchup",
     "MatchupChoice",
     "OperativeLeft",
     "PloyTally",
-    "Rate",
     "VpTally",
     "agent_seeds",
     "auto_roster",
     "auto_roster_note",
-    "batch_line",
-    "batch_stats",
-    "default_workers",
     "game_seed",
     "load_team_ref",
     "make_matchup",
     "parse_agents",
     "parse_equipment",
     "play_battle",
-    "run_batch",
     "summarise",
     "unimplemented_rule_ids",
     "unimplemented_rules_line",
-    "wilson_interval",
 ]
 
 #: The embedded default battle: built-in teams (players A and B, default rosters)...
@@ -109,9 +97,6 @@ DEFAULT_SEED = 1
 MISSION_OPS: tuple[str, ...] = ("kill",)
 #: Column titles of the ops.
 OP_TITLES: Mapping[str, str] = {"kill": "Kill op"}
-
-#: z for a two-sided 95% interval (the 0.975 quantile of the standard normal).
-Z95 = 1.959963984540054
 
 
 class BattleError(KillTeamError, ValueError):
@@ -803,239 +788,3 @@ def play_battle(
         max_steps=matchup.options.max_steps,
     )
     return final, summarise(final, tally, ploys=ploys, seed=seed, agents=matchup.agents)
-
-
-# -------------------------------------------------------------------------------------------
-# Batches
-# -------------------------------------------------------------------------------------------
-
-
-def batch_line(index: int, summary: BattleSummary) -> dict[str, Any]:
-    """One game of a batch as JSON data (a line of ``killteam batch --out``)."""
-    data = summary.to_json()
-    return {
-        "index": index,
-        "seed": summary.seed,
-        "agents": data["agents"],
-        "vp": data["vp"],
-        "vp_by_op": data["vp_by_op"],
-        "winner": data["winner"],
-        "kills": data["kills"],
-        "ploys_used": data["ploys_used"],
-        "equipment": data["equipment"],
-        "steps": summary.steps,
-        "finished": summary.finished,
-        "hash": summary.hash,
-        "unimplemented_rules": data["unimplemented_rules"],
-    }
-
-
-_WORKER_MATCHUP: Matchup | None = None
-
-
-def _worker_init(choice: MatchupChoice) -> None:
-    global _WORKER_MATCHUP
-    if _WORKER_MATCHUP is None:  # a spawned process; a forked one inherits the parent's
-        _WORKER_MATCHUP = make_matchup(choice)  # once per process: its caches stay warm
-
-
-def _worker_game(base: int, index: int) -> dict[str, Any]:
-    assert _WORKER_MATCHUP is not None
-    _, summary = play_battle(_WORKER_MATCHUP, game_seed(base, index))
-    return batch_line(index, summary)
-
-
-def run_batch(
-    choice: MatchupChoice,
-    games: int,
-    *,
-    base_seed: int = DEFAULT_SEED,
-    workers: int = 1,
-    on_game: Callable[[dict[str, Any]], None] | None = None,
-) -> list[dict[str, Any]]:
-    """Play ``games`` battles of one matchup, game ``i`` with :func:`game_seed` ``(base_seed,
-    i)``.
-
-    With ``workers > 1`` the games run in that many processes: forked where the platform
-    allows, after the movement graphs are built (:meth:`Matchup.warm`), so every worker
-    starts warm; otherwise each builds the matchup once. The results are the same for any
-    number of workers.
-
-    Args:
-        on_game: called with each game's line as it finishes (in completion order).
-
-    Returns:
-        One :func:`batch_line` per game, sorted by index.
-
-    Raises:
-        BattleError: the matchup cannot be built.
-        ValueError: ``games`` or ``workers`` below 1, or a negative base seed.
-    """
-    if games < 1 or workers < 1:
-        raise ValueError(f"games and workers must be at least 1 (games {games}, workers {workers})")
-    if base_seed < 0:
-        raise ValueError(f"the base seed must be non-negative, not {base_seed}")
-    matchup = make_matchup(choice)  # fail here, once, before any process starts
-    results: list[dict[str, Any]] = []
-    if workers == 1:
-        for i in range(games):
-            _, summary = play_battle(matchup, game_seed(base_seed, i))
-            line = batch_line(i, summary)
-            results.append(line)
-            if on_game is not None:
-                on_game(line)
-    else:
-        global _WORKER_MATCHUP
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        if context.get_start_method() == "fork":
-            matchup.warm()
-            _WORKER_MATCHUP = matchup
-        try:
-            with ProcessPoolExecutor(
-                max_workers=min(workers, games),
-                mp_context=context,
-                initializer=_worker_init,
-                initargs=(choice,),
-            ) as pool:
-                futures = [pool.submit(_worker_game, base_seed, i) for i in range(games)]
-                for fut in as_completed(futures):
-                    line = fut.result()
-                    results.append(line)
-                    if on_game is not None:
-                        on_game(line)
-        finally:
-            _WORKER_MATCHUP = None
-    return sorted(results, key=lambda r: int(r["index"]))
-
-
-def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion (95% with the default ``z``):
-    ``(p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)`` with ``p = successes / n``.
-
-    Unlike the normal approximation it stays inside [0, 1] and is sensible at 0 or ``n``
-    successes and for small ``n``.
-
-    Raises:
-        ValueError: ``n < 1`` or ``successes`` outside 0..n.
-    """
-    if n < 1 or not 0 <= successes <= n:
-        raise ValueError(f"need 0 <= successes <= n and n >= 1 (successes {successes}, n {n})")
-    p = successes / n
-    z2 = z * z
-    centre = p + z2 / (2 * n)
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    denom = 1 + z2 / n
-    lo = 0.0 if successes == 0 else max(0.0, (centre - half) / denom)
-    hi = 1.0 if successes == n else min(1.0, (centre + half) / denom)
-    return lo, hi
-
-
-@attrs.frozen(slots=True)
-class Rate:
-    """``count`` of ``n`` games, its ``rate`` and 95% Wilson interval ``ci``."""
-
-    count: int
-    n: int
-    rate: float
-    ci: tuple[float, float]
-
-    @classmethod
-    def of(cls, count: int, n: int) -> Rate:
-        """The rate of ``count`` in ``n`` games."""
-        return cls(count, n, count / n, wilson_interval(count, n))
-
-
-@attrs.frozen(slots=True)
-class BatchStats:
-    """Statistics of a batch, from player A's side.
-
-    Attributes:
-        games: games played; unfinished: games that hit the step limit.
-        win, draw, loss: A's results (:class:`Rate`).
-        mean_vp: mean VP (A, B); mean_vp_by_op: op -> mean VP (A, B);
-        mean_kills: mean enemy operatives incapacitated (A, B); mean_steps: mean inputs.
-    """
-
-    games: int
-    unfinished: int
-    win: Rate
-    draw: Rate
-    loss: Rate
-    mean_vp: tuple[float, float]
-    mean_vp_by_op: tuple[tuple[str, tuple[float, float]], ...]
-    mean_kills: tuple[float, float]
-    mean_steps: float
-
-    def to_json(self) -> dict[str, Any]:
-        """The statistics as JSON data (``killteam batch --json``); floats to 4 decimals."""
-
-        def r(x: float) -> float:
-            return round(x, 4)
-
-        def rate(x: Rate) -> dict[str, Any]:
-            return {"count": x.count, "rate": r(x.rate), "ci95": [r(x.ci[0]), r(x.ci[1])]}
-
-        def ab(v: tuple[float, float]) -> dict[str, float]:
-            return {"A": r(v[0]), "B": r(v[1])}
-
-        return {
-            "games": self.games,
-            "unfinished": self.unfinished,
-            "a": {"win": rate(self.win), "draw": rate(self.draw), "loss": rate(self.loss)},
-            "mean_vp": ab(self.mean_vp),
-            "mean_vp_by_op": {op: ab(v) for op, v in self.mean_vp_by_op},
-            "mean_kills": ab(self.mean_kills),
-            "mean_steps": r(self.mean_steps),
-        }
-
-
-def batch_stats(lines: Sequence[Mapping[str, Any]]) -> BatchStats:
-    """Reduce :func:`batch_line` data to :class:`BatchStats` (win/draw/loss of player A with
-    Wilson 95% intervals, means per player).
-
-    Raises:
-        ValueError: no games.
-    """
-    n = len(lines)
-    if n == 0:
-        raise ValueError("no games to summarise")
-    winners = [line["winner"] for line in lines]
-    ops: list[str] = list(MISSION_OPS)
-    for line in lines:
-        ops += [op for op in line["vp_by_op"] if op not in ops]
-
-    def mean(values: Iterator[float]) -> float:
-        return sum(values) / n
-
-    def pair(key: str) -> tuple[float, float]:
-        return (mean(line[key]["A"] for line in lines), mean(line[key]["B"] for line in lines))
-
-    return BatchStats(
-        games=n,
-        unfinished=sum(1 for line in lines if not line.get("finished", True)),
-        win=Rate.of(winners.count("A"), n),
-        draw=Rate.of(sum(1 for w in winners if not w), n),
-        loss=Rate.of(winners.count("B"), n),
-        mean_vp=pair("vp"),
-        mean_vp_by_op=tuple(
-            (
-                op,
-                (
-                    mean(line["vp_by_op"].get(op, {}).get("A", 0) for line in lines),
-                    mean(line["vp_by_op"].get(op, {}).get("B", 0) for line in lines),
-                ),
-            )
-            for op in ops
-        ),
-        mean_kills=pair("kills"),
-        mean_steps=mean(line["steps"] for line in lines),
-    )
-
-
-def default_workers() -> int:
-    """The default number of worker processes: the CPUs this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
