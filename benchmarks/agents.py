@@ -26,10 +26,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from engine.agents import HeuristicAgent, RandomAgent
+from engine.batch import wilson_interval
 from engine.game import new_game
 from engine.game.drivers import Agent, SeededDice, play
 from engine.geometry import load_killzone
-from engine.play import MatchupChoice, game_seed, make_matchup, play_battle, wilson_interval
+from engine.play import MatchupChoice, game_seed, make_matchup, play_battle
 from engine.teams import builtin_teams, load_builtin_team
 
 

@@ -12,7 +12,7 @@ Run: ``python benchmarks/play.py [--runs 5] [--games 20]``.
   1.5 times the later, with the graph cache on disk warm (after any earlier run); the figure
   with an empty cache (the very first run after installing) is printed too.
 - ``killteam batch`` games per second on the default matchup with random and with heuristic
-  agents, 1 and 2 worker processes (``engine.play.run_batch``, ``--games`` games each, timed
+  agents, 1 and 2 worker processes (``engine.batch.run_batch``, ``--games`` games each, timed
   from the call: worker start-up and cold caches included).
 """
 
@@ -27,7 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine.play import MatchupChoice, run_batch
+from engine.batch import run_batch
+from engine.play import MatchupChoice
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -5,7 +5,10 @@
   point (:class:`engine.narration.Narrator`), then a summary: VP per mission op and player,
   operatives left with their wounds, the winner or a draw. ``--record`` writes the engine's
   record, ``--picture`` the final board, ``--picture-each-tp`` one board per turning point,
-  ``--json`` prints only a JSON summary, ``--quiet`` only the summary.
+  ``--json`` prints only a JSON summary (with the ploys each player used and the equipment
+  it selected), ``--quiet`` only the summary. ``--equipment-a``/``--equipment-b`` (also on
+  ``batch``) fix a player's universal equipment (``rules/KT24.md`` 7.2,
+  :func:`engine.play.parse_equipment`); without them the player's agent chooses.
 - ``killteam replay RECORD``: re-plays a record, narrates it and checks that it reproduces
   the recorded states; status 1 at the first divergence (the message names the line and the
   step), 2 for a record that cannot be read or is malformed
@@ -13,9 +16,10 @@
 - ``killteam batch``: many seeded battles of one matchup in parallel processes, then A's
   win/draw/loss rates with 95% Wilson score intervals, mean VP per op and mean kills.
 
-Seeds are documented in :mod:`engine.play`. The same options and seed give the same output,
-byte for byte: nothing printed depends on time, the machine or the number of workers, and
-tables are drawn 100 columns wide unless standard output is a terminal.
+Seeds are documented in :mod:`engine.play` and :mod:`engine.batch`. The same options and seed
+give the same output, byte for byte: nothing printed depends on time, the machine or the
+number of workers, and tables are drawn 100 columns wide unless standard output is a
+terminal.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from engine.batch import BatchStats, batch_stats, default_workers, run_batch
 from engine.cli_paths import PICTURE_SUFFIXES, check_output_file, output_file, output_folder
 from engine.errors import KillTeamError
 from engine.game.actions import Action
@@ -54,19 +59,18 @@ from engine.play import (
     DEFAULT_KILLZONE,
     DEFAULT_SEED,
     DEFAULT_TEAMS,
+    NO_EQUIPMENT,
     OP_TITLES,
-    BatchStats,
     BattleError,
     BattleSummary,
     Matchup,
     MatchupChoice,
+    PloyTally,
     VpTally,
-    batch_stats,
-    default_workers,
     make_matchup,
     parse_agents,
+    parse_equipment,
     play_battle,
-    run_batch,
     summarise,
     unimplemented_rule_ids,
     unimplemented_rules_line,
@@ -96,6 +100,18 @@ def _agents_option(_ctx: click.Context, _param: click.Parameter, value: str | No
         return None
     try:
         parse_agents(value)
+    except BattleError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return value
+
+
+def _equipment_option(
+    _ctx: click.Context, _param: click.Parameter, value: str | None
+) -> str | None:
+    if value is None:
+        return None
+    try:
+        parse_equipment(value)
     except BattleError as exc:
         raise click.BadParameter(str(exc)) from None
     return value
@@ -152,9 +168,15 @@ def _choice(
     rosters: tuple[str, str] | None,
     killzone: str | None,
     agents: str | None,
+    equipment_a: str | None = None,
+    equipment_b: str | None = None,
 ) -> MatchupChoice:
     return MatchupChoice(
-        teams=teams or None, rosters=rosters or None, killzone=killzone, agents=agents
+        teams=teams or None,
+        rosters=rosters or None,
+        killzone=killzone,
+        agents=agents,
+        equipment=(equipment_a, equipment_b),
     )
 
 
@@ -191,6 +213,23 @@ def _matchup_options(f: Any) -> Any:
             callback=_agents_option,
             metavar="A[,B]",
             help=f"heuristic or random, for both players or as A,B. Default: {DEFAULT_AGENTS[0]}.",
+        ),
+        click.option(
+            "--equipment-a",
+            default=None,
+            callback=_equipment_option,
+            metavar="NAMES",
+            help="Player A's universal equipment: up to four options separated by commas, e.g. "
+            f'"Explosive Grenades (2 frag),Mines", or {NO_EQUIPMENT}; the grenade options with '
+            "their split (2 smoke, 2 stun, smoke and stun; 2 frag, 2 krak, frag and krak). "
+            "Default: A's agent chooses.",
+        ),
+        click.option(
+            "--equipment-b",
+            default=None,
+            callback=_equipment_option,
+            metavar="NAMES",
+            help="Player B's universal equipment, as --equipment-a. Default: B's agent chooses.",
         ),
     )
     for option in reversed(options):
@@ -308,6 +347,8 @@ def play_command(
     rosters: tuple[str, str] | None,
     killzone: str | None,
     agents: str | None,
+    equipment_a: str | None,
+    equipment_b: str | None,
     seed: int,
     record: str | None,
     picture: str | None,
@@ -326,7 +367,7 @@ def play_command(
     if picture is not None:
         check_output_file(picture, "--picture", PICTURE_SUFFIXES, created=created)
     tp_suffix = ".svg" if picture is not None and picture.lower().endswith(".svg") else ".png"
-    matchup = _matchup(_choice(teams, rosters, killzone, agents))
+    matchup = _matchup(_choice(teams, rosters, killzone, agents, equipment_a, equipment_b))
     _report_rules(matchup, strict_rules)
     tp_dir = None
     if picture_each_tp is not None:
@@ -402,6 +443,7 @@ def replay_command(record_file: str, as_json: bool, quiet: bool) -> None:
     narrate = not (as_json or quiet)
     narrator = Narrator(click.echo)
     tally = VpTally()
+    ploys = PloyTally()
     started: list[Mapping[str, Any]] = []
 
     def on_start(header: Mapping[str, Any], start: GameState) -> None:
@@ -418,6 +460,7 @@ def replay_command(record_file: str, as_json: bool, quiet: bool) -> None:
         before: GameState, action: Action, actor: str, after: GameState, events: list[Event]
     ) -> None:
         tally.on_step(before, action, actor, after, events)
+        ploys.on_step(before, action, actor, after, events)
         if narrate:
             narrator.on_step(before, action, actor, after, events)
 
@@ -436,7 +479,7 @@ def replay_command(record_file: str, as_json: bool, quiet: bool) -> None:
         narrator.close()
     header = outcome.header
     agents = (header["agents"]["A"], header["agents"]["B"])
-    summary = summarise(outcome.final, tally, seed=header["seed"], agents=agents)
+    summary = summarise(outcome.final, tally, ploys=ploys, seed=header["seed"], agents=agents)
     if as_json:
         data = summary.to_json()
         data["replay"] = {
@@ -532,6 +575,8 @@ def batch_command(
     rosters: tuple[str, str] | None,
     killzone: str | None,
     agents: str | None,
+    equipment_a: str | None,
+    equipment_b: str | None,
     games: int,
     workers: int | None,
     seed: int,
@@ -541,7 +586,7 @@ def batch_command(
     quiet: bool,
 ) -> None:
     """Play many seeded battles of one matchup in parallel and report A's win rate."""
-    choice = _choice(teams, rosters, killzone, agents)
+    choice = _choice(teams, rosters, killzone, agents, equipment_a, equipment_b)
     matchup = _matchup(choice)
     _report_rules(matchup, strict_rules)
     n_workers = workers or default_workers()

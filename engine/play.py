@@ -4,15 +4,14 @@ The ``killteam play``, ``killteam replay`` and ``killteam batch`` commands
 (:mod:`engine.cli_play`) are thin over this module; tests and benchmarks call it directly.
 
 - :func:`make_matchup` turns the user's choices (team names or files, roster files, a killzone
-  name or file, agent names) into a :class:`Matchup`; :data:`DEFAULT_TEAMS`,
+  name or file, agent names, equipment selections) into a :class:`Matchup`; :data:`DEFAULT_TEAMS`,
   :data:`DEFAULT_KILLZONE`, :data:`DEFAULT_AGENTS` and :data:`DEFAULT_SEED` are the embedded
   default battle.
 - :func:`play_battle` plays one seeded battle (``rules/KT24.md`` 1.2-1.8) and returns the final
   state with its :class:`BattleSummary` (VP per mission op and player, winner, kills,
-  operatives left with their wounds).
-- :func:`run_batch` plays many seeded battles, in parallel processes when asked, and
-  :func:`batch_stats` reduces them to win/draw/loss rates with Wilson score intervals, mean VP
-  per op and mean kills.
+  operatives left with their wounds, ploys used and equipment selected).
+- :mod:`engine.batch` plays many seeded battles of one matchup and reduces them to
+  statistics.
 
 Seeds (one integer decides a whole battle):
 
@@ -28,11 +27,7 @@ Seeds (one integer decides a whole battle):
 from __future__ import annotations
 
 import itertools
-import math
-import multiprocessing
-import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,9 +45,10 @@ from engine.game.setup import SetupError, new_game
 from engine.game.state import GameState, Terminal
 from engine.geometry import Killzone, load_killzone
 from engine.geometry.movement import move_graph
-from engine.inputs import parse_json, read_text
+from engine.inputs import excerpt, parse_json, read_text
 from engine.names import TEAM_FILE_SUFFIXES, is_file_ref
 from engine.rules import unimplemented_rules
+from engine.rules.equipment import MAX_OPTIONS, SELECTIONS, option_of
 from engine.teams.importers.killteamjson import import_killteamjson
 from engine.teams.io import builtin_teams, load_builtin_team, load_roster, load_team
 from engine.teams.model import Operative, Roster, Team
@@ -63,31 +59,28 @@ __all__ = [
     "DEFAULT_SEED",
     "DEFAULT_TEAMS",
     "MISSION_OPS",
+    "NO_EQUIPMENT",
     "OP_TITLES",
-    "BatchStats",
+    "PLOY_KINDS",
     "BattleError",
     "BattleSummary",
     "Matchup",
     "MatchupChoice",
     "OperativeLeft",
-    "Rate",
+    "PloyTally",
     "VpTally",
     "agent_seeds",
     "auto_roster",
     "auto_roster_note",
-    "batch_line",
-    "batch_stats",
-    "default_workers",
     "game_seed",
     "load_team_ref",
     "make_matchup",
     "parse_agents",
+    "parse_equipment",
     "play_battle",
-    "run_batch",
     "summarise",
     "unimplemented_rule_ids",
     "unimplemented_rules_line",
-    "wilson_interval",
 ]
 
 #: The embedded default battle: built-in teams (players A and B, default rosters)...
@@ -104,9 +97,6 @@ DEFAULT_SEED = 1
 MISSION_OPS: tuple[str, ...] = ("kill",)
 #: Column titles of the ops.
 OP_TITLES: Mapping[str, str] = {"kill": "Kill op"}
-
-#: z for a two-sided 95% interval (the 0.975 quantile of the standard normal).
-Z95 = 1.959963984540054
 
 
 class BattleError(KillTeamError, ValueError):
@@ -305,6 +295,65 @@ def parse_agents(text: str | Sequence[str]) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
+#: The word that selects no universal equipment at all (``--equipment-a none``).
+NO_EQUIPMENT = "none"
+
+
+def _canonical_selection(name: str) -> str | None:
+    low = " ".join(name.lower().split())
+    return next((s for s in SELECTIONS if s.lower() == low), None)
+
+
+def parse_equipment(text: str) -> tuple[str, ...]:
+    """A player's universal equipment selection (``rules/KT24.md`` 7.2) from the command
+    line: names separated by commas, each one of :data:`engine.rules.equipment.SELECTIONS`
+    (case-insensitive, extra spaces ignored), e.g. ``"Explosive Grenades (2 frag),Mines"``;
+    ``"none"`` is the empty selection.
+
+    Returns:
+        The canonical names, in the order given.
+
+    Raises:
+        BattleError: an empty name, an unknown name (the message names it and lists the known
+            ones; a grenade option without its split lists its splits), an option selected
+            twice (a grenade option counts once whatever its split), or more than
+            :data:`engine.rules.equipment.MAX_OPTIONS` options.
+    """
+    if " ".join(text.lower().split()) == NO_EQUIPMENT:
+        return ()
+    out: list[str] = []
+    for raw in text.split(","):
+        name = " ".join(raw.split())
+        if not name:
+            raise BattleError(
+                f"equipment {excerpt(text)}: an empty name (give names separated by commas, "
+                f"or {NO_EQUIPMENT})"
+            )
+        got = _canonical_selection(name)
+        if got is None:
+            splits = [s for s in SELECTIONS if option_of(s).lower() == name.lower()]
+            if splits:
+                raise BattleError(
+                    f"equipment {excerpt(name)}: give the split of the grenades: "
+                    f"{', '.join(splits)} (7.2)"
+                )
+            raise BattleError(
+                f"equipment {excerpt(name)}: not a universal equipment option (known: "
+                f"{', '.join(SELECTIONS)}; or {NO_EQUIPMENT})"
+            )
+        if any(option_of(x) == option_of(got) for x in out):
+            raise BattleError(
+                f"equipment {excerpt(text)}: {option_of(got)} selected twice (each option at "
+                "most once, 7.2)"
+            )
+        out.append(got)
+    if len(out) > MAX_OPTIONS:
+        raise BattleError(
+            f"equipment {excerpt(text)}: {len(out)} options, at most {MAX_OPTIONS} (7.2)"
+        )
+    return tuple(out)
+
+
 def agent_seeds(seed: int) -> tuple[int, int]:
     """The agents' own seeds for a battle seed: ``(2 * seed, 2 * seed + 1)`` for A and B."""
     return 2 * seed, 2 * seed + 1
@@ -337,12 +386,15 @@ class MatchupChoice:
             ``teams`` and ``rosters``; neither means :data:`DEFAULT_TEAMS`.
         killzone: a shipped layout name or a layout file (``None``: :data:`DEFAULT_KILLZONE`).
         agents: agent names (:func:`parse_agents`; ``None``: :data:`DEFAULT_AGENTS`).
+        equipment: the universal equipment selections of A and B as text
+            (:func:`parse_equipment`); ``None`` for a player lets its agent choose (7.2).
     """
 
     teams: tuple[str, str] | None = None
     rosters: tuple[str, str] | None = None
     killzone: str | None = None
     agents: str | None = None
+    equipment: tuple[str | None, str | None] = (None, None)
 
 
 @attrs.frozen(slots=True, eq=False)
@@ -387,9 +439,10 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
     """Build a :class:`Matchup` from the user's choices (defaults for what is ``None``).
 
     Raises:
-        BattleError: both teams and rosters given, a team, roster file, killzone or agent
-            name that cannot be used (the message names it), or a drop zone where the
-            operatives might not all be set up (checked here, before any battle is played).
+        BattleError: both teams and rosters given, a team, roster file, killzone, agent
+            name or equipment selection that cannot be used (the message names it and the
+            player), or a drop zone where the operatives might not all be set up (checked
+            here, before any battle is played).
     """
     c = choice or MatchupChoice()
     if c.teams is not None and c.rosters is not None:
@@ -414,6 +467,13 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
     except KillTeamError as exc:
         raise BattleError(f"killzone: {exc}") from None
     agents = parse_agents(c.agents) if c.agents is not None else DEFAULT_AGENTS
+    equipment: dict[str, tuple[str, ...]] = {}
+    for player, text in zip("AB", c.equipment, strict=True):
+        if text is not None:
+            try:
+                equipment[player] = parse_equipment(text)
+            except BattleError as exc:
+                raise BattleError(f"player {player}: {exc}") from None
     bases = {
         p: [r.datacard(k).base_mm for k in range(len(r.operatives))]
         for p, r in zip("AB", rosters, strict=True)
@@ -421,7 +481,13 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
     problems = drop_zone_problems(killzone, bases)
     if problems:
         raise BattleError(f"killzone: {problems[0]}")
-    return Matchup(killzone, (rosters[0], rosters[1]), agents, notes=tuple(notes))
+    return Matchup(
+        killzone,
+        (rosters[0], rosters[1]),
+        agents,
+        options=GameOptions(equipment=equipment),
+        notes=tuple(notes),
+    )
 
 
 def unimplemented_rule_ids(matchup: Matchup) -> dict[str, list[str]]:
@@ -473,6 +539,40 @@ class VpTally:
                 self.vp.setdefault(op, [0, 0])[0 if e["player"] == "A" else 1] += int(e["vp"])
 
 
+#: The kinds of ``ploy_used`` events that are ploys (7.1); kind ``"rule"`` marks other
+#: once-per-turning-point gambits paid the same way, which are not counted as ploys.
+PLOY_KINDS = ("strategy", "firefight")
+
+
+class PloyTally:
+    """Ploys used per player and ploy name, from the ``ploy_used`` events of a battle whose
+    ``ploy_kind`` is a ploy's (:data:`PLOY_KINDS`; ``rules/KT24.md`` 7.1). Each use counts
+    once, Command Re-roll each time it is used. Pass :meth:`on_step` to
+    :func:`engine.game.drivers.play` or ``replay``."""
+
+    def __init__(self) -> None:
+        self.used: dict[str, dict[str, int]] = {"A": {}, "B": {}}
+
+    def on_step(
+        self,
+        before: GameState,
+        action: Action,
+        actor: str,
+        after: GameState,
+        events: list[Event],
+    ) -> None:
+        """Count the ploys used in one step."""
+        for e in events:
+            if e.kind == "ploy_used" and e.get("ploy_kind") in PLOY_KINDS:
+                mine = self.used[str(e["player"])]
+                name = str(e["ploy"])
+                mine[name] = mine.get(name, 0) + 1
+
+    def counts(self, player: str) -> tuple[tuple[str, int], ...]:
+        """``player``'s ``(ploy name, uses)`` pairs, sorted by name."""
+        return tuple(sorted(self.used[player].items()))
+
+
 @attrs.frozen(slots=True)
 class OperativeLeft:
     """An operative at the end: ``id``, ``name`` (its datacard), ``player``, ``wounds`` left
@@ -506,6 +606,10 @@ class BattleSummary:
         hash: the final state's hash (:meth:`GameState.hash`).
         unimplemented_rules: the ids of the team rules of A's and B's teams that the engine
             does not play (:func:`unimplemented_rule_ids`).
+        ploys_used: per player (A, B), ``(ploy name, uses)`` pairs sorted by name
+            (:class:`PloyTally`).
+        equipment: per player (A, B), the universal equipment selected (7.2), canonical
+            names in selection order.
     """
 
     seed: int | None
@@ -524,6 +628,8 @@ class BattleSummary:
     operatives: tuple[OperativeLeft, ...]
     hash: str
     unimplemented_rules: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    ploys_used: tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = ((), ())
+    equipment: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
     def left(self, player: str) -> list[OperativeLeft]:
         """``player``'s operatives still on the killzone."""
@@ -548,6 +654,8 @@ class BattleSummary:
             "vp_by_op": {op: dict(zip(ab, v, strict=True)) for op, v in self.vp_by_op},
             "winner": self.winner or None,
             "kills": dict(zip(ab, self.kills, strict=True)),
+            "ploys_used": {p: dict(used) for p, used in zip(ab, self.ploys_used, strict=True)},
+            "equipment": {p: list(eq) for p, eq in zip(ab, self.equipment, strict=True)},
             "operatives": {
                 p: [
                     {
@@ -573,6 +681,7 @@ def summarise(
     final: GameState,
     tally: VpTally | None = None,
     *,
+    ploys: PloyTally | None = None,
     seed: int | None = None,
     agents: tuple[str, str] = ("", ""),
 ) -> BattleSummary:
@@ -581,6 +690,7 @@ def summarise(
     Args:
         tally: the VP per op seen while playing; without it (or when it does not add up to
             the state's VP) the difference is put under the op ``"other"``.
+        ploys: the ploys seen used while playing; without it none are listed.
         seed: the battle seed; agents: agent names for A and B (for the record).
     """
     ctx = final.ctx
@@ -628,6 +738,8 @@ def summarise(
             tuple(sorted(d.id for d in unimplemented_rules(teams[0]))),
             tuple(sorted(d.id for d in unimplemented_rules(teams[1]))),
         ),
+        ploys_used=((), ()) if ploys is None else (ploys.counts("A"), ploys.counts("B")),
+        equipment=(final.player("A").equipment, final.player("B").equipment),
     )
 
 
@@ -658,11 +770,13 @@ def play_battle(
     sa, sb = agent_seeds(seed)
     agents = {"A": make_agent(matchup.agents[0], sa), "B": make_agent(matchup.agents[1], sb)}
     tally = VpTally()
+    ploys = PloyTally()
 
     def step(
         before: GameState, action: Action, actor: str, after: GameState, events: list[Event]
     ) -> None:
         tally.on_step(before, action, actor, after, events)
+        ploys.on_step(before, action, actor, after, events)
         if on_step is not None:
             on_step(before, action, actor, after, events)
 
@@ -673,238 +787,4 @@ def play_battle(
         on_step=step,
         max_steps=matchup.options.max_steps,
     )
-    return final, summarise(final, tally, seed=seed, agents=matchup.agents)
-
-
-# -------------------------------------------------------------------------------------------
-# Batches
-# -------------------------------------------------------------------------------------------
-
-
-def batch_line(index: int, summary: BattleSummary) -> dict[str, Any]:
-    """One game of a batch as JSON data (a line of ``killteam batch --out``)."""
-    data = summary.to_json()
-    return {
-        "index": index,
-        "seed": summary.seed,
-        "agents": data["agents"],
-        "vp": data["vp"],
-        "vp_by_op": data["vp_by_op"],
-        "winner": data["winner"],
-        "kills": data["kills"],
-        "steps": summary.steps,
-        "finished": summary.finished,
-        "hash": summary.hash,
-        "unimplemented_rules": data["unimplemented_rules"],
-    }
-
-
-_WORKER_MATCHUP: Matchup | None = None
-
-
-def _worker_init(choice: MatchupChoice) -> None:
-    global _WORKER_MATCHUP
-    if _WORKER_MATCHUP is None:  # a spawned process; a forked one inherits the parent's
-        _WORKER_MATCHUP = make_matchup(choice)  # once per process: its caches stay warm
-
-
-def _worker_game(base: int, index: int) -> dict[str, Any]:
-    assert _WORKER_MATCHUP is not None
-    _, summary = play_battle(_WORKER_MATCHUP, game_seed(base, index))
-    return batch_line(index, summary)
-
-
-def run_batch(
-    choice: MatchupChoice,
-    games: int,
-    *,
-    base_seed: int = DEFAULT_SEED,
-    workers: int = 1,
-    on_game: Callable[[dict[str, Any]], None] | None = None,
-) -> list[dict[str, Any]]:
-    """Play ``games`` battles of one matchup, game ``i`` with :func:`game_seed` ``(base_seed,
-    i)``.
-
-    With ``workers > 1`` the games run in that many processes: forked where the platform
-    allows, after the movement graphs are built (:meth:`Matchup.warm`), so every worker
-    starts warm; otherwise each builds the matchup once. The results are the same for any
-    number of workers.
-
-    Args:
-        on_game: called with each game's line as it finishes (in completion order).
-
-    Returns:
-        One :func:`batch_line` per game, sorted by index.
-
-    Raises:
-        BattleError: the matchup cannot be built.
-        ValueError: ``games`` or ``workers`` below 1, or a negative base seed.
-    """
-    if games < 1 or workers < 1:
-        raise ValueError(f"games and workers must be at least 1 (games {games}, workers {workers})")
-    if base_seed < 0:
-        raise ValueError(f"the base seed must be non-negative, not {base_seed}")
-    matchup = make_matchup(choice)  # fail here, once, before any process starts
-    results: list[dict[str, Any]] = []
-    if workers == 1:
-        for i in range(games):
-            _, summary = play_battle(matchup, game_seed(base_seed, i))
-            line = batch_line(i, summary)
-            results.append(line)
-            if on_game is not None:
-                on_game(line)
-    else:
-        global _WORKER_MATCHUP
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        if context.get_start_method() == "fork":
-            matchup.warm()
-            _WORKER_MATCHUP = matchup
-        try:
-            with ProcessPoolExecutor(
-                max_workers=min(workers, games),
-                mp_context=context,
-                initializer=_worker_init,
-                initargs=(choice,),
-            ) as pool:
-                futures = [pool.submit(_worker_game, base_seed, i) for i in range(games)]
-                for fut in as_completed(futures):
-                    line = fut.result()
-                    results.append(line)
-                    if on_game is not None:
-                        on_game(line)
-        finally:
-            _WORKER_MATCHUP = None
-    return sorted(results, key=lambda r: int(r["index"]))
-
-
-def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion (95% with the default ``z``):
-    ``(p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)`` with ``p = successes / n``.
-
-    Unlike the normal approximation it stays inside [0, 1] and is sensible at 0 or ``n``
-    successes and for small ``n``.
-
-    Raises:
-        ValueError: ``n < 1`` or ``successes`` outside 0..n.
-    """
-    if n < 1 or not 0 <= successes <= n:
-        raise ValueError(f"need 0 <= successes <= n and n >= 1 (successes {successes}, n {n})")
-    p = successes / n
-    z2 = z * z
-    centre = p + z2 / (2 * n)
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    denom = 1 + z2 / n
-    lo = 0.0 if successes == 0 else max(0.0, (centre - half) / denom)
-    hi = 1.0 if successes == n else min(1.0, (centre + half) / denom)
-    return lo, hi
-
-
-@attrs.frozen(slots=True)
-class Rate:
-    """``count`` of ``n`` games, its ``rate`` and 95% Wilson interval ``ci``."""
-
-    count: int
-    n: int
-    rate: float
-    ci: tuple[float, float]
-
-    @classmethod
-    def of(cls, count: int, n: int) -> Rate:
-        """The rate of ``count`` in ``n`` games."""
-        return cls(count, n, count / n, wilson_interval(count, n))
-
-
-@attrs.frozen(slots=True)
-class BatchStats:
-    """Statistics of a batch, from player A's side.
-
-    Attributes:
-        games: games played; unfinished: games that hit the step limit.
-        win, draw, loss: A's results (:class:`Rate`).
-        mean_vp: mean VP (A, B); mean_vp_by_op: op -> mean VP (A, B);
-        mean_kills: mean enemy operatives incapacitated (A, B); mean_steps: mean inputs.
-    """
-
-    games: int
-    unfinished: int
-    win: Rate
-    draw: Rate
-    loss: Rate
-    mean_vp: tuple[float, float]
-    mean_vp_by_op: tuple[tuple[str, tuple[float, float]], ...]
-    mean_kills: tuple[float, float]
-    mean_steps: float
-
-    def to_json(self) -> dict[str, Any]:
-        """The statistics as JSON data (``killteam batch --json``); floats to 4 decimals."""
-
-        def r(x: float) -> float:
-            return round(x, 4)
-
-        def rate(x: Rate) -> dict[str, Any]:
-            return {"count": x.count, "rate": r(x.rate), "ci95": [r(x.ci[0]), r(x.ci[1])]}
-
-        def ab(v: tuple[float, float]) -> dict[str, float]:
-            return {"A": r(v[0]), "B": r(v[1])}
-
-        return {
-            "games": self.games,
-            "unfinished": self.unfinished,
-            "a": {"win": rate(self.win), "draw": rate(self.draw), "loss": rate(self.loss)},
-            "mean_vp": ab(self.mean_vp),
-            "mean_vp_by_op": {op: ab(v) for op, v in self.mean_vp_by_op},
-            "mean_kills": ab(self.mean_kills),
-            "mean_steps": r(self.mean_steps),
-        }
-
-
-def batch_stats(lines: Sequence[Mapping[str, Any]]) -> BatchStats:
-    """Reduce :func:`batch_line` data to :class:`BatchStats` (win/draw/loss of player A with
-    Wilson 95% intervals, means per player).
-
-    Raises:
-        ValueError: no games.
-    """
-    n = len(lines)
-    if n == 0:
-        raise ValueError("no games to summarise")
-    winners = [line["winner"] for line in lines]
-    ops: list[str] = list(MISSION_OPS)
-    for line in lines:
-        ops += [op for op in line["vp_by_op"] if op not in ops]
-
-    def mean(values: Iterator[float]) -> float:
-        return sum(values) / n
-
-    def pair(key: str) -> tuple[float, float]:
-        return (mean(line[key]["A"] for line in lines), mean(line[key]["B"] for line in lines))
-
-    return BatchStats(
-        games=n,
-        unfinished=sum(1 for line in lines if not line.get("finished", True)),
-        win=Rate.of(winners.count("A"), n),
-        draw=Rate.of(sum(1 for w in winners if not w), n),
-        loss=Rate.of(winners.count("B"), n),
-        mean_vp=pair("vp"),
-        mean_vp_by_op=tuple(
-            (
-                op,
-                (
-                    mean(line["vp_by_op"].get(op, {}).get("A", 0) for line in lines),
-                    mean(line["vp_by_op"].get(op, {}).get("B", 0) for line in lines),
-                ),
-            )
-            for op in ops
-        ),
-        mean_kills=pair("kills"),
-        mean_steps=mean(line["steps"] for line in lines),
-    )
-
-
-def default_workers() -> int:
-    """The default number of worker processes: the CPUs this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+    return final, summarise(final, tally, ploys=ploys, seed=seed, agents=matchup.agents)

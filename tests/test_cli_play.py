@@ -1,5 +1,5 @@
 """``killteam play``, ``replay`` and ``batch`` end to end, and the library under them
-(``engine.play``, ``engine.narration``, ``engine.board``).
+(``engine.play``, ``engine.batch``, ``engine.narration``, ``engine.board``).
 
 The end-to-end tests run the command's ``main`` (what the console script calls) in this
 process, and the real command in a subprocess (``python -m engine.cli``, the console script's
@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from engine.batch import wilson_interval
 from engine.cli import main
 from engine.game.actions import parse_action
 from engine.game.drivers import ScriptedDice
@@ -35,7 +36,6 @@ from engine.play import (
     game_seed,
     load_team_ref,
     parse_agents,
-    wilson_interval,
 )
 from engine.teams import load_builtin_team
 from tests.test_import_killteamjson import _fixture
