@@ -145,6 +145,26 @@ def test_7_1_while_a_condition_holds() -> None:
         assert change(s, "PLOA-1", "hit") == expected, wounds
 
 
+def test_7_1_weapon_rule_gained_for_the_turning_point() -> None:
+    # Steady Aim (Gambit step of TP2): A's ranged weapons gain Balanced until the end of the
+    # TP. PLOA-1's Gun (no re-roll rule of its own) then offers Balanced's re-roll of one
+    # attack die (6) after rolling 6,5,2,1.
+    s, _ = pass_windows(pos(SPENT, cp=(0, 0)))
+    s, _ = run(s, [], dice=["4,3"])
+    # A: Steady Aim; B (2CP in TP2) passes the Gambit step and then Opening Move, A passes.
+    s, _ = run(s, ["Initiative A", "Ploy steady aim", "Pass", "Pass", "Pass"])
+    assert [(e.kind, e.player, e.detail) for e in s.effects] == [
+        ("weapon_rule", "A", "ranged:Balanced")
+    ]
+    s, _ = run(
+        s,
+        ["Activate PLOA-1 engage", "Shoot PLOA-1 gun at PLOB-1", "Pass"],  # B: no Brace
+        dice=["6,5,2,1"],
+    )
+    assert where(s) == ("A", "reroll", "")
+    assert texts(s) == ["Keep", "Re-roll 1", "Re-roll 2", "Re-roll 5", "Re-roll 6"]
+
+
 # -- stat changes (2.1) ------------------------------------------------------------------
 
 
