@@ -24,7 +24,7 @@ import itertools
 import pytest
 
 from engine.agents import RandomAgent
-from engine.game import IllegalActionError, new_game, parse_action
+from engine.game import GameOptions, IllegalActionError, new_game, parse_action
 from engine.game.actions import Action, format_action
 from engine.game.drivers import SeededDice
 from engine.game.flow import _sort_key
@@ -71,15 +71,23 @@ def _loadout_weapons(rosters: dict[str, Roster]) -> dict[str, set[str]]:
 _WEAPON_EVENTS = ("shoot_declared", "fight_declared", "retaliation_weapon")
 
 
-def _play_checked(seed: int) -> None:
+def _play_checked(
+    seed: int, rosters: tuple[Roster, Roster] | None = None, options: GameOptions | None = None
+) -> tuple[GameState, list[str]]:
+    """Play the game of ``seed`` with every check of the module docstring: on the built-in
+    teams of its pair by default, else on ``rosters`` (A, B). Returns the final state and
+    the trigger of every ploy used, in order."""
     layout = LAYOUTS[seed % 2]
-    a, b = _PAIRS[seed % len(_PAIRS)]
-    state = new_game(_KZ[layout], _TEAMS[a], _TEAMS[b])
-    allowed = _loadout_weapons({"A": _TEAMS[a], "B": _TEAMS[b]})
+    if rosters is None:
+        a, b = _PAIRS[seed % len(_PAIRS)]
+        rosters = (_TEAMS[a], _TEAMS[b])
+    state = new_game(_KZ[layout], rosters[0], rosters[1], options)
+    allowed = _loadout_weapons({"A": rosters[0], "B": rosters[1]})
     rec = GameRecorder(make_header(state, seed=seed, agents={"A": "random", "B": "random"}))
     agents = {"A": RandomAgent(2 * seed + 1), "B": RandomAgent(2 * seed + 2)}
     dice = SeededDice(seed)
     round_tripped: set[Action] = set()
+    triggers: list[str] = []
     while not state.is_terminal:
         _check_resources(state)
         node = state.node
@@ -107,6 +115,8 @@ def _play_checked(seed: int) -> None:
         assert again.hash() == after.hash() and events2 == events
         assert state.hash() == before
         for e in events:
+            if e.kind == "ploy_used":
+                triggers.append(e["trigger"])
             if e.kind in _WEAPON_EVENTS:
                 assert e["weapon"] in allowed[e["op"]], (e["op"], e["weapon"], seed)
         rec.on_step(state, action, actor, after, events)
@@ -119,6 +129,7 @@ def _play_checked(seed: int) -> None:
     assert result.winner == ("" if vp[0] == vp[1] else ("A" if vp[0] > vp[1] else "B"))
     assert all(0 <= v <= 6 for v in vp)  # kill op only: at most 5 grades + 1
     assert replay(rec.lines).hash() == state.hash()
+    return state, triggers
 
 
 @pytest.mark.parametrize("batch", range(GAMES // BATCH))

@@ -46,6 +46,10 @@ Decisions (``rules/KT24.md`` section in brackets):
   Command Re-roll (1CP) re-rolls the lowest failed die when the exact expected gain of doing
   so (over the six faces, through saves or the fight's resolution) is at least
   :data:`CP_GAIN` of an operative.
+- **Ploys** (1.4, 7.1; :mod:`engine.agents.ploy_choices`): in the Gambit step and in ploy
+  windows it uses a ploy when it can pay for it and keep 1CP for Command Re-roll,
+  preferring one used on the operative the trigger names; otherwise it passes. In a dice
+  window the re-roll rule above comes first.
 - **Retaliation weapon** (5.2): the one with the best exact fight value. **Strike and block**
   (5.2 step 4): the dice core's optimal resolution
   (:class:`engine.dice.fight.Resolver`) from the exact position.
@@ -82,7 +86,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from engine.agents import attack_choices, equipment_choices
+from engine.agents import attack_choices, equipment_choices, ploy_choices
 from engine.agents.attack_choices import CP_GAIN
 from engine.agents.position import (
     EXPOSURE_WEIGHT,
@@ -139,7 +143,9 @@ class HeuristicAgent:
             "interrupt": self._action,
             "guard": self._guard,
             "reroll": attack_choices.reroll,
-            "dice_ploy": attack_choices.reroll,
+            "dice_ploy": ploy_choices.dice_ploy,
+            "gambit": ploy_choices.ploy_window,
+            "ploy": ploy_choices.ploy_window,
             "free_action": self._action,
             "retaliate": attack_choices.retaliate,
             "resolve": self._resolve,

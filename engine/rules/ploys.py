@@ -172,6 +172,16 @@ class Token:
 Primitive = StatChange | GainWeaponRule | FreeAction | ExtraMove | Token
 
 
+def _active_operative(w: Work) -> str:
+    """The operative whose activation is in progress, or ``""``."""
+    from engine.game.universal import ActivationFrame
+
+    for f in reversed(w.stack):
+        if isinstance(f, ActivationFrame) and f.mode == "activation":
+            return f.op
+    return ""
+
+
 def _always(_w: Work, _player: str, _info: Mapping[str, Any]) -> bool:
     return True
 
@@ -264,7 +274,12 @@ class Ploy:
         """Apply the primitives then the code hook (the window checked the action)."""
         op = str(info.get("op", "")) if self.target == "self" else action.target
         for e in self.effects:
-            e.apply(w, player, op, op or self.name)
+            source = op or self.name
+            if getattr(e, "until", "") == "end_activation":
+                # "Until the end of the activation" is the activation in progress, whoever
+                # the ploy was used on (Effect.until ends it with its source's activation).
+                source = _active_operative(w) or source
+            e.apply(w, player, op, source)
         if self.use_hook is not None:
             return self.use_hook(w, player, action, info)
         return None

@@ -1,0 +1,235 @@
+"""A test-only kill team with one ploy at every trigger of the ploy windows
+(:data:`engine.game.ploys.TRIGGERS`; ``rules/KT24.md`` 1.4, 7.1).
+
+The team ``ploytest`` (operative ids ``PLOA-1``... for player A and ``PLOB-1``... for player
+B, since both players field it) declares its ploys in its data, and this module registers
+their implementations in the team rule registry (:mod:`engine.rules.registry`) under the
+team's identity, as a team module of ``teams/`` does. So every battle with this team has its
+ploys, and a record of such a battle replays with them (in a process that imported this
+module). Each ploy does something a test can observe:
+
+======================  ============  ===========================================================
+trigger                 ploy          effect (all 1CP)
+======================  ============  ===========================================================
+gambit                  Quickstep     strategy: Move +1" for the kill team until the end of the TP
+gambit                  Steady Aim    strategy: ranged weapons of the kill team gain Balanced (TP)
+turning_point_start     Early Start   a token ``early`` for the player until the end of the TP
+firefight_start         Opening Move  a friendly operative moves up to 2" at once (ExtraMove)
+firefight_end           Dig In        a friendly operative gets token ``dug_in`` for the battle
+turning_point_end       Regroup       code hook: the player's counter ``regroup`` goes up by 1
+activation_start        Surge         the activated friendly operative: Move +2" until the end of
+                                      the activation
+activation_end          Stay Sharp    the friendly operative ending its activation: APL +1 until
+                                      the end of its next activation
+counteract_start        Quick Feet    the counteracting operative may Dash for 0AP in its next
+                                      activation (FreeAction)
+target_selected         Brace         the friendly target of a Shoot or Fight: Save improved by 1
+                                      until the end of the TP (begun during the action: it
+                                      applies after it, 2.1)
+attack_dice             Focus         code hook: re-roll every attack die showing 1
+defence_dice            Hunker        code hook: re-roll every defence die showing 1
+incapacitated           Vengeance     the kill team's weapons gain Lethal 5+ until the end of the
+                                      TP, when a friendly operative is incapacitated
+======================  ============  ===========================================================
+
+Every ploy used on "the operative the trigger names" is usable only when that operative is
+friendly (its condition), and the dice ploys only when a die shows 1 that was not re-rolled.
+
+This module holds no tests itself (pytest collects nothing from it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.game import GameOptions, GameState
+from engine.game.actions import Action
+from engine.game.context import Hooks
+from engine.game.ploys import TRIGGERS, Reroll
+from engine.game.scenario import position
+from engine.game.work import Work
+from engine.rules import registry
+from engine.rules.ploys import (
+    ExtraMove,
+    FreeAction,
+    GainWeaponRule,
+    Ploy,
+    StatChange,
+    Token,
+)
+from engine.teams.io import team_from_dict
+from engine.teams.model import Roster, Team
+from tests.test_game_rules_common import LAB, team_data
+
+TEAM_ID = "ploytest"
+
+
+def _friendly_op(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    """The operative the trigger names is one of ``player``'s."""
+    op = info.get("op", "")
+    return bool(op) and w.ctx.owner[op] == player
+
+
+def _friendly_target(w: Work, player: str, op: str, info: Mapping[str, Any]) -> bool:
+    """``op`` is the (friendly) target the trigger names."""
+    return bool(op == info.get("target", ""))
+
+
+def _a_one(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    """A die of the window shows 1 and was not re-rolled yet."""
+    dice, flags = info.get("dice", ()), info.get("flags", ())
+    return any(v == 1 and not f for v, f in zip(dice, flags, strict=True))
+
+
+def _reroll_ones(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> Reroll:
+    """Re-roll every die showing 1 not re-rolled yet."""
+    dice, flags = info.get("dice", ()), info.get("flags", ())
+    return Reroll(tuple(v for v, f in zip(dice, flags, strict=True) if v == 1 and not f))
+
+
+def _regroup(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+    """Count the use on the player's counter ``regroup``."""
+    w.count(player, "regroup", add=1)
+
+
+def _friend_down(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    """The incapacitated operative the trigger names is friendly."""
+    return _friendly_op(w, player, info)
+
+
+PLOYS: tuple[Ploy, ...] = (
+    Ploy("Quickstep", "strategy", effects=(StatChange("move", 1, "end_tp"),)),
+    Ploy("Steady Aim", "strategy", effects=(GainWeaponRule("Balanced", "ranged", "end_tp"),)),
+    Ploy(
+        "Early Start",
+        "firefight",
+        triggers=("turning_point_start",),
+        effects=(Token("early", "end_tp"),),
+    ),
+    Ploy(
+        "Opening Move",
+        "firefight",
+        triggers=("firefight_start",),
+        target="friendly",
+        effects=(ExtraMove(2.0),),
+    ),
+    Ploy(
+        "Dig In",
+        "firefight",
+        triggers=("firefight_end",),
+        target="friendly",
+        effects=(Token("dug_in", "end_battle"),),
+    ),
+    Ploy("Regroup", "firefight", triggers=("turning_point_end",), use_hook=_regroup),
+    Ploy(
+        "Surge",
+        "firefight",
+        triggers=("activation_start",),
+        target="self",
+        condition=_friendly_op,
+        effects=(StatChange("move", 2, "end_activation"),),
+    ),
+    Ploy(
+        "Stay Sharp",
+        "firefight",
+        triggers=("activation_end",),
+        target="self",
+        condition=_friendly_op,
+        effects=(StatChange("apl", 1, "end_next_activation"),),
+    ),
+    Ploy(
+        "Quick Feet",
+        "firefight",
+        triggers=("counteract_start",),
+        target="self",
+        condition=_friendly_op,
+        effects=(FreeAction("Dash"),),
+    ),
+    Ploy(
+        "Brace",
+        "firefight",
+        triggers=("target_selected",),
+        target="friendly",
+        eligible=_friendly_target,
+        effects=(StatChange("save", -1, "end_tp"),),
+    ),
+    Ploy("Focus", "firefight", triggers=("attack_dice",), condition=_a_one, use_hook=_reroll_ones),
+    Ploy(
+        "Hunker", "firefight", triggers=("defence_dice",), condition=_a_one, use_hook=_reroll_ones
+    ),
+    Ploy(
+        "Vengeance",
+        "firefight",
+        triggers=("incapacitated",),
+        condition=_friend_down,
+        effects=(GainWeaponRule("Lethal 5+", "", "end_tp"),),
+    ),
+)
+"""The team's ploys (module docstring), at least one per trigger."""
+
+BY_TRIGGER: dict[str, Ploy] = {t: next(p for p in PLOYS if t in p.triggers) for t in TRIGGERS}
+"""The first of :data:`PLOYS` at each trigger."""
+
+
+def _installer(ploy: Ploy) -> registry.Installer:
+    def install(hooks: Hooks, players: tuple[str, ...]) -> None:
+        hooks.ploy(ploy, players)
+
+    return install
+
+
+for _p in PLOYS:
+    registry.register(
+        registry.rule_id(TEAM_ID, f"{_p.kind}_ploy", _p.name),
+        _installer(_p),
+        f"Test ploy at {', '.join(_p.triggers)}.",
+    )
+
+
+def _data() -> dict[str, Any]:
+    data = team_data(TEAM_ID)
+    data["name"] = "Ploy Test"
+    data["ploys"] = [
+        {"name": p.name, "kind": p.kind, "cp": p.cp, "summary": "A test ploy."} for p in PLOYS
+    ]
+    data["default_roster"] = ["Trooper", "Trooper", "Captain"]
+    return data
+
+
+TEAM: Team = team_from_dict(_data(), TEAM_ID)
+"""The test team (its operative types are those of ``tests/test_game_rules_common``)."""
+
+ROSTER = ("Trooper", "Trooper", "Gunner", "Brawler", "Captain", "Weakling")
+"""Roster entries: index i is ``PLOA-(i+1)`` / ``PLOB-(i+1)``."""
+
+
+def roster(types: Sequence[str] = ROSTER) -> Roster:
+    """A roster of the test team."""
+    return Roster(TEAM, tuple(types))
+
+
+def add_ploys(
+    state: GameState, ploys: Sequence[Any], players: tuple[str, ...] = ("A", "B")
+) -> None:
+    """Offer extra ``ploys`` (:class:`engine.game.ploys.PloyLike`) to ``players`` in the battle
+    of ``state`` (its hooks are shared by every state of the battle). For scripted tests: a
+    record of the battle would not replay them."""
+    for p in ploys:
+        state.ctx.hooks.ploy(p, players)
+
+
+def pos(
+    operatives: Mapping[str, Mapping[str, Any]],
+    *,
+    cp: tuple[int, int] = (3, 3),
+    options: GameOptions | None = None,
+    red: Sequence[str] = ROSTER,
+    blu: Sequence[str] = ROSTER,
+    **kw: Any,
+) -> GameState:
+    """A Firefight-phase position on the LAB killzone (``tests/test_game_rules_common``) with
+    the test team for both players (:func:`engine.game.scenario.position`)."""
+    return position(
+        LAB, roster(red), roster(blu), operatives=operatives, cp=cp, options=options, **kw
+    )
