@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import attrs
 import pytest
 
 from engine.game import Decision, GameOptions, GameState, IllegalActionError, Terminal, new_game
@@ -21,8 +22,14 @@ def fresh(
     red: Sequence[str] = ("Trooper",),
     blu: Sequence[str] = ("Trooper",),
     options: GameOptions | None = None,
+    equipment: dict[str, tuple[str, ...]] | None = None,
 ) -> GameState:
-    return new_game(LAB, roster(RED, red), roster(BLU, blu), options)
+    """A new battle on LAB; the universal equipment selections are fixed (none unless
+    ``equipment`` says), so the set-up goes from the drop zones straight to deployment."""
+    opts = options or GameOptions()
+    if not opts.equipment:
+        opts = attrs.evolve(opts, equipment=equipment or {"A": (), "B": ()})
+    return new_game(LAB, roster(RED, red), roster(BLU, blu), opts)
 
 
 def deploy_all(s: GameState) -> tuple[GameState, list[str]]:
