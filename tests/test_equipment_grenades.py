@@ -625,3 +625,20 @@ def test_heuristic_agent_plays_with_grenades() -> None:
     agents: dict[str, Agent] = {"A": HeuristicAgent(), "B": RandomAgent(3)}
     end = play_out(_open_position(), agents, SeededDice(3))
     assert end.is_terminal
+
+
+def test_heuristic_stun_rule_of_thumb() -> None:
+    # Rule of thumb (engine.agents.heuristic): 4/6 x STUN_GAIN (0.1) for each enemy tested,
+    # half for one already activated, minus the same for a friendly one. BLU-1 and BLU-2
+    # ready, RED-2 ready: 4/6 x 0.1 x (1 + 1 - 1) = 0.0667; with BLU-2 expended 0.0333.
+    from engine.agents.heuristic import _stun_value
+
+    ops: dict[str, dict[str, Any]] = {
+        "RED-1": {"at": (5, OPEN)},
+        "BLU-1": {"at": (10, OPEN)},
+        "BLU-2": {"at": (10 + 2 * R + 0.7, OPEN)},
+        "RED-2": {"at": (10 - 2 * R - 0.9, OPEN)},
+    }
+    assert _stun_value(Work(gpos(ops)), "A", "BLU-1") == pytest.approx(0.4 / 6)
+    ops["BLU-2"] = {**ops["BLU-2"], "ready": False}
+    assert _stun_value(Work(gpos(ops)), "A", "BLU-1") == pytest.approx(0.2 / 6)

@@ -84,6 +84,7 @@ __all__ = [
     "smoke_spot_problem",
     "smoke_spots",
     "stun_candidates",
+    "stun_tested",
     "wholly_in_smoke",
 ]
 
@@ -583,15 +584,17 @@ class StunGrenade:
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """Spend a use and roll the stun tests (:class:`StunTestFrame`)."""
-        t = w.op(a.target)
-        tp = w.place(t)
-        near = [
-            q.id
-            for q in w.alive()
-            if q.id != t.id and w.distance(tp, w.place(q)) <= STUN_REACH + _EPS
-        ]
         _use(w, o.player, "stun")
-        w.stack.append(StunTestFrame(ops=(t.id, *near), source=o.id, player=o.player))
+        w.stack.append(StunTestFrame(ops=stun_tested(w, a.target), source=o.id, player=o.player))
+
+
+def stun_tested(w: Work, target: str) -> tuple[str, ...]:
+    """The operatives that take a stun test when a stun grenade selects ``target``: it, then
+    every other operative on the killzone within 1" of it, in roster order (7.2)."""
+    tp = w.place(w.op(target))
+    reach = STUN_REACH + _EPS
+    near = [q.id for q in w.alive() if q.id != target and w.distance(tp, w.place(q)) <= reach]
+    return (target, *near)
 
 
 @attrs.frozen(slots=True)
