@@ -512,7 +512,7 @@ class SmokeGrenade:
 
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
         """``Act <op> smoke grenade at x,y[,z]`` for each listed spot (:func:`smoke_spots`)."""
-        if _cannot_throw(w, o, "smoke", self.name) is not None:
+        if not w.pl(o.player).equipment or _cannot_throw(w, o, "smoke", self.name) is not None:
             return []
         return [Action("Act", op=o.id, text=self.text, point=p) for p in smoke_spots(w, o)]
 
@@ -560,7 +560,7 @@ class StunGrenade:
 
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
         """``Act <op> stun grenade on <enemy>`` for each enemy it may select."""
-        if _cannot_throw(w, o, "stun", self.name) is not None:
+        if not w.pl(o.player).equipment or _cannot_throw(w, o, "stun", self.name) is not None:
             return []
         return [Action("Act", op=o.id, text=self.text, target=e.id) for e in stun_candidates(w, o)]
 
