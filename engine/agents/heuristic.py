@@ -39,6 +39,10 @@ Decisions (``rules/KT24.md`` section in brackets):
     are not valued in full: this saves sight queries and never changes the choice.)
   - End activation: the position value where it stands. Guard (9.3): worth a little for an
     operative with a ranged weapon and no shot now. Marker and hatch actions: nothing.
+  - Stun Grenade (7.2): the chance of a stun test (4 in 6) times :data:`STUN_GAIN` for each
+    enemy that takes one (half for an enemy already activated this turning point, whose
+    next activation is further off), minus the same for each friendly operative; so it
+    stuns the group with the most ready enemies. Smoke Grenade: nothing (not used).
 - **Counteract** (1.6) and **On Guard interrupts** (9.3): taken by the operative with the
   best shot (or fight) now when it is worth at least a fifth of an operative.
 - **Re-rolls** (2.4, 6, 7.1): weapon re-rolls always re-roll failed dice only (Relentless
@@ -110,6 +114,7 @@ from engine.game.actions import MOVE_VERBS, Action
 from engine.game.state import Decision, GameState, OperativeState, other
 from engine.game.work import Work
 from engine.geometry import Killzone, Placement
+from engine.rules.equipment.grenades import STUN_GRENADE, STUN_TEST, stun_tested
 
 __all__ = ["CP_GAIN", "HeuristicAgent"]
 
@@ -117,6 +122,8 @@ __all__ = ["CP_GAIN", "HeuristicAgent"]
 OPPORTUNITY = 0.2
 #: How many move destinations get the full (geometry-heavy) evaluation.
 TOP_DESTINATIONS = 6
+#: Value of an operative's action point lost to a stun grenade, in operatives.
+STUN_GAIN = 0.1
 
 
 class HeuristicAgent:
@@ -296,6 +303,8 @@ class HeuristicAgent:
                 scored.append((base + fight_action_value(w, o, a.weapon, t), i, a))
             elif v in MOVE_VERBS and a.point is not None:
                 moves.append((i, a))
+            elif v == "Act" and a.text == STUN_GRENADE.text and a.target:
+                scored.append((base + _stun_value(w, me, a.target), i, a))
             elif v == "Guard":
                 g = 0.1 if not best_shot_now(w, o, as_engage=False) else -0.05
                 scored.append((base + g, i, a))
@@ -438,6 +447,17 @@ def _seen(w: Work, kz: Killzone, zone: str, eyes: list[Placement], p: Placement)
         if len(cache) < 100_000:
             cache[key] = hit
     return hit
+
+
+def _stun_value(w: Work, me: str, target: str) -> float:
+    """The Stun Grenade rule of thumb (module docstring), in operatives."""
+    chance = (7 - STUN_TEST) / 6
+    value = 0.0
+    for op in stun_tested(w, target):
+        q = w.op(op)
+        weight = 1.0 if q.ready else 0.5
+        value += weight if q.player != me else -weight
+    return chance * STUN_GAIN * value
 
 
 def _best_opportunity(w: Work, legal: list[Action], verb: str, as_engage: bool) -> Action:

@@ -190,6 +190,16 @@ _TEMPLATES: dict[str, Any] = {
     "guard_ended": lambda e: guard_ended_text(e),
     "interrupt": lambda e: f"{e['op']} interrupts from On Guard",
     "stunned": lambda e: f"  {e['op']} is stunned (APL -1)",
+    "stun_test": lambda e: (
+        f"  {e['op']} stun test: {e['roll']} ({'stunned' if e['stunned'] else 'no effect'})"
+    ),
+    "smoke_placed": lambda e: (
+        f"{e['op']} places smoke marker {e['marker']} at ({e['x']:g}, {e['y']:g})"
+        + (f' at {e["z"]:g}"' if e["z"] else "")
+    ),
+    "smoke_duration": lambda e: f"  {e['marker']} lasts {e['activations']} activation(s)",
+    "smoke_removed": lambda e: f"{e['marker']} is removed ({e['why']})",
+    "grenade_used": lambda e: f"  {e['player']} has {e['left']} {e['grenade']} grenade(s) left",
     "vp_scored": lambda e: f"{e['player']} scores {e['vp']}VP ({e['why']})",
     "kill_grade": lambda e: f"{e['player']} reaches kill grade {e['grade']}",
     "turning_point_ended": lambda e: (

@@ -393,9 +393,11 @@ class TurningPointFrame:
             w.stack.append(InitiativeFrame())
             ploys.open_window(w, "turning_point_start", tp=w.tp)
         elif self.stage == "ready":
-            _ready_step(w)
             w.replace_top(stage="gambit")
             w.stack.append(GambitFrame(turn=w.initiative))
+            # Last, so a rule may push a frame at the ready_step event (the smoke markers'
+            # D3, 7.2): it runs before the Gambit step.
+            _ready_step(w)
         elif self.stage == "gambit":
             w.phase = "firefight"
             w.replace_top(stage="end")

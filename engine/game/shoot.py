@@ -206,6 +206,9 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     if fixed is None:
         tg = targeting(w, o, t)
         cover, obscured = tg.in_cover, tg.obscured
+        if not obscured and w.ctx.hooks.would.get("would_be_obscured"):
+            # Blast secondaries inherit the primary's obscured (6), smoke's too (7.2).
+            obscured = bool(w.would("would_be_obscured", obscured, op=o.id, target=t.id))
     targets: tuple[str, ...] = (t.id,)
     blast = prof.rules.get(Blast)
     if isinstance(blast, Blast):
