@@ -3,8 +3,8 @@ rule, in :mod:`engine.rules.equipment.grenades`.
 
 Positions are LAB positions (``test_game_rules_common``: 32 mm bases, radius ``R`` = 0.63";
 the lane at y 13-16 is open, the wall at x 10-11, y 17-21.5 is 5" tall). The selection is put
-on the players directly and the module installed on the battle's hooks (:func:`equip`), as
-the set-up steps that select equipment are not part of these tests. Player A's roster has
+on the players directly (:func:`equip`), as the set-up steps that select equipment are not
+part of these tests. Player A's roster has
 two Sappers (RED-7, RED-8) carrying weapons with Piercing 2 and Piercing Crits 2 and its own Frag
 Grenade.
 """
@@ -68,8 +68,8 @@ RED_ROSTER = (*ROSTER, "Sapper", "Sapper")  # RED-7 and RED-8 are Sappers
 
 
 def equip(s: GameState, a: Sequence[str] = (), b: Sequence[str] = ()) -> GameState:
-    """``s`` with the grenade module installed and A's and B's equipment selections."""
-    grenades.install(s.ctx.hooks)
+    """``s`` with A's and B's equipment selections (every battle has the grenade module
+    installed: it acts for a player only once it selected a grenade option)."""
     players = (
         attrs.evolve(s.players[0], equipment=tuple(a)),
         attrs.evolve(s.players[1], equipment=tuple(b)),

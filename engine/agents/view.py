@@ -47,10 +47,10 @@ class DecisionView(Work):
 
     @property
     def kz(self) -> Killzone:
-        """The killzone in the current hatchway state."""
+        """As :attr:`Work.kz` (hatchway state and equipment terrain), computed once."""
         kz = self._kz
         if kz is None:
-            kz = self._kz = self.ctx.killzone_for(self.open_hatchways)
+            kz = self._kz = Work.kz.fget(self)  # type: ignore[attr-defined]
         return kz
 
     def place(self, o: OperativeState) -> Placement:
