@@ -32,6 +32,7 @@ from engine.game.record import GameRecorder, make_header, replay
 from engine.game.setup import operative_ids
 from engine.game.state import Chance, Decision, GameState
 from engine.geometry import load_killzone
+from engine.rules.equipment import grenade_uses
 from engine.teams import Roster, builtin_teams, load_builtin_team
 from tests.test_loadouts import _notation_names
 
@@ -69,6 +70,15 @@ def _loadout_weapons(rosters: dict[str, Roster]) -> dict[str, set[str]]:
 
 
 _WEAPON_EVENTS = ("shoot_declared", "fight_declared", "retaliation_weapon")
+
+
+def _grenades(equipment: tuple[str, ...]) -> set[str]:
+    """The grenade weapons an Explosive Grenades selection gives (7.2), by notation name."""
+    out: set[str] = set()
+    for sel in equipment:
+        if sel.startswith("Explosive Grenades"):
+            out |= {f"{g} grenade" for g in grenade_uses(sel)}
+    return out
 
 
 def _play_checked(
@@ -118,7 +128,9 @@ def _play_checked(
             if e.kind == "ploy_used":
                 triggers.append(e["trigger"])
             if e.kind in _WEAPON_EVENTS:
-                assert e["weapon"] in allowed[e["op"]], (e["op"], e["weapon"], seed)
+                # Its loadout's weapons, or a grenade its kill team selected (7.2).
+                grenades = _grenades(state.player(state.ctx.owner[e["op"]]).equipment)
+                assert e["weapon"] in allowed[e["op"]] | grenades, (e["op"], e["weapon"], seed)
         rec.on_step(state, action, actor, after, events)
         state = after
     rec.finish(state)
