@@ -76,7 +76,9 @@ def new_game(
             empty roster, a killzone without drop zones A and B, or a drop zone where the
             operatives of either roster might not all find a set-up point (covered by
             terrain, too thin, too small; see
-            :func:`engine.game.deployment.drop_zone_problems`).
+            :func:`engine.game.deployment.drop_zone_problems`), an equipment selection in
+            the options that the rules refuse (an unknown name, an option twice, more
+            than four: 7.2).
     """
     if not isinstance(killzone, Killzone):
         raise SetupError(f"the killzone must be a Killzone, not {type(killzone).__name__}")
@@ -129,6 +131,12 @@ def new_game(
 
     registry.install_universal(hooks)
     registry.install(hooks, rosters)
+    for p, names in opts.equipment:
+        if hooks.equipment_check is not None:
+            try:
+                hooks.equipment_check(names)
+            except ValueError as exc:
+                raise SetupError(f"the equipment option of player {p}: {exc}") from None
     ctx = GameContext(
         killzone=killzone,
         rosters=rosters,

@@ -216,7 +216,8 @@ class EquipmentSetupFrame:
         angle = a.values[0] if a.values else 0
         why = placement.placement_problem(w, player, item, a.point, angle)
         if why:
-            raise IllegalActionError(f"{item} cannot be set up there: {why} (7.2)")
+            tail = "" if "7.2" in why else " (7.2)"
+            raise IllegalActionError(f"{item} cannot be set up there: {why}{tail}")
         placement.set_up(w, player, item, a.point, angle)
         w.replace_top(turn=other(player))
 
