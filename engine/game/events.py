@@ -147,6 +147,14 @@ _TEMPLATES: dict[str, Any] = {
         f"{e['player']} sets up {e['item']} at ({e['x']:g}, {e['y']:g})"
         + (f" turned {e['angle']}" if e.get("angle") else "")
     ),
+    "rule_used": lambda e: f"{e['player']} uses {e['rule']}",
+    "ammo_cache_used": lambda e: f"  {e['marker']} is used this turning point",
+    "mines_triggered": lambda e: f"  {e['op']} sets off {e['marker']}",
+    "mines_damage": lambda e: (
+        f"  {e['marker']}: D3 {e['d3']} (rolled {e['d6']}) + 3 = {e['damage']} damage"
+    ),
+    "equipment_used": lambda e: f"{e['player']} uses {e['item']} ({e['why']})",
+    "equipment_inert": lambda e: f"{e['player']}: {e['why']}",
     "activated": lambda e: f"{e['op']} activates ({e['order']}, {e['ap']}AP)",
     "counteracted": lambda e: f"{e['op']} counteracts",
     "activation_ended": lambda e: "",

@@ -163,7 +163,10 @@ def advance(w: Work) -> None:
             # Windows asked for mid-procedure (an operative incapacitated...) open once the
             # procedure that asked has finished its changes.
             trigger, info = w.deferred.pop(0)
-            ploys.open_window(w, trigger, **info)
+            if trigger:
+                ploys.open_window(w, trigger, **info)
+            else:  # a frame a hook asked for (Work.defer_frame)
+                w.stack.append(info["frame"])
             continue
         if not w.stack:
             raise RuntimeError("empty frame stack (internal error)")

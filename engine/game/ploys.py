@@ -88,7 +88,9 @@ class PloyLike(Protocol):
 
     Attributes:
         name: as printed (``"Command Re-roll"``); unique among the ploys of a battle.
-        kind: ``"strategy"`` (a strategic gambit) or ``"firefight"``.
+        kind: ``"strategy"`` (a strategic gambit), ``"firefight"``, or ``"rule"``: not a
+            ploy but another rule's option offered in the window (the Ammo Resupply re-roll,
+            7.2), used for free, never noted as a ploy used (emits ``rule_used``).
         cp: its printed cost in command points.
         triggers: where it is offered, each one of :data:`TRIGGERS` (Command Re-roll: after
             attack dice and after defence dice).
@@ -164,6 +166,8 @@ def use_ploy(w: Work, player: str, trigger: str, action: Action, info: Mapping[s
     for ploy, players in w.ctx.hooks.ploys.get(trigger, ()):
         if player not in players or not ploy.owns(action):
             continue
+        if ploy.kind == "rule":
+            return _use_rule(w, player, trigger, ploy, action, info)
         pl = w.pl(player)
         cost = ploy_cost(w, player, ploy)
         if not ploy.repeatable and ploy.name in pl.ploys_used:
@@ -193,6 +197,21 @@ def use_ploy(w: Work, player: str, trigger: str, action: Action, info: Mapping[s
         )
         return ploy.use(w, player, action, info)
     raise IllegalActionError(f"{action} is not a ploy {player} can use here ({trigger}, 7.1)")
+
+
+def _use_rule(
+    w: Work, player: str, trigger: str, rule: PloyLike, action: Action, info: Mapping[str, Any]
+) -> Any:
+    """Use a rule's option of kind ``"rule"`` (:class:`PloyLike`): no CP, not a ploy used.
+
+    Raises:
+        IllegalActionError: ``action`` is not among its options now (naming why)."""
+    if action not in rule.options(w, player, info):
+        explain = getattr(rule, "refusal", None)
+        why = explain(w, player, action, info) if explain is not None else None
+        raise IllegalActionError(why or f"{action} cannot be used now: its condition does not hold")
+    w.emit("rule_used", player=player, rule=rule.name, trigger=trigger)
+    return rule.use(w, player, action, info)
 
 
 def window_wanted(w: Work, trigger: str, info: Mapping[str, Any]) -> bool:

@@ -304,11 +304,15 @@ def _free_mode(mode: str) -> bool:
 def action_cost(w: Work, o: OperativeState, verb: str, ap: int, mode: str) -> int:
     """What ``o`` pays for an action of printed cost ``ap`` (its ``verb`` or rule action
     name): nothing in a counteraction, an interrupt or a free action outside its activation
-    (1.6, 9.3, 3.1), nothing when an effect makes it free (3.1)."""
+    (1.6, 9.3, 3.1), nothing when an effect makes it free (3.1); otherwise the printed cost
+    through the ``would_cost_action`` hooks (``op``, ``action``: the verb or rule action
+    name; e.g. the Breaching Charge, 7.2), never below 0."""
     if mode != "activation":
         return 0
     if w.effects and rule_actions.free_action_effect(w, o, verb):
         return 0
+    if "would_cost_action" in w.ctx.hooks.would:
+        return max(0, int(w.would("would_cost_action", ap, op=o, action=verb)))
     return ap
 
 
@@ -632,6 +636,9 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
         y=f.y,
         z=f.elevation,
         cost=cost,
+        x0=o.x,
+        y0=o.y,
+        z0=o.elevation,
     )
 
 

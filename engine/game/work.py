@@ -298,6 +298,12 @@ class Work:
         frame)."""
         self.deferred.append((trigger, info))
 
+    def defer_frame(self, frame: Any) -> None:
+        """Push ``frame`` once the procedure in progress has finished its changes (like
+        :meth:`defer_window`): for a *did* hook that starts a procedure (a roll...) while the
+        frame that emitted the event may still edit itself (the Mines, 7.2)."""
+        self.deferred.append(("", {"frame": frame}))
+
     def finish(self, node: Terminal) -> None:
         """End the battle at ``node``."""
         self.node = node
