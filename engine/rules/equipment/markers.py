@@ -361,21 +361,24 @@ def d3(d6: int) -> int:
 
 @attrs.frozen(slots=True)
 class MinesFrame:
-    """The Mines' damage in progress: one D6 rolled for the D3 (module docstring).
+    """The damage of the mines set off by one change, in the order they went off (module
+    docstring): for each, one D6 rolled for the D3.
 
     Attributes:
-        op: the operative that set the mine off. marker: the mine's name. owner: its player.
+        queue: ``(operative, mine's name, mine's owner)`` for each mine still to resolve.
     """
 
-    op: str
-    marker: str
-    owner: str
+    queue: tuple[tuple[str, str, str], ...]
 
     def run(self, w: Work) -> None:
-        if not w.op(self.op).alive:
+        if not self.queue:
             w.stack.pop()
             return
-        w.roll("mines", self.owner, 1, label=f"Mines D3 ({self.marker})")
+        op, marker, owner = self.queue[0]
+        if not w.op(op).alive:  # already incapacitated by a mine before this one
+            w.replace_top(queue=self.queue[1:])
+            return
+        w.roll("mines", owner, 1, label=f"Mines D3 ({marker})")
 
     def options(self, w: Work) -> list[Action]:  # pragma: no cover - never a decision
         return []
@@ -384,20 +387,29 @@ class MinesFrame:
         raise IllegalActionError("the Mines roll their damage: nothing to decide (7.2)")
 
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:
-        w.stack.pop()
+        op, marker, _ = self.queue[0]
+        w.replace_top(queue=self.queue[1:])
         roll = d3(values[0])
         damage = roll + 3
-        w.emit("mines_damage", op=self.op, marker=self.marker, d6=values[0], d3=roll, damage=damage)
-        universal.inflict(w, self.op, damage, "Mines")
+        w.emit("mines_damage", op=op, marker=marker, d6=values[0], d3=roll, damage=damage)
+        universal.inflict(w, op, damage, "Mines")
         if not w.in_action():
             universal.remove_casualties(w)
 
 
 def _set_off(w: Work, t: Token, op: str) -> None:
-    """Remove the mine ``t`` and start its damage on ``op``."""
+    """Remove the mine ``t`` and queue its damage on ``op``: one :class:`MinesFrame` per
+    change (its queue in the order the mines went off), pushed once the change is done
+    (:meth:`~engine.game.work.Work.defer_frame`)."""
     w.tokens = [x for x in w.tokens if x is not t]
     w.emit("mines_triggered", op=op, marker=t.name, player=t.owner)
-    w.defer_frame(MinesFrame(op, t.name, t.owner))
+    item = (op, t.name, t.owner)
+    for i, (trigger, info) in enumerate(w.deferred):
+        frame = info.get("frame") if not trigger else None
+        if isinstance(frame, MinesFrame):
+            w.deferred[i] = (trigger, {"frame": MinesFrame((*frame.queue, item))})
+            return
+    w.defer_frame(MinesFrame((item,)))
 
 
 def check_mines(w: Work, ops: Iterable[str] | None = None) -> None:

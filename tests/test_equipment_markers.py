@@ -1,0 +1,461 @@
+"""Universal equipment markers and the Breaching Charge (``rules/KT24.md`` 7.2; marker
+control 4.8), one test per rule.
+
+Positions are on the LAB killzone (``test_game_rules_common``): every operative has a 32 mm
+base (radius ``R`` = 0.63") and the equipment markers are 20 mm (radius ``MR`` = 0.394"), so
+a marker whose centre is ``R + MR + g`` from an operative's centre is ``g`` from its base:
+within its control range when ``g <= 1`` and nothing blocks sight (the open lane, y 13-16,
+has no terrain). The markers are tokens put on the state by hand, as the pre-battle set-up
+will; the modules' hooks are installed on each battle's hooks here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+import pytest
+
+from engine.game import GameState, IllegalActionError
+from engine.game.actions import Action
+from engine.game.events import Event, narrate
+from engine.game.flow import advance
+from engine.game.scenario import run
+from engine.game.setup import new_game
+from engine.game.state import Chance, Decision, OperativeState
+from engine.game.tokens import Token
+from engine.game.work import Work
+from engine.rules.equipment import breaching, markers
+from engine.teams.model import Weapon, WeaponProfile
+from tests.test_game_rules_common import BLU, LAB, RED, R, kinds, of_kind, play, pos, roster
+
+MR = markers.MARKER_DIAMETER_MM / 25.4 / 2
+NEAR = R + MR + 0.5  # centre distance at which a marker is 0.5" from a base
+
+
+def armed(s: GameState, *tokens: Token, equipment: Mapping[str, tuple[str, ...]] = {}) -> GameState:
+    """``s`` with the markers' and the Breaching Charge's hooks installed, ``tokens`` on the
+    killzone and each player's equipment selection."""
+    markers.install(s.ctx.hooks)
+    breaching.install(s.ctx.hooks)
+    players = tuple(
+        attrs.evolve(p, equipment=equipment.get(name, ()))
+        for p, name in zip(s.players, ("A", "B"), strict=True)
+    )
+    return attrs.evolve(s, tokens=tuple(tokens), players=players)
+
+
+def cache(owner: str, x: float, y: float) -> Token:
+    return Token(markers.AMMO_CACHE, owner, f"{owner} ammo cache", x, y)
+
+
+def comms(owner: str, x: float, y: float) -> Token:
+    return Token(markers.COMMS_DEVICE, owner, f"{owner} comms device", x, y)
+
+
+def mine(owner: str, x: float, y: float, n: int = 1) -> Token:
+    return Token(markers.MINES, owner, f"{owner} mines {n}", x, y)
+
+
+def op(s: GameState, op_id: str) -> OperativeState:
+    return s.operative(op_id)
+
+
+# -------------------------------------------------------------------------------------------
+# 4.8 Control of an equipment marker
+# -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("blus", "expected"),
+    [
+        ([], "A"),  # RED-5 (APL 3) alone
+        (["BLU-1"], "A"),  # APL 3 > 2
+        (["BLU-1", "BLU-2"], "B"),  # 3 < 2 + 2
+    ],
+)
+def test_4_8_equipment_marker_controlled_by_greater_total_apl(
+    blus: list[str], expected: str
+) -> None:
+    # The cache at (15, 14); RED-5 west of it, the blues east and south, each 0.5" away:
+    # contesting operatives' APL are summed per player, the greater total controls (4.8).
+    t = cache("A", 15.0, 14.0)
+    ops: dict[str, dict[str, Any]] = {"RED-5": {"at": (15.0 - NEAR, 14.0)}}
+    for b, p in zip(blus, [(15.0 + NEAR, 14.0), (15.0, 14.0 + NEAR)], strict=False):
+        ops[b] = {"at": p}
+    w = Work(armed(pos(ops), t))
+    assert markers.token_controller(w, t) == expected
+    assert markers.operative_controls(w, w.op("RED-5"), t) == (expected == "A")
+
+
+def test_4_8_equipment_marker_is_20mm_so_1_inch_is_from_its_edge() -> None:
+    # A 20 mm marker (4.8: not an objective marker) is within control range up to
+    # 1" + R + MR = 2.024" between centres, not the 2.417" a 40 mm marker would allow.
+    t = cache("A", 15.0, 14.0)
+    w = Work(armed(pos({"RED-1": {"at": (15.0 - (R + MR + 0.99), 14.0)}}), t))
+    assert markers.token_contests(w, w.op("RED-1"), t)
+    w = Work(armed(pos({"RED-1": {"at": (15.0 - (R + MR + 1.05), 14.0)}}), t))
+    assert not markers.token_contests(w, w.op("RED-1"), t)
+
+
+# -------------------------------------------------------------------------------------------
+# Ammo Cache: Ammo Resupply
+# -------------------------------------------------------------------------------------------
+
+
+def resupply_position(**extra: Any) -> GameState:
+    """RED-1 at (5, 14) with A's cache 0.5" north of its base; BLU-1 far away at (20, 15)."""
+    ops: dict[str, dict[str, Any]] = {"RED-1": {"at": (5.0, 14.0)}, "BLU-1": {"at": (20.0, 15.0)}}
+    ops.update(extra)
+    return pos(ops)
+
+
+def test_7_2_ammo_resupply_costs_1ap_and_uses_the_cache_this_turning_point() -> None:
+    # The October '25 sheet prints Ammo Resupply at 1AP: APL 2 -> 1AP left. The cache is
+    # marked used in turning point 1 and RED-1 has the re-roll until the next one.
+    s = armed(resupply_position(), cache("A", 5.0, 14.0 + NEAR))
+    s, ev = play(s, ["Activate RED-1 engage", "Act RED-1 ammo resupply"])
+    assert op(s, "RED-1").ap == 1
+    assert s.tokens[0].counter("used_tp") == 1
+    assert [(e.kind, e.op, e.until) for e in s.effects] == [("ammo_resupply", "RED-1", "end_tp")]
+    assert "ammo_cache_used" in kinds(ev)
+
+
+def test_7_2_ammo_resupply_not_within_enemy_control_range() -> None:
+    # BLU-1 0.5" east of RED-1: the action cannot be performed within an enemy's control
+    # range (7.2), though RED-5 would still contest the cache.
+    s = armed(
+        resupply_position(**{"BLU-1": {"at": (5.0 + 2 * R + 0.5, 14.0)}}),
+        cache("A", 5.0, 14.0 + NEAR),
+    )
+    s, _ = play(s, ["Activate RED-1 engage"])
+    assert not s.is_legal("Act RED-1 ammo resupply")
+    with pytest.raises(IllegalActionError, match="control range of an enemy"):
+        s.apply("Act RED-1 ammo resupply")
+
+
+def test_7_2_ammo_resupply_not_with_an_enemy_cache() -> None:
+    # The cache next to RED-1 is B's: "one of your Ammo Cache markers" (7.2).
+    s = armed(resupply_position(), cache("B", 5.0, 14.0 + NEAR))
+    s, _ = play(s, ["Activate RED-1 engage"])
+    assert Action("Act", op="RED-1", text="ammo resupply") not in list(s.legal_actions())
+    with pytest.raises(IllegalActionError, match="no Ammo Cache"):
+        s.apply("Act RED-1 ammo resupply")
+
+
+def test_7_2_ammo_resupply_needs_the_operative_to_control_the_cache() -> None:
+    # A's cache 3" away: not within RED-1's control range, so RED-1 does not control it.
+    s = armed(resupply_position(), cache("A", 5.0, 17.5))
+    s, _ = play(s, ["Activate RED-1 engage"])
+    with pytest.raises(IllegalActionError, match="must control"):
+        s.apply("Act RED-1 ammo resupply")
+
+
+def test_7_2_ammo_resupply_not_with_a_cache_used_this_turning_point() -> None:
+    # RED-1 uses the cache; RED-2, next to it too, cannot use it again this turning point.
+    s = armed(
+        resupply_position(**{"RED-2": {"at": (5.0, 14.0 + 2 * NEAR)}}),
+        cache("A", 5.0, 14.0 + NEAR),
+    )
+    s, _ = play(
+        s,
+        [
+            "Activate RED-1 engage",
+            "Act RED-1 ammo resupply",
+            "End activation",
+            "Activate BLU-1 conceal",
+            "End activation",
+            "Activate RED-2 engage",
+        ],
+    )
+    with pytest.raises(IllegalActionError, match="already used this turning point"):
+        s.apply("Act RED-2 ammo resupply")
+
+
+def shoot_with_resupply(s: GameState) -> GameState:
+    s, _ = play(s, ["Activate RED-1 engage", "Act RED-1 ammo resupply"])
+    s, _ = play(s, ["Shoot RED-1 gun at BLU-1"], ["6,5,2,1"])
+    return s
+
+
+def test_7_2_ammo_resupply_rerolls_one_attack_die_free_and_not_as_a_ploy() -> None:
+    # After rolling attack dice (6,5,2,1) RED-1 may re-roll one of them: offered as a rule's
+    # option in the attack dice window, for no CP (A has 0CP here) and not noted as a ploy
+    # used (7.1 counts ploys; this is equipment, 7.2).
+    s = shoot_with_resupply(armed(resupply_position(), cache("A", 5.0, 14.0 + NEAR)))
+    assert isinstance(s.node, Decision) and s.node.kind == "dice_ploy"
+    uses = [a for a in s.legal_actions() if a.verb == "Use"]
+    assert sorted(a.text for a in uses) == [f"ammo resupply {v}" for v in (1, 2, 5, 6)]
+    s, ev = run(s, ["Use ammo resupply 1"], ["6"], strict=False)
+    assert of_kind(ev, "rule_used")[0]["rule"] == "Ammo Resupply"
+    assert "ploy_used" not in kinds(ev) and "cp_spent" not in kinds(ev)
+    assert s.player("A").ploys_used == () and s.player("A").cp == 0
+    # Once per shooting sequence: the window does not offer it again (no second re-roll).
+    assert len(of_kind(ev, "dice_rerolled")) == 1
+    assert not (
+        isinstance(s.node, Decision) and s.node.kind == "dice_ploy" and s.node.player == "A"
+    )
+
+
+def test_7_2_ammo_resupply_rerolls_only_weapons_from_the_datacard() -> None:
+    # A weapon a rule gives the operative (an equipment grenade, via a weapon source) is
+    # not "a weapon from its datacard": no re-roll is offered when shooting it (7.2).
+    s = armed(resupply_position(), cache("A", 5.0, 14.0 + NEAR))
+    nade = Weapon("Frag", "ranged", (WeaponProfile("", 4, 4, 2, 4),))
+    s.ctx.hooks.weapon_source(lambda _w, _op, kind: [nade] if kind == "ranged" else [])
+    s, _ = play(s, ["Activate RED-1 engage", "Act RED-1 ammo resupply"])
+    s, _ = run(s, ["Shoot RED-1 frag at BLU-1"], ["6,5,2,1"], strict=False)
+    assert not (isinstance(s.node, Decision) and s.node.kind == "dice_ploy")
+
+
+def test_7_2_ammo_resupply_reroll_needs_the_action_first() -> None:
+    # Without Ammo Resupply performed, shooting next to the cache gives no re-roll.
+    s = armed(resupply_position(), cache("A", 5.0, 14.0 + NEAR))
+    s, _ = run(s, ["Activate RED-1 engage", "Shoot RED-1 gun at BLU-1"], ["6,5,2,1"], strict=False)
+    assert not (isinstance(s.node, Decision) and s.node.kind == "dice_ploy")
+
+
+# -------------------------------------------------------------------------------------------
+# Comms Device
+# -------------------------------------------------------------------------------------------
+
+
+def test_7_2_comms_device_adds_3_inches_to_support_distances_while_controlled() -> None:
+    # RED-1 controls A's device: its "friendly operative within 6"" becomes 9"; RED-2, far
+    # from it, keeps 6" (the +3" is for the SUPPORT rules of the operative controlling it).
+    s = armed(
+        pos({"RED-1": {"at": (5.0, 14.0)}, "RED-2": {"at": (5.0, 4.0)}}),
+        comms("A", 5.0, 14.0 + NEAR),
+    )
+    w = Work(s)
+    assert markers.support_distance(w, "RED-1", 6.0) == 9.0
+    assert markers.support_distance(w, "RED-2", 6.0) == 6.0
+
+
+def test_7_2_comms_device_not_the_opponents() -> None:
+    # B's device next to RED-1, which controls it: "you cannot benefit from your
+    # opponent's Comms Device markers" (7.2).
+    s = armed(pos({"RED-1": {"at": (5.0, 14.0)}}), comms("B", 5.0, 14.0 + NEAR))
+    assert markers.support_distance(Work(s), "RED-1", 6.0) == 6.0
+
+
+def test_7_2_comms_device_needs_control_not_just_contest() -> None:
+    # BLU-1 and BLU-2 (APL 2 + 2) contest A's device too: B controls it (4 > 2), so RED-1
+    # does not, and gets no bonus (4.8).
+    d = comms("A", 15.0, 14.0)
+    s = armed(
+        pos(
+            {
+                "RED-1": {"at": (15.0 - NEAR, 14.0)},
+                "BLU-1": {"at": (15.0 + NEAR, 14.0)},
+                "BLU-2": {"at": (15.0, 14.0 + NEAR)},
+            }
+        ),
+        d,
+    )
+    assert markers.support_distance(Work(s), "RED-1", 6.0) == 6.0
+
+
+# -------------------------------------------------------------------------------------------
+# Mines
+# -------------------------------------------------------------------------------------------
+
+
+def test_7_2_mines_d3_is_half_a_d6_rounded_up() -> None:
+    # D3 from one D6 (2.4): 1-2 -> 1, 3-4 -> 2, 5-6 -> 3, so each D3 value has weight 2/6.
+    assert [markers.d3(v) for v in range(1, 7)] == [1, 1, 2, 2, 3, 3]
+    with pytest.raises(ValueError, match="1 to 6"):
+        markers.d3(7)
+
+
+def test_7_2_mines_first_operative_within_control_range_takes_d3_plus_3() -> None:
+    # RED-1 repositions to 0.5" from B's mine: the marker is removed and the mine rolls one
+    # D6 for its D3 (a chance node of six equal outcomes); a 5 is D3 3, so 3 + 3 = 6 damage:
+    # 10 - 6 = 4 wounds left.
+    s = armed(pos({"RED-1": {"at": (5.0, 14.0)}}), mine("B", 10.0 + NEAR, 14.0))
+    s, ev = play(s, ["Activate RED-1 engage", "Reposition RED-1 to 10,14"])
+    assert isinstance(s.node, Chance) and s.node.request.kind == "mines"
+    assert [w for _, w in s.chance_outcomes()] == [1] * 6
+    assert s.tokens == ()
+    assert of_kind(ev, "mines_triggered")[0]["op"] == "RED-1"
+    s, ev = play(s, [], ["5"])
+    assert of_kind(ev, "mines_damage")[0]["damage"] == 6
+    assert op(s, "RED-1").wounds == 4
+
+
+def test_7_2_mines_set_off_mid_move() -> None:
+    # The mine lies 0.5" beside the path from (5, 14) to (11, 14) (taken as the straight
+    # segment), though both ends are more than 1" from it (2.7" and 4.1" between centres,
+    # more than R + MR + 1 = 2.02"): passing within control range counts.
+    s = armed(pos({"RED-1": {"at": (5.0, 14.0)}}), mine("B", 7.5, 14.0 + NEAR))
+    s, ev = play(s, ["Activate RED-1 engage", "Reposition RED-1 to 11,14"], ["2"])
+    assert of_kind(ev, "mines_damage")[0]["damage"] == 4  # D3 1 (rolled 2) + 3
+    assert op(s, "RED-1").wounds == 6
+    assert (op(s, "RED-1").x, op(s, "RED-1").y) == (11.0, 14.0)  # the move is completed
+
+
+def test_7_2_mines_set_off_by_any_operative_even_a_friendly_one() -> None:
+    # A's own mine: "an operative's control range" says neither friendly nor enemy (7.2).
+    s = armed(pos({"RED-1": {"at": (5.0, 14.0)}}), mine("A", 10.0 + NEAR, 14.0))
+    s, _ = play(s, ["Activate RED-1 engage", "Reposition RED-1 to 10,14"], ["6"])
+    assert op(s, "RED-1").wounds == 4  # D3 3 + 3 = 6
+    assert s.tokens == ()
+
+
+def test_7_2_mines_only_the_first_time() -> None:
+    # The marker is removed when it goes off: RED-2 moving past the same spot later takes
+    # nothing (7.2 "the first time").
+    s = armed(
+        pos({"RED-1": {"at": (5.0, 14.0)}, "RED-2": {"at": (6.0, 16.0)}}),
+        mine("B", 10.0 + NEAR, 14.0),
+    )
+    s, _ = play(s, ["Activate RED-1 engage", "Reposition RED-1 to 10,14"], ["1"])
+    # RED-2 ends 0.38" from where the mine was ((11.524, 14) to (11.524, 15.4): 1.4" between
+    # centres, less R + MR = 1.02"), but it is gone.
+    s, ev = play(
+        s, ["End activation", "Activate RED-2 engage", f"Reposition RED-2 to {10 + NEAR:.3f},15.4"]
+    )
+    assert "mines_triggered" not in kinds(ev)
+    assert op(s, "RED-2").wounds == 10
+
+
+def test_7_2_mines_that_incapacitate_remove_the_operative_after_the_action() -> None:
+    # The Weakling (RED-6, 2 wounds) takes at least 4 damage: incapacitated, then removed
+    # when its move is complete (2.3).
+    s = armed(pos({"RED-6": {"at": (5.0, 14.0)}}), mine("B", 10.0 + NEAR, 14.0))
+    s, ev = play(s, ["Activate RED-6 engage", "Reposition RED-6 to 10,14"], ["3"])
+    assert "operative_incapacitated" in kinds(ev) and not op(s, "RED-6").placed
+
+
+def test_7_2_mines_set_off_when_an_operative_is_set_up_within_control_range() -> None:
+    # A's mine in its drop zone (x 0-6); deploying RED-1 0.5" from it sets it off at once,
+    # in the set-up; RED-1 takes D3 2 (rolled 4) + 3 = 5 and stays set up with 5 wounds.
+    s = new_game(LAB, roster(RED, ("Trooper",)), roster(BLU, ("Trooper",)))
+    s, _ = play(s, ["Initiative A", "Drop zone A"], ["6,1"])
+    s = armed(s, mine("A", 3.0 + NEAR, 11.0))
+    s, ev = play(s, ["Deploy RED-1 at 3,11"], ["4"])
+    assert of_kind(ev, "mines_damage")[0]["damage"] == 5
+    assert op(s, "RED-1").wounds == 5 and op(s, "RED-1").placed
+    assert isinstance(s.node, Decision) and s.node.kind == "deploy"
+
+
+def test_7_2_mines_set_off_when_a_rule_sets_up_an_operative() -> None:
+    # A rule that places an operative emits operative_set_up: the mine within its control
+    # range goes off as after a move.
+    s = armed(pos({"RED-1": {"at": (10.0, 14.0)}}), mine("B", 10.0 + NEAR, 14.0))
+    w = Work(s)
+    w.emit("operative_set_up", op="RED-1")
+    w.node = None
+    advance(w)
+    s = w.freeze()
+    assert isinstance(s.node, Chance) and s.node.request.kind == "mines"
+    s, _ = play(s, [], ["6"])
+    assert op(s, "RED-1").wounds == 4
+
+
+def test_7_2_mines_two_passed_go_off_in_the_order_met() -> None:
+    # Mines at x 8 and x 12 beside the path from x 5 to x 15: the one at x 8 first.
+    s = armed(
+        pos({"RED-5": {"at": (5.0, 14.0)}}),
+        mine("B", 12.0, 14.0 + NEAR, 2),
+        mine("B", 8.0, 14.0 + NEAR, 1),
+    )
+    s, ev = play(s, ["Activate RED-5 engage", "Reposition RED-5 to 11,14"], ["1", "1"])
+    assert [e["marker"] for e in of_kind(ev, "mines_damage")] == ["B mines 1", "B mines 2"]
+    assert op(s, "RED-5").wounds == 12 - 4 - 4
+
+
+# -------------------------------------------------------------------------------------------
+# Breaching Charge
+# -------------------------------------------------------------------------------------------
+
+
+@attrs.frozen(slots=True)
+class Breach:
+    """A test-only rule action called Breach (no killzone offers one yet)."""
+
+    ap: int = 2
+    name: str = "Breach"
+    text: str = "breach"
+    family: str = ""
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        return [Action("Act", op=o.id, text=self.text)]
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        return None
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        w.emit("breached", op=o.id)
+
+
+def breach_position(ap: int = 2, take: tuple[str, ...] = ("Breaching Charge",)) -> GameState:
+    s = armed(
+        pos({"RED-5": {"at": (5.0, 14.0)}, "RED-1": {"at": (5.0, 4.0)}, "BLU-1": {"at": (25, 4)}}),
+        equipment={"A": take},
+    )
+    s.ctx.hooks.action(Breach(ap=ap), ("A", "B"))
+    return s
+
+
+def test_7_2_breaching_charge_breach_costs_1ap_less_once_per_battle() -> None:
+    # RED-5 (APL 3) breaches for 2 - 1 = 1AP; the charge is spent, so RED-1's Breach later
+    # costs its printed 2AP (its whole APL 2).
+    s = breach_position()
+    s, ev = play(s, ["Activate RED-5 engage", "Act RED-5 breach"])
+    assert op(s, "RED-5").ap == 2
+    assert of_kind(ev, "equipment_used")[0]["item"] == "Breaching Charge"
+    s, _ = play(s, ["End activation", "Activate BLU-1 conceal", "End activation"])
+    s, _ = play(s, ["Activate RED-1 engage", "Act RED-1 breach"])
+    assert op(s, "RED-1").ap == 0 or not op(s, "RED-1").ready
+
+
+def test_7_2_breaching_charge_never_below_1ap() -> None:
+    # A 1AP Breach stays 1AP (minimum 1) and does not spend the charge.
+    s = breach_position(ap=1)
+    s, ev = play(s, ["Activate RED-5 engage", "Act RED-5 breach"])
+    assert op(s, "RED-5").ap == 2
+    assert "equipment_used" not in kinds(ev)
+    assert s.player("A").uses == ()
+
+
+def test_7_2_breaching_charge_only_for_the_player_who_took_it() -> None:
+    # Without the option selected, the Breach costs its printed 2AP.
+    s = breach_position(take=())
+    s, _ = play(s, ["Activate RED-5 engage", "Act RED-5 breach"])
+    assert op(s, "RED-5").ap == 1
+
+
+def test_7_2_breaching_charge_is_inert_without_a_breach_action() -> None:
+    # No killzone or rule offers a Breach action here: the module says so when the option
+    # is selected (an equipment_inert event, narrated).
+    s = armed(pos({"RED-1": {"at": (5.0, 14.0)}}))
+    w = Work(s)
+    assert breaching.inert_reason(w) == breaching.INERT_NOTE
+    w.emit("equipment_selected", player="A", items=("Breaching Charge", "Mines"))
+    inert = of_kind(w.events, "equipment_inert")
+    assert len(inert) == 1 and narrate(inert[0]) == f"A: {breaching.INERT_NOTE}"
+    s.ctx.hooks.action(Breach(), ("A",))
+    assert breaching.inert_reason(Work(s)) is None
+
+
+# -------------------------------------------------------------------------------------------
+# Narration
+# -------------------------------------------------------------------------------------------
+
+
+def test_narration_of_equipment_marker_events() -> None:
+    # Each event of these modules has its line (engine.game.events templates).
+    lines = [
+        narrate(Event.make("rule_used", player="A", rule="Ammo Resupply", trigger="x")),
+        narrate(Event.make("mines_triggered", op="RED-1", marker="B mines", player="B")),
+        narrate(Event.make("mines_damage", op="RED-1", marker="B mines", d6=5, d3=3, damage=6)),
+        narrate(Event.make("ammo_cache_used", op="RED-1", marker="A ammo cache", player="A")),
+    ]
+    assert lines == [
+        "A uses Ammo Resupply",
+        "  RED-1 sets off B mines",
+        "  B mines: D3 3 (rolled 5) + 3 = 6 damage",
+        "  A ammo cache is used this turning point",
+    ]
