@@ -30,6 +30,7 @@ from engine.game.actions import Action
 from engine.game.state import GameState, OperativeState
 from engine.game.work import Work
 from engine.geometry import sight
+from engine.rules.equipment.markers import AMMO_RESUPPLY
 
 __all__ = [
     "CP_GAIN",
@@ -64,6 +65,9 @@ def reroll(w: Work, me: str, legal: list[Action]) -> Action:
         weapon = _weapon_reroll(legal, fail)
         if weapon is not None:
             return weapon
+        free = _ammo_reroll(legal, fail)
+        if free is not None:
+            return free
         if fail and _cmd_available(legal):
             gain = _shoot_cr_gain(w, f, attacking, min(fail))
             if gain >= CP_GAIN:
@@ -424,6 +428,14 @@ def _weapon_reroll(legal: list[Action], fail: list[int]) -> Action | None:
         if best is None or key > (best[0], best[1]):
             best = (key[0], key[1], a)
     return best[2] if best is not None else None
+
+
+def _ammo_reroll(legal: list[Action], fail: list[int]) -> Action | None:
+    """The free Ammo Resupply re-roll of the lowest failed die (7.2), when offered."""
+    if not fail:
+        return None
+    a = Action("Use", text=f"{AMMO_RESUPPLY.text} {min(fail)}")
+    return a if a in legal else None
 
 
 def _cmd_available(legal: list[Action]) -> bool:

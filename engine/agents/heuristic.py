@@ -38,7 +38,11 @@ Decisions (``rules/KT24.md`` section in brackets):
     engine accepts it as legal. (Destinations whose upper bound cannot beat a listed action
     are not valued in full: this saves sight queries and never changes the choice.)
   - End activation: the position value where it stands. Guard (9.3): worth a little for an
-    operative with a ranged weapon and no shot now. Marker and hatch actions: nothing.
+    operative with a ranged weapon and no shot now. Ammo Resupply (7.2): when the operative
+    has at least 2AP, has not shot this activation and has a shot now worth at least
+    :data:`RESUPPLY_SHOT` of an operative, a little more than that shot (so it resupplies,
+    then takes the shot with the re-roll); otherwise nothing. Other marker, hatch and rule
+    actions: nothing.
   - Stun Grenade (7.2): the chance of a stun test (4 in 6) times :data:`STUN_GAIN` for each
     enemy that takes one (half for an enemy already activated this turning point, whose
     next activation is further off), minus the same for each friendly operative; so it
@@ -47,7 +51,8 @@ Decisions (``rules/KT24.md`` section in brackets):
   best shot (or fight) now when it is worth at least a fifth of an operative.
 - **Re-rolls** (2.4, 6, 7.1): weapon re-rolls always re-roll failed dice only (Relentless
   all of them; Ceaseless the value with most failures; Balanced the lowest failure).
-  Command Re-roll (1CP) re-rolls the lowest failed die when the exact expected gain of doing
+  The free Ammo Resupply re-roll (7.2) re-rolls the lowest failed attack die. Command
+  Re-roll (1CP) re-rolls the lowest failed die when the exact expected gain of doing
   so (over the six faces, through saves or the fight's resolution) is at least
   :data:`CP_GAIN` of an operative.
 - **Ploys** (1.4, 7.1; :mod:`engine.agents.ploy_choices`): in the Gambit step and in ploy
@@ -115,6 +120,7 @@ from engine.game.state import Decision, GameState, OperativeState, other
 from engine.game.work import Work
 from engine.geometry import Killzone, Placement
 from engine.rules.equipment.grenades import STUN_GRENADE, STUN_TEST, stun_tested
+from engine.rules.equipment.markers import AMMO_RESUPPLY
 
 __all__ = ["CP_GAIN", "HeuristicAgent"]
 
@@ -305,6 +311,8 @@ class HeuristicAgent:
                 moves.append((i, a))
             elif v == "Act" and a.text == STUN_GRENADE.text and a.target:
                 scored.append((base + _stun_value(w, me, a.target), i, a))
+            elif v == "Act" and a.text == AMMO_RESUPPLY.text:
+                scored.append((base + _resupply_value(w, o), i, a))
             elif v == "Guard":
                 g = 0.1 if not best_shot_now(w, o, as_engage=False) else -0.05
                 scored.append((base + g, i, a))
@@ -434,6 +442,18 @@ class HeuristicAgent:
 
     def _resolve(self, w: Work, me: str, legal: list[Action]) -> Action:
         return attack_choices.resolve(self._state, w, me, legal)
+
+
+RESUPPLY_SHOT = 0.2
+"""The least shot value (operatives) for which the agent performs Ammo Resupply first."""
+
+
+def _resupply_value(w: Work, o: OperativeState) -> float:
+    """Ammo Resupply's score over standing still (module docstring)."""
+    if o.ap < 2 or "Shoot" in o.done:
+        return -0.01
+    best = best_shot_now(w, o, as_engage=o.order == "engage")
+    return 1.05 * best if best >= RESUPPLY_SHOT else -0.01
 
 
 def _seen(w: Work, kz: Killzone, zone: str, eyes: list[Placement], p: Placement) -> float:

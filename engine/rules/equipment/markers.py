@@ -309,6 +309,8 @@ def _new_attack_dice(w: Work, ev: Event) -> None:
     if ev.get("label") != "attack":
         return
     player = ev["player"]
+    if not w.pl(player).uses:
+        return
     used = w.count(player, _REROLL_USED)
     if used:
         w.count(player, _REROLL_USED, add=-used)
@@ -432,6 +434,8 @@ def check_mines(w: Work, ops: Iterable[str] | None = None) -> None:
 def _on_moved(w: Work, ev: Event) -> None:
     """An operative moved: the mines within its control range along its path (the straight
     segment from its start to its end, module docstring) go off in the order met."""
+    if not w.tokens:
+        return
     mines = _tokens(w, MINES)
     if not mines:
         return
