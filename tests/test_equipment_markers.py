@@ -456,12 +456,18 @@ def test_narration_of_equipment_marker_events() -> None:
         narrate(Event.make("mines_triggered", op="RED-1", marker="B mines", player="B")),
         narrate(Event.make("mines_damage", op="RED-1", marker="B mines", d6=5, d3=3, damage=6)),
         narrate(Event.make("ammo_cache_used", op="RED-1", marker="A ammo cache", player="A")),
+        narrate(
+            Event.make(
+                "equipment_used", player="A", op="RED-1", item="Breaching Charge", why="Breach"
+            )
+        ),
     ]
     assert lines == [
         "A uses Ammo Resupply",
         "  RED-1 sets off B mines",
         "  B mines: D3 3 (rolled 5) + 3 = 6 damage",
         "  A ammo cache is used this turning point",
+        "A uses Breaching Charge (Breach)",
     ]
 
 

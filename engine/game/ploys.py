@@ -130,6 +130,8 @@ def ploy_cost(w: Work, player: str, ploy: PloyLike) -> int:
 
 
 def _usable(w: Work, player: str, ploy: PloyLike) -> bool:
+    if ploy.kind == "rule":  # free, not a ploy: its own options say when it applies
+        return True
     pl = w.pl(player)
     if not ploy.repeatable and ploy.name in pl.ploys_used:
         return False
