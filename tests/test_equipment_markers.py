@@ -31,6 +31,7 @@ from engine.game.work import Work
 from engine.rules.equipment import breaching, markers
 from engine.teams.model import Weapon, WeaponProfile
 from tests.test_game_rules_common import BLU, LAB, RED, R, kinds, of_kind, play, pos, roster
+from tests.test_game_rules_sequence import strategy
 
 MR = markers.MARKER_DIAMETER_MM / 25.4 / 2
 NEAR = R + MR + 0.5  # centre distance at which a marker is 0.5" from a base
@@ -173,6 +174,28 @@ def test_7_2_ammo_resupply_not_with_a_cache_used_this_turning_point() -> None:
     )
     with pytest.raises(IllegalActionError, match="already used this turning point"):
         s.apply("Act RED-2 ammo resupply")
+
+
+def test_7_2_ammo_resupply_lasts_until_the_next_turning_point() -> None:
+    # Used in turning point 1: the re-roll effect ends with it (nothing happens between its
+    # end and the start of the next), and in turning point 2 the cache may be used again.
+    s = armed(resupply_position(), cache("A", 5.0, 14.0 + NEAR))
+    s, _ = play(
+        s,
+        [
+            "Activate RED-1 engage",
+            "Act RED-1 ammo resupply",
+            "End activation",
+            "Activate BLU-1 conceal",
+            "End activation",
+        ],
+    )
+    assert s.tp == 2 and s.effects == ()  # turning point 1 ended, 2 began (roll-off next)
+    s = strategy(s)
+    assert s.tp == 2
+    s, _ = play(s, ["Activate RED-1 engage", "Act RED-1 ammo resupply"])
+    assert s.tokens[0].counter("used_tp") == 2
+    assert [e.kind for e in s.effects] == ["ammo_resupply"]
 
 
 def shoot_with_resupply(s: GameState) -> GameState:
@@ -354,6 +377,15 @@ def test_7_2_mines_set_off_when_a_rule_sets_up_an_operative() -> None:
     assert isinstance(s.node, Chance) and s.node.request.kind == "mines"
     s, _ = play(s, [], ["6"])
     assert op(s, "RED-1").wounds == 4
+
+
+def test_7_2_mines_set_off_when_sight_changes() -> None:
+    # Operating a hatchway changes what is visible: a mine now within an operative's
+    # control range goes off (here RED-1 already stands 0.5" from it when the event comes).
+    s = armed(pos({"RED-1": {"at": (10.0, 14.0)}}), mine("B", 10.0 + NEAR, 14.0))
+    w = Work(s)
+    w.emit("hatch_operated", op="RED-1", hatch="h", open=True)
+    assert [e.kind for e in w.events][-1] == "mines_triggered" and w.tokens == []
 
 
 def test_7_2_mines_two_passed_go_off_in_the_order_met() -> None:
