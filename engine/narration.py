@@ -122,7 +122,7 @@ class Narrator:
         self.strategy: _Line | None = None
         self.cp: dict[str, str] = {}
         self.deployed: dict[str, int] = {}
-        self.pending_reroll: tuple[tuple[int, ...], bool] | None = None
+        self.pending_reroll: tuple[tuple[int, ...], str] | None = None  # dice, label
 
     # -- lines ------------------------------------------------------------------------------
 
@@ -173,7 +173,12 @@ class Narrator:
     ) -> None:
         """Narrate one input and the events it caused."""
         if action.verb in ("Command re-roll", "Re-roll"):
-            self.pending_reroll = (action.values, action.verb == "Command re-roll")
+            self.pending_reroll = (action.values, "CP " if action.verb == "Command re-roll" else "")
+        elif action.verb == "Use" and action.text[-1:].isdigit():
+            # A rule's re-roll in a dice window (the Ammo Resupply re-roll, 7.2).
+            rule = next((e["rule"] for e in events if e.kind == "rule_used"), "")
+            if rule:
+                self.pending_reroll = ((int(action.text.rsplit(" ", 1)[-1]),), f"{rule} ")
         for e in events:
             self._event(e, action, actor, after)
 
@@ -254,7 +259,9 @@ class Narrator:
             self._dice_rolled(e, attack, after)
         elif k == "dice_rerolled":
             self._dice_rerolled(e, attack)
-        elif k == "cp_spent" and e["ploy"] == "Command Re-roll":
+        elif (k == "cp_spent" and e["ploy"] == "Command Re-roll") or (
+            k == "rule_used" and attack is not None and self.pending_reroll is not None
+        ):
             pass  # written with the re-roll
         elif k == "attack_retained" and attack is not None:
             self._retained(e, attack, after)
@@ -386,13 +393,10 @@ class Narrator:
         attack.parts.append(f"{key} {values}")
 
     def _dice_rerolled(self, e: Event, attack: _Attack | None) -> None:
-        old, command = self.pending_reroll or ((), False)
+        old, label = self.pending_reroll or ((), "")
         self.pending_reroll = None
         new = _dice(e["new"])
-        if old:
-            text = f"{'CP ' if command else ''}re-roll {_dice(old)} to {new}"
-        else:
-            text = f"re-roll -> {new}"
+        text = f"{label}re-roll {_dice(old)} to {new}" if old else f"re-roll -> {new}"
         if attack is None:
             target = self.strategy.parts if self.strategy is not None else None
             if target:

@@ -19,7 +19,7 @@ import pytest
 
 from engine.agents import HeuristicAgent, RandomAgent
 from engine.game import GameState, IllegalActionError
-from engine.game.actions import Action
+from engine.game.actions import Action, parse_action
 from engine.game.drivers import SeededDice
 from engine.game.events import Event, narrate
 from engine.game.flow import advance
@@ -28,6 +28,7 @@ from engine.game.setup import new_game
 from engine.game.state import Chance, Decision, OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
+from engine.narration import Narrator
 from engine.rules.equipment import breaching, markers
 from engine.teams.model import Weapon, WeaponProfile
 from tests.test_game_rules_common import BLU, LAB, RED, R, kinds, of_kind, play, pos, roster
@@ -553,3 +554,21 @@ def test_agents_play_to_the_end_with_equipment_markers(seed: int) -> None:
             assert isinstance(s.node, Decision)
             s, _ = s.apply(agents[s.node.player].act(s))
     assert s.is_terminal
+
+
+def test_narration_names_the_ammo_resupply_reroll() -> None:
+    # The compact narration writes the rule's re-roll where the attack dice are, like a
+    # Command Re-roll ("CP re-roll"), naming the rule instead of a CP.
+    s = armed(resupply_position(), cache("A", 5.0, 14.0 + NEAR))
+    lines: list[str] = []
+    narrator = Narrator(lines.append)
+    script = ["Activate RED-1 engage", "Act RED-1 ammo resupply", "Shoot RED-1 gun at BLU-1"]
+    steps = [*script, "roll 6,5,2,1", "Use ammo resupply 1", "roll 6"]
+    for text in steps:
+        a = parse_action(text)
+        after, ev = s.apply(a)
+        narrator.on_step(s, a, "", after, ev)
+        s = after
+    narrator.close()
+    assert "RED-1 performs Ammo Resupply; A ammo cache is used this turning point" in lines[0]
+    assert "attack 6,5,2,1, Ammo Resupply re-roll 1 to 6" in lines[1]
