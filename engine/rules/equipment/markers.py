@@ -39,7 +39,8 @@ counteracting one: the path is taken as the straight segment from where it start
 it ended, the approximation of the path this module uses, and the operative is within range
 at the point of that segment nearest the marker; several mines passed go off in the order
 they are met), when an operative is set up (deployment, or a rule that emits
-``operative_set_up`` with ``op``), and when a hatchway is operated (sight changes). A move is
+``operative_set_up`` with ``op``), and when a hatchway is operated or equipment is set up
+(``equipment_set_up``: a marker or terrain that changes sight). A move is
 completed before the damage is resolved; an operative incapacitated by it is removed after
 the action as usual (2.3). A rule that places an operative without those events may call
 :func:`check_mines`.
@@ -467,7 +468,8 @@ def _on_set_up(w: Work, ev: Event) -> None:
 
 
 def _on_sight_changed(w: Work, ev: Event) -> None:
-    """Sight changed (a hatchway operated): any mine now within an operative's range."""
+    """Sight changed (a hatchway operated, equipment set up): any mine now within an
+    operative's control range goes off."""
     if w.tokens:
         check_mines(w)
 
@@ -486,3 +488,4 @@ def install(hooks: Hooks) -> None:
     hooks.on("deployed", _on_set_up)
     hooks.on("operative_set_up", _on_set_up)
     hooks.on("hatch_operated", _on_sight_changed)
+    hooks.on("equipment_set_up", _on_sight_changed)
