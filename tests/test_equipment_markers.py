@@ -18,7 +18,7 @@ import attrs
 import pytest
 
 from engine.agents import HeuristicAgent, RandomAgent
-from engine.game import GameState, IllegalActionError
+from engine.game import GameOptions, GameState, IllegalActionError
 from engine.game.actions import Action, parse_action
 from engine.game.drivers import SeededDice
 from engine.game.events import Event, narrate
@@ -357,7 +357,8 @@ def test_7_2_mines_that_incapacitate_remove_the_operative_after_the_action() -> 
 def test_7_2_mines_set_off_when_an_operative_is_set_up_within_control_range() -> None:
     # A's mine in its drop zone (x 0-6); deploying RED-1 0.5" from it sets it off at once,
     # in the set-up; RED-1 takes D3 2 (rolled 4) + 3 = 5 and stays set up with 5 wounds.
-    s = new_game(LAB, roster(RED, ("Trooper",)), roster(BLU, ("Trooper",)))
+    options = GameOptions(equipment={"A": (), "B": ()})  # no selection step
+    s = new_game(LAB, roster(RED, ("Trooper",)), roster(BLU, ("Trooper",)), options)
     s, _ = play(s, ["Initiative A", "Drop zone A"], ["6,1"])
     s = armed(s, mine("A", 3.0 + NEAR, 11.0))
     s, ev = play(s, ["Deploy RED-1 at 3,11"], ["4"])
@@ -460,6 +461,19 @@ def test_7_2_breaching_charge_never_below_1ap() -> None:
 def test_7_2_breaching_charge_only_for_the_player_who_took_it() -> None:
     # Without the option selected, the Breach costs its printed 2AP: 3 - 2 = 1AP left.
     s = breach_position(take=())
+    s, _ = play(s, ["Activate RED-5 engage", "Act RED-5 breach"])
+    assert op(s, "RED-5").ap == 1
+
+
+def test_install_twice_adds_nothing() -> None:
+    # The battle's set-up may already have installed the modules: a second install must
+    # not double the Comms Device's +3" (6 + 3 = 9, not 12) nor the Breaching Charge's -1AP
+    # (a 3AP Breach costs 2: RED-5's APL 3 leaves 1AP, not 2).
+    s = armed(pos({"RED-1": {"at": (5.0, 14.0)}}), comms("A", 5.0, 14.0 + NEAR))
+    markers.install(s.ctx.hooks)
+    assert markers.support_distance(Work(s), "RED-1", 6.0) == 9.0
+    s = breach_position(ap=3)
+    breaching.install(s.ctx.hooks)
     s, _ = play(s, ["Activate RED-5 engage", "Act RED-5 breach"])
     assert op(s, "RED-5").ap == 1
 

@@ -103,7 +103,9 @@ def _on_selected(w: Work, ev: Event) -> None:
 
 def install(hooks: Hooks) -> None:
     """Add the Breach cost change, its once-per-battle bookkeeping and the note at
-    selection (module docstring)."""
+    selection (module docstring); once per hooks (a second call adds nothing)."""
+    if _cost in hooks.would.get("would_cost_action", ()):
+        return
     hooks.transform("would_cost_action", _cost)
     hooks.on("rule_action", _on_rule_action)
     hooks.on("equipment_selected", _on_selected)

@@ -36,9 +36,9 @@ of either player), it is removed and that operative suffers D3+3 damage. D3 is a
 node: one D6 is rolled and halved rounding up (1-2: 1, 3-4: 2, 5-6: 3), so every face keeps
 its weight. Checked when an operative moves (any move action, including a free or
 counteracting one: the path is taken as the straight segment from where it started to where
-it ended, the approximation of the path this module uses, and the operative is within range
-at the point of that segment nearest the marker; several mines passed go off in the order
-they are met), when an operative is set up (deployment, or a rule that emits
+it ended, the approximation of the path this module uses, checked every 0.05" by
+:func:`engine.geometry.equipment.first_within_marker_range`; several mines passed go off in
+the order they are met), when an operative is set up (deployment, or a rule that emits
 ``operative_set_up`` with ``op``), and when a hatchway is operated or equipment is set up
 (``equipment_set_up``: a marker or terrain that changes sight). A move is
 completed before the damage is resolved; an operative incapacitated by it is removed after
@@ -48,6 +48,7 @@ the action as usual (2.3). A rule that places an operative without those events 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -62,6 +63,8 @@ from engine.game.state import Effect, OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import Placement, sight
+from engine.geometry.equipment import MARKER_DIAMETER_MM, first_within_marker_range
+from engine.geometry.movement import MovePath
 
 __all__ = [
     "AMMO_CACHE",
@@ -89,11 +92,8 @@ AMMO_CACHE = "ammo_cache"
 COMMS_DEVICE = "comms_device"
 MINES = "mines"
 
-MARKER_DIAMETER_MM = 20.0
-"""Equipment markers are 20 mm across (4.8: markers other than objective markers)."""
-
 MARKER_HEIGHT = 0.05
-"""How far above its floor a marker is seen (inches): sight lines end just above it."""
+"""How far above the Vantage level it lies on a marker is seen (inches)."""
 
 COMMS_BONUS = 3.0
 """Inches added to SUPPORT distances by a controlled Comms Device (7.2)."""
@@ -107,7 +107,8 @@ _EPS = 1e-6
 
 
 def marker_placement(t: Token) -> Placement:
-    """The marker ``t`` as a thin 20 mm disc at its position (inches), for the geometry."""
+    """The marker ``t`` as a thin 20 mm disc at its position (inches), for the geometry of
+    a marker above the floor (on Vantage terrain)."""
     return Placement(
         t.x, t.y, base_mm=MARKER_DIAMETER_MM, elevation=t.elevation, model_height=MARKER_HEIGHT
     )
@@ -115,14 +116,23 @@ def marker_placement(t: Token) -> Placement:
 
 def _in_range(w: Work, p: Placement, t: Token) -> bool:
     """The marker ``t`` is within the control range of an operative placed at ``p`` (module
-    docstring): within 1" and visible to it."""
-    m = marker_placement(t)
-    reach = p.radius + m.radius + sight.CONTROL_RANGE + 2 * _EPS
-    if abs(p.x - m.x) > reach or abs(p.y - m.y) > reach:
-        return False
-    if sight.distance(p, m) > sight.CONTROL_RANGE + _EPS:
+    docstring): within 1" and visible to it. A marker on the floor is judged exactly as an
+    objective marker of its size (:func:`engine.geometry.sight.marker_in_control_range`);
+    one on Vantage terrain as a thin disc on that level (3D distance, sight to it)."""
+    reach = p.radius + MARKER_DIAMETER_MM / 25.4 / 2 + sight.CONTROL_RANGE + 2 * _EPS
+    if abs(p.x - t.x) > reach or abs(p.y - t.y) > reach:
         return False
     kz = w.kz
+    if not t.elevation:
+        return bool(
+            w.ctx.cached(
+                ("token_cr", id(kz), p, t.x, t.y),
+                lambda: sight.marker_in_control_range(kz, p, (t.x, t.y), MARKER_DIAMETER_MM),
+            )
+        )
+    m = marker_placement(t)
+    if sight.distance(p, m) > sight.CONTROL_RANGE + _EPS:
+        return False
 
     def query() -> bool:
         if not sight.visible(kz, p, m):
@@ -433,8 +443,9 @@ def check_mines(w: Work, ops: Iterable[str] | None = None) -> None:
 
 
 def _on_moved(w: Work, ev: Event) -> None:
-    """An operative moved: the mines within its control range along its path (the straight
-    segment from its start to its end, module docstring) go off in the order met."""
+    """An operative moved: the mines that came within its control range along its path
+    (the straight segment from its start to its end, module docstring) go off in the order
+    met (:func:`engine.geometry.equipment.first_within_marker_range`)."""
     if not w.tokens:
         return
     mines = _tokens(w, MINES)
@@ -444,19 +455,22 @@ def _on_moved(w: Work, ev: Event) -> None:
     if not o.alive:
         return
     end = w.place(o)
-    x0, y0 = float(ev.get("x0", end.x)), float(ev.get("y0", end.y))
-    z0 = float(ev.get("z0", end.elevation))
-    dx, dy = end.x - x0, end.y - y0
-    length2 = dx * dx + dy * dy
+    start = (float(ev.get("x0", end.x)), float(ev.get("y0", end.y)), float(ev.get("z0", 0.0)))
+    if "z0" not in ev.as_dict():
+        start = (start[0], start[1], end.elevation)
+    points = (start, (end.x, end.y, end.elevation))
+    length = math.dist(points[0], points[1])
+    segment = MovePath(str(ev.get("action", "")), points, (), length, length, end)
+    kz = w.kz
     met: list[tuple[float, int, Token]] = []
     for k, t in enumerate(mines):
-        s = 1.0
-        if length2 > 0:
-            s = max(0.0, min(1.0, ((t.x - x0) * dx + (t.y - y0) * dy) / length2))
-        z = z0 if z0 == end.elevation else (z0 if s < 0.5 else end.elevation)
-        here = end if s >= 1.0 else end.moved(x0 + s * dx, y0 + s * dy, z)
-        if _in_range(w, here, t) or (here is not end and _in_range(w, end, t)):
-            met.append((s, k, t))
+        if t.elevation:  # on Vantage: judged where the move ends
+            if _in_range(w, end, t):
+                met.append((length, k, t))
+            continue
+        here = first_within_marker_range(kz, segment, (t.x, t.y), MARKER_DIAMETER_MM)
+        if here is not None:
+            met.append((math.hypot(here.x - start[0], here.y - start[1]), k, t))
     for _, _, t in sorted(met, key=lambda m: (m[0], m[1])):
         _set_off(w, t, o.id)
 
@@ -479,7 +493,10 @@ def _on_sight_changed(w: Work, ev: Event) -> None:
 
 def install(hooks: Hooks) -> None:
     """Add the Ammo Resupply action and its re-roll for both players, the Comms Device's
-    ``would_support_distance`` hook and the Mines' checks (module docstring)."""
+    ``would_support_distance`` hook and the Mines' checks (module docstring); once per
+    hooks (a second call adds nothing)."""
+    if any(act is AMMO_RESUPPLY for act, _ in hooks.actions):
+        return
     hooks.action(AMMO_RESUPPLY, ("A", "B"))
     hooks.ploy(AMMO_REROLL, ("A", "B"))
     hooks.on("dice_rolled", _new_attack_dice)
