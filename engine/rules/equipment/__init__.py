@@ -88,8 +88,10 @@ def install(hooks: object) -> None:
     """Subscribe every universal equipment module to a battle's hooks
     (:class:`engine.game.context.Hooks`): the set-up steps and each item's rules (an item a
     player did not select does nothing)."""
-    from engine.rules.equipment import grenades, selection, terrain
+    from engine.rules.equipment import breaching, grenades, markers, selection, terrain
 
     selection.install(hooks)  # type: ignore[arg-type]
     terrain.install(hooks)  # type: ignore[arg-type]
     grenades.install(hooks)  # type: ignore[arg-type]
+    markers.install(hooks)  # type: ignore[arg-type]
+    breaching.install(hooks)  # type: ignore[arg-type]
