@@ -307,3 +307,39 @@ def test_1_6_counteraction_keeps_until_next_activation_effects() -> None:
         ("free_action", "Dash", "end_next_activation")
     ]
     assert not c.operative("PLOA-1").ready
+
+
+def test_7_1_a_self_ploy_is_used_only_on_a_friendly_operative_the_trigger_names() -> None:
+    # A ploy "on the operative the trigger names" is a friendly operative's (7.1: a player
+    # uses its ploys on its own operatives unless the ploy says otherwise). When B's PLOB-1
+    # is activated, the activation_start trigger names PLOB-1: A's copy of the ploy is not
+    # offered to A (no window for A), B's is offered to B.
+    s = pos(FACING, cp=(1, 1), turn="B")
+    add_ploys(
+        s, [_state_ploy("Self Surge", "activation_start", StatChange("move", 2, "end_activation"))]
+    )
+    s, _ = run(s, ["Activate PLOB-1 engage"])
+    assert where(s) == ("B", "ploy", "activation_start")
+    assert "Ploy self surge" in texts(s)
+    s, _ = s.apply("Pass")  # A has nothing to use here: the window closes
+    assert where(s) == ("B", "action", "")
+
+
+def test_7_1_until_the_end_of_the_activation_begun_in_a_counteraction_ends_with_it() -> None:
+    # A counteraction is not an activation (1.6), but an effect "until the end of the
+    # activation" begun while an operative counteracts lasts only while that counteraction is
+    # in progress: PLOA-1 counteracts (B still has a ready operative), gains Move +2 at its
+    # start, and it is gone when the counteraction ends.
+    s = pos(
+        {"PLOA-1": {"at": (5, 14.5), "ready": False}, "PLOB-1": {"at": (16, 14.5)}},
+        cp=(1, 0),
+    )
+    add_ploys(
+        s,
+        [_state_ploy("Counter Surge", "counteract_start", StatChange("move", 2, "end_activation"))],
+        ("A",),
+    )
+    s, _ = run(s, ["Counteract PLOA-1", "Ploy counter surge"])
+    assert move(s, "PLOA-1") == 8.0
+    s, _ = s.apply("End activation")
+    assert "move" not in kinds_on(s, "PLOA-1") and move(s, "PLOA-1") == 6.0

@@ -245,6 +245,11 @@ class ActivationFrame:
             ]
             w.emit("activation_ended", op=o.id)
         elif self.mode == "counteract":
+            # "Until the end of the activation" effects begun in it end with it (the
+            # counteraction is the activity in progress; its own next activation is untouched).
+            w.effects = [
+                e for e in w.effects if not (e.until == "end_activation" and e.source == o.id)
+            ]
             w.set_op(o.id, counteracted=True, ap=0, done=(), moved=False, heavy_shot=False)
             w.emit("activation_ended", op=o.id, counteract=True)
         elif self.mode == "free":

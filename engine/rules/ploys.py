@@ -42,7 +42,7 @@ DURATIONS = ("end_activation", "end_next_activation", "end_tp", "end_battle", "w
 
 TARGETS = ("", "friendly", "enemy", "self")
 """What a ploy is used on: nothing; a friendly operative; an enemy operative; the operative
-the trigger names (``info["op"]``)."""
+the trigger names (``info["op"]``), only when it is a friendly one."""
 
 Condition = Callable[[Work, str, Mapping[str, Any]], bool]
 Use = Callable[[Work, str, Action, Mapping[str, Any]], Any]
@@ -173,11 +173,11 @@ Primitive = StatChange | GainWeaponRule | FreeAction | ExtraMove | Token
 
 
 def _active_operative(w: Work) -> str:
-    """The operative whose activation is in progress, or ``""``."""
+    """The operative whose activation (or counteraction) is in progress, or ``""``."""
     from engine.game.universal import ActivationFrame
 
     for f in reversed(w.stack):
-        if isinstance(f, ActivationFrame) and f.mode == "activation":
+        if isinstance(f, ActivationFrame) and f.mode in ("activation", "counteract"):
             return f.op
     return ""
 
@@ -244,8 +244,14 @@ class Ploy:
 
     def _candidates(self, w: Work, player: str, info: Mapping[str, Any]) -> list[str]:
         if self.target == "self":
-            op = info.get("op", "")
-            return [op] if op else []
+            # The operative the trigger names, when it is the player's own (a trigger may
+            # name an enemy: the target selected, the operative activated by the opponent).
+            op = str(info.get("op", ""))
+            if not op or w.ctx.owner.get(op) != player:
+                return []
+            if self.eligible is not None and not self.eligible(w, player, op, info):
+                return []
+            return [op]
         side = player if self.target == "friendly" else ("B" if player == "A" else "A")
         out = []
         for o in w.alive(side):
