@@ -12,8 +12,9 @@ Free actions (3.1): a rule may let an operative perform an action for 0AP.
 - *During its activation*: an effect of kind ``"free_action"`` whose detail names the action
   (its verb, or a rule action's name) makes the next such action cost 0AP; the action still
   counts as performed in that activation (once per activation), and the effect is used up.
-- *Outside its activation* (:func:`start_free_action`): the operative performs one of the
-  allowed actions at once, for 0AP; this neither counts towards nor is blocked by the
+- *Outside its activation* (:func:`engine.game.universal.start_free_action`): the operative
+  performs one of the allowed actions at once, for 0AP; this neither counts towards nor is
+  blocked by the
   once-per-activation limits of its activation (what it did in an activation in progress
   is kept as it was).
 """
@@ -23,16 +24,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Protocol
 
-from engine.game.actions import Action, IllegalActionError
+from engine.game.actions import Action
 from engine.game.state import OperativeState
 from engine.game.work import Work
 
 __all__ = [
     "RuleActionLike",
+    "actions_of",
     "find_rule_action",
     "free_action_effect",
-    "rule_action_options",
-    "start_free_action",
+    "use_free_action_effect",
 ]
 
 
@@ -92,42 +93,6 @@ def use_free_action_effect(w: Work, o: OperativeState, name: str) -> None:
             return
 
 
-def rule_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action]:
-    """The listed rule actions of ``o`` whose bookkeeping allows them now (module
-    docstring), in the order they were added."""
-    from engine.game import universal
-
-    if not w.ctx.hooks.actions:
-        return
-    for act in _mine(w, o):
-        if universal.rule_precheck(w, o, act, mode) is None:
-            yield from act.options(w, o, mode)
-
-
-def start_free_action(
-    w: Work, op: str, verbs: tuple[str, ...], max_move: float | None = None
-) -> None:
-    """Let operative ``op`` perform one of ``verbs`` (universal verbs or rule action names)
-    at once for 0AP, outside its activation (module docstring); a move is limited to
-    ``max_move`` inches if given. Emits ``free_action_granted``.
-
-    Raises:
-        IllegalActionError: ``op`` is not on the killzone.
-    """
-    from engine.game import universal
-
-    o = w.op(op)
-    if not o.alive:
-        raise IllegalActionError(f"{op} is not on the killzone: it cannot act (3.1)")
-    w.emit("free_action_granted", op=op, actions=verbs)
-    w.stack.append(
-        universal.ActivationFrame(
-            op=op,
-            mode="free",
-            allowed=tuple(verbs),
-            max_move=max_move if max_move is not None else -1.0,
-            saved_done=o.done,
-            saved_ap=o.ap,
-        )
-    )
-    w.set_op(op, done=())
+def actions_of(w: Work, o: OperativeState) -> Iterator[RuleActionLike]:
+    """The rule actions the operatives of ``o``'s player may perform, in the order added."""
+    return _mine(w, o)

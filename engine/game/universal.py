@@ -56,6 +56,7 @@ __all__ = [
     "own_operative",
     "start_activation",
     "start_counteract",
+    "start_free_action",
 ]
 
 COUNTERACT_MOVE = 2.0  # inches (1.6)
@@ -158,6 +159,33 @@ def start_counteract(w: Work, o: OperativeState) -> None:
     ploys.open_window(w, "counteract_start", op=o.id)
 
 
+def start_free_action(
+    w: Work, op: str, verbs: tuple[str, ...], max_move: float | None = None
+) -> None:
+    """Let operative ``op`` perform one of ``verbs`` (universal verbs or rule action names)
+    at once for 0AP, outside its activation (module docstring); a move is limited to
+    ``max_move`` inches if given. Emits ``free_action_granted``.
+
+    Raises:
+        IllegalActionError: ``op`` is not on the killzone.
+    """
+    o = w.op(op)
+    if not o.alive:
+        raise IllegalActionError(f"{op} is not on the killzone: it cannot act (3.1)")
+    w.emit("free_action_granted", op=op, actions=verbs)
+    w.stack.append(
+        ActivationFrame(
+            op=op,
+            mode="free",
+            allowed=tuple(verbs),
+            max_move=max_move if max_move is not None else -1.0,
+            saved_done=o.done,
+            saved_ap=o.ap,
+        )
+    )
+    w.set_op(op, done=())
+
+
 @attrs.frozen(slots=True)
 class ActivationFrame:
     """An activation, counteraction or On Guard interrupt in progress.
@@ -166,7 +194,7 @@ class ActivationFrame:
         op: the active operative.
         mode: ``"activation"``, ``"counteract"`` (1.6), ``"interrupt"`` (9.3: one free
             Shoot or Fight) or ``"free"`` (one free action outside its activation, 3.1,
-            :func:`engine.game.rule_actions.start_free_action`).
+            :func:`start_free_action`).
         stage: ``"choose"`` (waiting for an action) or ``"after"`` (an action just ended).
         actions: actions completed in this frame.
         last: the verb of the last action (for the On Guard window).
@@ -427,7 +455,9 @@ def iter_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Actio
         yield Action("Place marker", op=o.id, point=(o.x, o.y, 0.0))
     if w.ctx.close_quarters:
         yield from closequarters.options(w, o, mode)
-    yield from rule_actions.rule_action_options(w, o, mode)
+    for act in rule_actions.actions_of(w, o):
+        if rule_precheck(w, o, act, mode) is None:
+            yield from act.options(w, o, mode)
 
 
 def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:

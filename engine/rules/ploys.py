@@ -121,12 +121,12 @@ class FreeAction:
 
     def apply(self, w: Work, player: str, op: str, source: str) -> None:
         """Grant the free action."""
-        from engine.game import rule_actions
+        from engine.game import universal
 
         if not op:
             raise IllegalActionError("a free action needs an operative (3.1)")
         if self.now:
-            rule_actions.start_free_action(w, op, (self.verb,))
+            universal.start_free_action(w, op, (self.verb,))
         else:
             w.add_effect(Effect("free_action", op, self.until, source=source, detail=self.verb))
 
@@ -140,11 +140,11 @@ class ExtraMove:
 
     def apply(self, w: Work, player: str, op: str, source: str) -> None:
         """Push the move."""
-        from engine.game import rule_actions
+        from engine.game import universal
 
         if not op:
             raise IllegalActionError("an extra move needs an operative (3.1)")
-        rule_actions.start_free_action(w, op, ("Reposition",), max_move=self.distance)
+        universal.start_free_action(w, op, ("Reposition",), max_move=self.distance)
 
 
 @attrs.frozen(slots=True)

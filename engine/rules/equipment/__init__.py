@@ -14,7 +14,16 @@ razor wire, ladders, the portable barricade), :mod:`.breaching` (Breaching Charg
 
 from __future__ import annotations
 
-__all__ = ["ITEMS", "MAX_OPTIONS", "OPTIONS", "SELECTIONS", "install", "option_of"]
+__all__ = [
+    "ITEMS",
+    "ITEM_KINDS",
+    "MAX_OPTIONS",
+    "OPTIONS",
+    "SELECTIONS",
+    "grenade_uses",
+    "install",
+    "option_of",
+]
 
 OPTIONS = (
     "Ammo Cache",
@@ -64,6 +73,18 @@ ITEMS = {
     "Portable Barricade": ("Portable Barricade",),
 }
 """The pre-battle items each option sets up (the others set up nothing)."""
+
+ITEM_KINDS = {
+    "Ammo Cache": "ammo_cache",
+    "Comms Device": "comms_device",
+    "Mines": "mines",
+    "Razor Wire": "razor_wire",
+    "Light Barricade": "light_barricade",
+    "Heavy Barricade": "heavy_barricade",
+    "Ladder": "ladder",
+    "Portable Barricade": "portable_barricade",
+}
+"""The :class:`~engine.game.tokens.Token` kind of each pre-battle item."""
 
 
 def option_of(selection: str) -> str:

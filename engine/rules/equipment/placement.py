@@ -18,7 +18,7 @@ from engine.game.work import Work
 from engine.geometry.equipment import TERRAIN_KINDS, equipment_feature
 from engine.geometry.equipment_placement import equipment_placement_problem, equipment_spots
 from engine.geometry.extra_terrain import FeatureSpec
-from engine.rules.equipment.selection import token_kind
+from engine.rules.equipment import ITEM_KINDS
 
 __all__ = ["candidate_spots", "make_token", "placement_problem", "set_up"]
 
@@ -43,7 +43,7 @@ def candidate_spots(w: Work, player: str, item: str) -> list[tuple[float, float,
     """Deterministic legal spots ``(x, y, elevation, angle)`` (inches, degrees) for
     ``player``'s pre-battle ``item`` (``"Light Barricade"``...), for listing."""
     territory, drop = _areas(w, player)
-    spots = equipment_spots(w.kz, token_kind(item), territory, drop, _others(w), _markers(w))
+    spots = equipment_spots(w.kz, ITEM_KINDS[item], territory, drop, _others(w), _markers(w))
     return [(x, y, 0.0, round(angle) % 360) for x, y, angle in spots]
 
 
@@ -61,7 +61,7 @@ def placement_problem(
     try:
         return equipment_placement_problem(
             w.kz,
-            token_kind(item),
+            ITEM_KINDS[item],
             x,
             y,
             angle,
@@ -83,7 +83,7 @@ def make_token(
 
     Raises:
         ValueError: a coordinate or angle that is not a finite number."""
-    kind = token_kind(item)
+    kind = ITEM_KINDS[item]
     x, y, z = point
     same = sum(1 for t in w.tokens if t.owner == player and t.kind == kind)
     name = f"{player} {item.lower()}" + (f" {same + 1}" if same else "")

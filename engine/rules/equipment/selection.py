@@ -23,7 +23,7 @@ from engine.game.actions import Action, IllegalActionError
 from engine.game.context import Hooks
 from engine.game.state import other
 from engine.game.work import Work
-from engine.rules.equipment import ITEMS, MAX_OPTIONS, SELECTIONS, option_of
+from engine.rules.equipment import ITEM_KINDS, ITEMS, MAX_OPTIONS, SELECTIONS, option_of
 
 __all__ = [
     "EquipmentSelectionFrame",
@@ -139,25 +139,7 @@ def items_left(w: Work, player: str) -> list[str]:
     return wanted
 
 
-_KIND_OF = {
-    "Ammo Cache": "ammo_cache",
-    "Comms Device": "comms_device",
-    "Mines": "mines",
-    "Razor Wire": "razor_wire",
-    "Light Barricade": "light_barricade",
-    "Heavy Barricade": "heavy_barricade",
-    "Ladder": "ladder",
-    "Portable Barricade": "portable_barricade",
-}
-"""Token kind of each pre-battle item."""
-
-_ITEM_OF = {k: i for i, k in _KIND_OF.items()}
-
-
-def token_kind(item: str) -> str:
-    """The :class:`~engine.game.tokens.Token` kind of a pre-battle item (``"Light
-    Barricade"`` -> ``"light_barricade"``)."""
-    return _KIND_OF[item]
+_ITEM_OF = {k: i for i, k in ITEM_KINDS.items()}
 
 
 @attrs.frozen(slots=True)
@@ -245,5 +227,5 @@ def install(hooks: Hooks) -> None:
     hooks.setup_step(_selection_step)
     hooks.setup_step(_setup_step)
     hooks.equipment_check = check_selection
-    for item, kind in _KIND_OF.items():
+    for item, kind in ITEM_KINDS.items():
         hooks.token_maker(kind, _maker(item))
