@@ -53,10 +53,17 @@ class _Reuse:
     ladder_boxes: FloatArray
     additive: bool
     _ladder_box_list: list[tuple[float, float, float, float]] = attrs.field(init=False, repr=False)
+    _new_of_old: NDArray[np.int64] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         boxes = [(float(a), float(b), float(c), float(d)) for a, b, c, d in self.ladder_boxes]
         object.__setattr__(self, "_ladder_box_list", boxes)
+        # For each node of base, the same node in the new graph, or -1 (a last entry -1 for
+        # the index -1).
+        new_of_old = np.full(len(self.base._keys) + 1, -1, dtype=np.int64)
+        kept = np.flatnonzero(self.old >= 0)
+        new_of_old[self.old[kept]] = kept
+        object.__setattr__(self, "_new_of_old", new_of_old)
 
     @classmethod
     def make(cls, base: MoveGraph, graph: MoveGraph) -> _Reuse | None:
@@ -119,6 +126,27 @@ class _Reuse:
         )
         return cls(base, old, boxes, keys_sorted, move_links, ladder_boxes, additive)
 
+    def level_pairs(self, ids: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """When terrain was only added (:attr:`additive`): the pairs ``a < b`` of the nodes
+        ``ids`` (one level's, ascending) whose same-level link has to be looked at, in the
+        order of ``np.triu_indices`` (by ``a``, then ``b``): those with a node ``base`` lacks,
+        and those ``base`` has a ``move`` link for. Every other pair had no link in ``base``
+        and has none now (the regions only lost ground)."""
+        new = self.old[ids] < 0
+        iu, ju = np.triu_indices(ids.size, k=1)
+        with_new = new[iu] | new[ju]
+        a_new, b_new = ids[iu[with_new]], ids[ju[with_new]]
+        n = max(len(self.base._keys), 1)
+        new_of_old = self._new_of_old
+        a_old, b_old = new_of_old[self.move_keys // n], new_of_old[self.move_keys % n]
+        on_level = np.zeros(self.old.size + 1, dtype=bool)  # index -1: not a node here
+        on_level[ids] = True
+        pick = on_level[a_old] & on_level[b_old] & (a_old < b_old)
+        a = np.concatenate([a_new, a_old[pick]])
+        b = np.concatenate([b_new, b_old[pick]])
+        order = np.lexsort((b, a))
+        return a[order], b[order]
+
     def moves(self, a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]) -> NDArray[np.int64]:
         """For each pair of nodes of the new graph (both in ``base``), the index in
         ``move_links`` of ``base``'s same-level ``move`` link from a to b, or -1."""
@@ -154,6 +182,33 @@ class _Reuse:
             if enter <= leave:
                 return True
         return False
+
+    def kept_over(self, graph: MoveGraph, part: int) -> list[tuple[int, int, _Link | str | None]]:
+        """``base``'s links over the low part ``part`` that ``graph`` keeps (both nodes in
+        it, the segment missing every box), as ``(u, v, link)`` with ``graph``'s node
+        indices, the ladder flag set again near a ladder that changed (7.2). ``base`` added
+        each in ``part``'s turn (the first part it climbs over, in the order of the parts), and
+        so does a full build of ``graph``: nothing about the link changed."""
+        pairs = self.base._over_by_part.get(part)
+        if not pairs:
+            return []
+        old = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        u, v = self._new_of_old[old[:, 0]], self._new_of_old[old[:, 1]]
+        keep = (u >= 0) & (v >= 0)
+        keep[keep] = self.same(graph.xy[u[keep]], graph.xy[v[keep]], u[keep], v[keep])
+        rows = np.flatnonzero(keep)
+        u, v = u[rows], v[rows]
+        links: list[_Link | str | None] = [self.base._links[pairs[k]] for k in rows.tolist()]
+        pu, pv = graph.xy[u], graph.xy[v]
+        again = np.flatnonzero(_meets(self.ladder_boxes, pu, pv, np.ones(rows.size, dtype=bool)))
+        if again.size:
+            flags = graph.over_ladder_flags(part, pu[again], pv[again])
+            for k, flag in zip(again.tolist(), flags.tolist(), strict=True):
+                link = links[k]
+                assert isinstance(link, _Link) and link.kind == "over"
+                if link.ladder != flag:
+                    links[k] = attrs.evolve(link, ladder=flag)
+        return list(zip(u.tolist(), v.tolist(), links, strict=True))
 
     def link(self, u: int, v: int) -> _Link | None:
         """``base``'s link between the nodes ``u`` and ``v`` of the new graph, if any."""
