@@ -146,7 +146,7 @@ class MoveGraph(LinkClassifier):
     _board_tol: BaseGeometry = attrs.field(repr=False)
     _ladders: tuple[tuple[int, frozenset[int]], ...] = attrs.field(repr=False)
     _keys: dict[tuple[int, float, float], int] = attrs.field(factory=dict, repr=False)
-    _grown: dict[int, BaseGeometry] = attrs.field(factory=dict, repr=False)
+    _grown: dict[int | tuple[int, ...], BaseGeometry] = attrs.field(factory=dict, repr=False)
     _xy_list: list[XY] = attrs.field(factory=list, repr=False)
     _lvl_list: list[int] = attrs.field(factory=list, repr=False)
     _fp_dist: FloatArray = attrs.field(factory=lambda: np.zeros((0, 0)), repr=False)
@@ -563,7 +563,7 @@ class MoveGraph(LinkClassifier):
         obstructing = int(self.kz.has_type(part, TerrainType.OBSTRUCTING))
         ladders = np.zeros(n, dtype=bool)
         simple = np.flatnonzero(ok & ~other & ~never)
-        ladders[simple] = self._over_ladders(part, pa[simple], pb[simple])
+        ladders[simple] = self._over_ladders((part,), pa[simple], pb[simple])
         out: list[_Link | str | None] = []
         for k in range(n):
             if never[k]:

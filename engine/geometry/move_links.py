@@ -257,7 +257,7 @@ class LinkClassifier:
     kz: Killzone
     radius: float
     levels: tuple[Level, ...]
-    _grown: dict[int, BaseGeometry]
+    _grown: dict[int | tuple[int, ...], BaseGeometry]
     _blocks_floor: NDArray[np.bool_]
     _board_tol: BaseGeometry
     _ladders: tuple[tuple[int, frozenset[int]], ...]
@@ -637,10 +637,15 @@ class LinkClassifier:
         return crossed
 
     def _grown_parts(self, crossed: list[int]) -> BaseGeometry:
-        """The parts ``crossed`` grown by the base radius, as one geometry."""
+        """The parts ``crossed`` grown by the base radius, as one geometry (cached by the
+        list, in its order)."""
         if len(crossed) == 1:
             return self._grown_part(crossed[0])
-        return shapely.union_all([self._grown_part(i) for i in crossed])
+        key = tuple(crossed)
+        geom = self._grown.get(key)
+        if geom is None:
+            geom = self._grown[key] = shapely.union_all([self._grown_part(i) for i in crossed])
+        return geom
 
     def _over_ladder(self, crossed: list[int], a: XY, b: XY, grown: BaseGeometry | None) -> bool:
         """Whether the climb over ``crossed`` along ``a -> b`` uses a ladder (7.2,
@@ -656,15 +661,22 @@ class LinkClassifier:
             grown = self._grown_parts(crossed)
         return self._ladder_climb(tuple(crossed), a, b, grown, t_on)
 
-    def _over_ladders(self, part: int, pa: FloatArray, pb: FloatArray) -> NDArray[np.bool_]:
+    def _over_ladders(
+        self, crossed: tuple[int, ...], pa: FloatArray, pb: FloatArray
+    ) -> NDArray[np.bool_]:
         """:meth:`_over_ladder` of the lines ``pa[k] -> pb[k]`` (arrays (n, 2), inches, no
-        line a point) that cross the interior of the part ``part`` and no other floor
-        blocker's, in a few vectorised calls: the same GEOS operations and the same
-        arithmetic as :func:`_pieces` and :meth:`_ladder_climb`, so the same answers."""
+        line a point) that cross the interiors of the floor blockers ``crossed`` (in the
+        order :meth:`_floor_crossed` gives) and no other's, in a few vectorised calls: the
+        same GEOS operations and the same arithmetic as :func:`_pieces` and
+        :meth:`_ladder_climb`, so the same answers."""
         n = pa.shape[0]
         out = np.zeros(n, dtype=bool)
-        feature = self.kz.parts[part].feature
-        polys = [self.kz.parts[i].polygon for i, against in self._ladders if feature in against]
+        features = {self.kz.parts[i].feature for i in crossed}
+        polys = [
+            self.kz.parts[i].polygon
+            for i, against in self._ladders
+            if not features.isdisjoint(against)
+        ]
         if not polys or n == 0:
             return out
         reach = self.radius + CONTROL_RANGE + _TOL
@@ -678,8 +690,19 @@ class LinkClassifier:
             return out
         a, b = pa[rows], pb[rows]
         lines = cast(NDArray[np.object_], shapely.linestrings(np.stack([a, b], axis=1)))
-        t_on = _first_t(lines, a, b, self.kz.parts[part].polygon, 0.0)
-        t_touch = _first_t(lines, a, b, self._grown_part(part), math.nan)
+        # Both points tested lie on the line: a line farther than reach from every ladder
+        # (beyond float noise) has no ladder within reach of them.
+        for j, poly in enumerate(polys):
+            near[j, rows] &= np.asarray(shapely.distance(poly, lines), dtype=float) <= reach + 1e-9
+        keep = near[:, rows].any(axis=0)
+        rows, a, b, lines = rows[keep], a[keep], b[keep], lines[keep]
+        if not rows.size:
+            return out
+        t_on = np.full(rows.size, math.inf)
+        for i in crossed:
+            t_on = np.minimum(t_on, _first_t(lines, a, b, self.kz.parts[i].polygon, math.inf))
+        t_on = np.where(np.isinf(t_on), 0.0, t_on)
+        t_touch = _first_t(lines, a, b, self._grown_parts(list(crossed)), math.nan)
         t_touch = np.where(np.isnan(t_touch), t_on, t_touch)
         d = b - a
         t_in = np.minimum(t_touch, t_on)[:, None]
@@ -697,22 +720,31 @@ class LinkClassifier:
 
     def over_ladder_flags(self, part: int, pa: FloatArray, pb: FloatArray) -> NDArray[np.bool_]:
         """The ladder flag (7.2) :meth:`classify` gives the ``over`` links ``pa[k] -> pb[k]``
-        (arrays (n, 2), inches) that cross the interior of the floor part ``part``:
-        vectorised (:meth:`_over_ladders`) for the lines that cross no other blocker, one by
-        one (:meth:`_over_ladder`) for the others."""
+        (arrays (n, 2), inches) that cross the interior of the floor part ``part``
+        (:meth:`_over_ladders`, the lines grouped by the blockers they cross)."""
+        n = pa.shape[0]
         lines = cast(NDArray[np.object_], shapely.linestrings(np.stack([pa, pb], axis=1)))
-        flags = self._over_ladders(part, pa, pb)
+        crossed: list[list[int]] = [[part] for _ in range(n)]
         li, pi = self.kz.tree.query(lines, predicate="intersects")
         pick = (pi != part) & self._blocks_floor[pi]
         li, pi = li[pick], pi[pick]
         if li.size:
             polys = np.asarray([self.kz.parts[int(i)].polygon for i in pi], dtype=object)
             hit = np.asarray(shapely.relate_pattern(lines[li], polys, "T********"), dtype=bool)
-            for k in sorted(set(li[hit].tolist())):
-                a = (float(pa[k, 0]), float(pa[k, 1]))
-                b = (float(pb[k, 0]), float(pb[k, 1]))
-                crossed = self._floor_crossed(LineString([a, b]), a)
-                flags[k] = self._over_ladder(crossed, a, b, None)
+            for k, i in zip(li[hit].tolist(), pi[hit].tolist(), strict=True):
+                crossed[k].append(i)
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for k, parts in enumerate(crossed):
+            if len(parts) > 1:  # in the order of _floor_crossed: by index, then distance
+                pa_k = shapely.points(pa[k])
+                parts.sort()
+                dist = [float(shapely.distance(pa_k, self.kz.parts[i].polygon)) for i in parts]
+                parts = [i for _, i in sorted(zip(dist, parts, strict=True), key=lambda t: t[0])]
+            groups.setdefault(tuple(parts), []).append(k)
+        flags = np.zeros(n, dtype=bool)
+        for key in sorted(groups):
+            rows = np.asarray(groups[key], dtype=np.int64)
+            flags[rows] = self._over_ladders(key, pa[rows], pb[rows])
         return flags
 
     def ladder_again(self, link: _Link, lb: int, a: XY, b: XY) -> _Link:
