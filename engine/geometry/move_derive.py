@@ -50,6 +50,7 @@ class _Reuse:
     boxes: FloatArray
     move_keys: NDArray[np.int64]
     move_links: list[_Link]
+    move_crossings: NDArray[np.int64]
     ladder_boxes: FloatArray
     additive: bool
     _ladder_box_list: list[tuple[float, float, float, float]] = attrs.field(init=False, repr=False)
@@ -115,16 +116,22 @@ class _Reuse:
                 (u * n + v, link) for (u, v), link in base._links.items() if link.kind == "move"
             )
             base._move_index.append(
-                (np.asarray([k for k, _ in moves], dtype=np.int64), [m for _, m in moves])
+                (
+                    np.asarray([k for k, _ in moves], dtype=np.int64),
+                    [m for _, m in moves],
+                    np.asarray([m.crossings for _, m in moves], dtype=np.int64),
+                )
             )
-        keys_sorted, move_links = base._move_index[0]
+        keys_sorted, move_links, move_crossings = base._move_index[0]
         added = kz.parts[shared:]
         additive = (
             not toggled
             and shared == len(bkz.parts)
             and not any(TerrainType.ACCESSIBLE in p.types for p in added)
         )
-        return cls(base, old, boxes, keys_sorted, move_links, ladder_boxes, additive)
+        return cls(
+            base, old, boxes, keys_sorted, move_links, move_crossings, ladder_boxes, additive
+        )
 
     def level_pairs(self, ids: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """When terrain was only added (:attr:`additive`): the pairs ``a < b`` of the nodes
@@ -236,24 +243,28 @@ def _meets(
     if not boxes.size or not p.size:
         return near
     seg_lo, seg_hi = np.minimum(p, q), np.maximum(p, q)
-    for box in boxes:
-        lo, hi = box[:2], box[2:]
-        # Only segments whose bounding box meets the box can meet it (a quick filter).
-        rows = np.flatnonzero(
-            rows_of & ~near & np.all(seg_lo <= hi, axis=1) & np.all(seg_hi >= lo, axis=1)
-        )
-        if not rows.size:
-            continue
-        p0 = p[rows]
-        d = q[rows] - p0
-        flat = d == 0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ta = (lo - p0) / d
-            tb = (hi - p0) / d
-        inside = (p0 >= lo) & (p0 <= hi)
-        t_lo = np.where(flat, np.where(inside, -math.inf, math.inf), np.minimum(ta, tb))
-        t_hi = np.where(flat, np.where(inside, math.inf, -math.inf), np.maximum(ta, tb))
-        enter = np.maximum(t_lo.max(axis=1), 0.0)
-        leave = np.minimum(t_hi.min(axis=1), 1.0)
-        near[rows[enter <= leave]] = True
+    lo_all, hi_all = boxes[:, :2], boxes[:, 2:]
+    # Only segments whose bounding box meets a box can meet it (a quick filter), every
+    # (segment, box) pair at once.
+    cand = (
+        rows_of[:, None]
+        & np.all(seg_lo[:, None, :] <= hi_all[None, :, :], axis=2)
+        & np.all(seg_hi[:, None, :] >= lo_all[None, :, :], axis=2)
+    )
+    rows, which = np.nonzero(cand)
+    if not rows.size:
+        return near
+    lo, hi = lo_all[which], hi_all[which]
+    p0 = p[rows]
+    d = q[rows] - p0
+    flat = d == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ta = (lo - p0) / d
+        tb = (hi - p0) / d
+    inside = (p0 >= lo) & (p0 <= hi)
+    t_lo = np.where(flat, np.where(inside, -math.inf, math.inf), np.minimum(ta, tb))
+    t_hi = np.where(flat, np.where(inside, math.inf, -math.inf), np.maximum(ta, tb))
+    enter = np.maximum(t_lo.max(axis=1), 0.0)
+    leave = np.minimum(t_hi.min(axis=1), 1.0)
+    near[rows[enter <= leave]] = True
     return near

@@ -151,7 +151,9 @@ class MoveGraph(LinkClassifier):
     _lvl_list: list[int] = attrs.field(factory=list, repr=False)
     _fp_dist: FloatArray = attrs.field(factory=lambda: np.zeros((0, 0)), repr=False)
     _links: dict[tuple[int, int], _Link] = attrs.field(factory=dict, repr=False)
-    _move_index: list[tuple[NDArray[np.int64], list[_Link]]] = attrs.field(factory=list, repr=False)
+    _move_index: list[tuple[NDArray[np.int64], list[_Link], NDArray[np.int64]]] = attrs.field(
+        factory=list, repr=False
+    )
     _nx: list[Any] = attrs.field(factory=list, repr=False)
     _terrain_near: dict[tuple[float, float, float], bool] = attrs.field(factory=dict, repr=False)
     _edges: dict[int, tuple[FloatArray, FloatArray]] = attrs.field(factory=dict, repr=False)
@@ -411,6 +413,20 @@ class MoveGraph(LinkClassifier):
                 pa, pb = self.xy[a_ids[t]], self.xy[b_ids[t]]
                 c_ab[t] = self._crossings_many(lvl, pa, pb)
                 c_ba[t] = self._crossings_many(lvl, pb, pa)
+            if reuse is not None:
+                # Pairs tested again and seen that the reused graph linked with the same
+                # crossings: its link objects (equal to new ones).
+                again = fresh[seen[fresh]]
+                again = again[(reuse.old[a_ids[again]] >= 0) & (reuse.old[b_ids[again]] >= 0)]
+                p_ab = reuse.moves(a_ids[again], b_ids[again])
+                p_ba = reuse.moves(b_ids[again], a_ids[again])
+                crossings = reuse.move_crossings
+                same_links = (p_ab >= 0) & (p_ba >= 0)
+                same_links[same_links] &= (
+                    crossings[p_ab[same_links]] == c_ab[again[same_links]]
+                ) & (crossings[p_ba[same_links]] == c_ba[again[same_links]])
+                pos_ab[again[same_links]] = p_ab[same_links]
+                pos_ba[again[same_links]] = p_ba[same_links]
             ok = np.flatnonzero(seen)
             moved = reuse.move_links if reuse is not None else []
             out, xy_list = self._out, self._xy_list
