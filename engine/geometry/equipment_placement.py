@@ -42,6 +42,7 @@ from engine.geometry.equipment import (
     marker_disc,
 )
 from engine.geometry.extra_terrain import FeatureSpec
+from engine.geometry.gc_pause import paused_gc
 from engine.geometry.model import (
     MM_PER_INCH,
     OBJECTIVE_DIAMETER_MM,
@@ -437,7 +438,8 @@ def equipment_spots(
     memo = _memo(kz, _SPOTS_KEY)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = _spots(kz, kind, territory, drop_zone, others, markers, limit)
+        with paused_gc():  # thousands of footprints at once
+            found = memo[key] = _spots(kz, kind, territory, drop_zone, others, markers, limit)
     return list(found)
 
 

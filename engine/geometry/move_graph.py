@@ -8,10 +8,7 @@ straight increments (:mod:`engine.geometry.move_links`) that the path search
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import math
-from collections.abc import Iterator
 from typing import Any, cast
 
 import attrs
@@ -22,6 +19,7 @@ from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from engine.geometry import graph_cache
+from engine.geometry.gc_pause import paused_gc
 from engine.geometry.model import MM_PER_INCH, Killzone, TerrainType, quantise
 from engine.geometry.move_derive import _Reuse
 from engine.geometry.move_links import (
@@ -45,20 +43,6 @@ from engine.geometry.move_links import (
     _Link,
     _passable,
 )
-
-
-@contextlib.contextmanager
-def _no_gc() -> Iterator[None]:
-    """The cyclic garbage collector paused while a graph is built: the build makes tens of
-    thousands of small objects (links, tuples), none of them garbage, and each collection
-    it would trigger walks every object of the process (the other cached graphs too)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _reflex_vertices(region: BaseGeometry) -> list[XY]:
@@ -243,7 +227,7 @@ class MoveGraph(LinkClassifier):
 
         Takes a fraction of a second for a 30" x 22" killzone with ~25 parts.
         """
-        with _no_gc():
+        with paused_gc():
             graph, builder = cls._skeleton(kz, base_mm)
             graph._finish(builder, None)
         return graph
@@ -271,7 +255,7 @@ class MoveGraph(LinkClassifier):
                 as ``base.kz.parts``), e.g. the cached graph of the layout as loaded.
             kz: the killzone in the wanted hatchway state.
         """
-        with _no_gc():
+        with paused_gc():
             graph, builder = cls._skeleton(kz, base.base_mm)
             reuse = _Reuse.make(base, graph)
             graph._finish(builder, reuse)
