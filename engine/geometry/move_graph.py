@@ -246,7 +246,12 @@ class MoveGraph(LinkClassifier):
         (``benchmarks/geometry_movement.py``); the more hatchways differ, the less it saves.
         Terrain added to the layout (:meth:`Killzone.with_terrain`, 7.2) is handled the same
         way: the parts after those both killzones share are changed parts (a ladder's reach
-        is its control range). Falls back to a full build when ``kz`` is not a hatchway state
+        is its control range: the links it may help keep their geometry and get their ladder
+        flag again). When terrain was only added, two nodes ``base`` has without a ``move``,
+        ``climb``, ``drop`` or ``jump`` link between them get none (the regions only lost
+        ground), so only the pairs with a new node and those ``base`` linked are looked at;
+        kept links over low parts are taken part by part from ``base``'s record of them. Eight small items on the open ruins: about a quarter of a
+        full build (``benchmarks/geometry_movement.py``). Falls back to a full build when ``kz`` is not a hatchway state
         or an added-terrain value of ``base``'s layout or a changed part is Vantage terrain
         (the levels would differ).
 
