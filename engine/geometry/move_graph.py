@@ -250,10 +250,11 @@ class MoveGraph(LinkClassifier):
         flag again). When terrain was only added, two nodes ``base`` has without a ``move``,
         ``climb``, ``drop`` or ``jump`` link between them get none (the regions only lost
         ground), so only the pairs with a new node and those ``base`` linked are looked at;
-        kept links over low parts are taken part by part from ``base``'s record of them. Eight small items on the open ruins: about a quarter of a
-        full build (``benchmarks/geometry_movement.py``). Falls back to a full build when ``kz`` is not a hatchway state
-        or an added-terrain value of ``base``'s layout or a changed part is Vantage terrain
-        (the levels would differ).
+        kept links over low parts are taken part by part from ``base``'s record of them.
+        Eight small items on the open ruins: about a third of a full build, ~170-180 ms
+        (``benchmarks/geometry_movement.py``). Falls back to a full build when ``kz`` is not
+        a hatchway state or an added-terrain value of ``base``'s layout or a changed part is
+        Vantage terrain (the levels would differ).
 
         Args:
             base: a graph of the same layout (``kz.parts`` starts with the same part objects
