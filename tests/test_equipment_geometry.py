@@ -705,3 +705,72 @@ def test_marker_control_range_matches_objective_rule_for_40mm() -> None:
         assert marker_in_control_range(BARE, op, marker.position, 40.0) == (
             objective_in_control_range(BARE, op, marker)
         )
+
+
+def _random_equipment(kz: Killzone, seed: int, count: int) -> tuple[FeatureSpec, ...]:
+    """``count`` equipment terrain items set up by A and B in turn at candidate spots picked
+    with ``seed`` (ladders included: they stand against the low parts they may climb)."""
+    import random
+
+    rng = random.Random(seed)
+    kinds = ("light_barricade", "heavy_barricade", "razor_wire", "ladder", "portable_barricade")
+    feats: list[FeatureSpec] = []
+    for k in range(count * 3):
+        if len(feats) == count:
+            break
+        player = "AB"[k % 2]
+        kind = rng.choice(kinds)
+        spots = equipment_spots(
+            kz, kind, kz.territories[player], kz.drop_zones[player], tuple(feats)
+        )
+        if spots:
+            x, y, a = rng.choice(spots)
+            feats.append(equipment_feature(kind, x, y, a, f"{player} {kind} {k}"))
+    return tuple(feats)
+
+
+@pytest.mark.parametrize(
+    ("name", "seed", "count", "base"),
+    [
+        ("open_ruins", 1, 4, 32.0),
+        ("open_ruins", 2, 8, 40.0),
+        ("open_ruins", 3, 10, 25.0),
+        ("close_quarters", 4, 6, 32.0),
+    ],
+)
+def test_equipment_graphs_derive_exactly_at_random_spots(
+    name: str, seed: int, count: int, base: float
+) -> None:
+    """7.2 equipment terrain at random candidate spots: the graph derived from the layout's
+    (only the links near the items computed again, the rest kept with their ladder flags
+    set again near a new ladder) is the full build, node for node and link for link in the
+    same order; so is a graph derived from that one with one item taken away."""
+    kz = load_killzone(name)
+    feats = _random_equipment(kz, seed, count)
+    assert len(feats) == count
+    with_kit = kz.with_terrain(feats)
+    derived = MoveGraph.derive(move_graph(kz, base), with_kit)
+    assert _signature(derived) == _signature(MoveGraph.build(with_kit, base))
+    fewer = kz.with_terrain(feats[:-1])
+    again = MoveGraph.derive(derived, fewer)
+    assert _signature(again) == _signature(MoveGraph.build(fewer, base))
+
+
+def test_ladders_against_low_terrain_derive_exactly() -> None:
+    """7.2 Ladders against climbable terrain on the open ruins (each player's barricades,
+    razor wire and a ladder at the middle of their candidate spots, as the movement benchmark
+    sets them up): the links over the terrain a ladder stands against keep their geometry
+    and get the ladder flag, exactly as a full build gives them."""
+    feats: list[FeatureSpec] = []
+    for player in ("A", "B"):
+        terr, dz = RUINS.territories[player], RUINS.drop_zones[player]
+        for kind in ("light_barricade", "razor_wire", "heavy_barricade", "ladder"):
+            spots = equipment_spots(RUINS, kind, terr, dz, tuple(feats))
+            x, y, a = spots[len(spots) // 2]
+            feats.append(equipment_feature(kind, x, y, a, f"{player} {kind}"))
+    kz = RUINS.with_terrain(tuple(feats))
+    for base in (32.0, 40.0):
+        derived = MoveGraph.derive(move_graph(RUINS, base), kz)
+        built = MoveGraph.build(kz, base)
+        assert _signature(derived) == _signature(built)
+        assert any(link.ladder for out in built._out for _, _, link in out)

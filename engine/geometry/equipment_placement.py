@@ -42,9 +42,11 @@ from engine.geometry.equipment import (
     marker_disc,
 )
 from engine.geometry.extra_terrain import FeatureSpec
+from engine.geometry.gc_pause import paused_gc
 from engine.geometry.model import (
     MM_PER_INCH,
     OBJECTIVE_DIAMETER_MM,
+    QUANTUM,
     Killzone,
     Placement,
     TerrainType,
@@ -276,31 +278,52 @@ def equipment_placement_problem(
             Barricade.
     """
     shape = equipment_footprint(kind, x, y, angle)
-    checks: list[str | None] = []
+    return _problem(kz, kind, shape, x, y, territory, drop_zone, others, markers)
+
+
+def _problem(
+    kz: Killzone,
+    kind: str,
+    shape: BaseGeometry,
+    x: float,
+    y: float,
+    territory: BaseGeometry | None,
+    drop_zone: BaseGeometry | None,
+    others: Others,
+    markers: Sequence[tuple[float, float]],
+) -> str | None:
+    """:func:`equipment_placement_problem` with the footprint already built: the checks in
+    order, the first failing one answered (the later ones are not computed)."""
+    checks: list[Callable[[], str | None]] = []
     if kind == "heavy_barricade":
         if drop_zone is None:
             raise ValueError("a Heavy Barricade's placement needs its player's drop zone")
-        checks.append(not_within_drop_zone_reach(shape, drop_zone))
+        checks.append(lambda: not_within_drop_zone_reach(shape, drop_zone))
     elif territory is not None:
-        checks.append(not_wholly_within_territory(shape, territory))
-    if not kz.board.covers(shape):
-        checks.append("it must be set up wholly on the killzone (7.2)")
+        checks.append(lambda: not_wholly_within_territory(shape, territory))
+    checks.append(
+        lambda: None if kz.board.covers(shape) else "it must be set up wholly on the killzone (7.2)"
+    )
     if kind == "ladder":
-        checks.append(ladder_not_against_terrain(kz, shape))
-        checks.append(too_close_to_equipment_terrain(shape, others))
-        checks.append(too_close_to_access_points(kz, shape, LADDER_ACCESS_POINT_DISTANCE))
+        checks.append(lambda: ladder_not_against_terrain(kz, shape))
+        checks.append(lambda: too_close_to_equipment_terrain(shape, others))
+        checks.append(lambda: too_close_to_access_points(kz, shape, LADDER_ACCESS_POINT_DISTANCE))
     elif kind in TERRAIN_KINDS:
-        checks.append(not_on_killzone_floor(kz, shape))
-        checks.append(too_close_to_equipment_terrain(shape, others))
-        checks.append(too_close_to_access_points(kz, shape))
-        checks.append(too_close_to_accessible_terrain(kz, shape))
+        checks.append(lambda: not_on_killzone_floor(kz, shape))
+        checks.append(lambda: too_close_to_equipment_terrain(shape, others))
+        checks.append(lambda: too_close_to_access_points(kz, shape))
+        checks.append(lambda: too_close_to_accessible_terrain(kz, shape))
     else:
-        checks.append(not_on_killzone_floor(kz, shape))
+        checks.append(lambda: not_on_killzone_floor(kz, shape))
         if kind == "mines":
-            checks.append(marker_too_close_to_markers(kz, x, y, markers))
-            checks.append(too_close_to_access_points(kz, shape))
-            checks.append(too_close_to_accessible_terrain(kz, shape))
-    return next((c for c in checks if c is not None), None)
+            checks.append(lambda: marker_too_close_to_markers(kz, x, y, markers))
+            checks.append(lambda: too_close_to_access_points(kz, shape))
+            checks.append(lambda: too_close_to_accessible_terrain(kz, shape))
+    for check in checks:
+        problem = check()
+        if problem is not None:
+            return problem
+    return None
 
 
 # -------------------------------------------------------------------------------------------
@@ -415,7 +438,8 @@ def equipment_spots(
     memo = _memo(kz, _SPOTS_KEY)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = _spots(kz, kind, territory, drop_zone, others, markers, limit)
+        with paused_gc():  # thousands of footprints at once
+            found = memo[key] = _spots(kz, kind, territory, drop_zone, others, markers, limit)
     return list(found)
 
 
@@ -440,27 +464,22 @@ def _spots(
         angles = (0.0,) if kind in MARKER_KINDS else (0.0, 90.0)
         cands = [(x, y, a) for x, y in _grid(area, SPOT_STEP) for a in angles]
     cands.sort()
-    keep = _prefilter(kz, kind, cands, territory, drop_zone, others)
-    ok = [c for c, k in zip(cands, keep.tolist(), strict=True) if k]
+    keep, shapes = _checked(kz, kind, cands, territory, drop_zone, others)
+    ok_idx = np.flatnonzero(keep).tolist()
+    ok = [cands[i] for i in ok_idx]
+    shape_of = dict(zip(ok, shapes[ok_idx].tolist(), strict=True))
 
     def passes(c: Spot) -> bool:
-        problem = equipment_placement_problem(
-            kz,
-            kind,
-            c[0],
-            c[1],
-            c[2],
-            territory=territory,
-            drop_zone=drop_zone,
-            others=others,
-            markers=markers,
-        )
-        return problem is None
+        # The prefilter made every check but these two (the same GEOS operations).
+        if kind == "ladder":
+            return ladder_not_against_terrain(kz, shape_of[c]) is None
+        if kind == "mines":
+            return marker_too_close_to_markers(kz, c[0], c[1], markers) is None
+        return True
 
     return _spread(ok, limit, passes)
 
 
-_SHAPES_KEY = "equipment.spot_shapes"
 _SPOTS_KEY = "equipment.spots"
 _MEMO_SIZE = 256
 
@@ -472,16 +491,42 @@ def _memo(kz: Killzone, key: str) -> dict[Any, Any]:
     return memo
 
 
-def _footprints(kz: Killzone, kind: str, cands: list[Spot]) -> NDArray[np.object_]:
-    """The footprints of the candidates (cached on the killzone value per kind and list)."""
-    memo = _memo(kz, _SHAPES_KEY)
-    key = (kind, tuple(cands))
-    shapes = memo.get(key)
-    if shapes is None:
-        shapes = memo[key] = np.asarray(
-            [equipment_footprint(kind, x, y, a) for x, y, a in cands], dtype=object
-        )
-    return cast(NDArray[np.object_], shapes)
+def _quantised(values: NDArray[np.float64]) -> NDArray[np.float64]:
+    """:func:`engine.geometry.model.quantise` of every value: the nearest multiple of the
+    0.001" grid, as the float nearest to it (the same floats, ties to even as ``round``,
+    never -0.0)."""
+    # ``+ 0.0`` turns -0.0 into 0.0: quantise never answers -0.0 (``round`` gives an int).
+    return np.rint(values / QUANTUM) / round(1 / QUANTUM) + 0.0
+
+
+def _footprints(kind: str, cands: list[Spot]) -> NDArray[np.object_]:
+    """The footprints of the candidates, the same polygons :func:`equipment_footprint`
+    builds one by one (the same corners in the same order, by the same arithmetic), built
+    at once: a marker's disc around each centre; an equipment terrain feature's rectangle
+    (its one part, :func:`engine.geometry.equipment.equipment_parts`) turned by each
+    distinct angle."""
+    n = len(cands)
+    xy = np.asarray([(c[0], c[1]) for c in cands], dtype=float).reshape(n, 2)
+    if kind in MARKER_KINDS:
+        # The disc at the origin moved: GEOS puts the corners of a point's buffer at the
+        # centre plus the offsets it puts them at around the origin, so the same floats.
+        disc = np.asarray(marker_disc(0.0, 0.0).exterior.coords)
+        return cast(NDArray[np.object_], shapely.polygons(disc[None, :, :] + xy[:, None, :]))
+    shape = SHAPES[kind]
+    hl, hd = shape.length / 2, shape.depth / 2
+    u = np.asarray([-hl, hl, hl, -hl, -hl])
+    v = np.asarray([-hd, -hd, hd, hd, -hd])
+    angles = np.asarray([c[2] for c in cands], dtype=float)
+    ring = np.empty((n, 5, 2))
+    for angle in sorted(set(angles.tolist())):
+        rad = math.radians(angle)
+        c, s = math.cos(rad), math.sin(rad)
+        sel = angles == angle
+        x, y = xy[sel, 0:1], xy[sel, 1:2]
+        # The operations of equipment._rectangle, in its order: x + u*c - v*s, y + u*s + v*c.
+        ring[sel, :, 0] = _quantised(x + u * c - v * s)
+        ring[sel, :, 1] = _quantised(y + u * s + v * c)
+    return cast(NDArray[np.object_], shapely.polygons(ring))
 
 
 def _prefilter(
@@ -494,32 +539,46 @@ def _prefilter(
 ) -> NDArray[np.bool_]:
     """Which candidates may pass: the checks of :func:`equipment_placement_problem` that
     apply to many candidates at once, in the same GEOS operations vectorised (so the same
-    answers); the rest (ladders against terrain, mines and markers) is left to the exact
-    check of each spot chosen."""
+    answers); the rest (ladders against terrain, mines and markers) is left to the check of
+    each spot chosen."""
+    return _checked(kz, kind, cands, territory, drop_zone, others)[0]
+
+
+def _checked(
+    kz: Killzone,
+    kind: str,
+    cands: list[Spot],
+    territory: BaseGeometry,
+    drop_zone: BaseGeometry | None,
+    others: Others,
+) -> tuple[NDArray[np.bool_], NDArray[np.object_]]:
+    """:func:`_prefilter` and the candidates' footprints. Each check is applied only to the
+    candidates every earlier one let through (the cheapest first)."""
     n = len(cands)
     if n == 0:
-        return np.zeros(0, dtype=bool)
-    shapes = _footprints(kz, kind, cands)
-    ok = np.asarray(shapely.covers(kz.board, shapes), dtype=bool)
+        return np.zeros(0, dtype=bool), np.zeros(0, dtype=object)
+    shapes = _footprints(kind, cands)
     if kind == "heavy_barricade":
         assert drop_zone is not None
-        reach = drop_zone.buffer(DROP_ZONE_REACH + _TOL, quad_segs=32)
-        ok &= np.asarray(shapely.covers(reach, shapes), dtype=bool)
+        area = drop_zone.buffer(DROP_ZONE_REACH + _TOL, quad_segs=32)
     else:
-        ok &= np.asarray(
-            shapely.covers(territory.buffer(_TOL, join_style="mitre"), shapes), dtype=bool
-        )
-    if kind != "ladder":
-        li, pi = kz.tree.query(shapes, predicate="intersects")
-        if li.size:
-            polys = np.asarray([kz.parts[int(i)].polygon for i in pi], dtype=object)
-            areas = shapely.area(shapely.intersection(polys, shapes[li]))
-            ok[li[areas > _OVERLAP_AREA]] = False
+        area = territory.buffer(_TOL, join_style="mitre")
+    shapely.prepare(area)
+    shapely.prepare(kz.board)
+    ok = np.asarray(shapely.covers(area, shapes), dtype=bool)
+
+    def narrow(test: Callable[[NDArray[np.object_]], NDArray[np.bool_]]) -> None:
+        idx = np.flatnonzero(ok)
+        if idx.size:
+            ok[idx] = test(shapes[idx])
+
+    def farther(geometry: BaseGeometry, distance: float) -> None:
+        narrow(lambda sh: np.asarray(shapely.distance(sh, geometry), dtype=float) > distance)
+
+    narrow(lambda sh: np.asarray(shapely.covers(kz.board, sh), dtype=bool))
     if kind in TERRAIN_KINDS:
         for other in others:
-            ok &= np.asarray(shapely.distance(shapes, _shape(other)), dtype=float) > (
-                EQUIPMENT_DISTANCE + _TOL
-            )
+            farther(_shape(other), EQUIPMENT_DISTANCE + _TOL)
     access = ACCESS_POINT_DISTANCE
     parts = _access_parts(kz)
     if kind == "ladder":
@@ -529,9 +588,20 @@ def _prefilter(
     else:
         parts = []
     for i in parts:
-        d = np.asarray(shapely.distance(shapes, kz.parts[i].polygon), dtype=float)
-        ok &= d > access + _TOL
-    return ok
+        farther(kz.parts[i].polygon, access + _TOL)
+    if kind != "ladder":
+
+        def on_floor(sh: NDArray[np.object_]) -> NDArray[np.bool_]:
+            keep = np.ones(len(sh), dtype=bool)
+            li, pi = kz.tree.query(sh, predicate="intersects")
+            if li.size:
+                polys = np.asarray([kz.parts[int(i)].polygon for i in pi], dtype=object)
+                areas = shapely.area(shapely.intersection(polys, sh[li]))
+                keep[li[areas > _OVERLAP_AREA]] = False
+            return keep
+
+        narrow(on_floor)
+    return ok, shapes
 
 
 def portable_barricade_spots(kz: Killzone, operative: Placement, others: Others = ()) -> list[Spot]:

@@ -50,13 +50,21 @@ class _Reuse:
     boxes: FloatArray
     move_keys: NDArray[np.int64]
     move_links: list[_Link]
+    move_crossings: NDArray[np.int64]
     ladder_boxes: FloatArray
     additive: bool
     _ladder_box_list: list[tuple[float, float, float, float]] = attrs.field(init=False, repr=False)
+    _new_of_old: NDArray[np.int64] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         boxes = [(float(a), float(b), float(c), float(d)) for a, b, c, d in self.ladder_boxes]
         object.__setattr__(self, "_ladder_box_list", boxes)
+        # For each node of base, the same node in the new graph, or -1 (a last entry -1 for
+        # the index -1).
+        new_of_old = np.full(len(self.base._keys) + 1, -1, dtype=np.int64)
+        kept = np.flatnonzero(self.old >= 0)
+        new_of_old[self.old[kept]] = kept
+        object.__setattr__(self, "_new_of_old", new_of_old)
 
     @classmethod
     def make(cls, base: MoveGraph, graph: MoveGraph) -> _Reuse | None:
@@ -108,16 +116,43 @@ class _Reuse:
                 (u * n + v, link) for (u, v), link in base._links.items() if link.kind == "move"
             )
             base._move_index.append(
-                (np.asarray([k for k, _ in moves], dtype=np.int64), [m for _, m in moves])
+                (
+                    np.asarray([k for k, _ in moves], dtype=np.int64),
+                    [m for _, m in moves],
+                    np.asarray([m.crossings for _, m in moves], dtype=np.int64),
+                )
             )
-        keys_sorted, move_links = base._move_index[0]
+        keys_sorted, move_links, move_crossings = base._move_index[0]
         added = kz.parts[shared:]
         additive = (
             not toggled
             and shared == len(bkz.parts)
             and not any(TerrainType.ACCESSIBLE in p.types for p in added)
         )
-        return cls(base, old, boxes, keys_sorted, move_links, ladder_boxes, additive)
+        return cls(
+            base, old, boxes, keys_sorted, move_links, move_crossings, ladder_boxes, additive
+        )
+
+    def level_pairs(self, ids: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """When terrain was only added (:attr:`additive`): the pairs ``a < b`` of the nodes
+        ``ids`` (one level's, ascending) whose same-level link has to be looked at, in the
+        order of ``np.triu_indices`` (by ``a``, then ``b``): those with a node ``base`` lacks,
+        and those ``base`` has a ``move`` link for. Every other pair had no link in ``base``
+        and has none now (the regions only lost ground)."""
+        new = self.old[ids] < 0
+        iu, ju = np.triu_indices(ids.size, k=1)
+        with_new = new[iu] | new[ju]
+        a_new, b_new = ids[iu[with_new]], ids[ju[with_new]]
+        n = max(len(self.base._keys), 1)
+        new_of_old = self._new_of_old
+        a_old, b_old = new_of_old[self.move_keys // n], new_of_old[self.move_keys % n]
+        on_level = np.zeros(self.old.size + 1, dtype=bool)  # index -1: not a node here
+        on_level[ids] = True
+        pick = on_level[a_old] & on_level[b_old] & (a_old < b_old)
+        a = np.concatenate([a_new, a_old[pick]])
+        b = np.concatenate([b_new, b_old[pick]])
+        order = np.lexsort((b, a))
+        return a[order], b[order]
 
     def moves(self, a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]) -> NDArray[np.int64]:
         """For each pair of nodes of the new graph (both in ``base``), the index in
@@ -155,6 +190,33 @@ class _Reuse:
                 return True
         return False
 
+    def kept_over(self, graph: MoveGraph, part: int) -> list[tuple[int, int, _Link | str | None]]:
+        """``base``'s links over the low part ``part`` that ``graph`` keeps (both nodes in
+        it, the segment missing every box), as ``(u, v, link)`` with ``graph``'s node
+        indices, the ladder flag set again near a ladder that changed (7.2). ``base`` added
+        each in ``part``'s turn (the first part it climbs over, in the order of the parts), and
+        so does a full build of ``graph``: nothing about the link changed."""
+        pairs = self.base._over_by_part.get(part)
+        if not pairs:
+            return []
+        old = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        u, v = self._new_of_old[old[:, 0]], self._new_of_old[old[:, 1]]
+        keep = (u >= 0) & (v >= 0)
+        keep[keep] = self.same(graph.xy[u[keep]], graph.xy[v[keep]], u[keep], v[keep])
+        rows = np.flatnonzero(keep)
+        u, v = u[rows], v[rows]
+        links: list[_Link | str | None] = [self.base._links[pairs[k]] for k in rows.tolist()]
+        pu, pv = graph.xy[u], graph.xy[v]
+        again = np.flatnonzero(_meets(self.ladder_boxes, pu, pv, np.ones(rows.size, dtype=bool)))
+        if again.size:
+            flags = graph.over_ladder_flags(part, pu[again], pv[again])
+            for k, flag in zip(again.tolist(), flags.tolist(), strict=True):
+                link = links[k]
+                assert isinstance(link, _Link) and link.kind == "over"
+                if link.ladder != flag:
+                    links[k] = attrs.evolve(link, ladder=flag)
+        return list(zip(u.tolist(), v.tolist(), links, strict=True))
+
     def link(self, u: int, v: int) -> _Link | None:
         """``base``'s link between the nodes ``u`` and ``v`` of the new graph, if any."""
         return self.base._links.get((int(self.old[u]), int(self.old[v])))
@@ -181,24 +243,28 @@ def _meets(
     if not boxes.size or not p.size:
         return near
     seg_lo, seg_hi = np.minimum(p, q), np.maximum(p, q)
-    for box in boxes:
-        lo, hi = box[:2], box[2:]
-        # Only segments whose bounding box meets the box can meet it (a quick filter).
-        rows = np.flatnonzero(
-            rows_of & ~near & np.all(seg_lo <= hi, axis=1) & np.all(seg_hi >= lo, axis=1)
-        )
-        if not rows.size:
-            continue
-        p0 = p[rows]
-        d = q[rows] - p0
-        flat = d == 0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ta = (lo - p0) / d
-            tb = (hi - p0) / d
-        inside = (p0 >= lo) & (p0 <= hi)
-        t_lo = np.where(flat, np.where(inside, -math.inf, math.inf), np.minimum(ta, tb))
-        t_hi = np.where(flat, np.where(inside, math.inf, -math.inf), np.maximum(ta, tb))
-        enter = np.maximum(t_lo.max(axis=1), 0.0)
-        leave = np.minimum(t_hi.min(axis=1), 1.0)
-        near[rows[enter <= leave]] = True
+    lo_all, hi_all = boxes[:, :2], boxes[:, 2:]
+    # Only segments whose bounding box meets a box can meet it (a quick filter), every
+    # (segment, box) pair at once.
+    cand = (
+        rows_of[:, None]
+        & np.all(seg_lo[:, None, :] <= hi_all[None, :, :], axis=2)
+        & np.all(seg_hi[:, None, :] >= lo_all[None, :, :], axis=2)
+    )
+    rows, which = np.nonzero(cand)
+    if not rows.size:
+        return near
+    lo, hi = lo_all[which], hi_all[which]
+    p0 = p[rows]
+    d = q[rows] - p0
+    flat = d == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ta = (lo - p0) / d
+        tb = (hi - p0) / d
+    inside = (p0 >= lo) & (p0 <= hi)
+    t_lo = np.where(flat, np.where(inside, -math.inf, math.inf), np.minimum(ta, tb))
+    t_hi = np.where(flat, np.where(inside, math.inf, -math.inf), np.maximum(ta, tb))
+    enter = np.maximum(t_lo.max(axis=1), 0.0)
+    leave = np.minimum(t_hi.min(axis=1), 1.0)
+    near[rows[enter <= leave]] = True
     return near

@@ -19,6 +19,7 @@ from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from engine.geometry import graph_cache
+from engine.geometry.gc_pause import paused_gc
 from engine.geometry.model import MM_PER_INCH, Killzone, TerrainType, quantise
 from engine.geometry.move_derive import _Reuse
 from engine.geometry.move_links import (
@@ -41,7 +42,6 @@ from engine.geometry.move_links import (
     _bevel_buffer,
     _Link,
     _passable,
-    _pieces,
 )
 
 
@@ -130,15 +130,19 @@ class MoveGraph(LinkClassifier):
     _board_tol: BaseGeometry = attrs.field(repr=False)
     _ladders: tuple[tuple[int, frozenset[int]], ...] = attrs.field(repr=False)
     _keys: dict[tuple[int, float, float], int] = attrs.field(factory=dict, repr=False)
-    _grown: dict[int, BaseGeometry] = attrs.field(factory=dict, repr=False)
+    _grown: dict[int | tuple[int, ...], BaseGeometry] = attrs.field(factory=dict, repr=False)
     _xy_list: list[XY] = attrs.field(factory=list, repr=False)
     _lvl_list: list[int] = attrs.field(factory=list, repr=False)
     _fp_dist: FloatArray = attrs.field(factory=lambda: np.zeros((0, 0)), repr=False)
     _links: dict[tuple[int, int], _Link] = attrs.field(factory=dict, repr=False)
-    _move_index: list[tuple[NDArray[np.int64], list[_Link]]] = attrs.field(factory=list, repr=False)
+    _move_index: list[tuple[NDArray[np.int64], list[_Link], NDArray[np.int64]]] = attrs.field(
+        factory=list, repr=False
+    )
     _nx: list[Any] = attrs.field(factory=list, repr=False)
     _terrain_near: dict[tuple[float, float, float], bool] = attrs.field(factory=dict, repr=False)
     _edges: dict[int, tuple[FloatArray, FloatArray]] = attrs.field(factory=dict, repr=False)
+    #: The links climbing over each low part (its index), in the order they were added.
+    _over_by_part: dict[int, list[tuple[int, int]]] = attrs.field(factory=dict, repr=False)
 
     def reprepare(self) -> None:
         """Prepare this graph's shapely geometries again (a graph loaded from the disk cache:
@@ -223,8 +227,9 @@ class MoveGraph(LinkClassifier):
 
         Takes a fraction of a second for a 30" x 22" killzone with ~25 parts.
         """
-        graph, builder = cls._skeleton(kz, base_mm)
-        graph._finish(builder, None)
+        with paused_gc():
+            graph, builder = cls._skeleton(kz, base_mm)
+            graph._finish(builder, None)
         return graph
 
     @classmethod
@@ -241,18 +246,25 @@ class MoveGraph(LinkClassifier):
         (``benchmarks/geometry_movement.py``); the more hatchways differ, the less it saves.
         Terrain added to the layout (:meth:`Killzone.with_terrain`, 7.2) is handled the same
         way: the parts after those both killzones share are changed parts (a ladder's reach
-        is its control range). Falls back to a full build when ``kz`` is not a hatchway state
-        or an added-terrain value of ``base``'s layout or a changed part is Vantage terrain
-        (the levels would differ).
+        is its control range: the links it may help keep their geometry and get their ladder
+        flag again). When terrain was only added, two nodes ``base`` has without a ``move``,
+        ``climb``, ``drop`` or ``jump`` link between them get none (the regions only lost
+        ground), so only the pairs with a new node and those ``base`` linked are looked at;
+        kept links over low parts are taken part by part from ``base``'s record of them.
+        Eight small items on the open ruins: about a third of a full build, ~170-180 ms
+        (``benchmarks/geometry_movement.py``). Falls back to a full build when ``kz`` is not
+        a hatchway state or an added-terrain value of ``base``'s layout or a changed part is
+        Vantage terrain (the levels would differ).
 
         Args:
             base: a graph of the same layout (``kz.parts`` starts with the same part objects
                 as ``base.kz.parts``), e.g. the cached graph of the layout as loaded.
             kz: the killzone in the wanted hatchway state.
         """
-        graph, builder = cls._skeleton(kz, base.base_mm)
-        reuse = _Reuse.make(base, graph)
-        graph._finish(builder, reuse)
+        with paused_gc():
+            graph, builder = cls._skeleton(kz, base.base_mm)
+            reuse = _Reuse.make(base, graph)
+            graph._finish(builder, reuse)
         return graph
 
     @classmethod
@@ -350,8 +362,11 @@ class MoveGraph(LinkClassifier):
             ids = np.nonzero(self.node_level == lvl.index)[0]
             if ids.size < 2:
                 continue
-            iu, ju = np.triu_indices(ids.size, k=1)
-            a_ids, b_ids = ids[iu], ids[ju]
+            if reuse is not None and reuse.additive:
+                a_ids, b_ids = reuse.level_pairs(ids)  # the others have no link
+            else:
+                iu, ju = np.triu_indices(ids.size, k=1)
+                a_ids, b_ids = ids[iu], ids[ju]
             same = reused(a_ids, b_ids)
             fresh = np.flatnonzero(~same)
             if reuse is not None and reuse.additive and fresh.size:
@@ -388,6 +403,20 @@ class MoveGraph(LinkClassifier):
                 pa, pb = self.xy[a_ids[t]], self.xy[b_ids[t]]
                 c_ab[t] = self._crossings_many(lvl, pa, pb)
                 c_ba[t] = self._crossings_many(lvl, pb, pa)
+            if reuse is not None:
+                # Pairs tested again and seen that the reused graph linked with the same
+                # crossings: its link objects (equal to new ones).
+                again = fresh[seen[fresh]]
+                again = again[(reuse.old[a_ids[again]] >= 0) & (reuse.old[b_ids[again]] >= 0)]
+                p_ab = reuse.moves(a_ids[again], b_ids[again])
+                p_ba = reuse.moves(b_ids[again], a_ids[again])
+                crossings = reuse.move_crossings
+                same_links = (p_ab >= 0) & (p_ba >= 0)
+                same_links[same_links] &= (
+                    crossings[p_ab[same_links]] == c_ab[again[same_links]]
+                ) & (crossings[p_ba[same_links]] == c_ba[again[same_links]])
+                pos_ab[again[same_links]] = p_ab[same_links]
+                pos_ba[again[same_links]] = p_ba[same_links]
             ok = np.flatnonzero(seen)
             moved = reuse.move_links if reuse is not None else []
             out, xy_list = self._out, self._xy_list
@@ -418,43 +447,37 @@ class MoveGraph(LinkClassifier):
                 continue
             iu, ju = np.nonzero(~np.eye(ids.size, dtype=bool))
             a_ids, b_ids = ids[iu], ids[ju]
-            same = reused(a_ids, b_ids)
-            if reuse is not None:
-                # A kept pair without a link in the reused graph has none here either: only
-                # the others are tested. Kept links near a ladder that changed are classified
-                # again (the ladder flag).
-                had = np.zeros(same.size, dtype=bool)
-                for k in np.flatnonzero(same).tolist():
-                    u, v = int(a_ids[k]), int(b_ids[k])
-                    if reuse.link(u, v) is not None:
-                        had[k] = True
-                        if reuse.near_ladder(self._xy(u), self._xy(v)):
-                            same[k] = False
-                pick = ~same | had
-                a_ids, b_ids, same = a_ids[pick], b_ids[pick], same[pick]
+            # The pairs a change cannot affect are the reused graph's (below), the others are
+            # tested.
+            tested = ~reused(a_ids, b_ids)
+            a_ids, b_ids = a_ids[tested], b_ids[tested]
             over_lines = shapely.linestrings(np.stack([self.xy[a_ids], self.xy[b_ids]], axis=1))
             poly = self.kz.parts[part_index].polygon
             meets = np.asarray(shapely.relate_pattern(over_lines, poly, "T********"), dtype=bool)
-            a_ids, b_ids, same = a_ids[meets], b_ids[meets], same[meets]
-            fresh = np.flatnonzero(~same)
-            simple = self._over_many(part_index, a_ids[fresh], b_ids[fresh])
-            found: dict[int, _Link | str | None] = dict(zip(fresh.tolist(), simple, strict=True))
-            for k, (u, v, keep) in enumerate(
-                zip(a_ids.tolist(), b_ids.tolist(), same.tolist(), strict=True)
-            ):
+            a_ids, b_ids = a_ids[meets], b_ids[meets]
+            simple = self._over_many(part_index, a_ids, b_ids)
+            pairs: list[tuple[int, int, _Link | str | None]] = list(
+                zip(a_ids.tolist(), b_ids.tolist(), simple, strict=True)
+            )
+            if reuse is not None:
+                # In the order of a full build: by the pair (the ids are ascending).
+                pairs += reuse.kept_over(self, part_index)
+                pairs.sort(key=lambda t: (t[0], t[1]))
+            added: list[tuple[int, int]] = []
+            for u, v, found in pairs:
                 if (u, v) in links:
                     continue
-                if keep:
-                    assert reuse is not None
-                    link: _Link | str | None = reuse.link(u, v)
-                else:
-                    link = found[k]
-                    if link is None:
-                        link = self.classify(0, self._xy(u), 0, self._xy(v), explain=False)
+                link = found
+                if link is None:
+                    link = self.classify(0, self._xy(u), 0, self._xy(v), explain=False)
                 if isinstance(link, _Link):
                     add(u, v, link)
+                    added.append((u, v))
+            if added:
+                self._over_by_part[part_index] = added
         # Climbs, drops and jumps between levels.
         link_reach = JUMP_MAX + 2 * self.radius + CLIMB_RANGE
+        climb_reach = self.radius + CLIMB_RANGE + _TOL
         for lvl in self.levels[1:]:
             mine = np.nonzero(self.node_level == lvl.index)[0]
             others = near[lvl.index]
@@ -479,7 +502,7 @@ class MoveGraph(LinkClassifier):
                             assert reuse is not None
                             link = reuse.link(u, v)
                             if link is not None and link.climb > 0 and reuse.near_ladder(pu, pv):
-                                link = self.classify(lu, pu, lv, pv, explain=False)
+                                link = self.ladder_again(link, lv, pu, pv)
                         elif (
                             reuse is not None
                             and reuse.additive
@@ -488,6 +511,8 @@ class MoveGraph(LinkClassifier):
                             and reuse.link(u, v) is None
                         ):
                             continue  # terrain only added: no link before, none now
+                        elif lu == 0 and lvl.height > 1e-6 and self._fp_dist[lv, u] > climb_reach:
+                            continue  # a climb starts within 1" of the terrain (3.3, classify)
                         else:
                             link = self.classify(lu, pu, lv, pv, explain=False)
                         if isinstance(link, _Link):
@@ -542,6 +567,9 @@ class MoveGraph(LinkClassifier):
         ok[check[~clear]] = False
         height = self.kz.parts[part].height
         obstructing = int(self.kz.has_type(part, TerrainType.OBSTRUCTING))
+        ladders = np.zeros(n, dtype=bool)
+        simple = np.flatnonzero(ok & ~other & ~never)
+        ladders[simple] = self._over_ladders((part,), pa[simple], pb[simple])
         out: list[_Link | str | None] = []
         for k in range(n):
             if never[k]:
@@ -554,10 +582,7 @@ class MoveGraph(LinkClassifier):
                 out.append(_BLOCKED)
                 continue
             a, b = self._xy(int(a_ids[k])), self._xy(int(b_ids[k]))
-            ladder = False
-            if self._ladders_near((part,), a, b):
-                t_on = min((t0 for t0, _ in _pieces(a, b, poly)), default=0.0)
-                ladder = self._ladder_climb((part,), a, b, self._grown_part(part), t_on)
+            ladder = bool(ladders[k])
             out.append(
                 _Link(
                     "over",

@@ -214,6 +214,23 @@ def _pieces(a: XY, b: XY, geom: BaseGeometry) -> list[tuple[float, float]]:
     return out
 
 
+def _first_t(
+    lines: NDArray[np.object_], a: FloatArray, b: FloatArray, geom: BaseGeometry, empty: float
+) -> FloatArray:
+    """For each line ``a[k] -> b[k]`` (``lines[k]``, not a point), the parameter where it
+    first meets ``geom`` (the first piece's start, as :func:`_pieces` computes it), or
+    ``empty``."""
+    out = np.full(a.shape[0], math.inf)
+    coords, idx = shapely.get_coordinates(shapely.intersection(lines, geom), return_index=True)
+    if coords.size:
+        ax, ay = a[idx, 0], a[idx, 1]
+        dx, dy = b[idx, 0] - ax, b[idx, 1] - ay
+        d2 = dx * dx + dy * dy
+        t = ((coords[:, 0] - ax) * dx + (coords[:, 1] - ay) * dy) / d2
+        np.minimum.at(out, idx, t)
+    return np.where(np.isinf(out), empty, out)
+
+
 def _lerp(a: XY, b: XY, t: float) -> XY:
     return (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]))
 
@@ -240,7 +257,7 @@ class LinkClassifier:
     kz: Killzone
     radius: float
     levels: tuple[Level, ...]
-    _grown: dict[int, BaseGeometry]
+    _grown: dict[int | tuple[int, ...], BaseGeometry]
     _blocks_floor: NDArray[np.bool_]
     _board_tol: BaseGeometry
     _ladders: tuple[tuple[int, frozenset[int]], ...]
@@ -547,17 +564,10 @@ class LinkClassifier:
                         "give (x, y, elevation) to climb onto it (KT24 3.3)"
                     )
             return self._end_reason(floor, b)
-        crossed: list[int] = []
-        for i in sorted(int(i) for i in self.kz.tree.query(seg, predicate="intersects")):
-            if self._blocks_floor[i] and shapely.relate_pattern(
-                seg, self.kz.parts[i].polygon, "T********"
-            ):
-                crossed.append(i)
+        crossed = self._floor_crossed(seg, a)
         if not crossed:
             return self._blocked_reason(floor, a, b) if explain else _BLOCKED
         pa, pb = Point(a), Point(b)
-        # Name the first offending part along the line.
-        crossed.sort(key=lambda i: pa.distance(self.kz.parts[i].polygon))
         for i in crossed:
             types = self.kz.part_types(i)
             if TerrainType.WALL in types:
@@ -589,11 +599,7 @@ class LinkClassifier:
                 f"path crosses {_describe(self.kz, crossed[0])}: after climbing over it the "
                 'operative must drop within 1" of it (KT24 3.3)'
             )
-        grown = (
-            self._grown_part(crossed[0])
-            if len(crossed) == 1
-            else shapely.union_all([self._grown_part(i) for i in crossed])
-        )
+        grown = self._grown_parts(crossed)
         rest = seg.difference(grown)
         if not rest.is_empty and rest.length > 1e-6 and not floor.passage_tol.covers(rest):
             return self._blocked_reason_geom(floor, rest, a) if explain else _BLOCKED
@@ -605,13 +611,7 @@ class LinkClassifier:
                 if self.kz.has_type(i, TerrainType.OBSTRUCTING)
             }
         )
-        ladder = False
-        if self._ladders_near(tuple(crossed), a, b):
-            t_on = min(
-                (t0 for i in crossed for t0, _ in _pieces(a, b, self.kz.parts[i].polygon)),
-                default=0.0,
-            )
-            ladder = self._ladder_climb(tuple(crossed), a, b, grown, t_on)
+        ladder = self._over_ladder(crossed, a, b, grown)
         return _Link(
             "over",
             math.dist(a, b),
@@ -621,6 +621,149 @@ class LinkClassifier:
             obstructing=obstructing,
             ladder=ladder,
         )
+
+    def _floor_crossed(self, seg: LineString, a: XY) -> list[int]:
+        """The parts blocking the floor whose interior the centre line ``seg`` (from ``a``)
+        crosses, nearest to ``a`` first (ties: by index)."""
+        crossed: list[int] = []
+        for i in sorted(int(i) for i in self.kz.tree.query(seg, predicate="intersects")):
+            if self._blocks_floor[i] and shapely.relate_pattern(
+                seg, self.kz.parts[i].polygon, "T********"
+            ):
+                crossed.append(i)
+        pa = Point(a)
+        # Name the first offending part along the line.
+        crossed.sort(key=lambda i: pa.distance(self.kz.parts[i].polygon))
+        return crossed
+
+    def _grown_parts(self, crossed: list[int]) -> BaseGeometry:
+        """The parts ``crossed`` grown by the base radius, as one geometry (cached by the
+        list, in its order)."""
+        if len(crossed) == 1:
+            return self._grown_part(crossed[0])
+        key = tuple(crossed)
+        geom = self._grown.get(key)
+        if geom is None:
+            geom = self._grown[key] = shapely.union_all([self._grown_part(i) for i in crossed])
+        return geom
+
+    def _over_ladder(self, crossed: list[int], a: XY, b: XY, grown: BaseGeometry | None) -> bool:
+        """Whether the climb over ``crossed`` along ``a -> b`` uses a ladder (7.2,
+        :meth:`_ladder_climb`); ``grown`` is :meth:`_grown_parts` of them (``None``: made
+        here when needed)."""
+        if not self._ladders_near(tuple(crossed), a, b):
+            return False
+        t_on = min(
+            (t0 for i in crossed for t0, _ in _pieces(a, b, self.kz.parts[i].polygon)),
+            default=0.0,
+        )
+        if grown is None:
+            grown = self._grown_parts(crossed)
+        return self._ladder_climb(tuple(crossed), a, b, grown, t_on)
+
+    def _over_ladders(
+        self, crossed: tuple[int, ...], pa: FloatArray, pb: FloatArray
+    ) -> NDArray[np.bool_]:
+        """:meth:`_over_ladder` of the lines ``pa[k] -> pb[k]`` (arrays (n, 2), inches, no
+        line a point) that cross the interiors of the floor blockers ``crossed`` (in the
+        order :meth:`_floor_crossed` gives) and no other's, in a few vectorised calls: the
+        same GEOS operations and the same arithmetic as :func:`_pieces` and
+        :meth:`_ladder_climb`, so the same answers."""
+        n = pa.shape[0]
+        out = np.zeros(n, dtype=bool)
+        features = {self.kz.parts[i].feature for i in crossed}
+        polys = [
+            self.kz.parts[i].polygon
+            for i, against in self._ladders
+            if not features.isdisjoint(against)
+        ]
+        if not polys or n == 0:
+            return out
+        reach = self.radius + CONTROL_RANGE + _TOL
+        lo, hi = np.minimum(pa, pb) - reach, np.maximum(pa, pb) + reach
+        near = np.zeros((len(polys), n), dtype=bool)
+        for j, poly in enumerate(polys):  # the bounding-box test of _ladders_near
+            x0, y0, x1, y1 = poly.bounds
+            near[j] = (x0 <= hi[:, 0]) & (x1 >= lo[:, 0]) & (y0 <= hi[:, 1]) & (y1 >= lo[:, 1])
+        rows = np.flatnonzero(near.any(axis=0))
+        if not rows.size:
+            return out
+        a, b = pa[rows], pb[rows]
+        lines = cast(NDArray[np.object_], shapely.linestrings(np.stack([a, b], axis=1)))
+        # Both points tested lie on the line: a line farther than reach from every ladder
+        # (beyond float noise) has no ladder within reach of them.
+        for j, poly in enumerate(polys):
+            near[j, rows] &= np.asarray(shapely.distance(poly, lines), dtype=float) <= reach + 1e-9
+        keep = near[:, rows].any(axis=0)
+        rows, a, b, lines = rows[keep], a[keep], b[keep], lines[keep]
+        if not rows.size:
+            return out
+        t_on = np.full(rows.size, math.inf)
+        for i in crossed:
+            t_on = np.minimum(t_on, _first_t(lines, a, b, self.kz.parts[i].polygon, math.inf))
+        t_on = np.where(np.isinf(t_on), 0.0, t_on)
+        t_touch = _first_t(lines, a, b, self._grown_parts(list(crossed)), math.nan)
+        t_touch = np.where(np.isnan(t_touch), t_on, t_touch)
+        d = b - a
+        t_in = np.minimum(t_touch, t_on)[:, None]
+        first = shapely.points(a + t_in * d)
+        last = shapely.points(a + t_on[:, None] * d)
+        ok = np.zeros(rows.size, dtype=bool)
+        for j, poly in enumerate(polys):
+            ok |= (
+                near[j, rows]
+                & (np.asarray(shapely.distance(poly, first), dtype=float) <= reach)
+                & (np.asarray(shapely.distance(poly, last), dtype=float) <= reach)
+            )
+        out[rows] = ok
+        return out
+
+    def over_ladder_flags(self, part: int, pa: FloatArray, pb: FloatArray) -> NDArray[np.bool_]:
+        """The ladder flag (7.2) :meth:`classify` gives the ``over`` links ``pa[k] -> pb[k]``
+        (arrays (n, 2), inches) that cross the interior of the floor part ``part``
+        (:meth:`_over_ladders`, the lines grouped by the blockers they cross)."""
+        n = pa.shape[0]
+        lines = cast(NDArray[np.object_], shapely.linestrings(np.stack([pa, pb], axis=1)))
+        crossed: list[list[int]] = [[part] for _ in range(n)]
+        li, pi = self.kz.tree.query(lines, predicate="intersects")
+        pick = (pi != part) & self._blocks_floor[pi]
+        li, pi = li[pick], pi[pick]
+        if li.size:
+            polys = np.asarray([self.kz.parts[int(i)].polygon for i in pi], dtype=object)
+            hit = np.asarray(shapely.relate_pattern(lines[li], polys, "T********"), dtype=bool)
+            for k, i in zip(li[hit].tolist(), pi[hit].tolist(), strict=True):
+                crossed[k].append(i)
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for k, parts in enumerate(crossed):
+            if len(parts) > 1:  # in the order of _floor_crossed: by index, then distance
+                pa_k = shapely.points(pa[k])
+                parts.sort()
+                dist = [float(shapely.distance(pa_k, self.kz.parts[i].polygon)) for i in parts]
+                parts = [i for _, i in sorted(zip(dist, parts, strict=True), key=lambda t: t[0])]
+            groups.setdefault(tuple(parts), []).append(k)
+        flags = np.zeros(n, dtype=bool)
+        for key in sorted(groups):
+            rows = np.asarray(groups[key], dtype=np.int64)
+            flags[rows] = self._over_ladders(key, pa[rows], pb[rows])
+        return flags
+
+    def ladder_again(self, link: _Link, lb: int, a: XY, b: XY) -> _Link:
+        """``link`` from ``a`` to ``b`` on level ``lb`` (a link of another state of this
+        layout whose increment nothing changed around but the ladders, 7.2) with its ladder
+        flag as :meth:`classify` sets it here: an ``over`` link's by the parts it crosses, a
+        ``climb``'s by the level it climbs onto; every other link is unchanged."""
+        if link.kind == "over":
+            ladder = self._over_ladder(self._floor_crossed(LineString([a, b]), a), a, b, None)
+        elif link.kind == "climb":
+            B = self.levels[lb]
+            ladder = False
+            if self._ladders_near(B.parts, a, b):
+                pieces = _pieces(a, b, B.footprint_tol)
+                t_entry = pieces[-1][0] if pieces and pieces[-1][1] >= 1 - 1e-9 else 1.0
+                ladder = self._ladder_climb(B.parts, a, b, self._grown_level(B), t_entry)
+        else:
+            return link
+        return link if ladder == link.ladder else attrs.evolve(link, ladder=ladder)
 
     def _blocked_reason(self, lvl: Level, a: XY, b: XY) -> str:
         return self._blocked_reason_geom(lvl, LineString([a, b]) if a != b else Point(a), a)
