@@ -9,7 +9,7 @@ straight increments (:mod:`engine.geometry.move_links`) that the path search
 from __future__ import annotations
 
 import math
-from typing import Any, cast
+from typing import Any
 
 import attrs
 import numpy as np
@@ -18,12 +18,12 @@ from numpy.typing import NDArray
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from engine.geometry import graph_cache
+from engine.geometry import graph_cache, move_fill
 from engine.geometry.gc_pause import paused_gc
 from engine.geometry.model import MM_PER_INCH, Killzone, TerrainType, quantise
 from engine.geometry.move_derive import _Reuse
+from engine.geometry.move_fill import LazyOut
 from engine.geometry.move_links import (
-    _BLOCKED,
     _GRID,
     _MITRE_LIMIT,
     _PORTAL_GAP,
@@ -32,8 +32,6 @@ from engine.geometry.move_links import (
     _SOLID_INSET,
     _TOL,
     CLIMB_MAX,
-    CLIMB_RANGE,
-    JUMP_MAX,
     LADDER_TOUCH,
     XY,
     FloatArray,
@@ -228,8 +226,9 @@ class MoveGraph(LinkClassifier):
         Takes a fraction of a second for a 30" x 22" killzone with ~25 parts.
         """
         with paused_gc():
-            graph, builder = cls._skeleton(kz, base_mm)
-            graph._finish(builder, None)
+            graph, _ = cls._skeleton(kz, base_mm)
+            move_fill.prepare(graph)
+            move_fill.fill(graph, np.ones(len(graph._keys), dtype=bool), None)
         return graph
 
     @classmethod
@@ -262,9 +261,15 @@ class MoveGraph(LinkClassifier):
             kz: the killzone in the wanted hatchway state.
         """
         with paused_gc():
-            graph, builder = cls._skeleton(kz, base.base_mm)
+            graph, _ = cls._skeleton(kz, base.base_mm)
             reuse = _Reuse.make(base, graph)
-            graph._finish(builder, reuse)
+            move_fill.prepare(graph)
+
+        def fill(rows: NDArray[np.bool_]) -> None:
+            with paused_gc():
+                move_fill.fill(graph, rows, reuse)
+
+        object.__setattr__(graph, "_out", LazyOut(len(graph._keys), fill))
         return graph
 
     @classmethod
@@ -320,281 +325,13 @@ class MoveGraph(LinkClassifier):
         )
         return graph, builder
 
-    def _finish(self, builder: _Builder, reuse: _Reuse | None) -> None:
-        """Compute the links of the static graph (visibility, over, climb, drop, jump); with
-        ``reuse``, take those a hatchway state change cannot affect from another graph."""
-        pts = cast(NDArray[np.object_], shapely.points(self.xy))
-        self._xy_list.extend((float(x), float(y)) for x, y in self.xy)
-        self._lvl_list.extend(int(v) for v in self.node_level)
-        fp_dist = np.zeros((len(self.levels), len(pts)))
-        for lvl in self.levels[1:]:
-            fp_dist[lvl.index] = shapely.distance(lvl.footprint, pts)
-        object.__setattr__(self, "_fp_dist", fp_dist)
-        # Nodes near each level's footprint (for climb/drop/jump links) and near each
-        # climbable part (for over links).
-        near: list[NDArray[np.int64]] = [np.zeros(0, dtype=np.int64)]
-        reach = self.radius + JUMP_MAX + _TOL
-        for lvl in self.levels[1:]:
-            close = shapely.dwithin(lvl.footprint, pts, reach) & (self.node_level != lvl.index)
-            near.append(np.nonzero(close)[0].astype(np.int64))
-        object.__setattr__(self, "_near", tuple(near))
-        floor_nodes = self.node_level == 0
-        over_near: dict[int, NDArray[np.int64]] = {}
-        for i in np.nonzero(self._over_parts)[0]:
-            poly = self.kz.parts[int(i)].polygon
-            close = shapely.dwithin(poly, pts, self.radius + CLIMB_RANGE + _TOL) & floor_nodes
-            over_near[int(i)] = np.nonzero(close)[0].astype(np.int64)
-        object.__setattr__(self, "_over_near", over_near)
-        links = self._links
-
-        def add(u: int, v: int, link: _Link) -> None:
-            self._out[u].append((v, link.weight, link))
-            links[(u, v)] = link
-
-        def reused(a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]) -> NDArray[np.bool_]:
-            """Pairs whose link (or its absence) is the same as in the reused graph."""
-            if reuse is None:
-                return np.zeros(a_ids.size, dtype=bool)
-            return reuse.same(self.xy[a_ids], self.xy[b_ids], a_ids, b_ids)
-
-        # Same-level visibility.
-        for lvl in self.levels:
-            ids = np.nonzero(self.node_level == lvl.index)[0]
-            if ids.size < 2:
-                continue
-            if reuse is not None and reuse.additive:
-                a_ids, b_ids = reuse.level_pairs(ids)  # the others have no link
-            else:
-                iu, ju = np.triu_indices(ids.size, k=1)
-                a_ids, b_ids = ids[iu], ids[ju]
-            same = reused(a_ids, b_ids)
-            fresh = np.flatnonzero(~same)
-            if reuse is not None and reuse.additive and fresh.size:
-                # Terrain only added: two old nodes not in sight before are not now.
-                fa, fb = a_ids[fresh], b_ids[fresh]
-                both = (reuse.old[fa] >= 0) & (reuse.old[fb] >= 0)
-                had = np.zeros(fresh.size, dtype=bool)
-                had[both] = reuse.moves(fa[both], fb[both]) >= 0
-                fresh = fresh[~both | had]
-            seen = np.zeros(a_ids.size, dtype=bool)
-            lines = cast(
-                NDArray[np.object_],
-                shapely.linestrings(
-                    np.stack([self.xy[a_ids[fresh]], self.xy[b_ids[fresh]]], axis=1)
-                ),
-            )
-            # Lines through the inside of a blocker are out at once; covers() for the rest.
-            clear = np.flatnonzero(~shapely.intersects(lvl.solid, lines))
-            seen[fresh[clear]] = shapely.covers(lvl.passage_tol, lines[clear])
-            pos_ab = np.full(a_ids.size, -1, dtype=np.int64)
-            pos_ba = np.full(a_ids.size, -1, dtype=np.int64)
-            if reuse is not None:
-                kept = np.flatnonzero(same)
-                pos_ab[kept] = reuse.moves(a_ids[kept], b_ids[kept])
-                pos_ba[kept] = reuse.moves(b_ids[kept], a_ids[kept])
-                seen[kept] = pos_ab[kept] >= 0
-            c_ab = np.zeros(a_ids.size, dtype=np.int64)
-            c_ba = np.zeros(a_ids.size, dtype=np.int64)
-            acc = self._accessible_union(lvl)
-            if acc is not None:
-                touch = np.zeros(a_ids.size, dtype=bool)
-                touch[fresh] = shapely.intersects(acc, lines)
-                t = np.flatnonzero(touch & seen)
-                pa, pb = self.xy[a_ids[t]], self.xy[b_ids[t]]
-                c_ab[t] = self._crossings_many(lvl, pa, pb)
-                c_ba[t] = self._crossings_many(lvl, pb, pa)
-            if reuse is not None:
-                # Pairs tested again and seen that the reused graph linked with the same
-                # crossings: its link objects (equal to new ones).
-                again = fresh[seen[fresh]]
-                again = again[(reuse.old[a_ids[again]] >= 0) & (reuse.old[b_ids[again]] >= 0)]
-                p_ab = reuse.moves(a_ids[again], b_ids[again])
-                p_ba = reuse.moves(b_ids[again], a_ids[again])
-                crossings = reuse.move_crossings
-                same_links = (p_ab >= 0) & (p_ba >= 0)
-                same_links[same_links] &= (
-                    crossings[p_ab[same_links]] == c_ab[again[same_links]]
-                ) & (crossings[p_ba[same_links]] == c_ba[again[same_links]])
-                pos_ab[again[same_links]] = p_ab[same_links]
-                pos_ba[again[same_links]] = p_ba[same_links]
-            ok = np.flatnonzero(seen)
-            moved = reuse.move_links if reuse is not None else []
-            out, xy_list = self._out, self._xy_list
-            for a, b, pab, pba, cab, cba in zip(
-                a_ids[ok].tolist(),
-                b_ids[ok].tolist(),
-                pos_ab[ok].tolist(),
-                pos_ba[ok].tolist(),
-                c_ab[ok].tolist(),
-                c_ba[ok].tolist(),
-                strict=True,
-            ):
-                if pab >= 0:
-                    ab, ba = moved[pab], moved[pba]
-                else:
-                    h = math.dist(xy_list[a], xy_list[b])
-                    ab = _Link("move", h, crossings=cab)
-                    ba = _Link("move", h, crossings=cba)
-                out[a].append((b, ab.weight, ab))
-                out[b].append((a, ba.weight, ba))
-                links[(a, b)] = ab
-                links[(b, a)] = ba
-        # Climbing over low parts on the floor. A link over terrain crosses some climbable
-        # part with both ends within reach of it, so it is among that part's pairs whose
-        # segment meets the part's interior: test that in one vectorised call first.
-        for part_index, ids in over_near.items():
-            if ids.size < 2:
-                continue
-            iu, ju = np.nonzero(~np.eye(ids.size, dtype=bool))
-            a_ids, b_ids = ids[iu], ids[ju]
-            # The pairs a change cannot affect are the reused graph's (below), the others are
-            # tested.
-            tested = ~reused(a_ids, b_ids)
-            a_ids, b_ids = a_ids[tested], b_ids[tested]
-            over_lines = shapely.linestrings(np.stack([self.xy[a_ids], self.xy[b_ids]], axis=1))
-            poly = self.kz.parts[part_index].polygon
-            meets = np.asarray(shapely.relate_pattern(over_lines, poly, "T********"), dtype=bool)
-            a_ids, b_ids = a_ids[meets], b_ids[meets]
-            simple = self._over_many(part_index, a_ids, b_ids)
-            pairs: list[tuple[int, int, _Link | str | None]] = list(
-                zip(a_ids.tolist(), b_ids.tolist(), simple, strict=True)
-            )
-            if reuse is not None:
-                # In the order of a full build: by the pair (the ids are ascending).
-                pairs += reuse.kept_over(self, part_index)
-                pairs.sort(key=lambda t: (t[0], t[1]))
-            added: list[tuple[int, int]] = []
-            for u, v, found in pairs:
-                if (u, v) in links:
-                    continue
-                link = found
-                if link is None:
-                    link = self.classify(0, self._xy(u), 0, self._xy(v), explain=False)
-                if isinstance(link, _Link):
-                    add(u, v, link)
-                    added.append((u, v))
-            if added:
-                self._over_by_part[part_index] = added
-        # Climbs, drops and jumps between levels.
-        link_reach = JUMP_MAX + 2 * self.radius + CLIMB_RANGE
-        climb_reach = self.radius + CLIMB_RANGE + _TOL
-        for lvl in self.levels[1:]:
-            mine = np.nonzero(self.node_level == lvl.index)[0]
-            others = near[lvl.index]
-            keeps: list[list[bool]] = [[False] * mine.size for _ in range(others.size)]
-            if reuse is not None and mine.size and others.size:
-                oo, mm = np.repeat(others, mine.size), np.tile(mine, others.size)
-                keeps = reused(oo, mm).reshape(others.size, mine.size).tolist()
-            for o, kept_o in zip(others.tolist(), keeps, strict=True):
-                po = self._xy(o)
-                lo = int(self.node_level[o])
-                for m, keep in zip(mine.tolist(), kept_o, strict=True):
-                    pm = self._xy(int(m))
-                    if math.dist(po, pm) > link_reach:
-                        continue
-                    for u, pu, lu, v, pv, lv in (
-                        (int(o), po, lo, int(m), pm, lvl.index),
-                        (int(m), pm, lvl.index, int(o), po, lo),
-                    ):
-                        if (u, v) in links:
-                            continue
-                        if keep:
-                            assert reuse is not None
-                            link = reuse.link(u, v)
-                            if link is not None and link.climb > 0 and reuse.near_ladder(pu, pv):
-                                link = self.ladder_again(link, lv, pu, pv)
-                        elif (
-                            reuse is not None
-                            and reuse.additive
-                            and reuse.old[u] >= 0
-                            and reuse.old[v] >= 0
-                            and reuse.link(u, v) is None
-                        ):
-                            continue  # terrain only added: no link before, none now
-                        elif lu == 0 and lvl.height > 1e-6 and self._fp_dist[lv, u] > climb_reach:
-                            continue  # a climb starts within 1" of the terrain (3.3, classify)
-                        else:
-                            link = self.classify(lu, pu, lv, pv, explain=False)
-                        if isinstance(link, _Link):
-                            add(u, v, link)
-
-    def _over_many(
-        self, part: int, a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]
-    ) -> list[_Link | str | None]:
-        """:meth:`classify` of the floor links ``a_ids[k] -> b_ids[k]`` that cross the
-        interior of the climbable part ``part``, in a few vectorised calls, for the links that
-        cross no other floor blocker: the same tests as
-        :meth:`~engine.geometry.move_links.LinkClassifier._over` in the same GEOS operations,
-        so the same answer (the link, or ``"blocked"``); ``None`` for the other links (the
-        caller classifies them one by one)."""
-        n = a_ids.size
-        if n == 0:
-            return []
-        pa, pb = self.xy[a_ids], self.xy[b_ids]
-        lines = cast(NDArray[np.object_], shapely.linestrings(np.stack([pa, pb], axis=1)))
-        # Links that cross another blocker's interior: one by one,
-        # unless that blocker is Wall or too tall to climb, or the only other one crossed and
-        # apart from this part (then blocked, as _over finds).
-        other = np.zeros(n, dtype=bool)
-        never = np.zeros(n, dtype=bool)
-        li, pi = self.kz.tree.query(lines, predicate="intersects")
-        pick = (pi != part) & self._blocks_floor[pi]
-        li, pi = li[pick], pi[pick]
-        if li.size:
-            polys = np.asarray([self.kz.parts[int(i)].polygon for i in pi], dtype=object)
-            hit = np.asarray(shapely.relate_pattern(lines[li], polys, "T********"), dtype=bool)
-            other[li[hit]] = True
-            unclimbable = self.kz.flags[TerrainType.WALL] | (self.kz.heights > CLIMB_MAX + 1e-6)
-            never[li[hit & unclimbable[pi]]] = True
-            # One other part crossed, apart from this one: two obstacles in one increment.
-            count = np.bincount(li[hit], minlength=n)
-            lone = hit & (count[li] == 1)
-            if lone.any():
-                poly_i = self.kz.parts[part].polygon
-                apart = ~np.asarray(shapely.intersects(polys[lone], poly_i), dtype=bool)
-                never[li[lone][apart]] = True
-        poly = self.kz.parts[part].polygon
-        floor = self.levels[0]
-        reach = self.radius + CLIMB_RANGE + _TOL
-        ok = np.asarray(shapely.covers(self._board_tol, lines), dtype=bool)
-        ok &= np.asarray(shapely.intersects_xy(floor.passage_tol, pb[:, 0], pb[:, 1]), dtype=bool)
-        ok &= np.asarray(shapely.distance(poly, shapely.points(pa)) <= reach, dtype=bool)
-        ok &= np.asarray(shapely.distance(poly, shapely.points(pb)) <= reach, dtype=bool)
-        check = np.flatnonzero(ok & ~other)
-        rest = shapely.difference(lines[check], self._grown_part(part))
-        clear = shapely.is_empty(rest) | (shapely.length(rest) <= 1e-6)
-        clear |= np.asarray(shapely.covers(floor.passage_tol, rest), dtype=bool)
-        ok[check[~clear]] = False
-        height = self.kz.parts[part].height
-        obstructing = int(self.kz.has_type(part, TerrainType.OBSTRUCTING))
-        ladders = np.zeros(n, dtype=bool)
-        simple = np.flatnonzero(ok & ~other & ~never)
-        ladders[simple] = self._over_ladders((part,), pa[simple], pb[simple])
-        out: list[_Link | str | None] = []
-        for k in range(n):
-            if never[k]:
-                out.append(_BLOCKED)
-                continue
-            if other[k]:
-                out.append(None)
-                continue
-            if not ok[k]:
-                out.append(_BLOCKED)
-                continue
-            a, b = self._xy(int(a_ids[k])), self._xy(int(b_ids[k]))
-            ladder = bool(ladders[k])
-            out.append(
-                _Link(
-                    "over",
-                    math.dist(a, b),
-                    climb=height,
-                    drop=height,
-                    crossings=self._crossings(floor, a, b),
-                    obstructing=obstructing,
-                    ladder=ladder,
-                )
-            )
-        return out
+    def complete(self) -> None:
+        """Compute every link not computed yet (a derived graph computes each node's links
+        on first use, :mod:`engine.geometry.move_fill`); a no-op on a built graph."""
+        if isinstance(self._out, LazyOut):
+            self._out.complete()
+            for pairs in self._over_by_part.values():
+                pairs.sort()
 
     # ---------------------------------------------------------------------------------------
     # Small helpers
@@ -708,6 +445,7 @@ class _Builder:
         return np.asarray([(x, y) for _, x, y in self.nodes], dtype=float)
 
     def add_nodes(self, over_parts: NDArray[np.bool_]) -> None:
+        mitred: dict[int, Polygon] = {}  # each blocker grown once, whatever its levels
         for lvl in self.levels:
             for x, y in _reflex_vertices(lvl.passage):
                 if lvl.passage_tol.covers(Point(quantise(x), quantise(y))):
@@ -715,9 +453,11 @@ class _Builder:
             # Mitre points of obstacle corners: turning a corner there takes one bend (one
             # rounded increment fewer than the two corners of the bevel).
             for i in lvl.blockers:
-                grown = self.kz.parts[i].polygon.buffer(
-                    self.reff + _GRID, join_style="mitre", mitre_limit=_MITRE_LIMIT
-                )
+                grown = mitred.get(i)
+                if grown is None:
+                    grown = mitred[i] = self.kz.parts[i].polygon.buffer(
+                        self.reff + _GRID, join_style="mitre", mitre_limit=_MITRE_LIMIT
+                    )
                 for x, y in np.asarray(grown.exterior.coords)[:-1]:
                     qx, qy = quantise(float(x)), quantise(float(y))
                     if shapely.intersects_xy(lvl.strict_tol, qx, qy):
