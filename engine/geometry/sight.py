@@ -306,8 +306,44 @@ def distance_around_walls(kz: Killzone, a: Placement, b: Placement) -> float:
     walls = _walls(kz)
     if walls is None or a == b:
         return straight
-    routes, clear = _routes(walls, np.asarray([(a.x, a.y), (b.x, b.y)], dtype=float))
-    return straight if clear[0, 1] else _gap(float(routes[0, 1]), a, b)
+    leg = shapely.linestrings(np.asarray([(a.x, a.y), (b.x, b.y)], dtype=float))
+    if not shapely.intersects(walls.solid, leg):
+        return straight
+    if not walls.nodes.shape[0]:
+        return math.inf
+    reach_a, via_a = _from_point(kz, walls, a.x, a.y)
+    reach_b, via_b = _from_point(kz, walls, b.x, b.y)
+    # As _routes finds it: the route a -> nodes -> b and the one b -> nodes -> a.
+    route = min(float((via_a + reach_b).min()), float((via_b + reach_a).min()))
+    return _gap(route, a, b)
+
+
+_POINTS_KEY = "sight.around_walls_points"
+
+
+def _from_point(kz: Killzone, walls: _Walls, x: float, y: float) -> tuple[FloatArray, FloatArray]:
+    """From the point ``(x, y)`` (inches): the straight leg to each node of ``walls``
+    (``inf`` where a wall is in the way) and the shortest route to each node through the
+    others, arrays (N,), as :func:`_routes` computes them (the same arithmetic), cached per
+    point on the killzone value (operatives stand still while many distances are taken)."""
+    cache: dict[tuple[float, float], tuple[FloatArray, FloatArray]] = kz.cache.setdefault(
+        _POINTS_KEY, {}
+    )
+    hit = cache.get((x, y))
+    if hit is None:
+        if len(cache) > 20_000:
+            cache.clear()
+        centre = np.asarray([x, y], dtype=float)
+        nodes = walls.nodes
+        legs = shapely.linestrings(np.stack([np.broadcast_to(centre, nodes.shape), nodes], axis=1))
+        reach = np.where(
+            shapely.intersects(walls.solid, legs),
+            math.inf,
+            np.hypot(*(centre - nodes).T),
+        )
+        via = (reach[:, None] + walls.between).min(axis=0)
+        hit = cache[(x, y)] = (reach, via)
+    return hit
 
 
 # -------------------------------------------------------------------------------------------
