@@ -123,3 +123,17 @@ def test_paths_on_a_lazily_filled_graph_equal_a_full_build(
         for dest in ((b.x, b.y), (a.x + 6 * math.cos(ang), a.y + 6 * math.sin(ang))):
             assert _outcome(kz, a, dest, derived) == _outcome(kz, a, dest, built)
     assert not derived._out.is_complete()  # type: ignore[attr-defined]
+
+
+def test_levels_added_terrain_leaves_alone_are_the_layouts() -> None:
+    """A derived graph takes the layout graph's Vantage levels that no added part comes near
+    (the same parts, blockers and Accessible parts make the same regions), rebuilds the
+    floor (the new parts block it), and still equals a full build (7.2)."""
+    kz = RUINS.with_terrain((equipment_feature("razor_wire", 15.0, 2.5, 0, "rw"),))
+    layout = move_graph(RUINS, 32.0)
+    derived = MoveGraph.derive(layout, kz)
+    assert derived.levels[0] is not layout.levels[0]
+    assert all(a is b for a, b in zip(derived.levels[1:], layout.levels[1:], strict=True))
+    built = _built(kz, 32.0)
+    assert list(derived._out) == list(built._out)
+    assert [lvl.strict.wkb for lvl in derived.levels] == [lvl.strict.wkb for lvl in built.levels]

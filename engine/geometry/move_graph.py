@@ -9,7 +9,7 @@ straight increments (:mod:`engine.geometry.move_links`) that the path search
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import numpy as np
@@ -261,7 +261,7 @@ class MoveGraph(LinkClassifier):
             kz: the killzone in the wanted hatchway state.
         """
         with paused_gc():
-            graph, _ = cls._skeleton(kz, base.base_mm)
+            graph, _ = cls._skeleton(kz, base.base_mm, base)
             reuse = _Reuse.make(base, graph)
             move_fill.prepare(graph)
 
@@ -273,8 +273,12 @@ class MoveGraph(LinkClassifier):
         return graph
 
     @classmethod
-    def _skeleton(cls, kz: Killzone, base_mm: float) -> tuple[MoveGraph, _Builder]:
-        """The levels and nodes of the graph (no links yet)."""
+    def _skeleton(
+        cls, kz: Killzone, base_mm: float, base: MoveGraph | None = None
+    ) -> tuple[MoveGraph, _Builder]:
+        """The levels and nodes of the graph (no links yet); with ``base`` (a graph of the
+        same layout and base size), each level made of the same parts of the same layout as
+        one of ``base``'s (:func:`_same_level`) is that level."""
         radius = base_mm / MM_PER_INCH / 2
         reff = radius + _GRID
         n_parts = len(kz.parts)
@@ -283,12 +287,13 @@ class MoveGraph(LinkClassifier):
         board_in = kz.board.buffer(-reff, join_style="mitre")
         board_tol = board_in.buffer(_TOL, join_style="mitre")
         shapely.prepare(board_tol)
-        levels: list[Level] = [
-            _make_level(kz, 0, 0.0, (), kz.board, passable, board_in, reff),
-        ]
         vantage = (
             kz.flags[TerrainType.VANTAGE] & ~kz.flags[TerrainType.INSIGNIFICANT] & (heights > 0)
         )
+        old = _Shared.of(kz, base, vantage)
+        levels: list[Level] = [
+            _make_level(kz, 0, 0.0, (), kz.board, passable, board_in, reff, old),
+        ]
         groups: dict[float, list[int]] = {}
         for i in np.nonzero(vantage)[0]:
             groups.setdefault(round(float(heights[i]), 6), []).append(int(i))
@@ -300,7 +305,9 @@ class MoveGraph(LinkClassifier):
                 comps.append((h, members, comp))
         comps.sort(key=lambda c: (c[0], c[2].bounds))
         for h, members, comp in comps:
-            levels.append(_make_level(kz, len(levels), h, members, comp, passable, board_in, reff))
+            levels.append(
+                _make_level(kz, len(levels), h, members, comp, passable, board_in, reff, old)
+            )
         blocks_floor = (~passable & (heights > 0)) | kz.flags[TerrainType.WALL]
         over_parts = (
             blocks_floor & ~kz.flags[TerrainType.WALL] & ~vantage & (heights <= CLIMB_MAX + 1e-9)
@@ -362,8 +369,10 @@ def _make_level(
     passable: NDArray[np.bool_],
     board_in: BaseGeometry,
     reff: float,
+    old: _Shared | None = None,
 ) -> Level:
-    """One level: its strict and passage regions (module docstring)."""
+    """One level: its strict and passage regions (module docstring); ``old``'s level of
+    the same index when it is made of the same parts (:meth:`_Shared.level`)."""
     member = set(parts)
     near = kz.parts_near(footprint, reff + _TOL) if parts else np.arange(len(kz.parts))
     wall = kz.flags[TerrainType.WALL]
@@ -382,6 +391,10 @@ def _make_level(
         and not kz.flags[TerrainType.WALL][i]
         and kz.heights[i] > height + 1e-6
     )
+    if old is not None:
+        same = old.level(index, float(height), parts, blockers, accessible)
+        if same is not None:
+            return same
     base_region = footprint.intersection(board_in) if parts else board_in
     if blockers:
         grown = shapely.union_all([_bevel_buffer(kz.parts[i].polygon, reff) for i in blockers])
@@ -419,6 +432,66 @@ def _make_level(
     )
 
 
+def _covered(region: BaseGeometry, points: list[tuple[float, float]]) -> list[bool]:
+    """Whether ``region`` covers each point (inches), in one vectorised call."""
+    if not points:
+        return []
+    pts = shapely.points(np.asarray(points, dtype=float))
+    return cast(list[bool], np.asarray(shapely.covers(region, pts), dtype=bool).tolist())
+
+
+@attrs.frozen(slots=True)
+class _Shared:
+    """What a graph being built shares with ``base``, a graph of the same layout and base
+    size (:meth:`MoveGraph.derive`): ``shared``, the number of leading parts both killzones
+    have (the same objects), given both have the same board and the same Vantage parts
+    (all shared), so that the vantage levels' footprints are the same unions."""
+
+    base: MoveGraph
+    shared: int
+
+    @classmethod
+    def of(cls, kz: Killzone, base: MoveGraph | None, vantage: NDArray[np.bool_]) -> _Shared | None:
+        if base is None or not kz.board.equals_exact(base.kz.board, 0.0):
+            return None
+        shared = 0
+        for p, q in zip(kz.parts, base.kz.parts, strict=False):
+            if p is not q:
+                break
+            shared += 1
+        base_vantage = sorted(i for lvl in base.levels for i in lvl.parts)
+        if np.flatnonzero(vantage).tolist() != base_vantage or any(
+            i >= shared for i in base_vantage
+        ):
+            return None
+        return cls(base, shared)
+
+    def level(
+        self,
+        index: int,
+        height: float,
+        parts: tuple[int, ...],
+        blockers: tuple[int, ...],
+        accessible: tuple[int, ...],
+    ) -> Level | None:
+        """``base``'s level ``index`` when it has the same height, parts, blockers and
+        Accessible parts, all shared: every region of a level is made of those polygons
+        alone (:func:`_make_level`), so the level is the same."""
+        if index >= len(self.base.levels):
+            return None
+        lvl = self.base.levels[index]
+        if (lvl.height, lvl.parts, lvl.blockers, lvl.accessible) != (
+            height,
+            parts,
+            blockers,
+            accessible,
+        ):
+            return None
+        if max((*parts, *blockers, *accessible), default=-1) >= self.shared:
+            return None
+        return lvl
+
+
 class _Builder:
     """Collects the nodes of a :class:`MoveGraph` (reflex corners and portals)."""
 
@@ -445,46 +518,75 @@ class _Builder:
         return np.asarray([(x, y) for _, x, y in self.nodes], dtype=float)
 
     def add_nodes(self, over_parts: NDArray[np.bool_]) -> None:
+        # Each point test is one vectorised call over a level's candidates (the same GEOS
+        # predicate on the same points as one by one); the nodes are added in the same order.
         mitred: dict[int, Polygon] = {}  # each blocker grown once, whatever its levels
         for lvl in self.levels:
-            for x, y in _reflex_vertices(lvl.passage):
-                if lvl.passage_tol.covers(Point(quantise(x), quantise(y))):
+            corners = [(quantise(x), quantise(y)) for x, y in _reflex_vertices(lvl.passage)]
+            for (x, y), ok in zip(corners, _covered(lvl.passage_tol, corners), strict=True):
+                if ok:
                     self.add(lvl.index, x, y)
             # Mitre points of obstacle corners: turning a corner there takes one bend (one
             # rounded increment fewer than the two corners of the bevel).
+            mitres: list[tuple[float, float]] = []
             for i in lvl.blockers:
                 grown = mitred.get(i)
                 if grown is None:
                     grown = mitred[i] = self.kz.parts[i].polygon.buffer(
                         self.reff + _GRID, join_style="mitre", mitre_limit=_MITRE_LIMIT
                     )
-                for x, y in np.asarray(grown.exterior.coords)[:-1]:
-                    qx, qy = quantise(float(x)), quantise(float(y))
-                    if shapely.intersects_xy(lvl.strict_tol, qx, qy):
-                        self.add(lvl.index, qx, qy)
+                mitres += [
+                    (quantise(float(x)), quantise(float(y)))
+                    for x, y in np.asarray(grown.exterior.coords)[:-1]
+                ]
+            if mitres:
+                xy = np.asarray(mitres, dtype=float)
+                hits = shapely.intersects_xy(lvl.strict_tol, xy[:, 0], xy[:, 1]).tolist()
+                for (x, y), ok in zip(mitres, hits, strict=True):
+                    if ok:
+                        self.add(lvl.index, x, y)
         outward = self.reff + _PORTAL_GAP
         for lvl in self.levels[1:]:
+            inner: list[tuple[float, float]] = []
+            outer: list[tuple[float, float]] = []
             for (px, py), (nx_, ny_) in _portals(lvl.footprint):
-                ix, iy = quantise(px - nx_ * _PORTAL_INSET), quantise(py - ny_ * _PORTAL_INSET)
-                if lvl.strict_tol.covers(Point(ix, iy)):
+                inner.append(
+                    (quantise(px - nx_ * _PORTAL_INSET), quantise(py - ny_ * _PORTAL_INSET))
+                )
+                outer.append((quantise(px + nx_ * outward), quantise(py + ny_ * outward)))
+            inside = _covered(lvl.strict_tol, inner)
+            below = self._levels_below(outer, lvl.height)
+            for (ix, iy), ok, (ox, oy), li in zip(inner, inside, outer, below, strict=True):
+                if ok:
                     self.add(lvl.index, ix, iy)
-                ox, oy = quantise(px + nx_ * outward), quantise(py + ny_ * outward)
-                self._add_below(ox, oy, lvl.height)
+                if li >= 0:
+                    self.add(li, ox, oy)
+        floor_tol = self.levels[0].strict_tol
         for part in np.nonzero(over_parts)[0].tolist():
-            for (px, py), (nx_, ny_) in _portals(self.kz.parts[part].polygon):
-                ox, oy = quantise(px + nx_ * outward), quantise(py + ny_ * outward)
-                if self.levels[0].strict_tol.covers(Point(ox, oy)):
+            around = [
+                (quantise(px + nx_ * outward), quantise(py + ny_ * outward))
+                for (px, py), (nx_, ny_) in _portals(self.kz.parts[part].polygon)
+            ]
+            for (ox, oy), ok in zip(around, _covered(floor_tol, around), strict=True):
+                if ok:
                     self.add(0, ox, oy)
 
-    def _add_below(self, x: float, y: float, height: float) -> None:
-        """Add ``(x, y)`` on the highest level below ``height`` where a base can stand."""
-        pt = Point(x, y)
+    def _levels_below(self, points: list[tuple[float, float]], height: float) -> list[int]:
+        """For each point, the highest level below ``height`` where a base can stand there
+        (its strict region covers it), or -1: what :meth:`_add_below` picks."""
+        found = np.full(len(points), -1, dtype=np.int64)
+        if not points:
+            return []
+        pts = cast(NDArray[np.object_], shapely.points(np.asarray(points, dtype=float)))
         for lvl in sorted(self.levels, key=lambda lv: -lv.height):
             if lvl.height >= height - 1e-6:
                 continue
-            if lvl.strict_tol.covers(pt):
-                self.add(lvl.index, x, y)
-                return
+            open_ = np.flatnonzero(found < 0)
+            if not open_.size:
+                break
+            hit = np.asarray(shapely.covers(lvl.strict_tol, pts[open_]), dtype=bool)
+            found[open_[hit]] = lvl.index
+        return [int(v) for v in found.tolist()]
 
 
 _GRAPHS_KEY = "movement.graphs"
