@@ -8,7 +8,9 @@ straight increments (:mod:`engine.geometry.move_links`) that the path search
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from typing import Any, cast
 
 import attrs
@@ -141,6 +143,9 @@ class MoveGraph(LinkClassifier):
     _edges: dict[int, tuple[FloatArray, FloatArray]] = attrs.field(factory=dict, repr=False)
     #: The links climbing over each low part (its index), in the order they were added.
     _over_by_part: dict[int, list[tuple[int, int]]] = attrs.field(factory=dict, repr=False)
+    #: Parts' polygons grown for the levels and nodes, by (kind, part index), for the graphs
+    #: derived from this one (:class:`_Shared`).
+    _part_buffers: dict[tuple[str, int], Any] = attrs.field(factory=dict, repr=False)
 
     def reprepare(self) -> None:
         """Prepare this graph's shapely geometries again (a graph loaded from the disk cache:
@@ -312,7 +317,7 @@ class MoveGraph(LinkClassifier):
         over_parts = (
             blocks_floor & ~kz.flags[TerrainType.WALL] & ~vantage & (heights <= CLIMB_MAX + 1e-9)
         )
-        builder = _Builder(kz, radius, reff, levels)
+        builder = _Builder(kz, radius, reff, levels, old)
         builder.add_nodes(over_parts)
         graph = cls(
             kz=kz,
@@ -396,14 +401,23 @@ def _make_level(
         if same is not None:
             return same
     base_region = footprint.intersection(board_in) if parts else board_in
+
+    def make(kind: str, i: int) -> BaseGeometry:
+        poly = kz.parts[i].polygon
+        if kind == "bevel":
+            return _bevel_buffer(poly, reff)
+        if kind == "band":
+            return poly.buffer(reff)
+        return poly.buffer(-_SOLID_INSET, join_style="mitre")
+
+    grown = make if old is None else old.buffers(make)
     if blockers:
-        grown = shapely.union_all([_bevel_buffer(kz.parts[i].polygon, reff) for i in blockers])
-        strict = base_region.difference(grown)
+        strict = base_region.difference(shapely.union_all([grown("bevel", i) for i in blockers]))
     else:
         strict = base_region
     passage = strict
     if accessible:
-        band = shapely.union_all([kz.parts[i].polygon.buffer(reff) for i in accessible])
+        band = shapely.union_all([grown("band", i) for i in accessible])
         band = band.intersection(base_region)
         if blockers:
             band = band.difference(shapely.union_all([kz.parts[i].polygon for i in blockers]))
@@ -411,9 +425,7 @@ def _make_level(
     strict_tol = strict.buffer(_TOL, join_style="mitre")
     passage_tol = passage.buffer(_TOL, join_style="mitre")
     footprint_tol = footprint.buffer(_TOL, join_style="mitre")
-    solid = shapely.union_all(
-        [kz.parts[i].polygon.buffer(-_SOLID_INSET, join_style="mitre") for i in blockers]
-    )
+    solid = shapely.union_all([grown("solid", i) for i in blockers])
     for geom in (strict_tol, passage_tol, footprint_tol, solid):
         shapely.prepare(geom)
     return Level(
@@ -491,12 +503,39 @@ class _Shared:
             return None
         return lvl
 
+    def buffers(
+        self, make: Callable[[str, int], BaseGeometry]
+    ) -> Callable[[str, int], BaseGeometry]:
+        """``make`` (a part's polygon grown some way, by kind and part index) remembered on
+        ``base`` for the shared parts: the same polygon grown the same way (the base size is
+        the same) is the same geometry."""
+        cache = self.base._part_buffers
+        shared = self.shared
+
+        def grown(kind: str, i: int) -> BaseGeometry:
+            if i >= shared:
+                return make(kind, i)
+            geom = cache.get((kind, i))
+            if geom is None:
+                geom = cache[(kind, i)] = make(kind, i)
+            return geom
+
+        return grown
+
 
 class _Builder:
     """Collects the nodes of a :class:`MoveGraph` (reflex corners and portals)."""
 
-    def __init__(self, kz: Killzone, radius: float, reff: float, levels: list[Level]) -> None:
+    def __init__(
+        self,
+        kz: Killzone,
+        radius: float,
+        reff: float,
+        levels: list[Level],
+        old: _Shared | None = None,
+    ) -> None:
         self.kz = kz
+        self.old = old
         self.radius = radius
         self.reff = reff
         self.levels = levels
@@ -505,7 +544,9 @@ class _Builder:
         self._seen: set[tuple[int, float, float]] = set()
 
     def add(self, level: int, x: float, y: float) -> None:
-        key = (level, quantise(x), quantise(y))
+        """Add the node ``(x, y)`` (inches, on the 0.001" grid: :func:`quantise`d) on the
+        level ``level`` unless it is there already."""
+        key = (level, x, y)
         if key in self._seen:
             return
         self._seen.add(key)
@@ -520,40 +561,75 @@ class _Builder:
     def add_nodes(self, over_parts: NDArray[np.bool_]) -> None:
         # Each point test is one vectorised call over a level's candidates (the same GEOS
         # predicate on the same points as one by one); the nodes are added in the same order.
-        mitred: dict[int, Polygon] = {}  # each blocker grown once, whatever its levels
+        # The candidates of a level or part shared with the base graph (:class:`_Shared`)
+        # are remembered there: the same polygon gives the same points.
+        old = self.old
+        outward = self.reff + _PORTAL_GAP
+
+        def memo(key: tuple[str, int], shared: bool, make: Callable[[], Any]) -> Any:
+            if old is None or not shared:
+                return make()
+            cache = old.base._part_buffers
+            got = cache.get(key)
+            if got is None:
+                got = cache[key] = make()
+            return got
+
+        def same_level(lvl: Level) -> bool:
+            levels = old.base.levels if old is not None else ()
+            return lvl.index < len(levels) and levels[lvl.index] is lvl
+
+        def reflex_points(lvl: Level) -> list[XY]:
+            return [(quantise(x), quantise(y)) for x, y in _reflex_vertices(lvl.passage)]
+
+        def mitre_points(i: int) -> list[XY]:
+            grown = self.kz.parts[i].polygon.buffer(
+                self.reff + _GRID, join_style="mitre", mitre_limit=_MITRE_LIMIT
+            )
+            return [
+                (quantise(float(x)), quantise(float(y)))
+                for x, y in np.asarray(grown.exterior.coords)[:-1]
+            ]
+
+        def level_portals(lvl: Level) -> tuple[list[XY], list[XY]]:
+            inner: list[XY] = []
+            outer: list[XY] = []
+            for (px, py), (nx_, ny_) in _portals(lvl.footprint):
+                inner.append(
+                    (quantise(px - nx_ * _PORTAL_INSET), quantise(py - ny_ * _PORTAL_INSET))
+                )
+                outer.append((quantise(px + nx_ * outward), quantise(py + ny_ * outward)))
+            return inner, outer
+
+        def part_portals(part: int) -> list[XY]:
+            return [
+                (quantise(px + nx_ * outward), quantise(py + ny_ * outward))
+                for (px, py), (nx_, ny_) in _portals(self.kz.parts[part].polygon)
+            ]
+
+        shared = old.shared if old is not None else 0
         for lvl in self.levels:
-            corners = [(quantise(x), quantise(y)) for x, y in _reflex_vertices(lvl.passage)]
+            corners: list[XY] = memo(
+                ("reflex", lvl.index), same_level(lvl), functools.partial(reflex_points, lvl)
+            )
             for (x, y), ok in zip(corners, _covered(lvl.passage_tol, corners), strict=True):
                 if ok:
                     self.add(lvl.index, x, y)
             # Mitre points of obstacle corners: turning a corner there takes one bend (one
             # rounded increment fewer than the two corners of the bevel).
-            mitres: list[tuple[float, float]] = []
+            mitres: list[XY] = []
             for i in lvl.blockers:
-                grown = mitred.get(i)
-                if grown is None:
-                    grown = mitred[i] = self.kz.parts[i].polygon.buffer(
-                        self.reff + _GRID, join_style="mitre", mitre_limit=_MITRE_LIMIT
-                    )
-                mitres += [
-                    (quantise(float(x)), quantise(float(y)))
-                    for x, y in np.asarray(grown.exterior.coords)[:-1]
-                ]
+                mitres += memo(("mitre", i), i < shared, functools.partial(mitre_points, i))
             if mitres:
                 xy = np.asarray(mitres, dtype=float)
                 hits = shapely.intersects_xy(lvl.strict_tol, xy[:, 0], xy[:, 1]).tolist()
                 for (x, y), ok in zip(mitres, hits, strict=True):
                     if ok:
                         self.add(lvl.index, x, y)
-        outward = self.reff + _PORTAL_GAP
         for lvl in self.levels[1:]:
-            inner: list[tuple[float, float]] = []
-            outer: list[tuple[float, float]] = []
-            for (px, py), (nx_, ny_) in _portals(lvl.footprint):
-                inner.append(
-                    (quantise(px - nx_ * _PORTAL_INSET), quantise(py - ny_ * _PORTAL_INSET))
-                )
-                outer.append((quantise(px + nx_ * outward), quantise(py + ny_ * outward)))
+            inner, outer = memo(
+                ("portals", lvl.index), same_level(lvl), functools.partial(level_portals, lvl)
+            )
             inside = _covered(lvl.strict_tol, inner)
             below = self._levels_below(outer, lvl.height)
             for (ix, iy), ok, (ox, oy), li in zip(inner, inside, outer, below, strict=True):
@@ -563,10 +639,9 @@ class _Builder:
                     self.add(li, ox, oy)
         floor_tol = self.levels[0].strict_tol
         for part in np.nonzero(over_parts)[0].tolist():
-            around = [
-                (quantise(px + nx_ * outward), quantise(py + ny_ * outward))
-                for (px, py), (nx_, ny_) in _portals(self.kz.parts[part].polygon)
-            ]
+            around: list[XY] = memo(
+                ("around", part), part < shared, functools.partial(part_portals, part)
+            )
             for (ox, oy), ok in zip(around, _covered(floor_tol, around), strict=True):
                 if ok:
                     self.add(0, ox, oy)
