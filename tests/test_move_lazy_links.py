@@ -77,19 +77,24 @@ def test_lazily_filled_links_equal_a_full_build_node_by_node(
 
 
 def test_lazily_filled_links_of_a_hatch_state_with_equipment() -> None:
-    """A hatchway state (9.3) of a killzone with equipment terrain (7.2) is derived from the
-    lazily filled graph of that killzone: the base is completed first, and the result equals
-    a full build node by node."""
+    """A hatchway state (9.3) of a killzone with equipment terrain (7.2) is derived from a
+    complete graph (the layout's), leaving the lazily filled graph of the killzone with
+    equipment as it was; derived from that graph instead, it is filled first. Either way the
+    result equals a full build node by node."""
     kz = _random_kit(CQ, 5)
     with_kit = move_graph(kz, 32.0)
     some = list(range(0, len(with_kit.xy), 7))
     _rows(with_kit._out, some)  # part of it filled, as a game leaves it
     state = kz.with_open_hatchways(sorted(CQ.hatchways)[:2])
     derived = move_graph(state, 32.0)
+    assert not with_kit.links_complete
     built = _built(state, 32.0)
     order = list(range(len(built._out)))[::-1]
     assert _rows(derived._out, order) == _rows(built._out, order)
+    from_lazy = MoveGraph.derive(with_kit, state)
+    assert with_kit.links_complete
     assert with_kit._out == _built(kz, 32.0)._out
+    assert _rows(from_lazy._out, order) == _rows(built._out, order)
 
 
 def _outcome(kz: Killzone, a: Placement, dest: tuple[float, float], g: MoveGraph) -> object:

@@ -33,7 +33,7 @@ OutLink = tuple[int, float, _Link]
 class LazyOut(list[list[OutLink]]):
     """The outgoing links of each node (a list indexed by node), each node's filled on first
     access by ``fill`` (called with a boolean mask (N,) of the nodes to fill); iterating,
-    pickling or :meth:`complete` fills every node left."""
+    comparing, pickling or :meth:`complete` fills every node left."""
 
     __slots__ = ("_fill", "_left")
 
@@ -61,6 +61,12 @@ class LazyOut(list[list[OutLink]]):
     def __iter__(self) -> Iterator[list[OutLink]]:
         self.complete()
         return list.__iter__(self)
+
+    def __eq__(self, other: object) -> bool:
+        self.complete()
+        return list.__eq__(self, other)
+
+    __hash__ = None  # a list
 
     def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
         self.complete()

@@ -337,6 +337,11 @@ class MoveGraph(LinkClassifier):
         )
         return graph, builder
 
+    @property
+    def links_complete(self) -> bool:
+        """Whether every node's links are computed (always so for a built graph)."""
+        return not isinstance(self._out, LazyOut) or self._out.is_complete()
+
     def complete(self) -> None:
         """Compute every link not computed yet (a derived graph computes each node's links
         on first use, :mod:`engine.geometry.move_fill`); a no-op on a built graph."""
@@ -677,6 +682,9 @@ def move_graph(kz: Killzone, base_mm: float) -> MoveGraph:
     the same graph as a full build, in a fraction of the time when one hatchway differs.
     A killzone with added terrain (:meth:`Killzone.with_terrain`, 7.2) gets its graph derived
     from the layout's in the same way (only the links near the added features are computed).
+    Derived graphs compute each node's links on first use (:mod:`engine.geometry.move_fill`);
+    a graph derived from one of them fills it first, so a hatchway state of a killzone with
+    added terrain prefers a complete graph (the layout's states') to derive from.
     """
     per_kz: dict[float, MoveGraph] = kz.cache.setdefault(_GRAPHS_KEY, {})
     key = float(base_mm)
@@ -687,14 +695,29 @@ def move_graph(kz: Killzone, base_mm: float) -> MoveGraph:
             # Terrain added to a layout (7.2): derived from the layout's graph.
             graph = MoveGraph.derive(move_graph(kz.terrain_root, key), kz)
         elif root is not None and root is not kz:
+            # With added terrain, the layout's own states are candidates too: their graphs
+            # are complete (deriving from a graph whose links are filled lazily fills them
+            # all first).
+            layout = root.terrain_root
+            family = [root, *root._variants.values()]
+            if layout is not None:
+                family += [layout, *layout._variants.values()]
             base: MoveGraph | None = None
-            toggled = len(kz.hatchways) + 1
-            for other in (root, *root._variants.values()):
+            best = (True, len(kz.hatchways) + 1, True)
+            for other in family:
                 cached = other.cache.get(_GRAPHS_KEY, {}).get(key)
-                diff = len(other.open_hatchways ^ kz.open_hatchways)
-                if cached is not None and other is not kz and diff < toggled:
-                    base, toggled = cached, diff
-            graph = MoveGraph.derive(base if base is not None else move_graph(root, key), kz)
+                if cached is None or other is kz:
+                    continue
+                rank = (
+                    not cached.links_complete,
+                    len(other.open_hatchways ^ kz.open_hatchways),
+                    other.terrain_root is not layout,  # the same terrain first
+                )
+                if rank < best:
+                    base, best = cached, rank
+            if base is None:
+                base = move_graph(layout if layout is not None else root, key)
+            graph = MoveGraph.derive(base, kz)
         else:
             graph = _load_or_build(kz, key)
         per_kz[key] = graph
