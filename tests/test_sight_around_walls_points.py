@@ -9,7 +9,13 @@ import random
 import pytest
 
 from engine.geometry import Placement, load_killzone
-from engine.geometry.sight import _distance_matrices, distance_around_walls
+from engine.geometry.equipment import equipment_feature
+from engine.geometry.sight import (
+    _distance_matrices,
+    _find_wall_ends,
+    _wall_ends,
+    distance_around_walls,
+)
 
 CQ = load_killzone("close_quarters")
 
@@ -33,3 +39,21 @@ def test_distance_around_walls_equals_the_all_pairs_routes(opened: int) -> None:
                 if i != j:
                     assert distance_around_walls(kz, a, b) == around[i, j]
     assert (around > dist + 1).any()  # some routes bend around walls
+
+
+def test_wall_ends_of_terrain_variants_are_the_layouts() -> None:
+    """9.3 wall ends are made of the Wall parts alone; equipment terrain is never Wall
+    (7.2), so a killzone with equipment has the wall ends of its hatchway state, shared from
+    the layout, and they are those computed afresh."""
+    feats = (equipment_feature("razor_wire", 3.5, 3.5, 0, "rw"),)
+    opened = sorted(CQ.hatchways)[:1]
+    for kz in (
+        CQ.with_terrain(feats),
+        CQ.with_terrain(feats).with_open_hatchways(opened),
+        CQ.with_open_hatchways(opened),
+        CQ,
+    ):
+        got = _wall_ends(kz)
+        want = _find_wall_ends(kz)
+        assert [(i, c, p.wkb) for i, p, c in got] == [(i, c, p.wkb) for i, p, c in want]
+    assert len(_wall_ends(CQ)) != len(_wall_ends(CQ.with_open_hatchways(opened)))

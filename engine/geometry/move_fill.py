@@ -151,11 +151,26 @@ def fill(g: MoveGraph, rows: NDArray[np.bool_], reuse: _Reuse | None) -> None:
         others = g._near[lvl.index]
         if not mine.size or not others.size:
             continue
-        oo, mm = np.repeat(others, mine.size), np.tile(mine, others.size)
-        # The pairs with a node in rows, within link_reach (a superset: checked exactly
-        # below).
+        if everything:
+            oo, mm = np.repeat(others, mine.size), np.tile(mine, others.size)
+        else:
+            # The pairs with a node in rows, by (o, m) as above (both ascending).
+            o_rows, m_rows = others[rows[others]], mine[rows[mine]]
+            if not o_rows.size and not m_rows.size:
+                continue
+            n = len(g._xy_list)
+            keys = np.unique(
+                np.concatenate(
+                    [
+                        (np.repeat(o_rows, mine.size) * n + np.tile(mine, o_rows.size)),
+                        (np.repeat(others, m_rows.size) * n + np.tile(m_rows, others.size)),
+                    ]
+                )
+            )
+            oo, mm = keys // n, keys % n
+        # Within link_reach (a superset: checked exactly below).
         d = g.xy[oo] - g.xy[mm]
-        sel = (rows[oo] | rows[mm]) & (np.hypot(d[:, 0], d[:, 1]) <= link_reach + 1e-6)
+        sel = np.hypot(d[:, 0], d[:, 1]) <= link_reach + 1e-6
         oo, mm = oo[sel], mm[sel]
         keeps: list[bool] = reused(oo, mm).tolist()
         for o, m, keep in zip(oo.tolist(), mm.tolist(), keeps, strict=True):

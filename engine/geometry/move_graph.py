@@ -271,6 +271,9 @@ class MoveGraph(LinkClassifier):
             move_fill.prepare(graph)
 
         def fill(rows: NDArray[np.bool_]) -> None:
+            if rows.sum() < 32:  # a few nodes' links: few objects
+                move_fill.fill(graph, rows, reuse)
+                return
             with paused_gc():
                 move_fill.fill(graph, rows, reuse)
 

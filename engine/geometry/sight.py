@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
 import attrs
 import numpy as np
@@ -415,7 +415,38 @@ def wall_corners(kz: Killzone) -> list[tuple[float, float]]:
 
 
 def _wall_ends(kz: Killzone) -> list[tuple[int, Polygon, tuple[float, float]]]:
-    """The wall ends: (Wall part index, the part within 1" of the corner, the corner)."""
+    """The wall ends: (Wall part index, the part within 1" of the corner, the corner).
+
+    They depend on the Wall parts alone (and the board's size): remembered on the layout as
+    loaded for each set of Wall parts (the same part objects at the same indices), so the
+    terrain variants of a hatchway state (equipment is never Wall, 7.2) share them."""
+    root = kz.hatch_root if kz.hatch_root is not None else kz
+    root = root.terrain_root if root.terrain_root is not None else root
+    wall_idx = tuple(np.flatnonzero(kz.flags[TerrainType.WALL]).tolist())
+    memo: dict[tuple[object, ...], tuple[tuple[object, ...], list[Any]]] = root.cache.setdefault(
+        _WALL_ENDS_KEY, {}
+    )
+    key = (kz.width, kz.depth, wall_idx)
+    parts = tuple(kz.parts[i] for i in wall_idx)
+    hit = memo.get(key)
+    if (
+        hit is not None
+        and len(hit[0]) == len(parts)
+        and all(a is b for a, b in zip(hit[0], parts, strict=True))
+    ):
+        return list(hit[1])
+    ends = _find_wall_ends(kz)
+    if len(memo) > 64:
+        memo.clear()
+    memo[key] = (parts, ends)
+    return list(ends)
+
+
+_WALL_ENDS_KEY = "sight.wall_ends"
+
+
+def _find_wall_ends(kz: Killzone) -> list[tuple[int, Polygon, tuple[float, float]]]:
+    """:func:`_wall_ends` computed."""
     wall = kz.flags[TerrainType.WALL]
     out: list[tuple[int, Polygon, tuple[float, float]]] = []
     for corner in wall_corners(kz):
