@@ -242,23 +242,28 @@ class MoveGraph(LinkClassifier):
         the same layout in another hatchway state (section 9.3).
 
         The result is the graph :meth:`build` would give (the same nodes in the same order,
-        the same links): the levels and nodes are rebuilt (a few ms), and only the links whose
-        centre line passes near a hatchway whose state differs (within 1.5 base radii + 0.05",
-        the reach of a state change into the levels' regions) or that end on a node ``base``
-        does not have are computed again; every other link is ``base``'s. On close_quarters,
-        from a state one hatchway away, it takes about a third of a full build, ~20-25 ms
-        (``benchmarks/geometry_movement.py``); the more hatchways differ, the less it saves.
-        Terrain added to the layout (:meth:`Killzone.with_terrain`, 7.2) is handled the same
-        way: the parts after those both killzones share are changed parts (a ladder's reach
-        is its control range: the links it may help keep their geometry and get their ladder
-        flag again). When terrain was only added, two nodes ``base`` has without a ``move``,
-        ``climb``, ``drop`` or ``jump`` link between them get none (the regions only lost
-        ground), so only the pairs with a new node and those ``base`` linked are looked at;
-        kept links over low parts are taken part by part from ``base``'s record of them.
-        Eight small items on the open ruins: about a third of a full build, ~170-180 ms
-        (``benchmarks/geometry_movement.py``). Falls back to a full build when ``kz`` is not
-        a hatchway state or an added-terrain value of ``base``'s layout or a changed part is
-        Vantage terrain (the levels would differ).
+        the same links in the same order). The levels and nodes are rebuilt (a few ms; the
+        levels made of the same shared parts as ``base``'s are ``base``'s, and the grown
+        polygons and node candidates of shared parts are remembered on ``base``). Each
+        node's outgoing links are computed when first asked for (:class:`LazyOut`,
+        :mod:`engine.geometry.move_fill`): most queries settle on the straight line and a
+        path search expands few nodes, so a battle computes a few dozen nodes' links, not
+        all of them. For those, only the links whose centre line passes near a hatchway
+        whose state differs (within 1.5 base radii + 0.05", the reach of a state change into
+        the levels' regions) or that end on a node ``base`` does not have are computed
+        again; every other link is ``base``'s. Terrain added to the layout
+        (:meth:`Killzone.with_terrain`, 7.2) is handled the same way: the parts after those
+        both killzones share are changed parts (a ladder's reach is its control range: the
+        links it may help keep their geometry and get their ladder flag again). When
+        terrain was only added, two nodes ``base`` has without a ``move``, ``climb``,
+        ``drop`` or ``jump`` link between them get none (the regions only lost ground), so
+        only the pairs with a new node and those ``base`` linked are looked at; kept links
+        over low parts are taken part by part from ``base``'s record of them. Eight small
+        items on the open ruins: ~7 ms, and ~160 ms to compute every link (a full build
+        ~540 ms, ``benchmarks/geometry_movement.py``). A ``base`` whose links are filled
+        lazily is completed first. Falls back to computing every link afresh (still on first
+        use) when ``kz`` is not a hatchway state or an added-terrain value of ``base``'s
+        layout or a changed part is Vantage terrain (the levels would differ).
 
         Args:
             base: a graph of the same layout (``kz.parts`` starts with the same part objects
