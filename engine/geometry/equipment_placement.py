@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+import attrs
 import numpy as np
 import shapely
 from numpy.typing import NDArray
@@ -553,19 +554,18 @@ def _checked(
     others: Others,
 ) -> tuple[NDArray[np.bool_], NDArray[np.object_]]:
     """:func:`_prefilter` and the candidates' footprints. Each check is applied only to the
-    candidates every earlier one let through (the cheapest first)."""
+    candidates every earlier one let through (the cheapest first). A candidate passes when
+    it passes every check, each an elementwise test of its footprint against one geometry,
+    so the checks against the area, the board and the layout's own parts (the same objects
+    in every terrain and hatchway variant of the layout) are remembered on the layout
+    (:class:`_FixedChecks`) and only those against other equipment and added parts are
+    computed each time."""
     n = len(cands)
     if n == 0:
         return np.zeros(0, dtype=bool), np.zeros(0, dtype=object)
-    shapes = _footprints(kind, cands)
-    if kind == "heavy_barricade":
-        assert drop_zone is not None
-        area = drop_zone.buffer(DROP_ZONE_REACH + _TOL, quad_segs=32)
-    else:
-        area = territory.buffer(_TOL, join_style="mitre")
-    shapely.prepare(area)
-    shapely.prepare(kz.board)
-    ok = np.asarray(shapely.covers(area, shapes), dtype=bool)
+    fixed = _FixedChecks.of(kz, kind, cands, territory, drop_zone)
+    shapes = fixed.shapes
+    ok = fixed.base.copy()
 
     def narrow(test: Callable[[NDArray[np.object_]], NDArray[np.bool_]]) -> None:
         idx = np.flatnonzero(ok)
@@ -575,7 +575,6 @@ def _checked(
     def farther(geometry: BaseGeometry, distance: float) -> None:
         narrow(lambda sh: np.asarray(shapely.distance(sh, geometry), dtype=float) > distance)
 
-    narrow(lambda sh: np.asarray(shapely.covers(kz.board, sh), dtype=bool))
     if kind in TERRAIN_KINDS:
         for other in others:
             farther(_shape(other), EQUIPMENT_DISTANCE + _TOL)
@@ -588,20 +587,117 @@ def _checked(
     else:
         parts = []
     for i in parts:
-        farther(kz.parts[i].polygon, access + _TOL)
+        if fixed.shares(kz, i):
+            ok &= fixed.farther(i, access + _TOL)
+        else:
+            farther(kz.parts[i].polygon, access + _TOL)
     if kind != "ladder":
+        ok &= fixed.on_floor()
+        added = [i for i in range(len(kz.parts)) if not fixed.shares(kz, i)]
 
-        def on_floor(sh: NDArray[np.object_]) -> NDArray[np.bool_]:
+        def on_added(sh: NDArray[np.object_]) -> NDArray[np.bool_]:
             keep = np.ones(len(sh), dtype=bool)
+            for i in added:
+                poly = kz.parts[i].polygon
+                hit = np.flatnonzero(np.asarray(shapely.intersects(sh, poly), dtype=bool))
+                if hit.size:
+                    areas = shapely.area(shapely.intersection(poly, sh[hit]))
+                    keep[hit[areas > _OVERLAP_AREA]] = False
+            return keep
+
+        if added:
+            narrow(on_added)
+    return ok, shapes
+
+
+@attrs.frozen(slots=True, eq=False)
+class _FixedChecks:
+    """The checks of :func:`_checked` that depend only on the candidates and the layout's
+    own parts, for one list of candidates of one kind, remembered on the layout as loaded
+    (:meth:`of`) and computed on first use.
+
+    Attributes:
+        layout: the layout (its parts are the first parts of every variant made from it).
+        shapes: the candidates' footprints.
+        base: which candidates lie within the area (territory, or 4" of the drop zone for a
+            Heavy Barricade) and on the board.
+    """
+
+    layout: Killzone
+    shapes: NDArray[np.object_]
+    base: NDArray[np.bool_]
+    _far: dict[tuple[int, float], NDArray[np.bool_]] = attrs.field(factory=dict)
+    _floor: list[NDArray[np.bool_]] = attrs.field(factory=list)
+
+    @classmethod
+    def of(
+        cls,
+        kz: Killzone,
+        kind: str,
+        cands: list[Spot],
+        territory: BaseGeometry,
+        drop_zone: BaseGeometry | None,
+    ) -> _FixedChecks:
+        layout = kz.hatch_root if kz.hatch_root is not None else kz
+        layout = layout.terrain_root if layout.terrain_root is not None else layout
+        key = (
+            kind,
+            shapely.to_wkb(territory),
+            None if drop_zone is None else shapely.to_wkb(drop_zone),
+            tuple(cands),
+        )
+        memo = _memo(layout, _CHECKS_KEY)
+        found = memo.get(key)
+        if found is None:
+            shapes = _footprints(kind, cands)
+            if kind == "heavy_barricade":
+                assert drop_zone is not None
+                area = drop_zone.buffer(DROP_ZONE_REACH + _TOL, quad_segs=32)
+            else:
+                area = territory.buffer(_TOL, join_style="mitre")
+            shapely.prepare(area)
+            shapely.prepare(kz.board)
+            base = np.asarray(shapely.covers(area, shapes), dtype=bool)
+            idx = np.flatnonzero(base)
+            base[idx] = np.asarray(shapely.covers(kz.board, shapes[idx]), dtype=bool)
+            found = memo[key] = cls(layout, shapes, base)
+        return cast(_FixedChecks, found)
+
+    def shares(self, kz: Killzone, i: int) -> bool:
+        """Whether part ``i`` of ``kz`` is the layout's part ``i`` (the same object)."""
+        parts = self.layout.parts
+        return i < len(parts) and kz.parts[i] is parts[i]
+
+    def farther(self, i: int, distance: float) -> NDArray[np.bool_]:
+        """Which candidates (of :attr:`base`; the others False) lie more than ``distance``
+        inches from the layout's part ``i``."""
+        got = self._far.get((i, distance))
+        if got is None:
+            got = np.zeros(self.base.size, dtype=bool)
+            idx = np.flatnonzero(self.base)
+            poly = self.layout.parts[i].polygon
+            got[idx] = np.asarray(shapely.distance(self.shapes[idx], poly), dtype=float) > distance
+            self._far[(i, distance)] = got
+        return got
+
+    def on_floor(self) -> NDArray[np.bool_]:
+        """Which candidates (of :attr:`base`; the others False) overlap none of the layout's
+        parts (an overlap of at most 1e-6 square inches is touching)."""
+        if not self._floor:
+            kz = self.layout
+            keep = self.base.copy()
+            idx = np.flatnonzero(keep)
+            sh = self.shapes[idx]
             li, pi = kz.tree.query(sh, predicate="intersects")
             if li.size:
                 polys = np.asarray([kz.parts[int(i)].polygon for i in pi], dtype=object)
                 areas = shapely.area(shapely.intersection(polys, sh[li]))
-                keep[li[areas > _OVERLAP_AREA]] = False
-            return keep
+                keep[idx[li[areas > _OVERLAP_AREA]]] = False
+            self._floor.append(keep)
+        return self._floor[0]
 
-        narrow(on_floor)
-    return ok, shapes
+
+_CHECKS_KEY = "equipment.spot_checks"
 
 
 def portable_barricade_spots(kz: Killzone, operative: Placement, others: Others = ()) -> list[Spot]:

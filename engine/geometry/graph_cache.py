@@ -69,7 +69,14 @@ def cache_dir() -> Path | None:
 def _code_digest() -> str:
     h = hashlib.sha256()
     here = Path(__file__).resolve().parent
-    for name in ("move_graph.py", "move_derive.py", "move_links.py", "model.py", "graph_cache.py"):
+    for name in (
+        "move_graph.py",
+        "move_fill.py",
+        "move_derive.py",
+        "move_links.py",
+        "model.py",
+        "graph_cache.py",
+    ):
         h.update((here / name).read_bytes())
     # networkx by its installed version, without importing it (it is only needed on demand).
     versions = (sys.version_info[:2], shapely.__version__, np.__version__, version("networkx"))

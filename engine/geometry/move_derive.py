@@ -110,6 +110,7 @@ class _Reuse:
         reach = graph.radius + CONTROL_RANGE + _TOL + 0.05
         ladder_boxes = np.asarray([p.bounds for p in polys], dtype=float).reshape(-1, 4)
         ladder_boxes = ladder_boxes + np.array([-reach, -reach, reach, reach])
+        base.complete()  # its links are read below (a derived graph fills them lazily)
         if not base._move_index:
             n = max(len(base._keys), 1)
             moves = sorted(
@@ -133,12 +134,18 @@ class _Reuse:
             base, old, boxes, keys_sorted, move_links, move_crossings, ladder_boxes, additive
         )
 
-    def level_pairs(self, ids: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    def level_pairs(
+        self, ids: NDArray[np.int64], rows: NDArray[np.bool_] | None = None
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """When terrain was only added (:attr:`additive`): the pairs ``a < b`` of the nodes
         ``ids`` (one level's, ascending) whose same-level link has to be looked at, in the
         order of ``np.triu_indices`` (by ``a``, then ``b``): those with a node ``base`` lacks,
         and those ``base`` has a ``move`` link for. Every other pair had no link in ``base``
-        and has none now (the regions only lost ground)."""
+        and has none now (the regions only lost ground). With ``rows`` (a boolean mask (N,)
+        of the new graph's nodes), only the pairs with a node in ``rows``, in the same
+        order."""
+        if rows is not None:
+            return self._level_pairs_of(ids, rows)
         new = self.old[ids] < 0
         iu, ju = np.triu_indices(ids.size, k=1)
         with_new = new[iu] | new[ju]
@@ -153,6 +160,35 @@ class _Reuse:
         b = np.concatenate([b_new, b_old[pick]])
         order = np.lexsort((b, a))
         return a[order], b[order]
+
+    def _level_pairs_of(
+        self, ids: NDArray[np.int64], rows: NDArray[np.bool_]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """:meth:`level_pairs` with a node in ``rows``: each such node's pairs with every
+        node of ``ids`` when one of the two is new, and with the nodes ``base`` linked it to
+        (``base``'s ``move`` links come in both directions, sorted by their start node)."""
+        mine = ids[rows[ids]]
+        size = self.old.size
+        new = self.old < 0
+        keys: list[NDArray[np.int64]] = []
+        n = max(len(self.base._keys), 1)
+        on_level = np.zeros(size + 1, dtype=bool)  # index -1: not a node here
+        on_level[ids] = True
+        for r in mine.tolist():
+            other = ids[ids != r] if new[r] else ids[new[ids]]
+            if other.size:
+                keys.append(np.minimum(other, r) * size + np.maximum(other, r))
+            o = int(self.old[r])
+            if o >= 0:
+                lo, hi = np.searchsorted(self.move_keys, [o * n, (o + 1) * n])
+                v = self._new_of_old[self.move_keys[lo:hi] % n]
+                v = v[on_level[v]]
+                keys.append(np.minimum(v, r) * size + np.maximum(v, r))
+        if not keys:
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty
+        pairs = np.unique(np.concatenate(keys))
+        return pairs // size, pairs % size
 
     def moves(self, a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]) -> NDArray[np.int64]:
         """For each pair of nodes of the new graph (both in ``base``), the index in
@@ -190,24 +226,31 @@ class _Reuse:
                 return True
         return False
 
-    def kept_over(self, graph: MoveGraph, part: int) -> list[tuple[int, int, _Link | str | None]]:
+    def kept_over(
+        self, graph: MoveGraph, part: int, rows: NDArray[np.bool_] | None = None
+    ) -> list[tuple[int, int, _Link | str | None]]:
         """``base``'s links over the low part ``part`` that ``graph`` keeps (both nodes in
         it, the segment missing every box), as ``(u, v, link)`` with ``graph``'s node
         indices, the ladder flag set again near a ladder that changed (7.2). ``base`` added
         each in ``part``'s turn (the first part it climbs over, in the order of the parts), and
-        so does a full build of ``graph``: nothing about the link changed."""
+        so does a full build of ``graph``: nothing about the link changed. With ``rows`` (a
+        boolean mask (N,) of ``graph``'s nodes), only the links from those nodes."""
         pairs = self.base._over_by_part.get(part)
         if not pairs:
             return []
         old = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
         u, v = self._new_of_old[old[:, 0]], self._new_of_old[old[:, 1]]
         keep = (u >= 0) & (v >= 0)
+        if rows is not None:
+            keep[keep] = rows[u[keep]]
+        if not keep.any():
+            return []
         keep[keep] = self.same(graph.xy[u[keep]], graph.xy[v[keep]], u[keep], v[keep])
-        rows = np.flatnonzero(keep)
-        u, v = u[rows], v[rows]
-        links: list[_Link | str | None] = [self.base._links[pairs[k]] for k in rows.tolist()]
+        kept = np.flatnonzero(keep)
+        u, v = u[kept], v[kept]
+        links: list[_Link | str | None] = [self.base._links[pairs[k]] for k in kept.tolist()]
         pu, pv = graph.xy[u], graph.xy[v]
-        again = np.flatnonzero(_meets(self.ladder_boxes, pu, pv, np.ones(rows.size, dtype=bool)))
+        again = np.flatnonzero(_meets(self.ladder_boxes, pu, pv, np.ones(kept.size, dtype=bool)))
         if again.size:
             flags = graph.over_ladder_flags(part, pu[again], pv[again])
             for k, flag in zip(again.tolist(), flags.tolist(), strict=True):

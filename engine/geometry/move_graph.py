@@ -8,7 +8,9 @@ straight increments (:mod:`engine.geometry.move_links`) that the path search
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from typing import Any, cast
 
 import attrs
@@ -18,12 +20,12 @@ from numpy.typing import NDArray
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from engine.geometry import graph_cache
+from engine.geometry import graph_cache, move_fill
 from engine.geometry.gc_pause import paused_gc
 from engine.geometry.model import MM_PER_INCH, Killzone, TerrainType, quantise
 from engine.geometry.move_derive import _Reuse
+from engine.geometry.move_fill import LazyOut
 from engine.geometry.move_links import (
-    _BLOCKED,
     _GRID,
     _MITRE_LIMIT,
     _PORTAL_GAP,
@@ -32,8 +34,6 @@ from engine.geometry.move_links import (
     _SOLID_INSET,
     _TOL,
     CLIMB_MAX,
-    CLIMB_RANGE,
-    JUMP_MAX,
     LADDER_TOUCH,
     XY,
     FloatArray,
@@ -143,6 +143,9 @@ class MoveGraph(LinkClassifier):
     _edges: dict[int, tuple[FloatArray, FloatArray]] = attrs.field(factory=dict, repr=False)
     #: The links climbing over each low part (its index), in the order they were added.
     _over_by_part: dict[int, list[tuple[int, int]]] = attrs.field(factory=dict, repr=False)
+    #: Parts' polygons grown for the levels and nodes, by (kind, part index), for the graphs
+    #: derived from this one (:class:`_Shared`).
+    _part_buffers: dict[tuple[str, int], Any] = attrs.field(factory=dict, repr=False)
 
     def reprepare(self) -> None:
         """Prepare this graph's shapely geometries again (a graph loaded from the disk cache:
@@ -228,8 +231,9 @@ class MoveGraph(LinkClassifier):
         Takes a fraction of a second for a 30" x 22" killzone with ~25 parts.
         """
         with paused_gc():
-            graph, builder = cls._skeleton(kz, base_mm)
-            graph._finish(builder, None)
+            graph, _ = cls._skeleton(kz, base_mm)
+            move_fill.prepare(graph)
+            move_fill.fill(graph, np.ones(len(graph._keys), dtype=bool), None)
         return graph
 
     @classmethod
@@ -238,23 +242,28 @@ class MoveGraph(LinkClassifier):
         the same layout in another hatchway state (section 9.3).
 
         The result is the graph :meth:`build` would give (the same nodes in the same order,
-        the same links): the levels and nodes are rebuilt (a few ms), and only the links whose
-        centre line passes near a hatchway whose state differs (within 1.5 base radii + 0.05",
-        the reach of a state change into the levels' regions) or that end on a node ``base``
-        does not have are computed again; every other link is ``base``'s. On close_quarters,
-        from a state one hatchway away, it takes about a third of a full build, ~20-25 ms
-        (``benchmarks/geometry_movement.py``); the more hatchways differ, the less it saves.
-        Terrain added to the layout (:meth:`Killzone.with_terrain`, 7.2) is handled the same
-        way: the parts after those both killzones share are changed parts (a ladder's reach
-        is its control range: the links it may help keep their geometry and get their ladder
-        flag again). When terrain was only added, two nodes ``base`` has without a ``move``,
-        ``climb``, ``drop`` or ``jump`` link between them get none (the regions only lost
-        ground), so only the pairs with a new node and those ``base`` linked are looked at;
-        kept links over low parts are taken part by part from ``base``'s record of them.
-        Eight small items on the open ruins: about a third of a full build, ~170-180 ms
-        (``benchmarks/geometry_movement.py``). Falls back to a full build when ``kz`` is not
-        a hatchway state or an added-terrain value of ``base``'s layout or a changed part is
-        Vantage terrain (the levels would differ).
+        the same links in the same order). The levels and nodes are rebuilt (a few ms; the
+        levels made of the same shared parts as ``base``'s are ``base``'s, and the grown
+        polygons and node candidates of shared parts are remembered on ``base``). Each
+        node's outgoing links are computed when first asked for (:class:`LazyOut`,
+        :mod:`engine.geometry.move_fill`): most queries settle on the straight line and a
+        path search expands few nodes, so a battle computes a few dozen nodes' links, not
+        all of them. For those, only the links whose centre line passes near a hatchway
+        whose state differs (within 1.5 base radii + 0.05", the reach of a state change into
+        the levels' regions) or that end on a node ``base`` does not have are computed
+        again; every other link is ``base``'s. Terrain added to the layout
+        (:meth:`Killzone.with_terrain`, 7.2) is handled the same way: the parts after those
+        both killzones share are changed parts (a ladder's reach is its control range: the
+        links it may help keep their geometry and get their ladder flag again). When
+        terrain was only added, two nodes ``base`` has without a ``move``, ``climb``,
+        ``drop`` or ``jump`` link between them get none (the regions only lost ground), so
+        only the pairs with a new node and those ``base`` linked are looked at; kept links
+        over low parts are taken part by part from ``base``'s record of them. Eight small
+        items on the open ruins: ~7 ms, and ~160 ms to compute every link (a full build
+        ~540 ms, ``benchmarks/geometry_movement.py``). A ``base`` whose links are filled
+        lazily is completed first. Falls back to computing every link afresh (still on first
+        use) when ``kz`` is not a hatchway state or an added-terrain value of ``base``'s
+        layout or a changed part is Vantage terrain (the levels would differ).
 
         Args:
             base: a graph of the same layout (``kz.parts`` starts with the same part objects
@@ -262,14 +271,27 @@ class MoveGraph(LinkClassifier):
             kz: the killzone in the wanted hatchway state.
         """
         with paused_gc():
-            graph, builder = cls._skeleton(kz, base.base_mm)
+            graph, _ = cls._skeleton(kz, base.base_mm, base)
             reuse = _Reuse.make(base, graph)
-            graph._finish(builder, reuse)
+            move_fill.prepare(graph)
+
+        def fill(rows: NDArray[np.bool_]) -> None:
+            if rows.sum() < 32:  # a few nodes' links: few objects
+                move_fill.fill(graph, rows, reuse)
+                return
+            with paused_gc():
+                move_fill.fill(graph, rows, reuse)
+
+        object.__setattr__(graph, "_out", LazyOut(len(graph._keys), fill))
         return graph
 
     @classmethod
-    def _skeleton(cls, kz: Killzone, base_mm: float) -> tuple[MoveGraph, _Builder]:
-        """The levels and nodes of the graph (no links yet)."""
+    def _skeleton(
+        cls, kz: Killzone, base_mm: float, base: MoveGraph | None = None
+    ) -> tuple[MoveGraph, _Builder]:
+        """The levels and nodes of the graph (no links yet); with ``base`` (a graph of the
+        same layout and base size), each level made of the same parts of the same layout as
+        one of ``base``'s (:func:`_same_level`) is that level."""
         radius = base_mm / MM_PER_INCH / 2
         reff = radius + _GRID
         n_parts = len(kz.parts)
@@ -278,12 +300,13 @@ class MoveGraph(LinkClassifier):
         board_in = kz.board.buffer(-reff, join_style="mitre")
         board_tol = board_in.buffer(_TOL, join_style="mitre")
         shapely.prepare(board_tol)
-        levels: list[Level] = [
-            _make_level(kz, 0, 0.0, (), kz.board, passable, board_in, reff),
-        ]
         vantage = (
             kz.flags[TerrainType.VANTAGE] & ~kz.flags[TerrainType.INSIGNIFICANT] & (heights > 0)
         )
+        old = _Shared.of(kz, base, vantage)
+        levels: list[Level] = [
+            _make_level(kz, 0, 0.0, (), kz.board, passable, board_in, reff, old),
+        ]
         groups: dict[float, list[int]] = {}
         for i in np.nonzero(vantage)[0]:
             groups.setdefault(round(float(heights[i]), 6), []).append(int(i))
@@ -295,12 +318,14 @@ class MoveGraph(LinkClassifier):
                 comps.append((h, members, comp))
         comps.sort(key=lambda c: (c[0], c[2].bounds))
         for h, members, comp in comps:
-            levels.append(_make_level(kz, len(levels), h, members, comp, passable, board_in, reff))
+            levels.append(
+                _make_level(kz, len(levels), h, members, comp, passable, board_in, reff, old)
+            )
         blocks_floor = (~passable & (heights > 0)) | kz.flags[TerrainType.WALL]
         over_parts = (
             blocks_floor & ~kz.flags[TerrainType.WALL] & ~vantage & (heights <= CLIMB_MAX + 1e-9)
         )
-        builder = _Builder(kz, radius, reff, levels)
+        builder = _Builder(kz, radius, reff, levels, old)
         builder.add_nodes(over_parts)
         graph = cls(
             kz=kz,
@@ -320,281 +345,18 @@ class MoveGraph(LinkClassifier):
         )
         return graph, builder
 
-    def _finish(self, builder: _Builder, reuse: _Reuse | None) -> None:
-        """Compute the links of the static graph (visibility, over, climb, drop, jump); with
-        ``reuse``, take those a hatchway state change cannot affect from another graph."""
-        pts = cast(NDArray[np.object_], shapely.points(self.xy))
-        self._xy_list.extend((float(x), float(y)) for x, y in self.xy)
-        self._lvl_list.extend(int(v) for v in self.node_level)
-        fp_dist = np.zeros((len(self.levels), len(pts)))
-        for lvl in self.levels[1:]:
-            fp_dist[lvl.index] = shapely.distance(lvl.footprint, pts)
-        object.__setattr__(self, "_fp_dist", fp_dist)
-        # Nodes near each level's footprint (for climb/drop/jump links) and near each
-        # climbable part (for over links).
-        near: list[NDArray[np.int64]] = [np.zeros(0, dtype=np.int64)]
-        reach = self.radius + JUMP_MAX + _TOL
-        for lvl in self.levels[1:]:
-            close = shapely.dwithin(lvl.footprint, pts, reach) & (self.node_level != lvl.index)
-            near.append(np.nonzero(close)[0].astype(np.int64))
-        object.__setattr__(self, "_near", tuple(near))
-        floor_nodes = self.node_level == 0
-        over_near: dict[int, NDArray[np.int64]] = {}
-        for i in np.nonzero(self._over_parts)[0]:
-            poly = self.kz.parts[int(i)].polygon
-            close = shapely.dwithin(poly, pts, self.radius + CLIMB_RANGE + _TOL) & floor_nodes
-            over_near[int(i)] = np.nonzero(close)[0].astype(np.int64)
-        object.__setattr__(self, "_over_near", over_near)
-        links = self._links
+    @property
+    def links_complete(self) -> bool:
+        """Whether every node's links are computed (always so for a built graph)."""
+        return not isinstance(self._out, LazyOut) or self._out.is_complete()
 
-        def add(u: int, v: int, link: _Link) -> None:
-            self._out[u].append((v, link.weight, link))
-            links[(u, v)] = link
-
-        def reused(a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]) -> NDArray[np.bool_]:
-            """Pairs whose link (or its absence) is the same as in the reused graph."""
-            if reuse is None:
-                return np.zeros(a_ids.size, dtype=bool)
-            return reuse.same(self.xy[a_ids], self.xy[b_ids], a_ids, b_ids)
-
-        # Same-level visibility.
-        for lvl in self.levels:
-            ids = np.nonzero(self.node_level == lvl.index)[0]
-            if ids.size < 2:
-                continue
-            if reuse is not None and reuse.additive:
-                a_ids, b_ids = reuse.level_pairs(ids)  # the others have no link
-            else:
-                iu, ju = np.triu_indices(ids.size, k=1)
-                a_ids, b_ids = ids[iu], ids[ju]
-            same = reused(a_ids, b_ids)
-            fresh = np.flatnonzero(~same)
-            if reuse is not None and reuse.additive and fresh.size:
-                # Terrain only added: two old nodes not in sight before are not now.
-                fa, fb = a_ids[fresh], b_ids[fresh]
-                both = (reuse.old[fa] >= 0) & (reuse.old[fb] >= 0)
-                had = np.zeros(fresh.size, dtype=bool)
-                had[both] = reuse.moves(fa[both], fb[both]) >= 0
-                fresh = fresh[~both | had]
-            seen = np.zeros(a_ids.size, dtype=bool)
-            lines = cast(
-                NDArray[np.object_],
-                shapely.linestrings(
-                    np.stack([self.xy[a_ids[fresh]], self.xy[b_ids[fresh]]], axis=1)
-                ),
-            )
-            # Lines through the inside of a blocker are out at once; covers() for the rest.
-            clear = np.flatnonzero(~shapely.intersects(lvl.solid, lines))
-            seen[fresh[clear]] = shapely.covers(lvl.passage_tol, lines[clear])
-            pos_ab = np.full(a_ids.size, -1, dtype=np.int64)
-            pos_ba = np.full(a_ids.size, -1, dtype=np.int64)
-            if reuse is not None:
-                kept = np.flatnonzero(same)
-                pos_ab[kept] = reuse.moves(a_ids[kept], b_ids[kept])
-                pos_ba[kept] = reuse.moves(b_ids[kept], a_ids[kept])
-                seen[kept] = pos_ab[kept] >= 0
-            c_ab = np.zeros(a_ids.size, dtype=np.int64)
-            c_ba = np.zeros(a_ids.size, dtype=np.int64)
-            acc = self._accessible_union(lvl)
-            if acc is not None:
-                touch = np.zeros(a_ids.size, dtype=bool)
-                touch[fresh] = shapely.intersects(acc, lines)
-                t = np.flatnonzero(touch & seen)
-                pa, pb = self.xy[a_ids[t]], self.xy[b_ids[t]]
-                c_ab[t] = self._crossings_many(lvl, pa, pb)
-                c_ba[t] = self._crossings_many(lvl, pb, pa)
-            if reuse is not None:
-                # Pairs tested again and seen that the reused graph linked with the same
-                # crossings: its link objects (equal to new ones).
-                again = fresh[seen[fresh]]
-                again = again[(reuse.old[a_ids[again]] >= 0) & (reuse.old[b_ids[again]] >= 0)]
-                p_ab = reuse.moves(a_ids[again], b_ids[again])
-                p_ba = reuse.moves(b_ids[again], a_ids[again])
-                crossings = reuse.move_crossings
-                same_links = (p_ab >= 0) & (p_ba >= 0)
-                same_links[same_links] &= (
-                    crossings[p_ab[same_links]] == c_ab[again[same_links]]
-                ) & (crossings[p_ba[same_links]] == c_ba[again[same_links]])
-                pos_ab[again[same_links]] = p_ab[same_links]
-                pos_ba[again[same_links]] = p_ba[same_links]
-            ok = np.flatnonzero(seen)
-            moved = reuse.move_links if reuse is not None else []
-            out, xy_list = self._out, self._xy_list
-            for a, b, pab, pba, cab, cba in zip(
-                a_ids[ok].tolist(),
-                b_ids[ok].tolist(),
-                pos_ab[ok].tolist(),
-                pos_ba[ok].tolist(),
-                c_ab[ok].tolist(),
-                c_ba[ok].tolist(),
-                strict=True,
-            ):
-                if pab >= 0:
-                    ab, ba = moved[pab], moved[pba]
-                else:
-                    h = math.dist(xy_list[a], xy_list[b])
-                    ab = _Link("move", h, crossings=cab)
-                    ba = _Link("move", h, crossings=cba)
-                out[a].append((b, ab.weight, ab))
-                out[b].append((a, ba.weight, ba))
-                links[(a, b)] = ab
-                links[(b, a)] = ba
-        # Climbing over low parts on the floor. A link over terrain crosses some climbable
-        # part with both ends within reach of it, so it is among that part's pairs whose
-        # segment meets the part's interior: test that in one vectorised call first.
-        for part_index, ids in over_near.items():
-            if ids.size < 2:
-                continue
-            iu, ju = np.nonzero(~np.eye(ids.size, dtype=bool))
-            a_ids, b_ids = ids[iu], ids[ju]
-            # The pairs a change cannot affect are the reused graph's (below), the others are
-            # tested.
-            tested = ~reused(a_ids, b_ids)
-            a_ids, b_ids = a_ids[tested], b_ids[tested]
-            over_lines = shapely.linestrings(np.stack([self.xy[a_ids], self.xy[b_ids]], axis=1))
-            poly = self.kz.parts[part_index].polygon
-            meets = np.asarray(shapely.relate_pattern(over_lines, poly, "T********"), dtype=bool)
-            a_ids, b_ids = a_ids[meets], b_ids[meets]
-            simple = self._over_many(part_index, a_ids, b_ids)
-            pairs: list[tuple[int, int, _Link | str | None]] = list(
-                zip(a_ids.tolist(), b_ids.tolist(), simple, strict=True)
-            )
-            if reuse is not None:
-                # In the order of a full build: by the pair (the ids are ascending).
-                pairs += reuse.kept_over(self, part_index)
-                pairs.sort(key=lambda t: (t[0], t[1]))
-            added: list[tuple[int, int]] = []
-            for u, v, found in pairs:
-                if (u, v) in links:
-                    continue
-                link = found
-                if link is None:
-                    link = self.classify(0, self._xy(u), 0, self._xy(v), explain=False)
-                if isinstance(link, _Link):
-                    add(u, v, link)
-                    added.append((u, v))
-            if added:
-                self._over_by_part[part_index] = added
-        # Climbs, drops and jumps between levels.
-        link_reach = JUMP_MAX + 2 * self.radius + CLIMB_RANGE
-        climb_reach = self.radius + CLIMB_RANGE + _TOL
-        for lvl in self.levels[1:]:
-            mine = np.nonzero(self.node_level == lvl.index)[0]
-            others = near[lvl.index]
-            keeps: list[list[bool]] = [[False] * mine.size for _ in range(others.size)]
-            if reuse is not None and mine.size and others.size:
-                oo, mm = np.repeat(others, mine.size), np.tile(mine, others.size)
-                keeps = reused(oo, mm).reshape(others.size, mine.size).tolist()
-            for o, kept_o in zip(others.tolist(), keeps, strict=True):
-                po = self._xy(o)
-                lo = int(self.node_level[o])
-                for m, keep in zip(mine.tolist(), kept_o, strict=True):
-                    pm = self._xy(int(m))
-                    if math.dist(po, pm) > link_reach:
-                        continue
-                    for u, pu, lu, v, pv, lv in (
-                        (int(o), po, lo, int(m), pm, lvl.index),
-                        (int(m), pm, lvl.index, int(o), po, lo),
-                    ):
-                        if (u, v) in links:
-                            continue
-                        if keep:
-                            assert reuse is not None
-                            link = reuse.link(u, v)
-                            if link is not None and link.climb > 0 and reuse.near_ladder(pu, pv):
-                                link = self.ladder_again(link, lv, pu, pv)
-                        elif (
-                            reuse is not None
-                            and reuse.additive
-                            and reuse.old[u] >= 0
-                            and reuse.old[v] >= 0
-                            and reuse.link(u, v) is None
-                        ):
-                            continue  # terrain only added: no link before, none now
-                        elif lu == 0 and lvl.height > 1e-6 and self._fp_dist[lv, u] > climb_reach:
-                            continue  # a climb starts within 1" of the terrain (3.3, classify)
-                        else:
-                            link = self.classify(lu, pu, lv, pv, explain=False)
-                        if isinstance(link, _Link):
-                            add(u, v, link)
-
-    def _over_many(
-        self, part: int, a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]
-    ) -> list[_Link | str | None]:
-        """:meth:`classify` of the floor links ``a_ids[k] -> b_ids[k]`` that cross the
-        interior of the climbable part ``part``, in a few vectorised calls, for the links that
-        cross no other floor blocker: the same tests as
-        :meth:`~engine.geometry.move_links.LinkClassifier._over` in the same GEOS operations,
-        so the same answer (the link, or ``"blocked"``); ``None`` for the other links (the
-        caller classifies them one by one)."""
-        n = a_ids.size
-        if n == 0:
-            return []
-        pa, pb = self.xy[a_ids], self.xy[b_ids]
-        lines = cast(NDArray[np.object_], shapely.linestrings(np.stack([pa, pb], axis=1)))
-        # Links that cross another blocker's interior: one by one,
-        # unless that blocker is Wall or too tall to climb, or the only other one crossed and
-        # apart from this part (then blocked, as _over finds).
-        other = np.zeros(n, dtype=bool)
-        never = np.zeros(n, dtype=bool)
-        li, pi = self.kz.tree.query(lines, predicate="intersects")
-        pick = (pi != part) & self._blocks_floor[pi]
-        li, pi = li[pick], pi[pick]
-        if li.size:
-            polys = np.asarray([self.kz.parts[int(i)].polygon for i in pi], dtype=object)
-            hit = np.asarray(shapely.relate_pattern(lines[li], polys, "T********"), dtype=bool)
-            other[li[hit]] = True
-            unclimbable = self.kz.flags[TerrainType.WALL] | (self.kz.heights > CLIMB_MAX + 1e-6)
-            never[li[hit & unclimbable[pi]]] = True
-            # One other part crossed, apart from this one: two obstacles in one increment.
-            count = np.bincount(li[hit], minlength=n)
-            lone = hit & (count[li] == 1)
-            if lone.any():
-                poly_i = self.kz.parts[part].polygon
-                apart = ~np.asarray(shapely.intersects(polys[lone], poly_i), dtype=bool)
-                never[li[lone][apart]] = True
-        poly = self.kz.parts[part].polygon
-        floor = self.levels[0]
-        reach = self.radius + CLIMB_RANGE + _TOL
-        ok = np.asarray(shapely.covers(self._board_tol, lines), dtype=bool)
-        ok &= np.asarray(shapely.intersects_xy(floor.passage_tol, pb[:, 0], pb[:, 1]), dtype=bool)
-        ok &= np.asarray(shapely.distance(poly, shapely.points(pa)) <= reach, dtype=bool)
-        ok &= np.asarray(shapely.distance(poly, shapely.points(pb)) <= reach, dtype=bool)
-        check = np.flatnonzero(ok & ~other)
-        rest = shapely.difference(lines[check], self._grown_part(part))
-        clear = shapely.is_empty(rest) | (shapely.length(rest) <= 1e-6)
-        clear |= np.asarray(shapely.covers(floor.passage_tol, rest), dtype=bool)
-        ok[check[~clear]] = False
-        height = self.kz.parts[part].height
-        obstructing = int(self.kz.has_type(part, TerrainType.OBSTRUCTING))
-        ladders = np.zeros(n, dtype=bool)
-        simple = np.flatnonzero(ok & ~other & ~never)
-        ladders[simple] = self._over_ladders((part,), pa[simple], pb[simple])
-        out: list[_Link | str | None] = []
-        for k in range(n):
-            if never[k]:
-                out.append(_BLOCKED)
-                continue
-            if other[k]:
-                out.append(None)
-                continue
-            if not ok[k]:
-                out.append(_BLOCKED)
-                continue
-            a, b = self._xy(int(a_ids[k])), self._xy(int(b_ids[k]))
-            ladder = bool(ladders[k])
-            out.append(
-                _Link(
-                    "over",
-                    math.dist(a, b),
-                    climb=height,
-                    drop=height,
-                    crossings=self._crossings(floor, a, b),
-                    obstructing=obstructing,
-                    ladder=ladder,
-                )
-            )
-        return out
+    def complete(self) -> None:
+        """Compute every link not computed yet (a derived graph computes each node's links
+        on first use, :mod:`engine.geometry.move_fill`); a no-op on a built graph."""
+        if isinstance(self._out, LazyOut):
+            self._out.complete()
+            for pairs in self._over_by_part.values():
+                pairs.sort()
 
     # ---------------------------------------------------------------------------------------
     # Small helpers
@@ -625,8 +387,10 @@ def _make_level(
     passable: NDArray[np.bool_],
     board_in: BaseGeometry,
     reff: float,
+    old: _Shared | None = None,
 ) -> Level:
-    """One level: its strict and passage regions (module docstring)."""
+    """One level: its strict and passage regions (module docstring); ``old``'s level of
+    the same index when it is made of the same parts (:meth:`_Shared.level`)."""
     member = set(parts)
     near = kz.parts_near(footprint, reff + _TOL) if parts else np.arange(len(kz.parts))
     wall = kz.flags[TerrainType.WALL]
@@ -645,15 +409,28 @@ def _make_level(
         and not kz.flags[TerrainType.WALL][i]
         and kz.heights[i] > height + 1e-6
     )
+    if old is not None:
+        same = old.level(index, float(height), parts, blockers, accessible)
+        if same is not None:
+            return same
     base_region = footprint.intersection(board_in) if parts else board_in
+
+    def make(kind: str, i: int) -> BaseGeometry:
+        poly = kz.parts[i].polygon
+        if kind == "bevel":
+            return _bevel_buffer(poly, reff)
+        if kind == "band":
+            return poly.buffer(reff)
+        return poly.buffer(-_SOLID_INSET, join_style="mitre")
+
+    grown = make if old is None else old.buffers(make)
     if blockers:
-        grown = shapely.union_all([_bevel_buffer(kz.parts[i].polygon, reff) for i in blockers])
-        strict = base_region.difference(grown)
+        strict = base_region.difference(shapely.union_all([grown("bevel", i) for i in blockers]))
     else:
         strict = base_region
     passage = strict
     if accessible:
-        band = shapely.union_all([kz.parts[i].polygon.buffer(reff) for i in accessible])
+        band = shapely.union_all([grown("band", i) for i in accessible])
         band = band.intersection(base_region)
         if blockers:
             band = band.difference(shapely.union_all([kz.parts[i].polygon for i in blockers]))
@@ -661,9 +438,7 @@ def _make_level(
     strict_tol = strict.buffer(_TOL, join_style="mitre")
     passage_tol = passage.buffer(_TOL, join_style="mitre")
     footprint_tol = footprint.buffer(_TOL, join_style="mitre")
-    solid = shapely.union_all(
-        [kz.parts[i].polygon.buffer(-_SOLID_INSET, join_style="mitre") for i in blockers]
-    )
+    solid = shapely.union_all([grown("solid", i) for i in blockers])
     for geom in (strict_tol, passage_tol, footprint_tol, solid):
         shapely.prepare(geom)
     return Level(
@@ -682,11 +457,98 @@ def _make_level(
     )
 
 
+def _covered(region: BaseGeometry, points: list[tuple[float, float]]) -> list[bool]:
+    """Whether ``region`` covers each point (inches), in one vectorised call."""
+    if not points:
+        return []
+    pts = shapely.points(np.asarray(points, dtype=float))
+    return cast(list[bool], np.asarray(shapely.covers(region, pts), dtype=bool).tolist())
+
+
+@attrs.frozen(slots=True)
+class _Shared:
+    """What a graph being built shares with ``base``, a graph of the same layout and base
+    size (:meth:`MoveGraph.derive`): ``shared``, the number of leading parts both killzones
+    have (the same objects), given both have the same board and the same Vantage parts
+    (all shared), so that the vantage levels' footprints are the same unions."""
+
+    base: MoveGraph
+    shared: int
+
+    @classmethod
+    def of(cls, kz: Killzone, base: MoveGraph | None, vantage: NDArray[np.bool_]) -> _Shared | None:
+        if base is None or not kz.board.equals_exact(base.kz.board, 0.0):
+            return None
+        shared = 0
+        for p, q in zip(kz.parts, base.kz.parts, strict=False):
+            if p is not q:
+                break
+            shared += 1
+        base_vantage = sorted(i for lvl in base.levels for i in lvl.parts)
+        if np.flatnonzero(vantage).tolist() != base_vantage or any(
+            i >= shared for i in base_vantage
+        ):
+            return None
+        return cls(base, shared)
+
+    def level(
+        self,
+        index: int,
+        height: float,
+        parts: tuple[int, ...],
+        blockers: tuple[int, ...],
+        accessible: tuple[int, ...],
+    ) -> Level | None:
+        """``base``'s level ``index`` when it has the same height, parts, blockers and
+        Accessible parts, all shared: every region of a level is made of those polygons
+        alone (:func:`_make_level`), so the level is the same."""
+        if index >= len(self.base.levels):
+            return None
+        lvl = self.base.levels[index]
+        if (lvl.height, lvl.parts, lvl.blockers, lvl.accessible) != (
+            height,
+            parts,
+            blockers,
+            accessible,
+        ):
+            return None
+        if max((*parts, *blockers, *accessible), default=-1) >= self.shared:
+            return None
+        return lvl
+
+    def buffers(
+        self, make: Callable[[str, int], BaseGeometry]
+    ) -> Callable[[str, int], BaseGeometry]:
+        """``make`` (a part's polygon grown some way, by kind and part index) remembered on
+        ``base`` for the shared parts: the same polygon grown the same way (the base size is
+        the same) is the same geometry."""
+        cache = self.base._part_buffers
+        shared = self.shared
+
+        def grown(kind: str, i: int) -> BaseGeometry:
+            if i >= shared:
+                return make(kind, i)
+            geom = cache.get((kind, i))
+            if geom is None:
+                geom = cache[(kind, i)] = make(kind, i)
+            return geom
+
+        return grown
+
+
 class _Builder:
     """Collects the nodes of a :class:`MoveGraph` (reflex corners and portals)."""
 
-    def __init__(self, kz: Killzone, radius: float, reff: float, levels: list[Level]) -> None:
+    def __init__(
+        self,
+        kz: Killzone,
+        radius: float,
+        reff: float,
+        levels: list[Level],
+        old: _Shared | None = None,
+    ) -> None:
         self.kz = kz
+        self.old = old
         self.radius = radius
         self.reff = reff
         self.levels = levels
@@ -695,7 +557,9 @@ class _Builder:
         self._seen: set[tuple[int, float, float]] = set()
 
     def add(self, level: int, x: float, y: float) -> None:
-        key = (level, quantise(x), quantise(y))
+        """Add the node ``(x, y)`` (inches, on the 0.001" grid: :func:`quantise`d) on the
+        level ``level`` unless it is there already."""
+        key = (level, x, y)
         if key in self._seen:
             return
         self._seen.add(key)
@@ -708,43 +572,109 @@ class _Builder:
         return np.asarray([(x, y) for _, x, y in self.nodes], dtype=float)
 
     def add_nodes(self, over_parts: NDArray[np.bool_]) -> None:
+        # Each point test is one vectorised call over a level's candidates (the same GEOS
+        # predicate on the same points as one by one); the nodes are added in the same order.
+        # The candidates of a level or part shared with the base graph (:class:`_Shared`)
+        # are remembered there: the same polygon gives the same points.
+        old = self.old
+        outward = self.reff + _PORTAL_GAP
+
+        def memo(key: tuple[str, int], shared: bool, make: Callable[[], Any]) -> Any:
+            if old is None or not shared:
+                return make()
+            cache = old.base._part_buffers
+            got = cache.get(key)
+            if got is None:
+                got = cache[key] = make()
+            return got
+
+        def same_level(lvl: Level) -> bool:
+            levels = old.base.levels if old is not None else ()
+            return lvl.index < len(levels) and levels[lvl.index] is lvl
+
+        def reflex_points(lvl: Level) -> list[XY]:
+            return [(quantise(x), quantise(y)) for x, y in _reflex_vertices(lvl.passage)]
+
+        def mitre_points(i: int) -> list[XY]:
+            grown = self.kz.parts[i].polygon.buffer(
+                self.reff + _GRID, join_style="mitre", mitre_limit=_MITRE_LIMIT
+            )
+            return [
+                (quantise(float(x)), quantise(float(y)))
+                for x, y in np.asarray(grown.exterior.coords)[:-1]
+            ]
+
+        def level_portals(lvl: Level) -> tuple[list[XY], list[XY]]:
+            inner: list[XY] = []
+            outer: list[XY] = []
+            for (px, py), (nx_, ny_) in _portals(lvl.footprint):
+                inner.append(
+                    (quantise(px - nx_ * _PORTAL_INSET), quantise(py - ny_ * _PORTAL_INSET))
+                )
+                outer.append((quantise(px + nx_ * outward), quantise(py + ny_ * outward)))
+            return inner, outer
+
+        def part_portals(part: int) -> list[XY]:
+            return [
+                (quantise(px + nx_ * outward), quantise(py + ny_ * outward))
+                for (px, py), (nx_, ny_) in _portals(self.kz.parts[part].polygon)
+            ]
+
+        shared = old.shared if old is not None else 0
         for lvl in self.levels:
-            for x, y in _reflex_vertices(lvl.passage):
-                if lvl.passage_tol.covers(Point(quantise(x), quantise(y))):
+            corners: list[XY] = memo(
+                ("reflex", lvl.index), same_level(lvl), functools.partial(reflex_points, lvl)
+            )
+            for (x, y), ok in zip(corners, _covered(lvl.passage_tol, corners), strict=True):
+                if ok:
                     self.add(lvl.index, x, y)
             # Mitre points of obstacle corners: turning a corner there takes one bend (one
             # rounded increment fewer than the two corners of the bevel).
+            mitres: list[XY] = []
             for i in lvl.blockers:
-                grown = self.kz.parts[i].polygon.buffer(
-                    self.reff + _GRID, join_style="mitre", mitre_limit=_MITRE_LIMIT
-                )
-                for x, y in np.asarray(grown.exterior.coords)[:-1]:
-                    qx, qy = quantise(float(x)), quantise(float(y))
-                    if shapely.intersects_xy(lvl.strict_tol, qx, qy):
-                        self.add(lvl.index, qx, qy)
-        outward = self.reff + _PORTAL_GAP
+                mitres += memo(("mitre", i), i < shared, functools.partial(mitre_points, i))
+            if mitres:
+                xy = np.asarray(mitres, dtype=float)
+                hits = shapely.intersects_xy(lvl.strict_tol, xy[:, 0], xy[:, 1]).tolist()
+                for (x, y), ok in zip(mitres, hits, strict=True):
+                    if ok:
+                        self.add(lvl.index, x, y)
         for lvl in self.levels[1:]:
-            for (px, py), (nx_, ny_) in _portals(lvl.footprint):
-                ix, iy = quantise(px - nx_ * _PORTAL_INSET), quantise(py - ny_ * _PORTAL_INSET)
-                if lvl.strict_tol.covers(Point(ix, iy)):
+            inner, outer = memo(
+                ("portals", lvl.index), same_level(lvl), functools.partial(level_portals, lvl)
+            )
+            inside = _covered(lvl.strict_tol, inner)
+            below = self._levels_below(outer, lvl.height)
+            for (ix, iy), ok, (ox, oy), li in zip(inner, inside, outer, below, strict=True):
+                if ok:
                     self.add(lvl.index, ix, iy)
-                ox, oy = quantise(px + nx_ * outward), quantise(py + ny_ * outward)
-                self._add_below(ox, oy, lvl.height)
+                if li >= 0:
+                    self.add(li, ox, oy)
+        floor_tol = self.levels[0].strict_tol
         for part in np.nonzero(over_parts)[0].tolist():
-            for (px, py), (nx_, ny_) in _portals(self.kz.parts[part].polygon):
-                ox, oy = quantise(px + nx_ * outward), quantise(py + ny_ * outward)
-                if self.levels[0].strict_tol.covers(Point(ox, oy)):
+            around: list[XY] = memo(
+                ("around", part), part < shared, functools.partial(part_portals, part)
+            )
+            for (ox, oy), ok in zip(around, _covered(floor_tol, around), strict=True):
+                if ok:
                     self.add(0, ox, oy)
 
-    def _add_below(self, x: float, y: float, height: float) -> None:
-        """Add ``(x, y)`` on the highest level below ``height`` where a base can stand."""
-        pt = Point(x, y)
+    def _levels_below(self, points: list[tuple[float, float]], height: float) -> list[int]:
+        """For each point, the highest level below ``height`` where a base can stand there
+        (its strict region covers it), or -1: what :meth:`_add_below` picks."""
+        found = np.full(len(points), -1, dtype=np.int64)
+        if not points:
+            return []
+        pts = cast(NDArray[np.object_], shapely.points(np.asarray(points, dtype=float)))
         for lvl in sorted(self.levels, key=lambda lv: -lv.height):
             if lvl.height >= height - 1e-6:
                 continue
-            if lvl.strict_tol.covers(pt):
-                self.add(lvl.index, x, y)
-                return
+            open_ = np.flatnonzero(found < 0)
+            if not open_.size:
+                break
+            hit = np.asarray(shapely.covers(lvl.strict_tol, pts[open_]), dtype=bool)
+            found[open_[hit]] = lvl.index
+        return [int(v) for v in found.tolist()]
 
 
 _GRAPHS_KEY = "movement.graphs"
@@ -760,6 +690,9 @@ def move_graph(kz: Killzone, base_mm: float) -> MoveGraph:
     the same graph as a full build, in a fraction of the time when one hatchway differs.
     A killzone with added terrain (:meth:`Killzone.with_terrain`, 7.2) gets its graph derived
     from the layout's in the same way (only the links near the added features are computed).
+    Derived graphs compute each node's links on first use (:mod:`engine.geometry.move_fill`);
+    a graph derived from one of them fills it first, so a hatchway state of a killzone with
+    added terrain prefers a complete graph (the layout's states') to derive from.
     """
     per_kz: dict[float, MoveGraph] = kz.cache.setdefault(_GRAPHS_KEY, {})
     key = float(base_mm)
@@ -770,14 +703,29 @@ def move_graph(kz: Killzone, base_mm: float) -> MoveGraph:
             # Terrain added to a layout (7.2): derived from the layout's graph.
             graph = MoveGraph.derive(move_graph(kz.terrain_root, key), kz)
         elif root is not None and root is not kz:
+            # With added terrain, the layout's own states are candidates too: their graphs
+            # are complete (deriving from a graph whose links are filled lazily fills them
+            # all first).
+            layout = root.terrain_root
+            family = [root, *root._variants.values()]
+            if layout is not None:
+                family += [layout, *layout._variants.values()]
             base: MoveGraph | None = None
-            toggled = len(kz.hatchways) + 1
-            for other in (root, *root._variants.values()):
+            best = (True, len(kz.hatchways) + 1, True)
+            for other in family:
                 cached = other.cache.get(_GRAPHS_KEY, {}).get(key)
-                diff = len(other.open_hatchways ^ kz.open_hatchways)
-                if cached is not None and other is not kz and diff < toggled:
-                    base, toggled = cached, diff
-            graph = MoveGraph.derive(base if base is not None else move_graph(root, key), kz)
+                if cached is None or other is kz:
+                    continue
+                rank = (
+                    not cached.links_complete,
+                    len(other.open_hatchways ^ kz.open_hatchways),
+                    other.terrain_root is not layout,  # the same terrain first
+                )
+                if rank < best:
+                    base, best = cached, rank
+            if base is None:
+                base = move_graph(layout if layout is not None else root, key)
+            graph = MoveGraph.derive(base, kz)
         else:
             graph = _load_or_build(kz, key)
         per_kz[key] = graph

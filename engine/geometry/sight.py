@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
 import attrs
 import numpy as np
@@ -306,8 +306,44 @@ def distance_around_walls(kz: Killzone, a: Placement, b: Placement) -> float:
     walls = _walls(kz)
     if walls is None or a == b:
         return straight
-    routes, clear = _routes(walls, np.asarray([(a.x, a.y), (b.x, b.y)], dtype=float))
-    return straight if clear[0, 1] else _gap(float(routes[0, 1]), a, b)
+    leg = shapely.linestrings(np.asarray([(a.x, a.y), (b.x, b.y)], dtype=float))
+    if not shapely.intersects(walls.solid, leg):
+        return straight
+    if not walls.nodes.shape[0]:
+        return math.inf
+    reach_a, via_a = _from_point(kz, walls, a.x, a.y)
+    reach_b, via_b = _from_point(kz, walls, b.x, b.y)
+    # As _routes finds it: the route a -> nodes -> b and the one b -> nodes -> a.
+    route = min(float((via_a + reach_b).min()), float((via_b + reach_a).min()))
+    return _gap(route, a, b)
+
+
+_POINTS_KEY = "sight.around_walls_points"
+
+
+def _from_point(kz: Killzone, walls: _Walls, x: float, y: float) -> tuple[FloatArray, FloatArray]:
+    """From the point ``(x, y)`` (inches): the straight leg to each node of ``walls``
+    (``inf`` where a wall is in the way) and the shortest route to each node through the
+    others, arrays (N,), as :func:`_routes` computes them (the same arithmetic), cached per
+    point on the killzone value (operatives stand still while many distances are taken)."""
+    cache: dict[tuple[float, float], tuple[FloatArray, FloatArray]] = kz.cache.setdefault(
+        _POINTS_KEY, {}
+    )
+    hit = cache.get((x, y))
+    if hit is None:
+        if len(cache) > 20_000:
+            cache.clear()
+        centre = np.asarray([x, y], dtype=float)
+        nodes = walls.nodes
+        legs = shapely.linestrings(np.stack([np.broadcast_to(centre, nodes.shape), nodes], axis=1))
+        reach = np.where(
+            shapely.intersects(walls.solid, legs),
+            math.inf,
+            np.hypot(*(centre - nodes).T),
+        )
+        via = (reach[:, None] + walls.between).min(axis=0)
+        hit = cache[(x, y)] = (reach, via)
+    return hit
 
 
 # -------------------------------------------------------------------------------------------
@@ -379,7 +415,38 @@ def wall_corners(kz: Killzone) -> list[tuple[float, float]]:
 
 
 def _wall_ends(kz: Killzone) -> list[tuple[int, Polygon, tuple[float, float]]]:
-    """The wall ends: (Wall part index, the part within 1" of the corner, the corner)."""
+    """The wall ends: (Wall part index, the part within 1" of the corner, the corner).
+
+    They depend on the Wall parts alone (and the board's size): remembered on the layout as
+    loaded for each set of Wall parts (the same part objects at the same indices), so the
+    terrain variants of a hatchway state (equipment is never Wall, 7.2) share them."""
+    root = kz.hatch_root if kz.hatch_root is not None else kz
+    root = root.terrain_root if root.terrain_root is not None else root
+    wall_idx = tuple(np.flatnonzero(kz.flags[TerrainType.WALL]).tolist())
+    memo: dict[tuple[object, ...], tuple[tuple[object, ...], list[Any]]] = root.cache.setdefault(
+        _WALL_ENDS_KEY, {}
+    )
+    key = (kz.width, kz.depth, wall_idx)
+    parts = tuple(kz.parts[i] for i in wall_idx)
+    hit = memo.get(key)
+    if (
+        hit is not None
+        and len(hit[0]) == len(parts)
+        and all(a is b for a, b in zip(hit[0], parts, strict=True))
+    ):
+        return list(hit[1])
+    ends = _find_wall_ends(kz)
+    if len(memo) > 64:
+        memo.clear()
+    memo[key] = (parts, ends)
+    return list(ends)
+
+
+_WALL_ENDS_KEY = "sight.wall_ends"
+
+
+def _find_wall_ends(kz: Killzone) -> list[tuple[int, Polygon, tuple[float, float]]]:
+    """:func:`_wall_ends` computed."""
     wall = kz.flags[TerrainType.WALL]
     out: list[tuple[int, Polygon, tuple[float, float]]] = []
     for corner in wall_corners(kz):
