@@ -58,6 +58,7 @@ class Work:
     """A mutable copy of a state (module docstring)."""
 
     __slots__ = (
+        "_kz_memo",
         "ctx",
         "deferred",
         "effects",
@@ -88,7 +89,8 @@ class Work:
         self.stack: list[Any] = list(s.stack)
         self.node: Node | None = None
         self.step = s.step
-        self.tokens: list[Any] = list(s.tokens)
+        self.tokens: list[Any] = list(s.tokens)  # change by appending or a new list only
+        self._kz_memo: tuple[Any, ...] | None = None
         self.events: list[Event] = []
         self.deferred: list[tuple[str, dict[str, Any]]] = []
 
@@ -151,11 +153,23 @@ class Work:
     def kz(self) -> Killzone:
         """The killzone in the current hatchway state, with the equipment terrain of the
         tokens on it (:mod:`engine.game.tokens`)."""
-        if self.tokens:
-            terrain = tuple(t.feature for t in self.tokens if t.feature is not None)
-            if terrain:
-                return self.ctx.killzone_for(self.open_hatchways, terrain)
-        return self.ctx.killzone_for(self.open_hatchways)
+        tokens = self.tokens
+        if not tokens:
+            return self.ctx.killzone_for(self.open_hatchways)
+        # Kept while the same token list (changed only by appending or by a new list) has the
+        # same length and the hatchways are the same: the killzone is a function of them.
+        memo = self._kz_memo
+        if (
+            memo is not None
+            and memo[0] is tokens
+            and memo[1] == len(tokens)
+            and memo[2] == self.open_hatchways
+        ):
+            return memo[3]  # type: ignore[no-any-return]
+        terrain = tuple(t.feature for t in tokens if t.feature is not None)
+        kz = self.ctx.killzone_for(self.open_hatchways, terrain)
+        self._kz_memo = (tokens, len(tokens), self.open_hatchways, kz)
+        return kz
 
     def place(self, o: OperativeState) -> Placement:
         """The :class:`Placement` of ``o`` (position in inches, base in mm)."""

@@ -60,7 +60,7 @@ from engine.game.events import Event
 from engine.game.state import Effect, OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
-from engine.geometry import Killzone, Placement, TerrainType
+from engine.geometry import Killzone, Placement, TerrainType, sight
 from engine.teams.model import Weapon, WeaponProfile
 
 __all__ = [
@@ -543,6 +543,9 @@ def stun_candidates(w: Work, o: OperativeState) -> list[OperativeState]:
     out = []
     for e in w.enemies_of(o.id):
         p = w.place(e)
+        # The straight distance first: the distance around walls (9.3) is never shorter.
+        if sight.distance(me, p) > THROW_RANGE + _EPS:
+            continue
         if w.distance(me, p) <= THROW_RANGE + _EPS and w.ctx.visible(kz, me, p):
             out.append(e)
     return out

@@ -33,13 +33,15 @@ from engine.game.state import OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import sight
-from engine.geometry.equipment import connected, equipment_feature
+from engine.geometry.equipment import SHAPES, connected, equipment_feature
 from engine.geometry.equipment_placement import portable_barricade_spots
 from engine.geometry.movement import MoveError, shortest_path
 
 __all__ = ["MOVE_WITH_BARRICADE", "MoveWithBarricade", "install"]
 
 _KIND = "portable_barricade"
+_REACH = math.hypot(SHAPES[_KIND].length, SHAPES[_KIND].depth) / 2 + 0.05
+"""Inches from a portable barricade's centre beyond which no base edge can touch it."""
 _DIRS = tuple((math.cos(2 * math.pi * k / 8), math.sin(2 * math.pi * k / 8)) for k in range(8))
 
 
@@ -92,6 +94,10 @@ class MoveWithBarricade:
     def _token(self, w: Work, o: OperativeState) -> Token | None:
         me = w.place(o)
         for t in _barricades(w):
+            # Far from the barricade's centre (more than its half-length and the base's
+            # radius, with room), the base cannot touch it: skip the geometry.
+            if math.hypot(t.x - me.x, t.y - me.y) > _REACH + me.radius:
+                continue
             if connected(me, t.feature):
                 return t
         return None
