@@ -33,6 +33,10 @@ usable passes without being asked). In the attack and defence dice windows of th
 Fight sequences, the sequence itself offers the ploys (:func:`ploy_options`) among its
 choices and applies them (:func:`use_ploy`); a ploy that re-rolls dice returns a
 :class:`Reroll` that the sequence carries out.
+
+A rule that is not a ploy but gives a choice at a trigger (the free re-roll of Ammo Resupply,
+7.2) is offered the same way with ``kind = "rule"``: it costs no CP, is not limited to once
+per turning point and is not counted as a ploy (event ``rule_used``, not ``ploy_used``).
 """
 
 from __future__ import annotations
