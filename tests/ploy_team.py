@@ -53,10 +53,10 @@ from engine.rules import registry
 from engine.rules.ploys import (
     ExtraMove,
     FreeAction,
+    GainToken,
     GainWeaponRule,
     Ploy,
     StatChange,
-    Token,
 )
 from engine.teams.io import team_from_dict
 from engine.teams.model import Roster, Team
@@ -105,7 +105,7 @@ PLOYS: tuple[Ploy, ...] = (
         "Early Start",
         "firefight",
         triggers=("turning_point_start",),
-        effects=(Token("early", "end_tp"),),
+        effects=(GainToken("early", "end_tp"),),
     ),
     Ploy(
         "Opening Move",
@@ -119,7 +119,7 @@ PLOYS: tuple[Ploy, ...] = (
         "firefight",
         triggers=("firefight_end",),
         target="friendly",
-        effects=(Token("dug_in", "end_battle"),),
+        effects=(GainToken("dug_in", "end_battle"),),
     ),
     Ploy("Regroup", "firefight", triggers=("turning_point_end",), use_hook=_regroup),
     Ploy(

@@ -288,7 +288,8 @@ class FightFrame:
 
     def _reroll_choices(self, w: Work, side: str) -> list[Action]:
         """Re-rolls ``side`` may make now: its next weapon re-roll window (Balanced,
-        Ceaseless, Relentless; one window at a time, in that rule order) and Command Re-roll
+        Ceaseless, Relentless; one window at a time, in that rule order) and the ploys of
+        the ``attack_dice`` window (Command Re-roll among them, :mod:`engine.game.ploys`)
         (7.1)."""
         if side == "d" and not self.dweapon:
             return []

@@ -5,7 +5,7 @@ A :class:`Ploy` is what the core's ploy windows offer (:class:`engine.game.ploys
 its name, kind, cost, triggers, whether it may be used more than once per turning point,
 a condition, what it is used on (nothing, a friendly or an enemy operative) and its effect.
 The effect is a tuple of *primitives* (:class:`StatChange`, :class:`GainWeaponRule`,
-:class:`FreeAction`, :class:`ExtraMove`, :class:`Token`) applied in order, and/or a code
+:class:`FreeAction`, :class:`ExtraMove`, :class:`GainToken`) applied in order, and/or a code
 hook ``use(w, player, action, info)`` for what the primitives do not say. Durations of the
 effects a primitive begins are the :class:`~engine.game.state.Effect` durations:
 ``"end_activation"`` (the activation in progress), ``"end_next_activation"``,
@@ -30,10 +30,10 @@ __all__ = [
     "DURATIONS",
     "ExtraMove",
     "FreeAction",
+    "GainToken",
     "GainWeaponRule",
     "Ploy",
     "StatChange",
-    "Token",
     "ploy_action_name",
 ]
 
@@ -148,7 +148,7 @@ class ExtraMove:
 
 
 @attrs.frozen(slots=True)
-class Token:
+class GainToken:
     """Give the ploy's operative (or its player) a token: an effect of kind ``"token"``
     with ``name`` in its detail, for ``until``; other rules read it."""
 
@@ -169,7 +169,7 @@ class Token:
         )
 
 
-Primitive = StatChange | GainWeaponRule | FreeAction | ExtraMove | Token
+Primitive = StatChange | GainWeaponRule | FreeAction | ExtraMove | GainToken
 
 
 def _active_operative(w: Work) -> str:
