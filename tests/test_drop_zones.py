@@ -152,3 +152,32 @@ def test_opponents_count_when_the_drop_zones_touch() -> None:
     far = _ruins()  # the shipped drop zones, 18" apart: opponents never count
     kz_far = Killzone.from_dict(far, source="test")
     assert drop_zone_problems(kz_far, {"A": [32.0] * 6, "B": [32.0] * 6}) == []
+
+
+@pytest.mark.parametrize("layout", ["open_ruins", "close_quarters"])
+def test_set_up_points_with_equipment_terrain_equal_a_full_scan(layout: str) -> None:
+    """Equipment terrain set up before the operatives (7.2) takes floor from the drop zone
+    (1.2: a base cannot stand on terrain). The set-up points of a killzone with added terrain
+    are computed from the layout's points, checking again only those near an added part; they
+    must equal a point-by-point scan of the new killzone for every base size, with barricades
+    in and next to both drop zones, at both angles, including ones that remove points."""
+    from engine.game.deployment import _scan_spots
+    from engine.geometry import load_killzone
+    from engine.geometry.equipment import equipment_feature
+
+    kz = load_killzone(layout)
+    removed = 0
+    for k, (x, y) in enumerate([(3.0, 5.0), (2.2, 11.0), (27.0, 17.5), (6.5, 3.0)]):
+        for angle in (0.0, 90.0):
+            kinds = ("light_barricade", "heavy_barricade")
+            feats = [
+                equipment_feature(kinds[k % 2], x, y, angle, name="b1"),
+                equipment_feature("light_barricade", kz.width - x, kz.depth - y, angle, "b2"),
+            ]
+            variant = kz.with_terrain(feats)
+            for zone in sorted(kz.drop_zones):
+                for base in (25.0, 32.0, 40.0, 50.0):
+                    got = zone_spots(variant, zone, base)
+                    assert got == _scan_spots(variant, zone, base), (x, y, angle, zone, base)
+                    removed += len(zone_spots(kz, zone, base)) - len(got)
+    assert removed > 0  # the barricades did take set-up points away

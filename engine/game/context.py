@@ -10,7 +10,7 @@ add Lethal 5+). Hook sets are assembled per battle from the enabled rule modules
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -161,7 +161,7 @@ class Hooks:
         self.actions: list[tuple[Any, tuple[str, ...]]] = []
         self.conditions: dict[str, Callable[[Any, Any], bool]] = {}
         self.setup_steps: list[Callable[[Any], Any]] = []
-        self.weapon_sources: list[Callable[[Any, str, str], list[Any]]] = []
+        self.weapon_sources: list[Callable[[Any, str, str], Sequence[Any]]] = []
         self.token_makers: dict[str, Callable[..., Any]] = {}
         self.equipment_check: Callable[[tuple[str, ...]], tuple[str, ...]] | None = None
 
@@ -171,10 +171,10 @@ class Hooks:
         what is wrong), :func:`engine.game.scenario.position`."""
         self.token_makers[kind] = fn
 
-    def weapon_source(self, fn: Callable[[Any, str, str], list[Any]]) -> None:
-        """Add weapons to operatives beyond their datacards: ``fn(w, op_id, kind)`` returns
-        :class:`~engine.teams.model.Weapon` values of ``kind`` (``"ranged"``/``"melee"``)
-        that operative has now (equipment grenades, 7.2)."""
+    def weapon_source(self, fn: Callable[[Any, str, str], Sequence[Any]]) -> None:
+        """Add weapons to operatives beyond their datacards: ``fn(w, op_id, kind)`` returns a
+        sequence of the :class:`~engine.teams.model.Weapon` values of ``kind``
+        (``"ranged"``/``"melee"``) that operative has now (equipment grenades, 7.2)."""
         self.weapon_sources.append(fn)
 
     def setup_step(self, fn: Callable[[Any], Any]) -> None:

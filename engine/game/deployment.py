@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 import shapely
 
 from engine.game.actions import IllegalActionError
@@ -56,24 +57,67 @@ def zone_spots(kz: Killzone, zone: str, base_mm: float) -> list[tuple[float, flo
     )
     key = (zone, float(base_mm))
     spots = per_kz.get(key)
-    if spots is None:
-        poly = kz.drop_zones[zone]
-        inside = poly.buffer(1e-6)
-        shapely.prepare(inside)
-        r = base_mm / 25.4 / 2
-        minx, miny, maxx, maxy = poly.bounds
-        spots = []
-        y = miny + r + 0.5
-        while y <= maxy - r:
-            x = minx + r + 0.5
-            while x <= maxx - r:
-                p = Placement(x, y, base_mm)
-                if inside.covers(p.footprint()) and _standable_on(kz, base_mm, x, y, 0.0):
-                    spots.append((p.x, p.y, 0.0))
-                x += SETUP_GRID
-            y += SETUP_GRID
+    if spots is None and kz.terrain_root is not None and kz.hatch_root is None:
+        spots = _variant_spots(kz, zone, base_mm)
         per_kz[key] = spots
+    if spots is None:
+        spots = per_kz[key] = _scan_spots(kz, zone, base_mm)
     return spots
+
+
+def _scan_spots(kz: Killzone, zone: str, base_mm: float) -> list[tuple[float, float, float]]:
+    """:func:`zone_spots` computed point by point on ``kz`` (uncached)."""
+    poly = kz.drop_zones[zone]
+    inside = poly.buffer(1e-6)
+    shapely.prepare(inside)
+    r = base_mm / 25.4 / 2
+    minx, miny, maxx, maxy = poly.bounds
+    spots = []
+    y = miny + r + 0.5
+    while y <= maxy - r:
+        x = minx + r + 0.5
+        while x <= maxx - r:
+            p = Placement(x, y, base_mm)
+            if inside.covers(p.footprint()) and _standable_on(kz, base_mm, x, y, 0.0):
+                spots.append((p.x, p.y, 0.0))
+            x += SETUP_GRID
+        y += SETUP_GRID
+    return spots
+
+
+_NEAR_ADDED = 0.05
+"""Margin (inches) beyond a base's diameter within which an added terrain part can change
+whether a base stands at a point: the floor loses the part's footprint grown by the radius
+with bevelled corners, which reach at most about 1.42 radii from the part, plus the
+geometry's 0.001" tolerances."""
+
+
+def _variant_spots(kz: Killzone, zone: str, base_mm: float) -> list[tuple[float, float, float]]:
+    """:func:`zone_spots` of a killzone with added terrain (:meth:`Killzone.with_terrain`, in
+    the layout's hatchway state), from the layout's own points: added terrain only takes floor
+    away (its footprint grown by the base's radius), so a layout point farther than the base's
+    diameter (plus :data:`_NEAR_ADDED`) from every added part keeps its answer, and only the
+    points near an added part are checked again on ``kz``. Equal to the full grid scan."""
+    root = kz.terrain_root
+    assert root is not None
+    base = zone_spots(root, zone, base_mm)
+    first_added = len(root.parts)
+    added = [part.polygon for part in kz.parts[first_added:]]
+    if not base or not added:
+        return list(base)
+    reach = base_mm / 25.4 + _NEAR_ADDED
+    near_added = shapely.union_all(added).buffer(reach)
+    xs = [x for x, _, _ in base]
+    ys = [y for _, y, _ in base]
+    near = shapely.intersects_xy(near_added, xs, ys).tolist()
+    if not any(near):
+        return list(base)
+    floor = move_graph(kz, base_mm).levels[0].strict_tol
+    return [
+        spot
+        for spot, close in zip(base, near, strict=True)
+        if not close or bool(shapely.intersects_xy(floor, spot[0], spot[1]))
+    ]
 
 
 def _grid_block(base_mm: float, other_mm: float) -> int:
@@ -148,16 +192,35 @@ def deployment_spots(w: Work, o: OperativeState) -> list[tuple[float, float, flo
     zone = w.pl(o.player).drop_zone
     base = w.ctx.datacards[o.id].base_mm
     spots = zone_spots(w.kz, zone, base)
-    out = []
     r = base / 25.4 / 2
-    placed = [(q.x, q.y, q.elevation, w.ctx.datacards[q.id].base_mm / 50.8) for q in w.alive()]
-    for x, y, z in spots:
-        if all(
-            abs(qz - z) > 1e-6 or math.hypot(qx - x, qy - y) >= qr + r - 1e-6
-            for qx, qy, qz, qr in placed
-        ):
-            out.append((x, y, z))
-    return out
+    placed = [
+        (q.x, q.y, w.ctx.datacards[q.id].base_mm / 50.8 + r - 1e-6)
+        for q in w.alive()
+        if abs(q.elevation) <= 1e-6  # set-up points are on the floor
+    ]
+    if not placed or not spots:
+        return list(spots)
+    xy = _spot_array(w.kz, zone, base, spots)
+    q = np.asarray(placed, dtype=float)
+    gap = np.hypot(xy[:, None, 0] - q[None, :, 0], xy[:, None, 1] - q[None, :, 1])
+    free = (gap >= q[None, :, 2]).all(axis=1)
+    return [spots[k] for k in np.flatnonzero(free).tolist()]
+
+
+def _spot_array(
+    kz: Killzone, zone: str, base_mm: float, spots: list[tuple[float, float, float]]
+) -> np.ndarray:
+    """``spots`` (the :func:`zone_spots` of ``zone`` and ``base_mm``) as an (n, 2) array of
+    their ``(x, y)``, cached beside them."""
+    per_kz: dict[tuple[str, float], np.ndarray] = kz.cache.setdefault(_ARRAY_KEY, {})
+    key = (zone, float(base_mm))
+    xy = per_kz.get(key)
+    if xy is None:
+        xy = per_kz[key] = np.asarray([(x, y) for x, y, _ in spots], dtype=float).reshape(-1, 2)
+    return xy
+
+
+_ARRAY_KEY = "setup.deployment_spot_array"
 
 
 def check_deployment(

@@ -255,6 +255,11 @@ class Work:
 
     def count(self, player: str, key: str, add: int = 0) -> int:
         """The player's counter ``key`` (:attr:`PlayerState.uses`), after adding ``add``."""
+        if not add:
+            for name, value in self.pl(player).uses:
+                if name == key:
+                    return value
+            return 0
         uses = dict(self.pl(player).uses)
         value = uses.get(key, 0) + add
         if add:

@@ -187,21 +187,35 @@ def _use(w: Work, player: str, grenade: str) -> None:
 
 def _own_weapon(w: Work, op_id: str, name: str) -> bool:
     """Whether ``op_id``'s datacard has a weapon called ``name`` (notation form)."""
-    return any(" ".join(x.name.lower().split()) == name for x in w.ctx.datacards[op_id].weapons)
+    names = w.ctx.cached(
+        ("own weapon names", op_id),
+        lambda: frozenset(" ".join(x.name.lower().split()) for x in w.ctx.datacards[op_id].weapons),
+    )
+    return name in names
 
 
-def _grenade_weapons(w: Work, op_id: str, kind: str) -> list[Weapon]:
+def _grenade_weapons(w: Work, op_id: str, kind: str) -> tuple[Weapon, ...]:
     """The explosive grenades ``op_id`` has now (module docstring)."""
     if kind != "ranged":
-        return []
+        return ()
     player = w.ctx.owner[op_id]
-    if not w.pl(player).equipment:
-        return []
-    return [
-        weapon
-        for g, weapon in _EXPLOSIVE.items()
-        if grenades_left(w, player, g) > 0 and not _own_weapon(w, op_id, weapon.name)
-    ]
+    equipment = w.pl(player).equipment
+    if not equipment:
+        return ()
+    selected = _selected(equipment)
+    if not selected:
+        return ()
+    left = tuple(g for g, n in selected if g in _EXPLOSIVE and n > w.count(player, _used_key(g)))
+    if not left:
+        return ()
+    return w.ctx.cached(  # type: ignore[no-any-return]
+        ("grenade weapons", op_id, left),
+        lambda: tuple(
+            _EXPLOSIVE[g]
+            for g in _EXPLOSIVE
+            if g in left and not _own_weapon(w, op_id, _EXPLOSIVE[g].name)
+        ),
+    )
 
 
 def _refuse_grenade(w: Work, value: Any, **info: Any) -> Any:
@@ -438,7 +452,8 @@ def smoke_spot_problem(w: Work, o: OperativeState, point: tuple[float, float, fl
     if not (0 <= x <= kz.width and 0 <= y <= kz.depth) or z < 0:
         return f"a smoke marker at {where} is not on the killzone (7.2)"
     me, m = w.place(o), _marker(x, y, z)
-    if w.distance(me, m) > THROW_RANGE + _EPS:
+    # The straight distance first: the distance around walls (9.3) is never shorter.
+    if sight.distance(me, m) > THROW_RANGE + _EPS or w.distance(me, m) > THROW_RANGE + _EPS:
         return f'a smoke marker at {where} is more than 6" from {o.id} (7.2)'
     part = _vantage_part(kz, x, y, z)
     if z > 0 and part is None:
