@@ -6,7 +6,7 @@
 - :mod:`engine.game.setup`: :func:`new_game`.
 - :mod:`engine.game.flow`, :mod:`engine.game.universal`, :mod:`engine.game.attacks` (what
   the Shoot and Fight sequences share), :mod:`engine.game.shoot`, :mod:`engine.game.fight`,
-  :mod:`engine.game.closequarters`, :mod:`engine.game.killop`: the rules.
+  :mod:`engine.game.closequarters`: the rules (missions: :mod:`engine.missions`).
 - :mod:`engine.game.drivers`: chance drivers and the play loop.
 - :mod:`engine.game.record`: game records and replay; :mod:`engine.game.record_format`:
   reading and checking a record's lines and header.

@@ -53,6 +53,8 @@ out when 0):
                             grenade on LEG-2``
 ``Equipment <name>``        select a universal equipment option (``Equipment done`` to stop)
 ``Set up <item> at 5,3 90``  set up an equipment item at x,y[,z] turned 90 degrees
+``Op <choice>``             a mission choice: ``Op tac flank`` (a tac op), ``Op primary
+                            crit`` (the primary op), and the picks some ops add
 ==========================  ==================================================================
 
 Operative ids are ASCII letters and digits, a hyphen and a number (``KAS-1``; the engine
@@ -207,6 +209,8 @@ def format_action(a: Action) -> str:
         return f"Act {a.op} {a.text}{tail}"
     if v == "Equipment":
         return f"Equipment {a.text}"
+    if v == "Op":
+        return f"Op {a.text}"
     if v == "Set up":
         angle = a.values[0] if a.values else 0
         return f"Set up {a.text} at {_pt(a.point)} {angle}"
@@ -264,6 +268,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Ploy", r"ploy\s+(?P<text>.+)"),
         ("Act", rf"act\s+{_OP}\s+(?P<text>.+?)(?:\s+at\s+{_POINT})?(?:\s+on\s+{_TGT})?"),
         ("Equipment", r"equipment\s+(?P<text>.+)"),
+        ("Op", r"op\s+(?P<text>.+)"),
         ("Set up", rf"set\s+up\s+(?P<text>.+?)\s+at\s+{_POINT}\s+(?P<angle>\d{{1,3}})"),
     )
 )
@@ -282,7 +287,16 @@ def _coordinates(text: str, source: str) -> tuple[float, float, float]:
     return (nums[0], nums[1], nums[2] if len(nums) == 3 else 0.0)
 
 
-_FREE_TEXT_VERBS = ("Pick up", "Operate hatch", "Use", "Ploy", "Act", "Equipment", "Set up")
+_FREE_TEXT_VERBS = (
+    "Pick up",
+    "Operate hatch",
+    "Use",
+    "Ploy",
+    "Act",
+    "Equipment",
+    "Set up",
+    "Op",
+)
 
 
 def _check_ascii(clean: str, verb: str, m: re.Match[str]) -> None:
@@ -362,6 +376,7 @@ def parse_action(text: str) -> Action:
             "Act",
             "Equipment",
             "Set up",
+            "Op",
         ):
             word = " ".join(word.lower().split())
         elif verb == "Apply":

@@ -19,7 +19,7 @@ from engine.errors import KillTeamError
 from engine.geometry import Killzone, Placement, sight
 from engine.teams.model import Operative, Roster
 
-__all__ = ["RULESETS", "GameContext", "GameOptions", "GameOptionsError", "Hooks"]
+__all__ = ["MISSIONS", "RULESETS", "GameContext", "GameOptions", "GameOptionsError", "Hooks"]
 
 RULESETS = ("kt24",)
 """The rulesets the engine plays."""
@@ -107,6 +107,35 @@ def _equipment(_obj: Any, _attribute: attrs.Attribute[Any], value: Any) -> None:
         )
 
 
+MISSIONS = ("approved_ops_2025", "kill_op")
+"""The missions a battle can play: the whole Approved Ops 2025 pack (kill op, crit op, tac
+ops, primary op; ``rules/KT24.md`` 8) or the kill op alone."""
+
+
+def _mission(_obj: Any, _attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value not in MISSIONS:
+        raise GameOptionsError(
+            f"game option 'mission' must be one of {', '.join(MISSIONS)}, got {value!r:.60}"
+        )
+
+
+def _text(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, str):
+        raise GameOptionsError(f"game option {attribute.name!r} must be text, got {value!r:.60}")
+
+
+def _player_names(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    ok = isinstance(value, tuple) and all(
+        isinstance(p, tuple) and len(p) == 2 and p[0] in ("A", "B") and isinstance(p[1], str)
+        for p in value
+    )
+    if not ok or len({p[0] for p in value}) != len(value):
+        raise GameOptionsError(
+            f"game option {attribute.name!r} must be (player A or B, name) pairs, each player "
+            f"at most once, got {value!r:.80}"
+        )
+
+
 DidHook = Callable[[Any, Any], None]
 WouldHook = Callable[..., Any]
 
@@ -128,6 +157,13 @@ class GameOptions:
         ploy_costs: ``(ploy name, CP)`` pairs overriding printed ploy costs (7.1).
         equipment: ``(player, option names)`` pairs fixing a player's universal equipment
             selection (7.2) instead of asking the player; a mapping is accepted too.
+        mission: one of :data:`MISSIONS` (default the whole Approved Ops 2025 pack).
+        crit_op: the crit op's name (8.3); ``""`` rolls it at the start of the battle (a
+            chance node). Checked against the ops :mod:`engine.missions` knows.
+        tac_ops: ``(player, tac op name)`` pairs fixing a player's tac op (8.4) instead of
+            asking the player; a mapping is accepted too.
+        primary_ops: ``(player, "crit" | "tac" | "kill")`` pairs fixing a player's primary op
+            (8.1) instead of asking the player; a mapping is accepted too.
 
     Raises:
         GameOptionsError: an unknown ruleset, a flag that is not a bool, ``max_steps`` out
@@ -147,6 +183,14 @@ class GameOptions:
     equipment: tuple[tuple[str, tuple[str, ...]], ...] = attrs.field(
         default=(), converter=_pairs, validator=_equipment
     )
+    mission: str = attrs.field(default="approved_ops_2025", validator=_mission)
+    crit_op: str = attrs.field(default="", validator=_text)
+    tac_ops: tuple[tuple[str, str], ...] = attrs.field(
+        default=(), converter=_pairs, validator=_player_names
+    )
+    primary_ops: tuple[tuple[str, str], ...] = attrs.field(
+        default=(), converter=_pairs, validator=_player_names
+    )
 
 
 class Hooks:
@@ -161,6 +205,8 @@ class Hooks:
         self.actions: list[tuple[Any, tuple[str, ...]]] = []
         self.conditions: dict[str, Callable[[Any, Any], bool]] = {}
         self.setup_steps: list[Callable[[Any], Any]] = []
+        self.start_steps: list[Callable[[Any], Any]] = []
+        self.gambit_steps: list[Callable[[Any], Any]] = []
         self.weapon_sources: list[Callable[[Any, str, str], Sequence[Any]]] = []
         self.token_makers: dict[str, Callable[..., Any]] = {}
         self.equipment_check: Callable[[tuple[str, ...]], tuple[str, ...]] | None = None
@@ -181,6 +227,17 @@ class Hooks:
         """Add a set-up step: ``fn(w)`` returns a frame to run after the drop zones are
         chosen and before deployment (1.2), or ``None``; steps run in the order added."""
         self.setup_steps.append(fn)
+
+    def start_step(self, fn: Callable[[Any], Any]) -> None:
+        """Add a step at the very start of the battle, before the set-up roll-off (the crit
+        op's roll, 1.2): ``fn(w)`` returns a frame or ``None``; steps run in the order added."""
+        self.start_steps.append(fn)
+
+    def gambit_step(self, fn: Callable[[Any], Any]) -> None:
+        """Add a step at the start of every Gambit step, before the strategic gambits (1.4;
+        the primary op's selection, the picks of some crit ops): ``fn(w)`` returns a frame or
+        ``None``; steps run in the order added."""
+        self.gambit_steps.append(fn)
 
     def ploy(self, ploy: Any, players: tuple[str, ...]) -> None:
         """Offer ``ploy`` (a :class:`engine.game.ploys.PloyLike`) to ``players`` at each of

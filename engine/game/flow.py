@@ -398,6 +398,12 @@ class TurningPointFrame:
         elif self.stage == "ready":
             w.replace_top(stage="gambit")
             w.stack.append(GambitFrame(turn=w.initiative))
+            # Steps rule modules add at the start of the Gambit step (the primary op, crit
+            # op picks), pushed last-first so the first added runs first.
+            for step in reversed(w.ctx.hooks.gambit_steps):
+                frame = step(w)
+                if frame is not None:
+                    w.stack.append(frame)
             # Last, so a rule may push a frame at the ready_step event (the smoke markers'
             # D3, 7.2): it runs before the Gambit step.
             _ready_step(w)
@@ -413,7 +419,9 @@ class TurningPointFrame:
             w.replace_top(stage="over")
             ploys.open_window(w, "turning_point_end", tp=w.tp)
         else:
-            # Effects "until the end of the turning point" end now (7.1).
+            # The ops score (rules/KT24.md 8), then effects "until the end of the turning
+            # point" end (7.1).
+            w.emit("turning_point_ending", tp=w.tp)
             w.effects = [e for e in w.effects if e.until != "end_tp"]
             vp = (w.players[0].vp, w.players[1].vp)
             w.emit("turning_point_ended", tp=w.tp, vp=vp)

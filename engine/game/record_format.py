@@ -340,6 +340,10 @@ _OPTION_CHECKS: dict[str, Callable[[Any], bool]] = {
     "open_windows": lambda v: isinstance(v, bool),
     "ploy_costs": lambda v: isinstance(v, list) and len(v) <= 200,
     "equipment": lambda v: isinstance(v, list) and len(v) <= 2,
+    "mission": lambda v: isinstance(v, str),
+    "crit_op": lambda v: isinstance(v, str) and len(v) <= 60,
+    "tac_ops": lambda v: isinstance(v, list) and len(v) <= 2,
+    "primary_ops": lambda v: isinstance(v, list) and len(v) <= 2,
 }
 _OPTION_KINDS = {
     "ruleset": "a ruleset name",
@@ -350,6 +354,10 @@ _OPTION_KINDS = {
     "open_windows": "true or false",
     "ploy_costs": "a list of [ploy name, CP] pairs",
     "equipment": "a list of [player, [equipment names]] pairs",
+    "mission": "a mission name",
+    "crit_op": "a crit op name (or empty)",
+    "tac_ops": "a list of [player, tac op name] pairs",
+    "primary_ops": "a list of [player, crit|tac|kill] pairs",
 }
 
 

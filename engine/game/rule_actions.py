@@ -5,7 +5,8 @@ battle's hooks (``hooks.action(action, players)``); the core offers them next to
 universal actions and performs them with the same bookkeeping: AP cost, at most once per
 activation, one 1AP action in a counteraction, nothing but Shoot or Fight in an On Guard
 interrupt. Their notation is ``Act <operative> <name>`` with an optional ``at x,y[,z]`` or
-``on <operative>`` (:mod:`engine.game.actions`).
+``on <operative>`` (:mod:`engine.game.actions`), or with a word after the name that the
+action reads itself (``Act KAS-1 secure centre``: the mission action on a marker).
 
 Free actions (3.1): a rule may let an operative perform an action for 0AP.
 
@@ -72,11 +73,17 @@ def _mine(w: Work, o: OperativeState) -> Iterator[RuleActionLike]:
 
 
 def find_rule_action(w: Work, o: OperativeState, text: str) -> RuleActionLike | None:
-    """The rule action of ``o``'s player whose notation name is ``text``, or ``None``."""
+    """The rule action of ``o``'s player whose notation name is ``text``, or else the one
+    with the longest notation name that ``text`` starts with followed by a space (an action
+    with an argument after its name, ``secure centre``: a mission action on the objective
+    marker ``centre``); ``None`` when there is none."""
+    best: RuleActionLike | None = None
     for act in _mine(w, o):
         if act.text == text:
             return act
-    return None
+        if text.startswith(act.text + " ") and (best is None or len(act.text) > len(best.text)):
+            best = act
+    return best
 
 
 def free_action_effect(w: Work, o: OperativeState, name: str) -> bool:

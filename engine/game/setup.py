@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.errors import KillTeamError
-from engine.game import closequarters, deployment, killop, weapon_rules
+from engine.game import closequarters, deployment, weapon_rules
 from engine.game.context import GameContext, GameOptions, Hooks
 from engine.game.flow import SetupFrame, advance
 from engine.game.state import Decision, GameState, MarkerState, OperativeState, PlayerState
@@ -125,12 +125,14 @@ def new_game(
         cq = any(TerrainType.WALL in part.types for part in killzone.parts)
     hooks = Hooks()
     weapon_rules.install(hooks)
-    killop.install(hooks)
     closequarters.install(hooks)
-    from engine.rules import registry  # the team rules in play (imported here: rules -> game)
+    # Imported here: rules and missions import game.
+    from engine import missions
+    from engine.rules import registry
 
     registry.install_universal(hooks)
     registry.install(hooks, rosters)
+    missions.install(hooks, opts, rosters)
     for p, names in opts.equipment:
         if hooks.equipment_check is not None:
             try:
@@ -173,6 +175,12 @@ def new_game(
         team_a=roster_a.team.name,
         team_b=roster_b.team.name,
     )
+    # Steps at the very start (the crit op's roll), pushed last-first: the first added runs
+    # first, before the set-up roll-off.
+    for step in reversed(hooks.start_steps):
+        frame = step(w)
+        if frame is not None:
+            w.stack.append(frame)
     advance(w)
     return w.freeze()
 

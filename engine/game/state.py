@@ -130,6 +130,52 @@ class PlayerState:
 
 
 @attrs.frozen(slots=True)
+class MissionState:
+    """The mission's part of the state (``rules/KT24.md`` 8): which ops are in play, the VP
+    each op has scored, and the facts the op modules keep. The core reads none of it but
+    :mod:`engine.game.observation`, which hides what a player may not see.
+
+    Attributes:
+        crit_op: the crit op's name (``""``: none, or not rolled yet).
+        tac_ops: each player's tac op (A, B), secret until revealed (``""``: none yet).
+        tac_revealed: whether each player's tac op is revealed (A, B).
+        primary_ops: each player's primary op, ``"crit"``, ``"tac"`` or ``"kill"``, secret
+            until the end of the battle (``""``: none yet).
+        vp: ``(op, A, B)`` VP scored by each op (``"kill"``, ``"crit"``, ``"tac"``,
+            ``"primary"``) in the battle, sorted by op.
+        tp_vp: the same for the current turning point (per-turning-point caps).
+        facts: ``(key, value)`` pairs the op modules keep (secured markers, tokens on
+            markers...), sorted by key; values are hashable and have a stable ``repr``. A key
+            starting ``"secret:A:"`` (or ``"secret:B:"``) is hidden from the other player.
+    """
+
+    crit_op: str = ""
+    tac_ops: tuple[str, str] = ("", "")
+    tac_revealed: tuple[bool, bool] = (False, False)
+    primary_ops: tuple[str, str] = ("", "")
+    vp: tuple[tuple[str, int, int], ...] = ()
+    tp_vp: tuple[tuple[str, int, int], ...] = ()
+    facts: tuple[tuple[str, Any], ...] = ()
+
+    def fact(self, key: str, default: Any = None) -> Any:
+        """The value of fact ``key`` (``default`` when unset)."""
+        for k, v in self.facts:
+            if k == key:
+                return v
+        return default
+
+    def op_vp(self, op: str, player: str, *, this_tp: bool = False) -> int:
+        """VP ``player`` has scored from ``op`` in the battle (or this turning point)."""
+        for name, a, b in self.tp_vp if this_tp else self.vp:
+            if name == op:
+                return a if player == "A" else b
+        return 0
+
+
+_NO_MISSION = MissionState()
+
+
+@attrs.frozen(slots=True)
 class MarkerState:
     """An objective marker: where it is, who carries it, whether it can be picked up."""
 
@@ -288,6 +334,7 @@ class GameState:
         step: the number of inputs applied so far.
         tokens: equipment markers and terrain on the killzone
             (:class:`~engine.game.tokens.Token`), in the order they were set up.
+        mission: the mission's ops, VP by op and facts (:class:`MissionState`).
     """
 
     ctx: GameContext = attrs.field(eq=False, repr=False)
@@ -303,6 +350,7 @@ class GameState:
     node: Node
     step: int = 0
     tokens: tuple[Any, ...] = ()
+    mission: MissionState = MissionState()
     _memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False, hash=False)
 
     # -- queries ------------------------------------------------------------------------
@@ -383,6 +431,7 @@ class GameState:
                 self.node,
                 self.step,
                 *((self.tokens,) if self.tokens else ()),
+                *((self.mission,) if self.mission != _NO_MISSION else ()),
             )
         )
         digest = self._memo["hash"] = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()

@@ -65,6 +65,7 @@ class Work:
         "events",
         "initiative",
         "markers",
+        "mission",
         "node",
         "open_hatchways",
         "ops",
@@ -90,6 +91,7 @@ class Work:
         self.node: Node | None = None
         self.step = s.step
         self.tokens: list[Any] = list(s.tokens)  # change by appending or a new list only
+        self.mission = s.mission
         self._kz_memo: tuple[Any, ...] | None = None
         self.events: list[Event] = []
         self.deferred: list[tuple[str, dict[str, Any]]] = []
@@ -111,6 +113,7 @@ class Work:
             node=self.node,
             step=self.step,
             tokens=tuple(self.tokens),
+            mission=self.mission,
         )
 
     # -- operatives and players ------------------------------------------------------------

@@ -74,7 +74,10 @@ def _fixed(w: Work, player: str) -> tuple[str, ...] | None:
 
 @attrs.frozen(slots=True)
 class EquipmentSelectionFrame:
-    """Step 1 of the module docstring. ``turn``: the player choosing."""
+    """Step 1 of the module docstring. ``turn``: the player choosing. The selections stay
+    hidden from the opponent until both are revealed (:mod:`engine.game.observation`)."""
+
+    HIDES_OPPONENT = ("equipment",)
 
     turn: str = "A"
 

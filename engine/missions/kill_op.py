@@ -11,6 +11,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import other
 from engine.game.work import Work
+from engine.missions.scoring import KILL, score
 
 __all__ = ["KILL_TABLE", "install", "kill_grade", "kills_needed"]
 
@@ -48,17 +49,16 @@ def _on_incapacitated(w: Work, ev: Event) -> None:
     grade = kill_grade(kills, w.ctx.starting[victim_player])
     old = w.pl(scorer).kill_grade
     if grade > old:
-        w.set_pl(scorer, kill_grade=grade, vp=w.pl(scorer).vp + (grade - old))
+        w.set_pl(scorer, kill_grade=grade)
         w.emit("kill_grade", player=scorer, grade=grade)
-        w.emit("vp_scored", player=scorer, vp=grade - old, why=f"kill op grade {grade}", op="kill")
+        score(w, scorer, KILL, grade - old, f"kill op grade {grade}")
 
 
 def _on_battle_ending(w: Work, ev: Event) -> None:
     ga, gb = w.pl("A").kill_grade, w.pl("B").kill_grade
     if ga != gb:
         best = "A" if ga > gb else "B"
-        w.set_pl(best, vp=w.pl(best).vp + 1)
-        w.emit("vp_scored", player=best, vp=1, why="higher kill grade", op="kill")
+        score(w, best, KILL, 1, "higher kill grade")
 
 
 def install(hooks: Hooks) -> None:

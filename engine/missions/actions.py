@@ -1,0 +1,119 @@
+"""Mission actions (``rules/KT24.md`` 8.3, 8.4): the actions ops add, as rule actions
+(:class:`engine.game.rule_actions.RuleActionLike`) with the pack's common conditions.
+
+Every mission action of the pack shares these conditions unless its op says otherwise: not
+before a given turning point (the first, usually), and not while the operative is within
+control range of an enemy operative. A :class:`MarkerAction` acts on an objective marker
+the operative controls; its notation names the marker after the action:
+``Act KAS-1 secure centre`` (marker names in lower case).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+
+from engine.game.actions import Action
+from engine.game.state import OperativeState
+from engine.game.work import Work
+from engine.missions.markers import marker_names, operative_controls
+from engine.missions.pack import crit_active, tac_active
+from engine.missions.scoring import CRIT
+
+__all__ = ["MarkerAction", "common_problem", "op_in_play"]
+
+Check = Callable[[Work, OperativeState, str], "str | None"]
+Effect = Callable[[Work, OperativeState, str], None]
+
+
+def op_in_play(w: Work, player: str, op: str, kind: str) -> bool:
+    """Whether ``op`` (a crit op when ``kind`` is ``"crit"``, else a tac op) is in play for
+    ``player``."""
+    return crit_active(w, op) if kind == CRIT else tac_active(w, player, op)
+
+
+def common_problem(
+    w: Work, o: OperativeState, name: str, op: str, kind: str, min_tp: int = 2, max_tp: int = 4
+) -> str | None:
+    """Why ``o`` cannot perform the mission action ``name`` of ``op`` now because of the
+    conditions most mission actions share, or ``None``: the op must be in play for its
+    player, the turning point from ``min_tp`` to ``max_tp``, and ``o`` not within control
+    range of an enemy operative (8.3)."""
+    if not op_in_play(w, o.player, op, kind):
+        what = "the crit op" if kind == CRIT else f"player {o.player}'s tac op"
+        return f"{name} is an action of the {op} op, which is not {what} (8.3, 8.4)"
+    if w.tp < min_tp:
+        which = {2: "the first turning point", 3: "the first or second turning point"}.get(
+            min_tp, f"turning points before the {min_tp}th"
+        )
+        return f"{name} cannot be performed during {which} ({op})"
+    if w.tp > max_tp:
+        return f"{name} can only be performed up to turning point {max_tp} ({op})"
+    if w.in_enemy_control_range(o):
+        return f"{name} cannot be performed within control range of an enemy operative ({op})"
+    return None
+
+
+@attrs.frozen(slots=True)
+class MarkerAction:
+    """A mission action on one objective marker the active operative controls.
+
+    Attributes:
+        name: as printed (``"Secure"``); ``text`` its notation name (``"secure"``).
+        op: the op's name; ``kind``: ``"crit"`` or ``"tac"``.
+        effect: ``effect(w, o, marker)`` carries it out (AP already spent).
+        problem: ``problem(w, o, marker)``: why the op's own conditions forbid it on that
+            marker, or ``None``.
+        ap: its AP cost; ``min_tp``/``max_tp``: the turning points it may be performed in.
+        family: the universal action it counts as (``""``).
+    """
+
+    name: str
+    text: str
+    op: str
+    kind: str
+    effect: Effect
+    problem: Check | None = None
+    ap: int = 1
+    min_tp: int = 2
+    max_tp: int = 4
+    family: str = ""
+
+    def _marker(self, w: Work, a: Action) -> str:
+        arg = a.text[len(self.text) :].strip()
+        return next((m for m in marker_names(w) if m.lower() == arg), "")
+
+    def _why(self, w: Work, o: OperativeState, marker: str) -> str | None:
+        if not operative_controls(w, o, marker):
+            return f"{o.id} must control objective marker {marker} to perform {self.name} (4.8)"
+        return None if self.problem is None else self.problem(w, o, marker)
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """``Act <op> <name> <marker>`` for each marker it may perform the action on now."""
+        if common_problem(w, o, self.name, self.op, self.kind, self.min_tp, self.max_tp):
+            return []
+        return [
+            Action("Act", op=o.id, text=f"{self.text} {m.lower()}")
+            for m in marker_names(w)
+            if self._why(w, o, m) is None
+        ]
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` is not allowed now (naming the rule), or ``None``."""
+        why = common_problem(w, o, self.name, self.op, self.kind, self.min_tp, self.max_tp)
+        if why is not None:
+            return why
+        if a.target or a.point is not None:
+            return f"{self.name} names an objective marker: 'Act {o.id} {self.text} <marker>'"
+        marker = self._marker(w, a)
+        if not marker:
+            names = ", ".join(m.lower() for m in marker_names(w))
+            return f"{self.name} names an objective marker after it ({names})"
+        return self._why(w, o, marker)
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """Carry out the action on the named marker."""
+        marker = self._marker(w, a)
+        w.emit("mission_action", op=o.id, action=self.name, marker=marker, mission_op=self.op)
+        self.effect(w, o, marker)
