@@ -1,0 +1,195 @@
+"""The Infiltration and Recon tac ops of Approved Ops 2025 (``rules/KT24.md`` 8.4): one test
+per scoring condition, per mission action and per reveal trigger.
+
+Positions are on the OPS killzone: the LAB killzone of ``test_game_rules_common`` (30" x
+22", drop zones A x 0-6 and B x 24-30) with territories (A x 0-15, B x 15-30) and the three
+objective markers of the pack on the open lane: ``A`` at (8, 14.5), ``centre`` at
+(15, 14.5), ``B`` at (22, 14.5). Every operative has a 32 mm base (radius ``R`` = 0.63"); an
+objective marker is 40 mm (radius ``OR`` = 0.787"), so an operative whose centre is
+``R + OR + g`` from a marker's is ``g`` from it: within control range when ``g <= 1``.
+
+Scoring is driven by the real flow: the position leaves one operative ready, it is
+activated and ends its activation, and the turning point ends (``turning_point_ending``,
+where the ops score); in turning point 4 the battle ends too. Every other operative is
+expended and has counteracted, so nobody is asked anything else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+import pytest
+
+from engine.game import GameState, IllegalActionError
+from engine.game.events import Event
+from engine.game.scenario import position
+from engine.geometry import Killzone
+from engine.teams.io import team_from_dict
+from engine.teams.model import Team
+from tests.test_game_rules_common import ROSTER, R, lab_data, of_kind, play, rect, roster
+
+OR = 40 / 25.4 / 2  # objective marker radius (inches)
+NEAR = R + OR + 0.5  # centre distance at which an operative is 0.5" from an objective marker
+
+
+def _ops_killzone() -> Killzone:
+    data = lab_data([("A", (8.0, 14.5)), ("centre", (15.0, 14.5)), ("B", (22.0, 14.5))])
+    data["name"] = "ops"
+    data["territories"] = {"A": rect(0, 0, 15, 22), "B": rect(15, 0, 30, 22)}
+    return Killzone.from_dict(data, "ops")
+
+
+OPS = _ops_killzone()
+
+
+def _team(team_id: str) -> Team:
+    from tests.test_game_rules_common import team_data
+
+    data = team_data(team_id)
+    data["archetypes"] = ["Infiltration", "Recon"]
+    return team_from_dict(data, team_id)
+
+
+RED = _team("red")
+BLU = _team("blu")
+
+
+def pos(
+    operatives: Mapping[str, Mapping[str, Any]],
+    *,
+    tp: int = 2,
+    a: str = "",
+    b: str = "",
+    revealed: tuple[bool, bool] = (False, False),
+    **kw: Any,
+) -> GameState:
+    """A Firefight-phase position on OPS in turning point ``tp`` with tac ops ``a`` and
+    ``b``; operatives not named ``ready`` are expended and have counteracted."""
+    ops = {
+        k: {"ready": False, "counteracted": True, **v} if "ready" not in v else dict(v)
+        for k, v in operatives.items()
+    }
+    s = position(
+        OPS,
+        roster(RED, ROSTER),
+        roster(BLU, ROSTER),
+        operatives=ops,
+        tp=tp,
+        cp=(0, 0),
+        **kw,
+    )
+    return with_ops(s, a, b, revealed)
+
+
+def with_ops(
+    s: GameState, a: str = "", b: str = "", revealed: tuple[bool, bool] = (False, False)
+) -> GameState:
+    """``s`` with each player's tac op (and whether it is revealed)."""
+    return attrs.evolve(s, mission=attrs.evolve(s.mission, tac_ops=(a, b), tac_revealed=revealed))
+
+
+def end_tp(
+    s: GameState, actor: str, order: str = "conceal", actions: Sequence[str] = ()
+) -> tuple[GameState, list[Event]]:
+    """Activate the one ready operative ``actor``, perform ``actions``, end the activation:
+    the turning point ends (and the battle after turning point 4)."""
+    return play(s, [f"Activate {actor} {order}", *actions, "End activation"])
+
+
+def tac_vp(s: GameState, player: str) -> int:
+    return s.mission.op_vp("tac", player)
+
+
+def vp_whys(events: list[Event], player: str = "A") -> list[str]:
+    return [e["why"] for e in of_kind(events, "vp_scored") if e["player"] == player]
+
+
+def revealed(events: list[Event], player: str = "A") -> list[Event]:
+    return [e for e in of_kind(events, "tac_op_revealed") if e["player"] == player]
+
+
+# -------------------------------------------------------------------------------------------
+# Plant Devices
+# -------------------------------------------------------------------------------------------
+
+PD = "Plant Devices"
+
+
+def test_8_4_plant_device_gives_the_controlled_marker_a_device_and_reveals_the_op() -> None:
+    # RED-1 is 0.5" from the centre marker, nobody else near: it controls it (4.8). Plant
+    # Device (1AP) gives the marker A's Device token; the first one reveals the op.
+    s = pos({"RED-1": {"at": (15.0 - NEAR, 14.5), "ready": True}, "BLU-1": {"at": (27, 3)}}, a=PD)
+    s, ev = play(s, ["Activate RED-1 conceal", "Act RED-1 plant device centre"])
+    assert s.mission.fact("Plant Devices:A:centre") is True
+    assert s.operative("RED-1").ap == 1  # APL 2 - 1AP
+    assert [e["why"] for e in revealed(ev)] == ["a friendly operative performed Plant Device"]
+    assert s.mission.tac_revealed == (True, False)
+
+
+def test_8_4_plant_device_not_in_the_first_turning_point() -> None:
+    s = pos({"RED-1": {"at": (15.0 - NEAR, 14.5), "ready": True}}, tp=1, a=PD)
+    with pytest.raises(IllegalActionError, match="first turning point"):
+        play(s, ["Activate RED-1 conceal", "Act RED-1 plant device centre"])
+
+
+def test_8_4_plant_device_not_twice_on_one_marker_nor_on_an_uncontrolled_one() -> None:
+    s = pos({"RED-1": {"at": (15.0 - NEAR, 14.5), "ready": True}}, a=PD)
+    s = attrs.evolve(s, mission=attrs.evolve(s.mission, facts=(("Plant Devices:A:centre", True),)))
+    with pytest.raises(IllegalActionError, match="already has"):
+        play(s, ["Activate RED-1 conceal", "Act RED-1 plant device centre"])
+    with pytest.raises(IllegalActionError, match="must control"):
+        play(s, ["Activate RED-1 conceal", "Act RED-1 plant device b"])
+
+
+def test_8_4_plant_device_is_only_for_the_player_who_selected_the_op() -> None:
+    s = pos({"RED-1": {"at": (15.0 - NEAR, 14.5), "ready": True}}, b=PD)
+    with pytest.raises(IllegalActionError, match="not player A's tac op"):
+        play(s, ["Activate RED-1 conceal", "Act RED-1 plant device centre"])
+
+
+def devices(s: GameState, *markers: str, player: str = "A") -> GameState:
+    facts = tuple(sorted((f"Plant Devices:{player}:{m}", True) for m in markers))
+    return attrs.evolve(s, mission=attrs.evolve(s.mission, facts=facts))
+
+
+def test_8_4_plant_devices_scores_1vp_for_a_device_on_the_opponents_marker() -> None:
+    # A's Device on B's objective marker scores at the end of turning point 2 even though
+    # no enemy operative contests it (the condition asks only that it has the Device).
+    s = devices(pos({"RED-1": {"at": (3, 3), "ready": True}, "BLU-1": {"at": (27, 3)}}, a=PD), "B")
+    s, ev = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 1
+    assert vp_whys(ev) == ["Plant Devices: a Device on the opponent's objective marker"]
+
+
+def test_8_4_plant_devices_scores_other_markers_only_while_the_enemy_contests_them() -> None:
+    # Devices on the centre and on A's own marker: BLU-1 contests the centre (0.5" away),
+    # nobody contests A's marker: 1VP (the centre only).
+    ops = {"RED-1": {"at": (3, 3), "ready": True}, "BLU-1": {"at": (15.0 + NEAR, 14.5)}}
+    s = devices(pos(ops, a=PD), "centre", "A")
+    s, ev = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 1
+    assert vp_whys(ev) == [
+        "Plant Devices: a Device on objective marker centre, contested by the enemy"
+    ]
+
+
+def test_8_4_plant_devices_scores_at_most_2vp_per_turning_point() -> None:
+    # Devices on all three markers, BLU operatives contest the centre and A's marker: 1 + 1
+    # + 1 would be 3VP; the op's cap is 2VP per turning point.
+    ops = {
+        "RED-1": {"at": (3, 3), "ready": True},
+        "BLU-1": {"at": (15.0 + NEAR, 14.5)},
+        "BLU-2": {"at": (8.0 + NEAR, 14.5)},
+    }
+    s = devices(pos(ops, a=PD), "A", "B", "centre")
+    s, ev = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 2
+    assert len(vp_whys(ev)) == 2
+
+
+def test_8_4_plant_devices_does_not_score_in_the_first_turning_point() -> None:
+    s = devices(pos({"RED-1": {"at": (3, 3), "ready": True}}, tp=1, a=PD), "B")
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 0
