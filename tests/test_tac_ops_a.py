@@ -193,3 +193,79 @@ def test_8_4_plant_devices_does_not_score_in_the_first_turning_point() -> None:
     s = devices(pos({"RED-1": {"at": (3, 3), "ready": True}}, tp=1, a=PD), "B")
     s, _ = end_tp(s, "RED-1")
     assert tac_vp(s, "A") == 0
+
+
+# -------------------------------------------------------------------------------------------
+# Track Enemy
+# -------------------------------------------------------------------------------------------
+
+TE = "Track Enemy"
+
+# RED-1 (Conceal) at (16, 4) is 0.5" behind the Light rubble (x 14.37-14.87, y 2-6) as seen
+# from the west: in cover from BLU operatives at x 11 (more than 2" away), so not a valid
+# target for them (4.5), while they (Engage, in the open) are valid targets for it; 3.74"
+# between bases, within 6". RED-6 far away is the operative that ends the turning point.
+TRACKER = {"RED-1": {"at": (16.0, 4.0), "order": "conceal"}}
+ACTOR = {"RED-6": {"at": (3.0, 20.0), "ready": True}}
+
+
+def test_8_4_track_enemy_a_tracked_operative_scores_1vp_and_reveals_the_op() -> None:
+    s = pos({**TRACKER, **ACTOR, "BLU-1": {"at": (11.0, 4.0)}}, a=TE)
+    s, ev = end_tp(s, "RED-6")
+    assert tac_vp(s, "A") == 1
+    assert vp_whys(ev) == ["Track Enemy: one enemy operative tracked"]
+    assert [e["why"] for e in revealed(ev)] == ["it scored VP for the first time"]
+
+
+def test_8_4_track_enemy_one_tracked_operative_scores_2vp_in_the_fourth_turning_point() -> None:
+    s = pos({**TRACKER, **ACTOR, "BLU-1": {"at": (11.0, 4.0)}}, tp=4, a=TE)
+    s, _ = end_tp(s, "RED-6")
+    assert s.is_terminal
+    assert tac_vp(s, "A") == 2
+
+
+def test_8_4_track_enemy_two_tracked_operatives_score_2vp_and_no_more() -> None:
+    # BLU-1 and BLU-2 are both tracked by RED-1 (the rubble covers RED-1 from both): two or
+    # more tracked operatives score 2VP, the op's cap per turning point.
+    ops = {
+        **TRACKER,
+        **ACTOR,
+        "BLU-1": {"at": (11.0, 5.5)},
+        "BLU-2": {"at": (11.0, 2.5)},
+    }
+    s = pos(ops, a=TE)
+    s, ev = end_tp(s, "RED-6")
+    assert tac_vp(s, "A") == 2
+    assert vp_whys(ev) == ["Track Enemy: 2 enemy operatives tracked"]
+
+
+def test_8_4_track_enemy_does_not_score_in_the_first_turning_point() -> None:
+    s = pos({**TRACKER, **ACTOR, "BLU-1": {"at": (11.0, 4.0)}}, tp=1, a=TE)
+    s, ev = end_tp(s, "RED-6")
+    assert tac_vp(s, "A") == 0
+    assert not revealed(ev)
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        ({"RED-1": {"at": (16.0, 4.0), "order": "engage"}}, "the tracker must have Conceal"),
+        (
+            {"RED-1": {"at": (16.0, 14.5), "order": "conceal"}, "BLU-1": {"at": (11.0, 14.5)}},
+            "in the open the tracker is a valid target for the enemy",
+        ),
+        ({"BLU-1": {"at": (8.0, 4.0)}}, "more than 6 inches apart (6.74)"),
+        (
+            {"BLU-2": {"at": (16.0 + 2 * R + 0.5, 4.0)}},
+            "an enemy operative within the tracker's control range",
+        ),
+    ],
+)
+def test_8_4_track_enemy_conditions_of_tracking(
+    change: dict[str, dict[str, Any]], why: str
+) -> None:
+    ops: dict[str, dict[str, Any]] = {**TRACKER, **ACTOR, "BLU-1": {"at": (11.0, 4.0)}}
+    ops.update(change)
+    s = pos(ops, a=TE)
+    s, _ = end_tp(s, "RED-6")
+    assert tac_vp(s, "A") == 0, why
