@@ -269,3 +269,96 @@ def test_8_4_track_enemy_conditions_of_tracking(
     s = pos(ops, a=TE)
     s, _ = end_tp(s, "RED-6")
     assert tac_vp(s, "A") == 0, why
+
+
+# -------------------------------------------------------------------------------------------
+# Scout Enemy Movement
+# -------------------------------------------------------------------------------------------
+
+SEM = "Scout Enemy Movement"
+
+# RED-1 at (3, 14.5) and BLU-1 at (20, 14.5) on the open lane: visible to each other,
+# 17 - 1.26 = 15.74" apart.
+SCOUTING = {
+    "RED-1": {"at": (3.0, 14.5), "ready": True},
+    "BLU-1": {"at": (20.0, 14.5), "ready": True},
+}
+
+
+def monitor(s: GameState, *ids: str, player: str = "A") -> GameState:
+    facts = ((f"Scout Enemy Movement:{player}:monitored", tuple(sorted(ids))),)
+    return attrs.evolve(s, mission=attrs.evolve(s.mission, facts=facts))
+
+
+def test_8_4_scout_monitors_a_ready_visible_enemy_more_than_6_inches_away() -> None:
+    s = pos(SCOUTING, a=SEM)
+    s, ev = play(s, ["Activate RED-1 conceal", "Act RED-1 scout on BLU-1"])
+    assert s.mission.fact("Scout Enemy Movement:A:monitored") == ("BLU-1",)
+    assert s.operative("RED-1").ap == 1
+    assert [e["why"] for e in revealed(ev)] == ["a friendly operative performed Scout"]
+
+
+@pytest.mark.parametrize(
+    ("order", "tp", "ops", "match"),
+    [
+        ("engage", 2, {}, "Engage order"),
+        ("conceal", 1, {}, "first turning point"),
+        ("conceal", 2, {"BLU-1": {"at": (9.0, 14.5), "ready": True}}, 'not more than 6"'),
+        ("conceal", 2, {"BLU-1": {"at": (20.0, 14.5)}}, "expended"),
+        (
+            "conceal",
+            2,
+            {
+                "RED-1": {"at": (5.0, 19.0), "ready": True},
+                "BLU-1": {"at": (16.0, 19.0), "ready": True},
+            },
+            "not visible",
+        ),
+    ],
+)
+def test_8_4_scout_conditions(order: str, tp: int, ops: dict[str, Any], match: str) -> None:
+    # Not with an Engage order, not in turning point 1; the target must be more than 6"
+    # away (9 - 3 - 1.26 = 4.74"), ready, and visible (the 5" wall hides (16, 19) from
+    # (5, 19)).
+    s = pos({**SCOUTING, **ops}, tp=tp, a=SEM)
+    with pytest.raises(IllegalActionError, match=match):
+        play(s, [f"Activate RED-1 {order}", "Act RED-1 scout on BLU-1"])
+
+
+def test_8_4_scout_enemy_movement_scores_1vp_per_monitored_visible_enemy() -> None:
+    # BLU-1 (monitored) is visible to RED-1; BLU-2 (monitored) is behind the wall from every
+    # A operative: 1VP.
+    ops = {
+        "RED-1": {"at": (3.0, 14.5), "ready": True},
+        "RED-2": {"at": (5.0, 19.0)},
+        "BLU-1": {"at": (20.0, 14.5)},
+        "BLU-2": {"at": (12.5, 21.0)},
+    }
+    s = monitor(pos(ops, a=SEM, revealed=(True, False)), "BLU-1", "BLU-2")
+    s, ev = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 1
+    assert vp_whys(ev) == ["Scout Enemy Movement: BLU-1 monitored and visible"]
+
+
+def test_8_4_scout_enemy_movement_scores_at_most_2vp_per_turning_point() -> None:
+    ops = {
+        "RED-1": {"at": (3.0, 14.5), "ready": True},
+        "BLU-1": {"at": (20.0, 14.5)},
+        "BLU-2": {"at": (22.0, 16.0)},
+        "BLU-3": {"at": (22.0, 13.0)},
+    }
+    s = monitor(pos(ops, a=SEM, revealed=(True, False)), "BLU-1", "BLU-2", "BLU-3")
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 2
+
+
+def test_8_4_scout_monitoring_ends_at_the_next_ready_step() -> None:
+    # Monitored at the end of turning point 2 (1VP), no longer after turning point 3's
+    # Ready step.
+    s = monitor(pos(SCOUTING | {"BLU-1": {"at": (20.0, 14.5)}}, a=SEM), "BLU-1")
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 1
+    assert s.mission.fact("Scout Enemy Movement:A:monitored") == ("BLU-1",)
+    s, ev = play(s, ["Initiative A"], ["6,1"])  # turning point 3: A wins the roll-off
+    assert of_kind(ev, "ready_step")
+    assert s.mission.fact("Scout Enemy Movement:A:monitored") is None
