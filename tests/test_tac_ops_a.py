@@ -22,10 +22,11 @@ from typing import Any
 import attrs
 import pytest
 
-from engine.game import GameState, IllegalActionError
+from engine.game import GameOptions, GameState, IllegalActionError
 from engine.game.events import Event
 from engine.game.scenario import position
 from engine.geometry import Killzone
+from engine.missions.mission_markers import MissionMarker
 from engine.teams.io import team_from_dict
 from engine.teams.model import Team
 from tests.test_game_rules_common import ROSTER, R, lab_data, of_kind, play, rect, roster
@@ -362,3 +363,170 @@ def test_8_4_scout_monitoring_ends_at_the_next_ready_step() -> None:
     s, ev = play(s, ["Initiative A"], ["6,1"])  # turning point 3: A wins the roll-off
     assert of_kind(ev, "ready_step")
     assert s.mission.fact("Scout Enemy Movement:A:monitored") is None
+
+
+# -------------------------------------------------------------------------------------------
+# Retrieval (and the mission markers operatives carry)
+# -------------------------------------------------------------------------------------------
+
+RT = "Retrieval"
+
+
+def with_facts(s: GameState, *facts: tuple[str, Any]) -> GameState:
+    return attrs.evolve(s, mission=attrs.evolve(s.mission, facts=tuple(sorted(facts))))
+
+
+def retrieval_marker(
+    n: int, at: tuple[float, float], carrier: str = "", owner: str = "A"
+) -> MissionMarker:
+    return MissionMarker(f"retrieval {n}", RT, owner, at[0], at[1], 0.0, carrier)
+
+
+def test_8_4_retrieve_searches_the_marker_carries_a_retrieval_marker_and_scores_1vp() -> None:
+    # RED-1 controls the centre marker: Retrieve (1AP) searches it for A, RED-1 now carries
+    # A's first Retrieval marker, and the first search of the centre scores 1VP at once,
+    # which reveals the op.
+    s = pos({"RED-1": {"at": (15.0 - NEAR, 14.5), "ready": True}}, a=RT)
+    s, ev = play(s, ["Activate RED-1 conceal", "Act RED-1 retrieve centre"])
+    assert s.mission.fact("Retrieval:A:searched") == ("centre",)
+    (m,) = s.mission.fact("Retrieval:markers")
+    assert (m.name, m.owner, m.carrier) == ("retrieval 1", "A", "RED-1")
+    assert s.operative("RED-1").ap == 1
+    assert tac_vp(s, "A") == 1
+    assert vp_whys(ev) == ["Retrieval: objective marker centre searched"]
+    assert [e["why"] for e in revealed(ev)] == ["it scored VP for the first time"]
+
+
+def test_8_4_retrieval_has_no_cap_per_turning_point() -> None:
+    # Three operatives search the three markers in one turning point: 3VP (the pack prints
+    # no per-turning-point cap for Retrieval).
+    ops = {
+        "RED-1": {"at": (15.0 - NEAR, 14.5), "ready": True},
+        "RED-2": {"at": (8.0 - NEAR, 14.5), "ready": True},
+        "RED-3": {"at": (22.0 - NEAR, 14.5), "ready": True},
+        "BLU-1": {"at": (27.0, 3.0), "ready": True},
+    }
+    s = pos(ops, a=RT)
+    script = ["Activate RED-1 conceal", "Act RED-1 retrieve centre", "End activation"]
+    script += ["Activate BLU-1 conceal", "End activation"]
+    script += ["Activate RED-2 conceal", "Act RED-2 retrieve a", "End activation"]
+    script += ["Activate RED-3 conceal", "Act RED-3 retrieve b"]
+    s, _ = play(s, script)
+    assert tac_vp(s, "A") == 3
+    assert s.mission.fact("Retrieval:A:searched") == ("A", "B", "centre")
+
+
+@pytest.mark.parametrize(
+    ("tp", "facts", "carrying", "match"),
+    [
+        (1, (), "", "first turning point"),
+        (2, (("Retrieval:A:searched", ("centre",)),), "", "already been searched"),
+        (2, (), "A", "already carrying a marker"),
+    ],
+)
+def test_8_4_retrieve_conditions(
+    tp: int, facts: tuple[tuple[str, Any], ...], carrying: str, match: str
+) -> None:
+    # Not in turning point 1; once per objective marker for a kill team; not while carrying
+    # a marker (here objective marker A, picked up in a mission that allows it).
+    spec: dict[str, Any] = {"at": (15.0 - NEAR, 14.5), "ready": True}
+    if carrying:
+        spec["carrying"] = carrying
+    s = with_facts(pos({"RED-1": spec}, tp=tp, a=RT), *facts)
+    with pytest.raises(IllegalActionError, match=match):
+        play(s, ["Activate RED-1 conceal", "Act RED-1 retrieve centre"])
+
+
+def test_8_4_retrieve_not_while_carrying_a_mission_marker() -> None:
+    s = pos({"RED-1": {"at": (15.0 - NEAR, 14.5), "ready": True}}, a=RT)
+    s = with_facts(s, ("Retrieval:markers", (retrieval_marker(1, (15 - NEAR, 14.5), "RED-1"),)))
+    with pytest.raises(IllegalActionError, match="already carrying a marker"):
+        play(s, ["Activate RED-1 conceal", "Act RED-1 retrieve centre"])
+
+
+def test_8_4_retrieval_scores_1vp_per_carried_retrieval_marker_at_the_end_of_the_battle() -> None:
+    # RED-1 and RED-2 each carry one of A's Retrieval markers; a third lies on the killzone:
+    # 2VP at the end of the battle.
+    ops = {"RED-1": {"at": (3.0, 3.0), "ready": True}, "RED-2": {"at": (3.0, 8.0)}}
+    markers = (
+        retrieval_marker(1, (3.0, 3.0), "RED-1"),
+        retrieval_marker(2, (3.0, 8.0), "RED-2"),
+        retrieval_marker(3, (12.0, 3.0)),
+    )
+    s = with_facts(pos(ops, tp=4, a=RT, revealed=(True, False)), ("Retrieval:markers", markers))
+    s, ev = end_tp(s, "RED-1")
+    assert s.is_terminal
+    assert tac_vp(s, "A") == 2
+    assert vp_whys(ev) == ["Retrieval: 2 Retrieval markers carried"]
+
+
+def test_3_2_pick_up_marker_on_a_friendly_retrieval_marker() -> None:
+    # A's Retrieval marker lies 0.5" from RED-2's base (20 mm marker: centres R + MR + 0.5
+    # apart); RED-2 controls it and picks it up (Pick Up Marker, 1AP). BLU-1 may not pick
+    # up A's marker at all.
+    mr = 20 / 25.4 / 2
+    at = (5.0 + R + mr + 0.5, 3.0)
+    ops = {"RED-2": {"at": (5.0, 3.0), "ready": True}}
+    s = with_facts(pos(ops, a=RT), ("Retrieval:markers", (retrieval_marker(1, at),)))
+    s1, _ = play(s, ["Activate RED-2 conceal"])
+    assert "Act RED-2 pick up retrieval 1" in [str(a) for a in s1.legal_actions()]
+    s2, ev = play(s1, ["Act RED-2 pick up retrieval 1"])
+    (m,) = s2.mission.fact("Retrieval:markers")
+    assert m.carrier == "RED-2"
+    assert s2.operative("RED-2").ap == 1
+    assert of_kind(ev, "marker_picked_up")
+    # The same action counts as Pick Up Marker: not twice, and no Place Marker after it.
+    with pytest.raises(IllegalActionError, match="same activation as Pick up"):
+        play(s2, ["Act RED-2 place retrieval 1 at 5,3"])
+    with pytest.raises(IllegalActionError, match="once per activation"):
+        play(s1, ["Act RED-2 pick up retrieval 1", "Act RED-2 pick up retrieval 1"])
+    s = with_facts(
+        pos({"BLU-2": {"at": (5.0, 3.0), "ready": True}}, turn="B", a=RT),
+        ("Retrieval:markers", (retrieval_marker(1, at),)),
+    )
+    with pytest.raises(IllegalActionError, match="no mission marker of its own"):
+        play(s, ["Activate BLU-2 conceal", "Act BLU-2 pick up retrieval 1"])
+
+
+def test_2_3_an_incapacitated_carrier_drops_its_retrieval_marker() -> None:
+    # BLU-1 shoots RED-6 (Weakling, 2 wounds) carrying A's Retrieval marker: 4 hits, no
+    # saves, RED-6 is incapacitated and the marker is put down where it stood.
+    ops = {
+        "RED-6": {"at": (10.0, 14.5)},
+        "BLU-1": {"at": (16.0, 14.5), "ready": True},
+    }
+    s = with_facts(
+        pos(ops, turn="B", a=RT), ("Retrieval:markers", (retrieval_marker(1, (10, 14.5), "RED-6"),))
+    )
+    s, ev = play(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at RED-6"], ["6,6,6,6", "1,1,1"])
+    assert not s.operative("RED-6").alive
+    (m,) = s.mission.fact("Retrieval:markers")
+    assert (m.carrier, m.x, m.y) == ("", 10.0, 14.5)
+    assert [e["marker"] for e in of_kind(ev, "marker_placed")] == ["retrieval 1"]
+
+
+def test_3_2_place_marker_puts_a_carried_mission_marker_down_within_control_range() -> None:
+    ops = {"RED-2": {"at": (5.0, 3.0), "ready": True}}
+    s = with_facts(
+        pos(ops, a=RT), ("Retrieval:markers", (retrieval_marker(1, (5.0, 3.0), "RED-2"),))
+    )
+    s1, _ = play(s, ["Activate RED-2 conceal"])
+    assert "Act RED-2 place retrieval 1 at 5,3" in [str(a) for a in s1.legal_actions()]
+    with pytest.raises(IllegalActionError, match="within RED-2's control range"):
+        play(s1, ["Act RED-2 place retrieval 1 at 9,3"])
+    s2, _ = play(s1, ["Act RED-2 place retrieval 1 at 6,3"])
+    (m,) = s2.mission.fact("Retrieval:markers")
+    assert (m.carrier, m.x, m.y) == ("", 6.0, 3.0)
+
+
+def test_3_2_a_carried_mission_marker_forbids_picking_up_an_objective_marker() -> None:
+    # Objective markers can be picked up in this battle; RED-1 controls the centre marker
+    # but carries a Retrieval marker, so the universal Pick Up Marker is not allowed (the
+    # core's would_forbid_pick_up hook); without it, it is.
+    ops = {"RED-1": {"at": (15.0 - NEAR, 14.5), "ready": True}}
+    s = pos(ops, a=RT, options=GameOptions(objectives_pickup=True))
+    s1, _ = play(s, ["Activate RED-1 conceal"])
+    assert "Pick up RED-1 centre" in [str(a) for a in s1.legal_actions()]
+    s = with_facts(s, ("Retrieval:markers", (retrieval_marker(1, (15.0 - NEAR, 14.5), "RED-1"),)))
+    with pytest.raises(IllegalActionError, match="already carries a marker"):
+        play(s, ["Activate RED-1 conceal", "Pick up RED-1 centre"])
