@@ -530,3 +530,117 @@ def test_3_2_a_carried_mission_marker_forbids_picking_up_an_objective_marker() -
     s = with_facts(s, ("Retrieval:markers", (retrieval_marker(1, (15.0 - NEAR, 14.5), "RED-1"),)))
     with pytest.raises(IllegalActionError, match="already carries a marker"):
         play(s, ["Activate RED-1 conceal", "Pick up RED-1 centre"])
+
+
+# -------------------------------------------------------------------------------------------
+# Steal Intelligence
+# -------------------------------------------------------------------------------------------
+
+SI = "Steal Intelligence"
+MR = 20 / 25.4 / 2  # mission marker radius (inches)
+
+
+def intel(n: int, at: tuple[float, float], carrier: str = "", owner: str = "A") -> MissionMarker:
+    return MissionMarker(f"intelligence {n}", SI, owner, at[0], at[1], 0.0, carrier, True)
+
+
+def test_8_4_steal_intelligence_an_incapacitated_enemy_leaves_an_intelligence_marker() -> None:
+    # RED-1 shoots BLU-6 (Weakling, 2 wounds) dead: A's first Intelligence marker is put at
+    # BLU-6's centre before it is removed, and the op is revealed (its reveal trigger).
+    ops = {"RED-1": {"at": (10.0, 14.5), "ready": True}, "BLU-6": {"at": (16.0, 14.5)}}
+    s = pos(ops, a=SI)
+    s, ev = play(s, ["Activate RED-1 engage", "Shoot RED-1 gun at BLU-6"], ["6,6,6,6", "1,1,1"])
+    assert not s.operative("BLU-6").alive
+    (m,) = s.mission.fact("Steal Intelligence:markers")
+    assert (m.name, m.owner, m.carrier, m.x, m.y) == ("intelligence 1", "A", "", 16.0, 14.5)
+    assert [e["why"] for e in revealed(ev)] == ["an enemy operative was incapacitated"]
+
+
+def test_8_4_steal_intelligence_no_marker_for_a_friendly_casualty() -> None:
+    ops = {"BLU-1": {"at": (16.0, 14.5), "ready": True}, "RED-6": {"at": (10.0, 14.5)}}
+    s = pos(ops, turn="B", a=SI)
+    s, ev = play(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at RED-6"], ["6,6,6,6", "1,1,1"])
+    assert not s.operative("RED-6").alive
+    assert s.mission.fact("Steal Intelligence:markers") is None
+    assert not revealed(ev)
+
+
+def test_8_4_steal_intelligence_an_operative_may_carry_two_intelligence_markers() -> None:
+    # RED-1 carries intelligence 1 and stands 0.5" from intelligence 2 and 3: the first
+    # carried Intelligence marker is ignored by Pick Up Marker's conditions, so it may pick
+    # up a second; with two it may pick up no third.
+    near = (5.0 + R + MR + 0.5, 3.0)
+    other_side = (5.0 - R - MR - 0.5, 3.0)
+    markers = (intel(1, (5.0, 3.0), "RED-1"), intel(2, near), intel(3, other_side))
+    s = with_facts(
+        pos({"RED-1": {"at": (5.0, 3.0), "ready": True}}, a=SI), (f"{SI}:markers", markers)
+    )
+    s, _ = play(s, ["Activate RED-1 conceal", "Act RED-1 pick up intelligence 2"])
+    assert [m.carrier for m in s.mission.fact(f"{SI}:markers")] == ["RED-1", "RED-1", ""]
+    markers = (intel(1, (5.0, 3.0), "RED-1"), intel(2, (5.0, 3.0), "RED-1"), intel(3, near))
+    s = with_facts(
+        pos({"RED-1": {"at": (5.0, 3.0), "ready": True}}, a=SI), (f"{SI}:markers", markers)
+    )
+    with pytest.raises(IllegalActionError, match="already carries a marker"):
+        play(s, ["Activate RED-1 conceal", "Act RED-1 pick up intelligence 3"])
+
+
+def test_8_4_steal_intelligence_one_intelligence_marker_and_then_one_other_marker() -> None:
+    # Carrying one Intelligence marker, RED-1 may still pick up an objective marker
+    # (objective markers can be picked up in this battle); carrying an objective marker, it
+    # may not pick up an Intelligence marker (the exemption is for the Intelligence marker
+    # it already carries).
+    ops = {"RED-1": {"at": (15.0 - NEAR, 14.5), "ready": True}}
+    opts = GameOptions(objectives_pickup=True)
+    s = with_facts(
+        pos(ops, a=SI, options=opts), (f"{SI}:markers", (intel(1, (15.0 - NEAR, 14.5), "RED-1"),))
+    )
+    s, _ = play(s, ["Activate RED-1 conceal", "Pick up RED-1 centre"])
+    assert s.operative("RED-1").carrying == "centre"
+    at = (15.0 - NEAR, 14.5 - R - MR - 0.5)
+    s = pos(
+        {"RED-1": {"at": (15.0 - NEAR, 14.5), "ready": True, "carrying": "centre"}},
+        a=SI,
+        options=opts,
+    )
+    s = with_facts(s, (f"{SI}:markers", (intel(1, at),)))
+    with pytest.raises(IllegalActionError, match="already carries a marker"):
+        play(s, ["Activate RED-1 conceal", "Act RED-1 pick up intelligence 1"])
+
+
+def test_8_4_steal_intelligence_scores_1vp_at_the_end_of_a_turning_point_if_carrying_any() -> None:
+    # RED-1 carries two Intelligence markers: 1VP (the condition is "any"), not 2.
+    ops = {"RED-1": {"at": (3.0, 3.0), "ready": True}}
+    markers = (intel(1, (3.0, 3.0), "RED-1"), intel(2, (3.0, 3.0), "RED-1"))
+    s = with_facts(pos(ops, a=SI, revealed=(True, False)), (f"{SI}:markers", markers))
+    s, ev = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 1
+    assert vp_whys(ev) == ["Steal Intelligence: Intelligence carried"]
+
+
+def test_8_4_steal_intelligence_does_not_score_in_the_first_turning_point() -> None:
+    ops = {"RED-1": {"at": (3.0, 3.0), "ready": True}}
+    s = with_facts(pos(ops, tp=1, a=SI), (f"{SI}:markers", (intel(1, (3.0, 3.0), "RED-1"),)))
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 0
+
+
+def test_8_4_steal_intelligence_scores_1vp_per_carried_marker_at_the_end_of_the_battle() -> None:
+    # Turning point 4: 1VP for carrying any, then at the end of the battle 1VP for each of
+    # the 3 carried markers (RED-1 two, RED-2 one; the one on the floor does not count):
+    # 4VP, the end-of-battle VP not counted towards the 2VP per turning point.
+    ops = {"RED-1": {"at": (3.0, 3.0), "ready": True}, "RED-2": {"at": (3.0, 8.0)}}
+    markers = (
+        intel(1, (3.0, 3.0), "RED-1"),
+        intel(2, (3.0, 3.0), "RED-1"),
+        intel(3, (3.0, 8.0), "RED-2"),
+        intel(4, (12.0, 3.0)),
+    )
+    s = with_facts(pos(ops, tp=4, a=SI, revealed=(True, False)), (f"{SI}:markers", markers))
+    s, ev = end_tp(s, "RED-1")
+    assert s.is_terminal
+    assert tac_vp(s, "A") == 4
+    assert vp_whys(ev) == [
+        "Steal Intelligence: Intelligence carried",
+        "Steal Intelligence: 3 Intelligence markers carried",
+    ]
