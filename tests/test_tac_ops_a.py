@@ -644,3 +644,107 @@ def test_8_4_steal_intelligence_scores_1vp_per_carried_marker_at_the_end_of_the_
         "Steal Intelligence: Intelligence carried",
         "Steal Intelligence: 3 Intelligence markers carried",
     ]
+
+
+# -------------------------------------------------------------------------------------------
+# Flank
+# -------------------------------------------------------------------------------------------
+
+FL = "Flank"
+
+# On OPS the drop zones lie along the west (x = 0) and east (x = 30) edges: the flank line
+# joins (0, 11) and (30, 11). Looking from drop zone A's edge east, "left" is north
+# (y > 11) and "right" south. B's territory is x 15-30.
+LEFT_DEEP = (20.0, 17.0)  # wholly in the left flank and in B's territory
+RIGHT_DEEP = (20.0, 5.0)
+
+
+def test_8_4_flank_line_joins_the_centres_of_the_players_killzone_edges() -> None:
+    from engine.game.work import Work
+    from engine.missions.tac_ops.flank import flank_line
+
+    assert flank_line(Work(pos({"RED-1": {"at": (3.0, 3.0), "ready": True}}))) == (
+        (0.0, 11.0),
+        (30.0, 11.0),
+    )
+
+
+def test_8_4_flank_is_revealed_as_a_strategic_gambit() -> None:
+    # Turning point 1 ends; in turning point 2's Gambit step (A has initiative) A may
+    # reveal Flank with "Op reveal flank" (no CP); B, without Flank, has only Pass.
+    s = pos({"RED-1": {"at": (3.0, 3.0), "ready": True}}, tp=1, a=FL)
+    s, _ = end_tp(s, "RED-1")
+    s, _ = play(s, ["Initiative A"], ["6,1"])
+    assert "Op reveal flank" in [str(a) for a in s.legal_actions()]
+    s, ev = play(s, ["Op reveal flank"])
+    assert [e["why"] for e in revealed(ev)] == ["as a strategic gambit"]
+    assert [str(a) for a in s.legal_actions()] == ["Pass"]  # B's turn
+    with pytest.raises(IllegalActionError, match="not Flank"):
+        play(s, ["Op reveal flank"])
+
+
+def test_8_4_flank_scores_1vp_per_controlled_flank_after_its_reveal() -> None:
+    # RED-1 deep in the right flank, RED-2 deep in the left: 2VP once revealed.
+    ops = {"RED-1": {"at": RIGHT_DEEP, "ready": True}, "RED-2": {"at": LEFT_DEEP}}
+    s = pos(ops, a=FL, revealed=(True, False))
+    s, ev = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 2
+    assert vp_whys(ev) == [
+        "Flank: the left flank controlled",
+        "Flank: the right flank controlled",
+    ]
+
+
+def test_8_4_flank_does_not_score_before_its_reveal() -> None:
+    ops = {"RED-1": {"at": RIGHT_DEEP, "ready": True}, "RED-2": {"at": LEFT_DEEP}}
+    s = pos(ops, a=FL)
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 0
+
+
+@pytest.mark.parametrize(
+    ("ops", "why"),
+    [
+        ({"RED-1": {"at": (20.0, 11.0 + R - 0.1), "ready": True}}, "on the flank line"),
+        ({"RED-1": {"at": (15.0 + R - 0.1, 5.0), "ready": True}}, "partly in A's territory"),
+        ({"RED-1": {"at": (10.0, 5.0), "ready": True}}, "in its own territory"),
+        (
+            {"RED-1": {"at": RIGHT_DEEP, "ready": True}, "BLU-5": {"at": (10.0, 5.0)}},
+            "BLU-5 (APL 3) contests the right flank in A's territory against RED-1 (APL 2)",
+        ),
+    ],
+)
+def test_8_4_flank_contest_and_control(ops: dict[str, Any], why: str) -> None:
+    s = pos(ops, a=FL, revealed=(True, False))
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 0, why
+
+
+def test_8_4_flank_remembers_the_flanks_controlled_at_the_end_of_turning_point_3() -> None:
+    ops = {"RED-1": {"at": RIGHT_DEEP, "ready": True}}
+    s = pos(ops, tp=3, a=FL)
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 0  # not revealed
+    assert s.mission.fact("secret:A:Flank:tp3") == ("right",)
+
+
+def test_8_4_flank_scores_2vp_in_turning_point_4_for_a_flank_also_held_at_the_end_of_3() -> None:
+    ops = {"RED-1": {"at": RIGHT_DEEP, "ready": True}}
+    s = with_facts(pos(ops, tp=4, a=FL, revealed=(True, False)), ("secret:A:Flank:tp3", ("right",)))
+    s, ev = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 2
+    assert vp_whys(ev) == ["Flank: the right flank controlled"]
+    # Held at the end of turning point 3 was the left flank: 1VP only.
+    s = with_facts(pos(ops, tp=4, a=FL, revealed=(True, False)), ("secret:A:Flank:tp3", ("left",)))
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 1
+
+
+def test_8_4_flank_scores_at_most_2vp_per_turning_point() -> None:
+    # Both flanks held in turning point 4, both also at the end of 3: 2 + 2 = 4VP, capped
+    # at 2VP.
+    ops = {"RED-1": {"at": RIGHT_DEEP, "ready": True}, "RED-2": {"at": LEFT_DEEP}}
+    s = pos(ops, tp=4, a=FL, revealed=(True, False))
+    s = with_facts(s, ("secret:A:Flank:tp3", ("left", "right")))
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 2
