@@ -24,6 +24,7 @@ import pytest
 
 from engine.game import GameOptions, GameState, IllegalActionError
 from engine.game.events import Event
+from engine.game.observation import observe
 from engine.game.scenario import position
 from engine.geometry import Killzone
 from engine.missions.mission_markers import MissionMarker
@@ -726,6 +727,9 @@ def test_8_4_flank_remembers_the_flanks_controlled_at_the_end_of_turning_point_3
     s, _ = end_tp(s, "RED-1")
     assert tac_vp(s, "A") == 0  # not revealed
     assert s.mission.fact("secret:A:Flank:tp3") == ("right",)
+    # Kept from B: it would betray A's unrevealed tac op.
+    assert observe(s, "B").mission.fact("secret:A:Flank:tp3") is None
+    assert observe(s, "A").mission.fact("secret:A:Flank:tp3") == ("right",)
 
 
 def test_8_4_flank_scores_2vp_in_turning_point_4_for_a_flank_also_held_at_the_end_of_3() -> None:
@@ -748,3 +752,31 @@ def test_8_4_flank_scores_at_most_2vp_per_turning_point() -> None:
     s = with_facts(s, ("secret:A:Flank:tp3", ("left", "right")))
     s, _ = end_tp(s, "RED-1")
     assert tac_vp(s, "A") == 2
+
+
+# -------------------------------------------------------------------------------------------
+# A whole battle with these tac ops
+# -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b"), [("Steal Intelligence", "Flank"), ("Retrieval", "Scout Enemy Movement")]
+)
+def test_8_4_a_battle_with_these_tac_ops_plays_to_the_end_and_reveals_them(a: str, b: str) -> None:
+    # Pathfinders (Infiltration, Recon) against themselves, random agents: the battle ends
+    # after turning point 4 and both tac ops are revealed by then (at the latest at the end
+    # of the battle, 8.4).
+    from engine.agents import RandomAgent
+    from engine.game import new_game
+    from engine.game.drivers import SeededDice
+    from engine.game.drivers import play as play_battle
+    from engine.geometry import load_killzone
+    from engine.teams import load_builtin_team
+
+    team = load_builtin_team("pathfinders").default()
+    opts = GameOptions(crit_op="Secure", tac_ops={"A": a, "B": b})
+    s = new_game(load_killzone("open_ruins"), team, team, opts)
+    s = play_battle(s, {"A": RandomAgent(1), "B": RandomAgent(2)}, SeededDice(3))
+    assert s.is_terminal
+    assert s.mission.tac_ops == (a, b)
+    assert s.mission.tac_revealed == (True, True)
