@@ -12,7 +12,8 @@ Charge          1    Move +2"; Engage; not within enemy control range; not with 
 Shoot           1    Engage (or a Silent weapon); not within enemy control range
 Fight           1    an enemy within control range
 Pick Up Marker  1    a marker it controls that can be picked up; not within enemy control
-                     range; not already carrying
+                     range; not already carrying (nor forbidden by a rule module through
+                     the ``would_forbid_pick_up`` hook: ``op``, ``marker``; returns why)
 Place Marker    1    carrying; not in the activation it picked the marker up
 ==============  ===  ======================================================================
 
@@ -732,6 +733,11 @@ def _can_pick_up(w: Work, o: OperativeState, name: str) -> str | None:
         return f"marker {name} is carried by {m.carrier}"
     if o.carrying:
         return f"{o.id} already carries a marker (3.2)"
+    if "would_forbid_pick_up" in w.ctx.hooks.would:
+        # A rule module may forbid it: e.g. the operative carries a mission marker.
+        why: str | None = w.would("would_forbid_pick_up", None, op=o, marker=name)
+        if why:
+            return why
     if not contests(w, o, name) or controller(w, name) != o.player:
         return f"{o.id} must control marker {name} to pick it up (3.2, 4.8)"
     return None
