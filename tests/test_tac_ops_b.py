@@ -1,0 +1,338 @@
+"""The tac ops of the archetypes Security (Plant Banner, Martyrs, Envoy) and Seek & Destroy
+(Rout, Sweep & Clear, Dominate) (``rules/KT24.md`` 8.4, Approved Ops 2025): one test per
+scoring condition, mission action and reveal trigger, on scripted positions and dice.
+
+The killzone ``OPS`` (30" x 22", no terrain but one block) has drop zones A (x 0-6) and B
+(x 24-30), territories A (x 0-15) and B (x 15-30) and the three objective markers A
+(9.5, 11), centre (15, 11) and B (20.5, 11). Player A (``red``) took drop zone A. Every
+operative has a 32 mm base (radius ``R`` = 0.63"); an objective marker is 40 mm (radius
+``OR`` = 0.787"), a Banner 20 mm (radius ``MR`` = 0.394"): a marker whose centre is
+``R + radius + g`` from an operative's centre is ``g`` from its base, within its control
+range when ``g <= 1`` (4.2, 4.8). Operatives (``tests.test_game_rules_common``): Trooper APL
+2 Wounds 10 (RED-1, RED-2), Gunner (RED-3), Brawler (RED-4), Captain APL 3 Wounds 12
+(RED-5), Weakling APL 1 Wounds 2 (RED-6); the same for BLU-1..6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import pytest
+
+from engine.game import GameState, IllegalActionError
+from engine.game.actions import Action
+from engine.game.events import Event
+from engine.game.scenario import position, run
+from engine.game.state import Decision, MissionState
+from engine.game.tokens import Token
+from engine.geometry import Killzone
+from engine.missions.tac_ops import plant_banner
+from engine.teams.io import team_from_dict
+from tests.test_game_rules_common import R, of_kind, rect, roster, team_data
+
+OR = 40 / 25.4 / 2
+MR = 20 / 25.4 / 2
+
+
+def _team(team_id: str) -> Any:
+    data = team_data(team_id)
+    data["archetypes"] = ["Security", "Seek & Destroy"]
+    return team_from_dict(data, team_id)
+
+
+RED = _team("red")
+BLU = _team("blu")
+
+OPS: Killzone = Killzone.from_dict(
+    {
+        "name": "ops",
+        "features": [
+            {
+                # A 2" Heavy block in B's territory, away from the markers.
+                "name": "block",
+                "parts": [{"polygon": rect(22, 14, 23, 15), "height": 2.0, "types": ["Heavy"]}],
+            }
+        ],
+        "drop_zones": {"A": rect(0, 0, 6, 22), "B": rect(24, 0, 30, 22)},
+        "territories": {"A": rect(0, 0, 15, 22), "B": rect(15, 0, 30, 22)},
+        "objectives": [
+            {"name": "A", "position": [9.5, 11]},
+            {"name": "centre", "position": [15, 11]},
+            {"name": "B", "position": [20.5, 11]},
+        ],
+    },
+    "ops",
+)
+
+
+def game(
+    operatives: dict[str, dict[str, Any]],
+    *,
+    tac: tuple[str, str] = ("", ""),
+    revealed: tuple[bool, bool] = (False, False),
+    tp: int = 2,
+    facts: tuple[tuple[str, Any], ...] = (),
+    tokens: tuple[Token, ...] = (),
+    last: str = "",
+    **kw: Any,
+) -> GameState:
+    """A Firefight-phase position on ``OPS`` in turning point ``tp`` with the tac ops
+    ``tac`` (A, B) selected (no CP: no ploy windows); with ``last``, every other operative
+    is expended (``last`` is the last to activate: :func:`end_tp`)."""
+    if last:
+        operatives = {k: {**v, "ready": k == last} for k, v in operatives.items()}
+        kw.setdefault("turn", "A" if last.startswith("RED") else "B")
+    s = position(OPS, roster(RED), roster(BLU), operatives=operatives, tp=tp, cp=(0, 0), **kw)
+    mission = MissionState(tac_ops=tac, tac_revealed=revealed, facts=facts)
+    return attrs.evolve(s, mission=mission, tokens=tokens)
+
+
+def play(
+    s: GameState, actions: list[str], dice: Sequence[str] = ()
+) -> tuple[GameState, list[Event]]:
+    return run(s, actions, dice)
+
+
+def tac_vp(s: GameState, player: str) -> int:
+    return s.mission.op_vp("tac", player)
+
+
+def end_tp(s: GameState, op: str) -> tuple[GameState, list[Event]]:
+    """The last ready operative ``op`` activates and ends its activation: the turning point
+    ends and the ops score (the next turning point stops at its initiative roll)."""
+    return play(s, [f"Activate {op} engage", "End activation"])
+
+
+def revealed(s: GameState, player: str) -> bool:
+    return s.mission.tac_revealed[0 if player == "A" else 1]
+
+
+# -------------------------------------------------------------------------------------------
+# Plant Banner
+# -------------------------------------------------------------------------------------------
+
+BANNER_A = ("Plant Banner", "")
+
+
+def banner_at(x: float, y: float, owner: str = "A") -> Token:
+    return Token(plant_banner.BANNER, owner, f"{owner} banner", x, y)
+
+
+def test_plant_banner_action_places_the_banner_and_reveals_the_op() -> None:
+    # RED-1 at (20, 8) in B's territory; the Banner 0.5" east of its base, at
+    # (20 + R + MR + 0.5, 8), is within control range, wholly in B's territory and 8" from
+    # the south edge (> 5"). The action costs 1AP and reveals the op.
+    x = round(20 + R + MR + 0.5, 3)
+    s = game({"RED-1": {"at": (20, 8)}, "BLU-1": {"at": (28, 20)}}, tac=BANNER_A)
+    s, ev = play(s, ["Activate RED-1 engage", f"Act RED-1 plant banner at {x},8"])
+    t = plant_banner.banner(_w(s), "A")
+    assert t is not None and (t.x, t.y) == (x, 8.0)
+    assert revealed(s, "A")
+    assert s.operative("RED-1").ap == 1
+    assert of_kind(ev, "banner_planted")
+
+
+def _w(s: GameState) -> Any:
+    from engine.game.work import Work
+
+    return Work(s)
+
+
+def test_plant_banner_is_listed_at_spots_allowed_by_the_rule() -> None:
+    # Every listed spot is legal; RED-1's own spot is listed (markers may lie under
+    # operatives, 4.8).
+    s = game({"RED-1": {"at": (20, 8)}, "BLU-1": {"at": (28, 20)}}, tac=BANNER_A)
+    s, _ = play(s, ["Activate RED-1 engage"])
+    acts = [a for a in s.legal_actions() if a.verb == "Act" and a.text == "plant banner"]
+    assert Action("Act", op="RED-1", text="plant banner", point=(20.0, 8.0, 0.0)) in acts
+    assert len(acts) >= 5
+
+
+@pytest.mark.parametrize(
+    ("at", "point", "tp", "why"),
+    [
+        ((20, 8), (20, 8), 1, "first turning point"),
+        ((12, 8), (12, 8), 2, "opponent's territory"),
+        ((20, 6), (20, 5.3), 2, "neutral killzone edge"),
+        ((20, 8), (23, 8), 2, "control range"),
+        ((20, 12), (22.5, 14.5), 2, "inside terrain"),
+    ],
+)
+def test_plant_banner_conditions(
+    at: tuple[float, float], point: tuple[float, float], tp: int, why: str
+) -> None:
+    # Not in TP1; wholly within the opponent's territory (x >= 15 + MR); more than 5" from
+    # the neutral south edge (y - MR > 5); within control range (23 is 3" from 20, beyond
+    # R + MR + 1 = 2.02"); not inside the block at x 22-23, y 14-15 (out of reach too, so
+    # it is checked first).
+    s = game({"RED-1": {"at": at}, "BLU-1": {"at": (28, 20)}}, tac=BANNER_A, tp=tp)
+    s, _ = play(s, ["Activate RED-1 engage"])
+    with pytest.raises(IllegalActionError, match=why):
+        s.apply(f"Act RED-1 plant banner at {point[0]},{point[1]}")
+
+
+def test_plant_banner_not_within_enemy_control_range() -> None:
+    s = game({"RED-1": {"at": (20, 8)}, "BLU-1": {"at": (21.5, 8)}}, tac=BANNER_A)
+    s, _ = play(s, ["Activate RED-1 engage"])
+    with pytest.raises(IllegalActionError, match="control range of an enemy"):
+        s.apply("Act RED-1 plant banner at 20,8")
+
+
+def test_plant_banner_once_per_battle() -> None:
+    # A friendly operative already planted the Banner: no second one.
+    s = game(
+        {"RED-1": {"at": (20, 8)}, "BLU-1": {"at": (28, 20)}},
+        tac=BANNER_A,
+        tokens=(banner_at(20, 16),),
+    )
+    s, _ = play(s, ["Activate RED-1 engage"])
+    with pytest.raises(IllegalActionError, match="already performed"):
+        s.apply("Act RED-1 plant banner at 20,8")
+
+
+def test_plant_banner_only_for_the_player_who_selected_it() -> None:
+    s = game({"RED-1": {"at": (20, 8)}, "BLU-1": {"at": (28, 20)}}, tac=("Martyrs", ""))
+    s, _ = play(s, ["Activate RED-1 engage"])
+    with pytest.raises(IllegalActionError, match="not player A's tac op"):
+        s.apply("Act RED-1 plant banner at 20,8")
+
+
+def test_plant_banner_scores_2vp_when_controlled_and_uncontested() -> None:
+    # The Banner at (20, 8) in B's territory; RED-1 0.5" from it controls it, no enemy
+    # contests it: 2VP at the end of the turning point.
+    d = R + MR + 0.5
+    s = game(
+        {"RED-1": {"at": (20 - d, 8)}, "BLU-1": {"at": (28, 20)}},
+        tac=BANNER_A,
+        revealed=(True, False),
+        tokens=(banner_at(20, 8),),
+        last="RED-1",
+    )
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 2
+
+
+def test_plant_banner_scores_1vp_when_controlled_but_contested() -> None:
+    # RED-5 (Captain, APL 3) and BLU-1 (APL 2) both contest: A controls (3 > 2), 1VP.
+    d = R + MR + 0.5
+    s = game(
+        {
+            "RED-5": {"at": (20 - d, 8)},
+            "BLU-1": {"at": (20 + d, 8)},
+        },
+        tac=BANNER_A,
+        revealed=(True, False),
+        tokens=(banner_at(20, 8),),
+        last="RED-5",
+    )
+    s, _ = end_tp(s, "RED-5")
+    assert tac_vp(s, "A") == 1
+
+
+@pytest.mark.parametrize(
+    ("case", "ops", "banner", "tp"),
+    [
+        ("enemy controls", {"RED-1": (20 - 1.6, 8), "BLU-5": (20 + 1.6, 8)}, (20, 8), 2),
+        ("first turning point", {"RED-1": (20 - 1.6, 8)}, (20, 8), 1),
+        ("own territory", {"RED-1": (12 - 1.6, 8)}, (12, 8), 2),
+    ],
+)
+def test_plant_banner_scores_nothing_otherwise(
+    case: str, ops: dict[str, tuple[float, float]], banner: tuple[float, float], tp: int
+) -> None:
+    # An enemy Captain (APL 3) out-controls RED-1 (APL 2); no op scores in TP1; a Banner
+    # moved back into the player's own territory does not score.
+    spec: dict[str, dict[str, Any]] = {k: {"at": v} for k, v in ops.items()}
+    spec.setdefault("BLU-1", {"at": (28, 20)})
+    s = game(
+        spec,
+        tac=BANNER_A,
+        revealed=(True, False),
+        tokens=(banner_at(*banner),),
+        tp=tp,
+        last="RED-1",
+    )
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 0, case
+
+
+def test_plant_banner_pick_up_and_carry() -> None:
+    # Pick Up Marker works on the Banner for any operative that controls it: BLU-1 picks up
+    # A's Banner and carries it on a Reposition (its 2AP spent, the turning point ends); a
+    # carried Banner does not score.
+    d = R + MR + 0.5
+    s = game(
+        {"RED-1": {"at": (10, 20)}, "BLU-1": {"at": (20 + d, 8)}},
+        tac=BANNER_A,
+        revealed=(True, False),
+        tokens=(banner_at(20, 8),),
+        last="BLU-1",
+    )
+    s, _ = play(s, ["Activate BLU-1 engage"])
+    assert Action("Pick up", op="BLU-1", text="a banner") in s.legal_actions()
+    s, ev = play(s, ["Pick up BLU-1 a banner", "Reposition BLU-1 to 24,9"])
+    assert s.operative("BLU-1").carrying == "A banner"
+    assert of_kind(ev, "marker_picked_up")
+    t = plant_banner.banner(_w(s), "A")
+    assert t is not None and (t.x, t.y) == (24.0, 9.0)
+    assert s.tp == 3 and tac_vp(s, "A") == 0
+
+
+def carrying(s: GameState, op: str, marker: str) -> GameState:
+    """``s`` with ``op`` carrying ``marker`` (a Banner: the position helper knows only
+    objective markers)."""
+    ops = tuple(attrs.evolve(o, carrying=marker) if o.id == op else o for o in s.operatives)
+    return attrs.evolve(s, operatives=ops)
+
+
+def test_plant_banner_place_marker_puts_it_down() -> None:
+    # RED-1 carries its Banner and puts it down under itself with Place Marker (3.2): the
+    # Banner lies there and scores again.
+    s = game(
+        {"RED-1": {"at": (20, 8)}, "BLU-1": {"at": (28, 20)}},
+        tac=BANNER_A,
+        revealed=(True, False),
+        tokens=(banner_at(20, 8),),
+        last="RED-1",
+    )
+    s = carrying(s, "RED-1", "A banner")
+    s, ev = play(
+        s, ["Activate RED-1 engage", "Reposition RED-1 to 21,9", "Place marker RED-1 at 21,9"]
+    )
+    assert of_kind(ev, "marker_placed")
+    assert s.operative("RED-1").carrying == ""
+    assert tac_vp(s, "A") == 2  # controlled, uncontested, wholly in B's territory
+
+
+def test_plant_banner_dropped_where_its_carrier_is_incapacitated() -> None:
+    # BLU-6 (Weakling, 2 wounds) carries A's Banner; RED-1 shoots it dead: the Banner is
+    # put down where BLU-6 stood (2.3).
+    s = game(
+        {"RED-1": {"at": (16, 8)}, "BLU-6": {"at": (22, 8)}},
+        tac=BANNER_A,
+        revealed=(True, False),
+        tokens=(banner_at(22, 8),),
+    )
+    s = carrying(s, "BLU-6", "A banner")
+    s, _ = play(s, ["Activate RED-1 engage"])
+    s, ev = play(s, ["Shoot RED-1 gun at BLU-6"], ["6,6,6,6", "1,1,1"])
+    assert s.operative("BLU-6").incapacitated
+    assert of_kind(ev, "marker_placed")
+    t = plant_banner.banner(_w(s), "A")
+    assert t is not None and (t.x, t.y) == (22.0, 8.0)
+
+
+def test_plant_banner_pick_up_needs_control() -> None:
+    # RED-1 is 3" from the Banner: not within control range, so it cannot pick it up.
+    s = game(
+        {"RED-1": {"at": (17, 8)}, "BLU-1": {"at": (28, 20)}},
+        tac=BANNER_A,
+        revealed=(True, False),
+        tokens=(banner_at(20, 8),),
+    )
+    s, _ = play(s, ["Activate RED-1 engage"])
+    with pytest.raises(IllegalActionError, match="must control A banner"):
+        s.apply("Pick up RED-1 a banner")
+    assert isinstance(s.node, Decision)
