@@ -336,3 +336,111 @@ def test_plant_banner_pick_up_needs_control() -> None:
     with pytest.raises(IllegalActionError, match="must control A banner"):
         s.apply("Pick up RED-1 a banner")
     assert isinstance(s.node, Decision)
+
+
+# -------------------------------------------------------------------------------------------
+# Martyrs
+# -------------------------------------------------------------------------------------------
+
+MARTYRS_A = ("Martyrs", "")
+NEAR_OBJ = R + OR + 0.5  # centre distance at which an objective marker is 0.5" from a base
+KILL = ["6,6,6,6", "1,1,1"]  # four critical hits (4 x 4 damage), three failed saves
+
+
+def test_martyrs_token_when_incapacitated_contesting_and_reveal() -> None:
+    # RED-6 (2 wounds) contests marker B, 0.5" from it; BLU-1 shoots it dead. Contest is
+    # judged before removal: B gains A's Martyr token and the op is revealed.
+    s = game(
+        {"RED-6": {"at": (20.5 - NEAR_OBJ, 11)}, "BLU-1": {"at": (27, 11)}},
+        tac=MARTYRS_A,
+        turn="B",
+    )
+    s, ev = play(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at RED-6"], KILL)
+    assert s.operative("RED-6").incapacitated
+    assert s.mission.fact("Martyrs:A:B") == 1
+    assert revealed(s, "A")
+    assert of_kind(ev, "tac_op_revealed")[0]["player"] == "A"
+
+
+def test_martyrs_no_token_nor_reveal_when_not_contesting() -> None:
+    # RED-6 is 3" south of marker B (and far from the others): not contesting, nothing
+    # gained, the op stays secret.
+    s = game(
+        {"RED-6": {"at": (20.5, 11 - R - OR - 3)}, "BLU-1": {"at": (27, 11)}},
+        tac=MARTYRS_A,
+        turn="B",
+    )
+    s, _ = play(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at RED-6"], KILL)
+    assert s.operative("RED-6").incapacitated
+    assert s.mission.fact("Martyrs:A:B") is None
+    assert not revealed(s, "A")
+
+
+def test_martyrs_only_the_first_incapacitation_of_an_operative() -> None:
+    # RED-6 was incapacitated before (set up again by some rule): no second token.
+    s = game(
+        {"RED-6": {"at": (20.5 - NEAR_OBJ, 11)}, "BLU-1": {"at": (27, 11)}},
+        tac=MARTYRS_A,
+        turn="B",
+        facts=(("secret:A:Martyrs:fallen", ("RED-6",)),),
+    )
+    s, _ = play(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at RED-6"], KILL)
+    assert s.mission.fact("Martyrs:A:B") is None
+
+
+def test_martyrs_the_enemy_op_gains_nothing() -> None:
+    # B did not select Martyrs: A's operative dying on a marker gives B nothing either.
+    s = game(
+        {"RED-6": {"at": (20.5 - NEAR_OBJ, 11)}, "BLU-1": {"at": (27, 11)}},
+        tac=("", "Martyrs"),
+        turn="B",
+    )
+    s, _ = play(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at RED-6"], KILL)
+    assert not [k for k, _ in s.mission.facts if k.startswith("Martyrs")]
+
+
+def test_martyrs_token_on_a_controlled_marker_scores_2vp() -> None:
+    # One token on B; RED-1 alone contests B, so A controls it: removed for 2VP.
+    s = game(
+        {"RED-1": {"at": (20.5 - NEAR_OBJ, 11)}, "BLU-1": {"at": (28, 20)}},
+        tac=MARTYRS_A,
+        revealed=(True, False),
+        facts=(("Martyrs:A:B", 1),),
+        last="RED-1",
+    )
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 2
+    assert s.mission.fact("Martyrs:A:B") is None
+
+
+def test_martyrs_tokens_on_a_contested_marker_score_1vp_each_to_the_cap() -> None:
+    # Three tokens on B; RED-1 and BLU-1 (APL 2 each) both contest it: nobody controls it,
+    # 1VP per token removed, at most 2VP this turning point: one token stays.
+    s = game(
+        {"RED-1": {"at": (20.5 - NEAR_OBJ, 11)}, "BLU-1": {"at": (20.5 + NEAR_OBJ, 11)}},
+        tac=MARTYRS_A,
+        revealed=(True, False),
+        facts=(("Martyrs:A:B", 3),),
+        last="RED-1",
+    )
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 2
+    assert s.mission.fact("Martyrs:A:B") == 1
+
+
+@pytest.mark.parametrize("tp", [1, 2])
+def test_martyrs_nothing_without_contest_or_in_the_first_turning_point(tp: int) -> None:
+    # TP2: RED-1 is far from B (no friendly contest), nothing scored and the token stays;
+    # TP1: RED-1 controls B, but no op scores in the first turning point.
+    x = 20.5 - NEAR_OBJ if tp == 1 else 5.0
+    s = game(
+        {"RED-1": {"at": (x, 11)}, "BLU-1": {"at": (28, 20)}},
+        tac=MARTYRS_A,
+        revealed=(True, False),
+        facts=(("Martyrs:A:B", 1),),
+        last="RED-1",
+        tp=tp,
+    )
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 0
+    assert s.mission.fact("Martyrs:A:B") == 1
