@@ -28,7 +28,7 @@ from engine.game.scenario import position, run
 from engine.game.state import Decision, MissionState
 from engine.game.tokens import Token
 from engine.geometry import Killzone
-from engine.missions.tac_ops import plant_banner
+from engine.missions.tac_ops import envoy, plant_banner
 from engine.teams.io import team_from_dict
 from tests.test_game_rules_common import R, of_kind, rect, roster, team_data
 
@@ -444,3 +444,145 @@ def test_martyrs_nothing_without_contest_or_in_the_first_turning_point(tp: int) 
     s, _ = end_tp(s, "RED-1")
     assert tac_vp(s, "A") == 0
     assert s.mission.fact("Martyrs:A:B") == 1
+
+
+# -------------------------------------------------------------------------------------------
+# Envoy
+# -------------------------------------------------------------------------------------------
+
+ENVOY_A = ("Envoy", "")
+
+
+def to_gambit(s: GameState, last: str) -> GameState:
+    """End the turning point with ``last``'s activation, then play the next Strategy phase
+    up to A's first Gambit step decision (A wins the roll-off 6-1 and takes initiative)."""
+    s, _ = end_tp(s, last)
+    s, _ = play(s, [], ["6,1"])
+    while isinstance(s.node, Decision) and s.node.kind == "initiative_card":
+        s, _ = s.apply("Pass")
+    s, _ = s.apply("Initiative A")
+    assert isinstance(s.node, Decision) and s.node.kind == "gambit" and s.node.player == "A"
+    return s
+
+
+def test_envoy_gambit_selects_an_envoy_and_reveals_the_op() -> None:
+    # In the Gambit step of TP2 A may select RED-1 or RED-2 (on the killzone) as its envoy,
+    # a strategic gambit (1.4): the op is revealed; no second envoy that turning point.
+    s = game(
+        {"RED-1": {"at": (5, 5)}, "RED-2": {"at": (5, 15)}, "BLU-1": {"at": (28, 20)}},
+        tac=ENVOY_A,
+        tp=1,
+        last="RED-1",
+    )
+    s = to_gambit(s, "RED-1")
+    uses = [a for a in s.legal_actions() if a.verb == "Use"]
+    assert uses == [
+        Action("Use", text="envoy", target="RED-1"),
+        Action("Use", text="envoy", target="RED-2"),
+    ]
+    s, ev = s.apply("Use envoy on RED-2")
+    assert s.mission.fact("Envoy:A") == "RED-2"
+    assert revealed(s, "A")
+    assert of_kind(ev, "envoy_selected")
+    s, _ = s.apply("Pass")  # B passes; A's turn again: no envoy offered any more
+    assert not [a for a in s.legal_actions() if a.verb == "Use"]
+    with pytest.raises(IllegalActionError, match="already selected an envoy"):
+        s.apply("Use envoy on RED-1")
+
+
+def test_envoy_not_one_selected_before_and_not_in_the_first_turning_point() -> None:
+    # RED-1 was the envoy in TP2: in TP3 only RED-2 may be selected. In TP1 nothing.
+    s = game(
+        {"RED-1": {"at": (5, 5)}, "RED-2": {"at": (5, 15)}, "BLU-1": {"at": (28, 20)}},
+        tac=ENVOY_A,
+        revealed=(True, False),
+        facts=(("Envoy:A:chosen", ("RED-1",)), ("Envoy:A:tp", 2)),
+        last="RED-1",
+    )
+    s = to_gambit(s, "RED-1")
+    assert [a.target for a in s.legal_actions() if a.verb == "Use"] == ["RED-2"]
+    with pytest.raises(IllegalActionError, match="earlier turning point"):
+        s.apply("Use envoy on RED-1")
+    s1 = game({"RED-1": {"at": (5, 5)}}, tac=ENVOY_A, tp=1)
+    assert envoy.ENVOY_GAMBIT.options(_w(s1), "A", {}) == []
+
+
+def test_envoy_ends_at_the_next_ready_step() -> None:
+    # RED-1 was the envoy in TP2; the Ready step of TP3 ends that.
+    s = game(
+        {"RED-1": {"at": (5, 5)}, "BLU-1": {"at": (28, 20)}},
+        tac=ENVOY_A,
+        revealed=(True, False),
+        facts=(("Envoy:A", "RED-1"), ("Envoy:A:chosen", ("RED-1",)), ("Envoy:A:tp", 2)),
+        last="RED-1",
+    )
+    s = to_gambit(s, "RED-1")
+    assert s.mission.fact("Envoy:A") is None
+
+
+def envoy_facts(op: str = "RED-1", tp: int = 2) -> tuple[tuple[str, Any], ...]:
+    return (("Envoy:A", op), ("Envoy:A:chosen", (op,)), ("Envoy:A:tp", tp))
+
+
+def test_envoy_scores_2vp_in_enemy_territory_unharmed() -> None:
+    # RED-1 wholly within B's territory (x >= 15 + R), no enemy within control range, no
+    # wounds lost: 2VP.
+    s = game(
+        {"RED-1": {"at": (20, 5)}, "BLU-1": {"at": (28, 20)}},
+        tac=ENVOY_A,
+        revealed=(True, False),
+        facts=envoy_facts(),
+        last="RED-1",
+    )
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 2
+
+
+def test_envoy_scores_1vp_after_losing_wounds() -> None:
+    # BLU-1 shoots the envoy RED-1 (10 wounds) for one critical hit (4 damage): it lives,
+    # stays in B's territory out of enemy control range, but lost wounds: 1VP.
+    s = game(
+        {
+            "RED-1": {"at": (20, 5)},
+            "BLU-1": {"at": (27, 5)},
+            "RED-2": {"at": (3, 20), "ready": False},
+        },
+        tac=ENVOY_A,
+        revealed=(True, False),
+        facts=envoy_facts(),
+        turn="B",
+    )
+    s, _ = play(
+        s,
+        [
+            "Activate BLU-1 engage",
+            "Shoot BLU-1 gun at RED-1",
+            "End activation",
+            "Activate RED-1 engage",
+            "End activation",
+        ],
+        ["6,1,1,1", "1,1,1"],
+    )
+    assert s.operative("RED-1").wounds == 6
+    assert tac_vp(s, "A") == 1
+
+
+@pytest.mark.parametrize(
+    ("red", "blu", "case"),
+    [
+        ((20, 5), (20 + 2 * R + 0.5, 5), "an enemy within control range"),
+        ((15.3, 5), (28, 20), "not wholly within enemy territory"),
+    ],
+)
+def test_envoy_scores_nothing_otherwise(
+    red: tuple[float, float], blu: tuple[float, float], case: str
+) -> None:
+    s = game(
+        {"RED-1": {"at": red}, "BLU-1": {"at": blu}},
+        tac=ENVOY_A,
+        revealed=(True, False),
+        facts=envoy_facts(),
+        last="RED-1",
+    )
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 0, case
