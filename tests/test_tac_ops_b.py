@@ -586,3 +586,51 @@ def test_envoy_scores_nothing_otherwise(
     )
     s, _ = end_tp(s, "RED-1")
     assert tac_vp(s, "A") == 0, case
+
+
+# -------------------------------------------------------------------------------------------
+# Rout
+# -------------------------------------------------------------------------------------------
+
+ROUT_A = ("Rout", "")
+
+
+def rout_shot(red_gap: float, target: str, **kw: Any) -> tuple[GameState, list[Event]]:
+    """RED-1, its base ``red_gap`` inches west of B's drop zone (x 24), shoots ``target``
+    at (22, 5) dead: four critical hits (16 damage), three failed saves."""
+    s = game({"RED-1": {"at": (24 - R - red_gap, 5)}, target: {"at": (22, 5)}}, tac=ROUT_A, **kw)
+    return play(s, ["Activate RED-1 engage", f"Shoot RED-1 gun at {target}"], KILL)
+
+
+def test_rout_kill_near_the_enemy_drop_zone_scores_1vp_and_reveals() -> None:
+    # RED-1 is 5" from B's drop zone (within 6") and incapacitates BLU-6 (Wounds 2): 1VP,
+    # and scoring reveals the op.
+    s, ev = rout_shot(5.0, "BLU-6")
+    assert s.operative("BLU-6").incapacitated
+    assert tac_vp(s, "A") == 1
+    assert revealed(s, "A")
+    assert of_kind(ev, "tac_op_revealed")[0]["why"] == "the first VP from Rout"
+
+
+def test_rout_kill_of_a_wounds_12_enemy_scores_2vp() -> None:
+    # BLU-5 (Captain) has Wounds 12: 2VP.
+    s, _ = rout_shot(5.0, "BLU-5")
+    assert s.operative("BLU-5").incapacitated
+    assert tac_vp(s, "A") == 2
+
+
+def test_rout_kill_far_from_the_enemy_drop_zone_scores_nothing() -> None:
+    # RED-1 is 6.5" from B's drop zone: no VP, and the op stays secret.
+    s, _ = rout_shot(6.5, "BLU-6")
+    assert s.operative("BLU-6").incapacitated
+    assert tac_vp(s, "A") == 0
+    assert not revealed(s, "A")
+
+
+def test_rout_at_most_2vp_per_turning_point() -> None:
+    # A already scored 1VP from Rout this turning point: the Captain's 2VP are capped to 1.
+    s = game({"RED-1": {"at": (24 - R - 5, 5)}, "BLU-5": {"at": (22, 5)}}, tac=ROUT_A)
+    scored = (("tac", 1, 0),)
+    s = attrs.evolve(s, mission=attrs.evolve(s.mission, vp=scored, tp_vp=scored))
+    s, _ = play(s, ["Activate RED-1 engage", "Shoot RED-1 gun at BLU-5"], KILL)
+    assert tac_vp(s, "A") == 2
