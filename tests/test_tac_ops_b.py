@@ -634,3 +634,110 @@ def test_rout_at_most_2vp_per_turning_point() -> None:
     s = attrs.evolve(s, mission=attrs.evolve(s.mission, vp=scored, tp_vp=scored))
     s, _ = play(s, ["Activate RED-1 engage", "Shoot RED-1 gun at BLU-5"], KILL)
     assert tac_vp(s, "A") == 2
+
+
+# -------------------------------------------------------------------------------------------
+# Sweep & Clear
+# -------------------------------------------------------------------------------------------
+
+SWEEP_A = ("Sweep & Clear", "")
+
+
+def test_sweep_swept_token_when_an_enemy_contesting_is_incapacitated_and_reveal() -> None:
+    # BLU-6 contests marker B (0.5" away); RED-1 shoots it dead: B gains A's Swept token
+    # (contest judged before removal) and the op is revealed.
+    s = game(
+        {"RED-1": {"at": (14, 5)}, "BLU-6": {"at": (20.5, 11 - NEAR_OBJ)}},
+        tac=SWEEP_A,
+    )
+    s, ev = play(s, ["Activate RED-1 engage", "Shoot RED-1 gun at BLU-6"], KILL)
+    assert s.operative("BLU-6").incapacitated
+    assert s.mission.fact("Sweep & Clear:A:swept") == ("B",)
+    assert revealed(s, "A")
+    assert of_kind(ev, "swept_token")
+
+
+def test_sweep_no_token_nor_reveal_when_the_enemy_did_not_contest() -> None:
+    # BLU-6 is 3" south of B: nothing gained, the op stays secret.
+    s = game(
+        {"RED-1": {"at": (14, 5)}, "BLU-6": {"at": (20.5, 11 - R - OR - 3)}},
+        tac=SWEEP_A,
+    )
+    s, _ = play(s, ["Activate RED-1 engage", "Shoot RED-1 gun at BLU-6"], KILL)
+    assert s.operative("BLU-6").incapacitated
+    assert s.mission.fact("Sweep & Clear:A:swept") is None
+    assert not revealed(s, "A")
+
+
+def test_sweep_clear_action_clears_a_controlled_marker_and_reveals() -> None:
+    # RED-1 controls the centre marker (0.5" from it, alone): Clear costs 1AP, the marker
+    # is cleared for the turning point and the op revealed; a second Clear there is refused.
+    s = game(
+        {"RED-1": {"at": (15 - NEAR_OBJ, 11)}, "RED-2": {"at": (15 + NEAR_OBJ, 11)}},
+        tac=SWEEP_A,
+    )
+    s, ev = play(s, ["Activate RED-1 engage", "Act RED-1 clear centre"])
+    assert s.mission.fact("Sweep & Clear:A:cleared") == ("centre",)
+    assert revealed(s, "A")
+    assert s.operative("RED-1").ap == 1
+    assert of_kind(ev, "marker_cleared")
+    s, _ = play(s, ["End activation", "Activate RED-2 engage"])
+    with pytest.raises(IllegalActionError, match="already cleared"):
+        s.apply("Act RED-2 clear centre")
+
+
+@pytest.mark.parametrize(
+    ("at", "tp", "why"),
+    [
+        ((15 - NEAR_OBJ, 11), 1, "first turning point"),
+        ((15 - R - OR - 2, 11), 2, "must control"),
+    ],
+)
+def test_sweep_clear_conditions(at: tuple[float, float], tp: int, why: str) -> None:
+    s = game({"RED-1": {"at": at}, "BLU-1": {"at": (28, 20)}}, tac=SWEEP_A, tp=tp)
+    s, _ = play(s, ["Activate RED-1 engage"])
+    with pytest.raises(IllegalActionError, match=why):
+        s.apply("Act RED-1 clear centre")
+
+
+def test_sweep_controlled_swept_marker_scores_1vp() -> None:
+    # B has A's Swept token and RED-1 controls B: 1VP.
+    s = game(
+        {"RED-1": {"at": (20.5 - NEAR_OBJ, 11)}, "BLU-1": {"at": (28, 20)}},
+        tac=SWEEP_A,
+        revealed=(True, False),
+        facts=(("Sweep & Clear:A:swept", ("B",)),),
+        last="RED-1",
+    )
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 1
+
+
+def test_sweep_controlled_swept_and_cleared_marker_scores_2vp() -> None:
+    # RED-1 clears B (which has A's Swept token) and controls it at the end: 2VP. The
+    # cleared state ends with the turning point.
+    s = game(
+        {"RED-1": {"at": (20.5 - NEAR_OBJ, 11)}, "BLU-1": {"at": (28, 20)}},
+        tac=SWEEP_A,
+        revealed=(True, False),
+        facts=(("Sweep & Clear:A:swept", ("B",)),),
+        last="RED-1",
+    )
+    s, _ = play(s, ["Activate RED-1 engage", "Act RED-1 clear b", "End activation"])
+    assert tac_vp(s, "A") == 2
+    assert s.mission.fact("Sweep & Clear:A:cleared") is None
+
+
+def test_sweep_uncontrolled_swept_marker_scores_nothing_and_tokens_go_at_ready_step() -> None:
+    # B has A's Swept token but BLU-5 (APL 3) out-controls RED-1 (APL 2): nothing. The
+    # token is gone after the next Ready step.
+    s = game(
+        {"RED-1": {"at": (20.5 - NEAR_OBJ, 11)}, "BLU-5": {"at": (20.5 + NEAR_OBJ, 11)}},
+        tac=SWEEP_A,
+        revealed=(True, False),
+        facts=(("Sweep & Clear:A:swept", ("B",)),),
+        last="RED-1",
+    )
+    s = to_gambit(s, "RED-1")
+    assert tac_vp(s, "A") == 0
+    assert s.mission.fact("Sweep & Clear:A:swept") is None
