@@ -741,3 +741,59 @@ def test_sweep_uncontrolled_swept_marker_scores_nothing_and_tokens_go_at_ready_s
     s = to_gambit(s, "RED-1")
     assert tac_vp(s, "A") == 0
     assert s.mission.fact("Sweep & Clear:A:swept") is None
+
+
+# -------------------------------------------------------------------------------------------
+# Dominate
+# -------------------------------------------------------------------------------------------
+
+DOMINATE_A = ("Dominate", "")
+
+
+def test_dominate_token_for_the_incapacitating_operative_and_reveal() -> None:
+    # RED-1 shoots BLU-6 dead: RED-1 gains a Dominate token and the op is revealed.
+    s = game({"RED-1": {"at": (14, 5)}, "BLU-6": {"at": (20, 5)}}, tac=DOMINATE_A)
+    s, ev = play(s, ["Activate RED-1 engage", "Shoot RED-1 gun at BLU-6"], KILL)
+    assert s.mission.fact("Dominate:A") == (("RED-1", 1),)
+    assert revealed(s, "A")
+    assert of_kind(ev, "dominate_token")
+
+
+def test_dominate_no_token_when_an_enemy_makes_the_kill() -> None:
+    # BLU-1 incapacitates RED-6: A (Dominate) gains nothing and its op stays secret.
+    s = game({"RED-6": {"at": (14, 5)}, "BLU-1": {"at": (20, 5)}}, tac=DOMINATE_A, turn="B")
+    s, _ = play(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at RED-6"], KILL)
+    assert s.operative("RED-6").incapacitated
+    assert s.mission.fact("Dominate:A") is None
+    assert not revealed(s, "A")
+
+
+def test_dominate_tokens_score_1vp_each_at_most_3vp_in_tp3() -> None:
+    # RED-1 and RED-2 hold 2 tokens each at the end of TP3: 4 tokens, but at most 3VP this
+    # turning point; RED-1's two go first (roster order), then one of RED-2's.
+    s = game(
+        {"RED-1": {"at": (5, 5)}, "RED-2": {"at": (5, 15)}, "BLU-1": {"at": (28, 20)}},
+        tac=DOMINATE_A,
+        revealed=(True, False),
+        facts=(("Dominate:A", (("RED-1", 2), ("RED-2", 2))),),
+        last="RED-1",
+        tp=3,
+    )
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 3
+    assert s.mission.fact("Dominate:A") == (("RED-2", 1),)
+
+
+def test_dominate_no_score_in_tp2_nor_from_incapacitated_operatives() -> None:
+    # TP2 does not score; in TP4 only RED-1's token scores: RED-2 is incapacitated.
+    facts = (("Dominate:A", (("RED-1", 1), ("RED-2", 1))),)
+    ops: dict[str, dict[str, Any]] = {"RED-1": {"at": (5, 5)}, "BLU-1": {"at": (28, 20)}}
+    s = game(ops, tac=DOMINATE_A, revealed=(True, False), facts=facts, last="RED-1")
+    s, _ = end_tp(s, "RED-1")
+    assert tac_vp(s, "A") == 0
+    s = game(ops, tac=DOMINATE_A, revealed=(True, False), facts=facts, last="RED-1", tp=4)
+    dead = tuple(
+        attrs.evolve(o, incapacitated=True) if o.id == "RED-2" else o for o in s.operatives
+    )
+    s, _ = end_tp(attrs.evolve(s, operatives=dead), "RED-1")
+    assert tac_vp(s, "A") == 1
