@@ -24,6 +24,7 @@ import pytest
 from engine.game import GameState, IllegalActionError
 from engine.game.actions import Action
 from engine.game.events import Event
+from engine.game.observation import observe
 from engine.game.scenario import position, run
 from engine.game.state import Decision, MissionState
 from engine.game.tokens import Token
@@ -374,6 +375,10 @@ def test_martyrs_no_token_nor_reveal_when_not_contesting() -> None:
     assert s.operative("RED-6").incapacitated
     assert s.mission.fact("Martyrs:A:B") is None
     assert not revealed(s, "A")
+    # What A noted (its fallen operatives) is kept from B: it would betray the secret op.
+    seen = observe(s, "B").mission
+    assert seen.tac_ops[0] == "?"
+    assert not [k for k, _ in seen.facts if "Martyrs" in k]
 
 
 def test_martyrs_only_the_first_incapacitation_of_an_operative() -> None:
