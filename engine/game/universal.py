@@ -17,9 +17,11 @@ Pick Up Marker  1    a marker it controls that can be picked up; not within enem
 Place Marker    1    carrying; not in the activation it picked the marker up
 ==============  ===  ======================================================================
 
-Every action at most once per activation (1.5). A counteraction (1.6) is one 1AP action for
-free with at most 2" of movement; it is not an activation. Heavy weapons (6): no Shoot after
-moving (except the move a ``Heavy (x only)`` allows) and no move after using one.
+Pick Up Marker also works on the markers rule modules offer (a mission marker of an op,
+:func:`rule_markers`). Every action at most once per activation (1.5). A counteraction (1.6)
+is one 1AP action for free with at most 2" of movement; it is not an activation. Heavy
+weapons (6): no Shoot after moving (except the move a ``Heavy (x only)`` allows) and no move
+after using one.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from engine.game.actions import (
 from engine.game.state import OperativeState
 from engine.game.work import Work
 from engine.geometry import Killzone, Objective, Placement, sight
+from engine.geometry.equipment import MARKER_DIAMETER_MM
 from engine.geometry.movement import (
     MoveError,
     ReachMemo,
@@ -55,6 +58,7 @@ from engine.teams.model import Weapon, WeaponProfile
 __all__ = [
     "ActivationFrame",
     "own_operative",
+    "rule_markers",
     "start_activation",
     "start_counteract",
     "start_free_action",
@@ -452,6 +456,10 @@ def iter_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Actio
         for m in w.markers:
             if _can_pick_up(w, o, m.name) is None:
                 yield Action("Pick up", op=o.id, text=m.name)
+        if not o.carrying:
+            for name, why in rule_markers(w, o):
+                if why is None:
+                    yield Action("Pick up", op=o.id, text=name.lower())
     if o.carrying and precheck(w, o, "Place marker", mode, in_cr) is None:
         yield Action("Place marker", op=o.id, point=(o.x, o.y, 0.0))
     if w.ctx.close_quarters:
@@ -488,6 +496,8 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
         shoot.start_shoot(w, o, a, mode)
     elif verb == "Fight":
         fight.start_fight(w, o, a, mode)
+    elif verb == "Pick up" and _rule_marker(w, o, a.text) is not None:
+        _pick_up_rule_marker(w, o, a, mode)
     elif verb == "Pick up":
         why = _can_pick_up(w, o, a.text)
         if why:
@@ -743,12 +753,54 @@ def _can_pick_up(w: Work, o: OperativeState, name: str) -> str | None:
     return None
 
 
+def rule_markers(w: Work, o: OperativeState) -> tuple[tuple[str, str | None], ...]:
+    """The markers other than the objective markers that rule modules let operatives pick up
+    with the Pick Up Marker action (3.2; a mission marker of an op), as ``(name, why)`` pairs
+    for operative ``o``: ``why`` is ``None`` when ``o`` may pick that marker up now (the
+    module judges control, 4.8, and its own conditions), else the reason naming the rule.
+
+    Rule modules add them through the *would* hook ``"pick_up_markers"``:
+    ``fn(w, pairs, op=o) -> pairs`` returns ``pairs`` with its own markers added. The core
+    then performs Pick Up Marker on such a marker as on an objective marker (AP, once per
+    activation, not within enemy control range, not while carrying one): ``o.carrying``
+    names it and ``marker_picked_up`` is emitted; Place Marker and the removal of an
+    incapacitated carrier put it down with ``marker_placed`` (``op``, ``marker``, ``x``,
+    ``y``), where the module that owns it notes its new position. Such a marker is 20 mm
+    (4.8: every marker but an objective marker)."""
+    if "pick_up_markers" not in w.ctx.hooks.would:
+        return ()
+    return tuple(w.would("pick_up_markers", (), op=o))
+
+
+def _rule_marker(w: Work, o: OperativeState, text: str) -> tuple[str, str | None] | None:
+    """The ``(name, why)`` pair of :func:`rule_markers` whose name is ``text`` (any case)."""
+    wanted = " ".join(text.lower().split())
+    return next((p for p in rule_markers(w, o) if p[0].lower() == wanted), None)
+
+
+def _pick_up_rule_marker(w: Work, o: OperativeState, a: Action, mode: str) -> None:
+    """Pick Up Marker (3.2) on a marker a rule module offers (:func:`rule_markers`)."""
+    found = _rule_marker(w, o, a.text)
+    assert found is not None
+    name, why = found
+    if why is None and o.carrying:
+        why = f"{o.id} already carries a marker (3.2)"
+    if why is not None:
+        raise _illegal(why)
+    spend(w, o, "Pick up", mode)
+    w.set_op(o.id, carrying=name)
+    w.emit("marker_picked_up", op=o.id, marker=name)
+
+
 def _check_marker_spot(w: Work, o: OperativeState, point: tuple[float, float, float]) -> None:
     if not o.carrying:
         raise _illegal(f"{o.id} carries no marker (3.2 Place Marker)")
     x, y, _ = point
-    obj = Objective(o.carrying, (x, y))
-    if not sight.objective_in_control_range(w.kz, w.place(o), obj):
+    if any(m.name == o.carrying for m in w.markers):
+        within = sight.objective_in_control_range(w.kz, w.place(o), Objective(o.carrying, (x, y)))
+    else:  # a marker of a rule module (rule_markers): 20 mm (4.8)
+        within = sight.marker_in_control_range(w.kz, w.place(o), (x, y), MARKER_DIAMETER_MM)
+    if not within:
         raise _illegal(f"the marker must be placed within {o.id}'s control range (3.2)")
 
 
