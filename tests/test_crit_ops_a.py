@@ -1,0 +1,156 @@
+"""Crit ops Loot, Transmission, Orb, Stake Claim and Energy Cells (``rules/KT24.md`` 8.3,
+Approved Ops 2025): one test per mission action and per scoring condition.
+
+Positions are on the OPS killzone: 30" x 22", no terrain, drop zones A (x 0-6) and B
+(x 24-30), and the pack's three objective markers on the line y = 11: ``A`` at x 8 (player
+A's), ``centre`` at x 15 and ``B`` at x 22 (player B's). Test operatives (from
+``test_game_rules_common``) have 32 mm bases (radius R = 0.63", APL 2; the Captain APL 3);
+an objective marker is 40 mm (radius 0.79"), so an operative whose centre is 1.5" from a
+marker's centre is 0.08" from it: it contests the marker (4.8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from engine.game import GameOptions, GameState, IllegalActionError
+from engine.geometry import Killzone
+from tests.test_game_rules_common import kinds, of_kind, play, pos, rect
+from tests.test_game_rules_sequence import strategy
+
+OPS: Killzone = Killzone.from_dict(
+    {
+        "name": "ops",
+        "features": [],
+        "drop_zones": {"A": rect(0, 0, 6, 22), "B": rect(24, 0, 30, 22)},
+        "objectives": [
+            {"name": "A", "position": [8, 11]},
+            {"name": "centre", "position": [15, 11]},
+            {"name": "B", "position": [22, 11]},
+        ],
+    },
+    "ops",
+)
+MARKER_X = {"A": 8.0, "centre": 15.0, "B": 22.0}
+
+
+def at(marker: str, dx: float = 1.5, dy: float = 0.0) -> tuple[float, float]:
+    """A spot ``dx``/``dy`` from ``marker``'s centre (default: contesting it)."""
+    return (MARKER_X[marker] + dx, 11.0 + dy)
+
+
+FAR_A = (2.0, 20.0)  # in A's drop zone, far from every marker
+FAR_B = (28.0, 20.0)  # in B's drop zone, far from every marker
+
+
+def crit(op: str, operatives: Mapping[str, Mapping[str, Any]], tp: int = 2, **kw: Any) -> GameState:
+    """A Firefight-phase position of turning point ``tp`` with the crit op ``op``."""
+    return pos(operatives, kz=OPS, tp=tp, options=GameOptions(crit_op=op), **kw)
+
+
+def crit_vp(s: GameState) -> tuple[int, int]:
+    """The crit op VP of A and B in the battle."""
+    return (s.mission.op_vp("crit", "A"), s.mission.op_vp("crit", "B"))
+
+
+def acts(s: GameState, word: str) -> list[str]:
+    """The legal ``Act`` actions whose notation contains ``word``."""
+    return [str(a) for a in s.legal_actions() if str(a).startswith("Act") and word in str(a)]
+
+
+def end_tp(s: GameState, *ops: str) -> tuple[GameState, list[Any]]:
+    """Each of ``ops`` (alternating players, in order) activates and ends its activation at
+    once; the turning point then ends."""
+    events: list[Any] = []
+    for op in ops:
+        s, ev = play(s, [f"Activate {op} engage", "End activation"])
+        events += ev
+    return s, events
+
+
+# -------------------------------------------------------------------------------------------
+# Loot
+# -------------------------------------------------------------------------------------------
+
+
+def test_loot_action_loots_a_controlled_marker_and_scores_1vp() -> None:
+    # RED-1 controls marker A (it alone contests it); Loot: 1AP, 1VP at once.
+    s = crit("loot", {"RED-1": {"at": at("A")}, "BLU-1": {"at": FAR_B}})
+    s, _ = play(s, ["Activate RED-1 engage"])
+    assert acts(s, "loot") == ["Act RED-1 loot a"]
+    s, ev = play(s, ["Act RED-1 loot a"])
+    assert of_kind(ev, "marker_looted")[0]["marker"] == "A"
+    assert crit_vp(s) == (1, 0)
+    assert s.operative("RED-1").ap == 1  # APL 2 - 1AP
+
+
+def test_loot_needs_a_controlled_marker() -> None:
+    # RED-1 (APL 2) and BLU-4 (APL 2) both contest the centre: equal APL, nobody controls it.
+    s = crit("loot", {"RED-1": {"at": at("centre", -1.5)}, "BLU-4": {"at": at("centre")}})
+    s, _ = play(s, ["Activate RED-1 engage"])
+    assert acts(s, "loot") == []
+    with pytest.raises(IllegalActionError, match="must control objective marker centre"):
+        play(s, ["Act RED-1 loot centre"])
+
+
+def test_loot_not_within_control_range_of_an_enemy() -> None:
+    # RED-5 (Captain, APL 3) controls the centre, but BLU-1 is within its control range.
+    s = crit(
+        "loot", {"RED-5": {"at": at("centre", -1.5)}, "BLU-1": {"at": at("centre", -1.5, 1.6)}}
+    )
+    s, _ = play(s, ["Activate RED-5 engage"])
+    with pytest.raises(IllegalActionError, match="control range of an enemy"):
+        play(s, ["Act RED-5 loot centre"])
+
+
+def test_loot_not_in_the_first_turning_point() -> None:
+    s = crit("loot", {"RED-1": {"at": at("A")}, "BLU-1": {"at": FAR_B}}, tp=1)
+    s, _ = play(s, ["Activate RED-1 engage"])
+    assert acts(s, "loot") == []
+    with pytest.raises(IllegalActionError, match="first turning point"):
+        play(s, ["Act RED-1 loot a"])
+
+
+def test_loot_only_when_loot_is_the_crit_op() -> None:
+    s = crit("secure", {"RED-1": {"at": at("A")}, "BLU-1": {"at": FAR_B}})
+    s, _ = play(s, ["Activate RED-1 engage"])
+    with pytest.raises(IllegalActionError, match="not the crit op"):
+        play(s, ["Act RED-1 loot a"])
+
+
+def test_loot_each_marker_once_per_turning_point_by_either_player() -> None:
+    # RED-1 loots A; RED-2, also controlling A, cannot loot it again this turning point.
+    ops = {"RED-1": {"at": at("A")}, "RED-2": {"at": at("A", -1.5)}, "BLU-1": {"at": FAR_B}}
+    s = crit("loot", ops)
+    s, _ = play(s, ["Activate RED-1 engage", "Act RED-1 loot a", "End activation"])
+    s, _ = play(s, ["Activate BLU-1 engage", "End activation", "Activate RED-2 engage"])
+    assert acts(s, "loot") == []
+    with pytest.raises(IllegalActionError, match="already been looted this turning point"):
+        play(s, ["Act RED-2 loot a"])
+    # In the next turning point marker A can be looted again.
+    s, _ = play(s, ["End activation"])
+    s = strategy(s)
+    s, _ = play(s, ["Activate RED-2 engage", "Act RED-2 loot a"])
+    assert crit_vp(s) == (2, 0)
+
+
+def test_loot_scores_at_most_2vp_per_turning_point() -> None:
+    # Three Loots in one turning point (markers A, centre, B): 1 + 1 + 0 = 2VP (the cap); the
+    # third still loots marker B.
+    ops = {
+        "RED-1": {"at": at("A")},
+        "RED-2": {"at": at("centre")},
+        "RED-3": {"at": at("B", -1.5)},
+        "BLU-1": {"at": FAR_B},
+    }
+    s = crit("loot", ops)
+    s, _ = play(s, ["Activate RED-1 engage", "Act RED-1 loot a", "End activation"])
+    s, _ = play(s, ["Activate BLU-1 engage", "End activation"])
+    s, _ = play(s, ["Activate RED-2 engage", "Act RED-2 loot centre", "End activation"])
+    s, ev = play(s, ["Pass", "Activate RED-3 engage", "Act RED-3 loot b"])  # B: no counteraction
+    assert crit_vp(s) == (2, 0)
+    assert "vp_scored" not in kinds(ev)
+    assert of_kind(ev, "marker_looted")[0]["marker"] == "B"
