@@ -154,3 +154,68 @@ def test_loot_scores_at_most_2vp_per_turning_point() -> None:
     assert crit_vp(s) == (2, 0)
     assert "vp_scored" not in kinds(ev)
     assert of_kind(ev, "marker_looted")[0]["marker"] == "B"
+
+
+# -------------------------------------------------------------------------------------------
+# Transmission
+# -------------------------------------------------------------------------------------------
+
+
+def test_initiate_transmission_makes_a_controlled_marker_transmit() -> None:
+    s = crit("transmission", {"RED-1": {"at": at("A")}, "BLU-1": {"at": FAR_B}})
+    s, _ = play(s, ["Activate RED-1 engage"])
+    assert acts(s, "transmission") == ["Act RED-1 initiate transmission a"]
+    s, ev = play(s, ["Act RED-1 initiate transmission a"])
+    assert of_kind(ev, "transmission_initiated")[0]["marker"] == "A"
+    assert s.mission.fact("Transmission:A") == 2
+    assert crit_vp(s) == (0, 0)  # it scores at the end of the turning point
+    # Already transmitting: not again this turning point.
+    assert acts(s, "transmission") == []
+
+
+def test_transmission_scores_1vp_each_for_controlling_a_transmitting_marker() -> None:
+    # A controls transmitting marker A, B controls transmitting marker B: 1VP each, and
+    # neither controls more transmitting markers than the other.
+    ops = {"RED-1": {"at": at("A")}, "BLU-1": {"at": at("B")}}
+    s = crit("transmission", ops)
+    s, _ = play(s, ["Activate RED-1 engage", "Act RED-1 initiate transmission a"])
+    s, _ = play(s, ["End activation", "Activate BLU-1 engage", "Act BLU-1 initiate transmission b"])
+    s, ev = play(s, ["End activation"])
+    assert "turning_point_ending" in kinds(ev)
+    assert crit_vp(s) == (1, 1)
+
+
+def test_transmission_scores_1vp_more_for_controlling_more_transmitting_markers() -> None:
+    # A controls two transmitting markers (A, centre), B one (B): A 1 + 1 = 2VP, B 1VP.
+    ops = {"RED-1": {"at": at("A")}, "RED-2": {"at": at("centre")}, "BLU-1": {"at": at("B")}}
+    s = crit("transmission", ops)
+    s, _ = play(s, ["Activate RED-1 engage", "Act RED-1 initiate transmission a"])
+    s, _ = play(s, ["End activation", "Activate BLU-1 engage", "Act BLU-1 initiate transmission b"])
+    s, _ = play(s, ["End activation", "Activate RED-2 engage"])
+    s, _ = play(s, ["Act RED-2 initiate transmission centre", "End activation"])
+    assert crit_vp(s) == (2, 1)
+
+
+def test_transmission_scores_for_the_controller_not_for_who_initiated_it() -> None:
+    # A makes the centre transmit, then B's Captain (APL 3) takes control of it: B scores
+    # 1 + 1 = 2VP, A nothing.
+    ops = {"RED-1": {"at": at("centre", -1.5)}, "BLU-5": {"at": at("centre", 3.0)}}
+    s = crit("transmission", ops)
+    s, _ = play(s, ["Activate RED-1 engage", "Act RED-1 initiate transmission centre"])
+    s, _ = play(s, ["End activation", "Activate BLU-5 engage", "Reposition BLU-5 to 16.5,11"])
+    s, _ = play(s, ["End activation"])
+    assert crit_vp(s) == (0, 2)
+
+
+def test_transmission_ends_at_the_start_of_the_next_turning_point() -> None:
+    ops = {"RED-1": {"at": at("A")}, "BLU-1": {"at": FAR_B}}
+    s = crit("transmission", ops)
+    s, _ = play(s, ["Activate RED-1 engage", "Act RED-1 initiate transmission a"])
+    s, _ = end_tp(play(s, ["End activation"])[0], "BLU-1")
+    assert crit_vp(s) == (2, 0)  # any, and more than B's none
+    s = strategy(s)
+    assert s.tp == 3 and s.mission.fact("Transmission:A") is None
+    # RED-1 still controls marker A at the end of turning point 3, but it no longer
+    # transmits: nothing more is scored.
+    s, _ = end_tp(s, "RED-1", "BLU-1")
+    assert crit_vp(s) == (2, 0)
