@@ -219,3 +219,70 @@ def test_transmission_ends_at_the_start_of_the_next_turning_point() -> None:
     # transmits: nothing more is scored.
     s, _ = end_tp(s, "RED-1", "BLU-1")
     assert crit_vp(s) == (2, 0)
+
+
+# -------------------------------------------------------------------------------------------
+# Orb
+# -------------------------------------------------------------------------------------------
+
+
+def test_orb_token_starts_on_the_centre_marker() -> None:
+    s = crit("orb", {"RED-1": {"at": FAR_A}, "BLU-1": {"at": FAR_B}})
+    assert s.mission.fact("Orb:token") == "centre"
+
+
+def test_move_orb_from_the_centre_to_either_players_marker() -> None:
+    # RED-1 controls the centre, which has the Orb token: it may move it to marker A or B.
+    s = crit("orb", {"RED-1": {"at": at("centre")}, "BLU-1": {"at": FAR_B}})
+    s, _ = play(s, ["Activate RED-1 engage"])
+    assert acts(s, "orb") == ["Act RED-1 move orb a", "Act RED-1 move orb b"]
+    with pytest.raises(IllegalActionError, match="can move to a, b"):
+        play(s, ["Act RED-1 move orb centre"])
+    s, ev = play(s, ["Act RED-1 move orb b"])
+    assert s.mission.fact("Orb:token") == "B"
+    assert of_kind(ev, "orb_moved")[0]["origin"] == "centre"
+    assert s.operative("RED-1").ap == 1
+
+
+def test_move_orb_from_a_players_marker_back_to_the_centre() -> None:
+    # RED-1 moves the token from the centre to A; RED-2, controlling A, may only move it back.
+    ops = {"RED-1": {"at": at("centre")}, "RED-2": {"at": at("A")}, "BLU-1": {"at": FAR_B}}
+    s = crit("orb", ops)
+    s, _ = play(s, ["Activate RED-1 engage", "Act RED-1 move orb a", "End activation"])
+    s, _ = play(s, ["Activate BLU-1 engage", "End activation", "Activate RED-2 engage"])
+    assert acts(s, "orb") == ["Act RED-2 move orb centre"]
+    s, _ = play(s, ["Act RED-2 move orb centre"])
+    assert s.mission.fact("Orb:token") == "centre"
+
+
+def test_move_orb_needs_control_of_the_marker_with_the_orb() -> None:
+    # RED-1 controls marker A, but the token is on the centre.
+    s = crit("orb", {"RED-1": {"at": at("A")}, "BLU-1": {"at": FAR_B}})
+    s, _ = play(s, ["Activate RED-1 engage"])
+    assert acts(s, "orb") == []
+    with pytest.raises(IllegalActionError, match="must control objective marker centre"):
+        play(s, ["Act RED-1 move orb a"])
+
+
+def test_move_orb_not_in_the_first_turning_point() -> None:
+    s = crit("orb", {"RED-1": {"at": at("centre")}, "BLU-1": {"at": FAR_B}}, tp=1)
+    s, _ = play(s, ["Activate RED-1 engage"])
+    with pytest.raises(IllegalActionError, match="first turning point"):
+        play(s, ["Act RED-1 move orb a"])
+
+
+def test_orb_scores_1vp_per_controlled_marker_without_the_orb() -> None:
+    # The token is on the centre. A controls A and the centre: 1VP (the centre has the Orb);
+    # B controls B: 1VP.
+    ops = {"RED-1": {"at": at("A")}, "RED-2": {"at": at("centre")}, "BLU-1": {"at": at("B")}}
+    s, _ = end_tp(crit("orb", ops), "RED-1", "BLU-1", "RED-2")
+    assert crit_vp(s) == (1, 1)
+
+
+def test_orb_moved_away_lets_both_controlled_markers_score() -> None:
+    # A moves the token from the centre to B's marker, which B controls: A's markers A and
+    # centre score 2VP, B's marker B (with the Orb) nothing.
+    ops = {"RED-1": {"at": at("A")}, "RED-2": {"at": at("centre")}, "BLU-1": {"at": at("B")}}
+    s, _ = end_tp(crit("orb", ops), "RED-1", "BLU-1")
+    s, _ = play(s, ["Activate RED-2 engage", "Act RED-2 move orb b", "End activation"])
+    assert crit_vp(s) == (2, 0)
