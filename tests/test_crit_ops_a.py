@@ -16,9 +16,13 @@ from typing import Any
 
 import pytest
 
-from engine.game import GameOptions, GameState, IllegalActionError
+from engine.agents import RandomAgent
+from engine.game import Decision, GameOptions, GameState, IllegalActionError, new_game
+from engine.game.drivers import SeededDice
+from engine.game.drivers import play as play_out
+from engine.game.events import Event
 from engine.geometry import Killzone
-from tests.test_game_rules_common import kinds, of_kind, play, pos, rect
+from tests.test_game_rules_common import BLU, RED, kinds, of_kind, play, pos, rect, roster
 from tests.test_game_rules_sequence import strategy
 
 OPS: Killzone = Killzone.from_dict(
@@ -59,6 +63,18 @@ def crit_vp(s: GameState) -> tuple[int, int]:
 def acts(s: GameState, word: str) -> list[str]:
     """The legal ``Act`` actions whose notation contains ``word``."""
     return [str(a) for a in s.legal_actions() if str(a).startswith("Act") and word in str(a)]
+
+
+def random_battle(op: str, seed: int) -> tuple[GameState, list[Event]]:
+    """A whole battle of three Troopers a side on OPS with the crit op ``op``, random agents
+    and seeded dice; the final state and every event."""
+    s = new_game(
+        OPS, roster(RED, ["Trooper"] * 3), roster(BLU, ["Trooper"] * 3), GameOptions(crit_op=op)
+    )
+    events: list[Event] = []
+    agents = {"A": RandomAgent(2 * seed + 1), "B": RandomAgent(2 * seed + 2)}
+    s = play_out(s, agents, SeededDice(seed), on_step=lambda *step: events.extend(step[4]))
+    return s, events
 
 
 def end_tp(s: GameState, *ops: str) -> tuple[GameState, list[Any]]:
@@ -286,3 +302,111 @@ def test_orb_moved_away_lets_both_controlled_markers_score() -> None:
     s, _ = end_tp(crit("orb", ops), "RED-1", "BLU-1")
     s, _ = play(s, ["Activate RED-2 engage", "Act RED-2 move orb b", "End activation"])
     assert crit_vp(s) == (2, 0)
+
+
+# -------------------------------------------------------------------------------------------
+# Stake Claim
+# -------------------------------------------------------------------------------------------
+
+
+def claims(s: GameState, a: str, b: str) -> GameState:
+    """From the end of a turning point: the next Strategy phase (A wins initiative), A then
+    B stake their claims (``"centre control"``), every gambit passed."""
+    s = strategy(s)
+    assert s.node == Decision("A", "stake claim")
+    s, _ = play(s, [f"Op claim {a}", f"Op claim {b}"])
+    while isinstance(s.node, Decision) and s.node.kind == "gambit":
+        s, _ = s.apply("Pass")
+    return s
+
+
+def test_stake_claim_each_player_selects_a_marker_and_a_claim_initiative_first() -> None:
+    s, _ = end_tp(
+        crit("stake claim", {"RED-1": {"at": FAR_A}, "BLU-1": {"at": FAR_B}}), "RED-1", "BLU-1"
+    )
+    s = strategy(s)  # turning point 3; A has initiative
+    assert s.node == Decision("A", "stake claim")
+    assert [str(a) for a in s.legal_actions()] == [
+        "Op claim a control",
+        "Op claim a uncontested",
+        "Op claim b control",
+        "Op claim b uncontested",
+        "Op claim centre control",
+        "Op claim centre uncontested",
+    ]
+    s, ev = play(s, ["Op claim centre control"])
+    assert s.node == Decision("B", "stake claim")
+    s, ev2 = play(s, ["Op claim a uncontested"])
+    staked = [(e["player"], e["marker"], e["claim"]) for e in of_kind(ev + ev2, "claim_staked")]
+    assert staked == [("A", "centre", "control"), ("B", "A", "uncontested")]
+    assert s.node == Decision("A", "gambit")
+    # The claims are public: both players' facts are in the open mission state.
+    assert s.mission.fact("Stake Claim:B:claim") == (3, "A", "uncontested")
+
+
+def test_stake_claim_each_marker_at_most_once_per_battle() -> None:
+    ops = {"RED-1": {"at": FAR_A}, "BLU-1": {"at": FAR_B}}
+    s, _ = end_tp(crit("stake claim", ops), "RED-1", "BLU-1")
+    s = claims(s, "centre control", "centre control")
+    s, _ = end_tp(s, "RED-1", "BLU-1")
+    s = strategy(s)  # turning point 4: the centre is no longer A's to select
+    assert [str(a) for a in s.legal_actions()] == [
+        "Op claim a control",
+        "Op claim a uncontested",
+        "Op claim b control",
+        "Op claim b uncontested",
+    ]
+    with pytest.raises(IllegalActionError, match="not selected yet"):
+        play(s, ["Op claim centre uncontested"])
+
+
+def test_stake_claim_scores_1vp_for_controlling_more_markers() -> None:
+    # Turning point 2 (no claim yet): A controls A and the centre, B controls B: A 1VP.
+    ops = {"RED-1": {"at": at("A")}, "RED-2": {"at": at("centre")}, "BLU-1": {"at": at("B")}}
+    s, _ = end_tp(crit("stake claim", ops), "RED-1", "BLU-1", "RED-2")
+    assert crit_vp(s) == (1, 0)
+
+
+def test_stake_claim_control_claim_true_scores_1vp() -> None:
+    # A claims it will control marker A and does; B claims control of the centre, which
+    # nobody controls. A and B control one marker each: no VP for more markers.
+    ops = {"RED-1": {"at": at("A")}, "BLU-1": {"at": at("B")}}
+    s, _ = end_tp(crit("stake claim", ops), "RED-1", "BLU-1")
+    assert crit_vp(s) == (0, 0)
+    s = claims(s, "a control", "centre control")
+    s, _ = end_tp(s, "RED-1", "BLU-1")
+    assert crit_vp(s) == (1, 0)
+
+
+def test_stake_claim_uncontested_claim_true_scores_1vp() -> None:
+    # B claims A's operatives will not contest the centre (nobody does); A claims B's
+    # operatives will not contest marker B, but BLU-1 does.
+    ops = {"RED-1": {"at": at("A")}, "BLU-1": {"at": at("B")}}
+    s, _ = end_tp(crit("stake claim", ops), "RED-1", "BLU-1")
+    s = claims(s, "b uncontested", "centre uncontested")
+    s, _ = end_tp(s, "RED-1", "BLU-1")
+    assert crit_vp(s) == (0, 1)
+
+
+def test_stake_claim_scores_at_most_2vp_per_turning_point() -> None:
+    # A controls two markers to B's one (1VP) and its control claim on marker A is true (1VP):
+    # 2VP, the turning point's most.
+    ops = {"RED-1": {"at": at("A")}, "RED-2": {"at": at("centre")}, "BLU-1": {"at": at("B")}}
+    s, _ = end_tp(crit("stake claim", ops), "RED-1", "BLU-1", "RED-2")
+    s = claims(s, "a control", "a control")
+    s, _ = end_tp(s, "RED-1", "BLU-1", "RED-2")
+    assert crit_vp(s) == (1 + 2, 0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_stake_claim_every_marker_claimed_once_in_turning_points_2_to_4(seed: int) -> None:
+    s, events = random_battle("stake claim", seed)
+    assert s.is_terminal
+    for p in ("A", "B"):
+        mine = [(e["tp"], e["marker"]) for e in of_kind(events, "claim_staked") if e["player"] == p]
+        assert [tp for tp, _ in mine] == [2, 3, 4]
+        assert sorted(m for _, m in mine) == ["A", "B", "centre"]
+    # Initiative first: in each turning point the first claim is the initiative player's.
+    initiative = {e["tp"]: e["player"] for e in of_kind(events, "initiative_decided")}
+    firsts = of_kind(events, "claim_staked")[::2]
+    assert [e["player"] for e in firsts] == [initiative[tp] for tp in (2, 3, 4)]
