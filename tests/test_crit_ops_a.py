@@ -21,6 +21,8 @@ from engine.game import Decision, GameOptions, GameState, IllegalActionError, ne
 from engine.game.drivers import SeededDice
 from engine.game.drivers import play as play_out
 from engine.game.events import Event
+from engine.game.state import Effect
+from engine.game.work import Work
 from engine.geometry import Killzone
 from tests.test_game_rules_common import BLU, RED, kinds, of_kind, play, pos, rect, roster
 from tests.test_game_rules_sequence import strategy
@@ -410,3 +412,113 @@ def test_stake_claim_every_marker_claimed_once_in_turning_points_2_to_4(seed: in
     initiative = {e["tp"]: e["player"] for e in of_kind(events, "initiative_decided")}
     firsts = of_kind(events, "claim_staked")[::2]
     assert [e["player"] for e in firsts] == [initiative[tp] for tp in (2, 3, 4)]
+
+
+# -------------------------------------------------------------------------------------------
+# Energy Cells
+# -------------------------------------------------------------------------------------------
+
+
+def pick_ups(s: GameState) -> list[str]:
+    return [str(a) for a in s.legal_actions() if a.verb == "Pick up"]
+
+
+def test_energy_cells_no_pick_up_in_the_first_turning_point_nor_in_other_crit_ops() -> None:
+    s = crit("energy cells", {"RED-5": {"at": at("A")}, "BLU-1": {"at": FAR_B}}, tp=1)
+    s, _ = play(s, ["Activate RED-5 engage"])
+    assert pick_ups(s) == []
+    with pytest.raises(IllegalActionError, match="cannot be picked up in this mission"):
+        play(s, ["Pick up RED-5 a"])
+    # Nor under another crit op, in any turning point.
+    s = crit("loot", {"RED-5": {"at": at("A")}, "BLU-1": {"at": FAR_B}}, tp=4)
+    s, _ = play(s, ["Activate RED-5 engage"])
+    assert pick_ups(s) == []
+
+
+def test_energy_cells_pick_up_costs_2ap_more_in_turning_point_2() -> None:
+    # 1AP + 2AP = 3AP: the Trooper (APL 2) cannot afford it, the Captain (APL 3) can.
+    ops = {"RED-1": {"at": at("A")}, "RED-5": {"at": at("centre")}, "BLU-1": {"at": FAR_B}}
+    s = crit("energy cells", ops)
+    s, _ = play(s, ["Activate RED-1 engage"])
+    assert pick_ups(s) == []
+    with pytest.raises(IllegalActionError, match="costs 3AP"):
+        play(s, ["Pick up RED-1 a"])
+    s, _ = play(s, ["End activation", "Activate BLU-1 engage", "End activation"])
+    s, _ = play(s, ["Activate RED-5 engage"])
+    assert pick_ups(s) == ["Pick up RED-5 centre"]
+    s, ev = play(s, ["Pick up RED-5 centre"])
+    assert "marker_picked_up" in kinds(ev)
+    assert s.operative("RED-5").ap == 0 and s.operative("RED-5").carrying == "centre"
+
+
+def test_energy_cells_pick_up_costs_1ap_more_in_turning_point_3() -> None:
+    s = crit("energy cells", {"RED-1": {"at": at("A")}, "BLU-1": {"at": FAR_B}}, tp=3)
+    s, _ = play(s, ["Activate RED-1 engage", "Pick up RED-1 a"])
+    assert s.operative("RED-1").ap == 0  # APL 2 - (1 + 1)AP
+
+
+def test_energy_cells_pick_up_costs_the_printed_1ap_in_turning_point_4() -> None:
+    s = crit("energy cells", {"RED-1": {"at": at("A")}, "BLU-1": {"at": FAR_B}}, tp=4)
+    s, _ = play(s, ["Activate RED-1 engage", "Pick up RED-1 a"])
+    assert s.operative("RED-1").ap == 1
+
+
+@pytest.mark.parametrize(("tp", "allowed"), [(3, False), (4, True)])
+def test_energy_cells_pick_up_with_added_ap_cannot_be_free(tp: int, allowed: bool) -> None:
+    # A counteraction costs nothing (1.6): Pick Up Marker with added AP (turning point 3) is
+    # not allowed as one; in turning point 4 (no added AP) it is.
+    ops = {
+        "RED-1": {"at": at("A"), "ready": False},
+        "BLU-1": {"at": FAR_B},
+        "BLU-2": {"at": (28.0, 2.0)},
+    }
+    s = crit("energy cells", ops, tp=tp, turn="B")
+    s, _ = play(s, ["Activate BLU-1 engage", "End activation", "Counteract RED-1"])
+    assert (pick_ups(s) == ["Pick up RED-1 A"]) is allowed
+    if not allowed:
+        with pytest.raises(IllegalActionError, match="cannot be free"):
+            play(s, ["Pick up RED-1 a"])
+
+
+@pytest.mark.parametrize(("tp", "ap_left"), [(3, 1), (4, 3)])
+def test_energy_cells_pick_up_with_added_ap_ignores_a_free_action_effect(
+    tp: int, ap_left: int
+) -> None:
+    # An effect lets the Captain RED-5 (APL 3) Pick Up Marker for 0AP in this activation
+    # (3.1). In turning point 4 it does (3AP left, the effect used up); in turning point 3
+    # Pick Up Marker costs 1 + 1AP and cannot be free: RED-5 pays 2AP and the effect stays.
+    s = crit("energy cells", {"RED-5": {"at": at("A")}, "BLU-1": {"at": FAR_B}}, tp=tp)
+    s, _ = play(s, ["Activate RED-5 engage"])
+    w = Work(s)
+    w.node = s.node
+    w.effects.append(Effect("free_action", "RED-5", "end_activation", "RED-5", detail="Pick up"))
+    s, _ = play(w.freeze(), ["Pick up RED-5 a"])
+    assert s.operative("RED-5").ap == ap_left
+    assert len(s.effects) == (1 if tp == 3 else 0)
+
+
+def test_energy_cells_scores_1vp_for_controlling_more_markers() -> None:
+    # A controls A and the centre, B controls B: A 1VP at the end of turning point 2.
+    ops = {"RED-1": {"at": at("A")}, "RED-2": {"at": at("centre")}, "BLU-1": {"at": at("B")}}
+    s, _ = end_tp(crit("energy cells", ops), "RED-1", "BLU-1", "RED-2")
+    assert crit_vp(s) == (1, 0)
+
+
+def test_energy_cells_scores_1vp_per_marker_carried_at_the_end_of_the_battle() -> None:
+    # Turning point 4: A carries A and the centre, B carries B. A carried marker is controlled
+    # by its carrier (4.8): A controls two to B's one, 1VP; at the end of the battle A
+    # carries two markers, 2VP, and B one, 1VP.
+    ops = {
+        "RED-1": {"at": FAR_A, "carrying": "A"},
+        "RED-2": {"at": (2.0, 2.0), "carrying": "centre"},
+        "BLU-1": {"at": FAR_B, "carrying": "B"},
+    }
+    s, ev = end_tp(crit("energy cells", ops, tp=4), "RED-1", "BLU-1", "RED-2")
+    assert s.is_terminal
+    assert crit_vp(s) == (1 + 2, 1)
+    why = [e["why"] for e in of_kind(ev, "vp_scored")]
+    assert why == [
+        "Energy Cells: more objective markers",
+        "Energy Cells: carrying A, centre",
+        "Energy Cells: carrying B",
+    ]

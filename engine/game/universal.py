@@ -11,7 +11,8 @@ Charge          1    Move +2"; Engage; not within enemy control range; not with 
                      Dash or Fall Back
 Shoot           1    Engage (or a Silent weapon); not within enemy control range
 Fight           1    an enemy within control range
-Pick Up Marker  1    a marker it controls that can be picked up; not within enemy control
+Pick Up Marker  1    a marker it controls that can be picked up (by the game option, or
+                     as a rule allows: ``would_allow_pick_up``); not within enemy control
                      range; not already carrying (nor forbidden by a rule module through
                      the ``would_forbid_pick_up`` hook: ``op``, ``marker``; returns why)
 Place Marker    1    carrying; not in the activation it picked the marker up
@@ -339,19 +340,46 @@ def _free_mode(mode: str) -> bool:
     return mode == "free"
 
 
+def added_ap(w: Work, o: OperativeState, verb: str) -> int:
+    """The AP a rule adds to ``o``'s action ``verb`` (a verb or rule action name) now through
+    the ``would_add_action_ap`` hooks (``op``, ``action``; from 0), never below 0. Such an
+    action cannot be free and its AP cannot be reduced: it is not allowed where it would
+    cost nothing (a counteraction, an interrupt, a free action outside an activation), and
+    its cost ignores free-action effects and reductions (e.g. Pick Up Marker in the crit
+    op Energy Cells, ``rules/KT24.md`` 8.3)."""
+    if "would_add_action_ap" not in w.ctx.hooks.would:
+        return 0
+    return max(0, int(w.would("would_add_action_ap", 0, op=o, action=verb)))
+
+
 def action_cost(w: Work, o: OperativeState, verb: str, ap: int, mode: str) -> int:
     """What ``o`` pays for an action of printed cost ``ap`` (its ``verb`` or rule action
     name): nothing in a counteraction, an interrupt or a free action outside its activation
     (1.6, 9.3, 3.1), nothing when an effect makes it free (3.1); otherwise the printed cost
     through the ``would_cost_action`` hooks (``op``, ``action``: the verb or rule action
-    name; e.g. the Breaching Charge, 7.2), never below 0."""
+    name; e.g. the Breaching Charge, 7.2), never below 0. AP a rule adds
+    (:func:`added_ap`) come on top of the printed cost; that action is then never free and
+    its cost never below the printed cost plus the added AP."""
     if mode != "activation":
         return 0
-    if w.effects and rule_actions.free_action_effect(w, o, verb):
+    extra = added_ap(w, o, verb)
+    if not extra and w.effects and rule_actions.free_action_effect(w, o, verb):
         return 0
     if "would_cost_action" in w.ctx.hooks.would:
-        return max(0, int(w.would("would_cost_action", ap, op=o, action=verb)))
-    return ap
+        hooked = max(0, int(w.would("would_cost_action", ap, op=o, action=verb)))
+        return max(hooked, ap) + extra if extra else hooked
+    return ap + extra
+
+
+def _not_free(w: Work, o: OperativeState, verb: str, name: str, mode: str) -> str | None:
+    """Why ``o`` cannot perform ``verb`` in ``mode`` because a rule adds AP to it that
+    cannot be free (:func:`added_ap`), or ``None``."""
+    if mode == "activation":
+        return None
+    extra = added_ap(w, o, verb)
+    if not extra:
+        return None
+    return f"{name} costs {extra}AP more now and cannot be free: only in an activation (3.1)"
 
 
 def rule_precheck(w: Work, o: OperativeState, act: Any, mode: str) -> str | None:
@@ -363,6 +391,9 @@ def rule_precheck(w: Work, o: OperativeState, act: Any, mode: str) -> str | None
         return f"a counteraction is one 1AP action ({act.name} costs {act.ap}AP, 1.6)"
     if mode == "interrupt":
         return "an On Guard interrupt is one free Shoot or Fight (9.3)"
+    why = _not_free(w, o, act.text, act.name, mode)
+    if why is not None:
+        return why
     cost = action_cost(w, o, act.text, act.ap, mode)
     if mode == "activation" and o.ap < cost:
         return f"{act.name} costs {cost}AP and {o.id} has {o.ap}AP left (1.5)"
@@ -394,8 +425,14 @@ def precheck(
     elif mode == "interrupt":
         if _family(verb) not in ("Shoot", "Fight") or verb == "Guard":
             return "an On Guard interrupt is one free Shoot or Fight (9.3)"
-    elif mode == "activation" and o.ap < action_cost(w, o, verb, cost, mode):
-        return f"{verb} costs {cost}AP and {o.id} has {o.ap}AP left (1.5, 3.2)"
+    elif mode == "activation":
+        due = action_cost(w, o, verb, cost, mode)
+        if o.ap < due:
+            return f"{verb} costs {due}AP and {o.id} has {o.ap}AP left (1.5, 3.2)"
+    if mode != "activation":
+        why = _not_free(w, o, verb, verb, mode)
+        if why is not None:
+            return why
     fam = _family(verb)
     if any(_family(d) == fam for d in o.done):
         return f"{o.id} already performed {fam} this activation: once per activation (1.5)"
@@ -735,17 +772,28 @@ def controller(w: Work, name: str) -> str:
 
 
 def _can_pick_up(w: Work, o: OperativeState, name: str) -> str | None:
+    """Why ``o`` cannot pick up the marker ``name`` (3.2), or ``None``. Whether markers can
+    be picked up at all comes from the marker's flag and the game option
+    ``objectives_pickup``, then the ``would_allow_pick_up`` hooks (``op``, ``marker``), which
+    receive that reason (or ``None``) and return it, or ``None`` to allow it, or another
+    reason (the crit op Energy Cells, 8.3); a rule may still forbid it for one operative
+    (``would_forbid_pick_up``)."""
     name = _marker(w, name)
     m = next(m for m in w.markers if m.name == name)
+    why: str | None = None
     if not m.pickup or not w.ctx.options.objectives_pickup:
-        return f"marker {name} cannot be picked up in this mission (3.2 Pick Up Marker)"
+        why = f"marker {name} cannot be picked up in this mission (3.2 Pick Up Marker)"
+    if "would_allow_pick_up" in w.ctx.hooks.would:
+        why = w.would("would_allow_pick_up", why, op=o, marker=name)
+    if why is not None:
+        return why
     if m.carrier:
         return f"marker {name} is carried by {m.carrier}"
     if o.carrying:
         return f"{o.id} already carries a marker (3.2)"
     if "would_forbid_pick_up" in w.ctx.hooks.would:
         # A rule module may forbid it: e.g. the operative carries a mission marker.
-        why: str | None = w.would("would_forbid_pick_up", None, op=o, marker=name)
+        why = w.would("would_forbid_pick_up", None, op=o, marker=name)
         if why:
             return why
     if not contests(w, o, name) or controller(w, name) != o.player:
