@@ -474,7 +474,7 @@ def test_energy_cells_pick_up_with_added_ap_cannot_be_free(tp: int, allowed: boo
     }
     s = crit("energy cells", ops, tp=tp, turn="B")
     s, _ = play(s, ["Activate BLU-1 engage", "End activation", "Counteract RED-1"])
-    assert (pick_ups(s) == ["Pick up RED-1 A"]) is allowed
+    assert (pick_ups(s) == ["Pick up RED-1 a"]) is allowed
     if not allowed:
         with pytest.raises(IllegalActionError, match="cannot be free"):
             play(s, ["Pick up RED-1 a"])

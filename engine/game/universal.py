@@ -492,7 +492,7 @@ def iter_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Actio
     if precheck(w, o, "Pick up", mode, in_cr) is None:
         for m in w.markers:
             if _can_pick_up(w, o, m.name) is None:
-                yield Action("Pick up", op=o.id, text=m.name)
+                yield Action("Pick up", op=o.id, text=m.name.lower())  # notation: lower case
         if not o.carrying:
             for name, why in rule_markers(w, o):
                 if why is None:
