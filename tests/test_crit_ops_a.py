@@ -522,3 +522,30 @@ def test_energy_cells_scores_1vp_per_marker_carried_at_the_end_of_the_battle() -
         "Energy Cells: carrying A, centre",
         "Energy Cells: carrying B",
     ]
+
+
+# -------------------------------------------------------------------------------------------
+# Whole battles
+# -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("op", ["loot", "transmission", "orb", "stake claim", "energy cells"])
+@pytest.mark.parametrize("seed", range(3))
+def test_crit_op_random_battles_respect_the_caps(op: str, seed: int) -> None:
+    # Every crit op here scores at most 2VP a turning point (Energy Cells 1VP, plus its
+    # end-of-battle VP) and at most 6VP in the battle (8.1, 8.5).
+    s, events = random_battle(op, seed)
+    assert s.is_terminal
+    per_tp: dict[tuple[str, int], int] = {}
+    tp = 0
+    for e in events:
+        if e.kind == "turning_point_started":
+            tp = e["tp"]
+        elif e.kind == "battle_ending":
+            tp = 5
+        elif e.kind == "vp_scored" and e["op"] == "crit":
+            assert tp >= 2, "no crit op VP in the first turning point"
+            per_tp[e["player"], tp] = per_tp.get((e["player"], tp), 0) + e["vp"]
+    cap = 1 if op == "energy cells" else 2
+    assert all(vp <= cap for (_, t), vp in per_tp.items() if t <= 4)
+    assert max(crit_vp(s)) <= 6
