@@ -15,6 +15,7 @@ Facts: ``"Loot:<marker>"`` = the turning point in which the marker was last loot
 from __future__ import annotations
 
 from engine.game.context import Hooks
+from engine.game.events import add_template
 from engine.game.state import OperativeState
 from engine.game.work import Work
 from engine.missions.actions import MarkerAction
@@ -53,6 +54,8 @@ def install(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Add the Loot action (it scores as it is performed)."""
     hooks.action(LOOT, players)
 
+
+add_template("marker_looted", lambda e: f"  {e['op']} loots objective marker {e['marker']}")
 
 SPEC = register(
     OpSpec(

@@ -24,7 +24,7 @@ import attrs
 
 from engine.game.actions import Action
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions.actions import common_problem
@@ -147,6 +147,11 @@ def install(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.action(MOVE_ORB, players)
     hooks.on("turning_point_ending", _score)
 
+
+add_template(
+    "orb_moved",
+    lambda e: f"  {e['op']} moves the Orb token from {e['origin']} to {e['marker']}",
+)
 
 SPEC = register(
     OpSpec(

@@ -26,7 +26,7 @@ import attrs
 
 from engine.game.actions import Action, IllegalActionError
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import other
 from engine.game.work import Work
 from engine.missions.markers import contested_by, controlled_by, controller, marker_names
@@ -135,6 +135,18 @@ def install(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.gambit_step(_claims_step)
     hooks.on("turning_point_ending", _score)
 
+
+add_template(
+    "claim_staked",
+    lambda e: (
+        f"{e['player']} claims objective marker {e['marker']}: "
+        + (
+            "its operatives will control it"
+            if e["claim"] == "control"
+            else "no enemy operative will contest it"
+        )
+    ),
+)
 
 SPEC = register(
     OpSpec(

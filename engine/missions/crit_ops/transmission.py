@@ -18,7 +18,7 @@ Facts: ``"Transmission:<marker>"`` = the turning point the marker is transmittin
 from __future__ import annotations
 
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions.actions import MarkerAction
@@ -83,6 +83,11 @@ def install(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.on("turning_point_started", _tp_started)
     hooks.on("turning_point_ending", _score)
 
+
+add_template(
+    "transmission_initiated",
+    lambda e: f"  {e['op']} makes objective marker {e['marker']} transmit",
+)
 
 SPEC = register(
     OpSpec(
