@@ -52,9 +52,17 @@ FAR_A = (2.0, 20.0)  # in A's drop zone, far from every marker
 FAR_B = (28.0, 20.0)  # in B's drop zone, far from every marker
 
 
-def crit(op: str, operatives: Mapping[str, Mapping[str, Any]], tp: int = 2, **kw: Any) -> GameState:
-    """A Firefight-phase position of turning point ``tp`` with the crit op ``op``."""
-    return pos(operatives, kz=OPS, tp=tp, options=GameOptions(crit_op=op), **kw)
+def crit(
+    op: str,
+    operatives: Mapping[str, Mapping[str, Any]],
+    tp: int = 2,
+    tac_ops: Mapping[str, str] | None = None,
+    **kw: Any,
+) -> GameState:
+    """A Firefight-phase position of turning point ``tp`` with the crit op ``op`` (and the
+    players' tac ops ``tac_ops``)."""
+    opts = GameOptions(crit_op=op, tac_ops=dict(tac_ops or {}))
+    return pos(operatives, kz=OPS, tp=tp, options=opts, **kw)
 
 
 def crit_vp(s: GameState) -> tuple[int, int]:
@@ -495,6 +503,22 @@ def test_energy_cells_pick_up_with_added_ap_ignores_a_free_action_effect(
     s, _ = play(w.freeze(), ["Pick up RED-5 a"])
     assert s.operative("RED-5").ap == ap_left
     assert len(s.effects) == (1 if tp == 3 else 0)
+
+
+def test_energy_cells_adds_no_ap_to_picking_up_a_tac_op_mission_marker() -> None:
+    # Turning point 2: B's Banner (a Plant Banner mission marker, not an objective marker)
+    # lies next to RED-1: picking it up costs the printed 1AP; objective marker A next to
+    # it would cost 3AP, more than RED-1 has.
+    s = crit(
+        "energy cells",
+        {"RED-1": {"at": at("A")}, "BLU-1": {"at": FAR_B}},
+        tokens=({"kind": "banner", "owner": "B", "at": at("A", 1.5, 1.0)},),
+        tac_ops={"B": "Plant Banner"},
+    )
+    s, _ = play(s, ["Activate RED-1 engage"])
+    assert pick_ups(s) == ["Pick up RED-1 b banner"]
+    s, _ = play(s, ["Pick up RED-1 b banner"])
+    assert s.operative("RED-1").ap == 1
 
 
 def test_energy_cells_scores_1vp_for_controlling_more_markers() -> None:

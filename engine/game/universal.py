@@ -340,29 +340,30 @@ def _free_mode(mode: str) -> bool:
     return mode == "free"
 
 
-def added_ap(w: Work, o: OperativeState, verb: str) -> int:
-    """The AP a rule adds to ``o``'s action ``verb`` (a verb or rule action name) now through
-    the ``would_add_action_ap`` hooks (``op``, ``action``; from 0), never below 0. Such an
-    action cannot be free and its AP cannot be reduced: it is not allowed where it would
-    cost nothing (a counteraction, an interrupt, a free action outside an activation), and
-    its cost ignores free-action effects and reductions (e.g. Pick Up Marker in the crit
-    op Energy Cells, ``rules/KT24.md`` 8.3)."""
+def added_ap(w: Work, o: OperativeState, verb: str, target: str = "") -> int:
+    """The AP a rule adds to ``o``'s action ``verb`` (a verb or rule action name) now, on
+    ``target`` (the marker of a Pick Up Marker; ``""``: the action as such), through the
+    ``would_add_action_ap`` hooks (``op``, ``action``, ``target``; from 0), never below 0.
+    Such an action cannot be free and its AP cannot be reduced: it is not allowed where it
+    would cost nothing (a counteraction, an interrupt, a free action outside an activation),
+    and its cost ignores free-action effects and reductions (e.g. Pick Up Marker on an
+    objective marker in the crit op Energy Cells, ``rules/KT24.md`` 8.3)."""
     if "would_add_action_ap" not in w.ctx.hooks.would:
         return 0
-    return max(0, int(w.would("would_add_action_ap", 0, op=o, action=verb)))
+    return max(0, int(w.would("would_add_action_ap", 0, op=o, action=verb, target=target)))
 
 
-def action_cost(w: Work, o: OperativeState, verb: str, ap: int, mode: str) -> int:
+def action_cost(w: Work, o: OperativeState, verb: str, ap: int, mode: str, target: str = "") -> int:
     """What ``o`` pays for an action of printed cost ``ap`` (its ``verb`` or rule action
     name): nothing in a counteraction, an interrupt or a free action outside its activation
     (1.6, 9.3, 3.1), nothing when an effect makes it free (3.1); otherwise the printed cost
     through the ``would_cost_action`` hooks (``op``, ``action``: the verb or rule action
     name; e.g. the Breaching Charge, 7.2), never below 0. AP a rule adds
     (:func:`added_ap`) come on top of the printed cost; that action is then never free and
-    its cost never below the printed cost plus the added AP."""
+    its cost never below the printed cost plus the added AP (on ``target``, as there)."""
     if mode != "activation":
         return 0
-    extra = added_ap(w, o, verb)
+    extra = added_ap(w, o, verb, target)
     if not extra and w.effects and rule_actions.free_action_effect(w, o, verb):
         return 0
     if "would_cost_action" in w.ctx.hooks.would:
@@ -371,15 +372,31 @@ def action_cost(w: Work, o: OperativeState, verb: str, ap: int, mode: str) -> in
     return ap + extra
 
 
-def _not_free(w: Work, o: OperativeState, verb: str, name: str, mode: str) -> str | None:
-    """Why ``o`` cannot perform ``verb`` in ``mode`` because a rule adds AP to it that
-    cannot be free (:func:`added_ap`), or ``None``."""
+def _not_free(
+    w: Work, o: OperativeState, verb: str, name: str, mode: str, target: str = ""
+) -> str | None:
+    """Why ``o`` cannot perform ``verb`` (on ``target``) in ``mode`` because a rule adds AP
+    to it that cannot be free (:func:`added_ap`), or ``None``."""
     if mode == "activation":
         return None
-    extra = added_ap(w, o, verb)
+    extra = added_ap(w, o, verb, target)
     if not extra:
         return None
     return f"{name} costs {extra}AP more now and cannot be free: only in an activation (3.1)"
+
+
+def _added_ap_problem(w: Work, o: OperativeState, verb: str, mode: str, target: str) -> str | None:
+    """Why ``o`` cannot perform the universal action ``verb`` on ``target`` because of AP a
+    rule adds for that target (:func:`added_ap`): not free, and the AP to pay; or ``None``."""
+    if "would_add_action_ap" not in w.ctx.hooks.would:
+        return None
+    why = _not_free(w, o, verb, verb, mode, target)
+    if why is not None:
+        return why
+    due = action_cost(w, o, verb, ACTION_COST[verb], mode, target)
+    if mode == "activation" and o.ap < due:
+        return f"{verb} {target} costs {due}AP and {o.id} has {o.ap}AP left (1.5, 3.2)"
+    return None
 
 
 def rule_precheck(w: Work, o: OperativeState, act: Any, mode: str) -> str | None:
@@ -491,7 +508,10 @@ def iter_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Actio
         yield from fight.fight_options(w, o)
     if precheck(w, o, "Pick up", mode, in_cr) is None:
         for m in w.markers:
-            if _can_pick_up(w, o, m.name) is None:
+            if (
+                _can_pick_up(w, o, m.name) is None
+                and _added_ap_problem(w, o, "Pick up", mode, m.name) is None
+            ):
                 yield Action("Pick up", op=o.id, text=m.name.lower())  # notation: lower case
         if not o.carrying:
             for name, why in rule_markers(w, o):
@@ -537,10 +557,11 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
         _pick_up_rule_marker(w, o, a, mode)
     elif verb == "Pick up":
         why = _can_pick_up(w, o, a.text)
+        marker = _marker(w, a.text)
+        why = why or _added_ap_problem(w, o, verb, mode, marker)
         if why:
             raise _illegal(why)
-        marker = _marker(w, a.text)
-        spend(w, o, verb, mode)
+        spend(w, o, verb, mode, target=marker)
         w.markers = [attrs.evolve(m, carrier=o.id) if m.name == marker else m for m in w.markers]
         w.set_op(o.id, carrying=marker)
         w.emit("marker_picked_up", op=o.id, marker=marker)
@@ -569,13 +590,20 @@ def _perform_rule_action(w: Work, o: OperativeState, a: Action, mode: str) -> No
 
 
 def spend(
-    w: Work, o: OperativeState, verb: str, mode: str, ap: int | None = None, family: str = ""
+    w: Work,
+    o: OperativeState,
+    verb: str,
+    mode: str,
+    ap: int | None = None,
+    family: str = "",
+    target: str = "",
 ) -> OperativeState:
     """Pay the action's AP (nothing in a counteraction, interrupt or free action, 1.6, 9.3,
-    3.1; an effect may make it free) and note it as done this activation (1.5; a rule
-    action also as the universal action it counts as, ``family``)."""
+    3.1; an effect may make it free; AP a rule adds for ``target``, :func:`added_ap`) and
+    note it as done this activation (1.5; a rule action also as the universal action it
+    counts as, ``family``)."""
     printed = ACTION_COST[verb] if ap is None else ap
-    cost = action_cost(w, o, verb, printed, mode)
+    cost = action_cost(w, o, verb, printed, mode, target)
     if mode == "activation" and cost == 0 and printed and w.effects:
         rule_actions.use_free_action_effect(w, o, verb)
     done = (*w.op(o.id).done, verb) + ((family,) if family else ())

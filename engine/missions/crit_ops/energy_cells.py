@@ -5,11 +5,12 @@
   controls the marker, is not within control range of an enemy operative and carries no
   other marker). It costs 2AP more in turning point 2 and 1AP more in turning point 3 (the
   printed 1AP in turning point 4); while it costs more, it cannot be free (so not in a
-  counteraction nor as a free action) and its AP cannot be reduced. The carried marker is
-  put down with the universal Place Marker action, or at once when its carrier is
-  incapacitated (2.3). A carried marker is contested and controlled by its carrier alone
-  (4.8). Through the core hooks ``would_allow_pick_up`` and ``would_add_action_ap``
-  (:mod:`engine.game.universal`).
+  counteraction nor as a free action) and its AP cannot be reduced. The added AP are for
+  the objective markers only (a tac op's mission marker is picked up as usual). The
+  carried marker is put down with the universal Place Marker action, or at once when its
+  carrier is incapacitated (2.3). A carried marker is contested and controlled by its
+  carrier alone (4.8). Through the core hooks ``would_allow_pick_up`` and
+  ``would_add_action_ap`` (:mod:`engine.game.universal`).
 - *Scoring*, at the end of each turning point after the first: 1VP if your operatives
   control more objective markers than the enemy's do. At the end of the battle: 1VP for
   each objective marker your operatives are carrying. The pack prints no per-turning-point
@@ -31,7 +32,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
-from engine.missions.markers import controlled_by
+from engine.missions.markers import controlled_by, marker_names
 from engine.missions.pack import OpSpec, crit_active, register
 from engine.missions.scoring import CRIT, score
 
@@ -57,8 +58,9 @@ def _allow(w: Work, why: str | None, *, op: OperativeState, marker: str) -> str 
     return why
 
 
-def _added_ap(w: Work, extra: int, *, op: OperativeState, action: str) -> Any:
-    if action == _PICK_UP and crit_active(w, NAME):
+def _added_ap(w: Work, extra: int, *, op: OperativeState, action: str, target: str) -> Any:
+    # Only on an objective marker: a tac op's mission marker is picked up as usual.
+    if action == _PICK_UP and crit_active(w, NAME) and target in marker_names(w):
         return extra + ADDED_AP.get(w.tp, 0)
     return extra
 
