@@ -71,7 +71,7 @@ def test_8_legal_actions_and_observations_do_not_depend_on_the_opponents_secrets
             opp = "B" if viewer == "A" else "A"
             k = 0 if opp == "A" else 1
             if (
-                (node.kind == "action" and s.tp >= 2 or decisions % 11 == 0)
+                ((node.kind == "action" and s.tp >= 2) or decisions % 11 == 0)
                 and s.mission.tac_ops[k]
                 and not s.mission.tac_revealed[k]
                 and s.mission.primary_ops[k]
