@@ -456,7 +456,7 @@ def test_energy_cells_pick_up_costs_2ap_more_in_turning_point_2() -> None:
     assert pick_ups(s) == ["Pick up RED-5 centre"]
     s, ev = play(s, ["Pick up RED-5 centre"])
     assert "marker_picked_up" in kinds(ev)
-    assert s.operative("RED-5").ap == 0 and s.operative("RED-5").carrying == "centre"
+    assert s.operative("RED-5").ap == 0 and s.operative("RED-5").carrying == ("centre",)
 
 
 def test_energy_cells_pick_up_costs_1ap_more_in_turning_point_3() -> None:

@@ -123,7 +123,7 @@ def test_2_3_carrier_incapacitated_places_its_marker_before_removal() -> None:
     )
     s, _ = play(s, ["Activate RED-6 engage", "Pick up RED-6 obj"])
     r6 = s.operative("RED-6")
-    assert r6.carrying == "obj"
+    assert r6.carrying == ("obj",)
     # B shoots the carrier dead (Weakling, 2 wounds): it places the marker where it stands.
     s, ev = play(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at RED-6"], ["3,1,1,1", "1,1,1"])
     k = kinds(ev)
@@ -344,7 +344,7 @@ EAST = (20 + M + R + 0.5, 14.5)
 def test_3_2_pick_up_marker_costs_1ap_and_carries_it() -> None:
     s = pos({"RED-5": {"at": WEST}, "BLU-1": {"at": (27, 4)}}, options=OPTIONS_PICKUP)
     s, _ = play(s, ["Activate RED-5 engage", "Pick up RED-5 obj"])
-    assert s.operative("RED-5").ap == 2 and s.operative("RED-5").carrying == "obj"
+    assert s.operative("RED-5").ap == 2 and s.operative("RED-5").carrying == ("obj",)
     assert s.markers[0].carrier == "RED-5"
     # The carried marker goes where the carrier goes (4.1).
     s, _ = s.apply("Reposition RED-5 to 16,14.5")
@@ -394,7 +394,7 @@ def test_3_2_place_marker_within_control_range_and_pick_up_not_while_carrying() 
     with pytest.raises(IllegalActionError, match=r"control range"):
         s.apply(f"Place marker RED-1 at {WEST[0] + 3:.3f},{WEST[1]}")
     s, ev = s.apply(f"Place marker RED-1 at {WEST[0] + 1.5:.3f},{WEST[1]}")
-    assert s.operative("RED-1").carrying == "" and s.markers[0].carrier == ""
+    assert s.operative("RED-1").carrying == () and s.markers[0].carrier == ""
     assert "marker_placed" in kinds(ev)
 
 

@@ -107,6 +107,7 @@ _TEMPLATES = (
     "Retaliate {op}",
     "Pick up {op} {w}",
     "Place marker {op} at {pt}",
+    "Place marker {op} {w} at {pt}",
     "Operate hatch {op} {w}",
     "Also {op}",
     "Re-roll {d}",

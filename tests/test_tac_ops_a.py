@@ -26,8 +26,8 @@ from engine.game import GameOptions, GameState, IllegalActionError
 from engine.game.events import Event
 from engine.game.observation import observe
 from engine.game.scenario import position
+from engine.game.tokens import Token
 from engine.geometry import Killzone
-from engine.missions.mission_markers import MissionMarker
 from engine.teams.io import team_from_dict
 from engine.teams.model import Team
 from tests.test_game_rules_common import ROSTER, R, lab_data, of_kind, play, rect, roster
@@ -371,16 +371,25 @@ def test_8_4_scout_monitoring_ends_at_the_next_ready_step() -> None:
 # -------------------------------------------------------------------------------------------
 
 RT = "Retrieval"
+MR = 20 / 25.4 / 2  # mission marker radius (inches)
 
 
 def with_facts(s: GameState, *facts: tuple[str, Any]) -> GameState:
     return attrs.evolve(s, mission=attrs.evolve(s.mission, facts=tuple(sorted(facts))))
 
 
-def retrieval_marker(
-    n: int, at: tuple[float, float], carrier: str = "", owner: str = "A"
-) -> MissionMarker:
-    return MissionMarker(f"retrieval {n}", RT, owner, at[0], at[1], 0.0, carrier)
+def marker(kind: str, at: tuple[float, float], owner: str = "A") -> dict[str, Any]:
+    """A mission marker of ``kind`` for :func:`pos` (``tokens``): named ``"<owner> <kind>
+    <n>"``, numbered in the order given."""
+    return {"kind": kind, "owner": owner, "at": at}
+
+
+def retrieval_marker(at: tuple[float, float], owner: str = "A") -> dict[str, Any]:
+    return marker("retrieval", at, owner)
+
+
+def token(s: GameState, name: str) -> Token:
+    return next(t for t in s.tokens if t.name == name)
 
 
 def test_8_4_retrieve_searches_the_marker_carries_a_retrieval_marker_and_scores_1vp() -> None:
@@ -390,8 +399,9 @@ def test_8_4_retrieve_searches_the_marker_carries_a_retrieval_marker_and_scores_
     s = pos({"RED-1": {"at": (15.0 - NEAR, 14.5), "ready": True}}, a=RT)
     s, ev = play(s, ["Activate RED-1 conceal", "Act RED-1 retrieve centre"])
     assert s.mission.fact("Retrieval:A:searched") == ("centre",)
-    (m,) = s.mission.fact("Retrieval:markers")
-    assert (m.name, m.owner, m.carrier) == ("retrieval 1", "A", "RED-1")
+    (m,) = s.tokens
+    assert (m.name, m.owner, m.carrier) == ("A retrieval 1", "A", "RED-1")
+    assert s.operative("RED-1").carrying == ("A retrieval 1",)
     assert s.operative("RED-1").ap == 1
     assert tac_vp(s, "A") == 1
     assert vp_whys(ev) == ["Retrieval: objective marker centre searched"]
@@ -439,8 +449,8 @@ def test_8_4_retrieve_conditions(
 
 
 def test_8_4_retrieve_not_while_carrying_a_mission_marker() -> None:
-    s = pos({"RED-1": {"at": (15.0 - NEAR, 14.5), "ready": True}}, a=RT)
-    s = with_facts(s, ("Retrieval:markers", (retrieval_marker(1, (15 - NEAR, 14.5), "RED-1"),)))
+    spec = {"at": (15.0 - NEAR, 14.5), "ready": True, "carrying": "A retrieval 1"}
+    s = pos({"RED-1": spec}, a=RT, tokens=[retrieval_marker((3.0, 3.0))])
     with pytest.raises(IllegalActionError, match="already carrying a marker"):
         play(s, ["Activate RED-1 conceal", "Act RED-1 retrieve centre"])
 
@@ -448,13 +458,13 @@ def test_8_4_retrieve_not_while_carrying_a_mission_marker() -> None:
 def test_8_4_retrieval_scores_1vp_per_carried_retrieval_marker_at_the_end_of_the_battle() -> None:
     # RED-1 and RED-2 each carry one of A's Retrieval markers; a third lies on the killzone:
     # 2VP at the end of the battle.
-    ops = {"RED-1": {"at": (3.0, 3.0), "ready": True}, "RED-2": {"at": (3.0, 8.0)}}
-    markers = (
-        retrieval_marker(1, (3.0, 3.0), "RED-1"),
-        retrieval_marker(2, (3.0, 8.0), "RED-2"),
-        retrieval_marker(3, (12.0, 3.0)),
-    )
-    s = with_facts(pos(ops, tp=4, a=RT, revealed=(True, False)), ("Retrieval:markers", markers))
+    ops = {
+        "RED-1": {"at": (3.0, 3.0), "ready": True, "carrying": "A retrieval 1"},
+        "RED-2": {"at": (3.0, 8.0), "carrying": "A retrieval 2"},
+    }
+    markers = [retrieval_marker((3.0, 3.0)), retrieval_marker((3.0, 8.0))]
+    markers.append(retrieval_marker((12.0, 3.0)))
+    s = pos(ops, tp=4, a=RT, revealed=(True, False), tokens=markers)
     s, ev = end_tp(s, "RED-1")
     assert s.is_terminal
     assert tac_vp(s, "A") == 2
@@ -463,72 +473,75 @@ def test_8_4_retrieval_scores_1vp_per_carried_retrieval_marker_at_the_end_of_the
 
 def test_3_2_pick_up_marker_on_a_friendly_retrieval_marker() -> None:
     # A's Retrieval marker lies 0.5" from RED-2's base (20 mm marker: centres R + MR + 0.5
-    # apart); RED-2 controls it and picks it up (Pick Up Marker, 1AP). BLU-1 may not pick
-    # up A's marker at all.
-    mr = 20 / 25.4 / 2
-    at = (5.0 + R + mr + 0.5, 3.0)
+    # apart); RED-2 controls it and picks it up with the universal Pick Up Marker (1AP).
+    # BLU-2 may not pick up A's marker at all (friendly operatives only).
+    at = (5.0 + R + MR + 0.5, 3.0)
     ops = {"RED-2": {"at": (5.0, 3.0), "ready": True}}
-    s = with_facts(pos(ops, a=RT), ("Retrieval:markers", (retrieval_marker(1, at),)))
+    s = pos(ops, a=RT, tokens=[retrieval_marker(at)])
     s1, _ = play(s, ["Activate RED-2 conceal"])
-    assert "Act RED-2 pick up retrieval 1" in [str(a) for a in s1.legal_actions()]
-    s2, ev = play(s1, ["Act RED-2 pick up retrieval 1"])
-    (m,) = s2.mission.fact("Retrieval:markers")
-    assert m.carrier == "RED-2"
+    assert "Pick up RED-2 a retrieval 1" in [str(a) for a in s1.legal_actions()]
+    s2, ev = play(s1, ["Pick up RED-2 a retrieval 1"])
+    assert token(s2, "A retrieval 1").carrier == "RED-2"
+    assert s2.operative("RED-2").carrying == ("A retrieval 1",)
     assert s2.operative("RED-2").ap == 1
     assert of_kind(ev, "marker_picked_up")
-    # The same action counts as Pick Up Marker: not twice, and no Place Marker after it.
+    # Not twice, and no Place Marker after it in the same activation.
     with pytest.raises(IllegalActionError, match="same activation as Pick up"):
-        play(s2, ["Act RED-2 place retrieval 1 at 5,3"])
+        play(s2, ["Place marker RED-2 at 5,3"])
     with pytest.raises(IllegalActionError, match="once per activation"):
-        play(s1, ["Act RED-2 pick up retrieval 1", "Act RED-2 pick up retrieval 1"])
-    s = with_facts(
-        pos({"BLU-2": {"at": (5.0, 3.0), "ready": True}}, turn="B", a=RT),
-        ("Retrieval:markers", (retrieval_marker(1, at),)),
+        play(s1, ["Pick up RED-2 a retrieval 1", "Pick up RED-2 a retrieval 1"])
+    s = pos(
+        {"BLU-2": {"at": (5.0, 3.0), "ready": True}}, turn="B", a=RT, tokens=[retrieval_marker(at)]
     )
-    with pytest.raises(IllegalActionError, match="no mission marker of its own"):
-        play(s, ["Activate BLU-2 conceal", "Act BLU-2 pick up retrieval 1"])
+    s, _ = play(s, ["Activate BLU-2 conceal"])
+    assert not [a for a in s.legal_actions() if a.verb == "Pick up"]
+    with pytest.raises(IllegalActionError, match="only player A's operatives"):
+        play(s, ["Pick up BLU-2 a retrieval 1"])
 
 
 def test_2_3_an_incapacitated_carrier_drops_its_retrieval_marker() -> None:
     # BLU-1 shoots RED-6 (Weakling, 2 wounds) carrying A's Retrieval marker: 4 hits, no
     # saves, RED-6 is incapacitated and the marker is put down where it stood.
     ops = {
-        "RED-6": {"at": (10.0, 14.5)},
+        "RED-6": {"at": (10.0, 14.5), "carrying": "A retrieval 1"},
         "BLU-1": {"at": (16.0, 14.5), "ready": True},
     }
-    s = with_facts(
-        pos(ops, turn="B", a=RT), ("Retrieval:markers", (retrieval_marker(1, (10, 14.5), "RED-6"),))
-    )
+    s = pos(ops, turn="B", a=RT, tokens=[retrieval_marker((3.0, 3.0))])
     s, ev = play(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at RED-6"], ["6,6,6,6", "1,1,1"])
     assert not s.operative("RED-6").alive
-    (m,) = s.mission.fact("Retrieval:markers")
+    m = token(s, "A retrieval 1")
     assert (m.carrier, m.x, m.y) == ("", 10.0, 14.5)
-    assert [e["marker"] for e in of_kind(ev, "marker_placed")] == ["retrieval 1"]
+    assert [e["marker"] for e in of_kind(ev, "marker_placed")] == ["A retrieval 1"]
 
 
 def test_3_2_place_marker_puts_a_carried_mission_marker_down_within_control_range() -> None:
-    ops = {"RED-2": {"at": (5.0, 3.0), "ready": True}}
-    s = with_facts(
-        pos(ops, a=RT), ("Retrieval:markers", (retrieval_marker(1, (5.0, 3.0), "RED-2"),))
-    )
+    ops = {"RED-2": {"at": (5.0, 3.0), "ready": True, "carrying": "A retrieval 1"}}
+    s = pos(ops, a=RT, tokens=[retrieval_marker((3.0, 3.0))])
     s1, _ = play(s, ["Activate RED-2 conceal"])
-    assert "Act RED-2 place retrieval 1 at 5,3" in [str(a) for a in s1.legal_actions()]
+    assert "Place marker RED-2 at 5,3" in [str(a) for a in s1.legal_actions()]
     with pytest.raises(IllegalActionError, match="within RED-2's control range"):
-        play(s1, ["Act RED-2 place retrieval 1 at 9,3"])
-    s2, _ = play(s1, ["Act RED-2 place retrieval 1 at 6,3"])
-    (m,) = s2.mission.fact("Retrieval:markers")
+        play(s1, ["Place marker RED-2 at 9,3"])
+    s2, _ = play(s1, ["Place marker RED-2 at 6,3"])
+    m = token(s2, "A retrieval 1")
     assert (m.carrier, m.x, m.y) == ("", 6.0, 3.0)
+    assert s2.operative("RED-2").carrying == ()
 
 
 def test_3_2_a_carried_mission_marker_forbids_picking_up_an_objective_marker() -> None:
     # Objective markers can be picked up in this battle; RED-1 controls the centre marker
-    # but carries a Retrieval marker, so the universal Pick Up Marker is not allowed (the
-    # core's would_forbid_pick_up hook); without it, it is.
+    # but carries a Retrieval marker, so Pick Up Marker is not allowed (3.2: not while
+    # carrying a marker); without it, it is.
     ops = {"RED-1": {"at": (15.0 - NEAR, 14.5), "ready": True}}
     s = pos(ops, a=RT, options=GameOptions(objectives_pickup=True))
     s1, _ = play(s, ["Activate RED-1 conceal"])
     assert "Pick up RED-1 centre" in [str(a) for a in s1.legal_actions()]
-    s = with_facts(s, ("Retrieval:markers", (retrieval_marker(1, (15.0 - NEAR, 14.5), "RED-1"),)))
+    ops = {"RED-1": {**ops["RED-1"], "carrying": "A retrieval 1"}}
+    s = pos(
+        ops,
+        a=RT,
+        options=GameOptions(objectives_pickup=True),
+        tokens=[retrieval_marker((3.0, 3.0))],
+    )
     with pytest.raises(IllegalActionError, match="already carries a marker"):
         play(s, ["Activate RED-1 conceal", "Pick up RED-1 centre"])
 
@@ -538,11 +551,10 @@ def test_3_2_a_carried_mission_marker_forbids_picking_up_an_objective_marker() -
 # -------------------------------------------------------------------------------------------
 
 SI = "Steal Intelligence"
-MR = 20 / 25.4 / 2  # mission marker radius (inches)
 
 
-def intel(n: int, at: tuple[float, float], carrier: str = "", owner: str = "A") -> MissionMarker:
-    return MissionMarker(f"intelligence {n}", SI, owner, at[0], at[1], 0.0, carrier, True)
+def intel(at: tuple[float, float], owner: str = "A") -> dict[str, Any]:
+    return marker("intelligence", at, owner)
 
 
 def test_8_4_steal_intelligence_an_incapacitated_enemy_leaves_an_intelligence_marker() -> None:
@@ -552,9 +564,10 @@ def test_8_4_steal_intelligence_an_incapacitated_enemy_leaves_an_intelligence_ma
     s = pos(ops, a=SI)
     s, ev = play(s, ["Activate RED-1 engage", "Shoot RED-1 gun at BLU-6"], ["6,6,6,6", "1,1,1"])
     assert not s.operative("BLU-6").alive
-    (m,) = s.mission.fact("Steal Intelligence:markers")
-    assert (m.name, m.owner, m.carrier, m.x, m.y) == ("intelligence 1", "A", "", 16.0, 14.5)
+    (m,) = s.tokens
+    assert (m.name, m.owner, m.carrier, m.x, m.y) == ("A intelligence 1", "A", "", 16.0, 14.5)
     assert [e["why"] for e in revealed(ev)] == ["an enemy operative was incapacitated"]
+    assert [e["marker"] for e in of_kind(ev, "mission_marker_placed")] == ["A intelligence 1"]
 
 
 def test_8_4_steal_intelligence_no_marker_for_a_friendly_casualty() -> None:
@@ -562,7 +575,7 @@ def test_8_4_steal_intelligence_no_marker_for_a_friendly_casualty() -> None:
     s = pos(ops, turn="B", a=SI)
     s, ev = play(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at RED-6"], ["6,6,6,6", "1,1,1"])
     assert not s.operative("RED-6").alive
-    assert s.mission.fact("Steal Intelligence:markers") is None
+    assert s.tokens == ()
     assert not revealed(ev)
 
 
@@ -572,18 +585,36 @@ def test_8_4_steal_intelligence_an_operative_may_carry_two_intelligence_markers(
     # up a second; with two it may pick up no third.
     near = (5.0 + R + MR + 0.5, 3.0)
     other_side = (5.0 - R - MR - 0.5, 3.0)
-    markers = (intel(1, (5.0, 3.0), "RED-1"), intel(2, near), intel(3, other_side))
-    s = with_facts(
-        pos({"RED-1": {"at": (5.0, 3.0), "ready": True}}, a=SI), (f"{SI}:markers", markers)
-    )
-    s, _ = play(s, ["Activate RED-1 conceal", "Act RED-1 pick up intelligence 2"])
-    assert [m.carrier for m in s.mission.fact(f"{SI}:markers")] == ["RED-1", "RED-1", ""]
-    markers = (intel(1, (5.0, 3.0), "RED-1"), intel(2, (5.0, 3.0), "RED-1"), intel(3, near))
-    s = with_facts(
-        pos({"RED-1": {"at": (5.0, 3.0), "ready": True}}, a=SI), (f"{SI}:markers", markers)
-    )
+    spec = {"at": (5.0, 3.0), "ready": True, "carrying": "A intelligence 1"}
+    markers = [intel((5.0, 3.0)), intel(near), intel(other_side)]
+    s = pos({"RED-1": spec}, a=SI, tokens=markers)
+    s, _ = play(s, ["Activate RED-1 conceal", "Pick up RED-1 a intelligence 2"])
+    assert [t.carrier for t in s.tokens] == ["RED-1", "RED-1", ""]
+    assert s.operative("RED-1").carrying == ("A intelligence 1", "A intelligence 2")
+    assert not [a for a in s.legal_actions() if a.verb == "Pick up"]
+    spec = {**spec, "carrying": ["A intelligence 1", "A intelligence 2"]}
+    s = pos({"RED-1": spec}, a=SI, tokens=markers)
     with pytest.raises(IllegalActionError, match="already carries a marker"):
-        play(s, ["Activate RED-1 conceal", "Act RED-1 pick up intelligence 3"])
+        play(s, ["Activate RED-1 conceal", "Pick up RED-1 a intelligence 3"])
+
+
+def test_3_2_place_marker_names_the_marker_when_carrying_two() -> None:
+    # RED-1 carries two Intelligence markers: each Place Marker option names the marker it
+    # puts down; without a name the action is refused (which one?).
+    spec = {"at": (5.0, 3.0), "ready": True, "carrying": ["A intelligence 1", "A intelligence 2"]}
+    s = pos({"RED-1": spec}, a=SI, tokens=[intel((5.0, 3.0)), intel((5.0, 3.0))])
+    s, _ = play(s, ["Activate RED-1 conceal"])
+    places = [str(a) for a in s.legal_actions() if a.verb == "Place marker"]
+    assert places == [
+        "Place marker RED-1 a intelligence 1 at 5,3",
+        "Place marker RED-1 a intelligence 2 at 5,3",
+    ]
+    with pytest.raises(IllegalActionError, match="name the marker"):
+        play(s, ["Place marker RED-1 at 5,3"])
+    s, _ = play(s, ["Place marker RED-1 a intelligence 2 at 6,3"])
+    assert s.operative("RED-1").carrying == ("A intelligence 1",)
+    m = token(s, "A intelligence 2")
+    assert (m.carrier, m.x, m.y) == ("", 6.0, 3.0)
 
 
 def test_8_4_steal_intelligence_one_intelligence_marker_and_then_one_other_marker() -> None:
@@ -591,37 +622,31 @@ def test_8_4_steal_intelligence_one_intelligence_marker_and_then_one_other_marke
     # (objective markers can be picked up in this battle); carrying an objective marker, it
     # may not pick up an Intelligence marker (the exemption is for the Intelligence marker
     # it already carries).
-    ops = {"RED-1": {"at": (15.0 - NEAR, 14.5), "ready": True}}
     opts = GameOptions(objectives_pickup=True)
-    s = with_facts(
-        pos(ops, a=SI, options=opts), (f"{SI}:markers", (intel(1, (15.0 - NEAR, 14.5), "RED-1"),))
-    )
+    spec = {"at": (15.0 - NEAR, 14.5), "ready": True, "carrying": "A intelligence 1"}
+    s = pos({"RED-1": spec}, a=SI, options=opts, tokens=[intel((3.0, 3.0))])
     s, _ = play(s, ["Activate RED-1 conceal", "Pick up RED-1 centre"])
-    assert s.operative("RED-1").carrying == "centre"
+    assert s.operative("RED-1").carrying == ("A intelligence 1", "centre")
     at = (15.0 - NEAR, 14.5 - R - MR - 0.5)
-    s = pos(
-        {"RED-1": {"at": (15.0 - NEAR, 14.5), "ready": True, "carrying": "centre"}},
-        a=SI,
-        options=opts,
-    )
-    s = with_facts(s, (f"{SI}:markers", (intel(1, at),)))
+    spec = {**spec, "carrying": "centre"}
+    s = pos({"RED-1": spec}, a=SI, options=opts, tokens=[intel(at)])
     with pytest.raises(IllegalActionError, match="already carries a marker"):
-        play(s, ["Activate RED-1 conceal", "Act RED-1 pick up intelligence 1"])
+        play(s, ["Activate RED-1 conceal", "Pick up RED-1 a intelligence 1"])
 
 
 def test_8_4_steal_intelligence_scores_1vp_at_the_end_of_a_turning_point_if_carrying_any() -> None:
     # RED-1 carries two Intelligence markers: 1VP (the condition is "any"), not 2.
-    ops = {"RED-1": {"at": (3.0, 3.0), "ready": True}}
-    markers = (intel(1, (3.0, 3.0), "RED-1"), intel(2, (3.0, 3.0), "RED-1"))
-    s = with_facts(pos(ops, a=SI, revealed=(True, False)), (f"{SI}:markers", markers))
+    spec = {"at": (3.0, 3.0), "ready": True, "carrying": ["A intelligence 1", "A intelligence 2"]}
+    markers = [intel((3.0, 3.0)), intel((3.0, 3.0))]
+    s = pos({"RED-1": spec}, a=SI, revealed=(True, False), tokens=markers)
     s, ev = end_tp(s, "RED-1")
     assert tac_vp(s, "A") == 1
     assert vp_whys(ev) == ["Steal Intelligence: Intelligence carried"]
 
 
 def test_8_4_steal_intelligence_does_not_score_in_the_first_turning_point() -> None:
-    ops = {"RED-1": {"at": (3.0, 3.0), "ready": True}}
-    s = with_facts(pos(ops, tp=1, a=SI), (f"{SI}:markers", (intel(1, (3.0, 3.0), "RED-1"),)))
+    spec = {"at": (3.0, 3.0), "ready": True, "carrying": "A intelligence 1"}
+    s = pos({"RED-1": spec}, tp=1, a=SI, tokens=[intel((3.0, 3.0))])
     s, _ = end_tp(s, "RED-1")
     assert tac_vp(s, "A") == 0
 
@@ -630,14 +655,16 @@ def test_8_4_steal_intelligence_scores_1vp_per_carried_marker_at_the_end_of_the_
     # Turning point 4: 1VP for carrying any, then at the end of the battle 1VP for each of
     # the 3 carried markers (RED-1 two, RED-2 one; the one on the floor does not count):
     # 4VP, the end-of-battle VP not counted towards the 2VP per turning point.
-    ops = {"RED-1": {"at": (3.0, 3.0), "ready": True}, "RED-2": {"at": (3.0, 8.0)}}
-    markers = (
-        intel(1, (3.0, 3.0), "RED-1"),
-        intel(2, (3.0, 3.0), "RED-1"),
-        intel(3, (3.0, 8.0), "RED-2"),
-        intel(4, (12.0, 3.0)),
-    )
-    s = with_facts(pos(ops, tp=4, a=SI, revealed=(True, False)), (f"{SI}:markers", markers))
+    ops = {
+        "RED-1": {
+            "at": (3.0, 3.0),
+            "ready": True,
+            "carrying": ["A intelligence 1", "A intelligence 2"],
+        },
+        "RED-2": {"at": (3.0, 8.0), "carrying": "A intelligence 3"},
+    }
+    markers = [intel((3.0, 3.0)), intel((3.0, 3.0)), intel((3.0, 8.0)), intel((12.0, 3.0))]
+    s = pos(ops, tp=4, a=SI, revealed=(True, False), tokens=markers)
     s, ev = end_tp(s, "RED-1")
     assert s.is_terminal
     assert tac_vp(s, "A") == 4

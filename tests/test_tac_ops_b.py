@@ -274,18 +274,21 @@ def test_plant_banner_pick_up_and_carry() -> None:
     s, _ = play(s, ["Activate BLU-1 engage"])
     assert Action("Pick up", op="BLU-1", text="a banner") in s.legal_actions()
     s, ev = play(s, ["Pick up BLU-1 a banner", "Reposition BLU-1 to 24,9"])
-    assert s.operative("BLU-1").carrying == "A banner"
+    assert s.operative("BLU-1").carrying == ("A banner",)
     assert of_kind(ev, "marker_picked_up")
     t = plant_banner.banner(_w(s), "A")
-    assert t is not None and (t.x, t.y) == (24.0, 9.0)
+    assert t is not None and (t.x, t.y, t.carrier) == (24.0, 9.0, "BLU-1")
     assert s.tp == 3 and tac_vp(s, "A") == 0
 
 
 def carrying(s: GameState, op: str, marker: str) -> GameState:
-    """``s`` with ``op`` carrying ``marker`` (a Banner: the position helper knows only
-    objective markers)."""
-    ops = tuple(attrs.evolve(o, carrying=marker) if o.id == op else o for o in s.operatives)
-    return attrs.evolve(s, operatives=ops)
+    """``s`` with ``op`` carrying the mission marker ``marker`` (a token of ``s``)."""
+    o = s.operative(op)
+    ops = tuple(attrs.evolve(x, carrying=(marker,)) if x.id == op else x for x in s.operatives)
+    tokens = tuple(
+        attrs.evolve(t, carrier=op, x=o.x, y=o.y) if t.name == marker else t for t in s.tokens
+    )
+    return attrs.evolve(s, operatives=ops, tokens=tokens)
 
 
 def test_plant_banner_place_marker_puts_it_down() -> None:
@@ -303,7 +306,7 @@ def test_plant_banner_place_marker_puts_it_down() -> None:
         s, ["Activate RED-1 engage", "Reposition RED-1 to 21,9", "Place marker RED-1 at 21,9"]
     )
     assert of_kind(ev, "marker_placed")
-    assert s.operative("RED-1").carrying == ""
+    assert s.operative("RED-1").carrying == ()
     assert tac_vp(s, "A") == 2  # controlled, uncontested, wholly in B's territory
 
 

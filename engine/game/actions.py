@@ -26,7 +26,8 @@ out when 0):
 ``Fight KAS-1 chainsword at LEG-2``
 ``Retaliate LEG-2 with power fist``
 ``Pick up KAS-1 centre``    pick up the objective marker called ``centre``
-``Place marker KAS-1 at 8,4``
+``Place marker KAS-1 at 8,4``  put down the marker it carries (one carrying several names
+                            it: ``Place marker KAS-1 a intelligence 2 at 8,4``)
 ``Operate hatch KAS-1 west hatch``
 ``Hatchway fight KAS-1 chainsword at LEG-2``
 ``Guard KAS-1``
@@ -182,7 +183,8 @@ def format_action(a: Action) -> str:
     if v == "Pick up":
         return f"Pick up {a.op} {a.text}"
     if v == "Place marker":
-        return f"Place marker {a.op} at {_pt(a.point)}"
+        name = f" {a.text}" if a.text else ""
+        return f"Place marker {a.op}{name} at {_pt(a.point)}"
     if v == "Operate hatch":
         return f"Operate hatch {a.op} {a.text}"
     if v == "Also":
@@ -251,7 +253,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Fight", rf"fight\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
         ("Retaliate", rf"retaliate\s+{_OP}(?:\s+with\s+(?P<weapon>.+))?"),
         ("Pick up", rf"pick\s+up\s+{_OP}\s+(?P<text>.+)"),
-        ("Place marker", rf"place\s+marker\s+{_OP}\s+at\s+{_POINT}"),
+        ("Place marker", rf"place\s+marker\s+{_OP}(?:\s+(?P<text>.+?))?\s+at\s+{_POINT}"),
         ("Operate hatch", rf"operate\s+hatch\s+{_OP}\s+(?P<text>.+)"),
         ("Also", rf"also\s+{_TGT}"),
         ("Command re-roll", rf"command\s+re-?roll\s+{_DICE}"),
@@ -289,6 +291,7 @@ def _coordinates(text: str, source: str) -> tuple[float, float, float]:
 
 _FREE_TEXT_VERBS = (
     "Pick up",
+    "Place marker",
     "Operate hatch",
     "Use",
     "Ploy",
@@ -368,6 +371,7 @@ def parse_action(text: str) -> Action:
             "Strike",
             "Block",
             "Pick up",
+            "Place marker",
             "Operate hatch",
             "Same feature",
             "Cover save",

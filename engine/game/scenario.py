@@ -32,6 +32,7 @@ from engine.game.events import Event
 from engine.game.flow import FirefightFrame, TurningPointFrame, advance
 from engine.game.setup import new_game
 from engine.game.state import Chance, GameState, PlayerState
+from engine.game.universal import start_carrying
 from engine.game.work import Work
 from engine.geometry import Killzone
 from engine.teams.model import Roster
@@ -88,8 +89,10 @@ def position(
     Args:
         operatives: id -> ``{"at": (x, y) or (x, y, z) inches, "order": "engage"|"conceal"
             (default engage), "wounds": int (default the datacard's), "ready": bool (default
-            True), "counteracted": bool, "on_guard": bool, "carrying": the name of an
-            objective marker it carries}``. Operatives not listed are not on the killzone.
+            True), "counteracted": bool, "on_guard": bool, "carrying": the name of a
+            marker it carries, or a sequence of names (objective markers, or ``tokens``
+            that are markers a rule lets operatives pick up)}``. Operatives not listed
+            are not on the killzone.
         tp: the turning point (1-4); ``initiative``: who has initiative; ``turn``: whose turn
             it is to activate (default the initiative player).
         cp, vp: command and victory points of A and B.
@@ -172,15 +175,12 @@ def position(
             counteracted=bool(spec.get("counteracted", False)),
             on_guard=bool(spec.get("on_guard", False)),
         )
-        carrying = str(spec.get("carrying", ""))
-        if carrying:
-            if carrying not in [m.name for m in w.markers]:
-                raise ScenarioError(f"operatives.{op_id}.carrying: no marker {carrying!r}")
-            w.set_op(op_id, carrying=carrying)
-            w.markers = [
-                attrs.evolve(m, x=p.x, y=p.y, carrier=op_id) if m.name == carrying else m
-                for m in w.markers
-            ]
+        carrying = spec.get("carrying", ())
+        for name in (carrying,) if isinstance(carrying, str) and carrying else carrying:
+            try:
+                start_carrying(w, op_id, str(name))
+            except ValueError as exc:
+                raise ScenarioError(f"operatives.{op_id}.carrying: {exc}") from None
     w.stack = [TurningPointFrame(stage="end"), FirefightFrame(turn=turn or initiative)]
     w.events = []
     w.node = None

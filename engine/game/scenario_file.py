@@ -55,7 +55,8 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     order = "engage"               # default engage
     wounds = 7                     # default the datacard's
     ready = true                   # also counteracted, on_guard (booleans), carrying
-                                   # (the name of an objective marker it carries)
+                                   # (the name of the marker it carries, or a list of
+                                   # names: objective markers or mission markers)
 
     [[steps]]                      # applied in order
     name = "shoot"                 # optional (default "step N"); names the step in errors
@@ -94,7 +95,7 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     ready = false
     incapacitated = false          # incapacitated this battle (removed or not)
     on_killzone = true             # placed and not incapacitated
-    carrying = ""                  # the marker it carries ("" none)
+    carrying = ""                  # the marker it carries ("" none; a list for several)
     counteracted = false
     on_guard = false
 
@@ -441,6 +442,14 @@ def _text(source: str, where: str, value: Any, what: str, limit: int = MAX_TEXT_
     return value
 
 
+def _carrying(source: str, where: str, value: Any) -> tuple[str, ...]:
+    """The markers an operative carries: a marker's name (``""``: none) or a list of names."""
+    if isinstance(value, str):
+        return (_text(source, where, value, "a marker's name"),) if value else ()
+    names = _list(source, where, value, "marker names")
+    return tuple(_text(source, f"{where}[{k}]", v, "a marker's name") for k, v in enumerate(names))
+
+
 def _list(source: str, where: str, value: Any, what: str) -> list[Any]:
     """``value`` checked to be a list of at most :data:`MAX_LIST_ITEMS` entries."""
     if not isinstance(value, list):
@@ -698,9 +707,7 @@ def _position(source: str, value: Any) -> dict[str, Any]:
             if k in spec:
                 s[k] = _bool(source, f"{where}.{k}", spec[k])
         if "carrying" in spec:
-            s["carrying"] = _text(
-                source, f"{where}.carrying", spec["carrying"], "the name of an objective marker"
-            )
+            s["carrying"] = _carrying(source, f"{where}.carrying", spec["carrying"])
         specs[str(op_id)] = s
     out["operatives"] = specs
     return out
@@ -819,7 +826,9 @@ def _expect(source: str, where: str, value: Any) -> dict[str, Any]:
                     c[key] = _point(source, f"{w}.at", val)
                 elif key == "wounds":
                     c[key] = _whole(source, f"{w}.wounds", val)
-                elif key in ("order", "carrying"):
+                elif key == "carrying":
+                    c[key] = _carrying(source, f"{w}.{key}", val)
+                elif key == "order":
                     c[key] = _text(source, f"{w}.{key}", val, "a string")
                 else:
                     c[key] = _bool(source, f"{w}.{key}", val)

@@ -70,7 +70,9 @@ class OperativeState:
         moved: it moved in the current activation or counteraction (Heavy).
         heavy_shot: it used a Heavy weapon in the current activation or counteraction;
             ``heavy_only`` the move it still may make (``""`` none, else ``"Dash"``...).
-        carrying: the name of the marker it carries, or ``""``.
+        carrying: the names of the markers it carries (objective markers and rule modules'
+            markers, :class:`~engine.game.tokens.Token`), in the order it took them; one
+            unless a rule lets it carry more (3.2).
         limited: ``(weapon, uses)`` pairs for Limited weapons, sorted; keyed by the weapon's
             primary name, so that every profile counts towards the same uses (2.2).
         ap_gained: it had an activation this turning point.
@@ -94,7 +96,7 @@ class OperativeState:
     moved: bool = False
     heavy_shot: bool = False
     heavy_only: str = ""
-    carrying: str = ""
+    carrying: tuple[str, ...] = ()
     limited: tuple[tuple[str, int], ...] = ()
     ap_gained: bool = False
 

@@ -4,7 +4,8 @@
 A :class:`Token` is a value on the state (``GameState.tokens``). The core knows nothing of
 what a token means; it only builds the killzone with the terrain parts of the tokens that
 are terrain (:attr:`Token.feature`), so sight, cover and movement see equipment terrain like any
-other terrain (:meth:`engine.game.context.GameContext.killzone_for`).
+other terrain (:meth:`engine.game.context.GameContext.killzone_for`), and carries the markers
+rule modules let operatives pick up (:attr:`Token.carrier`, 3.2).
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ class Token:
             :class:`engine.geometry.extra_terrain.FeatureSpec`), ``None`` for a marker.
         counters: ``(key, value)`` pairs its module keeps (used this turning point,
             activations left...), sorted by key.
+        carrier: the operative carrying it (a marker its module lets operatives pick up,
+            :func:`engine.game.universal.rule_markers`), or ``""``; while carried it is
+            where its carrier is.
     """
 
     kind: str
@@ -42,6 +46,7 @@ class Token:
     angle: int = 0
     feature: Any = None
     counters: tuple[tuple[str, int], ...] = ()
+    carrier: str = ""
 
     def counter(self, key: str, default: int = 0) -> int:
         """The value of counter ``key`` (``default`` when unset)."""

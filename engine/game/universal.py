@@ -13,14 +13,16 @@ Shoot           1    Engage (or a Silent weapon); not within enemy control range
 Fight           1    an enemy within control range
 Pick Up Marker  1    a marker it controls that can be picked up (by the game option, or
                      as a rule allows: ``would_allow_pick_up``); not within enemy control
-                     range; not already carrying (nor forbidden by a rule module through
-                     the ``would_forbid_pick_up`` hook: ``op``, ``marker``; returns why)
-Place Marker    1    carrying; not in the activation it picked the marker up
+                     range; not already carrying a marker (unless a rule says otherwise:
+                     ``would_count_carried``, :func:`counted_carried`)
+Place Marker    1    carrying; not in the activation it picked the marker up; an operative
+                     carrying several names the one it places
 ==============  ===  ======================================================================
 
-Pick Up Marker also works on the markers rule modules offer (a mission marker of an op,
-:func:`rule_markers`). Every action at most once per activation (1.5). A counteraction (1.6)
-is one 1AP action for free with at most 2" of movement; it is not an activation. Heavy
+Pick Up Marker also works on the markers rule modules offer (the mission markers of an op,
+:func:`rule_markers`); a carrier that is removed puts down every marker it carries (2.3).
+Every action at most once per activation (1.5). A counteraction (1.6) is one 1AP action for
+free with at most 2" of movement; it is not an activation. Heavy
 weapons (6): no Shoot after moving (except the move a ``Heavy (x only)`` allows) and no move
 after using one.
 """
@@ -28,7 +30,7 @@ after using one.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -42,6 +44,7 @@ from engine.game.actions import (
     IllegalActionError,
 )
 from engine.game.state import OperativeState
+from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import Killzone, Objective, Placement, sight
 from engine.geometry.equipment import MARKER_DIAMETER_MM
@@ -58,9 +61,15 @@ from engine.teams.model import Weapon, WeaponProfile
 
 __all__ = [
     "ActivationFrame",
+    "apl_controller",
+    "carry_along",
+    "counted_carried",
+    "marker_level",
     "own_operative",
+    "place_marker",
     "rule_markers",
     "start_activation",
+    "start_carrying",
     "start_counteract",
     "start_free_action",
 ]
@@ -513,12 +522,20 @@ def iter_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Actio
                 and _added_ap_problem(w, o, "Pick up", mode, m.name) is None
             ):
                 yield Action("Pick up", op=o.id, text=m.name.lower())  # notation: lower case
-        if not o.carrying:
+        if _carry_problem(w, o) is None:
             for name, why in rule_markers(w, o):
-                if why is None:
+                if (
+                    _rule_marker_problem(w, o, name, why) is None
+                    and _added_ap_problem(w, o, "Pick up", mode, name) is None
+                ):
                     yield Action("Pick up", op=o.id, text=name.lower())
     if o.carrying and precheck(w, o, "Place marker", mode, in_cr) is None:
-        yield Action("Place marker", op=o.id, point=(o.x, o.y, 0.0))
+        here = (o.x, o.y, 0.0)
+        if len(o.carrying) == 1:
+            yield Action("Place marker", op=o.id, point=here)
+        else:  # several: the notation names the marker
+            for name in o.carrying:
+                yield Action("Place marker", op=o.id, text=name.lower(), point=here)
     if w.ctx.close_quarters:
         yield from closequarters.options(w, o, mode)
     for act in rule_actions.actions_of(w, o):
@@ -553,23 +570,14 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
         shoot.start_shoot(w, o, a, mode)
     elif verb == "Fight":
         fight.start_fight(w, o, a, mode)
-    elif verb == "Pick up" and _rule_marker(w, o, a.text) is not None:
-        _pick_up_rule_marker(w, o, a, mode)
     elif verb == "Pick up":
-        why = _can_pick_up(w, o, a.text)
-        marker = _marker(w, a.text)
-        why = why or _added_ap_problem(w, o, verb, mode, marker)
-        if why:
-            raise _illegal(why)
-        spend(w, o, verb, mode, target=marker)
-        w.markers = [attrs.evolve(m, carrier=o.id) if m.name == marker else m for m in w.markers]
-        w.set_op(o.id, carrying=marker)
-        w.emit("marker_picked_up", op=o.id, marker=marker)
+        _pick_up(w, o, a, mode)
     elif verb == "Place marker":
         assert a.point is not None
-        _check_marker_spot(w, o, a.point)
+        name = _placed_marker(w, o, a.text)
+        _check_marker_spot(w, o, name, a.point)
         spend(w, o, verb, mode)
-        place_marker(w, o, a.point[0], a.point[1])
+        place_marker(w, o, a.point[0], a.point[1], name)
     else:
         closequarters.perform(w, o, a, mode)
 
@@ -735,10 +743,7 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     if w.op(o.id).on_guard:
         w.set_op(o.id, on_guard=False)
         w.emit("guard_ended", op=o.id, why="it moved")
-    if o.carrying:
-        w.markers = [
-            attrs.evolve(m, x=f.x, y=f.y) if m.name == o.carrying else m for m in w.markers
-        ]
+    carry_along(w, o.id)
     w.emit(
         "moved",
         op=o.id,
@@ -784,28 +789,51 @@ def contests(w: Work, o: OperativeState, name: str) -> bool:
     return sight.objective_in_control_range(w.kz, w.place(o), marker_objective(w, name))
 
 
-def controller(w: Work, name: str) -> str:
-    """The player controlling the marker (greater total APL of contesting operatives), or
-    ``""`` (4.8)."""
-    m = next(m for m in w.markers if m.name == name)
-    if m.carrier:
-        return w.ctx.owner[m.carrier]
+def apl_controller(w: Work, contesting: Callable[[OperativeState], bool]) -> str:
+    """The player whose operatives on the killzone for which ``contesting`` holds have the
+    greater total APL (``"A"``/``"B"``), or ``""`` on a tie or when none does: control of a
+    marker or of any area a rule makes controllable the same way (4.8)."""
     total = {"A": 0, "B": 0}
     for o in w.alive():
-        if contests(w, o, name):
+        if contesting(o):
             total[o.player] += w.apl(o)
     if total["A"] == total["B"]:
         return ""
     return "A" if total["A"] > total["B"] else "B"
 
 
+def controller(w: Work, name: str) -> str:
+    """The player controlling the marker (greater total APL of contesting operatives), or
+    ``""`` (4.8)."""
+    m = next(m for m in w.markers if m.name == name)
+    if m.carrier:
+        return w.ctx.owner[m.carrier]
+    return apl_controller(w, lambda o: contests(w, o, name))
+
+
+def counted_carried(w: Work, o: OperativeState) -> tuple[str, ...]:
+    """The markers ``o`` carries that count for Pick Up Marker's condition "not already
+    carrying a marker" (3.2): all of them, less those a rule leaves out through the *would*
+    hooks ``"would_count_carried"`` (``fn(w, names, op=o) -> names``; e.g. a tac op letting
+    an operative carry a second marker of its own)."""
+    if not o.carrying or "would_count_carried" not in w.ctx.hooks.would:
+        return o.carrying
+    return tuple(w.would("would_count_carried", o.carrying, op=o))
+
+
+def _carry_problem(w: Work, o: OperativeState) -> str | None:
+    """Why ``o`` cannot pick up one more marker (3.2), or ``None``."""
+    if counted_carried(w, o):
+        return f"{o.id} already carries a marker (3.2)"
+    return None
+
+
 def _can_pick_up(w: Work, o: OperativeState, name: str) -> str | None:
-    """Why ``o`` cannot pick up the marker ``name`` (3.2), or ``None``. Whether markers can
-    be picked up at all comes from the marker's flag and the game option
+    """Why ``o`` cannot pick up the objective marker ``name`` (3.2), or ``None``. Whether
+    markers can be picked up at all comes from the marker's flag and the game option
     ``objectives_pickup``, then the ``would_allow_pick_up`` hooks (``op``, ``marker``), which
     receive that reason (or ``None``) and return it, or ``None`` to allow it, or another
-    reason (the crit op Energy Cells, 8.3); a rule may still forbid it for one operative
-    (``would_forbid_pick_up``)."""
+    reason (the crit op Energy Cells, 8.3)."""
     name = _marker(w, name)
     m = next(m for m in w.markers if m.name == name)
     why: str | None = None
@@ -817,13 +845,9 @@ def _can_pick_up(w: Work, o: OperativeState, name: str) -> str | None:
         return why
     if m.carrier:
         return f"marker {name} is carried by {m.carrier}"
-    if o.carrying:
-        return f"{o.id} already carries a marker (3.2)"
-    if "would_forbid_pick_up" in w.ctx.hooks.would:
-        # A rule module may forbid it: e.g. the operative carries a mission marker.
-        why = w.would("would_forbid_pick_up", None, op=o, marker=name)
-        if why:
-            return why
+    why = _carry_problem(w, o)
+    if why is not None:
+        return why
     if not contests(w, o, name) or controller(w, name) != o.player:
         return f"{o.id} must control marker {name} to pick it up (3.2, 4.8)"
     return None
@@ -831,18 +855,18 @@ def _can_pick_up(w: Work, o: OperativeState, name: str) -> str | None:
 
 def rule_markers(w: Work, o: OperativeState) -> tuple[tuple[str, str | None], ...]:
     """The markers other than the objective markers that rule modules let operatives pick up
-    with the Pick Up Marker action (3.2; a mission marker of an op), as ``(name, why)`` pairs
-    for operative ``o``: ``why`` is ``None`` when ``o`` may pick that marker up now (the
-    module judges control, 4.8, and its own conditions), else the reason naming the rule.
+    with the Pick Up Marker action (3.2; the mission markers of an op), as ``(name, why)``
+    pairs for operative ``o``: ``why`` is ``None`` when the module lets ``o`` pick that
+    marker up now (it judges control, 4.8, and its own conditions), else the reason naming
+    the rule.
 
-    Rule modules add them through the *would* hook ``"pick_up_markers"``:
-    ``fn(w, pairs, op=o) -> pairs`` returns ``pairs`` with its own markers added. The core
-    then performs Pick Up Marker on such a marker as on an objective marker (AP, once per
-    activation, not within enemy control range, not while carrying one): ``o.carrying``
-    names it and ``marker_picked_up`` is emitted; Place Marker and the removal of an
-    incapacitated carrier put it down with ``marker_placed`` (``op``, ``marker``, ``x``,
-    ``y``), where the module that owns it notes its new position. Such a marker is 20 mm
-    (4.8: every marker but an objective marker)."""
+    Such a marker is a :class:`~engine.game.tokens.Token` on the state (``w.tokens``), 20 mm
+    across (4.8: every marker but an objective marker). Rule modules offer them through the
+    *would* hook ``"pick_up_markers"``: ``fn(w, pairs, op=o) -> pairs`` returns ``pairs``
+    with its own markers added. The core then performs Pick Up Marker on it as on an
+    objective marker (AP, once per activation, not within enemy control range, not while
+    carrying another, :func:`counted_carried`), carries it (:func:`start_carrying`) and puts
+    it down with Place Marker or when its carrier is removed (:func:`place_marker`)."""
     if "pick_up_markers" not in w.ctx.hooks.would:
         return ()
     return tuple(w.would("pick_up_markers", (), op=o))
@@ -854,37 +878,144 @@ def _rule_marker(w: Work, o: OperativeState, text: str) -> tuple[str, str | None
     return next((p for p in rule_markers(w, o) if p[0].lower() == wanted), None)
 
 
-def _pick_up_rule_marker(w: Work, o: OperativeState, a: Action, mode: str) -> None:
-    """Pick Up Marker (3.2) on a marker a rule module offers (:func:`rule_markers`)."""
-    found = _rule_marker(w, o, a.text)
-    assert found is not None
-    name, why = found
-    if why is None and o.carrying:
-        why = f"{o.id} already carries a marker (3.2)"
+def _token(w: Work, name: str) -> Token | None:
+    return next((t for t in w.tokens if isinstance(t, Token) and t.name == name), None)
+
+
+def _rule_marker_problem(w: Work, o: OperativeState, name: str, why: str | None) -> str | None:
+    """Why ``o`` cannot pick up the rule module's marker ``name`` (its module's ``why``
+    first, then 3.2), or ``None``."""
     if why is not None:
+        return why
+    t = _token(w, name)
+    if t is None:
+        return f"there is no marker {name!r} on the killzone (3.2)"
+    if t.carrier:
+        return f"marker {name} is carried by {t.carrier}"
+    return _carry_problem(w, o)
+
+
+def _pick_up(w: Work, o: OperativeState, a: Action, mode: str) -> None:
+    """Pick Up Marker (3.2) on an objective marker or a rule module's marker."""
+    found = _rule_marker(w, o, a.text)
+    if found is not None:
+        name = found[0]
+        why = _rule_marker_problem(w, o, name, found[1])
+    else:
+        name = _marker(w, a.text)
+        why = _can_pick_up(w, o, name)
+    why = why or _added_ap_problem(w, o, "Pick up", mode, name)
+    if why:
         raise _illegal(why)
-    spend(w, o, "Pick up", mode)
-    w.set_op(o.id, carrying=name)
+    spend(w, o, "Pick up", mode, target=name)
+    start_carrying(w, o.id, name)
     w.emit("marker_picked_up", op=o.id, marker=name)
 
 
-def _check_marker_spot(w: Work, o: OperativeState, point: tuple[float, float, float]) -> None:
+def start_carrying(w: Work, op_id: str, name: str) -> None:
+    """Operative ``op_id`` now carries the marker ``name`` (an objective marker or a rule
+    module's :class:`~engine.game.tokens.Token`): the marker's ``carrier`` is set, it goes
+    where the operative is, and its name is added to the operative's ``carrying`` (3.2, 4.8).
+    For Pick Up Marker and for rules that hand a marker to an operative; emits nothing.
+
+    Raises:
+        ValueError: there is no such marker, or it is carried already.
+    """
+    o = w.op(op_id)
+    if any(m.name == name for m in w.markers):
+        m = next(m for m in w.markers if m.name == name)
+        if m.carrier:
+            raise ValueError(f"marker {name} is carried by {m.carrier}")
+        w.markers = [
+            attrs.evolve(m, carrier=op_id, x=o.x, y=o.y) if m.name == name else m for m in w.markers
+        ]
+    else:
+        t = _token(w, name)
+        if t is None:
+            raise ValueError(f"there is no marker {name!r}")
+        if t.carrier:
+            raise ValueError(f"marker {name} is carried by {t.carrier}")
+        new = attrs.evolve(t, carrier=op_id, x=o.x, y=o.y, elevation=o.elevation)
+        w.tokens = [new if u is t else u for u in w.tokens]
+    w.set_op(op_id, carrying=(*o.carrying, name))
+
+
+def carry_along(w: Work, op_id: str) -> None:
+    """Put the markers operative ``op_id`` carries where it now stands (after it moved or was
+    set up again: a carried marker goes with its carrier, 4.8)."""
+    o = w.op(op_id)
+    if not o.carrying:
+        return
+    w.markers = [attrs.evolve(m, x=o.x, y=o.y) if m.carrier == op_id else m for m in w.markers]
+    if any(isinstance(t, Token) and t.carrier == op_id for t in w.tokens):
+        w.tokens = [
+            attrs.evolve(t, x=o.x, y=o.y, elevation=o.elevation)
+            if isinstance(t, Token) and t.carrier == op_id
+            else t
+            for t in w.tokens
+        ]
+
+
+def marker_level(w: Work, x: float, y: float, elevation: float) -> float:
+    """The elevation (inches) a 20 mm marker put down at ``(x, y)`` by an operative standing
+    at ``elevation`` lies at: that level when Vantage terrain of that height is under the
+    point, else the killzone floor (4.8)."""
+    if elevation <= 0:
+        return 0.0
+    spot = Placement(x, y, base_mm=MARKER_DIAMETER_MM, elevation=elevation)
+    return elevation if w.kz.standing_part(spot) is not None else 0.0
+
+
+def _placed_marker(w: Work, o: OperativeState, text: str) -> str:
+    """The carried marker a Place Marker names (``text``; ``""``: the only one ``o``
+    carries)."""
     if not o.carrying:
         raise _illegal(f"{o.id} carries no marker (3.2 Place Marker)")
+    wanted = " ".join(text.lower().split())
+    if not wanted:
+        if len(o.carrying) > 1:
+            names = ", ".join(n.lower() for n in o.carrying)
+            raise _illegal(
+                f"{o.id} carries {names}: name the marker to place "
+                f"('Place marker {o.id} <marker> at x,y', 3.2)"
+            )
+        return o.carrying[0]
+    name = next((n for n in o.carrying if n.lower() == wanted), None)
+    if name is None:
+        names = ", ".join(n.lower() for n in o.carrying)
+        raise _illegal(f"{o.id} carries no marker {text!r} (it carries {names}; 3.2)")
+    return name
+
+
+def _check_marker_spot(
+    w: Work, o: OperativeState, name: str, point: tuple[float, float, float]
+) -> None:
     x, y, _ = point
-    if any(m.name == o.carrying for m in w.markers):
-        within = sight.objective_in_control_range(w.kz, w.place(o), Objective(o.carrying, (x, y)))
+    if any(m.name == name for m in w.markers):
+        within = sight.objective_in_control_range(w.kz, w.place(o), Objective(name, (x, y)))
     else:  # a marker of a rule module (rule_markers): 20 mm (4.8)
         within = sight.marker_in_control_range(w.kz, w.place(o), (x, y), MARKER_DIAMETER_MM)
     if not within:
         raise _illegal(f"the marker must be placed within {o.id}'s control range (3.2)")
 
 
-def place_marker(w: Work, o: OperativeState, x: float, y: float) -> None:
-    """Put down the marker ``o`` carries at ``(x, y)``."""
-    name = o.carrying
-    w.markers = [attrs.evolve(m, x=x, y=y, carrier="") if m.name == name else m for m in w.markers]
-    w.set_op(o.id, carrying="")
+def place_marker(w: Work, o: OperativeState, x: float, y: float, name: str = "") -> None:
+    """Put down the marker ``name`` (default: the only one) ``o`` carries at ``(x, y)``; a
+    rule module's marker lies on ``o``'s level when that level is under the point
+    (:func:`marker_level`). Emits ``marker_placed`` (``op``, ``marker``, ``x``, ``y``)."""
+    o = w.op(o.id)
+    name = name or o.carrying[0]
+    if any(m.name == name for m in w.markers):
+        w.markers = [
+            attrs.evolve(m, x=x, y=y, carrier="") if m.name == name else m for m in w.markers
+        ]
+    else:
+        t = _token(w, name)
+        if t is not None:
+            z = marker_level(w, x, y, o.elevation)
+            new = attrs.evolve(t, carrier="", x=x, y=y, elevation=z)
+            w.tokens = [new if u is t else u for u in w.tokens]
+    w.set_op(o.id, carrying=tuple(n for n in o.carrying if n != name))
     w.emit("marker_placed", op=o.id, marker=name, x=x, y=y)
 
 
@@ -918,8 +1049,8 @@ def remove_casualties(w: Work) -> None:
     """Remove incapacitated operatives; a carrier first places its marker for 0AP (2.3)."""
     for o in list(w.ops):
         if o.incapacitated and o.placed:
-            if o.carrying:
-                place_marker(w, o, o.x, o.y)
+            for name in o.carrying:
+                place_marker(w, o, o.x, o.y, name)
             w.set_op(o.id, placed=False, ready=False, ap=0)
             w.effects = [e for e in w.effects if e.op != o.id]
             w.emit("operative_removed", op=o.id)

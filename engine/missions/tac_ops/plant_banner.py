@@ -6,12 +6,12 @@
   opponent's territory and more than 5" from every neutral killzone edge. Notation
   ``Act KAS-1 plant banner at x,y`` (``at x,y,z`` on Vantage terrain ``z`` inches high).
   Performing it reveals the op.
-- The Banner is a 20 mm mission marker (4.8), a :class:`~engine.game.tokens.Token` of kind
-  :data:`BANNER` called ``"<player> banner"``. Operatives of **either** player may pick it
-  up with the universal Pick Up Marker action (``Pick up LEG-2 a banner``) when they control
-  it, carry it and put it down with Place Marker, or drop it where they are incapacitated
-  (the core's :func:`engine.game.universal.rule_markers`). Control is judged as for the
-  equipment markers (:func:`engine.rules.equipment.markers.token_controller`).
+- The Banner is a 20 mm mission marker (:mod:`engine.missions.mission_markers`, kind
+  :data:`BANNER_KIND`) called ``"<player> banner"``. Operatives of **either** player may
+  pick it up with the universal Pick Up Marker action (``Pick up LEG-2 a banner``) when
+  they control it, carry it and put it down with Place Marker, or drop it where they are
+  incapacitated. Control is that of every marker but an objective marker
+  (:func:`engine.rules.equipment.markers.token_controller`).
 - *Scoring*, at the end of each turning point after the first: if the Banner is on the
   killzone (not carried), wholly within the opponent's territory, and friendly operatives
   control it: 1VP, or 2VP when no enemy operative contests it. At most 2VP a turning point
@@ -25,13 +25,12 @@ Choices where the text is silent:
   inside other terrain. The listed spots are the operative's own spot and eight around it
   0.5" from its base; a script may name any point.
 - A Banner put down by Place Marker lies on the level the carrier stands on when that level
-  is under the point, else on the floor.
+  is under the point, else on the floor (:func:`engine.game.universal.marker_level`).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import attrs
 from shapely.geometry import Point
@@ -41,9 +40,11 @@ from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import OperativeState, other
 from engine.game.tokens import Token
+from engine.game.universal import marker_level
 from engine.game.work import Work
-from engine.geometry import Placement, TerrainType
+from engine.geometry import TerrainType
 from engine.geometry.equipment import MARKER_DIAMETER_MM
+from engine.missions import mission_markers
 from engine.missions.actions import common_problem
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
 from engine.missions.scoring import TAC, score
@@ -52,12 +53,12 @@ from engine.rules.equipment.markers import token_contests, token_controller
 
 __all__ = [
     "BANNER",
+    "BANNER_KIND",
     "EDGE_GAP",
     "NAME",
     "PLANT_BANNER",
     "PlantBanner",
     "banner",
-    "banner_carrier",
     "banner_spots",
     "spot_problem",
 ]
@@ -65,6 +66,10 @@ __all__ = [
 NAME = "Plant Banner"
 BANNER = "banner"
 """The token kind of a Banner mission marker."""
+BANNER_KIND = mission_markers.register_kind(
+    mission_markers.MarkerKind(BANNER, NAME, friendly_only=False, numbered=False)
+)
+"""The Banner mission markers: one per player, any operative may pick one up."""
 
 EDGE_GAP = 5.0
 """A Banner is placed more than this many inches from every neutral killzone edge."""
@@ -78,19 +83,12 @@ _EPS = 1e-6
 
 def banner(w: Work, player: str) -> Token | None:
     """``player``'s Banner mission marker (``None`` until it is planted)."""
-    name = f"{player} {BANNER}"
-    return next((t for t in w.tokens if isinstance(t, Token) and t.name == name), None)
-
-
-def banner_carrier(w: Work, t: Token) -> OperativeState | None:
-    """The operative carrying the Banner ``t``, or ``None``."""
-    return next((o for o in w.ops if o.placed and o.carrying == t.name), None)
+    found = mission_markers.markers_of(w, BANNER_KIND, player)
+    return found[0] if found else None
 
 
 def _vantage_level(w: Work, x: float, y: float, z: float) -> bool:
-    if z <= 0:
-        return False
-    return w.kz.standing_part(Placement(x, y, base_mm=MARKER_DIAMETER_MM, elevation=z)) is not None
+    return z > 0 and marker_level(w, x, y, z) > 0
 
 
 def spot_problem(w: Work, o: OperativeState, point: tuple[float, float, float]) -> str | None:
@@ -183,58 +181,12 @@ class PlantBanner:
         assert a.point is not None
         x, y, z = a.point
         reveal_tac_op(w, o.player, f"the {NAME} action")
-        name = f"{o.player} {BANNER}"
-        w.tokens = [*w.tokens, Token(BANNER, o.player, name, x, y, z)]
-        w.emit("mission_action", op=o.id, action=NAME, marker=name, mission_op=NAME)
-        w.emit("banner_planted", player=o.player, op=o.id, marker=name, x=x, y=y, z=z)
+        w.emit("mission_action", op=o.id, action=NAME, mission_op=NAME)
+        t = mission_markers.add_marker(w, BANNER_KIND, o.player, (x, y, z))
+        w.emit("banner_planted", player=o.player, op=o.id, marker=t.name, x=x, y=y, z=z)
 
 
 PLANT_BANNER = PlantBanner()
-
-
-def _replace(w: Work, t: Token, **changes: Any) -> None:
-    new = attrs.evolve(t, **changes)
-    w.tokens = [new if u.name == t.name else u for u in w.tokens]
-
-
-def _banners(w: Work) -> list[Token]:
-    return [t for t in w.tokens if isinstance(t, Token) and t.kind == BANNER]
-
-
-def _pick_up_markers(
-    w: Work, pairs: tuple[tuple[str, str | None], ...], **info: Any
-) -> tuple[tuple[str, str | None], ...]:
-    """The Banners on the killzone as markers Pick Up Marker may take (module docstring)."""
-    o: OperativeState = info["op"]
-    out = list(pairs)
-    for t in _banners(w):
-        if banner_carrier(w, t) is not None:
-            continue
-        why = None
-        if not (token_contests(w, o, t) and token_controller(w, t) == o.player):
-            why = f"{o.id} must control {t.name} to pick it up (3.2, 4.8)"
-        out.append((t.name, why))
-    return tuple(out)
-
-
-def _carried(w: Work, ev: Event) -> None:
-    """A carrier moved: its Banner goes with it."""
-    o = w.op(ev["op"])
-    if not o.carrying:
-        return
-    t = next((t for t in _banners(w) if t.name == o.carrying), None)
-    if t is not None:
-        _replace(w, t, x=o.x, y=o.y, elevation=o.elevation)
-
-
-def _placed(w: Work, ev: Event) -> None:
-    """A Banner was put down (Place Marker, or its carrier was removed)."""
-    t = next((t for t in _banners(w) if t.name == ev["marker"]), None)
-    if t is None:
-        return
-    x, y = float(ev["x"]), float(ev["y"])
-    z = w.op(ev["op"]).elevation
-    _replace(w, t, x=x, y=y, elevation=z if _vantage_level(w, x, y, z) else 0.0)
 
 
 def _score(w: Work, ev: Event) -> None:
@@ -245,7 +197,7 @@ def _score(w: Work, ev: Event) -> None:
         if not tac_active(w, p, NAME):
             continue
         t = banner(w, p)
-        if t is None or banner_carrier(w, t) is not None:
+        if t is None or t.carrier:
             continue
         if not wholly_within(enemy_territory(w, p), t.x, t.y, RADIUS):
             continue
@@ -257,22 +209,12 @@ def _score(w: Work, ev: Event) -> None:
             score(w, p, TAC, 2, f"{NAME}: the Banner is controlled, uncontested", tp_cap=2)
 
 
-def _make_token(w: Work, owner: str, x: float, y: float, z: float, angle: int) -> Token:
-    """A Banner for a scripted position (:meth:`engine.game.context.Hooks.token_maker`)."""
-    if z < 0:
-        raise ValueError(f"a Banner cannot be below the killzone floor (z {z:g})")
-    return Token(BANNER, owner, f"{owner} {BANNER}", x, y, z)
-
-
 def install(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Add the Plant Banner action, the Banner's Pick Up Marker and carrying hooks, and the
-    end-of-turning-point scoring."""
+    """Add the Plant Banner action, the Banner (picked up, carried and put down with the
+    universal actions), and the end-of-turning-point scoring."""
     hooks.action(PLANT_BANNER, players)
-    hooks.transform("pick_up_markers", _pick_up_markers)
-    hooks.on("moved", _carried)
-    hooks.on("marker_placed", _placed)
+    mission_markers.install(hooks, BANNER_KIND)
     hooks.on("turning_point_ending", _score)
-    hooks.token_maker(BANNER, _make_token)
 
 
 SPEC = register(

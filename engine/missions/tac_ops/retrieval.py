@@ -6,8 +6,11 @@
   searched yet: the operative now carries one of its kill team's Retrieval mission markers
   and the objective marker has been searched by its kill team. Notation
   ``Act KAS-1 retrieve centre``.
-- Friendly operatives may Pick Up Marker on their Retrieval mission markers
-  (:mod:`engine.missions.mission_markers`: a carrier that is incapacitated drops it).
+- Retrieval mission markers (:mod:`engine.missions.mission_markers`, kind
+  :data:`RETRIEVAL`) are 20 mm markers named ``"<player> retrieval <n>"``; friendly
+  operatives may pick them up and put them down with the universal actions (``Pick up
+  KAS-2 a retrieval 1``, ``Place marker KAS-2 at 8,4``); a carrier that is incapacitated
+  puts its marker down where it stood.
 - *Scoring*: 1VP the first time each objective marker is searched by friendly operatives
   (at once, as the action is performed); at the end of the battle 1VP for each of your
   Retrieval mission markers friendly operatives are carrying. The pack prints no per
@@ -15,7 +18,7 @@
 - *Reveal*: the first time the op scores VP (the first Retrieve).
 
 Facts: ``"Retrieval:<player>:searched"`` = the markers that player's operatives searched
-(sorted); the Retrieval mission markers in ``"Retrieval:markers"``.
+(sorted). The Retrieval markers are tokens on the state.
 """
 
 from __future__ import annotations
@@ -29,9 +32,11 @@ from engine.missions.actions import MarkerAction
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
 from engine.missions.scoring import TAC, fact, score, set_fact
 
-__all__ = ["NAME", "RETRIEVE", "SPEC", "install", "searched"]
+__all__ = ["NAME", "RETRIEVAL", "RETRIEVE", "SPEC", "install", "searched"]
 
 NAME = "Retrieval"
+RETRIEVAL = mission_markers.register_kind(mission_markers.MarkerKind("retrieval", NAME))
+"""The Retrieval mission markers (friendly operatives may pick them up)."""
 
 
 def searched(w: Work, player: str) -> tuple[str, ...]:
@@ -44,7 +49,7 @@ def _retrieve(w: Work, o: OperativeState, marker: str) -> None:
     p = o.player
     set_fact(w, f"{NAME}:{p}:searched", tuple(sorted({*searched(w, p), marker})))
     w.emit("marker_searched", player=p, op=o.id, marker=marker)
-    mission_markers.add_marker(w, NAME, p, "retrieval", (o.x, o.y, o.elevation), carrier=o.id)
+    mission_markers.add_marker(w, RETRIEVAL, p, (o.x, o.y, o.elevation), carrier=o.id)
     if score(w, p, TAC, 1, f"{NAME}: objective marker {marker} searched"):
         reveal_tac_op(w, p, "it scored VP for the first time")
 
@@ -52,7 +57,7 @@ def _retrieve(w: Work, o: OperativeState, marker: str) -> None:
 def _problem(w: Work, o: OperativeState, marker: str) -> str | None:
     if marker in searched(w, o.player):
         return f"objective marker {marker} has already been searched by {o.player}'s kill team"
-    if mission_markers.carrying_any(w, o):
+    if o.carrying:
         return f"{o.id} is already carrying a marker ({NAME})"
     return None
 
@@ -66,16 +71,16 @@ def _battle_ending(w: Work, ev: Event) -> None:
     for p in (first, other(first)):
         if not tac_active(w, p, NAME):
             continue
-        held = [m for m in mission_markers.markers_of(w, NAME, p) if m.carrier]
+        held = mission_markers.carried_by(w, RETRIEVAL, p)
         if held and score(w, p, TAC, len(held), f"{NAME}: {len(held)} Retrieval markers carried"):
             reveal_tac_op(w, p, "it scored VP for the first time")
 
 
 def install(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Add the Retrieve action for ``players``, the mission markers' Pick Up and Place
-    Marker actions, and the end-of-battle scoring."""
+    """Add the Retrieve action for ``players``, the Retrieval markers (picked up and put down
+    with the universal actions), and the end-of-battle scoring."""
     hooks.action(RETRIEVE, players)
-    mission_markers.install(hooks)
+    mission_markers.install(hooks, RETRIEVAL)
     hooks.on("battle_ending", _battle_ending)
 
 

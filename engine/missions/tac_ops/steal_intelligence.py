@@ -5,10 +5,13 @@
   before it is removed. The pack lets the player choose the spot; this engine puts it at the
   centre of the incapacitated operative's base (always within its control range), and on its
   level.
-- Friendly operatives may Pick Up Marker on your Intelligence markers; for that action's
-  conditions the first Intelligence marker an operative carries is ignored, so an operative
-  may carry two Intelligence markers, or one and then one other marker
-  (:mod:`engine.missions.mission_markers`, ``first_free``).
+- The Intelligence markers (:mod:`engine.missions.mission_markers`, kind
+  :data:`INTELLIGENCE`) are 20 mm markers named ``"<player> intelligence <n>"``. Friendly
+  operatives may pick them up with the universal Pick Up Marker action (``Pick up KAS-1 a
+  intelligence 2``); for that action's conditions the first Intelligence marker an
+  operative carries is ignored, so an operative may carry two Intelligence markers, or one
+  and then one other marker (``first_ignored``). One carrying two names the one it puts
+  down (``Place marker KAS-1 a intelligence 2 at 8,4``).
 - *Scoring*: at the end of each turning point after the first, 1VP if any friendly
   operative carries any of your Intelligence markers (at most 2VP per turning point); at the
   end of the battle, 1VP for each of your Intelligence markers friendly operatives carry.
@@ -17,7 +20,7 @@
   make the end-of-battle VP count towards turning point 4's cap instead).
 - *Reveal*: the first time an enemy operative is incapacitated.
 
-Facts: the Intelligence markers in ``"Steal Intelligence:markers"``.
+Facts: none (the Intelligence markers are tokens on the state).
 """
 
 from __future__ import annotations
@@ -25,14 +28,19 @@ from __future__ import annotations
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import other
+from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.missions import mission_markers
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
 from engine.missions.scoring import TAC, score
 
-__all__ = ["BATTLE_END_TP_CAP", "NAME", "SPEC", "carried_intelligence", "install"]
+__all__ = ["BATTLE_END_TP_CAP", "INTELLIGENCE", "NAME", "SPEC", "carried_intelligence", "install"]
 
 NAME = "Steal Intelligence"
+INTELLIGENCE = mission_markers.register_kind(
+    mission_markers.MarkerKind("intelligence", NAME, first_ignored=True)
+)
+"""The Intelligence mission markers (friendly operatives carry two, or one and one other)."""
 TP_CAP = 2
 """The most VP the op scores at the end of a turning point."""
 
@@ -40,9 +48,9 @@ BATTLE_END_TP_CAP: int | None = None
 """The per-turning-point cap applied to the end-of-battle VP (module docstring)."""
 
 
-def carried_intelligence(w: Work, player: str) -> list[mission_markers.MissionMarker]:
+def carried_intelligence(w: Work, player: str) -> list[Token]:
     """``player``'s Intelligence markers that friendly operatives carry."""
-    return [m for m in mission_markers.markers_of(w, NAME, player) if m.carrier]
+    return mission_markers.carried_by(w, INTELLIGENCE, player)
 
 
 def _incapacitated(w: Work, ev: Event) -> None:
@@ -52,7 +60,7 @@ def _incapacitated(w: Work, ev: Event) -> None:
         return
     reveal_tac_op(w, p, "an enemy operative was incapacitated")
     at = (victim.x, victim.y, victim.elevation)
-    mission_markers.add_marker(w, NAME, p, "intelligence", at, first_free=True)
+    mission_markers.add_marker(w, INTELLIGENCE, p, at)
 
 
 def _score(w: Work, ev: Event) -> None:
@@ -74,9 +82,9 @@ def _battle_ending(w: Work, ev: Event) -> None:
 
 
 def install(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Add the Intelligence markers, the mission markers' Pick Up and Place Marker actions,
-    and the scoring."""
-    mission_markers.install(hooks)
+    """Add the Intelligence markers (picked up and put down with the universal actions) and
+    the scoring."""
+    mission_markers.install(hooks, INTELLIGENCE)
     hooks.on("operative_incapacitated", _incapacitated)
     hooks.on("turning_point_ending", _score)
     hooks.on("battle_ending", _battle_ending)

@@ -144,20 +144,20 @@ def _in_range(w: Work, p: Placement, t: Token) -> bool:
 
 def token_contests(w: Work, o: OperativeState, t: Token) -> bool:
     """Operative ``o`` (on the killzone) contests the marker ``t``: it is within ``o``'s
-    control range (4.8)."""
+    control range, or, for a carried marker, ``o`` is its carrier (the only one that
+    contests it, 4.8)."""
+    if t.carrier:
+        return t.carrier == o.id
     return o.alive and _in_range(w, w.place(o), t)
 
 
 def token_controller(w: Work, t: Token) -> str:
-    """The player controlling the marker ``t`` (``"A"``/``"B"``): the greater total APL of
-    the operatives contesting it; ``""`` on a tie or when nobody contests it (4.8)."""
-    total = {"A": 0, "B": 0}
-    for o in w.alive():
-        if token_contests(w, o, t):
-            total[o.player] += w.apl(o)
-    if total["A"] == total["B"]:
-        return ""
-    return "A" if total["A"] > total["B"] else "B"
+    """The player controlling the marker ``t`` (``"A"``/``"B"``): its carrier's, else the
+    greater total APL of the operatives contesting it; ``""`` on a tie or when nobody
+    contests it (4.8)."""
+    if t.carrier:
+        return w.ctx.owner[t.carrier]
+    return universal.apl_controller(w, lambda o: token_contests(w, o, t))
 
 
 def operative_controls(w: Work, o: OperativeState, t: Token) -> bool:

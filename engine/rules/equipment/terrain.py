@@ -27,6 +27,7 @@ from typing import Any
 
 import attrs
 
+from engine.game import universal
 from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.state import OperativeState
@@ -171,6 +172,7 @@ class MoveWithBarricade:
         w.tokens = [t for t in w.tokens if t is not token]
         f = path.final
         w.set_op(o.id, x=f.x, y=f.y, elevation=f.elevation, moved=True)
+        universal.carry_along(w, o.id)
         w.emit(
             "moved",
             op=o.id,
