@@ -4,8 +4,9 @@ territory and drop zone, the neutral killzone edges, and tests of "wholly within
 - A player's **territory** is the layout's territory named after the drop zone that player
   took; a layout without territories splits the board along the centreline, the half on the
   drop zone's side being that player's (the pack's territories are the two halves).
-- The **neutral killzone edges** are the board edges along which neither drop zone lies
-  (:meth:`engine.geometry.Killzone.drop_zone_edge`).
+- A player's **killzone edge** is the board edge its drop zone lies along
+  (:meth:`engine.geometry.Killzone.drop_zone_edge`); the **neutral killzone edges** are
+  those along which neither drop zone lies.
 - Every test here is on the board's plan (inches, x east, y north): an operative on Vantage
   terrain is where its base is seen from above.
 """
@@ -22,6 +23,7 @@ __all__ = [
     "EDGES",
     "distance_to_drop_zone",
     "drop_zone",
+    "edge_centre",
     "edge_distance",
     "enemy_territory",
     "neutral_edges",
@@ -92,6 +94,25 @@ def neutral_edges(w: Work) -> tuple[str, ...]:
     kz = w.ctx.killzone
     taken = {kz.drop_zone_edge(z) for z in kz.drop_zones}
     return tuple(e for e in EDGES if e not in taken)
+
+
+def edge_centre(w: Work, edge: str) -> tuple[float, float]:
+    """The centre of the killzone edge ``edge`` (one of :data:`EDGES`), in inches.
+
+    Raises:
+        ValueError: an unknown edge name.
+    """
+    kz = w.ctx.killzone
+    wd, dp = kz.width, kz.depth
+    found = {
+        "west": (0.0, dp / 2),
+        "east": (wd, dp / 2),
+        "south": (wd / 2, 0.0),
+        "north": (wd / 2, dp),
+    }.get(edge)
+    if found is None:
+        raise ValueError(f"edge_centre: no killzone edge {edge!r} ({', '.join(EDGES)})")
+    return found
 
 
 def edge_distance(w: Work, edge: str, x: float, y: float, radius: float) -> float:

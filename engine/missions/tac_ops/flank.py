@@ -1,16 +1,16 @@
 """Tac op **Flank** (Recon; ``rules/KT24.md`` 8.4, Approved Ops 2025).
 
 - *Flanks*: the killzone is split into two flanks by the line through the centres of the
-  two players' killzone edges. A player's killzone edge is the board edge its drop zone
-  lies along: the side of the board that shares the longest stretch with the drop zone's
-  outline (for the shipped layouts the short edges, x = 0 and x = 30, so the line is
-  y = 11). ``"left"`` is the flank on the left when looking from the edge of the layout's
-  drop zone ``A`` towards the other one, ``"right"`` the other; the names only label events.
+  two players' killzone edges (the board edges their drop zones lie along,
+  :mod:`engine.missions.territory`; for the shipped layouts the short edges, x = 0 and
+  x = 30, so the line is y = 11). ``"left"`` is the flank on the left when looking from the
+  edge of the layout's drop zone ``A`` towards the other one, ``"right"`` the other; the
+  names only label events.
 - *Contesting and control*: an operative contests a flank while its base is wholly within
-  that flank and wholly within its opponent's territory (the layout's territory of the
-  opponent's drop zone; the drop zone itself when the layout has no territories). A
-  player's operatives control a flank when the total APL of those contesting it is greater
-  than that of the enemy operatives contesting it.
+  that flank and wholly within its opponent's territory
+  (:func:`engine.missions.territory.enemy_territory`). A player's operatives control a
+  flank when the total APL of those contesting it is greater than that of the enemy
+  operatives contesting it (4.8).
 - *Reveal*: as a strategic gambit, in any turning point's Gambit step: ``Op reveal flank``,
   a rule's option of the Gambit step (``kind="rule"`` in :mod:`engine.game.ploys`: no CP,
   not a ploy). Both players are always asked at the Gambit step, so the option leaks
@@ -30,15 +30,16 @@ from collections.abc import Mapping
 from typing import Any
 
 import attrs
-from shapely.geometry import LineString
 
 from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import OperativeState, other
+from engine.game.universal import apl_controller
 from engine.game.work import Work
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
 from engine.missions.scoring import TAC, fact, score, set_fact
+from engine.missions.territory import edge_centre, enemy_territory, operative_wholly_within
 
 __all__ = [
     "FLANKS",
@@ -63,30 +64,6 @@ _EPS = 1e-6
 Point = tuple[float, float]
 
 
-def _edge_centre(w: Work, zone: str) -> Point | None:
-    """The centre of the board edge drop zone ``zone`` lies along (module docstring)."""
-    kz = w.ctx.killzone
-    area = kz.drop_zones.get(zone)
-    if area is None:
-        return None
-    wd, dp = kz.width, kz.depth
-    sides = (
-        ((0.0, 0.0), (0.0, dp)),  # west
-        ((wd, 0.0), (wd, dp)),  # east
-        ((0.0, 0.0), (wd, 0.0)),  # south
-        ((0.0, dp), (wd, dp)),  # north
-    )
-    best, length = None, 0.0
-    for a, b in sides:
-        shared = area.boundary.intersection(LineString([a, b])).length
-        if shared > length + _EPS:
-            best, length = (a, b), shared
-    if best is None:
-        return None
-    (ax, ay), (bx, by) = best
-    return ((ax + bx) / 2, (ay + by) / 2)
-
-
 def flank_line(w: Work) -> tuple[Point, Point] | None:
     """The line between the flanks: from the centre of the killzone edge of the layout's
     first drop zone (``A``) to that of the other (inches); ``None`` when the layout's drop
@@ -97,13 +74,14 @@ def flank_line(w: Work) -> tuple[Point, Point] | None:
 
 
 def _line(w: Work) -> tuple[Point, Point] | None:
-    zones = sorted(w.ctx.killzone.drop_zones)
+    kz = w.ctx.killzone
+    zones = sorted(kz.drop_zones)
     if len(zones) != 2:
         return None
-    a, b = _edge_centre(w, zones[0]), _edge_centre(w, zones[1])
-    if a is None or b is None or a == b:
+    edges = [kz.drop_zone_edge(z) for z in zones]
+    if edges[0] == edges[1] or "centre" in edges:
         return None
-    return a, b
+    return edge_centre(w, edges[0]), edge_centre(w, edges[1])
 
 
 def _side(w: Work, o: OperativeState) -> str:
@@ -122,29 +100,18 @@ def _side(w: Work, o: OperativeState) -> str:
     return ""
 
 
-def _in_opponent_territory(w: Work, o: OperativeState) -> bool:
-    zone = w.pl(other(o.player)).drop_zone
-    kz = w.ctx.killzone
-    if zone not in kz.drop_zones:
-        return False
-    area = kz.territories.get(zone, kz.drop_zones[zone])
-    return bool(area.buffer(_EPS, join_style="mitre").covers(w.place(o).footprint()))
-
-
 def contests_flank(w: Work, o: OperativeState, flank: str) -> bool:
     """Whether ``o`` contests ``flank`` (``"left"``/``"right"``; module docstring)."""
-    return o.alive and _side(w, o) == flank and _in_opponent_territory(w, o)
+    return (
+        o.alive
+        and _side(w, o) == flank
+        and operative_wholly_within(w, o, enemy_territory(w, o.player))
+    )
 
 
 def flank_controller(w: Work, flank: str) -> str:
     """The player whose operatives control ``flank``, or ``""`` (module docstring)."""
-    total = {"A": 0, "B": 0}
-    for o in w.alive():
-        if contests_flank(w, o, flank):
-            total[o.player] += w.apl(o)
-    if total["A"] == total["B"]:
-        return ""
-    return "A" if total["A"] > total["B"] else "B"
+    return apl_controller(w, lambda o: contests_flank(w, o, flank))
 
 
 def _revealed(w: Work, player: str) -> bool:
