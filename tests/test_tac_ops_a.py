@@ -389,7 +389,8 @@ def retrieval_marker(at: tuple[float, float], owner: str = "A") -> dict[str, Any
 
 
 def token(s: GameState, name: str) -> Token:
-    return next(t for t in s.tokens if t.name == name)
+    found: Token = next(t for t in s.tokens if t.name == name)
+    return found
 
 
 def test_8_4_retrieve_searches_the_marker_carries_a_retrieval_marker_and_scores_1vp() -> None:

@@ -42,6 +42,7 @@ import attrs
 
 from engine.game import universal
 from engine.game.context import Hooks
+from engine.game.events import Event, add_template
 from engine.game.state import OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
@@ -138,7 +139,7 @@ def add_marker(
     """Put a new mission marker of ``kind`` owned by ``owner`` on the killzone at ``at``
     (``x, y, elevation`` in inches), or into the hands of operative ``carrier`` (it is then
     carrying it, as if it had picked it up). Emits ``mission_marker_placed`` (``player``,
-    ``marker``, ``op``, ``carrier``, ``x``, ``y``).
+    ``marker``, ``mission_op``, ``carrier``, ``x``, ``y``).
 
     Returns:
         The new marker (as put down: before it is carried).
@@ -152,7 +153,7 @@ def add_marker(
         "mission_marker_placed",
         player=owner,
         marker=t.name,
-        op=kind.op,
+        mission_op=kind.op,
         carrier=carrier,
         x=t.x,
         y=t.y,
@@ -221,3 +222,14 @@ def install(hooks: Hooks, kind: MarkerKind) -> None:
         return
     hooks.transform("pick_up_markers", _offer)
     hooks.transform("would_count_carried", _counted)
+
+
+def _placed_text(e: Event) -> str:
+    """``"  RED-1 now carries A retrieval 1 (Retrieval)"`` or ``"  A intelligence 1 is
+    placed at (16, 14.5) (Steal Intelligence)"``."""
+    if e.get("carrier"):
+        return f"  {e['carrier']} now carries {e['marker']} ({e['mission_op']})"
+    return f"  {e['marker']} is placed at ({e['x']:g}, {e['y']:g}) ({e['mission_op']})"
+
+
+add_template("mission_marker_placed", _placed_text)

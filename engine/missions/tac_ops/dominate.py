@@ -21,7 +21,7 @@ Facts: ``"Dominate:<player>"`` = ``(operative, tokens)`` pairs, in roster order.
 from __future__ import annotations
 
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import other
 from engine.game.work import Work
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
@@ -93,6 +93,15 @@ def install(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.on("operative_incapacitated", _on_incapacitated)
     hooks.on("turning_point_ending", _score)
 
+
+add_template(
+    "dominate_token",
+    lambda e: f"  {e['op']} gains a Dominate token of {e['player']} ({e['tokens']} on it)",
+)
+add_template(
+    "dominate_token_removed",
+    lambda e: f"  {e['player']} removes a Dominate token from {e['op']} ({e['tokens']} left)",
+)
 
 SPEC = register(
     OpSpec(

@@ -35,7 +35,7 @@ import attrs
 
 from engine.game.actions import Action
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import other
 from engine.game.work import Work
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
@@ -163,6 +163,8 @@ def install(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.on("ready_step", _on_ready_step)
     hooks.on("turning_point_ending", _score)
 
+
+add_template("envoy_selected", lambda e: f"{e['player']} selects {e['op']} as its envoy")
 
 SPEC = register(
     OpSpec(

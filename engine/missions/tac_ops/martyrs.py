@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from engine.game import universal
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import other
 from engine.game.work import Work
 from engine.missions.markers import contested_by, controller, marker_names
@@ -99,6 +99,21 @@ def install(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.on("operative_incapacitated", _on_incapacitated)
     hooks.on("turning_point_ending", _score)
 
+
+add_template(
+    "martyr_token",
+    lambda e: (
+        f"  objective marker {e['marker']} gains a Martyr token of {e['player']} "
+        f"({e['op']} fell contesting it; {e['tokens']} there)"
+    ),
+)
+add_template(
+    "martyr_token_removed",
+    lambda e: (
+        f"  {e['player']} removes a Martyr token from objective marker {e['marker']} "
+        f"({e['tokens']} left)"
+    ),
+)
 
 SPEC = register(
     OpSpec(

@@ -37,7 +37,7 @@ from shapely.geometry import Point
 
 from engine.game.actions import Action
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import OperativeState, other
 from engine.game.tokens import Token
 from engine.game.universal import marker_level
@@ -216,6 +216,14 @@ def install(hooks: Hooks, players: tuple[str, ...]) -> None:
     mission_markers.install(hooks, BANNER_KIND)
     hooks.on("turning_point_ending", _score)
 
+
+add_template(
+    "banner_planted",
+    lambda e: (
+        f"  {e['op']} plants {e['marker']} at ({e['x']:g}, {e['y']:g})"
+        + (f' at {e["z"]:g}"' if e.get("z") else "")
+    ),
+)
 
 SPEC = register(
     OpSpec(

@@ -17,7 +17,7 @@ goes wherever the marker goes. Facts: ``"Plant Devices:<player>:<marker>"`` = Tr
 from __future__ import annotations
 
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions.actions import MarkerAction
@@ -81,6 +81,11 @@ def install(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.action(PLANT_DEVICE, players)
     hooks.on("turning_point_ending", _score)
 
+
+add_template(
+    "device_planted",
+    lambda e: f"  {e['op']} plants a Device of {e['player']} on objective marker {e['marker']}",
+)
 
 SPEC = register(
     OpSpec(

@@ -24,7 +24,7 @@ Facts: ``"Retrieval:<player>:searched"`` = the markers that player's operatives 
 from __future__ import annotations
 
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions import mission_markers
@@ -83,6 +83,11 @@ def install(hooks: Hooks, players: tuple[str, ...]) -> None:
     mission_markers.install(hooks, RETRIEVAL)
     hooks.on("battle_ending", _battle_ending)
 
+
+add_template(
+    "marker_searched",
+    lambda e: f"  {e['op']} searches objective marker {e['marker']} for {e['player']}",
+)
 
 SPEC = register(
     OpSpec(

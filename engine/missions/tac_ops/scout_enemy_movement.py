@@ -20,7 +20,7 @@ import attrs
 
 from engine.game.actions import Action
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions.actions import common_problem
@@ -140,6 +140,11 @@ def install(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.on("ready_step", _ready_step)
     hooks.on("turning_point_ending", _score)
 
+
+add_template(
+    "operative_monitored",
+    lambda e: f"  {e['player']} monitors {e['op']} (scouted by {e['by']})",
+)
 
 SPEC = register(
     OpSpec(

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from engine.game import universal
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions.actions import MarkerAction
@@ -125,6 +125,18 @@ def install(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.on("turning_point_ending", _score)
     hooks.on("turning_point_ended", _on_tp_ended)
 
+
+add_template(
+    "swept_token",
+    lambda e: (
+        f"  objective marker {e['marker']} gains a Swept token of {e['player']} "
+        f"({e['op']} fell contesting it)"
+    ),
+)
+add_template(
+    "marker_cleared",
+    lambda e: f"  {e['player']} clears objective marker {e['marker']}",
+)
 
 SPEC = register(
     OpSpec(
