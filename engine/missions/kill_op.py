@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from engine.game.context import Hooks
 from engine.game.events import Event
-from engine.game.state import other
+from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions.scoring import KILL, score
 
-__all__ = ["KILL_TABLE", "install", "kill_grade", "kills_needed"]
+__all__ = ["KILL_TABLE", "enemy_incapacitator", "install", "kill_grade", "kills_needed"]
 
 KILL_TABLE: dict[int, tuple[int, int, int, int, int]] = {
     5: (1, 2, 3, 4, 5),
@@ -40,6 +40,17 @@ def kills_needed(starting: int) -> tuple[int, ...]:
 def kill_grade(kills: int, starting: int) -> int:
     """The kill grade reached with ``kills`` against ``starting`` enemy operatives."""
     return sum(1 for need in kills_needed(starting) if kills >= need)
+
+
+def enemy_incapacitator(w: Work, ev: Event) -> OperativeState | None:
+    """The enemy operative that incapacitated the operative of the ``operative_incapacitated``
+    event ``ev`` (its ``by``: the attacker of a Shoot or Fight, or of Devastating damage), or
+    ``None`` when no enemy operative did (an operative's own Hot weapon, Mines)."""
+    by = str(ev.get("by") or "")
+    if by not in w.ctx.index:
+        return None
+    attacker = w.op(by)
+    return attacker if attacker.player != w.op(ev["op"]).player else None
 
 
 def _on_incapacitated(w: Work, ev: Event) -> None:

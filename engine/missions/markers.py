@@ -18,6 +18,7 @@ from engine.game.work import Work
 __all__ = [
     "CENTRE",
     "contested_by",
+    "contested_markers",
     "controlled_by",
     "controller",
     "marker_names",
@@ -56,6 +57,11 @@ def controlled_by(w: Work, player: str, markers: list[str] | None = None) -> lis
 def contested_by(w: Work, player: str, marker: str) -> bool:
     """Whether an operative of ``player`` contests ``marker`` (4.8)."""
     return any(universal.contests(w, o, marker) for o in w.alive(player))
+
+
+def contested_markers(w: Work, o: OperativeState) -> list[str]:
+    """The objective markers ``o`` contests, in the layout's order (4.8)."""
+    return [m for m in marker_names(w) if universal.contests(w, o, m)]
 
 
 def operative_controls(w: Work, o: OperativeState, marker: str) -> bool:

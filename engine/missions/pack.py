@@ -40,7 +40,16 @@ from engine.game.events import Event, add_template
 from engine.game.state import other
 from engine.game.work import Work
 from engine.missions import kill_op
-from engine.missions.scoring import CRIT, KILL, PRIMARY, TAC, add_vp, op_vp, set_mission
+from engine.missions.scoring import (
+    CRIT,
+    KILL,
+    PRIMARY,
+    TAC,
+    add_vp,
+    initiative_first,
+    op_vp,
+    set_mission,
+)
 
 if TYPE_CHECKING:
     from engine.teams.model import Roster
@@ -356,7 +365,7 @@ def _tp_started(w: Work, ev: Event) -> None:
 
 def _battle_ending(w: Work, ev: Event) -> None:
     """Reveal what is still secret, then score each primary op's bonus (8.1)."""
-    for p in (w.initiative or "A", other(w.initiative or "A")):
+    for p in initiative_first(w):
         reveal_tac_op(w, p, "the end of the battle")
     for k, p in enumerate(("A", "B")):
         choice = w.mission.primary_ops[k]

@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from engine.game.state import MissionState
+from engine.game.state import MissionState, other
 from engine.game.work import Work
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "TAC",
     "add_vp",
     "fact",
+    "initiative_first",
     "op_vp",
     "score",
     "set_fact",
@@ -43,6 +44,14 @@ OP_KINDS = (KILL, CRIT, TAC, PRIMARY)
 
 OP_CAP = 6
 """The most VP one op (kill, crit or tac) gives a player in a battle (8.1)."""
+
+
+def initiative_first(w: Work) -> tuple[str, str]:
+    """The two players, the one with initiative first (``"A"`` first before initiative is
+    decided): the order in which ops score and reveal for both players at once (8.1, the
+    initiative player resolves first, 1.7)."""
+    first = w.initiative or "A"
+    return first, other(first)
 
 
 def set_mission(w: Work, **changes: Any) -> MissionState:

@@ -34,7 +34,7 @@ from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions.markers import controlled_by, marker_names
 from engine.missions.pack import OpSpec, crit_active, register
-from engine.missions.scoring import CRIT, score
+from engine.missions.scoring import CRIT, initiative_first, score
 
 __all__ = ["ADDED_AP", "NAME", "SET_UP_AGAIN_LIMIT", "carried_by"]
 
@@ -68,8 +68,7 @@ def _added_ap(w: Work, extra: int, *, op: OperativeState, action: str, target: s
 def _score(w: Work, ev: Event) -> None:
     if not crit_active(w, NAME) or w.tp < 2:
         return
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         if len(controlled_by(w, p)) > len(controlled_by(w, other(p))):
             score(w, p, CRIT, 1, "Energy Cells: more objective markers")
 
@@ -77,8 +76,7 @@ def _score(w: Work, ev: Event) -> None:
 def _battle_ending(w: Work, ev: Event) -> None:
     if not crit_active(w, NAME):
         return
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         held = carried_by(w, p)
         if held:
             score(w, p, CRIT, len(held), f"Energy Cells: carrying {', '.join(held)}")

@@ -25,7 +25,7 @@ import attrs
 from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.events import Event, add_template
-from engine.game.state import OperativeState, other
+from engine.game.state import OperativeState
 from engine.game.work import Work
 from engine.missions.actions import common_problem
 from engine.missions.markers import (
@@ -36,7 +36,7 @@ from engine.missions.markers import (
     player_marker,
 )
 from engine.missions.pack import OpSpec, crit_active, register
-from engine.missions.scoring import CRIT, fact, score, set_fact
+from engine.missions.scoring import CRIT, fact, initiative_first, score, set_fact
 
 __all__ = ["MOVE_ORB", "NAME", "MoveOrb", "destinations", "orb_marker"]
 
@@ -133,8 +133,7 @@ def _score(w: Work, ev: Event) -> None:
     if not crit_active(w, NAME) or w.tp < 2:
         return
     orb = orb_marker(w)
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         free = [m for m in controlled_by(w, p) if m != orb]
         if free:
             score(w, p, CRIT, len(free), f"Orb: controls {', '.join(free)} (no Orb token)")

@@ -19,7 +19,7 @@ from engine.game.work import Work
 from engine.missions.actions import MarkerAction
 from engine.missions.markers import marker_names
 from engine.missions.pack import OpSpec, crit_active, register
-from engine.missions.scoring import CRIT, fact, score, set_fact
+from engine.missions.scoring import CRIT, fact, initiative_first, score, set_fact
 
 NAME = "Secure"
 
@@ -46,8 +46,7 @@ SECURE = MarkerAction("Secure", "secure", NAME, CRIT, _secure, _problem)
 def _score(w: Work, ev: Event) -> None:
     if not crit_active(w, NAME) or w.tp < 2:
         return
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         mine, theirs = len(secured_by(w, p)), len(secured_by(w, other(p)))
         if mine:
             score(w, p, CRIT, 1, "Secure: a secured objective marker")

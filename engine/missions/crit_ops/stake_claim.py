@@ -31,7 +31,7 @@ from engine.game.state import other
 from engine.game.work import Work
 from engine.missions.markers import contested_by, controlled_by, controller, marker_names
 from engine.missions.pack import OpSpec, crit_active, register
-from engine.missions.scoring import CRIT, fact, score, set_fact
+from engine.missions.scoring import CRIT, fact, initiative_first, score, set_fact
 
 __all__ = ["CLAIMS", "NAME", "TP_CAP", "StakeClaimFrame", "claim_of", "claim_true", "selected"]
 
@@ -120,8 +120,7 @@ def _claims_step(w: Work) -> StakeClaimFrame | None:
 def _score(w: Work, ev: Event) -> None:
     if not crit_active(w, NAME) or w.tp < 2:
         return
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         if len(controlled_by(w, p)) > len(controlled_by(w, other(p))):
             score(w, p, CRIT, 1, "Stake Claim: more objective markers", tp_cap=TP_CAP)
         if claim_true(w, p):

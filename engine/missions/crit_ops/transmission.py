@@ -24,7 +24,7 @@ from engine.game.work import Work
 from engine.missions.actions import MarkerAction
 from engine.missions.markers import controlled_by, marker_names
 from engine.missions.pack import OpSpec, crit_active, register
-from engine.missions.scoring import CRIT, fact, score, set_fact
+from engine.missions.scoring import CRIT, fact, initiative_first, score, set_fact
 
 __all__ = ["INITIATE", "NAME", "TP_CAP", "transmitting"]
 
@@ -67,8 +67,7 @@ def _score(w: Work, ev: Event) -> None:
     if not crit_active(w, NAME) or w.tp < 2:
         return
     live = transmitting(w)
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         mine, theirs = len(controlled_by(w, p, live)), len(controlled_by(w, other(p), live))
         if mine:
             score(w, p, CRIT, 1, "Transmission: a transmitting objective marker", tp_cap=TP_CAP)

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from engine.game.context import Hooks
 from engine.game.events import Event, add_template
-from engine.game.state import other
 from engine.game.work import Work
+from engine.missions.kill_op import enemy_incapacitator
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
-from engine.missions.scoring import TAC, fact, score, set_fact
+from engine.missions.scoring import TAC, fact, initiative_first, score, set_fact
 
 __all__ = ["NAME", "SCORING_TPS", "TP_CAP", "install", "tokens"]
 
@@ -48,13 +48,10 @@ def _set_tokens(w: Work, player: str, held: dict[str, int]) -> None:
 
 
 def _on_incapacitated(w: Work, ev: Event) -> None:
-    by = str(ev.get("by") or "")
-    if by not in w.ctx.index:
+    attacker = enemy_incapacitator(w, ev)
+    if attacker is None or not tac_active(w, attacker.player, NAME):
         return
-    victim, attacker = w.op(ev["op"]), w.op(by)
-    p = attacker.player
-    if p == victim.player or not tac_active(w, p, NAME):
-        return
+    by, p = attacker.id, attacker.player
     reveal_tac_op(w, p, f"{by} incapacitated an enemy operative")
     held = tokens(w, p)
     held[by] = held.get(by, 0) + 1
@@ -81,8 +78,7 @@ def _cash_in(w: Work, p: str) -> None:
 def _score(w: Work, ev: Event) -> None:
     if w.tp not in SCORING_TPS:
         return
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         if tac_active(w, p, NAME):
             _cash_in(w, p)
 

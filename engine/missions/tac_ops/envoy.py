@@ -36,10 +36,9 @@ import attrs
 from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.events import Event, add_template
-from engine.game.state import other
 from engine.game.work import Work
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
-from engine.missions.scoring import TAC, fact, score, set_fact
+from engine.missions.scoring import TAC, fact, initiative_first, score, set_fact
 from engine.missions.territory import enemy_territory, operative_wholly_within
 
 __all__ = ["ENVOY_GAMBIT", "NAME", "EnvoyGambit", "envoy", "ignored_for_kill_op", "install"]
@@ -140,8 +139,7 @@ def _on_ready_step(w: Work, ev: Event) -> None:
 def _score(w: Work, ev: Event) -> None:
     if w.tp < 2:
         return
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         op = envoy(w, p)
         if not op or not tac_active(w, p, NAME):
             continue

@@ -34,11 +34,11 @@ import attrs
 from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.events import Event
-from engine.game.state import OperativeState, other
+from engine.game.state import OperativeState
 from engine.game.universal import apl_controller
 from engine.game.work import Work
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
-from engine.missions.scoring import TAC, fact, score, set_fact
+from engine.missions.scoring import TAC, fact, initiative_first, score, set_fact
 from engine.missions.territory import edge_centre, enemy_territory, operative_wholly_within
 
 __all__ = [
@@ -161,8 +161,7 @@ def _tp3_key(player: str) -> str:
 def _score(w: Work, ev: Event) -> None:
     if w.tp < 2:
         return
-    first = w.initiative or "A"
-    players = [p for p in (first, other(first)) if tac_active(w, p, NAME)]
+    players = [p for p in initiative_first(w) if tac_active(w, p, NAME)]
     if not players:
         return
     held = {f: flank_controller(w, f) for f in FLANKS}

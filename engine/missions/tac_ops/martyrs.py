@@ -23,14 +23,12 @@ secret: it is recorded before the op is revealed).
 
 from __future__ import annotations
 
-from engine.game import universal
 from engine.game.context import Hooks
 from engine.game.events import Event, add_template
-from engine.game.state import other
 from engine.game.work import Work
-from engine.missions.markers import contested_by, controller, marker_names
+from engine.missions.markers import contested_by, contested_markers, controller, marker_names
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
-from engine.missions.scoring import TAC, fact, score, set_fact
+from engine.missions.scoring import TAC, fact, initiative_first, score, set_fact
 
 __all__ = ["NAME", "TP_CAP", "install", "tokens"]
 
@@ -57,7 +55,7 @@ def _on_incapacitated(w: Work, ev: Event) -> None:
     if victim.id in fallen:
         return
     set_fact(w, _fallen_key(p), (*fallen, victim.id))
-    contested = [m for m in marker_names(w) if universal.contests(w, victim, m)]
+    contested = contested_markers(w, victim)
     if not contested:
         return
     reveal_tac_op(w, p, f"{victim.id} was incapacitated contesting an objective marker")
@@ -87,8 +85,7 @@ def _cash_in(w: Work, p: str) -> None:
 def _score(w: Work, ev: Event) -> None:
     if w.tp < 2:
         return
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         if tac_active(w, p, NAME):
             _cash_in(w, p)
 

@@ -47,7 +47,7 @@ from engine.geometry.equipment import MARKER_DIAMETER_MM
 from engine.missions import mission_markers
 from engine.missions.actions import common_problem
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
-from engine.missions.scoring import TAC, score
+from engine.missions.scoring import TAC, initiative_first, score
 from engine.missions.territory import edge_distance, enemy_territory, neutral_edges, wholly_within
 from engine.rules.equipment.markers import token_contests, token_controller
 
@@ -192,8 +192,7 @@ PLANT_BANNER = PlantBanner()
 def _score(w: Work, ev: Event) -> None:
     if w.tp < 2:
         return
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         if not tac_active(w, p, NAME):
             continue
         t = banner(w, p)

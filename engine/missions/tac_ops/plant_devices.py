@@ -23,7 +23,7 @@ from engine.game.work import Work
 from engine.missions.actions import MarkerAction
 from engine.missions.markers import contested_by, marker_names, opponent_marker
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
-from engine.missions.scoring import TAC, fact, score, set_fact
+from engine.missions.scoring import TAC, fact, initiative_first, score, set_fact
 
 __all__ = ["NAME", "PLANT_DEVICE", "SPEC", "has_device", "install"]
 
@@ -56,8 +56,7 @@ PLANT_DEVICE = MarkerAction("Plant Device", "plant device", NAME, TAC, _plant, _
 def _score(w: Work, ev: Event) -> None:
     if w.tp < 2:
         return
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         if not tac_active(w, p, NAME):
             continue
         theirs = opponent_marker(w, p)

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 from engine.game.context import Hooks
 from engine.game.events import Event, add_template
-from engine.game.state import OperativeState, other
+from engine.game.state import OperativeState
 from engine.game.work import Work
 from engine.missions import mission_markers
 from engine.missions.actions import MarkerAction
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
-from engine.missions.scoring import TAC, fact, score, set_fact
+from engine.missions.scoring import TAC, fact, initiative_first, score, set_fact
 
 __all__ = ["NAME", "RETRIEVAL", "RETRIEVE", "SPEC", "install", "searched"]
 
@@ -67,8 +67,7 @@ RETRIEVE = MarkerAction("Retrieve", "retrieve", NAME, TAC, _retrieve, _problem)
 
 
 def _battle_ending(w: Work, ev: Event) -> None:
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         if not tac_active(w, p, NAME):
             continue
         held = mission_markers.carried_by(w, RETRIEVAL, p)

@@ -21,6 +21,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import other
 from engine.game.work import Work
+from engine.missions.kill_op import enemy_incapacitator
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
 from engine.missions.scoring import TAC, score
 from engine.missions.territory import distance_to_drop_zone
@@ -37,13 +38,10 @@ TP_CAP = 2
 
 
 def _on_incapacitated(w: Work, ev: Event) -> None:
-    by = str(ev.get("by") or "")
-    if by not in w.ctx.index:
+    attacker = enemy_incapacitator(w, ev)
+    if attacker is None or not tac_active(w, attacker.player, NAME):
         return
-    victim, attacker = w.op(ev["op"]), w.op(by)
-    p = attacker.player
-    if p == victim.player or not tac_active(w, p, NAME):
-        return
+    victim, by, p = w.op(ev["op"]), attacker.id, attacker.player
     if distance_to_drop_zone(w, attacker, other(p)) > REACH + 1e-6:
         return
     big = w.ctx.datacards[victim.id].wounds >= BIG_WOUNDS

@@ -25,7 +25,7 @@ from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions.actions import common_problem
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
-from engine.missions.scoring import TAC, fact, score, set_fact
+from engine.missions.scoring import TAC, fact, initiative_first, score, set_fact
 
 __all__ = ["NAME", "SCOUT", "SPEC", "ScoutAction", "install", "monitored"]
 
@@ -122,8 +122,7 @@ def _ready_step(w: Work, ev: Event) -> None:
 def _score(w: Work, ev: Event) -> None:
     if w.tp < 2:
         return
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         if not tac_active(w, p, NAME):
             continue
         friends = w.alive(p)

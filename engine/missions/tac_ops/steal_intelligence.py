@@ -32,7 +32,7 @@ from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.missions import mission_markers
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
-from engine.missions.scoring import TAC, score
+from engine.missions.scoring import TAC, initiative_first, score
 
 __all__ = ["BATTLE_END_TP_CAP", "INTELLIGENCE", "NAME", "SPEC", "carried_intelligence", "install"]
 
@@ -66,15 +66,13 @@ def _incapacitated(w: Work, ev: Event) -> None:
 def _score(w: Work, ev: Event) -> None:
     if w.tp < 2:
         return
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         if tac_active(w, p, NAME) and carried_intelligence(w, p):
             score(w, p, TAC, 1, f"{NAME}: Intelligence carried", tp_cap=TP_CAP)
 
 
 def _battle_ending(w: Work, ev: Event) -> None:
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         held = carried_intelligence(w, p) if tac_active(w, p, NAME) else []
         if held:
             why = f"{NAME}: {len(held)} Intelligence markers carried"

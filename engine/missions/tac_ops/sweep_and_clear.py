@@ -24,15 +24,14 @@ this turning point.
 
 from __future__ import annotations
 
-from engine.game import universal
 from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions.actions import MarkerAction
-from engine.missions.markers import controller, marker_names
+from engine.missions.markers import contested_markers, controller, marker_names
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
-from engine.missions.scoring import TAC, fact, score, set_fact
+from engine.missions.scoring import TAC, fact, initiative_first, score, set_fact
 
 __all__ = ["CLEAR", "NAME", "TP_CAP", "cleared", "install", "swept"]
 
@@ -56,7 +55,7 @@ def _on_incapacitated(w: Work, ev: Event) -> None:
     p = other(victim.player)
     if not tac_active(w, p, NAME):
         return
-    contested = [m for m in marker_names(w) if universal.contests(w, victim, m)]
+    contested = contested_markers(w, victim)
     if not contested:
         return
     reveal_tac_op(w, p, f"{victim.id} was incapacitated contesting an objective marker")
@@ -104,8 +103,7 @@ def _on_tp_ended(w: Work, ev: Event) -> None:
 def _score(w: Work, ev: Event) -> None:
     if w.tp < 2:
         return
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         if not tac_active(w, p, NAME):
             continue
         held = [m for m in swept(w, p) if controller(w, m) == p]

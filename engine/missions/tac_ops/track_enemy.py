@@ -21,7 +21,7 @@ from engine.game.events import Event
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
-from engine.missions.scoring import TAC, score
+from engine.missions.scoring import TAC, initiative_first, score
 
 __all__ = ["NAME", "SPEC", "TRACK_RANGE", "install", "tracked", "tracks"]
 
@@ -59,8 +59,7 @@ def tracked(w: Work, player: str) -> list[str]:
 def _score(w: Work, ev: Event) -> None:
     if w.tp < 2:
         return
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         if not tac_active(w, p, NAME):
             continue
         found = tracked(w, p)
