@@ -109,3 +109,16 @@ def test_7_2_move_with_barricade_needs_a_connected_barricade() -> None:
     assert not any(a.verb == "Act" for a in s.legal_actions())
     with pytest.raises(IllegalActionError, match="not connected"):
         s.apply("Act BLU-1 move with barricade at 20,14.5")
+
+
+def test_4_8_a_carried_marker_goes_with_its_carrier_on_a_move_with_barricade() -> None:
+    # BLU-1 carries the objective marker: moving with its barricade takes the marker along
+    # (a carried marker is where its carrier is).
+    s = pos(
+        {"RED-1": {"at": (3, 3)}, "BLU-1": {"at": (16, 14.5), "carrying": "obj"}},
+        tokens=[{"kind": "portable_barricade", "owner": "B", "at": (TOUCH, 14.5), "angle": 90}],
+        turn="B",
+    )
+    s, _ = play(s, ["Activate BLU-1 engage", "Act BLU-1 move with barricade at 20,14.5"])
+    (m,) = s.markers
+    assert (m.carrier, m.x, m.y) == ("BLU-1", 20.0, 14.5)
