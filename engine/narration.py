@@ -190,6 +190,12 @@ class Narrator:
             self._flush()
             self.write(f"=== Turning point {e['tp']} ===")
             self.strategy = _Line("Strategy")
+        elif k == "mission_action" and self.line is not None and not isinstance(attack, _Attack):
+            # The mission's line names the marker: it replaces the core's "X performs Y".
+            plain = f"{e['op']} performs {e['action']}"
+            if self.line.parts and self.line.parts[-1] == plain:
+                self.line.parts.pop()
+            self._part(narrate(e))
         elif k == "crit_op_chosen":
             if self.strategy is None:
                 self.strategy = _Line("Set-up")
