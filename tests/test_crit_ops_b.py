@@ -1,0 +1,192 @@
+"""Crit ops Download, Data and Reboot (``rules/KT24.md`` 8.3, Approved Ops 2025): one test per
+scoring condition and per mission action.
+
+Positions are on ``open_ruins``: its objective markers are A at (9.5, 8.5) (player A's, drop
+zone A), ``centre`` at (15, 11) and B at (20.5, 13.5) (player B's). An operative standing on
+a marker contests it; Kasrkin (player A: KAS-1 APL 3, KAS-2 and KAS-3 APL 2) play
+Legionaries (player B: APL 3 each). An operative not listed in a position is not on the
+killzone. A position whose operatives are all expended ends its turning point at once, so
+the end-of-turning-point scoring has run in the state returned.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+
+from engine.game import GameOptions, GameState, IllegalActionError
+from engine.game.actions import Action
+from engine.game.events import Event
+from engine.game.scenario import position, run
+from engine.game.work import Work
+from engine.geometry import load_killzone
+from engine.missions.crit_ops import download
+from engine.teams import load_builtin_team
+
+KZ = load_killzone("open_ruins")
+KASRKIN = load_builtin_team("kasrkin").default()
+LEGIONARIES = load_builtin_team("legionaries").default()
+
+ON_A = (9.5, 8.5)
+ON_CENTRE = (15.0, 11.0)
+ON_B = (20.5, 13.5)
+IDLE = {"ready": False}
+
+
+def pos(crit: str, tp: int, ops: dict[str, dict[str, Any]], **facts: Any) -> GameState:
+    """A position of crit op ``crit`` in turning point ``tp`` (A to activate), with op
+    ``facts`` set (keyword ``Data__points__centre`` sets ``Data:points:centre``)."""
+    s = position(KZ, KASRKIN, LEGIONARIES, operatives=ops, tp=tp, options=GameOptions(crit_op=crit))
+    return with_facts(s, **facts) if facts else s
+
+
+def with_facts(s: GameState, **facts: Any) -> GameState:
+    """``s`` with op facts added (``__`` in a keyword stands for ``:``)."""
+    table = dict(s.mission.facts)
+    table.update({k.replace("__", ":"): v for k, v in facts.items()})
+    return attrs.evolve(s, mission=attrs.evolve(s.mission, facts=tuple(sorted(table.items()))))
+
+
+def crit_vp(s: GameState) -> tuple[int, int]:
+    """Crit op VP of A and B in the battle."""
+    return (s.mission.op_vp("crit", "A"), s.mission.op_vp("crit", "B"))
+
+
+def kinds(events: list[Event], kind: str) -> list[Event]:
+    return [e for e in events if e.kind == kind]
+
+
+def listed(s: GameState, text: str, op: str) -> bool:
+    return Action("Act", op=op, text=text) in s.legal_actions()
+
+
+def refused(s: GameState, action: str, why: str) -> None:
+    """``action`` raises naming ``why`` and leaves ``s`` unchanged."""
+    before = s.hash()
+    with pytest.raises(IllegalActionError, match=why):
+        s.apply(action)
+    assert s.hash() == before
+
+
+# -------------------------------------------------------------------------------------------
+# Download
+# -------------------------------------------------------------------------------------------
+
+
+def test_download_in_turning_point_3_scores_1vp() -> None:
+    # KAS-1 alone on the centre marker in TP3: Download is allowed and scores 1VP at once.
+    s = pos("download", 3, {"KAS-1": {"at": ON_CENTRE}, "LEG-3": {"at": ON_B, **IDLE}})
+    s, ev = run(s, ["Activate KAS-1 engage", "Act KAS-1 download centre"])
+    assert [(e["player"], e["marker"]) for e in kinds(ev, "marker_downloaded")] == [("A", "centre")]
+    assert crit_vp(s) == (1, 0)
+    assert download.downloaded(Work(s)) == ["centre"]
+
+
+def test_download_in_turning_point_4_scores_2vp() -> None:
+    # KAS-1 on B's marker (the opponent's) in TP4: 2VP.
+    s = pos("download", 4, {"KAS-1": {"at": ON_B}, "LEG-1": {"at": ON_A, **IDLE}})
+    s, _ = run(s, ["Activate KAS-1 engage", "Act KAS-1 download b"])
+    assert crit_vp(s) == (2, 0)
+
+
+def test_download_not_in_the_first_or_second_turning_point() -> None:
+    s = pos("download", 2, {"KAS-1": {"at": ON_CENTRE}, "LEG-3": {"at": ON_B, **IDLE}})
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert not listed(s, "download centre", "KAS-1")
+    refused(s, "Act KAS-1 download centre", "first or second turning point")
+
+
+def test_download_only_the_centre_or_opponents_marker() -> None:
+    # KAS-1 controls its own marker A: not a Download target.
+    s = pos("download", 3, {"KAS-1": {"at": ON_A}, "LEG-3": {"at": ON_B, **IDLE}})
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert not listed(s, "download a", "KAS-1")
+    refused(s, "Act KAS-1 download a", "centre or the opponent's")
+
+
+def test_download_once_per_marker_per_battle() -> None:
+    # B's kill team downloaded the centre earlier: nobody may download it again.
+    s = pos(
+        "download",
+        4,
+        {"KAS-1": {"at": ON_CENTRE}, "LEG-3": {"at": ON_B, **IDLE}},
+        Download__centre="B",
+    )
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert not listed(s, "download centre", "KAS-1")
+    refused(s, "Act KAS-1 download centre", "already downloaded")
+
+
+def test_download_needs_the_marker_controlled() -> None:
+    # KAS-1 3" from the centre marker does not contest it.
+    s = pos("download", 3, {"KAS-1": {"at": (15.0, 8.0)}, "LEG-3": {"at": ON_B, **IDLE}})
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    refused(s, "Act KAS-1 download centre", "must control")
+
+
+def test_download_not_within_control_range_of_an_enemy() -> None:
+    # KAS-1 (APL 3) and KAS-2 (APL 2) control the centre against LEG-1 (APL 3), but LEG-1
+    # is within KAS-1's control range.
+    s = pos(
+        "download",
+        3,
+        {
+            "KAS-1": {"at": (15.0, 12.0)},
+            "KAS-2": {"at": (15.0, 10.0), **IDLE},
+            "LEG-1": {"at": (15.0, 13.8), **IDLE},
+        },
+    )
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    refused(s, "Act KAS-1 download centre", "control range of an enemy")
+
+
+def test_download_end_of_turning_point_more_markers_controlled_scores_1vp() -> None:
+    # End of TP2: A controls A and the centre, B controls B: 2 > 1, A scores 1VP.
+    s = pos(
+        "download",
+        2,
+        {
+            "KAS-1": {"at": ON_A, **IDLE},
+            "KAS-2": {"at": ON_CENTRE, **IDLE},
+            "LEG-3": {"at": ON_B, **IDLE},
+        },
+    )
+    assert s.tp == 3  # TP2 ended
+    assert crit_vp(s) == (1, 0)
+
+
+def test_download_control_ignores_downloaded_markers() -> None:
+    # As above, but the centre is downloaded: 1 against 1, nobody scores.
+    s = pos(
+        "download",
+        2,
+        {"KAS-1": {"at": ON_A}, "KAS-2": {"at": ON_CENTRE, **IDLE}, "LEG-3": {"at": ON_B, **IDLE}},
+        Download__centre="A",
+    )
+    s, _ = run(s, ["Activate KAS-1 engage", "End activation"])
+    assert s.tp == 3
+    assert crit_vp(s) == (0, 0)
+
+
+def test_download_control_not_scored_in_the_first_turning_point() -> None:
+    s = pos(
+        "download",
+        1,
+        {
+            "KAS-1": {"at": ON_A, **IDLE},
+            "KAS-2": {"at": ON_CENTRE, **IDLE},
+            "LEG-3": {"at": ON_B, **IDLE},
+        },
+    )
+    assert s.tp == 2 and crit_vp(s) == (0, 0)
+
+
+def test_download_capped_at_6vp_for_the_op() -> None:
+    # A already has 5VP from the crit op: the 2VP of a TP4 Download is capped to 1 (8.1).
+    s = pos("download", 4, {"KAS-1": {"at": ON_CENTRE}, "LEG-3": {"at": ON_B, **IDLE}})
+    s = attrs.evolve(s, mission=attrs.evolve(s.mission, vp=(("crit", 5, 0),)))
+    s, ev = run(s, ["Activate KAS-1 engage", "Act KAS-1 download centre"])
+    assert [e["vp"] for e in kinds(ev, "vp_scored")] == [1]
+    assert crit_vp(s) == (6, 0)
