@@ -22,7 +22,7 @@ from engine.game.events import Event
 from engine.game.scenario import position, run
 from engine.game.work import Work
 from engine.geometry import load_killzone
-from engine.missions.crit_ops import download
+from engine.missions.crit_ops import data, download
 from engine.teams import load_builtin_team
 
 KZ = load_killzone("open_ruins")
@@ -190,3 +190,117 @@ def test_download_capped_at_6vp_for_the_op() -> None:
     s, ev = run(s, ["Activate KAS-1 engage", "Act KAS-1 download centre"])
     assert [e["vp"] for e in kinds(ev, "vp_scored")] == [1]
     assert crit_vp(s) == (6, 0)
+
+
+# -------------------------------------------------------------------------------------------
+# Data
+# -------------------------------------------------------------------------------------------
+
+
+def test_compile_data_gives_the_marker_a_data_point() -> None:
+    s = pos("data", 2, {"KAS-1": {"at": ON_CENTRE}, "LEG-3": {"at": ON_B, **IDLE}})
+    s, ev = run(s, ["Activate KAS-1 engage", "Act KAS-1 compile data centre"])
+    assert [(e["marker"], e["points"]) for e in kinds(ev, "data_compiled")] == [("centre", 1)]
+    w = Work(s)
+    assert data.data_points(w, "centre") == 1
+    assert data.compiled(w, "A") == 1 and data.compiled(w, "B") == 0
+    assert crit_vp(s) == (0, 0)  # compiling scores nothing by itself
+
+
+def test_compile_data_once_per_marker_per_turning_point() -> None:
+    # The centre already gained a Data point this turning point (TP3), whoever compiled it.
+    s = pos(
+        "data",
+        3,
+        {"KAS-1": {"at": ON_CENTRE}, "LEG-3": {"at": ON_B, **IDLE}},
+        Data__points__centre=2,
+        Data__gained__centre=3,
+    )
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert not listed(s, "compile data centre", "KAS-1")
+    refused(s, "Act KAS-1 compile data centre", "already gained a Data point")
+
+
+def test_compile_data_again_in_a_later_turning_point() -> None:
+    # It gained a point in TP2; in TP3 it may gain another one (2 points).
+    s = pos(
+        "data",
+        3,
+        {"KAS-1": {"at": ON_CENTRE}, "LEG-3": {"at": ON_B, **IDLE}},
+        Data__points__centre=1,
+        Data__gained__centre=2,
+    )
+    s, _ = run(s, ["Activate KAS-1 engage", "Act KAS-1 compile data centre"])
+    assert data.data_points(Work(s), "centre") == 2
+
+
+def test_compile_data_not_in_the_first_turning_point() -> None:
+    s = pos("data", 1, {"KAS-1": {"at": ON_CENTRE}, "LEG-3": {"at": ON_B, **IDLE}})
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    refused(s, "Act KAS-1 compile data centre", "first turning point")
+
+
+def test_send_data_scores_the_data_points_removed() -> None:
+    # Three Data points on B's marker (TP2, TP3, TP4): KAS-1 sends them for 3VP.
+    s = pos(
+        "data",
+        4,
+        {"KAS-1": {"at": ON_B}, "LEG-1": {"at": ON_A, **IDLE}},
+        Data__points__B=3,
+        Data__gained__B=4,
+    )
+    s, ev = run(s, ["Activate KAS-1 engage", "Act KAS-1 send data b"])
+    assert [(e["marker"], e["points"]) for e in kinds(ev, "data_sent")] == [("B", 3)]
+    assert crit_vp(s) == (3, 0)
+    assert data.data_points(Work(s), "B") == 0
+
+
+def test_send_data_only_in_the_fourth_turning_point() -> None:
+    s = pos(
+        "data",
+        3,
+        {"KAS-1": {"at": ON_CENTRE}, "LEG-3": {"at": ON_B, **IDLE}},
+        Data__points__centre=2,
+    )
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert not listed(s, "send data centre", "KAS-1")
+    refused(s, "Act KAS-1 send data centre", "turning points before the 4th")
+
+
+def test_send_data_needs_data_points() -> None:
+    s = pos("data", 4, {"KAS-1": {"at": ON_CENTRE}, "LEG-3": {"at": ON_B, **IDLE}})
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert not listed(s, "send data centre", "KAS-1")
+    refused(s, "Act KAS-1 send data centre", "no Data points")
+
+
+def test_data_more_compile_data_actions_in_turning_point_2_scores_1vp() -> None:
+    # KAS-1 compiles the centre, the only Compile Data of TP2: 1 > 0, A scores 1VP at its end.
+    s = pos("data", 2, {"KAS-1": {"at": ON_CENTRE}, "LEG-3": {"at": ON_B, **IDLE}})
+    s, ev = run(s, ["Activate KAS-1 engage", "Act KAS-1 compile data centre", "End activation"])
+    assert s.tp == 3
+    assert [(e["player"], e["vp"]) for e in kinds(ev, "vp_scored")] == [("A", 1)]
+    assert crit_vp(s) == (1, 0)
+
+
+def test_data_equal_compile_data_actions_score_nothing() -> None:
+    # TP3: one Compile Data each (kept as facts): neither performed more.
+    s = pos(
+        "data",
+        3,
+        {"KAS-1": {"at": ON_A, **IDLE}, "LEG-3": {"at": ON_B, **IDLE}},
+        Data__compiled__A=(3, 1),
+        Data__compiled__B=(3, 1),
+    )
+    assert s.tp == 4 and crit_vp(s) == (0, 0)
+
+
+def test_data_compile_data_actions_not_compared_at_the_end_of_turning_point_4() -> None:
+    # Only the ends of TP2 and TP3 compare Compile Data actions.
+    s = pos(
+        "data",
+        4,
+        {"KAS-1": {"at": ON_A, **IDLE}, "LEG-3": {"at": ON_B, **IDLE}},
+        Data__compiled__A=(4, 2),
+    )
+    assert s.is_terminal and crit_vp(s) == (0, 0)
