@@ -16,13 +16,17 @@ from typing import Any
 import attrs
 import pytest
 
-from engine.game import GameOptions, GameState, IllegalActionError
+from engine.agents import RandomAgent
+from engine.game import GameOptions, GameState, IllegalActionError, new_game
 from engine.game.actions import Action
+from engine.game.drivers import SeededDice
 from engine.game.events import Event
+from engine.game.observation import observe
 from engine.game.scenario import position, run
+from engine.game.state import Chance, Decision
 from engine.game.work import Work
 from engine.geometry import load_killzone
-from engine.missions.crit_ops import data, download
+from engine.missions.crit_ops import data, download, reboot
 from engine.teams import load_builtin_team
 
 KZ = load_killzone("open_ruins")
@@ -47,6 +51,12 @@ def with_facts(s: GameState, **facts: Any) -> GameState:
     table = dict(s.mission.facts)
     table.update({k.replace("__", ":"): v for k, v in facts.items()})
     return attrs.evolve(s, mission=attrs.evolve(s.mission, facts=tuple(sorted(table.items()))))
+
+
+def end_tp(s: GameState, op: str = "KAS-1") -> GameState:
+    """End the turning point of ``s``: ``op`` (the last ready operative) activates and
+    ends its activation at once."""
+    return run(s, [f"Activate {op} engage", "End activation"])[0]
 
 
 def crit_vp(s: GameState) -> tuple[int, int]:
@@ -165,7 +175,7 @@ def test_download_control_ignores_downloaded_markers() -> None:
         {"KAS-1": {"at": ON_A}, "KAS-2": {"at": ON_CENTRE, **IDLE}, "LEG-3": {"at": ON_B, **IDLE}},
         Download__centre="A",
     )
-    s, _ = run(s, ["Activate KAS-1 engage", "End activation"])
+    s = end_tp(s)
     assert s.tp == 3
     assert crit_vp(s) == (0, 0)
 
@@ -285,22 +295,177 @@ def test_data_more_compile_data_actions_in_turning_point_2_scores_1vp() -> None:
 
 def test_data_equal_compile_data_actions_score_nothing() -> None:
     # TP3: one Compile Data each (kept as facts): neither performed more.
-    s = pos(
-        "data",
-        3,
-        {"KAS-1": {"at": ON_A, **IDLE}, "LEG-3": {"at": ON_B, **IDLE}},
-        Data__compiled__A=(3, 1),
-        Data__compiled__B=(3, 1),
-    )
+    ops = {"KAS-1": {"at": ON_A}, "LEG-3": {"at": ON_B, **IDLE}}
+    s = end_tp(pos("data", 3, ops, Data__compiled__A=(3, 1), Data__compiled__B=(3, 1)))
     assert s.tp == 4 and crit_vp(s) == (0, 0)
+    # The check: one more for A scores.
+    s = end_tp(pos("data", 3, ops, Data__compiled__A=(3, 2), Data__compiled__B=(3, 1)))
+    assert crit_vp(s) == (1, 0)
 
 
 def test_data_compile_data_actions_not_compared_at_the_end_of_turning_point_4() -> None:
     # Only the ends of TP2 and TP3 compare Compile Data actions.
-    s = pos(
-        "data",
-        4,
-        {"KAS-1": {"at": ON_A, **IDLE}, "LEG-3": {"at": ON_B, **IDLE}},
-        Data__compiled__A=(4, 2),
-    )
+    ops = {"KAS-1": {"at": ON_A}, "LEG-3": {"at": ON_B, **IDLE}}
+    s = end_tp(pos("data", 4, ops, Data__compiled__A=(4, 2)))
     assert s.is_terminal and crit_vp(s) == (0, 0)
+
+
+def test_data_compile_data_actions_of_an_earlier_turning_point_not_counted() -> None:
+    # A's two Compile Data were in TP2; at the end of TP3 A performed none.
+    ops = {"KAS-1": {"at": ON_A}, "LEG-3": {"at": ON_B, **IDLE}}
+    s = end_tp(pos("data", 3, ops, Data__compiled__A=(2, 2)))
+    assert s.tp == 4 and crit_vp(s) == (0, 0)
+
+
+# -------------------------------------------------------------------------------------------
+# Reboot
+# -------------------------------------------------------------------------------------------
+
+
+def gambit_of_tp2(**ops: dict[str, Any]) -> GameState:
+    """The Reboot picks at the start of TP2's Gambit step: TP1 ends at once (everyone
+    expended), A wins the initiative roll-off 6-1 and keeps initiative."""
+    s = pos("reboot", 1, ops or {"KAS-1": {"at": ON_A, **IDLE}, "LEG-3": {"at": ON_B, **IDLE}})
+    s, _ = run(s, ["Initiative A"], dice=["6,1"])
+    assert s.tp == 2 and s.node == Decision("A", "reboot pick")
+    return s
+
+
+def test_reboot_markers_numbered_in_layout_order() -> None:
+    # open_ruins lists drop zone A's marker, the centre, drop zone B's marker.
+    w = Work(gambit_of_tp2())
+    assert [reboot.marker_number(w, m) for m in ("A", "centre", "B")] == [1, 2, 3]
+    assert [str(a) for a in gambit_of_tp2().legal_actions()] == [
+        "Op reboot 1",
+        "Op reboot 2",
+        "Op reboot 3",
+    ]
+
+
+def test_reboot_same_pick_makes_that_marker_inert() -> None:
+    s, ev = run(gambit_of_tp2(), ["Op reboot 2", "Op reboot 2"])
+    assert [e["inert"] for e in kinds(ev, "reboot_picks_revealed")] == [("centre",)]
+    assert reboot.inert(Work(s)) == ("centre",)
+
+
+def test_reboot_different_picks_make_the_unpicked_marker_inert() -> None:
+    # A picks 1, B picks 3: marker 2 (the centre) is the one neither picked.
+    s, ev = run(gambit_of_tp2(), ["Op reboot 1", "Op reboot 3"])
+    assert [e["picks"] for e in kinds(ev, "reboot_picks_revealed")] == [(1, 3)]
+    assert reboot.inert(Work(s)) == ("centre",)
+    s, _ = run(gambit_of_tp2(), ["Op reboot 2", "Op reboot 1"])
+    assert reboot.inert(Work(s)) == ("B",)
+
+
+def test_reboot_first_pick_secret_until_both_picked() -> None:
+    # A (initiative) picks first; B sees neither the pick nor a different choice of numbers.
+    picked = {n: run(gambit_of_tp2(), [f"Op reboot {n}"])[0] for n in (1, 3)}
+    s = picked[1]
+    assert s.node == Decision("B", "reboot pick")
+    assert s.mission.fact(reboot.pick_key("A")) == 1
+    seen_by_b = observe(s, "B")
+    assert all(not k.startswith("secret:A:") for k, _ in seen_by_b.mission.facts)
+    assert "A's secret picks" in seen_by_b.hidden
+    assert seen_by_b.mission == observe(picked[3], "B").mission
+    assert list(picked[1].legal_actions()) == list(picked[3].legal_actions())
+    assert observe(s, "A").mission.fact(reboot.pick_key("A")) == 1
+    # Once B has picked, both picks are public and the secret is gone.
+    s, _ = run(s, ["Op reboot 3"])
+    assert s.mission.fact(reboot.pick_key("A")) is None
+    assert s.mission.fact("Reboot:picks") == (2, 1, 3)
+    assert observe(s, "B").mission.fact("Reboot:picks") == (2, 1, 3)
+
+
+def test_reboot_pick_must_be_a_markers_number() -> None:
+    refused(gambit_of_tp2(), "Op reboot 4", "objective marker's number")
+
+
+def test_reboot_no_pick_in_the_first_turning_point() -> None:
+    # An inert marker changes nothing in TP1, so no pick is asked (module docstring).
+    s = new_game(KZ, KASRKIN, LEGIONARIES, GameOptions(crit_op="reboot"))
+    agent, dice = RandomAgent(1), SeededDice(1)
+    while s.tp < 2:
+        if isinstance(s.node, Chance):
+            s = s.apply(dice.roll(s))[0]
+        else:
+            assert isinstance(s.node, Decision) and s.node.kind != "reboot pick"
+            s = s.apply(agent.act(s))[0]
+    assert reboot.inert(Work(s)) == ()
+
+
+def test_reboot_action_costs_2ap_and_makes_a_controlled_marker_not_inert() -> None:
+    s = pos(
+        "reboot",
+        2,
+        {"KAS-1": {"at": ON_CENTRE}, "LEG-3": {"at": ON_B, **IDLE}},
+        Reboot__inert=("centre",),
+    )
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    ap = s.operative("KAS-1").ap
+    s, ev = run(s, ["Act KAS-1 reboot centre"])
+    assert [e["marker"] for e in kinds(ev, "marker_rebooted")] == ["centre"]
+    assert s.operative("KAS-1").ap == ap - 2
+    assert reboot.inert(Work(s)) == ()
+
+
+def test_reboot_only_an_inert_marker() -> None:
+    s = pos(
+        "reboot",
+        2,
+        {"KAS-1": {"at": ON_CENTRE}, "LEG-3": {"at": ON_B, **IDLE}},
+        Reboot__inert=("A",),
+    )
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert not listed(s, "reboot centre", "KAS-1")
+    refused(s, "Act KAS-1 reboot centre", "not inert")
+
+
+def test_reboot_needs_2ap() -> None:
+    # KAS-2 (APL 2) spends 1AP first: 1AP left is not enough for Reboot.
+    s = pos(
+        "reboot",
+        2,
+        {"KAS-2": {"at": ON_CENTRE}, "LEG-3": {"at": ON_B, **IDLE}},
+        Reboot__inert=("centre",),
+    )
+    s, _ = run(s, ["Activate KAS-2 engage", "Act KAS-2 reboot centre"])
+    assert s.operative("KAS-2").ap == 0
+    s = pos(
+        "reboot",
+        2,
+        {"KAS-2": {"at": ON_CENTRE}, "LEG-3": {"at": ON_B, **IDLE}},
+        Reboot__inert=("centre", "A"),
+    )
+    s, _ = run(s, ["Activate KAS-2 engage"])
+    s = attrs.evolve(
+        s,
+        operatives=tuple(attrs.evolve(o, ap=1) if o.id == "KAS-2" else o for o in s.operatives),
+    )
+    assert not listed(s, "reboot centre", "KAS-2")
+    refused(s, "Act KAS-2 reboot centre", "AP")
+
+
+def test_reboot_scores_1vp_per_controlled_marker_not_inert() -> None:
+    # End of TP2: A controls A and the centre, B controls B; nothing inert: A 2VP, B 1VP.
+    ops = {
+        "KAS-1": {"at": ON_A},
+        "KAS-2": {"at": ON_CENTRE, **IDLE},
+        "LEG-3": {"at": ON_B, **IDLE},
+    }
+    assert crit_vp(end_tp(pos("reboot", 2, ops))) == (2, 1)
+    # The centre inert: it is ignored, A 1VP, B 1VP.
+    assert crit_vp(end_tp(pos("reboot", 2, ops, Reboot__inert=("centre",)))) == (1, 1)
+
+
+def test_reboot_not_scored_in_the_first_turning_point() -> None:
+    ops = {"KAS-1": {"at": ON_A, **IDLE}, "LEG-3": {"at": ON_B, **IDLE}}
+    assert crit_vp(pos("reboot", 1, ops)) == (0, 0)
+
+
+def test_reboot_inert_only_during_its_turning_point() -> None:
+    # The centre was inert in TP2; once TP3 starts it is not (until the next picks).
+    ops = {"KAS-1": {"at": ON_A}, "LEG-3": {"at": ON_B, **IDLE}}
+    s = pos("reboot", 2, ops, Reboot__inert=("centre",))
+    assert reboot.inert(Work(s)) == ("centre",)
+    s = end_tp(s)
+    assert s.tp == 3 and reboot.inert(Work(s)) == ()
