@@ -170,6 +170,9 @@ def _choice(
     agents: str | None,
     equipment_a: str | None = None,
     equipment_b: str | None = None,
+    crit_op: str | None = None,
+    tac_ops: tuple[str, str] | None = None,
+    primary_ops: tuple[str, str] | None = None,
 ) -> MatchupChoice:
     return MatchupChoice(
         teams=teams or None,
@@ -177,6 +180,9 @@ def _choice(
         killzone=killzone,
         agents=agents,
         equipment=(equipment_a, equipment_b),
+        crit_op=crit_op,
+        tac_ops=(tac_ops[0], tac_ops[1]) if tac_ops else (None, None),
+        primary_ops=(primary_ops[0], primary_ops[1]) if primary_ops else (None, None),
     )
 
 
@@ -230,6 +236,30 @@ def _matchup_options(f: Any) -> Any:
             callback=_equipment_option,
             metavar="NAMES",
             help="Player B's universal equipment, as --equipment-a. Default: B's agent chooses.",
+        ),
+        click.option(
+            "--crit-op",
+            default=None,
+            metavar="NAME",
+            help="The crit op (Approved Ops 2025): Secure, Loot, Transmission, Orb, Stake Claim, "
+            "Energy Cells, Download, Data or Reboot. Default: rolled at the start of the battle.",
+        ),
+        click.option(
+            "--tac-ops",
+            nargs=2,
+            default=None,
+            metavar="A B",
+            help="The tac ops of A and B (quote names with spaces), each of its kill team's "
+            "archetypes. Default: each player's agent selects, in secret.",
+        ),
+        click.option(
+            "--primary-ops",
+            nargs=2,
+            default=None,
+            type=click.Choice(["crit", "tac", "kill"], case_sensitive=False),
+            metavar="OP OP",
+            help="The primary ops of A and B: crit, tac or kill. Default: each player's agent "
+            "selects, in secret.",
         ),
     )
     for option in reversed(options):
@@ -349,6 +379,9 @@ def play_command(
     agents: str | None,
     equipment_a: str | None,
     equipment_b: str | None,
+    crit_op: str | None,
+    tac_ops: tuple[str, str] | None,
+    primary_ops: tuple[str, str] | None,
     seed: int,
     record: str | None,
     picture: str | None,
@@ -367,7 +400,19 @@ def play_command(
     if picture is not None:
         check_output_file(picture, "--picture", PICTURE_SUFFIXES, created=created)
     tp_suffix = ".svg" if picture is not None and picture.lower().endswith(".svg") else ".png"
-    matchup = _matchup(_choice(teams, rosters, killzone, agents, equipment_a, equipment_b))
+    matchup = _matchup(
+        _choice(
+            teams,
+            rosters,
+            killzone,
+            agents,
+            equipment_a,
+            equipment_b,
+            crit_op,
+            tac_ops,
+            primary_ops,
+        )
+    )
     _report_rules(matchup, strict_rules)
     tp_dir = None
     if picture_each_tp is not None:
@@ -384,7 +429,8 @@ def play_command(
         from engine.board import board_title, render_state
     narrate = not (as_json or quiet)
     if narrate:
-        click.echo(f"{_versus(matchup, matchup.agents)}, seed {seed}")
+        crit = f", crit op {start.mission.crit_op}" if start.mission.crit_op else ""
+        click.echo(f"{_versus(matchup, matchup.agents)}, seed {seed}{crit}")
     narrator = Narrator(click.echo)
     recorder = (
         GameRecorder(
@@ -454,6 +500,7 @@ def replay_command(record_file: str, as_json: bool, quiet: bool) -> None:
             click.echo(
                 f"Replaying {record_file}: {teams[0]} (A, {agents['A']}) v {teams[1]} "
                 f"(B, {agents['B']}) on {start.ctx.killzone.name}, seed {header['seed']}"
+                + (f", crit op {start.mission.crit_op}" if start.mission.crit_op else "")
             )
 
     def on_step(
@@ -577,6 +624,9 @@ def batch_command(
     agents: str | None,
     equipment_a: str | None,
     equipment_b: str | None,
+    crit_op: str | None,
+    tac_ops: tuple[str, str] | None,
+    primary_ops: tuple[str, str] | None,
     games: int,
     workers: int | None,
     seed: int,
@@ -586,7 +636,9 @@ def batch_command(
     quiet: bool,
 ) -> None:
     """Play many seeded battles of one matchup in parallel and report A's win rate."""
-    choice = _choice(teams, rosters, killzone, agents, equipment_a, equipment_b)
+    choice = _choice(
+        teams, rosters, killzone, agents, equipment_a, equipment_b, crit_op, tac_ops, primary_ops
+    )
     matchup = _matchup(choice)
     _report_rules(matchup, strict_rules)
     n_workers = workers or default_workers()

@@ -93,10 +93,15 @@ DEFAULT_AGENTS: tuple[str, str] = ("heuristic", "heuristic")
 DEFAULT_SEED = 1
 
 #: The mission ops that score VP, in the order summaries list them (Approved Ops 2025,
-#: ``rules/KT24.md`` 8: only the kill op is played so far; crit and tac ops join here).
-MISSION_OPS: tuple[str, ...] = ("kill",)
+#: ``rules/KT24.md`` 8.1: kill op, crit op, tac op and the primary op's bonus).
+MISSION_OPS: tuple[str, ...] = ("kill", "crit", "tac", "primary")
 #: Column titles of the ops.
-OP_TITLES: Mapping[str, str] = {"kill": "Kill op"}
+OP_TITLES: Mapping[str, str] = {
+    "kill": "Kill op",
+    "crit": "Crit op",
+    "tac": "Tac op",
+    "primary": "Primary op",
+}
 
 
 class BattleError(KillTeamError, ValueError):
@@ -388,6 +393,10 @@ class MatchupChoice:
         agents: agent names (:func:`parse_agents`; ``None``: :data:`DEFAULT_AGENTS`).
         equipment: the universal equipment selections of A and B as text
             (:func:`parse_equipment`); ``None`` for a player lets its agent choose (7.2).
+        crit_op: the crit op's name (``None``: rolled at the start of the battle, 8.3).
+        tac_ops: the tac ops of A and B (``None`` for a player: its agent selects, 8.4).
+        primary_ops: the primary ops of A and B, ``crit``, ``tac`` or ``kill`` (``None``:
+            its agent selects, 8.1).
     """
 
     teams: tuple[str, str] | None = None
@@ -395,6 +404,9 @@ class MatchupChoice:
     killzone: str | None = None
     agents: str | None = None
     equipment: tuple[str | None, str | None] = (None, None)
+    crit_op: str | None = None
+    tac_ops: tuple[str | None, str | None] = (None, None)
+    primary_ops: tuple[str | None, str | None] = (None, None)
 
 
 @attrs.frozen(slots=True, eq=False)
@@ -481,13 +493,34 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
     problems = drop_zone_problems(killzone, bases)
     if problems:
         raise BattleError(f"killzone: {problems[0]}")
+    options = _mission_options(c, GameOptions(equipment=equipment), rosters)
     return Matchup(
         killzone,
         (rosters[0], rosters[1]),
         agents,
-        options=GameOptions(equipment=equipment),
+        options=options,
         notes=tuple(notes),
     )
+
+
+def _mission_options(c: MatchupChoice, base: GameOptions, rosters: list[Roster]) -> GameOptions:
+    """``base`` with the mission choices of ``c`` (crit op, tac ops, primary ops), checked
+    against the pack's ops and the teams' archetypes (``rules/KT24.md`` 8).
+
+    Raises:
+        BattleError: an unknown crit op, a tac op the player's kill team cannot select, a
+            primary op other than crit, tac or kill (the message names it and the choices).
+    """
+    from engine.missions.pack import check_options  # here: missions imports the game
+
+    tac = {p: t for p, t in zip("AB", c.tac_ops, strict=True) if t is not None}
+    primary = {p: t.lower() for p, t in zip("AB", c.primary_ops, strict=True) if t is not None}
+    try:
+        options = attrs.evolve(base, crit_op=c.crit_op or "", tac_ops=tac, primary_ops=primary)
+        check_options(options, {"A": rosters[0], "B": rosters[1]})
+    except KillTeamError as exc:
+        raise BattleError(str(exc).removeprefix("game option ")) from None
+    return options
 
 
 def unimplemented_rule_ids(matchup: Matchup) -> dict[str, list[str]]:
@@ -610,6 +643,9 @@ class BattleSummary:
             (:class:`PloyTally`).
         equipment: per player (A, B), the universal equipment selected (7.2), canonical
             names in selection order.
+        crit_op: the crit op played (``""``: the kill op alone, 8.3).
+        tac_ops, primary_ops: per player (A, B), the tac op and primary op selected (8.1,
+            8.4; revealed at the end of the battle, ``""`` when none).
     """
 
     seed: int | None
@@ -630,6 +666,9 @@ class BattleSummary:
     unimplemented_rules: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     ploys_used: tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = ((), ())
     equipment: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    crit_op: str = ""
+    tac_ops: tuple[str, str] = ("", "")
+    primary_ops: tuple[str, str] = ("", "")
 
     def left(self, player: str) -> list[OperativeLeft]:
         """``player``'s operatives still on the killzone."""
@@ -656,6 +695,9 @@ class BattleSummary:
             "kills": dict(zip(ab, self.kills, strict=True)),
             "ploys_used": {p: dict(used) for p, used in zip(ab, self.ploys_used, strict=True)},
             "equipment": {p: list(eq) for p, eq in zip(ab, self.equipment, strict=True)},
+            "crit_op": self.crit_op or None,
+            "tac_ops": {p: op or None for p, op in zip(ab, self.tac_ops, strict=True)},
+            "primary_ops": {p: op or None for p, op in zip(ab, self.primary_ops, strict=True)},
             "operatives": {
                 p: [
                     {
@@ -740,6 +782,9 @@ def summarise(
         ),
         ploys_used=((), ()) if ploys is None else (ploys.counts("A"), ploys.counts("B")),
         equipment=(final.player("A").equipment, final.player("B").equipment),
+        crit_op=final.mission.crit_op,
+        tac_ops=final.mission.tac_ops,
+        primary_ops=final.mission.primary_ops,
     )
 
 

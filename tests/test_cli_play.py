@@ -126,19 +126,20 @@ def test_play_default_battle_json_record_replays_and_tampering_is_caught(
     assert code == 0 and "replay OK" in out
     assert out.count("=== Turning point") == 4
 
-    # Swap the set-up roll-off (step 1) so the other player wins it: the record's step 2 was
-    # decided by the player who won it, so the replay must stop there, naming the step.
+    # Swap the set-up roll-off (step 2, after the crit op's roll) so the other player wins
+    # it: the record's step 3 was decided by the player who won it, so the replay must stop
+    # there, naming the step.
     lines = (tmp_path / "game.jsonl").read_text(encoding="utf-8").splitlines()
-    first = json.loads(lines[1])
-    assert first["step"] == 1 and first["actor"] == "chance"
+    first = json.loads(lines[2])
+    assert first["step"] == 2 and first["actor"] == "chance"
     a, b = (int(v) for v in first["action"].removeprefix("roll ").split(","))
     first["action"] = "roll 1,6" if a >= b else "roll 6,1"
-    lines[1] = json.dumps(first)
+    lines[2] = json.dumps(first)
     (tmp_path / "tampered.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, _, err = _run(capsys, "replay", "tampered.jsonl", "--quiet")
     assert code == 1
     assert err.count("\n") == 1 and "tampered.jsonl" in err
-    assert re.search(r"\bstep 2\b", err), err
+    assert re.search(r"\bstep 3\b", err), err
 
 
 def test_play_same_seed_gives_byte_identical_output(tmp_path: Path) -> None:

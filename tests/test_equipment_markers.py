@@ -357,7 +357,8 @@ def test_7_2_mines_that_incapacitate_remove_the_operative_after_the_action() -> 
 def test_7_2_mines_set_off_when_an_operative_is_set_up_within_control_range() -> None:
     # A's mine in its drop zone (x 0-6); deploying RED-1 0.5" from it sets it off at once,
     # in the set-up; RED-1 takes D3 2 (rolled 4) + 3 = 5 and stays set up with 5 wounds.
-    options = GameOptions(equipment={"A": (), "B": ()})  # no selection step
+    # No selection step, the kill op alone (no mission step before deployment).
+    options = GameOptions(equipment={"A": (), "B": ()}, mission="kill_op")
     s = new_game(LAB, roster(RED, ("Trooper",)), roster(BLU, ("Trooper",)), options)
     s, _ = play(s, ["Initiative A", "Drop zone A"], ["6,1"])
     s = armed(s, mine("A", 3.0 + NEAR, 11.0))

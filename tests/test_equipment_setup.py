@@ -8,6 +8,7 @@ the choice; A keeps initiative and takes drop zone A.
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 from engine.game import GameOptions, IllegalActionError, new_game
@@ -17,6 +18,9 @@ from tests.test_game_rules_common import BLU, LAB, RED, kinds, of_kind, play, ro
 
 
 def to_selection(options: GameOptions | None = None) -> tuple[GameState, list[str]]:
+    """A battle on LAB up to the equipment selection (A wins the roll-off and takes drop zone
+    A); the kill op alone, so no mission step comes between (``test_missions_pack.py``)."""
+    options = attrs.evolve(options or GameOptions(), mission="kill_op")
     s = new_game(LAB, roster(RED, ("Trooper",)), roster(BLU, ("Trooper",)), options)
     s, ev = play(s, ["Initiative A", "Drop zone A"], ["6,1"])
     return s, kinds(ev)

@@ -139,7 +139,14 @@ def _play_checked(
     result = state.node.result  # type: ignore[union-attr]
     vp = result.vp
     assert result.winner == ("" if vp[0] == vp[1] else ("A" if vp[0] > vp[1] else "B"))
-    assert all(0 <= v <= 6 for v in vp)  # kill op only: at most 5 grades + 1
+    # Approved Ops 2025 (8.1): kill, crit and tac ops give at most 6VP each, the primary op
+    # half of one of them rounded up (at most 3): 21VP in all; the total is the ops' sum.
+    mission = state.mission
+    for op, a, b in mission.vp:
+        assert op in ("kill", "crit", "tac", "primary"), op
+        assert 0 <= a <= (3 if op == "primary" else 6) and 0 <= b <= (3 if op == "primary" else 6)
+    assert vp == (sum(r[1] for r in mission.vp), sum(r[2] for r in mission.vp))
+    assert all(0 <= v <= 21 for v in vp)
     assert replay(rec.lines).hash() == state.hash()
     return state, triggers
 

@@ -25,8 +25,10 @@ def fresh(
     equipment: dict[str, tuple[str, ...]] | None = None,
 ) -> GameState:
     """A new battle on LAB; the universal equipment selections are fixed (none unless
-    ``equipment`` says), so the set-up goes from the drop zones straight to deployment."""
-    opts = options or GameOptions()
+    ``equipment`` says), so the set-up goes from the drop zones straight to deployment. The
+    battle plays the kill op alone: these tests follow the battle sequence, and the pack's
+    own steps (crit op roll, tac op, primary op) are tested in ``test_missions_pack.py``."""
+    opts = options or GameOptions(mission="kill_op")
     if not opts.equipment:
         opts = attrs.evolve(opts, equipment=equipment or {"A": (), "B": ()})
     return new_game(LAB, roster(RED, red), roster(BLU, blu), opts)
@@ -200,7 +202,7 @@ def test_1_4_initiative_card_modifies_the_players_own_result() -> None:
 
 
 def test_1_4_core_initiative_tie_decided_by_player_without_initiative() -> None:
-    opts = GameOptions(initiative_cards=False)
+    opts = GameOptions(initiative_cards=False, mission="kill_op")
     s = setup_a_first(options=opts)
     # Core rule: TP1 initiative is the set-up one (no roll-off).
     assert s.initiative == "A" and s.node == Decision("A", "gambit")

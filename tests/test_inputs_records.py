@@ -437,8 +437,12 @@ def test_a_wrong_state_hash_names_where_the_states_last_matched() -> None:
 
 
 def test_another_player_acting_is_a_divergence() -> None:
-    with pytest.raises(ReplayError, match=r"record line 3: step 2: the record has chance acting"):
-        replay(_step(2, actor="chance")(MEDIUM))
+    # Step 4 is the roll-off winner's initiative decision (step 1 rolls the crit op, steps
+    # 2-3 the set-up roll-off and its re-roll after a tie): a record saying chance acted there
+    # diverges.
+    assert json.loads(MEDIUM[4])["actor"] == "B"
+    with pytest.raises(ReplayError, match=r"record line 5: step 4: the record has chance acting"):
+        replay(_step(4, actor="chance")(MEDIUM))
 
 
 # -------------------------------------------------------------------------------------------

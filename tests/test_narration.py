@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from engine.game import GameState, new_game
+from engine.game import GameOptions, GameState, new_game
 from engine.game.actions import parse_action
 from engine.game.drivers import ScriptedDice
 from engine.game.events import Event, narrate
@@ -320,7 +320,7 @@ def test_9_3_narration_guard_ends_when_an_enemy_ends_an_action_in_control_range(
 def test_1_2_narration_says_which_player_sets_up_in_which_drop_zone() -> None:
     # A wins the roll-off (6 v 1), takes the initiative and picks the zone marked B (LAB: x
     # 24-30, the east edge); B sets up in the other one, marked A (x 0-6, the west edge).
-    s = new_game(LAB, roster(RED), roster(BLU))
+    s = new_game(LAB, roster(RED), roster(BLU), GameOptions(mission="kill_op"))
     lines = narrated(s, ["Initiative A", "Drop zone B"], ["6,1"])
     setup = one_line(lines, "Set-up")
     assert "A chooses the drop zone marked B (east edge)" in setup
