@@ -20,7 +20,7 @@ from engine.agents import RandomAgent
 from engine.game import GameOptions, GameState, IllegalActionError, new_game
 from engine.game.actions import Action
 from engine.game.drivers import SeededDice
-from engine.game.events import Event
+from engine.game.events import Event, narrate
 from engine.game.observation import observe
 from engine.game.scenario import position, run
 from engine.game.state import Chance, Decision
@@ -469,3 +469,22 @@ def test_reboot_inert_only_during_its_turning_point() -> None:
     assert reboot.inert(Work(s)) == ("centre",)
     s = end_tp(s)
     assert s.tp == 3 and reboot.inert(Work(s)) == ()
+
+
+def test_download_data_reboot_events_are_narrated() -> None:
+    s = pos("data", 4, {"KAS-1": {"at": ON_B}}, Data__points__B=1)
+    _, ev = run(s, ["Activate KAS-1 engage", "Act KAS-1 compile data b", "Act KAS-1 send data b"])
+    s = pos("download", 3, {"KAS-1": {"at": ON_CENTRE}})
+    ev += run(s, ["Activate KAS-1 engage", "Act KAS-1 download centre"])[1]
+    s = pos("reboot", 2, {"KAS-1": {"at": ON_CENTRE}}, Reboot__inert=("centre",))
+    ev += run(s, ["Activate KAS-1 engage", "Act KAS-1 reboot centre"])[1]
+    ev += run(gambit_of_tp2(), ["Op reboot 1", "Op reboot 3"])[1]
+    lines = {e.kind: narrate(e) for e in ev}
+    assert lines["data_compiled"] == "  KAS-1 compiles data: objective marker B has 2 Data point(s)"
+    assert lines["data_sent"] == "  KAS-1 sends 2 Data point(s) from objective marker B"
+    assert lines["marker_downloaded"] == "  KAS-1 downloads objective marker centre"
+    assert lines["marker_rebooted"] == "  KAS-1 reboots objective marker centre"
+    assert lines["reboot_picked"] == "B picks a marker number in secret"
+    assert lines["reboot_picks_revealed"] == (
+        "Reboot picks: A 1, B 3; inert this turning point: centre"
+    )

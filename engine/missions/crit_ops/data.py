@@ -20,7 +20,7 @@ Facts: ``"Data:points:<marker>"`` = its Data points (unset at 0);
 from __future__ import annotations
 
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions.actions import MarkerAction
@@ -57,7 +57,7 @@ def _compile(w: Work, o: OperativeState, marker: str) -> None:
     set_fact(w, f"{NAME}:points:{marker}", points)
     set_fact(w, f"{NAME}:gained:{marker}", w.tp)
     set_fact(w, f"{NAME}:compiled:{o.player}", (w.tp, compiled(w, o.player) + 1))
-    w.emit("data_compiled", player=o.player, marker=marker, points=points)
+    w.emit("data_compiled", player=o.player, op=o.id, marker=marker, points=points)
 
 
 def _send_problem(w: Work, o: OperativeState, marker: str) -> str | None:
@@ -69,7 +69,7 @@ def _send_problem(w: Work, o: OperativeState, marker: str) -> str | None:
 def _send(w: Work, o: OperativeState, marker: str) -> None:
     points = data_points(w, marker)
     set_fact(w, f"{NAME}:points:{marker}", None)
-    w.emit("data_sent", player=o.player, marker=marker, points=points)
+    w.emit("data_sent", player=o.player, op=o.id, marker=marker, points=points)
     score(w, o.player, CRIT, points, f"Send Data: {points} Data point(s) from {marker}")
 
 
@@ -95,6 +95,17 @@ def install(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.action(SEND_DATA, players)
     hooks.on("turning_point_ending", _score)
 
+
+add_template(
+    "data_compiled",
+    lambda e: (
+        f"  {e['op']} compiles data: objective marker {e['marker']} has {e['points']} Data point(s)"
+    ),
+)
+add_template(
+    "data_sent",
+    lambda e: f"  {e['op']} sends {e['points']} Data point(s) from objective marker {e['marker']}",
+)
 
 SPEC = register(
     OpSpec(

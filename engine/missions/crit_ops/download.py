@@ -18,7 +18,7 @@ Facts: ``"Download:<marker>"`` = the player whose operative downloaded it.
 from __future__ import annotations
 
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions.actions import MarkerAction
@@ -53,7 +53,7 @@ def _problem(w: Work, o: OperativeState, marker: str) -> str | None:
 
 def _download(w: Work, o: OperativeState, marker: str) -> None:
     set_fact(w, f"{NAME}:{marker}", o.player)
-    w.emit("marker_downloaded", player=o.player, marker=marker)
+    w.emit("marker_downloaded", player=o.player, op=o.id, marker=marker)
     vp = VP_BY_TP.get(w.tp, 0)
     score(w, o.player, CRIT, vp, f"Download: objective marker {marker} in turning point {w.tp}")
 
@@ -78,6 +78,8 @@ def install(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.action(DOWNLOAD, players)
     hooks.on("turning_point_ending", _score)
 
+
+add_template("marker_downloaded", lambda e: f"  {e['op']} downloads objective marker {e['marker']}")
 
 SPEC = register(
     OpSpec(

@@ -31,7 +31,7 @@ import attrs
 
 from engine.game.actions import Action, IllegalActionError
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions.actions import MarkerAction
@@ -156,7 +156,7 @@ def _problem(w: Work, o: OperativeState, marker: str) -> str | None:
 def _reboot(w: Work, o: OperativeState, marker: str) -> None:
     rest = tuple(m for m in inert(w) if m != marker)
     set_fact(w, f"{NAME}:inert", rest or None)
-    w.emit("marker_rebooted", player=o.player, marker=marker)
+    w.emit("marker_rebooted", player=o.player, op=o.id, marker=marker)
 
 
 REBOOT = MarkerAction("Reboot", "reboot", NAME, CRIT, _reboot, _problem, ap=2)
@@ -181,6 +181,16 @@ def install(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.action(REBOOT, players)
     hooks.on("turning_point_ending", _score)
 
+
+add_template("reboot_picked", lambda e: f"{e['player']} picks a marker number in secret")
+add_template(
+    "reboot_picks_revealed",
+    lambda e: (
+        f"Reboot picks: A {e['picks'][0]}, B {e['picks'][1]}; inert this turning point: "
+        + (", ".join(e["inert"]) or "none")
+    ),
+)
+add_template("marker_rebooted", lambda e: f"  {e['op']} reboots objective marker {e['marker']}")
 
 SPEC = register(
     OpSpec(
