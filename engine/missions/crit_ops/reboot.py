@@ -12,7 +12,8 @@
   for this turning point; different numbers: the marker neither picked is inert. The pack
   asks for a pick in the first turning point too; it is left out here because an inert
   marker changes nothing then (nothing scores at the end of the first turning point and
-  Reboot cannot be performed in it), so the pick would be a decision without effect.
+  Reboot cannot be performed in it), so the pick would be a decision without effect. A
+  layout without objective markers has no picks.
 - *Reboot* (mission action, **2AP**; not in the first turning point nor within control
   range of an enemy operative): an inert objective marker the active operative controls
   is no longer inert.
@@ -137,7 +138,7 @@ class RebootPickFrame:
 
 
 def _pick_step(w: Work) -> RebootPickFrame | None:
-    if not crit_active(w, NAME) or w.tp < 2:
+    if not crit_active(w, NAME) or w.tp < 2 or not numbered(w):
         return None
     return RebootPickFrame(turn=w.initiative or "A")
 
