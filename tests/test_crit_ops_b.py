@@ -488,3 +488,22 @@ def test_download_data_reboot_events_are_narrated() -> None:
     assert lines["reboot_picks_revealed"] == (
         "Reboot picks: A 1, B 3; inert this turning point: centre"
     )
+
+
+def test_download_data_reboot_only_when_the_crit_op() -> None:
+    # Secure is the crit op: none of these actions is offered, each is refused, and the
+    # Gambit step of TP2 asks no Reboot pick.
+    s = pos(
+        "secure",
+        4,
+        {"KAS-1": {"at": ON_CENTRE}, "LEG-3": {"at": ON_B, **IDLE}},
+        Data__points__centre=1,
+        Reboot__inert=("centre",),
+    )
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    for text in ("download centre", "compile data centre", "send data centre", "reboot centre"):
+        assert not listed(s, text, "KAS-1")
+        refused(s, f"Act KAS-1 {text}", "which is not the crit op")
+    s = pos("secure", 1, {"KAS-1": {"at": ON_A, **IDLE}, "LEG-3": {"at": ON_B, **IDLE}})
+    s, _ = run(s, ["Initiative A"], dice=["6,1"])
+    assert s.tp == 2 and s.node != Decision("A", "reboot pick")
