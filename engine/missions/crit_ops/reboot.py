@@ -1,0 +1,203 @@
+"""Crit op **Reboot** (``rules/KT24.md`` 1.4, 8.3, Approved Ops 2025).
+
+- *Numbers*: the objective markers are numbered 1 to 3 in the killzone layout's order
+  (:func:`marker_number`). Both built-in layouts list drop zone A's marker, the centre
+  marker, then drop zone B's marker, so those are 1, 2 and 3. The pack lets the players
+  number them at set-up; a fixed numbering is our choice (numbers only name the markers,
+  and the picks below are made knowing them).
+- *Picks*: at the start of the Gambit step of each turning point after the first, each
+  player secretly picks one number (``Op reboot <n>``), the player with initiative first;
+  the first pick stays secret (fact ``"secret:<player>:Reboot pick"``) until both have
+  picked, then both are revealed together. The same number for both: that marker is inert
+  for this turning point; different numbers: the marker neither picked is inert. The pack
+  asks for a pick in the first turning point too; it is left out here because an inert
+  marker changes nothing then (nothing scores at the end of the first turning point and
+  Reboot cannot be performed in it), so the pick would be a decision without effect. A
+  layout without objective markers has no picks.
+- *Reboot* (mission action, **2AP**; not in the first turning point nor within control
+  range of an enemy operative): an inert objective marker the active operative controls
+  is no longer inert.
+- *Scoring*: at the end of each turning point after the first, 1VP for each objective
+  marker that is not inert and that the player's operatives control.
+- Limits: the 6VP cap of the op (8.1); the pack prints no cap per turning point, so none is
+  applied (three controlled markers after a Reboot score 3VP).
+
+Facts: ``"Reboot:inert"`` = the inert markers this turning point (layout order);
+``"Reboot:picks"`` = ``(turning point, A's number, B's number)`` once revealed.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from engine.game.actions import Action, IllegalActionError
+from engine.game.context import Hooks
+from engine.game.events import Event, add_template
+from engine.game.state import OperativeState, other
+from engine.game.work import Work
+from engine.missions.actions import MarkerAction
+from engine.missions.markers import controlled_by, marker_names
+from engine.missions.pack import OpSpec, crit_active, register
+from engine.missions.scoring import CRIT, fact, score, set_fact
+
+__all__ = [
+    "NAME",
+    "REBOOT",
+    "RebootPickFrame",
+    "inert",
+    "install",
+    "marker_number",
+    "numbered",
+    "pick_key",
+]
+
+NAME = "Reboot"
+
+
+def numbered(w: Work) -> list[str]:
+    """The objective markers in number order: number ``k`` is ``numbered(w)[k - 1]``."""
+    return marker_names(w)
+
+
+def marker_number(w: Work, marker: str) -> int:
+    """The number (1-3) of ``marker``.
+
+    Raises:
+        ValueError: ``marker`` is not an objective marker of the killzone.
+    """
+    names = numbered(w)
+    if marker not in names:
+        raise ValueError(f"Reboot: no objective marker {marker!r} ({', '.join(names)})")
+    return names.index(marker) + 1
+
+
+def inert(w: Work) -> tuple[str, ...]:
+    """The objective markers inert during this turning point."""
+    return tuple(fact(w, f"{NAME}:inert", ()))
+
+
+def pick_key(player: str) -> str:
+    """The secret fact holding ``player``'s pick until both players have picked."""
+    return f"secret:{player}:{NAME} pick"
+
+
+def _resolve(w: Work, picks: dict[str, int]) -> None:
+    """Reveal both picks and make the marker(s) inert for this turning point (docstring)."""
+    names = numbered(w)
+    chosen = {picks["A"], picks["B"]}
+    if len(chosen) == 1:
+        dead = [names[picks["A"] - 1]]
+    else:
+        dead = [m for k, m in enumerate(names, start=1) if k not in chosen]
+    set_fact(w, f"{NAME}:picks", (w.tp, picks["A"], picks["B"]))
+    set_fact(w, f"{NAME}:inert", tuple(dead) or None)
+    w.emit("reboot_picks_revealed", picks=(picks["A"], picks["B"]), inert=tuple(dead))
+
+
+@attrs.frozen(slots=True)
+class RebootPickFrame:
+    """Both players secretly pick a marker's number at the start of the Gambit step, the
+    player with initiative (``turn``) first (module docstring); ``asked``: picks made."""
+
+    turn: str
+    asked: int = 0
+
+    def run(self, w: Work) -> None:
+        w.decide(self.turn, "reboot pick")
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
+        raise IllegalActionError("no dice here")
+
+    def options(self, w: Work) -> list[Action]:
+        """``Op reboot <n>`` for each marker's number."""
+        return [Action("Op", text=f"reboot {k}") for k in range(1, len(numbered(w)) + 1)]
+
+    def act(self, w: Work, a: Action) -> None:
+        """Record the pick of ``turn``; after the second pick, reveal both.
+
+        Raises:
+            IllegalActionError: not ``Op reboot <n>`` with ``n`` a marker's number.
+        """
+        if a not in self.options(w):
+            names = ", ".join(f"{k} {m}" for k, m in enumerate(numbered(w), start=1))
+            raise IllegalActionError(
+                f"{a}: player {self.turn} picks an objective marker's number with "
+                f"'Op reboot <n>' ({names}) (Reboot)"
+            )
+        number = int(a.text.removeprefix("reboot "))
+        w.emit("reboot_picked", player=self.turn)
+        if self.asked == 0:
+            set_fact(w, pick_key(self.turn), number)
+            w.replace_top(turn=other(self.turn), asked=1)
+            return
+        first = other(self.turn)
+        picks = {self.turn: number, first: int(fact(w, pick_key(first)))}
+        set_fact(w, pick_key(first), None)
+        w.stack.pop()
+        _resolve(w, picks)
+
+
+def _pick_step(w: Work) -> RebootPickFrame | None:
+    if not crit_active(w, NAME) or w.tp < 2 or not numbered(w):
+        return None
+    return RebootPickFrame(turn=w.initiative or "A")
+
+
+def _tp_started(w: Work, ev: Event) -> None:
+    if crit_active(w, NAME) and inert(w):  # inert only during the turning point picked
+        set_fact(w, f"{NAME}:inert", None)
+
+
+def _problem(w: Work, o: OperativeState, marker: str) -> str | None:
+    if marker not in inert(w):
+        return f"objective marker {marker} is not inert (Reboot)"
+    return None
+
+
+def _reboot(w: Work, o: OperativeState, marker: str) -> None:
+    rest = tuple(m for m in inert(w) if m != marker)
+    set_fact(w, f"{NAME}:inert", rest or None)
+    w.emit("marker_rebooted", player=o.player, op=o.id, marker=marker)
+
+
+REBOOT = MarkerAction("Reboot", "reboot", NAME, CRIT, _reboot, _problem, ap=2)
+"""The Reboot mission action (``Act <operative> reboot <marker>``, 2AP)."""
+
+
+def _score(w: Work, ev: Event) -> None:
+    if not crit_active(w, NAME) or w.tp < 2:
+        return
+    live = [m for m in marker_names(w) if m not in inert(w)]
+    first = w.initiative or "A"
+    for p in (first, other(first)):
+        mine = len(controlled_by(w, p, live))
+        if mine:
+            score(w, p, CRIT, mine, f"Reboot: {mine} objective marker(s) controlled, not inert")
+
+
+def install(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Add the Gambit-step picks, the Reboot action and the end-of-turning-point scoring."""
+    hooks.on("turning_point_started", _tp_started)
+    hooks.gambit_step(_pick_step)
+    hooks.action(REBOOT, players)
+    hooks.on("turning_point_ending", _score)
+
+
+add_template("reboot_picked", lambda e: f"{e['player']} picks a marker number in secret")
+add_template(
+    "reboot_picks_revealed",
+    lambda e: (
+        f"Reboot picks: A {e['picks'][0]}, B {e['picks'][1]}; inert this turning point: "
+        + (", ".join(e["inert"]) or "none")
+    ),
+)
+add_template("marker_rebooted", lambda e: f"  {e['op']} reboots objective marker {e['marker']}")
+
+SPEC = register(
+    OpSpec(
+        NAME,
+        CRIT,
+        install,
+        summary="Pick numbers to make a marker inert each turning point; score live markers held.",
+    )
+)
