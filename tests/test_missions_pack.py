@@ -230,3 +230,18 @@ def test_8_4_archetype_names_are_read_in_any_case_and_with_and_for_ampersand() -
     assert archetype_of("seek & destroy") == "Seek & Destroy"
     assert archetype_of("RECON") == "Recon"
     assert archetype_of("Elite") == ""
+
+
+def test_8_every_op_of_the_pack_is_implemented() -> None:
+    # Approved Ops 2025 has nine crit ops (8.3) and twelve tac ops, three per archetype (8.4):
+    # each must be a registered module, so no rolled or selected op is silently inert.
+    from engine.missions.pack import ARCHETYPES, crit_ops, tac_ops
+
+    assert [s.name for s in crit_ops()] == list(CRIT_ORDER)
+    by_archetype = {a: sorted(s.name for s in tac_ops() if s.archetype == a) for a in ARCHETYPES}
+    assert by_archetype == {
+        "Infiltration": ["Plant Devices", "Steal Intelligence", "Track Enemy"],
+        "Recon": ["Flank", "Retrieval", "Scout Enemy Movement"],
+        "Security": ["Envoy", "Martyrs", "Plant Banner"],
+        "Seek & Destroy": ["Dominate", "Rout", "Sweep & Clear"],
+    }

@@ -25,7 +25,7 @@ from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions.actions import MarkerAction
 from engine.missions.pack import OpSpec, crit_active, register
-from engine.missions.scoring import CRIT, fact, score, set_fact
+from engine.missions.scoring import CRIT, fact, initiative_first, score, set_fact
 
 __all__ = ["COMPILE_DATA", "NAME", "SEND_DATA", "compiled", "data_points", "install"]
 
@@ -83,8 +83,7 @@ SEND_DATA = MarkerAction("Send Data", "send data", NAME, CRIT, _send, _send_prob
 def _score(w: Work, ev: Event) -> None:
     if not crit_active(w, NAME) or w.tp not in (2, 3):
         return
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         if compiled(w, p) > compiled(w, other(p)):
             score(w, p, CRIT, 1, f"Data: more Compile Data actions in turning point {w.tp}")
 

@@ -24,7 +24,7 @@ from engine.game.work import Work
 from engine.missions.actions import MarkerAction
 from engine.missions.markers import CENTRE, controlled_by, marker_names, opponent_marker
 from engine.missions.pack import OpSpec, crit_active, register
-from engine.missions.scoring import CRIT, fact, score, set_fact
+from engine.missions.scoring import CRIT, fact, initiative_first, score, set_fact
 
 __all__ = ["DOWNLOAD", "NAME", "downloaded", "install"]
 
@@ -67,8 +67,7 @@ def _score(w: Work, ev: Event) -> None:
         return
     gone = downloaded(w)
     live = [m for m in marker_names(w) if m not in gone]
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         if len(controlled_by(w, p, live)) > len(controlled_by(w, other(p), live)):
             score(w, p, CRIT, 1, "Download: more objective markers controlled")
 

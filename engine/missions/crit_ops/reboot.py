@@ -38,7 +38,7 @@ from engine.game.work import Work
 from engine.missions.actions import MarkerAction
 from engine.missions.markers import controlled_by, marker_names
 from engine.missions.pack import OpSpec, crit_active, register
-from engine.missions.scoring import CRIT, fact, score, set_fact
+from engine.missions.scoring import CRIT, fact, initiative_first, score, set_fact
 
 __all__ = [
     "NAME",
@@ -168,8 +168,7 @@ def _score(w: Work, ev: Event) -> None:
     if not crit_active(w, NAME) or w.tp < 2:
         return
     live = [m for m in marker_names(w) if m not in inert(w)]
-    first = w.initiative or "A"
-    for p in (first, other(first)):
+    for p in initiative_first(w):
         mine = len(controlled_by(w, p, live))
         if mine:
             score(w, p, CRIT, mine, f"Reboot: {mine} objective marker(s) controlled, not inert")
