@@ -71,7 +71,12 @@ def wholly_within(area: Polygon | None, x: float, y: float, radius: float) -> bo
     wholly within ``area`` (its edge counts as within; ``None`` contains nothing)."""
     if area is None:
         return False
-    return bool(area.buffer(1e-6).covers(Point(x, y).buffer(radius, quad_segs=16)))
+    # The disc is within the area when its centre is and no boundary is nearer than its
+    # radius (a 1e-6" tolerance for float noise): no polygon is built per call.
+    centre = Point(x, y)
+    if not shapely.intersects_xy(area, x, y):
+        return False
+    return bool(area.boundary.distance(centre) >= radius - 1e-6)
 
 
 def operative_wholly_within(w: Work, o: OperativeState, area: Polygon | None) -> bool:
