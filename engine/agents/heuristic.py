@@ -95,8 +95,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from engine.agents import attack_choices, equipment_choices, ploy_choices
+from engine.agents import attack_choices, equipment_choices, mission_choices, ploy_choices
 from engine.agents.attack_choices import CP_GAIN
+from engine.agents.mission_choices import VP_VALUE, MissionSense, is_mission_action
 from engine.agents.position import (
     EXPOSURE_WEIGHT,
     best_fight_now,
@@ -108,14 +109,17 @@ from engine.agents.position import (
     exposure,
     fight_action_value,
     fight_from,
+    fight_kill_chance,
     melee_minded,
     position_bound,
     position_value,
     shoot_action_value,
     shot_bounds,
+    shot_kill_chance,
 )
 from engine.agents.view import DecisionView
 from engine.game.actions import MOVE_VERBS, Action
+from engine.game.rule_actions import find_rule_action
 from engine.game.state import Decision, GameState, OperativeState, other
 from engine.game.work import Work
 from engine.geometry import Killzone, Placement
@@ -130,6 +134,8 @@ OPPORTUNITY = 0.2
 TOP_DESTINATIONS = 6
 #: Value of an operative's action point lost to a stun grenade, in operatives.
 STUN_GAIN = 0.1
+#: How many move destinations contesting each objective marker get the full evaluation.
+MARKER_DESTINATIONS = 2
 
 
 class HeuristicAgent:
@@ -144,6 +150,7 @@ class HeuristicAgent:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self._checked: Action | None = None  # an unlisted action the engine accepted
+        self._sense: MissionSense | None = None  # the mission's values for this decision
         self._handlers: dict[str, Callable[[Work, str, list[Action]], Action]] = {
             "initiative": self._initiative,
             "initiative_card": self._initiative_card,
@@ -167,6 +174,8 @@ class HeuristicAgent:
             "retention_rule": attack_choices.retention_rule,
             "cover_save": attack_choices.cover_save,
             "team_rule": attack_choices.team_rule,
+            "tac op": self._tac_op,
+            "primary op": self._primary_op,
         }
 
     def act(self, state: GameState) -> Action:
@@ -189,6 +198,7 @@ class HeuristicAgent:
         w = DecisionView(state)
         self._state = state
         self._checked = None
+        self._sense = None
         choice = handler(w, node.player, legal)
         if (
             choice not in legal and choice != self._checked and not state.is_legal(choice)
@@ -196,7 +206,19 @@ class HeuristicAgent:
             return legal[0]
         return choice
 
+    def _mission(self, me: str) -> MissionSense:
+        """The mission's values for this decision (built on first use)."""
+        if self._sense is None:
+            self._sense = MissionSense(self._state, me)
+        return self._sense
+
     # -- strategy phase and set-up ---------------------------------------------------------
+
+    def _tac_op(self, w: Work, me: str, legal: list[Action]) -> Action:
+        return mission_choices.pick_tac_op(self._state, me, legal)
+
+    def _primary_op(self, w: Work, me: str, legal: list[Action]) -> Action:
+        return mission_choices.pick_primary_op(self._state, me, legal)
 
     def _initiative(self, w: Work, me: str, legal: list[Action]) -> Action:
         mine = Action("Initiative", text=me)
@@ -260,6 +282,7 @@ class HeuristicAgent:
     # -- firefight phase -------------------------------------------------------------------
 
     def _activate(self, w: Work, me: str, legal: list[Action]) -> Action:
+        sense = self._mission(me)
         best: tuple[float, Action] | None = None
         seen: set[str] = set()
         for a in legal:
@@ -273,7 +296,7 @@ class HeuristicAgent:
                 charge_prospect(w, o),
             )
             danger = exposure(w, o, w.place(o), o.order)
-            score = attack + 0.3 * danger
+            score = attack + 0.3 * danger + VP_VALUE * sense.activation_gain(o.id, w.apl(o))
             order = "engage" if attack > 0.05 else "conceal"
             act = Action("Activate", op=o.id, text=order)
             if act not in legal:
@@ -295,7 +318,10 @@ class HeuristicAgent:
         o = w.op(frame.op)
         mode = frame.mode
         here = w.place(o)
+        sense = self._mission(me)
+        apl = w.apl(o)
         base = position_value(w, o, here, can_shoot=False)
+        base += VP_VALUE * sense.approach(o.id, apl, here.x, here.y)
         scored: list[tuple[float, int, Action]] = []
         moves: list[tuple[int, Action]] = []
         for i, a in enumerate(legal):
@@ -303,10 +329,22 @@ class HeuristicAgent:
             if v == "End activation":
                 scored.append((base, i, a))
             elif v == "Shoot":
-                scored.append((base + shoot_action_value(w, o, a, mode), i, a))
+                value = shoot_action_value(w, o, a, mode)
+                assert a.target is not None
+                gain = sense.kill_gain(a.target, o.id)
+                if gain > 0:  # the VP a kill scores, times the chance of the kill
+                    value += VP_VALUE * gain * shot_kill_chance(w, o, a, mode)
+                scored.append((base + value, i, a))
             elif v in ("Fight", "Hatchway fight"):
                 t = w.op(a.target)
-                scored.append((base + fight_action_value(w, o, a.weapon, t), i, a))
+                value = fight_action_value(w, o, a.weapon, t)
+                gain = sense.kill_gain(t.id, o.id)
+                if gain > 0:
+                    value += VP_VALUE * gain * fight_kill_chance(w, o, a.weapon, t)
+                scored.append((base + value, i, a))
+            elif v == "Act" and is_mission_action(find_rule_action(w, o, a.text)):
+                gain = sense.action_gain(o.id, a, mode)
+                scored.append((base + VP_VALUE * gain if gain > 0 else base - 0.01, i, a))
             elif v in MOVE_VERBS and a.point is not None:
                 moves.append((i, a))
             elif v == "Act" and a.text == STUN_GRENADE.text and a.target:
@@ -322,7 +360,7 @@ class HeuristicAgent:
             # Every action scored so far is listed (legal): a move scoring below the best of
             # them cannot be chosen, so its full evaluation may be skipped.
             floor = max((t[0] for t in scored), default=-math.inf)
-            scored.extend(self._score_moves(w, o, mode, moves, len(legal), floor))
+            scored.extend(self._score_moves(w, o, mode, moves, len(legal), floor, sense))
         scored.sort(key=lambda t: (-t[0], t[1]))
         state = self._state
         for _, _, a in scored:
@@ -341,6 +379,7 @@ class HeuristicAgent:
         moves: list[tuple[int, Action]],
         n: int,
         floor: float,
+        sense: MissionSense,
     ) -> list[tuple[float, int, Action]]:
         """Score move actions: a cheap pre-score for every candidate (listed ones plus
         cover spots in reach), then the full position value for the best few.
@@ -382,6 +421,7 @@ class HeuristicAgent:
         )
         fight_later = mode == "activation" and "Fight" not in o.done and ap_after >= 1
         melee = melee_minded(w, o)
+        apl = w.apl(o)
         pre: list[tuple[float, int, Action, Placement]] = []
         at: dict[tuple[float, float, float], tuple[float, Placement]] = {}  # one per spot
         for i, a in pool:
@@ -389,7 +429,8 @@ class HeuristicAgent:
             hit = at.get(a.point)
             if hit is None:
                 p = w.ctx.placement(o.id, *a.point)
-                hit = at[a.point] = (cheap_value(w, o, p, melee), p)
+                pull = VP_VALUE * sense.approach(o.id, apl, p.x, p.y)
+                hit = at[a.point] = (cheap_value(w, o, p, melee) + pull, p)
             pre.append((hit[0], i, a, hit[1]))
         pre.sort(key=lambda t: (-t[0], t[1]))
         chosen = pre[:TOP_DESTINATIONS]
@@ -397,15 +438,22 @@ class HeuristicAgent:
         for t in charges[:3]:
             if t not in chosen:
                 chosen.append(t)
+        if sense.live:
+            # The best spots that contest each objective marker are valued in full too.
+            for m in w.markers:
+                near = [t for t in pre if _contests_roughly(t[3], m.x, m.y)]
+                for t in near[:MARKER_DESTINATIONS]:
+                    if t not in chosen:
+                        chosen.append(t)
         shots = shot_bounds(w, o) if shoot_later else []
 
-        def finish(v: float, verb: str, fight: float) -> float:
+        def finish(v: float, verb: str, fight: float, mission: float) -> float:
             # The same operations for the exact value and for its bounds.
             if verb == "Charge" and fight_later:
                 v += fight
             if verb == "Fall Back":
                 v -= 0.05  # it costs 2AP
-            return v
+            return v + mission
 
         bounded = []
         for _, i, a, p in chosen:
@@ -415,10 +463,16 @@ class HeuristicAgent:
             if verb == "Charge" and fight_later:
                 fight = max((fight_from(w, o, p, e) for e in enemies_in_reach(w, o, p)), default=0)
             ub = position_bound(w, o, p, can_shoot=can_shoot, melee=melee, shots=shots)
-            bounded.append((i >= n, -finish(ub, verb, fight), i, a, p, can_shoot, fight))
+            mission = VP_VALUE * sense.approach(o.id, apl, p.x, p.y)
+            if sense.live and a.point is not None:
+                cost = 2 if verb == "Fall Back" else 1
+                left = o.ap - cost if mode == "activation" else 0
+                mission += VP_VALUE * sense.move_gain(o.id, a.point, verb, mode, left)
+            ub = finish(ub, verb, fight, mission)
+            bounded.append((i >= n, -ub, i, a, p, can_shoot, fight, mission))
         bounded.sort(key=lambda t: t[:3])
         out = []
-        for _, neg_ub, i, a, p, can_shoot, fight in bounded:
+        for _, neg_ub, i, a, p, can_shoot, fight, mission in bounded:
             ub = -neg_ub
             if ub < floor:
                 continue
@@ -431,10 +485,10 @@ class HeuristicAgent:
                 ub = position_bound(
                     w, o, p, can_shoot=True, melee=melee, shots=shots, exposure_value=danger
                 )
-                if finish(ub, a.verb, fight) < floor:
+                if finish(ub, a.verb, fight, mission) < floor:
                     continue
             v = position_value(w, o, p, can_shoot=can_shoot, melee=melee, exposure_value=danger)
-            v = finish(v, a.verb, fight)
+            v = finish(v, a.verb, fight, mission)
             if i < n:
                 floor = max(floor, v)
             out.append((v, i, a))
@@ -454,6 +508,13 @@ def _resupply_value(w: Work, o: OperativeState) -> float:
         return -0.01
     best = best_shot_now(w, o, as_engage=o.order == "engage")
     return 1.05 * best if best >= RESUPPLY_SHOT else -0.01
+
+
+def _contests_roughly(p: Placement, x: float, y: float) -> bool:
+    """Whether a base at ``p`` is close enough to an objective marker at ``(x, y)`` to
+    contest it (its control range, 4.2, 4.8: 1" plus the 40mm marker's radius; sight is
+    not checked)."""
+    return math.hypot(p.x - x, p.y - y) <= p.radius + 1.0 + 0.8
 
 
 def _seen(w: Work, kz: Killzone, zone: str, eyes: list[Placement], p: Placement) -> float:

@@ -11,10 +11,12 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from engine.agents.mission_choices import enemy_threat_weight
 from engine.agents.values import DAMAGE_WEIGHT, fight_value, shot_value, starting_wounds
 from engine.agents.view import once
-from engine.dice.profile import AttackProfile, Target
+from engine.dice.profile import AttackProfile, Fighter, Target
 from engine.dice.rules import Blast, Range
+from engine.dice.shoot import shoot
 from engine.game import attacks, universal
 from engine.game import fight as fight_action
 from engine.game.actions import Action
@@ -34,11 +36,13 @@ __all__ = [
     "exposure",
     "fight_action_value",
     "fight_from",
+    "fight_kill_chance",
     "melee_minded",
     "position_bound",
     "position_value",
     "shoot_action_value",
     "shot_bounds",
+    "shot_kill_chance",
 ]
 
 #: Weight of the exposure to enemy shooting in a position's value.
@@ -67,6 +71,14 @@ def _shot(
     w: Work, o: OperativeState, p: Placement, name: str, t: OperativeState, pb: bool
 ) -> float:
     """Value of ``o`` at ``p`` shooting ``t`` with weapon ``name`` (no validity check)."""
+    prof, target = _shot_setup(w, o, p, name, t, pb)
+    return shot_value(prof, target, starting_wounds(w, t))
+
+
+def _shot_setup(
+    w: Work, o: OperativeState, p: Placement, name: str, t: OperativeState, pb: bool
+) -> tuple[AttackProfile, Target]:
+    """The attack profile and target of ``o`` at ``p`` shooting ``t`` with ``name``."""
     kz = w.kz
     pt = w.place(t)
     tg = w.ctx.targeting(kz, p, pt)
@@ -81,12 +93,41 @@ def _shot(
         lambda: attacks.attack_profile(w, o, name, "ranged", hit_change=1 if pb else 0),
     )
     save = w.ctx.datacards[t.id].save
-    v = shot_value(
-        prof,
-        Target(save, max(1, t.wounds), tg.in_cover, tg.obscured, improved),
-        starting_wounds(w, t),
-    )
-    return v
+    return prof, Target(save, max(1, t.wounds), tg.in_cover, tg.obscured, improved)
+
+
+def shot_kill_chance(w: Work, o: OperativeState, a: Action, mode: str) -> float:
+    """The exact probability that the listed Shoot action ``a`` of ``o`` incapacitates its
+    target (5.1; cover and obscured from the killzone's targeting lines, as
+    :func:`shoot_action_value`; 0 for a friendly target)."""
+    assert a.weapon is not None and a.target is not None
+    t = w.op(a.target)
+    if t.player == o.player:
+        return 0.0
+    pb = mode == "interrupt" and w.in_enemy_control_range(o)
+    name, _, _ = universal.find_weapon(w, o, a.weapon, "ranged")
+    prof, target = _shot_setup(w, o, w.place(o), name, t, pb)
+    return float(shoot(prof, target).kill_probability)
+
+
+def fight_kill_chance(w: Work, o: OperativeState, weapon: str | None, t: OperativeState) -> float:
+    """The exact probability that ``o`` fighting ``t`` with ``weapon`` now incapacitates it
+    (5.2; assists counted; both sides resolving optimally, the defender retaliating with its
+    first usable melee weapon, or not at all when it cannot)."""
+    from engine.dice.fight import fight
+
+    assert weapon is not None
+    pa = attacks.attack_profile(w, o, weapon, "melee", hit_change=-fight_action.assists(w, o, t))
+    pd = AttackProfile(0, 6, 0, 0)
+    if not any(e.kind == "no_retaliate" and e.op == t.id for e in w.effects):
+        for name, _, prof in universal.weapons_of(w, t.id, "melee"):
+            if universal.weapon_usable(w, t, name, prof) is None:
+                pd = attacks.attack_profile(
+                    w, t, name, "melee", hit_change=-fight_action.assists(w, t, o)
+                )
+                break
+    res = fight(Fighter(pa, max(1, o.wounds)), Fighter(pd, max(1, t.wounds)))
+    return float(res.defender.incapacitated_probability)
 
 
 def _ranged(w: Work, o: OperativeState, as_engage: bool) -> list[tuple[str, Any, float]]:
@@ -334,7 +375,9 @@ def _threat(w: Work, e: OperativeState, o: OperativeState, p: Placement, order: 
 def exposure(
     w: Work, o: OperativeState, p: Placement, order: str, *, give_up_above: float = math.inf
 ) -> float:
-    """Exposure of ``o`` at ``p``: the strongest enemy threat plus a third of the others.
+    """Exposure of ``o`` at ``p``: the strongest enemy threat plus a third of the others,
+    each weighted by :func:`engine.agents.mission_choices.enemy_threat_weight` (an expended
+    enemy counts less, and in the last turning point not at all unless it may counteract).
     Within an enemy's control range enemies cannot shoot it (4.5); the threat is then the
     best fight an enemy there could start against it (exact, 5.2).
 
@@ -348,7 +391,11 @@ def exposure(
     threats = []
     top = total = 0.0
     for e in enemies:
-        threat = _threat(w, e, o, p, order) * (1.0 if e.ready else 0.6)
+        weight = enemy_threat_weight(w, e)
+        if weight <= 0:
+            threats.append(0.0)
+            continue
+        threat = _threat(w, e, o, p, order) * weight
         threats.append(threat)
         if give_up_above < math.inf:
             top, total = max(top, threat), total + threat
