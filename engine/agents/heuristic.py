@@ -101,6 +101,7 @@ from engine.agents.mission_choices import VP_VALUE, MissionSense, is_mission_act
 from engine.agents.position import (
     EXPOSURE_WEIGHT,
     best_fight_now,
+    best_shot_after,
     best_shot_now,
     charge_prospect,
     cheap_value,
@@ -113,6 +114,7 @@ from engine.agents.position import (
     melee_minded,
     position_bound,
     position_value,
+    reachable_shot_bound,
     shoot_action_value,
     shot_bounds,
     shot_kill_chance,
@@ -151,6 +153,10 @@ class HeuristicAgent:
         self.seed = seed
         self._checked: Action | None = None  # an unlisted action the engine accepted
         self._sense: MissionSense | None = None  # the mission's values for this decision
+        # The scores of the next decision when worked out ahead (an Engage order's first
+        # action, :meth:`_order`).
+        self._planned: tuple[GameState, list[tuple[float, int, Action]]] | None = None
+        self._memo: dict[object, object] = {}  # mission values kept across decisions
         self._handlers: dict[str, Callable[[Work, str, list[Action]], Action]] = {
             "initiative": self._initiative,
             "initiative_card": self._initiative_card,
@@ -209,7 +215,7 @@ class HeuristicAgent:
     def _mission(self, me: str) -> MissionSense:
         """The mission's values for this decision (built on first use)."""
         if self._sense is None:
-            self._sense = MissionSense(self._state, me)
+            self._sense = MissionSense(self._state, me, self._memo)
         return self._sense
 
     # -- strategy phase and set-up ---------------------------------------------------------
@@ -303,7 +309,41 @@ class HeuristicAgent:
                 act = a
             if best is None or score > best[0] + 1e-9:
                 best = (score, act)
-        return best[1] if best is not None else legal[0]
+        if best is None:
+            return legal[0]
+        return self._order(w, me, legal, best[1])
+
+    def _order(self, w: Work, me: str, legal: list[Action], act: Action) -> Action:
+        """Engage rather than Conceal when the operative might shoot after a move (module
+        docstring): its best first action with an Engage order is a shot, or a move after
+        which it has a shot worth :data:`OPPORTUNITY`."""
+        if act.text != "conceal":
+            return act
+        o = w.op(act.op)
+        engage = Action("Activate", op=o.id, text="engage")
+        if engage not in legal or w.apl(o) < 2:
+            return act
+        if reachable_shot_bound(w, o, w.move_stat(o)) < OPPORTUNITY or not _may_see(w, o):
+            return act
+        after, _ = self._state.apply(engage)
+        node = after.node
+        if not (isinstance(node, Decision) and node.player == me and node.kind == "action"):
+            return act
+        view = DecisionView(after)
+        legal_after = list(after.legal_actions())
+        scored = self._scores(view, me, legal_after, after, MissionSense(after, me, self._memo))
+        first = next((a for _, _, a in scored if a in legal_after or after.is_legal(a)), None)
+        if first is None:
+            return act
+        shoots = first.verb in ("Shoot", "Fight")
+        if first.verb in MOVE_VERBS and first.verb != "Charge" and first.point is not None:
+            q = view.op(o.id)
+            p = view.ctx.placement(o.id, *first.point)
+            shoots = best_shot_after(view, q, p, first.verb) >= OPPORTUNITY
+        if not shoots:
+            return act
+        self._planned = (after, scored)  # the next decision is this one: no need to redo it
+        return engage
 
     def _counteract(self, w: Work, me: str, legal: list[Action]) -> Action:
         if not any(a.verb in ("Counteract", "Pass") for a in legal):
@@ -314,11 +354,30 @@ class HeuristicAgent:
         return _best_opportunity(w, legal, "Interrupt", as_engage=False)
 
     def _action(self, w: Work, me: str, legal: list[Action]) -> Action:
+        state = self._state
+        planned, self._planned = self._planned, None
+        if planned is not None and planned[0] == state:
+            scored = planned[1]
+        else:
+            scored = self._scores(w, me, legal, state, self._mission(me))
+        for _, _, a in scored:
+            if a in legal:
+                return a
+            if state.is_legal(a):
+                self._checked = a  # act() need not ask the engine again
+                return a
+        return legal[0]  # pragma: no cover - End activation is always listed
+
+    def _scores(
+        self, w: Work, me: str, legal: list[Action], state: GameState, sense: MissionSense
+    ) -> list[tuple[float, int, Action]]:
+        """Every listed action of the operative whose action is decided, and unlisted move
+        destinations, scored (module docstring), best first: ``(score, index, action)``
+        (an index past ``legal`` is an unlisted destination)."""
         frame = w.top
         o = w.op(frame.op)
         mode = frame.mode
         here = w.place(o)
-        sense = self._mission(me)
         apl = w.apl(o)
         base = position_value(w, o, here, can_shoot=False)
         base += VP_VALUE * sense.approach(o.id, apl, here.x, here.y)
@@ -362,14 +421,7 @@ class HeuristicAgent:
             floor = max((t[0] for t in scored), default=-math.inf)
             scored.extend(self._score_moves(w, o, mode, moves, len(legal), floor, sense))
         scored.sort(key=lambda t: (-t[0], t[1]))
-        state = self._state
-        for _, _, a in scored:
-            if a in legal:
-                return a
-            if state.is_legal(a):
-                self._checked = a  # act() need not ask the engine again
-                return a
-        return legal[0]  # pragma: no cover - End activation is always listed
+        return scored
 
     def _score_moves(
         self,
@@ -445,7 +497,15 @@ class HeuristicAgent:
                 for t in near[:MARKER_DESTINATIONS]:
                     if t not in chosen:
                         chosen.append(t)
-        shots = shot_bounds(w, o) if shoot_later else []
+        bounds: dict[str, list[tuple[Placement, float, float]]] = {}
+
+        def shots(verb: str) -> list[tuple[Placement, float, float]]:
+            # What it could shoot after that move (a Heavy weapon may be ruled out).
+            if not shoot_later:
+                return []
+            if verb not in bounds:
+                bounds[verb] = shot_bounds(w, o, after=verb)
+            return bounds[verb]
 
         def finish(v: float, verb: str, fight: float, mission: float) -> float:
             # The same operations for the exact value and for its bounds.
@@ -462,7 +522,7 @@ class HeuristicAgent:
             fight = 0.0
             if verb == "Charge" and fight_later:
                 fight = max((fight_from(w, o, p, e) for e in enemies_in_reach(w, o, p)), default=0)
-            ub = position_bound(w, o, p, can_shoot=can_shoot, melee=melee, shots=shots)
+            ub = position_bound(w, o, p, can_shoot=can_shoot, melee=melee, shots=shots(verb))
             mission = VP_VALUE * sense.approach(o.id, apl, p.x, p.y)
             if sense.live and a.point is not None:
                 cost = 2 if verb == "Fall Back" else 1
@@ -483,11 +543,13 @@ class HeuristicAgent:
                 continue
             if can_shoot:
                 ub = position_bound(
-                    w, o, p, can_shoot=True, melee=melee, shots=shots, exposure_value=danger
+                    w, o, p, can_shoot=True, melee=melee, shots=shots(a.verb), exposure_value=danger
                 )
                 if finish(ub, a.verb, fight, mission) < floor:
                     continue
-            v = position_value(w, o, p, can_shoot=can_shoot, melee=melee, exposure_value=danger)
+            v = position_value(
+                w, o, p, can_shoot=can_shoot, melee=melee, exposure_value=danger, after=a.verb
+            )
             v = finish(v, a.verb, fight, mission)
             if i < n:
                 floor = max(floor, v)
@@ -508,6 +570,26 @@ def _resupply_value(w: Work, o: OperativeState) -> float:
         return -0.01
     best = best_shot_now(w, o, as_engage=o.order == "engage")
     return 1.05 * best if best >= RESUPPLY_SHOT else -0.01
+
+
+def _may_see(w: Work, o: OperativeState) -> bool:
+    """Whether ``o`` might have a valid target (4.5) after a move: an enemy is a valid
+    target from where it stands or from one of eight points a full Move away (a cheap
+    filter before the Engage order's look-ahead; terrain in the way is not checked)."""
+    here = w.place(o)
+    kz = w.kz
+    reach = w.move_stat(o)
+    spots = [here]
+    for k in range(8):
+        angle = k * math.pi / 4
+        x = min(max(here.x + reach * math.cos(angle), here.radius), kz.width - here.radius)
+        y = min(max(here.y + reach * math.sin(angle), here.radius), kz.depth - here.radius)
+        spots.append(w.ctx.placement(o.id, round(x, 3), round(y, 3), 0.0))
+    for e in w.enemies_of(o.id):
+        pe = w.place(e)
+        if any(w.ctx.valid_target(kz, pe, p, e.order, None) for p in spots):
+            return True
+    return False
 
 
 def _contests_roughly(p: Placement, x: float, y: float) -> bool:

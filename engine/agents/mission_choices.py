@@ -146,17 +146,22 @@ class MissionSense:
     Args:
         state: the state of the decision (the real one: only its fair copy is read).
         player: ``"A"`` or ``"B"``, the deciding player.
+        memo: a dictionary the agent keeps across decisions, where values that depend on
+            less than the whole state are kept (:meth:`marker_prospects`); ``None``: none.
     """
 
-    __slots__ = ("_end", "_hyp", "_kills", "_markers", "player", "state")
+    __slots__ = ("_end", "_hyp", "_kills", "_markers", "_memo", "player", "state")
 
-    def __init__(self, state: GameState, player: str) -> None:
+    def __init__(
+        self, state: GameState, player: str, memo: dict[object, object] | None = None
+    ) -> None:
         self.player = player
         self.state = fair_state(state, player)
         self._end: float | None = None
         self._kills: dict[str, float] = {}
         self._hyp: dict[tuple[object, ...], float] = {}
         self._markers: dict[str, list[tuple[float, float, float]]] = {}
+        self._memo = memo
 
     # -- the score -------------------------------------------------------------------------
 
@@ -299,6 +304,37 @@ class MissionSense:
         hit = self._markers.get(op_id)
         if hit is not None:
             return hit
+        s = self.state
+        # The prospects do not depend on where the operative itself stands (it is put on
+        # each marker) nor on the procedures in progress: kept across the decisions of an
+        # activation.
+        key = (
+            "prospects",
+            self.player,
+            op_id,
+            apl,
+            s.tp,
+            s.initiative,
+            s.mission,
+            s.markers,
+            s.effects,
+            tuple(o for o in s.operatives if o.id != op_id),
+        )
+        if self._memo is not None:
+            kept = self._memo.get(key)
+            if kept is not None:
+                self._markers[op_id] = kept  # type: ignore[assignment]
+                return kept  # type: ignore[return-value]
+        out = self._prospects(op_id, apl)
+        self._markers[op_id] = out
+        if self._memo is not None:
+            if len(self._memo) > 256:
+                self._memo.clear()
+            self._memo[key] = out
+        return out
+
+    def _prospects(self, op_id: str, apl: int) -> list[tuple[float, float, float]]:
+        """:meth:`marker_prospects` worked out."""
         out: list[tuple[float, float, float]] = []
         s = self.state
         if self.live and s.tp < LAST_TP:
@@ -319,7 +355,6 @@ class MissionSense:
                 gain = hold + self._best_at(at, op_id, "activation", end)
                 if gain > 0:
                     out.append((m.x, m.y, gain))
-        self._markers[op_id] = out
         return out
 
     def approach(self, op_id: str, apl: int, x: float, y: float) -> float:

@@ -11,6 +11,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from engine.agents.mission_choices import enemy_threat_weight
 from engine.agents.values import DAMAGE_WEIGHT, fight_value, shot_value, starting_wounds
 from engine.agents.view import once
@@ -28,6 +30,7 @@ from engine.geometry.model import TerrainType
 __all__ = [
     "EXPOSURE_WEIGHT",
     "best_fight_now",
+    "best_shot_after",
     "best_shot_now",
     "charge_prospect",
     "cheap_value",
@@ -40,6 +43,7 @@ __all__ = [
     "melee_minded",
     "position_bound",
     "position_value",
+    "reachable_shot_bound",
     "shoot_action_value",
     "shot_bounds",
     "shot_kill_chance",
@@ -130,21 +134,25 @@ def fight_kill_chance(w: Work, o: OperativeState, weapon: str | None, t: Operati
     return float(res.defender.incapacitated_probability)
 
 
-def _ranged(w: Work, o: OperativeState, as_engage: bool) -> list[tuple[str, Any, float]]:
-    """``(name, profile, reach)`` of each ranged weapon ``o`` may shoot now (once per
-    decision)."""
+def _ranged(
+    w: Work, o: OperativeState, as_engage: bool, after: str = ""
+) -> list[tuple[str, Any, float]]:
+    """``(name, profile, reach)`` of each ranged weapon ``o`` may shoot now, or after the
+    move action ``after`` (``"Reposition"``...: a Heavy weapon is then ruled out unless its
+    Heavy allows that move, 6 Heavy) (once per decision)."""
 
     def listing() -> list[tuple[str, Any, float]]:
+        q = o if not after else attrs.evolve(o, moved=True, done=(*o.done, after))
         out = []
         for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
             if not as_engage and o.order != "engage" and not universal.silent(prof):
                 continue
-            if universal.weapon_usable(w, o, name, prof) is not None:
+            if universal.weapon_usable(w, q, name, prof) is not None:
                 continue
             out.append((name, prof, _reach(prof)))
         return out
 
-    return once(w, ("ranged", o.id, as_engage), listing)
+    return once(w, ("ranged", o.id, as_engage, after), listing)
 
 
 def _screened(w: Work, o: OperativeState, t: OperativeState) -> bool:
@@ -158,9 +166,12 @@ def _screened(w: Work, o: OperativeState, t: OperativeState) -> bool:
     return any(f != o.id for f in near)
 
 
-def _best_shot_from(w: Work, o: OperativeState, p: Placement, as_engage: bool) -> float:
-    """The best shot value ``o`` would have standing at ``p`` (0 when none)."""
-    weapons = _ranged(w, o, as_engage)
+def _best_shot_from(
+    w: Work, o: OperativeState, p: Placement, as_engage: bool, after: str = ""
+) -> float:
+    """The best shot value ``o`` would have standing at ``p`` (0 when none), there after the
+    move action ``after`` when given (:func:`_ranged`)."""
+    weapons = _ranged(w, o, as_engage, after)
     if not weapons:
         return 0.0
     best = 0.0
@@ -196,13 +207,16 @@ _TARGET_STATES = (
 )
 
 
-def shot_bounds(w: Work, o: OperativeState) -> list[tuple[Placement, float, float]]:
+def shot_bounds(
+    w: Work, o: OperativeState, after: str = ""
+) -> list[tuple[Placement, float, float]]:
     """For an upper bound of :func:`position_value`'s shot term without geometry: for each
     enemy ``o`` could shoot (no friendly of ``o`` within its control range) and each ranged
     weapon it may use outside an activation's Engage order rules (as :func:`position_value`),
     ``(enemy placement, weapon reach, the largest shot value over every cover/obscured
-    state)``: the shot from ``p`` is at most the largest value whose reach covers ``p``."""
-    weapons = _ranged(w, o, False)
+    state)``: the shot from ``p`` is at most the largest value whose reach covers ``p``.
+    ``after``: as :func:`position_value`."""
+    weapons = _ranged(w, o, False, after)
     out: list[tuple[Placement, float, float]] = []
     if not weapons:
         return out
@@ -219,6 +233,30 @@ def shot_bounds(w: Work, o: OperativeState) -> list[tuple[Placement, float, floa
             )
             out.append((w.place(t), reach, top))
     return out
+
+
+def reachable_shot_bound(w: Work, o: OperativeState, distance: float) -> float:
+    """An upper bound of the best shot ``o`` could take with an Engage order after a
+    Reposition of up to ``distance`` inches (no sight query: the largest value over every
+    cover/obscured state of each enemy within its weapon's reach plus ``distance``, and not
+    within a friendly's control range, 4.5)."""
+    weapons = _ranged(w, o, True, "Reposition")
+    if not weapons:
+        return 0.0
+    here = w.place(o)
+    best = 0.0
+    for t in w.enemies_of(o.id):
+        d = sight.distance(here, w.place(t))
+        in_reach = [name for name, _, reach in weapons if d <= reach + distance]
+        if not in_reach or _screened(w, o, t):
+            continue
+        save = w.ctx.datacards[t.id].save
+        wounds, maxw = max(1, t.wounds), starting_wounds(w, t)
+        for name in in_reach:
+            ap = attacks.attack_profile(w, o, name, "ranged", hit_change=0)
+            for c, ob, imp in _TARGET_STATES:
+                best = max(best, shot_value(ap, Target(save, wounds, c, ob, imp), maxw))
+    return best
 
 
 def position_bound(
@@ -253,6 +291,14 @@ def best_shot_now(w: Work, o: OperativeState, as_engage: bool) -> float:
     if w.in_enemy_control_range(o):
         return 0.0
     return _best_shot_from(w, o, w.place(o), as_engage)
+
+
+def best_shot_after(w: Work, o: OperativeState, p: Placement, verb: str) -> float:
+    """The best shot value ``o`` would have at ``p`` after the move action ``verb`` (its
+    order's rules, Heavy, 0 when within an enemy's control range there)."""
+    if any(sight.distance(p, q) <= 1.0 + 1e-6 for q in _enemy_places(w, o)):
+        return 0.0
+    return _best_shot_from(w, o, p, as_engage=False, after=verb)
 
 
 def best_fight_now(w: Work, o: OperativeState) -> float:
@@ -451,19 +497,21 @@ def position_value(
     can_shoot: bool,
     melee: bool | None = None,
     exposure_value: float | None = None,
+    after: str = "",
 ) -> float:
     """Value of ``o`` standing at ``p`` (module docstring): minus exposure, plus the best
     shot it can still take (when ``can_shoot``), objectives, and the melee pull.
 
     ``exposure_value``: :func:`exposure` of ``o`` at ``p`` with its order, when already
-    known."""
+    known. ``after``: the move action that takes it to ``p`` (``""``: none), which rules
+    out the Heavy weapons that move forbids (6 Heavy)."""
     if melee is None:
         melee = melee_minded(w, o)
     if exposure_value is None:
         exposure_value = exposure(w, o, p, o.order)
 
     def shot(q: Placement) -> float:
-        return _best_shot_from(w, o, q, as_engage=False)
+        return _best_shot_from(w, o, q, as_engage=False, after=after)
 
     return _position(w, o, p, exposure_value, shot, can_shoot=can_shoot, melee=melee)
 
