@@ -28,7 +28,7 @@ from engine.missions import pack
 from engine.missions.pack import OpSpec
 from engine.missions.scoring import TAC, add_vp, fact
 from tests.test_agents import activation
-from tests.test_game_rules_common import pos
+from tests.test_game_rules_common import play, pos
 from tests.test_missions_pack import MARKERS, _to_primary_pick
 
 H = HeuristicAgent()
@@ -150,15 +150,18 @@ def test_the_agent_never_reads_the_opponents_secret_tac_op_or_primary_op() -> No
 def test_the_agent_secures_the_marker_it_controls() -> None:
     # Secure (8.3) in turning point 2: RED-1 controls the centre marker, no enemy near. A
     # secured marker scores 1VP at the end of each turning point and 1VP more while A has
-    # more secured markers than B (none): the action is worth 2VP this turning point and
-    # more later, far above anything else RED-1 can do, so it secures a marker.
+    # more secured markers than B (none): 2VP this turning point, counted 1 + 0.5 + 0.5
+    # times for turning points 2, 3 and 4 (the clock), 4VP in all: far above anything else
+    # RED-1 can do, so it secures the marker in its activation.
     s = _secure({"RED-1": {"at": (15.0, 13.5)}, "BLU-1": {"at": (27.0, 20.5)}})
-    sense = MissionSense(s, "A")
+    active, _ = play(s, ["Activate RED-1 engage"])
+    sense = MissionSense(active, "A")
     assert sense.end_score() == 0.0
+    secure = Action("Act", op="RED-1", text="secure centre")
+    assert sense.action_gain("RED-1", secure, "activation") == 4.0
     after, chosen = activation(s, "RED-1")
     assert "Act RED-1 secure centre" in chosen
     assert fact(Work(after), "Secure:centre") == "A"
-    assert MissionSense(after, "A").end_score() == 2.0
 
 
 def test_the_agent_moves_onto_a_marker_to_secure_it() -> None:

@@ -381,6 +381,15 @@ class HeuristicAgent:
         apl = w.apl(o)
         base = position_value(w, o, here, can_shoot=False)
         base += VP_VALUE * sense.approach(o.id, apl, here.x, here.y)
+        shoot_after = mode == "activation" and o.order == "engage" and "Shoot" not in o.done
+
+        def ap_left(cost: int) -> int:
+            # AP left after an action of that cost (none outside an activation).
+            return o.ap - cost if mode == "activation" else 0
+
+        def shot_now() -> float:
+            return best_shot_now(w, o, as_engage=False)
+
         scored: list[tuple[float, int, Action]] = []
         moves: list[tuple[int, Action]] = []
         for i, a in enumerate(legal):
@@ -393,6 +402,8 @@ class HeuristicAgent:
                 gain = sense.kill_gain(a.target, o.id)
                 if gain > 0:  # the VP a kill scores, times the chance of the kill
                     value += VP_VALUE * gain * shot_kill_chance(w, o, a, mode)
+                if ap_left(1) >= 1:  # a mission action it may still perform here
+                    value += VP_VALUE * sense.best_action_gain(o.id, mode)
                 scored.append((base + value, i, a))
             elif v in ("Fight", "Hatchway fight"):
                 t = w.op(a.target)
@@ -401,8 +412,10 @@ class HeuristicAgent:
                 if gain > 0:
                     value += VP_VALUE * gain * fight_kill_chance(w, o, a.weapon, t)
                 scored.append((base + value, i, a))
-            elif v == "Act" and is_mission_action(find_rule_action(w, o, a.text)):
+            elif v == "Act" and is_mission_action(act := find_rule_action(w, o, a.text)):
                 gain = sense.action_gain(o.id, a, mode)
+                if gain > 0 and act is not None and ap_left(act.ap) >= 1 and shoot_after:
+                    gain += 0.9 * shot_now() / VP_VALUE  # the shot it may still take
                 scored.append((base + VP_VALUE * gain if gain > 0 else base - 0.01, i, a))
             elif v in MOVE_VERBS and a.point is not None:
                 moves.append((i, a))
@@ -523,16 +536,23 @@ class HeuristicAgent:
             if verb == "Charge" and fight_later:
                 fight = max((fight_from(w, o, p, e) for e in enemies_in_reach(w, o, p)), default=0)
             ub = position_bound(w, o, p, can_shoot=can_shoot, melee=melee, shots=shots(verb))
+            # The mission there: the markers it nears, holds or contests, and the mission
+            # action it could then perform ("act"; with one AP left, a shot or that action).
             mission = VP_VALUE * sense.approach(o.id, apl, p.x, p.y)
+            act = 0.0
+            left = 0
             if sense.live and a.point is not None:
                 cost = 2 if verb == "Fall Back" else 1
                 left = o.ap - cost if mode == "activation" else 0
-                mission += VP_VALUE * sense.move_gain(o.id, a.point, verb, mode, left)
-            ub = finish(ub, verb, fight, mission)
-            bounded.append((i >= n, -ub, i, a, p, can_shoot, fight, mission))
+                hold, act = sense.move_gain(o.id, a.point, verb, mode, left)
+                mission += VP_VALUE * hold
+                act *= VP_VALUE
+            either = can_shoot and left == 1 and act > 0
+            ub = finish(ub, verb, fight, mission + act)  # max(shot, act) <= shot + act
+            bounded.append((i >= n, -ub, i, a, p, can_shoot, fight, mission, act, either))
         bounded.sort(key=lambda t: t[:3])
         out = []
-        for _, neg_ub, i, a, p, can_shoot, fight, mission in bounded:
+        for _, neg_ub, i, a, p, can_shoot, fight, mission, act, either in bounded:
             ub = -neg_ub
             if ub < floor:
                 continue
@@ -545,12 +565,18 @@ class HeuristicAgent:
                 ub = position_bound(
                     w, o, p, can_shoot=True, melee=melee, shots=shots(a.verb), exposure_value=danger
                 )
-                if finish(ub, a.verb, fight, mission) < floor:
+                if finish(ub, a.verb, fight, mission + act) < floor:
                     continue
             v = position_value(
                 w, o, p, can_shoot=can_shoot, melee=melee, exposure_value=danger, after=a.verb
             )
-            v = finish(v, a.verb, fight, mission)
+            if either:  # one AP left: the shot or the mission action, not both
+                plain = position_value(
+                    w, o, p, can_shoot=False, melee=melee, exposure_value=danger, after=a.verb
+                )
+                v = finish(max(v, plain + act), a.verb, fight, mission)
+            else:
+                v = finish(v, a.verb, fight, mission + act)
             if i < n:
                 floor = max(floor, v)
             out.append((v, i, a))

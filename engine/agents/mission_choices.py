@@ -159,7 +159,7 @@ class MissionSense:
         self.state = fair_state(state, player)
         self._end: float | None = None
         self._kills: dict[str, float] = {}
-        self._hyp: dict[tuple[object, ...], float] = {}
+        self._hyp: dict[tuple[object, ...], tuple[float, float]] = {}
         self._markers: dict[str, list[tuple[float, float, float]]] = {}
         self._memo = memo
 
@@ -266,12 +266,13 @@ class MissionSense:
 
     def move_gain(
         self, op_id: str, point: tuple[float, float, float], verb: str, mode: str, ap_after: int
-    ) -> float:
-        """The VP gain (module docstring) of operative ``op_id`` ending the move ``verb`` at
-        ``point`` (inches) with ``ap_after`` AP left in ``mode``: holding or contesting
-        markers there, plus the best mission action it could then perform."""
+    ) -> tuple[float, float]:
+        """The VP gains (module docstring) of operative ``op_id`` ending the move ``verb`` at
+        ``point`` (inches) with ``ap_after`` AP left in ``mode``: ``(hold, act)``, holding or
+        contesting markers there, and the best mission action it could then perform (0
+        without AP left)."""
         if not self.live:
-            return 0.0
+            return 0.0, 0.0
         key = (op_id, point, verb, mode, ap_after)
         hit = self._hyp.get(key)
         if hit is not None:
@@ -283,8 +284,15 @@ class MissionSense:
         end = self._end_of(self._work(s))
         hold = self.persistence(s.tp) * (end - self.end_score())
         act = self._best_at(s, op_id, mode, end) if ap_after > 0 else 0.0
-        gain = self._hyp[key] = hold + act
+        gain = self._hyp[key] = (hold, act)
         return gain
+
+    def best_action_gain(self, op_id: str, mode: str) -> float:
+        """The best VP gain of a mission action operative ``op_id`` may perform now in
+        ``mode`` (0 when none scores)."""
+        if not self.live:
+            return 0.0
+        return self._best_at(self.state, op_id, mode, self.end_score())
 
     def activation_gain(self, op_id: str, apl: int) -> float:
         """The best VP gain of a mission action operative ``op_id`` could perform where it
