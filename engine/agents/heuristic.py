@@ -4,7 +4,10 @@
 outcomes in *operatives*: an enemy operative incapacitated is worth 1, and each wound dealt
 half of one wound's share of its starting wounds (``0.5 * damage / wounds``), which breaks
 ties between shots that kill nobody. Losses count the same way against it. The exact dice
-core (:mod:`engine.dice`) gives every probability; nothing is sampled.
+core (:mod:`engine.dice`) gives every probability; nothing is sampled. Victory points from
+the mission's ops count too, at :data:`~engine.agents.mission_choices.VP_VALUE` operatives
+each, valued by :mod:`engine.agents.mission_choices` from what the player may see only
+(never the opponent's secret tac op or primary op) and weighed by the clock.
 
 Decisions (``rules/KT24.md`` section in brackets):
 
@@ -13,40 +16,61 @@ Decisions (``rules/KT24.md`` section in brackets):
   own result, so only a "+" card can; the re-roll card on a roll of 3 or less), and passes
   when it is winning.
 - **Equipment** (1.2, 7.2): :mod:`engine.agents.equipment_choices`.
+- **Tac op and primary op** (1.2, 8.1, 8.4): from the matchup's firepower ratio
+  (:func:`~engine.agents.mission_choices.pick_tac_op`,
+  :func:`~engine.agents.mission_choices.pick_primary_op`).
 - **Drop zone** (1.2): the first listed. **Deployment** (1.2): the spot seen from the fewest
   of five points of the enemy drop zone, then further forward (more so for melee
   operatives), and not within 2" of a friendly operative (Blast).
 - **Activation** (1.5): the ready operative with the best opportunity now (the best shot's
-  or fight's value, or for a melee operative the best fight it can charge into), plus a
-  bonus for one under fire that should move; ties go to the first listed. Engage when it
-  has a shot, a fight or a charge in sight, otherwise Conceal.
+  or fight's value, or for a melee operative the best fight it can charge into, or the VP
+  of the best mission action it can perform where it stands), plus a bonus for one under
+  fire that should move; ties go to the first listed. Engage when it has a shot, a fight
+  or a charge in sight. Otherwise Conceal, unless it might shoot after a move (an enemy
+  within its weapons' reach plus its Move, and a valid target from where it stands or from
+  one of eight points a Move away): then the first action it would take with an Engage
+  order is worked out (and kept for that decision), and it engages when that action is a
+  Shoot or Fight, or a move after which it has a shot worth :data:`OPPORTUNITY`.
 - **Actions** (3.2, 5.1, 5.2): each legal action is scored and the best taken:
 
   - Shoot: kill probability plus damage value from the exact shooting distribution, with
     cover, obscured and improved cover from the killzone's targeting lines; Blast adds the
-    secondaries (friendly ones subtract); Hot subtracts its expected self-damage.
+    secondaries (friendly ones subtract); Hot subtracts its expected self-damage. Plus the
+    VP the kill would score (the kill op's grades...) times its exact kill probability,
+    and, with AP left, the best mission action it could still perform there.
   - Fight: the exact fight with both sides resolving optimally (the dice core's minimax):
     enemy incapacitated minus own incapacitated plus the damage balance. Assists count.
+    Plus the VP the kill would score times its exact probability.
+  - Mission actions (8.3, 8.4): the VP they score at once and the change they make to the
+    VP scored at the end of the turning point, weighed by the clock
+    (:meth:`~engine.agents.mission_choices.MissionSense.action_gain`); with AP left, the
+    shot it could still take. One that scores nothing is not performed.
   - Moves (Reposition, Dash, Fall Back, Charge): the destination's position value: minus
     the exposure to enemy shooting (each enemy's best ranged weapon against it there, with
     cover and obscured; none while it is within an enemy's control range, where enemies
-    cannot shoot it), plus the best shot it can still take from there this activation, plus
-    a pull towards objective markers, and for melee operatives towards the nearest enemy;
-    a Charge destination adds the fight it would start. The candidates are the engine's
+    cannot shoot it; an expended enemy counts less, and in the last turning point only
+    while it may still counteract), plus the best shot it can still take from there this
+    activation (not with a Heavy weapon the move forbids), plus a pull towards objective
+    markers, and for melee operatives towards the nearest enemy; a Charge destination adds
+    the fight it would start. The mission adds the VP of holding or contesting markers
+    there, of the best mission action it could then perform (with one AP left: the shot or
+    that action, whichever is worth more) and of nearing a marker where it would score next
+    turning point (:meth:`~engine.agents.mission_choices.MissionSense.approach`); the best
+    spots contesting each marker are valued in full. The candidates are the engine's
     listed destinations plus spots just outside Light and Heavy terrain in reach (cover),
     pruned by a cheap score before the full one; an unlisted spot is used only when the
     engine accepts it as legal. (Destinations whose upper bound cannot beat a listed action
     are not valued in full: this saves sight queries and never changes the choice.)
-  - End activation: the position value where it stands. Guard (9.3): worth a little for an
-    operative with a ranged weapon and no shot now. Ammo Resupply (7.2): when the operative
-    has at least 2AP, has not shot this activation and has a shot now worth at least
-    :data:`RESUPPLY_SHOT` of an operative, a little more than that shot (so it resupplies,
-    then takes the shot with the re-roll); otherwise nothing. Other marker, hatch and rule
-    actions: nothing.
-  - Stun Grenade (7.2): the chance of a stun test (4 in 6) times :data:`STUN_GAIN` for each
-    enemy that takes one (half for an enemy already activated this turning point, whose
-    next activation is further off), minus the same for each friendly operative; so it
-    stuns the group with the most ready enemies. Smoke Grenade: nothing (not used).
+  - End activation: the position value where it stands (with the pull of markers). Guard
+    (9.3): worth a little for an operative with a ranged weapon and no shot now. Ammo
+    Resupply (7.2): when the operative has at least 2AP, has not shot this activation and
+    has a shot now worth at least :data:`RESUPPLY_SHOT` of an operative, a little more than
+    that shot (so it resupplies, then takes the shot with the re-roll); otherwise nothing.
+    Other marker, hatch and rule actions: nothing. - Stun Grenade (7.2): the chance of a
+    stun test (4 in 6) times :data:`STUN_GAIN` for each enemy that takes one (half for an
+    enemy already activated this turning point, whose next activation is further off), minus
+    the same for each friendly operative; so it stuns the group with the most ready enemies.
+    Smoke Grenade: nothing (not used).
 - **Counteract** (1.6) and **On Guard interrupts** (9.3): taken by the operative with the
   best shot (or fight) now when it is worth at least a fifth of an operative.
 - **Re-rolls** (2.4, 6, 7.1): weapon re-rolls always re-roll failed dice only (Relentless
@@ -79,15 +103,17 @@ Decisions (``rules/KT24.md`` section in brackets):
 
 Approximations, documented: threats are judged from enemies' current positions; Vantage
 accuracy and Seek rules are ignored when scoring (the engine still applies them); a
-destination's value ignores what the operative's move changes for its friends.
+destination's value ignores what the operative's move changes for its friends; the mission
+values one action ahead (a move, then one mission action), not a whole activation.
 
 The agent is deterministic: it breaks ties by the engine's canonical order, so a seed only
 names it in records.
 
 The values live in :mod:`engine.agents.values` (exact dice values),
 :mod:`engine.agents.position` (values on the killzone: exposure, shots, fights, destinations)
-and :mod:`engine.agents.attack_choices` (the choices inside an attack); this module holds the
-agent and its set-up, activation and action decisions.
+and :mod:`engine.agents.attack_choices` (the choices inside an attack), the mission's VP in
+:mod:`engine.agents.mission_choices`; this module holds the agent and its set-up,
+activation and action decisions.
 """
 
 from __future__ import annotations

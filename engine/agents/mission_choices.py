@@ -18,14 +18,19 @@ never changed.
   :data:`PRIMARY_WEIGHT` when it is the player's own primary op (8.1: half that op's VP
   again); the primary op's bonus itself is not counted twice.
 - :meth:`MissionSense.action_gain`: a mission action (a rule action of an op module) done
-  on a copy: the VP it scores at once, plus the change it makes to :meth:`end_score` times
-  the clock's :meth:`MissionSense.persistence`.
-- :meth:`MissionSense.move_gain`: an operative standing at a destination: the change to
-  :meth:`end_score` (holding or contesting objective markers) times the persistence, plus
-  the best mission action it could then perform with the AP it has left.
+  on a copy: the VP it scores at once, plus the change it makes to the end-of-turning-point
+  score times the clock's :meth:`MissionSense.persistence`.
+- :meth:`MissionSense.move_gain`: an operative standing at a destination: the change to the
+  end-of-turning-point score (holding or contesting objective markers) times the
+  persistence, and the best mission action it could then perform with the AP it has left.
 - :meth:`MissionSense.kill_gain`: an enemy operative incapacitated: the VP that scores at
   once (the kill op's grades, ops that score on kills) plus the change to
-  :meth:`end_score` (a contested marker freed...).
+  :meth:`MissionSense.end_score` (a contested marker freed...).
+- :meth:`MissionSense.marker_prospects` and :meth:`MissionSense.approach`: what standing on
+  each objective marker would be worth to the operative in the *next* turning point (the
+  clock advanced on the copy: its mission actions and scoring), and a pull towards the
+  best of them that fades with distance (:data:`APPROACH`, :data:`APPROACH_RANGE`), for a
+  marker no other friendly operative is nearer to. None in the last turning point.
 
 Gains are in VP and become the agent's unit (operatives) through :data:`VP_VALUE`.
 
@@ -41,9 +46,9 @@ ratio* (:func:`firepower_ratio`) compares the share of the enemy kill team one a
 each side is expected to incapacitate. When the player's team outguns the enemy (ratio at
 least :data:`OUTGUN`) its primary op is the kill op and its tac op one of the Seek & Destroy
 archetype; otherwise the primary op is the crit op (the kill op when the battle's crit op is
-not one the engine plays) and the tac op one of the archetypes that reward positions (Security,
-then Recon, then Infiltration) when outgunned, Recon first when even. Within an archetype the
-first listed op is taken; an archetype the team does not have is skipped.
+not one the engine plays) and the tac op one of the archetypes that reward positions
+(Security, then Recon, then Infiltration) when outgunned, Recon first when even. Within an
+archetype the first listed op is taken; an archetype the team does not have is skipped.
 """
 
 from __future__ import annotations
@@ -57,7 +62,7 @@ from engine.dice.profile import Target
 from engine.game import attacks, universal
 from engine.game.actions import Action, IllegalActionError
 from engine.game.observation import HIDDEN, observe
-from engine.game.rule_actions import RuleActionLike, actions_of, find_rule_action
+from engine.game.rule_actions import actions_of
 from engine.game.state import GameState, OperativeState, other
 from engine.game.work import Work
 from engine.missions.pack import find_op
@@ -211,15 +216,6 @@ class MissionSense:
         return now + self.persistence(w.tp) * (self._end_of(w) - end_before)
 
     # -- actions ---------------------------------------------------------------------------
-
-    def mission_action(self, op_id: str, a: Action) -> RuleActionLike | None:
-        """The mission action ``a`` (an ``Act`` action) of operative ``op_id`` names, or
-        ``None`` when it is not one."""
-        if a.verb != "Act":
-            return None
-        w = self._work()
-        act = find_rule_action(w, w.op(op_id), a.text)
-        return act if act is not None and is_mission_action(act) else None
 
     def action_gain(self, op_id: str, a: Action, mode: str) -> float:
         """The VP gain (module docstring) of operative ``op_id`` performing the ``Act``
