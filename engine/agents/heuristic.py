@@ -66,11 +66,11 @@ Decisions (``rules/KT24.md`` section in brackets):
     Resupply (7.2): when the operative has at least 2AP, has not shot this activation and
     has a shot now worth at least :data:`RESUPPLY_SHOT` of an operative, a little more than
     that shot (so it resupplies, then takes the shot with the re-roll); otherwise nothing.
-    Other marker, hatch and rule actions: nothing. - Stun Grenade (7.2): the chance of a
-    stun test (4 in 6) times :data:`STUN_GAIN` for each enemy that takes one (half for an
-    enemy already activated this turning point, whose next activation is further off), minus
-    the same for each friendly operative; so it stuns the group with the most ready enemies.
-    Smoke Grenade: nothing (not used).
+    Other marker, hatch and rule actions: nothing.
+  - Stun Grenade (7.2): the chance of a stun test (4 in 6) times :data:`STUN_GAIN` for each
+    enemy that takes one (half for an enemy already activated this turning point, whose next
+    activation is further off), minus the same for each friendly operative; so it stuns the
+    group with the most ready enemies. Smoke Grenade: nothing (not used).
 - **Counteract** (1.6) and **On Guard interrupts** (9.3): taken by the operative with the
   best shot (or fight) now when it is worth at least a fifth of an operative.
 - **Re-rolls** (2.4, 6, 7.1): weapon re-rolls always re-roll failed dice only (Relentless
