@@ -429,7 +429,8 @@ def play_command(
         from engine.board import board_title, render_state
     narrate = not (as_json or quiet)
     if narrate:
-        click.echo(f"{_versus(matchup, matchup.agents)}, seed {seed}")
+        crit = f", crit op {start.mission.crit_op}" if start.mission.crit_op else ""
+        click.echo(f"{_versus(matchup, matchup.agents)}, seed {seed}{crit}")
     narrator = Narrator(click.echo)
     recorder = (
         GameRecorder(
@@ -499,6 +500,7 @@ def replay_command(record_file: str, as_json: bool, quiet: bool) -> None:
             click.echo(
                 f"Replaying {record_file}: {teams[0]} (A, {agents['A']}) v {teams[1]} "
                 f"(B, {agents['B']}) on {start.ctx.killzone.name}, seed {header['seed']}"
+                + (f", crit op {start.mission.crit_op}" if start.mission.crit_op else "")
             )
 
     def on_step(

@@ -190,6 +190,10 @@ class Narrator:
             self._flush()
             self.write(f"=== Turning point {e['tp']} ===")
             self.strategy = _Line("Strategy")
+        elif k == "crit_op_chosen":
+            if self.strategy is None:
+                self.strategy = _Line("Set-up")
+            self.strategy.parts.append(narrate(e))
         elif k in ("roll_off", "drop_zone_chosen", "initiative_card", "initiative_decided"):
             self._strategy_event(e, action, actor)
         elif k == "cp_gained":

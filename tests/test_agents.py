@@ -165,9 +165,7 @@ def test_command_reroll_only_when_the_die_matters() -> None:
 
 
 def test_takes_initiative() -> None:
-    from engine.game import new_game
-
-    from engine.game import GameOptions
+    from engine.game import GameOptions, new_game
 
     s = new_game(LAB, roster(RED), roster(BLU), GameOptions(mission="kill_op"))
     s, _ = s.apply("roll 2,5")  # B wins the set-up roll-off and decides initiative

@@ -220,3 +220,13 @@ def test_8_3_secure_scores_nothing_at_the_end_of_the_first_turning_point() -> No
     set_fact(w, "Secure:A", "A")
     w.emit("turning_point_ending", tp=1)
     assert w.mission.vp == ()
+
+
+def test_8_4_archetype_names_are_read_in_any_case_and_with_and_for_ampersand() -> None:
+    # The Kasrkin team file says "Seek and Destroy": the archetype Seek & Destroy (8.4).
+    from engine.missions.pack import archetype_of
+
+    assert archetype_of("Seek and Destroy") == "Seek & Destroy"
+    assert archetype_of("seek & destroy") == "Seek & Destroy"
+    assert archetype_of("RECON") == "Recon"
+    assert archetype_of("Elite") == ""

@@ -147,8 +147,9 @@ class GameOptions:
     Attributes:
         ruleset: ``"kt24"``.
         initiative_cards: use the Approved Ops 2025 initiative cards (1.4).
-        objectives_pickup: objective markers can be picked up (Pick Up Marker, 3.2); off in the
-            kill op (no crit op allows it yet).
+        objectives_pickup: objective markers can be picked up (Pick Up Marker, 3.2) in every
+            turning point; off by default (a rule may still allow it, the
+            ``would_allow_pick_up`` hook: the crit op Energy Cells).
         close_quarters: ``None`` uses the Close Quarters rules (9.3) when the killzone has Wall
             terrain; True/False forces them.
         max_steps: a safety limit on inputs per battle (1 to :data:`MAX_STEPS_LIMIT`).

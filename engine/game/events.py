@@ -7,11 +7,12 @@ for bookkeeping events nobody wants to read).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
-__all__ = ["MOVE_WORDS", "Event", "narrate"]
+__all__ = ["MOVE_WORDS", "Event", "add_template", "narrate"]
 
 
 @attrs.frozen(slots=True)
@@ -218,6 +219,19 @@ _TEMPLATES: dict[str, Any] = {
         + (f"{e['winner']} wins" if e["winner"] else "draw")
     ),
 }
+
+
+def add_template(kind: str, fn: Callable[[Event], str]) -> None:
+    """Let a rule module narrate its own event ``kind``: ``fn(event)`` returns a line (``""``
+    for none). A module registers its templates at import (the core names no op or team).
+
+    Raises:
+        ValueError: ``kind`` already has a different template.
+    """
+    known = _TEMPLATES.get(kind)
+    if known is not None and known is not fn:
+        raise ValueError(f"event {kind!r} already has a narration template")
+    _TEMPLATES[kind] = fn
 
 
 def narrate(event: Event) -> str:

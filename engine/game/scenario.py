@@ -46,6 +46,27 @@ class ScenarioError(KillTeamError, ValueError):
 _OP_KEYS = {"at", "order", "wounds", "ready", "counteracted", "on_guard", "carrying"}
 
 
+def _mission_choices(w: Work) -> None:
+    """The tac ops and primary ops the game options fix (``rules/KT24.md`` 8.1, 8.4) are
+    those of the position: a position starts after the set-up steps that select them. A
+    crit op fixed by the options is already chosen by :func:`new_game`."""
+    opts = w.ctx.options
+    if opts.mission != "approved_ops_2025" or not (opts.tac_ops or opts.primary_ops):
+        return
+    from engine.missions.pack import find_op  # here: missions imports the game
+
+    tac = dict(zip(("A", "B"), w.mission.tac_ops, strict=True))
+    for p, name in opts.tac_ops:
+        spec = find_op(name, "tac")
+        tac[p] = spec.name if spec is not None else name
+    primary = dict(zip(("A", "B"), w.mission.primary_ops, strict=True))
+    for p, choice in opts.primary_ops:
+        primary[p] = choice.lower()
+    w.mission = attrs.evolve(
+        w.mission, tac_ops=(tac["A"], tac["B"]), primary_ops=(primary["A"], primary["B"])
+    )
+
+
 def position(
     killzone: Killzone,
     roster_a: Roster,
@@ -104,6 +125,7 @@ def position(
         except ValueError as exc:
             raise ScenarioError(f"equipment.{player}: {exc}") from None
         w.set_pl(player, equipment=names_)
+    _mission_choices(w)
     for k, spec in enumerate(tokens):
         _token(w, k, spec)
     names = sorted(open_hatchways)

@@ -32,7 +32,9 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
 
     [options]                      # optional engine.game.context.GameOptions fields:
     objectives_pickup = true       # objectives_pickup, initiative_cards, close_quarters,
-                                   # open_windows
+                                   # open_windows, mission, crit_op, tac_ops, primary_ops
+    crit_op = "Secure"             # the crit op in play (default: none in a position)
+    tac_ops = { A = "Flank" }      # the tac ops (and primary_ops) the players selected
 
     [position]                     # the arguments of engine.game.scenario.position
     tp = 1                         # turning point (default 1)
@@ -70,6 +72,7 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     [expect]                       # checked after the last step
     cp = [1, 2]                    # command points of A and B
     vp = [0, 0]                    # victory points of A and B
+    vp_by_op = { crit = [2, 1] }   # VP of A and B from ops (kill, crit, tac, primary)
     tokens = ["B mines"]           # exactly the equipment tokens on the killzone (names)
     node = "decision B action"     # "decision <player> <kind>", "chance <kind>" or
                                    # "terminal"; a prefix is enough ("decision B")
@@ -202,7 +205,16 @@ _TOP_KEYS = {
     "expect",
 }
 _TEAM_KEYS = {"team", "operatives"}
-_OPTION_KEYS = {"objectives_pickup", "initiative_cards", "close_quarters", "open_windows"}
+_OPTION_KEYS = {
+    "objectives_pickup",
+    "initiative_cards",
+    "close_quarters",
+    "open_windows",
+    "mission",
+    "crit_op",
+    "tac_ops",
+    "primary_ops",
+}
 _POSITION_KEYS = {
     "tp",
     "initiative",
@@ -215,9 +227,11 @@ _POSITION_KEYS = {
     "tokens",
 }
 _TOKEN_KEYS = {"kind", "owner", "at", "angle"}
+_VP_OPS = {"kill", "crit", "tac", "primary"}
 _POS_OP_KEYS = {"at", "order", "wounds", "ready", "counteracted", "on_guard", "carrying"}
 _STEP_KEYS = {"name", "actions", "dice", "expect"}
 _EXPECT_KEYS = {
+    "vp_by_op",
     "tokens",
     "cp",
     "vp",
@@ -526,9 +540,18 @@ def scenario_from_dict(data: Mapping[str, Any], source: str, base: Path) -> Scen
         rosters.append(_roster(source, base, f"teams.{p}", teams[p]))
     opts = _keys(source, "options", data.get("options", {}), _OPTION_KEYS)
     for k, v in opts.items():
-        if not (isinstance(v, bool) or (k == "close_quarters" and v is None)):
+        if k in ("mission", "crit_op"):
+            _text(source, f"options.{k}", v, "a name")
+        elif k in ("tac_ops", "primary_ops"):
+            table = _keys(source, f"options.{k}", v, {"A", "B"})
+            for p, name in table.items():
+                _text(source, f"options.{k}.{p}", name, "a name")
+        elif not (isinstance(v, bool) or (k == "close_quarters" and v is None)):
             raise _fail(source, f"options.{k}", f"expected true or false, not {shown(v)}")
-    options = GameOptions(**dict(opts))
+    try:
+        options = GameOptions(**dict(opts))
+    except KillTeamError as exc:
+        raise _fail(source, "options", str(exc)) from None
     pos = _position(source, data.get("position"))
     steps_data = data.get("steps", [])
     if not isinstance(steps_data, list):
@@ -749,6 +772,11 @@ def _expect(source: str, where: str, value: Any) -> dict[str, Any]:
     for k in ("cp", "vp"):
         if k in table:
             out[k] = _pair(source, f"{where}.{k}", table[k])
+    if "vp_by_op" in table:
+        ops = _keys(source, f"{where}.vp_by_op", table["vp_by_op"], _VP_OPS)
+        out["vp_by_op"] = {
+            op: _pair(source, f"{where}.vp_by_op.{op}", pair) for op, pair in ops.items()
+        }
     if "tokens" in table:
         out["tokens"] = _str_list(source, f"{where}.tokens", table["tokens"])
     if "node" in table:
@@ -919,6 +947,13 @@ def _check(
                     f"{k}: expected A {expect[k][0]}, B {expect[k][1]}; got A {pair[0]}, "
                     f"B {pair[1]}"
                 )
+    for op, want_vp in expect.get("vp_by_op", {}).items():
+        got_vp = (state.mission.op_vp(op, "A"), state.mission.op_vp(op, "B"))
+        if tuple(want_vp) != got_vp:
+            problems.append(
+                f"vp_by_op.{op}: expected A {want_vp[0]}, B {want_vp[1]}; got A {got_vp[0]}, "
+                f"B {got_vp[1]}"
+            )
     if "tokens" in expect:
         names = [t.name for t in state.tokens]
         if sorted(names) != sorted(expect["tokens"]):

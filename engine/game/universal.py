@@ -11,14 +11,18 @@ Charge          1    Move +2"; Engage; not within enemy control range; not with 
                      Dash or Fall Back
 Shoot           1    Engage (or a Silent weapon); not within enemy control range
 Fight           1    an enemy within control range
-Pick Up Marker  1    a marker it controls that can be picked up; not within enemy control
-                     range; not already carrying
+Pick Up Marker  1    a marker it controls that can be picked up (by the game option, or
+                     as a rule allows: ``would_allow_pick_up``); not within enemy control
+                     range; not already carrying (nor forbidden by a rule module through
+                     the ``would_forbid_pick_up`` hook: ``op``, ``marker``; returns why)
 Place Marker    1    carrying; not in the activation it picked the marker up
 ==============  ===  ======================================================================
 
-Every action at most once per activation (1.5). A counteraction (1.6) is one 1AP action for
-free with at most 2" of movement; it is not an activation. Heavy weapons (6): no Shoot after
-moving (except the move a ``Heavy (x only)`` allows) and no move after using one.
+Pick Up Marker also works on the markers rule modules offer (a mission marker of an op,
+:func:`rule_markers`). Every action at most once per activation (1.5). A counteraction (1.6)
+is one 1AP action for free with at most 2" of movement; it is not an activation. Heavy
+weapons (6): no Shoot after moving (except the move a ``Heavy (x only)`` allows) and no move
+after using one.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from engine.game.actions import (
 from engine.game.state import OperativeState
 from engine.game.work import Work
 from engine.geometry import Killzone, Objective, Placement, sight
+from engine.geometry.equipment import MARKER_DIAMETER_MM
 from engine.geometry.movement import (
     MoveError,
     ReachMemo,
@@ -54,6 +59,7 @@ from engine.teams.model import Weapon, WeaponProfile
 __all__ = [
     "ActivationFrame",
     "own_operative",
+    "rule_markers",
     "start_activation",
     "start_counteract",
     "start_free_action",
@@ -334,19 +340,63 @@ def _free_mode(mode: str) -> bool:
     return mode == "free"
 
 
-def action_cost(w: Work, o: OperativeState, verb: str, ap: int, mode: str) -> int:
+def added_ap(w: Work, o: OperativeState, verb: str, target: str = "") -> int:
+    """The AP a rule adds to ``o``'s action ``verb`` (a verb or rule action name) now, on
+    ``target`` (the marker of a Pick Up Marker; ``""``: the action as such), through the
+    ``would_add_action_ap`` hooks (``op``, ``action``, ``target``; from 0), never below 0.
+    Such an action cannot be free and its AP cannot be reduced: it is not allowed where it
+    would cost nothing (a counteraction, an interrupt, a free action outside an activation),
+    and its cost ignores free-action effects and reductions (e.g. Pick Up Marker on an
+    objective marker in the crit op Energy Cells, ``rules/KT24.md`` 8.3)."""
+    if "would_add_action_ap" not in w.ctx.hooks.would:
+        return 0
+    return max(0, int(w.would("would_add_action_ap", 0, op=o, action=verb, target=target)))
+
+
+def action_cost(w: Work, o: OperativeState, verb: str, ap: int, mode: str, target: str = "") -> int:
     """What ``o`` pays for an action of printed cost ``ap`` (its ``verb`` or rule action
     name): nothing in a counteraction, an interrupt or a free action outside its activation
     (1.6, 9.3, 3.1), nothing when an effect makes it free (3.1); otherwise the printed cost
     through the ``would_cost_action`` hooks (``op``, ``action``: the verb or rule action
-    name; e.g. the Breaching Charge, 7.2), never below 0."""
+    name; e.g. the Breaching Charge, 7.2), never below 0. AP a rule adds
+    (:func:`added_ap`) come on top of the printed cost; that action is then never free and
+    its cost never below the printed cost plus the added AP (on ``target``, as there)."""
     if mode != "activation":
         return 0
-    if w.effects and rule_actions.free_action_effect(w, o, verb):
+    extra = added_ap(w, o, verb, target)
+    if not extra and w.effects and rule_actions.free_action_effect(w, o, verb):
         return 0
     if "would_cost_action" in w.ctx.hooks.would:
-        return max(0, int(w.would("would_cost_action", ap, op=o, action=verb)))
-    return ap
+        hooked = max(0, int(w.would("would_cost_action", ap, op=o, action=verb)))
+        return max(hooked, ap) + extra if extra else hooked
+    return ap + extra
+
+
+def _not_free(
+    w: Work, o: OperativeState, verb: str, name: str, mode: str, target: str = ""
+) -> str | None:
+    """Why ``o`` cannot perform ``verb`` (on ``target``) in ``mode`` because a rule adds AP
+    to it that cannot be free (:func:`added_ap`), or ``None``."""
+    if mode == "activation":
+        return None
+    extra = added_ap(w, o, verb, target)
+    if not extra:
+        return None
+    return f"{name} costs {extra}AP more now and cannot be free: only in an activation (3.1)"
+
+
+def _added_ap_problem(w: Work, o: OperativeState, verb: str, mode: str, target: str) -> str | None:
+    """Why ``o`` cannot perform the universal action ``verb`` on ``target`` because of AP a
+    rule adds for that target (:func:`added_ap`): not free, and the AP to pay; or ``None``."""
+    if "would_add_action_ap" not in w.ctx.hooks.would:
+        return None
+    why = _not_free(w, o, verb, verb, mode, target)
+    if why is not None:
+        return why
+    due = action_cost(w, o, verb, ACTION_COST[verb], mode, target)
+    if mode == "activation" and o.ap < due:
+        return f"{verb} {target} costs {due}AP and {o.id} has {o.ap}AP left (1.5, 3.2)"
+    return None
 
 
 def rule_precheck(w: Work, o: OperativeState, act: Any, mode: str) -> str | None:
@@ -358,6 +408,9 @@ def rule_precheck(w: Work, o: OperativeState, act: Any, mode: str) -> str | None
         return f"a counteraction is one 1AP action ({act.name} costs {act.ap}AP, 1.6)"
     if mode == "interrupt":
         return "an On Guard interrupt is one free Shoot or Fight (9.3)"
+    why = _not_free(w, o, act.text, act.name, mode)
+    if why is not None:
+        return why
     cost = action_cost(w, o, act.text, act.ap, mode)
     if mode == "activation" and o.ap < cost:
         return f"{act.name} costs {cost}AP and {o.id} has {o.ap}AP left (1.5)"
@@ -389,8 +442,14 @@ def precheck(
     elif mode == "interrupt":
         if _family(verb) not in ("Shoot", "Fight") or verb == "Guard":
             return "an On Guard interrupt is one free Shoot or Fight (9.3)"
-    elif mode == "activation" and o.ap < action_cost(w, o, verb, cost, mode):
-        return f"{verb} costs {cost}AP and {o.id} has {o.ap}AP left (1.5, 3.2)"
+    elif mode == "activation":
+        due = action_cost(w, o, verb, cost, mode)
+        if o.ap < due:
+            return f"{verb} costs {due}AP and {o.id} has {o.ap}AP left (1.5, 3.2)"
+    if mode != "activation":
+        why = _not_free(w, o, verb, verb, mode)
+        if why is not None:
+            return why
     fam = _family(verb)
     if any(_family(d) == fam for d in o.done):
         return f"{o.id} already performed {fam} this activation: once per activation (1.5)"
@@ -449,8 +508,15 @@ def iter_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Actio
         yield from fight.fight_options(w, o)
     if precheck(w, o, "Pick up", mode, in_cr) is None:
         for m in w.markers:
-            if _can_pick_up(w, o, m.name) is None:
-                yield Action("Pick up", op=o.id, text=m.name)
+            if (
+                _can_pick_up(w, o, m.name) is None
+                and _added_ap_problem(w, o, "Pick up", mode, m.name) is None
+            ):
+                yield Action("Pick up", op=o.id, text=m.name.lower())  # notation: lower case
+        if not o.carrying:
+            for name, why in rule_markers(w, o):
+                if why is None:
+                    yield Action("Pick up", op=o.id, text=name.lower())
     if o.carrying and precheck(w, o, "Place marker", mode, in_cr) is None:
         yield Action("Place marker", op=o.id, point=(o.x, o.y, 0.0))
     if w.ctx.close_quarters:
@@ -487,12 +553,15 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
         shoot.start_shoot(w, o, a, mode)
     elif verb == "Fight":
         fight.start_fight(w, o, a, mode)
+    elif verb == "Pick up" and _rule_marker(w, o, a.text) is not None:
+        _pick_up_rule_marker(w, o, a, mode)
     elif verb == "Pick up":
         why = _can_pick_up(w, o, a.text)
+        marker = _marker(w, a.text)
+        why = why or _added_ap_problem(w, o, verb, mode, marker)
         if why:
             raise _illegal(why)
-        marker = _marker(w, a.text)
-        spend(w, o, verb, mode)
+        spend(w, o, verb, mode, target=marker)
         w.markers = [attrs.evolve(m, carrier=o.id) if m.name == marker else m for m in w.markers]
         w.set_op(o.id, carrying=marker)
         w.emit("marker_picked_up", op=o.id, marker=marker)
@@ -521,13 +590,20 @@ def _perform_rule_action(w: Work, o: OperativeState, a: Action, mode: str) -> No
 
 
 def spend(
-    w: Work, o: OperativeState, verb: str, mode: str, ap: int | None = None, family: str = ""
+    w: Work,
+    o: OperativeState,
+    verb: str,
+    mode: str,
+    ap: int | None = None,
+    family: str = "",
+    target: str = "",
 ) -> OperativeState:
     """Pay the action's AP (nothing in a counteraction, interrupt or free action, 1.6, 9.3,
-    3.1; an effect may make it free) and note it as done this activation (1.5; a rule
-    action also as the universal action it counts as, ``family``)."""
+    3.1; an effect may make it free; AP a rule adds for ``target``, :func:`added_ap`) and
+    note it as done this activation (1.5; a rule action also as the universal action it
+    counts as, ``family``)."""
     printed = ACTION_COST[verb] if ap is None else ap
-    cost = action_cost(w, o, verb, printed, mode)
+    cost = action_cost(w, o, verb, printed, mode, target)
     if mode == "activation" and cost == 0 and printed and w.effects:
         rule_actions.use_free_action_effect(w, o, verb)
     done = (*w.op(o.id).done, verb) + ((family,) if family else ())
@@ -724,25 +800,83 @@ def controller(w: Work, name: str) -> str:
 
 
 def _can_pick_up(w: Work, o: OperativeState, name: str) -> str | None:
+    """Why ``o`` cannot pick up the marker ``name`` (3.2), or ``None``. Whether markers can
+    be picked up at all comes from the marker's flag and the game option
+    ``objectives_pickup``, then the ``would_allow_pick_up`` hooks (``op``, ``marker``), which
+    receive that reason (or ``None``) and return it, or ``None`` to allow it, or another
+    reason (the crit op Energy Cells, 8.3); a rule may still forbid it for one operative
+    (``would_forbid_pick_up``)."""
     name = _marker(w, name)
     m = next(m for m in w.markers if m.name == name)
+    why: str | None = None
     if not m.pickup or not w.ctx.options.objectives_pickup:
-        return f"marker {name} cannot be picked up in this mission (3.2 Pick Up Marker)"
+        why = f"marker {name} cannot be picked up in this mission (3.2 Pick Up Marker)"
+    if "would_allow_pick_up" in w.ctx.hooks.would:
+        why = w.would("would_allow_pick_up", why, op=o, marker=name)
+    if why is not None:
+        return why
     if m.carrier:
         return f"marker {name} is carried by {m.carrier}"
     if o.carrying:
         return f"{o.id} already carries a marker (3.2)"
+    if "would_forbid_pick_up" in w.ctx.hooks.would:
+        # A rule module may forbid it: e.g. the operative carries a mission marker.
+        why = w.would("would_forbid_pick_up", None, op=o, marker=name)
+        if why:
+            return why
     if not contests(w, o, name) or controller(w, name) != o.player:
         return f"{o.id} must control marker {name} to pick it up (3.2, 4.8)"
     return None
+
+
+def rule_markers(w: Work, o: OperativeState) -> tuple[tuple[str, str | None], ...]:
+    """The markers other than the objective markers that rule modules let operatives pick up
+    with the Pick Up Marker action (3.2; a mission marker of an op), as ``(name, why)`` pairs
+    for operative ``o``: ``why`` is ``None`` when ``o`` may pick that marker up now (the
+    module judges control, 4.8, and its own conditions), else the reason naming the rule.
+
+    Rule modules add them through the *would* hook ``"pick_up_markers"``:
+    ``fn(w, pairs, op=o) -> pairs`` returns ``pairs`` with its own markers added. The core
+    then performs Pick Up Marker on such a marker as on an objective marker (AP, once per
+    activation, not within enemy control range, not while carrying one): ``o.carrying``
+    names it and ``marker_picked_up`` is emitted; Place Marker and the removal of an
+    incapacitated carrier put it down with ``marker_placed`` (``op``, ``marker``, ``x``,
+    ``y``), where the module that owns it notes its new position. Such a marker is 20 mm
+    (4.8: every marker but an objective marker)."""
+    if "pick_up_markers" not in w.ctx.hooks.would:
+        return ()
+    return tuple(w.would("pick_up_markers", (), op=o))
+
+
+def _rule_marker(w: Work, o: OperativeState, text: str) -> tuple[str, str | None] | None:
+    """The ``(name, why)`` pair of :func:`rule_markers` whose name is ``text`` (any case)."""
+    wanted = " ".join(text.lower().split())
+    return next((p for p in rule_markers(w, o) if p[0].lower() == wanted), None)
+
+
+def _pick_up_rule_marker(w: Work, o: OperativeState, a: Action, mode: str) -> None:
+    """Pick Up Marker (3.2) on a marker a rule module offers (:func:`rule_markers`)."""
+    found = _rule_marker(w, o, a.text)
+    assert found is not None
+    name, why = found
+    if why is None and o.carrying:
+        why = f"{o.id} already carries a marker (3.2)"
+    if why is not None:
+        raise _illegal(why)
+    spend(w, o, "Pick up", mode)
+    w.set_op(o.id, carrying=name)
+    w.emit("marker_picked_up", op=o.id, marker=name)
 
 
 def _check_marker_spot(w: Work, o: OperativeState, point: tuple[float, float, float]) -> None:
     if not o.carrying:
         raise _illegal(f"{o.id} carries no marker (3.2 Place Marker)")
     x, y, _ = point
-    obj = Objective(o.carrying, (x, y))
-    if not sight.objective_in_control_range(w.kz, w.place(o), obj):
+    if any(m.name == o.carrying for m in w.markers):
+        within = sight.objective_in_control_range(w.kz, w.place(o), Objective(o.carrying, (x, y)))
+    else:  # a marker of a rule module (rule_markers): 20 mm (4.8)
+        within = sight.marker_in_control_range(w.kz, w.place(o), (x, y), MARKER_DIAMETER_MM)
+    if not within:
         raise _illegal(f"the marker must be placed within {o.id}'s control range (3.2)")
 
 

@@ -36,7 +36,7 @@ import attrs
 
 from engine.game.actions import Action, IllegalActionError
 from engine.game.context import GameOptions, GameOptionsError, Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import other
 from engine.game.work import Work
 from engine.missions import kill_op
@@ -53,6 +53,7 @@ __all__ = [
     "OpSpec",
     "PrimaryOpFrame",
     "TacOpFrame",
+    "archetype_of",
     "crit_active",
     "crit_ops",
     "find_op",
@@ -162,10 +163,17 @@ def find_op(name: str, kind: str) -> OpSpec | None:
     return spec if spec is not None and spec.kind == kind else None
 
 
+def archetype_of(name: str) -> str:
+    """The archetype (one of :data:`ARCHETYPES`) a team file names, in any case and with
+    "and" for "&" (``"Seek and Destroy"``), or ``""`` when it names none of them."""
+    key = " ".join(name.lower().replace(" and ", " & ").split())
+    return next((a for a in ARCHETYPES if a.lower() == key), "")
+
+
 def tac_ops_for(archetypes: Sequence[str]) -> list[OpSpec]:
     """The tac ops a kill team with these archetypes may select (every tac op when it lists
     none of the four, 8.4)."""
-    known = [a for a in archetypes if a in ARCHETYPES]
+    known = [archetype_of(a) for a in archetypes if archetype_of(a)]
     return [s for s in tac_ops() if not known or s.archetype in known]
 
 
@@ -358,6 +366,30 @@ def _battle_ending(w: Work, ev: Event) -> None:
         bonus = math.ceil(base / 2)
         w.emit("primary_op_revealed", player=p, op=choice, bonus=bonus)
         add_vp(w, p, PRIMARY, bonus, f"primary op ({choice}): half of {base}VP, rounded up")
+
+
+_OP_WORDS = {CRIT: "crit op", TAC: "tac op", KILL: "kill op"}
+add_template(
+    "crit_op_chosen",
+    lambda e: (
+        f"the crit op is {e['op']}"
+        + (f" (rolled {e['roll'][0]},{e['roll'][1]})" if e["roll"] else "")
+    ),
+)
+add_template("tac_op_selected", lambda e: f"{e['player']} selects a tac op in secret")
+add_template("tac_op_revealed", lambda e: f"{e['player']} reveals tac op {e['op']} ({e['why']})")
+add_template("primary_op_selected", lambda e: f"{e['player']} selects a primary op in secret")
+add_template(
+    "primary_op_revealed",
+    lambda e: f"{e['player']}'s primary op is the {_OP_WORDS.get(e['op'], e['op'])}",
+)
+add_template(
+    "mission_action",
+    lambda e: (
+        f"{e['op']} performs {e['action']}"
+        + (f" on objective marker {e['marker']}" if e.get("marker") else "")
+    ),
+)
 
 
 def check_options(opts: GameOptions, rosters: Mapping[str, Roster]) -> None:

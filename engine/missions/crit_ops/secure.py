@@ -13,7 +13,7 @@ Facts: ``"Secure:<marker>"`` = the player that secured it last.
 from __future__ import annotations
 
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions.actions import MarkerAction
@@ -60,6 +60,8 @@ def install(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.action(SECURE, players)
     hooks.on("turning_point_ending", _score)
 
+
+add_template("marker_secured", lambda e: f"  {e['player']} secures objective marker {e['marker']}")
 
 SPEC = register(
     OpSpec(
