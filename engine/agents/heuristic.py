@@ -41,7 +41,8 @@ Decisions (``rules/KT24.md`` section in brackets):
   - Fight: the exact fight with both sides resolving optimally (the dice core's minimax):
     enemy incapacitated minus own incapacitated plus the damage balance. Assists count.
     Plus the VP the kill would score times its exact probability.
-  - Mission actions (8.3, 8.4): the VP they score at once and the change they make to the
+  - Mission actions (8.3, 8.4), and Pick Up Marker and Place Marker (3.2): the VP they
+    score at once and the change they make to the
     VP scored at the end of the turning point, weighed by the clock
     (:meth:`~engine.agents.mission_choices.MissionSense.action_gain`); with AP left, the
     shot it could still take. One that scores nothing is not performed.
@@ -72,13 +73,17 @@ Decisions (``rules/KT24.md`` section in brackets):
     activation is further off), minus the same for each friendly operative; so it stuns the
     group with the most ready enemies. Smoke Grenade: nothing (not used).
 - **Counteract** (1.6) and **On Guard interrupts** (9.3): taken by the operative with the
-  best shot (or fight) now when it is worth at least a fifth of an operative.
+  best shot (or fight, or for a counteraction the VP of a mission action) now when it is
+  worth at least a fifth of an operative.
 - **Re-rolls** (2.4, 6, 7.1): weapon re-rolls always re-roll failed dice only (Relentless
   all of them; Ceaseless the value with most failures; Balanced the lowest failure).
   The free Ammo Resupply re-roll (7.2) re-rolls the lowest failed attack die. Command
   Re-roll (1CP) re-rolls the lowest failed die when the exact expected gain of doing
   so (over the six faces, through saves or the fight's resolution) is at least
   :data:`CP_GAIN` of an operative.
+- **Strategic gambits of ops** (1.4, 8.4): a free one of an op (selecting an envoy,
+  revealing a tac op...) by :func:`~engine.agents.mission_choices.mission_gambit`, before
+  any ploy.
 - **Ploys** (1.4, 7.1; :mod:`engine.agents.ploy_choices`): in the Gambit step and in ploy
   windows it uses a ploy when it can pay for it and keep 1CP for Command Re-roll,
   preferring one used on the operative the trigger names; otherwise it passes. In a dice
@@ -162,6 +167,8 @@ OPPORTUNITY = 0.2
 TOP_DESTINATIONS = 6
 #: Value of an operative's action point lost to a stun grenade, in operatives.
 STUN_GAIN = 0.1
+#: Universal actions on objective markers, valued by the VP they bring (3.2, 8).
+MARKER_VERBS = ("Pick up", "Place marker")
 #: How many move destinations contesting each objective marker get the full evaluation.
 MARKER_DESTINATIONS = 2
 
@@ -196,7 +203,7 @@ class HeuristicAgent:
             "guard": self._guard,
             "reroll": attack_choices.reroll,
             "dice_ploy": ploy_choices.dice_ploy,
-            "gambit": ploy_choices.ploy_window,
+            "gambit": self._gambit,
             "ploy": ploy_choices.ploy_window,
             "free_action": self._action,
             "retaliate": attack_choices.retaliate,
@@ -245,6 +252,10 @@ class HeuristicAgent:
         return self._sense
 
     # -- strategy phase and set-up ---------------------------------------------------------
+
+    def _gambit(self, w: Work, me: str, legal: list[Action]) -> Action:
+        choice = mission_choices.mission_gambit(self._state, me, legal)
+        return choice if choice is not None else ploy_choices.ploy_window(w, me, legal)
 
     def _tac_op(self, w: Work, me: str, legal: list[Action]) -> Action:
         return mission_choices.pick_tac_op(self._state, me, legal)
@@ -374,7 +385,10 @@ class HeuristicAgent:
     def _counteract(self, w: Work, me: str, legal: list[Action]) -> Action:
         if not any(a.verb in ("Counteract", "Pass") for a in legal):
             return self._action(w, me, legal)  # the counteraction's own action
-        return _best_opportunity(w, legal, "Counteract", as_engage=True)
+        sense = self._mission(me)
+        return _best_opportunity(
+            w, legal, "Counteract", as_engage=True, mission=lambda op: sense.counteract_gain(op)
+        )
 
     def _guard(self, w: Work, me: str, legal: list[Action]) -> Action:
         return _best_opportunity(w, legal, "Interrupt", as_engage=False)
@@ -438,9 +452,12 @@ class HeuristicAgent:
                 if gain > 0:
                     value += VP_VALUE * gain * fight_kill_chance(w, o, a.weapon, t)
                 scored.append((base + value, i, a))
-            elif v == "Act" and is_mission_action(act := find_rule_action(w, o, a.text)):
+            elif v in MARKER_VERBS or (
+                v == "Act" and is_mission_action(act := find_rule_action(w, o, a.text))
+            ):
                 gain = sense.action_gain(o.id, a, mode)
-                if gain > 0 and act is not None and ap_left(act.ap) >= 1 and shoot_after:
+                cost = act.ap if v == "Act" and act is not None else 1
+                if gain > 0 and ap_left(cost) >= 1 and shoot_after:
                     gain += 0.9 * shot_now() / VP_VALUE  # the shot it may still take
                 scored.append((base + VP_VALUE * gain if gain > 0 else base - 0.01, i, a))
             elif v in MOVE_VERBS and a.point is not None:
@@ -675,15 +692,25 @@ def _stun_value(w: Work, me: str, target: str) -> float:
     return chance * STUN_GAIN * value
 
 
-def _best_opportunity(w: Work, legal: list[Action], verb: str, as_engage: bool) -> Action:
+def _best_opportunity(
+    w: Work,
+    legal: list[Action],
+    verb: str,
+    as_engage: bool,
+    mission: Callable[[str], float] | None = None,
+) -> Action:
     """Among the ``verb`` actions (``Counteract X``, ``Interrupt X``), the one whose operative
-    has the best shot or fight now, when worth at least :data:`OPPORTUNITY`; else Pass."""
+    has the best shot or fight now (or, given ``mission``, the best VP of a mission action
+    it may perform: ``mission(operative id)``, at :data:`VP_VALUE` each), when worth at
+    least :data:`OPPORTUNITY`; else Pass."""
     best: tuple[float, Action] = (OPPORTUNITY, Action("Pass"))
     for a in legal:
         if a.verb != verb:
             continue
         o = w.op(a.op)
         v = max(best_shot_now(w, o, as_engage=as_engage), best_fight_now(w, o))
+        if mission is not None:
+            v = max(v, VP_VALUE * mission(o.id))
         if v > best[0] + 1e-9:
             best = (v, a)
     return best[1] if best[1] in legal else legal[0]

@@ -80,6 +80,7 @@ __all__ = [
     "fair_state",
     "firepower_ratio",
     "is_mission_action",
+    "mission_gambit",
     "pick_primary_op",
     "pick_tac_op",
 ]
@@ -172,9 +173,10 @@ class MissionSense:
 
     @property
     def live(self) -> bool:
-        """Whether ops can still score in this turning point (1 to 4, Firefight phase)."""
+        """Whether ops can still score in this turning point (1 to 4, Strategy or Firefight
+        phase)."""
         s = self.state
-        return 1 <= s.tp <= LAST_TP and s.phase == "firefight"
+        return 1 <= s.tp <= LAST_TP and s.phase in ("strategy", "firefight")
 
     def value(self, w: Work) -> float:
         """The player's VP so far on ``w``, by op, its primary op's weighted."""
@@ -197,6 +199,11 @@ class MissionSense:
         if self._end is None:
             self._end = self._end_of(self._work()) if self.live else 0.0
         return self._end
+
+    def end_change(self, s: GameState) -> float:
+        """The change of the end-of-turning-point score from this state's to that of ``s``
+        (a state reached from it, as the player sees it), times the persistence."""
+        return self.persistence(s.tp) * (self._end_of(self._work(s)) - self.end_score())
 
     def persistence(self, tp: int | None = None) -> float:
         """How many turning points' worth a change to the end-of-turning-point score is in
@@ -299,9 +306,19 @@ class MissionSense:
         s = self._moved(op_id, (o.x, o.y, o.elevation), ap=apl, done=(), moved=False)
         return self._best_at(s, op_id, "activation", self.end_score())
 
+    def counteract_gain(self, op_id: str) -> float:
+        """The best VP gain of a mission action operative ``op_id`` could perform where it
+        stands in a counteraction now (1.6: one 1AP action, for free)."""
+        if not self.live:
+            return 0.0
+        o = self.state.operative(op_id)
+        s = self._moved(op_id, (o.x, o.y, o.elevation), ap=1, done=(), moved=False)
+        return self._best_at(s, op_id, "counteract", self.end_score())
+
     def marker_prospects(self, op_id: str, apl: int) -> list[tuple[float, float, float]]:
-        """``(x, y, gain)`` for each objective marker not carried: the VP gain (module
-        docstring) of operative ``op_id`` standing on it at the start of its activation in
+        """``(x, y, gain)`` for each point of interest (:meth:`_points`: the objective markers
+        and points spread over the killzone) where it is positive: the VP gain (module
+        docstring) of operative ``op_id`` standing there at the start of its activation in
         the *next* turning point, with ``apl`` AP (the clock advanced: that turning point's
         mission actions and scoring); empty in the last turning point, when no activation
         follows. Kept per operative for the decision."""
@@ -348,18 +365,30 @@ class MissionSense:
             w.set_op(op_id, ap=apl, done=(), moved=False)
             nxt = w.freeze()
             end_next = self._end_of(self._work(nxt))
-            for m in nxt.markers:
-                if m.carrier:
-                    continue
+            for x, y in self._points():
                 w = self._work(nxt)
-                w.set_op(op_id, x=m.x, y=m.y, elevation=0.0)
+                w.set_op(op_id, x=x, y=y, elevation=0.0)
                 at = w.freeze()
                 end = self._end_of(self._work(at))
                 hold = self.persistence(at.tp) * (end - end_next)
                 gain = hold + self._best_at(at, op_id, "activation", end)
                 if gain > 0:
-                    out.append((m.x, m.y, gain))
+                    out.append((x, y, gain))
         return out
+
+    def _points(self) -> list[tuple[float, float]]:
+        """Where :meth:`marker_prospects` puts the operative: the objective markers not
+        carried, then the centres of the six cells of a 3 x 2 grid over the killzone (for
+        ops that score positions other than markers)."""
+        s = self.state
+        kz = s.ctx.killzone
+        points = [(m.x, m.y) for m in s.markers if not m.carrier]
+        for i in range(3):
+            for j in range(2):
+                points.append(
+                    (round(kz.width * (2 * i + 1) / 6, 3), round(kz.depth * (2 * j + 1) / 4, 3))
+                )
+        return points
 
     def approach(self, op_id: str, apl: int, x: float, y: float) -> float:
         """The value (VP) of operative ``op_id`` standing at ``(x, y)`` (inches) for the
@@ -398,6 +427,51 @@ class MissionSense:
             gain = self._gain(w, before, self.end_score())
         self._kills[target_id] = gain
         return gain
+
+
+def mission_gambit(state: GameState, player: str, legal: list[Action]) -> Action | None:
+    """The free strategic gambit of an op (a rule option of kind ``"rule"`` of a module of
+    :mod:`engine.missions` at the Gambit step, 1.4: selecting an envoy, revealing a tac op to
+    score it...) ``player`` takes, or ``None``: the one of best VP gain (module docstring:
+    the change of the end-of-turning-point score it makes on the player's fair copy, times
+    the persistence), taken when that gain is not negative (such a gambit costs nothing and
+    its op asks for it to score); ties go to the one naming the operative nearest the
+    opponent's drop zone (ahead of the others, where ops that score positions want it),
+    then to the first listed."""
+    sense = MissionSense(state, player)
+    if not sense.live:
+        return None
+    w = Work(state)
+    enemy_zone = w.pl(other(player)).drop_zone
+    zone = state.ctx.killzone.drop_zones.get(enemy_zone) if enemy_zone else None
+    best: tuple[float, float, int, Action] | None = None
+    for i, a in enumerate(legal):
+        if not _is_mission_gambit(w, player, a):
+            continue
+        try:
+            after, _ = sense.state.apply(a)
+        except IllegalActionError:
+            continue
+        gain = sense.end_change(after)
+        if gain < 0:
+            continue
+        far = 0.0
+        named = a.target or a.op
+        if named and zone is not None:
+            o = state.operative(named)
+            far = -math.hypot(o.x - zone.centroid.x, o.y - zone.centroid.y)
+        key = (gain, far, -i, a)
+        if best is None or key[:3] > best[:3]:
+            best = key
+    return best[3] if best is not None else None
+
+
+def _is_mission_gambit(w: Work, player: str, a: Action) -> bool:
+    """Whether ``a`` belongs to a free rule option of an op at the Gambit step."""
+    for ploy, players in w.ctx.hooks.ploys.get("gambit", ()):
+        if player in players and getattr(ploy, "kind", "") == "rule" and ploy.owns(a):
+            return is_mission_action(ploy)
+    return False
 
 
 # -------------------------------------------------------------------------------------------
