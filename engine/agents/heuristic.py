@@ -29,8 +29,9 @@ Decisions (``rules/KT24.md`` section in brackets):
   or a charge in sight. Otherwise Conceal, unless it might shoot after a move (an enemy
   within its weapons' reach plus its Move, and a valid target from where it stands or from
   one of eight points a Move away): then the first action it would take with an Engage
-  order is worked out (and kept for that decision), and it engages when that action is a
-  Shoot or Fight, or a move after which it has a shot worth :data:`OPPORTUNITY`.
+  order is worked out (shots and moves only, the mission left out to save time), and it
+  engages when that action is a Shoot or Fight, or a move after which it has a shot worth
+  :data:`OPPORTUNITY`.
 - **Actions** (3.2, 5.1, 5.2): each legal action is scored and the best taken:
 
   - Shoot: kill probability plus damage value from the exact shooting distribution, with
@@ -170,7 +171,7 @@ STUN_GAIN = 0.1
 #: Universal actions on objective markers, valued by the VP they bring (3.2, 8).
 MARKER_VERBS = ("Pick up", "Place marker")
 #: How many move destinations contesting each objective marker get the full evaluation.
-MARKER_DESTINATIONS = 2
+MARKER_DESTINATIONS = 1
 
 
 class HeuristicAgent:
@@ -186,9 +187,6 @@ class HeuristicAgent:
         self.seed = seed
         self._checked: Action | None = None  # an unlisted action the engine accepted
         self._sense: MissionSense | None = None  # the mission's values for this decision
-        # The scores of the next decision when worked out ahead (an Engage order's first
-        # action, :meth:`_order`).
-        self._planned: tuple[GameState, list[tuple[float, int, Action]]] | None = None
         self._memo: dict[object, object] = {}  # mission values kept across decisions
         self._handlers: dict[str, Callable[[Work, str, list[Action]], Action]] = {
             "initiative": self._initiative,
@@ -368,7 +366,8 @@ class HeuristicAgent:
             return act
         view = DecisionView(after)
         legal_after = list(after.legal_actions())
-        scored = self._scores(view, me, legal_after, after, MissionSense(after, me, self._memo))
+        quiet = MissionSense(after, me, quiet=True)  # the shots matter here, not the mission
+        scored = self._scores(view, me, legal_after, after, quiet)
         first = next((a for _, _, a in scored if a in legal_after or after.is_legal(a)), None)
         if first is None:
             return act
@@ -379,7 +378,6 @@ class HeuristicAgent:
             shoots = best_shot_after(view, q, p, first.verb) >= OPPORTUNITY
         if not shoots:
             return act
-        self._planned = (after, scored)  # the next decision is this one: no need to redo it
         return engage
 
     def _counteract(self, w: Work, me: str, legal: list[Action]) -> Action:
@@ -395,12 +393,7 @@ class HeuristicAgent:
 
     def _action(self, w: Work, me: str, legal: list[Action]) -> Action:
         state = self._state
-        planned, self._planned = self._planned, None
-        if planned is not None and planned[0] == state:
-            scored = planned[1]
-        else:
-            scored = self._scores(w, me, legal, state, self._mission(me))
-        for _, _, a in scored:
+        for _, _, a in self._scores(w, me, legal, state, self._mission(me)):
             if a in legal:
                 return a
             if state.is_legal(a):

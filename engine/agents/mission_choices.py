@@ -154,13 +154,21 @@ class MissionSense:
         player: ``"A"`` or ``"B"``, the deciding player.
         memo: a dictionary the agent keeps across decisions, where values that depend on
             less than the whole state are kept (:meth:`marker_prospects`); ``None``: none.
+        quiet: value nothing (every gain 0), for a quick look-ahead that ignores the
+            mission.
     """
 
-    __slots__ = ("_end", "_hyp", "_kills", "_markers", "_memo", "player", "state")
+    __slots__ = ("_end", "_hyp", "_kills", "_markers", "_memo", "player", "quiet", "state")
 
     def __init__(
-        self, state: GameState, player: str, memo: dict[object, object] | None = None
+        self,
+        state: GameState,
+        player: str,
+        memo: dict[object, object] | None = None,
+        *,
+        quiet: bool = False,
     ) -> None:
+        self.quiet = quiet
         self.player = player
         self.state = fair_state(state, player)
         self._end: float | None = None
@@ -176,7 +184,7 @@ class MissionSense:
         """Whether ops can still score in this turning point (1 to 4, Strategy or Firefight
         phase)."""
         s = self.state
-        return 1 <= s.tp <= LAST_TP and s.phase in ("strategy", "firefight")
+        return not self.quiet and 1 <= s.tp <= LAST_TP and s.phase in ("strategy", "firefight")
 
     def value(self, w: Work) -> float:
         """The player's VP so far on ``w``, by op, its primary op's weighted."""
@@ -284,11 +292,41 @@ class MissionSense:
         s = self._moved(
             op_id, point, ap=ap_after, moved=True, done=(*o.done, verb) if verb else o.done
         )
-        end = self._end_of(self._work(s))
+        end = self._end_at(s, op_id)
         hold = self.persistence(s.tp) * (end - self.end_score())
         act = self._best_at(s, op_id, mode, end) if ap_after > 0 else 0.0
         gain = self._hyp[key] = (hold, act)
         return gain
+
+    def _end_at(self, s: GameState, op_id: str) -> float:
+        """The end-of-turning-point score of ``s``, a copy with operative ``op_id`` moved;
+        kept in the agent's memo for the other decisions of the activation (the same
+        operatives elsewhere and the same op facts, VP, markers and effects give the same
+        score; of the moved operative its place, order, wounds and carried marker count)."""
+        o = s.operative(op_id)
+        others = tuple(q for q in s.operatives if q.id != op_id)
+        key = (
+            "end",
+            self.player,
+            s.tp,
+            s.mission,
+            s.markers,
+            s.effects,
+            s.tokens,
+            others,
+            (o.id, o.x, o.y, o.elevation, o.order, o.wounds, o.carrying),
+        )
+        memo = self._memo
+        if memo is not None:
+            kept = memo.get(key)
+            if kept is not None:
+                return kept  # type: ignore[return-value]
+        end = self._end_of(self._work(s))
+        if memo is not None:
+            if len(memo) > 4096:
+                memo.clear()
+            memo[key] = end
+        return end
 
     def best_action_gain(self, op_id: str, mode: str) -> float:
         """The best VP gain of a mission action operative ``op_id`` may perform now in
@@ -321,25 +359,28 @@ class MissionSense:
         docstring) of operative ``op_id`` standing there at the start of its activation in
         the *next* turning point, with ``apl`` AP (the clock advanced: that turning point's
         mission actions and scoring); empty in the last turning point, when no activation
-        follows. Kept per operative for the decision."""
+        follows. Kept per operative for the decision, and in the agent's memo for the
+        turning point while the ops' facts and VP, the markers and the operatives in play
+        stay the same (the others' moves meanwhile are not followed: a rough value)."""
         hit = self._markers.get(op_id)
         if hit is not None:
             return hit
         s = self.state
         # The prospects do not depend on where the operative itself stands (it is put on
-        # each marker) nor on the procedures in progress: kept across the decisions of an
-        # activation.
+        # each point): kept for the turning point while the ops' facts, their VP and the
+        # operatives still in play are the same (a rough value: the other operatives' moves
+        # in the meantime are not followed).
         key = (
             "prospects",
             self.player,
             op_id,
             apl,
             s.tp,
-            s.initiative,
-            s.mission,
+            s.mission.facts,
+            s.mission.vp,
+            s.mission.tac_revealed,
             s.markers,
-            s.effects,
-            tuple(o for o in s.operatives if o.id != op_id),
+            tuple(o.id for o in s.operatives if o.alive),
         )
         if self._memo is not None:
             kept = self._memo.get(key)
@@ -378,16 +419,21 @@ class MissionSense:
 
     def _points(self) -> list[tuple[float, float]]:
         """Where :meth:`marker_prospects` puts the operative: the objective markers not
-        carried, then the centres of the six cells of a 3 x 2 grid over the killzone (for
-        ops that score positions other than markers)."""
+        carried, then the centres of the cells of a 3 x 2 grid over the killzone that are
+        nearer the opponent's drop zone than the player's (for ops that score positions in
+        the opponent's territory)."""
         s = self.state
         kz = s.ctx.killzone
         points = [(m.x, m.y) for m in s.markers if not m.carrier]
+        zones = [s.player(p).drop_zone for p in (self.player, other(self.player))]
+        if not all(z in kz.drop_zones for z in zones):
+            return points
+        mine, theirs = (kz.drop_zones[z].centroid for z in zones)
         for i in range(3):
             for j in range(2):
-                points.append(
-                    (round(kz.width * (2 * i + 1) / 6, 3), round(kz.depth * (2 * j + 1) / 4, 3))
-                )
+                x, y = kz.width * (2 * i + 1) / 6, kz.depth * (2 * j + 1) / 4
+                if math.hypot(x - theirs.x, y - theirs.y) < math.hypot(x - mine.x, y - mine.y):
+                    points.append((round(x, 3), round(y, 3)))
         return points
 
     def approach(self, op_id: str, apl: int, x: float, y: float) -> float:
