@@ -30,6 +30,7 @@ from engine.missions.scoring import TAC, add_vp, fact
 from tests.test_agents import activation
 from tests.test_game_rules_common import play, pos
 from tests.test_missions_pack import MARKERS, _to_primary_pick
+from tests.test_tac_ops_b import ENVOY_A, game, to_gambit
 
 H = HeuristicAgent()
 
@@ -225,3 +226,28 @@ def test_an_expended_enemy_threatens_less_and_in_the_last_turning_point_only_by_
     ]
     w.tp = 3
     assert enemy_threat_weight(w, w.op("BLU-2")) == 0.6
+
+
+def test_a_free_gambit_of_its_tac_op_is_taken_for_the_vp_it_brings() -> None:
+    # Envoy (8.4) in the Gambit step of turning point 2: the envoy scores 2VP at the end of
+    # the turning point when wholly within the enemy territory (the far half here) and
+    # unharmed. RED-1 stands there, RED-2 in A's half although nearer B's drop zone: the
+    # agent selects RED-1 (2VP if the turning point ended now) rather than RED-2 (nothing).
+    s = game(
+        {"RED-1": {"at": (17, 3)}, "RED-2": {"at": (14.5, 11)}, "BLU-1": {"at": (28, 20)}},
+        tac=ENVOY_A,
+        tp=1,
+        last="RED-1",
+    )
+    s = to_gambit(s, "RED-1")
+    assert str(H.act(s)) == "Use envoy on RED-1"
+    # With both in A's half neither scores yet: the one nearer B's drop zone, where it can
+    # go, is taken (module docstring of mission_choices).
+    s = game(
+        {"RED-1": {"at": (5, 3)}, "RED-2": {"at": (14.5, 11)}, "BLU-1": {"at": (28, 20)}},
+        tac=ENVOY_A,
+        tp=1,
+        last="RED-1",
+    )
+    s = to_gambit(s, "RED-1")
+    assert str(H.act(s)) == "Use envoy on RED-2"
