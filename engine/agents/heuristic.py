@@ -67,7 +67,8 @@ Decisions (``rules/KT24.md`` section in brackets):
     (9.3): worth a little for an operative with a ranged weapon and no shot now. Ammo
     Resupply (7.2): when the operative has at least 2AP, has not shot this activation and
     has a shot now worth at least :data:`RESUPPLY_SHOT` of an operative, a little more than
-    that shot (so it resupplies, then takes the shot with the re-roll); otherwise nothing.
+    its best Shoot action's score (so it resupplies, then takes the shot with the re-roll);
+    otherwise nothing.
     Other marker, hatch and rule actions: nothing.
   - Stun Grenade (7.2): the chance of a stun test (4 in 6) times :data:`STUN_GAIN` for each
     enemy that takes one (half for an enemy already activated this turning point, whose next
@@ -425,6 +426,8 @@ class HeuristicAgent:
 
         scored: list[tuple[float, int, Action]] = []
         moves: list[tuple[int, Action]] = []
+        resupply: list[tuple[int, Action]] = []
+        best_shoot = 0.0  # the best listed Shoot's value over standing still
         for i, a in enumerate(legal):
             v = a.verb
             if v == "End activation":
@@ -438,6 +441,7 @@ class HeuristicAgent:
                 if ap_left(1) >= 1:  # a mission action it may still perform here
                     value += VP_VALUE * sense.best_action_gain(o.id, mode)
                 scored.append((base + value, i, a))
+                best_shoot = max(best_shoot, value)
             elif v in ("Fight", "Hatchway fight"):
                 t = w.op(a.target)
                 value = fight_action_value(w, o, a.weapon, t)
@@ -458,12 +462,14 @@ class HeuristicAgent:
             elif v == "Act" and a.text == STUN_GRENADE.text and a.target:
                 scored.append((base + _stun_value(w, me, a.target), i, a))
             elif v == "Act" and a.text == AMMO_RESUPPLY.text:
-                scored.append((base + _resupply_value(w, o), i, a))
+                resupply.append((i, a))  # valued once the shots are
             elif v == "Guard":
                 g = 0.1 if not best_shot_now(w, o, as_engage=False) else -0.05
                 scored.append((base + g, i, a))
             else:
                 scored.append((base - 0.01, i, a))
+        for i, a in resupply:
+            scored.append((base + _resupply_value(w, o, best_shoot), i, a))
         if moves:
             # Every action scored so far is listed (legal): a move scoring below the best of
             # them cannot be chosen, so its full evaluation may be skipped.
@@ -626,12 +632,13 @@ RESUPPLY_SHOT = 0.2
 """The least shot value (operatives) for which the agent performs Ammo Resupply first."""
 
 
-def _resupply_value(w: Work, o: OperativeState) -> float:
-    """Ammo Resupply's score over standing still (module docstring)."""
+def _resupply_value(w: Work, o: OperativeState, shoot: float) -> float:
+    """Ammo Resupply's score over standing still (module docstring); ``shoot``: the best
+    listed Shoot action's score over standing still (with the VP of its kill)."""
     if o.ap < 2 or "Shoot" in o.done:
         return -0.01
     best = best_shot_now(w, o, as_engage=o.order == "engage")
-    return 1.05 * best if best >= RESUPPLY_SHOT else -0.01
+    return 1.05 * max(best, shoot) if best >= RESUPPLY_SHOT else -0.01
 
 
 def _may_see(w: Work, o: OperativeState) -> bool:
