@@ -4,7 +4,10 @@
 outcomes in *operatives*: an enemy operative incapacitated is worth 1, and each wound dealt
 half of one wound's share of its starting wounds (``0.5 * damage / wounds``), which breaks
 ties between shots that kill nobody. Losses count the same way against it. The exact dice
-core (:mod:`engine.dice`) gives every probability; nothing is sampled.
+core (:mod:`engine.dice`) gives every probability; nothing is sampled. Victory points from
+the mission's ops count too, at :data:`~engine.agents.mission_choices.VP_VALUE` operatives
+each, valued by :mod:`engine.agents.mission_choices` from what the player may see only
+(never the opponent's secret tac op or primary op) and weighed by the clock.
 
 Decisions (``rules/KT24.md`` section in brackets):
 
@@ -13,48 +16,76 @@ Decisions (``rules/KT24.md`` section in brackets):
   own result, so only a "+" card can; the re-roll card on a roll of 3 or less), and passes
   when it is winning.
 - **Equipment** (1.2, 7.2): :mod:`engine.agents.equipment_choices`.
+- **Tac op and primary op** (1.2, 8.1, 8.4): from the matchup's firepower ratio
+  (:func:`~engine.agents.mission_choices.pick_tac_op`,
+  :func:`~engine.agents.mission_choices.pick_primary_op`).
 - **Drop zone** (1.2): the first listed. **Deployment** (1.2): the spot seen from the fewest
   of five points of the enemy drop zone, then further forward (more so for melee
   operatives), and not within 2" of a friendly operative (Blast).
 - **Activation** (1.5): the ready operative with the best opportunity now (the best shot's
-  or fight's value, or for a melee operative the best fight it can charge into), plus a
-  bonus for one under fire that should move; ties go to the first listed. Engage when it
-  has a shot, a fight or a charge in sight, otherwise Conceal.
+  or fight's value, or for a melee operative the best fight it can charge into, or the VP
+  of the best mission action it can perform where it stands), plus a bonus for one under
+  fire that should move; ties go to the first listed. Engage when it has a shot, a fight
+  or a charge in sight. Otherwise Conceal, unless it might shoot after a move (an enemy
+  within its weapons' reach plus its Move, and a valid target from where it stands or from
+  one of eight points a Move away): then the first action it would take with an Engage
+  order is worked out (shots and moves only, the mission left out to save time), and it
+  engages when that action is a Shoot or Fight, or a move after which it has a shot worth
+  :data:`OPPORTUNITY`.
 - **Actions** (3.2, 5.1, 5.2): each legal action is scored and the best taken:
 
   - Shoot: kill probability plus damage value from the exact shooting distribution, with
     cover, obscured and improved cover from the killzone's targeting lines; Blast adds the
-    secondaries (friendly ones subtract); Hot subtracts its expected self-damage.
+    secondaries (friendly ones subtract); Hot subtracts its expected self-damage. Plus the
+    VP the kill would score (the kill op's grades...) times its exact kill probability,
+    and, with AP left, the best mission action it could still perform there.
   - Fight: the exact fight with both sides resolving optimally (the dice core's minimax):
     enemy incapacitated minus own incapacitated plus the damage balance. Assists count.
+    Plus the VP the kill would score times its exact probability.
+  - Mission actions (8.3, 8.4), and Pick Up Marker and Place Marker (3.2): the VP they
+    score at once and the change they make to the
+    VP scored at the end of the turning point, weighed by the clock
+    (:meth:`~engine.agents.mission_choices.MissionSense.action_gain`); with AP left, the
+    shot it could still take. One that scores nothing is not performed.
   - Moves (Reposition, Dash, Fall Back, Charge): the destination's position value: minus
     the exposure to enemy shooting (each enemy's best ranged weapon against it there, with
     cover and obscured; none while it is within an enemy's control range, where enemies
-    cannot shoot it), plus the best shot it can still take from there this activation, plus
-    a pull towards objective markers, and for melee operatives towards the nearest enemy;
-    a Charge destination adds the fight it would start. The candidates are the engine's
+    cannot shoot it; an expended enemy counts less, and in the last turning point only
+    while it may still counteract), plus the best shot it can still take from there this
+    activation (not with a Heavy weapon the move forbids), plus a pull towards objective
+    markers, and for melee operatives towards the nearest enemy; a Charge destination adds
+    the fight it would start. The mission adds the VP of holding or contesting markers
+    there, of the best mission action it could then perform (with one AP left: the shot or
+    that action, whichever is worth more) and of nearing a marker where it would score next
+    turning point (:meth:`~engine.agents.mission_choices.MissionSense.approach`); the best
+    spots contesting each marker are valued in full. The candidates are the engine's
     listed destinations plus spots just outside Light and Heavy terrain in reach (cover),
     pruned by a cheap score before the full one; an unlisted spot is used only when the
     engine accepts it as legal. (Destinations whose upper bound cannot beat a listed action
     are not valued in full: this saves sight queries and never changes the choice.)
-  - End activation: the position value where it stands. Guard (9.3): worth a little for an
-    operative with a ranged weapon and no shot now. Ammo Resupply (7.2): when the operative
-    has at least 2AP, has not shot this activation and has a shot now worth at least
-    :data:`RESUPPLY_SHOT` of an operative, a little more than that shot (so it resupplies,
-    then takes the shot with the re-roll); otherwise nothing. Other marker, hatch and rule
-    actions: nothing.
+  - End activation: the position value where it stands (with the pull of markers). Guard
+    (9.3): worth a little for an operative with a ranged weapon and no shot now. Ammo
+    Resupply (7.2): when the operative has at least 2AP, has not shot this activation and
+    has a shot now worth at least :data:`RESUPPLY_SHOT` of an operative, a little more than
+    its best Shoot action's score (so it resupplies, then takes the shot with the re-roll);
+    otherwise nothing.
+    Other marker, hatch and rule actions: nothing.
   - Stun Grenade (7.2): the chance of a stun test (4 in 6) times :data:`STUN_GAIN` for each
-    enemy that takes one (half for an enemy already activated this turning point, whose
-    next activation is further off), minus the same for each friendly operative; so it
-    stuns the group with the most ready enemies. Smoke Grenade: nothing (not used).
+    enemy that takes one (half for an enemy already activated this turning point, whose next
+    activation is further off), minus the same for each friendly operative; so it stuns the
+    group with the most ready enemies. Smoke Grenade: nothing (not used).
 - **Counteract** (1.6) and **On Guard interrupts** (9.3): taken by the operative with the
-  best shot (or fight) now when it is worth at least a fifth of an operative.
+  best shot (or fight, or for a counteraction the VP of a mission action) now when it is
+  worth at least a fifth of an operative.
 - **Re-rolls** (2.4, 6, 7.1): weapon re-rolls always re-roll failed dice only (Relentless
   all of them; Ceaseless the value with most failures; Balanced the lowest failure).
   The free Ammo Resupply re-roll (7.2) re-rolls the lowest failed attack die. Command
   Re-roll (1CP) re-rolls the lowest failed die when the exact expected gain of doing
   so (over the six faces, through saves or the fight's resolution) is at least
   :data:`CP_GAIN` of an operative.
+- **Strategic gambits of ops** (1.4, 8.4): a free one of an op (selecting an envoy,
+  revealing a tac op...) by :func:`~engine.agents.mission_choices.mission_gambit`, before
+  any ploy.
 - **Ploys** (1.4, 7.1; :mod:`engine.agents.ploy_choices`): in the Gambit step and in ploy
   windows it uses a ploy when it can pay for it and keep 1CP for Command Re-roll,
   preferring one used on the operative the trigger names; otherwise it passes. In a dice
@@ -79,15 +110,17 @@ Decisions (``rules/KT24.md`` section in brackets):
 
 Approximations, documented: threats are judged from enemies' current positions; Vantage
 accuracy and Seek rules are ignored when scoring (the engine still applies them); a
-destination's value ignores what the operative's move changes for its friends.
+destination's value ignores what the operative's move changes for its friends; the mission
+values one action ahead (a move, then one mission action), not a whole activation.
 
 The agent is deterministic: it breaks ties by the engine's canonical order, so a seed only
 names it in records.
 
 The values live in :mod:`engine.agents.values` (exact dice values),
 :mod:`engine.agents.position` (values on the killzone: exposure, shots, fights, destinations)
-and :mod:`engine.agents.attack_choices` (the choices inside an attack); this module holds the
-agent and its set-up, activation and action decisions.
+and :mod:`engine.agents.attack_choices` (the choices inside an attack), the mission's VP in
+:mod:`engine.agents.mission_choices`; this module holds the agent and its set-up,
+activation and action decisions.
 """
 
 from __future__ import annotations
@@ -95,11 +128,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from engine.agents import attack_choices, equipment_choices, ploy_choices
+from engine.agents import attack_choices, equipment_choices, mission_choices, ploy_choices
 from engine.agents.attack_choices import CP_GAIN
+from engine.agents.mission_choices import VP_VALUE, MissionSense, is_mission_action
 from engine.agents.position import (
     EXPOSURE_WEIGHT,
     best_fight_now,
+    best_shot_after,
     best_shot_now,
     charge_prospect,
     cheap_value,
@@ -108,14 +143,18 @@ from engine.agents.position import (
     exposure,
     fight_action_value,
     fight_from,
+    fight_kill_chance,
     melee_minded,
     position_bound,
     position_value,
+    reachable_shot_bound,
     shoot_action_value,
     shot_bounds,
+    shot_kill_chance,
 )
 from engine.agents.view import DecisionView
 from engine.game.actions import MOVE_VERBS, Action
+from engine.game.rule_actions import find_rule_action
 from engine.game.state import Decision, GameState, OperativeState, other
 from engine.game.work import Work
 from engine.geometry import Killzone, Placement
@@ -130,6 +169,10 @@ OPPORTUNITY = 0.2
 TOP_DESTINATIONS = 6
 #: Value of an operative's action point lost to a stun grenade, in operatives.
 STUN_GAIN = 0.1
+#: Universal actions on objective markers, valued by the VP they bring (3.2, 8).
+MARKER_VERBS = ("Pick up", "Place marker")
+#: How many move destinations contesting each objective marker get the full evaluation.
+MARKER_DESTINATIONS = 1
 
 
 class HeuristicAgent:
@@ -144,6 +187,8 @@ class HeuristicAgent:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self._checked: Action | None = None  # an unlisted action the engine accepted
+        self._sense: MissionSense | None = None  # the mission's values for this decision
+        self._memo: dict[object, object] = {}  # mission values kept across decisions
         self._handlers: dict[str, Callable[[Work, str, list[Action]], Action]] = {
             "initiative": self._initiative,
             "initiative_card": self._initiative_card,
@@ -157,7 +202,7 @@ class HeuristicAgent:
             "guard": self._guard,
             "reroll": attack_choices.reroll,
             "dice_ploy": ploy_choices.dice_ploy,
-            "gambit": ploy_choices.ploy_window,
+            "gambit": self._gambit,
             "ploy": ploy_choices.ploy_window,
             "free_action": self._action,
             "retaliate": attack_choices.retaliate,
@@ -167,6 +212,8 @@ class HeuristicAgent:
             "retention_rule": attack_choices.retention_rule,
             "cover_save": attack_choices.cover_save,
             "team_rule": attack_choices.team_rule,
+            "tac op": self._tac_op,
+            "primary op": self._primary_op,
         }
 
     def act(self, state: GameState) -> Action:
@@ -189,6 +236,7 @@ class HeuristicAgent:
         w = DecisionView(state)
         self._state = state
         self._checked = None
+        self._sense = None
         choice = handler(w, node.player, legal)
         if (
             choice not in legal and choice != self._checked and not state.is_legal(choice)
@@ -196,7 +244,23 @@ class HeuristicAgent:
             return legal[0]
         return choice
 
+    def _mission(self, me: str) -> MissionSense:
+        """The mission's values for this decision (built on first use)."""
+        if self._sense is None:
+            self._sense = MissionSense(self._state, me, self._memo)
+        return self._sense
+
     # -- strategy phase and set-up ---------------------------------------------------------
+
+    def _gambit(self, w: Work, me: str, legal: list[Action]) -> Action:
+        choice = mission_choices.mission_gambit(self._state, me, legal)
+        return choice if choice is not None else ploy_choices.ploy_window(w, me, legal)
+
+    def _tac_op(self, w: Work, me: str, legal: list[Action]) -> Action:
+        return mission_choices.pick_tac_op(self._state, me, legal)
+
+    def _primary_op(self, w: Work, me: str, legal: list[Action]) -> Action:
+        return mission_choices.pick_primary_op(self._state, me, legal)
 
     def _initiative(self, w: Work, me: str, legal: list[Action]) -> Action:
         mine = Action("Initiative", text=me)
@@ -260,6 +324,7 @@ class HeuristicAgent:
     # -- firefight phase -------------------------------------------------------------------
 
     def _activate(self, w: Work, me: str, legal: list[Action]) -> Action:
+        sense = self._mission(me)
         best: tuple[float, Action] | None = None
         seen: set[str] = set()
         for a in legal:
@@ -273,65 +338,145 @@ class HeuristicAgent:
                 charge_prospect(w, o),
             )
             danger = exposure(w, o, w.place(o), o.order)
-            score = attack + 0.3 * danger
+            score = attack + 0.3 * danger + VP_VALUE * sense.activation_gain(o.id, w.apl(o))
             order = "engage" if attack > 0.05 else "conceal"
             act = Action("Activate", op=o.id, text=order)
             if act not in legal:
                 act = a
             if best is None or score > best[0] + 1e-9:
                 best = (score, act)
-        return best[1] if best is not None else legal[0]
+        if best is None:
+            return legal[0]
+        return self._order(w, me, legal, best[1])
+
+    def _order(self, w: Work, me: str, legal: list[Action], act: Action) -> Action:
+        """Engage rather than Conceal when the operative might shoot after a move (module
+        docstring): its best first action with an Engage order is a shot, or a move after
+        which it has a shot worth :data:`OPPORTUNITY`."""
+        if act.text != "conceal":
+            return act
+        o = w.op(act.op)
+        engage = Action("Activate", op=o.id, text="engage")
+        if engage not in legal or w.apl(o) < 2:
+            return act
+        if reachable_shot_bound(w, o, w.move_stat(o)) < OPPORTUNITY or not _may_see(w, o):
+            return act
+        after, _ = self._state.apply(engage)
+        node = after.node
+        if not (isinstance(node, Decision) and node.player == me and node.kind == "action"):
+            return act
+        view = DecisionView(after)
+        legal_after = list(after.legal_actions())
+        quiet = MissionSense(after, me, quiet=True)  # the shots matter here, not the mission
+        scored = self._scores(view, me, legal_after, after, quiet)
+        first = next((a for _, _, a in scored if a in legal_after or after.is_legal(a)), None)
+        if first is None:
+            return act
+        shoots = first.verb in ("Shoot", "Fight")
+        if first.verb in MOVE_VERBS and first.verb != "Charge" and first.point is not None:
+            q = view.op(o.id)
+            p = view.ctx.placement(o.id, *first.point)
+            shoots = best_shot_after(view, q, p, first.verb) >= OPPORTUNITY
+        if not shoots:
+            return act
+        return engage
 
     def _counteract(self, w: Work, me: str, legal: list[Action]) -> Action:
         if not any(a.verb in ("Counteract", "Pass") for a in legal):
             return self._action(w, me, legal)  # the counteraction's own action
-        return _best_opportunity(w, legal, "Counteract", as_engage=True)
+        sense = self._mission(me)
+        return _best_opportunity(
+            w, legal, "Counteract", as_engage=True, mission=lambda op: sense.counteract_gain(op)
+        )
 
     def _guard(self, w: Work, me: str, legal: list[Action]) -> Action:
         return _best_opportunity(w, legal, "Interrupt", as_engage=False)
 
     def _action(self, w: Work, me: str, legal: list[Action]) -> Action:
-        frame = w.top
-        o = w.op(frame.op)
-        mode = frame.mode
-        here = w.place(o)
-        base = position_value(w, o, here, can_shoot=False)
-        scored: list[tuple[float, int, Action]] = []
-        moves: list[tuple[int, Action]] = []
-        for i, a in enumerate(legal):
-            v = a.verb
-            if v == "End activation":
-                scored.append((base, i, a))
-            elif v == "Shoot":
-                scored.append((base + shoot_action_value(w, o, a, mode), i, a))
-            elif v in ("Fight", "Hatchway fight"):
-                t = w.op(a.target)
-                scored.append((base + fight_action_value(w, o, a.weapon, t), i, a))
-            elif v in MOVE_VERBS and a.point is not None:
-                moves.append((i, a))
-            elif v == "Act" and a.text == STUN_GRENADE.text and a.target:
-                scored.append((base + _stun_value(w, me, a.target), i, a))
-            elif v == "Act" and a.text == AMMO_RESUPPLY.text:
-                scored.append((base + _resupply_value(w, o), i, a))
-            elif v == "Guard":
-                g = 0.1 if not best_shot_now(w, o, as_engage=False) else -0.05
-                scored.append((base + g, i, a))
-            else:
-                scored.append((base - 0.01, i, a))
-        if moves:
-            # Every action scored so far is listed (legal): a move scoring below the best of
-            # them cannot be chosen, so its full evaluation may be skipped.
-            floor = max((t[0] for t in scored), default=-math.inf)
-            scored.extend(self._score_moves(w, o, mode, moves, len(legal), floor))
-        scored.sort(key=lambda t: (-t[0], t[1]))
         state = self._state
-        for _, _, a in scored:
+        for _, _, a in self._scores(w, me, legal, state, self._mission(me)):
             if a in legal:
                 return a
             if state.is_legal(a):
                 self._checked = a  # act() need not ask the engine again
                 return a
         return legal[0]  # pragma: no cover - End activation is always listed
+
+    def _scores(
+        self, w: Work, me: str, legal: list[Action], state: GameState, sense: MissionSense
+    ) -> list[tuple[float, int, Action]]:
+        """Every listed action of the operative whose action is decided, and unlisted move
+        destinations, scored (module docstring), best first: ``(score, index, action)``
+        (an index past ``legal`` is an unlisted destination)."""
+        frame = w.top
+        o = w.op(frame.op)
+        mode = frame.mode
+        here = w.place(o)
+        apl = w.apl(o)
+        base = position_value(w, o, here, can_shoot=False)
+        base += VP_VALUE * sense.approach(o.id, apl, here.x, here.y)
+        shoot_after = mode == "activation" and o.order == "engage" and "Shoot" not in o.done
+
+        def ap_left(cost: int) -> int:
+            # AP left after an action of that cost (none outside an activation).
+            return o.ap - cost if mode == "activation" else 0
+
+        def shot_now() -> float:
+            return best_shot_now(w, o, as_engage=False)
+
+        scored: list[tuple[float, int, Action]] = []
+        moves: list[tuple[int, Action]] = []
+        resupply: list[tuple[int, Action]] = []
+        best_shoot = 0.0  # the best listed Shoot's value over standing still
+        for i, a in enumerate(legal):
+            v = a.verb
+            if v == "End activation":
+                scored.append((base, i, a))
+            elif v == "Shoot":
+                value = shoot_action_value(w, o, a, mode)
+                assert a.target is not None
+                gain = sense.kill_gain(a.target, o.id)
+                if gain > 0:  # the VP a kill scores, times the chance of the kill
+                    value += VP_VALUE * gain * shot_kill_chance(w, o, a, mode)
+                if ap_left(1) >= 1:  # a mission action it may still perform here
+                    value += VP_VALUE * sense.best_action_gain(o.id, mode)
+                scored.append((base + value, i, a))
+                best_shoot = max(best_shoot, value)
+            elif v in ("Fight", "Hatchway fight"):
+                t = w.op(a.target)
+                value = fight_action_value(w, o, a.weapon, t)
+                gain = sense.kill_gain(t.id, o.id)
+                if gain > 0:
+                    value += VP_VALUE * gain * fight_kill_chance(w, o, a.weapon, t)
+                scored.append((base + value, i, a))
+            elif v in MARKER_VERBS or (
+                v == "Act" and is_mission_action(act := find_rule_action(w, o, a.text))
+            ):
+                gain = sense.action_gain(o.id, a, mode)
+                cost = act.ap if v == "Act" and act is not None else 1
+                if gain > 0 and ap_left(cost) >= 1 and shoot_after:
+                    gain += 0.9 * shot_now() / VP_VALUE  # the shot it may still take
+                scored.append((base + VP_VALUE * gain if gain > 0 else base - 0.01, i, a))
+            elif v in MOVE_VERBS and a.point is not None:
+                moves.append((i, a))
+            elif v == "Act" and a.text == STUN_GRENADE.text and a.target:
+                scored.append((base + _stun_value(w, me, a.target), i, a))
+            elif v == "Act" and a.text == AMMO_RESUPPLY.text:
+                resupply.append((i, a))  # valued once the shots are
+            elif v == "Guard":
+                g = 0.1 if not best_shot_now(w, o, as_engage=False) else -0.05
+                scored.append((base + g, i, a))
+            else:
+                scored.append((base - 0.01, i, a))
+        for i, a in resupply:
+            scored.append((base + _resupply_value(w, o, best_shoot), i, a))
+        if moves:
+            # Every action scored so far is listed (legal): a move scoring below the best of
+            # them cannot be chosen, so its full evaluation may be skipped.
+            floor = max((t[0] for t in scored), default=-math.inf)
+            scored.extend(self._score_moves(w, o, mode, moves, len(legal), floor, sense))
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        return scored
 
     def _score_moves(
         self,
@@ -341,6 +486,7 @@ class HeuristicAgent:
         moves: list[tuple[int, Action]],
         n: int,
         floor: float,
+        sense: MissionSense,
     ) -> list[tuple[float, int, Action]]:
         """Score move actions: a cheap pre-score for every candidate (listed ones plus
         cover spots in reach), then the full position value for the best few.
@@ -382,6 +528,7 @@ class HeuristicAgent:
         )
         fight_later = mode == "activation" and "Fight" not in o.done and ap_after >= 1
         melee = melee_minded(w, o)
+        apl = w.apl(o)
         pre: list[tuple[float, int, Action, Placement]] = []
         at: dict[tuple[float, float, float], tuple[float, Placement]] = {}  # one per spot
         for i, a in pool:
@@ -389,7 +536,8 @@ class HeuristicAgent:
             hit = at.get(a.point)
             if hit is None:
                 p = w.ctx.placement(o.id, *a.point)
-                hit = at[a.point] = (cheap_value(w, o, p, melee), p)
+                pull = VP_VALUE * sense.approach(o.id, apl, p.x, p.y)
+                hit = at[a.point] = (cheap_value(w, o, p, melee) + pull, p)
             pre.append((hit[0], i, a, hit[1]))
         pre.sort(key=lambda t: (-t[0], t[1]))
         chosen = pre[:TOP_DESTINATIONS]
@@ -397,15 +545,30 @@ class HeuristicAgent:
         for t in charges[:3]:
             if t not in chosen:
                 chosen.append(t)
-        shots = shot_bounds(w, o) if shoot_later else []
+        if sense.live:
+            # The best spots that contest each objective marker are valued in full too.
+            for m in w.markers:
+                near = [t for t in pre if _contests_roughly(t[3], m.x, m.y)]
+                for t in near[:MARKER_DESTINATIONS]:
+                    if t not in chosen:
+                        chosen.append(t)
+        bounds: dict[str, list[tuple[Placement, float, float]]] = {}
 
-        def finish(v: float, verb: str, fight: float) -> float:
+        def shots(verb: str) -> list[tuple[Placement, float, float]]:
+            # What it could shoot after that move (a Heavy weapon may be ruled out).
+            if not shoot_later:
+                return []
+            if verb not in bounds:
+                bounds[verb] = shot_bounds(w, o, after=verb)
+            return bounds[verb]
+
+        def finish(v: float, verb: str, fight: float, mission: float) -> float:
             # The same operations for the exact value and for its bounds.
             if verb == "Charge" and fight_later:
                 v += fight
             if verb == "Fall Back":
                 v -= 0.05  # it costs 2AP
-            return v
+            return v + mission
 
         bounded = []
         for _, i, a, p in chosen:
@@ -414,11 +577,24 @@ class HeuristicAgent:
             fight = 0.0
             if verb == "Charge" and fight_later:
                 fight = max((fight_from(w, o, p, e) for e in enemies_in_reach(w, o, p)), default=0)
-            ub = position_bound(w, o, p, can_shoot=can_shoot, melee=melee, shots=shots)
-            bounded.append((i >= n, -finish(ub, verb, fight), i, a, p, can_shoot, fight))
+            ub = position_bound(w, o, p, can_shoot=can_shoot, melee=melee, shots=shots(verb))
+            # The mission there: the markers it nears, holds or contests, and the mission
+            # action it could then perform ("act"; with one AP left, a shot or that action).
+            mission = VP_VALUE * sense.approach(o.id, apl, p.x, p.y)
+            act = 0.0
+            left = 0
+            if sense.live and a.point is not None:
+                cost = 2 if verb == "Fall Back" else 1
+                left = o.ap - cost if mode == "activation" else 0
+                hold, act = sense.move_gain(o.id, a.point, verb, mode, left)
+                mission += VP_VALUE * hold
+                act *= VP_VALUE
+            either = can_shoot and left == 1 and act > 0
+            ub = finish(ub, verb, fight, mission + act)  # max(shot, act) <= shot + act
+            bounded.append((i >= n, -ub, i, a, p, can_shoot, fight, mission, act, either))
         bounded.sort(key=lambda t: t[:3])
         out = []
-        for _, neg_ub, i, a, p, can_shoot, fight in bounded:
+        for _, neg_ub, i, a, p, can_shoot, fight, mission, act, either in bounded:
             ub = -neg_ub
             if ub < floor:
                 continue
@@ -429,12 +605,20 @@ class HeuristicAgent:
                 continue
             if can_shoot:
                 ub = position_bound(
-                    w, o, p, can_shoot=True, melee=melee, shots=shots, exposure_value=danger
+                    w, o, p, can_shoot=True, melee=melee, shots=shots(a.verb), exposure_value=danger
                 )
-                if finish(ub, a.verb, fight) < floor:
+                if finish(ub, a.verb, fight, mission + act) < floor:
                     continue
-            v = position_value(w, o, p, can_shoot=can_shoot, melee=melee, exposure_value=danger)
-            v = finish(v, a.verb, fight)
+            v = position_value(
+                w, o, p, can_shoot=can_shoot, melee=melee, exposure_value=danger, after=a.verb
+            )
+            if either:  # one AP left: the shot or the mission action, not both
+                plain = position_value(
+                    w, o, p, can_shoot=False, melee=melee, exposure_value=danger, after=a.verb
+                )
+                v = finish(max(v, plain + act), a.verb, fight, mission)
+            else:
+                v = finish(v, a.verb, fight, mission + act)
             if i < n:
                 floor = max(floor, v)
             out.append((v, i, a))
@@ -448,12 +632,40 @@ RESUPPLY_SHOT = 0.2
 """The least shot value (operatives) for which the agent performs Ammo Resupply first."""
 
 
-def _resupply_value(w: Work, o: OperativeState) -> float:
-    """Ammo Resupply's score over standing still (module docstring)."""
+def _resupply_value(w: Work, o: OperativeState, shoot: float) -> float:
+    """Ammo Resupply's score over standing still (module docstring); ``shoot``: the best
+    listed Shoot action's score over standing still (with the VP of its kill)."""
     if o.ap < 2 or "Shoot" in o.done:
         return -0.01
     best = best_shot_now(w, o, as_engage=o.order == "engage")
-    return 1.05 * best if best >= RESUPPLY_SHOT else -0.01
+    return 1.05 * max(best, shoot) if best >= RESUPPLY_SHOT else -0.01
+
+
+def _may_see(w: Work, o: OperativeState) -> bool:
+    """Whether ``o`` might have a valid target (4.5) after a move: an enemy is a valid
+    target from where it stands or from one of eight points a full Move away (a cheap
+    filter before the Engage order's look-ahead; terrain in the way is not checked)."""
+    here = w.place(o)
+    kz = w.kz
+    reach = w.move_stat(o)
+    spots = [here]
+    for k in range(8):
+        angle = k * math.pi / 4
+        x = min(max(here.x + reach * math.cos(angle), here.radius), kz.width - here.radius)
+        y = min(max(here.y + reach * math.sin(angle), here.radius), kz.depth - here.radius)
+        spots.append(w.ctx.placement(o.id, round(x, 3), round(y, 3), 0.0))
+    for e in w.enemies_of(o.id):
+        pe = w.place(e)
+        if any(w.ctx.valid_target(kz, pe, p, e.order, None) for p in spots):
+            return True
+    return False
+
+
+def _contests_roughly(p: Placement, x: float, y: float) -> bool:
+    """Whether a base at ``p`` is close enough to an objective marker at ``(x, y)`` to
+    contest it (its control range, 4.2, 4.8: 1" plus the 40mm marker's radius; sight is
+    not checked)."""
+    return math.hypot(p.x - x, p.y - y) <= p.radius + 1.0 + 0.8
 
 
 def _seen(w: Work, kz: Killzone, zone: str, eyes: list[Placement], p: Placement) -> float:
@@ -480,15 +692,25 @@ def _stun_value(w: Work, me: str, target: str) -> float:
     return chance * STUN_GAIN * value
 
 
-def _best_opportunity(w: Work, legal: list[Action], verb: str, as_engage: bool) -> Action:
+def _best_opportunity(
+    w: Work,
+    legal: list[Action],
+    verb: str,
+    as_engage: bool,
+    mission: Callable[[str], float] | None = None,
+) -> Action:
     """Among the ``verb`` actions (``Counteract X``, ``Interrupt X``), the one whose operative
-    has the best shot or fight now, when worth at least :data:`OPPORTUNITY`; else Pass."""
+    has the best shot or fight now (or, given ``mission``, the best VP of a mission action
+    it may perform: ``mission(operative id)``, at :data:`VP_VALUE` each), when worth at
+    least :data:`OPPORTUNITY`; else Pass."""
     best: tuple[float, Action] = (OPPORTUNITY, Action("Pass"))
     for a in legal:
         if a.verb != verb:
             continue
         o = w.op(a.op)
         v = max(best_shot_now(w, o, as_engage=as_engage), best_fight_now(w, o))
+        if mission is not None:
+            v = max(v, VP_VALUE * mission(o.id))
         if v > best[0] + 1e-9:
             best = (v, a)
     return best[1] if best[1] in legal else legal[0]

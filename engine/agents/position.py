@@ -11,10 +11,14 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
+from engine.agents.mission_choices import enemy_threat_weight
 from engine.agents.values import DAMAGE_WEIGHT, fight_value, shot_value, starting_wounds
 from engine.agents.view import once
-from engine.dice.profile import AttackProfile, Target
+from engine.dice.profile import AttackProfile, Fighter, Target
 from engine.dice.rules import Blast, Range
+from engine.dice.shoot import shoot
 from engine.game import attacks, universal
 from engine.game import fight as fight_action
 from engine.game.actions import Action
@@ -26,6 +30,7 @@ from engine.geometry.model import TerrainType
 __all__ = [
     "EXPOSURE_WEIGHT",
     "best_fight_now",
+    "best_shot_after",
     "best_shot_now",
     "charge_prospect",
     "cheap_value",
@@ -34,11 +39,14 @@ __all__ = [
     "exposure",
     "fight_action_value",
     "fight_from",
+    "fight_kill_chance",
     "melee_minded",
     "position_bound",
     "position_value",
+    "reachable_shot_bound",
     "shoot_action_value",
     "shot_bounds",
+    "shot_kill_chance",
 ]
 
 #: Weight of the exposure to enemy shooting in a position's value.
@@ -67,6 +75,14 @@ def _shot(
     w: Work, o: OperativeState, p: Placement, name: str, t: OperativeState, pb: bool
 ) -> float:
     """Value of ``o`` at ``p`` shooting ``t`` with weapon ``name`` (no validity check)."""
+    prof, target = _shot_setup(w, o, p, name, t, pb)
+    return shot_value(prof, target, starting_wounds(w, t))
+
+
+def _shot_setup(
+    w: Work, o: OperativeState, p: Placement, name: str, t: OperativeState, pb: bool
+) -> tuple[AttackProfile, Target]:
+    """The attack profile and target of ``o`` at ``p`` shooting ``t`` with ``name``."""
     kz = w.kz
     pt = w.place(t)
     tg = w.ctx.targeting(kz, p, pt)
@@ -81,29 +97,62 @@ def _shot(
         lambda: attacks.attack_profile(w, o, name, "ranged", hit_change=1 if pb else 0),
     )
     save = w.ctx.datacards[t.id].save
-    v = shot_value(
-        prof,
-        Target(save, max(1, t.wounds), tg.in_cover, tg.obscured, improved),
-        starting_wounds(w, t),
-    )
-    return v
+    return prof, Target(save, max(1, t.wounds), tg.in_cover, tg.obscured, improved)
 
 
-def _ranged(w: Work, o: OperativeState, as_engage: bool) -> list[tuple[str, Any, float]]:
-    """``(name, profile, reach)`` of each ranged weapon ``o`` may shoot now (once per
-    decision)."""
+def shot_kill_chance(w: Work, o: OperativeState, a: Action, mode: str) -> float:
+    """The exact probability that the listed Shoot action ``a`` of ``o`` incapacitates its
+    target (5.1; cover and obscured from the killzone's targeting lines, as
+    :func:`shoot_action_value`; 0 for a friendly target)."""
+    assert a.weapon is not None and a.target is not None
+    t = w.op(a.target)
+    if t.player == o.player:
+        return 0.0
+    pb = mode == "interrupt" and w.in_enemy_control_range(o)
+    name, _, _ = universal.find_weapon(w, o, a.weapon, "ranged")
+    prof, target = _shot_setup(w, o, w.place(o), name, t, pb)
+    return float(shoot(prof, target).kill_probability)
+
+
+def fight_kill_chance(w: Work, o: OperativeState, weapon: str | None, t: OperativeState) -> float:
+    """The exact probability that ``o`` fighting ``t`` with ``weapon`` now incapacitates it
+    (5.2; assists counted; both sides resolving optimally, the defender retaliating with its
+    first usable melee weapon, or not at all when it cannot)."""
+    from engine.dice.fight import fight
+
+    assert weapon is not None
+    pa = attacks.attack_profile(w, o, weapon, "melee", hit_change=-fight_action.assists(w, o, t))
+    pd = AttackProfile(0, 6, 0, 0)
+    if not any(e.kind == "no_retaliate" and e.op == t.id for e in w.effects):
+        for name, _, prof in universal.weapons_of(w, t.id, "melee"):
+            if universal.weapon_usable(w, t, name, prof) is None:
+                pd = attacks.attack_profile(
+                    w, t, name, "melee", hit_change=-fight_action.assists(w, t, o)
+                )
+                break
+    res = fight(Fighter(pa, max(1, o.wounds)), Fighter(pd, max(1, t.wounds)))
+    return float(res.defender.incapacitated_probability)
+
+
+def _ranged(
+    w: Work, o: OperativeState, as_engage: bool, after: str = ""
+) -> list[tuple[str, Any, float]]:
+    """``(name, profile, reach)`` of each ranged weapon ``o`` may shoot now, or after the
+    move action ``after`` (``"Reposition"``...: a Heavy weapon is then ruled out unless its
+    Heavy allows that move, 6 Heavy) (once per decision)."""
 
     def listing() -> list[tuple[str, Any, float]]:
+        q = o if not after else attrs.evolve(o, moved=True, done=(*o.done, after))
         out = []
         for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
             if not as_engage and o.order != "engage" and not universal.silent(prof):
                 continue
-            if universal.weapon_usable(w, o, name, prof) is not None:
+            if universal.weapon_usable(w, q, name, prof) is not None:
                 continue
             out.append((name, prof, _reach(prof)))
         return out
 
-    return once(w, ("ranged", o.id, as_engage), listing)
+    return once(w, ("ranged", o.id, as_engage, after), listing)
 
 
 def _screened(w: Work, o: OperativeState, t: OperativeState) -> bool:
@@ -117,9 +166,12 @@ def _screened(w: Work, o: OperativeState, t: OperativeState) -> bool:
     return any(f != o.id for f in near)
 
 
-def _best_shot_from(w: Work, o: OperativeState, p: Placement, as_engage: bool) -> float:
-    """The best shot value ``o`` would have standing at ``p`` (0 when none)."""
-    weapons = _ranged(w, o, as_engage)
+def _best_shot_from(
+    w: Work, o: OperativeState, p: Placement, as_engage: bool, after: str = ""
+) -> float:
+    """The best shot value ``o`` would have standing at ``p`` (0 when none), there after the
+    move action ``after`` when given (:func:`_ranged`)."""
+    weapons = _ranged(w, o, as_engage, after)
     if not weapons:
         return 0.0
     best = 0.0
@@ -155,13 +207,16 @@ _TARGET_STATES = (
 )
 
 
-def shot_bounds(w: Work, o: OperativeState) -> list[tuple[Placement, float, float]]:
+def shot_bounds(
+    w: Work, o: OperativeState, after: str = ""
+) -> list[tuple[Placement, float, float]]:
     """For an upper bound of :func:`position_value`'s shot term without geometry: for each
     enemy ``o`` could shoot (no friendly of ``o`` within its control range) and each ranged
     weapon it may use outside an activation's Engage order rules (as :func:`position_value`),
     ``(enemy placement, weapon reach, the largest shot value over every cover/obscured
-    state)``: the shot from ``p`` is at most the largest value whose reach covers ``p``."""
-    weapons = _ranged(w, o, False)
+    state)``: the shot from ``p`` is at most the largest value whose reach covers ``p``.
+    ``after``: as :func:`position_value`."""
+    weapons = _ranged(w, o, False, after)
     out: list[tuple[Placement, float, float]] = []
     if not weapons:
         return out
@@ -178,6 +233,30 @@ def shot_bounds(w: Work, o: OperativeState) -> list[tuple[Placement, float, floa
             )
             out.append((w.place(t), reach, top))
     return out
+
+
+def reachable_shot_bound(w: Work, o: OperativeState, distance: float) -> float:
+    """An upper bound of the best shot ``o`` could take with an Engage order after a
+    Reposition of up to ``distance`` inches (no sight query: the largest value over every
+    cover/obscured state of each enemy within its weapon's reach plus ``distance``, and not
+    within a friendly's control range, 4.5)."""
+    weapons = _ranged(w, o, True, "Reposition")
+    if not weapons:
+        return 0.0
+    here = w.place(o)
+    best = 0.0
+    for t in w.enemies_of(o.id):
+        d = sight.distance(here, w.place(t))
+        in_reach = [name for name, _, reach in weapons if d <= reach + distance]
+        if not in_reach or _screened(w, o, t):
+            continue
+        save = w.ctx.datacards[t.id].save
+        wounds, maxw = max(1, t.wounds), starting_wounds(w, t)
+        for name in in_reach:
+            ap = attacks.attack_profile(w, o, name, "ranged", hit_change=0)
+            for c, ob, imp in _TARGET_STATES:
+                best = max(best, shot_value(ap, Target(save, wounds, c, ob, imp), maxw))
+    return best
 
 
 def position_bound(
@@ -212,6 +291,14 @@ def best_shot_now(w: Work, o: OperativeState, as_engage: bool) -> float:
     if w.in_enemy_control_range(o):
         return 0.0
     return _best_shot_from(w, o, w.place(o), as_engage)
+
+
+def best_shot_after(w: Work, o: OperativeState, p: Placement, verb: str) -> float:
+    """The best shot value ``o`` would have at ``p`` after the move action ``verb`` (its
+    order's rules, Heavy, 0 when within an enemy's control range there)."""
+    if any(sight.distance(p, q) <= 1.0 + 1e-6 for q in _enemy_places(w, o)):
+        return 0.0
+    return _best_shot_from(w, o, p, as_engage=False, after=verb)
 
 
 def best_fight_now(w: Work, o: OperativeState) -> float:
@@ -334,7 +421,9 @@ def _threat(w: Work, e: OperativeState, o: OperativeState, p: Placement, order: 
 def exposure(
     w: Work, o: OperativeState, p: Placement, order: str, *, give_up_above: float = math.inf
 ) -> float:
-    """Exposure of ``o`` at ``p``: the strongest enemy threat plus a third of the others.
+    """Exposure of ``o`` at ``p``: the strongest enemy threat plus a third of the others,
+    each weighted by :func:`engine.agents.mission_choices.enemy_threat_weight` (an expended
+    enemy counts less, and in the last turning point not at all unless it may counteract).
     Within an enemy's control range enemies cannot shoot it (4.5); the threat is then the
     best fight an enemy there could start against it (exact, 5.2).
 
@@ -348,7 +437,11 @@ def exposure(
     threats = []
     top = total = 0.0
     for e in enemies:
-        threat = _threat(w, e, o, p, order) * (1.0 if e.ready else 0.6)
+        weight = enemy_threat_weight(w, e)
+        if weight <= 0:
+            threats.append(0.0)
+            continue
+        threat = _threat(w, e, o, p, order) * weight
         threats.append(threat)
         if give_up_above < math.inf:
             top, total = max(top, threat), total + threat
@@ -404,19 +497,21 @@ def position_value(
     can_shoot: bool,
     melee: bool | None = None,
     exposure_value: float | None = None,
+    after: str = "",
 ) -> float:
     """Value of ``o`` standing at ``p`` (module docstring): minus exposure, plus the best
     shot it can still take (when ``can_shoot``), objectives, and the melee pull.
 
     ``exposure_value``: :func:`exposure` of ``o`` at ``p`` with its order, when already
-    known."""
+    known. ``after``: the move action that takes it to ``p`` (``""``: none), which rules
+    out the Heavy weapons that move forbids (6 Heavy)."""
     if melee is None:
         melee = melee_minded(w, o)
     if exposure_value is None:
         exposure_value = exposure(w, o, p, o.order)
 
     def shot(q: Placement) -> float:
-        return _best_shot_from(w, o, q, as_engage=False)
+        return _best_shot_from(w, o, q, as_engage=False, after=after)
 
     return _position(w, o, p, exposure_value, shot, can_shoot=can_shoot, melee=melee)
 
