@@ -196,6 +196,9 @@ class Narrator:
             if self.line.parts and self.line.parts[-1] == plain:
                 self.line.parts.pop()
             self._part(narrate(e))
+        elif k == "turning_point_ending":
+            # End-of-turning-point scoring starts its own lines (not the last activation's).
+            self._flush()
         elif k == "crit_op_chosen":
             if self.strategy is None:
                 self.strategy = _Line("Set-up")
