@@ -241,6 +241,14 @@ def _fixed(pairs: tuple[tuple[str, str], ...], player: str) -> str:
     return next((name for p, name in pairs if p == player), "")
 
 
+def _record_pick(w: Work, field: str, player: str, value: str) -> None:
+    """Set ``player``'s entry of the (A, B) pair ``field`` of the mission state
+    (``tac_ops`` or ``primary_ops``) to ``value``."""
+    pair = list(getattr(w.mission, field))
+    pair[0 if player == "A" else 1] = value
+    set_mission(w, **{field: (pair[0], pair[1])})
+
+
 @attrs.frozen(slots=True)
 class TacOpFrame:
     """Each player secretly selects a tac op (8.4), the player with initiative first; a tac
@@ -265,9 +273,7 @@ class TacOpFrame:
         w.decide(self.turn, "tac op")
 
     def _select(self, w: Work, name: str) -> None:
-        ops = list(w.mission.tac_ops)
-        ops[0 if self.turn == "A" else 1] = name
-        set_mission(w, tac_ops=(ops[0], ops[1]))
+        _record_pick(w, "tac_ops", self.turn, name)
         w.emit("tac_op_selected", player=self.turn)
         w.replace_top(turn=other(self.turn), asked=self.asked + 1)
 
@@ -312,9 +318,7 @@ class PrimaryOpFrame:
         w.decide(self.turn, "primary op")
 
     def _select(self, w: Work, choice: str) -> None:
-        ops = list(w.mission.primary_ops)
-        ops[0 if self.turn == "A" else 1] = choice
-        set_mission(w, primary_ops=(ops[0], ops[1]))
+        _record_pick(w, "primary_ops", self.turn, choice)
         w.emit("primary_op_selected", player=self.turn)
         w.replace_top(turn=other(self.turn), asked=self.asked + 1)
 
