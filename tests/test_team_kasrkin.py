@@ -16,12 +16,21 @@ import pytest
 import teams.kasrkin  # noqa: F401  (registers the rules)
 from engine.game import GameState, IllegalActionError
 from engine.game.events import Event
-from engine.game.scenario import run
+from engine.game.scenario import position, run
 from engine.game.state import Decision
-from tests.test_team_weapon_rules import lab
+from engine.teams.model import Roster
+from tests.test_game_rules_common import BLU, LAB, roster
+from tests.test_team_weapon_rules import lab_team
 
 TROOPER = "Kasrkin Trooper"
 LASGUN = "hot-shot lasgun"
+
+
+def lab(types: Sequence[str], ops: Mapping[str, Mapping[str, Any]], **kw: Any) -> GameState:
+    """A LAB position: the built-in Kasrkin (roster entries ``types``, loadouts in brackets)
+    against two BLU Troopers."""
+    kas = Roster.from_entries(lab_team("kasrkin"), list(types))
+    return position(LAB, kas, roster(BLU, ("Trooper", "Trooper")), operatives=ops, **kw)
 
 
 def texts(s: GameState) -> list[str]:
@@ -49,7 +58,7 @@ def gambit(
     expended in TP1; ``initiative`` wins the roll-off and takes the initiative (B passes
     first when it has it)."""
     spent = {k: {**v, "ready": False} for k, v in ops.items()}
-    s = pass_ploy_windows(lab("kasrkin", list(types), spent, cp=cp))
+    s = pass_ploy_windows(lab(types, spent, cp=cp))
     s, _ = run(s, [], dice=["4,3" if initiative == "A" else "3,4"])
     s, _ = s.apply(f"Initiative {initiative}")
     if initiative == "B":
@@ -117,3 +126,65 @@ def test_engage_from_cover_not_out_of_cover_nor_without_the_ploy() -> None:
     assert not [t for t in texts(s) if "engage from cover" in t]
     with pytest.raises(IllegalActionError):
         s.apply("Use engage from cover 1")
+
+
+# -------------------------------------------------------------------------------------------
+# Elimination Pattern
+# -------------------------------------------------------------------------------------------
+
+# KAS-1 at (5, y) shoots BLU-1 at (16, y): in the open lane, or behind the rubble.
+SHOOT_OPEN = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
+SHOOT_COVER = {"KAS-1": {"at": (5, 4)}, "BLU-1": {"at": (16, 4)}}
+
+
+def _kasrkin_shoots(
+    ops: Mapping[str, Mapping[str, Any]], ploy: str, attack: str, types: Sequence[str] = (TROOPER,)
+) -> GameState:
+    """A uses ``ploy`` (if any) in TP2's Gambit step, then KAS-1 shoots BLU-1 with its
+    hot-shot lasgun rolling ``attack``; stops at the next chance node or decision other than
+    passes, declines and cover saves."""
+    s = gambit(ops, types, initiative="A")
+    if ploy:
+        s, ev = s.apply(f"Ploy {ploy}")
+        assert ploys_used(ev) == [("A", ploy.title())]
+    s = to_firefight(s)
+    s, _ = run(s, ["Activate KAS-1 engage", f"Shoot KAS-1 {LASGUN} at BLU-1"], dice=[attack])
+    return s
+
+
+def _defence_dice(s: GameState) -> int:
+    s = decline(s)
+    assert s.node.request.kind == "defence"  # type: ignore[union-attr]
+    return int(s.node.request.dice)  # type: ignore[union-attr]
+
+
+def test_elimination_pattern_piercing_crits_against_a_target_in_the_open() -> None:
+    # A critical success retained against a target in the open: BLU-1 rolls 2 defence dice
+    # (Piercing Crits 1), not 3; without a critical success, 3.
+    s = _kasrkin_shoots(SHOOT_OPEN, "elimination pattern", "6,5,4,1")
+    assert _defence_dice(s) == 2
+    s = _kasrkin_shoots(SHOOT_OPEN, "elimination pattern", "5,5,4,1")
+    assert _defence_dice(s) == 3
+
+
+def test_elimination_pattern_not_against_cover_nor_without_the_ploy() -> None:
+    # Behind the rubble BLU-1 keeps a cover save: 1 retained + 2 rolled (no Piercing Crits).
+    s = _kasrkin_shoots(SHOOT_COVER, "elimination pattern", "6,5,4,1")
+    assert _defence_dice(s) == 2
+    s = _kasrkin_shoots(SHOOT_OPEN, "", "6,5,4,1")
+    assert _defence_dice(s) == 3
+
+
+def test_elimination_pattern_volley_gun_has_piercing_1() -> None:
+    # The hot-shot volley gun gets Piercing 1 instead: 2 defence dice even with no crit.
+    gunner = "Kasrkin Gunner [Hot-Shot Volley Gun; Gun Butt]"
+    s = gambit(SHOOT_OPEN, (gunner,), initiative="A")
+    s, _ = s.apply("Ploy elimination pattern")
+    s = to_firefight(s)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    shoot = next(t for t in texts(s) if t.startswith("Shoot KAS-1 hot-shot volley gun"))
+    s, _ = s.apply(shoot)
+    s = decline(s)
+    n = s.node.request.dice  # type: ignore[union-attr]
+    s, _ = run(s, [], dice=[",".join(["5"] * n)])
+    assert _defence_dice(s) == 2
