@@ -188,3 +188,45 @@ def test_elimination_pattern_volley_gun_has_piercing_1() -> None:
     n = s.node.request.dice  # type: ignore[union-attr]
     s, _ = run(s, [], dice=[",".join(["5"] * n)])
     assert _defence_dice(s) == 2
+
+
+# -------------------------------------------------------------------------------------------
+# Relocate
+# -------------------------------------------------------------------------------------------
+
+# KAS-1 and KAS-2 2" apart, far from enemies; KAS-3 2" from BLU-2.
+SPREAD = {
+    "KAS-1": {"at": (5, 14.5)},
+    "KAS-2": {"at": (5, 16.5)},
+    "KAS-3": {"at": (5, 4)},
+    "BLU-1": {"at": (16, 14.5)},
+    "BLU-2": {"at": (7, 4)},
+}
+
+
+def test_relocate_chosen_operative_and_close_friends_dash_for_free() -> None:
+    # On KAS-1 (more than 3" from enemies): KAS-1 dashes, then KAS-2 (within 3" of it and
+    # clear of enemies); KAS-3 is near an enemy: never offered, never dashes.
+    s = gambit(SPREAD, (TROOPER,) * 3, initiative="A")
+    assert [t for t in texts(s) if t.startswith("Ploy relocate")] == [
+        "Ploy relocate on KAS-1",
+        "Ploy relocate on KAS-2",
+    ]
+    s, ev = s.apply("Ploy relocate on KAS-1")
+    assert ploys_used(ev) == [("A", "Relocate")]
+    assert s.node.kind == "free_action"  # type: ignore[union-attr]
+    assert all(t.startswith("Dash KAS-1") for t in texts(s)[:-1])
+    s, _ = s.apply("Dash KAS-1 to 2,14.5")
+    assert all(t.startswith("Dash KAS-2") for t in texts(s)[:-1])
+    s, _ = s.apply("Dash KAS-2 to 2,16.5")
+    assert s.node.kind == "gambit" and s.node.player == "B"  # type: ignore[union-attr]
+    assert (s.operative("KAS-1").x, s.operative("KAS-2").x, s.operative("KAS-3").x) == (2, 2, 5)
+
+
+def test_relocate_not_in_the_first_turning_point() -> None:
+    from engine.game.work import Work
+    from teams.kasrkin import RELOCATE_PLOY
+
+    s = lab((TROOPER,) * 3, SPREAD)
+    assert s.tp == 1
+    assert RELOCATE_PLOY.options(Work(s), "A", {}) == []
