@@ -195,7 +195,7 @@ def test_elimination_pattern_volley_gun_has_piercing_1() -> None:
 # -------------------------------------------------------------------------------------------
 
 # KAS-1 and KAS-2 2" apart, far from enemies; KAS-3 2" from BLU-2.
-SPREAD = {
+SPREAD: dict[str, dict[str, Any]] = {
     "KAS-1": {"at": (5, 14.5)},
     "KAS-2": {"at": (5, 16.5)},
     "KAS-3": {"at": (5, 4)},
