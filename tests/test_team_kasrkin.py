@@ -230,3 +230,28 @@ def test_relocate_not_in_the_first_turning_point() -> None:
     s = lab((TROOPER,) * 3, SPREAD)
     assert s.tp == 1
     assert RELOCATE_PLOY.options(Work(s), "A", {}) == []
+
+
+# -------------------------------------------------------------------------------------------
+# Neutralise Target
+# -------------------------------------------------------------------------------------------
+
+
+def test_neutralise_target_rerolls_the_failed_attack_dice() -> None:
+    # KAS-1 shoots BLU-1 in the open (no cover save possible): 6,5,2,1 at 3+; the ploy
+    # (1CP) re-rolls the 2 and the 1; then only Command Re-roll is left (once per TP).
+    s = _kasrkin_shoots(SHOOT_OPEN, "", "6,5,2,1")
+    assert "Ploy neutralise target" in texts(s)
+    s, ev = run(s, ["Ploy neutralise target"], dice=["6,3"])
+    assert ploys_used(ev) == [("A", "Neutralise Target")]
+    rerolled = [e for e in ev if e.kind == "dice_rerolled"]
+    assert len(rerolled) == 1 and sorted(rerolled[0]["new"]) == [3, 6]
+    assert s.players[0].cp_spent == 1
+    assert "Ploy neutralise target" not in texts(s)
+
+
+def test_neutralise_target_not_against_a_target_in_cover() -> None:
+    # Behind the rubble BLU-1 can retain a cover save: the ploy is not offered.
+    s = _kasrkin_shoots(SHOOT_COVER, "", "6,5,2,1")
+    assert "Ploy neutralise target" not in texts(s)
+    assert "Command re-roll 1" in texts(s)
