@@ -255,3 +255,43 @@ def test_neutralise_target_not_against_a_target_in_cover() -> None:
     s = _kasrkin_shoots(SHOOT_COVER, "", "6,5,2,1")
     assert "Ploy neutralise target" not in texts(s)
     assert "Command re-roll 1" in texts(s)
+
+
+# -------------------------------------------------------------------------------------------
+# Seize The Initiative
+# -------------------------------------------------------------------------------------------
+
+
+def _firefight_start(initiative: str) -> GameState:
+    s = gambit(SHOOT_OPEN, initiative=initiative)
+    while isinstance(s.node, Decision) and s.node.kind == "gambit":
+        s, _ = s.apply("Pass")
+    return s
+
+
+def test_seize_the_initiative_free_action_without_moving() -> None:
+    # B has initiative: at the start of the Firefight phase A uses the ploy on KAS-1, which
+    # may perform a free 1AP action that is not a move (Shoot here), before any activation.
+    s = _firefight_start("B")
+    assert s.node.kind == "ploy" and s.node.player == "A"  # type: ignore[union-attr]
+    assert "Ploy seize the initiative on KAS-1" in texts(s)
+    s, ev = s.apply("Ploy seize the initiative on KAS-1")
+    assert ploys_used(ev) == [("A", "Seize The Initiative")]
+    assert s.node.kind == "free_action"  # type: ignore[union-attr]
+    options = texts(s)
+    assert f"Shoot KAS-1 {LASGUN} at BLU-1" in options
+    assert not [t for t in options if t.split()[0] in ("Dash", "Reposition", "Charge")]
+    s, ev = run(s, [f"Shoot KAS-1 {LASGUN} at BLU-1"], dice=["1,1,1,1"])
+    assert [e.kind for e in ev][:2] == ["shoot_declared", "shoot_started"]
+    s, _ = run(decline(s), [], dice=["1,1,1"])
+    s, ev = s.apply("Decline")
+    assert [e.kind for e in ev][-2:] == ["shoot_ended", "free_action_ended"]
+    # Back to the Firefight phase: B (initiative) activates first; KAS-1 is still ready.
+    assert s.node.kind == "activate" and s.node.player == "B"  # type: ignore[union-attr]
+    assert s.operative("KAS-1").ready
+    assert s.players[0].cp_spent == 1
+
+
+def test_seize_the_initiative_not_for_the_player_with_initiative() -> None:
+    s = _firefight_start("A")
+    assert not [t for t in texts(s) if "seize the initiative" in t]
