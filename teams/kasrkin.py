@@ -4,6 +4,8 @@
 - **Concealed Position*** (Sharpshooter): :mod:`engine.rules.team_weapon_rules`.
 - Strategy ploys: Engage From Cover, Elimination Pattern, Relocate.
 - Firefight ploys: Neutralise Target, Seize The Initiative.
+- Faction rule Skill At Arms (strategic gambit), with two of its four drills: Light 'Em Up
+  and Strike Fast (Ice In Your Veins and For Cadia! need damage and Atk hooks).
 
 "Being scanned" (the Recon-Trooper's Auspex Scan) is not played yet: Elimination Pattern and
 Neutralise Target apply only against targets that cannot retain cover saves.
@@ -16,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from engine.dice.rules import Piercing, PiercingCrits, Saturate
+from engine.dice.rules import Piercing, PiercingCrits, Saturate, Severe
 from engine.game import universal
 from engine.game.actions import Action
 from engine.game.context import Hooks
@@ -307,6 +309,91 @@ SEIZE_THE_INITIATIVE_PLOY = Ploy(
 )
 
 
+# -- Skill At Arms (faction rule) --------------------------------------------------------------
+
+SKILL_AT_ARMS = "skill_at_arms"
+LIGHT_EM_UP = "light 'em up"
+STRIKE_FAST = "strike fast"
+DRILLS = (LIGHT_EM_UP, STRIKE_FAST)
+"""The drills played so far (Ice In Your Veins and For Cadia! need damage and Atk hooks the
+core does not have yet)."""
+STRIKE_FAST_INCHES = 1.0
+
+
+def drill(w: Work, player: str) -> str:
+    """The Skill At Arms drill ``player`` selected this turning point, or ``""``."""
+    for e in w.effects:
+        mine = e.kind == "token" and not e.op and e.player == player
+        if mine and e.detail.startswith(SKILL_AT_ARMS + ":"):
+            return e.detail.split(":", 1)[1]
+    return ""
+
+
+@attrs.frozen(slots=True)
+class SkillAtArms:
+    """Skill At Arms, a strategic gambit (a rule option of the Gambit step, free, not a
+    ploy): select one drill for friendly KASRKIN operatives until the end of the turning
+    point (the Ready step of the next Strategy phase). Once per Strategy phase. Its actions
+    are ``Use skill at arms <drill>``."""
+
+    name: str = "Skill At Arms"
+    kind: str = "rule"
+    cp: int = 0
+    triggers: tuple[str, ...] = ("gambit",)
+    repeatable: bool = True
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """One action per drill, while no drill was selected this turning point."""
+        if drill(w, player):
+            return []
+        return [Action("Use", text=f"skill at arms {d}") for d in DRILLS]
+
+    def owns(self, action: Action) -> bool:
+        """Its actions are ``Use skill at arms <drill>``."""
+        return action.verb == "Use" and action.text.startswith("skill at arms ")
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``action`` is refused."""
+        if drill(w, player):
+            return f"{player} already selected a Skill At Arms this turning point"
+        return f"{action}: the drills are {', '.join(DRILLS)}"
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+        """Begin the drill (a player token ``skill_at_arms:<drill>``)."""
+        chosen = action.text.removeprefix("skill at arms ")
+        GainToken(f"{SKILL_AT_ARMS}:{chosen}", "end_tp").apply(w, player, "", self.name)
+
+
+SKILL_AT_ARMS_RULE = SkillAtArms()
+
+
+def install_skill_at_arms(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Skill At Arms (faction rule, strategic gambit): Light 'Em Up gives friendly KASRKIN
+    operatives' ranged weapons Severe; Strike Fast adds 1" to their Reposition moves."""
+
+    def severe(w: Work, value: Any, **info: Any) -> Any:
+        op = str(info.get("op", ""))
+        if info.get("kind") != "ranged" or not w.effects or not is_kasrkin(w, op):
+            return value
+        player = w.ctx.owner[op]
+        if player in players and drill(w, player) == LIGHT_EM_UP and not value.has(Severe):
+            return value.with_rules(Severe())
+        return value
+
+    def reposition(w: Work, limit: float, **info: Any) -> float:
+        op = str(info.get("op", ""))
+        if info.get("action") != "Reposition" or not w.effects or not is_kasrkin(w, op):
+            return limit
+        player = w.ctx.owner[op]
+        if player in players and drill(w, player) == STRIKE_FAST:
+            return limit + STRIKE_FAST_INCHES
+        return limit
+
+    hooks.ploy(SKILL_AT_ARMS_RULE, players)
+    hooks.transform("would_use_weapon_rules", severe)
+    hooks.transform("would_move_distance", reposition)
+
+
 register(
     "kasrkin/weapon_rule/concealed_position",
     install_concealed_position,
@@ -340,4 +427,10 @@ register(
     _ploy_installer(SEIZE_THE_INITIATIVE_PLOY),
     "At the start of the Firefight phase, the player without initiative: one Kasrkin performs "
     "a free 1AP action that involves no move.",
+)
+register(
+    "kasrkin/faction_rule/skill_at_arms",
+    install_skill_at_arms,
+    "Strategic gambit: a drill for the TP: Light 'Em Up (ranged Severe) or Strike Fast (+1\" "
+    "Reposition); Ice In Your Veins and For Cadia! not played yet.",
 )

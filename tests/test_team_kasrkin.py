@@ -295,3 +295,50 @@ def test_seize_the_initiative_free_action_without_moving() -> None:
 def test_seize_the_initiative_not_for_the_player_with_initiative() -> None:
     s = _firefight_start("A")
     assert not [t for t in texts(s) if "seize the initiative" in t]
+
+
+# -------------------------------------------------------------------------------------------
+# Skill At Arms (faction rule)
+# -------------------------------------------------------------------------------------------
+
+LIGHT = "Use skill at arms light 'em up"
+FAST = "Use skill at arms strike fast"
+
+
+def test_skill_at_arms_is_a_free_strategic_gambit_once_per_turning_point() -> None:
+    s = gambit(SHOOT_OPEN, initiative="A")
+    assert LIGHT in texts(s) and FAST in texts(s)
+    s, ev = s.apply(LIGHT)
+    assert [e["rule"] for e in ev if e.kind == "rule_used"] == ["Skill At Arms"]
+    assert s.players[0].cp_spent == 0 and s.players[0].ploys_used == ()
+    s, _ = s.apply("Pass")  # B
+    assert s.node.player == "A" and LIGHT not in texts(s)  # type: ignore[union-attr]
+    with pytest.raises(IllegalActionError, match="already selected a Skill At Arms"):
+        s.apply(FAST)
+
+
+def test_skill_at_arms_light_em_up_gives_severe() -> None:
+    # No critical success among 5,5,4,1: Severe may turn a normal success into one.
+    s = gambit(SHOOT_OPEN, initiative="A")
+    s, _ = s.apply(LIGHT)
+    s = to_firefight(s)
+    s, _ = run(s, ["Activate KAS-1 engage", f"Shoot KAS-1 {LASGUN} at BLU-1"], dice=["5,5,4,1"])
+    s = decline(s)
+    assert texts(s) == ["Apply Severe", "Decline"]
+    # Without the drill: straight on to the defence dice.
+    s = _kasrkin_shoots(SHOOT_OPEN, "", "5,5,4,1")
+    assert _defence_dice(s) == 3
+
+
+def test_skill_at_arms_strike_fast_adds_1_inch_to_reposition() -> None:
+    # KAS-1 (Move 6") at (5, 14.5): with Strike Fast it may Reposition 7" to (12, 14.5);
+    # without, it may not. Dash stays 3".
+    s = gambit(SHOOT_OPEN, initiative="A")
+    s, _ = s.apply(FAST)
+    s, _ = run(to_firefight(s), ["Activate KAS-1 engage"])
+    assert s.is_legal("Reposition KAS-1 to 12,14.5")
+    assert not s.is_legal("Dash KAS-1 to 9,14.5")
+    s = gambit(SHOOT_OPEN, initiative="A")
+    s, _ = run(to_firefight(s), ["Activate KAS-1 engage"])
+    assert not s.is_legal("Reposition KAS-1 to 12,14.5")
+    assert s.is_legal("Reposition KAS-1 to 11,14.5")

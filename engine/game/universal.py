@@ -629,6 +629,9 @@ def _move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, An
     enemies = [w.place(e) for e in w.enemies_of(o.id)]
     friends = [w.place(f) for f in w.friends_of(o.id)]
     limit = max_move(_MOVE_ACTION[verb], w.move_stat(o))
+    if w.ctx.hooks.would.get("would_move_distance"):
+        # Rules that lengthen one move action only (a team's +1" to Reposition).
+        limit = w.would("would_move_distance", limit, op=o.id, action=verb)
     if mode == "counteract":
         limit = min(COUNTERACT_MOVE, limit)
     elif mode == "free":
