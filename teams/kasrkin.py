@@ -5,7 +5,8 @@
 - Strategy ploys: Engage From Cover, Elimination Pattern, Relocate.
 - Firefight ploys: Neutralise Target, Seize The Initiative.
 - Faction rule Skill At Arms (strategic gambit), with two of its four drills: Light 'Em Up
-  and Strike Fast (Ice In Your Veins and For Cadia! need damage and Atk hooks).
+  and Strike Fast (Ice In Your Veins and For Cadia! need damage and Atk hooks); the
+  Sergeant's Veteran Leadership (one more drill).
 
 "Being scanned" (the Recon-Trooper's Auspex Scan) is not played yet: Elimination Pattern and
 Neutralise Target apply only against targets that cannot retain cover saves.
@@ -320,13 +321,20 @@ core does not have yet)."""
 STRIKE_FAST_INCHES = 1.0
 
 
-def drill(w: Work, player: str) -> str:
-    """The Skill At Arms drill ``player`` selected this turning point, or ``""``."""
+def drills(w: Work, player: str) -> tuple[str, ...]:
+    """The Skill At Arms drills ``player`` selected this turning point."""
+    out = []
     for e in w.effects:
         mine = e.kind == "token" and not e.op and e.player == player
         if mine and e.detail.startswith(SKILL_AT_ARMS + ":"):
-            return e.detail.split(":", 1)[1]
-    return ""
+            out.append(e.detail.split(":", 1)[1])
+    return tuple(out)
+
+
+def drill_limit(w: Work, player: str) -> int:
+    """How many drills ``player`` may select (1; Veteran Leadership adds one through the
+    team's ``would_count_kasrkin_drills`` hook)."""
+    return int(w.would("would_count_kasrkin_drills", 1, player=player))
 
 
 @attrs.frozen(slots=True)
@@ -343,10 +351,11 @@ class SkillAtArms:
     repeatable: bool = True
 
     def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
-        """One action per drill, while no drill was selected this turning point."""
-        if drill(w, player):
+        """One action per drill not selected yet, while the player may select one more."""
+        chosen = drills(w, player)
+        if len(chosen) >= drill_limit(w, player):
             return []
-        return [Action("Use", text=f"skill at arms {d}") for d in DRILLS]
+        return [Action("Use", text=f"skill at arms {d}") for d in DRILLS if d not in chosen]
 
     def owns(self, action: Action) -> bool:
         """Its actions are ``Use skill at arms <drill>``."""
@@ -354,8 +363,8 @@ class SkillAtArms:
 
     def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
         """Why ``action`` is refused."""
-        if drill(w, player):
-            return f"{player} already selected a Skill At Arms this turning point"
+        if len(drills(w, player)) >= drill_limit(w, player):
+            return f"{player} already selected its Skill At Arms this turning point"
         return f"{action}: the drills are {', '.join(DRILLS)}"
 
     def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
@@ -376,7 +385,7 @@ def install_skill_at_arms(hooks: Hooks, players: tuple[str, ...]) -> None:
         if info.get("kind") != "ranged" or not w.effects or not is_kasrkin(w, op):
             return value
         player = w.ctx.owner[op]
-        if player in players and drill(w, player) == LIGHT_EM_UP and not value.has(Severe):
+        if player in players and LIGHT_EM_UP in drills(w, player) and not value.has(Severe):
             return value.with_rules(Severe())
         return value
 
@@ -385,13 +394,33 @@ def install_skill_at_arms(hooks: Hooks, players: tuple[str, ...]) -> None:
         if info.get("action") != "Reposition" or not w.effects or not is_kasrkin(w, op):
             return limit
         player = w.ctx.owner[op]
-        if player in players and drill(w, player) == STRIKE_FAST:
+        if player in players and STRIKE_FAST in drills(w, player):
             return limit + STRIKE_FAST_INCHES
         return limit
 
     hooks.ploy(SKILL_AT_ARMS_RULE, players)
     hooks.transform("would_use_weapon_rules", severe)
     hooks.transform("would_move_distance", reposition)
+
+
+SERGEANT = "SERGEANT"
+
+
+def install_veteran_leadership(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Veteran Leadership (Sergeant's ability): whenever the Sergeant is in the killzone and
+    its player uses Skill At Arms, it selects one additional drill (a second, different
+    one, in the same Gambit step)."""
+
+    def more(w: Work, limit: int, **info: Any) -> int:
+        player = str(info.get("player", ""))
+        if player in players and any(
+            SERGEANT in w.ctx.datacards[o.id].keywords and is_kasrkin(w, o.id)
+            for o in w.alive(player)
+        ):
+            return limit + 1
+        return limit
+
+    hooks.transform("would_count_kasrkin_drills", more)
 
 
 register(
@@ -427,6 +456,11 @@ register(
     _ploy_installer(SEIZE_THE_INITIATIVE_PLOY),
     "At the start of the Firefight phase, the player without initiative: one Kasrkin performs "
     "a free 1AP action that involves no move.",
+)
+register(
+    "kasrkin/ability/veteran_leadership",
+    install_veteran_leadership,
+    "While the Sergeant is in the killzone, Skill At Arms selects one additional drill.",
 )
 register(
     "kasrkin/faction_rule/skill_at_arms",

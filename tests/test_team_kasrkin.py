@@ -313,7 +313,7 @@ def test_skill_at_arms_is_a_free_strategic_gambit_once_per_turning_point() -> No
     assert s.players[0].cp_spent == 0 and s.players[0].ploys_used == ()
     s, _ = s.apply("Pass")  # B
     assert s.node.player == "A" and LIGHT not in texts(s)  # type: ignore[union-attr]
-    with pytest.raises(IllegalActionError, match="already selected a Skill At Arms"):
+    with pytest.raises(IllegalActionError, match="already selected its Skill At Arms"):
         s.apply(FAST)
 
 
@@ -342,3 +342,31 @@ def test_skill_at_arms_strike_fast_adds_1_inch_to_reposition() -> None:
     s, _ = run(to_firefight(s), ["Activate KAS-1 engage"])
     assert not s.is_legal("Reposition KAS-1 to 12,14.5")
     assert s.is_legal("Reposition KAS-1 to 11,14.5")
+
+
+# -------------------------------------------------------------------------------------------
+# Veteran Leadership (Sergeant)
+# -------------------------------------------------------------------------------------------
+
+SERGEANT = "Kasrkin Sergeant [Plasma Pistol; Chainsword]"
+
+
+def test_veteran_leadership_selects_one_more_drill() -> None:
+    # With the Sergeant (KAS-1) in the killzone A selects two different drills, not three.
+    ops = {"KAS-1": {"at": (5, 14.5)}, "KAS-2": {"at": (5, 16.5)}, "BLU-1": {"at": (16, 14.5)}}
+    s = gambit(ops, (SERGEANT, TROOPER), initiative="A")
+    s, _ = s.apply(LIGHT)
+    s, _ = s.apply("Pass")  # B
+    assert FAST in texts(s) and LIGHT not in texts(s)
+    s, _ = s.apply(FAST)
+    s, _ = s.apply("Pass")  # B
+    assert not [t for t in texts(s) if "skill at arms" in t]
+
+
+def test_veteran_leadership_not_without_the_sergeant() -> None:
+    # The Sergeant is not in the killzone (not set up): one drill only.
+    ops = {"KAS-2": {"at": (5, 16.5)}, "BLU-1": {"at": (16, 14.5)}}
+    s = gambit(ops, (SERGEANT, TROOPER), initiative="A")
+    s, _ = s.apply(LIGHT)
+    s, _ = s.apply("Pass")  # B
+    assert not [t for t in texts(s) if "skill at arms" in t]
