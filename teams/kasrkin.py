@@ -7,6 +7,7 @@
 - Faction rule Skill At Arms (strategic gambit), with two of its four drills: Light 'Em Up
   and Strike Fast (Ice In Your Veins and For Cadia! need damage and Atk hooks); the
   Sergeant's Veteran Leadership (one more drill).
+- Unique action Battle Comms (Vox-Trooper).
 
 "Being scanned" (the Recon-Trooper's Auspex Scan) is not played yet: Elimination Pattern and
 Neutralise Target apply only against targets that cannot retain cover saves.
@@ -25,7 +26,7 @@ from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.ploys import Reroll
-from engine.game.state import other
+from engine.game.state import Effect, OperativeState, other
 from engine.game.work import Work
 from engine.rules.ploys import GainToken, Ploy
 from engine.rules.registry import Installer, register
@@ -423,6 +424,65 @@ def install_veteran_leadership(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_count_kasrkin_drills", more)
 
 
+# -- Battle Comms (Vox-Trooper unique action) ---------------------------------------------------
+
+VOX_TROOPER = "VOX-TROOPER"
+APL_MAX = 3
+
+
+@attrs.frozen(slots=True)
+class BattleComms:
+    """Battle Comms (Vox-Trooper, 1AP; a :class:`engine.game.rule_actions.RuleActionLike`):
+    another friendly KASRKIN operative gets APL +1 until the end of its next activation (not
+    above 3: not offered on one whose APL is already 3 or more). Not while within control
+    range of an enemy operative. Notation ``Act <vox> battle comms on <friend>``. (Its
+    datacard allows it twice per activation; the core allows a rule action once.)"""
+
+    name: str = "Battle Comms"
+    text: str = "battle comms"
+    ap: int = 1
+    family: str = ""
+
+    def _targets(self, w: Work, o: OperativeState) -> list[str]:
+        return [f.id for f in w.friends_of(o.id) if is_kasrkin(w, f.id) and w.apl(f) < APL_MAX]
+
+    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+        if VOX_TROOPER not in w.ctx.datacards[o.id].keywords:
+            return f"{o.id} is not a Vox-Trooper: only it performs Battle Comms"
+        if w.in_enemy_control_range(o):
+            return f"{o.id} is within control range of an enemy operative (Battle Comms)"
+        return None
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """``Act <op> battle comms on <friend>`` for each friend it may select."""
+        if self._why_not(w, o) is not None:
+            return []
+        return [Action("Act", op=o.id, text=self.text, target=f) for f in self._targets(w, o)]
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or None."""
+        why = self._why_not(w, o)
+        if why is not None:
+            return why
+        if a.target not in self._targets(w, o):
+            return (
+                f"{a}: Battle Comms selects another friendly KASRKIN operative whose APL is below 3"
+            )
+        return None
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """APL +1 on the selected friend until the end of its next activation."""
+        w.add_effect(Effect("apl", a.target, "end_next_activation", source=o.id, value=1))
+
+
+BATTLE_COMMS = BattleComms()
+
+
+def install_battle_comms(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Battle Comms (class docstring)."""
+    hooks.action(BATTLE_COMMS, players)
+
+
 register(
     "kasrkin/weapon_rule/concealed_position",
     install_concealed_position,
@@ -467,4 +527,10 @@ register(
     install_skill_at_arms,
     "Strategic gambit: a drill for the TP: Light 'Em Up (ranged Severe) or Strike Fast (+1\" "
     "Reposition); Ice In Your Veins and For Cadia! not played yet.",
+)
+register(
+    "kasrkin/unique_action/battle_comms",
+    install_battle_comms,
+    "Vox-Trooper, 1AP: another friendly Kasrkin gets APL +1 (max 3) until the end of its next "
+    "activation.",
 )

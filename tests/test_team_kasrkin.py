@@ -370,3 +370,45 @@ def test_veteran_leadership_not_without_the_sergeant() -> None:
     s, _ = s.apply(LIGHT)
     s, _ = s.apply("Pass")  # B
     assert not [t for t in texts(s) if "skill at arms" in t]
+
+
+# -------------------------------------------------------------------------------------------
+# Battle Comms (Vox-Trooper)
+# -------------------------------------------------------------------------------------------
+
+VOX = "Kasrkin Vox-Trooper"
+COMMS = {
+    "KAS-1": {"at": (5, 14.5)},
+    "KAS-2": {"at": (5, 16.5)},
+    "KAS-3": {"at": (3, 14.5)},
+    "BLU-1": {"at": (25, 14.5)},
+}
+
+
+def test_battle_comms_gives_a_friend_apl_plus_1_for_its_next_activation() -> None:
+    # The Vox-Trooper (KAS-1) selects KAS-2 (APL 2); not the Sergeant (APL 3 already) nor
+    # itself. KAS-2's next activation has 3AP.
+    s = lab((VOX, TROOPER, SERGEANT), COMMS)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    comms = [t for t in texts(s) if "battle comms" in t]
+    assert comms == ["Act KAS-1 battle comms on KAS-2"]
+    with pytest.raises(IllegalActionError, match="below 3"):
+        s.apply("Act KAS-1 battle comms on KAS-3")
+    s, _ = run(s, ["Act KAS-1 battle comms on KAS-2", "End activation"])
+    s = pass_ploy_windows(s)
+    s, _ = run(s, ["Activate BLU-1 engage", "End activation"])
+    s = pass_ploy_windows(s)
+    s, _ = run(s, ["Activate KAS-2 engage"])
+    assert s.operative("KAS-2").ap == 3
+
+
+def test_battle_comms_only_the_vox_trooper_and_not_in_enemy_control_range() -> None:
+    s = lab((VOX, TROOPER, SERGEANT), COMMS)
+    s, _ = run(s, ["Activate KAS-2 engage"])
+    assert not [t for t in texts(s) if "battle comms" in t]
+    close = {**COMMS, "BLU-1": {"at": (6.5, 14.5)}}
+    s = lab((VOX, TROOPER, SERGEANT), close)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert not [t for t in texts(s) if "battle comms" in t]
+    with pytest.raises(IllegalActionError, match="control range"):
+        s.apply("Act KAS-1 battle comms on KAS-2")
