@@ -7,7 +7,7 @@
 - Faction rule Skill At Arms (strategic gambit), with two of its four drills: Light 'Em Up
   and Strike Fast (Ice In Your Veins and For Cadia! need damage and Atk hooks); the
   Sergeant's Veteran Leadership (one more drill).
-- Unique action Battle Comms (Vox-Trooper).
+- Unique actions Battle Comms (Vox-Trooper) and Medikit (Combat Medic).
 
 "Being scanned" (the Recon-Trooper's Auspex Scan) is not played yet: Elimination Pattern and
 Neutralise Target apply only against targets that cannot retain cover saves.
@@ -28,6 +28,7 @@ from engine.game.events import Event
 from engine.game.ploys import Reroll
 from engine.game.state import Effect, OperativeState, other
 from engine.game.work import Work
+from engine.rules.choices import RuleRollFrame, on_roll
 from engine.rules.ploys import GainToken, Ploy
 from engine.rules.registry import Installer, register
 from engine.rules.team_weapon_rules import install_concealed_position
@@ -483,6 +484,95 @@ def install_battle_comms(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.action(BATTLE_COMMS, players)
 
 
+# -- Medikit (Combat Medic unique action) -------------------------------------------------------
+
+COMBAT_MEDIC = "COMBAT MEDIC"
+_MEDIKIT_ROLL = "kasrkin_medikit"
+
+
+@attrs.frozen(slots=True)
+class Medikit:
+    """Medikit (Combat Medic, 0AP; a :class:`engine.game.rule_actions.RuleActionLike`): a
+    friendly KASRKIN operative within the Medic's control range that has lost wounds regains
+    up to 2D3 of them. Not while the Medic is within control range of an enemy operative.
+    Notation ``Act <medic> medikit on <friend>``; the 2D3 is a team-rule roll of 2D6
+    (each D6 halved, rounded up)."""
+
+    name: str = "Medikit"
+    text: str = "medikit"
+    ap: int = 0
+    family: str = ""
+
+    def _targets(self, w: Work, o: OperativeState) -> list[str]:
+        return [
+            f.id
+            for f in w.friends_of(o.id)
+            if is_kasrkin(w, f.id)
+            and f.wounds < w.ctx.datacards[f.id].wounds
+            and w.control_range(o, f)
+        ]
+
+    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+        if COMBAT_MEDIC not in w.ctx.datacards[o.id].keywords:
+            return f"{o.id} is not a Combat Medic: only it performs Medikit"
+        if w.in_enemy_control_range(o):
+            return f"{o.id} is within control range of an enemy operative (Medikit)"
+        return None
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """``Act <op> medikit on <friend>`` for each wounded friend in control range."""
+        if self._why_not(w, o) is not None:
+            return []
+        return [Action("Act", op=o.id, text=self.text, target=f) for f in self._targets(w, o)]
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or None."""
+        why = self._why_not(w, o)
+        if why is not None:
+            return why
+        if a.target not in self._targets(w, o):
+            return (
+                f"{a}: Medikit selects a friendly KASRKIN operative within {o.id}'s control "
+                "range that has lost wounds"
+            )
+        return None
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """Roll the 2D3 (:func:`_medikit_rolled` heals)."""
+        w.stack.append(
+            RuleRollFrame(
+                player=o.player,
+                rule=self.name,
+                key=_MEDIKIT_ROLL,
+                op=o.id,
+                dice=2,
+                label=f"Medikit 2D3 ({a.target})",
+                data=(("target", a.target),),
+            )
+        )
+
+
+def _medikit_rolled(w: Work, frame: RuleRollFrame, values: tuple[int, ...]) -> None:
+    """The target regains 2D3 wounds, never above its Wounds stat."""
+    target = str(frame.get("target"))
+    t = w.op(target)
+    most = w.ctx.datacards[target].wounds
+    regained = min(most - t.wounds, sum((v + 1) // 2 for v in values))
+    if t.alive and regained > 0:
+        w.set_op(target, wounds=t.wounds + regained)
+    w.emit("wounds_regained", op=target, by=frame.op, rule=frame.rule, wounds=regained)
+
+
+on_roll(_MEDIKIT_ROLL, _medikit_rolled)
+
+MEDIKIT = Medikit()
+
+
+def install_medikit(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Medikit (class docstring)."""
+    hooks.action(MEDIKIT, players)
+
+
 register(
     "kasrkin/weapon_rule/concealed_position",
     install_concealed_position,
@@ -533,4 +623,9 @@ register(
     install_battle_comms,
     "Vox-Trooper, 1AP: another friendly Kasrkin gets APL +1 (max 3) until the end of its next "
     "activation.",
+)
+register(
+    "kasrkin/unique_action/medikit",
+    install_medikit,
+    "Combat Medic, 0AP: a wounded friendly Kasrkin in its control range regains up to 2D3 wounds.",
 )

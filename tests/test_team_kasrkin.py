@@ -412,3 +412,45 @@ def test_battle_comms_only_the_vox_trooper_and_not_in_enemy_control_range() -> N
     assert not [t for t in texts(s) if "battle comms" in t]
     with pytest.raises(IllegalActionError, match="control range"):
         s.apply("Act KAS-1 battle comms on KAS-2")
+
+
+# -------------------------------------------------------------------------------------------
+# Medikit (Combat Medic)
+# -------------------------------------------------------------------------------------------
+
+MEDIC = "Kasrkin Combat Medic"
+
+
+def _medic(wounds2: int, wounds3: int = 8) -> GameState:
+    # KAS-1 the Medic; KAS-2 1.5" away (within control range), KAS-3 5" away.
+    ops = {
+        "KAS-1": {"at": (5, 14.5)},
+        "KAS-2": {"at": (5, 16.0), "wounds": wounds2},
+        "KAS-3": {"at": (5, 19.5), "wounds": wounds3},
+        "BLU-1": {"at": (25, 14.5)},
+    }
+    s = lab((MEDIC, TROOPER, TROOPER), ops)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    return s
+
+
+def test_medikit_heals_2d3_for_0ap() -> None:
+    # KAS-2 at 3 wounds: 2D3 rolled as 5,2 -> 3+1 = 4 wounds regained, 7 left; 0AP.
+    s = _medic(3, wounds3=2)
+    assert [t for t in texts(s) if "medikit" in t] == ["Act KAS-1 medikit on KAS-2"]
+    s, ev = run(s, ["Act KAS-1 medikit on KAS-2"], dice=["5,2"])
+    assert s.operative("KAS-2").wounds == 7
+    assert [e["wounds"] for e in ev if e.kind == "wounds_regained"] == [4]
+    assert s.operative("KAS-1").ap == 2
+    # Once per activation.
+    assert not [t for t in texts(s) if "medikit" in t]
+
+
+def test_medikit_never_above_the_wounds_stat_nor_on_unwounded_or_distant() -> None:
+    s = _medic(7)
+    s, _ = run(s, ["Act KAS-1 medikit on KAS-2"], dice=["6,6"])
+    assert s.operative("KAS-2").wounds == 8
+    s = _medic(8, wounds3=2)
+    assert not [t for t in texts(s) if "medikit" in t]
+    with pytest.raises(IllegalActionError, match="lost wounds"):
+        s.apply("Act KAS-1 medikit on KAS-3")
