@@ -4,6 +4,7 @@
 - **Concealed Position*** (Sharpshooter): :mod:`engine.rules.team_weapon_rules`.
 - Strategy ploys: Engage From Cover, Elimination Pattern, Relocate.
 - Firefight ploys: Neutralise Target, Seize The Initiative.
+- Faction rule Rapid Fire (two Shoot actions without moving).
 - Faction rule Skill At Arms (strategic gambit), with two of its four drills: Light 'Em Up
   and Strike Fast (Ice In Your Veins and For Cadia! need damage and Atk hooks); the
   Sergeant's Veteran Leadership (one more drill).
@@ -22,7 +23,7 @@ import attrs
 
 from engine.dice.rules import Piercing, PiercingCrits, Saturate, Severe
 from engine.game import universal
-from engine.game.actions import Action
+from engine.game.actions import MOVE_VERBS, Action
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.ploys import Reroll
@@ -573,6 +574,86 @@ def install_medikit(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.action(MEDIKIT, players)
 
 
+# -- Rapid Fire (faction rule) -----------------------------------------------------------------
+
+RAPID_FIRE_WEAPONS = ("bolt pistol", "hot-shot lasgun", "hot-shot laspistol")
+_RAPID_FIRE = "rapid_fire"
+
+
+def _rapid_fire_weapon(name: str) -> bool:
+    """The weapon (notation name, a profile's name in brackets) may be used for both
+    Shoot actions of Rapid Fire."""
+    return name.split(" (", 1)[0].lower() in RAPID_FIRE_WEAPONS
+
+
+def _in_own_activation(w: Work, op: str) -> bool:
+    """``op``'s activation (not a counteraction, interrupt or free action) is the top-most
+    activation frame."""
+    from engine.game.universal import ActivationFrame
+
+    for f in reversed(w.stack):
+        if isinstance(f, ActivationFrame):
+            return bool(f.op == op and f.mode == "activation")
+    return False
+
+
+def _rapid_fire_ready(w: Work, op: str) -> bool:
+    """``op``'s first Shoot action of this activation used a Rapid Fire weapon."""
+    return any(e.detail == _RAPID_FIRE for e in w.effects_on(op, "token"))
+
+
+def install_rapid_fire(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Rapid Fire (faction rule): a friendly KASRKIN operative that performs no move action
+    in its activation may perform two Shoot actions in it, both with a bolt pistol, hot-shot
+    lasgun or hot-shot laspistol. After the second, it cannot move in that activation."""
+
+    def mine(w: Work, op: str) -> bool:
+        return w.ctx.owner.get(op) in players and is_kasrkin(w, op)
+
+    def declared(w: Work, ev: Event) -> None:
+        op = str(ev["op"])
+        if not mine(w, op) or not _rapid_fire_weapon(str(ev["weapon"])):
+            return
+        o = w.op(op)
+        if o.done.count("Shoot") == 1 and _in_own_activation(w, op):
+            w.add_effect(Effect("token", op, "end_activation", source=op, detail=_RAPID_FIRE))
+
+    def repeat(w: Work, allowed: bool, **info: Any) -> bool:
+        op = str(info.get("op", ""))
+        if allowed or info.get("action") != "Shoot" or info.get("mode") != "activation":
+            return allowed
+        if not mine(w, op) or not w.effects:
+            return allowed
+        o = w.op(op)
+        moved = any(d in MOVE_VERBS for d in o.done)
+        return o.done.count("Shoot") == 1 and not moved and _rapid_fire_ready(w, op)
+
+    def no_move(w: Work, why: str | None, **info: Any) -> str | None:
+        op = str(info.get("op", ""))
+        if why or info.get("action") not in MOVE_VERBS or not mine(w, op):
+            return why
+        if w.op(op).done.count("Shoot") >= 2:
+            return f"{op} performed two Shoot actions (Rapid Fire): it cannot move this activation"
+        return why
+
+    def weapon(w: Work, why: str | None, **info: Any) -> str | None:
+        o = info["op"]
+        if why or not mine(w, o.id) or not w.effects or not _rapid_fire_ready(w, o.id):
+            return why
+        name = str(info.get("weapon", ""))
+        if "Shoot" in o.done and not _rapid_fire_weapon(name):
+            return (
+                f"{o.id}'s second Shoot action (Rapid Fire) must use a bolt pistol, hot-shot "
+                f"lasgun or hot-shot laspistol, not {name}"
+            )
+        return why
+
+    hooks.on("shoot_declared", declared)
+    hooks.transform("would_repeat_action", repeat)
+    hooks.transform("would_refuse_action", no_move)
+    hooks.transform("would_refuse_weapon", weapon)
+
+
 register(
     "kasrkin/weapon_rule/concealed_position",
     install_concealed_position,
@@ -628,4 +709,10 @@ register(
     "kasrkin/unique_action/medikit",
     install_medikit,
     "Combat Medic, 0AP: a wounded friendly Kasrkin in its control range regains up to 2D3 wounds.",
+)
+register(
+    "kasrkin/faction_rule/rapid_fire",
+    install_rapid_fire,
+    "A Kasrkin that does not move in its activation may Shoot twice in it, with a bolt pistol "
+    "or hot-shot lasgun/laspistol both times.",
 )

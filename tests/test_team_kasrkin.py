@@ -454,3 +454,50 @@ def test_medikit_never_above_the_wounds_stat_nor_on_unwounded_or_distant() -> No
     assert not [t for t in texts(s) if "medikit" in t]
     with pytest.raises(IllegalActionError, match="lost wounds"):
         s.apply("Act KAS-1 medikit on KAS-3")
+
+
+# -------------------------------------------------------------------------------------------
+# Rapid Fire (faction rule)
+# -------------------------------------------------------------------------------------------
+
+SGT_LASGUN = "Kasrkin Sergeant [Hot-Shot Lasgun; Gun Butt]"
+SGT_PLASMA = SERGEANT
+
+
+def _miss(s: GameState, shoot: str) -> GameState:
+    """``shoot``: every attack die misses (1s), the defender rolls 1s."""
+    s, _ = run(s, [shoot], dice=["1,1,1,1"])
+    s = decline(s)
+    n = s.node.request.dice  # type: ignore[union-attr]
+    s, _ = run(s, [], dice=[",".join(["1"] * n)])
+    return decline(s)
+
+
+def test_rapid_fire_two_shoot_actions_without_moving_then_no_move() -> None:
+    # The Sergeant (APL 3) shoots twice with its hot-shot lasgun; then it cannot move.
+    s = lab((SGT_LASGUN,), SHOOT_OPEN)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    shoot = f"Shoot KAS-1 {LASGUN} at BLU-1"
+    s = _miss(s, shoot)
+    assert s.is_legal(shoot)
+    s = _miss(s, shoot)
+    assert s.operative("KAS-1").ap == 1
+    assert not s.is_legal(shoot)  # not a third
+    with pytest.raises(IllegalActionError, match="Rapid Fire"):
+        s.apply("Reposition KAS-1 to 6,14.5")
+
+
+def test_rapid_fire_not_after_moving_nor_with_other_weapons() -> None:
+    shoot = f"Shoot KAS-1 {LASGUN} at BLU-1"
+    # Moved first: one Shoot action only.
+    s = lab((SGT_LASGUN,), SHOOT_OPEN)
+    s, _ = run(s, ["Activate KAS-1 engage", "Reposition KAS-1 to 6,14.5"])
+    s = _miss(s, shoot)
+    assert not s.is_legal(shoot)
+    # First Shoot with a plasma pistol: no second one.
+    near = {"KAS-1": {"at": (10, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
+    s = lab((SGT_PLASMA,), near)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    plasma = next(t for t in texts(s) if t.startswith("Shoot KAS-1 plasma pistol (standard)"))
+    s = _miss(s, plasma)
+    assert not [t for t in texts(s) if t.startswith("Shoot")]
