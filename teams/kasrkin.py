@@ -8,6 +8,7 @@
 - Faction rule Skill At Arms (strategic gambit), with two of its four drills: Light 'Em Up
   and Strike Fast (Ice In Your Veins and For Cadia! need damage and Atk hooks); the
   Sergeant's Veteran Leadership (one more drill).
+- Ability Camo Cloak (Sharpshooter).
 - Unique actions Battle Comms (Vox-Trooper) and Medikit (Combat Medic).
 
 "Being scanned" (the Recon-Trooper's Auspex Scan) is not played yet: Elimination Pattern and
@@ -21,7 +22,7 @@ from typing import Any
 
 import attrs
 
-from engine.dice.rules import Piercing, PiercingCrits, Saturate, Severe
+from engine.dice.rules import Piercing, PiercingCrits, Saturate, Severe, WeaponRules
 from engine.game import universal
 from engine.game.actions import MOVE_VERBS, Action
 from engine.game.context import Hooks
@@ -654,6 +655,38 @@ def install_rapid_fire(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_refuse_weapon", weapon)
 
 
+# -- Camo Cloak (Sharpshooter ability) ---------------------------------------------------------
+
+SHARPSHOOTER = "SHARPSHOOTER"
+
+
+def install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Camo Cloak (Sharpshooter): whenever an operative is shooting it, the shooter's weapon
+    loses Saturate, and when it can retain cover saves it has improved cover saves (one more,
+    or one as a critical success; not cumulative with Vantage's)."""
+
+    def cloaked(w: Work, op: str) -> bool:
+        return (
+            bool(op)
+            and w.ctx.owner.get(op) in players
+            and is_kasrkin(w, op)
+            and SHARPSHOOTER in w.ctx.datacards[op].keywords
+        )
+
+    def no_saturate(w: Work, rules: Any, **info: Any) -> Any:
+        if info.get("kind") != "ranged" or not cloaked(w, str(info.get("target", ""))):
+            return rules
+        if not rules.has(Saturate):
+            return rules
+        return WeaponRules(tuple(r for r in rules.rules if not isinstance(r, Saturate)))
+
+    def improve(w: Work, improved: bool, **info: Any) -> bool:
+        return improved or cloaked(w, str(info.get("target", "")))
+
+    hooks.transform("would_use_weapon_rules", no_saturate)
+    hooks.transform("would_improve_cover", improve)
+
+
 register(
     "kasrkin/weapon_rule/concealed_position",
     install_concealed_position,
@@ -715,4 +748,10 @@ register(
     install_rapid_fire,
     "A Kasrkin that does not move in its activation may Shoot twice in it, with a bolt pistol "
     "or hot-shot lasgun/laspistol both times.",
+)
+register(
+    "kasrkin/ability/camo_cloak",
+    install_camo_cloak,
+    "Shooting the Sharpshooter: ignore Saturate; in cover it has improved cover saves (not "
+    "cumulative with Vantage).",
 )

@@ -26,11 +26,16 @@ TROOPER = "Kasrkin Trooper"
 LASGUN = "hot-shot lasgun"
 
 
-def lab(types: Sequence[str], ops: Mapping[str, Mapping[str, Any]], **kw: Any) -> GameState:
+def lab(
+    types: Sequence[str],
+    ops: Mapping[str, Mapping[str, Any]],
+    blu: Sequence[str] = ("Trooper", "Trooper"),
+    **kw: Any,
+) -> GameState:
     """A LAB position: the built-in Kasrkin (roster entries ``types``, loadouts in brackets)
-    against two BLU Troopers."""
+    against the BLU test team (``blu``, default two Troopers)."""
     kas = Roster.from_entries(lab_team("kasrkin"), list(types))
-    return position(LAB, kas, roster(BLU, ("Trooper", "Trooper")), operatives=ops, **kw)
+    return position(LAB, kas, roster(BLU, tuple(blu)), operatives=ops, **kw)
 
 
 def texts(s: GameState) -> list[str]:
@@ -501,3 +506,35 @@ def test_rapid_fire_not_after_moving_nor_with_other_weapons() -> None:
     plasma = next(t for t in texts(s) if t.startswith("Shoot KAS-1 plasma pistol (standard)"))
     s = _miss(s, plasma)
     assert not [t for t in texts(s) if t.startswith("Shoot")]
+
+
+# -------------------------------------------------------------------------------------------
+# Camo Cloak (Sharpshooter)
+# -------------------------------------------------------------------------------------------
+
+SHARPSHOOTER = "Kasrkin Sharpshooter"
+
+
+def _shot_in_cover(who: str, weapon: str = "pierce gun") -> GameState:
+    """BLU-1 (a Gunner) shoots KAS-1 behind the rubble (hits 6,5,4,1, no re-roll)."""
+    ops = {"KAS-1": {"at": (16, 4)}, "BLU-1": {"at": (5, 4)}}
+    s = lab((who,), ops, blu=("Gunner",), turn="B")
+    s, _ = run(s, ["Activate BLU-1 engage", f"Shoot BLU-1 {weapon} at KAS-1"], dice=["6,5,4,1"])
+    s, _ = s.apply("Decline")
+    return s
+
+
+def test_camo_cloak_improved_cover_saves() -> None:
+    s = _shot_in_cover(SHARPSHOOTER)
+    assert texts(s) == ["Cover save critical", "Cover save none", "Cover save two normals"]
+    s = _shot_in_cover(TROOPER)
+    assert texts(s) == ["Cover save none", "Cover save normal"]
+
+
+def test_camo_cloak_ignores_saturate() -> None:
+    # A Saturate gun: the Trooper cannot retain a cover save (straight to the defence dice),
+    # the Sharpshooter still can (improved).
+    s = _shot_in_cover(TROOPER, "saturate gun")
+    assert s.node.request.kind == "defence"  # type: ignore[union-attr]
+    s = _shot_in_cover(SHARPSHOOTER, "saturate gun")
+    assert "Cover save two normals" in texts(s)
