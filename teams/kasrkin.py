@@ -9,10 +9,9 @@
   and Strike Fast (Ice In Your Veins and For Cadia! need damage and Atk hooks); the
   Sergeant's Veteran Leadership (one more drill).
 - Ability Camo Cloak (Sharpshooter).
-- Unique actions Battle Comms (Vox-Trooper) and Medikit (Combat Medic).
+- Unique actions Battle Comms (Vox-Trooper), Medikit (Combat Medic) and Auspex Scan
+  (Recon-Trooper; scanned targets count for Elimination Pattern and Neutralise Target).
 
-"Being scanned" (the Recon-Trooper's Auspex Scan) is not played yet: Elimination Pattern and
-Neutralise Target apply only against targets that cannot retain cover saves.
 """
 
 from __future__ import annotations
@@ -63,12 +62,13 @@ def _shoot_frame(w: Work) -> Any:
 
 
 def _no_cover_saves(w: Work) -> bool:
-    """The target of the Shoot in progress cannot retain any cover saves: it is not in cover,
-    or the weapon has Saturate (read from the weapon's own rules)."""
+    """The target of the Shoot in progress cannot retain any cover saves (it is not in cover,
+    or the weapon has Saturate, read from the weapon's own rules) or is being scanned
+    (Auspex Scan)."""
     f = _shoot_frame(w)
     if f is None or f.idx >= len(f.targets):
         return False
-    if not f.cover:
+    if not f.cover or scanned(w, f.targets[f.idx]):
         return True
     _, _weapon, prof = universal.find_weapon(w, w.op(f.shooter), f.weapon, "ranged")
     return bool(prof.rules.has(Saturate))
@@ -687,6 +687,101 @@ def install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_improve_cover", improve)
 
 
+# -- Auspex Scan (Recon-Trooper unique action) --------------------------------------------------
+
+RECON_TROOPER = "RECON-TROOPER"
+SCAN_RANGE = 8.0
+_SCANNING = "auspex_scan"
+
+
+def _scanners(w: Work, player: str) -> list[str]:
+    """``player``'s operatives whose Auspex Scan is in effect."""
+    return [
+        e.op
+        for e in w.effects
+        if e.kind == "token" and e.detail == _SCANNING and e.op and not e.pending
+        if w.ctx.owner.get(e.op) == player and w.op(e.op).alive
+    ]
+
+
+def scanned(w: Work, target: str) -> bool:
+    """``target`` is being scanned: within 8" of an enemy operative whose Auspex Scan is in
+    effect."""
+    if not w.effects or not target:
+        return False
+    scanners = _scanners(w, other(w.ctx.owner[target]))
+    if not scanners:
+        return False
+    me = w.place(w.op(target))
+    return any(w.distance(me, w.place(w.op(s))) <= SCAN_RANGE for s in scanners)
+
+
+@attrs.frozen(slots=True)
+class AuspexScan:
+    """Auspex Scan (Recon-Trooper, 1AP; a :class:`engine.game.rule_actions.RuleActionLike`):
+    until the start of its next activation or until it is incapacitated, enemy operatives
+    within 8" of it are being scanned; a friendly KASRKIN operative shooting a scanned enemy
+    ignores its being obscured (Elimination Pattern and Neutralise Target also apply against
+    it). Not while within control range of an enemy operative. Notation
+    ``Act <recon> auspex scan``. (Smoke that obscures still obscures.)"""
+
+    name: str = "Auspex Scan"
+    text: str = "auspex scan"
+    ap: int = 1
+    family: str = ""
+
+    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+        if RECON_TROOPER not in w.ctx.datacards[o.id].keywords:
+            return f"{o.id} is not a Recon-Trooper: only it performs Auspex Scan"
+        if w.in_enemy_control_range(o):
+            return f"{o.id} is within control range of an enemy operative (Auspex Scan)"
+        return None
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """``Act <op> auspex scan`` when it may."""
+        if self._why_not(w, o) is not None:
+            return []
+        return [Action("Act", op=o.id, text=self.text)]
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or None."""
+        if a.point is not None or a.target:
+            return f"{a}: Auspex Scan takes no point or operative"
+        return self._why_not(w, o)
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """Begin the scan (a token on the operative, removed at its next activation)."""
+        w.add_effect(Effect("token", o.id, "end_battle", source=o.id, detail=_SCANNING))
+
+
+AUSPEX_SCAN = AuspexScan()
+
+
+def install_auspex_scan(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Auspex Scan (class docstring)."""
+
+    def stop(w: Work, ev: Event) -> None:
+        op = str(ev.get("op", ""))
+        if w.effects and any(e.op == op and e.detail == _SCANNING for e in w.effects):
+            w.effects = [e for e in w.effects if not (e.op == op and e.detail == _SCANNING)]
+            w.emit("auspex_scan_ended", op=op)
+
+    def unobscured(w: Work, tg: Any, **info: Any) -> Any:
+        op, target = str(info.get("op", "")), str(info.get("target", ""))
+        if not tg.obscured or w.ctx.owner.get(op) not in players or not is_kasrkin(w, op):
+            return tg
+        if not scanned(w, target):
+            return tg
+        return attrs.evolve(
+            tg, obscured=False, obscuring_features=frozenset(), in_cover=bool(tg.cover_features)
+        )
+
+    hooks.action(AUSPEX_SCAN, players)
+    hooks.on("activated", stop)
+    hooks.on("operative_incapacitated", stop)
+    hooks.transform("would_target", unobscured)
+
+
 register(
     "kasrkin/weapon_rule/concealed_position",
     install_concealed_position,
@@ -754,4 +849,10 @@ register(
     install_camo_cloak,
     "Shooting the Sharpshooter: ignore Saturate; in cover it has improved cover saves (not "
     "cumulative with Vantage).",
+)
+register(
+    "kasrkin/unique_action/auspex_scan",
+    install_auspex_scan,
+    'Recon-Trooper, 1AP: until its next activation, enemies within 8" are scanned: Kasrkin '
+    "shooting them ignore obscuring.",
 )

@@ -538,3 +538,56 @@ def test_camo_cloak_ignores_saturate() -> None:
     assert s.node.request.kind == "defence"  # type: ignore[union-attr]
     s = _shot_in_cover(SHARPSHOOTER, "saturate gun")
     assert "Cover save two normals" in texts(s)
+
+
+# -------------------------------------------------------------------------------------------
+# Auspex Scan (Recon-Trooper)
+# -------------------------------------------------------------------------------------------
+
+RECON = "Kasrkin Recon-Trooper"
+# KAS-1 (Recon) 4" from BLU-1; KAS-2 sees BLU-1 across the LAB ruin (obscured).
+SCAN = {
+    "KAS-1": {"at": (14, 13.5)},
+    "KAS-2": {"at": (5, 10)},
+    "BLU-1": {"at": (16, 10)},
+    "BLU-2": {"at": (25, 20)},
+}
+
+
+def _after_scan(scan: bool) -> GameState:
+    s = lab((RECON, TROOPER), SCAN)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert [t for t in texts(s) if "auspex" in t] == ["Act KAS-1 auspex scan"]
+    if scan:
+        s, _ = run(s, ["Act KAS-1 auspex scan"])
+    s = pass_ploy_windows(run(s, ["End activation"])[0])
+    return pass_ploy_windows(run(s, ["Activate BLU-2 engage", "End activation"])[0])
+
+
+def _obscured(s: GameState) -> bool:
+    from engine.game.shoot import ShootFrame
+
+    s, _ = run(s, ["Activate KAS-2 engage", f"Shoot KAS-2 {LASGUN} at BLU-1"])
+    frame = next(f for f in s.stack if isinstance(f, ShootFrame))
+    return bool(frame.obscured)
+
+
+def test_auspex_scan_scanned_enemies_are_not_obscured_to_kasrkin() -> None:
+    assert _obscured(_after_scan(False))
+    assert not _obscured(_after_scan(True))
+
+
+def test_auspex_scan_ends_at_the_recon_troopers_next_activation() -> None:
+    # Everyone else activates; TP2 begins (A wins the roll-off); KAS-1 activates again.
+    s = _after_scan(True)
+    s = pass_ploy_windows(run(s, ["Activate KAS-2 engage", "End activation"])[0])
+    s = pass_ploy_windows(run(s, ["Activate BLU-1 engage", "End activation"])[0])
+    s, _ = run(pass_ploy_windows(s), [], dice=["4,3"])
+    s = to_firefight(s.apply("Initiative A")[0])
+    s, ev = run(s, ["Activate KAS-1 engage"])
+    assert [e["op"] for e in ev if e.kind == "auspex_scan_ended"] == ["KAS-1"]
+    # Not within an enemy's control range only.
+    close = {**SCAN, "BLU-1": {"at": (15.5, 13.5)}}
+    s = lab((RECON, TROOPER), close)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert not [t for t in texts(s) if "auspex" in t]
