@@ -591,3 +591,43 @@ def test_auspex_scan_ends_at_the_recon_troopers_next_activation() -> None:
     s = lab((RECON, TROOPER), close)
     s, _ = run(s, ["Activate KAS-1 engage"])
     assert not [t for t in texts(s) if "auspex" in t]
+
+
+# -------------------------------------------------------------------------------------------
+# Tactical Command (Sergeant)
+# -------------------------------------------------------------------------------------------
+
+TC = {"KAS-1": {"at": (5, 19.5)}, "KAS-2": {"at": (5, 14.5)}, "BLU-1": {"at": (25, 14.5)}}
+
+
+def test_tactical_command_gives_one_friend_a_drill_for_0ap() -> None:
+    # The Sergeant gives KAS-2 Strike Fast (no drill selected by the player in TP1): KAS-2
+    # may then Reposition 7"; the Sergeant keeps its 3AP.
+    s = lab((SGT_LASGUN, TROOPER), TC)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    give = "Act KAS-1 tactical command strike fast on KAS-2"
+    assert give in texts(s)
+    s, _ = run(s, [give])
+    assert s.operative("KAS-1").ap == 3
+    s = pass_ploy_windows(run(s, ["End activation"])[0])
+    s = pass_ploy_windows(run(s, ["Activate BLU-1 engage", "End activation"])[0])
+    s, _ = run(s, ["Activate KAS-2 engage"])
+    assert s.is_legal("Reposition KAS-2 to 12,14.5")
+
+
+def test_tactical_command_not_a_drill_it_has_and_only_the_sergeant() -> None:
+    # Light 'Em Up selected for the kill team: Tactical Command offers only Strike Fast.
+    s = gambit(TC, (SGT_LASGUN, TROOPER), initiative="A")
+    s, _ = s.apply(LIGHT)
+    s = to_firefight(s)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    offered = sorted(t for t in texts(s) if "tactical command" in t)
+    assert offered == [
+        "Act KAS-1 tactical command strike fast on KAS-1",
+        "Act KAS-1 tactical command strike fast on KAS-2",
+    ]
+    with pytest.raises(IllegalActionError, match="does not have"):
+        s.apply("Act KAS-1 tactical command light 'em up on KAS-2")
+    s = lab((SGT_LASGUN, TROOPER), TC)
+    s, _ = run(s, ["Activate KAS-2 engage"])
+    assert not [t for t in texts(s) if "tactical command" in t]

@@ -9,7 +9,8 @@
   and Strike Fast (Ice In Your Veins and For Cadia! need damage and Atk hooks); the
   Sergeant's Veteran Leadership (one more drill).
 - Ability Camo Cloak (Sharpshooter).
-- Unique actions Battle Comms (Vox-Trooper), Medikit (Combat Medic) and Auspex Scan
+- Unique actions Tactical Command (Sergeant), Battle Comms (Vox-Trooper), Medikit (Combat
+  Medic) and Auspex Scan
   (Recon-Trooper; scanned targets count for Elimination Pattern and Neutralise Target).
 
 Modules: :mod:`.ploys`, :mod:`.faction` (faction rules and abilities), :mod:`.actions`

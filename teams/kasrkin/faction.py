@@ -12,7 +12,7 @@ from engine.dice.rules import Saturate, Severe, WeaponRules
 from engine.game.actions import MOVE_VERBS, Action
 from engine.game.context import Hooks
 from engine.game.events import Event
-from engine.game.state import Effect
+from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.ploys import GainToken
 from engine.rules.registry import register
@@ -29,6 +29,16 @@ DRILLS = (LIGHT_EM_UP, STRIKE_FAST)
 """The drills played so far (Ice In Your Veins and For Cadia! need damage and Atk hooks the
 core does not have yet)."""
 STRIKE_FAST_INCHES = 1.0
+
+
+def op_drills(w: Work, op: str) -> tuple[str, ...]:
+    """The drills operative ``op`` has: its player's, then those Tactical Command gave it."""
+    own = tuple(
+        e.detail.split(":", 1)[1]
+        for e in w.effects_on(op, "token")
+        if e.op == op and e.detail.startswith(SKILL_AT_ARMS + ":")
+    )
+    return drills(w, w.ctx.owner[op]) + own
 
 
 def drills(w: Work, player: str) -> tuple[str, ...]:
@@ -95,7 +105,7 @@ def install_skill_at_arms(hooks: Hooks, players: tuple[str, ...]) -> None:
         if info.get("kind") != "ranged" or not w.effects or not is_kasrkin(w, op):
             return value
         player = w.ctx.owner[op]
-        if player in players and LIGHT_EM_UP in drills(w, player) and not value.has(Severe):
+        if player in players and LIGHT_EM_UP in op_drills(w, op) and not value.has(Severe):
             return value.with_rules(Severe())
         return value
 
@@ -104,7 +114,7 @@ def install_skill_at_arms(hooks: Hooks, players: tuple[str, ...]) -> None:
         if info.get("action") != "Reposition" or not w.effects or not is_kasrkin(w, op):
             return limit
         player = w.ctx.owner[op]
-        if player in players and STRIKE_FAST in drills(w, player):
+        if player in players and STRIKE_FAST in op_drills(w, op):
             return limit + STRIKE_FAST_INCHES
         return limit
 
@@ -245,6 +255,76 @@ def install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_improve_cover", improve)
 
 
+# -- Tactical Command (Sergeant unique action) ---------------------------------------------------
+
+
+@attrs.frozen(slots=True)
+class TacticalCommand:
+    """Tactical Command (Sergeant, 0AP; a :class:`engine.game.rule_actions.RuleActionLike`):
+    one friendly KASRKIN operative gets one more Skill At Arms drill, different from those it
+    has, until the end of the turning point. Not while within control range of an enemy
+    operative. Notation ``Act <sergeant> tactical command <drill> on <friend>``. (Its other
+    use, moving the Clearance Sweep marker, waits for that ploy.)"""
+
+    name: str = "Tactical Command"
+    text: str = "tactical command"
+    ap: int = 0
+    family: str = ""
+
+    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+        if SERGEANT not in w.ctx.datacards[o.id].keywords or not is_kasrkin(w, o.id):
+            return f"{o.id} is not the Kasrkin Sergeant: only it performs Tactical Command"
+        if w.in_enemy_control_range(o):
+            return f"{o.id} is within control range of an enemy operative (Tactical Command)"
+        return None
+
+    def _choices(self, w: Work, o: OperativeState) -> list[Action]:
+        out = []
+        for f in w.alive(o.player):
+            if not is_kasrkin(w, f.id):
+                continue
+            has = op_drills(w, f.id)
+            out += [
+                Action("Act", op=o.id, text=f"{self.text} {d}", target=f.id)
+                for d in DRILLS
+                if d not in has
+            ]
+        return out
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """``Act <op> tactical command <drill> on <friend>`` for each drill a friend lacks."""
+        if self._why_not(w, o) is not None:
+            return []
+        return self._choices(w, o)
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or None."""
+        why = self._why_not(w, o)
+        if why is not None:
+            return why
+        if a not in self._choices(w, o):
+            return (
+                f"{a}: Tactical Command gives a friendly KASRKIN operative a drill it does not "
+                f"have ({', '.join(DRILLS)})"
+            )
+        return None
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """The drill token on the friend until the end of the turning point."""
+        chosen = a.text.removeprefix(self.text + " ")
+        w.add_effect(
+            Effect("token", a.target, "end_tp", source=o.id, detail=f"{SKILL_AT_ARMS}:{chosen}")
+        )
+
+
+TACTICAL_COMMAND = TacticalCommand()
+
+
+def install_tactical_command(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Tactical Command (class docstring)."""
+    hooks.action(TACTICAL_COMMAND, players)
+
+
 register(
     "kasrkin/ability/veteran_leadership",
     install_veteran_leadership,
@@ -267,4 +347,10 @@ register(
     install_camo_cloak,
     "Shooting the Sharpshooter: ignore Saturate; in cover it has improved cover saves (not "
     "cumulative with Vantage).",
+)
+register(
+    "kasrkin/unique_action/tactical_command",
+    install_tactical_command,
+    "Sergeant, 0AP: one friendly Kasrkin gets one more Skill At Arms drill until the end of "
+    "the TP.",
 )
