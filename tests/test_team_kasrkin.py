@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 import teams.kasrkin  # noqa: F401  (registers the rules)
-from engine.game import GameState, IllegalActionError, scenario
+from engine.game import GameState, IllegalActionError
 from engine.game.events import Event
-from engine.game.scenario import position
+from engine.game.scenario import position, run
 from engine.game.state import Decision
 from engine.teams.model import Roster
 from tests.test_game_rules_common import BLU, LAB, roster
@@ -36,25 +36,6 @@ def lab(
     against the BLU test team (``blu``, default two Troopers)."""
     kas = Roster.from_entries(lab_team("kasrkin"), list(types))
     return position(LAB, kas, roster(BLU, tuple(blu)), operatives=ops, **kw)
-
-
-def run(
-    s: GameState, actions: Sequence[str], dice: Sequence[str] = ()
-) -> tuple[GameState, list[Event]]:
-    """:func:`engine.game.scenario.run`, passing the ploy windows (LAB's objective marker
-    opens Give No Ground's at each Kasrkin activation) before and after each action that is
-    not a ploy's or a pass; the dice are rolled after the last action."""
-    events: list[Event] = []
-    if not actions:
-        return scenario.run(s, [], dice=list(dice))
-    for i, a in enumerate(actions):
-        if not a.startswith(("Ploy", "Pass")):
-            s = pass_ploy_windows(s)
-        s, ev = scenario.run(s, [a], dice=list(dice) if i == len(actions) - 1 else [])
-        events += ev
-        if not a.startswith(("Ploy", "Pass")):
-            s = pass_ploy_windows(s)
-    return s, events
 
 
 def texts(s: GameState) -> list[str]:
@@ -650,44 +631,3 @@ def test_tactical_command_not_a_drill_it_has_and_only_the_sergeant() -> None:
     s = lab((SGT_LASGUN, TROOPER), TC)
     s, _ = run(s, ["Activate KAS-2 engage"])
     assert not [t for t in texts(s) if "tactical command" in t]
-
-
-# -------------------------------------------------------------------------------------------
-# Give No Ground
-# -------------------------------------------------------------------------------------------
-
-# KAS-1 (APL 2) and BLU-1 (APL 2) both contest LAB's objective marker "obj" at (20, 14.5).
-TIE = {"KAS-1": {"at": (18.8, 14.5)}, "BLU-1": {"at": (21.3, 14.5)}, "BLU-2": {"at": (25, 20)}}
-
-
-def _controller(s: GameState, marker: str = "obj") -> str:
-    from engine.game.universal import controller
-    from engine.game.work import Work
-
-    return controller(Work(s), marker)
-
-
-def test_give_no_ground_wins_a_2_2_tie_until_the_end_of_the_activation() -> None:
-    s = lab((TROOPER,), TIE)
-    assert _controller(s) == ""
-    s, _ = s.apply("Activate KAS-1 engage")
-    assert s.node.kind == "ploy" and "Ploy give no ground obj" in texts(s)  # type: ignore[union-attr]
-    s, ev = s.apply("Ploy give no ground obj")
-    assert ploys_used(ev) == [("A", "Give No Ground")]
-    s = pass_ploy_windows(s)
-    assert _controller(s) == "A"
-    s = pass_ploy_windows(run(s, ["End activation"])[0])
-    assert _controller(s) == ""
-
-
-def test_give_no_ground_not_when_the_apl_is_not_2_each() -> None:
-    # BLU-2 contests too (A's 2 APL against B's 4): with the ploy B still controls it.
-    crowd = {**TIE, "BLU-2": {"at": (21.3, 15.8)}}
-    s = lab((TROOPER,), crowd)
-    s, _ = s.apply("Activate KAS-1 engage")
-    s = pass_ploy_windows(s.apply("Ploy give no ground obj")[0])
-    assert _controller(s) == "B"
-    # Not offered when an enemy operative is activated.
-    s = lab((TROOPER,), TIE, turn="B")
-    s, _ = s.apply("Activate BLU-1 engage")
-    assert not (isinstance(s.node, Decision) and "Ploy give no ground obj" in texts(s))

@@ -821,11 +821,7 @@ def controller(w: Work, name: str) -> str:
     m = next(m for m in w.markers if m.name == name)
     if m.carrier:
         return w.ctx.owner[m.carrier]
-    got = apl_controller(w, lambda o: contests(w, o, name))
-    if not got and w.ctx.hooks.would.get("would_control_marker"):
-        # A rule that breaks a tie in control of a marker (a team's firefight ploy).
-        got = str(w.would("would_control_marker", got, marker=name))
-    return got
+    return apl_controller(w, lambda o: contests(w, o, name))
 
 
 def counted_carried(w: Work, o: OperativeState) -> tuple[str, ...]:

@@ -3,7 +3,7 @@
 
 - **Concealed Position*** (Sharpshooter): :mod:`engine.rules.team_weapon_rules`.
 - Strategy ploys: Engage From Cover, Elimination Pattern, Relocate.
-- Firefight ploys: Neutralise Target, Seize The Initiative, Give No Ground.
+- Firefight ploys: Neutralise Target, Seize The Initiative.
 - Faction rule Rapid Fire (two Shoot actions without moving).
 - Faction rule Skill At Arms (strategic gambit), with two of its four drills: Light 'Em Up
   and Strike Fast (Ice In Your Veins and For Cadia! need damage and Atk hooks); the

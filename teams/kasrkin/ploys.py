@@ -13,7 +13,7 @@ from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.ploys import Reroll
-from engine.game.state import Effect, other
+from engine.game.state import other
 from engine.game.work import Work
 from engine.rules.ploys import GainToken, Ploy
 from engine.rules.registry import register
@@ -258,86 +258,6 @@ SEIZE_THE_INITIATIVE_PLOY = Ploy(
 )
 
 
-# -- Give No Ground ----------------------------------------------------------------------------
-
-GIVE_NO_GROUND = "give_no_ground"
-GIVE_NO_GROUND_APL = 2
-
-
-@attrs.frozen(slots=True)
-class GiveNoGround:
-    """Give No Ground (firefight, 1CP; a :class:`engine.game.ploys.PloyLike`): during a
-    friendly KASRKIN operative's activation (offered as it starts) or at the end of the
-    Firefight phase, select a marker; until the end of that activation, or until the end of
-    the turning point, when friendly KASRKIN operatives contesting it total 2 APL and enemy
-    operatives contesting it total the same, the Kasrkin control it. Notation
-    ``Ploy give no ground <marker>``."""
-
-    name: str = "Give No Ground"
-    kind: str = "firefight"
-    cp: int = 1
-    triggers: tuple[str, ...] = ("activation_start", "firefight_end")
-    repeatable: bool = False
-
-    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
-        """One action per marker on the killzone."""
-        if info.get("trigger") == "activation_start":
-            op = str(info.get("op", ""))
-            if w.ctx.owner.get(op) != player or not is_kasrkin(w, op):
-                return []
-        return [Action("Ploy", text=f"give no ground {m.name}") for m in w.markers]
-
-    def owns(self, action: Action) -> bool:
-        """Its actions are ``Ploy give no ground <marker>``."""
-        return action.verb == "Ploy" and action.text.startswith("give no ground ")
-
-    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
-        """A player token naming the marker, until the end of the activation or TP."""
-        from engine.rules.ploys import _active_operative
-
-        name = action.text.removeprefix("give no ground ")
-        during = info.get("trigger") == "activation_start"
-        w.add_effect(
-            Effect(
-                "token",
-                "",
-                "end_activation" if during else "end_tp",
-                source=(_active_operative(w) or str(info.get("op", ""))) if during else self.name,
-                detail=f"{GIVE_NO_GROUND}:{name}",
-                player=player,
-            )
-        )
-
-
-GIVE_NO_GROUND_PLOY = GiveNoGround()
-
-
-def install_give_no_ground(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Give No Ground (class docstring)."""
-
-    def control(w: Work, got: str, **info: Any) -> str:
-        name = str(info.get("marker", ""))
-        if got or not w.effects:
-            return got
-        for player in players:
-            if not player_token(w, player, f"{GIVE_NO_GROUND}:{name}"):
-                continue
-            mine = enemy = 0
-            for o in w.alive():
-                if not universal.contests(w, o, name):
-                    continue
-                if o.player == player:
-                    mine += w.apl(o) if is_kasrkin(w, o.id) else 0
-                else:
-                    enemy += w.apl(o)
-            if mine == GIVE_NO_GROUND_APL and enemy == mine:
-                return player
-        return got
-
-    hooks.ploy(GIVE_NO_GROUND_PLOY, players)
-    hooks.transform("would_control_marker", control)
-
-
 register(
     "kasrkin/strategy_ploy/engage_from_cover",
     install_engage_from_cover,
@@ -366,10 +286,4 @@ register(
     ploy_installer(SEIZE_THE_INITIATIVE_PLOY),
     "At the start of the Firefight phase, the player without initiative: one Kasrkin performs "
     "a free 1AP action that involves no move.",
-)
-register(
-    "kasrkin/firefight_ploy/give_no_ground",
-    install_give_no_ground,
-    "During a Kasrkin's activation or at the end of the Firefight phase: on a chosen marker, "
-    "Kasrkin win a 2-2 APL tie.",
 )
