@@ -105,7 +105,7 @@ def test_the_data_never_claims_an_implementation() -> None:
         team, ploys=tuple(attrs.evolve(p, implementation="teams.kasrkin.x") for p in team.ploys)
     )
     assert [d.implemented for d in team_rules(claimed)] == [d.implemented for d in team_rules(team)]
-    assert all(not d.implemented for d in team_rules(claimed) if d.kind.endswith("_ploy"))
+    assert all(not d.implemented for d in team_rules(claimed) if d.kind == "equipment")
 
 
 @pytest.mark.parametrize("team_id", sorted(BUILTIN_WEAPON_RULES))
@@ -145,10 +145,10 @@ def test_register_rejects_a_malformed_id_and_a_second_implementation(
         register("Kasrkin Rapid Fire", first, "x")
     with pytest.raises(ValueError, match="malformed"):
         register("kasrkin/stratagem/rapid_fire", first, "x")
-    register("kasrkin/faction_rule/rapid_fire", first, "test")
-    register("kasrkin/faction_rule/rapid_fire", first, "test")  # the same one again: fine
+    register("kasrkin/ability/adaptive_equipment", first, "test")
+    register("kasrkin/ability/adaptive_equipment", first, "test")  # the same one again: fine
     with pytest.raises(ValueError, match="already implemented"):
-        register("kasrkin/faction_rule/rapid_fire", second, "test")
+        register("kasrkin/ability/adaptive_equipment", second, "test")
 
 
 def test_install_runs_each_installer_once_for_the_players_declaring_it(
@@ -168,7 +168,7 @@ def test_install_runs_each_installer_once_for_the_players_declaring_it(
     for t in (kas, kom):
         registry._REGISTRY.pop(rule_id(team_key(t), "weapon_rule", "Concealed Position"))
         register(rule_id(team_key(t), "weapon_rule", "Concealed Position"), shared, "t")
-    register("kasrkin/faction_rule/rapid_fire", rapid, "t")
+    register("kasrkin/ability/adaptive_equipment", rapid, "t")
     install(Hooks(), {"A": Roster(kas, kas.default_roster), "B": Roster(kom, kom.default_roster)})
     assert sorted(c for c in calls if c[0] in ("shared", "rapid")) == [
         ("rapid", ("A",)),
@@ -224,7 +224,7 @@ def test_play_names_unimplemented_rules_and_strict_rules_refuses(
     first, second = captured.err.splitlines()
     n_a, n_b = len(expected["A"]), len(expected["B"])
     assert first.startswith(f"unimplemented team rules: A Kasrkin {n_a} (")
-    assert f"; B Legionaries {n_b} (" in first and "Rapid Fire" in first
+    assert f"; B Legionaries {n_b} (" in first and "Adaptive Equipment" in first
     assert "--strict-rules" in second and str(n_a + n_b) in second
 
 

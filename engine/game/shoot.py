@@ -486,6 +486,9 @@ class ShootFrame:
             improved = cover and sight.improved_cover(kz, w.place(o), w.place(t), t.order)
         else:
             improved = cover and sight.vantage_improves_cover(kz, w.place(o), w.place(t), t.order)
+        if cover and not improved and w.ctx.hooks.would.get("would_improve_cover"):
+            # A rule that improves the target's cover saves (a team's camo cloak).
+            improved = bool(w.would("would_improve_cover", improved, op=o.id, target=t.id))
         vantage = sight.vantage_accuracy(kz, w.place(o), w.place(t), t.order)
         wacc = prof.rules.dice.accurate
         accurate = max(wacc, vantage, min(2, wacc + vantage)) if vantage else wacc

@@ -460,8 +460,18 @@ def precheck(
         if why is not None:
             return why
     fam = _family(verb)
-    if any(_family(d) == fam for d in o.done):
+    hooks = w.ctx.hooks.would
+    if any(_family(d) == fam for d in o.done) and not (
+        # A rule that lets an operative repeat an action (a team's two Shoot actions).
+        hooks.get("would_repeat_action")
+        and w.would("would_repeat_action", False, op=o.id, action=fam, mode=mode)
+    ):
         return f"{o.id} already performed {fam} this activation: once per activation (1.5)"
+    if hooks.get("would_refuse_action"):
+        # A rule that forbids an action now (no move after a team's repeated Shoot).
+        refused: str | None = w.would("would_refuse_action", None, op=o.id, action=verb)
+        if refused:
+            return refused
     for ex in _EXCLUDES.get(verb, ()):
         if ex in o.done:
             return f"{verb} cannot be performed in the same activation as {ex} (3.2)"
@@ -629,6 +639,9 @@ def _move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, An
     enemies = [w.place(e) for e in w.enemies_of(o.id)]
     friends = [w.place(f) for f in w.friends_of(o.id)]
     limit = max_move(_MOVE_ACTION[verb], w.move_stat(o))
+    if w.ctx.hooks.would.get("would_move_distance"):
+        # Rules that lengthen one move action only (a team's +1" to Reposition).
+        limit = w.would("would_move_distance", limit, op=o.id, action=verb)
     if mode == "counteract":
         limit = min(COUNTERACT_MOVE, limit)
     elif mode == "free":

@@ -1,0 +1,49 @@
+"""The Kasrkin's team rules that the engine plays, registered by rule id
+(``engine.rules.registry``).
+
+- **Concealed Position*** (Sharpshooter): :mod:`engine.rules.team_weapon_rules`.
+- Strategy ploys: Engage From Cover, Elimination Pattern, Relocate.
+- Firefight ploys: Neutralise Target, Seize The Initiative.
+- Faction rule Rapid Fire (two Shoot actions without moving).
+- Faction rule Skill At Arms (strategic gambit), with two of its four drills: Light 'Em Up
+  and Strike Fast (Ice In Your Veins and For Cadia! need damage and Atk hooks); the
+  Sergeant's Veteran Leadership (one more drill).
+- Ability Camo Cloak (Sharpshooter).
+- Unique actions Tactical Command (Sergeant), Battle Comms (Vox-Trooper), Medikit (Combat
+  Medic) and Auspex Scan
+  (Recon-Trooper; scanned targets count for Elimination Pattern and Neutralise Target).
+
+Modules: :mod:`.ploys`, :mod:`.faction` (faction rules and abilities), :mod:`.actions`
+(unique actions), :mod:`.common` (helpers: the KASRKIN keyword, the Shoot in progress,
+"cannot retain cover saves or is being scanned").
+"""
+
+from __future__ import annotations
+
+from engine.rules.registry import register
+from engine.rules.team_weapon_rules import install_concealed_position
+from teams.kasrkin import actions, faction, ploys
+from teams.kasrkin.ploys import (
+    ELIMINATION_PATTERN_PLOY,
+    ENGAGE_FROM_COVER_PLOY,
+    NEUTRALISE_TARGET_PLOY,
+    RELOCATE_PLOY,
+    SEIZE_THE_INITIATIVE_PLOY,
+)
+
+__all__ = [
+    "ELIMINATION_PATTERN_PLOY",
+    "ENGAGE_FROM_COVER_PLOY",
+    "NEUTRALISE_TARGET_PLOY",
+    "RELOCATE_PLOY",
+    "SEIZE_THE_INITIATIVE_PLOY",
+    "actions",
+    "faction",
+    "ploys",
+]
+
+register(
+    "kasrkin/weapon_rule/concealed_position",
+    install_concealed_position,
+    "The weapon can only be used in the operative's first Shoot action of the battle.",
+)

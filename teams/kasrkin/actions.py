@@ -1,0 +1,256 @@
+"""The Kasrkin's unique actions (Battle Comms, Medikit, Auspex Scan)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from engine.game.actions import Action
+from engine.game.context import Hooks
+from engine.game.events import Event
+from engine.game.state import Effect, OperativeState
+from engine.game.work import Work
+from engine.rules.choices import RuleRollFrame, on_roll
+from engine.rules.registry import register
+from teams.kasrkin.common import (
+    RECON_TROOPER,
+    SCANNING,
+    is_kasrkin,
+    scanned,
+)
+
+# -- Battle Comms (Vox-Trooper unique action) ---------------------------------------------------
+
+VOX_TROOPER = "VOX-TROOPER"
+APL_MAX = 3
+
+
+@attrs.frozen(slots=True)
+class BattleComms:
+    """Battle Comms (Vox-Trooper, 1AP; a :class:`engine.game.rule_actions.RuleActionLike`):
+    another friendly KASRKIN operative gets APL +1 until the end of its next activation (not
+    above 3: not offered on one whose APL is already 3 or more). Not while within control
+    range of an enemy operative. Notation ``Act <vox> battle comms on <friend>``. (Its
+    datacard allows it twice per activation; the core allows a rule action once.)"""
+
+    name: str = "Battle Comms"
+    text: str = "battle comms"
+    ap: int = 1
+    family: str = ""
+
+    def _targets(self, w: Work, o: OperativeState) -> list[str]:
+        return [f.id for f in w.friends_of(o.id) if is_kasrkin(w, f.id) and w.apl(f) < APL_MAX]
+
+    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+        if VOX_TROOPER not in w.ctx.datacards[o.id].keywords:
+            return f"{o.id} is not a Vox-Trooper: only it performs Battle Comms"
+        if w.in_enemy_control_range(o):
+            return f"{o.id} is within control range of an enemy operative (Battle Comms)"
+        return None
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """``Act <op> battle comms on <friend>`` for each friend it may select."""
+        if self._why_not(w, o) is not None:
+            return []
+        return [Action("Act", op=o.id, text=self.text, target=f) for f in self._targets(w, o)]
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or None."""
+        why = self._why_not(w, o)
+        if why is not None:
+            return why
+        if a.target not in self._targets(w, o):
+            return (
+                f"{a}: Battle Comms selects another friendly KASRKIN operative whose APL is below 3"
+            )
+        return None
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """APL +1 on the selected friend until the end of its next activation."""
+        w.add_effect(Effect("apl", a.target, "end_next_activation", source=o.id, value=1))
+
+
+BATTLE_COMMS = BattleComms()
+
+
+def install_battle_comms(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Battle Comms (class docstring)."""
+    hooks.action(BATTLE_COMMS, players)
+
+
+# -- Medikit (Combat Medic unique action) -------------------------------------------------------
+
+COMBAT_MEDIC = "COMBAT MEDIC"
+_MEDIKIT_ROLL = "kasrkin_medikit"
+
+
+@attrs.frozen(slots=True)
+class Medikit:
+    """Medikit (Combat Medic, 0AP; a :class:`engine.game.rule_actions.RuleActionLike`): a
+    friendly KASRKIN operative within the Medic's control range that has lost wounds regains
+    up to 2D3 of them. Not while the Medic is within control range of an enemy operative.
+    Notation ``Act <medic> medikit on <friend>``; the 2D3 is a team-rule roll of 2D6
+    (each D6 halved, rounded up)."""
+
+    name: str = "Medikit"
+    text: str = "medikit"
+    ap: int = 0
+    family: str = ""
+
+    def _targets(self, w: Work, o: OperativeState) -> list[str]:
+        return [
+            f.id
+            for f in w.friends_of(o.id)
+            if is_kasrkin(w, f.id)
+            and f.wounds < w.ctx.datacards[f.id].wounds
+            and w.control_range(o, f)
+        ]
+
+    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+        if COMBAT_MEDIC not in w.ctx.datacards[o.id].keywords:
+            return f"{o.id} is not a Combat Medic: only it performs Medikit"
+        if w.in_enemy_control_range(o):
+            return f"{o.id} is within control range of an enemy operative (Medikit)"
+        return None
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """``Act <op> medikit on <friend>`` for each wounded friend in control range."""
+        if self._why_not(w, o) is not None:
+            return []
+        return [Action("Act", op=o.id, text=self.text, target=f) for f in self._targets(w, o)]
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or None."""
+        why = self._why_not(w, o)
+        if why is not None:
+            return why
+        if a.target not in self._targets(w, o):
+            return (
+                f"{a}: Medikit selects a friendly KASRKIN operative within {o.id}'s control "
+                "range that has lost wounds"
+            )
+        return None
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """Roll the 2D3 (:func:`_medikit_rolled` heals)."""
+        w.stack.append(
+            RuleRollFrame(
+                player=o.player,
+                rule=self.name,
+                key=_MEDIKIT_ROLL,
+                op=o.id,
+                dice=2,
+                label=f"Medikit 2D3 ({a.target})",
+                data=(("target", a.target),),
+            )
+        )
+
+
+def _medikit_rolled(w: Work, frame: RuleRollFrame, values: tuple[int, ...]) -> None:
+    """The target regains 2D3 wounds, never above its Wounds stat."""
+    target = str(frame.get("target"))
+    t = w.op(target)
+    most = w.ctx.datacards[target].wounds
+    regained = min(most - t.wounds, sum((v + 1) // 2 for v in values))
+    if t.alive and regained > 0:
+        w.set_op(target, wounds=t.wounds + regained)
+    w.emit("wounds_regained", op=target, by=frame.op, rule=frame.rule, wounds=regained)
+
+
+on_roll(_MEDIKIT_ROLL, _medikit_rolled)
+
+MEDIKIT = Medikit()
+
+
+def install_medikit(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Medikit (class docstring)."""
+    hooks.action(MEDIKIT, players)
+
+
+# -- Auspex Scan (Recon-Trooper unique action) --------------------------------------------------
+
+
+@attrs.frozen(slots=True)
+class AuspexScan:
+    """Auspex Scan (Recon-Trooper, 1AP; a :class:`engine.game.rule_actions.RuleActionLike`):
+    until the start of its next activation or until it is incapacitated, enemy operatives
+    within 8" of it are being scanned; a friendly KASRKIN operative shooting a scanned enemy
+    ignores its being obscured (Elimination Pattern and Neutralise Target also apply against
+    it). Not while within control range of an enemy operative. Notation
+    ``Act <recon> auspex scan``. (Smoke that obscures still obscures.)"""
+
+    name: str = "Auspex Scan"
+    text: str = "auspex scan"
+    ap: int = 1
+    family: str = ""
+
+    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+        if RECON_TROOPER not in w.ctx.datacards[o.id].keywords:
+            return f"{o.id} is not a Recon-Trooper: only it performs Auspex Scan"
+        if w.in_enemy_control_range(o):
+            return f"{o.id} is within control range of an enemy operative (Auspex Scan)"
+        return None
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """``Act <op> auspex scan`` when it may."""
+        if self._why_not(w, o) is not None:
+            return []
+        return [Action("Act", op=o.id, text=self.text)]
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or None."""
+        if a.point is not None or a.target:
+            return f"{a}: Auspex Scan takes no point or operative"
+        return self._why_not(w, o)
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """Begin the scan (a token on the operative, removed at its next activation)."""
+        w.add_effect(Effect("token", o.id, "end_battle", source=o.id, detail=SCANNING))
+
+
+AUSPEX_SCAN = AuspexScan()
+
+
+def install_auspex_scan(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Auspex Scan (class docstring)."""
+
+    def stop(w: Work, ev: Event) -> None:
+        op = str(ev.get("op", ""))
+        if w.effects and any(e.op == op and e.detail == SCANNING for e in w.effects):
+            w.effects = [e for e in w.effects if not (e.op == op and e.detail == SCANNING)]
+            w.emit("auspex_scan_ended", op=op)
+
+    def unobscured(w: Work, tg: Any, **info: Any) -> Any:
+        op, target = str(info.get("op", "")), str(info.get("target", ""))
+        if not tg.obscured or w.ctx.owner.get(op) not in players or not is_kasrkin(w, op):
+            return tg
+        if not scanned(w, target):
+            return tg
+        return attrs.evolve(
+            tg, obscured=False, obscuring_features=frozenset(), in_cover=bool(tg.cover_features)
+        )
+
+    hooks.action(AUSPEX_SCAN, players)
+    hooks.on("activated", stop)
+    hooks.on("operative_incapacitated", stop)
+    hooks.transform("would_target", unobscured)
+
+
+register(
+    "kasrkin/unique_action/battle_comms",
+    install_battle_comms,
+    "Vox-Trooper, 1AP: another friendly Kasrkin gets APL +1 (max 3) until the end of its next "
+    "activation.",
+)
+register(
+    "kasrkin/unique_action/medikit",
+    install_medikit,
+    "Combat Medic, 0AP: a wounded friendly Kasrkin in its control range regains up to 2D3 wounds.",
+)
+register(
+    "kasrkin/unique_action/auspex_scan",
+    install_auspex_scan,
+    'Recon-Trooper, 1AP: until its next activation, enemies within 8" are scanned: Kasrkin '
+    "shooting them ignore obscuring.",
+)

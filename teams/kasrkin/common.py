@@ -1,0 +1,88 @@
+"""Helpers shared by the Kasrkin's rule modules (``teams/kasrkin/``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.dice.rules import Saturate
+from engine.game import universal
+from engine.game.context import Hooks
+from engine.game.state import other
+from engine.game.work import Work
+from engine.rules.ploys import Ploy
+from engine.rules.registry import Installer
+
+KASRKIN = "KASRKIN"
+
+
+def is_kasrkin(w: Work, op: str) -> bool:
+    """``op`` has the KASRKIN keyword."""
+    return bool(op) and KASRKIN in w.ctx.datacards[op].keywords
+
+
+def player_token(w: Work, player: str, name: str) -> bool:
+    """``player`` holds the player-wide token ``name`` (:class:`GainToken` with no
+    operative)."""
+    return any(
+        e.kind == "token" and not e.op and e.player == player and e.detail == name
+        for e in w.effects
+    )
+
+
+def shoot_frame(w: Work) -> Any:
+    """The Shoot frame in progress (the top-most one), or None."""
+    from engine.game.shoot import ShootFrame
+
+    for f in reversed(w.stack):
+        if isinstance(f, ShootFrame):
+            return f
+    return None
+
+
+def no_cover_saves(w: Work) -> bool:
+    """The target of the Shoot in progress cannot retain any cover saves (it is not in cover,
+    or the weapon has Saturate, read from the weapon's own rules) or is being scanned
+    (Auspex Scan)."""
+    f = shoot_frame(w)
+    if f is None or f.idx >= len(f.targets):
+        return False
+    if not f.cover or scanned(w, f.targets[f.idx]):
+        return True
+    _, _weapon, prof = universal.find_weapon(w, w.op(f.shooter), f.weapon, "ranged")
+    return bool(prof.rules.has(Saturate))
+
+
+def ploy_installer(ploy: Ploy) -> Installer:
+    def install(hooks: Hooks, players: tuple[str, ...]) -> None:
+        hooks.ploy(ploy, players)
+
+    return install
+
+
+# -- Auspex Scan (Recon-Trooper unique action) --------------------------------------------------
+
+RECON_TROOPER = "RECON-TROOPER"
+SCAN_RANGE = 8.0
+SCANNING = "auspex_scan"
+
+
+def scanning_operatives(w: Work, player: str) -> list[str]:
+    """``player``'s operatives whose Auspex Scan is in effect."""
+    return [
+        e.op
+        for e in w.effects
+        if e.kind == "token" and e.detail == SCANNING and e.op and not e.pending
+        if w.ctx.owner.get(e.op) == player and w.op(e.op).alive
+    ]
+
+
+def scanned(w: Work, target: str) -> bool:
+    """``target`` is being scanned: within 8" of an enemy operative whose Auspex Scan is in
+    effect."""
+    if not w.effects or not target:
+        return False
+    scanners = scanning_operatives(w, other(w.ctx.owner[target]))
+    if not scanners:
+        return False
+    me = w.place(w.op(target))
+    return any(w.distance(me, w.place(w.op(s))) <= SCAN_RANGE for s in scanners)

@@ -1,0 +1,356 @@
+"""The Kasrkin's faction rules (Skill At Arms, Rapid Fire) and abilities (Veteran
+Leadership, Camo Cloak)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from engine.dice.rules import Saturate, Severe, WeaponRules
+from engine.game.actions import MOVE_VERBS, Action
+from engine.game.context import Hooks
+from engine.game.events import Event
+from engine.game.state import Effect, OperativeState
+from engine.game.work import Work
+from engine.rules.ploys import GainToken
+from engine.rules.registry import register
+from teams.kasrkin.common import (
+    is_kasrkin,
+)
+
+# -- Skill At Arms (faction rule) --------------------------------------------------------------
+
+SKILL_AT_ARMS = "skill_at_arms"
+LIGHT_EM_UP = "light 'em up"
+STRIKE_FAST = "strike fast"
+DRILLS = (LIGHT_EM_UP, STRIKE_FAST)
+"""The drills played so far (Ice In Your Veins and For Cadia! need damage and Atk hooks the
+core does not have yet)."""
+STRIKE_FAST_INCHES = 1.0
+
+
+def op_drills(w: Work, op: str) -> tuple[str, ...]:
+    """The drills operative ``op`` has: its player's, then those Tactical Command gave it."""
+    own = tuple(
+        e.detail.split(":", 1)[1]
+        for e in w.effects_on(op, "token")
+        if e.op == op and e.detail.startswith(SKILL_AT_ARMS + ":")
+    )
+    return drills(w, w.ctx.owner[op]) + own
+
+
+def drills(w: Work, player: str) -> tuple[str, ...]:
+    """The Skill At Arms drills ``player`` selected this turning point."""
+    out = []
+    for e in w.effects:
+        mine = e.kind == "token" and not e.op and e.player == player
+        if mine and e.detail.startswith(SKILL_AT_ARMS + ":"):
+            out.append(e.detail.split(":", 1)[1])
+    return tuple(out)
+
+
+def drill_limit(w: Work, player: str) -> int:
+    """How many drills ``player`` may select (1; Veteran Leadership adds one through the
+    team's ``would_count_kasrkin_drills`` hook)."""
+    return int(w.would("would_count_kasrkin_drills", 1, player=player))
+
+
+@attrs.frozen(slots=True)
+class SkillAtArms:
+    """Skill At Arms, a strategic gambit (a rule option of the Gambit step, free, not a
+    ploy): select one drill for friendly KASRKIN operatives until the end of the turning
+    point (the Ready step of the next Strategy phase). Once per Strategy phase. Its actions
+    are ``Use skill at arms <drill>``."""
+
+    name: str = "Skill At Arms"
+    kind: str = "rule"
+    cp: int = 0
+    triggers: tuple[str, ...] = ("gambit",)
+    repeatable: bool = True
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """One action per drill not selected yet, while the player may select one more."""
+        chosen = drills(w, player)
+        if len(chosen) >= drill_limit(w, player):
+            return []
+        return [Action("Use", text=f"skill at arms {d}") for d in DRILLS if d not in chosen]
+
+    def owns(self, action: Action) -> bool:
+        """Its actions are ``Use skill at arms <drill>``."""
+        return action.verb == "Use" and action.text.startswith("skill at arms ")
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``action`` is refused."""
+        if len(drills(w, player)) >= drill_limit(w, player):
+            return f"{player} already selected its Skill At Arms this turning point"
+        return f"{action}: the drills are {', '.join(DRILLS)}"
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+        """Begin the drill (a player token ``skill_at_arms:<drill>``)."""
+        chosen = action.text.removeprefix("skill at arms ")
+        GainToken(f"{SKILL_AT_ARMS}:{chosen}", "end_tp").apply(w, player, "", self.name)
+
+
+SKILL_AT_ARMS_RULE = SkillAtArms()
+
+
+def install_skill_at_arms(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Skill At Arms (faction rule, strategic gambit): Light 'Em Up gives friendly KASRKIN
+    operatives' ranged weapons Severe; Strike Fast adds 1" to their Reposition moves."""
+
+    def severe(w: Work, value: Any, **info: Any) -> Any:
+        op = str(info.get("op", ""))
+        if info.get("kind") != "ranged" or not w.effects or not is_kasrkin(w, op):
+            return value
+        player = w.ctx.owner[op]
+        if player in players and LIGHT_EM_UP in op_drills(w, op) and not value.has(Severe):
+            return value.with_rules(Severe())
+        return value
+
+    def reposition(w: Work, limit: float, **info: Any) -> float:
+        op = str(info.get("op", ""))
+        if info.get("action") != "Reposition" or not w.effects or not is_kasrkin(w, op):
+            return limit
+        player = w.ctx.owner[op]
+        if player in players and STRIKE_FAST in op_drills(w, op):
+            return limit + STRIKE_FAST_INCHES
+        return limit
+
+    hooks.ploy(SKILL_AT_ARMS_RULE, players)
+    hooks.transform("would_use_weapon_rules", severe)
+    hooks.transform("would_move_distance", reposition)
+
+
+SERGEANT = "SERGEANT"
+
+
+def install_veteran_leadership(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Veteran Leadership (Sergeant's ability): whenever the Sergeant is in the killzone and
+    its player uses Skill At Arms, it selects one additional drill (a second, different
+    one, in the same Gambit step)."""
+
+    def more(w: Work, limit: int, **info: Any) -> int:
+        player = str(info.get("player", ""))
+        if player in players and any(
+            SERGEANT in w.ctx.datacards[o.id].keywords and is_kasrkin(w, o.id)
+            for o in w.alive(player)
+        ):
+            return limit + 1
+        return limit
+
+    hooks.transform("would_count_kasrkin_drills", more)
+
+
+# -- Rapid Fire (faction rule) -----------------------------------------------------------------
+
+RAPID_FIRE_WEAPONS = ("bolt pistol", "hot-shot lasgun", "hot-shot laspistol")
+_RAPID_FIRE = "rapid_fire"
+
+
+def _rapid_fire_weapon(name: str) -> bool:
+    """The weapon (notation name, a profile's name in brackets) may be used for both
+    Shoot actions of Rapid Fire."""
+    return name.split(" (", 1)[0].lower() in RAPID_FIRE_WEAPONS
+
+
+def _in_own_activation(w: Work, op: str) -> bool:
+    """``op``'s activation (not a counteraction, interrupt or free action) is the top-most
+    activation frame."""
+    from engine.game.universal import ActivationFrame
+
+    for f in reversed(w.stack):
+        if isinstance(f, ActivationFrame):
+            return bool(f.op == op and f.mode == "activation")
+    return False
+
+
+def _rapid_fire_ready(w: Work, op: str) -> bool:
+    """``op``'s first Shoot action of this activation used a Rapid Fire weapon."""
+    return any(e.detail == _RAPID_FIRE for e in w.effects_on(op, "token"))
+
+
+def install_rapid_fire(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Rapid Fire (faction rule): a friendly KASRKIN operative that performs no move action
+    in its activation may perform two Shoot actions in it, both with a bolt pistol, hot-shot
+    lasgun or hot-shot laspistol. After the second, it cannot move in that activation."""
+
+    def mine(w: Work, op: str) -> bool:
+        return w.ctx.owner.get(op) in players and is_kasrkin(w, op)
+
+    def declared(w: Work, ev: Event) -> None:
+        op = str(ev["op"])
+        if not mine(w, op) or not _rapid_fire_weapon(str(ev["weapon"])):
+            return
+        o = w.op(op)
+        if o.done.count("Shoot") == 1 and _in_own_activation(w, op):
+            w.add_effect(Effect("token", op, "end_activation", source=op, detail=_RAPID_FIRE))
+
+    def repeat(w: Work, allowed: bool, **info: Any) -> bool:
+        op = str(info.get("op", ""))
+        if allowed or info.get("action") != "Shoot" or info.get("mode") != "activation":
+            return allowed
+        if not mine(w, op) or not w.effects:
+            return allowed
+        o = w.op(op)
+        moved = any(d in MOVE_VERBS for d in o.done)
+        return o.done.count("Shoot") == 1 and not moved and _rapid_fire_ready(w, op)
+
+    def no_move(w: Work, why: str | None, **info: Any) -> str | None:
+        op = str(info.get("op", ""))
+        if why or info.get("action") not in MOVE_VERBS or not mine(w, op):
+            return why
+        if w.op(op).done.count("Shoot") >= 2:
+            return f"{op} performed two Shoot actions (Rapid Fire): it cannot move this activation"
+        return why
+
+    def weapon(w: Work, why: str | None, **info: Any) -> str | None:
+        o = info["op"]
+        if why or not mine(w, o.id) or not w.effects or not _rapid_fire_ready(w, o.id):
+            return why
+        name = str(info.get("weapon", ""))
+        if "Shoot" in o.done and not _rapid_fire_weapon(name):
+            return (
+                f"{o.id}'s second Shoot action (Rapid Fire) must use a bolt pistol, hot-shot "
+                f"lasgun or hot-shot laspistol, not {name}"
+            )
+        return why
+
+    hooks.on("shoot_declared", declared)
+    hooks.transform("would_repeat_action", repeat)
+    hooks.transform("would_refuse_action", no_move)
+    hooks.transform("would_refuse_weapon", weapon)
+
+
+# -- Camo Cloak (Sharpshooter ability) ---------------------------------------------------------
+
+SHARPSHOOTER = "SHARPSHOOTER"
+
+
+def install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Camo Cloak (Sharpshooter): whenever an operative is shooting it, the shooter's weapon
+    loses Saturate, and when it can retain cover saves it has improved cover saves (one more,
+    or one as a critical success; not cumulative with Vantage's)."""
+
+    def cloaked(w: Work, op: str) -> bool:
+        return (
+            bool(op)
+            and w.ctx.owner.get(op) in players
+            and is_kasrkin(w, op)
+            and SHARPSHOOTER in w.ctx.datacards[op].keywords
+        )
+
+    def no_saturate(w: Work, rules: Any, **info: Any) -> Any:
+        if info.get("kind") != "ranged" or not cloaked(w, str(info.get("target", ""))):
+            return rules
+        if not rules.has(Saturate):
+            return rules
+        return WeaponRules(tuple(r for r in rules.rules if not isinstance(r, Saturate)))
+
+    def improve(w: Work, improved: bool, **info: Any) -> bool:
+        return improved or cloaked(w, str(info.get("target", "")))
+
+    hooks.transform("would_use_weapon_rules", no_saturate)
+    hooks.transform("would_improve_cover", improve)
+
+
+# -- Tactical Command (Sergeant unique action) ---------------------------------------------------
+
+
+@attrs.frozen(slots=True)
+class TacticalCommand:
+    """Tactical Command (Sergeant, 0AP; a :class:`engine.game.rule_actions.RuleActionLike`):
+    one friendly KASRKIN operative gets one more Skill At Arms drill, different from those it
+    has, until the end of the turning point. Not while within control range of an enemy
+    operative. Notation ``Act <sergeant> tactical command <drill> on <friend>``. (Its other
+    use, moving the Clearance Sweep marker, waits for that ploy.)"""
+
+    name: str = "Tactical Command"
+    text: str = "tactical command"
+    ap: int = 0
+    family: str = ""
+
+    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+        if SERGEANT not in w.ctx.datacards[o.id].keywords or not is_kasrkin(w, o.id):
+            return f"{o.id} is not the Kasrkin Sergeant: only it performs Tactical Command"
+        if w.in_enemy_control_range(o):
+            return f"{o.id} is within control range of an enemy operative (Tactical Command)"
+        return None
+
+    def _choices(self, w: Work, o: OperativeState) -> list[Action]:
+        out = []
+        for f in w.alive(o.player):
+            if not is_kasrkin(w, f.id):
+                continue
+            has = op_drills(w, f.id)
+            out += [
+                Action("Act", op=o.id, text=f"{self.text} {d}", target=f.id)
+                for d in DRILLS
+                if d not in has
+            ]
+        return out
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """``Act <op> tactical command <drill> on <friend>`` for each drill a friend lacks."""
+        if self._why_not(w, o) is not None:
+            return []
+        return self._choices(w, o)
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or None."""
+        why = self._why_not(w, o)
+        if why is not None:
+            return why
+        if a not in self._choices(w, o):
+            return (
+                f"{a}: Tactical Command gives a friendly KASRKIN operative a drill it does not "
+                f"have ({', '.join(DRILLS)})"
+            )
+        return None
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """The drill token on the friend until the end of the turning point."""
+        chosen = a.text.removeprefix(self.text + " ")
+        w.add_effect(
+            Effect("token", a.target, "end_tp", source=o.id, detail=f"{SKILL_AT_ARMS}:{chosen}")
+        )
+
+
+TACTICAL_COMMAND = TacticalCommand()
+
+
+def install_tactical_command(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Tactical Command (class docstring)."""
+    hooks.action(TACTICAL_COMMAND, players)
+
+
+register(
+    "kasrkin/ability/veteran_leadership",
+    install_veteran_leadership,
+    "While the Sergeant is in the killzone, Skill At Arms selects one additional drill.",
+)
+register(
+    "kasrkin/faction_rule/skill_at_arms",
+    install_skill_at_arms,
+    "Strategic gambit: a drill for the TP: Light 'Em Up (ranged Severe) or Strike Fast (+1\" "
+    "Reposition); Ice In Your Veins and For Cadia! not played yet.",
+)
+register(
+    "kasrkin/faction_rule/rapid_fire",
+    install_rapid_fire,
+    "A Kasrkin that does not move in its activation may Shoot twice in it, with a bolt pistol "
+    "or hot-shot lasgun/laspistol both times.",
+)
+register(
+    "kasrkin/ability/camo_cloak",
+    install_camo_cloak,
+    "Shooting the Sharpshooter: ignore Saturate; in cover it has improved cover saves (not "
+    "cumulative with Vantage).",
+)
+register(
+    "kasrkin/unique_action/tactical_command",
+    install_tactical_command,
+    "Sergeant, 0AP: one friendly Kasrkin gets one more Skill At Arms drill until the end of "
+    "the TP.",
+)

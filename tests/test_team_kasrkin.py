@@ -1,0 +1,633 @@
+"""The Kasrkin's team rules (``teams/kasrkin.py``), one test (or more) per rule, in LAB
+positions (``tests/test_game_rules_common``): the built-in Kasrkin (player A, ``KAS-n``)
+against the BLU test team (player B, ``BLU-n``: Troopers with Gun 4/3+/3/4, Save 4+).
+
+Strategy ploys are reached through a real Gambit step: every operative starts expended in
+TP1, so the turning point ends at once and TP2 begins (roll-off scripted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+import teams.kasrkin  # noqa: F401  (registers the rules)
+from engine.game import GameState, IllegalActionError
+from engine.game.events import Event
+from engine.game.scenario import position, run
+from engine.game.state import Decision
+from engine.teams.model import Roster
+from tests.test_game_rules_common import BLU, LAB, roster
+from tests.test_team_weapon_rules import lab_team
+
+TROOPER = "Kasrkin Trooper"
+LASGUN = "hot-shot lasgun"
+
+
+def lab(
+    types: Sequence[str],
+    ops: Mapping[str, Mapping[str, Any]],
+    blu: Sequence[str] = ("Trooper", "Trooper"),
+    **kw: Any,
+) -> GameState:
+    """A LAB position: the built-in Kasrkin (roster entries ``types``, loadouts in brackets)
+    against the BLU test team (``blu``, default two Troopers)."""
+    kas = Roster.from_entries(lab_team("kasrkin"), list(types))
+    return position(LAB, kas, roster(BLU, tuple(blu)), operatives=ops, **kw)
+
+
+def texts(s: GameState) -> list[str]:
+    return [str(a) for a in s.legal_actions()]
+
+
+def ploys_used(events: list[Event]) -> list[tuple[str, str]]:
+    return [(e["player"], e["ploy"]) for e in events if e.kind == "ploy_used"]
+
+
+def pass_ploy_windows(s: GameState) -> GameState:
+    while isinstance(s.node, Decision) and s.node.kind == "ploy":
+        s, _ = s.apply("Pass")
+    return s
+
+
+def gambit(
+    ops: Mapping[str, Mapping[str, Any]],
+    types: Sequence[str] = (TROOPER,),
+    *,
+    initiative: str = "B",
+    cp: tuple[int, int] = (3, 3),
+) -> GameState:
+    """TP2's Gambit step with A (Kasrkin) to decide: every operative of ``ops`` starts
+    expended in TP1; ``initiative`` wins the roll-off and takes the initiative (B passes
+    first when it has it)."""
+    spent = {k: {**v, "ready": False} for k, v in ops.items()}
+    s = pass_ploy_windows(lab(types, spent, cp=cp))
+    s, _ = run(s, [], dice=["4,3" if initiative == "A" else "3,4"])
+    s, _ = s.apply(f"Initiative {initiative}")
+    if initiative == "B":
+        s, _ = s.apply("Pass")
+    assert s.node.player == "A" and s.node.kind == "gambit"  # type: ignore[union-attr]
+    return s
+
+
+def to_firefight(s: GameState) -> GameState:
+    """Pass the rest of the Gambit step and the firefight_start window."""
+    while isinstance(s.node, Decision) and s.node.kind in ("gambit", "ploy"):
+        s, _ = s.apply("Pass")
+    return s
+
+
+# -------------------------------------------------------------------------------------------
+# Engage From Cover
+# -------------------------------------------------------------------------------------------
+
+# KAS-1 at (16, 4) behind the LAB rubble, in cover from BLU-1 at (5, 4).
+COVERED = {"KAS-1": {"at": (16, 4)}, "BLU-1": {"at": (5, 4)}}
+# KAS-1 in the open lane, in the open from BLU-1.
+OPEN = {"KAS-1": {"at": (16, 14.5)}, "BLU-1": {"at": (5, 14.5)}}
+
+
+def _shot_at_kasrkin(ops: Mapping[str, Mapping[str, Any]], ploy: bool) -> GameState:
+    """B's BLU-1 shoots KAS-1 (hits 6,5,4,1; A keeps a cover save if it can); stops at the
+    defence dice 3,1 (or 3,2,1 without cover) window."""
+    s = gambit(ops)
+    if ploy:
+        s, ev = s.apply("Ploy engage from cover")
+        assert ploys_used(ev) == [("A", "Engage From Cover")]
+    s = to_firefight(s)
+    s, _ = run(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at KAS-1"], dice=["6,5,4,1"])
+    return decline(s)
+
+
+def decline(s: GameState) -> GameState:
+    """Pass the ploy windows, decline the dice re-rolls, keep a cover save if offered."""
+    answer = {"ploy": "Pass", "dice_ploy": "Decline", "cover_save": "Cover save normal"}
+    while isinstance(s.node, Decision) and s.node.kind in answer:
+        s, _ = s.apply(answer[s.node.kind])
+    return s
+
+
+def test_engage_from_cover_rerolls_one_defence_die_in_cover() -> None:
+    # 1CP in the Gambit step; when KAS-1 (in cover) is shot, A may re-roll one defence die
+    # for free, once: after re-rolling the 1, no further Engage From Cover option.
+    s = _shot_at_kasrkin(COVERED, ploy=True)
+    s, _ = run(s, [], dice=["3,1"])
+    assert s.node.player == "A"  # type: ignore[union-attr]
+    assert "Use engage from cover 1" in texts(s)
+    assert s.players[0].cp_spent == 1
+    s, _ = run(s, ["Use engage from cover 1"], dice=["6"])
+    assert s.players[0].cp_spent == 1  # the re-roll itself is free
+    assert not [t for t in texts(s) if "engage from cover" in t]
+
+
+def test_engage_from_cover_not_out_of_cover_nor_without_the_ploy() -> None:
+    s = _shot_at_kasrkin(OPEN, ploy=True)
+    s, _ = run(s, [], dice=["3,2,1"])
+    assert not [t for t in texts(s) if "engage from cover" in t]
+    s = _shot_at_kasrkin(COVERED, ploy=False)
+    s, _ = run(s, [], dice=["3,1"])
+    assert not [t for t in texts(s) if "engage from cover" in t]
+    with pytest.raises(IllegalActionError):
+        s.apply("Use engage from cover 1")
+
+
+# -------------------------------------------------------------------------------------------
+# Elimination Pattern
+# -------------------------------------------------------------------------------------------
+
+# KAS-1 at (5, y) shoots BLU-1 at (16, y): in the open lane, or behind the rubble.
+SHOOT_OPEN = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
+SHOOT_COVER = {"KAS-1": {"at": (5, 4)}, "BLU-1": {"at": (16, 4)}}
+
+
+def _kasrkin_shoots(
+    ops: Mapping[str, Mapping[str, Any]], ploy: str, attack: str, types: Sequence[str] = (TROOPER,)
+) -> GameState:
+    """A uses ``ploy`` (if any) in TP2's Gambit step, then KAS-1 shoots BLU-1 with its
+    hot-shot lasgun rolling ``attack``; stops at the next chance node or decision other than
+    passes, declines and cover saves."""
+    s = gambit(ops, types, initiative="A")
+    if ploy:
+        s, ev = s.apply(f"Ploy {ploy}")
+        assert ploys_used(ev) == [("A", ploy.title())]
+    s = to_firefight(s)
+    s, _ = run(s, ["Activate KAS-1 engage", f"Shoot KAS-1 {LASGUN} at BLU-1"], dice=[attack])
+    return s
+
+
+def _defence_dice(s: GameState) -> int:
+    s = decline(s)
+    assert s.node.request.kind == "defence"  # type: ignore[union-attr]
+    return int(s.node.request.dice)  # type: ignore[union-attr]
+
+
+def test_elimination_pattern_piercing_crits_against_a_target_in_the_open() -> None:
+    # A critical success retained against a target in the open: BLU-1 rolls 2 defence dice
+    # (Piercing Crits 1), not 3; without a critical success, 3.
+    s = _kasrkin_shoots(SHOOT_OPEN, "elimination pattern", "6,5,4,1")
+    assert _defence_dice(s) == 2
+    s = _kasrkin_shoots(SHOOT_OPEN, "elimination pattern", "5,5,4,1")
+    assert _defence_dice(s) == 3
+
+
+def test_elimination_pattern_not_against_cover_nor_without_the_ploy() -> None:
+    # Behind the rubble BLU-1 keeps a cover save: 1 retained + 2 rolled (no Piercing Crits).
+    s = _kasrkin_shoots(SHOOT_COVER, "elimination pattern", "6,5,4,1")
+    assert _defence_dice(s) == 2
+    s = _kasrkin_shoots(SHOOT_OPEN, "", "6,5,4,1")
+    assert _defence_dice(s) == 3
+
+
+def test_elimination_pattern_volley_gun_has_piercing_1() -> None:
+    # The hot-shot volley gun gets Piercing 1 instead: 2 defence dice even with no crit.
+    gunner = "Kasrkin Gunner [Hot-Shot Volley Gun; Gun Butt]"
+    s = gambit(SHOOT_OPEN, (gunner,), initiative="A")
+    s, _ = s.apply("Ploy elimination pattern")
+    s = to_firefight(s)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    shoot = next(t for t in texts(s) if t.startswith("Shoot KAS-1 hot-shot volley gun"))
+    s, _ = s.apply(shoot)
+    s = decline(s)
+    n = s.node.request.dice  # type: ignore[union-attr]
+    s, _ = run(s, [], dice=[",".join(["5"] * n)])
+    assert _defence_dice(s) == 2
+
+
+# -------------------------------------------------------------------------------------------
+# Relocate
+# -------------------------------------------------------------------------------------------
+
+# KAS-1 and KAS-2 2" apart, far from enemies; KAS-3 2" from BLU-2.
+SPREAD: dict[str, dict[str, Any]] = {
+    "KAS-1": {"at": (5, 14.5)},
+    "KAS-2": {"at": (5, 16.5)},
+    "KAS-3": {"at": (5, 4)},
+    "BLU-1": {"at": (16, 14.5)},
+    "BLU-2": {"at": (7, 4)},
+}
+
+
+def test_relocate_chosen_operative_and_close_friends_dash_for_free() -> None:
+    # On KAS-1 (more than 3" from enemies): KAS-1 dashes, then KAS-2 (within 3" of it and
+    # clear of enemies); KAS-3 is near an enemy: never offered, never dashes.
+    s = gambit(SPREAD, (TROOPER,) * 3, initiative="A")
+    assert [t for t in texts(s) if t.startswith("Ploy relocate")] == [
+        "Ploy relocate on KAS-1",
+        "Ploy relocate on KAS-2",
+    ]
+    s, ev = s.apply("Ploy relocate on KAS-1")
+    assert ploys_used(ev) == [("A", "Relocate")]
+    assert s.node.kind == "free_action"  # type: ignore[union-attr]
+    assert all(t.startswith("Dash KAS-1") for t in texts(s)[:-1])
+    s, _ = s.apply("Dash KAS-1 to 2,14.5")
+    assert all(t.startswith("Dash KAS-2") for t in texts(s)[:-1])
+    s, _ = s.apply("Dash KAS-2 to 2,16.5")
+    assert s.node.kind == "gambit" and s.node.player == "B"  # type: ignore[union-attr]
+    assert (s.operative("KAS-1").x, s.operative("KAS-2").x, s.operative("KAS-3").x) == (2, 2, 5)
+
+
+def test_relocate_not_in_the_first_turning_point() -> None:
+    from engine.game.work import Work
+    from teams.kasrkin import RELOCATE_PLOY
+
+    s = lab((TROOPER,) * 3, SPREAD)
+    assert s.tp == 1
+    assert RELOCATE_PLOY.options(Work(s), "A", {}) == []
+
+
+# -------------------------------------------------------------------------------------------
+# Neutralise Target
+# -------------------------------------------------------------------------------------------
+
+
+def test_neutralise_target_rerolls_the_failed_attack_dice() -> None:
+    # KAS-1 shoots BLU-1 in the open (no cover save possible): 6,5,2,1 at 3+; the ploy
+    # (1CP) re-rolls the 2 and the 1; then only Command Re-roll is left (once per TP).
+    s = _kasrkin_shoots(SHOOT_OPEN, "", "6,5,2,1")
+    assert "Ploy neutralise target" in texts(s)
+    s, ev = run(s, ["Ploy neutralise target"], dice=["6,3"])
+    assert ploys_used(ev) == [("A", "Neutralise Target")]
+    rerolled = [e for e in ev if e.kind == "dice_rerolled"]
+    assert len(rerolled) == 1 and sorted(rerolled[0]["new"]) == [3, 6]
+    assert s.players[0].cp_spent == 1
+    assert "Ploy neutralise target" not in texts(s)
+
+
+def test_neutralise_target_not_against_a_target_in_cover() -> None:
+    # Behind the rubble BLU-1 can retain a cover save: the ploy is not offered.
+    s = _kasrkin_shoots(SHOOT_COVER, "", "6,5,2,1")
+    assert "Ploy neutralise target" not in texts(s)
+    assert "Command re-roll 1" in texts(s)
+
+
+# -------------------------------------------------------------------------------------------
+# Seize The Initiative
+# -------------------------------------------------------------------------------------------
+
+
+def _firefight_start(initiative: str) -> GameState:
+    s = gambit(SHOOT_OPEN, initiative=initiative)
+    while isinstance(s.node, Decision) and s.node.kind == "gambit":
+        s, _ = s.apply("Pass")
+    return s
+
+
+def test_seize_the_initiative_free_action_without_moving() -> None:
+    # B has initiative: at the start of the Firefight phase A uses the ploy on KAS-1, which
+    # may perform a free 1AP action that is not a move (Shoot here), before any activation.
+    s = _firefight_start("B")
+    assert s.node.kind == "ploy" and s.node.player == "A"  # type: ignore[union-attr]
+    assert "Ploy seize the initiative on KAS-1" in texts(s)
+    s, ev = s.apply("Ploy seize the initiative on KAS-1")
+    assert ploys_used(ev) == [("A", "Seize The Initiative")]
+    assert s.node.kind == "free_action"  # type: ignore[union-attr]
+    options = texts(s)
+    assert f"Shoot KAS-1 {LASGUN} at BLU-1" in options
+    assert not [t for t in options if t.split()[0] in ("Dash", "Reposition", "Charge")]
+    s, ev = run(s, [f"Shoot KAS-1 {LASGUN} at BLU-1"], dice=["1,1,1,1"])
+    assert [e.kind for e in ev][:2] == ["shoot_declared", "shoot_started"]
+    s, _ = run(decline(s), [], dice=["1,1,1"])
+    s, ev = s.apply("Decline")
+    assert [e.kind for e in ev][-2:] == ["shoot_ended", "free_action_ended"]
+    # Back to the Firefight phase: B (initiative) activates first; KAS-1 is still ready.
+    assert s.node.kind == "activate" and s.node.player == "B"  # type: ignore[union-attr]
+    assert s.operative("KAS-1").ready
+    assert s.players[0].cp_spent == 1
+
+
+def test_seize_the_initiative_not_for_the_player_with_initiative() -> None:
+    s = _firefight_start("A")
+    assert not [t for t in texts(s) if "seize the initiative" in t]
+
+
+# -------------------------------------------------------------------------------------------
+# Skill At Arms (faction rule)
+# -------------------------------------------------------------------------------------------
+
+LIGHT = "Use skill at arms light 'em up"
+FAST = "Use skill at arms strike fast"
+
+
+def test_skill_at_arms_is_a_free_strategic_gambit_once_per_turning_point() -> None:
+    s = gambit(SHOOT_OPEN, initiative="A")
+    assert LIGHT in texts(s) and FAST in texts(s)
+    s, ev = s.apply(LIGHT)
+    assert [e["rule"] for e in ev if e.kind == "rule_used"] == ["Skill At Arms"]
+    assert s.players[0].cp_spent == 0 and s.players[0].ploys_used == ()
+    s, _ = s.apply("Pass")  # B
+    assert s.node.player == "A" and LIGHT not in texts(s)  # type: ignore[union-attr]
+    with pytest.raises(IllegalActionError, match="already selected its Skill At Arms"):
+        s.apply(FAST)
+
+
+def test_skill_at_arms_light_em_up_gives_severe() -> None:
+    # No critical success among 5,5,4,1: Severe may turn a normal success into one.
+    s = gambit(SHOOT_OPEN, initiative="A")
+    s, _ = s.apply(LIGHT)
+    s = to_firefight(s)
+    s, _ = run(s, ["Activate KAS-1 engage", f"Shoot KAS-1 {LASGUN} at BLU-1"], dice=["5,5,4,1"])
+    s = decline(s)
+    assert texts(s) == ["Apply Severe", "Decline"]
+    # Without the drill: straight on to the defence dice.
+    s = _kasrkin_shoots(SHOOT_OPEN, "", "5,5,4,1")
+    assert _defence_dice(s) == 3
+
+
+def test_skill_at_arms_strike_fast_adds_1_inch_to_reposition() -> None:
+    # KAS-1 (Move 6") at (5, 14.5): with Strike Fast it may Reposition 7" to (12, 14.5);
+    # without, it may not. Dash stays 3".
+    s = gambit(SHOOT_OPEN, initiative="A")
+    s, _ = s.apply(FAST)
+    s, _ = run(to_firefight(s), ["Activate KAS-1 engage"])
+    assert s.is_legal("Reposition KAS-1 to 12,14.5")
+    assert not s.is_legal("Dash KAS-1 to 9,14.5")
+    s = gambit(SHOOT_OPEN, initiative="A")
+    s, _ = run(to_firefight(s), ["Activate KAS-1 engage"])
+    assert not s.is_legal("Reposition KAS-1 to 12,14.5")
+    assert s.is_legal("Reposition KAS-1 to 11,14.5")
+
+
+# -------------------------------------------------------------------------------------------
+# Veteran Leadership (Sergeant)
+# -------------------------------------------------------------------------------------------
+
+SERGEANT = "Kasrkin Sergeant [Plasma Pistol; Chainsword]"
+
+
+def test_veteran_leadership_selects_one_more_drill() -> None:
+    # With the Sergeant (KAS-1) in the killzone A selects two different drills, not three.
+    ops = {"KAS-1": {"at": (5, 14.5)}, "KAS-2": {"at": (5, 16.5)}, "BLU-1": {"at": (16, 14.5)}}
+    s = gambit(ops, (SERGEANT, TROOPER), initiative="A")
+    s, _ = s.apply(LIGHT)
+    s, _ = s.apply("Pass")  # B
+    assert FAST in texts(s) and LIGHT not in texts(s)
+    s, _ = s.apply(FAST)
+    s, _ = s.apply("Pass")  # B
+    assert not [t for t in texts(s) if "skill at arms" in t]
+
+
+def test_veteran_leadership_not_without_the_sergeant() -> None:
+    # The Sergeant is not in the killzone (not set up): one drill only.
+    ops = {"KAS-2": {"at": (5, 16.5)}, "BLU-1": {"at": (16, 14.5)}}
+    s = gambit(ops, (SERGEANT, TROOPER), initiative="A")
+    s, _ = s.apply(LIGHT)
+    s, _ = s.apply("Pass")  # B
+    assert not [t for t in texts(s) if "skill at arms" in t]
+
+
+# -------------------------------------------------------------------------------------------
+# Battle Comms (Vox-Trooper)
+# -------------------------------------------------------------------------------------------
+
+VOX = "Kasrkin Vox-Trooper"
+COMMS = {
+    "KAS-1": {"at": (5, 14.5)},
+    "KAS-2": {"at": (5, 16.5)},
+    "KAS-3": {"at": (3, 14.5)},
+    "BLU-1": {"at": (25, 14.5)},
+}
+
+
+def test_battle_comms_gives_a_friend_apl_plus_1_for_its_next_activation() -> None:
+    # The Vox-Trooper (KAS-1) selects KAS-2 (APL 2); not the Sergeant (APL 3 already) nor
+    # itself. KAS-2's next activation has 3AP.
+    s = lab((VOX, TROOPER, SERGEANT), COMMS)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    comms = [t for t in texts(s) if "battle comms" in t]
+    assert comms == ["Act KAS-1 battle comms on KAS-2"]
+    with pytest.raises(IllegalActionError, match="below 3"):
+        s.apply("Act KAS-1 battle comms on KAS-3")
+    s, _ = run(s, ["Act KAS-1 battle comms on KAS-2", "End activation"])
+    s = pass_ploy_windows(s)
+    s, _ = run(s, ["Activate BLU-1 engage", "End activation"])
+    s = pass_ploy_windows(s)
+    s, _ = run(s, ["Activate KAS-2 engage"])
+    assert s.operative("KAS-2").ap == 3
+
+
+def test_battle_comms_only_the_vox_trooper_and_not_in_enemy_control_range() -> None:
+    s = lab((VOX, TROOPER, SERGEANT), COMMS)
+    s, _ = run(s, ["Activate KAS-2 engage"])
+    assert not [t for t in texts(s) if "battle comms" in t]
+    close = {**COMMS, "BLU-1": {"at": (6.5, 14.5)}}
+    s = lab((VOX, TROOPER, SERGEANT), close)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert not [t for t in texts(s) if "battle comms" in t]
+    with pytest.raises(IllegalActionError, match="control range"):
+        s.apply("Act KAS-1 battle comms on KAS-2")
+
+
+# -------------------------------------------------------------------------------------------
+# Medikit (Combat Medic)
+# -------------------------------------------------------------------------------------------
+
+MEDIC = "Kasrkin Combat Medic"
+
+
+def _medic(wounds2: int, wounds3: int = 8) -> GameState:
+    # KAS-1 the Medic; KAS-2 1.5" away (within control range), KAS-3 5" away.
+    ops = {
+        "KAS-1": {"at": (5, 14.5)},
+        "KAS-2": {"at": (5, 16.0), "wounds": wounds2},
+        "KAS-3": {"at": (5, 19.5), "wounds": wounds3},
+        "BLU-1": {"at": (25, 14.5)},
+    }
+    s = lab((MEDIC, TROOPER, TROOPER), ops)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    return s
+
+
+def test_medikit_heals_2d3_for_0ap() -> None:
+    # KAS-2 at 3 wounds: 2D3 rolled as 5,2 -> 3+1 = 4 wounds regained, 7 left; 0AP.
+    s = _medic(3, wounds3=2)
+    assert [t for t in texts(s) if "medikit" in t] == ["Act KAS-1 medikit on KAS-2"]
+    s, ev = run(s, ["Act KAS-1 medikit on KAS-2"], dice=["5,2"])
+    assert s.operative("KAS-2").wounds == 7
+    assert [e["wounds"] for e in ev if e.kind == "wounds_regained"] == [4]
+    assert s.operative("KAS-1").ap == 2
+    # Once per activation.
+    assert not [t for t in texts(s) if "medikit" in t]
+
+
+def test_medikit_never_above_the_wounds_stat_nor_on_unwounded_or_distant() -> None:
+    s = _medic(7)
+    s, _ = run(s, ["Act KAS-1 medikit on KAS-2"], dice=["6,6"])
+    assert s.operative("KAS-2").wounds == 8
+    s = _medic(8, wounds3=2)
+    assert not [t for t in texts(s) if "medikit" in t]
+    with pytest.raises(IllegalActionError, match="lost wounds"):
+        s.apply("Act KAS-1 medikit on KAS-3")
+
+
+# -------------------------------------------------------------------------------------------
+# Rapid Fire (faction rule)
+# -------------------------------------------------------------------------------------------
+
+SGT_LASGUN = "Kasrkin Sergeant [Hot-Shot Lasgun; Gun Butt]"
+SGT_PLASMA = SERGEANT
+
+
+def _miss(s: GameState, shoot: str) -> GameState:
+    """``shoot``: every attack die misses (1s), the defender rolls 1s."""
+    s, _ = run(s, [shoot], dice=["1,1,1,1"])
+    s = decline(s)
+    n = s.node.request.dice  # type: ignore[union-attr]
+    s, _ = run(s, [], dice=[",".join(["1"] * n)])
+    return decline(s)
+
+
+def test_rapid_fire_two_shoot_actions_without_moving_then_no_move() -> None:
+    # The Sergeant (APL 3) shoots twice with its hot-shot lasgun; then it cannot move.
+    s = lab((SGT_LASGUN,), SHOOT_OPEN)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    shoot = f"Shoot KAS-1 {LASGUN} at BLU-1"
+    s = _miss(s, shoot)
+    assert s.is_legal(shoot)
+    s = _miss(s, shoot)
+    assert s.operative("KAS-1").ap == 1
+    assert not s.is_legal(shoot)  # not a third
+    with pytest.raises(IllegalActionError, match="Rapid Fire"):
+        s.apply("Reposition KAS-1 to 6,14.5")
+
+
+def test_rapid_fire_not_after_moving_nor_with_other_weapons() -> None:
+    shoot = f"Shoot KAS-1 {LASGUN} at BLU-1"
+    # Moved first: one Shoot action only.
+    s = lab((SGT_LASGUN,), SHOOT_OPEN)
+    s, _ = run(s, ["Activate KAS-1 engage", "Reposition KAS-1 to 6,14.5"])
+    s = _miss(s, shoot)
+    assert not s.is_legal(shoot)
+    # First Shoot with a plasma pistol: no second one.
+    near = {"KAS-1": {"at": (10, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
+    s = lab((SGT_PLASMA,), near)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    plasma = next(t for t in texts(s) if t.startswith("Shoot KAS-1 plasma pistol (standard)"))
+    s = _miss(s, plasma)
+    assert not [t for t in texts(s) if t.startswith("Shoot")]
+
+
+# -------------------------------------------------------------------------------------------
+# Camo Cloak (Sharpshooter)
+# -------------------------------------------------------------------------------------------
+
+SHARPSHOOTER = "Kasrkin Sharpshooter"
+
+
+def _shot_in_cover(who: str, weapon: str = "pierce gun") -> GameState:
+    """BLU-1 (a Gunner) shoots KAS-1 behind the rubble (hits 6,5,4,1, no re-roll)."""
+    ops = {"KAS-1": {"at": (16, 4)}, "BLU-1": {"at": (5, 4)}}
+    s = lab((who,), ops, blu=("Gunner",), turn="B")
+    s, _ = run(s, ["Activate BLU-1 engage", f"Shoot BLU-1 {weapon} at KAS-1"], dice=["6,5,4,1"])
+    s, _ = s.apply("Decline")
+    return s
+
+
+def test_camo_cloak_improved_cover_saves() -> None:
+    s = _shot_in_cover(SHARPSHOOTER)
+    assert texts(s) == ["Cover save critical", "Cover save none", "Cover save two normals"]
+    s = _shot_in_cover(TROOPER)
+    assert texts(s) == ["Cover save none", "Cover save normal"]
+
+
+def test_camo_cloak_ignores_saturate() -> None:
+    # A Saturate gun: the Trooper cannot retain a cover save (straight to the defence dice),
+    # the Sharpshooter still can (improved).
+    s = _shot_in_cover(TROOPER, "saturate gun")
+    assert s.node.request.kind == "defence"  # type: ignore[union-attr]
+    s = _shot_in_cover(SHARPSHOOTER, "saturate gun")
+    assert "Cover save two normals" in texts(s)
+
+
+# -------------------------------------------------------------------------------------------
+# Auspex Scan (Recon-Trooper)
+# -------------------------------------------------------------------------------------------
+
+RECON = "Kasrkin Recon-Trooper"
+# KAS-1 (Recon) 4" from BLU-1; KAS-2 sees BLU-1 across the LAB ruin (obscured).
+SCAN = {
+    "KAS-1": {"at": (14, 13.5)},
+    "KAS-2": {"at": (5, 10)},
+    "BLU-1": {"at": (16, 10)},
+    "BLU-2": {"at": (25, 20)},
+}
+
+
+def _after_scan(scan: bool) -> GameState:
+    s = lab((RECON, TROOPER), SCAN)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert [t for t in texts(s) if "auspex" in t] == ["Act KAS-1 auspex scan"]
+    if scan:
+        s, _ = run(s, ["Act KAS-1 auspex scan"])
+    s = pass_ploy_windows(run(s, ["End activation"])[0])
+    return pass_ploy_windows(run(s, ["Activate BLU-2 engage", "End activation"])[0])
+
+
+def _obscured(s: GameState) -> bool:
+    from engine.game.shoot import ShootFrame
+
+    s, _ = run(s, ["Activate KAS-2 engage", f"Shoot KAS-2 {LASGUN} at BLU-1"])
+    frame = next(f for f in s.stack if isinstance(f, ShootFrame))
+    return bool(frame.obscured)
+
+
+def test_auspex_scan_scanned_enemies_are_not_obscured_to_kasrkin() -> None:
+    assert _obscured(_after_scan(False))
+    assert not _obscured(_after_scan(True))
+
+
+def test_auspex_scan_ends_at_the_recon_troopers_next_activation() -> None:
+    # Everyone else activates; TP2 begins (A wins the roll-off); KAS-1 activates again.
+    s = _after_scan(True)
+    s = pass_ploy_windows(run(s, ["Activate KAS-2 engage", "End activation"])[0])
+    s = pass_ploy_windows(run(s, ["Activate BLU-1 engage", "End activation"])[0])
+    s, _ = run(pass_ploy_windows(s), [], dice=["4,3"])
+    s = to_firefight(s.apply("Initiative A")[0])
+    s, ev = run(s, ["Activate KAS-1 engage"])
+    assert [e["op"] for e in ev if e.kind == "auspex_scan_ended"] == ["KAS-1"]
+    # Not within an enemy's control range only.
+    close = {**SCAN, "BLU-1": {"at": (15.5, 13.5)}}
+    s = lab((RECON, TROOPER), close)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert not [t for t in texts(s) if "auspex" in t]
+
+
+# -------------------------------------------------------------------------------------------
+# Tactical Command (Sergeant)
+# -------------------------------------------------------------------------------------------
+
+TC = {"KAS-1": {"at": (5, 19.5)}, "KAS-2": {"at": (5, 14.5)}, "BLU-1": {"at": (25, 14.5)}}
+
+
+def test_tactical_command_gives_one_friend_a_drill_for_0ap() -> None:
+    # The Sergeant gives KAS-2 Strike Fast (no drill selected by the player in TP1): KAS-2
+    # may then Reposition 7"; the Sergeant keeps its 3AP.
+    s = lab((SGT_LASGUN, TROOPER), TC)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    give = "Act KAS-1 tactical command strike fast on KAS-2"
+    assert give in texts(s)
+    s, _ = run(s, [give])
+    assert s.operative("KAS-1").ap == 3
+    s = pass_ploy_windows(run(s, ["End activation"])[0])
+    s = pass_ploy_windows(run(s, ["Activate BLU-1 engage", "End activation"])[0])
+    s, _ = run(s, ["Activate KAS-2 engage"])
+    assert s.is_legal("Reposition KAS-2 to 12,14.5")
+
+
+def test_tactical_command_not_a_drill_it_has_and_only_the_sergeant() -> None:
+    # Light 'Em Up selected for the kill team: Tactical Command offers only Strike Fast.
+    s = gambit(TC, (SGT_LASGUN, TROOPER), initiative="A")
+    s, _ = s.apply(LIGHT)
+    s = to_firefight(s)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    offered = sorted(t for t in texts(s) if "tactical command" in t)
+    assert offered == [
+        "Act KAS-1 tactical command strike fast on KAS-1",
+        "Act KAS-1 tactical command strike fast on KAS-2",
+    ]
+    with pytest.raises(IllegalActionError, match="does not have"):
+        s.apply("Act KAS-1 tactical command light 'em up on KAS-2")
+    s = lab((SGT_LASGUN, TROOPER), TC)
+    s, _ = run(s, ["Activate KAS-2 engage"])
+    assert not [t for t in texts(s) if "tactical command" in t]
