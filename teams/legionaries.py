@@ -25,18 +25,33 @@ The engine's reading, documented: two decisions of the wielder's player.
    nothing is selected.
 
 A D3 is a D6 halved, rounded up.
+
+**Marks of Chaos**: an operative's mark is read from its datacard keywords (``KHORNE``,
+``NURGLE``, ``SLAANESH``, ``TZEENTCH``, ``UNDIVIDED``; :func:`mark_of`). The roster does not
+choose a mark yet, so until it does no operative has one and the marked halves of the ploys
+below never apply.
+
+**Fickle Fates** (strategy ploy, 1CP): until the end of the turning point, whenever a friendly
+LEGIONARY operative shoots a ready enemy operative, its ranged weapons have Balanced. Its
+TZEENTCH half (a defender's fail retained as a normal save) is not implemented.
+
+**Implacable** (strategy ploy, 1CP): until the end of the turning point, whenever an operative
+shoots a friendly LEGIONARY operative, weapons with Piercing 1 have Piercing Crits 1 instead.
+Its NURGLE half (ignoring injury's stat changes) is not implemented.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from engine.dice.rules import Piercing, WeaponRules, parse_weapon_rules
 from engine.game import universal
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import Effect
 from engine.game.work import Work
 from engine.rules.choices import RuleChoiceFrame, RuleRollFrame, on_choice, on_roll
+from engine.rules.ploys import GainToken, Ploy
 from engine.rules.registry import register
 from engine.rules.team_weapon_rules import has_team_rule
 
@@ -201,3 +216,109 @@ register(
     "Once per turning point per weapon: each damaging attack die heals a nearby friendly "
     "Legionary 1 wound (D3 for a crit).",
 )
+
+
+# -------------------------------------------------------------------------------------------
+# Marks of Chaos and ploys
+# -------------------------------------------------------------------------------------------
+
+MARKS = ("KHORNE", "NURGLE", "SLAANESH", "TZEENTCH", "UNDIVIDED")
+
+
+def mark_of(w: Work, op_id: str) -> str:
+    """The Mark of Chaos of ``op_id`` (module docstring), or ``""``."""
+    kw = w.ctx.datacards[op_id].keywords
+    return next((m for m in MARKS if m in kw), "")
+
+
+def legionary(w: Work, op_id: str) -> bool:
+    """``op_id`` is a LEGIONARY operative."""
+    return KEYWORD in w.ctx.datacards[op_id].keywords
+
+
+def has_token(w: Work, op_id: str, name: str) -> bool:
+    """A ``"token"`` effect named ``name`` applies to ``op_id`` (on it or its kill team)."""
+    return any(e.detail == name for e in w.effects_on(op_id, "token"))
+
+
+def _ploy_installer(ploy: Ploy, extra: Any = None) -> Any:
+    def install(hooks: Hooks, players: tuple[str, ...]) -> None:
+        hooks.ploy(ploy, players)
+        if extra is not None:
+            extra(hooks, players)
+
+    return install
+
+
+FICKLE_FATES = "fickle_fates"
+_BALANCED = parse_weapon_rules("Balanced").rules
+
+
+def install_fickle_fates_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Fickle Fates (module docstring): Balanced for a LEGIONARY shooting a ready enemy."""
+
+    def balanced(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+        op, target = info.get("op", ""), info.get("target", "")
+        if info.get("kind") != "ranged" or not op or not target:
+            return rules
+        if w.ctx.owner[op] not in players or not legionary(w, op):
+            return rules
+        if w.ctx.owner[target] == w.ctx.owner[op] or not w.op(target).ready:
+            return rules
+        if not has_token(w, op, FICKLE_FATES):
+            return rules
+        return rules.with_rules(*_BALANCED)
+
+    hooks.transform("would_use_weapon_rules", balanced)
+
+
+IMPLACABLE = "implacable"
+_PIERCING_CRITS_1 = parse_weapon_rules("Piercing Crits 1").rules
+
+
+def install_implacable_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Implacable (module docstring): Piercing 1 becomes Piercing Crits 1 against a friendly
+    LEGIONARY operative."""
+
+    def crits_only(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+        target = info.get("target", "")
+        if info.get("kind") != "ranged" or not target:
+            return rules
+        if w.ctx.owner[target] not in players or not legionary(w, target):
+            return rules
+        p = rules.get(Piercing)
+        if p is None or getattr(p, "x", 0) != 1 or not has_token(w, target, IMPLACABLE):
+            return rules
+        kept = [r for r in rules if not isinstance(r, Piercing)]
+        return WeaponRules.of((*kept, *_PIERCING_CRITS_1))
+
+    hooks.transform("would_use_weapon_rules", crits_only)
+
+
+PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
+    (
+        Ploy(
+            "Fickle Fates",
+            "strategy",
+            effects=(GainToken(FICKLE_FATES, "end_tp"),),
+            rule_id="legionaries/strategy_ploy/fickle_fates",
+        ),
+        install_fickle_fates_rules,
+        "Until the end of the turning point, friendly Legionaries shooting a ready enemy have "
+        "Balanced.",
+    ),
+    (
+        Ploy(
+            "Implacable",
+            "strategy",
+            effects=(GainToken(IMPLACABLE, "end_tp"),),
+            rule_id="legionaries/strategy_ploy/implacable",
+        ),
+        install_implacable_rules,
+        "Until the end of the turning point, Piercing 1 against friendly Legionaries is "
+        "Piercing Crits 1.",
+    ),
+)
+
+for _ploy, _extra, _summary in PLOYS:
+    register(_ploy.rule_id, _ploy_installer(_ploy, _extra), _summary)

@@ -1,0 +1,123 @@
+"""The Legionaries' team rules (``teams/legionaries.py``): one scripted test per rule at
+least, named after it, on the LAB killzone against the BLU test team."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import teams.legionaries  # noqa: F401  (registers the rules)
+from engine.game import Chance, Decision, GameState
+from engine.game.scenario import position
+from engine.teams.model import Roster
+from tests.test_game_rules_common import BLU, LAB, play, roster
+from tests.test_team_weapon_rules import lab_team
+
+WARRIORS = ["Legionary Warrior [Boltgun; Fists]", "Legionary Warrior [Bolt Pistol; Chainsword]"]
+# LEG-1 and BLU-1 face each other down LAB's open lane, 11" apart; all are expended, so
+# TP1's Firefight phase ends at once and TP2 begins (everyone ready again).
+FACING = {
+    "LEG-1": {"at": (5, 14), "ready": False},
+    "BLU-1": {"at": (16, 14), "ready": False},
+    "BLU-2": {"at": (25, 20), "ready": False},
+}
+
+
+def lab(
+    types: Sequence[str],
+    operatives: Mapping[str, Mapping[str, Any]],
+    blu: Sequence[str] = ("Gunner", "Trooper"),
+    **kw: Any,
+) -> GameState:
+    """A LAB position: Legionaries (player A, roster entries with loadouts) against the BLU
+    test team (a Gunner, with every special ranged weapon, and a Trooper)."""
+    kw.setdefault("cp", (3, 3))
+    team = Roster.from_entries(lab_team("legionaries"), list(types))
+    return position(LAB, team, roster(BLU, tuple(blu)), operatives=operatives, **kw)
+
+
+def pass_windows(s: GameState) -> GameState:
+    """Pass in every ploy window until another decision or a chance node."""
+    while isinstance(s.node, Decision) and s.node.kind == "ploy":
+        s, _ = s.apply("Pass")
+    return s
+
+
+def gambit(
+    ploys: Sequence[str],
+    ops: Mapping[str, Mapping[str, Any]] = FACING,
+    initiative: str = "A",
+    types: Sequence[str] = WARRIORS,
+) -> GameState:
+    """TP2's Gambit step from a spent TP1 (A wins the roll-off and gives ``initiative``): A
+    uses ``ploys`` (strategy ploys by name), B passes; then the Firefight phase begins."""
+    s = pass_windows(lab(types, ops))
+    s, _ = play(s, [], ["4,3"])
+    s, _ = s.apply(f"Initiative {initiative}")
+    todo = list(ploys)
+    while isinstance(s.node, Decision) and s.node.kind == "gambit":
+        if s.node.player == "A" and todo:
+            s, _ = s.apply(f"Ploy {todo.pop(0).lower()}")
+        else:
+            s, _ = s.apply("Pass")
+    return pass_windows(s)
+
+
+def activate_blu_1(s: GameState) -> GameState:
+    """B (initiative) activates BLU-1 and ends its activation at once: it is expended."""
+    s, _ = play(s, ["Activate BLU-1 engage", "End activation"])
+    return pass_windows(s)
+
+
+def rerolls_offered(s: GameState) -> bool:
+    return isinstance(s.node, Decision) and s.node.kind == "reroll"
+
+
+BOLTGUN = "Shoot LEG-1 boltgun at BLU-1"
+
+
+def test_fickle_fates_gives_balanced_against_a_ready_enemy() -> None:
+    # Boltgun (4 attacks, no weapon rule) at a ready BLU-1: after the attack dice, the
+    # Balanced re-roll of one die is offered; without the ploy, only Command Re-roll.
+    s = gambit(["Fickle Fates"])
+    assert s.players[0].cp == 3  # 3 + 1 for TP2 - 1 for the ploy
+    s, _ = play(s, ["Activate LEG-1 engage", BOLTGUN], ["6,3,1,1"])
+    assert rerolls_offered(s)
+    assert [str(a) for a in s.legal_actions()] == ["Keep", "Re-roll 1", "Re-roll 3", "Re-roll 6"]
+    s, _ = play(gambit([]), ["Activate LEG-1 engage", BOLTGUN], ["6,3,1,1"])
+    assert not rerolls_offered(s)
+
+
+def test_fickle_fates_not_against_an_expended_enemy() -> None:
+    s = activate_blu_1(gambit(["Fickle Fates"], initiative="B"))
+    s, _ = play(s, ["Activate LEG-1 engage", BOLTGUN], ["6,3,1,1"])
+    assert not rerolls_offered(s)
+
+
+def test_fickle_fates_lasts_until_the_end_of_the_turning_point() -> None:
+    s = gambit(["Fickle Fates"])
+    assert [e.until for e in s.effects if e.detail == "fickle_fates"] == ["end_tp"]
+
+
+def defence_dice(ploys: Sequence[str], attack: str, weapon: str = "pierce gun") -> int:
+    """B (initiative) shoots LEG-1 (Save 3+: 3 defence dice) with BLU-1's ``weapon``; A used
+    ``ploys``. The number of defence dice LEG-1 rolls."""
+    s = gambit(ploys, initiative="B")
+    shot = f"Shoot BLU-1 {weapon} at LEG-1"
+    s, _ = play(s, ["Activate BLU-1 engage", shot, "Decline"], [attack])
+    node = s.node
+    assert isinstance(node, Chance) and node.request.kind == "defence"
+    return node.request.dice
+
+
+def test_implacable_piercing_1_only_with_a_critical_success() -> None:
+    # Pierce Gun (Piercing 1): no crit retained -> 3 defence dice; a crit -> 2. Without the
+    # ploy Piercing 1 always removes one.
+    assert defence_dice(["Implacable"], "3,3,1,1") == 3
+    assert defence_dice(["Implacable"], "6,3,1,1") == 2
+    assert defence_dice([], "3,3,1,1") == 2
+
+
+def test_implacable_changes_no_other_weapon() -> None:
+    # The Silent Gun has no Piercing: 3 dice either way.
+    assert defence_dice(["Implacable"], "3,3,1,1", "silent gun") == 3
