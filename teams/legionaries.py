@@ -38,6 +38,13 @@ TZEENTCH half (a defender's fail retained as a normal save) is not implemented.
 **Implacable** (strategy ploy, 1CP): until the end of the turning point, whenever an operative
 shoots a friendly LEGIONARY operative, weapons with Piercing 1 have Piercing Crits 1 instead.
 Its NURGLE half (ignoring injury's stat changes) is not implemented.
+
+**Quicksilver Speed** (strategy ploy, 1CP): until the end of the turning point, whenever a
+friendly LEGIONARY operative that performed an action in which it moved this turning point
+(tracked from the ploy's use: a strategy ploy comes before any move of its turning point) is
+fighting (performing the Fight action, not retaliating), the Hit of the enemy's melee weapons
+is worsened by 1, not cumulative with being injured. Its SLAANESH half (shot from more than
+6" away) is not implemented yet.
 """
 
 from __future__ import annotations
@@ -295,6 +302,46 @@ def install_implacable_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_use_weapon_rules", crits_only)
 
 
+QUICKSILVER = "quicksilver_speed"
+MOVED = "legionary_moved"  # effect: op moved in an action this turning point (Quicksilver)
+
+
+def _fight_attacker(w: Work) -> str:
+    """The operative performing the Fight action in progress, or ``""``."""
+    for f in reversed(w.stack):
+        if hasattr(f, "attacker") and hasattr(f, "defender"):
+            return str(f.attacker)
+    return ""
+
+
+def install_quicksilver_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Quicksilver Speed (module docstring)."""
+
+    def moved(w: Work, ev: Event) -> None:
+        op = ev["op"]
+        if w.ctx.owner[op] not in players or not legionary(w, op):
+            return
+        if not has_token(w, op, QUICKSILVER):
+            return
+        if not any(e.kind == MOVED and e.op == op for e in w.effects):
+            w.effects.append(Effect(MOVED, op, "end_tp", source=op))
+
+    def worse_hit(w: Work, change: int, **info: Any) -> int:
+        target = info["target"]
+        if info["kind"] != "melee" or info["injured"] or w.ctx.owner[target] not in players:
+            return change
+        if w.ctx.owner[info["op"]] in players or not legionary(w, target):
+            return change
+        if not has_token(w, target, QUICKSILVER) or _fight_attacker(w) != target:
+            return change
+        if not any(e.kind == MOVED and e.op == target for e in w.effects):
+            return change
+        return change + 1
+
+    hooks.on("moved", moved)
+    hooks.transform("would_change_hit", worse_hit)
+
+
 PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
     (
         Ploy(
@@ -317,6 +364,17 @@ PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
         install_implacable_rules,
         "Until the end of the turning point, Piercing 1 against friendly Legionaries is "
         "Piercing Crits 1.",
+    ),
+    (
+        Ploy(
+            "Quicksilver Speed",
+            "strategy",
+            effects=(GainToken(QUICKSILVER, "end_tp"),),
+            rule_id="legionaries/strategy_ploy/quicksilver_speed",
+        ),
+        install_quicksilver_rules,
+        "Until the end of the turning point, enemies retaliating against a Legionary that "
+        "moved this turning point have their melee Hit worsened by 1.",
     ),
 )
 

@@ -121,3 +121,47 @@ def test_implacable_piercing_1_only_with_a_critical_success() -> None:
 def test_implacable_changes_no_other_weapon() -> None:
     # The Silent Gun has no Piercing: 3 dice either way.
     assert defence_dice(["Implacable"], "3,3,1,1", "silent gun") == 3
+
+
+# LEG-1 (a Warrior with a chainsword) 4" from BLU-1 (a Trooper, Knife 3+): a Charge takes
+# it into BLU-1's control range, at 7.44,14.
+CHARGE = {
+    "LEG-1": {"at": (5, 14), "ready": False},
+    "BLU-1": {"at": (9, 14), "ready": False},
+    "BLU-2": {"at": (25, 20), "ready": False},
+}
+CHAINSWORD = ["Legionary Warrior [Bolt Pistol; Chainsword]"]
+
+
+def retaliation_normals(
+    ploys: Sequence[str], charge: bool = True, blu_wounds: int = 10, activate: str = "engage"
+) -> int:
+    """LEG-1 (charging BLU-1 first when ``charge``, else starting in its control range)
+    fights BLU-1, missing with every die; BLU-1 retaliates rolling 4,3,3. The normal
+    successes BLU-1 retains."""
+    ops = {**CHARGE, "BLU-1": {**CHARGE["BLU-1"], "wounds": blu_wounds}}
+    if not charge:
+        ops["LEG-1"] = {"at": (7.44, 14), "ready": False}
+    s = gambit(ploys, ops, types=CHAINSWORD)
+    todo = [f"Activate LEG-1 {activate}"] + (["Charge LEG-1 to 7.44,14"] if charge else [])
+    s, _ = play(s, todo)
+    s = pass_windows(s)
+    fight = ["Fight LEG-1 chainsword at BLU-1", "Decline", "Decline"]
+    s, ev = play(s, fight, ["1,1,1,1,1", "4,3,3"])
+    return next(e["normals"] for e in ev if e.kind == "attack_retained" and e["op"] == "BLU-1")
+
+
+def test_quicksilver_speed_worsens_the_retaliating_enemys_hit() -> None:
+    # Knife 3+ becomes 4+ against a Legionary that charged: 4,3,3 retains one success.
+    assert retaliation_normals(["Quicksilver Speed"]) == 1
+    assert retaliation_normals([]) == 3
+
+
+def test_quicksilver_speed_needs_a_move_this_turning_point() -> None:
+    assert retaliation_normals(["Quicksilver Speed"], charge=False) == 3
+
+
+def test_quicksilver_speed_not_cumulative_with_being_injured() -> None:
+    # BLU-1 injured (4 of 10 wounds): Knife 4+ from the injury, not 5+ with the ploy.
+    assert retaliation_normals([], blu_wounds=4) == 1
+    assert retaliation_normals(["Quicksilver Speed"], blu_wounds=4) == 1

@@ -188,6 +188,7 @@ class FightFrame:
                 "melee",
                 hit_change=-self.a_assist,
                 injured=self.a_injured,
+                target=self.defender,
             )
         return attack_profile(
             w,
@@ -196,6 +197,7 @@ class FightFrame:
             "melee",
             hit_change=-self.d_assist,
             injured=self.d_injured,
+            target=self.attacker,
         )
 
     def owner(self, w: Work, side: str) -> str:
