@@ -45,6 +45,12 @@ friendly LEGIONARY operative that performed an action in which it moved this tur
 fighting (performing the Fight action, not retaliating), the Hit of the enemy's melee weapons
 is worsened by 1, not cumulative with being injured. Its SLAANESH half (shot from more than
 6" away) is not implemented yet.
+
+**Blood For The Blood God** (strategy ploy, 1CP): until the end of the turning point, whenever
+a friendly LEGIONARY operative that is not KHORNE is fighting (performing the Fight action),
+its first strike of that sequence inflicts 1 more damage (7 at most); a friendly LEGIONARY
+KHORNE operative's melee weapons have +1 to both Dmg stats (7 at most), applied to each of its
+strikes, fighting or retaliating (the dice core's valuations do not see it).
 """
 
 from __future__ import annotations
@@ -342,7 +348,46 @@ def install_quicksilver_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_change_hit", worse_hit)
 
 
+BLOOD = "blood_for_the_blood_god"
+STRUCK = "blood_struck"  # effect: op struck already in the fight in progress
+MAX_DAMAGE = 7
+
+
+def install_blood_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Blood For The Blood God (module docstring)."""
+
+    def more(w: Work, dmg: int, **info: Any) -> int:
+        op = info["op"]
+        if w.ctx.owner[op] not in players or not legionary(w, op) or dmg <= 0:
+            return dmg
+        if not has_token(w, op, BLOOD):
+            return dmg
+        if mark_of(w, op) == "KHORNE":
+            return max(dmg, min(MAX_DAMAGE, dmg + 1))
+        if _fight_attacker(w) != op or any(e.kind == STRUCK and e.op == op for e in w.effects):
+            return dmg
+        w.effects.append(Effect(STRUCK, op, "end_tp", source=op))
+        return max(dmg, min(MAX_DAMAGE, dmg + 1))
+
+    def ended(w: Work, ev: Event) -> None:
+        w.effects = [e for e in w.effects if e.kind != STRUCK]
+
+    hooks.transform("would_strike_damage", more)
+    hooks.on("fight_ended", ended)
+
+
 PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
+    (
+        Ploy(
+            "Blood For The Blood God",
+            "strategy",
+            effects=(GainToken(BLOOD, "end_tp"),),
+            rule_id="legionaries/strategy_ploy/blood_for_the_blood_god",
+        ),
+        install_blood_rules,
+        "Until the end of the turning point, a fighting Legionary's first strike inflicts 1 "
+        "more damage; Khorne Legionaries' melee Dmg +1.",
+    ),
     (
         Ploy(
             "Fickle Fates",

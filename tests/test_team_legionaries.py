@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
+
 import teams.legionaries  # noqa: F401  (registers the rules)
 from engine.game import Chance, Decision, GameState
 from engine.game.scenario import position
-from engine.teams.model import Roster
+from engine.teams.model import Roster, Team
 from tests.test_game_rules_common import BLU, LAB, play, roster
 from tests.test_team_weapon_rules import lab_team
 
@@ -23,6 +25,16 @@ FACING = {
 }
 
 
+def marked(mark: str) -> Team:
+    """The built-in team for LAB positions; with ``mark``, every operative type bears that
+    Mark of Chaos keyword (the roster cannot choose marks yet: teams/legionaries.py)."""
+    team = lab_team("legionaries")
+    if not mark:
+        return team
+    ops = tuple(attrs.evolve(o, keywords=(*o.keywords, mark)) for o in team.operatives)
+    return attrs.evolve(team, operatives=ops)
+
+
 def lab(
     types: Sequence[str],
     operatives: Mapping[str, Mapping[str, Any]],
@@ -32,7 +44,7 @@ def lab(
     """A LAB position: Legionaries (player A, roster entries with loadouts) against the BLU
     test team (a Gunner, with every special ranged weapon, and a Trooper)."""
     kw.setdefault("cp", (3, 3))
-    team = Roster.from_entries(lab_team("legionaries"), list(types))
+    team = Roster.from_entries(marked(kw.pop("mark", "")), list(types))
     return position(LAB, team, roster(BLU, tuple(blu)), operatives=operatives, **kw)
 
 
@@ -48,10 +60,11 @@ def gambit(
     ops: Mapping[str, Mapping[str, Any]] = FACING,
     initiative: str = "A",
     types: Sequence[str] = WARRIORS,
+    mark: str = "",
 ) -> GameState:
     """TP2's Gambit step from a spent TP1 (A wins the roll-off and gives ``initiative``): A
     uses ``ploys`` (strategy ploys by name), B passes; then the Firefight phase begins."""
-    s = pass_windows(lab(types, ops))
+    s = pass_windows(lab(types, ops, mark=mark))
     s, _ = play(s, [], ["4,3"])
     s, _ = s.apply(f"Initiative {initiative}")
     todo = list(ploys)
@@ -165,3 +178,40 @@ def test_quicksilver_speed_not_cumulative_with_being_injured() -> None:
     # BLU-1 injured (4 of 10 wounds): Knife 4+ from the injury, not 5+ with the ploy.
     assert retaliation_normals([], blu_wounds=4) == 1
     assert retaliation_normals(["Quicksilver Speed"], blu_wounds=4) == 1
+
+
+# LEG-1 (chainsword 4/5, Warrior) in BLU-1's control range; BLU-1 a Trooper of 10 wounds.
+ENGAGED = {**CHARGE, "LEG-1": {"at": (7.44, 14), "ready": False}}
+BLOOD = "Blood For The Blood God"
+
+
+def strike_damage(ploys: Sequence[str], mark: str = "", retaliate: bool = False) -> list[int]:
+    """LEG-1 fights BLU-1 (or, ``retaliate``, BLU-1 fights LEG-1) and LEG-1 retains two
+    normal successes (3,3,1,1,1) while BLU-1 retains none (1,1,1); LEG-1 strikes twice. The
+    damage of LEG-1's strikes."""
+    if retaliate:
+        s = gambit(ploys, ENGAGED, initiative="B", types=CHAINSWORD, mark=mark)
+        script = ["Activate BLU-1 engage", "Fight BLU-1 knife at LEG-1", "Decline", "Decline"]
+        s, _ = play(s, script, ["1,1,1", "3,3,1,1,1"])
+    else:
+        s = gambit(ploys, ENGAGED, types=CHAINSWORD, mark=mark)
+        script = ["Activate LEG-1 engage", "Fight LEG-1 chainsword at BLU-1", "Decline", "Decline"]
+        s, _ = play(s, script, ["3,3,1,1,1", "1,1,1"])
+    s, ev = play(s, ["Strike normal", "Strike normal"])
+    return [e["damage"] for e in ev if e.kind == "damage_inflicted" and e["by"] == "LEG-1"]
+
+
+def test_blood_for_the_blood_god_first_strike_inflicts_one_more() -> None:
+    assert strike_damage([BLOOD]) == [5, 4]
+    assert strike_damage([]) == [4, 4]
+
+
+def test_blood_for_the_blood_god_only_when_fighting_not_retaliating() -> None:
+    assert strike_damage([BLOOD], retaliate=True) == [4, 4]
+
+
+def test_blood_for_the_blood_god_khorne_every_strike_one_more() -> None:
+    # KHORNE: Dmg 4/5 becomes 5/6 for every strike, fighting or retaliating.
+    assert strike_damage([BLOOD], mark="KHORNE") == [5, 5]
+    assert strike_damage([BLOOD], mark="KHORNE", retaliate=True) == [5, 5]
+    assert strike_damage([], mark="KHORNE") == [4, 4]
