@@ -51,6 +51,26 @@ a friendly LEGIONARY operative that is not KHORNE is fighting (performing the Fi
 its first strike of that sequence inflicts 1 more damage (7 at most); a friendly LEGIONARY
 KHORNE operative's melee weapons have +1 to both Dmg stats (7 at most), applied to each of its
 strikes, fighting or retaliating (the dice core's valuations do not see it).
+
+**Malignant Aura** (firefight ploy, 1CP): when a friendly LEGIONARY NURGLE operative performing
+the Shoot action selects a valid target: until the end of that action, its ranged weapons have
+Piercing 1 against every enemy operative within 3" of it (secondary targets included).
+
+**Mutability And Change** (firefight ploy, 1CP): when a friendly LEGIONARY TZEENTCH operative is
+activated: +1 APL until the end of that activation, and it cannot perform the same action more
+than once in it. The engine's reading: the ploy is used as the operative is activated, when its
+AP are generated from its APL, so it gains the AP of that change (1AP, none when its APL is
+already at the +1 limit), although a later APL change would not change its AP (2.1). The
+engine already allows each action once per activation (1.5); the ploy
+marks the operative with the token ``mutability_and_change`` for the rules that lift that
+limit (Astartes, to come), which must respect it. The WARRIOR's Infernal Pact lock is not
+implemented (Infernal Pact is not).
+
+**Sickening Captivation** (firefight ploy, 1CP): during a friendly LEGIONARY SLAANESH
+operative's activation, before or after an action, select an enemy operative visible to and
+within 4" of it: -1 APL until the end of that enemy's next activation. The engine's reading:
+the core opens ploy windows at the start and at the end of an activation, not between two
+actions, so it is offered there (before the first action, after the last).
 """
 
 from __future__ import annotations
@@ -64,7 +84,7 @@ from engine.game.events import Event
 from engine.game.state import Effect
 from engine.game.work import Work
 from engine.rules.choices import RuleChoiceFrame, RuleRollFrame, on_choice, on_roll
-from engine.rules.ploys import GainToken, Ploy
+from engine.rules.ploys import GainToken, Ploy, StatChange
 from engine.rules.registry import register
 from engine.rules.team_weapon_rules import has_team_rule
 
@@ -376,6 +396,73 @@ def install_blood_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.on("fight_ended", ended)
 
 
+def _marked(mark: str) -> Any:
+    """The condition of a firefight ploy: the operative the trigger names is a friendly
+    LEGIONARY operative with ``mark``."""
+
+    def condition(w: Work, player: str, info: Any) -> bool:
+        op = info.get("op", "")
+        return bool(op) and w.ctx.owner[op] == player and _is(w, op, mark)
+
+    return condition
+
+
+def _is(w: Work, op: str, mark: str) -> bool:
+    return legionary(w, op) and mark_of(w, op) == mark
+
+
+MALIGNANT = "malignant_aura"  # effect: op = the shooter, until its Shoot action ends
+AURA = 3.0
+_PIERCING_1 = parse_weapon_rules("Piercing 1").rules
+
+
+def _malignant_used(w: Work, player: str, action: Any, info: Any) -> None:
+    op = info["op"]
+    w.effects.append(Effect(MALIGNANT, op, "end_tp", source=op))
+
+
+def install_malignant_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Malignant Aura (module docstring): Piercing 1 within 3" until the action ends."""
+
+    def piercing(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+        op, target = info.get("op", ""), info.get("target", "")
+        if info.get("kind") != "ranged" or not op or not target:
+            return rules
+        if not any(e.kind == MALIGNANT and e.op == op for e in w.effects):
+            return rules
+        if w.distance(w.place(w.op(op)), w.place(w.op(target))) > AURA + 1e-6:
+            return rules
+        return rules.with_rules(*_PIERCING_1)
+
+    def ended(w: Work, ev: Event) -> None:
+        w.effects = [e for e in w.effects if not (e.kind == MALIGNANT and e.op == ev["op"])]
+
+    hooks.transform("would_use_weapon_rules", piercing)
+    hooks.on("shoot_ended", ended)
+
+
+def _mutability_used(w: Work, player: str, action: Any, info: Any) -> None:
+    """+1 APL until the end of the activation, and the AP it generates (module docstring)."""
+    o = w.op(info["op"])
+    before = w.apl(o)
+    StatChange("apl", 1, "end_activation").apply(w, player, o.id, o.id)
+    gained = w.apl(w.op(o.id)) - before
+    if gained > 0:
+        w.set_op(o.id, ap=w.op(o.id).ap + gained)
+
+
+CAPTIVATION_REACH = 4.0
+
+
+def _captivated(w: Work, player: str, op: str, info: Any) -> bool:
+    """An enemy ``op`` visible to and within 4" of the SLAANESH operative of the window."""
+    me = w.op(info["op"])
+    here, there = w.place(me), w.place(w.op(op))
+    if w.distance(here, there) > CAPTIVATION_REACH + 1e-6:
+        return False
+    return bool(w.ctx.visible(w.kz, here, there))
+
+
 PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
     (
         Ploy(
@@ -420,6 +507,49 @@ PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
         install_quicksilver_rules,
         "Until the end of the turning point, enemies retaliating against a Legionary that "
         "moved this turning point have their melee Hit worsened by 1.",
+    ),
+    (
+        Ploy(
+            "Malignant Aura",
+            "firefight",
+            triggers=("target_selected",),
+            condition=lambda w, p, info: (
+                info.get("kind") == "ranged" and _marked("NURGLE")(w, p, info)
+            ),
+            use_hook=_malignant_used,
+            rule_id="legionaries/firefight_ploy/malignant_aura",
+        ),
+        install_malignant_rules,
+        "A Nurgle Legionary's shot has Piercing 1 against enemies within 3\" of it.",
+    ),
+    (
+        Ploy(
+            "Mutability And Change",
+            "firefight",
+            triggers=("activation_start",),
+            target="self",
+            condition=_marked("TZEENTCH"),
+            effects=(GainToken("mutability_and_change", "end_activation"),),
+            use_hook=_mutability_used,
+            rule_id="legionaries/firefight_ploy/mutability_and_change",
+        ),
+        None,
+        "A Tzeentch Legionary activated gets +1 APL for the activation, never repeating an action.",
+    ),
+    (
+        Ploy(
+            "Sickening Captivation",
+            "firefight",
+            triggers=("activation_start", "activation_end"),
+            target="enemy",
+            condition=_marked("SLAANESH"),
+            eligible=_captivated,
+            effects=(StatChange("apl", -1, "end_next_activation"),),
+            rule_id="legionaries/firefight_ploy/sickening_captivation",
+        ),
+        None,
+        'A Slaanesh Legionary in its activation gives a visible enemy within 4" -1 APL until '
+        "the end of its next activation.",
     ),
 )
 

@@ -215,3 +215,73 @@ def test_blood_for_the_blood_god_khorne_every_strike_one_more() -> None:
     assert strike_damage([BLOOD], mark="KHORNE") == [5, 5]
     assert strike_damage([BLOOD], mark="KHORNE", retaliate=True) == [5, 5]
     assert strike_damage([], mark="KHORNE") == [4, 4]
+
+
+def ploys_offered(s: GameState) -> list[str]:
+    if not (isinstance(s.node, Decision) and s.node.kind == "ploy"):
+        return []
+    return [str(a) for a in s.legal_actions() if str(a) != "Pass"]
+
+
+def test_mutability_and_change_tzeentch_gains_one_apl_as_activated() -> None:
+    # A Legionary Warrior has APL 3: activated with the ploy it has 4AP, for 1CP.
+    s = gambit([], mark="TZEENTCH")
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert ploys_offered(s) == ["Ploy mutability and change"]
+    s, _ = s.apply("Ploy mutability and change")
+    assert s.operative("LEG-1").ap == 4
+    assert s.players[0].cp == 3  # 3 + 1 for TP2 - 1
+    assert any(e.detail == "mutability_and_change" for e in s.effects)
+
+
+def test_mutability_and_change_only_for_tzeentch() -> None:
+    for mark in ("", "KHORNE"):
+        s = gambit([], mark=mark)
+        s, _ = s.apply("Activate LEG-1 engage")
+        assert ploys_offered(s) == []
+        assert s.operative("LEG-1").ap == 3
+
+
+# BLU-1 3" from LEG-1 (visible, within 4"), BLU-2 far away.
+NEAR = {**FACING, "BLU-1": {"at": (8, 14), "ready": False}}
+
+
+def test_sickening_captivation_slaanesh_takes_an_apl_from_a_near_enemy() -> None:
+    s = gambit([], NEAR, mark="SLAANESH", initiative="A")
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert ploys_offered(s) == ["Ploy sickening captivation on BLU-1"]
+    s, _ = s.apply("Ploy sickening captivation on BLU-1")
+    s, _ = play(s, ["End activation"])
+    s = pass_windows(s)
+    s, _ = s.apply("Activate BLU-1 engage")
+    assert s.operative("BLU-1").ap == 1  # a Trooper's APL 2, -1 until its activation ends
+    s, _ = play(pass_windows(s), ["End activation"])
+    assert not [e for e in s.effects if e.kind == "apl" and e.op == "BLU-1"]
+
+
+def test_sickening_captivation_after_the_last_action_and_only_for_slaanesh() -> None:
+    s = gambit([], NEAR, mark="SLAANESH")
+    s, _ = play(s, ["Activate LEG-1 engage", "Pass", "End activation"])
+    assert ploys_offered(s) == ["Ploy sickening captivation on BLU-1"]
+    s = gambit([], NEAR, mark="NURGLE")
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert ploys_offered(s) == []
+
+
+def malignant_defence_dice(mark: str, blu_at: tuple[float, float]) -> int:
+    """LEG-1 (boltgun, ``mark``) shoots BLU-1 at ``blu_at`` using Malignant Aura when it is
+    offered; attack 3,3,1,1. The defence dice BLU-1 (Save 4+: 3 dice) rolls."""
+    s = gambit([], {**FACING, "BLU-1": {"at": blu_at, "ready": False}}, mark=mark)
+    s, _ = play(s, ["Activate LEG-1 engage", "Shoot LEG-1 boltgun at BLU-1"])
+    if ploys_offered(s):
+        s, _ = s.apply("Ploy malignant aura")
+    s, _ = play(s, ["Decline"], ["3,3,1,1"])
+    node = s.node
+    assert isinstance(node, Chance) and node.request.kind == "defence"
+    return node.request.dice
+
+
+def test_malignant_aura_piercing_1_within_3_inches() -> None:
+    assert malignant_defence_dice("NURGLE", (8, 14)) == 2
+    assert malignant_defence_dice("NURGLE", (12, 14)) == 3  # more than 3" away
+    assert malignant_defence_dice("", (8, 14)) == 3  # not NURGLE: not offered
