@@ -31,6 +31,11 @@ A D3 is a D6 halved, rounded up.
 choose a mark yet, so until it does no operative has one and the marked halves of the ploys
 below never apply.
 
+**Khorne - Wrathful Onslaught**: a KHORNE LEGIONARY operative's melee weapons have Severe.
+**Tzeentch - Empyreal Guidance**: a TZEENTCH LEGIONARY operative's ranged weapons have Severe.
+**Undivided - Vicious Reavers**: whenever an UNDIVIDED LEGIONARY operative shoots, fights or
+retaliates against an enemy operative within 6" of it, its weapons have Ceaseless.
+
 **Fickle Fates** (strategy ploy, 1CP): until the end of the turning point, whenever a friendly
 LEGIONARY operative shoots a ready enemy operative, its ranged weapons have Balanced. Its
 TZEENTCH half (a defender's fail retained as a normal save) is not implemented.
@@ -281,6 +286,53 @@ def _ploy_installer(ploy: Ploy, extra: Any = None) -> Any:
             extra(hooks, players)
 
     return install
+
+
+_SEVERE = parse_weapon_rules("Severe").rules
+_CEASELESS = parse_weapon_rules("Ceaseless").rules
+REAVERS_REACH = 6.0
+
+
+def _mark_rule(mark: str, kind: str, gained: tuple[Any, ...], reach: float = 0.0) -> Any:
+    """The installer of a mark's weapon rule: the weapons of ``kind`` (``""`` both) of the
+    friendly LEGIONARY operatives with ``mark`` gain ``gained``; with ``reach``, only against
+    an enemy operative within that distance of the operative."""
+
+    def install(hooks: Hooks, players: tuple[str, ...]) -> None:
+        def gain(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+            op = info.get("op", "")
+            if not op or w.ctx.owner[op] not in players or (kind and info.get("kind") != kind):
+                return rules
+            if mark_of(w, op) != mark or not legionary(w, op):
+                return rules
+            if reach:
+                target = info.get("target", "")
+                if not target or w.ctx.owner[target] == w.ctx.owner[op]:
+                    return rules
+                if w.distance(w.place(w.op(op)), w.place(w.op(target))) > reach + 1e-6:
+                    return rules
+            return rules.with_rules(*gained)
+
+        hooks.transform("would_use_weapon_rules", gain)
+
+    return install
+
+
+register(
+    "legionaries/faction_rule/khorne_wrathful_onslaught",
+    _mark_rule("KHORNE", "melee", _SEVERE),
+    "Khorne Legionaries' melee weapons have Severe.",
+)
+register(
+    "legionaries/faction_rule/tzeentch_empyreal_guidance",
+    _mark_rule("TZEENTCH", "ranged", _SEVERE),
+    "Tzeentch Legionaries' ranged weapons have Severe.",
+)
+register(
+    "legionaries/faction_rule/undivided_vicious_reavers",
+    _mark_rule("UNDIVIDED", "", _CEASELESS, REAVERS_REACH),
+    "Undivided Legionaries' weapons have Ceaseless against enemies within 6\".",
+)
 
 
 FICKLE_FATES = "fickle_fates"

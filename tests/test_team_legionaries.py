@@ -197,6 +197,8 @@ def strike_damage(ploys: Sequence[str], mark: str = "", retaliate: bool = False)
         s = gambit(ploys, ENGAGED, types=CHAINSWORD, mark=mark)
         script = ["Activate LEG-1 engage", "Fight LEG-1 chainsword at BLU-1", "Decline", "Decline"]
         s, _ = play(s, script, ["3,3,1,1,1", "1,1,1"])
+    while isinstance(s.node, Decision) and s.node.kind == "retention_rule":
+        s, _ = s.apply("Decline")  # KHORNE's Severe
     s, ev = play(s, ["Strike normal", "Strike normal"])
     return [e["damage"] for e in ev if e.kind == "damage_inflicted" and e["by"] == "LEG-1"]
 
@@ -285,3 +287,40 @@ def test_malignant_aura_piercing_1_within_3_inches() -> None:
     assert malignant_defence_dice("NURGLE", (8, 14)) == 2
     assert malignant_defence_dice("NURGLE", (12, 14)) == 3  # more than 3" away
     assert malignant_defence_dice("", (8, 14)) == 3  # not NURGLE: not offered
+
+
+def first_shot_node(mark: str, blu_at: tuple[float, float] = (16, 14)) -> GameState:
+    """LEG-1 (``mark``, boltgun) shoots BLU-1 at ``blu_at``, passing every ploy window;
+    attack 3,3,1,1 (two normal successes, no crit)."""
+    s = gambit([], {**FACING, "BLU-1": {"at": blu_at, "ready": False}}, mark=mark)
+    s, _ = s.apply("Activate LEG-1 engage")
+    s, _ = play(pass_windows(s), ["Shoot LEG-1 boltgun at BLU-1"], ["3,3,1,1"])
+    return s
+
+
+def test_tzeentch_empyreal_guidance_ranged_weapons_have_severe() -> None:
+    s, _ = first_shot_node("TZEENTCH").apply("Decline")  # no Command Re-roll
+    assert [str(a) for a in s.legal_actions()] == ["Apply Severe", "Decline"]
+    s, _ = first_shot_node("").apply("Decline")
+    assert isinstance(s.node, Chance)  # straight to the defence dice
+
+
+def test_khorne_wrathful_onslaught_melee_weapons_have_severe() -> None:
+    # KHORNE LEG-1 fights BLU-1 with its chainsword (already Rending), 3,3,1,1,1: Severe is
+    # offered among its retention rules; not for its boltgun (ranged).
+    s = gambit([], ENGAGED, types=CHAINSWORD, mark="KHORNE")
+    script = ["Activate LEG-1 engage", "Fight LEG-1 chainsword at BLU-1", "Decline", "Decline"]
+    s, _ = play(s, script, ["3,3,1,1,1", "1,1,1"])
+    assert "Apply Severe" in [str(a) for a in s.legal_actions()]
+    s, _ = first_shot_node("KHORNE").apply("Decline")
+    assert isinstance(s.node, Chance)
+
+
+def test_undivided_vicious_reavers_ceaseless_within_6_inches() -> None:
+    # BLU-1 at 8,14 (1.7" away) or 12,14 (5.7"): Ceaseless re-roll offered; at 14,14 (7.7")
+    # or without the mark, only Command Re-roll.
+    for at in ((8, 14), (12, 14)):
+        s = first_shot_node("UNDIVIDED", at)
+        assert [str(a) for a in s.legal_actions()] == ["Keep", "Re-roll 1,1", "Re-roll 3,3"]
+    assert not rerolls_offered(first_shot_node("UNDIVIDED", (14, 14)))
+    assert not rerolls_offered(first_shot_node("", (8, 14)))
