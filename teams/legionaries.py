@@ -36,6 +36,12 @@ below never apply.
 **Undivided - Vicious Reavers**: whenever an UNDIVIDED LEGIONARY operative shoots, fights or
 retaliates against an enemy operative within 6" of it, its weapons have Ceaseless.
 
+**In The Eyes Of The Gods** (Aspiring Champion): once per activation, when the operative
+incapacitates an enemy operative during its own activation, +1 APL until the end of that
+activation. The engine's reading: AP are generated from APL at activation (2.1), so the
+change would do nothing; the operative gains the 1AP the change adds (none when its APL is
+already at the +1 limit), as Mutability And Change below.
+
 **Fickle Fates** (strategy ploy, 1CP): until the end of the turning point, whenever a friendly
 LEGIONARY operative shoots a ready enemy operative, its ranged weapons have Balanced. Its
 TZEENTCH half (a defender's fail retained as a normal save) is not implemented.
@@ -293,6 +299,56 @@ _CEASELESS = parse_weapon_rules("Ceaseless").rules
 REAVERS_REACH = 6.0
 
 
+CHAMPION = "ASPIRING CHAMPION"
+EYES = "in_the_eyes_of_the_gods"  # token: used this activation
+
+
+def _activated(w: Work) -> str:
+    """The operative whose activation (not counteraction) is in progress, or ``""``."""
+    for f in reversed(w.stack):
+        if isinstance(f, universal.ActivationFrame):
+            return f.op if f.mode == "activation" else ""
+    return ""
+
+
+def gain_apl(w: Work, player: str, op: str, until: str = "end_activation") -> None:
+    """+1 APL for ``op`` until ``until`` (its activation in progress), with the AP it adds
+    (the module docstring's reading)."""
+    # The net change, counting a change begun during the action in progress (pending until
+    # it is complete, 2.1), clamped to +/-1 (2.1).
+    change = sum(e.value for e in w.effects if e.kind == "apl" and e.op == op)
+    StatChange("apl", 1, until).apply(w, player, op, op)
+    gained = max(-1, min(1, change + 1)) - max(-1, min(1, change))
+    if gained > 0:
+        w.set_op(op, ap=w.op(op).ap + gained)
+
+
+def install_eyes_of_the_gods(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """In The Eyes Of The Gods (module docstring)."""
+
+    def down(w: Work, ev: Event) -> None:
+        by = ev.get("by", "")
+        if not by or by not in w.ctx.owner or w.ctx.owner[by] not in players:
+            return
+        if w.ctx.owner[ev["op"]] == w.ctx.owner[by] or CHAMPION not in w.ctx.datacards[by].keywords:
+            return
+        if _activated(w) != by or has_token(w, by, EYES) or not w.op(by).alive:
+            return
+        w.effects.append(Effect("token", by, "end_activation", source=by, detail=EYES))
+        gain_apl(w, w.ctx.owner[by], by)
+        w.emit("team_rule_used", op=by, rule="In The Eyes Of The Gods", on=ev["op"])
+
+    hooks.on("operative_incapacitated", down)
+
+
+register(
+    "legionaries/ability/in_the_eyes_of_the_gods",
+    install_eyes_of_the_gods,
+    "Once per activation, the Aspiring Champion gets +1 APL (and 1AP) when it incapacitates "
+    "an enemy.",
+)
+
+
 def _mark_rule(mark: str, kind: str, gained: tuple[Any, ...], reach: float = 0.0) -> Any:
     """The installer of a mark's weapon rule: the weapons of ``kind`` (``""`` both) of the
     friendly LEGIONARY operatives with ``mark`` gain ``gained``; with ``reach``, only against
@@ -495,12 +551,7 @@ def install_malignant_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
 
 def _mutability_used(w: Work, player: str, action: Any, info: Any) -> None:
     """+1 APL until the end of the activation, and the AP it generates (module docstring)."""
-    o = w.op(info["op"])
-    before = w.apl(o)
-    StatChange("apl", 1, "end_activation").apply(w, player, o.id, o.id)
-    gained = w.apl(w.op(o.id)) - before
-    if gained > 0:
-        w.set_op(o.id, ap=w.op(o.id).ap + gained)
+    gain_apl(w, player, info["op"])
 
 
 CAPTIVATION_REACH = 4.0

@@ -324,3 +324,40 @@ def test_undivided_vicious_reavers_ceaseless_within_6_inches() -> None:
         assert [str(a) for a in s.legal_actions()] == ["Keep", "Re-roll 1,1", "Re-roll 3,3"]
     assert not rerolls_offered(first_shot_node("UNDIVIDED", (14, 14)))
     assert not rerolls_offered(first_shot_node("", (8, 14)))
+
+
+CHAMPION = ["Legionary Aspiring Champion [Plasma Pistol + Power Fist]"]
+PLASMA = "Shoot LEG-1 plasma pistol (standard) at BLU-1"
+
+
+def champion_shoots(blu_1_wounds: int) -> GameState:
+    """The Aspiring Champion (APL 3) shoots BLU-1 (3/5 Piercing 1: 2 defence dice) with one
+    normal success (3,1,1,1) that is not saved (1,1): 3 damage. BLU-2 (1 wound) is 2.7"
+    away."""
+    ops = {
+        "LEG-1": {"at": (5, 14), "ready": False},
+        "BLU-1": {"at": (10, 14), "ready": False, "wounds": blu_1_wounds},
+        "BLU-2": {"at": (5, 18), "ready": False, "wounds": 1},
+    }
+    s = gambit([], ops, types=CHAMPION)
+    script = ["Activate LEG-1 engage", PLASMA, "Decline", "Decline"]
+    s, _ = play(s, script, ["3,1,1,1", "1,1"])
+    return pass_windows(s)
+
+
+def test_in_the_eyes_of_the_gods_gains_an_apl_when_it_incapacitates() -> None:
+    s = champion_shoots(3)
+    assert not s.operative("BLU-1").placed
+    assert s.operative("LEG-1").ap == 3  # 3AP - 1 for the shot + 1
+    assert champion_shoots(10).operative("LEG-1").ap == 2
+
+
+def test_in_the_eyes_of_the_gods_once_per_activation() -> None:
+    # After the first kill it charges BLU-2 and fights it with its power fist (4+, Brutal):
+    # one hit, no block, a strike incapacitates it: no second AP.
+    s = champion_shoots(3)
+    script = ["Charge LEG-1 to 5,16.44", "Fight LEG-1 power fist at BLU-2", "Decline", "Decline"]
+    s, _ = play(s, script, ["4,1,1,1,1", "1,1,1"])
+    s, _ = play(s, ["Strike normal"])
+    assert not s.operative("BLU-2").alive
+    assert s.operative("LEG-1").ap == 1
