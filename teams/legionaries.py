@@ -42,6 +42,10 @@ activation. The engine's reading: AP are generated from APL at activation (2.1),
 change would do nothing; the operative gains the 1AP the change adds (none when its APL is
 already at the +1 limit), as Mutability And Change below.
 
+**Soul Gorge** (Chosen): after the operative fights or retaliates, if it is not incapacitated
+but incapacitated an enemy operative during that sequence, it regains D3+1 lost wounds (a roll
+when the Fight action ends).
+
 **Fickle Fates** (strategy ploy, 1CP): until the end of the turning point, whenever a friendly
 LEGIONARY operative shoots a ready enemy operative, its ranged weapons have Balanced. Its
 TZEENTCH half (a defender's fail retained as a normal save) is not implemented.
@@ -130,7 +134,7 @@ def siphon_candidates(w: Work, wielder: str, fight: bool) -> list[str]:
     return sorted(out, key=lambda i: w.ctx.index[i])
 
 
-def heal(w: Work, op_id: str, wounds: int, by: str) -> None:
+def heal(w: Work, op_id: str, wounds: int, by: str, source: str = SIPHON_LIFE) -> None:
     """``op_id`` regains up to ``wounds`` lost wounds (never above its starting wounds)."""
     o = w.op(op_id)
     if not o.alive or wounds <= 0:
@@ -138,7 +142,7 @@ def heal(w: Work, op_id: str, wounds: int, by: str) -> None:
     gained = min(wounds, w.ctx.datacards[op_id].wounds - o.wounds)
     if gained > 0:
         w.set_op(op_id, wounds=o.wounds + gained)
-        w.emit("wounds_regained", op=op_id, wounds=gained, source=SIPHON_LIFE, by=by)
+        w.emit("wounds_regained", op=op_id, wounds=gained, source=source, by=by)
 
 
 def install_siphon_life(hooks: Hooks, players: tuple[str, ...]) -> None:
@@ -346,6 +350,61 @@ register(
     install_eyes_of_the_gods,
     "Once per activation, the Aspiring Champion gets +1 APL (and 1AP) when it incapacitates "
     "an enemy.",
+)
+
+
+CHOSEN = "CHOSEN"
+SOUL_GORGE = "Soul Gorge"
+GORGED = "soul_gorge"  # effect: op incapacitated an enemy in the fight in progress
+
+
+def install_soul_gorge(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Soul Gorge (module docstring)."""
+
+    def down(w: Work, ev: Event) -> None:
+        by = ev.get("by", "")
+        if not by or by not in w.ctx.owner or w.ctx.owner[by] not in players:
+            return
+        if w.ctx.owner[ev["op"]] == w.ctx.owner[by] or CHOSEN not in w.ctx.datacards[by].keywords:
+            return
+        if not _fight_attacker(w) or any(e.kind == GORGED and e.op == by for e in w.effects):
+            return
+        w.effects.append(Effect(GORGED, by, "end_tp", source=by))
+
+    def ended(w: Work, ev: Event) -> None:
+        ids = (ev["op"], ev["target"])
+        gorged = [e for e in w.effects if e.kind == GORGED and e.op in ids]
+        if not gorged:
+            return
+        w.effects = [e for e in w.effects if e not in gorged]
+        for e in gorged:
+            o = w.op(e.op)
+            if o.alive and not o.incapacitated:
+                w.stack.append(
+                    RuleRollFrame(
+                        player=w.ctx.owner[o.id],
+                        rule=SOUL_GORGE,
+                        key=GORGED,
+                        op=o.id,
+                        dice=1,
+                        label=f"Soul Gorge D3+1 ({o.id})",
+                    )
+                )
+
+    hooks.on("operative_incapacitated", down)
+    hooks.on("fight_ended", ended)
+
+
+def _gorge_rolled(w: Work, frame: RuleRollFrame, values: tuple[int, ...]) -> None:
+    heal(w, frame.op, (values[0] + 1) // 2 + 1, frame.op, SOUL_GORGE)
+
+
+on_roll(GORGED, _gorge_rolled)
+register(
+    "legionaries/ability/soul_gorge",
+    install_soul_gorge,
+    "After fighting or retaliating, the Chosen regains D3+1 wounds if it incapacitated an enemy "
+    "and survived.",
 )
 
 

@@ -361,3 +361,33 @@ def test_in_the_eyes_of_the_gods_once_per_activation() -> None:
     s, _ = play(s, ["Strike normal"])
     assert not s.operative("BLU-2").alive
     assert s.operative("LEG-1").ap == 1
+
+
+CHOSEN = ["Legionary Chosen [Plasma Pistol; Daemon Blade]"]
+
+
+def chosen_fights(blu_1_wounds: int, dice: Sequence[str] = ()) -> tuple[GameState, list[Any]]:
+    """The Chosen (15 wounds, at 8) fights BLU-1 with its daemon blade: one normal hit
+    (3,1,1,1,1), none for BLU-1 (1,1,1); it strikes once. ``dice``: the Soul Gorge roll."""
+    ops = {
+        **ENGAGED,
+        "LEG-1": {"at": (7.44, 14), "ready": False, "wounds": 8},
+        "BLU-1": {"at": (9, 14), "ready": False, "wounds": blu_1_wounds},
+    }
+    s = gambit([], ops, types=CHOSEN)
+    script = ["Activate LEG-1 engage", "Fight LEG-1 daemon blade at BLU-1", "Decline", "Decline"]
+    s, ev = play(s, [*script, "Strike normal"], ["3,1,1,1,1", "1,1,1", *dice])
+    return s, ev
+
+
+def test_soul_gorge_regains_d3_plus_1_after_incapacitating_in_a_fight() -> None:
+    s, ev = chosen_fights(3, ["5"])  # D3 of 3, +1
+    assert not s.operative("BLU-1").placed
+    assert s.operative("LEG-1").wounds == 12
+    assert [e["source"] for e in ev if e.kind == "wounds_regained"] == ["Soul Gorge"]
+
+
+def test_soul_gorge_not_without_incapacitating() -> None:
+    s, ev = chosen_fights(10)
+    assert s.operative("LEG-1").wounds == 8
+    assert not [e for e in ev if e.kind == "dice_rolled" and "Soul Gorge" in e["label"]]
