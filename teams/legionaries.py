@@ -46,6 +46,13 @@ already at the +1 limit), as Mutability And Change below.
 but incapacitated an enemy operative during that sequence, it regains D3+1 lost wounds (a roll
 when the Fight action ends).
 
+**Horrifying Dismemberment** (Shrivetalon): whenever the operative incapacitates an enemy
+operative while fighting or retaliating, its player selects one other enemy operative visible
+to and within 3" of either of them: -1 APL until the end of that enemy's next activation. The
+choice comes after the strike that incapacitated it (``Use horrifying dismemberment on
+BLU-2``; no ``Decline``: the rule is mandatory; made without a decision when one enemy
+qualifies).
+
 **Fickle Fates** (strategy ploy, 1CP): until the end of the turning point, whenever a friendly
 LEGIONARY operative shoots a ready enemy operative, its ranged weapons have Balanced. Its
 TZEENTCH half (a defender's fail retained as a normal save) is not implemented.
@@ -405,6 +412,81 @@ register(
     install_soul_gorge,
     "After fighting or retaliating, the Chosen regains D3+1 wounds if it incapacitated an enemy "
     "and survived.",
+)
+
+
+SHRIVETALON = "SHRIVETALON"
+DISMEMBER = "Horrifying Dismemberment"
+DISMEMBERED = "dismembered"  # effect: op = the Shrivetalon, source = the enemy it incapacitated
+DISMEMBER_REACH = 3.0
+
+
+def dismember_candidates(w: Work, op: str, victim: str) -> list[str]:
+    """Enemy operatives other than ``victim`` visible to and within 3" of ``op`` or of
+    ``victim``, in id order."""
+    out = []
+    for e in w.enemies_of(op):
+        if e.id == victim or not e.alive:
+            continue
+        there = w.place(e)
+        for who in (op, victim):
+            here = w.place(w.op(who))
+            near = w.distance(here, there) <= DISMEMBER_REACH + 1e-6
+            if near and w.ctx.visible(w.kz, here, there):
+                out.append(e.id)
+                break
+    return sorted(out, key=lambda i: w.ctx.index[i])
+
+
+def install_dismemberment(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Horrifying Dismemberment (module docstring)."""
+
+    def down(w: Work, ev: Event) -> None:
+        by = ev.get("by", "")
+        if not by or by not in w.ctx.owner or w.ctx.owner[by] not in players:
+            return
+        if w.ctx.owner[ev["op"]] == w.ctx.owner[by]:
+            return
+        if SHRIVETALON not in w.ctx.datacards[by].keywords or not _fight_attacker(w):
+            return
+        w.effects.append(Effect(DISMEMBERED, by, "end_tp", source=ev["op"]))
+
+    def resolved(w: Work, ev: Event) -> None:
+        op = ev["op"]
+        pending = [e for e in w.effects if e.kind == DISMEMBERED and e.op == op]
+        if not pending:
+            return
+        w.effects = [e for e in w.effects if e not in pending]
+        cands = dismember_candidates(w, op, pending[0].source)
+        if len(cands) == 1:
+            _dismember(w, op, cands[0])
+        elif cands:
+            w.stack.append(
+                RuleChoiceFrame(
+                    player=w.ctx.owner[op],
+                    rule=DISMEMBER,
+                    key=DISMEMBERED,
+                    op=op,
+                    candidates=tuple(cands),
+                    optional=False,
+                )
+            )
+
+    hooks.on("operative_incapacitated", down)
+    hooks.on("attack_dice_resolved", resolved)
+
+
+def _dismember(w: Work, op: str, enemy: str) -> None:
+    w.effects.append(Effect("apl", enemy, "end_next_activation", source=op, value=-1))
+    w.emit("team_rule_selected", op=op, rule=DISMEMBER, on=enemy)
+
+
+on_choice(DISMEMBERED, lambda w, frame, chosen: _dismember(w, frame.op, chosen))
+register(
+    "legionaries/ability/horrifying_dismemberment",
+    install_dismemberment,
+    'Incapacitating in melee, the Shrivetalon gives another enemy within 3" -1 APL until the '
+    "end of its next activation.",
 )
 
 

@@ -61,10 +61,11 @@ def gambit(
     initiative: str = "A",
     types: Sequence[str] = WARRIORS,
     mark: str = "",
+    blu: Sequence[str] = ("Gunner", "Trooper"),
 ) -> GameState:
     """TP2's Gambit step from a spent TP1 (A wins the roll-off and gives ``initiative``): A
     uses ``ploys`` (strategy ploys by name), B passes; then the Firefight phase begins."""
-    s = pass_windows(lab(types, ops, mark=mark))
+    s = pass_windows(lab(types, ops, blu, mark=mark))
     s, _ = play(s, [], ["4,3"])
     s, _ = s.apply(f"Initiative {initiative}")
     todo = list(ploys)
@@ -391,3 +392,54 @@ def test_soul_gorge_not_without_incapacitating() -> None:
     s, ev = chosen_fights(10)
     assert s.operative("LEG-1").wounds == 8
     assert not [e for e in ev if e.kind == "dice_rolled" and "Soul Gorge" in e["label"]]
+
+
+SHRIVETALON = ["Legionary Shrivetalon"]
+
+
+def shrivetalon_kills(
+    blu_2_at: tuple[float, float], blu_3_at: tuple[float, float] | None = None
+) -> tuple[GameState, list[Any]]:
+    """The Shrivetalon fights BLU-1 (3 wounds) with its flensing blades: one normal hit
+    (3,1,1,1,1) of 3 damage incapacitates it. BLU-2 (and BLU-3) stand where given."""
+    ops: dict[str, dict[str, Any]] = {
+        "LEG-1": {"at": (7.44, 14), "ready": False},
+        "BLU-1": {"at": (9, 14), "ready": False, "wounds": 3},
+        "BLU-2": {"at": blu_2_at, "ready": False},
+    }
+    blu = ["Gunner", "Trooper"]
+    if blu_3_at is not None:
+        ops["BLU-3"] = {"at": blu_3_at, "ready": False}
+        blu.append("Trooper")
+    s = gambit([], ops, types=SHRIVETALON, blu=blu)
+    script = ["Activate LEG-1 engage", "Fight LEG-1 flensing blades at BLU-1", "Decline"]
+    s, ev = play(s, [*script, "Decline", "Strike normal"], ["3,1,1,1,1", "1,1,1"])
+    return s, ev
+
+
+def apl_changes(s: GameState, op: str) -> list[int]:
+    return [e.value for e in s.effects if e.kind == "apl" and e.op == op]
+
+
+def test_horrifying_dismemberment_another_enemy_within_3_inches_loses_an_apl() -> None:
+    # BLU-2 2.5" from BLU-1 (the incapacitated one): the only candidate, chosen at once.
+    s, ev = shrivetalon_kills((9, 16.5))
+    assert not s.operative("BLU-1").placed
+    assert apl_changes(s, "BLU-2") == [-1]
+    assert [e["on"] for e in ev if e.kind == "team_rule_selected"] == ["BLU-2"]
+
+
+def test_horrifying_dismemberment_no_enemy_near_nothing_happens() -> None:
+    s, _ = shrivetalon_kills((25, 20))
+    assert apl_changes(s, "BLU-2") == []
+
+
+def test_horrifying_dismemberment_player_selects_among_several() -> None:
+    s, _ = shrivetalon_kills((9, 16.5), (5, 16))
+    assert s.node == Decision("A", "team_rule")
+    assert [str(a) for a in s.legal_actions()] == [
+        "Use horrifying dismemberment on BLU-2",
+        "Use horrifying dismemberment on BLU-3",
+    ]
+    s, _ = s.apply("Use horrifying dismemberment on BLU-3")
+    assert apl_changes(s, "BLU-3") == [-1] and apl_changes(s, "BLU-2") == []
