@@ -53,6 +53,8 @@ choice comes after the strike that incapacitated it (``Use horrifying dismemberm
 BLU-2``; no ``Decline``: the rule is mandatory; made without a decision when one enemy
 qualifies).
 
+**Slaanesh - Unnatural Agility**: a SLAANESH LEGIONARY operative's Move is 1" more.
+
 **Fickle Fates** (strategy ploy, 1CP): until the end of the turning point, whenever a friendly
 LEGIONARY operative shoots a ready enemy operative, its ranged weapons have Balanced. Its
 TZEENTCH half (a defender's fail retained as a normal save) is not implemented.
@@ -529,6 +531,25 @@ register(
     "legionaries/faction_rule/undivided_vicious_reavers",
     _mark_rule("UNDIVIDED", "", _CEASELESS, REAVERS_REACH),
     "Undivided Legionaries' weapons have Ceaseless against enemies within 6\".",
+)
+
+
+def install_unnatural_agility(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Slaanesh - Unnatural Agility (module docstring)."""
+
+    def faster(w: Work, change: float, **info: Any) -> float:
+        op = info["op"]
+        if w.ctx.owner[op] in players and mark_of(w, op) == "SLAANESH" and legionary(w, op):
+            return change + 1.0
+        return change
+
+    hooks.transform("would_change_move", faster)
+
+
+register(
+    "legionaries/faction_rule/slaanesh_unnatural_agility",
+    install_unnatural_agility,
+    "Slaanesh Legionaries' Move is 1\" more.",
 )
 
 

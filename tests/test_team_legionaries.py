@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 
 import teams.legionaries  # noqa: F401  (registers the rules)
-from engine.game import Chance, Decision, GameState
+from engine.game import Chance, Decision, GameState, IllegalActionError
 from engine.game.scenario import position
 from engine.teams.model import Roster, Team
 from tests.test_game_rules_common import BLU, LAB, play, roster
@@ -443,3 +443,23 @@ def test_horrifying_dismemberment_player_selects_among_several() -> None:
     ]
     s, _ = s.apply("Use horrifying dismemberment on BLU-3")
     assert apl_changes(s, "BLU-3") == [-1] and apl_changes(s, "BLU-2") == []
+
+
+def reposition(mark: str, to: str, wounds: int = 14) -> str:
+    """LEG-1 (a Warrior, Move 6", ``mark``) repositions to ``to``: the error, or ``""``."""
+    ops = {**FACING, "LEG-1": {**FACING["LEG-1"], "wounds": wounds}, "BLU-1": {"at": (16, 20)}}
+    s = gambit([], {k: {**v, "ready": False} for k, v in ops.items()}, mark=mark)
+    s, _ = s.apply("Activate LEG-1 engage")
+    try:
+        pass_windows(s).apply(f"Reposition LEG-1 to {to}")
+    except IllegalActionError as exc:
+        return str(exc)
+    return ""
+
+
+def test_slaanesh_unnatural_agility_one_more_inch_of_move() -> None:
+    assert reposition("SLAANESH", "11.9,14") == ""
+    assert 'within 6"' in reposition("", "11.9,14")
+    assert reposition("SLAANESH", "12.1,14") != ""
+    # Injured (5 of 14 wounds): 7" - 2" = 5".
+    assert 'within 5"' in reposition("SLAANESH", "10.9,14", wounds=5)
