@@ -55,6 +55,10 @@ qualifies).
 
 **Slaanesh - Unnatural Agility**: a SLAANESH LEGIONARY operative's Move is 1" more.
 
+**Vicious Reflexes** (Shrivetalon): whenever the operative is retaliating, its player resolves
+the first attack die of the Resolve Attack Dice step (the defender first, instead of the
+attacker).
+
 **Fickle Fates** (strategy ploy, 1CP): until the end of the turning point, whenever a friendly
 LEGIONARY operative shoots a ready enemy operative, its ranged weapons have Balanced. Its
 TZEENTCH half (a defender's fail retained as a normal save) is not implemented.
@@ -100,6 +104,8 @@ actions, so it is offered there (before the first action, after the last).
 from __future__ import annotations
 
 from typing import Any
+
+import attrs
 
 from engine.dice.rules import Piercing, WeaponRules, parse_weapon_rules
 from engine.game import universal
@@ -489,6 +495,33 @@ register(
     install_dismemberment,
     'Incapacitating in melee, the Shrivetalon gives another enemy within 3" -1 APL until the '
     "end of its next activation.",
+)
+
+
+def install_vicious_reflexes(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Vicious Reflexes (module docstring)."""
+
+    def start(w: Work, ev: Event) -> None:
+        op = ev["op"]
+        if ev["weapon_kind"] != "melee" or w.ctx.owner[op] not in players:
+            return
+        if SHRIVETALON not in w.ctx.datacards[op].keywords:
+            return
+        for i in range(len(w.stack) - 1, -1, -1):
+            f = w.stack[i]
+            if getattr(f, "defender", None) == op and hasattr(f, "turn"):
+                if f.stage == "resolve" and f.dn + f.dc > 0:
+                    w.stack[i] = attrs.evolve(f, turn="d")
+                    w.emit("team_rule_used", op=op, rule="Vicious Reflexes", on="")
+                return
+
+    hooks.on("resolve_step_started", start)
+
+
+register(
+    "legionaries/ability/vicious_reflexes",
+    install_vicious_reflexes,
+    "Retaliating, the Shrivetalon resolves the first attack die.",
 )
 
 

@@ -463,3 +463,20 @@ def test_slaanesh_unnatural_agility_one_more_inch_of_move() -> None:
     assert reposition("SLAANESH", "12.1,14") != ""
     # Injured (5 of 14 wounds): 7" - 2" = 5".
     assert 'within 5"' in reposition("SLAANESH", "10.9,14", wounds=5)
+
+
+def first_to_resolve(types: Sequence[str]) -> str:
+    """B (initiative) fights LEG-1 (``types``) with BLU-1's knife: one normal success each
+    (3,1,1 and 3,1,1,1,1). The player who resolves first."""
+    s = gambit([], ENGAGED, initiative="B", types=types)
+    script = ["Activate BLU-1 engage", "Fight BLU-1 knife at LEG-1", "Decline", "Decline"]
+    s, _ = play(s, script, ["3,1,1", "3,1,1,1,1"])
+    while isinstance(s.node, Decision) and s.node.kind == "retention_rule":
+        s, _ = s.apply("Decline")
+    assert isinstance(s.node, Decision) and s.node.kind == "resolve"
+    return s.node.player
+
+
+def test_vicious_reflexes_shrivetalon_resolves_first_when_retaliating() -> None:
+    assert first_to_resolve(SHRIVETALON) == "A"
+    assert first_to_resolve(CHAINSWORD) == "B"
