@@ -59,6 +59,9 @@ qualifies).
 the first attack die of the Resolve Attack Dice step (the defender first, instead of the
 attacker).
 
+**Icon Bearer** (Icon Bearer): whenever control of a marker is determined, the operative's APL
+counts 1 higher (not a change of its APL stat: not clamped with its changes).
+
 **Fickle Fates** (strategy ploy, 1CP): until the end of the turning point, whenever a friendly
 LEGIONARY operative shoots a ready enemy operative, its ranged weapons have Balanced. Its
 TZEENTCH half (a defender's fail retained as a normal save) is not implemented.
@@ -522,6 +525,28 @@ register(
     "legionaries/ability/vicious_reflexes",
     install_vicious_reflexes,
     "Retaliating, the Shrivetalon resolves the first attack die.",
+)
+
+
+ICON_BEARER = "ICON BEARER"
+
+
+def install_icon_bearer(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Icon Bearer (module docstring)."""
+
+    def higher(w: Work, apl: int, **info: Any) -> int:
+        op = info["op"]
+        if w.ctx.owner[op] in players and ICON_BEARER in w.ctx.datacards[op].keywords:
+            return apl + 1
+        return apl
+
+    hooks.transform("would_control_apl", higher)
+
+
+register(
+    "legionaries/ability/icon_bearer",
+    install_icon_bearer,
+    "The Icon Bearer's APL counts 1 higher for the control of markers.",
 )
 
 

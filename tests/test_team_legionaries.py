@@ -9,8 +9,9 @@ from typing import Any
 import attrs
 
 import teams.legionaries  # noqa: F401  (registers the rules)
-from engine.game import Chance, Decision, GameState, IllegalActionError
+from engine.game import Chance, Decision, GameState, IllegalActionError, universal
 from engine.game.scenario import position
+from engine.game.work import Work
 from engine.teams.model import Roster, Team
 from tests.test_game_rules_common import BLU, LAB, play, roster
 from tests.test_team_weapon_rules import lab_team
@@ -480,3 +481,19 @@ def first_to_resolve(types: Sequence[str]) -> str:
 def test_vicious_reflexes_shrivetalon_resolves_first_when_retaliating() -> None:
     assert first_to_resolve(SHRIVETALON) == "A"
     assert first_to_resolve(CHAINSWORD) == "B"
+
+
+def objective_controller(types: Sequence[str], blu: Sequence[str] = ("Captain", "Trooper")) -> str:
+    """LEG-1 (``types``) and BLU-1 (a Captain, APL 3 by default) both on LAB's objective."""
+    ops = {"LEG-1": {"at": (19.2, 14.5)}, "BLU-1": {"at": (20.8, 14.5)}}
+    return universal.controller(Work(lab(types, ops, blu)), "obj")
+
+
+def test_icon_bearer_counts_one_more_apl_for_marker_control() -> None:
+    # Icon Bearer APL 3 (+1) against the Captain's 3: A controls; a Warrior (3) ties.
+    assert objective_controller(["Legionary Icon Bearer [Boltgun; Fists]"]) == "A"
+    assert objective_controller(["Legionary Warrior [Boltgun; Fists]"]) == ""
+    # Not a stat change: its APL stays 3.
+    ops = {"LEG-1": {"at": (19.2, 14.5)}, "BLU-1": {"at": (20.8, 14.5)}}
+    w = Work(lab(["Legionary Icon Bearer [Boltgun; Fists]"], ops))
+    assert w.apl(w.op("LEG-1")) == 3
