@@ -102,6 +102,13 @@ operative's activation, before or after an action, select an enemy operative vis
 within 4" of it: -1 APL until the end of that enemy's next activation. The engine's reading:
 the core opens ploy windows at the start and at the end of an activation, not between two
 actions, so it is offered there (before the first action, after the last).
+
+**Unending Bloodshed** (firefight ploy, 1CP): when a friendly LEGIONARY KHORNE operative is
+incapacitated while fighting or retaliating, it strikes the enemy operative of that sequence
+with one of its unresolved successes before it is removed. The engine's reading: offered in
+the window that opens at the incapacitation (the fight still in progress); the strike uses a
+critical success when one is left (never worse than a normal one), with the weapon's damage
+and the rules that change a strike's damage; a strike's other effects (Shock) do not apply.
 """
 
 from __future__ import annotations
@@ -786,6 +793,50 @@ def _captivated(w: Work, player: str, op: str, info: Any) -> bool:
     return bool(w.ctx.visible(w.kz, here, there))
 
 
+def _bloodshed_fight(w: Work, op: str) -> tuple[Any, str] | None:
+    """The fight in progress in which ``op`` takes part, and its side (``"a"``/``"d"``)."""
+    for f in reversed(w.stack):
+        if hasattr(f, "attacker") and hasattr(f, "defender"):
+            if f.attacker == op:
+                return f, "a"
+            if f.defender == op:
+                return f, "d"
+            return None
+    return None
+
+
+def _bloodshed_condition(w: Work, player: str, info: Any) -> bool:
+    op = info.get("op", "")
+    if not op or w.ctx.owner[op] != player or not _is(w, op, "KHORNE"):
+        return False
+    found = _bloodshed_fight(w, op)
+    if found is None:
+        return False
+    f, side = found
+    left = f.an + f.ac if side == "a" else f.dn + f.dc
+    enemy = f.defender if side == "a" else f.attacker
+    return left > 0 and w.op(enemy).alive and not w.op(enemy).incapacitated
+
+
+def _bloodshed_used(w: Work, player: str, action: Any, info: Any) -> None:
+    op = info["op"]
+    found = _bloodshed_fight(w, op)
+    assert found is not None
+    f, side = found
+    n, c = (f.an, f.ac) if side == "a" else (f.dn, f.dc)
+    enemy = f.defender if side == "a" else f.attacker
+    prof = f.prof(w, side)
+    crit = c > 0
+    dmg = prof.critical_damage if crit else prof.normal_damage
+    left = {f"{side}c": c - 1} if crit else {f"{side}n": n - 1}
+    w.stack[w.stack.index(f)] = attrs.evolve(f, **left)
+    w.emit("strike", op=op, die="crit" if crit else "normal")
+    if "would_strike_damage" in w.ctx.hooks.would:
+        dmg = int(w.would("would_strike_damage", dmg, op=op, target=enemy, crit=crit))
+    weapon = f.aweapon if side == "a" else f.dweapon
+    universal.inflict(w, enemy, dmg, weapon, by=op)
+
+
 PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
     (
         Ploy(
@@ -873,6 +924,18 @@ PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
         None,
         'A Slaanesh Legionary in its activation gives a visible enemy within 4" -1 APL until '
         "the end of its next activation.",
+    ),
+    (
+        Ploy(
+            "Unending Bloodshed",
+            "firefight",
+            triggers=("incapacitated",),
+            condition=_bloodshed_condition,
+            use_hook=_bloodshed_used,
+            rule_id="legionaries/firefight_ploy/unending_bloodshed",
+        ),
+        None,
+        "A Khorne Legionary incapacitated in melee strikes once more with an unresolved success.",
     ),
 )
 

@@ -497,3 +497,36 @@ def test_icon_bearer_counts_one_more_apl_for_marker_control() -> None:
     ops = {"LEG-1": {"at": (19.2, 14.5)}, "BLU-1": {"at": (20.8, 14.5)}}
     w = Work(lab(["Legionary Icon Bearer [Boltgun; Fists]"], ops))
     assert w.apl(w.op("LEG-1")) == 3
+
+
+def khorne_falls(ploys_in_window: bool, mark: str = "KHORNE") -> tuple[GameState, list[Any]]:
+    """B fights LEG-1 (a Warrior with a chainsword 4/5, 2 wounds left: injured, Hit 4+) with
+    BLU-1's knife (2/3): one normal hit each side for B (3,1,1), two for LEG-1 (4,4,1,1,1).
+    B strikes first and incapacitates LEG-1; A then uses Unending Bloodshed if offered and
+    ``ploys_in_window``."""
+    ops = {**ENGAGED, "LEG-1": {"at": (7.44, 14), "ready": False, "wounds": 2}}
+    s = gambit([], ops, initiative="B", types=CHAINSWORD, mark=mark)
+    script = ["Activate BLU-1 engage", "Fight BLU-1 knife at LEG-1", "Decline", "Decline"]
+    s, _ = play(s, script, ["3,1,1", "4,4,1,1,1"])
+    while isinstance(s.node, Decision) and s.node.kind == "retention_rule":
+        s, _ = s.apply("Decline")  # KHORNE's Severe
+    s, ev = s.apply("Strike normal")
+    if ploys_in_window and ploys_offered(s):
+        s, more = s.apply("Ploy unending bloodshed")
+        ev = [*ev, *more]
+    return s, ev
+
+
+def test_unending_bloodshed_khorne_strikes_before_it_is_removed() -> None:
+    s, _ = khorne_falls(False)
+    assert ploys_offered(s) == ["Ploy unending bloodshed"]  # LEG-1 is still on the killzone
+    s, ev = khorne_falls(True)
+    assert [e["die"] for e in ev if e.kind == "strike"] == ["normal", "normal"]
+    assert not s.operative("LEG-1").placed
+    assert s.operative("BLU-1").wounds == 6  # one normal strike of the chainsword: 4
+    assert s.players[0].cp == 4  # 3 + 2 for TP2 (no initiative) - 1
+
+
+def test_unending_bloodshed_only_for_khorne() -> None:
+    s, _ = khorne_falls(True, mark="")
+    assert s.operative("BLU-1").wounds == 10
