@@ -62,6 +62,11 @@ attacker).
 **Icon Bearer** (Icon Bearer): whenever control of a marker is determined, the operative's APL
 counts 1 higher (not a change of its APL stat: not clamped with its changes).
 
+**Favoured Of The Dark Gods** (Icon Bearer): in the Ready step of each Strategy phase, if the
+operative controls an objective marker (contests it, and its player controls it) that no
+operative has tainted, that marker is tainted for the battle (an effect ``tainted`` naming it)
+and its player gains 1CP. One marker per Ready step per Icon Bearer (the first in name order).
+
 **Fickle Fates** (strategy ploy, 1CP): until the end of the turning point, whenever a friendly
 LEGIONARY operative shoots a ready enemy operative, its ranged weapons have Balanced. Its
 TZEENTCH half (a defender's fail retained as a normal save) is not implemented.
@@ -554,6 +559,41 @@ register(
     "legionaries/ability/icon_bearer",
     install_icon_bearer,
     "The Icon Bearer's APL counts 1 higher for the control of markers.",
+)
+
+
+TAINTED = "tainted"  # effect: detail = the objective marker's name, for the battle
+
+
+def install_favoured(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Favoured Of The Dark Gods (module docstring)."""
+
+    def ready(w: Work, ev: Event) -> None:
+        for o in w.alive():
+            if o.player not in players or ICON_BEARER not in w.ctx.datacards[o.id].keywords:
+                continue
+            tainted = {e.detail for e in w.effects if e.kind == TAINTED}
+            for m in sorted(w.markers, key=lambda m: m.name):
+                if m.name in tainted or not universal.contests(w, o, m.name):
+                    continue
+                if universal.controller(w, m.name) != o.player:
+                    continue
+                w.effects.append(
+                    Effect(TAINTED, "", "end_battle", source=o.id, detail=m.name, player=o.player)
+                )
+                w.set_pl(o.player, cp=w.pl(o.player).cp + 1)
+                w.emit("team_rule_used", op=o.id, rule="Favoured Of The Dark Gods", on=m.name)
+                w.emit("cp_gained", player=o.player, cp=1, total=w.pl(o.player).cp)
+                break
+
+    hooks.on("ready_step", ready)
+
+
+register(
+    "legionaries/ability/favoured_of_the_dark_gods",
+    install_favoured,
+    "Ready step: the Icon Bearer taints an objective marker it controls, once per marker per "
+    "battle, for 1CP.",
 )
 
 

@@ -530,3 +530,39 @@ def test_unending_bloodshed_khorne_strikes_before_it_is_removed() -> None:
 def test_unending_bloodshed_only_for_khorne() -> None:
     s, _ = khorne_falls(True, mark="")
     assert s.operative("BLU-1").wounds == 10
+
+
+ICON = ["Legionary Icon Bearer [Boltgun; Fists]"]
+
+
+def tainting(blu_1_at: tuple[float, float], types: Sequence[str] = ICON) -> GameState:
+    """LEG-1 (``types``) on LAB's objective through TP1's end; BLU-1 (a Captain, APL 3) at
+    ``blu_1_at``. TP2's Ready step (A takes initiative: +1CP) then its Gambit step."""
+    ops = {
+        "LEG-1": {"at": (19.2, 14.5), "ready": False},
+        "BLU-1": {"at": blu_1_at, "ready": False},
+        "BLU-2": {"at": (25, 20), "ready": False},
+    }
+    return gambit([], ops, types=types, blu=("Captain", "Trooper"))
+
+
+def test_favoured_of_the_dark_gods_taints_a_controlled_objective_for_1cp() -> None:
+    s = tainting((5, 14))
+    assert s.players[0].cp == 5  # 3 + 1 for TP2 + 1
+    assert [(e.kind, e.detail) for e in s.effects if e.kind == "tainted"] == [("tainted", "obj")]
+    # A Warrior on it taints nothing.
+    assert tainting((5, 14), ["Legionary Warrior [Boltgun; Fists]"]).players[0].cp == 4
+
+
+def test_favoured_of_the_dark_gods_needs_control() -> None:
+    # The Captain contests too: 4 (Icon Bearer's 3 + 1) against 3, A still controls; two
+    # BLU operatives (3 + 2) take control away.
+    assert tainting((20.8, 14.5)).players[0].cp == 5
+    ops = {
+        "LEG-1": {"at": (19.2, 14.5), "ready": False},
+        "BLU-1": {"at": (20.8, 14.5), "ready": False},
+        "BLU-2": {"at": (20, 15.9), "ready": False},
+    }
+    s = gambit([], ops, types=ICON, blu=("Captain", "Trooper"))
+    assert s.players[0].cp == 4
+    assert not [e for e in s.effects if e.kind == "tainted"]
