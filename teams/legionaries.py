@@ -79,8 +79,9 @@ Its NURGLE half (ignoring injury's stat changes) is not implemented.
 friendly LEGIONARY operative that performed an action in which it moved this turning point
 (tracked from the ploy's use: a strategy ploy comes before any move of its turning point) is
 fighting (performing the Fight action, not retaliating), the Hit of the enemy's melee weapons
-is worsened by 1, not cumulative with being injured. Its SLAANESH half (shot from more than
-6" away) is not implemented yet.
+is worsened by 1, not cumulative with being injured; and whenever an enemy operative shoots a
+friendly LEGIONARY SLAANESH operative more than 6" from it that so moved, the Hit of its
+weapons is worsened by 1 (not cumulative with being injured).
 
 **Blood For The Blood God** (strategy ploy, 1CP): until the end of the turning point, whenever
 a friendly LEGIONARY operative that is not KHORNE is fighting (performing the Fight action),
@@ -704,6 +705,7 @@ def install_implacable_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
 
 
 QUICKSILVER = "quicksilver_speed"
+QUICKSILVER_RANGE = 6.0
 MOVED = "legionary_moved"  # effect: op moved in an action this turning point (Quicksilver)
 
 
@@ -728,16 +730,21 @@ def install_quicksilver_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
             w.effects.append(Effect(MOVED, op, "end_tp", source=op))
 
     def worse_hit(w: Work, change: int, **info: Any) -> int:
-        target = info["target"]
-        if info["kind"] != "melee" or info["injured"] or w.ctx.owner[target] not in players:
+        target, op = info["target"], info["op"]
+        if info["injured"] or w.ctx.owner[target] not in players:
             return change
-        if w.ctx.owner[info["op"]] in players or not legionary(w, target):
+        if w.ctx.owner[op] in players or not legionary(w, target):
             return change
-        if not has_token(w, target, QUICKSILVER) or _fight_attacker(w) != target:
+        if not has_token(w, target, QUICKSILVER):
             return change
         if not any(e.kind == MOVED and e.op == target for e in w.effects):
             return change
-        return change + 1
+        if info["kind"] == "melee":
+            return change + 1 if _fight_attacker(w) == target else change
+        if mark_of(w, target) != "SLAANESH":
+            return change
+        far = w.distance(w.place(w.op(op)), w.place(w.op(target))) > QUICKSILVER_RANGE + 1e-6
+        return change + 1 if far else change
 
     hooks.on("moved", moved)
     hooks.transform("would_change_hit", worse_hit)

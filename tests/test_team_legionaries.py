@@ -566,3 +566,26 @@ def test_favoured_of_the_dark_gods_needs_control() -> None:
     s = gambit([], ops, types=ICON, blu=("Captain", "Trooper"))
     assert s.players[0].cp == 4
     assert not [e for e in s.effects if e.kind == "tainted"]
+
+
+def shot_at_slaanesh(ploys: Sequence[str], blu_x: float, move: bool = True) -> int:
+    """LEG-1 (SLAANESH) repositions 1" (or not), then B's Gunner BLU-1 at (``blu_x``, 14)
+    shoots it with its silent gun (3+), rolling 3,3,3,1. The normal successes it retains."""
+    ops = {**FACING, "BLU-1": {"at": (blu_x, 14), "ready": False}}
+    s = gambit(ploys, ops, mark="SLAANESH")
+    s, _ = s.apply("Activate LEG-1 engage")
+    s = pass_windows(s)
+    if move:
+        s, _ = s.apply("Reposition LEG-1 to 4,14")
+    s, _ = play(s, ["End activation"])
+    s = pass_windows(s)
+    shot = ["Activate BLU-1 engage", "Shoot BLU-1 silent gun at LEG-1", "Decline"]
+    s, ev = play(s, shot, ["3,3,3,1"])
+    return next(e["normals"] for e in ev if e.kind == "attack_retained")
+
+
+def test_quicksilver_speed_slaanesh_shot_from_more_than_6_inches() -> None:
+    assert shot_at_slaanesh(["Quicksilver Speed"], 16) == 0  # Hit 4+
+    assert shot_at_slaanesh([], 16) == 3
+    assert shot_at_slaanesh(["Quicksilver Speed"], 9) == 3  # within 6"
+    assert shot_at_slaanesh(["Quicksilver Speed"], 16, move=False) == 3
