@@ -73,7 +73,9 @@ TZEENTCH half (a defender's fail retained as a normal save) is not implemented.
 
 **Implacable** (strategy ploy, 1CP): until the end of the turning point, whenever an operative
 shoots a friendly LEGIONARY operative, weapons with Piercing 1 have Piercing Crits 1 instead.
-Its NURGLE half (ignoring injury's stat changes) is not implemented.
+Friendly LEGIONARY NURGLE operatives ignore the stat changes of being injured (Move -2", their
+weapons' Hit +1, 2.3): the engine adds them back through the Move and Hit hooks (the Hit one
+is asked only when the opponent is known, as in the game's Shoot and Fight sequences).
 
 **Quicksilver Speed** (strategy ploy, 1CP): until the end of the turning point, whenever a
 friendly LEGIONARY operative that performed an action in which it moved this turning point
@@ -701,7 +703,25 @@ def install_implacable_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
         kept = [r for r in rules if not isinstance(r, Piercing)]
         return WeaponRules.of((*kept, *_PIERCING_CRITS_1))
 
+    def uninjured_hit(w: Work, change: int, **info: Any) -> int:
+        op = info["op"]
+        if not info["injured"] or w.ctx.owner[op] not in players:
+            return change
+        if not _is(w, op, "NURGLE") or not has_token(w, op, IMPLACABLE):
+            return change
+        return change - 1  # the injury's +1 (2.3) ignored
+
+    def uninjured_move(w: Work, change: float, **info: Any) -> float:
+        op = info["op"]
+        if w.ctx.owner[op] not in players or not w.injured(w.op(op)):
+            return change
+        if not _is(w, op, "NURGLE") or not has_token(w, op, IMPLACABLE):
+            return change
+        return change + 2.0  # the injury's -2" (2.3) ignored
+
     hooks.transform("would_use_weapon_rules", crits_only)
+    hooks.transform("would_change_hit", uninjured_hit)
+    hooks.transform("would_change_move", uninjured_move)
 
 
 QUICKSILVER = "quicksilver_speed"

@@ -446,10 +446,10 @@ def test_horrifying_dismemberment_player_selects_among_several() -> None:
     assert apl_changes(s, "BLU-3") == [-1] and apl_changes(s, "BLU-2") == []
 
 
-def reposition(mark: str, to: str, wounds: int = 14) -> str:
+def reposition(mark: str, to: str, wounds: int = 14, ploys: Sequence[str] = ()) -> str:
     """LEG-1 (a Warrior, Move 6", ``mark``) repositions to ``to``: the error, or ``""``."""
     ops = {**FACING, "LEG-1": {**FACING["LEG-1"], "wounds": wounds}, "BLU-1": {"at": (16, 20)}}
-    s = gambit([], {k: {**v, "ready": False} for k, v in ops.items()}, mark=mark)
+    s = gambit(ploys, {k: {**v, "ready": False} for k, v in ops.items()}, mark=mark)
     s, _ = s.apply("Activate LEG-1 engage")
     try:
         pass_windows(s).apply(f"Reposition LEG-1 to {to}")
@@ -589,3 +589,23 @@ def test_quicksilver_speed_slaanesh_shot_from_more_than_6_inches() -> None:
     assert shot_at_slaanesh([], 16) == 3
     assert shot_at_slaanesh(["Quicksilver Speed"], 9) == 3  # within 6"
     assert shot_at_slaanesh(["Quicksilver Speed"], 16, move=False) == 3
+
+
+def injured_shot(ploys: Sequence[str], mark: str) -> int:
+    """LEG-1 (``mark``, 5 of 14 wounds: injured, boltgun 3+ -> 4+) shoots BLU-1 rolling
+    3,3,1,1. The normal successes it retains."""
+    ops = {**FACING, "LEG-1": {**FACING["LEG-1"], "wounds": 5}}
+    s = gambit(ploys, ops, mark=mark)
+    s, _ = s.apply("Activate LEG-1 engage")
+    s, _ = pass_windows(s).apply(BOLTGUN)
+    s, ev = play(pass_windows(s), ["Decline"], ["3,3,1,1"])  # Malignant Aura passed
+    return next(e["normals"] for e in ev if e.kind == "attack_retained")
+
+
+def test_implacable_nurgle_ignores_the_injury_stat_changes() -> None:
+    assert injured_shot(["Implacable"], "NURGLE") == 2
+    assert injured_shot([], "NURGLE") == 0
+    assert injured_shot(["Implacable"], "KHORNE") == 0
+    # Move: 6" instead of 4".
+    assert reposition("NURGLE", "10.9,14", wounds=5, ploys=["Implacable"]) == ""
+    assert 'within 4"' in reposition("NURGLE", "10.9,14", wounds=5)
