@@ -106,7 +106,9 @@ def attack_profile(
     """The profile ``o`` attacks with: Hit worsened by 1 when injured (2.3), by
     ``hit_change`` more (point-blank +1, assists -1 each), never better than 2+ (decision
     6); weapon rules after the ``would_use_weapon_rules`` hooks (e.g. Condensed
-    Environment).
+    Environment); Hit worsened (positive) or improved by the ``would_change_hit`` hooks
+    (``fn(w, change, op=, weapon=, kind=, target=, injured=) -> change``; asked only when
+    ``target`` is known: a rule that depends on the opponent).
 
     ``injured``: whether ``o`` counts as injured; ``None`` reads its wounds now. The Shoot
     and Fight frames pass the value from the start of the action: a stat change during an
@@ -115,6 +117,18 @@ def attack_profile(
     if injured is None:
         injured = w.injured(o)
     hit = prof.hit + (1 if injured else 0) + hit_change + w.stat_change(o.id, "hit")
+    if target and "would_change_hit" in w.ctx.hooks.would:
+        hit += int(
+            w.would(
+                "would_change_hit",
+                0,
+                op=o.id,
+                weapon=name,
+                kind=kind,
+                target=target,
+                injured=injured,
+            )
+        )
     hit = max(2, min(6, hit))
     rules = w.would(
         "would_use_weapon_rules", prof.rules, op=o.id, weapon=name, kind=kind, target=target

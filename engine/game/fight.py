@@ -188,6 +188,7 @@ class FightFrame:
                 "melee",
                 hit_change=-self.a_assist,
                 injured=self.a_injured,
+                target=self.defender,
             )
         return attack_profile(
             w,
@@ -196,6 +197,7 @@ class FightFrame:
             "melee",
             hit_change=-self.d_assist,
             injured=self.d_injured,
+            target=self.attacker,
         )
 
     def owner(self, w: Work, side: str) -> str:
@@ -640,6 +642,9 @@ class FightFrame:
                     oc -= 1
                 w.replace_top(**{f"{side}_shocked": True})
             dmg = prof.critical_damage if crit else prof.normal_damage
+            # A rule changing a strike's damage: fn(w, dmg, op=, target=, crit=) -> dmg.
+            if "would_strike_damage" in w.ctx.hooks.would:
+                dmg = int(w.would("would_strike_damage", dmg, op=me_id, target=opp_id, crit=crit))
             universal.inflict(
                 w, opp_id, dmg, (self.aweapon if side == "a" else self.dweapon), by=me_id
             )

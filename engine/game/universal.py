@@ -805,11 +805,15 @@ def contests(w: Work, o: OperativeState, name: str) -> bool:
 def apl_controller(w: Work, contesting: Callable[[OperativeState], bool]) -> str:
     """The player whose operatives on the killzone for which ``contesting`` holds have the
     greater total APL (``"A"``/``"B"``), or ``""`` on a tie or when none does: control of a
-    marker or of any area a rule makes controllable the same way (4.8)."""
+    marker or of any area a rule makes controllable the same way (4.8). The
+    ``would_control_apl`` hooks (``fn(w, apl, op=) -> apl``) change the APL an operative
+    counts with there, not its APL stat."""
     total = {"A": 0, "B": 0}
+    hooked = "would_control_apl" in w.ctx.hooks.would
     for o in w.alive():
         if contesting(o):
-            total[o.player] += w.apl(o)
+            apl = w.apl(o)
+            total[o.player] += int(w.would("would_control_apl", apl, op=o.id)) if hooked else apl
     if total["A"] == total["B"]:
         return ""
     return "A" if total["A"] > total["B"] else "B"

@@ -280,10 +280,13 @@ class Work:
         return 2 * o.wounds < self.ctx.datacards[o.id].wounds
 
     def move_stat(self, o: OperativeState) -> float:
-        """Move with its changes (effects of kind ``"move"``, inches) summed, -2" when
+        """Move with its changes (effects of kind ``"move"``, inches, and the
+        ``would_change_move`` hooks, ``fn(w, change, op=) -> change``) summed, -2" when
         injured, but never changed below 4" (2.1, 2.3)."""
         printed = self.ctx.datacards[o.id].move
         move = printed + self.stat_change(o.id, "move")
+        if "would_change_move" in self.ctx.hooks.would:
+            move += float(self.would("would_change_move", 0.0, op=o.id))
         if self.injured(o):
             move -= 2.0
         return max(min(printed, 4.0), move)

@@ -1,31 +1,4 @@
-"""The Legionaries' team rules that the engine plays, registered by rule id
-(``engine.rules.registry``).
-
-**Siphon Life*** (Balefire Acolyte's Life Syphon and Fell Dagger): when the weapon is
-selected, its operative's player can use the rule; if they do, at the start of the Resolve
-Attack Dice step they select one friendly LEGIONARY operative visible to and within 6" of the
-wielder (the wielder itself included: it is visible to itself at distance 0); each attack die
-of the wielder that inflicts damage in that step then heals that operative 1 lost wound, or D3
-for a critical success. Once per turning point per weapon (all its profiles together, 2.2).
-
-The engine's reading, documented: two decisions of the wielder's player.
-
-1. When the weapon is selected (the Shoot action starts, ``shoot_started``; the attacker's
-   Fight action starts, ``fight_started``; the defender's retaliating weapon is known,
-   ``retaliation_weapon``), before any attack die is rolled: ``Use siphon life`` or
-   ``Decline``. Using it spends the once-per-turning-point limit, whatever the dice do. It is
-   offered only when the limit is unspent and it could matter: some operative passes the
-   Resolve step's test below at that moment (no operative moves during the action; in a fight
-   the wielder always passes, as it can lose wounds before it is healed).
-2. At the start of the Resolve Attack Dice step (of the first target whose resolve step has
-   a retained success, the target alive), the operative: a friendly LEGIONARY operative
-   visible to and within 6" of the wielder that has lost wounds (in a fight the wielder also
-   unhurt). ``Use siphon life on LEG-3``, with no ``Decline`` (the rule is already used);
-   when only one operative qualifies it is selected without a decision, and when none does
-   nothing is selected.
-
-A D3 is a D6 halved, rounded up.
-"""
+"""Siphon Life*, the Balefire Acolyte's weapon rule (package docstring)."""
 
 from __future__ import annotations
 
@@ -39,9 +12,12 @@ from engine.game.work import Work
 from engine.rules.choices import RuleChoiceFrame, RuleRollFrame, on_choice, on_roll
 from engine.rules.registry import register
 from engine.rules.team_weapon_rules import has_team_rule
+from teams.legionaries.common import (
+    KEYWORD,
+    heal,
+)
 
 SIPHON_LIFE = "Siphon Life"
-KEYWORD = "LEGIONARY"
 REACH = 6.0
 ARMED = "siphon_life_armed"  # effect: op = the wielder, which used the rule and selects later
 LINK = "siphon_life"  # effect: op = the wielder, source = the operative it heals
@@ -54,7 +30,7 @@ def _weapon(w: Work, op_id: str, name: str, kind: str) -> Any:
 
 def siphon_candidates(w: Work, wielder: str, fight: bool) -> list[str]:
     """Friendly LEGIONARY operatives visible to and within 6" of ``wielder`` that the rule
-    can heal (module docstring, decision 2), in id order."""
+    can heal (package docstring, decision 2), in id order."""
     o = w.op(wielder)
     here = w.place(o)
     out = []
@@ -71,22 +47,11 @@ def siphon_candidates(w: Work, wielder: str, fight: bool) -> list[str]:
     return sorted(out, key=lambda i: w.ctx.index[i])
 
 
-def heal(w: Work, op_id: str, wounds: int, by: str) -> None:
-    """``op_id`` regains up to ``wounds`` lost wounds (never above its starting wounds)."""
-    o = w.op(op_id)
-    if not o.alive or wounds <= 0:
-        return
-    gained = min(wounds, w.ctx.datacards[op_id].wounds - o.wounds)
-    if gained > 0:
-        w.set_op(op_id, wounds=o.wounds + gained)
-        w.emit("wounds_regained", op=op_id, wounds=gained, source=SIPHON_LIFE, by=by)
-
-
 def install_siphon_life(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Siphon Life* (module docstring) for the operatives of ``players``."""
+    """Siphon Life* (package docstring) for the operatives of ``players``."""
 
     def selected(w: Work, op: str, name: str, kind: str) -> None:
-        """The weapon ``name`` of ``op`` is selected: decision 1 (module docstring)."""
+        """The weapon ``name`` of ``op`` is selected: decision 1 (package docstring)."""
         if w.ctx.owner[op] not in players or not w.op(op).alive:
             return
         _, weapon, prof = _weapon(w, op, name, kind)

@@ -1,0 +1,127 @@
+"""The Legionaries' team rules that the engine plays, registered by rule id
+(``engine.rules.registry``), in the modules
+``weapon_rules`` (Siphon Life*), ``marks`` (the Marks of Chaos' faction rules), ``abilities``
+(operative abilities) and ``ploys``, over ``common``. The rules:
+
+**Siphon Life*** (Balefire Acolyte's Life Syphon and Fell Dagger): when the weapon is
+selected, its operative's player can use the rule; if they do, at the start of the Resolve
+Attack Dice step they select one friendly LEGIONARY operative visible to and within 6" of the
+wielder (the wielder itself included: it is visible to itself at distance 0); each attack die
+of the wielder that inflicts damage in that step then heals that operative 1 lost wound, or D3
+for a critical success. Once per turning point per weapon (all its profiles together, 2.2).
+
+The engine's reading, documented: two decisions of the wielder's player.
+
+1. When the weapon is selected (the Shoot action starts, ``shoot_started``; the attacker's
+   Fight action starts, ``fight_started``; the defender's retaliating weapon is known,
+   ``retaliation_weapon``), before any attack die is rolled: ``Use siphon life`` or
+   ``Decline``. Using it spends the once-per-turning-point limit, whatever the dice do. It is
+   offered only when the limit is unspent and it could matter: some operative passes the
+   Resolve step's test below at that moment (no operative moves during the action; in a fight
+   the wielder always passes, as it can lose wounds before it is healed).
+2. At the start of the Resolve Attack Dice step (of the first target whose resolve step has
+   a retained success, the target alive), the operative: a friendly LEGIONARY operative
+   visible to and within 6" of the wielder that has lost wounds (in a fight the wielder also
+   unhurt). ``Use siphon life on LEG-3``, with no ``Decline`` (the rule is already used);
+   when only one operative qualifies it is selected without a decision, and when none does
+   nothing is selected.
+
+A D3 is a D6 halved, rounded up.
+
+**Marks of Chaos**: an operative's mark is read from its datacard keywords (``KHORNE``,
+``NURGLE``, ``SLAANESH``, ``TZEENTCH``, ``UNDIVIDED``; :func:`mark_of`). The roster does not
+choose a mark yet, so until it does no operative has one and the marked halves of the ploys
+below never apply.
+
+**Khorne - Wrathful Onslaught**: a KHORNE LEGIONARY operative's melee weapons have Severe.
+**Tzeentch - Empyreal Guidance**: a TZEENTCH LEGIONARY operative's ranged weapons have Severe.
+**Undivided - Vicious Reavers**: whenever an UNDIVIDED LEGIONARY operative shoots, fights or
+retaliates against an enemy operative within 6" of it, its weapons have Ceaseless.
+
+**In The Eyes Of The Gods** (Aspiring Champion): once per activation, when the operative
+incapacitates an enemy operative during its own activation, +1 APL until the end of that
+activation. The engine's reading: AP are generated from APL at activation (2.1), so the
+change would do nothing; the operative gains the 1AP the change adds (none when its APL is
+already at the +1 limit), as Mutability And Change below.
+
+**Soul Gorge** (Chosen): after the operative fights or retaliates, if it is not incapacitated
+but incapacitated an enemy operative during that sequence, it regains D3+1 lost wounds (a roll
+when the Fight action ends).
+
+**Horrifying Dismemberment** (Shrivetalon): whenever the operative incapacitates an enemy
+operative while fighting or retaliating, its player selects one other enemy operative visible
+to and within 3" of either of them: -1 APL until the end of that enemy's next activation. The
+choice comes after the strike that incapacitated it (``Use horrifying dismemberment on
+BLU-2``; no ``Decline``: the rule is mandatory; made without a decision when one enemy
+qualifies).
+
+**Slaanesh - Unnatural Agility**: a SLAANESH LEGIONARY operative's Move is 1" more.
+
+**Vicious Reflexes** (Shrivetalon): whenever the operative is retaliating, its player resolves
+the first attack die of the Resolve Attack Dice step (the defender first, instead of the
+attacker).
+
+**Icon Bearer** (Icon Bearer): whenever control of a marker is determined, the operative's APL
+counts 1 higher (not a change of its APL stat: not clamped with its changes).
+
+**Favoured Of The Dark Gods** (Icon Bearer): in the Ready step of each Strategy phase, if the
+operative controls an objective marker (contests it, and its player controls it) that no
+operative has tainted, that marker is tainted for the battle (an effect ``tainted`` naming it)
+and its player gains 1CP. One marker per Ready step per Icon Bearer (the first in name order).
+
+**Fickle Fates** (strategy ploy, 1CP): until the end of the turning point, whenever a friendly
+LEGIONARY operative shoots a ready enemy operative, its ranged weapons have Balanced. Its
+TZEENTCH half (a defender's fail retained as a normal save) is not implemented.
+
+**Implacable** (strategy ploy, 1CP): until the end of the turning point, whenever an operative
+shoots a friendly LEGIONARY operative, weapons with Piercing 1 have Piercing Crits 1 instead.
+Friendly LEGIONARY NURGLE operatives ignore the stat changes of being injured (Move -2", their
+weapons' Hit +1, 2.3): the engine adds them back through the Move and Hit hooks (the Hit one
+is asked only when the opponent is known, as in the game's Shoot and Fight sequences).
+
+**Quicksilver Speed** (strategy ploy, 1CP): until the end of the turning point, whenever a
+friendly LEGIONARY operative that performed an action in which it moved this turning point
+(tracked from the ploy's use: a strategy ploy comes before any move of its turning point) is
+fighting (performing the Fight action, not retaliating), the Hit of the enemy's melee weapons
+is worsened by 1, not cumulative with being injured; and whenever an enemy operative shoots a
+friendly LEGIONARY SLAANESH operative more than 6" from it that so moved, the Hit of its
+weapons is worsened by 1 (not cumulative with being injured).
+
+**Blood For The Blood God** (strategy ploy, 1CP): until the end of the turning point, whenever
+a friendly LEGIONARY operative that is not KHORNE is fighting (performing the Fight action),
+its first strike of that sequence inflicts 1 more damage (7 at most); a friendly LEGIONARY
+KHORNE operative's melee weapons have +1 to both Dmg stats (7 at most), applied to each of its
+strikes, fighting or retaliating (the dice core's valuations do not see it).
+
+**Malignant Aura** (firefight ploy, 1CP): when a friendly LEGIONARY NURGLE operative performing
+the Shoot action selects a valid target: until the end of that action, its ranged weapons have
+Piercing 1 against every enemy operative within 3" of it (secondary targets included).
+
+**Mutability And Change** (firefight ploy, 1CP): when a friendly LEGIONARY TZEENTCH operative is
+activated: +1 APL until the end of that activation, and it cannot perform the same action more
+than once in it. The engine's reading: the ploy is used as the operative is activated, when its
+AP are generated from its APL, so it gains the AP of that change (1AP, none when its APL is
+already at the +1 limit), although a later APL change would not change its AP (2.1). The
+engine already allows each action once per activation (1.5); the ploy
+marks the operative with the token ``mutability_and_change`` for the rules that lift that
+limit (Astartes, to come), which must respect it. The WARRIOR's Infernal Pact lock is not
+implemented (Infernal Pact is not).
+
+**Sickening Captivation** (firefight ploy, 1CP): during a friendly LEGIONARY SLAANESH
+operative's activation, before or after an action, select an enemy operative visible to and
+within 4" of it: -1 APL until the end of that enemy's next activation. The engine's reading:
+the core opens ploy windows at the start and at the end of an activation, not between two
+actions, so it is offered there (before the first action, after the last).
+
+**Unending Bloodshed** (firefight ploy, 1CP): when a friendly LEGIONARY KHORNE operative is
+incapacitated while fighting or retaliating, it strikes the enemy operative of that sequence
+with one of its unresolved successes before it is removed. The engine's reading: offered in
+the window that opens at the incapacitation (the fight still in progress); the strike uses a
+critical success when one is left (never worse than a normal one), with the weapon's damage
+and the rules that change a strike's damage; a strike's other effects (Shock) do not apply.
+"""
+
+from teams.legionaries import abilities, marks, ploys, weapon_rules  # noqa: F401 (register)
+from teams.legionaries.common import MARKS, mark_of
+
+__all__ = ["MARKS", "mark_of"]

@@ -1,0 +1,265 @@
+"""The Legionaries' operative abilities (package docstring)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from engine.game import universal
+from engine.game.context import Hooks
+from engine.game.events import Event
+from engine.game.state import Effect
+from engine.game.work import Work
+from engine.rules.choices import RuleChoiceFrame, RuleRollFrame, on_choice, on_roll
+from engine.rules.registry import register
+from teams.legionaries.common import (
+    _activated,
+    _fight_attacker,
+    gain_apl,
+    has_token,
+    heal,
+)
+
+CHAMPION = "ASPIRING CHAMPION"
+EYES = "in_the_eyes_of_the_gods"  # token: used this activation
+
+
+def install_eyes_of_the_gods(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """In The Eyes Of The Gods (package docstring)."""
+
+    def down(w: Work, ev: Event) -> None:
+        by = ev.get("by", "")
+        if not by or by not in w.ctx.owner or w.ctx.owner[by] not in players:
+            return
+        if w.ctx.owner[ev["op"]] == w.ctx.owner[by] or CHAMPION not in w.ctx.datacards[by].keywords:
+            return
+        if _activated(w) != by or has_token(w, by, EYES) or not w.op(by).alive:
+            return
+        w.effects.append(Effect("token", by, "end_activation", source=by, detail=EYES))
+        gain_apl(w, w.ctx.owner[by], by)
+        w.emit("team_rule_used", op=by, rule="In The Eyes Of The Gods", on=ev["op"])
+
+    hooks.on("operative_incapacitated", down)
+
+
+register(
+    "legionaries/ability/in_the_eyes_of_the_gods",
+    install_eyes_of_the_gods,
+    "Once per activation, the Aspiring Champion gets +1 APL (and 1AP) when it incapacitates "
+    "an enemy.",
+)
+
+
+CHOSEN = "CHOSEN"
+SOUL_GORGE = "Soul Gorge"
+GORGED = "soul_gorge"  # effect: op incapacitated an enemy in the fight in progress
+
+
+def install_soul_gorge(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Soul Gorge (package docstring)."""
+
+    def down(w: Work, ev: Event) -> None:
+        by = ev.get("by", "")
+        if not by or by not in w.ctx.owner or w.ctx.owner[by] not in players:
+            return
+        if w.ctx.owner[ev["op"]] == w.ctx.owner[by] or CHOSEN not in w.ctx.datacards[by].keywords:
+            return
+        if not _fight_attacker(w) or any(e.kind == GORGED and e.op == by for e in w.effects):
+            return
+        w.effects.append(Effect(GORGED, by, "end_tp", source=by))
+
+    def ended(w: Work, ev: Event) -> None:
+        ids = (ev["op"], ev["target"])
+        gorged = [e for e in w.effects if e.kind == GORGED and e.op in ids]
+        if not gorged:
+            return
+        w.effects = [e for e in w.effects if e not in gorged]
+        for e in gorged:
+            o = w.op(e.op)
+            if o.alive and not o.incapacitated:
+                w.stack.append(
+                    RuleRollFrame(
+                        player=w.ctx.owner[o.id],
+                        rule=SOUL_GORGE,
+                        key=GORGED,
+                        op=o.id,
+                        dice=1,
+                        label=f"Soul Gorge D3+1 ({o.id})",
+                    )
+                )
+
+    hooks.on("operative_incapacitated", down)
+    hooks.on("fight_ended", ended)
+
+
+def _gorge_rolled(w: Work, frame: RuleRollFrame, values: tuple[int, ...]) -> None:
+    heal(w, frame.op, (values[0] + 1) // 2 + 1, frame.op, SOUL_GORGE)
+
+
+on_roll(GORGED, _gorge_rolled)
+register(
+    "legionaries/ability/soul_gorge",
+    install_soul_gorge,
+    "After fighting or retaliating, the Chosen regains D3+1 wounds if it incapacitated an enemy "
+    "and survived.",
+)
+
+
+SHRIVETALON = "SHRIVETALON"
+DISMEMBER = "Horrifying Dismemberment"
+DISMEMBERED = "dismembered"  # effect: op = the Shrivetalon, source = the enemy it incapacitated
+DISMEMBER_REACH = 3.0
+
+
+def dismember_candidates(w: Work, op: str, victim: str) -> list[str]:
+    """Enemy operatives other than ``victim`` visible to and within 3" of ``op`` or of
+    ``victim``, in id order."""
+    out = []
+    for e in w.enemies_of(op):
+        if e.id == victim or not e.alive:
+            continue
+        there = w.place(e)
+        for who in (op, victim):
+            here = w.place(w.op(who))
+            near = w.distance(here, there) <= DISMEMBER_REACH + 1e-6
+            if near and w.ctx.visible(w.kz, here, there):
+                out.append(e.id)
+                break
+    return sorted(out, key=lambda i: w.ctx.index[i])
+
+
+def install_dismemberment(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Horrifying Dismemberment (package docstring)."""
+
+    def down(w: Work, ev: Event) -> None:
+        by = ev.get("by", "")
+        if not by or by not in w.ctx.owner or w.ctx.owner[by] not in players:
+            return
+        if w.ctx.owner[ev["op"]] == w.ctx.owner[by]:
+            return
+        if SHRIVETALON not in w.ctx.datacards[by].keywords or not _fight_attacker(w):
+            return
+        w.effects.append(Effect(DISMEMBERED, by, "end_tp", source=ev["op"]))
+
+    def resolved(w: Work, ev: Event) -> None:
+        op = ev["op"]
+        pending = [e for e in w.effects if e.kind == DISMEMBERED and e.op == op]
+        if not pending:
+            return
+        w.effects = [e for e in w.effects if e not in pending]
+        cands = dismember_candidates(w, op, pending[0].source)
+        if len(cands) == 1:
+            _dismember(w, op, cands[0])
+        elif cands:
+            w.stack.append(
+                RuleChoiceFrame(
+                    player=w.ctx.owner[op],
+                    rule=DISMEMBER,
+                    key=DISMEMBERED,
+                    op=op,
+                    candidates=tuple(cands),
+                    optional=False,
+                )
+            )
+
+    hooks.on("operative_incapacitated", down)
+    hooks.on("attack_dice_resolved", resolved)
+
+
+def _dismember(w: Work, op: str, enemy: str) -> None:
+    w.effects.append(Effect("apl", enemy, "end_next_activation", source=op, value=-1))
+    w.emit("team_rule_selected", op=op, rule=DISMEMBER, on=enemy)
+
+
+on_choice(DISMEMBERED, lambda w, frame, chosen: _dismember(w, frame.op, chosen))
+register(
+    "legionaries/ability/horrifying_dismemberment",
+    install_dismemberment,
+    'Incapacitating in melee, the Shrivetalon gives another enemy within 3" -1 APL until the '
+    "end of its next activation.",
+)
+
+
+def install_vicious_reflexes(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Vicious Reflexes (package docstring)."""
+
+    def start(w: Work, ev: Event) -> None:
+        op = ev["op"]
+        if ev["weapon_kind"] != "melee" or w.ctx.owner[op] not in players:
+            return
+        if SHRIVETALON not in w.ctx.datacards[op].keywords:
+            return
+        for i in range(len(w.stack) - 1, -1, -1):
+            f = w.stack[i]
+            if getattr(f, "defender", None) == op and hasattr(f, "turn"):
+                if f.stage == "resolve" and f.dn + f.dc > 0:
+                    w.stack[i] = attrs.evolve(f, turn="d")
+                    w.emit("team_rule_used", op=op, rule="Vicious Reflexes", on="")
+                return
+
+    hooks.on("resolve_step_started", start)
+
+
+register(
+    "legionaries/ability/vicious_reflexes",
+    install_vicious_reflexes,
+    "Retaliating, the Shrivetalon resolves the first attack die.",
+)
+
+
+ICON_BEARER = "ICON BEARER"
+
+
+def install_icon_bearer(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Icon Bearer (package docstring)."""
+
+    def higher(w: Work, apl: int, **info: Any) -> int:
+        op = info["op"]
+        if w.ctx.owner[op] in players and ICON_BEARER in w.ctx.datacards[op].keywords:
+            return apl + 1
+        return apl
+
+    hooks.transform("would_control_apl", higher)
+
+
+register(
+    "legionaries/ability/icon_bearer",
+    install_icon_bearer,
+    "The Icon Bearer's APL counts 1 higher for the control of markers.",
+)
+
+
+TAINTED = "tainted"  # effect: detail = the objective marker's name, for the battle
+
+
+def install_favoured(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Favoured Of The Dark Gods (package docstring)."""
+
+    def ready(w: Work, ev: Event) -> None:
+        for o in w.alive():
+            if o.player not in players or ICON_BEARER not in w.ctx.datacards[o.id].keywords:
+                continue
+            tainted = {e.detail for e in w.effects if e.kind == TAINTED}
+            for m in sorted(w.markers, key=lambda m: m.name):
+                if m.name in tainted or not universal.contests(w, o, m.name):
+                    continue
+                if universal.controller(w, m.name) != o.player:
+                    continue
+                w.effects.append(
+                    Effect(TAINTED, "", "end_battle", source=o.id, detail=m.name, player=o.player)
+                )
+                w.set_pl(o.player, cp=w.pl(o.player).cp + 1)
+                w.emit("team_rule_used", op=o.id, rule="Favoured Of The Dark Gods", on=m.name)
+                w.emit("cp_gained", player=o.player, cp=1, total=w.pl(o.player).cp)
+                break
+
+    hooks.on("ready_step", ready)
+
+
+register(
+    "legionaries/ability/favoured_of_the_dark_gods",
+    install_favoured,
+    "Ready step: the Icon Bearer taints an objective marker it controls, once per marker per "
+    "battle, for 1CP.",
+)

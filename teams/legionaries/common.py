@@ -1,0 +1,72 @@
+"""What the Legionaries' rules share: Marks of Chaos, tokens, the activation and fight in
+progress, APL gains and healing (package docstring)."""
+
+from __future__ import annotations
+
+from engine.game import universal
+from engine.game.work import Work
+from engine.rules.ploys import StatChange
+
+KEYWORD = "LEGIONARY"
+
+
+MARKS = ("KHORNE", "NURGLE", "SLAANESH", "TZEENTCH", "UNDIVIDED")
+
+
+def mark_of(w: Work, op_id: str) -> str:
+    """The Mark of Chaos of ``op_id`` (package docstring), or ``""``."""
+    kw = w.ctx.datacards[op_id].keywords
+    return next((m for m in MARKS if m in kw), "")
+
+
+def legionary(w: Work, op_id: str) -> bool:
+    """``op_id`` is a LEGIONARY operative."""
+    return KEYWORD in w.ctx.datacards[op_id].keywords
+
+
+def has_token(w: Work, op_id: str, name: str) -> bool:
+    """A ``"token"`` effect named ``name`` applies to ``op_id`` (on it or its kill team)."""
+    return any(e.detail == name for e in w.effects_on(op_id, "token"))
+
+
+def heal(w: Work, op_id: str, wounds: int, by: str, source: str = "Siphon Life") -> None:
+    """``op_id`` regains up to ``wounds`` lost wounds (never above its starting wounds)."""
+    o = w.op(op_id)
+    if not o.alive or wounds <= 0:
+        return
+    gained = min(wounds, w.ctx.datacards[op_id].wounds - o.wounds)
+    if gained > 0:
+        w.set_op(op_id, wounds=o.wounds + gained)
+        w.emit("wounds_regained", op=op_id, wounds=gained, source=source, by=by)
+
+
+def _fight_attacker(w: Work) -> str:
+    """The operative performing the Fight action in progress, or ``""``."""
+    for f in reversed(w.stack):
+        if hasattr(f, "attacker") and hasattr(f, "defender"):
+            return str(f.attacker)
+    return ""
+
+
+def _activated(w: Work) -> str:
+    """The operative whose activation (not counteraction) is in progress, or ``""``."""
+    for f in reversed(w.stack):
+        if isinstance(f, universal.ActivationFrame):
+            return f.op if f.mode == "activation" else ""
+    return ""
+
+
+def gain_apl(w: Work, player: str, op: str, until: str = "end_activation") -> None:
+    """+1 APL for ``op`` until ``until`` (its activation in progress), with the AP it adds
+    (the package docstring's reading)."""
+    # The net change, counting a change begun during the action in progress (pending until
+    # it is complete, 2.1), clamped to +/-1 (2.1).
+    change = sum(e.value for e in w.effects if e.kind == "apl" and e.op == op)
+    StatChange("apl", 1, until).apply(w, player, op, op)
+    gained = max(-1, min(1, change + 1)) - max(-1, min(1, change))
+    if gained > 0:
+        w.set_op(op, ap=w.op(op).ap + gained)
+
+
+def _is(w: Work, op: str, mark: str) -> bool:
+    return legionary(w, op) and mark_of(w, op) == mark

@@ -1,0 +1,370 @@
+"""The Legionaries' strategy and firefight ploys (package docstring)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from engine.dice.rules import Piercing, WeaponRules, parse_weapon_rules
+from engine.game import universal
+from engine.game.context import Hooks
+from engine.game.events import Event
+from engine.game.state import Effect
+from engine.game.work import Work
+from engine.rules.ploys import GainToken, Ploy, StatChange
+from engine.rules.registry import register
+from teams.legionaries.common import (
+    _fight_attacker,
+    _is,
+    gain_apl,
+    has_token,
+    legionary,
+    mark_of,
+)
+
+
+def _ploy_installer(ploy: Ploy, extra: Any = None) -> Any:
+    def install(hooks: Hooks, players: tuple[str, ...]) -> None:
+        hooks.ploy(ploy, players)
+        if extra is not None:
+            extra(hooks, players)
+
+    return install
+
+
+FICKLE_FATES = "fickle_fates"
+_BALANCED = parse_weapon_rules("Balanced").rules
+
+
+def install_fickle_fates_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Fickle Fates (package docstring): Balanced for a LEGIONARY shooting a ready enemy."""
+
+    def balanced(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+        op, target = info.get("op", ""), info.get("target", "")
+        if info.get("kind") != "ranged" or not op or not target:
+            return rules
+        if w.ctx.owner[op] not in players or not legionary(w, op):
+            return rules
+        if w.ctx.owner[target] == w.ctx.owner[op] or not w.op(target).ready:
+            return rules
+        if not has_token(w, op, FICKLE_FATES):
+            return rules
+        return rules.with_rules(*_BALANCED)
+
+    hooks.transform("would_use_weapon_rules", balanced)
+
+
+IMPLACABLE = "implacable"
+_PIERCING_CRITS_1 = parse_weapon_rules("Piercing Crits 1").rules
+
+
+def install_implacable_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Implacable (package docstring): Piercing 1 becomes Piercing Crits 1 against a friendly
+    LEGIONARY operative."""
+
+    def crits_only(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+        target = info.get("target", "")
+        if info.get("kind") != "ranged" or not target:
+            return rules
+        if w.ctx.owner[target] not in players or not legionary(w, target):
+            return rules
+        p = rules.get(Piercing)
+        if p is None or getattr(p, "x", 0) != 1 or not has_token(w, target, IMPLACABLE):
+            return rules
+        kept = [r for r in rules if not isinstance(r, Piercing)]
+        return WeaponRules.of((*kept, *_PIERCING_CRITS_1))
+
+    def uninjured_hit(w: Work, change: int, **info: Any) -> int:
+        op = info["op"]
+        if not info["injured"] or w.ctx.owner[op] not in players:
+            return change
+        if not _is(w, op, "NURGLE") or not has_token(w, op, IMPLACABLE):
+            return change
+        return change - 1  # the injury's +1 (2.3) ignored
+
+    def uninjured_move(w: Work, change: float, **info: Any) -> float:
+        op = info["op"]
+        if w.ctx.owner[op] not in players or not w.injured(w.op(op)):
+            return change
+        if not _is(w, op, "NURGLE") or not has_token(w, op, IMPLACABLE):
+            return change
+        return change + 2.0  # the injury's -2" (2.3) ignored
+
+    hooks.transform("would_use_weapon_rules", crits_only)
+    hooks.transform("would_change_hit", uninjured_hit)
+    hooks.transform("would_change_move", uninjured_move)
+
+
+QUICKSILVER = "quicksilver_speed"
+QUICKSILVER_RANGE = 6.0
+MOVED = "legionary_moved"  # effect: op moved in an action this turning point (Quicksilver)
+
+
+def install_quicksilver_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Quicksilver Speed (package docstring)."""
+
+    def moved(w: Work, ev: Event) -> None:
+        op = ev["op"]
+        if w.ctx.owner[op] not in players or not legionary(w, op):
+            return
+        if not has_token(w, op, QUICKSILVER):
+            return
+        if not any(e.kind == MOVED and e.op == op for e in w.effects):
+            w.effects.append(Effect(MOVED, op, "end_tp", source=op))
+
+    def worse_hit(w: Work, change: int, **info: Any) -> int:
+        target, op = info["target"], info["op"]
+        if info["injured"] or w.ctx.owner[target] not in players:
+            return change
+        if w.ctx.owner[op] in players or not legionary(w, target):
+            return change
+        if not has_token(w, target, QUICKSILVER):
+            return change
+        if not any(e.kind == MOVED and e.op == target for e in w.effects):
+            return change
+        if info["kind"] == "melee":
+            return change + 1 if _fight_attacker(w) == target else change
+        if mark_of(w, target) != "SLAANESH":
+            return change
+        far = w.distance(w.place(w.op(op)), w.place(w.op(target))) > QUICKSILVER_RANGE + 1e-6
+        return change + 1 if far else change
+
+    hooks.on("moved", moved)
+    hooks.transform("would_change_hit", worse_hit)
+
+
+BLOOD = "blood_for_the_blood_god"
+STRUCK = "blood_struck"  # effect: op struck already in the fight in progress
+MAX_DAMAGE = 7
+
+
+def install_blood_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Blood For The Blood God (package docstring)."""
+
+    def more(w: Work, dmg: int, **info: Any) -> int:
+        op = info["op"]
+        if w.ctx.owner[op] not in players or not legionary(w, op) or dmg <= 0:
+            return dmg
+        if not has_token(w, op, BLOOD):
+            return dmg
+        if mark_of(w, op) == "KHORNE":
+            return max(dmg, min(MAX_DAMAGE, dmg + 1))
+        if _fight_attacker(w) != op or any(e.kind == STRUCK and e.op == op for e in w.effects):
+            return dmg
+        w.effects.append(Effect(STRUCK, op, "end_tp", source=op))
+        return max(dmg, min(MAX_DAMAGE, dmg + 1))
+
+    def ended(w: Work, ev: Event) -> None:
+        w.effects = [e for e in w.effects if e.kind != STRUCK]
+
+    hooks.transform("would_strike_damage", more)
+    hooks.on("fight_ended", ended)
+
+
+def _marked(mark: str) -> Any:
+    """The condition of a firefight ploy: the operative the trigger names is a friendly
+    LEGIONARY operative with ``mark``."""
+
+    def condition(w: Work, player: str, info: Any) -> bool:
+        op = info.get("op", "")
+        return bool(op) and w.ctx.owner[op] == player and _is(w, op, mark)
+
+    return condition
+
+
+MALIGNANT = "malignant_aura"  # effect: op = the shooter, until its Shoot action ends
+AURA = 3.0
+_PIERCING_1 = parse_weapon_rules("Piercing 1").rules
+
+
+def _malignant_used(w: Work, player: str, action: Any, info: Any) -> None:
+    op = info["op"]
+    w.effects.append(Effect(MALIGNANT, op, "end_tp", source=op))
+
+
+def install_malignant_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Malignant Aura (package docstring): Piercing 1 within 3" until the action ends."""
+
+    def piercing(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+        op, target = info.get("op", ""), info.get("target", "")
+        if info.get("kind") != "ranged" or not op or not target:
+            return rules
+        if not any(e.kind == MALIGNANT and e.op == op for e in w.effects):
+            return rules
+        if w.distance(w.place(w.op(op)), w.place(w.op(target))) > AURA + 1e-6:
+            return rules
+        return rules.with_rules(*_PIERCING_1)
+
+    def ended(w: Work, ev: Event) -> None:
+        w.effects = [e for e in w.effects if not (e.kind == MALIGNANT and e.op == ev["op"])]
+
+    hooks.transform("would_use_weapon_rules", piercing)
+    hooks.on("shoot_ended", ended)
+
+
+def _mutability_used(w: Work, player: str, action: Any, info: Any) -> None:
+    """+1 APL until the end of the activation, and the AP it generates (package docstring)."""
+    gain_apl(w, player, info["op"])
+
+
+CAPTIVATION_REACH = 4.0
+
+
+def _captivated(w: Work, player: str, op: str, info: Any) -> bool:
+    """An enemy ``op`` visible to and within 4" of the SLAANESH operative of the window."""
+    me = w.op(info["op"])
+    here, there = w.place(me), w.place(w.op(op))
+    if w.distance(here, there) > CAPTIVATION_REACH + 1e-6:
+        return False
+    return bool(w.ctx.visible(w.kz, here, there))
+
+
+def _bloodshed_fight(w: Work, op: str) -> tuple[Any, str] | None:
+    """The fight in progress in which ``op`` takes part, and its side (``"a"``/``"d"``)."""
+    for f in reversed(w.stack):
+        if hasattr(f, "attacker") and hasattr(f, "defender"):
+            if f.attacker == op:
+                return f, "a"
+            if f.defender == op:
+                return f, "d"
+            return None
+    return None
+
+
+def _bloodshed_condition(w: Work, player: str, info: Any) -> bool:
+    op = info.get("op", "")
+    if not op or w.ctx.owner[op] != player or not _is(w, op, "KHORNE"):
+        return False
+    found = _bloodshed_fight(w, op)
+    if found is None:
+        return False
+    f, side = found
+    left = f.an + f.ac if side == "a" else f.dn + f.dc
+    enemy = f.defender if side == "a" else f.attacker
+    return left > 0 and w.op(enemy).alive and not w.op(enemy).incapacitated
+
+
+def _bloodshed_used(w: Work, player: str, action: Any, info: Any) -> None:
+    op = info["op"]
+    found = _bloodshed_fight(w, op)
+    assert found is not None
+    f, side = found
+    n, c = (f.an, f.ac) if side == "a" else (f.dn, f.dc)
+    enemy = f.defender if side == "a" else f.attacker
+    prof = f.prof(w, side)
+    crit = c > 0
+    dmg = prof.critical_damage if crit else prof.normal_damage
+    left = {f"{side}c": c - 1} if crit else {f"{side}n": n - 1}
+    w.stack[w.stack.index(f)] = attrs.evolve(f, **left)
+    w.emit("strike", op=op, die="crit" if crit else "normal")
+    if "would_strike_damage" in w.ctx.hooks.would:
+        dmg = int(w.would("would_strike_damage", dmg, op=op, target=enemy, crit=crit))
+    weapon = f.aweapon if side == "a" else f.dweapon
+    universal.inflict(w, enemy, dmg, weapon, by=op)
+
+
+PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
+    (
+        Ploy(
+            "Blood For The Blood God",
+            "strategy",
+            effects=(GainToken(BLOOD, "end_tp"),),
+            rule_id="legionaries/strategy_ploy/blood_for_the_blood_god",
+        ),
+        install_blood_rules,
+        "Until the end of the turning point, a fighting Legionary's first strike inflicts 1 "
+        "more damage; Khorne Legionaries' melee Dmg +1.",
+    ),
+    (
+        Ploy(
+            "Fickle Fates",
+            "strategy",
+            effects=(GainToken(FICKLE_FATES, "end_tp"),),
+            rule_id="legionaries/strategy_ploy/fickle_fates",
+        ),
+        install_fickle_fates_rules,
+        "Until the end of the turning point, friendly Legionaries shooting a ready enemy have "
+        "Balanced.",
+    ),
+    (
+        Ploy(
+            "Implacable",
+            "strategy",
+            effects=(GainToken(IMPLACABLE, "end_tp"),),
+            rule_id="legionaries/strategy_ploy/implacable",
+        ),
+        install_implacable_rules,
+        "Until the end of the turning point, Piercing 1 against friendly Legionaries is "
+        "Piercing Crits 1.",
+    ),
+    (
+        Ploy(
+            "Quicksilver Speed",
+            "strategy",
+            effects=(GainToken(QUICKSILVER, "end_tp"),),
+            rule_id="legionaries/strategy_ploy/quicksilver_speed",
+        ),
+        install_quicksilver_rules,
+        "Until the end of the turning point, enemies retaliating against a Legionary that "
+        "moved this turning point have their melee Hit worsened by 1.",
+    ),
+    (
+        Ploy(
+            "Malignant Aura",
+            "firefight",
+            triggers=("target_selected",),
+            condition=lambda w, p, info: (
+                info.get("kind") == "ranged" and _marked("NURGLE")(w, p, info)
+            ),
+            use_hook=_malignant_used,
+            rule_id="legionaries/firefight_ploy/malignant_aura",
+        ),
+        install_malignant_rules,
+        "A Nurgle Legionary's shot has Piercing 1 against enemies within 3\" of it.",
+    ),
+    (
+        Ploy(
+            "Mutability And Change",
+            "firefight",
+            triggers=("activation_start",),
+            target="self",
+            condition=_marked("TZEENTCH"),
+            effects=(GainToken("mutability_and_change", "end_activation"),),
+            use_hook=_mutability_used,
+            rule_id="legionaries/firefight_ploy/mutability_and_change",
+        ),
+        None,
+        "A Tzeentch Legionary activated gets +1 APL for the activation, never repeating an action.",
+    ),
+    (
+        Ploy(
+            "Sickening Captivation",
+            "firefight",
+            triggers=("activation_start", "activation_end"),
+            target="enemy",
+            condition=_marked("SLAANESH"),
+            eligible=_captivated,
+            effects=(StatChange("apl", -1, "end_next_activation"),),
+            rule_id="legionaries/firefight_ploy/sickening_captivation",
+        ),
+        None,
+        'A Slaanesh Legionary in its activation gives a visible enemy within 4" -1 APL until '
+        "the end of its next activation.",
+    ),
+    (
+        Ploy(
+            "Unending Bloodshed",
+            "firefight",
+            triggers=("incapacitated",),
+            condition=_bloodshed_condition,
+            use_hook=_bloodshed_used,
+            rule_id="legionaries/firefight_ploy/unending_bloodshed",
+        ),
+        None,
+        "A Khorne Legionary incapacitated in melee strikes once more with an unresolved success.",
+    ),
+)
+
+for _ploy, _extra, _summary in PLOYS:
+    register(_ploy.rule_id, _ploy_installer(_ploy, _extra), _summary)

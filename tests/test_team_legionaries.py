@@ -1,0 +1,611 @@
+"""The Legionaries' team rules (``teams/legionaries.py``): one scripted test per rule at
+least, named after it, on the LAB killzone against the BLU test team."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+import teams.legionaries  # noqa: F401  (registers the rules)
+from engine.game import Chance, Decision, GameState, IllegalActionError, universal
+from engine.game.scenario import position
+from engine.game.work import Work
+from engine.teams.model import Roster, Team
+from tests.test_game_rules_common import BLU, LAB, play, roster
+from tests.test_team_weapon_rules import lab_team
+
+WARRIORS = ["Legionary Warrior [Boltgun; Fists]", "Legionary Warrior [Bolt Pistol; Chainsword]"]
+# LEG-1 and BLU-1 face each other down LAB's open lane, 11" apart; all are expended, so
+# TP1's Firefight phase ends at once and TP2 begins (everyone ready again).
+FACING = {
+    "LEG-1": {"at": (5, 14), "ready": False},
+    "BLU-1": {"at": (16, 14), "ready": False},
+    "BLU-2": {"at": (25, 20), "ready": False},
+}
+
+
+def marked(mark: str) -> Team:
+    """The built-in team for LAB positions; with ``mark``, every operative type bears that
+    Mark of Chaos keyword (the roster cannot choose marks yet: teams/legionaries.py)."""
+    team = lab_team("legionaries")
+    if not mark:
+        return team
+    ops = tuple(attrs.evolve(o, keywords=(*o.keywords, mark)) for o in team.operatives)
+    return attrs.evolve(team, operatives=ops)
+
+
+def lab(
+    types: Sequence[str],
+    operatives: Mapping[str, Mapping[str, Any]],
+    blu: Sequence[str] = ("Gunner", "Trooper"),
+    **kw: Any,
+) -> GameState:
+    """A LAB position: Legionaries (player A, roster entries with loadouts) against the BLU
+    test team (a Gunner, with every special ranged weapon, and a Trooper)."""
+    kw.setdefault("cp", (3, 3))
+    team = Roster.from_entries(marked(kw.pop("mark", "")), list(types))
+    return position(LAB, team, roster(BLU, tuple(blu)), operatives=operatives, **kw)
+
+
+def pass_windows(s: GameState) -> GameState:
+    """Pass in every ploy window until another decision or a chance node."""
+    while isinstance(s.node, Decision) and s.node.kind == "ploy":
+        s, _ = s.apply("Pass")
+    return s
+
+
+def gambit(
+    ploys: Sequence[str],
+    ops: Mapping[str, Mapping[str, Any]] = FACING,
+    initiative: str = "A",
+    types: Sequence[str] = WARRIORS,
+    mark: str = "",
+    blu: Sequence[str] = ("Gunner", "Trooper"),
+) -> GameState:
+    """TP2's Gambit step from a spent TP1 (A wins the roll-off and gives ``initiative``): A
+    uses ``ploys`` (strategy ploys by name), B passes; then the Firefight phase begins."""
+    s = pass_windows(lab(types, ops, blu, mark=mark))
+    s, _ = play(s, [], ["4,3"])
+    s, _ = s.apply(f"Initiative {initiative}")
+    todo = list(ploys)
+    while isinstance(s.node, Decision) and s.node.kind == "gambit":
+        if s.node.player == "A" and todo:
+            s, _ = s.apply(f"Ploy {todo.pop(0).lower()}")
+        else:
+            s, _ = s.apply("Pass")
+    return pass_windows(s)
+
+
+def activate_blu_1(s: GameState) -> GameState:
+    """B (initiative) activates BLU-1 and ends its activation at once: it is expended."""
+    s, _ = play(s, ["Activate BLU-1 engage", "End activation"])
+    return pass_windows(s)
+
+
+def rerolls_offered(s: GameState) -> bool:
+    return isinstance(s.node, Decision) and s.node.kind == "reroll"
+
+
+BOLTGUN = "Shoot LEG-1 boltgun at BLU-1"
+
+
+def test_fickle_fates_gives_balanced_against_a_ready_enemy() -> None:
+    # Boltgun (4 attacks, no weapon rule) at a ready BLU-1: after the attack dice, the
+    # Balanced re-roll of one die is offered; without the ploy, only Command Re-roll.
+    s = gambit(["Fickle Fates"])
+    assert s.players[0].cp == 3  # 3 + 1 for TP2 - 1 for the ploy
+    s, _ = play(s, ["Activate LEG-1 engage", BOLTGUN], ["6,3,1,1"])
+    assert rerolls_offered(s)
+    assert [str(a) for a in s.legal_actions()] == ["Keep", "Re-roll 1", "Re-roll 3", "Re-roll 6"]
+    s, _ = play(gambit([]), ["Activate LEG-1 engage", BOLTGUN], ["6,3,1,1"])
+    assert not rerolls_offered(s)
+
+
+def test_fickle_fates_not_against_an_expended_enemy() -> None:
+    s = activate_blu_1(gambit(["Fickle Fates"], initiative="B"))
+    s, _ = play(s, ["Activate LEG-1 engage", BOLTGUN], ["6,3,1,1"])
+    assert not rerolls_offered(s)
+
+
+def test_fickle_fates_lasts_until_the_end_of_the_turning_point() -> None:
+    s = gambit(["Fickle Fates"])
+    assert [e.until for e in s.effects if e.detail == "fickle_fates"] == ["end_tp"]
+
+
+def defence_dice(ploys: Sequence[str], attack: str, weapon: str = "pierce gun") -> int:
+    """B (initiative) shoots LEG-1 (Save 3+: 3 defence dice) with BLU-1's ``weapon``; A used
+    ``ploys``. The number of defence dice LEG-1 rolls."""
+    s = gambit(ploys, initiative="B")
+    shot = f"Shoot BLU-1 {weapon} at LEG-1"
+    s, _ = play(s, ["Activate BLU-1 engage", shot, "Decline"], [attack])
+    node = s.node
+    assert isinstance(node, Chance) and node.request.kind == "defence"
+    return node.request.dice
+
+
+def test_implacable_piercing_1_only_with_a_critical_success() -> None:
+    # Pierce Gun (Piercing 1): no crit retained -> 3 defence dice; a crit -> 2. Without the
+    # ploy Piercing 1 always removes one.
+    assert defence_dice(["Implacable"], "3,3,1,1") == 3
+    assert defence_dice(["Implacable"], "6,3,1,1") == 2
+    assert defence_dice([], "3,3,1,1") == 2
+
+
+def test_implacable_changes_no_other_weapon() -> None:
+    # The Silent Gun has no Piercing: 3 dice either way.
+    assert defence_dice(["Implacable"], "3,3,1,1", "silent gun") == 3
+
+
+# LEG-1 (a Warrior with a chainsword) 4" from BLU-1 (a Trooper, Knife 3+): a Charge takes
+# it into BLU-1's control range, at 7.44,14.
+CHARGE = {
+    "LEG-1": {"at": (5, 14), "ready": False},
+    "BLU-1": {"at": (9, 14), "ready": False},
+    "BLU-2": {"at": (25, 20), "ready": False},
+}
+CHAINSWORD = ["Legionary Warrior [Bolt Pistol; Chainsword]"]
+
+
+def retaliation_normals(
+    ploys: Sequence[str], charge: bool = True, blu_wounds: int = 10, activate: str = "engage"
+) -> int:
+    """LEG-1 (charging BLU-1 first when ``charge``, else starting in its control range)
+    fights BLU-1, missing with every die; BLU-1 retaliates rolling 4,3,3. The normal
+    successes BLU-1 retains."""
+    ops = {**CHARGE, "BLU-1": {**CHARGE["BLU-1"], "wounds": blu_wounds}}
+    if not charge:
+        ops["LEG-1"] = {"at": (7.44, 14), "ready": False}
+    s = gambit(ploys, ops, types=CHAINSWORD)
+    todo = [f"Activate LEG-1 {activate}"] + (["Charge LEG-1 to 7.44,14"] if charge else [])
+    s, _ = play(s, todo)
+    s = pass_windows(s)
+    fight = ["Fight LEG-1 chainsword at BLU-1", "Decline", "Decline"]
+    s, ev = play(s, fight, ["1,1,1,1,1", "4,3,3"])
+    return next(e["normals"] for e in ev if e.kind == "attack_retained" and e["op"] == "BLU-1")
+
+
+def test_quicksilver_speed_worsens_the_retaliating_enemys_hit() -> None:
+    # Knife 3+ becomes 4+ against a Legionary that charged: 4,3,3 retains one success.
+    assert retaliation_normals(["Quicksilver Speed"]) == 1
+    assert retaliation_normals([]) == 3
+
+
+def test_quicksilver_speed_needs_a_move_this_turning_point() -> None:
+    assert retaliation_normals(["Quicksilver Speed"], charge=False) == 3
+
+
+def test_quicksilver_speed_not_cumulative_with_being_injured() -> None:
+    # BLU-1 injured (4 of 10 wounds): Knife 4+ from the injury, not 5+ with the ploy.
+    assert retaliation_normals([], blu_wounds=4) == 1
+    assert retaliation_normals(["Quicksilver Speed"], blu_wounds=4) == 1
+
+
+# LEG-1 (chainsword 4/5, Warrior) in BLU-1's control range; BLU-1 a Trooper of 10 wounds.
+ENGAGED = {**CHARGE, "LEG-1": {"at": (7.44, 14), "ready": False}}
+BLOOD = "Blood For The Blood God"
+
+
+def strike_damage(ploys: Sequence[str], mark: str = "", retaliate: bool = False) -> list[int]:
+    """LEG-1 fights BLU-1 (or, ``retaliate``, BLU-1 fights LEG-1) and LEG-1 retains two
+    normal successes (3,3,1,1,1) while BLU-1 retains none (1,1,1); LEG-1 strikes twice. The
+    damage of LEG-1's strikes."""
+    if retaliate:
+        s = gambit(ploys, ENGAGED, initiative="B", types=CHAINSWORD, mark=mark)
+        script = ["Activate BLU-1 engage", "Fight BLU-1 knife at LEG-1", "Decline", "Decline"]
+        s, _ = play(s, script, ["1,1,1", "3,3,1,1,1"])
+    else:
+        s = gambit(ploys, ENGAGED, types=CHAINSWORD, mark=mark)
+        script = ["Activate LEG-1 engage", "Fight LEG-1 chainsword at BLU-1", "Decline", "Decline"]
+        s, _ = play(s, script, ["3,3,1,1,1", "1,1,1"])
+    while isinstance(s.node, Decision) and s.node.kind == "retention_rule":
+        s, _ = s.apply("Decline")  # KHORNE's Severe
+    s, ev = play(s, ["Strike normal", "Strike normal"])
+    return [e["damage"] for e in ev if e.kind == "damage_inflicted" and e["by"] == "LEG-1"]
+
+
+def test_blood_for_the_blood_god_first_strike_inflicts_one_more() -> None:
+    assert strike_damage([BLOOD]) == [5, 4]
+    assert strike_damage([]) == [4, 4]
+
+
+def test_blood_for_the_blood_god_only_when_fighting_not_retaliating() -> None:
+    assert strike_damage([BLOOD], retaliate=True) == [4, 4]
+
+
+def test_blood_for_the_blood_god_khorne_every_strike_one_more() -> None:
+    # KHORNE: Dmg 4/5 becomes 5/6 for every strike, fighting or retaliating.
+    assert strike_damage([BLOOD], mark="KHORNE") == [5, 5]
+    assert strike_damage([BLOOD], mark="KHORNE", retaliate=True) == [5, 5]
+    assert strike_damage([], mark="KHORNE") == [4, 4]
+
+
+def ploys_offered(s: GameState) -> list[str]:
+    if not (isinstance(s.node, Decision) and s.node.kind == "ploy"):
+        return []
+    return [str(a) for a in s.legal_actions() if str(a) != "Pass"]
+
+
+def test_mutability_and_change_tzeentch_gains_one_apl_as_activated() -> None:
+    # A Legionary Warrior has APL 3: activated with the ploy it has 4AP, for 1CP.
+    s = gambit([], mark="TZEENTCH")
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert ploys_offered(s) == ["Ploy mutability and change"]
+    s, _ = s.apply("Ploy mutability and change")
+    assert s.operative("LEG-1").ap == 4
+    assert s.players[0].cp == 3  # 3 + 1 for TP2 - 1
+    assert any(e.detail == "mutability_and_change" for e in s.effects)
+
+
+def test_mutability_and_change_only_for_tzeentch() -> None:
+    for mark in ("", "KHORNE"):
+        s = gambit([], mark=mark)
+        s, _ = s.apply("Activate LEG-1 engage")
+        assert ploys_offered(s) == []
+        assert s.operative("LEG-1").ap == 3
+
+
+# BLU-1 3" from LEG-1 (visible, within 4"), BLU-2 far away.
+NEAR = {**FACING, "BLU-1": {"at": (8, 14), "ready": False}}
+
+
+def test_sickening_captivation_slaanesh_takes_an_apl_from_a_near_enemy() -> None:
+    s = gambit([], NEAR, mark="SLAANESH", initiative="A")
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert ploys_offered(s) == ["Ploy sickening captivation on BLU-1"]
+    s, _ = s.apply("Ploy sickening captivation on BLU-1")
+    s, _ = play(s, ["End activation"])
+    s = pass_windows(s)
+    s, _ = s.apply("Activate BLU-1 engage")
+    assert s.operative("BLU-1").ap == 1  # a Trooper's APL 2, -1 until its activation ends
+    s, _ = play(pass_windows(s), ["End activation"])
+    assert not [e for e in s.effects if e.kind == "apl" and e.op == "BLU-1"]
+
+
+def test_sickening_captivation_after_the_last_action_and_only_for_slaanesh() -> None:
+    s = gambit([], NEAR, mark="SLAANESH")
+    s, _ = play(s, ["Activate LEG-1 engage", "Pass", "End activation"])
+    assert ploys_offered(s) == ["Ploy sickening captivation on BLU-1"]
+    s = gambit([], NEAR, mark="NURGLE")
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert ploys_offered(s) == []
+
+
+def malignant_defence_dice(mark: str, blu_at: tuple[float, float]) -> int:
+    """LEG-1 (boltgun, ``mark``) shoots BLU-1 at ``blu_at`` using Malignant Aura when it is
+    offered; attack 3,3,1,1. The defence dice BLU-1 (Save 4+: 3 dice) rolls."""
+    s = gambit([], {**FACING, "BLU-1": {"at": blu_at, "ready": False}}, mark=mark)
+    s, _ = play(s, ["Activate LEG-1 engage", "Shoot LEG-1 boltgun at BLU-1"])
+    if ploys_offered(s):
+        s, _ = s.apply("Ploy malignant aura")
+    s, _ = play(s, ["Decline"], ["3,3,1,1"])
+    node = s.node
+    assert isinstance(node, Chance) and node.request.kind == "defence"
+    return node.request.dice
+
+
+def test_malignant_aura_piercing_1_within_3_inches() -> None:
+    assert malignant_defence_dice("NURGLE", (8, 14)) == 2
+    assert malignant_defence_dice("NURGLE", (12, 14)) == 3  # more than 3" away
+    assert malignant_defence_dice("", (8, 14)) == 3  # not NURGLE: not offered
+
+
+def first_shot_node(mark: str, blu_at: tuple[float, float] = (16, 14)) -> GameState:
+    """LEG-1 (``mark``, boltgun) shoots BLU-1 at ``blu_at``, passing every ploy window;
+    attack 3,3,1,1 (two normal successes, no crit)."""
+    s = gambit([], {**FACING, "BLU-1": {"at": blu_at, "ready": False}}, mark=mark)
+    s, _ = s.apply("Activate LEG-1 engage")
+    s, _ = play(pass_windows(s), ["Shoot LEG-1 boltgun at BLU-1"], ["3,3,1,1"])
+    return s
+
+
+def test_tzeentch_empyreal_guidance_ranged_weapons_have_severe() -> None:
+    s, _ = first_shot_node("TZEENTCH").apply("Decline")  # no Command Re-roll
+    assert [str(a) for a in s.legal_actions()] == ["Apply Severe", "Decline"]
+    s, _ = first_shot_node("").apply("Decline")
+    assert isinstance(s.node, Chance)  # straight to the defence dice
+
+
+def test_khorne_wrathful_onslaught_melee_weapons_have_severe() -> None:
+    # KHORNE LEG-1 fights BLU-1 with its chainsword (already Rending), 3,3,1,1,1: Severe is
+    # offered among its retention rules; not for its boltgun (ranged).
+    s = gambit([], ENGAGED, types=CHAINSWORD, mark="KHORNE")
+    script = ["Activate LEG-1 engage", "Fight LEG-1 chainsword at BLU-1", "Decline", "Decline"]
+    s, _ = play(s, script, ["3,3,1,1,1", "1,1,1"])
+    assert "Apply Severe" in [str(a) for a in s.legal_actions()]
+    s, _ = first_shot_node("KHORNE").apply("Decline")
+    assert isinstance(s.node, Chance)
+
+
+def test_undivided_vicious_reavers_ceaseless_within_6_inches() -> None:
+    # BLU-1 at 8,14 (1.7" away) or 12,14 (5.7"): Ceaseless re-roll offered; at 14,14 (7.7")
+    # or without the mark, only Command Re-roll.
+    for at in ((8, 14), (12, 14)):
+        s = first_shot_node("UNDIVIDED", at)
+        assert [str(a) for a in s.legal_actions()] == ["Keep", "Re-roll 1,1", "Re-roll 3,3"]
+    assert not rerolls_offered(first_shot_node("UNDIVIDED", (14, 14)))
+    assert not rerolls_offered(first_shot_node("", (8, 14)))
+
+
+CHAMPION = ["Legionary Aspiring Champion [Plasma Pistol + Power Fist]"]
+PLASMA = "Shoot LEG-1 plasma pistol (standard) at BLU-1"
+
+
+def champion_shoots(blu_1_wounds: int) -> GameState:
+    """The Aspiring Champion (APL 3) shoots BLU-1 (3/5 Piercing 1: 2 defence dice) with one
+    normal success (3,1,1,1) that is not saved (1,1): 3 damage. BLU-2 (1 wound) is 2.7"
+    away."""
+    ops = {
+        "LEG-1": {"at": (5, 14), "ready": False},
+        "BLU-1": {"at": (10, 14), "ready": False, "wounds": blu_1_wounds},
+        "BLU-2": {"at": (5, 18), "ready": False, "wounds": 1},
+    }
+    s = gambit([], ops, types=CHAMPION)
+    script = ["Activate LEG-1 engage", PLASMA, "Decline", "Decline"]
+    s, _ = play(s, script, ["3,1,1,1", "1,1"])
+    return pass_windows(s)
+
+
+def test_in_the_eyes_of_the_gods_gains_an_apl_when_it_incapacitates() -> None:
+    s = champion_shoots(3)
+    assert not s.operative("BLU-1").placed
+    assert s.operative("LEG-1").ap == 3  # 3AP - 1 for the shot + 1
+    assert champion_shoots(10).operative("LEG-1").ap == 2
+
+
+def test_in_the_eyes_of_the_gods_once_per_activation() -> None:
+    # After the first kill it charges BLU-2 and fights it with its power fist (4+, Brutal):
+    # one hit, no block, a strike incapacitates it: no second AP.
+    s = champion_shoots(3)
+    script = ["Charge LEG-1 to 5,16.44", "Fight LEG-1 power fist at BLU-2", "Decline", "Decline"]
+    s, _ = play(s, script, ["4,1,1,1,1", "1,1,1"])
+    s, _ = play(s, ["Strike normal"])
+    assert not s.operative("BLU-2").alive
+    assert s.operative("LEG-1").ap == 1
+
+
+CHOSEN = ["Legionary Chosen [Plasma Pistol; Daemon Blade]"]
+
+
+def chosen_fights(blu_1_wounds: int, dice: Sequence[str] = ()) -> tuple[GameState, list[Any]]:
+    """The Chosen (15 wounds, at 8) fights BLU-1 with its daemon blade: one normal hit
+    (3,1,1,1,1), none for BLU-1 (1,1,1); it strikes once. ``dice``: the Soul Gorge roll."""
+    ops = {
+        **ENGAGED,
+        "LEG-1": {"at": (7.44, 14), "ready": False, "wounds": 8},
+        "BLU-1": {"at": (9, 14), "ready": False, "wounds": blu_1_wounds},
+    }
+    s = gambit([], ops, types=CHOSEN)
+    script = ["Activate LEG-1 engage", "Fight LEG-1 daemon blade at BLU-1", "Decline", "Decline"]
+    s, ev = play(s, [*script, "Strike normal"], ["3,1,1,1,1", "1,1,1", *dice])
+    return s, ev
+
+
+def test_soul_gorge_regains_d3_plus_1_after_incapacitating_in_a_fight() -> None:
+    s, ev = chosen_fights(3, ["5"])  # D3 of 3, +1
+    assert not s.operative("BLU-1").placed
+    assert s.operative("LEG-1").wounds == 12
+    assert [e["source"] for e in ev if e.kind == "wounds_regained"] == ["Soul Gorge"]
+
+
+def test_soul_gorge_not_without_incapacitating() -> None:
+    s, ev = chosen_fights(10)
+    assert s.operative("LEG-1").wounds == 8
+    assert not [e for e in ev if e.kind == "dice_rolled" and "Soul Gorge" in e["label"]]
+
+
+SHRIVETALON = ["Legionary Shrivetalon"]
+
+
+def shrivetalon_kills(
+    blu_2_at: tuple[float, float], blu_3_at: tuple[float, float] | None = None
+) -> tuple[GameState, list[Any]]:
+    """The Shrivetalon fights BLU-1 (3 wounds) with its flensing blades: one normal hit
+    (3,1,1,1,1) of 3 damage incapacitates it. BLU-2 (and BLU-3) stand where given."""
+    ops: dict[str, dict[str, Any]] = {
+        "LEG-1": {"at": (7.44, 14), "ready": False},
+        "BLU-1": {"at": (9, 14), "ready": False, "wounds": 3},
+        "BLU-2": {"at": blu_2_at, "ready": False},
+    }
+    blu = ["Gunner", "Trooper"]
+    if blu_3_at is not None:
+        ops["BLU-3"] = {"at": blu_3_at, "ready": False}
+        blu.append("Trooper")
+    s = gambit([], ops, types=SHRIVETALON, blu=blu)
+    script = ["Activate LEG-1 engage", "Fight LEG-1 flensing blades at BLU-1", "Decline"]
+    s, ev = play(s, [*script, "Decline", "Strike normal"], ["3,1,1,1,1", "1,1,1"])
+    return s, ev
+
+
+def apl_changes(s: GameState, op: str) -> list[int]:
+    return [e.value for e in s.effects if e.kind == "apl" and e.op == op]
+
+
+def test_horrifying_dismemberment_another_enemy_within_3_inches_loses_an_apl() -> None:
+    # BLU-2 2.5" from BLU-1 (the incapacitated one): the only candidate, chosen at once.
+    s, ev = shrivetalon_kills((9, 16.5))
+    assert not s.operative("BLU-1").placed
+    assert apl_changes(s, "BLU-2") == [-1]
+    assert [e["on"] for e in ev if e.kind == "team_rule_selected"] == ["BLU-2"]
+
+
+def test_horrifying_dismemberment_no_enemy_near_nothing_happens() -> None:
+    s, _ = shrivetalon_kills((25, 20))
+    assert apl_changes(s, "BLU-2") == []
+
+
+def test_horrifying_dismemberment_player_selects_among_several() -> None:
+    s, _ = shrivetalon_kills((9, 16.5), (5, 16))
+    assert s.node == Decision("A", "team_rule")
+    assert [str(a) for a in s.legal_actions()] == [
+        "Use horrifying dismemberment on BLU-2",
+        "Use horrifying dismemberment on BLU-3",
+    ]
+    s, _ = s.apply("Use horrifying dismemberment on BLU-3")
+    assert apl_changes(s, "BLU-3") == [-1] and apl_changes(s, "BLU-2") == []
+
+
+def reposition(mark: str, to: str, wounds: int = 14, ploys: Sequence[str] = ()) -> str:
+    """LEG-1 (a Warrior, Move 6", ``mark``) repositions to ``to``: the error, or ``""``."""
+    ops = {**FACING, "LEG-1": {**FACING["LEG-1"], "wounds": wounds}, "BLU-1": {"at": (16, 20)}}
+    s = gambit(ploys, {k: {**v, "ready": False} for k, v in ops.items()}, mark=mark)
+    s, _ = s.apply("Activate LEG-1 engage")
+    try:
+        pass_windows(s).apply(f"Reposition LEG-1 to {to}")
+    except IllegalActionError as exc:
+        return str(exc)
+    return ""
+
+
+def test_slaanesh_unnatural_agility_one_more_inch_of_move() -> None:
+    assert reposition("SLAANESH", "11.9,14") == ""
+    assert 'within 6"' in reposition("", "11.9,14")
+    assert reposition("SLAANESH", "12.1,14") != ""
+    # Injured (5 of 14 wounds): 7" - 2" = 5".
+    assert 'within 5"' in reposition("SLAANESH", "10.9,14", wounds=5)
+
+
+def first_to_resolve(types: Sequence[str]) -> str:
+    """B (initiative) fights LEG-1 (``types``) with BLU-1's knife: one normal success each
+    (3,1,1 and 3,1,1,1,1). The player who resolves first."""
+    s = gambit([], ENGAGED, initiative="B", types=types)
+    script = ["Activate BLU-1 engage", "Fight BLU-1 knife at LEG-1", "Decline", "Decline"]
+    s, _ = play(s, script, ["3,1,1", "3,1,1,1,1"])
+    while isinstance(s.node, Decision) and s.node.kind == "retention_rule":
+        s, _ = s.apply("Decline")
+    assert isinstance(s.node, Decision) and s.node.kind == "resolve"
+    return s.node.player
+
+
+def test_vicious_reflexes_shrivetalon_resolves_first_when_retaliating() -> None:
+    assert first_to_resolve(SHRIVETALON) == "A"
+    assert first_to_resolve(CHAINSWORD) == "B"
+
+
+def objective_controller(types: Sequence[str], blu: Sequence[str] = ("Captain", "Trooper")) -> str:
+    """LEG-1 (``types``) and BLU-1 (a Captain, APL 3 by default) both on LAB's objective."""
+    ops = {"LEG-1": {"at": (19.2, 14.5)}, "BLU-1": {"at": (20.8, 14.5)}}
+    return universal.controller(Work(lab(types, ops, blu)), "obj")
+
+
+def test_icon_bearer_counts_one_more_apl_for_marker_control() -> None:
+    # Icon Bearer APL 3 (+1) against the Captain's 3: A controls; a Warrior (3) ties.
+    assert objective_controller(["Legionary Icon Bearer [Boltgun; Fists]"]) == "A"
+    assert objective_controller(["Legionary Warrior [Boltgun; Fists]"]) == ""
+    # Not a stat change: its APL stays 3.
+    ops = {"LEG-1": {"at": (19.2, 14.5)}, "BLU-1": {"at": (20.8, 14.5)}}
+    w = Work(lab(["Legionary Icon Bearer [Boltgun; Fists]"], ops))
+    assert w.apl(w.op("LEG-1")) == 3
+
+
+def khorne_falls(ploys_in_window: bool, mark: str = "KHORNE") -> tuple[GameState, list[Any]]:
+    """B fights LEG-1 (a Warrior with a chainsword 4/5, 2 wounds left: injured, Hit 4+) with
+    BLU-1's knife (2/3): one normal hit each side for B (3,1,1), two for LEG-1 (4,4,1,1,1).
+    B strikes first and incapacitates LEG-1; A then uses Unending Bloodshed if offered and
+    ``ploys_in_window``."""
+    ops = {**ENGAGED, "LEG-1": {"at": (7.44, 14), "ready": False, "wounds": 2}}
+    s = gambit([], ops, initiative="B", types=CHAINSWORD, mark=mark)
+    script = ["Activate BLU-1 engage", "Fight BLU-1 knife at LEG-1", "Decline", "Decline"]
+    s, _ = play(s, script, ["3,1,1", "4,4,1,1,1"])
+    while isinstance(s.node, Decision) and s.node.kind == "retention_rule":
+        s, _ = s.apply("Decline")  # KHORNE's Severe
+    s, ev = s.apply("Strike normal")
+    if ploys_in_window and ploys_offered(s):
+        s, more = s.apply("Ploy unending bloodshed")
+        ev = [*ev, *more]
+    return s, ev
+
+
+def test_unending_bloodshed_khorne_strikes_before_it_is_removed() -> None:
+    s, _ = khorne_falls(False)
+    assert ploys_offered(s) == ["Ploy unending bloodshed"]  # LEG-1 is still on the killzone
+    s, ev = khorne_falls(True)
+    assert [e["die"] for e in ev if e.kind == "strike"] == ["normal", "normal"]
+    assert not s.operative("LEG-1").placed
+    assert s.operative("BLU-1").wounds == 6  # one normal strike of the chainsword: 4
+    assert s.players[0].cp == 4  # 3 + 2 for TP2 (no initiative) - 1
+
+
+def test_unending_bloodshed_only_for_khorne() -> None:
+    s, _ = khorne_falls(True, mark="")
+    assert s.operative("BLU-1").wounds == 10
+
+
+ICON = ["Legionary Icon Bearer [Boltgun; Fists]"]
+
+
+def tainting(blu_1_at: tuple[float, float], types: Sequence[str] = ICON) -> GameState:
+    """LEG-1 (``types``) on LAB's objective through TP1's end; BLU-1 (a Captain, APL 3) at
+    ``blu_1_at``. TP2's Ready step (A takes initiative: +1CP) then its Gambit step."""
+    ops = {
+        "LEG-1": {"at": (19.2, 14.5), "ready": False},
+        "BLU-1": {"at": blu_1_at, "ready": False},
+        "BLU-2": {"at": (25, 20), "ready": False},
+    }
+    return gambit([], ops, types=types, blu=("Captain", "Trooper"))
+
+
+def test_favoured_of_the_dark_gods_taints_a_controlled_objective_for_1cp() -> None:
+    s = tainting((5, 14))
+    assert s.players[0].cp == 5  # 3 + 1 for TP2 + 1
+    assert [(e.kind, e.detail) for e in s.effects if e.kind == "tainted"] == [("tainted", "obj")]
+    # A Warrior on it taints nothing.
+    assert tainting((5, 14), ["Legionary Warrior [Boltgun; Fists]"]).players[0].cp == 4
+
+
+def test_favoured_of_the_dark_gods_needs_control() -> None:
+    # The Captain contests too: 4 (Icon Bearer's 3 + 1) against 3, A still controls; two
+    # BLU operatives (3 + 2) take control away.
+    assert tainting((20.8, 14.5)).players[0].cp == 5
+    ops = {
+        "LEG-1": {"at": (19.2, 14.5), "ready": False},
+        "BLU-1": {"at": (20.8, 14.5), "ready": False},
+        "BLU-2": {"at": (20, 15.9), "ready": False},
+    }
+    s = gambit([], ops, types=ICON, blu=("Captain", "Trooper"))
+    assert s.players[0].cp == 4
+    assert not [e for e in s.effects if e.kind == "tainted"]
+
+
+def shot_at_slaanesh(ploys: Sequence[str], blu_x: float, move: bool = True) -> int:
+    """LEG-1 (SLAANESH) repositions 1" (or not), then B's Gunner BLU-1 at (``blu_x``, 14)
+    shoots it with its silent gun (3+), rolling 3,3,3,1. The normal successes it retains."""
+    ops = {**FACING, "BLU-1": {"at": (blu_x, 14), "ready": False}}
+    s = gambit(ploys, ops, mark="SLAANESH")
+    s, _ = s.apply("Activate LEG-1 engage")
+    s = pass_windows(s)
+    if move:
+        s, _ = s.apply("Reposition LEG-1 to 4,14")
+    s, _ = play(s, ["End activation"])
+    s = pass_windows(s)
+    shot = ["Activate BLU-1 engage", "Shoot BLU-1 silent gun at LEG-1", "Decline"]
+    s, ev = play(s, shot, ["3,3,3,1"])
+    return next(e["normals"] for e in ev if e.kind == "attack_retained")
+
+
+def test_quicksilver_speed_slaanesh_shot_from_more_than_6_inches() -> None:
+    assert shot_at_slaanesh(["Quicksilver Speed"], 16) == 0  # Hit 4+
+    assert shot_at_slaanesh([], 16) == 3
+    assert shot_at_slaanesh(["Quicksilver Speed"], 9) == 3  # within 6"
+    assert shot_at_slaanesh(["Quicksilver Speed"], 16, move=False) == 3
+
+
+def injured_shot(ploys: Sequence[str], mark: str) -> int:
+    """LEG-1 (``mark``, 5 of 14 wounds: injured, boltgun 3+ -> 4+) shoots BLU-1 rolling
+    3,3,1,1. The normal successes it retains."""
+    ops = {**FACING, "LEG-1": {**FACING["LEG-1"], "wounds": 5}}
+    s = gambit(ploys, ops, mark=mark)
+    s, _ = s.apply("Activate LEG-1 engage")
+    s, _ = pass_windows(s).apply(BOLTGUN)
+    s, ev = play(pass_windows(s), ["Decline"], ["3,3,1,1"])  # Malignant Aura passed
+    return next(e["normals"] for e in ev if e.kind == "attack_retained")
+
+
+def test_implacable_nurgle_ignores_the_injury_stat_changes() -> None:
+    assert injured_shot(["Implacable"], "NURGLE") == 2
+    assert injured_shot([], "NURGLE") == 0
+    assert injured_shot(["Implacable"], "KHORNE") == 0
+    # Move: 6" instead of 4".
+    assert reposition("NURGLE", "10.9,14", wounds=5, ploys=["Implacable"]) == ""
+    assert 'within 4"' in reposition("NURGLE", "10.9,14", wounds=5)
