@@ -1,0 +1,64 @@
+"""The Angels of Death's team rules (``teams/angels_of_death.py``), each scripted against a
+Kasrkin team: A fields the Kasrkin (``KAS-n``), B the Angels of Death (``ANG-n``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.game import GameState
+from engine.game.scenario import position, run
+from engine.game.state import Decision
+from engine.teams import load_builtin_team
+from tests.test_game_rules_common import LAB
+
+KAS = load_builtin_team("kasrkin").default()
+AOD = load_builtin_team("angels_of_death").default()
+
+# KAS-1 (Plasma Pistol 4/3+) and ANG-1 (Save 3+) 6" apart in the open lane of LAB.
+FACING: dict[str, dict[str, Any]] = {"KAS-1": {"at": (5, 14.5)}, "ANG-1": {"at": (11, 14.5)}}
+
+
+def pos(ops: Mapping[str, Mapping[str, Any]] = FACING, **kw: Any) -> GameState:
+    kw.setdefault("cp", (2, 2))
+    return position(LAB, KAS, AOD, operatives=ops, **kw)
+
+
+def texts(state: GameState) -> list[str]:
+    return [str(a) for a in state.legal_actions()]
+
+
+def damage_to(events: list[Any], op: str) -> int:
+    return sum(e["damage"] for e in events if e.kind == "damage_inflicted" and e["op"] == op)
+
+
+def shoot_to_defence(s: GameState, attack: str, defence: str) -> GameState:
+    """KAS-1 shoots ANG-1 with its plasma pistol; ``attack`` and ``defence`` are the dice;
+    A declines its attack dice window (if any). Stops in B's defence dice window."""
+    s, _ = run(s, ["Activate KAS-1 engage", "Shoot KAS-1 plasma pistol (standard) at ANG-1"])
+    s, _ = run(s, [], dice=[attack])
+    if isinstance(s.node, Decision) and s.node.kind == "dice_ploy":
+        s, _ = s.apply("Decline")
+    s, _ = run(s, [], dice=[defence])
+    return s
+
+
+def test_transhuman_physiology_turns_a_normal_save_into_a_critical() -> None:
+    # Two critical hits; one normal save (4) blocks nothing, but as a critical it blocks one.
+    s = shoot_to_defence(pos(), "6,6,1,1", "4,1")
+    assert s.node == Decision("B", "dice_ploy")
+    assert "Ploy transhuman physiology" in texts(s)
+    _, plain = run(s, ["Decline"])
+    after, used = run(s, ["Ploy transhuman physiology"])
+    assert after.player("B").cp == 1
+    if isinstance(after.node, Decision) and after.node.kind == "dice_ploy":
+        after, more = run(after, ["Decline"])
+        used += more
+    assert 0 < damage_to(used, "ANG-1") < damage_to(plain, "ANG-1")
+    # Once per turning point, and only with a normal save to turn.
+    assert "Ploy transhuman physiology" not in texts(after)
+
+
+def test_transhuman_physiology_needs_a_normal_save() -> None:
+    s = shoot_to_defence(pos(), "6,6,1,1", "6,1")
+    assert "Ploy transhuman physiology" not in texts(s)
