@@ -15,7 +15,7 @@ import attrs
 from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.work import Work
-from engine.rules.ploys import Ploy
+from engine.rules.ploys import GainToken, Ploy
 from engine.rules.registry import Installer, register, rule_id
 
 TEAM = "angels_of_death"
@@ -93,6 +93,89 @@ normal success. Limits: once per turning point (7.1); the die chosen is the high
 success (the choice never matters otherwise)."""
 
 
+def _fails(w: Work, info: Mapping[str, Any]) -> list[int]:
+    """The indexes of the defence dice that are fails (1, or below the Save; not 6)."""
+    target = str(info.get("target", ""))
+    save = max(2, _save(w, target))
+    return [i for i, v in enumerate(info.get("dice", ())) if v != 6 and (v == 1 or v < save)]
+
+
+def _has_token(w: Work, op: str, name: str) -> bool:
+    return any(e.detail == name for e in w.effects_on(op, "token"))
+
+
+INDOMITUS_TOKEN = "indomitus"
+
+INDOMITUS = Ploy(
+    "Indomitus",
+    "strategy",
+    effects=(GainToken(INDOMITUS_TOKEN, "end_tp"),),
+    rule_id=rule_id(TEAM, "strategy_ploy", "Indomitus"),
+)
+"""Indomitus (strategy ploy, 1CP): until the end of the turning point, whenever an operative
+is shooting a friendly operative and the defence dice show two or more fails, one fail may be
+discarded to retain another as a normal success. Trigger: the Gambit step (a team token for
+the turning point); its use is the free rule :data:`INDOMITUS_SAVE` in each defence dice
+window. Limits: once per turning point (7.1); once per defence roll."""
+
+
+@attrs.frozen(slots=True)
+class IndomitusSave:
+    """The option Indomitus gives in the defence dice window of a Shoot against a friendly
+    operative (a :class:`engine.game.ploys.PloyLike` of kind ``"rule"``: free, the ploy was
+    paid for in the Gambit step). Its action is ``Use indomitus``: one fail is discarded (the
+    die removed) and another becomes a normal success (it shows the Save). After it at most
+    one fail is left of three dice, so it is used at most once per roll."""
+
+    name: str = "Indomitus"
+    kind: str = "rule"
+    cp: int = 0
+    triggers: tuple[str, ...] = ("defence_dice",)
+    repeatable: bool = True
+
+    def _applies(self, w: Work, player: str, info: Mapping[str, Any]) -> bool:
+        if not _shot_friend(w, player, info) or not w.effects:
+            return False
+        target = str(info["target"])
+        return _has_token(w, target, INDOMITUS_TOKEN) and len(_fails(w, info)) >= 2
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """``Use indomitus`` when it applies."""
+        return [Action("Use", text="indomitus")] if self._applies(w, player, info) else []
+
+    def owns(self, action: Action) -> bool:
+        """Its action is ``Use indomitus``."""
+        return action.verb == "Use" and action.text == "indomitus"
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``Use indomitus`` is refused."""
+        return (
+            "Indomitus needs the ploy used this turning point and two or more fails on the "
+            "defence dice of a friendly operative being shot"
+        )
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+        """Discard the lowest fail; the next fail shows the Save (a normal success)."""
+        fails = sorted(_fails(w, info), key=lambda i: (info["dice"][i], i))
+        drop, keep = fails[0], fails[1]
+        save = max(2, _save(w, str(info["target"])))
+        frame = _shoot_frame(w)
+        dice, flags = list(frame.dice), list(frame.flags)
+        dice[keep] = min(save, 6)
+        del dice[drop]
+        del flags[drop]
+        pos = max(i for i, f in enumerate(w.stack) if f is frame)
+        w.stack[pos] = attrs.evolve(frame, dice=tuple(dice), flags=tuple(flags))
+
+
+INDOMITUS_SAVE = IndomitusSave()
+
+
+def _install_indomitus(hooks: Hooks, players: tuple[str, ...]) -> None:
+    hooks.ploy(INDOMITUS, players)
+    hooks.ploy(INDOMITUS_SAVE, players)
+
+
 def _ploy_installer(ploy: Ploy) -> Installer:
     def install(hooks: Hooks, players: tuple[str, ...]) -> None:
         hooks.ploy(ploy, players)
@@ -104,4 +187,10 @@ register(
     TRANSHUMAN_PHYSIOLOGY.rule_id,
     _ploy_installer(TRANSHUMAN_PHYSIOLOGY),
     "Firefight ploy: when a friendly operative is shot, one normal save becomes a critical.",
+)
+register(
+    INDOMITUS.rule_id,
+    _install_indomitus,
+    "Strategy ploy: this turning point, two fails on a friendly operative's defence dice "
+    "become one normal save.",
 )

@@ -62,3 +62,49 @@ def test_transhuman_physiology_turns_a_normal_save_into_a_critical() -> None:
 def test_transhuman_physiology_needs_a_normal_save() -> None:
     s = shoot_to_defence(pos(), "6,6,1,1", "6,1")
     assert "Ploy transhuman physiology" not in texts(s)
+
+
+def pass_windows(s: GameState) -> GameState:
+    while isinstance(s.node, Decision) and s.node.kind in ("ploy", "gambit"):
+        s, _ = s.apply("Pass")
+    return s
+
+
+def gambit(b_ploys: list[str], cp: tuple[int, int] = (0, 1)) -> GameState:
+    """TP1 ends at once (FACING, both expended); TP2: A wins the initiative and passes in the
+    Gambit step, B uses ``b_ploys`` then passes; stops at the first decision after."""
+    spent = {k: {**v, "ready": False} for k, v in FACING.items()}
+    s = pass_windows(pos(spent, cp=cp))
+    s, _ = run(s, ["Initiative A"], dice=["4,3"])
+    s, _ = s.apply("Pass")
+    for p in b_ploys:
+        s, _ = s.apply(p)
+        if isinstance(s.node, Decision) and s.node.player == "A":
+            s, _ = s.apply("Pass")
+    return pass_windows(s)
+
+
+def test_indomitus_discards_a_fail_to_retain_another_as_a_normal_save() -> None:
+    s = gambit(["Ploy indomitus"])
+    assert s.player("B").cp_spent == 1
+    s = shoot_to_defence(s, "5,4,1,1", "2,1")
+    assert s.node == Decision("B", "dice_ploy")
+    assert "Use indomitus" in texts(s)
+    _, plain = run(s, ["Decline"])
+    after, used = run(s, ["Use indomitus"])
+    assert "Use indomitus" not in texts(after)  # one fail left: once per roll
+    if isinstance(after.node, Decision) and after.node.kind == "dice_ploy":
+        after, more = run(after, ["Decline"])
+        used += more
+    saves = [e for e in used if e.kind == "saves_retained"]
+    assert (saves[0]["normals"], saves[0]["crits"]) == (1, 0)
+    assert damage_to(used, "ANG-1") < damage_to(plain, "ANG-1")
+
+
+def test_indomitus_needs_the_ploy_and_two_fails() -> None:
+    # Without the ploy this turning point: no option.
+    s = shoot_to_defence(pos(), "5,4,1,1", "2,1")
+    assert "Use indomitus" not in texts(s)
+    # With it, one fail is not enough.
+    s = shoot_to_defence(gambit(["Ploy indomitus"]), "5,4,1,1", "3,1")
+    assert "Use indomitus" not in texts(s)
