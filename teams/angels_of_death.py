@@ -12,8 +12,10 @@ from typing import Any
 
 import attrs
 
+from engine.dice.rules import Balanced, WeaponRules, parse_weapon_rules
 from engine.game.actions import Action
 from engine.game.context import Hooks
+from engine.game.state import Effect
 from engine.game.work import Work
 from engine.rules.ploys import GainToken, Ploy
 from engine.rules.registry import Installer, register, rule_id
@@ -176,6 +178,132 @@ def _install_indomitus(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.ploy(INDOMITUS_SAVE, players)
 
 
+DOCTRINES = ("devastator", "tactical", "assault")
+"""The combat doctrines of Combat Doctrine, in printed order."""
+
+_DOCTRINE_TOKEN = "combat_doctrine:"
+
+
+def _doctrine(w: Work, player: str) -> str:
+    """The combat doctrine ``player`` selected this turning point, or ``""``."""
+    for e in w.effects:
+        if e.kind == "token" and e.player == player and e.detail.startswith(_DOCTRINE_TOKEN):
+            return e.detail.removeprefix(_DOCTRINE_TOKEN)
+    return ""
+
+
+def _set_doctrine(w: Work, player: str, doctrine: str, source: str) -> None:
+    """Select ``doctrine`` for ``player`` until the end of the turning point (replacing any)."""
+    w.effects[:] = [
+        e
+        for e in w.effects
+        if not (e.kind == "token" and e.player == player and e.detail.startswith(_DOCTRINE_TOKEN))
+    ]
+    w.add_effect(
+        Effect(
+            "token", "", "end_tp", source=source, detail=_DOCTRINE_TOKEN + doctrine, player=player
+        )
+    )
+
+
+@attrs.frozen(slots=True)
+class DoctrinePloy:
+    """A ploy whose use selects a combat doctrine: ``Ploy <name> <doctrine>`` (a
+    :class:`engine.game.ploys.PloyLike`). ``adjust``: it changes the doctrine already
+    selected this turning point (Adjust Doctrine) rather than selecting one."""
+
+    name: str
+    kind: str
+    triggers: tuple[str, ...]
+    adjust: bool = False
+    cp: int = 1
+    repeatable: bool = False
+    rule_id: str = ""
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.name.lower().split())
+
+    def _choices(self, w: Work, player: str, info: Mapping[str, Any]) -> list[str]:
+        if not self.adjust:
+            return list(DOCTRINES)
+        op = str(info.get("op", ""))
+        if not op or w.ctx.owner.get(op) != player:
+            return []
+        now = _doctrine(w, player)
+        if not now or _doctrine_ploy_unused(w, player):
+            return []
+        return [d for d in DOCTRINES if d != now]
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """One action per doctrine it may select now."""
+        return [Action("Ploy", text=f"{self.text} {d}") for d in self._choices(w, player, info)]
+
+    def owns(self, action: Action) -> bool:
+        """Its actions are ``Ploy <name> <doctrine>``."""
+        return action.verb == "Ploy" and action.text.rsplit(" ", 1)[0] == self.text
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+        """Select the doctrine named by the action."""
+        _set_doctrine(w, player, action.text.rsplit(" ", 1)[1], self.name)
+
+
+def _doctrine_ploy_unused(w: Work, player: str) -> bool:
+    return COMBAT_DOCTRINE.name not in w.pl(player).ploys_used
+
+
+COMBAT_DOCTRINE = DoctrinePloy(
+    "Combat Doctrine",
+    "strategy",
+    ("gambit",),
+    rule_id=rule_id(TEAM, "strategy_ploy", "Combat Doctrine"),
+)
+"""Combat Doctrine (strategy ploy, 1CP): select a doctrine until the end of the turning
+point; friendly operatives' weapons have Balanced while Devastator: shooting an operative
+more than 6" away; Tactical: shooting one within 6"; Assault: fighting or retaliating.
+Trigger: the Gambit step (``Ploy combat doctrine <doctrine>``). Limits: once per turning
+point (7.1)."""
+
+ADJUST_DOCTRINE = DoctrinePloy(
+    "Adjust Doctrine",
+    "firefight",
+    ("activation_start", "activation_end"),
+    adjust=True,
+    rule_id=rule_id(TEAM, "firefight_ploy", "Adjust Doctrine"),
+)
+"""Adjust Doctrine (firefight ploy, 1CP): during a friendly operative's activation, change
+the doctrine selected with Combat Doctrine this turning point. Trigger: the activation_start
+and activation_end windows of a friendly operative (the core opens no window between its
+actions: "before or after it performs an action" is played as before its first or after its
+last). Limits: once per turning point (7.1); only after Combat Doctrine this turning point."""
+
+
+def _doctrine_balanced(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+    """Balanced for the weapons the selected doctrine covers (:data:`COMBAT_DOCTRINE`)."""
+    op, kind, target = info.get("op", ""), info.get("kind", ""), info.get("target", "")
+    if not op or not w.effects:
+        return rules
+    doctrine = _doctrine(w, w.ctx.owner[op])
+    if not doctrine:
+        return rules
+    if doctrine == "assault":
+        wanted = kind == "melee"
+    elif kind != "ranged" or not target:
+        wanted = False
+    else:
+        far = w.distance(w.place(w.op(op)), w.place(w.op(target))) > 6.0
+        wanted = far if doctrine == "devastator" else not far
+    if wanted and rules.get(Balanced) is None:
+        return rules.with_rules(*parse_weapon_rules("Balanced"))
+    return rules
+
+
+def _install_doctrines(hooks: Hooks, players: tuple[str, ...]) -> None:
+    hooks.ploy(COMBAT_DOCTRINE, players)
+    hooks.ploy(ADJUST_DOCTRINE, players)
+    hooks.transform("would_use_weapon_rules", _doctrine_balanced)
+
+
 def _ploy_installer(ploy: Ploy) -> Installer:
     def install(hooks: Hooks, players: tuple[str, ...]) -> None:
         hooks.ploy(ploy, players)
@@ -193,4 +321,14 @@ register(
     _install_indomitus,
     "Strategy ploy: this turning point, two fails on a friendly operative's defence dice "
     "become one normal save.",
+)
+register(
+    COMBAT_DOCTRINE.rule_id,
+    _install_doctrines,
+    "Strategy ploy: choose a combat doctrine; weapons used that way gain Balanced this TP.",
+)
+register(
+    ADJUST_DOCTRINE.rule_id,
+    _install_doctrines,
+    "Firefight ploy: change the combat doctrine during a friendly operative's activation.",
 )

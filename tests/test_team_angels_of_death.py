@@ -108,3 +108,45 @@ def test_indomitus_needs_the_ploy_and_two_fails() -> None:
     # With it, one fail is not enough.
     s = shoot_to_defence(gambit(["Ploy indomitus"]), "5,4,1,1", "3,1")
     assert "Use indomitus" not in texts(s)
+
+
+def b_gambit(ploys: list[str], cp: tuple[int, int] = (0, 2)) -> GameState:
+    """As :func:`gambit`, but B wins the initiative (3-4) and decides first; A has no CP.
+    Stops when B is to activate in TP2."""
+    spent = {k: {**v, "ready": False} for k, v in FACING.items()}
+    s = pass_windows(pos(spent, cp=cp))
+    s, _ = run(s, ["Initiative B", *ploys], dice=["3,4"])
+    return pass_windows(s)
+
+
+def b_shoots(s: GameState, attack: str = "6,5,2,1") -> GameState:
+    """ANG-1 shoots KAS-1 (6" apart: within 6" edge to edge) with its auto bolt rifle."""
+    s, _ = s.apply("Activate ANG-1 engage")
+    s = pass_windows(s)
+    s, _ = run(s, ["Shoot ANG-1 auto bolt rifle at KAS-1"], dice=[attack])
+    return s
+
+
+def test_combat_doctrine_gives_balanced_to_the_chosen_way_of_attacking() -> None:
+    s = b_gambit(["Ploy combat doctrine tactical"])
+    assert s.player("B").cp_spent == 1
+    s = b_shoots(s)
+    assert s.node == Decision("B", "reroll")  # Balanced: re-roll one attack die
+    assert "Re-roll 1" in texts(s)
+    # Devastator (more than 6" away) does not cover this shot, nor does no doctrine.
+    far = b_shoots(b_gambit(["Ploy combat doctrine devastator"]))
+    assert far.node != Decision("B", "reroll")
+    assert b_shoots(b_gambit([])).node != Decision("B", "reroll")
+
+
+def test_adjust_doctrine_changes_the_doctrine_during_an_activation() -> None:
+    # Without Combat Doctrine this turning point it is not offered.
+    s, _ = b_gambit([]).apply("Activate ANG-1 engage")
+    assert not [t for t in texts(s) if "adjust doctrine" in t]
+    s, _ = b_gambit(["Ploy combat doctrine devastator"]).apply("Activate ANG-1 engage")
+    assert texts(s) == ["Pass", "Ploy adjust doctrine assault", "Ploy adjust doctrine tactical"]
+    s, _ = s.apply("Ploy adjust doctrine tactical")
+    assert s.player("B").cp_spent == 2
+    s = pass_windows(s)
+    s, _ = run(s, ["Shoot ANG-1 auto bolt rifle at KAS-1"], dice=["6,5,2,1"])
+    assert s.node == Decision("B", "reroll")
