@@ -304,6 +304,32 @@ def _install_doctrines(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_use_weapon_rules", _doctrine_balanced)
 
 
+NO_FEAR_TOKEN = "know_no_fear"
+
+AND_THEY_SHALL_KNOW_NO_FEAR = Ploy(
+    "And They Shall Know No Fear",
+    "strategy",
+    effects=(GainToken(NO_FEAR_TOKEN, "end_tp"),),
+    rule_id=rule_id(TEAM, "strategy_ploy", "And They Shall Know No Fear"),
+)
+"""And They Shall Know No Fear (strategy ploy, 1CP): until the end of the turning point,
+friendly operatives ignore the changes to their stats from being injured (Move -2", Hit +1;
+they are still injured). Trigger: the Gambit step (a team token for the turning point) and
+the core's ``would_apply_injury_penalties`` hook. Limits: once per turning point (7.1)."""
+
+
+def _no_fear(w: Work, value: bool, **info: Any) -> bool:
+    op = str(info.get("op", ""))
+    if value and op and w.effects and _has_token(w, op, NO_FEAR_TOKEN):
+        return False
+    return value
+
+
+def _install_no_fear(hooks: Hooks, players: tuple[str, ...]) -> None:
+    hooks.ploy(AND_THEY_SHALL_KNOW_NO_FEAR, players)
+    hooks.transform("would_apply_injury_penalties", _no_fear)
+
+
 def _ploy_installer(ploy: Ploy) -> Installer:
     def install(hooks: Hooks, players: tuple[str, ...]) -> None:
         hooks.ploy(ploy, players)
@@ -331,4 +357,9 @@ register(
     ADJUST_DOCTRINE.rule_id,
     _install_doctrines,
     "Firefight ploy: change the combat doctrine during a friendly operative's activation.",
+)
+register(
+    AND_THEY_SHALL_KNOW_NO_FEAR.rule_id,
+    _install_no_fear,
+    "Strategy ploy: friendly operatives ignore the stat changes of being injured this TP.",
 )

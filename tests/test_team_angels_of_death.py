@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.game import GameState
+import pytest
+
+from engine.game import GameState, IllegalActionError
 from engine.game.scenario import position, run
 from engine.game.state import Decision
 from engine.teams import load_builtin_team
@@ -150,3 +152,27 @@ def test_adjust_doctrine_changes_the_doctrine_during_an_activation() -> None:
     s = pass_windows(s)
     s, _ = run(s, ["Shoot ANG-1 auto bolt rifle at KAS-1"], dice=["6,5,2,1"])
     assert s.node == Decision("B", "reroll")
+
+
+def test_and_they_shall_know_no_fear_ignores_the_injured_move_penalty() -> None:
+    # ANG-1 (Move 6") is injured (5 of 14 wounds): it moves 4" at most, unless B used the
+    # ploy this turning point (the Move -2" of being injured is ignored; 2.3).
+    ops = {
+        "KAS-1": {"at": (5, 14.5), "ready": False},
+        "ANG-1": {"at": (11, 14.5), "ready": False, "wounds": 5},
+    }
+
+    def activated(ploys: list[str]) -> GameState:
+        s = pass_windows(position(LAB, KAS, AOD, operatives=ops, cp=(0, 2)))
+        s, _ = run(s, ["Initiative B", *ploys], dice=["3,4"])
+        s, _ = pass_windows(s).apply("Activate ANG-1 engage")
+        return pass_windows(s)
+
+    s = activated(["Ploy and they shall know no fear"])
+    assert s.player("B").cp_spent == 1
+    s, _ = s.apply("Reposition ANG-1 to 16.5,14.5")
+    assert s.operative("ANG-1").x == 16.5
+    with pytest.raises(IllegalActionError):
+        activated([]).apply("Reposition ANG-1 to 16.5,14.5")
+    # Still injured: other rules that read the injury see it.
+    assert s.operative("ANG-1").wounds == 5

@@ -236,7 +236,7 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
             primary_obscured=obscured,
             primary_set=fixed is not None,
             point_blank=pb,
-            injured=w.injured(o),
+            injured=w.injury_penalties(o),
         )
     )
     # Last, so a team rule may push a frame here (e.g. Magnify*, engine.rules).
