@@ -17,7 +17,7 @@ from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.state import Effect
 from engine.game.work import Work
-from engine.rules.ploys import GainToken, Ploy
+from engine.rules.ploys import GainToken, Ploy, StatChange
 from engine.rules.registry import Installer, register, rule_id
 
 TEAM = "angels_of_death"
@@ -330,6 +330,28 @@ def _install_no_fear(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_apply_injury_penalties", _no_fear)
 
 
+def _counteracting_friend(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    op = str(info.get("op", ""))
+    return bool(op) and w.ctx.owner.get(op) == player
+
+
+WRATH_OF_VENGEANCE = Ploy(
+    "Wrath Of Vengeance",
+    "firefight",
+    triggers=("counteract_start",),
+    target="self",
+    condition=_counteracting_friend,
+    effects=(StatChange("counteract_actions", 1, "end_activation"),),
+    rule_id=rule_id(TEAM, "firefight_ploy", "Wrath Of Vengeance"),
+)
+"""Wrath Of Vengeance (firefight ploy, 1CP): a friendly operative that is counteracting may
+perform an additional 1AP action for free in that counteraction; the two actions must differ.
+Trigger: the counteract_start window of a friendly operative (an effect
+``"counteract_actions"`` +1 until the end of the counteraction, read by the core). Limits:
+once per turning point (7.1); every action at most once (1.5); the counteraction's 2" move
+limit still applies to both (1.6)."""
+
+
 def _ploy_installer(ploy: Ploy) -> Installer:
     def install(hooks: Hooks, players: tuple[str, ...]) -> None:
         hooks.ploy(ploy, players)
@@ -362,4 +384,9 @@ register(
     AND_THEY_SHALL_KNOW_NO_FEAR.rule_id,
     _install_no_fear,
     "Strategy ploy: friendly operatives ignore the stat changes of being injured this TP.",
+)
+register(
+    WRATH_OF_VENGEANCE.rule_id,
+    _ploy_installer(WRATH_OF_VENGEANCE),
+    "Firefight ploy: a counteracting friendly operative performs a second, different action.",
 )

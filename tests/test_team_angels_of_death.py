@@ -176,3 +176,35 @@ def test_and_they_shall_know_no_fear_ignores_the_injured_move_penalty() -> None:
         activated([]).apply("Reposition ANG-1 to 16.5,14.5")
     # Still injured: other rules that read the injury see it.
     assert s.operative("ANG-1").wounds == 5
+
+
+def counteracting(ploy: bool) -> GameState:
+    """ANG-1 expended with an Engage order, A's KAS-2 ends its activation: B counteracts with
+    ANG-1 (using Wrath Of Vengeance or passing)."""
+    ops = {
+        "ANG-1": {"at": (5, 14.5), "ready": False},
+        "KAS-1": {"at": (16, 14.5)},
+        "KAS-2": {"at": (16, 10)},
+    }
+    s = position(LAB, KAS, AOD, operatives=ops, turn="A", cp=(2, 2))
+    s, _ = run(s, ["Activate KAS-2 conceal"])
+    s, _ = pass_windows(s).apply("End activation")
+    s, _ = pass_windows(s).apply("Counteract ANG-1")
+    assert "Ploy wrath of vengeance" in texts(s)
+    s, _ = s.apply("Ploy wrath of vengeance" if ploy else "Pass")
+    return pass_windows(s)
+
+
+def test_wrath_of_vengeance_gives_a_counteraction_a_second_different_action() -> None:
+    s = counteracting(True)
+    assert s.player("B").cp == 1
+    s, _ = s.apply("Dash ANG-1 to 6,14.5")
+    s = pass_windows(s)
+    assert s.node == Decision("B", "counteract")
+    assert "Shoot ANG-1 auto bolt rifle at KAS-1" in texts(s)
+    assert not [t for t in texts(s) if t.startswith("Dash")]  # the actions must differ
+    # Without the ploy the counteraction ends after its one action.
+    t, _ = counteracting(False).apply("Dash ANG-1 to 6,14.5")
+    t = pass_windows(t)
+    assert t.node != Decision("B", "counteract")
+    assert t.operative("ANG-1").counteracted

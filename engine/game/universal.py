@@ -251,7 +251,7 @@ class ActivationFrame:
                 if closequarters.guard_window(w, self):
                     return
             o = w.op(self.op)
-        if not o.alive or (self.mode != "activation" and self.actions >= 1):
+        if not o.alive or (self.mode != "activation" and self.actions >= self._limit(w)):
             self.end(w)
             return
         if self.mode == "activation" and o.ap <= 0:
@@ -265,6 +265,14 @@ class ActivationFrame:
             if self.mode == "free"
             else self.mode,
         )
+
+    def _limit(self, w: Work) -> int:
+        """How many actions a counteraction, interrupt or free action has: one, plus, in a
+        counteraction, the value of the operative's ``"counteract_actions"`` effects (a rule
+        that grants an additional action, each still different, 1.5)."""
+        if self.mode != "counteract" or not w.effects:
+            return 1
+        return 1 + w.stat_change(self.op, "counteract_actions")
 
     def end(self, w: Work) -> None:
         """End the activation: the ``activation_end`` ploy window first (while it is still
