@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from engine.dice.rules import Balanced, WeaponRules, parse_weapon_rules
+from engine.dice.rules import Balanced, Shock, WeaponRules, parse_weapon_rules
 from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.state import Effect
@@ -352,6 +352,75 @@ once per turning point (7.1); every action at most once (1.5); the counteraction
 limit still applies to both (1.6)."""
 
 
+SHOCK_TOKEN = "shock_assault"
+SHOCK_STRIKE_TOKEN = "shock_assault_strike"
+
+
+def _charged_fighter(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    """A friendly operative performing the Fight action (the attacker of the Fight whose
+    dice window is open) in an activation in which it performed Charge."""
+    op = str(info.get("op", ""))
+    if info.get("kind") != "melee" or not op or w.ctx.owner.get(op) != player:
+        return False
+    fight = next((f for f in reversed(w.stack) if hasattr(f, "aweapon")), None)
+    if fight is None or getattr(fight, "attacker", "") != op:
+        return False
+    return "Charge" in w.op(op).done
+
+
+def _tokens(w: Work, op: str, name: str) -> list[Effect]:
+    """The token effects ``name`` on ``op``, pending ones included (begun in this action)."""
+    return [e for e in w.effects if e.kind == "token" and e.op == op and e.detail == name]
+
+
+def _shock(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+    """Shock for the melee weapon of an operative that used Shock Assault in this action."""
+    op = info.get("op", "")
+    if info.get("kind") != "melee" or not op or not w.effects:
+        return rules
+    if _tokens(w, op, SHOCK_TOKEN) and rules.get(Shock) is None:
+        return rules.with_rules(*parse_weapon_rules("Shock"))
+    return rules
+
+
+def _shock_strike(w: Work, dmg: int, **info: Any) -> int:
+    """+1 damage (at most 7) to the first strike after Shock Assault."""
+    op = str(info.get("op", ""))
+    if not op or not w.effects:
+        return dmg
+    mark = _tokens(w, op, SHOCK_STRIKE_TOKEN)
+    if not mark:
+        return dmg
+    w.effects.remove(mark[0])
+    return min(7, dmg + 1)
+
+
+SHOCK_ASSAULT = Ploy(
+    "Shock Assault",
+    "firefight",
+    triggers=("attack_dice",),
+    target="self",
+    condition=_charged_fighter,
+    effects=(
+        GainToken(SHOCK_TOKEN, "end_activation"),
+        GainToken(SHOCK_STRIKE_TOKEN, "end_activation"),
+    ),
+    rule_id=rule_id(TEAM, "firefight_ploy", "Shock Assault"),
+)
+"""Shock Assault (firefight ploy, 1CP): a friendly operative performing the Fight action in
+an activation in which it charged: until the end of that action its melee weapon has Shock,
+and its first strike inflicts 1 more damage (at most 7). Trigger: its attack dice window in
+that Fight (played as the start of the Resolve Attack Dice step; the core's
+``would_strike_damage`` hook adds the damage). Limits: once per turning point (7.1); only
+the operative that performs the Fight, after a Charge in the same activation."""
+
+
+def _install_shock_assault(hooks: Hooks, players: tuple[str, ...]) -> None:
+    hooks.ploy(SHOCK_ASSAULT, players)
+    hooks.transform("would_use_weapon_rules", _shock)
+    hooks.transform("would_strike_damage", _shock_strike)
+
+
 def _ploy_installer(ploy: Ploy) -> Installer:
     def install(hooks: Hooks, players: tuple[str, ...]) -> None:
         hooks.ploy(ploy, players)
@@ -389,4 +458,9 @@ register(
     WRATH_OF_VENGEANCE.rule_id,
     _ploy_installer(WRATH_OF_VENGEANCE),
     "Firefight ploy: a counteracting friendly operative performs a second, different action.",
+)
+register(
+    SHOCK_ASSAULT.rule_id,
+    _install_shock_assault,
+    "Firefight ploy: after a Charge, the Fight's melee weapon has Shock; first strike +1 damage.",
 )

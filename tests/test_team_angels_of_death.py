@@ -208,3 +208,43 @@ def test_wrath_of_vengeance_gives_a_counteraction_a_second_different_action() ->
     t = pass_windows(t)
     assert t.node != Decision("B", "counteract")
     assert t.operative("ANG-1").counteracted
+
+
+def charge_and_fight(charge: bool) -> GameState:
+    """ANG-6 (chainsword 5 attacks, 3+, 4/5) fights KAS-1 (chainsword, 4 attacks), after a
+    Charge or not (already in control range); B rolls 6,5,4,1,1 (one crit, two normals), A
+    rolls 5,1,1,1 (one normal). Stops in B's attack dice window."""
+    if charge:
+        ops = {"ANG-6": {"at": (5, 14.5)}, "KAS-1": {"at": (10, 14.5)}}
+        moves = ["Activate ANG-6 engage", "Charge ANG-6 to 8.519,14.5"]
+    else:
+        ops = {"ANG-6": {"at": (8.519, 14.5)}, "KAS-1": {"at": (10, 14.5)}}
+        moves = ["Activate ANG-6 engage"]
+    s = position(LAB, KAS, AOD, operatives=ops, turn="B", cp=(0, 2))
+    s, _ = run(s, [*moves, "Fight ANG-6 chainsword at KAS-1"], dice=["6,5,4,1,1", "5,1,1,1"])
+    return s
+
+
+def decline_all(s: GameState) -> GameState:
+    while isinstance(s.node, Decision) and s.node.kind in ("dice_ploy", "reroll", "ploy"):
+        s, _ = s.apply("Pass" if s.node.kind == "ploy" else "Decline")
+    return s
+
+
+def test_shock_assault_gives_shock_and_one_more_damage_to_the_first_strike() -> None:
+    s = charge_and_fight(True)
+    assert s.node == Decision("B", "dice_ploy")
+    assert "Ploy shock assault" in texts(s)
+    s, _ = s.apply("Ploy shock assault")
+    assert s.player("B").cp == 1
+    s = decline_all(s)
+    s, ev = s.apply("Strike crit")
+    # First strike: critical damage 5 + 1; Shock discards KAS-1's only normal success.
+    assert damage_to(ev, "KAS-1") == 6
+    s, ev = s.apply("Strike normal")
+    assert damage_to(ev, "KAS-1") == 4  # only the first strike
+
+
+def test_shock_assault_needs_a_charge_in_the_activation() -> None:
+    s = charge_and_fight(False)
+    assert "Ploy shock assault" not in texts(s)

@@ -640,6 +640,9 @@ class FightFrame:
                     oc -= 1
                 w.replace_top(**{f"{side}_shocked": True})
             dmg = prof.critical_damage if crit else prof.normal_damage
+            if w.ctx.hooks.would.get("would_strike_damage"):
+                # A rule that changes the damage of a strike (a team's first-strike bonus).
+                dmg = int(w.would("would_strike_damage", dmg, op=me_id, target=opp_id, crit=crit))
             universal.inflict(
                 w, opp_id, dmg, (self.aweapon if side == "a" else self.dweapon), by=me_id
             )
