@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from engine.dice.rules import Balanced, Shock, WeaponRules, parse_weapon_rules
+from engine.dice.rules import Balanced, Saturate, Shock, WeaponRules, parse_weapon_rules
 from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.state import Effect
@@ -421,6 +421,34 @@ def _install_shock_assault(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_strike_damage", _shock_strike)
 
 
+def _has_ability(w: Work, op: str, name: str) -> bool:
+    """The operative ``op``'s datacard has the ability ``name``."""
+    return any(a.name == name for a in w.ctx.datacards[op].abilities)
+
+
+def _camo_cloak(w: Work, rules: WeaponRules, players: tuple[str, ...], **info: Any) -> WeaponRules:
+    """Camo Cloak (ability of the Eliminator Sniper): whenever an operative is shooting this
+    operative, the Saturate weapon rule is ignored. Trigger: the weapon rules of a ranged
+    attack whose target has the ability (``would_use_weapon_rules``). Limits: none (the
+    ability's second sentence, the Stealthy Chapter Tactic, is the ability
+    ``angels_of_death/ability/stealthy``)."""
+    target = str(info.get("target", ""))
+    if info.get("kind") != "ranged" or not target or not rules.has(Saturate):
+        return rules
+    if w.ctx.owner.get(target) not in players:
+        return rules
+    if not _has_ability(w, target, "Camo Cloak"):
+        return rules
+    return WeaponRules(tuple(r for r in rules if not isinstance(r, Saturate)))
+
+
+def _install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
+    def hook(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+        return _camo_cloak(w, rules, players, **info)
+
+    hooks.transform("would_use_weapon_rules", hook)
+
+
 def _ploy_installer(ploy: Ploy) -> Installer:
     def install(hooks: Hooks, players: tuple[str, ...]) -> None:
         hooks.ploy(ploy, players)
@@ -463,4 +491,9 @@ register(
     SHOCK_ASSAULT.rule_id,
     _install_shock_assault,
     "Firefight ploy: after a Charge, the Fight's melee weapon has Shock; first strike +1 damage.",
+)
+register(
+    rule_id(TEAM, "ability", "Camo Cloak"),
+    _install_camo_cloak,
+    "Ability: shooting at this operative ignores the Saturate weapon rule.",
 )

@@ -3,17 +3,24 @@ Kasrkin team: A fields the Kasrkin (``KAS-n``), B the Angels of Death (``ANG-n``
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from engine.dice.rules import Saturate
 from engine.game import GameState, IllegalActionError
+from engine.game.attacks import attack_profile
 from engine.game.scenario import position, run
 from engine.game.state import Decision
+from engine.game.work import Work
 from engine.teams import load_builtin_team
+from engine.teams.model import Roster
 from tests.test_game_rules_common import LAB
 
+TEAMS = Path(__file__).resolve().parent.parent / "teams"
 KAS = load_builtin_team("kasrkin").default()
 AOD = load_builtin_team("angels_of_death").default()
 
@@ -248,3 +255,16 @@ def test_shock_assault_gives_shock_and_one_more_damage_to_the_first_strike() -> 
 def test_shock_assault_needs_a_charge_in_the_activation() -> None:
     s = charge_and_fight(False)
     assert "Ploy shock assault" not in texts(s)
+
+
+def test_camo_cloak_ignores_saturate_when_shooting_the_eliminator() -> None:
+    kas = json.loads(TEAMS / "kasrkin.json".read_text())["default_roster"]
+    aod = json.loads(TEAMS / "angels_of_death.json".read_text())["default_roster"]
+    k = Roster.from_entries(KAS.team, [e.replace("Meltagun", "Flamer") for e in kas])
+    a = Roster.from_entries(AOD.team, [*aod[:-1], "Eliminator Sniper"])
+    ops = {"KAS-5": {"at": (5, 14.5)}, "ANG-6": {"at": (9, 14.5)}, "ANG-1": {"at": (9, 10)}}
+    w = Work(position(LAB, k, a, operatives=ops))
+    flamer = w.op("KAS-5")
+    assert not attack_profile(w, flamer, "flamer", "ranged", target="ANG-6").rules.has(Saturate)
+    # Another Angel of Death (no Camo Cloak) is shot with Saturate.
+    assert attack_profile(w, flamer, "flamer", "ranged", target="ANG-1").rules.has(Saturate)
