@@ -258,8 +258,8 @@ def test_shock_assault_needs_a_charge_in_the_activation() -> None:
 
 
 def test_camo_cloak_ignores_saturate_when_shooting_the_eliminator() -> None:
-    kas = json.loads(TEAMS / "kasrkin.json".read_text())["default_roster"]
-    aod = json.loads(TEAMS / "angels_of_death.json".read_text())["default_roster"]
+    kas = json.loads((TEAMS / "kasrkin.json").read_text())["default_roster"]
+    aod = json.loads((TEAMS / "angels_of_death.json").read_text())["default_roster"]
     k = Roster.from_entries(KAS.team, [e.replace("Meltagun", "Flamer") for e in kas])
     a = Roster.from_entries(AOD.team, [*aod[:-1], "Eliminator Sniper"])
     ops = {"KAS-5": {"at": (5, 14.5)}, "ANG-6": {"at": (9, 14.5)}, "ANG-1": {"at": (9, 10)}}
