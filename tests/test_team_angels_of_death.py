@@ -268,3 +268,45 @@ def test_camo_cloak_ignores_saturate_when_shooting_the_eliminator() -> None:
     assert not attack_profile(w, flamer, "flamer", "ranged", target="ANG-6").rules.has(Saturate)
     # Another Angel of Death (no Camo Cloak) is shot with Saturate.
     assert attack_profile(w, flamer, "flamer", "ranged", target="ANG-1").rules.has(Saturate)
+
+
+def shooting(op: str, weapon: str, aod: Roster = AOD) -> GameState:
+    """``op`` (player B) shoots KAS-1 7" away with ``weapon``; every die misses."""
+    ops = {op: {"at": (5, 14.5)}, "KAS-1": {"at": (12, 14.5)}}
+    s = position(LAB, KAS, aod, operatives=ops, turn="B", cp=(0, 0))
+    s, _ = run(s, [f"Activate {op} engage", f"Shoot {op} {weapon} at KAS-1"], dice=["1,1,1,1"])
+    while not (isinstance(s.node, Decision) and s.node.kind == "action"):
+        s, _ = run(s, [], dice=[",".join("1" * s.node.request.dice)])  # type: ignore[union-attr]
+    return s
+
+
+def test_astartes_two_shoot_actions_in_an_activation() -> None:
+    s = shooting("ANG-3", "bolt rifle")
+    assert "Shoot ANG-3 bolt rifle at KAS-1" in texts(s)  # a second Shoot
+    s, _ = run(s, ["Shoot ANG-3 bolt rifle at KAS-1"], dice=["1,1,1,1"])
+    while not (isinstance(s.node, Decision) and s.node.kind == "action"):
+        s, _ = run(s, [], dice=[",".join("1" * s.node.request.dice)])  # type: ignore[union-attr]
+    assert not [t for t in texts(s) if t.startswith("Shoot")]  # not a third
+
+
+def test_astartes_second_shot_needs_a_bolt_weapon() -> None:
+    # The Captain's first shot was with its plasma pistol: its second Shoot would need a
+    # bolt weapon, and it has none.
+    aod = json.loads((TEAMS / "angels_of_death.json").read_text())["default_roster"]
+    captain = Roster.from_entries(AOD.team, ["Space Marine Captain", *aod[1:]])
+    s = shooting("ANG-1", "plasma pistol (standard)", captain)
+    assert not [t for t in texts(s) if t.startswith("Shoot")]
+
+
+def test_astartes_counteract_regardless_of_order() -> None:
+    ops = {
+        "ANG-1": {"at": (5, 14.5), "ready": False, "order": "conceal"},
+        "KAS-1": {"at": (16, 14.5)},
+        "KAS-2": {"at": (16, 10)},
+    }
+    s = position(LAB, KAS, AOD, operatives=ops, turn="A", cp=(0, 0))
+    s, _ = run(s, ["Activate KAS-2 conceal"])
+    s, _ = pass_windows(s).apply("End activation")
+    s = pass_windows(s)
+    assert s.node == Decision("B", "counteract")
+    assert "Counteract ANG-1" in texts(s)

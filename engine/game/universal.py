@@ -439,6 +439,14 @@ def rule_precheck(w: Work, o: OperativeState, act: Any, mode: str) -> str | None
     return None
 
 
+def _repeat_allowed(w: Work, o: OperativeState, fam: str, mode: str) -> bool:
+    """A rule lets ``o`` perform the action ``fam`` again in this activation (the
+    ``would_repeat_action`` hooks: ``op``, ``action``, ``mode``, ``done``; from False)."""
+    if "would_repeat_action" not in w.ctx.hooks.would:
+        return False
+    return bool(w.would("would_repeat_action", False, op=o.id, action=fam, mode=mode, done=o.done))
+
+
 def precheck(
     w: Work, o: OperativeState, verb: str, mode: str, in_cr: bool | None = None
 ) -> str | None:
@@ -468,7 +476,7 @@ def precheck(
         if why is not None:
             return why
     fam = _family(verb)
-    if any(_family(d) == fam for d in o.done):
+    if any(_family(d) == fam for d in o.done) and not _repeat_allowed(w, o, fam, mode):
         return f"{o.id} already performed {fam} this activation: once per activation (1.5)"
     for ex in _EXCLUDES.get(verb, ()):
         if ex in o.done:
