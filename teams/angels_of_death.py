@@ -8,13 +8,14 @@ the roster has no place for that choice.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
 from engine.dice.rules import Balanced, Saturate, Shock, WeaponRules, parse_weapon_rules
 from engine.game.actions import Action
 from engine.game.context import Hooks
+from engine.game.ploys import PloyLike, ploy_cost
 from engine.game.state import Effect
 from engine.game.universal import weapons_of
 from engine.game.work import Work
@@ -245,8 +246,10 @@ class DoctrinePloy:
         return action.verb == "Ploy" and action.text.rsplit(" ", 1)[0] == self.text
 
     def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
-        """Select the doctrine named by the action."""
-        _set_doctrine(w, player, action.text.rsplit(" ", 1)[1], self.name)
+        """Select the doctrine named by the action (event ``combat_doctrine_selected``)."""
+        doctrine = action.text.rsplit(" ", 1)[1]
+        _set_doctrine(w, player, doctrine, self.name)
+        w.emit("combat_doctrine_selected", player=player, doctrine=doctrine, ploy=self.name)
 
 
 def _doctrine_ploy_unused(w: Work, player: str) -> bool:
@@ -521,6 +524,32 @@ def _install_astartes(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.on("shoot_declared", record)
 
 
+def _install_doctrine_warfare(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Doctrine Warfare (ability of the Intercessor and Assault Intercessor Sergeants): once
+    per battle each, Combat Doctrine selecting Assault, and selecting Tactical, costs 0CP
+    while such an operative is in the killzone. Trigger: the ``combat_doctrine_selected``
+    event of the strategy ploy (the CP paid is given back; the player still needs the CP to
+    use the ploy). Limits: once per battle for Assault and once for Tactical, per player."""
+
+    def refund(w: Work, ev: Any) -> None:
+        player, doctrine = str(ev["player"]), str(ev["doctrine"])
+        if player not in players or ev["ploy"] != COMBAT_DOCTRINE.name:
+            return
+        if doctrine not in ("assault", "tactical"):
+            return
+        if not any(_has_ability(w, o.id, "Doctrine Warfare") for o in w.alive(player)):
+            return
+        key = f"doctrine_warfare_{doctrine}"
+        if w.count(player, key):
+            return
+        w.count(player, key, add=1)
+        cost = ploy_cost(w, player, cast(PloyLike, COMBAT_DOCTRINE))
+        pl = w.pl(player)
+        w.set_pl(player, cp=pl.cp + cost, cp_spent=pl.cp_spent - cost)
+
+    hooks.on("combat_doctrine_selected", refund)
+
+
 def _ploy_installer(ploy: Ploy) -> Installer:
     def install(hooks: Hooks, players: tuple[str, ...]) -> None:
         hooks.ploy(ploy, players)
@@ -574,4 +603,9 @@ register(
     _install_astartes,
     "Faction rule: two Shoot (one with a bolt weapon) or two Fight actions per activation; "
     "counteract whatever the order.",
+)
+register(
+    rule_id(TEAM, "ability", "Doctrine Warfare"),
+    _install_doctrine_warfare,
+    "Ability: once per battle each, Combat Doctrine for Assault or Tactical costs 0CP.",
 )

@@ -138,7 +138,6 @@ def b_shoots(s: GameState, attack: str = "6,5,2,1") -> GameState:
 
 def test_combat_doctrine_gives_balanced_to_the_chosen_way_of_attacking() -> None:
     s = b_gambit(["Ploy combat doctrine tactical"])
-    assert s.player("B").cp_spent == 1
     s = b_shoots(s)
     assert s.node == Decision("B", "reroll")  # Balanced: re-roll one attack die
     assert "Re-roll 1" in texts(s)
@@ -310,3 +309,13 @@ def test_astartes_counteract_regardless_of_order() -> None:
     s = pass_windows(s)
     assert s.node == Decision("B", "counteract")
     assert "Counteract ANG-1" in texts(s)
+
+
+def test_doctrine_warfare_makes_assault_and_tactical_free_once_per_battle() -> None:
+    # ANG-1 (the Intercessor Sergeant, Doctrine Warfare) is in the killzone.
+    s = b_gambit(["Ploy combat doctrine tactical"])
+    assert s.player("B").cp_spent == 0 and s.player("B").cp == 3
+    assert ("doctrine_warfare_tactical", 1) in s.player("B").uses
+    # Devastator is never free.
+    s = b_gambit(["Ploy combat doctrine devastator"])
+    assert s.player("B").cp_spent == 1
