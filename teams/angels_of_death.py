@@ -550,6 +550,23 @@ def _install_doctrine_warfare(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.on("combat_doctrine_selected", refund)
 
 
+def _install_stealthy(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Stealthy (ability of the Eliminator Sniper): whenever an operative is shooting it and
+    it can retain a cover save, it may retain one additional cover save or retain one as a
+    critical success instead. Trigger: the core's ``would_improve_cover_save`` hook (the
+    same options as improved cover from Vantage, with which it is not cumulative). Limits:
+    only in cover; the Stealthy Chapter Tactic and Camo Cloak's "both options" need the
+    roster's Chapter Tactics and are not played."""
+
+    def improve(w: Work, value: bool, **info: Any) -> bool:
+        target = str(info.get("target", ""))
+        if value or not target or w.ctx.owner.get(target) not in players:
+            return value
+        return _has_ability(w, target, "Stealthy")
+
+    hooks.transform("would_improve_cover_save", improve)
+
+
 def _ploy_installer(ploy: Ploy) -> Installer:
     def install(hooks: Hooks, players: tuple[str, ...]) -> None:
         hooks.ploy(ploy, players)
@@ -608,4 +625,9 @@ register(
     rule_id(TEAM, "ability", "Doctrine Warfare"),
     _install_doctrine_warfare,
     "Ability: once per battle each, Combat Doctrine for Assault or Tactical costs 0CP.",
+)
+register(
+    rule_id(TEAM, "ability", "Stealthy"),
+    _install_stealthy,
+    "Ability: in cover, retain two cover saves or one as a critical success.",
 )

@@ -319,3 +319,26 @@ def test_doctrine_warfare_makes_assault_and_tactical_free_once_per_battle() -> N
     # Devastator is never free.
     s = b_gambit(["Ploy combat doctrine devastator"])
     assert s.player("B").cp_spent == 1
+
+
+def test_stealthy_gives_the_eliminator_improved_cover_save_options() -> None:
+    # KAS-1 shoots into the rubble lane of LAB: the target at (16, 4) is in cover. The
+    # Eliminator Sniper (ANG-6, Stealthy) may retain a cover save as a critical or two
+    # normal cover saves; an Assault Intercessor (ANG-5) only one normal.
+    aod = json.loads((TEAMS / "angels_of_death.json").read_text())["default_roster"]
+    a = Roster.from_entries(AOD.team, [*aod[:-1], "Eliminator Sniper"])
+
+    def cover_choice(target: str) -> list[str]:
+        ops = {"KAS-1": {"at": (9, 4)}, target: {"at": (16, 4)}}
+        s = position(LAB, KAS, a, operatives=ops, cp=(0, 0))
+        shot = f"Shoot KAS-1 plasma pistol (standard) at {target}"
+        s, _ = run(s, ["Activate KAS-1 engage", shot], dice=["6,6,1,1"])
+        assert s.node == Decision("B", "cover_save")
+        return texts(s)
+
+    assert cover_choice("ANG-6") == [
+        "Cover save critical",
+        "Cover save none",
+        "Cover save two normals",
+    ]
+    assert cover_choice("ANG-5") == ["Cover save none", "Cover save normal"]

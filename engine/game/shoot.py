@@ -555,8 +555,14 @@ class ShootFrame:
 
     def cover_options(self, w: Work) -> list[tuple[str, int, int]]:
         """The defender's cover-save options now
-        (:func:`engine.game.choices.cover_save_options`)."""
+        (:func:`engine.game.choices.cover_save_options`); a rule may give the target the
+        improved options (the ``would_improve_cover_save`` hooks: ``op``, ``target``)."""
         t = self.target(w)
+        improved = self.improved
+        if not improved and self.cover and w.ctx.hooks.would.get("would_improve_cover_save"):
+            improved = bool(
+                w.would("would_improve_cover_save", False, op=self.shooter, target=t.id)
+            )
         return cover_save_options(
             self.profile(w),
             self.normals,
@@ -564,7 +570,7 @@ class ShootFrame:
             w.ctx.datacards[t.id].save,
             max(1, t.wounds),
             self.cover,
-            self.improved,
+            improved,
         )
 
     def _defence_roll(self, w: Work) -> None:
