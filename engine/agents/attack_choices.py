@@ -196,7 +196,7 @@ def accurate(w: Work, me: str, legal: list[Action]) -> Action:
     t = f.target(w)
     prof = f.profile(w)
     save = w.ctx.datacards[t.id].save
-    target = Target(save, max(1, t.wounds), f.cover, f.obscured, f.improved)
+    target = Target(save, max(1, t.wounds), f.cover, f.obscured, f.cover_improved(w))
     sign = 1.0 if t.player != me else -1.0
 
     def value(a: Action) -> float:
@@ -354,7 +354,7 @@ def _retained_shot_value(w: Work, f: shoot_action.ShootFrame, n: int, c: int) ->
         return 1.0 + DAMAGE_WEIGHT * wounds / maxw
     left = wounds - dev
     dice = max(0, 3 - max(d.piercing, d.piercing_crits if c else 0))
-    opts = choices.cover_save_options(prof, n, c, save, left, f.cover, f.improved)
+    opts = choices.cover_save_options(prof, n, c, save, left, f.cover, f.cover_improved(w))
     rest = min(
         defence_value(n, c, prof, save, cn, cc, dice - cn - cc, (), left, maxw)
         for _, cn, cc in opts

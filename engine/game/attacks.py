@@ -115,7 +115,7 @@ def attack_profile(
     action applies once the action is complete (2.1, decision 7)."""
     _, _weapon, prof = universal.find_weapon(w, o, name, kind)
     if injured is None:
-        injured = w.injured(o)
+        injured = w.injury_penalties(o)
     hit = prof.hit + (1 if injured else 0) + hit_change + w.stat_change(o.id, "hit")
     if target and "would_change_hit" in w.ctx.hooks.would:
         hit += int(

@@ -113,8 +113,8 @@ def start_fight(
             stage="retaliate" if len(usable) > 1 else "a_accurate",
             a_assist=len(a_by),
             d_assist=len(d_by),
-            a_injured=w.injured(o),
-            d_injured=w.injured(t),
+            a_injured=w.injury_penalties(o),
+            d_injured=w.injury_penalties(t),
         )
     )
     if dweapon:

@@ -625,12 +625,20 @@ class GambitFrame:
 
 
 def counteract_eligible(w: Work, player: str) -> list[str]:
-    """Operatives of ``player`` that may counteract now (1.6): expended, Engage order, not
+    """Operatives of ``player`` that may counteract now (1.6): expended, Engage order (or a
+    rule's ``would_counteract_regardless_of_order`` hook says its order does not matter), not
     counteracted this TP, no On Guard interrupt this TP."""
+    any_order = "would_counteract_regardless_of_order" in w.ctx.hooks.would
     return [
         o.id
         for o in w.alive(player)
-        if not o.ready and o.order == "engage" and not o.counteracted and not o.interrupted
+        if not o.ready
+        and not o.counteracted
+        and not o.interrupted
+        and (
+            o.order == "engage"
+            or (any_order and w.would("would_counteract_regardless_of_order", False, op=o.id))
+        )
     ]
 
 

@@ -236,7 +236,7 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
             primary_obscured=obscured,
             primary_set=fixed is not None,
             point_blank=pb,
-            injured=w.injured(o),
+            injured=w.injury_penalties(o),
         )
     )
     # Last, so a team rule may push a frame here (e.g. Magnify*, engine.rules).
@@ -486,9 +486,6 @@ class ShootFrame:
             improved = cover and sight.improved_cover(kz, w.place(o), w.place(t), t.order)
         else:
             improved = cover and sight.vantage_improves_cover(kz, w.place(o), w.place(t), t.order)
-        if cover and not improved and w.ctx.hooks.would.get("would_improve_cover"):
-            # A rule that improves the target's cover saves (a team's camo cloak).
-            improved = bool(w.would("would_improve_cover", improved, op=o.id, target=t.id))
         vantage = sight.vantage_accuracy(kz, w.place(o), w.place(t), t.order)
         wacc = prof.rules.dice.accurate
         accurate = max(wacc, vantage, min(2, wacc + vantage)) if vantage else wacc
@@ -556,10 +553,27 @@ class ShootFrame:
                 point_blank=self.point_blank,
             )
 
+    def cover_improved(self, w: Work) -> bool:
+        """Whether the target's cover saves are improved now: by Vantage (``improved``, set
+        when the attack began), or by a rule (the ``would_improve_cover_save`` hooks,
+        ``fn(w, improved, op=, target=) -> improved``, asked each time so a ploy used after the
+        target was selected counts; e.g. a team's camo cloak)."""
+        if self.improved or not self.cover:
+            return self.improved
+        if not w.ctx.hooks.would.get("would_improve_cover_save"):
+            return False
+        return bool(
+            w.would(
+                "would_improve_cover_save", False, op=self.shooter, target=self.targets[self.idx]
+            )
+        )
+
     def cover_options(self, w: Work) -> list[tuple[str, int, int]]:
         """The defender's cover-save options now
-        (:func:`engine.game.choices.cover_save_options`)."""
+        (:func:`engine.game.choices.cover_save_options`), improved as
+        :meth:`cover_improved` says."""
         t = self.target(w)
+        improved = self.cover_improved(w)
         return cover_save_options(
             self.profile(w),
             self.normals,
@@ -567,7 +581,7 @@ class ShootFrame:
             w.ctx.datacards[t.id].save,
             max(1, t.wounds),
             self.cover,
-            self.improved,
+            improved,
         )
 
     def _defence_roll(self, w: Work) -> None:

@@ -251,7 +251,7 @@ class ActivationFrame:
                 if closequarters.guard_window(w, self):
                     return
             o = w.op(self.op)
-        if not o.alive or (self.mode != "activation" and self.actions >= 1):
+        if not o.alive or (self.mode != "activation" and self.actions >= self._limit(w)):
             self.end(w)
             return
         if self.mode == "activation" and o.ap <= 0:
@@ -265,6 +265,14 @@ class ActivationFrame:
             if self.mode == "free"
             else self.mode,
         )
+
+    def _limit(self, w: Work) -> int:
+        """How many actions a counteraction, interrupt or free action has: one, plus, in a
+        counteraction, the value of the operative's ``"counteract_actions"`` effects (a rule
+        that grants an additional action, each still different, 1.5)."""
+        if self.mode != "counteract" or not w.effects:
+            return 1
+        return 1 + w.stat_change(self.op, "counteract_actions")
 
     def end(self, w: Work) -> None:
         """End the activation: the ``activation_end`` ploy window first (while it is still
@@ -431,6 +439,14 @@ def rule_precheck(w: Work, o: OperativeState, act: Any, mode: str) -> str | None
     return None
 
 
+def _repeat_allowed(w: Work, o: OperativeState, fam: str, mode: str) -> bool:
+    """A rule lets ``o`` perform the action ``fam`` again in this activation (the
+    ``would_repeat_action`` hooks: ``op``, ``action``, ``mode``, ``done``; from False)."""
+    if "would_repeat_action" not in w.ctx.hooks.would:
+        return False
+    return bool(w.would("would_repeat_action", False, op=o.id, action=fam, mode=mode, done=o.done))
+
+
 def precheck(
     w: Work, o: OperativeState, verb: str, mode: str, in_cr: bool | None = None
 ) -> str | None:
@@ -461,11 +477,7 @@ def precheck(
             return why
     fam = _family(verb)
     hooks = w.ctx.hooks.would
-    if any(_family(d) == fam for d in o.done) and not (
-        # A rule that lets an operative repeat an action (a team's two Shoot actions).
-        hooks.get("would_repeat_action")
-        and w.would("would_repeat_action", False, op=o.id, action=fam, mode=mode)
-    ):
+    if any(_family(d) == fam for d in o.done) and not _repeat_allowed(w, o, fam, mode):
         return f"{o.id} already performed {fam} this activation: once per activation (1.5)"
     if hooks.get("would_refuse_action"):
         # A rule that forbids an action now (no move after a team's repeated Shoot).

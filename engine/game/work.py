@@ -279,6 +279,16 @@ class Work:
         """Fewer than half its starting wounds (2.3)."""
         return 2 * o.wounds < self.ctx.datacards[o.id].wounds
 
+    def injury_penalties(self, o: OperativeState) -> bool:
+        """Whether ``o``'s stats are changed by being injured (Move -2", Hit +1; 2.3): it is
+        injured and no ``would_apply_injury_penalties`` hook says otherwise (a rule that
+        ignores those changes; the operative is still injured)."""
+        if not self.injured(o):
+            return False
+        if not self.ctx.hooks.would.get("would_apply_injury_penalties"):
+            return True
+        return bool(self.would("would_apply_injury_penalties", True, op=o.id))
+
     def move_stat(self, o: OperativeState) -> float:
         """Move with its changes (effects of kind ``"move"``, inches, and the
         ``would_change_move`` hooks, ``fn(w, change, op=) -> change``) summed, -2" when
@@ -287,7 +297,7 @@ class Work:
         move = printed + self.stat_change(o.id, "move")
         if "would_change_move" in self.ctx.hooks.would:
             move += float(self.would("would_change_move", 0.0, op=o.id))
-        if self.injured(o):
+        if self.injury_penalties(o):
             move -= 2.0
         return max(min(printed, 4.0), move)
 

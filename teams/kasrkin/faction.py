@@ -252,7 +252,7 @@ def install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
         return improved or cloaked(w, str(info.get("target", "")))
 
     hooks.transform("would_use_weapon_rules", no_saturate)
-    hooks.transform("would_improve_cover", improve)
+    hooks.transform("would_improve_cover_save", improve)
 
 
 # -- Tactical Command (Sergeant unique action) ---------------------------------------------------

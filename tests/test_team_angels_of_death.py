@@ -1,0 +1,344 @@
+"""The Angels of Death's team rules (``teams/angels_of_death.py``), each scripted against a
+Kasrkin team: A fields the Kasrkin (``KAS-n``), B the Angels of Death (``ANG-n``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.dice.rules import Saturate
+from engine.game import GameState, IllegalActionError
+from engine.game.attacks import attack_profile
+from engine.game.scenario import position, run
+from engine.game.state import Decision
+from engine.game.work import Work
+from engine.teams import load_builtin_team
+from engine.teams.model import Roster
+from tests.test_game_rules_common import LAB
+
+TEAMS = Path(__file__).resolve().parent.parent / "teams"
+KAS = load_builtin_team("kasrkin").default()
+AOD = load_builtin_team("angels_of_death").default()
+
+# KAS-1 (Plasma Pistol 4/3+) and ANG-1 (Save 3+) 6" apart in the open lane of LAB.
+FACING: dict[str, dict[str, Any]] = {"KAS-1": {"at": (5, 14.5)}, "ANG-1": {"at": (11, 14.5)}}
+
+
+def pos(ops: Mapping[str, Mapping[str, Any]] = FACING, **kw: Any) -> GameState:
+    kw.setdefault("cp", (2, 2))
+    return position(LAB, KAS, AOD, operatives=ops, **kw)
+
+
+def texts(state: GameState) -> list[str]:
+    return [str(a) for a in state.legal_actions()]
+
+
+def damage_to(events: list[Any], op: str) -> int:
+    return sum(e["damage"] for e in events if e.kind == "damage_inflicted" and e["op"] == op)
+
+
+def shoot_to_defence(s: GameState, attack: str, defence: str) -> GameState:
+    """KAS-1 shoots ANG-1 with its plasma pistol; ``attack`` and ``defence`` are the dice;
+    A declines its attack dice window (if any). Stops in B's defence dice window."""
+    s, _ = run(s, ["Activate KAS-1 engage", "Shoot KAS-1 plasma pistol (standard) at ANG-1"])
+    s, _ = run(s, [], dice=[attack])
+    if isinstance(s.node, Decision) and s.node.kind == "dice_ploy":
+        s, _ = s.apply("Decline")
+    s, _ = run(s, [], dice=[defence])
+    return s
+
+
+def test_transhuman_physiology_turns_a_normal_save_into_a_critical() -> None:
+    # Two critical hits; one normal save (4) blocks nothing, but as a critical it blocks one.
+    s = shoot_to_defence(pos(), "6,6,1,1", "4,1")
+    assert s.node == Decision("B", "dice_ploy")
+    assert "Ploy transhuman physiology" in texts(s)
+    _, plain = run(s, ["Decline"])
+    after, used = run(s, ["Ploy transhuman physiology"])
+    assert after.player("B").cp == 1
+    if isinstance(after.node, Decision) and after.node.kind == "dice_ploy":
+        after, more = run(after, ["Decline"])
+        used += more
+    assert 0 < damage_to(used, "ANG-1") < damage_to(plain, "ANG-1")
+    # Once per turning point, and only with a normal save to turn.
+    assert "Ploy transhuman physiology" not in texts(after)
+
+
+def test_transhuman_physiology_needs_a_normal_save() -> None:
+    s = shoot_to_defence(pos(), "6,6,1,1", "6,1")
+    assert "Ploy transhuman physiology" not in texts(s)
+
+
+def pass_windows(s: GameState) -> GameState:
+    while isinstance(s.node, Decision) and s.node.kind in ("ploy", "gambit"):
+        s, _ = s.apply("Pass")
+    return s
+
+
+def gambit(b_ploys: list[str], cp: tuple[int, int] = (0, 1)) -> GameState:
+    """TP1 ends at once (FACING, both expended); TP2: A wins the initiative and passes in the
+    Gambit step, B uses ``b_ploys`` then passes; stops at the first decision after."""
+    spent = {k: {**v, "ready": False} for k, v in FACING.items()}
+    s = pass_windows(pos(spent, cp=cp))
+    s, _ = run(s, ["Initiative A"], dice=["4,3"])
+    s, _ = s.apply("Pass")
+    for p in b_ploys:
+        s, _ = s.apply(p)
+        if isinstance(s.node, Decision) and s.node.player == "A":
+            s, _ = s.apply("Pass")
+    return pass_windows(s)
+
+
+def test_indomitus_discards_a_fail_to_retain_another_as_a_normal_save() -> None:
+    s = gambit(["Ploy indomitus"])
+    assert s.player("B").cp_spent == 1
+    s = shoot_to_defence(s, "5,4,1,1", "2,1")
+    assert s.node == Decision("B", "dice_ploy")
+    assert "Use indomitus" in texts(s)
+    _, plain = run(s, ["Decline"])
+    after, used = run(s, ["Use indomitus"])
+    assert "Use indomitus" not in texts(after)  # one fail left: once per roll
+    if isinstance(after.node, Decision) and after.node.kind == "dice_ploy":
+        after, more = run(after, ["Decline"])
+        used += more
+    saves = [e for e in used if e.kind == "saves_retained"]
+    assert (saves[0]["normals"], saves[0]["crits"]) == (1, 0)
+    assert damage_to(used, "ANG-1") < damage_to(plain, "ANG-1")
+
+
+def test_indomitus_needs_the_ploy_and_two_fails() -> None:
+    # Without the ploy this turning point: no option.
+    s = shoot_to_defence(pos(), "5,4,1,1", "2,1")
+    assert "Use indomitus" not in texts(s)
+    # With it, one fail is not enough.
+    s = shoot_to_defence(gambit(["Ploy indomitus"]), "5,4,1,1", "3,1")
+    assert "Use indomitus" not in texts(s)
+
+
+def b_gambit(ploys: list[str], cp: tuple[int, int] = (0, 2)) -> GameState:
+    """As :func:`gambit`, but B wins the initiative (3-4) and decides first; A has no CP.
+    Stops when B is to activate in TP2."""
+    spent = {k: {**v, "ready": False} for k, v in FACING.items()}
+    s = pass_windows(pos(spent, cp=cp))
+    s, _ = run(s, ["Initiative B", *ploys], dice=["3,4"])
+    return pass_windows(s)
+
+
+def b_shoots(s: GameState, attack: str = "6,5,2,1") -> GameState:
+    """ANG-1 shoots KAS-1 (6" apart: within 6" edge to edge) with its auto bolt rifle."""
+    s, _ = s.apply("Activate ANG-1 engage")
+    s = pass_windows(s)
+    s, _ = run(s, ["Shoot ANG-1 auto bolt rifle at KAS-1"], dice=[attack])
+    return s
+
+
+def test_combat_doctrine_gives_balanced_to_the_chosen_way_of_attacking() -> None:
+    s = b_gambit(["Ploy combat doctrine tactical"])
+    s = b_shoots(s)
+    assert s.node == Decision("B", "reroll")  # Balanced: re-roll one attack die
+    assert "Re-roll 1" in texts(s)
+    # Devastator (more than 6" away) does not cover this shot, nor does no doctrine.
+    far = b_shoots(b_gambit(["Ploy combat doctrine devastator"]))
+    assert far.node != Decision("B", "reroll")
+    assert b_shoots(b_gambit([])).node != Decision("B", "reroll")
+
+
+def test_adjust_doctrine_changes_the_doctrine_during_an_activation() -> None:
+    # Without Combat Doctrine this turning point it is not offered.
+    s, _ = b_gambit([]).apply("Activate ANG-1 engage")
+    assert not [t for t in texts(s) if "adjust doctrine" in t]
+    s, _ = b_gambit(["Ploy combat doctrine devastator"]).apply("Activate ANG-1 engage")
+    assert texts(s) == ["Pass", "Ploy adjust doctrine assault", "Ploy adjust doctrine tactical"]
+    s, _ = s.apply("Ploy adjust doctrine tactical")
+    assert s.player("B").cp_spent == 2
+    s = pass_windows(s)
+    s, _ = run(s, ["Shoot ANG-1 auto bolt rifle at KAS-1"], dice=["6,5,2,1"])
+    assert s.node == Decision("B", "reroll")
+
+
+def test_and_they_shall_know_no_fear_ignores_the_injured_move_penalty() -> None:
+    # ANG-1 (Move 6") is injured (5 of 14 wounds): it moves 4" at most, unless B used the
+    # ploy this turning point (the Move -2" of being injured is ignored; 2.3).
+    ops = {
+        "KAS-1": {"at": (5, 14.5), "ready": False},
+        "ANG-1": {"at": (11, 14.5), "ready": False, "wounds": 5},
+    }
+
+    def activated(ploys: list[str]) -> GameState:
+        s = pass_windows(position(LAB, KAS, AOD, operatives=ops, cp=(0, 2)))
+        s, _ = run(s, ["Initiative B", *ploys], dice=["3,4"])
+        s, _ = pass_windows(s).apply("Activate ANG-1 engage")
+        return pass_windows(s)
+
+    s = activated(["Ploy and they shall know no fear"])
+    assert s.player("B").cp_spent == 1
+    s, _ = s.apply("Reposition ANG-1 to 16.5,14.5")
+    assert s.operative("ANG-1").x == 16.5
+    with pytest.raises(IllegalActionError):
+        activated([]).apply("Reposition ANG-1 to 16.5,14.5")
+    # Still injured: other rules that read the injury see it.
+    assert s.operative("ANG-1").wounds == 5
+
+
+def counteracting(ploy: bool) -> GameState:
+    """ANG-1 expended with an Engage order, A's KAS-2 ends its activation: B counteracts with
+    ANG-1 (using Wrath Of Vengeance or passing)."""
+    ops = {
+        "ANG-1": {"at": (5, 14.5), "ready": False},
+        "KAS-1": {"at": (16, 14.5)},
+        "KAS-2": {"at": (16, 10)},
+    }
+    s = position(LAB, KAS, AOD, operatives=ops, turn="A", cp=(2, 2))
+    s, _ = run(s, ["Activate KAS-2 conceal"])
+    s, _ = pass_windows(s).apply("End activation")
+    s, _ = pass_windows(s).apply("Counteract ANG-1")
+    assert "Ploy wrath of vengeance" in texts(s)
+    s, _ = s.apply("Ploy wrath of vengeance" if ploy else "Pass")
+    return pass_windows(s)
+
+
+def test_wrath_of_vengeance_gives_a_counteraction_a_second_different_action() -> None:
+    s = counteracting(True)
+    assert s.player("B").cp == 1
+    s, _ = s.apply("Dash ANG-1 to 6,14.5")
+    s = pass_windows(s)
+    assert s.node == Decision("B", "counteract")
+    assert "Shoot ANG-1 auto bolt rifle at KAS-1" in texts(s)
+    assert not [t for t in texts(s) if t.startswith("Dash")]  # the actions must differ
+    # Without the ploy the counteraction ends after its one action.
+    t, _ = counteracting(False).apply("Dash ANG-1 to 6,14.5")
+    t = pass_windows(t)
+    assert t.node != Decision("B", "counteract")
+    assert t.operative("ANG-1").counteracted
+
+
+def charge_and_fight(charge: bool) -> GameState:
+    """ANG-6 (chainsword 5 attacks, 3+, 4/5) fights KAS-1 (chainsword, 4 attacks), after a
+    Charge or not (already in control range); B rolls 6,5,4,1,1 (one crit, two normals), A
+    rolls 5,1,1,1 (one normal). Stops in B's attack dice window."""
+    if charge:
+        ops = {"ANG-6": {"at": (5, 14.5)}, "KAS-1": {"at": (10, 14.5)}}
+        moves = ["Activate ANG-6 engage", "Charge ANG-6 to 8.519,14.5"]
+    else:
+        ops = {"ANG-6": {"at": (8.519, 14.5)}, "KAS-1": {"at": (10, 14.5)}}
+        moves = ["Activate ANG-6 engage"]
+    s = position(LAB, KAS, AOD, operatives=ops, turn="B", cp=(0, 2))
+    s, _ = run(s, [*moves, "Fight ANG-6 chainsword at KAS-1"], dice=["6,5,4,1,1", "5,1,1,1"])
+    return s
+
+
+def decline_all(s: GameState) -> GameState:
+    while isinstance(s.node, Decision) and s.node.kind in ("dice_ploy", "reroll", "ploy"):
+        s, _ = s.apply("Pass" if s.node.kind == "ploy" else "Decline")
+    return s
+
+
+def test_shock_assault_gives_shock_and_one_more_damage_to_the_first_strike() -> None:
+    s = charge_and_fight(True)
+    assert s.node == Decision("B", "dice_ploy")
+    assert "Ploy shock assault" in texts(s)
+    s, _ = s.apply("Ploy shock assault")
+    assert s.player("B").cp == 1
+    s = decline_all(s)
+    s, ev = s.apply("Strike crit")
+    # First strike: critical damage 5 + 1; Shock discards KAS-1's only normal success.
+    assert damage_to(ev, "KAS-1") == 6
+    s, ev = s.apply("Strike normal")
+    assert damage_to(ev, "KAS-1") == 4  # only the first strike
+
+
+def test_shock_assault_needs_a_charge_in_the_activation() -> None:
+    s = charge_and_fight(False)
+    assert "Ploy shock assault" not in texts(s)
+
+
+def test_camo_cloak_ignores_saturate_when_shooting_the_eliminator() -> None:
+    kas = json.loads((TEAMS / "kasrkin.json").read_text())["default_roster"]
+    aod = json.loads((TEAMS / "angels_of_death.json").read_text())["default_roster"]
+    k = Roster.from_entries(KAS.team, [e.replace("Meltagun", "Flamer") for e in kas])
+    a = Roster.from_entries(AOD.team, [*aod[:-1], "Eliminator Sniper"])
+    ops = {"KAS-5": {"at": (5, 14.5)}, "ANG-6": {"at": (9, 14.5)}, "ANG-1": {"at": (9, 10)}}
+    w = Work(position(LAB, k, a, operatives=ops))
+    flamer = w.op("KAS-5")
+    assert not attack_profile(w, flamer, "flamer", "ranged", target="ANG-6").rules.has(Saturate)
+    # Another Angel of Death (no Camo Cloak) is shot with Saturate.
+    assert attack_profile(w, flamer, "flamer", "ranged", target="ANG-1").rules.has(Saturate)
+
+
+def shooting(op: str, weapon: str, aod: Roster = AOD) -> GameState:
+    """``op`` (player B) shoots KAS-1 7" away with ``weapon``; every die misses."""
+    ops = {op: {"at": (5, 14.5)}, "KAS-1": {"at": (12, 14.5)}}
+    s = position(LAB, KAS, aod, operatives=ops, turn="B", cp=(0, 0))
+    s, _ = run(s, [f"Activate {op} engage", f"Shoot {op} {weapon} at KAS-1"], dice=["1,1,1,1"])
+    while not (isinstance(s.node, Decision) and s.node.kind == "action"):
+        s, _ = run(s, [], dice=[",".join("1" * s.node.request.dice)])  # type: ignore[union-attr]
+    return s
+
+
+def test_astartes_two_shoot_actions_in_an_activation() -> None:
+    s = shooting("ANG-3", "bolt rifle")
+    assert "Shoot ANG-3 bolt rifle at KAS-1" in texts(s)  # a second Shoot
+    s, _ = run(s, ["Shoot ANG-3 bolt rifle at KAS-1"], dice=["1,1,1,1"])
+    while not (isinstance(s.node, Decision) and s.node.kind == "action"):
+        s, _ = run(s, [], dice=[",".join("1" * s.node.request.dice)])  # type: ignore[union-attr]
+    assert not [t for t in texts(s) if t.startswith("Shoot")]  # not a third
+
+
+def test_astartes_second_shot_needs_a_bolt_weapon() -> None:
+    # The Captain's first shot was with its plasma pistol: its second Shoot would need a
+    # bolt weapon, and it has none.
+    aod = json.loads((TEAMS / "angels_of_death.json").read_text())["default_roster"]
+    captain = Roster.from_entries(AOD.team, ["Space Marine Captain", *aod[1:]])
+    s = shooting("ANG-1", "plasma pistol (standard)", captain)
+    assert not [t for t in texts(s) if t.startswith("Shoot")]
+
+
+def test_astartes_counteract_regardless_of_order() -> None:
+    ops = {
+        "ANG-1": {"at": (5, 14.5), "ready": False, "order": "conceal"},
+        "KAS-1": {"at": (16, 14.5)},
+        "KAS-2": {"at": (16, 10)},
+    }
+    s = position(LAB, KAS, AOD, operatives=ops, turn="A", cp=(0, 0))
+    s, _ = run(s, ["Activate KAS-2 conceal"])
+    s, _ = pass_windows(s).apply("End activation")
+    s = pass_windows(s)
+    assert s.node == Decision("B", "counteract")
+    assert "Counteract ANG-1" in texts(s)
+
+
+def test_doctrine_warfare_makes_assault_and_tactical_free_once_per_battle() -> None:
+    # ANG-1 (the Intercessor Sergeant, Doctrine Warfare) is in the killzone.
+    s = b_gambit(["Ploy combat doctrine tactical"])
+    assert s.player("B").cp_spent == 0 and s.player("B").cp == 3
+    assert ("doctrine_warfare_tactical", 1) in s.player("B").uses
+    # Devastator is never free.
+    s = b_gambit(["Ploy combat doctrine devastator"])
+    assert s.player("B").cp_spent == 1
+
+
+def test_stealthy_gives_the_eliminator_improved_cover_save_options() -> None:
+    # KAS-1 shoots into the rubble lane of LAB: the target at (16, 4) is in cover. The
+    # Eliminator Sniper (ANG-6, Stealthy) may retain a cover save as a critical or two
+    # normal cover saves; an Assault Intercessor (ANG-5) only one normal.
+    aod = json.loads((TEAMS / "angels_of_death.json").read_text())["default_roster"]
+    a = Roster.from_entries(AOD.team, [*aod[:-1], "Eliminator Sniper"])
+
+    def cover_choice(target: str) -> list[str]:
+        ops = {"KAS-1": {"at": (9, 4)}, target: {"at": (16, 4)}}
+        s = position(LAB, KAS, a, operatives=ops, cp=(0, 0))
+        shot = f"Shoot KAS-1 plasma pistol (standard) at {target}"
+        s, _ = run(s, ["Activate KAS-1 engage", shot], dice=["6,6,1,1"])
+        assert s.node == Decision("B", "cover_save")
+        return texts(s)
+
+    assert cover_choice("ANG-6") == [
+        "Cover save critical",
+        "Cover save none",
+        "Cover save two normals",
+    ]
+    assert cover_choice("ANG-5") == ["Cover save none", "Cover save normal"]
