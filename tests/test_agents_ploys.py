@@ -8,12 +8,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.agents import HeuristicAgent
+from engine.agents.advice import PLOY_THRESHOLD
 from engine.agents.ploy_choices import KEEP_CP
 from engine.game import GameOptions, GameState, new_game
 from engine.game.actions import Action
 from engine.game.drivers import SeededDice
 from engine.game.scenario import run
-from engine.game.state import Chance
+from engine.game.state import Chance, OperativeState
 from engine.game.work import Work
 from engine.geometry import load_killzone
 from engine.rules.ploys import Ploy, StatChange
@@ -125,3 +126,86 @@ def test_heuristic_plays_a_whole_battle_with_every_window_open() -> None:
                 used[e["ploy"]] += 1
                 assert before["AB".index(e["player"])] - e["cp"] >= KEEP_CP
     assert s.tp == 5 and sum(used.values()) > 0
+
+
+# -- advice (engine.agents.advice) ---------------------------------------------------------------
+
+
+def _advised(value: float) -> Ploy:
+    """A 1CP strategy ploy whose advice says it is worth ``value`` operatives."""
+
+    def advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        return value
+
+    return Ploy("Advised", "strategy", effects=(StatChange("move", 1, "end_tp"),), advice=advice)
+
+
+def test_advice_heuristic_prefers_the_advised_ploy_of_greatest_value() -> None:
+    # Without advice the agent takes the first listed ploy (Quickstep); an advised ploy
+    # worth 0.5 operatives, above PLOY_THRESHOLD (0.1) for its 1CP, is preferred to it.
+    assert PLOY_THRESHOLD * 1 < 0.5
+    s = _gambit(3)
+    add_ploys(s, [_advised(0.5)], ("A",))
+    assert "Ploy advised" in texts(s)
+    assert H.act(s) == Action("Ploy", text="advised")
+
+
+def test_advice_heuristic_ignores_an_advised_ploy_worth_too_little() -> None:
+    # Worth 0.05 operatives, below PLOY_THRESHOLD x 1CP: never used; the older rule of thumb
+    # then picks among the ploys without advice (Quickstep, the first listed).
+    assert PLOY_THRESHOLD > 0.05
+    s = _gambit(3)
+    add_ploys(s, [_advised(0.05)], ("A",))
+    assert H.act(s) == Action("Ploy", text="quickstep")
+
+
+def test_advice_heuristic_still_keeps_one_cp_for_an_advised_ploy() -> None:
+    # 1CP: the advised ploy is worth a lot, but using it would leave less than KEEP_CP.
+    s = _gambit(1)
+    add_ploys(s, [_advised(5.0)], ("A",))
+    assert H.act(s) == Action("Pass")
+
+
+class _Shout:
+    """A 1AP test rule action whose advice is ``value`` (``None``: no advice)."""
+
+    name = "Shout"
+    text = "shout"
+    ap = 1
+    family = ""
+
+    def __init__(self, value: float | None) -> None:
+        if value is not None:
+            self.advice = lambda w, o, a, mode: value
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        return [Action("Act", op=o.id, text=self.text)]
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        return None
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        w.emit("shouted", op=o.id)
+
+
+def _activated(shout: _Shout) -> GameState:
+    s = pos(FACING)
+    s.ctx.hooks.action(shout, ("A",))
+    s, _ = s.apply("Activate PLOA-1 engage")
+    s, _ = pass_windows(s)
+    return s
+
+
+def test_advice_heuristic_performs_a_rule_action_its_advice_values_highly() -> None:
+    # Worth 5 operatives by its advice: more than any shot or move can score here.
+    s = _activated(_Shout(5.0))
+    assert Action("Act", op="PLOA-1", text="shout") in s.legal_actions()
+    assert H.act(s) == Action("Act", op="PLOA-1", text="shout")
+
+
+def test_advice_heuristic_leaves_a_rule_action_without_advice() -> None:
+    # No advice: scored just below standing still, so never preferred to ending the
+    # activation where it is (module docstring of engine.agents.heuristic).
+    s = _activated(_Shout(None))
+    assert Action("Act", op="PLOA-1", text="shout") in s.legal_actions()
+    assert H.act(s) != Action("Act", op="PLOA-1", text="shout")

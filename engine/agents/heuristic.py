@@ -69,7 +69,9 @@ Decisions (``rules/KT24.md`` section in brackets):
     has a shot now worth at least :data:`RESUPPLY_SHOT` of an operative, a little more than
     its best Shoot action's score (so it resupplies, then takes the shot with the re-roll);
     otherwise nothing.
-    Other marker, hatch and rule actions: nothing.
+    A rule action with an advice (a team's unique action, :mod:`engine.agents.advice`):
+    the position value where it stands plus the advice. Other marker, hatch and rule
+    actions: nothing.
   - Stun Grenade (7.2): the chance of a stun test (4 in 6) times :data:`STUN_GAIN` for each
     enemy that takes one (half for an enemy already activated this turning point, whose next
     activation is further off), minus the same for each friendly operative; so it stuns the
@@ -129,6 +131,7 @@ import math
 from collections.abc import Callable
 
 from engine.agents import attack_choices, equipment_choices, mission_choices, ploy_choices
+from engine.agents.advice import action_advice
 from engine.agents.attack_choices import CP_GAIN
 from engine.agents.mission_choices import VP_VALUE, MissionSense, is_mission_action
 from engine.agents.position import (
@@ -463,6 +466,8 @@ class HeuristicAgent:
                 scored.append((base + _stun_value(w, me, a.target), i, a))
             elif v == "Act" and a.text == AMMO_RESUPPLY.text:
                 resupply.append((i, a))  # valued once the shots are
+            elif v == "Act" and (advice := action_advice(find_rule_action(w, o, a.text))):
+                scored.append((base + float(advice(w, o, a, mode)), i, a))
             elif v == "Guard":
                 g = 0.1 if not best_shot_now(w, o, as_engage=False) else -0.05
                 scored.append((base + g, i, a))

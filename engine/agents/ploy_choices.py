@@ -3,8 +3,11 @@ Gambit step (decision kind ``"gambit"``), the ploy windows at their triggers (``
 :mod:`engine.game.ploys`) and the ploys offered with Command Re-roll after a roll
 (``"dice_ploy"``).
 
-The agent cannot value what an arbitrary ploy does (a team's ploy is code it has never
-seen), so it follows a rule of thumb:
+A ploy that carries an advice (:mod:`engine.agents.advice`) is valued by it: the agent uses
+the advised ploy of greatest value when that value is above
+:data:`~engine.agents.advice.PLOY_THRESHOLD` per CP and the cost leaves :data:`KEEP_CP`.
+The agent cannot value what any other ploy does (code it has never seen), so for those it
+follows a rule of thumb:
 
 - It uses a ploy (an action ``Ploy <name>...``) when it can pay its cost and still keep
   :data:`KEEP_CP` command point for Command Re-roll, the one ploy whose worth it can compute
@@ -28,6 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.agents import attack_choices
+from engine.agents.advice import PLOY_THRESHOLD, ploy_advice
 from engine.game import fight as fight_action
 from engine.game import ploys
 from engine.game import shoot as shoot_action
@@ -49,15 +53,15 @@ def _trigger(w: Work) -> tuple[str, dict[str, Any]]:
     return "gambit", {}
 
 
-def _cost(w: Work, me: str, trigger: str, action: Action) -> int | None:
-    """The CP ``me`` would pay for ``action``, or ``None`` when no ploy at ``trigger`` owns
-    it or its cost cannot be computed."""
+def _cost(w: Work, me: str, trigger: str, action: Action) -> tuple[int, Any] | None:
+    """The CP ``me`` would pay for ``action`` and the ploy that owns it, or ``None`` when no
+    ploy at ``trigger`` owns it or its cost cannot be computed."""
     for ploy, players in w.ctx.hooks.ploys.get(trigger, ()):
         if me not in players:
             continue
         try:
             if ploy.owns(action):
-                return ploys.ploy_cost(w, me, ploy)
+                return ploys.ploy_cost(w, me, ploy), ploy
         except Exception:  # an unknown ploy never makes the agent fail (module docstring)
             return None
     return None
@@ -66,19 +70,31 @@ def _cost(w: Work, me: str, trigger: str, action: Action) -> int | None:
 def choose_ploy(
     w: Work, me: str, legal: list[Action], trigger: str, info: Mapping[str, Any]
 ) -> Action | None:
-    """The ploy action to use by the rule of thumb (module docstring), or ``None``."""
+    """The ploy action to use (module docstring), or ``None``: the advised ploy of greatest
+    value above :data:`~engine.agents.advice.PLOY_THRESHOLD` per CP first
+    (:mod:`engine.agents.advice`), else one without advice by the rule of thumb."""
     cp = w.pl(me).cp
     named = {str(info.get(k, "")) for k in ("op", "target")} - {""}
     best: tuple[int, int, Action] | None = None
+    advised: tuple[float, int, Action] | None = None
     for i, a in enumerate(legal):
         if a.verb != "Ploy":
             continue
-        cost = _cost(w, me, trigger, a)
-        if cost is None or cp - cost < KEEP_CP:
+        found = _cost(w, me, trigger, a)
+        if found is None or cp - found[0] < KEEP_CP:
+            continue
+        cost, ploy = found
+        advice = ploy_advice(ploy)
+        if advice is not None:
+            value = float(advice(w, me, a, info))
+            if value > PLOY_THRESHOLD * max(1, cost) and (advised is None or value > advised[0]):
+                advised = (value, i, a)
             continue
         rank = 0 if a.target in named else 1 if not a.target else 2
         if best is None or (rank, i) < best[:2]:
             best = (rank, i, a)
+    if advised is not None:
+        return advised[2]
     return best[2] if best is not None else None
 
 

@@ -203,6 +203,8 @@ class Ploy:
             window (a :class:`engine.game.ploys.Reroll`...).
         repeatable: usable more than once per turning point.
         rule_id: the stable id of the rule it implements (team ploys), else ``""``.
+        advice: what the heuristic agent reads to value using it now
+            (:data:`engine.agents.advice.PloyAdvice`), or ``None``.
 
     Raises:
         ValueError: an unknown kind, trigger, target or duration.
@@ -221,6 +223,9 @@ class Ploy:
     use_hook: Use | None = attrs.field(default=None, eq=False)
     repeatable: bool = False
     rule_id: str = ""
+    advice: Callable[[Work, str, Action, Mapping[str, Any]], float] | None = attrs.field(
+        default=None, eq=False
+    )
 
     def __attrs_post_init__(self) -> None:
         from engine.game.ploys import TRIGGERS
