@@ -15,7 +15,7 @@ import pytest
 
 import teams.kasrkin  # noqa: F401  (registers the rules)
 from engine.game import GameState, IllegalActionError
-from engine.game.events import Event
+from engine.game.events import Event, narrate
 from engine.game.scenario import position, run
 from engine.game.state import Decision
 from engine.teams.model import Roster
@@ -446,6 +446,9 @@ def test_medikit_heals_2d3_for_0ap() -> None:
     s, ev = run(s, ["Act KAS-1 medikit on KAS-2"], dice=["5,2"])
     assert s.operative("KAS-2").wounds == 7
     assert [e["wounds"] for e in ev if e.kind == "wounds_regained"] == [4]
+    assert [narrate(e) for e in ev if e.kind == "wounds_regained"] == [
+        "  KAS-2 regains 4 wounds (Medikit, KAS-1)"
+    ]
     assert s.operative("KAS-1").ap == 2
     # Once per activation.
     assert not [t for t in texts(s) if "medikit" in t]

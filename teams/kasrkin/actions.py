@@ -8,7 +8,7 @@ import attrs
 
 from engine.game.actions import Action
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.choices import RuleRollFrame, on_roll
@@ -159,6 +159,16 @@ def _medikit_rolled(w: Work, frame: RuleRollFrame, values: tuple[int, ...]) -> N
 
 
 on_roll(_MEDIKIT_ROLL, _medikit_rolled)
+
+
+def _regained_text(e: Event) -> str:
+    """``"  KAS-2 regains 3 wounds (Medikit, KAS-1)"``."""
+    n = e["wounds"]
+    return f"  {e['op']} regains {n} wound{'' if n == 1 else 's'} ({e['rule']}, {e['by']})"
+
+
+add_template("wounds_regained", _regained_text)
+add_template("auspex_scan_ended", lambda e: f"  {e['op']}'s Auspex Scan ends")
 
 MEDIKIT = Medikit()
 
