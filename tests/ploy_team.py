@@ -21,6 +21,8 @@ activation_start        Surge         the activated friendly operative: Move +2"
                                       the activation
 activation_end          Stay Sharp    the friendly operative ending its activation: APL +1 until
                                       the end of its next activation
+during_activation       Second Wind   offered among the actions of an injured friendly operative's
+                                      activation: APL +1 until the end of the activation
 counteract_start        Quick Feet    the counteracting operative may Dash for 0AP in its next
                                       activation (FreeAction)
 target_selected         Brace         the friendly target of a Shoot or Fight: Save improved by 1
@@ -93,6 +95,11 @@ def _regroup(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> N
     w.count(player, "regroup", add=1)
 
 
+def _injured_friend(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    """The active operative the trigger names is friendly and injured."""
+    return _friendly_op(w, player, info) and w.injured(w.op(info["op"]))
+
+
 def _friend_down(w: Work, player: str, info: Mapping[str, Any]) -> bool:
     """The incapacitated operative the trigger names is friendly."""
     return _friendly_op(w, player, info)
@@ -137,6 +144,14 @@ PLOYS: tuple[Ploy, ...] = (
         target="self",
         condition=_friendly_op,
         effects=(StatChange("apl", 1, "end_next_activation"),),
+    ),
+    Ploy(
+        "Second Wind",
+        "firefight",
+        triggers=("during_activation",),
+        target="self",
+        condition=_injured_friend,
+        effects=(StatChange("apl", 1, "end_activation"),),
     ),
     Ploy(
         "Quick Feet",

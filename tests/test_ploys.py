@@ -74,6 +74,26 @@ def test_1_7_activation_start_window_asks_only_the_player_who_can_use_a_ploy() -
     assert where(s) == ("A", "action", "")
 
 
+def test_during_activation_ploys_are_offered_among_the_actions() -> None:
+    # A ploy at "during_activation" is no window: it is listed among the active operative's
+    # action choices while its condition holds (Second Wind: the operative is injured);
+    # using it is not an action (AP and the activation go on) and it is once per TP.
+    s = pos({**FACING, "PLOA-1": {"at": (5, 14.5), "wounds": 2}})
+    s, _ = s.apply("Activate PLOA-1 engage")
+    s, _ = pass_windows(s)
+    assert where(s) == ("A", "action", "")
+    assert "Ploy second wind" in texts(s)
+    s, ev = s.apply("Ploy second wind")
+    assert used(ev) == [("A", "Second Wind")]
+    assert where(s) == ("A", "action", "") and s.operative("PLOA-1").ap == 2
+    assert "Ploy second wind" not in texts(s)
+    s, _ = s.apply("End activation")
+    # Not offered to an operative that is not injured.
+    s = pos(FACING)
+    s, _ = pass_windows(s.apply("Activate PLOA-1 engage")[0])
+    assert not [t for t in texts(s) if t.startswith("Ploy")]
+
+
 def test_1_7_window_starts_with_the_initiative_player() -> None:
     # The player with initiative decides first in a window (1.7), whoever's operative
     # triggered it: B has initiative, A activates, every window forced open. B (Pass only)

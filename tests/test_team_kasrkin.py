@@ -15,6 +15,7 @@ import pytest
 
 import teams.kasrkin  # noqa: F401  (registers the rules)
 from engine.game import GameState, IllegalActionError
+from engine.game.context import GameOptions
 from engine.game.events import Event, narrate
 from engine.game.scenario import position, run
 from engine.game.state import Decision
@@ -634,3 +635,63 @@ def test_tactical_command_not_a_drill_it_has_and_only_the_sergeant() -> None:
     s = lab((SGT_LASGUN, TROOPER), TC)
     s, _ = run(s, ["Activate KAS-2 engage"])
     assert not [t for t in texts(s) if "tactical command" in t]
+
+
+# -------------------------------------------------------------------------------------------
+# Give No Ground
+# -------------------------------------------------------------------------------------------
+
+# KAS-1 (APL 2) and BLU-1 (APL 2) both contest LAB's objective marker "obj" at (20, 14.5).
+TIE = {"KAS-1": {"at": (18.8, 14.5)}, "BLU-1": {"at": (21.3, 14.5)}, "BLU-2": {"at": (25, 20)}}
+
+
+def _controller(s: GameState, marker: str = "obj") -> str:
+    from engine.game.universal import controller
+    from engine.game.work import Work
+
+    return controller(Work(s), marker)
+
+
+def test_give_no_ground_wins_a_2_2_tie_until_the_end_of_the_activation() -> None:
+    s = lab((TROOPER,), TIE)
+    assert _controller(s) == ""
+    s, _ = s.apply("Activate KAS-1 engage")
+    # Offered among KAS-1's action choices (between actions), not in a window.
+    assert s.node.kind == "action" and "Ploy give no ground obj" in texts(s)  # type: ignore[union-attr]
+    s, ev = s.apply("Ploy give no ground obj")
+    assert ploys_used(ev) == [("A", "Give No Ground")]
+    assert s.players[0].cp_spent == 1 and s.operative("KAS-1").ap == 2
+    assert s.node.kind == "action" and _controller(s) == "A"  # type: ignore[union-attr]
+    # Once per turning point.
+    assert not [t for t in texts(s) if t.startswith("Ploy give no ground")]
+    s, _ = run(s, ["End activation"])
+    assert _controller(s) == ""
+
+
+def test_give_no_ground_not_when_the_apl_is_not_2_each() -> None:
+    # BLU-2 contests too (A's 2 APL against B's 4): with the ploy B still controls it.
+    crowd = {**TIE, "BLU-2": {"at": (21.3, 15.8)}}
+    s = lab((TROOPER,), crowd)
+    s, _ = s.apply("Activate KAS-1 engage")
+    s, _ = s.apply("Ploy give no ground obj")
+    assert _controller(s) == "B"
+    # Not offered when an enemy operative is activated.
+    s = lab((TROOPER,), TIE, turn="B")
+    s, _ = s.apply("Activate BLU-1 engage")
+    assert not [t for t in texts(s) if t.startswith("Ploy")]
+
+
+def test_give_no_ground_at_the_end_of_the_firefight_phase_lasts_the_scoring() -> None:
+    # Every operative is expended: the firefight_end window opens (kept open for B to pass).
+    spent = {k: {**v, "ready": False} for k, v in TIE.items()}
+    s = lab((TROOPER,), spent, options=GameOptions(open_windows=True))
+    assert s.node.kind == "ploy"  # type: ignore[union-attr]
+    assert "Ploy give no ground obj" in texts(s)
+    s, _ = s.apply("Ploy give no ground obj")
+    assert _controller(s) == "A"
+    # B passes, A passes: the firefight_end window closes; the turning_point_end one opens.
+    s, _ = run(s, ["Pass", "Pass"])
+    assert s.node.kind == "ploy" and _controller(s) == "A"  # type: ignore[union-attr]
+    s, ev = run(s, ["Pass", "Pass"])
+    assert any(e.kind == "turning_point_ended" for e in ev)
+    assert _controller(s) == ""

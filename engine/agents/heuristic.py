@@ -468,6 +468,8 @@ class HeuristicAgent:
                 resupply.append((i, a))  # valued once the shots are
             elif v == "Act" and (advice := action_advice(find_rule_action(w, o, a.text))):
                 scored.append((base + float(advice(w, o, a, mode)), i, a))
+            elif v == "Ploy":  # a ploy offered between actions (trigger during_activation)
+                scored.append((base + _during_activation_ploy(w, me, o, a), i, a))
             elif v == "Guard":
                 g = 0.1 if not best_shot_now(w, o, as_engage=False) else -0.05
                 scored.append((base + g, i, a))
@@ -635,6 +637,29 @@ class HeuristicAgent:
 
 RESUPPLY_SHOT = 0.2
 """The least shot value (operatives) for which the agent performs Ammo Resupply first."""
+
+
+def _during_activation_ploy(w: Work, me: str, o: OperativeState, a: Action) -> float:
+    """What using the ploy ``a`` between ``o``'s actions adds: its advice less
+    :data:`~engine.agents.advice.PLOY_THRESHOLD` per CP, when it has an advice worth that and
+    its cost keeps :data:`~engine.agents.ploy_choices.KEEP_CP`; otherwise a little less than
+    standing still (never chosen over ending the activation)."""
+    from engine.agents.advice import PLOY_THRESHOLD, ploy_advice
+    from engine.agents.ploy_choices import KEEP_CP
+    from engine.game import ploys
+
+    for ploy, players in w.ctx.hooks.ploys.get("during_activation", ()):
+        if me not in players or not ploy.owns(a):
+            continue
+        advice = ploy_advice(ploy)
+        cost = ploys.ploy_cost(w, me, ploy)
+        if advice is None or w.pl(me).cp - cost < KEEP_CP:
+            break
+        value = float(advice(w, me, a, {"op": o.id, "trigger": "during_activation"}))
+        if value > PLOY_THRESHOLD * max(1, cost):
+            return value - PLOY_THRESHOLD * max(1, cost)
+        break
+    return -0.01
 
 
 def _resupply_value(w: Work, o: OperativeState, shoot: float) -> float:

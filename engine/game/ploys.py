@@ -12,6 +12,9 @@ and the core opens a window at each trigger it reaches:
 ``turning_point_end``  the turning point ends (after the Firefight phase)
 ``activation_start``   an operative was activated (its order determined, AP generated)
 ``activation_end``     an operative's activation is ending (before it is expended)
+``during_activation``  between the actions of an operative's activation: its player's ploys
+                       with this trigger are offered among its action choices (not a window;
+                       using one is not an action and the activation goes on)
 ``counteract_start``   an operative begins a counteraction
 ``target_selected``    an enemy operative was selected as the valid target of a Shoot, or
                        as the target of a Fight
@@ -70,6 +73,7 @@ TRIGGERS = (
     "turning_point_end",
     "activation_start",
     "activation_end",
+    "during_activation",
     "counteract_start",
     "target_selected",
     "attack_dice",

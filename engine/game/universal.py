@@ -320,6 +320,8 @@ class ActivationFrame:
             out = [a for a in out if _free_name(a) in self.allowed]
         if self.mode != "interrupt" or not out:  # an interrupt must Shoot or Fight if it can
             out.append(Action("End activation"))
+        if self.mode == "activation" and w.ctx.hooks.ploys.get("during_activation"):
+            out += ploys.ploy_options(w, o.player, "during_activation", {"op": o.id})
         return out
 
     def act(self, w: Work, a: Action) -> None:
@@ -328,6 +330,11 @@ class ActivationFrame:
             if self.mode == "interrupt" and has_action_options(w, o, self.mode):
                 raise _illegal("an On Guard interrupt must perform its Shoot or Fight (9.3)")
             self.end(w)
+            return
+        if a.verb == "Ploy" and self.mode == "activation":
+            # A ploy used between actions of the activation ("during_activation"): not an
+            # action; the activation goes on.
+            ploys.use_ploy(w, o.player, "during_activation", a, {"op": o.id})
             return
         if a.op and a.op != o.id:
             raise _illegal(f"{o.id} is the active operative, not {a.op}")
@@ -833,11 +840,15 @@ def apl_controller(w: Work, contesting: Callable[[OperativeState], bool]) -> str
 
 def controller(w: Work, name: str) -> str:
     """The player controlling the marker (greater total APL of contesting operatives), or
-    ``""`` (4.8)."""
+    ``""`` (4.8). On a tie the ``would_control_marker`` hooks (``fn(w, "", marker=) ->
+    player``) may name who controls it (a rule that wins ties)."""
     m = next(m for m in w.markers if m.name == name)
     if m.carrier:
         return w.ctx.owner[m.carrier]
-    return apl_controller(w, lambda o: contests(w, o, name))
+    got = apl_controller(w, lambda o: contests(w, o, name))
+    if not got and "would_control_marker" in w.ctx.hooks.would:
+        got = str(w.would("would_control_marker", got, marker=name))
+    return got
 
 
 def counted_carried(w: Work, o: OperativeState) -> tuple[str, ...]:

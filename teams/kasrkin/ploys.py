@@ -13,7 +13,7 @@ from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.ploys import Reroll
-from engine.game.state import other
+from engine.game.state import Effect, other
 from engine.game.work import Work
 from engine.rules.ploys import GainToken, Ploy
 from engine.rules.registry import register
@@ -258,6 +258,120 @@ SEIZE_THE_INITIATIVE_PLOY = Ploy(
 )
 
 
+# -- Give No Ground ----------------------------------------------------------------------------
+
+GIVE_NO_GROUND = "give_no_ground"
+GIVE_NO_GROUND_APL = 2
+"""The total APL both sides must have contesting the marker (the rule text says "is 2")."""
+
+
+def give_no_ground_holds(w: Work, player: str, marker: str) -> bool:
+    """The friendly KASRKIN operatives contesting ``marker`` total 2 APL and the enemy
+    operatives contesting it total the same (the APL that counts for control)."""
+    mine = enemy = 0
+    for o in w.alive():
+        if not universal.contests(w, o, marker):
+            continue
+        apl = int(w.would("would_control_apl", w.apl(o), op=o.id))
+        if o.player != player:
+            enemy += apl
+        elif is_kasrkin(w, o.id):
+            mine += apl
+    return mine == GIVE_NO_GROUND_APL and enemy == mine
+
+
+def _give_no_ground_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: worth a third of a VP (operatives, :mod:`engine.agents.values`) when
+    the tie it breaks holds on that marker now (at the end of the Firefight phase, just
+    before scoring: a full VP), else nothing."""
+    from engine.agents.mission_choices import VP_VALUE
+
+    marker = action.text.removeprefix("give no ground ")
+    name = next((m.name for m in w.markers if m.name.lower() == marker), "")
+    if not name or not give_no_ground_holds(w, player, name):
+        return 0.0
+    return VP_VALUE if info.get("trigger") == "firefight_end" else VP_VALUE / 3
+
+
+@attrs.frozen(slots=True)
+class GiveNoGround:
+    """Give No Ground (firefight, 1CP; a :class:`engine.game.ploys.PloyLike`): during a
+    friendly KASRKIN operative's activation (between its actions, trigger
+    ``during_activation``) or at the end of the Firefight phase, select an objective marker;
+    until the end of that activation, or until the end of the turning point (its scoring
+    included), when the friendly KASRKIN operatives contesting it total 2 APL and the enemy
+    operatives contesting it total the same, the Kasrkin control it. Once per turning point.
+    Notation ``Ploy give no ground <marker>``. (Mission markers of ops are not offered.)"""
+
+    name: str = "Give No Ground"
+    kind: str = "firefight"
+    cp: int = 1
+    triggers: tuple[str, ...] = ("during_activation", "firefight_end")
+    repeatable: bool = False
+    rule_id: str = "kasrkin/firefight_ploy/give_no_ground"
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """One action per objective marker, in a friendly KASRKIN operative's activation or
+        at the end of the Firefight phase."""
+        if info.get("trigger") == "during_activation":
+            op = str(info.get("op", ""))
+            if w.ctx.owner.get(op) != player or not is_kasrkin(w, op):
+                return []
+        return [Action("Ploy", text=f"give no ground {m.name.lower()}") for m in w.markers]
+
+    def owns(self, action: Action) -> bool:
+        """Its actions are ``Ploy give no ground <marker>``."""
+        return action.verb == "Ploy" and action.text.startswith("give no ground ")
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``action`` is refused."""
+        return (
+            f"{action}: Give No Ground selects an objective marker, during a friendly KASRKIN "
+            "operative's activation or at the end of the Firefight phase"
+        )
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+        """A player token naming the marker, until the end of the activation or of the TP."""
+        marker = action.text.removeprefix("give no ground ")
+        name = next(m.name for m in w.markers if m.name.lower() == marker)
+        during = info.get("trigger") == "during_activation"
+        w.add_effect(
+            Effect(
+                "token",
+                "",
+                "end_activation" if during else "end_tp",
+                source=str(info.get("op", "")) if during else self.name,
+                detail=f"{GIVE_NO_GROUND}:{name}",
+                player=player,
+            )
+        )
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """:func:`_give_no_ground_advice`."""
+        return _give_no_ground_advice(w, player, action, info)
+
+
+GIVE_NO_GROUND_PLOY = GiveNoGround()
+
+
+def install_give_no_ground(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Give No Ground (class docstring): the ``would_control_marker`` hook breaks the tie."""
+
+    def control(w: Work, got: str, **info: Any) -> str:
+        name = str(info.get("marker", ""))
+        if got or not w.effects:
+            return got
+        for player in players:
+            if player_token(w, player, f"{GIVE_NO_GROUND}:{name}") and give_no_ground_holds(
+                w, player, name
+            ):
+                return player
+        return got
+
+    hooks.ploy(GIVE_NO_GROUND_PLOY, players)
+    hooks.transform("would_control_marker", control)
+
+
 register(
     "kasrkin/strategy_ploy/engage_from_cover",
     install_engage_from_cover,
@@ -286,4 +400,10 @@ register(
     ploy_installer(SEIZE_THE_INITIATIVE_PLOY),
     "At the start of the Firefight phase, the player without initiative: one Kasrkin performs "
     "a free 1AP action that involves no move.",
+)
+register(
+    "kasrkin/firefight_ploy/give_no_ground",
+    install_give_no_ground,
+    "During a Kasrkin's activation or at the end of the Firefight phase: on a chosen marker, "
+    "Kasrkin win a 2-2 APL tie.",
 )
