@@ -238,6 +238,26 @@ def test_relocate_not_in_the_first_turning_point() -> None:
     assert RELOCATE_PLOY.options(Work(s), "A", {}) == []
 
 
+def test_reconnoitre_killzone_relocate_on_the_recon_trooper_costs_0cp() -> None:
+    # A (1CP) spends it on Engage From Cover; B passes. With 0CP, Relocate is offered only
+    # on the Recon-Trooper (KAS-2), and costs nothing.
+    s = gambit(
+        SPREAD, ("Kasrkin Trooper", "Kasrkin Recon-Trooper", TROOPER), cp=(0, 3), initiative="A"
+    )
+    s, _ = run(s, ["Ploy engage from cover", "Pass"])
+    assert s.players[0].cp == 0 and s.node.player == "A"  # type: ignore[union-attr]
+    assert [t for t in texts(s) if t.startswith("Ploy relocate")] == ["Ploy relocate on KAS-2"]
+    with pytest.raises(IllegalActionError, match="costs 1CP"):
+        s.apply("Ploy relocate on KAS-1")
+    s, ev = s.apply("Ploy relocate on KAS-2")
+    assert ploys_used(ev) == [("A", "Relocate")]
+    assert not [e for e in ev if e.kind == "cp_spent"] and s.players[0].cp_spent == 1
+    # With CP, on another operative it costs 1CP.
+    s = gambit(SPREAD, ("Kasrkin Trooper", "Kasrkin Recon-Trooper", TROOPER))
+    s, ev = s.apply("Ploy relocate on KAS-1")
+    assert s.players[0].cp_spent == 1
+
+
 # -------------------------------------------------------------------------------------------
 # Neutralise Target
 # -------------------------------------------------------------------------------------------

@@ -652,7 +652,7 @@ def _during_activation_ploy(w: Work, me: str, o: OperativeState, a: Action) -> f
         if me not in players or not ploy.owns(a):
             continue
         advice = ploy_advice(ploy)
-        cost = ploys.ploy_cost(w, me, ploy)
+        cost = ploys.ploy_cost(w, me, ploy, a)
         if advice is None or w.pl(me).cp - cost < KEEP_CP:
             break
         value = float(advice(w, me, a, {"op": o.id, "trigger": "during_activation"}))

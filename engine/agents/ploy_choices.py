@@ -61,7 +61,7 @@ def _cost(w: Work, me: str, trigger: str, action: Action) -> tuple[int, Any] | N
             continue
         try:
             if ploy.owns(action):
-                return ploys.ploy_cost(w, me, ploy), ploy
+                return ploys.ploy_cost(w, me, ploy, action), ploy
         except Exception:  # an unknown ploy never makes the agent fail (module docstring)
             return None
     return None

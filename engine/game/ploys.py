@@ -129,21 +129,23 @@ class PloyLike(Protocol):
         ...
 
 
-def ploy_cost(w: Work, player: str, ploy: PloyLike) -> int:
-    """The CP ``player`` pays for ``ploy``: the game option ``ploy_costs`` override if one
-    names it, else its printed cost, then the ``would_cost_ploy`` hooks (never below 0)."""
+def ploy_cost(w: Work, player: str, ploy: PloyLike, action: Action | None = None) -> int:
+    """The CP ``player`` pays for ``ploy`` (used by ``action``, when known): the game option
+    ``ploy_costs`` override if one names it, else its printed cost, then the
+    ``would_cost_ploy`` hooks (``player``, ``ploy``: its name, ``target``: the operative the
+    action names or ``""``; a rule that makes a ploy cheaper on some operative), never
+    below 0."""
     cost = dict(w.ctx.options.ploy_costs).get(ploy.name, ploy.cp)
-    cost = w.would("would_cost_ploy", cost, player=player, ploy=ploy.name)
+    target = action.target if action is not None else ""
+    cost = w.would("would_cost_ploy", cost, player=player, ploy=ploy.name, target=target)
     return max(0, int(cost))
 
 
 def _usable(w: Work, player: str, ploy: PloyLike) -> bool:
+    """Not used this turning point (unless repeatable); the CP is judged per action."""
     if ploy.kind == "rule":  # free, not a ploy: its own options say when it applies
         return True
-    pl = w.pl(player)
-    if not ploy.repeatable and ploy.name in pl.ploys_used:
-        return False
-    return pl.cp >= ploy_cost(w, player, ploy)
+    return ploy.repeatable or ploy.name not in w.pl(player).ploys_used
 
 
 def ploy_options(w: Work, player: str, trigger: str, info: Mapping[str, Any]) -> list[Action]:
@@ -155,9 +157,14 @@ def ploy_options(w: Work, player: str, trigger: str, info: Mapping[str, Any]) ->
         return []
     out: list[Action] = []
     info = {**info, "trigger": trigger}
+    cp = w.pl(player).cp
     for ploy, players in entries:
         if player in players and _usable(w, player, ploy):
-            out += ploy.options(w, player, info)
+            if ploy.kind == "rule" or cp >= ploy_cost(w, player, ploy):
+                out += ploy.options(w, player, info)
+            elif "would_cost_ploy" in w.ctx.hooks.would:  # cheaper on some operative?
+                acts = ploy.options(w, player, info)
+                out += [a for a in acts if cp >= ploy_cost(w, player, ploy, a)]
     return out
 
 
@@ -179,7 +186,7 @@ def use_ploy(w: Work, player: str, trigger: str, action: Action, info: Mapping[s
         if ploy.kind == "rule":
             return _use_rule(w, player, trigger, ploy, action, info)
         pl = w.pl(player)
-        cost = ploy_cost(w, player, ploy)
+        cost = ploy_cost(w, player, ploy, action)
         if not ploy.repeatable and ploy.name in pl.ploys_used:
             raise IllegalActionError(
                 f"{player} already used {ploy.name} this turning point: each ploy at most "

@@ -255,6 +255,26 @@ def install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_improve_cover_save", improve)
 
 
+# -- Reconnoitre Killzone (Recon-Trooper ability) ------------------------------------------------
+
+
+def install_reconnoitre_killzone(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Reconnoitre Killzone (Recon-Trooper): the Relocate strategy ploy costs 0CP when this
+    operative is the friendly KASRKIN operative selected (``would_cost_ploy``: the use's
+    target)."""
+    from teams.kasrkin.common import RECON_TROOPER
+
+    def free(w: Work, cost: int, **info: Any) -> int:
+        target = str(info.get("target", ""))
+        if info.get("ploy") != "Relocate" or not target or info.get("player") not in players:
+            return cost
+        if w.ctx.owner.get(target) != info.get("player") or not is_kasrkin(w, target):
+            return cost
+        return 0 if RECON_TROOPER in w.ctx.datacards[target].keywords else cost
+
+    hooks.transform("would_cost_ploy", free)
+
+
 # -- Tactical Command (Sergeant unique action) ---------------------------------------------------
 
 
@@ -353,4 +373,9 @@ register(
     install_tactical_command,
     "Sergeant, 0AP: one friendly Kasrkin gets one more Skill At Arms drill until the end of "
     "the TP.",
+)
+register(
+    "kasrkin/ability/reconnoitre_killzone",
+    install_reconnoitre_killzone,
+    "Relocate costs 0CP when the Recon-Trooper is the operative selected.",
 )
