@@ -292,6 +292,28 @@ class GameContext:
     _sight: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     _places: dict[tuple[str, float, float, float], Placement] = attrs.field(factory=dict)
 
+    def choice(self, player: str, name: str) -> tuple[str, ...]:
+        """The value of ``player``'s team-level roster-time choice ``name`` (given in its
+        roster or the default), e.g. ``("Aggressive", "Hardy")``
+        (:meth:`engine.teams.model.Roster.choice`).
+
+        Raises:
+            KeyError: the player's team declares no such choice.
+        """
+        return self.rosters[player].choice(name)
+
+    def op_choice(self, op_id: str, name: str) -> tuple[str, ...]:
+        """The value of operative ``op_id``'s per-operative roster-time choice ``name``,
+        e.g. ``("Khorne",)``; ``()`` when its type does not make it
+        (:meth:`engine.teams.model.Roster.operative_choice`).
+
+        Raises:
+            KeyError: an unknown operative or its team declares no such choice.
+        """
+        player = self.owner[op_id]
+        mine = [i for i in self.ids if self.owner[i] == player]
+        return self.rosters[player].operative_choice(mine.index(op_id), name)
+
     def killzone_for(
         self, open_hatchways: tuple[str, ...], terrain: tuple[Any, ...] = ()
     ) -> Killzone:
