@@ -210,7 +210,9 @@ class Hooks:
         self.gambit_steps: list[Callable[[Any], Any]] = []
         self.weapon_sources: list[Callable[[Any, str, str], Sequence[Any]]] = []
         self.token_makers: dict[str, Callable[..., Any]] = {}
-        self.equipment_check: Callable[[tuple[str, ...]], tuple[str, ...]] | None = None
+        self.equipment_check: Callable[[tuple[str, ...], Any], tuple[str, ...]] | None = None
+        """``check(names, team)``: the canonical equipment selection of a player of
+        ``team`` (raising ``ValueError``), set by the universal equipment module."""
 
     def token_maker(self, kind: str, fn: Callable[..., Any]) -> None:
         """Name how a token of ``kind`` is built for a scripted position:

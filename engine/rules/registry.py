@@ -254,15 +254,16 @@ def choice_specs(team: Team | str) -> tuple[ChoiceSpec, ...]:
 def register_equipment_value(rule_id: str, value: float) -> None:
     """How much the heuristic agent values the team equipment ``rule_id``
     (``"<team>/equipment/<slug>"``): it selects equipment by decreasing value; universal
-    options are worth 0 to 4 (:data:`engine.agents.equipment_choices.PREFERENCE`, first is
-    4), unregistered team equipment :data:`DEFAULT_EQUIPMENT_VALUE`; a negative value is
-    never selected."""
+    options in :data:`engine.agents.equipment_choices.PREFERENCE` are worth 4, 3, 2, 1 (the
+    others are not selected), unregistered team equipment :data:`DEFAULT_EQUIPMENT_VALUE`;
+    a negative value is never selected."""
     _EQUIPMENT_VALUES[rule_id] = float(value)
 
 
-DEFAULT_EQUIPMENT_VALUE = 5.0
-"""The heuristic agent's value of a team equipment option no module valued: above every
-universal option (a team's own equipment is made for its operatives)."""
+DEFAULT_EQUIPMENT_VALUE = 2.5
+"""The heuristic agent's value of a team equipment option no module valued: below the two
+grenade options, above the Ammo Cache and the Portable Barricade (so with the default values
+the heuristic takes both grenade options and two team options)."""
 
 
 def equipment_value(rule_id: str) -> float:
