@@ -715,3 +715,86 @@ def test_give_no_ground_at_the_end_of_the_firefight_phase_lasts_the_scoring() ->
     s, ev = run(s, ["Pass", "Pass"])
     assert any(e.kind == "turning_point_ended" for e in ev)
     assert _controller(s) == ""
+
+
+# -------------------------------------------------------------------------------------------
+# Team equipment: Foregrip, Long-Range Scope, Relics Of Cadia, Combat Daggers
+# -------------------------------------------------------------------------------------------
+
+
+def _rules(s: GameState, op: str, weapon: str, target: str, kind: str = "ranged") -> str:
+    from engine.game.attacks import attack_profile
+    from engine.game.work import Work
+
+    w = Work(s)
+    return str(attack_profile(w, w.op(op), weapon, kind, target=target).rules.format())
+
+
+def _near_far(**kw: Any) -> GameState:
+    # BLU-1 about 2" from KAS-1 (edge to edge), BLU-2 about 10" away, both in the open.
+    ops = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (8.2, 14.5)}, "BLU-2": {"at": (16, 14.5)}}
+    return lab((SGT_LASGUN,), ops, **kw)
+
+
+def test_foregrip_accurate_1_within_3_inches_not_pistols() -> None:
+    s = _near_far(equipment={"A": ("Foregrip",)})
+    assert "Accurate 1" in _rules(s, "KAS-1", LASGUN, "BLU-1")
+    assert "Accurate 1" not in _rules(s, "KAS-1", LASGUN, "BLU-2")
+    s = _near_far()
+    assert "Accurate 1" not in _rules(s, "KAS-1", LASGUN, "BLU-1")
+    pistol = lab(
+        (SERGEANT,),
+        {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (8.2, 14.5)}},
+        equipment={"A": ("Foregrip",)},
+    )
+    assert "Accurate" not in _rules(pistol, "KAS-1", "plasma pistol (standard)", "BLU-1")
+
+
+def test_long_range_scope_saturate_beyond_6_inches_hot_shot_only() -> None:
+    s = _near_far(equipment={"A": ("Long-Range Scope",)})
+    assert "Saturate" in _rules(s, "KAS-1", LASGUN, "BLU-2")
+    assert "Saturate" not in _rules(s, "KAS-1", LASGUN, "BLU-1")
+    assert "Saturate" not in _rules(_near_far(), "KAS-1", LASGUN, "BLU-2")
+
+
+def test_combat_daggers_every_kasrkin_gets_one_once_selected() -> None:
+    ops = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (6.3, 14.5)}}
+    s = lab((TROOPER,), ops, equipment={"A": ("Combat Daggers",)})
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert any(t.startswith("Fight KAS-1 combat dagger") for t in texts(s))
+    s = lab((TROOPER,), ops)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert not any("combat dagger" in t for t in texts(s))
+
+
+def _relics_shot(attack: str, equipment: bool = True) -> tuple[GameState, list[Event]]:
+    ops = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
+    kw: dict[str, Any] = {"equipment": {"A": ("Relics Of Cadia",)}} if equipment else {}
+    s = lab((TROOPER,), ops, cp=(0, 0), **kw)
+    s, _ = run(s, ["Activate KAS-1 engage", f"Shoot KAS-1 {LASGUN} at BLU-1"], dice=[attack])
+    return s, []
+
+
+def test_relics_of_cadia_two_fails_one_becomes_a_normal_success_once_per_tp() -> None:
+    # Hot-shot lasgun 3+: 6,2,1,1 -> the 2 becomes a normal success (shown as the Hit, 3):
+    # one crit and one normal retained instead of one crit.
+    s, _ = _relics_shot("6,2,1,1")
+    assert s.node.kind == "dice_ploy" and "Use relics of cadia" in texts(s)  # type: ignore[union-attr]
+    s, ev = s.apply("Use relics of cadia")
+    assert [e["rule"] for e in ev if e.kind == "rule_used"] == ["Relics Of Cadia"]
+    assert [(e["die"], e["after"]) for e in ev if e.kind == "die_upgraded"] == [(2, "normal")]
+    # Nothing else to decide (A has no CP): the dice are retained at once.
+    assert [(e["normals"], e["crits"]) for e in ev if e.kind == "attack_retained"] == [(1, 1)]
+    # Once per turning point: the next shot with two fails is not offered it.
+    from engine.game.work import Work
+    from teams.kasrkin.equipment import RELICS_OF_CADIA_RULE
+
+    info = {"op": "KAS-1", "kind": "ranged", "dice": (2, 1), "flags": (False, False)}
+    assert RELICS_OF_CADIA_RULE.options(Work(s), "A", info) == []
+
+
+def test_relics_of_cadia_not_with_one_fail_nor_unselected() -> None:
+    s, _ = _relics_shot("6,5,4,1")
+    assert "Use relics of cadia" not in texts(s)
+    s, _ = _relics_shot("6,2,1,1", equipment=False)
+    assert "Use relics of cadia" not in texts(s)

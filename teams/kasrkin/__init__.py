@@ -3,26 +3,28 @@
 
 - **Concealed Position*** (Sharpshooter): :mod:`engine.rules.team_weapon_rules`.
 - Strategy ploys: Engage From Cover, Elimination Pattern, Relocate.
-- Firefight ploys: Neutralise Target, Seize The Initiative.
+- Firefight ploys: Neutralise Target, Seize The Initiative, Give No Ground (offered between
+  a Kasrkin's actions, trigger ``during_activation``, and at the end of the Firefight phase).
 - Faction rule Rapid Fire (two Shoot actions without moving).
 - Faction rule Skill At Arms (strategic gambit), with two of its four drills: Light 'Em Up
-  and Strike Fast (Ice In Your Veins and For Cadia! need damage and Atk hooks); the
-  Sergeant's Veteran Leadership (one more drill).
-- Ability Camo Cloak (Sharpshooter).
+  and Strike Fast; the Sergeant's Veteran Leadership (one more drill).
+- Abilities Camo Cloak (Sharpshooter), Reconnoitre Killzone (Recon-Trooper: Relocate on it
+  is free).
 - Unique actions Tactical Command (Sergeant), Battle Comms (Vox-Trooper), Medikit (Combat
-  Medic) and Auspex Scan
-  (Recon-Trooper; scanned targets count for Elimination Pattern and Neutralise Target).
+  Medic) and Auspex Scan (Recon-Trooper; scanned targets count for Elimination Pattern and
+  Neutralise Target).
+- Equipment Foregrip, Long-Range Scope, Relics Of Cadia, Combat Daggers.
 
-Modules: :mod:`.ploys`, :mod:`.faction` (faction rules and abilities), :mod:`.actions`
-(unique actions), :mod:`.common` (helpers: the KASRKIN keyword, the Shoot in progress,
-"cannot retain cover saves or is being scanned").
+Modules: :mod:`.ploys`, :mod:`.equipment`, :mod:`.faction` (faction rules and abilities),
+:mod:`.actions` (unique actions), :mod:`.common` (helpers: the KASRKIN keyword, the Shoot in
+progress, "cannot retain cover saves or is being scanned").
 """
 
 from __future__ import annotations
 
 from engine.rules.registry import register
 from engine.rules.team_weapon_rules import install_concealed_position
-from teams.kasrkin import actions, faction, ploys
+from teams.kasrkin import actions, equipment, faction, ploys
 from teams.kasrkin.ploys import (
     ELIMINATION_PATTERN_PLOY,
     ENGAGE_FROM_COVER_PLOY,
@@ -38,6 +40,7 @@ __all__ = [
     "RELOCATE_PLOY",
     "SEIZE_THE_INITIATIVE_PLOY",
     "actions",
+    "equipment",
     "faction",
     "ploys",
 ]
