@@ -798,3 +798,50 @@ def test_relics_of_cadia_not_with_one_fail_nor_unselected() -> None:
     assert "Use relics of cadia" not in texts(s)
     s, _ = _relics_shot("6,2,1,1", equipment=False)
     assert "Use relics of cadia" not in texts(s)
+
+
+# -------------------------------------------------------------------------------------------
+# Clearance Sweep
+# -------------------------------------------------------------------------------------------
+
+# KAS-1 on the marker's spot (5, 14.5); BLU-1 about 4.5" from it, BLU-2 far.
+SWEEP = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (10.5, 14.5)}, "BLU-2": {"at": (16, 8)}}
+
+
+def test_clearance_sweep_ceaseless_near_the_marker_until_the_next_ready_step() -> None:
+    s = gambit(SWEEP, (SGT_LASGUN,), initiative="A")
+    spots = [t for t in texts(s) if t.startswith("Ploy clearance sweep")]
+    assert "Ploy clearance sweep at 5,14.5" in spots and "Ploy clearance sweep at 15,11" in spots
+    assert "Ceaseless" not in _rules(s, "KAS-1", LASGUN, "BLU-1")
+    s, ev = s.apply("Ploy clearance sweep at 5,14.5")
+    assert ploys_used(ev) == [("A", "Clearance Sweep")]
+    assert [narrate(e) for e in ev if e.kind == "clearance_sweep_placed"] == [
+        "  A places the Clearance Sweep marker at (5, 14.5)"
+    ]
+    assert "Ceaseless" in _rules(s, "KAS-1", LASGUN, "BLU-1")
+    assert "Ceaseless" not in _rules(s, "KAS-1", LASGUN, "BLU-2")  # the target is too far
+    # The Sergeant's Tactical Command places it again (on BLU-2's spot): KAS-1 is now too far.
+    s = to_firefight(s)
+    s, _ = run(s, ["Activate KAS-1 engage", "Act KAS-1 tactical command clearance sweep at 16,8"])
+    assert "Ceaseless" not in _rules(s, "KAS-1", LASGUN, "BLU-1")
+    assert [(t.x, t.y) for t in s.tokens if t.kind == "clearance_sweep"] == [(16, 8)]
+    # Everyone's activation ends: the next turning point's Ready step removes the marker.
+    s, _ = run(s, ["End activation", "Activate BLU-1 engage", "End activation"])
+    s, _ = run(s, ["Pass", "Activate BLU-2 engage", "End activation"])
+    s = pass_ploy_windows(s)
+    # TP3's initiative roll-off: the marker is still there until the Ready step.
+    assert s.tp == 3 and any(t.kind == "clearance_sweep" for t in s.tokens)
+    s, _ = run(s, [], dice=["4,3"])
+    while not (isinstance(s.node, Decision) and s.node.kind == "gambit"):
+        s, _ = run(s, [s.legal_actions()[0]])
+    assert s.tp == 3 and not any(t.kind == "clearance_sweep" for t in s.tokens)
+
+
+def test_clearance_sweep_only_kasrkin_shooters_and_tactical_command_needs_the_marker() -> None:
+    s = gambit(SWEEP, (SGT_LASGUN,), initiative="A")
+    s = to_firefight(s)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert not [t for t in texts(s) if "tactical command clearance sweep" in t]
+    s = gambit(SWEEP, (SGT_LASGUN,), initiative="A")
+    s, _ = s.apply("Ploy clearance sweep at 5,14.5")
+    assert "Ceaseless" not in _rules(s, "BLU-1", "gun", "KAS-1")

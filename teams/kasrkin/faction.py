@@ -19,6 +19,9 @@ from engine.rules.registry import register
 from teams.kasrkin.common import (
     is_kasrkin,
 )
+from teams.kasrkin.ploys import place_sweep_marker, sweep_marker, sweep_spots
+
+SWEEP = "clearance sweep"
 
 # -- Skill At Arms (faction rule) --------------------------------------------------------------
 
@@ -283,8 +286,10 @@ class TacticalCommand:
     """Tactical Command (Sergeant, 0AP; a :class:`engine.game.rule_actions.RuleActionLike`):
     one friendly KASRKIN operative gets one more Skill At Arms drill, different from those it
     has, until the end of the turning point. Not while within control range of an enemy
-    operative. Notation ``Act <sergeant> tactical command <drill> on <friend>``. (Its other
-    use, moving the Clearance Sweep marker, waits for that ploy.)"""
+    operative. Notation ``Act <sergeant> tactical command <drill> on <friend>``. Instead, when
+    its player's Clearance Sweep marker is in the killzone, it may remove it and place it
+    again (``Act <sergeant> tactical command clearance sweep at <x>,<y>``, one of the
+    ploy's spots)."""
 
     name: str = "Tactical Command"
     text: str = "tactical command"
@@ -309,6 +314,11 @@ class TacticalCommand:
                 for d in DRILLS
                 if d not in has
             ]
+        if sweep_marker(w, o.player) is not None:
+            out += [
+                Action("Act", op=o.id, text=f"{self.text} {SWEEP}", point=(x, y, 0.0))
+                for x, y in sweep_spots(w)
+            ]
         return out
 
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
@@ -330,8 +340,12 @@ class TacticalCommand:
         return None
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
-        """The drill token on the friend until the end of the turning point."""
+        """The drill token on the friend until the end of the turning point; or the
+        Clearance Sweep marker placed again."""
         chosen = a.text.removeprefix(self.text + " ")
+        if chosen == SWEEP and a.point is not None:
+            place_sweep_marker(w, o.player, (a.point[0], a.point[1]))
+            return
         w.add_effect(
             Effect("token", a.target, "end_tp", source=o.id, detail=f"{SKILL_AT_ARMS}:{chosen}")
         )

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
-from engine.dice.rules import Piercing, PiercingCrits
+from engine.dice.rules import Ceaseless, Piercing, PiercingCrits
 from engine.game import universal
 from engine.game.actions import Action
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.ploys import Reroll
 from engine.game.state import Effect, other
+from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.rules.ploys import GainToken, Ploy
 from engine.rules.registry import register
@@ -258,6 +260,132 @@ SEIZE_THE_INITIATIVE_PLOY = Ploy(
 )
 
 
+# -- Clearance Sweep ---------------------------------------------------------------------------
+
+CLEARANCE_SWEEP = "clearance_sweep"
+SWEEP_RANGE = 5.0
+_MARKER_RADIUS = 20.0 / 25.4 / 2  # a 20 mm marker (4.8)
+
+
+def sweep_marker(w: Work, player: str) -> Token | None:
+    """``player``'s Clearance Sweep marker on the killzone, or None."""
+    return next((t for t in w.tokens if t.kind == CLEARANCE_SWEEP and t.owner == player), None)
+
+
+def sweep_spots(w: Work) -> list[tuple[float, float]]:
+    """Where the Clearance Sweep marker may be placed (a finite choice for the notation and
+    agents): on each operative's spot, each objective marker and the killzone's centre,
+    rounded to 0.1", in that order without repeats."""
+    out: list[tuple[float, float]] = []
+    points = [(o.x, o.y) for o in w.alive()] + [(m.x, m.y) for m in w.markers if not m.carrier]
+    points.append((w.kz.width / 2, w.kz.depth / 2))
+    for x, y in points:
+        p = (round(x, 1), round(y, 1))
+        if p not in out:
+            out.append(p)
+    return out
+
+
+def _spot_text(p: tuple[float, float]) -> str:
+    return f"{p[0]:g},{p[1]:g}"
+
+
+def place_sweep_marker(w: Work, player: str, spot: tuple[float, float]) -> None:
+    """(Re)place ``player``'s Clearance Sweep marker at ``spot``."""
+    w.tokens = [t for t in w.tokens if not (t.kind == CLEARANCE_SWEEP and t.owner == player)]
+    name = f"{player} clearance sweep"
+    w.tokens = [*w.tokens, Token(CLEARANCE_SWEEP, player, name, spot[0], spot[1])]
+    w.emit("clearance_sweep_placed", player=player, x=spot[0], y=spot[1])
+
+
+def within_sweep(w: Work, t: Token, op: str) -> bool:
+    """``op`` is within 5" horizontally of the marker ``t`` (edge of its base to edge of the
+    20 mm marker)."""
+    o = w.op(op)
+    r = w.place(o).radius
+    return math.hypot(o.x - t.x, o.y - t.y) - r - _MARKER_RADIUS <= SWEEP_RANGE + 1e-9
+
+
+@attrs.frozen(slots=True)
+class ClearanceSweep:
+    """Clearance Sweep (strategy, 1CP; a :class:`engine.game.ploys.PloyLike`): place the
+    player's Clearance Sweep marker in the killzone (one of :func:`sweep_spots`); until the
+    Ready step of the next Strategy phase, whenever a friendly KASRKIN operative within 5"
+    horizontally of it is shooting an operative also within 5" horizontally of it, its
+    weapons have Ceaseless. Notation ``Ploy clearance sweep at <x>,<y>``."""
+
+    name: str = "Clearance Sweep"
+    kind: str = "strategy"
+    cp: int = 1
+    triggers: tuple[str, ...] = ("gambit",)
+    repeatable: bool = False
+    rule_id: str = "kasrkin/strategy_ploy/clearance_sweep"
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """One action per spot."""
+        return [Action("Ploy", text=f"clearance sweep at {_spot_text(p)}") for p in sweep_spots(w)]
+
+    def owns(self, action: Action) -> bool:
+        """Its actions are ``Ploy clearance sweep at <x>,<y>``."""
+        return action.verb == "Ploy" and action.text.startswith("clearance sweep")
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``action`` is refused."""
+        spots = "; ".join(_spot_text(p) for p in sweep_spots(w))
+        return f"{action}: Clearance Sweep places its marker at one of: {spots}"
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+        """Place the marker."""
+        x, y = action.text.rsplit(" ", 1)[1].split(",")
+        place_sweep_marker(w, player, (float(x), float(y)))
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """Rule of thumb: a tenth of an operative per friendly KASRKIN operative within 5"
+        of the spot that has an enemy within 5" of it too (Ceaseless on the shots it may
+        take there), at most 0.5."""
+        x, y = (float(v) for v in action.text.rsplit(" ", 1)[1].split(","))
+        t = Token(CLEARANCE_SWEEP, player, "", x, y)
+        enemies = [o.id for o in w.alive(other(player)) if within_sweep(w, t, o.id)]
+        if not enemies:
+            return 0.0
+        mine = [o.id for o in w.alive(player) if is_kasrkin(w, o.id) and within_sweep(w, t, o.id)]
+        return min(0.5, 0.1 * len(mine))
+
+
+CLEARANCE_SWEEP_PLOY = ClearanceSweep()
+
+
+def install_clearance_sweep(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Clearance Sweep (class docstring): Ceaseless through ``would_use_weapon_rules``; the
+    marker is removed at the Ready step."""
+
+    def ceaseless(w: Work, rules: Any, **info: Any) -> Any:
+        op, target = str(info.get("op", "")), str(info.get("target", ""))
+        if info.get("kind") != "ranged" or not target or not w.tokens or not is_kasrkin(w, op):
+            return rules
+        player = w.ctx.owner[op]
+        t = sweep_marker(w, player) if player in players else None
+        if t is None or rules.has(Ceaseless):
+            return rules
+        if within_sweep(w, t, op) and within_sweep(w, t, target):
+            return rules.with_rules(Ceaseless())
+        return rules
+
+    def ready(w: Work, ev: Event) -> None:
+        if any(t.kind == CLEARANCE_SWEEP for t in w.tokens):
+            w.tokens = [t for t in w.tokens if t.kind != CLEARANCE_SWEEP]
+
+    hooks.ploy(CLEARANCE_SWEEP_PLOY, players)
+    hooks.transform("would_use_weapon_rules", ceaseless)
+    hooks.on("ready_step", ready)
+
+
+add_template(
+    "clearance_sweep_placed",
+    lambda e: f"  {e['player']} places the Clearance Sweep marker at ({e['x']:g}, {e['y']:g})",
+)
+
+
 # -- Give No Ground ----------------------------------------------------------------------------
 
 GIVE_NO_GROUND = "give_no_ground"
@@ -406,4 +534,10 @@ register(
     install_give_no_ground,
     "During a Kasrkin's activation or at the end of the Firefight phase: on a chosen marker, "
     "Kasrkin win a 2-2 APL tie.",
+)
+register(
+    "kasrkin/strategy_ploy/clearance_sweep",
+    install_clearance_sweep,
+    'Place a marker: a Kasrkin within 5" of it shooting a target also within 5" of it has '
+    "Ceaseless, until the next Ready step.",
 )
