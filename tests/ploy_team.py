@@ -25,6 +25,8 @@ during_activation       Second Wind   offered among the actions of an injured fr
                                       activation: APL +1 until the end of the activation
 counteract_start        Quick Feet    the counteracting operative may Dash for 0AP in its next
                                       activation (FreeAction)
+moved                   Tailwind      after a friendly operative's Dash: a token ``tailwind`` on it
+                                      until the end of the TP
 target_selected         Brace         the friendly target of a Shoot or Fight: Save improved by 1
                                       until the end of the TP (begun during the action: it
                                       applies after it, 2.1)
@@ -100,6 +102,11 @@ def _injured_friend(w: Work, player: str, info: Mapping[str, Any]) -> bool:
     return _friendly_op(w, player, info) and w.injured(w.op(info["op"]))
 
 
+def _friend_dashed(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    """The operative the trigger names is friendly and just made a Dash."""
+    return _friendly_op(w, player, info) and info.get("action") == "Dash"
+
+
 def _friend_down(w: Work, player: str, info: Mapping[str, Any]) -> bool:
     """The incapacitated operative the trigger names is friendly."""
     return _friendly_op(w, player, info)
@@ -160,6 +167,14 @@ PLOYS: tuple[Ploy, ...] = (
         target="self",
         condition=_friendly_op,
         effects=(FreeAction("Dash"),),
+    ),
+    Ploy(
+        "Tailwind",
+        "firefight",
+        triggers=("moved",),
+        target="self",
+        condition=_friend_dashed,
+        effects=(GainToken("tailwind", "end_tp"),),
     ),
     Ploy(
         "Brace",

@@ -94,6 +94,24 @@ def test_during_activation_ploys_are_offered_among_the_actions() -> None:
     assert not [t for t in texts(s) if t.startswith("Ploy")]
 
 
+def test_moved_window_opens_after_the_movement_before_the_action_ends() -> None:
+    # Tailwind (trigger "moved") is offered once PLOA-1's Dash has moved it, before the
+    # Dash ends (the window is told the verb and the start); not after a Reposition.
+    s = pos(FACING)
+    s, _ = pass_windows(s.apply("Activate PLOA-1 engage")[0])
+    s, _ = s.apply("Dash PLOA-1 to 5,12")
+    assert where(s) == ("A", "ploy", "moved")
+    assert dict(s.stack[-1].info)["x0"] == 5  # type: ignore[attr-defined]
+    s, ev = s.apply("Ploy tailwind")
+    assert used(ev) == [("A", "Tailwind")]
+    s, _ = pass_windows(s)
+    assert where(s) == ("A", "action", "")
+    s = pos(FACING)
+    s, _ = pass_windows(s.apply("Activate PLOA-1 engage")[0])
+    s, _ = s.apply("Reposition PLOA-1 to 5,12")
+    assert where(s) == ("A", "action", "")
+
+
 def test_1_7_window_starts_with_the_initiative_player() -> None:
     # The player with initiative decides first in a window (1.7), whoever's operative
     # triggered it: B has initiative, A activates, every window forced open. B (Pass only)

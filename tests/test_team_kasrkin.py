@@ -845,3 +845,48 @@ def test_clearance_sweep_only_kasrkin_shooters_and_tactical_command_needs_the_ma
     s = gambit(SWEEP, (SGT_LASGUN,), initiative="A")
     s, _ = s.apply("Ploy clearance sweep at 5,14.5")
     assert "Ceaseless" not in _rules(s, "BLU-1", "gun", "KAS-1")
+
+
+# -------------------------------------------------------------------------------------------
+# Cover Retreat
+# -------------------------------------------------------------------------------------------
+
+# KAS-1 in BLU-1's control range; KAS-2 about 2" from KAS-1 (conceal), clear of enemies;
+# KAS-3 far away.
+RETREAT: dict[str, dict[str, Any]] = {
+    "KAS-1": {"at": (10, 14.5)},
+    "KAS-2": {"at": (8, 17), "order": "conceal"},
+    "KAS-3": {"at": (2, 4)},
+    "BLU-1": {"at": (11.5, 14.5)},
+}
+
+
+def test_cover_retreat_a_friend_shoots_for_free_after_the_fall_back_move() -> None:
+    s = lab((TROOPER,) * 3, RETREAT)
+    s, _ = run(s, ["Activate KAS-1 engage", "Fall back KAS-1 to 6,14.5"])
+    assert s.node.kind == "ploy" and s.stack[-1].trigger == "moved"  # type: ignore[union-attr,attr-defined]
+    assert [t for t in texts(s) if t.startswith("Ploy")] == ["Ploy cover retreat on KAS-2"]
+    s, ev = s.apply("Ploy cover retreat on KAS-2")
+    assert ploys_used(ev) == [("A", "Cover Retreat")]
+    assert s.operative("KAS-2").order == "engage"
+    assert s.node.kind == "free_action"  # type: ignore[union-attr]
+    assert any(t.startswith("Shoot KAS-2") for t in texts(s))
+    s, _ = run(s, [f"Shoot KAS-2 {LASGUN} at BLU-1"])
+    assert s.node.request.kind == "attack"  # type: ignore[union-attr]
+    # Then the Fall Back ends, and KAS-1's activation (2AP spent); KAS-2 is still ready.
+    s, _ = run(s, [], dice=["1,1,1,1"])
+    s, _ = run(decline(s), [], dice=["1,1,1"])
+    s = pass_ploy_windows(decline(s))
+    assert s.operative("KAS-2").ready and s.operative("KAS-2").done == ()
+    assert not s.operative("KAS-1").ready
+
+
+def test_cover_retreat_only_after_a_fall_back_and_not_for_a_friend_near_enemies() -> None:
+    s = lab((TROOPER,) * 3, {**RETREAT, "BLU-1": {"at": (16, 14.5)}})
+    s, _ = run(s, ["Activate KAS-1 engage", "Reposition KAS-1 to 7,14.5"])
+    assert s.node.kind == "action"  # type: ignore[union-attr]
+    # KAS-2 within BLU-2's control range: it cannot be selected.
+    near = {**RETREAT, "BLU-2": {"at": (9.2, 17)}}
+    s = lab((TROOPER,) * 3, near)
+    s, _ = run(s, ["Activate KAS-1 engage", "Fall back KAS-1 to 6,14.5"])
+    assert not (isinstance(s.node, Decision) and s.node.kind == "ploy")

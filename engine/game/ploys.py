@@ -16,6 +16,8 @@ and the core opens a window at each trigger it reaches:
                        with this trigger are offered among its action choices (not a window;
                        using one is not an action and the activation goes on)
 ``counteract_start``   an operative begins a counteraction
+``moved``              an operative finished the movement of a move action (``action``: its
+                       verb; ``x0``, ``y0``, ``z0``: where it started), before that action ends
 ``target_selected``    an enemy operative was selected as the valid target of a Shoot, or
                        as the target of a Fight
 ``attack_dice``        attack dice were rolled (Shoot; each side of a Fight)
@@ -75,6 +77,7 @@ TRIGGERS = (
     "activation_end",
     "during_activation",
     "counteract_start",
+    "moved",
     "target_selected",
     "attack_dice",
     "defence_dice",

@@ -788,6 +788,8 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
         y0=o.y,
         z0=o.elevation,
     )
+    if w.ctx.hooks.ploys.get("moved"):
+        w.defer_window("moved", op=o.id, action=a.verb, x0=o.x, y0=o.y, z0=o.elevation)
 
 
 # -------------------------------------------------------------------------------------------

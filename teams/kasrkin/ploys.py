@@ -386,6 +386,68 @@ add_template(
 )
 
 
+# -- Cover Retreat -----------------------------------------------------------------------------
+
+COVER_RETREAT_RANGE = 6.0
+
+
+def _cover_retreat_eligible(w: Work, player: str, op: str, info: Mapping[str, Any]) -> bool:
+    """``op`` is another friendly KASRKIN operative, not within control range of an enemy,
+    to which the operative falling back was visible and within 6" where it began the Fall
+    Back."""
+    mover = str(info.get("op", ""))
+    if op == mover or not is_kasrkin(w, op) or w.in_enemy_control_range(w.op(op)):
+        return False
+    start = w.ctx.placement(
+        mover, float(info.get("x0", 0.0)), float(info.get("y0", 0.0)), float(info.get("z0", 0.0))
+    )
+    me = w.place(w.op(op))
+    return w.distance(me, start) <= COVER_RETREAT_RANGE and bool(w.ctx.visible(w.kz, me, start))
+
+
+def _cover_retreat_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    mover = str(info.get("op", ""))
+    if info.get("action") != "Fall Back" or w.ctx.owner.get(mover) != player:
+        return False
+    return is_kasrkin(w, mover)
+
+
+def _cover_retreat(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+    """The selected friend performs a free Shoot now (its order changed to Engage)."""
+    op = action.target
+    if w.op(op).order != "engage":
+        w.set_op(op, order="engage")
+    universal.start_free_action(w, op, ("Shoot",))
+
+
+def _cover_retreat_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """The value of the best shot the friend can take now (dice core), less a tenth of an
+    operative when it gives up a Conceal order."""
+    from engine.agents.position import best_shot_now
+
+    o = w.op(action.target)
+    value = float(best_shot_now(w, o, as_engage=True))
+    return value - (0.1 if o.order != "engage" else 0.0)
+
+
+COVER_RETREAT_PLOY = Ploy(
+    "Cover Retreat",
+    "firefight",
+    triggers=("moved",),
+    target="friendly",
+    condition=_cover_retreat_condition,
+    eligible=_cover_retreat_eligible,
+    use_hook=_cover_retreat,
+    rule_id="kasrkin/firefight_ploy/cover_retreat",
+    advice=_cover_retreat_advice,
+)
+"""Cover Retreat (firefight, 1CP): when a friendly KASRKIN operative has finished the
+movement of a Fall Back (trigger ``moved``), another friendly KASRKIN operative not within
+control range of enemies, to which it was visible and within 6" when it began, performs a
+free Shoot before that Fall Back ends (its order is changed to Engage if needed). Notation
+``Ploy cover retreat on <friend>``."""
+
+
 # -- Give No Ground ----------------------------------------------------------------------------
 
 GIVE_NO_GROUND = "give_no_ground"
@@ -540,4 +602,10 @@ register(
     install_clearance_sweep,
     'Place a marker: a Kasrkin within 5" of it shooting a target also within 5" of it has '
     "Ceaseless, until the next Ready step.",
+)
+register(
+    "kasrkin/firefight_ploy/cover_retreat",
+    ploy_installer(COVER_RETREAT_PLOY),
+    "After a Kasrkin's Fall Back move: a friend within 6\" that saw it (not in enemy control "
+    "range) makes a free Shoot.",
 )
