@@ -890,3 +890,44 @@ def test_cover_retreat_only_after_a_fall_back_and_not_for_a_friend_near_enemies(
     s = lab((TROOPER,) * 3, near)
     s, _ = run(s, ["Activate KAS-1 engage", "Fall back KAS-1 to 6,14.5"])
     assert not (isinstance(s.node, Decision) and s.node.kind == "ploy")
+
+
+# -------------------------------------------------------------------------------------------
+# Adaptive Equipment
+# -------------------------------------------------------------------------------------------
+
+ADAPT = {
+    "KAS-1": {"at": (5, 14.5)},
+    "KAS-2": {"at": (5, 10)},
+    "KAS-3": {"at": (5, 4)},
+    "BLU-1": {"at": (10, 14.5)},
+}
+
+
+def test_adaptive_equipment_troopers_throw_smoke_and_stun_once_per_tp_each() -> None:
+    s = lab((TROOPER, TROOPER, RECON), ADAPT)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    acts = texts(s)
+    assert "Act KAS-1 adaptive smoke grenade at 5,14.5" in acts
+    assert "Act KAS-1 adaptive stun grenade on BLU-1" in acts
+    assert not [t for t in acts if t.startswith("Act KAS-1 smoke grenade")]  # none selected
+    s, ev = run(s, ["Act KAS-1 adaptive smoke grenade at 5,14.5"])
+    assert [e["marker"] for e in ev if e.kind == "smoke_placed"] == ["A adaptive smoke 1"]
+    assert s.operative("KAS-1").ap == 1
+    s, ev = run(s, ["Act KAS-1 adaptive stun grenade on BLU-1"], dice=["6"])
+    assert [(e["op"], e["stunned"]) for e in ev if e.kind == "stun_test"] == [("BLU-1", True)]
+    # Once per turning point each, for the whole kill team: KAS-2 may not throw smoke, but
+    # the stun grenade is still unused.
+    s = lab((TROOPER, TROOPER, RECON), ADAPT)
+    s, _ = run(s, ["Activate KAS-1 engage", "Act KAS-1 adaptive smoke grenade at 5,14.5"])
+    s, _ = run(s, ["End activation", "Activate BLU-1 engage", "End activation"])
+    s, _ = run(s, ["Activate KAS-2 engage"])
+    acts = texts(s)
+    assert not [t for t in acts if "adaptive smoke" in t]
+    assert [t for t in acts if "adaptive stun" in t] == ["Act KAS-2 adaptive stun grenade on BLU-1"]
+
+
+def test_adaptive_equipment_only_troopers() -> None:
+    s = lab((TROOPER, TROOPER, RECON), ADAPT, turn="A")
+    s, _ = run(s, ["Activate KAS-3 engage"])
+    assert not [t for t in texts(s) if "adaptive" in t]

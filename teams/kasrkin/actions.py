@@ -247,6 +247,142 @@ def install_auspex_scan(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_target", unobscured)
 
 
+# -- Adaptive Equipment (Kasrkin Trooper ability) -----------------------------------------------
+
+TROOPER = "TROOPER"
+_ADAPTIVE = "kasrkin_adaptive"
+
+
+def _adaptive_why_not(w: Work, o: OperativeState, grenade: str, name: str) -> str | None:
+    """Why ``o`` cannot throw ``grenade`` ("smoke"/"stun") through Adaptive Equipment now."""
+    from teams.kasrkin.common import player_token
+
+    if TROOPER not in w.ctx.datacards[o.id].keywords or not is_kasrkin(w, o.id):
+        return f"{o.id} is not a Kasrkin Trooper: only Troopers have Adaptive Equipment"
+    if player_token(w, o.player, f"{_ADAPTIVE}:{grenade}"):
+        return f"{o.player} already used Adaptive Equipment for a {grenade} grenade this TP"
+    if f"{grenade} grenade" in o.done:
+        return f"{o.id} already performed {name} this activation: once per activation (1.5)"
+    if w.in_enemy_control_range(o):
+        return f"{o.id} cannot perform {name} within control range of an enemy operative (7.2)"
+    return None
+
+
+def _adaptive_used(w: Work, o: OperativeState, grenade: str) -> None:
+    w.add_effect(
+        Effect("token", "", "end_tp", source=o.id, detail=f"{_ADAPTIVE}:{grenade}", player=o.player)
+    )
+
+
+@attrs.frozen(slots=True)
+class AdaptiveSmokeGrenade:
+    """Adaptive Equipment, smoke (Kasrkin Trooper; a
+    :class:`engine.game.rule_actions.RuleActionLike`): once per turning point, one friendly
+    KASRKIN TROOPER operative performs the Smoke Grenade action (1AP, universal equipment
+    rules: :mod:`engine.rules.equipment.grenades`), not counted against the Utility Grenades
+    selected. Notation ``Act <trooper> adaptive smoke grenade at x,y``."""
+
+    name: str = "Smoke Grenade (Adaptive Equipment)"
+    text: str = "adaptive smoke grenade"
+    ap: int = 1
+    family: str = ""
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """One action per listed smoke spot."""
+        from engine.rules.equipment.grenades import smoke_spots
+
+        if _adaptive_why_not(w, o, "smoke", self.name) is not None:
+            return []
+        return [Action("Act", op=o.id, text=self.text, point=p) for p in smoke_spots(w, o)]
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or None."""
+        from engine.rules.equipment.grenades import smoke_spot_problem
+
+        why = _adaptive_why_not(w, o, "smoke", self.name)
+        if why is not None:
+            return why
+        if a.target or a.point is None:
+            return "a smoke grenade is placed at a point: 'Act <op> adaptive smoke grenade at x,y'"
+        return smoke_spot_problem(w, o, a.point)
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """Place the smoke marker (the Smoke Grenade's), no Utility Grenades use spent."""
+        from engine.game.tokens import Token
+
+        assert a.point is not None
+        x, y, z = a.point
+        name = f"{o.player} adaptive smoke {w.tp}"
+        w.tokens.append(Token("smoke", o.player, name, x, y, z))
+        w.emit("smoke_placed", op=o.id, marker=name, x=x, y=y, z=z)
+        _adaptive_used(w, o, "smoke")
+
+    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
+        """Rule of thumb: a tenth of an operative when an enemy could shoot the thrower
+        now and the smoke would cover it (on its own spot), else nothing."""
+        if a.point is None or (a.point[0], a.point[1]) != (o.x, o.y):
+            return 0.0
+        threatened = any(w.ctx.visible(w.kz, w.place(e), w.place(o)) for e in w.enemies_of(o.id))
+        return 0.1 if threatened else 0.0
+
+
+@attrs.frozen(slots=True)
+class AdaptiveStunGrenade:
+    """Adaptive Equipment, stun (Kasrkin Trooper; a
+    :class:`engine.game.rule_actions.RuleActionLike`): once per turning point, one friendly
+    KASRKIN TROOPER operative performs the Stun Grenade action (1AP: an enemy visible to and
+    within 6"; stun tests as in :mod:`engine.rules.equipment.grenades`), not counted against
+    the Utility Grenades selected. Notation ``Act <trooper> adaptive stun grenade on
+    <enemy>``."""
+
+    name: str = "Stun Grenade (Adaptive Equipment)"
+    text: str = "adaptive stun grenade"
+    ap: int = 1
+    family: str = ""
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """One action per enemy it may select."""
+        from engine.rules.equipment.grenades import stun_candidates
+
+        if _adaptive_why_not(w, o, "stun", self.name) is not None:
+            return []
+        return [Action("Act", op=o.id, text=self.text, target=e.id) for e in stun_candidates(w, o)]
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or None."""
+        from engine.rules.equipment.grenades import stun_candidates
+
+        why = _adaptive_why_not(w, o, "stun", self.name)
+        if why is not None:
+            return why
+        if a.target not in [e.id for e in stun_candidates(w, o)] or a.point is not None:
+            return f'{a}: a stun grenade selects an enemy visible to and within 6" of {o.id}'
+        return None
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """Roll the stun tests (the Stun Grenade's), no Utility Grenades use spent."""
+        from engine.rules.equipment.grenades import StunTestFrame, stun_tested
+
+        _adaptive_used(w, o, "stun")
+        w.stack.append(StunTestFrame(ops=stun_tested(w, a.target), source=o.id, player=o.player))
+
+    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
+        """The heuristic's own stun value for that enemy."""
+        from engine.agents.heuristic import _stun_value
+
+        return float(_stun_value(w, o.player, a.target))
+
+
+ADAPTIVE_SMOKE = AdaptiveSmokeGrenade()
+ADAPTIVE_STUN = AdaptiveStunGrenade()
+
+
+def install_adaptive_equipment(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Adaptive Equipment (the two action classes' docstrings)."""
+    hooks.action(ADAPTIVE_SMOKE, players)
+    hooks.action(ADAPTIVE_STUN, players)
+
+
 register(
     "kasrkin/unique_action/battle_comms",
     install_battle_comms,
@@ -263,4 +399,10 @@ register(
     install_auspex_scan,
     'Recon-Trooper, 1AP: until its next activation, enemies within 8" are scanned: Kasrkin '
     "shooting them ignore obscuring.",
+)
+register(
+    "kasrkin/ability/adaptive_equipment",
+    install_adaptive_equipment,
+    "Once per TP each, a Kasrkin Trooper may perform the Smoke Grenade and the Stun Grenade "
+    "action, not counted against grenades selected.",
 )
