@@ -931,3 +931,63 @@ def test_adaptive_equipment_only_troopers() -> None:
     s = lab((TROOPER, TROOPER, RECON), ADAPT, turn="A")
     s, _ = run(s, ["Activate KAS-3 engage"])
     assert not [t for t in texts(s) if "adaptive" in t]
+
+
+# -------------------------------------------------------------------------------------------
+# Medic!
+# -------------------------------------------------------------------------------------------
+
+# KAS-2 (1 wound left) about 1.4" from the Medic KAS-1; BLU-1 shoots it from the open lane.
+MEDIC_SCENE: dict[str, dict[str, Any]] = {
+    "KAS-1": {"at": (16, 17)},
+    "KAS-2": {"at": (16, 14.5), "wounds": 1},
+    "KAS-3": {"at": (25, 4), "wounds": 1},
+    "BLU-1": {"at": (5, 14.5)},
+}
+
+
+def _blu_shoots(s: GameState, target: str) -> tuple[GameState, list[Event]]:
+    """BLU-1 shoots ``target``: hits 6,5,4,3 (a crit and three normals), no saves."""
+    s, ev = run(s, ["Activate BLU-1 engage", f"Shoot BLU-1 gun at {target}"], dice=["6,5,4,3"])
+    s = decline(s)
+    s, ev2 = run(s, [], dice=["1,1,1"])
+    while isinstance(s.node, Decision) and s.node.kind in ("dice_ploy", "ploy"):
+        s, more = s.apply(s.legal_actions()[0] if s.node.kind == "ploy" else "Decline")
+        ev2 += more
+    return s, ev + ev2
+
+
+def test_medic_keeps_a_friend_in_the_fight_once_per_tp() -> None:
+    s = lab((MEDIC, TROOPER, TROOPER), MEDIC_SCENE, turn="B")
+    s, ev = _blu_shoots(s, "KAS-2")
+    assert [(e["medic"], e["op"]) for e in ev if e.kind == "medic_used"] == [("KAS-1", "KAS-2")]
+    assert [narrate(e) for e in ev if e.kind == "medic_used"] == [
+        "  KAS-1: Medic! KAS-2 stays in the fight (1W)"
+    ]
+    # Every later hit of that action leaves it at 1 wound: never incapacitated.
+    assert not [e for e in ev if e.kind == "operative_incapacitated"]
+    k2 = s.operative("KAS-2")
+    assert k2.wounds == 1 and not k2.incapacitated
+    apl = [(e.op, e.value) for e in s.effects if e.kind == "apl"]
+    assert sorted(apl) == [("KAS-1", -1), ("KAS-2", -1)]
+    # Once per turning point: Medic! would not save KAS-2 (nor another) again.
+    from engine.game.work import Work
+    from teams.kasrkin.faction import medic_for
+
+    assert medic_for(Work(s), "KAS-2") == ""
+    # The Medikit cannot select it this turning point (the Medic moved next to it).
+    near = {**MEDIC_SCENE, "KAS-1": {"at": (16, 15.8)}}
+    s2 = lab((MEDIC, TROOPER, TROOPER), near, turn="B")
+    s2, _ = _blu_shoots(s2, "KAS-2")
+    assert s2.operative("KAS-2").wounds == 1
+    s2, _ = run(pass_ploy_windows(s2), ["End activation", "Activate KAS-1 engage"])
+    assert not [t for t in texts(s2) if "medikit on KAS-2" in t]
+
+
+def test_medic_not_beyond_3_inches_and_only_once_per_tp() -> None:
+    # KAS-3 is far from the Medic: incapacitated.
+    far = {**MEDIC_SCENE, "KAS-3": {"at": (20.5, 14.5), "wounds": 1}}
+    s = lab((MEDIC, TROOPER, TROOPER), far, turn="B")
+    s, ev = _blu_shoots(s, "KAS-3")
+    assert not [e for e in ev if e.kind == "medic_used"]
+    assert s.operative("KAS-3").incapacitated or not s.operative("KAS-3").placed

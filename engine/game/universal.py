@@ -1072,12 +1072,19 @@ def inflict(w: Work, op_id: str, damage: int, source: str, by: str = "") -> None
     :func:`remove_casualties` after the action.
 
     Wounds never go below 0: the ``damage_inflicted`` event reports the ``damage`` inflicted
-    (as rolled) and the ``wounds`` left, clamped at 0."""
+    (as rolled) and the ``wounds`` left, clamped at 0. At 0 wounds the
+    ``would_be_incapacitated`` hooks may keep it in the fight (a rule then sets its wounds).
+    """
     o = w.op(op_id)
     if damage <= 0 or o.incapacitated or not o.placed:
         return
     was_injured = w.injured(o)
     o = w.set_op(op_id, wounds=max(0, o.wounds - damage))
+    if o.wounds <= 0 and "would_be_incapacitated" in w.ctx.hooks.would:
+        # A rule that keeps the operative in the fight returns False and leaves it with
+        # wounds (fn(w, True, op=, by=, source=) -> bool).
+        if not w.would("would_be_incapacitated", True, op=op_id, by=by, source=source):
+            o = w.op(op_id)
     w.emit("damage_inflicted", op=op_id, damage=damage, source=source, wounds=o.wounds, by=by)
     if o.wounds > 0 and w.injured(o) and not was_injured:
         w.emit("operative_injured", op=op_id, wounds=o.wounds, by=by)

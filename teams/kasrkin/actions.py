@@ -17,6 +17,7 @@ from teams.kasrkin.common import (
     RECON_TROOPER,
     SCANNING,
     is_kasrkin,
+    medic_saved,
     scanned,
 )
 
@@ -89,7 +90,8 @@ _MEDIKIT_ROLL = "kasrkin_medikit"
 class Medikit:
     """Medikit (Combat Medic, 0AP; a :class:`engine.game.rule_actions.RuleActionLike`): a
     friendly KASRKIN operative within the Medic's control range that has lost wounds regains
-    up to 2D3 of them. Not while the Medic is within control range of an enemy operative.
+    up to 2D3 of them; not one Medic! was used on this turning point. Not while the Medic is
+    within control range of an enemy operative.
     Notation ``Act <medic> medikit on <friend>``; the 2D3 is a team-rule roll of 2D6
     (each D6 halved, rounded up)."""
 
@@ -105,6 +107,7 @@ class Medikit:
             if is_kasrkin(w, f.id)
             and f.wounds < w.ctx.datacards[f.id].wounds
             and w.control_range(o, f)
+            and not medic_saved(w, f.id)
         ]
 
     def _why_not(self, w: Work, o: OperativeState) -> str | None:

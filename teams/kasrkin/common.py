@@ -59,6 +59,15 @@ def ploy_installer(ploy: Ploy) -> Installer:
     return install
 
 
+MEDIC_SAVED = "kasrkin_medic_saved"
+"""The token detail prefix of an operative Medic! was used on this turning point."""
+
+
+def medic_saved(w: Work, op: str) -> bool:
+    """Medic! was used on ``op`` this turning point."""
+    return any(e.op == op and e.detail.startswith(MEDIC_SAVED) for e in w.effects)
+
+
 # -- Auspex Scan (Recon-Trooper unique action) --------------------------------------------------
 
 RECON_TROOPER = "RECON-TROOPER"

@@ -11,12 +11,13 @@ import attrs
 from engine.dice.rules import Saturate, Severe, WeaponRules
 from engine.game.actions import MOVE_VERBS, Action
 from engine.game.context import Hooks
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.ploys import GainToken
 from engine.rules.registry import register
 from teams.kasrkin.common import (
+    MEDIC_SAVED,
     is_kasrkin,
 )
 from teams.kasrkin.ploys import place_sweep_marker, sweep_marker, sweep_spots
@@ -258,6 +259,100 @@ def install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_improve_cover_save", improve)
 
 
+# -- Medic! (Combat Medic ability) ---------------------------------------------------------------
+
+COMBAT_MEDIC = "COMBAT MEDIC"
+MEDIC_RANGE = 3.0
+_MEDIC_USED = "kasrkin_medic_used"
+_MEDIC_SAVED = MEDIC_SAVED
+
+
+def _current_action(w: Work) -> str:
+    """Who acts and which of its actions is in progress: the top-most activation frame's
+    operative, mode and action count (``""`` outside any)."""
+    from engine.game.universal import ActivationFrame
+
+    for f in reversed(w.stack):
+        if isinstance(f, ActivationFrame):
+            return f"{f.op}/{f.mode}/{f.actions}"
+    return ""
+
+
+def _own_activation(w: Work, op: str) -> bool:
+    """``op``'s own activation is the top-most activation frame."""
+    from engine.game.universal import ActivationFrame
+
+    for f in reversed(w.stack):
+        if isinstance(f, ActivationFrame):
+            return bool(f.op == op and f.mode == "activation")
+    return False
+
+
+def medic_for(w: Work, op: str) -> str:
+    """The friendly Combat Medic that may use Medic! on ``op`` now (module rule), or ``""``."""
+    from teams.kasrkin.common import player_token, shoot_frame
+
+    player = w.ctx.owner[op]
+    if not is_kasrkin(w, op) or player_token(w, player, _MEDIC_USED):
+        return ""
+    friend = w.op(op)
+    if w.in_enemy_control_range(friend):
+        return ""
+    there = w.place(friend)
+    f = shoot_frame(w)
+    for m in w.alive(player):
+        if m.id == op or COMBAT_MEDIC not in w.ctx.datacards[m.id].keywords:
+            continue
+        if not is_kasrkin(w, m.id) or w.in_enemy_control_range(m):
+            continue
+        if f is not None and m.id in f.targets:
+            continue  # a primary or secondary target of the Shoot in progress
+        me = w.place(m)
+        if w.distance(me, there) <= MEDIC_RANGE and w.ctx.visible(w.kz, me, there):
+            return m.id
+    return ""
+
+
+def install_medic(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Medic! (Combat Medic): the first time in a turning point that another friendly
+    KASRKIN operative would be incapacitated while visible to and within 3" of the Medic
+    (neither within control range of an enemy operative; the Medic not incapacitated, and not
+    a target of the Shoot in progress), it is not: it has 1 wound left and cannot be
+    incapacitated for the rest of that action. Both get APL -1 until the end of their next
+    activations; used in that operative's own activation, the activation ends after the
+    action (its AP is set to 0). The rule is always used when it can be (the engine does not
+    ask: saving an operative is worth the APL). Not yet played: the free Dash after the
+    action (ending within the Medic's control range). ``would_be_incapacitated`` hook."""
+
+    def save(w: Work, falls: bool, **info: Any) -> bool:
+        op = str(info.get("op", ""))
+        if not falls or w.ctx.owner.get(op) not in players:
+            return falls
+        now = _current_action(w)
+        # (w.effects: a token begun during this action is still pending, 2.1)
+        if any(e.op == op and e.detail == f"{_MEDIC_SAVED}:{now}" for e in w.effects):
+            w.set_op(op, wounds=1)
+            return False
+        medic = medic_for(w, op)
+        if not medic:
+            return falls
+        player = w.ctx.owner[op]
+        w.set_op(op, wounds=1)
+        GainToken(_MEDIC_USED, "end_tp").apply(w, player, "", "Medic!")
+        w.add_effect(Effect("token", op, "end_tp", source=medic, detail=f"{_MEDIC_SAVED}:{now}"))
+        for who in (medic, op):
+            w.add_effect(Effect("apl", who, "end_next_activation", source=medic, value=-1))
+        if _own_activation(w, op):
+            w.set_op(op, ap=0)
+        w.emit("medic_used", op=op, medic=medic, player=player)
+        return False
+
+    hooks.transform("would_be_incapacitated", save)
+
+
+add_template("medic_used", lambda e: f"  {e['medic']}: Medic! {e['op']} stays in the fight (1W)")
+
+
 # -- Reconnoitre Killzone (Recon-Trooper ability) ------------------------------------------------
 
 
@@ -392,4 +487,10 @@ register(
     "kasrkin/ability/reconnoitre_killzone",
     install_reconnoitre_killzone,
     "Relocate costs 0CP when the Recon-Trooper is the operative selected.",
+)
+register(
+    "kasrkin/ability/medic",
+    install_medic,
+    'Once per TP, a friendly Kasrkin within 3" of the Medic that would be incapacitated stays '
+    "at 1 wound; both get APL -1.",
 )
