@@ -1080,11 +1080,14 @@ def inflict(w: Work, op_id: str, damage: int, source: str, by: str = "") -> None
         return
     was_injured = w.injured(o)
     o = w.set_op(op_id, wounds=max(0, o.wounds - damage))
-    if o.wounds <= 0 and "would_be_incapacitated" in w.ctx.hooks.would:
-        # A rule that keeps the operative in the fight returns False and leaves it with
-        # wounds (fn(w, True, op=, by=, source=) -> bool).
-        if not w.would("would_be_incapacitated", True, op=op_id, by=by, source=source):
-            o = w.op(op_id)
+    # A rule that keeps the operative in the fight returns False and leaves it with wounds
+    # (fn(w, True, op=, by=, source=) -> bool).
+    if (
+        o.wounds <= 0
+        and "would_be_incapacitated" in w.ctx.hooks.would
+        and not w.would("would_be_incapacitated", True, op=op_id, by=by, source=source)
+    ):
+        o = w.op(op_id)
     w.emit("damage_inflicted", op=op_id, damage=damage, source=source, wounds=o.wounds, by=by)
     if o.wounds > 0 and w.injured(o) and not was_injured:
         w.emit("operative_injured", op=op_id, wounds=o.wounds, by=by)
