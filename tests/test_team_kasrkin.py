@@ -991,3 +991,55 @@ def test_medic_not_beyond_3_inches_and_only_once_per_tp() -> None:
     s, ev = _blu_shoots(s, "KAS-3")
     assert not [e for e in ev if e.kind == "medic_used"]
     assert s.operative("KAS-3").incapacitated or not s.operative("KAS-3").placed
+
+
+# -------------------------------------------------------------------------------------------
+# Melta Mine, Proximity Mine
+# -------------------------------------------------------------------------------------------
+
+DEMO = "Kasrkin Demo Trooper"
+
+
+def _demo(ops: Mapping[str, Mapping[str, Any]], carried: bool = True, **kw: Any) -> GameState:
+    at = ops["KAS-1"]["at"]
+    spec = {"kind": "melta_mine", "owner": "A", "at": at}
+    if carried:
+        ops = {**ops, "KAS-1": {**ops["KAS-1"], "carrying": "A melta mine"}}
+    return lab((DEMO, TROOPER), ops, tokens=[spec], **kw)
+
+
+def test_melta_mine_placed_then_free_dash_and_proximity_mine_goes_off() -> None:
+    ops = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (12, 14.5)}}
+    s = _demo(ops)
+    s, _ = run(s, ["Activate KAS-1 engage", "Place marker KAS-1 at 5,14.5"])
+    assert s.node.kind == "free_action"  # type: ignore[union-attr]
+    assert all(t.startswith("Dash KAS-1") or t == "End activation" for t in texts(s))
+    s, _ = run(s, ["Dash KAS-1 to 5,17.5"])
+    assert s.operative("KAS-1").ap == 1  # the Dash was free
+    # BLU-1 walks onto the mine: removed, 2D6+3 damage (4+3+3 = 10).
+    s, _ = run(s, ["End activation", "Activate BLU-1 engage", "Reposition BLU-1 to 6.5,14.5"])
+    s, ev = run(s, [], dice=["4,3"])
+    assert [e["damage"] for e in ev if e.kind == "melta_mine_damage"] == [10]
+    assert not [t for t in s.tokens if t.kind == "melta_mine"]
+    assert any(e.kind == "operative_incapacitated" and e["op"] == "BLU-1" for e in ev)
+
+
+def test_melta_mine_not_placed_in_enemy_control_range_and_only_the_demo_picks_it_up() -> None:
+    s = _demo({"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (6.3, 14.5)}})
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert not [t for t in texts(s) if t.startswith("Place marker")]
+    with pytest.raises(IllegalActionError, match="Melta Mine"):
+        s.apply("Place marker KAS-1 at 5,14.5")
+    # On the floor next to the Demo Trooper (which never sets it off): it may pick it up.
+    s = _demo({"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}, carried=False)
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert "Pick up KAS-1 a melta mine" in texts(s)
+    assert s.tokens and s.tokens[0].kind == "melta_mine"
+
+
+def test_proximity_mine_a_friendly_operative_sets_it_off_too() -> None:
+    ops = {"KAS-1": {"at": (5, 14.5)}, "KAS-2": {"at": (5, 10)}, "BLU-1": {"at": (16, 14.5)}}
+    s = _demo(ops, carried=False)
+    s, _ = run(s, ["Activate KAS-2 engage", "Reposition KAS-2 to 5.5,13"])
+    s, ev = run(s, [], dice=["1,1"])
+    assert [(e["op"], e["damage"]) for e in ev if e.kind == "melta_mine_damage"] == [("KAS-2", 5)]

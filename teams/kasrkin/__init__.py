@@ -13,6 +13,7 @@
 - Unique actions Tactical Command (Sergeant), Battle Comms (Vox-Trooper), Medikit (Combat
   Medic) and Auspex Scan (Recon-Trooper; scanned targets count for Elimination Pattern and
   Neutralise Target).
+- Abilities Melta Mine and Proximity Mine (Demo Trooper): :mod:`.mines`.
 - Equipment Foregrip, Long-Range Scope, Relics Of Cadia, Combat Daggers.
 
 Modules: :mod:`.ploys`, :mod:`.equipment`, :mod:`.faction` (faction rules and abilities),
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from engine.rules.registry import register
 from engine.rules.team_weapon_rules import install_concealed_position
-from teams.kasrkin import actions, equipment, faction, ploys
+from teams.kasrkin import actions, equipment, faction, mines, ploys
 from teams.kasrkin.ploys import (
     ELIMINATION_PATTERN_PLOY,
     ENGAGE_FROM_COVER_PLOY,
@@ -42,6 +43,7 @@ __all__ = [
     "actions",
     "equipment",
     "faction",
+    "mines",
     "ploys",
 ]
 
