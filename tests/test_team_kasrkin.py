@@ -15,6 +15,7 @@ import pytest
 
 import teams.kasrkin  # noqa: F401  (registers the rules)
 from engine.game import GameState, IllegalActionError
+from engine.game.actions import Action
 from engine.game.context import GameOptions
 from engine.game.events import Event, narrate
 from engine.game.scenario import position, run
@@ -1043,3 +1044,49 @@ def test_proximity_mine_a_friendly_operative_sets_it_off_too() -> None:
     s, _ = run(s, ["Activate KAS-2 engage", "Reposition KAS-2 to 5.5,13"])
     s, ev = run(s, [], dice=["1,1"])
     assert [(e["op"], e["damage"]) for e in ev if e.kind == "melta_mine_damage"] == [("KAS-2", 5)]
+
+
+# -------------------------------------------------------------------------------------------
+# Advice: the heuristic agent uses the team's rules where they pay
+# -------------------------------------------------------------------------------------------
+
+
+def _heuristic(s: GameState) -> str:
+    from engine.agents.heuristic import HeuristicAgent
+
+    return str(HeuristicAgent(seed=1).act(s))
+
+
+def test_advice_heuristic_selects_light_em_up_in_the_gambit_step() -> None:
+    s = gambit(SHOOT_OPEN, (TROOPER,), initiative="A", cp=(0, 3))
+    # 1CP only (kept for Command Re-roll): no ploy, but the free Skill At Arms.
+    assert s.players[0].cp == 1
+    assert _heuristic(s) == "Use skill at arms light 'em up"
+
+
+def test_advice_heuristic_uses_neutralise_target_on_a_poor_roll() -> None:
+    # Three fails against a target in the open: re-rolling them is worth a CP (3CP left).
+    s = gambit(SHOOT_OPEN, (TROOPER,), initiative="A", cp=(2, 3))
+    s = to_firefight(s)
+    s, _ = run(s, ["Activate KAS-1 engage", f"Shoot KAS-1 {LASGUN} at BLU-1"], dice=["6,2,1,1"])
+    assert "Ploy neutralise target" in texts(s)
+    from engine.game.work import Work
+    from teams.kasrkin.ploys import NEUTRALISE_TARGET_PLOY
+
+    w = Work(s)
+    info = s.stack[-1].dice_info(w)  # type: ignore[attr-defined]
+    gain = NEUTRALISE_TARGET_PLOY.advice(w, "A", Action("Ploy", text="neutralise target"), info)  # type: ignore[misc]
+    assert gain > 0.1
+    assert _heuristic(s) in ("Ploy neutralise target", "Command re-roll 1", "Command re-roll 2")
+
+
+def test_advice_heuristic_performs_the_medikit_on_a_badly_wounded_friend() -> None:
+    # Under a Conceal order far from the enemy (no shot): the 0AP Medikit on KAS-2 (2W of 8
+    # left) beats moving and ending the activation.
+    ops = {
+        "KAS-1": {"at": (5, 14.5), "order": "conceal"},
+        "KAS-2": {"at": (5, 16.0), "wounds": 2},
+        "BLU-1": {"at": (25, 14.5)},
+    }
+    s, _ = run(lab((MEDIC, TROOPER), ops), ["Activate KAS-1 conceal"])
+    assert _heuristic(s) == "Act KAS-1 medikit on KAS-2"

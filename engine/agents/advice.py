@@ -17,8 +17,10 @@ states. The advice reads the state and must not change it.
   advice follows the older rule of thumb (:mod:`engine.agents.ploy_choices`).
 - A rule action (:class:`engine.game.rule_actions.RuleActionLike`) may have an attribute
   ``advice(w, o, action, mode) -> float``: the agent scores the action as the value of staying
-  where the operative is plus the advice. Without one, the action is scored just below
-  standing still (taken only when nothing else is), as before.
+  where the operative is plus the advice; a 0AP action of positive advice in an activation
+  is scored as the best other action plus the advice (it costs nothing, so it comes first).
+  Without one, the action is scored just below standing still (taken only when nothing
+  else is), as before.
 """
 
 from __future__ import annotations

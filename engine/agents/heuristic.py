@@ -428,6 +428,7 @@ class HeuristicAgent:
             return best_shot_now(w, o, as_engage=False)
 
         scored: list[tuple[float, int, Action]] = []
+        free: list[tuple[float, int, Action]] = []  # advised 0AP rule actions
         moves: list[tuple[int, Action]] = []
         resupply: list[tuple[int, Action]] = []
         best_shoot = 0.0  # the best listed Shoot's value over standing still
@@ -467,7 +468,12 @@ class HeuristicAgent:
             elif v == "Act" and a.text == AMMO_RESUPPLY.text:
                 resupply.append((i, a))  # valued once the shots are
             elif v == "Act" and (advice := action_advice(find_rule_action(w, o, a.text))):
-                scored.append((base + float(advice(w, o, a, mode)), i, a))
+                value = float(advice(w, o, a, mode))
+                act_ = find_rule_action(w, o, a.text)
+                if act_ is not None and act_.ap == 0 and value > 0 and mode == "activation":
+                    free.append((value, i, a))  # costs no AP: scored on top of the best
+                else:
+                    scored.append((base + value, i, a))
             elif v == "Ploy":  # a ploy offered between actions (trigger during_activation)
                 scored.append((base + _during_activation_ploy(w, me, o, a), i, a))
             elif v == "Guard":
@@ -482,6 +488,11 @@ class HeuristicAgent:
             # them cannot be chosen, so its full evaluation may be skipped.
             floor = max((t[0] for t in scored), default=-math.inf)
             scored.extend(self._score_moves(w, o, mode, moves, len(legal), floor, sense))
+        if free:
+            # A 0AP action of positive advice is taken before the best other action (it
+            # costs nothing, and the position it was advised in may not last).
+            best = max((t[0] for t in scored), default=base)
+            scored.extend((best + value, i, a) for value, i, a in free)
         scored.sort(key=lambda t: (-t[0], t[1]))
         return scored
 

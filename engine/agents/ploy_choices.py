@@ -18,7 +18,9 @@ follows a rule of thumb:
   activated, targeting, targeted or incapacitated operative: the window's ``op`` and
   ``target``), then one used on no operative, then one on another operative; ties go to
   the first listed (canonical order).
-- Other strategic gambits (not ``Ploy`` actions) are passed: their costs are not known.
+- Other strategic gambits and rule options (``Use`` actions) are passed unless they carry
+  an advice: a free rule option (kind ``"rule"``) with an advice is taken at any positive
+  value.
 - In a dice window it first takes the re-roll decision of
   :func:`engine.agents.attack_choices.reroll` (weapon re-rolls, Command Re-roll when worth
   :data:`~engine.agents.attack_choices.CP_GAIN`); only when that keeps the dice does it
@@ -78,16 +80,21 @@ def choose_ploy(
     best: tuple[int, int, Action] | None = None
     advised: tuple[float, int, Action] | None = None
     for i, a in enumerate(legal):
-        if a.verb != "Ploy":
+        if a.verb not in ("Ploy", "Use"):
             continue
         found = _cost(w, me, trigger, a)
-        if found is None or cp - found[0] < KEEP_CP:
-            continue
+        if found is None or (found[0] > 0 and cp - found[0] < KEEP_CP):
+            continue  # (a use that costs nothing never touches the kept CP)
         cost, ploy = found
         advice = ploy_advice(ploy)
+        if a.verb == "Use" and advice is None:
+            continue  # another rule's option without advice: left to its own decision
         if advice is not None:
             value = float(advice(w, me, a, info))
-            if value > PLOY_THRESHOLD * max(1, cost) and (advised is None or value > advised[0]):
+            # A free rule option (kind "rule") is taken at any gain; a ploy must be worth
+            # PLOY_THRESHOLD per CP (at least one).
+            need = 0.0 if getattr(ploy, "kind", "") == "rule" else PLOY_THRESHOLD * max(1, cost)
+            if value > need and (advised is None or value > advised[0]):
                 advised = (value, i, a)
             continue
         rank = 0 if a.target in named else 1 if not a.target else 2

@@ -15,6 +15,7 @@ from engine.rules.choices import RuleRollFrame, on_roll
 from engine.rules.registry import register
 from teams.kasrkin.common import (
     RECON_TROOPER,
+    SCAN_RANGE,
     SCANNING,
     is_kasrkin,
     medic_saved,
@@ -66,6 +67,11 @@ class BattleComms:
                 f"{a}: Battle Comms selects another friendly KASRKIN operative whose APL is below 3"
             )
         return None
+
+    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
+        """Rule of thumb: an action point for a friend worth 0.15 operatives while it is
+        still to activate this turning point, 0.05 when it must wait for the next."""
+        return 0.15 if w.op(a.target).ready else 0.05
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """APL +1 on the selected friend until the end of its next activation."""
@@ -134,6 +140,15 @@ class Medikit:
                 "range that has lost wounds"
             )
         return None
+
+    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
+        """The wounds expected back (2D3, 4 on average, at most those lost) valued as
+        wounds dealt are (``DAMAGE_WEIGHT`` of one wound's share of its starting wounds)."""
+        from engine.agents.values import DAMAGE_WEIGHT
+
+        t = w.op(a.target)
+        most = w.ctx.datacards[t.id].wounds
+        return DAMAGE_WEIGHT * min(4, most - t.wounds) / most
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """Roll the 2D3 (:func:`_medikit_rolled` heals)."""
@@ -216,6 +231,13 @@ class AuspexScan:
         if a.point is not None or a.target:
             return f"{a}: Auspex Scan takes no point or operative"
         return self._why_not(w, o)
+
+    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
+        """Rule of thumb: 0.05 operatives per enemy operative within 8" (each may be shot
+        through obscuring and loses its cover for the team's ploys), at most 0.25."""
+        me = w.place(o)
+        near = sum(1 for e in w.enemies_of(o.id) if w.distance(me, w.place(e)) <= SCAN_RANGE)
+        return min(0.25, 0.05 * near)
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """Begin the scan (a token on the operative, removed at its next activation)."""

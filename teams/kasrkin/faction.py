@@ -91,6 +91,11 @@ class SkillAtArms:
             return f"{player} already selected its Skill At Arms this turning point"
         return f"{action}: the drills are {', '.join(DRILLS)}"
 
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """Rule of thumb: Light 'Em Up (Severe on every ranged weapon) 0.3 operatives,
+        Strike Fast 0.12."""
+        return 0.3 if action.text.endswith(LIGHT_EM_UP) else 0.12
+
     def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
         """Begin the drill (a player token ``skill_at_arms:<drill>``)."""
         chosen = action.text.removeprefix("skill at arms ")
@@ -433,6 +438,26 @@ class TacticalCommand:
                 f"have ({', '.join(DRILLS)})"
             )
         return None
+
+    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
+        """Rule of thumb: Light 'Em Up for a friend still to activate this turning point
+        0.05 operatives, Strike Fast 0.02, nothing for one already expended; the marker
+        placed again: Clearance Sweep's own advice there less its advice where it is."""
+        chosen = a.text.removeprefix(self.text + " ")
+        if chosen == SWEEP and a.point is not None:
+            from teams.kasrkin.ploys import CLEARANCE_SWEEP_PLOY
+
+            t = sweep_marker(w, o.player)
+            here = (t.x, t.y) if t is not None else (a.point[0], a.point[1])
+
+            def at(x: float, y: float) -> float:
+                act = Action("Ploy", text=f"clearance sweep at {x:g},{y:g}")
+                return CLEARANCE_SWEEP_PLOY.advice(w, o.player, act, {})
+
+            return at(a.point[0], a.point[1]) - at(*here)
+        if not w.op(a.target).ready:
+            return 0.0
+        return 0.05 if chosen == LIGHT_EM_UP else 0.02
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """The drill token on the friend until the end of the turning point; or the

@@ -32,11 +32,34 @@ from teams.kasrkin.common import (
 ENGAGE_FROM_COVER = "engage_from_cover"
 _EFC_USED = "kasrkin_engage_from_cover_used"
 
+
+def _per_kasrkin(w: Work, player: str, each: float, hot_shot: bool = False) -> float:
+    """``each`` per friendly KASRKIN operative on the killzone (with a hot-shot weapon
+    when ``hot_shot``), at most 0.4: a rule of thumb for a strategy ploy that helps each."""
+    n = 0
+    for o in w.alive(player):
+        if not is_kasrkin(w, o.id):
+            continue
+        if hot_shot and not any(
+            HOT_SHOT in wp.name.lower() for wp in w.ctx.datacards[o.id].weapons
+        ):
+            continue
+        n += 1
+    return min(0.4, each * n)
+
+
+def _efc_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: 0.03 operatives per friendly KASRKIN operative (a defence re-roll for
+    each one shot in cover this turning point)."""
+    return _per_kasrkin(w, player, 0.03)
+
+
 ENGAGE_FROM_COVER_PLOY = Ploy(
     "Engage From Cover",
     "strategy",
     effects=(GainToken(ENGAGE_FROM_COVER, "end_tp"),),
     rule_id="kasrkin/strategy_ploy/engage_from_cover",
+    advice=_efc_advice,
 )
 
 
@@ -87,8 +110,24 @@ class EngageFromCoverReroll:
         w.count(player, _EFC_USED, add=1)
         return Reroll((int(action.text.rsplit(" ", 1)[1]),))
 
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """The dice core's exact gain of re-rolling that defence die (as for a Command
+        Re-roll)."""
+        return _reroll_gain(w, (int(action.text.rsplit(" ", 1)[1]),), attacking=False)
+
 
 ENGAGE_FROM_COVER_REROLL = EngageFromCoverReroll()
+
+
+def _reroll_gain(w: Work, faces: tuple[int, ...], attacking: bool) -> float:
+    """The dice core's gain of re-rolling dice showing ``faces`` in the Shoot in progress
+    (each die valued alone, as one Command Re-roll, and summed)."""
+    from engine.agents.attack_choices import _shoot_cr_gain
+
+    f = shoot_frame(w)
+    if f is None or f is not w.top:
+        return 0.0
+    return float(sum(_shoot_cr_gain(w, f, attacking, face) for face in faces))
 
 
 def install_engage_from_cover(hooks: Hooks, players: tuple[str, ...]) -> None:
@@ -115,11 +154,19 @@ ELIMINATION_PATTERN = "elimination_pattern"
 HOT_SHOT = "hot-shot"
 VOLLEY_GUN = "hot-shot volley gun"
 
+
+def _ep_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: 0.04 operatives per friendly KASRKIN operative with a hot-shot weapon
+    (a defence die fewer now and then)."""
+    return _per_kasrkin(w, player, 0.04, hot_shot=True)
+
+
 ELIMINATION_PATTERN_PLOY = Ploy(
     "Elimination Pattern",
     "strategy",
     effects=(GainToken(ELIMINATION_PATTERN, "end_tp"),),
     rule_id="kasrkin/strategy_ploy/elimination_pattern",
+    advice=_ep_advice,
 )
 
 
@@ -182,6 +229,20 @@ def _relocate(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> 
         universal.start_free_action(w, op, ("Dash",))
 
 
+def _relocate_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: 0.06 operatives per operative that dashes (a free 3" each)."""
+    chosen = action.target
+    me = w.place(w.op(chosen))
+    n = 1 + sum(
+        1
+        for o in w.friends_of(chosen)
+        if is_kasrkin(w, o.id)
+        and w.distance(me, w.place(o)) <= RELOCATE_DISTANCE
+        and _clear_of_enemies(w, o.id)
+    )
+    return 0.06 * n
+
+
 RELOCATE_PLOY = Ploy(
     "Relocate",
     "strategy",
@@ -190,6 +251,7 @@ RELOCATE_PLOY = Ploy(
     eligible=_relocate_eligible,
     use_hook=_relocate,
     rule_id="kasrkin/strategy_ploy/relocate",
+    advice=_relocate_advice,
 )
 
 
@@ -220,6 +282,11 @@ def _neutralise(w: Work, player: str, action: Action, info: Mapping[str, Any]) -
     return Reroll(_failed(w, info))
 
 
+def _neutralise_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """The dice core's gain of re-rolling the failed attack dice (:func:`_reroll_gain`)."""
+    return _reroll_gain(w, _failed(w, info), attacking=True)
+
+
 NEUTRALISE_TARGET_PLOY = Ploy(
     "Neutralise Target",
     "firefight",
@@ -227,6 +294,7 @@ NEUTRALISE_TARGET_PLOY = Ploy(
     condition=_neutralise_condition,
     use_hook=_neutralise,
     rule_id="kasrkin/firefight_ploy/neutralise_target",
+    advice=_neutralise_advice,
 )
 
 
@@ -248,6 +316,15 @@ def _seize(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> Non
     universal.start_free_action(w, action.target, SEIZE_VERBS)
 
 
+def _seize_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """The value of the best shot the operative has where it stands (dice core), as the
+    free action is most often a Shoot."""
+    from engine.agents.position import best_shot_now
+
+    o = w.op(action.target)
+    return float(best_shot_now(w, o, as_engage=o.order == "engage"))
+
+
 SEIZE_THE_INITIATIVE_PLOY = Ploy(
     "Seize The Initiative",
     "firefight",
@@ -257,6 +334,7 @@ SEIZE_THE_INITIATIVE_PLOY = Ploy(
     eligible=_seize_eligible,
     use_hook=_seize,
     rule_id="kasrkin/firefight_ploy/seize_the_initiative",
+    advice=_seize_advice,
 )
 
 
