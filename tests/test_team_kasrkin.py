@@ -371,6 +371,56 @@ def test_skill_at_arms_strike_fast_adds_1_inch_to_reposition() -> None:
     assert s.is_legal("Reposition KAS-1 to 11,14.5")
 
 
+def test_skill_at_arms_ice_in_your_veins_first_big_normal_hit_loses_1_damage() -> None:
+    # BLU-1's gun (Dmg 3/4) retains 2 normal successes against KAS-1, none saved: 6 - 1 = 5.
+    def shot(drill: str) -> list[int]:
+        s = gambit(SHOOT_OPEN, initiative="A")
+        if drill:
+            s, _ = s.apply(f"Use skill at arms {drill}")
+        s = to_firefight(s)
+        s, _ = run(s, ["Activate KAS-1 engage", "End activation", "Activate BLU-1 engage"])
+        s, _ = run(s, ["Shoot BLU-1 gun at KAS-1"], dice=["5,4,1,1"])
+        s, _ = run(decline(s), [], dice=["1,1,1"])
+        s, ev = s.apply("Decline")
+        return [e["damage"] for e in ev if e.kind == "damage_inflicted"]
+
+    assert shot("ice in your veins") == [5]
+    assert shot("") == [6]
+
+
+def test_skill_at_arms_for_cadia_adds_1_melee_attack_up_to_4() -> None:
+    s = gambit({**SHOOT_OPEN, "KAS-2": {"at": (5, 18)}}, (TROOPER, SERGEANT), initiative="A")
+    s, _ = s.apply("Use skill at arms for cadia!")
+    assert _atk(s, "KAS-1", "gun butt") == 4  # 3 + 1
+    assert _atk(s, "KAS-2", "chainsword") == 4  # already 4: no more
+    assert _atk(s, "KAS-1", LASGUN, "ranged") == 4  # ranged weapons unchanged
+
+
+def test_skill_at_arms_for_cadia_first_strike_when_fighting_inflicts_1_more() -> None:
+    # KAS-1's gun butt (Dmg 2/3): two normal hits; the first strike inflicts 3, the next 2.
+    ops = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (6.3, 14.5)}}
+    s = gambit(ops, initiative="A")
+    s, _ = s.apply("Use skill at arms for cadia!")
+    s = to_firefight(s)
+    s, _ = run(
+        s, ["Activate KAS-1 engage", "Fight KAS-1 gun butt at BLU-1"], dice=["5,5,1,1", "1,1,1"]
+    )
+    s = decline(s)
+    dealt = []
+    for _ in range(2):
+        s, ev = s.apply("Strike normal")
+        dealt += [e["damage"] for e in ev if e.kind == "damage_inflicted"]
+    assert dealt == [3, 2]
+
+
+def _atk(s: GameState, op: str, weapon: str, kind: str = "melee") -> int:
+    from engine.game.attacks import attack_profile
+    from engine.game.work import Work
+
+    w = Work(s)
+    return int(attack_profile(w, w.op(op), weapon, kind).attacks)
+
+
 # -------------------------------------------------------------------------------------------
 # Veteran Leadership (Sergeant)
 # -------------------------------------------------------------------------------------------
@@ -648,8 +698,9 @@ def test_tactical_command_not_a_drill_it_has_and_only_the_sergeant() -> None:
     s, _ = run(s, ["Activate KAS-1 engage"])
     offered = sorted(t for t in texts(s) if "tactical command" in t)
     assert offered == [
-        "Act KAS-1 tactical command strike fast on KAS-1",
-        "Act KAS-1 tactical command strike fast on KAS-2",
+        f"Act KAS-1 tactical command {d} on {op}"
+        for d in ("for cadia!", "ice in your veins", "strike fast")
+        for op in ("KAS-1", "KAS-2")
     ]
     with pytest.raises(IllegalActionError, match="does not have"):
         s.apply("Act KAS-1 tactical command light 'em up on KAS-2")

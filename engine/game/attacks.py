@@ -133,7 +133,11 @@ def attack_profile(
     rules = w.would(
         "would_use_weapon_rules", prof.rules, op=o.id, weapon=name, kind=kind, target=target
     )
-    return AttackProfile(prof.attacks, hit, prof.normal_damage, prof.critical_damage, rules)
+    attacks = prof.attacks
+    if "would_change_attacks" in w.ctx.hooks.would:
+        # A rule that changes the Atk stat (fn(w, atk, op=, weapon=, kind=) -> atk).
+        attacks = int(w.would("would_change_attacks", attacks, op=o.id, weapon=name, kind=kind))
+    return AttackProfile(attacks, hit, prof.normal_damage, prof.critical_damage, rules)
 
 
 def retain(

@@ -6,8 +6,8 @@
 - Firefight ploys: Neutralise Target, Seize The Initiative, Give No Ground (offered between
   a Kasrkin's actions, trigger ``during_activation``, and at the end of the Firefight phase).
 - Faction rule Rapid Fire (two Shoot actions without moving).
-- Faction rule Skill At Arms (strategic gambit), with two of its four drills: Light 'Em Up
-  and Strike Fast; the Sergeant's Veteran Leadership (one more drill).
+- Faction rule Skill At Arms (strategic gambit) and its four drills: Light 'Em Up, Strike
+  Fast, Ice In Your Veins, For Cadia!; the Sergeant's Veteran Leadership (one more drill).
 - Abilities Camo Cloak (Sharpshooter), Reconnoitre Killzone (Recon-Trooper: Relocate on it
   is free).
 - Unique actions Tactical Command (Sergeant), Battle Comms (Vox-Trooper), Medikit (Combat

@@ -29,10 +29,14 @@ SWEEP = "clearance sweep"
 SKILL_AT_ARMS = "skill_at_arms"
 LIGHT_EM_UP = "light 'em up"
 STRIKE_FAST = "strike fast"
-DRILLS = (LIGHT_EM_UP, STRIKE_FAST)
-"""The drills played so far (Ice In Your Veins and For Cadia! need damage and Atk hooks the
-core does not have yet)."""
+ICE_IN_YOUR_VEINS = "ice in your veins"
+FOR_CADIA = "for cadia!"
+DRILLS = (LIGHT_EM_UP, STRIKE_FAST, ICE_IN_YOUR_VEINS, FOR_CADIA)
+"""The four drills."""
 STRIKE_FAST_INCHES = 1.0
+CADIA_MAX_ATK = 4
+_ICE_SPENT = "kasrkin_ice_spent"
+_CADIA_SPENT = "kasrkin_cadia_spent"
 
 
 def op_drills(w: Work, op: str) -> tuple[str, ...]:
@@ -92,9 +96,9 @@ class SkillAtArms:
         return f"{action}: the drills are {', '.join(DRILLS)}"
 
     def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
-        """Rule of thumb: Light 'Em Up (Severe on every ranged weapon) 0.3 operatives,
-        Strike Fast 0.12."""
-        return 0.3 if action.text.endswith(LIGHT_EM_UP) else 0.12
+        """Rule of thumb (:data:`_DRILL_VALUE`): Light 'Em Up (Severe on every ranged weapon)
+        0.3 operatives, Ice In Your Veins 0.2, Strike Fast 0.12, For Cadia! 0.08."""
+        return _DRILL_VALUE.get(action.text.removeprefix("skill at arms "), 0.1)
 
     def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
         """Begin the drill (a player token ``skill_at_arms:<drill>``)."""
@@ -104,10 +108,18 @@ class SkillAtArms:
 
 SKILL_AT_ARMS_RULE = SkillAtArms()
 
+_DRILL_VALUE = {LIGHT_EM_UP: 0.3, ICE_IN_YOUR_VEINS: 0.2, STRIKE_FAST: 0.12, FOR_CADIA: 0.08}
+"""Rule-of-thumb values of the drills (operatives) for the agent's advice."""
+
 
 def install_skill_at_arms(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Skill At Arms (faction rule, strategic gambit): Light 'Em Up gives friendly KASRKIN
-    operatives' ranged weapons Severe; Strike Fast adds 1" to their Reposition moves."""
+    operatives' ranged weapons Severe; Strike Fast adds 1" to their Reposition moves; Ice In
+    Your Veins: the first attack die that inflicts Normal Dmg of 3 or more on one of them in
+    a fight (fighting or retaliating) or a shooting sequence inflicts 1 less (the Shoot's
+    unblocked damage is resolved at once: 1 less when a normal success of Dmg 3+ got
+    through); For Cadia!: +1 Atk to their melee weapons (to at most 4), and the first strike
+    when fighting (not retaliating) inflicts 1 more damage."""
 
     def severe(w: Work, value: Any, **info: Any) -> Any:
         op = str(info.get("op", ""))
@@ -127,9 +139,70 @@ def install_skill_at_arms(hooks: Hooks, players: tuple[str, ...]) -> None:
             return limit + STRIKE_FAST_INCHES
         return limit
 
+    def drilled(w: Work, op: str, drill: str) -> bool:
+        if not op or not w.effects or w.ctx.owner.get(op) not in players:
+            return False
+        return is_kasrkin(w, op) and drill in op_drills(w, op)
+
+    def fight_begins(w: Work, ev: Event) -> None:
+        # A new fight sequence: Ice In Your Veins and For Cadia! apply once more in it.
+        ops = {str(ev.get("op", "")), str(ev.get("target", ""))}
+        if w.effects and any(
+            e.op in ops and e.detail in (_ICE_SPENT, _CADIA_SPENT) for e in w.effects
+        ):
+            w.effects = [
+                e for e in w.effects if not (e.op in ops and e.detail in (_ICE_SPENT, _CADIA_SPENT))
+            ]
+
+    def spent(w: Work, op: str, key: str) -> bool:
+        return any(e.op == op and e.detail == key for e in w.effects)
+
+    def spend(w: Work, op: str, key: str) -> None:
+        w.add_effect(Effect("token", op, "end_tp", source=op, detail=key))
+
+    def strike(w: Work, dmg: int, **info: Any) -> int:
+        op, target = str(info.get("op", "")), str(info.get("target", ""))
+        if drilled(w, op, FOR_CADIA) and _fighting(w, op) and not spent(w, op, _CADIA_SPENT):
+            spend(w, op, _CADIA_SPENT)
+            dmg += 1
+        if (
+            not info.get("crit")
+            and dmg >= 3
+            and drilled(w, target, ICE_IN_YOUR_VEINS)
+            and not spent(w, target, _ICE_SPENT)
+        ):
+            spend(w, target, _ICE_SPENT)
+            dmg -= 1
+        return dmg
+
+    def shot(w: Work, damage: int, **info: Any) -> int:
+        target = str(info.get("target", ""))
+        big = bool(info.get("normals")) and int(info.get("normal_damage", 0)) >= 3
+        return damage - 1 if big and drilled(w, target, ICE_IN_YOUR_VEINS) else damage
+
+    def attacks(w: Work, atk: int, **info: Any) -> int:
+        op = str(info.get("op", ""))
+        if info.get("kind") == "melee" and atk < CADIA_MAX_ATK and drilled(w, op, FOR_CADIA):
+            return atk + 1
+        return atk
+
     hooks.ploy(SKILL_AT_ARMS_RULE, players)
     hooks.transform("would_use_weapon_rules", severe)
     hooks.transform("would_move_distance", reposition)
+    hooks.on("fight_declared", fight_begins)
+    hooks.transform("would_strike_damage", strike)
+    hooks.transform("would_shot_damage", shot)
+    hooks.transform("would_change_attacks", attacks)
+
+
+def _fighting(w: Work, op: str) -> bool:
+    """``op`` is the attacker of the Fight in progress (fighting, not retaliating)."""
+    from engine.game.fight import FightFrame
+
+    for f in reversed(w.stack):
+        if isinstance(f, FightFrame):
+            return bool(f.attacker == op)
+    return False
 
 
 SERGEANT = "SERGEANT"
@@ -487,8 +560,9 @@ register(
 register(
     "kasrkin/faction_rule/skill_at_arms",
     install_skill_at_arms,
-    "Strategic gambit: a drill for the TP: Light 'Em Up (ranged Severe) or Strike Fast (+1\" "
-    "Reposition); Ice In Your Veins and For Cadia! not played yet.",
+    "Strategic gambit: a drill for the TP: Light 'Em Up (ranged Severe), Strike Fast (+1\" "
+    "Reposition), Ice In Your Veins (-1 on the first big hit) or For Cadia! (+1 melee Atk, "
+    "+1 first strike).",
 )
 register(
     "kasrkin/faction_rule/rapid_fire",
