@@ -312,7 +312,8 @@ def test_seize_the_initiative_free_action_without_moving() -> None:
     assert [e.kind for e in ev][:2] == ["shoot_declared", "shoot_started"]
     s, _ = run(decline(s), [], dice=["1,1,1"])
     s, ev = s.apply("Decline")
-    assert [e.kind for e in ev][-2:] == ["shoot_ended", "free_action_ended"]
+    kinds = [e.kind for e in ev if e.kind != "action_ended"]
+    assert kinds[-2:] == ["shoot_ended", "free_action_ended"]
     # Back to the Firefight phase: B (initiative) activates first; KAS-1 is still ready.
     assert s.node.kind == "activate" and s.node.player == "B"  # type: ignore[union-attr]
     assert s.operative("KAS-1").ready
@@ -1022,6 +1023,14 @@ def test_medic_keeps_a_friend_in_the_fight_once_per_tp() -> None:
     assert k2.wounds == 1 and not k2.incapacitated
     apl = [(e.op, e.value) for e in s.effects if e.kind == "apl"]
     assert sorted(apl) == [("KAS-1", -1), ("KAS-2", -1)]
+    # After that action KAS-2 may Dash for free, ending within the Medic's control range.
+    assert s.node.kind == "free_action" and s.node.player == "A"  # type: ignore[union-attr]
+    dashes = [t for t in texts(s) if t.startswith("Dash KAS-2")]
+    assert dashes and "End activation" in texts(s)
+    with pytest.raises(IllegalActionError, match="Medic!"):
+        s.apply("Dash KAS-2 to 16,12")
+    s, _ = s.apply(dashes[0])
+    assert s.node.kind == "action" and s.node.player == "B"  # type: ignore[union-attr]
     # Once per turning point: Medic! would not save KAS-2 (nor another) again.
     from engine.game.work import Work
     from teams.kasrkin.faction import medic_for
@@ -1032,6 +1041,7 @@ def test_medic_keeps_a_friend_in_the_fight_once_per_tp() -> None:
     s2 = lab((MEDIC, TROOPER, TROOPER), near, turn="B")
     s2, _ = _blu_shoots(s2, "KAS-2")
     assert s2.operative("KAS-2").wounds == 1
+    s2, _ = run(s2, ["End activation"])  # KAS-2 declines its free Dash
     s2, _ = run(pass_ploy_windows(s2), ["End activation", "Activate KAS-1 engage"])
     assert not [t for t in texts(s2) if "medikit on KAS-2" in t]
 

@@ -210,7 +210,8 @@ class ActivationFrame:
         mode: ``"activation"``, ``"counteract"`` (1.6), ``"interrupt"`` (9.3: one free
             Shoot or Fight) or ``"free"`` (one free action outside its activation, 3.1,
             :func:`start_free_action`).
-        stage: ``"choose"`` (waiting for an action) or ``"after"`` (an action just ended).
+        stage: ``"choose"`` (waiting for an action), ``"after"`` (an action just ended) or
+            ``"ended"`` (its end settled, ``action_ended`` emitted).
         actions: actions completed in this frame.
         last: the verb of the last action (for the On Guard window).
         guard_window_used: an On Guard interrupt happened in this activation (9.3).
@@ -244,6 +245,14 @@ class ActivationFrame:
         if self.stage == "after":
             w.settle_effects()
             remove_casualties(w)
+            me = w.replace_top(stage="ended")
+            if w.ctx.hooks.did.get("action_ended"):
+                # The action is complete: a rule acting "after that action" may push a
+                # frame here (it runs first; this frame then resumes at "ended").
+                w.emit("action_ended", op=self.op, mode=self.mode)
+                if w.top is not me:
+                    return
+        if w.top.stage == "ended":
             w.replace_top(stage="choose")
             if self.mode == "activation" and o.alive:
                 from engine.game import closequarters
@@ -534,10 +543,12 @@ def iter_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Actio
 
     in_cr = w.in_enemy_control_range(o)
     memo = ReachMemo()  # the four move actions share their checks from this position
+    refused = bool(w.ctx.hooks.would.get("would_refuse_destination"))
     for verb in ("Reposition", "Dash", "Fall Back", "Charge"):
         if precheck(w, o, verb, mode, in_cr) is None:
             for p in move_candidates(w, o, verb, mode, memo):
-                yield Action(verb, op=o.id, point=p)
+                if not refused or destination_refused(w, o, verb, p) is None:
+                    yield Action(verb, op=o.id, point=p)
     if precheck(w, o, "Shoot", mode, in_cr) is None or (
         mode == "interrupt" and precheck(w, o, "Fight", mode, in_cr) is None
     ):
@@ -746,6 +757,18 @@ def _moves_key(kz: Killzone, me: Placement, args: dict[str, Any]) -> tuple[Any, 
     )
 
 
+def destination_refused(
+    w: Work, o: OperativeState, verb: str, point: tuple[float, float, float]
+) -> str | None:
+    """Why a rule forbids ``o`` to end its move action ``verb`` at ``point`` (the
+    ``would_refuse_destination`` hooks: ``fn(w, None, op=, action=, point=) -> why``; e.g. a
+    free Dash that must end near another operative), or ``None``."""
+    if not w.ctx.hooks.would.get("would_refuse_destination"):
+        return None
+    why: str | None = w.would("would_refuse_destination", None, op=o.id, action=verb, point=point)
+    return why
+
+
 def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     """Reposition, Dash, Fall Back or Charge to ``a.point`` along the shortest legal path.
 
@@ -770,6 +793,9 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
                 + (" (Dash cannot climb)" if a.verb == "Dash" else "")
             )
         f, cost = path.final, path.cost
+    why = destination_refused(w, o, a.verb, (f.x, f.y, f.elevation))
+    if why is not None:
+        raise _illegal(why)
     spend(w, o, a.verb, mode)
     w.set_op(o.id, x=f.x, y=f.y, elevation=f.elevation, moved=True)
     if w.op(o.id).on_guard:

@@ -343,6 +343,8 @@ COMBAT_MEDIC = "COMBAT MEDIC"
 MEDIC_RANGE = 3.0
 _MEDIC_USED = "kasrkin_medic_used"
 _MEDIC_SAVED = MEDIC_SAVED
+_MEDIC_DASH = "kasrkin_medic_dash"
+_MEDIC_DASHING = "kasrkin_medic_dashing"
 
 
 def _current_action(w: Work) -> str:
@@ -398,9 +400,10 @@ def install_medic(hooks: Hooks, players: tuple[str, ...]) -> None:
     a target of the Shoot in progress), it is not: it has 1 wound left and cannot be
     incapacitated for the rest of that action. Both get APL -1 until the end of their next
     activations; used in that operative's own activation, the activation ends after the
-    action (its AP is set to 0). The rule is always used when it can be (the engine does not
-    ask: saving an operative is worth the APL). Not yet played: the free Dash after the
-    action (ending within the Medic's control range). ``would_be_incapacitated`` hook."""
+    action (its AP is set to 0). After that action (``action_ended``) it may perform a free
+    Dash that must end within the Medic's control range (``would_refuse_destination``). The
+    rule is always used when it can be (the engine does not ask: saving an operative is
+    worth the APL). ``would_be_incapacitated`` hook."""
 
     def save(w: Work, falls: bool, **info: Any) -> bool:
         op = str(info.get("op", ""))
@@ -422,10 +425,47 @@ def install_medic(hooks: Hooks, players: tuple[str, ...]) -> None:
             w.add_effect(Effect("apl", who, "end_next_activation", source=medic, value=-1))
         if _own_activation(w, op):
             w.set_op(op, ap=0)
+        w.add_effect(Effect("token", op, "end_tp", source=medic, detail=_MEDIC_DASH))
         w.emit("medic_used", op=op, medic=medic, player=player)
         return False
 
+    def after_action(w: Work, ev: Event) -> None:
+        # After that action: the saved operative may Dash for free, ending within the
+        # Medic's control range.
+        if not w.effects:
+            return
+        for e in w.effects:
+            if e.detail == _MEDIC_DASH and e.kind == "token":
+                w.effects = [x for x in w.effects if x is not e]
+                dashing = Effect("token", e.op, "end_tp", source=e.source, detail=_MEDIC_DASHING)
+                if w.op(e.op).alive and w.op(e.source).alive:
+                    w.add_effect(dashing)
+                    from engine.game import universal
+
+                    universal.start_free_action(w, e.op, ("Dash",))
+                return
+
+    def dash_ended(w: Work, ev: Event) -> None:
+        if w.effects and any(e.detail == _MEDIC_DASHING for e in w.effects):
+            w.effects = [e for e in w.effects if e.detail != _MEDIC_DASHING]
+
+    def near_medic(w: Work, why: str | None, **info: Any) -> str | None:
+        op = str(info.get("op", ""))
+        if why or not w.effects:
+            return why
+        medic = next((e.source for e in w.effects if e.op == op and e.detail == _MEDIC_DASHING), "")
+        if not medic:
+            return why
+        x, y, z = info["point"]
+        there = w.ctx.placement(op, x, y, z)
+        if not w.ctx.control_range(w.kz, there, w.place(w.op(medic))):
+            return f"{op}'s free Dash (Medic!) must end within {medic}'s control range"
+        return why
+
     hooks.transform("would_be_incapacitated", save)
+    hooks.on("action_ended", after_action)
+    hooks.on("free_action_ended", dash_ended)
+    hooks.transform("would_refuse_destination", near_medic)
 
 
 add_template("medic_used", lambda e: f"  {e['medic']}: Medic! {e['op']} stays in the fight (1W)")
