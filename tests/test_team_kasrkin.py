@@ -1151,3 +1151,15 @@ def test_advice_heuristic_performs_the_medikit_on_a_badly_wounded_friend() -> No
     }
     s, _ = run(lab((MEDIC, TROOPER), ops), ["Activate KAS-1 conceal"])
     assert _heuristic(s) == "Act KAS-1 medikit on KAS-2"
+
+
+def test_advice_heuristic_uses_give_no_ground_before_scoring() -> None:
+    # The 2-2 tie on "obj" at the end of the Firefight phase: worth a VP to the heuristic.
+    spent = {k: {**v, "ready": False} for k, v in TIE.items()}
+    s = lab((TROOPER,), spent, cp=(2, 2))
+    assert s.node.kind == "ploy"  # type: ignore[union-attr]
+    assert _heuristic(s) == "Ploy give no ground obj"
+    # Without a tie (BLU-1 away) it passes.
+    away = {**spent, "BLU-1": {"at": (27, 3), "ready": False}}
+    s = lab((TROOPER,), away, cp=(2, 2), options=GameOptions(open_windows=True))
+    assert _heuristic(s) == "Pass"

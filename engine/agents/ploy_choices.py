@@ -90,7 +90,7 @@ def choose_ploy(
         if a.verb == "Use" and advice is None:
             continue  # another rule's option without advice: left to its own decision
         if advice is not None:
-            value = float(advice(w, me, a, info))
+            value = float(advice(w, me, a, {**info, "trigger": trigger}))
             # A free rule option (kind "rule") is taken at any gain; a ploy must be worth
             # PLOY_THRESHOLD per CP (at least one).
             need = 0.0 if getattr(ploy, "kind", "") == "rule" else PLOY_THRESHOLD * max(1, cost)

@@ -549,16 +549,23 @@ def give_no_ground_holds(w: Work, player: str, marker: str) -> bool:
 
 
 def _give_no_ground_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
-    """Rule of thumb: worth a third of a VP (operatives, :mod:`engine.agents.values`) when
-    the tie it breaks holds on that marker now (at the end of the Firefight phase, just
-    before scoring: a full VP), else nothing."""
+    """Rule of thumb, only when the tie it breaks holds on that marker now: at the end of the
+    Firefight phase, just before the turning point's scoring, a full VP (``VP_VALUE``
+    operatives); during an activation (control matters there only for the actions that
+    need it) 0.15 while the active operative contests the marker with AP left; else
+    nothing."""
     from engine.agents.mission_choices import VP_VALUE
 
     marker = action.text.removeprefix("give no ground ")
     name = next((m.name for m in w.markers if m.name.lower() == marker), "")
     if not name or not give_no_ground_holds(w, player, name):
         return 0.0
-    return VP_VALUE if info.get("trigger") == "firefight_end" else VP_VALUE / 3
+    if info.get("trigger") == "firefight_end":
+        return VP_VALUE
+    op = str(info.get("op", ""))
+    if op and w.op(op).ap > 0 and universal.contests(w, w.op(op), name):
+        return 0.15
+    return 0.0
 
 
 @attrs.frozen(slots=True)
