@@ -163,7 +163,8 @@ class ChoiceSpec:
         count: options chosen (e.g. 2: a primary and a secondary Chapter Tactic, in that
             order).
         distinct: the ``count`` options must differ from each other.
-        default: the value when a roster does not fix it; empty: the first ``count`` options.
+        default: the value when a roster does not fix it; empty: the first ``count`` options
+            (either way, options of the ``distinct_from`` choices are skipped).
         operatives: for a per-operative choice, the operative types that make it (empty:
             all); others have the value ``()``.
         distinct_from: names of team-level choices whose options this one may not repeat
@@ -181,14 +182,20 @@ class ChoiceSpec:
     distinct_from: tuple[str, ...] = ()
     summary: str = ""
 
-    def default_value(self) -> tuple[str, ...]:
+    def default_value(self, excluded: tuple[str, ...] = ()) -> tuple[str, ...]:
         """``default``, or the first ``count`` options (repeating the first when there are
-        fewer options and repeats are allowed)."""
-        if self.default:
-            return self.default
-        if len(self.options) >= self.count:
-            return self.options[: self.count]
-        return (self.options[0],) * self.count
+        fewer options and repeats are allowed). With ``excluded`` (the options of the
+        ``distinct_from`` choices), a default that would repeat one of them is replaced by
+        the first options that do not, so a default is always legal when possible."""
+        base = self.default or (
+            self.options[: self.count]
+            if len(self.options) >= self.count
+            else (self.options[0],) * self.count
+        )
+        if not set(base) & set(excluded):
+            return base
+        free = tuple(o for o in self.options if o not in excluded)
+        return free[: self.count] if len(free) >= self.count else base
 
     def applies_to(self, operative_type: str) -> bool:
         """Whether an operative of ``operative_type`` makes this (per-operative) choice."""

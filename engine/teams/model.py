@@ -540,7 +540,10 @@ class Roster:
         if spec is None or spec.per_operative:
             raise KeyError(f"team {self.team.id!r} declares no roster choice {name!r}")
         given = dict(self.choices).get(name)
-        return spec.default_value() if given is None else spec.canonical(given)  # type: ignore[no-any-return]
+        if given is not None:
+            return spec.canonical(given)  # type: ignore[no-any-return]
+        excluded = self._excluded(spec) if spec.distinct_from else ()
+        return spec.default_value(excluded)  # type: ignore[no-any-return]
 
     def operative_choice(self, index: int, name: str) -> tuple[str, ...]:
         """The value of the per-operative choice ``name`` for operative ``index`` (0-based):
@@ -556,7 +559,20 @@ class Roster:
         if not spec.applies_to(self.operatives[index]):
             return ()
         given = dict(self.operative_choices[index]).get(name) if self.operative_choices else None
-        return spec.default_value() if given is None else spec.canonical(given)  # type: ignore[no-any-return]
+        if given is not None:
+            return spec.canonical(given)  # type: ignore[no-any-return]
+        return spec.default_value(self._excluded(spec))  # type: ignore[no-any-return]
+
+    def _excluded(self, spec: Any) -> tuple[str, ...]:
+        """The options of the team-level choices ``spec`` may not repeat (illegal values are
+        left for :meth:`validate`)."""
+        out: list[str] = []
+        for other in spec.distinct_from:
+            try:
+                out += self.choice(other)
+            except (KeyError, ValueError):
+                continue
+        return tuple(out)
 
     def resolved_choices(self) -> dict[str, tuple[str, ...]]:
         """Every team-level choice of the team with its value (given or default)."""
