@@ -32,10 +32,19 @@ from engine.teams.model import Roster, Team
 KEY = "choiceprobe"
 TACTICS = ("Aggressive", "Dueller", "Hardy", "Mobile")
 PROBE: Team = attrs.evolve(load_builtin_team("kasrkin"), id=KEY, name="Choice Probe")
-SERGEANT, TROOPER = "Kasrkin Sergeant", "Kasrkin Trooper"
+SERGEANT, TROOPER, GUNNER = "Kasrkin Sergeant", "Kasrkin Trooper", "Kasrkin Gunner"
 
 register_choice(KEY, ChoiceSpec("Tactics", TACTICS, count=2, summary="primary, secondary"))
-register_choice(KEY, ChoiceSpec("Mark", ("Red", "Blue"), per_operative=True, operatives=(TROOPER,)))
+register_choice(
+    KEY,
+    ChoiceSpec(
+        "Mark",
+        ("Red", "Blue"),
+        per_operative=True,
+        operatives=(TROOPER, GUNNER),
+        forbidden=((GUNNER, ("Red",)),),
+    ),
+)
 register_choice(
     KEY,
     ChoiceSpec(
@@ -105,6 +114,8 @@ def test_register_choice_refuses_bad_specs() -> None:
         register_choice(KEY, ChoiceSpec("Empty", ()))
     with pytest.raises(ValueError, match="no option 'x'"):
         register_choice(KEY, ChoiceSpec("Bad default", ("a",), default=("x",)))
+    with pytest.raises(ValueError, match="forbidden options"):
+        register_choice(KEY, ChoiceSpec("Bad ban", ("a",), forbidden=(("T", ("b",)),)))
     with pytest.raises(ValueError, match="already declared differently"):
         register_choice(KEY, ChoiceSpec("Tactics", TACTICS))
     # The same declaration again (a module imported twice) is fine.
@@ -122,6 +133,8 @@ def test_default_roster_takes_the_defaults() -> None:
     assert r.operative_choice(sergeant, "Mark") == ()  # its type does not choose a mark
     assert r.resolved_operative_choices(trooper) == {"Mark": ("Red",)}
     assert r.resolved_operative_choices(1) == {}
+    # A gunner may not take Red: its default is the first option it may take.
+    assert r.operative_choice(_ops().index(GUNNER), "Mark") == ("Blue",)
     with pytest.raises(KeyError, match="no roster choice 'Mark'"):
         r.choice("Mark")
     with pytest.raises(KeyError, match="no operative choice 'Tactics'"):
@@ -168,7 +181,7 @@ def test_given_choices_are_canonical() -> None:
         (
             {"operative_choices": _per_op(**{SERGEANT: {"Mark": "Red"}})},
             "choice: operative 1 ('Kasrkin Sergeant') does not choose 'Mark' "
-            "(only Kasrkin Trooper)",
+            "(only Kasrkin Trooper, Kasrkin Gunner)",
         ),
         (
             {"operative_choices": _per_op(**{TROOPER: {"Tactics": "Red"}})},
@@ -179,6 +192,10 @@ def test_given_choices_are_canonical() -> None:
             {"operative_choices": _per_op(**{TROOPER: {"Mark": "Green"}})},
             "choice: operative 10 ('Kasrkin Trooper'): choice 'Mark': no option 'Green' "
             "(options: Red, Blue)",
+        ),
+        (
+            {"operative_choices": [{"Mark": "Red"} if i == 3 else {} for i in range(10)]},
+            "choice: operative 4 ('Kasrkin Gunner'): 'Mark' cannot be Red for a Kasrkin Gunner",
         ),
         (
             {"operative_choices": [{}]},
@@ -194,6 +211,7 @@ def test_given_choices_are_canonical() -> None:
         "type",
         "team-level-per-op",
         "per-op-option",
+        "forbidden",
         "length",
     ],
 )
@@ -349,7 +367,14 @@ def test_teams_show_lists_the_choices(tmp_path: Path, capsys: pytest.CaptureFixt
     save_team(PROBE, tmp_path / "probe.json")
     assert main(["teams", "show", str(tmp_path / "probe.json")]) == 0
     out = capsys.readouterr().out
-    for text in ("Roster choices", "Tactics", "2 different", "Kasrkin Trooper", "Red, Blue"):
+    for text in (
+        "Roster choices",
+        "Tactics",
+        "2 different",
+        "Kasrkin Trooper",
+        "Red, Blue",
+        "not Red",
+    ):
         assert text in out, text
     assert main(["teams", "show", "kasrkin"]) == 0
     assert "Roster choices" not in capsys.readouterr().out

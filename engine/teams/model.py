@@ -561,7 +561,8 @@ class Roster:
         given = dict(self.operative_choices[index]).get(name) if self.operative_choices else None
         if given is not None:
             return spec.canonical(given)  # type: ignore[no-any-return]
-        return spec.default_value(self._excluded(spec))  # type: ignore[no-any-return]
+        excluded = self._excluded(spec) + spec.forbidden_for(self.operatives[index])
+        return spec.default_value(excluded)  # type: ignore[no-any-return]
 
     def _excluded(self, spec: Any) -> tuple[str, ...]:
         """The options of the team-level choices ``spec`` may not repeat (illegal values are
@@ -664,6 +665,12 @@ class Roster:
                     problems.append(f"choice: operative {i + 1} ({op_name!r}): {exc}")
                     continue
                 clash(spec, value, f"operative {i + 1} ({op_name!r}): ")
+                banned = [o for o in value if o in spec.forbidden_for(op_name)]
+                if banned:
+                    problems.append(
+                        f"choice: operative {i + 1} ({op_name!r}): {spec.name!r} cannot be "
+                        f"{', '.join(banned)} for a {op_name}"
+                    )
         return problems
 
     @classmethod
