@@ -61,6 +61,7 @@ def _install_knives(hooks: Any, players: tuple[str, ...]) -> None:
 
 
 register("eqp/equipment/combat_knives", _install_knives, "test: a knife for EQP-1")
+register("eqp/equipment/lucky_charm", lambda hooks, players: None, "test: does nothing")
 register_equipment_value("eqp/equipment/lucky_charm", -1)
 
 
@@ -221,6 +222,12 @@ def test_heuristic_values_team_equipment_by_its_registered_value() -> None:
         "combat knives",
         "ammo cache",
     ]
+
+
+def test_heuristic_leaves_out_team_equipment_no_module_plays() -> None:
+    s = to_selection(a=attrs.evolve(EQP, id="eqp_unplayed"))
+    values = equipment_values(Work(s), "A")
+    assert "combat knives" not in values and "lucky charm" not in values
 
 
 def test_random_agent_can_pick_team_equipment() -> None:
