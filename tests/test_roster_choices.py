@@ -43,6 +43,7 @@ register_choice(
         per_operative=True,
         operatives=(TROOPER, GUNNER),
         forbidden=((GUNNER, ("Red",)),),
+        keyword=True,
     ),
 )
 register_choice(
@@ -329,6 +330,13 @@ def test_context_exposes_choices_to_rules() -> None:
     assert state.ctx.op_choice(ids["A"][0], "Mark") == ()
     with pytest.raises(KeyError):
         state.ctx.choice("B", "Tactics")
+    # The mark is a keyword of the operatives that chose it (keyword=True); tactics are not.
+    trooper = ids["A"][_ops().index(TROOPER)]
+    gunner = ids["A"][_ops().index(GUNNER)]
+    assert state.ctx.datacards[trooper].keywords[-1] == "BLUE"
+    assert state.ctx.datacards[gunner].keywords[-1] == "BLUE"  # its default: not Red
+    assert "HARDY" not in state.ctx.datacards[ids["A"][0]].keywords
+    assert not {"RED", "BLUE"} & set(state.ctx.datacards[ids["A"][0]].keywords)
 
 
 def test_record_header_carries_choices_and_replay_reproduces_them() -> None:

@@ -171,6 +171,9 @@ class ChoiceSpec:
             (a Sergeant's extra Chapter Tactic differs from the team's).
         forbidden: for a per-operative choice, ``(operative type, options)`` pairs: options
             that type may not take (a Balefire Acolyte cannot take Khorne).
+        keyword: the chosen options are keywords the operatives have for the battle (in
+            upper case, added to their datacards in ``GameContext.datacards``: a Mark of
+            Chaos); for a team-level choice, every operative of the roster has them.
         summary: the project's own one-line summary.
     """
 
@@ -183,6 +186,7 @@ class ChoiceSpec:
     operatives: tuple[str, ...] = ()
     distinct_from: tuple[str, ...] = ()
     forbidden: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    keyword: bool = False
     summary: str = ""
 
     def forbidden_for(self, operative_type: str) -> tuple[str, ...]:

@@ -713,13 +713,25 @@ class Roster:
         )
 
     def datacard(self, index: int) -> Operative:
-        """Operative ``index``'s datacard carrying exactly its loadout's weapons (1.2).
+        """Operative ``index``'s datacard carrying exactly its loadout's weapons (1.2), with
+        the keywords its roster-time choices give (a ``ChoiceSpec`` with ``keyword=True``:
+        each chosen option in upper case, after the card's own keywords).
 
         Raises:
-            KeyError: unknown type. ValueError: no or an illegal loadout.
+            KeyError: unknown type. ValueError: no or an illegal loadout or choice.
         """
         card = self.team.operative(self.operatives[index])
-        return card.with_loadout(self.resolved_loadout(index))
+        card = card.with_loadout(self.resolved_loadout(index))
+        extra: list[str] = []
+        for name, spec in self._specs().items():
+            if not spec.keyword:
+                continue
+            per_op = spec.per_operative
+            values = self.operative_choice(index, name) if per_op else self.choice(name)
+            extra += [v.upper() for v in values if v.upper() not in card.keywords]
+        if extra:
+            card = attrs.evolve(card, keywords=(*card.keywords, *dict.fromkeys(extra)))
+        return card
 
     def validate(self) -> list[str]:
         """Every broken selection rule or option rule, each as one message naming the rule;
