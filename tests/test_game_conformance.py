@@ -27,6 +27,7 @@ from engine.agents import RandomAgent
 from engine.game import GameOptions, IllegalActionError, new_game, parse_action
 from engine.game.actions import Action, format_action
 from engine.game.drivers import SeededDice
+from engine.game.events import Event
 from engine.game.flow import _sort_key
 from engine.game.record import GameRecorder, make_header, replay
 from engine.game.setup import operative_ids
@@ -82,11 +83,15 @@ def _grenades(equipment: tuple[str, ...]) -> set[str]:
 
 
 def _play_checked(
-    seed: int, rosters: tuple[Roster, Roster] | None = None, options: GameOptions | None = None
+    seed: int,
+    rosters: tuple[Roster, Roster] | None = None,
+    options: GameOptions | None = None,
+    collect: list[Event] | None = None,
 ) -> tuple[GameState, list[str]]:
     """Play the game of ``seed`` with every check of the module docstring: on the built-in
     teams of its pair by default, else on ``rosters`` (A, B). Returns the final state and
-    the trigger of every ploy used, in order."""
+    the trigger of every ploy used, in order; every event is appended to ``collect`` when
+    given."""
     layout = LAYOUTS[seed % 2]
     if rosters is None:
         a, b = _PAIRS[seed % len(_PAIRS)]
@@ -124,6 +129,8 @@ def _play_checked(
         again, events2 = state.apply(action)
         assert again.hash() == after.hash() and events2 == events
         assert state.hash() == before
+        if collect is not None:
+            collect.extend(events)
         for e in events:
             if e.kind == "ploy_used":
                 triggers.append(e["trigger"])
