@@ -10,6 +10,7 @@ that may not repeat the team's.
 from __future__ import annotations
 
 import json
+import random
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -218,6 +219,24 @@ def test_given_choices_are_canonical() -> None:
 )
 def test_roster_validation_names_a_bad_choice(kw: dict[str, Any], message: str) -> None:
     assert _roster(**kw).validate() == [message]
+
+
+def test_random_choices_are_legal_and_reach_every_option() -> None:
+    seen_tactics: set[str] = set()
+    seen_marks: set[tuple[str, str]] = set()
+    for seed in range(40):
+        r = PROBE.default().with_random_choices(random.Random(seed))
+        assert r.validate() == [], seed
+        seen_tactics |= set(r.choice("Tactics"))
+        for i, name in enumerate(r.operatives):
+            for mark in r.resolved_operative_choices(i).get("Mark", ()):
+                seen_marks.add((name, mark))
+    assert seen_tactics == set(TACTICS)
+    assert seen_marks == {(TROOPER, "Red"), (TROOPER, "Blue"), (GUNNER, "Blue")}
+    a = PROBE.default().with_random_choices(random.Random(7))
+    assert a == PROBE.default().with_random_choices(random.Random(7))  # reproducible
+    kas = load_builtin_team("kasrkin").default()
+    assert kas.with_random_choices(random.Random(1)) == kas.with_choices({}, ())
 
 
 def test_new_game_refuses_an_illegal_choice() -> None:

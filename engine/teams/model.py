@@ -57,6 +57,7 @@ other lists                at most :data:`MAX_LIST_ITEMS` entries (keywords, abi
 from __future__ import annotations
 
 import math
+import random
 import re
 import unicodedata
 from collections import Counter
@@ -603,6 +604,39 @@ class Roster:
                 self.operative_choices if operative_choices is None else operative_choices
             ),
         )
+
+    def with_random_choices(self, rng: random.Random) -> Roster:
+        """This roster with every roster-time choice drawn at random among its legal values
+        (team-level choices first, then each operative's, in roster order), for random
+        playouts that reach every option's rules; a choice with no legal value left keeps
+        its default.
+
+        Args:
+            rng: the random source (seed it for a reproducible roster).
+        """
+        specs = self._specs()
+
+        def draw(spec: Any, banned: tuple[str, ...], fallback: tuple[str, ...]) -> list[str]:
+            pool = [o for o in spec.options if o not in banned]
+            if spec.distinct:
+                return rng.sample(pool, spec.count) if len(pool) >= spec.count else list(fallback)
+            return [rng.choice(pool) for _ in range(spec.count)] if pool else list(fallback)
+
+        team: dict[str, list[str]] = {}
+        for name, spec in specs.items():
+            if not spec.per_operative:
+                banned = tuple(o for other in spec.distinct_from for o in team.get(other, ()))
+                team[name] = draw(spec, banned, spec.default_value())
+        per_op: list[dict[str, list[str]]] = []
+        for op_type in self.operatives:
+            mine: dict[str, list[str]] = {}
+            for name, spec in specs.items():
+                if spec.per_operative and spec.applies_to(op_type):
+                    banned = tuple(o for other in spec.distinct_from for o in team.get(other, ()))
+                    banned += spec.forbidden_for(op_type)
+                    mine[name] = draw(spec, banned, spec.default_value(banned))
+            per_op.append(mine)
+        return self.with_choices(team, per_op if any(per_op) else ())
 
     def _choice_problems(self) -> list[str]:
         specs = self._specs()
