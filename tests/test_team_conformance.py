@@ -8,9 +8,9 @@ For each team, eight battles: against each of the two others, as player A and as
 on both killzone layouts; every ploy window is forced open (``open_windows``) in half of
 them, and the team's own ploys cost 0CP (``ploy_costs``) so the random agents use them
 wherever their conditions hold; the roster-time choices (Marks of Chaos, Chapter Tactics) are
-drawn at random for each battle (``Roster.with_random_choices``). Over its eight battles, every strategy and firefight ploy
-of the team is used and every unique action performed at least once: the random agent
-reaches every one of them through the ordinary legal actions.
+drawn at random for each battle (``Roster.with_random_choices``). Over its eight battles,
+every strategy and firefight ploy of the team is used and every unique action performed at
+least once: the random agent reaches every one of them through the ordinary legal actions.
 """
 
 from __future__ import annotations
