@@ -17,6 +17,11 @@ Whether a rule is played is said here alone, by a registered :class:`RuleImpleme
 the team data never claims it. Implementations live in the ``teams`` package (one module per
 team, ``teams/<team>.py``), which this module imports on first use, so the core names no
 team. :func:`install` subscribes the implementations of the teams in play to a battle's hooks.
+
+A team module also declares here what its rules need beyond the battle: the choices made
+when a roster is built (:class:`ChoiceSpec`, :func:`register_choice`: Marks of Chaos, Chapter
+Tactics; rosters carry them, ``GameContext.choice`` / ``op_choice`` read them) and how much
+the heuristic agent values each of its equipment options (:func:`register_equipment_value`).
 """
 
 from __future__ import annotations
