@@ -1163,3 +1163,15 @@ def test_advice_heuristic_uses_give_no_ground_before_scoring() -> None:
     away = {**spent, "BLU-1": {"at": (27, 3), "ready": False}}
     s = lab((TROOPER,), away, cp=(2, 2), options=GameOptions(open_windows=True))
     assert _heuristic(s) == "Pass"
+
+
+def test_relics_of_cadia_when_retaliating() -> None:
+    # BLU-1 fights KAS-1; KAS-1 retaliates with its gun butt (4+) rolling 4,1,1: one of the
+    # two fails becomes a normal success (2 normal successes to resolve).
+    ops = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (6.3, 14.5)}}
+    s = lab((TROOPER,), ops, cp=(0, 0), turn="B", equipment={"A": ("Relics Of Cadia",)})
+    s, _ = run(s, ["Activate BLU-1 engage", "Fight BLU-1 knife at KAS-1"], dice=["5,5,1", "4,1,1"])
+    assert s.node.kind == "dice_ploy" and s.node.player == "A"  # type: ignore[union-attr]
+    s, ev = s.apply("Use relics of cadia")
+    assert s.stack[-1].ddice == (4, 4, 1)  # type: ignore[attr-defined]
+    assert [(e["op"], e["die"]) for e in ev if e.kind == "die_upgraded"] == [("KAS-1", 1)]
