@@ -1175,3 +1175,13 @@ def test_relics_of_cadia_when_retaliating() -> None:
     s, ev = s.apply("Use relics of cadia")
     assert s.stack[-1].ddice == (4, 4, 1)  # type: ignore[attr-defined]
     assert [(e["op"], e["die"]) for e in ev if e.kind == "die_upgraded"] == [("KAS-1", 1)]
+
+
+def test_adaptive_equipment_is_the_same_action_as_the_selected_grenade() -> None:
+    # With Utility Grenades (smoke) selected too: after the adaptive smoke grenade, the
+    # selected one is not offered in the same activation (one Smoke Grenade action each).
+    s = lab((TROOPER, TROOPER, RECON), ADAPT, equipment={"A": ("Utility Grenades (2 smoke)",)})
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    assert any(t.startswith("Act KAS-1 smoke grenade") for t in texts(s))
+    s, _ = run(s, ["Act KAS-1 adaptive smoke grenade at 5,14.5"])
+    assert not [t for t in texts(s) if "smoke grenade" in t]

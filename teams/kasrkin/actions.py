@@ -310,7 +310,7 @@ class AdaptiveSmokeGrenade:
     name: str = "Smoke Grenade (Adaptive Equipment)"
     text: str = "adaptive smoke grenade"
     ap: int = 1
-    family: str = ""
+    family: str = "smoke grenade"  # the same action: once per activation with the other
 
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
         """One action per listed smoke spot."""
@@ -363,7 +363,7 @@ class AdaptiveStunGrenade:
     name: str = "Stun Grenade (Adaptive Equipment)"
     text: str = "adaptive stun grenade"
     ap: int = 1
-    family: str = ""
+    family: str = "stun grenade"  # the same action: once per activation with the other
 
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
         """One action per enemy it may select."""
