@@ -1086,6 +1086,20 @@ def test_melta_mine_placed_then_free_dash_and_proximity_mine_goes_off() -> None:
     assert any(e.kind == "operative_incapacitated" and e["op"] == "BLU-1" for e in ev)
 
 
+def test_proximity_mine_ends_the_action_where_it_goes_off() -> None:
+    # BLU-1 repositions from 12 to 6.5 across the mine at 5: it stops where the mine came
+    # within its control range (about 2" short), takes 1+1+3 = 5 damage and survives there.
+    ops = {"KAS-1": {"at": (5, 17.5)}, "BLU-1": {"at": (12, 14.5)}}
+    s = lab((DEMO, TROOPER), ops, tokens=[{"kind": "melta_mine", "owner": "A", "at": (5, 14.5)}])
+    s, _ = run(s, ["Activate KAS-1 engage", "End activation", "Activate BLU-1 engage"])
+    s, ev = run(s, ["Reposition BLU-1 to 6.5,14.5"])
+    stop = [(e["op"], e["x"]) for e in ev if e.kind == "melta_mine_stopped"]
+    assert len(stop) == 1 and stop[0][0] == "BLU-1" and stop[0][1] > 6.5
+    s, ev = run(s, [], dice=["1,1"])
+    assert [e["damage"] for e in ev if e.kind == "melta_mine_damage"] == [5]
+    assert s.operative("BLU-1").x == stop[0][1] and s.operative("BLU-1").wounds > 0
+
+
 def test_melta_mine_not_placed_in_enemy_control_range_and_only_the_demo_picks_it_up() -> None:
     s = _demo({"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (6.3, 14.5)}})
     s, _ = run(s, ["Activate KAS-1 engage"])

@@ -198,7 +198,9 @@ def _exempt(w: Work, t: Token, op: str) -> bool:
 
 def install_proximity_mine(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Proximity Mine (Demo Trooper, module docstring): checked after each move along its
-    path (in the order met), and when an operative is set up."""
+    path (the first marker met; the mover's action ends there: it is put back where the
+    marker came within its control range), and when an operative is set up or a marker
+    placed."""
 
     def live(w: Work) -> list[Token]:
         return [t for t in melta_mines(w) if not t.carrier and t.owner in players]
@@ -216,17 +218,24 @@ def install_proximity_mine(hooks: Hooks, players: tuple[str, ...]) -> None:
         points = (start, (end.x, end.y, end.elevation))
         length = math.dist(points[0], points[1])
         segment = MovePath(str(ev.get("action", "")), points, (), length, length, end)
-        met: list[tuple[float, int, Token]] = []
+        met: list[tuple[float, int, Token, Any]] = []
         for k, t in enumerate(mines):
             if t.elevation:
                 if token_contests(w, o, t):
-                    met.append((length, k, t))
+                    met.append((length, k, t, None))
                 continue
             here = first_within_marker_range(w.kz, segment, (t.x, t.y), MARKER_DIAMETER_MM)
             if here is not None:
-                met.append((math.hypot(here.x - start[0], here.y - start[1]), k, t))
-        for _, _, t in sorted(met, key=lambda m: (m[0], m[1]))[:1]:
-            _set_off(w, t, o.id)
+                met.append((math.hypot(here.x - start[0], here.y - start[1]), k, t, here))
+        if not met:
+            return
+        _, _, t, here = min(met, key=lambda m: (m[0], m[1]))
+        if here is not None and (here.x, here.y) != (o.x, o.y):
+            # Its action ends where the marker came within its control range.
+            w.set_op(o.id, x=here.x, y=here.y, elevation=here.elevation)
+            universal.carry_along(w, o.id)
+            w.emit("melta_mine_stopped", op=o.id, x=here.x, y=here.y)
+        _set_off(w, t, o.id)
 
     def check_all(w: Work, ev: Event) -> None:
         if not w.tokens:
@@ -249,6 +258,10 @@ add_template(
     lambda e: (
         f"  {e['op']}: Proximity Mine {'+'.join(map(str, e['values']))} + 3 = {e['damage']} damage"
     ),
+)
+add_template(
+    "melta_mine_stopped",
+    lambda e: f"  {e['op']} stops at ({e['x']:g}, {e['y']:g}): its action ends (Proximity Mine)",
 )
 add_template("melta_mine_removed", lambda e: f"  {e['marker']} is removed (it cannot be placed)")
 
