@@ -1199,3 +1199,17 @@ def test_adaptive_equipment_is_the_same_action_as_the_selected_grenade() -> None
     assert any(t.startswith("Act KAS-1 smoke grenade") for t in texts(s))
     s, _ = run(s, ["Act KAS-1 adaptive smoke grenade at 5,14.5"])
     assert not [t for t in texts(s) if "smoke grenade" in t]
+
+
+def test_give_no_ground_on_one_of_its_mission_markers() -> None:
+    # A's banner (a mission marker) at (10.1, 4.5), contested 2-2 by KAS-1 and BLU-1.
+    from engine.game.work import Work
+    from engine.rules.equipment.markers import token_controller
+
+    ops = {"KAS-1": {"at": (9, 4.5)}, "BLU-1": {"at": (11.2, 4.5)}, "BLU-2": {"at": (25, 20)}}
+    s = lab((TROOPER,), ops, tokens=[{"kind": "banner", "owner": "A", "at": (10.1, 4.5)}])
+    assert token_controller(Work(s), s.tokens[0]) == ""
+    s, _ = s.apply("Activate KAS-1 engage")
+    assert "Ploy give no ground a banner" in texts(s)
+    s, _ = s.apply("Ploy give no ground a banner")
+    assert token_controller(Work(s), s.tokens[0]) == "A"

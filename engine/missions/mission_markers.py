@@ -53,6 +53,7 @@ __all__ = [
     "add_marker",
     "carried_by",
     "install",
+    "is_mission_marker",
     "markers_of",
     "pick_up_problem",
     "register_kind",
@@ -94,6 +95,11 @@ def register_kind(spec: MarkerKind) -> MarkerKind:
         raise ValueError(f"mission marker kind {spec.kind!r} is already declared by {known.op}")
     _KINDS[spec.kind] = spec
     return spec
+
+
+def is_mission_marker(t: Token) -> bool:
+    """``t`` is a mission marker (of a kind an op declared)."""
+    return t.kind in _KINDS
 
 
 def _mission_markers(w: Work) -> list[Token]:

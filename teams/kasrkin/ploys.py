@@ -533,12 +533,32 @@ GIVE_NO_GROUND_APL = 2
 """The total APL both sides must have contesting the marker (the rule text says "is 2")."""
 
 
+def _gng_markers(w: Work, player: str) -> list[str]:
+    """The markers Give No Ground may select: the objective markers, then ``player``'s
+    mission markers (tokens of a mission marker kind it owns)."""
+    from engine.missions.mission_markers import is_mission_marker
+
+    names = [m.name for m in w.markers]
+    names += [t.name for t in w.tokens if is_mission_marker(t) and t.owner == player]
+    return names
+
+
+def _contests(w: Work, o: Any, marker: str) -> bool:
+    """``o`` contests the objective marker or mission marker ``marker``."""
+    if any(m.name == marker for m in w.markers):
+        return bool(universal.contests(w, o, marker))
+    from engine.rules.equipment.markers import token_contests
+
+    t = next((t for t in w.tokens if t.name == marker), None)
+    return t is not None and bool(token_contests(w, o, t))
+
+
 def give_no_ground_holds(w: Work, player: str, marker: str) -> bool:
     """The friendly KASRKIN operatives contesting ``marker`` total 2 APL and the enemy
     operatives contesting it total the same (the APL that counts for control)."""
     mine = enemy = 0
     for o in w.alive():
-        if not universal.contests(w, o, marker):
+        if not _contests(w, o, marker):
             continue
         apl = int(w.would("would_control_apl", w.apl(o), op=o.id))
         if o.player != player:
@@ -557,13 +577,13 @@ def _give_no_ground_advice(w: Work, player: str, action: Action, info: Mapping[s
     from engine.agents.mission_choices import VP_VALUE
 
     marker = action.text.removeprefix("give no ground ")
-    name = next((m.name for m in w.markers if m.name.lower() == marker), "")
+    name = next((n for n in _gng_markers(w, player) if n.lower() == marker), "")
     if not name or not give_no_ground_holds(w, player, name):
         return 0.0
     if info.get("trigger") == "firefight_end":
         return VP_VALUE
     op = str(info.get("op", ""))
-    if op and w.op(op).ap > 0 and universal.contests(w, w.op(op), name):
+    if op and w.op(op).ap > 0 and _contests(w, w.op(op), name):
         return 0.15
     return 0.0
 
@@ -572,11 +592,14 @@ def _give_no_ground_advice(w: Work, player: str, action: Action, info: Mapping[s
 class GiveNoGround:
     """Give No Ground (firefight, 1CP; a :class:`engine.game.ploys.PloyLike`): during a
     friendly KASRKIN operative's activation (between its actions, trigger
-    ``during_activation``) or at the end of the Firefight phase, select an objective marker;
+    ``during_activation``) or at the end of the Firefight phase, select a marker;
     until the end of that activation, or until the end of the turning point (its scoring
     included), when the friendly KASRKIN operatives contesting it total 2 APL and the enemy
     operatives contesting it total the same, the Kasrkin control it. Once per turning point.
-    Notation ``Ploy give no ground <marker>``. (Mission markers of ops are not offered.)"""
+    Notation ``Ploy give no ground <marker>``: an objective marker or one of the player's
+    mission markers (the ``would_control_marker`` hook breaks the tie for either). At the
+    end of the Firefight phase only the markers where the tie holds are offered (no other
+    can be affected before the scoring)."""
 
     name: str = "Give No Ground"
     kind: str = "firefight"
@@ -586,13 +609,18 @@ class GiveNoGround:
     rule_id: str = "kasrkin/firefight_ploy/give_no_ground"
 
     def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
-        """One action per objective marker, in a friendly KASRKIN operative's activation or
-        at the end of the Firefight phase."""
+        """One action per marker it may select, in a friendly KASRKIN operative's activation
+        or at the end of the Firefight phase."""
+        names = _gng_markers(w, player)
         if info.get("trigger") == "during_activation":
             op = str(info.get("op", ""))
             if w.ctx.owner.get(op) != player or not is_kasrkin(w, op):
                 return []
-        return [Action("Ploy", text=f"give no ground {m.name.lower()}") for m in w.markers]
+        else:
+            # At the end of the Firefight phase nothing moves before the scoring: only a
+            # marker where the tie holds now can be affected (the others are not offered).
+            names = [n for n in names if give_no_ground_holds(w, player, n)]
+        return [Action("Ploy", text=f"give no ground {n.lower()}") for n in names]
 
     def owns(self, action: Action) -> bool:
         """Its actions are ``Ploy give no ground <marker>``."""
@@ -608,7 +636,7 @@ class GiveNoGround:
     def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
         """A player token naming the marker, until the end of the activation or of the TP."""
         marker = action.text.removeprefix("give no ground ")
-        name = next(m.name for m in w.markers if m.name.lower() == marker)
+        name = next(n for n in _gng_markers(w, player) if n.lower() == marker)
         during = info.get("trigger") == "during_activation"
         w.add_effect(
             Effect(
