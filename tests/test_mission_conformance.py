@@ -55,6 +55,7 @@ from tests.test_game_conformance import (
     LAYOUTS,
     _bogus,
     _check_resources,
+    _given,
     _grenades,
     _loadout_weapons,
 )
@@ -204,8 +205,15 @@ def _play_mission(crit: str, seed: int, *, full: bool = True) -> dict[str, int]:
             elif e.kind == "mission_action":
                 tally["actions"] += 1
             elif e.kind in _WEAPON_EVENTS:
+                # Its loadout's weapons, a grenade, or a weapon a rule gives it (team
+                # equipment such as combat daggers: test_game_conformance._given).
                 grenades = _grenades(state.player(state.ctx.owner[e["op"]]).equipment)
-                assert e["weapon"] in allowed[e["op"]] | grenades, (e["op"], e["weapon"], seed)
+                given = _given(state, e["op"]) | _given(after, e["op"])
+                assert e["weapon"] in allowed[e["op"]] | grenades | given, (
+                    e["op"],
+                    e["weapon"],
+                    seed,
+                )
         if record is not None:
             record.on_step(state, action, actor, after, events)
         state = after
