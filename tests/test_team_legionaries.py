@@ -609,3 +609,68 @@ def test_implacable_nurgle_ignores_the_injury_stat_changes() -> None:
     # Move: 6" instead of 4".
     assert reposition("NURGLE", "10.9,14", wounds=5, ploys=["Implacable"]) == ""
     assert 'within 4"' in reposition("NURGLE", "10.9,14", wounds=5)
+
+
+def shot_out(s: GameState, shot: str) -> GameState:
+    """Perform ``shot`` with every die a miss, passing windows, until the next action."""
+    s, _ = play(pass_windows(s), [shot], ["1,1,1,1"])
+    while not (isinstance(s.node, Decision) and s.node.kind == "action"):
+        if isinstance(s.node, Chance):
+            s, _ = play(s, [], [",".join("1" * s.node.request.dice)])  # type: ignore[union-attr]
+        else:
+            s, _ = s.apply("Pass" if s.node.kind == "ploy" else "Decline")  # type: ignore[union-attr]
+    return s
+
+
+def shoots(s: GameState) -> list[str]:
+    return [str(a) for a in s.legal_actions() if str(a).startswith("Shoot")]
+
+
+def astartes_start(types: Sequence[str]) -> GameState:
+    """LEG-1 (``types``) activated 7" from BLU-1 in the open lane, no CP."""
+    ops = {"LEG-1": {"at": (5, 14)}, "BLU-1": {"at": (12, 14)}, "BLU-2": {"at": (25, 20)}}
+    s = lab(types, ops, cp=(0, 0), turn="A")
+    s, _ = s.apply("Activate LEG-1 engage")
+    return pass_windows(s)
+
+
+def test_astartes_two_shoot_actions_in_an_activation() -> None:
+    s = shot_out(astartes_start(WARRIORS), BOLTGUN)
+    assert BOLTGUN in shoots(s)  # a second Shoot
+    s = shot_out(s, BOLTGUN)
+    assert shoots(s) == []  # not a third
+
+
+def test_astartes_second_shot_needs_a_bolt_pistol_boltgun_or_tainted_bolt_pistol() -> None:
+    # The Heavy Gunner's heavy bolter is not one of them: after it, only the bolt pistol.
+    heavy = ["Legionary Heavy Gunner [Bolt Pistol; Heavy Bolter; Fists]"]
+    s = shot_out(astartes_start(heavy), "Shoot LEG-1 heavy bolter (sweeping) at BLU-1")
+    assert {a.split(" at ")[0] for a in shoots(s)} == {"Shoot LEG-1 bolt pistol"}
+
+
+def test_astartes_not_twice_under_mutability_and_change() -> None:
+    # The firefight ploy's token forbids performing the same action twice.
+    s = lab(
+        WARRIORS,
+        {"LEG-1": {"at": (5, 14)}, "BLU-1": {"at": (16, 14)}},
+        turn="A",
+        mark="TZEENTCH",
+    )
+    s, _ = s.apply("Activate LEG-1 engage")
+    s, _ = s.apply("Ploy mutability and change")
+    s = shot_out(s, BOLTGUN)
+    assert shoots(s) == []
+
+
+def test_astartes_counteract_regardless_of_order() -> None:
+    ops = {
+        "LEG-1": {"at": (5, 14), "ready": False, "order": "conceal"},
+        "BLU-1": {"at": (16, 14)},
+        "BLU-2": {"at": (25, 20)},
+    }
+    s = lab(WARRIORS[:1], ops, cp=(0, 0), turn="B")
+    s, _ = s.apply("Activate BLU-1 conceal")
+    s, _ = pass_windows(s).apply("End activation")
+    s = pass_windows(s)
+    assert s.node == Decision("A", "counteract")
+    assert "Counteract LEG-1" in [str(a) for a in s.legal_actions()]

@@ -121,7 +121,13 @@ critical success when one is left (never worse than a normal one), with the weap
 and the rules that change a strike's damage; a strike's other effects (Shock) do not apply.
 """
 
-from teams.legionaries import abilities, marks, ploys, weapon_rules  # noqa: F401 (register)
+from teams.legionaries import (  # noqa: F401 (register)
+    abilities,
+    faction,
+    marks,
+    ploys,
+    weapon_rules,
+)
 from teams.legionaries.common import MARKS, mark_of
 
 __all__ = ["MARKS", "mark_of"]
