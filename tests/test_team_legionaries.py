@@ -674,3 +674,44 @@ def test_astartes_counteract_regardless_of_order() -> None:
     s = pass_windows(s)
     assert s.node == Decision("A", "counteract")
     assert "Counteract LEG-1" in [str(a) for a in s.legal_actions()]
+
+
+def shot_by_silent_gun(mark: str, vigour: Sequence[str]) -> tuple[GameState, list[Any]]:
+    """BLU-1 (Gunner) shoots LEG-1 (``mark``) with its silent gun (3/4): three normal
+    successes (3,3,3,1), no save (1,1,1); ``vigour`` scripts the Disgusting Vigour D6."""
+    s = gambit([], initiative="B", mark=mark)
+    shot = ["Activate BLU-1 engage", "Shoot BLU-1 silent gun at LEG-1", "Decline", "Decline"]
+    return play(s, shot, ["3,3,3,1", "1,1,1", *vigour])
+
+
+def test_nurgle_disgusting_vigour_one_less_damage_on_a_5_plus_when_shot() -> None:
+    s, ev = shot_by_silent_gun("NURGLE", ["5", "2", "6"])
+    rolls = [e for e in ev if e.kind == "dice_rolled" and "Disgusting Vigour" in e["label"]]
+    assert len(rolls) == 3  # one D6 per normal success
+    assert [e["damage"] for e in ev if e.kind == "damage_inflicted"] == [7]  # 2 + 3 + 2
+    assert s.operative("LEG-1").wounds == 7
+    assert not [e for e in s.effects if e.kind == "disgusting_vigour"]
+    s, ev = shot_by_silent_gun("KHORNE", [])
+    assert [e["damage"] for e in ev if e.kind == "damage_inflicted"] == [9]
+
+
+def nurgle_fights(blu: str, vigour: Sequence[str]) -> GameState:
+    """NURGLE LEG-1 fights BLU-1 (a Brawler retaliating with its brutal blade, 3/4, or a
+    Trooper with its knife, 2/3), missing; BLU-1 retains two normal successes and strikes
+    twice; ``vigour`` scripts the Disgusting Vigour D6."""
+    s = gambit([], ENGAGED, types=CHAINSWORD, mark="NURGLE", blu=(blu, "Trooper"))
+    fight = ["Activate LEG-1 engage", "Fight LEG-1 chainsword at BLU-1"]
+    if blu == "Brawler":
+        fight.append("Retaliate BLU-1 with brutal blade")
+    dice = "3,3,1,1" if blu == "Brawler" else "3,3,1"
+    s, _ = play(s, [*fight, "Decline", "Decline"], ["1,1,1,1,1", dice])
+    s, _ = play(s, ["Strike normal", "Strike normal"], vigour)
+    return s
+
+
+def test_nurgle_disgusting_vigour_each_strike_in_a_fight() -> None:
+    # Brutal blade 3/4: strikes of 3 and 2 (the first die a 5).
+    assert nurgle_fights("Brawler", ["5", "4"]).operative("LEG-1").wounds == 9
+    assert nurgle_fights("Brawler", ["4", "1"]).operative("LEG-1").wounds == 8
+    # Knife 2/3: Normal Dmg below 3, no D6 rolled.
+    assert nurgle_fights("Trooper", []).operative("LEG-1").wounds == 10

@@ -632,6 +632,14 @@ class ShootFrame:
             self.normals, self.crits, sn, sc, prof.normal_damage, prof.critical_damage, d.brutal
         )
         damage = un * prof.normal_damage + uc * prof.critical_damage
+        if "would_shot_damage" in w.ctx.hooks.would:
+            # A rule changing one unblocked attack die's damage (e.g. a damage reduction):
+            # fn(w, dmg, op=shooter, target=, crit=) -> dmg, per die, normals first.
+            damage = sum(
+                max(0, int(w.would("would_shot_damage", dmg, op=self.shooter, target=t.id, crit=c)))
+                for dmg, c in [(prof.normal_damage, False)] * un
+                + [(prof.critical_damage, True)] * uc
+            )
         universal.inflict(w, t.id, damage, f"{self.weapon}", by=self.shooter)
         w.replace_top(stage="begin", idx=self.idx + 1, dice=(), flags=(), cover_saves=(0, 0))
         # Last, so a team rule may push a frame here: the attack dice that inflicted damage.

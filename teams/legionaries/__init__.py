@@ -33,6 +33,22 @@ A D3 is a D6 halved, rounded up.
 choose a mark yet, so until it does no operative has one and the marked halves of the ploys
 below never apply.
 
+**Astartes**: during its activation, a friendly LEGIONARY operative may perform two Shoot
+actions or two Fight actions (not both twice); when it shoots twice, one shot must use a bolt
+pistol, boltgun or tainted bolt pistol (not the heavy bolter); it can counteract whatever its
+order. Played by the shared ``teams.astartes`` module; an operative under Mutability And
+Change (its token) performs no action twice.
+
+**Nurgle - Disgusting Vigour**: whenever Normal Dmg of 3 or more is inflicted on a NURGLE
+LEGIONARY operative, a D6: on a 5+ that damage is 1 less. The engine's reading: "Normal Dmg"
+is the attacking weapon's stat; the D6 are rolled at the start of the Resolve Attack Dice step
+(one D6 at a time, one per normal success of the attacker: a strike's, or an unblocked shot
+die's, damage is set as it is inflicted, when no die can be rolled), and each normal die that
+inflicts damage (a strike, or an unblocked die of the shot, through the core's
+``would_strike_damage`` / ``would_shot_damage`` hooks) uses the next D6; those left unused
+are discarded at the end of the action. With Unleash Daemon (a weapon of Normal Dmg 4+) no D6
+is rolled: a die's damage is never reduced by more than 1.
+
 **Khorne - Wrathful Onslaught**: a KHORNE LEGIONARY operative's melee weapons have Severe.
 **Tzeentch - Empyreal Guidance**: a TZEENTCH LEGIONARY operative's ranged weapons have Severe.
 **Undivided - Vicious Reavers**: whenever an UNDIVIDED LEGIONARY operative shoots, fights or

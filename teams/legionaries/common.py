@@ -70,3 +70,12 @@ def gain_apl(w: Work, player: str, op: str, until: str = "end_activation") -> No
 
 def _is(w: Work, op: str, mark: str) -> bool:
     return legionary(w, op) and mark_of(w, op) == mark
+
+
+UNLEASHED = "unleash_daemon"  # token: the Anointed used Unleash Daemon (for the battle)
+UNLEASHED_DMG = 4
+
+
+def unleashed(w: Work, op_id: str) -> bool:
+    """``op_id`` has used Unleash Daemon."""
+    return any(e.kind == "token" and e.op == op_id and e.detail == UNLEASHED for e in w.effects)
