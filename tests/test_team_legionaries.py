@@ -715,3 +715,34 @@ def test_nurgle_disgusting_vigour_each_strike_in_a_fight() -> None:
     assert nurgle_fights("Brawler", ["4", "1"]).operative("LEG-1").wounds == 8
     # Knife 2/3: Normal Dmg below 3, no D6 rolled.
     assert nurgle_fights("Trooper", []).operative("LEG-1").wounds == 10
+
+
+def falls_back(use: bool, roll: str = "", types: Sequence[str] = CHOSEN) -> GameState:
+    """B (initiative) activates BLU-1 (2AP) in the control range of LEG-1 and falls back;
+    A uses Daemonic Aura (rolling ``roll``) or declines."""
+    s = gambit([], ENGAGED, initiative="B", types=types)
+    s, _ = play(pass_windows(s), ["Activate BLU-1 engage"])
+    s, _ = play(pass_windows(s), ["Fall Back BLU-1 to 13,14"])
+    if isinstance(s.node, Decision) and s.node.kind == "team_rule":
+        s, _ = play(s, ["Use daemonic aura" if use else "Decline"], [roll] if use else [])
+    return s
+
+
+def test_daemonic_aura_stops_a_fall_back_on_a_3_plus() -> None:
+    s = falls_back(True, "3")
+    blu = s.operative("BLU-1")
+    assert (blu.x, blu.y, blu.ap, blu.done, blu.moved) == (9, 14, 2, (), False)  # refunded
+    assert not [a for a in s.legal_actions() if a.verb == "Fall Back"]  # not this activation
+    assert "Fight BLU-1 knife at LEG-1" in [str(a) for a in s.legal_actions()]
+
+
+def test_daemonic_aura_fails_on_a_2_or_declined() -> None:
+    for s in (falls_back(True, "2"), falls_back(False)):
+        blu = s.operative("BLU-1")
+        assert (blu.x, blu.y, blu.ap) == (13, 14, 0)
+
+
+def test_daemonic_aura_only_the_chosen() -> None:
+    s = falls_back(True, "6", types=CHAINSWORD)  # a Warrior: no decision
+    assert s.operative("BLU-1").x == 13
+    assert s.node == Decision("A", "activate")  # BLU-1 is out of AP: A's turn

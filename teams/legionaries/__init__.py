@@ -64,6 +64,16 @@ already at the +1 limit), as Mutability And Change below.
 but incapacitated an enemy operative during that sequence, it regains D3+1 lost wounds (a roll
 when the Fight action ends).
 
+**Daemonic Aura** (Chosen): whenever an enemy operative performs the Fall Back action while
+within the operative's control range, its player may use the rule: on a D6 of 3+ that enemy
+cannot perform that action during that activation or counteraction, and the AP spent on it is
+refunded. The engine's reading: the core performs a move action at once, so the choice
+(``Use daemonic aura`` / ``Decline``) and the D6 come right after the move (the ``moved``
+event); on a 3+ the move is undone: the enemy stands where it started (a marker it carries
+with it), Fall Back is no longer among the actions it performed (nor its move among its
+moves), its AP are refunded, and it cannot Fall Back again in that activation (the core's
+``would_refuse_action`` hook). Only the first Chosen in id order is asked when several are.
+
 **Horrifying Dismemberment** (Shrivetalon): whenever the operative incapacitates an enemy
 operative while fighting or retaliating, its player selects one other enemy operative visible
 to and within 3" of either of them: -1 APL until the end of that enemy's next activation. The

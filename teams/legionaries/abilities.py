@@ -7,6 +7,7 @@ from typing import Any
 import attrs
 
 from engine.game import universal
+from engine.game.actions import MOVE_VERBS
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import Effect
@@ -262,4 +263,118 @@ register(
     install_favoured,
     "Ready step: the Icon Bearer taints an objective marker it controls, once per marker per "
     "battle, for 1CP.",
+)
+
+
+AURA = "Daemonic Aura"
+AURA_KEY = "daemonic_aura"  # the choice frame's handler key
+AURA_ROLL = "daemonic_aura_roll"  # the roll frame's handler key
+AURA_BLOCK = "daemonic_aura_blocked"  # token: the enemy cannot Fall Back this activation
+AURA_ROLL_NEEDED = 3
+FALL_BACK = "Fall Back"
+
+
+def install_daemonic_aura(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Daemonic Aura (package docstring)."""
+
+    def moved(w: Work, ev: Event) -> None:
+        enemy = str(ev["op"])
+        if ev["action"] != "fall back" or w.ctx.owner[enemy] in players:
+            return
+        start = w.ctx.placement(enemy, ev["x0"], ev["y0"], ev["z0"])
+        chosen = [
+            o.id
+            for o in w.alive()
+            if o.player in players
+            and o.player != w.ctx.owner[enemy]
+            and CHOSEN in w.ctx.datacards[o.id].keywords
+            and w.ctx.control_range(w.kz, w.place(o), start)
+        ]
+        if not chosen:
+            return
+        frame = next(
+            (f for f in reversed(w.stack) if isinstance(f, universal.ActivationFrame)), None
+        )
+        mode = frame.mode if frame is not None and frame.op == enemy else "activation"
+        o = w.op(enemy)
+        refund = universal.action_cost(w, o, FALL_BACK, universal.ACTION_COST[FALL_BACK], mode)
+        earlier = list(o.done)
+        if FALL_BACK in earlier:
+            earlier.reverse()
+            earlier.remove(FALL_BACK)
+            earlier.reverse()
+        data = (
+            ("enemy", enemy),
+            ("at", (float(ev["x0"]), float(ev["y0"]), float(ev["z0"]))),
+            ("moved", any(d in MOVE_VERBS for d in earlier)),
+            ("done", tuple(earlier)),
+            ("refund", refund),
+        )
+        owner = w.ctx.owner[chosen[0]]
+        w.stack.append(
+            RuleChoiceFrame(
+                player=owner,
+                rule=AURA,
+                key=AURA_KEY,
+                op=chosen[0],
+                candidates=(),
+                data=data,
+                targeted=False,
+            )
+        )
+
+    def refuse(w: Work, why: str | None, **info: Any) -> str | None:
+        op = str(info.get("op", ""))
+        if why or info.get("action") != FALL_BACK or not w.effects:
+            return why
+        if any(e.kind == "token" and e.op == op and e.detail == AURA_BLOCK for e in w.effects):
+            return f"{op} failed to Fall Back from a Daemonic Aura this activation"
+        return why
+
+    hooks.on("moved", moved)
+    hooks.transform("would_refuse_action", refuse)
+
+
+def _aura_used(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
+    if not chosen:
+        return
+    w.stack.append(
+        RuleRollFrame(
+            player=frame.player,
+            rule=AURA,
+            key=AURA_ROLL,
+            op=frame.op,
+            dice=1,
+            label=f"Daemonic Aura ({frame.op} on {frame.get('enemy')})",
+            data=frame.data,
+        )
+    )
+
+
+def _aura_rolled(w: Work, frame: RuleRollFrame, values: tuple[int, ...]) -> None:
+    enemy = str(frame.get("enemy"))
+    o = w.op(enemy)
+    if values[0] < AURA_ROLL_NEEDED or not o.alive or o.incapacitated:
+        return
+    x, y, z = frame.get("at")
+    w.set_op(
+        enemy,
+        x=x,
+        y=y,
+        elevation=z,
+        moved=frame.get("moved"),
+        done=frame.get("done"),
+        ap=o.ap + int(frame.get("refund")),
+    )
+    universal.carry_along(w, enemy)
+    w.effects.append(Effect("token", enemy, "end_activation", source=enemy, detail=AURA_BLOCK))
+    w.emit("team_rule_used", op=frame.op, rule=AURA, on=enemy)
+
+
+on_choice(AURA_KEY, _aura_used)
+on_roll(AURA_ROLL, _aura_rolled)
+register(
+    "legionaries/ability/daemonic_aura",
+    install_daemonic_aura,
+    "An enemy falling back from the Chosen's control range fails on a D6 of 3+ (AP refunded).",
 )
