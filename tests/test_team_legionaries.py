@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
+import pytest
 
 import teams.legionaries  # noqa: F401  (registers the rules)
 from engine.game import Chance, Decision, GameState, IllegalActionError, universal
@@ -746,3 +747,63 @@ def test_daemonic_aura_only_the_chosen() -> None:
     s = falls_back(True, "6", types=CHAINSWORD)  # a Warrior: no decision
     assert s.operative("BLU-1").x == 13
     assert s.node == Decision("A", "activate")  # BLU-1 is out of AP: A's turn
+
+
+GRISLY_OPS = {
+    "LEG-1": {"at": (17, 14.5)},
+    "LEG-2": {"at": (19.2, 14.5)},
+    "BLU-1": {"at": (20.8, 14.5)},
+    "BLU-2": {"at": (20, 15.9)},
+}
+SHRIVETALON_AND_WARRIOR = [*SHRIVETALON, WARRIORS[0]]
+
+
+def grisly(place: bool = True, ops: Mapping[str, Mapping[str, Any]] = GRISLY_OPS) -> GameState:
+    """A's Shrivetalon LEG-1 (activated) places its Grisly marker where it stands (or not)."""
+    s = lab(SHRIVETALON_AND_WARRIOR, ops, cp=(0, 0), turn="A")
+    s, _ = s.apply("Activate LEG-1 engage")
+    s = pass_windows(s)
+    if place:
+        s, _ = play(s, ["Act LEG-1 grisly mark at 17,14.5"])
+    return s
+
+
+def test_grisly_mark_places_the_marker_for_2ap() -> None:
+    s = grisly(place=False)
+    assert "Act LEG-1 grisly mark at 17,14.5" in [str(a) for a in s.legal_actions()]
+    s = grisly()
+    assert s.operative("LEG-1").ap == 1
+    assert [(t.kind, t.owner, t.x, t.y) for t in s.tokens] == [("grisly", "A", 17, 14.5)]
+    # Not within control range of an enemy operative.
+    s = grisly(place=False, ops={**GRISLY_OPS, "LEG-1": {"at": (21.9, 13.4)}})
+    with pytest.raises(IllegalActionError, match="control range"):
+        s.apply("Act LEG-1 grisly mark at 21.9,13.4")
+    # Only within the operative's control range.
+    with pytest.raises(IllegalActionError, match="control range"):
+        grisly(place=False).apply("Act LEG-1 grisly mark at 14,14.5")
+
+
+def test_grisly_mark_enemies_near_it_count_one_less_apl_for_control() -> None:
+    # B contests with 2 + 2 APL, A with the Warrior's 3: B controls; with the marker 2" from
+    # both enemies, B's total is 3 and nobody does.
+    assert universal.controller(Work(grisly(place=False)), "obj") == "B"
+    assert universal.controller(Work(grisly()), "obj") == ""
+
+
+def test_grisly_mark_enemies_near_it_pay_1ap_more_to_pick_up() -> None:
+    w = Work(grisly())
+    blu = w.op("BLU-1")
+    assert universal.action_cost(w, blu, "Pick up", 1, "activation") == 2
+    assert universal.action_cost(w, blu, "Reposition", 1, "activation") == 1
+    w = Work(grisly(place=False))
+    assert universal.action_cost(w, w.op("BLU-1"), "Pick up", 1, "activation") == 1
+
+
+def test_grisly_mark_mission_actions_are_told_apart() -> None:
+    from engine.game.rule_actions import is_mission_action
+    from engine.missions.crit_ops.data import COMPILE_DATA
+    from engine.rules.equipment.markers import AMMO_RESUPPLY
+    from teams.legionaries.actions import GRISLY_MARK
+
+    assert is_mission_action(COMPILE_DATA) and is_mission_action(AMMO_RESUPPLY)
+    assert not is_mission_action(GRISLY_MARK)

@@ -81,6 +81,16 @@ choice comes after the strike that incapacitated it (``Use horrifying dismemberm
 BLU-2``; no ``Decline``: the rule is mandatory; made without a decision when one enemy
 qualifies).
 
+**Grisly Mark** (Shrivetalon unique action, 2AP; not within control range of an enemy
+operative): its player's Grisly marker (a token, one per player: placing it again moves it) is
+placed within the operative's control range (``Act LEG-1 grisly mark at x,y``; the listed
+option is where it stands). While an enemy operative is within 3" of it, that enemy's Pick Up
+Marker and mission actions cost 1AP more (the core's ``would_add_action_ap``; mission actions
+are told apart by ``engine.game.rule_actions.is_mission_action``), and whenever control of a
+marker is determined, its player's total APL counts 1 lower if one of its contesting operatives
+is that near (the core's ``would_control_totals``; not an APL change). The engine applies the
+latter wherever control is decided by APL totals (objective and equipment markers, areas).
+
 **Slaanesh - Unnatural Agility**: a SLAANESH LEGIONARY operative's Move is 1" more.
 
 **Vicious Reflexes** (Shrivetalon): whenever the operative is retaliating, its player resolves
@@ -149,6 +159,7 @@ and the rules that change a strike's damage; a strike's other effects (Shock) do
 
 from teams.legionaries import (  # noqa: F401 (register)
     abilities,
+    actions,
     faction,
     marks,
     ploys,
