@@ -807,3 +807,50 @@ def test_grisly_mark_mission_actions_are_told_apart() -> None:
 
     assert is_mission_action(COMPILE_DATA) and is_mission_action(AMMO_RESUPPLY)
     assert not is_mission_action(GRISLY_MARK)
+
+
+ANOINTED = ["Legionary Anointed"]
+
+
+def unleashed_anointed(ops: Mapping[str, Mapping[str, Any]] = FACING) -> GameState:
+    """A activates the Anointed LEG-1 and uses Unleash Daemon."""
+    s = gambit([], ops, types=ANOINTED)
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert "Use unleash daemon" in ploys_offered(s)
+    s, _ = s.apply("Use unleash daemon")
+    return pass_windows(s)
+
+
+def test_unleash_daemon_once_per_battle_when_activated() -> None:
+    from teams.legionaries.abilities import UNLEASH_DAEMON
+
+    s = unleashed_anointed()
+    assert [e.until for e in s.effects if e.detail == "unleash_daemon"] == ["end_battle"]
+    assert UNLEASH_DAEMON.options(Work(s), "A", {"op": "LEG-1"}) == []
+    assert s.players[0].cp == 4  # free
+    # Not for another operative.
+    s = gambit([], FACING)
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert "Use unleash daemon" not in ploys_offered(s)
+
+
+def test_unleash_daemon_dmg_of_4_or_more_inflicts_1_less() -> None:
+    # The silent gun (3/4) hits with a normal and a critical success: 3 + 3, not 3 + 4.
+    s, _ = play(unleashed_anointed(), ["End activation"])
+    shot = ["Activate BLU-1 engage", "Shoot BLU-1 silent gun at LEG-1", "Decline", "Decline"]
+    s, ev = play(pass_windows(s), shot, ["6,3,1,1", "1,1,1"])
+    assert [e["damage"] for e in ev if e.kind == "damage_inflicted"] == [6]
+
+
+def test_unleash_daemon_claw_has_ceaseless_and_lethal_5_plus() -> None:
+    s = unleashed_anointed(ENGAGED)
+    s, ev = play(s, ["Fight LEG-1 daemonic claw at BLU-1"], ["5,5,1,1,1", "1,1,1"])
+    assert "Re-roll 1,1,1" in [str(a) for a in s.legal_actions()]  # Ceaseless
+    s, ev = play(s, ["Decline", "Decline"])
+    assert next((e["normals"], e["crits"]) for e in ev if e.kind == "attack_retained") == (0, 2)
+
+
+def test_unleash_daemon_no_pick_up_or_mission_actions() -> None:
+    w = Work(unleashed_anointed())
+    why = universal.precheck(w, w.op("LEG-1"), "Pick up", "activation")
+    assert why is not None and "unleashed" in why

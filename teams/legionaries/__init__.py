@@ -74,6 +74,17 @@ with it), Fall Back is no longer among the actions it performed (nor its move am
 moves), its AP are refunded, and it cannot Fall Back again in that activation (the core's
 ``would_refuse_action`` hook). Only the first Chosen in id order is asked when several are.
 
+**Unleash Daemon** (Anointed): once per battle, when the operative is activated, its player may
+use the rule (``Use unleash daemon`` in the activation_start window: a free rule option, not a
+ploy); until the end of the battle it cannot perform Pick Up Marker or mission actions (the
+core's ``would_refuse_action``, for universal and rule actions; Operate Hatch is neither), a
+marker it carries is placed where it stands at once (0AP), Normal and Critical Dmg of 4 or more
+inflicts 1 less damage on it (each unblocked shot die and each strike, the core's
+``would_shot_damage`` / ``would_strike_damage``: the damage as it is inflicted), and its
+daemonic claw has Ceaseless and Lethal 5+. NURGLE: never more than 1 less per die (see
+Disgusting Vigour). Its advice: a quarter of an operative, nothing when it carries a marker or
+stands within 3" of an objective marker.
+
 **Horrifying Dismemberment** (Shrivetalon): whenever the operative incapacitates an enemy
 operative while fighting or retaliating, its player selects one other enemy operative visible
 to and within 3" of either of them: -1 APL until the end of that enemy's next activation. The

@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
-from engine.game import universal
-from engine.game.actions import MOVE_VERBS
+from engine.dice.rules import WeaponRules, parse_weapon_rules
+from engine.game import rule_actions, universal
+from engine.game.actions import MOVE_VERBS, Action
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import Effect
 from engine.game.work import Work
 from engine.rules.choices import RuleChoiceFrame, RuleRollFrame, on_choice, on_roll
 from engine.rules.registry import register
+from teams.astartes import weapon_base
 from teams.legionaries.common import (
+    UNLEASHED,
+    UNLEASHED_DMG,
     _activated,
     _fight_attacker,
     gain_apl,
     has_token,
     heal,
+    unleashed,
 )
 
 CHAMPION = "ASPIRING CHAMPION"
@@ -377,4 +383,121 @@ register(
     "legionaries/ability/daemonic_aura",
     install_daemonic_aura,
     "An enemy falling back from the Chosen's control range fails on a D6 of 3+ (AP refunded).",
+)
+
+
+ANOINTED = "ANOINTED"
+UNLEASH = "Unleash Daemon"
+CLAW = "daemonic claw"
+_CLAW_RULES = parse_weapon_rules("Ceaseless, Lethal 5+").rules
+
+
+@attrs.frozen(slots=True)
+class UnleashDaemon:
+    """The option Unleash Daemon gives when the Anointed is activated (a
+    :class:`engine.game.ploys.PloyLike` of kind ``"rule"``: free, not a ploy): ``Use unleash
+    daemon``, once per battle per operative (package docstring)."""
+
+    name: str = UNLEASH
+    kind: str = "rule"
+    cp: int = 0
+    triggers: tuple[str, ...] = ("activation_start",)
+    repeatable: bool = True
+
+    def _op(self, w: Work, player: str, info: Mapping[str, Any]) -> str:
+        op = str(info.get("op", ""))
+        if not op or w.ctx.owner.get(op) != player or unleashed(w, op):
+            return ""
+        if ANOINTED not in w.ctx.datacards[op].keywords or _activated(w) != op:
+            return ""
+        return "" if w.count(player, f"{UNLEASHED}:{op}") else op
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """``Use unleash daemon`` when the activated operative is an Anointed that has not
+        used it."""
+        return [Action("Use", text="unleash daemon")] if self._op(w, player, info) else []
+
+    def owns(self, action: Action) -> bool:
+        """Its action is ``Use unleash daemon``."""
+        return action.verb == "Use" and action.text == "unleash daemon"
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``Use unleash daemon`` is refused."""
+        return "Unleash Daemon: once per battle, when the Anointed is activated"
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+        """Unleash it for the battle; a marker it carries is placed where it stands (0AP)."""
+        op = self._op(w, player, info)
+        w.count(player, f"{UNLEASHED}:{op}", add=1)
+        w.effects.append(Effect("token", op, "end_battle", source=op, detail=UNLEASHED))
+        w.emit("team_rule_used", op=op, rule=UNLEASH, on=op)
+        o = w.op(op)
+        for name in o.carrying:
+            universal.place_marker(w, w.op(op), o.x, o.y, name)
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """Rule of thumb: worth a quarter of an operative (tougher, deadlier claws) unless the
+        Anointed carries a marker or stands within 3" of an objective marker (it would be
+        barred from marker actions), then nothing."""
+        op = self._op(w, player, info)
+        if not op:
+            return 0.0
+        o = w.op(op)
+        if o.carrying:
+            return 0.0
+        here = w.place(o)
+        for m in w.markers:
+            there = w.ctx.placement(op, m.x, m.y, 0.0)
+            if w.distance(here, there) <= UNLEASH_MARKER_REACH:
+                return 0.0
+        return 0.25
+
+
+UNLEASH_DAEMON = UnleashDaemon()
+UNLEASH_MARKER_REACH = 3.0
+
+
+def install_unleash_daemon(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Unleash Daemon (package docstring)."""
+
+    def mine(w: Work, op: str) -> bool:
+        return bool(op) and w.ctx.owner.get(op) in players and bool(w.effects) and unleashed(w, op)
+
+    def refuse(w: Work, why: str | None, **info: Any) -> str | None:
+        op = str(info.get("op", ""))
+        if why or not mine(w, op):
+            return why
+        act = info.get("rule_action")
+        if info.get("action") == "Pick up" or (
+            act is not None and rule_actions.is_mission_action(act)
+        ):
+            return f"{op} unleashed its daemon: no Pick Up Marker or mission actions"
+        return why
+
+    def less(w: Work, dmg: int, **info: Any) -> int:
+        target = str(info.get("target", ""))
+        if dmg >= UNLEASHED_DMG and mine(w, target):
+            return dmg - 1
+        return dmg
+
+    def claw(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+        op = str(info.get("op", ""))
+        if info.get("kind") != "melee" or not mine(w, op):
+            return rules
+        if weapon_base(str(info.get("weapon", ""))) != CLAW:
+            return rules
+        return rules.with_rules(*_CLAW_RULES)
+
+    hooks.ploy(UNLEASH_DAEMON, players)
+    hooks.transform("would_refuse_action", refuse)
+    hooks.transform("would_shot_damage", less)
+    hooks.transform("would_strike_damage", less)
+    hooks.transform("would_use_weapon_rules", claw)
+
+
+register(
+    "legionaries/ability/unleash_daemon",
+    install_unleash_daemon,
+    "Once per battle when activated, the Anointed is unleashed: no marker or mission actions, "
+    "Dmg of 4+ on it is 1 less, its claw has Ceaseless and Lethal 5+.",
 )
