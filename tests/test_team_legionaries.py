@@ -12,8 +12,9 @@ import pytest
 import teams.legionaries  # noqa: F401  (registers the rules)
 from engine.game import Chance, Decision, GameState, IllegalActionError, universal
 from engine.game.scenario import position
+from engine.game.state import Effect
 from engine.game.work import Work
-from engine.teams.model import Roster, Team
+from engine.teams.model import Roster
 from tests.test_game_rules_common import BLU, LAB, play, roster
 from tests.test_team_weapon_rules import lab_team
 
@@ -27,16 +28,6 @@ FACING = {
 }
 
 
-def marked(mark: str) -> Team:
-    """The built-in team for LAB positions; with ``mark``, every operative type bears that
-    Mark of Chaos keyword (the roster cannot choose marks yet: teams/legionaries.py)."""
-    team = lab_team("legionaries")
-    if not mark:
-        return team
-    ops = tuple(attrs.evolve(o, keywords=(*o.keywords, mark)) for o in team.operatives)
-    return attrs.evolve(team, operatives=ops)
-
-
 def lab(
     types: Sequence[str],
     operatives: Mapping[str, Mapping[str, Any]],
@@ -44,10 +35,22 @@ def lab(
     **kw: Any,
 ) -> GameState:
     """A LAB position: Legionaries (player A, roster entries with loadouts) against the BLU
-    test team (a Gunner, with every special ranged weapon, and a Trooper)."""
+    test team (a Gunner, with every special ranged weapon, and a Trooper). ``mark``: every
+    Legionary's Mark of Chaos, chosen in the roster (``"NURGLE"``...); by default none (a
+    test device: an effect as Infernal Pact leaves, with no mark, on each Legionary), so
+    that no mark's rule interferes."""
     kw.setdefault("cp", (3, 3))
-    team = Roster.from_entries(marked(kw.pop("mark", "")), list(types))
-    return position(LAB, team, roster(BLU, tuple(blu)), operatives=operatives, **kw)
+    mark = kw.pop("mark", "")
+    team = Roster.from_entries(lab_team("legionaries"), list(types))
+    if mark:
+        team = team.with_choices(None, [{"Mark of Chaos": [mark.title()]} for _ in types])
+    s = position(LAB, team, roster(BLU, tuple(blu)), operatives=operatives, **kw)
+    if mark:
+        return s
+    none = tuple(
+        Effect("mark_of_chaos", o.id, "end_battle") for o in s.operatives if o.player == "A"
+    )
+    return attrs.evolve(s, effects=(*s.effects, *none))
 
 
 def pass_windows(s: GameState) -> GameState:
@@ -854,3 +857,54 @@ def test_unleash_daemon_no_pick_up_or_mission_actions() -> None:
     w = Work(unleashed_anointed())
     why = universal.precheck(w, w.op("LEG-1"), "Pick up", "activation")
     assert why is not None and "unleashed" in why
+
+
+def test_mark_of_chaos_chosen_with_the_roster_undivided_by_default() -> None:
+    from teams.legionaries import mark_of
+
+    team = lab_team("legionaries")
+    ops = {"LEG-1": {"at": (5, 14)}, "LEG-2": {"at": (5, 10)}, "BLU-1": {"at": (16, 14)}}
+    chosen = Roster.from_entries(team, WARRIORS).with_choices(
+        None, [{"Mark of Chaos": ["Nurgle"]}, {}]
+    )
+    s = position(LAB, chosen, roster(BLU, ("Gunner",)), operatives=ops)
+    assert [mark_of(Work(s), op) for op in ("LEG-1", "LEG-2")] == ["NURGLE", "UNDIVIDED"]
+    # A mark keyword on the datacard (an imported team's) is read first.
+    khorne = attrs.evolve(
+        team,
+        operatives=tuple(
+            attrs.evolve(o, keywords=(*o.keywords, "KHORNE")) for o in team.operatives
+        ),
+    )
+    s = position(
+        LAB, Roster.from_entries(khorne, WARRIORS), roster(BLU, ("Gunner",)), operatives=ops
+    )
+    assert mark_of(Work(s), "LEG-2") == "KHORNE"
+    # The roster checks the option names.
+    bad = Roster.from_entries(team, WARRIORS).with_choices(None, [{"Mark of Chaos": ["Pink"]}, {}])
+    assert any("Mark of Chaos" in p for p in bad.validate())
+
+
+def test_infernal_pact_changes_a_warriors_mark_once_per_battle() -> None:
+    from teams.legionaries import mark_of
+    from teams.legionaries.abilities import INFERNAL_PACT
+
+    s = gambit([], FACING, mark="TZEENTCH")
+    s, _ = s.apply("Activate LEG-1 engage")
+    offered = ploys_offered(s)
+    assert "Use infernal pact khorne" in offered and "Use infernal pact tzeentch" not in offered
+    s, _ = s.apply("Use infernal pact khorne")
+    assert mark_of(Work(s), "LEG-1") == "KHORNE"
+    assert s.players[0].cp == 4  # free
+    assert INFERNAL_PACT.options(Work(s), "A", {"op": "LEG-1"}) == []  # once per battle
+    assert "Ploy mutability and change" not in ploys_offered(s)  # no longer TZEENTCH
+
+
+def test_infernal_pact_not_after_mutability_and_change_nor_for_others() -> None:
+    s = gambit([], FACING, mark="TZEENTCH")
+    s, _ = s.apply("Activate LEG-1 engage")
+    s, _ = s.apply("Ploy mutability and change")
+    assert not [a for a in ploys_offered(s) if "infernal pact" in a]
+    s = gambit([], ENGAGED, types=CHOSEN, mark="TZEENTCH")
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert not [a for a in ploys_offered(s) if "infernal pact" in a]

@@ -28,10 +28,13 @@ The engine's reading, documented: two decisions of the wielder's player.
 
 A D3 is a D6 halved, rounded up.
 
-**Marks of Chaos**: an operative's mark is read from its datacard keywords (``KHORNE``,
-``NURGLE``, ``SLAANESH``, ``TZEENTCH``, ``UNDIVIDED``; :func:`mark_of`). The roster does not
-choose a mark yet, so until it does no operative has one and the marked halves of the ploys
-below never apply.
+**Mark Of Chaos**: each LEGIONARY operative has one Mark of Chaos (KHORNE, NURGLE, SLAANESH,
+TZEENTCH, UNDIVIDED), chosen when the roster is built: the per-operative roster choice
+``Mark of Chaos`` (declared in ``common``; ``Undivided`` when the roster does not give one, as
+agents' rosters). :func:`mark_of` reads, in order: a change made by Infernal Pact (an effect
+``mark_of_chaos``), a mark keyword on the operative's datacard (an imported team that
+writes marks as keywords), the roster's choice. A Balefire Acolyte cannot be KHORNE: the
+roster choice cannot say so per type yet, so that is not checked.
 
 **Astartes**: during its activation, a friendly LEGIONARY operative may perform two Shoot
 actions or two Fight actions (not both twice); when it shoots twice, one shot must use a bolt
@@ -84,6 +87,12 @@ inflicts 1 less damage on it (each unblocked shot die and each strike, the core'
 daemonic claw has Ceaseless and Lethal 5+. NURGLE: never more than 1 less per die (see
 Disgusting Vigour). Its advice: a quarter of an operative, nothing when it carries a marker or
 stands within 3" of an objective marker.
+
+**Infernal Pact** (Warrior): once per battle (per player), when a friendly LEGIONARY WARRIOR
+operative is activated, its player may change its Mark of Chaos: ``Use infernal pact
+<mark>`` in the activation_start window (a free rule option), one action per other mark; the
+change lasts for the battle. Not for a WARRIOR under Mutability And Change this turning
+point. Its advice is nothing (the agent does not weigh marks).
 
 **Horrifying Dismemberment** (Shrivetalon): whenever the operative incapacitates an enemy
 operative while fighting or retaliating, its player selects one other enemy operative visible
@@ -151,8 +160,8 @@ AP are generated from its APL, so it gains the AP of that change (1AP, none when
 already at the +1 limit), although a later APL change would not change its AP (2.1). The
 engine already allows each action once per activation (1.5); the ploy
 marks the operative with the token ``mutability_and_change`` for the rules that lift that
-limit (Astartes, to come), which must respect it. The WARRIOR's Infernal Pact lock is not
-implemented (Infernal Pact is not).
+limit (Astartes, to come), which must respect it. A WARRIOR under it cannot use Infernal Pact
+(its mark is locked for the turning point; both come as it is activated).
 
 **Sickening Captivation** (firefight ploy, 1CP): during a friendly LEGIONARY SLAANESH
 operative's activation, before or after an action, select an enemy operative visible to and

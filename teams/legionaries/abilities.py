@@ -18,6 +18,8 @@ from engine.rules.choices import RuleChoiceFrame, RuleRollFrame, on_choice, on_r
 from engine.rules.registry import register
 from teams.astartes import weapon_base
 from teams.legionaries.common import (
+    MARK_EFFECT,
+    MARKS,
     UNLEASHED,
     UNLEASHED_DMG,
     _activated,
@@ -25,6 +27,8 @@ from teams.legionaries.common import (
     gain_apl,
     has_token,
     heal,
+    legionary,
+    mark_of,
     unleashed,
 )
 
@@ -500,4 +504,83 @@ register(
     install_unleash_daemon,
     "Once per battle when activated, the Anointed is unleashed: no marker or mission actions, "
     "Dmg of 4+ on it is 1 less, its claw has Ceaseless and Lethal 5+.",
+)
+
+
+WARRIOR = "WARRIOR"
+PACT = "Infernal Pact"
+PACT_USED = "infernal_pact"  # count per player: used this battle
+MUTABILITY = "mutability_and_change"  # token: the ploy locks a WARRIOR's mark this TP
+
+
+@attrs.frozen(slots=True)
+class InfernalPact:
+    """The option Infernal Pact gives when a friendly LEGIONARY WARRIOR operative is
+    activated (a :class:`engine.game.ploys.PloyLike` of kind ``"rule"``): ``Use infernal
+    pact <mark>`` changes its Mark of Chaos to another one for the battle; once per battle
+    per player (package docstring)."""
+
+    name: str = PACT
+    kind: str = "rule"
+    cp: int = 0
+    triggers: tuple[str, ...] = ("activation_start",)
+    repeatable: bool = True
+
+    def _op(self, w: Work, player: str, info: Mapping[str, Any]) -> str:
+        op = str(info.get("op", ""))
+        if not op or w.ctx.owner.get(op) != player or w.count(player, PACT_USED):
+            return ""
+        kw = w.ctx.datacards[op].keywords
+        if WARRIOR not in kw or not legionary(w, op) or _activated(w) != op:
+            return ""
+        return "" if has_token(w, op, MUTABILITY) else op
+
+    def _marks(self, w: Work, op: str) -> list[str]:
+        now = mark_of(w, op)
+        return [m for m in MARKS if m != now]
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """``Use infernal pact <mark>`` for each other mark."""
+        op = self._op(w, player, info)
+        if not op:
+            return []
+        return [Action("Use", text=f"infernal pact {m.lower()}") for m in self._marks(w, op)]
+
+    def owns(self, action: Action) -> bool:
+        """Its actions are ``Use infernal pact <mark>``."""
+        return action.verb == "Use" and action.text.startswith("infernal pact ")
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``Use infernal pact <mark>`` is refused."""
+        return (
+            "Infernal Pact: once per battle, when a LEGIONARY WARRIOR is activated, to another "
+            "Mark of Chaos (not after Mutability And Change this turning point)"
+        )
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+        """Change the operative's mark for the battle (an effect ``mark_of_chaos``)."""
+        op = self._op(w, player, info)
+        mark = action.text.removeprefix("infernal pact ").upper()
+        w.count(player, PACT_USED, add=1)
+        w.effects = [e for e in w.effects if not (e.kind == MARK_EFFECT and e.op == op)]
+        w.effects.append(Effect(MARK_EFFECT, op, "end_battle", source=op, detail=mark))
+        w.emit("team_rule_used", op=op, rule=PACT, on=mark)
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """Rule of thumb: nothing (the marks are worth about the same to the agent)."""
+        return 0.0
+
+
+INFERNAL_PACT = InfernalPact()
+
+
+def install_infernal_pact(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Infernal Pact (package docstring)."""
+    hooks.ploy(INFERNAL_PACT, players)
+
+
+register(
+    "legionaries/ability/infernal_pact",
+    install_infernal_pact,
+    "Once per battle, when a Legionary Warrior is activated, change its Mark of Chaos.",
 )

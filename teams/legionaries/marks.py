@@ -170,3 +170,16 @@ register(
     install_disgusting_vigour,
     "Nurgle Legionaries: each Normal Dmg of 3+ inflicted on them is 1 less on a D6 of 5+.",
 )
+
+
+def install_mark_of_chaos(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Mark Of Chaos (package docstring): the roster-time choice (``Mark of Chaos``, declared
+    in ``common``) that :func:`teams.legionaries.common.mark_of` reads; its effects are the
+    five marks' faction rules and the marked halves of the ploys, so it installs nothing."""
+
+
+register(
+    "legionaries/faction_rule/mark_of_chaos",
+    install_mark_of_chaos,
+    "Each Legionary has a Mark of Chaos chosen with the roster (Undivided by default).",
+)
