@@ -38,13 +38,18 @@ def lab(
     test team (a Gunner, with every special ranged weapon, and a Trooper). ``mark``: every
     Legionary's Mark of Chaos, chosen in the roster (``"NURGLE"``...); by default none (a
     test device: an effect as Infernal Pact leaves, with no mark, on each Legionary), so
-    that no mark's rule interferes."""
+    that no mark's rule interferes. ``pact``: A has not used Infernal Pact yet (by default
+    it has, so that its option does not open a window at each Warrior's activation)."""
     kw.setdefault("cp", (3, 3))
     mark = kw.pop("mark", "")
+    pact = kw.pop("pact", False)
     team = Roster.from_entries(lab_team("legionaries"), list(types))
     if mark:
         team = team.with_choices(None, [{"Mark of Chaos": [mark.title()]} for _ in types])
     s = position(LAB, team, roster(BLU, tuple(blu)), operatives=operatives, **kw)
+    if not pact:
+        a = attrs.evolve(s.players[0], uses=(("infernal_pact", 1),))
+        s = attrs.evolve(s, players=(a, s.players[1]))
     if mark:
         return s
     none = tuple(
@@ -67,10 +72,12 @@ def gambit(
     types: Sequence[str] = WARRIORS,
     mark: str = "",
     blu: Sequence[str] = ("Gunner", "Trooper"),
+    pact: bool = False,
 ) -> GameState:
     """TP2's Gambit step from a spent TP1 (A wins the roll-off and gives ``initiative``): A
-    uses ``ploys`` (strategy ploys by name), B passes; then the Firefight phase begins."""
-    s = pass_windows(lab(types, ops, blu, mark=mark))
+    uses ``ploys`` (strategy ploys by name), B passes; then the Firefight phase begins.
+    ``pact``: as :func:`lab`."""
+    s = pass_windows(lab(types, ops, blu, mark=mark, pact=pact))
     s, _ = play(s, [], ["4,3"])
     s, _ = s.apply(f"Initiative {initiative}")
     todo = list(ploys)
@@ -889,7 +896,7 @@ def test_infernal_pact_changes_a_warriors_mark_once_per_battle() -> None:
     from teams.legionaries import mark_of
     from teams.legionaries.abilities import INFERNAL_PACT
 
-    s = gambit([], FACING, mark="TZEENTCH")
+    s = gambit([], FACING, mark="TZEENTCH", pact=True)
     s, _ = s.apply("Activate LEG-1 engage")
     offered = ploys_offered(s)
     assert "Use infernal pact khorne" in offered and "Use infernal pact tzeentch" not in offered
@@ -901,10 +908,10 @@ def test_infernal_pact_changes_a_warriors_mark_once_per_battle() -> None:
 
 
 def test_infernal_pact_not_after_mutability_and_change_nor_for_others() -> None:
-    s = gambit([], FACING, mark="TZEENTCH")
+    s = gambit([], FACING, mark="TZEENTCH", pact=True)
     s, _ = s.apply("Activate LEG-1 engage")
     s, _ = s.apply("Ploy mutability and change")
     assert not [a for a in ploys_offered(s) if "infernal pact" in a]
-    s = gambit([], ENGAGED, types=CHOSEN, mark="TZEENTCH")
+    s = gambit([], ENGAGED, types=CHOSEN, mark="TZEENTCH", pact=True)
     s, _ = s.apply("Activate LEG-1 engage")
     assert not [a for a in ploys_offered(s) if "infernal pact" in a]
