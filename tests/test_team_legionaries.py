@@ -73,17 +73,19 @@ def gambit(
     mark: str = "",
     blu: Sequence[str] = ("Gunner", "Trooper"),
     pact: bool = False,
+    **kw: Any,
 ) -> GameState:
     """TP2's Gambit step from a spent TP1 (A wins the roll-off and gives ``initiative``): A
-    uses ``ploys`` (strategy ploys by name), B passes; then the Firefight phase begins.
-    ``pact``: as :func:`lab`."""
-    s = pass_windows(lab(types, ops, blu, mark=mark, pact=pact))
+    uses ``ploys`` (strategy ploys by name, or other gambits' actions: ``Use ...``), B
+    passes; then the Firefight phase begins. ``pact``, ``kw``: as :func:`lab`."""
+    s = pass_windows(lab(types, ops, blu, mark=mark, pact=pact, **kw))
     s, _ = play(s, [], ["4,3"])
     s, _ = s.apply(f"Initiative {initiative}")
     todo = list(ploys)
     while isinstance(s.node, Decision) and s.node.kind == "gambit":
         if s.node.player == "A" and todo:
-            s, _ = s.apply(f"Ploy {todo.pop(0).lower()}")
+            item = todo.pop(0)
+            s, _ = s.apply(item if item.startswith("Use ") else f"Ploy {item.lower()}")
         else:
             s, _ = s.apply("Pass")
     return pass_windows(s)
@@ -915,3 +917,54 @@ def test_infernal_pact_not_after_mutability_and_change_nor_for_others() -> None:
     s = gambit([], ENGAGED, types=CHOSEN, mark="TZEENTCH", pact=True)
     s, _ = s.apply("Activate LEG-1 engage")
     assert not [a for a in ploys_offered(s) if "infernal pact" in a]
+
+
+def equipped(*names: str) -> dict[str, tuple[str, ...]]:
+    return {"A": names}
+
+
+def test_warded_armour_save_2_plus_until_the_next_strategy_phase() -> None:
+    from teams.legionaries.equipment import WARDED_ARMOUR_GAMBIT
+
+    s = gambit(["Use warded armour on LEG-1"], equipment=equipped("Warded Armour"))
+    w = Work(s)
+    assert w.stat_change("LEG-1", "save") == -1
+    assert [e.until for e in s.effects if e.kind == "save"] == ["end_tp"]
+    assert WARDED_ARMOUR_GAMBIT.options(w, "A", {}) == []  # once per Strategy phase
+    assert s.players[0].cp == 4  # free
+    # Not without the equipment.
+    s = pass_windows(lab(WARRIORS, FACING))
+    assert WARDED_ARMOUR_GAMBIT.options(Work(s), "A", {}) == []
+
+
+def test_malefic_blades_every_legionary_has_the_blade() -> None:
+    s = gambit([], ENGAGED, equipment=equipped("Malefic Blades"))
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert "Fight LEG-1 malefic blade at BLU-1" in [str(a) for a in s.legal_actions()]
+    s = gambit([], ENGAGED)
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert "Fight LEG-1 malefic blade at BLU-1" not in [str(a) for a in s.legal_actions()]
+
+
+def tainted_shot(equipment: Sequence[str]) -> tuple[GameState, list[Any]]:
+    """LEG-1 (boltgun) shoots BLU-1, using Tainted Rounds when offered: 6,3,1,1."""
+    s = gambit([], FACING, equipment=equipped(*equipment), cp=(0, 0))
+    s, _ = play(s, ["Activate LEG-1 engage", BOLTGUN])
+    if "Use tainted rounds" in ploys_offered(s):
+        s, _ = s.apply("Use tainted rounds")
+    return play(pass_windows(s), ["Decline"], ["6,3,1,1"])  # no Command Re-roll
+
+
+def test_tainted_rounds_rending_for_one_shoot_once_per_turning_point() -> None:
+    s, _ = tainted_shot(["Tainted Rounds"])
+    s, ev = s.apply("Apply Rending")
+    retained = [(e["normals"], e["crits"]) for e in ev if e.kind == "attack_retained"]
+    assert retained == [(0, 2)]
+    s, ev = tainted_shot([])
+    assert [(e["normals"], e["crits"]) for e in ev if e.kind == "attack_retained"] == [(1, 1)]
+    s, ev = tainted_shot(["Tainted Rounds"])
+    s, _ = s.apply("Apply Rending")
+    s, _ = play(s, ["Decline"], ["1,1,1"])  # defence, no Command Re-roll
+    assert not [e for e in s.effects if e.detail == "tainted_rounds"]  # until the action ends
+    s = shot_out(s, BOLTGUN)  # the second Shoot (Astartes) is not offered it
+    assert s.players[0].uses == (("infernal_pact", 1), ("tainted_rounds:2", 1))

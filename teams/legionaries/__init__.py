@@ -1,7 +1,8 @@
 """The Legionaries' team rules that the engine plays, registered by rule id
 (``engine.rules.registry``), in the modules
 ``weapon_rules`` (Siphon Life*), ``marks`` (the Marks of Chaos' faction rules), ``abilities``
-(operative abilities) and ``ploys``, over ``common``. The rules:
+(operative abilities), ``actions`` (unique actions), ``faction`` (Astartes), ``equipment``
+(team equipment) and ``ploys``, over ``common``. The rules:
 
 **Siphon Life*** (Balefire Acolyte's Life Syphon and Fell Dagger): when the weapon is
 selected, its operative's player can use the rule; if they do, at the start of the Resolve
@@ -125,6 +126,17 @@ operative controls an objective marker (contests it, and its player controls it)
 operative has tainted, that marker is tainted for the battle (an effect ``tainted`` naming it)
 and its player gains 1CP. One marker per Ready step per Icon Bearer (the first in name order).
 
+**Team equipment** (selected like universal equipment; each plays once selected):
+**Malefic Blades**: every friendly LEGIONARY operative has the malefic blade (melee, from the
+team data). **Warded Armour** (strategic gambit, once per Strategy phase: ``Use warded armour
+on LEG-2``): a friendly LEGIONARY operative's Save is 2+ until the Ready step of the next
+Strategy phase (a ``save`` stat change until the end of the turning point). **Tainted
+Rounds** (once per turning point, in the target_selected window of a friendly LEGIONARY
+operative's Shoot with a bolt pistol or boltgun: ``Use tainted rounds``): Rending for that
+weapon until the end of the action. **Chaos Talismans**: see its module docstring. The
+heuristic agent values them (``register_equipment_value``) Warded Armour 3, Tainted Rounds
+2.5, Chaos Talismans 2.5, Malefic Blades 2.
+
 **Fickle Fates** (strategy ploy, 1CP): until the end of the turning point, whenever a friendly
 LEGIONARY operative shoots a ready enemy operative, its ranged weapons have Balanced. Its
 TZEENTCH half (a defender's fail retained as a normal save) is not implemented.
@@ -180,6 +192,7 @@ and the rules that change a strike's damage; a strike's other effects (Shock) do
 from teams.legionaries import (  # noqa: F401 (register)
     abilities,
     actions,
+    equipment,
     faction,
     marks,
     ploys,
