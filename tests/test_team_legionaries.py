@@ -968,3 +968,42 @@ def test_tainted_rounds_rending_for_one_shoot_once_per_turning_point() -> None:
     assert not [e for e in s.effects if e.detail == "tainted_rounds"]  # until the action ends
     s = shot_out(s, BOLTGUN)  # the second Shoot (Astartes) is not offered it
     assert s.players[0].uses == (("infernal_pact", 1), ("tainted_rounds:2", 1))
+
+
+def talisman_shot(mark: str, selected: str = "undivided", dice: str = "3,2,1,1") -> GameState:
+    """A selected Chaos Talismans (``selected``); LEG-1 (``mark``) shoots BLU-1 rolling
+    ``dice`` and stops in its attack dice window."""
+    use = [f"Use chaos talismans {selected}"] if selected else []
+    s = gambit(use, mark=mark, equipment=equipped("Chaos Talismans"), cp=(0, 0))
+    s, _ = play(s, ["Activate LEG-1 engage", BOLTGUN])
+    s, _ = play(pass_windows(s), [], [dice])  # Malignant Aura (NURGLE) passed
+    return s
+
+
+def test_chaos_talismans_two_fails_become_one_normal_success_for_d3_damage() -> None:
+    s = talisman_shot("UNDIVIDED")
+    assert "Use chaos talismans" in [str(a) for a in s.legal_actions()]
+    s, _ = play(s, ["Use chaos talismans"], ["5"])  # D3: 3
+    assert s.operative("LEG-1").wounds == 11
+    assert "Use chaos talismans" not in [str(a) for a in s.legal_actions()]  # once
+    s, ev = s.apply("Decline")
+    assert next((e["normals"], e["crits"]) for e in ev if e.kind == "attack_retained") == (2, 0)
+    assert s.players[0].cp == 1  # free
+
+
+def test_chaos_talismans_only_the_selected_mark_and_two_fails() -> None:
+    assert "Use chaos talismans" not in [str(a) for a in talisman_shot("NURGLE").legal_actions()]
+    assert "Use chaos talismans" not in [
+        str(a) for a in talisman_shot("UNDIVIDED", "").legal_actions()
+    ]
+    s = talisman_shot("UNDIVIDED", dice="3,3,2,4")  # one fail
+    assert "Use chaos talismans" not in [str(a) for a in s.legal_actions()]
+
+
+def test_chaos_talismans_gambit_once_per_strategy_phase() -> None:
+    from teams.legionaries.equipment import CHAOS_TALISMANS_GAMBIT
+
+    s = gambit(["Use chaos talismans khorne"], equipment=equipped("Chaos Talismans"))
+    assert CHAOS_TALISMANS_GAMBIT.options(Work(s), "A", {}) == []
+    s = pass_windows(lab(WARRIORS, FACING))
+    assert CHAOS_TALISMANS_GAMBIT.options(Work(s), "A", {}) == []  # not selected

@@ -133,7 +133,16 @@ on LEG-2``): a friendly LEGIONARY operative's Save is 2+ until the Ready step of
 Strategy phase (a ``save`` stat change until the end of the turning point). **Tainted
 Rounds** (once per turning point, in the target_selected window of a friendly LEGIONARY
 operative's Shoot with a bolt pistol or boltgun: ``Use tainted rounds``): Rending for that
-weapon until the end of the action. **Chaos Talismans**: see its module docstring. The
+weapon until the end of the action. **Chaos Talismans** (strategic gambit, once per Strategy
+phase: ``Use chaos talismans nurgle``): a Mark of Chaos is selected for the turning point; in
+the attack dice window of a friendly LEGIONARY operative of that mark that is shooting,
+fighting or retaliating with two or more fails, once per activation in progress (its own, or
+the one it retaliates in): ``Use chaos talismans``: the lowest fail is discarded, the next
+one retained as a normal success (it shows the Hit), and the operative suffers D3 damage (a
+roll once the window's changes are done; a D3 is a D6 halved, rounded up). If that damage
+incapacitates it, a fight ends as any fight does; the engine does not promise the Shoot goes
+on with its successes (the rule's note), as the core decides what a shooter's
+incapacitation does. The
 heuristic agent values them (``register_equipment_value``) Warded Armour 3, Tainted Rounds
 2.5, Chaos Talismans 2.5, Malefic Blades 2.
 
