@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 import teams.legionaries  # noqa: F401  (registers the rules)
-from engine.game import Chance, Decision, GameState, IllegalActionError, universal
+from engine.game import Action, Chance, Decision, GameState, IllegalActionError, universal
 from engine.game.scenario import position
 from engine.game.state import Effect
 from engine.game.work import Work
@@ -1007,3 +1007,86 @@ def test_chaos_talismans_gambit_once_per_strategy_phase() -> None:
     assert CHAOS_TALISMANS_GAMBIT.options(Work(s), "A", {}) == []
     s = pass_windows(lab(WARRIORS, FACING))
     assert CHAOS_TALISMANS_GAMBIT.options(Work(s), "A", {}) == []  # not selected
+
+
+# -- Advice: the heuristic agent uses the team's ploys and rule options sensibly ------------
+
+
+def at_gambit(
+    ops: Mapping[str, Mapping[str, Any]], types: Sequence[str] = WARRIORS, **kw: Any
+) -> GameState:
+    """TP2's Gambit step, A to decide first (as :func:`gambit`, before any gambit; every
+    operative expended in TP1)."""
+    spent = {op: {**spec, "ready": False} for op, spec in ops.items()}
+    s = pass_windows(lab(types, spent, **kw))
+    s, _ = play(s, [], ["4,3"])
+    s, _ = s.apply("Initiative A")
+    assert s.node == Decision("A", "gambit")
+    return s
+
+
+def test_advice_blood_for_the_blood_god_when_khorne_legionaries_are_near_enemies() -> None:
+    from engine.agents.heuristic import HeuristicAgent
+
+    near = {"LEG-1": {"at": (7.44, 14)}, "BLU-1": {"at": (9, 14)}, "BLU-2": {"at": (25, 20)}}
+    s = at_gambit(near, mark="KHORNE", cp=(2, 0))
+    assert str(HeuristicAgent().act(s)) == "Ploy blood for the blood god"
+    # Far from every enemy, no ploy is worth its CP but Fickle Fates (Balanced shots).
+    far = {"LEG-1": {"at": (3, 14)}, "BLU-1": {"at": (27, 14)}, "BLU-2": {"at": (25, 20)}}
+    s = at_gambit(far, mark="KHORNE", cp=(2, 0))
+    assert str(HeuristicAgent().act(s)) in ("Pass", "Ploy fickle fates")
+
+
+def test_advice_warded_armour_and_chaos_talismans_are_used_in_the_gambit_step() -> None:
+    from engine.agents.heuristic import HeuristicAgent
+
+    ops = {"LEG-1": {"at": (7.44, 14)}, "LEG-2": {"at": (3, 4)}, "BLU-1": {"at": (9, 14)}}
+    kit = equipped("Warded Armour", "Chaos Talismans")
+    s = at_gambit(ops, cp=(0, 0), equipment=kit, mark="NURGLE")
+    choice = str(HeuristicAgent().act(s))
+    assert choice == "Use warded armour on LEG-1"  # the one near the enemy
+    s, _ = s.apply(choice)
+    s, _ = s.apply("Pass")  # B
+    assert str(HeuristicAgent().act(s)) == "Use chaos talismans nurgle"
+
+
+def test_advice_unleash_daemon_used_away_from_markers_infernal_pact_not() -> None:
+    from engine.agents.heuristic import HeuristicAgent
+
+    s = gambit([], FACING, types=ANOINTED)
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert str(HeuristicAgent().act(s)) == "Use unleash daemon"
+    s = gambit([], FACING, pact=True)
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert str(HeuristicAgent().act(s)) == "Pass"
+
+
+def test_advice_malignant_aura_values_piercing_with_the_dice_core() -> None:
+    from engine.rules.ploys import Ploy
+    from teams.legionaries.ploys import PLOYS
+
+    aura = next(p for p, _, _ in PLOYS if p.name == "Malignant Aura")
+    assert isinstance(aura, Ploy) and aura.advice is not None
+
+    def value(blu_at: tuple[float, float]) -> float:
+        ops = {"LEG-1": {"at": (5, 14)}, "BLU-1": {"at": blu_at}}
+        s = lab(WARRIORS, ops, cp=(0, 0), turn="A", mark="NURGLE")
+        s, _ = play(s, ["Activate LEG-1 engage", BOLTGUN])
+        info = {"op": "LEG-1", "target": "BLU-1", "weapon": "boltgun", "kind": "ranged"}
+        return aura.advice(Work(s), "A", Action("Ploy", text="malignant aura"), info)
+
+    assert value((8, 14)) > 0.02  # within 3": one defence die fewer
+    assert value((12, 14)) == 0.0
+
+
+def test_advice_grisly_mark_near_a_contested_objective() -> None:
+    from teams.legionaries.actions import GRISLY_MARK
+
+    s = grisly(place=False)  # LEG-1 3" from the objective, enemies on it
+    w = Work(s)
+    act = Action("Act", op="LEG-1", text="grisly mark", point=(17, 14.5, 0))
+    assert GRISLY_MARK.advice(w, w.op("LEG-1"), act, "activation") == 0.1
+    far = Action("Act", op="LEG-1", text="grisly mark", point=(3, 4, 0))
+    assert GRISLY_MARK.advice(w, w.op("LEG-1"), far, "activation") == 0.0
+    w = Work(grisly())  # already covered by its marker
+    assert GRISLY_MARK.advice(w, w.op("LEG-1"), act, "activation") == 0.0

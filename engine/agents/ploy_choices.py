@@ -18,7 +18,10 @@ follows a rule of thumb:
   activated, targeting, targeted or incapacitated operative: the window's ``op`` and
   ``target``), then one used on no operative, then one on another operative; ties go to
   the first listed (canonical order).
-- Other strategic gambits (not ``Ploy`` actions) are passed: their costs are not known.
+- A free rule option offered in a window (kind ``"rule"``, an action ``Use ...``: a team's
+  strategic gambit, an ability used as an operative is activated) is used when it carries an
+  advice worth more than 0 (it costs nothing), competing with the advised ploys by value;
+  one without advice is passed, as its effect is unknown.
 - In a dice window it first takes the re-roll decision of
   :func:`engine.agents.attack_choices.reroll` (weapon re-rolls, Command Re-roll when worth
   :data:`~engine.agents.attack_choices.CP_GAIN`); only when that keeps the dice does it
@@ -78,12 +81,21 @@ def choose_ploy(
     best: tuple[int, int, Action] | None = None
     advised: tuple[float, int, Action] | None = None
     for i, a in enumerate(legal):
-        if a.verb != "Ploy":
+        if a.verb not in ("Ploy", "Use"):
             continue
         found = _cost(w, me, trigger, a)
-        if found is None or cp - found[0] < KEEP_CP:
+        if found is None:
             continue
         cost, ploy = found
+        if a.verb == "Use":  # a free rule option: only by its advice, when worth anything
+            rule_advice = ploy_advice(ploy) if ploy.kind == "rule" else None
+            if rule_advice is not None:
+                value = float(rule_advice(w, me, a, info))
+                if value > 0 and (advised is None or value > advised[0]):
+                    advised = (value, i, a)
+            continue
+        if cp - cost < KEEP_CP:
+            continue
         advice = ploy_advice(ploy)
         if advice is not None:
             value = float(advice(w, me, a, info))

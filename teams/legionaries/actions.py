@@ -20,6 +20,9 @@ SHRIVETALON = "SHRIVETALON"
 GRISLY = "grisly"  # the token kind of a player's Grisly marker
 GRISLY_REACH = 3.0
 PICK_UP = "Pick up"
+ADVICE_REACH = 4.0
+ADVICE_ENEMY = 6.0
+ADVICE_PER_MARKER = 0.1
 _EPS = 1e-6
 
 
@@ -84,6 +87,28 @@ class GrislyMark:
         if sight.distance(w.place(o), m) > sight.CONTROL_RANGE + _EPS:
             return f"the Grisly marker must be placed within {o.id}'s control range (1\")"
         return None
+
+    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
+        """Rule of thumb: 0.1 operative per objective marker within 4" of the point (the
+        marker's 3" reach and a contesting enemy's control range) that the player's Grisly
+        marker does not already cover, with an enemy operative within 6" of that objective
+        marker; nothing else."""
+        if a.point is None:
+            return 0.0
+        x, y, z = a.point
+        here = marker_placement(Token(GRISLY, o.player, "", x, y, z))
+        old = grisly_marker(w, o.player)
+        there = marker_placement(old) if old is not None else None
+        value = 0.0
+        for m in w.markers:
+            spot = marker_placement(Token(GRISLY, o.player, "", m.x, m.y, 0.0))
+            if sight.distance(here, spot) > ADVICE_REACH:
+                continue
+            if there is not None and sight.distance(there, spot) <= ADVICE_REACH:
+                continue
+            if any(sight.distance(w.place(e), spot) <= ADVICE_ENEMY for e in w.enemies_of(o.id)):
+                value += ADVICE_PER_MARKER
+        return value
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """Place (or move) the player's Grisly marker."""
