@@ -171,6 +171,8 @@ def _choices_table(team: Team, console: Console) -> None:
         table.add_column(col)
     for spec in specs:
         who = (", ".join(spec.operatives) or "each operative") if spec.per_operative else "roster"
+        for op_type, banned in spec.forbidden:
+            who += f"; {op_type}: not {', '.join(banned)}"
         many = f"{spec.count}" + (" different" if spec.count > 1 and spec.distinct else "")
         if spec.distinct_from:
             many += f" (not in {', '.join(spec.distinct_from)})"

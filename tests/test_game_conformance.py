@@ -27,10 +27,13 @@ from engine.agents import RandomAgent
 from engine.game import GameOptions, IllegalActionError, new_game, parse_action
 from engine.game.actions import Action, format_action
 from engine.game.drivers import SeededDice
+from engine.game.events import Event
 from engine.game.flow import _sort_key
 from engine.game.record import GameRecorder, make_header, replay
 from engine.game.setup import operative_ids
 from engine.game.state import Chance, Decision, GameState
+from engine.game.universal import weapon_name
+from engine.game.work import Work
 from engine.geometry import load_killzone
 from engine.rules.equipment import grenade_uses
 from engine.teams import Roster, builtin_teams, load_builtin_team
@@ -81,12 +84,30 @@ def _grenades(equipment: tuple[str, ...]) -> set[str]:
     return out
 
 
+def _given(state: GameState, op_id: str) -> set[str]:
+    """The weapons rule modules give ``op_id`` in ``state`` beyond its datacard
+    (``Hooks.weapon_source``: grenades, team equipment such as combat daggers), by notation
+    name."""
+    w = Work(state)
+    return {
+        weapon_name(weapon, prof)
+        for kind in ("ranged", "melee")
+        for fn in state.ctx.hooks.weapon_sources
+        for weapon in fn(w, op_id, kind)
+        for prof in weapon.profiles
+    }
+
+
 def _play_checked(
-    seed: int, rosters: tuple[Roster, Roster] | None = None, options: GameOptions | None = None
+    seed: int,
+    rosters: tuple[Roster, Roster] | None = None,
+    options: GameOptions | None = None,
+    collect: list[Event] | None = None,
 ) -> tuple[GameState, list[str]]:
     """Play the game of ``seed`` with every check of the module docstring: on the built-in
     teams of its pair by default, else on ``rosters`` (A, B). Returns the final state and
-    the trigger of every ploy used, in order."""
+    the trigger of every ploy used, in order; every event is appended to ``collect`` when
+    given."""
     layout = LAYOUTS[seed % 2]
     if rosters is None:
         a, b = _PAIRS[seed % len(_PAIRS)]
@@ -124,13 +145,21 @@ def _play_checked(
         again, events2 = state.apply(action)
         assert again.hash() == after.hash() and events2 == events
         assert state.hash() == before
+        if collect is not None:
+            collect.extend(events)
         for e in events:
             if e.kind == "ploy_used":
                 triggers.append(e["trigger"])
             if e.kind in _WEAPON_EVENTS:
-                # Its loadout's weapons, or a grenade its kill team selected (7.2).
+                # Its loadout's weapons, a grenade its kill team selected (7.2), or a weapon
+                # a rule gives it (its team's equipment selected...).
                 grenades = _grenades(state.player(state.ctx.owner[e["op"]]).equipment)
-                assert e["weapon"] in allowed[e["op"]] | grenades, (e["op"], e["weapon"], seed)
+                given = _given(state, e["op"]) | _given(after, e["op"])
+                assert e["weapon"] in allowed[e["op"]] | grenades | given, (
+                    e["op"],
+                    e["weapon"],
+                    seed,
+                )
         rec.on_step(state, action, actor, after, events)
         state = after
     rec.finish(state)

@@ -10,6 +10,7 @@ that may not repeat the team's.
 from __future__ import annotations
 
 import json
+import random
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -32,10 +33,20 @@ from engine.teams.model import Roster, Team
 KEY = "choiceprobe"
 TACTICS = ("Aggressive", "Dueller", "Hardy", "Mobile")
 PROBE: Team = attrs.evolve(load_builtin_team("kasrkin"), id=KEY, name="Choice Probe")
-SERGEANT, TROOPER = "Kasrkin Sergeant", "Kasrkin Trooper"
+SERGEANT, TROOPER, GUNNER = "Kasrkin Sergeant", "Kasrkin Trooper", "Kasrkin Gunner"
 
 register_choice(KEY, ChoiceSpec("Tactics", TACTICS, count=2, summary="primary, secondary"))
-register_choice(KEY, ChoiceSpec("Mark", ("Red", "Blue"), per_operative=True, operatives=(TROOPER,)))
+register_choice(
+    KEY,
+    ChoiceSpec(
+        "Mark",
+        ("Red", "Blue"),
+        per_operative=True,
+        operatives=(TROOPER, GUNNER),
+        forbidden=((GUNNER, ("Red",)),),
+        keyword=True,
+    ),
+)
 register_choice(
     KEY,
     ChoiceSpec(
@@ -105,6 +116,8 @@ def test_register_choice_refuses_bad_specs() -> None:
         register_choice(KEY, ChoiceSpec("Empty", ()))
     with pytest.raises(ValueError, match="no option 'x'"):
         register_choice(KEY, ChoiceSpec("Bad default", ("a",), default=("x",)))
+    with pytest.raises(ValueError, match="forbidden options"):
+        register_choice(KEY, ChoiceSpec("Bad ban", ("a",), forbidden=(("T", ("b",)),)))
     with pytest.raises(ValueError, match="already declared differently"):
         register_choice(KEY, ChoiceSpec("Tactics", TACTICS))
     # The same declaration again (a module imported twice) is fine.
@@ -122,6 +135,8 @@ def test_default_roster_takes_the_defaults() -> None:
     assert r.operative_choice(sergeant, "Mark") == ()  # its type does not choose a mark
     assert r.resolved_operative_choices(trooper) == {"Mark": ("Red",)}
     assert r.resolved_operative_choices(1) == {}
+    # A gunner may not take Red: its default is the first option it may take.
+    assert r.operative_choice(_ops().index(GUNNER), "Mark") == ("Blue",)
     with pytest.raises(KeyError, match="no roster choice 'Mark'"):
         r.choice("Mark")
     with pytest.raises(KeyError, match="no operative choice 'Tactics'"):
@@ -168,7 +183,7 @@ def test_given_choices_are_canonical() -> None:
         (
             {"operative_choices": _per_op(**{SERGEANT: {"Mark": "Red"}})},
             "choice: operative 1 ('Kasrkin Sergeant') does not choose 'Mark' "
-            "(only Kasrkin Trooper)",
+            "(only Kasrkin Trooper, Kasrkin Gunner)",
         ),
         (
             {"operative_choices": _per_op(**{TROOPER: {"Tactics": "Red"}})},
@@ -179,6 +194,10 @@ def test_given_choices_are_canonical() -> None:
             {"operative_choices": _per_op(**{TROOPER: {"Mark": "Green"}})},
             "choice: operative 10 ('Kasrkin Trooper'): choice 'Mark': no option 'Green' "
             "(options: Red, Blue)",
+        ),
+        (
+            {"operative_choices": [{"Mark": "Red"} if i == 3 else {} for i in range(10)]},
+            "choice: operative 4 ('Kasrkin Gunner'): 'Mark' cannot be Red for a Kasrkin Gunner",
         ),
         (
             {"operative_choices": [{}]},
@@ -194,11 +213,30 @@ def test_given_choices_are_canonical() -> None:
         "type",
         "team-level-per-op",
         "per-op-option",
+        "forbidden",
         "length",
     ],
 )
 def test_roster_validation_names_a_bad_choice(kw: dict[str, Any], message: str) -> None:
     assert _roster(**kw).validate() == [message]
+
+
+def test_random_choices_are_legal_and_reach_every_option() -> None:
+    seen_tactics: set[str] = set()
+    seen_marks: set[tuple[str, str]] = set()
+    for seed in range(40):
+        r = PROBE.default().with_random_choices(random.Random(seed))
+        assert r.validate() == [], seed
+        seen_tactics |= set(r.choice("Tactics"))
+        for i, name in enumerate(r.operatives):
+            for mark in r.resolved_operative_choices(i).get("Mark", ()):
+                seen_marks.add((name, mark))
+    assert seen_tactics == set(TACTICS)
+    assert seen_marks == {(TROOPER, "Red"), (TROOPER, "Blue"), (GUNNER, "Blue")}
+    a = PROBE.default().with_random_choices(random.Random(7))
+    assert a == PROBE.default().with_random_choices(random.Random(7))  # reproducible
+    kas = load_builtin_team("kasrkin").default()
+    assert kas.with_random_choices(random.Random(1)) == kas.with_choices({}, ())
 
 
 def test_new_game_refuses_an_illegal_choice() -> None:
@@ -311,6 +349,13 @@ def test_context_exposes_choices_to_rules() -> None:
     assert state.ctx.op_choice(ids["A"][0], "Mark") == ()
     with pytest.raises(KeyError):
         state.ctx.choice("B", "Tactics")
+    # The mark is a keyword of the operatives that chose it (keyword=True); tactics are not.
+    trooper = ids["A"][_ops().index(TROOPER)]
+    gunner = ids["A"][_ops().index(GUNNER)]
+    assert state.ctx.datacards[trooper].keywords[-1] == "BLUE"
+    assert state.ctx.datacards[gunner].keywords[-1] == "BLUE"  # its default: not Red
+    assert "HARDY" not in state.ctx.datacards[ids["A"][0]].keywords
+    assert not {"RED", "BLUE"} & set(state.ctx.datacards[ids["A"][0]].keywords)
 
 
 def test_record_header_carries_choices_and_replay_reproduces_them() -> None:
@@ -349,7 +394,14 @@ def test_teams_show_lists_the_choices(tmp_path: Path, capsys: pytest.CaptureFixt
     save_team(PROBE, tmp_path / "probe.json")
     assert main(["teams", "show", str(tmp_path / "probe.json")]) == 0
     out = capsys.readouterr().out
-    for text in ("Roster choices", "Tactics", "2 different", "Kasrkin Trooper", "Red, Blue"):
+    for text in (
+        "Roster choices",
+        "Tactics",
+        "2 different",
+        "Kasrkin Trooper",
+        "Red, Blue",
+        "not Red",
+    ):
         assert text in out, text
     assert main(["teams", "show", "kasrkin"]) == 0
     assert "Roster choices" not in capsys.readouterr().out

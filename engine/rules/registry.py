@@ -17,6 +17,11 @@ Whether a rule is played is said here alone, by a registered :class:`RuleImpleme
 the team data never claims it. Implementations live in the ``teams`` package (one module per
 team, ``teams/<team>.py``), which this module imports on first use, so the core names no
 team. :func:`install` subscribes the implementations of the teams in play to a battle's hooks.
+
+A team module also declares here what its rules need beyond the battle: the choices made
+when a roster is built (:class:`ChoiceSpec`, :func:`register_choice`: Marks of Chaos, Chapter
+Tactics; rosters carry them, ``GameContext.choice`` / ``op_choice`` read them) and how much
+the heuristic agent values each of its equipment options (:func:`register_equipment_value`).
 """
 
 from __future__ import annotations
@@ -169,6 +174,11 @@ class ChoiceSpec:
             all); others have the value ``()``.
         distinct_from: names of team-level choices whose options this one may not repeat
             (a Sergeant's extra Chapter Tactic differs from the team's).
+        forbidden: for a per-operative choice, ``(operative type, options)`` pairs: options
+            that type may not take (a Balefire Acolyte cannot take Khorne).
+        keyword: the chosen options are keywords the operatives have for the battle (in
+            upper case, added to their datacards in ``GameContext.datacards``: a Mark of
+            Chaos); for a team-level choice, every operative of the roster has them.
         summary: the project's own one-line summary.
     """
 
@@ -180,7 +190,13 @@ class ChoiceSpec:
     default: tuple[str, ...] = ()
     operatives: tuple[str, ...] = ()
     distinct_from: tuple[str, ...] = ()
+    forbidden: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    keyword: bool = False
     summary: str = ""
+
+    def forbidden_for(self, operative_type: str) -> tuple[str, ...]:
+        """The options an operative of ``operative_type`` may not take (:attr:`forbidden`)."""
+        return tuple(o for t, opts in self.forbidden if t == operative_type for o in opts)
 
     def default_value(self, excluded: tuple[str, ...] = ()) -> tuple[str, ...]:
         """``default``, or the first ``count`` options (repeating the first when there are
@@ -237,12 +253,17 @@ def register_choice(team: str, spec: ChoiceSpec) -> None:
 
     Raises:
         ValueError: a spec without options, a count below 1, a default that is not a legal
-            value, or a second, different spec of the same name for the team.
+            value, a forbidden option that is not an option, or a second, different spec of
+            the same name for the team.
     """
     if not spec.options or spec.count < 1:
         raise ValueError(f"choice {spec.name!r}: needs options and a count of at least 1")
     if spec.default:
         spec.canonical(spec.default)
+    for _type, opts in spec.forbidden:
+        unknown = [o for o in opts if o not in spec.options]
+        if unknown:
+            raise ValueError(f"choice {spec.name!r}: forbidden options {unknown} are not options")
     key = slug(team)
     old = _CHOICES.setdefault(key, {}).get(spec.name)
     if old is not None and old != spec:

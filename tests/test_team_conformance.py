@@ -1,0 +1,65 @@
+"""Random-playout conformance of the teams whose rules are played (issue 16; DESIGN.md
+"Testing and measuring"): the checks of ``tests/test_game_conformance.py`` at every node
+(legal actions canonical and round-tripping, applying deterministic, illegal input refused
+without change, resources never negative, the record replays to the same hash) in battles
+of Kasrkin, Legionaries and Angels of Death against each other, with their team rules.
+
+For each team, eight battles: against each of the two others, as player A and as player B,
+on both killzone layouts; every ploy window is forced open (``open_windows``) in half of
+them, and the team's own ploys cost 0CP (``ploy_costs``) so the random agents use them
+wherever their conditions hold; the roster-time choices (Marks of Chaos, Chapter Tactics) are
+drawn at random for each battle (``Roster.with_random_choices``). Over its eight battles,
+every strategy and firefight ploy of the team is used and every unique action performed at
+least once: the random agent reaches every one of them through the ordinary legal actions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from engine.game import GameOptions
+from engine.game.events import Event
+from engine.rules import registry
+from engine.teams import load_builtin_team
+from tests.test_game_conformance import _TEAMS, _play_checked
+
+TEAMS = ("kasrkin", "legionaries", "angels_of_death")
+
+
+def _declared(team: str, kinds: tuple[str, ...]) -> set[str]:
+    """The names of ``team``'s rules of ``kinds``."""
+    return {d.name for d in registry.team_rules(load_builtin_team(team)) if d.kind in kinds}
+
+
+@pytest.mark.parametrize("team", TEAMS)
+def test_random_playouts_with_team_rules_conform(team: str) -> None:
+    ploys = _declared(team, ("strategy_ploy", "firefight_ploy"))
+    actions = _declared(team, ("unique_action",))
+    free = {name: 0 for name in ploys}
+    used: Counter[str] = Counter()
+    performed: Counter[str] = Counter()
+    seed = 5000 + 100 * TEAMS.index(team)
+    for other in (t for t in TEAMS if t != team):
+        for mine_first in (True, False):
+            for _ in range(2):  # both layouts: _play_checked takes the layout from the seed
+                options = GameOptions(open_windows=seed % 4 < 2, ploy_costs=free)
+                rng = random.Random(seed)  # roster-time choices drawn at random (marks...)
+                pair = (
+                    _TEAMS[team].with_random_choices(rng),
+                    _TEAMS[other].with_random_choices(rng),
+                )
+                rosters = pair if mine_first else pair[::-1]
+                me = "A" if mine_first else "B"
+                events: list[Event] = []
+                state, _ = _play_checked(seed, rosters, options, collect=events)
+                for e in events:
+                    if e.kind == "ploy_used" and e["player"] == me:
+                        used[e["ploy"]] += 1
+                    elif e.kind == "rule_action" and state.ctx.owner[e["op"]] == me:
+                        performed[e["action"]] += 1
+                seed += 1
+    assert sorted(ploys - set(used)) == [], f"{team}: ploys never used: {sorted(ploys - set(used))}"
+    assert sorted(actions - set(performed)) == [], f"{team}: unique actions never performed"
