@@ -1090,3 +1090,12 @@ def test_advice_grisly_mark_near_a_contested_objective() -> None:
     assert GRISLY_MARK.advice(w, w.op("LEG-1"), far, "activation") == 0.0
     w = Work(grisly())  # already covered by its marker
     assert GRISLY_MARK.advice(w, w.op("LEG-1"), act, "activation") == 0.0
+
+
+def test_unleash_daemon_places_a_carried_marker_at_once() -> None:
+    ops = {**FACING, "LEG-1": {"at": (20, 14.5), "ready": False, "carrying": "obj"}}
+    s = unleashed_anointed(ops)
+    assert s.operative("LEG-1").carrying == ()
+    m = next(m for m in s.markers if m.name == "obj")
+    assert (m.carrier, m.x, m.y) == ("", 20, 14.5)
+    assert s.operative("LEG-1").ap == 3  # for 0AP
