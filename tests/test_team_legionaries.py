@@ -892,6 +892,15 @@ def test_mark_of_chaos_chosen_with_the_roster_undivided_by_default() -> None:
     # The roster checks the option names.
     bad = Roster.from_entries(team, WARRIORS).with_choices(None, [{"Mark of Chaos": ["Pink"]}, {}])
     assert any("Mark of Chaos" in p for p in bad.validate())
+    # A Balefire Acolyte cannot take Khorne; the chosen mark is a keyword for the battle.
+    acolyte = Roster.from_entries(team, ["Legionary Balefire Acolyte"])
+    assert any(
+        "Khorne" in p
+        for p in acolyte.with_choices(None, [{"Mark of Chaos": ["Khorne"]}]).validate()
+    )
+    assert not acolyte.with_choices(None, [{"Mark of Chaos": ["Nurgle"]}]).validate()
+    s = position(LAB, chosen, roster(BLU, ("Gunner",)), operatives=ops)
+    assert "NURGLE" in s.ctx.datacards["LEG-1"].keywords
 
 
 def test_infernal_pact_changes_a_warriors_mark_once_per_battle() -> None:

@@ -32,10 +32,10 @@ A D3 is a D6 halved, rounded up.
 **Mark Of Chaos**: each LEGIONARY operative has one Mark of Chaos (KHORNE, NURGLE, SLAANESH,
 TZEENTCH, UNDIVIDED), chosen when the roster is built: the per-operative roster choice
 ``Mark of Chaos`` (declared in ``common``; ``Undivided`` when the roster does not give one, as
-agents' rosters). :func:`mark_of` reads, in order: a change made by Infernal Pact (an effect
-``mark_of_chaos``), a mark keyword on the operative's datacard (an imported team that
-writes marks as keywords), the roster's choice. A Balefire Acolyte cannot be KHORNE: the
-roster choice cannot say so per type yet, so that is not checked.
+agents' rosters; a Balefire Acolyte cannot take Khorne). The choice is a keyword: the battle's
+datacards carry it. :func:`mark_of` reads, in order: a change made by Infernal Pact (an effect
+``mark_of_chaos``; the datacard keeps the keyword chosen with the roster), a mark keyword on
+the operative's datacard (the roster's choice, or an imported team's), the roster's choice.
 
 **Astartes**: during its activation, a friendly LEGIONARY operative may perform two Shoot
 actions or two Fight actions (not both twice); when it shoots twice, one shot must use a bolt

@@ -25,6 +25,8 @@ register_choice(
         tuple(m.title() for m in MARKS),
         per_operative=True,
         default=(DEFAULT_MARK,),
+        forbidden=(("Legionary Balefire Acolyte", ("Khorne",)),),
+        keyword=True,
         summary="Each Legionary's Mark of Chaos (a Balefire Acolyte cannot be Khorne).",
     ),
 )
