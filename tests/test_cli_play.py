@@ -375,10 +375,12 @@ def _scripted(
 
 def test_narration_folds_a_fight_into_one_line() -> None:
     kasrkin, legionaries = load_builtin_team("kasrkin"), load_builtin_team("legionaries")
+    leg = legionaries.default()  # Mark of Slaanesh: no re-roll (Undivided's Ceaseless) here
+    leg = leg.with_choices(None, [{"Mark of Chaos": ["Slaanesh"]} for _ in leg.operatives])
     s = position(
         load_killzone("open_ruins"),
         kasrkin.default(),
-        legionaries.default(),
+        leg,
         operatives={"KAS-1": {"at": (15, 12)}, "LEG-1": {"at": (15, 13.3), "wounds": 5}},
         cp=(0, 0),
     )

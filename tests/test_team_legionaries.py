@@ -7,12 +7,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
+import pytest
 
 import teams.legionaries  # noqa: F401  (registers the rules)
-from engine.game import Chance, Decision, GameState, IllegalActionError, universal
+from engine.game import Action, Chance, Decision, GameState, IllegalActionError, universal
 from engine.game.scenario import position
+from engine.game.state import Effect
 from engine.game.work import Work
-from engine.teams.model import Roster, Team
+from engine.teams.model import Roster
 from tests.test_game_rules_common import BLU, LAB, play, roster
 from tests.test_team_weapon_rules import lab_team
 
@@ -26,16 +28,6 @@ FACING = {
 }
 
 
-def marked(mark: str) -> Team:
-    """The built-in team for LAB positions; with ``mark``, every operative type bears that
-    Mark of Chaos keyword (the roster cannot choose marks yet: teams/legionaries.py)."""
-    team = lab_team("legionaries")
-    if not mark:
-        return team
-    ops = tuple(attrs.evolve(o, keywords=(*o.keywords, mark)) for o in team.operatives)
-    return attrs.evolve(team, operatives=ops)
-
-
 def lab(
     types: Sequence[str],
     operatives: Mapping[str, Mapping[str, Any]],
@@ -43,10 +35,27 @@ def lab(
     **kw: Any,
 ) -> GameState:
     """A LAB position: Legionaries (player A, roster entries with loadouts) against the BLU
-    test team (a Gunner, with every special ranged weapon, and a Trooper)."""
+    test team (a Gunner, with every special ranged weapon, and a Trooper). ``mark``: every
+    Legionary's Mark of Chaos, chosen in the roster (``"NURGLE"``...); by default none (a
+    test device: an effect as Infernal Pact leaves, with no mark, on each Legionary), so
+    that no mark's rule interferes. ``pact``: A has not used Infernal Pact yet (by default
+    it has, so that its option does not open a window at each Warrior's activation)."""
     kw.setdefault("cp", (3, 3))
-    team = Roster.from_entries(marked(kw.pop("mark", "")), list(types))
-    return position(LAB, team, roster(BLU, tuple(blu)), operatives=operatives, **kw)
+    mark = kw.pop("mark", "")
+    pact = kw.pop("pact", False)
+    team = Roster.from_entries(lab_team("legionaries"), list(types))
+    if mark:
+        team = team.with_choices(None, [{"Mark of Chaos": [mark.title()]} for _ in types])
+    s = position(LAB, team, roster(BLU, tuple(blu)), operatives=operatives, **kw)
+    if not pact:
+        a = attrs.evolve(s.players[0], uses=(("infernal_pact", 1),))
+        s = attrs.evolve(s, players=(a, s.players[1]))
+    if mark:
+        return s
+    none = tuple(
+        Effect("mark_of_chaos", o.id, "end_battle") for o in s.operatives if o.player == "A"
+    )
+    return attrs.evolve(s, effects=(*s.effects, *none))
 
 
 def pass_windows(s: GameState) -> GameState:
@@ -63,16 +72,20 @@ def gambit(
     types: Sequence[str] = WARRIORS,
     mark: str = "",
     blu: Sequence[str] = ("Gunner", "Trooper"),
+    pact: bool = False,
+    **kw: Any,
 ) -> GameState:
     """TP2's Gambit step from a spent TP1 (A wins the roll-off and gives ``initiative``): A
-    uses ``ploys`` (strategy ploys by name), B passes; then the Firefight phase begins."""
-    s = pass_windows(lab(types, ops, blu, mark=mark))
+    uses ``ploys`` (strategy ploys by name, or other gambits' actions: ``Use ...``), B
+    passes; then the Firefight phase begins. ``pact``, ``kw``: as :func:`lab`."""
+    s = pass_windows(lab(types, ops, blu, mark=mark, pact=pact, **kw))
     s, _ = play(s, [], ["4,3"])
     s, _ = s.apply(f"Initiative {initiative}")
     todo = list(ploys)
     while isinstance(s.node, Decision) and s.node.kind == "gambit":
         if s.node.player == "A" and todo:
-            s, _ = s.apply(f"Ploy {todo.pop(0).lower()}")
+            item = todo.pop(0)
+            s, _ = s.apply(item if item.startswith("Use ") else f"Ploy {item.lower()}")
         else:
             s, _ = s.apply("Pass")
     return pass_windows(s)
@@ -609,3 +622,489 @@ def test_implacable_nurgle_ignores_the_injury_stat_changes() -> None:
     # Move: 6" instead of 4".
     assert reposition("NURGLE", "10.9,14", wounds=5, ploys=["Implacable"]) == ""
     assert 'within 4"' in reposition("NURGLE", "10.9,14", wounds=5)
+
+
+def shot_out(s: GameState, shot: str) -> GameState:
+    """Perform ``shot`` with every die a miss, passing windows, until the next action."""
+    s, _ = play(pass_windows(s), [shot], ["1,1,1,1"])
+    while not (isinstance(s.node, Decision) and s.node.kind == "action"):
+        if isinstance(s.node, Chance):
+            s, _ = play(s, [], [",".join("1" * s.node.request.dice)])  # type: ignore[union-attr]
+        else:
+            s, _ = s.apply("Pass" if s.node.kind == "ploy" else "Decline")  # type: ignore[union-attr]
+    return s
+
+
+def shoots(s: GameState) -> list[str]:
+    return [str(a) for a in s.legal_actions() if str(a).startswith("Shoot")]
+
+
+def astartes_start(types: Sequence[str]) -> GameState:
+    """LEG-1 (``types``) activated 7" from BLU-1 in the open lane, no CP."""
+    ops = {"LEG-1": {"at": (5, 14)}, "BLU-1": {"at": (12, 14)}, "BLU-2": {"at": (25, 20)}}
+    s = lab(types, ops, cp=(0, 0), turn="A")
+    s, _ = s.apply("Activate LEG-1 engage")
+    return pass_windows(s)
+
+
+def test_astartes_two_shoot_actions_in_an_activation() -> None:
+    s = shot_out(astartes_start(WARRIORS), BOLTGUN)
+    assert BOLTGUN in shoots(s)  # a second Shoot
+    s = shot_out(s, BOLTGUN)
+    assert shoots(s) == []  # not a third
+
+
+def test_astartes_second_shot_needs_a_bolt_pistol_boltgun_or_tainted_bolt_pistol() -> None:
+    # The Heavy Gunner's heavy bolter is not one of them: after it, only the bolt pistol.
+    heavy = ["Legionary Heavy Gunner [Bolt Pistol; Heavy Bolter; Fists]"]
+    s = shot_out(astartes_start(heavy), "Shoot LEG-1 heavy bolter (sweeping) at BLU-1")
+    assert {a.split(" at ")[0] for a in shoots(s)} == {"Shoot LEG-1 bolt pistol"}
+
+
+def test_astartes_not_twice_under_mutability_and_change() -> None:
+    # The firefight ploy's token forbids performing the same action twice.
+    s = lab(
+        WARRIORS,
+        {"LEG-1": {"at": (5, 14)}, "BLU-1": {"at": (16, 14)}},
+        turn="A",
+        mark="TZEENTCH",
+    )
+    s, _ = s.apply("Activate LEG-1 engage")
+    s, _ = s.apply("Ploy mutability and change")
+    s = shot_out(s, BOLTGUN)
+    assert shoots(s) == []
+
+
+def test_astartes_counteract_regardless_of_order() -> None:
+    ops = {
+        "LEG-1": {"at": (5, 14), "ready": False, "order": "conceal"},
+        "BLU-1": {"at": (16, 14)},
+        "BLU-2": {"at": (25, 20)},
+    }
+    s = lab(WARRIORS[:1], ops, cp=(0, 0), turn="B")
+    s, _ = s.apply("Activate BLU-1 conceal")
+    s, _ = pass_windows(s).apply("End activation")
+    s = pass_windows(s)
+    assert s.node == Decision("A", "counteract")
+    assert "Counteract LEG-1" in [str(a) for a in s.legal_actions()]
+
+
+def shot_by_silent_gun(mark: str, vigour: Sequence[str]) -> tuple[GameState, list[Any]]:
+    """BLU-1 (Gunner) shoots LEG-1 (``mark``) with its silent gun (3/4): three normal
+    successes (3,3,3,1), no save (1,1,1); ``vigour`` scripts the Disgusting Vigour D6."""
+    s = gambit([], initiative="B", mark=mark)
+    shot = ["Activate BLU-1 engage", "Shoot BLU-1 silent gun at LEG-1", "Decline", "Decline"]
+    return play(s, shot, ["3,3,3,1", "1,1,1", *vigour])
+
+
+def test_nurgle_disgusting_vigour_one_less_damage_on_a_5_plus_when_shot() -> None:
+    s, ev = shot_by_silent_gun("NURGLE", ["5", "2", "6"])
+    rolls = [e for e in ev if e.kind == "dice_rolled" and "Disgusting Vigour" in e["label"]]
+    assert len(rolls) == 3  # one D6 per normal success
+    assert [e["damage"] for e in ev if e.kind == "damage_inflicted"] == [7]  # 2 + 3 + 2
+    assert s.operative("LEG-1").wounds == 7
+    assert not [e for e in s.effects if e.kind == "disgusting_vigour"]
+    s, ev = shot_by_silent_gun("KHORNE", [])
+    assert [e["damage"] for e in ev if e.kind == "damage_inflicted"] == [9]
+
+
+def nurgle_fights(blu: str, vigour: Sequence[str]) -> GameState:
+    """NURGLE LEG-1 fights BLU-1 (a Brawler retaliating with its brutal blade, 3/4, or a
+    Trooper with its knife, 2/3), missing; BLU-1 retains two normal successes and strikes
+    twice; ``vigour`` scripts the Disgusting Vigour D6."""
+    s = gambit([], ENGAGED, types=CHAINSWORD, mark="NURGLE", blu=(blu, "Trooper"))
+    fight = ["Activate LEG-1 engage", "Fight LEG-1 chainsword at BLU-1"]
+    if blu == "Brawler":
+        fight.append("Retaliate BLU-1 with brutal blade")
+    dice = "3,3,1,1" if blu == "Brawler" else "3,3,1"
+    s, _ = play(s, [*fight, "Decline", "Decline"], ["1,1,1,1,1", dice])
+    s, _ = play(s, ["Strike normal", "Strike normal"], vigour)
+    return s
+
+
+def test_nurgle_disgusting_vigour_each_strike_in_a_fight() -> None:
+    # Brutal blade 3/4: strikes of 3 and 2 (the first die a 5).
+    assert nurgle_fights("Brawler", ["5", "4"]).operative("LEG-1").wounds == 9
+    assert nurgle_fights("Brawler", ["4", "1"]).operative("LEG-1").wounds == 8
+    # Knife 2/3: Normal Dmg below 3, no D6 rolled.
+    assert nurgle_fights("Trooper", []).operative("LEG-1").wounds == 10
+
+
+def falls_back(use: bool, roll: str = "", types: Sequence[str] = CHOSEN) -> GameState:
+    """B (initiative) activates BLU-1 (2AP) in the control range of LEG-1 and falls back;
+    A uses Daemonic Aura (rolling ``roll``) or declines."""
+    s = gambit([], ENGAGED, initiative="B", types=types)
+    s, _ = play(pass_windows(s), ["Activate BLU-1 engage"])
+    s, _ = play(pass_windows(s), ["Fall Back BLU-1 to 13,14"])
+    if isinstance(s.node, Decision) and s.node.kind == "team_rule":
+        s, _ = play(s, ["Use daemonic aura" if use else "Decline"], [roll] if use else [])
+    return s
+
+
+def test_daemonic_aura_stops_a_fall_back_on_a_3_plus() -> None:
+    s = falls_back(True, "3")
+    blu = s.operative("BLU-1")
+    assert (blu.x, blu.y, blu.ap, blu.done, blu.moved) == (9, 14, 2, (), False)  # refunded
+    assert not [a for a in s.legal_actions() if a.verb == "Fall Back"]  # not this activation
+    assert "Fight BLU-1 knife at LEG-1" in [str(a) for a in s.legal_actions()]
+
+
+def test_daemonic_aura_fails_on_a_2_or_declined() -> None:
+    for s in (falls_back(True, "2"), falls_back(False)):
+        blu = s.operative("BLU-1")
+        assert (blu.x, blu.y, blu.ap) == (13, 14, 0)
+
+
+def test_daemonic_aura_only_the_chosen() -> None:
+    s = falls_back(True, "6", types=CHAINSWORD)  # a Warrior: no decision
+    assert s.operative("BLU-1").x == 13
+    assert s.node == Decision("A", "activate")  # BLU-1 is out of AP: A's turn
+
+
+GRISLY_OPS = {
+    "LEG-1": {"at": (17, 14.5)},
+    "LEG-2": {"at": (19.2, 14.5)},
+    "BLU-1": {"at": (20.8, 14.5)},
+    "BLU-2": {"at": (20, 15.9)},
+}
+SHRIVETALON_AND_WARRIOR = [*SHRIVETALON, WARRIORS[0]]
+
+
+def grisly(place: bool = True, ops: Mapping[str, Mapping[str, Any]] = GRISLY_OPS) -> GameState:
+    """A's Shrivetalon LEG-1 (activated) places its Grisly marker where it stands (or not)."""
+    s = lab(SHRIVETALON_AND_WARRIOR, ops, cp=(0, 0), turn="A")
+    s, _ = s.apply("Activate LEG-1 engage")
+    s = pass_windows(s)
+    if place:
+        s, _ = play(s, ["Act LEG-1 grisly mark at 17,14.5"])
+    return s
+
+
+def test_grisly_mark_places_the_marker_for_2ap() -> None:
+    s = grisly(place=False)
+    assert "Act LEG-1 grisly mark at 17,14.5" in [str(a) for a in s.legal_actions()]
+    s = grisly()
+    assert s.operative("LEG-1").ap == 1
+    assert [(t.kind, t.owner, t.x, t.y) for t in s.tokens] == [("grisly", "A", 17, 14.5)]
+    # Not within control range of an enemy operative.
+    s = grisly(place=False, ops={**GRISLY_OPS, "LEG-1": {"at": (21.9, 13.4)}})
+    with pytest.raises(IllegalActionError, match="control range"):
+        s.apply("Act LEG-1 grisly mark at 21.9,13.4")
+    # Only within the operative's control range.
+    with pytest.raises(IllegalActionError, match="control range"):
+        grisly(place=False).apply("Act LEG-1 grisly mark at 14,14.5")
+
+
+def test_grisly_mark_enemies_near_it_count_one_less_apl_for_control() -> None:
+    # B contests with 2 + 2 APL, A with the Warrior's 3: B controls; with the marker 2" from
+    # both enemies, B's total is 3 and nobody does.
+    assert universal.controller(Work(grisly(place=False)), "obj") == "B"
+    assert universal.controller(Work(grisly()), "obj") == ""
+
+
+def test_grisly_mark_enemies_near_it_pay_1ap_more_to_pick_up() -> None:
+    w = Work(grisly())
+    blu = w.op("BLU-1")
+    assert universal.action_cost(w, blu, "Pick up", 1, "activation") == 2
+    assert universal.action_cost(w, blu, "Reposition", 1, "activation") == 1
+    w = Work(grisly(place=False))
+    assert universal.action_cost(w, w.op("BLU-1"), "Pick up", 1, "activation") == 1
+
+
+def test_grisly_mark_mission_actions_are_told_apart() -> None:
+    from engine.game.rule_actions import is_mission_action
+    from engine.missions.crit_ops.data import COMPILE_DATA
+    from engine.rules.equipment.markers import AMMO_RESUPPLY
+    from teams.legionaries.actions import GRISLY_MARK
+
+    assert is_mission_action(COMPILE_DATA) and is_mission_action(AMMO_RESUPPLY)
+    assert not is_mission_action(GRISLY_MARK)
+
+
+ANOINTED = ["Legionary Anointed"]
+
+
+def unleashed_anointed(ops: Mapping[str, Mapping[str, Any]] = FACING) -> GameState:
+    """A activates the Anointed LEG-1 and uses Unleash Daemon."""
+    s = gambit([], ops, types=ANOINTED)
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert "Use unleash daemon" in ploys_offered(s)
+    s, _ = s.apply("Use unleash daemon")
+    return pass_windows(s)
+
+
+def test_unleash_daemon_once_per_battle_when_activated() -> None:
+    from teams.legionaries.abilities import UNLEASH_DAEMON
+
+    s = unleashed_anointed()
+    assert [e.until for e in s.effects if e.detail == "unleash_daemon"] == ["end_battle"]
+    assert UNLEASH_DAEMON.options(Work(s), "A", {"op": "LEG-1"}) == []
+    assert s.players[0].cp == 4  # free
+    # Not for another operative.
+    s = gambit([], FACING)
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert "Use unleash daemon" not in ploys_offered(s)
+
+
+def test_unleash_daemon_dmg_of_4_or_more_inflicts_1_less() -> None:
+    # The silent gun (3/4) hits with a normal and a critical success: 3 + 3, not 3 + 4.
+    s, _ = play(unleashed_anointed(), ["End activation"])
+    shot = ["Activate BLU-1 engage", "Shoot BLU-1 silent gun at LEG-1", "Decline", "Decline"]
+    s, ev = play(pass_windows(s), shot, ["6,3,1,1", "1,1,1"])
+    assert [e["damage"] for e in ev if e.kind == "damage_inflicted"] == [6]
+
+
+def test_unleash_daemon_claw_has_ceaseless_and_lethal_5_plus() -> None:
+    s = unleashed_anointed(ENGAGED)
+    s, ev = play(s, ["Fight LEG-1 daemonic claw at BLU-1"], ["5,5,1,1,1", "1,1,1"])
+    assert "Re-roll 1,1,1" in [str(a) for a in s.legal_actions()]  # Ceaseless
+    s, ev = play(s, ["Decline", "Decline"])
+    assert next((e["normals"], e["crits"]) for e in ev if e.kind == "attack_retained") == (0, 2)
+
+
+def test_unleash_daemon_no_pick_up_or_mission_actions() -> None:
+    w = Work(unleashed_anointed())
+    why = universal.precheck(w, w.op("LEG-1"), "Pick up", "activation")
+    assert why is not None and "unleashed" in why
+
+
+def test_mark_of_chaos_chosen_with_the_roster_undivided_by_default() -> None:
+    from teams.legionaries import mark_of
+
+    team = lab_team("legionaries")
+    ops = {"LEG-1": {"at": (5, 14)}, "LEG-2": {"at": (5, 10)}, "BLU-1": {"at": (16, 14)}}
+    chosen = Roster.from_entries(team, WARRIORS).with_choices(
+        None, [{"Mark of Chaos": ["Nurgle"]}, {}]
+    )
+    s = position(LAB, chosen, roster(BLU, ("Gunner",)), operatives=ops)
+    assert [mark_of(Work(s), op) for op in ("LEG-1", "LEG-2")] == ["NURGLE", "UNDIVIDED"]
+    # A mark keyword on the datacard (an imported team's) is read first.
+    khorne = attrs.evolve(
+        team,
+        operatives=tuple(
+            attrs.evolve(o, keywords=(*o.keywords, "KHORNE")) for o in team.operatives
+        ),
+    )
+    s = position(
+        LAB, Roster.from_entries(khorne, WARRIORS), roster(BLU, ("Gunner",)), operatives=ops
+    )
+    assert mark_of(Work(s), "LEG-2") == "KHORNE"
+    # The roster checks the option names.
+    bad = Roster.from_entries(team, WARRIORS).with_choices(None, [{"Mark of Chaos": ["Pink"]}, {}])
+    assert any("Mark of Chaos" in p for p in bad.validate())
+    # A Balefire Acolyte cannot take Khorne; the chosen mark is a keyword for the battle.
+    acolyte = Roster.from_entries(team, ["Legionary Balefire Acolyte"])
+    assert any(
+        "Khorne" in p
+        for p in acolyte.with_choices(None, [{"Mark of Chaos": ["Khorne"]}]).validate()
+    )
+    assert not acolyte.with_choices(None, [{"Mark of Chaos": ["Nurgle"]}]).validate()
+    s = position(LAB, chosen, roster(BLU, ("Gunner",)), operatives=ops)
+    assert "NURGLE" in s.ctx.datacards["LEG-1"].keywords
+
+
+def test_infernal_pact_changes_a_warriors_mark_once_per_battle() -> None:
+    from teams.legionaries import mark_of
+    from teams.legionaries.abilities import INFERNAL_PACT
+
+    s = gambit([], FACING, mark="TZEENTCH", pact=True)
+    s, _ = s.apply("Activate LEG-1 engage")
+    offered = ploys_offered(s)
+    assert "Use infernal pact khorne" in offered and "Use infernal pact tzeentch" not in offered
+    s, _ = s.apply("Use infernal pact khorne")
+    assert mark_of(Work(s), "LEG-1") == "KHORNE"
+    assert s.players[0].cp == 4  # free
+    assert INFERNAL_PACT.options(Work(s), "A", {"op": "LEG-1"}) == []  # once per battle
+    assert "Ploy mutability and change" not in ploys_offered(s)  # no longer TZEENTCH
+
+
+def test_infernal_pact_not_after_mutability_and_change_nor_for_others() -> None:
+    s = gambit([], FACING, mark="TZEENTCH", pact=True)
+    s, _ = s.apply("Activate LEG-1 engage")
+    s, _ = s.apply("Ploy mutability and change")
+    assert not [a for a in ploys_offered(s) if "infernal pact" in a]
+    s = gambit([], ENGAGED, types=CHOSEN, mark="TZEENTCH", pact=True)
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert not [a for a in ploys_offered(s) if "infernal pact" in a]
+
+
+def equipped(*names: str) -> dict[str, tuple[str, ...]]:
+    return {"A": names}
+
+
+def test_warded_armour_save_2_plus_until_the_next_strategy_phase() -> None:
+    from teams.legionaries.equipment import WARDED_ARMOUR_GAMBIT
+
+    s = gambit(["Use warded armour on LEG-1"], equipment=equipped("Warded Armour"))
+    w = Work(s)
+    assert w.stat_change("LEG-1", "save") == -1
+    assert [e.until for e in s.effects if e.kind == "save"] == ["end_tp"]
+    assert WARDED_ARMOUR_GAMBIT.options(w, "A", {}) == []  # once per Strategy phase
+    assert s.players[0].cp == 4  # free
+    # Not without the equipment.
+    s = pass_windows(lab(WARRIORS, FACING))
+    assert WARDED_ARMOUR_GAMBIT.options(Work(s), "A", {}) == []
+
+
+def test_malefic_blades_every_legionary_has_the_blade() -> None:
+    s = gambit([], ENGAGED, equipment=equipped("Malefic Blades"))
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert "Fight LEG-1 malefic blade at BLU-1" in [str(a) for a in s.legal_actions()]
+    s = gambit([], ENGAGED)
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert "Fight LEG-1 malefic blade at BLU-1" not in [str(a) for a in s.legal_actions()]
+
+
+def tainted_shot(equipment: Sequence[str]) -> tuple[GameState, list[Any]]:
+    """LEG-1 (boltgun) shoots BLU-1, using Tainted Rounds when offered: 6,3,1,1."""
+    s = gambit([], FACING, equipment=equipped(*equipment), cp=(0, 0))
+    s, _ = play(s, ["Activate LEG-1 engage", BOLTGUN])
+    if "Use tainted rounds" in ploys_offered(s):
+        s, _ = s.apply("Use tainted rounds")
+    return play(pass_windows(s), ["Decline"], ["6,3,1,1"])  # no Command Re-roll
+
+
+def test_tainted_rounds_rending_for_one_shoot_once_per_turning_point() -> None:
+    s, _ = tainted_shot(["Tainted Rounds"])
+    s, ev = s.apply("Apply Rending")
+    retained = [(e["normals"], e["crits"]) for e in ev if e.kind == "attack_retained"]
+    assert retained == [(0, 2)]
+    s, ev = tainted_shot([])
+    assert [(e["normals"], e["crits"]) for e in ev if e.kind == "attack_retained"] == [(1, 1)]
+    s, ev = tainted_shot(["Tainted Rounds"])
+    s, _ = s.apply("Apply Rending")
+    s, _ = play(s, ["Decline"], ["1,1,1"])  # defence, no Command Re-roll
+    assert not [e for e in s.effects if e.detail == "tainted_rounds"]  # until the action ends
+    s = shot_out(s, BOLTGUN)  # the second Shoot (Astartes) is not offered it
+    assert s.players[0].uses == (("infernal_pact", 1), ("tainted_rounds:2", 1))
+
+
+def talisman_shot(mark: str, selected: str = "undivided", dice: str = "3,2,1,1") -> GameState:
+    """A selected Chaos Talismans (``selected``); LEG-1 (``mark``) shoots BLU-1 rolling
+    ``dice`` and stops in its attack dice window."""
+    use = [f"Use chaos talismans {selected}"] if selected else []
+    s = gambit(use, mark=mark, equipment=equipped("Chaos Talismans"), cp=(0, 0))
+    s, _ = play(s, ["Activate LEG-1 engage", BOLTGUN])
+    s, _ = play(pass_windows(s), [], [dice])  # Malignant Aura (NURGLE) passed
+    return s
+
+
+def test_chaos_talismans_two_fails_become_one_normal_success_for_d3_damage() -> None:
+    s = talisman_shot("UNDIVIDED")
+    assert "Use chaos talismans" in [str(a) for a in s.legal_actions()]
+    s, _ = play(s, ["Use chaos talismans"], ["5"])  # D3: 3
+    assert s.operative("LEG-1").wounds == 11
+    assert "Use chaos talismans" not in [str(a) for a in s.legal_actions()]  # once
+    s, ev = s.apply("Decline")
+    assert next((e["normals"], e["crits"]) for e in ev if e.kind == "attack_retained") == (2, 0)
+    assert s.players[0].cp == 1  # free
+
+
+def test_chaos_talismans_only_the_selected_mark_and_two_fails() -> None:
+    assert "Use chaos talismans" not in [str(a) for a in talisman_shot("NURGLE").legal_actions()]
+    assert "Use chaos talismans" not in [
+        str(a) for a in talisman_shot("UNDIVIDED", "").legal_actions()
+    ]
+    s = talisman_shot("UNDIVIDED", dice="3,3,2,4")  # one fail
+    assert "Use chaos talismans" not in [str(a) for a in s.legal_actions()]
+
+
+def test_chaos_talismans_gambit_once_per_strategy_phase() -> None:
+    from teams.legionaries.equipment import CHAOS_TALISMANS_GAMBIT
+
+    s = gambit(["Use chaos talismans khorne"], equipment=equipped("Chaos Talismans"))
+    assert CHAOS_TALISMANS_GAMBIT.options(Work(s), "A", {}) == []
+    s = pass_windows(lab(WARRIORS, FACING))
+    assert CHAOS_TALISMANS_GAMBIT.options(Work(s), "A", {}) == []  # not selected
+
+
+# -- Advice: the heuristic agent uses the team's ploys and rule options sensibly ------------
+
+
+def at_gambit(
+    ops: Mapping[str, Mapping[str, Any]], types: Sequence[str] = WARRIORS, **kw: Any
+) -> GameState:
+    """TP2's Gambit step, A to decide first (as :func:`gambit`, before any gambit; every
+    operative expended in TP1)."""
+    spent = {op: {**spec, "ready": False} for op, spec in ops.items()}
+    s = pass_windows(lab(types, spent, **kw))
+    s, _ = play(s, [], ["4,3"])
+    s, _ = s.apply("Initiative A")
+    assert s.node == Decision("A", "gambit")
+    return s
+
+
+def test_advice_blood_for_the_blood_god_when_khorne_legionaries_are_near_enemies() -> None:
+    from engine.agents.heuristic import HeuristicAgent
+
+    near = {"LEG-1": {"at": (7.44, 14)}, "BLU-1": {"at": (9, 14)}, "BLU-2": {"at": (25, 20)}}
+    s = at_gambit(near, mark="KHORNE", cp=(2, 0))
+    assert str(HeuristicAgent().act(s)) == "Ploy blood for the blood god"
+    # Far from every enemy, no ploy is worth its CP but Fickle Fates (Balanced shots).
+    far = {"LEG-1": {"at": (3, 14)}, "BLU-1": {"at": (27, 14)}, "BLU-2": {"at": (25, 20)}}
+    s = at_gambit(far, mark="KHORNE", cp=(2, 0))
+    assert str(HeuristicAgent().act(s)) in ("Pass", "Ploy fickle fates")
+
+
+def test_advice_warded_armour_and_chaos_talismans_are_used_in_the_gambit_step() -> None:
+    from engine.agents.heuristic import HeuristicAgent
+
+    ops = {"LEG-1": {"at": (7.44, 14)}, "LEG-2": {"at": (3, 4)}, "BLU-1": {"at": (9, 14)}}
+    kit = equipped("Warded Armour", "Chaos Talismans")
+    s = at_gambit(ops, cp=(0, 0), equipment=kit, mark="NURGLE")
+    choice = str(HeuristicAgent().act(s))
+    assert choice == "Use warded armour on LEG-1"  # the one near the enemy
+    s, _ = s.apply(choice)
+    s, _ = s.apply("Pass")  # B
+    assert str(HeuristicAgent().act(s)) == "Use chaos talismans nurgle"
+
+
+def test_advice_unleash_daemon_used_away_from_markers_infernal_pact_not() -> None:
+    from engine.agents.heuristic import HeuristicAgent
+
+    s = gambit([], FACING, types=ANOINTED)
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert str(HeuristicAgent().act(s)) == "Use unleash daemon"
+    s = gambit([], FACING, pact=True)
+    s, _ = s.apply("Activate LEG-1 engage")
+    assert str(HeuristicAgent().act(s)) == "Pass"
+
+
+def test_advice_malignant_aura_values_piercing_with_the_dice_core() -> None:
+    from engine.rules.ploys import Ploy
+    from teams.legionaries.ploys import PLOYS
+
+    aura = next(p for p, _, _ in PLOYS if p.name == "Malignant Aura")
+    assert isinstance(aura, Ploy) and aura.advice is not None
+
+    def value(blu_at: tuple[float, float]) -> float:
+        ops = {"LEG-1": {"at": (5, 14)}, "BLU-1": {"at": blu_at}}
+        s = lab(WARRIORS, ops, cp=(0, 0), turn="A", mark="NURGLE")
+        s, _ = play(s, ["Activate LEG-1 engage", BOLTGUN])
+        info = {"op": "LEG-1", "target": "BLU-1", "weapon": "boltgun", "kind": "ranged"}
+        return aura.advice(Work(s), "A", Action("Ploy", text="malignant aura"), info)
+
+    assert value((8, 14)) > 0.02  # within 3": one defence die fewer
+    assert value((12, 14)) == 0.0
+
+
+def test_advice_grisly_mark_near_a_contested_objective() -> None:
+    from teams.legionaries.actions import GRISLY_MARK
+
+    s = grisly(place=False)  # LEG-1 3" from the objective, enemies on it
+    w = Work(s)
+    act = Action("Act", op="LEG-1", text="grisly mark", point=(17, 14.5, 0))
+    assert GRISLY_MARK.advice(w, w.op("LEG-1"), act, "activation") == 0.1
+    far = Action("Act", op="LEG-1", text="grisly mark", point=(3, 4, 0))
+    assert GRISLY_MARK.advice(w, w.op("LEG-1"), far, "activation") == 0.0
+    w = Work(grisly())  # already covered by its marker
+    assert GRISLY_MARK.advice(w, w.op("LEG-1"), act, "activation") == 0.0
+
+
+def test_unleash_daemon_places_a_carried_marker_at_once() -> None:
+    ops = {**FACING, "LEG-1": {"at": (20, 14.5), "ready": False, "carrying": "obj"}}
+    s = unleashed_anointed(ops)
+    assert s.operative("LEG-1").carrying == ()
+    m = next(m for m in s.markers if m.name == "obj")
+    assert (m.carrier, m.x, m.y) == ("", 20, 14.5)
+    assert s.operative("LEG-1").ap == 3  # for 0AP

@@ -220,7 +220,7 @@ def test_play_names_unimplemented_rules_and_strict_rules_refuses(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     expected = unimplemented_rule_ids(make_matchup(MatchupChoice()))
-    assert expected["B"]  # the default teams have unplayed rules (Kasrkin: maybe none left)
+    assert expected["A"]  # the default A team (Kasrkin) has unplayed rules (Legionaries: none)
     assert main(["play", "--strict-rules", "--json"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""  # nothing was played

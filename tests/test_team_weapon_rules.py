@@ -40,11 +40,13 @@ def lab(
     blu: Sequence[str] = ("Trooper", "Trooper"),
     **kw: Any,
 ) -> GameState:
-    """A LAB position: the built-in team ``team_id`` (player A) against the BLU test team."""
+    """A LAB position: the built-in team ``team_id`` (player A) against the BLU test team.
+    Legionaries all bear the Mark of Slaanesh (1" more Move), whose rule changes no attack."""
     kw.setdefault("cp", (0, 0))
-    return position(
-        LAB, Roster(lab_team(team_id), tuple(types)), roster(BLU, blu), operatives=operatives, **kw
-    )
+    team = Roster(lab_team(team_id), tuple(types))
+    if team_id == "legionaries":
+        team = team.with_choices(None, [{"Mark of Chaos": ["Slaanesh"]} for _ in types])
+    return position(LAB, team, roster(BLU, blu), operatives=operatives, **kw)
 
 
 # -------------------------------------------------------------------------------------------

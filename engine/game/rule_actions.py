@@ -34,6 +34,7 @@ __all__ = [
     "actions_of",
     "find_rule_action",
     "free_action_effect",
+    "is_mission_action",
     "use_free_action_effect",
 ]
 
@@ -46,6 +47,8 @@ class RuleActionLike(Protocol):
         ap: its AP cost (0 or more).
         family: the universal action it counts as, if any (Move with Barricade counts as a
             Reposition, 7.2), for once per activation and exclusions; else ``""``.
+
+    Optional: ``mission`` (bool), whether it is a mission action (:func:`is_mission_action`).
     """
 
     name: str
@@ -84,6 +87,16 @@ def find_rule_action(w: Work, o: OperativeState, text: str) -> RuleActionLike | 
         if text.startswith(act.text + " ") and (best is None or len(act.text) > len(best.text)):
             best = act
     return best
+
+
+def is_mission_action(act: RuleActionLike) -> bool:
+    """Whether the rule action ``act`` is a mission action (8.3; for the rules that treat
+    mission actions apart): its ``mission`` attribute when it has one, else whether an op
+    of the mission pack (``engine.missions``) defines it."""
+    flag = getattr(act, "mission", None)
+    if flag is not None:
+        return bool(flag)
+    return type(act).__module__.startswith("engine.missions.")
 
 
 def free_action_effect(w: Work, o: OperativeState, name: str) -> bool:

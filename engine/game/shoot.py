@@ -632,12 +632,20 @@ class ShootFrame:
             self.normals, self.crits, sn, sc, prof.normal_damage, prof.critical_damage, d.brutal
         )
         damage = un * prof.normal_damage + uc * prof.critical_damage
-        if damage and "would_shot_damage" in w.ctx.hooks.would:
-            # A rule changing the damage of the unblocked successes: fn(w, damage, op=,
+        if "would_shot_damage" in w.ctx.hooks.would:
+            # A rule changing one unblocked attack die's damage (e.g. a damage reduction):
+            # fn(w, dmg, op=shooter, target=, crit=) -> dmg, per die, normals first.
+            damage = sum(
+                max(0, int(w.would("would_shot_damage", dmg, op=self.shooter, target=t.id, crit=c)))
+                for dmg, c in [(prof.normal_damage, False)] * un
+                + [(prof.critical_damage, True)] * uc
+            )
+        if damage and "would_shot_total_damage" in w.ctx.hooks.would:
+            # A rule changing the total damage of the unblocked successes: fn(w, damage, op=,
             # target=, normals=, crits=, normal_damage=, critical_damage=) -> damage.
             damage = int(
                 w.would(
-                    "would_shot_damage",
+                    "would_shot_total_damage",
                     damage,
                     op=self.shooter,
                     target=t.id,

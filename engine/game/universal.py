@@ -452,6 +452,13 @@ def rule_precheck(w: Work, o: OperativeState, act: Any, mode: str) -> str | None
     for ex in _EXCLUDES.get(act.family, ()):
         if ex in o.done:
             return f"{act.name} cannot be performed in the same activation as {ex} (3.2)"
+    if w.ctx.hooks.would.get("would_refuse_action"):
+        # A rule that forbids the action now (``action`` is its notation name here).
+        refused: str | None = w.would(
+            "would_refuse_action", None, op=o.id, action=act.text, rule_action=act
+        )
+        if refused:
+            return refused
     return None
 
 
@@ -857,10 +864,16 @@ def apl_controller(w: Work, contesting: Callable[[OperativeState], bool]) -> str
     counts with there, not its APL stat."""
     total = {"A": 0, "B": 0}
     hooked = "would_control_apl" in w.ctx.hooks.would
+    ids: list[str] = []
     for o in w.alive():
         if contesting(o):
+            ids.append(o.id)
             apl = w.apl(o)
             total[o.player] += int(w.would("would_control_apl", apl, op=o.id)) if hooked else apl
+    if ids and "would_control_totals" in w.ctx.hooks.would:
+        # A rule changing a player's total (not an operative's APL): fn(w, total, ops=) ->
+        # total, ``ops`` the contesting operatives' ids.
+        total = dict(w.would("would_control_totals", dict(total), ops=tuple(ids)))
     if total["A"] == total["B"]:
         return ""
     return "A" if total["A"] > total["B"] else "B"

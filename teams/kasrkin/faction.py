@@ -191,7 +191,7 @@ def install_skill_at_arms(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_move_distance", reposition)
     hooks.on("fight_declared", fight_begins)
     hooks.transform("would_strike_damage", strike)
-    hooks.transform("would_shot_damage", shot)
+    hooks.transform("would_shot_total_damage", shot)
     hooks.transform("would_change_attacks", attacks)
 
 

@@ -1,7 +1,8 @@
 """The Legionaries' team rules that the engine plays, registered by rule id
 (``engine.rules.registry``), in the modules
 ``weapon_rules`` (Siphon Life*), ``marks`` (the Marks of Chaos' faction rules), ``abilities``
-(operative abilities) and ``ploys``, over ``common``. The rules:
+(operative abilities), ``actions`` (unique actions), ``faction`` (Astartes), ``equipment``
+(team equipment) and ``ploys``, over ``common``. The rules:
 
 **Siphon Life*** (Balefire Acolyte's Life Syphon and Fell Dagger): when the weapon is
 selected, its operative's player can use the rule; if they do, at the start of the Resolve
@@ -28,10 +29,29 @@ The engine's reading, documented: two decisions of the wielder's player.
 
 A D3 is a D6 halved, rounded up.
 
-**Marks of Chaos**: an operative's mark is read from its datacard keywords (``KHORNE``,
-``NURGLE``, ``SLAANESH``, ``TZEENTCH``, ``UNDIVIDED``; :func:`mark_of`). The roster does not
-choose a mark yet, so until it does no operative has one and the marked halves of the ploys
-below never apply.
+**Mark Of Chaos**: each LEGIONARY operative has one Mark of Chaos (KHORNE, NURGLE, SLAANESH,
+TZEENTCH, UNDIVIDED), chosen when the roster is built: the per-operative roster choice
+``Mark of Chaos`` (declared in ``common``; ``Undivided`` when the roster does not give one, as
+agents' rosters; a Balefire Acolyte cannot take Khorne). The choice is a keyword: the battle's
+datacards carry it. :func:`mark_of` reads, in order: a change made by Infernal Pact (an effect
+``mark_of_chaos``; the datacard keeps the keyword chosen with the roster), a mark keyword on
+the operative's datacard (the roster's choice, or an imported team's), the roster's choice.
+
+**Astartes**: during its activation, a friendly LEGIONARY operative may perform two Shoot
+actions or two Fight actions (not both twice); when it shoots twice, one shot must use a bolt
+pistol, boltgun or tainted bolt pistol (not the heavy bolter); it can counteract whatever its
+order. Played by the shared ``teams.astartes`` module; an operative under Mutability And
+Change (its token) performs no action twice.
+
+**Nurgle - Disgusting Vigour**: whenever Normal Dmg of 3 or more is inflicted on a NURGLE
+LEGIONARY operative, a D6: on a 5+ that damage is 1 less. The engine's reading: "Normal Dmg"
+is the attacking weapon's stat; the D6 are rolled at the start of the Resolve Attack Dice step
+(one D6 at a time, one per normal success of the attacker: a strike's, or an unblocked shot
+die's, damage is set as it is inflicted, when no die can be rolled), and each normal die that
+inflicts damage (a strike, or an unblocked die of the shot, through the core's
+``would_strike_damage`` / ``would_shot_damage`` hooks) uses the next D6; those left unused
+are discarded at the end of the action. With Unleash Daemon (a weapon of Normal Dmg 4+) no D6
+is rolled: a die's damage is never reduced by more than 1.
 
 **Khorne - Wrathful Onslaught**: a KHORNE LEGIONARY operative's melee weapons have Severe.
 **Tzeentch - Empyreal Guidance**: a TZEENTCH LEGIONARY operative's ranged weapons have Severe.
@@ -48,12 +68,49 @@ already at the +1 limit), as Mutability And Change below.
 but incapacitated an enemy operative during that sequence, it regains D3+1 lost wounds (a roll
 when the Fight action ends).
 
+**Daemonic Aura** (Chosen): whenever an enemy operative performs the Fall Back action while
+within the operative's control range, its player may use the rule: on a D6 of 3+ that enemy
+cannot perform that action during that activation or counteraction, and the AP spent on it is
+refunded. The engine's reading: the core performs a move action at once, so the choice
+(``Use daemonic aura`` / ``Decline``) and the D6 come right after the move (the ``moved``
+event); on a 3+ the move is undone: the enemy stands where it started (a marker it carries
+with it), Fall Back is no longer among the actions it performed (nor its move among its
+moves), its AP are refunded, and it cannot Fall Back again in that activation (the core's
+``would_refuse_action`` hook). Only the first Chosen in id order is asked when several are.
+
+**Unleash Daemon** (Anointed): once per battle, when the operative is activated, its player may
+use the rule (``Use unleash daemon`` in the activation_start window: a free rule option, not a
+ploy); until the end of the battle it cannot perform Pick Up Marker or mission actions (the
+core's ``would_refuse_action``, for universal and rule actions; Operate Hatch is neither), a
+marker it carries is placed where it stands at once (0AP), Normal and Critical Dmg of 4 or more
+inflicts 1 less damage on it (each unblocked shot die and each strike, the core's
+``would_shot_damage`` / ``would_strike_damage``: the damage as it is inflicted), and its
+daemonic claw has Ceaseless and Lethal 5+. NURGLE: never more than 1 less per die (see
+Disgusting Vigour). Its advice: a quarter of an operative, nothing when it carries a marker or
+stands within 3" of an objective marker.
+
+**Infernal Pact** (Warrior): once per battle (per player), when a friendly LEGIONARY WARRIOR
+operative is activated, its player may change its Mark of Chaos: ``Use infernal pact
+<mark>`` in the activation_start window (a free rule option), one action per other mark; the
+change lasts for the battle. Not for a WARRIOR under Mutability And Change this turning
+point. Its advice is nothing (the agent does not weigh marks).
+
 **Horrifying Dismemberment** (Shrivetalon): whenever the operative incapacitates an enemy
 operative while fighting or retaliating, its player selects one other enemy operative visible
 to and within 3" of either of them: -1 APL until the end of that enemy's next activation. The
 choice comes after the strike that incapacitated it (``Use horrifying dismemberment on
 BLU-2``; no ``Decline``: the rule is mandatory; made without a decision when one enemy
 qualifies).
+
+**Grisly Mark** (Shrivetalon unique action, 2AP; not within control range of an enemy
+operative): its player's Grisly marker (a token, one per player: placing it again moves it) is
+placed within the operative's control range (``Act LEG-1 grisly mark at x,y``; the listed
+option is where it stands). While an enemy operative is within 3" of it, that enemy's Pick Up
+Marker and mission actions cost 1AP more (the core's ``would_add_action_ap``; mission actions
+are told apart by ``engine.game.rule_actions.is_mission_action``), and whenever control of a
+marker is determined, its player's total APL counts 1 lower if one of its contesting operatives
+is that near (the core's ``would_control_totals``; not an APL change). The engine applies the
+latter wherever control is decided by APL totals (objective and equipment markers, areas).
 
 **Slaanesh - Unnatural Agility**: a SLAANESH LEGIONARY operative's Move is 1" more.
 
@@ -68,6 +125,26 @@ counts 1 higher (not a change of its APL stat: not clamped with its changes).
 operative controls an objective marker (contests it, and its player controls it) that no
 operative has tainted, that marker is tainted for the battle (an effect ``tainted`` naming it)
 and its player gains 1CP. One marker per Ready step per Icon Bearer (the first in name order).
+
+**Team equipment** (selected like universal equipment; each plays once selected):
+**Malefic Blades**: every friendly LEGIONARY operative has the malefic blade (melee, from the
+team data). **Warded Armour** (strategic gambit, once per Strategy phase: ``Use warded armour
+on LEG-2``): a friendly LEGIONARY operative's Save is 2+ until the Ready step of the next
+Strategy phase (a ``save`` stat change until the end of the turning point). **Tainted
+Rounds** (once per turning point, in the target_selected window of a friendly LEGIONARY
+operative's Shoot with a bolt pistol or boltgun: ``Use tainted rounds``): Rending for that
+weapon until the end of the action. **Chaos Talismans** (strategic gambit, once per Strategy
+phase: ``Use chaos talismans nurgle``): a Mark of Chaos is selected for the turning point; in
+the attack dice window of a friendly LEGIONARY operative of that mark that is shooting,
+fighting or retaliating with two or more fails, once per activation in progress (its own, or
+the one it retaliates in): ``Use chaos talismans``: the lowest fail is discarded, the next
+one retained as a normal success (it shows the Hit), and the operative suffers D3 damage (a
+roll once the window's changes are done; a D3 is a D6 halved, rounded up). If that damage
+incapacitates it, a fight ends as any fight does; the engine does not promise the Shoot goes
+on with its successes (the rule's note), as the core decides what a shooter's
+incapacitation does. The
+heuristic agent values them (``register_equipment_value``) Warded Armour 3, Tainted Rounds
+2.5, Chaos Talismans 2.5, Malefic Blades 2.
 
 **Fickle Fates** (strategy ploy, 1CP): until the end of the turning point, whenever a friendly
 LEGIONARY operative shoots a ready enemy operative, its ranged weapons have Balanced. Its
@@ -104,8 +181,8 @@ AP are generated from its APL, so it gains the AP of that change (1AP, none when
 already at the +1 limit), although a later APL change would not change its AP (2.1). The
 engine already allows each action once per activation (1.5); the ploy
 marks the operative with the token ``mutability_and_change`` for the rules that lift that
-limit (Astartes, to come), which must respect it. The WARRIOR's Infernal Pact lock is not
-implemented (Infernal Pact is not).
+limit (Astartes, to come), which must respect it. A WARRIOR under it cannot use Infernal Pact
+(its mark is locked for the turning point; both come as it is activated).
 
 **Sickening Captivation** (firefight ploy, 1CP): during a friendly LEGIONARY SLAANESH
 operative's activation, before or after an action, select an enemy operative visible to and
@@ -121,7 +198,15 @@ critical success when one is left (never worse than a normal one), with the weap
 and the rules that change a strike's damage; a strike's other effects (Shock) do not apply.
 """
 
-from teams.legionaries import abilities, marks, ploys, weapon_rules  # noqa: F401 (register)
+from teams.legionaries import (  # noqa: F401 (register)
+    abilities,
+    actions,
+    equipment,
+    faction,
+    marks,
+    ploys,
+    weapon_rules,
+)
 from teams.legionaries.common import MARKS, mark_of
 
 __all__ = ["MARKS", "mark_of"]

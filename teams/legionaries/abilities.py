@@ -2,23 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
-from engine.game import universal
+from engine.dice.rules import WeaponRules, parse_weapon_rules
+from engine.game import rule_actions, universal
+from engine.game.actions import MOVE_VERBS, Action
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import Effect
 from engine.game.work import Work
 from engine.rules.choices import RuleChoiceFrame, RuleRollFrame, on_choice, on_roll
 from engine.rules.registry import register
+from teams.astartes import weapon_base
 from teams.legionaries.common import (
+    MARK_EFFECT,
+    MARKS,
+    UNLEASHED,
+    UNLEASHED_DMG,
     _activated,
     _fight_attacker,
     gain_apl,
     has_token,
     heal,
+    legionary,
+    mark_of,
+    unleashed,
 )
 
 CHAMPION = "ASPIRING CHAMPION"
@@ -262,4 +273,314 @@ register(
     install_favoured,
     "Ready step: the Icon Bearer taints an objective marker it controls, once per marker per "
     "battle, for 1CP.",
+)
+
+
+AURA = "Daemonic Aura"
+AURA_KEY = "daemonic_aura"  # the choice frame's handler key
+AURA_ROLL = "daemonic_aura_roll"  # the roll frame's handler key
+AURA_BLOCK = "daemonic_aura_blocked"  # token: the enemy cannot Fall Back this activation
+AURA_ROLL_NEEDED = 3
+FALL_BACK = "Fall Back"
+
+
+def install_daemonic_aura(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Daemonic Aura (package docstring)."""
+
+    def moved(w: Work, ev: Event) -> None:
+        enemy = str(ev["op"])
+        if ev["action"] != "fall back" or w.ctx.owner[enemy] in players:
+            return
+        start = w.ctx.placement(enemy, ev["x0"], ev["y0"], ev["z0"])
+        chosen = [
+            o.id
+            for o in w.alive()
+            if o.player in players
+            and o.player != w.ctx.owner[enemy]
+            and CHOSEN in w.ctx.datacards[o.id].keywords
+            and w.ctx.control_range(w.kz, w.place(o), start)
+        ]
+        if not chosen:
+            return
+        frame = next(
+            (f for f in reversed(w.stack) if isinstance(f, universal.ActivationFrame)), None
+        )
+        mode = frame.mode if frame is not None and frame.op == enemy else "activation"
+        o = w.op(enemy)
+        refund = universal.action_cost(w, o, FALL_BACK, universal.ACTION_COST[FALL_BACK], mode)
+        earlier = list(o.done)
+        if FALL_BACK in earlier:
+            earlier.reverse()
+            earlier.remove(FALL_BACK)
+            earlier.reverse()
+        data = (
+            ("enemy", enemy),
+            ("at", (float(ev["x0"]), float(ev["y0"]), float(ev["z0"]))),
+            ("moved", any(d in MOVE_VERBS for d in earlier)),
+            ("done", tuple(earlier)),
+            ("refund", refund),
+        )
+        owner = w.ctx.owner[chosen[0]]
+        w.stack.append(
+            RuleChoiceFrame(
+                player=owner,
+                rule=AURA,
+                key=AURA_KEY,
+                op=chosen[0],
+                candidates=(),
+                data=data,
+                targeted=False,
+            )
+        )
+
+    def refuse(w: Work, why: str | None, **info: Any) -> str | None:
+        op = str(info.get("op", ""))
+        if why or info.get("action") != FALL_BACK or not w.effects:
+            return why
+        if any(e.kind == "token" and e.op == op and e.detail == AURA_BLOCK for e in w.effects):
+            return f"{op} failed to Fall Back from a Daemonic Aura this activation"
+        return why
+
+    hooks.on("moved", moved)
+    hooks.transform("would_refuse_action", refuse)
+
+
+def _aura_used(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
+    if not chosen:
+        return
+    w.stack.append(
+        RuleRollFrame(
+            player=frame.player,
+            rule=AURA,
+            key=AURA_ROLL,
+            op=frame.op,
+            dice=1,
+            label=f"Daemonic Aura ({frame.op} on {frame.get('enemy')})",
+            data=frame.data,
+        )
+    )
+
+
+def _aura_rolled(w: Work, frame: RuleRollFrame, values: tuple[int, ...]) -> None:
+    enemy = str(frame.get("enemy"))
+    o = w.op(enemy)
+    if values[0] < AURA_ROLL_NEEDED or not o.alive or o.incapacitated:
+        return
+    x, y, z = frame.get("at")
+    w.set_op(
+        enemy,
+        x=x,
+        y=y,
+        elevation=z,
+        moved=frame.get("moved"),
+        done=frame.get("done"),
+        ap=o.ap + int(frame.get("refund")),
+    )
+    universal.carry_along(w, enemy)
+    w.effects.append(Effect("token", enemy, "end_activation", source=enemy, detail=AURA_BLOCK))
+    w.emit("team_rule_used", op=frame.op, rule=AURA, on=enemy)
+
+
+on_choice(AURA_KEY, _aura_used)
+on_roll(AURA_ROLL, _aura_rolled)
+register(
+    "legionaries/ability/daemonic_aura",
+    install_daemonic_aura,
+    "An enemy falling back from the Chosen's control range fails on a D6 of 3+ (AP refunded).",
+)
+
+
+ANOINTED = "ANOINTED"
+UNLEASH = "Unleash Daemon"
+CLAW = "daemonic claw"
+_CLAW_RULES = parse_weapon_rules("Ceaseless, Lethal 5+").rules
+
+
+@attrs.frozen(slots=True)
+class UnleashDaemon:
+    """The option Unleash Daemon gives when the Anointed is activated (a
+    :class:`engine.game.ploys.PloyLike` of kind ``"rule"``: free, not a ploy): ``Use unleash
+    daemon``, once per battle per operative (package docstring)."""
+
+    name: str = UNLEASH
+    kind: str = "rule"
+    cp: int = 0
+    triggers: tuple[str, ...] = ("activation_start",)
+    repeatable: bool = True
+
+    def _op(self, w: Work, player: str, info: Mapping[str, Any]) -> str:
+        op = str(info.get("op", ""))
+        if not op or w.ctx.owner.get(op) != player or unleashed(w, op):
+            return ""
+        if ANOINTED not in w.ctx.datacards[op].keywords or _activated(w) != op:
+            return ""
+        return "" if w.count(player, f"{UNLEASHED}:{op}") else op
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """``Use unleash daemon`` when the activated operative is an Anointed that has not
+        used it."""
+        return [Action("Use", text="unleash daemon")] if self._op(w, player, info) else []
+
+    def owns(self, action: Action) -> bool:
+        """Its action is ``Use unleash daemon``."""
+        return action.verb == "Use" and action.text == "unleash daemon"
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``Use unleash daemon`` is refused."""
+        return "Unleash Daemon: once per battle, when the Anointed is activated"
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+        """Unleash it for the battle; a marker it carries is placed where it stands (0AP)."""
+        op = self._op(w, player, info)
+        w.count(player, f"{UNLEASHED}:{op}", add=1)
+        w.effects.append(Effect("token", op, "end_battle", source=op, detail=UNLEASHED))
+        w.emit("team_rule_used", op=op, rule=UNLEASH, on=op)
+        o = w.op(op)
+        for name in o.carrying:
+            universal.place_marker(w, w.op(op), o.x, o.y, name)
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """Rule of thumb: worth a quarter of an operative (tougher, deadlier claws) unless the
+        Anointed carries a marker or stands within 3" of an objective marker (it would be
+        barred from marker actions), then nothing."""
+        op = self._op(w, player, info)
+        if not op:
+            return 0.0
+        o = w.op(op)
+        if o.carrying:
+            return 0.0
+        here = w.place(o)
+        for m in w.markers:
+            there = w.ctx.placement(op, m.x, m.y, 0.0)
+            if w.distance(here, there) <= UNLEASH_MARKER_REACH:
+                return 0.0
+        return 0.25
+
+
+UNLEASH_DAEMON = UnleashDaemon()
+UNLEASH_MARKER_REACH = 3.0
+
+
+def install_unleash_daemon(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Unleash Daemon (package docstring)."""
+
+    def mine(w: Work, op: str) -> bool:
+        return bool(op) and w.ctx.owner.get(op) in players and bool(w.effects) and unleashed(w, op)
+
+    def refuse(w: Work, why: str | None, **info: Any) -> str | None:
+        op = str(info.get("op", ""))
+        if why or not mine(w, op):
+            return why
+        act = info.get("rule_action")
+        if info.get("action") == "Pick up" or (
+            act is not None and rule_actions.is_mission_action(act)
+        ):
+            return f"{op} unleashed its daemon: no Pick Up Marker or mission actions"
+        return why
+
+    def less(w: Work, dmg: int, **info: Any) -> int:
+        target = str(info.get("target", ""))
+        if dmg >= UNLEASHED_DMG and mine(w, target):
+            return dmg - 1
+        return dmg
+
+    def claw(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+        op = str(info.get("op", ""))
+        if info.get("kind") != "melee" or not mine(w, op):
+            return rules
+        if weapon_base(str(info.get("weapon", ""))) != CLAW:
+            return rules
+        return rules.with_rules(*_CLAW_RULES)
+
+    hooks.ploy(UNLEASH_DAEMON, players)
+    hooks.transform("would_refuse_action", refuse)
+    hooks.transform("would_shot_damage", less)
+    hooks.transform("would_strike_damage", less)
+    hooks.transform("would_use_weapon_rules", claw)
+
+
+register(
+    "legionaries/ability/unleash_daemon",
+    install_unleash_daemon,
+    "Once per battle when activated, the Anointed is unleashed: no marker or mission actions, "
+    "Dmg of 4+ on it is 1 less, its claw has Ceaseless and Lethal 5+.",
+)
+
+
+WARRIOR = "WARRIOR"
+PACT = "Infernal Pact"
+PACT_USED = "infernal_pact"  # count per player: used this battle
+MUTABILITY = "mutability_and_change"  # token: the ploy locks a WARRIOR's mark this TP
+
+
+@attrs.frozen(slots=True)
+class InfernalPact:
+    """The option Infernal Pact gives when a friendly LEGIONARY WARRIOR operative is
+    activated (a :class:`engine.game.ploys.PloyLike` of kind ``"rule"``): ``Use infernal
+    pact <mark>`` changes its Mark of Chaos to another one for the battle; once per battle
+    per player (package docstring)."""
+
+    name: str = PACT
+    kind: str = "rule"
+    cp: int = 0
+    triggers: tuple[str, ...] = ("activation_start",)
+    repeatable: bool = True
+
+    def _op(self, w: Work, player: str, info: Mapping[str, Any]) -> str:
+        op = str(info.get("op", ""))
+        if not op or w.ctx.owner.get(op) != player or w.count(player, PACT_USED):
+            return ""
+        kw = w.ctx.datacards[op].keywords
+        if WARRIOR not in kw or not legionary(w, op) or _activated(w) != op:
+            return ""
+        return "" if has_token(w, op, MUTABILITY) else op
+
+    def _marks(self, w: Work, op: str) -> list[str]:
+        now = mark_of(w, op)
+        return [m for m in MARKS if m != now]
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """``Use infernal pact <mark>`` for each other mark."""
+        op = self._op(w, player, info)
+        if not op:
+            return []
+        return [Action("Use", text=f"infernal pact {m.lower()}") for m in self._marks(w, op)]
+
+    def owns(self, action: Action) -> bool:
+        """Its actions are ``Use infernal pact <mark>``."""
+        return action.verb == "Use" and action.text.startswith("infernal pact ")
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``Use infernal pact <mark>`` is refused."""
+        return (
+            "Infernal Pact: once per battle, when a LEGIONARY WARRIOR is activated, to another "
+            "Mark of Chaos (not after Mutability And Change this turning point)"
+        )
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+        """Change the operative's mark for the battle (an effect ``mark_of_chaos``)."""
+        op = self._op(w, player, info)
+        mark = action.text.removeprefix("infernal pact ").upper()
+        w.count(player, PACT_USED, add=1)
+        w.effects = [e for e in w.effects if not (e.kind == MARK_EFFECT and e.op == op)]
+        w.effects.append(Effect(MARK_EFFECT, op, "end_battle", source=op, detail=mark))
+        w.emit("team_rule_used", op=op, rule=PACT, on=mark)
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """Rule of thumb: nothing (the marks are worth about the same to the agent)."""
+        return 0.0
+
+
+INFERNAL_PACT = InfernalPact()
+
+
+def install_infernal_pact(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Infernal Pact (package docstring)."""
+    hooks.ploy(INFERNAL_PACT, players)
+
+
+register(
+    "legionaries/ability/infernal_pact",
+    install_infernal_pact,
+    "Once per battle, when a Legionary Warrior is activated, change its Mark of Chaos.",
 )

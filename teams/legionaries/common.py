@@ -4,19 +4,57 @@ progress, APL gains and healing (package docstring)."""
 from __future__ import annotations
 
 from engine.game import universal
+from engine.game.context import GameContext
 from engine.game.work import Work
 from engine.rules.ploys import StatChange
+from engine.rules.registry import ChoiceSpec, register_choice
 
+TEAM = "legionaries"
 KEYWORD = "LEGIONARY"
 
 
 MARKS = ("KHORNE", "NURGLE", "SLAANESH", "TZEENTCH", "UNDIVIDED")
+MARK_CHOICE = "Mark of Chaos"
+MARK_EFFECT = "mark_of_chaos"  # effect: detail = the operative's mark now (Infernal Pact)
+DEFAULT_MARK = "Undivided"
+
+register_choice(
+    TEAM,
+    ChoiceSpec(
+        MARK_CHOICE,
+        tuple(m.title() for m in MARKS),
+        per_operative=True,
+        default=(DEFAULT_MARK,),
+        forbidden=(("Legionary Balefire Acolyte", ("Khorne",)),),
+        keyword=True,
+        summary="Each Legionary's Mark of Chaos (a Balefire Acolyte cannot be Khorne).",
+    ),
+)
+
+
+def chosen_mark(ctx: GameContext, op_id: str) -> str:
+    """The Mark of Chaos ``op_id`` has from the start of the battle: a mark keyword on its
+    datacard, else its roster's choice (or the choice's default), else ``""`` (package
+    docstring)."""
+    kw = ctx.datacards[op_id].keywords
+    mark = next((m for m in MARKS if m in kw), "")
+    if mark:
+        return mark
+    try:
+        chosen = ctx.op_choice(op_id, MARK_CHOICE)
+    except KeyError:  # not a Legionaries roster
+        return ""
+    return chosen[0].upper() if chosen else ""
 
 
 def mark_of(w: Work, op_id: str) -> str:
-    """The Mark of Chaos of ``op_id`` (package docstring), or ``""``."""
-    kw = w.ctx.datacards[op_id].keywords
-    return next((m for m in MARKS if m in kw), "")
+    """The Mark of Chaos of ``op_id`` now (package docstring), or ``""``: as Infernal Pact
+    changed it, else :func:`chosen_mark`."""
+    if w.effects:
+        for e in w.effects:
+            if e.kind == MARK_EFFECT and e.op == op_id:
+                return e.detail
+    return str(w.ctx.cached(("legionaries_mark", op_id), lambda: chosen_mark(w.ctx, op_id)))
 
 
 def legionary(w: Work, op_id: str) -> bool:
@@ -70,3 +108,12 @@ def gain_apl(w: Work, player: str, op: str, until: str = "end_activation") -> No
 
 def _is(w: Work, op: str, mark: str) -> bool:
     return legionary(w, op) and mark_of(w, op) == mark
+
+
+UNLEASHED = "unleash_daemon"  # token: the Anointed used Unleash Daemon (for the battle)
+UNLEASHED_DMG = 4
+
+
+def unleashed(w: Work, op_id: str) -> bool:
+    """``op_id`` has used Unleash Daemon."""
+    return any(e.kind == "token" and e.op == op_id and e.detail == UNLEASHED for e in w.effects)

@@ -264,6 +264,129 @@ def _bloodshed_used(w: Work, player: str, action: Any, info: Any) -> None:
     universal.inflict(w, enemy, dmg, weapon, by=op)
 
 
+# -- Advice (engine.agents.advice): each ploy's value in operatives, cheap ---------------------
+
+NEAR = 6.0  # inches: a friendly operative this near an enemy is likely to fight soon
+FIGHT_STRIKE = 0.05  # one more damage on one strike, about DAMAGE_WEIGHT x 1/10 wounds
+KHORNE_FIGHT = 0.12  # one more damage on each of about three strikes
+SHOT_BALANCED = 0.04  # Balanced on one shot
+PIERCING_THREAT = 0.05  # per enemy with a Piercing 1 ranged weapon
+INJURED_NURGLE = 0.1  # an injured NURGLE operative shooting and moving as if unhurt
+QUICK_FIGHT = 0.05  # the enemy's melee Hit worsened in one fight
+MUTABILITY_AP = 0.2  # one more action point
+CAPTIVATION_READY = 0.15  # -1 APL on an enemy still to act (0.05 once it has)
+
+
+def _near_enemy(w: Work, op: str, reach: float = NEAR) -> bool:
+    here = w.place(w.op(op))
+    return any(w.distance(here, w.place(e)) <= reach for e in w.enemies_of(op))
+
+
+def _legionaries(w: Work, player: str) -> list[str]:
+    return [o.id for o in w.alive(player) if legionary(w, o.id)]
+
+
+def _blood_advice(w: Work, player: str, action: Any, info: Any) -> float:
+    """Per friendly LEGIONARY operative within 6" of an enemy: 0.05 (one strike +1), 0.12
+    for a KHORNE one (each strike +1)."""
+    return sum(
+        KHORNE_FIGHT if mark_of(w, op) == "KHORNE" else FIGHT_STRIKE
+        for op in _legionaries(w, player)
+        if _near_enemy(w, op)
+    )
+
+
+def _fickle_advice(w: Work, player: str, action: Any, info: Any) -> float:
+    """0.04 per ready friendly LEGIONARY operative (a shot with Balanced) while an enemy is
+    ready."""
+    enemy = "B" if player == "A" else "A"
+    if not any(o.ready for o in w.alive(enemy)):
+        return 0.0
+    return SHOT_BALANCED * sum(1 for op in _legionaries(w, player) if w.op(op).ready)
+
+
+def _implacable_advice(w: Work, player: str, action: Any, info: Any) -> float:
+    """0.05 per enemy operative with a Piercing 1 ranged weapon, 0.1 per injured friendly
+    NURGLE LEGIONARY operative."""
+    enemy = "B" if player == "A" else "A"
+    threats = 0
+    for o in w.alive(enemy):
+        for _, _, prof in universal.weapons_of(w, o.id, "ranged"):
+            p = prof.rules.get(Piercing)
+            if p is not None and getattr(p, "x", 0) == 1:
+                threats += 1
+                break
+    injured = sum(
+        1 for op in _legionaries(w, player) if _is(w, op, "NURGLE") and w.injured(w.op(op))
+    )
+    return PIERCING_THREAT * threats + INJURED_NURGLE * injured
+
+
+def _quicksilver_advice(w: Work, player: str, action: Any, info: Any) -> float:
+    """0.05 per friendly LEGIONARY operative within 6" of an enemy (it may charge), twice
+    that for a SLAANESH one (also harder to shoot from afar)."""
+    return sum(
+        QUICK_FIGHT * (2 if mark_of(w, op) == "SLAANESH" else 1)
+        for op in _legionaries(w, player)
+        if _near_enemy(w, op)
+    )
+
+
+def _malignant_advice(w: Work, player: str, action: Any, info: Any) -> float:
+    """The dice core's value of the shot at the primary target with Piercing 1 minus without
+    (nothing when it is more than 3" away)."""
+    from engine.agents.values import shot_value
+    from engine.dice.profile import Target
+
+    op, target = str(info.get("op", "")), str(info.get("target", ""))
+    frame = next((f for f in reversed(w.stack) if hasattr(f, "shooter")), None)
+    if not op or not target or frame is None:
+        return 0.0
+    o, t = w.op(op), w.op(target)
+    here, there = w.place(o), w.place(t)
+    if w.distance(here, there) > AURA + 1e-6:
+        return 0.0
+    prof = frame.profile(w)
+    tg = w.ctx.targeting(w.kz, here, there)
+    tgt = Target(w.ctx.datacards[target].save, max(1, t.wounds), tg.in_cover, tg.obscured)
+    pierced = attrs.evolve(prof, rules=prof.rules.with_rules(*_PIERCING_1))
+    wounds = w.ctx.datacards[target].wounds
+    return shot_value(pierced, tgt, wounds) - shot_value(prof, tgt, wounds)
+
+
+def _mutability_advice(w: Work, player: str, action: Any, info: Any) -> float:
+    """0.2 (one more action point)."""
+    return MUTABILITY_AP
+
+
+def _captivation_advice(w: Work, player: str, action: Any, info: Any) -> float:
+    """0.15 on a ready enemy (it loses an action point of its next activation), 0.05 on an
+    expended one."""
+    target = str(getattr(action, "target", "") or "")
+    if not target:
+        return 0.0
+    return CAPTIVATION_READY if w.op(target).ready else CAPTIVATION_READY / 3
+
+
+def _bloodshed_advice(w: Work, player: str, action: Any, info: Any) -> float:
+    """The strike's worth: 1 when it incapacitates the enemy, else ``DAMAGE_WEIGHT`` of its
+    damage's share of the enemy's starting wounds."""
+    from engine.agents.values import DAMAGE_WEIGHT
+
+    op = str(info.get("op", ""))
+    found = _bloodshed_fight(w, op) if op else None
+    if found is None:
+        return 0.0
+    f, side = found
+    c = f.ac if side == "a" else f.dc
+    enemy = w.op(f.defender if side == "a" else f.attacker)
+    prof = f.prof(w, side)
+    dmg = prof.critical_damage if c > 0 else prof.normal_damage
+    if dmg >= enemy.wounds:
+        return 1.0
+    return float(DAMAGE_WEIGHT * dmg / max(1, w.ctx.datacards[enemy.id].wounds))
+
+
 PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
     (
         Ploy(
@@ -271,6 +394,7 @@ PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
             "strategy",
             effects=(GainToken(BLOOD, "end_tp"),),
             rule_id="legionaries/strategy_ploy/blood_for_the_blood_god",
+            advice=_blood_advice,
         ),
         install_blood_rules,
         "Until the end of the turning point, a fighting Legionary's first strike inflicts 1 "
@@ -282,6 +406,7 @@ PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
             "strategy",
             effects=(GainToken(FICKLE_FATES, "end_tp"),),
             rule_id="legionaries/strategy_ploy/fickle_fates",
+            advice=_fickle_advice,
         ),
         install_fickle_fates_rules,
         "Until the end of the turning point, friendly Legionaries shooting a ready enemy have "
@@ -293,6 +418,7 @@ PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
             "strategy",
             effects=(GainToken(IMPLACABLE, "end_tp"),),
             rule_id="legionaries/strategy_ploy/implacable",
+            advice=_implacable_advice,
         ),
         install_implacable_rules,
         "Until the end of the turning point, Piercing 1 against friendly Legionaries is "
@@ -304,6 +430,7 @@ PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
             "strategy",
             effects=(GainToken(QUICKSILVER, "end_tp"),),
             rule_id="legionaries/strategy_ploy/quicksilver_speed",
+            advice=_quicksilver_advice,
         ),
         install_quicksilver_rules,
         "Until the end of the turning point, enemies retaliating against a Legionary that "
@@ -319,6 +446,7 @@ PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
             ),
             use_hook=_malignant_used,
             rule_id="legionaries/firefight_ploy/malignant_aura",
+            advice=_malignant_advice,
         ),
         install_malignant_rules,
         "A Nurgle Legionary's shot has Piercing 1 against enemies within 3\" of it.",
@@ -333,6 +461,7 @@ PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
             effects=(GainToken("mutability_and_change", "end_activation"),),
             use_hook=_mutability_used,
             rule_id="legionaries/firefight_ploy/mutability_and_change",
+            advice=_mutability_advice,
         ),
         None,
         "A Tzeentch Legionary activated gets +1 APL for the activation, never repeating an action.",
@@ -347,6 +476,7 @@ PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
             eligible=_captivated,
             effects=(StatChange("apl", -1, "end_next_activation"),),
             rule_id="legionaries/firefight_ploy/sickening_captivation",
+            advice=_captivation_advice,
         ),
         None,
         'A Slaanesh Legionary in its activation gives a visible enemy within 4" -1 APL until '
@@ -360,6 +490,7 @@ PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
             condition=_bloodshed_condition,
             use_hook=_bloodshed_used,
             rule_id="legionaries/firefight_ploy/unending_bloodshed",
+            advice=_bloodshed_advice,
         ),
         None,
         "A Khorne Legionary incapacitated in melee strikes once more with an unresolved success.",

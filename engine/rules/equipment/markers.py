@@ -195,6 +195,7 @@ class AmmoResupply:
     text: str = "ammo resupply"
     ap: int = 1
     family: str = ""
+    mission: bool = True
 
     def _cache(self, w: Work, o: OperativeState) -> Token | None:
         """The first of ``o``'s player's caches not used this turning point that ``o``
