@@ -1,4 +1,4 @@
-"""The Angels of Death's team rules (``teams/angels_of_death.py``), each scripted against a
+"""The Angels of Death's team rules (``teams/angels_of_death/``), each scripted against a
 Kasrkin team: A fields the Kasrkin (``KAS-n``), B the Angels of Death (``ANG-n``)."""
 
 from __future__ import annotations

@@ -1,0 +1,12 @@
+"""The Angels of Death's team rules that the engine plays, registered by rule id
+(``engine.rules.registry``; team data ``teams/angels_of_death.json``).
+
+Modules: :mod:`.ploys` (strategy and firefight ploys), :mod:`.faction` (Astartes and the
+Chapter Tactics), :mod:`.abilities` (operative abilities), :mod:`.common` (helpers).
+"""
+
+from __future__ import annotations
+
+from teams.angels_of_death import abilities, faction, ploys
+
+__all__ = ["abilities", "faction", "ploys"]

@@ -1,0 +1,99 @@
+"""The Angels of Death operative abilities."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from engine.dice.rules import Saturate, WeaponRules
+from engine.game.context import Hooks
+from engine.game.ploys import PloyLike, ploy_cost
+from engine.game.work import Work
+from engine.rules.registry import register, rule_id
+from teams.angels_of_death.common import (
+    TEAM,
+    has_ability,
+)
+from teams.angels_of_death.ploys import COMBAT_DOCTRINE
+
+
+def _camo_cloak(w: Work, rules: WeaponRules, players: tuple[str, ...], **info: Any) -> WeaponRules:
+    """Camo Cloak (ability of the Eliminator Sniper): whenever an operative is shooting this
+    operative, the Saturate weapon rule is ignored. Trigger: the weapon rules of a ranged
+    attack whose target has the ability (``would_use_weapon_rules``). Limits: none (the
+    ability's second sentence, the Stealthy Chapter Tactic, is the ability
+    ``angels_of_death/ability/stealthy``)."""
+    target = str(info.get("target", ""))
+    if info.get("kind") != "ranged" or not target or not rules.has(Saturate):
+        return rules
+    if w.ctx.owner.get(target) not in players:
+        return rules
+    if not has_ability(w, target, "Camo Cloak"):
+        return rules
+    return WeaponRules(tuple(r for r in rules if not isinstance(r, Saturate)))
+
+
+def _install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
+    def hook(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+        return _camo_cloak(w, rules, players, **info)
+
+    hooks.transform("would_use_weapon_rules", hook)
+
+
+def _install_doctrine_warfare(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Doctrine Warfare (ability of the Intercessor and Assault Intercessor Sergeants): once
+    per battle each, Combat Doctrine selecting Assault, and selecting Tactical, costs 0CP
+    while such an operative is in the killzone. Trigger: the ``combat_doctrine_selected``
+    event of the strategy ploy (the CP paid is given back; the player still needs the CP to
+    use the ploy). Limits: once per battle for Assault and once for Tactical, per player."""
+
+    def refund(w: Work, ev: Any) -> None:
+        player, doctrine = str(ev["player"]), str(ev["doctrine"])
+        if player not in players or ev["ploy"] != COMBAT_DOCTRINE.name:
+            return
+        if doctrine not in ("assault", "tactical"):
+            return
+        if not any(has_ability(w, o.id, "Doctrine Warfare") for o in w.alive(player)):
+            return
+        key = f"doctrine_warfare_{doctrine}"
+        if w.count(player, key):
+            return
+        w.count(player, key, add=1)
+        cost = ploy_cost(w, player, cast(PloyLike, COMBAT_DOCTRINE))
+        pl = w.pl(player)
+        w.set_pl(player, cp=pl.cp + cost, cp_spent=pl.cp_spent - cost)
+
+    hooks.on("combat_doctrine_selected", refund)
+
+
+def _install_stealthy(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Stealthy (ability of the Eliminator Sniper): whenever an operative is shooting it and
+    it can retain a cover save, it may retain one additional cover save or retain one as a
+    critical success instead. Trigger: the core's ``would_improve_cover_save`` hook (the
+    same options as improved cover from Vantage, with which it is not cumulative). Limits:
+    only in cover; the Stealthy Chapter Tactic and Camo Cloak's "both options" need the
+    roster's Chapter Tactics and are not played."""
+
+    def improve(w: Work, value: bool, **info: Any) -> bool:
+        target = str(info.get("target", ""))
+        if value or not target or w.ctx.owner.get(target) not in players:
+            return value
+        return has_ability(w, target, "Stealthy")
+
+    hooks.transform("would_improve_cover_save", improve)
+
+
+register(
+    rule_id(TEAM, "ability", "Camo Cloak"),
+    _install_camo_cloak,
+    "Ability: shooting at this operative ignores the Saturate weapon rule.",
+)
+register(
+    rule_id(TEAM, "ability", "Doctrine Warfare"),
+    _install_doctrine_warfare,
+    "Ability: once per battle each, Combat Doctrine for Assault or Tactical costs 0CP.",
+)
+register(
+    rule_id(TEAM, "ability", "Stealthy"),
+    _install_stealthy,
+    "Ability: in cover, retain two cover saves or one as a critical success.",
+)

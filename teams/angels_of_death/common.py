@@ -1,0 +1,85 @@
+"""Helpers shared by the Angels of Death rules: the Shoot in progress, defence dice, tokens,
+abilities, bolt weapons."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from engine.game.state import Effect
+from engine.game.work import Work
+
+TEAM = "angels_of_death"
+
+
+def shoot_frame(w: Work) -> Any:
+    """The Shoot sequence whose dice window is open (the innermost frame with dice)."""
+    for f in reversed(w.stack):
+        if hasattr(f, "dice") and hasattr(f, "targets") and hasattr(f, "shooter"):
+            return f
+    return None
+
+
+def save_of(w: Work, target: str) -> int:
+    """The target's Save now (its datacard's, with stat changes, 2.1)."""
+    return int(w.ctx.datacards[target].save + w.stat_change(target, "save"))
+
+
+def normal_saves(w: Work, info: Mapping[str, Any]) -> list[int]:
+    """The indexes of the defence dice that are normal successes (not 6, not 1, at least
+    the Save)."""
+    target = str(info.get("target", ""))
+    if not target:
+        return []
+    save = max(2, save_of(w, target))
+    dice = info.get("dice", ())
+    return [i for i, v in enumerate(dice) if v != 6 and v != 1 and v >= save]
+
+
+def shot_friend(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    """A Shoot's defence dice window, the target one of ``player``'s operatives."""
+    target = str(info.get("target", ""))
+    return (
+        info.get("kind") == "ranged"
+        and bool(target)
+        and w.ctx.owner.get(target) == player
+        and shoot_frame(w) is not None
+    )
+
+
+def set_die(w: Work, index: int, value: int) -> None:
+    """Set the defence die ``index`` of the Shoot in progress to ``value`` (its re-roll
+    flag kept)."""
+    frame = shoot_frame(w)
+    dice = list(frame.dice)
+    dice[index] = value
+    pos = max(i for i, f in enumerate(w.stack) if f is frame)
+    w.stack[pos] = attrs.evolve(frame, dice=tuple(dice))
+
+
+def fails(w: Work, info: Mapping[str, Any]) -> list[int]:
+    """The indexes of the defence dice that are fails (1, or below the Save; not 6)."""
+    target = str(info.get("target", ""))
+    save = max(2, save_of(w, target))
+    return [i for i, v in enumerate(info.get("dice", ())) if v != 6 and (v == 1 or v < save)]
+
+
+def has_token(w: Work, op: str, name: str) -> bool:
+    return any(e.detail == name for e in w.effects_on(op, "token"))
+
+
+def tokens(w: Work, op: str, name: str) -> list[Effect]:
+    """The token effects ``name`` on ``op``, pending ones included (begun in this action)."""
+    return [e for e in w.effects if e.kind == "token" and e.op == op and e.detail == name]
+
+
+def has_ability(w: Work, op: str, name: str) -> bool:
+    """The operative ``op``'s datacard has the ability ``name``."""
+    return any(a.name == name for a in w.ctx.datacards[op].abilities)
+
+
+def is_bolt(weapon: str) -> bool:
+    """A bolt weapon (its name says bolt: bolt rifle, heavy bolter, bolt sniper rifle...)."""
+    return "bolt" in weapon.lower()

@@ -1,0 +1,88 @@
+"""The Angels of Death faction rules: Astartes and the Chapter Tactics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.game.context import Hooks
+from engine.game.state import Effect
+from engine.game.universal import weapons_of
+from engine.game.work import Work
+from engine.rules.registry import register, rule_id
+from teams.angels_of_death.common import (
+    TEAM,
+    is_bolt,
+)
+
+_FIRST_SHOT = "astartes_first_shot:"
+
+
+def _first_shot(w: Work, op: str) -> str | None:
+    """The weapon of ``op``'s first Shoot in this activation (Astartes), or None."""
+    for e in w.effects:
+        if e.kind == "token" and e.op == op and e.detail.startswith(_FIRST_SHOT):
+            return e.detail.removeprefix(_FIRST_SHOT)
+    return None
+
+
+def _install_astartes(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Astartes (faction rule): during its activation, each friendly operative may perform
+    two Shoot actions or two Fight actions (not both twice); when it shoots twice, a bolt
+    weapon must be used for at least one of them. Each friendly operative can counteract
+    regardless of its order. Trigger: the core's ``would_repeat_action``,
+    ``would_refuse_weapon`` and ``would_counteract_regardless_of_order`` hooks, and the
+    ``shoot_declared`` event (the first shot's weapon, until the end of the activation).
+    Limits: activations only (a counteraction is still one action, 1.6); the additional AP
+    for a second shot with the same bolt sniper rifle or heavy bolter is not played yet."""
+
+    def mine(w: Work, op: str) -> bool:
+        return bool(op) and w.ctx.owner.get(op) in players
+
+    def repeat(w: Work, value: bool, **info: Any) -> bool:
+        op, action = str(info.get("op", "")), info.get("action", "")
+        if value or info.get("mode") != "activation" or not mine(w, op):
+            return value
+        if action not in ("Shoot", "Fight"):
+            return value
+        done = tuple(info.get("done", ()))
+        twice = [a for a in ("Shoot", "Fight") if done.count(a) >= 2]
+        return not twice
+
+    def refuse(w: Work, why: str | None, **info: Any) -> str | None:
+        o = info.get("op")
+        name = str(info.get("weapon", ""))
+        if why is not None or o is None or not mine(w, o.id) or o.done.count("Shoot") != 1:
+            return why
+        first = _first_shot(w, o.id)
+        if first is None or is_bolt(first) or is_bolt(name):
+            return why
+        if name not in {n for n, _, _ in weapons_of(w, o.id, "ranged")}:
+            return why
+        return (
+            f"Astartes: {o.id} shot with {first} (not a bolt weapon), so its second Shoot "
+            "must use a bolt weapon"
+        )
+
+    def record(w: Work, ev: Any) -> None:
+        op = str(ev["op"])
+        if not mine(w, op) or _first_shot(w, op) is not None:
+            return
+        w.add_effect(
+            Effect("token", op, "end_activation", source=op, detail=_FIRST_SHOT + ev["weapon"])
+        )
+
+    def any_order(w: Work, value: bool, **info: Any) -> bool:
+        return value or mine(w, str(info.get("op", "")))
+
+    hooks.transform("would_repeat_action", repeat)
+    hooks.transform("would_refuse_weapon", refuse)
+    hooks.transform("would_counteract_regardless_of_order", any_order)
+    hooks.on("shoot_declared", record)
+
+
+register(
+    rule_id(TEAM, "faction_rule", "Astartes"),
+    _install_astartes,
+    "Faction rule: two Shoot (one with a bolt weapon) or two Fight actions per activation; "
+    "counteract whatever the order.",
+)
