@@ -7,8 +7,9 @@
   record, ``--picture`` the final board, ``--picture-each-tp`` one board per turning point,
   ``--json`` prints only a JSON summary (with the ploys each player used and the equipment
   it selected), ``--quiet`` only the summary. ``--equipment-a``/``--equipment-b`` (also on
-  ``batch``) fix a player's universal equipment (``rules/KT24.md`` 7.2,
-  :func:`engine.play.parse_equipment`); without them the player's agent chooses.
+  ``batch``) fix a player's equipment (``rules/KT24.md`` 7.2: universal options and the
+  team's own, :func:`engine.play.parse_equipment`, checked per team); without them the
+  player's agent chooses.
 - ``killteam replay RECORD``: re-plays a record, narrates it and checks that it reproduces
   the recorded states; status 1 at the first divergence (the message names the line and the
   step), 2 for a record that cannot be read or is malformed
@@ -67,6 +68,7 @@ from engine.play import (
     MatchupChoice,
     PloyTally,
     VpTally,
+    builtin_team_equipment,
     make_matchup,
     parse_agents,
     parse_equipment,
@@ -111,7 +113,7 @@ def _equipment_option(
     if value is None:
         return None
     try:
-        parse_equipment(value)
+        parse_equipment(value, builtin_team_equipment())  # checked per team by make_matchup
     except BattleError as exc:
         raise click.BadParameter(str(exc)) from None
     return value
@@ -225,7 +227,8 @@ def _matchup_options(f: Any) -> Any:
             default=None,
             callback=_equipment_option,
             metavar="NAMES",
-            help="Player A's universal equipment: up to four options separated by commas, e.g. "
+            help="Player A's equipment: up to four options separated by commas, universal or "
+            "A's team's own (killteam teams show TEAM lists them), e.g. "
             f'"Explosive Grenades (2 frag),Mines", or {NO_EQUIPMENT}; the grenade options with '
             "their split (2 smoke, 2 stun, smoke and stun; 2 frag, 2 krak, frag and krak). "
             "Default: A's agent chooses.",
@@ -235,7 +238,7 @@ def _matchup_options(f: Any) -> Any:
             default=None,
             callback=_equipment_option,
             metavar="NAMES",
-            help="Player B's universal equipment, as --equipment-a. Default: B's agent chooses.",
+            help="Player B's equipment, as --equipment-a. Default: B's agent chooses.",
         ),
         click.option(
             "--crit-op",

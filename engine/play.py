@@ -72,6 +72,7 @@ __all__ = [
     "agent_seeds",
     "auto_roster",
     "auto_roster_note",
+    "builtin_team_equipment",
     "game_seed",
     "load_team_ref",
     "make_matchup",
@@ -304,16 +305,29 @@ def parse_agents(text: str | Sequence[str]) -> tuple[str, str]:
 NO_EQUIPMENT = "none"
 
 
-def _canonical_selection(name: str) -> str | None:
+def _canonical_selection(name: str, own: Sequence[str] = ()) -> str | None:
     low = " ".join(name.lower().split())
-    return next((s for s in SELECTIONS if s.lower() == low), None)
+    return next((s for s in (*SELECTIONS, *own) if " ".join(s.lower().split()) == low), None)
 
 
-def parse_equipment(text: str) -> tuple[str, ...]:
-    """A player's universal equipment selection (``rules/KT24.md`` 7.2) from the command
-    line: names separated by commas, each one of :data:`engine.rules.equipment.SELECTIONS`
-    (case-insensitive, extra spaces ignored), e.g. ``"Explosive Grenades (2 frag),Mines"``;
-    ``"none"`` is the empty selection.
+def builtin_team_equipment() -> tuple[str, ...]:
+    """The names of every built-in team's own equipment options (the command line accepts
+    them before it knows the teams; :func:`make_matchup` checks them per team)."""
+    names: list[str] = []
+    for ref in builtin_teams():
+        try:
+            names += [e.name for e in load_builtin_team(ref).equipment]
+        except KillTeamError:  # pragma: no cover - shipped teams load
+            continue
+    return tuple(dict.fromkeys(names))
+
+
+def parse_equipment(text: str, own: Sequence[str] = (), team: str = "") -> tuple[str, ...]:
+    """A player's equipment selection (``rules/KT24.md`` 7.2) from the command line: names
+    separated by commas, each one of :data:`engine.rules.equipment.SELECTIONS` or of
+    ``own`` (the names of the team's own equipment options, ``Team.equipment``;
+    ``team`` is the team's name for messages), case-insensitive, extra spaces ignored, e.g.
+    ``"Explosive Grenades (2 frag),Mines"``; ``"none"`` is the empty selection.
 
     Returns:
         The canonical names, in the order given.
@@ -334,7 +348,7 @@ def parse_equipment(text: str) -> tuple[str, ...]:
                 f"equipment {excerpt(text)}: an empty name (give names separated by commas, "
                 f"or {NO_EQUIPMENT})"
             )
-        got = _canonical_selection(name)
+        got = _canonical_selection(name, own)
         if got is None:
             splits = [s for s in SELECTIONS if option_of(s).lower() == name.lower()]
             if splits:
@@ -342,9 +356,10 @@ def parse_equipment(text: str) -> tuple[str, ...]:
                     f"equipment {excerpt(name)}: give the split of the grenades: "
                     f"{', '.join(splits)} (7.2)"
                 )
+            mine = f"{team} " if team else ""
             raise BattleError(
-                f"equipment {excerpt(name)}: not a universal equipment option (known: "
-                f"{', '.join(SELECTIONS)}; or {NO_EQUIPMENT})"
+                f"equipment {excerpt(name)}: not a {mine}universal equipment option (known: "
+                f"{', '.join((*own, *SELECTIONS))}; or {NO_EQUIPMENT})"
             )
         if any(option_of(x) == option_of(got) for x in out):
             raise BattleError(
@@ -483,7 +498,9 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
     for player, text in zip("AB", c.equipment, strict=True):
         if text is not None:
             try:
-                equipment[player] = parse_equipment(text)
+                team = rosters["AB".index(player)].team
+                own = [e.name for e in team.equipment]
+                equipment[player] = parse_equipment(text, own, f"{team.name} or")
             except BattleError as exc:
                 raise BattleError(f"player {player}: {exc}") from None
     bases = {

@@ -2,7 +2,10 @@
 
 Rules of thumb:
 
-- **Selection**: the first options of :data:`PREFERENCE` still available, up to four:
+- **Selection**: the most valued options still available, up to four
+  (:func:`equipment_values`): the team's own options at the value their module registers
+  (:func:`engine.rules.registry.register_equipment_value`; by default below the grenades,
+  above the rest), and the options of :data:`PREFERENCE`, in that order:
   one frag and one krak grenade (a Blast and a Piercing shot for every operative), one smoke
   and one stun grenade, an Ammo Cache (a re-roll for the operatives that fight over the
   middle), a Portable Barricade (cover that moves with an operative).
@@ -18,7 +21,7 @@ import math
 from engine.game.actions import Action
 from engine.game.work import Work
 
-__all__ = ["PREFERENCE", "select_equipment", "set_up_equipment"]
+__all__ = ["PREFERENCE", "equipment_values", "select_equipment", "set_up_equipment"]
 
 PREFERENCE = (
     "explosive grenades (frag and krak)",
@@ -31,12 +34,30 @@ PREFERENCE = (
 _MARKERS = ("ammo cache", "comms device", "mines")
 
 
+def equipment_values(w: Work, me: str) -> dict[str, float]:
+    """The heuristic's value of each equipment option ``me`` may select, by notation name:
+    :data:`PREFERENCE` 4, 3, 2, 1; the team's own options their registered value
+    (:func:`engine.rules.registry.equipment_value`); higher is taken first."""
+    from engine.rules.registry import equipment_value, rule_id, team_key
+
+    team = w.ctx.rosters[me].team
+    values = {name: float(len(PREFERENCE) - k) for k, name in enumerate(PREFERENCE)}
+    for eq in team.equipment:
+        text = " ".join(eq.name.lower().split())
+        values[text] = equipment_value(rule_id(team_key(team), "equipment", eq.name))
+    return values
+
+
 def select_equipment(w: Work, me: str, legal: list[Action]) -> Action:
-    """The first preferred option still offered, else ``Equipment done``."""
+    """The most valued option still offered (:func:`equipment_values`; ties in
+    :data:`PREFERENCE` then team order), else ``Equipment done``."""
     texts = {a.text: a for a in legal if a.verb == "Equipment"}
-    for name in PREFERENCE:
-        if name in texts:
-            return texts[name]
+    best: tuple[float, Action] | None = None
+    for text, value in equipment_values(w, me).items():
+        if text in texts and value >= 0 and (best is None or value > best[0]):
+            best = (value, texts[text])
+    if best is not None:
+        return best[1]
     return texts.get("done", legal[0])
 
 

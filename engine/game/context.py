@@ -210,7 +210,9 @@ class Hooks:
         self.gambit_steps: list[Callable[[Any], Any]] = []
         self.weapon_sources: list[Callable[[Any, str, str], Sequence[Any]]] = []
         self.token_makers: dict[str, Callable[..., Any]] = {}
-        self.equipment_check: Callable[[tuple[str, ...]], tuple[str, ...]] | None = None
+        self.equipment_check: Callable[[tuple[str, ...], Any], tuple[str, ...]] | None = None
+        """``check(names, team)``: the canonical equipment selection of a player of
+        ``team`` (raising ``ValueError``), set by the universal equipment module."""
 
     def token_maker(self, kind: str, fn: Callable[..., Any]) -> None:
         """Name how a token of ``kind`` is built for a scripted position:
@@ -291,6 +293,28 @@ class GameContext:
     _variants: dict[tuple[Any, ...], Killzone] = attrs.field(factory=dict)
     _sight: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     _places: dict[tuple[str, float, float, float], Placement] = attrs.field(factory=dict)
+
+    def choice(self, player: str, name: str) -> tuple[str, ...]:
+        """The value of ``player``'s team-level roster-time choice ``name`` (given in its
+        roster or the default), e.g. ``("Aggressive", "Hardy")``
+        (:meth:`engine.teams.model.Roster.choice`).
+
+        Raises:
+            KeyError: the player's team declares no such choice.
+        """
+        return self.rosters[player].choice(name)
+
+    def op_choice(self, op_id: str, name: str) -> tuple[str, ...]:
+        """The value of operative ``op_id``'s per-operative roster-time choice ``name``,
+        e.g. ``("Khorne",)``; ``()`` when its type does not make it
+        (:meth:`engine.teams.model.Roster.operative_choice`).
+
+        Raises:
+            KeyError: an unknown operative or its team declares no such choice.
+        """
+        player = self.owner[op_id]
+        mine = [i for i in self.ids if self.owner[i] == player]
+        return self.rosters[player].operative_choice(mine.index(op_id), name)
 
     def killzone_for(
         self, open_hatchways: tuple[str, ...], terrain: tuple[Any, ...] = ()

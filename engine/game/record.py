@@ -35,7 +35,9 @@ step, never all lines), and checks everything it reads:
   version, older or newer, is refused because the rules may differ), ``ruleset``
   (:data:`RULESETS`), ``killzone`` (layout validated, hash checked), ``rosters`` (team data
   validated, hash checked, each roster legal under its team's selection rules, the weapons
-  listed per operative those its loadout gives), ``options`` (every field known and of its
+  listed per operative those its loadout gives; optional ``choices`` and
+  ``operative_choices``: the roster-time choices, written resolved, defaults included,
+  :class:`engine.rules.registry.ChoiceSpec`), ``options`` (every field known and of its
   type), ``seed`` (``null`` or an integer >= 0), ``agents`` (a name per player), ``hash_every``;
   no other field;
 - each input line: ``step`` (1, 2, 3... in order, at most :data:`MAX_STEPS`), ``actor``
@@ -173,6 +175,11 @@ def _roster_header(r: Roster) -> dict[str, Any]:
         ],
         "weapons": [[w.name for w in r.datacard(k).weapons] for k in range(len(r.operatives))],
         "team": team,
+        "choices": {n: list(v) for n, v in r.resolved_choices().items()},
+        "operative_choices": [
+            {n: list(v) for n, v in r.resolved_operative_choices(k).items()}
+            for k in range(len(r.operatives))
+        ],
     }
 
 

@@ -36,7 +36,7 @@ from engine.game.setup import new_game
 from engine.game.state import GameState
 from engine.geometry import Killzone
 from engine.inputs import MAX_LINE_BYTES, check_tree, excerpt, parse_json
-from engine.teams.io import team_from_dict
+from engine.teams.io import choice_table, team_from_dict
 from engine.teams.model import Roster, Team
 
 __all__ = [
@@ -100,6 +100,7 @@ _HEADER_FIELDS = (
 )
 _KILLZONE_FIELDS = ("hash", "layout", "name", "version")
 _ROSTER_FIELDS = ("data_version", "hash", "operatives", "team", "team_id", "weapons")
+_ROSTER_OPTIONAL = ("choices", "operative_choices")
 _STEP_FIELDS = ("action", "actor", "hash", "step")
 RESULT_LINE_FIELDS = ("hash", "result", "steps")
 """The fields of the result line (a line with any of them and no ``step`` is one)."""
@@ -394,7 +395,7 @@ def _header_roster(player: str, rh: Any) -> Roster:
     """The roster of a record header, its loadouts checked against the weapons the record
     says each operative carried (1.2)."""
     field = f"rosters.{player}"
-    _table(rh, field, _ROSTER_FIELDS, _ROSTER_FIELDS)
+    _table(rh, field, _ROSTER_FIELDS + _ROSTER_OPTIONAL, _ROSTER_FIELDS)
     data = rh["team"]
     if not isinstance(data, dict):
         raise _head(f"{field}.team", f"must be a table (object), not {shown(data)}")
@@ -419,6 +420,16 @@ def _header_roster(player: str, rh: Any) -> Roster:
         roster = Roster.from_entries(team, entries)
     except ValueError as exc:
         raise _head(f"{field}.operatives", short_message(str(exc))) from None
+    try:
+        choices = choice_table(rh.get("choices", {}), "choices")
+        per_op = rh.get("operative_choices", [])
+        if not isinstance(per_op, list):
+            raise ValueError("must list one table of choices per operative")
+        roster = roster.with_choices(
+            choices, [choice_table(v, f"operative_choices[{k}]") for k, v in enumerate(per_op)]
+        )
+    except ValueError as exc:
+        raise _head(f"{field}.choices", short_message(str(exc))) from None
     problems = roster.validate()
     if problems:
         raise _head(

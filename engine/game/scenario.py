@@ -124,7 +124,8 @@ def position(
             raise ScenarioError(f"equipment: no player {player!r} (A or B)")
         check = ctx.hooks.equipment_check
         try:
-            names_ = check(tuple(chosen)) if check is not None else tuple(chosen)
+            team = ctx.rosters[player].team
+            names_ = check(tuple(chosen), team) if check is not None else tuple(chosen)
         except ValueError as exc:
             raise ScenarioError(f"equipment.{player}: {exc}") from None
         w.set_pl(player, equipment=names_)

@@ -29,6 +29,9 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
                                    # default roster. The roster must be legal (new_game
                                    # checks it): a partial roster needs a team file with
                                    # open selection rules (scenarios/teams/probe.json).
+    choices = { "Chapter Tactics" = ["Aggressive", "Hardy"] }   # optional roster-time
+    operative_choices = [{ "Mark of Chaos" = "Khorne" }, {}]    # choices (default: the
+                                   # team's defaults; engine.rules.registry.ChoiceSpec)
 
     [options]                      # optional engine.game.context.GameOptions fields:
     objectives_pickup = true       # objectives_pickup, initiative_cards, close_quarters,
@@ -155,7 +158,7 @@ from engine.game.state import Chance, Decision, GameState, Terminal
 from engine.geometry import Killzone, load_killzone
 from engine.geometry.model import MAX_BOARD_INCHES, MAX_HEIGHT_INCHES
 from engine.inputs import check_tree, excerpt, parse_toml, read_text, shown
-from engine.teams.io import load_builtin_team, load_team
+from engine.teams.io import choice_table, load_builtin_team, load_team
 from engine.teams.model import Roster
 
 __all__ = [
@@ -205,7 +208,7 @@ _TOP_KEYS = {
     "steps",
     "expect",
 }
-_TEAM_KEYS = {"team", "operatives"}
+_TEAM_KEYS = {"team", "operatives", "choices", "operative_choices"}
 _OPTION_KEYS = {
     "objectives_pickup",
     "initiative_cards",
@@ -617,7 +620,7 @@ def _roster(source: str, base: Path, where: str, value: Any) -> Roster:
     except KillTeamError as exc:
         raise _fail(source, f"{where}.team", str(exc)) from None
     if "operatives" not in table:
-        return team.default()
+        return _choices(source, where, table, team.default())
     ops = _str_list(source, f"{where}.operatives", table["operatives"])
     known = [o.name for o in team.operatives]
     try:
@@ -633,7 +636,26 @@ def _roster(source: str, base: Path, where: str, value: Any) -> Roster:
             )
     if not ops:
         raise _fail(source, f"{where}.operatives", "at least one operative")
-    return parsed
+    return _choices(source, where, table, parsed)
+
+
+def _choices(source: str, where: str, table: Mapping[str, Any], roster: Roster) -> Roster:
+    """``roster`` with the roster-time choices of ``table`` (``choices = { "Chapter Tactics"
+    = ["Aggressive", "Hardy"] }``, ``operative_choices = [{ "Mark of Chaos" = "Khorne" },
+    ...]``), checked against the team's declarations."""
+    try:
+        choices = choice_table(table.get("choices", {}), "choices")
+        per_op = table.get("operative_choices", [])
+        if not isinstance(per_op, list):
+            raise ValueError("field 'operative_choices': one table per operative, in order")
+        op_choices = [choice_table(v, f"operative_choices[{k}]") for k, v in enumerate(per_op)]
+    except ValueError as exc:
+        raise _fail(source, f"{where}.choices", str(exc)) from None
+    out = roster.with_choices(choices, op_choices)
+    problems = [p for p in out.validate() if p.startswith("choice:")]
+    if problems:
+        raise _fail(source, f"{where}.choices", "; ".join(problems))
+    return out
 
 
 def _position(source: str, value: Any) -> dict[str, Any]:

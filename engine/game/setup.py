@@ -136,7 +136,7 @@ def new_game(
     for p, names in opts.equipment:
         if hooks.equipment_check is not None:
             try:
-                hooks.equipment_check(names)
+                hooks.equipment_check(names, rosters[p].team if p in rosters else None)
             except ValueError as exc:
                 raise SetupError(f"the equipment option of player {p}: {exc}") from None
     ctx = GameContext(

@@ -37,11 +37,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "KINDS",
+    "ChoiceSpec",
     "RuleDeclaration",
     "RuleImplementation",
+    "choice_specs",
+    "equipment_value",
     "implementation",
     "install",
     "register",
+    "register_choice",
+    "register_equipment_value",
     "rule_id",
     "slug",
     "team_key",
@@ -140,6 +145,132 @@ def register(rule_id: str, installer: Installer, summary: str) -> None:
     if old is not None and old.installer is not installer:
         raise ValueError(f"team rule {rule_id!r} is already implemented by {old.installer!r}")
     _REGISTRY[rule_id] = RuleImplementation(rule_id, installer, summary)
+
+
+@attrs.frozen(slots=True)
+class ChoiceSpec:
+    """A choice a team's rules ask for when its roster is built (Marks of Chaos, Chapter
+    Tactics...), declared by the team's module with :func:`register_choice`.
+
+    A value is always a tuple of ``count`` option names (canonical spelling). Team-level
+    choices are made once per roster; per-operative choices once per operative of the types
+    in ``operatives`` (every type when empty).
+
+    Attributes:
+        name: as the rules print it (``"Mark of Chaos"``); rosters and rules name it so.
+        options: the option names, in printed order.
+        per_operative: one value per operative instead of one per roster.
+        count: options chosen (e.g. 2: a primary and a secondary Chapter Tactic, in that
+            order).
+        distinct: the ``count`` options must differ from each other.
+        default: the value when a roster does not fix it; empty: the first ``count`` options.
+        operatives: for a per-operative choice, the operative types that make it (empty:
+            all); others have the value ``()``.
+        distinct_from: names of team-level choices whose options this one may not repeat
+            (a Sergeant's extra Chapter Tactic differs from the team's).
+        summary: the project's own one-line summary.
+    """
+
+    name: str
+    options: tuple[str, ...]
+    per_operative: bool = False
+    count: int = 1
+    distinct: bool = True
+    default: tuple[str, ...] = ()
+    operatives: tuple[str, ...] = ()
+    distinct_from: tuple[str, ...] = ()
+    summary: str = ""
+
+    def default_value(self) -> tuple[str, ...]:
+        """``default``, or the first ``count`` options (repeating the first when there are
+        fewer options and repeats are allowed)."""
+        if self.default:
+            return self.default
+        if len(self.options) >= self.count:
+            return self.options[: self.count]
+        return (self.options[0],) * self.count
+
+    def applies_to(self, operative_type: str) -> bool:
+        """Whether an operative of ``operative_type`` makes this (per-operative) choice."""
+        return not self.operatives or operative_type in self.operatives
+
+    def canonical(self, value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
+        """``value`` (one name or a sequence; case-insensitive) as canonical option names.
+
+        Raises:
+            ValueError: naming the choice: an unknown option (listing the options), the
+                wrong number of options, or a repeat when ``distinct``.
+        """
+        names = (value,) if isinstance(value, str) else tuple(value)
+        out: list[str] = []
+        for n in names:
+            got = next(
+                (o for o in self.options if isinstance(n, str) and o.casefold() == n.casefold()),
+                None,
+            )
+            if got is None:
+                raise ValueError(
+                    f"choice {self.name!r}: no option {n!r} (options: {', '.join(self.options)})"
+                )
+            out.append(got)
+        if len(out) != self.count:
+            raise ValueError(f"choice {self.name!r}: choose {self.count} option(s), got {len(out)}")
+        if self.distinct and len(set(out)) != len(out):
+            raise ValueError(f"choice {self.name!r}: each option at most once, got {out}")
+        return tuple(out)
+
+
+_CHOICES: dict[str, dict[str, ChoiceSpec]] = {}
+_EQUIPMENT_VALUES: dict[str, float] = {}
+
+
+def register_choice(team: str, spec: ChoiceSpec) -> None:
+    """Declare the roster-time choice ``spec`` of the team with key ``team``
+    (:func:`team_key`, e.g. ``"legionaries"``).
+
+    Raises:
+        ValueError: a spec without options, a count below 1, a default that is not a legal
+            value, or a second, different spec of the same name for the team.
+    """
+    if not spec.options or spec.count < 1:
+        raise ValueError(f"choice {spec.name!r}: needs options and a count of at least 1")
+    if spec.default:
+        spec.canonical(spec.default)
+    key = slug(team)
+    old = _CHOICES.setdefault(key, {}).get(spec.name)
+    if old is not None and old != spec:
+        raise ValueError(f"choice {spec.name!r} of team {key!r} is already declared differently")
+    _CHOICES[key][spec.name] = spec
+
+
+def choice_specs(team: Team | str) -> tuple[ChoiceSpec, ...]:
+    """The roster-time choices the team (a :class:`Team` or a team key) declares, in
+    declaration order."""
+    _load()
+    key = team if isinstance(team, str) else team_key(team)
+    return tuple(_CHOICES.get(slug(key), {}).values())
+
+
+def register_equipment_value(rule_id: str, value: float) -> None:
+    """How much the heuristic agent values the team equipment ``rule_id``
+    (``"<team>/equipment/<slug>"``): it selects equipment by decreasing value; universal
+    options in :data:`engine.agents.equipment_choices.PREFERENCE` are worth 4, 3, 2, 1 (the
+    others are not selected), unregistered team equipment :data:`DEFAULT_EQUIPMENT_VALUE`;
+    a negative value is never selected."""
+    _EQUIPMENT_VALUES[rule_id] = float(value)
+
+
+DEFAULT_EQUIPMENT_VALUE = 2.5
+"""The heuristic agent's value of a team equipment option no module valued: below the two
+grenade options, above the Ammo Cache and the Portable Barricade (so with the default values
+the heuristic takes both grenade options and two team options)."""
+
+
+def equipment_value(rule_id: str) -> float:
+    """The value registered by :func:`register_equipment_value`, or
+    :data:`DEFAULT_EQUIPMENT_VALUE`."""
+    _load()
+    return _EQUIPMENT_VALUES.get(rule_id, DEFAULT_EQUIPMENT_VALUE)
 
 
 def _load() -> None:

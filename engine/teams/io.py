@@ -59,6 +59,7 @@ __all__ = [
     "TeamFileError",
     "builtin_teams",
     "check_team",
+    "choice_table",
     "load_builtin_team",
     "load_roster",
     "load_team",
@@ -521,7 +522,11 @@ def load_builtin_team(team_id: str) -> Team:
 
 
 def load_roster(path: str | Path, *, validate: bool = True) -> Roster:
-    """Load a roster file: ``{"team": ID_OR_PATH, "operatives": ["Type", "Type [Option]", ...]}``.
+    """Load a roster file: ``{"team": ID_OR_PATH, "operatives": ["Type", "Type [Option]", ...]}``
+    with, optionally, the team's roster-time choices: ``"choices": {"Chapter Tactics":
+    ["Aggressive", "Hardy"]}`` and ``"operative_choices": [{"Mark of Chaos": "Khorne"}, {},
+    ...]`` (one object per operative, in order; :func:`choice_table`). A choice not given
+    takes its default (:class:`engine.rules.registry.ChoiceSpec`).
 
     ``team`` is a built-in team id (``"kasrkin"``) or a team file path (relative paths are
     resolved from the roster file's folder); ``operatives`` lists one roster entry per
@@ -544,9 +549,12 @@ def load_roster(path: str | Path, *, validate: bool = True) -> Roster:
     data = parse_json(read_text(p, TeamFileError, "roster file"), str(p), TeamFileError)
     if not isinstance(data, Mapping):
         raise TeamFileError(f"{p}: a roster file holds one JSON object")
-    extra = sorted(set(data) - {"team", "operatives"})
+    extra = sorted(set(data) - {"team", "operatives", "choices", "operative_choices"})
     if extra:
-        raise TeamFileError(f"{p}: unknown field {brief(extra[0])} (allowed: operatives, team)")
+        raise TeamFileError(
+            f"{p}: unknown field {brief(extra[0])} "
+            "(allowed: choices, operative_choices, operatives, team)"
+        )
     team_ref = data.get("team")
     if not isinstance(team_ref, str) or not team_ref or len(team_ref) > MAX_TEXT_CHARS:
         raise TeamFileError(f"{p}: field 'team' must be a built-in team id or a team file path")
@@ -574,8 +582,44 @@ def load_roster(path: str | Path, *, validate: bool = True) -> Roster:
         roster = Roster.from_entries(team, ops)
     except ValueError as exc:
         raise TeamFileError(f"{p}: field 'operatives': {exc}") from None
+    try:
+        choices = choice_table(data.get("choices", {}), "choices")
+        per_op = data.get("operative_choices", [])
+        if not isinstance(per_op, list):
+            raise ValueError("field 'operative_choices': one object per operative, in order")
+        op_choices = [choice_table(v, f"operative_choices[{k}]") for k, v in enumerate(per_op)]
+    except ValueError as exc:
+        raise TeamFileError(f"{p}: {exc}") from None
+    roster = roster.with_choices(choices, op_choices)
     if validate:
         problems = roster.validate()
         if problems:
-            raise TeamFileError(f"{p}: field 'operatives': " + "; ".join(problems))
+            field = "choices" if all(x.startswith("choice:") for x in problems) else "operatives"
+            raise TeamFileError(f"{p}: field {field!r}: " + "; ".join(problems))
     return roster
+
+
+def choice_table(value: Any, field: str) -> dict[str, tuple[str, ...]]:
+    """A table of roster-time choices as a file gives it (``{"Mark of Chaos": "Khorne"}``,
+    ``{"Chapter Tactics": ["Aggressive", "Hardy"]}``): choice name -> option names.
+
+    Raises:
+        ValueError: naming ``field``, when it is not an object of text or lists of text.
+    """
+    if not isinstance(value, Mapping):
+        raise ValueError(f"field {field!r}: an object of choice name -> option name(s)")
+    out: dict[str, tuple[str, ...]] = {}
+    for k, v in value.items():
+        vals = (v,) if isinstance(v, str) else v
+        if (
+            not isinstance(k, str)
+            or not isinstance(vals, list | tuple)
+            or not all(isinstance(x, str) and len(x) <= MAX_NAME_CHARS for x in vals)
+            or len(vals) > MAX_ROSTER_OPERATIVES
+            or len(k) > MAX_NAME_CHARS
+        ):
+            raise ValueError(
+                f"field {field!r}: choice {brief(k)}: an option name or a list of option names"
+            )
+        out[k] = tuple(vals)
+    return out

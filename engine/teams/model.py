@@ -60,6 +60,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -470,6 +471,29 @@ def _selector_matches(selector: str, name: str, loadout: tuple[str, ...] | None)
     return all(o.casefold() in chosen for o in sel_opts)
 
 
+def _choice_value(value: Any) -> Any:
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def _choice_table(value: Any) -> Any:
+    """Converter: a mapping or pairs of choice name -> option name(s), as sorted pairs of
+    name and a tuple of option names (anything else is left for :meth:`Roster.validate`)."""
+    if isinstance(value, Mapping):
+        value = value.items()
+    try:
+        return tuple(sorted((str(k), _choice_value(v)) for k, v in value))
+    except TypeError:
+        return value
+
+
+def _operative_choice_tables(value: Any) -> Any:
+    """Converter: one :func:`_choice_table` per operative."""
+    try:
+        return tuple(_choice_table(v) for v in value)
+    except TypeError:
+        return value
+
+
 @attrs.frozen(slots=True)
 class Roster:
     """A selection of operatives from a team, each with its loadout (1.2, 2.2).
@@ -481,11 +505,150 @@ class Roster:
             ``None`` for an operative whose type has a fixed loadout; an empty tuple (the
             default) means ``None`` for every operative. Build a roster from notation with
             :meth:`from_entries`.
+        choices: the team-level roster-time choices given (``ChoiceSpec``,
+            :func:`engine.rules.registry.register_choice`), as ``(name, option names)``
+            pairs; a mapping is accepted. A choice not given has its default.
+        operative_choices: empty (every operative's choices are the defaults) or one table
+            per operative, in roster order, like ``choices`` (``[{"Mark of Chaos":
+            "Khorne"}, {}, ...]``).
     """
 
     team: Team
     operatives: tuple[str, ...]
     loadouts: tuple[tuple[str, ...] | None, ...] = ()
+    choices: tuple[tuple[str, tuple[str, ...]], ...] = attrs.field(
+        default=(), converter=_choice_table
+    )
+    operative_choices: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = attrs.field(
+        default=(), converter=_operative_choice_tables
+    )
+
+    def _specs(self) -> dict[str, Any]:
+        from engine.rules.registry import choice_specs
+
+        return {s.name: s for s in choice_specs(self.team)}
+
+    def choice(self, name: str) -> tuple[str, ...]:
+        """The value of the team-level roster choice ``name`` (the team's ``ChoiceSpec``,
+        :func:`engine.rules.registry.register_choice`): the one given, else its default.
+
+        Raises:
+            KeyError: the team declares no team-level choice ``name``.
+            ValueError: the value given is not legal.
+        """
+        spec = self._specs().get(name)
+        if spec is None or spec.per_operative:
+            raise KeyError(f"team {self.team.id!r} declares no roster choice {name!r}")
+        given = dict(self.choices).get(name)
+        return spec.default_value() if given is None else spec.canonical(given)  # type: ignore[no-any-return]
+
+    def operative_choice(self, index: int, name: str) -> tuple[str, ...]:
+        """The value of the per-operative choice ``name`` for operative ``index`` (0-based):
+        the one given, else its default; ``()`` when its type does not make that choice.
+
+        Raises:
+            KeyError: the team declares no per-operative choice ``name``.
+            ValueError: the value given is not legal.
+        """
+        spec = self._specs().get(name)
+        if spec is None or not spec.per_operative:
+            raise KeyError(f"team {self.team.id!r} declares no operative choice {name!r}")
+        if not spec.applies_to(self.operatives[index]):
+            return ()
+        given = dict(self.operative_choices[index]).get(name) if self.operative_choices else None
+        return spec.default_value() if given is None else spec.canonical(given)  # type: ignore[no-any-return]
+
+    def resolved_choices(self) -> dict[str, tuple[str, ...]]:
+        """Every team-level choice of the team with its value (given or default)."""
+        return {n: self.choice(n) for n, s in self._specs().items() if not s.per_operative}
+
+    def resolved_operative_choices(self, index: int) -> dict[str, tuple[str, ...]]:
+        """Every per-operative choice operative ``index`` makes, with its value."""
+        name = self.operatives[index]
+        return {
+            n: self.operative_choice(index, n)
+            for n, s in self._specs().items()
+            if s.per_operative and s.applies_to(name)
+        }
+
+    def with_choices(
+        self,
+        choices: Any = None,
+        operative_choices: Any = None,
+    ) -> Roster:
+        """This roster with the given choices (``{"Chapter Tactics": ["Aggressive",
+        "Hardy"]}``; per operative: one mapping per operative, in roster order); ``None``
+        keeps the current ones. Not checked here: :meth:`validate` lists the problems."""
+        return attrs.evolve(
+            self,
+            choices=self.choices if choices is None else choices,
+            operative_choices=(
+                self.operative_choices if operative_choices is None else operative_choices
+            ),
+        )
+
+    def _choice_problems(self) -> list[str]:
+        specs = self._specs()
+        problems: list[str] = []
+        team_values: dict[str, tuple[str, ...]] = {}
+        for name, _value in self.choices:
+            spec = specs.get(name)
+            if spec is None or spec.per_operative:
+                known = ", ".join(n for n, s in specs.items() if not s.per_operative) or "none"
+                problems.append(
+                    f"choice: team {self.team.id!r} has no roster choice {name!r} "
+                    f"(roster choices: {known})"
+                )
+        for name, spec in specs.items():
+            if spec.per_operative:
+                continue
+            try:
+                team_values[name] = self.choice(name)
+            except ValueError as exc:
+                problems.append(f"choice: {exc}")
+
+        def clash(spec: Any, value: tuple[str, ...], where: str) -> None:
+            for other in spec.distinct_from:
+                same = sorted(set(value) & set(team_values.get(other, ())))
+                if same:
+                    problems.append(
+                        f"choice: {where}{spec.name!r} repeats {', '.join(same)} of {other!r}"
+                    )
+
+        for name, spec in specs.items():
+            if not spec.per_operative and name in team_values:
+                clash(spec, team_values[name], "")
+        if self.operative_choices and len(self.operative_choices) != len(self.operatives):
+            problems.append(
+                f"choice: operative choices given for {len(self.operative_choices)} operatives, "
+                f"the roster has {len(self.operatives)}"
+            )
+            return problems
+        for i, op_name in enumerate(self.operatives):
+            given = dict(self.operative_choices[i]) if self.operative_choices else {}
+            for name in given:
+                spec = specs.get(name)
+                if spec is None or not spec.per_operative:
+                    known = ", ".join(n for n, s in specs.items() if s.per_operative) or "none"
+                    problems.append(
+                        f"choice: operative {i + 1} ({op_name!r}): team {self.team.id!r} has "
+                        f"no operative choice {name!r} (operative choices: {known})"
+                    )
+                elif not spec.applies_to(op_name):
+                    problems.append(
+                        f"choice: operative {i + 1} ({op_name!r}) does not choose {name!r} "
+                        f"(only {', '.join(spec.operatives)})"
+                    )
+            for name, spec in specs.items():
+                if not spec.per_operative or not spec.applies_to(op_name):
+                    continue
+                try:
+                    value = self.operative_choice(i, name)
+                except ValueError as exc:
+                    problems.append(f"choice: operative {i + 1} ({op_name!r}): {exc}")
+                    continue
+                clash(spec, value, f"operative {i + 1} ({op_name!r}): ")
+        return problems
 
     @classmethod
     def from_entries(cls, team: Team, entries: tuple[str, ...] | list[str]) -> Roster:
@@ -543,6 +706,7 @@ class Roster:
         known = {op.name for op in self.team.operatives}
         for name in sorted(set(self.operatives) - known):
             problems.append(f"unknown operative {name!r}: not in team {self.team.name!r}")
+        problems += self._choice_problems()
         if self.loadouts and len(self.loadouts) != len(self.operatives):
             problems.append(
                 f"loadouts: {len(self.loadouts)} given for {len(self.operatives)} operatives"

@@ -6,7 +6,9 @@ Two set-up steps run between the drop zones and deployment:
 1. :class:`EquipmentSelectionFrame`: each player in turn (A, then B; each choice is secret
    until both are made) selects options one at a time (``Equipment <selection>``) until it
    has :data:`~engine.rules.equipment.MAX_OPTIONS` or says ``Equipment done``; each option
-   at most once (a grenade option once whatever its split). The game option ``equipment``
+   at most once (a grenade option once whatever its split). The options are the universal
+   ones and the player's team's own equipment (``Team.equipment``, by name: ``Equipment
+   combat daggers``), up to four in all. The game option ``equipment``
    fixes a player's selection instead (checked the same way). Then both selections are
    revealed (``equipment_selected``).
 2. :class:`EquipmentSetupFrame`: starting with the player with initiative, players alternate
@@ -17,6 +19,8 @@ Two set-up steps run between the drop zones and deployment:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 
 from engine.game.actions import Action, IllegalActionError
@@ -24,36 +28,51 @@ from engine.game.context import Hooks
 from engine.game.state import other
 from engine.game.work import Work
 from engine.rules.equipment import ITEM_KINDS, ITEMS, MAX_OPTIONS, SELECTIONS, option_of
+from engine.teams.model import Team, Weapon
 
 __all__ = [
     "EquipmentSelectionFrame",
     "EquipmentSetupFrame",
     "check_selection",
+    "give_weapons",
+    "has_equipment",
     "install",
     "items_left",
+    "selected_equipment",
+    "team_equipment",
 ]
 
 
-def _selection_name(text: str) -> str | None:
+def team_equipment(team: Team | None) -> tuple[str, ...]:
+    """The names of ``team``'s own equipment options (``Team.equipment``), selectable with
+    the universal ones (7.2); ``()`` for ``None``."""
+    return tuple(e.name for e in team.equipment) if team is not None else ()
+
+
+def _selection_name(text: str, team: Team | None = None) -> str | None:
     low = " ".join(text.lower().split())
-    for s in SELECTIONS:
-        if s.lower() == low:
+    for s in (*SELECTIONS, *team_equipment(team)):
+        if " ".join(s.lower().split()) == low:
             return s
     return None
 
 
-def check_selection(names: tuple[str, ...]) -> tuple[str, ...]:
-    """The canonical names of a selection (case-insensitive input).
+def check_selection(names: tuple[str, ...], team: Team | None = None) -> tuple[str, ...]:
+    """The canonical names of a selection (case-insensitive input): universal options
+    (:data:`~engine.rules.equipment.SELECTIONS`) and, with ``team``, that team's own
+    equipment options.
 
     Raises:
         ValueError: an unknown name (listing the known ones), more than
-            :data:`~engine.rules.equipment.MAX_OPTIONS`, or an option twice.
+            :data:`~engine.rules.equipment.MAX_OPTIONS` options in all, or an option twice.
     """
     out: list[str] = []
     for n in names:
-        got = _selection_name(n)
+        got = _selection_name(n, team)
         if got is None:
-            raise ValueError(f"unknown universal equipment {n!r} (known: {', '.join(SELECTIONS)})")
+            known = ", ".join((*team_equipment(team), *SELECTIONS))
+            what = f"{team.name} or universal" if team is not None else "universal"
+            raise ValueError(f"unknown {what} equipment {n!r} (known: {known})")
         if any(option_of(x) == option_of(got) for x in out):
             raise ValueError(f"{option_of(got)} selected twice: each option at most once (7.2)")
         out.append(got)
@@ -62,11 +81,69 @@ def check_selection(names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _team(w: Work, player: str) -> Team:
+    return w.ctx.rosters[player].team
+
+
+def selected_equipment(w: Work, player: str) -> tuple[str, ...]:
+    """``player``'s equipment selection (universal and team options, canonical names);
+    ``()`` before it is made (7.2)."""
+    return tuple(w.pl(player).equipment)
+
+
+def has_equipment(w: Work, player: str, name: str) -> bool:
+    """Whether ``player`` selected the equipment option ``name`` (case-insensitive; a
+    grenade option by its name with or without the split)."""
+    low = " ".join(name.lower().split())
+    return any(
+        low in (" ".join(s.lower().split()), option_of(s).lower()) for s in w.pl(player).equipment
+    )
+
+
+def give_weapons(
+    hooks: Hooks,
+    players: tuple[str, ...],
+    name: str,
+    who: Callable[[Work, str], bool] | None = None,
+) -> None:
+    """Give the weapons of the team equipment option ``name`` (``Equipment.weapons`` in its
+    team's data) to the operatives of ``players`` for which ``who(w, op_id)`` is true (all by
+    default) once their player selected it (:func:`has_equipment`): a
+    :meth:`~engine.game.context.Hooks.weapon_source`. An operative whose datacard already
+    has a weapon of the same name keeps its own.
+
+    Call it from a team rule's installer::
+
+        def _install_daggers(hooks, players):
+            give_weapons(hooks, players, "Combat Daggers")
+    """
+
+    def source(w: Work, op_id: str, kind: str) -> tuple[Weapon, ...]:
+        player = w.ctx.owner[op_id]
+        if player not in players or not has_equipment(w, player, name):
+            return ()
+        if who is not None and not who(w, op_id):
+            return ()
+
+        def make() -> tuple[Weapon, ...]:
+            eq = next(
+                (e for e in _team(w, player).equipment if e.name.lower() == name.lower()), None
+            )
+            own = {x.name.lower() for x in w.ctx.datacards[op_id].weapons}
+            if eq is None:
+                return ()
+            return tuple(x for x in eq.weapons if x.kind == kind and x.name.lower() not in own)
+
+        return w.ctx.cached(("team equipment weapons", op_id, name, kind), make)  # type: ignore[no-any-return]
+
+    hooks.weapon_source(source)
+
+
 def _fixed(w: Work, player: str) -> tuple[str, ...] | None:
     for p, names in w.ctx.options.equipment:
         if p == player:
             try:
-                return check_selection(names)
+                return check_selection(names, _team(w, player))
             except ValueError as exc:
                 raise IllegalActionError(f"equipment of player {player}: {exc}") from None
     return None
@@ -105,8 +182,11 @@ class EquipmentSelectionFrame:
 
     def options(self, w: Work) -> list[Action]:
         taken = {option_of(x) for x in w.pl(self.turn).equipment}
+        own = team_equipment(_team(w, self.turn))
         return [Action("Equipment", text="done")] + [
-            Action("Equipment", text=s.lower()) for s in SELECTIONS if option_of(s) not in taken
+            Action("Equipment", text=" ".join(s.lower().split()))
+            for s in (*own, *SELECTIONS)
+            if option_of(s) not in taken
         ]
 
     def act(self, w: Work, a: Action) -> None:
@@ -120,7 +200,7 @@ class EquipmentSelectionFrame:
             w.count(self.turn, "equipment selected", 1)
             return
         try:
-            (name,) = check_selection((*mine, a.text))[-1:]
+            (name,) = check_selection((*mine, a.text), _team(w, self.turn))[-1:]
         except ValueError as exc:
             raise IllegalActionError(str(exc)) from None
         w.set_pl(self.turn, equipment=(*mine, name))
