@@ -22,7 +22,18 @@ from tests.test_game_rules_common import LAB
 
 TEAMS = Path(__file__).resolve().parent.parent / "teams"
 KAS = load_builtin_team("kasrkin").default()
-AOD = load_builtin_team("angels_of_death").default()
+NEUTRAL = ("Mobile", "Resolute")
+"""Chapter Tactics that change no dice (the tests of other rules use them)."""
+
+
+def tactics(roster: Roster, team: tuple[str, str] = NEUTRAL, veteran: str = "Mobile") -> Roster:
+    """``roster`` with the Chapter Tactics ``team`` and every Sergeant's Chapter Veteran
+    tactic ``veteran``."""
+    per = [{"Chapter Veteran": veteran} if "Sergeant" in n else {} for n in roster.operatives]
+    return roster.with_choices({"Chapter Tactics": list(team)}, per)
+
+
+AOD = tactics(load_builtin_team("angels_of_death").default())
 
 # KAS-1 (Plasma Pistol 4/3+) and ANG-1 (Save 3+) 6" apart in the open lane of LAB.
 FACING: dict[str, dict[str, Any]] = {"KAS-1": {"at": (5, 14.5)}, "ANG-1": {"at": (11, 14.5)}}
@@ -260,7 +271,7 @@ def test_camo_cloak_ignores_saturate_when_shooting_the_eliminator() -> None:
     kas = json.loads((TEAMS / "kasrkin.json").read_text())["default_roster"]
     aod = json.loads((TEAMS / "angels_of_death.json").read_text())["default_roster"]
     k = Roster.from_entries(KAS.team, [e.replace("Meltagun", "Flamer") for e in kas])
-    a = Roster.from_entries(AOD.team, [*aod[:-1], "Eliminator Sniper"])
+    a = tactics(Roster.from_entries(AOD.team, [*aod[:-1], "Eliminator Sniper"]))
     ops = {"KAS-5": {"at": (5, 14.5)}, "ANG-6": {"at": (9, 14.5)}, "ANG-1": {"at": (9, 10)}}
     w = Work(position(LAB, k, a, operatives=ops))
     flamer = w.op("KAS-5")
@@ -292,7 +303,7 @@ def test_astartes_second_shot_needs_a_bolt_weapon() -> None:
     # The Captain's first shot was with its plasma pistol: its second Shoot would need a
     # bolt weapon, and it has none.
     aod = json.loads((TEAMS / "angels_of_death.json").read_text())["default_roster"]
-    captain = Roster.from_entries(AOD.team, ["Space Marine Captain", *aod[1:]])
+    captain = tactics(Roster.from_entries(AOD.team, ["Space Marine Captain", *aod[1:]]))
     s = shooting("ANG-1", "plasma pistol (standard)", captain)
     assert not [t for t in texts(s) if t.startswith("Shoot")]
 
@@ -326,7 +337,7 @@ def test_stealthy_gives_the_eliminator_improved_cover_save_options() -> None:
     # Eliminator Sniper (ANG-6, Stealthy) may retain a cover save as a critical or two
     # normal cover saves; an Assault Intercessor (ANG-5) only one normal.
     aod = json.loads((TEAMS / "angels_of_death.json").read_text())["default_roster"]
-    a = Roster.from_entries(AOD.team, [*aod[:-1], "Eliminator Sniper"])
+    a = tactics(Roster.from_entries(AOD.team, [*aod[:-1], "Eliminator Sniper"]))
 
     def cover_choice(target: str) -> list[str]:
         ops = {"KAS-1": {"at": (9, 4)}, target: {"at": (16, 4)}}

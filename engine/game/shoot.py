@@ -621,8 +621,12 @@ class ShootFrame:
             save = w.would("would_save_in_cover", save, op=self.shooter, target=t.id, tg=tg)
         cover_n, cover_c = self.cover_saves
         sn, sc = cover_n, cover_c
+        crit_at = 6
+        if w.ctx.hooks.would.get("would_crit_save"):
+            # A rule making lower defence dice critical saves: fn(w, at, op=, target=) -> at.
+            crit_at = int(w.would("would_crit_save", 6, op=self.shooter, target=t.id))
         for v in self.dice:
-            if v == 6:
+            if v != 1 and v >= crit_at:
                 sc += 1
             elif v != 1 and v >= max(2, save):
                 sn += 1

@@ -2,11 +2,12 @@
 (``engine.rules.registry``; team data ``teams/angels_of_death.json``).
 
 Modules: :mod:`.ploys` (strategy and firefight ploys), :mod:`.faction` (Astartes and the
-Chapter Tactics), :mod:`.abilities` (operative abilities), :mod:`.common` (helpers).
+Chapter Tactics' faction rule), :mod:`.tactics` (the Chapter Tactics, Chapter Veteran,
+Adaptive Tactics), :mod:`.abilities` (operative abilities), :mod:`.common` (helpers).
 """
 
 from __future__ import annotations
 
-from teams.angels_of_death import abilities, faction, ploys
+from teams.angels_of_death import abilities, faction, ploys, tactics
 
-__all__ = ["abilities", "faction", "ploys"]
+__all__ = ["abilities", "faction", "ploys", "tactics"]

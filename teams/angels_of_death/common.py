@@ -28,14 +28,25 @@ def save_of(w: Work, target: str) -> int:
 
 
 def normal_saves(w: Work, info: Mapping[str, Any]) -> list[int]:
-    """The indexes of the defence dice that are normal successes (not 6, not 1, at least
-    the Save)."""
+    """The indexes of the defence dice that are normal successes (not critical, not 1, at
+    least the Save)."""
     target = str(info.get("target", ""))
     if not target:
         return []
     save = max(2, save_of(w, target))
+    crit = crit_save_at(w, target)
     dice = info.get("dice", ())
-    return [i for i, v in enumerate(dice) if v != 6 and v != 1 and v >= save]
+    return [i for i, v in enumerate(dice) if v < crit and v != 1 and v >= save]
+
+
+def crit_save_at(w: Work, target: str) -> int:
+    """The lowest defence die that is a critical save for ``target`` being shot (6, lower
+    with the core's ``would_crit_save`` hooks)."""
+    if not w.ctx.hooks.would.get("would_crit_save"):
+        return 6
+    frame = shoot_frame(w)
+    shooter = getattr(frame, "shooter", "") if frame is not None else ""
+    return int(w.would("would_crit_save", 6, op=shooter, target=target))
 
 
 def shot_friend(w: Work, player: str, info: Mapping[str, Any]) -> bool:
