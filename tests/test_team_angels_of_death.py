@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from engine.dice.rules import Saturate
+from engine.dice.rules import Accurate, Rending, Saturate, Severe, Shock
 from engine.game import GameState, IllegalActionError
 from engine.game.attacks import attack_profile
 from engine.game.scenario import position, run
-from engine.game.state import Decision
+from engine.game.state import Decision, Effect
 from engine.game.work import Work
 from engine.teams import load_builtin_team
 from engine.teams.model import Roster
@@ -353,3 +353,168 @@ def test_stealthy_gives_the_eliminator_improved_cover_save_options() -> None:
         "Cover save two normals",
     ]
     assert cover_choice("ANG-5") == ["Cover save none", "Cover save normal"]
+
+
+# -- Chapter Tactics ---------------------------------------------------------------------------
+
+
+def work_with(team: tuple[str, str], ops: Mapping[str, Mapping[str, Any]] = FACING) -> Work:
+    """A Work of the LAB position with ``ops``, B's Chapter Tactics ``team``."""
+    return Work(position(LAB, KAS, tactics(AOD, team), operatives=ops))
+
+
+def melee_rules(w: Work, op: str, weapon: str) -> Any:
+    return attack_profile(w, w.op(op), weapon, "melee", target="KAS-1").rules
+
+
+def ranged_rules(w: Work, op: str, weapon: str) -> Any:
+    return attack_profile(w, w.op(op), weapon, "ranged", target="KAS-1").rules
+
+
+def test_chapter_tactics_default_to_hardy_and_sharpshooter() -> None:
+    from teams.angels_of_death.tactics import has_tactic, team_tactics
+
+    w = Work(position(LAB, KAS, load_builtin_team("angels_of_death").default(), operatives=FACING))
+    assert team_tactics(w, "B") == ("Hardy", "Sharpshooter")
+    assert has_tactic(w, "ANG-1", "Hardy") and not has_tactic(w, "ANG-1", "Mobile")
+    assert has_tactic(w, "ANG-1", "Aggressive")  # the Sergeant's Chapter Veteran default
+    assert team_tactics(w, "A") == ()  # the Kasrkin have none
+
+
+def test_ct_aggressive_gives_melee_weapons_rending() -> None:
+    ops = {**FACING, "ANG-3": {"at": (16, 10)}}
+    assert melee_rules(work_with(("Aggressive", "Mobile"), ops), "ANG-3", "fists").has(Rending)
+    assert not melee_rules(work_with(NEUTRAL, ops), "ANG-3", "fists").has(Rending)
+    # Not its ranged weapons.
+    w = work_with(("Aggressive", "Mobile"), ops)
+    assert not ranged_rules(w, "ANG-3", "bolt rifle").has(Rending)
+
+
+def test_chapter_veteran_gives_the_sergeant_one_more_tactic() -> None:
+    # Team NEUTRAL; the Sergeant ANG-1 chose Aggressive, the warrior ANG-3 has none.
+    ops = {**FACING, "ANG-3": {"at": (16, 10)}}
+    w = Work(position(LAB, KAS, tactics(AOD, veteran="Aggressive"), operatives=ops))
+    assert melee_rules(w, "ANG-1", "power weapon").has(Rending)
+    assert not melee_rules(w, "ANG-3", "fists").has(Rending)
+
+
+def test_ct_siege_specialist_gives_ranged_weapons_saturate() -> None:
+    w = work_with(("Siege Specialist", "Mobile"))
+    assert ranged_rules(w, "ANG-1", "auto bolt rifle").has(Saturate)
+    assert not ranged_rules(work_with(NEUTRAL), "ANG-1", "auto bolt rifle").has(Saturate)
+
+
+def test_ct_sharpshooter_bolt_weapons_accurate_and_severe_unless_moved() -> None:
+    w = work_with(("Sharpshooter", "Mobile"))
+    rules = ranged_rules(w, "ANG-1", "auto bolt rifle")
+    assert rules.has(Accurate) and rules.has(Severe)
+    w.set_op("ANG-1", done=("Reposition",))
+    assert not ranged_rules(w, "ANG-1", "auto bolt rifle").has(Severe)
+    w.set_op("ANG-1", done=("Dash",))  # Dash does not prevent it
+    assert ranged_rules(w, "ANG-1", "auto bolt rifle").has(Severe)
+    assert not ranged_rules(work_with(NEUTRAL), "ANG-1", "auto bolt rifle").has(Severe)
+
+
+def test_ct_stealthy_gives_improved_cover_save_options() -> None:
+    ops = {"KAS-1": {"at": (9, 4)}, "ANG-5": {"at": (16, 4)}}
+    s = position(LAB, KAS, tactics(AOD, ("Stealthy", "Mobile")), operatives=ops, cp=(0, 0))
+    shot = "Shoot KAS-1 plasma pistol (standard) at ANG-5"
+    s, _ = run(s, ["Activate KAS-1 engage", shot], dice=["6,6,1,1"])
+    assert texts(s) == ["Cover save critical", "Cover save none", "Cover save two normals"]
+
+
+def test_ct_hardy_defence_fives_are_critical_saves() -> None:
+    def saves(team: tuple[str, str]) -> tuple[int, int]:
+        s = position(LAB, KAS, tactics(AOD, team), operatives=FACING, cp=(0, 0))
+        shot = "Shoot KAS-1 plasma pistol (standard) at ANG-1"
+        _, ev = run(s, ["Activate KAS-1 engage", shot], dice=["6,6,1,1", "5,1"])
+        got = [e for e in ev if e.kind == "saves_retained"]
+        return got[0]["normals"], got[0]["crits"]
+
+    assert saves(("Hardy", "Mobile")) == (0, 1)
+    assert saves(NEUTRAL) == (1, 0)
+
+
+def kas_fights_ang6(team: tuple[str, str], attack: str, retaliation: str) -> GameState:
+    """KAS-1 (chainsword 4/5... as printed) fights ANG-6 (in control range); B's Chapter
+    Tactics ``team``; stops at A's first resolve decision."""
+    ops = {"KAS-1": {"at": (8.519, 14.5)}, "ANG-6": {"at": (10, 14.5)}}
+    s = position(LAB, KAS, tactics(AOD, team), operatives=ops, turn="A", cp=(0, 0))
+    s, _ = run(
+        s, ["Activate KAS-1 engage", "Fight KAS-1 chainsword at ANG-6"], dice=[attack, retaliation]
+    )
+    return decline_all(s)
+
+
+def test_ct_hardy_retaliating_first_normal_strike_of_3_or_more_loses_1() -> None:
+    s = kas_fights_ang6(("Hardy", "Mobile"), "5,5,1,1", "1,1,1,1,1")
+    s, ev = s.apply("Strike normal")
+    assert damage_to(ev, "ANG-6") == 3  # 4 - 1
+    s, ev = s.apply("Strike normal")
+    assert damage_to(ev, "ANG-6") == 4  # only the first
+    s = kas_fights_ang6(NEUTRAL, "5,5,1,1", "1,1,1,1,1")
+    _, ev = s.apply("Strike normal")
+    assert damage_to(ev, "ANG-6") == 4
+
+
+def test_ct_dueller_normal_success_blocks_a_critical() -> None:
+    s = kas_fights_ang6(("Dueller", "Mobile"), "6,5,1,1", "5,4,1,1,1")
+    s, _ = s.apply("Strike normal")
+    assert "Block crit with normal" in texts(s)
+    s, _ = s.apply("Block crit with normal")
+    assert "Strike crit" not in texts(s)
+    s = kas_fights_ang6(NEUTRAL, "6,5,1,1", "5,4,1,1,1")
+    s, _ = s.apply("Strike normal")
+    assert "Block crit with normal" not in texts(s)
+
+
+def test_ct_mobile_fall_back_costs_one_ap_less() -> None:
+    ops = {"KAS-1": {"at": (8.519, 14.5)}, "ANG-6": {"at": (10, 14.5)}}
+
+    def ap_after(team: tuple[str, str]) -> int:
+        s = position(LAB, KAS, tactics(AOD, team, "Hardy"), operatives=ops, turn="B", cp=(0, 0))
+        s = pass_windows(run(s, ["Activate ANG-6 engage"])[0])
+        s, _ = s.apply("Fall Back ANG-6 to 10,12.639")
+        return s.operative("ANG-6").ap
+
+    assert ap_after(("Mobile", "Dueller")) == 2
+    assert ap_after(("Hardy", "Dueller")) == 1
+
+
+def test_ct_resolute_ignores_apl_losses_and_the_enemy_shock() -> None:
+    ents = json.loads((TEAMS / "legionaries.json").read_text())["default_roster"]
+    ents[0] = "Legionary Aspiring Champion [Plasma Pistol + Power Maul]"
+    leg = Roster.from_entries(load_builtin_team("legionaries"), ents)
+    ops = {"LEG-1": {"at": (8.519, 14.5)}, "ANG-6": {"at": (10, 14.5)}}
+
+    def work(team: tuple[str, str]) -> Work:
+        return Work(position(LAB, leg, tactics(AOD, team), operatives=ops))
+
+    def maul(w: Work) -> Any:
+        return attack_profile(w, w.op("LEG-1"), "power maul", "melee", target="ANG-6").rules
+
+    assert not maul(work(("Resolute", "Mobile"))).has(Shock)
+    assert maul(work(("Hardy", "Mobile"))).has(Shock)
+    for team, apl in ((("Resolute", "Mobile"), 3), (("Hardy", "Mobile"), 2)):
+        w = work(team)
+        w.add_effect(Effect("apl", "ANG-6", "end_tp", value=-1))
+        assert w.apl(w.op("ANG-6")) == apl
+
+
+def test_adaptive_tactics_changes_the_secondary_tactic_for_the_turning_point() -> None:
+    from teams.angels_of_death.tactics import team_tactics
+
+    spent = {k: {**v, "ready": False} for k, v in FACING.items()}
+    s, _ = run(pass_windows(pos(spent, cp=(0, 2))), ["Initiative B"], dice=["3,4"])
+    offered = [t for t in texts(s) if t.startswith("Ploy adaptive tactics")]
+    # Every tactic but the two the team has (NEUTRAL: Mobile, Resolute).
+    assert len(offered) == 6 and "Ploy adaptive tactics mobile" not in offered
+    s = b_gambit(["Ploy adaptive tactics aggressive"])
+    assert s.player("B").cp_spent == 1
+    w = Work(s)
+    assert team_tactics(w, "B") == ("Mobile", "Aggressive")
+    assert melee_rules(w, "ANG-1", "power weapon").has(Rending)
+    # Until the end of the turning point only.
+    assert [e.until for e in w.effects if e.detail.startswith("adaptive_tactics:")] == ["end_tp"]
+    # Until the end of the turning point only.
+    assert [e.until for e in w.effects if e.detail.startswith("adaptive_tactics:")] == ["end_tp"]
