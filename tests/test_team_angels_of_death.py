@@ -162,8 +162,8 @@ def test_adjust_doctrine_changes_the_doctrine_during_an_activation() -> None:
     # Without Combat Doctrine this turning point it is not offered.
     s, _ = b_gambit([]).apply("Activate ANG-1 engage")
     assert not [t for t in texts(s) if "adjust doctrine" in t]
-    s, _ = b_gambit(["Ploy combat doctrine devastator"]).apply("Activate ANG-1 engage")
-    assert texts(s) == ["Pass", "Ploy adjust doctrine assault", "Ploy adjust doctrine tactical"]
+    s, _ = b_gambit(["Ploy combat doctrine assault"]).apply("Activate ANG-1 engage")
+    assert texts(s) == ["Pass", "Ploy adjust doctrine devastator", "Ploy adjust doctrine tactical"]
     s, _ = s.apply("Ploy adjust doctrine tactical")
     assert s.player("B").cp_spent == 2
     s = pass_windows(s)
@@ -322,13 +322,15 @@ def test_astartes_counteract_regardless_of_order() -> None:
     assert "Counteract ANG-1" in texts(s)
 
 
-def test_doctrine_warfare_makes_assault_and_tactical_free_once_per_battle() -> None:
+def test_doctrine_warfare_makes_two_doctrines_free_once_per_battle() -> None:
     # ANG-1 (the Intercessor Sergeant, Doctrine Warfare) is in the killzone.
     s = b_gambit(["Ploy combat doctrine tactical"])
     assert s.player("B").cp_spent == 0 and s.player("B").cp == 3
-    assert ("doctrine_warfare_tactical", 1) in s.player("B").uses
-    # Devastator is never free.
+    assert ("doctrine_warfare_tactical:ANG-1", 1) in s.player("B").uses
+    # The Intercessor Sergeant's other doctrine is Devastator, not Assault.
     s = b_gambit(["Ploy combat doctrine devastator"])
+    assert s.player("B").cp_spent == 0
+    s = b_gambit(["Ploy combat doctrine assault"])
     assert s.player("B").cp_spent == 1
 
 

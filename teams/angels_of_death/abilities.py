@@ -39,28 +39,37 @@ def _install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_use_weapon_rules", hook)
 
 
+def _warfare_doctrines(w: Work, op: str) -> tuple[str, ...]:
+    """The doctrines an operative's Doctrine Warfare covers: Assault and Tactical for the
+    Assault Intercessor Sergeant, Devastator and Tactical for the Intercessor Sergeant."""
+    if not has_ability(w, op, "Doctrine Warfare"):
+        return ()
+    if "ASSAULT INTERCESSOR" in w.ctx.datacards[op].keywords:
+        return ("assault", "tactical")
+    return ("devastator", "tactical")
+
+
 def _install_doctrine_warfare(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Doctrine Warfare (ability of the Intercessor and Assault Intercessor Sergeants): once
-    per battle each, Combat Doctrine selecting Assault, and selecting Tactical, costs 0CP
-    while such an operative is in the killzone. Trigger: the ``combat_doctrine_selected``
-    event of the strategy ploy (the CP paid is given back; the player still needs the CP to
-    use the ploy). Limits: once per battle for Assault and once for Tactical, per player."""
+    """Doctrine Warfare (ability of the Sergeants): once per battle each, Combat Doctrine
+    selecting Tactical, and selecting Assault (Assault Intercessor Sergeant) or Devastator
+    (Intercessor Sergeant), costs 0CP while the Sergeant is in the killzone. Trigger: the
+    ``combat_doctrine_selected`` event of the ploy (the CP paid is given back; the player
+    still needs the CP to use the ploy). Limits: once per battle per doctrine per Sergeant
+    (counter ``doctrine_warfare_<doctrine>:<operative>``)."""
 
     def refund(w: Work, ev: Any) -> None:
         player, doctrine = str(ev["player"]), str(ev["doctrine"])
         if player not in players or ev["ploy"] != COMBAT_DOCTRINE.name:
             return
-        if doctrine not in ("assault", "tactical"):
+        for o in w.alive(player):
+            key = f"doctrine_warfare_{doctrine}:{o.id}"
+            if doctrine not in _warfare_doctrines(w, o.id) or w.count(player, key):
+                continue
+            w.count(player, key, add=1)
+            cost = ploy_cost(w, player, cast(PloyLike, COMBAT_DOCTRINE))
+            pl = w.pl(player)
+            w.set_pl(player, cp=pl.cp + cost, cp_spent=pl.cp_spent - cost)
             return
-        if not any(has_ability(w, o.id, "Doctrine Warfare") for o in w.alive(player)):
-            return
-        key = f"doctrine_warfare_{doctrine}"
-        if w.count(player, key):
-            return
-        w.count(player, key, add=1)
-        cost = ploy_cost(w, player, cast(PloyLike, COMBAT_DOCTRINE))
-        pl = w.pl(player)
-        w.set_pl(player, cp=pl.cp + cost, cp_spent=pl.cp_spent - cost)
 
     hooks.on("combat_doctrine_selected", refund)
 
@@ -90,7 +99,7 @@ register(
 register(
     rule_id(TEAM, "ability", "Doctrine Warfare"),
     _install_doctrine_warfare,
-    "Ability: once per battle each, Combat Doctrine for Assault or Tactical costs 0CP.",
+    "Ability: once per battle each, Combat Doctrine for Tactical and one other doctrine is free.",
 )
 register(
     rule_id(TEAM, "ability", "Stealthy"),
