@@ -520,3 +520,101 @@ def test_adaptive_tactics_changes_the_secondary_tactic_for_the_turning_point() -
     assert [e.until for e in w.effects if e.detail.startswith("adaptive_tactics:")] == ["end_tp"]
     # Until the end of the turning point only.
     assert [e.until for e in w.effects if e.detail.startswith("adaptive_tactics:")] == ["end_tp"]
+
+
+# -- Abilities and unique actions -------------------------------------------------------------
+
+_ENTRIES = json.loads((TEAMS / "angels_of_death.json").read_text())["default_roster"]
+CAPTAIN = tactics(Roster.from_entries(AOD.team, ["Space Marine Captain", *_ENTRIES[1:]]))
+SNIPER = tactics(Roster.from_entries(AOD.team, [*_ENTRIES[:-1], "Eliminator Sniper"]))
+
+
+def test_iron_halo_ignores_one_normal_damage_once_per_battle() -> None:
+    s = position(LAB, KAS, CAPTAIN, operatives=FACING, cp=(0, 0))
+    shot = "Shoot KAS-1 plasma pistol (standard) at ANG-1"
+    s, ev = run(s, ["Activate KAS-1 engage", shot], dice=["5,4,1,1", "1,1"])
+    assert damage_to(ev, "ANG-1") == 3  # two normal hits of 3: one ignored
+    assert ("iron_halo:ANG-1", 1) in s.player("B").uses
+    # Once per battle: the next one is not ignored.
+    w = Work(s)
+    assert w.would("would_shot_damage", 6, target="ANG-1", normals=2, normal_damage=3) == 6
+    # Another operative has no Iron Halo.
+    w = Work(position(LAB, KAS, AOD, operatives=FACING))
+    assert w.would("would_shot_damage", 6, target="ANG-1", normals=2, normal_damage=3) == 6
+
+
+def test_grenadier_throws_its_own_grenades_hit_3_without_grenade_uses() -> None:
+    ops = {"KAS-1": {"at": (10, 14.5)}, "ANG-5": {"at": (5, 14.5)}}
+    s = position(LAB, KAS, AOD, operatives=ops, turn="B", cp=(0, 0))
+    w = Work(s)
+    assert attack_profile(w, w.op("ANG-5"), "frag grenade", "ranged", target="KAS-1").hit == 3
+    assert attack_profile(w, w.op("ANG-5"), "krak grenade", "ranged", target="KAS-1").hit == 3
+    s, _ = run(s, ["Activate ANG-5 engage", "Shoot ANG-5 krak grenade at KAS-1"], dice=["1,1,1,1"])
+    assert not [u for u in s.player("B").uses if "grenade" in u[0]]
+
+
+def captain_tp2(ploys: list[str], ops: Mapping[str, Mapping[str, Any]] = FACING) -> GameState:
+    """As :func:`b_gambit` with the Captain as ANG-1."""
+    spent = {k: {**v, "ready": False} for k, v in ops.items()}
+    s = pass_windows(position(LAB, KAS, CAPTAIN, operatives=spent, cp=(0, 2)))
+    s, _ = run(s, ["Initiative B", *ploys], dice=["3,4"])
+    return pass_windows(s)
+
+
+def test_heroic_leader_adjust_doctrine_for_0cp_once_per_turning_point() -> None:
+    s = captain_tp2(["Ploy combat doctrine assault"])
+    assert s.player("B").cp_spent == 1
+    s, _ = s.apply("Activate ANG-1 engage")
+    s, _ = s.apply("Ploy adjust doctrine tactical")
+    assert s.player("B").cp_spent == 1  # free
+    assert [e for e in s.effects if e.detail == "heroic_leader"]
+    # Without a Captain it costs 1CP (the default roster has none).
+    t, _ = b_gambit(["Ploy combat doctrine assault"]).apply("Activate ANG-1 engage")
+    t, _ = t.apply("Ploy adjust doctrine tactical")
+    assert t.player("B").cp_spent == 2
+
+
+def test_heroic_leader_combat_doctrine_when_an_operative_is_activated() -> None:
+    s = captain_tp2([])
+    s, _ = s.apply("Activate ANG-1 engage")
+    assert "Ploy combat doctrine devastator" in texts(s)
+    s, _ = s.apply("Ploy combat doctrine devastator")
+    assert s.player("B").cp_spent == 1
+    assert "Combat Doctrine" in s.player("B").ploys_used
+    # Not when Combat Doctrine was used in the Gambit step.
+    s, _ = captain_tp2(["Ploy combat doctrine assault"]).apply("Activate ANG-1 engage")
+    assert "Ploy combat doctrine devastator" not in texts(s)
+
+
+def test_heroic_leader_firefight_ploy_for_0cp_when_the_captain_is_specified() -> None:
+    s = position(LAB, KAS, CAPTAIN, operatives=FACING, cp=(2, 2))
+    s = shoot_to_defence(s, "6,6,1,1", "4,1")
+    assert "Ploy transhuman physiology" in texts(s)
+    s, _ = s.apply("Ploy transhuman physiology")
+    assert s.player("B").cp == 2  # free: the Captain is the operative shot
+    # Another operative shot pays.
+    t = shoot_to_defence(pos(), "6,6,1,1", "4,1")
+    t, _ = t.apply("Ploy transhuman physiology")
+    assert t.player("B").cp == 1
+
+
+# ANG-6 (the Eliminator Sniper) sees KAS-1 across the LAB ruin: obscured.
+OPTICS_AT = {"ANG-6": {"at": (5, 10)}, "KAS-1": {"at": (16, 10)}}
+
+
+def test_optics_its_targets_cannot_be_obscured_until_its_next_activation() -> None:
+    from engine.game.shoot import targeting
+
+    s = position(LAB, KAS, SNIPER, operatives=OPTICS_AT, turn="B", cp=(0, 0))
+    w = Work(s)
+    assert targeting(w, w.op("ANG-6"), w.op("KAS-1")).obscured
+    s, _ = run(s, ["Activate ANG-6 engage"])
+    assert "Act ANG-6 optics" in texts(pass_windows(s))
+    s, _ = run(pass_windows(s), ["Act ANG-6 optics"])
+    assert s.operative("ANG-6").ap == 2
+    w = Work(s)
+    assert not targeting(w, w.op("ANG-6"), w.op("KAS-1")).obscured
+    # Another Angel of Death has no Optics.
+    s = position(LAB, KAS, AOD, operatives={"ANG-5": {"at": (5, 10)}}, turn="B", cp=(0, 0))
+    s, _ = run(s, ["Activate ANG-5 engage"])
+    assert not [t for t in texts(pass_windows(s)) if "optics" in t]

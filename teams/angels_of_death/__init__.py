@@ -8,6 +8,6 @@ Adaptive Tactics), :mod:`.abilities` (operative abilities), :mod:`.common` (help
 
 from __future__ import annotations
 
-from teams.angels_of_death import abilities, faction, ploys, tactics
+from teams.angels_of_death import abilities, actions, faction, leader, ploys, tactics
 
-__all__ = ["abilities", "faction", "ploys", "tactics"]
+__all__ = ["abilities", "actions", "faction", "leader", "ploys", "tactics"]

@@ -106,3 +106,68 @@ register(
     _install_stealthy,
     "Ability: in cover, retain two cover saves or one as a critical success.",
 )
+
+
+_IRON_HALO = "iron_halo"
+
+
+def _install_iron_halo(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Iron Halo (ability of the Space Marine Captain): once per battle, when an attack die
+    inflicts Normal Dmg on it, that damage is ignored. Trigger: the first such die (the
+    core's ``would_strike_damage`` in a fight, ``would_shot_damage`` when shot: one normal
+    die's damage removed); used at once, the choice never waits. Limits: once per battle
+    per Captain (counter ``iron_halo:<operative>``); critical damage is never ignored."""
+
+    def key(op: str) -> str:
+        return f"{_IRON_HALO}:{op}"
+
+    def ready(w: Work, target: str) -> bool:
+        player = w.ctx.owner.get(target)
+        return (
+            player in players
+            and has_ability(w, target, "Iron Halo")
+            and not w.count(str(player), key(target))
+        )
+
+    def use(w: Work, target: str) -> None:
+        w.count(w.ctx.owner[target], key(target), add=1)
+        w.emit("iron_halo_used", op=target)
+
+    def strike(w: Work, dmg: int, **info: Any) -> int:
+        target = str(info.get("target", ""))
+        if info.get("crit") or dmg <= 0 or not ready(w, target):
+            return dmg
+        use(w, target)
+        return 0
+
+    def shot(w: Work, damage: int, **info: Any) -> int:
+        target = str(info.get("target", ""))
+        normal = int(info.get("normal_damage", 0))
+        if not info.get("normals") or normal <= 0 or damage <= 0 or not ready(w, target):
+            return damage
+        use(w, target)
+        return max(0, damage - normal)
+
+    hooks.transform("would_strike_damage", strike)
+    hooks.transform("would_shot_damage", shot)
+
+
+def _install_grenadier(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Grenadier (ability of the Assault Intercessor Grenadier): it uses frag and krak
+    grenades without spending the kill team's grenade uses, with Hit improved by 1. Trigger:
+    none of its own: the team data gives its datacard its own Frag Grenade and Krak Grenade
+    (Hit 3+, the universal grenades' 4+ improved), and an operative's own weapon of a
+    grenade's name never spends a use of Explosive Grenades
+    (:mod:`engine.rules.equipment.grenades`). Limits: none."""
+
+
+register(
+    rule_id(TEAM, "ability", "Iron Halo"),
+    _install_iron_halo,
+    "Ability: once per battle, the Captain ignores the damage of one normal success.",
+)
+register(
+    rule_id(TEAM, "ability", "Grenadier"),
+    _install_grenadier,
+    "Ability: its own frag and krak grenades, Hit 3+, spend no grenade uses.",
+)

@@ -140,7 +140,7 @@ def _doctrine(w: Work, player: str) -> str:
     return ""
 
 
-def _set_doctrine(w: Work, player: str, doctrine: str, source: str) -> None:
+def set_doctrine(w: Work, player: str, doctrine: str, source: str) -> None:
     """Select ``doctrine`` for ``player`` until the end of the turning point (replacing any)."""
     w.effects[:] = [
         e
@@ -194,7 +194,7 @@ class DoctrinePloy:
     def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
         """Select the doctrine named by the action (event ``combat_doctrine_selected``)."""
         doctrine = action.text.rsplit(" ", 1)[1]
-        _set_doctrine(w, player, doctrine, self.name)
+        set_doctrine(w, player, doctrine, self.name)
         w.emit("combat_doctrine_selected", player=player, doctrine=doctrine, ploy=self.name)
 
 
