@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.dice.rules import Accurate, Rending, Saturate, Severe, Shock
+from engine.dice.rules import Accurate, Lethal, Rending, Saturate, Severe, Shock
 from engine.game import GameState, IllegalActionError
 from engine.game.attacks import attack_profile
 from engine.game.scenario import position, run
@@ -195,15 +195,15 @@ def test_and_they_shall_know_no_fear_ignores_the_injured_move_penalty() -> None:
     assert s.operative("ANG-1").wounds == 5
 
 
-def counteracting(ploy: bool) -> GameState:
+def counteracting(ploy: bool, **kw: Any) -> GameState:
     """ANG-1 expended with an Engage order, A's KAS-2 ends its activation: B counteracts with
-    ANG-1 (using Wrath Of Vengeance or passing)."""
+    ANG-1 (using Wrath Of Vengeance or passing); ``kw`` to :func:`position`."""
     ops = {
         "ANG-1": {"at": (5, 14.5), "ready": False},
         "KAS-1": {"at": (16, 14.5)},
         "KAS-2": {"at": (16, 10)},
     }
-    s = position(LAB, KAS, AOD, operatives=ops, turn="A", cp=(2, 2))
+    s = position(LAB, KAS, AOD, operatives=ops, turn="A", cp=(2, 2), **kw)
     s, _ = run(s, ["Activate KAS-2 conceal"])
     s, _ = pass_windows(s).apply("End activation")
     s, _ = pass_windows(s).apply("Counteract ANG-1")
@@ -618,3 +618,78 @@ def test_optics_its_targets_cannot_be_obscured_until_its_next_activation() -> No
     s = position(LAB, KAS, AOD, operatives={"ANG-5": {"at": (5, 10)}}, turn="B", cp=(0, 0))
     s, _ = run(s, ["Activate ANG-5 engage"])
     assert not [t for t in texts(pass_windows(s)) if "optics" in t]
+
+
+# -- Team equipment ---------------------------------------------------------------------------
+
+
+def test_chapter_reliquaries_wrath_of_vengeance_for_0cp_with_an_engage_order() -> None:
+    s = counteracting(True, equipment={"B": ["Chapter Reliquaries"]})
+    assert s.player("B").cp == 2
+    assert counteracting(True).player("B").cp == 1  # not selected: 1CP
+
+
+def b_shoots_with(equipment: list[str], attack: str) -> GameState:
+    """ANG-1 shoots KAS-1 with its auto bolt rifle (Hit 3+), B having ``equipment``; stops in
+    B's attack dice window (or later)."""
+    s = position(LAB, KAS, AOD, operatives=FACING, turn="B", cp=(0, 0), equipment={"B": equipment})
+    s = pass_windows(run(s, ["Activate ANG-1 engage"])[0])
+    s, _ = run(s, ["Shoot ANG-1 auto bolt rifle at KAS-1"], dice=[attack])
+    return s
+
+
+def test_purity_seals_two_attack_fails_become_one_normal_success() -> None:
+    s = b_shoots_with(["Purity Seals"], "5,2,1,1")
+    assert s.node == Decision("B", "dice_ploy")
+    assert "Use purity seals" in texts(s)
+    s, ev = s.apply("Use purity seals")
+    got = [e for e in ev if e.kind == "attack_retained"]
+    assert (got[0]["normals"], got[0]["crits"]) == (2, 0)  # a 1 discarded, the 2 a success
+    assert [e for e in s.effects if e.detail == "used:Purity Seals"]  # once per TP
+    # One fail is not enough; not selected: not offered.
+    assert "Use purity seals" not in texts(b_shoots_with(["Purity Seals"], "5,5,4,1"))
+    assert "Use purity seals" not in texts(b_shoots_with([], "5,2,1,1"))
+
+
+def test_tilting_shields_the_enemy_retains_crits_only_on_6s() -> None:
+    ents = json.loads((TEAMS / "legionaries.json").read_text())["default_roster"]
+    ents[0] = "Legionary Aspiring Champion [Plasma Pistol + Power Weapon]"
+    leg = Roster.from_entries(load_builtin_team("legionaries"), ents)
+    ops = {"ANG-6": {"at": (5, 14.5)}, "LEG-1": {"at": (8.519, 14.5)}}
+    s = position(
+        LAB, leg, AOD, operatives=ops, turn="B", cp=(0, 0), equipment={"B": ["Tilting Shields"]}
+    )
+    s = pass_windows(run(s, ["Activate ANG-6 engage"])[0])
+    s, _ = run(s, ["Charge ANG-6 to 7,14.5"])
+    s = pass_windows(s)
+    s, _ = run(s, ["Fight ANG-6 chainsword at LEG-1"], dice=["4,4,1,1,1", "5,5,1,1,1"])
+    while "Use tilting shields" not in texts(s):
+        assert isinstance(s.node, Decision)
+        s, _ = s.apply("Decline")
+    w = Work(s)
+    weapon = "power weapon"
+    assert attack_profile(w, w.op("LEG-1"), weapon, "melee", target="ANG-6").rules.has(Lethal)
+    s, _ = s.apply("Use tilting shields")
+    w = Work(s)
+    assert not attack_profile(w, w.op("LEG-1"), weapon, "melee", target="ANG-6").rules.has(Lethal)
+
+
+def test_auspex_enemies_within_8_inches_of_the_shooter_are_not_obscured() -> None:
+    from engine.game.shoot import ShootFrame
+
+    ops = {"ANG-1": {"at": (7, 10)}, "KAS-1": {"at": (16, 10)}}
+
+    def obscured(use: bool) -> bool:
+        s = position(
+            LAB, KAS, AOD, operatives=ops, turn="B", cp=(0, 0), equipment={"B": ["Auspex"]}
+        )
+        s = pass_windows(run(s, ["Activate ANG-1 engage"])[0])
+        s, _ = s.apply("Shoot ANG-1 auto bolt rifle at KAS-1")
+        assert "Use auspex" in texts(s)
+        s, _ = s.apply("Use auspex" if use else "Pass")
+        s = pass_windows(s)
+        frame = next(f for f in s.stack if isinstance(f, ShootFrame))
+        return bool(frame.obscured)
+
+    assert obscured(False)
+    assert not obscured(True)

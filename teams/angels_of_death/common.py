@@ -8,6 +8,7 @@ from typing import Any
 
 import attrs
 
+from engine.game.ploys import PloyWindowFrame
 from engine.game.state import Effect
 from engine.game.work import Work
 
@@ -94,3 +95,21 @@ def has_ability(w: Work, op: str, name: str) -> bool:
 def is_bolt(weapon: str) -> bool:
     """A bolt weapon (its name says bolt: bolt rifle, heavy bolter, bolt sniper rifle...)."""
     return "bolt" in weapon.lower()
+
+
+def specified(w: Work, player: str) -> set[str]:
+    """The friendly operatives the firefight ploy being considered now is for: the ``op``
+    or ``target`` of the innermost ploy window, or the friendly fighter or shooter or target
+    of the Shoot or Fight whose dice window is open."""
+    for f in reversed(w.stack):
+        if isinstance(f, PloyWindowFrame):
+            info = dict(f.info)
+            names = {str(info.get("op", "")), str(info.get("target", ""))}
+        elif hasattr(f, "aweapon"):
+            names = {f.attacker, f.defender}
+        elif hasattr(f, "shooter") and hasattr(f, "targets"):
+            names = {f.shooter, *(f.targets[f.idx : f.idx + 1] if f.targets else ())}
+        else:
+            continue
+        return {n for n in names if n and w.ctx.owner.get(n) == player}
+    return set()

@@ -1,4 +1,4 @@
-"""The Angels of Death faction rules: Astartes and the Chapter Tactics."""
+"""The Angels of Death faction rule Astartes (the Chapter Tactics: :mod:`.tactics`)."""
 
 from __future__ import annotations
 

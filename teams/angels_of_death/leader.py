@@ -11,11 +11,11 @@ import attrs
 
 from engine.game.actions import Action
 from engine.game.context import Hooks
-from engine.game.ploys import PloyWindowFrame
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.registry import register, rule_id
-from teams.angels_of_death.common import TEAM, has_ability
+from teams.angels_of_death.common import TEAM, has_ability, specified
+from teams.angels_of_death.equipment import reliquaries_free
 from teams.angels_of_death.ploys import (
     ADJUST_DOCTRINE,
     COMBAT_DOCTRINE,
@@ -67,30 +67,14 @@ def _mark_used(w: Work, player: str) -> None:
     w.emit("heroic_leader_used", player=player)
 
 
-def specified(w: Work, player: str) -> set[str]:
-    """The friendly operatives the firefight ploy being considered now is for: the ``op``
-    or ``target`` of the innermost ploy window, or the friendly fighter or shooter or target
-    of the Shoot or Fight whose dice window is open."""
-    for f in reversed(w.stack):
-        if isinstance(f, PloyWindowFrame):
-            info = dict(f.info)
-            names = {str(info.get("op", "")), str(info.get("target", ""))}
-        elif hasattr(f, "aweapon"):
-            names = {f.attacker, f.defender}
-        elif hasattr(f, "shooter") and hasattr(f, "targets"):
-            names = {f.shooter, *(f.targets[f.idx : f.idx + 1] if f.targets else ())}
-        else:
-            continue
-        return {n for n in names if n and w.ctx.owner.get(n) == player}
-    return set()
-
-
 def _ploy_free(w: Work, player: str, ploy: str) -> bool:
     """Whether Heroic Leader makes the firefight ploy ``ploy`` cost 0CP now: the Captain is
     the specified operative, or the ploy is Adjust Doctrine and a Captain is in the
     killzone outside enemy control range."""
     if ploy not in FIREFIGHT_PLOYS or not leader_unused(w, player):
         return False
+    if reliquaries_free(w, player, ploy):
+        return False  # free already: Heroic Leader is kept
     if ploy == ADJUST_DOCTRINE.name and _free_captain(w, player):
         return True
     return any(has_ability(w, op, HEROIC_LEADER) for op in specified(w, player))
