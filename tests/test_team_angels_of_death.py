@@ -537,10 +537,10 @@ def test_iron_halo_ignores_one_normal_damage_once_per_battle() -> None:
     assert ("iron_halo:ANG-1", 1) in s.player("B").uses
     # Once per battle: the next one is not ignored.
     w = Work(s)
-    assert w.would("would_shot_damage", 6, target="ANG-1", normals=2, normal_damage=3) == 6
+    assert w.would("would_shot_damage", 3, target="ANG-1", crit=False) == 3
     # Another operative has no Iron Halo.
     w = Work(position(LAB, KAS, AOD, operatives=FACING))
-    assert w.would("would_shot_damage", 6, target="ANG-1", normals=2, normal_damage=3) == 6
+    assert w.would("would_shot_damage", 3, target="ANG-1", crit=False) == 3
 
 
 def test_grenadier_throws_its_own_grenades_hit_3_without_grenade_uses() -> None:

@@ -636,20 +636,13 @@ class ShootFrame:
             self.normals, self.crits, sn, sc, prof.normal_damage, prof.critical_damage, d.brutal
         )
         damage = un * prof.normal_damage + uc * prof.critical_damage
-        if w.ctx.hooks.would.get("would_shot_damage"):
-            # A rule changing the damage of the unblocked dice: fn(w, damage, op=, target=,
-            # normals=, crits=, normal_damage=, critical_damage=) -> damage.
-            damage = int(
-                w.would(
-                    "would_shot_damage",
-                    damage,
-                    op=self.shooter,
-                    target=t.id,
-                    normals=un,
-                    crits=uc,
-                    normal_damage=prof.normal_damage,
-                    critical_damage=prof.critical_damage,
-                )
+        if "would_shot_damage" in w.ctx.hooks.would:
+            # A rule changing one unblocked attack die's damage (e.g. a damage reduction):
+            # fn(w, dmg, op=shooter, target=, crit=) -> dmg, per die, normals first.
+            damage = sum(
+                max(0, int(w.would("would_shot_damage", dmg, op=self.shooter, target=t.id, crit=c)))
+                for dmg, c in [(prof.normal_damage, False)] * un
+                + [(prof.critical_damage, True)] * uc
             )
         universal.inflict(w, t.id, damage, f"{self.weapon}", by=self.shooter)
         w.replace_top(stage="begin", idx=self.idx + 1, dice=(), flags=(), cover_saves=(0, 0))

@@ -114,8 +114,8 @@ _IRON_HALO = "iron_halo"
 def _install_iron_halo(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Iron Halo (ability of the Space Marine Captain): once per battle, when an attack die
     inflicts Normal Dmg on it, that damage is ignored. Trigger: the first such die (the
-    core's ``would_strike_damage`` in a fight, ``would_shot_damage`` when shot: one normal
-    die's damage removed); used at once, the choice never waits. Limits: once per battle
+    core's ``would_strike_damage`` in a fight, ``would_shot_damage`` per unblocked die when
+    shot); used at once, the choice never waits. Limits: once per battle
     per Captain (counter ``iron_halo:<operative>``); critical damage is never ignored."""
 
     def key(op: str) -> str:
@@ -140,16 +140,8 @@ def _install_iron_halo(hooks: Hooks, players: tuple[str, ...]) -> None:
         use(w, target)
         return 0
 
-    def shot(w: Work, damage: int, **info: Any) -> int:
-        target = str(info.get("target", ""))
-        normal = int(info.get("normal_damage", 0))
-        if not info.get("normals") or normal <= 0 or damage <= 0 or not ready(w, target):
-            return damage
-        use(w, target)
-        return max(0, damage - normal)
-
     hooks.transform("would_strike_damage", strike)
-    hooks.transform("would_shot_damage", shot)
+    hooks.transform("would_shot_damage", strike)
 
 
 def _install_grenadier(hooks: Hooks, players: tuple[str, ...]) -> None:
