@@ -12,6 +12,7 @@ import pytest
 
 from engine.dice.rules import Accurate, Lethal, Rending, Saturate, Severe, Shock
 from engine.game import GameState, IllegalActionError
+from engine.game.actions import Action
 from engine.game.attacks import attack_profile
 from engine.game.scenario import position, run
 from engine.game.state import Decision, Effect
@@ -693,3 +694,46 @@ def test_auspex_enemies_within_8_inches_of_the_shooter_are_not_obscured() -> Non
 
     assert obscured(False)
     assert not obscured(True)
+
+
+# -- Advice: the heuristic agent uses the team's rules where they pay ----------------------------
+
+
+def test_heuristic_uses_transhuman_physiology_when_a_normal_save_blocks_a_critical() -> None:
+    from engine.agents.ploy_choices import choose_ploy
+    from teams.angels_of_death.advice import transhuman_advice
+
+    s = shoot_to_defence(pos(), "6,6,1,1", "4,1")
+    w = Work(s)
+    info = w.top.dice_info(w)
+    # (The agent weighs a Command Re-roll of the 1 first; among the ploys it takes this.)
+    chosen = choose_ploy(w, "B", s.legal_actions(), "defence_dice", info)
+    assert chosen == Action("Ploy", text="transhuman physiology")
+    assert transhuman_advice(w, "B", Action("Ploy", text="transhuman physiology"), info) > 0.1
+
+
+def test_combat_doctrine_advice_prefers_the_doctrine_that_fits() -> None:
+    from teams.angels_of_death.advice import combat_doctrine_advice
+
+    # FACING: ANG-1 6" from KAS-1: Tactical fits, Devastator does not.
+    w = Work(pos())
+
+    def value(d: str) -> float:
+        return combat_doctrine_advice(w, "B", Action("Ploy", text=f"combat doctrine {d}"), {})
+
+    assert value("tactical") > value("devastator") == 0.0
+
+
+def test_heuristic_uses_purity_seals_and_optics() -> None:
+    from engine.agents import HeuristicAgent
+
+    s = b_shoots_with(["Purity Seals"], "5,2,1,1")
+    assert HeuristicAgent().act(s) == Action("Use", text="purity seals")
+    # Optics is advised when an enemy it could shoot is obscured.
+    from teams.angels_of_death.actions import OPTICS
+
+    s = position(LAB, KAS, SNIPER, operatives=OPTICS_AT, turn="B", cp=(0, 0))
+    s = pass_windows(run(s, ["Activate ANG-6 engage"])[0])
+    w = Work(s)
+    act = Action("Act", op="ANG-6", text="optics")
+    assert OPTICS.advice(w, w.op("ANG-6"), act, "activation") > 0.1

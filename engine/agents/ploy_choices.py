@@ -18,6 +18,10 @@ follows a rule of thumb:
   activated, targeting, targeted or incapacitated operative: the window's ``op`` and
   ``target``), then one used on no operative, then one on another operative; ties go to
   the first listed (canonical order).
+- A rule's free option in a window (``Use <name>``: a :class:`~engine.game.ploys.PloyLike`
+  of kind ``"rule"``, such as a team equipment used once per turning point) is taken only
+  when it carries an advice worth more than :data:`~engine.agents.advice.PLOY_THRESHOLD`;
+  a free option never waits for :data:`KEEP_CP`.
 - Other strategic gambits (not ``Ploy`` actions) are passed: their costs are not known.
 - In a dice window it first takes the re-roll decision of
   :func:`engine.agents.attack_choices.reroll` (weapon re-rolls, Command Re-roll when worth
@@ -78,13 +82,15 @@ def choose_ploy(
     best: tuple[int, int, Action] | None = None
     advised: tuple[float, int, Action] | None = None
     for i, a in enumerate(legal):
-        if a.verb != "Ploy":
+        if a.verb not in ("Ploy", "Use"):
             continue
         found = _cost(w, me, trigger, a)
-        if found is None or cp - found[0] < KEEP_CP:
+        if found is None or (found[0] and cp - found[0] < KEEP_CP):
             continue
         cost, ploy = found
         advice = ploy_advice(ploy)
+        if a.verb == "Use" and advice is None:
+            continue  # a rule's free option (kind "rule") is used only when advised
         if advice is not None:
             value = float(advice(w, me, a, info))
             if value > PLOY_THRESHOLD * max(1, cost) and (advised is None or value > advised[0]):

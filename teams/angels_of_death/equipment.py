@@ -180,10 +180,18 @@ def _seals_effect(w: Work, player: str, info: Mapping[str, Any]) -> None:
 
 
 def _seals_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
-    """Rule of thumb: one more normal success, about a third of an operative's worth of
-    damage in a shot or fight that matters (0.15), less in the first turning point when the
-    rule may be wanted again (0.1)."""
-    return 0.1 if w.tp <= 1 else 0.15
+    """Rule of thumb: one more normal success, worth its damage's share of the target's
+    starting wounds (``DAMAGE_WEIGHT`` per starting wounds, as the dice core values damage),
+    plus 0.05 (free: only a later use this turning point is given up)."""
+    from engine.agents.values import DAMAGE_WEIGHT
+
+    got = _attack_frame(w, info)
+    target = str(info.get("target", ""))
+    if got is None or not target:
+        return 0.0
+    frame, prefix, _, _ = got
+    prof = frame.profile(w) if not prefix else frame.prof(w, prefix)
+    return float(DAMAGE_WEIGHT * prof.normal_damage / w.ctx.datacards[target].wounds + 0.05)
 
 
 PURITY_SEALS_RULE = OncePerTurningPoint(

@@ -14,6 +14,7 @@ from engine.game.context import Hooks
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.registry import register, rule_id
+from teams.angels_of_death.advice import combat_doctrine_advice
 from teams.angels_of_death.common import TEAM, has_ability, specified
 from teams.angels_of_death.equipment import reliquaries_free
 from teams.angels_of_death.ploys import (
@@ -110,6 +111,10 @@ class HeroicDoctrine:
     def owns(self, action: Action) -> bool:
         """Its actions are ``Ploy combat doctrine <doctrine>``."""
         return action.verb == "Ploy" and action.text.startswith("combat doctrine ")
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """:func:`teams.angels_of_death.advice.combat_doctrine_advice`."""
+        return combat_doctrine_advice(w, player, action, info)
 
     def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
         """Select the doctrine (as Combat Doctrine does) and use up Heroic Leader."""

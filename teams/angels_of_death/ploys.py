@@ -14,6 +14,7 @@ from engine.game.state import Effect
 from engine.game.work import Work
 from engine.rules.ploys import GainToken, Ploy, StatChange
 from engine.rules.registry import Installer, register, rule_id
+from teams.angels_of_death import advice
 from teams.angels_of_death.common import (
     TEAM,
     fails,
@@ -46,6 +47,7 @@ TRANSHUMAN_PHYSIOLOGY = Ploy(
     condition=_tp_condition,
     use_hook=_transhuman,
     rule_id=rule_id(TEAM, "firefight_ploy", "Transhuman Physiology"),
+    advice=advice.transhuman_advice,
 )
 """Transhuman Physiology (firefight ploy, 1CP): when an operative is shooting a friendly
 operative, in the Roll Defence Dice step, retain one normal success as a critical success.
@@ -61,6 +63,7 @@ INDOMITUS = Ploy(
     "strategy",
     effects=(GainToken(INDOMITUS_TOKEN, "end_tp"),),
     rule_id=rule_id(TEAM, "strategy_ploy", "Indomitus"),
+    advice=advice.indomitus_advice,
 )
 """Indomitus (strategy ploy, 1CP): until the end of the turning point, whenever an operative
 is shooting a friendly operative and the defence dice show two or more fails, one fail may be
@@ -132,7 +135,7 @@ DOCTRINES = ("devastator", "tactical", "assault")
 _DOCTRINE_TOKEN = "combat_doctrine:"
 
 
-def _doctrine(w: Work, player: str) -> str:
+def current_doctrine(w: Work, player: str) -> str:
     """The combat doctrine ``player`` selected this turning point, or ``""``."""
     for e in w.effects:
         if e.kind == "token" and e.player == player and e.detail.startswith(_DOCTRINE_TOKEN):
@@ -178,7 +181,7 @@ class DoctrinePloy:
         op = str(info.get("op", ""))
         if not op or w.ctx.owner.get(op) != player:
             return []
-        now = _doctrine(w, player)
+        now = current_doctrine(w, player)
         if not now or _doctrine_ploy_unused(w, player):
             return []
         return [d for d in DOCTRINES if d != now]
@@ -190,6 +193,12 @@ class DoctrinePloy:
     def owns(self, action: Action) -> bool:
         """Its actions are ``Ploy <name> <doctrine>``."""
         return action.verb == "Ploy" and action.text.rsplit(" ", 1)[0] == self.text
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """:func:`.advice.adjust_doctrine_advice` or :func:`.advice.combat_doctrine_advice`."""
+        if self.adjust:
+            return advice.adjust_doctrine_advice(w, player, action, info)
+        return advice.combat_doctrine_advice(w, player, action, info)
 
     def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
         """Select the doctrine named by the action (event ``combat_doctrine_selected``)."""
@@ -233,7 +242,7 @@ def _doctrine_balanced(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
     op, kind, target = info.get("op", ""), info.get("kind", ""), info.get("target", "")
     if not op or not w.effects:
         return rules
-    doctrine = _doctrine(w, w.ctx.owner[op])
+    doctrine = current_doctrine(w, w.ctx.owner[op])
     if not doctrine:
         return rules
     if doctrine == "assault":
@@ -261,6 +270,7 @@ AND_THEY_SHALL_KNOW_NO_FEAR = Ploy(
     "strategy",
     effects=(GainToken(NO_FEAR_TOKEN, "end_tp"),),
     rule_id=rule_id(TEAM, "strategy_ploy", "And They Shall Know No Fear"),
+    advice=advice.no_fear_advice,
 )
 """And They Shall Know No Fear (strategy ploy, 1CP): until the end of the turning point,
 friendly operatives ignore the changes to their stats from being injured (Move -2", Hit +1;
@@ -293,6 +303,7 @@ WRATH_OF_VENGEANCE = Ploy(
     condition=_counteracting_friend,
     effects=(StatChange("counteract_actions", 1, "end_activation"),),
     rule_id=rule_id(TEAM, "firefight_ploy", "Wrath Of Vengeance"),
+    advice=advice.wrath_advice,
 )
 """Wrath Of Vengeance (firefight ploy, 1CP): a friendly operative that is counteracting may
 perform an additional 1AP action for free in that counteraction; the two actions must differ.
@@ -351,6 +362,7 @@ SHOCK_ASSAULT = Ploy(
         GainToken(SHOCK_STRIKE_TOKEN, "end_activation"),
     ),
     rule_id=rule_id(TEAM, "firefight_ploy", "Shock Assault"),
+    advice=advice.shock_assault_advice,
 )
 """Shock Assault (firefight ploy, 1CP): a friendly operative performing the Fight action in
 an activation in which it charged: until the end of that action its melee weapon has Shock,

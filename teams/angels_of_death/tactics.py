@@ -30,6 +30,7 @@ from engine.game.context import Hooks
 from engine.game.state import Effect
 from engine.game.work import Work
 from engine.rules.registry import ChoiceSpec, register, register_choice, rule_id
+from teams.angels_of_death.advice import adaptive_tactics_advice
 from teams.angels_of_death.common import TEAM, has_ability, is_bolt
 
 TACTICS = (
@@ -329,6 +330,10 @@ class AdaptiveTactics:
     def owns(self, action: Action) -> bool:
         """Its actions are ``Ploy adaptive tactics <tactic>``."""
         return action.verb == "Ploy" and action.text.startswith("adaptive tactics ")
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """:func:`teams.angels_of_death.advice.adaptive_tactics_advice`."""
+        return adaptive_tactics_advice(w, player, action, info)
 
     def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
         """The named tactic becomes the secondary until the end of the turning point."""
