@@ -281,11 +281,11 @@ def test_camo_cloak_ignores_saturate_when_shooting_the_eliminator() -> None:
     assert attack_profile(w, flamer, "flamer", "ranged", target="ANG-1").rules.has(Saturate)
 
 
-def shooting(op: str, weapon: str, aod: Roster = AOD) -> GameState:
+def shooting(op: str, weapon: str, aod: Roster = AOD, attack: str = "1,1,1,1") -> GameState:
     """``op`` (player B) shoots KAS-1 7" away with ``weapon``; every die misses."""
     ops = {op: {"at": (5, 14.5)}, "KAS-1": {"at": (12, 14.5)}}
     s = position(LAB, KAS, aod, operatives=ops, turn="B", cp=(0, 0))
-    s, _ = run(s, [f"Activate {op} engage", f"Shoot {op} {weapon} at KAS-1"], dice=["1,1,1,1"])
+    s, _ = run(s, [f"Activate {op} engage", f"Shoot {op} {weapon} at KAS-1"], dice=[attack])
     while not (isinstance(s.node, Decision) and s.node.kind == "action"):
         s, _ = run(s, [], dice=[",".join("1" * s.node.request.dice)])  # type: ignore[union-attr]
     return s
@@ -737,3 +737,25 @@ def test_heuristic_uses_purity_seals_and_optics() -> None:
     w = Work(s)
     act = Action("Act", op="ANG-6", text="optics")
     assert OPTICS.advice(w, w.op("ANG-6"), act, "activation") > 0.1
+
+
+def test_astartes_second_shot_with_the_same_heavy_bolter_costs_one_more_ap() -> None:
+    heavy = tactics(Roster.from_entries(AOD.team, [*_ENTRIES[:-1], "Heavy Intercessor Gunner"]))
+    s = shooting("ANG-6", "heavy bolter (focused)", heavy, "1,1,1,1,1")
+    assert s.operative("ANG-6").ap == 2
+    s, ev = run(s, ["Shoot ANG-6 heavy bolter (focused) at KAS-1"], dice=["1,1,1,1,1"])
+    assert [e for e in ev if e.kind == "astartes_extra_ap"]
+    while not isinstance(s.node, Decision):
+        s, _ = run(s, [], dice=[",".join("1" * s.node.request.dice)])  # type: ignore[union-attr]
+    assert s.operative("ANG-6").ap == 0  # 1AP for the Shoot, 1 more for the same weapon
+    # With 1AP left, the same heavy bolter is refused; its bolt pistol is not.
+    s = shooting("ANG-6", "heavy bolter (focused)", heavy, "1,1,1,1,1")
+    w = Work(s)
+    w.set_op("ANG-6", ap=1)
+    from engine.game.universal import find_weapon, weapon_usable
+
+    o = w.op("ANG-6")
+    name, _, prof = find_weapon(w, o, "heavy bolter (focused)", "ranged")
+    assert "additional AP" in str(weapon_usable(w, o, name, prof))
+    name, _, prof = find_weapon(w, o, "bolt pistol", "ranged")
+    assert weapon_usable(w, o, name, prof) is None

@@ -25,6 +25,16 @@ def _first_shot(w: Work, op: str) -> str | None:
     return None
 
 
+_HEAVY_BOLT = ("bolt sniper rifle", "heavy bolter")
+
+
+def _heavy_again(first: str, weapon: str) -> bool:
+    """A second shot with the same bolt sniper rifle or heavy bolter as the first (any
+    profile: ``"heavy bolter (focused)"`` and ``"Heavy Bolter"`` are the same weapon)."""
+    a, b = (n.split(" (")[0].casefold().strip() for n in (first, weapon))
+    return a == b and b in _HEAVY_BOLT
+
+
 def _install_astartes(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Astartes (faction rule): during its activation, each friendly operative may perform
     two Shoot actions or two Fight actions (not both twice); when it shoots twice, a bolt
@@ -32,8 +42,9 @@ def _install_astartes(hooks: Hooks, players: tuple[str, ...]) -> None:
     regardless of its order. Trigger: the core's ``would_repeat_action``,
     ``would_refuse_weapon`` and ``would_counteract_regardless_of_order`` hooks, and the
     ``shoot_declared`` event (the first shot's weapon, until the end of the activation).
-    Limits: activations only (a counteraction is still one action, 1.6); the additional AP
-    for a second shot with the same bolt sniper rifle or heavy bolter is not played yet."""
+    Limits: activations only (a counteraction is still one action, 1.6); a second shot with
+    the same bolt sniper rifle or heavy bolter costs 1 additional AP (refused with fewer
+    than 2AP left; the AP taken when it is declared)."""
 
     def mine(w: Work, op: str) -> bool:
         return bool(op) and w.ctx.owner.get(op) in players
@@ -54,6 +65,11 @@ def _install_astartes(hooks: Hooks, players: tuple[str, ...]) -> None:
         if why is not None or o is None or not mine(w, o.id) or o.done.count("Shoot") != 1:
             return why
         first = _first_shot(w, o.id)
+        if first is not None and _heavy_again(first, name) and o.ap < 2:
+            return (
+                f"Astartes: a second Shoot with the same {name} costs 1 additional AP "
+                f"({o.id} has {o.ap}AP)"
+            )
         if first is None or is_bolt(first) or is_bolt(name):
             return why
         if name not in {n for n, _, _ in weapons_of(w, o.id, "ranged")}:
@@ -65,7 +81,14 @@ def _install_astartes(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     def record(w: Work, ev: Any) -> None:
         op = str(ev["op"])
-        if not mine(w, op) or _first_shot(w, op) is not None:
+        if not mine(w, op):
+            return
+        first = _first_shot(w, op)
+        if first is not None:
+            if _heavy_again(first, str(ev["weapon"])):
+                o = w.op(op)
+                w.set_op(op, ap=max(0, o.ap - 1))
+                w.emit("astartes_extra_ap", op=op, weapon=str(ev["weapon"]))
             return
         w.add_effect(
             Effect("token", op, "end_activation", source=op, detail=_FIRST_SHOT + ev["weapon"])
