@@ -1,8 +1,9 @@
 """The ``killteam teams`` commands: list, show, import and compare team data.
 
 - ``killteam teams list``: the built-in teams as a table.
-- ``killteam teams show NAME``: a team's datacards, wargear options and selection limits
-  (``NAME`` is a built-in id or a ``.json`` team file; :mod:`engine.names`).
+- ``killteam teams show NAME``: a team's datacards, wargear options, roster-time choices
+  (with their options and defaults) and selection limits (``NAME`` is a built-in id or a
+  ``.json`` team file; :mod:`engine.names`).
 - ``killteam teams import PATH --format killteamjson|bsdata [--team NAME] [-o DIR]``: read a
   community dataset checkout and write team files in the project's format, one per team,
   then print the import report.
@@ -156,6 +157,37 @@ def _loadouts_table(team: Team, op: Operative) -> Table:
     return table
 
 
+def _choices_table(team: Team, console: Console) -> None:
+    """The roster-time choices the team's rules declare
+    (:func:`engine.rules.registry.register_choice`): who makes each, how many options, the
+    options and the default (what a roster that does not fix it gets)."""
+    from engine.rules.registry import choice_specs
+
+    specs = choice_specs(team)
+    if not specs:
+        return
+    table = Table(title="Roster choices", title_justify="left")
+    for col in ("Choice", "Made by", "Choose", "Options", "Default"):
+        table.add_column(col)
+    for spec in specs:
+        who = (", ".join(spec.operatives) or "each operative") if spec.per_operative else "roster"
+        for op_type, banned in spec.forbidden:
+            who += f"; {op_type}: not {', '.join(banned)}"
+        many = f"{spec.count}" + (" different" if spec.count > 1 and spec.distinct else "")
+        if spec.distinct_from:
+            many += f" (not in {', '.join(spec.distinct_from)})"
+        table.add_row(
+            spec.name, who, many, ", ".join(spec.options), ", ".join(spec.default_value())
+        )
+    console.print(table)
+    console.print(
+        'Roster files: "choices": {"<choice>": ["<option>", ...]}, "operative_choices": '
+        '[{"<choice>": "<option>"}, ...] (one object per operative); default when not given.',
+        markup=False,
+        highlight=False,
+    )
+
+
 def show_team(team: Team, console: Console) -> None:
     """Print ``team``'s datacards, rules, ploys, equipment and selection as rich tables.
 
@@ -207,6 +239,7 @@ def show_team(team: Team, console: Console) -> None:
         equipment_weapons = [w for e in team.equipment for w in e.weapons]
         if equipment_weapons:
             console.print(_weapons_table(equipment_weapons, "Equipment weapons"))
+    _choices_table(team, console)
     sel = team.selection
     table = Table(title="Selection", title_justify="left")
     table.add_column("Rule")

@@ -32,6 +32,8 @@ from engine.game.flow import _sort_key
 from engine.game.record import GameRecorder, make_header, replay
 from engine.game.setup import operative_ids
 from engine.game.state import Chance, Decision, GameState
+from engine.game.universal import weapon_name
+from engine.game.work import Work
 from engine.geometry import load_killzone
 from engine.rules.equipment import grenade_uses
 from engine.teams import Roster, builtin_teams, load_builtin_team
@@ -80,6 +82,20 @@ def _grenades(equipment: tuple[str, ...]) -> set[str]:
         if sel.startswith("Explosive Grenades"):
             out |= {f"{g} grenade" for g in grenade_uses(sel)}
     return out
+
+
+def _given(state: GameState, op_id: str) -> set[str]:
+    """The weapons rule modules give ``op_id`` in ``state`` beyond its datacard
+    (``Hooks.weapon_source``: grenades, team equipment such as combat daggers), by notation
+    name."""
+    w = Work(state)
+    return {
+        weapon_name(weapon, prof)
+        for kind in ("ranged", "melee")
+        for fn in state.ctx.hooks.weapon_sources
+        for weapon in fn(w, op_id, kind)
+        for prof in weapon.profiles
+    }
 
 
 def _play_checked(
@@ -135,9 +151,15 @@ def _play_checked(
             if e.kind == "ploy_used":
                 triggers.append(e["trigger"])
             if e.kind in _WEAPON_EVENTS:
-                # Its loadout's weapons, or a grenade its kill team selected (7.2).
+                # Its loadout's weapons, a grenade its kill team selected (7.2), or a weapon
+                # a rule gives it (its team's equipment selected...).
                 grenades = _grenades(state.player(state.ctx.owner[e["op"]]).equipment)
-                assert e["weapon"] in allowed[e["op"]] | grenades, (e["op"], e["weapon"], seed)
+                given = _given(state, e["op"]) | _given(after, e["op"])
+                assert e["weapon"] in allowed[e["op"]] | grenades | given, (
+                    e["op"],
+                    e["weapon"],
+                    seed,
+                )
         rec.on_step(state, action, actor, after, events)
         state = after
     rec.finish(state)

@@ -7,13 +7,15 @@ of Kasrkin, Legionaries and Angels of Death against each other, with their team 
 For each team, eight battles: against each of the two others, as player A and as player B,
 on both killzone layouts; every ploy window is forced open (``open_windows``) in half of
 them, and the team's own ploys cost 0CP (``ploy_costs``) so the random agents use them
-wherever their conditions hold. Over its eight battles, every strategy and firefight ploy
-of the team is used and every unique action performed at least once: the random agent
-reaches every one of them through the ordinary legal actions.
+wherever their conditions hold; the roster-time choices (Marks of Chaos, Chapter Tactics) are
+drawn at random for each battle (``Roster.with_random_choices``). Over its eight battles,
+every strategy and firefight ploy of the team is used and every unique action performed at
+least once: the random agent reaches every one of them through the ordinary legal actions.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -44,7 +46,11 @@ def test_random_playouts_with_team_rules_conform(team: str) -> None:
         for mine_first in (True, False):
             for _ in range(2):  # both layouts: _play_checked takes the layout from the seed
                 options = GameOptions(open_windows=seed % 4 < 2, ploy_costs=free)
-                pair = (_TEAMS[team], _TEAMS[other])
+                rng = random.Random(seed)  # roster-time choices drawn at random (marks...)
+                pair = (
+                    _TEAMS[team].with_random_choices(rng),
+                    _TEAMS[other].with_random_choices(rng),
+                )
                 rosters = pair if mine_first else pair[::-1]
                 me = "A" if mine_first else "B"
                 events: list[Event] = []

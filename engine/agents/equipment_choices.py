@@ -37,14 +37,17 @@ _MARKERS = ("ammo cache", "comms device", "mines")
 def equipment_values(w: Work, me: str) -> dict[str, float]:
     """The heuristic's value of each equipment option ``me`` may select, by notation name:
     :data:`PREFERENCE` 4, 3, 2, 1; the team's own options their registered value
-    (:func:`engine.rules.registry.equipment_value`); higher is taken first."""
-    from engine.rules.registry import equipment_value, rule_id, team_key
+    (:func:`engine.rules.registry.equipment_value`) if a rule module plays them (an option
+    no module implements is left out); higher is taken first."""
+    from engine.rules.registry import equipment_value, implementation, rule_id, team_key
 
     team = w.ctx.rosters[me].team
     values = {name: float(len(PREFERENCE) - k) for k, name in enumerate(PREFERENCE)}
     for eq in team.equipment:
-        text = " ".join(eq.name.lower().split())
-        values[text] = equipment_value(rule_id(team_key(team), "equipment", eq.name))
+        rid = rule_id(team_key(team), "equipment", eq.name)
+        if implementation(rid) is None:
+            continue  # not played yet: it would do nothing
+        values[" ".join(eq.name.lower().split())] = equipment_value(rid)
     return values
 
 

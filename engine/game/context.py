@@ -293,6 +293,7 @@ class GameContext:
     _variants: dict[tuple[Any, ...], Killzone] = attrs.field(factory=dict)
     _sight: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     _places: dict[tuple[str, float, float, float], Placement] = attrs.field(factory=dict)
+    _choices: dict[tuple[str, str, str], tuple[str, ...]] = attrs.field(factory=dict)
 
     def choice(self, player: str, name: str) -> tuple[str, ...]:
         """The value of ``player``'s team-level roster-time choice ``name`` (given in its
@@ -302,7 +303,11 @@ class GameContext:
         Raises:
             KeyError: the player's team declares no such choice.
         """
-        return self.rosters[player].choice(name)
+        key = ("choice", player, name)
+        got = self._choices.get(key)
+        if got is None:
+            got = self._choices[key] = self.rosters[player].choice(name)
+        return got
 
     def op_choice(self, op_id: str, name: str) -> tuple[str, ...]:
         """The value of operative ``op_id``'s per-operative roster-time choice ``name``,
@@ -312,9 +317,14 @@ class GameContext:
         Raises:
             KeyError: an unknown operative or its team declares no such choice.
         """
-        player = self.owner[op_id]
-        mine = [i for i in self.ids if self.owner[i] == player]
-        return self.rosters[player].operative_choice(mine.index(op_id), name)
+        key = ("op", op_id, name)
+        got = self._choices.get(key)
+        if got is None:
+            player = self.owner[op_id]
+            mine = [i for i in self.ids if self.owner[i] == player]
+            got = self.rosters[player].operative_choice(mine.index(op_id), name)
+            self._choices[key] = got
+        return got
 
     def killzone_for(
         self, open_hatchways: tuple[str, ...], terrain: tuple[Any, ...] = ()

@@ -17,6 +17,11 @@ Whether a rule is played is said here alone, by a registered :class:`RuleImpleme
 the team data never claims it. Implementations live in the ``teams`` package (one module per
 team, ``teams/<team>.py``), which this module imports on first use, so the core names no
 team. :func:`install` subscribes the implementations of the teams in play to a battle's hooks.
+
+A team module also declares here what its rules need beyond the battle: the choices made
+when a roster is built (:class:`ChoiceSpec`, :func:`register_choice`: Marks of Chaos, Chapter
+Tactics; rosters carry them, ``GameContext.choice`` / ``op_choice`` read them) and how much
+the heuristic agent values each of its equipment options (:func:`register_equipment_value`).
 """
 
 from __future__ import annotations
@@ -163,11 +168,17 @@ class ChoiceSpec:
         count: options chosen (e.g. 2: a primary and a secondary Chapter Tactic, in that
             order).
         distinct: the ``count`` options must differ from each other.
-        default: the value when a roster does not fix it; empty: the first ``count`` options.
+        default: the value when a roster does not fix it; empty: the first ``count`` options
+            (either way, options of the ``distinct_from`` choices are skipped).
         operatives: for a per-operative choice, the operative types that make it (empty:
             all); others have the value ``()``.
         distinct_from: names of team-level choices whose options this one may not repeat
             (a Sergeant's extra Chapter Tactic differs from the team's).
+        forbidden: for a per-operative choice, ``(operative type, options)`` pairs: options
+            that type may not take (a Balefire Acolyte cannot take Khorne).
+        keyword: the chosen options are keywords the operatives have for the battle (in
+            upper case, added to their datacards in ``GameContext.datacards``: a Mark of
+            Chaos); for a team-level choice, every operative of the roster has them.
         summary: the project's own one-line summary.
     """
 
@@ -179,16 +190,28 @@ class ChoiceSpec:
     default: tuple[str, ...] = ()
     operatives: tuple[str, ...] = ()
     distinct_from: tuple[str, ...] = ()
+    forbidden: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    keyword: bool = False
     summary: str = ""
 
-    def default_value(self) -> tuple[str, ...]:
+    def forbidden_for(self, operative_type: str) -> tuple[str, ...]:
+        """The options an operative of ``operative_type`` may not take (:attr:`forbidden`)."""
+        return tuple(o for t, opts in self.forbidden if t == operative_type for o in opts)
+
+    def default_value(self, excluded: tuple[str, ...] = ()) -> tuple[str, ...]:
         """``default``, or the first ``count`` options (repeating the first when there are
-        fewer options and repeats are allowed)."""
-        if self.default:
-            return self.default
-        if len(self.options) >= self.count:
-            return self.options[: self.count]
-        return (self.options[0],) * self.count
+        fewer options and repeats are allowed). With ``excluded`` (the options of the
+        ``distinct_from`` choices), a default that would repeat one of them is replaced by
+        the first options that do not, so a default is always legal when possible."""
+        base = self.default or (
+            self.options[: self.count]
+            if len(self.options) >= self.count
+            else (self.options[0],) * self.count
+        )
+        if not set(base) & set(excluded):
+            return base
+        free = tuple(o for o in self.options if o not in excluded)
+        return free[: self.count] if len(free) >= self.count else base
 
     def applies_to(self, operative_type: str) -> bool:
         """Whether an operative of ``operative_type`` makes this (per-operative) choice."""
@@ -230,12 +253,17 @@ def register_choice(team: str, spec: ChoiceSpec) -> None:
 
     Raises:
         ValueError: a spec without options, a count below 1, a default that is not a legal
-            value, or a second, different spec of the same name for the team.
+            value, a forbidden option that is not an option, or a second, different spec of
+            the same name for the team.
     """
     if not spec.options or spec.count < 1:
         raise ValueError(f"choice {spec.name!r}: needs options and a count of at least 1")
     if spec.default:
         spec.canonical(spec.default)
+    for _type, opts in spec.forbidden:
+        unknown = [o for o in opts if o not in spec.options]
+        if unknown:
+            raise ValueError(f"choice {spec.name!r}: forbidden options {unknown} are not options")
     key = slug(team)
     old = _CHOICES.setdefault(key, {}).get(spec.name)
     if old is not None and old != spec:

@@ -57,6 +57,7 @@ other lists                at most :data:`MAX_LIST_ITEMS` entries (keywords, abi
 from __future__ import annotations
 
 import math
+import random
 import re
 import unicodedata
 from collections import Counter
@@ -540,7 +541,10 @@ class Roster:
         if spec is None or spec.per_operative:
             raise KeyError(f"team {self.team.id!r} declares no roster choice {name!r}")
         given = dict(self.choices).get(name)
-        return spec.default_value() if given is None else spec.canonical(given)  # type: ignore[no-any-return]
+        if given is not None:
+            return spec.canonical(given)  # type: ignore[no-any-return]
+        excluded = self._excluded(spec) if spec.distinct_from else ()
+        return spec.default_value(excluded)  # type: ignore[no-any-return]
 
     def operative_choice(self, index: int, name: str) -> tuple[str, ...]:
         """The value of the per-operative choice ``name`` for operative ``index`` (0-based):
@@ -556,7 +560,21 @@ class Roster:
         if not spec.applies_to(self.operatives[index]):
             return ()
         given = dict(self.operative_choices[index]).get(name) if self.operative_choices else None
-        return spec.default_value() if given is None else spec.canonical(given)  # type: ignore[no-any-return]
+        if given is not None:
+            return spec.canonical(given)  # type: ignore[no-any-return]
+        excluded = self._excluded(spec) + spec.forbidden_for(self.operatives[index])
+        return spec.default_value(excluded)  # type: ignore[no-any-return]
+
+    def _excluded(self, spec: Any) -> tuple[str, ...]:
+        """The options of the team-level choices ``spec`` may not repeat (illegal values are
+        left for :meth:`validate`)."""
+        out: list[str] = []
+        for other in spec.distinct_from:
+            try:
+                out += self.choice(other)
+            except (KeyError, ValueError):
+                continue
+        return tuple(out)
 
     def resolved_choices(self) -> dict[str, tuple[str, ...]]:
         """Every team-level choice of the team with its value (given or default)."""
@@ -586,6 +604,39 @@ class Roster:
                 self.operative_choices if operative_choices is None else operative_choices
             ),
         )
+
+    def with_random_choices(self, rng: random.Random) -> Roster:
+        """This roster with every roster-time choice drawn at random among its legal values
+        (team-level choices first, then each operative's, in roster order), for random
+        playouts that reach every option's rules; a choice with no legal value left keeps
+        its default.
+
+        Args:
+            rng: the random source (seed it for a reproducible roster).
+        """
+        specs = self._specs()
+
+        def draw(spec: Any, banned: tuple[str, ...], fallback: tuple[str, ...]) -> list[str]:
+            pool = [o for o in spec.options if o not in banned]
+            if spec.distinct:
+                return rng.sample(pool, spec.count) if len(pool) >= spec.count else list(fallback)
+            return [rng.choice(pool) for _ in range(spec.count)] if pool else list(fallback)
+
+        team: dict[str, list[str]] = {}
+        for name, spec in specs.items():
+            if not spec.per_operative:
+                banned = tuple(o for other in spec.distinct_from for o in team.get(other, ()))
+                team[name] = draw(spec, banned, spec.default_value())
+        per_op: list[dict[str, list[str]]] = []
+        for op_type in self.operatives:
+            mine: dict[str, list[str]] = {}
+            for name, spec in specs.items():
+                if spec.per_operative and spec.applies_to(op_type):
+                    banned = tuple(o for other in spec.distinct_from for o in team.get(other, ()))
+                    banned += spec.forbidden_for(op_type)
+                    mine[name] = draw(spec, banned, spec.default_value(banned))
+            per_op.append(mine)
+        return self.with_choices(team, per_op if any(per_op) else ())
 
     def _choice_problems(self) -> list[str]:
         specs = self._specs()
@@ -648,6 +699,12 @@ class Roster:
                     problems.append(f"choice: operative {i + 1} ({op_name!r}): {exc}")
                     continue
                 clash(spec, value, f"operative {i + 1} ({op_name!r}): ")
+                banned = [o for o in value if o in spec.forbidden_for(op_name)]
+                if banned:
+                    problems.append(
+                        f"choice: operative {i + 1} ({op_name!r}): {spec.name!r} cannot be "
+                        f"{', '.join(banned)} for a {op_name}"
+                    )
         return problems
 
     @classmethod
@@ -690,13 +747,25 @@ class Roster:
         )
 
     def datacard(self, index: int) -> Operative:
-        """Operative ``index``'s datacard carrying exactly its loadout's weapons (1.2).
+        """Operative ``index``'s datacard carrying exactly its loadout's weapons (1.2), with
+        the keywords its roster-time choices give (a ``ChoiceSpec`` with ``keyword=True``:
+        each chosen option in upper case, after the card's own keywords).
 
         Raises:
-            KeyError: unknown type. ValueError: no or an illegal loadout.
+            KeyError: unknown type. ValueError: no or an illegal loadout or choice.
         """
         card = self.team.operative(self.operatives[index])
-        return card.with_loadout(self.resolved_loadout(index))
+        card = card.with_loadout(self.resolved_loadout(index))
+        extra: list[str] = []
+        for name, spec in self._specs().items():
+            if not spec.keyword:
+                continue
+            per_op = spec.per_operative
+            values = self.operative_choice(index, name) if per_op else self.choice(name)
+            extra += [v.upper() for v in values if v.upper() not in card.keywords]
+        if extra:
+            card = attrs.evolve(card, keywords=(*card.keywords, *dict.fromkeys(extra)))
+        return card
 
     def validate(self) -> list[str]:
         """Every broken selection rule or option rule, each as one message naming the rule;

@@ -71,8 +71,8 @@ def check_selection(names: tuple[str, ...], team: Team | None = None) -> tuple[s
         got = _selection_name(n, team)
         if got is None:
             known = ", ".join((*team_equipment(team), *SELECTIONS))
-            what = f"{team.name} or universal" if team is not None else "universal"
-            raise ValueError(f"unknown {what} equipment {n!r} (known: {known})")
+            what = f" or {team.name}" if team is not None and team.equipment else ""
+            raise ValueError(f"unknown universal{what} equipment {n!r} (known: {known})")
         if any(option_of(x) == option_of(got) for x in out):
             raise ValueError(f"{option_of(got)} selected twice: each option at most once (7.2)")
         out.append(got)
