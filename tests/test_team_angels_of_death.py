@@ -27,9 +27,11 @@ NEUTRAL = ("Mobile", "Resolute")
 """Chapter Tactics that change no dice (the tests of other rules use them)."""
 
 
-def tactics(roster: Roster, team: tuple[str, str] = NEUTRAL, veteran: str = "Mobile") -> Roster:
+def tactics(roster: Roster, team: tuple[str, str] = NEUTRAL, veteran: str = "") -> Roster:
     """``roster`` with the Chapter Tactics ``team`` and every Sergeant's Chapter Veteran
-    tactic ``veteran``."""
+    tactic ``veteran`` (by default the first of Dueller, Stealthy, Resolute not in ``team``:
+    a Sergeant's extra tactic differs from the team's)."""
+    veteran = veteran or next(t for t in ("Dueller", "Stealthy", "Resolute") if t not in team)
     per = [{"Chapter Veteran": veteran} if "Sergeant" in n else {} for n in roster.operatives]
     return roster.with_choices({"Chapter Tactics": list(team)}, per)
 
@@ -399,6 +401,9 @@ def test_chapter_veteran_gives_the_sergeant_one_more_tactic() -> None:
     w = Work(position(LAB, KAS, tactics(AOD, veteran="Aggressive"), operatives=ops))
     assert melee_rules(w, "ANG-1", "power weapon").has(Rending)
     assert not melee_rules(w, "ANG-3", "fists").has(Rending)
+    # Not one of the team's two tactics.
+    problems = tactics(AOD, ("Hardy", "Mobile"), "Hardy").validate()
+    assert any("Chapter Veteran" in p for p in problems)
 
 
 def test_ct_siege_specialist_gives_ranged_weapons_saturate() -> None:
@@ -475,7 +480,7 @@ def test_ct_mobile_fall_back_costs_one_ap_less() -> None:
     ops = {"KAS-1": {"at": (8.519, 14.5)}, "ANG-6": {"at": (10, 14.5)}}
 
     def ap_after(team: tuple[str, str]) -> int:
-        s = position(LAB, KAS, tactics(AOD, team, "Hardy"), operatives=ops, turn="B", cp=(0, 0))
+        s = position(LAB, KAS, tactics(AOD, team, "Stealthy"), operatives=ops, turn="B", cp=(0, 0))
         s = pass_windows(run(s, ["Activate ANG-6 engage"])[0])
         s, _ = s.apply("Fall Back ANG-6 to 10,12.639")
         return s.operative("ANG-6").ap

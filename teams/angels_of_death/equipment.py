@@ -331,10 +331,10 @@ def _install_purity_seals(hooks: Hooks, players: tuple[str, ...]) -> None:
 
 
 for _name, _installer, _summary, _value in (
-    (RELIQUARIES, _install_reliquaries, "Wrath Of Vengeance is free for an Engage operative.", 4.5),
-    (PURITY_SEALS, _install_purity_seals, "once per TP, two attack fails make a success.", 5.5),
-    (TILTING_SHIELDS, _install_tilting_shields, "once per TP, the enemy's crits need 6s.", 5.0),
-    (AUSPEX, _install_auspex, 'once per TP, no obscuring within 8" of a shooter.', 5.0),
+    (RELIQUARIES, _install_reliquaries, "Wrath Of Vengeance is free for an Engage operative.", 3.5),
+    (PURITY_SEALS, _install_purity_seals, "once per TP, two attack fails make a success.", 5.0),
+    (TILTING_SHIELDS, _install_tilting_shields, "once per TP, the enemy's crits need 6s.", 4.5),
+    (AUSPEX, _install_auspex, 'once per TP, no obscuring within 8" of a shooter.', 4.5),
 ):
     register(rule_id(TEAM, "equipment", _name), _installer, f"Equipment: {_summary}")
     register_equipment_value(rule_id(TEAM, "equipment", _name), _value)

@@ -71,7 +71,8 @@ register_choice(
         per_operative=True,
         default=("Aggressive",),
         operatives=SERGEANTS,
-        summary="The Sergeant's additional Chapter Tactic (a repeat of the team's adds nothing).",
+        distinct_from=(CHOICE,),
+        summary="The Sergeant's additional Chapter Tactic (not one of the team's two).",
     ),
 )
 
@@ -361,8 +362,9 @@ def _install_adaptive(hooks: Hooks, players: tuple[str, ...]) -> None:
 def _install_veteran(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Chapter Veteran (ability of the Sergeants): the operative has one more CHAPTER
     TACTIC, chosen with the roster (per-operative choice ``Chapter Veteran``, default
-    Aggressive). Trigger: none of its own; :func:`has_tactic` reads the choice. Limits: a
-    tactic the team already has adds nothing (not cumulative)."""
+    Aggressive, else the first tactic the team does not have). Trigger: none of its own;
+    :func:`has_tactic` reads the choice. Limits: not one of the team's two tactics (the
+    roster is refused otherwise)."""
 
 
 register(
