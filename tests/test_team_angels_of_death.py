@@ -764,3 +764,14 @@ def test_astartes_second_shot_with_the_same_heavy_bolter_costs_one_more_ap() -> 
     assert "additional AP" in str(weapon_usable(w, o, name, prof))
     name, _, prof = find_weapon(w, o, "bolt pistol", "ranged")
     assert weapon_usable(w, o, name, prof) is None
+
+
+def test_indomitus_option_is_advised_when_two_fails_cost_damage() -> None:
+    from engine.agents.ploy_choices import choose_ploy
+
+    s = shoot_to_defence(gambit(["Ploy indomitus"]), "5,4,1,1", "2,1")
+    w = Work(s)
+    info = w.top.dice_info(w)
+    assert choose_ploy(w, "B", s.legal_actions(), "defence_dice", info) == Action(
+        "Use", text="indomitus"
+    )

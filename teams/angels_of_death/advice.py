@@ -59,26 +59,48 @@ def adjust_doctrine_advice(w: Work, player: str, action: Action, info: Mapping[s
 
 
 def transhuman_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
-    """Transhuman Physiology: the attacker's value of the shot with the defence dice as they
-    are minus with the best normal save made critical (dice core,
-    :func:`engine.agents.values.defence_value`)."""
+    """Transhuman Physiology: the dice-core value of the best normal save made critical
+    (:func:`_defence_change`)."""
+    idx = normal_saves(w, info)
+    if not idx:
+        return 0.0
+    dice = tuple(info.get("dice", ()))
+    best = max(idx, key=lambda i: (dice[i], -i))
+    return _defence_change(w, info, tuple(6 if i == best else v for i, v in enumerate(dice)))
+
+
+def _defence_change(w: Work, info: Mapping[str, Any], after: tuple[int, ...]) -> float:
+    """The attacker's value of the shot in progress with the defence dice shown in ``info``
+    minus with the dice ``after`` (dice core, :func:`engine.agents.values.defence_value`)."""
     frame = shoot_frame(w)
     target = str(info.get("target", ""))
-    idx = normal_saves(w, info)
-    if frame is None or not target or not idx:
+    if frame is None or not target:
         return 0.0
     t = w.op(target)
     prof = frame.profile(w)
     save = max(2, save_of(w, target))
     cn, cc = frame.cover_saves
     dice = tuple(info.get("dice", ()))
-    best = max(idx, key=lambda i: (dice[i], -i))
-    after = tuple(6 if i == best else v for i, v in enumerate(dice))
     wounds, most = max(1, t.wounds), w.ctx.datacards[target].wounds
     args = (frame.normals, frame.crits, prof, save, cn, cc, 0)
-    return float(
-        defence_value(*args, dice, wounds, most) - defence_value(*args, after, wounds, most)
-    )
+    before = defence_value(*args, dice, wounds, most)
+    return float(before - defence_value(*args, after, wounds, most))
+
+
+def indomitus_save_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """``Use indomitus`` (the free option of the strategy ploy): the dice-core value of one
+    fail discarded and another shown as a normal save (:func:`_defence_change`)."""
+    from teams.angels_of_death.common import fails
+
+    bad = fails(w, info)
+    if len(bad) < 2:
+        return 0.0
+    dice = list(info.get("dice", ()))
+    bad.sort(key=lambda i: (dice[i], i))
+    save = max(2, save_of(w, str(info.get("target", ""))))
+    dice[bad[1]] = min(save, 6)
+    del dice[bad[0]]
+    return _defence_change(w, info, tuple(dice))
 
 
 def indomitus_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:

@@ -107,6 +107,10 @@ class IndomitusSave:
             "defence dice of a friendly operative being shot"
         )
 
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """:func:`.advice.indomitus_save_advice`."""
+        return advice.indomitus_save_advice(w, player, action, info)
+
     def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
         """Discard the lowest fail; the next fail shows the Save (a normal success)."""
         bad = sorted(fails(w, info), key=lambda i: (info["dice"][i], i))
