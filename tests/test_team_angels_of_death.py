@@ -766,12 +766,13 @@ def test_astartes_second_shot_with_the_same_heavy_bolter_costs_one_more_ap() -> 
     assert weapon_usable(w, o, name, prof) is None
 
 
-def test_indomitus_option_is_advised_when_two_fails_cost_damage() -> None:
-    from engine.agents.ploy_choices import choose_ploy
+def test_indomitus_option_advice_is_the_damage_it_saves() -> None:
+    from engine.agents.values import DAMAGE_WEIGHT
+    from teams.angels_of_death.ploys import INDOMITUS_SAVE
 
+    # Two normal hits of 3 on ANG-1 (15 wounds); the option saves one: 3 damage.
     s = shoot_to_defence(gambit(["Ploy indomitus"]), "5,4,1,1", "2,1")
     w = Work(s)
     info = w.top.dice_info(w)
-    assert choose_ploy(w, "B", s.legal_actions(), "defence_dice", info) == Action(
-        "Use", text="indomitus"
-    )
+    got = INDOMITUS_SAVE.advice(w, "B", Action("Use", text="indomitus"), info)
+    assert got == pytest.approx(DAMAGE_WEIGHT * 3 / 15)
