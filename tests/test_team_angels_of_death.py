@@ -776,3 +776,22 @@ def test_indomitus_option_advice_is_the_damage_it_saves() -> None:
     info = w.top.dice_info(w)
     got = INDOMITUS_SAVE.advice(w, "B", Action("Use", text="indomitus"), info)
     assert got == pytest.approx(DAMAGE_WEIGHT * 3 / 15)
+
+
+def test_camo_cloak_with_stealthy_selected_retains_a_normal_and_a_critical_cover_save() -> None:
+    ops = {"KAS-1": {"at": (9, 4)}, "ANG-6": {"at": (16, 4)}}
+    shot = "Shoot KAS-1 plasma pistol (standard) at ANG-6"
+
+    def cover_choice(team: tuple[str, str]) -> GameState:
+        roster = tactics(Roster.from_entries(AOD.team, [*_ENTRIES[:-1], "Eliminator Sniper"]), team)
+        s = position(LAB, KAS, roster, operatives=ops, cp=(0, 0))
+        s, _ = run(s, ["Activate KAS-1 engage", shot], dice=["6,6,1,1"])
+        assert s.node == Decision("B", "cover_save")
+        return s
+
+    s = cover_choice(("Stealthy", "Mobile"))
+    assert "Cover save normal and critical" in texts(s)
+    _, ev = s.apply("Cover save normal and critical")
+    saves = [e for e in ev if e.kind == "saves_retained"]
+    assert (saves[0]["normals"], saves[0]["crits"]) == (1, 1)
+    assert "Cover save normal and critical" not in texts(cover_choice(NEUTRAL))

@@ -582,6 +582,22 @@ class ShootFrame:
             max(1, t.wounds),
             self.cover,
             improved,
+            self.cover_both(w) if improved else False,
+        )
+
+    def cover_both(self, w: Work) -> bool:
+        """Whether the target's improved cover save may be retained as one normal and one
+        critical (the ``would_retain_both_cover_saves`` hooks, ``fn(w, both, op=, target=)
+        -> both``; e.g. a camo cloak with a stealthy tactic)."""
+        if not w.ctx.hooks.would.get("would_retain_both_cover_saves"):
+            return False
+        return bool(
+            w.would(
+                "would_retain_both_cover_saves",
+                False,
+                op=self.shooter,
+                target=self.targets[self.idx],
+            )
         )
 
     def _defence_roll(self, w: Work) -> None:

@@ -14,14 +14,14 @@ from teams.angels_of_death.common import (
     has_ability,
 )
 from teams.angels_of_death.ploys import COMBAT_DOCTRINE
+from teams.angels_of_death.tactics import team_tactics
 
 
 def _camo_cloak(w: Work, rules: WeaponRules, players: tuple[str, ...], **info: Any) -> WeaponRules:
     """Camo Cloak (ability of the Eliminator Sniper): whenever an operative is shooting this
     operative, the Saturate weapon rule is ignored. Trigger: the weapon rules of a ranged
     attack whose target has the ability (``would_use_weapon_rules``). Limits: none (the
-    ability's second sentence, the Stealthy Chapter Tactic, is the ability
-    ``angels_of_death/ability/stealthy``)."""
+    ability's second sentence: :func:`_install_camo_cloak`)."""
     target = str(info.get("target", ""))
     if info.get("kind") != "ranged" or not target or not rules.has(Saturate):
         return rules
@@ -33,10 +33,23 @@ def _camo_cloak(w: Work, rules: WeaponRules, players: tuple[str, ...], **info: A
 
 
 def _install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Camo Cloak (:func:`_camo_cloak`); its second sentence: the operative has the Stealthy
+    Chapter Tactic (:func:`teams.angels_of_death.tactics.has_tactic`), and if the player
+    selected Stealthy it may do both of its options, one normal and one critical cover save
+    (the core's ``would_retain_both_cover_saves`` hook)."""
+
     def hook(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
         return _camo_cloak(w, rules, players, **info)
 
+    def both(w: Work, value: bool, **info: Any) -> bool:
+        target = str(info.get("target", ""))
+        player = w.ctx.owner.get(target)
+        if value or player not in players or not has_ability(w, target, "Camo Cloak"):
+            return value
+        return "Stealthy" in team_tactics(w, str(player))
+
     hooks.transform("would_use_weapon_rules", hook)
+    hooks.transform("would_retain_both_cover_saves", both)
 
 
 def _warfare_doctrines(w: Work, op: str) -> tuple[str, ...]:
@@ -79,8 +92,8 @@ def _install_stealthy(hooks: Hooks, players: tuple[str, ...]) -> None:
     it can retain a cover save, it may retain one additional cover save or retain one as a
     critical success instead. Trigger: the core's ``would_improve_cover_save`` hook (the
     same options as improved cover from Vantage, with which it is not cumulative). Limits:
-    only in cover; the Stealthy Chapter Tactic and Camo Cloak's "both options" need the
-    roster's Chapter Tactics and are not played."""
+    only in cover; with Stealthy selected as a Chapter Tactic, Camo Cloak gives both options
+    (:func:`_install_camo_cloak`)."""
 
     def improve(w: Work, value: bool, **info: Any) -> bool:
         target = str(info.get("target", ""))

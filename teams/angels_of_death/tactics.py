@@ -183,7 +183,8 @@ def _install_stealthy_tactic(hooks: Hooks, players: tuple[str, ...]) -> None:
     saves, it may retain one more cover save or retain one as a critical success (not
     cumulative with Vantage's improved cover saves). Trigger: the core's
     ``would_improve_cover_save`` hook (the same options as improved cover). Limits: only in
-    cover; Camo Cloak's "both options" with the tactic selected is not played."""
+    cover; with the tactic selected, Camo Cloak gives both options (one normal and one
+    critical cover save, ``angels_of_death/ability/camo_cloak``)."""
 
     def improve(w: Work, value: bool, **info: Any) -> bool:
         target = str(info.get("target", ""))
