@@ -699,6 +699,18 @@ def test_auspex_enemies_within_8_inches_of_the_shooter_are_not_obscured() -> Non
 
     assert obscured(False)
     assert not obscured(True)
+    # Until the end of the activation only.
+    s = position(LAB, KAS, AOD, operatives=ops, turn="B", cp=(0, 0), equipment={"B": ["Auspex"]})
+    s = pass_windows(run(s, ["Activate ANG-1 engage"])[0])
+    s, _ = run(s, ["Shoot ANG-1 auto bolt rifle at KAS-1", "Use auspex"], dice=["1,1,1,1"])
+    while not (isinstance(s.node, Decision) and s.node.kind == "action"):
+        if isinstance(s.node, Decision):
+            s, _ = s.apply("Decline" if s.node.kind == "dice_ploy" else "Pass")
+        else:
+            s, _ = run(s, [], dice=[",".join("1" * s.node.request.dice)])
+    assert [e for e in s.effects if e.detail == "auspex"]
+    s, _ = s.apply("End activation")
+    assert not [e for e in s.effects if e.detail == "auspex"]
 
 
 # -- Advice: the heuristic agent uses the team's rules where they pay ----------------------------

@@ -215,9 +215,11 @@ def _shields_apply(w: Work, player: str, info: Mapping[str, Any]) -> bool:
 
 def _shields_effect(w: Work, player: str, info: Mapping[str, Any]) -> None:
     target = str(info["target"])
-    w.add_effect(
-        Effect("token", target, "end_activation", source=TILTING_SHIELDS, detail=_SHIELDED)
-    )
+    # Until the end of the activation of the operative that fights (the Fight's attacker);
+    # the Fight's end removes it first.
+    frame = next((f for f in reversed(w.stack) if hasattr(f, "aweapon")), None)
+    active = frame.attacker if frame is not None else str(info["op"])
+    w.add_effect(Effect("token", target, "end_activation", source=active, detail=_SHIELDED))
 
 
 def _shields_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
@@ -285,7 +287,7 @@ def _auspex_apply(w: Work, player: str, info: Mapping[str, Any]) -> bool:
 
 def _auspex_effect(w: Work, player: str, info: Mapping[str, Any]) -> None:
     op = str(info["op"])
-    w.add_effect(Effect("token", op, "end_activation", source=AUSPEX, detail=_AUSPEX))
+    w.add_effect(Effect("token", op, "end_activation", source=op, detail=_AUSPEX))
 
 
 def _auspex_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:

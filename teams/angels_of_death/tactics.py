@@ -225,7 +225,9 @@ def _install_hardy(hooks: Hooks, players: tuple[str, ...]) -> None:
             return dmg
         if any(e.kind == "token" and e.op == target and e.detail == _HARDY for e in w.effects):
             return dmg
-        w.add_effect(Effect("token", target, "end_activation", source="Hardy", detail=_HARDY))
+        w.add_effect(
+            Effect("token", target, "end_activation", source=fight.attacker, detail=_HARDY)
+        )
         return dmg - 1
 
     def fight_started(w: Work, ev: Any) -> None:
