@@ -807,3 +807,29 @@ def test_camo_cloak_with_stealthy_selected_retains_a_normal_and_a_critical_cover
     saves = [e for e in ev if e.kind == "saves_retained"]
     assert (saves[0]["normals"], saves[0]["crits"]) == (1, 1)
     assert "Cover save normal and critical" not in texts(cover_choice(NEUTRAL))
+
+
+def test_heroic_leader_is_kept_when_chapter_reliquaries_makes_the_ploy_free() -> None:
+    def counteract(equipment: list[str]) -> GameState:
+        ops = {
+            "ANG-1": {"at": (5, 14.5), "ready": False},
+            "KAS-1": {"at": (16, 14.5)},
+            "KAS-2": {"at": (16, 10)},
+        }
+        s = position(
+            LAB, KAS, CAPTAIN, operatives=ops, turn="A", cp=(2, 2), equipment={"B": equipment}
+        )
+        s, _ = run(s, ["Activate KAS-2 conceal"])
+        s, _ = pass_windows(s).apply("End activation")
+        s, _ = pass_windows(s).apply("Counteract ANG-1")
+        s, _ = s.apply("Ploy wrath of vengeance")
+        return s
+
+    # The Captain counteracts: Heroic Leader makes Wrath Of Vengeance free and is used up...
+    s = counteract([])
+    assert s.player("B").cp == 2
+    assert [e for e in s.effects if e.detail == "heroic_leader"]
+    # ...unless Chapter Reliquaries already makes it free (Engage order): then it is kept.
+    s = counteract(["Chapter Reliquaries"])
+    assert s.player("B").cp == 2
+    assert not [e for e in s.effects if e.detail == "heroic_leader"]
