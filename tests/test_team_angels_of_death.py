@@ -1,4 +1,4 @@
-"""The Angels of Death's team rules (``teams/angels_of_death.py``), each scripted against a
+"""The Angels of Death's team rules (``teams/angels_of_death/``), each scripted against a
 Kasrkin team: A fields the Kasrkin (``KAS-n``), B the Angels of Death (``ANG-n``)."""
 
 from __future__ import annotations
@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
-from engine.dice.rules import Saturate
+from engine.dice.rules import Accurate, Lethal, Rending, Saturate, Severe, Shock
 from engine.game import GameState, IllegalActionError
+from engine.game.actions import Action
 from engine.game.attacks import attack_profile
 from engine.game.scenario import position, run
-from engine.game.state import Decision
+from engine.game.state import Decision, Effect
 from engine.game.work import Work
 from engine.teams import load_builtin_team
 from engine.teams.model import Roster
@@ -22,7 +23,20 @@ from tests.test_game_rules_common import LAB
 
 TEAMS = Path(__file__).resolve().parent.parent / "teams"
 KAS = load_builtin_team("kasrkin").default()
-AOD = load_builtin_team("angels_of_death").default()
+NEUTRAL = ("Mobile", "Resolute")
+"""Chapter Tactics that change no dice (the tests of other rules use them)."""
+
+
+def tactics(roster: Roster, team: tuple[str, str] = NEUTRAL, veteran: str = "") -> Roster:
+    """``roster`` with the Chapter Tactics ``team`` and every Sergeant's Chapter Veteran
+    tactic ``veteran`` (by default the first of Dueller, Stealthy, Resolute not in ``team``:
+    a Sergeant's extra tactic differs from the team's)."""
+    veteran = veteran or next(t for t in ("Dueller", "Stealthy", "Resolute") if t not in team)
+    per = [{"Chapter Veteran": veteran} if "Sergeant" in n else {} for n in roster.operatives]
+    return roster.with_choices({"Chapter Tactics": list(team)}, per)
+
+
+AOD = tactics(load_builtin_team("angels_of_death").default())
 
 # KAS-1 (Plasma Pistol 4/3+) and ANG-1 (Save 3+) 6" apart in the open lane of LAB.
 FACING: dict[str, dict[str, Any]] = {"KAS-1": {"at": (5, 14.5)}, "ANG-1": {"at": (11, 14.5)}}
@@ -151,8 +165,8 @@ def test_adjust_doctrine_changes_the_doctrine_during_an_activation() -> None:
     # Without Combat Doctrine this turning point it is not offered.
     s, _ = b_gambit([]).apply("Activate ANG-1 engage")
     assert not [t for t in texts(s) if "adjust doctrine" in t]
-    s, _ = b_gambit(["Ploy combat doctrine devastator"]).apply("Activate ANG-1 engage")
-    assert texts(s) == ["Pass", "Ploy adjust doctrine assault", "Ploy adjust doctrine tactical"]
+    s, _ = b_gambit(["Ploy combat doctrine assault"]).apply("Activate ANG-1 engage")
+    assert texts(s) == ["Pass", "Ploy adjust doctrine devastator", "Ploy adjust doctrine tactical"]
     s, _ = s.apply("Ploy adjust doctrine tactical")
     assert s.player("B").cp_spent == 2
     s = pass_windows(s)
@@ -184,15 +198,15 @@ def test_and_they_shall_know_no_fear_ignores_the_injured_move_penalty() -> None:
     assert s.operative("ANG-1").wounds == 5
 
 
-def counteracting(ploy: bool) -> GameState:
+def counteracting(ploy: bool, **kw: Any) -> GameState:
     """ANG-1 expended with an Engage order, A's KAS-2 ends its activation: B counteracts with
-    ANG-1 (using Wrath Of Vengeance or passing)."""
+    ANG-1 (using Wrath Of Vengeance or passing); ``kw`` to :func:`position`."""
     ops = {
         "ANG-1": {"at": (5, 14.5), "ready": False},
         "KAS-1": {"at": (16, 14.5)},
         "KAS-2": {"at": (16, 10)},
     }
-    s = position(LAB, KAS, AOD, operatives=ops, turn="A", cp=(2, 2))
+    s = position(LAB, KAS, AOD, operatives=ops, turn="A", cp=(2, 2), **kw)
     s, _ = run(s, ["Activate KAS-2 conceal"])
     s, _ = pass_windows(s).apply("End activation")
     s, _ = pass_windows(s).apply("Counteract ANG-1")
@@ -260,7 +274,7 @@ def test_camo_cloak_ignores_saturate_when_shooting_the_eliminator() -> None:
     kas = json.loads((TEAMS / "kasrkin.json").read_text())["default_roster"]
     aod = json.loads((TEAMS / "angels_of_death.json").read_text())["default_roster"]
     k = Roster.from_entries(KAS.team, [e.replace("Meltagun", "Flamer") for e in kas])
-    a = Roster.from_entries(AOD.team, [*aod[:-1], "Eliminator Sniper"])
+    a = tactics(Roster.from_entries(AOD.team, [*aod[:-1], "Eliminator Sniper"]))
     ops = {"KAS-5": {"at": (5, 14.5)}, "ANG-6": {"at": (9, 14.5)}, "ANG-1": {"at": (9, 10)}}
     w = Work(position(LAB, k, a, operatives=ops))
     flamer = w.op("KAS-5")
@@ -269,11 +283,11 @@ def test_camo_cloak_ignores_saturate_when_shooting_the_eliminator() -> None:
     assert attack_profile(w, flamer, "flamer", "ranged", target="ANG-1").rules.has(Saturate)
 
 
-def shooting(op: str, weapon: str, aod: Roster = AOD) -> GameState:
+def shooting(op: str, weapon: str, aod: Roster = AOD, attack: str = "1,1,1,1") -> GameState:
     """``op`` (player B) shoots KAS-1 7" away with ``weapon``; every die misses."""
     ops = {op: {"at": (5, 14.5)}, "KAS-1": {"at": (12, 14.5)}}
     s = position(LAB, KAS, aod, operatives=ops, turn="B", cp=(0, 0))
-    s, _ = run(s, [f"Activate {op} engage", f"Shoot {op} {weapon} at KAS-1"], dice=["1,1,1,1"])
+    s, _ = run(s, [f"Activate {op} engage", f"Shoot {op} {weapon} at KAS-1"], dice=[attack])
     while not (isinstance(s.node, Decision) and s.node.kind == "action"):
         s, _ = run(s, [], dice=[",".join("1" * s.node.request.dice)])  # type: ignore[union-attr]
     return s
@@ -292,7 +306,7 @@ def test_astartes_second_shot_needs_a_bolt_weapon() -> None:
     # The Captain's first shot was with its plasma pistol: its second Shoot would need a
     # bolt weapon, and it has none.
     aod = json.loads((TEAMS / "angels_of_death.json").read_text())["default_roster"]
-    captain = Roster.from_entries(AOD.team, ["Space Marine Captain", *aod[1:]])
+    captain = tactics(Roster.from_entries(AOD.team, ["Space Marine Captain", *aod[1:]]))
     s = shooting("ANG-1", "plasma pistol (standard)", captain)
     assert not [t for t in texts(s) if t.startswith("Shoot")]
 
@@ -311,13 +325,15 @@ def test_astartes_counteract_regardless_of_order() -> None:
     assert "Counteract ANG-1" in texts(s)
 
 
-def test_doctrine_warfare_makes_assault_and_tactical_free_once_per_battle() -> None:
+def test_doctrine_warfare_makes_two_doctrines_free_once_per_battle() -> None:
     # ANG-1 (the Intercessor Sergeant, Doctrine Warfare) is in the killzone.
     s = b_gambit(["Ploy combat doctrine tactical"])
     assert s.player("B").cp_spent == 0 and s.player("B").cp == 3
-    assert ("doctrine_warfare_tactical", 1) in s.player("B").uses
-    # Devastator is never free.
+    assert ("doctrine_warfare_tactical:ANG-1", 1) in s.player("B").uses
+    # The Intercessor Sergeant's other doctrine is Devastator, not Assault.
     s = b_gambit(["Ploy combat doctrine devastator"])
+    assert s.player("B").cp_spent == 0
+    s = b_gambit(["Ploy combat doctrine assault"])
     assert s.player("B").cp_spent == 1
 
 
@@ -326,7 +342,7 @@ def test_stealthy_gives_the_eliminator_improved_cover_save_options() -> None:
     # Eliminator Sniper (ANG-6, Stealthy) may retain a cover save as a critical or two
     # normal cover saves; an Assault Intercessor (ANG-5) only one normal.
     aod = json.loads((TEAMS / "angels_of_death.json").read_text())["default_roster"]
-    a = Roster.from_entries(AOD.team, [*aod[:-1], "Eliminator Sniper"])
+    a = tactics(Roster.from_entries(AOD.team, [*aod[:-1], "Eliminator Sniper"]))
 
     def cover_choice(target: str) -> list[str]:
         ops = {"KAS-1": {"at": (9, 4)}, target: {"at": (16, 4)}}
@@ -342,3 +358,478 @@ def test_stealthy_gives_the_eliminator_improved_cover_save_options() -> None:
         "Cover save two normals",
     ]
     assert cover_choice("ANG-5") == ["Cover save none", "Cover save normal"]
+
+
+# -- Chapter Tactics ---------------------------------------------------------------------------
+
+
+def work_with(team: tuple[str, str], ops: Mapping[str, Mapping[str, Any]] = FACING) -> Work:
+    """A Work of the LAB position with ``ops``, B's Chapter Tactics ``team``."""
+    return Work(position(LAB, KAS, tactics(AOD, team), operatives=ops))
+
+
+def melee_rules(w: Work, op: str, weapon: str) -> Any:
+    return attack_profile(w, w.op(op), weapon, "melee", target="KAS-1").rules
+
+
+def ranged_rules(w: Work, op: str, weapon: str) -> Any:
+    return attack_profile(w, w.op(op), weapon, "ranged", target="KAS-1").rules
+
+
+def test_chapter_tactics_default_to_hardy_and_sharpshooter() -> None:
+    from teams.angels_of_death.tactics import has_tactic, team_tactics
+
+    w = Work(position(LAB, KAS, load_builtin_team("angels_of_death").default(), operatives=FACING))
+    assert team_tactics(w, "B") == ("Hardy", "Sharpshooter")
+    assert has_tactic(w, "ANG-1", "Hardy") and not has_tactic(w, "ANG-1", "Mobile")
+    assert has_tactic(w, "ANG-1", "Aggressive")  # the Sergeant's Chapter Veteran default
+    assert team_tactics(w, "A") == ()  # the Kasrkin have none
+
+
+def test_ct_aggressive_gives_melee_weapons_rending() -> None:
+    ops = {**FACING, "ANG-3": {"at": (16, 10)}}
+    assert melee_rules(work_with(("Aggressive", "Mobile"), ops), "ANG-3", "fists").has(Rending)
+    assert not melee_rules(work_with(NEUTRAL, ops), "ANG-3", "fists").has(Rending)
+    # Not its ranged weapons.
+    w = work_with(("Aggressive", "Mobile"), ops)
+    assert not ranged_rules(w, "ANG-3", "bolt rifle").has(Rending)
+
+
+def test_chapter_veteran_gives_the_sergeant_one_more_tactic() -> None:
+    # Team NEUTRAL; the Sergeant ANG-1 chose Aggressive, the warrior ANG-3 has none.
+    ops = {**FACING, "ANG-3": {"at": (16, 10)}}
+    w = Work(position(LAB, KAS, tactics(AOD, veteran="Aggressive"), operatives=ops))
+    assert melee_rules(w, "ANG-1", "power weapon").has(Rending)
+    assert not melee_rules(w, "ANG-3", "fists").has(Rending)
+    # Not one of the team's two tactics.
+    problems = tactics(AOD, ("Hardy", "Mobile"), "Hardy").validate()
+    assert any("Chapter Veteran" in p for p in problems)
+
+
+def test_ct_siege_specialist_gives_ranged_weapons_saturate() -> None:
+    w = work_with(("Siege Specialist", "Mobile"))
+    assert ranged_rules(w, "ANG-1", "auto bolt rifle").has(Saturate)
+    assert not ranged_rules(work_with(NEUTRAL), "ANG-1", "auto bolt rifle").has(Saturate)
+
+
+def test_ct_sharpshooter_bolt_weapons_accurate_and_severe_unless_moved() -> None:
+    w = work_with(("Sharpshooter", "Mobile"))
+    rules = ranged_rules(w, "ANG-1", "auto bolt rifle")
+    assert rules.has(Accurate) and rules.has(Severe)
+    w.set_op("ANG-1", done=("Reposition",))
+    assert not ranged_rules(w, "ANG-1", "auto bolt rifle").has(Severe)
+    w.set_op("ANG-1", done=("Dash",))  # Dash does not prevent it
+    assert ranged_rules(w, "ANG-1", "auto bolt rifle").has(Severe)
+    assert not ranged_rules(work_with(NEUTRAL), "ANG-1", "auto bolt rifle").has(Severe)
+
+
+def test_ct_stealthy_gives_improved_cover_save_options() -> None:
+    ops = {"KAS-1": {"at": (9, 4)}, "ANG-5": {"at": (16, 4)}}
+    s = position(LAB, KAS, tactics(AOD, ("Stealthy", "Mobile")), operatives=ops, cp=(0, 0))
+    shot = "Shoot KAS-1 plasma pistol (standard) at ANG-5"
+    s, _ = run(s, ["Activate KAS-1 engage", shot], dice=["6,6,1,1"])
+    assert texts(s) == ["Cover save critical", "Cover save none", "Cover save two normals"]
+
+
+def test_ct_hardy_defence_fives_are_critical_saves() -> None:
+    def saves(team: tuple[str, str]) -> tuple[int, int]:
+        s = position(LAB, KAS, tactics(AOD, team), operatives=FACING, cp=(0, 0))
+        shot = "Shoot KAS-1 plasma pistol (standard) at ANG-1"
+        _, ev = run(s, ["Activate KAS-1 engage", shot], dice=["6,6,1,1", "5,1"])
+        got = [e for e in ev if e.kind == "saves_retained"]
+        return got[0]["normals"], got[0]["crits"]
+
+    assert saves(("Hardy", "Mobile")) == (0, 1)
+    assert saves(NEUTRAL) == (1, 0)
+
+
+def kas_fights_ang6(team: tuple[str, str], attack: str, retaliation: str) -> GameState:
+    """KAS-1 (chainsword 4/5... as printed) fights ANG-6 (in control range); B's Chapter
+    Tactics ``team``; stops at A's first resolve decision."""
+    ops = {"KAS-1": {"at": (8.519, 14.5)}, "ANG-6": {"at": (10, 14.5)}}
+    s = position(LAB, KAS, tactics(AOD, team), operatives=ops, turn="A", cp=(0, 0))
+    s, _ = run(
+        s, ["Activate KAS-1 engage", "Fight KAS-1 chainsword at ANG-6"], dice=[attack, retaliation]
+    )
+    return decline_all(s)
+
+
+def test_ct_hardy_retaliating_first_normal_strike_of_3_or_more_loses_1() -> None:
+    s = kas_fights_ang6(("Hardy", "Mobile"), "5,5,1,1", "1,1,1,1,1")
+    s, ev = s.apply("Strike normal")
+    assert damage_to(ev, "ANG-6") == 3  # 4 - 1
+    s, ev = s.apply("Strike normal")
+    assert damage_to(ev, "ANG-6") == 4  # only the first
+    s = kas_fights_ang6(NEUTRAL, "5,5,1,1", "1,1,1,1,1")
+    _, ev = s.apply("Strike normal")
+    assert damage_to(ev, "ANG-6") == 4
+
+
+def test_ct_dueller_normal_success_blocks_a_critical() -> None:
+    s = kas_fights_ang6(("Dueller", "Mobile"), "6,5,1,1", "5,4,1,1,1")
+    s, _ = s.apply("Strike normal")
+    assert "Block crit with normal" in texts(s)
+    s, _ = s.apply("Block crit with normal")
+    assert "Strike crit" not in texts(s)
+    s = kas_fights_ang6(NEUTRAL, "6,5,1,1", "5,4,1,1,1")
+    s, _ = s.apply("Strike normal")
+    assert "Block crit with normal" not in texts(s)
+
+
+def test_ct_mobile_fall_back_costs_one_ap_less() -> None:
+    ops = {"KAS-1": {"at": (8.519, 14.5)}, "ANG-6": {"at": (10, 14.5)}}
+
+    def ap_after(team: tuple[str, str]) -> int:
+        s = position(LAB, KAS, tactics(AOD, team, "Stealthy"), operatives=ops, turn="B", cp=(0, 0))
+        s = pass_windows(run(s, ["Activate ANG-6 engage"])[0])
+        s, _ = s.apply("Fall Back ANG-6 to 10,12.639")
+        return s.operative("ANG-6").ap
+
+    assert ap_after(("Mobile", "Dueller")) == 2
+    assert ap_after(("Hardy", "Dueller")) == 1
+
+
+def test_ct_resolute_ignores_apl_losses_and_the_enemy_shock() -> None:
+    ents = json.loads((TEAMS / "legionaries.json").read_text())["default_roster"]
+    ents[0] = "Legionary Aspiring Champion [Plasma Pistol + Power Maul]"
+    leg = Roster.from_entries(load_builtin_team("legionaries"), ents)
+    ops = {"LEG-1": {"at": (8.519, 14.5)}, "ANG-6": {"at": (10, 14.5)}}
+
+    def work(team: tuple[str, str]) -> Work:
+        return Work(position(LAB, leg, tactics(AOD, team), operatives=ops))
+
+    def maul(w: Work) -> Any:
+        return attack_profile(w, w.op("LEG-1"), "power maul", "melee", target="ANG-6").rules
+
+    assert not maul(work(("Resolute", "Mobile"))).has(Shock)
+    assert maul(work(("Hardy", "Mobile"))).has(Shock)
+    for team, apl in ((("Resolute", "Mobile"), 3), (("Hardy", "Mobile"), 2)):
+        w = work(team)
+        w.add_effect(Effect("apl", "ANG-6", "end_tp", value=-1))
+        assert w.apl(w.op("ANG-6")) == apl
+
+
+def test_adaptive_tactics_changes_the_secondary_tactic_for_the_turning_point() -> None:
+    from teams.angels_of_death.tactics import team_tactics
+
+    spent = {k: {**v, "ready": False} for k, v in FACING.items()}
+    s, _ = run(pass_windows(pos(spent, cp=(0, 2))), ["Initiative B"], dice=["3,4"])
+    offered = [t for t in texts(s) if t.startswith("Ploy adaptive tactics")]
+    # Every tactic but the two the team has (NEUTRAL: Mobile, Resolute).
+    assert len(offered) == 6 and "Ploy adaptive tactics mobile" not in offered
+    s = b_gambit(["Ploy adaptive tactics aggressive"])
+    assert s.player("B").cp_spent == 1
+    w = Work(s)
+    assert team_tactics(w, "B") == ("Mobile", "Aggressive")
+    assert melee_rules(w, "ANG-1", "power weapon").has(Rending)
+    # Until the end of the turning point only.
+    assert [e.until for e in w.effects if e.detail.startswith("adaptive_tactics:")] == ["end_tp"]
+    # Until the end of the turning point only.
+    assert [e.until for e in w.effects if e.detail.startswith("adaptive_tactics:")] == ["end_tp"]
+
+
+# -- Abilities and unique actions -------------------------------------------------------------
+
+_ENTRIES = json.loads((TEAMS / "angels_of_death.json").read_text())["default_roster"]
+CAPTAIN = tactics(Roster.from_entries(AOD.team, ["Space Marine Captain", *_ENTRIES[1:]]))
+SNIPER = tactics(Roster.from_entries(AOD.team, [*_ENTRIES[:-1], "Eliminator Sniper"]))
+
+
+def test_iron_halo_ignores_one_normal_damage_once_per_battle() -> None:
+    s = position(LAB, KAS, CAPTAIN, operatives=FACING, cp=(0, 0))
+    shot = "Shoot KAS-1 plasma pistol (standard) at ANG-1"
+    s, ev = run(s, ["Activate KAS-1 engage", shot], dice=["5,4,1,1", "1,1"])
+    assert damage_to(ev, "ANG-1") == 3  # two normal hits of 3: one ignored
+    assert ("iron_halo:ANG-1", 1) in s.player("B").uses
+    # Once per battle: the next one is not ignored.
+    w = Work(s)
+    assert w.would("would_shot_damage", 3, target="ANG-1", crit=False) == 3
+    # Another operative has no Iron Halo.
+    w = Work(position(LAB, KAS, AOD, operatives=FACING))
+    assert w.would("would_shot_damage", 3, target="ANG-1", crit=False) == 3
+
+
+def test_grenadier_throws_its_own_grenades_hit_3_without_grenade_uses() -> None:
+    ops = {"KAS-1": {"at": (10, 14.5)}, "ANG-5": {"at": (5, 14.5)}}
+    s = position(LAB, KAS, AOD, operatives=ops, turn="B", cp=(0, 0))
+    w = Work(s)
+    assert attack_profile(w, w.op("ANG-5"), "frag grenade", "ranged", target="KAS-1").hit == 3
+    assert attack_profile(w, w.op("ANG-5"), "krak grenade", "ranged", target="KAS-1").hit == 3
+    s, _ = run(s, ["Activate ANG-5 engage", "Shoot ANG-5 krak grenade at KAS-1"], dice=["1,1,1,1"])
+    assert not [u for u in s.player("B").uses if "grenade" in u[0]]
+
+
+def captain_tp2(ploys: list[str], ops: Mapping[str, Mapping[str, Any]] = FACING) -> GameState:
+    """As :func:`b_gambit` with the Captain as ANG-1."""
+    spent = {k: {**v, "ready": False} for k, v in ops.items()}
+    s = pass_windows(position(LAB, KAS, CAPTAIN, operatives=spent, cp=(0, 2)))
+    s, _ = run(s, ["Initiative B", *ploys], dice=["3,4"])
+    return pass_windows(s)
+
+
+def test_heroic_leader_adjust_doctrine_for_0cp_once_per_turning_point() -> None:
+    s = captain_tp2(["Ploy combat doctrine assault"])
+    assert s.player("B").cp_spent == 1
+    s, _ = s.apply("Activate ANG-1 engage")
+    s, _ = s.apply("Ploy adjust doctrine tactical")
+    assert s.player("B").cp_spent == 1  # free
+    assert [e for e in s.effects if e.detail == "heroic_leader"]
+    # Without a Captain it costs 1CP (the default roster has none).
+    t, _ = b_gambit(["Ploy combat doctrine assault"]).apply("Activate ANG-1 engage")
+    t, _ = t.apply("Ploy adjust doctrine tactical")
+    assert t.player("B").cp_spent == 2
+
+
+def test_heroic_leader_combat_doctrine_when_an_operative_is_activated() -> None:
+    s = captain_tp2([])
+    s, _ = s.apply("Activate ANG-1 engage")
+    assert "Ploy combat doctrine devastator" in texts(s)
+    s, _ = s.apply("Ploy combat doctrine devastator")
+    assert s.player("B").cp_spent == 1
+    assert "Combat Doctrine" in s.player("B").ploys_used
+    # Not when Combat Doctrine was used in the Gambit step.
+    s, _ = captain_tp2(["Ploy combat doctrine assault"]).apply("Activate ANG-1 engage")
+    assert "Ploy combat doctrine devastator" not in texts(s)
+
+
+def test_heroic_leader_firefight_ploy_for_0cp_when_the_captain_is_specified() -> None:
+    s = position(LAB, KAS, CAPTAIN, operatives=FACING, cp=(2, 2))
+    s = shoot_to_defence(s, "6,6,1,1", "4,1")
+    assert "Ploy transhuman physiology" in texts(s)
+    s, _ = s.apply("Ploy transhuman physiology")
+    assert s.player("B").cp == 2  # free: the Captain is the operative shot
+    # Another operative shot pays.
+    t = shoot_to_defence(pos(), "6,6,1,1", "4,1")
+    t, _ = t.apply("Ploy transhuman physiology")
+    assert t.player("B").cp == 1
+
+
+# ANG-6 (the Eliminator Sniper) sees KAS-1 across the LAB ruin: obscured.
+OPTICS_AT = {"ANG-6": {"at": (5, 10)}, "KAS-1": {"at": (16, 10)}}
+
+
+def test_optics_its_targets_cannot_be_obscured_until_its_next_activation() -> None:
+    from engine.game.shoot import targeting
+
+    s = position(LAB, KAS, SNIPER, operatives=OPTICS_AT, turn="B", cp=(0, 0))
+    w = Work(s)
+    assert targeting(w, w.op("ANG-6"), w.op("KAS-1")).obscured
+    s, _ = run(s, ["Activate ANG-6 engage"])
+    assert "Act ANG-6 optics" in texts(pass_windows(s))
+    s, _ = run(pass_windows(s), ["Act ANG-6 optics"])
+    assert s.operative("ANG-6").ap == 2
+    w = Work(s)
+    assert not targeting(w, w.op("ANG-6"), w.op("KAS-1")).obscured
+    # Another Angel of Death has no Optics.
+    s = position(LAB, KAS, AOD, operatives={"ANG-5": {"at": (5, 10)}}, turn="B", cp=(0, 0))
+    s, _ = run(s, ["Activate ANG-5 engage"])
+    assert not [t for t in texts(pass_windows(s)) if "optics" in t]
+
+
+# -- Team equipment ---------------------------------------------------------------------------
+
+
+def test_chapter_reliquaries_wrath_of_vengeance_for_0cp_with_an_engage_order() -> None:
+    s = counteracting(True, equipment={"B": ["Chapter Reliquaries"]})
+    assert s.player("B").cp == 2
+    assert counteracting(True).player("B").cp == 1  # not selected: 1CP
+
+
+def b_shoots_with(equipment: list[str], attack: str) -> GameState:
+    """ANG-1 shoots KAS-1 with its auto bolt rifle (Hit 3+), B having ``equipment``; stops in
+    B's attack dice window (or later)."""
+    s = position(LAB, KAS, AOD, operatives=FACING, turn="B", cp=(0, 0), equipment={"B": equipment})
+    s = pass_windows(run(s, ["Activate ANG-1 engage"])[0])
+    s, _ = run(s, ["Shoot ANG-1 auto bolt rifle at KAS-1"], dice=[attack])
+    return s
+
+
+def test_purity_seals_two_attack_fails_become_one_normal_success() -> None:
+    s = b_shoots_with(["Purity Seals"], "5,2,1,1")
+    assert s.node == Decision("B", "dice_ploy")
+    assert "Use purity seals" in texts(s)
+    s, ev = s.apply("Use purity seals")
+    got = [e for e in ev if e.kind == "attack_retained"]
+    assert (got[0]["normals"], got[0]["crits"]) == (2, 0)  # a 1 discarded, the 2 a success
+    assert [e for e in s.effects if e.detail == "used:Purity Seals"]  # once per TP
+    # One fail is not enough; not selected: not offered.
+    assert "Use purity seals" not in texts(b_shoots_with(["Purity Seals"], "5,5,4,1"))
+    assert "Use purity seals" not in texts(b_shoots_with([], "5,2,1,1"))
+
+
+def test_tilting_shields_the_enemy_retains_crits_only_on_6s() -> None:
+    ents = json.loads((TEAMS / "legionaries.json").read_text())["default_roster"]
+    ents[0] = "Legionary Aspiring Champion [Plasma Pistol + Power Weapon]"
+    leg = Roster.from_entries(load_builtin_team("legionaries"), ents)
+    ops = {"ANG-6": {"at": (5, 14.5)}, "LEG-1": {"at": (8.519, 14.5)}}
+    s = position(
+        LAB, leg, AOD, operatives=ops, turn="B", cp=(0, 0), equipment={"B": ["Tilting Shields"]}
+    )
+    s = pass_windows(run(s, ["Activate ANG-6 engage"])[0])
+    s, _ = run(s, ["Charge ANG-6 to 7,14.5"])
+    s = pass_windows(s)
+    s, _ = run(s, ["Fight ANG-6 chainsword at LEG-1"], dice=["4,4,1,1,1", "5,5,1,1,1"])
+    while "Use tilting shields" not in texts(s):
+        assert isinstance(s.node, Decision)
+        s, _ = s.apply("Decline")
+    w = Work(s)
+    weapon = "power weapon"
+    assert attack_profile(w, w.op("LEG-1"), weapon, "melee", target="ANG-6").rules.has(Lethal)
+    s, _ = s.apply("Use tilting shields")
+    w = Work(s)
+    assert not attack_profile(w, w.op("LEG-1"), weapon, "melee", target="ANG-6").rules.has(Lethal)
+
+
+def test_auspex_enemies_within_8_inches_of_the_shooter_are_not_obscured() -> None:
+    from engine.game.shoot import ShootFrame
+
+    ops = {"ANG-1": {"at": (7, 10)}, "KAS-1": {"at": (16, 10)}}
+
+    def obscured(use: bool) -> bool:
+        s = position(
+            LAB, KAS, AOD, operatives=ops, turn="B", cp=(0, 0), equipment={"B": ["Auspex"]}
+        )
+        s = pass_windows(run(s, ["Activate ANG-1 engage"])[0])
+        s, _ = s.apply("Shoot ANG-1 auto bolt rifle at KAS-1")
+        assert "Use auspex" in texts(s)
+        s, _ = s.apply("Use auspex" if use else "Pass")
+        s = pass_windows(s)
+        frame = next(f for f in s.stack if isinstance(f, ShootFrame))
+        return bool(frame.obscured)
+
+    assert obscured(False)
+    assert not obscured(True)
+    # Until the end of the activation only.
+    s = position(LAB, KAS, AOD, operatives=ops, turn="B", cp=(0, 0), equipment={"B": ["Auspex"]})
+    s = pass_windows(run(s, ["Activate ANG-1 engage"])[0])
+    s, _ = run(s, ["Shoot ANG-1 auto bolt rifle at KAS-1", "Use auspex"], dice=["1,1,1,1"])
+    while not (isinstance(s.node, Decision) and s.node.kind == "action"):
+        if isinstance(s.node, Decision):
+            s, _ = s.apply("Decline" if s.node.kind == "dice_ploy" else "Pass")
+        else:
+            s, _ = run(s, [], dice=[",".join("1" * s.node.request.dice)])
+    assert [e for e in s.effects if e.detail == "auspex"]
+    s, _ = s.apply("End activation")
+    assert not [e for e in s.effects if e.detail == "auspex"]
+
+
+# -- Advice: the heuristic agent uses the team's rules where they pay ----------------------------
+
+
+def test_heuristic_uses_transhuman_physiology_when_a_normal_save_blocks_a_critical() -> None:
+    from engine.agents.ploy_choices import choose_ploy
+    from teams.angels_of_death.advice import transhuman_advice
+
+    s = shoot_to_defence(pos(), "6,6,1,1", "4,1")
+    w = Work(s)
+    info = w.top.dice_info(w)
+    # (The agent weighs a Command Re-roll of the 1 first; among the ploys it takes this.)
+    chosen = choose_ploy(w, "B", s.legal_actions(), "defence_dice", info)
+    assert chosen == Action("Ploy", text="transhuman physiology")
+    assert transhuman_advice(w, "B", Action("Ploy", text="transhuman physiology"), info) > 0.1
+
+
+def test_combat_doctrine_advice_prefers_the_doctrine_that_fits() -> None:
+    from teams.angels_of_death.advice import combat_doctrine_advice
+
+    # FACING: ANG-1 6" from KAS-1: Tactical fits, Devastator does not.
+    w = Work(pos())
+
+    def value(d: str) -> float:
+        return combat_doctrine_advice(w, "B", Action("Ploy", text=f"combat doctrine {d}"), {})
+
+    assert value("tactical") > value("devastator") == 0.0
+
+
+def test_heuristic_uses_purity_seals_and_optics() -> None:
+    from engine.agents import HeuristicAgent
+
+    s = b_shoots_with(["Purity Seals"], "5,2,1,1")
+    assert HeuristicAgent().act(s) == Action("Use", text="purity seals")
+    # Optics is advised when an enemy it could shoot is obscured.
+    from teams.angels_of_death.actions import OPTICS
+
+    s = position(LAB, KAS, SNIPER, operatives=OPTICS_AT, turn="B", cp=(0, 0))
+    s = pass_windows(run(s, ["Activate ANG-6 engage"])[0])
+    w = Work(s)
+    act = Action("Act", op="ANG-6", text="optics")
+    assert OPTICS.advice(w, w.op("ANG-6"), act, "activation") > 0.1
+
+
+def test_astartes_second_shot_with_the_same_heavy_bolter_costs_one_more_ap() -> None:
+    heavy = tactics(Roster.from_entries(AOD.team, [*_ENTRIES[:-1], "Heavy Intercessor Gunner"]))
+    s = shooting("ANG-6", "heavy bolter (focused)", heavy, "1,1,1,1,1")
+    assert s.operative("ANG-6").ap == 2
+    s, ev = run(s, ["Shoot ANG-6 heavy bolter (focused) at KAS-1"], dice=["1,1,1,1,1"])
+    assert [e for e in ev if e.kind == "astartes_extra_ap"]
+    while not isinstance(s.node, Decision):
+        s, _ = run(s, [], dice=[",".join("1" * s.node.request.dice)])  # type: ignore[union-attr]
+    assert s.operative("ANG-6").ap == 0  # 1AP for the Shoot, 1 more for the same weapon
+    # With 1AP left, the same heavy bolter is refused; its bolt pistol is not.
+    s = shooting("ANG-6", "heavy bolter (focused)", heavy, "1,1,1,1,1")
+    w = Work(s)
+    w.set_op("ANG-6", ap=1)
+    from engine.game.universal import find_weapon, weapon_usable
+
+    o = w.op("ANG-6")
+    name, _, prof = find_weapon(w, o, "heavy bolter (focused)", "ranged")
+    assert "additional AP" in str(weapon_usable(w, o, name, prof))
+    name, _, prof = find_weapon(w, o, "bolt pistol", "ranged")
+    assert weapon_usable(w, o, name, prof) is None
+
+
+def test_indomitus_option_advice_is_the_damage_it_saves() -> None:
+    from engine.agents.values import DAMAGE_WEIGHT
+    from teams.angels_of_death.ploys import INDOMITUS_SAVE
+
+    # Two normal hits of 3 on ANG-1 (15 wounds); the option saves one: 3 damage.
+    s = shoot_to_defence(gambit(["Ploy indomitus"]), "5,4,1,1", "2,1")
+    w = Work(s)
+    info = w.top.dice_info(w)
+    got = INDOMITUS_SAVE.advice(w, "B", Action("Use", text="indomitus"), info)
+    assert got == pytest.approx(DAMAGE_WEIGHT * 3 / 15)
+
+
+def test_camo_cloak_with_stealthy_selected_retains_a_normal_and_a_critical_cover_save() -> None:
+    ops = {"KAS-1": {"at": (9, 4)}, "ANG-6": {"at": (16, 4)}}
+    shot = "Shoot KAS-1 plasma pistol (standard) at ANG-6"
+
+    def cover_choice(team: tuple[str, str]) -> GameState:
+        roster = tactics(Roster.from_entries(AOD.team, [*_ENTRIES[:-1], "Eliminator Sniper"]), team)
+        s = position(LAB, KAS, roster, operatives=ops, cp=(0, 0))
+        s, _ = run(s, ["Activate KAS-1 engage", shot], dice=["6,6,1,1"])
+        assert s.node == Decision("B", "cover_save")
+        return s
+
+    s = cover_choice(("Stealthy", "Mobile"))
+    assert "Cover save normal and critical" in texts(s)
+    _, ev = s.apply("Cover save normal and critical")
+    saves = [e for e in ev if e.kind == "saves_retained"]
+    assert (saves[0]["normals"], saves[0]["crits"]) == (1, 1)
+    assert "Cover save normal and critical" not in texts(cover_choice(NEUTRAL))
+
+
+def test_heroic_leader_is_kept_when_chapter_reliquaries_makes_the_ploy_free() -> None:
+    def counteract(equipment: list[str]) -> GameState:
+        ops = {
+            "ANG-1": {"at": (5, 14.5), "ready": False},
+            "KAS-1": {"at": (16, 14.5)},
+            "KAS-2": {"at": (16, 10)},
+        }
+        s = position(
+            LAB, KAS, CAPTAIN, operatives=ops, turn="A", cp=(2, 2), equipment={"B": equipment}
+        )
+        s, _ = run(s, ["Activate KAS-2 conceal"])
+        s, _ = pass_windows(s).apply("End activation")
+        s, _ = pass_windows(s).apply("Counteract ANG-1")
+        s, _ = s.apply("Ploy wrath of vengeance")
+        return s
+
+    # The Captain counteracts: Heroic Leader makes Wrath Of Vengeance free and is used up...
+    s = counteract([])
+    assert s.player("B").cp == 2
+    assert [e for e in s.effects if e.detail == "heroic_leader"]
+    # ...unless Chapter Reliquaries already makes it free (Engage order): then it is kept.
+    s = counteract(["Chapter Reliquaries"])
+    assert s.player("B").cp == 2
+    assert not [e for e in s.effects if e.detail == "heroic_leader"]

@@ -354,7 +354,9 @@ def _retained_shot_value(w: Work, f: shoot_action.ShootFrame, n: int, c: int) ->
         return 1.0 + DAMAGE_WEIGHT * wounds / maxw
     left = wounds - dev
     dice = max(0, 3 - max(d.piercing, d.piercing_crits if c else 0))
-    opts = choices.cover_save_options(prof, n, c, save, left, f.cover, f.cover_improved(w))
+    improved = f.cover_improved(w)
+    both = f.cover_both(w) if improved else False
+    opts = choices.cover_save_options(prof, n, c, save, left, f.cover, improved, both)
     rest = min(
         defence_value(n, c, prof, save, cn, cc, dice - cn - cc, (), left, maxw)
         for _, cn, cc in opts

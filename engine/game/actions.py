@@ -44,7 +44,8 @@ out when 0):
                             (in a fight each side, the attacker first, before the rolls)
 ``Apply Punishing``         also ``Apply Rending``, ``Apply Severe``; ``Decline`` not to
 ``Cover save normal``       the defender's cover save: ``normal``, improved cover as
-                            ``critical`` or ``two normals`` (4.7), or ``none`` (declined)
+                            ``critical`` or ``two normals`` (4.7; a rule may also allow
+                            ``normal and critical``), or ``none`` (declined)
 ``Use <rule> on LEG-3``     use a team rule that gives its player a choice, on an operative
                             (``Use siphon life on LEG-3``; ``Decline`` not to use it)
 ``Use <rule>``              use such a rule that names no operative yet (``Use siphon life``)
@@ -263,7 +264,10 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Same feature", r"same\s+feature\s+(?P<text>cover|obscured|both)"),
         ("Accurate", r"accurate\s+(?P<count>\d)"),
         ("Apply", r"apply\s+(?P<text>punishing|rending|severe)"),
-        ("Cover save", r"cover\s+save\s+(?P<text>normal|critical|two\s+normals|none)"),
+        (
+            "Cover save",
+            r"cover\s+save\s+(?P<text>normal\s+and\s+critical|normal|critical|two\s+normals|none)",
+        ),
         ("Use", rf"use\s+(?P<text>.+?)\s+on\s+{_TGT}"),
         ("Use", r"use\s+(?P<text>.+)"),
         ("Ploy", rf"ploy\s+(?P<text>.+?)\s+on\s+{_TGT}"),

@@ -151,6 +151,7 @@ def cover_save_options(
     wounds: int,
     in_cover: bool,
     improved: bool,
+    both: bool = False,
 ) -> list[tuple[str, int, int]]:
     """The defender's cover-save options against retained attack dice (4.5, 4.7, 5.1 step
     4), as ``(name, normal cover saves, critical cover saves)``.
@@ -168,6 +169,9 @@ def cover_save_options(
         profile: the attack profile; normals, crits: the attacker's retained successes.
         save: the target's Save; wounds: its wounds left.
         in_cover, improved: the target's cover for this sequence.
+        both: an improved cover save may also be retained as one normal and one critical
+            cover save (``"normal and critical"``, with two defence dice or more; a team
+            rule that gives both options of improved cover).
     """
     d = profile.rules.dice
     dice = max(0, 3 - max(d.piercing, d.piercing_crits if crits else 0))
@@ -175,6 +179,8 @@ def cover_save_options(
         return [("none", 0, 0)]
     if improved:
         cands = [("critical", 0, 1), ("two normals", min(2, dice), 0), ("none", 0, 0)]
+        if both and dice >= 2:
+            cands.insert(0, ("normal and critical", 1, 1))
     else:
         cands = [("normal", 1, 0), ("none", 0, 0)]
     out: list[tuple[str, int, int]] = []

@@ -513,6 +513,18 @@ class FightFrame:
             out.append(Action("Block", text="normal with crit"))
         if mine[0] and theirs[0] and not my_opp_brutal:
             out.append(Action("Block", text="normal with normal"))
+        if (
+            mine[0]
+            and theirs[1]
+            and not my_opp_brutal
+            and w.ctx.hooks.would.get("would_block_crit_with_normal")
+        ):
+            # A rule letting a normal success block a critical one:
+            # fn(w, allowed, op=, target=) -> allowed (``op`` blocks, ``target`` struck).
+            me = self.attacker if side == "a" else self.defender
+            them = self.defender if side == "a" else self.attacker
+            if w.would("would_block_crit_with_normal", False, op=me, target=them):
+                out.append(Action("Block", text="crit with normal"))
         if not theirs[0] and not theirs[1]:
             # Blocking is allowed with nothing left to block (5.2 step 4, EDGE_CASES 8).
             if mine[1]:

@@ -582,6 +582,22 @@ class ShootFrame:
             max(1, t.wounds),
             self.cover,
             improved,
+            self.cover_both(w) if improved else False,
+        )
+
+    def cover_both(self, w: Work) -> bool:
+        """Whether the target's improved cover save may be retained as one normal and one
+        critical (the ``would_retain_both_cover_saves`` hooks, ``fn(w, both, op=, target=)
+        -> both``; e.g. a camo cloak with a stealthy tactic)."""
+        if not w.ctx.hooks.would.get("would_retain_both_cover_saves"):
+            return False
+        return bool(
+            w.would(
+                "would_retain_both_cover_saves",
+                False,
+                op=self.shooter,
+                target=self.targets[self.idx],
+            )
         )
 
     def _defence_roll(self, w: Work) -> None:
@@ -621,8 +637,12 @@ class ShootFrame:
             save = w.would("would_save_in_cover", save, op=self.shooter, target=t.id, tg=tg)
         cover_n, cover_c = self.cover_saves
         sn, sc = cover_n, cover_c
+        crit_at = 6
+        if w.ctx.hooks.would.get("would_crit_save"):
+            # A rule making lower defence dice critical saves: fn(w, at, op=, target=) -> at.
+            crit_at = int(w.would("would_crit_save", 6, op=self.shooter, target=t.id))
         for v in self.dice:
-            if v == 6:
+            if v != 1 and v >= crit_at:
                 sc += 1
             elif v != 1 and v >= max(2, save):
                 sn += 1

@@ -271,8 +271,12 @@ class Work:
         return value
 
     def apl(self, o: OperativeState) -> int:
-        """APL with changes summed then clamped to +/-1 of the datacard (2.1)."""
+        """APL with changes summed then clamped to +/-1 of the datacard (2.1); the
+        ``would_change_apl`` hooks (``fn(w, change, op=) -> change``) may alter the sum (a
+        rule that ignores APL changes)."""
         change = self.stat_change(o.id, "apl")
+        if change and "would_change_apl" in self.ctx.hooks.would:
+            change = int(self.would("would_change_apl", change, op=o.id))
         return self.ctx.datacards[o.id].apl + max(-1, min(1, change))
 
     def injured(self, o: OperativeState) -> bool:

@@ -1,85 +1,43 @@
-"""The Angels of Death's team rules that the engine plays, registered by rule id
-(``engine.rules.registry``; team data ``teams/angels_of_death.json``).
-
-Chapter Tactics (primary and secondary, chosen when the roster is built) are not played yet:
-the roster has no place for that choice.
-"""
+"""The Angels of Death strategy and firefight ploys."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
-from engine.dice.rules import Balanced, Saturate, Shock, WeaponRules, parse_weapon_rules
+from engine.dice.rules import Balanced, Shock, WeaponRules, parse_weapon_rules
 from engine.game.actions import Action
 from engine.game.context import Hooks
-from engine.game.ploys import PloyLike, ploy_cost
 from engine.game.state import Effect
-from engine.game.universal import weapons_of
 from engine.game.work import Work
 from engine.rules.ploys import GainToken, Ploy, StatChange
 from engine.rules.registry import Installer, register, rule_id
-
-TEAM = "angels_of_death"
-
-
-def _shoot_frame(w: Work) -> Any:
-    """The Shoot sequence whose dice window is open (the innermost frame with dice)."""
-    for f in reversed(w.stack):
-        if hasattr(f, "dice") and hasattr(f, "targets") and hasattr(f, "shooter"):
-            return f
-    return None
-
-
-def _save(w: Work, target: str) -> int:
-    """The target's Save now (its datacard's, with stat changes, 2.1)."""
-    return int(w.ctx.datacards[target].save + w.stat_change(target, "save"))
-
-
-def _normal_saves(w: Work, info: Mapping[str, Any]) -> list[int]:
-    """The indexes of the defence dice that are normal successes (not 6, not 1, at least
-    the Save)."""
-    target = str(info.get("target", ""))
-    if not target:
-        return []
-    save = max(2, _save(w, target))
-    dice = info.get("dice", ())
-    return [i for i, v in enumerate(dice) if v != 6 and v != 1 and v >= save]
-
-
-def _shot_friend(w: Work, player: str, info: Mapping[str, Any]) -> bool:
-    """A Shoot's defence dice window, the target one of ``player``'s operatives."""
-    target = str(info.get("target", ""))
-    return (
-        info.get("kind") == "ranged"
-        and bool(target)
-        and w.ctx.owner.get(target) == player
-        and _shoot_frame(w) is not None
-    )
+from teams.angels_of_death import advice
+from teams.angels_of_death.common import (
+    TEAM,
+    fails,
+    has_token,
+    normal_saves,
+    save_of,
+    set_die,
+    shoot_frame,
+    shot_friend,
+    tokens,
+)
 
 
 def _tp_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
-    return _shot_friend(w, player, info) and bool(_normal_saves(w, info))
-
-
-def _set_die(w: Work, index: int, value: int) -> None:
-    """Set the defence die ``index`` of the Shoot in progress to ``value`` (its re-roll
-    flag kept)."""
-    frame = _shoot_frame(w)
-    dice = list(frame.dice)
-    dice[index] = value
-    pos = max(i for i, f in enumerate(w.stack) if f is frame)
-    w.stack[pos] = attrs.evolve(frame, dice=tuple(dice))
+    return shot_friend(w, player, info) and bool(normal_saves(w, info))
 
 
 def _transhuman(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
     """Retain the highest normal success as a critical success (its die counts as a 6)."""
-    idx = _normal_saves(w, info)
+    idx = normal_saves(w, info)
     dice = info.get("dice", ())
     best = max(idx, key=lambda i: (dice[i], -i))
-    _set_die(w, best, 6)
+    set_die(w, best, 6)
 
 
 TRANSHUMAN_PHYSIOLOGY = Ploy(
@@ -89,23 +47,13 @@ TRANSHUMAN_PHYSIOLOGY = Ploy(
     condition=_tp_condition,
     use_hook=_transhuman,
     rule_id=rule_id(TEAM, "firefight_ploy", "Transhuman Physiology"),
+    advice=advice.transhuman_advice,
 )
 """Transhuman Physiology (firefight ploy, 1CP): when an operative is shooting a friendly
 operative, in the Roll Defence Dice step, retain one normal success as a critical success.
 Trigger: the defence dice window of a Shoot against a friendly operative with at least one
 normal success. Limits: once per turning point (7.1); the die chosen is the highest normal
 success (the choice never matters otherwise)."""
-
-
-def _fails(w: Work, info: Mapping[str, Any]) -> list[int]:
-    """The indexes of the defence dice that are fails (1, or below the Save; not 6)."""
-    target = str(info.get("target", ""))
-    save = max(2, _save(w, target))
-    return [i for i, v in enumerate(info.get("dice", ())) if v != 6 and (v == 1 or v < save)]
-
-
-def _has_token(w: Work, op: str, name: str) -> bool:
-    return any(e.detail == name for e in w.effects_on(op, "token"))
 
 
 INDOMITUS_TOKEN = "indomitus"
@@ -115,6 +63,7 @@ INDOMITUS = Ploy(
     "strategy",
     effects=(GainToken(INDOMITUS_TOKEN, "end_tp"),),
     rule_id=rule_id(TEAM, "strategy_ploy", "Indomitus"),
+    advice=advice.indomitus_advice,
 )
 """Indomitus (strategy ploy, 1CP): until the end of the turning point, whenever an operative
 is shooting a friendly operative and the defence dice show two or more fails, one fail may be
@@ -138,10 +87,10 @@ class IndomitusSave:
     repeatable: bool = True
 
     def _applies(self, w: Work, player: str, info: Mapping[str, Any]) -> bool:
-        if not _shot_friend(w, player, info) or not w.effects:
+        if not shot_friend(w, player, info) or not w.effects:
             return False
         target = str(info["target"])
-        return _has_token(w, target, INDOMITUS_TOKEN) and len(_fails(w, info)) >= 2
+        return has_token(w, target, INDOMITUS_TOKEN) and len(fails(w, info)) >= 2
 
     def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
         """``Use indomitus`` when it applies."""
@@ -158,12 +107,16 @@ class IndomitusSave:
             "defence dice of a friendly operative being shot"
         )
 
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """:func:`.advice.indomitus_save_advice`."""
+        return advice.indomitus_save_advice(w, player, action, info)
+
     def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
         """Discard the lowest fail; the next fail shows the Save (a normal success)."""
-        fails = sorted(_fails(w, info), key=lambda i: (info["dice"][i], i))
-        drop, keep = fails[0], fails[1]
-        save = max(2, _save(w, str(info["target"])))
-        frame = _shoot_frame(w)
+        bad = sorted(fails(w, info), key=lambda i: (info["dice"][i], i))
+        drop, keep = bad[0], bad[1]
+        save = max(2, save_of(w, str(info["target"])))
+        frame = shoot_frame(w)
         dice, flags = list(frame.dice), list(frame.flags)
         dice[keep] = min(save, 6)
         del dice[drop]
@@ -186,7 +139,7 @@ DOCTRINES = ("devastator", "tactical", "assault")
 _DOCTRINE_TOKEN = "combat_doctrine:"
 
 
-def _doctrine(w: Work, player: str) -> str:
+def current_doctrine(w: Work, player: str) -> str:
     """The combat doctrine ``player`` selected this turning point, or ``""``."""
     for e in w.effects:
         if e.kind == "token" and e.player == player and e.detail.startswith(_DOCTRINE_TOKEN):
@@ -194,7 +147,7 @@ def _doctrine(w: Work, player: str) -> str:
     return ""
 
 
-def _set_doctrine(w: Work, player: str, doctrine: str, source: str) -> None:
+def set_doctrine(w: Work, player: str, doctrine: str, source: str) -> None:
     """Select ``doctrine`` for ``player`` until the end of the turning point (replacing any)."""
     w.effects[:] = [
         e
@@ -232,7 +185,7 @@ class DoctrinePloy:
         op = str(info.get("op", ""))
         if not op or w.ctx.owner.get(op) != player:
             return []
-        now = _doctrine(w, player)
+        now = current_doctrine(w, player)
         if not now or _doctrine_ploy_unused(w, player):
             return []
         return [d for d in DOCTRINES if d != now]
@@ -245,10 +198,16 @@ class DoctrinePloy:
         """Its actions are ``Ploy <name> <doctrine>``."""
         return action.verb == "Ploy" and action.text.rsplit(" ", 1)[0] == self.text
 
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """:func:`.advice.adjust_doctrine_advice` or :func:`.advice.combat_doctrine_advice`."""
+        if self.adjust:
+            return advice.adjust_doctrine_advice(w, player, action, info)
+        return advice.combat_doctrine_advice(w, player, action, info)
+
     def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
         """Select the doctrine named by the action (event ``combat_doctrine_selected``)."""
         doctrine = action.text.rsplit(" ", 1)[1]
-        _set_doctrine(w, player, doctrine, self.name)
+        set_doctrine(w, player, doctrine, self.name)
         w.emit("combat_doctrine_selected", player=player, doctrine=doctrine, ploy=self.name)
 
 
@@ -287,7 +246,7 @@ def _doctrine_balanced(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
     op, kind, target = info.get("op", ""), info.get("kind", ""), info.get("target", "")
     if not op or not w.effects:
         return rules
-    doctrine = _doctrine(w, w.ctx.owner[op])
+    doctrine = current_doctrine(w, w.ctx.owner[op])
     if not doctrine:
         return rules
     if doctrine == "assault":
@@ -315,6 +274,7 @@ AND_THEY_SHALL_KNOW_NO_FEAR = Ploy(
     "strategy",
     effects=(GainToken(NO_FEAR_TOKEN, "end_tp"),),
     rule_id=rule_id(TEAM, "strategy_ploy", "And They Shall Know No Fear"),
+    advice=advice.no_fear_advice,
 )
 """And They Shall Know No Fear (strategy ploy, 1CP): until the end of the turning point,
 friendly operatives ignore the changes to their stats from being injured (Move -2", Hit +1;
@@ -324,7 +284,7 @@ the core's ``would_apply_injury_penalties`` hook. Limits: once per turning point
 
 def _no_fear(w: Work, value: bool, **info: Any) -> bool:
     op = str(info.get("op", ""))
-    if value and op and w.effects and _has_token(w, op, NO_FEAR_TOKEN):
+    if value and op and w.effects and has_token(w, op, NO_FEAR_TOKEN):
         return False
     return value
 
@@ -347,6 +307,7 @@ WRATH_OF_VENGEANCE = Ploy(
     condition=_counteracting_friend,
     effects=(StatChange("counteract_actions", 1, "end_activation"),),
     rule_id=rule_id(TEAM, "firefight_ploy", "Wrath Of Vengeance"),
+    advice=advice.wrath_advice,
 )
 """Wrath Of Vengeance (firefight ploy, 1CP): a friendly operative that is counteracting may
 perform an additional 1AP action for free in that counteraction; the two actions must differ.
@@ -372,17 +333,12 @@ def _charged_fighter(w: Work, player: str, info: Mapping[str, Any]) -> bool:
     return "Charge" in w.op(op).done
 
 
-def _tokens(w: Work, op: str, name: str) -> list[Effect]:
-    """The token effects ``name`` on ``op``, pending ones included (begun in this action)."""
-    return [e for e in w.effects if e.kind == "token" and e.op == op and e.detail == name]
-
-
 def _shock(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
     """Shock for the melee weapon of an operative that used Shock Assault in this action."""
     op = info.get("op", "")
     if info.get("kind") != "melee" or not op or not w.effects:
         return rules
-    if _tokens(w, op, SHOCK_TOKEN) and rules.get(Shock) is None:
+    if tokens(w, op, SHOCK_TOKEN) and rules.get(Shock) is None:
         return rules.with_rules(*parse_weapon_rules("Shock"))
     return rules
 
@@ -392,7 +348,7 @@ def _shock_strike(w: Work, dmg: int, **info: Any) -> int:
     op = str(info.get("op", ""))
     if not op or not w.effects:
         return dmg
-    mark = _tokens(w, op, SHOCK_STRIKE_TOKEN)
+    mark = tokens(w, op, SHOCK_STRIKE_TOKEN)
     if not mark:
         return dmg
     w.effects.remove(mark[0])
@@ -410,6 +366,7 @@ SHOCK_ASSAULT = Ploy(
         GainToken(SHOCK_STRIKE_TOKEN, "end_activation"),
     ),
     rule_id=rule_id(TEAM, "firefight_ploy", "Shock Assault"),
+    advice=advice.shock_assault_advice,
 )
 """Shock Assault (firefight ploy, 1CP): a friendly operative performing the Fight action in
 an activation in which it charged: until the end of that action its melee weapon has Shock,
@@ -423,148 +380,6 @@ def _install_shock_assault(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.ploy(SHOCK_ASSAULT, players)
     hooks.transform("would_use_weapon_rules", _shock)
     hooks.transform("would_strike_damage", _shock_strike)
-
-
-def _has_ability(w: Work, op: str, name: str) -> bool:
-    """The operative ``op``'s datacard has the ability ``name``."""
-    return any(a.name == name for a in w.ctx.datacards[op].abilities)
-
-
-def _camo_cloak(w: Work, rules: WeaponRules, players: tuple[str, ...], **info: Any) -> WeaponRules:
-    """Camo Cloak (ability of the Eliminator Sniper): whenever an operative is shooting this
-    operative, the Saturate weapon rule is ignored. Trigger: the weapon rules of a ranged
-    attack whose target has the ability (``would_use_weapon_rules``). Limits: none (the
-    ability's second sentence, the Stealthy Chapter Tactic, is the ability
-    ``angels_of_death/ability/stealthy``)."""
-    target = str(info.get("target", ""))
-    if info.get("kind") != "ranged" or not target or not rules.has(Saturate):
-        return rules
-    if w.ctx.owner.get(target) not in players:
-        return rules
-    if not _has_ability(w, target, "Camo Cloak"):
-        return rules
-    return WeaponRules(tuple(r for r in rules if not isinstance(r, Saturate)))
-
-
-def _install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
-    def hook(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
-        return _camo_cloak(w, rules, players, **info)
-
-    hooks.transform("would_use_weapon_rules", hook)
-
-
-_FIRST_SHOT = "astartes_first_shot:"
-
-
-def _is_bolt(weapon: str) -> bool:
-    """A bolt weapon (its name says bolt: bolt rifle, heavy bolter, bolt sniper rifle...)."""
-    return "bolt" in weapon.lower()
-
-
-def _first_shot(w: Work, op: str) -> str | None:
-    """The weapon of ``op``'s first Shoot in this activation (Astartes), or None."""
-    for e in w.effects:
-        if e.kind == "token" and e.op == op and e.detail.startswith(_FIRST_SHOT):
-            return e.detail.removeprefix(_FIRST_SHOT)
-    return None
-
-
-def _install_astartes(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Astartes (faction rule): during its activation, each friendly operative may perform
-    two Shoot actions or two Fight actions (not both twice); when it shoots twice, a bolt
-    weapon must be used for at least one of them. Each friendly operative can counteract
-    regardless of its order. Trigger: the core's ``would_repeat_action``,
-    ``would_refuse_weapon`` and ``would_counteract_regardless_of_order`` hooks, and the
-    ``shoot_declared`` event (the first shot's weapon, until the end of the activation).
-    Limits: activations only (a counteraction is still one action, 1.6); the additional AP
-    for a second shot with the same bolt sniper rifle or heavy bolter is not played yet."""
-
-    def mine(w: Work, op: str) -> bool:
-        return bool(op) and w.ctx.owner.get(op) in players
-
-    def repeat(w: Work, value: bool, **info: Any) -> bool:
-        op, action = str(info.get("op", "")), info.get("action", "")
-        if value or info.get("mode") != "activation" or not mine(w, op):
-            return value
-        if action not in ("Shoot", "Fight"):
-            return value
-        done = tuple(info.get("done", ()))
-        twice = [a for a in ("Shoot", "Fight") if done.count(a) >= 2]
-        return not twice
-
-    def refuse(w: Work, why: str | None, **info: Any) -> str | None:
-        o = info.get("op")
-        name = str(info.get("weapon", ""))
-        if why is not None or o is None or not mine(w, o.id) or o.done.count("Shoot") != 1:
-            return why
-        first = _first_shot(w, o.id)
-        if first is None or _is_bolt(first) or _is_bolt(name):
-            return why
-        if name not in {n for n, _, _ in weapons_of(w, o.id, "ranged")}:
-            return why
-        return (
-            f"Astartes: {o.id} shot with {first} (not a bolt weapon), so its second Shoot "
-            "must use a bolt weapon"
-        )
-
-    def record(w: Work, ev: Any) -> None:
-        op = str(ev["op"])
-        if not mine(w, op) or _first_shot(w, op) is not None:
-            return
-        w.add_effect(
-            Effect("token", op, "end_activation", source=op, detail=_FIRST_SHOT + ev["weapon"])
-        )
-
-    def any_order(w: Work, value: bool, **info: Any) -> bool:
-        return value or mine(w, str(info.get("op", "")))
-
-    hooks.transform("would_repeat_action", repeat)
-    hooks.transform("would_refuse_weapon", refuse)
-    hooks.transform("would_counteract_regardless_of_order", any_order)
-    hooks.on("shoot_declared", record)
-
-
-def _install_doctrine_warfare(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Doctrine Warfare (ability of the Intercessor and Assault Intercessor Sergeants): once
-    per battle each, Combat Doctrine selecting Assault, and selecting Tactical, costs 0CP
-    while such an operative is in the killzone. Trigger: the ``combat_doctrine_selected``
-    event of the strategy ploy (the CP paid is given back; the player still needs the CP to
-    use the ploy). Limits: once per battle for Assault and once for Tactical, per player."""
-
-    def refund(w: Work, ev: Any) -> None:
-        player, doctrine = str(ev["player"]), str(ev["doctrine"])
-        if player not in players or ev["ploy"] != COMBAT_DOCTRINE.name:
-            return
-        if doctrine not in ("assault", "tactical"):
-            return
-        if not any(_has_ability(w, o.id, "Doctrine Warfare") for o in w.alive(player)):
-            return
-        key = f"doctrine_warfare_{doctrine}"
-        if w.count(player, key):
-            return
-        w.count(player, key, add=1)
-        cost = ploy_cost(w, player, cast(PloyLike, COMBAT_DOCTRINE))
-        pl = w.pl(player)
-        w.set_pl(player, cp=pl.cp + cost, cp_spent=pl.cp_spent - cost)
-
-    hooks.on("combat_doctrine_selected", refund)
-
-
-def _install_stealthy(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Stealthy (ability of the Eliminator Sniper): whenever an operative is shooting it and
-    it can retain a cover save, it may retain one additional cover save or retain one as a
-    critical success instead. Trigger: the core's ``would_improve_cover_save`` hook (the
-    same options as improved cover from Vantage, with which it is not cumulative). Limits:
-    only in cover; the Stealthy Chapter Tactic and Camo Cloak's "both options" need the
-    roster's Chapter Tactics and are not played."""
-
-    def improve(w: Work, value: bool, **info: Any) -> bool:
-        target = str(info.get("target", ""))
-        if value or not target or w.ctx.owner.get(target) not in players:
-            return value
-        return _has_ability(w, target, "Stealthy")
-
-    hooks.transform("would_improve_cover_save", improve)
 
 
 def _ploy_installer(ploy: Ploy) -> Installer:
@@ -609,25 +424,4 @@ register(
     SHOCK_ASSAULT.rule_id,
     _install_shock_assault,
     "Firefight ploy: after a Charge, the Fight's melee weapon has Shock; first strike +1 damage.",
-)
-register(
-    rule_id(TEAM, "ability", "Camo Cloak"),
-    _install_camo_cloak,
-    "Ability: shooting at this operative ignores the Saturate weapon rule.",
-)
-register(
-    rule_id(TEAM, "faction_rule", "Astartes"),
-    _install_astartes,
-    "Faction rule: two Shoot (one with a bolt weapon) or two Fight actions per activation; "
-    "counteract whatever the order.",
-)
-register(
-    rule_id(TEAM, "ability", "Doctrine Warfare"),
-    _install_doctrine_warfare,
-    "Ability: once per battle each, Combat Doctrine for Assault or Tactical costs 0CP.",
-)
-register(
-    rule_id(TEAM, "ability", "Stealthy"),
-    _install_stealthy,
-    "Ability: in cover, retain two cover saves or one as a critical success.",
 )

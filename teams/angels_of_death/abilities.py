@@ -1,0 +1,178 @@
+"""The Angels of Death operative abilities."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from engine.dice.rules import Saturate, WeaponRules
+from engine.game.context import Hooks
+from engine.game.ploys import PloyLike, ploy_cost
+from engine.game.work import Work
+from engine.rules.registry import register, rule_id
+from teams.angels_of_death.common import (
+    TEAM,
+    has_ability,
+)
+from teams.angels_of_death.ploys import COMBAT_DOCTRINE
+from teams.angels_of_death.tactics import team_tactics
+
+
+def _camo_cloak(w: Work, rules: WeaponRules, players: tuple[str, ...], **info: Any) -> WeaponRules:
+    """Camo Cloak (ability of the Eliminator Sniper): whenever an operative is shooting this
+    operative, the Saturate weapon rule is ignored. Trigger: the weapon rules of a ranged
+    attack whose target has the ability (``would_use_weapon_rules``). Limits: none (the
+    ability's second sentence: :func:`_install_camo_cloak`)."""
+    target = str(info.get("target", ""))
+    if info.get("kind") != "ranged" or not target or not rules.has(Saturate):
+        return rules
+    if w.ctx.owner.get(target) not in players:
+        return rules
+    if not has_ability(w, target, "Camo Cloak"):
+        return rules
+    return WeaponRules(tuple(r for r in rules if not isinstance(r, Saturate)))
+
+
+def _install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Camo Cloak (:func:`_camo_cloak`); its second sentence: the operative has the Stealthy
+    Chapter Tactic (:func:`teams.angels_of_death.tactics.has_tactic`), and if the player
+    selected Stealthy it may do both of its options, one normal and one critical cover save
+    (the core's ``would_retain_both_cover_saves`` hook)."""
+
+    def hook(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+        return _camo_cloak(w, rules, players, **info)
+
+    def both(w: Work, value: bool, **info: Any) -> bool:
+        target = str(info.get("target", ""))
+        player = w.ctx.owner.get(target)
+        if value or player not in players or not has_ability(w, target, "Camo Cloak"):
+            return value
+        return "Stealthy" in team_tactics(w, str(player))
+
+    hooks.transform("would_use_weapon_rules", hook)
+    hooks.transform("would_retain_both_cover_saves", both)
+
+
+def _warfare_doctrines(w: Work, op: str) -> tuple[str, ...]:
+    """The doctrines an operative's Doctrine Warfare covers: Assault and Tactical for the
+    Assault Intercessor Sergeant, Devastator and Tactical for the Intercessor Sergeant."""
+    if not has_ability(w, op, "Doctrine Warfare"):
+        return ()
+    if "ASSAULT INTERCESSOR" in w.ctx.datacards[op].keywords:
+        return ("assault", "tactical")
+    return ("devastator", "tactical")
+
+
+def _install_doctrine_warfare(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Doctrine Warfare (ability of the Sergeants): once per battle each, Combat Doctrine
+    selecting Tactical, and selecting Assault (Assault Intercessor Sergeant) or Devastator
+    (Intercessor Sergeant), costs 0CP while the Sergeant is in the killzone. Trigger: the
+    ``combat_doctrine_selected`` event of the ploy (the CP paid is given back; the player
+    still needs the CP to use the ploy). Limits: once per battle per doctrine per Sergeant
+    (counter ``doctrine_warfare_<doctrine>:<operative>``)."""
+
+    def refund(w: Work, ev: Any) -> None:
+        player, doctrine = str(ev["player"]), str(ev["doctrine"])
+        if player not in players or ev["ploy"] != COMBAT_DOCTRINE.name:
+            return
+        for o in w.alive(player):
+            key = f"doctrine_warfare_{doctrine}:{o.id}"
+            if doctrine not in _warfare_doctrines(w, o.id) or w.count(player, key):
+                continue
+            w.count(player, key, add=1)
+            cost = ploy_cost(w, player, cast(PloyLike, COMBAT_DOCTRINE))
+            pl = w.pl(player)
+            w.set_pl(player, cp=pl.cp + cost, cp_spent=pl.cp_spent - cost)
+            return
+
+    hooks.on("combat_doctrine_selected", refund)
+
+
+def _install_stealthy(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Stealthy (ability of the Eliminator Sniper): whenever an operative is shooting it and
+    it can retain a cover save, it may retain one additional cover save or retain one as a
+    critical success instead. Trigger: the core's ``would_improve_cover_save`` hook (the
+    same options as improved cover from Vantage, with which it is not cumulative). Limits:
+    only in cover; with Stealthy selected as a Chapter Tactic, Camo Cloak gives both options
+    (:func:`_install_camo_cloak`)."""
+
+    def improve(w: Work, value: bool, **info: Any) -> bool:
+        target = str(info.get("target", ""))
+        if value or not target or w.ctx.owner.get(target) not in players:
+            return value
+        return has_ability(w, target, "Stealthy")
+
+    hooks.transform("would_improve_cover_save", improve)
+
+
+register(
+    rule_id(TEAM, "ability", "Camo Cloak"),
+    _install_camo_cloak,
+    "Ability: shooting at this operative ignores the Saturate weapon rule.",
+)
+register(
+    rule_id(TEAM, "ability", "Doctrine Warfare"),
+    _install_doctrine_warfare,
+    "Ability: once per battle each, Combat Doctrine for Tactical and one other doctrine is free.",
+)
+register(
+    rule_id(TEAM, "ability", "Stealthy"),
+    _install_stealthy,
+    "Ability: in cover, retain two cover saves or one as a critical success.",
+)
+
+
+_IRON_HALO = "iron_halo"
+
+
+def _install_iron_halo(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Iron Halo (ability of the Space Marine Captain): once per battle, when an attack die
+    inflicts Normal Dmg on it, that damage is ignored. Trigger: the first such die (the
+    core's ``would_strike_damage`` in a fight, ``would_shot_damage`` per unblocked die when
+    shot); used at once, the choice never waits. Limits: once per battle
+    per Captain (counter ``iron_halo:<operative>``); critical damage is never ignored."""
+
+    def key(op: str) -> str:
+        return f"{_IRON_HALO}:{op}"
+
+    def ready(w: Work, target: str) -> bool:
+        player = w.ctx.owner.get(target)
+        return (
+            player in players
+            and has_ability(w, target, "Iron Halo")
+            and not w.count(str(player), key(target))
+        )
+
+    def use(w: Work, target: str) -> None:
+        w.count(w.ctx.owner[target], key(target), add=1)
+        w.emit("iron_halo_used", op=target)
+
+    def strike(w: Work, dmg: int, **info: Any) -> int:
+        target = str(info.get("target", ""))
+        if info.get("crit") or dmg <= 0 or not ready(w, target):
+            return dmg
+        use(w, target)
+        return 0
+
+    hooks.transform("would_strike_damage", strike)
+    hooks.transform("would_shot_damage", strike)
+
+
+def _install_grenadier(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Grenadier (ability of the Assault Intercessor Grenadier): it uses frag and krak
+    grenades without spending the kill team's grenade uses, with Hit improved by 1. Trigger:
+    none of its own: the team data gives its datacard its own Frag Grenade and Krak Grenade
+    (Hit 3+, the universal grenades' 4+ improved), and an operative's own weapon of a
+    grenade's name never spends a use of Explosive Grenades
+    (:mod:`engine.rules.equipment.grenades`). Limits: none."""
+
+
+register(
+    rule_id(TEAM, "ability", "Iron Halo"),
+    _install_iron_halo,
+    "Ability: once per battle, the Captain ignores the damage of one normal success.",
+)
+register(
+    rule_id(TEAM, "ability", "Grenadier"),
+    _install_grenadier,
+    "Ability: its own frag and krak grenades, Hit 3+, spend no grenade uses.",
+)
