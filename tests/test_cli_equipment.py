@@ -167,9 +167,10 @@ def test_ploy_tally_counts_ploys_not_other_gambits() -> None:
 
 
 def _played_with_counts(seed: int) -> tuple[Any, dict[str, dict[str, int]], dict[str, int]]:
-    """The default battle with ``seed``: its summary, the ``cp_spent`` events per player and
-    ploy, and the ``Command re-roll`` inputs per player."""
-    spent: dict[str, dict[str, int]] = {"A": {}, "B": {}}
+    """The default battle with ``seed``: its summary, the strategy and firefight ploys used
+    per player and ploy (``ploy_used`` events, Command Re-roll included), and the ``Command
+    re-roll`` inputs per player."""
+    used: dict[str, dict[str, int]] = {"A": {}, "B": {}}
     rerolls = {"A": 0, "B": 0}
 
     def on_step(
@@ -178,23 +179,23 @@ def _played_with_counts(seed: int) -> tuple[Any, dict[str, dict[str, int]], dict
         if action.verb == "Command re-roll":
             rerolls[actor] += 1
         for e in events:
-            if e.kind == "cp_spent":
-                mine = spent[e["player"]]
-                mine[e["ploy"]] = mine.get(e["ploy"], 0) + int(e["cp"])
+            if e.kind == "ploy_used" and e.get("ploy_kind") in PLOY_KINDS:
+                mine = used[e["player"]]
+                mine[e["ploy"]] = mine.get(e["ploy"], 0) + 1
 
     _, summary = play_battle(make_matchup(), seed, on_step=on_step)
-    return summary, spent, rerolls
+    return summary, used, rerolls
 
 
 def test_play_json_counts_command_rerolls(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    summary, spent, rerolls = _played_with_counts(1)
-    # The default battle (seed 1) uses Command Re-roll on both sides (README narration).
+    summary, used, rerolls = _played_with_counts(1)
+    # The default battle (seed 1) uses Command Re-roll on both sides; each input is one use.
     assert rerolls["A"] > 0 and rerolls["B"] > 0
-    # Command Re-roll costs 1CP (7.1): one cp_spent of 1CP per input, the only ploy used.
-    assert spent == {p: {"Command Re-roll": rerolls[p]} for p in ("A", "B")}
-    want = {p: {"Command Re-roll": rerolls[p]} for p in ("A", "B")}
+    assert all(used[p]["Command Re-roll"] == rerolls[p] for p in ("A", "B"))
+    # The summary counts every strategy and firefight ploy used (team ploys too, issue 16).
+    want = used
     assert summary.to_json()["ploys_used"] == want
     # No equipment is fixed and the default battle's final state lists what was selected.
     monkeypatch.chdir(tmp_path)
@@ -237,11 +238,10 @@ def test_batch_out_lines_carry_ploys_and_equipment(
     assert len(lines) == 2
     for line in lines:
         # Each line is the game played alone with its seed (engine.play docstring).
-        summary, spent, rerolls = _played_with_counts(line["seed"])
+        summary, used, rerolls = _played_with_counts(line["seed"])
         assert line["hash"] == summary.hash
-        want = {p: {"Command Re-roll": rerolls[p]} if rerolls[p] else {} for p in ("A", "B")}
-        assert line["ploys_used"] == want
-        assert {p: sum(v.values()) for p, v in spent.items()} == rerolls
+        assert line["ploys_used"] == used
+        assert {p: used[p].get("Command Re-roll", 0) for p in ("A", "B")} == rerolls
         assert line["equipment"] == summary.to_json()["equipment"]
 
 

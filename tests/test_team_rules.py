@@ -218,17 +218,31 @@ def test_teams_rules_table(capsys: pytest.CaptureFixture[str]) -> None:
 def test_play_names_unimplemented_rules_and_strict_rules_refuses(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Pathfinders and Kommandos (issue 17) still have unplayed rules: --strict-rules refuses.
     monkeypatch.chdir(tmp_path)
-    expected = unimplemented_rule_ids(make_matchup(MatchupChoice()))
-    assert expected["A"]  # the default A team (Kasrkin) has unplayed rules (Legionaries: none)
-    assert main(["play", "--strict-rules", "--json"]) == 2
+    expected = unimplemented_rule_ids(
+        make_matchup(MatchupChoice(teams=("pathfinders", "kommandos")))
+    )
+    assert expected["A"] and expected["B"]
+    assert main(["play", "--teams", "pathfinders", "kommandos", "--strict-rules", "--json"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""  # nothing was played
     first, second = captured.err.splitlines()
     n_a, n_b = len(expected["A"]), len(expected["B"])
-    assert first.startswith(f"unimplemented team rules: A Kasrkin {n_a} (")
-    assert f"; B Legionaries {n_b} (" in first
+    assert first.startswith(f"unimplemented team rules: A Pathfinders {n_a} (")
+    assert f"; B Kommandos {n_b} (" in first
     assert "--strict-rules" in second and str(n_a + n_b) in second
+
+
+def test_default_matchup_plays_every_rule_under_strict_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 16: Kasrkin and Legionaries (the default teams) have every rule implemented, so
+    # --strict-rules plays the battle.
+    monkeypatch.chdir(tmp_path)
+    assert unimplemented_rule_ids(make_matchup(MatchupChoice())) == {"A": [], "B": []}
+    assert main(["play", "--strict-rules", "--json", "--agents", "random"]) == 0
+    assert json.loads(capsys.readouterr().out)["unimplemented_rules"] == {"A": [], "B": []}
 
 
 def test_batch_out_lines_and_json_carry_unimplemented_rules(
