@@ -322,9 +322,11 @@ def print_summary(console: Console, s: BattleSummary) -> None:
 
 def _report_rules(matchup: Matchup, strict: bool) -> None:
     """Print one line on standard error naming the unimplemented team rules of the teams in
-    play; with ``strict`` and any such rule, refuse to play (exit status 2)."""
-    click.echo(unimplemented_rules_line(matchup), err=True)
+    play, when there is any; with ``strict`` and any such rule, refuse to play (exit status
+    2)."""
     ids = unimplemented_rule_ids(matchup)
+    if any(ids.values()):
+        click.echo(unimplemented_rules_line(matchup), err=True)
     if strict and any(ids.values()):
         raise KillTeamError(
             "--strict-rules: refusing to play, "

@@ -242,18 +242,21 @@ def test_default_matchup_plays_every_rule_under_strict_rules(
     monkeypatch.chdir(tmp_path)
     assert unimplemented_rule_ids(make_matchup(MatchupChoice())) == {"A": [], "B": []}
     assert main(["play", "--strict-rules", "--json", "--agents", "random"]) == 0
-    assert json.loads(capsys.readouterr().out)["unimplemented_rules"] == {"A": [], "B": []}
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["unimplemented_rules"] == {"A": [], "B": []}
+    assert "unimplemented team rules" not in captured.err  # the line only names what is left
 
 
 def test_batch_out_lines_and_json_carry_unimplemented_rules(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    teams = ("pathfinders", "kommandos")  # both with rules left to play (issue 17)
     args = ["batch", "-n", "1", "--workers", "1", "--agents", "random", "--seed", "2"]
-    assert main([*args, "--json", "-q", "--out", "g.jsonl"]) == 0
+    assert main([*args, "--teams", *teams, "--json", "-q", "--out", "g.jsonl"]) == 0
     captured = capsys.readouterr()
-    expected = unimplemented_rule_ids(make_matchup(MatchupChoice()))
-    assert expected["A"] == sorted(expected["A"])
+    expected = unimplemented_rule_ids(make_matchup(MatchupChoice(teams=teams)))
+    assert expected["A"] and expected["A"] == sorted(expected["A"])
     assert json.loads(captured.out)["unimplemented_rules"] == expected
     (line,) = (tmp_path / "g.jsonl").read_text().splitlines()
     assert json.loads(line)["unimplemented_rules"] == expected
