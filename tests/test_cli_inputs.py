@@ -406,7 +406,17 @@ def test_picture_folder_is_not_created_when_another_input_is_bad(
     monkeypatch.chdir(tmp_path)
     argv = ["play", "--killzone", "nowhere", "--picture-each-tp", "new/boards", "--quiet"]
     assert "nowhere" in _one_line_error(capsys, argv)
-    argv = ["play", "--strict-rules", "--picture-each-tp", "new/boards", "--record", "g.jsonl"]
+    # Pathfinders and Kommandos still have unplayed rules (issue 17): --strict-rules refuses.
+    teams = ["--teams", "pathfinders", "kommandos"]
+    argv = [
+        "play",
+        *teams,
+        "--strict-rules",
+        "--picture-each-tp",
+        "new/boards",
+        "--record",
+        "g.jsonl",
+    ]
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "--strict-rules: refusing to play" in err and "Traceback" not in err
