@@ -86,15 +86,6 @@ def choose_ploy(
         if found is None or (found[0] > 0 and cp - found[0] < KEEP_CP):
             continue  # (a use that costs nothing never touches the kept CP)
         cost, ploy = found
-        if a.verb == "Use":  # a free rule option: only by its advice, when worth anything
-            rule_advice = ploy_advice(ploy) if ploy.kind == "rule" else None
-            if rule_advice is not None:
-                value = float(rule_advice(w, me, a, info))
-                if value > 0 and (advised is None or value > advised[0]):
-                    advised = (value, i, a)
-            continue
-        if cp - cost < KEEP_CP:
-            continue
         advice = ploy_advice(ploy)
         if a.verb == "Use" and advice is None:
             continue  # another rule's option without advice: left to its own decision
