@@ -1,6 +1,6 @@
 """Team weapon rules printed on several teams' datacards (the ``*`` rules, ``rules/KT24.md``
 6 "team rare rules"), as hook installers the teams' modules register under their own rule
-ids (``teams/kasrkin.py``, ``teams/kommandos.py``...).
+ids (``teams/kasrkin/``, ``teams/kommandos/``...).
 
 - **Concealed Position***: the weapon can only be used during the first Shoot action its
   operative performs in the battle.

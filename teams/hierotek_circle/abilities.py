@@ -1,0 +1,3 @@
+"""The Hierotek Circle's operatives' abilities
+(registered by rule id in ``engine.rules.registry``).
+"""

@@ -1,0 +1,3 @@
+"""The Hierotek Circle's team equipment
+(registered by rule id in ``engine.rules.registry``).
+"""

@@ -1,0 +1,3 @@
+"""The Hierotek Circle's faction rules
+(registered by rule id in ``engine.rules.registry``).
+"""

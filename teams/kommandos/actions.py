@@ -1,0 +1,3 @@
+"""The Kommandos' unique actions
+(registered by rule id in ``engine.rules.registry``).
+"""

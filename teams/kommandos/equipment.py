@@ -1,0 +1,3 @@
+"""The Kommandos' team equipment
+(registered by rule id in ``engine.rules.registry``).
+"""

@@ -1,0 +1,3 @@
+"""The Kommandos' strategy and firefight ploys
+(registered by rule id in ``engine.rules.registry``).
+"""

@@ -1,0 +1,3 @@
+"""The Pathfinders' operatives' abilities
+(registered by rule id in ``engine.rules.registry``).
+"""

@@ -1,0 +1,3 @@
+"""The Pathfinders' unique actions
+(registered by rule id in ``engine.rules.registry``).
+"""

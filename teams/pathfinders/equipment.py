@@ -1,0 +1,3 @@
+"""The Pathfinders' team equipment
+(registered by rule id in ``engine.rules.registry``).
+"""

@@ -1,0 +1,3 @@
+"""The Pathfinders' faction rules
+(registered by rule id in ``engine.rules.registry``).
+"""

@@ -1,0 +1,3 @@
+"""The Pathfinders' strategy and firefight ploys
+(registered by rule id in ``engine.rules.registry``).
+"""
