@@ -460,6 +460,31 @@ def test_8_2_kill_op_row_uses_starting_enemies_8_needs_2_kills() -> None:
     assert s.player("A").kill_grade == 0 and s.player("A").vp == 0
 
 
+def test_8_2_kill_op_operatives_ignored_for_it_count_neither_as_starting_nor_as_kills() -> None:
+    # 8 starting enemies, two of which a rule ignores for the kill op (as the Bomb Squig's
+    # Expendable or a drone): the row is 6, where grade 1 needs 1 kill, so one kill scores.
+    blu = [*(["Trooper"] * 5), "Trooper", "Trooper", "Weakling"]
+    s = pos(
+        {"RED-1": {"at": (8, 14)}, "BLU-8": {"at": (14, 14)}, "BLU-1": {"at": (27, 4)}},
+        blu=blu,
+    )
+    ignored = {"BLU-6", "BLU-7"}
+    s.ctx.hooks.transform("would_count_for_kill_op", lambda _w, v, op: v and op not in ignored)
+    s2, _ev = play(s, ["Activate RED-1 engage", "Shoot RED-1 gun at BLU-8"], ["3,1,1,1", "1,1,1"])
+    assert s2.player("A").kill_grade == 1 and s2.player("A").vp == 1
+
+
+def test_8_2_kill_op_an_ignored_operative_incapacitated_is_no_kill() -> None:
+    # 6 starting enemies, the Weakling ignored: the row is 5 (grade 1 needs 1 kill), but the
+    # Weakling's incapacitation is not a kill, so the grade stays 0.
+    blu = ["Trooper"] * 5 + ["Weakling"]
+    s = _kill_pos(blu)
+    s.ctx.hooks.transform("would_count_for_kill_op", lambda _w, v, op: v and op != "BLU-6")
+    s2, ev = play(s, *KILL_SHOT)
+    assert of_kind(ev, "operative_incapacitated")
+    assert s2.player("A").kill_grade == 0 and s2.player("A").vp == 0
+
+
 def test_8_2_kill_op_higher_grade_at_end_of_battle_scores_1vp_more() -> None:
     blu = ["Trooper"] * 5 + ["Weakling"]
     s, _ = play(_kill_pos(blu, tp=4), *KILL_SHOT)

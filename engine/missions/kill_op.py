@@ -3,6 +3,9 @@
 Each player's kill grade rises (to at most 5) as enemy operatives are incapacitated, by the
 grade table of the enemy's *starting* number of operatives; each new grade scores 1VP. At the
 end of the battle a higher kill grade than the opponent's scores 1VP more.
+
+Operatives that a rule says are ignored for the kill op (a ``would_count_for_kill_op`` hook,
+``fn(w, True, op=) -> bool``) count neither in the starting number nor as kills.
 """
 
 from __future__ import annotations
@@ -13,7 +16,16 @@ from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.missions.scoring import KILL, score
 
-__all__ = ["KILL_TABLE", "enemy_incapacitator", "install", "kill_grade", "kills_needed"]
+__all__ = [
+    "KILL_TABLE",
+    "counts_for_kill_op",
+    "enemy_incapacitator",
+    "install",
+    "kill_grade",
+    "kill_op_kills",
+    "kill_op_starting",
+    "kills_needed",
+]
 
 KILL_TABLE: dict[int, tuple[int, int, int, int, int]] = {
     5: (1, 2, 3, 4, 5),
@@ -53,11 +65,34 @@ def enemy_incapacitator(w: Work, ev: Event) -> OperativeState | None:
     return attacker if attacker.player != w.op(ev["op"]).player else None
 
 
+def counts_for_kill_op(w: Work, o: OperativeState) -> bool:
+    """Whether operative ``o`` counts for the kill op (8.2: operatives a rule says are ignored
+    for the kill op do not): ``True`` unless a ``would_count_for_kill_op`` hook says not."""
+    if "would_count_for_kill_op" not in w.ctx.hooks.would:
+        return True
+    return bool(w.would("would_count_for_kill_op", True, op=o.id))
+
+
+def kill_op_starting(w: Work, player: str) -> int:
+    """The starting number of ``player``'s operatives for the kill op's grade table (8.2): the
+    operatives the player set up with, less those ignored for the kill op."""
+    ignored = sum(1 for o in w.ops if o.player == player and not counts_for_kill_op(w, o))
+    return int(w.ctx.starting[player]) - ignored
+
+
+def kill_op_kills(w: Work, player: str) -> int:
+    """How many of ``player``'s operatives count as kills for the opponent's kill op (8.2):
+    those incapacitated, less those ignored for the kill op."""
+    return sum(
+        1 for o in w.ops if o.player == player and o.incapacitated and counts_for_kill_op(w, o)
+    )
+
+
 def _on_incapacitated(w: Work, ev: Event) -> None:
     victim_player = ev["player"]
     scorer = other(victim_player)
-    kills = sum(1 for o in w.ops if o.player == victim_player and o.incapacitated)
-    grade = kill_grade(kills, w.ctx.starting[victim_player])
+    kills = kill_op_kills(w, victim_player)
+    grade = kill_grade(kills, kill_op_starting(w, victim_player))
     old = w.pl(scorer).kill_grade
     if grade > old:
         w.set_pl(scorer, kill_grade=grade)
