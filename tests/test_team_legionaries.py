@@ -127,6 +127,55 @@ def test_fickle_fates_lasts_until_the_end_of_the_turning_point() -> None:
     assert [e.until for e in s.effects if e.detail == "fickle_fates"] == ["end_tp"]
 
 
+def tzeentch_saves(
+    ploys: Sequence[str], defence: str, mark: str = "TZEENTCH", initiative: str = "B"
+) -> GameState:
+    """B shoots LEG-1 (``mark``, Save 3+, ready unless A activated it first) with BLU-1's
+    silent gun, retaining three normal successes (3,3,3,1); LEG-1 rolls ``defence``. The
+    state at A's defence dice window (or after it, when A has no option there)."""
+    s = gambit(ploys, initiative=initiative, mark=mark)
+    if initiative == "A":  # LEG-1 activated and expended first
+        s, _ = s.apply("Activate LEG-1 engage")
+        s, _ = pass_windows(s).apply("End activation")  # Mutability And Change passed
+        s = pass_windows(s)
+    shot = ["Activate BLU-1 engage", "Shoot BLU-1 silent gun at LEG-1", "Decline"]
+    s, _ = play(s, shot, ["3,3,3,1", defence])
+    return s
+
+
+def fickle_option(s: GameState) -> bool:
+    return isinstance(s.node, Decision) and "Use fickle fates" in [
+        str(a) for a in s.legal_actions()
+    ]
+
+
+def test_fickle_fates_tzeentch_retains_a_fail_as_a_normal_save_with_a_crit() -> None:
+    # Defence 6,2,1 at Save 3+: one critical save, two fails. Fickle Fates retains the
+    # lowest fail (the 1) as a normal save: 1 normal + 1 critical save are retained.
+    s = tzeentch_saves(["Fickle Fates"], "6,2,1")
+    assert fickle_option(s)
+    cp = s.players[0].cp
+    s, ev = s.apply("Use fickle fates")
+    assert s.players[0].cp == cp  # free (the ploy's 1CP was paid in the Strategy phase)
+    # The window closed with it (the dice are retained, no re-roll after): the saves are
+    # retained and the damage inflicted in the same step: 3 normal hits of 3 damage less
+    # two blocked (one by each save) -> 3 damage of LEG-1's 14 wounds.
+    assert [(e["normals"], e["crits"]) for e in ev if e.kind == "saves_retained"] == [(1, 1)]
+    assert s.operative("LEG-1").wounds == 11
+
+
+def test_fickle_fates_tzeentch_needs_a_crit_a_fail_the_mark_and_a_ready_target() -> None:
+    # No critical save (5,2,1): nothing to use; the defender retains one normal save.
+    assert not fickle_option(tzeentch_saves(["Fickle Fates"], "5,2,1"))
+    # No fail (6,4,3): nothing to change.
+    assert not fickle_option(tzeentch_saves(["Fickle Fates"], "6,4,3"))
+    # Not TZEENTCH, or without the ploy: not offered.
+    assert not fickle_option(tzeentch_saves(["Fickle Fates"], "6,2,1", mark="NURGLE"))
+    assert not fickle_option(tzeentch_saves([], "6,2,1"))
+    # LEG-1 expended (it activated first): not a ready operative.
+    assert not fickle_option(tzeentch_saves(["Fickle Fates"], "6,2,1", initiative="A"))
+
+
 def defence_dice(ploys: Sequence[str], attack: str, weapon: str = "pierce gun") -> int:
     """B (initiative) shoots LEG-1 (Save 3+: 3 defence dice) with BLU-1's ``weapon``; A used
     ``ploys``. The number of defence dice LEG-1 rolls."""

@@ -147,8 +147,13 @@ heuristic agent values them (``register_equipment_value``) Warded Armour 3, Tain
 2.5, Chaos Talismans 2.5, Malefic Blades 2.
 
 **Fickle Fates** (strategy ploy, 1CP): until the end of the turning point, whenever a friendly
-LEGIONARY operative shoots a ready enemy operative, its ranged weapons have Balanced. Its
-TZEENTCH half (a defender's fail retained as a normal save) is not implemented.
+LEGIONARY operative shoots a ready enemy operative, its ranged weapons have Balanced; and
+whenever an operative shoots a ready friendly LEGIONARY TZEENTCH operative, in its Roll
+Defence Dice step, if its player retains a critical success (a rolled critical save, or a
+cover save retained as one), they can retain one of their fails as a normal success: ``Use
+fickle fates`` in the defence dice window (a free rule option, once per defence roll; the
+lowest fail becomes the Save; it retains the dice, so it closes the window: re-rolls come
+before it). Its advice: a normal hit of the shooter blocked.
 
 **Implacable** (strategy ploy, 1CP): until the end of the turning point, whenever an operative
 shoots a friendly LEGIONARY operative, weapons with Piercing 1 have Piercing Crits 1 instead.
@@ -181,7 +186,7 @@ AP are generated from its APL, so it gains the AP of that change (1AP, none when
 already at the +1 limit), although a later APL change would not change its AP (2.1). The
 engine already allows each action once per activation (1.5); the ploy
 marks the operative with the token ``mutability_and_change`` for the rules that lift that
-limit (Astartes, to come), which must respect it. A WARRIOR under it cannot use Infernal Pact
+limit (Astartes), which respects it. A WARRIOR under it cannot use Infernal Pact
 (its mark is locked for the turning point; both come as it is activated).
 
 **Sickening Captivation** (firefight ploy, 1CP): during a friendly LEGIONARY SLAANESH
