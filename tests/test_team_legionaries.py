@@ -1157,3 +1157,21 @@ def test_unleash_daemon_places_a_carried_marker_at_once() -> None:
     m = next(m for m in s.markers if m.name == "obj")
     assert (m.carrier, m.x, m.y) == ("", 20, 14.5)
     assert s.operative("LEG-1").ap == 3  # for 0AP
+
+
+def test_chaos_talismans_incapacitated_shooter_goes_on_with_its_successes() -> None:
+    # LEG-1 (2 wounds left: injured, boltgun Hit 4+) rolls 4,4,2,1 (two fails), uses the
+    # talismans and suffers D3 = 2 (a 4): incapacitated. The rule's note: the Shoot does not
+    # end; its three normal successes (4,4 and the retained fail) are resolved against
+    # BLU-1 (1,1,1: no save): 3 x 3 damage of its 10 wounds.
+    ops = {**FACING, "LEG-1": {**FACING["LEG-1"], "wounds": 2}}
+    use = ["Use chaos talismans undivided"]
+    s = gambit(use, ops, mark="UNDIVIDED", equipment=equipped("Chaos Talismans"), cp=(0, 0))
+    s, _ = play(s, ["Activate LEG-1 engage", BOLTGUN])
+    s, _ = play(pass_windows(s), [], ["4,4,2,1"])
+    s, ev = play(s, ["Use chaos talismans"], ["4"])
+    assert s.operative("LEG-1").incapacitated
+    s, ev = play(pass_windows(s), ["Decline", "Decline"], ["1,1,1"])  # no re-rolls
+    assert next((e["normals"], e["crits"]) for e in ev if e.kind == "attack_retained") == (3, 0)
+    assert s.operative("BLU-1").wounds == 1
+    assert not s.operative("LEG-1").placed  # removed once the action is over

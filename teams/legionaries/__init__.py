@@ -140,10 +140,11 @@ fighting or retaliating with two or more fails, once per activation in progress 
 the one it retaliates in): ``Use chaos talismans``: the lowest fail is discarded, the next
 one retained as a normal success (it shows the Hit), and the operative suffers D3 damage (a
 roll once the window's changes are done; a D3 is a D6 halved, rounded up). If that damage
-incapacitates it, a fight ends as any fight does; the engine does not promise the Shoot goes
-on with its successes (the rule's note), as the core decides what a shooter's
-incapacitation does. The
-heuristic agent values them (``register_equipment_value``) Warded Armour 3, Tainted Rounds
+incapacitates it, a fight ends as any fight does, and a Shoot action goes on with its attack
+dice (the rule's note), as the core's Shoot already does for any shooter incapacitated during
+it: the sequence runs to its end (defence, damage) and the shooter is removed once the
+action is over (``remove_casualties``), its Hot roll skipped. The heuristic agent values
+them (``register_equipment_value``) Warded Armour 3, Tainted Rounds
 2.5, Chaos Talismans 2.5, Malefic Blades 2.
 
 **Fickle Fates** (strategy ploy, 1CP): until the end of the turning point, whenever a friendly
