@@ -1175,3 +1175,12 @@ def test_chaos_talismans_incapacitated_shooter_goes_on_with_its_successes() -> N
     assert next((e["normals"], e["crits"]) for e in ev if e.kind == "attack_retained") == (3, 0)
     assert s.operative("BLU-1").wounds == 1
     assert not s.operative("LEG-1").placed  # removed once the action is over
+
+
+def test_chaos_talismans_the_retained_fail_is_not_re_rolled_after() -> None:
+    # 5,2,1,1 (Hit 3+): a 1 is discarded, the other 1 retained as a normal success (a 3).
+    # Retained, it cannot be re-rolled by a Command Re-roll after: only the 5 and the 2 can.
+    s = talisman_shot("UNDIVIDED", dice="5,2,1,1")
+    s, _ = play(s, ["Use chaos talismans"], ["1"])  # D3: 1
+    rerolls = [a.values for a in s.legal_actions() if a.verb == "Command re-roll"]
+    assert rerolls == [(2,), (5,)]
