@@ -3,6 +3,7 @@ least, named after it, on the LAB killzone against the BLU test team."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -1184,3 +1185,29 @@ def test_chaos_talismans_the_retained_fail_is_not_re_rolled_after() -> None:
     s, _ = play(s, ["Use chaos talismans"], ["1"])  # D3: 1
     rerolls = [a.values for a in s.legal_actions() if a.verb == "Command re-roll"]
     assert rerolls == [(2,), (5,)]
+
+
+def test_daemonic_aura_each_chosen_asked_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two Chosen (not a legal roster: the team's limits lifted, a test device) both within
+    # BLU-1's control range as it falls back: each Chosen's rule is its own. LEG-1's player
+    # declines (or fails on a 2), then LEG-2's is asked, and its 3 stops the Fall Back.
+    original = lab_team
+
+    def unlimited(team_id: str) -> Any:
+        team = original(team_id)
+        return attrs.evolve(team, selection=attrs.evolve(team.selection, limits=()))
+
+    monkeypatch.setattr(sys.modules[__name__], "lab_team", unlimited)
+    ops = {**ENGAGED, "LEG-2": {"at": (9, 15.56), "ready": False}}
+    for first, rolls in ((["Decline"], ["3"]), (["Use daemonic aura"], ["2", "3"])):
+        s = gambit([], ops, initiative="B", types=CHOSEN * 2)
+        s, _ = play(pass_windows(s), ["Activate BLU-1 engage"])
+        s, _ = play(pass_windows(s), ["Fall Back BLU-1 to 13,14"])
+        assert s.node == Decision("A", "team_rule")
+        s, _ = play(s, first, rolls[:-1])
+        assert s.node == Decision("A", "team_rule")  # LEG-2's turn
+        s, ev = play(s, ["Use daemonic aura"], rolls[-1:])
+        assert [e["op"] for e in ev if e.kind == "team_rule_used"] == ["LEG-2"]
+        blu = s.operative("BLU-1")
+        assert (blu.x, blu.y, blu.ap) == (9, 14, 2)  # stopped, AP refunded
+        assert s.node != Decision("A", "team_rule")

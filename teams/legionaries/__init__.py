@@ -76,7 +76,9 @@ refunded. The engine's reading: the core performs a move action at once, so the 
 event); on a 3+ the move is undone: the enemy stands where it started (a marker it carries
 with it), Fall Back is no longer among the actions it performed (nor its move among its
 moves), its AP are refunded, and it cannot Fall Back again in that activation (the core's
-``would_refuse_action`` hook). Only the first Chosen in id order is asked when several are.
+``would_refuse_action`` hook). Each Chosen's rule is its own: when the enemy was within the
+control range of several (a roster of the team has one), each is asked in id order until one
+stops the Fall Back (the others are then not asked: the action is no longer performed).
 
 **Unleash Daemon** (Anointed): once per battle, when the operative is activated, its player may
 use the rule (``Use unleash daemon`` in the activation_start window: a free rule option, not a
