@@ -313,11 +313,20 @@ def test_mutability_and_change_only_for_tzeentch() -> None:
 NEAR = {**FACING, "BLU-1": {"at": (8, 14), "ready": False}}
 
 
+def captivation_among_actions(s: GameState) -> list[str]:
+    """The Sickening Captivation ploys offered among the active operative's actions."""
+    if not (isinstance(s.node, Decision) and s.node.kind == "action"):
+        return []
+    return [str(a) for a in s.legal_actions() if a.verb == "Ploy"]
+
+
 def test_sickening_captivation_slaanesh_takes_an_apl_from_a_near_enemy() -> None:
+    # Offered among LEG-1's action choices (before its first action here), not as an action.
     s = gambit([], NEAR, mark="SLAANESH", initiative="A")
     s, _ = s.apply("Activate LEG-1 engage")
-    assert ploys_offered(s) == ["Ploy sickening captivation on BLU-1"]
+    assert captivation_among_actions(s) == ["Ploy sickening captivation on BLU-1"]
     s, _ = s.apply("Ploy sickening captivation on BLU-1")
+    assert s.operative("LEG-1").ap == 3  # not an action: no AP spent
     s, _ = play(s, ["End activation"])
     s = pass_windows(s)
     s, _ = s.apply("Activate BLU-1 engage")
@@ -328,11 +337,23 @@ def test_sickening_captivation_slaanesh_takes_an_apl_from_a_near_enemy() -> None
 
 def test_sickening_captivation_after_the_last_action_and_only_for_slaanesh() -> None:
     s = gambit([], NEAR, mark="SLAANESH")
-    s, _ = play(s, ["Activate LEG-1 engage", "Pass", "End activation"])
+    s, _ = play(s, ["Activate LEG-1 engage", "End activation"])
     assert ploys_offered(s) == ["Ploy sickening captivation on BLU-1"]
     s = gambit([], NEAR, mark="NURGLE")
     s, _ = s.apply("Activate LEG-1 engage")
-    assert ploys_offered(s) == []
+    assert ploys_offered(s) == [] and captivation_among_actions(s) == []
+
+
+def test_sickening_captivation_between_two_actions() -> None:
+    # "before or after it performs an action": after a first action (a 1AP Reposition back
+    # toward BLU-1, still within 4"), the ploy is offered among the next action choices.
+    s = gambit([], NEAR, mark="SLAANESH", initiative="A")
+    s, _ = s.apply("Activate LEG-1 engage")
+    s, _ = play(s, ["Reposition LEG-1 to 5,15"])
+    assert captivation_among_actions(s) == ["Ploy sickening captivation on BLU-1"]
+    s, _ = s.apply("Ploy sickening captivation on BLU-1")
+    assert [e.value for e in s.effects if e.kind == "apl" and e.op == "BLU-1"] == [-1]
+    assert captivation_among_actions(s) == []  # once per turning point (1CP, 7.1)
 
 
 def malignant_defence_dice(mark: str, blu_at: tuple[float, float]) -> int:

@@ -194,9 +194,10 @@ limit (Astartes), which respects it. A WARRIOR under it cannot use Infernal Pact
 
 **Sickening Captivation** (firefight ploy, 1CP): during a friendly LEGIONARY SLAANESH
 operative's activation, before or after an action, select an enemy operative visible to and
-within 4" of it: -1 APL until the end of that enemy's next activation. The engine's reading:
-the core opens ploy windows at the start and at the end of an activation, not between two
-actions, so it is offered there (before the first action, after the last).
+within 4" of it: -1 APL until the end of that enemy's next activation. Offered among the
+operative's action choices (trigger ``during_activation``: before its first action and
+between two actions; using it is not an action) and in the activation_end window (after its
+last action, also when its AP ran out).
 
 **Unending Bloodshed** (firefight ploy, 1CP): when a friendly LEGIONARY KHORNE operative is
 incapacitated while fighting or retaliating, it strikes the enemy operative of that sequence

@@ -600,7 +600,7 @@ PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
         Ploy(
             "Sickening Captivation",
             "firefight",
-            triggers=("activation_start", "activation_end"),
+            triggers=("during_activation", "activation_end"),
             target="enemy",
             condition=_marked("SLAANESH"),
             eligible=_captivated,
