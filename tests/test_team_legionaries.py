@@ -1232,3 +1232,24 @@ def test_daemonic_aura_each_chosen_asked_in_turn(monkeypatch: pytest.MonkeyPatch
         blu = s.operative("BLU-1")
         assert (blu.x, blu.y, blu.ap) == (9, 14, 2)  # stopped, AP refunded
         assert s.node != Decision("A", "team_rule")
+
+
+def test_siphon_life_once_per_turning_point_whatever_the_weapon() -> None:
+    # "You cannot use this weapon rule more than once per Turning Point": the Acolyte LEG-1
+    # uses Siphon Life with its Life Syphon, charges BLU-1 and fights with its Fell Dagger
+    # (which also has the rule): no second Siphon Life decision this turning point.
+    ops = {
+        "LEG-1": {"at": (5, 14)},
+        "LEG-2": {"at": (5, 17), "wounds": 5},
+        "BLU-1": {"at": (12, 14)},
+        "BLU-2": {"at": (25, 20)},
+    }
+    s = lab(["Legionary Balefire Acolyte", "Legionary Butcher"], ops, cp=(0, 0), turn="A")
+    s, _ = play(
+        pass_windows(s),
+        ["Activate LEG-1 engage", "Shoot LEG-1 life syphon at BLU-1", "Use siphon life"],
+        ["3,1,1,1,1", "1,1,1"],
+    )
+    assert s.operative("LEG-2").wounds == 6  # one normal success: 1 wound regained
+    s, _ = play(s, ["Charge LEG-1 to 10.5,14", "Fight LEG-1 fell dagger at BLU-1"])
+    assert not (isinstance(s.node, Decision) and s.node.kind == "team_rule")

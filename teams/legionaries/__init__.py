@@ -9,7 +9,8 @@ selected, its operative's player can use the rule; if they do, at the start of t
 Attack Dice step they select one friendly LEGIONARY operative visible to and within 6" of the
 wielder (the wielder itself included: it is visible to itself at distance 0); each attack die
 of the wielder that inflicts damage in that step then heals that operative 1 lost wound, or D3
-for a critical success. Once per turning point per weapon (all its profiles together, 2.2).
+for a critical success. Once per turning point for the operative ("this weapon rule": the
+Life Syphon and the Fell Dagger share it, each with all its profiles).
 
 The engine's reading, documented: two decisions of the wielder's player.
 
