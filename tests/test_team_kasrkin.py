@@ -820,10 +820,10 @@ def test_combat_daggers_every_kasrkin_gets_one_once_selected() -> None:
     assert not any("combat dagger" in t for t in texts(s))
 
 
-def _relics_shot(attack: str, equipment: bool = True) -> tuple[GameState, list[Event]]:
+def _relics_shot(attack: str, equipment: bool = True, cp: int = 0) -> tuple[GameState, list[Event]]:
     ops = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
     kw: dict[str, Any] = {"equipment": {"A": ("Relics Of Cadia",)}} if equipment else {}
-    s = lab((TROOPER,), ops, cp=(0, 0), **kw)
+    s = lab((TROOPER,), ops, cp=(cp, 0), **kw)
     s, _ = run(s, ["Activate KAS-1 engage", f"Shoot KAS-1 {LASGUN} at BLU-1"], dice=[attack])
     return s, []
 
@@ -844,6 +844,22 @@ def test_relics_of_cadia_two_fails_one_becomes_a_normal_success_once_per_tp() ->
 
     info = {"op": "KAS-1", "kind": "ranged", "dice": (2, 1), "flags": (False, False)}
     assert RELICS_OF_CADIA_RULE.options(Work(s), "A", info) == []
+
+
+def test_relics_of_cadia_discards_another_fail() -> None:
+    # 6,2,1,1: the 2 is retained as a normal success (a 3) and one 1 is discarded, so the
+    # dice left are 6, 3 and 1 (A has CP: the window stays open on them for a re-roll, and
+    # the retained die is not among the re-rollable faces).
+    from engine.game.shoot import ShootFrame
+
+    s, _ = _relics_shot("6,2,1,1", cp=1)
+    s, _ = s.apply("Use relics of cadia")
+    frame = next(f for f in s.stack if isinstance(f, ShootFrame))
+    assert (frame.dice, frame.flags) == ((6, 3, 1), (False, True, False))
+    assert sorted(a.values for a in s.legal_actions() if a.verb == "Command re-roll") == [
+        (1,),
+        (6,),
+    ]
 
 
 def test_relics_of_cadia_not_with_one_fail_nor_unselected() -> None:
@@ -1181,13 +1197,14 @@ def test_advice_heuristic_uses_give_no_ground_before_scoring() -> None:
 
 def test_relics_of_cadia_when_retaliating() -> None:
     # BLU-1 fights KAS-1; KAS-1 retaliates with its gun butt (4+) rolling 4,1,1: one of the
-    # two fails becomes a normal success (2 normal successes to resolve).
+    # two fails becomes a normal success, the other is discarded (2 normal successes to
+    # resolve, no die left over).
     ops = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (6.3, 14.5)}}
     s = lab((TROOPER,), ops, cp=(0, 0), turn="B", equipment={"A": ("Relics Of Cadia",)})
     s, _ = run(s, ["Activate BLU-1 engage", "Fight BLU-1 knife at KAS-1"], dice=["5,5,1", "4,1,1"])
     assert s.node.kind == "dice_ploy" and s.node.player == "A"  # type: ignore[union-attr]
     s, ev = s.apply("Use relics of cadia")
-    assert s.stack[-1].ddice == (4, 4, 1)  # type: ignore[attr-defined]
+    assert s.stack[-1].ddice == (4, 4)  # type: ignore[attr-defined]
     assert [(e["op"], e["die"]) for e in ev if e.kind == "die_upgraded"] == [("KAS-1", 1)]
 
 
