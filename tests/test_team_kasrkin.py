@@ -527,6 +527,21 @@ def test_medikit_heals_2d3_for_0ap() -> None:
     assert not [t for t in texts(s) if "medikit" in t]
 
 
+def test_medikit_the_medic_can_heal_itself() -> None:
+    # "Select one friendly KASRKIN operative within this operative's control range": not
+    # "other", and an operative is within its own control range (4.1, 4.2, 4.3). The Medic
+    # KAS-1 at 3 wounds: 2D3 of 6,6 -> 3+3 = 6 wounds regained, 8 (its Wounds stat) reached.
+    ops = {
+        "KAS-1": {"at": (5, 14.5), "wounds": 3},
+        "KAS-2": {"at": (5, 19.5)},
+        "BLU-1": {"at": (25, 14.5)},
+    }
+    s, _ = run(lab((MEDIC, TROOPER), ops), ["Activate KAS-1 engage"])
+    assert [t for t in texts(s) if "medikit" in t] == ["Act KAS-1 medikit on KAS-1"]
+    s, _ = run(s, ["Act KAS-1 medikit on KAS-1"], dice=["6,6"])
+    assert s.operative("KAS-1").wounds == 8
+
+
 def test_medikit_never_above_the_wounds_stat_nor_on_unwounded_or_distant() -> None:
     s = _medic(7)
     s, _ = run(s, ["Act KAS-1 medikit on KAS-2"], dice=["6,6"])

@@ -96,8 +96,10 @@ _MEDIKIT_ROLL = "kasrkin_medikit"
 class Medikit:
     """Medikit (Combat Medic, 0AP; a :class:`engine.game.rule_actions.RuleActionLike`): a
     friendly KASRKIN operative within the Medic's control range that has lost wounds regains
-    up to 2D3 of them; not one Medic! was used on this turning point. Not while the Medic is
-    within control range of an enemy operative.
+    up to 2D3 of them; not one Medic! was used on this turning point. The Medic itself may be
+    selected (the rule says "friendly", not "other friendly": an operative is within and
+    visible to itself, 4.1, 4.3). Not while the Medic is within control range of an enemy
+    operative.
     Notation ``Act <medic> medikit on <friend>``; the 2D3 is a team-rule roll of 2D6
     (each D6 halved, rounded up)."""
 
@@ -109,10 +111,10 @@ class Medikit:
     def _targets(self, w: Work, o: OperativeState) -> list[str]:
         return [
             f.id
-            for f in w.friends_of(o.id)
+            for f in w.alive(o.player)
             if is_kasrkin(w, f.id)
             and f.wounds < w.ctx.datacards[f.id].wounds
-            and w.control_range(o, f)
+            and (f.id == o.id or w.control_range(o, f))
             and not medic_saved(w, f.id)
         ]
 
