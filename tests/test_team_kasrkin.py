@@ -668,6 +668,29 @@ def test_auspex_scan_scanned_enemies_are_not_obscured_to_kasrkin() -> None:
     assert not _obscured(_after_scan(True))
 
 
+def test_auspex_scan_scanned_enemies_in_smoke_are_not_obscured_either() -> None:
+    # BLU-1 down the open lane from KAS-2 but wholly within a smoke marker (obscured, 7.2):
+    # "that enemy operative cannot be obscured" once scanned by KAS-1 (4.5" away).
+    ops = {
+        "KAS-1": {"at": (14, 17)},
+        "KAS-2": {"at": (5, 14.5)},
+        "BLU-1": {"at": (16, 14.5)},
+        "BLU-2": {"at": (25, 20)},
+    }
+    import attrs
+
+    from engine.game.tokens import Token
+
+    smoke = Token("smoke", "B", "B smoke", 16, 14.5, 0.0)  # as a Smoke Grenade places it
+    for scan in (False, True):
+        s = lab((RECON, TROOPER), ops)
+        s, _ = run(s, ["Activate KAS-1 engage"] + (["Act KAS-1 auspex scan"] if scan else []))
+        s = pass_ploy_windows(run(s, ["End activation"])[0])
+        s = pass_ploy_windows(run(s, ["Activate BLU-2 engage", "End activation"])[0])
+        s = attrs.evolve(s, tokens=(*s.tokens, smoke))
+        assert _obscured(s) is not scan
+
+
 def test_auspex_scan_ends_at_the_recon_troopers_next_activation() -> None:
     # Everyone else activates; TP2 begins (A wins the roll-off); KAS-1 activates again.
     s = _after_scan(True)

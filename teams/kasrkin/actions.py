@@ -208,7 +208,9 @@ class AuspexScan:
     within 8" of it are being scanned; a friendly KASRKIN operative shooting a scanned enemy
     ignores its being obscured (Elimination Pattern and Neutralise Target also apply against
     it). Not while within control range of an enemy operative. Notation
-    ``Act <recon> auspex scan``. (Smoke that obscures still obscures.)"""
+    ``Act <recon> auspex scan``. "Cannot be obscured" covers terrain (``would_target``) and
+    the rules that obscure beyond it, such as a Smoke Grenade (``would_be_obscured``; the
+    team rules' hooks run after the universal equipment's)."""
 
     name: str = "Auspex Scan"
     text: str = "auspex scan"
@@ -268,10 +270,19 @@ def install_auspex_scan(hooks: Hooks, players: tuple[str, ...]) -> None:
             tg, obscured=False, obscuring_features=frozenset(), in_cover=bool(tg.cover_features)
         )
 
+    def not_obscured(w: Work, obscured: bool, **info: Any) -> bool:
+        """ "Cannot be obscured": also not by a rule that obscures beyond terrain (smoke;
+        the core asks ``would_be_obscured`` after the universal equipment's hooks)."""
+        op, target = str(info.get("op", "")), str(info.get("target", ""))
+        if not obscured or w.ctx.owner.get(op) not in players or not is_kasrkin(w, op):
+            return obscured
+        return False if scanned(w, target) else obscured
+
     hooks.action(AUSPEX_SCAN, players)
     hooks.on("activated", stop)
     hooks.on("operative_incapacitated", stop)
     hooks.transform("would_target", unobscured)
+    hooks.transform("would_be_obscured", not_obscured)
 
 
 # -- Adaptive Equipment (Kasrkin Trooper ability) -----------------------------------------------
