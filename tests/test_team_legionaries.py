@@ -1253,3 +1253,34 @@ def test_siphon_life_once_per_turning_point_whatever_the_weapon() -> None:
     assert s.operative("LEG-2").wounds == 6  # one normal success: 1 wound regained
     s, _ = play(s, ["Charge LEG-1 to 10.5,14", "Fight LEG-1 fell dagger at BLU-1"])
     assert not (isinstance(s.node, Decision) and s.node.kind == "team_rule")
+
+
+def test_unleash_daemon_reads_the_weapons_dmg_stat_not_the_damage_added() -> None:
+    # "Normal and Critical Dmg of 4 or more inflicts 1 less": the weapon's Dmg stats decide.
+    # In a fight of the unleashed LEG-1 against BLU-1 (knife 2/3), a strike of BLU-1 that
+    # rules had raised to 4 damage (e.g. For Cadia!'s first strike, Blood For The Blood
+    # God's) is not reduced: the knife's Normal Dmg is 2, its Critical Dmg 3.
+    s = unleashed_anointed(ENGAGED)
+    s, _ = play(s, ["Fight LEG-1 daemonic claw at BLU-1", "Decline"], ["5,5,1,1,1", "3,3,1"])
+    assert isinstance(s.node, Decision)  # the fight's resolve step: its frame is in progress
+    w = Work(s)
+    assert w.would("would_strike_damage", 4, op="BLU-1", target="LEG-1", crit=False) == 4
+    assert w.would("would_strike_damage", 4, op="BLU-1", target="LEG-1", crit=True) == 4
+    # A Khorne LEGIONARY's melee Dmg under Blood For The Blood God is its stat + 1: the
+    # helper every "Dmg of x or more" rule of the team reads.
+    from teams.legionaries.common import dmg_stats
+
+    assert dmg_stats(w, "BLU-1") == (2, 3)
+    assert dmg_stats(w, "LEG-1") == (4, 5)  # the daemonic claw
+
+
+def test_blood_for_the_blood_god_khorne_dmg_stats_one_higher() -> None:
+    # A KHORNE LEG-1 fighting with its chainsword (4/5) under the ploy: Dmg stats 5/6 for
+    # the rules that read them (Unleash Daemon, Disgusting Vigour); without it 4/5.
+    from teams.legionaries.common import dmg_stats
+
+    for ploys, stats in (([BLOOD], (5, 6)), ([], (4, 5))):
+        s = gambit(ploys, ENGAGED, types=CHAINSWORD, mark="KHORNE")
+        script = ["Activate LEG-1 engage", "Fight LEG-1 chainsword at BLU-1", "Decline"]
+        s, _ = play(s, script, ["3,3,1,1,1", "1,1,1"])
+        assert dmg_stats(Work(s), "LEG-1") == stats

@@ -87,7 +87,9 @@ ploy); until the end of the battle it cannot perform Pick Up Marker or mission a
 core's ``would_refuse_action``, for universal and rule actions; Operate Hatch is neither), a
 marker it carries is placed where it stands at once (0AP), Normal and Critical Dmg of 4 or more
 inflicts 1 less damage on it (each unblocked shot die and each strike, the core's
-``would_shot_damage`` / ``would_strike_damage``: the damage as it is inflicted), and its
+``would_shot_damage`` / ``would_strike_damage``; whether the die is reduced is decided by the
+attacking weapon's Dmg stat, ``common.dmg_stats``, not by the damage after rules that add
+to it, such as a first strike's +1), and its
 daemonic claw has Ceaseless and Lethal 5+. NURGLE: never more than 1 less per die (see
 Disgusting Vigour). Its advice: a quarter of an operative, nothing when it carries a marker or
 stands within 3" of an objective marker.
@@ -177,7 +179,9 @@ weapons is worsened by 1 (not cumulative with being injured).
 a friendly LEGIONARY operative that is not KHORNE is fighting (performing the Fight action),
 its first strike of that sequence inflicts 1 more damage (7 at most); a friendly LEGIONARY
 KHORNE operative's melee weapons have +1 to both Dmg stats (7 at most), applied to each of its
-strikes, fighting or retaliating (the dice core's valuations do not see it).
+strikes, fighting or retaliating, and read as its Dmg stats by the team's rules that test a
+Dmg stat (``common.dmg_stats``: Unleash Daemon, Disgusting Vigour). The core has no Dmg-stat
+hook, so other teams' rules reading a Dmg stat and the dice core's valuations do not see it.
 
 **Malignant Aura** (firefight ploy, 1CP): when a friendly LEGIONARY NURGLE operative performing
 the Shoot action selects a valid target: until the end of that action, its ranged weapons have

@@ -24,6 +24,7 @@ from teams.legionaries.common import (
     UNLEASHED_DMG,
     _activated,
     _fight_attacker,
+    dmg_stats,
     gain_apl,
     has_token,
     heal,
@@ -492,9 +493,12 @@ def install_unleash_daemon(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     def less(w: Work, dmg: int, **info: Any) -> int:
         target = str(info.get("target", ""))
-        if dmg >= UNLEASHED_DMG and mine(w, target):
-            return dmg - 1
-        return dmg
+        if dmg <= 0 or not mine(w, target):
+            return dmg
+        # The weapon's Dmg stat decides, not the damage after rules adding to it.
+        stats = dmg_stats(w, str(info.get("op", "")))
+        stat = dmg if stats is None else stats[1] if info.get("crit") else stats[0]
+        return dmg - 1 if stat >= UNLEASHED_DMG else dmg
 
     def claw(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
         op = str(info.get("op", ""))

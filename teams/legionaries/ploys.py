@@ -17,6 +17,8 @@ from engine.game.work import Work
 from engine.rules.ploys import GainToken, Ploy, StatChange
 from engine.rules.registry import register
 from teams.legionaries.common import (
+    BLOOD,
+    MAX_DAMAGE,
     _fight_attacker,
     _is,
     gain_apl,
@@ -264,9 +266,7 @@ def install_quicksilver_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_change_hit", worse_hit)
 
 
-BLOOD = "blood_for_the_blood_god"
 STRUCK = "blood_struck"  # effect: op struck already in the fight in progress
-MAX_DAMAGE = 7
 
 
 def install_blood_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
