@@ -1268,3 +1268,27 @@ def test_give_no_ground_on_one_of_its_mission_markers() -> None:
     assert "Ploy give no ground a banner" in texts(s)
     s, _ = s.apply("Ploy give no ground a banner")
     assert token_controller(Work(s), s.tokens[0]) == "A"
+
+
+def test_proximity_mine_goes_off_when_a_hatchway_opens_sight_to_it() -> None:
+    # Close Quarters: A's Melta Mine marker in the hall just east of the closed west hatch,
+    # 0.6" from KAS-2 (a Trooper) west of it: not within its control range (no sight through
+    # the wall, 4.2). KAS-2 operates the hatch: now within it, the mine goes off on KAS-2
+    # (another operative than the Demo Trooper) without anyone moving: 1+1+3 damage.
+    from engine.geometry import load_killzone
+
+    cq = load_killzone("close_quarters")
+    kas = Roster.from_entries(lab_team("kasrkin"), [DEMO, TROOPER])
+    ops = {
+        "KAS-1": {"at": (4.0, 4.0)},
+        "KAS-2": {"at": (10.2, 11.0)},
+        "BLU-1": {"at": (27.0, 4.0)},
+        "BLU-2": {"at": (27.0, 8.0)},
+    }
+    mine = [{"kind": "melta_mine", "owner": "A", "at": (11.8, 11.0)}]
+    s = position(cq, kas, roster(BLU, ("Trooper", "Trooper")), operatives=ops, tokens=mine)
+    assert s.tokens and s.tokens[0].kind == "melta_mine"  # not set off through the wall
+    s, _ = run(s, ["Activate KAS-2 engage"])
+    s, ev = run(pass_ploy_windows(s), ["Operate hatch KAS-2 west hatch"], dice=["1,1"])
+    assert [(e["op"], e["damage"]) for e in ev if e.kind == "melta_mine_damage"] == [("KAS-2", 5)]
+    assert not [t for t in s.tokens if t.kind == "melta_mine"]
