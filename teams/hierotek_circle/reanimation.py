@@ -54,7 +54,7 @@ import attrs
 from engine.game.actions import Action, IllegalActionError
 from engine.game.context import Hooks
 from engine.game.deployment import check_deployment
-from engine.game.events import Event
+from engine.game.events import Event, add_template
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import Placement
@@ -421,15 +421,16 @@ class LivingMetalFrame:
         w.replace_top(ops=self.ops[1:])
 
 
-def heal(w: Work, op: str, wounds: int, source: str) -> int:
+def heal(w: Work, op: str, wounds: int, source: str, by: str = "") -> int:
     """``op`` regains up to ``wounds`` lost wounds (never above its datacard's Wounds);
-    emits ``wounds_regained``. Returns the wounds regained."""
+    emits ``wounds_regained`` (``rule``: ``source``; ``by``: the operative whose rule it is,
+    else ``op``). Returns the wounds regained."""
     o = w.op(op)
     top = w.ctx.datacards[op].wounds
     got = max(0, min(wounds, top - o.wounds))
     if got:
         w.set_op(op, wounds=o.wounds + got)
-        w.emit("wounds_regained", op=op, wounds=got, total=o.wounds + got, source=source)
+        w.emit("wounds_regained", op=op, wounds=got, rule=source, source=source, by=by or op)
     return got
 
 
@@ -445,6 +446,17 @@ def _install_living_metal(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.gambit_step(step)
 
 
+add_template(
+    "operative_reanimated",
+    lambda e: (
+        f"  {e['op']} is REANIMATED at ({e['x']:g}, {e['y']:g}) with 1 wound, "
+        f"{e['order']} order, {'ready' if e['ready'] else 'expended'} ({e['source']})"
+    ),
+)
+add_template(
+    "reanimation_marker_placed",
+    lambda e: f"  {e['player']} places a Reanimation marker for {e['op']}",
+)
 register(
     rule_id(TEAM, "faction_rule", "Reanimation Protocols"),
     _install_reanimation,
