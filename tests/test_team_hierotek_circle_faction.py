@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
+
 import teams.hierotek_circle  # noqa: F401  (registers the rules)
 from engine.game import Chance, Decision, GameState
 from engine.game.context import GameOptions
@@ -26,7 +28,7 @@ KILL = ["6,6,6,6", "1,1,1"]  # BLU's gun: 4 crits (4 damage each); no save
 
 def lab(
     types: Sequence[str],
-    operatives: Mapping[str, Mapping[str, Any]],
+    operatives: Mapping[str, Any],
     blu: Sequence[str] = ("Trooper", "Trooper"),
     **kw: Any,
 ) -> GameState:
@@ -193,3 +195,138 @@ def test_living_metal_after_reanimation_heals_the_returned_operative() -> None:
     assert isinstance(s.node, Chance) and s.node.request.label == "Living Metal (HIE-1)"
     s, _ = play(s, [], ["1"])
     assert s.operative("HIE-1").wounds == 3
+
+
+# -------------------------------------------------------------------------------------------
+# Scuttler
+# -------------------------------------------------------------------------------------------
+
+ACCEL = "Plasmacyte Accelerator"
+REANIM = "Plasmacyte Reanimator"
+
+
+def shoot_legal(s: GameState, action: str) -> bool:
+    return s.is_legal(action)
+
+
+def test_scuttler_conceal_in_cover_not_a_target_even_for_seek() -> None:
+    # HIE-1 (Plasmacyte, Conceal) behind the LAB rubble seen from BLU-1 at (5, 4): in cover.
+    # The Seek Gun ignores cover when selecting targets, but Scuttler takes precedence.
+    # A Guardian in the same spot IS a valid Seek target (the limit: only Plasmacytes).
+    ops = {"HIE-1": {"at": (16, 4), "order": "conceal"}, "BLU-1": {"at": (5, 4)}}
+    s = lab([ACCEL], ops, blu=("Gunner",), turn="B")
+    s, _ = s.apply("Activate BLU-1 engage")
+    assert not s.is_legal("Shoot BLU-1 seek gun at HIE-1")
+    s = lab([GUARDIAN], ops, blu=("Gunner",), turn="B")
+    s, _ = s.apply("Activate BLU-1 engage")
+    assert s.is_legal("Shoot BLU-1 seek gun at HIE-1")
+
+
+def test_scuttler_limits_within_2_inches_and_engage_order() -> None:
+    # Within 2" (bases 1.38" apart) the rule does not apply: the Seek Gun may target it.
+    # With an Engage order it does not apply either (any gun may, cover or not).
+    near = {"HIE-1": {"at": (16, 4), "order": "conceal"}, "BLU-1": {"at": (13.5, 4)}}
+    s = lab([ACCEL], near, blu=("Gunner",), turn="B")
+    s, _ = s.apply("Activate BLU-1 engage")
+    assert s.is_legal("Shoot BLU-1 seek gun at HIE-1")
+    engage = {"HIE-1": {"at": (16, 4), "order": "engage"}, "BLU-1": {"at": (5, 4)}}
+    s = lab([ACCEL], engage, blu=("Gunner",), turn="B")
+    s, _ = s.apply("Activate BLU-1 engage")
+    assert s.is_legal("Shoot BLU-1 seek gun at HIE-1")
+
+
+def test_scuttler_fall_back_costs_1_ap_less() -> None:
+    # The Plasmacyte (APL 2) within BLU-1's control range falls back for 1AP (2AP printed):
+    # 1AP is left. A Guardian (APL 2) pays 2AP: nothing left.
+    ops = {"HIE-1": {"at": (15, 14)}, "BLU-1": {"at": (16.4, 14)}}
+    s = lab([ACCEL], ops)
+    s, _ = play(s, ["Activate HIE-1 engage", "Fall Back HIE-1 to 11,14"])
+    assert s.operative("HIE-1").ap == 1
+    s = lab([GUARDIAN], ops)
+    s, _ = play(s, ["Activate HIE-1 engage", "Fall Back HIE-1 to 11,14"])
+    assert s.operative("HIE-1").ap == 0
+
+
+def test_scuttler_only_its_own_weapons_and_unique_action() -> None:
+    # Hooks asked directly: a weapon not on its datacard is refused; another operative's
+    # unique action (Canoptek Repair, on the Technomancer's card) is refused for it.
+    ops = {"HIE-1": {"at": (3, 14)}, "HIE-2": {"at": (3, 10)}, "BLU-1": {"at": (25, 14)}}
+    s = lab([ACCEL, "Technomancer"], ops)
+    w = Work(s)
+    o = w.op("HIE-1")
+    why = w.would("would_refuse_weapon", None, op=o, weapon="bolt pistol", profile=None)
+    assert why is not None and "Scuttler" in why
+    assert w.would("would_refuse_weapon", None, op=o, weapon="spark", profile=None) is None
+    from teams.hierotek_circle.actions import CANOPTEK_REPAIR
+
+    why = w.would("would_refuse_action", None, op="HIE-1", action="x", rule_action=CANOPTEK_REPAIR)
+    assert why is not None and "Scuttler" in why
+
+
+# -------------------------------------------------------------------------------------------
+# Steadfast
+# -------------------------------------------------------------------------------------------
+
+
+def test_steadfast_counts_apl_3_for_marker_control() -> None:
+    # On LAB's objective (20, 14.5): a Guardian (APL 2) against the BLU Captain (APL 3).
+    # Steadfast: 3 against 3, a tie, so nobody controls it (without it B would: 2 < 3). An
+    # Accelerator (APL 2, no Steadfast) loses it to the Captain.
+    from engine.game import universal
+
+    ops = {"HIE-1": {"at": (19.5, 15.5)}, "BLU-1": {"at": (20.5, 13.5)}}
+    s = lab([GUARDIAN], ops, blu=("Captain",))
+    assert universal.controller(Work(s), "obj") == ""
+    s = lab([ACCEL], ops, blu=("Captain",))
+    assert universal.controller(Work(s), "obj") == "B"
+
+
+# -------------------------------------------------------------------------------------------
+# Deathmarked
+# -------------------------------------------------------------------------------------------
+
+DISINTEGRATOR = "synaptic disintegrator"
+
+
+def test_deathmarked_token_after_the_shoot_action() -> None:
+    # HIE-1 (Deathmark) shoots BLU-1 and does not kill it: BLU-1 gains A's Deathmarked token
+    # (when the Shoot action ends).
+    ops = {"HIE-1": {"at": (5, 14)}, "BLU-1": {"at": (16, 14)}}
+    s = lab(["Deathmark"], ops)
+    s, ev = play(
+        s, ["Activate HIE-1 engage", f"Shoot HIE-1 {DISINTEGRATOR} at BLU-1"], ["1,1,1,1", "1,1"]
+    )
+    from teams.hierotek_circle.abilities import deathmarked
+
+    assert deathmarked(Work(s), "BLU-1", "A")
+    assert [e["op"] for e in of_kind(ev, "token_gained")] == ["BLU-1"]
+
+
+def test_deathmarked_seek_against_a_marked_concealed_target() -> None:
+    # BLU-1 (Conceal) behind the rubble: in cover, not a valid target; with A's Deathmarked
+    # token, a Deathmark's weapons have Seek: a valid target, and Seek is in its rules.
+    from engine.game.attacks import attack_profile
+    from engine.game.state import Effect
+
+    ops = {"HIE-1": {"at": (5, 4)}, "BLU-1": {"at": (16, 4), "order": "conceal"}}
+    s = lab(["Deathmark"], ops)
+    token = Effect("deathmarked", "BLU-1", "end_battle", source="HIE-1", detail="A")
+    s = attrs.evolve(s, effects=(*s.effects, token))
+    s, _ = s.apply("Activate HIE-1 engage")
+    assert s.is_legal(f"Shoot HIE-1 {DISINTEGRATOR} at BLU-1")
+    w = Work(s)
+    prof = attack_profile(w, w.op("HIE-1"), DISINTEGRATOR, "ranged", target="BLU-1")
+    assert "Seek" in str(prof.rules)
+
+
+def test_deathmarked_limits_no_token_no_seek() -> None:
+    # Without the token the concealed BLU-1 in cover is not a valid target of a Deathmark;
+    # a kill leaves no token (an incapacitated target gains none).
+    ops = {"HIE-1": {"at": (5, 4)}, "BLU-1": {"at": (16, 4), "order": "conceal"}}
+    s = lab(["Deathmark"], ops)
+    s, _ = s.apply("Activate HIE-1 engage")
+    assert not s.is_legal(f"Shoot HIE-1 {DISINTEGRATOR} at BLU-1")
+    ops = {"HIE-1": {"at": (5, 14)}, "BLU-1": {"at": (16, 14), "wounds": 1}}
+    s = lab(["Deathmark"], ops)
+    s, _ = play(s, ["Activate HIE-1 engage", f"Shoot HIE-1 {DISINTEGRATOR} at BLU-1"], ["6,6,6,6"])
+    assert not [e for e in s.effects if e.kind == "deathmarked"]
