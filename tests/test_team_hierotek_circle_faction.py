@@ -330,3 +330,304 @@ def test_deathmarked_limits_no_token_no_seek() -> None:
     s = lab(["Deathmark"], ops)
     s, _ = play(s, ["Activate HIE-1 engage", f"Shoot HIE-1 {DISINTEGRATOR} at BLU-1"], ["6,6,6,6"])
     assert not [e for e in s.effects if e.kind == "deathmarked"]
+
+
+# -------------------------------------------------------------------------------------------
+# Reanimate (Plasmacyte Reanimator)
+# -------------------------------------------------------------------------------------------
+
+
+def with_marker(
+    s: GameState, op: str, at: tuple[float, float], activated: bool = False
+) -> GameState:
+    """``op`` (not on the killzone) incapacitated earlier, its Reanimation marker at ``at``;
+    ``activated``: it was activated this turning point (before it was incapacitated)."""
+    tok = Token(reanimation.MARKER, "A", reanimation.marker_name(op), at[0], at[1])
+    ops = tuple(
+        attrs.evolve(o, incapacitated=True, ready=False) if o.id == op else o for o in s.operatives
+    )
+    players = s.players
+    if activated:
+        a = attrs.evolve(players[0], uses=((f"activated_tp:{op}", s.tp),))
+        players = (a, players[1])
+    return attrs.evolve(s, tokens=(*s.tokens, tok), operatives=ops, players=players)
+
+
+REANIMATE_OPS = {"HIE-1": {"at": (3, 14)}, "BLU-1": {"at": (25, 14), "ready": False}}
+
+
+def test_reanimate_on_3_plus_returns_the_operative_ready() -> None:
+    # The Reanimator (HIE-1) selects HIE-2's marker 4" away and rolls a 3: HIE-2 is
+    # REANIMATED (set up within 3" of the marker, 1 wound, order chosen); it had not been
+    # activated this turning point, so it is ready. The action cost 1AP (APL 2: 1 left).
+    s = with_marker(lab([REANIM, GUARDIAN], REANIMATE_OPS), "HIE-2", (7, 14))
+    s, _ = s.apply("Activate HIE-1 engage")
+    assert {str(a) for a in s.legal_actions() if a.verb == "Act"} == {
+        "Act HIE-1 reanimate on HIE-2",
+        "Act HIE-1 reanimate 2ap on HIE-2",
+    }
+    s, ev = play(
+        s,
+        ["Act HIE-1 reanimate on HIE-2", "Deploy HIE-2 at 8,14", "Use engage order on HIE-2"],
+        ["3"],
+    )
+    o = s.operative("HIE-2")
+    assert o.alive and o.wounds == 1 and o.ready and o.order == "engage"
+    assert s.operative("HIE-1").ap == 1
+    assert not markers(s)
+    assert [e["source"] for e in of_kind(ev, "operative_reanimated")] == ["Reanimate"]
+
+
+def test_reanimate_fails_on_1_or_2() -> None:
+    # A 2: nothing; the marker stays.
+    s = with_marker(lab([REANIM, GUARDIAN], REANIMATE_OPS), "HIE-2", (7, 14))
+    s, _ = play(s, ["Activate HIE-1 engage", "Act HIE-1 reanimate on HIE-2"], ["2"])
+    assert s.operative("HIE-2").incapacitated and len(markers(s)) == 1
+
+
+def test_reanimate_2ap_without_a_roll_and_expended_if_activated() -> None:
+    # For 2AP no die is rolled. HIE-2 had been activated this turning point: set up
+    # expended.
+    s = with_marker(lab([REANIM, GUARDIAN], REANIMATE_OPS), "HIE-2", (7, 14), activated=True)
+    s, _ = play(
+        s,
+        [
+            "Activate HIE-1 engage",
+            "Act HIE-1 reanimate 2ap on HIE-2",
+            "Deploy HIE-2 at 7,14",
+            "Use conceal order on HIE-2",
+        ],
+    )
+    o = s.operative("HIE-2")
+    assert o.alive and not o.ready and o.order == "conceal"
+    assert s.operative("HIE-1").ap == 0
+
+
+def test_reanimate_limits_range_and_control_range() -> None:
+    # A marker more than 6" away is not offered; nor anything while an enemy is within the
+    # Reanimator's control range.
+    s = with_marker(lab([REANIM, GUARDIAN], REANIMATE_OPS), "HIE-2", (12, 14))
+    s, _ = s.apply("Activate HIE-1 engage")
+    assert not [a for a in s.legal_actions() if a.verb == "Act"]
+    near = {"HIE-1": {"at": (3, 14)}, "BLU-1": {"at": (4.3, 14)}}
+    s = with_marker(lab([REANIM, GUARDIAN], near), "HIE-2", (5, 10))
+    s, _ = s.apply("Activate HIE-1 engage")
+    assert not s.is_legal("Act HIE-1 reanimate on HIE-2")
+
+
+# -------------------------------------------------------------------------------------------
+# Accelerate (Plasmacyte Accelerator)
+# -------------------------------------------------------------------------------------------
+
+
+def test_accelerate_adds_1_apl_to_a_deathmark_or_immortal() -> None:
+    # HIE-2 (Deathmark, APL 2) 3" away: APL 3 after Accelerate (until the end of its next
+    # activation). HIE-3 (Technomancer) is not a DEATHMARK or IMMORTAL: not offered.
+    ops = {
+        "HIE-1": {"at": (3, 14)},
+        "HIE-2": {"at": (6, 14)},
+        "HIE-3": {"at": (3, 11)},
+        "BLU-1": {"at": (25, 14), "ready": False},
+    }
+    s = lab([ACCEL, "Deathmark", "Technomancer"], ops)
+    s, _ = s.apply("Activate HIE-1 engage")
+    assert s.is_legal("Act HIE-1 accelerate on HIE-2")
+    assert not s.is_legal("Act HIE-1 accelerate on HIE-3")
+    s, _ = s.apply("Act HIE-1 accelerate on HIE-2")
+    w = Work(s)
+    assert w.apl(w.op("HIE-2")) == 3
+
+
+def test_accelerate_limits_6_inches() -> None:
+    # 7" away: not offered.
+    ops = {"HIE-1": {"at": (3, 14)}, "HIE-2": {"at": (11, 14)}, "BLU-1": {"at": (25, 4)}}
+    s = lab([ACCEL, "Deathmark"], ops)
+    s, _ = s.apply("Activate HIE-1 engage")
+    assert not s.is_legal("Act HIE-1 accelerate on HIE-2")
+
+
+# -------------------------------------------------------------------------------------------
+# Multi-Dimensional Vision (Deathmark)
+# -------------------------------------------------------------------------------------------
+
+
+def test_multi_dimensional_vision_targets_not_obscured_until_next_activation() -> None:
+    # From (5, 10), BLU-1 at (16, 10) is obscured by the LAB ruin. After the action it is
+    # not (for HIE-1's shots); an other Deathmark still sees it obscured.
+    from engine.game.shoot import targeting
+
+    ops = {
+        "HIE-1": {"at": (5, 10)},
+        "HIE-2": {"at": (5, 8.5)},
+        "BLU-1": {"at": (16, 10)},
+    }
+    s = lab(["Deathmark", "Deathmark"], ops)
+    w = Work(s)
+    assert targeting(w, w.op("HIE-1"), w.op("BLU-1")).obscured
+    s, _ = play(s, ["Activate HIE-1 engage", "Act HIE-1 multi-dimensional vision"])
+    w = Work(s)
+    assert not targeting(w, w.op("HIE-1"), w.op("BLU-1")).obscured
+    assert targeting(w, w.op("HIE-2"), w.op("BLU-1")).obscured
+
+
+def test_multi_dimensional_vision_not_within_enemy_control_range() -> None:
+    ops = {"HIE-1": {"at": (15, 14)}, "BLU-1": {"at": (16.4, 14)}}
+    s = lab(["Deathmark"], ops)
+    s, _ = s.apply("Activate HIE-1 engage")
+    assert not s.is_legal("Act HIE-1 multi-dimensional vision")
+
+
+# -------------------------------------------------------------------------------------------
+# Technomancer: Augment Weapon, Canoptek Repair, Reinforce Metal; Apprentek Assistance
+# -------------------------------------------------------------------------------------------
+
+TECH_OPS = {
+    "HIE-1": {"at": (3, 14)},
+    "HIE-2": {"at": (6, 14), "wounds": 4},
+    "BLU-1": {"at": (16, 14), "ready": False},
+}
+
+
+def test_augment_weapon_two_rules_on_one_profile() -> None:
+    # The Technomancer gives HIE-2's tesla carbine (ranged) Rending and Severe: its ranged
+    # profile has them, its bayonet (melee) does not.
+    from engine.game.attacks import attack_profile
+
+    s = lab(["Technomancer", GUARDIAN], TECH_OPS)
+    s, _ = play(
+        s,
+        [
+            "Activate HIE-1 engage",
+            "Act HIE-1 augment weapon on HIE-2",
+            "Use augment ranged tesla carbine with rending and severe on HIE-2",
+        ],
+    )
+    w = Work(s)
+    ranged = str(attack_profile(w, w.op("HIE-2"), "tesla carbine", "ranged").rules)
+    melee = str(attack_profile(w, w.op("HIE-2"), "bayonet", "melee").rules)
+    assert "Rending" in ranged and "Severe" in ranged
+    assert "Rending" not in melee
+
+
+def test_augment_weapon_ends_at_the_technomancers_next_activation() -> None:
+    # The token lasts until the start of the Technomancer's next activation (TP2 here).
+    from engine.game.attacks import attack_profile
+
+    s = lab(["Technomancer", GUARDIAN], {**TECH_OPS, "HIE-2": {"at": (6, 14), "ready": False}})
+    s, _ = play(
+        s,
+        [
+            "Activate HIE-1 engage",
+            "Act HIE-1 augment weapon on HIE-2",
+            "Use augment ranged tesla carbine with lethal 5+ and saturate on HIE-2",
+            "End activation",
+        ],
+    )
+    w = Work(s)
+    assert "Saturate" in str(attack_profile(w, w.op("HIE-2"), "tesla carbine", "ranged").rules)
+    s = to_ready_step(pass_windows(s))
+    while isinstance(s.node, Chance):  # Living Metal (HIE-2 is not hurt here: none)
+        s, _ = play(s, [], ["1"])
+    s = pass_windows(s)
+    s, _ = s.apply("Activate HIE-1 engage")
+    w = Work(s)
+    assert "Saturate" not in str(attack_profile(w, w.op("HIE-2"), "tesla carbine", "ranged").rules)
+
+
+def test_canoptek_repair_heals_2d3_once_per_turning_point() -> None:
+    # HIE-2 (4 of 10 wounds) regains 2D3 = ceil(5/2) + ceil(3/2) = 3 + 2 = 5: 9 wounds.
+    # The same turning point, another friendly operative (the Apprentek) cannot perform it.
+    ops = {**TECH_OPS, "HIE-3": {"at": (3, 10)}}
+    s = lab(["Technomancer", GUARDIAN, "Apprentek"], ops)
+    s, _ = play(s, ["Activate HIE-1 engage", "Act HIE-1 canoptek repair on HIE-2"], ["5,3"])
+    assert s.operative("HIE-2").wounds == 9
+    s, _ = play(s, ["End activation"])
+    while isinstance(s.node, Decision) and s.node.player == "B":  # B cannot counteract
+        s, _ = s.apply("Pass")
+    s, _ = s.apply("Activate HIE-3 engage")
+    assert not s.is_legal("Act HIE-3 canoptek repair on HIE-2")
+
+
+def test_reinforce_metal_damage_of_3_or_more_is_1_less() -> None:
+    # HIE-2 reinforced (the token Reinforce Metal leaves, from HIE-1); BLU-1's gun hits with
+    # 2 crits (4 damage each), no saves: 3 + 3 = 6 instead of 8 (10 wounds: 4 left). A
+    # normal hit of the Knife (2 damage) would stay 2: below 3, not reduced (checked on the
+    # hook directly).
+    from engine.game.state import Effect
+    from teams.hierotek_circle.common import UNTIL_NEXT
+
+    ops = {"HIE-1": {"at": (3, 14)}, "HIE-2": {"at": (6, 14)}, "BLU-1": {"at": (16, 14)}}
+    s = lab(["Technomancer", GUARDIAN], ops, turn="B")
+    token = Effect(UNTIL_NEXT, "HIE-2", "end_battle", source="HIE-1", detail="reinforce_metal")
+    s = attrs.evolve(s, effects=(*s.effects, token))
+    w = Work(s)
+    assert w.would("would_strike_damage", 2, op="BLU-1", target="HIE-2", crit=False) == 2
+    assert w.would("would_strike_damage", 5, op="BLU-1", target="HIE-2", crit=True) == 4
+    s, _ = play(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at HIE-2"], ["6,6,1,1", "1,1,1"])
+    assert s.operative("HIE-2").wounds == 4
+
+
+def test_reinforce_metal_action_and_its_limit() -> None:
+    # The action puts the token on HIE-2; it is not offered within an enemy's control range.
+    s = lab(["Technomancer", GUARDIAN], TECH_OPS)
+    s, _ = play(s, ["Activate HIE-1 engage", "Act HIE-1 reinforce metal on HIE-2"])
+    from teams.hierotek_circle.common import until_next
+
+    assert until_next(Work(s), "HIE-2", "reinforce_metal")
+    near = {"HIE-1": {"at": (15, 14)}, "HIE-2": {"at": (12, 14)}, "BLU-1": {"at": (16.8, 14)}}
+    s = lab(["Technomancer", GUARDIAN], near)
+    s, _ = s.apply("Activate HIE-1 engage")
+    assert not s.is_legal("Act HIE-1 reinforce metal on HIE-2")
+
+
+def test_apprentek_assistance_cryptek_actions_once_per_turning_point() -> None:
+    # The Apprentek (HIE-3, APL 3) has the Technomancer's unique actions: Reinforce Metal
+    # on HIE-2; then a second CRYPTEK action (Augment Weapon) in the same turning point is
+    # refused.
+    ops = {**TECH_OPS, "HIE-3": {"at": (3, 10)}}
+    s = lab(["Technomancer", GUARDIAN, "Apprentek"], ops)
+    s, _ = s.apply("Activate HIE-3 engage")
+    assert s.is_legal("Act HIE-3 reinforce metal on HIE-2")
+    s, _ = s.apply("Act HIE-3 reinforce metal on HIE-2")
+    assert not s.is_legal("Act HIE-3 augment weapon on HIE-2")
+
+
+# -------------------------------------------------------------------------------------------
+# Interstitial Command
+# -------------------------------------------------------------------------------------------
+
+
+def test_interstitial_command_free_1ap_action_at_most_2_inches() -> None:
+    # The Technomancer commands HIE-2 (Guardian, 3" away): HIE-2 performs a free Dash, at
+    # most 2" (4" is refused); it pays no AP. Later in the turning point HIE-2 cannot Dash
+    # again (it performed it through Interstitial Command).
+    ops = {
+        "HIE-1": {"at": (3, 14)},
+        "HIE-2": {"at": (6, 14)},
+        "BLU-1": {"at": (25, 4), "ready": False},
+    }
+    s = lab(["Technomancer", GUARDIAN], ops)
+    s, _ = play(s, ["Activate HIE-1 engage", "Act HIE-1 interstitial command on HIE-2"])
+    assert not s.is_legal("Dash HIE-2 to 10,14")
+    s, _ = play(s, ["Dash HIE-2 to 8,14"])
+    assert s.operative("HIE-2").x == 8.0
+    s = pass_windows(s)
+    s, _ = play(s, ["End activation"])
+    while isinstance(s.node, Decision) and s.node.player == "B":
+        s, _ = s.apply("Pass")
+    s, _ = s.apply("Activate HIE-2 engage")
+    assert not s.is_legal("Dash HIE-2 to 9,14")
+    assert s.is_legal("Reposition HIE-2 to 9,14")
+
+
+def test_interstitial_command_limits_no_cryptek_or_apprentek() -> None:
+    # Not on an APPRENTEK (HIE-3), not on the operative itself; not beyond 6".
+    ops = {
+        "HIE-1": {"at": (3, 14)},
+        "HIE-2": {"at": (12, 14)},
+        "HIE-3": {"at": (3, 10)},
+        "BLU-1": {"at": (25, 4)},
+    }
+    s = lab(["Technomancer", GUARDIAN, "Apprentek"], ops)
+    s, _ = s.apply("Activate HIE-1 engage")
+    assert not [a for a in s.legal_actions() if a.text == "interstitial command"]
