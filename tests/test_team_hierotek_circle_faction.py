@@ -631,3 +631,34 @@ def test_interstitial_command_limits_no_cryptek_or_apprentek() -> None:
     s = lab(["Technomancer", GUARDIAN, "Apprentek"], ops)
     s, _ = s.apply("Activate HIE-1 engage")
     assert not [a for a in s.legal_actions() if a.text == "interstitial command"]
+
+
+def test_multi_dimensional_vision_two_deathmarks_keep_their_own() -> None:
+    # Each Deathmark's token lasts until its own next activation: a second Deathmark using
+    # the action does not end the first one's (unlike the Technomancer's "performed again").
+    from teams.hierotek_circle.actions import MDV
+    from teams.hierotek_circle.common import add_until_next, until_next
+
+    ops = {"HIE-1": {"at": (5, 10)}, "HIE-2": {"at": (5, 8.5)}, "BLU-1": {"at": (16, 10)}}
+    s = lab(["Deathmark", "Deathmark"], ops)
+    w = Work(s)
+    add_until_next(w, "HIE-1", "HIE-1", MDV, exclusive=False)
+    add_until_next(w, "HIE-2", "HIE-2", MDV, exclusive=False)
+    assert until_next(w, "HIE-1", MDV) and until_next(w, "HIE-2", MDV)
+
+
+def test_reinforce_metal_ends_when_performed_again() -> None:
+    # Reinforce Metal on HIE-2, then (the Apprentek, same player) on HIE-1: HIE-2's ends.
+    ops = {**TECH_OPS, "HIE-3": {"at": (3, 10)}}
+    s = lab(["Technomancer", GUARDIAN, "Apprentek"], ops)
+    s, _ = play(
+        s, ["Activate HIE-1 engage", "Act HIE-1 reinforce metal on HIE-2", "End activation"]
+    )
+    while isinstance(s.node, Decision) and s.node.player == "B":
+        s, _ = s.apply("Pass")
+    s, _ = play(s, ["Activate HIE-3 engage", "Act HIE-3 reinforce metal on HIE-1"])
+    from teams.hierotek_circle.common import until_next
+
+    w = Work(s)
+    assert until_next(w, "HIE-1", "reinforce_metal")
+    assert not until_next(w, "HIE-2", "reinforce_metal")

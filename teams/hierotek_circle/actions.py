@@ -274,7 +274,7 @@ class MultiDimensionalVision:
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """A token on the operative until the start of its next activation."""
-        add_until_next(w, o.id, o.id, MDV)
+        add_until_next(w, o.id, o.id, MDV, exclusive=False)
 
 
 MULTI_DIMENSIONAL_VISION = MultiDimensionalVision()

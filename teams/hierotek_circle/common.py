@@ -80,16 +80,22 @@ def support_targets(
     ]
 
 
-def add_until_next(w: Work, target: str, source: str, detail: str, value: int = 0) -> None:
+def add_until_next(
+    w: Work, target: str, source: str, detail: str, value: int = 0, *, exclusive: bool = True
+) -> None:
     """A token ``detail`` on ``target`` until the start of ``source``'s next activation (or
-    until ``target`` is incapacitated: removed with its effects), replacing any token with
-    the same ``detail`` of ``source``'s player (an action performed again by a friendly
-    operative ends the previous one)."""
+    until ``target`` is incapacitated: removed with its effects). ``exclusive``: it replaces
+    any token with the same ``detail`` of ``source``'s player (a rule that ends when the
+    action is performed again by a friendly operative); else only ``source``'s own."""
     player = w.ctx.owner[source]
     w.effects = [
         e
         for e in w.effects
-        if not (e.kind == UNTIL_NEXT and e.detail == detail and w.ctx.owner[e.source] == player)
+        if not (
+            e.kind == UNTIL_NEXT
+            and e.detail == detail
+            and (w.ctx.owner[e.source] == player if exclusive else e.source == source)
+        )
     ]
     w.add_effect(
         Effect(UNTIL_NEXT, target, "end_battle", source=source, detail=detail, value=value)
