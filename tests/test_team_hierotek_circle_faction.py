@@ -45,9 +45,10 @@ def pass_windows(s: GameState) -> GameState:
     return s
 
 
-def kill_hie_1(**kw: Any) -> GameState:
-    """B shoots HIE-1 (Guardian, 1 wound left) dead in TP1; HIE-2 (Guardian) is expended
-    far away. Every other operative is expended, so the turning point then ends."""
+def kill_hie_1(marker_at: str = "5,14", **kw: Any) -> GameState:
+    """B shoots HIE-1 (Guardian, 1 wound left) dead in TP1; A places its Reanimation marker
+    (by default where HIE-1 stood); HIE-2 (Guardian) is expended far away. Every other
+    operative is expended, so the turning point then ends."""
     ops: dict[str, dict[str, Any]] = {
         "HIE-1": {"at": (5, 14), "wounds": 1, "ready": False},
         "HIE-2": {"at": (3, 3), "ready": False},
@@ -55,7 +56,11 @@ def kill_hie_1(**kw: Any) -> GameState:
         "BLU-2": {"at": (25, 20), "ready": False},
     }
     s = lab([GUARDIAN, GUARDIAN], ops, turn="B", options=KILL_OP, **kw)
-    s, _ = play(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at HIE-1", "End activation"], KILL)
+    s, _ = play(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at HIE-1"], KILL)
+    s = pass_windows(s)
+    s, _ = play(s, [f"Place marker HIE-1 reanimation at {marker_at}"])
+    s = pass_windows(s)
+    s, _ = s.apply("End activation")
     return pass_windows(s)
 
 
@@ -94,6 +99,25 @@ def test_recount_kill_grade_lowers_the_grade_and_the_vp() -> None:
 
 def markers(s: GameState) -> list[Token]:
     return [t for t in s.tokens if t.kind == reanimation.MARKER]
+
+
+def test_reanimation_protocols_marker_placed_within_control_range() -> None:
+    # Before HIE-1 is removed, A decides where its marker goes: within its control range
+    # (within 1" of its base, edge to edge: 2.5" from its centre is 1.48" from the base to
+    # the 20 mm marker's edge, too far; 1.5" is 0.48").
+    ops: dict[str, dict[str, Any]] = {
+        "HIE-1": {"at": (5, 14), "wounds": 1, "ready": False},
+        "BLU-1": {"at": (16, 14)},
+    }
+    s = lab([GUARDIAN], ops, turn="B", options=KILL_OP)
+    s, _ = play(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at HIE-1"], KILL)
+    s = pass_windows(s)
+    assert isinstance(s.node, Decision) and s.node.player == "A"
+    assert not s.is_legal("Place marker HIE-1 reanimation at 7.5,14")
+    assert s.is_legal("Place marker HIE-1 reanimation at 6.5,14")
+    s, _ = s.apply("Place marker HIE-1 reanimation at 6.5,14")
+    (tok,) = markers(s)
+    assert (tok.x, tok.y) == (6.5, 14.0)
 
 
 def test_reanimation_protocols_places_a_marker_and_counts_5_for_the_kill_op() -> None:
