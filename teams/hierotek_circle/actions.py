@@ -662,7 +662,7 @@ class InterstitialCommand:
                 and not has_keyword(w, i, APPRENTEK)
                 and not has_keyword(w, i, CRYPTEK)
                 and has_keyword(w, i, "HIEROTEK CIRCLE")
-                and allowed_actions(w, w.op(i))
+                and allowed_actions(w, w.op(i), rule=False)
             ),
             key=lambda i: w.ctx.index[i],
         )
@@ -693,7 +693,7 @@ class InterstitialCommand:
         """Rule of thumb: a free action for a friend is worth 0.2 of an operative when it
         can shoot now (Shoot allowed and an enemy is a valid target), else 0.05."""
         t = w.op(a.target)
-        if "Shoot" in allowed_actions(w, t):
+        if "Shoot" in allowed_actions(w, t, rule=False):
             from engine.game.shoot import shoot_options
 
             if next(iter(shoot_options(w, t, "free")), None) is not None:
@@ -707,14 +707,17 @@ class InterstitialCommand:
         universal.start_free_action(w, t.id, allowed_actions(w, t), max_move=IC_MOVE)
 
 
-def allowed_actions(w: Work, o: OperativeState) -> tuple[str, ...]:
+def allowed_actions(w: Work, o: OperativeState, *, rule: bool = True) -> tuple[str, ...]:
     """The actions ``o`` may perform through Interstitial Command now (class docstring):
-    universal 1AP verbs and its 1AP rule actions' notation names, less Accelerate and those
-    it performed this turning point."""
+    universal 1AP verbs and the notation names of the 1AP rule actions it could perform now
+    (listed), less Accelerate and those it performed this turning point."""
     rule = tuple(
         act.text
         for act, players in w.ctx.hooks.actions
-        if o.player in players and act.ap == 1 and act.name != "Accelerate"
+        if o.player in players
+        and act.ap == 1
+        and act.name != "Accelerate"
+        and act.options(w, o, "free")
     )
     return tuple(v for v in (*_ONE_AP, *rule) if w.count(o.player, f"{_DID}{o.id}:{v}") != w.tp)
 
