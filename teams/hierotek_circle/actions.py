@@ -711,15 +711,16 @@ def allowed_actions(w: Work, o: OperativeState, *, rule: bool = True) -> tuple[s
     """The actions ``o`` may perform through Interstitial Command now (class docstring):
     universal 1AP verbs and the notation names of the 1AP rule actions it could perform now
     (listed), less Accelerate and those it performed this turning point."""
-    rule = tuple(
+    texts = tuple(
         act.text
         for act, players in w.ctx.hooks.actions
-        if o.player in players
+        if rule
+        and o.player in players
         and act.ap == 1
         and act.name != "Accelerate"
         and act.options(w, o, "free")
     )
-    return tuple(v for v in (*_ONE_AP, *rule) if w.count(o.player, f"{_DID}{o.id}:{v}") != w.tp)
+    return tuple(v for v in (*_ONE_AP, *texts) if w.count(o.player, f"{_DID}{o.id}:{v}") != w.tp)
 
 
 def install_interstitial_command(hooks: Hooks, players: tuple[str, ...]) -> None:
