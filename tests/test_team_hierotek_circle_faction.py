@@ -686,3 +686,12 @@ def test_reinforce_metal_ends_when_performed_again() -> None:
     w = Work(s)
     assert until_next(w, "HIE-1", "reinforce_metal")
     assert not until_next(w, "HIE-2", "reinforce_metal")
+
+
+def test_scuttler_behind_heavy_terrain_still_hidden_from_seek() -> None:
+    # Just behind the LAB ruin (Heavy, 1" tall) seen from (5, 10): Heavy terrain within 1"
+    # gives cover too; a Conceal Plasmacyte there is hidden even from the Seek Gun.
+    ops = {"HIE-1": {"at": (11.9, 10), "order": "conceal"}, "BLU-1": {"at": (5, 10)}}
+    s = lab([ACCEL], ops, blu=("Gunner",), turn="B")
+    s, _ = s.apply("Activate BLU-1 engage")
+    assert not s.is_legal("Shoot BLU-1 seek gun at HIE-1")

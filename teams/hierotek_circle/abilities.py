@@ -58,7 +58,8 @@ def install_scuttler(hooks: Hooks, players: tuple[str, ...]) -> None:
         here, there = w.place(o), w.place(t)
         if w.distance(here, there) <= SCUTTLER_CLEAR + 1e-6:
             return why
-        if w.ctx.targeting(w.kz, here, there).in_cover:
+        tg = w.ctx.targeting(w.kz, here, there)
+        if tg.in_cover or tg.cover_features:  # cover from any intervening feature
             return f"{t.id} has a Conceal order and is in cover: Scuttler, not a valid target"
         return why
 
