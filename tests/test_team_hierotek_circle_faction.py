@@ -695,3 +695,42 @@ def test_scuttler_behind_heavy_terrain_still_hidden_from_seek() -> None:
     s = lab([ACCEL], ops, blu=("Gunner",), turn="B")
     s, _ = s.apply("Activate BLU-1 engage")
     assert not s.is_legal("Shoot BLU-1 seek gun at HIE-1")
+
+
+# -------------------------------------------------------------------------------------------
+# Records: a battle with a REANIMATED operative replays
+# -------------------------------------------------------------------------------------------
+
+
+def test_reanimation_protocols_record_replays() -> None:
+    # Seed 2 of random Hierotek Circle v Kasrkin on open_ruins: an operative is REANIMATED
+    # in a Ready step and the opponent loses kill-op VP for it. The record (decisions and
+    # dice) replays to the same states and result: the markers, the return and the VP lost
+    # are all derived from it.
+    from engine.agents import RandomAgent
+    from engine.game import new_game
+    from engine.game.drivers import SeededDice
+    from engine.game.drivers import play as play_battle
+    from engine.game.record import GameRecorder, make_header, replay_record
+    from engine.geometry import load_killzone
+    from engine.teams import load_builtin_team
+
+    kz = load_killzone("open_ruins")
+    a = load_builtin_team("hierotek_circle").default()
+    b = load_builtin_team("kasrkin").default()
+    state = new_game(kz, a, b)
+    rec = GameRecorder(make_header(state, seed=2, agents={"A": "random", "B": "random"}))
+    events: list[Any] = []
+
+    def on_step(before: Any, action: Any, actor: str, after: Any, evs: list[Any]) -> None:
+        rec.on_step(before, action, actor, after, evs)
+        events.extend(evs)
+
+    final = play_battle(
+        state, {"A": RandomAgent(2), "B": RandomAgent(3)}, SeededDice(2), on_step=on_step
+    )
+    rec.finish(final)
+    assert [e.kind for e in events].count("operative_reanimated") >= 1
+    assert any(e.kind == "vp_lost" for e in events)
+    outcome = replay_record(rec.lines)
+    assert outcome.complete and outcome.final.hash() == final.hash()
