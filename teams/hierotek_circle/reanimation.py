@@ -240,7 +240,18 @@ class MarkerFrame:
     op: str
 
     def run(self, w: Work) -> None:
-        w.decide(w.ctx.owner[self.op], "team_rule")
+        if marker_spots(w, self.op):
+            w.decide(w.ctx.owner[self.op], "team_rule")
+            return
+        o = w.op(self.op)  # no candidate (a safety net): where the operative stood
+        w.stack.pop()
+        self._place(w, (o.x, o.y, o.elevation))
+
+    def _place(self, w: Work, point: tuple[float, float, float]) -> None:
+        x, y, z = point
+        o = w.op(self.op)
+        w.tokens = [*w.tokens, Token(MARKER, o.player, marker_name(self.op), x, y, elevation=z)]
+        w.emit("reanimation_marker_placed", op=self.op, player=o.player, x=x, y=y)
 
     def options(self, w: Work) -> list[Action]:
         return [
@@ -258,10 +269,7 @@ class MarkerFrame:
         if why is not None:
             raise IllegalActionError(why)
         w.stack.pop()
-        x, y, z = a.point
-        o = w.op(self.op)
-        w.tokens = [*w.tokens, Token(MARKER, o.player, marker_name(self.op), x, y, elevation=z)]
-        w.emit("reanimation_marker_placed", op=self.op, player=o.player, x=x, y=y)
+        self._place(w, a.point)
 
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
         raise IllegalActionError("placing a Reanimation marker rolls no dice")
