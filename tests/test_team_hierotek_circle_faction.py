@@ -734,3 +734,25 @@ def test_reanimation_protocols_record_replays() -> None:
     assert any(e.kind == "vp_lost" for e in events)
     outcome = replay_record(rec.lines)
     assert outcome.complete and outcome.final.hash() == final.hash()
+
+
+DESPOTEK = "Immortal Despotek [Gauss Blaster; Bayonet]"
+
+
+def test_interstitial_command_through_a_visible_despotek() -> None:
+    # The Technomancer (HIE-1) at (3, 14); HIE-3 (Guardian) 11" away at (14, 14) is out of
+    # its reach, but within 6" (4") of HIE-2 (Despotek, visible to HIE-1, 7" away): a
+    # CRYPTEK may select it. The Despotek's own Interstitial Command has no such clause.
+    ops = {
+        "HIE-1": {"at": (3, 14)},
+        "HIE-2": {"at": (10, 15)},
+        "HIE-3": {"at": (14, 14)},
+        "BLU-1": {"at": (25, 4), "ready": False},
+    }
+    s = lab(["Technomancer", DESPOTEK, GUARDIAN], ops)
+    s, _ = s.apply("Activate HIE-1 engage")
+    assert s.is_legal("Act HIE-1 interstitial command on HIE-3")
+    ops2 = {**ops, "HIE-2": {"at": (3, 10)}, "HIE-1": {"at": (3, 4)}}
+    s = lab(["Technomancer", DESPOTEK, GUARDIAN], ops2)
+    s, _ = s.apply("Activate HIE-2 engage")
+    assert not s.is_legal("Act HIE-2 interstitial command on HIE-3")  # 11" from HIE-2
