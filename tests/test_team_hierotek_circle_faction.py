@@ -756,3 +756,24 @@ def test_interstitial_command_through_a_visible_despotek() -> None:
     s = lab(["Technomancer", DESPOTEK, GUARDIAN], ops2)
     s, _ = s.apply("Activate HIE-2 engage")
     assert not s.is_legal("Act HIE-2 interstitial command on HIE-3")  # 11" from HIE-2
+
+
+def test_reinforce_metal_reduces_devastating_damage_per_crit() -> None:
+    # Devastating 3 with 2 retained crits: 3 + 3 = 6 damage; on a reinforced operative each
+    # crit's 3 is 1 less: 2 + 2 = 4 (HIE-2: 10 -> 6). Not reinforced (HIE-1, the
+    # Technomancer, 14 wounds): the full 6 (the core's would_devastating_damage hook passes
+    # it unchanged).
+    from engine.dice.profile import AttackProfile
+    from engine.game.state import Effect
+    from engine.game.weapon_rules import devastating
+    from teams.hierotek_circle.common import UNTIL_NEXT
+
+    ops = {"HIE-1": {"at": (3, 14)}, "HIE-2": {"at": (6, 14)}, "BLU-1": {"at": (16, 14)}}
+    s = lab(["Technomancer", GUARDIAN], ops)
+    token = Effect(UNTIL_NEXT, "HIE-2", "end_battle", source="HIE-1", detail="reinforce_metal")
+    w = Work(attrs.evolve(s, effects=(*s.effects, token)))
+    prof = AttackProfile(4, 3, 3, 4, "Devastating 3")
+    devastating(w, "BLU-1", "HIE-2", prof, 2)
+    devastating(w, "BLU-1", "HIE-1", prof, 2)
+    assert w.op("HIE-2").wounds == 6
+    assert w.op("HIE-1").wounds == 8

@@ -543,7 +543,8 @@ class ReinforceMetal:
     friendly operative performs this action again, whenever an attack dice inflicts 3 or
     more damage on it, that damage is 1 less. Not while within control range of an enemy
     operative. Notation ``Act <op> reinforce metal on <friend>``. Trigger: the core's
-    ``would_shot_damage`` and ``would_strike_damage`` hooks (per attack die)."""
+    ``would_shot_damage``, ``would_strike_damage`` and ``would_devastating_damage`` hooks
+    (per attack die; Devastating x is damage a critical attack die inflicts)."""
 
     name: str = "Reinforce Metal"
     text: str = "reinforce metal"
@@ -604,6 +605,7 @@ def install_reinforce_metal(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.on("activated", lambda w, ev: end_until_next(w, str(ev["op"])))
     hooks.transform("would_shot_damage", less)
     hooks.transform("would_strike_damage", less)
+    hooks.transform("would_devastating_damage", less)
 
 
 # -- Interstitial Command (Chronomancer, Psychomancer, Technomancer, Immortal Despotek) --------
