@@ -40,10 +40,12 @@ NOT_REACHED = {
     "Medikit": "tests/test_team_kasrkin.py::test_medikit_*",
     "Grisly Mark": "tests/test_team_legionaries.py::test_grisly_mark_*",
     "Optics": "tests/test_team_angels_of_death.py::test_optics_*",
+    "Reanimate": "tests/test_team_hierotek_circle_faction.py::test_reanimate_*",
 }
 """Ploys and unique actions the random battles here do not reach (module docstring; Medikit
-needs a wounded friend within reach of the Medic, Grisly Mark and Optics were not chosen by
-the random agents in these eight battles), with the scripted tests that use them."""
+needs a wounded friend within reach of the Medic, Reanimate a Reanimation marker within 6" of
+the Reanimator, Grisly Mark and Optics were not chosen by the random agents in these eight
+battles), with the scripted tests that use them."""
 
 
 def test_ploys_not_reached_at_random_have_scripted_tests() -> None:

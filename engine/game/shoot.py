@@ -41,6 +41,7 @@ from engine.geometry import sight
 __all__ = [
     "ShootFrame",
     "own_target_reason",
+    "refused_target",
     "shoot_options",
     "shoot_target_reason",
     "start_shoot",
@@ -63,11 +64,26 @@ def shoot_target_reason(
     weapon rule may still allow it (the ``would_allow_target`` hook, e.g. Magnify*)."""
     why = own_target_reason(w, o, t, name, prof, point_blank)
     if why is None or point_blank:
-        return why
+        return why if why is not None else refused_target(w, o, t, name, prof)
     allowed: str | None = w.would(
         "would_allow_target", why, op=o, target=t, weapon=name, profile=prof
     )
-    return allowed
+    return allowed if allowed is not None else refused_target(w, o, t, name, prof)
+
+
+def refused_target(
+    w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any
+) -> str | None:
+    """Why a rule makes ``t`` not a valid target of ``o``'s weapon ``name`` although every
+    other check allows it (the ``would_refuse_target`` hooks, ``fn(w, None, op=, target=,
+    weapon=, profile=) -> reason or None``, checked last: such a rule takes precedence over
+    the others, e.g. one that hides an operative in cover even from Seek), or None."""
+    if "would_refuse_target" not in w.ctx.hooks.would:
+        return None
+    why: str | None = w.would(
+        "would_refuse_target", None, op=o, target=t, weapon=name, profile=prof
+    )
+    return why
 
 
 def own_target_reason(
@@ -139,6 +155,7 @@ def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action
     enemies = w.enemies_of(o.id)
     sight_why: dict[tuple[str, str | None], str | None] = {}
     engaged_why: dict[str, str | None] = {}
+    refuse = "would_refuse_target" in w.ctx.hooks.would
     for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
         if o.order != "engage" and not universal.silent(prof):
             continue
@@ -165,6 +182,8 @@ def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action
                     why = w.would(
                         "would_allow_target", why, op=o, target=t, weapon=name, profile=prof
                     )
+            if why is None and refuse:
+                why = refused_target(w, o, t, name, prof)
             if why is None:
                 yield Action("Shoot", op=o.id, weapon=name, target=t.id)
 
