@@ -379,20 +379,42 @@ def test_shield_generator_ignores_piercing() -> None:
     assert at_la.rules.has(Piercing)
 
 
-def test_shield_generator_ignores_one_normal_damage_die_once_per_turning_point() -> None:
-    # BLU-1 (Gun 4/3+/3/4) hits the MV4 (7 wounds, Save 4+) twice (5,5): saves 1,1,1 fail,
-    # so two normal dice of 3 get through: the first is ignored, 3 damage (7 -> 4). BLU-2's
-    # identical shot in the same turning point inflicts all 6: the MV4 is incapacitated.
-    ops: Ops = {"PAT-1": {"at": (16, 14.5)}, "BLU-1": {"at": (25, 14.5)}, "BLU-2": {"at": (25, 13)}}
-    s = lab([MV4], ops, turn="B", initiative="B")
-    s, _ = run(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at PAT-1"], dice=["5,5,1,1"])
+def _shoot_mv4(s: GameState, shooter: str) -> GameState:
+    """B's ``shooter`` (Gun 4/3+/3/4) hits the MV4 (7 wounds, Save 4+) twice (5,5,1,1) and
+    its saves 1,1,1 fail: two normal dice of 3 damage get through. Stops at A's Shield
+    Generator choice if offered."""
+    s, _ = run(s, [f"Activate {shooter} engage", f"Shoot {shooter} gun at PAT-1"], dice=["5,5,1,1"])
     s, _ = run(decline(s), [], dice=["1,1,1"])
+    return decline(s)
+
+
+SHIELD: Ops = {"PAT-1": {"at": (16, 14.5)}, "BLU-1": {"at": (25, 14.5)}, "BLU-2": {"at": (25, 13)}}
+
+
+def test_shield_generator_ignores_one_normal_damage_die_once_per_turning_point() -> None:
+    # A uses it: the first normal die is ignored, 3 damage (7 -> 4). BLU-2's identical shot
+    # in the same turning point: no choice any more (once per turning point), all 6
+    # damage: the MV4 is incapacitated.
+    s = _shoot_mv4(lab([MV4], SHIELD, turn="B", initiative="B"), "BLU-1")
+    assert s.node.kind == "team_rule" and "Use shield generator" in texts(s)  # type: ignore[union-attr]
+    s, _ = s.apply("Use shield generator")
     s = decline(s)
     assert s.operatives[0].wounds == 4
     s, _ = run(s, ["End activation", "Activate PAT-1 engage", "End activation"])
-    s, _ = run(s, ["Activate BLU-2 engage", "Shoot BLU-2 gun at PAT-1"], dice=["5,5,1,1"])
-    s, _ = run(decline(s), [], dice=["1,1,1"])
+    s = _shoot_mv4(s, "BLU-2")
+    assert "Use shield generator" not in texts(s)
     assert not s.operatives[0].alive
+
+
+def test_shield_generator_declined_stays_available() -> None:
+    # Declined: all 6 damage (7 -> 1), and the next shot this turning point offers it again.
+    s = _shoot_mv4(lab([MV4], SHIELD, turn="B", initiative="B"), "BLU-1")
+    s, _ = s.apply("Decline")
+    s = decline(s)
+    assert s.operatives[0].wounds == 1
+    s, _ = run(s, ["End activation", "Activate PAT-1 engage", "End activation"])
+    s = _shoot_mv4(s, "BLU-2")
+    assert "Use shield generator" in texts(s)
 
 
 # -------------------------------------------------------------------------------------------

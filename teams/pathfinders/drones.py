@@ -14,6 +14,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect
 from engine.game.work import Work
+from engine.rules.choices import RuleChoiceFrame, on_choice
 from engine.rules.registry import register, rule_id
 from teams.pathfinders.common import (
     TEAM,
@@ -37,6 +38,8 @@ CONTROLLER_MOVE = 2.0
 GRAV_RANGE = 6.0
 GRAV_PENALTY = 2.0
 _SHIELD_USED = "pf_shield_generator_used"
+_SHIELD_ARMED = "pf_shield_generator_armed"
+_SHIELD_KEY = "pathfinders_shield_generator"
 
 
 def remote_piloted(w: Work, op: str) -> bool:
@@ -161,14 +164,36 @@ def _shielded(w: Work, players: tuple[str, ...], target: str) -> bool:
     return mine(w, target, players) and has_keyword(w, target, MV4_SHIELD)
 
 
+def _shield_used(w: Work, op: str) -> bool:
+    return any(e.kind == "token" and e.op == op and e.detail == _SHIELD_USED for e in w.effects)
+
+
+def _disarm(w: Work) -> None:
+    if any(e.detail == _SHIELD_ARMED for e in w.effects):
+        w.effects = [e for e in w.effects if not (e.kind == "token" and e.detail == _SHIELD_ARMED)]
+
+
+def _shield_chosen(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
+    """Armed for this attack sequence: its first Normal Dmg die inflicts nothing."""
+    if chosen:
+        w.effects.append(Effect("token", chosen, "end_tp", source=chosen, detail=_SHIELD_ARMED))
+
+
+on_choice(_SHIELD_KEY, _shield_chosen)
+
+
 def install_shield_generator(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Shield Generator (MV4 Shield Drone): attacks on it ignore Piercing (and Piercing
-    Crits); once per turning point the first attack die that would inflict Normal Dmg on it
-    inflicts none (used at once: the rule says "you can", and the engine uses it on the
-    first such die, the player never keeping it for later in the turning point); Saviour
-    Protocols costs 0CP when it is the specified drone (the ploy's ``target``). Triggers:
-    the core's would_use_weapon_rules, would_shot_damage, would_strike_damage and
-    would_cost_ploy hooks."""
+    Crits); once per turning point, the player may ignore the damage of one attack die that
+    inflicts Normal Dmg on it; Saviour Protocols costs 0CP when it is the specified drone
+    (the ploy's ``target``). The choice (``Use shield generator`` or ``Decline``, a
+    :class:`engine.rules.choices.RuleChoiceFrame`) is asked once per attack sequence, before
+    damage: in a Shoot when its defence dice are rolled and the attacker retained a normal
+    success, in a fight when it starts; used, the first Normal Dmg die of that sequence
+    inflicts nothing (the once per turning point is spent only then; the engine does not
+    let the player pick a later die of the same sequence). Triggers: the core's
+    ``resolve_step_started`` and ``fight_started`` events; would_use_weapon_rules,
+    would_shot_damage, would_strike_damage and would_cost_ploy hooks."""
 
     def rules(w: Work, value: Any, **info: Any) -> Any:
         if not _shielded(w, players, str(info.get("target", ""))):
@@ -178,29 +203,53 @@ def install_shield_generator(hooks: Hooks, players: tuple[str, ...]) -> None:
         kept = tuple(r for r in value if not isinstance(r, (Piercing, PiercingCrits)))
         return WeaponRules(kept)
 
+    def ask(w: Work, op: str) -> None:
+        if not _shielded(w, players, op) or _shield_used(w, op) or not w.op(op).alive:
+            return
+        w.stack.append(
+            RuleChoiceFrame(
+                player=w.ctx.owner[op],
+                rule="Shield Generator",
+                key=_SHIELD_KEY,
+                op=op,
+                candidates=(),
+                targeted=False,
+            )
+        )
+
+    def resolving(w: Work, ev: Event) -> None:
+        target = str(ev.get("target", ""))
+        if any(e.op == target and e.detail == _SHIELD_ARMED for e in w.effects):
+            return
+        if int(ev.get("normals", 0)) > 0:
+            ask(w, target)
+
+    def ended(w: Work, ev: Event) -> None:
+        _disarm(w)
+
     def damage(w: Work, dmg: int, **info: Any) -> int:
         target = str(info.get("target", ""))
         if info.get("crit") or dmg <= 0 or not _shielded(w, players, target):
             return dmg
-        if any(
-            e.kind == "token" and e.op == target and e.detail == _SHIELD_USED for e in w.effects
-        ):
+        armed = [e for e in w.effects if e.op == target and e.detail == _SHIELD_ARMED]
+        if not armed or _shield_used(w, target):
             return dmg
+        _disarm(w)
         w.effects.append(Effect("token", target, "end_tp", source=target, detail=_SHIELD_USED))
         w.emit("shield_generator", op=target, ignored=dmg)
         return 0
 
     def cost(w: Work, cp: int, **info: Any) -> int:
-        if info.get("ploy") == SAVIOUR_PROTOCOLS and _shielded(
-            w, players, str(info.get("target", ""))
-        ):
-            return 0
-        return cp
+        target = str(info.get("target", ""))
+        return 0 if info.get("ploy") == SAVIOUR_PROTOCOLS and _shielded(w, players, target) else cp
 
     hooks.transform("would_use_weapon_rules", rules)
     hooks.transform("would_shot_damage", damage)
     hooks.transform("would_strike_damage", damage)
     hooks.transform("would_cost_ploy", cost)
+    hooks.on("resolve_step_started", resolving)
+    hooks.on("attack_dice_resolved", ended)
+    hooks.on("fight_ended", ended)
 
 
 # -- Grav-Inhibitor (MV33 Grav-Inhibitor Drone) ------------------------------------------------
