@@ -466,7 +466,20 @@ def test_remote_pilot_gives_a_drone_one_free_action_moving_at_most_two_inches() 
             assert sight.distance(start, there) <= 2.0 + 1e-6
     s, _ = run(s, ["Dash PAT-2 to 5,12.5"])
     assert s.operatives[0].ap == 1 and s.node.player == "A"  # type: ignore[union-attr]
-    assert "Act PAT-1 remote pilot on PAT-2" not in texts(s)  # once per activation (core)
+
+
+def test_remote_pilot_again_but_never_the_same_free_action_twice() -> None:
+    # The controller (APL 2) pilots the MV1 twice in one activation: first a Dash; the
+    # second time the drone may not Dash again (same free action), but may Reposition.
+    s = lab([CONTROLLER, MV1], PILOT)
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 remote pilot on PAT-2"])
+    s, _ = run(s, ["Dash PAT-2 to 5,12.5"])
+    assert "Act PAT-1 remote pilot on PAT-2" in texts(s)
+    s, _ = s.apply("Act PAT-1 remote pilot on PAT-2")
+    acts = texts(s)
+    assert not [t for t in acts if t.startswith("Dash")]
+    assert [t for t in acts if t.startswith("Reposition")]
+    assert s.operatives[0].ap == 0
 
 
 def test_remote_pilot_lifts_the_drone_rule_but_not_within_enemy_control_range() -> None:
