@@ -442,6 +442,21 @@ def test_grav_inhibitor_slows_nearby_enemies_and_worsens_their_melee() -> None:
     assert far.hit == 3
 
 
+def test_grav_inhibitor_a_move_ending_near_it_counts_two_inches_more() -> None:
+    # BLU-1 starts 10" (centres) from the MV33 at (12, 14.5), farther than 6" base to base:
+    # a Reposition to x 17 (within 6" of the drone) is a 5" move counting 7": refused; to
+    # x 18.5 (within 6" too) a 3.5" move counting 5.5": allowed; a Dash is not affected.
+    ops: Ops = {"PAT-1": {"at": (12, 14.5)}, "BLU-1": {"at": (22, 14.5)}}
+    s = lab([MV33], ops, turn="B", initiative="B")
+    s, _ = s.apply("Activate BLU-1 engage")
+    with pytest.raises(IllegalActionError):
+        s.apply("Reposition BLU-1 to 17,14.5")
+    ok, _ = s.apply("Reposition BLU-1 to 18.5,14.5")
+    assert ok.operatives[1].x == 18.5
+    dash, _ = s.apply("Dash BLU-1 to 19,14.5")
+    assert dash.operatives[1].x == 19
+
+
 # -------------------------------------------------------------------------------------------
 # Remote Pilot (Drone Controller)
 # -------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ marker control treats them apart (APL 1 lower).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from engine.dice.rules import Piercing, PiercingCrits, WeaponRules
@@ -255,35 +256,63 @@ def install_shield_generator(hooks: Hooks, players: tuple[str, ...]) -> None:
 # -- Grav-Inhibitor (MV33 Grav-Inhibitor Drone) ------------------------------------------------
 
 
-def _near_grav(w: Work, players: tuple[str, ...], op: str) -> bool:
-    """``op`` is an enemy of one of ``players`` visible to and within 6" of one of their
-    MV33 drones."""
+def _grav_drones(w: Work, players: tuple[str, ...], op: str) -> list[Any]:
+    """The placements of the MV33 drones of ``players`` that are enemies of ``op``."""
     owner = w.ctx.owner.get(op)
-    kz, me = w.kz, w.place(w.op(op))
-    for player in players:
-        if player == owner:
-            continue
-        for d in w.alive(player):
-            if not has_keyword(w, d.id, MV33_GRAV) or not mine(w, d.id, players):
-                continue
-            there = w.place(d)
-            if w.distance(there, me) <= GRAV_RANGE + 1e-6 and w.ctx.visible(kz, there, me):
-                return True
-    return False
+    return [
+        w.place(d)
+        for player in players
+        if player != owner
+        for d in w.alive(player)
+        if has_keyword(w, d.id, MV33_GRAV) and mine(w, d.id, players)
+    ]
+
+
+def _near_grav(w: Work, players: tuple[str, ...], op: str, at: Any = None) -> bool:
+    """``op`` (at its placement ``at``, by default where it is) is an enemy of one of
+    ``players`` visible to and within 6" of one of their MV33 drones."""
+    kz, me = w.kz, at if at is not None else w.place(w.op(op))
+    return any(
+        w.distance(there, me) <= GRAV_RANGE + 1e-6 and w.ctx.visible(kz, there, me)
+        for there in _grav_drones(w, players, op)
+    )
 
 
 def install_grav_inhibitor(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Grav-Inhibitor (MV33 Grav-Inhibitor Drone): an enemy operative visible to and within
-    6" of it moves 2" less in a move action other than Dash (simplified: judged where the
-    enemy starts the move, and the terrain distances it also ignores are not modelled), and
-    its melee weapons' Hit is worsened by 1 while it fights or retaliates there. Triggers:
-    the core's would_move_distance and would_change_hit hooks."""
+    """Grav-Inhibitor (MV33 Grav-Inhibitor Drone): an enemy operative's move action other
+    than Dash counts 2" more when it would move visible to and within 6" of it, and the
+    enemy's melee weapons' Hit is worsened by 1 while it fights or retaliates visible to
+    and within 6" of it. Simplified: the move is judged where it starts (its distance is
+    then 2" shorter) and where it ends (a destination there must be within the distance
+    less 2" in a straight line; the path is not checked between them), and the Obstructing
+    and Accessible terrain distances it would ignore are still counted. Triggers: the core's
+    would_move_distance, would_refuse_destination and would_change_hit hooks."""
 
     def distance(w: Work, limit: float, **info: Any) -> float:
         op, action = str(info.get("op", "")), info.get("action")
         if action == "Dash" or not op or not _near_grav(w, players, op):
             return limit
         return max(0.0, limit - GRAV_PENALTY)
+
+    def destination(w: Work, why: Any, **info: Any) -> Any:
+        op, action, point = str(info.get("op", "")), info.get("action"), info.get("point")
+        if why is not None or action == "Dash" or not op or point is None:
+            return why
+        if not _grav_drones(w, players, op) or _near_grav(w, players, op):
+            return why  # no MV33 against it, or its distance is already 2" shorter
+        o = w.op(op)
+        there = w.ctx.placement(op, *point)
+        if not _near_grav(w, players, op, there):
+            return why
+        from engine.game import universal
+
+        frame = activation_frame(w, op)
+        mode = str(getattr(frame, "mode", "activation"))
+        limit = float(universal._move_args(w, o, str(action), mode)["max_cost"])
+        moved = math.dist((o.x, o.y, o.elevation), point)
+        if moved + GRAV_PENALTY > limit + 1e-6:
+            return f'{op} moves within 6" of an MV33: the move counts 2" more (Grav-Inhibitor)'
+        return why
 
     def hit(w: Work, change: int, **info: Any) -> int:
         op = str(info.get("op", ""))
@@ -292,6 +321,7 @@ def install_grav_inhibitor(hooks: Hooks, players: tuple[str, ...]) -> None:
         return change + 1
 
     hooks.transform("would_move_distance", distance)
+    hooks.transform("would_refuse_destination", destination)
     hooks.transform("would_change_hit", hit)
 
 
