@@ -289,7 +289,8 @@ def install_markerlight(hooks: Hooks, players: tuple[str, ...]) -> None:
     fusion grenade), cumulatively: 1+ Saturate and Balanced; 2+ Hit improved by 1 (not
     better than 3+); 3+ the target cannot be obscured; 4 Seek Light (light terrain cannot
     make a Conceal target invalid). An enemy loses one token the first time in each of its
-    activations it performs Dash, Charge, Fall Back or Reposition. Triggers: the core's
+    activations (or counteractions) it performs Dash, Charge, Fall Back or Reposition; a
+    move outside them (a free action a rule gives it) sheds none. Triggers: the core's
     would_use_weapon_rules, would_change_hit, would_target, would_allow_target and
     would_refuse_target hooks; the ``moved`` and ``shoot_started`` events."""
 
@@ -366,16 +367,15 @@ def install_markerlight(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     def moved(w: Work, ev: Event) -> None:
         op = str(ev.get("op", ""))
-        if ev.get("action") not in MOVES_SHEDDING or not w.effects:
-            return
+        if ev.get("action") not in MOVES_SHEDDING or not w.effects or active_op(w) != op:
+            return  # (only during its own activation or counteraction)
         for player in players:
             if w.ctx.owner.get(op) == player or not markerlights(w, op, player):
                 continue
             if any(e.kind == "token" and e.op == op and e.detail == _SHED for e in w.effects):
                 return
             remove_markerlights(w, op, 1, player)
-            source = active_op(w) or op
-            w.effects.append(Effect("token", op, "end_activation", source=source, detail=_SHED))
+            w.effects.append(Effect("token", op, "end_activation", source=op, detail=_SHED))
             return
 
     hooks.action(MARKERLIGHT, players)
