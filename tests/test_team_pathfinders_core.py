@@ -538,8 +538,13 @@ def test_pulse_accelerator_gives_lethal_and_severe_to_pulse_weapons_within_three
     assert not rules(s, "PAT-3").has(Lethal)
     assert "Act PAT-1 pulse accelerator" not in texts(s)  # once is enough: already active
     s, _ = run(s, ["End activation", "Activate BLU-1 engage", "End activation"])
-    s, _ = s.apply("Activate PAT-2 engage")
-    assert rules(s, "PAT-2").has(Severe)  # until the MV31 itself activates again
+    assert rules(s, "PAT-2").has(Severe)  # other activations do not end it
+    # The MV31's next activation (made ready again here) ends it.
+    w = Work(s)
+    w.set_op("PAT-1", ready=True)
+    w.node = s.node
+    s, _ = w.freeze().apply("Activate PAT-1 engage")
+    assert not rules(s, "PAT-2").has(Severe)
 
 
 # -------------------------------------------------------------------------------------------
