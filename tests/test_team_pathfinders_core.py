@@ -123,14 +123,19 @@ def test_markerlight_not_within_enemy_control_range() -> None:
     assert not [t for t in texts(s) if "markerlight" in t]
 
 
-def test_markerlight_drones_without_a_markerlight_cannot_perform_it() -> None:
-    # The MV1 Gun Drone carries no markerlight: no action; the MV7 Marker Drone does.
+def test_markerlight_only_operatives_whose_datacard_has_it() -> None:
+    # The MV1 Gun Drone and the Marksman have no Markerlight action; the MV7 Marker Drone
+    # and the Assault Grenadier have.
+    from teams.pathfinders.markerlights import can_markerlight
+
     ops: Ops = {"PAT-1": {"at": (5, 14.5)}, "PAT-2": {"at": (5, 12.5)}, "BLU-1": {"at": (16, 14.5)}}
     s = lab([MV1, MV7], ops)
     s1, _ = s.apply("Activate PAT-1 engage")
     assert not [t for t in texts(s1) if "markerlight" in t]
     s2, _ = s.apply("Activate PAT-2 engage")
     assert "Act PAT-2 markerlight on BLU-1" in texts(s2)
+    w = Work(lab(["Marksman Pathfinder", GRENADIER], ops))
+    assert not can_markerlight(w, "PAT-1") and can_markerlight(w, "PAT-2")
 
 
 def test_markerlight_and_shoot_in_one_activation_select_the_same_enemy() -> None:

@@ -123,14 +123,20 @@ def remove_markerlights(w: Work, op: str, n: int = 1, player: str | None = None)
     return old - new
 
 
+NO_MARKERLIGHT = ("MARKSMAN", "WEAPONS EXPERT")
+"""The non-drone PATHFINDER operatives whose datacards have no Markerlight action."""
+
+
 def can_markerlight(w: Work, op: str) -> bool:
-    """The datacard of ``op`` lets it perform the Markerlight action: every PATHFINDER
-    operative but the drones, and the MB3 Recon and MV7 Marker drones (the dataslate says
-    only some operatives can; the MV1, MV4, MV31 and MV33 drones carry no markerlight)."""
+    """The datacard of ``op`` lets it perform the Markerlight action (the dataslate says
+    only some can, on their datacards; our team data does not list it, so this follows the
+    datacards as the BSData catalogue gives them): every PATHFINDER operative but the
+    Marksman, the Weapons Experts and the drones; of the drones, the MB3 Recon and the MV7
+    Marker (whose High-Intensity Markerlight works on its own Markerlight action)."""
     if not is_pathfinder(w, op):
         return False
     if not is_drone(w, op):
-        return True
+        return not any(has_keyword(w, op, k) for k in NO_MARKERLIGHT)
     return has_keyword(w, op, MB3_RECON) or has_keyword(w, op, MV7_MARKER)
 
 
