@@ -349,6 +349,20 @@ def test_analyse_marks_visible_enemies_within_three_inches_of_the_target() -> No
     assert [tokens(s, b) for b in ("BLU-1", "BLU-2", "BLU-3")] == [1, 0, 0]
 
 
+def test_analyse_can_be_turned_off_by_a_rule_not_cumulative_with_it() -> None:
+    # A rule subscribing to the team hook would_pathfinder_analyse (Orbital Survey Uplink
+    # says it is not cumulative with Analyse) stops the extra tokens: only BLU-1 gains one.
+    ops: Ops = {
+        "PAT-1": {"at": (5, 14.5)},
+        "BLU-1": {"at": (16, 14.5)},
+        "BLU-2": {"at": (16, 12.5)},
+    }
+    s = lab([MB3], ops)
+    s.ctx.hooks.transform("would_pathfinder_analyse", lambda w, on, **info: False)
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 markerlight on BLU-1"])
+    assert [tokens(s, b) for b in ("BLU-1", "BLU-2")] == [1, 0]
+
+
 # -------------------------------------------------------------------------------------------
 # High-Intensity Markerlight (MV7)
 # -------------------------------------------------------------------------------------------

@@ -128,14 +128,19 @@ def install_drone_controller(hooks: Hooks, players: tuple[str, ...]) -> None:
 def install_analyse(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Analyse (MB3 Recon Drone): whenever it performs the Markerlight action, each other
     enemy operative visible to it and within 3" of the selected enemy gains one Markerlight
-    token too. Trigger: the team's ``markerlight_performed`` event."""
+    token too. Trigger: the team's ``markerlight_performed`` event; the team hook
+    ``would_pathfinder_analyse`` (``fn(w, True, op=, target=) -> bool``) may turn it off for
+    one action (a rule that is not cumulative with it)."""
 
     def performed(w: Work, ev: Event) -> None:
         op = str(ev.get("op", ""))
         if not mine(w, op, players) or not has_keyword(w, op, MB3_RECON):
             return
+        target = str(ev.get("target", ""))
+        if not w.would("would_pathfinder_analyse", True, op=op, target=target):
+            return  # a rule not cumulative with Analyse was used (Orbital Survey Uplink)
         o = w.op(op)
-        for e in analyse_targets(w, o, str(ev.get("target", ""))):
+        for e in analyse_targets(w, o, target):
             add_markerlights(w, e, 1, o.player, source=op)
 
     hooks.on("markerlight_performed", performed)

@@ -24,7 +24,8 @@ Team would hooks it asks (other Pathfinders rules subscribe with ``hooks.transfo
   ``op`` may perform it within control range of an enemy (Fearless On The Frontline).
 
 After the action the event ``markerlight_performed`` (``op``, ``target``, ``gained``) is
-emitted (did hooks may add more tokens: Analyse).
+emitted (did hooks may add more tokens: Analyse, which asks the team hook
+``would_pathfinder_analyse`` ``fn(w, True, op=, target=) -> bool`` first).
 
 Tokens are effects of kind ``"markerlight"`` on the enemy operative (``value`` the number,
 ``player`` the Pathfinder player whose tokens they are, until the end of the battle). They
