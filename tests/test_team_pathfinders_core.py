@@ -398,6 +398,17 @@ def test_shield_generator_ignores_piercing() -> None:
     assert at_la.rules.has(Piercing)
 
 
+def test_shield_generator_saviour_protocols_free_when_the_mv4_is_specified() -> None:
+    # Saviour Protocols used with the MV4 (PAT-1) as the drone costs 0CP; with another
+    # operative named it keeps its cost (no Drone Controller here).
+    ops: Ops = {"PAT-1": {"at": (16, 14.5)}, "PAT-2": {"at": (16, 10)}, "BLU-1": {"at": (25, 4)}}
+    w = Work(lab([MV4, MV1], ops))
+    cost = "would_cost_ploy"
+    assert w.would(cost, 1, player="A", ploy="Saviour Protocols", target="PAT-1") == 0
+    assert w.would(cost, 1, player="A", ploy="Saviour Protocols", target="PAT-2") == 1
+    assert w.would(cost, 1, player="A", ploy="Bonded", target="PAT-1") == 1
+
+
 def _shoot_mv4(s: GameState, shooter: str) -> GameState:
     """B's ``shooter`` (Gun 4/3+/3/4) hits the MV4 (7 wounds, Save 4+) twice (5,5,1,1) and
     its saves 1,1,1 fail: two normal dice of 3 damage get through. Stops at A's Shield
