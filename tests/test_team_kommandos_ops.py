@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import teams.kommandos  # noqa: F401  (registers the rules)
-from engine.game import GameState, IllegalActionError
+from engine.game import Decision, GameState, IllegalActionError
 from engine.game.scenario import position
 from engine.game.work import Work
 from engine.missions import kill_op
@@ -297,3 +297,99 @@ def test_dat_all_you_got_not_when_incapacitated() -> None:
     s, _ = play(s, script, ["6,1,1", "1,1,1,1"])
     assert not s.operative("KOM-1").placed
     assert s.operative("BLU-1").wounds == 12
+
+
+# -- Get it Dun / Listen In --------------------------------------------------------------------
+
+
+def support(leader: str, friend_at: tuple[float, float] = (5, 11)) -> GameState:
+    """KOM-1 (``leader``) activates at (5, 14); KOM-2 (a Boy) at ``friend_at``, KOM-3 (the
+    Bomb Squig) at (5, 16); BLU-1 far away."""
+    ops = {
+        "KOM-1": {"at": (5, 14)},
+        "KOM-2": {"at": friend_at},
+        "KOM-3": {"at": (5, 16)},
+        "BLU-1": {"at": (25, 20)},
+    }
+    s = kom([leader, BOY, SQUIG], ops)
+    s, _ = play(s, ["Activate KOM-1 engage"])
+    return s
+
+
+@pytest.mark.parametrize(("leader", "text"), [(NOB, "get it dun"), (COMMS, "listen in")])
+def test_get_it_dun_and_listen_in_give_a_friend_1_apl(leader: str, text: str) -> None:
+    # KOM-2 (a Boy, APL 2) 3" away and visible: selected; its next activation has 3AP. The
+    # Bomb Squig is never offered (excluded by the rule).
+    s = support(leader)
+    acts = [a for a in legal(s) if text in a]
+    assert acts == [f"Act KOM-1 {text} on KOM-2"]
+    s, _ = play(s, [f"Act KOM-1 {text} on KOM-2", "End activation"])
+    s, _ = play(s, ["Activate BLU-1 engage", "End activation", "Activate KOM-2 engage"])
+    assert s.operative("KOM-2").ap == 3
+
+
+def test_get_it_dun_not_beyond_6_inches_nor_the_bomb_squig() -> None:
+    # KOM-2 9" away (7.7" between the bases): not selectable; the Squig refused, naming the
+    # rule.
+    s = support(NOB, friend_at=(5, 5))
+    assert not [a for a in legal(s) if "get it dun" in a]
+    assert "Get it Dun selects" in refused(s, "Act KOM-1 get it dun on KOM-3")
+
+
+def test_listen_in_only_the_comms_boy_and_not_in_enemy_control_range() -> None:
+    # A Boy has no Listen In; a Comms Boy within control range of BLU-1 cannot perform it.
+    assert "Comms Boy: only it" in refused(support(BOY), "Act KOM-1 listen in on KOM-2")
+    ops = {"KOM-1": {"at": (7.44, 14)}, "KOM-2": {"at": (5, 14)}, "BLU-1": {"at": (9, 14)}}
+    s, _ = play(kom([COMMS, BOY], ops), ["Activate KOM-1 engage"])
+    assert "control range of an enemy" in refused(s, "Act KOM-1 listen in on KOM-2")
+
+
+# -- Dakka Dash --------------------------------------------------------------------------------
+
+DAKKA = "Kommando Dakka Boy"
+DAKKA_VS_BLU = {"KOM-1": {"at": (5, 14)}, "BLU-1": {"at": (16, 14)}}
+
+
+def test_dakka_dash_free_dash_and_free_shoot() -> None:
+    # Dakka Dash (1AP of 2): a free Dash (3") then a free Shoot with the dakka shoota (short
+    # range, 9": BLU-1 is 8" away after the Dash); 1AP is left, and both count as done, so
+    # neither is listed again in the activation (3.1).
+    s, _ = play(kom([DAKKA], DAKKA_VS_BLU), ["Activate KOM-1 engage", "Act KOM-1 dakka dash"])
+    assert s.node == Decision("A", "free_action")
+    s, _ = play(s, ["Dash KOM-1 to 8,14"])
+    assert s.node == Decision("A", "free_action")
+    assert not any(a.startswith("Dash") for a in legal(s))
+    shot = ["Shoot KOM-1 dakka shoota (short range) at BLU-1", "Keep"]  # no Ceaseless
+    s, _ = play(s, shot, ["1,1,1,1,1", "1,1,1"])
+    assert s.node == Decision("A", "action")
+    o = s.operative("KOM-1")
+    assert (o.x, o.ap) == (8.0, 1)
+    assert not any(a.startswith(("Dash", "Shoot", "Act KOM-1 dakka")) for a in legal(s))
+
+
+def test_dakka_dash_shoot_first_then_dash_or_stop() -> None:
+    # The Shoot may come first; End activation then forgoes the Dash (the activation goes
+    # on: a paid Dash is still allowed, since the free one was not performed).
+    s, _ = play(kom([DAKKA], DAKKA_VS_BLU), ["Activate KOM-1 engage", "Act KOM-1 dakka dash"])
+    s, _ = play(s, ["Shoot KOM-1 dakka shoota (long range) at BLU-1"], ["1,1,1,1,1", "1,1,1"])
+    assert s.node == Decision("A", "free_action")
+    assert [a for a in legal(s) if not a.startswith("Dash")] == ["End activation"]
+    s, _ = play(s, ["End activation"])
+    assert s.node == Decision("A", "action") and s.operative("KOM-1").ap == 1
+    assert any(a.startswith("Dash KOM-1") for a in legal(s))
+    assert not any(a.startswith("Shoot") for a in legal(s))
+
+
+def test_dakka_dash_not_concealed_nor_in_control_range_nor_other_weapons() -> None:
+    s, _ = play(kom([DAKKA], DAKKA_VS_BLU), ["Activate KOM-1 conceal"])
+    assert "Conceal order (Dakka Dash)" in refused(s, "Act KOM-1 dakka dash")
+    ops = {"KOM-1": {"at": (7.44, 14)}, "BLU-1": {"at": (9, 14)}}
+    s, _ = play(kom([DAKKA], ops), ["Activate KOM-1 engage"])
+    assert "control range" in refused(s, "Act KOM-1 dakka dash")
+    # With frag grenades, only the dakka shoota is offered in the free Shoot.
+    kw: dict[str, Any] = {"equipment": {"A": ["Explosive Grenades (frag and krak)"]}}
+    ops = {"KOM-1": {"at": (10, 14)}, "BLU-1": {"at": (14, 14)}}
+    s, _ = play(kom([DAKKA], ops, **kw), ["Activate KOM-1 engage", "Act KOM-1 dakka dash"])
+    shots = [a for a in legal(s) if a.startswith("Shoot")]
+    assert shots and all("dakka shoota" in a for a in shots)
+    assert "dakka shoota only" in refused(s, "Shoot KOM-1 frag grenade at BLU-1")
