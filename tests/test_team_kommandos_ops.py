@@ -393,3 +393,50 @@ def test_dakka_dash_not_concealed_nor_in_control_range_nor_other_weapons() -> No
     shots = [a for a in legal(s) if a.startswith("Shoot")]
     assert shots and all("dakka shoota" in a for a in shots)
     assert "dakka shoota only" in refused(s, "Shoot KOM-1 frag grenade at BLU-1")
+
+
+# -- Tactical Wot-Notz -------------------------------------------------------------------------
+
+WOT_OPS = {
+    "KOM-1": {"at": (5, 14)},
+    "KOM-2": {"at": (5, 11)},
+    "KOM-3": {"at": (5, 17)},
+    "BLU-1": {"at": (10, 14)},
+    "BLU-2": {"at": (10, 15.5)},
+}
+
+
+def test_tactical_wot_notz_smoke_grenade_without_equipment() -> None:
+    # No equipment selected: the Boy still throws a smoke grenade (1AP), its marker on the
+    # killzone; no other Boy may do so this turning point (once per turning point).
+    s, _ = play(kom([BOY, BOY, SLASHA], WOT_OPS), ["Activate KOM-1 engage"])
+    assert "Act KOM-1 wot-notz smoke grenade at 5,14" in legal(s)
+    s, _ = play(s, ["Act KOM-1 wot-notz smoke grenade at 5,14"])
+    assert [t.kind for t in s.tokens] == ["smoke"] and s.operative("KOM-1").ap == 1
+    s, _ = play(s, ["End activation", "Activate BLU-1 engage", "End activation"])
+    s, _ = play(s, ["Activate KOM-2 engage"])
+    assert not any("wot-notz smoke" in a for a in legal(s))
+    assert "per turning point" in refused(s, "Act KOM-2 wot-notz smoke grenade at 5,11")
+    assert any("wot-notz stun grenade" in a for a in legal(s))  # the other one is still free
+
+
+def test_tactical_wot_notz_stun_grenade_tests_the_enemy() -> None:
+    # The stun grenade on BLU-1 (5" away): it and BLU-2 (within 1" of it: 1.5" apart between
+    # centres) take stun tests; BLU-1's 3 gives it APL -1, BLU-2's 1 nothing.
+    s, _ = play(kom([BOY, BOY, SLASHA], WOT_OPS), ["Activate KOM-1 engage"])
+    s, ev = play(s, ["Act KOM-1 wot-notz stun grenade on BLU-1"], ["3,1"])
+    tests = [(e["op"], e["stunned"]) for e in ev if e.kind == "stun_test"]
+    assert tests == [("BLU-1", True), ("BLU-2", False)]
+    assert [e.value for e in s.effects if e.kind == "apl" and e.op == "BLU-1"] == [-1]
+
+
+def test_tactical_wot_notz_only_kommando_boys_and_not_twice_in_an_activation() -> None:
+    # The Slasha Boy has no such action; a Boy that threw the smoke grenade cannot throw the
+    # universal one in the same activation (it counts as that action).
+    s, _ = play(kom([BOY, BOY, SLASHA], WOT_OPS), ["Activate KOM-3 engage"])
+    assert not any("wot-notz" in a for a in legal(s))
+    assert "Kommando Boy" in refused(s, "Act KOM-3 wot-notz smoke grenade at 5,17")
+    kw: dict[str, Any] = {"equipment": {"A": [UTILITY]}}
+    s, _ = play(kom([BOY, BOY, SLASHA], WOT_OPS, **kw), ["Activate KOM-1 engage"])
+    s, _ = play(s, ["Act KOM-1 wot-notz smoke grenade at 5,14"])
+    assert "once per activation" in refused(s, "Act KOM-1 smoke grenade at 5,14")

@@ -24,19 +24,27 @@
 - **Dat All You Got?** (Slasha Boy): after it fights or retaliates and is not
   incapacitated, the enemy operative of that sequence suffers D3 damage (a team-rule roll,
   the D6 halved rounding up). Always used (more damage on the enemy is never worse).
+- **Tactical Wot-Notz** (Kommando Boy): once per turning point each, a friendly KOMMANDO BOY
+  may perform the Smoke Grenade action and one the Stun Grenade action of the universal
+  equipment, spending no use of the player's Utility Grenades (:class:`WotNotzGrenade`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from engine.game import rule_actions, universal
+from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import OperativeState
+from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import sight
 from engine.rules.choices import RuleRollFrame, on_roll
+from engine.rules.equipment import grenades
 from engine.rules.registry import register
 
 KOMMANDO = "KOMMANDO"
@@ -306,4 +314,131 @@ register(
     install_dat_all_you_got,
     "After the Slasha Boy fights or retaliates and survives, the enemy in that fight suffers "
     "D3 damage.",
+)
+
+
+# -- Tactical Wot-Notz -------------------------------------------------------------------------
+
+WOT_NOTZ = "Tactical Wot-Notz"
+
+
+def _wot_notz_key(w: Work, grenade: str) -> str:
+    """The player counter of the Tactical Wot-Notz ``grenade`` action used this turning
+    point."""
+    return f"wot_notz_{grenade}:{w.tp}"
+
+
+@attrs.frozen(slots=True)
+class WotNotzGrenade:
+    """The Smoke Grenade or Stun Grenade action (``grenade`` ``"smoke"``/``"stun"``) a
+    friendly KOMMANDO BOY performs through Tactical Wot-Notz (a
+    :class:`engine.game.rule_actions.RuleActionLike`, 1AP): as the universal equipment's
+    action (:mod:`engine.rules.equipment.grenades`: never within control range of an enemy;
+    a smoke marker within 6" and visible, or stun tests on an enemy visible and within 6"
+    and the operatives within 1" of it), once per turning point for the kill team, without
+    spending a use of the player's Utility Grenades. It counts as that grenade's action
+    (``family``): an operative performs one or the other in an activation.
+    Notation ``Act <boy> wot-notz smoke grenade at x,y[,z]``, ``Act <boy> wot-notz stun
+    grenade on <enemy>``."""
+
+    grenade: str
+    name: str
+    text: str
+    family: str
+    ap: int = 1
+
+    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+        if not has_keyword(w, o.id, BOY) or not has_keyword(w, o.id, KOMMANDO):
+            return f"{o.id} is not a Kommando Boy: only Boys throw grenades by {WOT_NOTZ}"
+        if w.count(o.player, _wot_notz_key(w, self.grenade)):
+            return f"{WOT_NOTZ}: one {self.name} action per turning point, already used"
+        if w.in_enemy_control_range(o):
+            return f"{o.id} cannot perform {self.name} within control range of an enemy (7.2)"
+        return None
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """The grenade action's listed spots or targets."""
+        if self._why_not(w, o) is not None:
+            return []
+        if self.grenade == "smoke":
+            return [
+                Action("Act", op=o.id, text=self.text, point=p) for p in grenades.smoke_spots(w, o)
+            ]
+        return [
+            Action("Act", op=o.id, text=self.text, target=e.id)
+            for e in grenades.stun_candidates(w, o)
+        ]
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or None."""
+        why = self._why_not(w, o)
+        if why is not None:
+            return why
+        if self.grenade == "smoke":
+            if a.target or a.point is None:
+                return f"a smoke grenade is placed at a point: 'Act <op> {self.text} at x,y'"
+            return grenades.smoke_spot_problem(w, o, a.point)
+        if not a.target or a.target not in w.ctx.index:
+            return f"a stun grenade selects an enemy: 'Act <op> {self.text} on <enemy>'"
+        if w.op(a.target) not in grenades.stun_candidates(w, o):
+            return f'{a.target} is not an enemy visible to and within 6" of {o.id} (7.2)'
+        return None
+
+    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
+        """Rule of thumb. Stun: each ready enemy tested loses an AP two times in three (3+),
+        worth 0.1 operatives, so 0.067 each; each friendly tested costs as much. Smoke: 0.05
+        operatives when the marker goes where the thrower stands and an enemy could shoot it
+        there (it is then obscured to enemies more than 2" away); nothing elsewhere."""
+        if self.grenade == "stun":
+            value = 0.0
+            for op in grenades.stun_tested(w, a.target):
+                q = w.op(op)
+                sign = -1.0 if q.player == o.player else 1.0
+                value += sign * (0.1 * 2 / 3 if q.ready else 0.0)
+            return value
+        if a.point is None or (a.point[0], a.point[1]) != (o.x, o.y):
+            return 0.0
+        here = w.place(o)
+        seen = any(
+            w.ctx.valid_target(w.kz, here, w.place(e), o.order, None) for e in w.enemies_of(o.id)
+        )
+        return 0.05 if seen else 0.0
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """Place the smoke marker or roll the stun tests; no Utility Grenades use is spent."""
+        w.count(o.player, _wot_notz_key(w, self.grenade), add=1)
+        w.emit("team_rule_used", op=o.id, rule=WOT_NOTZ, on=self.name)
+        if self.grenade == "smoke":
+            assert a.point is not None
+            x, y, z = a.point
+            name = f"{o.player} wot-notz smoke {w.tp}"
+            w.tokens.append(Token("smoke", o.player, name, x, y, z))
+            w.emit("smoke_placed", op=o.id, marker=name, x=x, y=y, z=z)
+            return
+        w.stack.append(
+            grenades.StunTestFrame(
+                ops=grenades.stun_tested(w, a.target), source=o.id, player=o.player
+            )
+        )
+
+
+WOT_NOTZ_SMOKE = WotNotzGrenade(
+    "smoke", "Smoke Grenade", "wot-notz smoke grenade", grenades.SMOKE_GRENADE.text
+)
+WOT_NOTZ_STUN = WotNotzGrenade(
+    "stun", "Stun Grenade", "wot-notz stun grenade", grenades.STUN_GRENADE.text
+)
+
+
+def install_tactical_wot_notz(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Tactical Wot-Notz (class docstring)."""
+    hooks.action(WOT_NOTZ_SMOKE, players)
+    hooks.action(WOT_NOTZ_STUN, players)
+
+
+register(
+    "kommandos/ability/tactical_wot_notz",
+    install_tactical_wot_notz,
+    "Once per turning point each, a Kommando Boy may perform the Smoke Grenade or the Stun "
+    "Grenade action without spending a grenade.",
 )
