@@ -440,3 +440,52 @@ def test_tactical_wot_notz_only_kommando_boys_and_not_twice_in_an_activation() -
     s, _ = play(kom([BOY, BOY, SLASHA], WOT_OPS, **kw), ["Activate KOM-1 engage"])
     s, _ = play(s, ["Act KOM-1 wot-notz smoke grenade at 5,14"])
     assert "once per activation" in refused(s, "Act KOM-1 smoke grenade at 5,14")
+
+
+# -- Grappling Hook ----------------------------------------------------------------------------
+
+
+def grot(ops: Mapping[str, Any] | None = None) -> GameState:
+    """The Grot (KOM-1) activates with Conceal at (5, 10), 4.4" from LAB's 1" ruin."""
+    s = kom([GROT, BOY], ops or {"KOM-1": {"at": (5, 10)}, "BLU-1": {"at": (25, 14)}})
+    s, _ = play(s, ["Activate KOM-1 conceal"])
+    return s
+
+
+def test_grappling_hook_sets_the_grot_up_beyond_the_ruin() -> None:
+    # (12, 10) is beyond the ruin (x 10-11), 0.37" from it: the ruin's top edge is visible
+    # both from (5, 10) and from there, so the Grot is set up there for 1AP (no path: 7"
+    # away, farther than a Move of 6" around the ruin would take it); it counts as a
+    # Reposition, so no Reposition (nor Charge) is listed after it.
+    s, ev = play(grot(), ["Act KOM-1 grappling hook at 12,10"])
+    o = s.operative("KOM-1")
+    assert (o.x, o.y, o.ap) == (12.0, 10.0, 1)
+    assert [e["action"] for e in ev if e.kind == "moved"] == ["reposition"]
+    assert not any(a.startswith(("Reposition", "Charge")) for a in legal(s))
+    assert "Act KOM-1 grappling hook at 9.458,10" in legal(grot())
+
+
+def test_grappling_hook_needs_a_visible_terrain_point_near_the_spot() -> None:
+    # (20, 10): no terrain within 1"; (11.6, 19): beside the 5" wall, on its far side (the
+    # wall hides every point of it near the spot from (5, 10)).
+    s = grot()
+    assert "no point of a terrain feature" in refused(s, "Act KOM-1 grappling hook at 20,10")
+    assert "no point of a terrain feature" in refused(s, "Act KOM-1 grappling hook at 11.6,19")
+
+
+def test_grappling_hook_not_into_enemy_control_range_nor_from_it() -> None:
+    ops = {"KOM-1": {"at": (5, 10)}, "BLU-1": {"at": (13.2, 10)}}
+    assert "within control range of BLU-1" in refused(
+        grot(ops), "Act KOM-1 grappling hook at 12,10"
+    )
+    ops = {"KOM-1": {"at": (5, 10)}, "BLU-1": {"at": (6.2, 10)}}
+    assert "control range of an enemy" in refused(grot(ops), "Act KOM-1 grappling hook at 12,10")
+
+
+def test_grappling_hook_only_the_grot_and_not_after_a_charge() -> None:
+    s = kom([BOY], {"KOM-1": {"at": (5, 10)}, "BLU-1": {"at": (25, 14)}})
+    s, _ = play(s, ["Activate KOM-1 engage"])
+    assert "not a Grot" in refused(s, "Act KOM-1 grappling hook at 12,10")
+    ops = {"KOM-1": {"at": (5, 14)}, "BLU-1": {"at": (9, 14)}}
+    s, _ = play(grot(ops), ["Charge KOM-1 to 7.85,14"])
+    assert "same activation as Charge" in refused(s, "Act KOM-1 grappling hook at 9.458,10")
