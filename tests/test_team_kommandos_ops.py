@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
 import pytest
 
 import teams.kommandos  # noqa: F401  (registers the rules)
@@ -489,3 +490,76 @@ def test_grappling_hook_only_the_grot_and_not_after_a_charge() -> None:
     ops = {"KOM-1": {"at": (5, 14)}, "BLU-1": {"at": (9, 14)}}
     s, _ = play(grot(ops), ["Charge KOM-1 to 7.85,14"])
     assert "same activation as Charge" in refused(s, "Act KOM-1 grappling hook at 9.458,10")
+
+
+# -- Boom! -------------------------------------------------------------------------------------
+
+# The Bomb Squig (KOM-2, 5 wounds, Engage) at (16, 14); BLU-2 fights it with BLU-1 beside it
+# (1.3" away, assisting): two critical strikes of 3 incapacitate it.
+BOOM_OPS = {
+    "KOM-1": {"at": (5, 14)},
+    "KOM-2": {"at": (16, 14)},
+    "BLU-1": {"at": (17.3, 14)},
+    "BLU-2": {"at": (16, 15.3)},
+}
+SQUIG_DOWN = ["Activate BLU-2 engage", "Fight BLU-2 knife at KOM-2", "Strike crit", "Strike crit"]
+
+
+def squig_down(**kw: Any) -> GameState:
+    s = kom([BOY, SQUIG], kw.pop("ops", BOOM_OPS), initiative="B", blu=("Trooper", "Trooper"))
+    s, _ = play(s, SQUIG_DOWN, ["6,6,1", "1,1,1"])
+    return s
+
+
+def test_boom_squig_goes_off_when_incapacitated() -> None:
+    # A chooses 2D6 (4,1: a 4+), so the Squig shoots its explosives before it is removed:
+    # its Blast 1" reaches BLU-1 (two crits of 5 on 10 wounds, no saves: incapacitated,
+    # credited to the Squig) and BLU-2 (all misses); then the Squig is removed.
+    s = squig_down()
+    assert s.node == Decision("A", "team_rule")
+    assert legal(s) == ["Decline", "Use boom with 2d6"]
+    dice = ["4,1", "6,6,4,4,1,1", "1,1,1", "1,1,1,1,1,1", "1,1,1"]
+    s, ev = play(s, ["Use boom with 2d6"], dice)
+    assert not s.operative("BLU-1").placed and s.operative("BLU-2").wounds == 10
+    assert not s.operative("KOM-2").placed  # removed after the Fight action
+    downs = [(e["op"], e["by"]) for e in ev if e.kind == "operative_incapacitated"]
+    assert downs == [("BLU-1", "KOM-2")]
+
+
+def test_boom_1d6_and_no_4_nothing_happens() -> None:
+    # Declining the 2D6 rolls 1D6: a 3 is no 4+, so no Shoot: the Squig is removed.
+    s, ev = play(squig_down(), ["Decline"], ["3"])
+    assert [e["values"] for e in ev if e.kind == "dice_rolled"] == [(3,)]
+    assert not any(e.kind == "shoot_declared" for e in ev)
+    assert not s.operative("KOM-2").placed and s.operative("BLU-1").wounds == 10
+
+
+def test_boom_not_once_the_explosives_are_used() -> None:
+    # The Squig already used its explosives (Limited 1): no roll when it is incapacitated.
+    s = kom([BOY, SQUIG], BOOM_OPS, initiative="B", blu=("Trooper", "Trooper"))
+    used = (("explosives", 1),)
+    ops = tuple(attrs.evolve(o, limited=used) if o.id == "KOM-2" else o for o in s.operatives)
+    s, ev = play(attrs.evolve(s, operatives=ops), SQUIG_DOWN, ["6,6,1", "1,1,1"])
+    assert not any(e.kind == "dice_rolled" and "Boom" in str(e["label"]) for e in ev)
+    assert not s.operative("KOM-2").placed and s.node == Decision("B", "action")
+
+
+def test_boom_not_when_its_own_explosives_incapacitate_it() -> None:
+    # The Squig shoots its explosives (it is their primary target: two crits of 5 on its 5
+    # wounds): incapacitated while using them, so no Boom! roll; its Blast still reaches
+    # BLU-1 (all misses here). Its explosives are then used (Limited 1).
+    ops = {**BOOM_OPS, "BLU-2": {"at": (25, 20)}}
+    s = kom([BOY, SQUIG], ops, blu=("Trooper", "Trooper"))
+    shot = ["Activate KOM-2 engage", "Shoot KOM-2 explosives at KOM-2"]
+    s, ev = play(s, shot, ["6,6,1,1,1,1", "1,1,1", "1,1,1,1,1,1", "1,1,1"])
+    assert not any(e.kind == "dice_rolled" and "Boom" in str(e["label"]) for e in ev)
+    assert s.node == Decision("B", "activate") and not s.operative("KOM-2").placed
+
+
+def test_boom_not_with_a_conceal_order() -> None:
+    # A Squig still with the Conceal order it was set up with (never activated) cannot Shoot
+    # its (non-Silent) explosives (1.5): nothing can go off, so no roll is offered.
+    ops = {**BOOM_OPS, "KOM-2": {"at": (16, 14), "order": "conceal"}}
+    s = squig_down(ops=ops)
+    assert s.node == Decision("B", "action")
+    assert s.operative("BLU-1").wounds == 10 and not s.operative("KOM-2").placed
