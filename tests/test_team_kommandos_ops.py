@@ -139,6 +139,24 @@ def test_expendable_bomb_squig_ignored_for_the_kill_op() -> None:
     assert ignored_for_kill_op(w, "KOM-2") and not ignored_for_kill_op(w, "KOM-1")
 
 
+def test_expendable_no_vp_for_incapacitating_the_squig() -> None:
+    # The tac ops Rout and Dominate score an enemy incapacitated by a friendly operative
+    # (kill_op.enemy_incapacitator); the Squig is ignored for them, a Boy is not. The Squig
+    # still counts for marker control (APL 2: no rule changes it).
+    from engine.game import universal
+    from engine.game.events import Event
+
+    s = kom(
+        [BOY, SQUIG], {"KOM-1": {"at": (5, 14)}, "KOM-2": {"at": (5, 4)}, "BLU-1": {"at": (25, 14)}}
+    )
+    w = Work(s)
+    down = Event.make("operative_incapacitated", op="KOM-2", player="A", by="BLU-1")
+    assert kill_op.enemy_incapacitator(w, down) is None
+    down = Event.make("operative_incapacitated", op="KOM-1", player="A", by="BLU-1")
+    assert kill_op.enemy_incapacitator(w, down) == w.op("BLU-1")
+    assert universal.apl_controller(w, lambda o: o.id == "KOM-2") == "A"
+
+
 def test_expendable_shooting_the_squig_scores_no_kill_grade() -> None:
     # BLU-1 shoots the Squig (5 wounds) with 2 critical hits of 4: incapacitated, yet B's
     # kill grade stays 0 (with the Squig counted it would be 1 of 2: grade... any kill).

@@ -9,7 +9,10 @@
 - **Expendable** (Bomb Squig): ignored for the opponent's kill op, both as a kill and in the
   starting number of operatives (``would_count_for_kill_op``), and for the rules that ask
   whether an operative is ignored for the kill op (``would_ignore_for_kill_op``, the tac op
-  Envoy). No op of this engine scores operatives that escape or survive.
+  Envoy), and for the scoring that needs operatives incapacitated by enemy operatives (the
+  tac ops Rout and Dominate: ``would_count_as_incapacitated_by_enemy``). No op of this engine
+  scores operatives that escape or survive. It still controls markers (neither dataslate
+  text nor BSData says otherwise).
 - **Stoopid** (Bomb Squig): when its order is determined at its activation (Firefight phase),
   Conceal cannot be selected (``would_refuse_order``); it performs no action but Charge, Dash,
   Fight, Reposition and Shoot (``would_refuse_action``), and uses no weapon that is not on its
@@ -140,6 +143,7 @@ def install_expendable(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     hooks.transform("would_count_for_kill_op", counts)
     hooks.transform("would_ignore_for_kill_op", ignored)
+    hooks.transform("would_count_as_incapacitated_by_enemy", counts)
 
 
 register(
