@@ -14,9 +14,10 @@ import teams.kommandos  # noqa: F401  (registers the rules)
 from engine.game import Decision, GameState, IllegalActionError
 from engine.game.scenario import position
 from engine.game.work import Work
+from engine.geometry import Killzone
 from engine.missions import kill_op
 from engine.teams.model import Roster
-from tests.test_game_rules_common import BLU, LAB, OPTIONS_PICKUP, play, roster
+from tests.test_game_rules_common import BLU, LAB, OPTIONS_PICKUP, lab_data, play, rect, roster
 from tests.test_team_weapon_rules import lab_team
 
 NOB = "Kommando Boss Nob [Slugga; Power Klaw]"
@@ -241,6 +242,26 @@ def test_sneaky_zogger_within_2_inches_the_grot_is_a_target() -> None:
     # From 13.7" (within 2" of the Grot's base) no cover counts (4.5): every gun may shoot it.
     assert "Shoot BLU-2 gun at KOM-1" not in seek_targets([GROT], 13.7)  # (Gunner: no "gun")
     assert "Shoot BLU-2 pistol at KOM-1" in seek_targets([GROT], 13.7)
+
+
+def test_sneaky_zogger_grot_in_cover_is_no_target_from_vantage() -> None:
+    # LAB plus a 3" Vantage tower: BLU-2 on it (3" above the target) ignores the Light
+    # rubble's cover (4.7), so a Conceal Boy behind it is a valid target for its guns; the
+    # Grot there is not (Sneaky Zogger takes precedence over Vantage).
+    data = lab_data([("obj", (20.0, 14.5))])
+    tower = {"polygon": rect(3, 2, 7, 6), "height": 3.0, "types": ["Heavy", "Vantage"]}
+    data["features"].append({"name": "tower", "parts": [tower]})
+    kz = Killzone.from_dict(data, "lab+tower")
+    ops: dict[str, Any] = {
+        "KOM-1": {"at": (16, 4), "order": "conceal"},
+        "BLU-1": {"at": (25, 20)},
+        "BLU-2": {"at": (5, 4, 3.0)},
+    }
+    for types, expected in (([BOY], True), ([GROT], False)):
+        team = Roster.from_entries(lab_team("kommandos"), types)
+        s = position(kz, team, roster(BLU, ("Trooper", "Gunner")), operatives=ops, initiative="B")
+        s, _ = play(s, ["Activate BLU-2 engage"])
+        assert ("Shoot BLU-2 silent gun at KOM-1" in legal(s)) is expected
 
 
 def test_sneaky_zogger_grot_cannot_have_an_engage_order() -> None:

@@ -260,6 +260,7 @@ class DakkaDash:
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """Offer the free Dash and Shoot (:class:`DakkaDashFrame`)."""
+        w.emit("team_rule_used", op=o.id, rule=self.name, on=o.id)
         w.stack.append(DakkaDashFrame(op=o.id, left=(DASH, SHOOT)))
 
 
