@@ -15,8 +15,10 @@ from engine.game import Decision, GameState, IllegalActionError
 from engine.game.scenario import position
 from engine.game.work import Work
 from engine.geometry import Killzone
+from engine.geometry.extra_terrain import AccessibleSpec
 from engine.missions import kill_op
 from engine.teams.model import Roster
+from teams.kommandos.actions import breach_area
 from tests.test_game_rules_common import BLU, LAB, OPTIONS_PICKUP, lab_data, play, rect, roster
 from tests.test_team_weapon_rules import lab_team
 
@@ -602,3 +604,85 @@ def test_boom_not_with_a_conceal_order() -> None:
     s = squig_down(ops=ops)
     assert s.node == Decision("B", "action")
     assert s.operative("BLU-1").wounds == 10 and not s.operative("KOM-2").placed
+
+
+# -- Breach ------------------------------------------------------------------------------------
+
+BREACHA = "Kommando Breacha Boy"
+
+
+def breacha(
+    at: tuple[float, float] = (8.9, 19), blu_at: tuple[float, float] = (25, 5)
+) -> GameState:
+    """The Breacha Boy (KOM-1) activates 0.47" from LAB's 5" wall (x 10-11, y 17-21.5)."""
+    s = kom(
+        [BREACHA, BOY], {"KOM-1": {"at": at}, "KOM-2": {"at": (5, 14)}, "BLU-1": {"at": blu_at}}
+    )
+    s, _ = play(s, ["Activate KOM-1 engage"])
+    return s
+
+
+def test_breach_opens_the_wall_near_the_marker() -> None:
+    # Without the breach, (12.2, 19) beyond the wall is out of reach (around the wall is
+    # more than 6"). The marker goes against the wall (9.606, 19: touching it, within the
+    # Boy's control range); the wall (1" thick) is then Accessible there: straight through,
+    # 3.3" + 1" for entering Accessible terrain. Sight is unchanged (the wall still hides).
+    s = breacha()
+    assert "no legal path" in refused(s, "Reposition KOM-1 to 12.2,19")
+    assert [a for a in legal(s) if "breach" in a] == ["Act KOM-1 breach at 9.606,19"]
+    s, _ = play(s, ["Act KOM-1 breach at 9.606,19"])
+    assert [(t.kind, t.name) for t in s.tokens] == [("breach", "A breach 1")]
+    assert s.operative("KOM-1").ap == 1
+    w = Work(s)
+    far = w.ctx.placement("KOM-1", 12.2, 19, 0.0)
+    assert not w.ctx.visible(w.kz, w.place(w.op("KOM-1")), far)
+    s, _ = play(s, ["Reposition KOM-1 to 12.2,19"])
+    assert (s.operative("KOM-1").x, s.operative("KOM-1").y) == (12.2, 19.0)
+
+
+def test_breach_only_near_the_marker_and_for_every_operative() -> None:
+    # A Boy (KOM-2) at (8.9, 20.6) beside the Breacha Boy: through the wall to (12.2, 20.6)
+    # only after the breach (any operative goes through the opened part). Only the wall's
+    # part within 2.02" of the marker (1" plus the marker's and a base's radii) is opened:
+    # its end beyond y 21.02 stays closed.
+    ops = {"KOM-1": {"at": (8.9, 19)}, "KOM-2": {"at": (8.9, 20.6)}, "BLU-1": {"at": (25, 5)}}
+    s = kom([BREACHA, BOY], ops)
+    s, _ = play(s, ["Activate KOM-2 engage"])
+    assert "no legal path" in refused(s, "Reposition KOM-2 to 12.2,20.6")
+    s = kom([BREACHA, BOY], ops)
+    s, _ = play(s, ["Activate KOM-1 engage", "Act KOM-1 breach at 9.606,19", "End activation"])
+    s, _ = play(s, ["Activate BLU-1 engage", "End activation", "Activate KOM-2 engage"])
+    s, _ = play(s, ["Reposition KOM-2 to 12.2,20.6"])
+    assert s.operative("KOM-2").x == 12.2
+    kz = Work(s).kz
+    wall = kz.features.index("wall")
+    pieces = [p for p in kz.parts if p.feature == wall]
+    opened = [p for p in pieces if "Accessible" in {str(t) for t in p.types}]
+    assert len(opened) == 1 and opened[0].polygon.bounds[3] < 21.1
+    assert any(p.polygon.bounds[3] == 21.5 and p not in opened for p in pieces)
+
+
+def test_breach_limits_breacha_boy_terrain_in_reach_no_enemy_near() -> None:
+    # Not a Breacha Boy; no terrain within its control range; an enemy within its control
+    # range; a spot that is not against the feature.
+    s = kom([BOY], {"KOM-1": {"at": (8.9, 19)}, "BLU-1": {"at": (25, 5)}})
+    s, _ = play(s, ["Activate KOM-1 engage"])
+    assert "not a Breacha Boy" in refused(s, "Act KOM-1 breach at 9.606,19")
+    assert "no terrain feature" in refused(breacha(at=(5, 11)), "Act KOM-1 breach at 5.5,11")
+    near = breacha(blu_at=(8.9, 17.7))
+    assert "control range of an enemy" in refused(near, "Act KOM-1 breach at 9.606,19")
+    assert "as close as possible" in refused(breacha(), "Act KOM-1 breach at 9.2,19")
+
+
+def test_breach_leaves_parts_thicker_than_1_inch() -> None:
+    # The killzone change behind Breach (AccessibleSpec): a 2" thick block is not opened,
+    # LAB's 1" wall is (split: the piece inside the area Accessible, the rest as it was).
+    data = lab_data([("obj", (20.0, 14.5))])
+    block = {"polygon": rect(20, 2, 22, 6), "height": 3.0, "types": ["Heavy"]}
+    data["features"].append({"name": "block", "parts": [block]})
+    kz = Killzone.from_dict(data, "lab+block")
+    area = breach_area(21, 4)
+    thick = kz.with_terrain((AccessibleSpec("block", area),))
+    assert [sorted(p.types) for p in thick.parts] == [sorted(p.types) for p in kz.parts]
+    opened = kz.with_terrain((AccessibleSpec("wall", breach_area(9.606, 19)),))
+    assert len(opened.parts) > len(kz.parts)  # the wall split: opened piece and the rest

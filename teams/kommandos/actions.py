@@ -16,6 +16,10 @@
 - **Grappling Hook** (Grot, 1AP, counts as a Reposition): the Grot is set up again within 1"
   horizontally of a point on a terrain feature visible to it, out of enemy control range,
   seeing that point (:class:`GrapplingHook`).
+- **Breach** (Breacha Boy, 1AP): a Breach marker against a terrain feature within its control
+  range; the feature's parts no more than 1" thick are Accessible near it (:class:`Breach`).
+  Simplified: as an action of its own (not during a Charge or Reposition for 1AP less), and
+  the parts are opened within a fixed area around the marker for every operative.
 """
 
 from __future__ import annotations
@@ -32,8 +36,10 @@ from engine.game.actions import Action, IllegalActionError
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import Effect, OperativeState
+from engine.game.tokens import Token
 from engine.game.work import Work
-from engine.geometry import Placement, TerrainType
+from engine.geometry import Placement, TerrainType, sight
+from engine.geometry.extra_terrain import AccessibleSpec
 from engine.rules.equipment.markers import support_distance
 from engine.rules.registry import register
 from teams.kommandos.abilities import has_keyword, kommando
@@ -493,4 +499,164 @@ register(
     install_grappling_hook,
     'Grot (1AP, a Reposition): set it up within 1" of a visible point on terrain, out of '
     "enemy control range.",
+)
+
+
+# -- Breach ------------------------------------------------------------------------------------
+
+BREACHA_BOY = "BREACHA BOY"
+BREACH = "breach"  # the token kind of a Breach marker
+BREACH_REACH = 1.0  # operatives within this distance of the marker go through the terrain
+BREACH_THICKNESS = 1.0  # the thickest parts it opens (inches)
+BREACH_MARKER_MM = 20.0
+BREACH_BASE_MM = 32.0  # the base size the opened area is drawn for (most operatives')
+_BREACH_SIDES = 16
+
+
+def breach_area(x: float, y: float) -> tuple[tuple[float, float], ...]:
+    """The area a Breach marker at ``(x, y)`` opens: the centres of 32 mm bases within 1" of
+    it (a 16-sided polygon around the marker)."""
+    r = BREACH_REACH + (BREACH_MARKER_MM + BREACH_BASE_MM) / 25.4 / 2
+    return tuple(
+        (
+            x + r * math.cos(2 * math.pi * k / _BREACH_SIDES),
+            y + r * math.sin(2 * math.pi * k / _BREACH_SIDES),
+        )
+        for k in range(_BREACH_SIDES)
+    )
+
+
+@attrs.frozen(slots=True)
+class Breach:
+    """Breach (Breacha Boy, 1AP; a :class:`engine.game.rule_actions.RuleActionLike`): one of
+    the player's Breach markers is placed within the operative's control range, as close as
+    possible to a terrain feature within its control range (touching its nearest part).
+    Whenever an operative is within 1" of the marker, it treats the parts of that feature no
+    more than 1" thick as Accessible terrain: the engine makes those parts Accessible within
+    the area of 32 mm base centres within 1" of the marker (:func:`breach_area`, a change of
+    the killzone: :class:`engine.geometry.extra_terrain.AccessibleSpec`), for every operative
+    moving there, whatever its base. Not while within control range of an enemy operative
+    nor without a terrain feature within its control range. The markers stay for the battle.
+
+    Notation ``Act <op> breach at x,y``: the marker's centre. Listed: one spot per terrain
+    feature within the operative's control range (touching it on the side nearest the
+    operative).
+
+    Not played: performing it during a Charge or Reposition action for 1AP less and moving on
+    after it (the engine has no action inside a move): it is an action of its own, 1AP."""
+
+    name: str = "Breach"
+    text: str = "breach"
+    ap: int = 1
+    family: str = ""
+
+    def _spots(self, w: Work, o: OperativeState) -> list[tuple[str, tuple[float, float]]]:
+        """(feature name, marker centre) for each terrain feature within ``o``'s control
+        range, not opened here by a marker already."""
+        kz = w.kz
+        here = w.place(o)
+        mr = BREACH_MARKER_MM / 25.4 / 2
+        best: dict[int, tuple[float, tuple[float, float]]] = {}
+        centre = Point(o.x, o.y)
+        for i in kz.parts_near(centre, here.radius + sight.CONTROL_RANGE):
+            part = kz.parts[int(i)]
+            if part.height <= 0 or kz.has_type(int(i), TerrainType.INSIGNIFICANT):
+                continue
+            if part.feature >= len(w.ctx.killzone.features):
+                continue  # equipment terrain: not a feature of the killzone's own
+            q = nearest_points(part.polygon.exterior, centre)[0]
+            gap = math.hypot(q.x - o.x, q.y - o.y)
+            if gap - here.radius > sight.CONTROL_RANGE + _EPS or gap <= _EPS:
+                continue
+            ux, uy = (q.x - o.x) / gap, (q.y - o.y) / gap
+            spot = (round(q.x - ux * mr, 3) + 0.0, round(q.y - uy * mr, 3) + 0.0)
+            if part.feature not in best or gap < best[part.feature][0]:
+                best[part.feature] = (gap, spot)
+        names = w.ctx.killzone.features
+        return [(names[f], best[f][1]) for f in sorted(best)]
+
+    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+        if not has_keyword(w, o.id, BREACHA_BOY):
+            return f"{o.id} is not a Breacha Boy: only it performs Breach"
+        if w.in_enemy_control_range(o):
+            return f"{o.id} is within control range of an enemy operative (Breach)"
+        if not self._spots(w, o):
+            return f"no terrain feature is within {o.id}'s control range (Breach)"
+        return None
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """``Act <op> breach at x,y`` for each listed spot."""
+        if self._why_not(w, o) is not None:
+            return []
+        return [
+            Action("Act", op=o.id, text=self.text, point=(x, y, 0.0))
+            for _, (x, y) in self._spots(w, o)
+        ]
+
+    def _feature_at(
+        self, w: Work, o: OperativeState, point: tuple[float, float, float]
+    ) -> str | None:
+        """The feature a marker at ``point`` is placed against (the listed spot nearest to
+        it, within 0.05"), or None."""
+        x, y, _ = point
+        for name, (sx, sy) in self._spots(w, o):
+            if math.hypot(sx - x, sy - y) <= 0.05 + _EPS:
+                return name
+        return None
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or None."""
+        why = self._why_not(w, o)
+        if why is not None:
+            return why
+        if a.target or a.point is None:
+            return "Breach places a marker at a point: 'Act <op> breach at x,y'"
+        if self._feature_at(w, o, a.point) is None:
+            spots = ", ".join(f"{x:g},{y:g} ({n})" for n, (x, y) in self._spots(w, o))
+            return (
+                "Breach: the marker goes within the operative's control range as close as "
+                f"possible to a terrain feature within it: at {spots}"
+            )
+        return None
+
+    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
+        """Rule of thumb: 0.05 operatives when an enemy operative or an objective marker is
+        within 6" beyond the feature (the breach shortens the way to it); nothing else."""
+        if a.point is None:
+            return 0.0
+        x, y, _ = a.point
+        dx, dy = x - o.x, y - o.y
+        targets = [(e.x, e.y) for e in w.enemies_of(o.id)] + [(m.x, m.y) for m in w.markers]
+        for tx, ty in targets:
+            ahead = (tx - x) * dx + (ty - y) * dy > 0
+            if ahead and math.hypot(tx - x, ty - y) <= 6.0:
+                return 0.05
+        return 0.0
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """Place the marker, opening the thin parts of the feature near it."""
+        assert a.point is not None
+        feature = self._feature_at(w, o, a.point)
+        assert feature is not None
+        x, y, _ = a.point
+        n = 1 + sum(1 for t in w.tokens if t.kind == BREACH and t.owner == o.player)
+        name = f"{o.player} breach {n}"
+        spec = AccessibleSpec(feature, breach_area(x, y), BREACH_THICKNESS)
+        w.tokens = [*w.tokens, Token(BREACH, o.player, name, x, y, 0.0, feature=spec)]
+        w.emit("team_rule_used", op=o.id, rule=self.name, on=feature)
+
+
+BREACH_ACTION = Breach()
+
+
+def install_breach(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Breach (class docstring)."""
+    hooks.action(BREACH_ACTION, players)
+
+
+register(
+    "kommandos/unique_action/breach",
+    install_breach,
+    "Breacha Boy (1AP): a Breach marker against terrain in its control range; thin parts of "
+    'that feature within 1" of it are Accessible.',
 )
