@@ -637,7 +637,28 @@ def test_breach_opens_the_wall_near_the_marker() -> None:
     far = w.ctx.placement("KOM-1", 12.2, 19, 0.0)
     assert not w.ctx.visible(w.kz, w.place(w.op("KOM-1")), far)
     s, _ = play(s, ["Reposition KOM-1 to 12.2,19"])
-    assert (s.operative("KOM-1").x, s.operative("KOM-1").y) == (12.2, 19.0)
+    # The Reposition right after the Breach is the move it is part of: 1AP less (0AP), so
+    # Breach and move cost 1AP together and 1AP is still left.
+    o = s.operative("KOM-1")
+    assert (o.x, o.y, o.ap) == (12.2, 19.0, 1)
+
+
+def test_breach_move_costs_1ap_less_only_right_after_it() -> None:
+    # Right after the Breach a Reposition or Charge costs 0AP; not when the operative had
+    # moved before the Breach (Dash), nor a Dash, nor after another action came between.
+    from engine.game import universal
+
+    w = Work(breacha())
+    for done, verb, cost in (
+        (("breach",), "Reposition", 0),
+        (("breach",), "Charge", 0),
+        (("breach",), "Dash", 1),
+        (("Dash", "breach"), "Reposition", 1),
+        (("breach", "Shoot"), "Reposition", 1),
+        ((), "Reposition", 1),
+    ):
+        o = w.set_op("KOM-1", done=done)
+        assert universal.action_cost(w, o, verb, 1, "activation") == cost, (done, verb)
 
 
 def test_breach_only_near_the_marker_and_for_every_operative() -> None:

@@ -18,8 +18,9 @@
   seeing that point (:class:`GrapplingHook`).
 - **Breach** (Breacha Boy, 1AP): a Breach marker against a terrain feature within its control
   range; the feature's parts no more than 1" thick are Accessible near it (:class:`Breach`).
-  Simplified: as an action of its own (not during a Charge or Reposition for 1AP less), and
-  the parts are opened within a fixed area around the marker for every operative.
+  Simplified: a Breach just before a Charge or Reposition stands for one during it (the move
+  then costs 1AP less), and the parts are opened within a fixed area around the marker for
+  every operative.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from shapely.geometry import Point
 from shapely.ops import nearest_points
 
 from engine.game import universal
-from engine.game.actions import Action, IllegalActionError
+from engine.game.actions import MOVE_VERBS, Action, IllegalActionError
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import Effect, OperativeState
@@ -542,8 +543,12 @@ class Breach:
     feature within the operative's control range (touching it on the side nearest the
     operative).
 
-    Not played: performing it during a Charge or Reposition action for 1AP less and moving on
-    after it (the engine has no action inside a move): it is an action of its own, 1AP."""
+    During a Charge or Reposition for 1AP less, moving on after it: the engine has no action
+    inside a move, so a Breach performed before the operative moved in its activation makes
+    its next action, when that is a Reposition or a Charge, cost 1AP less
+    (``would_cost_action``): the Breach and the move cost 1AP together, as the rule gives,
+    but the breach comes at the start of the move (the operative must be within control
+    range of the terrain where the move begins)."""
 
     name: str = "Breach"
     text: str = "breach"
@@ -649,9 +654,24 @@ class Breach:
 BREACH_ACTION = Breach()
 
 
+BREACH_MOVES = ("Reposition", "Charge")
+
+
 def install_breach(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Breach (class docstring)."""
+    """Breach (class docstring) and the move it is part of (1AP less)."""
+
+    def cost(w: Work, ap: int, **info: Any) -> int:
+        o: OperativeState = info["op"]
+        if ap <= 0 or info.get("action") not in BREACH_MOVES or not o.done:
+            return ap
+        if o.done[-1] != BREACH_ACTION.text or w.ctx.owner.get(o.id) not in players:
+            return ap
+        if any(d in MOVE_VERBS for d in o.done):
+            return ap  # it had moved before the Breach: not part of this move
+        return ap - 1
+
     hooks.action(BREACH_ACTION, players)
+    hooks.transform("would_cost_action", cost)
 
 
 register(
