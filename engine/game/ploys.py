@@ -151,10 +151,13 @@ def _usable(w: Work, player: str, ploy: PloyLike) -> bool:
     return ploy.repeatable or ploy.name not in w.pl(player).ploys_used
 
 
-def ploy_options(w: Work, player: str, trigger: str, info: Mapping[str, Any]) -> list[Action]:
+def ploy_options(
+    w: Work, player: str, trigger: str, info: Mapping[str, Any], *, first: bool = False
+) -> list[Action]:
     """The actions with which ``player`` may use a ploy at ``trigger`` now, in the order the
     ploys were added (each affordable, not used this turning point unless repeatable, its
-    condition holding)."""
+    condition holding); with ``first``, only those of the first ploy that has any (enough to
+    know whether a window is wanted)."""
     entries = w.ctx.hooks.ploys.get(trigger)
     if not entries:
         return []
@@ -168,6 +171,8 @@ def ploy_options(w: Work, player: str, trigger: str, info: Mapping[str, Any]) ->
             elif "would_cost_ploy" in w.ctx.hooks.would:  # cheaper on some operative?
                 acts = ploy.options(w, player, info)
                 out += [a for a in acts if cp >= ploy_cost(w, player, ploy, a)]
+            if first and out:
+                return out
     return out
 
 
@@ -241,7 +246,7 @@ def window_wanted(w: Work, trigger: str, info: Mapping[str, Any]) -> bool:
     entries = w.ctx.hooks.ploys.get(trigger)
     if not entries:
         return False
-    return any(ploy_options(w, p, trigger, info) for p in ("A", "B"))
+    return any(ploy_options(w, p, trigger, info, first=True) for p in ("A", "B"))
 
 
 def open_window(w: Work, trigger: str, **info: Any) -> bool:

@@ -432,7 +432,7 @@ class ShootFrame:
         every window open)."""
         if w.ctx.options.open_windows:
             return True
-        return bool(ploys.ploy_options(w, player, trigger, self.dice_info(w)))
+        return bool(ploys.ploy_options(w, player, trigger, self.dice_info(w), first=True))
 
     def _begin(self, w: Work) -> None:
         if self.idx >= len(self.targets):
