@@ -104,7 +104,8 @@ def own_target_reason(
 
 def _sight_reason(w: Work, o: OperativeState, t: OperativeState, seek: str | None) -> str | None:
     """Why ``t`` is not a valid target of ``o`` (4.5, 4.7: visible, and not a Conceal
-    operative in cover), or None."""
+    operative in cover), or None; a rule's ``would_refuse_target`` hook is asked last, by
+    :func:`refused_target`."""
     kz = w.kz
     if not w.ctx.valid_target(kz, w.place(t), w.place(o), t.order, seek):
         if not w.ctx.visible(kz, w.place(o), w.place(t)):
