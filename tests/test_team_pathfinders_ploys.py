@@ -1,0 +1,345 @@
+"""The Pathfinders' ploys, equipment, unique actions and specialists' abilities (issue 17,
+lane "ploys"), one test (or more) per rule, in LAB positions
+(``tests/test_game_rules_common``): the built-in Pathfinders (player A, ``PAT-n`` in roster
+order) against the BLU test team (player B, ``BLU-n``: Troopers with Gun 4/3+/3/4, Save 4+,
+10 wounds). Pathfinders have Save 5+ (drones 4+) and 25 mm bases (drones 32 mm).
+
+Strategy ploys are reached through a real Gambit step: every operative starts expended in
+TP1, so the turning point ends at once and TP2 begins (roll-off scripted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+import teams.pathfinders  # noqa: F401  (registers the rules)
+from engine.game import GameState, IllegalActionError
+from engine.game.context import GameOptions
+from engine.game.events import Event
+from engine.game.scenario import position, run
+from engine.game.state import Decision
+from engine.teams.model import Roster
+from tests.test_game_rules_common import BLU, LAB, roster
+from tests.test_team_weapon_rules import lab_team
+
+LA = "Shas'La Pathfinder"
+CARBINE = "pulse carbine"
+GUN_DRONE = "MV1 Gun Drone"
+
+
+def lab(
+    types: Sequence[str],
+    ops: Mapping[str, Mapping[str, Any]],
+    blu: Sequence[str] = ("Trooper", "Trooper"),
+    **kw: Any,
+) -> GameState:
+    """A LAB position: the built-in Pathfinders (roster entries ``types``) against the BLU
+    test team (``blu``)."""
+    pf = Roster.from_entries(lab_team("pathfinders"), list(types))
+    return position(LAB, pf, roster(BLU, tuple(blu)), operatives=ops, **kw)
+
+
+def texts(s: GameState) -> list[str]:
+    return [str(a) for a in s.legal_actions()]
+
+
+def ploys_used(events: list[Event]) -> list[tuple[str, str]]:
+    return [(e["player"], e["ploy"]) for e in events if e.kind == "ploy_used"]
+
+
+def of_kind(events: list[Event], kind: str) -> list[Event]:
+    return [e for e in events if e.kind == kind]
+
+
+def pass_ploy_windows(s: GameState) -> GameState:
+    while isinstance(s.node, Decision) and s.node.kind == "ploy":
+        s, _ = s.apply("Pass")
+    return s
+
+
+def gambit(
+    ops: Mapping[str, Mapping[str, Any]],
+    types: Sequence[str] = (LA,),
+    *,
+    blu: Sequence[str] = ("Trooper", "Trooper"),
+    initiative: str = "B",
+    cp: tuple[int, int] = (3, 3),
+    **kw: Any,
+) -> GameState:
+    """TP2's Gambit step with A (Pathfinders) to decide: every operative of ``ops`` starts
+    expended in TP1; ``initiative`` wins the roll-off and takes the initiative (B passes
+    first when it has it)."""
+    spent = {k: {**v, "ready": False} for k, v in ops.items()}
+    s = pass_ploy_windows(lab(types, spent, blu, cp=cp, **kw))
+    s, _ = run(s, [], dice=["4,3" if initiative == "A" else "3,4"])
+    s, _ = s.apply(f"Initiative {initiative}")
+    if initiative == "B":
+        s, _ = s.apply("Pass")
+    assert s.node.player == "A" and s.node.kind == "gambit"  # type: ignore[union-attr]
+    return s
+
+
+def to_firefight(s: GameState) -> GameState:
+    """Pass the rest of the Gambit step and the firefight_start window."""
+    while isinstance(s.node, Decision) and s.node.kind in ("gambit", "ploy"):
+        s, _ = s.apply("Pass")
+    return s
+
+
+def decline(
+    s: GameState, cover: str = "Cover save normal", events: list[Event] | None = None
+) -> GameState:
+    """Pass the ploy windows, decline the dice re-rolls and Accurate, keep a cover save
+    (the events are added to ``events`` when given)."""
+    answer = {"ploy": "Pass", "dice_ploy": "Decline", "cover_save": cover, "accurate": "Accurate 0"}
+    while isinstance(s.node, Decision) and s.node.kind in answer:
+        s, ev = s.apply(answer[s.node.kind])
+        if events is not None:
+            events += ev
+    return s
+
+
+# -------------------------------------------------------------------------------------------
+# Bonded
+# -------------------------------------------------------------------------------------------
+
+
+def _bonded_shot(friend: tuple[float, float], types: Sequence[str] = (LA, LA)) -> GameState:
+    """With Bonded, PAT-1 at (5, 14.5) shoots BLU-1 in the open lane; PAT-2 at ``friend``."""
+    ops = {
+        "PAT-1": {"at": (5, 14.5)},
+        "PAT-2": {"at": friend},
+        "BLU-1": {"at": (16, 14.5)},
+    }
+    s = gambit(ops, types, initiative="A")
+    s, ev = s.apply("Ploy bonded")
+    assert ploys_used(ev) == [("A", "Bonded")]
+    s = to_firefight(s)
+    s, _ = run(s, ["Activate PAT-1 engage", f"Shoot PAT-1 {CARBINE} at BLU-1"])
+    return pass_ploy_windows(s)
+
+
+def test_bonded_accurate_1_within_3_inches_of_another_pathfinder() -> None:
+    # PAT-2 is 2" away (edge to edge 1"): Accurate 1 is offered (retain one die unrolled).
+    s = _bonded_shot((5, 16.5))
+    assert s.node.kind == "accurate"  # type: ignore[union-attr]
+    assert texts(s) == ["Accurate 0", "Accurate 1"]
+    s, ev = run(s, ["Accurate 1"], dice=["1,1,1"])  # 3 dice rolled, one kept as a success
+    s = decline(s, events=ev)
+    assert of_kind(ev, "attack_retained")[0]["normals"] == 1
+
+
+def test_bonded_not_beyond_3_inches_nor_next_to_a_drone() -> None:
+    # PAT-2 8" away: no Accurate; a Gun Drone 2" away does not count either (excluding DRONE).
+    s = _bonded_shot((5, 6.5))
+    assert getattr(s.node, "kind", "") != "accurate"
+    s = _bonded_shot((5, 16.5), (LA, GUN_DRONE))
+    assert getattr(s.node, "kind", "") != "accurate"
+
+
+# -------------------------------------------------------------------------------------------
+# Take Cover
+# -------------------------------------------------------------------------------------------
+
+# PAT-1 at (16, 4) behind the LAB rubble, in cover from BLU at (5, 4).
+COVERED = {"PAT-1": {"at": (16, 4)}, "BLU-1": {"at": (5, 4)}, "BLU-2": {"at": (5, 6)}}
+
+
+def _shot_in_cover(ploy: bool, shooter: str = "BLU-1", gun: str = "gun") -> list[Event]:
+    """B shoots PAT-1 in cover: hits 6,5,4,1 (1 crit, 2 normals); A keeps a normal cover save
+    if it can; defence dice 4,4 (or 4,4,4 with no cover save)."""
+    s = gambit(COVERED, blu=("Trooper", "Gunner"))
+    if ploy:
+        s, ev = s.apply("Ploy take cover")
+        assert ploys_used(ev) == [("A", "Take Cover")]
+    s = to_firefight(s)
+    s, _ = run(s, [f"Activate {shooter} engage", f"Shoot {shooter} {gun} at PAT-1"])
+    s = decline(s)
+    s, _ = run(s, [], dice=["6,5,4,1"])
+    s = decline(s)
+    n = 2 if gun == "gun" else 3
+    s, ev = run(s, [], dice=[",".join(["4"] * n)])
+    decline(s, events=ev)
+    return ev
+
+
+def test_take_cover_improves_the_save_of_a_pathfinder_in_cover() -> None:
+    # Save 5+ becomes 4+ in cover: the two 4s are saves (with the cover save: 3 normals).
+    ev = _shot_in_cover(True)
+    assert of_kind(ev, "saves_retained")[-1]["normals"] == 3
+
+
+def test_take_cover_not_without_the_ploy_nor_against_saturate() -> None:
+    # Without the ploy the 4s fail at 5+ (only the cover save); with Saturate no cover save
+    # can be retained, so Save stays 5+ and the three 4s fail.
+    ev = _shot_in_cover(False)
+    assert of_kind(ev, "saves_retained")[-1]["normals"] == 1
+    ev = _shot_in_cover(True, "BLU-2", "saturate gun")
+    assert of_kind(ev, "saves_retained")[-1]["normals"] == 0
+
+
+# -------------------------------------------------------------------------------------------
+# Suppressing Fire
+# -------------------------------------------------------------------------------------------
+
+
+def _blu_shoots(target: str, near_order: str = "engage") -> GameState:
+    """With Suppressing Fire, BLU-1 at (20, 14.5) shoots ``target``: PAT-1 (order
+    ``near_order``) is 8" from it in the open lane, PAT-2 12" (both visible, not obscured);
+    stops at B's attack dice window (6,5,2,1 rolled)."""
+    ops = {
+        "PAT-1": {"at": (12, 14.5), "order": near_order},
+        "PAT-2": {"at": (8, 15.5), "order": "engage"},
+        "BLU-1": {"at": (20, 14.5)},
+    }
+    s = gambit(ops, (LA, LA))
+    s, ev = s.apply("Ploy suppressing fire")
+    assert ploys_used(ev) == [("A", "Suppressing Fire")]
+    s = to_firefight(s)
+    s, _ = run(s, ["Activate BLU-1 engage", f"Shoot BLU-1 gun at {target}"])
+    s, _ = run(pass_ploy_windows(s), [], dice=["6,5,2,1"])
+    return s
+
+
+def test_suppressing_fire_no_command_reroll_when_not_the_closest_target() -> None:
+    # PAT-1 (engage, 8") is closer than PAT-2 (12"): shooting PAT-2, B (3CP) cannot re-roll.
+    s = _blu_shoots("PAT-2")
+    assert not [t for t in texts(s) if t.startswith("Command re-roll")]
+    with pytest.raises(IllegalActionError):
+        s.apply("Command re-roll 1")
+
+
+def test_suppressing_fire_closest_target_or_concealed_friend_ignored() -> None:
+    # Shooting the closest (PAT-1), B may re-roll; with PAT-1 on Conceal it is ignored, so
+    # PAT-2 is then the closest and B may re-roll shooting it too.
+    assert "Command re-roll 1" in texts(_blu_shoots("PAT-1"))
+    assert "Command re-roll 1" in texts(_blu_shoots("PAT-2", near_order="conceal"))
+
+
+def test_suppressing_fire_removes_reroll_weapon_rules() -> None:
+    # The opponent's Ceaseless/Balanced/Relentless are removed from its profile while the
+    # target is not the closest (here: B's weapon rules read through the same hook).
+    from engine.dice.rules import Ceaseless, WeaponRules
+    from engine.game.work import Work
+
+    s = _blu_shoots("PAT-2")
+    w = Work(s)
+    rules = WeaponRules((Ceaseless(),))
+    got = w.would("would_use_weapon_rules", rules, op="BLU-1", weapon="gun", kind="ranged")
+    assert not got.has(Ceaseless)
+    s = _blu_shoots("PAT-1")
+    w = Work(s)
+    got = w.would("would_use_weapon_rules", rules, op="BLU-1", weapon="gun", kind="ranged")
+    assert got.has(Ceaseless)
+
+
+# -------------------------------------------------------------------------------------------
+# Recon Sweep
+# -------------------------------------------------------------------------------------------
+
+SWEEP = {
+    "PAT-1": {"at": (27, 14.5)},  # wholly within 6" of the east edge
+    "PAT-2": {"at": (3, 3)},  # within 6" of the south edge (and of A's own, the west)
+    "BLU-1": {"at": (16, 20)},
+}
+
+
+def test_recon_sweep_free_dash_ending_near_an_edge_not_ones_own() -> None:
+    # Edges offered: east and south (not west, A's own drop zone edge). From the east edge
+    # PAT-1 dashes; (24, 14.5) is not wholly within 6" of any edge but the west: refused.
+    s = gambit(SWEEP, (LA, LA), initiative="A")
+    assert [t for t in texts(s) if t.startswith("Ploy recon sweep")] == [
+        "Ploy recon sweep east",
+        "Ploy recon sweep south",
+    ]
+    s, ev = s.apply("Ploy recon sweep east")
+    assert ploys_used(ev) == [("A", "Recon Sweep")]
+    assert s.node.kind == "free_action"  # type: ignore[union-attr]
+    with pytest.raises(IllegalActionError, match="Recon Sweep"):
+        s.apply("Dash PAT-1 to 24,14.5")
+    s, _ = s.apply("Dash PAT-1 to 29,14.5")
+    assert s.node.kind == "gambit" and s.node.player == "B"  # type: ignore[union-attr]
+    assert (s.operative("PAT-1").x, s.operative("PAT-2").x) == (29, 3)
+
+
+def test_recon_sweep_not_in_the_first_turning_point() -> None:
+    from engine.game.work import Work
+    from teams.pathfinders.ploys import RECON_SWEEP_PLOY
+
+    s = lab((LA, LA), SWEEP)
+    assert s.tp == 1
+    assert RECON_SWEEP_PLOY.options(Work(s), "A", {}) == []
+
+
+# -------------------------------------------------------------------------------------------
+# A Worthy Cause
+# -------------------------------------------------------------------------------------------
+
+
+def test_a_worthy_cause_free_mission_action_at_the_start_of_the_firefight_phase() -> None:
+    # Crit op Loot: PAT-1 controls "obj"; at the start of TP2's Firefight phase A uses the
+    # ploy on it: it loots the marker for 0AP before any activation (1VP).
+    ops = {"PAT-1": {"at": (21.5, 14.5)}, "PAT-2": {"at": (5, 4)}, "BLU-1": {"at": (28, 4)}}
+    s = gambit(ops, (LA, GUN_DRONE), options=GameOptions(crit_op="loot"))
+    s = to_gambit_end(s)
+    assert s.node.kind == "ploy" and s.node.player == "A"  # type: ignore[union-attr]
+    # Only PAT-1 (on the marker) is offered; a drone never is.
+    assert [t for t in texts(s) if "worthy" in t] == ["Ploy a worthy cause on PAT-1"]
+    s, ev = s.apply("Ploy a worthy cause on PAT-1")
+    assert ploys_used(ev) == [("A", "A Worthy Cause")]
+    assert s.node.kind == "free_action"  # type: ignore[union-attr]
+    assert "Act PAT-1 loot obj" in texts(s)
+    assert not [t for t in texts(s) if t.startswith(("Shoot", "Dash", "Reposition"))]
+    s, ev = s.apply("Act PAT-1 loot obj")
+    assert of_kind(ev, "marker_looted")
+    assert s.operative("PAT-1").ready
+
+
+def to_gambit_end(s: GameState) -> GameState:
+    """Pass the Gambit step (both players) up to the firefight_start window."""
+    while isinstance(s.node, Decision) and s.node.kind == "gambit":
+        s, _ = s.apply("Pass")
+    return s
+
+
+# -------------------------------------------------------------------------------------------
+# Supporting Fire
+# -------------------------------------------------------------------------------------------
+
+
+def _supporting(bx: float) -> GameState:
+    """PAT-1 at (5, 14.5) activated; BLU-1 at (``bx``, 14.5) with PAT-2 within its control
+    range (0.2" from its base)."""
+    ops = {
+        "PAT-1": {"at": (5, 14.5)},
+        "PAT-2": {"at": (bx + 1.3, 14.5)},
+        "BLU-1": {"at": (bx, 14.5)},
+    }
+    s = gambit(ops, (LA, LA), initiative="A")
+    s = to_firefight(s)
+    s, _ = s.apply("Activate PAT-1 engage")
+    return s
+
+
+def test_supporting_fire_target_an_enemy_within_6_inches_engaged_with_a_friend() -> None:
+    # BLU-1 2.9" from PAT-1 (edge to edge) is in PAT-2's control range: not a valid target,
+    # until Supporting Fire (1CP) is used during PAT-1's activation.
+    s = _supporting(9)
+    shoot = f"Shoot PAT-1 {CARBINE} at BLU-1"
+    assert shoot not in texts(s)
+    assert "Ploy supporting fire" in texts(s)
+    s, ev = s.apply("Ploy supporting fire")
+    assert ploys_used(ev) == [("A", "Supporting Fire")]
+    assert shoot in texts(s)
+    s, ev = s.apply(shoot)
+    assert of_kind(ev, "shoot_declared")
+
+
+def test_supporting_fire_not_beyond_6_inches() -> None:
+    # BLU-1 6.9" away: the ploy is not offered and the target stays invalid.
+    s = _supporting(13)
+    assert "Ploy supporting fire" not in texts(s)
+    assert f"Shoot PAT-1 {CARBINE} at BLU-1" not in texts(s)
