@@ -25,6 +25,7 @@ from engine.teams.model import Roster
 from tests.test_game_rules_common import BLU, LAB, roster
 from tests.test_team_weapon_rules import lab_team
 
+Ops = dict[str, dict[str, Any]]
 LA = "Shas'La Pathfinder"
 CARBINE = "pulse carbine"
 GUN_DRONE = "MV1 Gun Drone"
@@ -109,7 +110,7 @@ def decline(
 
 def _bonded_shot(friend: tuple[float, float], types: Sequence[str] = (LA, LA)) -> GameState:
     """With Bonded, PAT-1 at (5, 14.5) shoots BLU-1 in the open lane; PAT-2 at ``friend``."""
-    ops = {
+    ops: Ops = {
         "PAT-1": {"at": (5, 14.5)},
         "PAT-2": {"at": friend},
         "BLU-1": {"at": (16, 14.5)},
@@ -145,7 +146,7 @@ def test_bonded_not_beyond_3_inches_nor_next_to_a_drone() -> None:
 # -------------------------------------------------------------------------------------------
 
 # PAT-1 at (16, 4) behind the LAB rubble, in cover from BLU at (5, 4).
-COVERED = {"PAT-1": {"at": (16, 4)}, "BLU-1": {"at": (5, 4)}, "BLU-2": {"at": (5, 6)}}
+COVERED: Ops = {"PAT-1": {"at": (16, 4)}, "BLU-1": {"at": (5, 4)}, "BLU-2": {"at": (5, 6)}}
 
 
 def _shot_in_cover(ploy: bool, shooter: str = "BLU-1", gun: str = "gun") -> list[Event]:
@@ -190,7 +191,7 @@ def _blu_shoots(target: str, near_order: str = "engage") -> GameState:
     """With Suppressing Fire, BLU-1 at (20, 14.5) shoots ``target``: PAT-1 (order
     ``near_order``) is 8" from it in the open lane, PAT-2 12" (both visible, not obscured);
     stops at B's attack dice window (6,5,2,1 rolled)."""
-    ops = {
+    ops: Ops = {
         "PAT-1": {"at": (12, 14.5), "order": near_order},
         "PAT-2": {"at": (8, 15.5), "order": "engage"},
         "BLU-1": {"at": (20, 14.5)},
@@ -240,7 +241,7 @@ def test_suppressing_fire_removes_reroll_weapon_rules() -> None:
 # Recon Sweep
 # -------------------------------------------------------------------------------------------
 
-SWEEP = {
+SWEEP: Ops = {
     "PAT-1": {"at": (27, 14.5)},  # wholly within 6" of the east edge
     "PAT-2": {"at": (3, 3)},  # within 6" of the south edge (and of A's own, the west)
     "BLU-1": {"at": (16, 20)},
@@ -282,7 +283,7 @@ def test_recon_sweep_not_in_the_first_turning_point() -> None:
 def test_a_worthy_cause_free_mission_action_at_the_start_of_the_firefight_phase() -> None:
     # Crit op Loot: PAT-1 controls "obj"; at the start of TP2's Firefight phase A uses the
     # ploy on it: it loots the marker for 0AP before any activation (1VP).
-    ops = {"PAT-1": {"at": (21.5, 14.5)}, "PAT-2": {"at": (5, 4)}, "BLU-1": {"at": (28, 4)}}
+    ops: Ops = {"PAT-1": {"at": (21.5, 14.5)}, "PAT-2": {"at": (5, 4)}, "BLU-1": {"at": (28, 4)}}
     s = gambit(ops, (LA, GUN_DRONE), options=GameOptions(crit_op="loot"))
     s = to_gambit_end(s)
     assert s.node.kind == "ploy" and s.node.player == "A"  # type: ignore[union-attr]
@@ -313,7 +314,7 @@ def to_gambit_end(s: GameState) -> GameState:
 def _supporting(bx: float) -> GameState:
     """PAT-1 at (5, 14.5) activated; BLU-1 at (``bx``, 14.5) with PAT-2 within its control
     range (0.2" from its base)."""
-    ops = {
+    ops: Ops = {
         "PAT-1": {"at": (5, 14.5)},
         "PAT-2": {"at": (bx + 1.3, 14.5)},
         "BLU-1": {"at": (bx, 14.5)},
