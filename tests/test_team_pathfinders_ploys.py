@@ -344,3 +344,201 @@ def test_supporting_fire_not_beyond_6_inches() -> None:
     s = _supporting(13)
     assert "Ploy supporting fire" not in texts(s)
     assert f"Shoot PAT-1 {CARBINE} at BLU-1" not in texts(s)
+
+
+# -------------------------------------------------------------------------------------------
+# Signal (Comms Specialist)
+# -------------------------------------------------------------------------------------------
+
+COMMS = "Comms Specialist Pathfinder"
+
+
+def test_signal_gives_a_friend_apl_plus_1_until_the_end_of_its_next_activation() -> None:
+    # PAT-2 4" away and visible: APL 2 -> 3 until the end of its next activation; 1AP.
+    ops: Ops = {
+        "PAT-1": {"at": (5, 14.5)},
+        "PAT-2": {"at": (5, 18.5)},
+        "PAT-3": {"at": (5, 4)},  # 10" away: not offered
+        "BLU-1": {"at": (25, 14.5)},
+    }
+    s = lab((COMMS, LA, LA), ops)
+    s, _ = run(s, ["Activate PAT-1 engage"])
+    assert [t for t in texts(s) if "signal" in t] == ["Act PAT-1 signal on PAT-2"]
+    s, _ = run(s, ["Act PAT-1 signal on PAT-2"])
+    assert s.operative("PAT-1").ap == 1
+    effects = [(e.kind, e.op, e.value, e.until) for e in s.effects if e.kind == "apl"]
+    assert effects == [("apl", "PAT-2", 1, "end_next_activation")]
+
+
+def test_signal_only_the_comms_specialist_not_in_enemy_control_range() -> None:
+    ops: Ops = {"PAT-1": {"at": (5, 14.5)}, "PAT-2": {"at": (5, 16)}, "BLU-1": {"at": (6.3, 14.5)}}
+    s = lab((COMMS, LA), ops)
+    s, _ = run(s, ["Activate PAT-1 engage"])
+    with pytest.raises(IllegalActionError, match="control range"):
+        s.apply("Act PAT-1 signal on PAT-2")
+    s = lab((LA, COMMS), {**ops, "BLU-1": {"at": (25, 4)}})
+    s, _ = run(s, ["Activate PAT-1 engage"])
+    with pytest.raises(IllegalActionError, match="Comms Specialist"):
+        s.apply("Act PAT-1 signal on PAT-2")
+
+
+# -------------------------------------------------------------------------------------------
+# Medikit (Medical Technician)
+# -------------------------------------------------------------------------------------------
+
+MEDTECH = "Medical Technician Pathfinder"
+
+
+def _medikit(wounds2: int, second: str = LA) -> GameState:
+    # PAT-1 the Medical Technician; PAT-2 1.5" away (within control range), PAT-3 5" away.
+    ops: Ops = {
+        "PAT-1": {"at": (5, 14.5)},
+        "PAT-2": {"at": (5, 15.7), "wounds": wounds2},
+        "PAT-3": {"at": (5, 19.5), "wounds": 2},
+        "BLU-1": {"at": (25, 14.5)},
+    }
+    s = lab((MEDTECH, second, LA), ops)
+    s, _ = run(s, ["Activate PAT-1 engage"])
+    return s
+
+
+def test_medikit_heals_2d3_for_1ap() -> None:
+    # PAT-2 at 2 wounds: 2D3 rolled as 5,2 -> 3+1 = 4 wounds regained, 6 left; 1AP.
+    s = _medikit(2)
+    assert [t for t in texts(s) if "medikit" in t] == ["Act PAT-1 medikit on PAT-2"]
+    s, ev = run(s, ["Act PAT-1 medikit on PAT-2"], dice=["5,2"])
+    assert s.operative("PAT-2").wounds == 6
+    assert [e["wounds"] for e in of_kind(ev, "wounds_regained")] == [4]
+    assert s.operative("PAT-1").ap == 1
+
+
+def test_medikit_never_above_the_wounds_stat_nor_on_drones_or_distant() -> None:
+    # 6,6 would be 6 wounds: capped at the Wounds stat 7.
+    s = _medikit(5)
+    s, _ = run(s, ["Act PAT-1 medikit on PAT-2"], dice=["6,6"])
+    assert s.operative("PAT-2").wounds == 7
+    # A wounded Gun Drone in control range is not offered (excluding DRONE); PAT-3 is 5" away.
+    s = _medikit(2, GUN_DRONE)
+    assert not [t for t in texts(s) if "medikit" in t]
+    with pytest.raises(IllegalActionError, match="Medikit"):
+        s.apply("Act PAT-1 medikit on PAT-3")
+
+
+# -------------------------------------------------------------------------------------------
+# Medic! (Medical Technician)
+# -------------------------------------------------------------------------------------------
+
+MEDIC_SCENE: Ops = {
+    "PAT-1": {"at": (16, 17)},
+    "PAT-2": {"at": (16, 14.5), "wounds": 1},
+    "PAT-3": {"at": (25, 4), "wounds": 1},
+    "BLU-1": {"at": (5, 14.5)},
+}
+
+
+def _blu_hits(s: GameState, target: str) -> tuple[GameState, list[Event]]:
+    """BLU-1 shoots ``target``: hits 6,5,4,3 (a crit and three normals), no saves."""
+    s, ev = run(s, ["Activate BLU-1 engage", f"Shoot BLU-1 gun at {target}"], dice=["6,5,4,3"])
+    s = decline(s, events=ev)
+    s, ev2 = run(s, [], dice=["1,1,1"])
+    s = decline(s, events=ev2)
+    return s, ev + ev2
+
+
+def test_medic_keeps_a_friend_in_the_fight_once_per_tp() -> None:
+    s = lab((MEDTECH, LA, LA), MEDIC_SCENE, turn="B")
+    s, ev = _blu_hits(s, "PAT-2")
+    assert [(e["medic"], e["op"]) for e in of_kind(ev, "pathfinders_medic_used")] == [
+        ("PAT-1", "PAT-2")
+    ]
+    assert not of_kind(ev, "operative_incapacitated")
+    assert s.operative("PAT-2").wounds == 1
+    apl = sorted((e.op, e.value) for e in s.effects if e.kind == "apl")
+    assert apl == [("PAT-1", -1), ("PAT-2", -1)]
+    # After that action PAT-2 may Dash for free, ending within PAT-1's control range.
+    assert s.node.kind == "free_action" and s.node.player == "A"  # type: ignore[union-attr]
+    with pytest.raises(IllegalActionError, match="Medic!"):
+        s.apply("Dash PAT-2 to 16,12")
+    # Once per turning point; and Medikit cannot select PAT-2 this turning point.
+    from engine.game.work import Work
+    from teams.pathfinders.actions import MEDIKIT
+    from teams.pathfinders.specialists import medic_for
+
+    w = Work(s)
+    assert medic_for(w, "PAT-2") == ""
+    assert "PAT-2" not in MEDIKIT._targets(w, w.op("PAT-1"))
+
+
+def test_medic_not_beyond_3_inches_nor_on_a_drone() -> None:
+    # PAT-3 is far from the Medical Technician: incapacitated.
+    far = {**MEDIC_SCENE, "PAT-3": {"at": (20.5, 14.5), "wounds": 1}}
+    s = lab((MEDTECH, LA, LA), far, turn="B")
+    s, ev = _blu_hits(s, "PAT-3")
+    assert not of_kind(ev, "pathfinders_medic_used")
+    assert of_kind(ev, "operative_incapacitated")
+    # A Gun Drone 2.5" away is not saved (excluding DRONE).
+    s = lab((MEDTECH, GUN_DRONE, LA), MEDIC_SCENE, turn="B")
+    s, ev = _blu_hits(s, "PAT-2")
+    assert not of_kind(ev, "pathfinders_medic_used")
+
+
+# -------------------------------------------------------------------------------------------
+# Inertial Dampener (Marksman)
+# -------------------------------------------------------------------------------------------
+
+MARKSMAN = "Marksman Pathfinder"
+
+
+def _hit(types: Sequence[str], weapon: str, wounds: int) -> int:
+    """The Hit of PAT-1's ``weapon`` against BLU-1 with ``wounds`` left (7 wounds: injured
+    below 4) and a Hit +1 (worse) stat change on it."""
+    from engine.game.attacks import attack_profile
+    from engine.game.state import Effect
+    from engine.game.work import Work
+
+    ops: Ops = {"PAT-1": {"at": (5, 14.5), "wounds": wounds}, "BLU-1": {"at": (16, 14.5)}}
+    w = Work(lab(types, ops))
+    w.effects.append(Effect("hit", "PAT-1", "end_tp", source="test", value=1))
+    o = w.op("PAT-1")
+    return attack_profile(w, o, weapon, "ranged", target="BLU-1").hit
+
+
+def test_inertial_dampener_ignores_worsened_hit_of_the_marksman_rail_rifle() -> None:
+    # Injured (+1) and a +1 stat change: the rail rifle keeps its 3+ (both ignored).
+    assert _hit((MARKSMAN,), "marksman rail rifle (standard)", 2) == 3
+    assert _hit((MARKSMAN,), "marksman rail rifle (dart round)", 7) == 3
+
+
+def test_inertial_dampener_not_other_weapons_nor_other_operatives() -> None:
+    # Its gun butt is melee (not asked here); a Shas'Ui's pulse carbine (3+) worsens to 5+.
+    assert _hit(("Shas'Ui Pathfinder",), "pulse carbine", 2) == 5
+
+
+# -------------------------------------------------------------------------------------------
+# Grenadier Specialist (Assault Grenadier)
+# -------------------------------------------------------------------------------------------
+
+GRENADIER = "Assault Grenadier Pathfinder"
+
+
+def test_grenadier_specialist_own_frag_and_krak_hit_3_spend_no_uses() -> None:
+    # Without any grenade equipment selected, it throws its own krak grenade at Hit 3+.
+    from engine.game.attacks import attack_profile
+    from engine.game.work import Work
+
+    ops: Ops = {"PAT-1": {"at": (5, 14.5)}, "BLU-1": {"at": (9, 14.5)}}
+    s = lab((GRENADIER, LA), ops)
+    s, _ = run(s, ["Activate PAT-1 engage"])
+    assert "Shoot PAT-1 krak grenade at BLU-1" in texts(s)
+    assert "Shoot PAT-1 frag grenade at BLU-1" in texts(s)
+    w = Work(s)
+    assert attack_profile(w, w.op("PAT-1"), "krak grenade", "ranged").hit == 3
+    s, _ = run(s, ["Shoot PAT-1 krak grenade at BLU-1"], dice=["1,1,1,1"])
+    s = decline(s)
+    s, ev = run(s, [], dice=["1,1"])
+    s = decline(s, events=ev)
+    assert not of_kind(ev, "grenade_used")
+    # A Shas'La has no grenade of its own (and none was selected as equipment).
+    from engine.game import universal
+
+    assert not [n for n, _, _ in universal.weapons_of(w, "PAT-2", "ranged") if "grenade" in n]

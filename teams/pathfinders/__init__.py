@@ -8,5 +8,6 @@ Modules: :mod:`.abilities`, :mod:`.actions`, :mod:`.equipment`, :mod:`.faction`,
 from __future__ import annotations
 
 from teams.pathfinders import abilities, actions, equipment, faction, ploys
+from teams.pathfinders import specialists as specialists
 
 __all__ = ["abilities", "actions", "equipment", "faction", "ploys"]
