@@ -542,3 +542,104 @@ def test_grenadier_specialist_own_frag_and_krak_hit_3_spend_no_uses() -> None:
     from engine.game import universal
 
     assert not [n for n, _, _ in universal.weapons_of(w, "PAT-2", "ranged") if "grenade" in n]
+
+
+# -------------------------------------------------------------------------------------------
+# Saviour Protocols
+# -------------------------------------------------------------------------------------------
+
+SHIELD = "MV4 Shield Drone"
+
+
+def _saviour(drone_at: tuple[float, float], gun: str = "gun", shooter: str = "BLU-1") -> GameState:
+    """B shoots PAT-1 in the open lane at (16, 14.5); the Shield Drone PAT-2 at ``drone_at``;
+    stops in the target_selected window with A (1CP) to decide, if anything is offered."""
+    ops: Ops = {
+        "PAT-1": {"at": (16, 14.5)},
+        "PAT-2": {"at": drone_at},
+        "BLU-1": {"at": (5, 14.5)},
+        "BLU-2": {"at": (5, 12.5)},
+    }
+    s = lab((LA, SHIELD), ops, blu=("Trooper", "Gunner"), cp=(1, 0), turn="B")
+    s, _ = run(s, [f"Activate {shooter} engage", f"Shoot {shooter} {gun} at PAT-1"])
+    return s
+
+
+def test_saviour_protocols_a_drone_within_3_inches_becomes_the_target() -> None:
+    s = _saviour((16, 16.5))
+    assert s.node.kind == "ploy" and s.node.player == "A"  # type: ignore[union-attr]
+    assert "Ploy saviour protocols on PAT-2" in texts(s)
+    s, ev = s.apply("Ploy saviour protocols on PAT-2")
+    assert ploys_used(ev) == [("A", "Saviour Protocols")]
+    # Hits 6,5,4,3 (1 crit 4 dmg, 3 normals 3 dmg): no saves -> 13 on the drone (7 wounds).
+    s, ev = run(pass_ploy_windows(s), [], dice=["6,5,4,3"])
+    s = decline(s, events=ev)
+    s, ev2 = run(s, [], dice=["1,1,1"])
+    decline(s, events=ev2)
+    hit = {e["op"] for e in of_kind(ev + ev2, "damage_inflicted")} | {
+        e["op"] for e in of_kind(ev + ev2, "operative_incapacitated")
+    }
+    assert "PAT-2" in hit and "PAT-1" not in hit
+
+
+def test_saviour_protocols_not_beyond_3_inches_nor_against_blast() -> None:
+    # The drone 5" away is not offered; against a Blast weapon the ploy has no effect.
+    s = _saviour((16, 19.5))
+    assert not [t for t in texts(s) if "saviour" in t] if isinstance(s.node, Decision) else True
+    s = _saviour((16, 16.5), "blast gun", "BLU-2")
+    assert not [t for t in texts(s) if "saviour" in t] if isinstance(s.node, Decision) else True
+
+
+# -------------------------------------------------------------------------------------------
+# Point-Blank Fusillade
+# -------------------------------------------------------------------------------------------
+
+
+def _charged(pat_at: tuple[float, float], order: str = "engage") -> GameState:
+    """BLU-1 charges PAT-1 (order ``order``, at ``pat_at``) and fights it with its knife;
+    stops in the target_selected window."""
+    ops: Ops = {"PAT-1": {"at": pat_at, "order": order}, "BLU-1": {"at": (14, 14.5)}}
+    s = lab((LA,), ops, cp=(1, 0), turn="B")
+    s, _ = run(s, ["Activate BLU-1 engage"])
+    if abs(pat_at[0] - 14) > 2:
+        s, _ = run(s, ["Charge BLU-1 to 11.2,14.5"])
+    s, _ = run(s, ["Fight BLU-1 knife at PAT-1"])
+    return s
+
+
+def test_point_blank_fusillade_retaliate_with_the_pulse_carbine_first_no_block() -> None:
+    s = _charged((10, 14.5))
+    assert s.node.kind == "ploy" and s.node.player == "A"  # type: ignore[union-attr]
+    # Its ranged weapons (no grenade): the pulse carbine.
+    assert [t for t in texts(s) if "fusillade" in t] == ["Ploy point-blank fusillade pulse carbine"]
+    s, ev = s.apply("Ploy point-blank fusillade pulse carbine")
+    assert ploys_used(ev) == [("A", "Point-Blank Fusillade")]
+    # BLU knife 3 dice 6,5,4 (3+); PAT-1's pulse carbine 4 dice 6,5,4,1 (4+).
+    s, ev = run(pass_ploy_windows(s), [], dice=["6,5,4", "6,5,4,1"])
+    retained = [(e["op"], e["normals"], e["crits"]) for e in of_kind(ev, "attack_retained")]
+    assert ("PAT-1", 2, 1) in retained  # 4 attack dice: the carbine's, not the gun butt's 3
+    # Ready, Engage, a pulse weapon: PAT-1 (A) resolves first, and it cannot block.
+    assert s.node.kind == "resolve" and s.node.player == "A"  # type: ignore[union-attr]
+    assert texts(s) and not [t for t in texts(s) if t.startswith("Block")]
+
+
+def test_point_blank_fusillade_not_when_engaged_at_the_start_and_conceal_goes_second() -> None:
+    # PAT-1 already within BLU-1's control range when its activation started: not offered.
+    s = _charged((12.8, 14.5))
+    assert not isinstance(s.node, Decision) or not [t for t in texts(s) if "fusillade" in t]
+    # With a Conceal order the attacker resolves first as usual.
+    s = _charged((10, 14.5), order="conceal")
+    s, _ = s.apply("Ploy point-blank fusillade pulse carbine")
+    s, _ = run(pass_ploy_windows(s), [], dice=["6,5,4", "6,5,4,1"])
+    s = decline(s)
+    assert s.node.kind == "resolve" and s.node.player == "B"  # type: ignore[union-attr]
+
+
+def test_fight_core_hooks_would_allow_block_and_would_resolve_first() -> None:
+    # Without the ploy, the defender may block and the attacker resolves first (5.2).
+    s = _charged((10, 14.5))
+    s, _ = run(pass_ploy_windows(s), [], dice=["6,5,4", "6,5,1"])
+    s = decline(s)
+    assert s.node.kind == "resolve" and s.node.player == "B"  # type: ignore[union-attr]
+    s, _ = s.apply("Strike normal")
+    assert [t for t in texts(s) if t.startswith("Block")]
