@@ -41,6 +41,7 @@ from engine.geometry import sight
 __all__ = [
     "ShootFrame",
     "own_target_reason",
+    "refused_target",
     "shoot_options",
     "shoot_target_reason",
     "start_shoot",
@@ -60,14 +61,28 @@ def shoot_target_reason(
     w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any, point_blank: bool
 ) -> str | None:
     """Why ``t`` cannot be the primary target of this shot (5.1 step 2), or None; a team
-    weapon rule may still allow it (the ``would_allow_target`` hook, e.g. Magnify*)."""
+    weapon rule may still allow it (the ``would_allow_target`` hook, e.g. Magnify*); a rule
+    may forbid an otherwise valid one (:func:`refused_target`)."""
     why = own_target_reason(w, o, t, name, prof, point_blank)
-    if why is None or point_blank:
+    if why is None:
+        return refused_target(w, o, t, name)
+    if point_blank:
         return why
     allowed: str | None = w.would(
         "would_allow_target", why, op=o, target=t, weapon=name, profile=prof
     )
     return allowed
+
+
+def refused_target(w: Work, o: OperativeState, t: OperativeState, name: str) -> str | None:
+    """Why a rule forbids ``o`` to select the otherwise valid ``t`` as the primary target of
+    its weapon ``name`` (the ``would_refuse_target`` hooks: ``fn(w, None, op=, target=,
+    weapon=) -> why``; e.g. a team rule that ties a Shoot to an earlier action's target),
+    or ``None``."""
+    if not w.ctx.hooks.would.get("would_refuse_target"):
+        return None
+    why: str | None = w.would("would_refuse_target", None, op=o.id, target=t.id, weapon=name)
+    return why
 
 
 def own_target_reason(
@@ -165,6 +180,8 @@ def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action
                     why = w.would(
                         "would_allow_target", why, op=o, target=t, weapon=name, profile=prof
                     )
+            if why is None:
+                why = refused_target(w, o, t, name)
             if why is None:
                 yield Action("Shoot", op=o.id, weapon=name, target=t.id)
 

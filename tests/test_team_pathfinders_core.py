@@ -1,0 +1,252 @@
+"""The Pathfinders' core team rules (lane pf-core: Markerlight, the drones, the Shas'Ui,
+Shas'La and Transpectral Interference abilities), one test (or more) per rule, in LAB
+positions (``tests/test_game_rules_common``): the built-in Pathfinders (player A, ``PAT-n``)
+against the BLU test team (player B, ``BLU-n``: Troopers with Gun 4/3+/3/4, Save 4+,
+10 wounds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+import teams.pathfinders  # noqa: F401  (registers the rules)
+from engine.game import GameState, IllegalActionError
+from engine.game.events import Event
+from engine.game.scenario import position, run
+from engine.game.state import Decision
+from engine.game.work import Work
+from engine.teams.model import Roster
+from teams.pathfinders.markerlights import add_markerlights, markerlights, remove_markerlights
+from tests.test_game_rules_common import BLU, LAB, roster
+from tests.test_team_weapon_rules import lab_team
+
+Ops = dict[str, dict[str, Any]]
+SHAS_UI = "Shas'Ui Pathfinder"
+SHAS_LA = "Shas'La Pathfinder"
+MB3 = "MB3 Recon Drone"
+MV1 = "MV1 Gun Drone"
+MV4 = "MV4 Shield Drone"
+MV7 = "MV7 Marker Drone"
+MV31 = "MV31 Pulse Accelerator Drone"
+MV33 = "MV33 Grav-Inhibitor Drone"
+CONTROLLER = "Drone Controller Pathfinder"
+TRANSPECTRAL = "Transpectral Interference Pathfinder"
+GRENADIER = "Assault Grenadier Pathfinder"
+
+
+def lab(
+    types: Sequence[str],
+    ops: Mapping[str, Mapping[str, Any]],
+    blu: Sequence[str] = ("Trooper", "Trooper"),
+    **kw: Any,
+) -> GameState:
+    """A LAB position: the built-in Pathfinders (roster entries ``types``) against BLU."""
+    kw.setdefault("cp", (0, 0))
+    pf = Roster.from_entries(lab_team("pathfinders"), list(types))
+    return position(LAB, pf, roster(BLU, tuple(blu)), operatives=ops, **kw)
+
+
+def texts(s: GameState) -> list[str]:
+    return [str(a) for a in s.legal_actions()]
+
+
+def tokens(s: GameState, op: str) -> int:
+    """A's Markerlight tokens on ``op``."""
+    return markerlights(Work(s), op, "A")
+
+
+def with_tokens(s: GameState, op: str, n: int) -> GameState:
+    """``s`` with ``op`` holding ``n`` of A's Markerlight tokens (through the token API)."""
+    w = Work(s)
+    add_markerlights(w, op, n, "A")
+    w.node = s.node
+    return w.freeze()
+
+
+def decline(s: GameState) -> GameState:
+    """Pass the ploy windows and decline re-rolls and cover choices."""
+    answer = {"ploy": "Pass", "dice_ploy": "Decline"}
+    while isinstance(s.node, Decision) and s.node.kind in answer:
+        s, _ = s.apply(answer[s.node.kind])
+    return s
+
+
+def of_kind(events: list[Event], kind: str) -> list[Event]:
+    return [e for e in events if e.kind == kind]
+
+
+# -------------------------------------------------------------------------------------------
+# Markerlight (faction rule)
+# -------------------------------------------------------------------------------------------
+
+# PAT-1 in the open lane at (5, 14.5), BLU-1 at (16, 14.5), BLU-2 behind the wall.
+OPEN = {"PAT-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}, "BLU-2": {"at": (16, 20.5)}}
+
+
+def test_markerlight_action_gives_a_token_to_a_visible_enemy_only() -> None:
+    # 1AP: BLU-1 (visible) gains one token; BLU-2 behind the 5" wall is not visible, so it
+    # cannot be selected.
+    s = lab([SHAS_LA], OPEN)
+    s, _ = s.apply("Activate PAT-1 engage")
+    assert "Act PAT-1 markerlight on BLU-1" in texts(s)
+    assert "Act PAT-1 markerlight on BLU-2" not in texts(s)
+    with pytest.raises(IllegalActionError):
+        s.apply("Act PAT-1 markerlight on BLU-2")
+    s, _ = s.apply("Act PAT-1 markerlight on BLU-1")
+    assert tokens(s, "BLU-1") == 1
+    assert s.operatives[0].ap == 1  # it cost 1AP of the Shas'La's 2
+
+
+def test_markerlight_tokens_are_capped_at_four_and_api_round_trips() -> None:
+    s = lab([SHAS_LA], OPEN)
+    w = Work(s)
+    assert add_markerlights(w, "BLU-1", 3, "A") == 3
+    assert add_markerlights(w, "BLU-1", 3, "A") == 1  # only one more fits (max four)
+    assert markerlights(w, "BLU-1", "A") == 4
+    assert markerlights(w, "BLU-1", "B") == 0  # they are A's tokens, not B's
+    assert remove_markerlights(w, "BLU-1", 2) == 2
+    assert markerlights(w, "BLU-1") == 2
+    # An enemy with four tokens is not offered to a plain marker (nothing to gain).
+    s = with_tokens(s, "BLU-1", 4)
+    s, _ = s.apply("Activate PAT-1 engage")
+    assert "Act PAT-1 markerlight on BLU-1" not in texts(s)
+
+
+def test_markerlight_not_within_enemy_control_range() -> None:
+    # A Shoot-capable Shas'Ui within control range of BLU-1 cannot Markerlight (the Shas'La
+    # can: Fearless On The Frontline, tested below).
+    s = lab([SHAS_UI], {"PAT-1": {"at": (15, 14.5)}, "BLU-1": {"at": (16.6, 14.5)}})
+    s, _ = s.apply("Activate PAT-1 engage")
+    assert not [t for t in texts(s) if "markerlight" in t]
+
+
+def test_markerlight_drones_without_a_markerlight_cannot_perform_it() -> None:
+    # The MV1 Gun Drone carries no markerlight: no action; the MV7 Marker Drone does.
+    ops: Ops = {"PAT-1": {"at": (5, 14.5)}, "PAT-2": {"at": (5, 12.5)}, "BLU-1": {"at": (16, 14.5)}}
+    s = lab([MV1, MV7], ops)
+    s1, _ = s.apply("Activate PAT-1 engage")
+    assert not [t for t in texts(s1) if "markerlight" in t]
+    s2, _ = s.apply("Activate PAT-2 engage")
+    assert "Act PAT-2 markerlight on BLU-1" in texts(s2)
+
+
+def test_markerlight_and_shoot_in_one_activation_select_the_same_enemy() -> None:
+    # After marking BLU-1 the Shas'La may shoot only BLU-1 (BLU-2, visible in the open lane
+    # too, is refused); after shooting BLU-2 first it may mark only BLU-2.
+    ops: Ops = {"PAT-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}, "BLU-2": {"at": (16, 13)}}
+    s = lab([SHAS_LA], ops)
+    s, _ = s.apply("Activate PAT-1 engage")
+    m, _ = s.apply("Act PAT-1 markerlight on BLU-1")
+    shots = [t for t in texts(m) if t.startswith("Shoot")]
+    assert shots and all(t.endswith("BLU-1") for t in shots)
+    with pytest.raises(IllegalActionError):
+        m.apply("Shoot PAT-1 pulse carbine at BLU-2")
+    f, _ = run(s, ["Shoot PAT-1 pulse carbine at BLU-2"], dice=["1,1,1,1", "1,1,1"])
+    f = decline(f)
+    marks = [t for t in texts(f) if "markerlight" in t]
+    assert marks == ["Act PAT-1 markerlight on BLU-2"]
+
+
+def test_markerlight_mb3_recon_is_not_tied_to_its_shoot_target() -> None:
+    # The MB3 Recon drone is excluded from the same-target restriction.
+    ops: Ops = {"PAT-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}, "BLU-2": {"at": (16, 13)}}
+    s = lab([MB3], ops)
+    s, _ = s.apply("Activate PAT-1 engage")
+    m, _ = s.apply("Act PAT-1 markerlight on BLU-1")
+    assert any(t.startswith("Shoot PAT-1") and t.endswith("BLU-2") for t in texts(m))
+
+
+def test_markerlight_token_lost_once_per_activation_when_the_enemy_moves() -> None:
+    # BLU-1 with 2 tokens Repositions then Dashes in its activation: it loses one token only
+    # (once during each of its activations).
+    ops: Ops = {"PAT-1": {"at": (5, 14.5)}, "BLU-1": {"at": (20, 14.5)}}
+    s = with_tokens(lab([SHAS_LA], ops, turn="B", initiative="B"), "BLU-1", 2)
+    s, _ = s.apply("Activate BLU-1 engage")
+    s, _ = s.apply("Reposition BLU-1 to 22,14.5")
+    assert tokens(s, "BLU-1") == 1
+    s, _ = s.apply("Dash BLU-1 to 24,14.5")
+    assert tokens(s, "BLU-1") == 1
+
+
+def _shot(s: GameState, attack: str, defence: str) -> tuple[GameState, list[Event]]:
+    s, _ = s.apply("Activate PAT-1 engage")
+    s, ev = run(s, ["Shoot PAT-1 pulse carbine at BLU-1"], dice=[attack])
+    return s, ev
+
+
+def test_markerlight_one_token_gives_saturate_and_balanced() -> None:
+    # With one token the Shas'La's pulse carbine (4/4+/4/5) has Balanced: a re-roll of one
+    # attack die is offered after rolling 1,1,1,1 (without tokens: none).
+    s = with_tokens(lab([SHAS_LA], OPEN), "BLU-1", 1)
+    s, _ = _shot(s, "1,1,1,1", "")
+    assert isinstance(s.node, Decision)
+    assert any("Balanced" in t or "Re-roll" in t for t in texts(s)), texts(s)
+    s0 = lab([SHAS_LA], OPEN)
+    s0, _ = _shot(s0, "1,1,1,1", "")
+    assert not any("Balanced" in t or t.startswith("Re-roll") for t in texts(s0))
+
+
+def _profile(s: GameState, target: str) -> Any:
+    from engine.game.attacks import attack_profile
+
+    w = Work(s)
+    return attack_profile(w, w.op("PAT-1"), "pulse carbine", "ranged", target=target)
+
+
+def test_markerlight_two_tokens_improve_hit_to_at_most_three() -> None:
+    # Shas'La carbine hits on 4+: 3+ with two tokens; the Shas'Ui's 3+ stays 3+ (max 3+).
+    from engine.dice.rules import Balanced, Saturate
+
+    s = lab([SHAS_LA], OPEN)
+    assert _profile(s, "BLU-1").hit == 4
+    one = with_tokens(s, "BLU-1", 1)
+    assert _profile(one, "BLU-1").hit == 4  # one token: no Hit change
+    assert _profile(one, "BLU-1").rules.has(Saturate)
+    assert _profile(one, "BLU-1").rules.has(Balanced)
+    two = with_tokens(s, "BLU-1", 2)
+    assert _profile(two, "BLU-1").hit == 3
+    ui = with_tokens(lab([SHAS_UI], OPEN), "BLU-1", 2)
+    assert _profile(ui, "BLU-1").hit == 3
+
+
+def test_markerlight_three_tokens_target_cannot_be_obscured() -> None:
+    # BLU-1 at (16, 10) is obscured from (5, 10) by the ruin: 3 tokens remove that.
+    from engine.game.shoot import targeting
+
+    ops: Ops = {"PAT-1": {"at": (5, 10)}, "BLU-1": {"at": (16, 10)}}
+    s = lab([SHAS_LA], ops)
+    w = Work(s)
+    assert targeting(w, w.op("PAT-1"), w.op("BLU-1")).obscured
+    w = Work(with_tokens(s, "BLU-1", 2))
+    assert targeting(w, w.op("PAT-1"), w.op("BLU-1")).obscured
+    w = Work(with_tokens(s, "BLU-1", 3))
+    assert not targeting(w, w.op("PAT-1"), w.op("BLU-1")).obscured
+
+
+def test_markerlight_four_tokens_seek_light_targets_conceal_in_light_cover() -> None:
+    # BLU-1 Conceal at (16, 4) behind the light rubble is no valid target from (5, 4);
+    # with four tokens (Seek Light) it is.
+    ops: Ops = {"PAT-1": {"at": (5, 4)}, "BLU-1": {"at": (16, 4), "order": "conceal"}}
+    s = lab([SHAS_LA], ops)
+    three = with_tokens(s, "BLU-1", 3)
+    a, _ = three.apply("Activate PAT-1 engage")
+    assert "Shoot PAT-1 pulse carbine at BLU-1" not in texts(a)
+    four = with_tokens(s, "BLU-1", 4)
+    b, _ = four.apply("Activate PAT-1 engage")
+    assert "Shoot PAT-1 pulse carbine at BLU-1" in texts(b)
+
+
+def test_markerlight_not_for_the_fusion_grenade() -> None:
+    # The Assault Grenadier's fusion grenade gets no Markerlight benefit; its carbine does.
+    from engine.game.attacks import attack_profile
+
+    ops: Ops = {"PAT-1": {"at": (10, 14.5)}, "BLU-1": {"at": (14, 14.5)}}
+    s = with_tokens(lab([GRENADIER], ops), "BLU-1", 2)
+    w = Work(s)
+    nade = attack_profile(w, w.op("PAT-1"), "fusion grenade", "ranged", target="BLU-1")
+    carbine = attack_profile(w, w.op("PAT-1"), "pulse carbine", "ranged", target="BLU-1")
+    assert nade.hit == 3  # printed 3+, unchanged
+    assert carbine.hit == 3  # printed 4+, improved by the two tokens
