@@ -93,9 +93,16 @@ def to_firefight(s: GameState) -> GameState:
 def decline(
     s: GameState, cover: str = "Cover save normal", events: list[Event] | None = None
 ) -> GameState:
-    """Pass the ploy windows, decline the dice re-rolls and Accurate, keep a cover save
+    """Pass the ploy windows, decline the dice re-rolls (and weapons' re-rolls) and Accurate,
+    keep a cover save
     (the events are added to ``events`` when given)."""
-    answer = {"ploy": "Pass", "dice_ploy": "Decline", "cover_save": cover, "accurate": "Accurate 0"}
+    answer = {
+        "ploy": "Pass",
+        "dice_ploy": "Decline",
+        "cover_save": cover,
+        "accurate": "Accurate 0",
+        "reroll": "Keep",
+    }
     while isinstance(s.node, Decision) and s.node.kind in answer:
         s, ev = s.apply(answer[s.node.kind])
         if events is not None:
@@ -643,3 +650,144 @@ def test_fight_core_hooks_would_allow_block_and_would_resolve_first() -> None:
     assert s.node.kind == "resolve" and s.node.player == "B"  # type: ignore[union-attr]
     s, _ = s.apply("Strike normal")
     assert [t for t in texts(s) if t.startswith("Block")]
+
+
+# -------------------------------------------------------------------------------------------
+# Team equipment: High-Intensity Markerlight, Orbital Survey Uplink, Target Analysis Optic,
+# Photon Grenade
+# -------------------------------------------------------------------------------------------
+
+
+def tokens(s: GameState, op: str) -> int:
+    """A's Markerlight tokens on ``op``."""
+    from engine.game.work import Work
+    from teams.pathfinders.markerlights import markerlights
+
+    return markerlights(Work(s), op, "A")
+
+
+def with_tokens(s: GameState, op: str, n: int) -> GameState:
+    """``s`` with ``op`` holding ``n`` of A's Markerlight tokens (through the token API)."""
+    from engine.game.work import Work
+    from teams.pathfinders.markerlights import add_markerlights
+
+    w = Work(s)
+    add_markerlights(w, op, n, "A")
+    w.node = s.node
+    return w.freeze()
+
+
+# PAT-1 sees BLU-1 across the open lane; BLU-2 is behind the 5" wall (seen by neither);
+# PAT-2 sees neither (the wall).
+MARK: Ops = {
+    "PAT-1": {"at": (5, 19)},
+    "PAT-2": {"at": (5, 21)},
+    "BLU-1": {"at": (16, 13)},
+    "BLU-2": {"at": (16, 19)},
+}
+# Both PAT-1 and PAT-2 see BLU-1.
+MARK2: Ops = {**MARK, "PAT-2": {"at": (5, 11)}}
+
+
+def test_high_intensity_markerlight_two_tokens_twice_per_turning_point() -> None:
+    s = lab((LA, LA), MARK2, equipment={"A": ("High-Intensity Markerlight",)})
+    s, _ = run(s, ["Activate PAT-1 engage"])
+    assert "Use high-intensity markerlight" in texts(s)
+    s, ev = run(s, ["Use high-intensity markerlight", "Act PAT-1 markerlight on BLU-1"])
+    assert tokens(s, "BLU-1") == 2  # two instead of one
+    assert "Use high-intensity markerlight" not in texts(s)  # its Markerlight is done
+    # A second use this TP (PAT-2), then no third.
+    s, _ = run(s, ["End activation", "Activate BLU-1 engage", "End activation"])
+    s, _ = run(s, ["Activate PAT-2 engage", "Use high-intensity markerlight"])
+    s, _ = run(s, ["Act PAT-2 markerlight on BLU-1"])
+    assert tokens(s, "BLU-1") == 4
+    from engine.game.work import Work
+
+    assert Work(s).count("A", "pf_himl_used") == 2
+
+
+def test_high_intensity_markerlight_not_unselected_and_one_token_without_it() -> None:
+    s = lab((LA, LA), MARK)
+    s, _ = run(s, ["Activate PAT-1 engage"])
+    assert "Use high-intensity markerlight" not in texts(s)
+    s, _ = run(s, ["Act PAT-1 markerlight on BLU-1"])
+    assert tokens(s, "BLU-1") == 1
+
+
+def test_orbital_survey_uplink_marks_an_enemy_out_of_sight_once_per_tp() -> None:
+    s = lab((LA, LA), MARK, equipment={"A": ("Orbital Survey Uplink",)})
+    s, _ = run(s, ["Activate PAT-1 engage"])
+    assert "Act PAT-1 markerlight on BLU-2" in texts(s)  # behind the wall
+    s, _ = run(s, ["Act PAT-1 markerlight on BLU-2"])
+    assert tokens(s, "BLU-2") == 1
+    # Once per turning point: PAT-2 can no longer select it.
+    s, _ = run(s, ["End activation", "Activate BLU-1 engage", "End activation"])
+    s, _ = run(s, ["Activate PAT-2 engage"])
+    assert "Act PAT-2 markerlight on BLU-2" not in texts(s)
+    # Without the equipment it is never offered.
+    s = lab((LA, LA), MARK)
+    s, _ = run(s, ["Activate PAT-1 engage"])
+    assert "Act PAT-1 markerlight on BLU-2" not in texts(s)
+
+
+def test_target_analysis_optic_one_more_token_for_that_shoot() -> None:
+    # BLU-1 has 1 token: with the optic it counts 2 (Hit 4+ -> 3+) during the Shoot only.
+    from engine.game.work import Work
+
+    s = lab((LA, LA), MARK, equipment={"A": ("Target Analysis Optic",)}, cp=(0, 0))
+    s = with_tokens(s, "BLU-1", 1)
+    s, _ = run(s, ["Activate PAT-1 engage", f"Shoot PAT-1 {CARBINE} at BLU-1"])
+    assert s.node.kind == "ploy"  # type: ignore[union-attr]
+    assert "Use target analysis optic" in texts(s)
+    s, _ = s.apply("Use target analysis optic")
+    assert tokens(s, "BLU-1") == 2
+    f = Work(s).stack[-1]
+    while not hasattr(f, "profile"):
+        s, _ = s.apply("Pass")
+        f = Work(s).stack[-1]
+    assert f.profile(Work(s)).hit == 3
+    s, _ = run(decline(s), [], dice=["1,1,1,1"])
+    s, _ = run(decline(s), [], dice=["1,1,1"])
+    s = decline(s)
+    assert not any(hasattr(f, "profile") for f in Work(s).stack)
+    assert tokens(s, "BLU-1") == 1  # the extra token is gone with the Shoot
+
+
+def test_target_analysis_optic_not_without_tokens_nor_for_drones() -> None:
+    s = lab((LA, LA), MARK, equipment={"A": ("Target Analysis Optic",)})
+    s, _ = run(s, ["Activate PAT-1 engage", f"Shoot PAT-1 {CARBINE} at BLU-1"])
+    assert not isinstance(s.node, Decision) or "Use target analysis optic" not in texts(s)
+    ops: Ops = {"PAT-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
+    s = with_tokens(lab((GUN_DRONE,), ops, equipment={"A": ("Target Analysis Optic",)}), "BLU-1", 1)
+    s, _ = run(s, ["Activate PAT-1 engage", "Shoot PAT-1 twin pulse carbine at BLU-1"])
+    assert not isinstance(s.node, Decision) or "Use target analysis optic" not in texts(s)
+
+
+def test_photon_grenade_move_minus_2_on_a_3_plus_once_per_tp() -> None:
+    from engine.game.work import Work
+
+    s = lab((LA, LA), MARK, equipment={"A": ("Photon Grenade",)})
+    s, _ = run(s, ["Activate PAT-1 engage"])
+    assert "Act PAT-1 photon grenade on BLU-1" in texts(s)
+    assert "Act PAT-1 photon grenade on BLU-2" not in texts(s)  # not visible
+    s, ev = run(s, ["Act PAT-1 photon grenade on BLU-1"], dice=["3"])
+    assert of_kind(ev, "photon_grenade")[0]["blinded"]
+    assert Work(s).move_stat(s.operative("BLU-1")) == 4  # 6" - 2"
+    assert s.operative("PAT-1").ap == 1
+    # Once per turning point: PAT-2 cannot throw one.
+    s, _ = run(s, ["End activation", "Activate BLU-2 engage", "End activation"])
+    s, _ = run(s, ["Activate PAT-2 engage"])
+    assert not [t for t in texts(s) if "photon" in t]
+
+
+def test_photon_grenade_fails_on_a_2_and_not_for_drones() -> None:
+    from engine.game.work import Work
+
+    s = lab((LA, LA), MARK, equipment={"A": ("Photon Grenade",)})
+    s, ev = run(s, ["Activate PAT-1 engage", "Act PAT-1 photon grenade on BLU-1"], dice=["2"])
+    assert not of_kind(ev, "photon_grenade")[0]["blinded"]
+    assert Work(s).move_stat(s.operative("BLU-1")) == 6
+    ops: Ops = {"PAT-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
+    s = lab(("MV7 Marker Drone",), ops, equipment={"A": ("Photon Grenade",)})
+    s, _ = run(s, ["Activate PAT-1 engage"])
+    assert not [t for t in texts(s) if "photon" in t]
