@@ -693,7 +693,7 @@ def test_high_intensity_markerlight_two_tokens_twice_per_turning_point() -> None
     s = lab((LA, LA), MARK2, equipment={"A": ("High-Intensity Markerlight",)})
     s, _ = run(s, ["Activate PAT-1 engage"])
     assert "Use high-intensity markerlight" in texts(s)
-    s, ev = run(s, ["Use high-intensity markerlight", "Act PAT-1 markerlight on BLU-1"])
+    s, _ = run(s, ["Use high-intensity markerlight", "Act PAT-1 markerlight on BLU-1"])
     assert tokens(s, "BLU-1") == 2  # two instead of one
     assert "Use high-intensity markerlight" not in texts(s)  # its Markerlight is done
     # A second use this TP (PAT-2), then no third.
