@@ -250,3 +250,243 @@ def test_markerlight_not_for_the_fusion_grenade() -> None:
     carbine = attack_profile(w, w.op("PAT-1"), "pulse carbine", "ranged", target="BLU-1")
     assert nade.hit == 3  # printed 3+, unchanged
     assert carbine.hit == 3  # printed 4+, improved by the two tokens
+
+
+# -------------------------------------------------------------------------------------------
+# Drone
+# -------------------------------------------------------------------------------------------
+
+DRONES: Ops = {
+    "PAT-1": {"at": (20, 13.2)},  # MV1 Gun Drone, on the objective marker (20, 14.5)
+    "PAT-2": {"at": (5, 10)},  # Shas'La
+    "BLU-1": {"at": (20, 15.8)},  # on the objective marker too
+}
+
+
+def test_drone_only_performs_its_listed_actions() -> None:
+    # A drone may Dash but not Pick up (nor any action outside Charge, Dash, Fall Back,
+    # Fight, Markerlight, Reposition, Shoot); the Shas'La is not limited.
+    from engine.game import universal
+
+    s, _ = lab([MV1, SHAS_LA], DRONES).apply("Activate PAT-1 engage")
+    w = Work(s)
+    drone, la = w.op("PAT-1"), w.op("PAT-2")
+    assert universal.precheck(w, drone, "Dash", "activation") is None
+    why = universal.precheck(w, drone, "Pick up", "activation")
+    assert why is not None and "DRONE" in why
+    assert "DRONE" not in str(universal.precheck(w, la, "Pick up", "activation"))
+
+
+def test_drone_uses_only_its_datacard_weapons() -> None:
+    # A weapon not on its datacard (one equipment would give it) is refused; its twin pulse
+    # carbine is not.
+    w = Work(lab([MV1, SHAS_LA], DRONES))
+    drone = w.op("PAT-1")
+    why = w.would("would_refuse_weapon", None, op=drone, weapon="bolt pistol", profile=None)
+    assert why is not None and "datacard" in why
+    ok = w.would("would_refuse_weapon", None, op=drone, weapon="twin pulse carbine", profile=None)
+    assert ok is None
+
+
+def test_drone_counts_one_apl_lower_for_markers_but_counts_for_the_kill_op() -> None:
+    # MV1 (APL 2 -> 1) and BLU-1 (APL 2) both on the marker: B controls it. The drone still
+    # counts for the kill op (the dataslate never says otherwise).
+    from engine.game import universal
+    from engine.missions.kill_op import counts_for_kill_op
+
+    w = Work(lab([MV1, SHAS_LA], DRONES))
+    assert w.would("would_control_apl", 2, op="PAT-1") == 1
+    assert w.would("would_control_apl", 2, op="PAT-2") == 2
+    near = {"PAT-1", "BLU-1"}
+    assert universal.apl_controller(w, lambda o: o.id in near) == "B"
+    assert counts_for_kill_op(w, w.op("PAT-1"))
+
+
+# -------------------------------------------------------------------------------------------
+# Drone Controller
+# -------------------------------------------------------------------------------------------
+
+
+def test_drone_controller_adds_two_inches_to_drones_and_frees_saviour_protocols() -> None:
+    # With the controller on the killzone the MV1 has Move 8" (6 + 2) and Saviour Protocols
+    # costs 0CP; the controller itself keeps 6"; without it on the killzone: 6" and 1CP.
+    ops: Ops = {"PAT-1": {"at": (5, 14.5)}, "PAT-2": {"at": (5, 10)}, "BLU-1": {"at": (25, 4)}}
+    w = Work(lab([MV1, CONTROLLER], ops))
+    assert w.move_stat(w.op("PAT-1")) == 8.0
+    assert w.move_stat(w.op("PAT-2")) == 6.0
+    assert w.would("would_cost_ploy", 1, player="A", ploy="Saviour Protocols", target="") == 0
+    assert w.would("would_cost_ploy", 1, player="A", ploy="Bonded", target="") == 1
+    w = Work(lab([MV1, CONTROLLER], {"PAT-1": ops["PAT-1"], "BLU-1": ops["BLU-1"]}))
+    assert w.move_stat(w.op("PAT-1")) == 6.0
+    assert w.would("would_cost_ploy", 1, player="A", ploy="Saviour Protocols", target="") == 1
+
+
+# -------------------------------------------------------------------------------------------
+# Analyse (MB3 Recon Drone)
+# -------------------------------------------------------------------------------------------
+
+
+def test_analyse_marks_visible_enemies_within_three_inches_of_the_target() -> None:
+    # MB3 marks BLU-1 (16, 14.5): BLU-2 at (16, 12.5) is 2" away and visible, so it gains a
+    # token; BLU-3 at (16, 8.5) is 6" away: none. A Shas'La's Markerlight marks only BLU-1.
+    ops: Ops = {
+        "PAT-1": {"at": (5, 14.5)},
+        "BLU-1": {"at": (16, 14.5)},
+        "BLU-2": {"at": (16, 12.5)},
+        "BLU-3": {"at": (16, 8.5)},
+    }
+    blu = ("Trooper", "Trooper", "Trooper")
+    s = lab([MB3], ops, blu=blu)
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 markerlight on BLU-1"])
+    assert [tokens(s, b) for b in ("BLU-1", "BLU-2", "BLU-3")] == [1, 1, 0]
+    s = lab([SHAS_LA], ops, blu=blu)
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 markerlight on BLU-1"])
+    assert [tokens(s, b) for b in ("BLU-1", "BLU-2", "BLU-3")] == [1, 0, 0]
+
+
+# -------------------------------------------------------------------------------------------
+# High-Intensity Markerlight (MV7)
+# -------------------------------------------------------------------------------------------
+
+
+def test_high_intensity_markerlight_gives_two_tokens_within_the_cap() -> None:
+    # MV7: two tokens instead of one; from three tokens it reaches four (the maximum).
+    s = lab([MV7], OPEN)
+    a, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 markerlight on BLU-1"])
+    assert tokens(a, "BLU-1") == 2
+    mark = ["Activate PAT-1 engage", "Act PAT-1 markerlight on BLU-1"]
+    b, _ = run(with_tokens(s, "BLU-1", 3), mark)
+    assert tokens(b, "BLU-1") == 4
+
+
+# -------------------------------------------------------------------------------------------
+# Shield Generator (MV4)
+# -------------------------------------------------------------------------------------------
+
+
+def test_shield_generator_ignores_piercing() -> None:
+    # BLU-1 (a Gunner) shooting the MV4 with its Pierce Gun has no Piercing; at the Shas'La
+    # it keeps it.
+    from engine.dice.rules import Piercing
+    from engine.game.attacks import attack_profile
+
+    ops: Ops = {"PAT-1": {"at": (16, 14.5)}, "PAT-2": {"at": (16, 10)}, "BLU-1": {"at": (25, 14.5)}}
+    w = Work(lab([MV4, SHAS_LA], ops, blu=("Gunner",)))
+    gunner = w.op("BLU-1")
+    at_drone = attack_profile(w, gunner, "pierce gun", "ranged", target="PAT-1")
+    at_la = attack_profile(w, gunner, "pierce gun", "ranged", target="PAT-2")
+    assert not at_drone.rules.has(Piercing)
+    assert at_la.rules.has(Piercing)
+
+
+def test_shield_generator_ignores_one_normal_damage_die_once_per_turning_point() -> None:
+    # BLU-1 (Gun 4/3+/3/4) hits the MV4 (7 wounds, Save 4+) twice (5,5): saves 1,1,1 fail,
+    # so two normal dice of 3 get through: the first is ignored, 3 damage (7 -> 4). BLU-2's
+    # identical shot in the same turning point inflicts all 6: the MV4 is incapacitated.
+    ops: Ops = {"PAT-1": {"at": (16, 14.5)}, "BLU-1": {"at": (25, 14.5)}, "BLU-2": {"at": (25, 13)}}
+    s = lab([MV4], ops, turn="B", initiative="B")
+    s, _ = run(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at PAT-1"], dice=["5,5,1,1"])
+    s, _ = run(decline(s), [], dice=["1,1,1"])
+    s = decline(s)
+    assert s.operatives[0].wounds == 4
+    s, _ = run(s, ["End activation", "Activate PAT-1 engage", "End activation"])
+    s, _ = run(s, ["Activate BLU-2 engage", "Shoot BLU-2 gun at PAT-1"], dice=["5,5,1,1"])
+    s, _ = run(decline(s), [], dice=["1,1,1"])
+    assert not s.operatives[0].alive
+
+
+# -------------------------------------------------------------------------------------------
+# Grav-Inhibitor (MV33)
+# -------------------------------------------------------------------------------------------
+
+
+def test_grav_inhibitor_slows_nearby_enemies_and_worsens_their_melee() -> None:
+    # BLU-1 4" from the MV33 (visible): Reposition 6" -> 4", Dash unchanged (3"), Knife Hit
+    # 3+ -> 4+; BLU-2 10" away: unchanged.
+    from engine.game.attacks import attack_profile
+
+    ops: Ops = {
+        "PAT-1": {"at": (12, 14.5)},
+        "BLU-1": {"at": (16, 14.5)},
+        "BLU-2": {"at": (22, 14.5)},
+    }
+    w = Work(lab([MV33], ops))
+    assert w.would("would_move_distance", 6.0, op="BLU-1", action="Reposition") == 4.0
+    assert w.would("would_move_distance", 3.0, op="BLU-1", action="Dash") == 3.0
+    assert w.would("would_move_distance", 6.0, op="BLU-2", action="Reposition") == 6.0
+    knife = attack_profile(w, w.op("BLU-1"), "knife", "melee", target="PAT-1")
+    assert knife.hit == 4
+    far = attack_profile(w, w.op("BLU-2"), "knife", "melee", target="PAT-1")
+    assert far.hit == 3
+
+
+# -------------------------------------------------------------------------------------------
+# Remote Pilot (Drone Controller)
+# -------------------------------------------------------------------------------------------
+
+PILOT: Ops = {"PAT-1": {"at": (5, 10)}, "PAT-2": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
+
+
+def test_remote_pilot_gives_a_drone_one_free_action_moving_at_most_two_inches() -> None:
+    # The controller (1AP) lets the MV1 act at once for free: it may shoot BLU-1, and any
+    # move ends within 2" of where it is; then the controller's activation goes on (1AP left).
+    from engine.geometry import sight
+
+    s = lab([CONTROLLER, MV1], PILOT)
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 remote pilot on PAT-2"])
+    legal = s.legal_actions()
+    assert "Shoot PAT-2 twin pulse carbine at BLU-1" in [str(a) for a in legal]
+    w = Work(s)
+    start = w.place(w.op("PAT-2"))
+    for a in legal:
+        if a.verb in ("Reposition", "Dash") and a.point is not None:
+            there = w.ctx.placement("PAT-2", *a.point)
+            assert sight.distance(start, there) <= 2.0 + 1e-6
+    s, _ = run(s, ["Dash PAT-2 to 5,12.5"])
+    assert s.operatives[0].ap == 1 and s.node.player == "A"  # type: ignore[union-attr]
+    assert "Act PAT-1 remote pilot on PAT-2" not in texts(s)  # once per activation (core)
+
+
+def test_remote_pilot_lifts_the_drone_rule_but_not_within_enemy_control_range() -> None:
+    from engine.game import universal
+
+    s = lab([CONTROLLER, MV1], PILOT)
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 remote pilot on PAT-2"])
+    w = Work(s)
+    assert "DRONE" not in str(universal.precheck(w, w.op("PAT-2"), "Pick up", "free"))
+    near: Ops = {**PILOT, "BLU-1": {"at": (6.6, 10)}}
+    s = lab([CONTROLLER, MV1], near)
+    s, _ = s.apply("Activate PAT-1 engage")
+    assert not [t for t in texts(s) if "remote pilot" in t]
+
+
+# -------------------------------------------------------------------------------------------
+# Pulse Accelerator (MV31)
+# -------------------------------------------------------------------------------------------
+
+
+def test_pulse_accelerator_gives_lethal_and_severe_to_pulse_weapons_within_three() -> None:
+    # After the MV31's action, the Shas'La 2" away has Lethal 5+ and Severe on its pulse
+    # carbine, the one 5" away does not; the drone's next activation ends it.
+    from engine.dice.rules import Lethal, Severe
+    from engine.game.attacks import attack_profile
+
+    ops: Ops = {
+        "PAT-1": {"at": (5, 12)},
+        "PAT-2": {"at": (5, 14)},
+        "PAT-3": {"at": (5, 17)},
+        "BLU-1": {"at": (25, 4)},
+    }
+    s = lab([MV31, SHAS_LA, SHAS_LA], ops)
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 pulse accelerator"])
+
+    def rules(s: GameState, op: str) -> Any:
+        w = Work(s)
+        return attack_profile(w, w.op(op), "pulse carbine", "ranged", target="BLU-1").rules
+
+    assert rules(s, "PAT-2").has(Lethal) and rules(s, "PAT-2").has(Severe)
+    assert not rules(s, "PAT-3").has(Lethal)
+    assert "Act PAT-1 pulse accelerator" not in texts(s)  # once is enough: already active
+    s, _ = run(s, ["End activation", "Activate BLU-1 engage", "End activation"])
+    s, _ = s.apply("Activate PAT-2 engage")
+    assert rules(s, "PAT-2").has(Severe)  # until the MV31 itself activates again
