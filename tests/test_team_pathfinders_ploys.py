@@ -591,10 +591,11 @@ def test_saviour_protocols_a_drone_within_3_inches_becomes_the_target() -> None:
 
 def test_saviour_protocols_not_beyond_3_inches_nor_against_blast() -> None:
     # The drone 5" away is not offered; against a Blast weapon the ploy has no effect.
+    # With nothing usable no window opens: the Shoot goes straight on (no ploy decision).
     s = _saviour((16, 19.5))
-    assert not [t for t in texts(s) if "saviour" in t] if isinstance(s.node, Decision) else True
+    assert not (isinstance(s.node, Decision) and s.node.kind == "ploy")
     s = _saviour((16, 16.5), "blast gun", "BLU-2")
-    assert not [t for t in texts(s) if "saviour" in t] if isinstance(s.node, Decision) else True
+    assert not (isinstance(s.node, Decision) and s.node.kind == "ploy")
 
 
 # -------------------------------------------------------------------------------------------
@@ -791,3 +792,39 @@ def test_photon_grenade_fails_on_a_2_and_not_for_drones() -> None:
     s = lab(("MV7 Marker Drone",), ops, equipment={"A": ("Photon Grenade",)})
     s, _ = run(s, ["Activate PAT-1 engage"])
     assert not [t for t in texts(s) if "photon" in t]
+
+
+def test_point_blank_fusillade_weapon_loses_devastating_and_piercing() -> None:
+    # A Weapons Expert's rail rifle (Devastating 2, Lethal 5+, Piercing 1) used in melee
+    # keeps Lethal 5+ only.
+    from engine.dice.rules import Devastating, Lethal, Piercing
+    from engine.game import universal
+    from engine.game.work import Work
+
+    ops: Ops = {"PAT-1": {"at": (10, 14.5)}, "BLU-1": {"at": (14, 14.5)}}
+    s = lab(("Weapons Expert Pathfinder [Rail Rifle; Gun Butt]",), ops, cp=(1, 0), turn="B")
+    s, _ = run(s, ["Activate BLU-1 engage", "Charge BLU-1 to 11.2,14.5"])
+    s, _ = run(s, ["Fight BLU-1 knife at PAT-1"])
+    s, _ = s.apply("Ploy point-blank fusillade rail rifle")
+    melee = {n: p for n, _, p in universal.weapons_of(Work(s), "PAT-1", "melee")}
+    rules = melee["rail rifle"].rules
+    assert rules.has(Lethal) and not rules.has(Devastating) and not rules.has(Piercing)
+
+
+def test_bonded_also_when_retaliating_through_point_blank_fusillade() -> None:
+    # PAT-2 within 3" of PAT-1 and Bonded used: the pulse carbine used in melee has
+    # Accurate 1, so A is asked how many dice to retain unrolled for its retaliation.
+    ops: Ops = {
+        "PAT-1": {"at": (10, 14.5)},
+        "PAT-2": {"at": (10, 12.5)},
+        "BLU-1": {"at": (14, 14.5)},
+    }
+    s = gambit(ops, (LA, LA), cp=(2, 3))
+    s, _ = s.apply("Ploy bonded")
+    s = to_firefight(s)
+    s, _ = run(s, ["Activate BLU-1 engage", "Charge BLU-1 to 11.2,14.5"])
+    s, _ = run(pass_ploy_windows(s), ["Fight BLU-1 knife at PAT-1"])
+    s, _ = s.apply("Ploy point-blank fusillade pulse carbine")
+    s = pass_ploy_windows(s)
+    assert s.node.kind == "accurate" and s.node.player == "A"  # type: ignore[union-attr]
+    assert texts(s) == ["Accurate 0", "Accurate 1"]
