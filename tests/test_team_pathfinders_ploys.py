@@ -828,3 +828,19 @@ def test_bonded_also_when_retaliating_through_point_blank_fusillade() -> None:
     s = pass_ploy_windows(s)
     assert s.node.kind == "accurate" and s.node.player == "A"  # type: ignore[union-attr]
     assert texts(s) == ["Accurate 0", "Accurate 1"]
+
+
+def test_recon_sweep_the_player_chooses_the_order_of_the_dashes() -> None:
+    # PAT-1 and PAT-3 both near the east edge: A picks PAT-3 first, then PAT-1 dashes.
+    ops: Ops = {**SWEEP, "PAT-3": {"at": (27, 10)}}
+    s = gambit(ops, (LA, LA, LA), initiative="A")
+    s, _ = s.apply("Ploy recon sweep east")
+    assert s.node.kind == "team_rule"  # type: ignore[union-attr]
+    assert texts(s) == ["Decline", "Use recon sweep on PAT-1", "Use recon sweep on PAT-3"]
+    s, _ = s.apply("Use recon sweep on PAT-3")
+    assert all(t.startswith("Dash PAT-3") for t in texts(s)[:-1])
+    s, _ = s.apply("Dash PAT-3 to 29,10")
+    assert all(t.startswith("Dash PAT-1") for t in texts(s)[:-1])
+    s, _ = s.apply("End activation")  # PAT-1 declines its Dash
+    assert s.node.kind == "gambit" and s.node.player == "B"  # type: ignore[union-attr]
+    assert (s.operative("PAT-1").x, s.operative("PAT-3").x) == (27, 29)

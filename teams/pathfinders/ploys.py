@@ -301,9 +301,10 @@ class ReconSweep:
     edge other than the player's own; each friendly PATHFINDER operative wholly within 6" of
     it may perform a free Dash at once, each ending wholly within 6" of a killzone edge other
     than the player's own (``would_refuse_destination``). Not in the first turning point.
-    Notation ``Ploy recon sweep <edge>`` (north, east, south, west). The Dashes are offered
-    one after the other in roster order (each may be declined); the rules let the player
-    choose the order (a simplification: the order is fixed)."""
+    Notation ``Ploy recon sweep <edge>`` (north, east, south, west). The player then picks
+    the operative that dashes next (``Use recon sweep on <operative>``, a team-rule choice;
+    ``Decline`` ends the sweep), until one is left, whose free Dash is offered at once (a
+    free Dash may itself be declined with ``End activation``)."""
 
     name: str = "Recon Sweep"
     kind: str = "strategy"
@@ -336,14 +337,12 @@ class ReconSweep:
         )
 
     def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
-        """Push a free Dash for each operative wholly within 6" of the edge (the first in
-        roster order dashes first)."""
+        """The player picks which operative wholly within 6" of the edge dashes next
+        (:func:`next_sweeper`)."""
         edge = action.text.rsplit(" ", 1)[1]
         ops = sweepers(w, player, edge)
         w.emit("recon_sweep", player=player, edge=edge, ops=tuple(ops))
-        for op in reversed(ops):
-            w.add_effect(Effect("token", op, "end_tp", source=self.name, detail=_SWEEPING))
-            universal.start_free_action(w, op, ("Dash",))
+        next_sweeper(w, player, tuple(ops))
 
     def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
         """Rule of thumb: 0.05 operatives per operative that may dash (a free 3"), at most
@@ -353,6 +352,49 @@ class ReconSweep:
 
 
 RECON_SWEEP_PLOY = ReconSweep()
+_SWEEP_CHOICE = "pathfinders_recon_sweep"
+
+
+def next_sweeper(w: Work, player: str, ops: tuple[str, ...]) -> None:
+    """Let ``player`` choose which of ``ops`` dashes next (one left: it dashes)."""
+    from engine.rules.choices import RuleChoiceFrame
+
+    ops = tuple(op for op in ops if w.op(op).alive)
+    if len(ops) == 1:
+        _sweep_dash(w, ops[0])
+    elif ops:
+        w.stack.append(
+            RuleChoiceFrame(
+                player=player,
+                rule="Recon Sweep",
+                key=_SWEEP_CHOICE,
+                op=ops[0],
+                candidates=ops,
+            )
+        )
+
+
+def _sweep_dash(w: Work, op: str) -> None:
+    w.add_effect(Effect("token", op, "end_tp", source=RECON_SWEEP_PLOY.name, detail=_SWEEPING))
+    universal.start_free_action(w, op, ("Dash",))
+
+
+def _sweep_chosen(w: Work, frame: Any, chosen: str) -> None:
+    """The chosen operative dashes now; then the player picks among the others."""
+    if not chosen:
+        return
+    rest = tuple(c for c in frame.candidates if c != chosen)
+    next_sweeper(w, frame.player, rest)  # below the Dash: asked once it is done
+    _sweep_dash(w, chosen)
+
+
+def _register_sweep_choice() -> None:
+    from engine.rules.choices import on_choice
+
+    on_choice(_SWEEP_CHOICE, _sweep_chosen)
+
+
+_register_sweep_choice()
 
 
 def install_recon_sweep(hooks: Hooks, players: tuple[str, ...]) -> None:
