@@ -490,3 +490,164 @@ def test_pulse_accelerator_gives_lethal_and_severe_to_pulse_weapons_within_three
     s, _ = run(s, ["End activation", "Activate BLU-1 engage", "End activation"])
     s, _ = s.apply("Activate PAT-2 engage")
     assert rules(s, "PAT-2").has(Severe)  # until the MV31 itself activates again
+
+
+# -------------------------------------------------------------------------------------------
+# Art Of War (Shas'Ui)
+# -------------------------------------------------------------------------------------------
+
+
+def gambit(types: Sequence[str], ops: Ops, used: Sequence[str] = ()) -> GameState:
+    """TP2's Gambit step with A (Pathfinders) to decide: every operative of ``ops`` starts
+    expended in TP1 (so TP1 ends at once); B wins the roll-off and passes first. ``used``:
+    Art Of War options already used in the battle."""
+    spent = {k: {**v, "ready": False} for k, v in ops.items()}
+    s = lab(types, spent)
+    if used:
+        w = Work(s)
+        for option in used:
+            w.count("A", f"pf_art_of_war:{option}", 1)
+        w.node = s.node
+        s = w.freeze()
+    while isinstance(s.node, Decision) and s.node.kind == "ploy":
+        s, _ = s.apply("Pass")
+    s, _ = run(s, [], dice=["3,4"])
+    s, _ = run(s, ["Initiative B", "Pass"])
+    assert s.node.player == "A" and s.node.kind == "gambit"  # type: ignore[union-attr]
+    return s
+
+
+def to_firefight(s: GameState) -> GameState:
+    while isinstance(s.node, Decision) and s.node.kind in ("gambit", "ploy"):
+        s, _ = s.apply("Pass")
+    return s
+
+
+ART: Ops = {"PAT-1": {"at": (3, 10)}, "PAT-2": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
+
+
+def test_art_of_war_montka_adds_an_inch_of_move_once_per_battle() -> None:
+    # Mont'ka: friendly PATHFINDER operatives have Move 7" this turning point; one option
+    # per turning point (none offered after it), and Mont'ka already used in the battle
+    # leaves only Kauyon.
+    s = gambit([SHAS_UI, SHAS_LA], ART)
+    assert {"Use art of war mont'ka", "Use art of war kauyon"} <= set(texts(s))
+    s, _ = s.apply("Use art of war mont'ka")
+    w = Work(s)
+    assert w.move_stat(w.op("PAT-2")) == 7.0
+    assert not [t for t in texts(s) if "art of war" in t]
+    s = gambit([SHAS_UI, SHAS_LA], ART, used=["mont'ka"])
+    assert [t for t in texts(s) if "art of war" in t] == ["Use art of war kauyon"]
+
+
+def test_art_of_war_needs_the_shas_ui_on_the_killzone() -> None:
+    s = gambit([SHAS_UI, SHAS_LA], {k: v for k, v in ART.items() if k != "PAT-1"})
+    assert not [t for t in texts(s) if "art of war" in t]
+
+
+def test_art_of_war_kauyon_gives_a_free_markerlight_to_conceal_operatives() -> None:
+    # Kauyon: the Shas'La activated with a Conceal order marks BLU-1 for 0AP (2AP left);
+    # with an Engage order it pays 1AP.
+    s = gambit([SHAS_UI, SHAS_LA], ART)
+    s = to_firefight(s.apply("Use art of war kauyon")[0])
+    s, _ = run(s, ["Activate BLU-1 engage", "End activation"])  # B has the initiative
+    s = decline(s)
+    c, _ = run(s, ["Activate PAT-2 conceal", "Act PAT-2 markerlight on BLU-1"])
+    assert tokens(c, "BLU-1") == 1 and c.operatives[1].ap == 2
+    e, _ = run(s, ["Activate PAT-2 engage", "Act PAT-2 markerlight on BLU-1"])
+    assert e.operatives[1].ap == 1
+
+
+# -------------------------------------------------------------------------------------------
+# Fearless On The Frontline (Shas'La)
+# -------------------------------------------------------------------------------------------
+
+
+def test_fearless_on_the_frontline_markerlight_in_control_range_and_cheap_fall_back() -> None:
+    # Within BLU-1's control range the Shas'La may still Markerlight it, and Falls Back for
+    # 1AP (2 - 1): 1AP left. (A Shas'Ui there cannot: test above.)
+    ops: Ops = {"PAT-1": {"at": (15, 14.5)}, "BLU-1": {"at": (16.6, 14.5)}}
+    s = lab([SHAS_LA], ops)
+    s, _ = s.apply("Activate PAT-1 engage")
+    assert "Act PAT-1 markerlight on BLU-1" in texts(s)
+    back = next(t for t in texts(s) if t.startswith("Fall Back"))
+    f, _ = s.apply(back)
+    assert f.operatives[0].ap == 1
+
+
+# -------------------------------------------------------------------------------------------
+# Group Activation (Shas'La)
+# -------------------------------------------------------------------------------------------
+
+
+def test_group_activation_chains_one_other_shas_la_only() -> None:
+    # After PAT-1 (Shas'La) ends its activation A must activate another ready Shas'La
+    # (PAT-2, not the Shas'Ui PAT-3); after PAT-2, B activates (no third in succession).
+    ops: Ops = {
+        "PAT-1": {"at": (3, 10)},
+        "PAT-2": {"at": (3, 14.5)},
+        "PAT-3": {"at": (3, 4)},
+        "PAT-4": {"at": (3, 18)},
+        "BLU-1": {"at": (25, 14.5)},
+    }
+    s = lab([SHAS_LA, SHAS_LA, SHAS_UI, SHAS_LA], ops)
+    s, _ = run(s, ["Activate PAT-1 engage", "End activation"])
+    s = decline(s)
+    assert s.node.player == "A" and s.node.kind == "activate"  # type: ignore[union-attr]
+    acts = texts(s)
+    assert "Activate PAT-2 engage" in acts and "Activate PAT-4 conceal" in acts
+    assert not [t for t in acts if "PAT-3" in t]
+    s, _ = run(s, ["Activate PAT-2 engage", "End activation"])
+    s = decline(s)
+    assert s.node.player == "B"  # type: ignore[union-attr]
+
+
+def test_group_activation_not_when_a_non_shas_la_activates() -> None:
+    ops: Ops = {"PAT-1": {"at": (3, 10)}, "PAT-2": {"at": (3, 14.5)}, "BLU-1": {"at": (25, 14.5)}}
+    s = lab([SHAS_UI, SHAS_LA], ops)
+    s, _ = run(s, ["Activate PAT-1 engage", "End activation"])
+    s = decline(s)
+    assert s.node.player == "B"  # type: ignore[union-attr]
+
+
+# -------------------------------------------------------------------------------------------
+# Multi-Dimensional Vision (Transpectral Interference)
+# -------------------------------------------------------------------------------------------
+
+
+def test_multi_dimensional_vision_targets_cannot_be_obscured() -> None:
+    # BLU-1 at (16, 10) is obscured by the ruin from (5, 10): not from the Transpectral
+    # Interference; still from a Shas'La there.
+    from engine.game.shoot import targeting
+
+    w = Work(lab([TRANSPECTRAL], {"PAT-1": {"at": (5, 10)}, "BLU-1": {"at": (16, 10)}}))
+    assert not targeting(w, w.op("PAT-1"), w.op("BLU-1")).obscured
+    w = Work(lab([SHAS_LA], {"PAT-1": {"at": (5, 10)}, "BLU-1": {"at": (16, 10)}}))
+    assert targeting(w, w.op("PAT-1"), w.op("BLU-1")).obscured
+
+
+# -------------------------------------------------------------------------------------------
+# System Jam (Transpectral Interference)
+# -------------------------------------------------------------------------------------------
+
+
+def test_system_jam_lowers_a_visible_enemys_apl_until_its_next_activation_ends() -> None:
+    # 1AP: BLU-1 (APL 2) has APL 1; BLU-2 behind the wall is not offered; BLU-1's APL is 2
+    # again once its next activation has ended.
+    s = lab([TRANSPECTRAL], OPEN)
+    s, _ = s.apply("Activate PAT-1 engage")
+    assert "Act PAT-1 system jam on BLU-2" not in texts(s)
+    s, _ = s.apply("Act PAT-1 system jam on BLU-1")
+    w = Work(s)
+    assert w.apl(w.op("BLU-1")) == 1 and s.operatives[0].ap == 1
+    s, _ = run(s, ["End activation", "Activate BLU-1 engage"])
+    assert s.operatives[1].ap == 1  # it activated with 1AP
+    s, _ = run(s, ["End activation"])
+    w = Work(s)
+    assert w.apl(w.op("BLU-1")) == 2
+
+
+def test_system_jam_not_with_a_conceal_order() -> None:
+    s = lab([TRANSPECTRAL], OPEN)
+    s, _ = s.apply("Activate PAT-1 conceal")
+    assert not [t for t in texts(s) if "system jam" in t]
