@@ -698,7 +698,7 @@ def test_high_intensity_markerlight_two_tokens_twice_per_turning_point() -> None
     assert tokens(s, "BLU-1") == 2  # two instead of one
     assert "Use high-intensity markerlight" not in texts(s)  # its Markerlight is done
     # A second use this TP (PAT-2), then no third.
-    s, _ = run(s, ["End activation", "Activate BLU-1 engage", "End activation"])
+    s, _ = run(s, ["End activation"])  # Group Activation: the other Shas'La next
     s, _ = run(s, ["Activate PAT-2 engage", "Use high-intensity markerlight"])
     s, _ = run(s, ["Act PAT-2 markerlight on BLU-1"])
     assert tokens(s, "BLU-1") == 4
@@ -722,7 +722,7 @@ def test_orbital_survey_uplink_marks_an_enemy_out_of_sight_once_per_tp() -> None
     s, _ = run(s, ["Act PAT-1 markerlight on BLU-2"])
     assert tokens(s, "BLU-2") == 1
     # Once per turning point: PAT-2 can no longer select it.
-    s, _ = run(s, ["End activation", "Activate BLU-1 engage", "End activation"])
+    s, _ = run(s, ["End activation"])  # Group Activation: the other Shas'La next
     s, _ = run(s, ["Activate PAT-2 engage"])
     assert "Act PAT-2 markerlight on BLU-2" not in texts(s)
     # Without the equipment it is never offered.
@@ -776,7 +776,7 @@ def test_photon_grenade_move_minus_2_on_a_3_plus_once_per_tp() -> None:
     assert Work(s).move_stat(s.operative("BLU-1")) == 4  # 6" - 2"
     assert s.operative("PAT-1").ap == 1
     # Once per turning point: PAT-2 cannot throw one.
-    s, _ = run(s, ["End activation", "Activate BLU-2 engage", "End activation"])
+    s, _ = run(s, ["End activation"])  # Group Activation: the other Shas'La next
     s, _ = run(s, ["Activate PAT-2 engage"])
     assert not [t for t in texts(s) if "photon" in t]
 
@@ -844,3 +844,56 @@ def test_recon_sweep_the_player_chooses_the_order_of_the_dashes() -> None:
     s, _ = s.apply("End activation")  # PAT-1 declines its Dash
     assert s.node.kind == "gambit" and s.node.player == "B"  # type: ignore[union-attr]
     assert (s.operative("PAT-1").x, s.operative("PAT-3").x) == (27, 29)
+
+
+# -------------------------------------------------------------------------------------------
+# Veteran (Blooded)
+# -------------------------------------------------------------------------------------------
+
+BLOODED = "Blooded Pathfinder"
+VET: Ops = {"PAT-1": {"at": (5, 14.5)}, "PAT-2": {"at": (5, 4)}, "BLU-1": {"at": (16, 14.5)}}
+
+
+def _veteran(doctrine: str, order: str) -> GameState:
+    """TP2: A selects Art Of War ``doctrine``; the Blooded PAT-1 is activated with
+    ``order``."""
+    s = gambit(VET, (BLOODED, "Shas'Ui Pathfinder"), initiative="A")
+    s, _ = s.apply(f"Use art of war {doctrine}")
+    s = to_firefight(s)
+    s, _ = s.apply(f"Activate PAT-1 {order}")
+    return s
+
+
+def test_veteran_kauyon_instead_of_montka_in_its_activation() -> None:
+    from engine.game.work import Work
+
+    s = _veteran("mont'ka", "conceal")
+    move = Work(s).move_stat(s.operative("PAT-1"))
+    assert move == Work(s).ctx.datacards["PAT-1"].move + 1  # Mont'ka: +1"
+    assert "Use veteran kauyon" in texts(s)
+    s, _ = s.apply("Use veteran kauyon")
+    # Mont'ka's inch is gone for it; Kauyon's free Markerlight (Conceal order) is granted.
+    assert Work(s).move_stat(s.operative("PAT-1")) == move - 1
+    s, _ = s.apply("Act PAT-1 markerlight on BLU-1")
+    assert s.operative("PAT-1").ap == 2  # free
+    assert not [t for t in texts(s) if t.startswith("Use veteran")]  # once per activation
+    # The Shas'Ui (not a Blooded) keeps Mont'ka's inch.
+    w = Work(s)
+    assert w.move_stat(w.op("PAT-2")) == w.ctx.datacards["PAT-2"].move + 1
+
+
+def test_veteran_montka_instead_of_kauyon_and_not_without_art_of_war() -> None:
+    from engine.game.work import Work
+
+    s = _veteran("kauyon", "conceal")
+    base = Work(s).ctx.datacards["PAT-1"].move
+    s, _ = s.apply("Use veteran mont'ka")
+    assert Work(s).move_stat(s.operative("PAT-1")) == base + 1
+    # Kauyon's free Markerlight is taken away: it now costs 1AP.
+    s, _ = s.apply("Act PAT-1 markerlight on BLU-1")
+    assert s.operative("PAT-1").ap == 1
+    # Without Art Of War this turning point, nothing to switch.
+    s = gambit(VET, (BLOODED, "Shas'Ui Pathfinder"), initiative="A")
+    s = to_firefight(s)
+    s, _ = s.apply("Activate PAT-1 conceal")
+    assert not [t for t in texts(s) if t.startswith("Use veteran")]

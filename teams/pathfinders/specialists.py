@@ -4,8 +4,12 @@ Grenadier), Inertial Dampener (Marksman) and Veteran (Blooded)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+import attrs
+
+from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect
@@ -191,6 +195,134 @@ def install_grenadier_specialist(hooks: Hooks, players: tuple[str, ...]) -> None
     Limits: none (its own grenades have no limited uses)."""
 
 
+# -- Veteran (Blooded ability) -----------------------------------------------------------------
+
+BLOODED = "BLOODED"
+_VETERAN = "pf_veteran"
+
+
+def _veteran_switch(w: Work, op: str) -> str:
+    """The Art Of War option the Blooded ``op`` uses instead in this activation, or ``""``."""
+    for e in w.effects:
+        if e.kind == "token" and e.op == op and e.detail.startswith(_VETERAN + ":"):
+            return e.detail.split(":", 1)[1]
+    return ""
+
+
+@attrs.frozen(slots=True)
+class Veteran:
+    """Veteran (Blooded; a rule option, free, offered between the actions of its activation:
+    trigger ``during_activation``): in a turning point in which its player used the Shas'Ui's
+    Art Of War, the Blooded may use the other option instead for the rest of its activation:
+    Kauyon instead of Mont'ka (no +1" Move; a free Markerlight action while it has a Conceal
+    order) or Mont'ka instead of Kauyon (+1" Move; no free Markerlight action). Once per
+    activation. Notation ``Use veteran kauyon`` / ``Use veteran mont'ka``. (Art Of War itself
+    is the pf-core lane's: :mod:`teams.pathfinders.abilities`.)"""
+
+    name: str = "Veteran"
+    kind: str = "rule"
+    cp: int = 0
+    triggers: tuple[str, ...] = ("during_activation",)
+    repeatable: bool = True
+
+    def _other(self, w: Work, player: str, info: Mapping[str, Any]) -> str:
+        from teams.pathfinders.abilities import KAUYON, MONTKA, doctrine
+
+        op = str(info.get("op", ""))
+        if not op or w.ctx.owner.get(op) != player or not has_keyword(w, op, BLOODED):
+            return ""
+        if not is_trooper(w, op) or _veteran_switch(w, op):
+            return ""
+        chosen = doctrine(w, player)
+        return {MONTKA: KAUYON, KAUYON: MONTKA}.get(chosen, "")
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """``Use veteran <the other option>`` once per activation, after Art Of War."""
+        if not w.effects:
+            return []
+        other = self._other(w, player, info)
+        return [Action("Use", text=f"veteran {other}")] if other else []
+
+    def owns(self, action: Action) -> bool:
+        """Its actions are ``Use veteran <option>``."""
+        return action.verb == "Use" and action.text.startswith("veteran ")
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``action`` is refused."""
+        return (
+            f"{action}: Veteran lets the active Blooded use the Art Of War option its player "
+            "did not select this turning point, once per activation"
+        )
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """Rule of thumb: Kauyon instead is worth a free Markerlight (0.08 operatives) while it
+        has a Conceal order and an enemy to mark, less the lost inch (0.02); Mont'ka instead
+        an inch (0.03) while it has an Engage order and has not moved, else nothing."""
+        from teams.pathfinders.abilities import KAUYON
+        from teams.pathfinders.markerlights import MARKERLIGHT
+
+        o = w.op(str(info["op"]))
+        if action.text.removeprefix("veteran ") == KAUYON:
+            if o.order != "conceal" or not MARKERLIGHT.options(w, o, "activation"):
+                return 0.0
+            return 0.06
+        return 0.03 if o.order == "engage" and not o.moved else 0.0
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+        """Switch for the rest of the activation (a token on the Blooded); with Kauyon and a
+        Conceal order, a free Markerlight action; with Mont'ka, Kauyon's free Markerlight (if
+        granted at its activation) is taken away."""
+        from teams.pathfinders.abilities import KAUYON
+        from teams.pathfinders.markerlights import can_markerlight
+
+        op = str(info["op"])
+        other = action.text.removeprefix("veteran ")
+        w.add_effect(Effect("token", op, "end_activation", source=op, detail=f"{_VETERAN}:{other}"))
+        o = w.op(op)
+        if other == KAUYON:
+            if o.order == "conceal" and can_markerlight(w, op):
+                w.add_effect(
+                    Effect("free_action", op, "end_activation", source=op, detail="markerlight")
+                )
+        else:
+            w.effects = [
+                e
+                for e in w.effects
+                if not (e.kind == "free_action" and e.op == op and e.detail == "markerlight")
+            ]
+        w.emit("veteran_used", op=op, option=other)
+
+
+VETERAN_RULE = Veteran()
+
+
+def install_veteran(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Veteran (class docstring). The Move change: the core's ``would_change_move`` (+1"
+    for Mont'ka instead of Kauyon, -1" to cancel Mont'ka's inch when it uses Kauyon
+    instead; Art Of War's own hook adds Mont'ka's inch to every PATHFINDER)."""
+    from teams.pathfinders.abilities import KAUYON, MONTKA
+
+    def move(w: Work, change: float, **info: Any) -> float:
+        op = str(info.get("op", ""))
+        if not w.effects or w.ctx.owner.get(op) not in players:
+            return change
+        switched = _veteran_switch(w, op)
+        if switched == MONTKA:
+            return change + 1.0
+        if switched == KAUYON:
+            return change - 1.0
+        return change
+
+    hooks.ploy(VETERAN_RULE, players)
+    hooks.transform("would_change_move", move)
+
+
+add_template(
+    "veteran_used",
+    lambda e: f"  {e['op']} (Veteran) uses {e['option'].title()} instead this activation",
+)
+
+
 register(
     "pathfinders/ability/medic",
     install_medic,
@@ -201,6 +333,12 @@ register(
     "pathfinders/ability/inertial_dampener",
     install_inertial_dampener,
     "Marksman: its marksman rail rifle ignores worsened Hit (injury, stat changes).",
+)
+register(
+    "pathfinders/ability/veteran",
+    install_veteran,
+    "Blooded: in a TP of Art Of War, it may use the other option (Mont'ka/Kauyon) in its "
+    "activation.",
 )
 register(
     "pathfinders/ability/grenadier_specialist",
