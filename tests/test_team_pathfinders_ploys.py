@@ -897,3 +897,15 @@ def test_veteran_montka_instead_of_kauyon_and_not_without_art_of_war() -> None:
     s = to_firefight(s)
     s, _ = s.apply("Activate PAT-1 conceal")
     assert not [t for t in texts(s) if t.startswith("Use veteran")]
+
+
+def test_orbital_survey_uplink_not_cumulative_with_the_mv7_high_intensity_markerlight() -> None:
+    # The MV7 gives two tokens to an enemy it sees, but one through the uplink.
+    ops: Ops = {"PAT-1": {"at": (5, 19)}, "BLU-1": {"at": (16, 13)}, "BLU-2": {"at": (16, 19)}}
+    kit = {"A": ("Orbital Survey Uplink",)}
+    s = lab(("MV7 Marker Drone",), ops, equipment=kit)
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 markerlight on BLU-2"])
+    assert tokens(s, "BLU-2") == 1
+    s = lab(("MV7 Marker Drone",), ops, equipment=kit)
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 markerlight on BLU-1"])
+    assert tokens(s, "BLU-1") == 2
