@@ -123,14 +123,19 @@ def test_markerlight_not_within_enemy_control_range() -> None:
     assert not [t for t in texts(s) if "markerlight" in t]
 
 
-def test_markerlight_drones_without_a_markerlight_cannot_perform_it() -> None:
-    # The MV1 Gun Drone carries no markerlight: no action; the MV7 Marker Drone does.
+def test_markerlight_only_operatives_whose_datacard_has_it() -> None:
+    # The MV1 Gun Drone and the Marksman have no Markerlight action; the MV7 Marker Drone
+    # and the Assault Grenadier have.
+    from teams.pathfinders.markerlights import can_markerlight
+
     ops: Ops = {"PAT-1": {"at": (5, 14.5)}, "PAT-2": {"at": (5, 12.5)}, "BLU-1": {"at": (16, 14.5)}}
     s = lab([MV1, MV7], ops)
     s1, _ = s.apply("Activate PAT-1 engage")
     assert not [t for t in texts(s1) if "markerlight" in t]
     s2, _ = s.apply("Activate PAT-2 engage")
     assert "Act PAT-2 markerlight on BLU-1" in texts(s2)
+    w = Work(lab(["Marksman Pathfinder", GRENADIER], ops))
+    assert not can_markerlight(w, "PAT-1") and can_markerlight(w, "PAT-2")
 
 
 def test_markerlight_and_shoot_in_one_activation_select_the_same_enemy() -> None:
@@ -344,6 +349,20 @@ def test_analyse_marks_visible_enemies_within_three_inches_of_the_target() -> No
     assert [tokens(s, b) for b in ("BLU-1", "BLU-2", "BLU-3")] == [1, 0, 0]
 
 
+def test_analyse_can_be_turned_off_by_a_rule_not_cumulative_with_it() -> None:
+    # A rule subscribing to the team hook would_pathfinder_analyse (Orbital Survey Uplink
+    # says it is not cumulative with Analyse) stops the extra tokens: only BLU-1 gains one.
+    ops: Ops = {
+        "PAT-1": {"at": (5, 14.5)},
+        "BLU-1": {"at": (16, 14.5)},
+        "BLU-2": {"at": (16, 12.5)},
+    }
+    s = lab([MB3], ops)
+    s.ctx.hooks.transform("would_pathfinder_analyse", lambda w, on, **info: False)
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 markerlight on BLU-1"])
+    assert [tokens(s, b) for b in ("BLU-1", "BLU-2")] == [1, 0]
+
+
 # -------------------------------------------------------------------------------------------
 # High-Intensity Markerlight (MV7)
 # -------------------------------------------------------------------------------------------
@@ -379,20 +398,53 @@ def test_shield_generator_ignores_piercing() -> None:
     assert at_la.rules.has(Piercing)
 
 
-def test_shield_generator_ignores_one_normal_damage_die_once_per_turning_point() -> None:
-    # BLU-1 (Gun 4/3+/3/4) hits the MV4 (7 wounds, Save 4+) twice (5,5): saves 1,1,1 fail,
-    # so two normal dice of 3 get through: the first is ignored, 3 damage (7 -> 4). BLU-2's
-    # identical shot in the same turning point inflicts all 6: the MV4 is incapacitated.
-    ops: Ops = {"PAT-1": {"at": (16, 14.5)}, "BLU-1": {"at": (25, 14.5)}, "BLU-2": {"at": (25, 13)}}
-    s = lab([MV4], ops, turn="B", initiative="B")
-    s, _ = run(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at PAT-1"], dice=["5,5,1,1"])
+def test_shield_generator_saviour_protocols_free_when_the_mv4_is_specified() -> None:
+    # Saviour Protocols used with the MV4 (PAT-1) as the drone costs 0CP; with another
+    # operative named it keeps its cost (no Drone Controller here).
+    ops: Ops = {"PAT-1": {"at": (16, 14.5)}, "PAT-2": {"at": (16, 10)}, "BLU-1": {"at": (25, 4)}}
+    w = Work(lab([MV4, MV1], ops))
+    cost = "would_cost_ploy"
+    assert w.would(cost, 1, player="A", ploy="Saviour Protocols", target="PAT-1") == 0
+    assert w.would(cost, 1, player="A", ploy="Saviour Protocols", target="PAT-2") == 1
+    assert w.would(cost, 1, player="A", ploy="Bonded", target="PAT-1") == 1
+
+
+def _shoot_mv4(s: GameState, shooter: str) -> GameState:
+    """B's ``shooter`` (Gun 4/3+/3/4) hits the MV4 (7 wounds, Save 4+) twice (5,5,1,1) and
+    its saves 1,1,1 fail: two normal dice of 3 damage get through. Stops at A's Shield
+    Generator choice if offered."""
+    s, _ = run(s, [f"Activate {shooter} engage", f"Shoot {shooter} gun at PAT-1"], dice=["5,5,1,1"])
     s, _ = run(decline(s), [], dice=["1,1,1"])
+    return decline(s)
+
+
+SHIELD: Ops = {"PAT-1": {"at": (16, 14.5)}, "BLU-1": {"at": (25, 14.5)}, "BLU-2": {"at": (25, 13)}}
+
+
+def test_shield_generator_ignores_one_normal_damage_die_once_per_turning_point() -> None:
+    # A uses it: the first normal die is ignored, 3 damage (7 -> 4). BLU-2's identical shot
+    # in the same turning point: no choice any more (once per turning point), all 6
+    # damage: the MV4 is incapacitated.
+    s = _shoot_mv4(lab([MV4], SHIELD, turn="B", initiative="B"), "BLU-1")
+    assert s.node.kind == "team_rule" and "Use shield generator" in texts(s)  # type: ignore[union-attr]
+    s, _ = s.apply("Use shield generator")
     s = decline(s)
     assert s.operatives[0].wounds == 4
     s, _ = run(s, ["End activation", "Activate PAT-1 engage", "End activation"])
-    s, _ = run(s, ["Activate BLU-2 engage", "Shoot BLU-2 gun at PAT-1"], dice=["5,5,1,1"])
-    s, _ = run(decline(s), [], dice=["1,1,1"])
+    s = _shoot_mv4(s, "BLU-2")
+    assert "Use shield generator" not in texts(s)
     assert not s.operatives[0].alive
+
+
+def test_shield_generator_declined_stays_available() -> None:
+    # Declined: all 6 damage (7 -> 1), and the next shot this turning point offers it again.
+    s = _shoot_mv4(lab([MV4], SHIELD, turn="B", initiative="B"), "BLU-1")
+    s, _ = s.apply("Decline")
+    s = decline(s)
+    assert s.operatives[0].wounds == 1
+    s, _ = run(s, ["End activation", "Activate PAT-1 engage", "End activation"])
+    s = _shoot_mv4(s, "BLU-2")
+    assert "Use shield generator" in texts(s)
 
 
 # -------------------------------------------------------------------------------------------
@@ -420,6 +472,21 @@ def test_grav_inhibitor_slows_nearby_enemies_and_worsens_their_melee() -> None:
     assert far.hit == 3
 
 
+def test_grav_inhibitor_a_move_ending_near_it_counts_two_inches_more() -> None:
+    # BLU-1 starts 10" (centres) from the MV33 at (12, 14.5), farther than 6" base to base:
+    # a Reposition to x 17 (within 6" of the drone) is a 5" move counting 7": refused; to
+    # x 18.5 (within 6" too) a 3.5" move counting 5.5": allowed; a Dash is not affected.
+    ops: Ops = {"PAT-1": {"at": (12, 14.5)}, "BLU-1": {"at": (22, 14.5)}}
+    s = lab([MV33], ops, turn="B", initiative="B")
+    s, _ = s.apply("Activate BLU-1 engage")
+    with pytest.raises(IllegalActionError):
+        s.apply("Reposition BLU-1 to 17,14.5")
+    ok, _ = s.apply("Reposition BLU-1 to 18.5,14.5")
+    assert ok.operatives[1].x == 18.5
+    dash, _ = s.apply("Dash BLU-1 to 19,14.5")
+    assert dash.operatives[1].x == 19
+
+
 # -------------------------------------------------------------------------------------------
 # Remote Pilot (Drone Controller)
 # -------------------------------------------------------------------------------------------
@@ -444,7 +511,20 @@ def test_remote_pilot_gives_a_drone_one_free_action_moving_at_most_two_inches() 
             assert sight.distance(start, there) <= 2.0 + 1e-6
     s, _ = run(s, ["Dash PAT-2 to 5,12.5"])
     assert s.operatives[0].ap == 1 and s.node.player == "A"  # type: ignore[union-attr]
-    assert "Act PAT-1 remote pilot on PAT-2" not in texts(s)  # once per activation (core)
+
+
+def test_remote_pilot_again_but_never_the_same_free_action_twice() -> None:
+    # The controller (APL 2) pilots the MV1 twice in one activation: first a Dash; the
+    # second time the drone may not Dash again (same free action), but may Reposition.
+    s = lab([CONTROLLER, MV1], PILOT)
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 remote pilot on PAT-2"])
+    s, _ = run(s, ["Dash PAT-2 to 5,12.5"])
+    assert "Act PAT-1 remote pilot on PAT-2" in texts(s)
+    s, _ = s.apply("Act PAT-1 remote pilot on PAT-2")
+    acts = texts(s)
+    assert not [t for t in acts if t.startswith("Dash")]
+    assert [t for t in acts if t.startswith("Reposition")]
+    assert s.operatives[0].ap == 0
 
 
 def test_remote_pilot_lifts_the_drone_rule_but_not_within_enemy_control_range() -> None:
@@ -488,8 +568,13 @@ def test_pulse_accelerator_gives_lethal_and_severe_to_pulse_weapons_within_three
     assert not rules(s, "PAT-3").has(Lethal)
     assert "Act PAT-1 pulse accelerator" not in texts(s)  # once is enough: already active
     s, _ = run(s, ["End activation", "Activate BLU-1 engage", "End activation"])
-    s, _ = s.apply("Activate PAT-2 engage")
-    assert rules(s, "PAT-2").has(Severe)  # until the MV31 itself activates again
+    assert rules(s, "PAT-2").has(Severe)  # other activations do not end it
+    # The MV31's next activation (made ready again here) ends it.
+    w = Work(s)
+    w.set_op("PAT-1", ready=True)
+    w.node = s.node
+    s, _ = w.freeze().apply("Activate PAT-1 engage")
+    assert not rules(s, "PAT-2").has(Severe)
 
 
 # -------------------------------------------------------------------------------------------

@@ -447,7 +447,9 @@ def rule_precheck(w: Work, o: OperativeState, act: Any, mode: str) -> str | None
     cost = action_cost(w, o, act.text, act.ap, mode)
     if mode == "activation" and o.ap < cost:
         return f"{act.name} costs {cost}AP and {o.id} has {o.ap}AP left (1.5)"
-    if act.text in o.done or (act.family and any(_family(d) == act.family for d in o.done)):
+    again = act.text in o.done and not _repeat_allowed(w, o, act.text, mode)
+    if again or (act.family and any(_family(d) == act.family for d in o.done)):
+        # (A rule may allow it again: the ``would_repeat_action`` hooks, ``action`` its name.)
         return f"{o.id} already performed {act.name} this activation: once per activation (1.5)"
     for ex in _EXCLUDES.get(act.family, ()):
         if ex in o.done:

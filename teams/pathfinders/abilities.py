@@ -43,6 +43,16 @@ def doctrine(w: Work, player: str) -> str:
     return ""
 
 
+def op_doctrine(w: Work, op: str) -> str:
+    """The Art Of War option that applies to the friendly operative ``op`` now: its
+    player's (:func:`doctrine`) through the team's ``would_pathfinder_doctrine`` hooks
+    (``fn(w, option, op=) -> option``; a rule such as the Blooded's Veteran may swap it)."""
+    chosen = doctrine(w, w.ctx.owner[op])
+    if chosen and w.ctx.hooks.would.get("would_pathfinder_doctrine"):
+        chosen = str(w.would("would_pathfinder_doctrine", chosen, op=op))
+    return chosen
+
+
 def _used_key(option: str) -> str:
     return f"{ART_OF_WAR}:{option}"
 
@@ -114,11 +124,12 @@ ART_OF_WAR_RULE = ArtOfWar()
 def install_art_of_war(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Art Of War (class docstring). Triggers: the Gambit step; the core's
     would_change_move hook (Mont'ka); the ``activated`` event (Kauyon: a free_action effect
-    for ``markerlight`` until the end of that activation)."""
+    for ``markerlight`` until the end of that activation). Which option applies to an
+    operative is :func:`op_doctrine` (the team hook ``would_pathfinder_doctrine``)."""
 
     def move(w: Work, change: float, **info: Any) -> float:
         op = str(info.get("op", ""))
-        if mine(w, op, players) and doctrine(w, w.ctx.owner[op]) == MONTKA:
+        if mine(w, op, players) and op_doctrine(w, op) == MONTKA:
             return change + MONTKA_MOVE
         return change
 
@@ -126,7 +137,7 @@ def install_art_of_war(hooks: Hooks, players: tuple[str, ...]) -> None:
         op = str(ev.get("op", ""))
         if ev.get("order") != "conceal" or not mine(w, op, players) or not can_markerlight(w, op):
             return
-        if doctrine(w, w.ctx.owner[op]) == KAUYON:
+        if op_doctrine(w, op) == KAUYON:
             w.add_effect(
                 Effect("free_action", op, "end_activation", source=op, detail="markerlight")
             )

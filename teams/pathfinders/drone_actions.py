@@ -16,7 +16,7 @@ from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.registry import register, rule_id
 from teams.pathfinders.common import TEAM, has_keyword, is_drone, is_pathfinder, is_pulse_weapon
-from teams.pathfinders.drones import REMOTE_PILOTED
+from teams.pathfinders.drones import REMOTE_PILOTED, remote_piloted
 
 DRONE_CONTROLLER = "DRONE CONTROLLER"
 MV31 = "MV31 PULSE ACCELERATOR"
@@ -34,6 +34,7 @@ UNIVERSAL_VERBS = (
 )
 PULSE_RANGE = 3.0
 ACCELERATING = "pf_pulse_accelerator"
+_PILOTED_DONE = "pf_piloted:"
 
 
 # -- Remote Pilot (Drone Controller) ------------------------------------------------------------
@@ -46,9 +47,11 @@ class RemotePilot:
     operative at once performs one free action (any action, even one its Drone rule forbids),
     moving at most 2" in it; the player chooses the action in the drone's free-action
     decision (``End activation`` declines). Not while the controller is within control range
-    of an enemy operative. Notation ``Act <controller> remote pilot on <drone>``.
-    (The datacard allows it more than once per activation, the same drone not taking the
-    same free action twice; the core allows a rule action once per activation.)"""
+    of an enemy operative. It may be performed more than once in an activation (the core's
+    ``would_repeat_action`` hook), but the same drone never performs the same free action
+    twice in one activation of the controller (the drone's free actions are noted when each
+    ends, ``action_ended``, and refused again through ``would_refuse_action``). Notation
+    ``Act <controller> remote pilot on <drone>``."""
 
     name: str = "Remote Pilot"
     text: str = "remote pilot"
@@ -108,9 +111,54 @@ class RemotePilot:
 REMOTE_PILOT = RemotePilot()
 
 
+def _piloted_done(w: Work, drone: str) -> set[str]:
+    """The free actions Remote Pilot already had ``drone`` perform in the activation in
+    progress of its controller."""
+    return {
+        e.detail[len(_PILOTED_DONE) :]
+        for e in w.effects
+        if e.kind == "token" and e.op == drone and e.detail.startswith(_PILOTED_DONE)
+    }
+
+
 def install_remote_pilot(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Remote Pilot (class docstring). The drone's token that lifts its Drone rule ends with
     its free action (``free_action_ended``)."""
+
+    def repeat(w: Work, allowed: bool, **info: Any) -> bool:
+        op = str(info.get("op", ""))
+        if allowed or info.get("action") != REMOTE_PILOT.text or info.get("mode") != "activation":
+            return allowed
+        return w.ctx.owner.get(op) in players and has_keyword(w, op, DRONE_CONTROLLER)
+
+    def note(w: Work, ev: Event) -> None:
+        op = str(ev.get("op", ""))
+        if ev.get("mode") != "free" or not op or not remote_piloted(w, op):
+            return
+        controller = next(e.source for e in w.effects if e.op == op and e.detail == REMOTE_PILOTED)
+        for done in w.op(op).done:
+            if done not in _piloted_done(w, op):
+                w.effects.append(
+                    Effect(
+                        "token",
+                        op,
+                        "end_activation",
+                        source=controller,
+                        detail=_PILOTED_DONE + done,
+                    )
+                )
+
+    def refuse(w: Work, why: Any, **info: Any) -> Any:
+        op, action = str(info.get("op", "")), str(info.get("action", ""))
+        if why is not None or not op or not remote_piloted(w, op):
+            return why
+        if action in _piloted_done(w, op):
+            return f"{op} already performed {action} through Remote Pilot in this activation"
+        return why
+
+    hooks.transform("would_repeat_action", repeat)
+    hooks.on("action_ended", note)
+    hooks.transform("would_refuse_action", refuse)
 
     def ended(w: Work, ev: Event) -> None:
         op = str(ev.get("op", ""))

@@ -24,7 +24,8 @@ Team would hooks it asks (other Pathfinders rules subscribe with ``hooks.transfo
   ``op`` may perform it within control range of an enemy (Fearless On The Frontline).
 
 After the action the event ``markerlight_performed`` (``op``, ``target``, ``gained``) is
-emitted (did hooks may add more tokens: Analyse).
+emitted (did hooks may add more tokens: Analyse, which asks the team hook
+``would_pathfinder_analyse`` ``fn(w, True, op=, target=) -> bool`` first).
 
 Tokens are effects of kind ``"markerlight"`` on the enemy operative (``value`` the number,
 ``player`` the Pathfinder player whose tokens they are, until the end of the battle). They
@@ -123,14 +124,20 @@ def remove_markerlights(w: Work, op: str, n: int = 1, player: str | None = None)
     return old - new
 
 
+NO_MARKERLIGHT = ("MARKSMAN", "WEAPONS EXPERT")
+"""The non-drone PATHFINDER operatives whose datacards have no Markerlight action."""
+
+
 def can_markerlight(w: Work, op: str) -> bool:
-    """The datacard of ``op`` lets it perform the Markerlight action: every PATHFINDER
-    operative but the drones, and the MB3 Recon and MV7 Marker drones (the dataslate says
-    only some operatives can; the MV1, MV4, MV31 and MV33 drones carry no markerlight)."""
+    """The datacard of ``op`` lets it perform the Markerlight action (the dataslate says
+    only some can, on their datacards; our team data does not list it, so this follows the
+    datacards as the BSData catalogue gives them): every PATHFINDER operative but the
+    Marksman, the Weapons Experts and the drones; of the drones, the MB3 Recon and the MV7
+    Marker (whose High-Intensity Markerlight works on its own Markerlight action)."""
     if not is_pathfinder(w, op):
         return False
     if not is_drone(w, op):
-        return True
+        return not any(has_keyword(w, op, k) for k in NO_MARKERLIGHT)
     return has_keyword(w, op, MB3_RECON) or has_keyword(w, op, MV7_MARKER)
 
 
@@ -289,7 +296,8 @@ def install_markerlight(hooks: Hooks, players: tuple[str, ...]) -> None:
     fusion grenade), cumulatively: 1+ Saturate and Balanced; 2+ Hit improved by 1 (not
     better than 3+); 3+ the target cannot be obscured; 4 Seek Light (light terrain cannot
     make a Conceal target invalid). An enemy loses one token the first time in each of its
-    activations it performs Dash, Charge, Fall Back or Reposition. Triggers: the core's
+    activations (or counteractions) it performs Dash, Charge, Fall Back or Reposition; a
+    move outside them (a free action a rule gives it) sheds none. Triggers: the core's
     would_use_weapon_rules, would_change_hit, would_target, would_allow_target and
     would_refuse_target hooks; the ``moved`` and ``shoot_started`` events."""
 
@@ -366,16 +374,15 @@ def install_markerlight(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     def moved(w: Work, ev: Event) -> None:
         op = str(ev.get("op", ""))
-        if ev.get("action") not in MOVES_SHEDDING or not w.effects:
-            return
+        if ev.get("action") not in MOVES_SHEDDING or not w.effects or active_op(w) != op:
+            return  # (only during its own activation or counteraction)
         for player in players:
             if w.ctx.owner.get(op) == player or not markerlights(w, op, player):
                 continue
             if any(e.kind == "token" and e.op == op and e.detail == _SHED for e in w.effects):
                 return
             remove_markerlights(w, op, 1, player)
-            source = active_op(w) or op
-            w.effects.append(Effect("token", op, "end_activation", source=source, detail=_SHED))
+            w.effects.append(Effect("token", op, "end_activation", source=op, detail=_SHED))
             return
 
     hooks.action(MARKERLIGHT, players)
