@@ -93,8 +93,8 @@ def to_firefight(s: GameState) -> GameState:
 def decline(
     s: GameState, cover: str = "Cover save normal", events: list[Event] | None = None
 ) -> GameState:
-    """Pass the ploy windows, decline the dice re-rolls (and weapons' re-rolls) and Accurate,
-    keep a cover save
+    """Pass the ploy windows, decline the dice re-rolls (and weapons' re-rolls), Accurate and
+    team-rule choices (the Shield Generator), keep a cover save
     (the events are added to ``events`` when given)."""
     answer = {
         "ploy": "Pass",
@@ -102,6 +102,7 @@ def decline(
         "cover_save": cover,
         "accurate": "Accurate 0",
         "reroll": "Keep",
+        "team_rule": "Decline",
     }
     while isinstance(s.node, Decision) and s.node.kind in answer:
         s, ev = s.apply(answer[s.node.kind])
@@ -909,3 +910,17 @@ def test_orbital_survey_uplink_not_cumulative_with_the_mv7_high_intensity_marker
     s = lab(("MV7 Marker Drone",), ops, equipment=kit)
     s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 markerlight on BLU-1"])
     assert tokens(s, "BLU-1") == 2
+
+
+def test_orbital_survey_uplink_not_cumulative_with_analyse() -> None:
+    # The MB3 marks BLU-2 out of sight through the uplink: BLU-1 (visible, within 3" of
+    # BLU-2) gains no Analyse token; marking BLU-1 in sight, Analyse works as usual... on
+    # enemies it sees (BLU-2 is not one).
+    ops: Ops = {"PAT-1": {"at": (5, 14)}, "BLU-1": {"at": (18.5, 19)}, "BLU-2": {"at": (16, 21)}}
+    s = lab(("MB3 Recon Drone",), ops, equipment={"A": ("Orbital Survey Uplink",)})
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 markerlight on BLU-2"])
+    assert (tokens(s, "BLU-2"), tokens(s, "BLU-1")) == (1, 0)
+    ops = {**ops, "BLU-2": {"at": (20.5, 16.5)}}  # now in sight and near BLU-1
+    s = lab(("MB3 Recon Drone",), ops, equipment={"A": ("Orbital Survey Uplink",)})
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 markerlight on BLU-2"])
+    assert (tokens(s, "BLU-2"), tokens(s, "BLU-1")) == (1, 1)

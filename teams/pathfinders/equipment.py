@@ -182,9 +182,9 @@ def install_orbital_survey_uplink(hooks: Hooks, players: tuple[str, ...]) -> Non
     visibility reason). Selecting an enemy that is not visible is using it (so the choice is
     the player's, by the enemy it selects: :func:`uplinked`); that action then gives one
     token (not cumulative with High-Intensity Markerlight, the equipment or the MV7's).
-    Limits: once per turning point; the other conditions of the action (control range, the
-    Shoot's target) still apply. (Not cumulative with Analyse either: that rule is the
-    drones lane's and is not told; a simplification.)"""
+    Not cumulative with Analyse either (the team's ``would_pathfinder_analyse`` hook turns it
+    off for that action). Limits: once per turning point; the other conditions of the action
+    (control range, the Shoot's target) still apply."""
 
     def target(w: Work, why: str | None, **info: Any) -> str | None:
         op, enemy = str(info.get("op", "")), str(info.get("target", ""))
@@ -214,8 +214,15 @@ def install_orbital_survey_uplink(hooks: Hooks, players: tuple[str, ...]) -> Non
             why="an enemy out of sight",
         )
 
+    def no_analyse(w: Work, allowed: bool, **info: Any) -> bool:
+        op = str(info.get("op", ""))
+        if not allowed or w.ctx.owner.get(op) not in players:
+            return allowed
+        return not uplinked(w, op, str(info.get("target", "")))
+
     hooks.transform("would_pathfinder_markerlight_target", target)
     hooks.transform("would_pathfinder_markerlight_gain", one)
+    hooks.transform("would_pathfinder_analyse", no_analyse)
     hooks.on("markerlight_performed", performed)
     hooks.on("turning_point_started", _reset(players, _UPLINK_USED))
 
