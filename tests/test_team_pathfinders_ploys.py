@@ -924,3 +924,33 @@ def test_orbital_survey_uplink_not_cumulative_with_analyse() -> None:
     s = lab(("MB3 Recon Drone",), ops, equipment={"A": ("Orbital Survey Uplink",)})
     s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 markerlight on BLU-2"])
     assert (tokens(s, "BLU-2"), tokens(s, "BLU-1")) == (1, 1)
+
+
+# -------------------------------------------------------------------------------------------
+# Advice: the heuristic agent uses the rules
+# -------------------------------------------------------------------------------------------
+
+
+def _heuristic(s: GameState) -> str:
+    from engine.agents.heuristic import HeuristicAgent
+
+    return str(HeuristicAgent(seed=1).act(s))
+
+
+def test_advice_heuristic_arms_the_high_intensity_markerlight_before_marking() -> None:
+    # A free rule option between actions with a positive advice comes first (an enemy in
+    # sight to mark).
+    s = lab((LA, LA), MARK, equipment={"A": ("High-Intensity Markerlight",)})
+    s, _ = run(s, ["Activate PAT-1 engage"])
+    assert _heuristic(s) == "Use high-intensity markerlight"
+
+
+def test_advice_heuristic_uses_the_medikit_on_a_badly_wounded_friend() -> None:
+    # Under a Conceal order with no shot to take: healing PAT-2 (2W of 7) is its best action.
+    ops: Ops = {
+        "PAT-1": {"at": (5, 14.5)},
+        "PAT-2": {"at": (5, 15.7), "wounds": 2},
+        "BLU-1": {"at": (25, 4)},
+    }
+    s, _ = run(lab((MEDTECH, LA), ops), ["Activate PAT-1 conceal"])
+    assert _heuristic(s) == "Act PAT-1 medikit on PAT-2"
