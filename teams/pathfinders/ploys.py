@@ -793,7 +793,8 @@ def install_point_blank_fusillade(hooks: Hooks, players: tuple[str, ...]) -> Non
         for p in players:
             for o in w.alive(p):
                 if is_trooper(w, o.id) and w.in_enemy_control_range(o):
-                    w.add_effect(
+                    # A fact of the activation's start, not a stat change: kept quietly.
+                    w.effects.append(
                         Effect(
                             "token", o.id, "end_activation", source=active, detail=_ENGAGED_AT_START
                         )
