@@ -297,24 +297,18 @@ VETERAN_RULE = Veteran()
 
 
 def install_veteran(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Veteran (class docstring). The Move change: the core's ``would_change_move`` (+1"
-    for Mont'ka instead of Kauyon, -1" to cancel Mont'ka's inch when it uses Kauyon
-    instead; Art Of War's own hook adds Mont'ka's inch to every PATHFINDER)."""
-    from teams.pathfinders.abilities import KAUYON, MONTKA
+    """Veteran (class docstring). The option that applies to the Blooded for the rest of its
+    activation is swapped through the team's ``would_pathfinder_doctrine`` hook (Art Of
+    War's Mont'ka inch then follows it: :func:`teams.pathfinders.abilities.op_doctrine`)."""
 
-    def move(w: Work, change: float, **info: Any) -> float:
+    def swap(w: Work, option: str, **info: Any) -> str:
         op = str(info.get("op", ""))
         if not w.effects or w.ctx.owner.get(op) not in players:
-            return change
-        switched = _veteran_switch(w, op)
-        if switched == MONTKA:
-            return change + 1.0
-        if switched == KAUYON:
-            return change - 1.0
-        return change
+            return option
+        return _veteran_switch(w, op) or option
 
     hooks.ploy(VETERAN_RULE, players)
-    hooks.transform("would_change_move", move)
+    hooks.transform("would_pathfinder_doctrine", swap)
 
 
 add_template(
