@@ -369,7 +369,7 @@ class FightFrame:
         w.emit("attack_retained", op=self.attacker, target=self.defender, normals=an, crits=ac)
         if self.dweapon:
             w.emit("attack_retained", op=self.defender, target=self.attacker, normals=dn, crits=dc)
-        w.replace_top(an=an, ac=ac, dn=dn, dc=dc, stage="resolve", turn="a")
+        w.replace_top(an=an, ac=ac, dn=dn, dc=dc, stage="resolve", turn=self._first_to_resolve(w))
         # Devastating and Stun from retained crits, both sides (engine.game.weapon_rules).
         if ac:
             w.emit(
@@ -407,6 +407,17 @@ class FightFrame:
                     normals=n,
                     crits=c,
                 )
+
+    def _first_to_resolve(self, w: Work) -> str:
+        """The side that resolves the first success: the attacker (5.2 step 4), unless a rule
+        says the retaliating defender does (the ``would_resolve_first`` hooks, ``fn(w, side,
+        op=attacker, target=defender, weapon=defender's weapon) -> "a" | "d"``)."""
+        if not self.dweapon or not w.ctx.hooks.would.get("would_resolve_first"):
+            return "a"
+        side = w.would(
+            "would_resolve_first", "a", op=self.attacker, target=self.defender, weapon=self.dweapon
+        )
+        return "d" if side == "d" else "a"
 
     def _over(self, w: Work) -> bool:
         return w.op(self.attacker).incapacitated or w.op(self.defender).incapacitated
@@ -531,6 +542,13 @@ class FightFrame:
                 out.append(Action("Block", text="nothing with crit"))
             if mine[0]:
                 out.append(Action("Block", text="nothing with normal"))
+        if w.ctx.hooks.would.get("would_allow_block"):
+            # A rule forbidding a fighter to block in this sequence: fn(w, allowed, op=,
+            # target=) -> allowed (``op`` would block, ``target`` its opponent).
+            me = self.attacker if side == "a" else self.defender
+            them = self.defender if side == "a" else self.attacker
+            if not w.would("would_allow_block", True, op=me, target=them):
+                out = [a for a in out if a.verb != "Block"]
         return out
 
     def act(self, w: Work, a: Action) -> None:

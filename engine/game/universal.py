@@ -343,9 +343,9 @@ class ActivationFrame:
                 raise _illegal("an On Guard interrupt must perform its Shoot or Fight (9.3)")
             self.end(w)
             return
-        if a.verb == "Ploy" and self.mode == "activation":
-            # A ploy used between actions of the activation ("during_activation"): not an
-            # action; the activation goes on.
+        if a.verb in ("Ploy", "Use") and self.mode == "activation":
+            # A ploy (or a rule's free option, ``Use ...``) used between actions of the
+            # activation ("during_activation"): not an action; the activation goes on.
             ploys.use_ploy(w, o.player, "during_activation", a, {"op": o.id})
             return
         if a.op and a.op != o.id:

@@ -18,6 +18,7 @@ from teams.pathfinders import (
     markerlights,
     ploys,
 )
+from teams.pathfinders import specialists as specialists  # lane pf-ploys
 
 __all__ = [
     "abilities",
