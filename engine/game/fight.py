@@ -645,6 +645,10 @@ class FightFrame:
                 c -= 1
             else:
                 n -= 1
+            if not crit and "would_strike_crit" in w.ctx.hooks.would:
+                # A rule treating this normal success as a critical one (its critical damage
+                # and Shock): fn(w, crit, op=, target=) -> crit.
+                crit = bool(w.would("would_strike_crit", False, op=me_id, target=opp_id))
             w.emit("strike", op=me_id, die=a.text)
             shocked = self.a_shocked if side == "a" else self.d_shocked
             if crit and prof.rules.dice.shock and not shocked:
