@@ -554,3 +554,58 @@ def test_harpoon_once_per_turning_point() -> None:
     # The next turning point it may be used again.
     w.tp += 1
     assert universal.weapon_usable(w, w.op("KOM-2"), "harpoon", prof) is None
+
+
+# -------------------------------------------------------------------------------------------
+# The same rules in longer sequences
+# -------------------------------------------------------------------------------------------
+
+
+def test_skulk_about_with_piercing_still_one_unrolled_save() -> None:
+    # BLU-1 (a Gunner) shoots the concealed KOM-1 with its Pierce Gun (Piercing 1): 2
+    # defence dice, one of them retained unrolled, so 1 is rolled.
+    ops: Ops = {"KOM-1": {"at": (16, 14.5), "order": "conceal"}, "BLU-1": {"at": (5, 14.5)}}
+    s = gambit(["Skulk About"], ops, initiative="B", blu=("Gunner",))
+    s, _ = play(s, ["Activate BLU-1 engage"])
+    s = pass_windows(s)
+    s, _ = play(s, ["Shoot BLU-1 pierce gun at KOM-1"], ["6,5,4,1"])
+    s, _ = drive(s, [])
+    node = s.node
+    assert isinstance(node, Chance) and node.request.kind == "defence"
+    assert node.request.dice == 1
+
+
+def test_shake_it_off_after_a_stun_gun() -> None:
+    # BLU-1 (a Gunner) stuns KOM-1 with its Stun Gun (a crit retained): APL -1 until the end
+    # of KOM-1's next activation. KOM-1 activates with 1AP; Shake It Off gives 2AP.
+    ops: Ops = {"KOM-1": {"at": (16, 14.5)}, "BLU-1": {"at": (5, 14.5)}}
+    s = gambit([], ops, initiative="B", blu=("Gunner",))
+    s, _ = play(s, ["Activate BLU-1 engage"])
+    s = pass_windows(s)
+    s, _ = play(s, ["Shoot BLU-1 stun gun at KOM-1"], ["6,1,1,1"])
+    s, _ = drive(s, ["1,1,1"])
+    assert Work(s).apl(op_of(s, "KOM-1")) == 1
+    s, _ = s.apply("End activation")  # BLU-1's last AP unspent
+    s = pass_windows(s)
+    s, _ = s.apply("Activate KOM-1 engage")
+    assert op_of(s, "KOM-1").ap == 1
+    s, ev = s.apply("Ploy shake it off")
+    assert ploys_used(ev) == [("A", "Shake It Off")]
+    assert op_of(s, "KOM-1").ap == 2
+
+
+def test_kunnin_but_brutal_critical_strike_also_shocks() -> None:
+    # The Boss Nob's Power Klaw (4/3+/5/7, Brutal, Shock): its first normal strike is a
+    # critical one, 7 damage, and Shock discards one of BLU-1's two normal successes.
+    nob = ["Kommando Boss Nob [Slugga; Power Klaw]"]
+    s = gambit([], CHARGE, types=nob)
+    s, _ = play(s, ["Activate KOM-1 engage"])
+    s = pass_windows(s)
+    s, _ = play(s, ["Charge KOM-1 to 7.44,14.5"])
+    s = conceal(pass_windows(s), "KOM-1")
+    s, _ = play(s, ["Fight KOM-1 power klaw at BLU-1"], ["5,4,1,1", "5,4,1"])
+    s, used = drive(s, [], ["Ploy kunnin' but brutal"])
+    assert ploys_used(used) == [("A", "Kunnin' But Brutal")]
+    s, ev = play(s, ["Strike normal"])
+    assert [e["damage"] for e in ev if e.kind == "damage_inflicted"] == [7]
+    assert s.stack[-1].dn == 1  # one of BLU-1's two normals discarded by Shock
