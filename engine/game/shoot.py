@@ -88,12 +88,16 @@ def own_target_reason(
 
 def _sight_reason(w: Work, o: OperativeState, t: OperativeState, seek: str | None) -> str | None:
     """Why ``t`` is not a valid target of ``o`` (4.5, 4.7: visible, and not a Conceal
-    operative in cover), or None."""
+    operative in cover; a rule's ``would_refuse_target`` hook), or None."""
     kz = w.kz
     if not w.ctx.valid_target(kz, w.place(t), w.place(o), t.order, seek):
         if not w.ctx.visible(kz, w.place(o), w.place(t)):
             return f"{t.id} is not visible to {o.id} (4.3, 4.5)"
         return f"{t.id} has a Conceal order and is in cover: not a valid target (4.5)"
+    if "would_refuse_target" in w.ctx.hooks.would:
+        # A rule that makes ``t`` no valid target for ``o`` (``fn(w, None, op=, target=)``).
+        refused: str | None = w.would("would_refuse_target", None, op=o, target=t)
+        return refused
     return None
 
 

@@ -148,6 +148,9 @@ def start_activation(w: Work, o: OperativeState, order: str) -> None:
     activation" effects now last until the end of this one."""
     if order not in ("engage", "conceal"):
         raise _illegal(f"the order must be engage or conceal, not {order!r}")
+    why = order_refusal(w, o, order)
+    if why is not None:
+        raise _illegal(why)
     w.effects = [
         attrs.evolve(e, until="end_this_activation")
         if e.op == o.id and e.until == "end_next_activation"
@@ -470,6 +473,24 @@ def _repeat_allowed(w: Work, o: OperativeState, fam: str, mode: str) -> bool:
     return bool(w.would("would_repeat_action", False, op=o.id, action=fam, mode=mode, done=o.done))
 
 
+def _charges_concealed(w: Work, o: OperativeState) -> bool:
+    """A rule lets ``o`` Charge while it has a Conceal order (the ``would_charge_concealed``
+    hooks: ``fn(w, False, op=) -> bool``)."""
+    if "would_charge_concealed" not in w.ctx.hooks.would:
+        return False
+    return bool(w.would("would_charge_concealed", False, op=o.id))
+
+
+def order_refusal(w: Work, o: OperativeState, order: str) -> str | None:
+    """Why ``o`` cannot be given ``order`` when its order is determined at its activation
+    (a rule's ``would_refuse_order`` hooks: ``fn(w, None, op=, order=) -> reason``), or
+    ``None``."""
+    if "would_refuse_order" not in w.ctx.hooks.would:
+        return None
+    refused: str | None = w.would("would_refuse_order", None, op=o.id, order=order)
+    return refused
+
+
 def precheck(
     w: Work, o: OperativeState, verb: str, mode: str, in_cr: bool | None = None
 ) -> str | None:
@@ -523,7 +544,7 @@ def precheck(
         return "Shoot cannot be performed within control range of an enemy operative (3.2)"
     if verb == "Fall Back" and not in_cr:
         return "Fall Back needs an enemy operative within control range (3.2)"
-    if verb == "Charge" and o.order != "engage":
+    if verb == "Charge" and o.order != "engage" and not _charges_concealed(w, o):
         return "an operative with a Conceal order cannot Charge (1.5, 3.2)"
     if verb == "Fight" and not in_cr:
         return "Fight needs an enemy operative within control range (3.2)"
