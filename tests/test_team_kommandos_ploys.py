@@ -609,3 +609,29 @@ def test_kunnin_but_brutal_critical_strike_also_shocks() -> None:
     s, ev = play(s, ["Strike normal"])
     assert [e["damage"] for e in ev if e.kind == "damage_inflicted"] == [7]
     assert s.stack[-1].dn == 1  # one of BLU-1's two normals discarded by Shock
+
+
+def test_kunnin_but_brutal_after_a_concealed_charge_with_throat_slittas() -> None:
+    # Throat Slittas lets the concealed KOM-1 Charge; it then fights with its Conceal order
+    # and Kunnin' But Brutal makes its first normal strike critical (choppa 5).
+    s = gambit([], CHARGE)
+    s, _ = play(s, ["Activate KOM-1 conceal"])
+    s = pass_windows(s)
+    s, _ = play(s, ["Charge KOM-1 to 7.44,14.5"])
+    s = pass_windows(s)
+    assert op_of(s, "KOM-1").order == "conceal"
+    s, _ = play(s, ["Fight KOM-1 choppa at BLU-1"], ["5,4,1,1", "1,1,1"])
+    s, used = drive(s, [], ["Ploy kunnin' but brutal"])
+    assert ploys_used(used) == [("A", "Kunnin' But Brutal")]
+    s, ev = play(s, ["Strike normal", "Strike normal"])
+    assert [e["damage"] for e in ev if e.kind == "damage_inflicted"] == [5, 4]
+
+
+def test_sssshhhh_counts_the_grots_sneaky_zogger() -> None:
+    # The Grot (Engage) in cover behind the rubble from BLU-1: Sneaky Zogger makes it no
+    # valid target, so it may dash; a Boy there with an Engage order is a valid target.
+    ops: Ops = {"KOM-1": {"at": (16, 4)}, "BLU-1": {"at": (5, 4)}}
+    s = lab([GROT], ops, tp=2)
+    assert SSSSHHHH_PLOY.options(Work(s), "A", {})
+    s = lab([BOY], ops, tp=2)
+    assert not SSSSHHHH_PLOY.options(Work(s), "A", {})

@@ -231,12 +231,18 @@ DASH_VALUE = 0.05  # a free 3" move
 
 
 def _unseen(w: Work, op: str) -> bool:
-    """``op`` is not a valid target for any enemy operative (4.5: from where each stands)."""
+    """``op`` is not a valid target for any enemy operative (4.5: from where each stands;
+    a rule's ``would_refuse_target`` hook counts, e.g. the Grot's Sneaky Zogger)."""
     o = w.op(op)
     me = w.place(o)
-    return not any(
-        w.ctx.valid_target(w.kz, me, w.place(e), o.order, None) for e in w.enemies_of(op)
-    )
+    hooked = "would_refuse_target" in w.ctx.hooks.would
+    for e in w.enemies_of(op):
+        if not w.ctx.valid_target(w.kz, me, w.place(e), o.order, None):
+            continue
+        if hooked and w.would("would_refuse_target", None, op=e, target=o):
+            continue
+        return False
+    return True
 
 
 def shhh_eligible(w: Work, op: str) -> bool:
