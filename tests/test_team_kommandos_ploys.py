@@ -635,3 +635,21 @@ def test_sssshhhh_counts_the_grots_sneaky_zogger() -> None:
     assert SSSSHHHH_PLOY.options(Work(s), "A", {})
     s = lab([BOY], ops, tp=2)
     assert not SSSSHHHH_PLOY.options(Work(s), "A", {})
+
+
+def test_skulk_about_not_against_a_friendly_shooter() -> None:
+    # The Bomb Squig (KOM-1) sets off its Explosives (it is its own primary target); the
+    # concealed Boy KOM-2 within the Blast is shot by a friend, not an enemy: 3 defence dice.
+    ops: Ops = {
+        "KOM-1": {"at": (16, 14.5)},
+        "KOM-2": {"at": (17.4, 14.5), "order": "conceal"},
+        "BLU-1": {"at": (22, 14.5)},
+    }
+    s = gambit(["Skulk About"], ops, types=["Kommando Bomb Squig", BOY])
+    s, _ = play(s, ["Activate KOM-1 engage"])
+    s = pass_windows(s)
+    s, _ = play(s, ["Shoot KOM-1 explosives at KOM-1"], ["1,1,1,1,1,1"])
+    s, _ = drive(s, ["1,1,1", "1,1,1,1,1,1"])  # the squig's defence, KOM-2's attack dice
+    node = s.node
+    assert isinstance(node, Chance) and node.request.label == "defence dice (KOM-2)"
+    assert node.request.dice == 3

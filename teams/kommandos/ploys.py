@@ -6,7 +6,8 @@ Strategy ploys (the Gambit step), each until the end of the turning point:
 - **DAKKA! DAKKA! DAKKA!**: friendly KOMMANDO operatives' ranged weapons have Punishing.
 - **Skulk About**: a friendly KOMMANDO operative with a Conceal order that an enemy is
   shooting keeps one defence die as a normal save without rolling it, besides any cover save
-  (the ``would_retain_defence_normal`` hook of the Shoot sequence).
+  (the ``would_retain_defence_normal`` hook of the Shoot sequence); not when a friendly
+  operative is shooting it (the Bomb Squig's Explosives' Blast).
 - **SSSSHHHH!** (not in the first turning point): every friendly KOMMANDO operative that is
   not a valid target for any enemy, or has a Conceal order and is more than 6" from every
   enemy, may make a free Dash at once (the operatives qualifying when the ploy is used).
@@ -218,6 +219,8 @@ def install_skulk_about(hooks: Hooks, players: tuple[str, ...]) -> None:
         player = w.ctx.owner[target]
         if player not in players or w.op(target).order != "conceal":
             return extra
+        if w.ctx.owner.get(str(info.get("op", ""))) == player:
+            return extra  # shot by a friend (the Bomb Squig's own Explosives), not an enemy
         return extra + 1 if player_token(w, player, SKULK) else extra
 
     hooks.ploy(SKULK_ABOUT_PLOY, players)
@@ -310,9 +313,15 @@ def _fight_frame(w: Work) -> Any:
 def _shot_unblocked(w: Work, f: Any) -> tuple[int, int]:
     """The unblocked (normals, crits) of the Shoot ``f`` with its defence dice as they are
     now (as the Shoot sequence resolves them, 5.1 step 5)."""
+    from engine.game.shoot import targeting
+
     t = w.op(f.targets[f.idx])
     prof = f.profile(w)
     save = w.ctx.datacards[t.id].save + w.stat_change(t.id, "save")
+    if f.cover and w.ctx.hooks.would.get("would_save_in_cover"):
+        src = f.sight_from if f.idx == 0 and f.sight_from else f.shooter
+        tg = targeting(w, w.op(src), t)
+        save = w.would("would_save_in_cover", save, op=f.shooter, target=t.id, tg=tg)
     sn, sc = f.cover_saves
     crit_at = 6
     if w.ctx.hooks.would.get("would_crit_save"):
