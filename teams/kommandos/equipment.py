@@ -166,7 +166,7 @@ register(
     'Once per TP, a Kommando (not the squig or grot) may shoot a harpoon (Range 8", Lethal '
     "5+, Stun).",
 )
-register_equipment_value("kommandos/equipment/choppas", 1.0)
+register_equipment_value("kommandos/equipment/choppas", 2.5)  # a better melee weapon for the fists
 register_equipment_value("kommandos/equipment/collapsible_stocks", 2.0)
 register_equipment_value("kommandos/equipment/dynamite", 2.0)
 register_equipment_value("kommandos/equipment/harpoon", 3.0)
