@@ -327,20 +327,41 @@ def test_just_a_scratch_not_for_the_grot() -> None:
 ENGAGED: Ops = {"KOM-1": {"at": (5, 14.5)}, "BLU-1": {"at": (6.5, 14.5)}}
 
 
-def test_just_a_scratch_in_a_fight_ignores_the_first_normal_strike() -> None:
-    # BLU-1 fights KOM-1: knife 5,4,1 (two normals of 2), KOM-1's choppa 1,1,1,1. A uses the
-    # ploy in its attack dice window; BLU-1 strikes twice: the first inflicts nothing, the
-    # second 2 (KOM-1 left with 8 of 10 wounds).
+def test_just_a_scratch_in_a_fight_ignores_one_normal_strike() -> None:
+    # BLU-1 fights KOM-1: knife 5,4,1 (two normals of 2), KOM-1's choppa 1,1,1,1. BLU-1
+    # strikes with a normal: A may use the ploy in that strike's window; that strike inflicts
+    # nothing, the second 2 (KOM-1 left with 8 of 10 wounds). Once per turning point: not
+    # offered at the second strike.
     s = gambit([], ENGAGED, initiative="B")
     s, _ = play(s, ["Activate BLU-1 engage"])
     s = pass_windows(s)
     s, _ = play(s, ["Fight BLU-1 knife at KOM-1"], ["5,4,1", "1,1,1,1"])
-    s, got = drive(s, [], ["Ploy just a scratch"])
-    assert ploys_used(got) == [("A", "Just A Scratch")]
-    s, ev = play(s, ["Strike normal", "Strike normal"])
+    s, _ = drive(s, [])
+    assert "Ploy just a scratch" not in texts(s)  # not before the strike
+    s, _ = s.apply("Strike normal")
+    assert isinstance(s.node, Decision) and s.node.kind == "ploy"
+    s, ev = drive(s, [], ["Ploy just a scratch"])
+    assert ploys_used(ev) == [("A", "Just A Scratch")]
+    s, more = s.apply("Strike normal")
+    ev += more
+    assert not (isinstance(s.node, Decision) and "Ploy just a scratch" in texts(s))
+    s, more = drive(s, [])
+    ev += more
     damage = [e["damage"] for e in ev if e.kind == "damage_inflicted" and e["op"] == "KOM-1"]
     assert damage == [2] and op_of(s, "KOM-1").wounds == 8
     assert [e["rule"] for e in ev if e.kind == "team_rule_used"] == ["Just A Scratch"]
+
+
+def test_just_a_scratch_not_against_a_critical_strike() -> None:
+    # BLU-1's knife 6,1,1 (one crit): its crit strike is no normal damage, no window.
+    s = gambit([], ENGAGED, initiative="B")
+    s, _ = play(s, ["Activate BLU-1 engage"])
+    s = pass_windows(s)
+    s, _ = play(s, ["Fight BLU-1 knife at KOM-1"], ["6,1,1", "1,1,1,1"])
+    s, _ = drive(s, [])
+    s, _ = s.apply("Strike crit")
+    assert not (isinstance(s.node, Decision) and s.node.kind == "ploy")
+    assert op_of(s, "KOM-1").wounds == 7
 
 
 # -------------------------------------------------------------------------------------------
@@ -359,8 +380,9 @@ def conceal(s: GameState, op: str) -> GameState:
 
 def kunnin(charge: bool, concealed: bool, first: str = "Strike normal") -> tuple[bool, list[int]]:
     """KOM-1 (charging first when ``charge``) fights BLU-1 with its choppa: 5,4,1,1 (two
-    normals) against 1,1,1; A uses Kunnin' But Brutal when offered. Whether it was offered,
-    and the damage of KOM-1's strikes."""
+    normals) against 1,1,1; it resolves ``first`` then strikes with a normal success; A uses
+    Kunnin' But Brutal whenever offered. Whether it was offered, and the damage of KOM-1's
+    strikes."""
     ops: Ops = CHARGE if charge else {**CHARGE, "KOM-1": {"at": (7.44, 14.5)}}
     s = gambit([], ops, initiative="A")
     s, _ = play(s, ["Activate KOM-1 engage"])
@@ -371,14 +393,22 @@ def kunnin(charge: bool, concealed: bool, first: str = "Strike normal") -> tuple
     if concealed:
         s = conceal(s, "KOM-1")
     s, _ = play(s, ["Fight KOM-1 choppa at BLU-1"], ["5,4,1,1", "1,1,1"])
-    offered = "Ploy kunnin' but brutal" in texts(s)
-    s, _ = drive(s, [], ["Ploy kunnin' but brutal"])
-    s, ev = play(s, [first, "Strike normal"])
+    s, _ = drive(s, [])
+    offered = False
+    ev: list[Event] = []
+    for step in (first, "Strike normal"):
+        s, more = s.apply(step)
+        ev += more
+        if isinstance(s.node, Decision) and "Ploy kunnin' but brutal" in texts(s):
+            offered = True
+        s, more = drive(s, [], ["Ploy kunnin' but brutal"])
+        ev += more
     return offered, [e["damage"] for e in ev if e.kind == "damage_inflicted" and e["by"] == "KOM-1"]
 
 
 def test_kunnin_but_brutal_first_normal_strike_is_critical() -> None:
-    # Choppa 4/5: the first normal strike inflicts the critical 5, the second a normal 4.
+    # Choppa 4/5: the first normal strike inflicts the critical 5, the second a normal 4
+    # (once per turning point, and only the first resolution).
     assert kunnin(charge=True, concealed=True) == (True, [5, 4])
 
 
@@ -387,10 +417,10 @@ def test_kunnin_but_brutal_needs_conceal_and_a_charge() -> None:
     assert kunnin(charge=False, concealed=True) == (False, [4, 4])
 
 
-def test_kunnin_but_brutal_wasted_when_the_first_die_blocks() -> None:
-    # The first resolution is a block (of nothing): the second strike stays normal.
-    offered, damage = kunnin(charge=True, concealed=True, first="Block nothing with normal")
-    assert offered and damage == [4]
+def test_kunnin_but_brutal_only_on_the_first_resolution() -> None:
+    # The first resolution is a block (of nothing): the strike after it is not the first
+    # attack die resolved, so the ploy is not offered and the strike stays normal.
+    assert kunnin(charge=True, concealed=True, first="Block nothing with normal") == (False, [4])
 
 
 # -------------------------------------------------------------------------------------------
@@ -604,9 +634,10 @@ def test_kunnin_but_brutal_critical_strike_also_shocks() -> None:
     s, _ = play(s, ["Charge KOM-1 to 7.44,14.5"])
     s = conceal(pass_windows(s), "KOM-1")
     s, _ = play(s, ["Fight KOM-1 power klaw at BLU-1"], ["5,4,1,1", "5,4,1"])
-    s, used = drive(s, [], ["Ploy kunnin' but brutal"])
-    assert ploys_used(used) == [("A", "Kunnin' But Brutal")]
-    s, ev = play(s, ["Strike normal"])
+    s, _ = drive(s, [])
+    s, _ = s.apply("Strike normal")
+    s, ev = drive(s, [], ["Ploy kunnin' but brutal"])
+    assert ploys_used(ev) == [("A", "Kunnin' But Brutal")]
     assert [e["damage"] for e in ev if e.kind == "damage_inflicted"] == [7]
     assert s.stack[-1].dn == 1  # one of BLU-1's two normals discarded by Shock
 
@@ -621,10 +652,12 @@ def test_kunnin_but_brutal_after_a_concealed_charge_with_throat_slittas() -> Non
     s = pass_windows(s)
     assert op_of(s, "KOM-1").order == "conceal"
     s, _ = play(s, ["Fight KOM-1 choppa at BLU-1"], ["5,4,1,1", "1,1,1"])
-    s, used = drive(s, [], ["Ploy kunnin' but brutal"])
-    assert ploys_used(used) == [("A", "Kunnin' But Brutal")]
-    s, ev = play(s, ["Strike normal", "Strike normal"])
-    assert [e["damage"] for e in ev if e.kind == "damage_inflicted"] == [5, 4]
+    s, _ = drive(s, [])
+    s, _ = s.apply("Strike normal")
+    s, ev = drive(s, [], ["Ploy kunnin' but brutal"])
+    assert ploys_used(ev) == [("A", "Kunnin' But Brutal")]
+    s, more = play(s, ["Strike normal"])
+    assert [e["damage"] for e in ev + more if e.kind == "damage_inflicted"] == [5, 4]
 
 
 def test_sssshhhh_counts_the_grots_sneaky_zogger() -> None:
@@ -653,3 +686,30 @@ def test_skulk_about_not_against_a_friendly_shooter() -> None:
     node = s.node
     assert isinstance(node, Chance) and node.request.label == "defence dice (KOM-2)"
     assert node.request.dice == 3
+
+
+# -------------------------------------------------------------------------------------------
+# The core's strike window (engine.game.fight, trigger "strike")
+# -------------------------------------------------------------------------------------------
+
+
+def test_core_strike_window_opens_only_with_a_usable_ploy_and_resolves_after() -> None:
+    # BLU-1 strikes KOM-1 with a normal success: with A's CP for Just A Scratch the window
+    # opens before the damage (KOM-1 unhurt while it is open) and the strike is resolved
+    # when both pass (2 damage); without CP no window, the strike resolves at once.
+    for cp, window in ((3, True), (0, False)):
+        s = gambit([], ENGAGED, initiative="B", cp=(cp, 3))
+        if cp == 0:  # TP2's Strategy phase gave A CP: take them away
+            s = attrs.evolve(s, players=(attrs.evolve(s.players[0], cp=0), s.players[1]))
+        s, _ = play(s, ["Activate BLU-1 engage"])
+        s = pass_windows(s)
+        s, _ = play(s, ["Fight BLU-1 knife at KOM-1"], ["5,1,1", "1,1,1,1"])
+        s, _ = drive(s, [])
+        s, _ = s.apply("Strike normal")
+        opened = isinstance(s.node, Decision) and s.node.kind == "ploy"
+        assert opened == window
+        if opened:
+            assert op_of(s, "KOM-1").wounds == 10
+            assert dict(s.stack[-1].info)["die"] == "normal"
+            s, _ = drive(s, [])
+        assert op_of(s, "KOM-1").wounds == 8

@@ -17,16 +17,13 @@ Firefight ploys:
 
 - **Just A Scratch**: a normal success's damage on a friendly KOMMANDO operative (not a BOMB
   SQUIG or GROT) is ignored. Shoot: offered in the defence dice window when at least one
-  normal success would go unblocked; the first unblocked normal success then inflicts no
-  damage. Fight: offered to the Kommando's side in the attack dice window when the enemy
-  has a normal success; the first normal strike against it in that fight then inflicts no
-  damage (the engine has no window at a strike itself, so the player commits before the
-  dice are resolved).
+  normal success would go unblocked (the Shoot inflicts its damage at once after that
+  window); the first unblocked normal success then inflicts no damage. Fight: offered in
+  the ``strike`` window of an enemy's normal strike on it; that strike inflicts no damage.
 - **Kunnin' But Brutal**: a friendly KOMMANDO operative with a Conceal order fighting in an
-  activation in which it performed a Charge: if the first attack die it resolves is a
-  strike with a normal success, that success is a critical one (its critical damage, and
-  Shock). Offered to it in the attack dice window of that fight (the player commits before
-  the dice are resolved; wasted if its first resolution is a block), through the
+  activation in which it performed a Charge (Throat Slittas lets it): offered in the
+  ``strike`` window when the fight's first resolved success is its strike with a normal
+  success; that success is a critical one (critical damage, and Shock), through the
   ``would_strike_crit`` hook.
 - **Krump 'Em**: at the end of the Firefight phase, one friendly KOMMANDO operative that can
   fight performs a free Fight.
@@ -304,10 +301,18 @@ def _shoot_frame(w: Work) -> Any:
 
 
 def _fight_frame(w: Work) -> Any:
+    """The innermost Fight in progress (under its ``strike`` window), or None."""
     from engine.game.fight import FightFrame
 
-    top = w.top
-    return top if isinstance(top, FightFrame) else None
+    for f in reversed(w.stack):
+        if isinstance(f, FightFrame):
+            return f
+    return None
+
+
+def _striker_profile(w: Work, f: Any, op: str) -> Any:
+    """The attack profile of ``op``'s side of the Fight ``f``."""
+    return f.prof(w, "a" if f.attacker == op else "d")
 
 
 def _shot_unblocked(w: Work, f: Any) -> tuple[int, int]:
@@ -335,73 +340,53 @@ def _shot_unblocked(w: Work, f: Any) -> tuple[int, int]:
     return unblocked(f.normals, f.crits, sn, sc, prof.normal_damage, prof.critical_damage, d.brutal)
 
 
-def _fight_normals(w: Work, f: Any, side: str) -> int:
-    """The normal successes side ``side`` of the Fight ``f`` would retain from its dice now
-    (before its retention rules)."""
-    from engine.game.choices import roll_retained
-
-    dice = f.adice if side == "a" else f.ddice
-    acc = f.a_accurate if side == "a" else f.d_accurate
-    if side == "d" and not f.dweapon:
-        return 0
-    n, _, _ = roll_retained(dice, acc, f.prof(w, side), False)
-    return int(n)
-
-
 def _scratch_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
-    trig = info.get("trigger")
-    if trig == "defence_dice":
-        target = str(info.get("target", ""))
-        if w.ctx.owner.get(target) != player or not is_kommando_boy(w, target):
-            return False
-        if op_token(w, target, SCRATCH):
-            return False
+    """Shoot (``defence_dice``): a normal success would go unblocked on the player's
+    Kommando; Fight (``strike``): an enemy strikes it with a normal success."""
+    target = str(info.get("target", ""))
+    if w.ctx.owner.get(target) != player or not is_kommando_boy(w, target):
+        return False
+    if op_token(w, target, SCRATCH):
+        return False
+    if info.get("trigger") == "defence_dice":
         f = _shoot_frame(w)
         if f is None or f.profile(w).normal_damage <= 0:
             return False
         return _shot_unblocked(w, f)[0] > 0
-    op = str(info.get("op", ""))
-    if w.ctx.owner.get(op) != player or not is_kommando_boy(w, op) or op_token(w, op, SCRATCH):
-        return False
     f = _fight_frame(w)
-    if f is None or op not in (f.attacker, f.defender):
+    op = str(info.get("op", ""))
+    if f is None or info.get("die") != "normal" or w.ctx.owner.get(op) == player:
         return False
-    enemy_side = "d" if f.attacker == op else "a"
-    if f.prof(w, enemy_side).normal_damage <= 0:
-        return False
-    return _fight_normals(w, f, enemy_side) > 0
+    return bool(_striker_profile(w, f, op).normal_damage > 0)
 
 
 def _scratch(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
     """Arm the token on the Kommando: its next normal damage in this attack is ignored."""
-    op = str(info.get("target", "")) if info.get("trigger") == "defence_dice" else info["op"]
-    _add_token(w, str(op), SCRATCH)
+    _add_token(w, str(info["target"]), SCRATCH)
 
 
 def _scratch_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
-    """Rule of thumb: the normal damage saved as the dice core weighs wounds
-    (``DAMAGE_WEIGHT`` of its share of the operative's starting wounds), or 1 when that
-    damage would incapacitate the operative."""
+    """Rule of thumb: 1 when the damage would incapacitate the operative (the whole shot's
+    unblocked damage, or the strike's), else the normal damage saved as the dice core
+    weighs wounds (``DAMAGE_WEIGHT`` of its share of the operative's starting wounds)."""
     from engine.agents.values import DAMAGE_WEIGHT
 
+    op = str(info.get("target", ""))
     if info.get("trigger") == "defence_dice":
         f = _shoot_frame(w)
         if f is None:
             return 0.0
-        op = str(info.get("target", ""))
         prof = f.profile(w)
         un, uc = _shot_unblocked(w, f)
         total = un * prof.normal_damage + uc * prof.critical_damage
     else:
         f = _fight_frame(w)
-        op = str(info.get("op", ""))
         if f is None:
             return 0.0
-        prof = f.prof(w, "d" if f.attacker == op else "a")
+        prof = _striker_profile(w, f, str(info.get("op", "")))
         total = prof.normal_damage
-    o = w.op(op)
     dmg = prof.normal_damage
-    if total >= o.wounds > total - dmg:
+    if total >= w.op(op).wounds > total - dmg:
         return 1.0
     return float(DAMAGE_WEIGHT * dmg / max(1, w.ctx.datacards[op].wounds))
 
@@ -409,7 +394,7 @@ def _scratch_advice(w: Work, player: str, action: Action, info: Mapping[str, Any
 JUST_A_SCRATCH_PLOY = Ploy(
     "Just A Scratch",
     "firefight",
-    triggers=("defence_dice", "attack_dice"),
+    triggers=("defence_dice", "strike"),
     condition=_scratch_condition,
     use_hook=_scratch,
     rule_id="kommandos/firefight_ploy/just_a_scratch",
@@ -449,6 +434,7 @@ def install_just_a_scratch(hooks: Hooks, players: tuple[str, ...]) -> None:
 # -- Kunnin' But Brutal ------------------------------------------------------------------------
 
 KUNNIN = "kommandos_kunnin_but_brutal"
+RESOLVED = "kommandos_fight_resolved"  # on a fight's attacker: a success was resolved
 
 
 def _charged(w: Work, op: str) -> bool:
@@ -462,13 +448,15 @@ def _charged(w: Work, op: str) -> bool:
 
 
 def _kunnin_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    """The player's KOMMANDO operative with a Conceal order, fighting in its activation in
+    which it charged, strikes with a normal success as the fight's first resolution."""
     op = str(info.get("op", ""))
-    if w.ctx.owner.get(op) != player or not is_kommando(w, op) or op_token(w, op, KUNNIN):
+    if w.ctx.owner.get(op) != player or not is_kommando(w, op) or info.get("die") != "normal":
         return False
     f = _fight_frame(w)
     if f is None or f.attacker != op or w.op(op).order != "conceal":
         return False
-    return _charged(w, op) and _fight_normals(w, f, "a") > 0
+    return _charged(w, op) and not op_token(w, op, RESOLVED)
 
 
 def _kunnin(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
@@ -495,7 +483,7 @@ def _kunnin_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]
 KUNNIN_BUT_BRUTAL_PLOY = Ploy(
     "Kunnin' But Brutal",
     "firefight",
-    triggers=("attack_dice",),
+    triggers=("strike",),
     condition=_kunnin_condition,
     use_hook=_kunnin,
     rule_id="kommandos/firefight_ploy/kunnin_but_brutal",
@@ -505,9 +493,9 @@ KUNNIN_BUT_BRUTAL_PLOY = Ploy(
 
 
 def install_kunnin_but_brutal(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Kunnin' But Brutal (:data:`KUNNIN_BUT_BRUTAL_PLOY`): the armed operative's first
-    resolution in the fight, when a normal strike, is critical (``would_strike_crit``); a
-    block first wastes it."""
+    """Kunnin' But Brutal (:data:`KUNNIN_BUT_BRUTAL_PLOY`): used in the ``strike`` window of
+    the fight's first resolution, that strike is critical (``would_strike_crit``). A token
+    on the fight's attacker notes that a success was resolved (strike or block)."""
 
     def crit(w: Work, value: bool, **info: Any) -> bool:
         op = str(info.get("op", ""))
@@ -517,17 +505,22 @@ def install_kunnin_but_brutal(hooks: Hooks, players: tuple[str, ...]) -> None:
         w.emit("team_rule_used", op=op, rule="Kunnin' But Brutal", on=str(info.get("target")))
         return True
 
-    def block(w: Work, ev: Event) -> None:
-        if w.effects and op_token(w, str(ev["op"]), KUNNIN):
-            _drop_token(w, str(ev["op"]), KUNNIN)
+    def resolved(w: Work, ev: Event) -> None:
+        f = _fight_frame(w)
+        if f is None or w.ctx.owner.get(f.attacker) not in players:
+            return
+        if is_kommando(w, f.attacker) and not op_token(w, f.attacker, RESOLVED):
+            _add_token(w, f.attacker, RESOLVED)
 
     def ended(w: Work, ev: Event) -> None:
         if w.effects:
-            w.effects = [e for e in w.effects if not (e.kind == "token" and e.detail == KUNNIN)]
+            gone = (KUNNIN, RESOLVED)
+            w.effects = [e for e in w.effects if not (e.kind == "token" and e.detail in gone)]
 
     hooks.ploy(KUNNIN_BUT_BRUTAL_PLOY, players)
     hooks.transform("would_strike_crit", crit)
-    hooks.on("block", block)
+    hooks.on("strike", resolved)
+    hooks.on("block", resolved)
     hooks.on("fight_ended", ended)
 
 
