@@ -464,8 +464,8 @@ def test_shake_it_off_ignores_an_apl_decrease_and_gives_the_ap_back() -> None:
     s = attrs.evolve(s, effects=(Effect("apl", "KOM-1", "end_tp", source="BLU-1", value=-1),))
     s, _ = s.apply("Activate KOM-1 engage")
     assert op_of(s, "KOM-1").ap == 1
-    assert "Ploy shake it off" in texts(s)
-    s, ev = s.apply("Ploy shake it off")
+    assert "Ploy shake it off on KOM-1" in texts(s)
+    s, ev = s.apply("Ploy shake it off on KOM-1")
     assert ploys_used(ev) == [("A", "Shake It Off")]
     assert op_of(s, "KOM-1").ap == 2
     assert Work(s).apl(op_of(s, "KOM-1")) == 2
@@ -474,7 +474,7 @@ def test_shake_it_off_ignores_an_apl_decrease_and_gives_the_ap_back() -> None:
 def test_shake_it_off_lasts_the_turning_point_and_keeps_increases() -> None:
     s = lab([BOY], FACING, cp=(2, 2))
     s, _ = s.apply("Activate KOM-1 engage")
-    s, _ = s.apply("Ploy shake it off")
+    s, _ = s.apply("Ploy shake it off on KOM-1")
     w = Work(s)
     # A later decrease is ignored, an increase is kept; until the end of the turning point.
     w.effects.append(Effect("apl", "KOM-1", "end_tp", source="BLU-1", value=-1))
@@ -619,8 +619,27 @@ def test_shake_it_off_after_a_stun_gun() -> None:
     s = pass_windows(s)
     s, _ = s.apply("Activate KOM-1 engage")
     assert op_of(s, "KOM-1").ap == 1
-    s, ev = s.apply("Ploy shake it off")
+    s, ev = s.apply("Ploy shake it off on KOM-1")
     assert ploys_used(ev) == [("A", "Shake It Off")]
+    assert op_of(s, "KOM-1").ap == 2
+
+
+def test_shake_it_off_when_its_apl_is_changed() -> None:
+    # BLU-1 stuns KOM-1: at the end of BLU-1's activation A may use Shake It Off on KOM-1
+    # (its APL was lowered); KOM-1's APL is 2 again at once, and it activates with 2AP.
+    ops: Ops = {"KOM-1": {"at": (16, 14.5)}, "BLU-1": {"at": (5, 14.5)}}
+    s = gambit([], ops, initiative="B", blu=("Gunner",))
+    s, _ = play(s, ["Activate BLU-1 engage"])
+    s = pass_windows(s)
+    s, _ = play(s, ["Shoot BLU-1 stun gun at KOM-1"], ["6,1,1,1"])
+    s, _ = drive(s, ["1,1,1"])
+    s, _ = s.apply("End activation")
+    assert isinstance(s.node, Decision) and s.node.kind == "ploy"
+    assert "Ploy shake it off on KOM-1" in texts(s)
+    s, ev = drive(s, [], ["Ploy shake it off on KOM-1"])
+    assert ploys_used(ev) == [("A", "Shake It Off")]
+    assert Work(s).apl(op_of(s, "KOM-1")) == 2
+    s, _ = s.apply("Activate KOM-1 engage")
     assert op_of(s, "KOM-1").ap == 2
 
 

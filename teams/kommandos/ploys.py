@@ -27,9 +27,12 @@ Firefight ploys:
   ``would_strike_crit`` hook.
 - **Krump 'Em**: at the end of the Firefight phase, one friendly KOMMANDO operative that can
   fight performs a free Fight.
-- **Shake It Off**: when a friendly KOMMANDO operative is activated, until the start of the
-  next turning point its APL decreases are ignored (``would_change_apl``; the AP it lost in
-  this activation is given back). Increases are kept: no player would ignore one.
+- **Shake It Off**: when a friendly KOMMANDO operative is activated, or when its APL is
+  changed, until the start of the next turning point its APL decreases are ignored
+  (``would_change_apl``; used as it is activated, the AP it lost is given back).
+  Increases are kept: no player would ignore one. "When its APL is changed" is offered at
+  the end of the activation (either player's) in which a decrease began (a change made
+  during an action applies once that action is complete, 2.1).
 """
 
 from __future__ import annotations
@@ -571,44 +574,51 @@ SHAKE = "kommandos_shake_it_off"
 AP_VALUE = 0.2
 
 
-def _shake_eligible(w: Work, player: str, op: str, info: Mapping[str, Any]) -> bool:
-    return is_kommando(w, op) and not op_token(w, op, SHAKE)
-
-
 def _raw_apl_change(w: Work, op: str) -> int:
     return max(-1, min(1, w.stat_change(op, "apl")))
 
 
+def _shake_eligible(w: Work, player: str, op: str, info: Mapping[str, Any]) -> bool:
+    """A friendly KOMMANDO operative not yet shaking it off: the one activated (trigger
+    ``activation_start``), or, at the end of any activation, one whose APL was lowered."""
+    if not is_kommando(w, op) or op_token(w, op, SHAKE):
+        return False
+    if info.get("trigger") == "activation_start":
+        return op == info.get("op")
+    return _raw_apl_change(w, op) < 0
+
+
 def _shake(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
-    """The token until the end of the turning point; AP lost to an APL decrease given back
-    in this activation."""
-    op = str(info["op"])
+    """The token until the end of the turning point; used as the operative is activated,
+    the AP it lost to an APL decrease is given back."""
+    op = action.target
     before = w.apl(w.op(op))
     w.effects.append(Effect("token", op, "end_tp", source=op, detail=SHAKE))
     gained = w.apl(w.op(op)) - before
-    if gained > 0:
+    if gained > 0 and info.get("trigger") == "activation_start":
         w.set_op(op, ap=w.op(op).ap + gained)
 
 
 def _shake_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
     """0.2 operatives (an action point) when the operative's APL is lowered now, else
     nothing."""
-    op = str(info.get("op", ""))
-    return AP_VALUE if op and _raw_apl_change(w, op) < 0 else 0.0
+    return AP_VALUE if _raw_apl_change(w, action.target) < 0 else 0.0
 
 
 SHAKE_IT_OFF_PLOY = Ploy(
     "Shake It Off",
     "firefight",
-    triggers=("activation_start",),
-    target="self",
+    triggers=("activation_start", "activation_end"),
+    target="friendly",
     eligible=_shake_eligible,
     use_hook=_shake,
     rule_id="kommandos/firefight_ploy/shake_it_off",
     advice=_shake_advice,
 )
-"""Shake It Off (firefight, 1CP): when a friendly KOMMANDO operative is activated, until the
-start of the next turning point its APL decreases are ignored (module docstring)."""
+"""Shake It Off (firefight, 1CP): when a friendly KOMMANDO operative is activated, or (at the
+end of the activation in which it happened) when its APL was lowered, until the start of
+the next turning point its APL decreases are ignored (module docstring).
+``Ploy shake it off on KOM-3``."""
 
 
 def install_shake_it_off(hooks: Hooks, players: tuple[str, ...]) -> None:
