@@ -7,15 +7,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
 import pytest
 
 import teams.kommandos  # noqa: F401  (registers the rules)
 from engine.game import Decision, GameState, IllegalActionError
 from engine.game.scenario import position
 from engine.game.work import Work
+from engine.geometry import Killzone
+from engine.geometry.extra_terrain import AccessibleSpec
 from engine.missions import kill_op
 from engine.teams.model import Roster
-from tests.test_game_rules_common import BLU, LAB, OPTIONS_PICKUP, play, roster
+from teams.kommandos.actions import breach_area
+from tests.test_game_rules_common import BLU, LAB, OPTIONS_PICKUP, lab_data, play, rect, roster
 from tests.test_team_weapon_rules import lab_team
 
 NOB = "Kommando Boss Nob [Slugga; Power Klaw]"
@@ -138,6 +142,24 @@ def test_expendable_bomb_squig_ignored_for_the_kill_op() -> None:
     assert ignored_for_kill_op(w, "KOM-2") and not ignored_for_kill_op(w, "KOM-1")
 
 
+def test_expendable_no_vp_for_incapacitating_the_squig() -> None:
+    # The tac ops Rout and Dominate score an enemy incapacitated by a friendly operative
+    # (kill_op.enemy_incapacitator); the Squig is ignored for them, a Boy is not. The Squig
+    # still counts for marker control (APL 2: no rule changes it).
+    from engine.game import universal
+    from engine.game.events import Event
+
+    s = kom(
+        [BOY, SQUIG], {"KOM-1": {"at": (5, 14)}, "KOM-2": {"at": (5, 4)}, "BLU-1": {"at": (25, 14)}}
+    )
+    w = Work(s)
+    down = Event.make("operative_incapacitated", op="KOM-2", player="A", by="BLU-1")
+    assert kill_op.enemy_incapacitator(w, down) is None
+    down = Event.make("operative_incapacitated", op="KOM-1", player="A", by="BLU-1")
+    assert kill_op.enemy_incapacitator(w, down) == w.op("BLU-1")
+    assert universal.apl_controller(w, lambda o: o.id == "KOM-2") == "A"
+
+
 def test_expendable_shooting_the_squig_scores_no_kill_grade() -> None:
     # BLU-1 shoots the Squig (5 wounds) with 2 critical hits of 4: incapacitated, yet B's
     # kill grade stays 0 (with the Squig counted it would be 1 of 2: grade... any kill).
@@ -222,6 +244,26 @@ def test_sneaky_zogger_within_2_inches_the_grot_is_a_target() -> None:
     # From 13.7" (within 2" of the Grot's base) no cover counts (4.5): every gun may shoot it.
     assert "Shoot BLU-2 gun at KOM-1" not in seek_targets([GROT], 13.7)  # (Gunner: no "gun")
     assert "Shoot BLU-2 pistol at KOM-1" in seek_targets([GROT], 13.7)
+
+
+def test_sneaky_zogger_grot_in_cover_is_no_target_from_vantage() -> None:
+    # LAB plus a 3" Vantage tower: BLU-2 on it (3" above the target) ignores the Light
+    # rubble's cover (4.7), so a Conceal Boy behind it is a valid target for its guns; the
+    # Grot there is not (Sneaky Zogger takes precedence over Vantage).
+    data = lab_data([("obj", (20.0, 14.5))])
+    tower = {"polygon": rect(3, 2, 7, 6), "height": 3.0, "types": ["Heavy", "Vantage"]}
+    data["features"].append({"name": "tower", "parts": [tower]})
+    kz = Killzone.from_dict(data, "lab+tower")
+    ops: dict[str, Any] = {
+        "KOM-1": {"at": (16, 4), "order": "conceal"},
+        "BLU-1": {"at": (25, 20)},
+        "BLU-2": {"at": (5, 4, 3.0)},
+    }
+    for types, expected in (([BOY], True), ([GROT], False)):
+        team = Roster.from_entries(lab_team("kommandos"), types)
+        s = position(kz, team, roster(BLU, ("Trooper", "Gunner")), operatives=ops, initiative="B")
+        s, _ = play(s, ["Activate BLU-2 engage"])
+        assert ("Shoot BLU-2 silent gun at KOM-1" in legal(s)) is expected
 
 
 def test_sneaky_zogger_grot_cannot_have_an_engage_order() -> None:
@@ -440,3 +482,228 @@ def test_tactical_wot_notz_only_kommando_boys_and_not_twice_in_an_activation() -
     s, _ = play(kom([BOY, BOY, SLASHA], WOT_OPS, **kw), ["Activate KOM-1 engage"])
     s, _ = play(s, ["Act KOM-1 wot-notz smoke grenade at 5,14"])
     assert "once per activation" in refused(s, "Act KOM-1 smoke grenade at 5,14")
+
+
+# -- Grappling Hook ----------------------------------------------------------------------------
+
+
+def grot(ops: Mapping[str, Any] | None = None) -> GameState:
+    """The Grot (KOM-1) activates with Conceal at (5, 10), 4.4" from LAB's 1" ruin."""
+    s = kom([GROT, BOY], ops or {"KOM-1": {"at": (5, 10)}, "BLU-1": {"at": (25, 14)}})
+    s, _ = play(s, ["Activate KOM-1 conceal"])
+    return s
+
+
+def test_grappling_hook_sets_the_grot_up_beyond_the_ruin() -> None:
+    # (12, 10) is beyond the ruin (x 10-11), 0.37" from it: the ruin's top edge is visible
+    # both from (5, 10) and from there, so the Grot is set up there for 1AP (no path: 7"
+    # away, farther than a Move of 6" around the ruin would take it); it counts as a
+    # Reposition, so no Reposition (nor Charge) is listed after it.
+    s, ev = play(grot(), ["Act KOM-1 grappling hook at 12,10"])
+    o = s.operative("KOM-1")
+    assert (o.x, o.y, o.ap) == (12.0, 10.0, 1)
+    assert [e["action"] for e in ev if e.kind == "moved"] == ["reposition"]
+    assert not any(a.startswith(("Reposition", "Charge")) for a in legal(s))
+    assert "Act KOM-1 grappling hook at 9.458,10" in legal(grot())
+
+
+def test_grappling_hook_needs_a_visible_terrain_point_near_the_spot() -> None:
+    # (20, 10): no terrain within 1"; (11.6, 19): beside the 5" wall, on its far side (the
+    # wall hides every point of it near the spot from (5, 10)).
+    s = grot()
+    assert "no point of a terrain feature" in refused(s, "Act KOM-1 grappling hook at 20,10")
+    assert "no point of a terrain feature" in refused(s, "Act KOM-1 grappling hook at 11.6,19")
+
+
+def test_grappling_hook_not_into_enemy_control_range_nor_from_it() -> None:
+    ops = {"KOM-1": {"at": (5, 10)}, "BLU-1": {"at": (13.2, 10)}}
+    assert "within control range of BLU-1" in refused(
+        grot(ops), "Act KOM-1 grappling hook at 12,10"
+    )
+    ops = {"KOM-1": {"at": (5, 10)}, "BLU-1": {"at": (6.2, 10)}}
+    assert "control range of an enemy" in refused(grot(ops), "Act KOM-1 grappling hook at 12,10")
+
+
+def test_grappling_hook_only_the_grot_and_not_after_a_charge() -> None:
+    s = kom([BOY], {"KOM-1": {"at": (5, 10)}, "BLU-1": {"at": (25, 14)}})
+    s, _ = play(s, ["Activate KOM-1 engage"])
+    assert "not a Grot" in refused(s, "Act KOM-1 grappling hook at 12,10")
+    ops = {"KOM-1": {"at": (5, 14)}, "BLU-1": {"at": (9, 14)}}
+    s, _ = play(grot(ops), ["Charge KOM-1 to 7.85,14"])
+    assert "same activation as Charge" in refused(s, "Act KOM-1 grappling hook at 9.458,10")
+
+
+# -- Boom! -------------------------------------------------------------------------------------
+
+# The Bomb Squig (KOM-2, 5 wounds, Engage) at (16, 14); BLU-2 fights it with BLU-1 beside it
+# (1.3" away, assisting): two critical strikes of 3 incapacitate it.
+BOOM_OPS = {
+    "KOM-1": {"at": (5, 14)},
+    "KOM-2": {"at": (16, 14)},
+    "BLU-1": {"at": (17.3, 14)},
+    "BLU-2": {"at": (16, 15.3)},
+}
+SQUIG_DOWN = ["Activate BLU-2 engage", "Fight BLU-2 knife at KOM-2", "Strike crit", "Strike crit"]
+
+
+def squig_down(**kw: Any) -> GameState:
+    s = kom([BOY, SQUIG], kw.pop("ops", BOOM_OPS), initiative="B", blu=("Trooper", "Trooper"))
+    s, _ = play(s, SQUIG_DOWN, ["6,6,1", "1,1,1"])
+    return s
+
+
+def test_boom_squig_goes_off_when_incapacitated() -> None:
+    # A chooses 2D6 (4,1: a 4+), so the Squig shoots its explosives before it is removed:
+    # its Blast 1" reaches BLU-1 (two crits of 5 on 10 wounds, no saves: incapacitated,
+    # credited to the Squig) and BLU-2 (all misses); then the Squig is removed.
+    s = squig_down()
+    assert s.node == Decision("A", "team_rule")
+    assert legal(s) == ["Decline", "Use boom with 2d6"]
+    dice = ["4,1", "6,6,4,4,1,1", "1,1,1", "1,1,1,1,1,1", "1,1,1"]
+    s, ev = play(s, ["Use boom with 2d6"], dice)
+    assert not s.operative("BLU-1").placed and s.operative("BLU-2").wounds == 10
+    assert not s.operative("KOM-2").placed  # removed after the Fight action
+    downs = [(e["op"], e["by"]) for e in ev if e.kind == "operative_incapacitated"]
+    assert downs == [("BLU-1", "KOM-2")]
+
+
+def test_boom_1d6_and_no_4_nothing_happens() -> None:
+    # Declining the 2D6 rolls 1D6: a 3 is no 4+, so no Shoot: the Squig is removed.
+    s, ev = play(squig_down(), ["Decline"], ["3"])
+    assert [e["values"] for e in ev if e.kind == "dice_rolled"] == [(3,)]
+    assert not any(e.kind == "shoot_declared" for e in ev)
+    assert not s.operative("KOM-2").placed and s.operative("BLU-1").wounds == 10
+
+
+def test_boom_not_once_the_explosives_are_used() -> None:
+    # The Squig already used its explosives (Limited 1): no roll when it is incapacitated.
+    s = kom([BOY, SQUIG], BOOM_OPS, initiative="B", blu=("Trooper", "Trooper"))
+    used = (("explosives", 1),)
+    ops = tuple(attrs.evolve(o, limited=used) if o.id == "KOM-2" else o for o in s.operatives)
+    s, ev = play(attrs.evolve(s, operatives=ops), SQUIG_DOWN, ["6,6,1", "1,1,1"])
+    assert not any(e.kind == "dice_rolled" and "Boom" in str(e["label"]) for e in ev)
+    assert not s.operative("KOM-2").placed and s.node == Decision("B", "action")
+
+
+def test_boom_not_when_its_own_explosives_incapacitate_it() -> None:
+    # The Squig shoots its explosives (it is their primary target: two crits of 5 on its 5
+    # wounds): incapacitated while using them, so no Boom! roll; its Blast still reaches
+    # BLU-1 (all misses here). Its explosives are then used (Limited 1).
+    ops = {**BOOM_OPS, "BLU-2": {"at": (25, 20)}}
+    s = kom([BOY, SQUIG], ops, blu=("Trooper", "Trooper"))
+    shot = ["Activate KOM-2 engage", "Shoot KOM-2 explosives at KOM-2"]
+    s, ev = play(s, shot, ["6,6,1,1,1,1", "1,1,1", "1,1,1,1,1,1", "1,1,1"])
+    assert not any(e.kind == "dice_rolled" and "Boom" in str(e["label"]) for e in ev)
+    assert s.node == Decision("B", "activate") and not s.operative("KOM-2").placed
+
+
+def test_boom_not_with_a_conceal_order() -> None:
+    # A Squig still with the Conceal order it was set up with (never activated) cannot Shoot
+    # its (non-Silent) explosives (1.5): nothing can go off, so no roll is offered.
+    ops = {**BOOM_OPS, "KOM-2": {"at": (16, 14), "order": "conceal"}}
+    s = squig_down(ops=ops)
+    assert s.node == Decision("B", "action")
+    assert s.operative("BLU-1").wounds == 10 and not s.operative("KOM-2").placed
+
+
+# -- Breach ------------------------------------------------------------------------------------
+
+BREACHA = "Kommando Breacha Boy"
+
+
+def breacha(
+    at: tuple[float, float] = (8.9, 19), blu_at: tuple[float, float] = (25, 5)
+) -> GameState:
+    """The Breacha Boy (KOM-1) activates 0.47" from LAB's 5" wall (x 10-11, y 17-21.5)."""
+    s = kom(
+        [BREACHA, BOY], {"KOM-1": {"at": at}, "KOM-2": {"at": (5, 14)}, "BLU-1": {"at": blu_at}}
+    )
+    s, _ = play(s, ["Activate KOM-1 engage"])
+    return s
+
+
+def test_breach_opens_the_wall_near_the_marker() -> None:
+    # Without the breach, (12.2, 19) beyond the wall is out of reach (around the wall is
+    # more than 6"). The marker goes against the wall (9.606, 19: touching it, within the
+    # Boy's control range); the wall (1" thick) is then Accessible there: straight through,
+    # 3.3" + 1" for entering Accessible terrain. Sight is unchanged (the wall still hides).
+    s = breacha()
+    assert "no legal path" in refused(s, "Reposition KOM-1 to 12.2,19")
+    assert [a for a in legal(s) if "breach" in a] == ["Act KOM-1 breach at 9.606,19"]
+    s, _ = play(s, ["Act KOM-1 breach at 9.606,19"])
+    assert [(t.kind, t.name) for t in s.tokens] == [("breach", "A breach 1")]
+    assert s.operative("KOM-1").ap == 1
+    w = Work(s)
+    far = w.ctx.placement("KOM-1", 12.2, 19, 0.0)
+    assert not w.ctx.visible(w.kz, w.place(w.op("KOM-1")), far)
+    s, _ = play(s, ["Reposition KOM-1 to 12.2,19"])
+    # The Reposition right after the Breach is the move it is part of: 1AP less (0AP), so
+    # Breach and move cost 1AP together and 1AP is still left.
+    o = s.operative("KOM-1")
+    assert (o.x, o.y, o.ap) == (12.2, 19.0, 1)
+
+
+def test_breach_move_costs_1ap_less_only_right_after_it() -> None:
+    # Right after the Breach a Reposition or Charge costs 0AP; not when the operative had
+    # moved before the Breach (Dash), nor a Dash, nor after another action came between.
+    from engine.game import universal
+
+    w = Work(breacha())
+    for done, verb, cost in (
+        (("breach",), "Reposition", 0),
+        (("breach",), "Charge", 0),
+        (("breach",), "Dash", 1),
+        (("Dash", "breach"), "Reposition", 1),
+        (("breach", "Shoot"), "Reposition", 1),
+        ((), "Reposition", 1),
+    ):
+        o = w.set_op("KOM-1", done=done)
+        assert universal.action_cost(w, o, verb, 1, "activation") == cost, (done, verb)
+
+
+def test_breach_only_near_the_marker_and_for_every_operative() -> None:
+    # A Boy (KOM-2) at (8.9, 20.6) beside the Breacha Boy: through the wall to (12.2, 20.6)
+    # only after the breach (any operative goes through the opened part). Only the wall's
+    # part within 2.02" of the marker (1" plus the marker's and a base's radii) is opened:
+    # its end beyond y 21.02 stays closed.
+    ops = {"KOM-1": {"at": (8.9, 19)}, "KOM-2": {"at": (8.9, 20.6)}, "BLU-1": {"at": (25, 5)}}
+    s = kom([BREACHA, BOY], ops)
+    s, _ = play(s, ["Activate KOM-2 engage"])
+    assert "no legal path" in refused(s, "Reposition KOM-2 to 12.2,20.6")
+    s = kom([BREACHA, BOY], ops)
+    s, _ = play(s, ["Activate KOM-1 engage", "Act KOM-1 breach at 9.606,19", "End activation"])
+    s, _ = play(s, ["Activate BLU-1 engage", "End activation", "Activate KOM-2 engage"])
+    s, _ = play(s, ["Reposition KOM-2 to 12.2,20.6"])
+    assert s.operative("KOM-2").x == 12.2
+    kz = Work(s).kz
+    wall = kz.features.index("wall")
+    pieces = [p for p in kz.parts if p.feature == wall]
+    opened = [p for p in pieces if "Accessible" in {str(t) for t in p.types}]
+    assert len(opened) == 1 and opened[0].polygon.bounds[3] < 21.1
+    assert any(p.polygon.bounds[3] == 21.5 and p not in opened for p in pieces)
+
+
+def test_breach_limits_breacha_boy_terrain_in_reach_no_enemy_near() -> None:
+    # Not a Breacha Boy; no terrain within its control range; an enemy within its control
+    # range; a spot that is not against the feature.
+    s = kom([BOY], {"KOM-1": {"at": (8.9, 19)}, "BLU-1": {"at": (25, 5)}})
+    s, _ = play(s, ["Activate KOM-1 engage"])
+    assert "not a Breacha Boy" in refused(s, "Act KOM-1 breach at 9.606,19")
+    assert "no terrain feature" in refused(breacha(at=(5, 11)), "Act KOM-1 breach at 5.5,11")
+    near = breacha(blu_at=(8.9, 17.7))
+    assert "control range of an enemy" in refused(near, "Act KOM-1 breach at 9.606,19")
+    assert "as close as possible" in refused(breacha(), "Act KOM-1 breach at 9.2,19")
+
+
+def test_breach_leaves_parts_thicker_than_1_inch() -> None:
+    # The killzone change behind Breach (AccessibleSpec): a 2" thick block is not opened,
+    # LAB's 1" wall is (split: the piece inside the area Accessible, the rest as it was).
+    data = lab_data([("obj", (20.0, 14.5))])
+    block = {"polygon": rect(20, 2, 22, 6), "height": 3.0, "types": ["Heavy"]}
+    data["features"].append({"name": "block", "parts": [block]})
+    kz = Killzone.from_dict(data, "lab+block")
+    area = breach_area(21, 4)
+    thick = kz.with_terrain((AccessibleSpec("block", area),))
+    assert [sorted(p.types) for p in thick.parts] == [sorted(p.types) for p in kz.parts]
+    opened = kz.with_terrain((AccessibleSpec("wall", breach_area(9.606, 19)),))
+    assert len(opened.parts) > len(kz.parts)  # the wall split: opened piece and the rest

@@ -9,7 +9,10 @@
 - **Expendable** (Bomb Squig): ignored for the opponent's kill op, both as a kill and in the
   starting number of operatives (``would_count_for_kill_op``), and for the rules that ask
   whether an operative is ignored for the kill op (``would_ignore_for_kill_op``, the tac op
-  Envoy). No op of this engine scores operatives that escape or survive.
+  Envoy), and for the scoring that needs operatives incapacitated by enemy operatives (the
+  tac ops Rout and Dominate: ``would_count_as_incapacitated_by_enemy``). No op of this engine
+  scores operatives that escape or survive. It still controls markers (neither dataslate
+  text nor BSData says otherwise).
 - **Stoopid** (Bomb Squig): when its order is determined at its activation (Firefight phase),
   Conceal cannot be selected (``would_refuse_order``); it performs no action but Charge, Dash,
   Fight, Reposition and Shoot (``would_refuse_action``), and uses no weapon that is not on its
@@ -24,6 +27,14 @@
 - **Dat All You Got?** (Slasha Boy): after it fights or retaliates and is not
   incapacitated, the enemy operative of that sequence suffers D3 damage (a team-rule roll,
   the D6 halved rounding up). Always used (more damage on the enemy is never worse).
+- **Boom!** (Bomb Squig): when it is incapacitated in a battle in which it has not used its
+  explosives (their Limited count; nor while it is shooting them), its player chooses to roll
+  1D6 or 2D6 (``Decline`` / ``Use boom with 2d6``: more dice, more likely to go off, also on
+  friends near it); on any 4+ it performs a free Shoot with its explosives at once, before it
+  is removed (its Explosive* rule: it is the primary target, its Blast reaching the others).
+  The Shoot comes in the middle of the action that incapacitated it; a Squig with a Conceal
+  order (set up so and never activated: Stoopid forbids it later) cannot Shoot them, so it
+  does not go off (its roll, which could change nothing, is not made).
 - **Tactical Wot-Notz** (Kommando Boy): once per turning point each, a friendly KOMMANDO BOY
   may perform the Smoke Grenade action and one the Stun Grenade action of the universal
   equipment, spending no use of the player's Utility Grenades (:class:`WotNotzGrenade`).
@@ -43,7 +54,7 @@ from engine.game.state import OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import sight
-from engine.rules.choices import RuleRollFrame, on_roll
+from engine.rules.choices import RuleChoiceFrame, RuleRollFrame, on_choice, on_roll
 from engine.rules.equipment import grenades
 from engine.rules.registry import register
 
@@ -132,6 +143,7 @@ def install_expendable(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     hooks.transform("would_count_for_kill_op", counts)
     hooks.transform("would_ignore_for_kill_op", ignored)
+    hooks.transform("would_count_as_incapacitated_by_enemy", counts)
 
 
 register(
@@ -441,4 +453,86 @@ register(
     install_tactical_wot_notz,
     "Once per turning point each, a Kommando Boy may perform the Smoke Grenade or the Stun "
     "Grenade action without spending a grenade.",
+)
+
+
+# -- Boom! -------------------------------------------------------------------------------------
+
+BOOM = "Boom!"
+BOOM_CHOICE = "Boom with 2D6"  # the choice's rule name: Use = 2D6, Decline = 1D6
+_BOOM_KEY = "kommandos_boom"
+_BOOM_ROLL = "kommandos_boom_roll"
+EXPLOSIVES = "explosives"
+BOOM_NEEDED = 4
+
+
+def explosives_used(w: Work, op: str) -> bool:
+    """The Bomb Squig ``op`` has used its explosives this battle (its Limited count)."""
+    return dict(w.op(op).limited).get(EXPLOSIVES, 0) > 0
+
+
+def _shooting(w: Work, op: str) -> bool:
+    """``op`` is the shooter of a Shoot action in progress."""
+    return any(getattr(f, "shooter", None) == op for f in w.stack)
+
+
+def install_boom(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Boom! (module docstring)."""
+
+    def down(w: Work, ev: Event) -> None:
+        op = str(ev["op"])
+        if not _mine(w, op, players, BOMB_SQUIG) or not w.op(op).placed:
+            return
+        if explosives_used(w, op) or _shooting(w, op) or w.op(op).order != "engage":
+            return  # (with a Conceal order it could not Shoot them: no choice to offer)
+        w.defer_frame(
+            RuleChoiceFrame(
+                player=w.ctx.owner[op],
+                rule=BOOM_CHOICE,
+                key=_BOOM_KEY,
+                op=op,
+                candidates=(),
+                targeted=False,
+            )
+        )
+
+    hooks.on("operative_incapacitated", down)
+
+
+def _boom_chosen(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
+    dice = 2 if chosen else 1
+    w.stack.append(
+        RuleRollFrame(
+            player=frame.player,
+            rule=BOOM,
+            key=_BOOM_ROLL,
+            op=frame.op,
+            dice=dice,
+            label=f"Boom! {dice}D6 ({frame.op})",
+        )
+    )
+
+
+def _boom_rolled(w: Work, frame: RuleRollFrame, values: tuple[int, ...]) -> None:
+    from engine.game import shoot
+
+    o = w.op(frame.op)
+    if max(values) < BOOM_NEEDED or not o.placed:
+        return
+    weapon = next((n for n, _, _ in universal.weapons_of(w, o.id, "ranged") if n == EXPLOSIVES), "")
+    if not weapon:
+        return
+    if o.order != "engage":  # set up so, never activated: it cannot Shoot them (1.5)
+        return
+    w.emit("team_rule_used", op=o.id, rule=BOOM, on=o.id)
+    shoot.start_shoot(w, o, Action("Shoot", op=o.id, weapon=weapon, target=o.id), "free")
+
+
+on_choice(_BOOM_KEY, _boom_chosen)
+on_roll(_BOOM_ROLL, _boom_rolled)
+register(
+    "kommandos/ability/boom",
+    install_boom,
+    "When the Bomb Squig is incapacitated with its explosives unused, 1D6 or 2D6: on any 4+ it "
+    "shoots them before it is removed.",
 )
