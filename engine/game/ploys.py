@@ -21,6 +21,8 @@ and the core opens a window at each trigger it reaches:
 ``target_selected``    an enemy operative was selected as the valid target of a Shoot, or
                        as the target of a Fight
 ``attack_dice``        attack dice were rolled (Shoot; each side of a Fight)
+``strike``             a success was chosen to strike in a Fight, before it is resolved
+                       (``op`` strikes ``target`` with a ``die`` ``"crit"`` or ``"normal"``)
 ``defence_dice``       defence dice were rolled (Shoot)
 ``incapacitated``      an operative was incapacitated (before it is removed)
 =====================  =========================================================================
@@ -81,6 +83,7 @@ TRIGGERS = (
     "target_selected",
     "attack_dice",
     "defence_dice",
+    "strike",
     "incapacitated",
 )
 """Every trigger the core opens a window at (module docstring)."""

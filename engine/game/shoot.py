@@ -638,6 +638,11 @@ class ShootFrame:
         d = self.profile(w).rules.dice
         pierce = max(d.piercing, d.piercing_crits if self.crits else 0)
         dice = max(0, 3 - pierce)
+        if w.ctx.hooks.would.get("would_retain_defence_normal"):
+            # Defence dice a rule retains as normal saves without rolling them, besides the
+            # cover saves: fn(w, extra, op=shooter, target=) -> extra (e.g. a team ploy).
+            extra = int(w.would("would_retain_defence_normal", 0, op=self.shooter, target=t.id))
+            cover_n += max(0, min(extra, dice - cover_n - cover_c))
         n = dice - cover_n - cover_c
         w.replace_top(cover_saves=(cover_n, cover_c), stage="defence_roll")
         if n <= 0:
