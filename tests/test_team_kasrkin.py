@@ -264,23 +264,38 @@ def test_reconnoitre_killzone_relocate_on_the_recon_trooper_costs_0cp() -> None:
 # -------------------------------------------------------------------------------------------
 
 
-def test_neutralise_target_rerolls_the_failed_attack_dice() -> None:
+def test_neutralise_target_rerolls_the_attack_dice_the_player_chooses() -> None:
     # KAS-1 shoots BLU-1 in the open (no cover save possible): 6,5,2,1 at 3+; the ploy
-    # (1CP) re-rolls the 2 and the 1; then only Command Re-roll is left (once per TP).
+    # (1CP) re-rolls ANY of the dice, the player's choice: every non-empty sub-multiset of
+    # {6,5,2,1} is offered (15), e.g. the 5 too (hoping for a crit). Re-rolling 5,2,1.
     s = _kasrkin_shoots(SHOOT_OPEN, "", "6,5,2,1")
-    assert "Ploy neutralise target" in texts(s)
-    s, ev = run(s, ["Ploy neutralise target"], dice=["6,3"])
+    offered = [t for t in texts(s) if t.startswith("Ploy neutralise target")]
+    assert len(offered) == 15
+    assert "Ploy neutralise target 2,1" in offered and "Ploy neutralise target 6,5,2,1" in offered
+    s, ev = run(s, ["Ploy neutralise target 5,2,1"], dice=["6,6,3"])
     assert ploys_used(ev) == [("A", "Neutralise Target")]
     rerolled = [e for e in ev if e.kind == "dice_rerolled"]
-    assert len(rerolled) == 1 and sorted(rerolled[0]["new"]) == [3, 6]
+    assert len(rerolled) == 1 and sorted(rerolled[0]["new"]) == [3, 6, 6]
     assert s.players[0].cp_spent == 1
-    assert "Ploy neutralise target" not in texts(s)
+    # Once per turning point: not offered again (Command Re-roll on the 6 left unrolled is).
+    assert not [t for t in texts(s) if t.startswith("Ploy neutralise target")]
+
+
+def test_neutralise_target_never_rerolls_a_die_twice() -> None:
+    # Re-rolled dice cannot be re-rolled again (2.4): after a Command Re-roll of the 1,
+    # the ploy offers only the sub-multisets of the three dice not re-rolled (7).
+    s = _kasrkin_shoots(SHOOT_OPEN, "", "6,5,2,1")
+    s, _ = run(s, ["Command re-roll 1"], dice=["1"])
+    offered = [t for t in texts(s) if t.startswith("Ploy neutralise target")]
+    assert len(offered) == 7 and "Ploy neutralise target 1" not in offered
+    with pytest.raises(IllegalActionError):
+        s.apply("Ploy neutralise target 2,1")
 
 
 def test_neutralise_target_not_against_a_target_in_cover() -> None:
     # Behind the rubble BLU-1 can retain a cover save: the ploy is not offered.
     s = _kasrkin_shoots(SHOOT_COVER, "", "6,5,2,1")
-    assert "Ploy neutralise target" not in texts(s)
+    assert not [t for t in texts(s) if t.startswith("Ploy neutralise target")]
     assert "Command re-roll 1" in texts(s)
 
 
@@ -1198,15 +1213,25 @@ def test_advice_heuristic_uses_neutralise_target_on_a_poor_roll() -> None:
     s = gambit(SHOOT_OPEN, (TROOPER,), initiative="A", cp=(2, 3))
     s = to_firefight(s)
     s, _ = run(s, ["Activate KAS-1 engage", f"Shoot KAS-1 {LASGUN} at BLU-1"], dice=["6,2,1,1"])
-    assert "Ploy neutralise target" in texts(s)
+    assert "Ploy neutralise target 2,1,1" in texts(s)
     from engine.game.work import Work
     from teams.kasrkin.ploys import NEUTRALISE_TARGET_PLOY
 
     w = Work(s)
     info = s.stack[-1].dice_info(w)  # type: ignore[attr-defined]
-    gain = NEUTRALISE_TARGET_PLOY.advice(w, "A", Action("Ploy", text="neutralise target"), info)  # type: ignore[misc]
+    fails = Action("Ploy", text="neutralise target 2,1,1")
+    gain = NEUTRALISE_TARGET_PLOY.advice(w, "A", fails, info)
     assert gain > 0.1
-    assert _heuristic(s) in ("Ploy neutralise target", "Command re-roll 1", "Command re-roll 2")
+    # Re-rolling the crit too is worth less than re-rolling only the fails.
+    worse = NEUTRALISE_TARGET_PLOY.advice(
+        w, "A", Action("Ploy", text="neutralise target 6,2,1,1"), info
+    )
+    assert worse < gain
+    assert _heuristic(s) in (
+        "Ploy neutralise target 2,1,1",
+        "Command re-roll 1",
+        "Command re-roll 2",
+    )
 
 
 def test_advice_heuristic_performs_the_medikit_on_a_badly_wounded_friend() -> None:

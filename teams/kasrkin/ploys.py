@@ -262,40 +262,76 @@ def _neutralise_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool
     op = str(info.get("op", ""))
     if info.get("kind") != "ranged" or not op or w.ctx.owner.get(op) != player:
         return False
-    if not is_kasrkin(w, op) or not no_cover_saves(w):
-        return False
-    return bool(_failed(w, info))
+    return is_kasrkin(w, op) and no_cover_saves(w)
 
 
-def _failed(w: Work, info: Mapping[str, Any]) -> tuple[int, ...]:
-    """The faces of the attack dice that failed and were not re-rolled yet."""
-    f = shoot_frame(w)
-    if f is None:
+def _neutralise_faces(action: Action) -> tuple[int, ...]:
+    """The faces a ``Ploy neutralise target <faces>`` action re-rolls (``()`` if none)."""
+    rest = action.text.removeprefix(NEUTRALISE_TEXT).strip()
+    try:
+        return tuple(int(v) for v in rest.split(",")) if rest else ()
+    except ValueError:
         return ()
-    hit = f.profile(w).hit
-    dice, flags = info.get("dice", ()), info.get("flags", ())
-    return tuple(v for v, r in zip(dice, flags, strict=True) if not r and v < hit)
 
 
-def _neutralise(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> Reroll:
-    """Re-roll every failed attack die not re-rolled yet."""
-    return Reroll(_failed(w, info))
+NEUTRALISE_TEXT = "neutralise target"
 
 
-def _neutralise_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
-    """The dice core's gain of re-rolling the failed attack dice (:func:`_reroll_gain`)."""
-    return _reroll_gain(w, _failed(w, info), attacking=True)
+@attrs.frozen(slots=True)
+class NeutraliseTarget:
+    """Neutralise Target (firefight, 1CP; a :class:`engine.game.ploys.PloyLike`): after a
+    friendly KASRKIN operative's attack dice are rolled for a Shoot against a target that
+    cannot retain any cover saves or is being scanned (Auspex Scan), its player re-rolls
+    any of those attack dice: which ones is the player's choice (failures, and normal
+    successes hoping for a critical one too), among the dice not re-rolled yet (2.4).
+    Notation ``Ploy neutralise target 2,1`` (the faces re-rolled, one per die, as for the
+    weapon re-rolls). Once per turning point."""
+
+    name: str = "Neutralise Target"
+    kind: str = "firefight"
+    cp: int = 1
+    triggers: tuple[str, ...] = ("attack_dice",)
+    repeatable: bool = False
+    rule_id: str = "kasrkin/firefight_ploy/neutralise_target"
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """One action per non-empty choice of dice not re-rolled yet (faces as a multiset,
+        highest first)."""
+        from engine.game.attacks import reroll_options
+
+        if not _neutralise_condition(w, player, info):
+            return []
+        dice, flags = tuple(info.get("dice", ())), tuple(info.get("flags", ()))
+        return [
+            Action("Ploy", text=f"{NEUTRALISE_TEXT} {','.join(str(v) for v in a.values)}")
+            for a in reroll_options("relentless", dice, flags)
+            if a.verb == "Re-roll"
+        ]
+
+    def owns(self, action: Action) -> bool:
+        """Its actions are ``Ploy neutralise target <faces>``."""
+        return action.verb == "Ploy" and action.text.startswith(NEUTRALISE_TEXT)
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``action`` is refused."""
+        return (
+            f"{action}: Neutralise Target re-rolls attack dice not re-rolled yet "
+            "('Ploy neutralise target 2,1': their faces), after a friendly KASRKIN operative's "
+            "attack roll against a target that cannot retain cover saves or is scanned"
+        )
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> Reroll:
+        """Re-roll the dice chosen."""
+        return Reroll(_neutralise_faces(action))
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """The dice core's gain of re-rolling the dice chosen (:func:`_reroll_gain`: each die
+        valued alone, as one Command Re-roll, and summed; a normal success's re-roll is
+        valued too, usually a loss unless a critical success matters)."""
+        return _reroll_gain(w, _neutralise_faces(action), attacking=True)
 
 
-NEUTRALISE_TARGET_PLOY = Ploy(
-    "Neutralise Target",
-    "firefight",
-    triggers=("attack_dice",),
-    condition=_neutralise_condition,
-    use_hook=_neutralise,
-    rule_id="kasrkin/firefight_ploy/neutralise_target",
-    advice=_neutralise_advice,
-)
+NEUTRALISE_TARGET_PLOY = NeutraliseTarget()
 
 
 # -- Seize The Initiative ----------------------------------------------------------------------
@@ -675,6 +711,10 @@ def install_give_no_ground(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_control_marker", control)
 
 
+def _install_neutralise_target(hooks: Hooks, players: tuple[str, ...]) -> None:
+    hooks.ploy(NEUTRALISE_TARGET_PLOY, players)
+
+
 register(
     "kasrkin/strategy_ploy/engage_from_cover",
     install_engage_from_cover,
@@ -694,9 +734,9 @@ register(
 )
 register(
     "kasrkin/firefight_ploy/neutralise_target",
-    ploy_installer(NEUTRALISE_TARGET_PLOY),
-    "After a Kasrkin's attack dice against a target that cannot retain cover saves: re-roll "
-    "the failed dice.",
+    _install_neutralise_target,
+    "After a Kasrkin's attack dice against a target that cannot retain cover saves (or "
+    "scanned): re-roll any of them, the player's choice.",
 )
 register(
     "kasrkin/firefight_ploy/seize_the_initiative",
