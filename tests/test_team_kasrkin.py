@@ -221,13 +221,35 @@ def test_relocate_chosen_operative_and_close_friends_dash_for_free() -> None:
     ]
     s, ev = s.apply("Ploy relocate on KAS-1")
     assert ploys_used(ev) == [("A", "Relocate")]
+    # "In an order of your choice": A picks who dashes first (KAS-3 is never a candidate).
+    assert s.node.kind == "team_rule"  # type: ignore[union-attr]
+    assert texts(s) == ["Decline", "Use relocate on KAS-1", "Use relocate on KAS-2"]
+    s, _ = s.apply("Use relocate on KAS-2")
     assert s.node.kind == "free_action"  # type: ignore[union-attr]
-    assert all(t.startswith("Dash KAS-1") for t in texts(s)[:-1])
-    s, _ = s.apply("Dash KAS-1 to 2,14.5")
     assert all(t.startswith("Dash KAS-2") for t in texts(s)[:-1])
     s, _ = s.apply("Dash KAS-2 to 2,16.5")
+    # The last one left dashes without a further choice.
+    assert all(t.startswith("Dash KAS-1") for t in texts(s)[:-1])
+    s, _ = s.apply("Dash KAS-1 to 2,14.5")
     assert s.node.kind == "gambit" and s.node.player == "B"  # type: ignore[union-attr]
     assert (s.operative("KAS-1").x, s.operative("KAS-2").x, s.operative("KAS-3").x) == (2, 2, 5)
+
+
+def test_relocate_each_dash_is_optional() -> None:
+    # Each operative "can" dash: A may decline the order choice (nobody dashes), or skip the
+    # last one's free Dash ("End activation" in its free action).
+    s = gambit(SPREAD, (TROOPER,) * 3, initiative="A")
+    s, _ = s.apply("Ploy relocate on KAS-2")
+    s, _ = s.apply("Decline")
+    assert s.node.kind == "gambit" and s.node.player == "B"  # type: ignore[union-attr]
+    s = gambit(SPREAD, (TROOPER,) * 3, initiative="A")
+    s, _ = s.apply("Ploy relocate on KAS-2")
+    s, _ = s.apply("Use relocate on KAS-1")
+    s, _ = s.apply("Dash KAS-1 to 2,14.5")
+    assert texts(s)[-1] == "End activation" and texts(s)[0].startswith("Dash KAS-2")
+    s, _ = s.apply("End activation")
+    assert s.node.kind == "gambit" and s.node.player == "B"  # type: ignore[union-attr]
+    assert (s.operative("KAS-1").x, s.operative("KAS-2").x) == (2, 5)
 
 
 def test_relocate_not_in_the_first_turning_point() -> None:

@@ -17,6 +17,7 @@ from engine.game.ploys import Reroll
 from engine.game.state import Effect, other
 from engine.game.tokens import Token
 from engine.game.work import Work
+from engine.rules.choices import on_choice
 from engine.rules.ploys import GainToken, Ploy
 from engine.rules.registry import register
 from teams.kasrkin.common import (
@@ -212,11 +213,9 @@ def _relocate_eligible(w: Work, player: str, op: str, info: Mapping[str, Any]) -
     return is_kasrkin(w, op) and _clear_of_enemies(w, op)
 
 
-def _relocate(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
-    """The chosen operative and each friendly KASRKIN within 3" of it and more than 3" from
-    enemies perform a free Dash (pushed so that the chosen one dashes first, then the
-    others in roster order)."""
-    chosen = action.target
+def _relocate_group(w: Work, chosen: str) -> list[str]:
+    """The selected operative and each other friendly KASRKIN operative within 3" of it and
+    more than 3" from enemies (judged when the ploy is used), in roster order."""
     me = w.place(w.op(chosen))
     others = [
         o.id
@@ -225,22 +224,53 @@ def _relocate(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> 
         and w.distance(me, w.place(o)) <= RELOCATE_DISTANCE
         and _clear_of_enemies(w, o.id)
     ]
-    for op in reversed([chosen, *others]):
-        universal.start_free_action(w, op, ("Dash",))
+    return [chosen, *others]
+
+
+RELOCATE_ORDER = "kasrkin_relocate_order"
+
+
+def _relocate_next(w: Work, player: str, left: list[str]) -> None:
+    """The player picks which of ``left`` dashes next (a :class:`RuleChoiceFrame`, ``Use
+    relocate on <op>``; ``Decline``: none of the rest dashes); a lone one dashes at once."""
+    from engine.rules.choices import RuleChoiceFrame
+
+    if len(left) == 1:
+        universal.start_free_action(w, left[0], ("Dash",))
+        return
+    w.stack.append(
+        RuleChoiceFrame(
+            player=player,
+            rule="Relocate",
+            key=RELOCATE_ORDER,
+            op=left[0],
+            candidates=tuple(left),
+        )
+    )
+
+
+def _relocate_chosen(w: Work, frame: Any, chosen: str) -> None:
+    """The operative chosen dashes now (its free Dash on top), then the player picks the
+    next among the rest."""
+    if not chosen:
+        return
+    left = [c for c in frame.candidates if c != chosen and w.op(c).alive]
+    if left:
+        _relocate_next(w, frame.player, left)  # runs after the Dash (pushed first)
+    universal.start_free_action(w, chosen, ("Dash",))
+
+
+def _relocate(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+    """The selected operative and each friendly KASRKIN operative within 3" of it and more
+    than 3" from enemies may each perform a free Dash, in an order of the player's choice:
+    a choice ``Use relocate on <op>`` before each Dash (``Decline``: the rest do not
+    dash; each free Dash may also be skipped with ``End activation``)."""
+    _relocate_next(w, player, _relocate_group(w, action.target))
 
 
 def _relocate_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
     """Rule of thumb: 0.06 operatives per operative that dashes (a free 3" each)."""
-    chosen = action.target
-    me = w.place(w.op(chosen))
-    n = 1 + sum(
-        1
-        for o in w.friends_of(chosen)
-        if is_kasrkin(w, o.id)
-        and w.distance(me, w.place(o)) <= RELOCATE_DISTANCE
-        and _clear_of_enemies(w, o.id)
-    )
-    return 0.06 * n
+    return 0.06 * len(_relocate_group(w, action.target))
 
 
 RELOCATE_PLOY = Ploy(
@@ -726,11 +756,13 @@ register(
     "Until the end of the TP, hot-shot weapons get Piercing Crits 1 (volley gun Piercing 1) "
     "against targets that cannot retain cover saves.",
 )
+on_choice(RELOCATE_ORDER, _relocate_chosen)
+
 register(
     "kasrkin/strategy_ploy/relocate",
     ploy_installer(RELOCATE_PLOY),
     'From TP2: a Kasrkin more than 3" from enemies, and friends within 3" of it also clear '
-    "of enemies, each make a free Dash.",
+    "of enemies, each make a free Dash, in an order of the player's choice.",
 )
 register(
     "kasrkin/firefight_ploy/neutralise_target",
