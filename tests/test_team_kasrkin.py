@@ -357,6 +357,34 @@ def test_seize_the_initiative_free_action_without_moving() -> None:
     assert s.players[0].cp_spent == 1
 
 
+def test_seize_the_initiative_allows_any_1ap_action_that_does_not_move() -> None:
+    # "A 1AP action for free, but it cannot move": a unique action (the Recon-Trooper's
+    # Auspex Scan, 1AP) and a grenade (Adaptive Equipment's Smoke Grenade, 1AP) are offered
+    # next to the Shoot; no move action (Reposition, Dash, Charge, Fall Back) is.
+    def offered(types: tuple[str, ...]) -> set[str]:
+        s = gambit(SHOOT_OPEN, types, initiative="B")
+        while isinstance(s.node, Decision) and s.node.kind == "gambit":
+            s, _ = s.apply("Pass")
+        s, _ = s.apply("Ploy seize the initiative on KAS-1")
+        return {t.split(" at ")[0].split(" on ")[0] for t in texts(s)}
+
+    recon = offered(("Kasrkin Recon-Trooper",))
+    assert recon == {"Act KAS-1 auspex scan", f"Shoot KAS-1 {LASGUN}", "End activation"}
+    trooper = offered((TROOPER,))
+    assert "Act KAS-1 adaptive smoke grenade" in trooper
+    assert not [t for t in recon | trooper if t.split()[0] in ("Dash", "Reposition", "Charge")]
+
+
+def test_seize_actions_exclude_moves_and_2ap_actions() -> None:
+    from engine.game.work import Work
+    from teams.kasrkin.ploys import seize_actions
+
+    s = gambit(SHOOT_OPEN, ("Kasrkin Recon-Trooper",), initiative="B")
+    names = seize_actions(Work(s), "KAS-1")
+    assert "auspex scan" in names and "Shoot" in names
+    assert not set(names) & {"Reposition", "Dash", "Charge", "Fall Back"}
+
+
 def test_seize_the_initiative_not_for_the_player_with_initiative() -> None:
     s = _firefight_start("A")
     assert not [t for t in texts(s) if "seize the initiative" in t]

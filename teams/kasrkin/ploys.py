@@ -366,8 +366,30 @@ NEUTRALISE_TARGET_PLOY = NeutraliseTarget()
 
 # -- Seize The Initiative ----------------------------------------------------------------------
 
-SEIZE_VERBS = ("Shoot", "Fight", "Pick up", "Place marker", "Operate hatch")
-"""The 1AP actions Seize The Initiative grants that involve no move."""
+
+def seize_actions(w: Work, op: str) -> tuple[str, ...]:
+    """The actions Seize The Initiative lets ``op`` perform now: every action it could
+    perform as a free action whose printed cost is 1AP and that is not a move (universal
+    Shoot, Fight, Pick Up and Place Marker, Operate Hatch, Guard, Hatchway Fight; unique,
+    equipment and mission actions of 1AP, e.g. Auspex Scan, Battle Comms, a grenade; not
+    Reposition, Dash, Charge, Fall Back (2AP) nor a rule action counting as a move, e.g.
+    Move with Barricade), by the names a free-action grant uses."""
+    from engine.game.rule_actions import find_rule_action
+
+    moves = ("Reposition", "Dash", "Fall Back", "Charge")
+    o = w.op(op)
+    out: list[str] = []
+    for a in universal.list_action_options(w, o, "free"):
+        if a.verb == "Act":
+            act = find_rule_action(w, o, a.text)
+            ok = act is not None and act.ap == 1 and act.family not in moves
+            name = a.text
+        else:
+            ok = universal.ACTION_COST.get(a.verb) == 1 and a.verb not in moves
+            name = a.verb
+        if ok and name not in out:
+            out.append(name)
+    return tuple(out)
 
 
 def _seize_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
@@ -379,7 +401,8 @@ def _seize_eligible(w: Work, player: str, op: str, info: Mapping[str, Any]) -> b
 
 
 def _seize(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
-    universal.start_free_action(w, action.target, SEIZE_VERBS)
+    """A free action among :func:`seize_actions` (1AP, no move)."""
+    universal.start_free_action(w, action.target, seize_actions(w, action.target))
 
 
 def _seize_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
