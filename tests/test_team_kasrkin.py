@@ -60,12 +60,13 @@ def gambit(
     *,
     initiative: str = "B",
     cp: tuple[int, int] = (3, 3),
+    blu: Sequence[str] = ("Trooper", "Trooper"),
 ) -> GameState:
     """TP2's Gambit step with A (Kasrkin) to decide: every operative of ``ops`` starts
     expended in TP1; ``initiative`` wins the roll-off and takes the initiative (B passes
     first when it has it)."""
     spent = {k: {**v, "ready": False} for k, v in ops.items()}
-    s = pass_ploy_windows(lab(types, spent, cp=cp))
+    s = pass_ploy_windows(lab(types, spent, blu, cp=cp))
     s, _ = run(s, [], dice=["4,3" if initiative == "A" else "3,4"])
     s, _ = s.apply(f"Initiative {initiative}")
     if initiative == "B":
@@ -452,6 +453,41 @@ def test_skill_at_arms_ice_in_your_veins_first_big_normal_hit_loses_1_damage() -
 
     assert shot("ice in your veins") == [5]
     assert shot("") == [6]
+
+
+def _struck_with_ice(blu: str, weapon: str, plus: int, dice: str) -> list[int]:
+    """BLU-1 (a ``blu`` type) fights KAS-1 (Ice In Your Veins selected) with ``weapon``,
+    retaining two normal hits (KAS-1 none); a test rule adds ``plus`` to each of BLU-1's
+    strikes first (a damage change of another rule, not the weapon's Dmg stat). The damage
+    of BLU-1's two strikes."""
+    ops = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (6.3, 14.5)}}
+    s = gambit(ops, initiative="A", blu=(blu, "Trooper"))
+    s, _ = s.apply("Use skill at arms ice in your veins")
+    s = to_firefight(s)
+    if plus:
+
+        def more(w: Any, dmg: int, **info: Any) -> int:
+            return dmg + plus if str(info.get("op", "")).startswith("BLU") else dmg
+
+        s.ctx.hooks.would["would_strike_damage"].insert(0, more)
+    s, _ = run(s, ["Activate KAS-1 engage", "End activation", "Activate BLU-1 engage"])
+    s, _ = run(s, [f"Fight BLU-1 {weapon} at KAS-1"], dice=[dice, "1,1,1"])
+    s = decline(s)
+    dealt = []
+    while isinstance(s.node, Decision) and "Strike normal" in texts(s):
+        s, ev = s.apply("Strike normal")
+        dealt += [e["damage"] for e in ev if e.kind == "damage_inflicted" and e["op"] == "KAS-1"]
+        s = decline(s)
+    return dealt
+
+
+def test_skill_at_arms_ice_in_your_veins_reads_the_normal_dmg_stat() -> None:
+    # A Dmg 3 weapon (the Brawler's brutal blade): the first normal strike inflicts 2, the
+    # next 3 ("the first time" only).
+    assert _struck_with_ice("Brawler", "brutal blade", 0, "5,5,1,1") == [2, 3]
+    # The knife is Dmg 2: another rule raising each strike to 3 does not make it "Normal Dmg
+    # of 3 or more" (the stat): no reduction.
+    assert _struck_with_ice("Trooper", "knife", 1, "5,5,1") == [3, 3]
 
 
 def test_skill_at_arms_for_cadia_adds_1_melee_attack_up_to_4() -> None:

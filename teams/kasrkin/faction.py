@@ -115,11 +115,12 @@ _DRILL_VALUE = {LIGHT_EM_UP: 0.3, ICE_IN_YOUR_VEINS: 0.2, STRIKE_FAST: 0.12, FOR
 def install_skill_at_arms(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Skill At Arms (faction rule, strategic gambit): Light 'Em Up gives friendly KASRKIN
     operatives' ranged weapons Severe; Strike Fast adds 1" to their Reposition moves; Ice In
-    Your Veins: the first attack die that inflicts Normal Dmg of 3 or more on one of them in
-    a fight (fighting or retaliating) or a shooting sequence inflicts 1 less (the Shoot's
-    unblocked damage is resolved at once: 1 less when a normal success of Dmg 3+ got
-    through); For Cadia!: +1 Atk to their melee weapons (to at most 4), and the first strike
-    when fighting (not retaliating) inflicts 1 more damage."""
+    Your Veins: the first attack die that inflicts Normal Dmg of 3 or more (the weapon's
+    Normal Dmg stat, not a strike's damage as other rules change it, e.g. For Cadia!'s +1)
+    on one of them in a fight (fighting or retaliating) or a shooting sequence inflicts 1
+    less (the Shoot's unblocked damage is resolved at once: 1 less when a normal success of
+    Dmg 3+ got through); For Cadia!: +1 Atk to their melee weapons (to at most 4), and the
+    first strike when fighting (not retaliating) inflicts 1 more damage."""
 
     def severe(w: Work, value: Any, **info: Any) -> Any:
         op = str(info.get("op", ""))
@@ -167,9 +168,9 @@ def install_skill_at_arms(hooks: Hooks, players: tuple[str, ...]) -> None:
             dmg += 1
         if (
             not info.get("crit")
-            and dmg >= 3
             and drilled(w, target, ICE_IN_YOUR_VEINS)
             and not spent(w, target, _ICE_SPENT)
+            and _strike_normal_dmg(w, op) >= ICE_MIN_DMG
         ):
             spend(w, target, _ICE_SPENT)
             dmg -= 1
@@ -193,6 +194,22 @@ def install_skill_at_arms(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_strike_damage", strike)
     hooks.transform("would_shot_total_damage", shot)
     hooks.transform("would_change_attacks", attacks)
+
+
+ICE_MIN_DMG = 3
+"""Ice In Your Veins: an attack die inflicting Normal Dmg of this or more."""
+
+
+def _strike_normal_dmg(w: Work, op: str) -> int:
+    """The Normal Dmg stat of the weapon ``op`` strikes with in the Fight in progress (its
+    profile with stat changes, not the damage other rules add to a strike), or 0."""
+    from engine.game.fight import FightFrame
+
+    for f in reversed(w.stack):
+        if isinstance(f, FightFrame):
+            side = "a" if f.attacker == op else "d"
+            return int(f.prof(w, side).normal_damage)
+    return 0
 
 
 def _fighting(w: Work, op: str) -> bool:
