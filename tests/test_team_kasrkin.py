@@ -530,22 +530,33 @@ def _atk(s: GameState, op: str, weapon: str, kind: str = "melee") -> int:
 SERGEANT = "Kasrkin Sergeant [Plasma Pistol; Chainsword]"
 
 
-def test_veteran_leadership_selects_one_more_drill() -> None:
-    # With the Sergeant (KAS-1) in the killzone A selects two different drills, not three.
+def test_veteran_leadership_selects_one_more_drill_in_the_same_use() -> None:
+    # With the Sergeant (KAS-1) in the killzone A's one use of Skill At Arms may select two
+    # different drills ("one additional": 4 singles + 6 pairs offered, never three, never the
+    # same twice); the opponent cannot act in between (one gambit).
     ops = {"KAS-1": {"at": (5, 14.5)}, "KAS-2": {"at": (5, 16.5)}, "BLU-1": {"at": (16, 14.5)}}
     s = gambit(ops, (SERGEANT, TROOPER), initiative="A")
-    s, _ = s.apply(LIGHT)
+    offered = [t for t in texts(s) if "skill at arms" in t]
+    assert len(offered) == 10
+    assert f"{LIGHT} and strike fast" in offered and LIGHT in offered
+    assert not [t for t in offered if t.count(" and ") > 1]
+    s, ev = s.apply(f"{LIGHT} and strike fast")
+    assert [e["rule"] for e in ev if e.kind == "rule_used"] == ["Skill At Arms"]
+    from engine.game.work import Work
+    from teams.kasrkin.faction import drills
+
+    assert drills(Work(s), "A") == ("light 'em up", "strike fast")
     s, _ = s.apply("Pass")  # B
-    assert FAST in texts(s) and LIGHT not in texts(s)
-    s, _ = s.apply(FAST)
-    s, _ = s.apply("Pass")  # B
-    assert not [t for t in texts(s) if "skill at arms" in t]
+    assert not [t for t in texts(s) if "skill at arms" in t]  # once per Strategy phase
 
 
 def test_veteran_leadership_not_without_the_sergeant() -> None:
-    # The Sergeant is not in the killzone (not set up): one drill only.
+    # The Sergeant is not in the killzone (not set up): one drill only, no pairs.
     ops = {"KAS-2": {"at": (5, 16.5)}, "BLU-1": {"at": (16, 14.5)}}
     s = gambit(ops, (SERGEANT, TROOPER), initiative="A")
+    assert len([t for t in texts(s) if "skill at arms" in t]) == 4
+    with pytest.raises(IllegalActionError):
+        s.apply(f"{LIGHT} and strike fast")
     s, _ = s.apply(LIGHT)
     s, _ = s.apply("Pass")  # B
     assert not [t for t in texts(s) if "skill at arms" in t]
