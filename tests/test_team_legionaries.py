@@ -652,6 +652,59 @@ def test_favoured_of_the_dark_gods_needs_control() -> None:
     assert not [e for e in s.effects if e.kind == "tainted"]
 
 
+def _two_objectives_ready(with_taint: str = "") -> GameState:
+    """LEG-1 (Icon Bearer) between two objective markers of a LAB variant ("east" at
+    (20.2, 14.5), "west" at (18.2, 14.5)), controlling both; TP1 spent; stops at TP2's Ready
+    step (A took initiative) with ``with_taint`` tainted beforehand."""
+    from engine.geometry import Killzone
+    from tests.test_game_rules_common import lab_data
+
+    kz = Killzone.from_dict(lab_data([("east", (20.2, 14.5)), ("west", (18.2, 14.5))]), "lab")
+    ops = {
+        "LEG-1": {"at": (19.2, 14.5), "ready": False},
+        "BLU-1": {"at": (5, 14), "ready": False},
+        "BLU-2": {"at": (25, 20), "ready": False},
+    }
+    team = Roster.from_entries(lab_team("legionaries"), list(ICON))
+    s = position(kz, team, roster(BLU, ("Captain", "Trooper")), operatives=ops, cp=(3, 3))
+    a = attrs.evolve(s.players[0], uses=(("infernal_pact", 1),))
+    none = tuple(
+        Effect("mark_of_chaos", o.id, "end_battle") for o in s.operatives if o.player == "A"
+    )
+    tainted = (Effect("tainted", "", "end_battle", source="BLU-1", detail=with_taint, player="B"),)
+    s = attrs.evolve(
+        s,
+        players=(a, s.players[1]),
+        effects=(*s.effects, *none, *(tainted if with_taint else ())),
+    )
+    s = pass_windows(s)
+    s, _ = play(s, [], ["4,3"])
+    s, _ = s.apply("Initiative A")
+    return s
+
+
+def test_favoured_of_the_dark_gods_the_player_chooses_among_untainted_markers() -> None:
+    # LEG-1 controls both markers: A chooses which one is tainted (one per Ready step, not
+    # optional), gaining 1CP; the other stays untainted.
+    s = _two_objectives_ready()
+    assert s.node.kind == "team_rule" and s.node.player == "A"  # type: ignore[union-attr]
+    assert [str(a) for a in s.legal_actions()] == [
+        "Use favoured of the dark gods east",
+        "Use favoured of the dark gods west",
+    ]
+    cp = s.players[0].cp
+    s, ev = s.apply("Use favoured of the dark gods west")
+    assert [e["on"] for e in ev if e.kind == "team_rule_used"] == ["west"]
+    assert [e.detail for e in s.effects if e.kind == "tainted"] == ["west"]
+    assert s.players[0].cp == cp + 1
+    assert s.node.kind == "gambit"  # type: ignore[union-attr]
+    # A marker tainted by any operative (here B's) is never tainted again: no choice, the
+    # other one is tainted at once.
+    s = _two_objectives_ready(with_taint="east")
+    assert s.node.kind == "gambit"  # type: ignore[union-attr]
+    assert sorted(e.detail for e in s.effects if e.kind == "tainted") == ["east", "west"]
+
+
 def shot_at_slaanesh(ploys: Sequence[str], blu_x: float, move: bool = True) -> int:
     """LEG-1 (SLAANESH) repositions 1" (or not), then B's Gunner BLU-1 at (``blu_x``, 14)
     shoots it with its silent gun (3+), rolling 3,3,3,1. The normal successes it retains."""

@@ -129,7 +129,8 @@ counts 1 higher (not a change of its APL stat: not clamped with its changes).
 **Favoured Of The Dark Gods** (Icon Bearer): in the Ready step of each Strategy phase, if the
 operative controls an objective marker (contests it, and its player controls it) that no
 operative has tainted, that marker is tainted for the battle (an effect ``tainted`` naming it)
-and its player gains 1CP. One marker per Ready step per Icon Bearer (the first in name order).
+and its player gains 1CP. One marker per Ready step per Icon Bearer (among several, its player
+chooses which: ``Use favoured of the dark gods <marker>``).
 
 **Team equipment** (selected like universal equipment; each plays once selected):
 **Malefic Blades**: every friendly LEGIONARY operative has the malefic blade (melee, from the
