@@ -284,6 +284,24 @@ def test_blood_for_the_blood_god_khorne_every_strike_one_more() -> None:
     assert strike_damage([], mark="KHORNE") == [4, 4]
 
 
+def test_blood_for_the_blood_god_khorne_dmg_is_a_stat_change_the_profile_shows() -> None:
+    # The +1 is a change of both Dmg stats (would_change_damage): the attack profile every
+    # valuation reads shows 5/6 for the chainsword (4/5), melee only (the bolt pistol keeps
+    # 3/4), and only for KHORNE under the ploy.
+    from engine.game.attacks import attack_profile
+
+    def dmg(ploys: list[str], mark: str, weapon: str, kind: str) -> tuple[int, int]:
+        s = gambit(ploys, ENGAGED, types=CHAINSWORD, mark=mark)
+        w = Work(s)
+        p = attack_profile(w, w.op("LEG-1"), weapon, kind)
+        return p.normal_damage, p.critical_damage
+
+    assert dmg([BLOOD], "KHORNE", "chainsword", "melee") == (5, 6)
+    assert dmg([], "KHORNE", "chainsword", "melee") == (4, 5)
+    assert dmg([BLOOD], "NURGLE", "chainsword", "melee") == (4, 5)
+    assert dmg([BLOOD], "KHORNE", "bolt pistol", "ranged") == (3, 4)
+
+
 def ploys_offered(s: GameState) -> list[str]:
     if not (isinstance(s.node, Decision) and s.node.kind == "ploy"):
         return []
