@@ -1287,6 +1287,50 @@ def test_proximity_mine_a_friendly_operative_sets_it_off_too() -> None:
     assert [(e["op"], e["damage"]) for e in ev if e.kind == "melta_mine_damage"] == [("KAS-2", 5)]
 
 
+def test_proximity_mine_ends_the_fall_back_no_cover_retreat_after_it() -> None:
+    # KAS-1 falls back from (10, 14.5) to (6, 14.5) past A's own Melta Mine at (7.5, 13)
+    # (KAS-3 is the Demo Trooper, far away): the mine goes off mid-move (about x = 8.85),
+    # 1+1+3 = 5 damage, KAS-1 survives, and "end its action" ends the Fall Back there: the
+    # window after the move (Cover Retreat, offered without the mine) never opens.
+    mine = [{"kind": "melta_mine", "owner": "A", "at": (7.5, 13)}]
+    s = lab((TROOPER, TROOPER, DEMO), RETREAT, tokens=mine)
+    s, ev = run(s, ["Activate KAS-1 engage", "Fall back KAS-1 to 6,14.5"])
+    stop = [e["x"] for e in ev if e.kind == "melta_mine_stopped"]
+    assert len(stop) == 1 and 8.5 < stop[0] < 9.2
+    s, ev = run(s, [], dice=["1,1"])
+    assert [(e["op"], e["damage"]) for e in ev if e.kind == "melta_mine_damage"] == [("KAS-1", 5)]
+    assert s.operative("KAS-1").alive and s.operative("KAS-1").x == stop[0]
+    assert not (isinstance(s.node, Decision) and s.node.kind == "ploy")
+    assert not [t for t in texts(s) if "cover retreat" in t]
+    assert not any(e.kind == "effect_began" and e["effect"] == "action_cut" for e in ev)
+    assert not [e for e in s.effects if e.kind == "action_cut"]  # cleared with the move
+
+
+def test_proximity_mine_moves_the_operative_the_minimum_amount_to_place_it() -> None:
+    # BLU-1 repositions from 12 to 6.5 along y = 14.5 past the mine at (5, 14.5); the mine
+    # comes within its control range about x = 7.02, where BLU-2's base (at 7.8) leaves no
+    # room: BLU-1 is moved the minimum amount to a place its base fits (about x = 6.54,
+    # 1.26" from BLU-2: the two 32 mm bases touching).
+    ops = {
+        "KAS-1": {"at": (5, 17.5)},
+        "BLU-1": {"at": (12, 14.5)},
+        "BLU-2": {"at": (7.8, 14.5)},
+    }
+    s = lab((DEMO, TROOPER), ops, tokens=[{"kind": "melta_mine", "owner": "A", "at": (5, 14.5)}])
+    s, _ = run(s, ["Activate KAS-1 engage", "End activation", "Activate BLU-1 engage"])
+    s, ev = run(s, ["Reposition BLU-1 to 6.5,14.5"])
+    stop = [(e["x"], e["y"]) for e in ev if e.kind == "melta_mine_stopped"]
+    assert len(stop) == 1
+    import math
+
+    b1, b2 = s.operative("BLU-1"), s.operative("BLU-2")
+    gap = math.hypot(b1.x - b2.x, b1.y - b2.y)
+    radius = 32 / 25.4 / 2
+    assert gap >= 2 * radius - 1e-6  # placed: no overlap
+    assert gap < 2 * radius + 0.06  # the minimum amount: touching (0.05" search rings)
+    assert abs(b1.x - 6.54) < 0.07 and abs(b1.y - 14.5) < 0.07
+
+
 # -------------------------------------------------------------------------------------------
 # Advice: the heuristic agent uses the team's rules where they pay
 # -------------------------------------------------------------------------------------------
