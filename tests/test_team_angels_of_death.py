@@ -263,6 +263,15 @@ def test_shock_assault_gives_shock_and_one_more_damage_to_the_first_strike() -> 
     assert damage_to(ev, "KAS-1") == 6
     s, ev = s.apply("Strike normal")
     assert damage_to(ev, "KAS-1") == 4  # only the first strike
+    # "Until the end of that action": once the Fight ends (a second Fight action of the
+    # activation, Astartes), the chainsword has no Shock and no strike gets +1.
+    while isinstance(s.node, Decision) and "Strike normal" in texts(s):
+        s, _ = s.apply("Strike normal")
+    from teams.angels_of_death.ploys import SHOCK_STRIKE_TOKEN, SHOCK_TOKEN
+
+    w = Work(s)
+    assert not [e for e in w.effects if e.detail in (SHOCK_TOKEN, SHOCK_STRIKE_TOKEN)]
+    assert not attack_profile(w, w.op("ANG-6"), "chainsword", "melee").rules.has(Shock)
 
 
 def test_shock_assault_needs_a_charge_in_the_activation() -> None:
@@ -463,6 +472,24 @@ def test_ct_hardy_retaliating_first_normal_strike_of_3_or_more_loses_1() -> None
     s = kas_fights_ang6(NEUTRAL, "5,5,1,1", "1,1,1,1,1")
     _, ev = s.apply("Strike normal")
     assert damage_to(ev, "ANG-6") == 4
+
+
+def test_ct_hardy_reads_the_normal_dmg_stat_not_the_damage_as_changed() -> None:
+    # KAS-2's gun butt is Dmg 2/3; a test rule adds 1 to each of its strikes (3 damage): not
+    # "Normal Dmg of 3 or more" (the stat), so Hardy takes nothing off.
+    ops = {"KAS-2": {"at": (8.519, 14.5)}, "ANG-6": {"at": (10, 14.5)}}
+    s = position(LAB, KAS, tactics(AOD, ("Hardy", "Mobile")), operatives=ops, turn="A", cp=(0, 0))
+
+    def more(w: Any, dmg: int, **info: Any) -> int:
+        return dmg + 1 if str(info.get("op", "")).startswith("KAS") else dmg
+
+    s.ctx.hooks.would["would_strike_damage"].insert(0, more)
+    s, _ = run(
+        s, ["Activate KAS-2 engage", "Fight KAS-2 gun butt at ANG-6"], dice=["5,5,1", "1,1,1,1,1"]
+    )
+    s = decline_all(s)
+    s, ev = s.apply("Strike normal")
+    assert damage_to(ev, "ANG-6") == 3
 
 
 def test_ct_dueller_normal_success_blocks_a_critical() -> None:

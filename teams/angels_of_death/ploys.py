@@ -352,7 +352,21 @@ def _shock_strike(w: Work, dmg: int, **info: Any) -> int:
     if not mark:
         return dmg
     w.effects.remove(mark[0])
-    return min(7, dmg + 1)
+    return max(dmg, min(7, dmg + 1))
+
+
+def _shock_assault_ended(w: Work, ev: Any) -> None:
+    """ "Until the end of that action": the Fight action is over (a second Fight action of
+    the activation, Astartes, has neither Shock nor the extra damage)."""
+    op = str(ev.get("op", ""))
+    if w.effects and (tokens(w, op, SHOCK_TOKEN) or tokens(w, op, SHOCK_STRIKE_TOKEN)):
+        w.effects[:] = [
+            e
+            for e in w.effects
+            if not (
+                e.kind == "token" and e.op == op and e.detail in (SHOCK_TOKEN, SHOCK_STRIKE_TOKEN)
+            )
+        ]
 
 
 SHOCK_ASSAULT = Ploy(
@@ -373,13 +387,16 @@ an activation in which it charged: until the end of that action its melee weapon
 and its first strike inflicts 1 more damage (at most 7). Trigger: its attack dice window in
 that Fight (played as the start of the Resolve Attack Dice step; the core's
 ``would_strike_damage`` hook adds the damage). Limits: once per turning point (7.1); only
-the operative that performs the Fight, after a Charge in the same activation."""
+the operative that performs the Fight, after a Charge in the same activation; both end with
+that Fight action (``fight_ended``: a second Fight action of the activation has neither,
+even when the first strike never came)."""
 
 
 def _install_shock_assault(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.ploy(SHOCK_ASSAULT, players)
     hooks.transform("would_use_weapon_rules", _shock)
     hooks.transform("would_strike_damage", _shock_strike)
+    hooks.on("fight_ended", _shock_assault_ended)
 
 
 def _ploy_installer(ploy: Ploy) -> Installer:
