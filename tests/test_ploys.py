@@ -459,3 +459,28 @@ def test_7_1_command_reroll_of_a_die_already_rerolled_is_refused() -> None:
         dice=["6,5,4,1", "2"],
     )
     _refused(s, "Command re-roll 2", "2.4")
+
+
+def test_would_cost_ploy_is_told_the_action_text() -> None:
+    # The would_cost_ploy hooks get the action's text (the option a ploy selects), so a rule
+    # may make one option of a ploy cheaper; without an action the text is "".
+    from engine.game.actions import Action as _Action
+    from engine.game.ploys import ploy_cost
+    from engine.game.scenario import position as _position
+    from engine.game.work import Work
+    from engine.rules.command_reroll import COMMAND_REROLL
+    from tests.test_game_rules_common import BLU, LAB, RED, roster
+
+    s = _position(LAB, roster(RED), roster(BLU), operatives={"RED-1": {"at": (5, 5)}})
+    seen: list[str] = []
+
+    def cheaper(w: Work, cost: int, **info: object) -> int:
+        seen.append(str(info["text"]))
+        return 0 if info["text"] == "cheap" else cost
+
+    s.ctx.hooks.transform("would_cost_ploy", cheaper)
+    w = Work(s)
+    assert ploy_cost(w, "A", COMMAND_REROLL, _Action("Ploy", text="cheap")) == 0
+    assert ploy_cost(w, "A", COMMAND_REROLL, _Action("Ploy", text="dear")) == 1
+    assert ploy_cost(w, "A", COMMAND_REROLL) == 1
+    assert seen == ["cheap", "dear", ""]

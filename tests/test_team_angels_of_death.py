@@ -346,6 +346,30 @@ def test_doctrine_warfare_makes_two_doctrines_free_once_per_battle() -> None:
     assert s.player("B").cp_spent == 1
 
 
+def test_doctrine_warfare_free_even_with_no_cp_and_spent_once_per_battle() -> None:
+    # "It costs you 0CP": with no CP at all (B starts with 0, gains 1 for TP2 and spends it
+    # on Indomitus), Combat Doctrine selecting Tactical or Devastator is still offered and
+    # used for free (the Intercessor Sergeant ANG-1 is in the killzone); Assault is not.
+    spent = {k: {**v, "ready": False} for k, v in FACING.items()}
+    s = pass_windows(pos(spent, cp=(0, 0)))
+    s, _ = run(s, ["Initiative B", "Ploy indomitus", "Pass"], dice=["3,4"])
+    assert s.player("B").cp == 0 and s.node == Decision("B", "gambit")
+    offered = [t for t in texts(s) if t.startswith("Ploy combat doctrine")]
+    assert offered == ["Ploy combat doctrine devastator", "Ploy combat doctrine tactical"]
+    s, _ = s.apply("Ploy combat doctrine tactical")
+    assert s.player("B").cp == 0
+    assert ("doctrine_warfare_tactical:ANG-1", 1) in s.player("B").uses
+    # Spent for the battle: in a later turning point Tactical costs 1CP again.
+    from engine.game.ploys import ploy_cost
+    from teams.angels_of_death.ploys import COMBAT_DOCTRINE
+
+    w = Work(s)
+    tactical = Action("Ploy", text="combat doctrine tactical")
+    devastator = Action("Ploy", text="combat doctrine devastator")
+    assert ploy_cost(w, "B", COMBAT_DOCTRINE, tactical) == 1  # type: ignore[arg-type]
+    assert ploy_cost(w, "B", COMBAT_DOCTRINE, devastator) == 0  # type: ignore[arg-type]
+
+
 def test_stealthy_gives_the_eliminator_improved_cover_save_options() -> None:
     # KAS-1 shoots into the rubble lane of LAB: the target at (16, 4) is in cover. The
     # Eliminator Sniper (ANG-6, Stealthy) may retain a cover save as a critical or two
