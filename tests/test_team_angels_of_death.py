@@ -764,6 +764,29 @@ def test_auspex_enemies_within_8_inches_of_the_shooter_are_not_obscured() -> Non
     assert not [e for e in s.effects if e.detail == "auspex"]
 
 
+def test_auspex_enemies_within_8_inches_of_it_are_not_obscured_to_any_friendly_shooter() -> None:
+    # "Enemy operatives within 8" of it cannot be obscured": the token holder (ANG-1) is
+    # measured from, whichever friendly operative shoots (ANG-2 here, e.g. a free Shoot in
+    # that activation); an enemy more than 8" from ANG-1 stays obscured; the opponent's
+    # shooters are not helped.
+    from engine.game.shoot import targeting
+
+    ops = {
+        "ANG-1": {"at": (9, 10)},
+        "ANG-2": {"at": (5, 10)},
+        "KAS-1": {"at": (16, 10)},
+        "KAS-2": {"at": (25, 20)},
+    }
+    s = position(LAB, KAS, AOD, operatives=ops, turn="B", cp=(0, 0), equipment={"B": ["Auspex"]})
+    token = Effect("token", "ANG-1", "end_activation", source="ANG-1", detail="auspex")
+    w = Work(s)
+    assert targeting(w, w.op("ANG-2"), w.op("KAS-1")).obscured  # across the LAB ruin
+    w.effects.append(token)
+    assert not targeting(w, w.op("ANG-2"), w.op("KAS-1")).obscured  # 7" from ANG-1
+    # KAS-1 shooting ANG-2 is not helped (only the Auspex player's shooters).
+    assert targeting(w, w.op("KAS-1"), w.op("ANG-2")).obscured
+
+
 # -- Advice: the heuristic agent uses the team's rules where they pay ----------------------------
 
 
