@@ -87,6 +87,32 @@ def test_transhuman_physiology_needs_a_normal_save() -> None:
     assert "Ploy transhuman physiology" not in texts(s)
 
 
+def test_transhuman_physiology_can_turn_a_retained_cover_save() -> None:
+    # ANG-1 in cover behind LAB's rubble retains a normal cover save and rolls a 1 (the
+    # plasma pistol's Piercing 1 leaves 2 defence dice, one the cover save): the
+    # cover save is one of its normal successes, so the ploy is offered and makes it a
+    # critical save (it then blocks one of the two critical hits).
+    ops = {"KAS-1": {"at": (9, 4)}, "ANG-1": {"at": (16, 4)}}
+    s = pos(ops)
+    s, _ = run(s, ["Activate KAS-1 engage", "Shoot KAS-1 plasma pistol (standard) at ANG-1"])
+    s, _ = run(s, [], dice=["6,6,1,1"])
+    while isinstance(s.node, Decision) and s.node.kind in ("dice_ploy", "cover_save"):
+        s, _ = s.apply("Decline" if s.node.kind == "dice_ploy" else "Cover save normal")
+    s, _ = run(s, [], dice=["1"])
+    assert s.node == Decision("B", "dice_ploy")
+    assert "Ploy transhuman physiology" in texts(s)
+    from teams.angels_of_death.advice import transhuman_advice
+
+    w = Work(s)
+    info = {"target": "ANG-1", "dice": (1,), "kind": "ranged"}
+    assert transhuman_advice(w, "B", Action("Ploy", text="transhuman physiology"), info) > 0
+    s, _ = s.apply("Ploy transhuman physiology")
+    from engine.game.shoot import ShootFrame
+
+    frame = next(f for f in reversed(s.stack) if isinstance(f, ShootFrame))
+    assert frame.cover_saves == (0, 1)
+
+
 def pass_windows(s: GameState) -> GameState:
     while isinstance(s.node, Decision) and s.node.kind in ("ploy", "gambit"):
         s, _ = s.apply("Pass")

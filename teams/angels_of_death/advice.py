@@ -60,11 +60,27 @@ def adjust_doctrine_advice(w: Work, player: str, action: Action, info: Mapping[s
 
 def transhuman_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
     """Transhuman Physiology: the dice-core value of the best normal save made critical
-    (:func:`_defence_change`)."""
+    (:func:`_defence_change`), or of a normal cover save made critical when no rolled die
+    is a normal save."""
     idx = normal_saves(w, info)
-    if not idx:
-        return 0.0
     dice = tuple(info.get("dice", ()))
+    if not idx:
+        frame = shoot_frame(w)
+        target = str(info.get("target", ""))
+        if frame is None or not target or frame.cover_saves[0] <= 0:
+            return 0.0
+        t = w.op(target)
+        prof = frame.profile(w)
+        save = max(2, save_of(w, target))
+        cn, cc = frame.cover_saves
+        wounds, most = max(1, t.wounds), w.ctx.datacards[target].wounds
+        before = defence_value(
+            frame.normals, frame.crits, prof, save, cn, cc, 0, dice, wounds, most
+        )
+        after = defence_value(
+            frame.normals, frame.crits, prof, save, cn - 1, cc + 1, 0, dice, wounds, most
+        )
+        return float(before - after)
     best = max(idx, key=lambda i: (dice[i], -i))
     return _defence_change(w, info, tuple(6 if i == best else v for i, v in enumerate(dice)))
 

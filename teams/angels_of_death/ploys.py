@@ -28,16 +28,31 @@ from teams.angels_of_death.common import (
 )
 
 
+def _cover_normals(w: Work) -> int:
+    """The normal cover saves retained in the Shoot in progress (normal successes too)."""
+    frame = shoot_frame(w)
+    return int(frame.cover_saves[0]) if frame is not None else 0
+
+
 def _tp_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
-    return shot_friend(w, player, info) and bool(normal_saves(w, info))
+    if not shot_friend(w, player, info):
+        return False
+    return bool(normal_saves(w, info)) or _cover_normals(w) > 0
 
 
 def _transhuman(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
-    """Retain the highest normal success as a critical success (its die counts as a 6)."""
+    """Retain a normal success as a critical success: the highest rolled one (its die counts
+    as a 6), else a retained normal cover save (it becomes a critical cover save)."""
     idx = normal_saves(w, info)
-    dice = info.get("dice", ())
-    best = max(idx, key=lambda i: (dice[i], -i))
-    set_die(w, best, 6)
+    if idx:
+        dice = info.get("dice", ())
+        best = max(idx, key=lambda i: (dice[i], -i))
+        set_die(w, best, 6)
+        return
+    frame = shoot_frame(w)
+    cn, cc = frame.cover_saves
+    pos = max(i for i, f in enumerate(w.stack) if f is frame)
+    w.stack[pos] = attrs.evolve(frame, cover_saves=(cn - 1, cc + 1))
 
 
 TRANSHUMAN_PHYSIOLOGY = Ploy(
@@ -52,8 +67,9 @@ TRANSHUMAN_PHYSIOLOGY = Ploy(
 """Transhuman Physiology (firefight ploy, 1CP): when an operative is shooting a friendly
 operative, in the Roll Defence Dice step, retain one normal success as a critical success.
 Trigger: the defence dice window of a Shoot against a friendly operative with at least one
-normal success. Limits: once per turning point (7.1); the die chosen is the highest normal
-success (the choice never matters otherwise)."""
+normal success, rolled or a retained normal cover save (a normal success too). Limits: once
+per turning point (7.1); the success chosen is the highest rolled normal success, else the
+cover save (every normal success counts the same once retained: the choice never matters)."""
 
 
 INDOMITUS_TOKEN = "indomitus"
