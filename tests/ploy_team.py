@@ -32,6 +32,9 @@ target_selected         Brace         the friendly target of a Shoot or Fight: S
                                       applies after it, 2.1)
 attack_dice             Focus         code hook: re-roll every attack die showing 1
 defence_dice            Hunker        code hook: re-roll every defence die showing 1
+resolve_start           Steel Nerves  either player, at the start of a Fight's Resolve Attack Dice
+                                      step: a token ``steel_nerves`` for the player until the end
+                                      of the TP
 incapacitated           Vengeance     the kill team's weapons gain Lethal 5+ until the end of the
                                       TP, when a friendly operative is incapacitated
 ======================  ============  ===========================================================
@@ -187,6 +190,12 @@ PLOYS: tuple[Ploy, ...] = (
     Ploy("Focus", "firefight", triggers=("attack_dice",), condition=_a_one, use_hook=_reroll_ones),
     Ploy(
         "Hunker", "firefight", triggers=("defence_dice",), condition=_a_one, use_hook=_reroll_ones
+    ),
+    Ploy(
+        "Steel Nerves",
+        "firefight",
+        triggers=("resolve_start",),
+        effects=(GainToken("steel_nerves", "end_tp"),),
     ),
     Ploy(
         "Vengeance",

@@ -43,5 +43,8 @@ def test_random_playouts_with_ploys_conform() -> None:
         rosters, options = _game(seed)
         _, triggers = _play_checked(seed, rosters, options)
         used.update(triggers)
-    # Every window of the core was reached and a ploy used in it at least once.
-    assert sorted(t for t in TRIGGERS if not used[t]) == []
+    # Every window of the core was reached and a ploy used in it at least once, except the
+    # Fight's resolve_start: these random playouts never fight (no Fight action happens in
+    # them); tests/test_ploys.py::test_7_1_fight_resolve_start_window_after_the_dice_windows
+    # reaches it.
+    assert sorted(t for t in TRIGGERS if not used[t] and t != "resolve_start") == []

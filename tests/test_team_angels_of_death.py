@@ -278,8 +278,14 @@ def decline_all(s: GameState) -> GameState:
 
 
 def test_shock_assault_gives_shock_and_one_more_damage_to_the_first_strike() -> None:
+    # At the start of the Resolve Attack Dice step (after the dice windows and re-rolls),
+    # not in the attack dice window.
     s = charge_and_fight(True)
     assert s.node == Decision("B", "dice_ploy")
+    assert "Ploy shock assault" not in texts(s)
+    while isinstance(s.node, Decision) and s.node.kind in ("dice_ploy", "reroll"):
+        s, _ = s.apply("Decline")
+    assert s.node == Decision("B", "ploy") and s.stack[-1].trigger == "resolve_start"  # type: ignore[attr-defined]
     assert "Ploy shock assault" in texts(s)
     s, _ = s.apply("Ploy shock assault")
     assert s.player("B").cp == 1
@@ -302,7 +308,10 @@ def test_shock_assault_gives_shock_and_one_more_damage_to_the_first_strike() -> 
 
 def test_shock_assault_needs_a_charge_in_the_activation() -> None:
     s = charge_and_fight(False)
+    while isinstance(s.node, Decision) and s.node.kind in ("dice_ploy", "reroll"):
+        s, _ = s.apply("Decline")
     assert "Ploy shock assault" not in texts(s)
+    assert not (isinstance(s.node, Decision) and s.node.kind == "ploy")
 
 
 def test_camo_cloak_ignores_saturate_when_shooting_the_eliminator() -> None:

@@ -407,6 +407,12 @@ class FightFrame:
                     normals=n,
                     crits=c,
                 )
+        if w.ctx.hooks.ploys.get("resolve_start"):
+            # The ploy window at the start of the Resolve Attack Dice step (only when a ploy
+            # of the battle uses it), on top: decided before the resolution begins.
+            ploys.open_window(
+                w, "resolve_start", op=self.attacker, target=self.defender, kind="melee"
+            )
 
     def _over(self, w: Work) -> bool:
         return w.op(self.attacker).incapacitated or w.op(self.defender).incapacitated

@@ -22,6 +22,8 @@ and the core opens a window at each trigger it reaches:
                        as the target of a Fight
 ``attack_dice``        attack dice were rolled (Shoot; each side of a Fight)
 ``defence_dice``       defence dice were rolled (Shoot)
+``resolve_start``      the start of a Fight's Resolve Attack Dice step (both sides' dice
+                       retained; ``op``: the attacker, ``target``: the defender)
 ``incapacitated``      an operative was incapacitated (before it is removed)
 =====================  =========================================================================
 
@@ -81,6 +83,7 @@ TRIGGERS = (
     "target_selected",
     "attack_dice",
     "defence_dice",
+    "resolve_start",
     "incapacitated",
 )
 """Every trigger the core opens a window at (module docstring)."""

@@ -339,7 +339,7 @@ SHOCK_STRIKE_TOKEN = "shock_assault_strike"
 
 def _charged_fighter(w: Work, player: str, info: Mapping[str, Any]) -> bool:
     """A friendly operative performing the Fight action (the attacker of the Fight whose
-    dice window is open) in an activation in which it performed Charge."""
+    Resolve Attack Dice step starts) in an activation in which it performed Charge."""
     op = str(info.get("op", ""))
     if info.get("kind") != "melee" or not op or w.ctx.owner.get(op) != player:
         return False
@@ -388,7 +388,7 @@ def _shock_assault_ended(w: Work, ev: Any) -> None:
 SHOCK_ASSAULT = Ploy(
     "Shock Assault",
     "firefight",
-    triggers=("attack_dice",),
+    triggers=("resolve_start",),
     target="self",
     condition=_charged_fighter,
     effects=(
@@ -400,12 +400,12 @@ SHOCK_ASSAULT = Ploy(
 )
 """Shock Assault (firefight ploy, 1CP): a friendly operative performing the Fight action in
 an activation in which it charged: until the end of that action its melee weapon has Shock,
-and its first strike inflicts 1 more damage (at most 7). Trigger: its attack dice window in
-that Fight (played as the start of the Resolve Attack Dice step; the core's
-``would_strike_damage`` hook adds the damage). Limits: once per turning point (7.1); only
-the operative that performs the Fight, after a Charge in the same activation; both end with
-that Fight action (``fight_ended``: a second Fight action of the activation has neither,
-even when the first strike never came)."""
+and its first strike inflicts 1 more damage (at most 7). Trigger: the start of the Resolve
+Attack Dice step of that Fight (the core's ``resolve_start`` window, after every re-roll and
+retention; the core's ``would_strike_damage`` hook adds the damage). Limits: once per
+turning point (7.1); only the operative that performs the Fight, after a Charge in the same
+activation; both end with that Fight action (``fight_ended``: a second Fight action of the
+activation has neither, even when the first strike never came)."""
 
 
 def _install_shock_assault(hooks: Hooks, players: tuple[str, ...]) -> None:
