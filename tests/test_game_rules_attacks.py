@@ -10,6 +10,8 @@ CP are 0 unless a test says otherwise, so no Command Re-roll window opens.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.game import Decision, GameState, IllegalActionError
@@ -598,3 +600,26 @@ def test_would_change_damage_hook_changes_the_profiles_dmg_stats() -> None:
     after = attack_profile(w, w.op("RED-1"), "gun", "ranged")
     assert after.normal_damage == before.normal_damage + 1 and after.critical_damage == 0
     assert seen == [("RED-1", "gun", "ranged")]
+
+
+def test_hooks_transform_last_runs_after_hooks_added_later() -> None:
+    # Hooks.transform(..., last=True): the hook runs after every ordinary hook of that kind,
+    # even those added after it; ordinary hooks keep their order of addition.
+    from engine.game.context import Hooks
+
+    hooks = Hooks()
+    order: list[str] = []
+
+    def make(name: str) -> Any:
+        def fn(w: Any, value: int, **info: Any) -> int:
+            order.append(name)
+            return value
+
+        return fn
+
+    hooks.transform("would_test", make("first"))
+    hooks.transform("would_test", make("last"), last=True)
+    hooks.transform("would_test", make("second"))
+    for fn in hooks.would["would_test"]:
+        fn(None, 0)
+    assert order == ["first", "second", "last"]

@@ -822,6 +822,25 @@ def test_auspex_enemies_within_8_inches_of_it_are_not_obscured_to_any_friendly_s
     assert targeting(w, w.op("KAS-1"), w.op("ANG-2")).obscured
 
 
+def test_tilting_shields_removes_severe_a_later_installed_team_gives() -> None:
+    # The opponent's KHORNE Legionary has Severe from its mark (Wrathful Onslaught); under
+    # Tilting Shields it cannot retain results below 6 as crits: no Severe, whichever team
+    # is player A (the rules of the team installed second used to add it back).
+    import teams.legionaries  # noqa: F401  (registers the rules)
+
+    leg = load_builtin_team("legionaries").default()
+    marks = [{"Mark of Chaos": ["Khorne"]} if i == 0 else {} for i in range(len(leg.operatives))]
+    leg = leg.with_choices(None, marks)
+    for a, b in ((AOD, leg), (leg, AOD)):
+        s = position(LAB, a, b, operatives={}, cp=(2, 2))
+        w = Work(s)
+        assert attack_profile(w, w.op("LEG-1"), "power fist", "melee").rules.has(Severe)
+        w.effects.append(
+            Effect("token", "LEG-1", "end_tp", source="LEG-1", detail="tilting_shields")
+        )
+        assert not attack_profile(w, w.op("LEG-1"), "power fist", "melee").rules.has(Severe)
+
+
 # -- Advice: the heuristic agent uses the team's rules where they pay ----------------------------
 
 

@@ -271,7 +271,9 @@ def _install_tilting_shields(hooks: Hooks, players: tuple[str, ...]) -> None:
             w.effects[:] = [e for e in w.effects if not (e.op in ops and e.detail == _SHIELDED)]
 
     hooks.ploy(TILTING_SHIELDS_RULE, players)
-    hooks.transform("would_use_weapon_rules", rules)
+    # Last: after any rule of the opponent's team that gives its weapon Lethal, Rending or
+    # Severe (e.g. a mark's Severe), whichever team was installed first.
+    hooks.transform("would_use_weapon_rules", rules, last=True)
     hooks.on("fight_ended", ended)
 
 
