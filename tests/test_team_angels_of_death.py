@@ -841,6 +841,23 @@ def test_tilting_shields_removes_severe_a_later_installed_team_gives() -> None:
         assert not attack_profile(w, w.op("LEG-1"), "power fist", "melee").rules.has(Severe)
 
 
+def test_camo_cloak_of_the_kasrkin_ignores_siege_specialist_saturate_in_either_order() -> None:
+    # Siege Specialist gives ANG-1's auto bolt rifle Saturate; shooting the Kasrkin
+    # Sharpshooter (Camo Cloak: "ignore the Saturate weapon rule") it has none, whichever
+    # team is player A (the hook that takes it away runs last); another Kasrkin: Saturate.
+    import teams.kasrkin  # noqa: F401  (registers the rules)
+
+    aod = tactics(load_builtin_team("angels_of_death").default(), ("Siege Specialist", "Mobile"))
+    for a, b in ((KAS, aod), (aod, KAS)):
+        w = Work(position(LAB, a, b, operatives={}, cp=(2, 2)))
+        sharp = next(o.id for o in w.ops if "SHARPSHOOTER" in w.ctx.datacards[o.id].keywords)
+        rifle = "auto bolt rifle"
+        assert not attack_profile(w, w.op("ANG-1"), rifle, "ranged", target=sharp).rules.has(
+            Saturate
+        )
+        assert attack_profile(w, w.op("ANG-1"), rifle, "ranged", target="KAS-1").rules.has(Saturate)
+
+
 # -- Advice: the heuristic agent uses the team's rules where they pay ----------------------------
 
 

@@ -47,7 +47,8 @@ def _install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
             return value
         return "Stealthy" in team_tactics(w, str(player))
 
-    hooks.transform("would_use_weapon_rules", hook)
+    # Last: after any rule of the shooter's team that gives its weapon Saturate.
+    hooks.transform("would_use_weapon_rules", hook, last=True)
     hooks.transform("would_retain_both_cover_saves", both)
 
 

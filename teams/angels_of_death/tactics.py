@@ -302,7 +302,8 @@ def _install_resolute(hooks: Hooks, players: tuple[str, ...]) -> None:
         return WeaponRules(tuple(r for r in value if not isinstance(r, Shock)))
 
     hooks.transform("would_change_apl", apl)
-    hooks.transform("would_use_weapon_rules", rules)
+    # Last: after any rule of the opponent's team that gives its weapon Shock.
+    hooks.transform("would_use_weapon_rules", rules, last=True)
 
 
 def _install_chapter_tactics(hooks: Hooks, players: tuple[str, ...]) -> None:

@@ -373,7 +373,8 @@ def install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
     def improve(w: Work, improved: bool, **info: Any) -> bool:
         return improved or cloaked(w, str(info.get("target", "")))
 
-    hooks.transform("would_use_weapon_rules", no_saturate)
+    # Last: after any rule of the shooter's team that gives its weapon Saturate.
+    hooks.transform("would_use_weapon_rules", no_saturate, last=True)
     hooks.transform("would_improve_cover_save", improve)
 
 
