@@ -34,6 +34,9 @@ attack_dice             Focus         code hook: re-roll every attack die showin
 defence_dice            Hunker        code hook: re-roll every defence die showing 1
 strike                  Grit          a token ``grit`` for the player until the end of the TP, when
                                       a friendly operative is about to be struck in a Fight
+resolve_start           Steel Nerves  either player, at the start of a Fight's Resolve Attack Dice
+                                      step: a token ``steel_nerves`` for the player until the end
+                                      of the TP
 incapacitated           Vengeance     the kill team's weapons gain Lethal 5+ until the end of the
                                       TP, when a friendly operative is incapacitated
 ======================  ============  ===========================================================
@@ -202,6 +205,12 @@ PLOYS: tuple[Ploy, ...] = (
         triggers=("strike",),
         condition=_friend_struck,
         effects=(GainToken("grit", "end_tp"),),
+    ),
+    Ploy(
+        "Steel Nerves",
+        "firefight",
+        triggers=("resolve_start",),
+        effects=(GainToken("steel_nerves", "end_tp"),),
     ),
     Ploy(
         "Vengeance",

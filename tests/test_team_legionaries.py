@@ -284,6 +284,24 @@ def test_blood_for_the_blood_god_khorne_every_strike_one_more() -> None:
     assert strike_damage([], mark="KHORNE") == [4, 4]
 
 
+def test_blood_for_the_blood_god_khorne_dmg_is_a_stat_change_the_profile_shows() -> None:
+    # The +1 is a change of both Dmg stats (would_change_damage): the attack profile every
+    # valuation reads shows 5/6 for the chainsword (4/5), melee only (the bolt pistol keeps
+    # 3/4), and only for KHORNE under the ploy.
+    from engine.game.attacks import attack_profile
+
+    def dmg(ploys: list[str], mark: str, weapon: str, kind: str) -> tuple[int, int]:
+        s = gambit(ploys, ENGAGED, types=CHAINSWORD, mark=mark)
+        w = Work(s)
+        p = attack_profile(w, w.op("LEG-1"), weapon, kind)
+        return p.normal_damage, p.critical_damage
+
+    assert dmg([BLOOD], "KHORNE", "chainsword", "melee") == (5, 6)
+    assert dmg([], "KHORNE", "chainsword", "melee") == (4, 5)
+    assert dmg([BLOOD], "NURGLE", "chainsword", "melee") == (4, 5)
+    assert dmg([BLOOD], "KHORNE", "bolt pistol", "ranged") == (3, 4)
+
+
 def ploys_offered(s: GameState) -> list[str]:
     if not (isinstance(s.node, Decision) and s.node.kind == "ploy"):
         return []
@@ -650,6 +668,59 @@ def test_favoured_of_the_dark_gods_needs_control() -> None:
     s = gambit([], ops, types=ICON, blu=("Captain", "Trooper"))
     assert s.players[0].cp == 4
     assert not [e for e in s.effects if e.kind == "tainted"]
+
+
+def _two_objectives_ready(with_taint: str = "") -> GameState:
+    """LEG-1 (Icon Bearer) between two objective markers of a LAB variant ("east" at
+    (20.2, 14.5), "west" at (18.2, 14.5)), controlling both; TP1 spent; stops at TP2's Ready
+    step (A took initiative) with ``with_taint`` tainted beforehand."""
+    from engine.geometry import Killzone
+    from tests.test_game_rules_common import lab_data
+
+    kz = Killzone.from_dict(lab_data([("east", (20.2, 14.5)), ("west", (18.2, 14.5))]), "lab")
+    ops = {
+        "LEG-1": {"at": (19.2, 14.5), "ready": False},
+        "BLU-1": {"at": (5, 14), "ready": False},
+        "BLU-2": {"at": (25, 20), "ready": False},
+    }
+    team = Roster.from_entries(lab_team("legionaries"), list(ICON))
+    s = position(kz, team, roster(BLU, ("Captain", "Trooper")), operatives=ops, cp=(3, 3))
+    a = attrs.evolve(s.players[0], uses=(("infernal_pact", 1),))
+    none = tuple(
+        Effect("mark_of_chaos", o.id, "end_battle") for o in s.operatives if o.player == "A"
+    )
+    tainted = (Effect("tainted", "", "end_battle", source="BLU-1", detail=with_taint, player="B"),)
+    s = attrs.evolve(
+        s,
+        players=(a, s.players[1]),
+        effects=(*s.effects, *none, *(tainted if with_taint else ())),
+    )
+    s = pass_windows(s)
+    s, _ = play(s, [], ["4,3"])
+    s, _ = s.apply("Initiative A")
+    return s
+
+
+def test_favoured_of_the_dark_gods_the_player_chooses_among_untainted_markers() -> None:
+    # LEG-1 controls both markers: A chooses which one is tainted (one per Ready step, not
+    # optional), gaining 1CP; the other stays untainted.
+    s = _two_objectives_ready()
+    assert s.node.kind == "team_rule" and s.node.player == "A"  # type: ignore[union-attr]
+    assert [str(a) for a in s.legal_actions()] == [
+        "Use favoured of the dark gods east",
+        "Use favoured of the dark gods west",
+    ]
+    cp = s.players[0].cp
+    s, ev = s.apply("Use favoured of the dark gods west")
+    assert [e["on"] for e in ev if e.kind == "team_rule_used"] == ["west"]
+    assert [e.detail for e in s.effects if e.kind == "tainted"] == ["west"]
+    assert s.players[0].cp == cp + 1
+    assert s.node.kind == "gambit"  # type: ignore[union-attr]
+    # A marker tainted by any operative (here B's) is never tainted again: no choice, the
+    # other one is tainted at once.
+    s = _two_objectives_ready(with_taint="east")
+    assert s.node.kind == "gambit"  # type: ignore[union-attr]
+    assert sorted(e.detail for e in s.effects if e.kind == "tainted") == ["east", "west"]
 
 
 def shot_at_slaanesh(ploys: Sequence[str], blu_x: float, move: bool = True) -> int:

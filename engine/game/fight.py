@@ -408,6 +408,12 @@ class FightFrame:
                     normals=n,
                     crits=c,
                 )
+        if w.ctx.hooks.ploys.get("resolve_start"):
+            # The ploy window at the start of the Resolve Attack Dice step (only when a ploy
+            # of the battle uses it), on top: decided before the resolution begins.
+            ploys.open_window(
+                w, "resolve_start", op=self.attacker, target=self.defender, kind="melee"
+            )
 
     def _first_to_resolve(self, w: Work) -> str:
         """The side that resolves the first success: the attacker (5.2 step 4), unless a rule

@@ -24,6 +24,8 @@ and the core opens a window at each trigger it reaches:
 ``strike``             a success was chosen to strike in a Fight, before it is resolved
                        (``op`` strikes ``target`` with a ``die`` ``"crit"`` or ``"normal"``)
 ``defence_dice``       defence dice were rolled (Shoot)
+``resolve_start``      the start of a Fight's Resolve Attack Dice step (both sides' dice
+                       retained; ``op``: the attacker, ``target``: the defender)
 ``incapacitated``      an operative was incapacitated (before it is removed)
 =====================  =========================================================================
 
@@ -84,6 +86,7 @@ TRIGGERS = (
     "attack_dice",
     "defence_dice",
     "strike",
+    "resolve_start",
     "incapacitated",
 )
 """Every trigger the core opens a window at (module docstring)."""
@@ -139,11 +142,12 @@ def ploy_cost(w: Work, player: str, ploy: PloyLike, action: Action | None = None
     """The CP ``player`` pays for ``ploy`` (used by ``action``, when known): the game option
     ``ploy_costs`` override if one names it, else its printed cost, then the
     ``would_cost_ploy`` hooks (``player``, ``ploy``: its name, ``target``: the operative the
-    action names or ``""``; a rule that makes a ploy cheaper on some operative), never
-    below 0."""
+    action names or ``""``, ``text``: the action's text or ``""``, e.g. the option a ploy
+    selects; a rule that makes a ploy cheaper on some operative or option), never below 0."""
     cost = dict(w.ctx.options.ploy_costs).get(ploy.name, ploy.cp)
     target = action.target if action is not None else ""
-    cost = w.would("would_cost_ploy", cost, player=player, ploy=ploy.name, target=target)
+    text = action.text if action is not None else ""
+    cost = w.would("would_cost_ploy", cost, player=player, ploy=ploy.name, target=target, text=text)
     return max(0, int(cost))
 
 

@@ -43,7 +43,7 @@ from engine.game.actions import (
     AmbiguousActionError,
     IllegalActionError,
 )
-from engine.game.state import OperativeState
+from engine.game.state import Effect, OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import Killzone, Objective, Placement, sight
@@ -60,10 +60,13 @@ from engine.geometry.movement import (
 from engine.teams.model import Weapon, WeaponProfile
 
 __all__ = [
+    "ACTION_CUT",
     "ActivationFrame",
+    "action_cut",
     "apl_controller",
     "carry_along",
     "counted_carried",
+    "cut_action",
     "marker_level",
     "own_operative",
     "place_marker",
@@ -247,6 +250,8 @@ class ActivationFrame:
             return
         if self.stage == "after":
             w.settle_effects()
+            if action_cut(w, self.op):
+                w.effects = [e for e in w.effects if not (e.kind == ACTION_CUT and e.op == self.op)]
             remove_casualties(w)
             me = w.replace_top(stage="ended")
             if w.ctx.hooks.did.get("action_ended"):
@@ -844,8 +849,31 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
         y0=o.y,
         z0=o.elevation,
     )
+    if action_cut(w, o.id):
+        # A rule ended the action where it stopped (a mine set off mid-move): the rest of
+        # it (the ploy window after the move) does not happen.
+        w.effects = [e for e in w.effects if not (e.kind == ACTION_CUT and e.op == o.id)]
+        return
     if w.ctx.hooks.ploys.get("moved"):
         w.defer_window("moved", op=o.id, action=a.verb, x0=o.x, y0=o.y, z0=o.elevation)
+
+
+ACTION_CUT = "action_cut"
+"""The effect kind :func:`cut_action` leaves on the operative whose action it ends."""
+
+
+def cut_action(w: Work, op: str) -> None:
+    """A rule ends ``op``'s action in progress now, even if its effects are not fulfilled
+    (e.g. a mine set off in the middle of a move, from a ``moved`` hook): the rest of the
+    action does not happen (after a move: its ``moved`` ploy window). The mark is cleared
+    when the move ends or when the activation's action is complete."""
+    if not action_cut(w, op):
+        w.effects.append(Effect(ACTION_CUT, op, "end_tp", source=op))
+
+
+def action_cut(w: Work, op: str) -> bool:
+    """:func:`cut_action` ended ``op``'s action in progress."""
+    return bool(w.effects) and any(e.kind == ACTION_CUT and e.op == op for e in w.effects)
 
 
 # -------------------------------------------------------------------------------------------

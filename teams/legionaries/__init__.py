@@ -129,7 +129,8 @@ counts 1 higher (not a change of its APL stat: not clamped with its changes).
 **Favoured Of The Dark Gods** (Icon Bearer): in the Ready step of each Strategy phase, if the
 operative controls an objective marker (contests it, and its player controls it) that no
 operative has tainted, that marker is tainted for the battle (an effect ``tainted`` naming it)
-and its player gains 1CP. One marker per Ready step per Icon Bearer (the first in name order).
+and its player gains 1CP. One marker per Ready step per Icon Bearer (among several, its player
+chooses which: ``Use favoured of the dark gods <marker>``).
 
 **Team equipment** (selected like universal equipment; each plays once selected):
 **Malefic Blades**: every friendly LEGIONARY operative has the malefic blade (melee, from the
@@ -178,10 +179,10 @@ weapons is worsened by 1 (not cumulative with being injured).
 **Blood For The Blood God** (strategy ploy, 1CP): until the end of the turning point, whenever
 a friendly LEGIONARY operative that is not KHORNE is fighting (performing the Fight action),
 its first strike of that sequence inflicts 1 more damage (7 at most); a friendly LEGIONARY
-KHORNE operative's melee weapons have +1 to both Dmg stats (7 at most), applied to each of its
-strikes, fighting or retaliating, and read as its Dmg stats by the team's rules that test a
-Dmg stat (``common.dmg_stats``: Unleash Daemon, Disgusting Vigour). The core has no Dmg-stat
-hook, so other teams' rules reading a Dmg stat and the dice core's valuations do not see it.
+KHORNE operative's melee weapons have +1 to both Dmg stats (7 at most): a stat change (the
+core's ``would_change_damage`` hook on the attack profile), so each of its strikes, fighting
+or retaliating, every rule reading a Dmg stat (Unleash Daemon, Disgusting Vigour, another
+team's Ice In Your Veins) and the dice core's valuations see it.
 
 **Malignant Aura** (firefight ploy, 1CP): when a friendly LEGIONARY NURGLE operative performing
 the Shoot action selects a valid target: until the end of that action, its ranged weapons have

@@ -132,8 +132,9 @@ def khorne_blooded(w: Work, op: str) -> bool:
 def dmg_stats(w: Work, op: str) -> tuple[int, int] | None:
     """The Normal and Critical Dmg stats of the weapon ``op`` attacks with in the innermost
     Shoot or Fight in progress (a rule about "Dmg of 4 or more" reads these, not the damage
-    a die inflicts after rules that add damage to it), or None: its profile, with Blood For
-    The Blood God's +1 to a KHORNE operative's melee weapons."""
+    a die inflicts after rules that add damage to it), or None: its profile (with its Dmg
+    stat changes, e.g. Blood For The Blood God's +1 to a KHORNE operative's melee
+    weapons)."""
     for f in reversed(w.stack):
         if hasattr(f, "shooter"):
             if f.shooter != op:
@@ -144,8 +145,5 @@ def dmg_stats(w: Work, op: str) -> tuple[int, int] | None:
             if op not in (f.attacker, f.defender):
                 return None
             prof = f.prof(w, "a" if f.attacker == op else "d")
-            nd, cd = prof.normal_damage, prof.critical_damage
-            if khorne_blooded(w, op):
-                nd, cd = min(MAX_DAMAGE, nd + 1), min(MAX_DAMAGE, cd + 1)
-            return nd, cd
+            return prof.normal_damage, prof.critical_damage
     return None

@@ -23,6 +23,7 @@ from teams.legionaries.common import (
     _is,
     gain_apl,
     has_token,
+    khorne_blooded,
     legionary,
     mark_of,
 )
@@ -279,7 +280,7 @@ def install_blood_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
         if not has_token(w, op, BLOOD):
             return dmg
         if mark_of(w, op) == "KHORNE":
-            return max(dmg, min(MAX_DAMAGE, dmg + 1))
+            return dmg  # its Dmg stats are changed instead (stats, below)
         if _fight_attacker(w) != op or any(e.kind == STRUCK and e.op == op for e in w.effects):
             return dmg
         w.effects.append(Effect(STRUCK, op, "end_tp", source=op))
@@ -288,7 +289,18 @@ def install_blood_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
     def ended(w: Work, ev: Event) -> None:
         w.effects = [e for e in w.effects if e.kind != STRUCK]
 
+    def stats(w: Work, dmg: tuple[int, int], **info: Any) -> tuple[int, int]:
+        # A KHORNE operative's melee weapons: +1 to both Dmg stats (7 at most), a stat
+        # change every profile read sees (strikes, other rules, the dice core's values).
+        op = str(info.get("op", ""))
+        if info.get("kind") != "melee" or not w.effects or w.ctx.owner.get(op) not in players:
+            return dmg
+        if not legionary(w, op) or not khorne_blooded(w, op):
+            return dmg
+        return (max(dmg[0], min(MAX_DAMAGE, dmg[0] + 1)), max(dmg[1], min(MAX_DAMAGE, dmg[1] + 1)))
+
     hooks.transform("would_strike_damage", more)
+    hooks.transform("would_change_damage", stats)
     hooks.on("fight_ended", ended)
 
 
