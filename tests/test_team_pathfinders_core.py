@@ -257,6 +257,39 @@ def test_markerlight_not_for_the_fusion_grenade() -> None:
     assert carbine.hit == 3  # printed 4+, improved by the two tokens
 
 
+def test_markerlight_not_for_the_grenadiers_frag_and_krak_grenades() -> None:
+    # Grenadier Specialist lets the Assault Grenadier throw frag and krak grenades (listed on
+    # its card in our data), but they are universal equipment, not datacard weapons: with
+    # four tokens on BLU-1 they get neither Balanced nor Seek Light (Saturate they have
+    # anyway), and do not stop BLU-1 being obscured; the carbine gets all of them.
+    from engine.dice.rules import Balanced, Saturate, SeekLight
+    from engine.game.attacks import attack_profile
+    from engine.game.shoot import targeting
+
+    ops: Ops = {"PAT-1": {"at": (10, 14.5)}, "BLU-1": {"at": (14, 14.5)}}
+    s = with_tokens(lab([GRENADIER], ops), "BLU-1", 4)
+    w = Work(s)
+    for nade in ("frag grenade", "krak grenade"):
+        prof = attack_profile(w, w.op("PAT-1"), nade, "ranged", target="BLU-1")
+        assert prof.rules.has(Saturate)  # (the grenades' own rule)
+        assert not prof.rules.has(Balanced), nade
+        assert not prof.rules.has(SeekLight), nade
+    carbine = attack_profile(w, w.op("PAT-1"), "pulse carbine", "ranged", target="BLU-1")
+    assert carbine.rules.has(Saturate) and carbine.rules.has(Balanced)
+    assert carbine.rules.has(SeekLight)
+    # Obscured BLU-1 behind the ruin: three tokens unobscure it for the carbine's Shoot,
+    # not for a frag grenade's.
+    ops = {"PAT-1": {"at": (5, 10)}, "BLU-1": {"at": (16, 10)}}
+    s = with_tokens(lab([GRENADIER], ops), "BLU-1", 3)
+    s, _ = s.apply("Activate PAT-1 engage")
+    w = Work(s)
+    w.emit("shoot_declared", op="PAT-1", weapon="frag grenade", target="BLU-1")
+    assert targeting(w, w.op("PAT-1"), w.op("BLU-1")).obscured
+    w = Work(s)
+    w.emit("shoot_declared", op="PAT-1", weapon="pulse carbine", target="BLU-1")
+    assert not targeting(w, w.op("PAT-1"), w.op("BLU-1")).obscured
+
+
 # -------------------------------------------------------------------------------------------
 # Drone
 # -------------------------------------------------------------------------------------------

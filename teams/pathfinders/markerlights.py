@@ -71,7 +71,10 @@ KIND = "markerlight"
 MAX_MARKERLIGHTS = 4
 MB3_RECON = "MB3 RECON"
 MV7_MARKER = "MV7 MARKER"
-FUSION_GRENADE = "fusion grenade"
+GRENADE = "grenade"
+"""No grenade gets the Markerlight effects: the fusion grenade is excluded by name, and the
+frag and krak grenades the Assault Grenadier can use (Grenadier Specialist; our data lists
+them on its datacard) are universal equipment, not datacard weapons."""
 MOVES_SHEDDING = ("dash", "charge", "fall back", "reposition")
 _SHOT = "pf_shot:"
 _MARKED = "pf_marked:"
@@ -278,14 +281,15 @@ def _weapon_in_shot(w: Work, op: str) -> str:
 
 def _benefits(w: Work, players: tuple[str, ...], op: str, target: str, weapon: str) -> int:
     """How many of its player's tokens ``target`` has, for a PATHFINDER ``op`` of
-    ``players`` shooting it with ``weapon`` from its datacard (not the fusion grenade);
-    0 when the rule gives nothing."""
+    ``players`` shooting it with ``weapon`` from its datacard (no grenade: not the fusion
+    grenade, nor the frag and krak grenades of Grenadier Specialist); 0 when the rule gives
+    nothing."""
     if not target or not mine(w, op, players) or w.ctx.owner.get(target) == w.ctx.owner[op]:
         return 0
     n = markerlights(w, target, w.ctx.owner[op])
     if not n:
         return 0
-    if weapon and (weapon.startswith(FUSION_GRENADE) or not from_datacard(w, op, weapon)):
+    if weapon and (GRENADE in weapon.lower() or not from_datacard(w, op, weapon)):
         return 0
     return n
 
@@ -293,8 +297,9 @@ def _benefits(w: Work, players: tuple[str, ...], op: str, target: str, weapon: s
 def install_markerlight(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Markerlight (faction rule; module docstring). What tokens give a friendly PATHFINDER
     shooting the marked enemy with a weapon from its datacard (not the Assault Grenadier's
-    fusion grenade), cumulatively: 1+ Saturate and Balanced; 2+ Hit improved by 1 (not
-    better than 3+); 3+ the target cannot be obscured; 4 Seek Light (light terrain cannot
+    fusion grenade, nor its frag and krak grenades: universal equipment), cumulatively:
+    1+ Saturate and Balanced; 2+ Hit improved by 1 (not better than 3+);
+    3+ the target cannot be obscured; 4 Seek Light (light terrain cannot
     make a Conceal target invalid). An enemy loses one token the first time in each of its
     activations (or counteractions) it performs Dash, Charge, Fall Back or Reposition; a
     move outside them (a free action a rule gives it) sheds none. Triggers: the core's
