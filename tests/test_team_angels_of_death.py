@@ -166,12 +166,51 @@ def test_adjust_doctrine_changes_the_doctrine_during_an_activation() -> None:
     s, _ = b_gambit([]).apply("Activate ANG-1 engage")
     assert not [t for t in texts(s) if "adjust doctrine" in t]
     s, _ = b_gambit(["Ploy combat doctrine assault"]).apply("Activate ANG-1 engage")
-    assert texts(s) == ["Pass", "Ploy adjust doctrine devastator", "Ploy adjust doctrine tactical"]
+    s = pass_windows(s)
+    # Offered among ANG-1's action choices (before its first action), the current doctrine
+    # excluded.
+    adjust = [t for t in texts(s) if "adjust doctrine" in t]
+    assert adjust == ["Ploy adjust doctrine devastator", "Ploy adjust doctrine tactical"]
     s, _ = s.apply("Ploy adjust doctrine tactical")
     assert s.player("B").cp_spent == 2
+    assert s.node == Decision("B", "action")  # not an action: the activation goes on
+    s, _ = run(s, ["Shoot ANG-1 auto bolt rifle at KAS-1"], dice=["6,5,2,1"])
+    assert s.node == Decision("B", "reroll")  # Tactical: Balanced for a shot within 6"
+
+
+def to_action(s: GameState) -> GameState:
+    """Roll 1s (declining rerolls) until the next action decision."""
+    while not (isinstance(s.node, Decision) and s.node.kind == "action"):
+        if isinstance(s.node, Decision):
+            s, _ = s.apply("Decline" if "Decline" in texts(s) else texts(s)[0])
+        else:
+            s, _ = run(s, [], dice=[",".join("1" * s.node.request.dice)])  # type: ignore[union-attr]
+    return s
+
+
+def test_adjust_doctrine_between_two_actions_once_per_turning_point() -> None:
+    # "Before or after it performs an action": after ANG-1's first Shoot (under Assault, no
+    # Balanced), B adjusts to Tactical, and ANG-1's second Shoot has Balanced.
+    s, _ = b_gambit(["Ploy combat doctrine assault"]).apply("Activate ANG-1 engage")
     s = pass_windows(s)
     s, _ = run(s, ["Shoot ANG-1 auto bolt rifle at KAS-1"], dice=["6,5,2,1"])
+    assert s.node != Decision("B", "reroll")  # Assault covers no shot
+    s = to_action(s)
+    assert s.node == Decision("B", "action")
+    assert "Ploy adjust doctrine tactical" in texts(s)
+    s, _ = s.apply("Ploy adjust doctrine tactical")
+    assert s.player("B").cp_spent == 2
+    # Once per turning point: not offered again in this activation.
+    assert not [t for t in texts(s) if "adjust doctrine" in t]
+    s, _ = run(s, ["Shoot ANG-1 auto bolt rifle at KAS-1"], dice=["6,5,2,1"])
     assert s.node == Decision("B", "reroll")
+    # Never in an enemy operative's activation (a friendly operative's activation only).
+    t, _ = b_gambit(["Ploy combat doctrine assault"]).apply("Activate ANG-1 engage")
+    t, _ = pass_windows(t).apply("End activation")
+    t = pass_windows(t)
+    t, _ = t.apply("Activate KAS-1 engage")
+    assert t.player("B").cp >= 1  # B could pay for it
+    assert not [x for x in texts(pass_windows(t)) if "adjust doctrine" in x]
 
 
 def test_and_they_shall_know_no_fear_ignores_the_injured_move_penalty() -> None:
