@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
 import pytest
 
 import teams.kasrkin  # noqa: F401  (registers the rules)
@@ -19,7 +20,7 @@ from engine.game.actions import Action
 from engine.game.context import GameOptions
 from engine.game.events import Event, narrate
 from engine.game.scenario import position, run
-from engine.game.state import Decision
+from engine.game.state import Decision, Effect
 from engine.teams.model import Roster
 from tests.test_game_rules_common import BLU, LAB, roster
 from tests.test_team_weapon_rules import lab_team
@@ -748,6 +749,21 @@ def test_give_no_ground_not_when_the_apl_is_not_2_each() -> None:
     s, _ = s.apply("Activate KAS-1 engage")
     s, _ = s.apply("Ploy give no ground obj")
     assert _controller(s) == "B"
+    # A 4-4 tie (two Kasrkin, two APL 2 enemies) is not covered: the dataslate says the
+    # Kasrkin's total "is 2" and the enemy's "the same"; a tie controls for neither (4.8).
+    four = {**crowd, "KAS-2": {"at": (18.8, 15.8)}}
+    s = lab((TROOPER, TROOPER), four)
+    assert _controller(s) == ""
+    s, _ = s.apply("Activate KAS-1 engage")
+    s, _ = s.apply("Ploy give no ground obj")
+    assert _controller(s) == ""
+    # Nor a 2-2 tie made 3-3 by a rule's APL change (the total that counts for control).
+    s = lab((TROOPER,), TIE)
+    s, _ = s.apply("Activate KAS-1 engage")
+    s, _ = s.apply("Ploy give no ground obj")
+    assert _controller(s) == "A"
+    plus = tuple(Effect("apl", op, "end_tp", value=1) for op in ("KAS-1", "BLU-1"))
+    assert _controller(attrs.evolve(s, effects=(*s.effects, *plus))) == ""
     # Not offered when an enemy operative is activated.
     s = lab((TROOPER,), TIE, turn="B")
     s, _ = s.apply("Activate BLU-1 engage")

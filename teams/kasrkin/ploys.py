@@ -530,7 +530,11 @@ free Shoot before that Fall Back ends (its order is changed to Engage if needed)
 
 GIVE_NO_GROUND = "give_no_ground"
 GIVE_NO_GROUND_APL = 2
-"""The total APL both sides must have contesting the marker (the rule text says "is 2")."""
+"""The total APL both sides must have contesting the marker. The dataslate (every published
+copy of it) says the Kasrkin's total "is 2" and the enemy's "is the same": a 2-2 tie, e.g.
+one Kasrkin (APL 2) against one APL 2 enemy or two APL 1 enemies. Played as written: a
+4-4 or 3-3 tie is not covered (a tie then still controls for neither, 4.8); no "or more"
+is read into it."""
 
 
 def _gng_markers(w: Work, player: str) -> list[str]:
@@ -554,17 +558,23 @@ def _contests(w: Work, o: Any, marker: str) -> bool:
 
 
 def give_no_ground_holds(w: Work, player: str, marker: str) -> bool:
-    """The friendly KASRKIN operatives contesting ``marker`` total 2 APL and the enemy
-    operatives contesting it total the same (the APL that counts for control)."""
-    mine = enemy = 0
+    """The friendly KASRKIN operatives contesting ``marker`` total exactly 2 APL and the
+    enemy operatives contesting it total the same (:data:`GIVE_NO_GROUND_APL`), counting
+    the APL that counts for control: APL changes, the ``would_control_apl`` and
+    ``would_control_totals`` hooks (as :func:`engine.game.universal.apl_controller`)."""
+    enemy_player = "B" if player == "A" else "A"
+    total = {player: 0, enemy_player: 0}
+    ids: list[str] = []
     for o in w.alive():
         if not _contests(w, o, marker):
             continue
-        apl = int(w.would("would_control_apl", w.apl(o), op=o.id))
-        if o.player != player:
-            enemy += apl
-        elif is_kasrkin(w, o.id):
-            mine += apl
+        if o.player == player and not is_kasrkin(w, o.id):
+            continue
+        ids.append(o.id)
+        total[o.player] += int(w.would("would_control_apl", w.apl(o), op=o.id))
+    if ids and "would_control_totals" in w.ctx.hooks.would:
+        total = dict(w.would("would_control_totals", dict(total), ops=tuple(ids)))
+    mine, enemy = total[player], total[enemy_player]
     return mine == GIVE_NO_GROUND_APL and enemy == mine
 
 
@@ -594,8 +604,9 @@ class GiveNoGround:
     friendly KASRKIN operative's activation (between its actions, trigger
     ``during_activation``) or at the end of the Firefight phase, select a marker;
     until the end of that activation, or until the end of the turning point (its scoring
-    included), when the friendly KASRKIN operatives contesting it total 2 APL and the enemy
-    operatives contesting it total the same, the Kasrkin control it. Once per turning point.
+    included), when the friendly KASRKIN operatives contesting it total exactly 2 APL and
+    the enemy operatives contesting it total the same (a 2-2 tie, as the dataslate says:
+    :data:`GIVE_NO_GROUND_APL`), the Kasrkin control it. Once per turning point.
     Notation ``Ploy give no ground <marker>``: an objective marker or one of the player's
     mission markers (the ``would_control_marker`` hook breaks the tie for either). At the
     end of the Firefight phase only the markers where the tie holds are offered (no other
