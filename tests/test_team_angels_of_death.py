@@ -643,6 +643,36 @@ def test_heroic_leader_firefight_ploy_for_0cp_when_the_captain_is_specified() ->
     assert t.player("B").cp == 1
 
 
+def test_heroic_leader_free_ploy_only_for_the_operative_the_ploy_specifies() -> None:
+    # The Captain (ANG-1) is within KAS-1's control range, so only the first option (the
+    # Captain is the ploy's specified operative) can make Adjust Doctrine free.
+    close = {
+        "ANG-1": {"at": (5, 14.5)},
+        "KAS-1": {"at": (6.6, 14.5)},
+        "ANG-2": {"at": (5, 4)},
+    }
+    # Adjust Doctrine specifies the operative whose activation it is: the Captain's own.
+    s, _ = captain_tp2(["Ploy combat doctrine assault"], close).apply("Activate ANG-1 engage")
+    s, _ = pass_windows(s).apply("Ploy adjust doctrine tactical")
+    assert s.player("B").cp_spent == 1  # only Combat Doctrine paid: free
+    # In another operative's activation the Captain is not specified (and is within an
+    # enemy's control range): it costs 1CP.
+    s, _ = captain_tp2(["Ploy combat doctrine assault"], close).apply("Activate ANG-2 engage")
+    s, _ = pass_windows(s).apply("Ploy adjust doctrine tactical")
+    assert s.player("B").cp_spent == 2
+    assert not [e for e in s.effects if e.detail == "heroic_leader"]
+
+
+def test_heroic_leader_never_makes_command_reroll_free() -> None:
+    # The Captain is shot (specified for Transhuman Physiology), but Command Re-roll is
+    # excluded by the rule: it costs its 1CP.
+    s = position(LAB, KAS, CAPTAIN, operatives=FACING, cp=(2, 2))
+    s = shoot_to_defence(s, "6,6,1,1", "4,1")
+    s, _ = s.apply("Command re-roll 4")
+    assert s.player("B").cp == 1
+    assert not [e for e in s.effects if e.detail == "heroic_leader"]
+
+
 # ANG-6 (the Eliminator Sniper) sees KAS-1 across the LAB ruin: obscured.
 OPTICS_AT = {"ANG-6": {"at": (5, 10)}, "KAS-1": {"at": (16, 10)}}
 
