@@ -906,6 +906,37 @@ def test_clearance_sweep_ceaseless_near_the_marker_until_the_next_ready_step() -
     assert s.tp == 3 and not any(t.kind == "clearance_sweep" for t in s.tokens)
 
 
+def test_clearance_sweep_marker_anywhere_in_the_killzone_on_a_1_inch_grid() -> None:
+    import math
+
+    s = gambit(SWEEP, (SGT_LASGUN,), initiative="A")
+    spots = {
+        tuple(float(v) for v in t.rsplit(" ", 1)[1].split(","))
+        for t in texts(s)
+        if t.startswith("Ploy clearance sweep at ")
+    }
+    # "In the killzone": a 1" grid over LAB (30" x 22": 31 x 23 points), those on the edges
+    # moved in to 0.4" (a 20 mm marker's radius is 0.39": on the edge half of it would be
+    # outside), with the operatives' spots, the objective and the centre (15, 11) besides.
+    assert {(0.4, 0.4), (29.6, 21.6), (12.0, 7.0), (15.0, 11.0), (10.5, 14.5)} <= spots
+    assert (0.0, 0.0) not in spots and (30.0, 11.0) not in spots
+    # The grid, plus the spots off it: KAS-1's (5, 14.5), BLU-1's (10.5, 14.5) and the
+    # objective marker's (20, 14.5); BLU-2's (16, 8) and the centre are on it.
+    assert len(spots) == 31 * 23 + 3
+    # Any point the marker could be placed at is within half the grid's diagonal (0.71")
+    # of a spot.
+    for x, y in ((0.4, 0.4), (0.9, 0.9), (12.5, 7.5), (29.1, 21.1), (17.49, 3.51)):
+        assert min(math.hypot(x - a, y - b) for a, b in spots) <= math.sqrt(0.5) + 1e-9
+    # A spot on no operative and no marker: Ceaseless for KAS-1 (5, 14.5) shooting BLU-1
+    # (10.5, 14.5), both within 5" of (8, 12); and placing it there is legal.
+    s, _ = s.apply("Ploy clearance sweep at 8,12")
+    assert [(t.x, t.y) for t in s.tokens if t.kind == "clearance_sweep"] == [(8, 12)]
+    assert "Ceaseless" in _rules(s, "KAS-1", LASGUN, "BLU-1")
+    # A point off the grid is not offered (the notation takes the spots listed).
+    with pytest.raises(IllegalActionError, match="one of"):
+        gambit(SWEEP, (SGT_LASGUN,), initiative="A").apply("Ploy clearance sweep at 8.3,12")
+
+
 def test_clearance_sweep_only_kasrkin_shooters_and_tactical_command_needs_the_marker() -> None:
     s = gambit(SWEEP, (SGT_LASGUN,), initiative="A")
     s = to_firefight(s)

@@ -350,16 +350,35 @@ def sweep_marker(w: Work, player: str) -> Token | None:
     return next((t for t in w.tokens if t.kind == CLEARANCE_SWEEP and t.owner == player), None)
 
 
+SWEEP_GRID = 1.0
+"""The spacing of the grid of candidate spots for the Clearance Sweep marker (inches)."""
+
+
 def sweep_spots(w: Work) -> list[tuple[float, float]]:
-    """Where the Clearance Sweep marker may be placed (a finite choice for the notation and
-    agents): on each operative's spot, each objective marker and the killzone's centre,
-    rounded to 0.1", in that order without repeats."""
+    """Where the Clearance Sweep marker may be placed. The rule lets it go anywhere in the
+    killzone; the notation and agents need a finite choice, so: each operative's spot, each
+    objective marker and the killzone's centre (in that order), then every point of a 1"
+    grid (:data:`SWEEP_GRID`) over the killzone, those on its edges moved in just enough
+    for the 20 mm marker to lie wholly in it (0.4"), all rounded to 0.1", without repeats.
+    Wherever the marker could be placed, a spot offered is then at most 0.71" (half the
+    grid's diagonal) away, against the rule's 5" reach; terrain does not matter (its
+    distances are horizontal)."""
     out: list[tuple[float, float]] = []
+    seen: set[tuple[float, float]] = set()
     points = [(o.x, o.y) for o in w.alive()] + [(m.x, m.y) for m in w.markers if not m.carrier]
     points.append((w.kz.width / 2, w.kz.depth / 2))
+
+    def line(size: float) -> list[float]:
+        # 0, 1, 2... size, moved in to keep the marker in the killzone (the edge points).
+        lo, hi = math.ceil(_MARKER_RADIUS * 10) / 10, math.floor((size - _MARKER_RADIUS) * 10) / 10
+        n = int(size // SWEEP_GRID)
+        return [min(hi, max(lo, i * SWEEP_GRID)) for i in range(n + 1)]
+
+    points += [(x, y) for x in line(w.kz.width) for y in line(w.kz.depth)]
     for x, y in points:
         p = (round(x, 1), round(y, 1))
-        if p not in out:
+        if p not in seen:
+            seen.add(p)
             out.append(p)
     return out
 
@@ -387,7 +406,8 @@ def within_sweep(w: Work, t: Token, op: str) -> bool:
 @attrs.frozen(slots=True)
 class ClearanceSweep:
     """Clearance Sweep (strategy, 1CP; a :class:`engine.game.ploys.PloyLike`): place the
-    player's Clearance Sweep marker in the killzone (one of :func:`sweep_spots`); until the
+    player's Clearance Sweep marker in the killzone (one of :func:`sweep_spots`: operatives'
+    spots, objective markers, the centre and a 1" grid over the killzone); until the
     Ready step of the next Strategy phase, whenever a friendly KASRKIN operative within 5"
     horizontally of it is shooting an operative also within 5" horizontally of it, its
     weapons have Ceaseless. Notation ``Ploy clearance sweep at <x>,<y>``."""
