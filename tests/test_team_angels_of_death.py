@@ -528,6 +528,44 @@ def test_ct_mobile_fall_back_costs_one_ap_less() -> None:
     assert ap_after(("Hardy", "Dueller")) == 1
 
 
+def test_ct_mobile_charge_while_within_an_enemy_control_range() -> None:
+    # ANG-6 starts in base contact with KAS-1 (within its control range); KAS-2 is 6" away.
+    ops = {
+        "KAS-1": {"at": (8.519, 14.5)},
+        "KAS-2": {"at": (16, 14.5)},
+        "ANG-6": {"at": (10, 14.5)},
+    }
+
+    def activated(team: tuple[str, str], order: str = "engage") -> GameState:
+        roster = tactics(AOD, team, "Stealthy")
+        s = position(LAB, KAS, roster, operatives=ops, turn="B", cp=(0, 0))
+        return pass_windows(run(s, [f"Activate ANG-6 {order}"])[0])
+
+    s = activated(("Mobile", "Dueller"))
+    charges = [a for a in s.legal_actions() if a.verb == "Charge"]
+    assert charges  # offered although within KAS-1's control range
+    # It leaves KAS-1's control range to finish within KAS-2's (the charge's Move +2").
+    s, ev = s.apply("Charge ANG-6 to 14.1,14.5")
+    assert any(e.kind == "moved" and e["action"] == "charge" for e in ev)
+    assert s.operative("ANG-6").x == pytest.approx(14.1)
+    assert "Fight" in {a.verb for a in s.legal_actions()}  # now fights KAS-2
+    # Limits: a Charge must still finish within an enemy's control range...
+    with pytest.raises(IllegalActionError, match="control range"):
+        activated(("Mobile", "Dueller")).apply("Charge ANG-6 to 12,14.5")
+    # ...and a Charge after a Fall Back in the same activation is still refused.
+    s = activated(("Mobile", "Dueller"))
+    s, _ = s.apply("Fall Back ANG-6 to 10,12.639")
+    assert not [a for a in s.legal_actions() if a.verb == "Charge"]
+    # Without Mobile: no Charge within an enemy's control range (3.2).
+    s = activated(("Hardy", "Dueller"))
+    assert not [a for a in s.legal_actions() if a.verb == "Charge"]
+    with pytest.raises(IllegalActionError, match="within control range"):
+        s.apply("Charge ANG-6 to 14.1,14.5")
+    # With a Conceal order it cannot Charge at all.
+    s = activated(("Mobile", "Dueller"), "conceal")
+    assert not [a for a in s.legal_actions() if a.verb == "Charge"]
+
+
 def test_ct_resolute_ignores_apl_losses_and_the_enemy_shock() -> None:
     ents = json.loads((TEAMS / "legionaries.json").read_text())["default_roster"]
     ents[0] = "Legionary Aspiring Champion [Plasma Pistol + Power Maul]"
