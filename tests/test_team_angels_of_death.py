@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from engine.dice.rules import Accurate, Lethal, Rending, Saturate, Severe, Shock
@@ -530,7 +531,7 @@ def test_ct_mobile_fall_back_costs_one_ap_less() -> None:
 
 def test_ct_mobile_charge_while_within_an_enemy_control_range() -> None:
     # ANG-6 starts in base contact with KAS-1 (within its control range); KAS-2 is 6" away.
-    ops = {
+    ops: dict[str, dict[str, Any]] = {
         "KAS-1": {"at": (8.519, 14.5)},
         "KAS-2": {"at": (16, 14.5)},
         "ANG-6": {"at": (10, 14.5)},
@@ -612,18 +613,77 @@ CAPTAIN = tactics(Roster.from_entries(AOD.team, ["Space Marine Captain", *_ENTRI
 SNIPER = tactics(Roster.from_entries(AOD.team, [*_ENTRIES[:-1], "Eliminator Sniper"]))
 
 
-def test_iron_halo_ignores_one_normal_damage_once_per_battle() -> None:
+def iron_halo_shot(attack: str, defence: str = "1,1", uses: int = 0) -> GameState:
+    """KAS-1's plasma pistol (Dmg 3/5) shoots the Captain (ANG-1, 15 wounds); stops at the
+    first decision after the defence dice."""
     s = position(LAB, KAS, CAPTAIN, operatives=FACING, cp=(0, 0))
+    if uses:
+        s = attrs.evolve(
+            s, players=(s.players[0], attrs.evolve(s.players[1], uses=(("iron_halo:ANG-1", uses),)))
+        )
     shot = "Shoot KAS-1 plasma pistol (standard) at ANG-1"
-    s, ev = run(s, ["Activate KAS-1 engage", shot], dice=["5,4,1,1", "1,1"])
-    assert damage_to(ev, "ANG-1") == 3  # two normal hits of 3: one ignored
+    s, _ = run(s, ["Activate KAS-1 engage", shot], dice=[attack, defence])
+    return s
+
+
+def test_iron_halo_is_the_players_choice_on_a_normal_damage() -> None:
+    # Two normal hits of 3, no saves: before the damage of the first is inflicted, B chooses.
+    s = iron_halo_shot("5,4,1,1")
+    assert s.node == Decision("B", "team_rule")
+    assert texts(s) == ["Decline", "Use iron halo"]
+    assert s.operative("ANG-1").wounds == 15 - 3  # the other die's damage is inflicted
+    used, ev = run(s, ["Use iron halo"])
+    assert damage_to(ev, "ANG-1") == 0 and used.operative("ANG-1").wounds == 12
+    assert ("iron_halo:ANG-1", 1) in used.player("B").uses
+    # Declined: the withheld damage is inflicted, and Iron Halo is kept for later.
+    kept, ev = run(s, ["Decline"])
+    assert damage_to(ev, "ANG-1") == 3 and kept.operative("ANG-1").wounds == 9
+    assert not [u for u in kept.player("B").uses if u[0] == "iron_halo:ANG-1"]
+
+
+def test_iron_halo_limits_normal_damage_once_per_battle() -> None:
+    # Critical hits only (Dmg 5): never asked.
+    s = iron_halo_shot("6,6,1,1")
+    assert s.node != Decision("B", "team_rule")
+    assert s.operative("ANG-1").wounds == 5
+    # All blocked: nothing inflicted, nothing asked.
+    s = iron_halo_shot("4,1,1,1", "3,1")
+    assert s.node != Decision("B", "team_rule")
+    # Once per battle: already used, never asked again.
+    s = iron_halo_shot("5,4,1,1", uses=1)
+    assert s.node != Decision("B", "team_rule")
+    assert s.operative("ANG-1").wounds == 9
+    # Another operative has no Iron Halo (the default roster has no Captain).
+    s = position(LAB, KAS, AOD, operatives=FACING, cp=(0, 0))
+    shot = "Shoot KAS-1 plasma pistol (standard) at ANG-1"
+    s, _ = run(s, ["Activate KAS-1 engage", shot], dice=["5,4,1,1", "1,1"])
+    assert s.node != Decision("B", "team_rule")
+
+
+def test_iron_halo_in_a_fight_each_normal_strike_until_used() -> None:
+    # KAS-1's chainsword (Dmg 4/5) strikes the Captain twice with normal successes; the
+    # Captain's retaliation dice all fail.
+    ops: dict[str, dict[str, Any]] = {"KAS-1": {"at": (8.519, 14.5)}, "ANG-1": {"at": (10, 14.5)}}
+    s = position(LAB, KAS, CAPTAIN, operatives=ops, turn="A", cp=(0, 0))
+    s, _ = run(s, ["Activate KAS-1 engage", "Fight KAS-1 chainsword at ANG-1"])
+    while not (isinstance(s.node, Decision) and s.node.kind == "resolve"):
+        if isinstance(s.node, Decision):
+            s, _ = s.apply(texts(s)[0])  # the Captain's first weapon; no re-rolls
+        else:
+            req = s.node.request  # type: ignore[union-attr]
+            hits = ["5", "5"] if req.player == "A" else []  # KAS-1's two normal successes
+            s, _ = run(s, [], dice=[",".join(hits + ["1"] * (req.dice - len(hits)))])
+    s, _ = s.apply("Strike normal")
+    assert s.node == Decision("B", "team_rule")  # asked at the strike, before its damage
+    assert s.operative("ANG-1").wounds == 15
+    s, ev = s.apply("Decline")
+    assert damage_to(ev, "ANG-1") == 4 and s.operative("ANG-1").wounds == 11
+    # The second normal strike: asked again (still unused); used this time.
+    s, _ = s.apply("Strike normal")
+    assert s.node == Decision("B", "team_rule")
+    s, ev = s.apply("Use iron halo")
+    assert damage_to(ev, "ANG-1") == 0 and s.operative("ANG-1").wounds == 11
     assert ("iron_halo:ANG-1", 1) in s.player("B").uses
-    # Once per battle: the next one is not ignored.
-    w = Work(s)
-    assert w.would("would_shot_damage", 3, target="ANG-1", crit=False) == 3
-    # Another operative has no Iron Halo.
-    w = Work(position(LAB, KAS, AOD, operatives=FACING))
-    assert w.would("would_shot_damage", 3, target="ANG-1", crit=False) == 3
 
 
 def test_grenadier_throws_its_own_grenades_hit_3_without_grenade_uses() -> None:
