@@ -1046,15 +1046,41 @@ MEDIC_SCENE: dict[str, dict[str, Any]] = {
 }
 
 
-def _blu_shoots(s: GameState, target: str) -> tuple[GameState, list[Event]]:
-    """BLU-1 shoots ``target``: hits 6,5,4,3 (a crit and three normals), no saves."""
+def _blu_shoots(
+    s: GameState, target: str, medic: str = "Use medic!"
+) -> tuple[GameState, list[Event]]:
+    """BLU-1 shoots ``target``: hits 6,5,4,3 (a crit and three normals), no saves; A answers
+    Medic!'s question with ``medic`` (``""``: stop there)."""
     s, ev = run(s, ["Activate BLU-1 engage", f"Shoot BLU-1 gun at {target}"], dice=["6,5,4,3"])
     s = decline(s)
     s, ev2 = run(s, [], dice=["1,1,1"])
-    while isinstance(s.node, Decision) and s.node.kind in ("dice_ploy", "ploy"):
-        s, more = s.apply(s.legal_actions()[0] if s.node.kind == "ploy" else "Decline")
+    while isinstance(s.node, Decision) and s.node.kind in ("dice_ploy", "ploy", "team_rule"):
+        if s.node.kind == "team_rule" and not medic:
+            break
+        choice = {"ploy": str(s.legal_actions()[0]), "team_rule": medic}.get(s.node.kind)
+        s, more = s.apply(choice or "Decline")
         ev2 += more
     return s, ev + ev2
+
+
+def test_medic_is_the_players_choice_declined_the_friend_falls() -> None:
+    s = lab((MEDIC, TROOPER, TROOPER), MEDIC_SCENE, turn="B")
+    s, ev = _blu_shoots(s, "KAS-2", medic="")
+    # KAS-2 would be incapacitated: A chooses, KAS-2 kept at 1 wound meanwhile.
+    assert s.node == Decision("A", "team_rule")
+    assert texts(s) == ["Decline", "Use medic!"]
+    assert s.operative("KAS-2").wounds == 1 and not s.operative("KAS-2").incapacitated
+    assert not [e for e in ev if e.kind in ("medic_used", "operative_incapacitated")]
+    # Declined: incapacitated now (by BLU-1); no APL loss, no free Dash, Medic! kept.
+    s, ev = s.apply("Decline")
+    assert [(e["op"], e["by"]) for e in ev if e.kind == "operative_incapacitated"] == [
+        ("KAS-2", "BLU-1")
+    ]
+    assert not [e for e in s.effects if e.kind == "apl"]
+    from engine.game.work import Work
+    from teams.kasrkin.common import player_token
+
+    assert not player_token(Work(s), "A", "kasrkin_medic_used")  # still usable this TP
 
 
 def test_medic_keeps_a_friend_in_the_fight_once_per_tp() -> None:

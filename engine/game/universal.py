@@ -1152,9 +1152,17 @@ def inflict(w: Work, op_id: str, damage: int, source: str, by: str = "") -> None
     if o.wounds > 0 and w.injured(o) and not was_injured:
         w.emit("operative_injured", op=op_id, wounds=o.wounds, by=by)
     if o.wounds <= 0:
-        w.set_op(op_id, incapacitated=True, on_guard=False)
-        w.emit("operative_incapacitated", op=op_id, player=o.player, by=by)
-        w.defer_window("incapacitated", op=op_id, by=by)
+        incapacitate(w, op_id, by)
+
+
+def incapacitate(w: Work, op_id: str, by: str = "") -> None:
+    """``op_id`` is incapacitated now (2.3): 0 wounds, ``operative_incapacitated``, and the
+    ``incapacitated`` ploy window; removed by :func:`remove_casualties` after the action.
+    :func:`inflict` calls it at 0 wounds; a rule that kept an operative in the fight until
+    its player's choice calls it when that player lets it fall."""
+    o = w.set_op(op_id, wounds=0, incapacitated=True, on_guard=False)
+    w.emit("operative_incapacitated", op=op_id, player=o.player, by=by)
+    w.defer_window("incapacitated", op=op_id, by=by)
 
 
 def remove_casualties(w: Work) -> None:
