@@ -556,7 +556,8 @@ def shortest_path(
             cached :func:`move_graph`).
         leave_control_range: a Charge that a rule lets start within the control range of
             enemy operatives and leave it: their control range is passable (as an engaged
-            enemy's), the Charge still finishing within an enemy's control range.
+            enemy's: also after leaving it, a path may enter and leave it again), the Charge
+            still finishing within an enemy's control range.
 
     Returns:
         The :class:`MovePath`, or ``None`` when the destination is a legal place to finish

@@ -264,6 +264,9 @@ def _install_mobile(hooks: Hooks, players: tuple[str, ...]) -> None:
     range to do so. Trigger: the core's ``would_cost_action`` hook (Fall Back) and
     ``would_allow_charge_in_control_range`` hook (the Charge: the movement then treats the
     control range of the enemies it starts within as passable, as an engaged enemy's).
+    Simplification: once it has left that control range, the rule's "normal requirements"
+    would forbid entering it again and leaving it again; the movement does not track that
+    (the path search has no memory of having left), so such a path is allowed.
     Limits: never below 0AP; the Charge keeps its other requirements (an Engage order, not
     in the same activation as Fall Back, Reposition or Dash, Move +2", finishing within an
     enemy's control range, entering another enemy's control range without leaving it)."""
