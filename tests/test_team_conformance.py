@@ -42,12 +42,15 @@ NOT_REACHED = {
     "Optics": "tests/test_team_angels_of_death.py::test_optics_*",
     "Reanimate": "tests/test_team_hierotek_circle_faction.py::test_reanimate_*",
     "Grappling Hook": "tests/test_team_kommandos_ops.py::test_grappling_hook_*",
+    "Malignant Aura": "tests/test_team_legionaries.py::test_malignant_aura_*",
 }
 """Ploys and unique actions the random battles here do not reach (module docstring; Medikit
 needs a wounded friend within reach of the Medic, Reanimate a Reanimation marker within 6" of
 the Reanimator, Grisly Mark and Optics were not chosen by the random agents in these
-battles, the Kommandos' default roster has no Grot for the Grappling Hook), with the scripted
-tests that use them."""
+battles, the Kommandos' default roster has no Grot for the Grappling Hook; Malignant Aura
+needs a Legionary shooting an enemy within 3", which these battles stopped reaching when the
+Kasrkin's Clearance Sweep offered a spot anywhere in the killzone), with the scripted tests
+that use them."""
 
 
 def test_ploys_not_reached_at_random_have_scripted_tests() -> None:
