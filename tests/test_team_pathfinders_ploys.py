@@ -444,13 +444,47 @@ MEDIC_SCENE: Ops = {
 }
 
 
-def _blu_hits(s: GameState, target: str) -> tuple[GameState, list[Event]]:
-    """BLU-1 shoots ``target``: hits 6,5,4,3 (a crit and three normals), no saves."""
+def _blu_hits(
+    s: GameState, target: str, medic: str = "Use medic!"
+) -> tuple[GameState, list[Event]]:
+    """BLU-1 shoots ``target``: hits 6,5,4,3 (a crit and three normals), no saves; A answers
+    Medic!'s question with ``medic`` (``""``: stop there)."""
     s, ev = run(s, ["Activate BLU-1 engage", f"Shoot BLU-1 gun at {target}"], dice=["6,5,4,3"])
     s = decline(s, events=ev)
     s, ev2 = run(s, [], dice=["1,1,1"])
-    s = decline(s, events=ev2)
+    while isinstance(s.node, Decision) and s.node.kind in ("dice_ploy", "ploy", "team_rule"):
+        if s.node.kind == "team_rule" and not medic:
+            break
+        choice = {"ploy": "Pass", "team_rule": medic}.get(s.node.kind, "Decline")
+        s, more = s.apply(choice)
+        ev2 += more
     return s, ev + ev2
+
+
+def test_medic_is_the_players_choice_declined_the_friend_falls() -> None:
+    s = lab((MEDTECH, LA, LA), MEDIC_SCENE, turn="B")
+    s, ev = _blu_hits(s, "PAT-2", medic="")
+    # PAT-2 would be incapacitated within 3" of the Medical Technician: A chooses, PAT-2
+    # kept at 1 wound meanwhile (nothing decided for A).
+    assert s.node == Decision("A", "team_rule")
+    assert texts(s) == ["Decline", "Use medic!"]
+    assert s.operative("PAT-2").wounds == 1 and not s.operative("PAT-2").incapacitated
+    assert not [e for e in ev if e.kind in ("pathfinders_medic_used", "operative_incapacitated")]
+    # Declined: incapacitated now (by BLU-1); no APL loss, no free Dash, Medic! kept for
+    # the rest of the turning point.
+    s, ev = s.apply("Decline")
+    assert [(e["op"], e["by"]) for e in ev if e.kind == "operative_incapacitated"] == [
+        ("PAT-2", "BLU-1")
+    ]
+    assert not [e for e in s.effects if e.kind == "apl"]
+    from engine.game.work import Work
+    from teams.pathfinders.support import player_token
+
+    assert not player_token(Work(s), "A", "pathfinders_medic_used")
+    # Used, the same shot leaves PAT-2 in the fight (the test below follows it through).
+    s = lab((MEDTECH, LA, LA), MEDIC_SCENE, turn="B")
+    s, ev = _blu_hits(s, "PAT-2")
+    assert of_kind(ev, "pathfinders_medic_used") and not of_kind(ev, "operative_incapacitated")
 
 
 def test_medic_keeps_a_friend_in_the_fight_once_per_tp() -> None:
