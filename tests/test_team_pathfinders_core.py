@@ -442,11 +442,11 @@ def test_shield_generator_saviour_protocols_free_when_the_mv4_is_specified() -> 
     assert w.would(cost, 1, player="A", ploy="Bonded", target="PAT-1") == 1
 
 
-def _shoot_mv4(s: GameState, shooter: str) -> GameState:
+def _shoot_mv4(s: GameState, shooter: str, hits: str = "5,5,1,1") -> GameState:
     """B's ``shooter`` (Gun 4/3+/3/4) hits the MV4 (7 wounds, Save 4+) twice (5,5,1,1) and
     its saves 1,1,1 fail: two normal dice of 3 damage get through. Stops at A's Shield
     Generator choice if offered."""
-    s, _ = run(s, [f"Activate {shooter} engage", f"Shoot {shooter} gun at PAT-1"], dice=["5,5,1,1"])
+    s, _ = run(s, [f"Activate {shooter} engage", f"Shoot {shooter} gun at PAT-1"], dice=[hits])
     s, _ = run(decline(s), [], dice=["1,1,1"])
     return decline(s)
 
@@ -470,14 +470,65 @@ def test_shield_generator_ignores_one_normal_damage_die_once_per_turning_point()
 
 
 def test_shield_generator_declined_stays_available() -> None:
-    # Declined: all 6 damage (7 -> 1), and the next shot this turning point offers it again.
+    # Declined: all 6 damage (7 -> 1), and the next shot this turning point (one normal
+    # hit) offers it again; used, that 3 damage is ignored and the MV4 lives on at 1.
     s = _shoot_mv4(lab([MV4], SHIELD, turn="B", initiative="B"), "BLU-1")
     s, _ = s.apply("Decline")
     s = decline(s)
     assert s.operatives[0].wounds == 1
     s, _ = run(s, ["End activation", "Activate PAT-1 engage", "End activation"])
-    s = _shoot_mv4(s, "BLU-2")
+    s = _shoot_mv4(s, "BLU-2", hits="5,1,1,1")
     assert "Use shield generator" in texts(s)
+    s, _ = s.apply("Use shield generator")
+    assert s.operatives[0].wounds == 1 and s.operatives[0].alive
+
+
+def test_shield_generator_not_asked_when_the_other_dice_incapacitate_it() -> None:
+    # MV4 at 3 wounds, two normal dice of 3: one is withheld, the other incapacitates it;
+    # ignoring one die would not have saved it, so nothing is asked (and nothing spent).
+    s = lab([MV4], {**SHIELD, "PAT-1": {"at": (16, 14.5), "wounds": 3}}, turn="B")
+    s = _shoot_mv4(s, "BLU-1")
+    assert "Use shield generator" not in texts(s)
+    assert not s.operatives[0].alive
+
+
+def test_shield_generator_in_a_fight_the_player_picks_the_normal_strike() -> None:
+    # BLU-1 fights the MV4 (7 wounds) and strikes with two normal successes: A is asked at
+    # each normal strike, after its damage is withheld; declining the first lets its damage
+    # through, the second is ignored (once per turning point: the player picks which die).
+    ops: Ops = {"PAT-1": {"at": (16, 14.5)}, "BLU-1": {"at": (17.3, 14.5)}}
+    s = lab([MV4], ops, turn="B", initiative="B")
+    s, _ = run(s, ["Activate BLU-1 engage"])
+    fight = next(t for t in texts(s) if t.startswith("Fight BLU-1") and "PAT-1" in t)
+    s, _ = run(s, [fight])
+    while not (isinstance(s.node, Decision) and s.node.kind == "resolve"):
+        if isinstance(s.node, Decision):
+            s, _ = s.apply(texts(s)[0])  # the MV4's ram; no re-rolls
+        else:
+            req = s.node.request  # type: ignore[union-attr]
+            hits = ["5", "5"] if req.player == "B" else []  # BLU-1's two normal successes
+            s, _ = run(s, [], dice=[",".join(hits + ["1"] * (req.dice - len(hits)))])
+    normal = s.operatives[0].wounds
+    s, _ = s.apply("Strike normal")
+    assert s.node == Decision("A", "team_rule")  # asked at the strike, before its damage
+    assert s.operatives[0].wounds == normal == 7
+    s, _ = s.apply("Decline")
+    hit = 7 - s.operatives[0].wounds  # BLU-1's melee Normal Dmg, inflicted once declined
+    assert hit > 0
+    s, _ = s.apply("Strike normal")
+    assert s.node == Decision("A", "team_rule")  # asked again: not used yet
+    s, ev = s.apply("Use shield generator")
+    assert s.operatives[0].wounds == 7 - hit  # the second strike ignored
+    assert of_kind(ev, "shield_generator")
+
+
+def test_shield_generator_not_for_critical_damage() -> None:
+    # Two critical hits (6,6) on the MV4: no choice (only Normal Dmg can be ignored).
+    s = lab([MV4], SHIELD, turn="B", initiative="B")
+    s, _ = run(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at PAT-1"], dice=["6,6,1,1"])
+    s, _ = run(decline(s), [], dice=["1,1,1"])
+    s = decline(s)
+    assert not (isinstance(s.node, Decision) and s.node.kind == "team_rule")
 
 
 # -------------------------------------------------------------------------------------------
