@@ -195,29 +195,39 @@ def test_take_cover_not_without_the_ploy_nor_against_saturate() -> None:
 # -------------------------------------------------------------------------------------------
 
 
-def _blu_shoots(target: str, near_order: str = "engage") -> GameState:
+def _blu_aims(target: str, near_order: str = "engage") -> GameState:
     """With Suppressing Fire, BLU-1 at (20, 14.5) shoots ``target``: PAT-1 (order
     ``near_order``) is 8" from it in the open lane, PAT-2 12" (both visible, not obscured);
-    stops at B's attack dice window (6,5,2,1 rolled)."""
+    stops before its attack dice are rolled. Every ploy window is open (so B decides in its
+    attack dice window even when nothing there is usable)."""
+    from engine.game.context import GameOptions
+
     ops: Ops = {
         "PAT-1": {"at": (12, 14.5), "order": near_order},
         "PAT-2": {"at": (8, 15.5), "order": "engage"},
         "BLU-1": {"at": (20, 14.5)},
     }
-    s = gambit(ops, (LA, LA))
+    s = gambit(ops, (LA, LA), options=GameOptions(open_windows=True))
     s, ev = s.apply("Ploy suppressing fire")
     assert ploys_used(ev) == [("A", "Suppressing Fire")]
     s = to_firefight(s)
-    s, _ = run(s, ["Activate BLU-1 engage", f"Shoot BLU-1 gun at {target}"])
-    s, _ = run(pass_ploy_windows(s), [], dice=["6,5,2,1"])
+    s, _ = run(s, ["Activate BLU-1 engage"])
+    s, _ = run(pass_ploy_windows(s), [f"Shoot BLU-1 gun at {target}"])
+    return pass_ploy_windows(s)
+
+
+def _blu_shoots(target: str, near_order: str = "engage") -> GameState:
+    """:func:`_blu_aims`, then 6,5,2,1 rolled: stops at B's attack dice window."""
+    s, _ = run(_blu_aims(target, near_order), [], dice=["6,5,2,1"])
     return s
 
 
 def test_suppressing_fire_no_command_reroll_when_not_the_closest_target() -> None:
-    # PAT-1 (engage, 8") is closer than PAT-2 (12"): shooting PAT-2, B (3CP) cannot re-roll.
+    # PAT-1 (engage, 8") is closer than PAT-2 (12"): shooting PAT-2, B (3CP) cannot re-roll;
+    # the error names the rule that forbids it (not a CP cost).
     s = _blu_shoots("PAT-2")
     assert not [t for t in texts(s) if t.startswith("Command re-roll")]
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError, match="Suppressing Fire"):
         s.apply("Command re-roll 1")
 
 
@@ -228,21 +238,56 @@ def test_suppressing_fire_closest_target_or_concealed_friend_ignored() -> None:
     assert "Command re-roll 1" in texts(_blu_shoots("PAT-2", near_order="conceal"))
 
 
-def test_suppressing_fire_removes_reroll_weapon_rules() -> None:
-    # The opponent's Ceaseless/Balanced/Relentless are removed from its profile while the
-    # target is not the closest (here: B's weapon rules read through the same hook).
-    from engine.dice.rules import Ceaseless, WeaponRules
+def test_suppressing_fire_closes_the_weapons_reroll_windows() -> None:
+    # A Balanced weapon (its re-roll window set on the Shoot in progress): shooting PAT-2
+    # (not the closest) the window is skipped, no re-roll decision; shooting PAT-1 it is
+    # offered. (The rules stay on the profile: only the re-roll is refused.)
     from engine.game.work import Work
 
-    s = _blu_shoots("PAT-2")
-    w = Work(s)
-    rules = WeaponRules((Ceaseless(),))
-    got = w.would("would_use_weapon_rules", rules, op="BLU-1", weapon="gun", kind="ranged")
-    assert not got.has(Ceaseless)
-    s = _blu_shoots("PAT-1")
-    w = Work(s)
-    got = w.would("would_use_weapon_rules", rules, op="BLU-1", weapon="gun", kind="ranged")
-    assert got.has(Ceaseless)
+    def balanced(target: str) -> GameState:
+        s = _blu_aims(target)
+        w = Work(s)
+        w.replace_top(windows=("balanced",))
+        w.node = s.node
+        s = w.freeze()
+        s, _ = run(s, [], dice=["6,5,2,1"])
+        return s
+
+    assert not [t for t in texts(balanced("PAT-2")) if t.startswith("Re-roll")]
+    assert "Re-roll 1" in texts(balanced("PAT-1"))
+
+
+def test_suppressing_fire_blocks_ammo_resupply_and_team_reroll_ploys() -> None:
+    # BLU-1 performed Ammo Resupply (its re-roll: a free rule, not a ploy) and B has a
+    # re-rolling team ploy: neither is offered shooting PAT-2, and using them names
+    # Suppressing Fire; shooting PAT-1 the Ammo Resupply re-roll is offered.
+    from engine.game.state import Effect
+    from engine.game.work import Work
+    from engine.rules.equipment import markers
+
+    def resupplied(target: str) -> GameState:
+        s = _blu_aims(target)
+        markers.install(s.ctx.hooks)  # (the Ammo Cache's rules, as the equipment tests do)
+        w = Work(s)
+        w.effects.append(Effect("ammo_resupply", "BLU-1", "end_tp"))
+        w.node = s.node
+        s, _ = run(w.freeze(), [], dice=["6,5,2,1"])
+        return s
+
+    s = resupplied("PAT-2")
+    assert not [t for t in texts(s) if "ammo resupply" in t]
+    with pytest.raises(IllegalActionError, match="Suppressing Fire"):
+        s.apply("Use ammo resupply 1")
+    assert "Use ammo resupply 1" in texts(resupplied("PAT-1"))
+    # Any ploy that re-rolls (rerolls=True) is refused by the same core hook.
+    from engine.game.ploys import reroll_refusal
+
+    w = Work(_blu_shoots("PAT-2"))
+    info = {"op": "BLU-1", "target": "PAT-2", "kind": "ranged"}
+    why = reroll_refusal(w, "B", "attack_dice", "Neutralise Target", info)
+    assert why is not None and "Suppressing Fire" in why
+    # Defence dice (A's own) are not touched.
+    assert reroll_refusal(w, "A", "defence_dice", "Command Re-roll", info) is None
 
 
 # -------------------------------------------------------------------------------------------

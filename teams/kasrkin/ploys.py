@@ -74,6 +74,7 @@ class EngageFromCoverReroll:
     cp: int = 0
     triggers: tuple[str, ...] = ("defence_dice",)
     repeatable: bool = True
+    rerolls: bool = True
 
     def _applies(self, w: Work, player: str, info: Mapping[str, Any]) -> bool:
         target = str(info.get("target", ""))
@@ -294,6 +295,7 @@ NEUTRALISE_TARGET_PLOY = Ploy(
     condition=_neutralise_condition,
     use_hook=_neutralise,
     rule_id="kasrkin/firefight_ploy/neutralise_target",
+    rerolls=True,
     advice=_neutralise_advice,
 )
 

@@ -152,8 +152,6 @@ def install_take_cover(hooks: Hooks, players: tuple[str, ...]) -> None:
 
 SUPPRESSING_FIRE = "pf_suppressing_fire"
 REROLL_RULES = (Balanced, Ceaseless, Relentless)
-COMMAND_REROLL = "Command Re-roll"
-_UNAFFORDABLE = 10**6
 
 
 def closest_target_kept(w: Work, f: Any, player: str) -> bool:
@@ -225,34 +223,28 @@ def install_suppressing_fire(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Suppressing Fire (strategy, 1CP): until the end of the turning point, whenever an enemy
     operative performs a Shoot whose target (the primary target for Blast and Torrent) is not
     the closest valid target (:func:`closest_target_kept`, ignoring friendly PATHFINDER
-    operatives with a Conceal order or obscured), the opponent cannot re-roll its attack dice.
-    Trigger: its weapon's re-roll rules (Balanced, Ceaseless, Relentless) are removed through
-    ``would_use_weapon_rules``, and Command Re-roll cannot be paid in its attack dice window
-    (``would_cost_ploy``). Limits: the Shoot action only (not fights); defence dice may still
-    be re-rolled. (An opponent's own team ploy that re-rolls attack dice is not blocked: the
-    core does not say which ploys re-roll.)"""
+    operatives with a Conceal order or obscured), the opponent cannot re-roll its attack dice:
+    not with its weapon's re-roll rules (Balanced, Ceaseless, Relentless), Command Re-roll,
+    Ammo Resupply nor any re-rolling ploy of its team (the error names Suppressing Fire).
+    Trigger: the core's ``would_refuse_reroll`` hook (asked by the Shoot's weapon re-roll
+    windows and for every ploy or rule that re-rolls dice, ``rerolls``). Limits: the Shoot
+    action only (not fights); defence dice may still be re-rolled."""
 
-    def rules(w: Work, value: WeaponRules, **info: Any) -> WeaponRules:
-        op = str(info.get("op", ""))
-        if info.get("kind") != "ranged" or not op or not w.effects:
-            return value
-        if not any(value.has(r) for r in REROLL_RULES) or not suppressed(w, op, players):
-            return value
-        return WeaponRules(tuple(r for r in value.rules if not isinstance(r, REROLL_RULES)))
-
-    def cost(w: Work, value: int, **info: Any) -> int:
-        if info.get("ploy") != COMMAND_REROLL or not w.effects:
-            return value
-        f = shoot_frame(w)
-        if f is None or f is not w.top or f.stage != "attack_cr":
-            return value
-        if w.ctx.owner[f.shooter] != info.get("player"):
-            return value
-        return _UNAFFORDABLE if suppressed(w, f.shooter, players) else value
+    def refuse(w: Work, why: str | None, **info: Any) -> str | None:
+        if why is not None or not w.effects or info.get("trigger") != "attack_dice":
+            return why
+        op, player = str(info.get("op", "")), str(info.get("player", ""))
+        if info.get("kind") != "ranged" or not op or w.ctx.owner.get(op) != player:
+            return why
+        if not suppressed(w, op, players):
+            return why
+        return (
+            f"Suppressing Fire: {player} cannot re-roll {op}'s attack dice "
+            f"({info.get('source', '')}): its target is not the closest valid target"
+        )
 
     hooks.ploy(SUPPRESSING_FIRE_PLOY, players)
-    hooks.transform("would_use_weapon_rules", rules)
-    hooks.transform("would_cost_ploy", cost)
+    hooks.transform("would_refuse_reroll", refuse)
 
 
 # -- Recon Sweep -------------------------------------------------------------------------------
