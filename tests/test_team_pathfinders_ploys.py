@@ -596,6 +596,34 @@ def test_inertial_dampener_ignores_worsened_hit_of_the_marksman_rail_rifle() -> 
     assert _hit((MARKSMAN,), "marksman rail rifle (dart round)", 7) == 3
 
 
+def test_inertial_dampener_point_blank_and_late_rules_ignored_improvements_kept() -> None:
+    # Order-independent: a point-blank shot's +1 (hit_change) and a worsening from a rule
+    # whose would_change_hit hook is installed after the Pathfinders' are ignored too (3+
+    # stays 3+); an improvement (a -1 stat change) is kept while a +1 worsening next to it
+    # is ignored: 2+. A Shas'Ui's carbine (3+) gets both worsenings: 5+.
+    from engine.game.attacks import attack_profile
+    from engine.game.state import Effect
+    from engine.game.work import Work
+
+    def late(w: Work, change: int, **info: Any) -> int:
+        return change + 1  # a later rule worsening every Hit by 1
+
+    for types, expected in (((MARKSMAN,), 3), (("Shas'Ui Pathfinder",), 5)):
+        ops: Ops = {"PAT-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
+        s = lab(types, ops)
+        s.ctx.hooks.transform("would_change_hit", late)
+        w = Work(s)
+        weapon = "marksman rail rifle (standard)" if types == (MARKSMAN,) else "pulse carbine"
+        prof = attack_profile(w, w.op("PAT-1"), weapon, "ranged", hit_change=1, target="BLU-1")
+        assert prof.hit == expected, types
+    ops = {"PAT-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
+    w = Work(lab((MARKSMAN,), ops))
+    w.effects.append(Effect("hit", "PAT-1", "end_tp", source="better", value=-1))
+    w.effects.append(Effect("hit", "PAT-1", "end_tp", source="worse", value=1))
+    prof = attack_profile(w, w.op("PAT-1"), "marksman rail rifle (standard)", "ranged")
+    assert prof.hit == 2
+
+
 def test_inertial_dampener_not_other_weapons_nor_other_operatives() -> None:
     # Its gun butt is melee (not asked here); a Shas'Ui's pulse carbine (3+) worsens to 5+.
     assert _hit(("Shas'Ui Pathfinder",), "pulse carbine", 2) == 5

@@ -211,27 +211,23 @@ MARKSMAN_RAIL_RIFLE = "marksman rail rifle"
 
 def install_inertial_dampener(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Inertial Dampener (Marksman): the changes to the Hit stat of its marksman rail rifle
-    may be ignored. The player ignores every worsening (being injured, stat changes of
-    ``"hit"`` effects with a positive value, a positive ``would_change_hit`` change from
-    the rules asked before this one) and keeps every improvement (ignoring one could only
-    hurt: no decision is asked). Trigger: the ``would_change_hit`` hook (asked when the
-    target is known). Limits: that weapon only; a worsening asked after this hook (rules
-    installed later) or a point-blank shot's +1 (an On Guard interrupt) is not cancelled."""
+    may be ignored. The player ignores every worsening (being injured, a point-blank
+    shot's +1, stat changes, any rule's worsening) and keeps every improvement (ignoring one
+    could only hurt: no decision is asked). Trigger: the core's ``would_final_hit`` hook,
+    asked after every other change with each change apart (so it does not depend on the
+    order the rules were installed). Limits: that weapon only."""
 
-    def hit(w: Work, change: int, **info: Any) -> int:
+    def hit(w: Work, value: int, **info: Any) -> int:
         op = str(info.get("op", ""))
         if info.get("kind") != "ranged" or w.ctx.owner.get(op) not in players:
-            return change
+            return value
         if not has_keyword(w, op, MARKSMAN) or not str(info.get("weapon", "")).lower().startswith(
             MARKSMAN_RAIL_RIFLE
         ):
-            return change
-        worse = max(0, int(change))
-        worse += 1 if info.get("injured") else 0
-        worse += sum(e.value for e in w.effects_on(op, "hit") if e.value > 0)
-        return int(change) - worse
+            return value
+        return int(info["printed"]) + sum(c for c in info.get("changes", ()) if c < 0)
 
-    hooks.transform("would_change_hit", hit)
+    hooks.transform("would_final_hit", hit)
 
 
 # -- Grenadier Specialist (Assault Grenadier ability) ------------------------------------------
