@@ -225,7 +225,8 @@ def install_inertial_dampener(hooks: Hooks, players: tuple[str, ...]) -> None:
             MARKSMAN_RAIL_RIFLE
         ):
             return value
-        return int(info["printed"]) + sum(c for c in info.get("changes", ()) if c < 0)
+        changes: tuple[int, ...] = info.get("changes", ())
+        return int(info["printed"]) + sum(c for c in changes if c < 0)  # improvements only
 
     hooks.transform("would_final_hit", hit)
 
