@@ -799,28 +799,47 @@ MARK2: Ops = {**MARK, "PAT-2": {"at": (5, 11)}}
 
 
 def test_high_intensity_markerlight_two_tokens_twice_per_turning_point() -> None:
+    # Chosen as the Markerlight is performed (its variant), not armed before: two tokens
+    # instead of one; a second use this TP (PAT-2), then no third.
     s = lab((LA, LA), MARK2, equipment={"A": ("High-Intensity Markerlight",)})
     s, _ = run(s, ["Activate PAT-1 engage"])
-    assert "Use high-intensity markerlight" in texts(s)
-    s, _ = run(s, ["Use high-intensity markerlight", "Act PAT-1 markerlight on BLU-1"])
+    assert "Act PAT-1 markerlight high-intensity on BLU-1" in texts(s)
+    assert "Act PAT-1 markerlight on BLU-1" in texts(s)  # the player may keep it
+    s, ev = run(s, ["Act PAT-1 markerlight high-intensity on BLU-1"])
     assert tokens(s, "BLU-1") == 2  # two instead of one
-    assert "Use high-intensity markerlight" not in texts(s)  # its Markerlight is done
-    # A second use this TP (PAT-2), then no third.
+    assert [e["item"] for e in of_kind(ev, "equipment_used")] == ["High-Intensity Markerlight"]
     s, _ = run(s, ["End activation"])  # Group Activation: the other Shas'La next
-    s, _ = run(s, ["Activate PAT-2 engage", "Use high-intensity markerlight"])
-    s, _ = run(s, ["Act PAT-2 markerlight on BLU-1"])
+    s, _ = run(s, ["Activate PAT-2 engage", "Act PAT-2 markerlight high-intensity on BLU-1"])
     assert tokens(s, "BLU-1") == 4
     from engine.game.work import Work
 
     assert Work(s).count("A", "pf_himl_used") == 2
+    # A third operative this turning point: no variant, and asking for it names why.
+    third = lab((LA, LA, LA), {**MARK2, "PAT-3": {"at": (5, 12)}}, equipment=EQUIP_HIML)
+    w = Work(third)
+    w.count("A", "pf_himl_used", add=2)
+    w.node = third.node
+    third, _ = run(w.freeze(), ["Activate PAT-3 engage"])
+    assert "Act PAT-3 markerlight high-intensity on BLU-1" not in texts(third)
+    with pytest.raises(IllegalActionError, match="high-intensity"):
+        third.apply("Act PAT-3 markerlight high-intensity on BLU-1")
+
+
+EQUIP_HIML = {"A": ("High-Intensity Markerlight",)}
 
 
 def test_high_intensity_markerlight_not_unselected_and_one_token_without_it() -> None:
     s = lab((LA, LA), MARK)
     s, _ = run(s, ["Activate PAT-1 engage"])
-    assert "Use high-intensity markerlight" not in texts(s)
+    assert not [t for t in texts(s) if "high-intensity" in t]
     s, _ = run(s, ["Act PAT-1 markerlight on BLU-1"])
     assert tokens(s, "BLU-1") == 1
+    # Selected but declined (the plain action): one token, no use counted.
+    s = lab((LA, LA), MARK, equipment=EQUIP_HIML)
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 markerlight on BLU-1"])
+    from engine.game.work import Work
+
+    assert tokens(s, "BLU-1") == 1 and Work(s).count("A", "pf_himl_used") == 0
 
 
 def test_orbital_survey_uplink_marks_an_enemy_out_of_sight_once_per_tp() -> None:
@@ -1044,12 +1063,22 @@ def _heuristic(s: GameState) -> str:
     return str(HeuristicAgent(seed=1).act(s))
 
 
-def test_advice_heuristic_arms_the_high_intensity_markerlight_before_marking() -> None:
-    # A free rule option between actions with a positive advice comes first (an enemy in
-    # sight to mark).
+def test_advice_heuristic_marks_with_the_high_intensity_markerlight() -> None:
+    # Its Markerlight's advice counts the tokens gained: the high-intensity variant (two)
+    # is preferred to the plain one (an enemy in sight to mark, nothing to shoot first).
+    from engine.game.actions import Action
+    from engine.game.work import Work
+    from teams.pathfinders.markerlights import MARKERLIGHT
+
     s = lab((LA, LA), MARK, equipment={"A": ("High-Intensity Markerlight",)})
     s, _ = run(s, ["Activate PAT-1 engage"])
-    assert _heuristic(s) == "Use high-intensity markerlight"
+    w = Work(s)
+    o = w.op("PAT-1")
+    plain = Action("Act", op="PAT-1", text="markerlight", target="BLU-1")
+    high = Action("Act", op="PAT-1", text="markerlight high-intensity", target="BLU-1")
+    assert MARKERLIGHT.advice(w, o, high, "activation") == 2 * MARKERLIGHT.advice(
+        w, o, plain, "activation"
+    )
 
 
 def test_advice_heuristic_uses_the_medikit_on_a_badly_wounded_friend() -> None:
