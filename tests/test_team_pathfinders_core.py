@@ -611,6 +611,25 @@ def test_remote_pilot_again_but_never_the_same_free_action_twice() -> None:
     assert s.operatives[0].ap == 0
 
 
+def test_remote_pilot_any_action_guard_and_actions_with_an_argument() -> None:
+    # Every action the drone could perform is a Remote Pilot free action: Guard among the
+    # universal ones, and a rule action with an argument (a mission action ``secure
+    # centre``, a Markerlight used with High-Intensity Markerlight) is matched by its name.
+    from engine.game.actions import Action
+    from engine.game.universal import _free_allowed
+    from teams.pathfinders.drone_actions import UNIVERSAL_VERBS
+
+    assert "Guard" in UNIVERSAL_VERBS
+    assert _free_allowed(Action("Act", op="PAT-2", text="secure centre"), ("secure",))
+    assert not _free_allowed(Action("Act", op="PAT-2", text="securex"), ("secure",))
+    # The MB3 piloted: its free Markerlight may use High-Intensity Markerlight (two tokens).
+    s = lab([CONTROLLER, MB3], PILOT, equipment={"A": ("High-Intensity Markerlight",)})
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 remote pilot on PAT-2"])
+    assert "Act PAT-2 markerlight high-intensity on BLU-1" in texts(s)
+    s, _ = run(s, ["Act PAT-2 markerlight high-intensity on BLU-1"])
+    assert tokens(s, "BLU-1") == 2
+
+
 def test_remote_pilot_lifts_the_drone_rule_but_not_within_enemy_control_range() -> None:
     from engine.game import universal
 

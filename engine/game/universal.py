@@ -329,7 +329,7 @@ class ActivationFrame:
         o = w.op(self.op)
         out = list_action_options(w, o, self.mode)
         if self.mode == "free":
-            out = [a for a in out if _free_name(a) in self.allowed]
+            out = [a for a in out if _free_allowed(a, self.allowed)]
         if self.mode != "interrupt" or not out:  # an interrupt must Shoot or Fight if it can
             out.append(Action("End activation"))
         if self.mode == "activation" and w.ctx.hooks.ploys.get("during_activation"):
@@ -350,7 +350,7 @@ class ActivationFrame:
             return
         if a.op and a.op != o.id:
             raise _illegal(f"{o.id} is the active operative, not {a.op}")
-        if self.mode == "free" and _free_name(a) not in self.allowed:
+        if self.mode == "free" and not _free_allowed(a, self.allowed):
             raise _illegal(
                 f"{a}: the free action granted to {o.id} is {' or '.join(self.allowed)} (3.1)"
             )
@@ -370,6 +370,13 @@ def _family(verb: str) -> str:
 def _free_name(a: Action) -> str:
     """The name a free action grant uses for ``a``: its verb, or a rule action's name."""
     return a.text if a.verb == "Act" else a.verb
+
+
+def _free_allowed(a: Action, allowed: tuple[str, ...]) -> bool:
+    """``a`` is one of the ``allowed`` free actions: its verb or rule action name, or a rule
+    action with an argument (``Act KAS-1 secure centre`` for ``secure``)."""
+    name = _free_name(a)
+    return name in allowed or (a.verb == "Act" and any(name.startswith(x + " ") for x in allowed))
 
 
 def _free_mode(mode: str) -> bool:
