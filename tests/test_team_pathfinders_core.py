@@ -571,6 +571,25 @@ def test_grav_inhibitor_a_move_ending_near_it_counts_two_inches_more() -> None:
     assert dash.operatives[1].x == 19
 
 
+def test_grav_inhibitor_a_move_passing_near_it_counts_two_inches_more() -> None:
+    # BLU-1 at (18.8, 11.5) is 7.4" (centres) from the MV33 at (12, 14.5), more than 6"
+    # base to base; so is (18.8, 17.5). The straight path between them passes 6.8" (centres)
+    # from it, within 6" base to base: that 6" Reposition counts 8": refused, although it
+    # starts and ends out of range. A 3.9" one counts 5.9": allowed; 4.1" (6.1"): refused.
+    # A move that stays away (east) is not affected.
+    ops: Ops = {"PAT-1": {"at": (12, 14.5)}, "BLU-1": {"at": (18.8, 11.5)}}
+    s = lab([MV33], ops, turn="B", initiative="B")
+    s, _ = s.apply("Activate BLU-1 engage")
+    with pytest.raises(IllegalActionError, match="Grav-Inhibitor"):
+        s.apply("Reposition BLU-1 to 18.8,17.5")
+    ok, _ = s.apply("Reposition BLU-1 to 18.8,15.4")
+    assert ok.operatives[1].y == 15.4
+    with pytest.raises(IllegalActionError, match="Grav-Inhibitor"):
+        s.apply("Reposition BLU-1 to 18.8,15.6")
+    far, _ = s.apply("Reposition BLU-1 to 24.8,11.5")
+    assert far.operatives[1].x == 24.8
+
+
 # -------------------------------------------------------------------------------------------
 # Remote Pilot (Drone Controller)
 # -------------------------------------------------------------------------------------------

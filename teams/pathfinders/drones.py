@@ -295,15 +295,46 @@ def _near_grav(w: Work, players: tuple[str, ...], op: str, at: Any = None) -> bo
     )
 
 
+GRAV_STEP = 0.5
+"""The spacing (inches) of the points of a move's straight path checked for Grav-Inhibitor."""
+
+
+def _path_near_grav(
+    w: Work, players: tuple[str, ...], op: str, start: tuple[float, float, float], end: Any
+) -> bool:
+    """Some point of ``op``'s straight path from ``start`` to ``end`` (``(x, y, z)``) is
+    visible to and within 6" of an MV33 of ``players`` (points every 0.5", only on the part
+    of the path that can come that close, as the Mines judge a move's path)."""
+    drones = _grav_drones(w, players, op)
+    if not drones:
+        return False
+    x0, y0, z0 = start
+    x1, y1, z1 = end
+    length = math.dist((x0, y0), (x1, y1))
+    steps = max(1, math.ceil(length / GRAV_STEP))
+    reach = GRAV_RANGE + 3.0  # centre distance bound (bases are under 1.5" in radius)
+    for k in range(steps + 1):
+        t = k / steps
+        x, y, z = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, z0 + (z1 - z0) * t
+        if all(math.dist((x, y), (d.x, d.y)) > reach for d in drones):
+            continue
+        if _near_grav(w, players, op, w.ctx.placement(op, x, y, z)):
+            return True
+    return False
+
+
 def install_grav_inhibitor(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Grav-Inhibitor (MV33 Grav-Inhibitor Drone): an enemy operative's move action other
     than Dash counts 2" more when it would move visible to and within 6" of it, and the
     enemy's melee weapons' Hit is worsened by 1 while it fights or retaliates visible to
-    and within 6" of it. Simplified: the move is judged where it starts (its distance is
-    then 2" shorter) and where it ends (a destination there must be within the distance
-    less 2" in a straight line; the path is not checked between them), and the Obstructing
-    and Accessible terrain distances it would ignore are still counted. Triggers: the core's
-    would_move_distance, would_refuse_destination and would_change_hit hooks."""
+    and within 6" of it. The move is judged where it starts (its distance is then 2"
+    shorter) and along its straight path to the destination (points every 0.5", as the
+    Mines judge a move: :func:`_path_near_grav`); a destination whose path comes near must
+    be within the distance less 2" in a straight line. Simplified: the path is the straight
+    line (not the route the movement code finds around terrain), and the Obstructing and
+    Accessible terrain distances it would ignore are still counted (the movement code has no
+    hook to drop them for one move). Triggers: the core's would_move_distance,
+    would_refuse_destination and would_change_hit hooks."""
 
     def distance(w: Work, limit: float, **info: Any) -> float:
         op, action = str(info.get("op", "")), info.get("action")
@@ -318,8 +349,7 @@ def install_grav_inhibitor(hooks: Hooks, players: tuple[str, ...]) -> None:
         if not _grav_drones(w, players, op) or _near_grav(w, players, op):
             return why  # no MV33 against it, or its distance is already 2" shorter
         o = w.op(op)
-        there = w.ctx.placement(op, *point)
-        if not _near_grav(w, players, op, there):
+        if not _path_near_grav(w, players, op, (o.x, o.y, o.elevation), point):
             return why
         from engine.game import universal
 
