@@ -751,6 +751,28 @@ def test_point_blank_fusillade_not_when_engaged_at_the_start_and_conceal_goes_se
     assert s.node.kind == "resolve" and s.node.player == "B"  # type: ignore[union-attr]
 
 
+def test_point_blank_fusillade_free_fight_outside_activations_judged_at_its_start() -> None:
+    # A free Fight given to BLU-1 outside any activation (between activations): PAT-1 was
+    # within its control range when that free action began, so the ploy is not offered;
+    # the note ends with the free action. (In an activation: the tests above.)
+    from engine.game import universal
+    from engine.game.flow import advance
+    from engine.game.work import Work
+
+    ops: Ops = {"PAT-1": {"at": (12.8, 14.5)}, "BLU-1": {"at": (14, 14.5)}}
+    s = lab((LA,), ops, cp=(1, 0), turn="B")
+    w = Work(s)
+    universal.start_free_action(w, "BLU-1", ("Fight",))
+    advance(w)
+    s = w.freeze()
+    s, _ = run(s, ["Fight BLU-1 knife at PAT-1"])
+    assert not isinstance(s.node, Decision) or not [t for t in texts(s) if "fusillade" in t]
+    assert any(e.detail == "pf_engaged_at_free_start" for e in s.effects)
+    s, _ = run(pass_ploy_windows(s), [], dice=["1,1,1", "1,1,1"])
+    s = decline(s)
+    assert not any(e.detail == "pf_engaged_at_free_start" for e in s.effects)
+
+
 def test_fight_core_hooks_would_allow_block_and_would_resolve_first() -> None:
     # Without the ploy, the defender may block and the attacker resolves first (5.2).
     s = _charged((10, 14.5))

@@ -17,6 +17,7 @@ from engine.game.state import Effect, OperativeState, other
 from engine.game.work import Work
 from engine.rules.ploys import GainToken, Ploy
 from engine.rules.registry import register
+from teams.pathfinders.common import active_op
 from teams.pathfinders.support import (
     is_pathfinder,
     is_trooper,
@@ -640,6 +641,9 @@ add_template(
 PULSE_WEAPONS = ("burst cannon", "pulse carbine", "suppressed pulse carbine", "twin pulse carbine")
 """The pulse weapons (the team's composition note)."""
 _ENGAGED_AT_START = "pf_engaged_at_start"
+_ENGAGED_AT_FREE = "pf_engaged_at_free_start"
+"""Token: within control range of an enemy when a free action outside any activation or
+counteraction began (that free action is the activity whose start the ploy judges)."""
 NO_EFFECT_IN_FUSILLADE = ("Devastating", "Piercing", "Torrent", "Range")
 """The rules a ranged weapon loses when used in melee through Point-Blank Fusillade (Range
 has no meaning in a fight)."""
@@ -668,7 +672,9 @@ class PointBlankFusillade:
     """Point-Blank Fusillade (firefight, 1CP; a :class:`engine.game.ploys.PloyLike`): when a
     friendly PATHFINDER operative (excluding DRONE) is retaliating (the ``target_selected``
     window of a Fight against it), if it was not within control range of an enemy operative
-    at the start of that activation or counteraction, it retaliates with one of its ranged
+    at the start of that activation or counteraction (outside any: at the start of the free
+    action in progress, e.g. one given at the start of the Firefight phase), it retaliates
+    with one of its ranged
     weapons (not a grenade) as a melee weapon; it cannot block in that sequence
     (``would_allow_block``), and that weapon loses Devastating, Piercing and Torrent. If it is
     ready, has an Engage order and the weapon is a pulse weapon, it resolves the first
@@ -686,6 +692,8 @@ class PointBlankFusillade:
         if info.get("kind") != "melee" or w.ctx.owner.get(target) != player:
             return ""
         if not is_trooper(w, target) or op_token(w, target, _ENGAGED_AT_START):
+            return ""
+        if op_token(w, target, _ENGAGED_AT_FREE):
             return ""
         if any(e.kind == "no_retaliate" and e.op == target for e in w.effects):
             return ""
@@ -820,8 +828,31 @@ def install_point_blank_fusillade(hooks: Hooks, players: tuple[str, ...]) -> Non
 
     hooks.ploy(POINT_BLANK_FUSILLADE_PLOY, players)
     hooks.weapon_source(source)
+
+    def free_started(w: Work, ev: Event) -> None:
+        # A free action outside any activation or counteraction (e.g. at the start of the
+        # Firefight phase): its own start is "the start" the ploy judges.
+        if active_op(w):
+            return
+        op = str(ev["op"])
+        for p in players:
+            for o in w.alive(p):
+                if is_trooper(w, o.id) and w.in_enemy_control_range(o):
+                    w.effects.append(
+                        Effect("token", o.id, "end_tp", source=op, detail=_ENGAGED_AT_FREE)
+                    )
+
+    def free_ended(w: Work, ev: Event) -> None:
+        op = str(ev["op"])
+        if w.effects and not active_op(w):
+            w.effects = [
+                e for e in w.effects if not (e.detail == _ENGAGED_AT_FREE and e.source == op)
+            ]
+
     hooks.on("activated", engaged_at_start)
     hooks.on("counteracted", engaged_at_start)
+    hooks.on("free_action_granted", free_started)
+    hooks.on("free_action_ended", free_ended)
     hooks.transform("would_allow_block", no_block)
     hooks.transform("would_resolve_first", first)
     hooks.on("fight_ended", ended)
