@@ -7,6 +7,10 @@ keyword) may perform two Shoot actions or two Fight actions (not both twice); wh
 twice, one of the two shots must use one of the team's bolt weapons. Each such operative can
 counteract whatever its order.
 
+A team's version may add a cost: the Angels of Death's second Shoot with the same heavy
+weapon (bolt sniper rifle, heavy bolter) as the first costs 1 additional AP
+(``extra_ap``: refused with fewer than 2AP left, the AP taken when it is declared).
+
 Played through the core's ``would_repeat_action`` (activations only: a counteraction is
 still one action, 1.6), ``would_refuse_weapon`` (the second Shoot's weapon) and
 ``would_counteract_regardless_of_order`` hooks, and the ``shoot_declared`` event (the first
@@ -64,6 +68,7 @@ def astartes_installer(
     member: Member | None = None,
     bolt: Callable[[str], bool] = bolt_by_name,
     may_repeat: Member | None = None,
+    extra_ap: Callable[[str, str], bool] | None = None,
 ) -> Installer:
     """The installer of Astartes (module docstring) for a team.
 
@@ -72,6 +77,8 @@ def astartes_installer(
         bolt: whether a weapon (its notation name) counts as a bolt weapon.
         may_repeat: a further condition to perform Shoot or Fight twice (e.g. a ploy that
             forbids repeating actions this activation); default always.
+        extra_ap: ``extra_ap(first, weapon)``: a second Shoot with ``weapon`` after a first
+            with ``first`` costs 1 additional AP (default never).
     """
 
     def install(hooks: Hooks, players: tuple[str, ...]) -> None:
@@ -95,6 +102,11 @@ def astartes_installer(
             if why is not None or o is None or o.done.count("Shoot") != 1 or not mine(w, o.id):
                 return why
             first = first_shot(w, o.id)
+            if first is not None and extra_ap is not None and extra_ap(first, name) and o.ap < 2:
+                return (
+                    f"Astartes: a second Shoot with the same {name} costs 1 additional AP "
+                    f"({o.id} has {o.ap}AP)"
+                )
             if first is None or bolt(first) or bolt(name):
                 return why
             if name not in {n for n, _, _ in weapons_of(w, o.id, "ranged")}:
@@ -106,7 +118,13 @@ def astartes_installer(
 
         def record(w: Work, ev: Event) -> None:
             op = str(ev["op"])
-            if not mine(w, op) or first_shot(w, op) is not None:
+            if not mine(w, op):
+                return
+            first = first_shot(w, op)
+            if first is not None:
+                if extra_ap is not None and extra_ap(first, str(ev["weapon"])):
+                    w.set_op(op, ap=max(0, w.op(op).ap - 1))
+                    w.emit("astartes_extra_ap", op=op, weapon=str(ev["weapon"]))
                 return
             w.add_effect(
                 Effect("token", op, "end_activation", source=op, detail=FIRST_SHOT + ev["weapon"])

@@ -233,6 +233,29 @@ def test_3_2_charge_not_when_already_within_enemy_control_range() -> None:
         s.apply("Charge RED-5 to 15,13")
 
 
+def test_3_2_charge_within_enemy_control_range_when_a_rule_allows_it() -> None:
+    # A rule (would_allow_charge_in_control_range, e.g. a Chapter Tactic) lets RED-5 Charge
+    # from within BLU-1's control range and leave it, to finish within BLU-2's.
+    ops = {
+        "RED-5": {"at": (15.0, 14.0)},
+        "BLU-1": {"at": (15.0 + CLOSE, 14.0)},
+        "BLU-2": {"at": (9.0, 14.0)},
+    }
+    s = activated(pos(ops))
+    assert not [a for a in s.legal_actions() if a.verb == "Charge"]
+    s = pos(ops)
+    s.ctx.hooks.transform(
+        "would_allow_charge_in_control_range", lambda _w, v, op: v or op == "RED-5"
+    )
+    s = activated(s)
+    assert [a for a in s.legal_actions() if a.verb == "Charge"]
+    s2, _ = s.apply("Charge RED-5 to 10.6,14")  # 4.4" west: 0.34" from BLU-2's base
+    assert s2.operative("RED-5").x == pytest.approx(10.6)
+    # It must still finish within an enemy's control range.
+    with pytest.raises(IllegalActionError, match="control range"):
+        s.apply("Charge RED-5 to 12.5,14")
+
+
 # Same-activation exclusions of the four moves (3.2): first move, second move, allowed.
 MOVES = {
     "Reposition": "Reposition RED-5 to 7,14",

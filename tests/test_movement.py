@@ -325,6 +325,29 @@ def test_reposition_within_enemy_control_range_cannot_be_performed() -> None:
         shortest_path(EMPTY, Placement(5, 10), (2, 10), action="dash", enemies=[Placement(6.5, 10)])
 
 
+def test_charge_leave_control_range_starts_within_an_enemy_control_range() -> None:
+    # A rule (leave_control_range) lets a Charge start within the control range of the
+    # enemy at (5, 11.5) and leave it to finish within that of the enemy at (11, 10).
+    near, far = Placement(5, 11.5), Placement(11, 10)
+    mover = Placement(5, 10)
+    kw: dict[str, Any] = {"action": "charge", "enemies": [near, far]}
+    with pytest.raises(MoveError, match="Charge cannot be performed while within control"):
+        shortest_path(EMPTY, mover, (5, 13), **kw)
+    # Straight away from the near enemy to finish 0.5" from the far one's base.
+    dest = (11 - 2 * R - 0.5, 10)
+    path = shortest_path(EMPTY, mover, dest, leave_control_range=True, **kw)
+    assert path is not None and path.final.x == pytest.approx(dest[0], abs=0.001)
+    assert path.cost == 5  # 4.24" rounded up (3.3)
+    # An explicit path leaving the near enemy's control range is legal too.
+    assert check_path(EMPTY, mover, [dest], leave_control_range=True, **kw).cost == 5
+    # It must still finish within an enemy's control range.
+    with pytest.raises(MoveError, match="Charge must finish within control range"):
+        shortest_path(EMPTY, mover, (2, 10), leave_control_range=True, **kw)
+    # The flag changes nothing for a Reposition.
+    with pytest.raises(MoveError, match="Reposition cannot be performed"):
+        shortest_path(EMPTY, mover, (2, 10), enemies=[near], leave_control_range=True)
+
+
 def test_reposition_may_pass_through_control_range_of_an_engaged_enemy_but_not_finish() -> None:
     # A friendly operative is already within the enemy's control range: the mover may pass
     # through that range in a straight line, but not stop in it.

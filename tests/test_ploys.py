@@ -408,6 +408,37 @@ def test_7_1_command_reroll_may_be_used_more_than_once_per_turning_point() -> No
     assert s.players[0].ploys_used.count("Command Re-roll") == 1
 
 
+def test_would_refuse_reroll_hook_refuses_rerolling_ploys_naming_the_rule() -> None:
+    # A generic rule forbidding A's attack re-rolls (the core's would_refuse_reroll hook):
+    # Command Re-roll (rerolls=True) is not offered and using it raises the rule's reason;
+    # B's defence re-rolls are not touched.
+    s = pos(FACING, cp=(3, 3), options=OPEN)
+
+    def no_rerolls(w, why, **info):  # type: ignore[no-untyped-def]
+        if why is None and info["player"] == "A" and info["trigger"] == "attack_dice":
+            return f"Test rule: no re-roll ({info['source']})"
+        return why
+
+    s.ctx.hooks.transform("would_refuse_reroll", no_rerolls)
+    s, _ = run(s, ["Activate PLOA-1 engage"])
+    while isinstance(s.node, Decision) and s.node.kind == "ploy":
+        s, _ = s.apply("Pass")
+    s, _ = run(s, ["Shoot PLOA-1 gun at PLOB-1"])
+    while isinstance(s.node, Decision) and s.node.kind == "ploy":
+        s, _ = s.apply("Pass")
+    s, _ = run(s, [], dice=["6,5,1,1"])
+    assert where(s) == ("A", "dice_ploy", "")
+    assert not [t for t in texts(s) if t.startswith("Command re-roll")]
+    with pytest.raises(IllegalActionError, match=r"Test rule: no re-roll \(Command Re-roll\)"):
+        s.apply("Command re-roll 1")
+    s, _ = s.apply("Decline")
+    while isinstance(s.node, Decision) and s.node.kind != "dice_ploy":
+        s, _ = s.apply(texts(s)[0])
+    s, _ = run(s, [], dice=["1,1,1"])
+    assert where(s)[:2] == ("B", "dice_ploy")
+    assert "Command re-roll 1" in texts(s)
+
+
 # -- illegal uses raise, naming the rule, and change nothing -----------------------------
 
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from engine.dice.rules import Accurate, Lethal, Rending, Saturate, Severe, Shock
@@ -192,12 +193,51 @@ def test_adjust_doctrine_changes_the_doctrine_during_an_activation() -> None:
     s, _ = b_gambit([]).apply("Activate ANG-1 engage")
     assert not [t for t in texts(s) if "adjust doctrine" in t]
     s, _ = b_gambit(["Ploy combat doctrine assault"]).apply("Activate ANG-1 engage")
-    assert texts(s) == ["Pass", "Ploy adjust doctrine devastator", "Ploy adjust doctrine tactical"]
+    s = pass_windows(s)
+    # Offered among ANG-1's action choices (before its first action), the current doctrine
+    # excluded.
+    adjust = [t for t in texts(s) if "adjust doctrine" in t]
+    assert adjust == ["Ploy adjust doctrine devastator", "Ploy adjust doctrine tactical"]
     s, _ = s.apply("Ploy adjust doctrine tactical")
     assert s.player("B").cp_spent == 2
+    assert s.node == Decision("B", "action")  # not an action: the activation goes on
+    s, _ = run(s, ["Shoot ANG-1 auto bolt rifle at KAS-1"], dice=["6,5,2,1"])
+    assert s.node == Decision("B", "reroll")  # Tactical: Balanced for a shot within 6"
+
+
+def to_action(s: GameState) -> GameState:
+    """Roll 1s (declining rerolls) until the next action decision."""
+    while not (isinstance(s.node, Decision) and s.node.kind == "action"):
+        if isinstance(s.node, Decision):
+            s, _ = s.apply("Decline" if "Decline" in texts(s) else texts(s)[0])
+        else:
+            s, _ = run(s, [], dice=[",".join("1" * s.node.request.dice)])  # type: ignore[union-attr]
+    return s
+
+
+def test_adjust_doctrine_between_two_actions_once_per_turning_point() -> None:
+    # "Before or after it performs an action": after ANG-1's first Shoot (under Assault, no
+    # Balanced), B adjusts to Tactical, and ANG-1's second Shoot has Balanced.
+    s, _ = b_gambit(["Ploy combat doctrine assault"]).apply("Activate ANG-1 engage")
     s = pass_windows(s)
     s, _ = run(s, ["Shoot ANG-1 auto bolt rifle at KAS-1"], dice=["6,5,2,1"])
+    assert s.node != Decision("B", "reroll")  # Assault covers no shot
+    s = to_action(s)
+    assert s.node == Decision("B", "action")
+    assert "Ploy adjust doctrine tactical" in texts(s)
+    s, _ = s.apply("Ploy adjust doctrine tactical")
+    assert s.player("B").cp_spent == 2
+    # Once per turning point: not offered again in this activation.
+    assert not [t for t in texts(s) if "adjust doctrine" in t]
+    s, _ = run(s, ["Shoot ANG-1 auto bolt rifle at KAS-1"], dice=["6,5,2,1"])
     assert s.node == Decision("B", "reroll")
+    # Never in an enemy operative's activation (a friendly operative's activation only).
+    t, _ = b_gambit(["Ploy combat doctrine assault"]).apply("Activate ANG-1 engage")
+    t, _ = pass_windows(t).apply("End activation")
+    t = pass_windows(t)
+    t, _ = t.apply("Activate KAS-1 engage")
+    assert t.player("B").cp >= 1  # B could pay for it
+    assert not [x for x in texts(pass_windows(t)) if "adjust doctrine" in x]
 
 
 def test_and_they_shall_know_no_fear_ignores_the_injured_move_penalty() -> None:
@@ -575,6 +615,44 @@ def test_ct_mobile_fall_back_costs_one_ap_less() -> None:
     assert ap_after(("Hardy", "Dueller")) == 1
 
 
+def test_ct_mobile_charge_while_within_an_enemy_control_range() -> None:
+    # ANG-6 starts in base contact with KAS-1 (within its control range); KAS-2 is 6" away.
+    ops: dict[str, dict[str, Any]] = {
+        "KAS-1": {"at": (8.519, 14.5)},
+        "KAS-2": {"at": (16, 14.5)},
+        "ANG-6": {"at": (10, 14.5)},
+    }
+
+    def activated(team: tuple[str, str], order: str = "engage") -> GameState:
+        roster = tactics(AOD, team, "Stealthy")
+        s = position(LAB, KAS, roster, operatives=ops, turn="B", cp=(0, 0))
+        return pass_windows(run(s, [f"Activate ANG-6 {order}"])[0])
+
+    s = activated(("Mobile", "Dueller"))
+    charges = [a for a in s.legal_actions() if a.verb == "Charge"]
+    assert charges  # offered although within KAS-1's control range
+    # It leaves KAS-1's control range to finish within KAS-2's (the charge's Move +2").
+    s, ev = s.apply("Charge ANG-6 to 14.1,14.5")
+    assert any(e.kind == "moved" and e["action"] == "charge" for e in ev)
+    assert s.operative("ANG-6").x == pytest.approx(14.1)
+    assert "Fight" in {a.verb for a in s.legal_actions()}  # now fights KAS-2
+    # Limits: a Charge must still finish within an enemy's control range...
+    with pytest.raises(IllegalActionError, match="control range"):
+        activated(("Mobile", "Dueller")).apply("Charge ANG-6 to 12,14.5")
+    # ...and a Charge after a Fall Back in the same activation is still refused.
+    s = activated(("Mobile", "Dueller"))
+    s, _ = s.apply("Fall Back ANG-6 to 10,12.639")
+    assert not [a for a in s.legal_actions() if a.verb == "Charge"]
+    # Without Mobile: no Charge within an enemy's control range (3.2).
+    s = activated(("Hardy", "Dueller"))
+    assert not [a for a in s.legal_actions() if a.verb == "Charge"]
+    with pytest.raises(IllegalActionError, match="within control range"):
+        s.apply("Charge ANG-6 to 14.1,14.5")
+    # With a Conceal order it cannot Charge at all.
+    s = activated(("Mobile", "Dueller"), "conceal")
+    assert not [a for a in s.legal_actions() if a.verb == "Charge"]
+
+
 def test_ct_resolute_ignores_apl_losses_and_the_enemy_shock() -> None:
     ents = json.loads((TEAMS / "legionaries.json").read_text())["default_roster"]
     ents[0] = "Legionary Aspiring Champion [Plasma Pistol + Power Maul]"
@@ -621,18 +699,77 @@ CAPTAIN = tactics(Roster.from_entries(AOD.team, ["Space Marine Captain", *_ENTRI
 SNIPER = tactics(Roster.from_entries(AOD.team, [*_ENTRIES[:-1], "Eliminator Sniper"]))
 
 
-def test_iron_halo_ignores_one_normal_damage_once_per_battle() -> None:
+def iron_halo_shot(attack: str, defence: str = "1,1", uses: int = 0) -> GameState:
+    """KAS-1's plasma pistol (Dmg 3/5) shoots the Captain (ANG-1, 15 wounds); stops at the
+    first decision after the defence dice."""
     s = position(LAB, KAS, CAPTAIN, operatives=FACING, cp=(0, 0))
+    if uses:
+        s = attrs.evolve(
+            s, players=(s.players[0], attrs.evolve(s.players[1], uses=(("iron_halo:ANG-1", uses),)))
+        )
     shot = "Shoot KAS-1 plasma pistol (standard) at ANG-1"
-    s, ev = run(s, ["Activate KAS-1 engage", shot], dice=["5,4,1,1", "1,1"])
-    assert damage_to(ev, "ANG-1") == 3  # two normal hits of 3: one ignored
+    s, _ = run(s, ["Activate KAS-1 engage", shot], dice=[attack, defence])
+    return s
+
+
+def test_iron_halo_is_the_players_choice_on_a_normal_damage() -> None:
+    # Two normal hits of 3, no saves: before the damage of the first is inflicted, B chooses.
+    s = iron_halo_shot("5,4,1,1")
+    assert s.node == Decision("B", "team_rule")
+    assert texts(s) == ["Decline", "Use iron halo"]
+    assert s.operative("ANG-1").wounds == 15 - 3  # the other die's damage is inflicted
+    used, ev = run(s, ["Use iron halo"])
+    assert damage_to(ev, "ANG-1") == 0 and used.operative("ANG-1").wounds == 12
+    assert ("iron_halo:ANG-1", 1) in used.player("B").uses
+    # Declined: the withheld damage is inflicted, and Iron Halo is kept for later.
+    kept, ev = run(s, ["Decline"])
+    assert damage_to(ev, "ANG-1") == 3 and kept.operative("ANG-1").wounds == 9
+    assert not [u for u in kept.player("B").uses if u[0] == "iron_halo:ANG-1"]
+
+
+def test_iron_halo_limits_normal_damage_once_per_battle() -> None:
+    # Critical hits only (Dmg 5): never asked.
+    s = iron_halo_shot("6,6,1,1")
+    assert s.node != Decision("B", "team_rule")
+    assert s.operative("ANG-1").wounds == 5
+    # All blocked: nothing inflicted, nothing asked.
+    s = iron_halo_shot("4,1,1,1", "3,1")
+    assert s.node != Decision("B", "team_rule")
+    # Once per battle: already used, never asked again.
+    s = iron_halo_shot("5,4,1,1", uses=1)
+    assert s.node != Decision("B", "team_rule")
+    assert s.operative("ANG-1").wounds == 9
+    # Another operative has no Iron Halo (the default roster has no Captain).
+    s = position(LAB, KAS, AOD, operatives=FACING, cp=(0, 0))
+    shot = "Shoot KAS-1 plasma pistol (standard) at ANG-1"
+    s, _ = run(s, ["Activate KAS-1 engage", shot], dice=["5,4,1,1", "1,1"])
+    assert s.node != Decision("B", "team_rule")
+
+
+def test_iron_halo_in_a_fight_each_normal_strike_until_used() -> None:
+    # KAS-1's chainsword (Dmg 4/5) strikes the Captain twice with normal successes; the
+    # Captain's retaliation dice all fail.
+    ops: dict[str, dict[str, Any]] = {"KAS-1": {"at": (8.519, 14.5)}, "ANG-1": {"at": (10, 14.5)}}
+    s = position(LAB, KAS, CAPTAIN, operatives=ops, turn="A", cp=(0, 0))
+    s, _ = run(s, ["Activate KAS-1 engage", "Fight KAS-1 chainsword at ANG-1"])
+    while not (isinstance(s.node, Decision) and s.node.kind == "resolve"):
+        if isinstance(s.node, Decision):
+            s, _ = s.apply(texts(s)[0])  # the Captain's first weapon; no re-rolls
+        else:
+            req = s.node.request  # type: ignore[union-attr]
+            hits = ["5", "5"] if req.player == "A" else []  # KAS-1's two normal successes
+            s, _ = run(s, [], dice=[",".join(hits + ["1"] * (req.dice - len(hits)))])
+    s, _ = s.apply("Strike normal")
+    assert s.node == Decision("B", "team_rule")  # asked at the strike, before its damage
+    assert s.operative("ANG-1").wounds == 15
+    s, ev = s.apply("Decline")
+    assert damage_to(ev, "ANG-1") == 4 and s.operative("ANG-1").wounds == 11
+    # The second normal strike: asked again (still unused); used this time.
+    s, _ = s.apply("Strike normal")
+    assert s.node == Decision("B", "team_rule")
+    s, ev = s.apply("Use iron halo")
+    assert damage_to(ev, "ANG-1") == 0 and s.operative("ANG-1").wounds == 11
     assert ("iron_halo:ANG-1", 1) in s.player("B").uses
-    # Once per battle: the next one is not ignored.
-    w = Work(s)
-    assert w.would("would_shot_damage", 3, target="ANG-1", crit=False) == 3
-    # Another operative has no Iron Halo.
-    w = Work(position(LAB, KAS, AOD, operatives=FACING))
-    assert w.would("would_shot_damage", 3, target="ANG-1", crit=False) == 3
 
 
 def test_grenadier_throws_its_own_grenades_hit_3_without_grenade_uses() -> None:
@@ -688,6 +825,36 @@ def test_heroic_leader_firefight_ploy_for_0cp_when_the_captain_is_specified() ->
     t = shoot_to_defence(pos(), "6,6,1,1", "4,1")
     t, _ = t.apply("Ploy transhuman physiology")
     assert t.player("B").cp == 1
+
+
+def test_heroic_leader_free_ploy_only_for_the_operative_the_ploy_specifies() -> None:
+    # The Captain (ANG-1) is within KAS-1's control range, so only the first option (the
+    # Captain is the ploy's specified operative) can make Adjust Doctrine free.
+    close = {
+        "ANG-1": {"at": (5, 14.5)},
+        "KAS-1": {"at": (6.6, 14.5)},
+        "ANG-2": {"at": (5, 4)},
+    }
+    # Adjust Doctrine specifies the operative whose activation it is: the Captain's own.
+    s, _ = captain_tp2(["Ploy combat doctrine assault"], close).apply("Activate ANG-1 engage")
+    s, _ = pass_windows(s).apply("Ploy adjust doctrine tactical")
+    assert s.player("B").cp_spent == 1  # only Combat Doctrine paid: free
+    # In another operative's activation the Captain is not specified (and is within an
+    # enemy's control range): it costs 1CP.
+    s, _ = captain_tp2(["Ploy combat doctrine assault"], close).apply("Activate ANG-2 engage")
+    s, _ = pass_windows(s).apply("Ploy adjust doctrine tactical")
+    assert s.player("B").cp_spent == 2
+    assert not [e for e in s.effects if e.detail == "heroic_leader"]
+
+
+def test_heroic_leader_never_makes_command_reroll_free() -> None:
+    # The Captain is shot (specified for Transhuman Physiology), but Command Re-roll is
+    # excluded by the rule: it costs its 1CP.
+    s = position(LAB, KAS, CAPTAIN, operatives=FACING, cp=(2, 2))
+    s = shoot_to_defence(s, "6,6,1,1", "4,1")
+    s, _ = s.apply("Command re-roll 4")
+    assert s.player("B").cp == 1
+    assert not [e for e in s.effects if e.detail == "heroic_leader"]
 
 
 # ANG-6 (the Eliminator Sniper) sees KAS-1 across the LAB ruin: obscured.

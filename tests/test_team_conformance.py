@@ -42,12 +42,24 @@ NOT_REACHED = {
     "Optics": "tests/test_team_angels_of_death.py::test_optics_*",
     "Reanimate": "tests/test_team_hierotek_circle_faction.py::test_reanimate_*",
     "Grappling Hook": "tests/test_team_kommandos_ops.py::test_grappling_hook_*",
+    "Malignant Aura": "tests/test_team_legionaries.py::test_malignant_aura_*",
+    "Point-Blank Fusillade": "tests/test_team_pathfinders_ploys.py::test_point_blank_fusillade_*",
+    "Saviour Protocols": "tests/test_team_pathfinders_ploys.py::test_saviour_protocols_*",
+    "Supporting Fire": "tests/test_team_pathfinders_ploys.py::test_supporting_fire_*",
+    "Pulse Accelerator": "tests/test_team_pathfinders_core.py::test_pulse_accelerator_*",
+    "Remote Pilot": "tests/test_team_pathfinders_core.py::test_remote_pilot_*",
+    "System Jam": "tests/test_team_pathfinders_core.py::test_system_jam_*",
 }
 """Ploys and unique actions the random battles here do not reach (module docstring; Medikit
 needs a wounded friend within reach of the Medic, Reanimate a Reanimation marker within 6" of
 the Reanimator, Grisly Mark and Optics were not chosen by the random agents in these
-battles, the Kommandos' default roster has no Grot for the Grappling Hook), with the scripted
-tests that use them."""
+battles, the Kommandos' default roster has no Grot for the Grappling Hook; Malignant Aura
+needs a Legionary shooting an enemy within 3", which these battles stopped reaching when the
+Kasrkin's Clearance Sweep offered a spot anywhere in the killzone; the Pathfinders'
+Point-Blank Fusillade needs a Pathfinder charged while not engaged, Saviour Protocols a drone
+within 3" of the one shot, Supporting Fire an enemy engaged with a friend within 6"; their
+default roster has no drone, so no Remote Pilot or Pulse Accelerator, and no Transpectral
+Interference for System Jam), with the scripted tests that use them."""
 
 
 def test_ploys_not_reached_at_random_have_scripted_tests() -> None:

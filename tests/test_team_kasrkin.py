@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
 import pytest
 
 import teams.kasrkin  # noqa: F401  (registers the rules)
@@ -19,7 +20,7 @@ from engine.game.actions import Action
 from engine.game.context import GameOptions
 from engine.game.events import Event, narrate
 from engine.game.scenario import position, run
-from engine.game.state import Decision
+from engine.game.state import Decision, Effect
 from engine.teams.model import Roster
 from tests.test_game_rules_common import BLU, LAB, roster
 from tests.test_team_weapon_rules import lab_team
@@ -898,6 +899,21 @@ def test_give_no_ground_not_when_the_apl_is_not_2_each() -> None:
     s, _ = s.apply("Activate KAS-1 engage")
     s, _ = s.apply("Ploy give no ground obj")
     assert _controller(s) == "B"
+    # A 4-4 tie (two Kasrkin, two APL 2 enemies) is not covered: the dataslate says the
+    # Kasrkin's total "is 2" and the enemy's "the same"; a tie controls for neither (4.8).
+    four = {**crowd, "KAS-2": {"at": (18.8, 15.8)}}
+    s = lab((TROOPER, TROOPER), four)
+    assert _controller(s) == ""
+    s, _ = s.apply("Activate KAS-1 engage")
+    s, _ = s.apply("Ploy give no ground obj")
+    assert _controller(s) == ""
+    # Nor a 2-2 tie made 3-3 by a rule's APL change (the total that counts for control).
+    s = lab((TROOPER,), TIE)
+    s, _ = s.apply("Activate KAS-1 engage")
+    s, _ = s.apply("Ploy give no ground obj")
+    assert _controller(s) == "A"
+    plus = tuple(Effect("apl", op, "end_tp", value=1) for op in ("KAS-1", "BLU-1"))
+    assert _controller(attrs.evolve(s, effects=(*s.effects, *plus))) == ""
     # Not offered when an enemy operative is activated.
     s = lab((TROOPER,), TIE, turn="B")
     s, _ = s.apply("Activate BLU-1 engage")
@@ -1056,6 +1072,37 @@ def test_clearance_sweep_ceaseless_near_the_marker_until_the_next_ready_step() -
     assert s.tp == 3 and not any(t.kind == "clearance_sweep" for t in s.tokens)
 
 
+def test_clearance_sweep_marker_anywhere_in_the_killzone_on_a_1_inch_grid() -> None:
+    import math
+
+    s = gambit(SWEEP, (SGT_LASGUN,), initiative="A")
+    spots = {
+        tuple(float(v) for v in t.rsplit(" ", 1)[1].split(","))
+        for t in texts(s)
+        if t.startswith("Ploy clearance sweep at ")
+    }
+    # "In the killzone": a 1" grid over LAB (30" x 22": 31 x 23 points), those on the edges
+    # moved in to 0.4" (a 20 mm marker's radius is 0.39": on the edge half of it would be
+    # outside), with the operatives' spots, the objective and the centre (15, 11) besides.
+    assert {(0.4, 0.4), (29.6, 21.6), (12.0, 7.0), (15.0, 11.0), (10.5, 14.5)} <= spots
+    assert (0.0, 0.0) not in spots and (30.0, 11.0) not in spots
+    # The grid, plus the spots off it: KAS-1's (5, 14.5), BLU-1's (10.5, 14.5) and the
+    # objective marker's (20, 14.5); BLU-2's (16, 8) and the centre are on it.
+    assert len(spots) == 31 * 23 + 3
+    # Any point the marker could be placed at is within half the grid's diagonal (0.71")
+    # of a spot.
+    for x, y in ((0.4, 0.4), (0.9, 0.9), (12.5, 7.5), (29.1, 21.1), (17.49, 3.51)):
+        assert min(math.hypot(x - a, y - b) for a, b in spots) <= math.sqrt(0.5) + 1e-9
+    # A spot on no operative and no marker: Ceaseless for KAS-1 (5, 14.5) shooting BLU-1
+    # (10.5, 14.5), both within 5" of (8, 12); and placing it there is legal.
+    s, _ = s.apply("Ploy clearance sweep at 8,12")
+    assert [(t.x, t.y) for t in s.tokens if t.kind == "clearance_sweep"] == [(8, 12)]
+    assert "Ceaseless" in _rules(s, "KAS-1", LASGUN, "BLU-1")
+    # A point off the grid is not offered (the notation takes the spots listed).
+    with pytest.raises(IllegalActionError, match="one of"):
+        gambit(SWEEP, (SGT_LASGUN,), initiative="A").apply("Ploy clearance sweep at 8.3,12")
+
+
 def test_clearance_sweep_only_kasrkin_shooters_and_tactical_command_needs_the_marker() -> None:
     s = gambit(SWEEP, (SGT_LASGUN,), initiative="A")
     s = to_firefight(s)
@@ -1165,15 +1212,41 @@ MEDIC_SCENE: dict[str, dict[str, Any]] = {
 }
 
 
-def _blu_shoots(s: GameState, target: str) -> tuple[GameState, list[Event]]:
-    """BLU-1 shoots ``target``: hits 6,5,4,3 (a crit and three normals), no saves."""
+def _blu_shoots(
+    s: GameState, target: str, medic: str = "Use medic!"
+) -> tuple[GameState, list[Event]]:
+    """BLU-1 shoots ``target``: hits 6,5,4,3 (a crit and three normals), no saves; A answers
+    Medic!'s question with ``medic`` (``""``: stop there)."""
     s, ev = run(s, ["Activate BLU-1 engage", f"Shoot BLU-1 gun at {target}"], dice=["6,5,4,3"])
     s = decline(s)
     s, ev2 = run(s, [], dice=["1,1,1"])
-    while isinstance(s.node, Decision) and s.node.kind in ("dice_ploy", "ploy"):
-        s, more = s.apply(s.legal_actions()[0] if s.node.kind == "ploy" else "Decline")
+    while isinstance(s.node, Decision) and s.node.kind in ("dice_ploy", "ploy", "team_rule"):
+        if s.node.kind == "team_rule" and not medic:
+            break
+        choice = {"ploy": str(s.legal_actions()[0]), "team_rule": medic}.get(s.node.kind)
+        s, more = s.apply(choice or "Decline")
         ev2 += more
     return s, ev + ev2
+
+
+def test_medic_is_the_players_choice_declined_the_friend_falls() -> None:
+    s = lab((MEDIC, TROOPER, TROOPER), MEDIC_SCENE, turn="B")
+    s, ev = _blu_shoots(s, "KAS-2", medic="")
+    # KAS-2 would be incapacitated: A chooses, KAS-2 kept at 1 wound meanwhile.
+    assert s.node == Decision("A", "team_rule")
+    assert texts(s) == ["Decline", "Use medic!"]
+    assert s.operative("KAS-2").wounds == 1 and not s.operative("KAS-2").incapacitated
+    assert not [e for e in ev if e.kind in ("medic_used", "operative_incapacitated")]
+    # Declined: incapacitated now (by BLU-1); no APL loss, no free Dash, Medic! kept.
+    s, ev = s.apply("Decline")
+    assert [(e["op"], e["by"]) for e in ev if e.kind == "operative_incapacitated"] == [
+        ("KAS-2", "BLU-1")
+    ]
+    assert not [e for e in s.effects if e.kind == "apl"]
+    from engine.game.work import Work
+    from teams.kasrkin.common import player_token
+
+    assert not player_token(Work(s), "A", "kasrkin_medic_used")  # still usable this TP
 
 
 def test_medic_keeps_a_friend_in_the_fight_once_per_tp() -> None:

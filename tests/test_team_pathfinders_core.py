@@ -257,6 +257,39 @@ def test_markerlight_not_for_the_fusion_grenade() -> None:
     assert carbine.hit == 3  # printed 4+, improved by the two tokens
 
 
+def test_markerlight_not_for_the_grenadiers_frag_and_krak_grenades() -> None:
+    # Grenadier Specialist lets the Assault Grenadier throw frag and krak grenades (listed on
+    # its card in our data), but they are universal equipment, not datacard weapons: with
+    # four tokens on BLU-1 they get neither Balanced nor Seek Light (Saturate they have
+    # anyway), and do not stop BLU-1 being obscured; the carbine gets all of them.
+    from engine.dice.rules import Balanced, Saturate, SeekLight
+    from engine.game.attacks import attack_profile
+    from engine.game.shoot import targeting
+
+    ops: Ops = {"PAT-1": {"at": (10, 14.5)}, "BLU-1": {"at": (14, 14.5)}}
+    s = with_tokens(lab([GRENADIER], ops), "BLU-1", 4)
+    w = Work(s)
+    for nade in ("frag grenade", "krak grenade"):
+        prof = attack_profile(w, w.op("PAT-1"), nade, "ranged", target="BLU-1")
+        assert prof.rules.has(Saturate)  # (the grenades' own rule)
+        assert not prof.rules.has(Balanced), nade
+        assert not prof.rules.has(SeekLight), nade
+    carbine = attack_profile(w, w.op("PAT-1"), "pulse carbine", "ranged", target="BLU-1")
+    assert carbine.rules.has(Saturate) and carbine.rules.has(Balanced)
+    assert carbine.rules.has(SeekLight)
+    # Obscured BLU-1 behind the ruin: three tokens unobscure it for the carbine's Shoot,
+    # not for a frag grenade's.
+    ops = {"PAT-1": {"at": (5, 10)}, "BLU-1": {"at": (16, 10)}}
+    s = with_tokens(lab([GRENADIER], ops), "BLU-1", 3)
+    s, _ = s.apply("Activate PAT-1 engage")
+    w = Work(s)
+    w.emit("shoot_declared", op="PAT-1", weapon="frag grenade", target="BLU-1")
+    assert targeting(w, w.op("PAT-1"), w.op("BLU-1")).obscured
+    w = Work(s)
+    w.emit("shoot_declared", op="PAT-1", weapon="pulse carbine", target="BLU-1")
+    assert not targeting(w, w.op("PAT-1"), w.op("BLU-1")).obscured
+
+
 # -------------------------------------------------------------------------------------------
 # Drone
 # -------------------------------------------------------------------------------------------
@@ -409,11 +442,11 @@ def test_shield_generator_saviour_protocols_free_when_the_mv4_is_specified() -> 
     assert w.would(cost, 1, player="A", ploy="Bonded", target="PAT-1") == 1
 
 
-def _shoot_mv4(s: GameState, shooter: str) -> GameState:
+def _shoot_mv4(s: GameState, shooter: str, hits: str = "5,5,1,1") -> GameState:
     """B's ``shooter`` (Gun 4/3+/3/4) hits the MV4 (7 wounds, Save 4+) twice (5,5,1,1) and
     its saves 1,1,1 fail: two normal dice of 3 damage get through. Stops at A's Shield
     Generator choice if offered."""
-    s, _ = run(s, [f"Activate {shooter} engage", f"Shoot {shooter} gun at PAT-1"], dice=["5,5,1,1"])
+    s, _ = run(s, [f"Activate {shooter} engage", f"Shoot {shooter} gun at PAT-1"], dice=[hits])
     s, _ = run(decline(s), [], dice=["1,1,1"])
     return decline(s)
 
@@ -437,14 +470,65 @@ def test_shield_generator_ignores_one_normal_damage_die_once_per_turning_point()
 
 
 def test_shield_generator_declined_stays_available() -> None:
-    # Declined: all 6 damage (7 -> 1), and the next shot this turning point offers it again.
+    # Declined: all 6 damage (7 -> 1), and the next shot this turning point (one normal
+    # hit) offers it again; used, that 3 damage is ignored and the MV4 lives on at 1.
     s = _shoot_mv4(lab([MV4], SHIELD, turn="B", initiative="B"), "BLU-1")
     s, _ = s.apply("Decline")
     s = decline(s)
     assert s.operatives[0].wounds == 1
     s, _ = run(s, ["End activation", "Activate PAT-1 engage", "End activation"])
-    s = _shoot_mv4(s, "BLU-2")
+    s = _shoot_mv4(s, "BLU-2", hits="5,1,1,1")
     assert "Use shield generator" in texts(s)
+    s, _ = s.apply("Use shield generator")
+    assert s.operatives[0].wounds == 1 and s.operatives[0].alive
+
+
+def test_shield_generator_not_asked_when_the_other_dice_incapacitate_it() -> None:
+    # MV4 at 3 wounds, two normal dice of 3: one is withheld, the other incapacitates it;
+    # ignoring one die would not have saved it, so nothing is asked (and nothing spent).
+    s = lab([MV4], {**SHIELD, "PAT-1": {"at": (16, 14.5), "wounds": 3}}, turn="B")
+    s = _shoot_mv4(s, "BLU-1")
+    assert "Use shield generator" not in texts(s)
+    assert not s.operatives[0].alive
+
+
+def test_shield_generator_in_a_fight_the_player_picks_the_normal_strike() -> None:
+    # BLU-1 fights the MV4 (7 wounds) and strikes with two normal successes: A is asked at
+    # each normal strike, after its damage is withheld; declining the first lets its damage
+    # through, the second is ignored (once per turning point: the player picks which die).
+    ops: Ops = {"PAT-1": {"at": (16, 14.5)}, "BLU-1": {"at": (17.3, 14.5)}}
+    s = lab([MV4], ops, turn="B", initiative="B")
+    s, _ = run(s, ["Activate BLU-1 engage"])
+    fight = next(t for t in texts(s) if t.startswith("Fight BLU-1") and "PAT-1" in t)
+    s, _ = run(s, [fight])
+    while not (isinstance(s.node, Decision) and s.node.kind == "resolve"):
+        if isinstance(s.node, Decision):
+            s, _ = s.apply(texts(s)[0])  # the MV4's ram; no re-rolls
+        else:
+            req = s.node.request  # type: ignore[union-attr]
+            hits = ["5", "5"] if req.player == "B" else []  # BLU-1's two normal successes
+            s, _ = run(s, [], dice=[",".join(hits + ["1"] * (req.dice - len(hits)))])
+    normal = s.operatives[0].wounds
+    s, _ = s.apply("Strike normal")
+    assert s.node == Decision("A", "team_rule")  # asked at the strike, before its damage
+    assert s.operatives[0].wounds == normal == 7
+    s, _ = s.apply("Decline")
+    hit = 7 - s.operatives[0].wounds  # BLU-1's melee Normal Dmg, inflicted once declined
+    assert hit > 0
+    s, _ = s.apply("Strike normal")
+    assert s.node == Decision("A", "team_rule")  # asked again: not used yet
+    s, ev = s.apply("Use shield generator")
+    assert s.operatives[0].wounds == 7 - hit  # the second strike ignored
+    assert of_kind(ev, "shield_generator")
+
+
+def test_shield_generator_not_for_critical_damage() -> None:
+    # Two critical hits (6,6) on the MV4: no choice (only Normal Dmg can be ignored).
+    s = lab([MV4], SHIELD, turn="B", initiative="B")
+    s, _ = run(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at PAT-1"], dice=["6,6,1,1"])
+    s, _ = run(decline(s), [], dice=["1,1,1"])
+    s = decline(s)
+    assert not (isinstance(s.node, Decision) and s.node.kind == "team_rule")
 
 
 # -------------------------------------------------------------------------------------------
@@ -487,6 +571,25 @@ def test_grav_inhibitor_a_move_ending_near_it_counts_two_inches_more() -> None:
     assert dash.operatives[1].x == 19
 
 
+def test_grav_inhibitor_a_move_passing_near_it_counts_two_inches_more() -> None:
+    # BLU-1 at (18.8, 11.5) is 7.4" (centres) from the MV33 at (12, 14.5), more than 6"
+    # base to base; so is (18.8, 17.5). The straight path between them passes 6.8" (centres)
+    # from it, within 6" base to base: that 6" Reposition counts 8": refused, although it
+    # starts and ends out of range. A 3.9" one counts 5.9": allowed; 4.1" (6.1"): refused.
+    # A move that stays away (east) is not affected.
+    ops: Ops = {"PAT-1": {"at": (12, 14.5)}, "BLU-1": {"at": (18.8, 11.5)}}
+    s = lab([MV33], ops, turn="B", initiative="B")
+    s, _ = s.apply("Activate BLU-1 engage")
+    with pytest.raises(IllegalActionError, match="Grav-Inhibitor"):
+        s.apply("Reposition BLU-1 to 18.8,17.5")
+    ok, _ = s.apply("Reposition BLU-1 to 18.8,15.4")
+    assert ok.operatives[1].y == 15.4
+    with pytest.raises(IllegalActionError, match="Grav-Inhibitor"):
+        s.apply("Reposition BLU-1 to 18.8,15.6")
+    far, _ = s.apply("Reposition BLU-1 to 24.8,11.5")
+    assert far.operatives[1].x == 24.8
+
+
 # -------------------------------------------------------------------------------------------
 # Remote Pilot (Drone Controller)
 # -------------------------------------------------------------------------------------------
@@ -525,6 +628,25 @@ def test_remote_pilot_again_but_never_the_same_free_action_twice() -> None:
     assert not [t for t in acts if t.startswith("Dash")]
     assert [t for t in acts if t.startswith("Reposition")]
     assert s.operatives[0].ap == 0
+
+
+def test_remote_pilot_any_action_guard_and_actions_with_an_argument() -> None:
+    # Every action the drone could perform is a Remote Pilot free action: Guard among the
+    # universal ones, and a rule action with an argument (a mission action ``secure
+    # centre``, a Markerlight used with High-Intensity Markerlight) is matched by its name.
+    from engine.game.actions import Action
+    from engine.game.universal import _free_allowed
+    from teams.pathfinders.drone_actions import UNIVERSAL_VERBS
+
+    assert "Guard" in UNIVERSAL_VERBS
+    assert _free_allowed(Action("Act", op="PAT-2", text="secure centre"), ("secure",))
+    assert not _free_allowed(Action("Act", op="PAT-2", text="securex"), ("secure",))
+    # The MB3 piloted: its free Markerlight may use High-Intensity Markerlight (two tokens).
+    s = lab([CONTROLLER, MB3], PILOT, equipment={"A": ("High-Intensity Markerlight",)})
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 remote pilot on PAT-2"])
+    assert "Act PAT-2 markerlight high-intensity on BLU-1" in texts(s)
+    s, _ = run(s, ["Act PAT-2 markerlight high-intensity on BLU-1"])
+    assert tokens(s, "BLU-1") == 2
 
 
 def test_remote_pilot_lifts_the_drone_rule_but_not_within_enemy_control_range() -> None:

@@ -195,29 +195,39 @@ def test_take_cover_not_without_the_ploy_nor_against_saturate() -> None:
 # -------------------------------------------------------------------------------------------
 
 
-def _blu_shoots(target: str, near_order: str = "engage") -> GameState:
+def _blu_aims(target: str, near_order: str = "engage") -> GameState:
     """With Suppressing Fire, BLU-1 at (20, 14.5) shoots ``target``: PAT-1 (order
     ``near_order``) is 8" from it in the open lane, PAT-2 12" (both visible, not obscured);
-    stops at B's attack dice window (6,5,2,1 rolled)."""
+    stops before its attack dice are rolled. Every ploy window is open (so B decides in its
+    attack dice window even when nothing there is usable)."""
+    from engine.game.context import GameOptions
+
     ops: Ops = {
         "PAT-1": {"at": (12, 14.5), "order": near_order},
         "PAT-2": {"at": (8, 15.5), "order": "engage"},
         "BLU-1": {"at": (20, 14.5)},
     }
-    s = gambit(ops, (LA, LA))
+    s = gambit(ops, (LA, LA), options=GameOptions(open_windows=True))
     s, ev = s.apply("Ploy suppressing fire")
     assert ploys_used(ev) == [("A", "Suppressing Fire")]
     s = to_firefight(s)
-    s, _ = run(s, ["Activate BLU-1 engage", f"Shoot BLU-1 gun at {target}"])
-    s, _ = run(pass_ploy_windows(s), [], dice=["6,5,2,1"])
+    s, _ = run(s, ["Activate BLU-1 engage"])
+    s, _ = run(pass_ploy_windows(s), [f"Shoot BLU-1 gun at {target}"])
+    return pass_ploy_windows(s)
+
+
+def _blu_shoots(target: str, near_order: str = "engage") -> GameState:
+    """:func:`_blu_aims`, then 6,5,2,1 rolled: stops at B's attack dice window."""
+    s, _ = run(_blu_aims(target, near_order), [], dice=["6,5,2,1"])
     return s
 
 
 def test_suppressing_fire_no_command_reroll_when_not_the_closest_target() -> None:
-    # PAT-1 (engage, 8") is closer than PAT-2 (12"): shooting PAT-2, B (3CP) cannot re-roll.
+    # PAT-1 (engage, 8") is closer than PAT-2 (12"): shooting PAT-2, B (3CP) cannot re-roll;
+    # the error names the rule that forbids it (not a CP cost).
     s = _blu_shoots("PAT-2")
     assert not [t for t in texts(s) if t.startswith("Command re-roll")]
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError, match="Suppressing Fire"):
         s.apply("Command re-roll 1")
 
 
@@ -228,21 +238,56 @@ def test_suppressing_fire_closest_target_or_concealed_friend_ignored() -> None:
     assert "Command re-roll 1" in texts(_blu_shoots("PAT-2", near_order="conceal"))
 
 
-def test_suppressing_fire_removes_reroll_weapon_rules() -> None:
-    # The opponent's Ceaseless/Balanced/Relentless are removed from its profile while the
-    # target is not the closest (here: B's weapon rules read through the same hook).
-    from engine.dice.rules import Ceaseless, WeaponRules
+def test_suppressing_fire_closes_the_weapons_reroll_windows() -> None:
+    # A Balanced weapon (its re-roll window set on the Shoot in progress): shooting PAT-2
+    # (not the closest) the window is skipped, no re-roll decision; shooting PAT-1 it is
+    # offered. (The rules stay on the profile: only the re-roll is refused.)
     from engine.game.work import Work
 
-    s = _blu_shoots("PAT-2")
-    w = Work(s)
-    rules = WeaponRules((Ceaseless(),))
-    got = w.would("would_use_weapon_rules", rules, op="BLU-1", weapon="gun", kind="ranged")
-    assert not got.has(Ceaseless)
-    s = _blu_shoots("PAT-1")
-    w = Work(s)
-    got = w.would("would_use_weapon_rules", rules, op="BLU-1", weapon="gun", kind="ranged")
-    assert got.has(Ceaseless)
+    def balanced(target: str) -> GameState:
+        s = _blu_aims(target)
+        w = Work(s)
+        w.replace_top(windows=("balanced",))
+        w.node = s.node
+        s = w.freeze()
+        s, _ = run(s, [], dice=["6,5,2,1"])
+        return s
+
+    assert not [t for t in texts(balanced("PAT-2")) if t.startswith("Re-roll")]
+    assert "Re-roll 1" in texts(balanced("PAT-1"))
+
+
+def test_suppressing_fire_blocks_ammo_resupply_and_team_reroll_ploys() -> None:
+    # BLU-1 performed Ammo Resupply (its re-roll: a free rule, not a ploy) and B has a
+    # re-rolling team ploy: neither is offered shooting PAT-2, and using them names
+    # Suppressing Fire; shooting PAT-1 the Ammo Resupply re-roll is offered.
+    from engine.game.state import Effect
+    from engine.game.work import Work
+    from engine.rules.equipment import markers
+
+    def resupplied(target: str) -> GameState:
+        s = _blu_aims(target)
+        markers.install(s.ctx.hooks)  # (the Ammo Cache's rules, as the equipment tests do)
+        w = Work(s)
+        w.effects.append(Effect("ammo_resupply", "BLU-1", "end_tp"))
+        w.node = s.node
+        s, _ = run(w.freeze(), [], dice=["6,5,2,1"])
+        return s
+
+    s = resupplied("PAT-2")
+    assert not [t for t in texts(s) if "ammo resupply" in t]
+    with pytest.raises(IllegalActionError, match="Suppressing Fire"):
+        s.apply("Use ammo resupply 1")
+    assert "Use ammo resupply 1" in texts(resupplied("PAT-1"))
+    # Any ploy that re-rolls (rerolls=True) is refused by the same core hook.
+    from engine.game.ploys import reroll_refusal
+
+    w = Work(_blu_shoots("PAT-2"))
+    info = {"op": "BLU-1", "target": "PAT-2", "kind": "ranged"}
+    why = reroll_refusal(w, "B", "attack_dice", "Neutralise Target", info)
+    assert why is not None and "Suppressing Fire" in why
+    # Defence dice (A's own) are not touched.
+    assert reroll_refusal(w, "A", "defence_dice", "Command Re-roll", info) is None
 
 
 # -------------------------------------------------------------------------------------------
@@ -444,13 +489,47 @@ MEDIC_SCENE: Ops = {
 }
 
 
-def _blu_hits(s: GameState, target: str) -> tuple[GameState, list[Event]]:
-    """BLU-1 shoots ``target``: hits 6,5,4,3 (a crit and three normals), no saves."""
+def _blu_hits(
+    s: GameState, target: str, medic: str = "Use medic!"
+) -> tuple[GameState, list[Event]]:
+    """BLU-1 shoots ``target``: hits 6,5,4,3 (a crit and three normals), no saves; A answers
+    Medic!'s question with ``medic`` (``""``: stop there)."""
     s, ev = run(s, ["Activate BLU-1 engage", f"Shoot BLU-1 gun at {target}"], dice=["6,5,4,3"])
     s = decline(s, events=ev)
     s, ev2 = run(s, [], dice=["1,1,1"])
-    s = decline(s, events=ev2)
+    while isinstance(s.node, Decision) and s.node.kind in ("dice_ploy", "ploy", "team_rule"):
+        if s.node.kind == "team_rule" and not medic:
+            break
+        choice = {"ploy": "Pass", "team_rule": medic}.get(s.node.kind, "Decline")
+        s, more = s.apply(choice)
+        ev2 += more
     return s, ev + ev2
+
+
+def test_medic_is_the_players_choice_declined_the_friend_falls() -> None:
+    s = lab((MEDTECH, LA, LA), MEDIC_SCENE, turn="B")
+    s, ev = _blu_hits(s, "PAT-2", medic="")
+    # PAT-2 would be incapacitated within 3" of the Medical Technician: A chooses, PAT-2
+    # kept at 1 wound meanwhile (nothing decided for A).
+    assert s.node == Decision("A", "team_rule")
+    assert texts(s) == ["Decline", "Use medic!"]
+    assert s.operative("PAT-2").wounds == 1 and not s.operative("PAT-2").incapacitated
+    assert not [e for e in ev if e.kind in ("pathfinders_medic_used", "operative_incapacitated")]
+    # Declined: incapacitated now (by BLU-1); no APL loss, no free Dash, Medic! kept for
+    # the rest of the turning point.
+    s, ev = s.apply("Decline")
+    assert [(e["op"], e["by"]) for e in ev if e.kind == "operative_incapacitated"] == [
+        ("PAT-2", "BLU-1")
+    ]
+    assert not [e for e in s.effects if e.kind == "apl"]
+    from engine.game.work import Work
+    from teams.pathfinders.support import player_token
+
+    assert not player_token(Work(s), "A", "pathfinders_medic_used")
+    # Used, the same shot leaves PAT-2 in the fight (the test below follows it through).
+    s = lab((MEDTECH, LA, LA), MEDIC_SCENE, turn="B")
+    s, ev = _blu_hits(s, "PAT-2")
+    assert of_kind(ev, "pathfinders_medic_used") and not of_kind(ev, "operative_incapacitated")
 
 
 def test_medic_keeps_a_friend_in_the_fight_once_per_tp() -> None:
@@ -515,6 +594,34 @@ def test_inertial_dampener_ignores_worsened_hit_of_the_marksman_rail_rifle() -> 
     # Injured (+1) and a +1 stat change: the rail rifle keeps its 3+ (both ignored).
     assert _hit((MARKSMAN,), "marksman rail rifle (standard)", 2) == 3
     assert _hit((MARKSMAN,), "marksman rail rifle (dart round)", 7) == 3
+
+
+def test_inertial_dampener_point_blank_and_late_rules_ignored_improvements_kept() -> None:
+    # Order-independent: a point-blank shot's +1 (hit_change) and a worsening from a rule
+    # whose would_change_hit hook is installed after the Pathfinders' are ignored too (3+
+    # stays 3+); an improvement (a -1 stat change) is kept while a +1 worsening next to it
+    # is ignored: 2+. A Shas'Ui's carbine (3+) gets both worsenings: 5+.
+    from engine.game.attacks import attack_profile
+    from engine.game.state import Effect
+    from engine.game.work import Work
+
+    def late(w: Work, change: int, **info: Any) -> int:
+        return change + 1  # a later rule worsening every Hit by 1
+
+    for types, expected in (((MARKSMAN,), 3), (("Shas'Ui Pathfinder",), 5)):
+        ops: Ops = {"PAT-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
+        s = lab(types, ops)
+        s.ctx.hooks.transform("would_change_hit", late)
+        w = Work(s)
+        weapon = "marksman rail rifle (standard)" if types == (MARKSMAN,) else "pulse carbine"
+        prof = attack_profile(w, w.op("PAT-1"), weapon, "ranged", hit_change=1, target="BLU-1")
+        assert prof.hit == expected, types
+    ops = {"PAT-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
+    w = Work(lab((MARKSMAN,), ops))
+    w.effects.append(Effect("hit", "PAT-1", "end_tp", source="better", value=-1))
+    w.effects.append(Effect("hit", "PAT-1", "end_tp", source="worse", value=1))
+    prof = attack_profile(w, w.op("PAT-1"), "marksman rail rifle (standard)", "ranged")
+    assert prof.hit == 2
 
 
 def test_inertial_dampener_not_other_weapons_nor_other_operatives() -> None:
@@ -644,6 +751,28 @@ def test_point_blank_fusillade_not_when_engaged_at_the_start_and_conceal_goes_se
     assert s.node.kind == "resolve" and s.node.player == "B"  # type: ignore[union-attr]
 
 
+def test_point_blank_fusillade_free_fight_outside_activations_judged_at_its_start() -> None:
+    # A free Fight given to BLU-1 outside any activation (between activations): PAT-1 was
+    # within its control range when that free action began, so the ploy is not offered;
+    # the note ends with the free action. (In an activation: the tests above.)
+    from engine.game import universal
+    from engine.game.flow import advance
+    from engine.game.work import Work
+
+    ops: Ops = {"PAT-1": {"at": (12.8, 14.5)}, "BLU-1": {"at": (14, 14.5)}}
+    s = lab((LA,), ops, cp=(1, 0), turn="B")
+    w = Work(s)
+    universal.start_free_action(w, "BLU-1", ("Fight",))
+    advance(w)
+    s = w.freeze()
+    s, _ = run(s, ["Fight BLU-1 knife at PAT-1"])
+    assert not isinstance(s.node, Decision) or not [t for t in texts(s) if "fusillade" in t]
+    assert any(e.detail == "pf_engaged_at_free_start" for e in s.effects)
+    s, _ = run(pass_ploy_windows(s), [], dice=["1,1,1", "1,1,1"])
+    s = decline(s)
+    assert not any(e.detail == "pf_engaged_at_free_start" for e in s.effects)
+
+
 def test_fight_core_hooks_would_allow_block_and_would_resolve_first() -> None:
     # Without the ploy, the defender may block and the attacker resolves first (5.2).
     s = _charged((10, 14.5))
@@ -692,28 +821,47 @@ MARK2: Ops = {**MARK, "PAT-2": {"at": (5, 11)}}
 
 
 def test_high_intensity_markerlight_two_tokens_twice_per_turning_point() -> None:
+    # Chosen as the Markerlight is performed (its variant), not armed before: two tokens
+    # instead of one; a second use this TP (PAT-2), then no third.
     s = lab((LA, LA), MARK2, equipment={"A": ("High-Intensity Markerlight",)})
     s, _ = run(s, ["Activate PAT-1 engage"])
-    assert "Use high-intensity markerlight" in texts(s)
-    s, _ = run(s, ["Use high-intensity markerlight", "Act PAT-1 markerlight on BLU-1"])
+    assert "Act PAT-1 markerlight high-intensity on BLU-1" in texts(s)
+    assert "Act PAT-1 markerlight on BLU-1" in texts(s)  # the player may keep it
+    s, ev = run(s, ["Act PAT-1 markerlight high-intensity on BLU-1"])
     assert tokens(s, "BLU-1") == 2  # two instead of one
-    assert "Use high-intensity markerlight" not in texts(s)  # its Markerlight is done
-    # A second use this TP (PAT-2), then no third.
+    assert [e["item"] for e in of_kind(ev, "equipment_used")] == ["High-Intensity Markerlight"]
     s, _ = run(s, ["End activation"])  # Group Activation: the other Shas'La next
-    s, _ = run(s, ["Activate PAT-2 engage", "Use high-intensity markerlight"])
-    s, _ = run(s, ["Act PAT-2 markerlight on BLU-1"])
+    s, _ = run(s, ["Activate PAT-2 engage", "Act PAT-2 markerlight high-intensity on BLU-1"])
     assert tokens(s, "BLU-1") == 4
     from engine.game.work import Work
 
     assert Work(s).count("A", "pf_himl_used") == 2
+    # A third operative this turning point: no variant, and asking for it names why.
+    third = lab((LA, LA, LA), {**MARK2, "PAT-3": {"at": (5, 12)}}, equipment=EQUIP_HIML)
+    w = Work(third)
+    w.count("A", "pf_himl_used", add=2)
+    w.node = third.node
+    third, _ = run(w.freeze(), ["Activate PAT-3 engage"])
+    assert "Act PAT-3 markerlight high-intensity on BLU-1" not in texts(third)
+    with pytest.raises(IllegalActionError, match="high-intensity"):
+        third.apply("Act PAT-3 markerlight high-intensity on BLU-1")
+
+
+EQUIP_HIML = {"A": ("High-Intensity Markerlight",)}
 
 
 def test_high_intensity_markerlight_not_unselected_and_one_token_without_it() -> None:
     s = lab((LA, LA), MARK)
     s, _ = run(s, ["Activate PAT-1 engage"])
-    assert "Use high-intensity markerlight" not in texts(s)
+    assert not [t for t in texts(s) if "high-intensity" in t]
     s, _ = run(s, ["Act PAT-1 markerlight on BLU-1"])
     assert tokens(s, "BLU-1") == 1
+    # Selected but declined (the plain action): one token, no use counted.
+    s = lab((LA, LA), MARK, equipment=EQUIP_HIML)
+    s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 markerlight on BLU-1"])
+    from engine.game.work import Work
+
+    assert tokens(s, "BLU-1") == 1 and Work(s).count("A", "pf_himl_used") == 0
 
 
 def test_orbital_survey_uplink_marks_an_enemy_out_of_sight_once_per_tp() -> None:
@@ -937,12 +1085,22 @@ def _heuristic(s: GameState) -> str:
     return str(HeuristicAgent(seed=1).act(s))
 
 
-def test_advice_heuristic_arms_the_high_intensity_markerlight_before_marking() -> None:
-    # A free rule option between actions with a positive advice comes first (an enemy in
-    # sight to mark).
+def test_advice_heuristic_marks_with_the_high_intensity_markerlight() -> None:
+    # Its Markerlight's advice counts the tokens gained: the high-intensity variant (two)
+    # is preferred to the plain one (an enemy in sight to mark, nothing to shoot first).
+    from engine.game.actions import Action
+    from engine.game.work import Work
+    from teams.pathfinders.markerlights import MARKERLIGHT
+
     s = lab((LA, LA), MARK, equipment={"A": ("High-Intensity Markerlight",)})
     s, _ = run(s, ["Activate PAT-1 engage"])
-    assert _heuristic(s) == "Use high-intensity markerlight"
+    w = Work(s)
+    o = w.op("PAT-1")
+    plain = Action("Act", op="PAT-1", text="markerlight", target="BLU-1")
+    high = Action("Act", op="PAT-1", text="markerlight high-intensity", target="BLU-1")
+    assert MARKERLIGHT.advice(w, o, high, "activation") == 2 * MARKERLIGHT.advice(
+        w, o, plain, "activation"
+    )
 
 
 def test_advice_heuristic_uses_the_medikit_on_a_badly_wounded_friend() -> None:

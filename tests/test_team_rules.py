@@ -191,8 +191,22 @@ def test_team_weapon_rules_are_team_rule_specs() -> None:
 # -------------------------------------------------------------------------------------------
 
 
+def _with_a_rule_left(tmp_path: Path, team: str) -> str:
+    """A copy of the built-in ``team``'s file (same identity, so the same rules) whose first
+    datacard declares one more ability, ``Unwritten Test Rule``, that no module implements:
+    every built-in team's rules are played (issue 17), so this is how a team with a rule left
+    to play is made."""
+    data = json.loads((Path(__file__).parent.parent / "teams" / f"{team}.json").read_text())
+    data["operatives"][0]["abilities"].append(
+        {"name": "Unwritten Test Rule", "summary": "Declared for a test; never implemented."}
+    )
+    path = tmp_path / f"{team}.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
 def test_teams_rules_json_lists_every_rule_with_kind_and_implemented(
-    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["teams", "rules", "kommandos", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -203,7 +217,11 @@ def test_teams_rules_json_lists_every_rule_with_kind_and_implemented(
     assert rows["kommandos/weapon_rule/explosive"]["kind"] == "weapon_rule"
     assert rows["kommandos/weapon_rule/explosive"]["name"] == "Explosive"
     assert {r["kind"] for r in data["rules"]} <= set(KINDS)
-    assert any(r["implemented"] is False for r in data["rules"])
+    assert all(r["implemented"] is True for r in data["rules"])  # issue 17: all played
+    # A rule the team file declares and no module implements is listed as not implemented.
+    assert main(["teams", "rules", _with_a_rule_left(tmp_path, "kommandos"), "--json"]) == 0
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)["rules"]}
+    assert rows["kommandos/ability/unwritten_test_rule"]["implemented"] is False
 
 
 def test_teams_rules_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -218,23 +236,22 @@ def test_teams_rules_table(capsys: pytest.CaptureFixture[str]) -> None:
 def test_play_names_unimplemented_rules_and_strict_rules_refuses(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Kommandos and Hierotek Circle (issue 17) still have unplayed rules: --strict-rules
-    # refuses (the Pathfinders have none left).
+    # Team files declaring a rule no module implements: --strict-rules refuses, naming them.
     monkeypatch.chdir(tmp_path)
-    expected = unimplemented_rule_ids(
-        make_matchup(MatchupChoice(teams=("kommandos", "hierotek_circle")))
+    teams = (
+        _with_a_rule_left(tmp_path, "kommandos"),
+        _with_a_rule_left(tmp_path, "hierotek_circle"),
     )
-    assert expected["A"] and expected["B"]
-    assert (
-        main(["play", "--teams", "kommandos", "hierotek_circle", "--strict-rules", "--json"]) == 2
-    )
+    expected = unimplemented_rule_ids(make_matchup(MatchupChoice(teams=teams)))
+    assert expected["A"] == ["kommandos/ability/unwritten_test_rule"]
+    assert expected["B"] == ["hierotek_circle/ability/unwritten_test_rule"]
+    assert main(["play", "--teams", *teams, "--strict-rules", "--json"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""  # nothing was played
     first, second = captured.err.splitlines()
-    n_a, n_b = len(expected["A"]), len(expected["B"])
-    assert first.startswith(f"unimplemented team rules: A Kommandos {n_a} (")
-    assert f"; B Hierotek Circle {n_b} (" in first
-    assert "--strict-rules" in second and str(n_a + n_b) in second
+    assert first.startswith("unimplemented team rules: A Kommandos 1 (Unwritten Test Rule)")
+    assert "; B Hierotek Circle 1 (Unwritten Test Rule)" in first
+    assert "--strict-rules" in second and "2" in second
 
 
 def test_default_matchup_plays_every_rule_under_strict_rules(
@@ -254,12 +271,15 @@ def test_batch_out_lines_and_json_carry_unimplemented_rules(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    teams = ("kommandos", "hierotek_circle")  # both with rules left to play (issue 17)
+    teams = (
+        _with_a_rule_left(tmp_path, "kommandos"),
+        _with_a_rule_left(tmp_path, "hierotek_circle"),
+    )
     args = ["batch", "-n", "1", "--workers", "1", "--agents", "random", "--seed", "2"]
     assert main([*args, "--teams", *teams, "--json", "-q", "--out", "g.jsonl"]) == 0
     captured = capsys.readouterr()
     expected = unimplemented_rule_ids(make_matchup(MatchupChoice(teams=teams)))
-    assert expected["A"] and expected["A"] == sorted(expected["A"])
+    assert expected["A"] == ["kommandos/ability/unwritten_test_rule"]
     assert json.loads(captured.out)["unimplemented_rules"] == expected
     (line,) = (tmp_path / "g.jsonl").read_text().splitlines()
     assert json.loads(line)["unimplemented_rules"] == expected

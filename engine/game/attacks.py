@@ -109,7 +109,8 @@ def attack_profile(
     Environment); Hit worsened (positive) or improved by the ``would_change_hit`` hooks
     (``fn(w, change, op=, weapon=, kind=, target=, injured=) -> change``; asked only when
     ``target`` is known: a rule that depends on the opponent); Atk and Dmg stats through the
-    ``would_change_attacks`` and ``would_change_damage`` hooks.
+    ``would_change_attacks`` and ``would_change_damage`` hooks; last the ``would_final_hit``
+    hooks, which see every change apart (a rule that ignores changes to the Hit stat).
 
     ``injured``: whether ``o`` counts as injured; ``None`` reads its wounds now. The Shoot
     and Fight frames pass the value from the start of the action: a stat change during an
@@ -117,17 +118,34 @@ def attack_profile(
     _, _weapon, prof = universal.find_weapon(w, o, name, kind)
     if injured is None:
         injured = w.injury_penalties(o)
-    hit = prof.hit + (1 if injured else 0) + hit_change + w.stat_change(o.id, "hit")
+    stats = tuple(e.value for e in w.effects_on(o.id, "hit") if e.value)
+    hit = prof.hit + (1 if injured else 0) + hit_change + sum(stats)
+    hooked: list[int] = []
     if target and "would_change_hit" in w.ctx.hooks.would:
-        hit += int(
+        change = 0
+        for fn in w.ctx.hooks.would["would_change_hit"]:
+            new = int(
+                fn(w, change, op=o.id, weapon=name, kind=kind, target=target, injured=injured)
+            )
+            if new != change:
+                hooked.append(new - change)
+            change = new
+        hit += change
+    if "would_final_hit" in w.ctx.hooks.would:
+        # A rule that judges the Hit stat after every change (fn(w, hit, op=, weapon=,
+        # kind=, target=, printed=, changes=) -> hit; ``changes``: each change, positive
+        # worse, in no particular order).
+        changes = tuple(c for c in (1 if injured else 0, hit_change, *stats, *hooked) if c)
+        hit = int(
             w.would(
-                "would_change_hit",
-                0,
+                "would_final_hit",
+                hit,
                 op=o.id,
                 weapon=name,
                 kind=kind,
                 target=target,
-                injured=injured,
+                printed=prof.hit,
+                changes=changes,
             )
         )
     hit = max(2, min(6, hit))

@@ -67,6 +67,7 @@ __all__ = [
     "open_window",
     "ploy_cost",
     "ploy_options",
+    "reroll_refusal",
     "use_ploy",
     "window_wanted",
 ]
@@ -113,6 +114,9 @@ class PloyLike(Protocol):
             attack dice and after defence dice).
         repeatable: it may be used more than once per turning point (7.1 exempts Command
             Re-roll); otherwise once per turning point per player.
+
+    It may also have ``rerolls`` (``True``: its use re-rolls dice, so a rule forbidding
+    re-rolls refuses it: :func:`reroll_refusal`; absent: ``False``).
     """
 
     name: str
@@ -151,6 +155,37 @@ def ploy_cost(w: Work, player: str, ploy: PloyLike, action: Action | None = None
     return max(0, int(cost))
 
 
+def reroll_refusal(
+    w: Work, player: str, trigger: str, source: str, info: Mapping[str, Any]
+) -> str | None:
+    """Why ``player`` cannot re-roll the dice of the ``trigger`` window (``"attack_dice"``
+    or ``"defence_dice"``) with ``source`` (a ploy's or weapon rule's name) now, or
+    ``None``: the ``would_refuse_reroll`` hooks (``fn(w, None, player=, trigger=, source=,
+    op=, target=, kind=) -> why``; ``op`` the operative whose dice they are... as the
+    sequence's dice info gives them)."""
+    if "would_refuse_reroll" not in w.ctx.hooks.would:
+        return None
+    why = w.would(
+        "would_refuse_reroll",
+        None,
+        player=player,
+        trigger=trigger,
+        source=source,
+        op=str(info.get("op", "")),
+        target=str(info.get("target", "")),
+        kind=str(info.get("kind", "")),
+    )
+    return None if why is None else str(why)
+
+
+def _refused(w: Work, player: str, ploy: PloyLike, info: Mapping[str, Any]) -> str | None:
+    """Why the re-rolling ``ploy`` cannot be used at ``info["trigger"]`` (a rule forbids
+    re-rolls there), or ``None`` (it does not re-roll, or nothing forbids it)."""
+    if not getattr(ploy, "rerolls", False) or "would_refuse_reroll" not in w.ctx.hooks.would:
+        return None
+    return reroll_refusal(w, player, str(info.get("trigger", "")), ploy.name, info)
+
+
 def _usable(w: Work, player: str, ploy: PloyLike) -> bool:
     """Not used this turning point (unless repeatable); the CP is judged per action."""
     if ploy.kind == "rule":  # free, not a ploy: its own options say when it applies
@@ -172,7 +207,7 @@ def ploy_options(
     info = {**info, "trigger": trigger}
     cp = w.pl(player).cp
     for ploy, players in entries:
-        if player in players and _usable(w, player, ploy):
+        if player in players and _usable(w, player, ploy) and not _refused(w, player, ploy, info):
             if ploy.kind == "rule" or cp >= ploy_cost(w, player, ploy):
                 out += ploy.options(w, player, info)
             elif "would_cost_ploy" in w.ctx.hooks.would:  # cheaper on some operative?
@@ -198,6 +233,9 @@ def use_ploy(w: Work, player: str, trigger: str, action: Action, info: Mapping[s
     for ploy, players in w.ctx.hooks.ploys.get(trigger, ()):
         if player not in players or not ploy.owns(action):
             continue
+        refused = _refused(w, player, ploy, info)
+        if refused is not None:
+            raise IllegalActionError(refused)
         if ploy.kind == "rule":
             return _use_rule(w, player, trigger, ploy, action, info)
         pl = w.pl(player)

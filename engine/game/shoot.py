@@ -385,6 +385,18 @@ class ShootFrame:
             else:
                 w.roll("attack", self.attacker(w), n, label=f"attack dice ({self.weapon})")
         elif st == "attack_reroll":
+            if self.windows and "would_refuse_reroll" in w.ctx.hooks.would:
+                # A rule forbidding re-rolls closes the weapon's re-roll windows.
+                info = {**self.dice_info(w), "trigger": "attack_dice"}
+                who = self.attacker(w)
+                kept = tuple(
+                    k
+                    for k in self.windows
+                    if ploys.reroll_refusal(w, who, "attack_dice", k.capitalize(), info) is None
+                )
+                if kept != self.windows:
+                    w.replace_top(windows=kept)
+                    return
             if not self.windows or all(self.flags):
                 w.replace_top(stage="attack_cr", windows=())
             else:

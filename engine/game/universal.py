@@ -334,7 +334,7 @@ class ActivationFrame:
         o = w.op(self.op)
         out = list_action_options(w, o, self.mode)
         if self.mode == "free":
-            out = [a for a in out if _free_name(a) in self.allowed]
+            out = [a for a in out if _free_allowed(a, self.allowed)]
         if self.mode != "interrupt" or not out:  # an interrupt must Shoot or Fight if it can
             out.append(Action("End activation"))
         if self.mode == "activation" and w.ctx.hooks.ploys.get("during_activation"):
@@ -355,7 +355,7 @@ class ActivationFrame:
             return
         if a.op and a.op != o.id:
             raise _illegal(f"{o.id} is the active operative, not {a.op}")
-        if self.mode == "free" and _free_name(a) not in self.allowed:
+        if self.mode == "free" and not _free_allowed(a, self.allowed):
             raise _illegal(
                 f"{a}: the free action granted to {o.id} is {' or '.join(self.allowed)} (3.1)"
             )
@@ -375,6 +375,13 @@ def _family(verb: str) -> str:
 def _free_name(a: Action) -> str:
     """The name a free action grant uses for ``a``: its verb, or a rule action's name."""
     return a.text if a.verb == "Act" else a.verb
+
+
+def _free_allowed(a: Action, allowed: tuple[str, ...]) -> bool:
+    """``a`` is one of the ``allowed`` free actions: its verb or rule action name, or a rule
+    action with an argument (``Act KAS-1 secure centre`` for ``secure``)."""
+    name = _free_name(a)
+    return name in allowed or (a.verb == "Act" and any(name.startswith(x + " ") for x in allowed))
 
 
 def _free_mode(mode: str) -> bool:
@@ -540,7 +547,12 @@ def precheck(
             return f"{verb} cannot be performed in the same activation as {ex} (3.2)"
     if in_cr is None:
         in_cr = w.in_enemy_control_range(o)
-    if verb in ("Reposition", "Dash", "Charge", "Pick up") and in_cr:
+    if (
+        verb in ("Reposition", "Dash", "Charge", "Pick up")
+        and in_cr
+        and (verb != "Charge" or not charge_in_control_range(w, o))
+    ):
+        # (a rule may let an operative Charge from there: charge_in_control_range)
         return f"{verb} cannot be performed within control range of an enemy operative (3.2)"
     if (
         verb == "Shoot"
@@ -698,9 +710,21 @@ def spend(
 # -------------------------------------------------------------------------------------------
 
 
+def charge_in_control_range(w: Work, o: OperativeState) -> bool:
+    """A rule lets ``o`` perform the Charge action while within control range of an enemy
+    operative, and leave that control range to do so (the ``would_allow_charge_in_control_range``
+    hooks: ``fn(w, False, op=) -> bool``); the Charge must still finish within an enemy's
+    control range."""
+    if not w.ctx.hooks.would.get("would_allow_charge_in_control_range"):
+        return False
+    return bool(w.would("would_allow_charge_in_control_range", False, op=o.id))
+
+
 def _move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, Any]:
     """Keyword arguments of the movement queries for ``o``'s move action (``max_cost`` is
-    the action's distance, at most 2" in a counteraction, 1.6)."""
+    the action's distance, at most 2" in a counteraction, 1.6; ``leave_control_range`` for
+    a Charge a rule lets start within an enemy's control range,
+    :func:`charge_in_control_range`)."""
     enemies = [w.place(e) for e in w.enemies_of(o.id)]
     friends = [w.place(f) for f in w.friends_of(o.id)]
     limit = max_move(_MOVE_ACTION[verb], w.move_stat(o))
@@ -715,13 +739,16 @@ def _move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, An
         )
         if cap >= 0:
             limit = min(cap, limit)
-    return {
+    args: dict[str, Any] = {
         "action": _MOVE_ACTION[verb],
         "enemies": enemies,
         "friends": friends,
         "move": w.move_stat(o),
         "max_cost": limit,
     }
+    if verb == "Charge" and charge_in_control_range(w, o) and w.in_enemy_control_range(o):
+        args["leave_control_range"] = True
+    return args
 
 
 _DIRS = tuple((math.cos(2 * math.pi * k / 8), math.sin(2 * math.pi * k / 8)) for k in range(8))
@@ -789,6 +816,7 @@ def _moves_key(kz: Killzone, me: Placement, args: dict[str, Any]) -> tuple[Any, 
         args["move"],
         tuple(args["enemies"]),
         tuple(args["friends"]),
+        bool(args.get("leave_control_range")),
     )
 
 
@@ -1182,9 +1210,17 @@ def inflict(w: Work, op_id: str, damage: int, source: str, by: str = "") -> None
     if o.wounds > 0 and w.injured(o) and not was_injured:
         w.emit("operative_injured", op=op_id, wounds=o.wounds, by=by)
     if o.wounds <= 0:
-        w.set_op(op_id, incapacitated=True, on_guard=False)
-        w.emit("operative_incapacitated", op=op_id, player=o.player, by=by)
-        w.defer_window("incapacitated", op=op_id, by=by)
+        incapacitate(w, op_id, by)
+
+
+def incapacitate(w: Work, op_id: str, by: str = "") -> None:
+    """``op_id`` is incapacitated now (2.3): 0 wounds, ``operative_incapacitated``, and the
+    ``incapacitated`` ploy window; removed by :func:`remove_casualties` after the action.
+    :func:`inflict` calls it at 0 wounds; a rule that kept an operative in the fight until
+    its player's choice calls it when that player lets it fall."""
+    o = w.set_op(op_id, wounds=0, incapacitated=True, on_guard=False)
+    w.emit("operative_incapacitated", op=op_id, player=o.player, by=by)
+    w.defer_window("incapacitated", op=op_id, by=by)
 
 
 def remove_casualties(w: Work) -> None:

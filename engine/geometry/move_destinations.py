@@ -188,6 +188,7 @@ class ReachMemo:
         enemies: Sequence[Placement],
         friends: Sequence[Placement],
         limit: float,
+        leave_control_range: bool = False,
     ) -> _Query:
         """The query of ``act`` (a shared variant for Reposition and Dash).
 
@@ -198,7 +199,7 @@ class ReachMemo:
             if self._query is None:
                 self._query = _Query(kz, g, mover, act, enemies, friends, limit)
             return self._query.variant(act, limit)
-        return _Query(kz, g, mover, act, enemies, friends, limit)
+        return _Query(kz, g, mover, act, enemies, friends, limit, leave_control_range)
 
 
 def _spot_keys(q: _Query, spots: Sequence[Sequence[float]]) -> list[Point3]:
@@ -401,7 +402,8 @@ def _straight_costs(
     if memo is None:
         plain = _straight_plain(q, goals)
     else:
-        kind = q.action if q.action in ("charge", "fall_back") else "move"
+        kind: str = q.action if q.action in ("charge", "fall_back") else "move"
+        kind += ":leave" if q.leave else ""
         known = memo._plain
         todo = [g for g in goals if (kind, g) not in known]
         if todo:
@@ -508,13 +510,14 @@ def reachable_with_costs(
     max_cost: float | None = None,
     graph: MoveGraph | None = None,
     memo: ReachMemo | None = None,
+    leave_control_range: bool = False,
 ) -> list[tuple[Placement, float]]:
     """:func:`reachable` with the cost of each move: the cost (inches, 3.3) of the path
     :func:`shortest_path` would take to that placement.
 
     Args:
-        kz, mover, action, enemies, friends, move, max_cost, graph: as for
-            :func:`shortest_path`.
+        kz, mover, action, enemies, friends, move, max_cost, graph, leave_control_range:
+            as for :func:`shortest_path`.
         spots: ``(x, y, elevation)`` points in inches.
         memo: answers shared with the other queries of one listing (:class:`ReachMemo`).
 
@@ -529,9 +532,9 @@ def reachable_with_costs(
     g = graph if graph is not None else move_graph(kz, mover.base_mm)
     try:
         if memo is None:
-            q = _Query(kz, g, mover, act, enemies, friends, limit)
+            q = _Query(kz, g, mover, act, enemies, friends, limit, leave_control_range)
         else:
-            q = memo.query(kz, g, mover, act, enemies, friends, limit)
+            q = memo.query(kz, g, mover, act, enemies, friends, limit, leave_control_range)
     except MoveError:
         return []
     return _reachable_costs(q, spots, memo)

@@ -224,6 +224,7 @@ class _Query:
         enemies: Sequence[Placement],
         friends: Sequence[Placement],
         limit: float,
+        leave_control_range: bool = False,
     ) -> None:
         self.kz = kz
         self.g = graph
@@ -254,7 +255,7 @@ class _Query:
                     "Fall Back can only be performed by an operative within control range of "
                     "an enemy (KT24 3.2)"
                 )
-        elif in_range:
+        elif in_range and not (leave_control_range and action == "charge"):
             raise MoveError(
                 f"{self.name} cannot be performed while within control range of an enemy (KT24 3.2)"
             )
@@ -265,6 +266,14 @@ class _Query:
             if action == "fall_back"
             else _engaged(kz, self.enemies, self.friends)
         )
+        self.leave = bool(in_range) and leave_control_range and action == "charge"
+        if self.leave:
+            # A rule lets this Charge start within the control range of enemies and leave
+            # it: their control range is passable as an engaged enemy's is.
+            self.engaged = [
+                en or any(e is i for i in in_range)
+                for e, en in zip(self.enemies, self.engaged, strict=True)
+            ]
         self.zones: list[_Zone] = []
         # Exact control range checks along links and at nodes, keyed by (enemy, levels,
         # points): shared by the searches of one query.
@@ -522,6 +531,7 @@ def shortest_path(
     move: float = 6.0,
     max_cost: float | None = None,
     graph: MoveGraph | None = None,
+    leave_control_range: bool = False,
 ) -> MovePath | None:
     """The cheapest legal path of a move action from ``mover`` to ``destination``.
 
@@ -544,6 +554,10 @@ def shortest_path(
         max_cost: overrides the action's distance (inches), e.g. a counteraction's 2".
         graph: a prebuilt :class:`MoveGraph` for this killzone and base size (default: the
             cached :func:`move_graph`).
+        leave_control_range: a Charge that a rule lets start within the control range of
+            enemy operatives and leave it: their control range is passable (as an engaged
+            enemy's: also after leaving it, a path may enter and leave it again), the Charge
+            still finishing within an enemy's control range.
 
     Returns:
         The :class:`MovePath`, or ``None`` when the destination is a legal place to finish
@@ -559,7 +573,7 @@ def shortest_path(
     act = _action(action)
     limit = max_move(act, move) if max_cost is None else float(max_cost)
     g = graph if graph is not None else move_graph(kz, mover.base_mm)
-    q = _Query(kz, g, mover, act, enemies, friends, limit)
+    q = _Query(kz, g, mover, act, enemies, friends, limit, leave_control_range)
     lvl_d, dx, dy, dz = _destination(g, destination)
     reason = q.final_reason(lvl_d, dx, dy, dz)
     if reason is not None:
@@ -819,12 +833,13 @@ def check_path(
     move: float = 6.0,
     max_cost: float | None = None,
     graph: MoveGraph | None = None,
+    leave_control_range: bool = False,
 ) -> MovePath:
     """Check an explicit path of a move action and cost it (3.2, 3.3, 4.6, 9.3).
 
     Args:
-        kz, mover, action, enemies, friends, move, max_cost, graph: as for
-            :func:`shortest_path`.
+        kz, mover, action, enemies, friends, move, max_cost, graph, leave_control_range:
+            as for :func:`shortest_path`.
         points: the ends of the straight increments after the start, each ``(x, y)`` (same
             elevation as the point before) or ``(x, y, elevation)`` (inches); a first point
             equal to the mover's position is skipped.
@@ -844,7 +859,7 @@ def check_path(
     act = _action(action)
     limit = max_move(act, move) if max_cost is None else float(max_cost)
     g = graph if graph is not None else move_graph(kz, mover.base_mm)
-    q = _Query(kz, g, mover, act, enemies, friends, limit)
+    q = _Query(kz, g, mover, act, enemies, friends, limit, leave_control_range)
     pts: list[Point3] = [(mover.x, mover.y, g.levels[q.start_level].height)]
     levels = [q.start_level]
     for k, raw in enumerate(points):

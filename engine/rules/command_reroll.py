@@ -29,6 +29,7 @@ class CommandReroll:
     cp: int = 1
     triggers: tuple[str, ...] = ("attack_dice", "defence_dice")
     repeatable: bool = True
+    rerolls: bool = True
 
     def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
         """``Command re-roll <face>`` for each face shown by a die not re-rolled yet."""

@@ -203,6 +203,8 @@ class Ploy:
             window (a :class:`engine.game.ploys.Reroll`...).
         repeatable: usable more than once per turning point.
         rule_id: the stable id of the rule it implements (team ploys), else ``""``.
+        rerolls: its use re-rolls dice (its ``use`` returns a Reroll): a rule that forbids
+            re-rolls refuses it (:func:`engine.game.ploys.reroll_refusal`).
         advice: what the heuristic agent reads to value using it now
             (:data:`engine.agents.advice.PloyAdvice`), or ``None``.
 
@@ -223,6 +225,7 @@ class Ploy:
     use_hook: Use | None = attrs.field(default=None, eq=False)
     repeatable: bool = False
     rule_id: str = ""
+    rerolls: bool = False
     advice: Callable[[Work, str, Action, Mapping[str, Any]], float] | None = attrs.field(
         default=None, eq=False
     )

@@ -5,8 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dice.rules import Saturate, WeaponRules
+from engine.game import universal
 from engine.game.context import Hooks
+from engine.game.events import Event
+from engine.game.fight import FightFrame
+from engine.game.shoot import ShootFrame
+from engine.game.state import Effect
 from engine.game.work import Work
+from engine.rules.choices import RuleChoiceFrame, on_choice
 from engine.rules.registry import register, rule_id
 from teams.angels_of_death.common import (
     TEAM,
@@ -142,39 +148,105 @@ register(
 
 
 _IRON_HALO = "iron_halo"
+_HALO_PENDING = "iron_halo_pending:"
+"""Token detail prefix (on the Captain) of a normal damage withheld until its player has
+chosen whether Iron Halo ignores it: ``iron_halo_pending:<damage>``."""
+
+
+def _halo_key(op: str) -> str:
+    return f"{_IRON_HALO}:{op}"
+
+
+def _halo_pending(w: Work, op: str) -> Effect | None:
+    return next((e for e in w.effects if e.op == op and e.detail.startswith(_HALO_PENDING)), None)
+
+
+def _striking_weapon(w: Work, op: str) -> str:
+    """The weapon ``op`` attacks with in the innermost Shoot or Fight (for the record)."""
+    for f in reversed(w.stack):
+        if hasattr(f, "aweapon"):
+            return str(f.aweapon if f.attacker == op else f.dweapon)
+        if hasattr(f, "shooter") and hasattr(f, "weapon"):
+            return str(f.weapon)
+    return "attack"
 
 
 def _install_iron_halo(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Iron Halo (ability of the Space Marine Captain): once per battle, when an attack die
-    inflicts Normal Dmg on it, that damage is ignored. Trigger: the first such die (the
-    core's ``would_strike_damage`` in a fight, ``would_shot_damage`` per unblocked die when
-    shot); used at once, the choice never waits. Limits: once per battle
-    per Captain (counter ``iron_halo:<operative>``); critical damage is never ignored."""
-
-    def key(op: str) -> str:
-        return f"{_IRON_HALO}:{op}"
+    inflicts Normal Dmg on it, its player may ignore that damage. Trigger: the first normal
+    damage of an attack die on it in a Shoot or Fight (the core's ``would_shot_damage``,
+    per unblocked die, normals first, and ``would_strike_damage`` per strike) is withheld,
+    then, when the attack dice are resolved (``attack_dice_resolved``), its player decides
+    (``Use iron halo``: ignored, Iron Halo used up; ``Decline``: the damage is inflicted
+    then). Not asked if the Captain was incapacitated by the shot's other dice (ignoring
+    one die would not have saved it). Limits: once per battle per Captain (counter
+    ``iron_halo:<operative>``); critical damage is never ignored; a declined die leaves it
+    for a later one (in a Shoot the unblocked normal dice are alike: one choice per
+    shot)."""
 
     def ready(w: Work, target: str) -> bool:
         player = w.ctx.owner.get(target)
         return (
             player in players
             and has_ability(w, target, "Iron Halo")
-            and not w.count(str(player), key(target))
+            and not w.count(str(player), _halo_key(target))
         )
 
-    def use(w: Work, target: str) -> None:
-        w.count(w.ctx.owner[target], key(target), add=1)
-        w.emit("iron_halo_used", op=target)
-
-    def strike(w: Work, dmg: int, **info: Any) -> int:
+    def withhold(w: Work, dmg: int, **info: Any) -> int:
         target = str(info.get("target", ""))
-        if info.get("crit") or dmg <= 0 or not ready(w, target):
+        if info.get("crit") or dmg <= 0 or not ready(w, target) or _halo_pending(w, target):
             return dmg
-        use(w, target)
+        if not isinstance(w.top, ShootFrame | FightFrame):
+            return dmg  # not an attack die of a Shoot or Fight in progress
+        w.effects.append(
+            Effect(
+                "token",
+                target,
+                "end_tp",
+                source=str(info.get("op", "")),
+                detail=f"{_HALO_PENDING}{dmg}",
+            )
+        )
         return 0
 
-    hooks.transform("would_strike_damage", strike)
-    hooks.transform("would_shot_damage", strike)
+    def resolved(w: Work, ev: Event) -> None:
+        target = str(ev["target"])
+        pending = _halo_pending(w, target) if w.effects else None
+        if pending is None:
+            return
+        w.effects = [e for e in w.effects if e is not pending]
+        if w.op(target).incapacitated or not w.op(target).alive:
+            return
+        dmg = int(pending.detail.removeprefix(_HALO_PENDING))
+        w.stack.append(
+            RuleChoiceFrame(
+                player=w.ctx.owner[target],
+                rule="Iron Halo",
+                key=_IRON_HALO,
+                op=target,
+                candidates=(),
+                data=(("damage", dmg), ("by", pending.source), ("weapon", str(ev["weapon"]))),
+                targeted=False,
+            )
+        )
+
+    hooks.transform("would_strike_damage", withhold)
+    hooks.transform("would_shot_damage", withhold)
+    hooks.on("attack_dice_resolved", resolved)
+
+
+def _iron_halo_chosen(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
+    """Iron Halo used (the damage ignored, used up for the battle) or declined (the
+    withheld damage inflicted now)."""
+    op = frame.op
+    if chosen:
+        w.count(w.ctx.owner[op], _halo_key(op), add=1)
+        w.emit("iron_halo_used", op=op, damage=int(frame.get("damage")))
+        return
+    universal.inflict(w, op, int(frame.get("damage")), str(frame.get("weapon")), by=frame.get("by"))
+
+
+on_choice(_IRON_HALO, _iron_halo_chosen)
 
 
 def _install_grenadier(hooks: Hooks, players: tuple[str, ...]) -> None:
@@ -189,7 +261,8 @@ def _install_grenadier(hooks: Hooks, players: tuple[str, ...]) -> None:
 register(
     rule_id(TEAM, "ability", "Iron Halo"),
     _install_iron_halo,
-    "Ability: once per battle, the Captain ignores the damage of one normal success.",
+    "Ability: once per battle, its player may have the Captain ignore the damage of one "
+    "normal success.",
 )
 register(
     rule_id(TEAM, "ability", "Grenadier"),

@@ -45,17 +45,19 @@ def combat_doctrine_advice(w: Work, player: str, action: Action, info: Mapping[s
 def adjust_doctrine_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
     """Adjust Doctrine ``<doctrine>``: three attack sequences' Balanced (the active operative
     shoots or fights twice, and the others of the turning point) when the new doctrine fits
-    the active operative and the current one does not, else nothing."""
+    the active operative and the current one does not, else nothing; after the operative
+    has shot or fought, one fewer of its own."""
     from teams.angels_of_death.ploys import current_doctrine
 
     op = str(info.get("op", ""))
-    if not op or info.get("trigger") != "activation_start":
+    if not op or op not in w.ctx.owner:
         return 0.0
     new = action.text.rsplit(" ", 1)[1]
     fits = doctrine_fits(w, w.op(op))
     if fits != new or current_doctrine(w, player) == fits:
         return 0.0
-    return 3 * BALANCED_PER_ATTACK
+    attacked = sum(1 for a in w.op(op).done if a in ("Shoot", "Fight"))
+    return max(1, 3 - attacked) * BALANCED_PER_ATTACK
 
 
 def transhuman_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:

@@ -97,19 +97,41 @@ def is_bolt(weapon: str) -> bool:
     return "bolt" in weapon.lower()
 
 
-def specified(w: Work, player: str) -> set[str]:
-    """The friendly operatives the firefight ploy being considered now is for: the ``op``
-    or ``target`` of the innermost ploy window, or the friendly fighter or shooter or target
-    of the Shoot or Fight whose dice window is open."""
+SPECIFIED_BY = {
+    "Adjust Doctrine": "active",
+    "Shock Assault": "fighter",
+    "Transhuman Physiology": "shot",
+    "Wrath Of Vengeance": "counteracting",
+}
+"""What each of the team's firefight ploys specifies, by its text: Adjust Doctrine the
+friendly operative whose activation it is used in; Shock Assault the friendly operative
+performing the Fight action; Transhuman Physiology the friendly operative being shot;
+Wrath Of Vengeance the friendly operative counteracting."""
+
+
+def specified(w: Work, player: str, ploy: str) -> str:
+    """The friendly operative the firefight ploy ``ploy`` specifies if ``player`` used it
+    now (:data:`SPECIFIED_BY`), or ``""`` (a ploy that specifies none, or not now): the
+    active operative of the innermost activation (Adjust Doctrine), the attacker of the
+    innermost Fight (Shock Assault), the target being shot in the innermost Shoot
+    (Transhuman Physiology), the operative of the innermost counteraction (Wrath Of
+    Vengeance: its counteract_start window, or the counteraction itself)."""
+    what = SPECIFIED_BY.get(ploy, "")
+    op = ""
     for f in reversed(w.stack):
-        if isinstance(f, PloyWindowFrame):
-            info = dict(f.info)
-            names = {str(info.get("op", "")), str(info.get("target", ""))}
-        elif hasattr(f, "aweapon"):
-            names = {f.attacker, f.defender}
-        elif hasattr(f, "shooter") and hasattr(f, "targets"):
-            names = {f.shooter, *(f.targets[f.idx : f.idx + 1] if f.targets else ())}
+        if what == "active" and getattr(f, "mode", "") == "activation" and hasattr(f, "op"):
+            op = str(f.op)
+        elif what == "fighter" and hasattr(f, "aweapon"):
+            op = str(f.attacker)
+        elif what == "shot" and hasattr(f, "shooter") and hasattr(f, "targets"):
+            op = str(f.targets[f.idx]) if f.idx < len(f.targets) else ""
+        elif what == "counteracting" and isinstance(f, PloyWindowFrame):
+            if f.trigger != "counteract_start":
+                continue
+            op = str(dict(f.info).get("op", ""))
+        elif what == "counteracting" and getattr(f, "mode", "") == "counteract":
+            op = str(getattr(f, "op", ""))
         else:
             continue
-        return {n for n in names if n and w.ctx.owner.get(n) == player}
-    return set()
+        break
+    return op if op and w.ctx.owner.get(op) == player else ""

@@ -106,7 +106,8 @@ def reliquaries_free(w: Work, player: str, ploy: str) -> bool:
     selected the equipment and the specified friendly operative has an Engage order."""
     if ploy != WRATH_OF_VENGEANCE.name or not has_equipment(w, player, RELIQUARIES):
         return False
-    return any(w.op(op).order == "engage" for op in specified(w, player))
+    op = specified(w, player, ploy)
+    return bool(op) and w.op(op).order == "engage"
 
 
 def _install_reliquaries(hooks: Hooks, players: tuple[str, ...]) -> None:

@@ -70,15 +70,17 @@ def _mark_used(w: Work, player: str) -> None:
 
 def _ploy_free(w: Work, player: str, ploy: str) -> bool:
     """Whether Heroic Leader makes the firefight ploy ``ploy`` cost 0CP now: the Captain is
-    the specified operative, or the ploy is Adjust Doctrine and a Captain is in the
-    killzone outside enemy control range."""
+    the operative the ploy specifies (:func:`teams.angels_of_death.common.specified`), or
+    the ploy is Adjust Doctrine and a Captain is in the killzone outside enemy control
+    range."""
     if ploy not in FIREFIGHT_PLOYS or not leader_unused(w, player):
         return False
     if reliquaries_free(w, player, ploy):
         return False  # free already: Heroic Leader is kept
     if ploy == ADJUST_DOCTRINE.name and _free_captain(w, player):
         return True
-    return any(has_ability(w, op, HEROIC_LEADER) for op in specified(w, player))
+    op = specified(w, player, ploy)
+    return bool(op) and has_ability(w, op, HEROIC_LEADER)
 
 
 @attrs.frozen(slots=True)
@@ -134,8 +136,11 @@ def _install_heroic_leader(hooks: Hooks, players: tuple[str, ...]) -> None:
     outside enemy control range; Adjust Doctrine for 0CP, the Captain outside enemy control
     range. Trigger: the core's ``would_cost_ploy`` hook (0CP when it applies; the ploy's
     ``ploy_used`` event then uses Heroic Leader up) and the activation_start window. Limits:
-    once per turning point (a token of the player); the specified operative is the one of
-    the window (or of the Shoot or Fight whose dice window is open)."""
+    once per turning point (a token of the player); the specified operative is the one the
+    ploy's text specifies (:data:`teams.angels_of_death.common.SPECIFIED_BY`: the active
+    operative for Adjust Doctrine, the fighter for Shock Assault, the operative shot for
+    Transhuman Physiology, the counteracting one for Wrath Of Vengeance); Command Re-roll
+    and other teams' or universal ploys never."""
 
     def cost(w: Work, value: int, **info: Any) -> int:
         player, ploy = str(info.get("player", "")), str(info.get("ploy", ""))

@@ -246,15 +246,15 @@ point (7.1)."""
 ADJUST_DOCTRINE = DoctrinePloy(
     "Adjust Doctrine",
     "firefight",
-    ("activation_start", "activation_end"),
+    ("during_activation",),
     adjust=True,
     rule_id=rule_id(TEAM, "firefight_ploy", "Adjust Doctrine"),
 )
 """Adjust Doctrine (firefight ploy, 1CP): during a friendly operative's activation, change
-the doctrine selected with Combat Doctrine this turning point. Trigger: the activation_start
-and activation_end windows of a friendly operative (the core opens no window between its
-actions: "before or after it performs an action" is played as before its first or after its
-last). Limits: once per turning point (7.1); only after Combat Doctrine this turning point."""
+the doctrine selected with Combat Doctrine this turning point. Trigger: ``during_activation``
+of a friendly operative: offered among its action choices, so before or after any of its
+actions (before its first, between two, after its last). Limits: once per turning point
+(7.1); only after Combat Doctrine this turning point."""
 
 
 def _doctrine_balanced(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:

@@ -265,10 +265,17 @@ def _install_dueller(hooks: Hooks, players: tuple[str, ...]) -> None:
 
 
 def _install_mobile(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """[CT] Mobile: this operative performs Fall Back for 1 less AP. Trigger: the core's
-    ``would_cost_action`` hook. Limits: never below 0AP; the tactic's second option (Charge
-    while within an enemy's control range, leaving it) needs a movement hook the core does
-    not have and is not played."""
+    """[CT] Mobile: this operative performs Fall Back for 1 less AP, and may perform the
+    Charge action while within control range of an enemy operative, leaving that control
+    range to do so. Trigger: the core's ``would_cost_action`` hook (Fall Back) and
+    ``would_allow_charge_in_control_range`` hook (the Charge: the movement then treats the
+    control range of the enemies it starts within as passable, as an engaged enemy's).
+    Simplification: once it has left that control range, the rule's "normal requirements"
+    would forbid entering it again and leaving it again; the movement does not track that
+    (the path search has no memory of having left), so such a path is allowed.
+    Limits: never below 0AP; the Charge keeps its other requirements (an Engage order, not
+    in the same activation as Fall Back, Reposition or Dash, Move +2", finishing within an
+    enemy's control range, entering another enemy's control range without leaving it)."""
 
     def cost(w: Work, ap: int, **info: Any) -> int:
         o = info.get("op")
@@ -276,7 +283,14 @@ def _install_mobile(hooks: Hooks, players: tuple[str, ...]) -> None:
             return ap
         return max(0, ap - 1) if has_tactic(w, o.id, "Mobile") else ap
 
+    def charge(w: Work, value: bool, **info: Any) -> bool:
+        op = str(info.get("op", ""))
+        if value or not _mine(players, w, op):
+            return value
+        return has_tactic(w, op, "Mobile")
+
     hooks.transform("would_cost_action", cost)
+    hooks.transform("would_allow_charge_in_control_range", charge)
 
 
 def _install_resolute(hooks: Hooks, players: tuple[str, ...]) -> None:
@@ -396,7 +410,11 @@ for _name, _installer, _summary in (
     ("Aggressive", _install_aggressive, "melee weapons have Rending."),
     ("Dueller", _install_dueller, "in melee, a normal success can block a critical one."),
     ("Hardy", _install_hardy, "shot, defence dice of 5+ are criticals; retaliating, -1 damage."),
-    ("Mobile", _install_mobile, "Fall Back costs 1AP less."),
+    (
+        "Mobile",
+        _install_mobile,
+        "Fall Back costs 1AP less; may Charge while within an enemy's control range.",
+    ),
     ("Resolute", _install_resolute, "ignores APL losses and the enemy's Shock."),
     ("Sharpshooter", _install_sharpshooter, "bolt weapons have Accurate 1 and Severe unmoved."),
     ("Siege Specialist", _install_siege_specialist, "ranged weapons have Saturate."),

@@ -14,6 +14,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
+from engine.rules.choices import RuleChoiceFrame, on_choice
 from engine.rules.ploys import GainToken
 from engine.rules.registry import register
 from teams.kasrkin.common import (
@@ -434,17 +435,54 @@ def medic_for(w: Work, op: str) -> str:
     return ""
 
 
+_MEDIC_PENDING = "kasrkin_medic_pending"
+"""Token detail prefix (on the operative) while its player chooses whether Medic! saves it:
+``kasrkin_medic_pending:<action>``."""
+
+
+def _medic_pending(w: Work, op: str) -> bool:
+    return any(e.op == op and e.detail.startswith(_MEDIC_PENDING) for e in w.effects)
+
+
+def _medic_chosen(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
+    """Medic! used (the operative saved: module rule) or declined (it is incapacitated
+    now, as the damage that would have incapacitated it said)."""
+    op = frame.op
+    w.effects = [e for e in w.effects if not (e.op == op and e.detail.startswith(_MEDIC_PENDING))]
+    if not chosen:
+        from engine.game import universal
+
+        universal.incapacitate(w, op, str(frame.get("by")))
+        return
+    medic, now, player = str(frame.get("medic")), str(frame.get("now")), frame.player
+    GainToken(_MEDIC_USED, "end_tp").apply(w, player, "", "Medic!")
+    w.add_effect(Effect("token", op, "end_tp", source=medic, detail=f"{_MEDIC_SAVED}:{now}"))
+    for who in (medic, op):
+        w.add_effect(Effect("apl", who, "end_next_activation", source=medic, value=-1))
+    if frame.get("own"):
+        w.set_op(op, ap=0)
+    w.add_effect(Effect("token", op, "end_tp", source=medic, detail=_MEDIC_DASH))
+    w.emit("medic_used", op=op, medic=medic, player=player)
+
+
+on_choice(_MEDIC_PENDING, _medic_chosen)
+
+
 def install_medic(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Medic! (Combat Medic): the first time in a turning point that another friendly
     KASRKIN operative would be incapacitated while visible to and within 3" of the Medic
     (neither within control range of an enemy operative; the Medic not incapacitated, and not
-    a target of the Shoot in progress), it is not: it has 1 wound left and cannot be
-    incapacitated for the rest of that action. Both get APL -1 until the end of their next
-    activations; used in that operative's own activation, the activation ends after the
-    action (its AP is set to 0). After that action (``action_ended``) it may perform a free
-    Dash that must end within the Medic's control range (``would_refuse_destination``). The
-    rule is always used when it can be (the engine does not ask: saving an operative is
-    worth the APL). ``would_be_incapacitated`` hook."""
+    a target of the Shoot in progress), its player may use the rule (``Use medic!`` or
+    ``Decline``): it is not incapacitated, has 1 wound left and cannot be incapacitated for
+    the rest of that action. Both get APL -1 until the end of their next activations; used
+    in that operative's own activation, the activation ends after the action (its AP is set
+    to 0). After that action (``action_ended``) it may perform a free Dash that must end
+    within the Medic's control range (``would_refuse_destination``). Trigger: the core's
+    ``would_be_incapacitated`` hook keeps it at 1 wound while its player chooses (a
+    :class:`~engine.rules.choices.RuleChoiceFrame` pushed once the damage's procedure has
+    finished its changes, ``Work.defer_frame``); declined, it is incapacitated then
+    (``universal.incapacitate``). Limits: once per turning point (a player token, taken
+    only when used)."""
 
     def save(w: Work, falls: bool, **info: Any) -> bool:
         op = str(info.get("op", ""))
@@ -455,19 +493,32 @@ def install_medic(hooks: Hooks, players: tuple[str, ...]) -> None:
         if any(e.op == op and e.detail == f"{_MEDIC_SAVED}:{now}" for e in w.effects):
             w.set_op(op, wounds=1)
             return False
+        if _medic_pending(w, op):
+            w.set_op(op, wounds=1)  # more damage before its player chose: still undecided
+            return False
         medic = medic_for(w, op)
         if not medic:
             return falls
-        player = w.ctx.owner[op]
         w.set_op(op, wounds=1)
-        GainToken(_MEDIC_USED, "end_tp").apply(w, player, "", "Medic!")
-        w.add_effect(Effect("token", op, "end_tp", source=medic, detail=f"{_MEDIC_SAVED}:{now}"))
-        for who in (medic, op):
-            w.add_effect(Effect("apl", who, "end_next_activation", source=medic, value=-1))
-        if _own_activation(w, op):
-            w.set_op(op, ap=0)
-        w.add_effect(Effect("token", op, "end_tp", source=medic, detail=_MEDIC_DASH))
-        w.emit("medic_used", op=op, medic=medic, player=player)
+        w.effects.append(
+            Effect("token", op, "end_tp", source=medic, detail=f"{_MEDIC_PENDING}:{now}")
+        )
+        w.defer_frame(
+            RuleChoiceFrame(
+                player=w.ctx.owner[op],
+                rule="Medic!",
+                key=_MEDIC_PENDING,
+                op=op,
+                candidates=(),
+                data=(
+                    ("medic", medic),
+                    ("now", now),
+                    ("by", str(info.get("by", ""))),
+                    ("own", _own_activation(w, op)),
+                ),
+                targeted=False,
+            )
+        )
         return False
 
     def after_action(w: Work, ev: Event) -> None:

@@ -75,6 +75,7 @@ class EngageFromCoverReroll:
     cp: int = 0
     triggers: tuple[str, ...] = ("defence_dice",)
     repeatable: bool = True
+    rerolls: bool = True
 
     def _applies(self, w: Work, player: str, info: Mapping[str, Any]) -> bool:
         target = str(info.get("target", ""))
@@ -323,6 +324,7 @@ class NeutraliseTarget:
     triggers: tuple[str, ...] = ("attack_dice",)
     repeatable: bool = False
     rule_id: str = "kasrkin/firefight_ploy/neutralise_target"
+    rerolls: bool = True  # (a rule forbidding re-rolls forbids it: Suppressing Fire)
 
     def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
         """One action per non-empty choice of dice not re-rolled yet (faces as a multiset,
@@ -439,16 +441,35 @@ def sweep_marker(w: Work, player: str) -> Token | None:
     return next((t for t in w.tokens if t.kind == CLEARANCE_SWEEP and t.owner == player), None)
 
 
+SWEEP_GRID = 1.0
+"""The spacing of the grid of candidate spots for the Clearance Sweep marker (inches)."""
+
+
 def sweep_spots(w: Work) -> list[tuple[float, float]]:
-    """Where the Clearance Sweep marker may be placed (a finite choice for the notation and
-    agents): on each operative's spot, each objective marker and the killzone's centre,
-    rounded to 0.1", in that order without repeats."""
+    """Where the Clearance Sweep marker may be placed. The rule lets it go anywhere in the
+    killzone; the notation and agents need a finite choice, so: each operative's spot, each
+    objective marker and the killzone's centre (in that order), then every point of a 1"
+    grid (:data:`SWEEP_GRID`) over the killzone, those on its edges moved in just enough
+    for the 20 mm marker to lie wholly in it (0.4"), all rounded to 0.1", without repeats.
+    Wherever the marker could be placed, a spot offered is then at most 0.71" (half the
+    grid's diagonal) away, against the rule's 5" reach; terrain does not matter (its
+    distances are horizontal)."""
     out: list[tuple[float, float]] = []
+    seen: set[tuple[float, float]] = set()
     points = [(o.x, o.y) for o in w.alive()] + [(m.x, m.y) for m in w.markers if not m.carrier]
     points.append((w.kz.width / 2, w.kz.depth / 2))
+
+    def line(size: float) -> list[float]:
+        # 0, 1, 2... size, moved in to keep the marker in the killzone (the edge points).
+        lo, hi = math.ceil(_MARKER_RADIUS * 10) / 10, math.floor((size - _MARKER_RADIUS) * 10) / 10
+        n = int(size // SWEEP_GRID)
+        return [min(hi, max(lo, i * SWEEP_GRID)) for i in range(n + 1)]
+
+    points += [(x, y) for x in line(w.kz.width) for y in line(w.kz.depth)]
     for x, y in points:
         p = (round(x, 1), round(y, 1))
-        if p not in out:
+        if p not in seen:
+            seen.add(p)
             out.append(p)
     return out
 
@@ -476,7 +497,8 @@ def within_sweep(w: Work, t: Token, op: str) -> bool:
 @attrs.frozen(slots=True)
 class ClearanceSweep:
     """Clearance Sweep (strategy, 1CP; a :class:`engine.game.ploys.PloyLike`): place the
-    player's Clearance Sweep marker in the killzone (one of :func:`sweep_spots`); until the
+    player's Clearance Sweep marker in the killzone (one of :func:`sweep_spots`: operatives'
+    spots, objective markers, the centre and a 1" grid over the killzone); until the
     Ready step of the next Strategy phase, whenever a friendly KASRKIN operative within 5"
     horizontally of it is shooting an operative also within 5" horizontally of it, its
     weapons have Ceaseless. Notation ``Ploy clearance sweep at <x>,<y>``."""
@@ -619,7 +641,11 @@ free Shoot before that Fall Back ends (its order is changed to Engage if needed)
 
 GIVE_NO_GROUND = "give_no_ground"
 GIVE_NO_GROUND_APL = 2
-"""The total APL both sides must have contesting the marker (the rule text says "is 2")."""
+"""The total APL both sides must have contesting the marker. The dataslate (every published
+copy of it) says the Kasrkin's total "is 2" and the enemy's "is the same": a 2-2 tie, e.g.
+one Kasrkin (APL 2) against one APL 2 enemy or two APL 1 enemies. Played as written: a
+4-4 or 3-3 tie is not covered (a tie then still controls for neither, 4.8); no "or more"
+is read into it."""
 
 
 def _gng_markers(w: Work, player: str) -> list[str]:
@@ -643,17 +669,23 @@ def _contests(w: Work, o: Any, marker: str) -> bool:
 
 
 def give_no_ground_holds(w: Work, player: str, marker: str) -> bool:
-    """The friendly KASRKIN operatives contesting ``marker`` total 2 APL and the enemy
-    operatives contesting it total the same (the APL that counts for control)."""
-    mine = enemy = 0
+    """The friendly KASRKIN operatives contesting ``marker`` total exactly 2 APL and the
+    enemy operatives contesting it total the same (:data:`GIVE_NO_GROUND_APL`), counting
+    the APL that counts for control: APL changes, the ``would_control_apl`` and
+    ``would_control_totals`` hooks (as :func:`engine.game.universal.apl_controller`)."""
+    enemy_player = "B" if player == "A" else "A"
+    total = {player: 0, enemy_player: 0}
+    ids: list[str] = []
     for o in w.alive():
         if not _contests(w, o, marker):
             continue
-        apl = int(w.would("would_control_apl", w.apl(o), op=o.id))
-        if o.player != player:
-            enemy += apl
-        elif is_kasrkin(w, o.id):
-            mine += apl
+        if o.player == player and not is_kasrkin(w, o.id):
+            continue
+        ids.append(o.id)
+        total[o.player] += int(w.would("would_control_apl", w.apl(o), op=o.id))
+    if ids and "would_control_totals" in w.ctx.hooks.would:
+        total = dict(w.would("would_control_totals", dict(total), ops=tuple(ids)))
+    mine, enemy = total[player], total[enemy_player]
     return mine == GIVE_NO_GROUND_APL and enemy == mine
 
 
@@ -683,8 +715,9 @@ class GiveNoGround:
     friendly KASRKIN operative's activation (between its actions, trigger
     ``during_activation``) or at the end of the Firefight phase, select a marker;
     until the end of that activation, or until the end of the turning point (its scoring
-    included), when the friendly KASRKIN operatives contesting it total 2 APL and the enemy
-    operatives contesting it total the same, the Kasrkin control it. Once per turning point.
+    included), when the friendly KASRKIN operatives contesting it total exactly 2 APL and
+    the enemy operatives contesting it total the same (a 2-2 tie, as the dataslate says:
+    :data:`GIVE_NO_GROUND_APL`), the Kasrkin control it. Once per turning point.
     Notation ``Ploy give no ground <marker>``: an objective marker or one of the player's
     mission markers (the ``would_control_marker`` hook breaks the tie for either). At the
     end of the Firefight phase only the markers where the tie holds are offered (no other

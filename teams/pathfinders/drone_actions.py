@@ -22,6 +22,7 @@ DRONE_CONTROLLER = "DRONE CONTROLLER"
 MV31 = "MV31 PULSE ACCELERATOR"
 REMOTE_PILOT_MOVE = 2.0
 UNIVERSAL_VERBS = (
+    "Guard",
     "Reposition",
     "Dash",
     "Fall Back",

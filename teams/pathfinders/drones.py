@@ -39,7 +39,9 @@ CONTROLLER_MOVE = 2.0
 GRAV_RANGE = 6.0
 GRAV_PENALTY = 2.0
 _SHIELD_USED = "pf_shield_generator_used"
-_SHIELD_ARMED = "pf_shield_generator_armed"
+_SHIELD_PENDING = "pf_shield_generator_pending:"
+"""Token detail prefix (on the MV4) of a Normal Dmg withheld until its player has chosen
+whether Shield Generator ignores it: ``pf_shield_generator_pending:<damage>``."""
 _SHIELD_KEY = "pathfinders_shield_generator"
 
 
@@ -174,15 +176,22 @@ def _shield_used(w: Work, op: str) -> bool:
     return any(e.kind == "token" and e.op == op and e.detail == _SHIELD_USED for e in w.effects)
 
 
-def _disarm(w: Work) -> None:
-    if any(e.detail == _SHIELD_ARMED for e in w.effects):
-        w.effects = [e for e in w.effects if not (e.kind == "token" and e.detail == _SHIELD_ARMED)]
+def _shield_pending(w: Work, op: str) -> Effect | None:
+    return next((e for e in w.effects if e.op == op and e.detail.startswith(_SHIELD_PENDING)), None)
 
 
 def _shield_chosen(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
-    """Armed for this attack sequence: its first Normal Dmg die inflicts nothing."""
+    """Shield Generator used (the withheld Normal Dmg ignored, used for the turning point)
+    or declined (that damage inflicted now; the rule kept for a later die)."""
+    op = frame.op
+    dmg = int(frame.get("damage"))
     if chosen:
-        w.effects.append(Effect("token", chosen, "end_tp", source=chosen, detail=_SHIELD_ARMED))
+        w.effects.append(Effect("token", op, "end_tp", source=op, detail=_SHIELD_USED))
+        w.emit("shield_generator", op=op, ignored=dmg)
+        return
+    from engine.game import universal
+
+    universal.inflict(w, op, dmg, str(frame.get("weapon")), by=str(frame.get("by")))
 
 
 on_choice(_SHIELD_KEY, _shield_chosen)
@@ -190,16 +199,19 @@ on_choice(_SHIELD_KEY, _shield_chosen)
 
 def install_shield_generator(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Shield Generator (MV4 Shield Drone): attacks on it ignore Piercing (and Piercing
-    Crits); once per turning point, the player may ignore the damage of one attack die that
-    inflicts Normal Dmg on it; Saviour Protocols costs 0CP when it is the specified drone
-    (the ploy's ``target``). The choice (``Use shield generator`` or ``Decline``, a
-    :class:`engine.rules.choices.RuleChoiceFrame`) is asked once per attack sequence, before
-    damage: in a Shoot when its defence dice are rolled and the attacker retained a normal
-    success, in a fight when it starts; used, the first Normal Dmg die of that sequence
-    inflicts nothing (the once per turning point is spent only then; the engine does not
-    let the player pick a later die of the same sequence). Triggers: the core's
-    ``resolve_step_started`` and ``fight_started`` events; would_use_weapon_rules,
-    would_shot_damage, would_strike_damage and would_cost_ploy hooks."""
+    Crits); once per turning point, when an attack die inflicts Normal Dmg on it, its
+    player may ignore that damage; Saviour Protocols costs 0CP when it is the specified
+    drone (the ploy's ``target``). Trigger: the Normal Dmg of an attack die on it in a
+    Shoot or Fight (the core's ``would_shot_damage``, per unblocked die, normals first, and
+    ``would_strike_damage`` per strike) is withheld, then, when that attack's dice are
+    resolved (``attack_dice_resolved``), its player decides (``Use shield generator``: it
+    is ignored and the rule used for the turning point; ``Decline``: it is inflicted then,
+    and the next Normal Dmg die asks again). So in a Fight the player picks the strike; in a
+    Shoot the unblocked normal dice are alike and inflicted at once (one choice per shot).
+    Not asked if the drone was incapacitated by the other dice of that shot (ignoring one
+    die would not have saved it). Limits: once per turning point (taken only when used);
+    critical damage is never ignored. Also the would_use_weapon_rules and would_cost_ploy
+    hooks."""
 
     def rules(w: Work, value: Any, **info: Any) -> Any:
         if not _shielded(w, players, str(info.get("target", ""))):
@@ -209,53 +221,53 @@ def install_shield_generator(hooks: Hooks, players: tuple[str, ...]) -> None:
         kept = tuple(r for r in value if not isinstance(r, (Piercing, PiercingCrits)))
         return WeaponRules(kept)
 
-    def ask(w: Work, op: str) -> None:
-        if not _shielded(w, players, op) or _shield_used(w, op) or not w.op(op).alive:
-            return
-        w.stack.append(
-            RuleChoiceFrame(
-                player=w.ctx.owner[op],
-                rule="Shield Generator",
-                key=_SHIELD_KEY,
-                op=op,
-                candidates=(),
-                targeted=False,
-            )
-        )
-
-    def resolving(w: Work, ev: Event) -> None:
-        target = str(ev.get("target", ""))
-        if any(e.op == target and e.detail == _SHIELD_ARMED for e in w.effects):
-            return
-        if int(ev.get("normals", 0)) > 0:
-            ask(w, target)
-
-    def ended(w: Work, ev: Event) -> None:
-        _disarm(w)
-
-    def damage(w: Work, dmg: int, **info: Any) -> int:
+    def withhold(w: Work, dmg: int, **info: Any) -> int:
         target = str(info.get("target", ""))
         if info.get("crit") or dmg <= 0 or not _shielded(w, players, target):
             return dmg
-        armed = [e for e in w.effects if e.op == target and e.detail == _SHIELD_ARMED]
-        if not armed or _shield_used(w, target):
+        if _shield_used(w, target) or _shield_pending(w, target):
             return dmg
-        _disarm(w)
-        w.effects.append(Effect("token", target, "end_tp", source=target, detail=_SHIELD_USED))
-        w.emit("shield_generator", op=target, ignored=dmg)
+        from engine.game.fight import FightFrame
+        from engine.game.shoot import ShootFrame
+
+        if not isinstance(w.top, ShootFrame | FightFrame):
+            return dmg  # not an attack die of a Shoot or Fight in progress
+        source = str(info.get("op", ""))
+        w.effects.append(
+            Effect("token", target, "end_tp", source=source, detail=f"{_SHIELD_PENDING}{dmg}")
+        )
         return 0
+
+    def resolved(w: Work, ev: Event) -> None:
+        target = str(ev.get("target", ""))
+        pending = _shield_pending(w, target) if w.effects else None
+        if pending is None:
+            return
+        w.effects = [e for e in w.effects if e is not pending]
+        if w.op(target).incapacitated or not w.op(target).alive:
+            return
+        dmg = int(pending.detail.removeprefix(_SHIELD_PENDING))
+        w.stack.append(
+            RuleChoiceFrame(
+                player=w.ctx.owner[target],
+                rule="Shield Generator",
+                key=_SHIELD_KEY,
+                op=target,
+                candidates=(),
+                data=(("damage", dmg), ("by", pending.source), ("weapon", str(ev["weapon"]))),
+                targeted=False,
+            )
+        )
 
     def cost(w: Work, cp: int, **info: Any) -> int:
         target = str(info.get("target", ""))
         return 0 if info.get("ploy") == SAVIOUR_PROTOCOLS and _shielded(w, players, target) else cp
 
     hooks.transform("would_use_weapon_rules", rules)
-    hooks.transform("would_shot_damage", damage)
-    hooks.transform("would_strike_damage", damage)
+    hooks.transform("would_shot_damage", withhold)
+    hooks.transform("would_strike_damage", withhold)
     hooks.transform("would_cost_ploy", cost)
-    hooks.on("resolve_step_started", resolving)
-    hooks.on("attack_dice_resolved", ended)
-    hooks.on("fight_ended", ended)
+    hooks.on("attack_dice_resolved", resolved)
 
 
 # -- Grav-Inhibitor (MV33 Grav-Inhibitor Drone) ------------------------------------------------
@@ -283,15 +295,46 @@ def _near_grav(w: Work, players: tuple[str, ...], op: str, at: Any = None) -> bo
     )
 
 
+GRAV_STEP = 0.5
+"""The spacing (inches) of the points of a move's straight path checked for Grav-Inhibitor."""
+
+
+def _path_near_grav(
+    w: Work, players: tuple[str, ...], op: str, start: tuple[float, float, float], end: Any
+) -> bool:
+    """Some point of ``op``'s straight path from ``start`` to ``end`` (``(x, y, z)``) is
+    visible to and within 6" of an MV33 of ``players`` (points every 0.5", only on the part
+    of the path that can come that close, as the Mines judge a move's path)."""
+    drones = _grav_drones(w, players, op)
+    if not drones:
+        return False
+    x0, y0, z0 = start
+    x1, y1, z1 = end
+    length = math.dist((x0, y0), (x1, y1))
+    steps = max(1, math.ceil(length / GRAV_STEP))
+    reach = GRAV_RANGE + 3.0  # centre distance bound (bases are under 1.5" in radius)
+    for k in range(steps + 1):
+        t = k / steps
+        x, y, z = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, z0 + (z1 - z0) * t
+        if all(math.dist((x, y), (d.x, d.y)) > reach for d in drones):
+            continue
+        if _near_grav(w, players, op, w.ctx.placement(op, x, y, z)):
+            return True
+    return False
+
+
 def install_grav_inhibitor(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Grav-Inhibitor (MV33 Grav-Inhibitor Drone): an enemy operative's move action other
     than Dash counts 2" more when it would move visible to and within 6" of it, and the
     enemy's melee weapons' Hit is worsened by 1 while it fights or retaliates visible to
-    and within 6" of it. Simplified: the move is judged where it starts (its distance is
-    then 2" shorter) and where it ends (a destination there must be within the distance
-    less 2" in a straight line; the path is not checked between them), and the Obstructing
-    and Accessible terrain distances it would ignore are still counted. Triggers: the core's
-    would_move_distance, would_refuse_destination and would_change_hit hooks."""
+    and within 6" of it. The move is judged where it starts (its distance is then 2"
+    shorter) and along its straight path to the destination (points every 0.5", as the
+    Mines judge a move: :func:`_path_near_grav`); a destination whose path comes near must
+    be within the distance less 2" in a straight line. Simplified: the path is the straight
+    line (not the route the movement code finds around terrain), and the Obstructing and
+    Accessible terrain distances it would ignore are still counted (the movement code has no
+    hook to drop them for one move). Triggers: the core's would_move_distance,
+    would_refuse_destination and would_change_hit hooks."""
 
     def distance(w: Work, limit: float, **info: Any) -> float:
         op, action = str(info.get("op", "")), info.get("action")
@@ -306,8 +349,7 @@ def install_grav_inhibitor(hooks: Hooks, players: tuple[str, ...]) -> None:
         if not _grav_drones(w, players, op) or _near_grav(w, players, op):
             return why  # no MV33 against it, or its distance is already 2" shorter
         o = w.op(op)
-        there = w.ctx.placement(op, *point)
-        if not _near_grav(w, players, op, there):
+        if not _path_near_grav(w, players, op, (o.x, o.y, o.elevation), point):
             return why
         from engine.game import universal
 

@@ -22,9 +22,7 @@ from engine.rules.registry import register, register_equipment_value
 from teams.pathfinders.markerlights import KIND, MAX_MARKERLIGHTS, can_markerlight, markerlights
 from teams.pathfinders.support import (
     has_keyword,
-    is_pathfinder,
     is_trooper,
-    op_token,
     shoot_frame,
 )
 
@@ -48,73 +46,8 @@ def _active(w: Work) -> str:
 # -- High-Intensity Markerlight ----------------------------------------------------------------
 
 HIML_USES = 2
-_HIML_ARMED = "pf_himl_armed"
 _HIML_USED = "pf_himl_used"
 _UPLINK_USED = "pf_uplink_used"
-
-
-@attrs.frozen(slots=True)
-class HighIntensityMarkerlight:
-    """High-Intensity Markerlight (equipment; a rule option, free, offered between the
-    actions of an activation: trigger ``during_activation``): up to twice per turning point,
-    the friendly PATHFINDER operative in activation (not the MV7 Marker Drone, which has its
-    own rule) that can perform the Markerlight action arms it: its next Markerlight action
-    in that activation gives the selected enemy two tokens instead of one (the
-    ``would_pathfinder_markerlight_gain`` hook). A use is counted when that Markerlight is
-    performed. Not with the Orbital Survey Uplink on the same action (not cumulative).
-    Notation ``Use high-intensity markerlight``. (Choosing before the action is the engine's
-    way to ask; the rule is used "when" the action is performed.)"""
-
-    name: str = HIGH_INTENSITY
-    kind: str = "rule"
-    cp: int = 0
-    triggers: tuple[str, ...] = ("during_activation",)
-    repeatable: bool = True
-
-    def _applies(self, w: Work, player: str, info: Mapping[str, Any]) -> bool:
-        op = str(info.get("op", ""))
-        if not op or w.ctx.owner.get(op) != player or not is_pathfinder(w, op):
-            return False
-        if has_keyword(w, op, MV7_MARKER) or not can_markerlight(w, op):
-            return False
-        if not has_equipment(w, player, HIGH_INTENSITY) or op_token(w, op, _HIML_ARMED):
-            return False
-        if "markerlight" in w.op(op).done or w.op(op).ap <= 0:
-            return False
-        return w.count(player, _HIML_USED) < HIML_USES
-
-    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
-        """``Use high-intensity markerlight`` while it applies."""
-        if not w.pl(player).equipment or not self._applies(w, player, info):
-            return []
-        return [Action("Use", text="high-intensity markerlight")]
-
-    def owns(self, action: Action) -> bool:
-        """Its action is ``Use high-intensity markerlight``."""
-        return action.verb == "Use" and action.text == "high-intensity markerlight"
-
-    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
-        """Why ``action`` is refused."""
-        return (
-            f"{action}: High-Intensity Markerlight (twice per turning point) arms the next "
-            "Markerlight action of the active PATHFINDER operative (not the MV7 Marker Drone)"
-        )
-
-    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
-        """Rule of thumb: one more token, worth 0.08 operatives, when the operative still
-        has an enemy it may mark (else nothing)."""
-        from teams.pathfinders.markerlights import MARKERLIGHT
-
-        o = w.op(str(info.get("op", "")))
-        return 0.08 if MARKERLIGHT.options(w, o, "activation") else 0.0
-
-    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
-        """Arm the operative until the end of its activation."""
-        op = str(info["op"])
-        w.effects.append(Effect("token", op, "end_activation", source=op, detail=_HIML_ARMED))
-
-
-HIGH_INTENSITY_RULE = HighIntensityMarkerlight()
 
 
 def uplinked(w: Work, op: str, target: str) -> bool:
@@ -128,33 +61,53 @@ def uplinked(w: Work, op: str, target: str) -> bool:
     return not w.ctx.visible(w.kz, w.place(w.op(op)), w.place(w.op(target)))
 
 
+HIML_MODE = "high-intensity"
+"""The word of the Markerlight action that uses it: ``Act PAT-1 markerlight high-intensity
+on BLU-1``."""
+
+
 def install_high_intensity_markerlight(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """High-Intensity Markerlight (class docstring)."""
+    """High-Intensity Markerlight (equipment): up to twice per turning point, when a friendly
+    PATHFINDER operative (not the MV7 Marker Drone, which has its own rule) performs the
+    Markerlight action, its player may use it: the enemy selected gains two tokens instead
+    of one. Chosen as the action is performed (in or out of its activation: a counteraction,
+    a free Markerlight of Kauyon or Remote Pilot): the action's variant ``Act <op>
+    markerlight high-intensity on <enemy>`` (the team's ``would_pathfinder_markerlight_modes``
+    hook offers it; ``would_pathfinder_markerlight_gain`` gives the two tokens; a use is
+    counted when that action is performed). Not offered on an enemy selected through the
+    Orbital Survey Uplink (out of sight: not cumulative)."""
+
+    def offered(w: Work, got: tuple[str, ...], **info: Any) -> tuple[str, ...]:
+        op, target = str(info.get("op", "")), str(info.get("target", ""))
+        player = w.ctx.owner.get(op)
+        if player not in players or not w.pl(str(player)).equipment:
+            return got
+        if not has_equipment(w, str(player), HIGH_INTENSITY) or has_keyword(w, op, MV7_MARKER):
+            return got
+        if w.count(str(player), _HIML_USED) >= HIML_USES or uplinked(w, op, target):
+            return got
+        return (*got, HIML_MODE)
 
     def gain(w: Work, n: int, **info: Any) -> int:
         op = str(info.get("op", ""))
-        if w.ctx.owner.get(op) not in players or not op_token(w, op, _HIML_ARMED):
+        if w.ctx.owner.get(op) not in players or info.get("mode") != HIML_MODE:
             return n
-        if uplinked(w, op, str(info.get("target", ""))):
-            return n  # not cumulative with the Orbital Survey Uplink
         return max(int(n), 2)
 
     def performed(w: Work, ev: Event) -> None:
         op = str(ev.get("op", ""))
-        if w.ctx.owner.get(op) not in players or not op_token(w, op, _HIML_ARMED):
+        if w.ctx.owner.get(op) not in players or ev.get("mode") != HIML_MODE:
             return
-        w.effects = [e for e in w.effects if not (e.op == op and e.detail == _HIML_ARMED)]
-        if not uplinked(w, op, str(ev.get("target", ""))):
-            w.count(w.ctx.owner[op], _HIML_USED, add=1)
-            w.emit(
-                "equipment_used",
-                player=w.ctx.owner[op],
-                op=op,
-                item=HIGH_INTENSITY,
-                why="two tokens",
-            )
+        w.count(w.ctx.owner[op], _HIML_USED, add=1)
+        w.emit(
+            "equipment_used",
+            player=w.ctx.owner[op],
+            op=op,
+            item=HIGH_INTENSITY,
+            why="two tokens",
+        )
 
-    hooks.ploy(HIGH_INTENSITY_RULE, players)
+    hooks.transform("would_pathfinder_markerlight_modes", offered)
     hooks.transform("would_pathfinder_markerlight_gain", gain)
     hooks.on("markerlight_performed", performed)
     hooks.on("turning_point_started", _reset(players, _HIML_USED))

@@ -16,14 +16,21 @@ Token API (stable; other Pathfinders modules build on it):
 
 Team would hooks it asks (other Pathfinders rules subscribe with ``hooks.transform``):
 
-- ``would_pathfinder_markerlight_gain`` ``fn(w, n, op=, target=) -> n``: how many tokens
-  the selected enemy gains from ``op``'s Markerlight action (1; High-Intensity Markerlight).
+- ``would_pathfinder_markerlight_gain`` ``fn(w, n, op=, target=, mode=) -> n``: how many
+  tokens the selected enemy gains from ``op``'s Markerlight action (1; High-Intensity
+  Markerlight).
+- ``would_pathfinder_markerlight_modes`` ``fn(w, modes, op=, target=) -> modes``: the words
+  of the rules a player may choose to use when it performs the action on ``target``
+  (``("high-intensity",)``: the High-Intensity Markerlight equipment); each gives the
+  variant ``Act <op> markerlight <mode> on <enemy>`` (``mode`` passed to the other hooks
+  and to the event; ``""`` for the plain action).
 - ``would_pathfinder_markerlight_target`` ``fn(w, why, op=, target=) -> why``: why
   ``target`` cannot be selected (``None``: it can); a rule may allow an enemy out of sight.
 - ``would_pathfinder_markerlight_in_control_range`` ``fn(w, False, op=) -> bool``: whether
   ``op`` may perform it within control range of an enemy (Fearless On The Frontline).
 
-After the action the event ``markerlight_performed`` (``op``, ``target``, ``gained``) is
+After the action the event ``markerlight_performed`` (``op``, ``target``, ``gained``,
+``mode``) is
 emitted (did hooks may add more tokens: Analyse, which asks the team hook
 ``would_pathfinder_analyse`` ``fn(w, True, op=, target=) -> bool`` first).
 
@@ -71,7 +78,10 @@ KIND = "markerlight"
 MAX_MARKERLIGHTS = 4
 MB3_RECON = "MB3 RECON"
 MV7_MARKER = "MV7 MARKER"
-FUSION_GRENADE = "fusion grenade"
+GRENADE = "grenade"
+"""No grenade gets the Markerlight effects: the fusion grenade is excluded by name, and the
+frag and krak grenades the Assault Grenadier can use (Grenadier Specialist; our data lists
+them on its datacard) are universal equipment, not datacard weapons."""
 MOVES_SHEDDING = ("dash", "charge", "fall back", "reposition")
 _SHOT = "pf_shot:"
 _MARKED = "pf_marked:"
@@ -206,7 +216,9 @@ class Markerlight:
 
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
         """``Act <op> markerlight on <enemy>`` for each enemy it may select that is not at
-        four tokens yet (any for the MB3 Recon drone, whose Analyse marks others too)."""
+        four tokens yet (any for the MB3 Recon drone, whose Analyse marks others too), and
+        ``Act <op> markerlight <mode> on <enemy>`` for each rule its player may use with it
+        (:func:`modes`)."""
         if self._why_not(w, o) is not None:
             return []
         out = []
@@ -216,6 +228,8 @@ class Markerlight:
                 continue
             if self.target_reason(w, o, e.id) is None:
                 out.append(Action("Act", op=o.id, text=self.text, target=e.id))
+                for m in modes(w, o.id, e.id):
+                    out.append(Action("Act", op=o.id, text=f"{self.text} {m}", target=e.id))
         return out
 
     def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
@@ -225,14 +239,19 @@ class Markerlight:
             return why
         if not a.target:
             return f"{a}: Markerlight selects an enemy operative (on <enemy>)"
-        return self.target_reason(w, o, a.target)
+        why = self.target_reason(w, o, a.target)
+        m = mode_of(a)
+        if why is None and m and m not in modes(w, o.id, a.target):
+            allowed = ", ".join(modes(w, o.id, a.target)) or "none"
+            return f"{a}: {o.id} cannot use {m!r} with this Markerlight now (allowed: {allowed})"
+        return why
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
         """Rule of thumb: 0.06 operatives per token the target gains (more when the team
         still has shooters to come: 0.09 while a friendly PATHFINDER that can shoot is ready
         or this operative has AP left to shoot it), plus 0.03 per other enemy Analyse marks."""
         have = markerlights(w, a.target, o.player)
-        gain = int(w.would("would_pathfinder_markerlight_gain", 1, op=o.id, target=a.target))
+        gain = _gain(w, o.id, a.target, mode_of(a))
         gained = min(MAX_MARKERLIGHTS, have + gain) - have
         shooters = o.ap >= 2 or any(f.ready for f in w.friends_of(o.id))
         value = (0.09 if shooters else 0.06) * gained
@@ -242,14 +261,35 @@ class Markerlight:
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """The enemy gains its tokens; the Shoot of this activation is tied to it."""
-        gain = int(w.would("would_pathfinder_markerlight_gain", 1, op=o.id, target=a.target))
-        gained = add_markerlights(w, a.target, gain, o.player, source=o.id)
+        m = mode_of(a)
+        gained = add_markerlights(w, a.target, _gain(w, o.id, a.target, m), o.player, source=o.id)
         if _ties(w, o.id):
             _bind(w, o.id, _MARKED, a.target)
-        w.emit("markerlight_performed", op=o.id, target=a.target, gained=gained)
+        w.emit("markerlight_performed", op=o.id, target=a.target, gained=gained, mode=m)
 
 
 MARKERLIGHT = Markerlight()
+
+
+def mode_of(a: Action) -> str:
+    """The rule word of a Markerlight action (``"high-intensity"`` for ``Act PAT-1
+    markerlight high-intensity on BLU-1``; ``""`` for the plain action)."""
+    return a.text[len(MARKERLIGHT.text) :].strip()
+
+
+def modes(w: Work, op: str, target: str) -> tuple[str, ...]:
+    """The rule words ``op``'s player may use with its Markerlight on ``target`` now (the
+    ``would_pathfinder_markerlight_modes`` hooks)."""
+    if "would_pathfinder_markerlight_modes" not in w.ctx.hooks.would:
+        return ()
+    got = w.would("would_pathfinder_markerlight_modes", (), op=op, target=target)
+    return tuple(str(m) for m in got)
+
+
+def _gain(w: Work, op: str, target: str, mode: str) -> int:
+    """How many tokens ``target`` gains from ``op``'s Markerlight used with ``mode``."""
+    hook = "would_pathfinder_markerlight_gain"
+    return int(w.would(hook, 1, op=op, target=target, mode=mode))
 
 
 def analyse_targets(w: Work, o: OperativeState, target: str) -> list[str]:
@@ -278,14 +318,15 @@ def _weapon_in_shot(w: Work, op: str) -> str:
 
 def _benefits(w: Work, players: tuple[str, ...], op: str, target: str, weapon: str) -> int:
     """How many of its player's tokens ``target`` has, for a PATHFINDER ``op`` of
-    ``players`` shooting it with ``weapon`` from its datacard (not the fusion grenade);
-    0 when the rule gives nothing."""
+    ``players`` shooting it with ``weapon`` from its datacard (no grenade: not the fusion
+    grenade, nor the frag and krak grenades of Grenadier Specialist); 0 when the rule gives
+    nothing."""
     if not target or not mine(w, op, players) or w.ctx.owner.get(target) == w.ctx.owner[op]:
         return 0
     n = markerlights(w, target, w.ctx.owner[op])
     if not n:
         return 0
-    if weapon and (weapon.startswith(FUSION_GRENADE) or not from_datacard(w, op, weapon)):
+    if weapon and (GRENADE in weapon.lower() or not from_datacard(w, op, weapon)):
         return 0
     return n
 
@@ -293,8 +334,9 @@ def _benefits(w: Work, players: tuple[str, ...], op: str, target: str, weapon: s
 def install_markerlight(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Markerlight (faction rule; module docstring). What tokens give a friendly PATHFINDER
     shooting the marked enemy with a weapon from its datacard (not the Assault Grenadier's
-    fusion grenade), cumulatively: 1+ Saturate and Balanced; 2+ Hit improved by 1 (not
-    better than 3+); 3+ the target cannot be obscured; 4 Seek Light (light terrain cannot
+    fusion grenade, nor its frag and krak grenades: universal equipment), cumulatively:
+    1+ Saturate and Balanced; 2+ Hit improved by 1 (not better than 3+);
+    3+ the target cannot be obscured; 4 Seek Light (light terrain cannot
     make a Conceal target invalid). An enemy loses one token the first time in each of its
     activations (or counteractions) it performs Dash, Charge, Fall Back or Reposition; a
     move outside them (a free action a rule gives it) sheds none. Triggers: the core's

@@ -17,6 +17,7 @@ from engine.game.state import Effect, OperativeState, other
 from engine.game.work import Work
 from engine.rules.ploys import GainToken, Ploy
 from engine.rules.registry import register
+from teams.pathfinders.common import active_op
 from teams.pathfinders.support import (
     is_pathfinder,
     is_trooper,
@@ -152,8 +153,6 @@ def install_take_cover(hooks: Hooks, players: tuple[str, ...]) -> None:
 
 SUPPRESSING_FIRE = "pf_suppressing_fire"
 REROLL_RULES = (Balanced, Ceaseless, Relentless)
-COMMAND_REROLL = "Command Re-roll"
-_UNAFFORDABLE = 10**6
 
 
 def closest_target_kept(w: Work, f: Any, player: str) -> bool:
@@ -225,34 +224,28 @@ def install_suppressing_fire(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Suppressing Fire (strategy, 1CP): until the end of the turning point, whenever an enemy
     operative performs a Shoot whose target (the primary target for Blast and Torrent) is not
     the closest valid target (:func:`closest_target_kept`, ignoring friendly PATHFINDER
-    operatives with a Conceal order or obscured), the opponent cannot re-roll its attack dice.
-    Trigger: its weapon's re-roll rules (Balanced, Ceaseless, Relentless) are removed through
-    ``would_use_weapon_rules``, and Command Re-roll cannot be paid in its attack dice window
-    (``would_cost_ploy``). Limits: the Shoot action only (not fights); defence dice may still
-    be re-rolled. (An opponent's own team ploy that re-rolls attack dice is not blocked: the
-    core does not say which ploys re-roll.)"""
+    operatives with a Conceal order or obscured), the opponent cannot re-roll its attack dice:
+    not with its weapon's re-roll rules (Balanced, Ceaseless, Relentless), Command Re-roll,
+    Ammo Resupply nor any re-rolling ploy of its team (the error names Suppressing Fire).
+    Trigger: the core's ``would_refuse_reroll`` hook (asked by the Shoot's weapon re-roll
+    windows and for every ploy or rule that re-rolls dice, ``rerolls``). Limits: the Shoot
+    action only (not fights); defence dice may still be re-rolled."""
 
-    def rules(w: Work, value: WeaponRules, **info: Any) -> WeaponRules:
-        op = str(info.get("op", ""))
-        if info.get("kind") != "ranged" or not op or not w.effects:
-            return value
-        if not any(value.has(r) for r in REROLL_RULES) or not suppressed(w, op, players):
-            return value
-        return WeaponRules(tuple(r for r in value.rules if not isinstance(r, REROLL_RULES)))
-
-    def cost(w: Work, value: int, **info: Any) -> int:
-        if info.get("ploy") != COMMAND_REROLL or not w.effects:
-            return value
-        f = shoot_frame(w)
-        if f is None or f is not w.top or f.stage != "attack_cr":
-            return value
-        if w.ctx.owner[f.shooter] != info.get("player"):
-            return value
-        return _UNAFFORDABLE if suppressed(w, f.shooter, players) else value
+    def refuse(w: Work, why: str | None, **info: Any) -> str | None:
+        if why is not None or not w.effects or info.get("trigger") != "attack_dice":
+            return why
+        op, player = str(info.get("op", "")), str(info.get("player", ""))
+        if info.get("kind") != "ranged" or not op or w.ctx.owner.get(op) != player:
+            return why
+        if not suppressed(w, op, players):
+            return why
+        return (
+            f"Suppressing Fire: {player} cannot re-roll {op}'s attack dice "
+            f"({info.get('source', '')}): its target is not the closest valid target"
+        )
 
     hooks.ploy(SUPPRESSING_FIRE_PLOY, players)
-    hooks.transform("would_use_weapon_rules", rules)
-    hooks.transform("would_cost_ploy", cost)
+    hooks.transform("would_refuse_reroll", refuse)
 
 
 # -- Recon Sweep -------------------------------------------------------------------------------
@@ -648,6 +641,9 @@ add_template(
 PULSE_WEAPONS = ("burst cannon", "pulse carbine", "suppressed pulse carbine", "twin pulse carbine")
 """The pulse weapons (the team's composition note)."""
 _ENGAGED_AT_START = "pf_engaged_at_start"
+_ENGAGED_AT_FREE = "pf_engaged_at_free_start"
+"""Token: within control range of an enemy when a free action outside any activation or
+counteraction began (that free action is the activity whose start the ploy judges)."""
 NO_EFFECT_IN_FUSILLADE = ("Devastating", "Piercing", "Torrent", "Range")
 """The rules a ranged weapon loses when used in melee through Point-Blank Fusillade (Range
 has no meaning in a fight)."""
@@ -676,7 +672,9 @@ class PointBlankFusillade:
     """Point-Blank Fusillade (firefight, 1CP; a :class:`engine.game.ploys.PloyLike`): when a
     friendly PATHFINDER operative (excluding DRONE) is retaliating (the ``target_selected``
     window of a Fight against it), if it was not within control range of an enemy operative
-    at the start of that activation or counteraction, it retaliates with one of its ranged
+    at the start of that activation or counteraction (outside any: at the start of the free
+    action in progress, e.g. one given at the start of the Firefight phase), it retaliates
+    with one of its ranged
     weapons (not a grenade) as a melee weapon; it cannot block in that sequence
     (``would_allow_block``), and that weapon loses Devastating, Piercing and Torrent. If it is
     ready, has an Engage order and the weapon is a pulse weapon, it resolves the first
@@ -694,6 +692,8 @@ class PointBlankFusillade:
         if info.get("kind") != "melee" or w.ctx.owner.get(target) != player:
             return ""
         if not is_trooper(w, target) or op_token(w, target, _ENGAGED_AT_START):
+            return ""
+        if op_token(w, target, _ENGAGED_AT_FREE):
             return ""
         if any(e.kind == "no_retaliate" and e.op == target for e in w.effects):
             return ""
@@ -828,8 +828,31 @@ def install_point_blank_fusillade(hooks: Hooks, players: tuple[str, ...]) -> Non
 
     hooks.ploy(POINT_BLANK_FUSILLADE_PLOY, players)
     hooks.weapon_source(source)
+
+    def free_started(w: Work, ev: Event) -> None:
+        # A free action outside any activation or counteraction (e.g. at the start of the
+        # Firefight phase): its own start is "the start" the ploy judges.
+        if active_op(w):
+            return
+        op = str(ev["op"])
+        for p in players:
+            for o in w.alive(p):
+                if is_trooper(w, o.id) and w.in_enemy_control_range(o):
+                    w.effects.append(
+                        Effect("token", o.id, "end_tp", source=op, detail=_ENGAGED_AT_FREE)
+                    )
+
+    def free_ended(w: Work, ev: Event) -> None:
+        op = str(ev["op"])
+        if w.effects and not active_op(w):
+            w.effects = [
+                e for e in w.effects if not (e.detail == _ENGAGED_AT_FREE and e.source == op)
+            ]
+
     hooks.on("activated", engaged_at_start)
     hooks.on("counteracted", engaged_at_start)
+    hooks.on("free_action_granted", free_started)
+    hooks.on("free_action_ended", free_ended)
     hooks.transform("would_allow_block", no_block)
     hooks.transform("would_resolve_first", first)
     hooks.on("fight_ended", ended)

@@ -14,6 +14,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect
 from engine.game.work import Work
+from engine.rules.choices import RuleChoiceFrame, on_choice
 from engine.rules.ploys import GainToken
 from engine.rules.registry import register
 from teams.pathfinders.support import has_keyword, is_trooper, player_token, shoot_frame
@@ -74,17 +75,54 @@ def medic_for(w: Work, op: str) -> str:
     return ""
 
 
+_MEDIC_PENDING = "pathfinders_medic_pending"
+"""Token detail prefix (on the operative) while its player chooses whether Medic! saves it:
+``pathfinders_medic_pending:<action>``."""
+
+
+def _medic_pending(w: Work, op: str) -> bool:
+    return any(e.op == op and e.detail.startswith(_MEDIC_PENDING) for e in w.effects)
+
+
+def _medic_chosen(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
+    """Medic! used (the operative saved: :func:`install_medic`) or declined (it is
+    incapacitated now, as the damage that would have incapacitated it said)."""
+    op = frame.op
+    w.effects = [e for e in w.effects if not (e.op == op and e.detail.startswith(_MEDIC_PENDING))]
+    if not chosen:
+        from engine.game import universal
+
+        universal.incapacitate(w, op, str(frame.get("by")))
+        return
+    medic, now, player = str(frame.get("medic")), str(frame.get("now")), frame.player
+    GainToken(_MEDIC_USED, "end_tp").apply(w, player, "", "Medic!")
+    w.add_effect(Effect("token", op, "end_tp", source=medic, detail=f"{MEDIC_SAVED}:{now}"))
+    for who in (medic, op):
+        w.add_effect(Effect("apl", who, "end_next_activation", source=medic, value=-1))
+    if frame.get("own"):
+        w.set_op(op, ap=0)
+    w.add_effect(Effect("token", op, "end_tp", source=medic, detail=_MEDIC_DASH))
+    w.emit("pathfinders_medic_used", op=op, medic=medic, player=player)
+
+
+on_choice(_MEDIC_PENDING, _medic_chosen)
+
+
 def install_medic(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Medic! (Medical Technician): the first time in a turning point that another friendly
     PATHFINDER operative (excluding DRONE) would be incapacitated while visible to and within
-    3" of the Medical Technician (:func:`medic_for`), it is not: it has 1 wound left and cannot
-    be incapacitated for the rest of that action. Both get APL -1 until the end of their next
+    3" of the Medical Technician (:func:`medic_for`), its player may use the rule
+    (``Use medic!`` or ``Decline``): it is not incapacitated, has 1 wound left and cannot be
+    incapacitated for the rest of that action. Both get APL -1 until the end of their next
     activations; used in that operative's own activation, the activation ends after the
     action (its AP is set to 0). After that action (``action_ended``) it may perform a free
     Dash that must end within the Medical Technician's control range
-    (``would_refuse_destination``). Trigger: the ``would_be_incapacitated`` hook. The rule is
-    always used when it can be (as the Kasrkin's Medic!: the engine does not ask; saving an
-    operative is worth the APL). Medikit cannot select that operative this turning point."""
+    (``would_refuse_destination``). Trigger: the core's ``would_be_incapacitated`` hook keeps
+    it at 1 wound while its player chooses (a :class:`~engine.rules.choices.RuleChoiceFrame`
+    pushed once the damage's procedure has finished its changes, ``Work.defer_frame``);
+    declined, it is incapacitated then (``universal.incapacitate``). Limits: once per
+    turning point (a player token, taken only when used). Medikit cannot select that
+    operative this turning point."""
 
     def save(w: Work, falls: bool, **info: Any) -> bool:
         op = str(info.get("op", ""))
@@ -94,19 +132,32 @@ def install_medic(hooks: Hooks, players: tuple[str, ...]) -> None:
         if any(e.op == op and e.detail == f"{MEDIC_SAVED}:{now}" for e in w.effects):
             w.set_op(op, wounds=1)
             return False
+        if _medic_pending(w, op):
+            w.set_op(op, wounds=1)  # more damage before its player chose: still undecided
+            return False
         medic = medic_for(w, op)
         if not medic:
             return falls
-        player = w.ctx.owner[op]
         w.set_op(op, wounds=1)
-        GainToken(_MEDIC_USED, "end_tp").apply(w, player, "", "Medic!")
-        w.add_effect(Effect("token", op, "end_tp", source=medic, detail=f"{MEDIC_SAVED}:{now}"))
-        for who in (medic, op):
-            w.add_effect(Effect("apl", who, "end_next_activation", source=medic, value=-1))
-        if _own_activation(w, op):
-            w.set_op(op, ap=0)
-        w.add_effect(Effect("token", op, "end_tp", source=medic, detail=_MEDIC_DASH))
-        w.emit("pathfinders_medic_used", op=op, medic=medic, player=player)
+        w.effects.append(
+            Effect("token", op, "end_tp", source=medic, detail=f"{_MEDIC_PENDING}:{now}")
+        )
+        w.defer_frame(
+            RuleChoiceFrame(
+                player=w.ctx.owner[op],
+                rule="Medic!",
+                key=_MEDIC_PENDING,
+                op=op,
+                candidates=(),
+                data=(
+                    ("medic", medic),
+                    ("now", now),
+                    ("by", str(info.get("by", ""))),
+                    ("own", _own_activation(w, op)),
+                ),
+                targeted=False,
+            )
+        )
         return False
 
     def after_action(w: Work, ev: Event) -> None:
@@ -160,27 +211,24 @@ MARKSMAN_RAIL_RIFLE = "marksman rail rifle"
 
 def install_inertial_dampener(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Inertial Dampener (Marksman): the changes to the Hit stat of its marksman rail rifle
-    may be ignored. The player ignores every worsening (being injured, stat changes of
-    ``"hit"`` effects with a positive value, a positive ``would_change_hit`` change from
-    the rules asked before this one) and keeps every improvement (ignoring one could only
-    hurt: no decision is asked). Trigger: the ``would_change_hit`` hook (asked when the
-    target is known). Limits: that weapon only; a worsening asked after this hook (rules
-    installed later) or a point-blank shot's +1 (an On Guard interrupt) is not cancelled."""
+    may be ignored. The player ignores every worsening (being injured, a point-blank
+    shot's +1, stat changes, any rule's worsening) and keeps every improvement (ignoring one
+    could only hurt: no decision is asked). Trigger: the core's ``would_final_hit`` hook,
+    asked after every other change with each change apart (so it does not depend on the
+    order the rules were installed). Limits: that weapon only."""
 
-    def hit(w: Work, change: int, **info: Any) -> int:
+    def hit(w: Work, value: int, **info: Any) -> int:
         op = str(info.get("op", ""))
         if info.get("kind") != "ranged" or w.ctx.owner.get(op) not in players:
-            return change
+            return value
         if not has_keyword(w, op, MARKSMAN) or not str(info.get("weapon", "")).lower().startswith(
             MARKSMAN_RAIL_RIFLE
         ):
-            return change
-        worse = max(0, int(change))
-        worse += 1 if info.get("injured") else 0
-        worse += sum(e.value for e in w.effects_on(op, "hit") if e.value > 0)
-        return int(change) - worse
+            return value
+        changes: tuple[int, ...] = info.get("changes", ())
+        return int(info["printed"]) + sum(c for c in changes if c < 0)  # improvements only
 
-    hooks.transform("would_change_hit", hit)
+    hooks.transform("would_final_hit", hit)
 
 
 # -- Grenadier Specialist (Assault Grenadier ability) ------------------------------------------

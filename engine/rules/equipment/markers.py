@@ -272,6 +272,7 @@ class AmmoReroll:
     cp: int = 0
     triggers: tuple[str, ...] = ("attack_dice",)
     repeatable: bool = True
+    rerolls: bool = True
 
     def _applies(self, w: Work, player: str, info: Mapping[str, Any]) -> str | None:
         op = info.get("op", "")
