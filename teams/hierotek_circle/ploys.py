@@ -1,3 +1,552 @@
-"""The Hierotek Circle's strategy and firefight ploys
-(registered by rule id in ``engine.rules.registry``).
+"""The Hierotek Circle's strategy and firefight ploys (``rules/KT24.md`` 7.1), registered by
+rule id (``engine.rules.registry``). Each ploy's docstring (on its ``use``/installer) says
+its effect in our words, its trigger and its limits; each carries an ``advice`` for the
+heuristic agent (:mod:`engine.agents.advice`): a rule of thumb stated in its docstring, or
+the dice core where it changes one attack whose profile is known.
 """
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from engine.dice.rules import (
+    Accurate,
+    Blast,
+    Devastating,
+    WeaponRule,
+    WeaponRules,
+    parse_weapon_rules,
+)
+from engine.game import universal
+from engine.game.actions import Action
+from engine.game.context import Hooks
+from engine.game.events import Event
+from engine.game.state import Effect
+from engine.game.work import Work
+from engine.rules.choices import RuleChoiceFrame, on_choice
+from engine.rules.equipment.markers import support_distance
+from engine.rules.ploys import GainToken, Ploy
+from engine.rules.registry import register
+
+FACTION = "HIEROTEK CIRCLE"
+TEAM = "hierotek_circle"
+
+
+def has_kw(w: Work, op: str, *keywords: str) -> bool:
+    """``op`` is a HIEROTEK CIRCLE operative with every one of ``keywords``."""
+    kw = w.ctx.datacards[op].keywords
+    return FACTION in kw and all(k in kw for k in keywords)
+
+
+def player_token(w: Work, player: str, name: str) -> bool:
+    """``player`` holds the player-wide token ``name`` (a :class:`GainToken` on no
+    operative: a strategy ploy in effect)."""
+    return any(
+        e.kind == "token" and not e.op and e.player == player and e.detail == name
+        for e in w.effects
+    )
+
+
+def op_effect(w: Work, op: str, kind: str) -> Effect | None:
+    """The first effect of ``kind`` on ``op`` (``e.op == op``), or ``None``."""
+    for e in w.effects:
+        if e.kind == kind and e.op == op:
+            return e
+    return None
+
+
+def drop_effects(w: Work, kind: str, op: str | None = None) -> None:
+    """Remove the effects of ``kind`` (on ``op`` only, when given)."""
+    w.effects = [e for e in w.effects if not (e.kind == kind and (op is None or e.op == op))]
+
+
+def visible_within(w: Work, a: str, b: str, inches: float) -> bool:
+    """``b`` is visible to ``a`` and within ``inches`` of it."""
+    pa, pb = w.place(w.op(a)), w.place(w.op(b))
+    return w.distance(pa, pb) <= inches + 1e-6 and bool(w.ctx.visible(w.kz, pa, pb))
+
+
+def _installer(ploy: Any, extra: Any = None) -> Any:
+    def install(hooks: Hooks, players: tuple[str, ...]) -> None:
+        hooks.ploy(ploy, players)
+        if extra is not None:
+            extra(hooks, players)
+
+    return install
+
+
+def _rule_id(kind: str, name: str) -> str:
+    return f"{TEAM}/{kind}/{'_'.join(name.lower().split())}"
+
+
+def _ready_friends(w: Work, player: str, *keywords: str) -> list[str]:
+    return [o.id for o in w.alive(player) if o.ready and has_kw(w, o.id, *keywords)]
+
+
+# -- Command Underlings -------------------------------------------------------------------------
+
+COMMAND_UNDERLINGS = "Command Underlings"
+CU_KEY = "hierotek_command_underlings"
+CU_CRYPTEK = 6.0
+CU_APPRENTEK = 3.0
+
+
+def underlings(w: Work, source: str) -> list[str]:
+    """The operatives that may Dash for Command Underlings used through ``source``: each
+    other friendly HIEROTEK CIRCLE operative visible to and within 6" of it when it is a
+    CRYPTEK; within 3" (and not a CRYPTEK) when it is an APPRENTEK. SUPPORT: the distance
+    after :func:`engine.rules.equipment.markers.support_distance` (Comms Device, Cortical
+    Control's hook does not apply: it is no unique action)."""
+    cryptek = has_kw(w, source, "CRYPTEK")
+    reach = support_distance(w, source, CU_CRYPTEK if cryptek else CU_APPRENTEK)
+    out = []
+    for o in w.friends_of(source):
+        if not has_kw(w, o.id) or (not cryptek and has_kw(w, o.id, "CRYPTEK")):
+            continue
+        if visible_within(w, source, o.id, reach):
+            out.append(o.id)
+    return sorted(out, key=lambda i: w.ctx.index[i])
+
+
+def _cu_eligible(w: Work, player: str, op: str, info: Mapping[str, Any]) -> bool:
+    return (has_kw(w, op, "CRYPTEK") or has_kw(w, op, "APPRENTEK")) and bool(underlings(w, op))
+
+
+def _cu_next(w: Work, player: str, source: str, left: tuple[str, ...]) -> None:
+    """Offer the next Dash of Command Underlings: the player picks which of ``left`` dashes
+    next, or declines (the others do not dash)."""
+    alive = tuple(op for op in left if w.op(op).alive)
+    if not alive:
+        return
+    w.stack.append(
+        RuleChoiceFrame(
+            player=player, rule=COMMAND_UNDERLINGS, key=CU_KEY, op=source, candidates=alive
+        )
+    )
+
+
+def _cu_chosen(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
+    if not chosen:
+        return
+    left = tuple(op for op in frame.candidates if op != chosen)
+    _cu_next(w, frame.player, frame.op, left)  # below: offered once this Dash is done
+    universal.start_free_action(w, chosen, ("Dash",))
+
+
+on_choice(CU_KEY, _cu_chosen)
+
+
+def _cu_use(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+    """Command Underlings (strategy ploy, 1CP; SUPPORT). Used on a friendly CRYPTEK (the
+    first option) or APPRENTEK (the second): each operative of :func:`underlings` may at
+    once perform a free Dash, in an order of the player's choice (``Use command underlings
+    on <operative>`` for the next one, ``Decline`` to end: the rest do not dash). Who may
+    dash is judged when the ploy is used. Once per turning point (7.1)."""
+    _cu_next(w, player, action.target, tuple(underlings(w, action.target)))
+
+
+def _cu_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: 0.05 operatives per operative that may dash (a free 3" each)."""
+    return 0.05 * len(underlings(w, action.target))
+
+
+COMMAND_UNDERLINGS_PLOY = Ploy(
+    COMMAND_UNDERLINGS,
+    "strategy",
+    target="friendly",
+    eligible=_cu_eligible,
+    use_hook=_cu_use,
+    rule_id=_rule_id("strategy_ploy", COMMAND_UNDERLINGS),
+    advice=_cu_advice,
+)
+
+
+# -- Methodical Elimination -------------------------------------------------------------------
+
+METHODICAL = "methodical_elimination"
+MOVED = "hierotek_moved"  # effect: value = inches op moved in its activation in progress
+
+
+def _fighter_side(w: Work, op: str) -> str:
+    """``"a"`` when ``op`` performs the Fight action in progress, ``"d"`` when it
+    retaliates, ``""`` when it is in no fight."""
+    for f in reversed(w.stack):
+        if hasattr(f, "attacker") and hasattr(f, "defender"):
+            return "a" if f.attacker == op else "d" if f.defender == op else ""
+    return ""
+
+
+def _in_own_activation(w: Work, op: str) -> bool:
+    for f in reversed(w.stack):
+        if isinstance(f, universal.ActivationFrame) and f.mode in ("activation", "counteract"):
+            return bool(f.op == op)
+    return False
+
+
+def moved_this_activation(w: Work, op: str) -> float:
+    """Inches ``op`` moved in move actions during its activation in progress."""
+    e = op_effect(w, op, MOVED)
+    return e.value / 1000 if e is not None else 0.0
+
+
+def install_methodical(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Methodical Elimination (strategy ploy, 1CP): until the end of the turning point the
+    melee weapons of friendly HIEROTEK CIRCLE operatives have Accurate 1; Accurate 2 instead
+    while retaliating, or while fighting during its own activation (or counteraction) in
+    which it has moved no more than its Move stat (the inches of its move actions, as the
+    movement cost counts them). Trigger: the Gambit step; once per turning point."""
+
+    def track(w: Work, ev: Event) -> None:
+        op = ev["op"]
+        if w.ctx.owner[op] not in players or not player_token(w, w.ctx.owner[op], METHODICAL):
+            return
+        before = op_effect(w, op, MOVED)
+        drop_effects(w, MOVED, op)
+        total = (before.value if before is not None else 0) + round(float(ev["cost"]) * 1000)
+        w.effects.append(Effect(MOVED, op, "end_tp", source=op, value=total))
+
+    def reset(w: Work, ev: Event) -> None:
+        if op_effect(w, ev["op"], MOVED) is not None:
+            drop_effects(w, MOVED, ev["op"])
+
+    def accurate(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+        op = str(info.get("op", ""))
+        if info.get("kind") != "melee" or not op or w.ctx.owner[op] not in players:
+            return rules
+        if not has_kw(w, op) or not player_token(w, w.ctx.owner[op], METHODICAL):
+            return rules
+        side = _fighter_side(w, op)
+        two = side == "d" or (
+            side == "a"
+            and _in_own_activation(w, op)
+            and moved_this_activation(w, op) <= w.move_stat(w.op(op)) + 1e-6
+        )
+        return rules.with_rules(Accurate(2 if two else 1))
+
+    hooks.on("moved", track)
+    hooks.on("activated", reset)
+    hooks.on("counteracted", reset)
+    hooks.transform("would_use_weapon_rules", accurate)
+
+
+def _methodical_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: 0.06 operatives per ready friendly HIEROTEK CIRCLE operative within
+    6" of an enemy (a fight likely, one or two dice retained unrolled), at most 0.4."""
+    n = 0
+    for op in _ready_friends(w, player):
+        here = w.place(w.op(op))
+        if any(w.distance(here, w.place(e)) <= 6.0 for e in w.enemies_of(op)):
+            n += 1
+    return min(0.4, 0.06 * n)
+
+
+METHODICAL_PLOY = Ploy(
+    "Methodical Elimination",
+    "strategy",
+    effects=(GainToken(METHODICAL, "end_tp"),),
+    rule_id=_rule_id("strategy_ploy", "Methodical Elimination"),
+    advice=_methodical_advice,
+)
+
+
+# -- Relentless Onslaught ------------------------------------------------------------------------
+
+RELENTLESS = "relentless_onslaught"
+ONSLAUGHT_RANGE = 8.0
+_BALANCED = parse_weapon_rules("Balanced").rules
+
+
+def install_relentless(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Relentless Onslaught (strategy ploy, 1CP): until the end of the turning point, a
+    friendly HIEROTEK CIRCLE operative shooting an operative within 8" of it has Balanced on
+    its ranged weapons. Measured from the shooter itself, also when Magnify* lets another
+    operative be treated as the shooter. Trigger: the Gambit step; once per turning point."""
+
+    def balanced(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+        op, target = str(info.get("op", "")), str(info.get("target", ""))
+        if info.get("kind") != "ranged" or not op or not target:
+            return rules
+        if w.ctx.owner[op] not in players or not has_kw(w, op):
+            return rules
+        if not player_token(w, w.ctx.owner[op], RELENTLESS):
+            return rules
+        if w.distance(w.place(w.op(op)), w.place(w.op(target))) > ONSLAUGHT_RANGE + 1e-6:
+            return rules
+        return rules.with_rules(*_BALANCED)
+
+    hooks.transform("would_use_weapon_rules", balanced)
+
+
+def _relentless_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: Balanced on one shot is worth 0.04 operatives; one per ready friendly
+    HIEROTEK CIRCLE operative with an enemy within 8"."""
+    n = 0
+    for op in _ready_friends(w, player):
+        here = w.place(w.op(op))
+        if any(w.distance(here, w.place(e)) <= ONSLAUGHT_RANGE for e in w.enemies_of(op)):
+            n += 1
+    return 0.04 * n
+
+
+RELENTLESS_PLOY = Ploy(
+    "Relentless Onslaught",
+    "strategy",
+    effects=(GainToken(RELENTLESS, "end_tp"),),
+    rule_id=_rule_id("strategy_ploy", "Relentless Onslaught"),
+    advice=_relentless_advice,
+)
+
+
+# -- Undying Androids ------------------------------------------------------------------------
+
+UNDYING = "undying_androids"
+
+
+def install_undying(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Undying Androids (strategy ploy, 1CP): until the end of the turning point, when an
+    operative is shooting a friendly HIEROTEK CIRCLE operative that cannot retain any cover
+    save (not in cover, Saturate, no defence dice to spare), its player may retain one
+    defence die as a normal success without rolling it: offered as the cover-save choice
+    ``normal`` (the core's ``would_save_without_cover`` hook). Trigger: the Gambit step;
+    once per turning point."""
+
+    def free_save(w: Work, n: int, **info: Any) -> int:
+        target = str(info.get("target", ""))
+        if not target or w.ctx.owner[target] not in players or not has_kw(w, target):
+            return n
+        return max(n, 1) if player_token(w, w.ctx.owner[target], UNDYING) else n
+
+    hooks.transform("would_save_without_cover", free_save)
+
+
+def _undying_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: a free normal save against one shot is worth 0.03 operatives; one
+    shot per ready enemy operative, at most 0.3."""
+    enemy = "B" if player == "A" else "A"
+    return min(0.3, 0.03 * sum(1 for o in w.alive(enemy) if o.ready))
+
+
+UNDYING_PLOY = Ploy(
+    "Undying Androids",
+    "strategy",
+    effects=(GainToken(UNDYING, "end_tp"),),
+    rule_id=_rule_id("strategy_ploy", "Undying Androids"),
+    advice=_undying_advice,
+)
+
+
+# -- Living Lightning -------------------------------------------------------------------------
+
+LIVING_LIGHTNING = "living_lightning"  # effect on the shooter until its Shoot action ends
+TESLA = "tesla carbine"
+LIGHTNING_BLAST = 2.0
+
+
+def _shoot_frame(w: Work) -> Any:
+    for f in reversed(w.stack):
+        if hasattr(f, "shooter") and hasattr(f, "targets"):
+            return f
+    return None
+
+
+def _ll_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    op = str(info.get("op", ""))
+    if info.get("kind") != "ranged" or not op or w.ctx.owner.get(op) != player:
+        return False
+    f = _shoot_frame(w)
+    return (
+        has_kw(w, op, "IMMORTAL")
+        and str(info.get("weapon", "")).startswith(TESLA)
+        and f is not None
+        and f.idx == 0
+        and len(f.targets) == 1
+    )
+
+
+def blast_secondaries(w: Work, shooter: str, primary: str) -> tuple[str, ...]:
+    """Blast 2" secondaries of a shot at ``primary``: every other operative visible to and
+    within 2" of it (6), in id order."""
+    tp = w.place(w.op(primary))
+    sec = [
+        q.id
+        for q in w.alive()
+        if q.id not in (primary, shooter)
+        and w.distance(tp, w.place(q)) <= LIGHTNING_BLAST + 1e-6
+        and w.ctx.visible(w.kz, tp, w.place(q))
+    ]
+    return tuple(sorted(sec, key=lambda i: w.ctx.index[i]))
+
+
+def _ll_use(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+    """Living Lightning (firefight ploy, 1CP): when a friendly HIEROTEK CIRCLE IMMORTAL
+    operative performs the Shoot action with a tesla carbine (the ``target_selected``
+    window), until the end of that action the weapon's ``2" Devastating 1`` loses its 2"
+    (plain Devastating 1) and it has Blast 2": the secondaries are added to the action now."""
+    op = str(info["op"])
+    f = _shoot_frame(w)
+    i = w.stack.index(f)
+    sec = blast_secondaries(w, op, f.targets[0])
+    w.stack[i] = attrs.evolve(f, targets=(*f.targets, *sec))
+    w.effects.append(Effect(LIVING_LIGHTNING, op, "end_tp", source=op))
+
+
+def install_living_lightning(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Living Lightning's weapon change (:func:`_ll_use`), ended with the Shoot action."""
+
+    def lightning(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+        op = str(info.get("op", ""))
+        if info.get("kind") != "ranged" or not op or op_effect(w, op, LIVING_LIGHTNING) is None:
+            return rules
+        if not str(info.get("weapon", "")).startswith(TESLA):
+            return rules
+        kept: list[WeaponRule] = []
+        for r in rules:
+            if isinstance(r, Devastating) and r.distance is not None:
+                kept.append(Devastating(r.damage))
+            elif not isinstance(r, Blast):
+                kept.append(r)
+        return WeaponRules.of((*kept, Blast(LIGHTNING_BLAST)))
+
+    def ended(w: Work, ev: Event) -> None:
+        if op_effect(w, ev["op"], LIVING_LIGHTNING) is not None:
+            drop_effects(w, LIVING_LIGHTNING, ev["op"])
+
+    hooks.transform("would_use_weapon_rules", lightning)
+    hooks.on("shoot_ended", ended)
+
+
+def _ll_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: each enemy secondary target is a second shot worth 0.15 operatives,
+    each friendly one costs as much; minus the 2" Devastating splash lost (0.03 per other
+    operative within 2" of the primary, whatever its side, counted against the enemy)."""
+    f = _shoot_frame(w)
+    op = str(info.get("op", ""))
+    if f is None or not op:
+        return 0.0
+    value = 0.0
+    for q in blast_secondaries(w, op, f.targets[0]):
+        value += 0.15 if w.ctx.owner[q] != player else -0.15
+        value -= 0.03 if w.ctx.owner[q] != player else -0.03
+    return value
+
+
+LIVING_LIGHTNING_PLOY = Ploy(
+    "Living Lightning",
+    "firefight",
+    triggers=("target_selected",),
+    condition=_ll_condition,
+    use_hook=_ll_use,
+    rule_id=_rule_id("firefight_ploy", "Living Lightning"),
+    advice=_ll_advice,
+)
+
+
+# -- Cortical Control --------------------------------------------------------------------------
+
+CORTICAL = "cortical_control"  # effect on the operative until its next action ends
+UNLIMITED = 1000.0
+
+
+def _cc_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    op = str(info.get("op", ""))
+    if not op or w.ctx.owner.get(op) != player:
+        return False
+    return has_kw(w, op, "CRYPTEK") or has_kw(w, op, "APPRENTEK")
+
+
+def _cc_use(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+    """Cortical Control (firefight ploy, 1CP): used during the activation of a friendly
+    HIEROTEK CIRCLE APPRENTEK or CRYPTEK operative, between its actions (the core's
+    ``during_activation`` window: the engine's reading of "when it performs a SUPPORT
+    unique action"): until the end of its next action, its SUPPORT rules that select
+    another friendly operative ignore their distance requirement (visibility still counts;
+    every SUPPORT rule that measures with ``support_distance``). Once per turning point."""
+    op = str(info["op"])
+    w.effects.append(Effect(CORTICAL, op, "end_tp", source=op))
+
+
+def install_cortical(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Cortical Control's reach (:func:`_cc_use`), ended with the operative's next action."""
+
+    def reach(w: Work, inches: float, **info: Any) -> float:
+        op = str(info.get("op", ""))
+        if op and op_effect(w, op, CORTICAL) is not None:
+            return UNLIMITED
+        return inches
+
+    def ended(w: Work, ev: Event) -> None:
+        if op_effect(w, ev["op"], CORTICAL) is not None:
+            drop_effects(w, CORTICAL, ev["op"])
+
+    hooks.transform("would_support_distance", reach)
+    hooks.on("action_ended", ended)
+
+
+def _cc_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: worth 0.1 operatives when a friendly HIEROTEK CIRCLE operative is
+    visible to the operative but more than 6" away (a SUPPORT action can now reach it) and
+    the operative has an action point left; nothing otherwise."""
+    op = str(info.get("op", ""))
+    if not op or w.op(op).ap < 1:
+        return 0.0
+    here = w.place(w.op(op))
+    for o in w.friends_of(op):
+        there = w.place(o)
+        if w.distance(here, there) > 6.0 and w.ctx.visible(w.kz, here, there):
+            return 0.1
+    return 0.0
+
+
+CORTICAL_PLOY = Ploy(
+    "Cortical Control",
+    "firefight",
+    triggers=("during_activation",),
+    condition=_cc_condition,
+    use_hook=_cc_use,
+    rule_id=_rule_id("firefight_ploy", "Cortical Control"),
+    advice=_cc_advice,
+)
+
+
+PLOYS: tuple[tuple[Any, Any, str], ...] = (
+    (
+        COMMAND_UNDERLINGS_PLOY,
+        None,
+        'Friendly Hierotek operatives near a cryptek (6") or apprentek (3") each take a free '
+        "Dash, in an order of the player's choice.",
+    ),
+    (
+        METHODICAL_PLOY,
+        install_methodical,
+        "Hierotek melee weapons have Accurate 1; Accurate 2 retaliating or fighting without "
+        "having moved more than Move this activation.",
+    ),
+    (
+        RELENTLESS_PLOY,
+        install_relentless,
+        'Hierotek operatives shooting a target within 8" of them have Balanced.',
+    ),
+    (
+        UNDYING_PLOY,
+        install_undying,
+        "Shot without any cover save to retain, a Hierotek operative may retain one defence "
+        "die as a normal success unrolled.",
+    ),
+    (
+        LIVING_LIGHTNING_PLOY,
+        install_living_lightning,
+        "An Immortal's tesla carbine shot has Blast 2\" and plain Devastating 1 for that action.",
+    ),
+    (
+        CORTICAL_PLOY,
+        install_cortical,
+        "A cryptek's or apprentek's next SUPPORT action selects friendly operatives at any "
+        "distance (visibility still needed).",
+    ),
+)
+
+for _ploy, _extra, _summary in PLOYS:
+    register(_ploy.rule_id, _installer(_ploy, _extra), _summary)

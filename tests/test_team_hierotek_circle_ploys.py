@@ -1,0 +1,319 @@
+"""The Hierotek Circle's ploys, team equipment and the crypteks' unique actions
+(``teams/hierotek_circle/ploys.py``, ``equipment.py``, ``crypteks.py``): one scripted test
+per rule at least, named after it, on the LAB killzone against the BLU test team."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+import teams.hierotek_circle  # noqa: F401  (registers the rules)
+from engine.dice.rules import Blast, Devastating
+from engine.game import Chance, Decision, GameState, IllegalActionError
+from engine.game.attacks import attack_profile
+from engine.game.scenario import position
+from engine.game.work import Work
+from engine.teams.model import Roster
+from tests.test_game_rules_common import BLU, LAB, R, of_kind, play, roster
+from tests.test_team_weapon_rules import lab_team
+
+GUARD_TESLA = "Immortal Guardian [Tesla Carbine; Bayonet]"
+GUARD_GAUSS = "Immortal Guardian [Gauss Blaster; Bayonet]"
+CHRONO = "Chronomancer [Aeonstave]"
+TYPES = (GUARD_TESLA, GUARD_GAUSS, CHRONO)
+# HIE-1 (tesla Guardian) faces BLU-1 down LAB's open lane, 11" apart; all expended, so TP1's
+# Firefight phase ends at once and TP2 begins with everyone ready.
+FACING: dict[str, dict[str, Any]] = {
+    "HIE-1": {"at": (5, 14), "ready": False},
+    "HIE-2": {"at": (5, 10), "ready": False},
+    "HIE-3": {"at": (3, 14), "ready": False},
+    "BLU-1": {"at": (16, 14), "ready": False},
+    "BLU-2": {"at": (25, 20), "ready": False},
+}
+
+
+def lab(
+    types: Sequence[str] = TYPES,
+    operatives: Mapping[str, Mapping[str, Any]] = FACING,
+    blu: Sequence[str] = ("Trooper", "Trooper"),
+    **kw: Any,
+) -> GameState:
+    """A LAB position: Hierotek Circle (player A) against the BLU test team."""
+    kw.setdefault("cp", (3, 3))
+    team = Roster.from_entries(lab_team("hierotek_circle"), list(types))
+    return position(LAB, team, roster(BLU, tuple(blu)), operatives=operatives, **kw)
+
+
+def pass_windows(s: GameState) -> GameState:
+    """Pass in every ploy window and decline every dice ploy (Command Re-roll) until another
+    decision or a chance node."""
+    while isinstance(s.node, Decision) and s.node.kind in ("ploy", "dice_ploy"):
+        s, _ = s.apply("Pass" if s.node.kind == "ploy" else "Decline")
+    return s
+
+
+def gambit(
+    ploys: Sequence[str],
+    ops: Mapping[str, Mapping[str, Any]] = FACING,
+    initiative: str = "A",
+    types: Sequence[str] = TYPES,
+    **kw: Any,
+) -> GameState:
+    """TP2's Gambit step from a spent TP1: A uses ``ploys`` (``Ploy ...`` actions or names),
+    B passes; then the Firefight phase begins."""
+    s = pass_windows(lab(types, ops, **kw))
+    s, _ = play(s, [], ["4,3"])
+    s, _ = s.apply(f"Initiative {initiative}")
+    todo = list(ploys)
+    while isinstance(s.node, Decision) and s.node.kind == "gambit":
+        if s.node.player == "A" and todo:
+            item = todo.pop(0)
+            s, _ = s.apply(item if item.startswith("Ploy ") else f"Ploy {item.lower()}")
+        else:
+            s, _ = s.apply("Pass")
+    return pass_windows(s)
+
+
+def texts(s: GameState) -> list[str]:
+    return [str(a) for a in s.legal_actions()]
+
+
+# -------------------------------------------------------------------------------------------
+# Relentless Onslaught
+# -------------------------------------------------------------------------------------------
+
+NEAR = {**FACING, "HIE-2": {"at": (9, 14), "ready": False}, "HIE-1": {"at": (5, 4), "ready": False}}
+GAUSS = "Shoot HIE-2 gauss blaster at BLU-1"
+
+
+def test_relentless_onslaught_balanced_within_8_inches() -> None:
+    # HIE-2 (gauss blaster, no re-roll rule) 7" from BLU-1: after the attack dice the
+    # Balanced re-roll of one die is offered (the reroll decision); without the ploy, not.
+    s = gambit(["Relentless Onslaught"], NEAR)
+    assert s.players[0].cp == 3  # 3 + 1 for TP2 - 1 for the ploy
+    s, _ = play(s, ["Activate HIE-2 engage", GAUSS], ["6,3,1,1"])
+    assert s.node.kind == "reroll"  # type: ignore[union-attr]
+    assert "Re-roll 1" in texts(s)
+    s, _ = play(gambit([], NEAR), ["Activate HIE-2 engage", GAUSS], ["6,3,1,1"])
+    assert s.node.kind != "reroll"  # type: ignore[union-attr]
+
+
+def test_relentless_onslaught_not_beyond_8_inches() -> None:
+    # HIE-2 at (5, 14) is 11" from BLU-1: no Balanced.
+    far = {
+        **NEAR,
+        "HIE-2": {"at": (5, 14), "ready": False},
+        "HIE-1": {"at": (5, 4), "ready": False},
+    }
+    s = gambit(["Relentless Onslaught"], far)
+    s, _ = play(s, ["Activate HIE-2 engage", GAUSS], ["6,3,1,1"])
+    assert s.node.kind != "reroll"  # type: ignore[union-attr]
+
+
+def test_relentless_onslaught_once_per_turning_point() -> None:
+    s = gambit(["Relentless Onslaught"])
+    assert "Ploy relentless onslaught" not in texts(s)
+    with pytest.raises(IllegalActionError):
+        s.apply("Ploy relentless onslaught")
+
+
+# -------------------------------------------------------------------------------------------
+# Methodical Elimination
+# -------------------------------------------------------------------------------------------
+
+
+def _charge_to_fight(distance: float, ploys: Sequence[str]) -> GameState:
+    """HIE-2 (Guardian, Move 5", bayonet 4 attacks) charges BLU-1 ``distance`` inches away
+    (centre to centre beyond base contact) then fights: the state at its Accurate choice or
+    attack roll."""
+    bx = 5 + 2 * R + 0.5 + distance
+    ops = {
+        **FACING,
+        "HIE-2": {"at": (5, 14), "ready": False},
+        "HIE-1": {"at": (5, 4), "ready": False},
+    }
+    ops["BLU-1"] = {"at": (bx, 14), "ready": False}
+    s = gambit(ploys, ops)
+    stop = bx - 2 * R - 0.5
+    s, _ = play(s, ["Activate HIE-2 engage", f"Charge HIE-2 to {stop:g},14"])
+    s = pass_windows(s)
+    s, _ = play(s, ["Fight HIE-2 bayonet at BLU-1"])
+    return pass_windows(s)
+
+
+def _accurate_options(s: GameState) -> list[str]:
+    return [t for t in texts(s) if t.startswith("Accurate")]
+
+
+def test_methodical_elimination_accurate_2_without_moving_more_than_move() -> None:
+    # Charged 4" (Move 5"): Accurate 2, so retaining up to 2 dice unrolled is offered.
+    s = _charge_to_fight(4.0, ["Methodical Elimination"])
+    assert "Accurate 2" in _accurate_options(s)
+
+
+def test_methodical_elimination_accurate_1_after_moving_more_than_move() -> None:
+    # Charged 6" (more than Move 5"): Accurate 1 only.
+    s = _charge_to_fight(6.0, ["Methodical Elimination"])
+    opts = _accurate_options(s)
+    assert "Accurate 1" in opts and "Accurate 2" not in opts
+
+
+def test_methodical_elimination_nothing_without_the_ploy() -> None:
+    s = _charge_to_fight(4.0, [])
+    assert not _accurate_options(s)
+    assert isinstance(s.node, Chance)
+
+
+def test_methodical_elimination_accurate_2_when_retaliating() -> None:
+    # BLU-1 (B, initiative) fights HIE-2 in base contact: HIE-2 retaliates with Accurate 2.
+    ops = {
+        **FACING,
+        "HIE-2": {"at": (15, 14), "ready": False},
+        "HIE-1": {"at": (5, 4), "ready": False},
+        "BLU-1": {"at": (15 + 2 * R + 0.2, 14), "ready": False},
+    }
+    s = gambit(["Methodical Elimination"], ops, initiative="B")
+    s, _ = play(s, ["Activate BLU-1 engage", "Fight BLU-1 knife at HIE-2"])
+    s = pass_windows(s)
+    while isinstance(s.node, Decision) and s.node.player == "B":
+        s, _ = s.apply(texts(s)[0])
+        s = pass_windows(s)
+    if isinstance(s.node, Chance):  # the attacker rolls first
+        s, _ = play(s, [], ["1,1,1"])
+        s = pass_windows(s)
+    assert "Accurate 2" in _accurate_options(s)
+
+
+# -------------------------------------------------------------------------------------------
+# Undying Androids
+# -------------------------------------------------------------------------------------------
+
+
+def _shot_at_hie1(ploys: Sequence[str], ops: Mapping[str, Mapping[str, Any]] = FACING) -> Any:
+    s = gambit(ploys, ops, initiative="B")
+    s, _ = play(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at HIE-1"], ["3,3,1,1"])
+    return pass_windows(s)
+
+
+def test_undying_androids_one_defence_die_retained_unrolled_out_of_cover() -> None:
+    # HIE-1 in the open lane: no cover save; with the ploy its player may retain one defence
+    # die as a normal success (offered as the cover-save choice), then rolls only two.
+    s = _shot_at_hie1(["Undying Androids"])
+    assert texts(s) == ["Cover save none", "Cover save normal"]
+    s, _ = s.apply("Cover save normal")
+    assert s.node.request.dice == 2
+    s, ev = play(s, [], ["1,1"])
+    s, more = s.apply("Decline")  # A's Command Re-roll
+    (saves,) = of_kind(ev + more, "saves_retained")
+    assert (saves["normals"], saves["cover"]) == (1, 1)
+
+
+def test_undying_androids_not_without_the_ploy() -> None:
+    s = _shot_at_hie1([])
+    assert s.node.request.dice == 3
+
+
+def test_undying_androids_not_when_a_cover_save_can_be_retained() -> None:
+    # HIE-1 behind the rubble from BLU-1 (rubble lane, y 4): in cover, the ordinary cover
+    # save is offered (one option) and the ploy adds nothing.
+    ops = {
+        **FACING,
+        "HIE-1": {"at": (16, 4), "ready": False},
+        "BLU-1": {"at": (5, 4), "ready": False},
+    }
+    s = _shot_at_hie1(["Undying Androids"], ops)
+    assert texts(s) == ["Cover save none", "Cover save normal"]
+    plain = _shot_at_hie1([], ops)
+    assert texts(plain) == texts(s)
+
+
+# -------------------------------------------------------------------------------------------
+# Command Underlings
+# -------------------------------------------------------------------------------------------
+
+
+def test_command_underlings_free_dashes_in_the_players_order() -> None:
+    # HIE-3 (Chronomancer, CRYPTEK) sees HIE-1 (about 0.6" away) and HIE-2 (about 3.6"):
+    # both may Dash, in the order A picks; A picks HIE-2 first, dashes it, then declines
+    # HIE-1's Dash. The ploy cost 1CP (3 + 1 for TP2 - 1).
+    s = gambit([])
+    s = pass_windows(lab())
+    s, _ = play(s, [], ["4,3"])
+    s, _ = s.apply("Initiative A")
+    assert "Ploy command underlings on HIE-3" in texts(s)
+    s, _ = s.apply("Ploy command underlings on HIE-3")
+    assert texts(s) == [
+        "Decline",
+        "Use command underlings on HIE-1",
+        "Use command underlings on HIE-2",
+    ]
+    s, _ = s.apply("Use command underlings on HIE-2")
+    assert [a.verb for a in s.legal_actions()].count("Dash") > 0
+    s, _ = s.apply("Dash HIE-2 to 5,7")
+    s = pass_windows(s)
+    assert texts(s) == ["Decline", "Use command underlings on HIE-1"]
+    s, _ = s.apply("Decline")
+    assert s.operative("HIE-2").y == 7 and s.operative("HIE-1").x == 5
+    assert s.players[0].cp == 3
+
+
+def test_command_underlings_apprentek_reaches_3_inches_and_not_crypteks() -> None:
+    # Used on HIE-4 (Apprentek): HIE-1 about 1.2" away may dash; HIE-3 (Chronomancer, a
+    # CRYPTEK) in reach may not; HIE-2 about 4.6" away is beyond 3".
+    types = (*TYPES, "Apprentek")
+    ops = {**FACING, "HIE-4": {"at": (3, 15.5), "ready": False}}
+    s = pass_windows(lab(types, ops))
+    s, _ = play(s, [], ["4,3"])
+    s, _ = s.apply("Initiative A")
+    s, _ = s.apply("Ploy command underlings on HIE-4")
+    assert texts(s) == ["Decline", "Use command underlings on HIE-1"]
+
+
+# -------------------------------------------------------------------------------------------
+# Living Lightning
+# -------------------------------------------------------------------------------------------
+
+LL_OPS = {
+    **FACING,
+    "HIE-1": {"at": (5, 14), "ready": False},
+    "BLU-2": {"at": (16, 15.8), "ready": False},
+}
+TESLA = "Shoot HIE-1 tesla carbine at BLU-1"
+
+
+def test_living_lightning_gives_blast_2_inches() -> None:
+    # BLU-2 is 1.8" from BLU-1 and visible to it: with the ploy, BLU-2 becomes a Blast
+    # secondary target (two attack rolls); without it, one target only.
+    s = gambit([], LL_OPS)
+    s, _ = play(s, ["Activate HIE-1 engage", TESLA])
+    assert "Ploy living lightning" in texts(s)
+    s, ev = s.apply("Ploy living lightning")
+    assert [e["ploy"] for e in of_kind(ev, "ploy_used")] == ["Living Lightning"]
+    assert shoot_targets(s) == ("BLU-1", "BLU-2")
+    # Devastating loses its 2": the profile now has Blast 2" and a plain Devastating 1.
+    w = Work(s)
+    prof = attack_profile(w, w.op("HIE-1"), "tesla carbine", "ranged", target="BLU-1")
+    assert getattr(prof.rules.get(Blast), "distance", None) == 2.0
+    assert getattr(prof.rules.get(Devastating), "distance", 0) is None
+    without = play(gambit([], LL_OPS), ["Activate HIE-1 engage", TESLA])[0]
+    assert shoot_targets(without) == ("BLU-1",)
+
+
+def shoot_targets(s: GameState) -> tuple[str, ...]:
+    """The targets of the Shoot action in progress."""
+    frame = next(f for f in reversed(s.stack) if hasattr(f, "shooter"))
+    return tuple(frame.targets)
+
+
+def test_living_lightning_only_with_a_tesla_carbine() -> None:
+    # HIE-2's gauss blaster: no window offers the ploy.
+    ops = {
+        **LL_OPS,
+        "HIE-1": {"at": (5, 4), "ready": False},
+        "HIE-2": {"at": (5, 14), "ready": False},
+    }
+    s = gambit([], ops)
+    s, _ = play(s, ["Activate HIE-2 engage", "Shoot HIE-2 gauss blaster at BLU-1"])
+    assert "Ploy living lightning" not in texts(s)
