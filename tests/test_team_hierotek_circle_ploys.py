@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
 import pytest
 
 import teams.hierotek_circle  # noqa: F401  (registers the rules)
@@ -14,6 +15,7 @@ from engine.dice.rules import Blast, Devastating
 from engine.game import Chance, Decision, GameState, IllegalActionError
 from engine.game.attacks import attack_profile
 from engine.game.scenario import position
+from engine.game.state import Effect
 from engine.game.work import Work
 from engine.teams.model import Roster
 from tests.test_game_rules_common import BLU, LAB, R, of_kind, play, roster
@@ -317,3 +319,176 @@ def test_living_lightning_only_with_a_tesla_carbine() -> None:
     s = gambit([], ops)
     s, _ = play(s, ["Activate HIE-2 engage", "Shoot HIE-2 gauss blaster at BLU-1"])
     assert "Ploy living lightning" not in texts(s)
+
+
+# -------------------------------------------------------------------------------------------
+# Equipment: Magnification Conduits
+# -------------------------------------------------------------------------------------------
+
+CONDUIT_SHOT = "Shoot HIE-1 arcane conduit at BLU-1"
+
+
+def _conduits(equipment: Sequence[str]) -> GameState:
+    """HIE-1 (Apprentek) activated at (5, 4); BLU-1 (Conceal) at (16, 4) behind the rubble
+    seen from HIE-1 (in cover: not a valid target); HIE-2 (Guardian, Engage, no CRYPTEK or
+    APPRENTEK keyword) at (21, 4), from where BLU-1 is not in cover."""
+    ops: dict[str, dict[str, Any]] = {
+        "HIE-1": {"at": (5, 4)},
+        "HIE-2": {"at": (21, 4)},
+        "BLU-1": {"at": (16, 4), "order": "conceal"},
+        "BLU-2": {"at": (25, 20)},
+    }
+    s = lab(("Apprentek", GUARD_GAUSS), ops, cp=(0, 0), equipment={"A": tuple(equipment)})
+    return s.apply("Activate HIE-1 engage")[0]
+
+
+def test_magnification_conduits_magnify_through_another_operative() -> None:
+    # With the equipment HIE-2 may be treated as the active operative for Magnify*: the
+    # shot is legal, used through HIE-2 without a choice (the only way), and the equipment
+    # is used for the turning point.
+    s = _conduits(["Magnification Conduits"])
+    assert s.is_legal(CONDUIT_SHOT)
+    s, ev = s.apply(CONDUIT_SHOT)
+    assert [(e["rule"], e["on"]) for e in of_kind(ev, "team_rule_used")] == [("Magnify", "HIE-2")]
+    assert [e["item"] for e in of_kind(ev, "equipment_used")] == ["Magnification Conduits"]
+    assert any(e.detail == "hierotek_conduits_used" for e in s.effects)
+
+
+def test_magnification_conduits_needed_and_once_per_turning_point() -> None:
+    # Without the equipment the Guardian is no conduit: BLU-1 stays an invalid target.
+    s = _conduits([])
+    assert not s.is_legal(CONDUIT_SHOT)
+    # Used once this turning point already: the same.
+    used = _conduits(["Magnification Conduits"])
+    token = Effect("token", "", "end_tp", detail="hierotek_conduits_used", player="A")
+    used = attrs.evolve(used, effects=(*used.effects, token))
+    assert not used.is_legal(CONDUIT_SHOT)
+
+
+# -------------------------------------------------------------------------------------------
+# Equipment: Phase Shifter
+# -------------------------------------------------------------------------------------------
+
+PHASE_OPS = {
+    "HIE-1": {"at": (5, 4)},
+    "HIE-2": {"at": (5, 8)},
+    "HIE-3": {"at": (3, 14)},
+    "BLU-1": {"at": (16, 14)},
+    "BLU-2": {"at": (25, 20)},
+}
+
+
+def _shoot_chronomancer(weapon: str, equipment: Sequence[str] = ("Phase Shifter",)) -> GameState:
+    """B's Gunner BLU-1 shoots HIE-3 (Chronomancer, a CRYPTEK, in the open) with
+    ``weapon``; attack dice 3,3,1,1 (two normal successes)."""
+    s = lab(
+        TYPES,
+        PHASE_OPS,
+        blu=("Gunner", "Trooper"),
+        cp=(0, 0),
+        turn="B",
+        equipment={"A": tuple(equipment)},
+    )
+    s, _ = play(s, ["Activate BLU-1 engage", f"Shoot BLU-1 {weapon} at HIE-3"], ["3,3,1,1"])
+    return pass_windows(s)
+
+
+def test_phase_shifter_worsens_piercing_by_1() -> None:
+    # Pierce Gun (Piercing 1): A is offered the Phase Shifter at the start of the defence
+    # step; used, Piercing 1 is ignored and HIE-3 rolls 3 defence dice, not 2.
+    s = _shoot_chronomancer("pierce gun")
+    assert texts(s) == ["Decline", "Use phase shifter"]
+    used, ev = s.apply("Use phase shifter")
+    assert [e["item"] for e in of_kind(ev, "equipment_used")] == ["Phase Shifter"]
+    assert used.node.request.dice == 3  # type: ignore[union-attr]
+    declined, _ = s.apply("Decline")
+    assert declined.node.request.dice == 2  # type: ignore[union-attr]
+
+
+def test_phase_shifter_only_against_piercing_and_once_per_turning_point() -> None:
+    # The Silent Gun has no Piercing: nothing to worsen, no choice (the defence dice are rolled).
+    assert isinstance(_shoot_chronomancer("silent gun").node, Chance)
+    # Used this turning point already: no choice either.
+    s = _shoot_chronomancer("pierce gun")
+    s, _ = s.apply("Use phase shifter")
+    assert any(e.detail == "hierotek_phase_shifter_used" for e in s.effects)
+    # Without the equipment: no choice.
+    assert isinstance(_shoot_chronomancer("pierce gun", ()).node, Chance)
+
+
+# -------------------------------------------------------------------------------------------
+# Equipment: Tesla Weave
+# -------------------------------------------------------------------------------------------
+
+
+def _charge_hie1(equipment: Sequence[str] = ("Tesla Weave",)) -> GameState:
+    """B's BLU-1 charges HIE-1 (Guardian at (5, 14)) from 6" away."""
+    ops = {**PHASE_OPS, "HIE-1": {"at": (5, 14)}, "HIE-3": {"at": (3, 4)}}
+    ops["BLU-1"] = {"at": (11, 14)}
+    s = lab(TYPES, ops, cp=(0, 0), turn="B", equipment={"A": tuple(equipment)})
+    s, _ = play(s, ["Activate BLU-1 engage", f"Charge BLU-1 to {5 + 2 * R + 0.5:g},14"])
+    return pass_windows(s)
+
+
+def test_tesla_weave_d3_plus_1_damage_on_a_charger() -> None:
+    # A D6 of 6 is a D3 of 3: 3 + 1 = 4 damage, BLU-1 (10 wounds) has 6 left.
+    s = _charge_hie1()
+    assert texts(s) == ["Decline", "Use tesla weave"]
+    s, _ = play(s, ["Use tesla weave"], ["6"])
+    assert s.operative("BLU-1").wounds == 6
+    assert any(e.detail == "hierotek_tesla_weave_used" for e in s.effects)
+    # A 1 is a D3 of 1: 2 damage.
+    s2, _ = play(_charge_hie1(), ["Use tesla weave"], ["1"])
+    assert s2.operative("BLU-1").wounds == 8
+
+
+def test_tesla_weave_needs_the_equipment_and_can_be_declined() -> None:
+    s, _ = _charge_hie1().apply("Decline")
+    assert s.operative("BLU-1").wounds == 10
+    plain = _charge_hie1(())
+    assert "Use tesla weave" not in texts(plain)
+
+
+# -------------------------------------------------------------------------------------------
+# Equipment: Tesseract Cube
+# -------------------------------------------------------------------------------------------
+
+
+def _ready_step(
+    ops: Mapping[str, Mapping[str, Any]] = FACING, equipment: Sequence[str] = ("Tesseract Cube",)
+) -> GameState:
+    """TP2's Ready step with A's Chronomancer HIE-3 on the killzone (A 3CP before it)."""
+    s = pass_windows(lab(TYPES, ops, equipment={"A": tuple(equipment)}))
+    s, _ = play(s, [], ["4,3"])
+    s, _ = s.apply("Initiative A")
+    return s
+
+
+def test_tesseract_cube_4_plus_gains_1cp() -> None:
+    # A has initiative: +1CP in the Ready step (4), then the cube's 4 gives one more (5).
+    s = _ready_step()
+    assert texts(s) == ["Decline", "Use tesseract cube"]
+    s, _ = play(s, ["Use tesseract cube"], ["4"])
+    assert s.players[0].cp == 5
+    s2, _ = play(_ready_step(), ["Use tesseract cube"], ["3"])
+    assert s2.players[0].cp == 4  # a 3: nothing
+
+
+def test_tesseract_cube_a_1_ends_it_and_2cp_at_most() -> None:
+    s, _ = play(_ready_step(), ["Use tesseract cube"], ["1"])
+    assert any(e.detail == "hierotek_tesseract_cube_broken" for e in s.effects)
+    gained = [Effect("token", "", "end_battle", detail="hierotek_tesseract_cube_cp", player="A")]
+    s = _ready_step()
+    assert "Use tesseract cube" in texts(s)
+    # With 2CP gained already, the cube is not offered (the gambit step comes next).
+    s = pass_windows(lab(TYPES, FACING, equipment={"A": ("Tesseract Cube",)}))
+    s = attrs.evolve(s, effects=(*s.effects, *(gained * 2)))
+    s, _ = play(s, [], ["4,3"])
+    s, _ = s.apply("Initiative A")
+    assert s.node.kind == "gambit"  # type: ignore[union-attr]
+
+
+def test_tesseract_cube_not_with_the_cryptek_in_enemy_control_range() -> None:
+    ops = {**FACING, "BLU-1": {"at": (3, 14 + 0.8 + 0.63 + 0.5), "ready": False}}
+    s = _ready_step(ops)
+    assert s.node.kind == "gambit"  # type: ignore[union-attr]
