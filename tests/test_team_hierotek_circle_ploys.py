@@ -11,13 +11,14 @@ import attrs
 import pytest
 
 import teams.hierotek_circle  # noqa: F401  (registers the rules)
-from engine.dice.rules import Blast, Devastating
-from engine.game import Chance, Decision, GameState, IllegalActionError
+from engine.dice.rules import Blast, Devastating, parse_weapon_rules
+from engine.game import Action, Chance, Decision, GameState, IllegalActionError, universal
 from engine.game.attacks import attack_profile
 from engine.game.scenario import position
 from engine.game.state import Effect
 from engine.game.work import Work
 from engine.teams.model import Roster
+from teams.hierotek_circle.crypteks import Chronometron
 from tests.test_game_rules_common import BLU, LAB, R, of_kind, play, roster
 from tests.test_team_weapon_rules import lab_team
 
@@ -492,3 +493,202 @@ def test_tesseract_cube_not_with_the_cryptek_in_enemy_control_range() -> None:
     ops = {**FACING, "BLU-1": {"at": (3, 14 + 0.8 + 0.63 + 0.5), "ready": False}}
     s = _ready_step(ops)
     assert s.node.kind == "gambit"  # type: ignore[union-attr]
+
+
+# -------------------------------------------------------------------------------------------
+# Chronomancer: Chronometron (and Cortical Control, which widens its reach)
+# -------------------------------------------------------------------------------------------
+
+CRYPT_OPS: dict[str, dict[str, Any]] = {
+    "HIE-1": {"at": (5, 14)},
+    "HIE-2": {"at": (5, 8)},
+    "HIE-3": {"at": (3, 14)},
+    "BLU-1": {"at": (16, 14)},
+    "BLU-2": {"at": (25, 20)},
+}
+
+
+def _chrono(ops: Mapping[str, Mapping[str, Any]] = CRYPT_OPS, **kw: Any) -> GameState:
+    """A's Chronomancer HIE-3 activated (TP1 unless ``tp``), no CP."""
+    kw.setdefault("cp", (0, 0))
+    return lab(TYPES, ops, **kw).apply("Activate HIE-3 engage")[0]
+
+
+def _blu1_attack_dice(s: GameState, target: str = "HIE-1") -> int:
+    """B's BLU-1 (Trooper, Gun: 4 attacks) shoots ``target``: how many attack dice."""
+    s, _ = play(s, ["End activation", "Activate BLU-1 engage", f"Shoot BLU-1 gun at {target}"])
+    s = pass_windows(s)
+    assert isinstance(s.node, Chance) and s.node.request.kind == "attack"
+    return s.node.request.dice
+
+
+def test_chronometron_one_less_attack_against_the_selected_operative() -> None:
+    # HIE-1 selected: BLU-1's Gun (4 attacks) rolls 3 against it; against HIE-2, 4.
+    s = _chrono()
+    assert "Act HIE-3 chronometron on HIE-1" in texts(s)
+    s, _ = s.apply("Act HIE-3 chronometron on HIE-1")
+    assert s.operative("HIE-3").ap == 2
+    assert _blu1_attack_dice(s) == 3
+    assert _blu1_attack_dice(s, "HIE-2") == 4
+    assert _blu1_attack_dice(_chrono()) == 4
+
+
+def test_chronometron_ends_at_the_next_activation_or_when_performed_again() -> None:
+    s, _ = _chrono().apply("Act HIE-3 chronometron on HIE-1")
+    w = Work(s)
+    w.emit("activated", op="HIE-3", order="engage", ap=3)
+    assert not [e for e in w.effects if e.kind == "hierotek_chronometron"]
+    # Performed again (as in a later activation): only the new selection holds.
+    w = Work(s)
+    again = Action("Act", op="HIE-3", text="chronometron", target="HIE-2")
+    Chronometron().perform(w, w.op("HIE-3"), again, "activation")
+    assert [e.op for e in w.effects if e.kind == "hierotek_chronometron"] == ["HIE-2"]
+
+
+def test_chronometron_reach_6_inches_and_not_in_enemy_control_range() -> None:
+    # HIE-2 moved 8" away (visible): not selectable.
+    far = {**CRYPT_OPS, "HIE-1": {"at": (11, 15)}}
+    s = _chrono(far)
+    with pytest.raises(IllegalActionError, match="within 6"):
+        s.apply("Act HIE-3 chronometron on HIE-1")
+    near_enemy = {**CRYPT_OPS, "BLU-1": {"at": (3, 14 + 0.79 + 0.63 + 0.5)}}
+    s = _chrono(near_enemy)
+    assert not [t for t in texts(s) if "chronometron" in t]
+
+
+def test_cortical_control_ignores_the_support_distance_for_the_next_action() -> None:
+    # HIE-1 at (11, 15) is beyond Chronometron's 6"; with Cortical Control used in the
+    # activation it can be selected; the ploy costs 1CP and ends with that action.
+    far = {**CRYPT_OPS, "HIE-1": {"at": (11, 15)}}
+    s = _chrono(far, cp=(1, 0))
+    assert "Ploy cortical control" in texts(s)
+    s, _ = s.apply("Ploy cortical control")
+    assert s.players[0].cp == 0
+    s, _ = s.apply("Act HIE-3 chronometron on HIE-1")
+    assert not [e for e in s.effects if e.kind == "cortical_control"]
+    # Not for an operative that is neither a cryptek nor an apprentek.
+    s = lab(TYPES, far, cp=(1, 0)).apply("Activate HIE-2 engage")[0]
+    assert "Ploy cortical control" not in texts(s)
+
+
+# -------------------------------------------------------------------------------------------
+# Chronomancer: Countertemporal Nanomine
+# -------------------------------------------------------------------------------------------
+
+
+def test_countertemporal_nanomine_2_inches_less_move_within_4_inches() -> None:
+    # Marker at (15, 14): BLU-1 at (16, 14) has Move 6 - 2 = 4; BLU-2 far away keeps 6;
+    # A's own operatives are not affected.
+    s, _ = _chrono().apply("Act HIE-3 countertemporal nanomine at 15,14")
+    assert [(t.kind, t.x, t.y) for t in s.tokens] == [("hierotek_nanomine", 15, 14)]
+    w = Work(s)
+    assert w.move_stat(w.op("BLU-1")) == 4
+    assert w.move_stat(w.op("BLU-2")) == 6
+    # Performed again elsewhere: one marker only.
+    w.emit("activated", op="HIE-3", order="engage", ap=3)
+    assert not w.tokens
+
+
+def test_countertemporal_nanomine_must_be_visible() -> None:
+    # HIE-3 at (3, 19) in the wall lane: (16, 19) is behind the 5" wall, not visible.
+    ops = {**CRYPT_OPS, "HIE-3": {"at": (3, 19)}}
+    s = _chrono(ops)
+    with pytest.raises(IllegalActionError, match="visible"):
+        s.apply("Act HIE-3 countertemporal nanomine at 16,19")
+
+
+# -------------------------------------------------------------------------------------------
+# Chronomancer: Timesplinter
+# -------------------------------------------------------------------------------------------
+
+SPLINTER_OPS = {**CRYPT_OPS, "HIE-1": {"at": (5, 14), "ready": False}}
+
+
+def test_timesplinter_sets_an_expended_operative_up_again() -> None:
+    # TP2: HIE-1 (expended, 0.6" away) is set up again at (7, 17), within 5" of HIE-3.
+    s = _chrono(SPLINTER_OPS, tp=2)
+    s, _ = s.apply("Act HIE-3 timesplinter at 7,17 on HIE-1")
+    assert (s.operative("HIE-1").x, s.operative("HIE-1").y) == (7, 17)
+    # Once per turning point: refused a second time.
+    with pytest.raises(IllegalActionError):
+        s.apply("Act HIE-3 timesplinter at 6,12 on HIE-1")
+
+
+def test_timesplinter_limits() -> None:
+    # Not in the first turning point; not a ready operative; not beyond 5".
+    with pytest.raises(IllegalActionError, match="first turning point"):
+        _chrono(SPLINTER_OPS).apply("Act HIE-3 timesplinter at 7,17 on HIE-1")
+    with pytest.raises(IllegalActionError, match="expended"):
+        _chrono(CRYPT_OPS, tp=2).apply("Act HIE-3 timesplinter at 7,17 on HIE-1")
+    with pytest.raises(IllegalActionError, match="within 5"):
+        _chrono(SPLINTER_OPS, tp=2).apply("Act HIE-3 timesplinter at 12,14 on HIE-1")
+
+
+# -------------------------------------------------------------------------------------------
+# Psychomancer: Harbinger Of Despair, Nightmare Shroud
+# -------------------------------------------------------------------------------------------
+
+PSYCHO = (GUARD_TESLA, GUARD_GAUSS, "Psychomancer")
+DESPAIR_OPS = {**CRYPT_OPS, "BLU-1": {"at": (20, 13)}, "BLU-2": {"at": (21, 16)}}
+
+
+def _psycho(ops: Mapping[str, Mapping[str, Any]] = DESPAIR_OPS) -> GameState:
+    return lab(PSYCHO, ops, cp=(0, 0)).apply("Activate HIE-3 engage")[0]
+
+
+def test_harbinger_of_despair_enemies_near_it_pay_1ap_more_to_pick_up() -> None:
+    s, _ = _psycho().apply("Act HIE-3 harbinger of despair at 20,14.5")
+    w = Work(s)
+    assert universal.action_cost(w, w.op("BLU-1"), "Pick up", 1, "activation") == 2
+    assert universal.action_cost(w, w.op("BLU-1"), "Reposition", 1, "activation") == 1
+    # Without the marker: 1AP.
+    w = Work(_psycho())
+    assert universal.action_cost(w, w.op("BLU-1"), "Pick up", 1, "activation") == 1
+
+
+def test_harbinger_of_despair_enemies_near_it_count_one_less_apl_for_control() -> None:
+    # BLU-1 and BLU-2 contest a marker with 2 + 2 APL; with the Despair marker within 2" of
+    # them their total counts 1 less (the would_control_totals hook the control rule asks).
+    s, _ = _psycho().apply("Act HIE-3 harbinger of despair at 20,14.5")
+    w = Work(s)
+    totals = w.would("would_control_totals", {"A": 0, "B": 4}, ops=["BLU-1", "BLU-2"])
+    assert totals == {"A": 0, "B": 3}
+    w = Work(_psycho())
+    totals = w.would("would_control_totals", {"A": 0, "B": 4}, ops=["BLU-1", "BLU-2"])
+    assert totals == {"A": 0, "B": 4}
+
+
+def test_nightmare_shroud_no_rerolls_or_crit_rules_within_4_inches() -> None:
+    # A Gunner within 4" of the Psychomancer loses its re-roll rules (Balanced...) and
+    # Lethal, Rending, Severe; other rules stay (Piercing); beyond 4" it keeps them all.
+    ops = {**CRYPT_OPS, "BLU-1": {"at": (6.5, 17)}, "BLU-2": {"at": (25, 20)}}
+    s = lab(PSYCHO, ops, cp=(0, 0), blu=("Gunner", "Gunner")).apply("Activate HIE-3 engage")[0]
+    s, _ = s.apply("Act HIE-3 nightmare shroud")
+    w = Work(s)
+    near = w.would(
+        "would_use_weapon_rules",
+        parse_weapon_rules("Balanced, Lethal 5+, Rending, Severe, Piercing 1"),
+        op="BLU-1",
+        weapon="x",
+        kind="ranged",
+        target="HIE-1",
+    )
+    assert [r.name for r in near] == ["Piercing"]
+    far = w.would(
+        "would_use_weapon_rules",
+        parse_weapon_rules("Balanced, Lethal 5+"),
+        op="BLU-2",
+        weapon="x",
+        kind="ranged",
+        target="HIE-1",
+    )
+    assert [r.name for r in far] == ["Balanced", "Lethal"]
+    w.emit("activated", op="HIE-3", order="engage", ap=3)  # ends at its next activation
+    assert not [e for e in w.effects if e.kind == "hierotek_nightmare_shroud"]
+
+
+def test_psychomancer_actions_need_a_psychomancer() -> None:
+    # The Chronomancer team has no Harbinger Of Despair.
+    s = _chrono()
+    with pytest.raises(IllegalActionError):
+        s.apply("Act HIE-3 harbinger of despair at 15,14")
