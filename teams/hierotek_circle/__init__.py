@@ -2,7 +2,7 @@
 (``engine.rules.registry``).
 
 Modules: :mod:`.abilities`, :mod:`.actions`, :mod:`.equipment`, :mod:`.faction`,
-:mod:`.ploys`, :mod:`.weapon_rules`, :mod:`.crypteks`.
+:mod:`.ploys`, :mod:`.reanimation`, :mod:`.weapon_rules`, :mod:`.crypteks`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from teams.hierotek_circle import (
     equipment,
     faction,
     ploys,
+    reanimation,
     weapon_rules,
 )
 
@@ -24,5 +25,6 @@ __all__ = [
     "equipment",
     "faction",
     "ploys",
+    "reanimation",
     "weapon_rules",
 ]

@@ -19,6 +19,7 @@ from engine.rules.equipment.selection import has_equipment
 from engine.rules.ploys import GainToken
 from engine.rules.registry import register, register_equipment_value
 from teams.hierotek_circle.ploys import drop_effects, has_kw, op_effect, player_token
+from teams.hierotek_circle.reanimation import reanimated_this_tp
 
 CONDUITS = "Magnification Conduits"
 PHASE_SHIFTER = "Phase Shifter"
@@ -222,7 +223,6 @@ CUBE_ROLL = "hierotek_tesseract_cube_roll"
 CUBE_GAINED = "hierotek_tesseract_cube_cp"  # effect per CP gained (end_battle)
 CUBE_BROKEN = "hierotek_tesseract_cube_broken"  # a 1 was rolled (end_battle)
 CUBE_MAX = 2
-REANIMATED = "reanimated"  # an effect of this kind on an operative: REANIMATED this TP
 
 
 def _cube_count(w: Work, player: str, name: str) -> int:
@@ -234,12 +234,11 @@ def _cube_count(w: Work, player: str, name: str) -> int:
 def cube_cryptek(w: Work, player: str) -> str:
     """The friendly CRYPTEK operative that lets ``player`` use the Tesseract Cube now, or
     ``""``: on the killzone, not within control range of an enemy operative, not REANIMATED
-    this turning point (an effect of kind ``"reanimated"`` on it, as Reanimation Protocols
-    leaves)."""
+    this turning point (:func:`.reanimation.reanimated_this_tp`)."""
     for o in w.alive(player):
         if not has_kw(w, o.id, "CRYPTEK") or w.in_enemy_control_range(o):
             continue
-        if op_effect(w, o.id, REANIMATED) is not None:
+        if reanimated_this_tp(w, o.id):
             continue
         return o.id
     return ""
