@@ -16,6 +16,7 @@ from engine.game import Action, Chance, Decision, GameState, IllegalActionError,
 from engine.game.attacks import attack_profile
 from engine.game.scenario import position
 from engine.game.state import Effect
+from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.teams.model import Roster
 from teams.hierotek_circle.crypteks import Chronometron
@@ -692,3 +693,49 @@ def test_psychomancer_actions_need_a_psychomancer() -> None:
     s = _chrono()
     with pytest.raises(IllegalActionError):
         s.apply("Act HIE-3 harbinger of despair at 15,14")
+
+
+# -------------------------------------------------------------------------------------------
+# Reanimated Function
+# -------------------------------------------------------------------------------------------
+
+
+def _raf(marker_at: tuple[float, float] = (20, 15.6), cp: int = 1) -> GameState:
+    """HIE-1 (APL 2) and BLU-1 (APL 2) both contest the objective "obj" at (20, 14.5): a tie.
+    HIE-2 is off the killzone with a Reanimation marker at ``marker_at``; HIE-1 activated."""
+    from teams.hierotek_circle.reanimation import MARKER, marker_name
+
+    ops: dict[str, dict[str, Any]] = {
+        "HIE-1": {"at": (21.5, 14.5)},
+        "HIE-3": {"at": (3, 4)},
+        "BLU-1": {"at": (18.5, 14.5)},
+        "BLU-2": {"at": (25, 20)},
+    }
+    s = lab(TYPES, ops, cp=(cp, 0))
+    s = attrs.evolve(s, tokens=(*s.tokens, Token(MARKER, "A", marker_name("HIE-2"), *marker_at)))
+    return s.apply("Activate HIE-1 engage")[0]
+
+
+def test_reanimated_function_marker_counts_as_an_apl_1_operative() -> None:
+    s = _raf()
+    assert universal.controller(Work(s), "obj") == ""  # 2 APL each: nobody
+    assert "Ploy reanimated function on HIE-2" in texts(s)
+    s, _ = s.apply("Ploy reanimated function on HIE-2")
+    assert s.players[0].cp == 0
+    # The marker within the objective's control range adds 1: A controls (3 against 2).
+    assert universal.controller(Work(s), "obj") == "A"
+
+
+def test_reanimated_function_limits() -> None:
+    # A marker away from the objective adds nothing; the effect ends with the turning point;
+    # without CP it is not offered; once used, not again this turning point.
+    s, _ = _raf(marker_at=(14, 20)).apply("Ploy reanimated function on HIE-2")
+    assert universal.controller(Work(s), "obj") == ""
+    assert [
+        e.until
+        for e in _raf().apply("Ploy reanimated function on HIE-2")[0].effects
+        if e.kind == "hierotek_reanimated_function"
+    ] == ["end_tp"]
+    assert "Ploy reanimated function on HIE-2" not in texts(_raf(cp=0))
+    used, _ = _raf(cp=2).apply("Ploy reanimated function on HIE-2")
+    assert "Ploy reanimated function on HIE-2" not in texts(used)

@@ -511,6 +511,125 @@ CORTICAL_PLOY = Ploy(
 )
 
 
+# -- Reanimated Function ----------------------------------------------------------------------
+
+REANIMATED_FUNCTION = "Reanimated Function"
+RAF = "hierotek_reanimated_function"  # effect: detail = the marker's token name, player
+
+
+@attrs.frozen(slots=True)
+class ReanimatedFunction:
+    """Reanimated Function (firefight ploy, 1CP): select one of the player's Reanimation
+    markers; until the start of the next turning point, whenever control of an objective
+    marker is determined, that Reanimation marker counts as a friendly HIEROTEK CIRCLE
+    operative with APL 1 contesting it when it is within the objective's control range (as
+    an operative would be: the ``would_control_totals`` hook, with the objective marker's
+    name). Ends early if the marker is removed (its operative REANIMATED).
+
+    Trigger (the engine's reading of "when determining control of a marker"): between the
+    actions of a friendly operative's activation (``during_activation``), as one ends
+    (``activation_end``) and at the end of the turning point before the ops score
+    (``turning_point_end``). Notation ``Ploy reanimated function on <operative>``, naming
+    the operative the marker was placed for. Once per turning point (7.1). Not excluded
+    from the Martyrs tac op: **a simplification**."""
+
+    name: str = REANIMATED_FUNCTION
+    kind: str = "firefight"
+    cp: int = 1
+    triggers: tuple[str, ...] = ("during_activation", "activation_end", "turning_point_end")
+    repeatable: bool = False
+    rule_id: str = _rule_id("firefight_ploy", REANIMATED_FUNCTION)
+    text: str = "reanimated function"
+
+    def _markers(self, w: Work, player: str) -> list[Any]:
+        from teams.hierotek_circle.reanimation import reanimation_markers
+
+        return reanimation_markers(w, player)
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """One action per Reanimation marker of ``player`` (``info["op"]`` must be its own
+        operative at the activation triggers)."""
+        from teams.hierotek_circle.reanimation import marker_operative
+
+        if info.get("trigger") != "turning_point_end":
+            op = str(info.get("op", ""))
+            if not op or w.ctx.owner.get(op) != player:
+                return []
+        ops = [marker_operative(t) for t in self._markers(w, player)]
+        return [Action("Ploy", text=self.text, target=op) for op in sorted(ops)]
+
+    def owns(self, action: Action) -> bool:
+        """Its actions are ``Ploy reanimated function on <operative>``."""
+        return action.verb == "Ploy" and action.text == self.text
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+        """Select the marker (class docstring)."""
+        from teams.hierotek_circle.reanimation import marker_name
+
+        name = marker_name(action.target)
+        w.effects.append(
+            Effect(RAF, "", "end_tp", source=action.target, detail=name, player=player)
+        )
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """Rule of thumb: 0.3 operatives (about 1VP) when the marker contests an objective
+        marker whose control it would change now (a tie broken or a loss made a tie),
+        else nothing."""
+        tok = _marker_token(w, action.target)
+        if tok is None:
+            return 0.0
+        for m in w.markers:
+            if not _raf_contests(w, tok, m.name):
+                continue
+            now = universal.controller(w, m.name)
+            if now != player:
+                return 0.3
+        return 0.0
+
+
+def _marker_token(w: Work, op: str) -> Any:
+    from teams.hierotek_circle.reanimation import marker_of
+
+    return marker_of(w, op)
+
+
+def _raf_contests(w: Work, tok: Any, marker: str) -> bool:
+    """The Reanimation marker ``tok`` is within control range of the objective ``marker``,
+    as an operative there would be (4.8)."""
+    from engine.geometry import sight
+    from teams.hierotek_circle.reanimation import marker_place
+
+    m = next(m for m in w.markers if m.name == marker)
+    if m.carrier:
+        return False
+    return bool(
+        sight.objective_in_control_range(
+            w.kz, marker_place(tok), universal.marker_objective(w, marker)
+        )
+    )
+
+
+REANIMATED_FUNCTION_PLOY = ReanimatedFunction()
+
+
+def install_reanimated_function(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Reanimated Function's count (class docstring)."""
+
+    def totals(w: Work, total: dict[str, int], **info: Any) -> dict[str, int]:
+        marker = str(info.get("marker", ""))
+        if not marker or not w.effects or not w.tokens:
+            return total
+        for e in w.effects:
+            if e.kind != RAF or e.player not in players:
+                continue
+            tok = _marker_token(w, e.source)
+            if tok is not None and tok.owner == e.player and _raf_contests(w, tok, marker):
+                total[e.player] += 1
+        return total
+
+    hooks.transform("would_control_totals", totals)
+
+
 PLOYS: tuple[tuple[Any, Any, str], ...] = (
     (
         COMMAND_UNDERLINGS_PLOY,
@@ -539,6 +658,12 @@ PLOYS: tuple[tuple[Any, Any, str], ...] = (
         LIVING_LIGHTNING_PLOY,
         install_living_lightning,
         "An Immortal's tesla carbine shot has Blast 2\" and plain Devastating 1 for that action.",
+    ),
+    (
+        REANIMATED_FUNCTION_PLOY,
+        install_reanimated_function,
+        "A chosen Reanimation marker counts as a friendly APL 1 operative for marker control "
+        "until the next turning point.",
     ),
     (
         CORTICAL_PLOY,
