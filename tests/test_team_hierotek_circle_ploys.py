@@ -739,3 +739,49 @@ def test_reanimated_function_limits() -> None:
     assert "Ploy reanimated function on HIE-2" not in texts(_raf(cp=0))
     used, _ = _raf(cp=2).apply("Ploy reanimated function on HIE-2")
     assert "Ploy reanimated function on HIE-2" not in texts(used)
+
+
+# -------------------------------------------------------------------------------------------
+# Dimensional Ambush
+# -------------------------------------------------------------------------------------------
+
+DEATHMARKS = ("Deathmark", GUARD_GAUSS, CHRONO)
+DA_OPS: dict[str, dict[str, Any]] = {
+    "HIE-1": {"at": (5, 14), "order": "conceal"},
+    "HIE-2": {"at": (5, 8)},
+    "HIE-3": {"at": (3, 4)},
+    "BLU-1": {"at": (16, 14)},
+    "BLU-2": {"at": (25, 20)},
+}
+
+
+def _deathmark(cp: int = 1) -> GameState:
+    """A's Deathmark HIE-1 (Conceal) activated on LAB (no Close Quarters rules)."""
+    return lab(DEATHMARKS, DA_OPS, cp=(cp, 0)).apply("Activate HIE-1 conceal")[0]
+
+
+def test_dimensional_ambush_guard_while_concealed_then_interrupt_as_engage() -> None:
+    s = _deathmark()
+    assert "Ploy dimensional ambush" in texts(s)
+    assert "Act HIE-1 guard" not in texts(s)  # no Guard without the ploy (and no CQ)
+    s, _ = s.apply("Ploy dimensional ambush")
+    assert s.players[0].cp == 0
+    s, _ = s.apply("Act HIE-1 guard")
+    assert s.operative("HIE-1").on_guard and s.operative("HIE-1").order == "conceal"
+    # B's BLU-1 repositions; A may interrupt with HIE-1, whose order becomes Engage, so
+    # its (non-Silent) synaptic disintegrator can shoot.
+    s, _ = play(s, ["End activation", "Activate BLU-1 engage", "Reposition BLU-1 to 15,14"])
+    s = pass_windows(s)
+    assert "Interrupt HIE-1" in texts(s)
+    s, _ = s.apply("Interrupt HIE-1")
+    assert s.operative("HIE-1").order == "engage"
+    assert "Shoot HIE-1 synaptic disintegrator at BLU-1" in texts(s)
+
+
+def test_dimensional_ambush_only_for_a_concealed_deathmark() -> None:
+    # An Engage Deathmark: not offered; a Guardian: not offered; no CP: not offered.
+    s = lab(DEATHMARKS, DA_OPS, cp=(1, 0)).apply("Activate HIE-1 engage")[0]
+    assert "Ploy dimensional ambush" not in texts(s)
+    s = lab(DEATHMARKS, DA_OPS, cp=(1, 0)).apply("Activate HIE-2 conceal")[0]
+    assert "Ploy dimensional ambush" not in texts(s)
+    assert "Ploy dimensional ambush" not in texts(_deathmark(cp=0))

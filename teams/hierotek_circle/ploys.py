@@ -24,7 +24,7 @@ from engine.game import universal
 from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.events import Event
-from engine.game.state import Effect
+from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.choices import RuleChoiceFrame, on_choice
 from engine.rules.equipment.markers import support_distance
@@ -630,6 +630,113 @@ def install_reanimated_function(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_control_totals", totals)
 
 
+# -- Dimensional Ambush -----------------------------------------------------------------------
+
+DIMENSIONAL_AMBUSH = "dimensional_ambush"  # token on the Deathmark for its activation
+DA_GUARD = "hierotek_dimensional_guard"  # effect: on guard through the ploy (Engage to act)
+
+
+def _da_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    op = str(info.get("op", ""))
+    if not op or w.ctx.owner.get(op) != player or not has_kw(w, op, "DEATHMARK"):
+        return False
+    return w.op(op).order == "conceal" and _in_own_activation(w, op)
+
+
+def _da_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: 0.15 operatives (an interrupting shot with the synaptic disintegrator
+    while staying concealed until then) when a ready enemy operative is visible to the
+    Deathmark and it has an action point left, else nothing."""
+    op = str(info.get("op", ""))
+    if not op or w.op(op).ap < 1:
+        return 0.0
+    here = w.place(w.op(op))
+    seen = any(e.ready and w.ctx.visible(w.kz, here, w.place(e)) for e in w.enemies_of(op))
+    return 0.15 if seen else 0.0
+
+
+DIMENSIONAL_AMBUSH_PLOY = Ploy(
+    "Dimensional Ambush",
+    "firefight",
+    triggers=("during_activation",),
+    target="self",
+    condition=_da_condition,
+    effects=(GainToken(DIMENSIONAL_AMBUSH, "end_activation"),),
+    rule_id=_rule_id("firefight_ploy", "Dimensional Ambush"),
+    advice=_da_advice,
+)
+"""Dimensional Ambush (firefight ploy, 1CP): during the activation of a friendly HIEROTEK
+CIRCLE DEATHMARK operative with a Conceal order (between its actions, the
+``during_activation`` window), it may perform the Guard action (9.3) on any killzone and
+with its Conceal order for the rest of that activation (:class:`DimensionalGuard`, ``Act
+<op> guard``); when it interrupts, its order changes to Engage (the core's
+``would_interrupt_order`` hook), so it may then Shoot or Fight. Once per turning point."""
+
+
+@attrs.frozen(slots=True)
+class DimensionalGuard:
+    """The Guard action (9.3, 1AP) as Dimensional Ambush allows it: performed by the
+    DEATHMARK with the ploy's token this activation, on any killzone, with a Conceal (or
+    Engage) order; not within control range of an enemy operative. Notation ``Act <op>
+    guard``. Counts as the Guard action (``family``) for once per activation."""
+
+    name: str = "Guard"
+    text: str = "guard"
+    ap: int = 1
+    family: str = "Guard"
+
+    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+        if not any(e.detail == DIMENSIONAL_AMBUSH for e in w.effects_on(o.id, "token")):
+            return f"{o.id} may Guard this way only after Dimensional Ambush in its activation"
+        if w.in_enemy_control_range(o):
+            return "Guard cannot be performed within control range of an enemy (9.3)"
+        if o.on_guard:
+            return f"{o.id} is already on guard"
+        return None
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """``Act <op> guard`` while allowed."""
+        if mode != "activation" or self._why_not(w, o) is not None:
+            return []
+        return [Action("Act", op=o.id, text=self.text)]
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why it cannot be performed now, or ``None``."""
+        return self._why_not(w, o)
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """On guard (the core's On Guard interrupt then applies, 9.3)."""
+        w.set_op(o.id, on_guard=True)
+        w.effects.append(Effect(DA_GUARD, o.id, "end_tp", source=o.id))
+        w.emit("guard", op=o.id)
+
+    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
+        """Rule of thumb: 0.15 operatives when a ready enemy operative is visible to it (an
+        interrupting shot later), else 0.02."""
+        here = w.place(o)
+        seen = any(e.ready and w.ctx.visible(w.kz, here, w.place(e)) for e in w.enemies_of(o.id))
+        return 0.15 if seen else 0.02
+
+
+def install_dimensional_ambush(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Dimensional Ambush's Guard action and order change (ploy docstring)."""
+
+    def engage(w: Work, order: str, **info: Any) -> str:
+        op = str(info.get("op", ""))
+        if op and w.ctx.owner[op] in players and op_effect(w, op, DA_GUARD) is not None:
+            return "engage"
+        return order
+
+    def unguarded(w: Work, ev: Event) -> None:
+        if op_effect(w, ev["op"], DA_GUARD) is not None:
+            drop_effects(w, DA_GUARD, ev["op"])
+
+    hooks.action(DimensionalGuard(), players)
+    hooks.transform("would_interrupt_order", engage)
+    hooks.on("guard_ended", unguarded)
+    hooks.on("interrupt", unguarded)
+
+
 PLOYS: tuple[tuple[Any, Any, str], ...] = (
     (
         COMMAND_UNDERLINGS_PLOY,
@@ -664,6 +771,12 @@ PLOYS: tuple[tuple[Any, Any, str], ...] = (
         install_reanimated_function,
         "A chosen Reanimation marker counts as a friendly APL 1 operative for marker control "
         "until the next turning point.",
+    ),
+    (
+        DIMENSIONAL_AMBUSH_PLOY,
+        install_dimensional_ambush,
+        "A concealed Deathmark may Guard on any killzone this activation; it turns to Engage "
+        "when it interrupts.",
     ),
     (
         CORTICAL_PLOY,
