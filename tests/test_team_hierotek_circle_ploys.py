@@ -785,3 +785,49 @@ def test_dimensional_ambush_only_for_a_concealed_deathmark() -> None:
     s = lab(DEATHMARKS, DA_OPS, cp=(1, 0)).apply("Activate HIE-2 conceal")[0]
     assert "Ploy dimensional ambush" not in texts(s)
     assert "Ploy dimensional ambush" not in texts(_deathmark(cp=0))
+
+
+# -------------------------------------------------------------------------------------------
+# Psychomancer: Vision Of Madness
+# -------------------------------------------------------------------------------------------
+
+
+def _madness(blu2_ready: bool = True) -> GameState:
+    """A's Psychomancer HIE-3 gives BLU-1 a Madness token, ends its activation; B's turn."""
+    ops = {**CRYPT_OPS, "BLU-2": {"at": (25, 20), "ready": blu2_ready}}
+    s = lab(PSYCHO, ops, cp=(0, 0)).apply("Activate HIE-3 engage")[0]
+    assert "Act HIE-3 vision of madness on BLU-1" in texts(s)
+    s, _ = play(s, ["Act HIE-3 vision of madness on BLU-1", "End activation"])
+    return pass_windows(s)
+
+
+def test_vision_of_madness_roll_of_apl_or_more_forbids_the_activation() -> None:
+    # BLU-1 has APL 2: a 2 stops its activation; B must activate another (BLU-2).
+    s, _ = _madness().apply("Activate BLU-1 engage")
+    assert texts(s) == ["Decline", "Use vision of madness"]
+    s, _ = play(s, ["Use vision of madness"], ["2"])
+    assert s.node.player == "B" and s.node.kind == "activate"  # type: ignore[union-attr]
+    assert not [t for t in texts(s) if "BLU-1" in t]
+    with pytest.raises(IllegalActionError, match="Vision Of Madness"):
+        s.apply("Activate BLU-1 engage")
+    s, _ = s.apply("Activate BLU-2 engage")
+    # The token stays on BLU-1 (not activated); the refusal ended with BLU-2's activation.
+    assert [e.op for e in s.effects if e.kind == "hierotek_madness"] == ["BLU-1"]
+    assert not [e for e in s.effects if e.kind == "hierotek_madness_refused"]
+
+
+def test_vision_of_madness_below_apl_or_declined_activates_and_removes_the_token() -> None:
+    s, _ = _madness().apply("Activate BLU-1 engage")
+    s, _ = play(s, ["Use vision of madness"], ["1"])
+    assert s.node.kind != "activate" or s.node.player != "B"  # type: ignore[union-attr]
+    assert not [e for e in s.effects if e.kind == "hierotek_madness"]
+    s, _ = _madness().apply("Activate BLU-1 engage")
+    s, _ = s.apply("Decline")
+    assert not [e for e in s.effects if e.kind == "hierotek_madness"]
+
+
+def test_vision_of_madness_no_roll_when_no_other_operative_can_activate() -> None:
+    # BLU-2 expended: BLU-1 activates without a roll and loses its token.
+    s, _ = _madness(blu2_ready=False).apply("Activate BLU-1 engage")
+    assert "Use vision of madness" not in texts(s)
+    assert not [e for e in s.effects if e.kind == "hierotek_madness"]

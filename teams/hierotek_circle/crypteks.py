@@ -1,6 +1,6 @@
 """The Chronomancer's and the Psychomancer's unique actions (Hierotek Circle), registered by
 rule id (``engine.rules.registry``): Chronometron, Countertemporal Nanomine, Timesplinter,
-Harbinger Of Despair, Nightmare Shroud (Vision Of Madness is not played yet).
+Harbinger Of Despair, Nightmare Shroud, Vision Of Madness.
 
 Common to them (the datacards): 1AP; not while the operative is within control range of an
 enemy operative. An effect "until the start of this operative's next activation, until it
@@ -35,6 +35,7 @@ from engine.game.events import Event
 from engine.game.state import Effect, OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
+from engine.rules.choices import RuleChoiceFrame, RuleRollFrame, on_choice, on_roll
 from engine.rules.equipment.markers import marker_placement, support_distance
 from engine.rules.ploys import GainToken
 from engine.rules.registry import register
@@ -595,6 +596,166 @@ def install_nightmare_shroud(hooks: Hooks, players: tuple[str, ...]) -> None:
     install_endings(hooks, SHROUD)
 
 
+# -- Vision Of Madness ----------------------------------------------------------------------
+
+MADNESS = "hierotek_madness"  # on the enemy operative; source the performer, detail its player
+MADNESS_REFUSED = "hierotek_madness_refused"  # on the enemy: not activated this pick
+MADNESS_KEY = "hierotek_vision_of_madness"
+MADNESS_ROLL = "hierotek_vision_of_madness_roll"
+
+
+@attrs.frozen(slots=True)
+class VisionOfMadness(CryptekAction):
+    """Vision Of Madness (Psychomancer, 1AP): select an enemy operative visible to this
+    operative; until the start of this operative's next activation, its incapacitation or
+    the next Vision Of Madness of a friendly operative, it has the player's Madness token.
+    Whenever the opponent would activate it while another of their operatives could be
+    activated instead, the player may roll one D6 (``Use vision of madness`` or
+    ``Decline``): on a result equal to or higher than its APL, the opponent cannot activate
+    it for this activation and picks another (the core's ``would_hold_activation`` and
+    ``would_refuse_activation`` hooks). When it is activated, or no other of their
+    operatives can be, its Madness token is removed."""
+
+    name: str = "Vision Of Madness"
+    text: str = "vision of madness"
+    keyword: str = PSYCHOMANCER
+    kind: str = MADNESS
+
+    def _targets(self, w: Work, o: OperativeState) -> list[str]:
+        here = w.place(o)
+        out = [e.id for e in w.enemies_of(o.id) if w.ctx.visible(w.kz, here, w.place(e))]
+        return sorted(out, key=lambda i: w.ctx.index[i])
+
+    def listed(self, w: Work, o: OperativeState) -> list[Action]:
+        return [Action("Act", op=o.id, text=self.text, target=t) for t in self._targets(w, o)]
+
+    def check_args(self, w: Work, o: OperativeState, a: Action) -> str | None:
+        if a.target not in self._targets(w, o):
+            return f"Vision Of Madness selects an enemy operative visible to {o.id}"
+        return None
+
+    def effect(self, w: Work, o: OperativeState, a: Action) -> None:
+        w.effects.append(Effect(MADNESS, a.target, "end_battle", source=o.id, detail=o.player))
+
+    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
+        """Rule of thumb: 0.1 operatives on a ready enemy operative (its activation may be
+        put off, the opponent's order of play upset), 0.02 on an expended one (it matters
+        only next turning point, if the token lasts)."""
+        if not a.target:
+            return 0.0
+        return 0.1 if w.op(a.target).ready else 0.02
+
+
+def _others_ready(w: Work, op: str) -> bool:
+    """Another operative of ``op``'s player could be activated instead."""
+    from engine.game.flow import activation_refused
+
+    player = w.ctx.owner[op]
+    return any(
+        o.id != op and o.ready and activation_refused(w, o.id) is None for o in w.alive(player)
+    )
+
+
+def _madness_of(w: Work, op: str) -> Effect | None:
+    for e in w.effects:
+        if e.kind == MADNESS and e.op == op:
+            return e
+    return None
+
+
+def install_vision_of_madness(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Vision Of Madness (class docstring)."""
+
+    def hold(w: Work, held: Any, **info: Any) -> Any:
+        op = str(info["op"])
+        e = _madness_of(w, op) if held is None and w.effects else None
+        if e is None or e.detail not in players or w.ctx.owner[op] == e.detail:
+            return held
+        if not _others_ready(w, op):
+            drop_madness(w, op)
+            return held
+        return RuleChoiceFrame(
+            player=e.detail,
+            rule="Vision Of Madness",
+            key=MADNESS_KEY,
+            op=op,
+            candidates=(),
+            data=(("order", str(info["order"])),),
+            targeted=False,
+        )
+
+    def refused(w: Work, why: str | None, **info: Any) -> str | None:
+        op = str(info["op"])
+        if (
+            why is None
+            and w.effects
+            and any(e.kind == MADNESS_REFUSED and e.op == op for e in w.effects)
+        ):
+            return f"{op} cannot be activated in this activation (Vision Of Madness)"
+        return why
+
+    def activated(w: Work, ev: Event) -> None:
+        op = ev["op"]
+        if not w.effects:
+            return
+        player = w.ctx.owner[op]
+        w.effects = [
+            e for e in w.effects if not (e.kind == MADNESS_REFUSED and w.ctx.owner[e.op] == player)
+        ]
+        drop_madness(w, op)
+
+    hooks.action(VisionOfMadness(), players)
+    hooks.transform("would_hold_activation", hold)
+    hooks.transform("would_refuse_activation", refused)
+    hooks.on("activated", activated)
+    install_endings(hooks, MADNESS)
+
+
+def drop_madness(w: Work, op: str) -> None:
+    """Remove the Madness token of ``op``."""
+    w.effects = [e for e in w.effects if not (e.kind == MADNESS and e.op == op)]
+
+
+def _madness_chosen(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
+    from engine.game import universal
+
+    if not chosen:
+        universal.start_activation(w, w.op(frame.op), frame.get("order"))
+        return
+    w.stack.append(
+        RuleRollFrame(
+            frame.player,
+            "Vision Of Madness",
+            MADNESS_ROLL,
+            frame.op,
+            1,
+            "Vision Of Madness",
+            data=frame.data,
+        )
+    )
+
+
+def _madness_rolled(w: Work, frame: RuleRollFrame, values: tuple[int, ...]) -> None:
+    from engine.game import universal
+    from engine.game.flow import FirefightFrame
+
+    o = w.op(frame.op)
+    if values[0] >= w.apl(o):
+        w.effects.append(Effect(MADNESS_REFUSED, o.id, "end_tp", source=o.id))
+        for i in range(len(w.stack) - 1, -1, -1):
+            f = w.stack[i]
+            if isinstance(f, FirefightFrame):
+                w.stack[i] = attrs.evolve(f, turn=o.player)
+                break
+        w.emit("team_rule_used", op=o.id, rule="Vision Of Madness", on=o.id)
+        return
+    universal.start_activation(w, o, frame.get("order"))
+
+
+on_choice(MADNESS_KEY, _madness_chosen)
+on_roll(MADNESS_ROLL, _madness_rolled)
+
+
 register(
     "hierotek_circle/unique_action/chronometron",
     install_chronometron,
@@ -623,4 +784,10 @@ register(
     install_nightmare_shroud,
     'Psychomancer (1AP): enemies within 4" of it attack without weapon re-rolls, Lethal, '
     "Rending or Severe.",
+)
+register(
+    "hierotek_circle/unique_action/vision_of_madness",
+    install_vision_of_madness,
+    "Psychomancer (1AP): a visible enemy gains a Madness token; when it would be activated, "
+    "a D6 of its APL or more makes its player activate another.",
 )
