@@ -831,3 +831,18 @@ def test_vision_of_madness_no_roll_when_no_other_operative_can_activate() -> Non
     s, _ = _madness(blu2_ready=False).apply("Activate BLU-1 engage")
     assert "Use vision of madness" not in texts(s)
     assert not [e for e in s.effects if e.kind == "hierotek_madness"]
+
+
+def test_nightmare_shroud_no_command_reroll_within_4_inches() -> None:
+    # B's BLU-1 (2CP) shoots from about 1.8" of the shrouded Psychomancer: after its attack dice
+    # no Command Re-roll is offered (the dice are retained at once); without the shroud,
+    # it is.
+    ops = {**CRYPT_OPS, "HIE-1": {"at": (8, 17)}, "BLU-1": {"at": (5, 16.5)}}
+    s = lab(PSYCHO, ops, cp=(0, 2)).apply("Activate HIE-3 engage")[0]
+    shrouded, _ = play(s, ["Act HIE-3 nightmare shroud", "End activation"])
+    plain, _ = play(s, ["End activation"])
+    shot = ["Activate BLU-1 engage", "Shoot BLU-1 gun at HIE-1"]
+    shrouded, _ = play(pass_windows(shrouded), shot, ["3,3,1,1"])
+    plain, _ = play(pass_windows(plain), shot, ["3,3,1,1"])
+    assert "Command re-roll 1" in texts(plain)
+    assert not [t for t in texts(shrouded) if t.startswith("Command re-roll")]

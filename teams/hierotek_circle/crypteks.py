@@ -550,8 +550,9 @@ class NightmareShroud(CryptekAction):
     an enemy operative within 4" of it that is shooting, fighting or retaliating has no
     re-roll from its weapon rules (Balanced, Ceaseless, Relentless) and no rule retaining
     results below 6 as critical successes (Lethal, Rending, Severe): those rules are
-    removed from its weapons. Simplification: Command Re-roll and ploys that re-roll attack
-    dice are not blocked."""
+    removed from its weapons; and its player cannot use Command Re-roll on its attack dice
+    (the ploy's cost is made unaffordable there, the ``would_cost_ploy`` hook).
+    **Simplification**: other ploys that re-roll attack dice are not blocked."""
 
     name: str = "Nightmare Shroud"
     text: str = "nightmare shroud"
@@ -570,6 +571,20 @@ class NightmareShroud(CryptekAction):
             if e.ready:
                 v += 0.04 if w.distance(here, w.place(e)) <= 6.0 else 0.01
         return v
+
+
+UNAFFORDABLE = 10_000
+
+
+def _attack_reroller(w: Work) -> str:
+    """The operative whose attack dice the dice window now open shows (a Shoot's attack
+    dice window; a Fight's re-roll step, the side deciding), or ``""``."""
+    top = w.top
+    if hasattr(top, "shooter") and getattr(top, "stage", "") == "attack_cr":
+        return str(top.shooter)
+    if hasattr(top, "rturn") and getattr(top, "stage", "") == "rerolls" and top.rturn:
+        return str(top.attacker if top.rturn == "a" else top.defender)
+    return ""
 
 
 def install_nightmare_shroud(hooks: Hooks, players: tuple[str, ...]) -> None:
@@ -591,8 +606,26 @@ def install_nightmare_shroud(hooks: Hooks, players: tuple[str, ...]) -> None:
         kept = tuple(r for r in rules if getattr(r, "name", "") not in _STRIPPED)
         return WeaponRules.of(kept) if len(kept) != len(tuple(rules)) else rules
 
+    def no_command_reroll(w: Work, cost: int, **info: Any) -> int:
+        if info.get("ploy") != "Command Re-roll" or not w.effects or not w.stack:
+            return cost
+        op = _attack_reroller(w)
+        if not op or w.ctx.owner[op] != info.get("player") or w.ctx.owner[op] in players:
+            return cost
+        return UNAFFORDABLE if shrouded(w, op) else cost
+
+    def shrouded(w: Work, op: str) -> bool:
+        here = w.place(w.op(op))
+        return any(
+            e.kind == SHROUD
+            and w.op(e.op).alive
+            and w.distance(here, w.place(w.op(e.op))) <= SHROUD_REACH + _EPS
+            for e in w.effects
+        )
+
     hooks.action(NightmareShroud(), players)
     hooks.transform("would_use_weapon_rules", strip)
+    hooks.transform("would_cost_ploy", no_command_reroll)
     install_endings(hooks, SHROUD)
 
 
