@@ -27,7 +27,7 @@ from typing import Any
 import attrs
 
 from engine.dice.rules import WeaponRules
-from engine.game import rule_actions
+from engine.game import rule_actions, universal
 from engine.game.actions import Action, IllegalActionError
 from engine.game.context import Hooks
 from engine.game.deployment import check_deployment
@@ -431,6 +431,8 @@ class Timesplinter(CryptekAction):
         x, y, z = a.point
         p = w.ctx.placement(a.target, x, y, z)
         w.set_op(a.target, x=p.x, y=p.y, elevation=p.elevation)
+        universal.carry_along(w, a.target)
+        w.emit("operative_set_up", op=a.target)
         GainToken(TIMESPLINTER, "end_tp").apply(w, o.player, "", o.id)
         GainToken(SPLINTERED, "end_tp").apply(w, o.player, a.target, o.id)
 
@@ -750,7 +752,6 @@ def drop_madness(w: Work, op: str) -> None:
 
 
 def _madness_chosen(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
-    from engine.game import universal
 
     if not chosen:
         universal.start_activation(w, w.op(frame.op), frame.get("order"))
@@ -769,7 +770,6 @@ def _madness_chosen(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
 
 
 def _madness_rolled(w: Work, frame: RuleRollFrame, values: tuple[int, ...]) -> None:
-    from engine.game import universal
     from engine.game.flow import FirefightFrame
 
     o = w.op(frame.op)
