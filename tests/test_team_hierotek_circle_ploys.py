@@ -846,3 +846,65 @@ def test_nightmare_shroud_no_command_reroll_within_4_inches() -> None:
     plain, _ = play(pass_windows(plain), shot, ["3,3,1,1"])
     assert "Command re-roll 1" in texts(plain)
     assert not [t for t in texts(shrouded) if t.startswith("Command re-roll")]
+
+
+# -------------------------------------------------------------------------------------------
+# More limits
+# -------------------------------------------------------------------------------------------
+
+
+def test_undying_androids_also_against_saturate_in_cover() -> None:
+    # HIE-1 in cover behind the rubble, shot with the Saturate Gun: no cover save can be
+    # retained, so the ploy's unrolled normal save is offered; without it, none.
+    ops = {
+        **FACING,
+        "HIE-1": {"at": (16, 4), "ready": False},
+        "BLU-1": {"at": (5, 4), "ready": False},
+    }
+
+    def shot(ploys: Sequence[str]) -> GameState:
+        s = gambit(ploys, ops, initiative="B", blu=("Gunner", "Trooper"))
+        s, _ = play(s, ["Activate BLU-1 engage", "Shoot BLU-1 saturate gun at HIE-1"], ["3,3,1,1"])
+        return pass_windows(s)
+
+    assert texts(shot(["Undying Androids"])) == ["Cover save none", "Cover save normal"]
+    assert isinstance(shot([]).node, Chance)
+
+
+def test_tesseract_cube_not_when_the_cryptek_was_reanimated_this_turning_point() -> None:
+    from teams.hierotek_circle.equipment import cube_cryptek
+    from teams.hierotek_circle.reanimation import _set_count
+
+    w = Work(_ready_step())
+    assert cube_cryptek(w, "A") == "HIE-3"
+    _set_count(w, "A", "reanimated_tp:HIE-3", w.tp)
+    assert cube_cryptek(w, "A") == ""
+
+
+def test_phase_shifter_piercing_2_becomes_piercing_1() -> None:
+    # "Worsen x by 1": with the Phase Shifter used for HIE-3, a Piercing 2 weapon shooting
+    # it has Piercing 1 (read through the weapon-rules hook the Shoot sequence asks).
+    s = _shoot_chronomancer("pierce gun")
+    s, _ = s.apply("Use phase shifter")
+    w = Work(s)
+    rules = w.would(
+        "would_use_weapon_rules",
+        parse_weapon_rules("Piercing 2, Lethal 5+"),
+        op="BLU-1",
+        weapon="x",
+        kind="ranged",
+        target="HIE-3",
+    )
+    assert [r.format() for r in rules] == ["Lethal 5+", "Piercing 1"]
+
+
+def test_apprentek_performs_one_cryptek_action_per_turning_point() -> None:
+    # The Apprentek (HIE-4) of a Chronomancer team has its unique actions, one per TP.
+    types = (*TYPES, "Apprentek")
+    ops = {**CRYPT_OPS, "HIE-4": {"at": (3, 10)}}
+    s = lab(types, ops, cp=(0, 0)).apply("Activate HIE-4 engage")[0]
+    assert "Act HIE-4 chronometron on HIE-2" in texts(s)
+    s, _ = s.apply("Act HIE-4 chronometron on HIE-2")
+    assert not [t for t in texts(s) if "nanomine" in t or "chronometron" in t]
+    with pytest.raises(IllegalActionError, match="Apprentek Assistance"):
+        s.apply("Act HIE-4 countertemporal nanomine at 15,14")
