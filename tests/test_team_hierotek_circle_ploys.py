@@ -596,6 +596,9 @@ def test_countertemporal_nanomine_must_be_visible() -> None:
     s = _chrono(ops)
     with pytest.raises(IllegalActionError, match="visible"):
         s.apply("Act HIE-3 countertemporal nanomine at 16,19")
+    # Above the floor only on Vantage terrain (LAB has none).
+    with pytest.raises(IllegalActionError, match="Vantage"):
+        _chrono().apply("Act HIE-3 countertemporal nanomine at 15,14,2")
 
 
 # -------------------------------------------------------------------------------------------

@@ -251,6 +251,8 @@ def _point_reason(w: Work, o: OperativeState, a: Action, name: str) -> str | Non
     if not (0 <= x <= w.kz.width and 0 <= y <= w.kz.depth):
         return f"{name}: the marker must be on the killzone"
     m = marker_placement(Token("probe", o.player, "", x, y, z))
+    if z > 0 and w.kz.standing_part(m) is None:
+        return f"{name}: a marker above the killzone floor must be on Vantage terrain"
     if not w.ctx.visible(w.kz, w.place(o), m):
         return f"{name}: the marker must be placed visible to {o.id}"
     return None
