@@ -527,6 +527,21 @@ def test_medikit_heals_2d3_for_0ap() -> None:
     assert not [t for t in texts(s) if "medikit" in t]
 
 
+def test_medikit_the_medic_can_heal_itself() -> None:
+    # "Select one friendly KASRKIN operative within this operative's control range": not
+    # "other", and an operative is within its own control range (4.1, 4.2, 4.3). The Medic
+    # KAS-1 at 3 wounds: 2D3 of 6,6 -> 3+3 = 6 wounds regained, 8 (its Wounds stat) reached.
+    ops = {
+        "KAS-1": {"at": (5, 14.5), "wounds": 3},
+        "KAS-2": {"at": (5, 19.5)},
+        "BLU-1": {"at": (25, 14.5)},
+    }
+    s, _ = run(lab((MEDIC, TROOPER), ops), ["Activate KAS-1 engage"])
+    assert [t for t in texts(s) if "medikit" in t] == ["Act KAS-1 medikit on KAS-1"]
+    s, _ = run(s, ["Act KAS-1 medikit on KAS-1"], dice=["6,6"])
+    assert s.operative("KAS-1").wounds == 8
+
+
 def test_medikit_never_above_the_wounds_stat_nor_on_unwounded_or_distant() -> None:
     s = _medic(7)
     s, _ = run(s, ["Act KAS-1 medikit on KAS-2"], dice=["6,6"])
@@ -651,6 +666,29 @@ def _obscured(s: GameState) -> bool:
 def test_auspex_scan_scanned_enemies_are_not_obscured_to_kasrkin() -> None:
     assert _obscured(_after_scan(False))
     assert not _obscured(_after_scan(True))
+
+
+def test_auspex_scan_scanned_enemies_in_smoke_are_not_obscured_either() -> None:
+    # BLU-1 down the open lane from KAS-2 but wholly within a smoke marker (obscured, 7.2):
+    # "that enemy operative cannot be obscured" once scanned by KAS-1 (4.5" away).
+    ops = {
+        "KAS-1": {"at": (14, 17)},
+        "KAS-2": {"at": (5, 14.5)},
+        "BLU-1": {"at": (16, 14.5)},
+        "BLU-2": {"at": (25, 20)},
+    }
+    import attrs
+
+    from engine.game.tokens import Token
+
+    smoke = Token("smoke", "B", "B smoke", 16, 14.5, 0.0)  # as a Smoke Grenade places it
+    for scan in (False, True):
+        s = lab((RECON, TROOPER), ops)
+        s, _ = run(s, ["Activate KAS-1 engage"] + (["Act KAS-1 auspex scan"] if scan else []))
+        s = pass_ploy_windows(run(s, ["End activation"])[0])
+        s = pass_ploy_windows(run(s, ["Activate BLU-2 engage", "End activation"])[0])
+        s = attrs.evolve(s, tokens=(*s.tokens, smoke))
+        assert _obscured(s) is not scan
 
 
 def test_auspex_scan_ends_at_the_recon_troopers_next_activation() -> None:
@@ -820,10 +858,10 @@ def test_combat_daggers_every_kasrkin_gets_one_once_selected() -> None:
     assert not any("combat dagger" in t for t in texts(s))
 
 
-def _relics_shot(attack: str, equipment: bool = True) -> tuple[GameState, list[Event]]:
+def _relics_shot(attack: str, equipment: bool = True, cp: int = 0) -> tuple[GameState, list[Event]]:
     ops = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
     kw: dict[str, Any] = {"equipment": {"A": ("Relics Of Cadia",)}} if equipment else {}
-    s = lab((TROOPER,), ops, cp=(0, 0), **kw)
+    s = lab((TROOPER,), ops, cp=(cp, 0), **kw)
     s, _ = run(s, ["Activate KAS-1 engage", f"Shoot KAS-1 {LASGUN} at BLU-1"], dice=[attack])
     return s, []
 
@@ -844,6 +882,22 @@ def test_relics_of_cadia_two_fails_one_becomes_a_normal_success_once_per_tp() ->
 
     info = {"op": "KAS-1", "kind": "ranged", "dice": (2, 1), "flags": (False, False)}
     assert RELICS_OF_CADIA_RULE.options(Work(s), "A", info) == []
+
+
+def test_relics_of_cadia_discards_another_fail() -> None:
+    # 6,2,1,1: the 2 is retained as a normal success (a 3) and one 1 is discarded, so the
+    # dice left are 6, 3 and 1 (A has CP: the window stays open on them for a re-roll, and
+    # the retained die is not among the re-rollable faces).
+    from engine.game.shoot import ShootFrame
+
+    s, _ = _relics_shot("6,2,1,1", cp=1)
+    s, _ = s.apply("Use relics of cadia")
+    frame = next(f for f in s.stack if isinstance(f, ShootFrame))
+    assert (frame.dice, frame.flags) == ((6, 3, 1), (False, True, False))
+    assert sorted(a.values for a in s.legal_actions() if a.verb == "Command re-roll") == [
+        (1,),
+        (6,),
+    ]
 
 
 def test_relics_of_cadia_not_with_one_fail_nor_unselected() -> None:
@@ -1181,13 +1235,14 @@ def test_advice_heuristic_uses_give_no_ground_before_scoring() -> None:
 
 def test_relics_of_cadia_when_retaliating() -> None:
     # BLU-1 fights KAS-1; KAS-1 retaliates with its gun butt (4+) rolling 4,1,1: one of the
-    # two fails becomes a normal success (2 normal successes to resolve).
+    # two fails becomes a normal success, the other is discarded (2 normal successes to
+    # resolve, no die left over).
     ops = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (6.3, 14.5)}}
     s = lab((TROOPER,), ops, cp=(0, 0), turn="B", equipment={"A": ("Relics Of Cadia",)})
     s, _ = run(s, ["Activate BLU-1 engage", "Fight BLU-1 knife at KAS-1"], dice=["5,5,1", "4,1,1"])
     assert s.node.kind == "dice_ploy" and s.node.player == "A"  # type: ignore[union-attr]
     s, ev = s.apply("Use relics of cadia")
-    assert s.stack[-1].ddice == (4, 4, 1)  # type: ignore[attr-defined]
+    assert s.stack[-1].ddice == (4, 4)  # type: ignore[attr-defined]
     assert [(e["op"], e["die"]) for e in ev if e.kind == "die_upgraded"] == [("KAS-1", 1)]
 
 
@@ -1213,3 +1268,27 @@ def test_give_no_ground_on_one_of_its_mission_markers() -> None:
     assert "Ploy give no ground a banner" in texts(s)
     s, _ = s.apply("Ploy give no ground a banner")
     assert token_controller(Work(s), s.tokens[0]) == "A"
+
+
+def test_proximity_mine_goes_off_when_a_hatchway_opens_sight_to_it() -> None:
+    # Close Quarters: A's Melta Mine marker in the hall just east of the closed west hatch,
+    # 0.6" from KAS-2 (a Trooper) west of it: not within its control range (no sight through
+    # the wall, 4.2). KAS-2 operates the hatch: now within it, the mine goes off on KAS-2
+    # (another operative than the Demo Trooper) without anyone moving: 1+1+3 damage.
+    from engine.geometry import load_killzone
+
+    cq = load_killzone("close_quarters")
+    kas = Roster.from_entries(lab_team("kasrkin"), [DEMO, TROOPER])
+    ops = {
+        "KAS-1": {"at": (4.0, 4.0)},
+        "KAS-2": {"at": (10.2, 11.0)},
+        "BLU-1": {"at": (27.0, 4.0)},
+        "BLU-2": {"at": (27.0, 8.0)},
+    }
+    mine = [{"kind": "melta_mine", "owner": "A", "at": (11.8, 11.0)}]
+    s = position(cq, kas, roster(BLU, ("Trooper", "Trooper")), operatives=ops, tokens=mine)
+    assert s.tokens and s.tokens[0].kind == "melta_mine"  # not set off through the wall
+    s, _ = run(s, ["Activate KAS-2 engage"])
+    s, ev = run(pass_ploy_windows(s), ["Operate hatch KAS-2 west hatch"], dice=["1,1"])
+    assert [(e["op"], e["damage"]) for e in ev if e.kind == "melta_mine_damage"] == [("KAS-2", 5)]
+    assert not [t for t in s.tokens if t.kind == "melta_mine"]

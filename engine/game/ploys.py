@@ -21,6 +21,8 @@ and the core opens a window at each trigger it reaches:
 ``target_selected``    an enemy operative was selected as the valid target of a Shoot, or
                        as the target of a Fight
 ``attack_dice``        attack dice were rolled (Shoot; each side of a Fight)
+``strike``             a success was chosen to strike in a Fight, before it is resolved
+                       (``op`` strikes ``target`` with a ``die`` ``"crit"`` or ``"normal"``)
 ``defence_dice``       defence dice were rolled (Shoot)
 ``incapacitated``      an operative was incapacitated (before it is removed)
 =====================  =========================================================================
@@ -81,6 +83,7 @@ TRIGGERS = (
     "target_selected",
     "attack_dice",
     "defence_dice",
+    "strike",
     "incapacitated",
 )
 """Every trigger the core opens a window at (module docstring)."""
@@ -151,10 +154,13 @@ def _usable(w: Work, player: str, ploy: PloyLike) -> bool:
     return ploy.repeatable or ploy.name not in w.pl(player).ploys_used
 
 
-def ploy_options(w: Work, player: str, trigger: str, info: Mapping[str, Any]) -> list[Action]:
+def ploy_options(
+    w: Work, player: str, trigger: str, info: Mapping[str, Any], *, first: bool = False
+) -> list[Action]:
     """The actions with which ``player`` may use a ploy at ``trigger`` now, in the order the
     ploys were added (each affordable, not used this turning point unless repeatable, its
-    condition holding)."""
+    condition holding); with ``first``, only those of the first ploy that has any (enough to
+    know whether a window is wanted)."""
     entries = w.ctx.hooks.ploys.get(trigger)
     if not entries:
         return []
@@ -168,6 +174,8 @@ def ploy_options(w: Work, player: str, trigger: str, info: Mapping[str, Any]) ->
             elif "would_cost_ploy" in w.ctx.hooks.would:  # cheaper on some operative?
                 acts = ploy.options(w, player, info)
                 out += [a for a in acts if cp >= ploy_cost(w, player, ploy, a)]
+            if first and out:
+                return out
     return out
 
 
@@ -241,7 +249,7 @@ def window_wanted(w: Work, trigger: str, info: Mapping[str, Any]) -> bool:
     entries = w.ctx.hooks.ploys.get(trigger)
     if not entries:
         return False
-    return any(ploy_options(w, p, trigger, info) for p in ("A", "B"))
+    return any(ploy_options(w, p, trigger, info, first=True) for p in ("A", "B"))
 
 
 def open_window(w: Work, trigger: str, **info: Any) -> bool:

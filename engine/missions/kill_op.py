@@ -65,12 +65,20 @@ def kill_grade(kills: int, starting: int) -> int:
 def enemy_incapacitator(w: Work, ev: Event) -> OperativeState | None:
     """The enemy operative that incapacitated the operative of the ``operative_incapacitated``
     event ``ev`` (its ``by``: the attacker of a Shoot or Fight, or of Devastating damage), or
-    ``None`` when no enemy operative did (an operative's own Hot weapon, Mines)."""
+    ``None`` when no enemy operative did (an operative's own Hot weapon, Mines), or when a
+    rule ignores the operative for scoring that needs operatives incapacitated by enemy
+    operatives (a ``would_count_as_incapacitated_by_enemy`` hook, ``fn(w, True, op=) ->
+    bool``, says False: the Bomb Squig's Expendable)."""
     by = str(ev.get("by") or "")
     if by not in w.ctx.index:
         return None
     attacker = w.op(by)
-    return attacker if attacker.player != w.op(ev["op"]).player else None
+    if attacker.player == w.op(ev["op"]).player:
+        return None
+    hook = "would_count_as_incapacitated_by_enemy"
+    if hook in w.ctx.hooks.would and not w.would(hook, True, op=str(ev["op"])):
+        return None
+    return attacker
 
 
 def counts_for_kill_op(w: Work, o: OperativeState) -> bool:

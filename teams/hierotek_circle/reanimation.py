@@ -21,9 +21,10 @@ halved rounding up, plus 1).
 
 The engine's reading, documented:
 
-- The marker (20 mm) is placed at the centre of the incapacitated operative (within its
-  control range, as the rule asks): **a simplification**, the player does not choose the
-  spot within its control range (the difference is at most 1" for the 3" set-up).
+- The marker (20 mm) is placed where its player decides (``Place marker HIE-3 reanimation
+  at x,y``; kind ``"team_rule"``), within the incapacitated operative's control range
+  (within 1" of its base and visible to it), once the step that incapacitated it is done
+  and before it is removed (candidates listed: its centre and two rings).
 - Selection order is a decision of the marker's owner (``Use reanimation on HIE-3``; kind
   ``"team_rule"``) when several markers may be selected; the D6 is a chance node.
 - Set-up: a decision ``Deploy HIE-3 at x,y[,z]`` (any legal point; candidates listed: rings
@@ -199,6 +200,81 @@ def reanimate(
     recount_kill_grade(w, scorer)
 
 
+def marker_spots(w: Work, op: str) -> list[tuple[float, float, float]]:
+    """Candidate points (deterministic) for ``op``'s Reanimation marker: its centre and two
+    rings within its control range, at its elevation, those that are legal."""
+    o = w.op(op)
+    r = w.ctx.datacards[op].base_mm / 25.4 / 2
+    out: list[tuple[float, float, float]] = []
+    for dist, n in ((0.0, 1), (r + 0.5, 8), (r + 1.0 + _MARKER_R - 0.01, 8)):
+        for k in range(n):
+            a = 2 * math.pi * k / n
+            x, y = round(o.x + dist * math.cos(a), 2), round(o.y + dist * math.sin(a), 2)
+            point = (x, y, o.elevation)
+            if point not in out and marker_problem(w, op, point) is None:
+                out.append(point)
+    return out
+
+
+def marker_problem(w: Work, op: str, point: tuple[float, float, float]) -> str | None:
+    """Why ``op``'s Reanimation marker cannot be placed at ``point`` (on the killzone,
+    within the operative's control range: within 1" and visible to it), or ``None``."""
+    o = w.op(op)
+    x, y, z = point
+    kz = w.kz
+    if not (_MARKER_R <= x <= kz.width - _MARKER_R and _MARKER_R <= y <= kz.depth - _MARKER_R):
+        return "a Reanimation marker must be wholly on the killzone"
+    here = w.ctx.placement(op, o.x, o.y, o.elevation)
+    spot = Placement(x, y, base_mm=MARKER_DIAMETER_MM, elevation=z, model_height=_MARKER_HEIGHT)
+    if w.distance(here, spot) > 1.0 + 1e-6 or not w.ctx.visible(kz, here, spot):
+        return f"the Reanimation marker must be placed within {op}'s control range"
+    return None
+
+
+@attrs.frozen(slots=True)
+class MarkerFrame:
+    """Where the Reanimation marker of the incapacitated ``op`` goes (before it is removed):
+    its player's decision ``Place marker <op> reanimation at x,y[,z]`` (kind
+    ``"team_rule"``), within its control range."""
+
+    op: str
+
+    def run(self, w: Work) -> None:
+        if marker_spots(w, self.op):
+            w.decide(w.ctx.owner[self.op], "team_rule")
+            return
+        o = w.op(self.op)  # no candidate (a safety net): where the operative stood
+        w.stack.pop()
+        self._place(w, (o.x, o.y, o.elevation))
+
+    def _place(self, w: Work, point: tuple[float, float, float]) -> None:
+        x, y, z = point
+        o = w.op(self.op)
+        w.tokens = [*w.tokens, Token(MARKER, o.player, marker_name(self.op), x, y, elevation=z)]
+        w.emit("reanimation_marker_placed", op=self.op, player=o.player, x=x, y=y)
+
+    def options(self, w: Work) -> list[Action]:
+        return [
+            Action("Place marker", op=self.op, text=MARKER, point=p)
+            for p in marker_spots(w, self.op)
+        ]
+
+    def act(self, w: Work, a: Action) -> None:
+        if a.verb != "Place marker" or a.op != self.op or a.text != MARKER or a.point is None:
+            raise IllegalActionError(
+                f"{a}: place {self.op}'s Reanimation marker "
+                f"('Place marker {self.op} {MARKER} at x,y')"
+            )
+        why = marker_problem(w, self.op, a.point)
+        if why is not None:
+            raise IllegalActionError(why)
+        w.stack.pop()
+        self._place(w, a.point)
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
+        raise IllegalActionError("placing a Reanimation marker rolls no dice")
+
+
 @attrs.frozen(slots=True)
 class ReturnFrame:
     """The set-up of a REANIMATED operative: where (``Deploy <op> at x,y``), then its order
@@ -345,9 +421,7 @@ def _install_reanimation(hooks: Hooks, players: tuple[str, ...]) -> None:
         if w.count(o.player, _PLACED + op):
             return
         w.count(o.player, _PLACED + op, 1)
-        tok = Token(MARKER, o.player, marker_name(op), o.x, o.y, elevation=o.elevation)
-        w.tokens = [*w.tokens, tok]
-        w.emit("reanimation_marker_placed", op=op, player=o.player, x=o.x, y=o.y)
+        w.defer_frame(MarkerFrame(op=op))
 
     def ready(w: Work, ev: Event) -> None:
         mine = tuple(p for p in players if reanimation_markers(w, p))

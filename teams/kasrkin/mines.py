@@ -6,8 +6,9 @@ scripted position gives it with ``tokens`` and ``carrying``); only it can pick i
 (Pick Up Marker, ``Pick up KAS-3 a melta mine``) and put it down (Place Marker), never
 within an enemy operative's control range; after placing it, it may Dash for free. Once on
 the killzone, the first time the marker is within the control range of an operative other
-than the Demo Trooper (along a move's path, as the universal Mines, or when set up there),
-it is removed and that operative suffers 2D6+3 damage.
+than the Demo Trooper (along a move's path, as the universal Mines, when set up there, or
+when a hatchway operated or equipment set up changes sight), it is removed and that operative
+suffers 2D6+3 damage.
 """
 
 from __future__ import annotations
@@ -200,7 +201,8 @@ def install_proximity_mine(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Proximity Mine (Demo Trooper, module docstring): checked after each move along its
     path (the first marker met; the mover's action ends there: it is put back where the
     marker came within its control range), and when an operative is set up or a marker
-    placed."""
+    placed, a hatchway operated or equipment set up (sight changes, as the universal
+    Mines)."""
 
     def live(w: Work) -> list[Token]:
         return [t for t in melta_mines(w) if not t.carrier and t.owner in players]
@@ -214,7 +216,8 @@ def install_proximity_mine(hooks: Hooks, players: tuple[str, ...]) -> None:
         if not mines or not o.alive:
             return
         end = w.place(o)
-        start = (float(ev.get("x0", end.x)), float(ev.get("y0", end.y)), end.elevation)
+        z0 = float(ev["z0"]) if "z0" in ev.as_dict() else end.elevation
+        start = (float(ev.get("x0", end.x)), float(ev.get("y0", end.y)), z0)
         points = (start, (end.x, end.y, end.elevation))
         length = math.dist(points[0], points[1])
         segment = MovePath(str(ev.get("action", "")), points, (), length, length, end)
@@ -250,6 +253,10 @@ def install_proximity_mine(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.on("deployed", check_all)
     hooks.on("operative_set_up", check_all)
     hooks.on("marker_placed", check_all)
+    # Control range needs sight (4.2): a hatchway operated or equipment set up may bring the
+    # marker within an operative's control range without anyone moving.
+    hooks.on("hatch_operated", check_all)
+    hooks.on("equipment_set_up", check_all)
 
 
 add_template("melta_mine_triggered", lambda e: f"  {e['op']} sets off {e['marker']}")

@@ -24,6 +24,7 @@ from teams.legionaries.common import (
     UNLEASHED_DMG,
     _activated,
     _fight_attacker,
+    dmg_stats,
     gain_apl,
     has_token,
     heal,
@@ -320,18 +321,7 @@ def install_daemonic_aura(hooks: Hooks, players: tuple[str, ...]) -> None:
             ("done", tuple(earlier)),
             ("refund", refund),
         )
-        owner = w.ctx.owner[chosen[0]]
-        w.stack.append(
-            RuleChoiceFrame(
-                player=owner,
-                rule=AURA,
-                key=AURA_KEY,
-                op=chosen[0],
-                candidates=(),
-                data=data,
-                targeted=False,
-            )
-        )
+        _ask_aura(w, data, tuple(chosen))
 
     def refuse(w: Work, why: str | None, **info: Any) -> str | None:
         op = str(info.get("op", ""))
@@ -345,8 +335,28 @@ def install_daemonic_aura(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_refuse_action", refuse)
 
 
+def _ask_aura(w: Work, data: tuple[tuple[str, Any], ...], chosen: tuple[str, ...]) -> None:
+    """Ask the player of the Chosen ``chosen[0]`` whether it uses its Daemonic Aura on the
+    Fall Back; the others (``rest``) are asked in turn if it is declined or its D6 fails."""
+    if not chosen:
+        return
+    data = (*(d for d in data if d[0] != "rest"), ("rest", chosen[1:]))
+    w.stack.append(
+        RuleChoiceFrame(
+            player=w.ctx.owner[chosen[0]],
+            rule=AURA,
+            key=AURA_KEY,
+            op=chosen[0],
+            candidates=(),
+            data=data,
+            targeted=False,
+        )
+    )
+
+
 def _aura_used(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
     if not chosen:
+        _ask_aura(w, frame.data, tuple(frame.get("rest")))
         return
     w.stack.append(
         RuleRollFrame(
@@ -364,7 +374,10 @@ def _aura_used(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
 def _aura_rolled(w: Work, frame: RuleRollFrame, values: tuple[int, ...]) -> None:
     enemy = str(frame.get("enemy"))
     o = w.op(enemy)
-    if values[0] < AURA_ROLL_NEEDED or not o.alive or o.incapacitated:
+    if not o.alive or o.incapacitated:
+        return
+    if values[0] < AURA_ROLL_NEEDED:
+        _ask_aura(w, frame.data, tuple(frame.get("rest")))
         return
     x, y, z = frame.get("at")
     w.set_op(
@@ -480,9 +493,12 @@ def install_unleash_daemon(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     def less(w: Work, dmg: int, **info: Any) -> int:
         target = str(info.get("target", ""))
-        if dmg >= UNLEASHED_DMG and mine(w, target):
-            return dmg - 1
-        return dmg
+        if dmg <= 0 or not mine(w, target):
+            return dmg
+        # The weapon's Dmg stat decides, not the damage after rules adding to it.
+        stats = dmg_stats(w, str(info.get("op", "")))
+        stat = dmg if stats is None else stats[1] if info.get("crit") else stats[0]
+        return dmg - 1 if stat >= UNLEASHED_DMG else dmg
 
     def claw(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
         op = str(info.get("op", ""))
