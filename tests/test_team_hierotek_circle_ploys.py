@@ -704,7 +704,8 @@ def test_psychomancer_actions_need_a_psychomancer() -> None:
 
 
 def _raf(marker_at: tuple[float, float] = (20, 15.6), cp: int = 1) -> GameState:
-    """HIE-1 (APL 2) and BLU-1 (APL 2) both contest the objective "obj" at (20, 14.5): a tie.
+    """HIE-1 (Deathmark, APL 2, no Steadfast) and BLU-1 (APL 2) both contest the objective
+    "obj" at (20, 14.5): a tie.
     HIE-2 is off the killzone with a Reanimation marker at ``marker_at``; HIE-1 activated."""
     from teams.hierotek_circle.reanimation import MARKER, marker_name
 
@@ -714,7 +715,7 @@ def _raf(marker_at: tuple[float, float] = (20, 15.6), cp: int = 1) -> GameState:
         "BLU-1": {"at": (18.5, 14.5)},
         "BLU-2": {"at": (25, 20)},
     }
-    s = lab(TYPES, ops, cp=(cp, 0))
+    s = lab(("Deathmark", GUARD_GAUSS, CHRONO), ops, cp=(cp, 0))
     s = attrs.evolve(s, tokens=(*s.tokens, Token(MARKER, "A", marker_name("HIE-2"), *marker_at)))
     return s.apply("Activate HIE-1 engage")[0]
 
