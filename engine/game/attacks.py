@@ -154,8 +154,11 @@ def attack_profile(
     )
     attacks = prof.attacks
     if "would_change_attacks" in w.ctx.hooks.would:
-        # A rule that changes the Atk stat (fn(w, atk, op=, weapon=, kind=) -> atk).
-        attacks = int(w.would("would_change_attacks", attacks, op=o.id, weapon=name, kind=kind))
+        # A rule that changes the Atk stat (fn(w, atk, op=, weapon=, kind=, target=) -> atk;
+        # ``target`` the operative attacked, ``""`` when not known).
+        attacks = int(
+            w.would("would_change_attacks", attacks, op=o.id, weapon=name, kind=kind, target=target)
+        )
     normal, critical = prof.normal_damage, prof.critical_damage
     if "would_change_damage" in w.ctx.hooks.would:
         # A rule that changes the Dmg stats (fn(w, (normal, critical), op=, weapon=, kind=)

@@ -179,7 +179,9 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
 def guard_window(w: Work, frame: universal.ActivationFrame) -> bool:
     """After an enemy action in an activation: offer the On Guard interrupt (once per enemy
     activation). Returns True when a window (decision) was opened."""
-    if not w.ctx.close_quarters or frame.guard_window_used:
+    # Guarding is a Close Quarters action, but a team rule may let an operative guard on
+    # any killzone: the window opens whenever an operative is on guard.
+    if frame.guard_window_used:
         return False
     active = w.op(frame.op)
     guards = [g for g in w.alive(other(active.player)) if g.on_guard]
@@ -207,7 +209,7 @@ class GuardWindowFrame:
         player = other(w.ctx.owner[self.active])
         out = [Action("Pass")]
         for g in w.alive(player):
-            if g.on_guard and universal.has_action_options(w, g, "interrupt"):
+            if g.on_guard and _can_interrupt(w, g):
                 out.append(Action("Interrupt", op=g.id))
         return out
 
@@ -232,8 +234,12 @@ class GuardWindowFrame:
         g = universal.own_operative(w, a.op, player)
         if not g.on_guard:
             raise _illegal(f"{g.id} is not on guard (9.3)")
-        if not universal.has_action_options(w, g, "interrupt"):
+        if not _can_interrupt(w, g):
             raise _illegal(f"{g.id} has no Shoot or Fight it could perform (9.3)")
+        order = interrupt_order(w, g)
+        if order != g.order:
+            w.set_op(g.id, order=order)
+            w.emit("order_changed", op=g.id, order=order, why="interrupting")
         # mark the enemy activation's window as used
         for i in range(len(w.stack) - 1, -1, -1):
             f = w.stack[i]
@@ -243,6 +249,28 @@ class GuardWindowFrame:
         w.set_op(g.id, done=(), moved=False, heavy_shot=False)
         w.emit("interrupt", op=g.id)
         w.stack.append(universal.ActivationFrame(op=g.id, mode="interrupt"))
+
+
+def interrupt_order(w: Work, g: OperativeState) -> str:
+    """The order ``g`` interrupts with: its own, or the one a rule makes it change to when
+    it interrupts (the ``would_interrupt_order`` hooks, ``fn(w, order, op=) -> order``; e.g.
+    a Conceal guard that must change to Engage)."""
+    if "would_interrupt_order" not in w.ctx.hooks.would:
+        return g.order
+    return str(w.would("would_interrupt_order", g.order, op=g.id))
+
+
+def _can_interrupt(w: Work, g: OperativeState) -> bool:
+    """``g`` has a Shoot or Fight it could perform as an interrupt, with the order it would
+    interrupt with (:func:`interrupt_order`)."""
+    order = interrupt_order(w, g)
+    if order == g.order:
+        return universal.has_action_options(w, g, "interrupt")
+    w.set_op(g.id, order=order)
+    try:
+        return universal.has_action_options(w, w.op(g.id), "interrupt")
+    finally:
+        w.set_op(g.id, order=g.order)
 
 
 # -------------------------------------------------------------------------------------------

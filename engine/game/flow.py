@@ -642,6 +642,15 @@ def counteract_eligible(w: Work, player: str) -> list[str]:
     ]
 
 
+def activation_refused(w: Work, op: str) -> str | None:
+    """Why a rule forbids activating the ready operative ``op`` now (the
+    ``would_refuse_activation`` hooks: ``fn(w, None, op=) -> why``), or ``None``."""
+    if "would_refuse_activation" not in w.ctx.hooks.would:
+        return None
+    why: str | None = w.would("would_refuse_activation", None, op=op)
+    return why
+
+
 @attrs.frozen(slots=True)
 class FirefightFrame:
     """Alternating activations starting with the initiative player (1.5); a player with no
@@ -672,7 +681,7 @@ class FirefightFrame:
             return [
                 Action("Activate", op=o.id, text=order)
                 for o in w.alive(self.turn)
-                if o.ready
+                if o.ready and activation_refused(w, o.id) is None
                 for order in ("conceal", "engage")
                 if universal.order_refusal(w, o, order) is None
             ]
@@ -688,7 +697,19 @@ class FirefightFrame:
             o = universal.own_operative(w, a.op, self.turn)
             if not o.ready:
                 raise _illegal(f"{o.id} is expended: only ready operatives activate (1.5)")
+            why = activation_refused(w, o.id)
+            if why is not None:
+                raise _illegal(why)
             w.replace_top(turn=other(self.turn))
+            if "would_hold_activation" in w.ctx.hooks.would:
+                # A rule that acts when an operative would be activated (a roll that may
+                # forbid it): fn(w, None, op=, order=) -> a frame or None. The frame then
+                # starts the activation (universal.start_activation) or gives the choice
+                # back to this player (this frame's ``turn``).
+                held = w.would("would_hold_activation", None, op=o.id, order=a.text)
+                if held is not None:
+                    w.stack.append(held)
+                    return
             universal.start_activation(w, o, a.text)
             return
         expect(a, ("Counteract", "Pass"), f"{self.turn}'s counteract window (1.6)")

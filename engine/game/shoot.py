@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from engine.dice.profile import AttackProfile
-from engine.dice.rules import Blast, Range, Seek, SeekLight, Torrent
+from engine.dice.rules import Blast, Range, Saturate, Seek, SeekLight, Torrent, WeaponRules
 from engine.dice.shoot import unblocked
 from engine.game import ploys, universal, weapon_rules
 from engine.game.actions import Action
@@ -606,8 +606,22 @@ class ShootFrame:
         :meth:`cover_improved` says."""
         t = self.target(w)
         improved = self.cover_improved(w)
+        prof = self.profile(w)
+        if w.ctx.hooks.would.get("would_save_without_cover") and (
+            not self.cover or prof.rules.dice.saturate
+        ):
+            # A rule letting a target that can retain no cover save retain a defence die
+            # unrolled as a normal success anyway: fn(w, n, op=, target=) -> n (0 or 1).
+            n = w.would("would_save_without_cover", 0, op=self.shooter, target=t.id)
+            if n:
+                kept = WeaponRules.of(tuple(r for r in prof.rules if not isinstance(r, Saturate)))
+                plain = attrs.evolve(prof, rules=kept)
+                save = w.ctx.datacards[t.id].save
+                return cover_save_options(
+                    plain, self.normals, self.crits, save, max(1, t.wounds), True, False
+                )
         return cover_save_options(
-            self.profile(w),
+            prof,
             self.normals,
             self.crits,
             w.ctx.datacards[t.id].save,

@@ -2,7 +2,7 @@
 (``engine.rules.registry``).
 
 Modules: :mod:`.abilities`, :mod:`.actions`, :mod:`.equipment`, :mod:`.faction`,
-:mod:`.ploys`, :mod:`.reanimation`, :mod:`.weapon_rules`.
+:mod:`.ploys`, :mod:`.reanimation`, :mod:`.weapon_rules`, :mod:`.crypteks`.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 from teams.hierotek_circle import (
     abilities,
     actions,
+    crypteks,
     equipment,
     faction,
     ploys,
@@ -20,6 +21,7 @@ from teams.hierotek_circle import (
 __all__ = [
     "abilities",
     "actions",
+    "crypteks",
     "equipment",
     "faction",
     "ploys",

@@ -45,7 +45,11 @@ def magnifiers(w: Work, o: OperativeState, t: OperativeState, name: str, prof: A
     out = []
     for m in w.friends_of(o.id):
         kw = w.ctx.datacards[m.id].keywords
-        if FACTION not in kw or not any(k in kw for k in CONDUITS) or m.order != "engage":
+        conduit = FACTION in kw and any(k in kw for k in CONDUITS)
+        if not conduit and "would_magnify_through" in w.ctx.hooks.would:
+            # Another rule lets this operative be used (fn(w, False, op=, through=) -> bool).
+            conduit = bool(w.would("would_magnify_through", False, op=o.id, through=m.id))
+        if not conduit or m.order != "engage":
             continue
         if not w.ctx.visible(w.kz, here, w.place(m)):
             continue
