@@ -333,7 +333,7 @@ class Narrator:
                 attack.parts.append(text)
             else:
                 self._part(text)
-        elif k == "vp_scored":
+        elif k in ("vp_scored", "vp_lost"):
             self.deferred.append(f"  * {narrate(e)}")
             if self.line is None:
                 self._flush()

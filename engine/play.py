@@ -587,6 +587,9 @@ class VpTally:
             if e.kind == "vp_scored":
                 op = str(e.get("op") or "other")
                 self.vp.setdefault(op, [0, 0])[0 if e["player"] == "A" else 1] += int(e["vp"])
+            elif e.kind == "vp_lost":
+                op = str(e.get("op") or "other")
+                self.vp.setdefault(op, [0, 0])[0 if e["player"] == "A" else 1] -= int(e["vp"])
 
 
 #: The kinds of ``ploy_used`` events that are ploys (7.1); kind ``"rule"`` marks other

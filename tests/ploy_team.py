@@ -32,6 +32,11 @@ target_selected         Brace         the friendly target of a Shoot or Fight: S
                                       applies after it, 2.1)
 attack_dice             Focus         code hook: re-roll every attack die showing 1
 defence_dice            Hunker        code hook: re-roll every defence die showing 1
+strike                  Grit          a token ``grit`` for the player until the end of the TP, when
+                                      a friendly operative is about to be struck in a Fight
+resolve_start           Steel Nerves  either player, at the start of a Fight's Resolve Attack Dice
+                                      step: a token ``steel_nerves`` for the player until the end
+                                      of the TP
 incapacitated           Vengeance     the kill team's weapons gain Lethal 5+ until the end of the
                                       TP, when a friendly operative is incapacitated
 ======================  ============  ===========================================================
@@ -105,6 +110,12 @@ def _injured_friend(w: Work, player: str, info: Mapping[str, Any]) -> bool:
 def _friend_dashed(w: Work, player: str, info: Mapping[str, Any]) -> bool:
     """The operative the trigger names is friendly and just made a Dash."""
     return _friendly_op(w, player, info) and info.get("action") == "Dash"
+
+
+def _friend_struck(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    """The operative the trigger says is struck is friendly."""
+    target = info.get("target", "")
+    return bool(target) and w.ctx.owner[target] == player
 
 
 def _friend_down(w: Work, player: str, info: Mapping[str, Any]) -> bool:
@@ -187,6 +198,19 @@ PLOYS: tuple[Ploy, ...] = (
     Ploy("Focus", "firefight", triggers=("attack_dice",), condition=_a_one, use_hook=_reroll_ones),
     Ploy(
         "Hunker", "firefight", triggers=("defence_dice",), condition=_a_one, use_hook=_reroll_ones
+    ),
+    Ploy(
+        "Grit",
+        "firefight",
+        triggers=("strike",),
+        condition=_friend_struck,
+        effects=(GainToken("grit", "end_tp"),),
+    ),
+    Ploy(
+        "Steel Nerves",
+        "firefight",
+        triggers=("resolve_start",),
+        effects=(GainToken("steel_nerves", "end_tp"),),
     ),
     Ploy(
         "Vengeance",

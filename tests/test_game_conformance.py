@@ -1,7 +1,8 @@
 """Random-playout conformance (issue: the game engine; DESIGN.md "Testing and measuring").
 
-At least 200 seeded games between random agents, on both killzone layouts and rotating over
-the built-in teams, checking at every node:
+At least 200 seeded games between random agents, rotating over the ordered pairs of built-in
+teams and, every ``len(_PAIRS)`` games, the two killzone layouts (so every ordered pair plays
+on both), checking at every node:
 
 - a decision lists at least one legal action; the list is in canonical order with no
   duplicates, and every listed action's notation parses back to the same action;
@@ -103,15 +104,18 @@ def _play_checked(
     rosters: tuple[Roster, Roster] | None = None,
     options: GameOptions | None = None,
     collect: list[Event] | None = None,
+    layout: str | None = None,
 ) -> tuple[GameState, list[str]]:
     """Play the game of ``seed`` with every check of the module docstring: on the built-in
-    teams of its pair by default, else on ``rosters`` (A, B). Returns the final state and
-    the trigger of every ploy used, in order; every event is appended to ``collect`` when
-    given."""
-    layout = LAYOUTS[seed % 2]
+    teams of its pair by default, else on ``rosters`` (A, B); on ``layout``, by default the
+    layout the seed gives (every ordered pair of teams meets on both layouts over
+    ``2 * len(_PAIRS)`` consecutive seeds). Returns the final state and the trigger of every
+    ploy used, in order; every event is appended to ``collect`` when given."""
     if rosters is None:
         a, b = _PAIRS[seed % len(_PAIRS)]
         rosters = (_TEAMS[a], _TEAMS[b])
+        layout = layout or LAYOUTS[(seed // len(_PAIRS)) % 2]
+    layout = layout or LAYOUTS[seed % 2]
     state = new_game(_KZ[layout], rosters[0], rosters[1], options)
     allowed = _loadout_weapons({"A": rosters[0], "B": rosters[1]})
     rec = GameRecorder(make_header(state, seed=seed, agents={"A": "random", "B": "random"}))
@@ -178,6 +182,13 @@ def _play_checked(
     assert all(0 <= v <= 21 for v in vp)
     assert replay(rec.lines).hash() == state.hash()
     return state, triggers
+
+
+def test_the_seeds_play_every_ordered_pair_of_teams_on_both_layouts() -> None:
+    # 200 seeds over 30 ordered pairs: seeds 0-29 and 30-59 give each pair both layouts.
+    assert 2 * len(_PAIRS) <= GAMES
+    met = {(_PAIRS[s % len(_PAIRS)], LAYOUTS[(s // len(_PAIRS)) % 2]) for s in range(GAMES)}
+    assert len(met) == 2 * len(_PAIRS) == 2 * len(_TEAMS) * (len(_TEAMS) - 1)
 
 
 @pytest.mark.parametrize("batch", range(GAMES // BATCH))

@@ -487,3 +487,27 @@ def test_narration_of_moves_names_each_action() -> None:
     assert moved("dash") == 'RED-1 dashes to (7, 14.5) (3")'
     assert moved("fall back") == 'RED-1 falls back to (7, 14.5) (3")'
     assert moved("charge") == 'RED-1 charges to (7, 14.5) (3")'
+
+
+def test_cut_action_a_rule_ends_a_move_action_before_its_moved_window() -> None:
+    # A rule ending the action from a "moved" hook (universal.cut_action, e.g. a mine set off
+    # mid-move): the ploy window after the move does not open, and the mark is cleared with
+    # the move; without the cut the window opens.
+    from engine.game.universal import cut_action
+    from engine.rules.ploys import Ploy
+    from tests.test_game_rules_common import BLU, LAB, RED, roster
+
+    after_move = Ploy("Test After Move", "firefight", triggers=("moved",))
+
+    def window_opens(cut: bool) -> bool:
+        s = position(LAB, roster(RED), roster(BLU), operatives={"RED-1": {"at": (5, 14.5)}})
+        s.ctx.hooks.ploy(after_move, ("A",))
+        if cut:
+            s.ctx.hooks.on("moved", lambda w, ev: cut_action(w, str(ev["op"])))
+        s, _ = s.apply("Activate RED-1 engage")
+        s, _ = s.apply("Reposition RED-1 to 7,14.5")
+        assert not [e for e in s.effects if e.kind == "action_cut"]
+        return bool(s.node.kind == "ploy")  # type: ignore[union-attr]
+
+    assert window_opens(False)
+    assert not window_opens(True)

@@ -10,6 +10,8 @@ CP are 0 unless a test says otherwise, so no Command Re-roll window opens.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.game import Decision, GameState, IllegalActionError
@@ -575,3 +577,49 @@ def test_1_7_fight_rerolls_alternate_until_both_pass_in_succession() -> None:
     assert not s.is_legal("Command re-roll 5")  # the re-rolled die cannot be re-rolled
     s, _ = play(s, ["Decline"], [])
     assert s.node == Decision("A", "resolve")
+
+
+def test_would_change_damage_hook_changes_the_profiles_dmg_stats() -> None:
+    # A rule changing a weapon's Dmg stats (would_change_damage, on the attack profile): the
+    # profile shows them; the hook is told the operative, weapon and kind; never below 0.
+    from engine.game.attacks import attack_profile
+    from engine.game.scenario import position as _position
+    from engine.game.work import Work
+    from tests.test_game_rules_common import BLU, LAB, RED, roster
+
+    s = _position(LAB, roster(RED), roster(BLU), operatives={"RED-1": {"at": (5, 5)}})
+    w = Work(s)
+    before = attack_profile(w, w.op("RED-1"), "gun", "ranged")
+    seen: list[tuple[str, str, str]] = []
+
+    def change(w: Work, dmg: tuple[int, int], **info: object) -> tuple[int, int]:
+        seen.append((str(info["op"]), str(info["weapon"]), str(info["kind"])))
+        return dmg[0] + 1, dmg[1] - 10
+
+    s.ctx.hooks.transform("would_change_damage", change)
+    after = attack_profile(w, w.op("RED-1"), "gun", "ranged")
+    assert after.normal_damage == before.normal_damage + 1 and after.critical_damage == 0
+    assert seen == [("RED-1", "gun", "ranged")]
+
+
+def test_hooks_transform_last_runs_after_hooks_added_later() -> None:
+    # Hooks.transform(..., last=True): the hook runs after every ordinary hook of that kind,
+    # even those added after it; ordinary hooks keep their order of addition.
+    from engine.game.context import Hooks
+
+    hooks = Hooks()
+    order: list[str] = []
+
+    def make(name: str) -> Any:
+        def fn(w: Any, value: int, **info: Any) -> int:
+            order.append(name)
+            return value
+
+        return fn
+
+    hooks.transform("would_test", make("first"))
+    hooks.transform("would_test", make("last"), last=True)
+    hooks.transform("would_test", make("second"))
+    for fn in hooks.would["would_test"]:
+        fn(None, 0)
+    assert order == ["first", "second", "last"]

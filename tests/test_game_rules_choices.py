@@ -416,3 +416,31 @@ def test_4_7_improved_cover_heuristic() -> None:
     # 2 crits: a crit save blocks a crit alone and leaves 2 dice to roll; two normal saves
     # block one crit together and leave 1: critical.
     assert H.act(_improved("6,6,1,1")) == parse_action("Cover save critical")
+
+
+def test_rule_choice_frame_named_choices() -> None:
+    # A team rule's choice that is not an operative (e.g. an objective marker): the frame's
+    # ``choices`` are offered as ``Use <rule> <choice>`` (no Decline when not optional), the
+    # handler gets the name as given, and anything else is refused naming the choices.
+    import pytest
+
+    from engine.game.actions import IllegalActionError
+    from engine.game.work import Work
+    from engine.rules.choices import RuleChoiceFrame, on_choice
+    from tests.test_game_rules_common import BLU, LAB, RED, roster
+
+    got: list[str] = []
+    on_choice("test_named", lambda w, f, chosen: got.append(chosen))
+    s = position(LAB, roster(RED), roster(BLU), operatives={"RED-1": {"at": (5, 5)}})
+    w = Work(s)
+    frame = RuleChoiceFrame(
+        "A", "Test Rule", "test_named", "RED-1", (), optional=False, choices=("East", "West")
+    )
+    w.stack.append(frame)
+    assert [str(a) for a in frame.options(w)] == ["Use test rule east", "Use test rule west"]
+    with pytest.raises(IllegalActionError, match="Use test rule east"):
+        frame.act(w, Action("Decline"))
+    frame.act(w, parse_action("Use test rule west"))
+    assert got == ["West"]
+    optional = RuleChoiceFrame("A", "Test Rule", "test_named", "RED-1", (), choices=("East",))
+    assert [str(a) for a in optional.options(w)] == ["Decline", "Use test rule east"]

@@ -243,6 +243,28 @@ def test_7_1_shoot_windows_target_selected_attack_and_defence_dice() -> None:
     assert "Ploy hunker" in texts(s)
 
 
+def test_7_1_fight_resolve_start_window_after_the_dice_windows() -> None:
+    # A Fight: after both sides' dice windows (Focus, Command Re-roll), the resolve_start
+    # window opens at the start of the Resolve Attack Dice step, the initiative player (A)
+    # first; Steel Nerves is offered to both; then the strikes.
+    close = {"PLOA-1": {"at": (5, 14.5)}, "PLOB-1": {"at": (6.3, 14.5)}}
+    s = pos(close, cp=(2, 2))
+    s, _ = run(s, ["Activate PLOA-1 engage", "Pass", "Fight PLOA-1 knife at PLOB-1"])
+    while not isinstance(s.node, Decision) or where(s)[2] != "resolve_start":
+        node = s.node
+        if isinstance(node, Decision):
+            s, _ = s.apply("Pass" if node.kind == "ploy" else "Decline")
+        else:
+            s, _ = run(s, [], dice=[",".join(["5"] * node.request.dice)])  # type: ignore[union-attr]
+    assert where(s) == ("A", "ploy", "resolve_start")
+    assert texts(s) == ["Pass", "Ploy steel nerves"]
+    s, ev = s.apply("Ploy steel nerves")
+    assert [e["trigger"] for e in ev if e.kind == "ploy_used"] == ["resolve_start"]
+    assert where(s) == ("B", "ploy", "resolve_start")
+    s, _ = s.apply("Pass")  # B; A has nothing left to use: the window closes
+    assert where(s)[1] == "resolve"
+
+
 def test_7_1_activation_end_and_counteract_windows() -> None:
     # activation_end: after End activation, before the operative is expended (Stay Sharp on
     # it). counteract_start: A's only operative is expended with an Engage order while B has
@@ -459,3 +481,28 @@ def test_7_1_command_reroll_of_a_die_already_rerolled_is_refused() -> None:
         dice=["6,5,4,1", "2"],
     )
     _refused(s, "Command re-roll 2", "2.4")
+
+
+def test_would_cost_ploy_is_told_the_action_text() -> None:
+    # The would_cost_ploy hooks get the action's text (the option a ploy selects), so a rule
+    # may make one option of a ploy cheaper; without an action the text is "".
+    from engine.game.actions import Action as _Action
+    from engine.game.ploys import ploy_cost
+    from engine.game.scenario import position as _position
+    from engine.game.work import Work
+    from engine.rules.command_reroll import COMMAND_REROLL
+    from tests.test_game_rules_common import BLU, LAB, RED, roster
+
+    s = _position(LAB, roster(RED), roster(BLU), operatives={"RED-1": {"at": (5, 5)}})
+    seen: list[str] = []
+
+    def cheaper(w: Work, cost: int, **info: object) -> int:
+        seen.append(str(info["text"]))
+        return 0 if info["text"] == "cheap" else cost
+
+    s.ctx.hooks.transform("would_cost_ploy", cheaper)
+    w = Work(s)
+    assert ploy_cost(w, "A", COMMAND_REROLL, _Action("Ploy", text="cheap")) == 0
+    assert ploy_cost(w, "A", COMMAND_REROLL, _Action("Ploy", text="dear")) == 1
+    assert ploy_cost(w, "A", COMMAND_REROLL) == 1
+    assert seen == ["cheap", "dear", ""]

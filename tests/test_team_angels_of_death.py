@@ -88,6 +88,32 @@ def test_transhuman_physiology_needs_a_normal_save() -> None:
     assert "Ploy transhuman physiology" not in texts(s)
 
 
+def test_transhuman_physiology_can_turn_a_retained_cover_save() -> None:
+    # ANG-1 in cover behind LAB's rubble retains a normal cover save and rolls a 1 (the
+    # plasma pistol's Piercing 1 leaves 2 defence dice, one the cover save): the
+    # cover save is one of its normal successes, so the ploy is offered and makes it a
+    # critical save (it then blocks one of the two critical hits).
+    ops = {"KAS-1": {"at": (9, 4)}, "ANG-1": {"at": (16, 4)}}
+    s = pos(ops)
+    s, _ = run(s, ["Activate KAS-1 engage", "Shoot KAS-1 plasma pistol (standard) at ANG-1"])
+    s, _ = run(s, [], dice=["6,6,1,1"])
+    while isinstance(s.node, Decision) and s.node.kind in ("dice_ploy", "cover_save"):
+        s, _ = s.apply("Decline" if s.node.kind == "dice_ploy" else "Cover save normal")
+    s, _ = run(s, [], dice=["1"])
+    assert s.node == Decision("B", "dice_ploy")
+    assert "Ploy transhuman physiology" in texts(s)
+    from teams.angels_of_death.advice import transhuman_advice
+
+    w = Work(s)
+    info = {"target": "ANG-1", "dice": (1,), "kind": "ranged"}
+    assert transhuman_advice(w, "B", Action("Ploy", text="transhuman physiology"), info) > 0
+    s, _ = s.apply("Ploy transhuman physiology")
+    from engine.game.shoot import ShootFrame
+
+    frame = next(f for f in reversed(s.stack) if isinstance(f, ShootFrame))
+    assert frame.cover_saves == (0, 1)
+
+
 def pass_windows(s: GameState) -> GameState:
     while isinstance(s.node, Decision) and s.node.kind in ("ploy", "gambit"):
         s, _ = s.apply("Pass")
@@ -292,8 +318,14 @@ def decline_all(s: GameState) -> GameState:
 
 
 def test_shock_assault_gives_shock_and_one_more_damage_to_the_first_strike() -> None:
+    # At the start of the Resolve Attack Dice step (after the dice windows and re-rolls),
+    # not in the attack dice window.
     s = charge_and_fight(True)
     assert s.node == Decision("B", "dice_ploy")
+    assert "Ploy shock assault" not in texts(s)
+    while isinstance(s.node, Decision) and s.node.kind in ("dice_ploy", "reroll"):
+        s, _ = s.apply("Decline")
+    assert s.node == Decision("B", "ploy") and s.stack[-1].trigger == "resolve_start"  # type: ignore[attr-defined]
     assert "Ploy shock assault" in texts(s)
     s, _ = s.apply("Ploy shock assault")
     assert s.player("B").cp == 1
@@ -303,11 +335,23 @@ def test_shock_assault_gives_shock_and_one_more_damage_to_the_first_strike() -> 
     assert damage_to(ev, "KAS-1") == 6
     s, ev = s.apply("Strike normal")
     assert damage_to(ev, "KAS-1") == 4  # only the first strike
+    # "Until the end of that action": once the Fight ends (a second Fight action of the
+    # activation, Astartes), the chainsword has no Shock and no strike gets +1.
+    while isinstance(s.node, Decision) and "Strike normal" in texts(s):
+        s, _ = s.apply("Strike normal")
+    from teams.angels_of_death.ploys import SHOCK_STRIKE_TOKEN, SHOCK_TOKEN
+
+    w = Work(s)
+    assert not [e for e in w.effects if e.detail in (SHOCK_TOKEN, SHOCK_STRIKE_TOKEN)]
+    assert not attack_profile(w, w.op("ANG-6"), "chainsword", "melee").rules.has(Shock)
 
 
 def test_shock_assault_needs_a_charge_in_the_activation() -> None:
     s = charge_and_fight(False)
+    while isinstance(s.node, Decision) and s.node.kind in ("dice_ploy", "reroll"):
+        s, _ = s.apply("Decline")
     assert "Ploy shock assault" not in texts(s)
+    assert not (isinstance(s.node, Decision) and s.node.kind == "ploy")
 
 
 def test_camo_cloak_ignores_saturate_when_shooting_the_eliminator() -> None:
@@ -375,6 +419,30 @@ def test_doctrine_warfare_makes_two_doctrines_free_once_per_battle() -> None:
     assert s.player("B").cp_spent == 0
     s = b_gambit(["Ploy combat doctrine assault"])
     assert s.player("B").cp_spent == 1
+
+
+def test_doctrine_warfare_free_even_with_no_cp_and_spent_once_per_battle() -> None:
+    # "It costs you 0CP": with no CP at all (B starts with 0, gains 1 for TP2 and spends it
+    # on Indomitus), Combat Doctrine selecting Tactical or Devastator is still offered and
+    # used for free (the Intercessor Sergeant ANG-1 is in the killzone); Assault is not.
+    spent = {k: {**v, "ready": False} for k, v in FACING.items()}
+    s = pass_windows(pos(spent, cp=(0, 0)))
+    s, _ = run(s, ["Initiative B", "Ploy indomitus", "Pass"], dice=["3,4"])
+    assert s.player("B").cp == 0 and s.node == Decision("B", "gambit")
+    offered = [t for t in texts(s) if t.startswith("Ploy combat doctrine")]
+    assert offered == ["Ploy combat doctrine devastator", "Ploy combat doctrine tactical"]
+    s, _ = s.apply("Ploy combat doctrine tactical")
+    assert s.player("B").cp == 0
+    assert ("doctrine_warfare_tactical:ANG-1", 1) in s.player("B").uses
+    # Spent for the battle: in a later turning point Tactical costs 1CP again.
+    from engine.game.ploys import ploy_cost
+    from teams.angels_of_death.ploys import COMBAT_DOCTRINE
+
+    w = Work(s)
+    tactical = Action("Ploy", text="combat doctrine tactical")
+    devastator = Action("Ploy", text="combat doctrine devastator")
+    assert ploy_cost(w, "B", COMBAT_DOCTRINE, tactical) == 1  # type: ignore[arg-type]
+    assert ploy_cost(w, "B", COMBAT_DOCTRINE, devastator) == 0  # type: ignore[arg-type]
 
 
 def test_stealthy_gives_the_eliminator_improved_cover_save_options() -> None:
@@ -503,6 +571,24 @@ def test_ct_hardy_retaliating_first_normal_strike_of_3_or_more_loses_1() -> None
     s = kas_fights_ang6(NEUTRAL, "5,5,1,1", "1,1,1,1,1")
     _, ev = s.apply("Strike normal")
     assert damage_to(ev, "ANG-6") == 4
+
+
+def test_ct_hardy_reads_the_normal_dmg_stat_not_the_damage_as_changed() -> None:
+    # KAS-2's gun butt is Dmg 2/3; a test rule adds 1 to each of its strikes (3 damage): not
+    # "Normal Dmg of 3 or more" (the stat), so Hardy takes nothing off.
+    ops = {"KAS-2": {"at": (8.519, 14.5)}, "ANG-6": {"at": (10, 14.5)}}
+    s = position(LAB, KAS, tactics(AOD, ("Hardy", "Mobile")), operatives=ops, turn="A", cp=(0, 0))
+
+    def more(w: Any, dmg: int, **info: Any) -> int:
+        return dmg + 1 if str(info.get("op", "")).startswith("KAS") else dmg
+
+    s.ctx.hooks.would["would_strike_damage"].insert(0, more)
+    s, _ = run(
+        s, ["Activate KAS-2 engage", "Fight KAS-2 gun butt at ANG-6"], dice=["5,5,1", "1,1,1,1,1"]
+    )
+    s = decline_all(s)
+    s, ev = s.apply("Strike normal")
+    assert damage_to(ev, "ANG-6") == 3
 
 
 def test_ct_dueller_normal_success_blocks_a_critical() -> None:
@@ -878,6 +964,65 @@ def test_auspex_enemies_within_8_inches_of_the_shooter_are_not_obscured() -> Non
     assert [e for e in s.effects if e.detail == "auspex"]
     s, _ = s.apply("End activation")
     assert not [e for e in s.effects if e.detail == "auspex"]
+
+
+def test_auspex_enemies_within_8_inches_of_it_are_not_obscured_to_any_friendly_shooter() -> None:
+    # "Enemy operatives within 8" of it cannot be obscured": the token holder (ANG-1) is
+    # measured from, whichever friendly operative shoots (ANG-2 here, e.g. a free Shoot in
+    # that activation); an enemy more than 8" from ANG-1 stays obscured; the opponent's
+    # shooters are not helped.
+    from engine.game.shoot import targeting
+
+    ops = {
+        "ANG-1": {"at": (9, 10)},
+        "ANG-2": {"at": (5, 10)},
+        "KAS-1": {"at": (16, 10)},
+        "KAS-2": {"at": (25, 20)},
+    }
+    s = position(LAB, KAS, AOD, operatives=ops, turn="B", cp=(0, 0), equipment={"B": ["Auspex"]})
+    token = Effect("token", "ANG-1", "end_activation", source="ANG-1", detail="auspex")
+    w = Work(s)
+    assert targeting(w, w.op("ANG-2"), w.op("KAS-1")).obscured  # across the LAB ruin
+    w.effects.append(token)
+    assert not targeting(w, w.op("ANG-2"), w.op("KAS-1")).obscured  # 7" from ANG-1
+    # KAS-1 shooting ANG-2 is not helped (only the Auspex player's shooters).
+    assert targeting(w, w.op("KAS-1"), w.op("ANG-2")).obscured
+
+
+def test_tilting_shields_removes_severe_a_later_installed_team_gives() -> None:
+    # The opponent's KHORNE Legionary has Severe from its mark (Wrathful Onslaught); under
+    # Tilting Shields it cannot retain results below 6 as crits: no Severe, whichever team
+    # is player A (the rules of the team installed second used to add it back).
+    import teams.legionaries  # noqa: F401  (registers the rules)
+
+    leg = load_builtin_team("legionaries").default()
+    marks = [{"Mark of Chaos": ["Khorne"]} if i == 0 else {} for i in range(len(leg.operatives))]
+    leg = leg.with_choices(None, marks)
+    for a, b in ((AOD, leg), (leg, AOD)):
+        s = position(LAB, a, b, operatives={}, cp=(2, 2))
+        w = Work(s)
+        assert attack_profile(w, w.op("LEG-1"), "power fist", "melee").rules.has(Severe)
+        w.effects.append(
+            Effect("token", "LEG-1", "end_tp", source="LEG-1", detail="tilting_shields")
+        )
+        assert not attack_profile(w, w.op("LEG-1"), "power fist", "melee").rules.has(Severe)
+
+
+def test_camo_cloak_of_the_kasrkin_ignores_siege_specialist_saturate_in_either_order() -> None:
+    # Siege Specialist gives ANG-1's auto bolt rifle Saturate; shooting the Kasrkin
+    # Sharpshooter (Camo Cloak: "ignore the Saturate weapon rule") it has none, whichever
+    # team is player A (the hook that takes it away runs last); another Kasrkin: Saturate.
+    import teams.kasrkin  # noqa: F401  (registers the rules)
+
+    aod = tactics(load_builtin_team("angels_of_death").default(), ("Siege Specialist", "Mobile"))
+    for a, b in ((KAS, aod), (aod, KAS)):
+        w = Work(position(LAB, a, b, operatives={}, cp=(2, 2)))
+        sharp = next(o.id for o in w.ops if "SHARPSHOOTER" in w.ctx.datacards[o.id].keywords)
+        rifle = "auto bolt rifle"
+        assert not attack_profile(w, w.op("ANG-1"), rifle, "ranged", target=sharp).rules.has(
+            Saturate
+        )
+        assert attack_profile(w, w.op("ANG-1"), rifle, "ranged", target="KAS-1").rules.has(Saturate)
 
 
 # -- Advice: the heuristic agent uses the team's rules where they pay ----------------------------

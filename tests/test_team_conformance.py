@@ -1,16 +1,19 @@
-"""Random-playout conformance of the teams whose rules are played (issue 16; DESIGN.md
-"Testing and measuring"): the checks of ``tests/test_game_conformance.py`` at every node
-(legal actions canonical and round-tripping, applying deterministic, illegal input refused
-without change, resources never negative, the record replays to the same hash) in battles
-of Kasrkin, Legionaries and Angels of Death against each other, with their team rules.
+"""Random-playout conformance of the built-in teams with their team rules (issues 16 and 17;
+DESIGN.md "Testing and measuring"): the checks of ``tests/test_game_conformance.py`` at every
+node (legal actions canonical and round-tripping, applying deterministic, illegal input
+refused without change, resources never negative, the record replays to the same hash) in
+battles of every ordered pair of the six built-in teams, on both killzone layouts, with every
+team's rules.
 
-For each team, eight battles: against each of the two others, as player A and as player B,
-on both killzone layouts; every ploy window is forced open (``open_windows``) in half of
-them, and the team's own ploys cost 0CP (``ploy_costs``) so the random agents use them
-wherever their conditions hold; the roster-time choices (Marks of Chaos, Chapter Tactics) are
-drawn at random for each battle (``Roster.with_random_choices``). Over its eight battles,
-every strategy and firefight ploy of the team is used and every unique action performed at
-least once: the random agent reaches every one of them through the ordinary legal actions.
+One test per team, which plays it as player A against each of the five others on both
+layouts (ten battles; over the six tests every ordered pair meets on both layouts). Every
+ploy window is forced open (``open_windows``) in half of them, and the team's own ploys cost
+0CP (``ploy_costs``) so the random agents use them wherever their conditions hold; the
+roster-time choices (Marks of Chaos, Chapter Tactics) are drawn at random for each battle
+(``Roster.with_random_choices``). Over its ten battles, every implemented strategy and
+firefight ploy of the team is used and every implemented unique action performed at least
+once: the random agent reaches every one of them through the ordinary legal actions, except
+those of :data:`NOT_REACHED`.
 """
 
 from __future__ import annotations
@@ -24,10 +27,10 @@ import pytest
 from engine.game import GameOptions
 from engine.game.events import Event
 from engine.rules import registry
-from engine.teams import load_builtin_team
-from tests.test_game_conformance import _TEAMS, _play_checked
+from engine.teams import builtin_teams, load_builtin_team
+from tests.test_game_conformance import _TEAMS, LAYOUTS, _play_checked
 
-TEAMS = ("kasrkin", "legionaries", "angels_of_death")
+TEAMS = tuple(sorted(builtin_teams()))
 
 NOT_REACHED = {
     "Cover Retreat": "tests/test_team_kasrkin.py::test_cover_retreat_*",
@@ -37,14 +40,15 @@ NOT_REACHED = {
     "Medikit": "tests/test_team_kasrkin.py::test_medikit_*",
     "Grisly Mark": "tests/test_team_legionaries.py::test_grisly_mark_*",
     "Optics": "tests/test_team_angels_of_death.py::test_optics_*",
+    "Reanimate": "tests/test_team_hierotek_circle_faction.py::test_reanimate_*",
+    "Grappling Hook": "tests/test_team_kommandos_ops.py::test_grappling_hook_*",
     "Malignant Aura": "tests/test_team_legionaries.py::test_malignant_aura_*",
 }
 """Ploys and unique actions the random battles here do not reach (module docstring; Medikit
-needs a wounded friend within reach of the Medic, Grisly Mark and Optics were not chosen by
-the random agents in these eight battles; Malignant Aura needs a Legionary shooting an enemy
-within 3", which these battles stopped reaching when the Kasrkin's Clearance Sweep offered
-a spot anywhere in the killzone and so changed the random Kasrkin's choices), with the
-scripted tests that use them."""
+needs a wounded friend within reach of the Medic, Reanimate a Reanimation marker within 6" of
+the Reanimator, Grisly Mark and Optics were not chosen by the random agents in these
+battles, the Kommandos' default roster has no Grot for the Grappling Hook, Malignant Aura
+needs a Legionary shooting an enemy within 3"), with the scripted tests that use them."""
 
 
 def test_ploys_not_reached_at_random_have_scripted_tests() -> None:
@@ -57,8 +61,10 @@ def test_ploys_not_reached_at_random_have_scripted_tests() -> None:
 
 
 def _declared(team: str, kinds: tuple[str, ...]) -> set[str]:
-    """The names of ``team``'s rules of ``kinds``."""
-    return {d.name for d in registry.team_rules(load_builtin_team(team)) if d.kind in kinds}
+    """The names of ``team``'s implemented rules of ``kinds`` (those not implemented are
+    listed by ``killteam teams rules`` and ``tests/test_team_rules.py``)."""
+    rules = registry.team_rules(load_builtin_team(team))
+    return {d.name for d in rules if d.kind in kinds and d.implemented}
 
 
 @pytest.mark.parametrize("team", TEAMS)
@@ -70,27 +76,32 @@ def test_random_playouts_with_team_rules_conform(team: str) -> None:
     performed: Counter[str] = Counter()
     seed = 5000 + 100 * TEAMS.index(team)
     for other in (t for t in TEAMS if t != team):
-        for mine_first in (True, False):
-            for _ in range(2):  # both layouts: _play_checked takes the layout from the seed
-                options = GameOptions(open_windows=seed % 4 < 2, ploy_costs=free)
-                rng = random.Random(seed)  # roster-time choices drawn at random (marks...)
-                pair = (
-                    _TEAMS[team].with_random_choices(rng),
-                    _TEAMS[other].with_random_choices(rng),
-                )
-                rosters = pair if mine_first else pair[::-1]
-                me = "A" if mine_first else "B"
-                events: list[Event] = []
-                state, _ = _play_checked(seed, rosters, options, collect=events)
-                for e in events:
-                    if e.kind == "ploy_used" and e["player"] == me:
-                        used[e["ploy"]] += 1
-                    elif e.kind == "rule_action" and state.ctx.owner[e["op"]] == me:
-                        performed[e["action"]] += 1
-                seed += 1
+        for layout in LAYOUTS:
+            options = GameOptions(open_windows=seed % 4 < 2, ploy_costs=free)
+            rng = random.Random(seed)  # roster-time choices drawn at random (marks...)
+            rosters = (
+                _TEAMS[team].with_random_choices(rng),
+                _TEAMS[other].with_random_choices(rng),
+            )
+            events: list[Event] = []
+            state, _ = _play_checked(seed, rosters, options, collect=events, layout=layout)
+            for e in events:
+                if e.kind == "ploy_used" and e["player"] == "A":
+                    used[e["ploy"]] += 1
+                elif e.kind == "rule_action" and state.ctx.owner[e["op"]] == "A":
+                    performed[e["action"]] += 1
+            seed += 1
     assert sorted(ploys - set(used) - set(NOT_REACHED)) == [], (
         f"{team}: ploys never used: {sorted(ploys - set(used) - set(NOT_REACHED))}"
     )
     assert sorted(actions - set(performed) - set(NOT_REACHED)) == [], (
-        f"{team}: unique actions never performed"
+        f"{team}: unique actions never performed: "
+        f"{sorted(actions - set(performed) - set(NOT_REACHED))}"
     )
+
+
+def test_every_ordered_pair_of_built_in_teams_meets_on_both_layouts() -> None:
+    # Each team's test plays it as A against the five others on both layouts: 6 x 5 ordered
+    # pairs, 60 battles, which is every ordered pair of the six teams on both layouts.
+    met = {(a, b, lay) for a in TEAMS for b in TEAMS if b != a for lay in LAYOUTS}
+    assert len(TEAMS) == 6 and len(met) == 6 * 5 * 2

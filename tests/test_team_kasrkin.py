@@ -61,12 +61,13 @@ def gambit(
     *,
     initiative: str = "B",
     cp: tuple[int, int] = (3, 3),
+    blu: Sequence[str] = ("Trooper", "Trooper"),
 ) -> GameState:
     """TP2's Gambit step with A (Kasrkin) to decide: every operative of ``ops`` starts
     expended in TP1; ``initiative`` wins the roll-off and takes the initiative (B passes
     first when it has it)."""
     spent = {k: {**v, "ready": False} for k, v in ops.items()}
-    s = pass_ploy_windows(lab(types, spent, cp=cp))
+    s = pass_ploy_windows(lab(types, spent, blu, cp=cp))
     s, _ = run(s, [], dice=["4,3" if initiative == "A" else "3,4"])
     s, _ = s.apply(f"Initiative {initiative}")
     if initiative == "B":
@@ -222,13 +223,35 @@ def test_relocate_chosen_operative_and_close_friends_dash_for_free() -> None:
     ]
     s, ev = s.apply("Ploy relocate on KAS-1")
     assert ploys_used(ev) == [("A", "Relocate")]
+    # "In an order of your choice": A picks who dashes first (KAS-3 is never a candidate).
+    assert s.node.kind == "team_rule"  # type: ignore[union-attr]
+    assert texts(s) == ["Decline", "Use relocate on KAS-1", "Use relocate on KAS-2"]
+    s, _ = s.apply("Use relocate on KAS-2")
     assert s.node.kind == "free_action"  # type: ignore[union-attr]
-    assert all(t.startswith("Dash KAS-1") for t in texts(s)[:-1])
-    s, _ = s.apply("Dash KAS-1 to 2,14.5")
     assert all(t.startswith("Dash KAS-2") for t in texts(s)[:-1])
     s, _ = s.apply("Dash KAS-2 to 2,16.5")
+    # The last one left dashes without a further choice.
+    assert all(t.startswith("Dash KAS-1") for t in texts(s)[:-1])
+    s, _ = s.apply("Dash KAS-1 to 2,14.5")
     assert s.node.kind == "gambit" and s.node.player == "B"  # type: ignore[union-attr]
     assert (s.operative("KAS-1").x, s.operative("KAS-2").x, s.operative("KAS-3").x) == (2, 2, 5)
+
+
+def test_relocate_each_dash_is_optional() -> None:
+    # Each operative "can" dash: A may decline the order choice (nobody dashes), or skip the
+    # last one's free Dash ("End activation" in its free action).
+    s = gambit(SPREAD, (TROOPER,) * 3, initiative="A")
+    s, _ = s.apply("Ploy relocate on KAS-2")
+    s, _ = s.apply("Decline")
+    assert s.node.kind == "gambit" and s.node.player == "B"  # type: ignore[union-attr]
+    s = gambit(SPREAD, (TROOPER,) * 3, initiative="A")
+    s, _ = s.apply("Ploy relocate on KAS-2")
+    s, _ = s.apply("Use relocate on KAS-1")
+    s, _ = s.apply("Dash KAS-1 to 2,14.5")
+    assert texts(s)[-1] == "End activation" and texts(s)[0].startswith("Dash KAS-2")
+    s, _ = s.apply("End activation")
+    assert s.node.kind == "gambit" and s.node.player == "B"  # type: ignore[union-attr]
+    assert (s.operative("KAS-1").x, s.operative("KAS-2").x) == (2, 5)
 
 
 def test_relocate_not_in_the_first_turning_point() -> None:
@@ -265,23 +288,38 @@ def test_reconnoitre_killzone_relocate_on_the_recon_trooper_costs_0cp() -> None:
 # -------------------------------------------------------------------------------------------
 
 
-def test_neutralise_target_rerolls_the_failed_attack_dice() -> None:
+def test_neutralise_target_rerolls_the_attack_dice_the_player_chooses() -> None:
     # KAS-1 shoots BLU-1 in the open (no cover save possible): 6,5,2,1 at 3+; the ploy
-    # (1CP) re-rolls the 2 and the 1; then only Command Re-roll is left (once per TP).
+    # (1CP) re-rolls ANY of the dice, the player's choice: every non-empty sub-multiset of
+    # {6,5,2,1} is offered (15), e.g. the 5 too (hoping for a crit). Re-rolling 5,2,1.
     s = _kasrkin_shoots(SHOOT_OPEN, "", "6,5,2,1")
-    assert "Ploy neutralise target" in texts(s)
-    s, ev = run(s, ["Ploy neutralise target"], dice=["6,3"])
+    offered = [t for t in texts(s) if t.startswith("Ploy neutralise target")]
+    assert len(offered) == 15
+    assert "Ploy neutralise target 2,1" in offered and "Ploy neutralise target 6,5,2,1" in offered
+    s, ev = run(s, ["Ploy neutralise target 5,2,1"], dice=["6,6,3"])
     assert ploys_used(ev) == [("A", "Neutralise Target")]
     rerolled = [e for e in ev if e.kind == "dice_rerolled"]
-    assert len(rerolled) == 1 and sorted(rerolled[0]["new"]) == [3, 6]
+    assert len(rerolled) == 1 and sorted(rerolled[0]["new"]) == [3, 6, 6]
     assert s.players[0].cp_spent == 1
-    assert "Ploy neutralise target" not in texts(s)
+    # Once per turning point: not offered again (Command Re-roll on the 6 left unrolled is).
+    assert not [t for t in texts(s) if t.startswith("Ploy neutralise target")]
+
+
+def test_neutralise_target_never_rerolls_a_die_twice() -> None:
+    # Re-rolled dice cannot be re-rolled again (2.4): after a Command Re-roll of the 1,
+    # the ploy offers only the sub-multisets of the three dice not re-rolled (7).
+    s = _kasrkin_shoots(SHOOT_OPEN, "", "6,5,2,1")
+    s, _ = run(s, ["Command re-roll 1"], dice=["1"])
+    offered = [t for t in texts(s) if t.startswith("Ploy neutralise target")]
+    assert len(offered) == 7 and "Ploy neutralise target 1" not in offered
+    with pytest.raises(IllegalActionError):
+        s.apply("Ploy neutralise target 2,1")
 
 
 def test_neutralise_target_not_against_a_target_in_cover() -> None:
     # Behind the rubble BLU-1 can retain a cover save: the ploy is not offered.
     s = _kasrkin_shoots(SHOOT_COVER, "", "6,5,2,1")
-    assert "Ploy neutralise target" not in texts(s)
+    assert not [t for t in texts(s) if t.startswith("Ploy neutralise target")]
     assert "Command re-roll 1" in texts(s)
 
 
@@ -319,6 +357,34 @@ def test_seize_the_initiative_free_action_without_moving() -> None:
     assert s.node.kind == "activate" and s.node.player == "B"  # type: ignore[union-attr]
     assert s.operative("KAS-1").ready
     assert s.players[0].cp_spent == 1
+
+
+def test_seize_the_initiative_allows_any_1ap_action_that_does_not_move() -> None:
+    # "A 1AP action for free, but it cannot move": a unique action (the Recon-Trooper's
+    # Auspex Scan, 1AP) and a grenade (Adaptive Equipment's Smoke Grenade, 1AP) are offered
+    # next to the Shoot; no move action (Reposition, Dash, Charge, Fall Back) is.
+    def offered(types: tuple[str, ...]) -> set[str]:
+        s = gambit(SHOOT_OPEN, types, initiative="B")
+        while isinstance(s.node, Decision) and s.node.kind == "gambit":
+            s, _ = s.apply("Pass")
+        s, _ = s.apply("Ploy seize the initiative on KAS-1")
+        return {t.split(" at ")[0].split(" on ")[0] for t in texts(s)}
+
+    recon = offered(("Kasrkin Recon-Trooper",))
+    assert recon == {"Act KAS-1 auspex scan", f"Shoot KAS-1 {LASGUN}", "End activation"}
+    trooper = offered((TROOPER,))
+    assert "Act KAS-1 adaptive smoke grenade" in trooper
+    assert not [t for t in recon | trooper if t.split()[0] in ("Dash", "Reposition", "Charge")]
+
+
+def test_seize_actions_exclude_moves_and_2ap_actions() -> None:
+    from engine.game.work import Work
+    from teams.kasrkin.ploys import seize_actions
+
+    s = gambit(SHOOT_OPEN, ("Kasrkin Recon-Trooper",), initiative="B")
+    names = seize_actions(Work(s), "KAS-1")
+    assert "auspex scan" in names and "Shoot" in names
+    assert not set(names) & {"Reposition", "Dash", "Charge", "Fall Back"}
 
 
 def test_seize_the_initiative_not_for_the_player_with_initiative() -> None:
@@ -390,6 +456,41 @@ def test_skill_at_arms_ice_in_your_veins_first_big_normal_hit_loses_1_damage() -
     assert shot("") == [6]
 
 
+def _struck_with_ice(blu: str, weapon: str, plus: int, dice: str) -> list[int]:
+    """BLU-1 (a ``blu`` type) fights KAS-1 (Ice In Your Veins selected) with ``weapon``,
+    retaining two normal hits (KAS-1 none); a test rule adds ``plus`` to each of BLU-1's
+    strikes first (a damage change of another rule, not the weapon's Dmg stat). The damage
+    of BLU-1's two strikes."""
+    ops = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (6.3, 14.5)}}
+    s = gambit(ops, initiative="A", blu=(blu, "Trooper"))
+    s, _ = s.apply("Use skill at arms ice in your veins")
+    s = to_firefight(s)
+    if plus:
+
+        def more(w: Any, dmg: int, **info: Any) -> int:
+            return dmg + plus if str(info.get("op", "")).startswith("BLU") else dmg
+
+        s.ctx.hooks.would["would_strike_damage"].insert(0, more)
+    s, _ = run(s, ["Activate KAS-1 engage", "End activation", "Activate BLU-1 engage"])
+    s, _ = run(s, [f"Fight BLU-1 {weapon} at KAS-1"], dice=[dice, "1,1,1"])
+    s = decline(s)
+    dealt = []
+    while isinstance(s.node, Decision) and "Strike normal" in texts(s):
+        s, ev = s.apply("Strike normal")
+        dealt += [e["damage"] for e in ev if e.kind == "damage_inflicted" and e["op"] == "KAS-1"]
+        s = decline(s)
+    return dealt
+
+
+def test_skill_at_arms_ice_in_your_veins_reads_the_normal_dmg_stat() -> None:
+    # A Dmg 3 weapon (the Brawler's brutal blade): the first normal strike inflicts 2, the
+    # next 3 ("the first time" only).
+    assert _struck_with_ice("Brawler", "brutal blade", 0, "5,5,1,1") == [2, 3]
+    # The knife is Dmg 2: another rule raising each strike to 3 does not make it "Normal Dmg
+    # of 3 or more" (the stat): no reduction.
+    assert _struck_with_ice("Trooper", "knife", 1, "5,5,1") == [3, 3]
+
+
 def test_skill_at_arms_for_cadia_adds_1_melee_attack_up_to_4() -> None:
     s = gambit({**SHOOT_OPEN, "KAS-2": {"at": (5, 18)}}, (TROOPER, SERGEANT), initiative="A")
     s, _ = s.apply("Use skill at arms for cadia!")
@@ -430,22 +531,33 @@ def _atk(s: GameState, op: str, weapon: str, kind: str = "melee") -> int:
 SERGEANT = "Kasrkin Sergeant [Plasma Pistol; Chainsword]"
 
 
-def test_veteran_leadership_selects_one_more_drill() -> None:
-    # With the Sergeant (KAS-1) in the killzone A selects two different drills, not three.
+def test_veteran_leadership_selects_one_more_drill_in_the_same_use() -> None:
+    # With the Sergeant (KAS-1) in the killzone A's one use of Skill At Arms may select two
+    # different drills ("one additional": 4 singles + 6 pairs offered, never three, never the
+    # same twice); the opponent cannot act in between (one gambit).
     ops = {"KAS-1": {"at": (5, 14.5)}, "KAS-2": {"at": (5, 16.5)}, "BLU-1": {"at": (16, 14.5)}}
     s = gambit(ops, (SERGEANT, TROOPER), initiative="A")
-    s, _ = s.apply(LIGHT)
+    offered = [t for t in texts(s) if "skill at arms" in t]
+    assert len(offered) == 10
+    assert f"{LIGHT} and strike fast" in offered and LIGHT in offered
+    assert not [t for t in offered if t.count(" and ") > 1]
+    s, ev = s.apply(f"{LIGHT} and strike fast")
+    assert [e["rule"] for e in ev if e.kind == "rule_used"] == ["Skill At Arms"]
+    from engine.game.work import Work
+    from teams.kasrkin.faction import drills
+
+    assert drills(Work(s), "A") == ("light 'em up", "strike fast")
     s, _ = s.apply("Pass")  # B
-    assert FAST in texts(s) and LIGHT not in texts(s)
-    s, _ = s.apply(FAST)
-    s, _ = s.apply("Pass")  # B
-    assert not [t for t in texts(s) if "skill at arms" in t]
+    assert not [t for t in texts(s) if "skill at arms" in t]  # once per Strategy phase
 
 
 def test_veteran_leadership_not_without_the_sergeant() -> None:
-    # The Sergeant is not in the killzone (not set up): one drill only.
+    # The Sergeant is not in the killzone (not set up): one drill only, no pairs.
     ops = {"KAS-2": {"at": (5, 16.5)}, "BLU-1": {"at": (16, 14.5)}}
     s = gambit(ops, (SERGEANT, TROOPER), initiative="A")
+    assert len([t for t in texts(s) if "skill at arms" in t]) == 4
+    with pytest.raises(IllegalActionError):
+        s.apply(f"{LIGHT} and strike fast")
     s, _ = s.apply(LIGHT)
     s, _ = s.apply("Pass")  # B
     assert not [t for t in texts(s) if "skill at arms" in t]
@@ -526,6 +638,21 @@ def test_medikit_heals_2d3_for_0ap() -> None:
     assert s.operative("KAS-1").ap == 2
     # Once per activation.
     assert not [t for t in texts(s) if "medikit" in t]
+
+
+def test_medikit_the_medic_can_heal_itself() -> None:
+    # "Select one friendly KASRKIN operative within this operative's control range": not
+    # "other", and an operative is within its own control range (4.1, 4.2, 4.3). The Medic
+    # KAS-1 at 3 wounds: 2D3 of 6,6 -> 3+3 = 6 wounds regained, 8 (its Wounds stat) reached.
+    ops = {
+        "KAS-1": {"at": (5, 14.5), "wounds": 3},
+        "KAS-2": {"at": (5, 19.5)},
+        "BLU-1": {"at": (25, 14.5)},
+    }
+    s, _ = run(lab((MEDIC, TROOPER), ops), ["Activate KAS-1 engage"])
+    assert [t for t in texts(s) if "medikit" in t] == ["Act KAS-1 medikit on KAS-1"]
+    s, _ = run(s, ["Act KAS-1 medikit on KAS-1"], dice=["6,6"])
+    assert s.operative("KAS-1").wounds == 8
 
 
 def test_medikit_never_above_the_wounds_stat_nor_on_unwounded_or_distant() -> None:
@@ -652,6 +779,29 @@ def _obscured(s: GameState) -> bool:
 def test_auspex_scan_scanned_enemies_are_not_obscured_to_kasrkin() -> None:
     assert _obscured(_after_scan(False))
     assert not _obscured(_after_scan(True))
+
+
+def test_auspex_scan_scanned_enemies_in_smoke_are_not_obscured_either() -> None:
+    # BLU-1 down the open lane from KAS-2 but wholly within a smoke marker (obscured, 7.2):
+    # "that enemy operative cannot be obscured" once scanned by KAS-1 (4.5" away).
+    ops = {
+        "KAS-1": {"at": (14, 17)},
+        "KAS-2": {"at": (5, 14.5)},
+        "BLU-1": {"at": (16, 14.5)},
+        "BLU-2": {"at": (25, 20)},
+    }
+    import attrs
+
+    from engine.game.tokens import Token
+
+    smoke = Token("smoke", "B", "B smoke", 16, 14.5, 0.0)  # as a Smoke Grenade places it
+    for scan in (False, True):
+        s = lab((RECON, TROOPER), ops)
+        s, _ = run(s, ["Activate KAS-1 engage"] + (["Act KAS-1 auspex scan"] if scan else []))
+        s = pass_ploy_windows(run(s, ["End activation"])[0])
+        s = pass_ploy_windows(run(s, ["Activate BLU-2 engage", "End activation"])[0])
+        s = attrs.evolve(s, tokens=(*s.tokens, smoke))
+        assert _obscured(s) is not scan
 
 
 def test_auspex_scan_ends_at_the_recon_troopers_next_activation() -> None:
@@ -836,10 +986,10 @@ def test_combat_daggers_every_kasrkin_gets_one_once_selected() -> None:
     assert not any("combat dagger" in t for t in texts(s))
 
 
-def _relics_shot(attack: str, equipment: bool = True) -> tuple[GameState, list[Event]]:
+def _relics_shot(attack: str, equipment: bool = True, cp: int = 0) -> tuple[GameState, list[Event]]:
     ops = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
     kw: dict[str, Any] = {"equipment": {"A": ("Relics Of Cadia",)}} if equipment else {}
-    s = lab((TROOPER,), ops, cp=(0, 0), **kw)
+    s = lab((TROOPER,), ops, cp=(cp, 0), **kw)
     s, _ = run(s, ["Activate KAS-1 engage", f"Shoot KAS-1 {LASGUN} at BLU-1"], dice=[attack])
     return s, []
 
@@ -860,6 +1010,22 @@ def test_relics_of_cadia_two_fails_one_becomes_a_normal_success_once_per_tp() ->
 
     info = {"op": "KAS-1", "kind": "ranged", "dice": (2, 1), "flags": (False, False)}
     assert RELICS_OF_CADIA_RULE.options(Work(s), "A", info) == []
+
+
+def test_relics_of_cadia_discards_another_fail() -> None:
+    # 6,2,1,1: the 2 is retained as a normal success (a 3) and one 1 is discarded, so the
+    # dice left are 6, 3 and 1 (A has CP: the window stays open on them for a re-roll, and
+    # the retained die is not among the re-rollable faces).
+    from engine.game.shoot import ShootFrame
+
+    s, _ = _relics_shot("6,2,1,1", cp=1)
+    s, _ = s.apply("Use relics of cadia")
+    frame = next(f for f in s.stack if isinstance(f, ShootFrame))
+    assert (frame.dice, frame.flags) == ((6, 3, 1), (False, True, False))
+    assert sorted(a.values for a in s.legal_actions() if a.verb == "Command re-roll") == [
+        (1,),
+        (6,),
+    ]
 
 
 def test_relics_of_cadia_not_with_one_fail_nor_unselected() -> None:
@@ -1194,6 +1360,50 @@ def test_proximity_mine_a_friendly_operative_sets_it_off_too() -> None:
     assert [(e["op"], e["damage"]) for e in ev if e.kind == "melta_mine_damage"] == [("KAS-2", 5)]
 
 
+def test_proximity_mine_ends_the_fall_back_no_cover_retreat_after_it() -> None:
+    # KAS-1 falls back from (10, 14.5) to (6, 14.5) past A's own Melta Mine at (7.5, 13)
+    # (KAS-3 is the Demo Trooper, far away): the mine goes off mid-move (about x = 8.85),
+    # 1+1+3 = 5 damage, KAS-1 survives, and "end its action" ends the Fall Back there: the
+    # window after the move (Cover Retreat, offered without the mine) never opens.
+    mine = [{"kind": "melta_mine", "owner": "A", "at": (7.5, 13)}]
+    s = lab((TROOPER, TROOPER, DEMO), RETREAT, tokens=mine)
+    s, ev = run(s, ["Activate KAS-1 engage", "Fall back KAS-1 to 6,14.5"])
+    stop = [e["x"] for e in ev if e.kind == "melta_mine_stopped"]
+    assert len(stop) == 1 and 8.5 < stop[0] < 9.2
+    s, ev = run(s, [], dice=["1,1"])
+    assert [(e["op"], e["damage"]) for e in ev if e.kind == "melta_mine_damage"] == [("KAS-1", 5)]
+    assert s.operative("KAS-1").alive and s.operative("KAS-1").x == stop[0]
+    assert not (isinstance(s.node, Decision) and s.node.kind == "ploy")
+    assert not [t for t in texts(s) if "cover retreat" in t]
+    assert not any(e.kind == "effect_began" and e["effect"] == "action_cut" for e in ev)
+    assert not [e for e in s.effects if e.kind == "action_cut"]  # cleared with the move
+
+
+def test_proximity_mine_moves_the_operative_the_minimum_amount_to_place_it() -> None:
+    # BLU-1 repositions from 12 to 6.5 along y = 14.5 past the mine at (5, 14.5); the mine
+    # comes within its control range about x = 7.02, where BLU-2's base (at 7.8) leaves no
+    # room: BLU-1 is moved the minimum amount to a place its base fits (about x = 6.54,
+    # 1.26" from BLU-2: the two 32 mm bases touching).
+    ops = {
+        "KAS-1": {"at": (5, 17.5)},
+        "BLU-1": {"at": (12, 14.5)},
+        "BLU-2": {"at": (7.8, 14.5)},
+    }
+    s = lab((DEMO, TROOPER), ops, tokens=[{"kind": "melta_mine", "owner": "A", "at": (5, 14.5)}])
+    s, _ = run(s, ["Activate KAS-1 engage", "End activation", "Activate BLU-1 engage"])
+    s, ev = run(s, ["Reposition BLU-1 to 6.5,14.5"])
+    stop = [(e["x"], e["y"]) for e in ev if e.kind == "melta_mine_stopped"]
+    assert len(stop) == 1
+    import math
+
+    b1, b2 = s.operative("BLU-1"), s.operative("BLU-2")
+    gap = math.hypot(b1.x - b2.x, b1.y - b2.y)
+    radius = 32 / 25.4 / 2
+    assert gap >= 2 * radius - 1e-6  # placed: no overlap
+    assert gap < 2 * radius + 0.06  # the minimum amount: touching (0.05" search rings)
+    assert abs(b1.x - 6.54) < 0.07 and abs(b1.y - 14.5) < 0.07
+
+
 # -------------------------------------------------------------------------------------------
 # Advice: the heuristic agent uses the team's rules where they pay
 # -------------------------------------------------------------------------------------------
@@ -1217,15 +1427,25 @@ def test_advice_heuristic_uses_neutralise_target_on_a_poor_roll() -> None:
     s = gambit(SHOOT_OPEN, (TROOPER,), initiative="A", cp=(2, 3))
     s = to_firefight(s)
     s, _ = run(s, ["Activate KAS-1 engage", f"Shoot KAS-1 {LASGUN} at BLU-1"], dice=["6,2,1,1"])
-    assert "Ploy neutralise target" in texts(s)
+    assert "Ploy neutralise target 2,1,1" in texts(s)
     from engine.game.work import Work
     from teams.kasrkin.ploys import NEUTRALISE_TARGET_PLOY
 
     w = Work(s)
     info = s.stack[-1].dice_info(w)  # type: ignore[attr-defined]
-    gain = NEUTRALISE_TARGET_PLOY.advice(w, "A", Action("Ploy", text="neutralise target"), info)  # type: ignore[misc]
+    fails = Action("Ploy", text="neutralise target 2,1,1")
+    gain = NEUTRALISE_TARGET_PLOY.advice(w, "A", fails, info)
     assert gain > 0.1
-    assert _heuristic(s) in ("Ploy neutralise target", "Command re-roll 1", "Command re-roll 2")
+    # Re-rolling the crit too is worth less than re-rolling only the fails.
+    worse = NEUTRALISE_TARGET_PLOY.advice(
+        w, "A", Action("Ploy", text="neutralise target 6,2,1,1"), info
+    )
+    assert worse < gain
+    assert _heuristic(s) in (
+        "Ploy neutralise target 2,1,1",
+        "Command re-roll 1",
+        "Command re-roll 2",
+    )
 
 
 def test_advice_heuristic_performs_the_medikit_on_a_badly_wounded_friend() -> None:
@@ -1254,13 +1474,14 @@ def test_advice_heuristic_uses_give_no_ground_before_scoring() -> None:
 
 def test_relics_of_cadia_when_retaliating() -> None:
     # BLU-1 fights KAS-1; KAS-1 retaliates with its gun butt (4+) rolling 4,1,1: one of the
-    # two fails becomes a normal success (2 normal successes to resolve).
+    # two fails becomes a normal success, the other is discarded (2 normal successes to
+    # resolve, no die left over).
     ops = {"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (6.3, 14.5)}}
     s = lab((TROOPER,), ops, cp=(0, 0), turn="B", equipment={"A": ("Relics Of Cadia",)})
     s, _ = run(s, ["Activate BLU-1 engage", "Fight BLU-1 knife at KAS-1"], dice=["5,5,1", "4,1,1"])
     assert s.node.kind == "dice_ploy" and s.node.player == "A"  # type: ignore[union-attr]
     s, ev = s.apply("Use relics of cadia")
-    assert s.stack[-1].ddice == (4, 4, 1)  # type: ignore[attr-defined]
+    assert s.stack[-1].ddice == (4, 4)  # type: ignore[attr-defined]
     assert [(e["op"], e["die"]) for e in ev if e.kind == "die_upgraded"] == [("KAS-1", 1)]
 
 
@@ -1286,3 +1507,27 @@ def test_give_no_ground_on_one_of_its_mission_markers() -> None:
     assert "Ploy give no ground a banner" in texts(s)
     s, _ = s.apply("Ploy give no ground a banner")
     assert token_controller(Work(s), s.tokens[0]) == "A"
+
+
+def test_proximity_mine_goes_off_when_a_hatchway_opens_sight_to_it() -> None:
+    # Close Quarters: A's Melta Mine marker in the hall just east of the closed west hatch,
+    # 0.6" from KAS-2 (a Trooper) west of it: not within its control range (no sight through
+    # the wall, 4.2). KAS-2 operates the hatch: now within it, the mine goes off on KAS-2
+    # (another operative than the Demo Trooper) without anyone moving: 1+1+3 damage.
+    from engine.geometry import load_killzone
+
+    cq = load_killzone("close_quarters")
+    kas = Roster.from_entries(lab_team("kasrkin"), [DEMO, TROOPER])
+    ops = {
+        "KAS-1": {"at": (4.0, 4.0)},
+        "KAS-2": {"at": (10.2, 11.0)},
+        "BLU-1": {"at": (27.0, 4.0)},
+        "BLU-2": {"at": (27.0, 8.0)},
+    }
+    mine = [{"kind": "melta_mine", "owner": "A", "at": (11.8, 11.0)}]
+    s = position(cq, kas, roster(BLU, ("Trooper", "Trooper")), operatives=ops, tokens=mine)
+    assert s.tokens and s.tokens[0].kind == "melta_mine"  # not set off through the wall
+    s, _ = run(s, ["Activate KAS-2 engage"])
+    s, ev = run(pass_ploy_windows(s), ["Operate hatch KAS-2 west hatch"], dice=["1,1"])
+    assert [(e["op"], e["damage"]) for e in ev if e.kind == "melta_mine_damage"] == [("KAS-2", 5)]
+    assert not [t for t in s.tokens if t.kind == "melta_mine"]

@@ -3,6 +3,7 @@ least, named after it, on the LAB killzone against the BLU test team."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -127,6 +128,55 @@ def test_fickle_fates_lasts_until_the_end_of_the_turning_point() -> None:
     assert [e.until for e in s.effects if e.detail == "fickle_fates"] == ["end_tp"]
 
 
+def tzeentch_saves(
+    ploys: Sequence[str], defence: str, mark: str = "TZEENTCH", initiative: str = "B"
+) -> GameState:
+    """B shoots LEG-1 (``mark``, Save 3+, ready unless A activated it first) with BLU-1's
+    silent gun, retaining three normal successes (3,3,3,1); LEG-1 rolls ``defence``. The
+    state at A's defence dice window (or after it, when A has no option there)."""
+    s = gambit(ploys, initiative=initiative, mark=mark)
+    if initiative == "A":  # LEG-1 activated and expended first
+        s, _ = s.apply("Activate LEG-1 engage")
+        s, _ = pass_windows(s).apply("End activation")  # Mutability And Change passed
+        s = pass_windows(s)
+    shot = ["Activate BLU-1 engage", "Shoot BLU-1 silent gun at LEG-1", "Decline"]
+    s, _ = play(s, shot, ["3,3,3,1", defence])
+    return s
+
+
+def fickle_option(s: GameState) -> bool:
+    return isinstance(s.node, Decision) and "Use fickle fates" in [
+        str(a) for a in s.legal_actions()
+    ]
+
+
+def test_fickle_fates_tzeentch_retains_a_fail_as_a_normal_save_with_a_crit() -> None:
+    # Defence 6,2,1 at Save 3+: one critical save, two fails. Fickle Fates retains the
+    # lowest fail (the 1) as a normal save: 1 normal + 1 critical save are retained.
+    s = tzeentch_saves(["Fickle Fates"], "6,2,1")
+    assert fickle_option(s)
+    cp = s.players[0].cp
+    s, ev = s.apply("Use fickle fates")
+    assert s.players[0].cp == cp  # free (the ploy's 1CP was paid in the Strategy phase)
+    # The window closed with it (the dice are retained, no re-roll after): the saves are
+    # retained and the damage inflicted in the same step: 3 normal hits of 3 damage less
+    # two blocked (one by each save) -> 3 damage of LEG-1's 14 wounds.
+    assert [(e["normals"], e["crits"]) for e in ev if e.kind == "saves_retained"] == [(1, 1)]
+    assert s.operative("LEG-1").wounds == 11
+
+
+def test_fickle_fates_tzeentch_needs_a_crit_a_fail_the_mark_and_a_ready_target() -> None:
+    # No critical save (5,2,1): nothing to use; the defender retains one normal save.
+    assert not fickle_option(tzeentch_saves(["Fickle Fates"], "5,2,1"))
+    # No fail (6,4,3): nothing to change.
+    assert not fickle_option(tzeentch_saves(["Fickle Fates"], "6,4,3"))
+    # Not TZEENTCH, or without the ploy: not offered.
+    assert not fickle_option(tzeentch_saves(["Fickle Fates"], "6,2,1", mark="NURGLE"))
+    assert not fickle_option(tzeentch_saves([], "6,2,1"))
+    # LEG-1 expended (it activated first): not a ready operative.
+    assert not fickle_option(tzeentch_saves(["Fickle Fates"], "6,2,1", initiative="A"))
+
+
 def defence_dice(ploys: Sequence[str], attack: str, weapon: str = "pierce gun") -> int:
     """B (initiative) shoots LEG-1 (Save 3+: 3 defence dice) with BLU-1's ``weapon``; A used
     ``ploys``. The number of defence dice LEG-1 rolls."""
@@ -234,6 +284,24 @@ def test_blood_for_the_blood_god_khorne_every_strike_one_more() -> None:
     assert strike_damage([], mark="KHORNE") == [4, 4]
 
 
+def test_blood_for_the_blood_god_khorne_dmg_is_a_stat_change_the_profile_shows() -> None:
+    # The +1 is a change of both Dmg stats (would_change_damage): the attack profile every
+    # valuation reads shows 5/6 for the chainsword (4/5), melee only (the bolt pistol keeps
+    # 3/4), and only for KHORNE under the ploy.
+    from engine.game.attacks import attack_profile
+
+    def dmg(ploys: list[str], mark: str, weapon: str, kind: str) -> tuple[int, int]:
+        s = gambit(ploys, ENGAGED, types=CHAINSWORD, mark=mark)
+        w = Work(s)
+        p = attack_profile(w, w.op("LEG-1"), weapon, kind)
+        return p.normal_damage, p.critical_damage
+
+    assert dmg([BLOOD], "KHORNE", "chainsword", "melee") == (5, 6)
+    assert dmg([], "KHORNE", "chainsword", "melee") == (4, 5)
+    assert dmg([BLOOD], "NURGLE", "chainsword", "melee") == (4, 5)
+    assert dmg([BLOOD], "KHORNE", "bolt pistol", "ranged") == (3, 4)
+
+
 def ploys_offered(s: GameState) -> list[str]:
     if not (isinstance(s.node, Decision) and s.node.kind == "ploy"):
         return []
@@ -263,11 +331,20 @@ def test_mutability_and_change_only_for_tzeentch() -> None:
 NEAR = {**FACING, "BLU-1": {"at": (8, 14), "ready": False}}
 
 
+def captivation_among_actions(s: GameState) -> list[str]:
+    """The Sickening Captivation ploys offered among the active operative's actions."""
+    if not (isinstance(s.node, Decision) and s.node.kind == "action"):
+        return []
+    return [str(a) for a in s.legal_actions() if a.verb == "Ploy"]
+
+
 def test_sickening_captivation_slaanesh_takes_an_apl_from_a_near_enemy() -> None:
+    # Offered among LEG-1's action choices (before its first action here), not as an action.
     s = gambit([], NEAR, mark="SLAANESH", initiative="A")
     s, _ = s.apply("Activate LEG-1 engage")
-    assert ploys_offered(s) == ["Ploy sickening captivation on BLU-1"]
+    assert captivation_among_actions(s) == ["Ploy sickening captivation on BLU-1"]
     s, _ = s.apply("Ploy sickening captivation on BLU-1")
+    assert s.operative("LEG-1").ap == 3  # not an action: no AP spent
     s, _ = play(s, ["End activation"])
     s = pass_windows(s)
     s, _ = s.apply("Activate BLU-1 engage")
@@ -278,11 +355,23 @@ def test_sickening_captivation_slaanesh_takes_an_apl_from_a_near_enemy() -> None
 
 def test_sickening_captivation_after_the_last_action_and_only_for_slaanesh() -> None:
     s = gambit([], NEAR, mark="SLAANESH")
-    s, _ = play(s, ["Activate LEG-1 engage", "Pass", "End activation"])
+    s, _ = play(s, ["Activate LEG-1 engage", "End activation"])
     assert ploys_offered(s) == ["Ploy sickening captivation on BLU-1"]
     s = gambit([], NEAR, mark="NURGLE")
     s, _ = s.apply("Activate LEG-1 engage")
-    assert ploys_offered(s) == []
+    assert ploys_offered(s) == [] and captivation_among_actions(s) == []
+
+
+def test_sickening_captivation_between_two_actions() -> None:
+    # "before or after it performs an action": after a first action (a 1AP Reposition back
+    # toward BLU-1, still within 4"), the ploy is offered among the next action choices.
+    s = gambit([], NEAR, mark="SLAANESH", initiative="A")
+    s, _ = s.apply("Activate LEG-1 engage")
+    s, _ = play(s, ["Reposition LEG-1 to 5,15"])
+    assert captivation_among_actions(s) == ["Ploy sickening captivation on BLU-1"]
+    s, _ = s.apply("Ploy sickening captivation on BLU-1")
+    assert [e.value for e in s.effects if e.kind == "apl" and e.op == "BLU-1"] == [-1]
+    assert captivation_among_actions(s) == []  # once per turning point (1CP, 7.1)
 
 
 def malignant_defence_dice(mark: str, blu_at: tuple[float, float]) -> int:
@@ -579,6 +668,59 @@ def test_favoured_of_the_dark_gods_needs_control() -> None:
     s = gambit([], ops, types=ICON, blu=("Captain", "Trooper"))
     assert s.players[0].cp == 4
     assert not [e for e in s.effects if e.kind == "tainted"]
+
+
+def _two_objectives_ready(with_taint: str = "") -> GameState:
+    """LEG-1 (Icon Bearer) between two objective markers of a LAB variant ("east" at
+    (20.2, 14.5), "west" at (18.2, 14.5)), controlling both; TP1 spent; stops at TP2's Ready
+    step (A took initiative) with ``with_taint`` tainted beforehand."""
+    from engine.geometry import Killzone
+    from tests.test_game_rules_common import lab_data
+
+    kz = Killzone.from_dict(lab_data([("east", (20.2, 14.5)), ("west", (18.2, 14.5))]), "lab")
+    ops = {
+        "LEG-1": {"at": (19.2, 14.5), "ready": False},
+        "BLU-1": {"at": (5, 14), "ready": False},
+        "BLU-2": {"at": (25, 20), "ready": False},
+    }
+    team = Roster.from_entries(lab_team("legionaries"), list(ICON))
+    s = position(kz, team, roster(BLU, ("Captain", "Trooper")), operatives=ops, cp=(3, 3))
+    a = attrs.evolve(s.players[0], uses=(("infernal_pact", 1),))
+    none = tuple(
+        Effect("mark_of_chaos", o.id, "end_battle") for o in s.operatives if o.player == "A"
+    )
+    tainted = (Effect("tainted", "", "end_battle", source="BLU-1", detail=with_taint, player="B"),)
+    s = attrs.evolve(
+        s,
+        players=(a, s.players[1]),
+        effects=(*s.effects, *none, *(tainted if with_taint else ())),
+    )
+    s = pass_windows(s)
+    s, _ = play(s, [], ["4,3"])
+    s, _ = s.apply("Initiative A")
+    return s
+
+
+def test_favoured_of_the_dark_gods_the_player_chooses_among_untainted_markers() -> None:
+    # LEG-1 controls both markers: A chooses which one is tainted (one per Ready step, not
+    # optional), gaining 1CP; the other stays untainted.
+    s = _two_objectives_ready()
+    assert s.node.kind == "team_rule" and s.node.player == "A"  # type: ignore[union-attr]
+    assert [str(a) for a in s.legal_actions()] == [
+        "Use favoured of the dark gods east",
+        "Use favoured of the dark gods west",
+    ]
+    cp = s.players[0].cp
+    s, ev = s.apply("Use favoured of the dark gods west")
+    assert [e["on"] for e in ev if e.kind == "team_rule_used"] == ["west"]
+    assert [e.detail for e in s.effects if e.kind == "tainted"] == ["west"]
+    assert s.players[0].cp == cp + 1
+    assert s.node.kind == "gambit"  # type: ignore[union-attr]
+    # A marker tainted by any operative (here B's) is never tainted again: no choice, the
+    # other one is tainted at once.
+    s = _two_objectives_ready(with_taint="east")
+    assert s.node.kind == "gambit"  # type: ignore[union-attr]
+    assert sorted(e.detail for e in s.effects if e.kind == "tainted") == ["east", "west"]
 
 
 def shot_at_slaanesh(ploys: Sequence[str], blu_x: float, move: bool = True) -> int:
@@ -1108,3 +1250,108 @@ def test_unleash_daemon_places_a_carried_marker_at_once() -> None:
     m = next(m for m in s.markers if m.name == "obj")
     assert (m.carrier, m.x, m.y) == ("", 20, 14.5)
     assert s.operative("LEG-1").ap == 3  # for 0AP
+
+
+def test_chaos_talismans_incapacitated_shooter_goes_on_with_its_successes() -> None:
+    # LEG-1 (2 wounds left: injured, boltgun Hit 4+) rolls 4,4,2,1 (two fails), uses the
+    # talismans and suffers D3 = 2 (a 4): incapacitated. The rule's note: the Shoot does not
+    # end; its three normal successes (4,4 and the retained fail) are resolved against
+    # BLU-1 (1,1,1: no save): 3 x 3 damage of its 10 wounds.
+    ops = {**FACING, "LEG-1": {**FACING["LEG-1"], "wounds": 2}}
+    use = ["Use chaos talismans undivided"]
+    s = gambit(use, ops, mark="UNDIVIDED", equipment=equipped("Chaos Talismans"), cp=(0, 0))
+    s, _ = play(s, ["Activate LEG-1 engage", BOLTGUN])
+    s, _ = play(pass_windows(s), [], ["4,4,2,1"])
+    s, ev = play(s, ["Use chaos talismans"], ["4"])
+    assert s.operative("LEG-1").incapacitated
+    s, ev = play(pass_windows(s), ["Decline", "Decline"], ["1,1,1"])  # no re-rolls
+    assert next((e["normals"], e["crits"]) for e in ev if e.kind == "attack_retained") == (3, 0)
+    assert s.operative("BLU-1").wounds == 1
+    assert not s.operative("LEG-1").placed  # removed once the action is over
+
+
+def test_chaos_talismans_the_retained_fail_is_not_re_rolled_after() -> None:
+    # 5,2,1,1 (Hit 3+): a 1 is discarded, the other 1 retained as a normal success (a 3).
+    # Retained, it cannot be re-rolled by a Command Re-roll after: only the 5 and the 2 can.
+    s = talisman_shot("UNDIVIDED", dice="5,2,1,1")
+    s, _ = play(s, ["Use chaos talismans"], ["1"])  # D3: 1
+    rerolls = [a.values for a in s.legal_actions() if a.verb == "Command re-roll"]
+    assert rerolls == [(2,), (5,)]
+
+
+def test_daemonic_aura_each_chosen_asked_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two Chosen (not a legal roster: the team's limits lifted, a test device) both within
+    # BLU-1's control range as it falls back: each Chosen's rule is its own. LEG-1's player
+    # declines (or fails on a 2), then LEG-2's is asked, and its 3 stops the Fall Back.
+    original = lab_team
+
+    def unlimited(team_id: str) -> Any:
+        team = original(team_id)
+        return attrs.evolve(team, selection=attrs.evolve(team.selection, limits=()))
+
+    monkeypatch.setattr(sys.modules[__name__], "lab_team", unlimited)
+    ops = {**ENGAGED, "LEG-2": {"at": (9, 15.56), "ready": False}}
+    for first, rolls in ((["Decline"], ["3"]), (["Use daemonic aura"], ["2", "3"])):
+        s = gambit([], ops, initiative="B", types=CHOSEN * 2)
+        s, _ = play(pass_windows(s), ["Activate BLU-1 engage"])
+        s, _ = play(pass_windows(s), ["Fall Back BLU-1 to 13,14"])
+        assert s.node == Decision("A", "team_rule")
+        s, _ = play(s, first, rolls[:-1])
+        assert s.node == Decision("A", "team_rule")  # LEG-2's turn
+        s, ev = play(s, ["Use daemonic aura"], rolls[-1:])
+        assert [e["op"] for e in ev if e.kind == "team_rule_used"] == ["LEG-2"]
+        blu = s.operative("BLU-1")
+        assert (blu.x, blu.y, blu.ap) == (9, 14, 2)  # stopped, AP refunded
+        assert s.node != Decision("A", "team_rule")
+
+
+def test_siphon_life_once_per_turning_point_whatever_the_weapon() -> None:
+    # "You cannot use this weapon rule more than once per Turning Point": the Acolyte LEG-1
+    # uses Siphon Life with its Life Syphon, charges BLU-1 and fights with its Fell Dagger
+    # (which also has the rule): no second Siphon Life decision this turning point.
+    ops = {
+        "LEG-1": {"at": (5, 14)},
+        "LEG-2": {"at": (5, 17), "wounds": 5},
+        "BLU-1": {"at": (12, 14)},
+        "BLU-2": {"at": (25, 20)},
+    }
+    s = lab(["Legionary Balefire Acolyte", "Legionary Butcher"], ops, cp=(0, 0), turn="A")
+    s, _ = play(
+        pass_windows(s),
+        ["Activate LEG-1 engage", "Shoot LEG-1 life syphon at BLU-1", "Use siphon life"],
+        ["3,1,1,1,1", "1,1,1"],
+    )
+    assert s.operative("LEG-2").wounds == 6  # one normal success: 1 wound regained
+    s, _ = play(s, ["Charge LEG-1 to 10.5,14", "Fight LEG-1 fell dagger at BLU-1"])
+    assert not (isinstance(s.node, Decision) and s.node.kind == "team_rule")
+
+
+def test_unleash_daemon_reads_the_weapons_dmg_stat_not_the_damage_added() -> None:
+    # "Normal and Critical Dmg of 4 or more inflicts 1 less": the weapon's Dmg stats decide.
+    # In a fight of the unleashed LEG-1 against BLU-1 (knife 2/3), a strike of BLU-1 that
+    # rules had raised to 4 damage (e.g. For Cadia!'s first strike, Blood For The Blood
+    # God's) is not reduced: the knife's Normal Dmg is 2, its Critical Dmg 3.
+    s = unleashed_anointed(ENGAGED)
+    s, _ = play(s, ["Fight LEG-1 daemonic claw at BLU-1", "Decline"], ["5,5,1,1,1", "3,3,1"])
+    assert isinstance(s.node, Decision)  # the fight's resolve step: its frame is in progress
+    w = Work(s)
+    assert w.would("would_strike_damage", 4, op="BLU-1", target="LEG-1", crit=False) == 4
+    assert w.would("would_strike_damage", 4, op="BLU-1", target="LEG-1", crit=True) == 4
+    # A Khorne LEGIONARY's melee Dmg under Blood For The Blood God is its stat + 1: the
+    # helper every "Dmg of x or more" rule of the team reads.
+    from teams.legionaries.common import dmg_stats
+
+    assert dmg_stats(w, "BLU-1") == (2, 3)
+    assert dmg_stats(w, "LEG-1") == (4, 5)  # the daemonic claw
+
+
+def test_blood_for_the_blood_god_khorne_dmg_stats_one_higher() -> None:
+    # A KHORNE LEG-1 fighting with its chainsword (4/5) under the ploy: Dmg stats 5/6 for
+    # the rules that read them (Unleash Daemon, Disgusting Vigour); without it 4/5.
+    from teams.legionaries.common import dmg_stats
+
+    for ploys, stats in (([BLOOD], (5, 6)), ([], (4, 5))):
+        s = gambit(ploys, ENGAGED, types=CHAINSWORD, mark="KHORNE")
+        script = ["Activate LEG-1 engage", "Fight LEG-1 chainsword at BLU-1", "Decline"]
+        s, _ = play(s, script, ["3,3,1,1,1", "1,1,1"])
+        assert dmg_stats(Work(s), "LEG-1") == stats

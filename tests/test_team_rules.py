@@ -218,19 +218,22 @@ def test_teams_rules_table(capsys: pytest.CaptureFixture[str]) -> None:
 def test_play_names_unimplemented_rules_and_strict_rules_refuses(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Pathfinders and Kommandos (issue 17) still have unplayed rules: --strict-rules refuses.
+    # Kommandos and Hierotek Circle (issue 17) still have unplayed rules: --strict-rules
+    # refuses (the Pathfinders have none left).
     monkeypatch.chdir(tmp_path)
     expected = unimplemented_rule_ids(
-        make_matchup(MatchupChoice(teams=("pathfinders", "kommandos")))
+        make_matchup(MatchupChoice(teams=("kommandos", "hierotek_circle")))
     )
     assert expected["A"] and expected["B"]
-    assert main(["play", "--teams", "pathfinders", "kommandos", "--strict-rules", "--json"]) == 2
+    assert (
+        main(["play", "--teams", "kommandos", "hierotek_circle", "--strict-rules", "--json"]) == 2
+    )
     captured = capsys.readouterr()
     assert captured.out == ""  # nothing was played
     first, second = captured.err.splitlines()
     n_a, n_b = len(expected["A"]), len(expected["B"])
-    assert first.startswith(f"unimplemented team rules: A Pathfinders {n_a} (")
-    assert f"; B Kommandos {n_b} (" in first
+    assert first.startswith(f"unimplemented team rules: A Kommandos {n_a} (")
+    assert f"; B Hierotek Circle {n_b} (" in first
     assert "--strict-rules" in second and str(n_a + n_b) in second
 
 
@@ -251,7 +254,7 @@ def test_batch_out_lines_and_json_carry_unimplemented_rules(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    teams = ("pathfinders", "kommandos")  # both with rules left to play (issue 17)
+    teams = ("kommandos", "hierotek_circle")  # both with rules left to play (issue 17)
     args = ["batch", "-n", "1", "--workers", "1", "--agents", "random", "--seed", "2"]
     assert main([*args, "--teams", *teams, "--json", "-q", "--out", "g.jsonl"]) == 0
     captured = capsys.readouterr()

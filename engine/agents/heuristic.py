@@ -476,6 +476,8 @@ class HeuristicAgent:
                     scored.append((base + value, i, a))
             elif v == "Ploy":  # a ploy offered between actions (trigger during_activation)
                 scored.append((base + _during_activation_ploy(w, me, o, a), i, a))
+            elif v == "Use" and (value := _during_activation_rule(w, me, o, a)) > 0:
+                free.append((value, i, a))  # a free rule option between actions
             elif v == "Guard":
                 g = 0.1 if not best_shot_now(w, o, as_engage=False) else -0.05
                 scored.append((base + g, i, a))
@@ -671,6 +673,21 @@ def _during_activation_ploy(w: Work, me: str, o: OperativeState, a: Action) -> f
             return value - PLOY_THRESHOLD * max(1, cost)
         break
     return -0.01
+
+
+def _during_activation_rule(w: Work, me: str, o: OperativeState, a: Action) -> float:
+    """The advice of the free rule option ``a`` (kind ``"rule"``, ``Use ...``) offered between
+    ``o``'s actions (trigger during_activation), or 0 without one: it costs nothing, so a
+    positive advice puts it before the best other action."""
+    from engine.agents.advice import ploy_advice
+
+    for ploy, players in w.ctx.hooks.ploys.get("during_activation", ()):
+        if me in players and ploy.kind == "rule" and ploy.owns(a):
+            advice = ploy_advice(ploy)
+            if advice is None:
+                return 0.0
+            return float(advice(w, me, a, {"op": o.id, "trigger": "during_activation"}))
+    return 0.0
 
 
 def _resupply_value(w: Work, o: OperativeState, shoot: float) -> float:

@@ -108,7 +108,8 @@ def attack_profile(
     6); weapon rules after the ``would_use_weapon_rules`` hooks (e.g. Condensed
     Environment); Hit worsened (positive) or improved by the ``would_change_hit`` hooks
     (``fn(w, change, op=, weapon=, kind=, target=, injured=) -> change``; asked only when
-    ``target`` is known: a rule that depends on the opponent).
+    ``target`` is known: a rule that depends on the opponent); Atk and Dmg stats through the
+    ``would_change_attacks`` and ``would_change_damage`` hooks.
 
     ``injured``: whether ``o`` counts as injured; ``None`` reads its wounds now. The Shoot
     and Fight frames pass the value from the start of the action: a stat change during an
@@ -137,7 +138,15 @@ def attack_profile(
     if "would_change_attacks" in w.ctx.hooks.would:
         # A rule that changes the Atk stat (fn(w, atk, op=, weapon=, kind=) -> atk).
         attacks = int(w.would("would_change_attacks", attacks, op=o.id, weapon=name, kind=kind))
-    return AttackProfile(attacks, hit, prof.normal_damage, prof.critical_damage, rules)
+    normal, critical = prof.normal_damage, prof.critical_damage
+    if "would_change_damage" in w.ctx.hooks.would:
+        # A rule that changes the Dmg stats (fn(w, (normal, critical), op=, weapon=, kind=)
+        # -> (normal, critical)); never below 0.
+        normal, critical = w.would(
+            "would_change_damage", (normal, critical), op=o.id, weapon=name, kind=kind
+        )
+        normal, critical = max(0, int(normal)), max(0, int(critical))
+    return AttackProfile(attacks, hit, normal, critical, rules)
 
 
 def retain(

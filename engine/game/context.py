@@ -202,6 +202,7 @@ class Hooks:
     def __init__(self) -> None:
         self.did: dict[str, list[DidHook]] = {}
         self.would: dict[str, list[WouldHook]] = {}
+        self._last: set[WouldHook] = set()
         self.ploys: dict[str, list[tuple[Any, tuple[str, ...]]]] = {}
         self.actions: list[tuple[Any, tuple[str, ...]]] = []
         self.conditions: dict[str, Callable[[Any, Any], bool]] = {}
@@ -261,9 +262,18 @@ class Hooks:
         """Subscribe ``fn(w, event)`` to events of ``kind``."""
         self.did.setdefault(kind, []).append(fn)
 
-    def transform(self, kind: str, fn: WouldHook) -> None:
-        """Subscribe ``fn(w, value, **info) -> value`` to the *would* event ``kind``."""
-        self.would.setdefault(kind, []).append(fn)
+    def transform(self, kind: str, fn: WouldHook, *, last: bool = False) -> None:
+        """Subscribe ``fn(w, value, **info) -> value`` to the *would* event ``kind``; with
+        ``last``, it runs after every hook added without ``last`` (whenever those are added:
+        a rule that must see what the others made, e.g. one that takes weapon rules away
+        that other teams' rules may add)."""
+        hooks = self.would.setdefault(kind, [])
+        if last:
+            self._last.add(fn)
+            hooks.append(fn)
+            return
+        at = next((i for i, h in enumerate(hooks) if h in self._last), len(hooks))
+        hooks.insert(at, fn)
 
 
 @attrs.define(slots=True, eq=False)

@@ -210,6 +210,7 @@ _TEMPLATES: dict[str, Any] = {
     "smoke_removed": lambda e: f"{e['marker']} is removed ({e['why']})",
     "grenade_used": lambda e: f"  {e['player']} has {e['left']} {e['grenade']} grenade(s) left",
     "vp_scored": lambda e: f"{e['player']} scores {e['vp']}VP ({e['why']})",
+    "vp_lost": lambda e: f"{e['player']} loses {e['vp']}VP ({e['why']})",
     "kill_grade": lambda e: f"{e['player']} reaches kill grade {e['grade']}",
     "turning_point_ended": lambda e: (
         f"--- End of turning point {e['tp']}: VP A {e['vp'][0]}, B {e['vp'][1]}"

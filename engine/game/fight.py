@@ -175,6 +175,7 @@ class FightFrame:
     d_fails: int = 0
     a_rules: tuple[str, ...] = ()  # retention rules still to be offered to each side
     d_rules: tuple[str, ...] = ()
+    strike_held: str = ""  # a strike ("crit"/"normal") waiting for its "strike" ploy window
 
     def prof(self, w: Work, side: str) -> AttackProfile:
         """Attack profile of side ``"a"`` (attacker) or ``"d"`` (defender), assists applied,
@@ -369,7 +370,7 @@ class FightFrame:
         w.emit("attack_retained", op=self.attacker, target=self.defender, normals=an, crits=ac)
         if self.dweapon:
             w.emit("attack_retained", op=self.defender, target=self.attacker, normals=dn, crits=dc)
-        w.replace_top(an=an, ac=ac, dn=dn, dc=dc, stage="resolve", turn="a")
+        w.replace_top(an=an, ac=ac, dn=dn, dc=dc, stage="resolve", turn=self._first_to_resolve(w))
         # Devastating and Stun from retained crits, both sides (engine.game.weapon_rules).
         if ac:
             w.emit(
@@ -407,6 +408,23 @@ class FightFrame:
                     normals=n,
                     crits=c,
                 )
+        if w.ctx.hooks.ploys.get("resolve_start"):
+            # The ploy window at the start of the Resolve Attack Dice step (only when a ploy
+            # of the battle uses it), on top: decided before the resolution begins.
+            ploys.open_window(
+                w, "resolve_start", op=self.attacker, target=self.defender, kind="melee"
+            )
+
+    def _first_to_resolve(self, w: Work) -> str:
+        """The side that resolves the first success: the attacker (5.2 step 4), unless a rule
+        says the retaliating defender does (the ``would_resolve_first`` hooks, ``fn(w, side,
+        op=attacker, target=defender, weapon=defender's weapon) -> "a" | "d"``)."""
+        if not self.dweapon or not w.ctx.hooks.would.get("would_resolve_first"):
+            return "a"
+        side = w.would(
+            "would_resolve_first", "a", op=self.attacker, target=self.defender, weapon=self.dweapon
+        )
+        return "d" if side == "d" else "a"
 
     def _over(self, w: Work) -> bool:
         return w.op(self.attacker).incapacitated or w.op(self.defender).incapacitated
@@ -415,6 +433,11 @@ class FightFrame:
         return self.an + self.ac if side == "a" else self.dn + self.dc
 
     def _resolve_step(self, w: Work) -> None:
+        if self.strike_held:  # its "strike" ploy window closed: resolve it now
+            held = Action("Strike", text=self.strike_held)
+            w.replace_top(strike_held="")
+            w.top._resolve(w, held)
+            return
         if self._over(w) or (self._left("a") == 0 and self._left("d") == 0):
             w.replace_top(stage="hot")
             return
@@ -531,6 +554,13 @@ class FightFrame:
                 out.append(Action("Block", text="nothing with crit"))
             if mine[0]:
                 out.append(Action("Block", text="nothing with normal"))
+        if w.ctx.hooks.would.get("would_allow_block"):
+            # A rule forbidding a fighter to block in this sequence: fn(w, allowed, op=,
+            # target=) -> allowed (``op`` would block, ``target`` its opponent).
+            me = self.attacker if side == "a" else self.defender
+            them = self.defender if side == "a" else self.attacker
+            if not w.would("would_allow_block", True, op=me, target=them):
+                out = [a for a in out if a.verb != "Block"]
         return out
 
     def act(self, w: Work, a: Action) -> None:
@@ -582,7 +612,28 @@ class FightFrame:
             w.replace_top(pending=tuple(vals), pending_flags=tuple(fl), rerolling=side)
             w.roll("reroll", player, len(faces), label="re-roll")
             return
+        if a.verb == "Strike" and self._strike_window(w, a):
+            return
         self._resolve(w, a)
+
+    def _strike_window(self, w: Work, a: Action) -> bool:
+        """Open the ``strike`` ploy window (:mod:`engine.game.ploys`) before the strike ``a``
+        is resolved, when a ploy is usable there (a rule acting on one strike: its damage,
+        its kind of success); the strike is resolved when the window closes. ``info``: the
+        striker ``op``, the struck ``target``, ``die`` (``"crit"``/``"normal"``), ``kind``
+        ``"melee"`` and the ``weapon``. Returns whether the window was opened."""
+        if not w.ctx.hooks.ploys.get("strike") or a not in self._resolve_options(w):
+            return False
+        side = self.turn
+        me, them = (self.attacker, self.defender) if side == "a" else (self.defender, self.attacker)
+        weapon = self.aweapon if side == "a" else self.dweapon
+        info = {"op": me, "target": them, "die": a.text, "kind": "melee", "weapon": weapon}
+        if not any(ploys.ploy_options(w, p, "strike", info) for p in ("A", "B")):
+            return False
+        w.replace_top(strike_held=a.text)
+        first = w.initiative or "A"
+        w.stack.append(ploys.PloyWindowFrame("strike", tuple(sorted(info.items())), turn=first))
+        return True
 
     def _act_accurate(self, w: Work, a: Action) -> None:
         """Retain the chosen number of dice unrolled with Accurate x (5.2 step 3, 6).
@@ -645,6 +696,10 @@ class FightFrame:
                 c -= 1
             else:
                 n -= 1
+            if not crit and "would_strike_crit" in w.ctx.hooks.would:
+                # A rule treating this normal success as a critical one (its critical damage
+                # and Shock): fn(w, crit, op=, target=) -> crit.
+                crit = bool(w.would("would_strike_crit", False, op=me_id, target=opp_id))
             w.emit("strike", op=me_id, die=a.text)
             shocked = self.a_shocked if side == "a" else self.d_shocked
             if crit and prof.rules.dice.shock and not shocked:

@@ -667,11 +667,14 @@ class FirefightFrame:
 
     def options(self, w: Work) -> list[Action]:
         if any(o.ready for o in w.alive(self.turn)):
+            from engine.game import universal
+
             return [
                 Action("Activate", op=o.id, text=order)
                 for o in w.alive(self.turn)
                 if o.ready
                 for order in ("conceal", "engage")
+                if universal.order_refusal(w, o, order) is None
             ]
         return [Action("Pass")] + [
             Action("Counteract", op=i) for i in counteract_eligible(w, self.turn)

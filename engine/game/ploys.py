@@ -21,7 +21,11 @@ and the core opens a window at each trigger it reaches:
 ``target_selected``    an enemy operative was selected as the valid target of a Shoot, or
                        as the target of a Fight
 ``attack_dice``        attack dice were rolled (Shoot; each side of a Fight)
+``strike``             a success was chosen to strike in a Fight, before it is resolved
+                       (``op`` strikes ``target`` with a ``die`` ``"crit"`` or ``"normal"``)
 ``defence_dice``       defence dice were rolled (Shoot)
+``resolve_start``      the start of a Fight's Resolve Attack Dice step (both sides' dice
+                       retained; ``op``: the attacker, ``target``: the defender)
 ``incapacitated``      an operative was incapacitated (before it is removed)
 =====================  =========================================================================
 
@@ -81,6 +85,8 @@ TRIGGERS = (
     "target_selected",
     "attack_dice",
     "defence_dice",
+    "strike",
+    "resolve_start",
     "incapacitated",
 )
 """Every trigger the core opens a window at (module docstring)."""
@@ -136,11 +142,12 @@ def ploy_cost(w: Work, player: str, ploy: PloyLike, action: Action | None = None
     """The CP ``player`` pays for ``ploy`` (used by ``action``, when known): the game option
     ``ploy_costs`` override if one names it, else its printed cost, then the
     ``would_cost_ploy`` hooks (``player``, ``ploy``: its name, ``target``: the operative the
-    action names or ``""``; a rule that makes a ploy cheaper on some operative), never
-    below 0."""
+    action names or ``""``, ``text``: the action's text or ``""``, e.g. the option a ploy
+    selects; a rule that makes a ploy cheaper on some operative or option), never below 0."""
     cost = dict(w.ctx.options.ploy_costs).get(ploy.name, ploy.cp)
     target = action.target if action is not None else ""
-    cost = w.would("would_cost_ploy", cost, player=player, ploy=ploy.name, target=target)
+    text = action.text if action is not None else ""
+    cost = w.would("would_cost_ploy", cost, player=player, ploy=ploy.name, target=target, text=text)
     return max(0, int(cost))
 
 
@@ -151,10 +158,13 @@ def _usable(w: Work, player: str, ploy: PloyLike) -> bool:
     return ploy.repeatable or ploy.name not in w.pl(player).ploys_used
 
 
-def ploy_options(w: Work, player: str, trigger: str, info: Mapping[str, Any]) -> list[Action]:
+def ploy_options(
+    w: Work, player: str, trigger: str, info: Mapping[str, Any], *, first: bool = False
+) -> list[Action]:
     """The actions with which ``player`` may use a ploy at ``trigger`` now, in the order the
     ploys were added (each affordable, not used this turning point unless repeatable, its
-    condition holding)."""
+    condition holding); with ``first``, only those of the first ploy that has any (enough to
+    know whether a window is wanted)."""
     entries = w.ctx.hooks.ploys.get(trigger)
     if not entries:
         return []
@@ -168,6 +178,8 @@ def ploy_options(w: Work, player: str, trigger: str, info: Mapping[str, Any]) ->
             elif "would_cost_ploy" in w.ctx.hooks.would:  # cheaper on some operative?
                 acts = ploy.options(w, player, info)
                 out += [a for a in acts if cp >= ploy_cost(w, player, ploy, a)]
+            if first and out:
+                return out
     return out
 
 
@@ -241,7 +253,7 @@ def window_wanted(w: Work, trigger: str, info: Mapping[str, Any]) -> bool:
     entries = w.ctx.hooks.ploys.get(trigger)
     if not entries:
         return False
-    return any(ploy_options(w, p, trigger, info) for p in ("A", "B"))
+    return any(ploy_options(w, p, trigger, info, first=True) for p in ("A", "B"))
 
 
 def open_window(w: Work, trigger: str, **info: Any) -> bool:

@@ -41,6 +41,7 @@ from engine.geometry import sight
 __all__ = [
     "ShootFrame",
     "own_target_reason",
+    "refused_target",
     "shoot_options",
     "shoot_target_reason",
     "start_shoot",
@@ -63,11 +64,26 @@ def shoot_target_reason(
     weapon rule may still allow it (the ``would_allow_target`` hook, e.g. Magnify*)."""
     why = own_target_reason(w, o, t, name, prof, point_blank)
     if why is None or point_blank:
-        return why
+        return why if why is not None else refused_target(w, o, t, name, prof)
     allowed: str | None = w.would(
         "would_allow_target", why, op=o, target=t, weapon=name, profile=prof
     )
-    return allowed
+    return allowed if allowed is not None else refused_target(w, o, t, name, prof)
+
+
+def refused_target(
+    w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any
+) -> str | None:
+    """Why a rule makes ``t`` not a valid target of ``o``'s weapon ``name`` although every
+    other check allows it (the ``would_refuse_target`` hooks, ``fn(w, None, op=, target=,
+    weapon=, profile=) -> reason or None``, checked last: such a rule takes precedence over
+    the others, e.g. one that hides an operative in cover even from Seek), or None."""
+    if "would_refuse_target" not in w.ctx.hooks.would:
+        return None
+    why: str | None = w.would(
+        "would_refuse_target", None, op=o, target=t, weapon=name, profile=prof
+    )
+    return why
 
 
 def own_target_reason(
@@ -88,7 +104,8 @@ def own_target_reason(
 
 def _sight_reason(w: Work, o: OperativeState, t: OperativeState, seek: str | None) -> str | None:
     """Why ``t`` is not a valid target of ``o`` (4.5, 4.7: visible, and not a Conceal
-    operative in cover), or None."""
+    operative in cover), or None; a rule's ``would_refuse_target`` hook is asked last, by
+    :func:`refused_target`."""
     kz = w.kz
     if not w.ctx.valid_target(kz, w.place(t), w.place(o), t.order, seek):
         if not w.ctx.visible(kz, w.place(o), w.place(t)):
@@ -139,6 +156,7 @@ def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action
     enemies = w.enemies_of(o.id)
     sight_why: dict[tuple[str, str | None], str | None] = {}
     engaged_why: dict[str, str | None] = {}
+    refuse = "would_refuse_target" in w.ctx.hooks.would
     for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
         if o.order != "engage" and not universal.silent(prof):
             continue
@@ -165,6 +183,8 @@ def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action
                     why = w.would(
                         "would_allow_target", why, op=o, target=t, weapon=name, profile=prof
                     )
+            if why is None and refuse:
+                why = refused_target(w, o, t, name, prof)
             if why is None:
                 yield Action("Shoot", op=o.id, weapon=name, target=t.id)
 
@@ -428,7 +448,7 @@ class ShootFrame:
         every window open)."""
         if w.ctx.options.open_windows:
             return True
-        return bool(ploys.ploy_options(w, player, trigger, self.dice_info(w)))
+        return bool(ploys.ploy_options(w, player, trigger, self.dice_info(w), first=True))
 
     def _begin(self, w: Work) -> None:
         if self.idx >= len(self.targets):
@@ -618,6 +638,11 @@ class ShootFrame:
         d = self.profile(w).rules.dice
         pierce = max(d.piercing, d.piercing_crits if self.crits else 0)
         dice = max(0, 3 - pierce)
+        if w.ctx.hooks.would.get("would_retain_defence_normal"):
+            # Defence dice a rule retains as normal saves without rolling them, besides the
+            # cover saves: fn(w, extra, op=shooter, target=) -> extra (e.g. a team ploy).
+            extra = int(w.would("would_retain_defence_normal", 0, op=self.shooter, target=t.id))
+            cover_n += max(0, min(extra, dice - cover_n - cover_c))
         n = dice - cover_n - cover_c
         w.replace_top(cover_saves=(cover_n, cover_c), stage="defence_roll")
         if n <= 0:

@@ -43,7 +43,7 @@ from engine.game.actions import (
     AmbiguousActionError,
     IllegalActionError,
 )
-from engine.game.state import OperativeState
+from engine.game.state import Effect, OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import Killzone, Objective, Placement, sight
@@ -60,10 +60,13 @@ from engine.geometry.movement import (
 from engine.teams.model import Weapon, WeaponProfile
 
 __all__ = [
+    "ACTION_CUT",
     "ActivationFrame",
+    "action_cut",
     "apl_controller",
     "carry_along",
     "counted_carried",
+    "cut_action",
     "marker_level",
     "own_operative",
     "place_marker",
@@ -148,6 +151,9 @@ def start_activation(w: Work, o: OperativeState, order: str) -> None:
     activation" effects now last until the end of this one."""
     if order not in ("engage", "conceal"):
         raise _illegal(f"the order must be engage or conceal, not {order!r}")
+    why = order_refusal(w, o, order)
+    if why is not None:
+        raise _illegal(why)
     w.effects = [
         attrs.evolve(e, until="end_this_activation")
         if e.op == o.id and e.until == "end_next_activation"
@@ -244,6 +250,8 @@ class ActivationFrame:
             return
         if self.stage == "after":
             w.settle_effects()
+            if action_cut(w, self.op):
+                w.effects = [e for e in w.effects if not (e.kind == ACTION_CUT and e.op == self.op)]
             remove_casualties(w)
             me = w.replace_top(stage="ended")
             if w.ctx.hooks.did.get("action_ended"):
@@ -340,9 +348,9 @@ class ActivationFrame:
                 raise _illegal("an On Guard interrupt must perform its Shoot or Fight (9.3)")
             self.end(w)
             return
-        if a.verb == "Ploy" and self.mode == "activation":
-            # A ploy used between actions of the activation ("during_activation"): not an
-            # action; the activation goes on.
+        if a.verb in ("Ploy", "Use") and self.mode == "activation":
+            # A ploy (or a rule's free option, ``Use ...``) used between actions of the
+            # activation ("during_activation"): not an action; the activation goes on.
             ploys.use_ploy(w, o.player, "during_activation", a, {"op": o.id})
             return
         if a.op and a.op != o.id:
@@ -447,7 +455,9 @@ def rule_precheck(w: Work, o: OperativeState, act: Any, mode: str) -> str | None
     cost = action_cost(w, o, act.text, act.ap, mode)
     if mode == "activation" and o.ap < cost:
         return f"{act.name} costs {cost}AP and {o.id} has {o.ap}AP left (1.5)"
-    if act.text in o.done or (act.family and any(_family(d) == act.family for d in o.done)):
+    again = act.text in o.done and not _repeat_allowed(w, o, act.text, mode)
+    if again or (act.family and any(_family(d) == act.family for d in o.done)):
+        # (A rule may allow it again: the ``would_repeat_action`` hooks, ``action`` its name.)
         return f"{o.id} already performed {act.name} this activation: once per activation (1.5)"
     for ex in _EXCLUDES.get(act.family, ()):
         if ex in o.done:
@@ -468,6 +478,24 @@ def _repeat_allowed(w: Work, o: OperativeState, fam: str, mode: str) -> bool:
     if "would_repeat_action" not in w.ctx.hooks.would:
         return False
     return bool(w.would("would_repeat_action", False, op=o.id, action=fam, mode=mode, done=o.done))
+
+
+def _charges_concealed(w: Work, o: OperativeState) -> bool:
+    """A rule lets ``o`` Charge while it has a Conceal order (the ``would_charge_concealed``
+    hooks: ``fn(w, False, op=) -> bool``)."""
+    if "would_charge_concealed" not in w.ctx.hooks.would:
+        return False
+    return bool(w.would("would_charge_concealed", False, op=o.id))
+
+
+def order_refusal(w: Work, o: OperativeState, order: str) -> str | None:
+    """Why ``o`` cannot be given ``order`` when its order is determined at its activation
+    (a rule's ``would_refuse_order`` hooks: ``fn(w, None, op=, order=) -> reason``), or
+    ``None``."""
+    if "would_refuse_order" not in w.ctx.hooks.would:
+        return None
+    refused: str | None = w.would("would_refuse_order", None, op=o.id, order=order)
+    return refused
 
 
 def precheck(
@@ -528,7 +556,7 @@ def precheck(
         return "Shoot cannot be performed within control range of an enemy operative (3.2)"
     if verb == "Fall Back" and not in_cr:
         return "Fall Back needs an enemy operative within control range (3.2)"
-    if verb == "Charge" and o.order != "engage":
+    if verb == "Charge" and o.order != "engage" and not _charges_concealed(w, o):
         return "an operative with a Conceal order cannot Charge (1.5, 3.2)"
     if verb == "Fight" and not in_cr:
         return "Fight needs an enemy operative within control range (3.2)"
@@ -842,8 +870,31 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
         y0=o.y,
         z0=o.elevation,
     )
+    if action_cut(w, o.id):
+        # A rule ended the action where it stopped (a mine set off mid-move): the rest of
+        # it (the ploy window after the move) does not happen.
+        w.effects = [e for e in w.effects if not (e.kind == ACTION_CUT and e.op == o.id)]
+        return
     if w.ctx.hooks.ploys.get("moved"):
         w.defer_window("moved", op=o.id, action=a.verb, x0=o.x, y0=o.y, z0=o.elevation)
+
+
+ACTION_CUT = "action_cut"
+"""The effect kind :func:`cut_action` leaves on the operative whose action it ends."""
+
+
+def cut_action(w: Work, op: str) -> None:
+    """A rule ends ``op``'s action in progress now, even if its effects are not fulfilled
+    (e.g. a mine set off in the middle of a move, from a ``moved`` hook): the rest of the
+    action does not happen (after a move: its ``moved`` ploy window). The mark is cleared
+    when the move ends or when the activation's action is complete."""
+    if not action_cut(w, op):
+        w.effects.append(Effect(ACTION_CUT, op, "end_tp", source=op))
+
+
+def action_cut(w: Work, op: str) -> bool:
+    """:func:`cut_action` ended ``op``'s action in progress."""
+    return bool(w.effects) and any(e.kind == ACTION_CUT and e.op == op for e in w.effects)
 
 
 # -------------------------------------------------------------------------------------------

@@ -29,7 +29,9 @@ def _profile(w: Work, ev: Event) -> AttackProfile:
 
 def devastating(w: Work, attacker: str, target: str, prof: AttackProfile, crits: int) -> None:
     """Devastating x (6): ``crits`` x x damage to ``target`` now, and for ``d" Devastating``
-    to every other operative visible to and within d of it."""
+    to every other operative visible to and within d of it. Each crit's x passes through the
+    ``would_devastating_damage`` hooks (``fn(w, dmg, op=, target=, crit=True) -> dmg``): a
+    rule that changes the damage an attack die inflicts."""
     d = prof.rules.dice
     if not d.devastating or not crits:
         return
@@ -43,8 +45,29 @@ def devastating(w: Work, attacker: str, target: str, prof: AttackProfile, crits:
             qp = w.place(q)
             if w.distance(tp, qp) <= d.devastating_distance + 1e-6 and w.ctx.visible(w.kz, tp, qp):
                 victims.append(q.id)
+    hooked = "would_devastating_damage" in w.ctx.hooks.would
     for v in victims:
-        universal.inflict(w, v, dmg, "Devastating", by=attacker)
+        if hooked:
+            # A rule changing the damage one attack die inflicts (e.g. a damage reduction):
+            # fn(w, dmg, op=attacker, target=, crit=True) -> dmg, per retained crit.
+            per = [
+                max(
+                    0,
+                    int(
+                        w.would(
+                            "would_devastating_damage",
+                            d.devastating,
+                            op=attacker,
+                            target=v,
+                            crit=True,
+                        )
+                    ),
+                )
+                for _ in range(crits)
+            ]
+            universal.inflict(w, v, sum(per), "Devastating", by=attacker)
+        else:
+            universal.inflict(w, v, dmg, "Devastating", by=attacker)
 
 
 def stun(w: Work, target: str, source: str) -> None:

@@ -3,7 +3,9 @@
 barricade moves during it).
 
 A :class:`FeatureSpec` (a name and its :class:`PartSpec` parts: polygon coordinates on the
-0.001" grid, height in inches, terrain types) is an immutable value a game state can keep.
+0.001" grid, height in inches, terrain types) is an immutable value a game state can keep;
+so is an :class:`AccessibleSpec` (thin parts of a layout's feature made Accessible within an
+area: a breach).
 :meth:`engine.geometry.model.Killzone.with_terrain` turns a tuple of them into a
 :class:`~engine.geometry.model.Killzone` whose parts are the layout's followed by theirs
 (:func:`terrain_variant`); the values are memoised on the layout so that every cache the
@@ -30,7 +32,14 @@ from engine.geometry.model import (
     quantise,
 )
 
-__all__ = ["MAX_TERRAIN_VARIANTS", "FeatureSpec", "PartSpec", "terrain_variant"]
+__all__ = [
+    "MAX_TERRAIN_VARIANTS",
+    "AccessibleSpec",
+    "FeatureSpec",
+    "PartSpec",
+    "part_thickness",
+    "terrain_variant",
+]
 
 MAX_TERRAIN_VARIANTS = 32
 """How many added-terrain killzones a layout keeps (the most recently asked for): each holds
@@ -95,9 +104,58 @@ class FeatureSpec:
         return shapely.union_all([p.shape() for p in self.parts])
 
 
+@attrs.frozen(slots=True, cache_hash=True)
+class AccessibleSpec:
+    """A change to a layout's own feature rather than an added one: where its parts no more
+    than ``max_thickness`` inches thick (:func:`part_thickness`) lie within the area
+    ``polygon`` (a ring as :class:`PartSpec`'s), they are Accessible terrain (a rule that
+    lets operatives move through terrain there, e.g. a breach): each such part is split
+    along the area, the piece inside keeping its types and gaining Accessible (a Wall piece
+    becomes Heavy instead of Wall, since Wall is never passable), the rest unchanged.
+    Hatchway parts are left as they are. Sight and cover read the same types as before
+    (Accessible matters to movement only), except for a Wall piece.
+
+    Attributes:
+        feature: the layout feature's name.
+        polygon: the area's ring.
+        max_thickness: the thickest part it changes (inches).
+    """
+
+    feature: str
+    polygon: tuple[tuple[float, float], ...] = attrs.field(converter=_ring)
+    max_thickness: float = 1.0
+
+    def shape(self) -> Polygon:
+        """The area as a shapely polygon (inches)."""
+        return Polygon(self.polygon)
+
+
+def part_thickness(polygon: Polygon) -> float:
+    """How thick a part is: the shorter side of its minimum rotated rectangle (inches)."""
+    rect = polygon.minimum_rotated_rectangle
+    if not isinstance(rect, Polygon):
+        return 0.0
+    coords = list(rect.exterior.coords)
+    if len(coords) < 4:
+        return 0.0
+    sides = [
+        ((coords[i + 1][0] - coords[i][0]) ** 2 + (coords[i + 1][1] - coords[i][1]) ** 2) ** 0.5
+        for i in range(2)
+    ]
+    return float(min(sides))
+
+
 def _check(root: Killzone, extra: tuple[FeatureSpec, ...]) -> None:
     names = set(root.features)
     for k, feat in enumerate(extra):
+        if isinstance(feat, AccessibleSpec):
+            if feat.feature not in root.features:
+                raise KillzoneError(
+                    f"{root.source}: no feature {feat.feature!r} to make Accessible"
+                )
+            if len(feat.polygon) < 4 or not feat.shape().is_valid:
+                raise KillzoneError(f"{root.source}: the Accessible area {k} is not valid")
+            continue
         if not isinstance(feat, FeatureSpec):
             raise KillzoneError(
                 f"{root.source}: added terrain {k} must be a FeatureSpec, not {type(feat).__name__}"
@@ -127,10 +185,56 @@ def _check(root: Killzone, extra: tuple[FeatureSpec, ...]) -> None:
                 )
 
 
+def _pieces(geom: shapely.geometry.base.BaseGeometry) -> list[Polygon]:
+    """The polygons of ``geom`` that are worth a part (not slivers)."""
+    polys = list(getattr(geom, "geoms", [geom]))
+    return [p for p in polys if isinstance(p, Polygon) and p.area >= MIN_RING_AREA]
+
+
+def _accessible(
+    root: Killzone, parts: list[TerrainPart], spec: AccessibleSpec
+) -> list[TerrainPart]:
+    """``parts`` with the change ``spec`` applied (:class:`AccessibleSpec`), renumbered."""
+    fi = root.features.index(spec.feature)
+    area = spec.shape()
+    out: list[TerrainPart] = []
+
+    def add(part: TerrainPart, poly: Polygon, types: frozenset[TerrainType]) -> None:
+        out.append(TerrainPart(part.feature, len(out), poly, part.height, types, part.open_types))
+
+    for part in parts:
+        poly = part.polygon
+        if (
+            part.feature != fi
+            or part.open_types is not None
+            or part_thickness(poly) > spec.max_thickness + 1e-6
+            or not poly.intersects(area)
+        ):
+            add(part, poly, part.types)
+            continue
+        inside = _pieces(poly.intersection(area))
+        if not inside:
+            add(part, poly, part.types)
+            continue
+        for piece in _pieces(poly.difference(area)):
+            add(part, piece, part.types)
+        types = set(part.types) | {TerrainType.ACCESSIBLE}
+        if TerrainType.WALL in types:
+            types = (types - {TerrainType.WALL}) | {TerrainType.HEAVY}
+        for piece in inside:
+            add(part, piece, frozenset(types))
+    return out
+
+
 def _build(root: Killzone, extra: tuple[FeatureSpec, ...]) -> Killzone:
     features = list(root.features)
     parts = list(root.parts)
+    for change in extra:
+        if isinstance(change, AccessibleSpec):
+            parts = _accessible(root, parts, change)
     for feat in extra:
+        if isinstance(feat, AccessibleSpec):
+            continue
         fi = len(features)
         features.append(feat.name)
         for spec in feat.parts:

@@ -1019,7 +1019,13 @@ def improved_cover(kz: Killzone, shooter: Placement, target: Placement, order: s
 
 
 def valid_target(
-    kz: Killzone, target: Placement, shooter: Placement, order: str, *, seek: str | None = None
+    kz: Killzone,
+    target: Placement,
+    shooter: Placement,
+    order: str,
+    *,
+    seek: str | None = None,
+    vantage: bool = True,
 ) -> bool:
     """Whether ``target`` is a valid target for ``shooter`` (section 4.5, 4.7).
 
@@ -1027,6 +1033,8 @@ def valid_target(
         order: the target's order, ``"engage"`` or ``"conceal"`` (case-insensitive).
         seek: ``"all"`` for Seek (no terrain gives cover for selection), ``"light"`` for Seek
             Light (Light terrain gives none), else ``None``.
+        vantage: ``False`` when a rule says the shooter's Vantage does not remove the
+            target's cover (its Light terrain then counts as for any shooter).
 
     Engage: valid if visible. Conceal: valid if visible and not in cover from the shooter's
     best origin point, where Light terrain does not count for a shooter on Vantage 2" or more
@@ -1047,7 +1055,9 @@ def valid_target(
     if o == "engage" or seek == "all":
         return True
     pv = _pair_verdicts(kz, shooter, target)
-    ignore_light = seek == "light" or _height_advantage(kz, shooter, target) >= 2 - _EPS
+    ignore_light = seek == "light" or (
+        vantage and _height_advantage(kz, shooter, target) >= 2 - _EPS
+    )
     for k in range(_N_ORIGINS):
         v = pv.origin(k, keep_sets=False)
         if not (v.cover_heavy if ignore_light else v.cover_any):

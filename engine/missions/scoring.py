@@ -33,6 +33,7 @@ __all__ = [
     "fact",
     "initiative_first",
     "op_vp",
+    "remove_vp",
     "score",
     "set_fact",
     "set_mission",
@@ -102,6 +103,22 @@ def add_vp(w: Work, player: str, op: str, vp: int, why: str) -> None:
     )
     w.set_pl(player, vp=w.pl(player).vp + vp)
     w.emit("vp_scored", player=player, vp=vp, why=why, op=op)
+
+
+def remove_vp(w: Work, player: str, op: str, vp: int, why: str) -> None:
+    """Take back ``vp`` that ``player`` scored from ``op`` (a rule that undoes a scoring,
+    e.g. a kill grade lost when an operative returns) and emit ``vp_lost`` (``player``,
+    ``vp``, ``why``, ``op``); nothing when ``vp`` is 0 or less."""
+    if vp <= 0:
+        return
+    this_tp = min(vp, op_vp(w, op, player, this_tp=True))
+    set_mission(
+        w,
+        vp=_added(w.mission.vp, op, player, -vp),
+        tp_vp=_added(w.mission.tp_vp, op, player, -this_tp),
+    )
+    w.set_pl(player, vp=w.pl(player).vp - vp)
+    w.emit("vp_lost", player=player, vp=vp, why=why, op=op)
 
 
 def score(w: Work, player: str, op: str, vp: int, why: str, *, tp_cap: int | None = None) -> int:

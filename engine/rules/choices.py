@@ -12,7 +12,8 @@ the dice are rolled is a function registered under the frame's ``key`` with
 - :class:`RuleChoiceFrame`: decision kind ``"team_rule"``; the legal actions are ``Decline``
   and ``Use <rule> on <operative>`` for each candidate (``Use siphon life on LEG-3``), or,
   for a rule used before it names an operative, ``Decline`` and ``Use <rule>``
-  (``Use siphon life``).
+  (``Use siphon life``); for a rule whose choice is not an operative (a marker...), ``Use
+  <rule> <choice>`` for each of its named ``choices``.
 - :class:`RuleRollFrame`: a chance node of kind ``"team_rule"`` rolling some D6.
 """
 
@@ -50,7 +51,7 @@ def on_roll(key: str, fn: RollHandler) -> None:
 @attrs.frozen(slots=True)
 class RuleChoiceFrame:
     """``player`` may use the team rule ``rule`` on one of ``candidates`` (operative ids, in
-    id order) or decline.
+    id order), or with one of ``choices`` (names that are not operatives), or decline.
 
     Attributes:
         player: who decides. rule: the rule's printed name (``"Siphon Life"``).
@@ -62,6 +63,10 @@ class RuleChoiceFrame:
         targeted: the use names one of ``candidates`` (``Use <rule> on <operative>``);
             False: the rule is used or declined as a whole (``Use <rule>``), before it names
             any operative; ``candidates`` is then empty.
+        choices: names of what the use selects when it is not an operative (``Use <rule>
+            <choice>``, the choice in lower case; e.g. an objective marker); the handler gets
+            the chosen name as given here. When set, ``candidates`` and ``targeted`` are
+            ignored.
     """
 
     player: str
@@ -72,6 +77,7 @@ class RuleChoiceFrame:
     data: tuple[tuple[str, Any], ...] = ()
     optional: bool = True
     targeted: bool = True
+    choices: tuple[str, ...] = ()
 
     def get(self, name: str) -> Any:
         """The value called ``name`` in ``data``."""
@@ -82,15 +88,25 @@ class RuleChoiceFrame:
 
     def options(self, w: Work) -> list[Action]:
         word = self.rule.lower()
-        if not self.targeted:
+        if self.choices:
+            uses = [Action("Use", text=f"{word} {c.lower()}") for c in self.choices]
+        elif not self.targeted:
             uses = [Action("Use", text=word)]
         else:
             uses = [Action("Use", target=c, text=word) for c in self.candidates]
         return [Action("Decline"), *uses] if self.optional else uses
 
     def act(self, w: Work, a: Action) -> None:
+        named = {f"{self.rule.lower()} {c.lower()}": c for c in self.choices}
         if a.verb == "Decline" and self.optional:
             chosen = ""
+        elif self.choices:
+            if a.verb != "Use" or a.target or a.text not in named:
+                choices = ", ".join(str(x) for x in self.options(w))
+                raise IllegalActionError(
+                    f"{a} is not a choice here: {self.rule}* of {self.op} allows {choices}"
+                )
+            chosen = named[a.text]
         elif a.verb == "Use" and a.text == self.rule.lower() and not self.targeted:
             if a.target:
                 raise IllegalActionError(

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from engine.dice.rules import Saturate, WeaponRules
 from engine.game import universal
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.fight import FightFrame
-from engine.game.ploys import PloyLike, ploy_cost
 from engine.game.shoot import ShootFrame
 from engine.game.state import Effect
 from engine.game.work import Work
@@ -19,7 +18,7 @@ from teams.angels_of_death.common import (
     TEAM,
     has_ability,
 )
-from teams.angels_of_death.ploys import COMBAT_DOCTRINE
+from teams.angels_of_death.ploys import COMBAT_DOCTRINE, DOCTRINES
 from teams.angels_of_death.tactics import team_tactics
 
 
@@ -54,7 +53,8 @@ def _install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
             return value
         return "Stealthy" in team_tactics(w, str(player))
 
-    hooks.transform("would_use_weapon_rules", hook)
+    # Last: after any rule of the shooter's team that gives its weapon Saturate.
+    hooks.transform("would_use_weapon_rules", hook, last=True)
     hooks.transform("would_retain_both_cover_saves", both)
 
 
@@ -68,29 +68,49 @@ def _warfare_doctrines(w: Work, op: str) -> tuple[str, ...]:
     return ("devastator", "tactical")
 
 
+def _warfare_sergeant(w: Work, player: str, doctrine: str) -> str:
+    """The first of ``player``'s Sergeants in the killzone whose Doctrine Warfare makes
+    Combat Doctrine selecting ``doctrine`` free now (not used for that doctrine yet this
+    battle), or ``""``."""
+    for o in w.alive(player):
+        if doctrine in _warfare_doctrines(w, o.id) and not w.count(
+            player, _warfare_key(o.id, doctrine)
+        ):
+            return o.id
+    return ""
+
+
+def _warfare_key(op: str, doctrine: str) -> str:
+    return f"doctrine_warfare_{doctrine}:{op}"
+
+
 def _install_doctrine_warfare(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Doctrine Warfare (ability of the Sergeants): once per battle each, Combat Doctrine
     selecting Tactical, and selecting Assault (Assault Intercessor Sergeant) or Devastator
     (Intercessor Sergeant), costs 0CP while the Sergeant is in the killzone. Trigger: the
-    ``combat_doctrine_selected`` event of the ploy (the CP paid is given back; the player
-    still needs the CP to use the ploy). Limits: once per battle per doctrine per Sergeant
-    (counter ``doctrine_warfare_<doctrine>:<operative>``)."""
+    core's ``would_cost_ploy`` hook on the ``Ploy combat doctrine <doctrine>`` action (so it
+    is offered and used with 0CP in hand), the use spent at the ``combat_doctrine_selected``
+    event. Limits: once per battle per doctrine per Sergeant (counter
+    ``doctrine_warfare_<doctrine>:<operative>``; with two Sergeants covering Tactical, the
+    first in the killzone is spent first)."""
 
-    def refund(w: Work, ev: Any) -> None:
+    def cost(w: Work, value: int, **info: Any) -> int:
+        player = str(info.get("player", ""))
+        if value <= 0 or player not in players or info.get("ploy") != COMBAT_DOCTRINE.name:
+            return value
+        doctrine = str(info.get("text", "")).rsplit(" ", 1)[-1]
+        return 0 if doctrine in DOCTRINES and _warfare_sergeant(w, player, doctrine) else value
+
+    def spend(w: Work, ev: Any) -> None:
         player, doctrine = str(ev["player"]), str(ev["doctrine"])
         if player not in players or ev["ploy"] != COMBAT_DOCTRINE.name:
             return
-        for o in w.alive(player):
-            key = f"doctrine_warfare_{doctrine}:{o.id}"
-            if doctrine not in _warfare_doctrines(w, o.id) or w.count(player, key):
-                continue
-            w.count(player, key, add=1)
-            cost = ploy_cost(w, player, cast(PloyLike, COMBAT_DOCTRINE))
-            pl = w.pl(player)
-            w.set_pl(player, cp=pl.cp + cost, cp_spent=pl.cp_spent - cost)
-            return
+        op = _warfare_sergeant(w, player, doctrine)
+        if op:
+            w.count(player, _warfare_key(op, doctrine), add=1)
 
-    hooks.on("combat_doctrine_selected", refund)
+    hooks.transform("would_cost_ploy", cost)
+    hooks.on("combat_doctrine_selected", spend)
 
 
 def _install_stealthy(hooks: Hooks, players: tuple[str, ...]) -> None:

@@ -62,11 +62,27 @@ def adjust_doctrine_advice(w: Work, player: str, action: Action, info: Mapping[s
 
 def transhuman_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
     """Transhuman Physiology: the dice-core value of the best normal save made critical
-    (:func:`_defence_change`)."""
+    (:func:`_defence_change`), or of a normal cover save made critical when no rolled die
+    is a normal save."""
     idx = normal_saves(w, info)
-    if not idx:
-        return 0.0
     dice = tuple(info.get("dice", ()))
+    if not idx:
+        frame = shoot_frame(w)
+        target = str(info.get("target", ""))
+        if frame is None or not target or frame.cover_saves[0] <= 0:
+            return 0.0
+        t = w.op(target)
+        prof = frame.profile(w)
+        save = max(2, save_of(w, target))
+        cn, cc = frame.cover_saves
+        wounds, most = max(1, t.wounds), w.ctx.datacards[target].wounds
+        before = defence_value(
+            frame.normals, frame.crits, prof, save, cn, cc, 0, dice, wounds, most
+        )
+        after = defence_value(
+            frame.normals, frame.crits, prof, save, cn - 1, cc + 1, 0, dice, wounds, most
+        )
+        return float(before - after)
     best = max(idx, key=lambda i: (dice[i], -i))
     return _defence_change(w, info, tuple(6 if i == best else v for i, v in enumerate(dice)))
 
@@ -132,10 +148,11 @@ def wrath_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) 
 
 
 def shock_assault_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
-    """Shock Assault: 1 more damage on the first strike (its share of the target's starting
-    wounds, doubled when it may be the wound that incapacitates) plus, when a critical
-    success was rolled, the opponent's normal success that Shock discards (its damage's
-    share of the fighter's wounds)."""
+    """Shock Assault (at the start of the Resolve Attack Dice step): 1 more damage on the
+    first strike (its share of the target's starting wounds, doubled when it may be the
+    wound that incapacitates) plus, when the fighter retained a critical success and the
+    opponent a success, the opponent's success that Shock discards (its damage's share of
+    the fighter's wounds)."""
     op, target = str(info.get("op", "")), str(info.get("target", ""))
     frame = next((f for f in reversed(w.stack) if hasattr(f, "aweapon")), None)
     if not op or not target or frame is None:
@@ -144,13 +161,13 @@ def shock_assault_advice(w: Work, player: str, action: Action, info: Mapping[str
     most = w.ctx.datacards[target].wounds
     value = DAMAGE_WEIGHT / most * (2.0 if t.wounds <= 8 else 1.0)
     side = "a" if frame.attacker == op else "d"
-    prof = frame.prof(w, side)
-    crit_at = prof.rules.dice.lethal or 6
-    if any(v >= crit_at for v in info.get("dice", ())):
-        other = "d" if side == "a" else "a"
-        if other == "a" or frame.dweapon:
-            dmg = frame.prof(w, other).normal_damage
-            value += DAMAGE_WEIGHT * dmg / w.ctx.datacards[op].wounds
+    crits = frame.ac if side == "a" else frame.dc
+    o_n, o_c = (frame.dn, frame.dc) if side == "a" else (frame.an, frame.ac)
+    other = "d" if side == "a" else "a"
+    if crits and (o_n or o_c) and (other == "a" or frame.dweapon):
+        prof = frame.prof(w, other)
+        dmg = prof.normal_damage if o_n else prof.critical_damage
+        value += DAMAGE_WEIGHT * dmg / w.ctx.datacards[op].wounds
     return value
 
 

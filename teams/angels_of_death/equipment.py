@@ -272,7 +272,9 @@ def _install_tilting_shields(hooks: Hooks, players: tuple[str, ...]) -> None:
             w.effects[:] = [e for e in w.effects if not (e.op in ops and e.detail == _SHIELDED)]
 
     hooks.ploy(TILTING_SHIELDS_RULE, players)
-    hooks.transform("would_use_weapon_rules", rules)
+    # Last: after any rule of the opponent's team that gives its weapon Lethal, Rending or
+    # Severe (e.g. a mark's Severe), whichever team was installed first.
+    hooks.transform("would_use_weapon_rules", rules, last=True)
     hooks.on("fight_ended", ended)
 
 
@@ -310,20 +312,27 @@ AUSPEX_RULE = OncePerTurningPoint(
 )
 """Auspex (team equipment): once per turning point, when a friendly operative performs the
 Shoot action and selects its target, until the end of its activation or counteraction
-enemy operatives within 8" of it cannot be obscured. Trigger: the target_selected window
-(before the target's cover and obscured are worked out; ``Use auspex``), a token on the
-shooter until the end of the activation read by the core's ``would_target`` hook. Limits:
-once per turning point."""
+enemy operatives within 8" of it cannot be obscured (whichever friendly operative shoots
+them). Trigger: the target_selected window (before the target's cover and obscured are
+worked out; ``Use auspex``), a token on the shooter until the end of the activation read by
+the core's ``would_target`` hook. Limits: once per turning point."""
 
 
 def _install_auspex(hooks: Hooks, players: tuple[str, ...]) -> None:
     def unobscured(w: Work, tg: Any, **info: Any) -> Any:
         op, target = str(info.get("op", "")), str(info.get("target", ""))
-        if not tg.obscured or w.ctx.owner.get(op) not in players or not tokens(w, op, _AUSPEX):
+        player = w.ctx.owner.get(op)
+        if not tg.obscured or player not in players or not w.effects or not target:
             return tg
-        if w.distance(w.place(w.op(op)), w.place(w.op(target))) > AUSPEX_RANGE:
-            return tg
-        return unobscure(tg)
+        # Enemy operatives within 8" of the operative that used it cannot be obscured,
+        # whichever friendly operative is shooting them.
+        t = w.place(w.op(target))
+        for e in w.effects:
+            if e.kind == "token" and e.detail == _AUSPEX and w.ctx.owner.get(e.op) == player:
+                o = w.op(e.op)
+                if o.alive and w.distance(w.place(o), t) <= AUSPEX_RANGE:
+                    return unobscure(tg)
+        return tg
 
     hooks.ploy(AUSPEX_RULE, players)
     hooks.transform("would_target", unobscured)

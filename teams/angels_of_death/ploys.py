@@ -28,16 +28,31 @@ from teams.angels_of_death.common import (
 )
 
 
+def _cover_normals(w: Work) -> int:
+    """The normal cover saves retained in the Shoot in progress (normal successes too)."""
+    frame = shoot_frame(w)
+    return int(frame.cover_saves[0]) if frame is not None else 0
+
+
 def _tp_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
-    return shot_friend(w, player, info) and bool(normal_saves(w, info))
+    if not shot_friend(w, player, info):
+        return False
+    return bool(normal_saves(w, info)) or _cover_normals(w) > 0
 
 
 def _transhuman(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
-    """Retain the highest normal success as a critical success (its die counts as a 6)."""
+    """Retain a normal success as a critical success: the highest rolled one (its die counts
+    as a 6), else a retained normal cover save (it becomes a critical cover save)."""
     idx = normal_saves(w, info)
-    dice = info.get("dice", ())
-    best = max(idx, key=lambda i: (dice[i], -i))
-    set_die(w, best, 6)
+    if idx:
+        dice = info.get("dice", ())
+        best = max(idx, key=lambda i: (dice[i], -i))
+        set_die(w, best, 6)
+        return
+    frame = shoot_frame(w)
+    cn, cc = frame.cover_saves
+    pos = max(i for i, f in enumerate(w.stack) if f is frame)
+    w.stack[pos] = attrs.evolve(frame, cover_saves=(cn - 1, cc + 1))
 
 
 TRANSHUMAN_PHYSIOLOGY = Ploy(
@@ -52,8 +67,9 @@ TRANSHUMAN_PHYSIOLOGY = Ploy(
 """Transhuman Physiology (firefight ploy, 1CP): when an operative is shooting a friendly
 operative, in the Roll Defence Dice step, retain one normal success as a critical success.
 Trigger: the defence dice window of a Shoot against a friendly operative with at least one
-normal success. Limits: once per turning point (7.1); the die chosen is the highest normal
-success (the choice never matters otherwise)."""
+normal success, rolled or a retained normal cover save (a normal success too). Limits: once
+per turning point (7.1); the success chosen is the highest rolled normal success, else the
+cover save (every normal success counts the same once retained: the choice never matters)."""
 
 
 INDOMITUS_TOKEN = "indomitus"
@@ -323,7 +339,7 @@ SHOCK_STRIKE_TOKEN = "shock_assault_strike"
 
 def _charged_fighter(w: Work, player: str, info: Mapping[str, Any]) -> bool:
     """A friendly operative performing the Fight action (the attacker of the Fight whose
-    dice window is open) in an activation in which it performed Charge."""
+    Resolve Attack Dice step starts) in an activation in which it performed Charge."""
     op = str(info.get("op", ""))
     if info.get("kind") != "melee" or not op or w.ctx.owner.get(op) != player:
         return False
@@ -352,13 +368,27 @@ def _shock_strike(w: Work, dmg: int, **info: Any) -> int:
     if not mark:
         return dmg
     w.effects.remove(mark[0])
-    return min(7, dmg + 1)
+    return max(dmg, min(7, dmg + 1))
+
+
+def _shock_assault_ended(w: Work, ev: Any) -> None:
+    """ "Until the end of that action": the Fight action is over (a second Fight action of
+    the activation, Astartes, has neither Shock nor the extra damage)."""
+    op = str(ev.get("op", ""))
+    if w.effects and (tokens(w, op, SHOCK_TOKEN) or tokens(w, op, SHOCK_STRIKE_TOKEN)):
+        w.effects[:] = [
+            e
+            for e in w.effects
+            if not (
+                e.kind == "token" and e.op == op and e.detail in (SHOCK_TOKEN, SHOCK_STRIKE_TOKEN)
+            )
+        ]
 
 
 SHOCK_ASSAULT = Ploy(
     "Shock Assault",
     "firefight",
-    triggers=("attack_dice",),
+    triggers=("resolve_start",),
     target="self",
     condition=_charged_fighter,
     effects=(
@@ -370,16 +400,19 @@ SHOCK_ASSAULT = Ploy(
 )
 """Shock Assault (firefight ploy, 1CP): a friendly operative performing the Fight action in
 an activation in which it charged: until the end of that action its melee weapon has Shock,
-and its first strike inflicts 1 more damage (at most 7). Trigger: its attack dice window in
-that Fight (played as the start of the Resolve Attack Dice step; the core's
-``would_strike_damage`` hook adds the damage). Limits: once per turning point (7.1); only
-the operative that performs the Fight, after a Charge in the same activation."""
+and its first strike inflicts 1 more damage (at most 7). Trigger: the start of the Resolve
+Attack Dice step of that Fight (the core's ``resolve_start`` window, after every re-roll and
+retention; the core's ``would_strike_damage`` hook adds the damage). Limits: once per
+turning point (7.1); only the operative that performs the Fight, after a Charge in the same
+activation; both end with that Fight action (``fight_ended``: a second Fight action of the
+activation has neither, even when the first strike never came)."""
 
 
 def _install_shock_assault(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.ploy(SHOCK_ASSAULT, players)
     hooks.transform("would_use_weapon_rules", _shock)
     hooks.transform("would_strike_damage", _shock_strike)
+    hooks.on("fight_ended", _shock_assault_ended)
 
 
 def _ploy_installer(ploy: Ploy) -> Installer:

@@ -200,12 +200,16 @@ def _fight_frame(w: Work) -> Any:
 
 
 _HARDY = "hardy_blunted"
+HARDY_MIN_DMG = 3
+"""Hardy: an attack die inflicting Normal Dmg of this or more (the weapon's stat)."""
 
 
 def _install_hardy(hooks: Hooks, players: tuple[str, ...]) -> None:
     """[CT] Hardy: whenever an operative shoots this operative, its defence dice of 5+ are
     critical successes; whenever it retaliates, the first attack die that inflicts Normal
-    Dmg of 3 or more on it in that sequence inflicts 1 less. Trigger: the core's
+    Dmg of 3 or more on it in that sequence (the attacker's weapon's Normal Dmg stat, with
+    its stat changes; not a strike's damage as other rules change it) inflicts 1 less.
+    Trigger: the core's
     ``would_crit_save`` hook and, in a Fight where it is the defender, ``would_strike_damage``
     (a token until the end of the activation marks the sequence; a new Fight clears it).
     Limits: once per Fight."""
@@ -218,11 +222,13 @@ def _install_hardy(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     def strike(w: Work, dmg: int, **info: Any) -> int:
         target = str(info.get("target", ""))
-        if info.get("crit") or dmg < 3 or not _mine(players, w, target):
+        if info.get("crit") or not _mine(players, w, target):
             return dmg
         fight = _fight_frame(w)
         if fight is None or fight.defender != target or not has_tactic(w, target, "Hardy"):
             return dmg
+        if fight.prof(w, "a").normal_damage < HARDY_MIN_DMG:
+            return dmg  # the striking weapon's Normal Dmg stat, not the damage as changed
         if any(e.kind == "token" and e.op == target and e.detail == _HARDY for e in w.effects):
             return dmg
         w.add_effect(
@@ -310,7 +316,8 @@ def _install_resolute(hooks: Hooks, players: tuple[str, ...]) -> None:
         return WeaponRules(tuple(r for r in value if not isinstance(r, Shock)))
 
     hooks.transform("would_change_apl", apl)
-    hooks.transform("would_use_weapon_rules", rules)
+    # Last: after any rule of the opponent's team that gives its weapon Shock.
+    hooks.transform("would_use_weapon_rules", rules, last=True)
 
 
 def _install_chapter_tactics(hooks: Hooks, players: tuple[str, ...]) -> None:

@@ -2,11 +2,27 @@
 (``engine.rules.registry``).
 
 Modules: :mod:`.abilities`, :mod:`.actions`, :mod:`.equipment`, :mod:`.faction`,
-:mod:`.ploys`, :mod:`.weapon_rules`.
+:mod:`.ploys`, :mod:`.reanimation`, :mod:`.weapon_rules`.
 """
 
 from __future__ import annotations
 
-from teams.hierotek_circle import abilities, actions, equipment, faction, ploys, weapon_rules
+from teams.hierotek_circle import (
+    abilities,
+    actions,
+    equipment,
+    faction,
+    ploys,
+    reanimation,
+    weapon_rules,
+)
 
-__all__ = ["abilities", "actions", "equipment", "faction", "ploys", "weapon_rules"]
+__all__ = [
+    "abilities",
+    "actions",
+    "equipment",
+    "faction",
+    "ploys",
+    "reanimation",
+    "weapon_rules",
+]

@@ -96,8 +96,10 @@ _MEDIKIT_ROLL = "kasrkin_medikit"
 class Medikit:
     """Medikit (Combat Medic, 0AP; a :class:`engine.game.rule_actions.RuleActionLike`): a
     friendly KASRKIN operative within the Medic's control range that has lost wounds regains
-    up to 2D3 of them; not one Medic! was used on this turning point. Not while the Medic is
-    within control range of an enemy operative.
+    up to 2D3 of them; not one Medic! was used on this turning point. The Medic itself may be
+    selected (the rule says "friendly", not "other friendly": an operative is within and
+    visible to itself, 4.1, 4.3). Not while the Medic is within control range of an enemy
+    operative.
     Notation ``Act <medic> medikit on <friend>``; the 2D3 is a team-rule roll of 2D6
     (each D6 halved, rounded up)."""
 
@@ -109,10 +111,10 @@ class Medikit:
     def _targets(self, w: Work, o: OperativeState) -> list[str]:
         return [
             f.id
-            for f in w.friends_of(o.id)
+            for f in w.alive(o.player)
             if is_kasrkin(w, f.id)
             and f.wounds < w.ctx.datacards[f.id].wounds
-            and w.control_range(o, f)
+            and (f.id == o.id or w.control_range(o, f))
             and not medic_saved(w, f.id)
         ]
 
@@ -206,7 +208,9 @@ class AuspexScan:
     within 8" of it are being scanned; a friendly KASRKIN operative shooting a scanned enemy
     ignores its being obscured (Elimination Pattern and Neutralise Target also apply against
     it). Not while within control range of an enemy operative. Notation
-    ``Act <recon> auspex scan``. (Smoke that obscures still obscures.)"""
+    ``Act <recon> auspex scan``. "Cannot be obscured" covers terrain (``would_target``) and
+    the rules that obscure beyond it, such as a Smoke Grenade (``would_be_obscured``; the
+    team rules' hooks run after the universal equipment's)."""
 
     name: str = "Auspex Scan"
     text: str = "auspex scan"
@@ -266,10 +270,19 @@ def install_auspex_scan(hooks: Hooks, players: tuple[str, ...]) -> None:
             tg, obscured=False, obscuring_features=frozenset(), in_cover=bool(tg.cover_features)
         )
 
+    def not_obscured(w: Work, obscured: bool, **info: Any) -> bool:
+        """ "Cannot be obscured": also not by a rule that obscures beyond terrain (smoke;
+        the core asks ``would_be_obscured`` after the universal equipment's hooks)."""
+        op, target = str(info.get("op", "")), str(info.get("target", ""))
+        if not obscured or w.ctx.owner.get(op) not in players or not is_kasrkin(w, op):
+            return obscured
+        return False if scanned(w, target) else obscured
+
     hooks.action(AUSPEX_SCAN, players)
     hooks.on("activated", stop)
     hooks.on("operative_incapacitated", stop)
     hooks.transform("would_target", unobscured)
+    hooks.transform("would_be_obscured", not_obscured)
 
 
 # -- Adaptive Equipment (Kasrkin Trooper ability) -----------------------------------------------

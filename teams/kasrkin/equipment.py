@@ -129,9 +129,10 @@ def _fails(dice: tuple[int, ...], hit: int) -> list[int]:
 class RelicsOfCadia:
     """Relics Of Cadia (equipment; a rule option of the ``attack_dice`` window, free): once
     per turning point, when a friendly KASRKIN operative is shooting, fighting or
-    retaliating and its attack dice show two or more fails, one fail is discarded and
-    another is retained as a normal success (that die becomes a normal success, showing
-    the Hit, and cannot be re-rolled). Notation ``Use relics of cadia``."""
+    retaliating and its attack dice show two or more fails, one fail is discarded (the
+    lowest: removed from the dice) and another is retained as a normal success (the
+    highest: it shows the Hit and cannot be re-rolled). Which fails does not change the
+    result. Notation ``Use relics of cadia``."""
 
     name: str = RELICS_OF_CADIA
     kind: str = "rule"
@@ -173,7 +174,9 @@ class RelicsOfCadia:
         return 0.15
 
     def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
-        """The highest fail becomes a normal success (flagged: never re-rolled)."""
+        """The highest fail becomes a normal success (flagged: never re-rolled) and the
+        lowest other fail is discarded (removed from the dice: it no longer counts as a
+        fail, e.g. for Punishing)."""
         found = _frame_dice(w, info)
         assert found is not None
         frame, side, hit = found
@@ -181,8 +184,10 @@ class RelicsOfCadia:
         dice, flags = list(getattr(frame, dice_key)), list(getattr(frame, flags_key))
         fails = _fails(tuple(dice), hit)
         best = max(fails, key=lambda i: dice[i])
+        drop = min((i for i in fails if i != best), key=lambda i: dice[i])
         before = dice[best]
         dice[best], flags[best] = hit, True
+        del dice[drop], flags[drop]  # the fail discarded for it
         w.replace_top(**{dice_key: tuple(dice), flags_key: tuple(flags)})
         GainToken(_RELICS_USED, "end_tp").apply(w, player, "", self.name)
         w.emit(

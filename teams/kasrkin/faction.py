@@ -66,12 +66,23 @@ def drill_limit(w: Work, player: str) -> int:
     return int(w.would("would_count_kasrkin_drills", 1, player=player))
 
 
+DRILL_JOIN = " and "
+"""Joins the drills of one use that selects several (Veteran Leadership)."""
+
+
+def _use_drills(action: Action) -> tuple[str, ...]:
+    """The drills a ``Use skill at arms <drill>[ and <drill>]`` action selects."""
+    return tuple(action.text.removeprefix("skill at arms ").split(DRILL_JOIN))
+
+
 @attrs.frozen(slots=True)
 class SkillAtArms:
     """Skill At Arms, a strategic gambit (a rule option of the Gambit step, free, not a
     ploy): select one drill for friendly KASRKIN operatives until the end of the turning
     point (the Ready step of the next Strategy phase). Once per Strategy phase. Its actions
-    are ``Use skill at arms <drill>``."""
+    are ``Use skill at arms <drill>``; when Veteran Leadership lets the player select one
+    additional drill, the same use may select two different ones, ``Use skill at arms
+    <drill> and <drill>`` (one gambit: the opponent cannot act in between)."""
 
     name: str = "Skill At Arms"
     kind: str = "rule"
@@ -80,31 +91,43 @@ class SkillAtArms:
     repeatable: bool = True
 
     def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
-        """One action per drill not selected yet, while the player may select one more."""
-        chosen = drills(w, player)
-        if len(chosen) >= drill_limit(w, player):
+        """One action per choice of 1 up to :func:`drill_limit` different drills (in
+        :data:`DRILLS` order), while the player has not used it this Strategy phase."""
+        from itertools import combinations
+
+        if drills(w, player):
             return []
-        return [Action("Use", text=f"skill at arms {d}") for d in DRILLS if d not in chosen]
+        limit = max(1, drill_limit(w, player))
+        return [
+            Action("Use", text=f"skill at arms {DRILL_JOIN.join(pick)}")
+            for k in range(1, min(limit, len(DRILLS)) + 1)
+            for pick in combinations(DRILLS, k)
+        ]
 
     def owns(self, action: Action) -> bool:
-        """Its actions are ``Use skill at arms <drill>``."""
+        """Its actions are ``Use skill at arms <drill>[ and <drill>]``."""
         return action.verb == "Use" and action.text.startswith("skill at arms ")
 
     def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
         """Why ``action`` is refused."""
-        if len(drills(w, player)) >= drill_limit(w, player):
+        if drills(w, player):
             return f"{player} already selected its Skill At Arms this turning point"
-        return f"{action}: the drills are {', '.join(DRILLS)}"
+        limit = max(1, drill_limit(w, player))
+        return (
+            f"{action}: select up to {limit} different drill(s), joined by 'and', among "
+            f"{', '.join(DRILLS)}"
+        )
 
     def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
-        """Rule of thumb (:data:`_DRILL_VALUE`): Light 'Em Up (Severe on every ranged weapon)
-        0.3 operatives, Ice In Your Veins 0.2, Strike Fast 0.12, For Cadia! 0.08."""
-        return _DRILL_VALUE.get(action.text.removeprefix("skill at arms "), 0.1)
+        """Rule of thumb (:data:`_DRILL_VALUE`), summed over the drills selected: Light 'Em
+        Up (Severe on every ranged weapon) 0.3 operatives, Ice In Your Veins 0.2, Strike
+        Fast 0.12, For Cadia! 0.08."""
+        return sum(_DRILL_VALUE.get(d, 0.1) for d in _use_drills(action))
 
     def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
-        """Begin the drill (a player token ``skill_at_arms:<drill>``)."""
-        chosen = action.text.removeprefix("skill at arms ")
-        GainToken(f"{SKILL_AT_ARMS}:{chosen}", "end_tp").apply(w, player, "", self.name)
+        """Begin the drills (a player token ``skill_at_arms:<drill>`` each)."""
+        for chosen in _use_drills(action):
+            GainToken(f"{SKILL_AT_ARMS}:{chosen}", "end_tp").apply(w, player, "", self.name)
 
 
 SKILL_AT_ARMS_RULE = SkillAtArms()
@@ -116,11 +139,12 @@ _DRILL_VALUE = {LIGHT_EM_UP: 0.3, ICE_IN_YOUR_VEINS: 0.2, STRIKE_FAST: 0.12, FOR
 def install_skill_at_arms(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Skill At Arms (faction rule, strategic gambit): Light 'Em Up gives friendly KASRKIN
     operatives' ranged weapons Severe; Strike Fast adds 1" to their Reposition moves; Ice In
-    Your Veins: the first attack die that inflicts Normal Dmg of 3 or more on one of them in
-    a fight (fighting or retaliating) or a shooting sequence inflicts 1 less (the Shoot's
-    unblocked damage is resolved at once: 1 less when a normal success of Dmg 3+ got
-    through); For Cadia!: +1 Atk to their melee weapons (to at most 4), and the first strike
-    when fighting (not retaliating) inflicts 1 more damage."""
+    Your Veins: the first attack die that inflicts Normal Dmg of 3 or more (the weapon's
+    Normal Dmg stat, not a strike's damage as other rules change it, e.g. For Cadia!'s +1)
+    on one of them in a fight (fighting or retaliating) or a shooting sequence inflicts 1
+    less (the Shoot's unblocked damage is resolved at once: 1 less when a normal success of
+    Dmg 3+ got through); For Cadia!: +1 Atk to their melee weapons (to at most 4), and the
+    first strike when fighting (not retaliating) inflicts 1 more damage."""
 
     def severe(w: Work, value: Any, **info: Any) -> Any:
         op = str(info.get("op", ""))
@@ -168,9 +192,9 @@ def install_skill_at_arms(hooks: Hooks, players: tuple[str, ...]) -> None:
             dmg += 1
         if (
             not info.get("crit")
-            and dmg >= 3
             and drilled(w, target, ICE_IN_YOUR_VEINS)
             and not spent(w, target, _ICE_SPENT)
+            and _strike_normal_dmg(w, op) >= ICE_MIN_DMG
         ):
             spend(w, target, _ICE_SPENT)
             dmg -= 1
@@ -196,6 +220,22 @@ def install_skill_at_arms(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_change_attacks", attacks)
 
 
+ICE_MIN_DMG = 3
+"""Ice In Your Veins: an attack die inflicting Normal Dmg of this or more."""
+
+
+def _strike_normal_dmg(w: Work, op: str) -> int:
+    """The Normal Dmg stat of the weapon ``op`` strikes with in the Fight in progress (its
+    profile with stat changes, not the damage other rules add to a strike), or 0."""
+    from engine.game.fight import FightFrame
+
+    for f in reversed(w.stack):
+        if isinstance(f, FightFrame):
+            side = "a" if f.attacker == op else "d"
+            return int(f.prof(w, side).normal_damage)
+    return 0
+
+
 def _fighting(w: Work, op: str) -> bool:
     """``op`` is the attacker of the Fight in progress (fighting, not retaliating)."""
     from engine.game.fight import FightFrame
@@ -211,8 +251,8 @@ SERGEANT = "SERGEANT"
 
 def install_veteran_leadership(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Veteran Leadership (Sergeant's ability): whenever the Sergeant is in the killzone and
-    its player uses Skill At Arms, it selects one additional drill (a second, different
-    one, in the same Gambit step)."""
+    its player uses Skill At Arms, it may select one additional drill (a second, different
+    one, in the same use: ``Use skill at arms <drill> and <drill>``)."""
 
     def more(w: Work, limit: int, **info: Any) -> int:
         player = str(info.get("player", ""))
@@ -334,7 +374,8 @@ def install_camo_cloak(hooks: Hooks, players: tuple[str, ...]) -> None:
     def improve(w: Work, improved: bool, **info: Any) -> bool:
         return improved or cloaked(w, str(info.get("target", "")))
 
-    hooks.transform("would_use_weapon_rules", no_saturate)
+    # Last: after any rule of the shooter's team that gives its weapon Saturate.
+    hooks.transform("would_use_weapon_rules", no_saturate, last=True)
     hooks.transform("would_improve_cover_save", improve)
 
 

@@ -6,8 +6,11 @@ scripted position gives it with ``tokens`` and ``carrying``); only it can pick i
 (Pick Up Marker, ``Pick up KAS-3 a melta mine``) and put it down (Place Marker), never
 within an enemy operative's control range; after placing it, it may Dash for free. Once on
 the killzone, the first time the marker is within the control range of an operative other
-than the Demo Trooper (along a move's path, as the universal Mines, or when set up there),
-it is removed and that operative suffers 2D6+3 damage.
+than the Demo Trooper (along a move's path, as the universal Mines: the straight segment from
+the move's start to its end; when set up there, or when a hatchway operated or equipment set
+up changes sight), it is removed and that operative suffers 2D6+3 damage; a mover stops where
+the marker came within its control range (the minimum amount away if it cannot be placed
+there) and its action ends (even if its effects are not fulfilled).
 """
 
 from __future__ import annotations
@@ -196,11 +199,82 @@ def _exempt(w: Work, t: Token, op: str) -> bool:
     return w.ctx.owner.get(op) == t.owner and is_demo(w, op)
 
 
+_NUDGE_STEP = 0.05
+"""Rings (inches) searched around a stopping point a base cannot be placed at."""
+_NUDGE_MAX = 6.0
+_NUDGE_DIRECTIONS = 72
+
+
+def placeable(w: Work, op: str, x: float, y: float, z: float) -> bool:
+    """``op``'s base can be placed centred on ``(x, y)`` at elevation ``z``: wholly on the
+    killzone, where a base can stand (not in terrain), overlapping no other operative's
+    base."""
+    from engine.game.deployment import _standable_on
+
+    me = w.place(w.op(op))
+    r = me.radius
+    if x - r < -1e-6 or y - r < -1e-6 or x + r > w.kz.width + 1e-6 or y + r > w.kz.depth + 1e-6:
+        return False
+    if not _standable_on(w.kz, me.base_mm, x, y, z):
+        return False
+    for other_op in w.alive():
+        if other_op.id == op:
+            continue
+        p = w.place(other_op)
+        if abs(p.elevation - z) < 1.0 and math.hypot(p.x - x, p.y - y) < p.radius + r - 1e-6:
+            return False
+    return True
+
+
+def placeable_near(
+    w: Work, op: str, x: float, y: float, z: float, fallback: tuple[float, float]
+) -> tuple[float, float]:
+    """Proximity Mine's "if it cannot be placed, move it the minimum amount to do so": the
+    point nearest ``(x, y)`` where ``op`` can be placed at elevation ``z``
+    (:func:`placeable`): rings every 0.05" and 72 directions find the first ring with room,
+    then each direction with room there is refined by bisection to 0.001" and the shortest
+    kept (ties: the first direction from +x anticlockwise); ``(x, y)`` itself when it can
+    be placed there; ``fallback`` (where its move legally ended) when nothing is within
+    6"."""
+    if placeable(w, op, x, y, z):
+        return x, y
+
+    def at(d: float, a: float) -> tuple[float, float]:
+        return round(x + d * math.cos(a), 3), round(y + d * math.sin(a), 3)
+
+    k = 1
+    while k * _NUDGE_STEP <= _NUDGE_MAX:
+        d = k * _NUDGE_STEP
+        angles = [2 * math.pi * i / _NUDGE_DIRECTIONS for i in range(_NUDGE_DIRECTIONS)]
+        fits = [a for a in angles if placeable(w, op, *at(d, a), z)]
+        if fits:
+            best: tuple[float, float] | None = None
+            for a in fits:
+                lo, hi = d - _NUDGE_STEP, d
+                while hi - lo > 0.001:
+                    mid = (lo + hi) / 2
+                    if placeable(w, op, *at(mid, a), z):
+                        hi = mid
+                    else:
+                        lo = mid
+                if best is None or hi < best[0] - 1e-9:
+                    best = (hi, a)
+            assert best is not None
+            return at(*best)
+        k += 1
+    return fallback
+
+
 def install_proximity_mine(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Proximity Mine (Demo Trooper, module docstring): checked after each move along its
-    path (the first marker met; the mover's action ends there: it is put back where the
-    marker came within its control range), and when an operative is set up or a marker
-    placed."""
+    path (the first marker met; the mover is put back where the marker came within its
+    control range, or the minimum amount away where its base cannot be placed there
+    (:func:`placeable_near`), and its action ends there (:func:`universal.cut_action`: no
+    window after the move, e.g. no Cover Retreat), whether or not the damage incapacitates
+    it), and when an operative is set up or a marker placed, a hatchway operated or
+    equipment set up (sight changes, as the universal Mines). The path is read as the
+    universal Mines read it (:mod:`engine.rules.equipment.markers`): the straight segment
+    from where the move started to where it ended (an approximation of the path taken)."""
 
     def live(w: Work) -> list[Token]:
         return [t for t in melta_mines(w) if not t.carrier and t.owner in players]
@@ -214,7 +288,8 @@ def install_proximity_mine(hooks: Hooks, players: tuple[str, ...]) -> None:
         if not mines or not o.alive:
             return
         end = w.place(o)
-        start = (float(ev.get("x0", end.x)), float(ev.get("y0", end.y)), end.elevation)
+        z0 = float(ev["z0"]) if "z0" in ev.as_dict() else end.elevation
+        start = (float(ev.get("x0", end.x)), float(ev.get("y0", end.y)), z0)
         points = (start, (end.x, end.y, end.elevation))
         length = math.dist(points[0], points[1])
         segment = MovePath(str(ev.get("action", "")), points, (), length, length, end)
@@ -231,11 +306,17 @@ def install_proximity_mine(hooks: Hooks, players: tuple[str, ...]) -> None:
             return
         _, _, t, here = min(met, key=lambda m: (m[0], m[1]))
         if here is not None and (here.x, here.y) != (o.x, o.y):
-            # Its action ends where the marker came within its control range.
-            w.set_op(o.id, x=here.x, y=here.y, elevation=here.elevation)
+            # Its move stops where the marker came within its control range; where a base
+            # cannot be placed there, the minimum amount away.
+            x, y = placeable_near(w, o.id, here.x, here.y, here.elevation, (o.x, o.y))
+            w.set_op(o.id, x=x, y=y, elevation=here.elevation)
             universal.carry_along(w, o.id)
-            w.emit("melta_mine_stopped", op=o.id, x=here.x, y=here.y)
+            w.emit("melta_mine_stopped", op=o.id, x=x, y=y)
         _set_off(w, t, o.id)
+        # "End its action (if any)": the rest of the action (the window after the move, e.g.
+        # Cover Retreat's free Shoot before a Fall Back ends) does not happen. Incapacitated,
+        # nothing of it happens either.
+        universal.cut_action(w, o.id)
 
     def check_all(w: Work, ev: Event) -> None:
         if not w.tokens:
@@ -250,6 +331,10 @@ def install_proximity_mine(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.on("deployed", check_all)
     hooks.on("operative_set_up", check_all)
     hooks.on("marker_placed", check_all)
+    # Control range needs sight (4.2): a hatchway operated or equipment set up may bring the
+    # marker within an operative's control range without anyone moving.
+    hooks.on("hatch_operated", check_all)
+    hooks.on("equipment_set_up", check_all)
 
 
 add_template("melta_mine_triggered", lambda e: f"  {e['op']} sets off {e['marker']}")

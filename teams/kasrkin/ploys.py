@@ -17,6 +17,7 @@ from engine.game.ploys import Reroll
 from engine.game.state import Effect, other
 from engine.game.tokens import Token
 from engine.game.work import Work
+from engine.rules.choices import on_choice
 from engine.rules.ploys import GainToken, Ploy
 from engine.rules.registry import register
 from teams.kasrkin.common import (
@@ -212,11 +213,9 @@ def _relocate_eligible(w: Work, player: str, op: str, info: Mapping[str, Any]) -
     return is_kasrkin(w, op) and _clear_of_enemies(w, op)
 
 
-def _relocate(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
-    """The chosen operative and each friendly KASRKIN within 3" of it and more than 3" from
-    enemies perform a free Dash (pushed so that the chosen one dashes first, then the
-    others in roster order)."""
-    chosen = action.target
+def _relocate_group(w: Work, chosen: str) -> list[str]:
+    """The selected operative and each other friendly KASRKIN operative within 3" of it and
+    more than 3" from enemies (judged when the ploy is used), in roster order."""
     me = w.place(w.op(chosen))
     others = [
         o.id
@@ -225,22 +224,53 @@ def _relocate(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> 
         and w.distance(me, w.place(o)) <= RELOCATE_DISTANCE
         and _clear_of_enemies(w, o.id)
     ]
-    for op in reversed([chosen, *others]):
-        universal.start_free_action(w, op, ("Dash",))
+    return [chosen, *others]
+
+
+RELOCATE_ORDER = "kasrkin_relocate_order"
+
+
+def _relocate_next(w: Work, player: str, left: list[str]) -> None:
+    """The player picks which of ``left`` dashes next (a :class:`RuleChoiceFrame`, ``Use
+    relocate on <op>``; ``Decline``: none of the rest dashes); a lone one dashes at once."""
+    from engine.rules.choices import RuleChoiceFrame
+
+    if len(left) == 1:
+        universal.start_free_action(w, left[0], ("Dash",))
+        return
+    w.stack.append(
+        RuleChoiceFrame(
+            player=player,
+            rule="Relocate",
+            key=RELOCATE_ORDER,
+            op=left[0],
+            candidates=tuple(left),
+        )
+    )
+
+
+def _relocate_chosen(w: Work, frame: Any, chosen: str) -> None:
+    """The operative chosen dashes now (its free Dash on top), then the player picks the
+    next among the rest."""
+    if not chosen:
+        return
+    left = [c for c in frame.candidates if c != chosen and w.op(c).alive]
+    if left:
+        _relocate_next(w, frame.player, left)  # runs after the Dash (pushed first)
+    universal.start_free_action(w, chosen, ("Dash",))
+
+
+def _relocate(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+    """The selected operative and each friendly KASRKIN operative within 3" of it and more
+    than 3" from enemies may each perform a free Dash, in an order of the player's choice:
+    a choice ``Use relocate on <op>`` before each Dash (``Decline``: the rest do not
+    dash; each free Dash may also be skipped with ``End activation``)."""
+    _relocate_next(w, player, _relocate_group(w, action.target))
 
 
 def _relocate_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
     """Rule of thumb: 0.06 operatives per operative that dashes (a free 3" each)."""
-    chosen = action.target
-    me = w.place(w.op(chosen))
-    n = 1 + sum(
-        1
-        for o in w.friends_of(chosen)
-        if is_kasrkin(w, o.id)
-        and w.distance(me, w.place(o)) <= RELOCATE_DISTANCE
-        and _clear_of_enemies(w, o.id)
-    )
-    return 0.06 * n
+    return 0.06 * len(_relocate_group(w, action.target))
 
 
 RELOCATE_PLOY = Ploy(
@@ -262,46 +292,104 @@ def _neutralise_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool
     op = str(info.get("op", ""))
     if info.get("kind") != "ranged" or not op or w.ctx.owner.get(op) != player:
         return False
-    if not is_kasrkin(w, op) or not no_cover_saves(w):
-        return False
-    return bool(_failed(w, info))
+    return is_kasrkin(w, op) and no_cover_saves(w)
 
 
-def _failed(w: Work, info: Mapping[str, Any]) -> tuple[int, ...]:
-    """The faces of the attack dice that failed and were not re-rolled yet."""
-    f = shoot_frame(w)
-    if f is None:
+def _neutralise_faces(action: Action) -> tuple[int, ...]:
+    """The faces a ``Ploy neutralise target <faces>`` action re-rolls (``()`` if none)."""
+    rest = action.text.removeprefix(NEUTRALISE_TEXT).strip()
+    try:
+        return tuple(int(v) for v in rest.split(",")) if rest else ()
+    except ValueError:
         return ()
-    hit = f.profile(w).hit
-    dice, flags = info.get("dice", ()), info.get("flags", ())
-    return tuple(v for v, r in zip(dice, flags, strict=True) if not r and v < hit)
 
 
-def _neutralise(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> Reroll:
-    """Re-roll every failed attack die not re-rolled yet."""
-    return Reroll(_failed(w, info))
+NEUTRALISE_TEXT = "neutralise target"
 
 
-def _neutralise_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
-    """The dice core's gain of re-rolling the failed attack dice (:func:`_reroll_gain`)."""
-    return _reroll_gain(w, _failed(w, info), attacking=True)
+@attrs.frozen(slots=True)
+class NeutraliseTarget:
+    """Neutralise Target (firefight, 1CP; a :class:`engine.game.ploys.PloyLike`): after a
+    friendly KASRKIN operative's attack dice are rolled for a Shoot against a target that
+    cannot retain any cover saves or is being scanned (Auspex Scan), its player re-rolls
+    any of those attack dice: which ones is the player's choice (failures, and normal
+    successes hoping for a critical one too), among the dice not re-rolled yet (2.4).
+    Notation ``Ploy neutralise target 2,1`` (the faces re-rolled, one per die, as for the
+    weapon re-rolls). Once per turning point."""
+
+    name: str = "Neutralise Target"
+    kind: str = "firefight"
+    cp: int = 1
+    triggers: tuple[str, ...] = ("attack_dice",)
+    repeatable: bool = False
+    rule_id: str = "kasrkin/firefight_ploy/neutralise_target"
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """One action per non-empty choice of dice not re-rolled yet (faces as a multiset,
+        highest first)."""
+        from engine.game.attacks import reroll_options
+
+        if not _neutralise_condition(w, player, info):
+            return []
+        dice, flags = tuple(info.get("dice", ())), tuple(info.get("flags", ()))
+        return [
+            Action("Ploy", text=f"{NEUTRALISE_TEXT} {','.join(str(v) for v in a.values)}")
+            for a in reroll_options("relentless", dice, flags)
+            if a.verb == "Re-roll"
+        ]
+
+    def owns(self, action: Action) -> bool:
+        """Its actions are ``Ploy neutralise target <faces>``."""
+        return action.verb == "Ploy" and action.text.startswith(NEUTRALISE_TEXT)
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``action`` is refused."""
+        return (
+            f"{action}: Neutralise Target re-rolls attack dice not re-rolled yet "
+            "('Ploy neutralise target 2,1': their faces), after a friendly KASRKIN operative's "
+            "attack roll against a target that cannot retain cover saves or is scanned"
+        )
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> Reroll:
+        """Re-roll the dice chosen."""
+        return Reroll(_neutralise_faces(action))
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """The dice core's gain of re-rolling the dice chosen (:func:`_reroll_gain`: each die
+        valued alone, as one Command Re-roll, and summed; a normal success's re-roll is
+        valued too, usually a loss unless a critical success matters)."""
+        return _reroll_gain(w, _neutralise_faces(action), attacking=True)
 
 
-NEUTRALISE_TARGET_PLOY = Ploy(
-    "Neutralise Target",
-    "firefight",
-    triggers=("attack_dice",),
-    condition=_neutralise_condition,
-    use_hook=_neutralise,
-    rule_id="kasrkin/firefight_ploy/neutralise_target",
-    advice=_neutralise_advice,
-)
+NEUTRALISE_TARGET_PLOY = NeutraliseTarget()
 
 
 # -- Seize The Initiative ----------------------------------------------------------------------
 
-SEIZE_VERBS = ("Shoot", "Fight", "Pick up", "Place marker", "Operate hatch")
-"""The 1AP actions Seize The Initiative grants that involve no move."""
+
+def seize_actions(w: Work, op: str) -> tuple[str, ...]:
+    """The actions Seize The Initiative lets ``op`` perform now: every action it could
+    perform as a free action whose printed cost is 1AP and that is not a move (universal
+    Shoot, Fight, Pick Up and Place Marker, Operate Hatch, Guard, Hatchway Fight; unique,
+    equipment and mission actions of 1AP, e.g. Auspex Scan, Battle Comms, a grenade; not
+    Reposition, Dash, Charge, Fall Back (2AP) nor a rule action counting as a move, e.g.
+    Move with Barricade), by the names a free-action grant uses."""
+    from engine.game.rule_actions import find_rule_action
+
+    moves = ("Reposition", "Dash", "Fall Back", "Charge")
+    o = w.op(op)
+    out: list[str] = []
+    for a in universal.list_action_options(w, o, "free"):
+        if a.verb == "Act":
+            act = find_rule_action(w, o, a.text)
+            ok = act is not None and act.ap == 1 and act.family not in moves
+            name = a.text
+        else:
+            ok = universal.ACTION_COST.get(a.verb) == 1 and a.verb not in moves
+            name = a.verb
+        if ok and name not in out:
+            out.append(name)
+    return tuple(out)
 
 
 def _seize_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
@@ -313,7 +401,8 @@ def _seize_eligible(w: Work, player: str, op: str, info: Mapping[str, Any]) -> b
 
 
 def _seize(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
-    universal.start_free_action(w, action.target, SEIZE_VERBS)
+    """A free action among :func:`seize_actions` (1AP, no move)."""
+    universal.start_free_action(w, action.target, seize_actions(w, action.target))
 
 
 def _seize_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
@@ -706,6 +795,10 @@ def install_give_no_ground(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_control_marker", control)
 
 
+def _install_neutralise_target(hooks: Hooks, players: tuple[str, ...]) -> None:
+    hooks.ploy(NEUTRALISE_TARGET_PLOY, players)
+
+
 register(
     "kasrkin/strategy_ploy/engage_from_cover",
     install_engage_from_cover,
@@ -717,17 +810,19 @@ register(
     "Until the end of the TP, hot-shot weapons get Piercing Crits 1 (volley gun Piercing 1) "
     "against targets that cannot retain cover saves.",
 )
+on_choice(RELOCATE_ORDER, _relocate_chosen)
+
 register(
     "kasrkin/strategy_ploy/relocate",
     ploy_installer(RELOCATE_PLOY),
     'From TP2: a Kasrkin more than 3" from enemies, and friends within 3" of it also clear '
-    "of enemies, each make a free Dash.",
+    "of enemies, each make a free Dash, in an order of the player's choice.",
 )
 register(
     "kasrkin/firefight_ploy/neutralise_target",
-    ploy_installer(NEUTRALISE_TARGET_PLOY),
-    "After a Kasrkin's attack dice against a target that cannot retain cover saves: re-roll "
-    "the failed dice.",
+    _install_neutralise_target,
+    "After a Kasrkin's attack dice against a target that cannot retain cover saves (or "
+    "scanned): re-roll any of them, the player's choice.",
 )
 register(
     "kasrkin/firefight_ploy/seize_the_initiative",

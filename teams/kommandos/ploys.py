@@ -1,3 +1,702 @@
-"""The Kommandos' strategy and firefight ploys
-(registered by rule id in ``engine.rules.registry``).
+"""The Kommandos' strategy and firefight ploys (``rules/KT24.md`` 7.1), registered by rule id
+(``engine.rules.registry``).
+
+Strategy ploys (the Gambit step), each until the end of the turning point:
+
+- **DAKKA! DAKKA! DAKKA!**: friendly KOMMANDO operatives' ranged weapons have Punishing.
+- **Skulk About**: a friendly KOMMANDO operative with a Conceal order that an enemy is
+  shooting keeps one defence die as a normal save without rolling it, besides any cover save
+  (the ``would_retain_defence_normal`` hook of the Shoot sequence); not when a friendly
+  operative is shooting it (the Bomb Squig's Explosives' Blast).
+- **SSSSHHHH!** (not in the first turning point): every friendly KOMMANDO operative that is
+  not a valid target for any enemy, or has a Conceal order and is more than 6" from every
+  enemy, may make a free Dash at once (the operatives qualifying when the ploy is used).
+- **WAAAGH!**: friendly KOMMANDO operatives' melee weapons have Balanced.
+
+Firefight ploys:
+
+- **Just A Scratch**: a normal success's damage on a friendly KOMMANDO operative (not a BOMB
+  SQUIG or GROT) is ignored. Shoot: offered in the defence dice window when at least one
+  normal success would go unblocked (the Shoot inflicts its damage at once after that
+  window); the first unblocked normal success then inflicts no damage. Fight: offered in
+  the ``strike`` window of an enemy's normal strike on it; that strike inflicts no damage.
+- **Kunnin' But Brutal**: a friendly KOMMANDO operative with a Conceal order fighting in an
+  activation in which it performed a Charge (Throat Slittas lets it): offered in the
+  ``strike`` window when the fight's first resolved success is its strike with a normal
+  success; that success is a critical one (critical damage, and Shock), through the
+  ``would_strike_crit`` hook.
+- **Krump 'Em**: at the end of the Firefight phase, one friendly KOMMANDO operative that can
+  fight performs a free Fight.
+- **Shake It Off**: when a friendly KOMMANDO operative is activated, or when its APL is
+  changed, until the start of the next turning point its APL decreases are ignored
+  (``would_change_apl``; used as it is activated, the AP it lost is given back).
+  Increases are kept: no player would ignore one. "When its APL is changed" is offered at
+  the end of the activation (either player's) in which a decrease began (a change made
+  during an action applies once that action is complete, 2.1).
 """
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.dice.rules import WeaponRules, parse_weapon_rules
+from engine.dice.shoot import unblocked
+from engine.game import universal
+from engine.game.actions import Action
+from engine.game.context import Hooks
+from engine.game.events import Event
+from engine.game.state import Effect
+from engine.game.work import Work
+from engine.rules.ploys import GainToken, Ploy
+from engine.rules.registry import register
+
+KOMMANDO = "KOMMANDO"
+NOT_TOUGH = ("BOMB SQUIG", "GROT")
+
+
+def is_kommando(w: Work, op: str) -> bool:
+    """``op`` has the KOMMANDO keyword."""
+    return bool(op) and KOMMANDO in w.ctx.datacards[op].keywords
+
+
+def is_kommando_boy(w: Work, op: str) -> bool:
+    """``op`` is a KOMMANDO operative other than the BOMB SQUIG and the GROT."""
+    if not is_kommando(w, op):
+        return False
+    keywords = w.ctx.datacards[op].keywords
+    return not any(k in keywords for k in NOT_TOUGH)
+
+
+def player_token(w: Work, player: str, name: str) -> bool:
+    """``player`` holds the player-wide token ``name`` (a :class:`GainToken` with no
+    operative)."""
+    return any(
+        e.kind == "token" and not e.op and e.player == player and e.detail == name
+        for e in w.effects
+    )
+
+
+def op_token(w: Work, op: str, name: str) -> bool:
+    """Operative ``op`` holds the token ``name``."""
+    return any(e.kind == "token" and e.op == op and e.detail == name for e in w.effects)
+
+
+def _drop_token(w: Work, op: str, name: str) -> None:
+    w.effects = [
+        e for e in w.effects if not (e.kind == "token" and e.op == op and e.detail == name)
+    ]
+
+
+def _add_token(w: Work, op: str, name: str, until: str = "end_tp") -> None:
+    """A token on ``op`` that applies at once (not pending: it is used inside the action in
+    progress)."""
+    w.effects.append(Effect("token", op, until, source=op, detail=name))
+
+
+def _kommandos(w: Work, player: str) -> list[str]:
+    return [o.id for o in w.alive(player) if is_kommando(w, o.id)]
+
+
+def _near_enemy(w: Work, op: str, reach: float) -> bool:
+    here = w.place(w.op(op))
+    return any(w.distance(here, w.place(e)) <= reach for e in w.enemies_of(op))
+
+
+def _install(ploy: Ploy, extra: Any = None) -> Any:
+    def install(hooks: Hooks, players: tuple[str, ...]) -> None:
+        hooks.ploy(ploy, players)
+        if extra is not None:
+            extra(hooks, players)
+
+    return install
+
+
+# -- DAKKA! DAKKA! DAKKA! and WAAAGH! ---------------------------------------------------------
+
+DAKKA = "kommandos_dakka_dakka_dakka"
+WAAAGH = "kommandos_waaagh"
+_PUNISHING = parse_weapon_rules("Punishing").rules
+_BALANCED = parse_weapon_rules("Balanced").rules
+SHOT_PUNISHING = 0.03  # Punishing on one operative's shots in a turning point
+FIGHT_BALANCED = 0.05  # Balanced on one fight
+NEAR = 6.0
+SHOOTING_REACH = 12.0
+
+
+def _gain_rule(token: str, kind: str, extra: tuple[Any, ...]) -> Any:
+    """An installer: while its player holds ``token``, friendly KOMMANDO operatives' weapons
+    of ``kind`` have the weapon rules ``extra`` (``would_use_weapon_rules``)."""
+
+    def install(hooks: Hooks, players: tuple[str, ...]) -> None:
+        def gain(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+            op = str(info.get("op", ""))
+            if info.get("kind") != kind or not op or not w.effects or not is_kommando(w, op):
+                return rules
+            player = w.ctx.owner[op]
+            if player not in players or not player_token(w, player, token):
+                return rules
+            if all(rules.has(type(r)) for r in extra):
+                return rules
+            return rules.with_rules(*extra)
+
+        hooks.transform("would_use_weapon_rules", gain)
+
+    return install
+
+
+def _dakka_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: 0.03 operatives per friendly KOMMANDO operative with a ranged weapon
+    within 12" of an enemy (Punishing on its shots this turning point), at most 0.3."""
+    n = sum(
+        1
+        for op in _kommandos(w, player)
+        if universal.weapons_of(w, op, "ranged") and _near_enemy(w, op, SHOOTING_REACH)
+    )
+    return min(0.3, SHOT_PUNISHING * n)
+
+
+def _waaagh_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: 0.05 operatives per friendly KOMMANDO operative within 6" of an enemy
+    (Balanced in the fight it is likely to have), at most 0.4."""
+    n = sum(1 for op in _kommandos(w, player) if _near_enemy(w, op, NEAR))
+    return min(0.4, FIGHT_BALANCED * n)
+
+
+DAKKA_PLOY = Ploy(
+    "DAKKA! DAKKA! DAKKA!",
+    "strategy",
+    effects=(GainToken(DAKKA, "end_tp"),),
+    rule_id="kommandos/strategy_ploy/dakka_dakka_dakka",
+    advice=_dakka_advice,
+)
+"""DAKKA! DAKKA! DAKKA! (strategy, 1CP): until the end of the turning point, friendly
+KOMMANDO operatives' ranged weapons have Punishing."""
+
+WAAAGH_PLOY = Ploy(
+    "WAAAGH!",
+    "strategy",
+    effects=(GainToken(WAAAGH, "end_tp"),),
+    rule_id="kommandos/strategy_ploy/waaagh",
+    advice=_waaagh_advice,
+)
+"""WAAAGH! (strategy, 1CP): until the end of the turning point, friendly KOMMANDO
+operatives' melee weapons have Balanced."""
+
+
+# -- Skulk About -------------------------------------------------------------------------------
+
+SKULK = "kommandos_skulk_about"
+SKULK_EACH = 0.04  # one sure save on a concealed operative that is shot
+
+
+def _skulk_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: 0.04 operatives per friendly KOMMANDO operative with a Conceal order
+    (a sure defence save if it is shot this turning point), at most 0.3."""
+    n = sum(1 for op in _kommandos(w, player) if w.op(op).order == "conceal")
+    return min(0.3, SKULK_EACH * n)
+
+
+SKULK_ABOUT_PLOY = Ploy(
+    "Skulk About",
+    "strategy",
+    effects=(GainToken(SKULK, "end_tp"),),
+    rule_id="kommandos/strategy_ploy/skulk_about",
+    advice=_skulk_advice,
+)
+"""Skulk About (strategy, 1CP): until the end of the turning point, whenever an enemy is
+shooting a friendly KOMMANDO operative with a Conceal order, one of its defence dice is
+retained as a normal save without being rolled (besides any cover save)."""
+
+
+def install_skulk_about(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Skulk About (:data:`SKULK_ABOUT_PLOY`): the ``would_retain_defence_normal`` hook."""
+
+    def skulk(w: Work, extra: int, **info: Any) -> int:
+        target = str(info.get("target", ""))
+        if not target or not w.effects or not is_kommando(w, target):
+            return extra
+        player = w.ctx.owner[target]
+        if player not in players or w.op(target).order != "conceal":
+            return extra
+        if w.ctx.owner.get(str(info.get("op", ""))) == player:
+            return extra  # shot by a friend (the Bomb Squig's own Explosives), not an enemy
+        return extra + 1 if player_token(w, player, SKULK) else extra
+
+    hooks.ploy(SKULK_ABOUT_PLOY, players)
+    hooks.transform("would_retain_defence_normal", skulk)
+
+
+# -- SSSSHHHH! ---------------------------------------------------------------------------------
+
+SHHH_RANGE = 6.0
+DASH_VALUE = 0.05  # a free 3" move
+
+
+def _unseen(w: Work, op: str) -> bool:
+    """``op`` is not a valid target for any enemy operative (4.5: from where each stands;
+    a rule's ``would_refuse_target`` hook counts, e.g. the Grot's Sneaky Zogger)."""
+    o = w.op(op)
+    me = w.place(o)
+    hooked = "would_refuse_target" in w.ctx.hooks.would
+    for e in w.enemies_of(op):
+        if not w.ctx.valid_target(w.kz, me, w.place(e), o.order, None):
+            continue
+        if hooked and w.would("would_refuse_target", None, op=e, target=o):
+            continue
+        return False
+    return True
+
+
+def shhh_eligible(w: Work, op: str) -> bool:
+    """``op`` is a friendly KOMMANDO operative that is not a valid target for enemy
+    operatives, or has a Conceal order and is more than 6" from every enemy operative."""
+    if not is_kommando(w, op):
+        return False
+    o = w.op(op)
+    if o.order == "conceal" and not _near_enemy(w, op, SHHH_RANGE):
+        return True
+    return _unseen(w, op)
+
+
+def _shhh_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    return w.tp > 1 and any(shhh_eligible(w, op) for op in _kommandos(w, player))
+
+
+def _shhh(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+    """Each eligible operative (judged now) may make a free Dash, in roster order (pushed
+    in reverse so the first dashes first)."""
+    ops = [op for op in _kommandos(w, player) if shhh_eligible(w, op)]
+    for op in reversed(ops):
+        universal.start_free_action(w, op, ("Dash",))
+
+
+def _shhh_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: 0.05 operatives per operative that may dash (a free 3"), at most
+    0.4."""
+    n = sum(1 for op in _kommandos(w, player) if shhh_eligible(w, op))
+    return min(0.4, DASH_VALUE * n)
+
+
+SSSSHHHH_PLOY = Ploy(
+    "SSSSHHHH!",
+    "strategy",
+    condition=_shhh_condition,
+    use_hook=_shhh,
+    rule_id="kommandos/strategy_ploy/sssshhhh",
+    advice=_shhh_advice,
+)
+"""SSSSHHHH! (strategy, 1CP, not in the first turning point): each friendly KOMMANDO
+operative not a valid target for enemies, or with a Conceal order and more than 6" from
+them, may make a free Dash (:func:`shhh_eligible`)."""
+
+
+# -- Just A Scratch ----------------------------------------------------------------------------
+
+SCRATCH = "kommandos_just_a_scratch"
+
+
+def _shoot_frame(w: Work) -> Any:
+    from engine.game.shoot import ShootFrame
+
+    top = w.top
+    return top if isinstance(top, ShootFrame) else None
+
+
+def _fight_frame(w: Work) -> Any:
+    """The innermost Fight in progress (under its ``strike`` window), or None."""
+    from engine.game.fight import FightFrame
+
+    for f in reversed(w.stack):
+        if isinstance(f, FightFrame):
+            return f
+    return None
+
+
+def _striker_profile(w: Work, f: Any, op: str) -> Any:
+    """The attack profile of ``op``'s side of the Fight ``f``."""
+    return f.prof(w, "a" if f.attacker == op else "d")
+
+
+def _shot_unblocked(w: Work, f: Any) -> tuple[int, int]:
+    """The unblocked (normals, crits) of the Shoot ``f`` with its defence dice as they are
+    now (as the Shoot sequence resolves them, 5.1 step 5)."""
+    from engine.game.shoot import targeting
+
+    t = w.op(f.targets[f.idx])
+    prof = f.profile(w)
+    save = w.ctx.datacards[t.id].save + w.stat_change(t.id, "save")
+    if f.cover and w.ctx.hooks.would.get("would_save_in_cover"):
+        src = f.sight_from if f.idx == 0 and f.sight_from else f.shooter
+        tg = targeting(w, w.op(src), t)
+        save = w.would("would_save_in_cover", save, op=f.shooter, target=t.id, tg=tg)
+    sn, sc = f.cover_saves
+    crit_at = 6
+    if w.ctx.hooks.would.get("would_crit_save"):
+        crit_at = int(w.would("would_crit_save", 6, op=f.shooter, target=t.id))
+    for v in f.dice:
+        if v != 1 and v >= crit_at:
+            sc += 1
+        elif v != 1 and v >= max(2, save):
+            sn += 1
+    d = prof.rules.dice
+    return unblocked(f.normals, f.crits, sn, sc, prof.normal_damage, prof.critical_damage, d.brutal)
+
+
+def _scratch_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    """Shoot (``defence_dice``): a normal success would go unblocked on the player's
+    Kommando; Fight (``strike``): an enemy strikes it with a normal success."""
+    target = str(info.get("target", ""))
+    if w.ctx.owner.get(target) != player or not is_kommando_boy(w, target):
+        return False
+    if op_token(w, target, SCRATCH):
+        return False
+    if info.get("trigger") == "defence_dice":
+        f = _shoot_frame(w)
+        if f is None or f.profile(w).normal_damage <= 0:
+            return False
+        return _shot_unblocked(w, f)[0] > 0
+    f = _fight_frame(w)
+    op = str(info.get("op", ""))
+    if f is None or info.get("die") != "normal" or w.ctx.owner.get(op) == player:
+        return False
+    return bool(_striker_profile(w, f, op).normal_damage > 0)
+
+
+def _scratch(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+    """Arm the token on the Kommando: its next normal damage in this attack is ignored."""
+    _add_token(w, str(info["target"]), SCRATCH)
+
+
+def _scratch_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: 1 when the damage would incapacitate the operative (the whole shot's
+    unblocked damage, or the strike's), else the normal damage saved as the dice core
+    weighs wounds (``DAMAGE_WEIGHT`` of its share of the operative's starting wounds)."""
+    from engine.agents.values import DAMAGE_WEIGHT
+
+    op = str(info.get("target", ""))
+    if info.get("trigger") == "defence_dice":
+        f = _shoot_frame(w)
+        if f is None:
+            return 0.0
+        prof = f.profile(w)
+        un, uc = _shot_unblocked(w, f)
+        total = un * prof.normal_damage + uc * prof.critical_damage
+    else:
+        f = _fight_frame(w)
+        if f is None:
+            return 0.0
+        prof = _striker_profile(w, f, str(info.get("op", "")))
+        total = prof.normal_damage
+    dmg = prof.normal_damage
+    if total >= w.op(op).wounds > total - dmg:
+        return 1.0
+    return float(DAMAGE_WEIGHT * dmg / max(1, w.ctx.datacards[op].wounds))
+
+
+JUST_A_SCRATCH_PLOY = Ploy(
+    "Just A Scratch",
+    "firefight",
+    triggers=("defence_dice", "strike"),
+    condition=_scratch_condition,
+    use_hook=_scratch,
+    rule_id="kommandos/firefight_ploy/just_a_scratch",
+    advice=_scratch_advice,
+)
+"""Just A Scratch (firefight, 1CP): the damage of one normal success on a friendly KOMMANDO
+operative (not a BOMB SQUIG or GROT) is ignored (module docstring for when it is
+offered)."""
+
+
+def install_just_a_scratch(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Just A Scratch (:data:`JUST_A_SCRATCH_PLOY`): ``would_shot_damage`` and
+    ``would_strike_damage`` ignore the first normal damage on the armed Kommando; the token
+    is gone when that Shoot or Fight ends."""
+
+    def ignore(w: Work, dmg: int, **info: Any) -> int:
+        target = str(info.get("target", ""))
+        if info.get("crit") or not w.effects or not op_token(w, target, SCRATCH):
+            return dmg
+        if w.ctx.owner.get(target) not in players:
+            return dmg
+        _drop_token(w, target, SCRATCH)
+        w.emit("team_rule_used", op=target, rule="Just A Scratch", on=target)
+        return 0
+
+    def shoot_ended(w: Work, ev: Event) -> None:
+        if w.effects:
+            w.effects = [e for e in w.effects if not (e.kind == "token" and e.detail == SCRATCH)]
+
+    hooks.ploy(JUST_A_SCRATCH_PLOY, players)
+    hooks.transform("would_shot_damage", ignore)
+    hooks.transform("would_strike_damage", ignore)
+    hooks.on("shoot_ended", shoot_ended)
+    hooks.on("fight_ended", shoot_ended)
+
+
+# -- Kunnin' But Brutal ------------------------------------------------------------------------
+
+KUNNIN = "kommandos_kunnin_but_brutal"
+RESOLVED = "kommandos_fight_resolved"  # on a fight's attacker: a success was resolved
+
+
+def _charged(w: Work, op: str) -> bool:
+    """``op`` performed a Charge in the activation in progress (its own)."""
+    from engine.game.universal import ActivationFrame
+
+    for f in reversed(w.stack):
+        if isinstance(f, ActivationFrame) and f.mode == "activation":
+            return f.op == op and "Charge" in w.op(op).done
+    return False
+
+
+def _kunnin_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    """The player's KOMMANDO operative with a Conceal order, fighting in its activation in
+    which it charged, strikes with a normal success as the fight's first resolution."""
+    op = str(info.get("op", ""))
+    if w.ctx.owner.get(op) != player or not is_kommando(w, op) or info.get("die") != "normal":
+        return False
+    f = _fight_frame(w)
+    if f is None or f.attacker != op or w.op(op).order != "conceal":
+        return False
+    return _charged(w, op) and not op_token(w, op, RESOLVED)
+
+
+def _kunnin(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+    _add_token(w, str(info["op"]), KUNNIN)
+
+
+def _kunnin_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """The first strike's extra damage (critical minus normal) as the dice core weighs
+    wounds, or 1 when the critical damage incapacitates the enemy and the normal would
+    not."""
+    from engine.agents.values import DAMAGE_WEIGHT
+
+    f = _fight_frame(w)
+    if f is None:
+        return 0.0
+    prof = f.prof(w, "a")
+    enemy = w.op(f.defender)
+    if prof.critical_damage >= enemy.wounds > prof.normal_damage:
+        return 1.0
+    extra = max(0, prof.critical_damage - prof.normal_damage)
+    return float(DAMAGE_WEIGHT * extra / max(1, w.ctx.datacards[enemy.id].wounds))
+
+
+KUNNIN_BUT_BRUTAL_PLOY = Ploy(
+    "Kunnin' But Brutal",
+    "firefight",
+    triggers=("strike",),
+    condition=_kunnin_condition,
+    use_hook=_kunnin,
+    rule_id="kommandos/firefight_ploy/kunnin_but_brutal",
+    advice=_kunnin_advice,
+)
+"""Kunnin' But Brutal (firefight, 1CP): module docstring."""
+
+
+def install_kunnin_but_brutal(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Kunnin' But Brutal (:data:`KUNNIN_BUT_BRUTAL_PLOY`): used in the ``strike`` window of
+    the fight's first resolution, that strike is critical (``would_strike_crit``). A token
+    on the fight's attacker notes that a success was resolved (strike or block)."""
+
+    def crit(w: Work, value: bool, **info: Any) -> bool:
+        op = str(info.get("op", ""))
+        if value or not w.effects or not op_token(w, op, KUNNIN):
+            return value
+        _drop_token(w, op, KUNNIN)
+        w.emit("team_rule_used", op=op, rule="Kunnin' But Brutal", on=str(info.get("target")))
+        return True
+
+    def resolved(w: Work, ev: Event) -> None:
+        f = _fight_frame(w)
+        if f is None or w.ctx.owner.get(f.attacker) not in players:
+            return
+        if is_kommando(w, f.attacker) and not op_token(w, f.attacker, RESOLVED):
+            _add_token(w, f.attacker, RESOLVED)
+
+    def ended(w: Work, ev: Event) -> None:
+        if w.effects:
+            gone = (KUNNIN, RESOLVED)
+            w.effects = [e for e in w.effects if not (e.kind == "token" and e.detail in gone)]
+
+    hooks.ploy(KUNNIN_BUT_BRUTAL_PLOY, players)
+    hooks.transform("would_strike_crit", crit)
+    hooks.on("strike", resolved)
+    hooks.on("block", resolved)
+    hooks.on("fight_ended", ended)
+
+
+# -- Krump 'Em ---------------------------------------------------------------------------------
+
+
+def _can_fight(w: Work, player: str, op: str, info: Mapping[str, Any]) -> bool:
+    """A friendly KOMMANDO operative with an enemy to fight (within its control range)."""
+    from engine.game.fight import fight_targets
+
+    return is_kommando(w, op) and bool(fight_targets(w, w.op(op)))
+
+
+def _krump(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+    universal.start_free_action(w, action.target, ("Fight",))
+
+
+def _krump_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: a fight is worth a third of the enemy it can reach that has the fewest
+    wounds left relative to the operative's best melee damage (at most 0.5)."""
+    from engine.game.fight import fight_targets
+
+    o = w.op(action.target)
+    best = max((p.critical_damage for _, _, p in universal.weapons_of(w, o.id, "melee")), default=0)
+    value = 0.0
+    for t in fight_targets(w, o):
+        value = max(value, min(1.0, best * 2 / max(1, t.wounds)) / 3)
+    return min(0.5, value)
+
+
+KRUMP_EM_PLOY = Ploy(
+    "Krump 'Em",
+    "firefight",
+    triggers=("firefight_end",),
+    target="friendly",
+    eligible=_can_fight,
+    use_hook=_krump,
+    rule_id="kommandos/firefight_ploy/krump_em",
+    advice=_krump_advice,
+)
+"""Krump 'Em (firefight, 1CP): at the end of the Firefight phase, one friendly KOMMANDO
+operative (that has an enemy to fight) performs a free Fight. ``Ploy krump 'em on KOM-3``."""
+
+
+# -- Shake It Off ------------------------------------------------------------------------------
+
+SHAKE = "kommandos_shake_it_off"
+AP_VALUE = 0.2
+
+
+def _raw_apl_change(w: Work, op: str) -> int:
+    return max(-1, min(1, w.stat_change(op, "apl")))
+
+
+def _shake_eligible(w: Work, player: str, op: str, info: Mapping[str, Any]) -> bool:
+    """A friendly KOMMANDO operative not yet shaking it off: the one activated (trigger
+    ``activation_start``), or, at the end of any activation, one whose APL was lowered."""
+    if not is_kommando(w, op) or op_token(w, op, SHAKE):
+        return False
+    if info.get("trigger") == "activation_start":
+        return op == info.get("op")
+    return _raw_apl_change(w, op) < 0
+
+
+def _shake(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+    """The token until the end of the turning point; used as the operative is activated,
+    the AP it lost to an APL decrease is given back."""
+    op = action.target
+    before = w.apl(w.op(op))
+    w.effects.append(Effect("token", op, "end_tp", source=op, detail=SHAKE))
+    gained = w.apl(w.op(op)) - before
+    if gained > 0 and info.get("trigger") == "activation_start":
+        w.set_op(op, ap=w.op(op).ap + gained)
+
+
+def _shake_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """0.2 operatives (an action point) when the operative's APL is lowered now, else
+    nothing."""
+    return AP_VALUE if _raw_apl_change(w, action.target) < 0 else 0.0
+
+
+SHAKE_IT_OFF_PLOY = Ploy(
+    "Shake It Off",
+    "firefight",
+    triggers=("activation_start", "activation_end"),
+    target="friendly",
+    eligible=_shake_eligible,
+    use_hook=_shake,
+    rule_id="kommandos/firefight_ploy/shake_it_off",
+    advice=_shake_advice,
+)
+"""Shake It Off (firefight, 1CP): when a friendly KOMMANDO operative is activated, or (at the
+end of the activation in which it happened) when its APL was lowered, until the start of
+the next turning point its APL decreases are ignored (module docstring).
+``Ploy shake it off on KOM-3``."""
+
+
+def install_shake_it_off(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Shake It Off (:data:`SHAKE_IT_OFF_PLOY`): the ``would_change_apl`` hook."""
+
+    def apl(w: Work, change: int, **info: Any) -> int:
+        op = str(info.get("op", ""))
+        if change >= 0 or w.ctx.owner.get(op) not in players or not op_token(w, op, SHAKE):
+            return change
+        return 0
+
+    hooks.ploy(SHAKE_IT_OFF_PLOY, players)
+    hooks.transform("would_change_apl", apl)
+
+
+__all__ = [
+    "DAKKA_PLOY",
+    "JUST_A_SCRATCH_PLOY",
+    "KRUMP_EM_PLOY",
+    "KUNNIN_BUT_BRUTAL_PLOY",
+    "SHAKE_IT_OFF_PLOY",
+    "SKULK_ABOUT_PLOY",
+    "SSSSHHHH_PLOY",
+    "WAAAGH_PLOY",
+    "is_kommando",
+    "is_kommando_boy",
+]
+
+
+def _install_dakka(hooks: Hooks, players: tuple[str, ...]) -> None:
+    hooks.ploy(DAKKA_PLOY, players)
+    _gain_rule(DAKKA, "ranged", _PUNISHING)(hooks, players)
+
+
+def _install_waaagh(hooks: Hooks, players: tuple[str, ...]) -> None:
+    hooks.ploy(WAAAGH_PLOY, players)
+    _gain_rule(WAAAGH, "melee", _BALANCED)(hooks, players)
+
+
+register(
+    "kommandos/strategy_ploy/dakka_dakka_dakka",
+    _install_dakka,
+    "Until the end of the TP, friendly Kommandos' ranged weapons have Punishing.",
+)
+register(
+    "kommandos/strategy_ploy/waaagh",
+    _install_waaagh,
+    "Until the end of the TP, friendly Kommandos' melee weapons have Balanced.",
+)
+register(
+    "kommandos/strategy_ploy/skulk_about",
+    install_skulk_about,
+    "Until the end of the TP, a concealed Kommando that is shot keeps one defence die as a "
+    "normal save unrolled.",
+)
+register(
+    "kommandos/strategy_ploy/sssshhhh",
+    _install(SSSSHHHH_PLOY),
+    'From TP2: Kommandos no enemy can target, or concealed and more than 6" from enemies, '
+    "make a free Dash.",
+)
+register(
+    "kommandos/firefight_ploy/just_a_scratch",
+    install_just_a_scratch,
+    "A normal success's damage on a Kommando (not a squig or grot) is ignored.",
+)
+register(
+    "kommandos/firefight_ploy/kunnin_but_brutal",
+    install_kunnin_but_brutal,
+    "A concealed Kommando that charged: its first strike with a normal success is critical.",
+)
+register(
+    "kommandos/firefight_ploy/krump_em",
+    _install(KRUMP_EM_PLOY),
+    "At the end of the Firefight phase, one Kommando performs a free Fight.",
+)
+register(
+    "kommandos/firefight_ploy/shake_it_off",
+    install_shake_it_off,
+    "When a Kommando is activated: its APL decreases are ignored until the next TP.",
+)

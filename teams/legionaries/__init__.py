@@ -9,7 +9,8 @@ selected, its operative's player can use the rule; if they do, at the start of t
 Attack Dice step they select one friendly LEGIONARY operative visible to and within 6" of the
 wielder (the wielder itself included: it is visible to itself at distance 0); each attack die
 of the wielder that inflicts damage in that step then heals that operative 1 lost wound, or D3
-for a critical success. Once per turning point per weapon (all its profiles together, 2.2).
+for a critical success. Once per turning point for the operative ("this weapon rule": the
+Life Syphon and the Fell Dagger share it, each with all its profiles).
 
 The engine's reading, documented: two decisions of the wielder's player.
 
@@ -76,7 +77,9 @@ refunded. The engine's reading: the core performs a move action at once, so the 
 event); on a 3+ the move is undone: the enemy stands where it started (a marker it carries
 with it), Fall Back is no longer among the actions it performed (nor its move among its
 moves), its AP are refunded, and it cannot Fall Back again in that activation (the core's
-``would_refuse_action`` hook). Only the first Chosen in id order is asked when several are.
+``would_refuse_action`` hook). Each Chosen's rule is its own: when the enemy was within the
+control range of several (a roster of the team has one), each is asked in id order until one
+stops the Fall Back (the others are then not asked: the action is no longer performed).
 
 **Unleash Daemon** (Anointed): once per battle, when the operative is activated, its player may
 use the rule (``Use unleash daemon`` in the activation_start window: a free rule option, not a
@@ -84,7 +87,9 @@ ploy); until the end of the battle it cannot perform Pick Up Marker or mission a
 core's ``would_refuse_action``, for universal and rule actions; Operate Hatch is neither), a
 marker it carries is placed where it stands at once (0AP), Normal and Critical Dmg of 4 or more
 inflicts 1 less damage on it (each unblocked shot die and each strike, the core's
-``would_shot_damage`` / ``would_strike_damage``: the damage as it is inflicted), and its
+``would_shot_damage`` / ``would_strike_damage``; whether the die is reduced is decided by the
+attacking weapon's Dmg stat, ``common.dmg_stats``, not by the damage after rules that add
+to it, such as a first strike's +1), and its
 daemonic claw has Ceaseless and Lethal 5+. NURGLE: never more than 1 less per die (see
 Disgusting Vigour). Its advice: a quarter of an operative, nothing when it carries a marker or
 stands within 3" of an objective marker.
@@ -124,7 +129,8 @@ counts 1 higher (not a change of its APL stat: not clamped with its changes).
 **Favoured Of The Dark Gods** (Icon Bearer): in the Ready step of each Strategy phase, if the
 operative controls an objective marker (contests it, and its player controls it) that no
 operative has tainted, that marker is tainted for the battle (an effect ``tainted`` naming it)
-and its player gains 1CP. One marker per Ready step per Icon Bearer (the first in name order).
+and its player gains 1CP. One marker per Ready step per Icon Bearer (among several, its player
+chooses which: ``Use favoured of the dark gods <marker>``).
 
 **Team equipment** (selected like universal equipment; each plays once selected):
 **Malefic Blades**: every friendly LEGIONARY operative has the malefic blade (melee, from the
@@ -140,15 +146,21 @@ fighting or retaliating with two or more fails, once per activation in progress 
 the one it retaliates in): ``Use chaos talismans``: the lowest fail is discarded, the next
 one retained as a normal success (it shows the Hit), and the operative suffers D3 damage (a
 roll once the window's changes are done; a D3 is a D6 halved, rounded up). If that damage
-incapacitates it, a fight ends as any fight does; the engine does not promise the Shoot goes
-on with its successes (the rule's note), as the core decides what a shooter's
-incapacitation does. The
-heuristic agent values them (``register_equipment_value``) Warded Armour 3, Tainted Rounds
+incapacitates it, a fight ends as any fight does, and a Shoot action goes on with its attack
+dice (the rule's note), as the core's Shoot already does for any shooter incapacitated during
+it: the sequence runs to its end (defence, damage) and the shooter is removed once the
+action is over (``remove_casualties``), its Hot roll skipped. The heuristic agent values
+them (``register_equipment_value``) Warded Armour 3, Tainted Rounds
 2.5, Chaos Talismans 2.5, Malefic Blades 2.
 
 **Fickle Fates** (strategy ploy, 1CP): until the end of the turning point, whenever a friendly
-LEGIONARY operative shoots a ready enemy operative, its ranged weapons have Balanced. Its
-TZEENTCH half (a defender's fail retained as a normal save) is not implemented.
+LEGIONARY operative shoots a ready enemy operative, its ranged weapons have Balanced; and
+whenever an operative shoots a ready friendly LEGIONARY TZEENTCH operative, in its Roll
+Defence Dice step, if its player retains a critical success (a rolled critical save, or a
+cover save retained as one), they can retain one of their fails as a normal success: ``Use
+fickle fates`` in the defence dice window (a free rule option, once per defence roll; the
+lowest fail becomes the Save; it retains the dice, so it closes the window: re-rolls come
+before it). Its advice: a normal hit of the shooter blocked.
 
 **Implacable** (strategy ploy, 1CP): until the end of the turning point, whenever an operative
 shoots a friendly LEGIONARY operative, weapons with Piercing 1 have Piercing Crits 1 instead.
@@ -167,8 +179,10 @@ weapons is worsened by 1 (not cumulative with being injured).
 **Blood For The Blood God** (strategy ploy, 1CP): until the end of the turning point, whenever
 a friendly LEGIONARY operative that is not KHORNE is fighting (performing the Fight action),
 its first strike of that sequence inflicts 1 more damage (7 at most); a friendly LEGIONARY
-KHORNE operative's melee weapons have +1 to both Dmg stats (7 at most), applied to each of its
-strikes, fighting or retaliating (the dice core's valuations do not see it).
+KHORNE operative's melee weapons have +1 to both Dmg stats (7 at most): a stat change (the
+core's ``would_change_damage`` hook on the attack profile), so each of its strikes, fighting
+or retaliating, every rule reading a Dmg stat (Unleash Daemon, Disgusting Vigour, another
+team's Ice In Your Veins) and the dice core's valuations see it.
 
 **Malignant Aura** (firefight ploy, 1CP): when a friendly LEGIONARY NURGLE operative performing
 the Shoot action selects a valid target: until the end of that action, its ranged weapons have
@@ -181,14 +195,15 @@ AP are generated from its APL, so it gains the AP of that change (1AP, none when
 already at the +1 limit), although a later APL change would not change its AP (2.1). The
 engine already allows each action once per activation (1.5); the ploy
 marks the operative with the token ``mutability_and_change`` for the rules that lift that
-limit (Astartes, to come), which must respect it. A WARRIOR under it cannot use Infernal Pact
+limit (Astartes), which respects it. A WARRIOR under it cannot use Infernal Pact
 (its mark is locked for the turning point; both come as it is activated).
 
 **Sickening Captivation** (firefight ploy, 1CP): during a friendly LEGIONARY SLAANESH
 operative's activation, before or after an action, select an enemy operative visible to and
-within 4" of it: -1 APL until the end of that enemy's next activation. The engine's reading:
-the core opens ploy windows at the start and at the end of an activation, not between two
-actions, so it is offered there (before the first action, after the last).
+within 4" of it: -1 APL until the end of that enemy's next activation. Offered among the
+operative's action choices (trigger ``during_activation``: before its first action and
+between two actions; using it is not an action) and in the activation_end window (after its
+last action, also when its AP ran out).
 
 **Unending Bloodshed** (firefight ploy, 1CP): when a friendly LEGIONARY KHORNE operative is
 incapacitated while fighting or retaliating, it strikes the enemy operative of that sequence

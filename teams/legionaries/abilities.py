@@ -24,6 +24,7 @@ from teams.legionaries.common import (
     UNLEASHED_DMG,
     _activated,
     _fight_attacker,
+    dmg_stats,
     gain_apl,
     has_token,
     heal,
@@ -244,26 +245,82 @@ register(
 TAINTED = "tainted"  # effect: detail = the objective marker's name, for the battle
 
 
+FAVOURED = "Favoured Of The Dark Gods"
+_FAVOURED_KEY = "legionaries_favoured"
+
+
+def favoured_markers(w: Work, op: str) -> list[str]:
+    """The objective markers Icon Bearer ``op`` controls (contests, and its player controls)
+    that no operative has tainted, in name order."""
+    o = w.op(op)
+    tainted = {e.detail for e in w.effects if e.kind == TAINTED}
+    return [
+        m.name
+        for m in sorted(w.markers, key=lambda m: m.name)
+        if m.name not in tainted
+        and universal.contests(w, o, m.name)
+        and universal.controller(w, m.name) == o.player
+    ]
+
+
+def _taint(w: Work, op: str, marker: str) -> None:
+    """Taint ``marker`` for the battle; ``op``'s player gains 1CP."""
+    player = w.ctx.owner[op]
+    w.effects.append(Effect(TAINTED, "", "end_battle", source=op, detail=marker, player=player))
+    w.set_pl(player, cp=w.pl(player).cp + 1)
+    w.emit("team_rule_used", op=op, rule=FAVOURED, on=marker)
+    w.emit("cp_gained", player=player, cp=1, total=w.pl(player).cp)
+
+
+def _favoured_from(w: Work, bearers: tuple[str, ...]) -> None:
+    """Apply Favoured Of The Dark Gods for each Icon Bearer of ``bearers`` in turn: one
+    marker it may taint is tainted at once; among several, its player chooses which (a
+    :class:`RuleChoiceFrame` with the markers as ``choices``, not optional: the rule is not
+    a "can"), the rest going on once chosen."""
+    for i, op in enumerate(bearers):
+        if not w.op(op).alive:
+            continue
+        names = favoured_markers(w, op)
+        if len(names) == 1:
+            _taint(w, op, names[0])
+        elif names:
+            w.stack.append(
+                RuleChoiceFrame(
+                    player=w.ctx.owner[op],
+                    rule=FAVOURED,
+                    key=_FAVOURED_KEY,
+                    op=op,
+                    candidates=(),
+                    data=(("rest", bearers[i + 1 :]),),
+                    optional=False,
+                    choices=tuple(names),
+                )
+            )
+            return
+
+
+def _favoured_chosen(w: Work, frame: Any, chosen: str) -> None:
+    _taint(w, frame.op, chosen)
+    _favoured_from(w, tuple(frame.get("rest")))
+
+
+on_choice(_FAVOURED_KEY, _favoured_chosen)
+
+
 def install_favoured(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Favoured Of The Dark Gods (package docstring)."""
+    """Favoured Of The Dark Gods (package docstring): in the Ready step, each friendly Icon
+    Bearer that controls an untainted objective marker taints it for the battle (+1CP); when
+    it controls several, its player chooses which (``Use favoured of the dark gods
+    <marker>``)."""
 
     def ready(w: Work, ev: Event) -> None:
-        for o in w.alive():
-            if o.player not in players or ICON_BEARER not in w.ctx.datacards[o.id].keywords:
-                continue
-            tainted = {e.detail for e in w.effects if e.kind == TAINTED}
-            for m in sorted(w.markers, key=lambda m: m.name):
-                if m.name in tainted or not universal.contests(w, o, m.name):
-                    continue
-                if universal.controller(w, m.name) != o.player:
-                    continue
-                w.effects.append(
-                    Effect(TAINTED, "", "end_battle", source=o.id, detail=m.name, player=o.player)
-                )
-                w.set_pl(o.player, cp=w.pl(o.player).cp + 1)
-                w.emit("team_rule_used", op=o.id, rule="Favoured Of The Dark Gods", on=m.name)
-                w.emit("cp_gained", player=o.player, cp=1, total=w.pl(o.player).cp)
-                break
+        bearers = tuple(
+            o.id
+            for o in w.alive()
+            if o.player in players and ICON_BEARER in w.ctx.datacards[o.id].keywords
+        )
+        if bearers:
+            _favoured_from(w, bearers)
 
     hooks.on("ready_step", ready)
 
@@ -320,18 +377,7 @@ def install_daemonic_aura(hooks: Hooks, players: tuple[str, ...]) -> None:
             ("done", tuple(earlier)),
             ("refund", refund),
         )
-        owner = w.ctx.owner[chosen[0]]
-        w.stack.append(
-            RuleChoiceFrame(
-                player=owner,
-                rule=AURA,
-                key=AURA_KEY,
-                op=chosen[0],
-                candidates=(),
-                data=data,
-                targeted=False,
-            )
-        )
+        _ask_aura(w, data, tuple(chosen))
 
     def refuse(w: Work, why: str | None, **info: Any) -> str | None:
         op = str(info.get("op", ""))
@@ -345,8 +391,28 @@ def install_daemonic_aura(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_refuse_action", refuse)
 
 
+def _ask_aura(w: Work, data: tuple[tuple[str, Any], ...], chosen: tuple[str, ...]) -> None:
+    """Ask the player of the Chosen ``chosen[0]`` whether it uses its Daemonic Aura on the
+    Fall Back; the others (``rest``) are asked in turn if it is declined or its D6 fails."""
+    if not chosen:
+        return
+    data = (*(d for d in data if d[0] != "rest"), ("rest", chosen[1:]))
+    w.stack.append(
+        RuleChoiceFrame(
+            player=w.ctx.owner[chosen[0]],
+            rule=AURA,
+            key=AURA_KEY,
+            op=chosen[0],
+            candidates=(),
+            data=data,
+            targeted=False,
+        )
+    )
+
+
 def _aura_used(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
     if not chosen:
+        _ask_aura(w, frame.data, tuple(frame.get("rest")))
         return
     w.stack.append(
         RuleRollFrame(
@@ -364,7 +430,10 @@ def _aura_used(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
 def _aura_rolled(w: Work, frame: RuleRollFrame, values: tuple[int, ...]) -> None:
     enemy = str(frame.get("enemy"))
     o = w.op(enemy)
-    if values[0] < AURA_ROLL_NEEDED or not o.alive or o.incapacitated:
+    if not o.alive or o.incapacitated:
+        return
+    if values[0] < AURA_ROLL_NEEDED:
+        _ask_aura(w, frame.data, tuple(frame.get("rest")))
         return
     x, y, z = frame.get("at")
     w.set_op(
@@ -480,9 +549,12 @@ def install_unleash_daemon(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     def less(w: Work, dmg: int, **info: Any) -> int:
         target = str(info.get("target", ""))
-        if dmg >= UNLEASHED_DMG and mine(w, target):
-            return dmg - 1
-        return dmg
+        if dmg <= 0 or not mine(w, target):
+            return dmg
+        # The weapon's Dmg stat decides, not the damage after rules adding to it.
+        stats = dmg_stats(w, str(info.get("op", "")))
+        stat = dmg if stats is None else stats[1] if info.get("crit") else stats[0]
+        return dmg - 1 if stat >= UNLEASHED_DMG else dmg
 
     def claw(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
         op = str(info.get("op", ""))

@@ -117,3 +117,33 @@ UNLEASHED_DMG = 4
 def unleashed(w: Work, op_id: str) -> bool:
     """``op_id`` has used Unleash Daemon."""
     return any(e.kind == "token" and e.op == op_id and e.detail == UNLEASHED for e in w.effects)
+
+
+BLOOD = "blood_for_the_blood_god"  # the strategy ploy's token (its player's kill team)
+MAX_DAMAGE = 7
+
+
+def khorne_blooded(w: Work, op: str) -> bool:
+    """``op`` is a LEGIONARY KHORNE operative while its player's Blood For The Blood God
+    lasts: its melee weapons' Dmg stats are 1 higher (7 at most)."""
+    return _is(w, op, "KHORNE") and has_token(w, op, BLOOD)
+
+
+def dmg_stats(w: Work, op: str) -> tuple[int, int] | None:
+    """The Normal and Critical Dmg stats of the weapon ``op`` attacks with in the innermost
+    Shoot or Fight in progress (a rule about "Dmg of 4 or more" reads these, not the damage
+    a die inflicts after rules that add damage to it), or None: its profile (with its Dmg
+    stat changes, e.g. Blood For The Blood God's +1 to a KHORNE operative's melee
+    weapons)."""
+    for f in reversed(w.stack):
+        if hasattr(f, "shooter"):
+            if f.shooter != op:
+                return None
+            prof = f.profile(w)
+            return prof.normal_damage, prof.critical_damage
+        if hasattr(f, "attacker") and hasattr(f, "defender"):
+            if op not in (f.attacker, f.defender):
+                return None
+            prof = f.prof(w, "a" if f.attacker == op else "d")
+            return prof.normal_damage, prof.critical_damage
+    return None

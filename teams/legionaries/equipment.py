@@ -378,7 +378,7 @@ class ChaosTalismansFails:
         dice, flags = list(getattr(frame, dname)), list(getattr(frame, fname))
         fails = _fails(w, op, tuple(dice))
         drop, keep = fails[0], fails[1]
-        dice[keep] = _hit(w, frame, op)
+        dice[keep], flags[keep] = _hit(w, frame, op), True  # retained: not re-rolled after
         del dice[drop]
         del flags[drop]
         w.stack[i] = attrs.evolve(frame, **{dname: tuple(dice), fname: tuple(flags)})

@@ -15,6 +15,7 @@ from engine.rules.registry import register
 from teams.legionaries.common import (
     UNLEASHED_DMG,
     _is,
+    dmg_stats,
     legionary,
     mark_of,
     unleashed,
@@ -117,10 +118,14 @@ def install_disgusting_vigour(hooks: Hooks, players: tuple[str, ...]) -> None:
         if not mine(w, target):
             return
         _set_vigour_rolls(w, target, [])
-        _, _, prof = universal.find_weapon(w, w.op(attacker), ev["weapon"], ev["weapon_kind"])
-        if prof.normal_damage < VIGOUR_DMG or not ev["normals"]:
+        stats = dmg_stats(w, attacker)
+        if stats is None:
+            _, _, prof = universal.find_weapon(w, w.op(attacker), ev["weapon"], ev["weapon_kind"])
+            stats = prof.normal_damage, prof.critical_damage
+        normal_dmg = stats[0]
+        if normal_dmg < VIGOUR_DMG or not ev["normals"]:
             return
-        if unleashed(w, target) and prof.normal_damage >= UNLEASHED_DMG:
+        if unleashed(w, target) and normal_dmg >= UNLEASHED_DMG:
             return  # Unleash Daemon already takes 1 from each such die: never more than 1
         owner = w.ctx.owner[target]
         for i in range(int(ev["normals"])):

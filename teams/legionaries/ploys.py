@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
 from engine.dice.rules import Piercing, WeaponRules, parse_weapon_rules
 from engine.game import universal
+from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import Effect
@@ -15,10 +17,13 @@ from engine.game.work import Work
 from engine.rules.ploys import GainToken, Ploy, StatChange
 from engine.rules.registry import register
 from teams.legionaries.common import (
+    BLOOD,
+    MAX_DAMAGE,
     _fight_attacker,
     _is,
     gain_apl,
     has_token,
+    khorne_blooded,
     legionary,
     mark_of,
 )
@@ -53,6 +58,134 @@ def install_fickle_fates_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
         return rules.with_rules(*_BALANCED)
 
     hooks.transform("would_use_weapon_rules", balanced)
+    hooks.ploy(FICKLE_FATES_SAVE, players)
+    hooks.on("attack_dice_resolved", _fickle_resolved)
+    hooks.on("shoot_ended", _fickle_ended)
+
+
+FICKLE_SAVED = "fickle_fates_saved"  # token on the target: used in its Roll Defence Dice step
+
+
+def _shoot_frame(w: Work) -> tuple[int, Any] | None:
+    """The innermost Shoot frame on the stack (its index), or None."""
+    for i in range(len(w.stack) - 1, -1, -1):
+        if hasattr(w.stack[i], "shooter"):
+            return i, w.stack[i]
+    return None
+
+
+def _save_and_crit(w: Work, frame: Any, target: str) -> tuple[int, int]:
+    """The Save a defence die of ``target`` must equal or beat in ``frame`` and the lowest
+    die that is a critical save, as the core's Shoot resolves them (its Save with changes,
+    Protective terrain's ``would_save_in_cover``, ``would_crit_save``)."""
+    save = w.ctx.datacards[target].save + w.stat_change(target, "save")
+    if frame.cover and w.ctx.hooks.would.get("would_save_in_cover"):
+        from engine.game.shoot import targeting
+
+        src = frame.sight_from if frame.idx == 0 and frame.sight_from else frame.shooter
+        tg = targeting(w, w.op(src), w.op(target))
+        save = int(w.would("would_save_in_cover", save, op=frame.shooter, target=target, tg=tg))
+    crit_at = 6
+    if w.ctx.hooks.would.get("would_crit_save"):
+        crit_at = int(w.would("would_crit_save", 6, op=frame.shooter, target=target))
+    return max(2, save), crit_at
+
+
+@attrs.frozen(slots=True)
+class FickleFatesSave:
+    """Fickle Fates' TZEENTCH half (a free rule option of the strategy ploy, package
+    docstring): in the defence dice window of a ready friendly LEGIONARY TZEENTCH operative
+    being shot, while the ploy lasts, when its retained dice include a critical success (a
+    rolled critical save, or a cover save retained as one) and at least one fail: ``Use
+    fickle fates``: its lowest fail is retained as a normal success (it shows the Save).
+    Once per Roll Defence Dice step. Using it retains the defence dice, so it closes the
+    window (a re-roll or another change of the dice comes before it). Its advice: the
+    attacker's normal damage weighed as the dice core's wounds (``DAMAGE_WEIGHT`` of its
+    share of the target's starting wounds)."""
+
+    name: str = "Fickle Fates Save"
+    kind: str = "rule"
+    cp: int = 0
+    triggers: tuple[str, ...] = ("defence_dice",)
+    repeatable: bool = True
+
+    def _fail(self, w: Work, player: str, info: Mapping[str, Any]) -> int | None:
+        """The index of the lowest fail to retain, or None when the option does not apply."""
+        target = str(info.get("target", ""))
+        if info.get("kind") != "ranged" or not target or w.ctx.owner.get(target) != player:
+            return None
+        if not _is(w, target, "TZEENTCH") or not w.op(target).ready:
+            return None
+        if not has_token(w, target, FICKLE_FATES) or has_token(w, target, FICKLE_SAVED):
+            return None
+        found = _shoot_frame(w)
+        if found is None:
+            return None
+        _, frame = found
+        dice = tuple(info.get("dice", ()))
+        save, crit_at = _save_and_crit(w, frame, target)
+        crit = frame.cover_saves[1] > 0 or any(v != 1 and v >= crit_at for v in dice)
+        fails = [i for i, v in enumerate(dice) if v == 1 or (v < save and v < crit_at)]
+        if not crit or not fails:
+            return None
+        return min(fails, key=lambda i: (dice[i], i))
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """``Use fickle fates`` when it applies."""
+        return (
+            [Action("Use", text="fickle fates")] if self._fail(w, player, info) is not None else []
+        )
+
+    def owns(self, action: Action) -> bool:
+        """Its action is ``Use fickle fates``."""
+        return action.verb == "Use" and action.text == "fickle fates"
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``Use fickle fates`` is refused."""
+        return (
+            "Fickle Fates: a ready friendly LEGIONARY TZEENTCH operative being shot, with a "
+            "critical success and a fail among its defence dice, once per defence roll"
+        )
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+        """Retain the lowest fail as a normal success; the dice are retained."""
+        target = str(info["target"])
+        at = self._fail(w, player, info)
+        found = _shoot_frame(w)
+        assert at is not None and found is not None
+        i, frame = found
+        save, _ = _save_and_crit(w, frame, target)
+        dice, flags = list(frame.dice), list(frame.flags)
+        dice[at], flags[at] = save, True
+        w.stack[i] = attrs.evolve(frame, dice=tuple(dice), flags=tuple(flags), stage="resolve")
+        w.effects.append(Effect("token", target, "end_tp", source=target, detail=FICKLE_SAVED))
+        w.emit("team_rule_used", op=target, rule="Fickle Fates", on=target)
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """Rule of thumb (class docstring)."""
+        from engine.agents.values import DAMAGE_WEIGHT
+
+        found = _shoot_frame(w)
+        target = str(info.get("target", ""))
+        if found is None or not target:
+            return 0.0
+        prof = found[1].profile(w)
+        return float(DAMAGE_WEIGHT * prof.normal_damage / max(1, w.ctx.datacards[target].wounds))
+
+
+FICKLE_FATES_SAVE = FickleFatesSave()
+
+
+def _fickle_resolved(w: Work, ev: Event) -> None:
+    """The target's Roll Defence Dice step is over: its once-per-step limit resets."""
+    if w.effects:
+        t = ev["target"]
+        w.effects = [e for e in w.effects if not (e.detail == FICKLE_SAVED and e.op == t)]
+
+
+def _fickle_ended(w: Work, ev: Event) -> None:
+    if w.effects:
+        w.effects = [e for e in w.effects if e.detail != FICKLE_SAVED]
 
 
 IMPLACABLE = "implacable"
@@ -134,9 +267,7 @@ def install_quicksilver_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_change_hit", worse_hit)
 
 
-BLOOD = "blood_for_the_blood_god"
 STRUCK = "blood_struck"  # effect: op struck already in the fight in progress
-MAX_DAMAGE = 7
 
 
 def install_blood_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
@@ -149,7 +280,7 @@ def install_blood_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
         if not has_token(w, op, BLOOD):
             return dmg
         if mark_of(w, op) == "KHORNE":
-            return max(dmg, min(MAX_DAMAGE, dmg + 1))
+            return dmg  # its Dmg stats are changed instead (stats, below)
         if _fight_attacker(w) != op or any(e.kind == STRUCK and e.op == op for e in w.effects):
             return dmg
         w.effects.append(Effect(STRUCK, op, "end_tp", source=op))
@@ -158,7 +289,18 @@ def install_blood_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
     def ended(w: Work, ev: Event) -> None:
         w.effects = [e for e in w.effects if e.kind != STRUCK]
 
+    def stats(w: Work, dmg: tuple[int, int], **info: Any) -> tuple[int, int]:
+        # A KHORNE operative's melee weapons: +1 to both Dmg stats (7 at most), a stat
+        # change every profile read sees (strikes, other rules, the dice core's values).
+        op = str(info.get("op", ""))
+        if info.get("kind") != "melee" or not w.effects or w.ctx.owner.get(op) not in players:
+            return dmg
+        if not legionary(w, op) or not khorne_blooded(w, op):
+            return dmg
+        return (max(dmg[0], min(MAX_DAMAGE, dmg[0] + 1)), max(dmg[1], min(MAX_DAMAGE, dmg[1] + 1)))
+
     hooks.transform("would_strike_damage", more)
+    hooks.transform("would_change_damage", stats)
     hooks.on("fight_ended", ended)
 
 
@@ -410,7 +552,7 @@ PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
         ),
         install_fickle_fates_rules,
         "Until the end of the turning point, friendly Legionaries shooting a ready enemy have "
-        "Balanced.",
+        "Balanced; a ready Tzeentch Legionary shot retains a fail as a normal save with a crit.",
     ),
     (
         Ploy(
@@ -470,7 +612,7 @@ PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
         Ploy(
             "Sickening Captivation",
             "firefight",
-            triggers=("activation_start", "activation_end"),
+            triggers=("during_activation", "activation_end"),
             target="enemy",
             condition=_marked("SLAANESH"),
             eligible=_captivated,

@@ -21,7 +21,7 @@ SIPHON_LIFE = "Siphon Life"
 REACH = 6.0
 ARMED = "siphon_life_armed"  # effect: op = the wielder, which used the rule and selects later
 LINK = "siphon_life"  # effect: op = the wielder, source = the operative it heals
-USED = "siphon_life_used:"  # effect kind prefix + the weapon's name: used this turning point
+USED = "siphon_life_used:"  # effect kind prefix + the weapon it was used with, this TP
 
 
 def _weapon(w: Work, op_id: str, name: str, kind: str) -> Any:
@@ -57,7 +57,7 @@ def install_siphon_life(hooks: Hooks, players: tuple[str, ...]) -> None:
         _, weapon, prof = _weapon(w, op, name, kind)
         if not has_team_rule(prof.rules, SIPHON_LIFE):
             return
-        if any(e.kind == USED + weapon.name and e.op == op for e in w.effects):
+        if any(e.kind.startswith(USED) and e.op == op for e in w.effects):  # any weapon
             return
         if not siphon_candidates(w, op, kind == "melee"):
             return

@@ -2,11 +2,31 @@
 (``engine.rules.registry``).
 
 Modules: :mod:`.abilities`, :mod:`.actions`, :mod:`.equipment`, :mod:`.faction`,
-:mod:`.ploys`.
+:mod:`.ploys`; lane pf-core: :mod:`.common`, :mod:`.markerlights`,
+:mod:`.drones`, :mod:`.drone_actions`.
 """
 
 from __future__ import annotations
 
-from teams.pathfinders import abilities, actions, equipment, faction, ploys
+from teams.pathfinders import (
+    abilities,
+    actions,
+    drone_actions,
+    drones,
+    equipment,
+    faction,
+    markerlights,
+    ploys,
+)
+from teams.pathfinders import specialists as specialists  # lane pf-ploys
 
-__all__ = ["abilities", "actions", "equipment", "faction", "ploys"]
+__all__ = [
+    "abilities",
+    "actions",
+    "drone_actions",
+    "drones",
+    "equipment",
+    "faction",
+    "markerlights",
+    "ploys",
+]

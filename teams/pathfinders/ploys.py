@@ -1,3 +1,886 @@
-"""The Pathfinders' strategy and firefight ploys
-(registered by rule id in ``engine.rules.registry``).
-"""
+"""The Pathfinders' strategy and firefight ploys (``rules/KT24.md`` 7.1; registered by rule
+id in ``engine.rules.registry``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from engine.dice.rules import Accurate, Balanced, Ceaseless, Relentless, Saturate, WeaponRules
+from engine.game import universal
+from engine.game.actions import Action
+from engine.game.context import Hooks
+from engine.game.events import Event, add_template
+from engine.game.state import Effect, OperativeState, other
+from engine.game.work import Work
+from engine.rules.ploys import GainToken, Ploy
+from engine.rules.registry import register
+from teams.pathfinders.support import (
+    is_pathfinder,
+    is_trooper,
+    op_token,
+    player_token,
+    ploy_installer,
+    shoot_frame,
+)
+
+_EPS = 1e-6
+
+
+def _count_troopers(w: Work, player: str, each: float, cap: float = 0.4) -> float:
+    """``each`` per friendly PATHFINDER operative (excluding DRONE) on the killzone, at most
+    ``cap``: a rule of thumb for a strategy ploy that helps each one."""
+    return min(cap, each * sum(1 for o in w.alive(player) if is_trooper(w, o.id)))
+
+
+# -- Bonded ------------------------------------------------------------------------------------
+
+BONDED = "pf_bonded"
+BONDED_RANGE = 3.0
+
+
+def bonded_with(w: Work, op: str) -> bool:
+    """``op`` (a PATHFINDER, not a DRONE) is within 3" of another friendly PATHFINDER operative
+    that is not a DRONE."""
+    if not is_trooper(w, op):
+        return False
+    me = w.place(w.op(op))
+    return any(
+        is_trooper(w, f.id) and w.distance(me, w.place(f)) <= BONDED_RANGE + _EPS
+        for f in w.friends_of(op)
+    )
+
+
+def _bonded_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: 0.04 operatives per friendly PATHFINDER (excluding DRONE) within 3" of
+    another (Accurate 1 on each of its shots this turning point), at most 0.4."""
+    n = sum(1 for o in w.alive(player) if bonded_with(w, o.id))
+    return min(0.4, 0.04 * n)
+
+
+BONDED_PLOY = Ploy(
+    "Bonded",
+    "strategy",
+    effects=(GainToken(BONDED, "end_tp"),),
+    rule_id="pathfinders/strategy_ploy/bonded",
+    advice=_bonded_advice,
+)
+
+
+def install_bonded(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Bonded (strategy, 1CP): until the end of the turning point, whenever a friendly
+    PATHFINDER operative (excluding DRONE) shoots (or retaliates with a ranged weapon through
+    Point-Blank Fusillade) while within 3" of another friendly PATHFINDER operative (excluding
+    DRONE), its ranged weapons have Accurate 1. Trigger: the ``would_use_weapon_rules`` hook
+    of its ranged attacks (Fight profiles included, so Point-Blank Fusillade's ranged weapon
+    used in melee has it too). Limits: the token lasts the turning point; the 3" is judged
+    when the profile is read (the start of each attack sequence)."""
+
+    def rules(w: Work, value: WeaponRules, **info: Any) -> WeaponRules:
+        op = str(info.get("op", ""))
+        if not w.effects or not is_trooper(w, op):
+            return value
+        player = w.ctx.owner[op]
+        if player not in players or not player_token(w, player, BONDED):
+            return value
+        if info.get("kind") != "ranged" and not _fusillade_weapon(w, op, info):
+            return value
+        if not bonded_with(w, op):
+            return value
+        return value.with_rules(Accurate(1))
+
+    hooks.ploy(BONDED_PLOY, players)
+    hooks.transform("would_use_weapon_rules", rules)
+
+
+def _fusillade_weapon(w: Work, op: str, info: Mapping[str, Any]) -> bool:
+    """``op`` is retaliating with a ranged weapon through Point-Blank Fusillade (the weapon
+    named in ``info``)."""
+    return any(
+        e.kind == "token" and e.op == op and e.detail == f"{FUSILLADE}:{info.get('weapon', '')}"
+        for e in w.effects
+    )
+
+
+# -- Take Cover --------------------------------------------------------------------------------
+
+TAKE_COVER = "pf_take_cover"
+
+
+def _take_cover_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: 0.03 operatives per friendly PATHFINDER operative (Save 4+ to 3+ for
+    each one shot in cover this turning point), at most 0.35."""
+    n = sum(1 for o in w.alive(player) if is_pathfinder(w, o.id))
+    return min(0.35, 0.03 * n)
+
+
+TAKE_COVER_PLOY = Ploy(
+    "Take Cover",
+    "strategy",
+    effects=(GainToken(TAKE_COVER, "end_tp"),),
+    rule_id="pathfinders/strategy_ploy/take_cover",
+    advice=_take_cover_advice,
+)
+
+
+def install_take_cover(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Take Cover (strategy, 1CP): until the end of the turning point, whenever a friendly
+    PATHFINDER operative is shot and can retain cover saves (it is in cover and the weapon,
+    after every rule, has no Saturate), its Save is improved by 1 (never better than 2+).
+    Trigger: the core's ``would_save_in_cover`` hook (asked only for a target in cover).
+    Limits: not when the attack has Saturate (e.g. a Markerlight token's Saturate)."""
+
+    def save(w: Work, value: int, **info: Any) -> int:
+        target = str(info.get("target", ""))
+        player = w.ctx.owner.get(target)
+        if player not in players or not is_pathfinder(w, target):
+            return value
+        if not player_token(w, str(player), TAKE_COVER):
+            return value
+        f = shoot_frame(w)
+        if f is None or f.profile(w).rules.has(Saturate):
+            return value
+        return max(2, int(value) - 1)
+
+    hooks.ploy(TAKE_COVER_PLOY, players)
+    hooks.transform("would_save_in_cover", save)
+
+
+# -- Suppressing Fire --------------------------------------------------------------------------
+
+SUPPRESSING_FIRE = "pf_suppressing_fire"
+REROLL_RULES = (Balanced, Ceaseless, Relentless)
+COMMAND_REROLL = "Command Re-roll"
+_UNAFFORDABLE = 10**6
+
+
+def closest_target_kept(w: Work, f: Any, player: str) -> bool:
+    """The primary target of the Shoot ``f`` (an enemy shooting ``player``'s operatives) is
+    a closest valid target of that weapon: no other valid target of it is strictly closer to
+    the shooter, ignoring ``player``'s PATHFINDER operatives that have a Conceal order or are
+    obscured from the shooter."""
+    from engine.game.shoot import shoot_target_reason
+
+    shooter = w.op(f.shooter)
+    primary = f.targets[0]
+    _, _, prof = universal.find_weapon(w, shooter, f.weapon, "ranged")
+    me = w.place(shooter)
+    best = w.distance(me, w.place(w.op(primary)))
+    for e in w.enemies_of(shooter.id):
+        if e.id == primary or w.distance(me, w.place(e)) >= best - _EPS:
+            continue
+        if e.player == player and is_pathfinder(w, e.id) and _hidden(w, shooter, e):
+            continue
+        if shoot_target_reason(w, shooter, e, f.weapon, prof, f.point_blank) is None:
+            return False
+    return True
+
+
+def _hidden(w: Work, shooter: OperativeState, e: OperativeState) -> bool:
+    """``e`` has a Conceal order or is obscured from ``shooter``."""
+    from engine.game.shoot import targeting
+
+    return e.order != "engage" or bool(targeting(w, shooter, e).obscured)
+
+
+def suppressed(w: Work, op: str, players: tuple[str, ...]) -> bool:
+    """``op`` is performing a Shoot against a player of ``players`` who used Suppressing Fire
+    this turning point, and its primary target is not the closest valid target."""
+    if not w.effects:
+        return False
+    player = other(w.ctx.owner[op])
+    if player not in players or not player_token(w, player, SUPPRESSING_FIRE):
+        return False
+    f = shoot_frame(w)
+    if f is None or f.shooter != op or not f.targets:
+        return False
+    return not closest_target_kept(w, f, player)
+
+
+def _suppressing_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: 0.15 operatives when the opponent has a CP for Command Re-roll or a
+    weapon with a re-roll rule, else 0.03 (it only takes re-rolls away)."""
+    enemy = other(player)
+    if w.pl(enemy).cp > 0:
+        return 0.15
+    for o in w.alive(enemy):
+        for _, _, prof in universal.weapons_of(w, o.id, "ranged"):
+            if any(prof.rules.has(r) for r in REROLL_RULES):
+                return 0.15
+    return 0.03
+
+
+SUPPRESSING_FIRE_PLOY = Ploy(
+    "Suppressing Fire",
+    "strategy",
+    effects=(GainToken(SUPPRESSING_FIRE, "end_tp"),),
+    rule_id="pathfinders/strategy_ploy/suppressing_fire",
+    advice=_suppressing_advice,
+)
+
+
+def install_suppressing_fire(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Suppressing Fire (strategy, 1CP): until the end of the turning point, whenever an enemy
+    operative performs a Shoot whose target (the primary target for Blast and Torrent) is not
+    the closest valid target (:func:`closest_target_kept`, ignoring friendly PATHFINDER
+    operatives with a Conceal order or obscured), the opponent cannot re-roll its attack dice.
+    Trigger: its weapon's re-roll rules (Balanced, Ceaseless, Relentless) are removed through
+    ``would_use_weapon_rules``, and Command Re-roll cannot be paid in its attack dice window
+    (``would_cost_ploy``). Limits: the Shoot action only (not fights); defence dice may still
+    be re-rolled. (An opponent's own team ploy that re-rolls attack dice is not blocked: the
+    core does not say which ploys re-roll.)"""
+
+    def rules(w: Work, value: WeaponRules, **info: Any) -> WeaponRules:
+        op = str(info.get("op", ""))
+        if info.get("kind") != "ranged" or not op or not w.effects:
+            return value
+        if not any(value.has(r) for r in REROLL_RULES) or not suppressed(w, op, players):
+            return value
+        return WeaponRules(tuple(r for r in value.rules if not isinstance(r, REROLL_RULES)))
+
+    def cost(w: Work, value: int, **info: Any) -> int:
+        if info.get("ploy") != COMMAND_REROLL or not w.effects:
+            return value
+        f = shoot_frame(w)
+        if f is None or f is not w.top or f.stage != "attack_cr":
+            return value
+        if w.ctx.owner[f.shooter] != info.get("player"):
+            return value
+        return _UNAFFORDABLE if suppressed(w, f.shooter, players) else value
+
+    hooks.ploy(SUPPRESSING_FIRE_PLOY, players)
+    hooks.transform("would_use_weapon_rules", rules)
+    hooks.transform("would_cost_ploy", cost)
+
+
+# -- Recon Sweep -------------------------------------------------------------------------------
+
+EDGES = ("north", "east", "south", "west")
+EDGE_REACH = 6.0
+_SWEEPING = "pf_recon_sweep_dash"
+
+
+def own_edge(w: Work, player: str) -> str:
+    """The killzone edge of ``player``'s drop zone (``""`` when unknown)."""
+    dz = w.pl(player).drop_zone
+    if not dz:
+        return ""
+    try:
+        return w.kz.drop_zone_edge(dz)
+    except KeyError:
+        return ""
+
+
+def wholly_within_edge(w: Work, x: float, y: float, radius: float, edge: str) -> bool:
+    """A base of ``radius`` at ``(x, y)`` is wholly within 6" of the killzone edge ``edge``."""
+    if edge == "west":
+        return x + radius <= EDGE_REACH + _EPS
+    if edge == "east":
+        return x - radius >= w.kz.width - EDGE_REACH - _EPS
+    if edge == "south":
+        return y + radius <= EDGE_REACH + _EPS
+    if edge == "north":
+        return y - radius >= w.kz.depth - EDGE_REACH - _EPS
+    return False
+
+
+def sweepers(w: Work, player: str, edge: str) -> list[str]:
+    """``player``'s PATHFINDER operatives wholly within 6" of ``edge``, in roster order."""
+    out = []
+    for o in w.alive(player):
+        if is_pathfinder(w, o.id) and wholly_within_edge(w, o.x, o.y, w.place(o).radius, edge):
+            out.append(o.id)
+    return out
+
+
+@attrs.frozen(slots=True)
+class ReconSweep:
+    """Recon Sweep (strategy, 1CP; a :class:`engine.game.ploys.PloyLike`): select a killzone
+    edge other than the player's own; each friendly PATHFINDER operative wholly within 6" of
+    it may perform a free Dash at once, each ending wholly within 6" of a killzone edge other
+    than the player's own (``would_refuse_destination``). Not in the first turning point.
+    Notation ``Ploy recon sweep <edge>`` (north, east, south, west). The player then picks
+    the operative that dashes next (``Use recon sweep on <operative>``, a team-rule choice;
+    ``Decline`` ends the sweep), until one is left, whose free Dash is offered at once (a
+    free Dash may itself be declined with ``End activation``)."""
+
+    name: str = "Recon Sweep"
+    kind: str = "strategy"
+    cp: int = 1
+    triggers: tuple[str, ...] = ("gambit",)
+    repeatable: bool = False
+    rule_id: str = "pathfinders/strategy_ploy/recon_sweep"
+
+    def _edges(self, w: Work, player: str) -> list[str]:
+        if w.tp <= 1:
+            return []
+        mine = own_edge(w, player)
+        return [e for e in EDGES if e != mine and sweepers(w, player, e)]
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """One action per edge (not its own) with a PATHFINDER wholly within 6" of it."""
+        return [Action("Ploy", text=f"recon sweep {e}") for e in self._edges(w, player)]
+
+    def owns(self, action: Action) -> bool:
+        """Its actions are ``Ploy recon sweep <edge>``."""
+        return action.verb == "Ploy" and action.text.startswith("recon sweep ")
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``action`` is refused."""
+        if w.tp <= 1:
+            return f"{action}: Recon Sweep cannot be used in the first turning point"
+        return (
+            f"{action}: Recon Sweep selects a killzone edge other than {player}'s own with a "
+            'friendly PATHFINDER operative wholly within 6" of it'
+        )
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+        """The player picks which operative wholly within 6" of the edge dashes next
+        (:func:`next_sweeper`)."""
+        edge = action.text.rsplit(" ", 1)[1]
+        ops = sweepers(w, player, edge)
+        w.emit("recon_sweep", player=player, edge=edge, ops=tuple(ops))
+        next_sweeper(w, player, tuple(ops))
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """Rule of thumb: 0.05 operatives per operative that may dash (a free 3"), at most
+        0.4."""
+        edge = action.text.rsplit(" ", 1)[1]
+        return min(0.4, 0.05 * len(sweepers(w, player, edge)))
+
+
+RECON_SWEEP_PLOY = ReconSweep()
+_SWEEP_CHOICE = "pathfinders_recon_sweep"
+
+
+def next_sweeper(w: Work, player: str, ops: tuple[str, ...]) -> None:
+    """Let ``player`` choose which of ``ops`` dashes next (one left: it dashes)."""
+    from engine.rules.choices import RuleChoiceFrame
+
+    ops = tuple(op for op in ops if w.op(op).alive)
+    if len(ops) == 1:
+        _sweep_dash(w, ops[0])
+    elif ops:
+        w.stack.append(
+            RuleChoiceFrame(
+                player=player,
+                rule="Recon Sweep",
+                key=_SWEEP_CHOICE,
+                op=ops[0],
+                candidates=ops,
+            )
+        )
+
+
+def _sweep_dash(w: Work, op: str) -> None:
+    w.add_effect(Effect("token", op, "end_tp", source=RECON_SWEEP_PLOY.name, detail=_SWEEPING))
+    universal.start_free_action(w, op, ("Dash",))
+
+
+def _sweep_chosen(w: Work, frame: Any, chosen: str) -> None:
+    """The chosen operative dashes now; then the player picks among the others."""
+    if not chosen:
+        return
+    rest = tuple(c for c in frame.candidates if c != chosen)
+    next_sweeper(w, frame.player, rest)  # below the Dash: asked once it is done
+    _sweep_dash(w, chosen)
+
+
+def _register_sweep_choice() -> None:
+    from engine.rules.choices import on_choice
+
+    on_choice(_SWEEP_CHOICE, _sweep_chosen)
+
+
+_register_sweep_choice()
+
+
+def install_recon_sweep(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Recon Sweep (class docstring)."""
+
+    def near_edge(w: Work, why: str | None, **info: Any) -> str | None:
+        op = str(info.get("op", ""))
+        if why or not w.effects or info.get("action") != "Dash" or not op_token(w, op, _SWEEPING):
+            return why
+        x, y, z = info["point"]
+        player = w.ctx.owner[op]
+        radius = w.ctx.placement(op, x, y, z).radius
+        mine = own_edge(w, player)
+        if any(wholly_within_edge(w, x, y, radius, e) for e in EDGES if e != mine):
+            return why
+        return (
+            f"{op}'s free Dash (Recon Sweep) must end wholly within 6\" of a killzone edge "
+            "other than its own"
+        )
+
+    def ended(w: Work, ev: Event) -> None:
+        op = str(ev.get("op", ""))
+        if w.effects and op_token(w, op, _SWEEPING):
+            w.effects = [e for e in w.effects if not (e.op == op and e.detail == _SWEEPING)]
+
+    hooks.ploy(RECON_SWEEP_PLOY, players)
+    hooks.transform("would_refuse_destination", near_edge)
+    hooks.on("free_action_ended", ended)
+
+
+add_template(
+    "recon_sweep",
+    lambda e: f"  {e['player']}: Recon Sweep from the {e['edge']} edge ({', '.join(e['ops'])})",
+)
+
+
+# -- A Worthy Cause ----------------------------------------------------------------------------
+
+
+def mission_action_texts(w: Work, o: OperativeState) -> tuple[str, ...]:
+    """The notation names (with their argument) of the mission actions ``o`` may perform now
+    as a free action, in the order listed."""
+    from engine.game.rule_actions import actions_of, is_mission_action
+
+    out: list[str] = []
+    for act in actions_of(w, o):
+        if is_mission_action(act) and universal.rule_precheck(w, o, act, "free") is None:
+            out += [a.text for a in act.options(w, o, "free") if a.text not in out]
+    return tuple(out)
+
+
+def _awc_eligible(w: Work, player: str, op: str, info: Mapping[str, Any]) -> bool:
+    return is_trooper(w, op) and bool(mission_action_texts(w, w.op(op)))
+
+
+def _awc_use(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+    op = action.target
+    universal.start_free_action(w, op, mission_action_texts(w, w.op(op)))
+
+
+def _awc_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: a free mission action is worth 0.3 operatives (most score or set up
+    VP)."""
+    return 0.3
+
+
+A_WORTHY_CAUSE_PLOY = Ploy(
+    "A Worthy Cause",
+    "firefight",
+    triggers=("firefight_start",),
+    target="friendly",
+    eligible=_awc_eligible,
+    use_hook=_awc_use,
+    rule_id="pathfinders/firefight_ploy/a_worthy_cause",
+    advice=_awc_advice,
+)
+"""A Worthy Cause (firefight, 1CP): at the start of the Firefight phase, one friendly
+PATHFINDER operative (excluding DRONE) performs a free mission action at once (any mission
+action of the mission's ops it may perform now; offered only on an operative that has one).
+Notation ``Ploy a worthy cause on <operative>``."""
+
+
+# -- Supporting Fire ---------------------------------------------------------------------------
+
+SUPPORTING_FIRE = "pf_supporting_fire"
+SUPPORT_RANGE = 6.0
+
+
+def _only_engaged(w: Work, o: OperativeState, t: OperativeState, prof: Any) -> bool:
+    """``t`` is visible, in range and within 6" of ``o``, and only a friend of ``o`` within its
+    control range keeps it from being a valid target."""
+    from engine.game.shoot import _engaged_reason, _range_reason, _seek, _sight_reason
+
+    if w.distance(w.place(o), w.place(t)) > SUPPORT_RANGE + _EPS:
+        return False
+    if _engaged_reason(w, o, t) is None:
+        return False
+    return _sight_reason(w, o, t, _seek(prof.rules)) is None and (
+        _range_reason(w, o, t, "", prof) is None
+    )
+
+
+def _sf_eligible(w: Work, player: str, op: str, info: Mapping[str, Any]) -> bool:
+    """A friendly PATHFINDER that could shoot an enemy within 6" but for a friend within that
+    enemy's control range."""
+    o = w.op(op)
+    if not is_pathfinder(w, op) or op_token(w, op, SUPPORTING_FIRE):
+        return False
+    if "Shoot" in o.done or o.ap <= 0:
+        return False
+    weapons = universal.weapons_of(w, op, "ranged")
+    return any(_only_engaged(w, o, t, prof) for t in w.enemies_of(op) for _, _, prof in weapons)
+
+
+def _sf_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: 0.3 operatives (a shot at an enemy fighting a friend, who otherwise
+    could not be shot)."""
+    return 0.3
+
+
+SUPPORTING_FIRE_PLOY = Ploy(
+    "Supporting Fire",
+    "firefight",
+    triggers=("during_activation",),
+    target="self",
+    eligible=_sf_eligible,
+    effects=(GainToken(SUPPORTING_FIRE, "end_activation"),),
+    rule_id="pathfinders/firefight_ploy/supporting_fire",
+    advice=_sf_advice,
+)
+
+
+def install_supporting_fire(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Supporting Fire (firefight, 1CP): during a friendly PATHFINDER operative's activation
+    (before it selects the target of a Shoot), for that Shoot, an enemy operative within 6"
+    of it may be selected as a valid target though other friendly PATHFINDER operatives are
+    within that enemy's control range. Trigger ``during_activation`` (offered only when such
+    an enemy exists); the ``would_allow_target`` hook lifts that one reason. Limits: one
+    Shoot action (the token ends with it, or with the activation); the target must still be
+    visible, in range, not concealed in cover and within 6"."""
+
+    def allow(w: Work, why: str | None, **info: Any) -> str | None:
+        o, t = info.get("op"), info.get("target")
+        if why is None or not isinstance(o, OperativeState) or not isinstance(t, OperativeState):
+            return why
+        if o.player not in players or not op_token(w, o.id, SUPPORTING_FIRE):
+            return why
+        return None if _only_engaged(w, o, t, info["profile"]) else why
+
+    def shot(w: Work, ev: Event) -> None:
+        op = str(ev.get("op", ""))
+        if w.effects and op_token(w, op, SUPPORTING_FIRE):
+            w.effects = [e for e in w.effects if not (e.op == op and e.detail == SUPPORTING_FIRE)]
+
+    hooks.ploy(SUPPORTING_FIRE_PLOY, players)
+    hooks.transform("would_allow_target", allow)
+    hooks.on("shoot_ended", shot)
+
+
+# -- Saviour Protocols -------------------------------------------------------------------------
+
+SAVIOUR_RANGE = 3.0
+
+
+def _frame_index(w: Work, kind: type) -> int:
+    """The index in the stack of the top-most frame of class ``kind`` (-1: none)."""
+    for i in range(len(w.stack) - 1, -1, -1):
+        if isinstance(w.stack[i], kind):
+            return i
+    return -1
+
+
+def _sp_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    """A ranged Shoot (not Blast nor Torrent) selected a friendly PATHFINDER (excluding
+    DRONE) as its target."""
+    from engine.dice.rules import Blast, Torrent
+
+    target = str(info.get("target", ""))
+    if info.get("kind") != "ranged" or w.ctx.owner.get(target) != player:
+        return False
+    if not is_trooper(w, target):
+        return False
+    f = shoot_frame(w)
+    if f is None or f.targets[:1] != (target,) or f.primary_set:
+        return False
+    rules = f.profile(w).rules
+    return not (rules.has(Blast) or rules.has(Torrent))
+
+
+def _sp_eligible(w: Work, player: str, op: str, info: Mapping[str, Any]) -> bool:
+    """A friendly PATHFINDER DRONE visible to and within 3" of the original target."""
+    from teams.pathfinders.support import is_drone
+
+    if not is_pathfinder(w, op) or not is_drone(w, op):
+        return False
+    me, there = w.place(w.op(op)), w.place(w.op(str(info["target"])))
+    return w.distance(me, there) <= SAVIOUR_RANGE + _EPS and bool(w.ctx.visible(w.kz, there, me))
+
+
+def _sp_use(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+    """The drone becomes the target of the Shoot: in cover only if the original target was
+    (and it is itself), obscured as it is from the shooter."""
+    from engine.game.shoot import ShootFrame, targeting
+
+    i = _frame_index(w, ShootFrame)
+    f = w.stack[i]
+    drone = action.target
+    tg = targeting(w, w.op(f.shooter), w.op(drone))
+    w.stack[i] = attrs.evolve(
+        f,
+        targets=(drone,),
+        primary_cover=bool(f.primary_cover and tg.in_cover),
+        primary_obscured=bool(tg.obscured),
+        primary_set=True,
+    )
+    w.emit("saviour_protocols", op=drone, original=str(info["target"]), shooter=f.shooter)
+
+
+def _sp_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+    """Rule of thumb: 0.3 operatives when the original target has 5 wounds or fewer left
+    (the shot may well kill it), else 0.1 (the drone takes the damage instead)."""
+    return 0.3 if w.op(str(info["target"])).wounds <= 5 else 0.1
+
+
+SAVIOUR_PROTOCOLS_PLOY = Ploy(
+    "Saviour Protocols",
+    "firefight",
+    triggers=("target_selected",),
+    target="friendly",
+    condition=_sp_condition,
+    eligible=_sp_eligible,
+    use_hook=_sp_use,
+    rule_id="pathfinders/firefight_ploy/saviour_protocols",
+    advice=_sp_advice,
+)
+"""Saviour Protocols (firefight, 1CP): when a friendly PATHFINDER operative (excluding DRONE)
+is selected as the valid target of a Shoot (trigger ``target_selected``), a friendly
+PATHFINDER DRONE visible to and within 3" of it becomes the target instead, valid or not; it
+is in cover only if the original target was (and it is itself from the shooter). Not against
+a weapon with Blast or Torrent. Notation ``Ploy saviour protocols on <drone>``. (Its cost is
+the ``would_cost_ploy`` hooks' business: Drone Controller, Shield Generator.)"""
+
+add_template(
+    "saviour_protocols",
+    lambda e: f"  Saviour Protocols: {e['op']} takes {e['shooter']}'s shot at {e['original']}",
+)
+
+
+# -- Point-Blank Fusillade ---------------------------------------------------------------------
+
+PULSE_WEAPONS = ("burst cannon", "pulse carbine", "suppressed pulse carbine", "twin pulse carbine")
+"""The pulse weapons (the team's composition note)."""
+_ENGAGED_AT_START = "pf_engaged_at_start"
+NO_EFFECT_IN_FUSILLADE = ("Devastating", "Piercing", "Torrent", "Range")
+"""The rules a ranged weapon loses when used in melee through Point-Blank Fusillade (Range
+has no meaning in a fight)."""
+
+
+def is_pulse_weapon(name: str) -> bool:
+    """``name`` (a weapon's notation name) is a pulse weapon."""
+    base = name.lower().split(" (")[0]
+    return base in PULSE_WEAPONS
+
+
+def _fight_frame(w: Work) -> Any:
+    from engine.game.fight import FightFrame
+
+    i = _frame_index(w, FightFrame)
+    return w.stack[i] if i >= 0 else None
+
+
+def _fusillade_weapons(w: Work, op: str) -> list[str]:
+    """The ranged weapons (notation names) ``op`` may use in melee: not grenades."""
+    return [n for n, _, _ in universal.weapons_of(w, op, "ranged") if "grenade" not in n]
+
+
+@attrs.frozen(slots=True)
+class PointBlankFusillade:
+    """Point-Blank Fusillade (firefight, 1CP; a :class:`engine.game.ploys.PloyLike`): when a
+    friendly PATHFINDER operative (excluding DRONE) is retaliating (the ``target_selected``
+    window of a Fight against it), if it was not within control range of an enemy operative
+    at the start of that activation or counteraction, it retaliates with one of its ranged
+    weapons (not a grenade) as a melee weapon; it cannot block in that sequence
+    (``would_allow_block``), and that weapon loses Devastating, Piercing and Torrent. If it is
+    ready, has an Engage order and the weapon is a pulse weapon, it resolves the first
+    success (``would_resolve_first``). Notation ``Ploy point-blank fusillade <weapon>``."""
+
+    name: str = "Point-Blank Fusillade"
+    kind: str = "firefight"
+    cp: int = 1
+    triggers: tuple[str, ...] = ("target_selected",)
+    repeatable: bool = False
+    rule_id: str = "pathfinders/firefight_ploy/point_blank_fusillade"
+
+    def _defender(self, w: Work, player: str, info: Mapping[str, Any]) -> str:
+        target = str(info.get("target", ""))
+        if info.get("kind") != "melee" or w.ctx.owner.get(target) != player:
+            return ""
+        if not is_trooper(w, target) or op_token(w, target, _ENGAGED_AT_START):
+            return ""
+        if any(e.kind == "no_retaliate" and e.op == target for e in w.effects):
+            return ""
+        f = _fight_frame(w)
+        if f is None or f.defender != target:
+            return ""
+        return target
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """One action per ranged weapon (not a grenade) of the retaliating operative."""
+        op = self._defender(w, player, info)
+        if not op:
+            return []
+        return [
+            Action("Ploy", text=f"point-blank fusillade {n}") for n in _fusillade_weapons(w, op)
+        ]
+
+    def owns(self, action: Action) -> bool:
+        """Its actions are ``Ploy point-blank fusillade <weapon>``."""
+        return action.verb == "Ploy" and action.text.startswith("point-blank fusillade ")
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``action`` is refused."""
+        return (
+            f"{action}: Point-Blank Fusillade is used when a friendly PATHFINDER (not a DRONE) "
+            "that was not within control range of an enemy at the start of the activation is "
+            "retaliating, with one of its ranged weapons that is not a grenade"
+        )
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+        """The defender's retaliating weapon becomes that ranged weapon (a melee weapon for
+        the sequence, :func:`install_point_blank_fusillade`)."""
+        from engine.game.fight import FightFrame
+
+        op = str(info["target"])
+        weapon = action.text.removeprefix("point-blank fusillade ")
+        w.effects.append(
+            Effect("token", op, "end_tp", source=self.name, detail=f"{FUSILLADE}:{weapon}")
+        )
+        i = _frame_index(w, FightFrame)
+        f = w.stack[i]
+        stage = "a_accurate" if f.stage == "retaliate" else f.stage
+        w.stack[i] = attrs.evolve(f, dweapon=weapon, stage=stage)
+        w.emit("retaliation_weapon", op=op, weapon=weapon)
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """Rule of thumb: 0.25 operatives with a pulse weapon when it would resolve first
+        (ready, Engage order); else 0.1 when the ranged weapon's attacks times normal damage
+        beat its best melee weapon's, else nothing."""
+        op = str(info["target"])
+        weapon = action.text.removeprefix("point-blank fusillade ")
+        o = w.op(op)
+        if is_pulse_weapon(weapon) and o.ready and o.order == "engage":
+            return 0.25
+        _, _, ranged = universal.find_weapon(w, o, weapon, "ranged")
+        melee = [p.attacks * p.normal_damage for _, _, p in universal.weapons_of(w, op, "melee")]
+        return 0.1 if ranged.attacks * ranged.normal_damage > max(melee, default=0) else 0.0
+
+
+POINT_BLANK_FUSILLADE_PLOY = PointBlankFusillade()
+
+
+def _melee_copy(name: str, weapon: Any, prof: Any) -> Any:
+    """The ranged ``weapon``'s profile ``prof`` as a melee weapon without the rules
+    :data:`NO_EFFECT_IN_FUSILLADE`."""
+    from engine.teams.model import Weapon
+
+    rules = WeaponRules(tuple(r for r in prof.rules.rules if r.name not in NO_EFFECT_IN_FUSILLADE))
+    return Weapon(weapon.name, "melee", (attrs.evolve(prof, rules=rules),))
+
+
+def install_point_blank_fusillade(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Point-Blank Fusillade (class docstring): a token names the ranged weapon used in
+    melee (a ``weapon_source`` gives it as a melee weapon) until the fight ends; whether the
+    operative was within control range of an enemy at the start of each activation and
+    counteraction is noted then (``activated``, ``counteracted``)."""
+
+    def fusillade(w: Work, op: str) -> str:
+        for e in w.effects:
+            if e.kind == "token" and e.op == op and e.detail.startswith(f"{FUSILLADE}:"):
+                return e.detail.split(":", 1)[1]
+        return ""
+
+    def source(w: Work, op: str, kind: str) -> tuple[Any, ...]:
+        if kind != "melee" or not w.effects or w.ctx.owner.get(op) not in players:
+            return ()
+        name = fusillade(w, op)
+        if not name:
+            return ()
+        for n, weapon, prof in universal.weapons_of(w, op, "ranged"):
+            if n == name:
+                return (_melee_copy(n, weapon, prof),)
+        return ()
+
+    def engaged_at_start(w: Work, ev: Event) -> None:
+        active = str(ev["op"])
+        for p in players:
+            for o in w.alive(p):
+                if is_trooper(w, o.id) and w.in_enemy_control_range(o):
+                    # A fact of the activation's start, not a stat change: kept quietly.
+                    w.effects.append(
+                        Effect(
+                            "token", o.id, "end_activation", source=active, detail=_ENGAGED_AT_START
+                        )
+                    )
+
+    def no_block(w: Work, allowed: bool, **info: Any) -> bool:
+        op = str(info.get("op", ""))
+        if not allowed or w.ctx.owner.get(op) not in players:
+            return allowed
+        f = _fight_frame(w)
+        return not (f is not None and f.defender == op and fusillade(w, op) == f.dweapon)
+
+    def first(w: Work, side: str, **info: Any) -> str:
+        op = str(info.get("target", ""))
+        if side == "d" or w.ctx.owner.get(op) not in players:
+            return side
+        weapon = str(info.get("weapon", ""))
+        o = w.op(op)
+        if fusillade(w, op) != weapon or not is_pulse_weapon(weapon):
+            return side
+        return "d" if o.ready and o.order == "engage" else side
+
+    def ended(w: Work, ev: Event) -> None:
+        if not w.effects:
+            return
+        for op in (str(ev.get("op", "")), str(ev.get("target", ""))):
+            if fusillade(w, op):
+                w.effects = [
+                    e for e in w.effects if not (e.op == op and e.detail.startswith(FUSILLADE))
+                ]
+
+    hooks.ploy(POINT_BLANK_FUSILLADE_PLOY, players)
+    hooks.weapon_source(source)
+    hooks.on("activated", engaged_at_start)
+    hooks.on("counteracted", engaged_at_start)
+    hooks.transform("would_allow_block", no_block)
+    hooks.transform("would_resolve_first", first)
+    hooks.on("fight_ended", ended)
+
+
+# -- registrations -----------------------------------------------------------------------------
+
+FUSILLADE = "pf_point_blank_fusillade"
+
+register(
+    "pathfinders/strategy_ploy/bonded",
+    install_bonded,
+    'Until the end of the TP, a non-drone Pathfinder within 3" of another shoots with Accurate 1.',
+)
+register(
+    "pathfinders/strategy_ploy/take_cover",
+    install_take_cover,
+    "Until the end of the TP, a Pathfinder shot that can retain cover saves improves its Save "
+    "by 1.",
+)
+register(
+    "pathfinders/strategy_ploy/suppressing_fire",
+    install_suppressing_fire,
+    "Until the end of the TP, an enemy shooting other than the closest valid target cannot "
+    "re-roll attack dice.",
+)
+register(
+    "pathfinders/strategy_ploy/recon_sweep",
+    install_recon_sweep,
+    'From TP2: Pathfinders wholly within 6" of a chosen edge (not their own) free Dash, ending '
+    "near a non-own edge.",
+)
+register(
+    "pathfinders/firefight_ploy/a_worthy_cause",
+    ploy_installer(A_WORTHY_CAUSE_PLOY),
+    "At the start of the Firefight phase, a non-drone Pathfinder performs a free mission action.",
+)
+register(
+    "pathfinders/firefight_ploy/saviour_protocols",
+    ploy_installer(SAVIOUR_PROTOCOLS_PLOY),
+    'When a non-drone Pathfinder is selected as a Shoot target: a drone within 3" becomes the '
+    "target (not vs Blast/Torrent).",
+)
+register(
+    "pathfinders/firefight_ploy/point_blank_fusillade",
+    install_point_blank_fusillade,
+    "A non-drone Pathfinder retaliates with a ranged weapon (no block; pulse weapons may "
+    "resolve first).",
+)
+register(
+    "pathfinders/firefight_ploy/supporting_fire",
+    install_supporting_fire,
+    'For one Shoot, an enemy within 6" may be targeted though friends are in its control range.',
+)

@@ -31,7 +31,9 @@ def _areas(w: Work, player: str) -> tuple[BaseGeometry, BaseGeometry]:
 
 
 def _others(w: Work) -> tuple[FeatureSpec, ...]:
-    return tuple(t.feature for t in w.tokens if t.feature is not None)
+    """The terrain features equipment added (a rule's change to a layout feature, such as a
+    breach's ``AccessibleSpec``, is no added feature to keep clear of)."""
+    return tuple(t.feature for t in w.tokens if isinstance(t.feature, FeatureSpec))
 
 
 def _markers(w: Work) -> tuple[tuple[float, float], ...]:

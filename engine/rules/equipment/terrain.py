@@ -36,6 +36,7 @@ from engine.game.work import Work
 from engine.geometry import sight
 from engine.geometry.equipment import SHAPES, connected, equipment_feature
 from engine.geometry.equipment_placement import portable_barricade_spots
+from engine.geometry.extra_terrain import FeatureSpec
 from engine.geometry.movement import MoveError, shortest_path
 
 __all__ = ["MOVE_WITH_BARRICADE", "MoveWithBarricade", "install"]
@@ -126,7 +127,9 @@ class MoveWithBarricade:
         token = self._token(w, o)
         if token is None or abs(point[2] - o.elevation) > 1e-6:
             return None
-        rest = tuple(t.feature for t in w.tokens if t.feature is not None and t is not token)
+        rest = tuple(
+            t.feature for t in w.tokens if isinstance(t.feature, FeatureSpec) and t is not token
+        )
         kz = w.ctx.killzone_for(w.open_hatchways, rest)
         try:
             path = shortest_path(
@@ -184,7 +187,7 @@ class MoveWithBarricade:
             x0=o.x,
             y0=o.y,
         )
-        others = tuple(t.feature for t in w.tokens if t.feature is not None)
+        others = tuple(t.feature for t in w.tokens if isinstance(t.feature, FeatureSpec))
         spots = portable_barricade_spots(w.kz, w.place(w.op(o.id)), others)
         if not spots:
             w.emit("equipment_lost", player=token.owner, item="Portable Barricade", name=token.name)

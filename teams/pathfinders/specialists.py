@@ -1,0 +1,341 @@
+"""The Pathfinders' specialists' abilities (registered by rule id in
+``engine.rules.registry``): Medic! (Medical Technician), Grenadier Specialist (Assault
+Grenadier), Inertial Dampener (Marksman) and Veteran (Blooded)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from engine.game.actions import Action
+from engine.game.context import Hooks
+from engine.game.events import Event, add_template
+from engine.game.state import Effect
+from engine.game.work import Work
+from engine.rules.ploys import GainToken
+from engine.rules.registry import register
+from teams.pathfinders.support import has_keyword, is_trooper, player_token, shoot_frame
+
+# -- Medic! (Medical Technician ability) -------------------------------------------------------
+
+MEDICAL_TECHNICIAN = "MEDICAL TECHNICIAN"
+MEDIC_RANGE = 3.0
+MEDIC_SAVED = "pathfinders_medic_saved"
+"""The token detail prefix of an operative Medic! was used on this turning point."""
+_MEDIC_USED = "pathfinders_medic_used"
+_MEDIC_DASH = "pathfinders_medic_dash"
+_MEDIC_DASHING = "pathfinders_medic_dashing"
+
+
+def _current_action(w: Work) -> str:
+    """Who acts and which of its actions is in progress: the top-most activation frame's
+    operative, mode and action count (``""`` outside any)."""
+    from engine.game.universal import ActivationFrame
+
+    for f in reversed(w.stack):
+        if isinstance(f, ActivationFrame):
+            return f"{f.op}/{f.mode}/{f.actions}"
+    return ""
+
+
+def _own_activation(w: Work, op: str) -> bool:
+    """``op``'s own activation is the top-most activation frame."""
+    from engine.game.universal import ActivationFrame
+
+    for f in reversed(w.stack):
+        if isinstance(f, ActivationFrame):
+            return bool(f.op == op and f.mode == "activation")
+    return False
+
+
+def medic_for(w: Work, op: str) -> str:
+    """The friendly Medical Technician that may use Medic! on ``op`` now, or ``""``: ``op``
+    is another friendly PATHFINDER (not a DRONE) visible to and within 3" of it, neither
+    within control range of an enemy operative, Medic! not used this turning point, and the
+    Medical Technician not a primary or secondary target of the Shoot in progress."""
+    player = w.ctx.owner[op]
+    if not is_trooper(w, op) or player_token(w, player, _MEDIC_USED):
+        return ""
+    friend = w.op(op)
+    if w.in_enemy_control_range(friend):
+        return ""
+    there = w.place(friend)
+    f = shoot_frame(w)
+    for m in w.alive(player):
+        if m.id == op or not has_keyword(w, m.id, MEDICAL_TECHNICIAN) or not is_trooper(w, m.id):
+            continue
+        if w.in_enemy_control_range(m) or (f is not None and m.id in f.targets):
+            continue
+        me = w.place(m)
+        if w.distance(me, there) <= MEDIC_RANGE + 1e-6 and w.ctx.visible(w.kz, me, there):
+            return m.id
+    return ""
+
+
+def install_medic(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Medic! (Medical Technician): the first time in a turning point that another friendly
+    PATHFINDER operative (excluding DRONE) would be incapacitated while visible to and within
+    3" of the Medical Technician (:func:`medic_for`), it is not: it has 1 wound left and cannot
+    be incapacitated for the rest of that action. Both get APL -1 until the end of their next
+    activations; used in that operative's own activation, the activation ends after the
+    action (its AP is set to 0). After that action (``action_ended``) it may perform a free
+    Dash that must end within the Medical Technician's control range
+    (``would_refuse_destination``). Trigger: the ``would_be_incapacitated`` hook. The rule is
+    always used when it can be (as the Kasrkin's Medic!: the engine does not ask; saving an
+    operative is worth the APL). Medikit cannot select that operative this turning point."""
+
+    def save(w: Work, falls: bool, **info: Any) -> bool:
+        op = str(info.get("op", ""))
+        if not falls or w.ctx.owner.get(op) not in players:
+            return falls
+        now = _current_action(w)
+        if any(e.op == op and e.detail == f"{MEDIC_SAVED}:{now}" for e in w.effects):
+            w.set_op(op, wounds=1)
+            return False
+        medic = medic_for(w, op)
+        if not medic:
+            return falls
+        player = w.ctx.owner[op]
+        w.set_op(op, wounds=1)
+        GainToken(_MEDIC_USED, "end_tp").apply(w, player, "", "Medic!")
+        w.add_effect(Effect("token", op, "end_tp", source=medic, detail=f"{MEDIC_SAVED}:{now}"))
+        for who in (medic, op):
+            w.add_effect(Effect("apl", who, "end_next_activation", source=medic, value=-1))
+        if _own_activation(w, op):
+            w.set_op(op, ap=0)
+        w.add_effect(Effect("token", op, "end_tp", source=medic, detail=_MEDIC_DASH))
+        w.emit("pathfinders_medic_used", op=op, medic=medic, player=player)
+        return False
+
+    def after_action(w: Work, ev: Event) -> None:
+        if not w.effects:
+            return
+        for e in w.effects:
+            if e.detail == _MEDIC_DASH and e.kind == "token":
+                w.effects = [x for x in w.effects if x is not e]
+                dashing = Effect("token", e.op, "end_tp", source=e.source, detail=_MEDIC_DASHING)
+                if w.op(e.op).alive and w.op(e.source).alive:
+                    w.add_effect(dashing)
+                    from engine.game import universal
+
+                    universal.start_free_action(w, e.op, ("Dash",))
+                return
+
+    def dash_ended(w: Work, ev: Event) -> None:
+        if w.effects and any(e.detail == _MEDIC_DASHING for e in w.effects):
+            w.effects = [e for e in w.effects if e.detail != _MEDIC_DASHING]
+
+    def near_medic(w: Work, why: str | None, **info: Any) -> str | None:
+        op = str(info.get("op", ""))
+        if why or not w.effects:
+            return why
+        medic = next((e.source for e in w.effects if e.op == op and e.detail == _MEDIC_DASHING), "")
+        if not medic:
+            return why
+        x, y, z = info["point"]
+        there = w.ctx.placement(op, x, y, z)
+        if not w.ctx.control_range(w.kz, there, w.place(w.op(medic))):
+            return f"{op}'s free Dash (Medic!) must end within {medic}'s control range"
+        return why
+
+    hooks.transform("would_be_incapacitated", save)
+    hooks.on("action_ended", after_action)
+    hooks.on("free_action_ended", dash_ended)
+    hooks.transform("would_refuse_destination", near_medic)
+
+
+add_template(
+    "pathfinders_medic_used",
+    lambda e: f"  {e['medic']}: Medic! {e['op']} stays in the fight (1W)",
+)
+
+
+# -- Inertial Dampener (Marksman ability) ------------------------------------------------------
+
+MARKSMAN = "MARKSMAN"
+MARKSMAN_RAIL_RIFLE = "marksman rail rifle"
+
+
+def install_inertial_dampener(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Inertial Dampener (Marksman): the changes to the Hit stat of its marksman rail rifle
+    may be ignored. The player ignores every worsening (being injured, stat changes of
+    ``"hit"`` effects with a positive value, a positive ``would_change_hit`` change from
+    the rules asked before this one) and keeps every improvement (ignoring one could only
+    hurt: no decision is asked). Trigger: the ``would_change_hit`` hook (asked when the
+    target is known). Limits: that weapon only; a worsening asked after this hook (rules
+    installed later) or a point-blank shot's +1 (an On Guard interrupt) is not cancelled."""
+
+    def hit(w: Work, change: int, **info: Any) -> int:
+        op = str(info.get("op", ""))
+        if info.get("kind") != "ranged" or w.ctx.owner.get(op) not in players:
+            return change
+        if not has_keyword(w, op, MARKSMAN) or not str(info.get("weapon", "")).lower().startswith(
+            MARKSMAN_RAIL_RIFLE
+        ):
+            return change
+        worse = max(0, int(change))
+        worse += 1 if info.get("injured") else 0
+        worse += sum(e.value for e in w.effects_on(op, "hit") if e.value > 0)
+        return int(change) - worse
+
+    hooks.transform("would_change_hit", hit)
+
+
+# -- Grenadier Specialist (Assault Grenadier ability) ------------------------------------------
+
+
+def install_grenadier_specialist(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Grenadier Specialist (Assault Grenadier): it uses frag and krak grenades without
+    spending the kill team's grenade uses, with Hit improved by 1. Trigger: none of its own:
+    the team data gives its datacard its own Frag Grenade and Krak Grenade (the universal
+    profiles with Hit 3+, the 4+ improved), and an operative's own weapon of a grenade's
+    name never spends a use of Explosive Grenades (:mod:`engine.rules.equipment.grenades`).
+    Limits: none (its own grenades have no limited uses)."""
+
+
+# -- Veteran (Blooded ability) -----------------------------------------------------------------
+
+BLOODED = "BLOODED"
+_VETERAN = "pf_veteran"
+
+
+def _veteran_switch(w: Work, op: str) -> str:
+    """The Art Of War option the Blooded ``op`` uses instead in this activation, or ``""``."""
+    for e in w.effects:
+        if e.kind == "token" and e.op == op and e.detail.startswith(_VETERAN + ":"):
+            return e.detail.split(":", 1)[1]
+    return ""
+
+
+@attrs.frozen(slots=True)
+class Veteran:
+    """Veteran (Blooded; a rule option, free, offered between the actions of its activation:
+    trigger ``during_activation``): in a turning point in which its player used the Shas'Ui's
+    Art Of War, the Blooded may use the other option instead for the rest of its activation:
+    Kauyon instead of Mont'ka (no +1" Move; a free Markerlight action while it has a Conceal
+    order) or Mont'ka instead of Kauyon (+1" Move; no free Markerlight action). Once per
+    activation. Notation ``Use veteran kauyon`` / ``Use veteran mont'ka``. (Art Of War itself
+    is the pf-core lane's: :mod:`teams.pathfinders.abilities`.)"""
+
+    name: str = "Veteran"
+    kind: str = "rule"
+    cp: int = 0
+    triggers: tuple[str, ...] = ("during_activation",)
+    repeatable: bool = True
+
+    def _other(self, w: Work, player: str, info: Mapping[str, Any]) -> str:
+        from teams.pathfinders.abilities import KAUYON, MONTKA, doctrine
+
+        op = str(info.get("op", ""))
+        if not op or w.ctx.owner.get(op) != player or not has_keyword(w, op, BLOODED):
+            return ""
+        if not is_trooper(w, op) or _veteran_switch(w, op):
+            return ""
+        chosen = doctrine(w, player)
+        return {MONTKA: KAUYON, KAUYON: MONTKA}.get(chosen, "")
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """``Use veteran <the other option>`` once per activation, after Art Of War."""
+        if not w.effects:
+            return []
+        other = self._other(w, player, info)
+        return [Action("Use", text=f"veteran {other}")] if other else []
+
+    def owns(self, action: Action) -> bool:
+        """Its actions are ``Use veteran <option>``."""
+        return action.verb == "Use" and action.text.startswith("veteran ")
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``action`` is refused."""
+        return (
+            f"{action}: Veteran lets the active Blooded use the Art Of War option its player "
+            "did not select this turning point, once per activation"
+        )
+
+    def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        """Rule of thumb: Kauyon instead is worth a free Markerlight (0.08 operatives) while it
+        has a Conceal order and an enemy to mark, less the lost inch (0.02); Mont'ka instead
+        an inch (0.03) while it has an Engage order and has not moved, else nothing."""
+        from teams.pathfinders.abilities import KAUYON
+        from teams.pathfinders.markerlights import MARKERLIGHT
+
+        o = w.op(str(info["op"]))
+        if action.text.removeprefix("veteran ") == KAUYON:
+            if o.order != "conceal" or not MARKERLIGHT.options(w, o, "activation"):
+                return 0.0
+            return 0.06
+        return 0.03 if o.order == "engage" and not o.moved else 0.0
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
+        """Switch for the rest of the activation (a token on the Blooded); with Kauyon and a
+        Conceal order, a free Markerlight action; with Mont'ka, Kauyon's free Markerlight (if
+        granted at its activation) is taken away."""
+        from teams.pathfinders.abilities import KAUYON
+        from teams.pathfinders.markerlights import can_markerlight
+
+        op = str(info["op"])
+        other = action.text.removeprefix("veteran ")
+        w.add_effect(Effect("token", op, "end_activation", source=op, detail=f"{_VETERAN}:{other}"))
+        o = w.op(op)
+        if other == KAUYON:
+            if o.order == "conceal" and can_markerlight(w, op):
+                w.add_effect(
+                    Effect("free_action", op, "end_activation", source=op, detail="markerlight")
+                )
+        else:
+            w.effects = [
+                e
+                for e in w.effects
+                if not (e.kind == "free_action" and e.op == op and e.detail == "markerlight")
+            ]
+        w.emit("veteran_used", op=op, option=other)
+
+
+VETERAN_RULE = Veteran()
+
+
+def install_veteran(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Veteran (class docstring). The option that applies to the Blooded for the rest of its
+    activation is swapped through the team's ``would_pathfinder_doctrine`` hook (Art Of
+    War's Mont'ka inch then follows it: :func:`teams.pathfinders.abilities.op_doctrine`)."""
+
+    def swap(w: Work, option: str, **info: Any) -> str:
+        op = str(info.get("op", ""))
+        if not w.effects or w.ctx.owner.get(op) not in players:
+            return option
+        return _veteran_switch(w, op) or option
+
+    hooks.ploy(VETERAN_RULE, players)
+    hooks.transform("would_pathfinder_doctrine", swap)
+
+
+add_template(
+    "veteran_used",
+    lambda e: f"  {e['op']} (Veteran) uses {e['option'].title()} instead this activation",
+)
+
+
+register(
+    "pathfinders/ability/medic",
+    install_medic,
+    'Medical Technician: once per TP, a non-drone Pathfinder within 3" that would be '
+    "incapacitated stays at 1W, then may Dash to it.",
+)
+register(
+    "pathfinders/ability/inertial_dampener",
+    install_inertial_dampener,
+    "Marksman: its marksman rail rifle ignores worsened Hit (injury, stat changes).",
+)
+register(
+    "pathfinders/ability/veteran",
+    install_veteran,
+    "Blooded: in a TP of Art Of War, it may use the other option (Mont'ka/Kauyon) in its "
+    "activation.",
+)
+register(
+    "pathfinders/ability/grenadier_specialist",
+    install_grenadier_specialist,
+    "Assault Grenadier: its own frag and krak grenades, Hit 3+, spend no grenade uses.",
+)
