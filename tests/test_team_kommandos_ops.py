@@ -707,3 +707,25 @@ def test_breach_leaves_parts_thicker_than_1_inch() -> None:
     assert [sorted(p.types) for p in thick.parts] == [sorted(p.types) for p in kz.parts]
     opened = kz.with_terrain((AccessibleSpec("wall", breach_area(9.606, 19)),))
     assert len(opened.parts) > len(kz.parts)  # the wall split: opened piece and the rest
+
+
+def test_breach_then_portable_barricade_moves_and_lists_its_spots() -> None:
+    # Regression: a Breach token's feature is a change to a layout feature (AccessibleSpec),
+    # not added terrain; moving a Portable Barricade after a Breach crashed when it was taken
+    # for one. With the wall opened, BLU-1 moves 4" (Move 6" - 2") with its barricade, which
+    # is set up connected again 4" further east.
+    from tests.test_equipment_terrain import TOUCH
+
+    tokens: list[dict[str, Any]] = [
+        {"kind": "portable_barricade", "owner": "B", "at": (TOUCH, 14.5), "angle": 90}
+    ]
+    ops = {"KOM-1": {"at": (8.9, 19)}, "KOM-2": {"at": (5, 11)}, "BLU-1": {"at": (16, 14.5)}}
+    s = kom([BREACHA, BOY], ops, tokens=tokens)
+    s, _ = play(s, ["Activate KOM-1 engage", "Act KOM-1 breach at 9.606,19", "End activation"])
+    assert {t.kind for t in s.tokens} == {"breach", "portable_barricade"}
+    s, _ = play(s, ["Activate BLU-1 engage"])
+    assert "Act BLU-1 move with barricade at 20,14.5" in legal(s)
+    s, _ = play(s, ["Act BLU-1 move with barricade at 20,14.5"])
+    assert s.operative("BLU-1").x == 20.0
+    (bar,) = [t for t in s.tokens if t.kind == "portable_barricade"]
+    assert bar.x == pytest.approx(TOUCH + 4, abs=0.01)
