@@ -285,25 +285,50 @@ def plan(types: Sequence[str]) -> GameState:
 
 
 def test_i_got_a_plan_ladz_pick_up_costs_1ap_less() -> None:
-    # The Comms Boy (APL 2) picks up the marker for 0AP (1AP - 1): 2AP are left.
+    # The Comms Boy (APL 2) picks up the marker: it could pay the full 1AP, so its player
+    # chooses; using the rule it costs 0AP (1AP - 1): 2AP are left.
     s, _ = play(plan([COMMS]), ["Pick up KOM-1 obj"])
+    assert s.node == Decision("A", "team_rule")
+    assert legal(s) == ["Decline", "Use i got a plan ladz"]
+    s, _ = play(s, ["Use i got a plan ladz"])
     assert s.operative("KOM-1").carrying == ("obj",)
     assert s.operative("KOM-1").ap == 2
+    # Used: another marker or mission action would cost its full 1AP (once per activation).
+    from engine.game import universal
+
+    w = Work(s)
+    assert universal.action_cost(w, w.op("KOM-1"), "Place marker", 1, "activation") == 1
+    # Its next activation has it again: the token ends with this one.
+    s, _ = play(s, ["End activation"])
+    assert not [e for e in s.effects if e.detail == "i got a plan ladz used"]
 
 
-def test_i_got_a_plan_ladz_once_per_activation_and_comms_boy_only() -> None:
-    # After a first marker action in the activation the next one costs its full 1AP; a Boy
-    # pays 1AP for its Pick Up Marker.
+def test_i_got_a_plan_ladz_the_player_keeps_it_for_a_later_action() -> None:
+    # Declined on the Pick Up Marker: it costs its full 1AP (1AP left) and the discount
+    # stays for a later marker or mission action of the activation (it would cost 0AP).
+    from engine.game import universal
+
+    s, _ = play(plan([COMMS]), ["Pick up KOM-1 obj", "Decline"])
+    assert s.operative("KOM-1").ap == 1 and s.operative("KOM-1").carrying == ("obj",)
+    w = Work(s)
+    assert universal.action_cost(w, w.op("KOM-1"), "Place marker", 1, "activation") == 0
+
+
+def test_i_got_a_plan_ladz_no_choice_when_only_the_discount_pays_and_comms_boy_only() -> None:
+    # With 0AP left the Pick Up Marker is only possible through the rule: no choice (it is
+    # used); a Boy pays 1AP for its Pick Up Marker; a Dash is no marker action.
     from engine.game import universal
 
     w = Work(plan([COMMS]))
-    o = w.set_op("KOM-1", done=("Pick up",))
-    assert universal.action_cost(w, o, "Place marker", 1, "activation") == 1
-    o = w.set_op("KOM-1", done=("Shoot",))
-    assert universal.action_cost(w, o, "Place marker", 1, "activation") == 0
-    assert universal.action_cost(w, o, "Dash", 1, "activation") == 1  # not a marker action
+    w.node = Decision("A", "action")
+    o = w.set_op("KOM-1", ap=0)
+    assert universal.action_cost(w, o, "Pick up", 1, "activation") == 0
+    assert universal.action_cost(w, o, "Dash", 1, "activation") == 1
+    s, _ = play(w.freeze(), ["Pick up KOM-1 obj"])
+    assert s.operative("KOM-1").carrying == ("obj",) and s.operative("KOM-1").ap == 0
+    assert s.node != Decision("A", "team_rule")
     s, _ = play(plan([BOY]), ["Pick up KOM-1 obj"])
-    assert s.operative("KOM-1").ap == 1
+    assert s.operative("KOM-1").ap == 1 and s.node == Decision("A", "action")
 
 
 # -- Dat All You Got? --------------------------------------------------------------------------

@@ -389,21 +389,31 @@ def added_ap(w: Work, o: OperativeState, verb: str, target: str = "") -> int:
     return max(0, int(w.would("would_add_action_ap", 0, op=o, action=verb, target=target)))
 
 
-def action_cost(w: Work, o: OperativeState, verb: str, ap: int, mode: str, target: str = "") -> int:
+def action_cost(
+    w: Work,
+    o: OperativeState,
+    verb: str,
+    ap: int,
+    mode: str,
+    target: str = "",
+    paying: bool = False,
+) -> int:
     """What ``o`` pays for an action of printed cost ``ap`` (its ``verb`` or rule action
     name): nothing in a counteraction, an interrupt or a free action outside its activation
     (1.6, 9.3, 3.1), nothing when an effect makes it free (3.1); otherwise the printed cost
     through the ``would_cost_action`` hooks (``op``, ``action``: the verb or rule action
     name; e.g. the Breaching Charge, 7.2), never below 0. AP a rule adds
     (:func:`added_ap`) come on top of the printed cost; that action is then never free and
-    its cost never below the printed cost plus the added AP (on ``target``, as there)."""
+    its cost never below the printed cost plus the added AP (on ``target``, as there).
+    ``paying`` (passed to the hooks): the cost is being paid now (:func:`spend`), not only
+    asked; a rule whose discount is used once may note its use then."""
     if mode != "activation":
         return 0
     extra = added_ap(w, o, verb, target)
     if not extra and w.effects and rule_actions.free_action_effect(w, o, verb):
         return 0
     if "would_cost_action" in w.ctx.hooks.would:
-        hooked = max(0, int(w.would("would_cost_action", ap, op=o, action=verb)))
+        hooked = max(0, int(w.would("would_cost_action", ap, op=o, action=verb, paying=paying)))
         return max(hooked, ap) + extra if extra else hooked
     return ap + extra
 
@@ -681,7 +691,7 @@ def spend(
     note it as done this activation (1.5; a rule action also as the universal action it
     counts as, ``family``)."""
     printed = ACTION_COST[verb] if ap is None else ap
-    cost = action_cost(w, o, verb, printed, mode, target)
+    cost = action_cost(w, o, verb, printed, mode, target, paying=True)
     if mode == "activation" and cost == 0 and printed and w.effects:
         rule_actions.use_free_action_effect(w, o, verb)
     done = (*w.op(o.id).done, verb) + ((family,) if family else ())
