@@ -25,6 +25,9 @@ and the core opens a window at each trigger it reaches:
                        (``op`` strikes ``target`` with a ``die`` ``"crit"`` or ``"normal"``)
 ``defence_dice``       defence dice were rolled (Shoot)
 ``incapacitated``      an operative was incapacitated (before it is removed)
+``stat_changed``       stat changes begun during an action applied as it ended (2.1): one
+                       window per operative and changed stat (``op``; ``stat``: the effect
+                       kind, ``"apl"``, ``"move"``...)
 =====================  =========================================================================
 
 A window is a decision only for a player who has a usable ploy there: one whose player has
@@ -85,6 +88,7 @@ TRIGGERS = (
     "defence_dice",
     "strike",
     "incapacitated",
+    "stat_changed",
 )
 """Every trigger the core opens a window at (module docstring)."""
 

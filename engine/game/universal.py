@@ -43,7 +43,7 @@ from engine.game.actions import (
     AmbiguousActionError,
     IllegalActionError,
 )
-from engine.game.state import OperativeState
+from engine.game.state import Effect, OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import Killzone, Objective, Placement, sight
@@ -222,6 +222,8 @@ class ActivationFrame:
             ``max_move`` the most it may move (inches; negative: no limit of its own);
             ``saved_done``/``saved_ap`` what its activation had done and had left, restored
             afterwards.
+        before: during an action, the effects on operatives as it began (the changes it
+            made open the ``stat_changed`` windows as it ends).
     """
 
     op: str
@@ -234,6 +236,7 @@ class ActivationFrame:
     max_move: float = -1.0
     saved_done: tuple[str, ...] = ()
     saved_ap: int = 0
+    before: tuple[Effect, ...] = ()
 
     @property
     def in_action(self) -> bool:
@@ -247,14 +250,23 @@ class ActivationFrame:
             return
         if self.stage == "after":
             w.settle_effects()
+            was = set(self.before)
+            settled = sorted(
+                {(e.op, e.kind) for e in w.effects if e.op and e.kind != "token" and e not in was}
+            )
             remove_casualties(w)
-            me = w.replace_top(stage="ended")
+            me = w.replace_top(stage="ended", before=())
             if w.ctx.hooks.did.get("action_ended"):
                 # The action is complete: a rule acting "after that action" may push a
                 # frame here (it runs first; this frame then resumes at "ended").
                 w.emit("action_ended", op=self.op, mode=self.mode)
-                if w.top is not me:
-                    return
+            for op, kind in settled:
+                # Stat changes begun during the action apply now (2.1): the ``stat_changed``
+                # ploy window for each operative with an effect (kind) the action began.
+                if w.op(op).alive:
+                    ploys.open_window(w, "stat_changed", op=op, stat=kind)
+            if w.top is not me:
+                return
         if w.top.stage == "ended":
             w.replace_top(stage="choose")
             if self.mode == "activation" and o.alive:
@@ -354,7 +366,8 @@ class ActivationFrame:
             raise _illegal(
                 f"{a}: the free action granted to {o.id} is {' or '.join(self.allowed)} (3.1)"
             )
-        w.replace_top(stage="after", actions=self.actions + 1, last=a.verb)
+        before = tuple(e for e in w.effects if e.op and e.kind != "token")
+        w.replace_top(stage="after", actions=self.actions + 1, last=a.verb, before=before)
         perform(w, o, a, self.mode)
 
 
