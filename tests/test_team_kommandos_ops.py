@@ -754,3 +754,31 @@ def test_breach_then_portable_barricade_moves_and_lists_its_spots() -> None:
     assert s.operative("BLU-1").x == 20.0
     (bar,) = [t for t in s.tokens if t.kind == "portable_barricade"]
     assert bar.x == pytest.approx(TOUCH + 4, abs=0.01)
+
+
+def test_breach_during_a_reposition_then_the_rest_of_the_move() -> None:
+    # The Breacha Boy Repositions 1" (7.9 -> 8.9), against the wall: it may Breach there
+    # during that Reposition for 1AP less (0AP) and then use the rest of the move (6" - 1"
+    # = 5") as a free Reposition: through the opened wall to 12.2 (3.3" + 1" for the
+    # Accessible part). AP: 2 - 1 (the Reposition) = 1 left at the end; the Reposition
+    # counts once (no other one in the activation).
+    s = breacha(at=(7.9, 19))
+    s, _ = play(s, ["Reposition KOM-1 to 8.9,19", "Act KOM-1 breach at 9.606,19"])
+    assert s.operative("KOM-1").ap == 1
+    assert "End activation" in legal(s)  # the rest of the move may be forgone
+    s, _ = play(s, ["Reposition KOM-1 to 12.2,19"])
+    o = s.operative("KOM-1")
+    assert (o.x, o.y, o.ap) == (12.2, 19.0, 1)
+    assert not [a for a in legal(s) if a.startswith("Reposition")]
+
+
+def test_breach_during_a_reposition_limits_the_rest_to_the_distance_left() -> None:
+    # From 7.5 the Reposition to 8.9 costs 2" of movement (as the engine counts it): 4" are
+    # left, short of the 4.3" through the wall; after a Dash (not a Reposition) the Breach
+    # costs its 1AP and gives no move.
+    s = breacha(at=(7.5, 19))
+    s, _ = play(s, ["Reposition KOM-1 to 8.9,19", "Act KOM-1 breach at 9.606,19"])
+    assert 'within 4" of movement' in refused(s, "Reposition KOM-1 to 12.2,19")
+    s = breacha(at=(7.5, 19))
+    s, _ = play(s, ["Dash KOM-1 to 8.9,19", "Act KOM-1 breach at 9.606,19"])
+    assert s.operative("KOM-1").ap == 0
