@@ -447,6 +447,19 @@ def test_dakka_dash_shoot_first_then_dash_or_stop() -> None:
     assert not any(a.startswith("Shoot") for a in legal(s))
 
 
+def test_dakka_dash_after_a_shoot_offers_only_the_dash() -> None:
+    # A free action still counts as that action (KT24 3.1): after a paid Shoot in the
+    # activation the free Shoot would be a second Shoot, so only the free Dash is offered
+    # (the Dash performed, nothing of it is left; its 0AP left end the activation).
+    s, _ = play(kom([DAKKA], DAKKA_VS_BLU), ["Activate KOM-1 engage"])
+    s, _ = play(s, ["Shoot KOM-1 dakka shoota (long range) at BLU-1"], ["1,1,1,1,1", "1,1,1"])
+    s, _ = play(s, ["Act KOM-1 dakka dash"])
+    assert s.node == Decision("A", "free_action")
+    assert not any(a.startswith("Shoot") for a in legal(s))
+    s, _ = play(s, ["Dash KOM-1 to 8,14"])
+    assert s.operative("KOM-1").x == 8.0 and s.operative("KOM-1").ap == 0  # 2 - 1 - 1
+
+
 def test_dakka_dash_not_concealed_nor_in_control_range_nor_other_weapons() -> None:
     s, _ = play(kom([DAKKA], DAKKA_VS_BLU), ["Activate KOM-1 conceal"])
     assert "Conceal order (Dakka Dash)" in refused(s, "Act KOM-1 dakka dash")

@@ -11,8 +11,10 @@
   whether an operative is ignored for the kill op (``would_ignore_for_kill_op``, the tac op
   Envoy), and for the scoring that needs operatives incapacitated by enemy operatives (the
   tac ops Rout and Dominate: ``would_count_as_incapacitated_by_enemy``). No op of this engine
-  scores operatives that escape or survive. It still controls markers (neither dataslate
-  text nor BSData says otherwise).
+  scores operatives that escape or survive. Steal Intelligence, Sweep & Clear and Martyrs
+  count an operative incapacitated by anything (not by enemy operatives): the Squig counts
+  for them, as the text limits Expendable to the incapacitation by enemy operatives. It
+  still controls markers (neither dataslate text nor BSData says otherwise).
 - **Stoopid** (Bomb Squig): when its order is determined at its activation (Firefight phase),
   Conceal cannot be selected (``would_refuse_order``); it performs no action but Charge, Dash,
   Fight, Reposition and Shoot (``would_refuse_action``), and uses no weapon that is not on its
