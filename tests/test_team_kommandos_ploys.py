@@ -423,6 +423,29 @@ def test_kunnin_but_brutal_only_on_the_first_resolution() -> None:
     assert kunnin(charge=True, concealed=True, first="Block nothing with normal") == (False, [4])
 
 
+def test_kunnin_but_brutal_first_die_of_the_kommando_when_the_defender_resolves_first() -> None:
+    # A rule makes the defender resolve first (would_resolve_first, as Point-Blank
+    # Fusillade): BLU-1 strikes first (its 5); the Kommando's first die is still the first
+    # attack die it resolves, so its normal strike may be critical (choppa 5).
+    s = gambit([], CHARGE, initiative="A")
+    s.ctx.hooks.transform("would_resolve_first", lambda w, side, **i: "d")
+    s, _ = play(s, ["Activate KOM-1 engage"])
+    s = pass_windows(s)
+    s, _ = play(s, ["Charge KOM-1 to 7.44,14.5"])
+    s = conceal(pass_windows(s), "KOM-1")
+    s, _ = play(s, ["Fight KOM-1 choppa at BLU-1"], ["5,4,1,1", "5,1,1"])
+    s, _ = drive(s, [])
+    assert s.node == Decision("B", "resolve")
+    s, _ = drive(*s.apply("Strike normal")[:1], [])
+    s, ev = s.apply("Strike normal")
+    assert "Ploy kunnin' but brutal" in texts(s)
+    s, more = drive(s, [], ["Ploy kunnin' but brutal"])
+    assert ploys_used(more) == [("A", "Kunnin' But Brutal")]
+    assert [
+        e["damage"] for e in ev + more if e.kind == "damage_inflicted" and e["by"] == "KOM-1"
+    ] == [5]
+
+
 # -------------------------------------------------------------------------------------------
 # Krump 'Em
 # -------------------------------------------------------------------------------------------

@@ -22,8 +22,9 @@ Firefight ploys:
   the ``strike`` window of an enemy's normal strike on it; that strike inflicts no damage.
 - **Kunnin' But Brutal**: a friendly KOMMANDO operative with a Conceal order fighting in an
   activation in which it performed a Charge (Throat Slittas lets it): offered in the
-  ``strike`` window when the fight's first resolved success is its strike with a normal
-  success; that success is a critical one (critical damage, and Shock), through the
+  ``strike`` window when the first attack die it resolves in the fight is a strike with a
+  normal success (the enemy's dice, resolved first when a rule says so, do not count);
+  that success is a critical one (critical damage, and Shock), through the
   ``would_strike_crit`` hook.
 - **Krump 'Em**: at the end of the Firefight phase, one friendly KOMMANDO operative that can
   fight performs a free Fight.
@@ -502,8 +503,11 @@ KUNNIN_BUT_BRUTAL_PLOY = Ploy(
 
 def install_kunnin_but_brutal(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Kunnin' But Brutal (:data:`KUNNIN_BUT_BRUTAL_PLOY`): used in the ``strike`` window of
-    the fight's first resolution, that strike is critical (``would_strike_crit``). A token
-    on the fight's attacker notes that a success was resolved (strike or block)."""
+    the Kommando's first resolved attack die, that strike is critical
+    (``would_strike_crit``). A token on the fight's attacker notes that it resolved a
+    success (strike or block); the enemy's dice do not count (when a rule makes the
+    defender resolve first, ``would_resolve_first``, the Kommando's first die is still
+    "the first attack die" it resolves)."""
 
     def crit(w: Work, value: bool, **info: Any) -> bool:
         op = str(info.get("op", ""))
@@ -517,6 +521,8 @@ def install_kunnin_but_brutal(hooks: Hooks, players: tuple[str, ...]) -> None:
         f = _fight_frame(w)
         if f is None or w.ctx.owner.get(f.attacker) not in players:
             return
+        if ev.get("op") != f.attacker:
+            return  # the enemy's die (resolved first by a rule): not the Kommando's first
         if is_kommando(w, f.attacker) and not op_token(w, f.attacker, RESOLVED):
             _add_token(w, f.attacker, RESOLVED)
 
