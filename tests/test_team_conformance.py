@@ -42,6 +42,9 @@ NOT_REACHED = {
     "Optics": "tests/test_team_angels_of_death.py::test_optics_*",
     "Reanimate": "tests/test_team_hierotek_circle_faction.py::test_reanimate_*",
     "Grappling Hook": "tests/test_team_kommandos_ops.py::test_grappling_hook_*",
+    # Fight ploys the random battles reach only by chance (they need a Charge and a Fight):
+    "Krump 'Em": "tests/test_team_kommandos_ploys.py::test_krump_em_*",
+    "Kunnin' But Brutal": "tests/test_team_kommandos_ploys.py::test_kunnin_but_brutal_*",
 }
 """Ploys and unique actions the random battles here do not reach (module docstring; Medikit
 needs a wounded friend within reach of the Medic, Reanimate a Reanimation marker within 6" of

@@ -260,7 +260,7 @@ class ActivationFrame:
                 # The action is complete: a rule acting "after that action" may push a
                 # frame here (it runs first; this frame then resumes at "ended").
                 w.emit("action_ended", op=self.op, mode=self.mode)
-            for op, kind in settled:
+            for op, kind in settled if w.ctx.hooks.ploys.get("stat_changed") else ():
                 # Stat changes begun during the action apply now (2.1): the ``stat_changed``
                 # ploy window for each operative with an effect (kind) the action began.
                 if w.op(op).alive:
