@@ -39,6 +39,8 @@ resolve_start           Steel Nerves  either player, at the start of a Fight's R
                                       of the TP
 incapacitated           Vengeance     the kill team's weapons gain Lethal 5+ until the end of the
                                       TP, when a friendly operative is incapacitated
+stat_changed            Iron Will     a token ``steeled`` on a friendly operative whose Save just
+                                      changed (as the action that changed it ended), for the TP
 ======================  ============  ===========================================================
 
 Every ploy used on "the operative the trigger names" is usable only when that operative is
@@ -116,6 +118,11 @@ def _friend_struck(w: Work, player: str, info: Mapping[str, Any]) -> bool:
     """The operative the trigger says is struck is friendly."""
     target = info.get("target", "")
     return bool(target) and w.ctx.owner[target] == player
+
+
+def _friend_save_changed(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    """The operative the trigger names is friendly and its Save changed."""
+    return _friendly_op(w, player, info) and info.get("stat") == "save"
 
 
 def _friend_down(w: Work, player: str, info: Mapping[str, Any]) -> bool:
@@ -218,6 +225,14 @@ PLOYS: tuple[Ploy, ...] = (
         triggers=("incapacitated",),
         condition=_friend_down,
         effects=(GainWeaponRule("Lethal 5+", "", "end_tp"),),
+    ),
+    Ploy(
+        "Iron Will",
+        "firefight",
+        triggers=("stat_changed",),
+        target="self",
+        condition=_friend_save_changed,
+        effects=(GainToken("steeled", "end_tp"),),
     ),
 )
 """The team's ploys (module docstring), at least one per trigger."""

@@ -21,7 +21,7 @@ from engine.teams import Roster
 from tests.ploy_team import PLOYS, roster
 from tests.test_game_conformance import _TEAMS, _play_checked
 
-SEEDS = range(1000, 1014)
+SEEDS = range(1004, 1018)
 SCRIPTED_ONLY = ("strike", "resolve_start")
 FREE = {p.name: 0 for p in PLOYS}
 

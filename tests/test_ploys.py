@@ -265,6 +265,26 @@ def test_7_1_fight_resolve_start_window_after_the_dice_windows() -> None:
     assert where(s)[1] == "resolve"
 
 
+def test_7_1_stat_changed_window_opens_as_the_action_that_changed_a_stat_ends() -> None:
+    # B braces PLOB-1 (Save improved, begun during the Shoot: it applies as that action
+    # ends, 2.1); then the stat_changed window for PLOB-1 (stat "save") offers B Iron
+    # Will, before A's activation goes on. No window when no stat changed.
+    s = pos(FACING, cp=(0, 2))
+    s, _ = run(s, ["Activate PLOA-1 engage", "Shoot PLOA-1 gun at PLOB-1"])
+    s, _ = run(s, ["Ploy brace on PLOB-1"], dice=["1,1,1,1", "6,6,6"])
+    s, _ = s.apply("Decline")  # B's Command Re-roll of its defence dice
+    assert where(s) == ("B", "ploy", "stat_changed")
+    assert dict(s.stack[-1].info) == {"op": "PLOB-1", "stat": "save"}
+    assert texts(s) == ["Pass", "Ploy iron will"]
+    s, _ = s.apply("Ploy iron will")
+    assert where(s) == ("A", "action", "")
+    s = pos(FACING, cp=(0, 2))
+    script = ["Activate PLOA-1 engage", "Shoot PLOA-1 gun at PLOB-1", "Pass"]
+    s, _ = run(s, script, ["1,1,1,1", "6,6,6"])
+    s, _ = s.apply("Decline")
+    assert where(s) == ("A", "action", "")
+
+
 def test_7_1_activation_end_and_counteract_windows() -> None:
     # activation_end: after End activation, before the operative is expended (Stay Sharp on
     # it). counteract_start: A's only operative is expended with an Engage order while B has

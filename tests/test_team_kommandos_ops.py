@@ -285,25 +285,50 @@ def plan(types: Sequence[str]) -> GameState:
 
 
 def test_i_got_a_plan_ladz_pick_up_costs_1ap_less() -> None:
-    # The Comms Boy (APL 2) picks up the marker for 0AP (1AP - 1): 2AP are left.
+    # The Comms Boy (APL 2) picks up the marker: it could pay the full 1AP, so its player
+    # chooses; using the rule it costs 0AP (1AP - 1): 2AP are left.
     s, _ = play(plan([COMMS]), ["Pick up KOM-1 obj"])
+    assert s.node == Decision("A", "team_rule")
+    assert legal(s) == ["Decline", "Use i got a plan ladz"]
+    s, _ = play(s, ["Use i got a plan ladz"])
     assert s.operative("KOM-1").carrying == ("obj",)
     assert s.operative("KOM-1").ap == 2
+    # Used: another marker or mission action would cost its full 1AP (once per activation).
+    from engine.game import universal
+
+    w = Work(s)
+    assert universal.action_cost(w, w.op("KOM-1"), "Place marker", 1, "activation") == 1
+    # Its next activation has it again: the token ends with this one.
+    s, _ = play(s, ["End activation"])
+    assert not [e for e in s.effects if e.detail == "i got a plan ladz used"]
 
 
-def test_i_got_a_plan_ladz_once_per_activation_and_comms_boy_only() -> None:
-    # After a first marker action in the activation the next one costs its full 1AP; a Boy
-    # pays 1AP for its Pick Up Marker.
+def test_i_got_a_plan_ladz_the_player_keeps_it_for_a_later_action() -> None:
+    # Declined on the Pick Up Marker: it costs its full 1AP (1AP left) and the discount
+    # stays for a later marker or mission action of the activation (it would cost 0AP).
+    from engine.game import universal
+
+    s, _ = play(plan([COMMS]), ["Pick up KOM-1 obj", "Decline"])
+    assert s.operative("KOM-1").ap == 1 and s.operative("KOM-1").carrying == ("obj",)
+    w = Work(s)
+    assert universal.action_cost(w, w.op("KOM-1"), "Place marker", 1, "activation") == 0
+
+
+def test_i_got_a_plan_ladz_no_choice_when_only_the_discount_pays_and_comms_boy_only() -> None:
+    # With 0AP left the Pick Up Marker is only possible through the rule: no choice (it is
+    # used); a Boy pays 1AP for its Pick Up Marker; a Dash is no marker action.
     from engine.game import universal
 
     w = Work(plan([COMMS]))
-    o = w.set_op("KOM-1", done=("Pick up",))
-    assert universal.action_cost(w, o, "Place marker", 1, "activation") == 1
-    o = w.set_op("KOM-1", done=("Shoot",))
-    assert universal.action_cost(w, o, "Place marker", 1, "activation") == 0
-    assert universal.action_cost(w, o, "Dash", 1, "activation") == 1  # not a marker action
+    w.node = Decision("A", "action")
+    o = w.set_op("KOM-1", ap=0)
+    assert universal.action_cost(w, o, "Pick up", 1, "activation") == 0
+    assert universal.action_cost(w, o, "Dash", 1, "activation") == 1
+    s, _ = play(w.freeze(), ["Pick up KOM-1 obj"])
+    assert s.operative("KOM-1").carrying == ("obj",) and s.operative("KOM-1").ap == 0
+    assert s.node != Decision("A", "team_rule")
     s, _ = play(plan([BOY]), ["Pick up KOM-1 obj"])
-    assert s.operative("KOM-1").ap == 1
+    assert s.operative("KOM-1").ap == 1 and s.node == Decision("A", "action")
 
 
 # -- Dat All You Got? --------------------------------------------------------------------------
@@ -420,6 +445,19 @@ def test_dakka_dash_shoot_first_then_dash_or_stop() -> None:
     assert s.node == Decision("A", "action") and s.operative("KOM-1").ap == 1
     assert any(a.startswith("Dash KOM-1") for a in legal(s))
     assert not any(a.startswith("Shoot") for a in legal(s))
+
+
+def test_dakka_dash_after_a_shoot_offers_only_the_dash() -> None:
+    # A free action still counts as that action (KT24 3.1): after a paid Shoot in the
+    # activation the free Shoot would be a second Shoot, so only the free Dash is offered
+    # (the Dash performed, nothing of it is left; its 0AP left end the activation).
+    s, _ = play(kom([DAKKA], DAKKA_VS_BLU), ["Activate KOM-1 engage"])
+    s, _ = play(s, ["Shoot KOM-1 dakka shoota (long range) at BLU-1"], ["1,1,1,1,1", "1,1,1"])
+    s, _ = play(s, ["Act KOM-1 dakka dash"])
+    assert s.node == Decision("A", "free_action")
+    assert not any(a.startswith("Shoot") for a in legal(s))
+    s, _ = play(s, ["Dash KOM-1 to 8,14"])
+    assert s.operative("KOM-1").x == 8.0 and s.operative("KOM-1").ap == 0  # 2 - 1 - 1
 
 
 def test_dakka_dash_not_concealed_nor_in_control_range_nor_other_weapons() -> None:
@@ -707,3 +745,53 @@ def test_breach_leaves_parts_thicker_than_1_inch() -> None:
     assert [sorted(p.types) for p in thick.parts] == [sorted(p.types) for p in kz.parts]
     opened = kz.with_terrain((AccessibleSpec("wall", breach_area(9.606, 19)),))
     assert len(opened.parts) > len(kz.parts)  # the wall split: opened piece and the rest
+
+
+def test_breach_then_portable_barricade_moves_and_lists_its_spots() -> None:
+    # Regression: a Breach token's feature is a change to a layout feature (AccessibleSpec),
+    # not added terrain; moving a Portable Barricade after a Breach crashed when it was taken
+    # for one. With the wall opened, BLU-1 moves 4" (Move 6" - 2") with its barricade, which
+    # is set up connected again 4" further east.
+    from tests.test_equipment_terrain import TOUCH
+
+    tokens: list[dict[str, Any]] = [
+        {"kind": "portable_barricade", "owner": "B", "at": (TOUCH, 14.5), "angle": 90}
+    ]
+    ops = {"KOM-1": {"at": (8.9, 19)}, "KOM-2": {"at": (5, 11)}, "BLU-1": {"at": (16, 14.5)}}
+    s = kom([BREACHA, BOY], ops, tokens=tokens)
+    s, _ = play(s, ["Activate KOM-1 engage", "Act KOM-1 breach at 9.606,19", "End activation"])
+    assert {t.kind for t in s.tokens} == {"breach", "portable_barricade"}
+    s, _ = play(s, ["Activate BLU-1 engage"])
+    assert "Act BLU-1 move with barricade at 20,14.5" in legal(s)
+    s, _ = play(s, ["Act BLU-1 move with barricade at 20,14.5"])
+    assert s.operative("BLU-1").x == 20.0
+    (bar,) = [t for t in s.tokens if t.kind == "portable_barricade"]
+    assert bar.x == pytest.approx(TOUCH + 4, abs=0.01)
+
+
+def test_breach_during_a_reposition_then_the_rest_of_the_move() -> None:
+    # The Breacha Boy Repositions 1" (7.9 -> 8.9), against the wall: it may Breach there
+    # during that Reposition for 1AP less (0AP) and then use the rest of the move (6" - 1"
+    # = 5") as a free Reposition: through the opened wall to 12.2 (3.3" + 1" for the
+    # Accessible part). AP: 2 - 1 (the Reposition) = 1 left at the end; the Reposition
+    # counts once (no other one in the activation).
+    s = breacha(at=(7.9, 19))
+    s, _ = play(s, ["Reposition KOM-1 to 8.9,19", "Act KOM-1 breach at 9.606,19"])
+    assert s.operative("KOM-1").ap == 1
+    assert "End activation" in legal(s)  # the rest of the move may be forgone
+    s, _ = play(s, ["Reposition KOM-1 to 12.2,19"])
+    o = s.operative("KOM-1")
+    assert (o.x, o.y, o.ap) == (12.2, 19.0, 1)
+    assert not [a for a in legal(s) if a.startswith("Reposition")]
+
+
+def test_breach_during_a_reposition_limits_the_rest_to_the_distance_left() -> None:
+    # From 7.5 the Reposition to 8.9 costs 2" of movement (as the engine counts it): 4" are
+    # left, short of the 4.3" through the wall; after a Dash (not a Reposition) the Breach
+    # costs its 1AP and gives no move.
+    s = breacha(at=(7.5, 19))
+    s, _ = play(s, ["Reposition KOM-1 to 8.9,19", "Act KOM-1 breach at 9.606,19"])
+    assert 'within 4" of movement' in refused(s, "Reposition KOM-1 to 12.2,19")
+    s = breacha(at=(7.5, 19))
+    s, _ = play(s, ["Dash KOM-1 to 8.9,19", "Act KOM-1 breach at 9.606,19"])
+    assert s.operative("KOM-1").ap == 0

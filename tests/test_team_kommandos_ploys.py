@@ -423,6 +423,29 @@ def test_kunnin_but_brutal_only_on_the_first_resolution() -> None:
     assert kunnin(charge=True, concealed=True, first="Block nothing with normal") == (False, [4])
 
 
+def test_kunnin_but_brutal_first_die_of_the_kommando_when_the_defender_resolves_first() -> None:
+    # A rule makes the defender resolve first (would_resolve_first, as Point-Blank
+    # Fusillade): BLU-1 strikes first (its 5); the Kommando's first die is still the first
+    # attack die it resolves, so its normal strike may be critical (choppa 5).
+    s = gambit([], CHARGE, initiative="A")
+    s.ctx.hooks.transform("would_resolve_first", lambda w, side, **i: "d")
+    s, _ = play(s, ["Activate KOM-1 engage"])
+    s = pass_windows(s)
+    s, _ = play(s, ["Charge KOM-1 to 7.44,14.5"])
+    s = conceal(pass_windows(s), "KOM-1")
+    s, _ = play(s, ["Fight KOM-1 choppa at BLU-1"], ["5,4,1,1", "5,1,1"])
+    s, _ = drive(s, [])
+    assert s.node == Decision("B", "resolve")
+    s, _ = drive(*s.apply("Strike normal")[:1], [])
+    s, ev = s.apply("Strike normal")
+    assert "Ploy kunnin' but brutal" in texts(s)
+    s, more = drive(s, [], ["Ploy kunnin' but brutal"])
+    assert ploys_used(more) == [("A", "Kunnin' But Brutal")]
+    assert [
+        e["damage"] for e in ev + more if e.kind == "damage_inflicted" and e["by"] == "KOM-1"
+    ] == [5]
+
+
 # -------------------------------------------------------------------------------------------
 # Krump 'Em
 # -------------------------------------------------------------------------------------------
@@ -459,7 +482,8 @@ def test_krump_em_not_for_a_kommando_without_an_enemy_to_fight() -> None:
 
 
 def test_shake_it_off_ignores_an_apl_decrease_and_gives_the_ap_back() -> None:
-    # KOM-1 has APL -1 (as after a stun): activated with 1AP; Shake It Off restores 2AP.
+    # KOM-1 has APL -1 (as after a stun): activated with 1AP; Shake It Off, then its player
+    # chooses to ignore that change: APL 2 and 2AP.
     s = lab([BOY], FACING, cp=(2, 2))
     s = attrs.evolve(s, effects=(Effect("apl", "KOM-1", "end_tp", source="BLU-1", value=-1),))
     s, _ = s.apply("Activate KOM-1 engage")
@@ -467,22 +491,55 @@ def test_shake_it_off_ignores_an_apl_decrease_and_gives_the_ap_back() -> None:
     assert "Ploy shake it off on KOM-1" in texts(s)
     s, ev = s.apply("Ploy shake it off on KOM-1")
     assert ploys_used(ev) == [("A", "Shake It Off")]
+    assert s.node == Decision("A", "team_rule")
+    assert texts(s) == ["Decline", "Use shake it off"]
+    s, _ = s.apply("Use shake it off")
     assert op_of(s, "KOM-1").ap == 2
     assert Work(s).apl(op_of(s, "KOM-1")) == 2
 
 
-def test_shake_it_off_lasts_the_turning_point_and_keeps_increases() -> None:
+def test_shake_it_off_the_player_may_keep_a_change() -> None:
+    # Declined: the decrease stands (APL 1, 1AP). An APL increase the operative has is
+    # offered too: kept (``Use keep apl increase``: APL 3, 3AP) or ignored (``Decline``:
+    # APL 2, 2AP) as its player chooses.
     s = lab([BOY], FACING, cp=(2, 2))
+    s = attrs.evolve(s, effects=(Effect("apl", "KOM-1", "end_tp", source="BLU-1", value=-1),))
     s, _ = s.apply("Activate KOM-1 engage")
     s, _ = s.apply("Ploy shake it off on KOM-1")
+    s, _ = s.apply("Decline")
+    assert op_of(s, "KOM-1").ap == 1 and Work(s).apl(op_of(s, "KOM-1")) == 1
+    for choice, apl in (("Use keep apl increase", 3), ("Decline", 2)):
+        s = lab([BOY], FACING, cp=(2, 2))
+        s = attrs.evolve(s, effects=(Effect("apl", "KOM-1", "end_tp", source="KOM-2", value=1),))
+        s, _ = s.apply("Activate KOM-1 engage")
+        assert op_of(s, "KOM-1").ap == 3
+        s, _ = s.apply("Ploy shake it off on KOM-1")
+        assert texts(s) == ["Decline", "Use keep apl increase"]
+        s, _ = s.apply(choice)
+        assert op_of(s, "KOM-1").ap == apl and Work(s).apl(op_of(s, "KOM-1")) == apl, choice
+
+
+def test_shake_it_off_lasts_the_turning_point_and_asks_for_later_changes() -> None:
+    # Used as KOM-1 is activated (no change yet: nothing to ask). Later BLU-1 stuns it (APL
+    # -1 until the end of its next activation): as BLU-1's Shoot ends, A chooses to ignore
+    # that decrease; KOM-1's APL stays 2. The token lasts until the end of the turning point
+    # (the start of the next). Not for BLU's operatives (their APL changes stand).
+    ops: Ops = {"KOM-1": {"at": (16, 14.5)}, "BLU-1": {"at": (5, 14.5)}}
+    s = gambit([], ops, initiative="A", blu=("Gunner",))
+    s, _ = s.apply("Activate KOM-1 engage")
+    s, _ = s.apply("Ploy shake it off on KOM-1")
+    assert s.node == Decision("A", "action")
+    s, _ = play(s, ["End activation"])
+    s = pass_windows(s)
+    s, _ = play(s, ["Activate BLU-1 engage"])
+    s = pass_windows(s)
+    s, _ = play(s, ["Shoot BLU-1 stun gun at KOM-1"], ["6,1,1,1"])
+    s, _ = drive(s, ["1,1,1"])
+    assert s.node == Decision("A", "team_rule") and "Use shake it off" in texts(s)
+    s, _ = s.apply("Use shake it off")
     w = Work(s)
-    # A later decrease is ignored, an increase is kept; until the end of the turning point.
-    w.effects.append(Effect("apl", "KOM-1", "end_tp", source="BLU-1", value=-1))
     assert w.apl(w.op("KOM-1")) == 2
-    w.effects[-1] = Effect("apl", "KOM-1", "end_tp", source="KOM-1", value=1)
-    assert w.apl(w.op("KOM-1")) == 3
     assert any(e.detail == "kommandos_shake_it_off" and e.until == "end_tp" for e in w.effects)
-    # Not for BLU's operatives: B's APL decrease stands.
     w.effects.append(Effect("apl", "BLU-1", "end_tp", source="KOM-1", value=-1))
     assert w.apl(w.op("BLU-1")) == 1
 
@@ -532,6 +589,20 @@ def test_collapsible_stocks_slugga_and_shokka_lose_range() -> None:
     s, _ = s.apply("Activate KOM-1 engage")
     s = pass_windows(s)
     assert "Shoot KOM-1 shokka at BLU-1" in texts(s)
+
+
+def test_collapsible_stocks_the_heuristic_agent_reads_the_changed_range() -> None:
+    # The agent's positioning (engine.agents.position) reads the rules as the Shoot does:
+    # with the stocks the slugga reaches any distance, without them 8" (plus tolerance).
+    import math
+
+    from engine.agents.position import _ranged
+
+    for equipment, reach in (({"A": ["Collapsible Stocks"]}, math.inf), ({}, 8.0)):
+        s = lab([BOY], FAR, equipment=equipment)
+        w = Work(s)
+        got = {n: r for n, _, r in _ranged(w, w.op("KOM-1"), True)}
+        assert got["slugga"] == pytest.approx(reach, abs=1e-5), equipment
 
 
 def test_collapsible_stocks_not_other_weapons() -> None:
@@ -607,7 +678,8 @@ def test_skulk_about_with_piercing_still_one_unrolled_save() -> None:
 
 def test_shake_it_off_after_a_stun_gun() -> None:
     # BLU-1 (a Gunner) stuns KOM-1 with its Stun Gun (a crit retained): APL -1 until the end
-    # of KOM-1's next activation. KOM-1 activates with 1AP; Shake It Off gives 2AP.
+    # of KOM-1's next activation. A passes the window as BLU-1's Shoot ends; KOM-1 activates
+    # with 1AP; Shake It Off (the stun ignored) gives 2AP.
     ops: Ops = {"KOM-1": {"at": (16, 14.5)}, "BLU-1": {"at": (5, 14.5)}}
     s = gambit([], ops, initiative="B", blu=("Gunner",))
     s, _ = play(s, ["Activate BLU-1 engage"])
@@ -621,26 +693,39 @@ def test_shake_it_off_after_a_stun_gun() -> None:
     assert op_of(s, "KOM-1").ap == 1
     s, ev = s.apply("Ploy shake it off on KOM-1")
     assert ploys_used(ev) == [("A", "Shake It Off")]
+    s, _ = s.apply("Use shake it off")
     assert op_of(s, "KOM-1").ap == 2
 
 
 def test_shake_it_off_when_its_apl_is_changed() -> None:
-    # BLU-1 stuns KOM-1: at the end of BLU-1's activation A may use Shake It Off on KOM-1
-    # (its APL was lowered); KOM-1's APL is 2 again at once, and it activates with 2AP.
+    # BLU-1 stuns KOM-1: as that Shoot ends (the change applies, 2.1: the ``stat_changed``
+    # window, before BLU-1's activation goes on) A may use Shake It Off on KOM-1 and ignore
+    # the change: KOM-1's APL is 2 again at once, and it activates with 2AP.
     ops: Ops = {"KOM-1": {"at": (16, 14.5)}, "BLU-1": {"at": (5, 14.5)}}
     s = gambit([], ops, initiative="B", blu=("Gunner",))
     s, _ = play(s, ["Activate BLU-1 engage"])
     s = pass_windows(s)
     s, _ = play(s, ["Shoot BLU-1 stun gun at KOM-1"], ["6,1,1,1"])
-    s, _ = drive(s, ["1,1,1"])
-    s, _ = s.apply("End activation")
-    assert isinstance(s.node, Decision) and s.node.kind == "ploy"
-    assert "Ploy shake it off on KOM-1" in texts(s)
-    s, ev = drive(s, [], ["Ploy shake it off on KOM-1"])
+    s, ev = drive(s, ["1,1,1"], ["Ploy shake it off on KOM-1"])
     assert ploys_used(ev) == [("A", "Shake It Off")]
+    s, _ = s.apply("Use shake it off")
     assert Work(s).apl(op_of(s, "KOM-1")) == 2
+    s = pass_windows(s)
+    assert s.node == Decision("B", "action")  # BLU-1's activation goes on
+    s, _ = s.apply("End activation")
+    s = pass_windows(s)
     s, _ = s.apply("Activate KOM-1 engage")
     assert op_of(s, "KOM-1").ap == 2
+
+
+def test_shake_it_off_not_at_the_end_of_an_activation_without_a_change() -> None:
+    # The window is the change's: BLU-1's activation with no APL change offers nothing.
+    ops: Ops = {"KOM-1": {"at": (16, 14.5)}, "BLU-1": {"at": (5, 14.5)}}
+    s = gambit([], ops, initiative="B", blu=("Gunner",))
+    s, _ = play(s, ["Activate BLU-1 engage"])
+    s = pass_windows(s)
+    s, _ = s.apply("End activation")
+    assert not (isinstance(s.node, Decision) and "Ploy shake it off on KOM-1" in texts(s))
 
 
 def test_kunnin_but_brutal_critical_strike_also_shocks() -> None:

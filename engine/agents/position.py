@@ -149,7 +149,7 @@ def _ranged(
                 continue
             if universal.weapon_usable(w, q, name, prof) is not None:
                 continue
-            out.append((name, prof, _reach(prof)))
+            out.append((name, prof, _reach(prof, w, o.id, name)))
         return out
 
     return once(w, ("ranged", o.id, as_engage, after), listing)
@@ -189,10 +189,17 @@ def _best_shot_from(
     return best
 
 
-def _reach(prof: Any) -> float:
+def _reach(prof: Any, w: Work | None = None, op: str = "", weapon: str = "") -> float:
     """The distance (inches) within which a target is in range of ``prof`` (its Range x
-    plus the engine's tolerance; infinite without Range)."""
-    rng = prof.rules.get(Range)
+    plus the engine's tolerance; infinite without Range): with ``w``, ``op`` and ``weapon``,
+    its rules as the Shoot uses them (the ``would_use_weapon_rules`` hooks, e.g. a rule that
+    removes Range)."""
+    rules = prof.rules
+    if w is not None and "would_use_weapon_rules" in w.ctx.hooks.would:
+        rules = w.would(
+            "would_use_weapon_rules", rules, op=op, weapon=weapon, kind="ranged", target=""
+        )
+    rng = rules.get(Range)
     return rng.distance + 1e-6 if isinstance(rng, Range) else math.inf
 
 

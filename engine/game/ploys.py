@@ -27,6 +27,9 @@ and the core opens a window at each trigger it reaches:
 ``resolve_start``      the start of a Fight's Resolve Attack Dice step (both sides' dice
                        retained; ``op``: the attacker, ``target``: the defender)
 ``incapacitated``      an operative was incapacitated (before it is removed)
+``stat_changed``       stat changes begun during an action applied as it ended (2.1): one
+                       window per operative and changed stat (``op``; ``stat``: the effect
+                       kind, ``"apl"``, ``"move"``...)
 =====================  =========================================================================
 
 A window is a decision only for a player who has a usable ploy there: one whose player has
@@ -89,6 +92,7 @@ TRIGGERS = (
     "strike",
     "resolve_start",
     "incapacitated",
+    "stat_changed",
 )
 """Every trigger the core opens a window at (module docstring)."""
 

@@ -225,6 +225,8 @@ class ActivationFrame:
             ``max_move`` the most it may move (inches; negative: no limit of its own);
             ``saved_done``/``saved_ap`` what its activation had done and had left, restored
             afterwards.
+        before: during an action, the effects on operatives as it began (the changes it
+            made open the ``stat_changed`` windows as it ends).
     """
 
     op: str
@@ -237,6 +239,7 @@ class ActivationFrame:
     max_move: float = -1.0
     saved_done: tuple[str, ...] = ()
     saved_ap: int = 0
+    before: tuple[Effect, ...] = ()
 
     @property
     def in_action(self) -> bool:
@@ -252,14 +255,26 @@ class ActivationFrame:
             w.settle_effects()
             if action_cut(w, self.op):
                 w.effects = [e for e in w.effects if not (e.kind == ACTION_CUT and e.op == self.op)]
+            watched = bool(w.ctx.hooks.ploys.get("stat_changed"))
+            was = set(self.before)
+            settled = sorted(
+                {(e.op, e.kind) for e in w.effects if e.op and e.kind != "token" and e not in was}
+                if watched
+                else ()
+            )
             remove_casualties(w)
-            me = w.replace_top(stage="ended")
+            me = w.replace_top(stage="ended", before=())
             if w.ctx.hooks.did.get("action_ended"):
                 # The action is complete: a rule acting "after that action" may push a
                 # frame here (it runs first; this frame then resumes at "ended").
                 w.emit("action_ended", op=self.op, mode=self.mode)
-                if w.top is not me:
-                    return
+            for op, kind in settled:
+                # Stat changes begun during the action apply now (2.1): the ``stat_changed``
+                # ploy window for each operative with an effect (kind) the action began.
+                if w.op(op).alive:
+                    ploys.open_window(w, "stat_changed", op=op, stat=kind)
+            if w.top is not me:
+                return
         if w.top.stage == "ended":
             w.replace_top(stage="choose")
             if self.mode == "activation" and o.alive:
@@ -359,7 +374,9 @@ class ActivationFrame:
             raise _illegal(
                 f"{a}: the free action granted to {o.id} is {' or '.join(self.allowed)} (3.1)"
             )
-        w.replace_top(stage="after", actions=self.actions + 1, last=a.verb)
+        watched = bool(w.ctx.hooks.ploys.get("stat_changed"))  # (the stat_changed window)
+        before = tuple(e for e in w.effects if e.op and e.kind != "token") if watched else ()
+        w.replace_top(stage="after", actions=self.actions + 1, last=a.verb, before=before)
         perform(w, o, a, self.mode)
 
 
@@ -401,21 +418,31 @@ def added_ap(w: Work, o: OperativeState, verb: str, target: str = "") -> int:
     return max(0, int(w.would("would_add_action_ap", 0, op=o, action=verb, target=target)))
 
 
-def action_cost(w: Work, o: OperativeState, verb: str, ap: int, mode: str, target: str = "") -> int:
+def action_cost(
+    w: Work,
+    o: OperativeState,
+    verb: str,
+    ap: int,
+    mode: str,
+    target: str = "",
+    paying: bool = False,
+) -> int:
     """What ``o`` pays for an action of printed cost ``ap`` (its ``verb`` or rule action
     name): nothing in a counteraction, an interrupt or a free action outside its activation
     (1.6, 9.3, 3.1), nothing when an effect makes it free (3.1); otherwise the printed cost
     through the ``would_cost_action`` hooks (``op``, ``action``: the verb or rule action
     name; e.g. the Breaching Charge, 7.2), never below 0. AP a rule adds
     (:func:`added_ap`) come on top of the printed cost; that action is then never free and
-    its cost never below the printed cost plus the added AP (on ``target``, as there)."""
+    its cost never below the printed cost plus the added AP (on ``target``, as there).
+    ``paying`` (passed to the hooks): the cost is being paid now (:func:`spend`), not only
+    asked; a rule whose discount is used once may note its use then."""
     if mode != "activation":
         return 0
     extra = added_ap(w, o, verb, target)
     if not extra and w.effects and rule_actions.free_action_effect(w, o, verb):
         return 0
     if "would_cost_action" in w.ctx.hooks.would:
-        hooked = max(0, int(w.would("would_cost_action", ap, op=o, action=verb)))
+        hooked = max(0, int(w.would("would_cost_action", ap, op=o, action=verb, paying=paying)))
         return max(hooked, ap) + extra if extra else hooked
     return ap + extra
 
@@ -698,7 +725,7 @@ def spend(
     note it as done this activation (1.5; a rule action also as the universal action it
     counts as, ``family``)."""
     printed = ACTION_COST[verb] if ap is None else ap
-    cost = action_cost(w, o, verb, printed, mode, target)
+    cost = action_cost(w, o, verb, printed, mode, target, paying=True)
     if mode == "activation" and cost == 0 and printed and w.effects:
         rule_actions.use_free_action_effect(w, o, verb)
     done = (*w.op(o.id).done, verb) + ((family,) if family else ())

@@ -11,8 +11,10 @@
   whether an operative is ignored for the kill op (``would_ignore_for_kill_op``, the tac op
   Envoy), and for the scoring that needs operatives incapacitated by enemy operatives (the
   tac ops Rout and Dominate: ``would_count_as_incapacitated_by_enemy``). No op of this engine
-  scores operatives that escape or survive. It still controls markers (neither dataslate
-  text nor BSData says otherwise).
+  scores operatives that escape or survive. Steal Intelligence, Sweep & Clear and Martyrs
+  count an operative incapacitated by anything (not by enemy operatives): the Squig counts
+  for them, as the text limits Expendable to the incapacitation by enemy operatives. It
+  still controls markers (neither dataslate text nor BSData says otherwise).
 - **Stoopid** (Bomb Squig): when its order is determined at its activation (Firefight phase),
   Conceal cannot be selected (``would_refuse_order``); it performs no action but Charge, Dash,
   Fight, Reposition and Shoot (``would_refuse_action``), and uses no weapon that is not on its
@@ -22,8 +24,11 @@
   shooter it is no valid target for it, whatever the shooter's Seek or Vantage (only being
   within 2" of it, where no cover counts, makes it one; the core's ``would_refuse_target``).
 - **I Got A Plan Ladz** (Comms Boy): once per activation, its Pick Up Marker, Place Marker or
-  a mission action costs 1AP less (``would_cost_action``). The first such action of the
-  activation gets it (saving an AP is never worse).
+  a mission action costs 1AP less (``would_cost_action``, when it is paid). The player
+  chooses which: when such an action is paid and its full cost is affordable too, ``Use i got
+  a plan ladz`` keeps the discount for it, ``Decline`` pays the 1AP after all and keeps the
+  discount for a later such action of the activation (an action that is free anyway, e.g. a
+  counteraction, uses nothing).
 - **Dat All You Got?** (Slasha Boy): after it fights or retaliates and is not
   incapacitated, the enemy operative of that sequence suffers D3 damage (a team-rule roll,
   the D6 halved rounding up). Always used (more damage on the enemy is never worse).
@@ -50,7 +55,7 @@ from engine.game import rule_actions, universal
 from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.events import Event
-from engine.game.state import OperativeState
+from engine.game.state import Effect, OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import sight
@@ -257,6 +262,15 @@ def _plan_action(w: Work, o: OperativeState, name: str) -> bool:
     return act is not None and rule_actions.is_mission_action(act)
 
 
+_PLAN_USED = "i got a plan ladz used"
+_PLAN_KEY = "kommandos_i_got_a_plan_ladz"
+PLAN_LADZ = "I Got A Plan Ladz"
+
+
+def _plan_used(w: Work, op: str) -> bool:
+    return any(e.kind == "token" and e.op == op and e.detail == _PLAN_USED for e in w.effects)
+
+
 def install_i_got_a_plan_ladz(hooks: Hooks, players: tuple[str, ...]) -> None:
     """I Got A Plan Ladz (module docstring)."""
 
@@ -264,16 +278,47 @@ def install_i_got_a_plan_ladz(hooks: Hooks, players: tuple[str, ...]) -> None:
         o: OperativeState = info["op"]
         if ap <= 0 or not _mine(w, o.id, players, COMMS_BOY):
             return ap
-        name = str(info.get("action", ""))
-        if not _plan_action(w, o, name):
+        if not _plan_action(w, o, str(info.get("action", ""))) or _plan_used(w, o.id):
             return ap
-        if any(_plan_action(w, o, d) for d in o.done):
-            return ap  # once per activation: the first such action had it
+        if info.get("paying"):
+            # Paid now: the discount is used for this action (once per activation). When the
+            # full cost is affordable too, the player chooses (keeping it for a later action
+            # of the activation: Decline pays the 1AP after all).
+            w.effects.append(
+                Effect("token", o.id, "end_activation", source=o.id, detail=_PLAN_USED)
+            )
+            if w.op(o.id).ap >= ap:
+                w.stack.append(
+                    RuleChoiceFrame(
+                        player=w.ctx.owner[o.id],
+                        rule=PLAN_LADZ,
+                        key=_PLAN_KEY,
+                        op=o.id,
+                        candidates=(),
+                        targeted=False,
+                    )
+                )
         return ap - 1
 
     hooks.transform("would_cost_action", cost)
 
 
+def _plan_chosen(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
+    """Declined: the action costs its full AP after all and the discount stays for a later
+    Pick Up Marker, Place Marker or mission action of this activation."""
+    if chosen:
+        w.emit("team_rule_used", op=frame.op, rule=PLAN_LADZ, on=frame.op)
+        return
+    o = w.op(frame.op)
+    w.effects = [
+        e
+        for e in w.effects
+        if not (e.kind == "token" and e.op == frame.op and e.detail == _PLAN_USED)
+    ]
+    w.set_op(frame.op, ap=o.ap - 1)
+
+
+on_choice(_PLAN_KEY, _plan_chosen)
 register(
     "kommandos/ability/i_got_a_plan_ladz",
     install_i_got_a_plan_ladz,

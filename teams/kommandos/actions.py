@@ -18,9 +18,15 @@
   seeing that point (:class:`GrapplingHook`).
 - **Breach** (Breacha Boy, 1AP): a Breach marker against a terrain feature within its control
   range; the feature's parts no more than 1" thick are Accessible near it (:class:`Breach`).
-  Simplified: a Breach just before a Charge or Reposition stands for one during it (the move
-  then costs 1AP less), and the parts are opened within a fixed area around the marker for
-  every operative.
+  During a Reposition: right after a Reposition with distance left (its last action) the
+  Breach costs 1AP less and the rest of that move follows as a free Reposition of at most
+  the distance left. Limits of the geometry (simplified, reported): a Breach during a Charge
+  is only the one right before it (the Charge then costs 1AP less; a Charge cannot be split
+  in two legs here); the parts are opened within a fixed area (the centres of 32 mm bases
+  within 1" of the marker) for every operative moving there, whatever its base, rather than
+  per operative within 1"; an opened Wall piece is Heavy (not Wall), which also changes
+  what it does for sight and cover there, since the killzone has one set of types for
+  movement and sight.
 """
 
 from __future__ import annotations
@@ -649,6 +655,33 @@ class Breach:
         spec = AccessibleSpec(feature, breach_area(x, y), BREACH_THICKNESS)
         w.tokens = [*w.tokens, Token(BREACH, o.player, name, x, y, 0.0, feature=spec)]
         w.emit("team_rule_used", op=o.id, rule=self.name, on=feature)
+        done = w.op(o.id).done
+        if done and done[-1] == self.text:  # already noted as done (paid)
+            done = done[:-1]
+        left = mid_reposition(w, attrs.evolve(o, done=done)) if mode == "activation" else 0.0
+        if left > 0:
+            # During its Reposition: the rest of that move, as a free Reposition of at most
+            # the distance left (the activation's Reposition: it counts once).
+            _drop_left(w, o.id)
+            universal.start_free_action(w, o.id, ("Reposition",), max_move=left)
+
+
+_LEFT = "kommandos_breach_move_left"  # token: the Reposition just made has distance left
+
+
+def mid_reposition(w: Work, o: OperativeState) -> float:
+    """The distance (inches) left of the Reposition ``o`` just made (its last action, in
+    this activation), when a Breach now is one made during that Reposition; else 0."""
+    if not o.done or o.done[-1] != "Reposition":
+        return 0.0
+    left = [e.value for e in w.effects if e.kind == "token" and e.op == o.id and e.detail == _LEFT]
+    return max(left, default=0) / 1000.0
+
+
+def _drop_left(w: Work, op: str) -> None:
+    w.effects = [
+        e for e in w.effects if not (e.kind == "token" and e.op == op and e.detail == _LEFT)
+    ]
 
 
 BREACH_ACTION = Breach()
@@ -662,6 +695,9 @@ def install_breach(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     def cost(w: Work, ap: int, **info: Any) -> int:
         o: OperativeState = info["op"]
+        breach = ap > 0 and info.get("action") == BREACH_ACTION.text
+        if breach and w.ctx.owner.get(o.id) in players and mid_reposition(w, o) > 0:
+            return ap - 1  # during its Reposition: 1AP less
         if ap <= 0 or info.get("action") not in BREACH_MOVES or not o.done:
             return ap
         if o.done[-1] != BREACH_ACTION.text or w.ctx.owner.get(o.id) not in players:
@@ -670,8 +706,28 @@ def install_breach(hooks: Hooks, players: tuple[str, ...]) -> None:
             return ap  # it had moved before the Breach: not part of this move
         return ap - 1
 
+    def moved(w: Work, ev: Event) -> None:
+        op = str(ev["op"])
+        if ev.get("action") != "reposition" or w.ctx.owner.get(op) not in players:
+            return
+        if not has_keyword(w, op, BREACHA_BOY):
+            return
+        top = w.top
+        if not isinstance(top, universal.ActivationFrame) or top.mode != "activation":
+            return
+        o = w.op(op)
+        _drop_left(w, op)
+        limit = float(universal._move_args(w, o, "Reposition", "activation")["max_cost"])
+        left = limit - float(ev.get("cost") or 0.0)
+        if left > 0.01:
+            milli = int(left * 1000)
+            w.effects.append(
+                Effect("token", op, "end_activation", source=op, detail=_LEFT, value=milli)
+            )
+
     hooks.action(BREACH_ACTION, players)
     hooks.transform("would_cost_action", cost)
+    hooks.on("moved", moved)
 
 
 register(

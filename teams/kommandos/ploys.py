@@ -22,17 +22,22 @@ Firefight ploys:
   the ``strike`` window of an enemy's normal strike on it; that strike inflicts no damage.
 - **Kunnin' But Brutal**: a friendly KOMMANDO operative with a Conceal order fighting in an
   activation in which it performed a Charge (Throat Slittas lets it): offered in the
-  ``strike`` window when the fight's first resolved success is its strike with a normal
-  success; that success is a critical one (critical damage, and Shock), through the
+  ``strike`` window when the first attack die it resolves in the fight is a strike with a
+  normal success (the enemy's dice, resolved first when a rule says so, do not count);
+  that success is a critical one (critical damage, and Shock), through the
   ``would_strike_crit`` hook.
 - **Krump 'Em**: at the end of the Firefight phase, one friendly KOMMANDO operative that can
   fight performs a free Fight.
 - **Shake It Off**: when a friendly KOMMANDO operative is activated, or when its APL is
-  changed, until the start of the next turning point its APL decreases are ignored
-  (``would_change_apl``; used as it is activated, the AP it lost is given back).
-  Increases are kept: no player would ignore one. "When its APL is changed" is offered at
-  the end of the activation (either player's) in which a decrease began (a change made
-  during an action applies once that action is complete, 2.1).
+  changed (the core's ``stat_changed`` window, as the action that changed it ends: a change
+  made during an action applies once it is complete, 2.1; in any activation or
+  counteraction), until the start of the next turning point its player may ignore any
+  change to its APL: a choice for each change it has when the ploy is used and for each
+  later one as the action that made it ends (``Use shake it off`` ignores a decrease,
+  ``Decline`` keeps it; ``Use keep apl increase`` keeps an increase, ``Decline`` ignores
+  it); the ignored ones are taken off through ``would_change_apl``. Used as it is
+  activated, its AP follow its APL as shaken off. A change begun outside any action (none
+  in this engine's rules but a ploy's) is offered no window.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import Effect
 from engine.game.work import Work
+from engine.rules.choices import RuleChoiceFrame, on_choice
 from engine.rules.ploys import GainToken, Ploy
 from engine.rules.registry import register
 
@@ -497,8 +503,11 @@ KUNNIN_BUT_BRUTAL_PLOY = Ploy(
 
 def install_kunnin_but_brutal(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Kunnin' But Brutal (:data:`KUNNIN_BUT_BRUTAL_PLOY`): used in the ``strike`` window of
-    the fight's first resolution, that strike is critical (``would_strike_crit``). A token
-    on the fight's attacker notes that a success was resolved (strike or block)."""
+    the Kommando's first resolved attack die, that strike is critical
+    (``would_strike_crit``). A token on the fight's attacker notes that it resolved a
+    success (strike or block); the enemy's dice do not count (when a rule makes the
+    defender resolve first, ``would_resolve_first``, the Kommando's first die is still
+    "the first attack die" it resolves)."""
 
     def crit(w: Work, value: bool, **info: Any) -> bool:
         op = str(info.get("op", ""))
@@ -512,6 +521,8 @@ def install_kunnin_but_brutal(hooks: Hooks, players: tuple[str, ...]) -> None:
         f = _fight_frame(w)
         if f is None or w.ctx.owner.get(f.attacker) not in players:
             return
+        if ev.get("op") != f.attacker:
+            return  # the enemy's die (resolved first by a rule): not the Kommando's first
         if is_kommando(w, f.attacker) and not op_token(w, f.attacker, RESOLVED):
             _add_token(w, f.attacker, RESOLVED)
 
@@ -580,23 +591,66 @@ def _raw_apl_change(w: Work, op: str) -> int:
 
 def _shake_eligible(w: Work, player: str, op: str, info: Mapping[str, Any]) -> bool:
     """A friendly KOMMANDO operative not yet shaking it off: the one activated (trigger
-    ``activation_start``), or, at the end of any activation, one whose APL was lowered."""
-    if not is_kommando(w, op) or op_token(w, op, SHAKE):
+    ``activation_start``), or the one whose APL just changed (``stat_changed``, ``apl``)."""
+    if not is_kommando(w, op) or op_token(w, op, SHAKE) or op != info.get("op"):
         return False
-    if info.get("trigger") == "activation_start":
-        return op == info.get("op")
-    return _raw_apl_change(w, op) < 0
+    return info.get("trigger") == "activation_start" or info.get("stat") == "apl"
+
+
+def _sig(e: Effect) -> str:
+    """An APL change's signature (what tells it from the others on the operative; not its
+    duration, which the core turns to the activation in progress as it begins)."""
+    return f"{e.source}/{e.value}/{e.detail}"
+
+
+def _apl_effects(w: Work, op: str) -> list[Effect]:
+    return [e for e in w.effects if e.kind == "apl" and e.op == op and not e.pending and e.value]
+
+
+def ask_shake(w: Work, op: str) -> None:
+    """A choice for each APL change on ``op`` (shaking it off) not decided yet: ignore it or
+    keep it (``Use shake it off`` ignores a decrease; ``Use keep apl increase`` keeps an
+    increase, ``Decline`` ignores it)."""
+    for e in _apl_effects(w, op):
+        sig = _sig(e)
+        if op_token(w, op, f"{SHAKE} decided {sig}"):
+            continue
+        w.effects.append(Effect("token", op, "end_tp", source=op, detail=f"{SHAKE} decided {sig}"))
+        w.stack.append(
+            RuleChoiceFrame(
+                player=w.ctx.owner[op],
+                rule=SHAKE_IT_OFF if e.value < 0 else KEEP_INCREASE,
+                key=_SHAKE_KEY,
+                op=op,
+                candidates=(),
+                data=(("sig", sig), ("increase", e.value > 0)),
+                targeted=False,
+            )
+        )
+
+
+def _shake_chosen(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
+    """Ignore the change (a decrease used, an increase declined): a token naming it."""
+    if bool(chosen) == bool(frame.get("increase")):
+        return
+    before = w.apl(w.op(frame.op))
+    detail = f"{SHAKE} ignore {frame.get('sig')}"
+    w.effects.append(Effect("token", frame.op, "end_tp", source=frame.op, detail=detail))
+    if op_token(w, frame.op, _SHAKE_AP):
+        # Used as it was activated: the AP it got from its APL follow the APL shaken off.
+        o = w.op(frame.op)
+        w.set_op(frame.op, ap=max(0, o.ap + w.apl(o) - before))
 
 
 def _shake(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
-    """The token until the end of the turning point; used as the operative is activated,
-    the AP it lost to an APL decrease is given back."""
+    """The token until the end of the turning point; then the choice for each APL change it
+    has (used as the operative is activated, the AP an ignored decrease took are given back
+    and those an ignored increase gave are taken)."""
     op = action.target
-    before = w.apl(w.op(op))
     w.effects.append(Effect("token", op, "end_tp", source=op, detail=SHAKE))
-    gained = w.apl(w.op(op)) - before
-    if gained > 0 and info.get("trigger") == "activation_start":
-        w.set_op(op, ap=w.op(op).ap + gained)
+    if info.get("trigger") == "activation_start":
+        w.effects.append(Effect("token", op, "end_activation", source=op, detail=_SHAKE_AP))
+    ask_shake(w, op)
 
 
 def _shake_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
@@ -605,33 +659,56 @@ def _shake_advice(w: Work, player: str, action: Action, info: Mapping[str, Any])
     return AP_VALUE if _raw_apl_change(w, action.target) < 0 else 0.0
 
 
+SHAKE_IT_OFF = "Shake It Off"
+KEEP_INCREASE = "Keep APL increase"
+_SHAKE_KEY = "kommandos_shake_it_off"
+_SHAKE_AP = "kommandos_shake_it_off_ap"
+
 SHAKE_IT_OFF_PLOY = Ploy(
-    "Shake It Off",
+    SHAKE_IT_OFF,
     "firefight",
-    triggers=("activation_start", "activation_end"),
+    triggers=("activation_start", "stat_changed"),
     target="friendly",
     eligible=_shake_eligible,
     use_hook=_shake,
     rule_id="kommandos/firefight_ploy/shake_it_off",
     advice=_shake_advice,
 )
-"""Shake It Off (firefight, 1CP): when a friendly KOMMANDO operative is activated, or (at the
-end of the activation in which it happened) when its APL was lowered, until the start of
-the next turning point its APL decreases are ignored (module docstring).
-``Ploy shake it off on KOM-3``."""
+"""Shake It Off (firefight, 1CP): when a friendly KOMMANDO operative is activated, or when
+its APL changes (the ``stat_changed`` window, as the action that changed it ends, in any
+activation or counteraction), until the start of the next turning point its player may
+ignore each change to its APL (module docstring). ``Ploy shake it off on KOM-3``."""
 
 
 def install_shake_it_off(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Shake It Off (:data:`SHAKE_IT_OFF_PLOY`): the ``would_change_apl`` hook."""
+    """Shake It Off (:data:`SHAKE_IT_OFF_PLOY`): the ``would_change_apl`` hook (the changes
+    chosen to be ignored are taken off), a choice for each later APL change (as the action
+    that made it ends) and, used as the operative is activated, its AP set to its APL as
+    shaken off (the AP it got from an ignored change given back or taken)."""
+
+    def ignored(w: Work, op: str) -> int:
+        return sum(
+            e.value for e in _apl_effects(w, op) if op_token(w, op, f"{SHAKE} ignore {_sig(e)}")
+        )
 
     def apl(w: Work, change: int, **info: Any) -> int:
         op = str(info.get("op", ""))
-        if change >= 0 or w.ctx.owner.get(op) not in players or not op_token(w, op, SHAKE):
+        if w.ctx.owner.get(op) not in players or not op_token(w, op, SHAKE):
             return change
-        return 0
+        return change - ignored(w, op)
+
+    def ended(w: Work, ev: Event) -> None:
+        for e in list(w.effects):
+            mine = e.kind == "token" and w.ctx.owner.get(e.op) in players
+            if mine and e.detail == SHAKE and w.op(e.op).alive:
+                ask_shake(w, e.op)
 
     hooks.ploy(SHAKE_IT_OFF_PLOY, players)
     hooks.transform("would_change_apl", apl)
+    hooks.on("action_ended", ended)
+
+
+on_choice(_SHAKE_KEY, _shake_chosen)
 
 
 __all__ = [
