@@ -912,3 +912,27 @@ def test_apprentek_performs_one_cryptek_action_per_turning_point() -> None:
     assert not [t for t in texts(s) if "nanomine" in t or "chronometron" in t]
     with pytest.raises(IllegalActionError, match="Apprentek Assistance"):
         s.apply("Act HIE-4 countertemporal nanomine at 15,14")
+
+
+def test_nightmare_shroud_refuses_every_attack_reroll_but_not_defence_rerolls() -> None:
+    # The dataslate forbids re-rolling attack dice of an enemy within 4" (shooting, fighting
+    # or retaliating), whatever re-rolls them: the core's re-roll refusal names the shroud for
+    # any re-rolling ploy (here a team's ploy) in melee or ranged; defence dice and an enemy
+    # beyond 4" are not affected.
+    from engine.game.ploys import reroll_refusal
+
+    ops = {**CRYPT_OPS, "BLU-1": {"at": (6.5, 17)}, "BLU-2": {"at": (25, 20)}}
+    s = lab(PSYCHO, ops, cp=(0, 0)).apply("Activate HIE-3 engage")[0]
+    s, _ = s.apply("Act HIE-3 nightmare shroud")
+    w = Work(s)
+    for kind in ("ranged", "melee"):
+        info = {"op": "BLU-1", "target": "HIE-1", "kind": kind}
+        why = reroll_refusal(w, "B", "attack_dice", "Some Ploy", info)
+        assert why is not None and "Nightmare Shroud" in why
+    near = {"op": "BLU-1", "target": "HIE-1", "kind": "ranged"}
+    assert reroll_refusal(w, "B", "defence_dice", "Some Ploy", near) is None
+    far = {"op": "BLU-2", "target": "HIE-1", "kind": "ranged"}
+    assert reroll_refusal(w, "B", "attack_dice", "Some Ploy", far) is None
+    # Friendly dice are never refused.
+    mine = {"op": "HIE-1", "target": "BLU-1", "kind": "ranged"}
+    assert reroll_refusal(w, "A", "attack_dice", "Command Re-roll", mine) is None
