@@ -745,6 +745,18 @@ def test_reanimated_function_limits() -> None:
     assert "Ploy reanimated function on HIE-2" not in texts(used)
 
 
+def test_reanimated_function_has_no_effect_for_the_martyrs_tac_op() -> None:
+    # The dataslate: for the Martyrs tac op the ploy has no effect. Martyrs asks control with
+    # rule="Martyrs" (its 2VP per token when controlled): the tie stands there, while any
+    # other determination of control counts the marker (A controls).
+    from engine.missions.tac_ops import martyrs
+
+    s, _ = _raf().apply("Ploy reanimated function on HIE-2")
+    w = Work(s)
+    assert universal.controller(w, "obj") == "A"
+    assert universal.controller(w, "obj", martyrs.NAME) == ""
+
+
 # -------------------------------------------------------------------------------------------
 # Dimensional Ambush
 # -------------------------------------------------------------------------------------------

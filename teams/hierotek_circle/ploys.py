@@ -530,8 +530,9 @@ class ReanimatedFunction:
     actions of a friendly operative's activation (``during_activation``), as one ends
     (``activation_end``) and at the end of the turning point before the ops score
     (``turning_point_end``). Notation ``Ploy reanimated function on <operative>``, naming
-    the operative the marker was placed for. Once per turning point (7.1). Not excluded
-    from the Martyrs tac op: **a simplification**."""
+    the operative the marker was placed for. Once per turning point (7.1). No effect when
+    the Martyrs tac op determines control (the hook's ``rule="Martyrs"``, which the tac op
+    passes)."""
 
     name: str = REANIMATED_FUNCTION
     kind: str = "firefight"
@@ -610,6 +611,7 @@ def _raf_contests(w: Work, tok: Any, marker: str) -> bool:
 
 
 REANIMATED_FUNCTION_PLOY = ReanimatedFunction()
+MARTYRS = "Martyrs"  # the tac op on which the ploy has no effect (its ``rule=``)
 
 
 def install_reanimated_function(hooks: Hooks, players: tuple[str, ...]) -> None:
@@ -617,7 +619,7 @@ def install_reanimated_function(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     def totals(w: Work, total: dict[str, int], **info: Any) -> dict[str, int]:
         marker = str(info.get("marker", ""))
-        if not marker or not w.effects or not w.tokens:
+        if not marker or not w.effects or not w.tokens or info.get("rule") == MARTYRS:
             return total
         for e in w.effects:
             if e.kind != RAF or e.player not in players:
