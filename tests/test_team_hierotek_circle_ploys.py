@@ -418,6 +418,24 @@ def test_phase_shifter_only_against_piercing_and_once_per_turning_point() -> Non
     assert isinstance(_shoot_chronomancer("pierce gun", ()).node, Chance)
 
 
+def test_phase_shifter_against_piercing_crits_once_a_crit_is_retained() -> None:
+    # Piercing Crits 1 gives the weapon Piercing 1 once a critical success is retained: with
+    # a 6 among the attack dice, the Phase Shifter is offered and ignores it (3 defence dice,
+    # not 2); without a crit the weapon has no Piercing: nothing offered.
+    eq = {"A": ("Phase Shifter",)}
+    s = lab(TYPES, PHASE_OPS, blu=("Gunner", "Trooper"), cp=(0, 0), turn="B", equipment=eq)
+    shot = ["Activate BLU-1 engage", "Shoot BLU-1 crit pierce gun at HIE-3"]
+    crit, _ = play(s, shot, ["6,3,1,1"])
+    crit = pass_windows(crit)
+    assert texts(crit) == ["Decline", "Use phase shifter"]
+    used, _ = crit.apply("Use phase shifter")
+    assert used.node.request.dice == 3  # type: ignore[union-attr]
+    declined, _ = crit.apply("Decline")
+    assert declined.node.request.dice == 2  # type: ignore[union-attr]
+    plain, _ = play(s, shot, ["3,3,1,1"])
+    assert isinstance(pass_windows(plain).node, Chance)
+
+
 # -------------------------------------------------------------------------------------------
 # Equipment: Tesla Weave
 # -------------------------------------------------------------------------------------------
