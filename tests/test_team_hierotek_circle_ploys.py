@@ -190,6 +190,38 @@ def test_methodical_elimination_accurate_2_when_retaliating() -> None:
     assert "Accurate 2" in _accurate_options(s)
 
 
+def test_methodical_elimination_accurate_2_fighting_in_another_operatives_activation() -> None:
+    # "Fighting during an activation in which it has not moved more than its Move stat": a
+    # Guardian fighting during the enemy's activation (e.g. a Guard interrupt) has not moved in
+    # it: Accurate 2; had it moved 6" during that activation (Move 5"): Accurate 1; a fight
+    # outside any activation: Accurate 1. (A fight frame is put on the stack by hand.)
+    from types import SimpleNamespace
+
+    from engine.dice.rules import Accurate
+
+    def x(w: Work) -> int:
+        w.stack.append(SimpleNamespace(attacker="HIE-2", defender="BLU-1"))
+        rules = w.would(
+            "would_use_weapon_rules",
+            parse_weapon_rules(""),
+            op="HIE-2",
+            weapon="bayonet",
+            kind="melee",
+            target="BLU-1",
+        )
+        w.stack.pop()
+        acc = rules.get(Accurate)
+        return int(getattr(acc, "x", 0))
+
+    before = gambit(["Methodical Elimination"], FACING, initiative="B")
+    assert x(Work(before)) == 1  # no activation in progress
+    s, _ = play(before, ["Activate BLU-1 engage"])
+    assert x(Work(s)) == 2
+    w = Work(s)
+    w.emit("moved", op="HIE-2", cost=6.0)
+    assert x(w) == 1
+
+
 # -------------------------------------------------------------------------------------------
 # Undying Androids
 # -------------------------------------------------------------------------------------------

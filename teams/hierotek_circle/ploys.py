@@ -186,8 +186,17 @@ def _in_own_activation(w: Work, op: str) -> bool:
     return False
 
 
+def _in_activation(w: Work) -> bool:
+    """An activation or counteraction (of any operative) is in progress."""
+    return any(
+        isinstance(f, universal.ActivationFrame) and f.mode in ("activation", "counteract")
+        for f in w.stack
+    )
+
+
 def moved_this_activation(w: Work, op: str) -> float:
-    """Inches ``op`` moved in move actions during its activation in progress."""
+    """Inches ``op`` moved during the activation (or counteraction) in progress, whichever
+    operative's it is (its own moves, or free moves it made in another's)."""
     e = op_effect(w, op, MOVED)
     return e.value / 1000 if e is not None else 0.0
 
@@ -195,9 +204,11 @@ def moved_this_activation(w: Work, op: str) -> float:
 def install_methodical(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Methodical Elimination (strategy ploy, 1CP): until the end of the turning point the
     melee weapons of friendly HIEROTEK CIRCLE operatives have Accurate 1; Accurate 2 instead
-    while retaliating, or while fighting during its own activation (or counteraction) in
-    which it has moved no more than its Move stat (the inches of its move actions, as the
-    movement cost counts them). Trigger: the Gambit step; once per turning point."""
+    while retaliating, or while fighting during an activation (or counteraction, its own or
+    another operative's, e.g. a Guard interrupt) in which it has moved no more than its Move
+    stat (the inches of its moves during that activation, as the movement cost counts them).
+    A fight outside any activation has Accurate 1. Trigger: the Gambit step; once per
+    turning point."""
 
     def track(w: Work, ev: Event) -> None:
         op = ev["op"]
@@ -209,8 +220,9 @@ def install_methodical(hooks: Hooks, players: tuple[str, ...]) -> None:
         w.effects.append(Effect(MOVED, op, "end_tp", source=op, value=total))
 
     def reset(w: Work, ev: Event) -> None:
-        if op_effect(w, ev["op"], MOVED) is not None:
-            drop_effects(w, MOVED, ev["op"])
+        # A new activation: no operative has moved during it yet.
+        if any(e.kind == MOVED for e in w.effects):
+            drop_effects(w, MOVED)
 
     def accurate(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
         op = str(info.get("op", ""))
@@ -221,7 +233,7 @@ def install_methodical(hooks: Hooks, players: tuple[str, ...]) -> None:
         side = _fighter_side(w, op)
         two = side == "d" or (
             side == "a"
-            and _in_own_activation(w, op)
+            and _in_activation(w)
             and moved_this_activation(w, op) <= w.move_stat(w.op(op)) + 1e-6
         )
         return rules.with_rules(Accurate(2 if two else 1))
