@@ -651,6 +651,31 @@ def test_countertemporal_nanomine_must_be_visible() -> None:
         _chrono().apply("Act HIE-3 countertemporal nanomine at 15,14,2")
 
 
+def test_countertemporal_nanomine_on_vantage_of_a_visible_terrain_feature() -> None:
+    # open_ruins: a 3" Vantage ruin around (15.25, 17). From the floor at (11.5, 17) the point
+    # on its top is hidden, but the ruin's side is visible: the dataslate allows the marker on
+    # the Vantage terrain of a feature visible to the operative.
+    from engine.geometry import Placement, load_killzone
+
+    kz = load_killzone("open_ruins")
+    ops = {
+        "HIE-1": {"at": (2, 2)},
+        "HIE-2": {"at": (4, 2)},
+        "HIE-3": {"at": (11.5, 17)},
+        "BLU-1": {"at": (28, 2)},
+        "BLU-2": {"at": (26, 2)},
+    }
+    team = Roster.from_entries(lab_team("hierotek_circle"), list(TYPES))
+    s = position(kz, team, roster(BLU, ("Trooper", "Trooper")), operatives=ops, cp=(0, 0))
+    s, _ = s.apply("Activate HIE-3 engage")
+    w = Work(s)
+    assert not w.ctx.visible(w.kz, w.place(w.op("HIE-3")), Placement(15.25, 17, 20.0, 3, 0.1))
+    s2, _ = s.apply("Act HIE-3 countertemporal nanomine at 15.25,17,3")
+    assert [(t.x, t.y, t.elevation) for t in s2.tokens if t.kind == "hierotek_nanomine"] == [
+        (15.25, 17.0, 3.0)
+    ]
+
+
 # -------------------------------------------------------------------------------------------
 # Chronomancer: Timesplinter
 # -------------------------------------------------------------------------------------------

@@ -251,11 +251,21 @@ def _point_reason(w: Work, o: OperativeState, a: Action, name: str) -> str | Non
     if not (0 <= x <= w.kz.width and 0 <= y <= w.kz.depth):
         return f"{name}: the marker must be on the killzone"
     m = marker_placement(Token("probe", o.player, "", x, y, z))
-    if z > 0 and w.kz.standing_part(m) is None:
+    part = w.kz.standing_part(m) if z > 0 else None
+    if z > 0 and part is None:
         return f"{name}: a marker above the killzone floor must be on Vantage terrain"
-    if not w.ctx.visible(w.kz, w.place(o), m):
-        return f"{name}: the marker must be placed visible to {o.id}"
-    return None
+    if w.ctx.visible(w.kz, w.place(o), m):
+        return None
+    # Or on Vantage terrain of a terrain feature visible to the operative (the point itself
+    # need not be): the feature seen as the smoke grenade's rule sees it (7.2).
+    from engine.rules.equipment.grenades import _feature_visible
+
+    if part is not None and _feature_visible(w, w.place(o), part):
+        return None
+    return (
+        f"{name}: the marker must be placed visible to {o.id} or on Vantage terrain of a "
+        "terrain feature visible to it"
+    )
 
 
 def _visible_points(
@@ -273,11 +283,12 @@ def _visible_points(
 @attrs.frozen(slots=True)
 class CountertemporalNanomine(CryptekAction):
     """Countertemporal Nanomine (Chronomancer, 1AP): place the player's Countertemporal
-    Nanomine marker visible to this operative (a point whose marker it can see; on Vantage
-    terrain at that level's height); enemy operatives within 4" of it have 2" less Move
-    (never below 4", 2.1). Removed when this operative is next activated, incapacitated, or
-    the action is performed again. Listed options: the positions of the enemy operatives
-    visible to it (any visible point is accepted)."""
+    Nanomine marker visible to this operative (a point whose marker it can see), or on
+    Vantage terrain (at that level's height) of a terrain feature visible to it; enemy
+    operatives within 4" of it have 2" less Move (never below 4", 2.1). Removed when this
+    operative is next activated, incapacitated, or the action is performed again. Listed
+    options: the positions of the enemy operatives visible to it (any allowed point is
+    accepted)."""
 
     name: str = "Countertemporal Nanomine"
     text: str = "countertemporal nanomine"
@@ -466,7 +477,8 @@ DESPAIR_REACH = 2.0
 @attrs.frozen(slots=True)
 class HarbingerOfDespair(CryptekAction):
     """Harbinger Of Despair (Psychomancer, 1AP): place the player's Despair marker visible
-    to this operative. Enemy operatives within 2" of it pay 1AP more for Pick Up Marker and
+    to this operative, or on Vantage terrain of a terrain feature visible to it. Enemy
+    operatives within 2" of it pay 1AP more for Pick Up Marker and
     mission actions (``would_add_action_ap``); when control of a marker is determined, their
     player's total APL is 1 lower if one of its contesting operatives is within 2" of it
     (``would_control_totals``; not a change of APL). Removed when this operative is next
