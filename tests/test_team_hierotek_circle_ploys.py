@@ -622,6 +622,20 @@ def test_cortical_control_ignores_the_support_distance_for_the_next_action() -> 
     assert "Ploy cortical control" not in texts(s)
 
 
+def test_cortical_control_ends_with_the_activation_and_needs_an_action_point() -> None:
+    # "Until the end of that action": used and no action follows, the reach ends with the
+    # activation (it never carries to a later SUPPORT rule); with no AP left, not offered.
+    far = {**CRYPT_OPS, "HIE-1": {"at": (11, 15)}}
+    s, _ = _chrono(far, cp=(2, 0)).apply("Ploy cortical control")
+    assert [e for e in s.effects if e.kind == "cortical_control"]
+    s, _ = s.apply("End activation")
+    assert not [e for e in s.effects if e.kind == "cortical_control"]
+    spent = _chrono(far, cp=(1, 0))
+    ops = tuple(attrs.evolve(o, ap=0) if o.id == "HIE-3" else o for o in spent.operatives)
+    spent = attrs.evolve(spent, operatives=ops)
+    assert "Ploy cortical control" not in texts(spent)
+
+
 # -------------------------------------------------------------------------------------------
 # Chronomancer: Countertemporal Nanomine
 # -------------------------------------------------------------------------------------------

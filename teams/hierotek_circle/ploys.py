@@ -464,7 +464,7 @@ UNLIMITED = 1000.0
 
 def _cc_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
     op = str(info.get("op", ""))
-    if not op or w.ctx.owner.get(op) != player:
+    if not op or w.ctx.owner.get(op) != player or w.op(op).ap < 1:
         return False
     return has_kw(w, op, "CRYPTEK") or has_kw(w, op, "APPRENTEK")
 
@@ -475,7 +475,9 @@ def _cc_use(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> No
     ``during_activation`` window: the engine's reading of "when it performs a SUPPORT
     unique action"): until the end of its next action, its SUPPORT rules that select
     another friendly operative ignore their distance requirement (visibility still counts;
-    every SUPPORT rule that measures with ``support_distance``). Once per turning point."""
+    every SUPPORT rule that measures with ``support_distance``). Ends with that action, or
+    with the activation if no action follows. Offered only while the operative has an action
+    point left (a SUPPORT unique action costs 1AP). Once per turning point."""
     op = str(info["op"])
     w.effects.append(Effect(CORTICAL, op, "end_tp", source=op))
 
@@ -495,6 +497,7 @@ def install_cortical(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     hooks.transform("would_support_distance", reach)
     hooks.on("action_ended", ended)
+    hooks.on("activation_ended", ended)
 
 
 def _cc_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
