@@ -834,6 +834,21 @@ def test_reanimated_function_limits() -> None:
     assert "Ploy reanimated function on HIE-2" not in texts(used)
 
 
+def test_reanimated_function_offered_as_an_enemy_activation_starts() -> None:
+    # Control may be determined by the enemy's actions too: A may use the ploy as B's
+    # operative is activated (before its actions), so the marker counts for them.
+    s = _raf(cp=1)
+    s, _ = s.apply("Pass")  # the window as HIE-1's activation starts
+    s, _ = s.apply("End activation")
+    while isinstance(s.node, Decision) and s.node.kind == "ploy":  # as it ends
+        s, _ = s.apply("Pass")
+    s, _ = s.apply("Activate BLU-1 engage")
+    assert isinstance(s.node, Decision) and s.node.player == "A"
+    assert "Ploy reanimated function on HIE-2" in texts(s)
+    s, _ = s.apply("Ploy reanimated function on HIE-2")
+    assert universal.controller(Work(s), "obj") == "A"
+
+
 def test_reanimated_function_has_no_effect_for_the_martyrs_tac_op() -> None:
     # The dataslate: for the Martyrs tac op the ploy has no effect. Martyrs asks control with
     # rule="Martyrs" (its 2VP per token when controlled): the tie stands there, while any

@@ -541,18 +541,26 @@ class ReanimatedFunction:
     an operative would be: the ``would_control_totals`` hook, with the objective marker's
     name). Ends early if the marker is removed (its operative REANIMATED).
 
-    Trigger (the engine's reading of "when determining control of a marker"): between the
-    actions of a friendly operative's activation (``during_activation``), as one ends
-    (``activation_end``) and at the end of the turning point before the ops score
-    (``turning_point_end``). Notation ``Ploy reanimated function on <operative>``, naming
-    the operative the marker was placed for. Once per turning point (7.1). No effect when
-    the Martyrs tac op determines control (the hook's ``rule="Martyrs"``, which the tac op
-    passes)."""
+    Trigger (the engine's reading of "when determining control of a marker": control is
+    determined inside actions and scoring, where no window opens, so the ploy is offered
+    just before any of them, its effect lasting to the next turning point): between the
+    actions of a friendly operative's activation (``during_activation``), as any operative's
+    activation starts or ends (``activation_start``, ``activation_end``: the enemy's too, so
+    it counts for control an enemy action determines) and at the end of the turning point
+    before the ops score (``turning_point_end``). Notation ``Ploy reanimated function on
+    <operative>``, naming the operative the marker was placed for. Once per turning point
+    (7.1). No effect when the Martyrs tac op determines control (the hook's
+    ``rule="Martyrs"``, which the tac op passes)."""
 
     name: str = REANIMATED_FUNCTION
     kind: str = "firefight"
     cp: int = 1
-    triggers: tuple[str, ...] = ("during_activation", "activation_end", "turning_point_end")
+    triggers: tuple[str, ...] = (
+        "during_activation",
+        "activation_start",
+        "activation_end",
+        "turning_point_end",
+    )
     repeatable: bool = False
     rule_id: str = _rule_id("firefight_ploy", REANIMATED_FUNCTION)
     text: str = "reanimated function"
@@ -564,10 +572,10 @@ class ReanimatedFunction:
 
     def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
         """One action per Reanimation marker of ``player`` (``info["op"]`` must be its own
-        operative at the activation triggers)."""
+        operative between actions)."""
         from teams.hierotek_circle.reanimation import marker_operative
 
-        if info.get("trigger") != "turning_point_end":
+        if info.get("trigger") == "during_activation":
             op = str(info.get("op", ""))
             if not op or w.ctx.owner.get(op) != player:
                 return []
