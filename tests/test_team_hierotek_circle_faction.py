@@ -533,6 +533,24 @@ def test_augment_weapon_two_rules_on_one_profile() -> None:
     assert "Rending" not in melee
 
 
+def test_augment_weapon_agent_advice_picks_a_profile_it_will_use() -> None:
+    # The heuristic agent's team-rule choice follows the frame's advice: with no enemy within
+    # 3" of HIE-2 it augments the ranged tesla carbine, with Lethal 5+ among the two rules
+    # (the most valuable); with an enemy 2" away (centres), the melee bayonet.
+    from engine.agents.attack_choices import team_rule
+
+    def pick(ops: dict[str, dict[str, Any]]) -> str:
+        s = lab(["Technomancer", GUARDIAN], ops)
+        s, _ = play(s, ["Activate HIE-1 engage", "Act HIE-1 augment weapon on HIE-2"])
+        return team_rule(Work(s), "A", s.legal_actions()).text
+
+    far = pick(TECH_OPS)
+    assert far.startswith("augment ranged tesla carbine") and "lethal 5+" in far
+    x, y = TECH_OPS["HIE-2"]["at"]
+    close = {**TECH_OPS, "BLU-1": {"at": (x + 2.0, y)}}
+    assert pick(close).startswith("augment melee")
+
+
 def test_augment_weapon_ends_at_the_technomancers_next_activation() -> None:
     # The token lasts until the start of the Technomancer's next activation (TP2 here).
     from engine.game.attacks import attack_profile

@@ -190,6 +190,38 @@ def test_methodical_elimination_accurate_2_when_retaliating() -> None:
     assert "Accurate 2" in _accurate_options(s)
 
 
+def test_methodical_elimination_accurate_2_fighting_in_another_operatives_activation() -> None:
+    # "Fighting during an activation in which it has not moved more than its Move stat": a
+    # Guardian fighting during the enemy's activation (e.g. a Guard interrupt) has not moved in
+    # it: Accurate 2; had it moved 6" during that activation (Move 5"): Accurate 1; a fight
+    # outside any activation: Accurate 1. (A fight frame is put on the stack by hand.)
+    from types import SimpleNamespace
+
+    from engine.dice.rules import Accurate
+
+    def x(w: Work) -> int:
+        w.stack.append(SimpleNamespace(attacker="HIE-2", defender="BLU-1"))
+        rules = w.would(
+            "would_use_weapon_rules",
+            parse_weapon_rules(""),
+            op="HIE-2",
+            weapon="bayonet",
+            kind="melee",
+            target="BLU-1",
+        )
+        w.stack.pop()
+        acc = rules.get(Accurate)
+        return int(getattr(acc, "x", 0))
+
+    before = gambit(["Methodical Elimination"], FACING, initiative="B")
+    assert x(Work(before)) == 1  # no activation in progress
+    s, _ = play(before, ["Activate BLU-1 engage"])
+    assert x(Work(s)) == 2
+    w = Work(s)
+    w.emit("moved", op="HIE-2", cost=6.0)
+    assert x(w) == 1
+
+
 # -------------------------------------------------------------------------------------------
 # Undying Androids
 # -------------------------------------------------------------------------------------------
@@ -418,6 +450,24 @@ def test_phase_shifter_only_against_piercing_and_once_per_turning_point() -> Non
     assert isinstance(_shoot_chronomancer("pierce gun", ()).node, Chance)
 
 
+def test_phase_shifter_against_piercing_crits_once_a_crit_is_retained() -> None:
+    # Piercing Crits 1 gives the weapon Piercing 1 once a critical success is retained: with
+    # a 6 among the attack dice, the Phase Shifter is offered and ignores it (3 defence dice,
+    # not 2); without a crit the weapon has no Piercing: nothing offered.
+    eq = {"A": ("Phase Shifter",)}
+    s = lab(TYPES, PHASE_OPS, blu=("Gunner", "Trooper"), cp=(0, 0), turn="B", equipment=eq)
+    shot = ["Activate BLU-1 engage", "Shoot BLU-1 crit pierce gun at HIE-3"]
+    crit, _ = play(s, shot, ["6,3,1,1"])
+    crit = pass_windows(crit)
+    assert texts(crit) == ["Decline", "Use phase shifter"]
+    used, _ = crit.apply("Use phase shifter")
+    assert used.node.request.dice == 3  # type: ignore[union-attr]
+    declined, _ = crit.apply("Decline")
+    assert declined.node.request.dice == 2  # type: ignore[union-attr]
+    plain, _ = play(s, shot, ["3,3,1,1"])
+    assert isinstance(pass_windows(plain).node, Chance)
+
+
 # -------------------------------------------------------------------------------------------
 # Equipment: Tesla Weave
 # -------------------------------------------------------------------------------------------
@@ -572,6 +622,20 @@ def test_cortical_control_ignores_the_support_distance_for_the_next_action() -> 
     assert "Ploy cortical control" not in texts(s)
 
 
+def test_cortical_control_ends_with_the_activation_and_needs_an_action_point() -> None:
+    # "Until the end of that action": used and no action follows, the reach ends with the
+    # activation (it never carries to a later SUPPORT rule); with no AP left, not offered.
+    far = {**CRYPT_OPS, "HIE-1": {"at": (11, 15)}}
+    s, _ = _chrono(far, cp=(2, 0)).apply("Ploy cortical control")
+    assert [e for e in s.effects if e.kind == "cortical_control"]
+    s, _ = s.apply("End activation")
+    assert not [e for e in s.effects if e.kind == "cortical_control"]
+    spent = _chrono(far, cp=(1, 0))
+    ops = tuple(attrs.evolve(o, ap=0) if o.id == "HIE-3" else o for o in spent.operatives)
+    spent = attrs.evolve(spent, operatives=ops)
+    assert "Ploy cortical control" not in texts(spent)
+
+
 # -------------------------------------------------------------------------------------------
 # Chronomancer: Countertemporal Nanomine
 # -------------------------------------------------------------------------------------------
@@ -599,6 +663,31 @@ def test_countertemporal_nanomine_must_be_visible() -> None:
     # Above the floor only on Vantage terrain (LAB has none).
     with pytest.raises(IllegalActionError, match="Vantage"):
         _chrono().apply("Act HIE-3 countertemporal nanomine at 15,14,2")
+
+
+def test_countertemporal_nanomine_on_vantage_of_a_visible_terrain_feature() -> None:
+    # open_ruins: a 3" Vantage ruin around (15.25, 17). From the floor at (11.5, 17) the point
+    # on its top is hidden, but the ruin's side is visible: the dataslate allows the marker on
+    # the Vantage terrain of a feature visible to the operative.
+    from engine.geometry import Placement, load_killzone
+
+    kz = load_killzone("open_ruins")
+    ops = {
+        "HIE-1": {"at": (2, 2)},
+        "HIE-2": {"at": (4, 2)},
+        "HIE-3": {"at": (11.5, 17)},
+        "BLU-1": {"at": (28, 2)},
+        "BLU-2": {"at": (26, 2)},
+    }
+    team = Roster.from_entries(lab_team("hierotek_circle"), list(TYPES))
+    s = position(kz, team, roster(BLU, ("Trooper", "Trooper")), operatives=ops, cp=(0, 0))
+    s, _ = s.apply("Activate HIE-3 engage")
+    w = Work(s)
+    assert not w.ctx.visible(w.kz, w.place(w.op("HIE-3")), Placement(15.25, 17, 20.0, 3, 0.1))
+    s2, _ = s.apply("Act HIE-3 countertemporal nanomine at 15.25,17,3")
+    assert [(t.x, t.y, t.elevation) for t in s2.tokens if t.kind == "hierotek_nanomine"] == [
+        (15.25, 17.0, 3.0)
+    ]
 
 
 # -------------------------------------------------------------------------------------------
@@ -743,6 +832,33 @@ def test_reanimated_function_limits() -> None:
     assert "Ploy reanimated function on HIE-2" not in texts(_raf(cp=0))
     used, _ = _raf(cp=2).apply("Ploy reanimated function on HIE-2")
     assert "Ploy reanimated function on HIE-2" not in texts(used)
+
+
+def test_reanimated_function_offered_as_an_enemy_activation_starts() -> None:
+    # Control may be determined by the enemy's actions too: A may use the ploy as B's
+    # operative is activated (before its actions), so the marker counts for them.
+    s = _raf(cp=1)
+    s, _ = s.apply("Pass")  # the window as HIE-1's activation starts
+    s, _ = s.apply("End activation")
+    while isinstance(s.node, Decision) and s.node.kind == "ploy":  # as it ends
+        s, _ = s.apply("Pass")
+    s, _ = s.apply("Activate BLU-1 engage")
+    assert isinstance(s.node, Decision) and s.node.player == "A"
+    assert "Ploy reanimated function on HIE-2" in texts(s)
+    s, _ = s.apply("Ploy reanimated function on HIE-2")
+    assert universal.controller(Work(s), "obj") == "A"
+
+
+def test_reanimated_function_has_no_effect_for_the_martyrs_tac_op() -> None:
+    # The dataslate: for the Martyrs tac op the ploy has no effect. Martyrs asks control with
+    # rule="Martyrs" (its 2VP per token when controlled): the tie stands there, while any
+    # other determination of control counts the marker (A controls).
+    from engine.missions.tac_ops import martyrs
+
+    s, _ = _raf().apply("Ploy reanimated function on HIE-2")
+    w = Work(s)
+    assert universal.controller(w, "obj") == "A"
+    assert universal.controller(w, "obj", martyrs.NAME) == ""
 
 
 # -------------------------------------------------------------------------------------------
@@ -912,3 +1028,27 @@ def test_apprentek_performs_one_cryptek_action_per_turning_point() -> None:
     assert not [t for t in texts(s) if "nanomine" in t or "chronometron" in t]
     with pytest.raises(IllegalActionError, match="Apprentek Assistance"):
         s.apply("Act HIE-4 countertemporal nanomine at 15,14")
+
+
+def test_nightmare_shroud_refuses_every_attack_reroll_but_not_defence_rerolls() -> None:
+    # The dataslate forbids re-rolling attack dice of an enemy within 4" (shooting, fighting
+    # or retaliating), whatever re-rolls them: the core's re-roll refusal names the shroud for
+    # any re-rolling ploy (here a team's ploy) in melee or ranged; defence dice and an enemy
+    # beyond 4" are not affected.
+    from engine.game.ploys import reroll_refusal
+
+    ops = {**CRYPT_OPS, "BLU-1": {"at": (6.5, 17)}, "BLU-2": {"at": (25, 20)}}
+    s = lab(PSYCHO, ops, cp=(0, 0)).apply("Activate HIE-3 engage")[0]
+    s, _ = s.apply("Act HIE-3 nightmare shroud")
+    w = Work(s)
+    for kind in ("ranged", "melee"):
+        info = {"op": "BLU-1", "target": "HIE-1", "kind": kind}
+        why = reroll_refusal(w, "B", "attack_dice", "Some Ploy", info)
+        assert why is not None and "Nightmare Shroud" in why
+    near = {"op": "BLU-1", "target": "HIE-1", "kind": "ranged"}
+    assert reroll_refusal(w, "B", "defence_dice", "Some Ploy", near) is None
+    far = {"op": "BLU-2", "target": "HIE-1", "kind": "ranged"}
+    assert reroll_refusal(w, "B", "attack_dice", "Some Ploy", far) is None
+    # Friendly dice are never refused.
+    mine = {"op": "HIE-1", "target": "BLU-1", "kind": "ranged"}
+    assert reroll_refusal(w, "A", "attack_dice", "Command Re-roll", mine) is None

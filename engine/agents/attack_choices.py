@@ -91,10 +91,15 @@ def reroll(w: Work, me: str, legal: list[Action]) -> Action:
 
 def team_rule(w: Work, me: str, legal: list[Action]) -> Action:
     """A team rule choice: used, on the offered operative that has lost the most wounds
+    (ties: the first listed). A choice frame with an ``advice(w, action) -> float`` method
+    (a rule's rule of thumb, in operatives) has its use of greatest advice taken instead
     (ties: the first listed)."""
     uses = [a for a in legal if a.verb == "Use"]
     if not uses:
         return legal[0]
+    advise = getattr(w.top, "advice", None) if w.stack else None
+    if callable(advise):
+        return max(uses, key=lambda a: (float(advise(w, a)), -uses.index(a)))
     if not uses[0].target:  # a use that names no operative (yet): take it
         return uses[0]
 

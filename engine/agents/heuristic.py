@@ -105,8 +105,9 @@ Decisions (``rules/KT24.md`` section in brackets):
   and the optimal resolution; the cover save: the option of least value to the shooter
   through the defence roll.
 - **Team rule choices** (``team_rule``, e.g. Siphon Life*): used (``Use siphon life``), on
-  the offered operative that has lost the most wounds (ties: the first listed); the engine
-  offers them only when they can make a difference.
+  the offered operative that has lost the most wounds (ties: the first listed), or the use
+  the choice frame's ``advice(w, action)`` values most; the engine offers them only when
+  they can make a difference.
 - Anything else (Torrent: every offered secondary target is taken; other decisions): the
   first listed action.
 

@@ -962,7 +962,9 @@ def contests(w: Work, o: OperativeState, name: str) -> bool:
     return sight.objective_in_control_range(w.kz, w.place(o), marker_objective(w, name))
 
 
-def apl_controller(w: Work, contesting: Callable[[OperativeState], bool], marker: str = "") -> str:
+def apl_controller(
+    w: Work, contesting: Callable[[OperativeState], bool], marker: str = "", rule: str = ""
+) -> str:
     """The player whose operatives on the killzone for which ``contesting`` holds have the
     greater total APL (``"A"``/``"B"``), or ``""`` on a tie or when none does: control of a
     marker or of any area a rule makes controllable the same way (4.8). The
@@ -978,22 +980,27 @@ def apl_controller(w: Work, contesting: Callable[[OperativeState], bool], marker
             total[o.player] += int(w.would("would_control_apl", apl, op=o.id)) if hooked else apl
     if (ids or marker) and "would_control_totals" in w.ctx.hooks.would:
         # A rule changing a player's total (not an operative's APL): fn(w, total, ops=,
-        # marker=) -> total, ``ops`` the contesting operatives' ids, ``marker`` the objective
-        # marker's name (``""`` for another area; asked then even when nobody contests).
-        total = dict(w.would("would_control_totals", dict(total), ops=tuple(ids), marker=marker))
+        # marker=, rule=) -> total, ``ops`` the contesting operatives' ids, ``marker`` the
+        # objective marker's name (``""`` for another area; asked then even when nobody
+        # contests), ``rule`` the rule determining control (``""``: any; "Martyrs"...).
+        total = dict(
+            w.would("would_control_totals", dict(total), ops=tuple(ids), marker=marker, rule=rule)
+        )
     if total["A"] == total["B"]:
         return ""
     return "A" if total["A"] > total["B"] else "B"
 
 
-def controller(w: Work, name: str) -> str:
+def controller(w: Work, name: str, rule: str = "") -> str:
     """The player controlling the marker (greater total APL of contesting operatives), or
-    ``""`` (4.8). On a tie the ``would_control_marker`` hooks (``fn(w, "", marker=) ->
-    player``) may name who controls it (a rule that wins ties)."""
+    ``""`` (4.8); ``rule`` names the rule determining it, for a rule that has no effect on
+    some (the ``would_control_totals`` hooks are told it). On a tie the
+    ``would_control_marker`` hooks (``fn(w, "", marker=) -> player``) may name who controls
+    it (a rule that wins ties)."""
     m = next(m for m in w.markers if m.name == name)
     if m.carrier:
         return w.ctx.owner[m.carrier]
-    got = apl_controller(w, lambda o: contests(w, o, name), name)
+    got = apl_controller(w, lambda o: contests(w, o, name), name, rule)
     if not got and "would_control_marker" in w.ctx.hooks.would:
         got = str(w.would("would_control_marker", got, marker=name))
     return got

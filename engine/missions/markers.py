@@ -43,9 +43,10 @@ def player_marker(w: Work, player: str) -> str:
     return zone if zone and zone in marker_names(w) else ""
 
 
-def controller(w: Work, marker: str) -> str:
-    """The player controlling ``marker`` (``""`` when neither does, 4.8)."""
-    return universal.controller(w, marker)
+def controller(w: Work, marker: str, rule: str = "") -> str:
+    """The player controlling ``marker`` (``""`` when neither does, 4.8); ``rule`` the rule
+    determining it (:func:`engine.game.universal.controller`)."""
+    return universal.controller(w, marker, rule)
 
 
 def controlled_by(w: Work, player: str, markers: list[str] | None = None) -> list[str]:

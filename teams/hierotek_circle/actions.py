@@ -406,6 +406,44 @@ class AugmentFrame:
         add_until_next(w, self.target, self.source, detail)
         w.emit("weapon_augmented", op=self.target, weapon=weapon, profile=kind, rules=list(pair))
 
+    def advice(self, w: Work, a: Action) -> float:
+        """The agent's rule of thumb for a choice (``Use augment ...``): the weapon the friend
+        will likely use (melee when an enemy is within 3" of it, else ranged; a kind it lacks
+        is taken as the other) weighted by its attacks times its damage; each rule worth
+        Lethal 5+ 3, Severe 2, Rending 2, Saturate 1, and nothing when the profile has it
+        already (Rending and Severe 1 with Lethal, whose crits they need less)."""
+        got = self._choices(w).get(a.text)
+        if got is None:
+            return 0.0
+        kind, weapon, pair = got
+        t = w.op(self.target)
+        close = any(w.distance(w.place(t), w.place(e)) <= 3.0 for e in w.enemies_of(t.id))
+        kinds = {k for k, _ in _weapon_choices(w, self.target)}
+        want = "melee" if close else "ranged"
+        if want not in kinds:
+            want = kind
+        profs = [
+            p
+            for n, wp, p in universal.weapons_of(w, self.target, kind)
+            if " ".join(wp.name.lower().split()) == weapon
+        ]
+        if not profs:
+            return 0.0
+        prof = max(profs, key=lambda p: p.attacks * p.normal_damage)
+        has = {r.name for r in prof.rules}
+        worth = {"Lethal": 3.0, "Severe": 2.0, "Rending": 2.0, "Saturate": 1.0}
+        value = 0.0
+        for spec in pair:
+            name = spec.split()[0]
+            if name in has:
+                continue
+            v = worth.get(name, 1.0)
+            if name in ("Rending", "Severe") and ("Lethal" in has or "Lethal 5+" in pair):
+                v = 1.0
+            value += v
+        scale = prof.attacks * prof.normal_damage / 10.0
+        return value * scale * (1.0 if kind == want else 0.1)
+
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
         raise IllegalActionError("Augment Weapon rolls no dice")
 

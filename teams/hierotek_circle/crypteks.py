@@ -251,11 +251,21 @@ def _point_reason(w: Work, o: OperativeState, a: Action, name: str) -> str | Non
     if not (0 <= x <= w.kz.width and 0 <= y <= w.kz.depth):
         return f"{name}: the marker must be on the killzone"
     m = marker_placement(Token("probe", o.player, "", x, y, z))
-    if z > 0 and w.kz.standing_part(m) is None:
+    part = w.kz.standing_part(m) if z > 0 else None
+    if z > 0 and part is None:
         return f"{name}: a marker above the killzone floor must be on Vantage terrain"
-    if not w.ctx.visible(w.kz, w.place(o), m):
-        return f"{name}: the marker must be placed visible to {o.id}"
-    return None
+    if w.ctx.visible(w.kz, w.place(o), m):
+        return None
+    # Or on Vantage terrain of a terrain feature visible to the operative (the point itself
+    # need not be): the feature seen as the smoke grenade's rule sees it (7.2).
+    from engine.rules.equipment.grenades import _feature_visible
+
+    if part is not None and _feature_visible(w, w.place(o), part):
+        return None
+    return (
+        f"{name}: the marker must be placed visible to {o.id} or on Vantage terrain of a "
+        "terrain feature visible to it"
+    )
 
 
 def _visible_points(
@@ -273,11 +283,12 @@ def _visible_points(
 @attrs.frozen(slots=True)
 class CountertemporalNanomine(CryptekAction):
     """Countertemporal Nanomine (Chronomancer, 1AP): place the player's Countertemporal
-    Nanomine marker visible to this operative (a point whose marker it can see; on Vantage
-    terrain at that level's height); enemy operatives within 4" of it have 2" less Move
-    (never below 4", 2.1). Removed when this operative is next activated, incapacitated, or
-    the action is performed again. Listed options: the positions of the enemy operatives
-    visible to it (any visible point is accepted)."""
+    Nanomine marker visible to this operative (a point whose marker it can see), or on
+    Vantage terrain (at that level's height) of a terrain feature visible to it; enemy
+    operatives within 4" of it have 2" less Move (never below 4", 2.1). Removed when this
+    operative is next activated, incapacitated, or the action is performed again. Listed
+    options: the positions of the enemy operatives visible to it (any allowed point is
+    accepted)."""
 
     name: str = "Countertemporal Nanomine"
     text: str = "countertemporal nanomine"
@@ -466,7 +477,8 @@ DESPAIR_REACH = 2.0
 @attrs.frozen(slots=True)
 class HarbingerOfDespair(CryptekAction):
     """Harbinger Of Despair (Psychomancer, 1AP): place the player's Despair marker visible
-    to this operative. Enemy operatives within 2" of it pay 1AP more for Pick Up Marker and
+    to this operative, or on Vantage terrain of a terrain feature visible to it. Enemy
+    operatives within 2" of it pay 1AP more for Pick Up Marker and
     mission actions (``would_add_action_ap``); when control of a marker is determined, their
     player's total APL is 1 lower if one of its contesting operatives is within 2" of it
     (``would_control_totals``; not a change of APL). Removed when this operative is next
@@ -554,9 +566,11 @@ class NightmareShroud(CryptekAction):
     an enemy operative within 4" of it that is shooting, fighting or retaliating has no
     re-roll from its weapon rules (Balanced, Ceaseless, Relentless) and no rule retaining
     results below 6 as critical successes (Lethal, Rending, Severe): those rules are
-    removed from its weapons; and its player cannot use Command Re-roll on its attack dice
-    (the ploy's cost is made unaffordable there, the ``would_cost_ploy`` hook).
-    **Simplification**: other ploys that re-roll attack dice are not blocked."""
+    removed from its weapons; and its player cannot re-roll its attack dice with anything
+    else either (Command Re-roll, Ammo Resupply, any re-rolling ploy or rule of its team:
+    the core's ``would_refuse_reroll`` hook, asked for every source marked ``rerolls``).
+    Limits: the enemy's attack dice only (its defence dice may be re-rolled); shooting,
+    fighting and retaliating alike."""
 
     name: str = "Nightmare Shroud"
     text: str = "nightmare shroud"
@@ -575,20 +589,6 @@ class NightmareShroud(CryptekAction):
             if e.ready:
                 v += 0.04 if w.distance(here, w.place(e)) <= 6.0 else 0.01
         return v
-
-
-UNAFFORDABLE = 10_000
-
-
-def _attack_reroller(w: Work) -> str:
-    """The operative whose attack dice the dice window now open shows (a Shoot's attack
-    dice window; a Fight's re-roll step, the side deciding), or ``""``."""
-    top = w.top
-    if hasattr(top, "shooter") and getattr(top, "stage", "") == "attack_cr":
-        return str(top.shooter)
-    if hasattr(top, "rturn") and getattr(top, "stage", "") == "rerolls" and top.rturn:
-        return str(top.attacker if top.rturn == "a" else top.defender)
-    return ""
 
 
 def install_nightmare_shroud(hooks: Hooks, players: tuple[str, ...]) -> None:
@@ -610,13 +610,18 @@ def install_nightmare_shroud(hooks: Hooks, players: tuple[str, ...]) -> None:
         kept = tuple(r for r in rules if getattr(r, "name", "") not in _STRIPPED)
         return WeaponRules.of(kept) if len(kept) != len(tuple(rules)) else rules
 
-    def no_command_reroll(w: Work, cost: int, **info: Any) -> int:
-        if info.get("ploy") != "Command Re-roll" or not w.effects or not w.stack:
-            return cost
-        op = _attack_reroller(w)
-        if not op or w.ctx.owner[op] != info.get("player") or w.ctx.owner[op] in players:
-            return cost
-        return UNAFFORDABLE if shrouded(w, op) else cost
+    def refuse(w: Work, why: str | None, **info: Any) -> str | None:
+        if why is not None or not w.effects or info.get("trigger") != "attack_dice":
+            return why
+        op = str(info.get("op", ""))
+        if not op or op not in w.ctx.owner or w.ctx.owner[op] in players:
+            return why
+        if not shrouded(w, op):
+            return why
+        return (
+            f"Nightmare Shroud: {info.get('player', '')} cannot re-roll {op}'s attack dice "
+            f'({info.get("source", "")}) within 4" of the Psychomancer'
+        )
 
     def shrouded(w: Work, op: str) -> bool:
         here = w.place(w.op(op))
@@ -629,7 +634,7 @@ def install_nightmare_shroud(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     hooks.action(NightmareShroud(), players)
     hooks.transform("would_use_weapon_rules", strip)
-    hooks.transform("would_cost_ploy", no_command_reroll)
+    hooks.transform("would_refuse_reroll", refuse)
     install_endings(hooks, SHROUD)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.dice.rules import Piercing, WeaponRule, WeaponRules
+from engine.dice.rules import Piercing, PiercingCrits, WeaponRule, WeaponRules
 from engine.game import universal
 from engine.game.context import Hooks
 from engine.game.events import Event
@@ -92,8 +92,9 @@ def install_phase_shifter(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Phase Shifter: once per turning point, when an operative is shooting a friendly
     CRYPTEK operative, at the start of the Roll Defence Dice step (after the attack dice
     are retained), its player may use it: until the end of that sequence, the x of the
-    weapon's Piercing is 1 lower (Piercing 1 is ignored). Offered only against a weapon
-    with Piercing x (Piercing Crits is another rule and is left as it is)."""
+    weapon's Piercing is 1 lower (Piercing 1 is ignored). Offered only when the weapon has
+    Piercing now: Piercing x, or Piercing Crits x with a critical success retained (which
+    gives it Piercing x); both have their x worsened by 1."""
 
     def retained(w: Work, ev: Event) -> None:
         target = str(ev["target"])
@@ -105,7 +106,8 @@ def install_phase_shifter(hooks: Hooks, players: tuple[str, ...]) -> None:
         f = _shoot_frame(w)
         if f is None or f.shooter != ev["op"]:
             return
-        if not f.profile(w).rules.dice.piercing:
+        d = f.profile(w).rules.dice
+        if not d.piercing and not (d.piercing_crits and f.crits):
             return
         w.defer_frame(
             RuleChoiceFrame(
@@ -124,13 +126,14 @@ def install_phase_shifter(hooks: Hooks, players: tuple[str, ...]) -> None:
             return rules
         if op_effect(w, target, PHASE_EFFECT) is None:
             return rules
-        p = rules.get(Piercing)
-        if p is None:
+        p, pc = rules.get(Piercing), rules.get(PiercingCrits)
+        if p is None and pc is None:
             return rules
-        kept: list[WeaponRule] = [r for r in rules if not isinstance(r, Piercing)]
-        x = int(getattr(p, "x", 0)) - 1
-        if x >= 1:
-            kept.append(Piercing(x))
+        kept: list[WeaponRule] = [r for r in rules if not isinstance(r, (Piercing, PiercingCrits))]
+        for old, cls in ((p, Piercing), (pc, PiercingCrits)):
+            x = int(getattr(old, "x", 0)) - 1
+            if old is not None and x >= 1:
+                kept.append(cls(x))
         return WeaponRules.of(tuple(kept))
 
     def ended(w: Work, ev: Event) -> None:

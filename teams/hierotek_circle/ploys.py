@@ -186,8 +186,17 @@ def _in_own_activation(w: Work, op: str) -> bool:
     return False
 
 
+def _in_activation(w: Work) -> bool:
+    """An activation or counteraction (of any operative) is in progress."""
+    return any(
+        isinstance(f, universal.ActivationFrame) and f.mode in ("activation", "counteract")
+        for f in w.stack
+    )
+
+
 def moved_this_activation(w: Work, op: str) -> float:
-    """Inches ``op`` moved in move actions during its activation in progress."""
+    """Inches ``op`` moved during the activation (or counteraction) in progress, whichever
+    operative's it is (its own moves, or free moves it made in another's)."""
     e = op_effect(w, op, MOVED)
     return e.value / 1000 if e is not None else 0.0
 
@@ -195,9 +204,11 @@ def moved_this_activation(w: Work, op: str) -> float:
 def install_methodical(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Methodical Elimination (strategy ploy, 1CP): until the end of the turning point the
     melee weapons of friendly HIEROTEK CIRCLE operatives have Accurate 1; Accurate 2 instead
-    while retaliating, or while fighting during its own activation (or counteraction) in
-    which it has moved no more than its Move stat (the inches of its move actions, as the
-    movement cost counts them). Trigger: the Gambit step; once per turning point."""
+    while retaliating, or while fighting during an activation (or counteraction, its own or
+    another operative's, e.g. a Guard interrupt) in which it has moved no more than its Move
+    stat (the inches of its moves during that activation, as the movement cost counts them).
+    A fight outside any activation has Accurate 1. Trigger: the Gambit step; once per
+    turning point."""
 
     def track(w: Work, ev: Event) -> None:
         op = ev["op"]
@@ -209,8 +220,9 @@ def install_methodical(hooks: Hooks, players: tuple[str, ...]) -> None:
         w.effects.append(Effect(MOVED, op, "end_tp", source=op, value=total))
 
     def reset(w: Work, ev: Event) -> None:
-        if op_effect(w, ev["op"], MOVED) is not None:
-            drop_effects(w, MOVED, ev["op"])
+        # A new activation: no operative has moved during it yet.
+        if any(e.kind == MOVED for e in w.effects):
+            drop_effects(w, MOVED)
 
     def accurate(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
         op = str(info.get("op", ""))
@@ -221,7 +233,7 @@ def install_methodical(hooks: Hooks, players: tuple[str, ...]) -> None:
         side = _fighter_side(w, op)
         two = side == "d" or (
             side == "a"
-            and _in_own_activation(w, op)
+            and _in_activation(w)
             and moved_this_activation(w, op) <= w.move_stat(w.op(op)) + 1e-6
         )
         return rules.with_rules(Accurate(2 if two else 1))
@@ -452,7 +464,7 @@ UNLIMITED = 1000.0
 
 def _cc_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
     op = str(info.get("op", ""))
-    if not op or w.ctx.owner.get(op) != player:
+    if not op or w.ctx.owner.get(op) != player or w.op(op).ap < 1:
         return False
     return has_kw(w, op, "CRYPTEK") or has_kw(w, op, "APPRENTEK")
 
@@ -463,7 +475,9 @@ def _cc_use(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> No
     ``during_activation`` window: the engine's reading of "when it performs a SUPPORT
     unique action"): until the end of its next action, its SUPPORT rules that select
     another friendly operative ignore their distance requirement (visibility still counts;
-    every SUPPORT rule that measures with ``support_distance``). Once per turning point."""
+    every SUPPORT rule that measures with ``support_distance``). Ends with that action, or
+    with the activation if no action follows. Offered only while the operative has an action
+    point left (a SUPPORT unique action costs 1AP). Once per turning point."""
     op = str(info["op"])
     w.effects.append(Effect(CORTICAL, op, "end_tp", source=op))
 
@@ -483,6 +497,7 @@ def install_cortical(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     hooks.transform("would_support_distance", reach)
     hooks.on("action_ended", ended)
+    hooks.on("activation_ended", ended)
 
 
 def _cc_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
@@ -526,17 +541,26 @@ class ReanimatedFunction:
     an operative would be: the ``would_control_totals`` hook, with the objective marker's
     name). Ends early if the marker is removed (its operative REANIMATED).
 
-    Trigger (the engine's reading of "when determining control of a marker"): between the
-    actions of a friendly operative's activation (``during_activation``), as one ends
-    (``activation_end``) and at the end of the turning point before the ops score
-    (``turning_point_end``). Notation ``Ploy reanimated function on <operative>``, naming
-    the operative the marker was placed for. Once per turning point (7.1). Not excluded
-    from the Martyrs tac op: **a simplification**."""
+    Trigger (the engine's reading of "when determining control of a marker": control is
+    determined inside actions and scoring, where no window opens, so the ploy is offered
+    just before any of them, its effect lasting to the next turning point): between the
+    actions of a friendly operative's activation (``during_activation``), as any operative's
+    activation starts or ends (``activation_start``, ``activation_end``: the enemy's too, so
+    it counts for control an enemy action determines) and at the end of the turning point
+    before the ops score (``turning_point_end``). Notation ``Ploy reanimated function on
+    <operative>``, naming the operative the marker was placed for. Once per turning point
+    (7.1). No effect when the Martyrs tac op determines control (the hook's
+    ``rule="Martyrs"``, which the tac op passes)."""
 
     name: str = REANIMATED_FUNCTION
     kind: str = "firefight"
     cp: int = 1
-    triggers: tuple[str, ...] = ("during_activation", "activation_end", "turning_point_end")
+    triggers: tuple[str, ...] = (
+        "during_activation",
+        "activation_start",
+        "activation_end",
+        "turning_point_end",
+    )
     repeatable: bool = False
     rule_id: str = _rule_id("firefight_ploy", REANIMATED_FUNCTION)
     text: str = "reanimated function"
@@ -548,10 +572,10 @@ class ReanimatedFunction:
 
     def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
         """One action per Reanimation marker of ``player`` (``info["op"]`` must be its own
-        operative at the activation triggers)."""
+        operative between actions)."""
         from teams.hierotek_circle.reanimation import marker_operative
 
-        if info.get("trigger") != "turning_point_end":
+        if info.get("trigger") == "during_activation":
             op = str(info.get("op", ""))
             if not op or w.ctx.owner.get(op) != player:
                 return []
@@ -610,6 +634,7 @@ def _raf_contests(w: Work, tok: Any, marker: str) -> bool:
 
 
 REANIMATED_FUNCTION_PLOY = ReanimatedFunction()
+MARTYRS = "Martyrs"  # the tac op on which the ploy has no effect (its ``rule=``)
 
 
 def install_reanimated_function(hooks: Hooks, players: tuple[str, ...]) -> None:
@@ -617,7 +642,7 @@ def install_reanimated_function(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     def totals(w: Work, total: dict[str, int], **info: Any) -> dict[str, int]:
         marker = str(info.get("marker", ""))
-        if not marker or not w.effects or not w.tokens:
+        if not marker or not w.effects or not w.tokens or info.get("rule") == MARTYRS:
             return total
         for e in w.effects:
             if e.kind != RAF or e.player not in players:

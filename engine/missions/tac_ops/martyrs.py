@@ -70,7 +70,7 @@ def _cash_in(w: Work, p: str) -> None:
     worth: list[tuple[int, str]] = []  # (VP per token, marker)
     for m in marker_names(w):
         if tokens(w, p, m) and contested_by(w, p, m):
-            worth.append((2 if controller(w, m) == p else 1, m))
+            worth.append((2 if controller(w, m, NAME) == p else 1, m))
     worth.sort(key=lambda t: -t[0])  # stable: the layout's order within each value
     for vp, m in worth:
         while tokens(w, p, m):
