@@ -44,6 +44,7 @@ NOT_REACHED = {
     "Krump 'Em": "tests/test_team_kommandos_ploys.py::test_krump_em_*",
     "Kunnin' But Brutal": "tests/test_team_kommandos_ploys.py::test_kunnin_but_brutal_*",
     "Living Lightning": "tests/test_team_hierotek_circle_ploys.py::test_living_lightning_*",
+    "Canoptek Repair": "tests/test_team_hierotek_circle_faction.py::test_canoptek_repair_*",
 }
 """Ploys and unique actions the random battles here do not reach, with the scripted tests
 that use them. Most need a Fight or a charge, which random agents choosing among dozens of
@@ -53,8 +54,8 @@ Fusillade (a Pathfinder charged while not engaged), Supporting Fire (an enemy en
 friend within 6"); Sickening Captivation an enemy ending its activation near a Legionary in
 a given state; the Pathfinders' Medikit a wounded friend within the Medical Technician's
 reach (the Kasrkin's Medikit is reached); Reanimate a Reanimation marker within 6" of the
-Reanimator; Living Lightning the one Immortal with a tesla carbine shooting (reached only by
-chance)."""
+Reanimator; Living Lightning the one Immortal with a tesla carbine shooting, and Canoptek Repair a
+wounded friend near the Technomancer (both reached only by chance)."""
 
 
 def test_ploys_not_reached_at_random_have_scripted_tests() -> None:
