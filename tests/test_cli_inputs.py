@@ -41,6 +41,7 @@ from engine.names import check_builtin_name, is_file_ref
 from engine.teams import TeamFileError, builtin_teams, load_builtin_team, load_roster
 from tests.test_import_bsdata import write_bsdata_fixture
 from tests.test_import_killteamjson import _fixture
+from tests.test_team_rules import _with_a_rule_left
 
 TEAMS_DIR = Path(str(engine.teams.io._teams_dir()))
 KILLZONES_DIR = Path(str(engine.geometry.model._shipped_dir()))
@@ -406,8 +407,9 @@ def test_picture_folder_is_not_created_when_another_input_is_bad(
     monkeypatch.chdir(tmp_path)
     argv = ["play", "--killzone", "nowhere", "--picture-each-tp", "new/boards", "--quiet"]
     assert "nowhere" in _one_line_error(capsys, argv)
-    # Pathfinders and Kommandos still have unplayed rules (issue 17): --strict-rules refuses.
-    teams = ["--teams", "pathfinders", "kommandos"]
+    # Team files declaring a rule no module implements: --strict-rules refuses.
+    teams = ["--teams", _with_a_rule_left(tmp_path, "pathfinders")]
+    teams.append(_with_a_rule_left(tmp_path, "kommandos"))
     argv = [
         "play",
         *teams,
@@ -420,7 +422,7 @@ def test_picture_folder_is_not_created_when_another_input_is_bad(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "--strict-rules: refusing to play" in err and "Traceback" not in err
-    assert _tree(tmp_path) == []
+    assert _tree(tmp_path) == ["kommandos.json", "pathfinders.json"]  # (the team files)
 
 
 def test_good_output_paths_pass_the_checks(tmp_path: Path) -> None:
