@@ -203,6 +203,25 @@ def test_explosive_grenades_own_datacard_weapon_kept() -> None:
     assert dict(s.player("A").uses) == {}
 
 
+def test_explosive_grenades_rule_given_own_weapon_kept() -> None:
+    # A rule may give an operative a grenade as its own (the would_own_weapon hook): RED-1
+    # then gets no equipment copy of the frag grenade (it has none on its datacard, so it
+    # has no frag grenade here at all), its Shoot with a frag grenade is never refused for
+    # lack of uses, and (the krak grenade not being its own) the krak is still the team's.
+    s = gpos({"RED-1": {"at": (5, OPEN)}, "BLU-1": {"at": (9, OPEN)}}, a=[EXPLOSIVE])
+    s.ctx.hooks.transform(
+        "would_own_weapon", lambda _w, v, op, weapon: v or (op, weapon) == ("RED-1", "frag grenade")
+    )
+    assert "frag grenade" not in names(s, "RED-1") and "krak grenade" in names(s, "RED-1")
+    assert "frag grenade" in names(s, "RED-2")
+    s = attrs.evolve(
+        s, players=(attrs.evolve(s.players[0], uses=(("frag grenades used", 1),)), s.players[1])
+    )
+    w = Work(s)
+    assert weapon_usable(w, w.op("RED-1"), "frag grenade", grenades.FRAG.profiles[0]) is None
+    assert weapon_usable(w, w.op("RED-2"), "frag grenade", grenades.FRAG.profiles[0])
+
+
 # -------------------------------------------------------------------------------------------
 # Utility Grenades: the actions' conditions
 # -------------------------------------------------------------------------------------------

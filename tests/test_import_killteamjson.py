@@ -317,14 +317,6 @@ def test_team_rules_are_reported(code: str) -> None:
     assert unsupported
 
 
-RULE_GIVEN_WEAPONS = {
-    ("TAU-PF", "Assault Grenadier Pathfinder"): ("Frag Grenade", "Krak Grenade"),
-}
-"""Weapons a built-in datacard carries that the imported one does not, because a rule of the
-operative gives them: the Assault Grenadier's Grenadier Specialist lets it use frag and krak
-grenades (Hit improved by 1) without spending the team's grenade allowance."""
-
-
 @needs_samples
 @pytest.mark.parametrize("code", sorted(BUILTIN_IDS))
 def test_builtin_team_agrees_with_imported_numbers(code: str) -> None:
@@ -340,10 +332,8 @@ def test_builtin_team_agrees_with_imported_numbers(code: str) -> None:
             theirs.base_mm,
         ), mine.name
         assert mine.keywords == theirs.keywords
-        given = RULE_GIVEN_WEAPONS.get((code, mine.name), ())
-        weapons = [w for w in mine.weapons if w.name not in given]
-        assert len(weapons) == len(theirs.weapons)
-        for w1, w2 in zip(weapons, theirs.weapons, strict=True):
+        assert len(mine.weapons) == len(theirs.weapons)
+        for w1, w2 in zip(mine.weapons, theirs.weapons, strict=True):
             assert (w1.name, w1.kind) == (w2.name, w2.kind)
             for p1, p2 in zip(w1.profiles, w2.profiles, strict=True):
                 assert (

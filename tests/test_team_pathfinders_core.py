@@ -258,10 +258,10 @@ def test_markerlight_not_for_the_fusion_grenade() -> None:
 
 
 def test_markerlight_not_for_the_grenadiers_frag_and_krak_grenades() -> None:
-    # Grenadier Specialist lets the Assault Grenadier throw frag and krak grenades (listed on
-    # its card in our data), but they are universal equipment, not datacard weapons: with
-    # four tokens on BLU-1 they get neither Balanced nor Seek Light (Saturate they have
-    # anyway), and do not stop BLU-1 being obscured; the carbine gets all of them.
+    # Grenadier Specialist lets the Assault Grenadier throw frag and krak grenades (the rule
+    # gives them), but they are universal equipment, not datacard weapons: with
+    # four tokens on BLU-1 they get none of Saturate, Balanced or Seek Light, and do not
+    # stop BLU-1 being obscured; the carbine gets all of them.
     from engine.dice.rules import Balanced, Saturate, SeekLight
     from engine.game.attacks import attack_profile
     from engine.game.shoot import targeting
@@ -271,7 +271,9 @@ def test_markerlight_not_for_the_grenadiers_frag_and_krak_grenades() -> None:
     w = Work(s)
     for nade in ("frag grenade", "krak grenade"):
         prof = attack_profile(w, w.op("PAT-1"), nade, "ranged", target="BLU-1")
-        assert prof.rules.has(Saturate)  # (the grenades' own rule)
+        # Saturate is the frag grenade's own rule; the universal krak has none (our old
+        # datacard copy wrongly gave it one), and four tokens must not add it either.
+        assert prof.rules.has(Saturate) == (nade == "frag grenade")
         assert not prof.rules.has(Balanced), nade
         assert not prof.rules.has(SeekLight), nade
     carbine = attack_profile(w, w.op("PAT-1"), "pulse carbine", "ranged", target="BLU-1")

@@ -659,6 +659,38 @@ def test_grenadier_specialist_own_frag_and_krak_hit_3_spend_no_uses() -> None:
     assert not [n for n, _, _ in universal.weapons_of(w, "PAT-2", "ranged") if "grenade" in n]
 
 
+def test_grenadier_specialist_spends_no_equipment_uses_beside_other_throwers() -> None:
+    # With Explosive Grenades selected (one frag, one krak use for the kill team), the
+    # Assault Grenadier (PAT-1) still has one krak grenade, its own Hit 3+ one (the equipment
+    # gives it no second copy), and throwing it spends none of the team's uses, which stay
+    # for the others: the Shas'La (PAT-2) has the team's krak grenade at the universal Hit
+    # 4+. Before, the grenades were written on the datacard; now the rule gives them.
+    from engine.game import universal
+    from engine.game.attacks import attack_profile
+    from engine.game.work import Work
+    from engine.rules.equipment.grenades import grenades_left
+
+    ops: Ops = {
+        "PAT-1": {"at": (5, 14.5)},
+        "PAT-2": {"at": (5, 12.5)},
+        "BLU-1": {"at": (9, 14.5)},
+    }
+    s = lab((GRENADIER, LA), ops, equipment={"A": ("Explosive Grenades (frag and krak)",)})
+    w = Work(s)
+    ranged = [n for n, _, _ in universal.weapons_of(w, "PAT-1", "ranged")]
+    assert ranged.count("krak grenade") == 1 and ranged.count("frag grenade") == 1
+    assert attack_profile(w, w.op("PAT-1"), "krak grenade", "ranged").hit == 3
+    assert attack_profile(w, w.op("PAT-2"), "krak grenade", "ranged").hit == 4
+    s, _ = run(s, ["Activate PAT-1 engage", "Shoot PAT-1 krak grenade at BLU-1"], dice=["1,1,1,1"])
+    s = decline(s)
+    s, ev = run(s, [], dice=["1,1"])
+    s = decline(s, events=ev)
+    assert not of_kind(ev, "grenade_used")
+    assert grenades_left(Work(s), "A", "krak") == 1  # the team's use is still there
+    # Not from its datacard: the Assault Grenadier's card lists only the fusion grenade.
+    assert not any("frag" in x.name.lower() for x in Work(s).ctx.datacards["PAT-1"].weapons)
+
+
 # -------------------------------------------------------------------------------------------
 # Saviour Protocols
 # -------------------------------------------------------------------------------------------

@@ -80,8 +80,8 @@ MB3_RECON = "MB3 RECON"
 MV7_MARKER = "MV7 MARKER"
 GRENADE = "grenade"
 """No grenade gets the Markerlight effects: the fusion grenade is excluded by name, and the
-frag and krak grenades the Assault Grenadier can use (Grenadier Specialist; our data lists
-them on its datacard) are universal equipment, not datacard weapons."""
+frag and krak grenades the Assault Grenadier can use (Grenadier Specialist gives them) are
+universal equipment, not datacard weapons."""
 MOVES_SHEDDING = ("dash", "charge", "fall back", "reposition")
 _SHOT = "pf_shot:"
 _MARKED = "pf_marked:"

@@ -17,6 +17,7 @@ from engine.game.work import Work
 from engine.rules.choices import RuleChoiceFrame, on_choice
 from engine.rules.ploys import GainToken
 from engine.rules.registry import register
+from engine.teams.model import Weapon
 from teams.pathfinders.support import has_keyword, is_trooper, player_token, shoot_frame
 
 # -- Medic! (Medical Technician ability) -------------------------------------------------------
@@ -234,13 +235,51 @@ def install_inertial_dampener(hooks: Hooks, players: tuple[str, ...]) -> None:
 # -- Grenadier Specialist (Assault Grenadier ability) ------------------------------------------
 
 
+ASSAULT_GRENADIER = "ASSAULT GRENADIER"
+
+
+def grenadier_weapons() -> tuple[Weapon, ...]:
+    """The frag and krak grenades Grenadier Specialist gives: the universal equipment's
+    profiles (:data:`~engine.rules.equipment.grenades.FRAG`, ``KRAK``) with Hit improved
+    by 1 (4+ -> 3+)."""
+    from engine.rules.equipment.grenades import FRAG, KRAK
+
+    return tuple(
+        attrs.evolve(g, profiles=tuple(attrs.evolve(p, hit=p.hit - 1) for p in g.profiles))
+        for g in (FRAG, KRAK)
+    )
+
+
+_GRENADIER_NAMES = frozenset(g.name for g in grenadier_weapons())
+
+
 def install_grenadier_specialist(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Grenadier Specialist (Assault Grenadier): it uses frag and krak grenades without
-    spending the kill team's grenade uses, with Hit improved by 1. Trigger: none of its own:
-    the team data gives its datacard its own Frag Grenade and Krak Grenade (the universal
-    profiles with Hit 3+, the 4+ improved), and an operative's own weapon of a grenade's
-    name never spends a use of Explosive Grenades (:mod:`engine.rules.equipment.grenades`).
-    Limits: none (its own grenades have no limited uses)."""
+    """Grenadier Specialist (Assault Grenadier): it can use frag and krak grenades (the
+    universal equipment's) with Hit improved by 1, and doing so never counts towards the
+    kill team's limited uses of them. Trigger: a weapon source gives every friendly ASSAULT
+    GRENADIER operative the two grenades (:func:`grenadier_weapons`, whether or not its
+    player selected Explosive Grenades), and the core's ``would_own_weapon`` hook makes them
+    its own: a Shoot with them spends no use of Explosive Grenades, it is never refused for
+    lack of uses, and the equipment gives it no second copy. Limits: none (no limited uses
+    of their own); other operatives still spend the team's uses. They are not weapons of
+    its datacard (the Markerlight effects do not apply to them)."""
+    weapons = grenadier_weapons()
+
+    def grenadier(w: Work, op: str) -> bool:
+        return w.ctx.owner.get(op) in players and has_keyword(w, op, ASSAULT_GRENADIER)
+
+    def source(w: Work, op: str, kind: str) -> tuple[Weapon, ...]:
+        if kind != "ranged" or not grenadier(w, op):
+            return ()
+        return weapons
+
+    def own(w: Work, value: bool, **info: Any) -> bool:
+        if value or str(info.get("weapon", "")) not in _GRENADIER_NAMES:
+            return value
+        return grenadier(w, str(info.get("op", "")))
+
+    hooks.weapon_source(source)
+    hooks.transform("would_own_weapon", own)
 
 
 # -- Veteran (Blooded ability) -----------------------------------------------------------------
@@ -385,5 +424,5 @@ register(
 register(
     "pathfinders/ability/grenadier_specialist",
     install_grenadier_specialist,
-    "Assault Grenadier: its own frag and krak grenades, Hit 3+, spend no grenade uses.",
+    "Assault Grenadier: uses frag and krak grenades at Hit 3+ without spending grenade uses.",
 )

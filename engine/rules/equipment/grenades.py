@@ -11,7 +11,8 @@ Explosive Grenades
     (``hooks.weapon_source``) while the kill team has uses of that grenade left. A use is
     counted when a Shoot with it ends (``shoot_ended``), so the weapon stays on the operative
     for the whole action. An operative whose datacard has a weapon of the same name keeps its
-    own (no second weapon of that name, and using its own spends no use). A grenade with no
+    own (no second weapon of that name, and using its own spends no use); so does one to which
+    a rule gives a weapon of that name as its own (``would_own_weapon``). A grenade with no
     use left is also refused (``would_refuse_weapon``), naming the rule.
 
 Utility Grenades: two rule actions (:mod:`engine.game.rule_actions`), each 1AP, never while
@@ -186,12 +187,20 @@ def _use(w: Work, player: str, grenade: str) -> None:
 
 
 def _own_weapon(w: Work, op_id: str, name: str) -> bool:
-    """Whether ``op_id``'s datacard has a weapon called ``name`` (notation form)."""
+    """Whether ``op_id`` has a weapon called ``name`` (notation form) of its own: on its
+    datacard, or one a rule gives it as its own (the ``would_own_weapon`` hook,
+    ``fn(w, False, op=, weapon=) -> bool``: such a weapon spends no equipment use and the
+    equipment gives no second one of that name; its answer must not change during the
+    battle, as the weapons are cached)."""
     names = w.ctx.cached(
         ("own weapon names", op_id),
         lambda: frozenset(" ".join(x.name.lower().split()) for x in w.ctx.datacards[op_id].weapons),
     )
-    return name in names
+    if name in names:
+        return True
+    if not w.ctx.hooks.would.get("would_own_weapon"):
+        return False
+    return bool(w.would("would_own_weapon", False, op=op_id, weapon=name))
 
 
 def _grenade_weapons(w: Work, op_id: str, kind: str) -> tuple[Weapon, ...]:
