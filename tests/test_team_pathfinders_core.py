@@ -138,6 +138,43 @@ def test_markerlight_only_operatives_whose_datacard_has_it() -> None:
     assert not can_markerlight(w, "PAT-1") and can_markerlight(w, "PAT-2")
 
 
+MAY_MARKERLIGHT = {
+    SHAS_UI: True,
+    GRENADIER: True,
+    "Blooded Pathfinder": True,
+    "Comms Specialist Pathfinder": True,
+    CONTROLLER: True,
+    "Medical Technician Pathfinder": True,
+    SHAS_LA: True,
+    TRANSPECTRAL: True,
+    MB3: True,
+    MV7: True,
+    "Marksman Pathfinder": False,
+    "Weapons Expert Pathfinder": False,
+    MV1: False,
+    MV4: False,
+    MV31: False,
+    MV33: False,
+}
+"""Who may perform the Markerlight action. The dataslate says only operatives whose
+datacard shows it; the killteamjson dataslate does not carry that mark, the BSData catalogue
+does (every non-drone but the Marksman and the Weapons Expert; of the drones the MB3 Recon).
+The MV7 Marker Drone is added: its own High-Intensity Markerlight works only on its
+Markerlight action (the catalogue omits the mark)."""
+
+
+def test_markerlight_who_may_perform_it_per_datacard() -> None:
+    # Every datacard of the team, each alone on the board: may it perform the action?
+    from teams.pathfinders.markerlights import can_markerlight
+
+    names = {op.name for op in lab_team("pathfinders").operatives}
+    assert names == set(MAY_MARKERLIGHT)  # the table covers every datacard
+    for name, may in MAY_MARKERLIGHT.items():
+        entry = f"{name} [Rail Rifle; Gun Butt]" if name.startswith("Weapons") else name
+        w = Work(lab([entry], {"PAT-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}))
+        assert can_markerlight(w, "PAT-1") is may, name
+
+
 def test_markerlight_and_shoot_in_one_activation_select_the_same_enemy() -> None:
     # After marking BLU-1 the Shas'La may shoot only BLU-1 (BLU-2, visible in the open lane
     # too, is refused); after shooting BLU-2 first it may mark only BLU-2.

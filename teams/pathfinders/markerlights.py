@@ -139,11 +139,15 @@ NO_MARKERLIGHT = ("MARKSMAN", "WEAPONS EXPERT")
 
 
 def can_markerlight(w: Work, op: str) -> bool:
-    """The datacard of ``op`` lets it perform the Markerlight action (the dataslate says
-    only some can, on their datacards; our team data does not list it, so this follows the
-    datacards as the BSData catalogue gives them): every PATHFINDER operative but the
-    Marksman, the Weapons Experts and the drones; of the drones, the MB3 Recon and the MV7
-    Marker (whose High-Intensity Markerlight works on its own Markerlight action)."""
+    """The datacard of ``op`` lets it perform the Markerlight action. The dataslate says
+    only the operatives whose datacard shows the action may; the killteamjson dataslate does
+    not carry that mark on any datacard (its faction rule only says "some"; the Drone rule
+    lists Markerlight among the few actions a drone may perform, without granting it), so
+    this follows the BSData catalogue, which does: every PATHFINDER operative but the
+    Marksman and the Weapons Experts (:data:`NO_MARKERLIGHT`); of the drones, the MB3 Recon.
+    The MV7 Marker Drone is added although the catalogue omits the mark: its own
+    High-Intensity Markerlight works only on its Markerlight action, so its datacard must
+    have it. (Kauyon's free Markerlight is for those that may perform the action.)"""
     if not is_pathfinder(w, op):
         return False
     if not is_drone(w, op):
