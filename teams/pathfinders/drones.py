@@ -62,9 +62,12 @@ def install_drone(hooks: Hooks, players: tuple[str, ...]) -> None:
     datacard: the MV31's Pulse Accelerator, read as allowed since its datacard gives it), and
     none at all limits it during Remote Pilot's free action; it uses no weapon that is not on
     its datacard (equipment weapons); its APL counts 1 lower for marker control. Triggers:
-    the core's would_refuse_action, would_refuse_weapon and would_control_apl hooks. (Its
-    sight from the disc on top of the miniature is not modelled: sight is drawn from the
-    base as for every operative.)"""
+    the core's would_refuse_action, would_refuse_weapon and would_control_apl hooks.
+    Its head being the disc on top of the miniature needs no rule of its own: the geometry
+    draws every operative's sight from its head, a point one model height above the centre
+    of its base (:data:`engine.geometry.DEFAULT_MODEL_HEIGHT`, the same for every datacard:
+    no datacard has a height of its own, and the dataslate gives no height for the disc),
+    so a drone sees from the top of its model like any operative."""
 
     def refuse(w: Work, why: Any, **info: Any) -> Any:
         op, action = str(info.get("op", "")), str(info.get("action", ""))
