@@ -849,6 +849,51 @@ def test_reanimated_function_offered_as_an_enemy_activation_starts() -> None:
     assert universal.controller(Work(s), "obj") == "A"
 
 
+def test_reanimated_function_offered_once_an_enemy_moved_onto_the_objective() -> None:
+    # The ploy is used "when determining control": B's BLU-1 repositions onto the objective
+    # (a tie, 2 APL each), and before it may choose an action that needs control (Pick Up,
+    # a mission action) A may use the ploy in the ``moved`` window: the marker counts, A
+    # controls 3 to 2. The old reading offered it only as an activation started or ended, so
+    # A had to guess at BLU-1's activation start (before it moved) and here could not.
+    from teams.hierotek_circle.reanimation import MARKER, marker_name
+
+    ops: dict[str, dict[str, Any]] = {
+        "HIE-1": {"at": (21.5, 14.5)},
+        "HIE-3": {"at": (3, 4), "ready": False},
+        "BLU-1": {"at": (13, 14.5)},
+        "BLU-2": {"at": (25, 20), "ready": False},
+    }
+    s = lab(("Deathmark", GUARD_GAUSS, CHRONO), ops, cp=(1, 0), turn="B")
+    s = attrs.evolve(s, tokens=(*s.tokens, Token(MARKER, "A", marker_name("HIE-2"), 20, 15.6)))
+    s, _ = s.apply("Activate BLU-1 engage")
+    s = pass_windows(s)  # A passes as BLU-1's activation starts (nothing to deny yet)
+    s, _ = s.apply("Reposition BLU-1 to 18.5,14.5")
+    assert universal.controller(Work(s), "obj") == ""  # the tie
+    assert isinstance(s.node, Decision) and s.node.player == "A" and s.node.kind == "ploy"
+    s, _ = s.apply("Ploy reanimated function on HIE-2")
+    assert universal.controller(Work(s), "obj") == "A"
+
+
+def test_reanimated_function_not_offered_mid_activation_when_its_marker_contests_nothing() -> None:
+    # Limit: at the mid-activation windows (moved...) the ploy is offered only when one of
+    # A's Reanimation markers contests a marker (else it could change nothing there): with
+    # the marker far from the objective, BLU-1's move opens no window for A.
+    from teams.hierotek_circle.reanimation import MARKER, marker_name
+
+    ops: dict[str, dict[str, Any]] = {
+        "HIE-1": {"at": (21.5, 14.5)},
+        "HIE-3": {"at": (3, 4), "ready": False},
+        "BLU-1": {"at": (13, 14.5)},
+        "BLU-2": {"at": (25, 20), "ready": False},
+    }
+    s = lab(("Deathmark", GUARD_GAUSS, CHRONO), ops, cp=(1, 0), turn="B")
+    s = attrs.evolve(s, tokens=(*s.tokens, Token(MARKER, "A", marker_name("HIE-2"), 14, 20)))
+    s, _ = s.apply("Activate BLU-1 engage")
+    s = pass_windows(s)
+    s, _ = s.apply("Reposition BLU-1 to 18.5,14.5")
+    assert isinstance(s.node, Decision) and s.node.player == "B" and s.node.kind == "action"
+
+
 def test_reanimated_function_has_no_effect_for_the_martyrs_tac_op() -> None:
     # The dataslate: for the Martyrs tac op the ploy has no effect. Martyrs asks control with
     # rule="Martyrs" (its 2VP per token when controlled): the tie stands there, while any

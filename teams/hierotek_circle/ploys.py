@@ -530,6 +530,9 @@ CORTICAL_PLOY = Ploy(
 
 REANIMATED_FUNCTION = "Reanimated Function"
 RAF = "hierotek_reanimated_function"  # effect: detail = the marker's token name, player
+RAF_CHANGES = ("moved", "incapacitated", "stat_changed")
+"""The windows after a change mid-activation at which Reanimated Function is offered only
+when one of the player's Reanimation markers contests a marker (class docstring)."""
 
 
 @attrs.frozen(slots=True)
@@ -541,16 +544,23 @@ class ReanimatedFunction:
     an operative would be: the ``would_control_totals`` hook, with the objective marker's
     name). Ends early if the marker is removed (its operative REANIMATED).
 
-    Trigger (the engine's reading of "when determining control of a marker": control is
-    determined inside actions and scoring, where no window opens, so the ploy is offered
-    just before any of them, its effect lasting to the next turning point): between the
+    Trigger ("when determining control of a marker"): control is determined inside actions
+    and scoring, where no window opens, so the ploy is offered at every window after which
+    control may be determined with something changed, its effect lasting to the next
+    turning point (so using it there is using it for the next determination): between the
     actions of a friendly operative's activation (``during_activation``), as any operative's
-    activation starts or ends (``activation_start``, ``activation_end``: the enemy's too, so
-    it counts for control an enemy action determines) and at the end of the turning point
-    before the ops score (``turning_point_end``). Notation ``Ploy reanimated function on
-    <operative>``, naming the operative the marker was placed for. Once per turning point
-    (7.1). No effect when the Martyrs tac op determines control (the hook's
-    ``rule="Martyrs"``, which the tac op passes)."""
+    activation starts or ends (``activation_start``, ``activation_end``) or a counteraction
+    starts (``counteract_start``), at the end of the turning point before the ops score
+    (``turning_point_end``), and, when one of the player's Reanimation markers contests a
+    marker then, as soon as what decides control changed mid-activation: an operative moved
+    (``moved``: an enemy operative that moved onto an objective marker may be denied its
+    Pick Up or mission action before it chooses it), was incapacitated (``incapacitated``)
+    or had a stat changed (``stat_changed``: its APL). Still narrower than the rule: the
+    opponent then chooses its next action knowing whether the ploy was used (at the table
+    it may be used as the opponent's action determines control). Notation ``Ploy
+    reanimated function on <operative>``, naming the operative the marker was placed for.
+    Once per turning point (7.1). No effect when the Martyrs tac op determines control (the
+    hook's ``rule="Martyrs"``, which the tac op passes)."""
 
     name: str = REANIMATED_FUNCTION
     kind: str = "firefight"
@@ -559,7 +569,9 @@ class ReanimatedFunction:
         "during_activation",
         "activation_start",
         "activation_end",
+        "counteract_start",
         "turning_point_end",
+        *RAF_CHANGES,
     )
     repeatable: bool = False
     rule_id: str = _rule_id("firefight_ploy", REANIMATED_FUNCTION)
@@ -579,7 +591,10 @@ class ReanimatedFunction:
             op = str(info.get("op", ""))
             if not op or w.ctx.owner.get(op) != player:
                 return []
-        ops = [marker_operative(t) for t in self._markers(w, player)]
+        toks = self._markers(w, player)
+        if info.get("trigger") in RAF_CHANGES:
+            toks = [t for t in toks if _raf_contests_any(w, t)]
+        ops = [marker_operative(t) for t in toks]
         return [Action("Ploy", text=self.text, target=op) for op in sorted(ops)]
 
     def owns(self, action: Action) -> bool:
@@ -631,6 +646,11 @@ def _raf_contests(w: Work, tok: Any, marker: str) -> bool:
             w.kz, marker_place(tok), universal.marker_objective(w, marker)
         )
     )
+
+
+def _raf_contests_any(w: Work, tok: Any) -> bool:
+    """The Reanimation marker ``tok`` contests some objective marker now."""
+    return any(_raf_contests(w, tok, m.name) for m in w.markers)
 
 
 REANIMATED_FUNCTION_PLOY = ReanimatedFunction()
