@@ -894,6 +894,22 @@ def test_reanimated_function_not_offered_mid_activation_when_its_marker_contests
     assert isinstance(s.node, Decision) and s.node.player == "B" and s.node.kind == "action"
 
 
+def test_reanimated_function_counts_for_a_marker_that_is_not_an_objective() -> None:
+    # "Whenever determining control of a marker": any marker, not only objective markers.
+    # A token marker "beacon" at (20, 13.4) is contested by HIE-1 and BLU-1 (2 APL each: a
+    # tie) and is within control range of the Reanimation marker at (20, 14.5) (1.1" apart,
+    # centre to centre). With the ploy A controls it 3 to 2. The old reading counted the
+    # Reanimation marker for objective markers only (the tie stood).
+    from engine.rules.equipment.markers import token_controller
+
+    s = _raf(marker_at=(20, 14.5))
+    beacon = Token("beacon", "B", "beacon", 20, 13.4)
+    s = attrs.evolve(s, tokens=(*s.tokens, beacon))
+    assert token_controller(Work(s), beacon) == ""
+    s, _ = s.apply("Ploy reanimated function on HIE-2")
+    assert token_controller(Work(s), beacon) == "A"
+
+
 def test_reanimated_function_has_no_effect_for_the_martyrs_tac_op() -> None:
     # The dataslate: for the Martyrs tac op the ploy has no effect. Martyrs asks control with
     # rule="Martyrs" (its 2VP per token when controlled): the tie stands there, while any

@@ -538,11 +538,13 @@ when one of the player's Reanimation markers contests a marker (class docstring)
 @attrs.frozen(slots=True)
 class ReanimatedFunction:
     """Reanimated Function (firefight ploy, 1CP): select one of the player's Reanimation
-    markers; until the start of the next turning point, whenever control of an objective
-    marker is determined, that Reanimation marker counts as a friendly HIEROTEK CIRCLE
-    operative with APL 1 contesting it when it is within the objective's control range (as
-    an operative would be: the ``would_control_totals`` hook, with the objective marker's
-    name). Ends early if the marker is removed (its operative REANIMATED).
+    markers; until the start of the next turning point, whenever control of a marker is
+    determined (an objective marker, or any other marker on the killzone whose control the
+    core determines: mission and equipment markers), that Reanimation marker counts as a
+    friendly HIEROTEK CIRCLE operative with APL 1 contesting it when it is within the
+    marker's control range (as an operative would be: the ``would_control_totals`` hook,
+    with the marker's name). Ends early if the marker is removed (its operative
+    REANIMATED).
 
     Trigger ("when determining control of a marker"): control is determined inside actions
     and scoring, where no window opens, so the ploy is offered at every window after which
@@ -633,12 +635,19 @@ def _marker_token(w: Work, op: str) -> Any:
 
 
 def _raf_contests(w: Work, tok: Any, marker: str) -> bool:
-    """The Reanimation marker ``tok`` is within control range of the objective ``marker``,
-    as an operative there would be (4.8)."""
+    """The Reanimation marker ``tok`` is within control range of the marker named ``marker``
+    (an objective marker, or another marker on the killzone: a token of ``w.tokens``), as an
+    operative there would be (4.8); never of a carried marker."""
     from engine.geometry import sight
+    from engine.rules.equipment.markers import _in_range
     from teams.hierotek_circle.reanimation import marker_place
 
-    m = next(m for m in w.markers if m.name == marker)
+    m = next((m for m in w.markers if m.name == marker), None)
+    if m is None:
+        t = next((t for t in w.tokens if t.name == marker), None)
+        if t is None or t.carrier or t is tok:
+            return False
+        return _in_range(w, marker_place(tok), t)
     if m.carrier:
         return False
     return bool(
