@@ -636,6 +636,30 @@ def test_cortical_control_ends_with_the_activation_and_needs_an_action_point() -
     assert "Ploy cortical control" not in texts(spent)
 
 
+def test_cortical_control_usable_as_the_cryptek_counteracts() -> None:
+    # A SUPPORT unique action may be a counteraction's one action: the ploy is offered as
+    # HIE-3's counteraction starts, and its Chronometron then reaches HIE-1 beyond 6". The
+    # old reading offered it only between the actions of an activation, so a counteracting
+    # Cryptek could not use it (and HIE-1 was out of reach).
+    far = {
+        "HIE-1": {"at": (11, 15), "ready": False},
+        "HIE-2": {"at": (5, 8), "ready": False},
+        "HIE-3": {"at": (3, 14), "ready": False},
+        "BLU-1": {"at": (16, 14)},
+        "BLU-2": {"at": (25, 20)},
+    }
+    s = lab(TYPES, far, cp=(1, 0), turn="B")
+    s, _ = s.apply("Activate BLU-2 conceal")
+    s, _ = pass_windows(s).apply("End activation")
+    s, _ = pass_windows(s).apply("Counteract HIE-3")
+    assert "Ploy cortical control" in texts(s)
+    assert "Act HIE-3 chronometron on HIE-1" not in texts(pass_windows(s))
+    s, _ = s.apply("Ploy cortical control")
+    s = pass_windows(s)
+    s, _ = s.apply("Act HIE-3 chronometron on HIE-1")
+    assert not [e for e in s.effects if e.kind == "cortical_control"]
+
+
 # -------------------------------------------------------------------------------------------
 # Chronomancer: Countertemporal Nanomine
 # -------------------------------------------------------------------------------------------

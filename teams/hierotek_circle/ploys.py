@@ -472,8 +472,10 @@ def _cc_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
 def _cc_use(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
     """Cortical Control (firefight ploy, 1CP): used during the activation of a friendly
     HIEROTEK CIRCLE APPRENTEK or CRYPTEK operative, between its actions (the core's
-    ``during_activation`` window: the engine's reading of "when it performs a SUPPORT
-    unique action"): until the end of its next action, its SUPPORT rules that select
+    ``during_activation`` window), or as it starts a counteraction (``counteract_start``:
+    its one action follows), the engine's reading of "when it performs a SUPPORT unique
+    action" (used just before the action is chosen, so the action may select an operative
+    beyond the distance): until the end of its next action, its SUPPORT rules that select
     another friendly operative ignore their distance requirement (visibility still counts;
     every SUPPORT rule that measures with ``support_distance``). Ends with that action, or
     with the activation if no action follows. Offered only while the operative has an action
@@ -518,7 +520,7 @@ def _cc_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) ->
 CORTICAL_PLOY = Ploy(
     "Cortical Control",
     "firefight",
-    triggers=("during_activation",),
+    triggers=("during_activation", "counteract_start"),
     condition=_cc_condition,
     use_hook=_cc_use,
     rule_id=_rule_id("firefight_ploy", "Cortical Control"),
@@ -658,8 +660,11 @@ def _raf_contests(w: Work, tok: Any, marker: str) -> bool:
 
 
 def _raf_contests_any(w: Work, tok: Any) -> bool:
-    """The Reanimation marker ``tok`` contests some objective marker now."""
-    return any(_raf_contests(w, tok, m.name) for m in w.markers)
+    """The Reanimation marker ``tok`` contests some marker now (an objective marker, or a
+    marker on the killzone that is not a Reanimation marker)."""
+    if any(_raf_contests(w, tok, m.name) for m in w.markers):
+        return True
+    return any(t.kind != tok.kind and _raf_contests(w, tok, t.name) for t in w.tokens)
 
 
 REANIMATED_FUNCTION_PLOY = ReanimatedFunction()
