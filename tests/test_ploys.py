@@ -7,6 +7,8 @@ Durations, stat changes, free actions and illegal uses are in ``tests/test_ploys
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.game import GameOptions, GameState, IllegalActionError
@@ -166,6 +168,32 @@ def test_1_4_gambit_step_a_player_who_passed_may_act_again() -> None:
         ("A", "gambit", ""),
     ]
     assert where(s)[2] != "gambit" and s.phase == "firefight"
+
+
+class _Mark:
+    """A frame that emits ``marked`` (``step``: its name) and ends."""
+
+    def __init__(self, step: str) -> None:
+        self.step = step
+
+    def run(self, w: Any) -> None:
+        w.emit("marked", step=self.step)
+        w.stack.pop()
+
+
+def test_1_4_ready_end_steps_run_after_the_ready_step_rules_and_before_the_gambit_steps() -> None:
+    # Hooks.ready_end_step: a rule acting "in the Ready step, after all other rules in this
+    # step" runs after the frames pushed at the ready_step event (a Ready-step rule) and
+    # before every Gambit step's step, whatever the order the rules were added in (the
+    # Gambit step's step is added first here).
+    s, _ = pass_windows(pos(SPENT, cp=(2, 0)))  # TP1's end, TP2's start: A passes
+    hooks = s.ctx.hooks
+    hooks.gambit_step(lambda w: _Mark("gambit"))
+    hooks.ready_end_step(lambda w: _Mark("ready end"))
+    hooks.on("ready_step", lambda w, ev: w.stack.append(_Mark("ready")))
+    s, _ = run(s, [], dice=["4,3"])
+    s, events = s.apply("Initiative A")
+    assert [e["step"] for e in events if e.kind == "marked"] == ["ready", "ready end", "gambit"]
 
 
 def test_1_3_windows_of_a_turning_point_open_in_order() -> None:

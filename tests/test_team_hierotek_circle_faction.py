@@ -221,6 +221,43 @@ def test_living_metal_after_reanimation_heals_the_returned_operative() -> None:
     assert s.operative("HIE-1").wounds == 3
 
 
+@attrs.frozen(slots=True)
+class _SeeWounds:
+    """A Gambit-step frame that reports HIE-2's wounds when it runs (an ``ops_seen`` event)."""
+
+    def run(self, w: Work) -> None:
+        w.emit("ops_seen", wounds=w.op("HIE-2").wounds)
+        w.stack.pop()
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
+        raise AssertionError
+
+    def options(self, w: Work) -> list[Any]:  # pragma: no cover
+        return []
+
+    def act(self, w: Work, a: Any) -> None:  # pragma: no cover
+        raise AssertionError
+
+
+def test_living_metal_ends_the_ready_step_before_the_gambit_steps() -> None:
+    # The rule heals "in the Ready step, after all other rules in this step": before the
+    # Gambit step begins. A Gambit-step rule added before the team's (as the mission's
+    # primary op selection and crit op picks are) must see HIE-2 already healed. The old
+    # reading (Living Metal as the first Gambit step of the TEAM's) ran after such a step,
+    # which then saw 4 wounds, not 8.
+    ops = {
+        "HIE-1": {"at": (5, 14), "ready": False},
+        "HIE-2": {"at": (3, 3), "wounds": 4, "ready": False},
+        "BLU-1": {"at": (25, 14), "ready": False},
+    }
+    s = lab([GUARDIAN, GUARDIAN], ops)
+    s.ctx.hooks.gambit_steps.insert(0, lambda w: _SeeWounds())
+    s = to_ready_step(s)
+    assert isinstance(s.node, Chance) and s.node.request.label == "Living Metal (HIE-2)"
+    s, ev = play(s, [], ["5"])
+    assert [e["wounds"] for e in of_kind(ev, "ops_seen")] == [8]
+
+
 # -------------------------------------------------------------------------------------------
 # Scuttler
 # -------------------------------------------------------------------------------------------

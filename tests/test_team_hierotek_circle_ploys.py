@@ -636,6 +636,30 @@ def test_cortical_control_ends_with_the_activation_and_needs_an_action_point() -
     assert "Ploy cortical control" not in texts(spent)
 
 
+def test_cortical_control_usable_as_the_cryptek_counteracts() -> None:
+    # A SUPPORT unique action may be a counteraction's one action: the ploy is offered as
+    # HIE-3's counteraction starts, and its Chronometron then reaches HIE-1 beyond 6". The
+    # old reading offered it only between the actions of an activation, so a counteracting
+    # Cryptek could not use it (and HIE-1 was out of reach).
+    far = {
+        "HIE-1": {"at": (11, 15), "ready": False},
+        "HIE-2": {"at": (5, 8), "ready": False},
+        "HIE-3": {"at": (3, 14), "ready": False},
+        "BLU-1": {"at": (16, 14)},
+        "BLU-2": {"at": (25, 20)},
+    }
+    s = lab(TYPES, far, cp=(1, 0), turn="B")
+    s, _ = s.apply("Activate BLU-2 conceal")
+    s, _ = pass_windows(s).apply("End activation")
+    s, _ = pass_windows(s).apply("Counteract HIE-3")
+    assert "Ploy cortical control" in texts(s)
+    assert "Act HIE-3 chronometron on HIE-1" not in texts(pass_windows(s))
+    s, _ = s.apply("Ploy cortical control")
+    s = pass_windows(s)
+    s, _ = s.apply("Act HIE-3 chronometron on HIE-1")
+    assert not [e for e in s.effects if e.kind == "cortical_control"]
+
+
 # -------------------------------------------------------------------------------------------
 # Chronomancer: Countertemporal Nanomine
 # -------------------------------------------------------------------------------------------
@@ -847,6 +871,67 @@ def test_reanimated_function_offered_as_an_enemy_activation_starts() -> None:
     assert "Ploy reanimated function on HIE-2" in texts(s)
     s, _ = s.apply("Ploy reanimated function on HIE-2")
     assert universal.controller(Work(s), "obj") == "A"
+
+
+def test_reanimated_function_offered_once_an_enemy_moved_onto_the_objective() -> None:
+    # The ploy is used "when determining control": B's BLU-1 repositions onto the objective
+    # (a tie, 2 APL each), and before it may choose an action that needs control (Pick Up,
+    # a mission action) A may use the ploy in the ``moved`` window: the marker counts, A
+    # controls 3 to 2. The old reading offered it only as an activation started or ended, so
+    # A had to guess at BLU-1's activation start (before it moved) and here could not.
+    from teams.hierotek_circle.reanimation import MARKER, marker_name
+
+    ops: dict[str, dict[str, Any]] = {
+        "HIE-1": {"at": (21.5, 14.5)},
+        "HIE-3": {"at": (3, 4), "ready": False},
+        "BLU-1": {"at": (13, 14.5)},
+        "BLU-2": {"at": (25, 20), "ready": False},
+    }
+    s = lab(("Deathmark", GUARD_GAUSS, CHRONO), ops, cp=(1, 0), turn="B")
+    s = attrs.evolve(s, tokens=(*s.tokens, Token(MARKER, "A", marker_name("HIE-2"), 20, 15.6)))
+    s, _ = s.apply("Activate BLU-1 engage")
+    s = pass_windows(s)  # A passes as BLU-1's activation starts (nothing to deny yet)
+    s, _ = s.apply("Reposition BLU-1 to 18.5,14.5")
+    assert universal.controller(Work(s), "obj") == ""  # the tie
+    assert isinstance(s.node, Decision) and s.node.player == "A" and s.node.kind == "ploy"
+    s, _ = s.apply("Ploy reanimated function on HIE-2")
+    assert universal.controller(Work(s), "obj") == "A"
+
+
+def test_reanimated_function_not_offered_mid_activation_when_its_marker_contests_nothing() -> None:
+    # Limit: at the mid-activation windows (moved...) the ploy is offered only when one of
+    # A's Reanimation markers contests a marker (else it could change nothing there): with
+    # the marker far from the objective, BLU-1's move opens no window for A.
+    from teams.hierotek_circle.reanimation import MARKER, marker_name
+
+    ops: dict[str, dict[str, Any]] = {
+        "HIE-1": {"at": (21.5, 14.5)},
+        "HIE-3": {"at": (3, 4), "ready": False},
+        "BLU-1": {"at": (13, 14.5)},
+        "BLU-2": {"at": (25, 20), "ready": False},
+    }
+    s = lab(("Deathmark", GUARD_GAUSS, CHRONO), ops, cp=(1, 0), turn="B")
+    s = attrs.evolve(s, tokens=(*s.tokens, Token(MARKER, "A", marker_name("HIE-2"), 14, 20)))
+    s, _ = s.apply("Activate BLU-1 engage")
+    s = pass_windows(s)
+    s, _ = s.apply("Reposition BLU-1 to 18.5,14.5")
+    assert isinstance(s.node, Decision) and s.node.player == "B" and s.node.kind == "action"
+
+
+def test_reanimated_function_counts_for_a_marker_that_is_not_an_objective() -> None:
+    # "Whenever determining control of a marker": any marker, not only objective markers.
+    # A token marker "beacon" at (20, 13.4) is contested by HIE-1 and BLU-1 (2 APL each: a
+    # tie) and is within control range of the Reanimation marker at (20, 14.5) (1.1" apart,
+    # centre to centre). With the ploy A controls it 3 to 2. The old reading counted the
+    # Reanimation marker for objective markers only (the tie stood).
+    from engine.rules.equipment.markers import token_controller
+
+    s = _raf(marker_at=(20, 14.5))
+    beacon = Token("beacon", "B", "beacon", 20, 13.4)
+    s = attrs.evolve(s, tokens=(*s.tokens, beacon))
+    assert token_controller(Work(s), beacon) == ""
+    s, _ = s.apply("Ploy reanimated function on HIE-2")
+    assert token_controller(Work(s), beacon) == "A"
 
 
 def test_reanimated_function_has_no_effect_for_the_martyrs_tac_op() -> None:

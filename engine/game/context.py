@@ -209,6 +209,7 @@ class Hooks:
         self.setup_steps: list[Callable[[Any], Any]] = []
         self.start_steps: list[Callable[[Any], Any]] = []
         self.gambit_steps: list[Callable[[Any], Any]] = []
+        self.ready_end_steps: list[Callable[[Any], Any]] = []
         self.weapon_sources: list[Callable[[Any, str, str], Sequence[Any]]] = []
         self.token_makers: dict[str, Callable[..., Any]] = {}
         self.equipment_check: Callable[[tuple[str, ...], Any], tuple[str, ...]] | None = None
@@ -242,6 +243,13 @@ class Hooks:
         the primary op's selection, the picks of some crit ops): ``fn(w)`` returns a frame or
         ``None``; steps run in the order added."""
         self.gambit_steps.append(fn)
+
+    def ready_end_step(self, fn: Callable[[Any], Any]) -> None:
+        """Add a step at the end of every Ready step, after its other rules (the frames rule
+        modules push at the ``ready_step`` event) and before the Gambit step's steps (1.4;
+        a rule acting "after all other rules in the Ready step"): ``fn(w)``, called as the
+        Ready step begins, returns a frame or ``None``; steps run in the order added."""
+        self.ready_end_steps.append(fn)
 
     def ploy(self, ploy: Any, players: tuple[str, ...]) -> None:
         """Offer ``ploy`` (a :class:`engine.game.ploys.PloyLike`) to ``players`` at each of

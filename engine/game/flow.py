@@ -404,8 +404,13 @@ class TurningPointFrame:
                 frame = step(w)
                 if frame is not None:
                     w.stack.append(frame)
+            # Steps at the end of the Ready step (after its rules, before the Gambit step's).
+            for step in reversed(w.ctx.hooks.ready_end_steps):
+                frame = step(w)
+                if frame is not None:
+                    w.stack.append(frame)
             # Last, so a rule may push a frame at the ready_step event (the smoke markers'
-            # D3, 7.2): it runs before the Gambit step.
+            # D3, 7.2): it runs before the steps above.
             _ready_step(w)
         elif self.stage == "gambit":
             w.phase = "firefight"

@@ -981,8 +981,9 @@ def apl_controller(
     if (ids or marker) and "would_control_totals" in w.ctx.hooks.would:
         # A rule changing a player's total (not an operative's APL): fn(w, total, ops=,
         # marker=, rule=) -> total, ``ops`` the contesting operatives' ids, ``marker`` the
-        # objective marker's name (``""`` for another area; asked then even when nobody
-        # contests), ``rule`` the rule determining control (``""``: any; "Martyrs"...).
+        # marker's name (an objective marker's or a token's, ``w.tokens``; ``""`` for
+        # another area; asked then even when nobody contests), ``rule`` the rule
+        # determining control (``""``: any; "Martyrs"...).
         total = dict(
             w.would("would_control_totals", dict(total), ops=tuple(ids), marker=marker, rule=rule)
         )

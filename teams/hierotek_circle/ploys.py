@@ -472,8 +472,10 @@ def _cc_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
 def _cc_use(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
     """Cortical Control (firefight ploy, 1CP): used during the activation of a friendly
     HIEROTEK CIRCLE APPRENTEK or CRYPTEK operative, between its actions (the core's
-    ``during_activation`` window: the engine's reading of "when it performs a SUPPORT
-    unique action"): until the end of its next action, its SUPPORT rules that select
+    ``during_activation`` window), or as it starts a counteraction (``counteract_start``:
+    its one action follows), the engine's reading of "when it performs a SUPPORT unique
+    action" (used just before the action is chosen, so the action may select an operative
+    beyond the distance): until the end of its next action, its SUPPORT rules that select
     another friendly operative ignore their distance requirement (visibility still counts;
     every SUPPORT rule that measures with ``support_distance``). Ends with that action, or
     with the activation if no action follows. Offered only while the operative has an action
@@ -518,7 +520,7 @@ def _cc_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) ->
 CORTICAL_PLOY = Ploy(
     "Cortical Control",
     "firefight",
-    triggers=("during_activation",),
+    triggers=("during_activation", "counteract_start"),
     condition=_cc_condition,
     use_hook=_cc_use,
     rule_id=_rule_id("firefight_ploy", "Cortical Control"),
@@ -530,27 +532,39 @@ CORTICAL_PLOY = Ploy(
 
 REANIMATED_FUNCTION = "Reanimated Function"
 RAF = "hierotek_reanimated_function"  # effect: detail = the marker's token name, player
+RAF_CHANGES = ("moved", "incapacitated", "stat_changed")
+"""The windows after a change mid-activation at which Reanimated Function is offered only
+when one of the player's Reanimation markers contests a marker (class docstring)."""
 
 
 @attrs.frozen(slots=True)
 class ReanimatedFunction:
     """Reanimated Function (firefight ploy, 1CP): select one of the player's Reanimation
-    markers; until the start of the next turning point, whenever control of an objective
-    marker is determined, that Reanimation marker counts as a friendly HIEROTEK CIRCLE
-    operative with APL 1 contesting it when it is within the objective's control range (as
-    an operative would be: the ``would_control_totals`` hook, with the objective marker's
-    name). Ends early if the marker is removed (its operative REANIMATED).
+    markers; until the start of the next turning point, whenever control of a marker is
+    determined (an objective marker, or any other marker on the killzone whose control the
+    core determines: mission and equipment markers), that Reanimation marker counts as a
+    friendly HIEROTEK CIRCLE operative with APL 1 contesting it when it is within the
+    marker's control range (as an operative would be: the ``would_control_totals`` hook,
+    with the marker's name). Ends early if the marker is removed (its operative
+    REANIMATED).
 
-    Trigger (the engine's reading of "when determining control of a marker": control is
-    determined inside actions and scoring, where no window opens, so the ploy is offered
-    just before any of them, its effect lasting to the next turning point): between the
+    Trigger ("when determining control of a marker"): control is determined inside actions
+    and scoring, where no window opens, so the ploy is offered at every window after which
+    control may be determined with something changed, its effect lasting to the next
+    turning point (so using it there is using it for the next determination): between the
     actions of a friendly operative's activation (``during_activation``), as any operative's
-    activation starts or ends (``activation_start``, ``activation_end``: the enemy's too, so
-    it counts for control an enemy action determines) and at the end of the turning point
-    before the ops score (``turning_point_end``). Notation ``Ploy reanimated function on
-    <operative>``, naming the operative the marker was placed for. Once per turning point
-    (7.1). No effect when the Martyrs tac op determines control (the hook's
-    ``rule="Martyrs"``, which the tac op passes)."""
+    activation starts or ends (``activation_start``, ``activation_end``) or a counteraction
+    starts (``counteract_start``), at the end of the turning point before the ops score
+    (``turning_point_end``), and, when one of the player's Reanimation markers contests a
+    marker then, as soon as what decides control changed mid-activation: an operative moved
+    (``moved``: an enemy operative that moved onto an objective marker may be denied its
+    Pick Up or mission action before it chooses it), was incapacitated (``incapacitated``)
+    or had a stat changed (``stat_changed``: its APL). Still narrower than the rule: the
+    opponent then chooses its next action knowing whether the ploy was used (at the table
+    it may be used as the opponent's action determines control). Notation ``Ploy
+    reanimated function on <operative>``, naming the operative the marker was placed for.
+    Once per turning point (7.1). No effect when the Martyrs tac op determines control (the
+    hook's ``rule="Martyrs"``, which the tac op passes)."""
 
     name: str = REANIMATED_FUNCTION
     kind: str = "firefight"
@@ -559,7 +573,9 @@ class ReanimatedFunction:
         "during_activation",
         "activation_start",
         "activation_end",
+        "counteract_start",
         "turning_point_end",
+        *RAF_CHANGES,
     )
     repeatable: bool = False
     rule_id: str = _rule_id("firefight_ploy", REANIMATED_FUNCTION)
@@ -579,7 +595,10 @@ class ReanimatedFunction:
             op = str(info.get("op", ""))
             if not op or w.ctx.owner.get(op) != player:
                 return []
-        ops = [marker_operative(t) for t in self._markers(w, player)]
+        toks = self._markers(w, player)
+        if info.get("trigger") in RAF_CHANGES:
+            toks = [t for t in toks if _raf_contests_any(w, t)]
+        ops = [marker_operative(t) for t in toks]
         return [Action("Ploy", text=self.text, target=op) for op in sorted(ops)]
 
     def owns(self, action: Action) -> bool:
@@ -618,12 +637,19 @@ def _marker_token(w: Work, op: str) -> Any:
 
 
 def _raf_contests(w: Work, tok: Any, marker: str) -> bool:
-    """The Reanimation marker ``tok`` is within control range of the objective ``marker``,
-    as an operative there would be (4.8)."""
+    """The Reanimation marker ``tok`` is within control range of the marker named ``marker``
+    (an objective marker, or another marker on the killzone: a token of ``w.tokens``), as an
+    operative there would be (4.8); never of a carried marker."""
     from engine.geometry import sight
+    from engine.rules.equipment.markers import _in_range
     from teams.hierotek_circle.reanimation import marker_place
 
-    m = next(m for m in w.markers if m.name == marker)
+    m = next((m for m in w.markers if m.name == marker), None)
+    if m is None:
+        t = next((t for t in w.tokens if t.name == marker), None)
+        if t is None or t.carrier or t is tok:
+            return False
+        return _in_range(w, marker_place(tok), t)
     if m.carrier:
         return False
     return bool(
@@ -631,6 +657,14 @@ def _raf_contests(w: Work, tok: Any, marker: str) -> bool:
             w.kz, marker_place(tok), universal.marker_objective(w, marker)
         )
     )
+
+
+def _raf_contests_any(w: Work, tok: Any) -> bool:
+    """The Reanimation marker ``tok`` contests some marker now (an objective marker, or a
+    marker on the killzone that is not a Reanimation marker)."""
+    if any(_raf_contests(w, tok, m.name) for m in w.markers):
+        return True
+    return any(t.kind != tok.kind and _raf_contests(w, tok, t.name) for t in w.tokens)
 
 
 REANIMATED_FUNCTION_PLOY = ReanimatedFunction()

@@ -35,8 +35,9 @@ The engine's reading, documented:
   (with ``x``, ``y``, ``z``, ``order``, ``ready``, ``source``), then ``operative_set_up``
   (for rules that react to an operative set up, e.g. Mines). A record of a battle replays
   them from its decisions and dice.
-- Living Metal is played at the start of the Gambit step (a ``gambit_step``), before any
-  other step added there: nothing happens between the end of the Ready step and it.
+- Living Metal is played at the end of the Ready step (a ``ready_end_step``): after the
+  frames every Ready-step rule pushes (Reanimation included) and before the Gambit step's
+  steps (the primary op's selection, crit op picks), which are made knowing its rolls.
   Operatives with no lost wounds roll no die (the roll could not change anything).
 
 API (for the team's other modules): :data:`MARKER` (token kind), :func:`reanimation_markers`,
@@ -509,15 +510,16 @@ def heal(w: Work, op: str, wounds: int, source: str, by: str = "") -> int:
 
 
 def _install_living_metal(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Living Metal (module docstring). Trigger: the start of the Gambit step (a
-    ``gambit_step``, after every Ready-step rule, Reanimation included). Limits: friendly
+    """Living Metal (module docstring). Trigger: the end of the Ready step (a
+    ``ready_end_step``, after every Ready-step rule, Reanimation included, and before the
+    Gambit step's own steps). Limits: friendly
     HIEROTEK CIRCLE operatives on the killzone that have lost wounds; never above their
     Wounds stat."""
 
     def step(w: Work) -> LivingMetalFrame | None:
         return LivingMetalFrame(players)
 
-    hooks.gambit_step(step)
+    hooks.ready_end_step(step)
 
 
 add_template(

@@ -154,10 +154,12 @@ def token_contests(w: Work, o: OperativeState, t: Token) -> bool:
 def token_controller(w: Work, t: Token) -> str:
     """The player controlling the marker ``t`` (``"A"``/``"B"``): its carrier's, else the
     greater total APL of the operatives contesting it; ``""`` on a tie or when nobody
-    contests it (4.8), unless a ``would_control_marker`` hook breaks the tie."""
+    contests it (4.8), unless a ``would_control_marker`` hook breaks the tie. The
+    ``would_control_totals`` hooks are told its name (``marker=``), as for objective
+    markers."""
     if t.carrier:
         return w.ctx.owner[t.carrier]
-    got = universal.apl_controller(w, lambda o: token_contests(w, o, t))
+    got = universal.apl_controller(w, lambda o: token_contests(w, o, t), t.name)
     if not got and "would_control_marker" in w.ctx.hooks.would:
         # A rule breaking a tie (as for objective markers: universal.controller).
         got = str(w.would("would_control_marker", got, marker=t.name))
