@@ -17,20 +17,20 @@
   horizontally of a point on a terrain feature visible to it, out of enemy control range,
   seeing that point (:class:`GrapplingHook`).
 - **Breach** (Breacha Boy, 1AP): a Breach marker against a terrain feature within its control
-  range; the feature's parts no more than 1" thick are Accessible near it (:class:`Breach`).
+  range; for an operative within 1" of the marker, the feature's parts no more than 1" thick
+  are Accessible (:class:`Breach`): for its movement only (``would_move_terrain``), where
+  its own base is within 1" of the marker; sight and cover are unchanged.
   During a Reposition: right after a Reposition with distance left (its last action) the
   Breach costs 1AP less and the rest of that move follows as a free Reposition of at most
   the distance left. Limits of the geometry (simplified, reported): a Breach during a Charge
   is only the one right before it (the Charge then costs 1AP less; a Charge cannot be split
-  in two legs here); the parts are opened within a fixed area (the centres of 32 mm bases
-  within 1" of the marker) for every operative moving there, whatever its base, rather than
-  per operative within 1"; an opened Wall piece is Heavy (not Wall), which also changes
-  what it does for sight and cover there, since the killzone has one set of types for
-  movement and sight.
+  in two legs here); "within 1\"" is judged horizontally (an operative on Vantage terrain
+  right above the marker counts as within 1" of it).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -516,14 +516,16 @@ BREACH = "breach"  # the token kind of a Breach marker
 BREACH_REACH = 1.0  # operatives within this distance of the marker go through the terrain
 BREACH_THICKNESS = 1.0  # the thickest parts it opens (inches)
 BREACH_MARKER_MM = 20.0
-BREACH_BASE_MM = 32.0  # the base size the opened area is drawn for (most operatives')
+BREACH_BASE_MM = 32.0  # the default base size of breach_area (most operatives')
 _BREACH_SIDES = 16
 
 
-def breach_area(x: float, y: float) -> tuple[tuple[float, float], ...]:
-    """The area a Breach marker at ``(x, y)`` opens: the centres of 32 mm bases within 1" of
-    it (a 16-sided polygon around the marker)."""
-    r = BREACH_REACH + (BREACH_MARKER_MM + BREACH_BASE_MM) / 25.4 / 2
+def breach_area(
+    x: float, y: float, base_mm: float = BREACH_BASE_MM
+) -> tuple[tuple[float, float], ...]:
+    """The area a Breach marker at ``(x, y)`` opens for an operative on a ``base_mm`` base:
+    the centres of such bases within 1" of the marker (a 16-sided polygon around it)."""
+    r = BREACH_REACH + (BREACH_MARKER_MM + base_mm) / 25.4 / 2
     return tuple(
         (
             x + r * math.cos(2 * math.pi * k / _BREACH_SIDES),
@@ -533,17 +535,29 @@ def breach_area(x: float, y: float) -> tuple[tuple[float, float], ...]:
     )
 
 
+@functools.lru_cache(maxsize=1024)
+def breach_spec(feature: str, x: float, y: float, base_mm: float) -> AccessibleSpec:
+    """The movement-only killzone change of a Breach marker at ``(x, y)`` against
+    ``feature`` for an operative on a ``base_mm`` base (its parts no more than 1" thick
+    Accessible where that base's centre is within the area of :func:`breach_area`)."""
+    return AccessibleSpec(feature, breach_area(x, y, base_mm), BREACH_THICKNESS)
+
+
 @attrs.frozen(slots=True)
 class Breach:
     """Breach (Breacha Boy, 1AP; a :class:`engine.game.rule_actions.RuleActionLike`): one of
     the player's Breach markers is placed within the operative's control range, as close as
     possible to a terrain feature within its control range (touching its nearest part).
-    Whenever an operative is within 1" of the marker, it treats the parts of that feature no
-    more than 1" thick as Accessible terrain: the engine makes those parts Accessible within
-    the area of 32 mm base centres within 1" of the marker (:func:`breach_area`, a change of
-    the killzone: :class:`engine.geometry.extra_terrain.AccessibleSpec`), for every operative
-    moving there, whatever its base. Not while within control range of an enemy operative
-    nor without a terrain feature within its control range. The markers stay for the battle.
+    Whenever an operative (of either side) is within 1" of the marker, it treats the parts of
+    that feature no more than 1" thick as Accessible terrain: the killzone it moves on
+    (``would_move_terrain``, :meth:`engine.game.work.Work.move_kz`) has those parts
+    Accessible where the centre of its base is within 1" of the marker (:func:`breach_spec`:
+    the area depends on its base size; a change of the killzone,
+    :class:`engine.geometry.extra_terrain.AccessibleSpec`). Accessible matters to movement
+    only: sight and cover read the killzone unchanged. Not while within control range of an
+    enemy operative nor without a terrain feature within its control range. The markers stay
+    for the battle (tokens of kind ``"breach"`` with the feature's index as counter
+    ``"feature"``).
 
     Notation ``Act <op> breach at x,y``: the marker's centre. Listed: one spot per terrain
     feature within the operative's control range (touching it on the side nearest the
@@ -652,8 +666,9 @@ class Breach:
         x, y, _ = a.point
         n = 1 + sum(1 for t in w.tokens if t.kind == BREACH and t.owner == o.player)
         name = f"{o.player} breach {n}"
-        spec = AccessibleSpec(feature, breach_area(x, y), BREACH_THICKNESS)
-        w.tokens = [*w.tokens, Token(BREACH, o.player, name, x, y, 0.0, feature=spec)]
+        index = w.ctx.killzone.features.index(feature)
+        token = Token(BREACH, o.player, name, x, y, 0.0, counters=((_FEATURE, index),))
+        w.tokens = [*w.tokens, token]
         w.emit("team_rule_used", op=o.id, rule=self.name, on=feature)
         done = w.op(o.id).done
         if done and done[-1] == self.text:  # already noted as done (paid)
@@ -685,6 +700,7 @@ def _drop_left(w: Work, op: str) -> None:
 
 
 BREACH_ACTION = Breach()
+_FEATURE = "feature"  # a Breach token's counter: the index of the feature it opens
 
 
 BREACH_MOVES = ("Reposition", "Charge")
@@ -725,7 +741,20 @@ def install_breach(hooks: Hooks, players: tuple[str, ...]) -> None:
                 Effect("token", op, "end_activation", source=op, detail=_LEFT, value=milli)
             )
 
+    def move_terrain(w: Work, changes: tuple[Any, ...], **info: Any) -> tuple[Any, ...]:
+        # Every operative (either side's) moves through the opened parts near the markers.
+        o: OperativeState = info["op"]
+        base = w.ctx.datacards[o.id].base_mm
+        names = w.ctx.killzone.features
+        opened = tuple(
+            breach_spec(names[t.counter(_FEATURE)], t.x, t.y, base)
+            for t in w.tokens
+            if t.kind == BREACH and t.owner in players
+        )
+        return (*changes, *opened) if opened else changes
+
     hooks.action(BREACH_ACTION, players)
+    hooks.transform("would_move_terrain", move_terrain)
     hooks.transform("would_cost_action", cost)
     hooks.on("moved", moved)
 
