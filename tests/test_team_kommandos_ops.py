@@ -761,7 +761,11 @@ def test_breach_leaves_sight_and_cover_as_they_were() -> None:
     data["features"][2]["parts"][0].update(height=1.0, types=["Wall"])
     walled = Killzone.from_dict(data, "lab-wall")
     team = Roster.from_entries(lab_team("kommandos"), [BREACHA, BOY])
-    ops = {"KOM-1": {"at": (8.9, 19)}, "KOM-2": {"at": (5, 14)}, "BLU-1": {"at": (25, 5)}}
+    ops: dict[str, dict[str, Any]] = {
+        "KOM-1": {"at": (8.9, 19)},
+        "KOM-2": {"at": (5, 14)},
+        "BLU-1": {"at": (25, 5)},
+    }
     s = position(walled, team, roster(BLU, ("Trooper",)), operatives=ops, cp=(0, 0))
     s, _ = play(s, ["Activate KOM-1 engage"])
     assert "no legal path" in refused(s, "Reposition KOM-1 to 12.2,19")
