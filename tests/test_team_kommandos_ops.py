@@ -853,3 +853,40 @@ def test_breach_during_a_reposition_limits_the_rest_to_the_distance_left() -> No
     s = breacha(at=(7.5, 19))
     s, _ = play(s, ["Dash KOM-1 to 8.9,19", "Act KOM-1 breach at 9.606,19"])
     assert s.operative("KOM-1").ap == 0
+
+
+def test_breach_during_a_charge_in_two_legs() -> None:
+    # "during the Charge ... for 1 less AP ... any remaining move distance can be used": the
+    # Breacha Boy at 7.5 (1.87" from the wall: no Breach from there, as the old reading
+    # required it right before the Charge) charges 1.4" to 8.9, breaches the wall there
+    # (0AP) and charges on through it (3.3" + 1" for the Accessible part, of the 8" - 1.4"
+    # left) to 12.2, within BLU-1's control range (14.4: 2.2" between centres, under 1" +
+    # two radii). The Charge's 1AP pays for it all: 1AP left of 2.
+    s = breacha(at=(7.5, 19), blu_at=(14.4, 19))
+    assert "no terrain feature" in refused(s, "Act KOM-1 breach at 9.606,19")
+    s, _ = play(s, ["Act KOM-1 charge breach wall at 8.9,19"])
+    assert [(t.kind, t.x, t.y) for t in s.tokens] == [("breach", 9.606, 19)]
+    assert s.operative("KOM-1").x == 8.9
+    # The rest is a Charge: it must end within an enemy's control range (12.2, 18 is 2.42"
+    # from BLU-1's centre, beyond 1" + two radii).
+    assert "control range" in refused(s, "Charge KOM-1 to 12.2,18")
+    s, _ = play(s, ["Charge KOM-1 to 12.2,19"])
+    o = s.operative("KOM-1")
+    assert (o.x, o.y, o.ap) == (12.2, 19.0, 1)
+    # It counts as the Charge: no other Charge, Reposition or Dash in the activation.
+    assert not [a for a in legal(s) if a.split()[0] in ("Charge", "Reposition", "Dash")]
+
+
+def test_breach_during_a_charge_limits() -> None:
+    # Refused: the first leg may not end within an enemy's control range nor go beyond the
+    # Charge's 8"; the feature must be within control range where the leg ends; a Charge of
+    # the distance left must be able to reach an enemy (none beyond the wall within reach
+    # of BLU-1 at 25, 5); not for a Boy.
+    s = breacha(at=(7.5, 19), blu_at=(14.4, 19))
+    assert "not a terrain feature" in refused(s, "Act KOM-1 charge breach ruin at 8.9,19")
+    assert "no path" in refused(s, "Act KOM-1 charge breach ruin at 8.9,9")
+    far = breacha(at=(7.5, 19))
+    assert "no Charge" in refused(far, "Act KOM-1 charge breach wall at 8.9,19")
+    boy = kom([BOY], {"KOM-1": {"at": (7.5, 19)}, "BLU-1": {"at": (14.4, 19)}})
+    boy, _ = play(boy, ["Activate KOM-1 engage"])
+    assert "not a Breacha Boy" in refused(boy, "Act KOM-1 charge breach wall at 8.9,19")

@@ -22,10 +22,13 @@
   its own base is within 1" of the marker; sight and cover are unchanged.
   During a Reposition: right after a Reposition with distance left (its last action) the
   Breach costs 1AP less and the rest of that move follows as a free Reposition of at most
-  the distance left. Limits of the geometry (simplified, reported): a Breach during a Charge
-  is only the one right before it (the Charge then costs 1AP less; a Charge cannot be split
-  in two legs here); "within 1\"" is judged horizontally (an operative on Vantage terrain
-  right above the marker counts as within 1" of it).
+  the distance left. Right before a Reposition or Charge (its first action or after no
+  move), the move costs 1AP less. During a Charge: the Charge in two legs
+  (:class:`BreachCharge`, ``Act <op> charge breach <feature> at x,y``): a first leg to where
+  it breaches, the Breach for 0AP, the rest as a free Charge of the distance left. Limits
+  (simplified, reported): "within 1\"" is judged horizontally (an operative on Vantage
+  terrain right above the marker counts as within 1" of it); the Breach during a Charge is
+  not listed for agents, and the rest of that Charge may be forgone like any free action.
 """
 
 from __future__ import annotations
@@ -563,12 +566,11 @@ class Breach:
     feature within the operative's control range (touching it on the side nearest the
     operative).
 
-    During a Charge or Reposition for 1AP less, moving on after it: the engine has no action
-    inside a move, so a Breach performed before the operative moved in its activation makes
-    its next action, when that is a Reposition or a Charge, cost 1AP less
-    (``would_cost_action``): the Breach and the move cost 1AP together, as the rule gives,
-    but the breach comes at the start of the move (the operative must be within control
-    range of the terrain where the move begins)."""
+    During a Charge or Reposition for 1AP less, moving on after it: a Breach performed before
+    the operative moved in its activation makes its next action, when that is a Reposition
+    or a Charge, cost 1AP less (``would_cost_action``: the Breach at the start of the move);
+    a Breach right after a Reposition with distance left costs 1AP less and the rest of the
+    move follows (module docstring); during a Charge, :class:`BreachCharge`."""
 
     name: str = "Breach"
     text: str = "breach"
@@ -664,12 +666,7 @@ class Breach:
         feature = self._feature_at(w, o, a.point)
         assert feature is not None
         x, y, _ = a.point
-        n = 1 + sum(1 for t in w.tokens if t.kind == BREACH and t.owner == o.player)
-        name = f"{o.player} breach {n}"
-        index = w.ctx.killzone.features.index(feature)
-        token = Token(BREACH, o.player, name, x, y, 0.0, counters=((_FEATURE, index),))
-        w.tokens = [*w.tokens, token]
-        w.emit("team_rule_used", op=o.id, rule=self.name, on=feature)
+        place_breach_marker(w, o, feature, x, y)
         done = w.op(o.id).done
         if done and done[-1] == self.text:  # already noted as done (paid)
             done = done[:-1]
@@ -679,6 +676,16 @@ class Breach:
             # the distance left (the activation's Reposition: it counts once).
             _drop_left(w, o.id)
             universal.start_free_action(w, o.id, ("Reposition",), max_move=left)
+
+
+def place_breach_marker(w: Work, o: OperativeState, feature: str, x: float, y: float) -> None:
+    """One of ``o``'s player's Breach markers at ``(x, y)``, against ``feature``."""
+    n = 1 + sum(1 for t in w.tokens if t.kind == BREACH and t.owner == o.player)
+    name = f"{o.player} breach {n}"
+    index = w.ctx.killzone.features.index(feature)
+    token = Token(BREACH, o.player, name, x, y, 0.0, counters=((_FEATURE, index),))
+    w.tokens = [*w.tokens, token]
+    w.emit("team_rule_used", op=o.id, rule=BREACH_ACTION.name, on=feature)
 
 
 _LEFT = "kommandos_breach_move_left"  # token: the Reposition just made has distance left
@@ -704,6 +711,178 @@ _FEATURE = "feature"  # a Breach token's counter: the index of the feature it op
 
 
 BREACH_MOVES = ("Reposition", "Charge")
+
+
+@attrs.frozen(slots=True)
+class BreachCharge:
+    """Breach during a Charge (Breacha Boy; a :class:`engine.game.rule_actions.RuleActionLike`
+    that counts as the Charge): the Charge in two legs with the Breach between them. The
+    first leg moves the operative (at most the Charge's distance, Move + 2") to ``point``
+    without entering an enemy's control range (a Charge that ends outside every enemy's
+    control range never entered one, 3.2); there it performs the Breach for 1AP less (0AP)
+    against the feature named, a terrain feature within its control range (the marker as
+    :class:`Breach` places it); the rest of the Charge follows as a free Charge of at most
+    the distance left, which must end within an enemy's control range. The action costs the
+    Charge's 1AP; it has the Charge's conditions (:func:`engine.game.universal.precheck`)
+    and the Breach's at ``point``, and is refused unless a Charge of the distance left from
+    there, through the breach, reaches a spot within an enemy's control range (spots around
+    each enemy within reach, as the Charge's listing has them).
+
+    Notation ``Act <op> charge breach <feature> at x,y[,z]`` (the feature's name). Not
+    listed (a player or a script names the point; the Breach right before a Charge,
+    :class:`Breach`, is listed).
+    The rest of the Charge is offered as any free action is, and may be forgone: the engine
+    does not force the player to finish it."""
+
+    name: str = "Breach during a Charge"
+    text: str = "charge breach"
+    ap: int = 1
+    family: str = "Charge"
+
+    def _leg(self, w: Work, o: OperativeState, point: tuple[float, float, float], mode: str) -> Any:
+        """``(final placement, cost)`` of the first leg, or a reason (str)."""
+        from engine.geometry.movement import MoveError, shortest_path
+
+        args = universal._move_args(w, o, "Charge", mode)
+        args.pop("leave_control_range", None)
+        args["action"] = "reposition"
+        try:
+            path = shortest_path(w.move_kz(o), w.place(o), point, **args)
+        except MoveError as exc:
+            return f"Breach during a Charge: {exc}"
+        if path is None:
+            return (
+                f'Breach during a Charge: no path of at most {args["max_cost"]:g}" (the '
+                f"Charge's) reaches ({point[0]:g}, {point[1]:g}) outside every enemy's control "
+                "range"
+            )
+        return (path.final, float(path.cost), float(args["max_cost"]))
+
+    def _completes(
+        self,
+        w: Work,
+        o: OperativeState,
+        at: OperativeState,
+        spot: tuple[str, tuple[float, float]],
+        left: float,
+    ) -> bool:
+        """A Charge of at most ``left`` from ``at`` reaches an enemy's control range on the
+        killzone opened by a marker at ``spot``."""
+        from engine.geometry.movement import move_graph, reachable_with_costs
+
+        feature, (mx, my) = spot
+        base = w.ctx.datacards[o.id].base_mm
+        terrain = tuple(t.feature for t in w.tokens if t.feature is not None)
+        extra = (*w.move_terrain(o), breach_spec(feature, mx, my, base))
+        kz = w.ctx.killzone_for(w.open_hatchways, terrain + extra)
+        me = w.place(at)
+        spots = []
+        for e in w.enemies_of(o.id):
+            ep = w.place(e)
+            ring = ep.radius + me.radius + 0.3
+            if math.hypot(ep.x - me.x, ep.y - me.y) > left + ring:
+                continue
+            for k in range(8):
+                ang = 2 * math.pi * k / 8
+                spots.append(
+                    (ep.x + ring * math.cos(ang), ep.y + ring * math.sin(ang), ep.elevation)
+                )
+        if not spots:
+            return False
+        found = reachable_with_costs(
+            kz,
+            me,
+            spots,
+            action="charge",
+            enemies=[w.place(e) for e in w.enemies_of(o.id)],
+            friends=[w.place(f) for f in w.friends_of(o.id)],
+            move=w.move_stat(o),
+            max_cost=left,
+            graph=move_graph(kz, me.base_mm),
+        )
+        return bool(found)
+
+    def _plan(self, w: Work, o: OperativeState, a: Action, mode: str, paid: bool = False) -> Any:
+        """``(placement, cost, spot)`` of a legal ``a``, or the reason it is refused
+        (``paid``: being performed, the Charge's conditions were checked)."""
+        if not has_keyword(w, o.id, BREACHA_BOY):
+            return f"{o.id} is not a Breacha Boy: only it performs Breach"
+        why = None if paid else universal.precheck(w, o, "Charge", mode)
+        if why is not None:
+            return f"Breach during a Charge: {why}"
+        named = " ".join(a.text[len(self.text) :].split())
+        if a.point is None or not named or a.target:
+            return (
+                "Breach during a Charge names the feature and where the Breach is made: "
+                "'Act <op> charge breach <feature> at x,y'"
+            )
+        leg = self._leg(w, o, a.point, mode)
+        if isinstance(leg, str):
+            return leg
+        final, cost, limit = leg
+        at = attrs.evolve(o, x=final.x, y=final.y, elevation=final.elevation)
+        spots = dict(BREACH_ACTION._spots(w, at))
+        names = {n.lower(): n for n in spots}
+        feature = names.get(named.lower())
+        if feature is None:
+            return (
+                f"Breach during a Charge: {named!r} is not a terrain feature within "
+                f"{o.id}'s control range at ({final.x:g}, {final.y:g}) (features: "
+                f"{', '.join(spots) or 'none'})"
+            )
+        left = limit - cost
+        if not self._completes(w, o, at, (feature, spots[feature]), left):
+            return (
+                f"Breach during a Charge: from ({final.x:g}, {final.y:g}) no Charge of the "
+                f"{left:g}\" left reaches an enemy operative's control range"
+            )
+        return (final, cost, (feature, spots[feature]))
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """Not listed (class docstring)."""
+        return []
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or None."""
+        plan = self._plan(w, o, a, mode)
+        return plan if isinstance(plan, str) else None
+
+    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
+        """Rule of thumb: nothing of its own (never listed; the Charge's value is the
+        fight it leads to, judged as the free Charge is chosen)."""
+        return 0.0
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """The first leg, the Breach there, then the rest of the Charge as a free Charge."""
+        plan = self._plan(w, o, a, mode, paid=True)
+        assert not isinstance(plan, str), plan
+        final, cost, (feature, (mx, my)) = plan
+        limit = float(universal._move_args(w, o, "Charge", mode)["max_cost"])
+        x0, y0, z0 = o.x, o.y, o.elevation
+        w.set_op(o.id, x=final.x, y=final.y, elevation=final.elevation, moved=True)
+        if w.op(o.id).on_guard:
+            w.set_op(o.id, on_guard=False)
+            w.emit("guard_ended", op=o.id, why="it moved")
+        universal.carry_along(w, o.id)
+        w.emit(
+            "moved",
+            op=o.id,
+            action="charge",
+            x=final.x,
+            y=final.y,
+            z=final.elevation,
+            cost=cost,
+            x0=x0,
+            y0=y0,
+            z0=z0,
+        )
+        if universal.action_cut(w, o.id) or not w.op(o.id).alive:
+            return  # a rule ended the move where it stopped (a mine): no Breach, no rest
+        place_breach_marker(w, w.op(o.id), feature, mx, my)
+        universal.start_free_action(w, o.id, ("Charge",), max_move=limit - cost)
+
+
+BREACH_CHARGE = BreachCharge()
 
 
 def install_breach(hooks: Hooks, players: tuple[str, ...]) -> None:
@@ -754,6 +933,7 @@ def install_breach(hooks: Hooks, players: tuple[str, ...]) -> None:
         return (*changes, *opened) if opened else changes
 
     hooks.action(BREACH_ACTION, players)
+    hooks.action(BREACH_CHARGE, players)
     hooks.transform("would_move_terrain", move_terrain)
     hooks.transform("would_cost_action", cost)
     hooks.on("moved", moved)
