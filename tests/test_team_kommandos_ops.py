@@ -713,12 +713,70 @@ def test_breach_only_near_the_marker_and_for_every_operative() -> None:
     s, _ = play(s, ["Activate BLU-1 engage", "End activation", "Activate KOM-2 engage"])
     s, _ = play(s, ["Reposition KOM-2 to 12.2,20.6"])
     assert s.operative("KOM-2").x == 12.2
-    kz = Work(s).kz
+    w = Work(s)
+    kz = w.move_kz(w.op("KOM-2"))
     wall = kz.features.index("wall")
     pieces = [p for p in kz.parts if p.feature == wall]
     opened = [p for p in pieces if "Accessible" in {str(t) for t in p.types}]
     assert len(opened) == 1 and opened[0].polygon.bounds[3] < 21.1
     assert any(p.polygon.bounds[3] == 21.5 and p not in opened for p in pieces)
+    # The opening is for movement only: the killzone of sight and cover keeps the wall whole.
+    assert w.kz is Work(kom([BREACHA, BOY], ops)).kz
+
+
+def test_breach_opens_for_each_base_its_own_area() -> None:
+    # "Whenever an operative is within 1\" of that marker": the opened area is where the
+    # mover's base is within 1" of the marker (20 mm), so it depends on the base. The old
+    # reading opened the area of a 32 mm base for everyone. Nearest the marker (9.606, 19)
+    # the wall's face is at x 10 (0.394" off): the opened piece reaches y 19 + sqrt(r^2 -
+    # 0.394^2), r = 1 + (20 + base) / 50.8: 20.985 for the Boy (32 mm), 20.844 for the
+    # Grot (25 mm; the old reading gave it the Boy's), less up to 0.04" as the circle is
+    # drawn as a 16-sided polygon inside it.
+    ops = {"KOM-1": {"at": (8.9, 19)}, "KOM-2": {"at": (5, 14)}, "KOM-3": {"at": (5, 11)}}
+    s = kom([BREACHA, BOY, GROT], {**ops, "BLU-1": {"at": (25, 5)}})
+    s, _ = play(s, ["Activate KOM-1 engage", "Act KOM-1 breach at 9.606,19", "End activation"])
+    w = Work(s)
+
+    def reach(op: str) -> float:
+        kz = w.move_kz(w.op(op))
+        wall = kz.features.index("wall")
+        (piece,) = [
+            p for p in kz.parts if p.feature == wall and "Accessible" in {str(t) for t in p.types}
+        ]
+        return float(piece.polygon.bounds[3])
+
+    boy, grot = reach("KOM-2"), reach("KOM-3")
+    assert 20.985 - 0.04 <= boy <= 20.985 and 20.844 - 0.04 <= grot <= 20.844
+    # An enemy operative (32 mm) moves through it too, with a 32 mm base's area.
+    assert reach("BLU-1") == boy
+
+
+def test_breach_leaves_sight_and_cover_as_they_were() -> None:
+    # The breach changes movement only. On a LAB whose wall is a 1" tall Wall (never seen
+    # through), the Breacha Boy at (8.9, 19) does not see (12.2, 19) beyond it, before and
+    # after its Breach; the old reading made the opened piece Heavy (not Wall) for sight
+    # too, and models see over a 1" Heavy part (LAB's ruin), so it saw through the breach.
+    # It still moves through the opened piece (Reposition 3.3" + 1" for Accessible).
+    data = lab_data([("obj", (20.0, 14.5))])
+    data["features"][2]["parts"][0].update(height=1.0, types=["Wall"])
+    walled = Killzone.from_dict(data, "lab-wall")
+    team = Roster.from_entries(lab_team("kommandos"), [BREACHA, BOY])
+    ops: dict[str, dict[str, Any]] = {
+        "KOM-1": {"at": (8.9, 19)},
+        "KOM-2": {"at": (5, 14)},
+        "BLU-1": {"at": (25, 5)},
+    }
+    s = position(walled, team, roster(BLU, ("Trooper",)), operatives=ops, cp=(0, 0))
+    s, _ = play(s, ["Activate KOM-1 engage"])
+    assert "no legal path" in refused(s, "Reposition KOM-1 to 12.2,19")
+    s, _ = play(s, ["Act KOM-1 breach at 9.606,19"])
+    w = Work(s)
+    far = w.ctx.placement("KOM-1", 12.2, 19, 0.0)
+    assert not w.ctx.visible(w.kz, w.place(w.op("KOM-1")), far)
+    opened = walled.with_terrain((AccessibleSpec("wall", breach_area(9.606, 19)),))
+    assert w.ctx.visible(opened, w.place(w.op("KOM-1")), far)  # the old reading's killzone
+    s, _ = play(s, ["Reposition KOM-1 to 12.2,19"])
+    assert s.operative("KOM-1").x == 12.2
 
 
 def test_breach_limits_breacha_boy_terrain_in_reach_no_enemy_near() -> None:
@@ -795,3 +853,40 @@ def test_breach_during_a_reposition_limits_the_rest_to_the_distance_left() -> No
     s = breacha(at=(7.5, 19))
     s, _ = play(s, ["Dash KOM-1 to 8.9,19", "Act KOM-1 breach at 9.606,19"])
     assert s.operative("KOM-1").ap == 0
+
+
+def test_breach_during_a_charge_in_two_legs() -> None:
+    # "during the Charge ... for 1 less AP ... any remaining move distance can be used": the
+    # Breacha Boy at 7.5 (1.87" from the wall: no Breach from there, as the old reading
+    # required it right before the Charge) charges 1.4" to 8.9, breaches the wall there
+    # (0AP) and charges on through it (3.3" + 1" for the Accessible part, of the 8" - 1.4"
+    # left) to 12.2, within BLU-1's control range (14.4: 2.2" between centres, under 1" +
+    # two radii). The Charge's 1AP pays for it all: 1AP left of 2.
+    s = breacha(at=(7.5, 19), blu_at=(14.4, 19))
+    assert "no terrain feature" in refused(s, "Act KOM-1 breach at 9.606,19")
+    s, _ = play(s, ["Act KOM-1 charge breach wall at 8.9,19"])
+    assert [(t.kind, t.x, t.y) for t in s.tokens] == [("breach", 9.606, 19)]
+    assert s.operative("KOM-1").x == 8.9
+    # The rest is a Charge: it must end within an enemy's control range (12.2, 18 is 2.42"
+    # from BLU-1's centre, beyond 1" + two radii).
+    assert "control range" in refused(s, "Charge KOM-1 to 12.2,18")
+    s, _ = play(s, ["Charge KOM-1 to 12.2,19"])
+    o = s.operative("KOM-1")
+    assert (o.x, o.y, o.ap) == (12.2, 19.0, 1)
+    # It counts as the Charge: no other Charge, Reposition or Dash in the activation.
+    assert not [a for a in legal(s) if a.split()[0] in ("Charge", "Reposition", "Dash")]
+
+
+def test_breach_during_a_charge_limits() -> None:
+    # Refused: the first leg may not end within an enemy's control range nor go beyond the
+    # Charge's 8"; the feature must be within control range where the leg ends; a Charge of
+    # the distance left must be able to reach an enemy (none beyond the wall within reach
+    # of BLU-1 at 25, 5); not for a Boy.
+    s = breacha(at=(7.5, 19), blu_at=(14.4, 19))
+    assert "not a terrain feature" in refused(s, "Act KOM-1 charge breach ruin at 8.9,19")
+    assert "no path" in refused(s, "Act KOM-1 charge breach ruin at 8.9,9")
+    far = breacha(at=(7.5, 19))
+    assert "no Charge" in refused(far, "Act KOM-1 charge breach wall at 8.9,19")
+    boy = kom([BOY], {"KOM-1": {"at": (7.5, 19)}, "BLU-1": {"at": (14.4, 19)}})
+    boy, _ = play(boy, ["Activate KOM-1 engage"])
+    assert "not a Breacha Boy" in refused(boy, "Act KOM-1 charge breach wall at 8.9,19")

@@ -817,3 +817,55 @@ def test_core_strike_window_opens_only_with_a_usable_ploy_and_resolves_after() -
             assert dict(s.stack[-1].info)["die"] == "normal"
             s, _ = drive(s, [])
         assert op_of(s, "KOM-1").wounds == 8
+
+
+def captivated(shaking: bool = False) -> GameState:
+    """Kommandos (A: KOM-1) against Slaanesh Legionaries (B: LEG-1, 3" away); B activates
+    LEG-1 and uses Sickening Captivation on KOM-1 (its APL -1 until the end of its next
+    activation) between LEG-1's actions, outside any action. ``shaking``: KOM-1 holds Shake
+    It Off's token (as when the ploy was used on it earlier this turning point)."""
+    kom = Roster.from_entries(lab_team("kommandos"), [BOY])
+    leg = Roster.from_entries(lab_team("legionaries"), [LEGIONARY])
+    leg = leg.with_choices(None, [{"Mark of Chaos": ["Slaanesh"]}])
+    ops: Ops = {"KOM-1": {"at": (8, 14)}, "LEG-1": {"at": (5, 14)}}
+    s = position(LAB, kom, leg, operatives=ops, cp=(2, 2), initiative="B")
+    b = attrs.evolve(s.players[1], uses=(("infernal_pact", 1),))  # no Infernal Pact window
+    s = attrs.evolve(s, players=(s.players[0], b))
+    if shaking:
+        token = Effect("token", "KOM-1", "end_tp", detail="kommandos_shake_it_off")
+        s = attrs.evolve(s, effects=(*s.effects, token))
+    s, _ = s.apply("Activate LEG-1 engage")
+    s = pass_windows(s)
+    s, _ = s.apply("Ploy sickening captivation on KOM-1")
+    return s
+
+
+LEGIONARY = "Legionary Warrior [Boltgun; Fists]"
+
+
+def test_shake_it_off_when_its_apl_is_changed_outside_an_action() -> None:
+    # Sickening Captivation is a ploy used between LEG-1's actions: KOM-1's APL -1 begins
+    # outside any action and applies at once. The old reading opened Shake It Off's window
+    # only as an action ends, so A had none here; now A may use it at once and ignore the
+    # change (KOM-1's APL 2 again), and LEG-1's activation goes on.
+    s = captivated()
+    assert Work(s).apl(op_of(s, "KOM-1")) == 1
+    assert s.node == Decision("A", "ploy") and "Ploy shake it off on KOM-1" in texts(s)
+    s, ev = s.apply("Ploy shake it off on KOM-1")
+    assert ploys_used(ev) == [("A", "Shake It Off")]
+    s, _ = s.apply("Use shake it off")
+    assert Work(s).apl(op_of(s, "KOM-1")) == 2
+    s = pass_windows(s)
+    assert s.node == Decision("B", "action")  # LEG-1's activation goes on
+
+
+def test_shake_it_off_asks_for_a_later_change_made_outside_an_action() -> None:
+    # Shake It Off already in effect (used earlier this turning point):
+    # the change begun outside an action is offered at once as a choice (ignored here), no
+    # window (the ploy is used once). Without the ploy, A may Pass and the change stands.
+    s = captivated(shaking=True)
+    assert s.node == Decision("A", "team_rule") and "Use shake it off" in texts(s)
+    s, _ = s.apply("Use shake it off")
+    assert Work(s).apl(op_of(s, "KOM-1")) == 2
+    s = pass_windows(captivated())
+    assert s.node == Decision("B", "action") and Work(s).apl(op_of(s, "KOM-1")) == 1

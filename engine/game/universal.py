@@ -791,7 +791,7 @@ def move_candidates(
 
     Args:
         memo: shared by the move actions listed from one position (:class:`ReachMemo`)."""
-    kz = w.kz
+    kz = w.move_kz(o)
     args = _move_args(w, o, verb, mode)
     limit = args["max_cost"]
     full = math.floor(limit + 1e-9)
@@ -867,12 +867,13 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     """
     assert a.point is not None
     args = _move_args(w, o, a.verb, mode)
-    listed = (w.ctx.peek(_moves_key(w.kz, w.place(o), args)) or {}).get(a.point)
+    kz = w.move_kz(o)
+    listed = (w.ctx.peek(_moves_key(kz, w.place(o), args)) or {}).get(a.point)
     if listed is not None:
         f, cost = listed
     else:
         try:
-            path = shortest_path(w.kz, w.place(o), a.point, **args)
+            path = shortest_path(kz, w.place(o), a.point, **args)
         except MoveError as exc:
             raise _illegal(f"{a.verb} {o.id}: {exc}") from None
         if path is None:

@@ -202,6 +202,25 @@ class Work:
         self._kz_memo = (tokens, len(tokens), self.open_hatchways, kz)
         return kz
 
+    def move_terrain(self, o: OperativeState) -> tuple[Any, ...]:
+        """The killzone changes that apply to ``o``'s movement only (not to sight or cover),
+        e.g. terrain a rule lets it move through: the *would* hook ``"would_move_terrain"``
+        (``fn(w, changes, op=o) -> changes``, each change a value
+        :meth:`engine.geometry.model.Killzone.with_terrain` takes, such as an
+        :class:`engine.geometry.extra_terrain.AccessibleSpec`); ``()`` when there are none."""
+        if not self.ctx.hooks.would.get("would_move_terrain"):
+            return ()
+        return tuple(self.would("would_move_terrain", (), op=o))
+
+    def move_kz(self, o: OperativeState) -> Killzone:
+        """The killzone ``o`` moves on: :attr:`kz` with the changes that apply to its
+        movement only (:meth:`move_terrain`)."""
+        extra = self.move_terrain(o)
+        if not extra:
+            return self.kz
+        terrain = tuple(t.feature for t in self.tokens if t.feature is not None)
+        return self.ctx.killzone_for(self.open_hatchways, terrain + extra)
+
     def place(self, o: OperativeState) -> Placement:
         """The :class:`Placement` of ``o`` (position in inches, base in mm)."""
         return self.ctx.placement(o.id, o.x, o.y, o.elevation)

@@ -113,7 +113,9 @@ class AccessibleSpec:
     along the area, the piece inside keeping its types and gaining Accessible (a Wall piece
     becomes Heavy instead of Wall, since Wall is never passable), the rest unchanged.
     Hatchway parts are left as they are. Sight and cover read the same types as before
-    (Accessible matters to movement only), except for a Wall piece.
+    (Accessible matters to movement only), except for a Wall piece; a rule that changes
+    movement only gives it to the movement queries alone
+    (:meth:`engine.game.work.Work.move_terrain`).
 
     Attributes:
         feature: the layout feature's name.

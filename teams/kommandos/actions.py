@@ -17,20 +17,23 @@
   horizontally of a point on a terrain feature visible to it, out of enemy control range,
   seeing that point (:class:`GrapplingHook`).
 - **Breach** (Breacha Boy, 1AP): a Breach marker against a terrain feature within its control
-  range; the feature's parts no more than 1" thick are Accessible near it (:class:`Breach`).
+  range; for an operative within 1" of the marker, the feature's parts no more than 1" thick
+  are Accessible (:class:`Breach`): for its movement only (``would_move_terrain``), where
+  its own base is within 1" of the marker; sight and cover are unchanged.
   During a Reposition: right after a Reposition with distance left (its last action) the
   Breach costs 1AP less and the rest of that move follows as a free Reposition of at most
-  the distance left. Limits of the geometry (simplified, reported): a Breach during a Charge
-  is only the one right before it (the Charge then costs 1AP less; a Charge cannot be split
-  in two legs here); the parts are opened within a fixed area (the centres of 32 mm bases
-  within 1" of the marker) for every operative moving there, whatever its base, rather than
-  per operative within 1"; an opened Wall piece is Heavy (not Wall), which also changes
-  what it does for sight and cover there, since the killzone has one set of types for
-  movement and sight.
+  the distance left. Right before a Reposition or Charge (its first action or after no
+  move), the move costs 1AP less. During a Charge: the Charge in two legs
+  (:class:`BreachCharge`, ``Act <op> charge breach <feature> at x,y``): a first leg to where
+  it breaches, the Breach for 0AP, the rest as a free Charge of the distance left. Limits
+  (simplified, reported): "within 1\"" is judged horizontally (an operative on Vantage
+  terrain right above the marker counts as within 1" of it); the Breach during a Charge is
+  not listed for agents, and the rest of that Charge may be forgone like any free action.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -516,14 +519,16 @@ BREACH = "breach"  # the token kind of a Breach marker
 BREACH_REACH = 1.0  # operatives within this distance of the marker go through the terrain
 BREACH_THICKNESS = 1.0  # the thickest parts it opens (inches)
 BREACH_MARKER_MM = 20.0
-BREACH_BASE_MM = 32.0  # the base size the opened area is drawn for (most operatives')
+BREACH_BASE_MM = 32.0  # the default base size of breach_area (most operatives')
 _BREACH_SIDES = 16
 
 
-def breach_area(x: float, y: float) -> tuple[tuple[float, float], ...]:
-    """The area a Breach marker at ``(x, y)`` opens: the centres of 32 mm bases within 1" of
-    it (a 16-sided polygon around the marker)."""
-    r = BREACH_REACH + (BREACH_MARKER_MM + BREACH_BASE_MM) / 25.4 / 2
+def breach_area(
+    x: float, y: float, base_mm: float = BREACH_BASE_MM
+) -> tuple[tuple[float, float], ...]:
+    """The area a Breach marker at ``(x, y)`` opens for an operative on a ``base_mm`` base:
+    the centres of such bases within 1" of the marker (a 16-sided polygon around it)."""
+    r = BREACH_REACH + (BREACH_MARKER_MM + base_mm) / 25.4 / 2
     return tuple(
         (
             x + r * math.cos(2 * math.pi * k / _BREACH_SIDES),
@@ -533,28 +538,39 @@ def breach_area(x: float, y: float) -> tuple[tuple[float, float], ...]:
     )
 
 
+@functools.lru_cache(maxsize=1024)
+def breach_spec(feature: str, x: float, y: float, base_mm: float) -> AccessibleSpec:
+    """The movement-only killzone change of a Breach marker at ``(x, y)`` against
+    ``feature`` for an operative on a ``base_mm`` base (its parts no more than 1" thick
+    Accessible where that base's centre is within the area of :func:`breach_area`)."""
+    return AccessibleSpec(feature, breach_area(x, y, base_mm), BREACH_THICKNESS)
+
+
 @attrs.frozen(slots=True)
 class Breach:
     """Breach (Breacha Boy, 1AP; a :class:`engine.game.rule_actions.RuleActionLike`): one of
     the player's Breach markers is placed within the operative's control range, as close as
     possible to a terrain feature within its control range (touching its nearest part).
-    Whenever an operative is within 1" of the marker, it treats the parts of that feature no
-    more than 1" thick as Accessible terrain: the engine makes those parts Accessible within
-    the area of 32 mm base centres within 1" of the marker (:func:`breach_area`, a change of
-    the killzone: :class:`engine.geometry.extra_terrain.AccessibleSpec`), for every operative
-    moving there, whatever its base. Not while within control range of an enemy operative
-    nor without a terrain feature within its control range. The markers stay for the battle.
+    Whenever an operative (of either side) is within 1" of the marker, it treats the parts of
+    that feature no more than 1" thick as Accessible terrain: the killzone it moves on
+    (``would_move_terrain``, :meth:`engine.game.work.Work.move_kz`) has those parts
+    Accessible where the centre of its base is within 1" of the marker (:func:`breach_spec`:
+    the area depends on its base size; a change of the killzone,
+    :class:`engine.geometry.extra_terrain.AccessibleSpec`). Accessible matters to movement
+    only: sight and cover read the killzone unchanged. Not while within control range of an
+    enemy operative nor without a terrain feature within its control range. The markers stay
+    for the battle (tokens of kind ``"breach"`` with the feature's index as counter
+    ``"feature"``).
 
     Notation ``Act <op> breach at x,y``: the marker's centre. Listed: one spot per terrain
     feature within the operative's control range (touching it on the side nearest the
     operative).
 
-    During a Charge or Reposition for 1AP less, moving on after it: the engine has no action
-    inside a move, so a Breach performed before the operative moved in its activation makes
-    its next action, when that is a Reposition or a Charge, cost 1AP less
-    (``would_cost_action``): the Breach and the move cost 1AP together, as the rule gives,
-    but the breach comes at the start of the move (the operative must be within control
-    range of the terrain where the move begins)."""
+    During a Charge or Reposition for 1AP less, moving on after it: a Breach performed before
+    the operative moved in its activation makes its next action, when that is a Reposition
+    or a Charge, cost 1AP less (``would_cost_action``: the Breach at the start of the move);
+    a Breach right after a Reposition with distance left costs 1AP less and the rest of the
+    move follows (module docstring); during a Charge, :class:`BreachCharge`."""
 
     name: str = "Breach"
     text: str = "breach"
@@ -650,11 +666,7 @@ class Breach:
         feature = self._feature_at(w, o, a.point)
         assert feature is not None
         x, y, _ = a.point
-        n = 1 + sum(1 for t in w.tokens if t.kind == BREACH and t.owner == o.player)
-        name = f"{o.player} breach {n}"
-        spec = AccessibleSpec(feature, breach_area(x, y), BREACH_THICKNESS)
-        w.tokens = [*w.tokens, Token(BREACH, o.player, name, x, y, 0.0, feature=spec)]
-        w.emit("team_rule_used", op=o.id, rule=self.name, on=feature)
+        place_breach_marker(w, o, feature, x, y)
         done = w.op(o.id).done
         if done and done[-1] == self.text:  # already noted as done (paid)
             done = done[:-1]
@@ -664,6 +676,16 @@ class Breach:
             # the distance left (the activation's Reposition: it counts once).
             _drop_left(w, o.id)
             universal.start_free_action(w, o.id, ("Reposition",), max_move=left)
+
+
+def place_breach_marker(w: Work, o: OperativeState, feature: str, x: float, y: float) -> None:
+    """One of ``o``'s player's Breach markers at ``(x, y)``, against ``feature``."""
+    n = 1 + sum(1 for t in w.tokens if t.kind == BREACH and t.owner == o.player)
+    name = f"{o.player} breach {n}"
+    index = w.ctx.killzone.features.index(feature)
+    token = Token(BREACH, o.player, name, x, y, 0.0, counters=((_FEATURE, index),))
+    w.tokens = [*w.tokens, token]
+    w.emit("team_rule_used", op=o.id, rule=BREACH_ACTION.name, on=feature)
 
 
 _LEFT = "kommandos_breach_move_left"  # token: the Reposition just made has distance left
@@ -685,9 +707,182 @@ def _drop_left(w: Work, op: str) -> None:
 
 
 BREACH_ACTION = Breach()
+_FEATURE = "feature"  # a Breach token's counter: the index of the feature it opens
 
 
 BREACH_MOVES = ("Reposition", "Charge")
+
+
+@attrs.frozen(slots=True)
+class BreachCharge:
+    """Breach during a Charge (Breacha Boy; a :class:`engine.game.rule_actions.RuleActionLike`
+    that counts as the Charge): the Charge in two legs with the Breach between them. The
+    first leg moves the operative (at most the Charge's distance, Move + 2") to ``point``
+    without entering an enemy's control range (a Charge that ends outside every enemy's
+    control range never entered one, 3.2); there it performs the Breach for 1AP less (0AP)
+    against the feature named, a terrain feature within its control range (the marker as
+    :class:`Breach` places it); the rest of the Charge follows as a free Charge of at most
+    the distance left, which must end within an enemy's control range. The action costs the
+    Charge's 1AP; it has the Charge's conditions (:func:`engine.game.universal.precheck`)
+    and the Breach's at ``point``, and is refused unless a Charge of the distance left from
+    there, through the breach, reaches a spot within an enemy's control range (spots around
+    each enemy within reach, as the Charge's listing has them).
+
+    Notation ``Act <op> charge breach <feature> at x,y[,z]`` (the feature's name). Not
+    listed (a player or a script names the point; the Breach right before a Charge,
+    :class:`Breach`, is listed).
+    The rest of the Charge is offered as any free action is, and may be forgone: the engine
+    does not force the player to finish it."""
+
+    name: str = "Breach during a Charge"
+    text: str = "charge breach"
+    ap: int = 1
+    family: str = "Charge"
+
+    def _leg(self, w: Work, o: OperativeState, point: tuple[float, float, float], mode: str) -> Any:
+        """``(final placement, cost)`` of the first leg, or a reason (str)."""
+        from engine.geometry.movement import MoveError, shortest_path
+
+        args = universal._move_args(w, o, "Charge", mode)
+        args.pop("leave_control_range", None)
+        args["action"] = "reposition"
+        try:
+            path = shortest_path(w.move_kz(o), w.place(o), point, **args)
+        except MoveError as exc:
+            return f"Breach during a Charge: {exc}"
+        if path is None:
+            return (
+                f'Breach during a Charge: no path of at most {args["max_cost"]:g}" (the '
+                f"Charge's) reaches ({point[0]:g}, {point[1]:g}) outside every enemy's control "
+                "range"
+            )
+        return (path.final, float(path.cost), float(args["max_cost"]))
+
+    def _completes(
+        self,
+        w: Work,
+        o: OperativeState,
+        at: OperativeState,
+        spot: tuple[str, tuple[float, float]],
+        left: float,
+    ) -> bool:
+        """A Charge of at most ``left`` from ``at`` reaches an enemy's control range on the
+        killzone opened by a marker at ``spot``."""
+        from engine.geometry.movement import move_graph, reachable_with_costs
+
+        feature, (mx, my) = spot
+        base = w.ctx.datacards[o.id].base_mm
+        terrain = tuple(t.feature for t in w.tokens if t.feature is not None)
+        extra = (*w.move_terrain(o), breach_spec(feature, mx, my, base))
+        kz = w.ctx.killzone_for(w.open_hatchways, terrain + extra)
+        me = w.place(at)
+        spots = []
+        for e in w.enemies_of(o.id):
+            ep = w.place(e)
+            ring = ep.radius + me.radius + 0.3
+            if math.hypot(ep.x - me.x, ep.y - me.y) > left + ring:
+                continue
+            for k in range(8):
+                ang = 2 * math.pi * k / 8
+                spots.append(
+                    (ep.x + ring * math.cos(ang), ep.y + ring * math.sin(ang), ep.elevation)
+                )
+        if not spots:
+            return False
+        found = reachable_with_costs(
+            kz,
+            me,
+            spots,
+            action="charge",
+            enemies=[w.place(e) for e in w.enemies_of(o.id)],
+            friends=[w.place(f) for f in w.friends_of(o.id)],
+            move=w.move_stat(o),
+            max_cost=left,
+            graph=move_graph(kz, me.base_mm),
+        )
+        return bool(found)
+
+    def _plan(self, w: Work, o: OperativeState, a: Action, mode: str, paid: bool = False) -> Any:
+        """``(placement, cost, spot)`` of a legal ``a``, or the reason it is refused
+        (``paid``: being performed, the Charge's conditions were checked)."""
+        if not has_keyword(w, o.id, BREACHA_BOY):
+            return f"{o.id} is not a Breacha Boy: only it performs Breach"
+        why = None if paid else universal.precheck(w, o, "Charge", mode)
+        if why is not None:
+            return f"Breach during a Charge: {why}"
+        named = " ".join(a.text[len(self.text) :].split())
+        if a.point is None or not named or a.target:
+            return (
+                "Breach during a Charge names the feature and where the Breach is made: "
+                "'Act <op> charge breach <feature> at x,y'"
+            )
+        leg = self._leg(w, o, a.point, mode)
+        if isinstance(leg, str):
+            return leg
+        final, cost, limit = leg
+        at = attrs.evolve(o, x=final.x, y=final.y, elevation=final.elevation)
+        spots = dict(BREACH_ACTION._spots(w, at))
+        names = {n.lower(): n for n in spots}
+        feature = names.get(named.lower())
+        if feature is None:
+            return (
+                f"Breach during a Charge: {named!r} is not a terrain feature within "
+                f"{o.id}'s control range at ({final.x:g}, {final.y:g}) (features: "
+                f"{', '.join(spots) or 'none'})"
+            )
+        left = limit - cost
+        if not self._completes(w, o, at, (feature, spots[feature]), left):
+            return (
+                f"Breach during a Charge: from ({final.x:g}, {final.y:g}) no Charge of the "
+                f"{left:g}\" left reaches an enemy operative's control range"
+            )
+        return (final, cost, (feature, spots[feature]))
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """Not listed (class docstring)."""
+        return []
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or None."""
+        plan = self._plan(w, o, a, mode)
+        return plan if isinstance(plan, str) else None
+
+    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
+        """Rule of thumb: nothing of its own (never listed; the Charge's value is the
+        fight it leads to, judged as the free Charge is chosen)."""
+        return 0.0
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """The first leg, the Breach there, then the rest of the Charge as a free Charge."""
+        plan = self._plan(w, o, a, mode, paid=True)
+        assert not isinstance(plan, str), plan
+        final, cost, (feature, (mx, my)) = plan
+        limit = float(universal._move_args(w, o, "Charge", mode)["max_cost"])
+        x0, y0, z0 = o.x, o.y, o.elevation
+        w.set_op(o.id, x=final.x, y=final.y, elevation=final.elevation, moved=True)
+        if w.op(o.id).on_guard:
+            w.set_op(o.id, on_guard=False)
+            w.emit("guard_ended", op=o.id, why="it moved")
+        universal.carry_along(w, o.id)
+        w.emit(
+            "moved",
+            op=o.id,
+            action="charge",
+            x=final.x,
+            y=final.y,
+            z=final.elevation,
+            cost=cost,
+            x0=x0,
+            y0=y0,
+            z0=z0,
+        )
+        if universal.action_cut(w, o.id) or not w.op(o.id).alive:
+            return  # a rule ended the move where it stopped (a mine): no Breach, no rest
+        place_breach_marker(w, w.op(o.id), feature, mx, my)
+        universal.start_free_action(w, o.id, ("Charge",), max_move=limit - cost)
+
+
+BREACH_CHARGE = BreachCharge()
 
 
 def install_breach(hooks: Hooks, players: tuple[str, ...]) -> None:
@@ -725,7 +920,21 @@ def install_breach(hooks: Hooks, players: tuple[str, ...]) -> None:
                 Effect("token", op, "end_activation", source=op, detail=_LEFT, value=milli)
             )
 
+    def move_terrain(w: Work, changes: tuple[Any, ...], **info: Any) -> tuple[Any, ...]:
+        # Every operative (either side's) moves through the opened parts near the markers.
+        o: OperativeState = info["op"]
+        base = w.ctx.datacards[o.id].base_mm
+        names = w.ctx.killzone.features
+        opened = tuple(
+            breach_spec(names[t.counter(_FEATURE)], t.x, t.y, base)
+            for t in w.tokens
+            if t.kind == BREACH and t.owner in players
+        )
+        return (*changes, *opened) if opened else changes
+
     hooks.action(BREACH_ACTION, players)
+    hooks.action(BREACH_CHARGE, players)
+    hooks.transform("would_move_terrain", move_terrain)
     hooks.transform("would_cost_action", cost)
     hooks.on("moved", moved)
 

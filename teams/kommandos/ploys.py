@@ -36,8 +36,9 @@ Firefight ploys:
   later one as the action that made it ends (``Use shake it off`` ignores a decrease,
   ``Decline`` keeps it; ``Use keep apl increase`` keeps an increase, ``Decline`` ignores
   it); the ignored ones are taken off through ``would_change_apl``. Used as it is
-  activated, its AP follow its APL as shaken off. A change begun outside any action (none
-  in this engine's rules but a ploy's) is offered no window.
+  activated, its AP follow its APL as shaken off. A change begun outside any action (a
+  ploy's, e.g. one used between an enemy's actions) applies at once: its window (or, with
+  the ploy in effect, its choice) comes right after the change (``effect_began``).
 """
 
 from __future__ import annotations
@@ -45,10 +46,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
+
 from engine.dice.rules import WeaponRules, parse_weapon_rules
 from engine.dice.shoot import unblocked
 from engine.game import universal
-from engine.game.actions import Action
+from engine.game.actions import Action, IllegalActionError
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import Effect
@@ -676,15 +679,18 @@ SHAKE_IT_OFF_PLOY = Ploy(
 )
 """Shake It Off (firefight, 1CP): when a friendly KOMMANDO operative is activated, or when
 its APL changes (the ``stat_changed`` window, as the action that changed it ends, in any
-activation or counteraction), until the start of the next turning point its player may
-ignore each change to its APL (module docstring). ``Ploy shake it off on KOM-3``."""
+activation or counteraction; right after a change begun outside any action), until the
+start of the next turning point its player may ignore each change to its APL (module
+docstring). ``Ploy shake it off on KOM-3``."""
 
 
 def install_shake_it_off(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Shake It Off (:data:`SHAKE_IT_OFF_PLOY`): the ``would_change_apl`` hook (the changes
     chosen to be ignored are taken off), a choice for each later APL change (as the action
-    that made it ends) and, used as the operative is activated, its AP set to its APL as
-    shaken off (the AP it got from an ignored change given back or taken)."""
+    that made it ends, or right after it when begun outside an action: ``effect_began``,
+    which also opens the ploy's ``stat_changed`` window for such a change) and, used as the
+    operative is activated, its AP set to its APL as shaken off (the AP it got from an
+    ignored change given back or taken)."""
 
     def ignored(w: Work, op: str) -> int:
         return sum(
@@ -703,9 +709,44 @@ def install_shake_it_off(hooks: Hooks, players: tuple[str, ...]) -> None:
             if mine and e.detail == SHAKE and w.op(e.op).alive:
                 ask_shake(w, e.op)
 
+    def began(w: Work, ev: Event) -> None:
+        # A change begun outside any action (a ploy's, between actions) applies at once: its
+        # window now (one begun during an action waits for its end, ``action_ended`` and
+        # the core's ``stat_changed`` window).
+        op = str(ev.get("op") or "")
+        if ev.get("effect") != "apl" or w.ctx.owner.get(op) not in players or w.in_action():
+            return
+        if not is_kommando(w, op) or not w.op(op).alive:
+            return
+        if op_token(w, op, SHAKE):
+            w.defer_frame(_AskShake(op))
+        else:
+            w.defer_window("stat_changed", op=op, stat="apl")
+
     hooks.ploy(SHAKE_IT_OFF_PLOY, players)
     hooks.transform("would_change_apl", apl)
     hooks.on("action_ended", ended)
+    hooks.on("effect_began", began)
+
+
+@attrs.frozen(slots=True)
+class _AskShake:
+    """Shake It Off's choices for a change begun outside an action (:func:`ask_shake`)."""
+
+    op: str
+
+    def run(self, w: Work) -> None:
+        w.stack.pop()
+        ask_shake(w, self.op)
+
+    def options(self, w: Work) -> list[Action]:  # pragma: no cover - never a decision
+        return []
+
+    def act(self, w: Work, a: Action) -> None:  # pragma: no cover - never a decision
+        raise IllegalActionError("nothing to decide here (Shake It Off)")
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
+        raise IllegalActionError("no dice here (Shake It Off)")
 
 
 on_choice(_SHAKE_KEY, _shake_chosen)

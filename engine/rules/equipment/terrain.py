@@ -130,7 +130,7 @@ class MoveWithBarricade:
         rest = tuple(
             t.feature for t in w.tokens if isinstance(t.feature, FeatureSpec) and t is not token
         )
-        kz = w.ctx.killzone_for(w.open_hatchways, rest)
+        kz = w.ctx.killzone_for(w.open_hatchways, rest + w.move_terrain(o))
         try:
             path = shortest_path(
                 kz,
