@@ -149,6 +149,35 @@ def test_a_move_is_none_when_the_detour_is_longer_than_the_move() -> None:
     assert shortest_path(WALL, Placement(8, 10), (13, 10)) is None
 
 
+def test_avoid_regions_send_the_route_around_the_other_end() -> None:
+    # A rule's extra region to keep out of (avoid=, e.g. near a Grav-Inhibitor drone): with a
+    # region over the north end of WALL the route goes around the south end (every point at
+    # y < 10); a region whose exact test is false everywhere changes nothing; regions over
+    # both ends leave no route within 16" (the way around them costs 20").
+    mover = Placement(8, 10)
+    free = shortest_path(WALL, mover, (13, 10), move=20)
+    assert free is not None
+
+    def always(x: float, y: float, z: float) -> bool:
+        return True
+
+    def never(x: float, y: float, z: float) -> bool:
+        return False
+
+    north = (10.5, 16.0, 2.0, always)
+    south = (10.5, 4.0, 2.0, always)
+    path = shortest_path(WALL, mover, (13, 10), move=20, avoid=[north])
+    assert path is not None
+    assert all(p[1] <= 10 for p in path.points)
+    path = shortest_path(WALL, mover, (13, 10), move=20, avoid=[south])
+    assert path is not None
+    assert all(p[1] >= 10 for p in path.points)
+    same = shortest_path(WALL, mover, (13, 10), move=20, avoid=[(10.5, 16.0, 2.0, never)])
+    assert same is not None and same.cost == free.cost
+    assert shortest_path(WALL, mover, (13, 10), move=16) is not None
+    assert shortest_path(WALL, mover, (13, 10), move=16, avoid=[north, south]) is None
+
+
 def test_cannot_pass_through_heavy_terrain() -> None:
     # A 4" Heavy block from (10, 0) to (11, 22) spans the board: nothing gets past it (too
     # high to climb).
