@@ -15,7 +15,8 @@ from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect
 from engine.game.work import Work
-from engine.geometry.move_paths import AvoidZone, MoveError, shortest_path
+from engine.geometry.move_paths import AvoidZone, MoveError, MovePath, shortest_path
+from engine.geometry.movement import ACCESSIBLE_COST, OBSTRUCTING_COST
 from engine.rules.choices import RuleChoiceFrame, on_choice
 from engine.rules.registry import register, rule_id
 from teams.pathfinders.common import (
@@ -310,17 +311,29 @@ def _grav_zones(w: Work, players: tuple[str, ...], op: str) -> list[AvoidZone]:
     ]
 
 
+def _grav_cost(path: MovePath) -> float:
+    """The distance of ``path`` as Grav-Inhibitor counts it before its 2": without the
+    Accessible and Obstructing extra inches (3.3 increments stay rounded up)."""
+    extras = sum(
+        ACCESSIBLE_COST * i.crossings + OBSTRUCTING_COST * i.obstructing for i in path.increments
+    )
+    return path.cost - extras
+
+
 def install_grav_inhibitor(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Grav-Inhibitor (MV33 Grav-Inhibitor Drone): an enemy operative's move action other
-    than Dash counts 2" more when it would move visible to and within 6" of it, and the
-    enemy's melee weapons' Hit is worsened by 1 while it fights or retaliates visible to
-    and within 6" of it. A move starting near it has a distance 2" shorter. Otherwise a
-    destination is reachable when a route keeping out of every such region (visible to and
-    within 6" of an MV33: :func:`_grav_zones`, passed to the movement search as regions to
-    avoid) fits the full distance, or any route fits the distance less 2" (the route the
-    movement search finds around terrain, not the straight line). Simplified: on a route
-    that comes near, the Obstructing and Accessible extra distances (which the rule says to
-    ignore then) are still counted. Triggers: the core's would_move_distance,
+    than Dash counts 2" more when it would move visible to and within 6" of it, ignoring the
+    Obstructing and Accessible extra distances, and the enemy's melee weapons' Hit is
+    worsened by 1 while it fights or retaliates visible to and within 6" of it. A move
+    starting near it has a distance 2" shorter. Otherwise a destination is reachable when a
+    route keeping out of every such region (visible to and within 6" of an MV33:
+    :func:`_grav_zones`, passed to the movement search as regions to avoid) fits the full
+    distance, or the cheapest route fits it counted without those extras plus 2"
+    (:func:`_grav_cost`; the route the movement search finds around terrain, not the
+    straight line). Simplified: when the route near it is judged, the route is the cheapest
+    one counting the Obstructing and Accessible extras; a route dearer with them but cheaper
+    without them is not looked for. Also, a move starting near it still counts those
+    extras. Triggers: the core's would_move_distance,
     would_refuse_destination and would_change_hit hooks."""
 
     def distance(w: Work, limit: float, **info: Any) -> float:
@@ -353,8 +366,8 @@ def install_grav_inhibitor(hooks: Hooks, players: tuple[str, ...]) -> None:
         try:
             if shortest_path(w.kz, me, point, **args, avoid=zones) is not None:
                 return why  # a route keeping away from it fits the full distance
-            shorter = {**args, "max_cost": limit - GRAV_PENALTY}
-            if limit >= GRAV_PENALTY and shortest_path(w.kz, me, point, **shorter) is not None:
+            near = shortest_path(w.kz, me, point, **args)
+            if near is not None and _grav_cost(near) + GRAV_PENALTY <= limit + 1e-9:
                 return why  # a route near it, counting 2" more, fits
         except MoveError:
             return why  # an illegal move anyway: the movement code says why
