@@ -377,6 +377,27 @@ def test_charge_leave_control_range_starts_within_an_enemy_control_range() -> No
         shortest_path(EMPTY, mover, (2, 10), enemies=[near], leave_control_range=True)
 
 
+def test_charge_leave_control_range_cannot_enter_it_again_and_leave_it_again() -> None:
+    # A Charge a rule lets leave the control range of the enemy at (10, 10) it starts
+    # within (centres 1.8" apart, control range up to 2.26"): out to (12.5, 7.5) (3.5"
+    # away), then back in at (12, 10) (2" away) and out again to finish near the enemy at
+    # (16, 10): refused, the Charge's normal requirement (3.2) holds again once it has left.
+    # Going straight on from (12.5, 7.5) to the finish is legal; coming back to finish
+    # within the first enemy's control range is too (it does not leave it again).
+    near, far = Placement(10, 10), Placement(16, 10)
+    mover = Placement(10, 8.2)
+    kw: dict[str, Any] = {
+        "action": "charge",
+        "enemies": [near, far],
+        "move": 10,
+        "leave_control_range": True,
+    }
+    with pytest.raises(MoveError, match="enters it again and leaves it"):
+        check_path(EMPTY, mover, [(12.5, 7.5), (12, 10), (14.2, 10)], **kw)
+    assert check_path(EMPTY, mover, [(12.5, 7.5), (14.2, 10)], **kw).cost == 7  # 3" + 4"
+    assert check_path(EMPTY, mover, [(12.5, 7.5), (12, 10)], **kw).cost == 6  # 3" + 3"
+
+
 def test_reposition_may_pass_through_control_range_of_an_engaged_enemy_but_not_finish() -> None:
     # A friendly operative is already within the enemy's control range: the mover may pass
     # through that range in a straight line, but not stop in it.

@@ -280,6 +280,13 @@ class _Query:
             else _engaged(kz, self.enemies, self.friends)
         )
         self.leave = bool(in_range) and leave_control_range and action == "charge"
+        # The enemies whose control range only that rule makes passable: once left, it may
+        # be entered again only to finish there (:meth:`left_ok`).
+        left_from = [
+            self.leave and not en and any(e is i for i in in_range)
+            for e, en in zip(self.enemies, self.engaged, strict=True)
+        ]
+        self.left: list[_Zone] = []
         if self.leave:
             # A rule lets this Charge start within the control range of enemies and leave
             # it: their control range is passable as an engaged enemy's is.
@@ -308,13 +315,13 @@ class _Query:
                             f"the enemy operative at {where}",
                         )
                     )
-                if engaged or dz >= CONTROL_RANGE:
+                if (engaged and not left_from[j]) or dz >= CONTROL_RANGE:
                     continue
                 reach = e.radius + r + math.sqrt(CONTROL_RANGE**2 - dz * dz) + _GRID
                 # Without terrain in the disc nothing can block sight nor lengthen the 1" around
                 # a wall: the disc is the control range (4.2) and needs no exact check.
                 exact = graph.terrain_near(e.x, e.y, reach)
-                self.zones.append(
+                (self.left if left_from[j] else self.zones).append(
                     _Zone(
                         e.x,
                         e.y,
@@ -443,6 +450,28 @@ class _Query:
                     return False
             elif (zone.level == lu or zone.level == lv) and crosses_zone(zone, lu, pu, lv, pv):
                 return False
+        return True
+
+    def left_ok(self, steps: Sequence[tuple[int, XY]]) -> bool:
+        """Whether the path through ``steps`` (``(level, point)`` from the start) keeps the
+        requirement of a Charge that a rule let leave the control range it starts within
+        (``leave``): once it has left that control range, entering it again is only allowed
+        to finish there (as any Charge entering an enemy's control range, 3.2). Judged at the
+        path's points and along its links (a link that leaves and comes back within itself
+        is not seen)."""
+        for zone in self.left:
+            left = again = False
+            for (lu, pu), (lv, pv) in itertools.pairwise(steps):
+                in_v = zone.level == lv and self.zone_contains(zone, pv)
+                if not left:
+                    left = not in_v
+                elif again:
+                    if not in_v:
+                        return False  # entered again, then left again
+                elif in_v or (zone.level in (lu, lv) and self.zone_crosses(zone, lu, pu, lv, pv)):
+                    again = True
+                    if not in_v:
+                        return False  # passed through it again
         return True
 
     def final_reason(self, level: Level | None, x: float, y: float, elevation: float) -> str | None:
@@ -591,8 +620,10 @@ def shortest_path(
         graph: a prebuilt :class:`MoveGraph` for this killzone and base size (default: the
             cached :func:`move_graph`).
         leave_control_range: a Charge that a rule lets start within the control range of
-            enemy operatives and leave it: their control range is passable (as an engaged
-            enemy's: also after leaving it, a path may enter and leave it again), the Charge
+            enemy operatives and leave it: their control range is passable until the path
+            leaves it; after that it may be entered again only to finish there (the search
+            checks the cheapest path it finds and returns ``None`` when that path enters it
+            again and leaves it: a dearer path that would not is not looked for), the Charge
             still finishing within an enemy's control range.
         avoid: extra regions the path keeps out of (:data:`AvoidZone`; a rule's, for this
             one query): no path is found whose start or destination is inside one.
@@ -847,10 +878,10 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
         nodes.append(prev)
     nodes.reverse()
     links.reverse()
-    points: list[Point3] = []
-    for v in nodes:
-        lv, pv = pos[v] if v >= n else (lvl_list[v], xy_list[v])
-        points.append((pv[0], pv[1], z_of[lv]))
+    steps = [pos[v] if v >= n else (lvl_list[v], xy_list[v]) for v in nodes]
+    if q.left and not q.left_ok(steps):
+        return None  # its cheapest path goes back through the control range it left
+    points: list[Point3] = [(pv[0], pv[1], z_of[lv]) for lv, pv in steps]
     path = _make_path(q, points, links)
     return path if path.cost <= limit + 1e-9 else None
 
@@ -930,6 +961,11 @@ def check_path(
             raise MoveError(f"{where}: Dash cannot climb (KT24 3.2)")
         _check_operatives(q, a, levels[k - 1], b, levels[k], where, locked, k == len(pts) - 1)
         links.append(link)
+    if q.left and not q.left_ok([(lv, p[:2]) for lv, p in zip(levels, pts, strict=True)]):
+        raise MoveError(
+            "after leaving the control range it started within, the Charge enters it again "
+            "and leaves it (KT24 3.2)"
+        )
     end = pts[-1]
     reason = q.final_reason(g.levels[levels[-1]], end[0], end[1], end[2])
     if reason is not None:
