@@ -403,6 +403,56 @@ def test_7_2_mines_two_passed_go_off_in_the_order_met() -> None:
     assert op(s, "RED-5").wounds == 12 - 4 - 4
 
 
+def screen_killzone() -> Any:
+    """LAB with a 5" Heavy screen at x 19.8-20.2, y 6.5-8: a Reposition from (18.5, 7) to
+    (21.5, 7) goes around its south end (through (19.17, 5.87) and (20.83, 5.87), 6")."""
+    from engine.geometry import Killzone
+    from tests.test_game_rules_common import lab_data, rect
+
+    data = lab_data()
+    screen = {"polygon": rect(19.8, 6.5, 20.2, 8), "height": 5.0, "types": ["Heavy"]}
+    data["features"].append({"name": "screen", "parts": [screen]})
+    return Killzone.from_dict(data, "lab_screen")
+
+
+def test_7_2_mines_judge_the_route_taken_not_the_straight_segment() -> None:
+    # Mine at (20, 8.6), north of the screen: the straight segment y 7 passes 1.6"-1.8"
+    # (centres) from it in sight over the screen's end, within control range (the old
+    # straight-segment reading set it off), but the route goes around the south end, 2.7"
+    # away and behind the screen; the start and the end are 2.19" away (more than 2.02"):
+    # it stays on the killzone.
+    kz = screen_killzone()
+    s = armed(pos({"RED-1": {"at": (18.5, 7.0)}}, kz=kz), mine("B", 20.0, 8.6))
+    s, ev = play(s, ["Activate RED-1 engage", "Reposition RED-1 to 21.5,7"])
+    assert not of_kind(ev, "mines_triggered")
+    assert len(s.tokens) == 1
+    # Mine at (20, 4.5), south of it: 2.5" from the straight segment (no), 1.37" from the
+    # route at y 5.87 (0.35" from the base): it goes off on the way (D3 1 + 3 = 4).
+    s = armed(pos({"RED-1": {"at": (18.5, 7.0)}}, kz=kz), mine("B", 20.0, 4.5))
+    s, ev = play(s, ["Activate RED-1 engage", "Reposition RED-1 to 21.5,7"], ["1"])
+    assert of_kind(ev, "mines_triggered")[0]["op"] == "RED-1"
+    assert op(s, "RED-1").wounds == 6
+    assert (op(s, "RED-1").x, op(s, "RED-1").y) == (21.5, 7.0)
+
+
+def test_move_route_searches_the_route_of_a_move_it_was_not_given() -> None:
+    # move_route (engine.game.universal) of a "moved" event whose path do_move did not keep
+    # (a listed destination, here a hand-made event): the movement search's route from the
+    # start to where RED-1 stands, around the screen's south end; a move that is not a move
+    # action (a rule's set-up) is the straight segment.
+    from engine.game import universal
+
+    s = pos({"RED-1": {"at": (21.5, 7.0)}}, kz=screen_killzone())
+    w = Work(s)
+    ev = Event.make("moved", op="RED-1", action="reposition", x0=18.5, y0=7.0, z0=0.0, cost=6.0)
+    route = universal.move_route(w, ev)
+    assert route.points[0][:2] == (18.5, 7.0) and route.points[-1][:2] == (21.5, 7.0)
+    assert len(route.points) == 4 and all(p[1] < 7 for p in route.points[1:-1])
+    assert universal.route_distance(route, 20.0, route.points[1][1]) > 2
+    odd = Event.make("moved", op="RED-1", action="set up", x0=18.5, y0=7.0, z0=0.0, cost=0.0)
+    assert len(universal.move_route(w, odd).points) == 2
+
+
 # -------------------------------------------------------------------------------------------
 # Breaching Charge
 # -------------------------------------------------------------------------------------------

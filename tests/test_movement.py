@@ -149,6 +149,35 @@ def test_a_move_is_none_when_the_detour_is_longer_than_the_move() -> None:
     assert shortest_path(WALL, Placement(8, 10), (13, 10)) is None
 
 
+def test_avoid_regions_send_the_route_around_the_other_end() -> None:
+    # A rule's extra region to keep out of (avoid=, e.g. near a Grav-Inhibitor drone): with a
+    # region over the north end of WALL the route goes around the south end (every point at
+    # y < 10); a region whose exact test is false everywhere changes nothing; regions over
+    # both ends leave no route within 16" (the way around them costs 20").
+    mover = Placement(8, 10)
+    free = shortest_path(WALL, mover, (13, 10), move=20)
+    assert free is not None
+
+    def always(x: float, y: float, z: float) -> bool:
+        return True
+
+    def never(x: float, y: float, z: float) -> bool:
+        return False
+
+    north = (10.5, 16.0, 2.0, always)
+    south = (10.5, 4.0, 2.0, always)
+    path = shortest_path(WALL, mover, (13, 10), move=20, avoid=[north])
+    assert path is not None
+    assert all(p[1] <= 10 for p in path.points)
+    path = shortest_path(WALL, mover, (13, 10), move=20, avoid=[south])
+    assert path is not None
+    assert all(p[1] >= 10 for p in path.points)
+    same = shortest_path(WALL, mover, (13, 10), move=20, avoid=[(10.5, 16.0, 2.0, never)])
+    assert same is not None and same.cost == free.cost
+    assert shortest_path(WALL, mover, (13, 10), move=16) is not None
+    assert shortest_path(WALL, mover, (13, 10), move=16, avoid=[north, south]) is None
+
+
 def test_cannot_pass_through_heavy_terrain() -> None:
     # A 4" Heavy block from (10, 0) to (11, 22) spans the board: nothing gets past it (too
     # high to climb).
@@ -346,6 +375,27 @@ def test_charge_leave_control_range_starts_within_an_enemy_control_range() -> No
     # The flag changes nothing for a Reposition.
     with pytest.raises(MoveError, match="Reposition cannot be performed"):
         shortest_path(EMPTY, mover, (2, 10), enemies=[near], leave_control_range=True)
+
+
+def test_charge_leave_control_range_cannot_enter_it_again_and_leave_it_again() -> None:
+    # A Charge a rule lets leave the control range of the enemy at (10, 10) it starts
+    # within (centres 1.8" apart, control range up to 2.26"): out to (12.5, 7.5) (3.5"
+    # away), then back in at (12, 10) (2" away) and out again to finish near the enemy at
+    # (16, 10): refused, the Charge's normal requirement (3.2) holds again once it has left.
+    # Going straight on from (12.5, 7.5) to the finish is legal; coming back to finish
+    # within the first enemy's control range is too (it does not leave it again).
+    near, far = Placement(10, 10), Placement(16, 10)
+    mover = Placement(10, 8.2)
+    kw: dict[str, Any] = {
+        "action": "charge",
+        "enemies": [near, far],
+        "move": 10,
+        "leave_control_range": True,
+    }
+    with pytest.raises(MoveError, match="enters it again and leaves it"):
+        check_path(EMPTY, mover, [(12.5, 7.5), (12, 10), (14.2, 10)], **kw)
+    assert check_path(EMPTY, mover, [(12.5, 7.5), (14.2, 10)], **kw).cost == 7  # 3" + 4"
+    assert check_path(EMPTY, mover, [(12.5, 7.5), (12, 10)], **kw).cost == 6  # 3" + 3"
 
 
 def test_reposition_may_pass_through_control_range_of_an_engaged_enemy_but_not_finish() -> None:

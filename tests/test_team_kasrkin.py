@@ -1339,6 +1339,33 @@ def test_proximity_mine_ends_the_action_where_it_goes_off() -> None:
     assert s.operative("BLU-1").x == stop[0][1] and s.operative("BLU-1").wounds > 0
 
 
+def test_proximity_mine_judges_the_route_taken_not_the_straight_segment() -> None:
+    # LAB with a 5" Heavy screen at x 19.8-20.2, y 6.5-8 (tests/test_equipment_markers):
+    # BLU-1 Repositions from (18.5, 7) to (21.5, 7) around its south end (y 5.87). A mine at
+    # (20, 8.6), north of it, is within control range of the straight segment (the old
+    # reading set it off) but not of the route: nothing happens. A mine at (20, 4.5) is 2.5"
+    # from the straight segment (out of range) but within range of the route: BLU-1 stops
+    # on the route south of the screen (y below 7), and takes 1 + 1 + 3 = 5 damage.
+    from tests.test_equipment_markers import screen_killzone
+
+    kz = screen_killzone()
+    kas = Roster.from_entries(lab_team("kasrkin"), [DEMO, TROOPER])
+    ops = {"KAS-1": {"at": (5, 17.5)}, "BLU-1": {"at": (18.5, 7)}}
+    for at, goes_off in (((20, 8.6), False), ((20, 4.5), True)):
+        mine = [{"kind": "melta_mine", "owner": "A", "at": at}]
+        s = position(kz, kas, roster(BLU, ("Trooper",)), operatives=ops, tokens=mine)
+        s, _ = run(s, ["Activate KAS-1 engage", "End activation", "Activate BLU-1 engage"])
+        s, ev = run(s, ["Reposition BLU-1 to 21.5,7"])
+        stop = [(e["x"], e["y"]) for e in ev if e.kind == "melta_mine_stopped"]
+        if not goes_off:
+            assert not stop and len(s.tokens) == 1
+            assert (s.operative("BLU-1").x, s.operative("BLU-1").y) == (21.5, 7)
+            continue
+        assert len(stop) == 1 and stop[0][1] < 7
+        s, ev = run(s, [], dice=["1,1"])
+        assert [e["damage"] for e in ev if e.kind == "melta_mine_damage"] == [5]
+
+
 def test_melta_mine_not_placed_in_enemy_control_range_and_only_the_demo_picks_it_up() -> None:
     s = _demo({"KAS-1": {"at": (5, 14.5)}, "BLU-1": {"at": (6.3, 14.5)}})
     s, _ = run(s, ["Activate KAS-1 engage"])

@@ -629,6 +629,65 @@ def test_grav_inhibitor_a_move_passing_near_it_counts_two_inches_more() -> None:
     assert far.operatives[1].x == 24.8
 
 
+def test_grav_inhibitor_judges_the_route_around_terrain_not_the_straight_line() -> None:
+    # A 5" Heavy screen at x 19.8-20.2, y 4-8 on LAB; the MV33 at (20, 15). BLU-1 (18.5, 7)
+    # Repositions to (21.5, 7) on the far side of the screen: the straight line (y 7) stays
+    # 8" (centres) from the drone, farther than 6" base to base (1.26" of bases), so the old
+    # straight-line reading allowed it. The route the operative must take goes around the
+    # screen's north end (y 8.63: 6.37" centres, within 6" base to base, visible) and costs
+    # 6" (3" + 3"): near the drone it counts 8", and the way around the south end, keeping
+    # away, is over 7": refused. Moving back toward the start's side (no detour) is allowed.
+    from engine.geometry import Killzone
+    from tests.test_game_rules_common import lab_data, rect
+
+    data = lab_data()
+    screen = {"polygon": rect(19.8, 4, 20.2, 8), "height": 5.0, "types": ["Heavy"]}
+    data["features"].append({"name": "screen", "parts": [screen]})
+    kz = Killzone.from_dict(data, "lab_screen")
+    pf = Roster.from_entries(lab_team("pathfinders"), [MV33])
+    ops: Ops = {"PAT-1": {"at": (20, 15)}, "BLU-1": {"at": (18.5, 7)}}
+    s = position(kz, pf, roster(BLU, ("Trooper",)), operatives=ops, turn="B", initiative="B")
+    s, _ = s.apply("Activate BLU-1 engage")
+    with pytest.raises(IllegalActionError, match="Grav-Inhibitor"):
+        s.apply("Reposition BLU-1 to 21.5,7")
+    ok, _ = s.apply("Reposition BLU-1 to 15.5,7")
+    assert ok.operatives[1].x == 15.5
+    # With the drone at (20, 21), 12" from the route, the same 6" route is legal: the
+    # refusal above came from the drone near the route.
+    far = {"PAT-1": {"at": (20, 21)}, "BLU-1": {"at": (18.5, 7)}}
+    s = position(kz, pf, roster(BLU, ("Trooper",)), operatives=far, turn="B", initiative="B")
+    s, _ = s.apply("Activate BLU-1 engage")
+    moved, _ = s.apply("Reposition BLU-1 to 21.5,7")
+    assert moved.operatives[1].x == 21.5
+
+
+def test_grav_inhibitor_ignores_the_accessible_extra_inch_near_it() -> None:
+    # A 5" bulkhead across LAB at x 22-22.5 with a 1" Accessible doorway at y 14-15; the MV33
+    # at (27, 14.5). BLU-1 at (19.5, 14.5) is 7.5" (centres) away: not near. Through the
+    # doorway to (23.5, 14.5) (near the drone, and every way there passes near it) is 4",
+    # +1" Accessible = 5" as moves count it; Grav-Inhibitor counts the move as 4" + 2" = 6"
+    # (the rule ignores the Accessible extra): allowed. To (24, 14.5): 5" + 2" = 7": refused.
+    from engine.geometry import Killzone
+    from tests.test_game_rules_common import lab_data, rect
+
+    data = lab_data()
+    parts = [
+        {"polygon": rect(22, 0, 22.5, 14), "height": 5.0, "types": ["Heavy"]},
+        {"polygon": rect(22, 14, 22.5, 15), "height": 5.0, "types": ["Accessible"]},
+        {"polygon": rect(22, 15, 22.5, 22), "height": 5.0, "types": ["Heavy"]},
+    ]
+    data["features"].append({"name": "bulkhead", "parts": parts})
+    kz = Killzone.from_dict(data, "lab_door")
+    pf = Roster.from_entries(lab_team("pathfinders"), [MV33])
+    ops: Ops = {"PAT-1": {"at": (27, 14.5)}, "BLU-1": {"at": (19.5, 14.5)}}
+    s = position(kz, pf, roster(BLU, ("Trooper",)), operatives=ops, turn="B", initiative="B")
+    s, _ = s.apply("Activate BLU-1 engage")
+    ok, _ = s.apply("Reposition BLU-1 to 23.5,14.5")
+    assert ok.operatives[1].x == 23.5
+    with pytest.raises(IllegalActionError, match="Grav-Inhibitor"):
+        s.apply("Reposition BLU-1 to 24,14.5")
+
+
 # -------------------------------------------------------------------------------------------
 # Remote Pilot (Drone Controller)
 # -------------------------------------------------------------------------------------------

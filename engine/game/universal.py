@@ -43,6 +43,7 @@ from engine.game.actions import (
     AmbiguousActionError,
     IllegalActionError,
 )
+from engine.game.events import Event
 from engine.game.state import Effect, OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
@@ -50,6 +51,7 @@ from engine.geometry import Killzone, Objective, Placement, sight
 from engine.geometry.equipment import MARKER_DIAMETER_MM
 from engine.geometry.movement import (
     MoveError,
+    MovePath,
     ReachMemo,
     max_move,
     move_graph,
@@ -68,8 +70,10 @@ __all__ = [
     "counted_carried",
     "cut_action",
     "marker_level",
+    "move_route",
     "own_operative",
     "place_marker",
+    "route_distance",
     "rule_markers",
     "start_activation",
     "start_carrying",
@@ -884,6 +888,8 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
                 + (" (Dash cannot climb)" if a.verb == "Dash" else "")
             )
         f, cost = path.final, path.cost
+        # The route taken, for rules judging it after the move (move_route).
+        w.ctx.remember(_route_key(w.kz, w.place(o), a.verb, (f.x, f.y, f.elevation), args), path)
     why = destination_refused(w, o, a.verb, (f.x, f.y, f.elevation))
     if why is not None:
         raise _illegal(why)
@@ -912,6 +918,82 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
         return
     if w.ctx.hooks.ploys.get("moved"):
         w.defer_window("moved", op=o.id, action=a.verb, x0=o.x, y0=o.y, z0=o.elevation)
+
+
+def _route_key(
+    kz: Killzone, start: Placement, verb: str, end: tuple[float, float, float], args: dict[str, Any]
+) -> tuple[Any, ...]:
+    """The battle-cache key of the route of one move (:func:`move_route`)."""
+    others = (tuple(args["enemies"]), tuple(args["friends"]))
+    return ("route", id(kz), start, verb.lower(), end, others)
+
+
+def move_route(w: Work, ev: Event) -> MovePath:
+    """The route the move of the ``moved`` event ``ev`` took (for rules that judge where a
+    move went, e.g. mines passed on the way): the movement search's path from its start
+    (``x0``, ``y0``, ``z0``) to where the operative now is, for its action, within the
+    distance it used (``cost``), with the other operatives where they are; the straight
+    segment when the event is not a move action's (a rule's set-up, a move with a
+    barricade) or no path is found. Call it from a ``moved`` hook, before the mover is
+    moved again. Kept for the battle (the search is done again only for a listed move)."""
+    o = w.op(str(ev["op"]))
+    end = w.place(o)
+    data = ev.as_dict()
+    z0 = float(data["z0"]) if "z0" in data else end.elevation
+    start = end.moved(float(data.get("x0", end.x)), float(data.get("y0", end.y)), z0)
+    here = (end.x, end.y, end.elevation)
+    verb = str(data.get("action", ""))
+    act = {v.lower(): m for v, m in _MOVE_ACTION.items()}.get(verb)
+    others: dict[str, Any] = {
+        "enemies": [w.place(e) for e in w.enemies_of(o.id)],
+        "friends": [w.place(f) for f in w.friends_of(o.id)],
+    }
+    key = _route_key(w.kz, start, verb, here, others)
+    path: MovePath | None = w.ctx.peek(key)
+    if path is None and act is not None and (start.x, start.y) != (end.x, end.y):
+
+        def search(leave: bool) -> MovePath | None:
+            return shortest_path(
+                w.kz,
+                start,
+                here,
+                action=act,
+                **others,
+                move=w.move_stat(o),
+                max_cost=float(data.get("cost", 0.0)) + 1e-6,
+                leave_control_range=leave,
+            )
+
+        try:
+            path = search(False)
+        except MoveError:
+            try:  # a Charge a rule let start within an enemy's control range
+                path = search(True)
+            except MoveError:
+                path = None
+        if path is not None:
+            w.ctx.remember(key, path)
+    if path is None:
+        length = math.dist((start.x, start.y, start.elevation), here)
+        points = ((start.x, start.y, start.elevation), here)
+        path = MovePath(verb, points, (), length, length, end)
+    return path
+
+
+def route_distance(path: MovePath, x: float, y: float) -> float:
+    """How far along ``path`` (horizontally, from its start) the point ``(x, y)`` on it is
+    (its first segment passing within 0.01"; the whole length if none does)."""
+    done = 0.0
+    for (px, py, _), (qx, qy, _) in zip(path.points, path.points[1:], strict=False):
+        dx, dy = qx - px, qy - py
+        length = math.hypot(dx, dy)
+        t = 0.0
+        if length > 0:
+            t = min(1.0, max(0.0, ((x - px) * dx + (y - py) * dy) / (length * length)))
+        if math.hypot(px + t * dx - x, py + t * dy - y) <= 0.01:
+            return done + t * length
+        done += length
+    return done
 
 
 ACTION_CUT = "action_cut"

@@ -10,7 +10,7 @@ import copy
 import heapq
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 import attrs
@@ -144,7 +144,9 @@ class _Zone:
     disc is then only a prefilter: with ``exact`` (terrain near the enemy) a point of the disc
     is within the enemy's control range only if it is visible and within 1" as
     :func:`~engine.geometry.sight.within_control_range` says (4.2), see
-    :meth:`_Query.zone_contains` and :meth:`_Query.zone_crosses`."""
+    :meth:`_Query.zone_contains` and :meth:`_Query.zone_crosses`. An extra region a query
+    avoids (:data:`AvoidZone`) has ``test``: the disc is then a prefilter and a point of it is
+    inside only where ``test(x, y, z)`` says so (checked as an ``exact`` zone is)."""
 
     x: float
     y: float
@@ -154,12 +156,22 @@ class _Zone:
     what: str
     enemy: int = -1
     exact: bool = False
+    test: Callable[[float, float, float], bool] | None = None
 
     def hits(self, a: XY, b: XY) -> bool:
         return _seg_point_distance(a, b, (self.x, self.y)) < self.radius - 1e-6
 
     def inside(self, p: XY) -> bool:
         return math.hypot(p[0] - self.x, p[1] - self.y) < self.radius - 1e-6
+
+
+AvoidZone = tuple[float, float, float, Callable[[float, float, float], bool]]
+"""An extra region one movement query keeps out of (``avoid=`` of :func:`shortest_path`):
+``(x, y, radius, test)``: the mover's centre is inside where it is within ``radius`` of
+``(x, y)`` horizontally (on any level) and ``test(x, y, z)`` (its centre there) is true; a
+rule's region, e.g. where an operative would be visible to and within some distance of
+another. ``test`` is only asked inside the disc, every 0.05" along a link as an enemy's
+exact control range is."""
 
 
 def _seg_point_distance(a: XY, b: XY, c: XY) -> float:
@@ -225,6 +237,7 @@ class _Query:
         friends: Sequence[Placement],
         limit: float,
         leave_control_range: bool = False,
+        avoid: Sequence[AvoidZone] = (),
     ) -> None:
         self.kz = kz
         self.g = graph
@@ -267,6 +280,13 @@ class _Query:
             else _engaged(kz, self.enemies, self.friends)
         )
         self.leave = bool(in_range) and leave_control_range and action == "charge"
+        # The enemies whose control range only that rule makes passable: once left, it may
+        # be entered again only to finish there (:meth:`left_ok`).
+        left_from = [
+            self.leave and not en and any(e is i for i in in_range)
+            for e, en in zip(self.enemies, self.engaged, strict=True)
+        ]
+        self.left: list[_Zone] = []
         if self.leave:
             # A rule lets this Charge start within the control range of enemies and leave
             # it: their control range is passable as an engaged enemy's is.
@@ -295,13 +315,13 @@ class _Query:
                             f"the enemy operative at {where}",
                         )
                     )
-                if engaged or dz >= CONTROL_RANGE:
+                if (engaged and not left_from[j]) or dz >= CONTROL_RANGE:
                     continue
                 reach = e.radius + r + math.sqrt(CONTROL_RANGE**2 - dz * dz) + _GRID
                 # Without terrain in the disc nothing can block sight nor lengthen the 1" around
                 # a wall: the disc is the control range (4.2) and needs no exact check.
                 exact = graph.terrain_near(e.x, e.y, reach)
-                self.zones.append(
+                (self.left if left_from[j] else self.zones).append(
                     _Zone(
                         e.x,
                         e.y,
@@ -311,6 +331,20 @@ class _Query:
                         f"the control range of the enemy operative at {where}",
                         enemy=j,
                         exact=exact,
+                    )
+                )
+        for k, (ax, ay, radius, test) in enumerate(avoid):
+            for lvl in graph.levels:
+                self.zones.append(
+                    _Zone(
+                        ax,
+                        ay,
+                        radius,
+                        lvl.index,
+                        False,
+                        f"a region the move must avoid ({k})",
+                        exact=True,
+                        test=test,
                     )
                 )
 
@@ -335,6 +369,8 @@ class _Query:
         range: inside the disc and, when ``exact``, visible and within 1" (4.2)."""
         if not zone.inside(p):
             return False
+        if zone.test is not None:
+            return zone.test(p[0], p[1], self.g.levels[zone.level].height)
         if zone.enemy < 0 or not zone.exact:
             return True
         key = (zone.enemy, zone.level, p)
@@ -355,10 +391,10 @@ class _Query:
         the disc (conservative)."""
         if not zone.hits(pu, pv):
             return False
-        if zone.enemy < 0 or not zone.exact or lu != lv:
+        if (zone.test is None and (zone.enemy < 0 or not zone.exact)) or lu != lv:
             return True
         key = (zone.enemy, lu, pu, lv, pv)
-        hit = self.crosses.get(key)
+        hit = self.crosses.get(key) if zone.test is None else None
         if hit is not None:
             return hit
         # The chord of the link inside the disc: t in [t0, t1] along pu -> pv.
@@ -373,7 +409,8 @@ class _Query:
             t0, t1 = max(0.0, (-b - root) / a), min(1.0, (-b + root) / a)
         steps = max(1, math.ceil(math.sqrt(a) * (t1 - t0) / _SAMPLE_STEP))
         z = self.g.levels[lu].height
-        e = self.enemies[zone.enemy]
+        test = zone.test
+        e = self.enemies[zone.enemy] if test is None else self.mover
         hit = False
         # Nearest the enemy first: where the link is most likely within its control range.
         tc = min(t1, max(t0, -(fx * dx + fy * dy) / a)) if a > 0 else t0
@@ -382,10 +419,15 @@ class _Query:
         )
         for t in ts:
             x, y = pu[0] + t * dx, pu[1] + t * dy
-            if within_control_range(self.kz, self.mover.moved(x, y, z), e):
+            if (
+                test(x, y, z)
+                if test is not None
+                else within_control_range(self.kz, self.mover.moved(x, y, z), e)
+            ):
                 hit = True
                 break
-        self.crosses[key] = hit
+        if test is None:
+            self.crosses[key] = hit
         return hit
 
     def zones_ok(self, lu: int, pu: XY, lv: int, pv: XY) -> bool:
@@ -408,6 +450,28 @@ class _Query:
                     return False
             elif (zone.level == lu or zone.level == lv) and crosses_zone(zone, lu, pu, lv, pv):
                 return False
+        return True
+
+    def left_ok(self, steps: Sequence[tuple[int, XY]]) -> bool:
+        """Whether the path through ``steps`` (``(level, point)`` from the start) keeps the
+        requirement of a Charge that a rule let leave the control range it starts within
+        (``leave``): once it has left that control range, entering it again is only allowed
+        to finish there (as any Charge entering an enemy's control range, 3.2). Judged at the
+        path's points and along its links (a link that leaves and comes back within itself
+        is not seen)."""
+        for zone in self.left:
+            left = again = False
+            for (lu, pu), (lv, pv) in itertools.pairwise(steps):
+                in_v = zone.level == lv and self.zone_contains(zone, pv)
+                if not left:
+                    left = not in_v
+                elif again:
+                    if not in_v:
+                        return False  # entered again, then left again
+                elif in_v or (zone.level in (lu, lv) and self.zone_crosses(zone, lu, pu, lv, pv)):
+                    again = True
+                    if not in_v:
+                        return False  # passed through it again
         return True
 
     def final_reason(self, level: Level | None, x: float, y: float, elevation: float) -> str | None:
@@ -532,6 +596,7 @@ def shortest_path(
     max_cost: float | None = None,
     graph: MoveGraph | None = None,
     leave_control_range: bool = False,
+    avoid: Sequence[AvoidZone] = (),
 ) -> MovePath | None:
     """The cheapest legal path of a move action from ``mover`` to ``destination``.
 
@@ -555,9 +620,13 @@ def shortest_path(
         graph: a prebuilt :class:`MoveGraph` for this killzone and base size (default: the
             cached :func:`move_graph`).
         leave_control_range: a Charge that a rule lets start within the control range of
-            enemy operatives and leave it: their control range is passable (as an engaged
-            enemy's: also after leaving it, a path may enter and leave it again), the Charge
+            enemy operatives and leave it: their control range is passable until the path
+            leaves it; after that it may be entered again only to finish there (the search
+            checks the cheapest path it finds and returns ``None`` when that path enters it
+            again and leaves it: a dearer path that would not is not looked for), the Charge
             still finishing within an enemy's control range.
+        avoid: extra regions the path keeps out of (:data:`AvoidZone`; a rule's, for this
+            one query): no path is found whose start or destination is inside one.
 
     Returns:
         The :class:`MovePath`, or ``None`` when the destination is a legal place to finish
@@ -573,7 +642,7 @@ def shortest_path(
     act = _action(action)
     limit = max_move(act, move) if max_cost is None else float(max_cost)
     g = graph if graph is not None else move_graph(kz, mover.base_mm)
-    q = _Query(kz, g, mover, act, enemies, friends, limit, leave_control_range)
+    q = _Query(kz, g, mover, act, enemies, friends, limit, leave_control_range, avoid)
     lvl_d, dx, dy, dz = _destination(g, destination)
     reason = q.final_reason(lvl_d, dx, dy, dz)
     if reason is not None:
@@ -631,7 +700,7 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
             continue
         inside = np.hypot(xy[:, 0] - zone.x, xy[:, 1] - zone.y) < zone.radius - 1e-6
         inside &= g.node_level == zone.level
-        if zone.exact and zone.enemy >= 0:
+        if zone.exact and (zone.enemy >= 0 or zone.test is not None):
             for v in np.flatnonzero(inside & allowed).tolist():
                 inside[v] = in_zone(zone, g._xy_list[v])
         allowed &= ~inside
@@ -809,10 +878,10 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
         nodes.append(prev)
     nodes.reverse()
     links.reverse()
-    points: list[Point3] = []
-    for v in nodes:
-        lv, pv = pos[v] if v >= n else (lvl_list[v], xy_list[v])
-        points.append((pv[0], pv[1], z_of[lv]))
+    steps = [pos[v] if v >= n else (lvl_list[v], xy_list[v]) for v in nodes]
+    if q.left and not q.left_ok(steps):
+        return None  # its cheapest path goes back through the control range it left
+    points: list[Point3] = [(pv[0], pv[1], z_of[lv]) for lv, pv in steps]
     path = _make_path(q, points, links)
     return path if path.cost <= limit + 1e-9 else None
 
@@ -892,6 +961,11 @@ def check_path(
             raise MoveError(f"{where}: Dash cannot climb (KT24 3.2)")
         _check_operatives(q, a, levels[k - 1], b, levels[k], where, locked, k == len(pts) - 1)
         links.append(link)
+    if q.left and not q.left_ok([(lv, p[:2]) for lv, p in zip(levels, pts, strict=True)]):
+        raise MoveError(
+            "after leaving the control range it started within, the Charge enters it again "
+            "and leaves it (KT24 3.2)"
+        )
     end = pts[-1]
     reason = q.final_reason(g.levels[levels[-1]], end[0], end[1], end[2])
     if reason is not None:

@@ -85,7 +85,12 @@ Simplifications (documented approximations):
   start and the destination always use the exact check.
 - A Charge that enters the control range of an enemy no other friendly engages cannot leave
   it (3.2): a link out of, or across, such a range (a disc) is refused, so the rest of the
-  path stays inside it.
+  path stays inside it. A Charge a rule lets leave the control range it starts within
+  (``leave_control_range``) may enter it again only to finish there: the path found is
+  checked, and refused if it enters it again and leaves it (no dearer path is looked for).
+- A query may name extra regions to keep out of (``avoid=`` of :func:`shortest_path`, a
+  rule's: e.g. near an operative whose rule makes a move passing there dearer); they are
+  zones checked as an enemy's exact control range is, with the rule's test.
 - Climbing over parts is modelled on the floor only; climbing a Vantage level uses the 1"
   start rule but not the "terrain visible to the operative" condition; ramparts, stairs and
   Hazardous terrain are not modelled. Jumping or dropping off a Vantage level over razor

@@ -269,10 +269,11 @@ def _install_mobile(hooks: Hooks, players: tuple[str, ...]) -> None:
     Charge action while within control range of an enemy operative, leaving that control
     range to do so. Trigger: the core's ``would_cost_action`` hook (Fall Back) and
     ``would_allow_charge_in_control_range`` hook (the Charge: the movement then treats the
-    control range of the enemies it starts within as passable, as an engaged enemy's).
-    Simplification: once it has left that control range, the rule's "normal requirements"
-    would forbid entering it again and leaving it again; the movement does not track that
-    (the path search has no memory of having left), so such a path is allowed.
+    control range of the enemies it starts within as passable, as an engaged enemy's; once
+    the path has left it, it may enter it again only to finish there, the Charge's normal
+    requirement). Simplified: when the cheapest path found would enter it again and leave
+    it, the destination is refused rather than another, dearer path looked for (the path
+    search keeps no memory of having left; it checks the path it found).
     Limits: never below 0AP; the Charge keeps its other requirements (an Engage order, not
     in the same activation as Fall Back, Reposition or Dash, Move +2", finishing within an
     enemy's control range, entering another enemy's control range without leaving it)."""

@@ -6,11 +6,11 @@ scripted position gives it with ``tokens`` and ``carrying``); only it can pick i
 (Pick Up Marker, ``Pick up KAS-3 a melta mine``) and put it down (Place Marker), never
 within an enemy operative's control range; after placing it, it may Dash for free. Once on
 the killzone, the first time the marker is within the control range of an operative other
-than the Demo Trooper (along a move's path, as the universal Mines: the straight segment from
-the move's start to its end; when set up there, or when a hatchway operated or equipment set
-up changes sight), it is removed and that operative suffers 2D6+3 damage; a mover stops where
-the marker came within its control range (the minimum amount away if it cannot be placed
-there) and its action ends (even if its effects are not fulfilled).
+than the Demo Trooper (along the route a move took, as the universal Mines read it; when set
+up there, or when a hatchway operated or equipment set up changes sight), it is removed and
+that operative suffers 2D6+3 damage; a mover stops where the marker came within its control
+range (the minimum amount away if it cannot be placed there) and its action ends (even if
+its effects are not fulfilled).
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import sight
 from engine.geometry.equipment import MARKER_DIAMETER_MM, first_within_marker_range
-from engine.geometry.movement import MovePath
 from engine.rules.choices import RuleRollFrame, on_roll
 from engine.rules.equipment.markers import operative_controls, token_contests
 from engine.rules.registry import register
@@ -272,9 +271,9 @@ def install_proximity_mine(hooks: Hooks, players: tuple[str, ...]) -> None:
     (:func:`placeable_near`), and its action ends there (:func:`universal.cut_action`: no
     window after the move, e.g. no Cover Retreat), whether or not the damage incapacitates
     it), and when an operative is set up or a marker placed, a hatchway operated or
-    equipment set up (sight changes, as the universal Mines). The path is read as the
-    universal Mines read it (:mod:`engine.rules.equipment.markers`): the straight segment
-    from where the move started to where it ended (an approximation of the path taken)."""
+    equipment set up (sight changes, as the universal Mines). The path is the route the move
+    took, as the universal Mines read it (:func:`engine.game.universal.move_route`: the
+    movement search's path from where the move started to where it ended)."""
 
     def live(w: Work) -> list[Token]:
         return [t for t in melta_mines(w) if not t.carrier and t.owner in players]
@@ -287,21 +286,17 @@ def install_proximity_mine(hooks: Hooks, players: tuple[str, ...]) -> None:
         mines = [t for t in mines if not _exempt(w, t, o.id)]
         if not mines or not o.alive:
             return
-        end = w.place(o)
-        z0 = float(ev["z0"]) if "z0" in ev.as_dict() else end.elevation
-        start = (float(ev.get("x0", end.x)), float(ev.get("y0", end.y)), z0)
-        points = (start, (end.x, end.y, end.elevation))
-        length = math.dist(points[0], points[1])
-        segment = MovePath(str(ev.get("action", "")), points, (), length, length, end)
+        route = universal.move_route(w, ev)
+        length = route.length
         met: list[tuple[float, int, Token, Any]] = []
         for k, t in enumerate(mines):
             if t.elevation:
                 if token_contests(w, o, t):
                     met.append((length, k, t, None))
                 continue
-            here = first_within_marker_range(w.kz, segment, (t.x, t.y), MARKER_DIAMETER_MM)
+            here = first_within_marker_range(w.kz, route, (t.x, t.y), MARKER_DIAMETER_MM)
             if here is not None:
-                met.append((math.hypot(here.x - start[0], here.y - start[1]), k, t, here))
+                met.append((universal.route_distance(route, here.x, here.y), k, t, here))
         if not met:
             return
         _, _, t, here = min(met, key=lambda m: (m[0], m[1]))

@@ -15,6 +15,8 @@ from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect
 from engine.game.work import Work
+from engine.geometry.move_paths import AvoidZone, MoveError, MovePath, shortest_path
+from engine.geometry.movement import ACCESSIBLE_COST, OBSTRUCTING_COST
 from engine.rules.choices import RuleChoiceFrame, on_choice
 from engine.rules.registry import register, rule_id
 from teams.pathfinders.common import (
@@ -298,45 +300,43 @@ def _near_grav(w: Work, players: tuple[str, ...], op: str, at: Any = None) -> bo
     )
 
 
-GRAV_STEP = 0.5
-"""The spacing (inches) of the points of a move's straight path checked for Grav-Inhibitor."""
+def _grav_zones(w: Work, players: tuple[str, ...], op: str) -> list[AvoidZone]:
+    """The regions of the killzone where ``op``'s centre would be visible to and within 6"
+    of an MV33 of ``players`` (:data:`~engine.geometry.move_paths.AvoidZone`: a disc around
+    each drone as a prefilter, :func:`_near_grav` as the exact test)."""
+    r = w.place(w.op(op)).radius
+
+    def test(x: float, y: float, z: float) -> bool:
+        return _near_grav(w, players, op, w.ctx.placement(op, x, y, z))
+
+    return [
+        (d.x, d.y, GRAV_RANGE + d.radius + r + 0.01, test) for d in _grav_drones(w, players, op)
+    ]
 
 
-def _path_near_grav(
-    w: Work, players: tuple[str, ...], op: str, start: tuple[float, float, float], end: Any
-) -> bool:
-    """Some point of ``op``'s straight path from ``start`` to ``end`` (``(x, y, z)``) is
-    visible to and within 6" of an MV33 of ``players`` (points every 0.5", only on the part
-    of the path that can come that close, as the Mines judge a move's path)."""
-    drones = _grav_drones(w, players, op)
-    if not drones:
-        return False
-    x0, y0, z0 = start
-    x1, y1, z1 = end
-    length = math.dist((x0, y0), (x1, y1))
-    steps = max(1, math.ceil(length / GRAV_STEP))
-    reach = GRAV_RANGE + 3.0  # centre distance bound (bases are under 1.5" in radius)
-    for k in range(steps + 1):
-        t = k / steps
-        x, y, z = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, z0 + (z1 - z0) * t
-        if all(math.dist((x, y), (d.x, d.y)) > reach for d in drones):
-            continue
-        if _near_grav(w, players, op, w.ctx.placement(op, x, y, z)):
-            return True
-    return False
+def _grav_cost(path: MovePath) -> float:
+    """The distance of ``path`` as Grav-Inhibitor counts it before its 2": without the
+    Accessible and Obstructing extra inches (3.3 increments stay rounded up)."""
+    extras = sum(
+        ACCESSIBLE_COST * i.crossings + OBSTRUCTING_COST * i.obstructing for i in path.increments
+    )
+    return path.cost - extras
 
 
 def install_grav_inhibitor(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Grav-Inhibitor (MV33 Grav-Inhibitor Drone): an enemy operative's move action other
-    than Dash counts 2" more when it would move visible to and within 6" of it, and the
-    enemy's melee weapons' Hit is worsened by 1 while it fights or retaliates visible to
-    and within 6" of it. The move is judged where it starts (its distance is then 2"
-    shorter) and along its straight path to the destination (points every 0.5", as the
-    Mines judge a move: :func:`_path_near_grav`); a destination whose path comes near must
-    be within the distance less 2" in a straight line. Simplified: the path is the straight
-    line (not the route the movement code finds around terrain), and the Obstructing and
-    Accessible terrain distances it would ignore are still counted (the movement code has no
-    hook to drop them for one move). Triggers: the core's would_move_distance,
+    than Dash counts 2" more when it would move visible to and within 6" of it, ignoring the
+    Obstructing and Accessible extra distances, and the enemy's melee weapons' Hit is
+    worsened by 1 while it fights or retaliates visible to and within 6" of it. A move
+    starting near it has a distance 2" shorter. Otherwise a destination is reachable when a
+    route keeping out of every such region (visible to and within 6" of an MV33:
+    :func:`_grav_zones`, passed to the movement search as regions to avoid) fits the full
+    distance, or the cheapest route fits it counted without those extras plus 2"
+    (:func:`_grav_cost`; the route the movement search finds around terrain, not the
+    straight line). Simplified: when the route near it is judged, the route is the cheapest
+    one counting the Obstructing and Accessible extras; a route dearer with them but cheaper
+    without them is not looked for. Also, a move starting near it still counts those
+    extras. Triggers: the core's would_move_distance,
     would_refuse_destination and would_change_hit hooks."""
 
     def distance(w: Work, limit: float, **info: Any) -> float:
@@ -351,18 +351,30 @@ def install_grav_inhibitor(hooks: Hooks, players: tuple[str, ...]) -> None:
             return why
         if not _grav_drones(w, players, op) or _near_grav(w, players, op):
             return why  # no MV33 against it, or its distance is already 2" shorter
-        o = w.op(op)
-        if not _path_near_grav(w, players, op, (o.x, o.y, o.elevation), point):
-            return why
         from engine.game import universal
 
+        o = w.op(op)
+        me = w.place(o)
         frame = activation_frame(w, op)
         mode = str(getattr(frame, "mode", "activation"))
-        limit = float(universal._move_args(w, o, str(action), mode)["max_cost"])
-        moved = math.dist((o.x, o.y, o.elevation), point)
-        if moved + GRAV_PENALTY > limit + 1e-6:
-            return f'{op} moves within 6" of an MV33: the move counts 2" more (Grav-Inhibitor)'
-        return why
+        args = universal._move_args(w, o, str(action), mode)
+        limit = float(args["max_cost"])
+        zones = [
+            z
+            for z in _grav_zones(w, players, op)
+            if math.hypot(z[0] - o.x, z[1] - o.y) < limit + z[2]
+        ]
+        if not zones:
+            return why  # no route within the distance can come near an MV33
+        try:
+            if shortest_path(w.kz, me, point, **args, avoid=zones) is not None:
+                return why  # a route keeping away from it fits the full distance
+            near = shortest_path(w.kz, me, point, **args)
+            if near is not None and _grav_cost(near) + GRAV_PENALTY <= limit + 1e-9:
+                return why  # a route near it, counting 2" more, fits
+        except MoveError:
+            return why  # an illegal move anyway: the movement code says why
+        return f'{op} moves within 6" of an MV33: the move counts 2" more (Grav-Inhibitor)'
 
     def hit(w: Work, change: int, **info: Any) -> int:
         op = str(info.get("op", ""))

@@ -35,10 +35,11 @@ ask :func:`support_distance` (which passes the printed distance through the
 of either player), it is removed and that operative suffers D3+3 damage. D3 is a chance
 node: one D6 is rolled and halved rounding up (1-2: 1, 3-4: 2, 5-6: 3), so every face keeps
 its weight. Checked when an operative moves (any move action, including a free or
-counteracting one: the path is taken as the straight segment from where it started to where
-it ended, the approximation of the path this module uses, checked every 0.05" by
+counteracting one: along the route the move took, the movement search's path between where
+it started and where it ended, :func:`engine.game.universal.move_route` (a rule's move that is
+not a move action, e.g. a set-up, is a straight segment), checked every 0.05" by
 :func:`engine.geometry.equipment.first_within_marker_range`; several mines passed go off in
-the order they are met), when an operative is set up (deployment, or a rule that emits
+the order they are met along it), when an operative is set up (deployment, or a rule that emits
 ``operative_set_up`` with ``op``), and when a hatchway is operated or equipment is set up
 (``equipment_set_up``: a marker or terrain that changes sight). A move is
 completed before the damage is resolved; an operative incapacitated by it is removed after
@@ -48,7 +49,6 @@ the action as usual (2.3). A rule that places an operative without those events 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -64,7 +64,6 @@ from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import Placement, sight
 from engine.geometry.equipment import MARKER_DIAMETER_MM, first_within_marker_range
-from engine.geometry.movement import MovePath
 
 __all__ = [
     "AMMO_CACHE",
@@ -451,8 +450,8 @@ def check_mines(w: Work, ops: Iterable[str] | None = None) -> None:
 
 
 def _on_moved(w: Work, ev: Event) -> None:
-    """An operative moved: the mines that came within its control range along its path
-    (the straight segment from its start to its end, module docstring) go off in the order
+    """An operative moved: the mines that came within its control range along the route it
+    took (:func:`engine.game.universal.move_route`, module docstring) go off in the order
     met (:func:`engine.geometry.equipment.first_within_marker_range`)."""
     if not w.tokens:
         return
@@ -463,12 +462,8 @@ def _on_moved(w: Work, ev: Event) -> None:
     if not o.alive:
         return
     end = w.place(o)
-    start = (float(ev.get("x0", end.x)), float(ev.get("y0", end.y)), float(ev.get("z0", 0.0)))
-    if "z0" not in ev.as_dict():
-        start = (start[0], start[1], end.elevation)
-    points = (start, (end.x, end.y, end.elevation))
-    length = math.dist(points[0], points[1])
-    segment = MovePath(str(ev.get("action", "")), points, (), length, length, end)
+    route = universal.move_route(w, ev)
+    length = route.length
     kz = w.kz
     met: list[tuple[float, int, Token]] = []
     for k, t in enumerate(mines):
@@ -476,9 +471,9 @@ def _on_moved(w: Work, ev: Event) -> None:
             if _in_range(w, end, t):
                 met.append((length, k, t))
             continue
-        here = first_within_marker_range(kz, segment, (t.x, t.y), MARKER_DIAMETER_MM)
+        here = first_within_marker_range(kz, route, (t.x, t.y), MARKER_DIAMETER_MM)
         if here is not None:
-            met.append((math.hypot(here.x - start[0], here.y - start[1]), k, t))
+            met.append((universal.route_distance(route, here.x, here.y), k, t))
     for _, _, t in sorted(met, key=lambda m: (m[0], m[1])):
         _set_off(w, t, o.id)
 
