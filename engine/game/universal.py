@@ -889,7 +889,7 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
             )
         f, cost = path.final, path.cost
         # The route taken, for rules judging it after the move (move_route).
-        w.ctx.remember(_route_key(w.kz, w.place(o), a.verb, (f.x, f.y, f.elevation), args), path)
+        w.ctx.remember(_route_key(kz, w.place(o), a.verb, (f.x, f.y, f.elevation), args), path)
     why = destination_refused(w, o, a.verb, (f.x, f.y, f.elevation))
     if why is not None:
         raise _illegal(why)
@@ -948,13 +948,14 @@ def move_route(w: Work, ev: Event) -> MovePath:
         "enemies": [w.place(e) for e in w.enemies_of(o.id)],
         "friends": [w.place(f) for f in w.friends_of(o.id)],
     }
-    key = _route_key(w.kz, start, verb, here, others)
+    kz = w.move_kz(o)
+    key = _route_key(kz, start, verb, here, others)
     path: MovePath | None = w.ctx.peek(key)
     if path is None and act is not None and (start.x, start.y) != (end.x, end.y):
 
         def search(leave: bool) -> MovePath | None:
             return shortest_path(
-                w.kz,
+                kz,
                 start,
                 here,
                 action=act,

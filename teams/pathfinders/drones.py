@@ -366,10 +366,11 @@ def install_grav_inhibitor(hooks: Hooks, players: tuple[str, ...]) -> None:
         ]
         if not zones:
             return why  # no route within the distance can come near an MV33
+        kz = w.move_kz(o)  # with the terrain a rule opens for its movement only
         try:
-            if shortest_path(w.kz, me, point, **args, avoid=zones) is not None:
+            if shortest_path(kz, me, point, **args, avoid=zones) is not None:
                 return why  # a route keeping away from it fits the full distance
-            near = shortest_path(w.kz, me, point, **args)
+            near = shortest_path(kz, me, point, **args)
             if near is not None and _grav_cost(near) + GRAV_PENALTY <= limit + 1e-9:
                 return why  # a route near it, counting 2" more, fits
         except MoveError:
