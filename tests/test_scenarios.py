@@ -159,3 +159,18 @@ def test_bad_position_and_team_are_reported(tmp_path: Path) -> None:
     p = _write(tmp_path, "team.toml", _BASE.replace('"Probe Trooper"]', '"Probe Gunner"]'))
     with pytest.raises(ScenarioFileError, match="no operative 'Probe Gunner'"):
         load_scenario(p)
+
+
+def test_kill_grade_expectation_is_checked(tmp_path: Path) -> None:
+    # Shooting TAR-1 (Save 4+, 8W) with 4 crits (4 x 4 = 16 damage, defence 1,1,1 saves
+    # nothing) incapacitates it: 1 kill of B's 1 starting operative gives A grade 5 (the
+    # kills needed for 1 starting operative are 1 for every grade), B stays at 0.
+    shoot = _BASE + _SHOOT + 'dice = ["6,6,6,6", "1,1,1"]\n'
+    p = _write(tmp_path, "grade.toml", shoot + "[steps.expect]\nkill_grade = [5, 0]\n")
+    assert run_scenario(p).events
+    p = _write(tmp_path, "grade_wrong.toml", shoot + "[steps.expect]\nkill_grade = [1, 0]\n")
+    with pytest.raises(ExpectationError, match=r"kill_grade: expected A 1, B 0; got A 5, B 0"):
+        run_scenario(p)
+    p = _write(tmp_path, "grade_bad.toml", shoot + '[steps.expect]\nkill_grade = ["1", 0]\n')
+    with pytest.raises(ScenarioFileError, match=r"steps\[1\]\.expect\.kill_grade"):
+        load_scenario(p)

@@ -76,6 +76,7 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     [expect]                       # checked after the last step
     cp = [1, 2]                    # command points of A and B
     vp = [0, 0]                    # victory points of A and B
+    kill_grade = [2, 0]            # the kill op grades of A and B (8.2)
     vp_by_op = { crit = [2, 1] }   # VP of A and B from ops (kill, crit, tac, primary)
     tokens = ["B mines"]           # exactly the equipment tokens on the killzone (names)
     node = "decision B action"     # "decision <player> <kind>", "chance <kind>" or
@@ -236,6 +237,7 @@ _POS_OP_KEYS = {"at", "order", "wounds", "ready", "counteracted", "on_guard", "c
 _STEP_KEYS = {"name", "actions", "dice", "expect"}
 _EXPECT_KEYS = {
     "vp_by_op",
+    "kill_grade",
     "tokens",
     "cp",
     "vp",
@@ -798,7 +800,7 @@ def _event_specs(source: str, where: str, value: Any) -> list[dict[str, Any]]:
 def _expect(source: str, where: str, value: Any) -> dict[str, Any]:
     table = _keys(source, where, value, _EXPECT_KEYS)
     out: dict[str, Any] = {}
-    for k in ("cp", "vp"):
+    for k in ("cp", "vp", "kill_grade"):
         if k in table:
             out[k] = _pair(source, f"{where}.{k}", table[k])
     if "vp_by_op" in table:
@@ -970,7 +972,7 @@ def _check(
     state: GameState, expect: Mapping[str, Any], events: Sequence[Event], where: str
 ) -> None:
     problems: list[str] = []
-    for k, idx in (("cp", "cp"), ("vp", "vp")):
+    for k, idx in (("cp", "cp"), ("vp", "vp"), ("kill_grade", "kill_grade")):
         if k in expect:
             pair = (getattr(state.players[0], idx), getattr(state.players[1], idx))
             if tuple(expect[k]) != pair:
