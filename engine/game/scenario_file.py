@@ -105,6 +105,11 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
 
 Running
 -------
+``killteam replay FILE.toml`` runs a scenario file: it narrates each step (its events, one
+line each) and ends with ``scenario OK``; status 1 when a step is rejected or an expectation
+differs (the message names the file, the step and what differs), 2 when the file cannot be
+read or is malformed. In Python: :func:`run_scenario` (``on_step`` sees each step's events).
+
 Each step applies its actions in order; at every chance node met before or between them the
 next roll of the step's ``dice`` is used (strictly: the wrong number of dice, or no roll left
 when the engine asks for one, is an error). After the step's last action, chance nodes are
@@ -144,7 +149,7 @@ from __future__ import annotations
 
 import importlib.resources
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -176,6 +181,7 @@ __all__ = [
     "ScenarioResult",
     "ScenarioScriptError",
     "Step",
+    "StepCallback",
     "load_scenario",
     "run_scenario",
     "shipped_scenarios",
@@ -286,6 +292,9 @@ MAX_COUNT = 1000
 # The parsed file
 # -------------------------------------------------------------------------------------------
 
+StepCallback = Callable[[int, "Step", list[Event]], None]
+"""``on_step(number, step, events)``: called after each step of a run is played."""
+
 
 @attrs.frozen(slots=True)
 class Step:
@@ -344,8 +353,13 @@ class Scenario:
         except KillTeamError as exc:
             raise ScenarioFileError(f"{self.source}: position: {exc}") from None
 
-    def run(self) -> ScenarioResult:
+    def run(self, on_step: StepCallback | None = None) -> ScenarioResult:
         """Replay the script and check every expectation.
+
+        Args:
+            on_step: called after each step is played and before its expectations are
+                checked, with the step's number (from 1), the step and its events (the
+                ``killteam replay`` narration of a scenario file).
 
         Returns:
             The final state and the events of each step.
@@ -361,6 +375,8 @@ class Scenario:
         for k, step in enumerate(self.steps):
             where = f"{self.source}: step {k + 1} ({step.name!r})"
             state, events = _play_step(state, step, where)
+            if on_step is not None:
+                on_step(k + 1, step, events)
             per_step.append(events)
             all_events += events
             _check(state, step.expect, events, where)
@@ -401,13 +417,14 @@ def load_scenario(path: str | Path) -> Scenario:
     return scenario_from_dict(data, source=str(p), base=p.parent)
 
 
-def run_scenario(path: str | Path) -> ScenarioResult:
-    """Load a scenario file, replay it and check its expectations (see :meth:`Scenario.run`).
+def run_scenario(path: str | Path, on_step: StepCallback | None = None) -> ScenarioResult:
+    """Load a scenario file, replay it and check its expectations (see :meth:`Scenario.run`;
+    ``on_step`` is called after each step is played).
 
     Raises:
         ScenarioFileError, ScenarioScriptError, ExpectationError: see :meth:`Scenario.run`.
     """
-    return load_scenario(path).run()
+    return load_scenario(path).run(on_step)
 
 
 def _fail(source: str, where: str, message: str) -> ScenarioFileError:
