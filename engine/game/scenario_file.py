@@ -91,6 +91,12 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
                                    # whole script for [expect]); every other key must equal
                                    # the event's data; ``count = n``: exactly n matches
     no_events = [{ kind = "stunned" }]               # none may match
+    effects = [{ kind = "markerlight", op = "LEG-1", player = "A", value = 3 }]
+                                   # each must be among the effects active in the state
+                                   # reached (engine.game.state.Effect: tokens, stat
+                                   # changes...); keys among kind, op, until, source,
+                                   # value, detail, player, pending; ``count = n`` as above
+    no_effects = [{ kind = "apl", op = "LEG-1" }]    # none may match
 
     [expect.operatives.LEG-1]
     wounds = 7
@@ -160,7 +166,7 @@ from engine.game.actions import Action, IllegalActionError, format_action, parse
 from engine.game.context import GameOptions
 from engine.game.events import Event
 from engine.game.scenario import position
-from engine.game.state import Chance, Decision, GameState, Terminal
+from engine.game.state import Chance, Decision, Effect, GameState, Terminal
 from engine.geometry import Killzone, load_killzone
 from engine.geometry.model import MAX_BOARD_INCHES, MAX_HEIGHT_INCHES
 from engine.inputs import check_tree, excerpt, parse_toml, read_text, shown
@@ -253,8 +259,11 @@ _EXPECT_KEYS = {
     "options",
     "events",
     "no_events",
+    "effects",
+    "no_effects",
     "operatives",
 }
+_EFFECT_KEYS = {"kind", "op", "until", "source", "value", "detail", "player", "pending", "count"}
 _EXPECT_OP_KEYS = {
     "wounds",
     "at",
@@ -855,6 +864,12 @@ def _expect(source: str, where: str, value: Any) -> dict[str, Any]:
     for k in ("events", "no_events"):
         if k in table:
             out[k] = _event_specs(source, f"{where}.{k}", table[k])
+    for k in ("effects", "no_effects"):
+        if k in table:
+            specs = _event_specs(source, f"{where}.{k}", table[k])
+            for i, effect_spec in enumerate(specs):
+                _keys(source, f"{where}.{k}[{i + 1}]", effect_spec, _EFFECT_KEYS)
+            out[k] = specs
     if "operatives" in table:
         ops = _keys(source, f"{where}.operatives", table["operatives"], None)
         checks: dict[str, dict[str, Any]] = {}
@@ -972,6 +987,22 @@ def _matches(event: Event, spec: Mapping[str, Any]) -> bool:
     return True
 
 
+def _effect_matches(effect: Effect, spec: Mapping[str, Any]) -> bool:
+    return all(k in ("count",) or _norm(getattr(effect, k)) == _norm(v) for k, v in spec.items())
+
+
+def _effects_text(effects: Sequence[Effect], kind: str) -> str:
+    same = [e for e in effects if e.kind == kind]
+    if not same:
+        kinds = sorted({e.kind for e in effects})
+        return f"no {kind} effect at all (kinds active: {', '.join(kinds) or 'none'})"
+    return "; ".join(
+        f"{{op={e.op!r}, player={e.player!r}, value={e.value}, detail={e.detail!r}, "
+        f"until={e.until!r}, source={e.source!r}}}"
+        for e in same[:8]
+    )
+
+
 def _spec_text(spec: Mapping[str, Any]) -> str:
     inner = ", ".join(f"{k} = {shown(v)}" for k, v in spec.items() if k != "kind")
     return f"{spec['kind']}" + (f" {{{inner}}}" if inner else "")
@@ -1086,5 +1117,17 @@ def _check(
         hits = [e for e in events if _matches(e, spec)]
         if hits:
             problems.append(f"no_events: {_spec_text(spec)} occurred: {dict(hits[0].data)}")
+    for spec in expect.get("effects", []):
+        n = sum(1 for e in state.effects if _effect_matches(e, spec))
+        if ("count" in spec and n != spec["count"]) or ("count" not in spec and n == 0):
+            want = f"{spec['count']} x " if "count" in spec else ""
+            problems.append(
+                f"effects: expected {want}{_spec_text(spec)}, found {n} "
+                f"({_effects_text(state.effects, spec['kind'])})"
+            )
+    for spec in expect.get("no_effects", []):
+        hit = next((e for e in state.effects if _effect_matches(e, spec)), None)
+        if hit is not None:
+            problems.append(f"no_effects: {_spec_text(spec)} is active: {hit}")
     if problems:
         raise ExpectationError(f"{where}: " + "; ".join(problems))
