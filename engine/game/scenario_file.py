@@ -111,10 +111,11 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
 
 Running
 -------
-``killteam replay FILE.toml`` runs a scenario file: it narrates each step (its events, one
-line each) and ends with ``scenario OK``; status 1 when a step is rejected or an expectation
-differs (the message names the file, the step and what differs), 2 when the file cannot be
-read or is malformed. In Python: :func:`run_scenario` (``on_step`` sees each step's events).
+``killteam replay FILE.toml`` runs a scenario file: it narrates each step (its script on one
+line, then its events, one line each) and ends with ``scenario OK``; status 1 when a step is
+rejected or an expectation differs (the message names the file, the step and what differs),
+2 when the file cannot be read or is malformed. In Python: :func:`run_scenario` (``on_step``
+sees each step's events).
 
 Each step applies its actions in order; at every chance node met before or between them the
 next roll of the step's ``dice`` is used (strictly: the wrong number of dice, or no roll left
