@@ -14,6 +14,9 @@
   the recorded states; status 1 at the first divergence (the message names the line and the
   step), 2 for a record that cannot be read or is malformed
   (:class:`~engine.game.record.RecordFormatError`: the message names the line and the field).
+  A scenario file (``.toml``, :mod:`engine.game.scenario_file`) is run instead: each step
+  narrated, its expectations checked; status 1 when a step is rejected or an expectation
+  differs, 2 when the file is unreadable or malformed.
 - ``killteam batch``: many seeded battles of one matchup in parallel processes, then A's
   win/draw/loss rates with 95% Wilson score intervals, mean VP per op and mean kills.
 
@@ -490,7 +493,11 @@ def play_command(
 @click.option("--json", "as_json", is_flag=True, help="Print only a JSON summary.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary (no narration).")
 def replay_command(record_file: str, as_json: bool, quiet: bool) -> None:
-    """Re-play a game record, narrate it and check it reproduces the recorded states."""
+    """Re-play a game record, narrate it and check it reproduces the recorded states; or run
+    a scenario file (.toml), narrate each step and check its expectations."""
+    if record_file.lower().endswith(".toml"):
+        _run_scenario_file(record_file, as_json, quiet)
+        return
     narrate = not (as_json or quiet)
     narrator = Narrator(click.echo)
     tally = VpTally()
@@ -544,6 +551,46 @@ def replay_command(record_file: str, as_json: bool, quiet: bool) -> None:
     print_summary(_console(), summary)
     end = "and the result match the record" if outcome.complete else "match (no result line)"
     click.echo(f"replay OK: {outcome.steps} steps, {outcome.hashes_checked} state hashes {end}")
+
+
+def _run_scenario_file(path: str, as_json: bool, quiet: bool) -> None:
+    """``killteam replay FILE.toml``: run a scenario file (module docstring). A malformed or
+    unreadable file raises its :class:`~engine.game.scenario_file.ScenarioFileError` (a
+    :class:`~engine.errors.KillTeamError`: status 2); a rejected step or a failed expectation
+    is a :class:`click.ClickException` (status 1)."""
+    from engine.game.events import narrate as narrate_event
+    from engine.game.scenario_file import (
+        ExpectationError,
+        ScenarioScriptError,
+        Step,
+        load_scenario,
+    )
+
+    scenario = load_scenario(path)
+    narrate = not (as_json or quiet)
+    if narrate:
+        click.echo(f"Scenario {path}: {scenario.name}")
+
+    def on_step(number: int, step: Step, events: list[Event]) -> None:
+        if narrate:
+            click.echo(f"-- step {number}: {step.name}")
+            if step.actions:
+                click.echo("   script: " + "; ".join(str(a) for a in step.actions))
+            for e in events:
+                line = narrate_event(e)
+                if line:
+                    click.echo(line)
+
+    try:
+        result = scenario.run(on_step)
+    except (ScenarioScriptError, ExpectationError) as exc:
+        raise click.ClickException(str(exc)) from None  # status 1
+    steps = len(result.events)
+    if as_json:
+        summary = {"scenario": scenario.name, "file": path, "steps": steps, "ok": True}
+        click.echo(json.dumps(summary, indent=2))
+        return
+    click.echo(f"scenario OK: {steps} steps, every expectation met")
 
 
 # -------------------------------------------------------------------------------------------

@@ -142,6 +142,46 @@ def test_play_default_battle_json_record_replays_and_tampering_is_caught(
     assert re.search(r"\bstep 3\b", err), err
 
 
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+
+
+def test_replay_runs_a_scenario_file_narrates_and_checks_expectations(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A scenario file (.toml) is run, not read as a record: each step narrated with its
+    # script, then "scenario OK"; --json prints a summary only.
+    squig = SCENARIOS / "team_kommandos_bomb_squig.toml"
+    code, out, err = _run(capsys, "replay", str(squig))
+    assert code == 0 and not err
+    assert out.startswith(f"Scenario {squig}: Kommandos Bomb Squig")
+    assert "-- step 4: Boom! with 2D6" in out and "script: Use boom with 2d6" in out
+    assert "  A rolls Boom! 2D6 (KOM-11): 5,1" in out
+    assert out.rstrip().endswith("scenario OK: 4 steps, every expectation met")
+    code, out, _ = _run(capsys, "replay", str(squig), "--json")
+    assert code == 0 and json.loads(out) == {
+        "scenario": "Kommandos Bomb Squig: Boom! blasts its killer; Expendable: not a kill "
+        "for the kill op",
+        "file": str(squig),
+        "steps": 4,
+        "ok": True,
+    }
+    # A wrong expectation: status 1, one line naming the file and what differs.
+    (tmp_path / "killzones").mkdir()
+    (tmp_path / "teams").mkdir()
+    for sub, name in (("killzones", "team_range.toml"), ("teams", "target.json")):
+        (tmp_path / sub / name).write_bytes((SCENARIOS / sub / name).read_bytes())
+    text = squig.read_text(encoding="utf-8").replace("wounds = 12", "wounds = 11")
+    (tmp_path / "wrong.toml").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run(capsys, "replay", "wrong.toml", "--quiet")
+    assert code == 1 and not out and err.count("\n") == 1
+    assert "wrong.toml: final expectations: operatives.TAR-1.wounds: expected 11, got 12" in err
+    # A malformed file: status 2.
+    (tmp_path / "bad.toml").write_text("colour = 1\n", encoding="utf-8")
+    code, _, err = _run(capsys, "replay", "bad.toml")
+    assert code == 2 and "bad.toml: top level: unknown field 'colour'" in err
+
+
 def test_play_same_seed_gives_byte_identical_output(tmp_path: Path) -> None:
     args = ("play", "--agents", "random", "--seed", "3", "--picture", "end.svg", "--record")
     one = _killteam(*args, "g.jsonl", cwd=tmp_path, hashseed="1")

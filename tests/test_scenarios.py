@@ -159,3 +159,42 @@ def test_bad_position_and_team_are_reported(tmp_path: Path) -> None:
     p = _write(tmp_path, "team.toml", _BASE.replace('"Probe Trooper"]', '"Probe Gunner"]'))
     with pytest.raises(ScenarioFileError, match="no operative 'Probe Gunner'"):
         load_scenario(p)
+
+
+def test_kill_grade_expectation_is_checked(tmp_path: Path) -> None:
+    # Shooting TAR-1 (Save 4+, 8W) with 4 crits (4 x 4 = 16 damage, defence 1,1,1 saves
+    # nothing) incapacitates it: 1 kill of B's 1 starting operative gives A grade 5 (the
+    # kills needed for 1 starting operative are 1 for every grade), B stays at 0.
+    shoot = _BASE + _SHOOT + 'dice = ["6,6,6,6", "1,1,1"]\n'
+    p = _write(tmp_path, "grade.toml", shoot + "[steps.expect]\nkill_grade = [5, 0]\n")
+    assert run_scenario(p).events
+    p = _write(tmp_path, "grade_wrong.toml", shoot + "[steps.expect]\nkill_grade = [1, 0]\n")
+    with pytest.raises(ExpectationError, match=r"kill_grade: expected A 1, B 0; got A 5, B 0"):
+        run_scenario(p)
+    p = _write(tmp_path, "grade_bad.toml", shoot + '[steps.expect]\nkill_grade = ["1", 0]\n')
+    with pytest.raises(ScenarioFileError, match=r"steps\[1\]\.expect\.kill_grade"):
+        load_scenario(p)
+
+
+def test_effects_expectation_is_checked(tmp_path: Path) -> None:
+    # The Crit Gun's lone crit (6; the 1s fail) has Stun: TAR-1 (it survives: Devastating 2,
+    # and the crit is saved by one of its two 6s) gets APL -1 until the end of its next
+    # activation, an "apl" effect of value -1 from PRO-1.
+    crit = _BASE + (
+        '[[steps]]\nactions = ["Activate PRO-1 engage", "Shoot PRO-1 crit gun at TAR-1"]\n'
+        'dice = ["6,1,1,1", "6,6"]\n[steps.expect]\n'
+    )
+    ok = crit + 'effects = [{ kind = "apl", op = "TAR-1", value = -1, source = "PRO-1" }]\n'
+    assert run_scenario(_write(tmp_path, "ok.toml", ok)).events
+    bad = crit + 'no_effects = [{ kind = "apl", op = "TAR-1" }]\n'
+    with pytest.raises(ExpectationError, match=r"no_effects: apl \{op = 'TAR-1'\} is active"):
+        run_scenario(_write(tmp_path, "bad.toml", bad))
+    wrong = crit + 'effects = [{ kind = "apl", op = "TAR-1", value = -2 }]\n'
+    with pytest.raises(ExpectationError, match=r"effects: expected apl .* found 0 \(\{op='TAR-1'"):
+        run_scenario(_write(tmp_path, "wrong.toml", wrong))
+    count = crit + 'effects = [{ kind = "apl", op = "TAR-1", count = 2 }]\n'
+    with pytest.raises(ExpectationError, match=r"effects: expected 2 x apl .* found 1"):
+        run_scenario(_write(tmp_path, "count.toml", count))
+    field = crit + 'effects = [{ kind = "apl", who = "TAR-1" }]\n'
+    with pytest.raises(ScenarioFileError, match=r"steps\[1\]\.expect\.effects\[1\]: unknown"):
+        load_scenario(_write(tmp_path, "field.toml", field))

@@ -76,6 +76,7 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     [expect]                       # checked after the last step
     cp = [1, 2]                    # command points of A and B
     vp = [0, 0]                    # victory points of A and B
+    kill_grade = [2, 0]            # the kill op grades of A and B (8.2)
     vp_by_op = { crit = [2, 1] }   # VP of A and B from ops (kill, crit, tac, primary)
     tokens = ["B mines"]           # exactly the equipment tokens on the killzone (names)
     node = "decision B action"     # "decision <player> <kind>", "chance <kind>" or
@@ -90,6 +91,12 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
                                    # whole script for [expect]); every other key must equal
                                    # the event's data; ``count = n``: exactly n matches
     no_events = [{ kind = "stunned" }]               # none may match
+    effects = [{ kind = "markerlight", op = "LEG-1", player = "A", value = 3 }]
+                                   # each must be among the effects active in the state
+                                   # reached (engine.game.state.Effect: tokens, stat
+                                   # changes...); keys among kind, op, until, source,
+                                   # value, detail, player, pending; ``count = n`` as above
+    no_effects = [{ kind = "apl", op = "LEG-1" }]    # none may match
 
     [expect.operatives.LEG-1]
     wounds = 7
@@ -104,6 +111,12 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
 
 Running
 -------
+``killteam replay FILE.toml`` runs a scenario file: it narrates each step (its script on one
+line, then its events, one line each) and ends with ``scenario OK``; status 1 when a step is
+rejected or an expectation differs (the message names the file, the step and what differs),
+2 when the file cannot be read or is malformed. In Python: :func:`run_scenario` (``on_step``
+sees each step's events).
+
 Each step applies its actions in order; at every chance node met before or between them the
 next roll of the step's ``dice`` is used (strictly: the wrong number of dice, or no roll left
 when the engine asks for one, is an error). After the step's last action, chance nodes are
@@ -143,7 +156,7 @@ from __future__ import annotations
 
 import importlib.resources
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -154,7 +167,7 @@ from engine.game.actions import Action, IllegalActionError, format_action, parse
 from engine.game.context import GameOptions
 from engine.game.events import Event
 from engine.game.scenario import position
-from engine.game.state import Chance, Decision, GameState, Terminal
+from engine.game.state import Chance, Decision, Effect, GameState, Terminal
 from engine.geometry import Killzone, load_killzone
 from engine.geometry.model import MAX_BOARD_INCHES, MAX_HEIGHT_INCHES
 from engine.inputs import check_tree, excerpt, parse_toml, read_text, shown
@@ -175,6 +188,7 @@ __all__ = [
     "ScenarioResult",
     "ScenarioScriptError",
     "Step",
+    "StepCallback",
     "load_scenario",
     "run_scenario",
     "shipped_scenarios",
@@ -236,6 +250,7 @@ _POS_OP_KEYS = {"at", "order", "wounds", "ready", "counteracted", "on_guard", "c
 _STEP_KEYS = {"name", "actions", "dice", "expect"}
 _EXPECT_KEYS = {
     "vp_by_op",
+    "kill_grade",
     "tokens",
     "cp",
     "vp",
@@ -245,8 +260,11 @@ _EXPECT_KEYS = {
     "options",
     "events",
     "no_events",
+    "effects",
+    "no_effects",
     "operatives",
 }
+_EFFECT_KEYS = {"kind", "op", "until", "source", "value", "detail", "player", "pending", "count"}
 _EXPECT_OP_KEYS = {
     "wounds",
     "at",
@@ -283,6 +301,9 @@ MAX_COUNT = 1000
 # -------------------------------------------------------------------------------------------
 # The parsed file
 # -------------------------------------------------------------------------------------------
+
+StepCallback = Callable[[int, "Step", list[Event]], None]
+"""``on_step(number, step, events)``: called after each step of a run is played."""
 
 
 @attrs.frozen(slots=True)
@@ -342,8 +363,13 @@ class Scenario:
         except KillTeamError as exc:
             raise ScenarioFileError(f"{self.source}: position: {exc}") from None
 
-    def run(self) -> ScenarioResult:
+    def run(self, on_step: StepCallback | None = None) -> ScenarioResult:
         """Replay the script and check every expectation.
+
+        Args:
+            on_step: called after each step is played and before its expectations are
+                checked, with the step's number (from 1), the step and its events (the
+                ``killteam replay`` narration of a scenario file).
 
         Returns:
             The final state and the events of each step.
@@ -359,6 +385,8 @@ class Scenario:
         for k, step in enumerate(self.steps):
             where = f"{self.source}: step {k + 1} ({step.name!r})"
             state, events = _play_step(state, step, where)
+            if on_step is not None:
+                on_step(k + 1, step, events)
             per_step.append(events)
             all_events += events
             _check(state, step.expect, events, where)
@@ -399,13 +427,14 @@ def load_scenario(path: str | Path) -> Scenario:
     return scenario_from_dict(data, source=str(p), base=p.parent)
 
 
-def run_scenario(path: str | Path) -> ScenarioResult:
-    """Load a scenario file, replay it and check its expectations (see :meth:`Scenario.run`).
+def run_scenario(path: str | Path, on_step: StepCallback | None = None) -> ScenarioResult:
+    """Load a scenario file, replay it and check its expectations (see :meth:`Scenario.run`;
+    ``on_step`` is called after each step is played).
 
     Raises:
         ScenarioFileError, ScenarioScriptError, ExpectationError: see :meth:`Scenario.run`.
     """
-    return load_scenario(path).run()
+    return load_scenario(path).run(on_step)
 
 
 def _fail(source: str, where: str, message: str) -> ScenarioFileError:
@@ -798,7 +827,7 @@ def _event_specs(source: str, where: str, value: Any) -> list[dict[str, Any]]:
 def _expect(source: str, where: str, value: Any) -> dict[str, Any]:
     table = _keys(source, where, value, _EXPECT_KEYS)
     out: dict[str, Any] = {}
-    for k in ("cp", "vp"):
+    for k in ("cp", "vp", "kill_grade"):
         if k in table:
             out[k] = _pair(source, f"{where}.{k}", table[k])
     if "vp_by_op" in table:
@@ -836,6 +865,12 @@ def _expect(source: str, where: str, value: Any) -> dict[str, Any]:
     for k in ("events", "no_events"):
         if k in table:
             out[k] = _event_specs(source, f"{where}.{k}", table[k])
+    for k in ("effects", "no_effects"):
+        if k in table:
+            specs = _event_specs(source, f"{where}.{k}", table[k])
+            for i, effect_spec in enumerate(specs):
+                _keys(source, f"{where}.{k}[{i + 1}]", effect_spec, _EFFECT_KEYS)
+            out[k] = specs
     if "operatives" in table:
         ops = _keys(source, f"{where}.operatives", table["operatives"], None)
         checks: dict[str, dict[str, Any]] = {}
@@ -953,6 +988,22 @@ def _matches(event: Event, spec: Mapping[str, Any]) -> bool:
     return True
 
 
+def _effect_matches(effect: Effect, spec: Mapping[str, Any]) -> bool:
+    return all(k in ("count",) or _norm(getattr(effect, k)) == _norm(v) for k, v in spec.items())
+
+
+def _effects_text(effects: Sequence[Effect], kind: str) -> str:
+    same = [e for e in effects if e.kind == kind]
+    if not same:
+        kinds = sorted({e.kind for e in effects})
+        return f"no {kind} effect at all (kinds active: {', '.join(kinds) or 'none'})"
+    return "; ".join(
+        f"{{op={e.op!r}, player={e.player!r}, value={e.value}, detail={e.detail!r}, "
+        f"until={e.until!r}, source={e.source!r}}}"
+        for e in same[:8]
+    )
+
+
 def _spec_text(spec: Mapping[str, Any]) -> str:
     inner = ", ".join(f"{k} = {shown(v)}" for k, v in spec.items() if k != "kind")
     return f"{spec['kind']}" + (f" {{{inner}}}" if inner else "")
@@ -970,7 +1021,7 @@ def _check(
     state: GameState, expect: Mapping[str, Any], events: Sequence[Event], where: str
 ) -> None:
     problems: list[str] = []
-    for k, idx in (("cp", "cp"), ("vp", "vp")):
+    for k, idx in (("cp", "cp"), ("vp", "vp"), ("kill_grade", "kill_grade")):
         if k in expect:
             pair = (getattr(state.players[0], idx), getattr(state.players[1], idx))
             if tuple(expect[k]) != pair:
@@ -1067,5 +1118,17 @@ def _check(
         hits = [e for e in events if _matches(e, spec)]
         if hits:
             problems.append(f"no_events: {_spec_text(spec)} occurred: {dict(hits[0].data)}")
+    for spec in expect.get("effects", []):
+        n = sum(1 for e in state.effects if _effect_matches(e, spec))
+        if ("count" in spec and n != spec["count"]) or ("count" not in spec and n == 0):
+            want = f"{spec['count']} x " if "count" in spec else ""
+            problems.append(
+                f"effects: expected {want}{_spec_text(spec)}, found {n} "
+                f"({_effects_text(state.effects, spec['kind'])})"
+            )
+    for spec in expect.get("no_effects", []):
+        hit = next((e for e in state.effects if _effect_matches(e, spec)), None)
+        if hit is not None:
+            problems.append(f"no_effects: {_spec_text(spec)} is active: {hit}")
     if problems:
         raise ExpectationError(f"{where}: " + "; ".join(problems))
