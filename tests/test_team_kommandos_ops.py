@@ -907,6 +907,22 @@ def test_breach_during_a_charge_is_listed_for_agents() -> None:
     assert not [a for a in legal(boy) if "charge breach" in a]
 
 
+def test_breach_during_a_charge_heuristic_agent_takes_it() -> None:
+    # Listed, the heuristic agent uses it: BLU-1 behind the wall is out of an ordinary
+    # Charge's reach (around the wall is too far), so it charges through the breach and then
+    # picks a destination of the compulsory rest of the Charge (the old reading never listed
+    # it, so an agent could not charge BLU-1 at all).
+    from engine.agents.heuristic import HeuristicAgent
+
+    s = breacha(at=(7.5, 19), blu_at=(14.4, 19))
+    assert not [a for a in legal(s) if a.startswith("Charge")]
+    agent = HeuristicAgent()
+    first = str(agent.act(s))
+    assert first == "Act KOM-1 charge breach wall at 8.56,19"
+    s, _ = s.apply(first)
+    assert str(agent.act(s)).startswith("Charge KOM-1 to ")
+
+
 def test_breach_during_a_charge_rest_is_compulsory() -> None:
     # The old reading offered "End activation" before the rest of the Charge, leaving a
     # Charge that ended outside every enemy's control range (3.2 forbids it). Now the rest
