@@ -28,7 +28,9 @@
   it breaches, the Breach for 0AP, the rest as a compulsory free Charge of the distance left
   (listed for agents: one first leg straight towards each enemy within reach beyond a
   feature). Limits (simplified, reported): "within 1\"" is judged horizontally (an operative
-  on Vantage terrain right above the marker counts as within 1" of it).
+  on Vantage terrain right above the marker counts as within 1" of it: the opened pieces
+  are Accessible at every level of the movement graph, which has no per-level
+  accessibility), and the marker is always placed at floor level (z 0).
 """
 
 from __future__ import annotations
