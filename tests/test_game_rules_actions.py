@@ -221,6 +221,29 @@ def test_3_2_charge_must_finish_within_enemy_control_range() -> None:
         s.apply("Charge RED-5 to 11,14")  # 2.74" from the enemy
 
 
+def test_3_1_compulsory_free_action_cannot_be_forgone() -> None:
+    # A free Charge a rule grants as the rest of an action it splits in two (compulsory):
+    # "End activation" is neither offered nor allowed while a Charge can be made; an
+    # ordinary free action may be forgone (3.1: a free action is an option).
+    from engine.game.flow import advance
+    from engine.game.universal import start_free_action
+
+    for compulsory in (False, True):
+        w = Work(activated(pos({"RED-5": {"at": (5, 14)}, "BLU-1": {"at": (15, 14)}})))
+        ap = w.op("RED-5").ap
+        start_free_action(w, "RED-5", ("Charge",), compulsory=compulsory)
+        advance(w)
+        s = w.freeze()
+        offered = [str(a) for a in s.legal_actions()]
+        assert ("End activation" in offered) is not compulsory
+        assert any(a.startswith("Charge RED-5") for a in offered)
+        if compulsory:
+            with pytest.raises(IllegalActionError, match="must perform the rest"):
+                s.apply("End activation")
+            s, _ = s.apply("Charge RED-5 to 12.9,14")
+            assert s.operative("RED-5").ap == ap  # the free Charge cost nothing
+
+
 def test_3_2_charge_not_with_conceal_order() -> None:
     s = activated(pos({"RED-5": {"at": (5, 14)}, "BLU-1": {"at": (15, 14)}}), order="conceal")
     with pytest.raises(IllegalActionError, match=r"Conceal.*Charge"):

@@ -890,3 +890,50 @@ def test_breach_during_a_charge_limits() -> None:
     boy = kom([BOY], {"KOM-1": {"at": (7.5, 19)}, "BLU-1": {"at": (14.4, 19)}})
     boy, _ = play(boy, ["Activate KOM-1 engage"])
     assert "not a Breacha Boy" in refused(boy, "Act KOM-1 charge breach wall at 8.9,19")
+
+
+def test_breach_during_a_charge_is_listed_for_agents() -> None:
+    # The old reading never listed it (only a script could name it). Now the first leg
+    # straight towards BLU-1 (14.4, 19) is listed: to where the Breacha Boy's base (0.63")
+    # and the marker (0.39" radius) fit against the wall at x 10 (10 - 1.44 = 8.56).
+    s = breacha(at=(7.5, 19), blu_at=(14.4, 19))
+    listed = [a for a in legal(s) if "charge breach" in a]
+    assert listed == ["Act KOM-1 charge breach wall at 8.56,19"]
+    # Not listed when no Charge through the breach can reach an enemy (BLU-1 far away at
+    # 25, 5), nor for an operative that is not a Breacha Boy.
+    assert not [a for a in legal(breacha(at=(7.5, 19))) if "charge breach" in a]
+    boy = kom([BOY], {"KOM-1": {"at": (7.5, 19)}, "BLU-1": {"at": (14.4, 19)}})
+    boy, _ = play(boy, ["Activate KOM-1 engage"])
+    assert not [a for a in legal(boy) if "charge breach" in a]
+
+
+def test_breach_during_a_charge_heuristic_agent_takes_it() -> None:
+    # Listed, the heuristic agent uses it: BLU-1 behind the wall is out of an ordinary
+    # Charge's reach (around the wall is too far), so it charges through the breach and then
+    # picks a destination of the compulsory rest of the Charge (the old reading never listed
+    # it, so an agent could not charge BLU-1 at all).
+    from engine.agents.heuristic import HeuristicAgent
+
+    s = breacha(at=(7.5, 19), blu_at=(14.4, 19))
+    assert not [a for a in legal(s) if a.startswith("Charge")]
+    agent = HeuristicAgent()
+    first = str(agent.act(s))
+    assert first == "Act KOM-1 charge breach wall at 8.56,19"
+    s, _ = s.apply(first)
+    assert str(agent.act(s)).startswith("Charge KOM-1 to ")
+
+
+def test_breach_during_a_charge_rest_is_compulsory() -> None:
+    # The old reading offered "End activation" before the rest of the Charge, leaving a
+    # Charge that ended outside every enemy's control range (3.2 forbids it). Now the rest
+    # must be performed: only Charges are offered and ending is refused.
+    s = breacha(at=(7.5, 19), blu_at=(14.4, 19))
+    s, _ = play(s, ["Act KOM-1 charge breach wall at 8.56,19"])
+    options = legal(s)
+    assert options and all(a.startswith("Charge KOM-1") for a in options)
+    assert "must perform the rest" in refused(s, "End activation")
+    s, _ = play(s, [options[0]])
+    # Done: back in its activation, 1AP left (the Charge's 1AP paid for it all), and it
+    # may end its activation again.
+    assert s.operative("KOM-1").ap == 1
+    assert "End activation" in legal(s)

@@ -185,11 +185,18 @@ def start_counteract(w: Work, o: OperativeState) -> None:
 
 
 def start_free_action(
-    w: Work, op: str, verbs: tuple[str, ...], max_move: float | None = None
+    w: Work,
+    op: str,
+    verbs: tuple[str, ...],
+    max_move: float | None = None,
+    compulsory: bool = False,
 ) -> None:
     """Let operative ``op`` perform one of ``verbs`` (universal verbs or rule action names)
     at once for 0AP, outside its activation (module docstring); a move is limited to
-    ``max_move`` inches if given. Emits ``free_action_granted``.
+    ``max_move`` inches if given. ``compulsory``: it must be performed (the rest of an action
+    a rule splits in two, e.g. a Charge that must end within an enemy's control range):
+    ``End activation`` is neither offered nor allowed while one of ``verbs`` can be
+    performed. Emits ``free_action_granted``.
 
     Raises:
         IllegalActionError: ``op`` is not on the killzone.
@@ -206,6 +213,7 @@ def start_free_action(
             max_move=max_move if max_move is not None else -1.0,
             saved_done=o.done,
             saved_ap=o.ap,
+            compulsory=compulsory,
         )
     )
     w.set_op(op, done=())
@@ -228,7 +236,8 @@ class ActivationFrame:
         allowed: in a free action, the verbs (or rule action names) it may perform;
             ``max_move`` the most it may move (inches; negative: no limit of its own);
             ``saved_done``/``saved_ap`` what its activation had done and had left, restored
-            afterwards.
+            afterwards; ``compulsory``: it must be performed when it can be
+            (:func:`start_free_action`).
         before: during an action, the effects on operatives as it began (the changes it
             made open the ``stat_changed`` windows as it ends).
     """
@@ -244,6 +253,7 @@ class ActivationFrame:
     saved_done: tuple[str, ...] = ()
     saved_ap: int = 0
     before: tuple[Effect, ...] = ()
+    compulsory: bool = False
 
     @property
     def in_action(self) -> bool:
@@ -354,17 +364,29 @@ class ActivationFrame:
         out = list_action_options(w, o, self.mode)
         if self.mode == "free":
             out = [a for a in out if _free_allowed(a, self.allowed)]
-        if self.mode != "interrupt" or not out:  # an interrupt must Shoot or Fight if it can
+        if not self._must_act() or not out:  # an interrupt must Shoot or Fight if it can
             out.append(Action("End activation"))
         if self.mode == "activation" and w.ctx.hooks.ploys.get("during_activation"):
             out += ploys.ploy_options(w, o.player, "during_activation", {"op": o.id})
         return out
+
+    def _free_options(self, w: Work, o: OperativeState) -> bool:
+        """A free action of this frame's can be performed now."""
+        return any(_free_allowed(x, self.allowed) for x in list_action_options(w, o, "free"))
+
+    def _must_act(self) -> bool:
+        """An interrupt (9.3) or a compulsory free action not yet performed."""
+        return self.mode == "interrupt" or (self.compulsory and self.actions == 0)
 
     def act(self, w: Work, a: Action) -> None:
         o = w.op(self.op)
         if a.verb == "End activation":
             if self.mode == "interrupt" and has_action_options(w, o, self.mode):
                 raise _illegal("an On Guard interrupt must perform its Shoot or Fight (9.3)")
+            if self.compulsory and self.actions == 0 and self._free_options(w, o):
+                raise _illegal(
+                    f"{o.id} must perform the rest of its action: {' or '.join(self.allowed)}"
+                )
             self.end(w)
             return
         if a.verb in ("Ploy", "Use") and self.mode == "activation":

@@ -25,10 +25,12 @@
   the distance left. Right before a Reposition or Charge (its first action or after no
   move), the move costs 1AP less. During a Charge: the Charge in two legs
   (:class:`BreachCharge`, ``Act <op> charge breach <feature> at x,y``): a first leg to where
-  it breaches, the Breach for 0AP, the rest as a free Charge of the distance left. Limits
-  (simplified, reported): "within 1\"" is judged horizontally (an operative on Vantage
-  terrain right above the marker counts as within 1" of it); the Breach during a Charge is
-  not listed for agents, and the rest of that Charge may be forgone like any free action.
+  it breaches, the Breach for 0AP, the rest as a compulsory free Charge of the distance left
+  (listed for agents: one first leg straight towards each enemy within reach beyond a
+  feature). Limits (simplified, reported): "within 1\"" is judged horizontally (an operative
+  on Vantage terrain right above the marker counts as within 1" of it: the opened pieces
+  are Accessible at every level of the movement graph, which has no per-level
+  accessibility), and the marker is always placed at floor level (z 0).
 """
 
 from __future__ import annotations
@@ -711,6 +713,7 @@ _FEATURE = "feature"  # a Breach token's counter: the index of the feature it op
 
 
 BREACH_MOVES = ("Reposition", "Charge")
+_MAX_LISTED = 3  # the most Breach-during-a-Charge first legs listed
 
 
 @attrs.frozen(slots=True)
@@ -728,11 +731,13 @@ class BreachCharge:
     there, through the breach, reaches a spot within an enemy's control range (spots around
     each enemy within reach, as the Charge's listing has them).
 
-    Notation ``Act <op> charge breach <feature> at x,y[,z]`` (the feature's name). Not
-    listed (a player or a script names the point; the Breach right before a Charge,
-    :class:`Breach`, is listed).
-    The rest of the Charge is offered as any free action is, and may be forgone: the engine
-    does not force the player to finish it."""
+    Notation ``Act <op> charge breach <feature> at x,y[,z]`` (the feature's name). Listed
+    (:meth:`_candidates`): for each enemy within reach (nearest first, at most three), the
+    first leg straight towards it to where the base, with the marker between, touches the
+    first terrain feature on that line, when the whole action is legal from there; a player
+    or a script may name any other point. The rest of the Charge is compulsory
+    (``start_free_action(..., compulsory=True)``: ``End activation`` is not offered before
+    it), so the Charge ends within an enemy's control range (3.2)."""
 
     name: str = "Breach during a Charge"
     text: str = "charge breach"
@@ -838,9 +843,61 @@ class BreachCharge:
             )
         return (final, cost, (feature, spots[feature]))
 
+    def _candidates(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """One first leg per enemy within reach beyond a terrain feature: straight towards
+        it, to where the operative's base (and the marker between) touches the first
+        feature on that line, at most ``_MAX_LISTED`` of them, nearest enemy first."""
+        from shapely.geometry import LineString
+
+        kz = w.kz
+        here = w.place(o)
+        limit = float(universal._move_args(w, o, "Charge", mode)["max_cost"])
+        mr = BREACH_MARKER_MM / 25.4 / 2
+        names = w.ctx.killzone.features
+        enemies = sorted(w.enemies_of(o.id), key=lambda e: math.hypot(e.x - o.x, e.y - o.y))
+        out: list[Action] = []
+        for e in enemies:
+            d = math.hypot(e.x - o.x, e.y - o.y)
+            if d <= _EPS or d > limit + 2 * sight.CONTROL_RANGE + 2 * here.radius:
+                continue
+            line = LineString([(o.x, o.y), (e.x, e.y)])
+            first: tuple[float, int] | None = None
+            for i in kz.parts_near(line.centroid, d / 2 + _EPS):
+                part = kz.parts[int(i)]
+                if part.height <= 0 or kz.has_type(int(i), TerrainType.INSIGNIFICANT):
+                    continue
+                if part.feature >= len(names) or not part.polygon.intersects(line):
+                    continue
+                cut = part.polygon.intersection(line)
+                t = line.project(nearest_points(cut, Point(o.x, o.y))[0])
+                if first is None or t < first[0]:
+                    first = (t, part.feature)
+            if first is None:
+                continue
+            ux, uy = (e.x - o.x) / d, (e.y - o.y) / d
+            back = first[0] - (here.radius + 2 * mr + 0.02)
+            if back < 0 or back > limit:
+                continue
+            x, y = round(o.x + ux * back, 2) + 0.0, round(o.y + uy * back, 2) + 0.0
+            a = Action("Act", op=o.id, text=f"{self.text} {names[first[1]]}", point=(x, y, 0.0))
+            if a not in out:
+                out.append(a)
+            if len(out) >= _MAX_LISTED:
+                break
+        return out
+
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """Not listed (class docstring)."""
-        return []
+        """The legal ones of :meth:`_candidates` (nothing for an operative other than a
+        Breacha Boy, checked first: no cost elsewhere)."""
+        if not has_keyword(w, o.id, BREACHA_BOY):
+            return []
+        if universal.precheck(w, o, "Charge", mode) is not None:
+            return []
+        return [
+            a
+            for a in self._candidates(w, o, mode)
+            if not isinstance(self._plan(w, o, a, mode, paid=True), str)
+        ]
 
     def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
         """Why ``a`` cannot be performed (naming the rule), or None."""
@@ -848,9 +905,10 @@ class BreachCharge:
         return plan if isinstance(plan, str) else None
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
-        """Rule of thumb: nothing of its own (never listed; the Charge's value is the
-        fight it leads to, judged as the free Charge is chosen)."""
-        return 0.0
+        """Rule of thumb: 0.1 operatives (listed only when it leads to a fight with an
+        enemy behind a terrain feature; the fight itself is judged as the free Charge's
+        destination is chosen)."""
+        return 0.1
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """The first leg, the Breach there, then the rest of the Charge as a free Charge."""
@@ -879,7 +937,8 @@ class BreachCharge:
         if universal.action_cut(w, o.id) or not w.op(o.id).alive:
             return  # a rule ended the move where it stopped (a mine): no Breach, no rest
         place_breach_marker(w, w.op(o.id), feature, mx, my)
-        universal.start_free_action(w, o.id, ("Charge",), max_move=limit - cost)
+        # The rest must be performed: the Charge ends within an enemy's control range (3.2).
+        universal.start_free_action(w, o.id, ("Charge",), max_move=limit - cost, compulsory=True)
 
 
 BREACH_CHARGE = BreachCharge()

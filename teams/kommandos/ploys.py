@@ -38,7 +38,10 @@ Firefight ploys:
   it); the ignored ones are taken off through ``would_change_apl``. Used as it is
   activated, its AP follow its APL as shaken off. A change begun outside any action (a
   ploy's, e.g. one used between an enemy's actions) applies at once: its window (or, with
-  the ploy in effect, its choice) comes right after the change (``effect_began``).
+  the ploy in effect, its choice) comes right after the change (``effect_began``). Every
+  APL change is an ``"apl"`` effect on one operative: no rule of the six built-in teams
+  (nor the core) changes the APL of a whole kill team at once (each names "this", "that"
+  or "that enemy" operative), so no such change needs handling.
 """
 
 from __future__ import annotations
