@@ -688,6 +688,43 @@ def test_grav_inhibitor_ignores_the_accessible_extra_inch_near_it() -> None:
         s.apply("Reposition BLU-1 to 24,14.5")
 
 
+def test_grav_inhibitor_a_move_starting_near_it_ignores_the_accessible_inch() -> None:
+    # The bulkhead of the test above (x 22-22.5, 1" Accessible doorway at y 14-15); the MV33
+    # at (16, 14.5), BLU-1 at (20, 14.5): 4" (centres) away and visible, so its Reposition is
+    # 6" - 2" = 4" and the rule ignores the Accessible extra inch. Through the doorway to
+    # (24, 14.5) is 4" (+1" Accessible = 5" as moves count it): allowed now; the old reading
+    # (the 4" distance still counting the extra inch) refused it. (24.5, 14.5) is 4.5":
+    # refused.
+    from engine.geometry import Killzone
+    from tests.test_game_rules_common import lab_data, rect
+
+    data = lab_data()
+    parts = [
+        {"polygon": rect(22, 0, 22.5, 14), "height": 5.0, "types": ["Heavy"]},
+        {"polygon": rect(22, 14, 22.5, 15), "height": 5.0, "types": ["Accessible"]},
+        {"polygon": rect(22, 15, 22.5, 22), "height": 5.0, "types": ["Heavy"]},
+    ]
+    data["features"].append({"name": "bulkhead", "parts": parts})
+    kz = Killzone.from_dict(data, "lab_door")
+    pf = Roster.from_entries(lab_team("pathfinders"), [MV33])
+    ops: Ops = {"PAT-1": {"at": (16, 14.5)}, "BLU-1": {"at": (20, 14.5)}}
+    s = position(kz, pf, roster(BLU, ("Trooper",)), operatives=ops, turn="B", initiative="B")
+    s, _ = s.apply("Activate BLU-1 engage")
+    # The listing searches with the same arguments as the move (terrain extras off).
+    from engine.game import universal
+
+    w = Work(s)
+    args = universal._move_args(w, w.op("BLU-1"), "Reposition", "activation")
+    assert args["max_cost"] == 4.0 and args["terrain_extras"] is False
+    ok, _ = s.apply("Reposition BLU-1 to 24,14.5")
+    assert ok.operatives[1].x == 24
+    with pytest.raises(IllegalActionError):
+        s.apply("Reposition BLU-1 to 24.5,14.5")
+    # A Dash is not affected: 3", through the doorway +1" = 4" > 3": refused as before.
+    with pytest.raises(IllegalActionError):
+        s.apply("Dash BLU-1 to 23,14.5")
+
+
 # -------------------------------------------------------------------------------------------
 # Remote Pilot (Drone Controller)
 # -------------------------------------------------------------------------------------------
