@@ -25,6 +25,7 @@ from engine.geometry.movement import (
     max_move,
     move_cost,
     move_graph,
+    reachable_with_costs,
     shortest_path,
 )
 
@@ -250,6 +251,25 @@ def test_accessible_crossing_is_counted_once_per_entry() -> None:
     # Bending inside the doorway still enters it once.
     cost = move_cost(DOOR, Placement(8, 10.5), [(10.25, 10.5), (12.5, 10.5)], move=8)
     assert cost == 3 + 3 + 1
+
+
+def test_terrain_extras_false_drops_the_accessible_inch_for_one_query() -> None:
+    # A rule may drop the Accessible extra for one move: through the doorway, 4.5" rounds to
+    # 5" and the +1" goes, so the path costs 5" (6" with the extra, above); within a 5"
+    # distance it is found only without the extra. The listing agrees, and the next query
+    # (the option off) counts the extra again (no cached answer leaks between them).
+    start, goal = Placement(8, 10.5), (12.5, 10.5)
+    path = shortest_path(DOOR, start, goal, terrain_extras=False)
+    assert path is not None
+    assert path.cost == 5
+    assert path.increments[0].crossings == 1  # still recorded: only its cost goes
+    assert shortest_path(DOOR, start, goal, max_cost=5, terrain_extras=False) is not None
+    assert shortest_path(DOOR, start, goal, max_cost=5) is None
+    listed = reachable_with_costs(DOOR, start, [(*goal, 0.0)], max_cost=5, terrain_extras=False)
+    assert [cost for _, cost in listed] == [5]
+    assert reachable_with_costs(DOOR, start, [(*goal, 0.0)], max_cost=5) == []
+    again = shortest_path(DOOR, start, goal)
+    assert again is not None and again.cost == 6
 
 
 # Close quarters: a 0.5" Wall across the board at x 10-10.5 with a 2" hatchway at y 10-12.

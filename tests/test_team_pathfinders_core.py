@@ -654,7 +654,7 @@ def test_grav_inhibitor_judges_the_route_around_terrain_not_the_straight_line() 
     assert ok.operatives[1].x == 15.5
     # With the drone at (20, 21), 12" from the route, the same 6" route is legal: the
     # refusal above came from the drone near the route.
-    far = {"PAT-1": {"at": (20, 21)}, "BLU-1": {"at": (18.5, 7)}}
+    far: Ops = {"PAT-1": {"at": (20, 21)}, "BLU-1": {"at": (18.5, 7)}}
     s = position(kz, pf, roster(BLU, ("Trooper",)), operatives=far, turn="B", initiative="B")
     s, _ = s.apply("Activate BLU-1 engage")
     moved, _ = s.apply("Reposition BLU-1 to 21.5,7")
@@ -686,6 +686,75 @@ def test_grav_inhibitor_ignores_the_accessible_extra_inch_near_it() -> None:
     assert ok.operatives[1].x == 23.5
     with pytest.raises(IllegalActionError, match="Grav-Inhibitor"):
         s.apply("Reposition BLU-1 to 24,14.5")
+
+
+def test_grav_inhibitor_a_move_starting_near_it_ignores_the_accessible_inch() -> None:
+    # The bulkhead of the test above (x 22-22.5, 1" Accessible doorway at y 14-15); the MV33
+    # at (16, 14.5), BLU-1 at (20, 14.5): 4" (centres) away and visible, so its Reposition is
+    # 6" - 2" = 4" and the rule ignores the Accessible extra inch. Through the doorway to
+    # (24, 14.5) is 4" (+1" Accessible = 5" as moves count it): allowed now; the old reading
+    # (the 4" distance still counting the extra inch) refused it. (24.5, 14.5) is 4.5":
+    # refused.
+    from engine.geometry import Killzone
+    from tests.test_game_rules_common import lab_data, rect
+
+    data = lab_data()
+    parts = [
+        {"polygon": rect(22, 0, 22.5, 14), "height": 5.0, "types": ["Heavy"]},
+        {"polygon": rect(22, 14, 22.5, 15), "height": 5.0, "types": ["Accessible"]},
+        {"polygon": rect(22, 15, 22.5, 22), "height": 5.0, "types": ["Heavy"]},
+    ]
+    data["features"].append({"name": "bulkhead", "parts": parts})
+    kz = Killzone.from_dict(data, "lab_door")
+    pf = Roster.from_entries(lab_team("pathfinders"), [MV33])
+    ops: Ops = {"PAT-1": {"at": (16, 14.5)}, "BLU-1": {"at": (20, 14.5)}}
+    s = position(kz, pf, roster(BLU, ("Trooper",)), operatives=ops, turn="B", initiative="B")
+    s, _ = s.apply("Activate BLU-1 engage")
+    # The listing searches with the same arguments as the move (terrain extras off).
+    from engine.game import universal
+
+    w = Work(s)
+    args = universal._move_args(w, w.op("BLU-1"), "Reposition", "activation")
+    assert args["max_cost"] == 4.0 and args["terrain_extras"] is False
+    ok, _ = s.apply("Reposition BLU-1 to 24,14.5")
+    assert ok.operatives[1].x == 24
+    with pytest.raises(IllegalActionError):
+        s.apply("Reposition BLU-1 to 24.5,14.5")
+    # A Dash is not affected: 3", through the doorway +1" = 4" > 3": refused as before.
+    with pytest.raises(IllegalActionError):
+        s.apply("Dash BLU-1 to 23,14.5")
+
+
+def test_grav_inhibitor_finds_the_route_cheapest_without_the_terrain_extras() -> None:
+    # Two short walls (x 20-20.3 and 20.8-21.1, y 13-15.6), each with a 1" Accessible doorway
+    # at y 14-15; the MV33 at (27, 14.5). BLU-1 at (18.5, 14.5) (8.5" centres away: not near)
+    # Repositions to (22.3, 14.5) (4.7" away: near). Straight through both doorways is 3.8":
+    # 4" (+2" Accessible = 6" as moves count it). The search counting the extras prefers a
+    # 5" route along the doorways' edges (no Accessible part entered); the old reading
+    # judged that route: 5" + 2" = 7" > 6": refused. The rule ignores the extras, so the
+    # straight route counts 4" + 2" = 6": allowed. To (22.8, 14.5) (4.3" -> 5" + 2" = 7"):
+    # refused.
+    from engine.geometry import Killzone
+    from tests.test_game_rules_common import lab_data, rect
+
+    data = lab_data()
+    parts = []
+    for x in (20.0, 20.8):
+        parts += [
+            {"polygon": rect(x, 13, x + 0.3, 14), "height": 5.0, "types": ["Heavy"]},
+            {"polygon": rect(x, 14, x + 0.3, 15), "height": 5.0, "types": ["Accessible"]},
+            {"polygon": rect(x, 15, x + 0.3, 15.6), "height": 5.0, "types": ["Heavy"]},
+        ]
+    data["features"].append({"name": "walls", "parts": parts})
+    kz = Killzone.from_dict(data, "lab_doors")
+    pf = Roster.from_entries(lab_team("pathfinders"), [MV33])
+    ops: Ops = {"PAT-1": {"at": (27, 14.5)}, "BLU-1": {"at": (18.5, 14.5)}}
+    s = position(kz, pf, roster(BLU, ("Trooper",)), operatives=ops, turn="B", initiative="B")
+    s, _ = s.apply("Activate BLU-1 engage")
+    ok, _ = s.apply("Reposition BLU-1 to 22.3,14.5")
+    assert ok.operatives[1].x == 22.3
+    with pytest.raises(IllegalActionError, match="Grav-Inhibitor"):
+        s.apply("Reposition BLU-1 to 22.8,14.5")
 
 
 # -------------------------------------------------------------------------------------------

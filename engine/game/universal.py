@@ -777,7 +777,9 @@ def _move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, An
     """Keyword arguments of the movement queries for ``o``'s move action (``max_cost`` is
     the action's distance, at most 2" in a counteraction, 1.6; ``leave_control_range`` for
     a Charge a rule lets start within an enemy's control range,
-    :func:`charge_in_control_range`)."""
+    :func:`charge_in_control_range`; ``terrain_extras=False`` when a rule drops the
+    Accessible and Obstructing extra inches for this move, the
+    ``would_ignore_terrain_extras`` hooks: ``fn(w, False, op=, action=) -> bool``)."""
     enemies = [w.place(e) for e in w.enemies_of(o.id)]
     friends = [w.place(f) for f in w.friends_of(o.id)]
     limit = max_move(_MOVE_ACTION[verb], w.move_stat(o))
@@ -801,6 +803,10 @@ def _move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, An
     }
     if verb == "Charge" and charge_in_control_range(w, o) and w.in_enemy_control_range(o):
         args["leave_control_range"] = True
+    if w.ctx.hooks.would.get("would_ignore_terrain_extras") and w.would(
+        "would_ignore_terrain_extras", False, op=o.id, action=verb
+    ):
+        args["terrain_extras"] = False
     return args
 
 
@@ -870,6 +876,7 @@ def _moves_key(kz: Killzone, me: Placement, args: dict[str, Any]) -> tuple[Any, 
         tuple(args["enemies"]),
         tuple(args["friends"]),
         bool(args.get("leave_control_range")),
+        bool(args.get("terrain_extras", True)),
     )
 
 
@@ -947,7 +954,8 @@ def _route_key(
 ) -> tuple[Any, ...]:
     """The battle-cache key of the route of one move (:func:`move_route`)."""
     others = (tuple(args["enemies"]), tuple(args["friends"]))
-    return ("route", id(kz), start, verb.lower(), end, others)
+    extras = bool(args.get("terrain_extras", True))
+    return ("route", id(kz), start, verb.lower(), end, others, extras)
 
 
 def move_route(w: Work, ev: Event) -> MovePath:
@@ -973,9 +981,11 @@ def move_route(w: Work, ev: Event) -> MovePath:
     kz = w.move_kz(o)
     key = _route_key(kz, start, verb, here, others)
     path: MovePath | None = w.ctx.peek(key)
+    if path is None:  # a move a rule let drop the Accessible and Obstructing inches
+        path = w.ctx.peek(_route_key(kz, start, verb, here, {**others, "terrain_extras": False}))
     if path is None and act is not None and (start.x, start.y) != (end.x, end.y):
 
-        def search(leave: bool) -> MovePath | None:
+        def search(leave: bool, extras: bool = True) -> MovePath | None:
             return shortest_path(
                 kz,
                 start,
@@ -985,6 +995,7 @@ def move_route(w: Work, ev: Event) -> MovePath:
                 move=w.move_stat(o),
                 max_cost=float(data.get("cost", 0.0)) + 1e-6,
                 leave_control_range=leave,
+                terrain_extras=extras,
             )
 
         try:
@@ -992,6 +1003,11 @@ def move_route(w: Work, ev: Event) -> MovePath:
         except MoveError:
             try:  # a Charge a rule let start within an enemy's control range
                 path = search(True)
+            except MoveError:
+                path = None
+        if path is None:  # a move a rule let drop the Accessible and Obstructing inches
+            try:
+                path = search(False, False)
             except MoveError:
                 path = None
         if path is not None:

@@ -511,13 +511,15 @@ def reachable_with_costs(
     graph: MoveGraph | None = None,
     memo: ReachMemo | None = None,
     leave_control_range: bool = False,
+    terrain_extras: bool = True,
 ) -> list[tuple[Placement, float]]:
     """:func:`reachable` with the cost of each move: the cost (inches, 3.3) of the path
     :func:`shortest_path` would take to that placement.
 
     Args:
-        kz, mover, action, enemies, friends, move, max_cost, graph, leave_control_range:
-            as for :func:`shortest_path`.
+        kz, mover, action, enemies, friends, move, max_cost, graph, leave_control_range,
+        terrain_extras: as for :func:`shortest_path` (without the extras, ``memo`` is not
+            used: its shared query counts them).
         spots: ``(x, y, elevation)`` points in inches.
         memo: answers shared with the other queries of one listing (:class:`ReachMemo`).
 
@@ -530,9 +532,13 @@ def reachable_with_costs(
     act = _action(action)
     limit = max_move(act, move) if max_cost is None else float(max_cost)
     g = graph if graph is not None else move_graph(kz, mover.base_mm)
+    if not terrain_extras:
+        memo = None
     try:
         if memo is None:
-            q = _Query(kz, g, mover, act, enemies, friends, limit, leave_control_range)
+            q = _Query(
+                kz, g, mover, act, enemies, friends, limit, leave_control_range, (), terrain_extras
+            )
         else:
             q = memo.query(kz, g, mover, act, enemies, friends, limit, leave_control_range)
     except MoveError:

@@ -28,12 +28,14 @@ from engine.geometry.move_links import (
     _ROUND_TOL,
     _SAMPLE_STEP,
     _TOL,
+    ACCESSIBLE_COST,
     CHARGE_BONUS,
     CLIMB_RANGE,
     CONTROL_RANGE,
     DASH_DISTANCE,
     FREE_DROP,
     JUMP_MAX,
+    OBSTRUCTING_COST,
     XY,
     FloatArray,
     Level,
@@ -238,8 +240,12 @@ class _Query:
         limit: float,
         leave_control_range: bool = False,
         avoid: Sequence[AvoidZone] = (),
+        terrain_extras: bool = True,
     ) -> None:
         self.kz = kz
+        #: Whether the Accessible and Obstructing extra inches count (4.6; a rule may drop
+        #: them for one move).
+        self.terrain_extras = terrain_extras
         self.g = graph
         self.mover = mover
         self.action = action
@@ -542,7 +548,7 @@ def _destination(
 
 
 def _increments(
-    points: Sequence[Point3], links: Sequence[_Link]
+    points: Sequence[Point3], links: Sequence[_Link], terrain_extras: bool = True
 ) -> tuple[tuple[Increment, ...], float]:
     free = FREE_DROP
     ladder_left = True  # a ladder helps once per action (7.2)
@@ -550,6 +556,8 @@ def _increments(
     total = 0.0
     for (p, q), link in zip(itertools.pairwise(points), links, strict=True):
         cost, free = link.cost(free, ladder_left)
+        if not terrain_extras:
+            cost -= _terrain_extra(link)
         used_ladder = link.ladder and link.climb > 0 and ladder_left
         ladder_left = ladder_left and not used_ladder
         total += cost
@@ -570,8 +578,13 @@ def _increments(
     return tuple(out), total
 
 
+def _terrain_extra(link: _Link) -> float:
+    """The Accessible and Obstructing extra inches of ``link`` (4.6)."""
+    return ACCESSIBLE_COST * link.crossings + OBSTRUCTING_COST * link.obstructing
+
+
 def _make_path(q: _Query, points: Sequence[Point3], links: Sequence[_Link]) -> MovePath:
-    incs, cost = _increments(points, links)
+    incs, cost = _increments(points, links, q.terrain_extras)
     length = sum(math.dist(p, r) for p, r in itertools.pairwise(points))
     end = points[-1]
     return MovePath(
@@ -597,6 +610,7 @@ def shortest_path(
     graph: MoveGraph | None = None,
     leave_control_range: bool = False,
     avoid: Sequence[AvoidZone] = (),
+    terrain_extras: bool = True,
 ) -> MovePath | None:
     """The cheapest legal path of a move action from ``mover`` to ``destination``.
 
@@ -627,6 +641,9 @@ def shortest_path(
             still finishing within an enemy's control range.
         avoid: extra regions the path keeps out of (:data:`AvoidZone`; a rule's, for this
             one query): no path is found whose start or destination is inside one.
+        terrain_extras: ``False`` when a rule drops the Accessible and Obstructing extra
+            inches (4.6) for this move: the search and the path's cost leave them out (the
+            increments still count what they cross).
 
     Returns:
         The :class:`MovePath`, or ``None`` when the destination is a legal place to finish
@@ -642,7 +659,9 @@ def shortest_path(
     act = _action(action)
     limit = max_move(act, move) if max_cost is None else float(max_cost)
     g = graph if graph is not None else move_graph(kz, mover.base_mm)
-    q = _Query(kz, g, mover, act, enemies, friends, limit, leave_control_range, avoid)
+    q = _Query(
+        kz, g, mover, act, enemies, friends, limit, leave_control_range, avoid, terrain_extras
+    )
     lvl_d, dx, dy, dz = _destination(g, destination)
     reason = q.final_reason(lvl_d, dx, dy, dz)
     if reason is not None:
@@ -838,6 +857,7 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
     heap: list[tuple[float, float, int]] = [(math.dist(s, goal), 0.0, start_node)]
     done: set[int] = set()
     bound = limit + 0.5
+    plain = not q.terrain_extras  # a rule drops the Accessible and Obstructing inches
     while heap:
         f, d, u = heapq.heappop(heap)
         if u in done:
@@ -853,6 +873,8 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
                 if not allowed_list[v] or (dash and link.climbs):
                     continue
                 nd = d + w
+                if plain:
+                    nd -= _terrain_extra(link)
                 if nd >= best.get(v, math.inf) - 1e-12:
                     continue
                 if zones and not zones_ok(lu, pu, lvl_list[v], xy_list[v]):
@@ -862,6 +884,8 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
                 heapq.heappush(heap, (nd + math.dist(xy_list[v], goal), nd, v))
         for v, w, link in extra.get(u, ()):
             nd = d + w
+            if plain:
+                nd -= _terrain_extra(link)
             if nd >= best.get(v, math.inf) - 1e-12:
                 continue
             best[v] = nd

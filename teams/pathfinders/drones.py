@@ -15,8 +15,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect
 from engine.game.work import Work
-from engine.geometry.move_paths import AvoidZone, MoveError, MovePath, shortest_path
-from engine.geometry.movement import ACCESSIBLE_COST, OBSTRUCTING_COST
+from engine.geometry.move_paths import AvoidZone, MoveError, shortest_path
 from engine.rules.choices import RuleChoiceFrame, on_choice
 from engine.rules.registry import register, rule_id
 from teams.pathfinders.common import (
@@ -314,36 +313,31 @@ def _grav_zones(w: Work, players: tuple[str, ...], op: str) -> list[AvoidZone]:
     ]
 
 
-def _grav_cost(path: MovePath) -> float:
-    """The distance of ``path`` as Grav-Inhibitor counts it before its 2": without the
-    Accessible and Obstructing extra inches (3.3 increments stay rounded up)."""
-    extras = sum(
-        ACCESSIBLE_COST * i.crossings + OBSTRUCTING_COST * i.obstructing for i in path.increments
-    )
-    return path.cost - extras
-
-
 def install_grav_inhibitor(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Grav-Inhibitor (MV33 Grav-Inhibitor Drone): an enemy operative's move action other
     than Dash counts 2" more when it would move visible to and within 6" of it, ignoring the
     Obstructing and Accessible extra distances, and the enemy's melee weapons' Hit is
     worsened by 1 while it fights or retaliates visible to and within 6" of it. A move
-    starting near it has a distance 2" shorter. Otherwise a destination is reachable when a
-    route keeping out of every such region (visible to and within 6" of an MV33:
-    :func:`_grav_zones`, passed to the movement search as regions to avoid) fits the full
-    distance, or the cheapest route fits it counted without those extras plus 2"
-    (:func:`_grav_cost`; the route the movement search finds around terrain, not the
-    straight line). Simplified: when the route near it is judged, the route is the cheapest
-    one counting the Obstructing and Accessible extras; a route dearer with them but cheaper
-    without them is not looked for. Also, a move starting near it still counts those
-    extras. Triggers: the core's would_move_distance,
-    would_refuse_destination and would_change_hit hooks."""
+    starting near it has a distance 2" shorter and its search leaves out those extras (the
+    destinations listed too). Otherwise a destination is reachable when a route keeping out
+    of every such region (visible to and within 6" of an MV33: :func:`_grav_zones`, passed to
+    the movement search as regions to avoid) fits the full distance, or the cheapest route
+    counted without those extras (the movement search's ``terrain_extras=False``: the route
+    around terrain, not the straight line) fits the distance less 2". Triggers: the core's
+    would_move_distance, would_ignore_terrain_extras, would_refuse_destination and
+    would_change_hit hooks."""
 
     def distance(w: Work, limit: float, **info: Any) -> float:
         op, action = str(info.get("op", "")), info.get("action")
         if action == "Dash" or not op or not _near_grav(w, players, op):
             return limit
         return max(0.0, limit - GRAV_PENALTY)
+
+    def extras(w: Work, ignore: bool, **info: Any) -> bool:
+        op = str(info.get("op", ""))
+        if ignore or info.get("action") == "Dash" or not op or not _near_grav(w, players, op):
+            return ignore
+        return True  # a move starting near it: the Obstructing and Accessible inches go
 
     def destination(w: Work, why: Any, **info: Any) -> Any:
         op, action, point = str(info.get("op", "")), info.get("action"), info.get("point")
@@ -370,9 +364,9 @@ def install_grav_inhibitor(hooks: Hooks, players: tuple[str, ...]) -> None:
         try:
             if shortest_path(kz, me, point, **args, avoid=zones) is not None:
                 return why  # a route keeping away from it fits the full distance
-            near = shortest_path(kz, me, point, **args)
-            if near is not None and _grav_cost(near) + GRAV_PENALTY <= limit + 1e-9:
-                return why  # a route near it, counting 2" more, fits
+            near_args = {**args, "max_cost": limit - GRAV_PENALTY, "terrain_extras": False}
+            if limit >= GRAV_PENALTY and shortest_path(kz, me, point, **near_args) is not None:
+                return why  # a route near it, counting 2" more but no terrain extras, fits
         except MoveError:
             return why  # an illegal move anyway: the movement code says why
         return f'{op} moves within 6" of an MV33: the move counts 2" more (Grav-Inhibitor)'
@@ -384,6 +378,7 @@ def install_grav_inhibitor(hooks: Hooks, players: tuple[str, ...]) -> None:
         return change + 1
 
     hooks.transform("would_move_distance", distance)
+    hooks.transform("would_ignore_terrain_extras", extras)
     hooks.transform("would_refuse_destination", destination)
     hooks.transform("would_change_hit", hit)
 
