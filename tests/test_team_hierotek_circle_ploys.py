@@ -388,6 +388,38 @@ def test_magnification_conduits_magnify_through_another_operative() -> None:
     assert any(e.detail == "hierotek_conduits_used" for e in s.effects)
 
 
+def test_magnify_improved_cover_judged_from_the_operative_shot_through() -> None:
+    # LAB plus a 3" Heavy Vantage tower at x 3-7, y 2-6. HIE-1 (Apprentek) on the floor at
+    # (12, 4) shoots BLU-1 (Conceal) at (16, 4) behind the Light rubble: in cover from HIE-1,
+    # so not a valid target. HIE-2 (Psychomancer, Engage) on the tower at (6.2, 4), 3" above
+    # BLU-1 and visible to HIE-1: from Vantage the Light rubble does not stop the target
+    # being valid but its cover save is improved (4.7 rule 2). Magnify is used through HIE-2
+    # (the only way) and "cover" is judged from it, so B may retain the cover save as a
+    # critical or as two normals. The old reading judged the improvement from HIE-1 (on the
+    # floor: no height advantage), offering one normal cover save only.
+    from engine.geometry import Killzone
+    from tests.test_game_rules_common import lab_data, rect
+
+    data = lab_data([("obj", (20.0, 14.5))])
+    tower = {"polygon": rect(3, 2, 7, 6), "height": 3.0, "types": ["Heavy", "Vantage"]}
+    data["features"].append({"name": "tower", "parts": [tower]})
+    kz = Killzone.from_dict(data, "lab+tower")
+    ops: dict[str, dict[str, Any]] = {
+        "HIE-1": {"at": (12, 4)},
+        "HIE-2": {"at": (6.2, 4, 3.0)},
+        "BLU-1": {"at": (16, 4), "order": "conceal"},
+        "BLU-2": {"at": (25, 20)},
+    }
+    team = Roster.from_entries(lab_team("hierotek_circle"), ["Apprentek", "Psychomancer"])
+    s = position(kz, team, roster(BLU, ("Trooper", "Trooper")), operatives=ops, cp=(0, 0))
+    s, _ = s.apply("Activate HIE-1 engage")
+    s, ev = s.apply(CONDUIT_SHOT)
+    assert [(e["rule"], e["on"]) for e in of_kind(ev, "team_rule_used")] == [("Magnify", "HIE-2")]
+    s, _ = play(s, ["Keep"], ["3,3,3,3"])  # (Ceaseless: nothing to re-roll wanted)
+    assert isinstance(s.node, Decision) and s.node.kind == "cover_save"
+    assert texts(s) == ["Cover save critical", "Cover save none", "Cover save two normals"]
+
+
 def test_magnification_conduits_needed_and_once_per_turning_point() -> None:
     # Without the equipment the Guardian is no conduit: BLU-1 stays an invalid target.
     s = _conduits([])
