@@ -930,21 +930,24 @@ def test_reanimated_function_offered_once_an_enemy_moved_onto_the_objective() ->
     assert universal.controller(Work(s), "obj") == "A"
 
 
-def _raf_pick_up() -> GameState:
+def _raf_pick_up(counteract: bool = False) -> GameState:
     """B's BLU-1 (APL 2) on the objective "obj" against HIE-1 (APL 2 - 1 = 1): B controls it
     2 to 1; A's Reanimation marker (for HIE-2) at (20, 15.6) also contests it. B's turn,
-    objective markers may be picked up, A has 1CP."""
+    objective markers may be picked up, A has 1CP. With ``counteract``: BLU-1 is expended
+    and A's HIE-1 and HIE-3 are ready, A's turn (B may counteract once one of them was
+    activated)."""
     from engine.game import GameOptions
     from teams.hierotek_circle.reanimation import MARKER, marker_name
 
     ops: dict[str, dict[str, Any]] = {
-        "HIE-1": {"at": (21.5, 14.5), "ready": False},
-        "HIE-3": {"at": (3, 4), "ready": False},
-        "BLU-1": {"at": (18.5, 14.5)},
+        "HIE-1": {"at": (21.5, 14.5), "ready": counteract},
+        "HIE-3": {"at": (3, 4), "ready": counteract},
+        "BLU-1": {"at": (18.5, 14.5), "ready": not counteract},
         "BLU-2": {"at": (25, 20), "ready": False},
     }
     opts = GameOptions(objectives_pickup=True)
-    s = lab(("Deathmark", GUARD_GAUSS, CHRONO), ops, cp=(1, 0), turn="B", options=opts)
+    turn = "A" if counteract else "B"
+    s = lab(("Deathmark", GUARD_GAUSS, CHRONO), ops, cp=(1, 0), turn=turn, options=opts)
     apl = Effect("apl", "HIE-1", "end_tp", value=-1)
     rm = Token(MARKER, "A", marker_name("HIE-2"), 20, 15.6)
     return attrs.evolve(s, effects=(*s.effects, apl), tokens=(*s.tokens, rm))
@@ -979,6 +982,25 @@ def test_reanimated_function_used_as_an_enemy_declares_pick_up_refuses_it() -> N
     assert s.players[0].cp == 0 and s.players[1].cp == 0
     assert "Pick up BLU-1 obj" not in texts(s)
     assert universal.controller(Work(s), "obj") == ""
+
+
+def test_reanimated_function_refuses_a_counteraction_pick_up_which_is_chosen_again() -> None:
+    # The same window opens for a counteraction's action (1.6): B counteracts with BLU-1 and
+    # declares Pick Up on "obj" (it controls it 2 to 1); A uses the ploy there (2 to 2), the
+    # Pick Up is refused and B chooses the counteraction's action again (still its one
+    # action: nothing was performed). Before, the ploy could be used only at the start of
+    # the counteraction, before B chose.
+    s = _raf_pick_up(counteract=True)
+    s = pass_windows(s.apply("Activate HIE-3 engage")[0])
+    s = pass_windows(s.apply("End activation")[0])
+    s = pass_windows(s.apply("Counteract BLU-1")[0])  # A passes at counteract_start
+    s, _ = s.apply("Pick up BLU-1 obj")
+    assert isinstance(s.node, Decision) and s.node.player == "A" and s.node.kind == "ploy"
+    s, ev = s.apply("Ploy reanimated function on HIE-2")
+    assert [e["op"] for e in ev if e.kind == "action_refused"] == ["BLU-1"]
+    assert isinstance(s.node, Decision) and s.node.player == "B"
+    assert s.node.kind == "counteract" and "Pick up BLU-1 obj" not in texts(s)
+    assert not next(o for o in s.operatives if o.id == "BLU-1").carrying
 
 
 def test_reanimated_function_declared_window_limits() -> None:
