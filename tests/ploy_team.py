@@ -25,6 +25,10 @@ during_activation       Second Wind   offered among the actions of an injured fr
                                       activation: APL +1 until the end of the activation
 counteract_start        Quick Feet    the counteracting operative may Dash for 0AP in its next
                                       activation (FreeAction)
+action_declared         Snatch Away   when an enemy operative declares Pick Up Marker: a token
+                                      ``snatch`` for the player until the end of the TP, while
+                                      which the enemy cannot pick markers up (so that Pick Up is
+                                      refused and the enemy chooses again)
 moved                   Tailwind      after a friendly operative's Dash: a token ``tailwind`` on it
                                       until the end of the TP
 target_selected         Brace         the friendly target of a Shoot or Fight: Save improved by 1
@@ -114,6 +118,21 @@ def _friend_dashed(w: Work, player: str, info: Mapping[str, Any]) -> bool:
     return _friendly_op(w, player, info) and info.get("action") == "Dash"
 
 
+def _enemy_picks_up(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+    """The operative the trigger names is an enemy declaring Pick Up Marker."""
+    op = info.get("op", "")
+    return bool(op) and w.ctx.owner[op] != player and info.get("action") == "Pick up"
+
+
+def _snatched(w: Work, why: str | None, op: Any = None, **info: Any) -> str | None:
+    """Snatch Away's hook (``would_allow_pick_up``): the enemy of a player holding the token
+    ``snatch`` cannot pick markers up."""
+    foe = "B" if op.player == "A" else "A"
+    if any(e.kind == "token" and e.player == foe and e.detail == "snatch" for e in w.effects):
+        return "Snatch Away: no Pick Up this turning point"
+    return why
+
+
 def _friend_struck(w: Work, player: str, info: Mapping[str, Any]) -> bool:
     """The operative the trigger says is struck is friendly."""
     target = info.get("target", "")
@@ -187,6 +206,13 @@ PLOYS: tuple[Ploy, ...] = (
         effects=(FreeAction("Dash"),),
     ),
     Ploy(
+        "Snatch Away",
+        "firefight",
+        triggers=("action_declared",),
+        condition=_enemy_picks_up,
+        effects=(GainToken("snatch", "end_tp"),),
+    ),
+    Ploy(
         "Tailwind",
         "firefight",
         triggers=("moved",),
@@ -244,6 +270,8 @@ BY_TRIGGER: dict[str, Ploy] = {t: next(p for p in PLOYS if t in p.triggers) for 
 def _installer(ploy: Ploy) -> registry.Installer:
     def install(hooks: Hooks, players: tuple[str, ...]) -> None:
         hooks.ploy(ploy, players)
+        if ploy.name == "Snatch Away":
+            hooks.transform("would_allow_pick_up", _snatched)
 
     return install
 

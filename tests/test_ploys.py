@@ -114,6 +114,47 @@ def test_moved_window_opens_after_the_movement_before_the_action_ends() -> None:
     assert where(s) == ("A", "action", "")
 
 
+def _pick_up_position() -> GameState:
+    """PLOA-1 alone on the LAB objective "obj" (it controls it), objective markers may be
+    picked up; A activates it and passes the opening windows."""
+    on = {"PLOA-1": {"at": (18.5, 14.5)}, "PLOB-1": {"at": (5, 4), "ready": False}}
+    s = pos(on, options=GameOptions(objectives_pickup=True))
+    s, _ = pass_windows(s.apply("Activate PLOA-1 engage")[0])
+    return s
+
+
+def test_action_declared_window_a_ploy_there_may_make_the_action_illegal() -> None:
+    # PLOA-1 declares Pick Up on "obj" (legal: it controls it). The ``action_declared``
+    # window opens before the action begins; B's Snatch Away (trigger "action_declared")
+    # forbids A's Pick Up, so the declared action is refused: nothing of it applies (PLOA-1
+    # keeps its 2AP and carries nothing), B paid 1CP, and A chooses again.
+    s = _pick_up_position()
+    assert "Pick up PLOA-1 obj" in texts(s)
+    s, _ = s.apply("Pick up PLOA-1 obj")
+    assert where(s) == ("B", "ploy", "action_declared")
+    s, ev = s.apply("Ploy snatch away")
+    assert used(ev) == [("B", "Snatch Away")]
+    assert [e["op"] for e in ev if e.kind == "action_refused"] == ["PLOA-1"]
+    assert where(s) == ("A", "action", "")
+    assert s.operative("PLOA-1").ap == 2 and not s.operative("PLOA-1").carrying
+    assert s.players[1].cp == 2 and "Pick up PLOA-1 obj" not in texts(s)
+
+
+def test_action_declared_window_the_action_goes_on_when_it_stays_legal() -> None:
+    # B passes: the Pick Up begins as declared (1AP spent, the marker carried). An action
+    # that no ploy there concerns (a Dash: Snatch Away's condition is false) opens no window;
+    # an illegal declaration is refused at once, before any window.
+    s, _ = _pick_up_position().apply("Pick up PLOA-1 obj")
+    s, ev = s.apply("Pass")
+    assert any(e.kind == "marker_picked_up" for e in ev) and s.operative("PLOA-1").ap == 1
+    s, _ = _pick_up_position().apply("Dash PLOA-1 to 18.5,12")
+    assert where(s) != ("B", "ploy", "action_declared")
+    far = pos({"PLOA-1": {"at": (5, 14.5)}}, options=GameOptions(objectives_pickup=True))
+    far, _ = pass_windows(far.apply("Activate PLOA-1 engage")[0])
+    with pytest.raises(IllegalActionError):
+        far.apply("Pick up PLOA-1 obj")
+
+
 def test_1_7_window_starts_with_the_initiative_player() -> None:
     # The player with initiative decides first in a window (1.7), whoever's operative
     # triggered it: B has initiative, A activates, every window forced open. B (Pass only)

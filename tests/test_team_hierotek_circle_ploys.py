@@ -388,6 +388,38 @@ def test_magnification_conduits_magnify_through_another_operative() -> None:
     assert any(e.detail == "hierotek_conduits_used" for e in s.effects)
 
 
+def test_magnify_improved_cover_judged_from_the_operative_shot_through() -> None:
+    # LAB plus a 3" Heavy Vantage tower at x 3-7, y 2-6. HIE-1 (Apprentek) on the floor at
+    # (12, 4) shoots BLU-1 (Conceal) at (16, 4) behind the Light rubble: in cover from HIE-1,
+    # so not a valid target. HIE-2 (Psychomancer, Engage) on the tower at (6.2, 4), 3" above
+    # BLU-1 and visible to HIE-1: from Vantage the Light rubble does not stop the target
+    # being valid but its cover save is improved (4.7 rule 2). Magnify is used through HIE-2
+    # (the only way) and "cover" is judged from it, so B may retain the cover save as a
+    # critical or as two normals. The old reading judged the improvement from HIE-1 (on the
+    # floor: no height advantage), offering one normal cover save only.
+    from engine.geometry import Killzone
+    from tests.test_game_rules_common import lab_data, rect
+
+    data = lab_data([("obj", (20.0, 14.5))])
+    tower = {"polygon": rect(3, 2, 7, 6), "height": 3.0, "types": ["Heavy", "Vantage"]}
+    data["features"].append({"name": "tower", "parts": [tower]})
+    kz = Killzone.from_dict(data, "lab+tower")
+    ops: dict[str, dict[str, Any]] = {
+        "HIE-1": {"at": (12, 4)},
+        "HIE-2": {"at": (6.2, 4, 3.0)},
+        "BLU-1": {"at": (16, 4), "order": "conceal"},
+        "BLU-2": {"at": (25, 20)},
+    }
+    team = Roster.from_entries(lab_team("hierotek_circle"), ["Apprentek", "Psychomancer"])
+    s = position(kz, team, roster(BLU, ("Trooper", "Trooper")), operatives=ops, cp=(0, 0))
+    s, _ = s.apply("Activate HIE-1 engage")
+    s, ev = s.apply(CONDUIT_SHOT)
+    assert [(e["rule"], e["on"]) for e in of_kind(ev, "team_rule_used")] == [("Magnify", "HIE-2")]
+    s, _ = play(s, ["Keep"], ["3,3,3,3"])  # (Ceaseless: nothing to re-roll wanted)
+    assert isinstance(s.node, Decision) and s.node.kind == "cover_save"
+    assert texts(s) == ["Cover save critical", "Cover save none", "Cover save two normals"]
+
+
 def test_magnification_conduits_needed_and_once_per_turning_point() -> None:
     # Without the equipment the Guardian is no conduit: BLU-1 stays an invalid target.
     s = _conduits([])
@@ -896,6 +928,103 @@ def test_reanimated_function_offered_once_an_enemy_moved_onto_the_objective() ->
     assert isinstance(s.node, Decision) and s.node.player == "A" and s.node.kind == "ploy"
     s, _ = s.apply("Ploy reanimated function on HIE-2")
     assert universal.controller(Work(s), "obj") == "A"
+
+
+def _raf_pick_up(counteract: bool = False) -> GameState:
+    """B's BLU-1 (APL 2) on the objective "obj" against HIE-1 (APL 2 - 1 = 1): B controls it
+    2 to 1; A's Reanimation marker (for HIE-2) at (20, 15.6) also contests it. B's turn,
+    objective markers may be picked up, A has 1CP. With ``counteract``: BLU-1 is expended
+    and A's HIE-1 and HIE-3 are ready, A's turn (B may counteract once one of them was
+    activated)."""
+    from engine.game import GameOptions
+    from teams.hierotek_circle.reanimation import MARKER, marker_name
+
+    ops: dict[str, dict[str, Any]] = {
+        "HIE-1": {"at": (21.5, 14.5), "ready": counteract},
+        "HIE-3": {"at": (3, 4), "ready": counteract},
+        "BLU-1": {"at": (18.5, 14.5), "ready": not counteract},
+        "BLU-2": {"at": (25, 20), "ready": False},
+    }
+    opts = GameOptions(objectives_pickup=True)
+    turn = "A" if counteract else "B"
+    s = lab(("Deathmark", GUARD_GAUSS, CHRONO), ops, cp=(1, 0), turn=turn, options=opts)
+    apl = Effect("apl", "HIE-1", "end_tp", value=-1)
+    rm = Token(MARKER, "A", marker_name("HIE-2"), 20, 15.6)
+    return attrs.evolve(s, effects=(*s.effects, apl), tokens=(*s.tokens, rm))
+
+
+def _blu_ap(s: GameState) -> int:
+    return next(o.ap for o in s.operatives if o.id == "BLU-1")
+
+
+def test_reanimated_function_used_as_an_enemy_declares_pick_up_refuses_it() -> None:
+    # "Use this firefight ploy when determining control of a marker": at the table A may use
+    # it as B's Pick Up checks control. B declares Pick Up on "obj", which it controls 2 to 1;
+    # in the ``action_declared`` window A uses the ploy: the Reanimation marker adds APL 1
+    # (2 to 2, a tie), so B no longer controls "obj" and the Pick Up is refused: nothing of it
+    # applies (BLU-1 keeps its 2AP, carries nothing), A paid 1CP (7.1), and B chooses again
+    # (Pick Up is no longer listed). The old reading offered the ploy only before B chose
+    # (between actions, after a move...), so B chose knowing whether it was used and A could
+    # not deny the Pick Up after it was declared: it would have succeeded.
+    s = _raf_pick_up()
+    assert universal.controller(Work(s), "obj") == "B"
+    s, _ = s.apply("Activate BLU-1 engage")
+    s = pass_windows(s)  # A passes as BLU-1's activation starts
+    assert "Pick up BLU-1 obj" in texts(s) and _blu_ap(s) == 2
+    s, _ = s.apply("Pick up BLU-1 obj")
+    assert isinstance(s.node, Decision) and s.node.player == "A" and s.node.kind == "ploy"
+    s, ev = s.apply("Ploy reanimated function on HIE-2")
+    assert [e["why"] for e in ev if e.kind == "action_refused"] == [
+        "BLU-1 must control marker obj to pick it up (3.2, 4.8)"
+    ]
+    assert isinstance(s.node, Decision) and s.node.player == "B" and s.node.kind == "action"
+    assert _blu_ap(s) == 2 and not next(o for o in s.operatives if o.id == "BLU-1").carrying
+    assert s.players[0].cp == 0 and s.players[1].cp == 0
+    assert "Pick up BLU-1 obj" not in texts(s)
+    assert universal.controller(Work(s), "obj") == ""
+
+
+def test_reanimated_function_refuses_a_counteraction_pick_up_which_is_chosen_again() -> None:
+    # The same window opens for a counteraction's action (1.6): B counteracts with BLU-1 and
+    # declares Pick Up on "obj" (it controls it 2 to 1); A uses the ploy there (2 to 2), the
+    # Pick Up is refused and B chooses the counteraction's action again (still its one
+    # action: nothing was performed). Before, the ploy could be used only at the start of
+    # the counteraction, before B chose.
+    s = _raf_pick_up(counteract=True)
+    s = pass_windows(s.apply("Activate HIE-3 engage")[0])
+    s = pass_windows(s.apply("End activation")[0])
+    s = pass_windows(s.apply("Counteract BLU-1")[0])  # A passes at counteract_start
+    s, _ = s.apply("Pick up BLU-1 obj")
+    assert isinstance(s.node, Decision) and s.node.player == "A" and s.node.kind == "ploy"
+    s, ev = s.apply("Ploy reanimated function on HIE-2")
+    assert [e["op"] for e in ev if e.kind == "action_refused"] == ["BLU-1"]
+    assert isinstance(s.node, Decision) and s.node.player == "B"
+    assert s.node.kind == "counteract" and "Pick up BLU-1 obj" not in texts(s)
+    assert not next(o for o in s.operatives if o.id == "BLU-1").carrying
+
+
+def test_reanimated_function_declared_window_limits() -> None:
+    # When A passes, the declared Pick Up goes ahead (1AP spent, the marker carried). The
+    # window opens only while the ploy is usable: with no CP nothing is offered and the Pick
+    # Up applies at once; an action of an operative away from every marker the Reanimation
+    # marker contests (BLU-2) opens no window either.
+    s = pass_windows(_raf_pick_up().apply("Activate BLU-1 engage")[0])
+    s, _ = s.apply("Pick up BLU-1 obj")
+    s, ev = s.apply("Pass")
+    assert any(e.kind == "marker_picked_up" for e in ev) and _blu_ap(s) == 1
+    broke = attrs.evolve(
+        _raf_pick_up(),
+        players=(attrs.evolve(_raf_pick_up().players[0], cp=0), _raf_pick_up().players[1]),
+    )
+    s = pass_windows(broke.apply("Activate BLU-1 engage")[0])
+    s, ev = s.apply("Pick up BLU-1 obj")
+    assert any(e.kind == "marker_picked_up" for e in ev)
+    from engine.game import ploys
+
+    w = Work(_raf_pick_up())
+    info = {"mode": "activation", "action": "Dash", "text": ""}
+    assert ploys.window_wanted(w, "action_declared", {**info, "op": "BLU-1"})
+    assert not ploys.window_wanted(w, "action_declared", {**info, "op": "BLU-2"})
 
 
 def test_reanimated_function_not_offered_mid_activation_when_its_marker_contests_nothing() -> None:

@@ -196,6 +196,7 @@ _TEMPLATES: dict[str, Any] = {
     "marker_placed": lambda e: f"{e['op']} places marker {e['marker']} at ({e['x']:g}, {e['y']:g})",
     "hatch_operated": lambda e: f"{e['op']} {'opens' if e['open'] else 'closes'} {e['hatch']}",
     "guard": lambda e: f"{e['op']} goes on guard",
+    "action_refused": lambda e: f"{e['op']}: {e['action']} is refused now ({e['why']})",
     "guard_ended": lambda e: guard_ended_text(e),
     "interrupt": lambda e: f"{e['op']} interrupts from On Guard",
     "stunned": lambda e: f"  {e['op']} is stunned (APL -1)",

@@ -16,6 +16,11 @@ and the core opens a window at each trigger it reaches:
                        with this trigger are offered among its action choices (not a window;
                        using one is not an action and the activation goes on)
 ``counteract_start``   an operative begins a counteraction
+``action_declared``    an operative chose an action (``op``; ``mode``: its frame's mode,
+                       ``"activation"``, ``"counteract"``, ``"interrupt"``, ``"free"``;
+                       ``action``: the verb, ``"Act"`` for a rule action; ``text``), legal
+                       then, before it begins; if a ploy used here makes it illegal it is
+                       refused (``action_refused``, no AP spent) and its player chooses again
 ``moved``              an operative finished the movement of a move action (``action``: its
                        verb; ``x0``, ``y0``, ``z0``: where it started), before that action ends
 ``target_selected``    an enemy operative was selected as the valid target of a Shoot, or
@@ -85,6 +90,7 @@ TRIGGERS = (
     "activation_end",
     "during_activation",
     "counteract_start",
+    "action_declared",
     "moved",
     "target_selected",
     "attack_dice",

@@ -313,7 +313,7 @@ class ShootFrame:
     point_blank: bool = False
     injured: bool = False  # the shooter was injured when the action began (decision 7)
     primary_set: bool = False  # a team rule fixed the primary's cover and obscured
-    sight_from: str = ""  # a team rule judges the primary's cover from this operative
+    sight_from: str = ""  # a team rule judges the primary's cover (and improved cover) from it
     idx: int = 0
     cover: bool = False
     obscured: bool = False
@@ -517,7 +517,9 @@ class ShootFrame:
         if self.idx > 0 and prof.rules.get(Blast) is not None:
             improved = cover and sight.improved_cover(kz, w.place(o), w.place(t), t.order)
         else:
-            improved = cover and sight.vantage_improves_cover(kz, w.place(o), w.place(t), t.order)
+            # Judged from where the primary's cover is judged (a team rule's ``sight_from``).
+            src = w.op(self.sight_from) if self.idx == 0 and self.sight_from else o
+            improved = cover and sight.vantage_improves_cover(kz, w.place(src), w.place(t), t.order)
         vantage = sight.vantage_accuracy(kz, w.place(o), w.place(t), t.order)
         wacc = prof.rules.dice.accurate
         accurate = max(wacc, vantage, min(2, wacc + vantage)) if vantage else wacc

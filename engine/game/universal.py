@@ -400,10 +400,77 @@ class ActivationFrame:
             raise _illegal(
                 f"{a}: the free action granted to {o.id} is {' or '.join(self.allowed)} (3.1)"
             )
+        if w.ctx.hooks.ploys.get("action_declared"):
+            info = {"op": o.id, "mode": self.mode, "action": a.verb, "text": a.text}
+            if ploys.window_wanted(w, "action_declared", info):
+                # The ``action_declared`` window: the action is chosen and legal; a ploy used
+                # now may make it illegal (DeclaredActionFrame checks it again after).
+                why = _refusal(w, a)
+                if why is not None:
+                    raise _illegal(why)
+                w.stack.append(DeclaredActionFrame(o.id, a))
+                ploys.open_window(w, "action_declared", **info)
+                return
+        self.start(w, a)
+
+    def start(self, w: Work, a: Action) -> None:
+        """Begin the action ``a`` (this frame on top, its checks done by :func:`perform`)."""
+        o = w.op(self.op)
         watched = bool(w.ctx.hooks.ploys.get("stat_changed"))  # (the stat_changed window)
         before = tuple(e for e in w.effects if e.op and e.kind != "token") if watched else ()
         w.replace_top(stage="after", actions=self.actions + 1, last=a.verb, before=before)
         perform(w, o, a, self.mode)
+
+
+def _refusal(w: Work, a: Action) -> str | None:
+    """Why the action ``a`` of the :class:`ActivationFrame` on top cannot begin now, or
+    ``None``: it is tried on a copy (nothing applied here)."""
+    from engine.game.state import Decision
+
+    saved, w.node = w.node, Decision(w.op(w.top.op).player, "action")
+    try:
+        trial = Work(w.freeze())
+    finally:
+        w.node = saved
+    try:
+        trial.top.start(trial, a)
+    except (IllegalActionError, ValueError) as e:
+        return str(e)
+    return None
+
+
+@attrs.frozen(slots=True)
+class DeclaredActionFrame:
+    """An action chosen by the operative of the :class:`ActivationFrame` below, waiting for
+    the ``action_declared`` ploy window above to close (:mod:`engine.game.ploys`). Then it
+    begins if it is still legal; otherwise it is refused (event ``action_refused``, nothing
+    of it applied, no AP spent) and its player chooses again.
+
+    Attributes:
+        op: the acting operative. action: the action chosen.
+    """
+
+    op: str
+    action: Action
+
+    def run(self, w: Work) -> None:
+        w.stack.pop()
+        if not w.op(self.op).alive:
+            return
+        why = _refusal(w, self.action)
+        if why is not None:
+            w.emit("action_refused", op=self.op, action=str(self.action), why=why)
+            return
+        w.top.start(w, self.action)
+
+    def options(self, w: Work) -> list[Action]:  # pragma: no cover
+        return []
+
+    def act(self, w: Work, a: Action) -> None:  # pragma: no cover
+        raise _illegal("no decision here")
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
+        raise _illegal("no dice here")
 
 
 # -------------------------------------------------------------------------------------------

@@ -559,9 +559,13 @@ class ReanimatedFunction:
     marker then, as soon as what decides control changed mid-activation: an operative moved
     (``moved``: an enemy operative that moved onto an objective marker may be denied its
     Pick Up or mission action before it chooses it), was incapacitated (``incapacitated``)
-    or had a stat changed (``stat_changed``: its APL). Still narrower than the rule: the
-    opponent then chooses its next action knowing whether the ploy was used (at the table
-    it may be used as the opponent's action determines control). Notation ``Ploy
+    or had a stat changed (``stat_changed``: its APL); and as any operative declares an
+    action (``action_declared``; not the player's own in its activation, offered between
+    its actions already) while within control range of a marker one of the player's
+    Reanimation markers contests: that action may determine control (Pick Up Marker, a
+    mission action), so the ploy is used as control is determined for it, and if the
+    action is then illegal it is refused and the opponent chooses again (no AP spent).
+    Notation ``Ploy
     reanimated function on <operative>``, naming the operative the marker was placed for.
     Once per turning point (7.1). No effect when the Martyrs tac op determines control (the
     hook's ``rule="Martyrs"``, which the tac op passes)."""
@@ -574,6 +578,7 @@ class ReanimatedFunction:
         "activation_start",
         "activation_end",
         "counteract_start",
+        "action_declared",
         "turning_point_end",
         *RAF_CHANGES,
     )
@@ -596,7 +601,9 @@ class ReanimatedFunction:
             if not op or w.ctx.owner.get(op) != player:
                 return []
         toks = self._markers(w, player)
-        if info.get("trigger") in RAF_CHANGES:
+        if info.get("trigger") == "action_declared":
+            toks = [t for t in toks if _raf_declared(w, player, t, info)]
+        elif info.get("trigger") in RAF_CHANGES:
             toks = [t for t in toks if _raf_contests_any(w, t)]
         ops = [marker_operative(t) for t in toks]
         return [Action("Ploy", text=self.text, target=op) for op in sorted(ops)]
@@ -640,23 +647,41 @@ def _raf_contests(w: Work, tok: Any, marker: str) -> bool:
     """The Reanimation marker ``tok`` is within control range of the marker named ``marker``
     (an objective marker, or another marker on the killzone: a token of ``w.tokens``), as an
     operative there would be (4.8); never of a carried marker."""
+    from teams.hierotek_circle.reanimation import marker_place
+
+    return _place_contests(w, marker_place(tok), marker, tok)
+
+
+def _place_contests(w: Work, place: Any, marker: str, skip: Any = None) -> bool:
+    """Something placed at ``place`` is within control range of the marker named ``marker``
+    (not carried; never the token ``skip`` itself)."""
     from engine.geometry import sight
     from engine.rules.equipment.markers import _in_range
-    from teams.hierotek_circle.reanimation import marker_place
 
     m = next((m for m in w.markers if m.name == marker), None)
     if m is None:
         t = next((t for t in w.tokens if t.name == marker), None)
-        if t is None or t.carrier or t is tok:
+        if t is None or t.carrier or t is skip:
             return False
-        return _in_range(w, marker_place(tok), t)
+        return _in_range(w, place, t)
     if m.carrier:
         return False
     return bool(
-        sight.objective_in_control_range(
-            w.kz, marker_place(tok), universal.marker_objective(w, marker)
-        )
+        sight.objective_in_control_range(w.kz, place, universal.marker_objective(w, marker))
     )
+
+
+def _raf_declared(w: Work, player: str, tok: Any, info: Mapping[str, Any]) -> bool:
+    """At ``action_declared``: the acting operative (not ``player``'s own in its activation,
+    where ``during_activation`` offers the ploy) is within control range of a marker that
+    the Reanimation marker ``tok`` contests: its action may depend on that marker's
+    control."""
+    op = str(info.get("op", ""))
+    if not op or (w.ctx.owner.get(op) == player and info.get("mode") == "activation"):
+        return False
+    here = w.place(w.op(op))
+    names = [m.name for m in w.markers] + [t.name for t in w.tokens if t.kind != tok.kind]
+    return any(_raf_contests(w, tok, n) and _place_contests(w, here, n) for n in names)
 
 
 def _raf_contests_any(w: Work, tok: Any) -> bool:

@@ -12,7 +12,10 @@ The engine's reading, documented: a target is listed when it is valid from the s
 through some such operative; after the Shoot action is declared the player chooses the
 operative (``Use magnify on HIE-2``), or ``Decline`` when the target is valid from the
 shooter itself; when the target is valid only through one operative, it is used without a
-decision. Improved cover and Vantage accuracy are still judged from the shooter.
+decision. Cover, improved cover (a Conceal target 2" or more below that operative on
+Vantage, 4.7) and obscured are judged from that operative (the Shoot action's
+``sight_from``); Vantage accuracy (Accurate 1 or 2 for a shooter on Vantage, 4.7) stays the
+shooter's, the rule naming only validity, the action's conditions, cover and obscured.
 """
 
 from __future__ import annotations
