@@ -24,6 +24,7 @@ from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.choices import RuleRollFrame, on_roll
+from engine.rules.effects import unobscure as unobscure
 from engine.rules.medic import heal_roll
 from engine.rules.registry import register, rule_id
 from engine.rules.unique_actions import PlainAction, SelectingAction, UniqueAction
@@ -214,14 +215,6 @@ def install_accelerate(hooks: Hooks, players: tuple[str, ...]) -> None:
 # -- Multi-Dimensional Vision (Deathmark) -----------------------------------------------------
 
 MDV = "multi_dimensional_vision"
-
-
-def unobscure(tg: Any) -> Any:
-    """A targeting result ``tg`` with the target no longer obscured (in cover still when a
-    cover feature is there)."""
-    return attrs.evolve(
-        tg, obscured=False, obscuring_features=frozenset(), in_cover=bool(tg.cover_features)
-    )
 
 
 @attrs.frozen(slots=True)

@@ -11,6 +11,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
+from engine.rules.effects import unobscure
 from engine.rules.medic import heal_2d3, heal_roll
 from engine.rules.registry import register
 from engine.rules.unique_actions import PlainAction, SelectingAction
@@ -198,9 +199,7 @@ def install_auspex_scan(hooks: Hooks, players: tuple[str, ...]) -> None:
             return tg
         if not scanned(w, target):
             return tg
-        return attrs.evolve(
-            tg, obscured=False, obscuring_features=frozenset(), in_cover=bool(tg.cover_features)
-        )
+        return unobscure(tg)
 
     def not_obscured(w: Work, obscured: bool, **info: Any) -> bool:
         """ "Cannot be obscured": also not by a rule that obscures beyond terrain (smoke;
