@@ -553,7 +553,7 @@ def test_medic_keeps_a_friend_in_the_fight_once_per_tp() -> None:
 
     w = Work(s)
     assert medic_for(w, "PAT-2") == ""
-    assert "PAT-2" not in MEDIKIT._targets(w, w.op("PAT-1"))
+    assert "PAT-2" not in MEDIKIT.targets(w, w.op("PAT-1"))
 
 
 def test_medic_not_beyond_3_inches_nor_on_a_drone() -> None:

@@ -12,7 +12,14 @@ from engine.dice.shoot import defence_roll, shoot, unblocked
 from engine.game.state import OperativeState
 from engine.game.work import Work
 
-__all__ = ["DAMAGE_WEIGHT", "defence_value", "fight_value", "shot_value", "starting_wounds"]
+__all__ = [
+    "DAMAGE_WEIGHT",
+    "defence_value",
+    "fight_value",
+    "heal_value",
+    "shot_value",
+    "starting_wounds",
+]
 
 #: Weight of a wound dealt relative to an incapacitation (per starting wounds).
 DAMAGE_WEIGHT = 0.5
@@ -103,3 +110,12 @@ def defence_value(
 def starting_wounds(w: Work, o: OperativeState) -> int:
     """The starting wounds (datacard W) of ``o``."""
     return w.ctx.datacards[o.id].wounds
+
+
+def heal_value(w: Work, target: str, expected: int = 4) -> float:
+    """The value of ``target`` regaining up to ``expected`` lost wounds (a 2D3 heal: 4 on
+    average), valued as wounds dealt are: ``DAMAGE_WEIGHT`` of one wound's share of its
+    starting wounds, at most the wounds it lost."""
+    t = w.op(target)
+    most = w.ctx.datacards[t.id].wounds
+    return float(DAMAGE_WEIGHT * min(expected, most - t.wounds) / most)

@@ -17,7 +17,7 @@ from engine.dice.rules import WeaponRules, parse_weapon_rules
 from engine.game.context import Hooks
 from engine.game.work import Work
 
-__all__ = ["install"]
+__all__ = ["install", "unobscure"]
 
 
 def _gained(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
@@ -38,6 +38,17 @@ def _gained(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
         extra = parse_weapon_rules(text)
         rules = rules.with_rules(*extra)
     return rules
+
+
+def unobscure(tg: Any) -> Any:
+    """A targeting result ``tg`` (:func:`engine.game.shoot.targeting`, what the
+    ``would_target`` hooks transform) with the target no longer obscured, for the rules that
+    say it "cannot be obscured" (in cover still when a cover feature is there)."""
+    import attrs
+
+    return attrs.evolve(
+        tg, obscured=False, obscuring_features=frozenset(), in_cover=bool(tg.cover_features)
+    )
 
 
 def install(hooks: Hooks) -> None:

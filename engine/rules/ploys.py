@@ -23,8 +23,10 @@ from typing import Any
 import attrs
 
 from engine.game.actions import Action, IllegalActionError
+from engine.game.context import Hooks
 from engine.game.state import Effect
 from engine.game.work import Work
+from engine.rules.registry import Installer
 
 __all__ = [
     "DURATIONS",
@@ -34,7 +36,11 @@ __all__ = [
     "GainWeaponRule",
     "Ploy",
     "StatChange",
+    "op_token",
+    "player_token",
     "ploy_action_name",
+    "ploy_installer",
+    "shoot_frame",
 ]
 
 DURATIONS = ("end_activation", "end_next_activation", "end_tp", "end_battle", "while")
@@ -297,3 +303,43 @@ class Ploy:
         if self.use_hook is not None:
             return self.use_hook(w, player, action, info)
         return None
+
+
+# -- What the ploys of many teams read and how they are installed ------------------------------
+
+
+def player_token(w: Work, player: str, name: str) -> bool:
+    """``player`` holds the player-wide token ``name`` (a :class:`GainToken` used with no
+    operative)."""
+    return any(
+        e.kind == "token" and not e.op and e.player == player and e.detail == name
+        for e in w.effects
+    )
+
+
+def op_token(w: Work, op: str, name: str) -> bool:
+    """Operative ``op`` holds the token ``name`` (pending ones included)."""
+    return any(e.kind == "token" and e.op == op and e.detail == name for e in w.effects)
+
+
+def shoot_frame(w: Work) -> Any:
+    """The Shoot in progress (the top-most :class:`engine.game.shoot.ShootFrame` on the
+    stack), or ``None``."""
+    from engine.game.shoot import ShootFrame
+
+    for f in reversed(w.stack):
+        if isinstance(f, ShootFrame):
+            return f
+    return None
+
+
+def ploy_installer(ploy: Any, extra: Installer | None = None) -> Installer:
+    """An installer (:func:`engine.rules.registry.register`) that adds ``ploy`` for its
+    players, then runs ``extra`` (the ploy's hooks) when given."""
+
+    def install(hooks: Hooks, players: tuple[str, ...]) -> None:
+        hooks.ploy(ploy, players)
+        if extra is not None:
+            extra(hooks, players)
+
+    return install

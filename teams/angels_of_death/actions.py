@@ -11,22 +11,16 @@ from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
+from engine.rules.effects import unobscure as unobscure
 from engine.rules.registry import register, rule_id
+from engine.rules.unique_actions import PlainAction
 from teams.angels_of_death.common import TEAM, has_token
 
 OPTICS_TOKEN = "optics"
 
 
-def unobscure(tg: Any) -> Any:
-    """A targeting result ``tg`` with the target no longer obscured (in cover still when a
-    cover feature is there)."""
-    return attrs.evolve(
-        tg, obscured=False, obscuring_features=frozenset(), in_cover=bool(tg.cover_features)
-    )
-
-
 @attrs.frozen(slots=True)
-class Optics:
+class Optics(PlainAction):
     """Optics (Eliminator Sniper, 1AP; a :class:`engine.game.rule_actions.RuleActionLike`):
     until the start of its next activation, whenever it is shooting, enemy operatives cannot
     be obscured. Not while within control range of an enemy operative. Notation
@@ -38,24 +32,11 @@ class Optics:
     ap: int = 1
     family: str = ""
 
-    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+    def performer_problem(self, w: Work, o: OperativeState) -> str | None:
+        """Only an operative whose datacard prints it (the Eliminator Sniper)."""
         if not any(a.name == self.name for a in w.ctx.datacards[o.id].actions):
             return f"{o.id} has no Optics: only the Eliminator Sniper performs it"
-        if w.in_enemy_control_range(o):
-            return f"{o.id} is within control range of an enemy operative (Optics)"
         return None
-
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <op> optics`` when it may."""
-        if self._why_not(w, o) is not None:
-            return []
-        return [Action("Act", op=o.id, text=self.text)]
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or None."""
-        if a.point is not None or a.target:
-            return f"{a}: Optics takes no point or operative"
-        return self._why_not(w, o)
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """A token on the operative until the start of its next activation."""

@@ -12,8 +12,8 @@ from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.state import Effect
 from engine.game.work import Work
-from engine.rules.ploys import GainToken, Ploy, StatChange
-from engine.rules.registry import Installer, register, rule_id
+from engine.rules.ploys import GainToken, Ploy, StatChange, ploy_installer
+from engine.rules.registry import register, rule_id
 from teams.angels_of_death import advice
 from teams.angels_of_death.common import (
     TEAM,
@@ -415,11 +415,7 @@ def _install_shock_assault(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.on("fight_ended", _shock_assault_ended)
 
 
-def _ploy_installer(ploy: Ploy) -> Installer:
-    def install(hooks: Hooks, players: tuple[str, ...]) -> None:
-        hooks.ploy(ploy, players)
-
-    return install
+_ploy_installer = ploy_installer
 
 
 register(

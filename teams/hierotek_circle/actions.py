@@ -24,7 +24,10 @@ from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.choices import RuleRollFrame, on_roll
+from engine.rules.effects import unobscure as unobscure
+from engine.rules.medic import heal_roll
 from engine.rules.registry import register, rule_id
+from engine.rules.unique_actions import PlainAction, SelectingAction, UniqueAction
 from teams.hierotek_circle import reanimation
 from teams.hierotek_circle.common import (
     APPRENTEK,
@@ -41,14 +44,18 @@ from teams.hierotek_circle.common import (
 SUPPORT_RANGE = 6.0
 
 
-def _why_not(w: Work, o: OperativeState, name: str) -> str | None:
-    """The conditions every one of these actions shares: the operative has it, and is not
-    within control range of an enemy operative."""
-    if not performs(w, o, name):
-        return f"{o.id} has no {name} unique action"
-    if w.in_enemy_control_range(o):
-        return f"{o.id} is within control range of an enemy operative ({name})"
-    return None
+class _HierotekAction(UniqueAction):
+    """Who performs these actions: an operative whose datacard prints it, or an APPRENTEK
+    its CRYPTEK's (:func:`teams.hierotek_circle.common.performs`); none within control
+    range of an enemy operative."""
+
+    __slots__ = ()
+
+    def performer_problem(self, w: Work, o: OperativeState) -> str | None:
+        """``o`` has no such unique action."""
+        if not performs(w, o, self.name):
+            return f"{o.id} has no {self.name} unique action"
+        return None
 
 
 # -- Reanimate (Plasmacyte Reanimator) --------------------------------------------------------
@@ -75,7 +82,7 @@ def _room(w: Work, op: str) -> bool:
 
 
 @attrs.frozen(slots=True)
-class Reanimate:
+class Reanimate(_HierotekAction, SelectingAction):
     """Reanimate (Plasmacyte Reanimator, 1AP; our words): select one of its player's
     Reanimation markers visible to and within 6" of it and roll one D6: on a 3+ that
     marker's operative is REANIMATED (:mod:`.reanimation`: set up within 3" of the marker,
@@ -93,30 +100,20 @@ class Reanimate:
     ap: int = 1
     family: str = "Reanimate"
 
-    def _targets(self, w: Work, o: OperativeState) -> list[str]:
+    def targets(self, w: Work, o: OperativeState) -> list[str]:
+        """The operatives of its Reanimation markers in reach (with room when ``sure``)."""
         out = reanimate_targets(w, o)
         if self.sure:
             out = [t for t in out if _room(w, t)]
         return out
 
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <op> reanimate[ 2ap] on <operative>`` for each marker it may select."""
-        if _why_not(w, o, self.name) is not None:
-            return []
-        return [Action("Act", op=o.id, text=self.text, target=t) for t in self._targets(w, o)]
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or None."""
-        why = _why_not(w, o, self.name)
-        if why is not None:
-            return why
-        if a.target not in self._targets(w, o):
-            return (
-                f"{a}: Reanimate selects one of your Reanimation markers visible to and within "
-                f'{REANIMATE_RANGE:g}" of {o.id}'
-                + (" where its operative can be set up" if self.sure else "")
-            )
-        return None
+    def target_rule(self, w: Work, o: OperativeState) -> str:
+        """What it selects."""
+        return (
+            "Reanimate selects one of your Reanimation markers visible to and within "
+            f'{REANIMATE_RANGE:g}" of {o.id}'
+            + (" where its operative can be set up" if self.sure else "")
+        )
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
         """Rule of thumb: an operative back (1 wound; it also takes a kill grade off the
@@ -167,7 +164,7 @@ ACCELERATED = ("DEATHMARK", "IMMORTAL")
 
 
 @attrs.frozen(slots=True)
-class Accelerate:
+class Accelerate(_HierotekAction, SelectingAction):
     """Accelerate (Plasmacyte Accelerator, 1AP; our words): a friendly DEATHMARK or IMMORTAL
     operative visible to and within 6" of it adds 1 to its APL until the end of its next
     activation. Not while within control range of an enemy operative. Notation
@@ -178,28 +175,20 @@ class Accelerate:
     ap: int = 1
     family: str = ""
 
-    def _targets(self, w: Work, o: OperativeState) -> list[str]:
+    def targets(self, w: Work, o: OperativeState) -> list[str]:
+        """Friendly DEATHMARK and IMMORTAL operatives in reach."""
         return [
             f.id
             for f in support_targets(w, o, SUPPORT_RANGE, other=True)
             if any(has_keyword(w, f.id, k) for k in ACCELERATED)
         ]
 
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <op> accelerate on <friend>`` for each friend it may select."""
-        if _why_not(w, o, self.name) is not None:
-            return []
-        return [Action("Act", op=o.id, text=self.text, target=f) for f in self._targets(w, o)]
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or None."""
-        why = _why_not(w, o, self.name)
-        if why is None and a.target not in self._targets(w, o):
-            why = (
-                f"{a}: Accelerate selects a friendly DEATHMARK or IMMORTAL operative visible "
-                f'to and within {SUPPORT_RANGE:g}" of {o.id}'
-            )
-        return why
+    def target_rule(self, w: Work, o: OperativeState) -> str:
+        """What it selects."""
+        return (
+            "Accelerate selects a friendly DEATHMARK or IMMORTAL operative visible "
+            f'to and within {SUPPORT_RANGE:g}" of {o.id}'
+        )
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
         """Rule of thumb (as Battle Comms): an action point for a friend is worth 0.15 of an
@@ -228,16 +217,8 @@ def install_accelerate(hooks: Hooks, players: tuple[str, ...]) -> None:
 MDV = "multi_dimensional_vision"
 
 
-def unobscure(tg: Any) -> Any:
-    """A targeting result ``tg`` with the target no longer obscured (in cover still when a
-    cover feature is there)."""
-    return attrs.evolve(
-        tg, obscured=False, obscuring_features=frozenset(), in_cover=bool(tg.cover_features)
-    )
-
-
 @attrs.frozen(slots=True)
-class MultiDimensionalVision:
+class MultiDimensionalVision(_HierotekAction, PlainAction):
     """Multi-Dimensional Vision (Deathmark, 1AP; our words): until the start of its next
     activation, whenever it is shooting, enemy operatives cannot be obscured. Not while
     within control range of an enemy operative. Notation ``Act <op> multi-dimensional
@@ -247,18 +228,6 @@ class MultiDimensionalVision:
     text: str = "multi-dimensional vision"
     ap: int = 1
     family: str = ""
-
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <op> multi-dimensional vision`` when it may."""
-        if _why_not(w, o, self.name) is not None:
-            return []
-        return [Action("Act", op=o.id, text=self.text)]
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or None."""
-        if a.point is not None or a.target:
-            return f"{a}: {self.name} takes no point or operative"
-        return _why_not(w, o, self.name)
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
         """Rule of thumb (as Optics): 0.15 of an operative when an enemy it could shoot is
@@ -317,7 +286,7 @@ def _augment_text(kind: str, weapon: str, pair: tuple[str, str]) -> str:
 
 
 @attrs.frozen(slots=True)
-class AugmentWeapon:
+class AugmentWeapon(_HierotekAction, SelectingAction):
     """Augment Weapon (Technomancer, 1AP, SUPPORT; our words): select a friendly HIEROTEK
     CIRCLE operative visible to and within 6" of it; until the start of the Technomancer's
     next activation, until the friend is incapacitated or until a friendly operative
@@ -332,24 +301,16 @@ class AugmentWeapon:
     ap: int = 1
     family: str = ""
 
-    def _targets(self, w: Work, o: OperativeState) -> list[str]:
+    def targets(self, w: Work, o: OperativeState) -> list[str]:
+        """Friendly HIEROTEK CIRCLE operatives in reach (itself too)."""
         return [f.id for f in support_targets(w, o, SUPPORT_RANGE)]
 
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <op> augment weapon on <friend>`` for each friend it may select."""
-        if _why_not(w, o, self.name) is not None:
-            return []
-        return [Action("Act", op=o.id, text=self.text, target=f) for f in self._targets(w, o)]
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or None."""
-        why = _why_not(w, o, self.name)
-        if why is None and a.target not in self._targets(w, o):
-            why = (
-                f"{a}: Augment Weapon selects a friendly HIEROTEK CIRCLE operative visible to "
-                f'and within {SUPPORT_RANGE:g}" of {o.id}'
-            )
-        return why
+    def target_rule(self, w: Work, o: OperativeState) -> str:
+        """What it selects."""
+        return (
+            "Augment Weapon selects a friendly HIEROTEK CIRCLE operative visible to "
+            f'and within {SUPPORT_RANGE:g}" of {o.id}'
+        )
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
         """Rule of thumb: two weapon rules for a friend still to act this turning point are
@@ -487,7 +448,7 @@ _REPAIR_TP = "canoptek_repair_tp"  # player count: the TP it was last performed
 
 
 @attrs.frozen(slots=True)
-class CanoptekRepair:
+class CanoptekRepair(_HierotekAction, SelectingAction):
     """Canoptek Repair (Technomancer, 1AP, SUPPORT; our words): a friendly HIEROTEK CIRCLE
     operative visible to and within 6" of it (itself included) regains up to 2D3 lost
     wounds. Not while within control range of an enemy operative, nor when a friendly
@@ -499,58 +460,38 @@ class CanoptekRepair:
     ap: int = 1
     family: str = ""
 
-    def _targets(self, w: Work, o: OperativeState) -> list[str]:
+    def targets(self, w: Work, o: OperativeState) -> list[str]:
+        """Wounded friendly HIEROTEK CIRCLE operatives in reach (itself too)."""
         return [
             f.id
             for f in support_targets(w, o, SUPPORT_RANGE)
             if f.wounds < w.ctx.datacards[f.id].wounds
         ]
 
-    def _why(self, w: Work, o: OperativeState) -> str | None:
-        why = _why_not(w, o, self.name)
-        if why is None and w.count(o.player, _REPAIR_TP) == w.tp:
-            why = "a friendly operative already performed Canoptek Repair this turning point"
-        return why
+    def target_rule(self, w: Work, o: OperativeState) -> str:
+        """What it selects."""
+        return (
+            "Canoptek Repair selects a friendly HIEROTEK CIRCLE operative that has "
+            f'lost wounds, visible to and within {SUPPORT_RANGE:g}" of {o.id}'
+        )
 
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <op> canoptek repair on <friend>`` for each wounded friend in reach."""
-        if self._why(w, o) is not None:
-            return []
-        return [Action("Act", op=o.id, text=self.text, target=f) for f in self._targets(w, o)]
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or None."""
-        why = self._why(w, o)
-        if why is None and a.target not in self._targets(w, o):
-            why = (
-                f"{a}: Canoptek Repair selects a friendly HIEROTEK CIRCLE operative that has "
-                f'lost wounds, visible to and within {SUPPORT_RANGE:g}" of {o.id}'
-            )
-        return why
+    def more_problem(self, w: Work, o: OperativeState, mode: str) -> str | None:
+        """Once per turning point for the player."""
+        if w.count(o.player, _REPAIR_TP) == w.tp:
+            return "a friendly operative already performed Canoptek Repair this turning point"
+        return None
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
         """The wounds expected back (2D3: 4 on average, at most those lost) valued as wounds
-        dealt are (``DAMAGE_WEIGHT`` of one wound's share of its starting wounds)."""
-        from engine.agents.values import DAMAGE_WEIGHT
+        dealt are (:func:`engine.agents.values.heal_value`)."""
+        from engine.agents.values import heal_value
 
-        t = w.op(a.target)
-        most = w.ctx.datacards[t.id].wounds
-        return DAMAGE_WEIGHT * min(4, most - t.wounds) / most
+        return heal_value(w, a.target)
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """Roll the 2D3 (two D6 halved, rounded up)."""
         w.count(o.player, _REPAIR_TP, w.tp - w.count(o.player, _REPAIR_TP))
-        w.stack.append(
-            RuleRollFrame(
-                player=o.player,
-                rule=self.name,
-                key=_REPAIR_ROLL,
-                op=o.id,
-                dice=2,
-                label=f"Canoptek Repair 2D3 ({a.target})",
-                data=(("target", a.target),),
-            )
-        )
+        heal_roll(w, o, self.name, _REPAIR_ROLL, a.target)
 
 
 def _repair_rolled(w: Work, frame: RuleRollFrame, values: tuple[int, ...]) -> None:
@@ -574,7 +515,7 @@ REINFORCED = "reinforce_metal"
 
 
 @attrs.frozen(slots=True)
-class ReinforceMetal:
+class ReinforceMetal(_HierotekAction, SelectingAction):
     """Reinforce Metal (Technomancer, 1AP, SUPPORT; our words): select a friendly HIEROTEK
     CIRCLE operative visible to and within 6" of it (itself included); until the start of
     the Technomancer's next activation, until the friend is incapacitated or until a
@@ -589,24 +530,16 @@ class ReinforceMetal:
     ap: int = 1
     family: str = ""
 
-    def _targets(self, w: Work, o: OperativeState) -> list[str]:
+    def targets(self, w: Work, o: OperativeState) -> list[str]:
+        """Friendly HIEROTEK CIRCLE operatives in reach (itself too)."""
         return [f.id for f in support_targets(w, o, SUPPORT_RANGE)]
 
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <op> reinforce metal on <friend>`` for each friend it may select."""
-        if _why_not(w, o, self.name) is not None:
-            return []
-        return [Action("Act", op=o.id, text=self.text, target=f) for f in self._targets(w, o)]
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or None."""
-        why = _why_not(w, o, self.name)
-        if why is None and a.target not in self._targets(w, o):
-            why = (
-                f"{a}: Reinforce Metal selects a friendly HIEROTEK CIRCLE operative visible "
-                f'to and within {SUPPORT_RANGE:g}" of {o.id}'
-            )
-        return why
+    def target_rule(self, w: Work, o: OperativeState) -> str:
+        """What it selects."""
+        return (
+            "Reinforce Metal selects a friendly HIEROTEK CIRCLE operative visible "
+            f'to and within {SUPPORT_RANGE:g}" of {o.id}'
+        )
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
         """Rule of thumb: 0.1 of an operative on a friend an enemy can see within 12" (it
@@ -661,7 +594,7 @@ def _set(w: Work, player: str, key: str, value: int) -> None:
 
 
 @attrs.frozen(slots=True)
-class InterstitialCommand:
+class InterstitialCommand(_HierotekAction, SelectingAction):
     """Interstitial Command (Chronomancer, Psychomancer, Technomancer, Immortal Despotek;
     1AP, SUPPORT; our words): select another friendly HIEROTEK CIRCLE operative (not an
     APPRENTEK or CRYPTEK) visible to and within 6" of it, or (a CRYPTEK's) within 6" of a
@@ -679,7 +612,8 @@ class InterstitialCommand:
     ap: int = 1
     family: str = ""
 
-    def _targets(self, w: Work, o: OperativeState) -> list[str]:
+    def targets(self, w: Work, o: OperativeState) -> list[str]:
+        """Other friendly operatives it may select (class docstring)."""
         reach = support_targets(w, o, SUPPORT_RANGE, other=True)
         ids = {f.id for f in reach}
         if has_keyword(w, o.id, CRYPTEK) or has_keyword(w, o.id, APPRENTEK):
@@ -707,27 +641,19 @@ class InterstitialCommand:
             key=lambda i: w.ctx.index[i],
         )
 
-    def _why(self, w: Work, o: OperativeState, mode: str) -> str | None:
+    def target_rule(self, w: Work, o: OperativeState) -> str:
+        """What it selects."""
+        return (
+            "Interstitial Command selects another friendly HIEROTEK CIRCLE operative "
+            f'(not APPRENTEK or CRYPTEK) visible to and within {SUPPORT_RANGE:g}" of '
+            f"{o.id} that has a 1AP action left to perform this turning point"
+        )
+
+    def why_not(self, w: Work, o: OperativeState, mode: str) -> str | None:
+        """Not while counteracting, then the usual conditions."""
         if mode == "counteract":
             return f"{o.id} cannot perform Interstitial Command while counteracting"
-        return _why_not(w, o, self.name)
-
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <op> interstitial command on <friend>`` for each friend it may select."""
-        if self._why(w, o, mode) is not None:
-            return []
-        return [Action("Act", op=o.id, text=self.text, target=f) for f in self._targets(w, o)]
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or None."""
-        why = self._why(w, o, mode)
-        if why is None and a.target not in self._targets(w, o):
-            why = (
-                f"{a}: Interstitial Command selects another friendly HIEROTEK CIRCLE operative "
-                f'(not APPRENTEK or CRYPTEK) visible to and within {SUPPORT_RANGE:g}" of '
-                f"{o.id} that has a 1AP action left to perform this turning point"
-            )
-        return why
+        return _HierotekAction.why_not(self, w, o, mode)
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
         """Rule of thumb: a free action for a friend is worth 0.2 of an operative when it

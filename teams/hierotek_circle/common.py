@@ -3,7 +3,8 @@
 performer's next activation.
 
 For the modules of other lanes (the Chronomancer's and Psychomancer's unique actions): an
-action's ``_why_not`` asks :func:`performs` (``performs(w, o, "Chronometron")``), so that the
+action asks :func:`performs` (``performs(w, o, "Chronometron")``; the unique actions of
+:mod:`.actions` in their ``performer_problem``), so that the
 Apprentek performs its CRYPTEK's unique actions too (Apprentek Assistance, whose once per
 turning point limit is enforced by :mod:`.abilities` for every CRYPTEK unique action).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.equipment.markers import support_distance
+from engine.rules.unique_actions import visible_friends_within
 
 TEAM = "hierotek_circle"
 FACTION = "HIEROTEK CIRCLE"
@@ -59,14 +61,6 @@ def performs(w: Work, o: OperativeState, name: str) -> bool:
     return name in own_actions(w, o.id) or cryptek_action(w, o, name)
 
 
-def visible_within(w: Work, o: OperativeState, f: OperativeState, inches: float) -> bool:
-    """``f`` is visible to and within ``inches`` of ``o`` (itself always is)."""
-    if f.id == o.id:
-        return True
-    here, there = w.place(o), w.place(f)
-    return w.distance(here, there) <= inches + 1e-6 and w.ctx.visible(w.kz, here, there)
-
-
 def support_targets(
     w: Work, o: OperativeState, inches: float, *, other: bool = False, hierotek: bool = True
 ) -> list[OperativeState]:
@@ -74,10 +68,8 @@ def support_targets(
     ``hierotek``) visible to and within ``inches`` of it, the distance of a SUPPORT rule
     (:func:`engine.rules.equipment.markers.support_distance`: Comms Device...)."""
     reach = support_distance(w, o.id, inches)
-    pool = [*([] if other else [o]), *w.friends_of(o.id)]
-    return [
-        f for f in pool if (not hierotek or is_hierotek(w, f.id)) and visible_within(w, o, f, reach)
-    ]
+    pool = visible_friends_within(w, o, reach, other=other)
+    return [f for f in pool if not hierotek or is_hierotek(w, f.id)]
 
 
 def add_until_next(

@@ -11,8 +11,10 @@ from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
-from engine.rules.choices import RuleRollFrame, on_roll
+from engine.rules.effects import unobscure
+from engine.rules.medic import heal_2d3, heal_roll
 from engine.rules.registry import register
+from engine.rules.unique_actions import PlainAction, SelectingAction
 from teams.kasrkin.common import (
     RECON_TROOPER,
     SCAN_RANGE,
@@ -29,7 +31,7 @@ APL_MAX = 3
 
 
 @attrs.frozen(slots=True)
-class BattleComms:
+class BattleComms(SelectingAction):
     """Battle Comms (Vox-Trooper, 1AP; a :class:`engine.game.rule_actions.RuleActionLike`):
     another friendly KASRKIN operative gets APL +1 until the end of its next activation (not
     above 3: not offered on one whose APL is already 3 or more). Not while within control
@@ -41,31 +43,18 @@ class BattleComms:
     ap: int = 1
     family: str = ""
 
-    def _targets(self, w: Work, o: OperativeState) -> list[str]:
+    def targets(self, w: Work, o: OperativeState) -> list[str]:
+        """Other friendly KASRKIN operatives whose APL is below 3."""
         return [f.id for f in w.friends_of(o.id) if is_kasrkin(w, f.id) and w.apl(f) < APL_MAX]
 
-    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+    def target_rule(self, w: Work, o: OperativeState) -> str:
+        """What it selects."""
+        return "Battle Comms selects another friendly KASRKIN operative whose APL is below 3"
+
+    def performer_problem(self, w: Work, o: OperativeState) -> str | None:
+        """Only a Vox-Trooper performs it."""
         if VOX_TROOPER not in w.ctx.datacards[o.id].keywords:
             return f"{o.id} is not a Vox-Trooper: only it performs Battle Comms"
-        if w.in_enemy_control_range(o):
-            return f"{o.id} is within control range of an enemy operative (Battle Comms)"
-        return None
-
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <op> battle comms on <friend>`` for each friend it may select."""
-        if self._why_not(w, o) is not None:
-            return []
-        return [Action("Act", op=o.id, text=self.text, target=f) for f in self._targets(w, o)]
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or None."""
-        why = self._why_not(w, o)
-        if why is not None:
-            return why
-        if a.target not in self._targets(w, o):
-            return (
-                f"{a}: Battle Comms selects another friendly KASRKIN operative whose APL is below 3"
-            )
         return None
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
@@ -93,7 +82,7 @@ _MEDIKIT_ROLL = "kasrkin_medikit"
 
 
 @attrs.frozen(slots=True)
-class Medikit:
+class Medikit(SelectingAction):
     """Medikit (Combat Medic, 0AP; a :class:`engine.game.rule_actions.RuleActionLike`): a
     friendly KASRKIN operative within the Medic's control range that has lost wounds regains
     up to 2D3 of them; not one Medic! was used on this turning point. The Medic itself may be
@@ -108,7 +97,8 @@ class Medikit:
     ap: int = 0
     family: str = ""
 
-    def _targets(self, w: Work, o: OperativeState) -> list[str]:
+    def targets(self, w: Work, o: OperativeState) -> list[str]:
+        """Wounded friendly KASRKIN operatives in its control range (itself too)."""
         return [
             f.id
             for f in w.alive(o.player)
@@ -118,76 +108,32 @@ class Medikit:
             and not medic_saved(w, f.id)
         ]
 
-    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+    def target_rule(self, w: Work, o: OperativeState) -> str:
+        """What it selects."""
+        return (
+            f"Medikit selects a friendly KASRKIN operative within {o.id}'s control "
+            "range that has lost wounds"
+        )
+
+    def performer_problem(self, w: Work, o: OperativeState) -> str | None:
+        """Only a Combat Medic performs it."""
         if COMBAT_MEDIC not in w.ctx.datacards[o.id].keywords:
             return f"{o.id} is not a Combat Medic: only it performs Medikit"
-        if w.in_enemy_control_range(o):
-            return f"{o.id} is within control range of an enemy operative (Medikit)"
-        return None
-
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <op> medikit on <friend>`` for each wounded friend in control range."""
-        if self._why_not(w, o) is not None:
-            return []
-        return [Action("Act", op=o.id, text=self.text, target=f) for f in self._targets(w, o)]
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or None."""
-        why = self._why_not(w, o)
-        if why is not None:
-            return why
-        if a.target not in self._targets(w, o):
-            return (
-                f"{a}: Medikit selects a friendly KASRKIN operative within {o.id}'s control "
-                "range that has lost wounds"
-            )
         return None
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
         """The wounds expected back (2D3, 4 on average, at most those lost) valued as
-        wounds dealt are (``DAMAGE_WEIGHT`` of one wound's share of its starting wounds)."""
-        from engine.agents.values import DAMAGE_WEIGHT
+        wounds dealt are (:func:`engine.agents.values.heal_value`)."""
+        from engine.agents.values import heal_value
 
-        t = w.op(a.target)
-        most = w.ctx.datacards[t.id].wounds
-        return DAMAGE_WEIGHT * min(4, most - t.wounds) / most
+        return heal_value(w, a.target)
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
-        """Roll the 2D3 (:func:`_medikit_rolled` heals)."""
-        w.stack.append(
-            RuleRollFrame(
-                player=o.player,
-                rule=self.name,
-                key=_MEDIKIT_ROLL,
-                op=o.id,
-                dice=2,
-                label=f"Medikit 2D3 ({a.target})",
-                data=(("target", a.target),),
-            )
-        )
+        """Roll the 2D3 (:func:`engine.rules.medic.heal_roll`)."""
+        heal_roll(w, o, self.name, _MEDIKIT_ROLL, a.target)
 
 
-def _medikit_rolled(w: Work, frame: RuleRollFrame, values: tuple[int, ...]) -> None:
-    """The target regains 2D3 wounds, never above its Wounds stat."""
-    target = str(frame.get("target"))
-    t = w.op(target)
-    most = w.ctx.datacards[target].wounds
-    regained = min(most - t.wounds, sum((v + 1) // 2 for v in values))
-    if t.alive and regained > 0:
-        w.set_op(target, wounds=t.wounds + regained)
-    w.emit("wounds_regained", op=target, by=frame.op, rule=frame.rule, wounds=regained)
-
-
-on_roll(_MEDIKIT_ROLL, _medikit_rolled)
-
-
-def _regained_text(e: Event) -> str:
-    """``"  KAS-2 regains 3 wounds (Medikit, KAS-1)"``."""
-    n = e["wounds"]
-    return f"  {e['op']} regains {n} wound{'' if n == 1 else 's'} ({e['rule']}, {e['by']})"
-
-
-add_template("wounds_regained", _regained_text)
+heal_2d3(_MEDIKIT_ROLL)
 add_template("auspex_scan_ended", lambda e: f"  {e['op']}'s Auspex Scan ends")
 
 MEDIKIT = Medikit()
@@ -202,7 +148,7 @@ def install_medikit(hooks: Hooks, players: tuple[str, ...]) -> None:
 
 
 @attrs.frozen(slots=True)
-class AuspexScan:
+class AuspexScan(PlainAction):
     """Auspex Scan (Recon-Trooper, 1AP; a :class:`engine.game.rule_actions.RuleActionLike`):
     until the start of its next activation or until it is incapacitated, enemy operatives
     within 8" of it are being scanned; a friendly KASRKIN operative shooting a scanned enemy
@@ -217,24 +163,11 @@ class AuspexScan:
     ap: int = 1
     family: str = ""
 
-    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+    def performer_problem(self, w: Work, o: OperativeState) -> str | None:
+        """Only a Recon-Trooper performs it."""
         if RECON_TROOPER not in w.ctx.datacards[o.id].keywords:
             return f"{o.id} is not a Recon-Trooper: only it performs Auspex Scan"
-        if w.in_enemy_control_range(o):
-            return f"{o.id} is within control range of an enemy operative (Auspex Scan)"
         return None
-
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <op> auspex scan`` when it may."""
-        if self._why_not(w, o) is not None:
-            return []
-        return [Action("Act", op=o.id, text=self.text)]
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or None."""
-        if a.point is not None or a.target:
-            return f"{a}: Auspex Scan takes no point or operative"
-        return self._why_not(w, o)
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
         """Rule of thumb: 0.05 operatives per enemy operative within 8" (each may be shot
@@ -266,9 +199,7 @@ def install_auspex_scan(hooks: Hooks, players: tuple[str, ...]) -> None:
             return tg
         if not scanned(w, target):
             return tg
-        return attrs.evolve(
-            tg, obscured=False, obscuring_features=frozenset(), in_cover=bool(tg.cover_features)
-        )
+        return unobscure(tg)
 
     def not_obscured(w: Work, obscured: bool, **info: Any) -> bool:
         """ "Cannot be obscured": also not by a rule that obscures beyond terrain (smoke;

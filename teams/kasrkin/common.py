@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.dice.rules import Saturate
 from engine.game import universal
-from engine.game.context import Hooks
 from engine.game.state import other
 from engine.game.work import Work
-from engine.rules.ploys import Ploy
-from engine.rules.registry import Installer
+from engine.rules.medic import Medic
+from engine.rules.ploys import player_token as player_token
+from engine.rules.ploys import ploy_installer as ploy_installer
+from engine.rules.ploys import shoot_frame as shoot_frame
 
 KASRKIN = "KASRKIN"
 
@@ -18,25 +17,6 @@ KASRKIN = "KASRKIN"
 def is_kasrkin(w: Work, op: str) -> bool:
     """``op`` has the KASRKIN keyword."""
     return bool(op) and KASRKIN in w.ctx.datacards[op].keywords
-
-
-def player_token(w: Work, player: str, name: str) -> bool:
-    """``player`` holds the player-wide token ``name`` (:class:`GainToken` with no
-    operative)."""
-    return any(
-        e.kind == "token" and not e.op and e.player == player and e.detail == name
-        for e in w.effects
-    )
-
-
-def shoot_frame(w: Work) -> Any:
-    """The Shoot frame in progress (the top-most one), or None."""
-    from engine.game.shoot import ShootFrame
-
-    for f in reversed(w.stack):
-        if isinstance(f, ShootFrame):
-            return f
-    return None
 
 
 def no_cover_saves(w: Work) -> bool:
@@ -52,20 +32,12 @@ def no_cover_saves(w: Work) -> bool:
     return bool(prof.rules.has(Saturate))
 
 
-def ploy_installer(ploy: Ploy) -> Installer:
-    def install(hooks: Hooks, players: tuple[str, ...]) -> None:
-        hooks.ploy(ploy, players)
-
-    return install
-
-
-MEDIC_SAVED = "kasrkin_medic_saved"
+MEDIC = Medic("kasrkin", "COMBAT MEDIC", is_kasrkin, event="medic_used")
+"""Medic! (Combat Medic): :mod:`teams.kasrkin.faction`."""
+MEDIC_SAVED = MEDIC.saved_prefix
 """The token detail prefix of an operative Medic! was used on this turning point."""
-
-
-def medic_saved(w: Work, op: str) -> bool:
-    """Medic! was used on ``op`` this turning point."""
-    return any(e.op == op and e.detail.startswith(MEDIC_SAVED) for e in w.effects)
+medic_saved = MEDIC.saved
+"""Medic! was used on an operative this turning point."""
 
 
 # -- Auspex Scan (Recon-Trooper unique action) --------------------------------------------------

@@ -54,6 +54,7 @@ from engine.geometry import Placement, TerrainType, sight
 from engine.geometry.extra_terrain import AccessibleSpec
 from engine.rules.equipment.markers import support_distance
 from engine.rules.registry import register
+from engine.rules.unique_actions import SelectingAction, visible_friends_within
 from teams.kommandos.abilities import has_keyword, kommando
 
 BOSS_NOB = "BOSS NOB"
@@ -72,7 +73,7 @@ def apl_boost(w: Work, op: str) -> int:
 
 
 @attrs.frozen(slots=True)
-class SupportApl:
+class SupportApl(SelectingAction):
     """A SUPPORT unique action giving another friendly KOMMANDO (not the BOMB SQUIG) visible
     to and within 6" of the operative +1 APL until the end of its next activation (module
     docstring; a :class:`engine.game.rule_actions.RuleActionLike`); ``keyword`` the
@@ -84,41 +85,22 @@ class SupportApl:
     ap: int = 1
     family: str = ""
 
-    def _targets(self, w: Work, o: OperativeState) -> list[str]:
-        reach = support_distance(w, o.id, SUPPORT_RANGE) + _EPS
-        here = w.place(o)
-        out = []
-        for f in w.friends_of(o.id):
-            if not kommando(w, f.id):
-                continue
-            there = w.place(f)
-            if w.distance(here, there) <= reach and w.ctx.visible(w.kz, here, there):
-                out.append(f.id)
-        return out
+    def targets(self, w: Work, o: OperativeState) -> list[str]:
+        """Other friendly KOMMANDO operatives visible to and within 6" (SUPPORT)."""
+        reach = support_distance(w, o.id, SUPPORT_RANGE)
+        return [f.id for f in visible_friends_within(w, o, reach) if kommando(w, f.id)]
 
-    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+    def target_rule(self, w: Work, o: OperativeState) -> str:
+        """What it selects."""
+        return (
+            f"{self.name} selects another friendly KOMMANDO operative (not the Bomb "
+            f'Squig) visible to and within {SUPPORT_RANGE:g}" of {o.id}'
+        )
+
+    def performer_problem(self, w: Work, o: OperativeState) -> str | None:
+        """Only the operative with ``keyword`` performs it."""
         if not has_keyword(w, o.id, self.keyword):
             return f"{o.id} is not a {self.keyword.title()}: only it performs {self.name}"
-        if w.in_enemy_control_range(o):
-            return f"{o.id} is within control range of an enemy operative ({self.name})"
-        return None
-
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <op> <text> on <friend>`` for each friend it may select."""
-        if self._why_not(w, o) is not None:
-            return []
-        return [Action("Act", op=o.id, text=self.text, target=f) for f in self._targets(w, o)]
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or None."""
-        why = self._why_not(w, o)
-        if why is not None:
-            return why
-        if a.target not in self._targets(w, o):
-            return (
-                f"{a}: {self.name} selects another friendly KOMMANDO operative (not the Bomb "
-                f'Squig) visible to and within {SUPPORT_RANGE:g}" of {o.id}'
-            )
         return None
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:

@@ -60,7 +60,7 @@ from engine.game.events import Event
 from engine.game.state import Effect
 from engine.game.work import Work
 from engine.rules.choices import RuleChoiceFrame, on_choice
-from engine.rules.ploys import GainToken, Ploy
+from engine.rules.ploys import GainToken, Ploy, op_token, player_token, ploy_installer
 from engine.rules.registry import register
 
 KOMMANDO = "KOMMANDO"
@@ -78,20 +78,6 @@ def is_kommando_boy(w: Work, op: str) -> bool:
         return False
     keywords = w.ctx.datacards[op].keywords
     return not any(k in keywords for k in NOT_TOUGH)
-
-
-def player_token(w: Work, player: str, name: str) -> bool:
-    """``player`` holds the player-wide token ``name`` (a :class:`GainToken` with no
-    operative)."""
-    return any(
-        e.kind == "token" and not e.op and e.player == player and e.detail == name
-        for e in w.effects
-    )
-
-
-def op_token(w: Work, op: str, name: str) -> bool:
-    """Operative ``op`` holds the token ``name``."""
-    return any(e.kind == "token" and e.op == op and e.detail == name for e in w.effects)
 
 
 def _drop_token(w: Work, op: str, name: str) -> None:
@@ -115,13 +101,7 @@ def _near_enemy(w: Work, op: str, reach: float) -> bool:
     return any(w.distance(here, w.place(e)) <= reach for e in w.enemies_of(op))
 
 
-def _install(ploy: Ploy, extra: Any = None) -> Any:
-    def install(hooks: Hooks, players: tuple[str, ...]) -> None:
-        hooks.ploy(ploy, players)
-        if extra is not None:
-            extra(hooks, players)
-
-    return install
+_install = ploy_installer
 
 
 # -- DAKKA! DAKKA! DAKKA! and WAAAGH! ---------------------------------------------------------

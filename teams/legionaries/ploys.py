@@ -14,7 +14,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import Effect
 from engine.game.work import Work
-from engine.rules.ploys import GainToken, Ploy, StatChange
+from engine.rules.ploys import GainToken, Ploy, StatChange, ploy_installer
 from engine.rules.registry import register
 from teams.legionaries.common import (
     BLOOD,
@@ -28,14 +28,7 @@ from teams.legionaries.common import (
     mark_of,
 )
 
-
-def _ploy_installer(ploy: Ploy, extra: Any = None) -> Any:
-    def install(hooks: Hooks, players: tuple[str, ...]) -> None:
-        hooks.ploy(ploy, players)
-        if extra is not None:
-            extra(hooks, players)
-
-    return install
+_ploy_installer = ploy_installer
 
 
 FICKLE_FATES = "fickle_fates"

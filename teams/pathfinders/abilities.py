@@ -16,7 +16,9 @@ from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
+from engine.rules.effects import unobscure
 from engine.rules.registry import register, rule_id
+from engine.rules.unique_actions import SelectingAction
 from teams.pathfinders.common import TEAM, has_keyword, is_pathfinder, mine
 from teams.pathfinders.markerlights import can_markerlight
 
@@ -254,9 +256,7 @@ def install_multi_dimensional_vision(hooks: Hooks, players: tuple[str, ...]) -> 
         op = str(info.get("op", ""))
         if not tg.obscured or not mine(w, op, players) or not has_keyword(w, op, TRANSPECTRAL):
             return tg
-        return attrs.evolve(
-            tg, obscured=False, obscuring_features=frozenset(), in_cover=bool(tg.cover_features)
-        )
+        return unobscure(tg)
 
     hooks.transform("would_target", unobscured)
 
@@ -265,7 +265,7 @@ def install_multi_dimensional_vision(hooks: Hooks, players: tuple[str, ...]) -> 
 
 
 @attrs.frozen(slots=True)
-class SystemJam:
+class SystemJam(SelectingAction):
     """System Jam (Transpectral Interference, 1AP; a
     :class:`engine.game.rule_actions.RuleActionLike`): an enemy operative visible to it gets
     APL -1 until the end of its next activation. Not while it has a Conceal order or is
@@ -276,32 +276,25 @@ class SystemJam:
     ap: int = 1
     family: str = ""
 
-    def _targets(self, w: Work, o: OperativeState) -> list[str]:
+    def targets(self, w: Work, o: OperativeState) -> list[str]:
+        """The enemy operatives visible to it."""
         kz, me = w.kz, w.place(o)
         return [e.id for e in w.enemies_of(o.id) if w.ctx.visible(kz, me, w.place(e))]
 
-    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+    def target_rule(self, w: Work, o: OperativeState) -> str:
+        """What it selects."""
+        return f"System Jam selects an enemy operative visible to {o.id}"
+
+    def performer_problem(self, w: Work, o: OperativeState) -> str | None:
+        """Only the Transpectral Interference drone performs it."""
         if not (is_pathfinder(w, o.id) and has_keyword(w, o.id, TRANSPECTRAL)):
             return f"{o.id} is not a Transpectral Interference: only it performs System Jam"
-        if o.order == "conceal":
-            return f"{o.id} has a Conceal order (System Jam)"
-        if w.in_enemy_control_range(o):
-            return f"{o.id} is within control range of an enemy operative (System Jam)"
         return None
 
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <op> system jam on <enemy>`` for each visible enemy."""
-        if self._why_not(w, o) is not None:
-            return []
-        return [Action("Act", op=o.id, text=self.text, target=e) for e in self._targets(w, o)]
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or None."""
-        why = self._why_not(w, o)
-        if why is not None:
-            return why
-        if a.target not in self._targets(w, o):
-            return f"{a}: System Jam selects an enemy operative visible to {o.id}"
+    def more_problem(self, w: Work, o: OperativeState, mode: str) -> str | None:
+        """Not with a Conceal order."""
+        if o.order == "conceal":
+            return f"{o.id} has a Conceal order (System Jam)"
         return None
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:

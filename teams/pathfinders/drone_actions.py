@@ -3,7 +3,7 @@ Pulse Accelerator (MV31 Pulse Accelerator Drone)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
@@ -15,6 +15,7 @@ from engine.game.rule_actions import actions_of
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.registry import register, rule_id
+from engine.rules.unique_actions import PlainAction, SelectingAction
 from teams.pathfinders.common import TEAM, has_keyword, is_drone, is_pathfinder, is_pulse_weapon
 from teams.pathfinders.drones import REMOTE_PILOTED, remote_piloted
 
@@ -42,7 +43,7 @@ _PILOTED_DONE = "pf_piloted:"
 
 
 @attrs.frozen(slots=True)
-class RemotePilot:
+class RemotePilot(SelectingAction):
     """Remote Pilot (Drone Controller, 1AP; a
     :class:`engine.game.rule_actions.RuleActionLike`): one friendly PATHFINDER DRONE
     operative at once performs one free action (any action, even one its Drone rule forbids),
@@ -59,29 +60,18 @@ class RemotePilot:
     ap: int = 1
     family: str = ""
 
-    def _drones(self, w: Work, o: OperativeState) -> list[str]:
+    def targets(self, w: Work, o: OperativeState) -> list[str]:
+        """The friendly drones."""
         return [f.id for f in w.friends_of(o.id) if is_drone(w, f.id)]
 
-    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+    def target_rule(self, w: Work, o: OperativeState) -> str:
+        """What it selects."""
+        return "Remote Pilot selects a friendly PATHFINDER DRONE operative"
+
+    def performer_problem(self, w: Work, o: OperativeState) -> str | None:
+        """Only a Drone Controller performs it."""
         if not has_keyword(w, o.id, DRONE_CONTROLLER):
             return f"{o.id} is not a Drone Controller: only it performs Remote Pilot"
-        if w.in_enemy_control_range(o):
-            return f"{o.id} is within control range of an enemy operative (Remote Pilot)"
-        return None
-
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <controller> remote pilot on <drone>`` for each friendly drone."""
-        if self._why_not(w, o) is not None:
-            return []
-        return [Action("Act", op=o.id, text=self.text, target=d) for d in self._drones(w, o)]
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or None."""
-        why = self._why_not(w, o)
-        if why is not None:
-            return why
-        if a.target not in self._drones(w, o):
-            return f"{a}: Remote Pilot selects a friendly PATHFINDER DRONE operative"
         return None
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
@@ -184,7 +174,7 @@ def accelerating(w: Work, op: str) -> bool:
 
 
 @attrs.frozen(slots=True)
-class PulseAccelerator:
+class PulseAccelerator(PlainAction):
     """Pulse Accelerator (MV31 Pulse Accelerator Drone, 1AP; a
     :class:`engine.game.rule_actions.RuleActionLike`): until the start of its next
     activation or until it is incapacitated, whenever another friendly PATHFINDER operative
@@ -198,24 +188,19 @@ class PulseAccelerator:
     ap: int = 1
     family: str = ""
 
-    def _why_not(self, w: Work, o: OperativeState) -> str | None:
+    engaged_ok: ClassVar[bool] = True
+
+    def performer_problem(self, w: Work, o: OperativeState) -> str | None:
+        """Only an MV31 drone performs it."""
         if not has_keyword(w, o.id, MV31):
             return f"{o.id} is not an MV31 drone: only it performs Pulse Accelerator"
+        return None
+
+    def more_problem(self, w: Work, o: OperativeState, mode: str) -> str | None:
+        """Not while its Pulse Accelerator is active."""
         if accelerating(w, o.id):
             return f"{o.id}'s Pulse Accelerator is already active"
         return None
-
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <mv31> pulse accelerator`` when it may."""
-        if self._why_not(w, o) is not None:
-            return []
-        return [Action("Act", op=o.id, text=self.text)]
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or None."""
-        if a.point is not None or a.target:
-            return f"{a}: Pulse Accelerator takes no point or operative"
-        return self._why_not(w, o)
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
         """Rule of thumb: 0.06 operatives per friendly PATHFINDER with a pulse weapon

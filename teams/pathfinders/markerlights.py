@@ -51,6 +51,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
+from engine.rules.effects import unobscure
 from engine.rules.registry import register, rule_id
 from teams.pathfinders.common import (
     TEAM,
@@ -380,9 +381,7 @@ def install_markerlight(hooks: Hooks, players: tuple[str, ...]) -> None:
         op, target = str(info.get("op", "")), str(info.get("target", ""))
         if _benefits(w, players, op, target, _weapon_in_shot(w, op)) < 3:
             return tg
-        return attrs.evolve(
-            tg, obscured=False, obscuring_features=frozenset(), in_cover=bool(tg.cover_features)
-        )
+        return unobscure(tg)
 
     def seek_light(w: Work, why: Any, **info: Any) -> Any:
         if why is None or not w.effects:

@@ -11,197 +11,34 @@ import attrs
 
 from engine.game.actions import Action
 from engine.game.context import Hooks
-from engine.game.events import Event, add_template
+from engine.game.events import add_template
 from engine.game.state import Effect
 from engine.game.work import Work
-from engine.rules.choices import RuleChoiceFrame, on_choice
-from engine.rules.ploys import GainToken
+from engine.rules.medic import Medic
 from engine.rules.registry import register
 from engine.teams.model import Weapon
-from teams.pathfinders.support import has_keyword, is_trooper, player_token, shoot_frame
+from teams.pathfinders.support import has_keyword, is_trooper
 
 # -- Medic! (Medical Technician ability) -------------------------------------------------------
 
 MEDICAL_TECHNICIAN = "MEDICAL TECHNICIAN"
-MEDIC_RANGE = 3.0
-MEDIC_SAVED = "pathfinders_medic_saved"
+MEDIC = Medic("pathfinders", MEDICAL_TECHNICIAN, is_trooper, event="pathfinders_medic_used")
+MEDIC_RANGE = MEDIC.inches
+MEDIC_SAVED = MEDIC.saved_prefix
 """The token detail prefix of an operative Medic! was used on this turning point."""
-_MEDIC_USED = "pathfinders_medic_used"
-_MEDIC_DASH = "pathfinders_medic_dash"
-_MEDIC_DASHING = "pathfinders_medic_dashing"
-
-
-def _current_action(w: Work) -> str:
-    """Who acts and which of its actions is in progress: the top-most activation frame's
-    operative, mode and action count (``""`` outside any)."""
-    from engine.game.universal import ActivationFrame
-
-    for f in reversed(w.stack):
-        if isinstance(f, ActivationFrame):
-            return f"{f.op}/{f.mode}/{f.actions}"
-    return ""
-
-
-def _own_activation(w: Work, op: str) -> bool:
-    """``op``'s own activation is the top-most activation frame."""
-    from engine.game.universal import ActivationFrame
-
-    for f in reversed(w.stack):
-        if isinstance(f, ActivationFrame):
-            return bool(f.op == op and f.mode == "activation")
-    return False
-
-
-def medic_for(w: Work, op: str) -> str:
-    """The friendly Medical Technician that may use Medic! on ``op`` now, or ``""``: ``op``
-    is another friendly PATHFINDER (not a DRONE) visible to and within 3" of it, neither
-    within control range of an enemy operative, Medic! not used this turning point, and the
-    Medical Technician not a primary or secondary target of the Shoot in progress."""
-    player = w.ctx.owner[op]
-    if not is_trooper(w, op) or player_token(w, player, _MEDIC_USED):
-        return ""
-    friend = w.op(op)
-    if w.in_enemy_control_range(friend):
-        return ""
-    there = w.place(friend)
-    f = shoot_frame(w)
-    for m in w.alive(player):
-        if m.id == op or not has_keyword(w, m.id, MEDICAL_TECHNICIAN) or not is_trooper(w, m.id):
-            continue
-        if w.in_enemy_control_range(m) or (f is not None and m.id in f.targets):
-            continue
-        me = w.place(m)
-        if w.distance(me, there) <= MEDIC_RANGE + 1e-6 and w.ctx.visible(w.kz, me, there):
-            return m.id
-    return ""
-
-
-_MEDIC_PENDING = "pathfinders_medic_pending"
-"""Token detail prefix (on the operative) while its player chooses whether Medic! saves it:
-``pathfinders_medic_pending:<action>``."""
-
-
-def _medic_pending(w: Work, op: str) -> bool:
-    return any(e.op == op and e.detail.startswith(_MEDIC_PENDING) for e in w.effects)
-
-
-def _medic_chosen(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
-    """Medic! used (the operative saved: :func:`install_medic`) or declined (it is
-    incapacitated now, as the damage that would have incapacitated it said)."""
-    op = frame.op
-    w.effects = [e for e in w.effects if not (e.op == op and e.detail.startswith(_MEDIC_PENDING))]
-    if not chosen:
-        from engine.game import universal
-
-        universal.incapacitate(w, op, str(frame.get("by")))
-        return
-    medic, now, player = str(frame.get("medic")), str(frame.get("now")), frame.player
-    GainToken(_MEDIC_USED, "end_tp").apply(w, player, "", "Medic!")
-    w.add_effect(Effect("token", op, "end_tp", source=medic, detail=f"{MEDIC_SAVED}:{now}"))
-    for who in (medic, op):
-        w.add_effect(Effect("apl", who, "end_next_activation", source=medic, value=-1))
-    if frame.get("own"):
-        w.set_op(op, ap=0)
-    w.add_effect(Effect("token", op, "end_tp", source=medic, detail=_MEDIC_DASH))
-    w.emit("pathfinders_medic_used", op=op, medic=medic, player=player)
-
-
-on_choice(_MEDIC_PENDING, _medic_chosen)
+medic_for = MEDIC.medic_for
+"""The friendly Medical Technician that may use Medic! on an operative now, or ``""``."""
 
 
 def install_medic(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Medic! (Medical Technician): the first time in a turning point that another friendly
-    PATHFINDER operative (excluding DRONE) would be incapacitated while visible to and within
-    3" of the Medical Technician (:func:`medic_for`), its player may use the rule
-    (``Use medic!`` or ``Decline``): it is not incapacitated, has 1 wound left and cannot be
-    incapacitated for the rest of that action. Both get APL -1 until the end of their next
-    activations; used in that operative's own activation, the activation ends after the
-    action (its AP is set to 0). After that action (``action_ended``) it may perform a free
-    Dash that must end within the Medical Technician's control range
-    (``would_refuse_destination``). Trigger: the core's ``would_be_incapacitated`` hook keeps
-    it at 1 wound while its player chooses (a :class:`~engine.rules.choices.RuleChoiceFrame`
-    pushed once the damage's procedure has finished its changes, ``Work.defer_frame``);
-    declined, it is incapacitated then (``universal.incapacitate``). Limits: once per
-    turning point (a player token, taken only when used). Medikit cannot select that
+    """Medic! (Medical Technician; :class:`engine.rules.medic.Medic` with the keyword
+    MEDICAL TECHNICIAN, for PATHFINDER operatives excluding DRONE, 3"): the first time in a
+    turning point that another such friendly operative would be incapacitated while
+    visible to and within 3" of the Medical Technician, its player may use the rule; it
+    stays at 1 wound, both get APL -1, and it may Dash for free to end within the Medical
+    Technician's control range. Once per turning point. Medikit cannot select that
     operative this turning point."""
-
-    def save(w: Work, falls: bool, **info: Any) -> bool:
-        op = str(info.get("op", ""))
-        if not falls or w.ctx.owner.get(op) not in players:
-            return falls
-        now = _current_action(w)
-        if any(e.op == op and e.detail == f"{MEDIC_SAVED}:{now}" for e in w.effects):
-            w.set_op(op, wounds=1)
-            return False
-        if _medic_pending(w, op):
-            w.set_op(op, wounds=1)  # more damage before its player chose: still undecided
-            return False
-        medic = medic_for(w, op)
-        if not medic:
-            return falls
-        w.set_op(op, wounds=1)
-        w.effects.append(
-            Effect("token", op, "end_tp", source=medic, detail=f"{_MEDIC_PENDING}:{now}")
-        )
-        w.defer_frame(
-            RuleChoiceFrame(
-                player=w.ctx.owner[op],
-                rule="Medic!",
-                key=_MEDIC_PENDING,
-                op=op,
-                candidates=(),
-                data=(
-                    ("medic", medic),
-                    ("now", now),
-                    ("by", str(info.get("by", ""))),
-                    ("own", _own_activation(w, op)),
-                ),
-                targeted=False,
-            )
-        )
-        return False
-
-    def after_action(w: Work, ev: Event) -> None:
-        if not w.effects:
-            return
-        for e in w.effects:
-            if e.detail == _MEDIC_DASH and e.kind == "token":
-                w.effects = [x for x in w.effects if x is not e]
-                dashing = Effect("token", e.op, "end_tp", source=e.source, detail=_MEDIC_DASHING)
-                if w.op(e.op).alive and w.op(e.source).alive:
-                    w.add_effect(dashing)
-                    from engine.game import universal
-
-                    universal.start_free_action(w, e.op, ("Dash",))
-                return
-
-    def dash_ended(w: Work, ev: Event) -> None:
-        if w.effects and any(e.detail == _MEDIC_DASHING for e in w.effects):
-            w.effects = [e for e in w.effects if e.detail != _MEDIC_DASHING]
-
-    def near_medic(w: Work, why: str | None, **info: Any) -> str | None:
-        op = str(info.get("op", ""))
-        if why or not w.effects:
-            return why
-        medic = next((e.source for e in w.effects if e.op == op and e.detail == _MEDIC_DASHING), "")
-        if not medic:
-            return why
-        x, y, z = info["point"]
-        there = w.ctx.placement(op, x, y, z)
-        if not w.ctx.control_range(w.kz, there, w.place(w.op(medic))):
-            return f"{op}'s free Dash (Medic!) must end within {medic}'s control range"
-        return why
-
-    hooks.transform("would_be_incapacitated", save)
-    hooks.on("action_ended", after_action)
-    hooks.on("free_action_ended", dash_ended)
-    hooks.transform("would_refuse_destination", near_medic)
-
-
-add_template(
-    "pathfinders_medic_used",
-    lambda e: f"  {e['medic']}: Medic! {e['op']} stays in the fight (1W)",
-)
+    MEDIC.install(hooks, players)
 
 
 # -- Inertial Dampener (Marksman ability) ------------------------------------------------------

@@ -1,0 +1,123 @@
+"""The skeleton of a team's unique action (``rules/KT24.md`` 3): who may perform it, "not
+while within control range of an enemy operative", what it selects, and the ``options`` and
+``check`` the core asks of a rule action (:class:`engine.game.rule_actions.RuleActionLike`).
+
+A team's action class (``attrs.frozen(slots=True)``, with the fields ``name``, ``text``,
+``ap`` and ``family``) derives from one of:
+
+- :class:`SelectingAction`: notation ``Act <op> <text> on <operative>``; the subclass gives
+  :meth:`SelectingAction.targets` (the operatives it may select now) and
+  :meth:`SelectingAction.target_rule` (what it selects, for the refusal).
+- :class:`PlainAction`: notation ``Act <op> <text>``, selecting nothing.
+
+Both ask :meth:`UniqueAction.performer_problem` (the operative does not have the action),
+then, unless ``engaged_ok``, refuse within control range of an enemy operative, then
+:meth:`UniqueAction.more_problem` (any further limit of the rule). Helpers for the usual
+selections: :func:`visible_friends_within` (a SUPPORT rule's "friendly operative visible to
+and within x"").
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from engine.game.actions import Action
+from engine.game.state import OperativeState
+from engine.game.work import Work
+
+__all__ = ["PlainAction", "SelectingAction", "UniqueAction", "visible_friends_within"]
+
+EPS = 1e-6
+
+
+class UniqueAction:
+    """The conditions every unique action shares (module docstring). Not an attrs class:
+    the subclasses are, and give ``name``, ``text``, ``ap`` and ``family``."""
+
+    __slots__ = ()
+    name: str
+    text: str
+    ap: int
+    family: str
+    engaged_ok: ClassVar[bool] = False
+    """Whether it may be performed within control range of an enemy operative."""
+
+    def performer_problem(self, w: Work, o: OperativeState) -> str | None:
+        """Why ``o`` does not have this action (naming it), or ``None``."""
+        raise NotImplementedError
+
+    def more_problem(self, w: Work, o: OperativeState, mode: str) -> str | None:
+        """Any further reason the rule gives why ``o`` cannot perform it now, or ``None``."""
+        return None
+
+    def why_not(self, w: Work, o: OperativeState, mode: str) -> str | None:
+        """Why ``o`` cannot perform it now, whatever it selects (naming the rule), or
+        ``None``."""
+        why = self.performer_problem(w, o)
+        if why is None and not self.engaged_ok and w.in_enemy_control_range(o):
+            why = f"{o.id} is within control range of an enemy operative ({self.name})"
+        if why is None:
+            why = self.more_problem(w, o, mode)
+        return why
+
+
+class SelectingAction(UniqueAction):
+    """A unique action that selects an operative: ``Act <op> <text> on <operative>``."""
+
+    __slots__ = ()
+
+    def targets(self, w: Work, o: OperativeState) -> list[str]:
+        """The operatives ``o`` may select now (ids, in the order listed)."""
+        raise NotImplementedError
+
+    def target_rule(self, w: Work, o: OperativeState) -> str:
+        """What it selects, for the refusal of another operative (``"Battle Comms selects
+        another friendly ..."``)."""
+        raise NotImplementedError
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """``Act <op> <text> on <operative>`` for each operative it may select."""
+        if self.why_not(w, o, mode) is not None:
+            return []
+        return [Action("Act", op=o.id, text=self.text, target=t) for t in self.targets(w, o)]
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or None."""
+        why = self.why_not(w, o, mode)
+        if why is None and a.target not in self.targets(w, o):
+            why = f"{a}: {self.target_rule(w, o)}"
+        return why
+
+
+class PlainAction(UniqueAction):
+    """A unique action that selects nothing: ``Act <op> <text>``."""
+
+    __slots__ = ()
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """``Act <op> <text>`` when it may."""
+        if self.why_not(w, o, mode) is not None:
+            return []
+        return [Action("Act", op=o.id, text=self.text)]
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or None."""
+        if a.point is not None or a.target:
+            return f"{a}: {self.name} takes no point or operative"
+        return self.why_not(w, o, mode)
+
+
+def visible_friends_within(
+    w: Work, o: OperativeState, inches: float, *, other: bool = True
+) -> list[OperativeState]:
+    """``o``'s friendly operatives visible to and within ``inches`` of it (``o`` itself
+    first too unless ``other``: an operative is within and visible to itself, 4.1, 4.3), in
+    roster order. The distance is as given: a SUPPORT rule passes
+    :func:`engine.rules.equipment.markers.support_distance` of its printed one."""
+    here = w.place(o)
+    out = [] if other else [o]
+    for f in w.friends_of(o.id):
+        there = w.place(f)
+        if w.distance(here, there) <= inches + EPS and w.ctx.visible(w.kz, here, there):
+            out.append(f)
+    return out
