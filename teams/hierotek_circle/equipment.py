@@ -16,9 +16,9 @@ from engine.game.state import Effect
 from engine.game.work import Work
 from engine.rules.choices import RuleChoiceFrame, RuleRollFrame, on_choice, on_roll
 from engine.rules.equipment.selection import has_equipment
-from engine.rules.ploys import GainToken
+from engine.rules.ploys import GainToken, player_token
 from engine.rules.registry import register, register_equipment_value
-from teams.hierotek_circle.ploys import drop_effects, has_kw, op_effect, player_token
+from teams.hierotek_circle.ploys import drop_effects, has_kw, op_effect
 from teams.hierotek_circle.reanimation import reanimated_this_tp
 
 CONDUITS = "Magnification Conduits"

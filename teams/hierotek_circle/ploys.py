@@ -28,7 +28,7 @@ from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.choices import RuleChoiceFrame, on_choice
 from engine.rules.equipment.markers import support_distance
-from engine.rules.ploys import GainToken, Ploy
+from engine.rules.ploys import GainToken, Ploy, player_token, ploy_installer
 from engine.rules.registry import register
 
 FACTION = "HIEROTEK CIRCLE"
@@ -39,15 +39,6 @@ def has_kw(w: Work, op: str, *keywords: str) -> bool:
     """``op`` is a HIEROTEK CIRCLE operative with every one of ``keywords``."""
     kw = w.ctx.datacards[op].keywords
     return FACTION in kw and all(k in kw for k in keywords)
-
-
-def player_token(w: Work, player: str, name: str) -> bool:
-    """``player`` holds the player-wide token ``name`` (a :class:`GainToken` on no
-    operative: a strategy ploy in effect)."""
-    return any(
-        e.kind == "token" and not e.op and e.player == player and e.detail == name
-        for e in w.effects
-    )
 
 
 def op_effect(w: Work, op: str, kind: str) -> Effect | None:
@@ -67,15 +58,6 @@ def visible_within(w: Work, a: str, b: str, inches: float) -> bool:
     """``b`` is visible to ``a`` and within ``inches`` of it."""
     pa, pb = w.place(w.op(a)), w.place(w.op(b))
     return w.distance(pa, pb) <= inches + 1e-6 and bool(w.ctx.visible(w.kz, pa, pb))
-
-
-def _installer(ploy: Any, extra: Any = None) -> Any:
-    def install(hooks: Hooks, players: tuple[str, ...]) -> None:
-        hooks.ploy(ploy, players)
-        if extra is not None:
-            extra(hooks, players)
-
-    return install
 
 
 def _rule_id(kind: str, name: str) -> str:
@@ -871,4 +853,4 @@ PLOYS: tuple[tuple[Any, Any, str], ...] = (
 )
 
 for _ploy, _extra, _summary in PLOYS:
-    register(_ploy.rule_id, _installer(_ploy, _extra), _summary)
+    register(_ploy.rule_id, ploy_installer(_ploy, _extra), _summary)
