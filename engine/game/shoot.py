@@ -168,12 +168,13 @@ def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action
         if fixed is not None:
             yield Action("Shoot", op=o.id, weapon=name, target=fixed)
             continue
+        seek = _seek(prof.rules)
         for t in enemies:
             # shoot_target_reason, with the weapon-free checks done once per target.
             if pb:
                 why = own_target_reason(w, o, t, name, prof, pb)
             else:
-                key = (t.id, _seek(prof.rules))
+                key = (t.id, seek)
                 if key not in sight_why:
                     sight_why[key] = _sight_reason(w, o, t, key[1])
                 if t.id not in engaged_why:

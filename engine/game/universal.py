@@ -30,7 +30,7 @@ after using one.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import attrs
@@ -599,6 +599,12 @@ def precheck(
     return None
 
 
+_IN_CR_REFUSED = frozenset(("Reposition", "Dash", "Pick up"))
+"""The actions :func:`precheck` always refuses within an enemy's control range (3.2)."""
+_OUT_OF_CR_REFUSED = frozenset(("Fall Back", "Fight"))
+"""The actions :func:`precheck` always refuses outside every enemy's control range (3.2)."""
+
+
 def list_action_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
     """The listed legal actions of ``o`` (movement destinations from candidates)."""
     return list(iter_action_options(w, o, mode))
@@ -616,20 +622,23 @@ def iter_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Actio
     from engine.game import closequarters, fight, shoot
 
     in_cr = w.in_enemy_control_range(o)
+    # (what precheck refuses whatever else holds, by control range alone: not asked)
+    ranged_out = _IN_CR_REFUSED if in_cr else _OUT_OF_CR_REFUSED
     memo = ReachMemo()  # the four move actions share their checks from this position
     refused = bool(w.ctx.hooks.would.get("would_refuse_destination"))
     for verb in ("Reposition", "Dash", "Fall Back", "Charge"):
-        if precheck(w, o, verb, mode, in_cr) is None:
+        if verb not in ranged_out and precheck(w, o, verb, mode, in_cr) is None:
             for p in move_candidates(w, o, verb, mode, memo):
                 if not refused or destination_refused(w, o, verb, p) is None:
                     yield Action(verb, op=o.id, point=p)
+    fights = "Fight" not in ranged_out
     if precheck(w, o, "Shoot", mode, in_cr) is None or (
-        mode == "interrupt" and precheck(w, o, "Fight", mode, in_cr) is None
+        mode == "interrupt" and fights and precheck(w, o, "Fight", mode, in_cr) is None
     ):
         yield from shoot.iter_shoot_options(w, o, mode)
-    if precheck(w, o, "Fight", mode, in_cr) is None:
+    if fights and precheck(w, o, "Fight", mode, in_cr) is None:
         yield from fight.fight_options(w, o)
-    if precheck(w, o, "Pick up", mode, in_cr) is None:
+    if "Pick up" not in ranged_out and precheck(w, o, "Pick up", mode, in_cr) is None:
         for m in w.markers:
             if (
                 _can_pick_up(w, o, m.name) is None
@@ -653,6 +662,9 @@ def iter_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Actio
     if w.ctx.close_quarters:
         yield from closequarters.options(w, o, mode)
     for act in rule_actions.actions_of(w, o):
+        offered = getattr(act, "offered", None)  # (cheap: e.g. a mission action not in play)
+        if offered is not None and not offered(w, o):
+            continue
         if rule_precheck(w, o, act, mode) is None:
             yield from act.options(w, o, mode)
 
@@ -1283,16 +1295,27 @@ def weapon_name(weapon: Weapon, profile: WeaponProfile) -> str:
 def weapons_of(w: Work, op_id: str, kind: str) -> list[tuple[str, Weapon, WeaponProfile]]:
     """``(notation name, weapon, profile)`` for each profile of ``kind`` (ranged/melee): its
     datacard's weapons, then those rule modules give it (``Hooks.weapon_source``)."""
-    out = []
-    weapons = w.ctx.datacards[op_id].weapons
+    # The datacard's part never changes in a battle: kept on the context.
+    out: list[tuple[str, Weapon, WeaponProfile]] = list(
+        w.ctx.cached(
+            ("weapons", op_id, kind),
+            lambda: tuple(_profiles_of(w.ctx.datacards[op_id].weapons, kind)),
+        )
+    )
     if w.ctx.hooks.weapon_sources:
-        weapons = (*weapons, *(x for fn in w.ctx.hooks.weapon_sources for x in fn(w, op_id, kind)))
-    for weapon in weapons:
-        if weapon.kind != kind:
-            continue
-        for prof in weapon.profiles:
-            out.append((weapon_name(weapon, prof), weapon, prof))
+        given = (x for fn in w.ctx.hooks.weapon_sources for x in fn(w, op_id, kind))
+        out += _profiles_of(given, kind)
     return out
+
+
+def _profiles_of(weapons: Iterable[Weapon], kind: str) -> list[tuple[str, Weapon, WeaponProfile]]:
+    """``(notation name, weapon, profile)`` for each profile of the ``kind`` weapons."""
+    return [
+        (weapon_name(weapon, prof), weapon, prof)
+        for weapon in weapons
+        if weapon.kind == kind
+        for prof in weapon.profiles
+    ]
 
 
 def find_weapon(
