@@ -766,7 +766,8 @@ def _move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, An
     :func:`charge_in_control_range`)."""
     enemies = [w.place(e) for e in w.enemies_of(o.id)]
     friends = [w.place(f) for f in w.friends_of(o.id)]
-    limit = max_move(_MOVE_ACTION[verb], w.move_stat(o))
+    move = w.move_stat(o)
+    limit = max_move(_MOVE_ACTION[verb], move)
     if w.ctx.hooks.would.get("would_move_distance"):
         # Rules that lengthen one move action only (a team's +1" to Reposition).
         limit = w.would("would_move_distance", limit, op=o.id, action=verb)
@@ -782,7 +783,7 @@ def _move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, An
         "action": _MOVE_ACTION[verb],
         "enemies": enemies,
         "friends": friends,
-        "move": w.move_stat(o),
+        "move": move,
         "max_cost": limit,
     }
     if verb == "Charge" and charge_in_control_range(w, o) and w.in_enemy_control_range(o):
@@ -1295,17 +1296,20 @@ def weapon_name(weapon: Weapon, profile: WeaponProfile) -> str:
 def weapons_of(w: Work, op_id: str, kind: str) -> list[tuple[str, Weapon, WeaponProfile]]:
     """``(notation name, weapon, profile)`` for each profile of ``kind`` (ranged/melee): its
     datacard's weapons, then those rule modules give it (``Hooks.weapon_source``)."""
-    # The datacard's part never changes in a battle: kept on the context.
-    out: list[tuple[str, Weapon, WeaponProfile]] = list(
-        w.ctx.cached(
-            ("weapons", op_id, kind),
-            lambda: tuple(_profiles_of(w.ctx.datacards[op_id].weapons, kind)),
-        )
-    )
+    out = list(_card_profiles(w, op_id, kind))
     if w.ctx.hooks.weapon_sources:
         given = (x for fn in w.ctx.hooks.weapon_sources for x in fn(w, op_id, kind))
         out += _profiles_of(given, kind)
     return out
+
+
+def _card_profiles(w: Work, op_id: str, kind: str) -> tuple[tuple[str, Weapon, WeaponProfile], ...]:
+    """The datacard's part of :func:`weapons_of` (first in it): it never changes in a
+    battle, so it is kept on the context."""
+    return w.ctx.cached(  # type: ignore[no-any-return]
+        ("weapons", op_id, kind),
+        lambda: tuple(_profiles_of(w.ctx.datacards[op_id].weapons, kind)),
+    )
 
 
 def _profiles_of(weapons: Iterable[Weapon], kind: str) -> list[tuple[str, Weapon, WeaponProfile]]:
@@ -1364,6 +1368,9 @@ def weapon_usable(w: Work, o: OperativeState, name: str, profile: WeaponProfile)
 def weapon_of(w: Work, o: OperativeState, name: str) -> Weapon | None:
     """The weapon (ranged or melee) one of whose profiles has the notation name ``name``
     (:func:`weapon_name`), or None."""
+    for n, weapon, _ in _card_profiles(w, o.id, "ranged"):  # (the first ones searched below)
+        if n == name:
+            return weapon
     for kind in ("ranged", "melee"):
         for n, weapon, _ in weapons_of(w, o.id, kind):
             if n == name:
