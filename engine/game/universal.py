@@ -574,6 +574,8 @@ def precheck(
             return f"{verb} cannot be performed in the same activation as {ex} (3.2)"
     if in_cr is None:
         in_cr = w.in_enemy_control_range(o)
+    # (iter_action_options does not ask for the verbs refused below by control range alone,
+    # _IN_CR_REFUSED and _OUT_OF_CR_REFUSED: keep those sets in step with these checks)
     if (
         verb in ("Reposition", "Dash", "Charge", "Pick up")
         and in_cr

@@ -123,8 +123,9 @@ class Work:
         self.tokens: list[Any] = list(s.tokens)  # change by appending or a new list only
         self.mission = s.mission
         self._kz_memo: tuple[Any, ...] | None = None
-        # Kept until an operative changes (set_op, the only writer of ``ops``): the living
-        # operatives by player, and in_enemy_control_range by position (with its killzone).
+        # Kept until an operative changes (set_op must stay the only writer of ``ops``): the
+        # living operatives by player, and in_enemy_control_range by position (with its
+        # killzone).
         self._alive_memo: dict[str | None, list[OperativeState]] | None = None
         self._cr_memo: dict[tuple[str, float, float, float], tuple[Killzone, bool]] | None = None
         self.events: list[Event] = []
