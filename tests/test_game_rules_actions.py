@@ -597,3 +597,18 @@ def test_work_memos_follow_operative_changes() -> None:
     assert w.alive("B") == [] and not w.in_enemy_control_range(red)
     w.alive("A").clear()  # a caller's copy: the memo is not changed
     assert [o.id for o in w.alive("A")] == ["RED-5"]
+
+
+def test_work_kept_until_an_operative_changes() -> None:
+    # Work.kept keeps a value until set_op: asked twice, fn runs once; after an operative
+    # changes it runs again (the Shoot listing keeps who is engaged with each target so).
+    w = Work(activated(apart()))
+    runs: list[int] = []
+
+    def fn() -> int:
+        runs.append(1)
+        return len(runs)
+
+    assert w.kept(("test",), fn) == 1 and w.kept(("test",), fn) == 1
+    w.set_op("BLU-1", x=20.0)
+    assert w.kept(("test",), fn) == 2

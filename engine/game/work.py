@@ -8,6 +8,7 @@ after some edits) leaves nothing applied: the copy is simply dropped.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 import attrs
@@ -89,6 +90,7 @@ class Work:
         "_alive_memo",
         "_cr_memo",
         "_kz_memo",
+        "_op_memo",
         "ctx",
         "deferred",
         "effects",
@@ -128,6 +130,7 @@ class Work:
         # killzone).
         self._alive_memo: dict[str | None, list[OperativeState]] | None = None
         self._cr_memo: dict[tuple[str, float, float, float], tuple[Killzone, bool]] | None = None
+        self._op_memo: dict[tuple[Any, ...], Any] | None = None
         self.events: list[Event] = []
         self.deferred: list[tuple[str, dict[str, Any]]] = []
 
@@ -162,7 +165,7 @@ class Work:
         i = self.ctx.index[op_id]
         new = evolve(self.ops[i], **changes)
         self.ops[i] = new
-        self._alive_memo = self._cr_memo = None
+        self._alive_memo = self._cr_memo = self._op_memo = None
         return new
 
     def pl(self, player: str) -> PlayerState:
@@ -185,6 +188,18 @@ class Work:
                 o for o in self.ops if o.alive and (player is None or o.player == player)
             ]
         return list(got)
+
+    def kept(self, key: tuple[Any, ...], fn: Callable[[], _T]) -> _T:
+        """``fn()`` kept under ``key`` until an operative changes (:meth:`set_op`): for a
+        value that depends only on the operatives and what ``key`` names (put the killzone's
+        ``id(self.kz)`` in it when the value depends on the killzone)."""
+        memo = self._op_memo
+        if memo is None:
+            memo = self._op_memo = {}
+        if key in memo:
+            return memo[key]  # type: ignore[no-any-return]
+        value = memo[key] = fn()
+        return value
 
     def enemies_of(self, op_id: str) -> list[OperativeState]:
         """Living enemy operatives of ``op_id``."""
