@@ -661,3 +661,23 @@ def test_heuristic_stun_rule_of_thumb() -> None:
     assert _stun_value(Work(gpos(ops)), "A", "BLU-1") == pytest.approx(0.4 / 6)
     ops["BLU-2"] = {**ops["BLU-2"], "ready": False}
     assert _stun_value(Work(gpos(ops)), "A", "BLU-1") == pytest.approx(0.2 / 6)
+
+
+def test_grenade_actions_offered_only_with_a_grenade_left() -> None:
+    # The listing shortcut (a rule action's ``offered``): False exactly when the player has
+    # no grenade of that kind left, where the options are empty anyway; "2 smoke" offers
+    # Smoke Grenade until both are used and never Stun Grenade.
+    s = gpos(
+        {"RED-1": {"at": (5, OPEN)}, "BLU-1": {"at": (9, OPEN)}}, a=["Utility Grenades (2 smoke)"]
+    )
+    s = s.apply("Activate RED-1 engage")[0]
+    w = Work(s)
+    o = w.op("RED-1")
+    assert grenades.SMOKE_GRENADE.offered(w, o) and grenades.SMOKE_GRENADE.options(
+        w, o, "activation"
+    )
+    assert not grenades.STUN_GRENADE.offered(w, o)
+    assert grenades.STUN_GRENADE.options(w, o, "activation") == []
+    w.count("A", "smoke grenades used", 2)
+    assert not grenades.SMOKE_GRENADE.offered(w, o)
+    assert grenades.SMOKE_GRENADE.options(w, o, "activation") == []

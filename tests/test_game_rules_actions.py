@@ -534,3 +534,104 @@ def test_cut_action_a_rule_ends_a_move_action_before_its_moved_window() -> None:
 
     assert window_opens(False)
     assert not window_opens(True)
+
+
+# -------------------------------------------------------------------------------------------
+# Listing shortcuts (speed): same listing, less work
+# -------------------------------------------------------------------------------------------
+
+
+def test_rule_action_offered_false_skips_its_bookkeeping_and_options() -> None:
+    # A rule action whose optional ``offered(w, o)`` says False is not listed, and neither
+    # its options nor the hooks of its bookkeeping (would_cost_action) are asked: that is
+    # the shortcut; with True it is listed as before (its options are the listing).
+    import attrs
+
+    from engine.game.actions import Action
+    from engine.game.state import OperativeState
+
+    asked: list[str] = []
+
+    @attrs.frozen(slots=True)
+    class Shout:
+        offer: bool
+        name: str = "Shout"
+        text: str = "shout"
+        ap: int = 1
+        family: str = ""
+
+        def offered(self, w: Work, o: OperativeState) -> bool:
+            return self.offer
+
+        def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+            asked.append("options")
+            return [Action("Act", op=o.id, text=self.text)]
+
+        def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+            return None
+
+        def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+            w.emit("shouted", op=o.id)
+
+    def cost(w: Work, ap: int, **info: object) -> int:
+        if info.get("action") == "shout":
+            asked.append("cost")
+        return ap
+
+    for offer in (True, False):
+        asked.clear()
+        s = activated(apart())
+        s.ctx.hooks.action(Shout(offer), ("A",))
+        s.ctx.hooks.transform("would_cost_action", cost)
+        listed = "Act RED-5 shout" in [str(a) for a in s.legal_actions()]
+        assert listed is offer
+        assert asked == (["cost", "options"] if offer else [])
+
+
+def test_mission_action_offered_only_while_its_op_is_in_play() -> None:
+    # A mission action's ``offered`` is the cheap part of its common conditions: its op in
+    # play for the operative's player and the turning point from 2 to 4 (8.3). The LAB
+    # battle's crit op is not Loot, so Loot is never offered; made the crit op, it is
+    # offered from turning point 2 only.
+    import attrs
+
+    from engine.missions.crit_ops.loot import LOOT, NAME
+
+    w = Work(activated(apart()))
+    o = w.op("RED-5")
+    assert w.mission.crit_op != NAME and not LOOT.offered(w, o)
+    w.mission = attrs.evolve(w.mission, crit_op=NAME)
+    w.tp = 1
+    assert not LOOT.offered(w, o)  # (not in the first turning point)
+    w.tp = 2
+    assert LOOT.offered(w, o)
+
+
+def test_work_memos_follow_operative_changes() -> None:
+    # Work keeps the living operatives and in_enemy_control_range until an operative
+    # changes: moving BLU-1 next to RED-5 (set_op) must be seen by both at once.
+    w = Work(activated(apart()))
+    red = w.op("RED-5")
+    assert not w.in_enemy_control_range(red)
+    assert [o.id for o in w.alive("B")] == ["BLU-1"]
+    w.set_op("BLU-1", x=red.x + CLOSE, y=red.y)
+    assert w.in_enemy_control_range(red)
+    w.set_op("BLU-1", incapacitated=True)
+    assert w.alive("B") == [] and not w.in_enemy_control_range(red)
+    w.alive("A").clear()  # a caller's copy: the memo is not changed
+    assert [o.id for o in w.alive("A")] == ["RED-5"]
+
+
+def test_work_kept_until_an_operative_changes() -> None:
+    # Work.kept keeps a value until set_op: asked twice, fn runs once; after an operative
+    # changes it runs again (the Shoot listing keeps who is engaged with each target so).
+    w = Work(activated(apart()))
+    runs: list[int] = []
+
+    def fn() -> int:
+        runs.append(1)
+        return len(runs)
+
+    assert w.kept(("test",), fn) == 1 and w.kept(("test",), fn) == 1
+    w.set_op("BLU-1", x=20.0)
+    assert w.kept(("test",), fn) == 2

@@ -102,7 +102,8 @@ def options(w: Work, o: OperativeState, mode: str) -> list[Action]:
         out.append(Action("Guard", op=o.id))
     if universal.precheck(w, o, "Hatchway fight", mode) is None and not w.in_enemy_control_range(o):
         targets = _hatchway_fight_targets(w, o)
-        for name, _, prof in universal.weapons_of(w, o.id, "melee"):
+        weapons = universal.weapons_of(w, o.id, "melee") if targets else []  # (none to fight)
+        for name, _, prof in weapons:
             if universal.weapon_usable(w, o, name, prof) is None:
                 out.extend(
                     Action("Hatchway fight", op=o.id, weapon=name, target=t.id) for t in targets

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import shapely
@@ -223,6 +224,19 @@ def _spot_array(
 _ARRAY_KEY = "setup.deployment_spot_array"
 
 
+def _zone_area(kz: Killzone, zone: str) -> Any:
+    """Drop zone ``zone`` of ``kz`` grown by 1e-6" (what a base wholly within it covers),
+    cached on the killzone value."""
+    per_kz: dict[str, Any] = kz.cache.setdefault(_AREA_KEY, {})
+    area = per_kz.get(zone)
+    if area is None:
+        area = per_kz[zone] = kz.drop_zones[zone].buffer(1e-6)
+    return area
+
+
+_AREA_KEY = "setup.drop_zone_area"
+
+
 def check_deployment(
     w: Work, o: OperativeState, point: tuple[float, float, float], *, drop_zone: bool = True
 ) -> None:
@@ -236,7 +250,7 @@ def check_deployment(
     x, y, z = point
     p = w.ctx.placement(o.id, x, y, z)
     zone = w.pl(o.player).drop_zone
-    if drop_zone and not w.kz.drop_zones[zone].buffer(1e-6).covers(p.footprint()):
+    if drop_zone and not _zone_area(w.kz, zone).covers(p.footprint()):
         raise IllegalActionError(f"{o.id} must be set up wholly within drop zone {zone} (1.2)")
     if not _standable_on(w.kz, p.base_mm, p.x, p.y, p.elevation):
         raise IllegalActionError(

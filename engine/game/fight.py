@@ -52,6 +52,8 @@ def fight_options(w: Work, o: OperativeState) -> list[Action]:
     control range (3.2, 5.2)."""
     out: list[Action] = []
     targets = fight_targets(w, o)
+    if not targets:  # (then no weapon needs checking)
+        return out
     for name, _, prof in universal.weapons_of(w, o.id, "melee"):
         if universal.weapon_usable(w, o, name, prof) is not None:
             continue

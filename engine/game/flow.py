@@ -347,10 +347,14 @@ class DeployFrame:
 
         player = self.turns[self.pos][0]
         out: list[Action] = []
+        spots: dict[float, list[tuple[float, float, float]]] = {}  # by base: the same points
         for o in w.ops:
             if o.player != player or o.placed or o.incapacitated:
                 continue
-            for pt in deployment.deployment_spots(w, o):
+            base = w.ctx.datacards[o.id].base_mm
+            if base not in spots:
+                spots[base] = deployment.deployment_spots(w, o)
+            for pt in spots[base]:
                 out.append(Action("Deploy", op=o.id, point=pt))
         return out
 

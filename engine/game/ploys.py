@@ -158,7 +158,10 @@ def ploy_cost(w: Work, player: str, ploy: PloyLike, action: Action | None = None
     ``would_cost_ploy`` hooks (``player``, ``ploy``: its name, ``target``: the operative the
     action names or ``""``, ``text``: the action's text or ``""``, e.g. the option a ploy
     selects; a rule that makes a ploy cheaper on some operative or option), never below 0."""
-    cost = dict(w.ctx.options.ploy_costs).get(ploy.name, ploy.cp)
+    costs = w.ctx.options.ploy_costs
+    cost = dict(costs).get(ploy.name, ploy.cp) if costs else ploy.cp
+    if "would_cost_ploy" not in w.ctx.hooks.would:
+        return max(0, int(cost))
     target = action.target if action is not None else ""
     text = action.text if action is not None else ""
     cost = w.would("would_cost_ploy", cost, player=player, ploy=ploy.name, target=target, text=text)

@@ -48,7 +48,10 @@ class RuleActionLike(Protocol):
         family: the universal action it counts as, if any (Move with Barricade counts as a
             Reposition, 7.2), for once per activation and exclusions; else ``""``.
 
-    Optional: ``mission`` (bool), whether it is a mission action (:func:`is_mission_action`).
+    Optional: ``mission`` (bool), whether it is a mission action (:func:`is_mission_action`);
+    ``offered(w, o) -> bool``, a cheap test the core makes before its bookkeeping checks when
+    it lists the actions of ``o``: ``False`` only when :meth:`options` would be empty now
+    whatever ``o``'s AP (a mission action of an op not in play), so listing skips it.
     """
 
     name: str

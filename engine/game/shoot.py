@@ -117,9 +117,14 @@ def _sight_reason(w: Work, o: OperativeState, t: OperativeState, seek: str | Non
 def _engaged_reason(w: Work, o: OperativeState, t: OperativeState) -> str | None:
     """Why ``t`` may not be shot by ``o`` because one of ``o``'s friends is within its
     control range (4.5), or None."""
-    for f in w.friends_of(o.id):
-        if w.control_range(f, t):
-            return f"{t.id} has a friendly operative ({f.id}) within its control range (4.5)"
+    player = w.ctx.owner[o.id]
+    near = w.kept(  # (the same for every operative of that player: kept for the others)
+        ("engaged", player, t.id, t.x, t.y, t.elevation, id(w.kz)),
+        lambda: [f.id for f in w.alive(player) if w.control_range(f, t)],
+    )
+    for f in near:
+        if f != o.id:
+            return f"{t.id} has a friendly operative ({f}) within its control range (4.5)"
     return None
 
 
@@ -168,12 +173,13 @@ def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action
         if fixed is not None:
             yield Action("Shoot", op=o.id, weapon=name, target=fixed)
             continue
+        seek = _seek(prof.rules)
         for t in enemies:
             # shoot_target_reason, with the weapon-free checks done once per target.
             if pb:
                 why = own_target_reason(w, o, t, name, prof, pb)
             else:
-                key = (t.id, _seek(prof.rules))
+                key = (t.id, seek)
                 if key not in sight_why:
                     sight_why[key] = _sight_reason(w, o, t, key[1])
                 if t.id not in engaged_why:

@@ -30,7 +30,7 @@ after using one.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import attrs
@@ -667,6 +667,8 @@ def precheck(
             return f"{verb} cannot be performed in the same activation as {ex} (3.2)"
     if in_cr is None:
         in_cr = w.in_enemy_control_range(o)
+    # (iter_action_options does not ask for the verbs refused below by control range alone,
+    # _IN_CR_REFUSED and _OUT_OF_CR_REFUSED: keep those sets in step with these checks)
     if (
         verb in ("Reposition", "Dash", "Charge", "Pick up")
         and in_cr
@@ -692,6 +694,12 @@ def precheck(
     return None
 
 
+_IN_CR_REFUSED = frozenset(("Reposition", "Dash", "Pick up"))
+"""The actions :func:`precheck` always refuses within an enemy's control range (3.2)."""
+_OUT_OF_CR_REFUSED = frozenset(("Fall Back", "Fight"))
+"""The actions :func:`precheck` always refuses outside every enemy's control range (3.2)."""
+
+
 def list_action_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
     """The listed legal actions of ``o`` (movement destinations from candidates)."""
     return list(iter_action_options(w, o, mode))
@@ -709,20 +717,23 @@ def iter_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Actio
     from engine.game import closequarters, fight, shoot
 
     in_cr = w.in_enemy_control_range(o)
+    # (what precheck refuses whatever else holds, by control range alone: not asked)
+    ranged_out = _IN_CR_REFUSED if in_cr else _OUT_OF_CR_REFUSED
     memo = ReachMemo()  # the four move actions share their checks from this position
     refused = bool(w.ctx.hooks.would.get("would_refuse_destination"))
     for verb in ("Reposition", "Dash", "Fall Back", "Charge"):
-        if precheck(w, o, verb, mode, in_cr) is None:
+        if verb not in ranged_out and precheck(w, o, verb, mode, in_cr) is None:
             for p in move_candidates(w, o, verb, mode, memo):
                 if not refused or destination_refused(w, o, verb, p) is None:
                     yield Action(verb, op=o.id, point=p)
+    fights = "Fight" not in ranged_out
     if precheck(w, o, "Shoot", mode, in_cr) is None or (
-        mode == "interrupt" and precheck(w, o, "Fight", mode, in_cr) is None
+        mode == "interrupt" and fights and precheck(w, o, "Fight", mode, in_cr) is None
     ):
         yield from shoot.iter_shoot_options(w, o, mode)
-    if precheck(w, o, "Fight", mode, in_cr) is None:
+    if fights and precheck(w, o, "Fight", mode, in_cr) is None:
         yield from fight.fight_options(w, o)
-    if precheck(w, o, "Pick up", mode, in_cr) is None:
+    if "Pick up" not in ranged_out and precheck(w, o, "Pick up", mode, in_cr) is None:
         for m in w.markers:
             if (
                 _can_pick_up(w, o, m.name) is None
@@ -746,6 +757,9 @@ def iter_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Actio
     if w.ctx.close_quarters:
         yield from closequarters.options(w, o, mode)
     for act in rule_actions.actions_of(w, o):
+        offered = getattr(act, "offered", None)  # (cheap: e.g. a mission action not in play)
+        if offered is not None and not offered(w, o):
+            continue
         if rule_precheck(w, o, act, mode) is None:
             yield from act.options(w, o, mode)
 
@@ -849,7 +863,8 @@ def _move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, An
     ``would_ignore_terrain_extras`` hooks: ``fn(w, False, op=, action=) -> bool``)."""
     enemies = [w.place(e) for e in w.enemies_of(o.id)]
     friends = [w.place(f) for f in w.friends_of(o.id)]
-    limit = max_move(_MOVE_ACTION[verb], w.move_stat(o))
+    move = w.move_stat(o)
+    limit = max_move(_MOVE_ACTION[verb], move)
     if w.ctx.hooks.would.get("would_move_distance"):
         # Rules that lengthen one move action only (a team's +1" to Reposition).
         limit = w.would("would_move_distance", limit, op=o.id, action=verb)
@@ -865,7 +880,7 @@ def _move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, An
         "action": _MOVE_ACTION[verb],
         "enemies": enemies,
         "friends": friends,
-        "move": w.move_stat(o),
+        "move": move,
         "max_cost": limit,
     }
     if verb == "Charge" and charge_in_control_range(w, o) and w.in_enemy_control_range(o):
@@ -1473,16 +1488,30 @@ def weapon_name(weapon: Weapon, profile: WeaponProfile) -> str:
 def weapons_of(w: Work, op_id: str, kind: str) -> list[tuple[str, Weapon, WeaponProfile]]:
     """``(notation name, weapon, profile)`` for each profile of ``kind`` (ranged/melee): its
     datacard's weapons, then those rule modules give it (``Hooks.weapon_source``)."""
-    out = []
-    weapons = w.ctx.datacards[op_id].weapons
+    out = list(_card_profiles(w, op_id, kind))
     if w.ctx.hooks.weapon_sources:
-        weapons = (*weapons, *(x for fn in w.ctx.hooks.weapon_sources for x in fn(w, op_id, kind)))
-    for weapon in weapons:
-        if weapon.kind != kind:
-            continue
-        for prof in weapon.profiles:
-            out.append((weapon_name(weapon, prof), weapon, prof))
+        given = (x for fn in w.ctx.hooks.weapon_sources for x in fn(w, op_id, kind))
+        out += _profiles_of(given, kind)
     return out
+
+
+def _card_profiles(w: Work, op_id: str, kind: str) -> tuple[tuple[str, Weapon, WeaponProfile], ...]:
+    """The datacard's part of :func:`weapons_of` (first in it): it never changes in a
+    battle, so it is kept on the context."""
+    return w.ctx.cached(  # type: ignore[no-any-return]
+        ("weapons", op_id, kind),
+        lambda: tuple(_profiles_of(w.ctx.datacards[op_id].weapons, kind)),
+    )
+
+
+def _profiles_of(weapons: Iterable[Weapon], kind: str) -> list[tuple[str, Weapon, WeaponProfile]]:
+    """``(notation name, weapon, profile)`` for each profile of the ``kind`` weapons."""
+    return [
+        (weapon_name(weapon, prof), weapon, prof)
+        for weapon in weapons
+        if weapon.kind == kind
+        for prof in weapon.profiles
+    ]
 
 
 def find_weapon(
@@ -1531,6 +1560,9 @@ def weapon_usable(w: Work, o: OperativeState, name: str, profile: WeaponProfile)
 def weapon_of(w: Work, o: OperativeState, name: str) -> Weapon | None:
     """The weapon (ranged or melee) one of whose profiles has the notation name ``name``
     (:func:`weapon_name`), or None."""
+    for n, weapon, _ in _card_profiles(w, o.id, "ranged"):  # (the first ones searched below)
+        if n == name:
+            return weapon
     for kind in ("ranged", "melee"):
         for n, weapon, _ in weapons_of(w, o.id, kind):
             if n == name:

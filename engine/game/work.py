@@ -8,6 +8,7 @@ after some edits) leaves nothing applied: the copy is simply dropped.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 import attrs
@@ -86,7 +87,10 @@ class Work:
     """A mutable copy of a state (module docstring)."""
 
     __slots__ = (
+        "_alive_memo",
+        "_cr_memo",
         "_kz_memo",
+        "_op_memo",
         "ctx",
         "deferred",
         "effects",
@@ -121,6 +125,12 @@ class Work:
         self.tokens: list[Any] = list(s.tokens)  # change by appending or a new list only
         self.mission = s.mission
         self._kz_memo: tuple[Any, ...] | None = None
+        # Kept until an operative changes (set_op must stay the only writer of ``ops``): the
+        # living operatives by player, and in_enemy_control_range by position (with its
+        # killzone).
+        self._alive_memo: dict[str | None, list[OperativeState]] | None = None
+        self._cr_memo: dict[tuple[str, float, float, float], tuple[Killzone, bool]] | None = None
+        self._op_memo: dict[tuple[Any, ...], Any] | None = None
         self.events: list[Event] = []
         self.deferred: list[tuple[str, dict[str, Any]]] = []
 
@@ -155,6 +165,7 @@ class Work:
         i = self.ctx.index[op_id]
         new = evolve(self.ops[i], **changes)
         self.ops[i] = new
+        self._alive_memo = self._cr_memo = self._op_memo = None
         return new
 
     def pl(self, player: str) -> PlayerState:
@@ -168,7 +179,27 @@ class Work:
 
     def alive(self, player: str | None = None) -> list[OperativeState]:
         """Operatives on the killzone and not incapacitated (of ``player`` if given)."""
-        return [o for o in self.ops if o.alive and (player is None or o.player == player)]
+        memo = self._alive_memo
+        if memo is None:
+            memo = self._alive_memo = {}
+        got = memo.get(player)
+        if got is None:
+            got = memo[player] = [
+                o for o in self.ops if o.alive and (player is None or o.player == player)
+            ]
+        return list(got)
+
+    def kept(self, key: tuple[Any, ...], fn: Callable[[], _T]) -> _T:
+        """``fn()`` kept under ``key`` until an operative changes (:meth:`set_op`): for a
+        value that depends only on the operatives and what ``key`` names (put the killzone's
+        ``id(self.kz)`` in it when the value depends on the killzone)."""
+        memo = self._op_memo
+        if memo is None:
+            memo = self._op_memo = {}
+        if key in memo:
+            return memo[key]  # type: ignore[no-any-return]
+        value = memo[key] = fn()
+        return value
 
     def enemies_of(self, op_id: str) -> list[OperativeState]:
         """Living enemy operatives of ``op_id``."""
@@ -238,8 +269,18 @@ class Work:
 
     def in_enemy_control_range(self, o: OperativeState) -> bool:
         """An enemy operative is within ``o``'s control range (4.2)."""
-        kz, me, within = self.kz, self.place(o), self.ctx.control_range
-        return any(within(kz, me, self.place(e)) for e in self.enemies_of(o.id))
+        kz = self.kz
+        key = (o.id, o.x, o.y, o.elevation)
+        memo = self._cr_memo
+        if memo is None:
+            memo = self._cr_memo = {}
+        got = memo.get(key)
+        if got is not None and got[0] is kz:
+            return got[1]
+        me, within = self.place(o), self.ctx.control_range
+        found = any(within(kz, me, self.place(e)) for e in self.enemies_of(o.id))
+        memo[key] = (kz, found)
+        return found
 
     # -- stats -------------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from engine.missions.markers import marker_names, operative_controls
 from engine.missions.pack import crit_active, tac_active
 from engine.missions.scoring import CRIT
 
-__all__ = ["MarkerAction", "common_problem", "op_in_play"]
+__all__ = ["MarkerAction", "common_problem", "offered", "op_in_play"]
 
 Check = Callable[[Work, OperativeState, str], "str | None"]
 Effect = Callable[[Work, OperativeState, str], None]
@@ -31,6 +31,16 @@ def op_in_play(w: Work, player: str, op: str, kind: str) -> bool:
     """Whether ``op`` (a crit op when ``kind`` is ``"crit"``, else a tac op) is in play for
     ``player``."""
     return crit_active(w, op) if kind == CRIT else tac_active(w, player, op)
+
+
+def offered(
+    w: Work, o: OperativeState, op: str, kind: str, min_tp: int = 2, max_tp: int = 4
+) -> bool:
+    """The cheap part of :func:`common_problem` (its op in play for ``o``'s player, the
+    turning point from ``min_tp`` to ``max_tp``): ``False`` when a mission action sharing
+    those conditions has no option now (a rule action's ``offered``,
+    :class:`engine.game.rule_actions.RuleActionLike`)."""
+    return min_tp <= w.tp <= max_tp and op_in_play(w, o.player, op, kind)
 
 
 def common_problem(
@@ -88,6 +98,10 @@ class MarkerAction:
         if not operative_controls(w, o, marker):
             return f"{o.id} must control objective marker {marker} to perform {self.name} (4.8)"
         return None if self.problem is None else self.problem(w, o, marker)
+
+    def offered(self, w: Work, o: OperativeState) -> bool:
+        """False when :meth:`options` is empty whatever the AP (:func:`offered`)."""
+        return offered(w, o, self.op, self.kind, self.min_tp, self.max_tp)
 
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
         """``Act <op> <name> <marker>`` for each marker it may perform the action on now."""

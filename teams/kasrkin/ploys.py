@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -458,6 +459,18 @@ def sweep_spots(w: Work) -> list[tuple[float, float]]:
     seen: set[tuple[float, float]] = set()
     points = [(o.x, o.y) for o in w.alive()] + [(m.x, m.y) for m in w.markers if not m.carrier]
     points.append((w.kz.width / 2, w.kz.depth / 2))
+    for x, y in points:
+        p = (round(x, 1), round(y, 1))
+        if p not in seen:
+            seen.add(p)
+            out.append(p)
+    return out + [p for p in _sweep_grid(w.kz.width, w.kz.depth) if p not in seen]
+
+
+@functools.cache
+def _sweep_grid(width: float, depth: float) -> tuple[tuple[float, float], ...]:
+    """The grid part of :func:`sweep_spots` for a killzone of that size, rounded, without
+    repeats (the same for every call: computed once)."""
 
     def line(size: float) -> list[float]:
         # 0, 1, 2... size, moved in to keep the marker in the killzone (the edge points).
@@ -465,13 +478,8 @@ def sweep_spots(w: Work) -> list[tuple[float, float]]:
         n = int(size // SWEEP_GRID)
         return [min(hi, max(lo, i * SWEEP_GRID)) for i in range(n + 1)]
 
-    points += [(x, y) for x in line(w.kz.width) for y in line(w.kz.depth)]
-    for x, y in points:
-        p = (round(x, 1), round(y, 1))
-        if p not in seen:
-            seen.add(p)
-            out.append(p)
-    return out
+    grid = ((round(x, 1), round(y, 1)) for x in line(width) for y in line(depth))
+    return tuple(dict.fromkeys(grid))
 
 
 def _spot_text(p: tuple[float, float]) -> str:

@@ -27,7 +27,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import OperativeState
 from engine.game.work import Work
-from engine.missions.actions import common_problem
+from engine.missions.actions import common_problem, offered
 from engine.missions.markers import (
     CENTRE,
     controlled_by,
@@ -85,6 +85,11 @@ class MoveOrb:
     def _destination(self, w: Work, a: Action) -> str:
         arg = a.text[len(self.text) :].strip()
         return next((m for m in marker_names(w) if m.lower() == arg), "")
+
+    def offered(self, w: Work, o: OperativeState) -> bool:
+        """False when :meth:`options` is empty whatever the AP
+        (:func:`engine.missions.actions.offered`)."""
+        return offered(w, o, NAME, CRIT)
 
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
         """``Act <op> move orb <destination>`` for each destination, when ``o`` may move the

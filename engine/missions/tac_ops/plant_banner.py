@@ -45,7 +45,7 @@ from engine.game.work import Work
 from engine.geometry import TerrainType
 from engine.geometry.equipment import MARKER_DIAMETER_MM
 from engine.missions import mission_markers
-from engine.missions.actions import common_problem
+from engine.missions.actions import common_problem, offered
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
 from engine.missions.scoring import TAC, initiative_first, score
 from engine.missions.territory import edge_distance, enemy_territory, neutral_edges, wholly_within
@@ -160,6 +160,11 @@ class PlantBanner:
         if banner(w, o.player) is not None:
             return f"a friendly operative already performed {NAME} during the battle ({NAME})"
         return None
+
+    def offered(self, w: Work, o: OperativeState) -> bool:
+        """False when :meth:`options` is empty whatever the AP
+        (:func:`engine.missions.actions.offered`)."""
+        return offered(w, o, NAME, TAC)
 
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
         """``Act <op> plant banner at x,y[,z]`` for each listed spot (:func:`banner_spots`)."""

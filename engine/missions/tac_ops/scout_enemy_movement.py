@@ -23,7 +23,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
-from engine.missions.actions import common_problem
+from engine.missions.actions import common_problem, offered
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active
 from engine.missions.scoring import TAC, fact, initiative_first, score, set_fact
 
@@ -76,6 +76,11 @@ class ScoutAction:
         if w.distance(w.place(o), w.place(t)) <= SCOUT_DISTANCE:
             return f'{t.id} is not more than 6" from {o.id} ({NAME})'
         return None
+
+    def offered(self, w: Work, o: OperativeState) -> bool:
+        """False when :meth:`options` is empty whatever the AP
+        (:func:`engine.missions.actions.offered`)."""
+        return offered(w, o, NAME, TAC)
 
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
         """``Act <op> scout on <enemy>`` for each enemy operative it may scout now that is

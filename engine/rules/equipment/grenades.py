@@ -534,6 +534,11 @@ class SmokeGrenade:
     ap: int = 1
     family: str = ""
 
+    def offered(self, w: Work, o: OperativeState) -> bool:
+        """False when :meth:`options` is empty whatever the AP: no smoke grenade left to
+        its player (a :class:`~engine.game.rule_actions.RuleActionLike` shortcut)."""
+        return bool(w.pl(o.player).equipment) and grenades_left(w, o.player, "smoke") > 0
+
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
         """``Act <op> smoke grenade at x,y[,z]`` for each listed spot (:func:`smoke_spots`)."""
         if not w.pl(o.player).equipment or _cannot_throw(w, o, "smoke", self.name) is not None:
@@ -584,6 +589,11 @@ class StunGrenade:
     text: str = "stun grenade"
     ap: int = 1
     family: str = ""
+
+    def offered(self, w: Work, o: OperativeState) -> bool:
+        """False when :meth:`options` is empty whatever the AP: no stun grenade left to
+        its player (a :class:`~engine.game.rule_actions.RuleActionLike` shortcut)."""
+        return bool(w.pl(o.player).equipment) and grenades_left(w, o.player, "stun") > 0
 
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
         """``Act <op> stun grenade on <enemy>`` for each enemy it may select."""

@@ -150,6 +150,11 @@ class MoveWithBarricade:
             return None
         return path
 
+    def offered(self, w: Work, o: OperativeState) -> bool:
+        """False when :meth:`options` is empty whatever the AP: not connected to a portable
+        barricade (a :class:`~engine.game.rule_actions.RuleActionLike` shortcut)."""
+        return self._token(w, o) is not None
+
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
         """Straight moves in 8 directions, the whole distance and half of it."""
         if self._token(w, o) is None or w.in_enemy_control_range(o):
