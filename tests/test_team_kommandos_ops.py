@@ -916,6 +916,22 @@ def test_breach_during_a_charge_first_leg_route_is_the_path_taken() -> None:
     assert len(points) > 2 and all(p[1] > 19.1 for p in points[1:-1])
 
 
+def test_breach_during_a_charge_allowed_only_when_the_rest_is_listed() -> None:
+    # Review fix: the rest of the Charge is compulsory only while a Charge is listed (the
+    # listing's spots: around each enemy towards the operative and 45 degrees either side).
+    # With BLU-1 at (11.9, 19), just beyond the wall, the action checked 8 spots all round
+    # BLU-1 and allowed it, but from (8.9, 19) no listed Charge was legal: only "End
+    # activation" was offered, the "Charge" ending out of every control range (3.2). Now
+    # it is refused (and not listed); where the rest is listed it is still allowed.
+    s = breacha(at=(7.5, 19), blu_at=(11.9, 19))
+    assert "no Charge" in refused(s, "Act KOM-1 charge breach wall at 8.9,19")
+    assert not [a for a in legal(s) if "charge breach" in a]
+    s = breacha(at=(7.5, 19), blu_at=(12.9, 19.5))
+    s, _ = play(s, ["Act KOM-1 charge breach wall at 8.9,19"])
+    rest = legal(s)
+    assert rest and all(a.startswith("Charge KOM-1") for a in rest)
+
+
 def test_breach_during_a_charge_is_listed_for_agents() -> None:
     # The old reading never listed it (only a script could name it). Now the first leg
     # straight towards BLU-1 (14.4, 19) is listed: to where the Breacha Boy's base (0.63")

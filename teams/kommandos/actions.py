@@ -776,8 +776,12 @@ class BreachCharge:
             ring = ep.radius + me.radius + 0.3
             if math.hypot(ep.x - me.x, ep.y - me.y) > left + ring:
                 continue
-            for k in range(8):
-                ang = 2 * math.pi * k / 8
+            # The spots the free Charge's listing has (universal.move_candidates): the rest
+            # is compulsory only while a Charge is listed, so another spot reachable here
+            # would leave it unlisted and forgone (End activation) out of every control range.
+            ang0 = math.atan2(me.y - ep.y, me.x - ep.x)
+            for k in (0, 1, -1):
+                ang = ang0 + k * math.pi / 4
                 spots.append(
                     (ep.x + ring * math.cos(ang), ep.y + ring * math.sin(ang), ep.elevation)
                 )
