@@ -905,7 +905,11 @@ def test_breach_during_a_charge_first_leg_route_is_the_path_taken() -> None:
     data["features"].append({"name": "post", "parts": [post]})
     kz = Killzone.from_dict(data, "lab_post")
     team = Roster.from_entries(lab_team("kommandos"), [BREACHA, BOY])
-    ops = {"KOM-1": {"at": (6.6, 19)}, "KOM-2": {"at": (5, 14)}, "BLU-1": {"at": (13.2, 19)}}
+    ops: dict[str, dict[str, Any]] = {
+        "KOM-1": {"at": (6.6, 19)},
+        "KOM-2": {"at": (5, 14)},
+        "BLU-1": {"at": (13.2, 19)},
+    }
     s = position(kz, team, roster(BLU, ("Trooper", "Gunner")), operatives=ops, cp=(0, 0))
     s, _ = play(s, ["Activate KOM-1 engage"])
     routes: list[Any] = []
