@@ -892,6 +892,50 @@ def test_breach_during_a_charge_limits() -> None:
     assert "not a Breacha Boy" in refused(boy, "Act KOM-1 charge breach wall at 8.9,19")
 
 
+def test_breach_during_a_charge_first_leg_route_is_the_path_taken() -> None:
+    # Review fix: the first leg is emitted as a "charge" moved event ending out of every
+    # enemy's control range; universal.move_route (what mines read to find what a move
+    # passed) finds no Charge path ending there and fell back to the straight segment, here
+    # straight through a 5" post at x 7.75-7.85 the leg went around (cost 4" for 2.3"). Now
+    # the leg's own path is kept for it: the route bends north of the post (y > 19.1).
+    from engine.game import universal
+
+    data = lab_data()
+    post = {"polygon": rect(7.75, 18.9, 7.85, 19.1), "height": 5.0, "types": ["Heavy"]}
+    data["features"].append({"name": "post", "parts": [post]})
+    kz = Killzone.from_dict(data, "lab_post")
+    team = Roster.from_entries(lab_team("kommandos"), [BREACHA, BOY])
+    ops: dict[str, dict[str, Any]] = {
+        "KOM-1": {"at": (6.6, 19)},
+        "KOM-2": {"at": (5, 14)},
+        "BLU-1": {"at": (13.2, 19)},
+    }
+    s = position(kz, team, roster(BLU, ("Trooper", "Gunner")), operatives=ops, cp=(0, 0))
+    s, _ = play(s, ["Activate KOM-1 engage"])
+    routes: list[Any] = []
+    s.ctx.hooks.on("moved", lambda w, ev: routes.append(universal.move_route(w, ev)))
+    s, _ = play(s, ["Act KOM-1 charge breach wall at 8.9,19"])
+    points = routes[0].points
+    assert points[0][:2] == (6.6, 19.0) and points[-1][:2] == (8.9, 19.0)
+    assert len(points) > 2 and all(p[1] > 19.1 for p in points[1:-1])
+
+
+def test_breach_during_a_charge_allowed_only_when_the_rest_is_listed() -> None:
+    # Review fix: the rest of the Charge is compulsory only while a Charge is listed (the
+    # listing's spots: around each enemy towards the operative and 45 degrees either side).
+    # With BLU-1 at (11.9, 19), just beyond the wall, the action checked 8 spots all round
+    # BLU-1 and allowed it, but from (8.9, 19) no listed Charge was legal: only "End
+    # activation" was offered, the "Charge" ending out of every control range (3.2). Now
+    # it is refused (and not listed); where the rest is listed it is still allowed.
+    s = breacha(at=(7.5, 19), blu_at=(11.9, 19))
+    assert "no Charge" in refused(s, "Act KOM-1 charge breach wall at 8.9,19")
+    assert not [a for a in legal(s) if "charge breach" in a]
+    s = breacha(at=(7.5, 19), blu_at=(12.9, 19.5))
+    s, _ = play(s, ["Act KOM-1 charge breach wall at 8.9,19"])
+    rest = legal(s)
+    assert rest and all(a.startswith("Charge KOM-1") for a in rest)
+
+
 def test_breach_during_a_charge_is_listed_for_agents() -> None:
     # The old reading never listed it (only a script could name it). Now the first leg
     # straight towards BLU-1 (14.4, 19) is listed: to where the Breacha Boy's base (0.63")

@@ -37,7 +37,7 @@ class Nudge(SelectingAction):
 
 @attrs.frozen(slots=True)
 class Shout(PlainAction):
-    """A toy action selecting nothing, allowed near enemies, once per turning point."""
+    """A toy action selecting nothing, allowed near enemies, never in a counteraction."""
 
     name: str = "Shout"
     text: str = "shout"

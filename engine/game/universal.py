@@ -195,8 +195,10 @@ def start_free_action(
     at once for 0AP, outside its activation (module docstring); a move is limited to
     ``max_move`` inches if given. ``compulsory``: it must be performed (the rest of an action
     a rule splits in two, e.g. a Charge that must end within an enemy's control range):
-    ``End activation`` is neither offered nor allowed while one of ``verbs`` can be
-    performed. Emits ``free_action_granted``.
+    ``End activation`` is neither offered nor allowed while one of ``verbs`` is listed
+    (:func:`list_action_options`: a move to a point the listing does not have, legal or
+    not, does not count; the rule granting it should check the listing has one). Emits
+    ``free_action_granted``.
 
     Raises:
         IllegalActionError: ``op`` is not on the killzone.

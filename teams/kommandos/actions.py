@@ -733,8 +733,9 @@ class BreachCharge:
         args = universal._move_args(w, o, "Charge", mode)
         args.pop("leave_control_range", None)
         args["action"] = "reposition"
+        kz = w.move_kz(o)
         try:
-            path = shortest_path(w.move_kz(o), w.place(o), point, **args)
+            path = shortest_path(kz, w.place(o), point, **args)
         except MoveError as exc:
             return f"Breach during a Charge: {exc}"
         if path is None:
@@ -743,6 +744,12 @@ class BreachCharge:
                 f"Charge's) reaches ({point[0]:g}, {point[1]:g}) outside every enemy's control "
                 "range"
             )
+        # The route taken, for rules judging it from the "charge" moved event perform emits
+        # (mines passed on the way): universal.move_route finds no Charge path ending out of
+        # every enemy's control range, so without this it would take the straight segment.
+        f = path.final
+        key = universal._route_key(kz, w.place(o), "charge", (f.x, f.y, f.elevation), args)
+        w.ctx.remember(key, path)
         return (path.final, float(path.cost), float(args["max_cost"]))
 
     def _completes(
@@ -769,8 +776,12 @@ class BreachCharge:
             ring = ep.radius + me.radius + 0.3
             if math.hypot(ep.x - me.x, ep.y - me.y) > left + ring:
                 continue
-            for k in range(8):
-                ang = 2 * math.pi * k / 8
+            # The spots the free Charge's listing has (universal.move_candidates): the rest
+            # is compulsory only while a Charge is listed, so another spot reachable here
+            # would leave it unlisted and forgone (End activation) out of every control range.
+            ang0 = math.atan2(me.y - ep.y, me.x - ep.x)
+            for k in (0, 1, -1):
+                ang = ang0 + k * math.pi / 4
                 spots.append(
                     (ep.x + ring * math.cos(ang), ep.y + ring * math.sin(ang), ep.elevation)
                 )
