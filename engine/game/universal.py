@@ -436,6 +436,8 @@ def _refusal(w: Work, a: Action) -> str | None:
         w.node = saved
     try:
         trial.top.start(trial, a)
+    except AmbiguousActionError:
+        raise  # not a refusal: the action names several things (the caller's error)
     except (IllegalActionError, ValueError) as e:
         return str(e)
     return None
