@@ -30,7 +30,9 @@
   feature). Limits (simplified, reported): "within 1\"" is judged horizontally (an operative
   on Vantage terrain right above the marker counts as within 1" of it: the opened pieces
   are Accessible at every level of the movement graph, which has no per-level
-  accessibility), and the marker is always placed at floor level (z 0).
+  accessibility), and the marker is always placed at floor level (z 0). The Charge's first
+  leg is not asked the destination rules of other teams (``would_refuse_destination``: an
+  MV33 Grav-Inhibitor's 2" does not lengthen it; the free Charge after it is asked them).
 """
 
 from __future__ import annotations
