@@ -35,6 +35,7 @@ __all__ = [
     "find_rule_action",
     "free_action_effect",
     "is_mission_action",
+    "names_mission_action",
     "use_free_action_effect",
 ]
 
@@ -100,6 +101,14 @@ def is_mission_action(act: RuleActionLike) -> bool:
     if flag is not None:
         return bool(flag)
     return type(act).__module__.startswith("engine.missions.")
+
+
+def names_mission_action(w: Work, o: OperativeState, name: str) -> bool:
+    """Whether ``name`` (a verb or a rule action's notation name, as the ``would_*`` action
+    hooks give it) is a mission action of ``o`` (8.3, :func:`is_mission_action`): ``False``
+    for a universal action's verb or a rule action ``o`` cannot name."""
+    act = find_rule_action(w, o, name)
+    return act is not None and is_mission_action(act)
 
 
 def free_action_effect(w: Work, o: OperativeState, name: str) -> bool:

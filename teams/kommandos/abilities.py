@@ -256,10 +256,7 @@ PLAN_ACTIONS = ("Pick up", "Place marker")
 
 def _plan_action(w: Work, o: OperativeState, name: str) -> bool:
     """``name`` (a verb or rule action notation name) is one I Got A Plan Ladz makes cheaper."""
-    if name in PLAN_ACTIONS:
-        return True
-    act = rule_actions.find_rule_action(w, o, name)
-    return act is not None and rule_actions.is_mission_action(act)
+    return name in PLAN_ACTIONS or rule_actions.names_mission_action(w, o, name)
 
 
 _PLAN_USED = "i got a plan ladz used"

@@ -136,10 +136,8 @@ def install_grisly_mark(hooks: Hooks, players: tuple[str, ...]) -> None:
         if not w.tokens or not near_grisly(w, o.id):
             return extra
         action = str(info.get("action", ""))
-        if action != PICK_UP:
-            act = rule_actions.find_rule_action(w, o, action)
-            if act is None or not rule_actions.is_mission_action(act):
-                return extra
+        if action != PICK_UP and not rule_actions.names_mission_action(w, o, action):
+            return extra
         return extra + 1
 
     def totals(w: Work, total: dict[str, int], **info: Any) -> dict[str, int]:
