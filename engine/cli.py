@@ -34,6 +34,7 @@ from engine.dice import (
     shoot,
 )
 from engine.errors import KillTeamError
+from engine.terminal import echo, markup, printable
 
 __all__ = ["cli", "main"]
 
@@ -253,11 +254,11 @@ def calc_shoot(
     if as_json:
         click.echo(json.dumps(shoot_json(profile, target, result), indent=2))
         return
-    console = Console()
+    console = Console(emoji=False)
     state = [s for s, on in (("in cover", target.in_cover), ("obscured", obscured)) if on]
     console.print(
         f"[bold]{attacks} attacks, Hit {hit}+, damage {damage[0]}/{damage[1]}"
-        f"{', ' + profile.rules.format() if profile.rules else ''}[/bold] against "
+        f"{', ' + markup(profile.rules.format()) if profile.rules else ''}[/bold] against "
         f"Save {save}+, {wounds} wounds{' (' + ', '.join(state) + ')' if state else ''}"
     )
     console.print(_pmf_table("Damage inflicted", result.damage))
@@ -334,7 +335,7 @@ def calc_fight(
     if as_json:
         click.echo(json.dumps(fight_json(attacker, defender, result, first), indent=2))
         return
-    console = Console()
+    console = Console(emoji=False)
     console.print(
         f"[bold]Fight[/bold] (policies: attacker {result.policies[0]}, defender "
         f"{result.policies[1]}; {first} resolves first)"
@@ -399,7 +400,7 @@ def render_command(
     if sight and ops is None:
         raise click.BadParameter("--sight needs --operatives", param_hint="--sight")
     written = render_killzone(kz, output, operatives=ops, sight=sight or None)
-    click.echo(f"wrote {written}")
+    echo(f"wrote {written}")
 
 
 __import__("engine.cli_teams", fromlist=["register"]).register(cli)  # killteam teams ...
@@ -414,8 +415,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
 
     def one_line(text: str) -> str:
-        # click words some messages over several lines ("Choose from:\n\t..."): one line.
-        return " ".join(text.split())
+        # click words some messages over several lines ("Choose from:\n\t..."): one line;
+        # user text in it (a name, a path) cannot drive the terminal (engine.terminal).
+        return printable(" ".join(text.split()))
 
     try:
         cli.main(
@@ -439,7 +441,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # a file named on the command line that cannot be read or written
         where = f"{exc.filename}: " if exc.filename is not None else ""
         what = exc.strerror or " ".join(str(exc).split())
-        click.echo(f"killteam: error: {where}{what}", err=True)
+        click.echo(printable(f"killteam: error: {where}{what}"), err=True)
         return 2
     except click.exceptions.Abort:
         click.echo("killteam: aborted", err=True)

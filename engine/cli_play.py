@@ -36,7 +36,6 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -81,6 +80,7 @@ from engine.play import (
     unimplemented_rules_line,
 )
 from engine.teams.io import builtin_teams
+from engine.terminal import add_row, echo, markup
 
 __all__ = ["RecordFormatError", "batch_command", "play_command", "register", "replay_command"]
 
@@ -164,7 +164,7 @@ def _matchup(choice: MatchupChoice) -> Matchup:
     except BattleError as exc:
         raise click.UsageError(str(exc)) from None
     for note in matchup.notes:
-        click.echo(note, err=True)
+        echo(note, err=True)
     return matchup
 
 
@@ -291,17 +291,18 @@ def print_summary(console: Console, s: BattleSummary) -> None:
         outcome = f"{s.winner} ({s.teams[k]}) wins, {s.vp[k]}VP to {s.vp[1 - k]}VP"
     else:
         outcome = f"Draw, {s.vp[0]}VP each"
-    console.print(f"[bold]{escape(outcome)}[/bold]")
+    console.print(f"[bold]{markup(outcome)}[/bold]")
     vp = Table()
     vp.add_column("player")
     for op, _ in s.vp_by_op:
-        vp.add_column(OP_TITLES.get(op, op), justify="right")
+        vp.add_column(markup(OP_TITLES.get(op, op)), justify="right")
     vp.add_column("total", justify="right")
     vp.add_column("kills", justify="right")
     vp.add_column("operatives left", justify="right")
     for k, p in enumerate(("A", "B")):
         mine = [o for o in s.operatives if o.player == p]
-        vp.add_row(
+        add_row(
+            vp,
             f"{p} {s.teams[k]} ({s.agents[k]})",
             *[str(v[k]) for _, v in s.vp_by_op],
             str(s.vp[k]),
@@ -313,12 +314,12 @@ def print_summary(console: Console, s: BattleSummary) -> None:
     left = Table()
     columns = []
     for k, p in enumerate(("A", "B")):
-        left.add_column(f"{p} {s.teams[k]}")
+        left.add_column(markup(f"{p} {s.teams[k]}"))
         columns.append(
             [f"{o.id} {o.name} {o.wounds}/{o.max_wounds}" for o in s.left(p)] or ["none"]
         )
     for row in range(max(len(c) for c in columns)):
-        left.add_row(*[c[row] if row < len(c) else "" for c in columns])
+        add_row(left, *[c[row] if row < len(c) else "" for c in columns])
     console.print("Operatives left (wounds left/starting wounds)")
     console.print(left)
 
@@ -329,7 +330,7 @@ def _report_rules(matchup: Matchup, strict: bool) -> None:
     2)."""
     ids = unimplemented_rule_ids(matchup)
     if any(ids.values()):
-        click.echo(unimplemented_rules_line(matchup), err=True)
+        echo(unimplemented_rules_line(matchup), err=True)
     if strict and any(ids.values()):
         raise KillTeamError(
             "--strict-rules: refusing to play, "
@@ -438,8 +439,8 @@ def play_command(
     narrate = not (as_json or quiet)
     if narrate:
         crit = f", crit op {start.mission.crit_op}" if start.mission.crit_op else ""
-        click.echo(f"{_versus(matchup, matchup.agents)}, seed {seed}{crit}")
-    narrator = Narrator(click.echo)
+        echo(f"{_versus(matchup, matchup.agents)}, seed {seed}{crit}")
+    narrator = Narrator(echo)
     recorder = (
         GameRecorder(
             make_header(start, seed=seed, agents={"A": matchup.agents[0], "B": matchup.agents[1]})
@@ -480,7 +481,7 @@ def play_command(
     console = _console()
     print_summary(console, summary)
     for path in written:
-        click.echo(f"wrote {path}")
+        echo(f"wrote {path}")
 
 
 # -------------------------------------------------------------------------------------------
@@ -499,7 +500,7 @@ def replay_command(record_file: str, as_json: bool, quiet: bool) -> None:
         _run_scenario_file(record_file, as_json, quiet)
         return
     narrate = not (as_json or quiet)
-    narrator = Narrator(click.echo)
+    narrator = Narrator(echo)
     tally = VpTally()
     ploys = PloyTally()
     started: list[Mapping[str, Any]] = []
@@ -509,7 +510,7 @@ def replay_command(record_file: str, as_json: bool, quiet: bool) -> None:
         if narrate:
             agents = header["agents"]
             teams = (start.ctx.rosters["A"].team.name, start.ctx.rosters["B"].team.name)
-            click.echo(
+            echo(
                 f"Replaying {record_file}: {teams[0]} (A, {agents['A']}) v {teams[1]} "
                 f"(B, {agents['B']}) on {start.ctx.killzone.name}, seed {header['seed']}"
                 + (f", crit op {start.mission.crit_op}" if start.mission.crit_op else "")
@@ -550,7 +551,7 @@ def replay_command(record_file: str, as_json: bool, quiet: bool) -> None:
         return
     print_summary(_console(), summary)
     end = "and the result match the record" if outcome.complete else "match (no result line)"
-    click.echo(f"replay OK: {outcome.steps} steps, {outcome.hashes_checked} state hashes {end}")
+    echo(f"replay OK: {outcome.steps} steps, {outcome.hashes_checked} state hashes {end}")
 
 
 def _run_scenario_file(path: str, as_json: bool, quiet: bool) -> None:
@@ -569,17 +570,17 @@ def _run_scenario_file(path: str, as_json: bool, quiet: bool) -> None:
     scenario = load_scenario(path)
     narrate = not (as_json or quiet)
     if narrate:
-        click.echo(f"Scenario {path}: {scenario.name}")
+        echo(f"Scenario {path}: {scenario.name}")
 
     def on_step(number: int, step: Step, events: list[Event]) -> None:
         if narrate:
-            click.echo(f"-- step {number}: {step.name}")
+            echo(f"-- step {number}: {step.name}")
             if step.actions:
-                click.echo("   script: " + "; ".join(str(a) for a in step.actions))
+                echo("   script: " + "; ".join(str(a) for a in step.actions))
             for e in events:
                 line = narrate_event(e)
                 if line:
-                    click.echo(line)
+                    echo(line)
 
     try:
         result = scenario.run(on_step)
@@ -590,7 +591,7 @@ def _run_scenario_file(path: str, as_json: bool, quiet: bool) -> None:
         summary = {"scenario": scenario.name, "file": path, "steps": steps, "ok": True}
         click.echo(json.dumps(summary, indent=2))
         return
-    click.echo(f"scenario OK: {steps} steps, every expectation met")
+    echo(f"scenario OK: {steps} steps, every expectation met")
 
 
 # -------------------------------------------------------------------------------------------
@@ -615,11 +616,12 @@ def print_stats(console: Console, m: Matchup, stats: BatchStats) -> None:
     means = Table()
     means.add_column("player")
     for op, _ in stats.mean_vp_by_op:
-        means.add_column(f"{OP_TITLES.get(op, op)} VP", justify="right")
+        means.add_column(markup(f"{OP_TITLES.get(op, op)} VP"), justify="right")
     means.add_column("total VP", justify="right")
     means.add_column("kills", justify="right")
     for k, p in enumerate(("A", "B")):
-        means.add_row(
+        add_row(
+            means,
             f"{p} {m.rosters[k].team.name} ({m.agents[k]})",
             *[f"{v[k]:.2f}" for _, v in stats.mean_vp_by_op],
             f"{stats.mean_vp[k]:.2f}",
@@ -731,10 +733,10 @@ def batch_command(
         }
         click.echo(json.dumps(data, indent=2))
         return
-    click.echo(f"{_versus(matchup, matchup.agents)}: {games} games, base seed {seed}")
+    echo(f"{_versus(matchup, matchup.agents)}: {games} games, base seed {seed}")
     print_stats(_console(), matchup, stats)
     if out is not None:
-        click.echo(f"wrote {out}")
+        echo(f"wrote {out}")
 
 
 def register(cli_group: click.Group) -> None:

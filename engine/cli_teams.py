@@ -35,6 +35,7 @@ from engine.teams.importers.compare import compare_datasets
 from engine.teams.importers.killteamjson import import_killteamjson
 from engine.teams.io import builtin_teams, load_builtin_team, load_team, save_team
 from engine.teams.model import Operative, Team, Weapon, format_entry, parse_entry
+from engine.terminal import add_row, echo, markup
 
 __all__ = ["TeamsCommandError", "register", "teams"]
 
@@ -44,7 +45,7 @@ class TeamsCommandError(KillTeamError):
 
 
 def _console() -> Console:
-    return Console(soft_wrap=False, width=140)
+    return Console(soft_wrap=False, width=140, emoji=False)
 
 
 def _load(name: str) -> Team:
@@ -89,7 +90,8 @@ def teams_list() -> None:
         table.add_column(col)
     for team_id in builtin_teams():
         t = load_builtin_team(team_id)
-        table.add_row(
+        add_row(
+            table,
             t.id,
             t.name,
             t.faction,
@@ -101,11 +103,11 @@ def teams_list() -> None:
 
 
 def _stats_table(op: Operative) -> Table:
-    table = Table(title=f"{op.name}  [{', '.join(op.keywords)}]", title_justify="left")
+    table = Table(title=markup(f"{op.name}  [{', '.join(op.keywords)}]"), title_justify="left")
     for col in ("APL", "Move", "Save", "Wounds", "Base"):
         table.add_column(col)
     move = f'{op.move:g}"'
-    table.add_row(str(op.apl), move, f"{op.save}+", str(op.wounds), f"{op.base_mm:g}mm")
+    add_row(table, str(op.apl), move, f"{op.save}+", str(op.wounds), f"{op.base_mm:g}mm")
     return table
 
 
@@ -116,7 +118,8 @@ def _weapons_table(weapons: Sequence[Weapon], title: str = "Weapons") -> Table:
     for w in weapons:
         for p in w.profiles:
             name = f"{w.name} ({p.name})" if p.name else w.name
-            table.add_row(
+            add_row(
+                table,
                 "R" if w.kind == "ranged" else "M",
                 name,
                 str(p.attacks),
@@ -151,8 +154,8 @@ def _loadouts_table(team: Team, op: Operative) -> Table:
     for k, slot in enumerate(op.loadouts):
         label = slot.name or str(k + 1)
         for opt in slot.options:
-            table.add_row(
-                label, opt.name, ", ".join(opt.weapons), _option_limits(team, op, opt.name)
+            add_row(
+                table, label, opt.name, ", ".join(opt.weapons), _option_limits(team, op, opt.name)
             )
     return table
 
@@ -176,8 +179,8 @@ def _choices_table(team: Team, console: Console) -> None:
         many = f"{spec.count}" + (" different" if spec.count > 1 and spec.distinct else "")
         if spec.distinct_from:
             many += f" (not in {', '.join(spec.distinct_from)})"
-        table.add_row(
-            spec.name, who, many, ", ".join(spec.options), ", ".join(spec.default_value())
+        add_row(
+            table, spec.name, who, many, ", ".join(spec.options), ", ".join(spec.default_value())
         )
     console.print(table)
     console.print(
@@ -194,17 +197,17 @@ def show_team(team: Team, console: Console) -> None:
     A type with wargear options gets a table of its options (slots, weapons, the limits on
     each option) and a roster entry example (1.2, :func:`engine.teams.model.format_entry`);
     the selection table lists every limit, on types, options, keywords and combined."""
-    console.print(f"[bold]{team.name}[/bold] ({team.id}) - {team.faction}")
-    console.print(f"Archetypes: {', '.join(team.archetypes) or '-'}")
+    console.print(f"[bold]{markup(team.name)}[/bold] {markup(f'({team.id}) - {team.faction}')}")
+    console.print(markup(f"Archetypes: {', '.join(team.archetypes) or '-'}"))
     prov = team.provenance
     checked = ", ".join(prov.checked_against) or "-"
-    console.print(f"Source: {prov.source} {prov.dataslate} (checked against: {checked})")
+    console.print(markup(f"Source: {prov.source} {prov.dataslate} (checked against: {checked})"))
     if team.abilities:
         table = Table(title="Team abilities", title_justify="left")
         for col in ("Name", "AP", "Summary"):
             table.add_column(col)
         for a in team.abilities:
-            table.add_row(a.name, "" if a.ap is None else f"{a.ap}AP", a.summary)
+            add_row(table, a.name, "" if a.ap is None else f"{a.ap}AP", a.summary)
         console.print(table)
     for op in team.operatives:
         console.print(_stats_table(op))
@@ -212,29 +215,29 @@ def show_team(team: Team, console: Console) -> None:
         if op.loadouts:
             console.print(_loadouts_table(team, op))
             example = format_entry(op.name, tuple(slot.options[0].name for slot in op.loadouts))
-            console.print(f"Roster entry, e.g.: {example}", markup=False, highlight=False)
+            console.print(markup(f"Roster entry, e.g.: {example}"), highlight=False)
         if op.abilities or op.actions:
             table = Table(title="Abilities and unique actions", title_justify="left")
             for col in ("Name", "AP", "Summary"):
                 table.add_column(col)
             for a in op.abilities:
-                table.add_row(a.name, "", a.summary)
+                add_row(table, a.name, "", a.summary)
             for a in op.actions:
-                table.add_row(a.name, f"{a.ap}AP", a.summary)
+                add_row(table, a.name, f"{a.ap}AP", a.summary)
             console.print(table)
     if team.ploys:
         table = Table(title="Ploys", title_justify="left")
         for col in ("Name", "Kind", "CP", "Summary"):
             table.add_column(col)
         for p in team.ploys:
-            table.add_row(p.name, p.kind, f"{p.cp}CP", p.summary)
+            add_row(table, p.name, p.kind, f"{p.cp}CP", p.summary)
         console.print(table)
     if team.equipment:
         table = Table(title="Equipment", title_justify="left")
         for col in ("Name", "Summary"):
             table.add_column(col)
         for e in team.equipment:
-            table.add_row(e.name, e.summary)
+            add_row(table, e.name, e.summary)
         console.print(table)
         equipment_weapons = [w for e in team.equipment for w in e.weapons]
         if equipment_weapons:
@@ -245,17 +248,18 @@ def show_team(team: Team, console: Console) -> None:
     table.add_column("Rule")
     table.add_column("Value")
     lo, hi = sel.size
-    table.add_row("operatives", str(lo) if lo == hi else f"{lo} to {hi}")
-    table.add_row("leader", " or ".join(sel.leader) or "-")
+    add_row(table, "operatives", str(lo) if lo == hi else f"{lo} to {hi}")
+    add_row(table, "leader", " or ".join(sel.leader) or "-")
     for name, most in sel.limits:
         what = "at most (option)" if parse_entry(name)[1] else "at most"
-        table.add_row(what, f"{most} {name}")
+        add_row(table, what, f"{most} {name}")
     for keyword, most in sel.keyword_limits:
-        table.add_row("at most", f"{most} {keyword} operatives")
+        add_row(table, "at most", f"{most} {keyword} operatives")
     for types, most in sel.combined_limits:
-        table.add_row("at most (combined)", f"{most} of {', '.join(types)} together")
-    table.add_row("default roster", ", ".join(team.default_roster) or "-")
-    table.add_row(
+        add_row(table, "at most (combined)", f"{most} of {', '.join(types)} together")
+    add_row(table, "default roster", ", ".join(team.default_roster) or "-")
+    add_row(
+        table,
         "roster entry",
         "'Type' for a type without options, 'Type [Option]' for one choice, "
         "'Type [Option + Option]' for one option per slot",
@@ -309,9 +313,9 @@ def teams_import(path: Path, fmt: str, team: str | None, output: Path) -> None:
         raise TeamsCommandError(f"{output}: cannot create folder: {exc}") from None
     for t in result.teams:
         written = save_team(t, output / f"{t.id}.json")
-        click.echo(f"wrote {written} ({len(t.operatives)} operative types)")
-    click.echo(f"import report ({len(result.issues)} issues):")
-    click.echo(result.report())
+        echo(f"wrote {written} ({len(t.operatives)} operative types)")
+    echo(f"import report ({len(result.issues)} issues):")
+    echo(result.report())
 
 
 @teams.command("compare")
@@ -321,8 +325,8 @@ def teams_compare(ktjson_path: Path, bsdata_path: Path) -> None:
     """List differences between a killteamjson and a BSData checkout."""
     differences = _call("compare", compare_datasets, ktjson_path, bsdata_path)
     for d in differences:
-        click.echo(str(d))
-    click.echo(f"{len(differences)} differences")
+        echo(d)
+    echo(f"{len(differences)} differences")
 
 
 @teams.command("rules")
@@ -351,12 +355,12 @@ def teams_rules(name: str, as_json: bool) -> None:
         click.echo(json.dumps({"team": team.id, "rules": rows}, indent=2))
         return
     done = sum(d.implemented for d in decls)
-    table = Table(title=f"{team.name}: team rules ({done} of {len(decls)} implemented)")
+    table = Table(title=markup(f"{team.name}: team rules ({done} of {len(decls)} implemented)"))
     for col in ("kind", "name", "implemented", "id"):
         table.add_column(col, no_wrap=True)
     table.add_column("where", overflow="fold")
     for d in decls:
-        table.add_row(d.kind, d.name, str(d.implemented).lower(), d.id, "; ".join(d.sources))
+        add_row(table, d.kind, d.name, str(d.implemented).lower(), d.id, "; ".join(d.sources))
     _console().print(table)
 
 
