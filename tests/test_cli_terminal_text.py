@@ -379,6 +379,37 @@ def test_render_prints_a_hostile_output_path_as_escapes(
     assert out == f"wrote {printable(picture)}\n"
 
 
+def test_render_draws_names_as_written_not_as_mathtext(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Killzone and operative names holding matplotlib mathtext that does not parse
+    (``$x^{$``) and control characters are drawn as text: the picture is written (before,
+    mathtext raised a parse error and the command ended in a traceback)."""
+    text = (ROOT / "killzones" / "open_ruins.toml").read_text("utf-8")
+    text = text.replace('name = "open_ruins"', 'name = "KZ $\\\\frac{1}$ $x^{$"')
+    text = text.replace('name = "centre"', f"name = {json.dumps('centre $x^{$' + ESCAPES)}")
+    kz = tmp_path / "kz.toml"
+    kz.write_text(text, encoding="utf-8")
+    ops = tmp_path / "ops.json"
+    entries = [
+        {"name": "$x^{$", "player": "A", "x": 3, "y": 3},
+        {"name": f"b{ESCAPES}", "player": "B", "x": 27, "y": 19},
+    ]
+    ops.write_text(json.dumps({"operatives": entries}), encoding="utf-8")
+    picture = tmp_path / "board.svg"
+    code, out, err = _run(
+        capsys, "render", str(kz), "-o", str(picture), "--operatives", str(ops),
+        "--sight", "$x^{$", f"b{ESCAPES}",
+    )  # fmt: skip
+    assert code == 0, err
+    assert out == f"wrote {picture}\n"
+    svg = (tmp_path / "board.svg").read_text("utf-8")
+    assert "KZ $\\frac{1}$ $x^{$" in svg  # the title, drawn as text (fonttype none)
+    assert f"$x^{{$ -&gt; b{ESCAPES_SHOWN}:" in svg  # the sight caption
+    for ch in CONTROLS:
+        assert ch not in svg
+
+
 def test_hostile_team_file_is_a_valid_team(tmp_path: Path) -> None:
     """The hostile team passes every check of the team loader (so the tests above exercise
     the printing, not an input error), and keeps the built-in team's operatives."""

@@ -24,6 +24,10 @@ from 0 to :data:`~engine.geometry.model.MAX_BOARD_INCHES`; ``base_mm`` above 0 a
 :data:`~engine.geometry.model.MAX_HEIGHT_INCHES`; ``model_height`` above 0 and at most
 :data:`MAX_MODEL_HEIGHT`; names at most :data:`~engine.geometry.model.MAX_NAME_CHARS`
 characters; and the limits of :mod:`engine.inputs` on the file (size, nesting, numbers).
+
+Names (of the killzone, its features and markers, operatives) are drawn as written: never
+read as matplotlib mathtext (``$x^{$`` is text, not a formula that fails to parse), and their
+control characters shown as escapes (:func:`engine.terminal.printable`).
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ from engine.geometry.model import (
     TerrainType,
 )
 from engine.inputs import excerpt, read_document, shown
+from engine.terminal import printable
 
 __all__ = [
     "MAX_BASE_MM",
@@ -710,7 +715,8 @@ def _draw_labels(
             ax.text(
                 p.x,
                 p.y,
-                label,
+                printable(label),
+                parse_math=False,
                 ha="center",
                 va="center",
                 fontsize=8,
@@ -872,6 +878,17 @@ def _legend_handles(
     return handles
 
 
+def _literal_texts(fig: Figure) -> None:
+    """Make every text of ``fig`` drawn as written (module docstring): no mathtext, control
+    characters as escapes. Markers such as ``$E$`` are not texts and keep their mathtext."""
+    for t in fig.findobj(Text):
+        assert isinstance(t, Text)
+        t.set_parse_math(False)
+        text = t.get_text()
+        if printable(text) != text:
+            t.set_text(printable(text))
+
+
 def render_killzone(
     killzone: Killzone,
     path: str | Path,
@@ -991,6 +1008,7 @@ def render_killzone(
         handlelength=2.2,
         handleheight=1.4,
     )
+    _literal_texts(fig)
     # Fix the layout, then place the labels in board inches measured in it.
     engine = fig.get_layout_engine()
     if engine is not None:
