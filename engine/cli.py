@@ -411,7 +411,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``killteam`` console script.
 
     Returns the exit status: 0 on success, 2 on bad input or a file that cannot be read or
-    written (one line on standard error, never a traceback), 130 when interrupted.
+    written (one line on standard error, never a traceback; control characters of the names
+    and paths it quotes shown as escapes, :func:`engine.terminal.printable`), 130 when
+    interrupted.
     """
 
     def one_line(text: str) -> str:

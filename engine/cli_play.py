@@ -20,6 +20,9 @@
 - ``killteam batch``: many seeded battles of one matchup in parallel processes, then A's
   win/draw/loss rates with 95% Wilson score intervals, mean VP per op and mean kills.
 
+Names and paths from files, records and the command line are printed as written, never as
+``rich`` markup or terminal control sequences (:mod:`engine.terminal`).
+
 Seeds are documented in :mod:`engine.play` and :mod:`engine.batch`. The same options and seed
 give the same output, byte for byte: nothing printed depends on time, the machine or the
 number of workers, and tables are drawn 100 columns wide unless standard output is a
@@ -283,7 +286,9 @@ def _versus(m: Matchup | BattleSummary, agents: tuple[str, str]) -> str:
 
 
 def print_summary(console: Console, s: BattleSummary) -> None:
-    """The end-of-battle summary: result, VP per op and player, operatives left."""
+    """The end-of-battle summary: result, VP per op and player, operatives left.
+
+    Team, operative and agent names are printed as written (:mod:`engine.terminal`)."""
     if not s.finished:
         outcome = f"Unfinished after {s.steps} steps (turning point {s.turning_point})"
     elif s.winner:
@@ -604,7 +609,9 @@ def _pct(x: float) -> str:
 
 
 def print_stats(console: Console, m: Matchup, stats: BatchStats) -> None:
-    """Win/draw/loss rates of A with their Wilson intervals, and the means per player."""
+    """Win/draw/loss rates of A with their Wilson intervals, and the means per player.
+
+    Team and agent names are printed as written (:mod:`engine.terminal`)."""
     table = Table()
     for col, justify in (("result", "left"), ("games", "right"), ("rate", "right")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]

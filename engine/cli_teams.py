@@ -13,7 +13,8 @@
   the engine implements it.
 
 Bad input raises :class:`~engine.errors.KillTeamError` (or a click error), which
-``engine.cli.main`` prints as one line.
+``engine.cli.main`` prints as one line. Team and dataset text is printed as written
+(:mod:`engine.terminal`).
 """
 
 from __future__ import annotations
@@ -196,7 +197,9 @@ def show_team(team: Team, console: Console) -> None:
 
     A type with wargear options gets a table of its options (slots, weapons, the limits on
     each option) and a roster entry example (1.2, :func:`engine.teams.model.format_entry`);
-    the selection table lists every limit, on types, options, keywords and combined."""
+    the selection table lists every limit, on types, options, keywords and combined. Every
+    text of the team is printed as written (:mod:`engine.terminal`: never as ``rich`` markup,
+    control characters as escapes)."""
     console.print(f"[bold]{markup(team.name)}[/bold] {markup(f'({team.id}) - {team.faction}')}")
     console.print(markup(f"Archetypes: {', '.join(team.archetypes) or '-'}"))
     prov = team.provenance
