@@ -103,8 +103,15 @@ def _join(path: str, key: str | int) -> str:
     return f"{path}.{key}" if path else key
 
 
+def _show(value: Any) -> str:
+    """A JSON value for a message: numbers as JSON, text and tables as :func:`shown`."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return json.dumps(value)
+    return shown(value)
+
+
 def _absent_or(value: Any, present: bool) -> str:
-    return shown(value) if present else "absent"
+    return _show(value) if present else "absent"
 
 
 def first_difference(got: Any, want: Any, path: str = "") -> tuple[str, str, str] | None:
@@ -132,7 +139,7 @@ def first_difference(got: Any, want: Any, path: str = "") -> tuple[str, str, str
         return None
     if type(got) is type(want) and got == want:
         return None
-    return path or "(the data)", shown(got), shown(want)
+    return path or "(the data)", _show(got), _show(want)
 
 
 class RecordVerifier:
