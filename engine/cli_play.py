@@ -38,6 +38,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import attrs
 import click
 from rich.console import Console
 from rich.markup import escape
@@ -567,6 +568,9 @@ def replay_command(record_file: str, verify: bool, as_json: bool, quiet: bool) -
     header = outcome.header
     agents = (header["agents"]["A"], header["agents"]["B"])
     summary = summarise(outcome.final, tally, ploys=ploys, seed=header["seed"], agents=agents)
+    if "agent_seeds" in header:  # the seeds the header gives, not the rule of `play`
+        seeds = header["agent_seeds"]
+        summary = attrs.evolve(summary, agent_seeds=(seeds["A"], seeds["B"]))
     if as_json:
         data = summary.to_json()
         data["replay"] = {

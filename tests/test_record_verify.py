@@ -29,6 +29,7 @@ from engine.game.actions import Action
 from engine.game.drivers import SeededDice, play
 from engine.game.record import (
     GameRecorder,
+    RecordFormatError,
     RecordVerificationError,
     dumps_line,
     make_header,
@@ -173,6 +174,26 @@ def test_explicit_agent_seeds_are_the_seeds_verified() -> None:
     checked = verify_record(lines)
     assert "decisions of A's agent random (seed 1)" in checked.verified[1]
     assert "decisions of B's agent random (seed 2)" in checked.verified[2]
+
+
+@pytest.mark.parametrize("seeds", [{"A": -1, "B": 0}, {"A": 1}, {"A": "1", "B": 2}, [1, 2]])
+def test_malformed_agent_seeds_are_refused_naming_the_field(seeds: Any) -> None:
+    """``agent_seeds`` is optional, but when present it is an integer >= 0 for each of A and
+    B, nothing else: a malformed one is a malformed header (line 1, the field named)."""
+    with pytest.raises(RecordFormatError, match=r"^record line 1: header field 'agent_seeds"):
+        replay_record(_with_head(HONEST, agent_seeds=seeds))
+
+
+def test_cli_replay_json_gives_the_header_agent_seeds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The replay summary's ``agent_seeds`` are the header's when it gives them (not the rule
+    of ``killteam play``, which these agents did not follow)."""
+    path = tmp_path / "seeds.jsonl"
+    path.write_text("\n".join(_record(header_seeds={"A": 1, "B": 2})) + "\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "replay", str(path), "--json", "--verify")
+    assert code == 0
+    assert json.loads(out)["agent_seeds"] == {"A": 1, "B": 2}
 
 
 # -------------------------------------------------------------------------------------------
