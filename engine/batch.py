@@ -7,6 +7,16 @@
 - :func:`batch_line` is one game as JSON data (a line of ``killteam batch --out``).
 - :func:`batch_stats` reduces the games to player A's win/draw/loss rates with Wilson score
   intervals (:func:`wilson_interval`), mean VP per op and mean kills.
+
+**What a batch reads back.** A batch reads no record and no file: each game's line comes back
+in memory from the worker process that played it (pickled by :mod:`concurrent.futures`
+through the pipe of a process this batch started; never from a file a user could have
+written), or from this process with one worker. :func:`run_batch` checks every line before
+using it (:func:`check_batch_line`): the fields of :func:`batch_line`, the index of the game
+it was asked for (so each game is counted exactly once), that game's seed
+(:func:`~engine.play.game_seed`), the matchup's agents, VP that are the sum of the VP per op,
+and a winner that agrees with the VP. A record read back from elsewhere is verified with
+:func:`engine.verify.verify_record`.
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ from typing import Any
 
 import attrs
 
+from engine.errors import KillTeamError
 from engine.play import (
     DEFAULT_SEED,
     MISSION_OPS,
@@ -33,10 +44,12 @@ from engine.play import (
 
 __all__ = [
     "Z95",
+    "BatchError",
     "BatchStats",
     "Rate",
     "batch_line",
     "batch_stats",
+    "check_batch_line",
     "default_workers",
     "run_batch",
     "wilson_interval",
@@ -69,6 +82,78 @@ def batch_line(index: int, summary: BattleSummary) -> dict[str, Any]:
     }
 
 
+class BatchError(KillTeamError, RuntimeError):
+    """A game's line read back from a worker is not the game asked for (:func:`run_batch`):
+    the message names the game's index and the field."""
+
+
+_LINE_FIELDS = (
+    "agents",
+    "crit_op",
+    "equipment",
+    "finished",
+    "hash",
+    "index",
+    "kills",
+    "ploys_used",
+    "primary_ops",
+    "seed",
+    "steps",
+    "tac_ops",
+    "unimplemented_rules",
+    "vp",
+    "vp_by_op",
+    "winner",
+)
+
+
+def check_batch_line(
+    line: Any, index: int, base_seed: int, agents: tuple[str, str]
+) -> dict[str, Any]:
+    """Check a game's line as read back (module docstring) against the game asked for.
+
+    Args:
+        line: what came back: a :func:`batch_line` dict.
+        index: the game's index (0-based); base_seed: the batch's base seed; agents: the
+            matchup's agent names (A, B).
+
+    Returns:
+        ``line``, checked.
+
+    Raises:
+        BatchError: not a batch line (fields other than :func:`batch_line`'s), another
+            index, a seed other than :func:`~engine.play.game_seed` ``(base_seed, index)``,
+            other agents, VP that are not the sum of the VP per op, or a winner that does
+            not agree with the VP (naming the game and the field).
+    """
+
+    def bad(what: str) -> BatchError:
+        return BatchError(f"batch game {index}: the result read back {what}")
+
+    if not isinstance(line, dict) or tuple(sorted(line)) != _LINE_FIELDS:
+        raise bad(f"is not a game's line (fields: {', '.join(_LINE_FIELDS)})")
+    if line["index"] != index:
+        raise bad(f"is game {line['index']!r}'s")
+    want = game_seed(base_seed, index)
+    if line["seed"] != want:
+        raise bad(f"has seed {line['seed']!r}, not the game's seed {want}")
+    if line["agents"] != {"A": agents[0], "B": agents[1]}:
+        raise bad(f"has agents {line['agents']!r}, not {agents[0]} and {agents[1]}")
+    try:
+        vp = (int(line["vp"]["A"]), int(line["vp"]["B"]))
+        by_op = [sum(int(v[p]) for v in line["vp_by_op"].values()) for p in ("A", "B")]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise bad("has malformed VP") from None
+    if list(vp) != by_op:
+        raise bad(f"has VP {vp[0]}-{vp[1]}, not the sum of its VP per op ({by_op[0]}-{by_op[1]})")
+    winner = None
+    if line["finished"] is True and vp[0] != vp[1]:
+        winner = "A" if vp[0] > vp[1] else "B"
+    if line["winner"] != winner:
+        raise bad(f"has winner {line['winner']!r} with VP {vp[0]}-{vp[1]}")
+    return line
+
+
 _WORKER_MATCHUP: Matchup | None = None
 
 
@@ -98,7 +183,8 @@ def run_batch(
     With ``workers > 1`` the games run in that many processes: forked where the platform
     allows, after the movement graphs are built (:meth:`Matchup.warm`), so every worker
     starts warm; otherwise each builds the matchup once. The results are the same for any
-    number of workers.
+    number of workers. Each game's line is checked as it is read back
+    (:func:`check_batch_line`).
 
     Args:
         on_game: called with each game's line as it finishes (in completion order).
@@ -108,6 +194,7 @@ def run_batch(
 
     Raises:
         BattleError: the matchup cannot be built.
+        BatchError: a game's line read back is not the game asked for.
         ValueError: ``games`` or ``workers`` below 1, or a negative base seed.
     """
     if games < 1 or workers < 1:
@@ -119,7 +206,7 @@ def run_batch(
     if workers == 1:
         for i in range(games):
             _, summary = play_battle(matchup, game_seed(base_seed, i))
-            line = batch_line(i, summary)
+            line = check_batch_line(batch_line(i, summary), i, base_seed, matchup.agents)
             results.append(line)
             if on_game is not None:
                 on_game(line)
@@ -137,9 +224,10 @@ def run_batch(
                 initializer=_worker_init,
                 initargs=(choice,),
             ) as pool:
-                futures = [pool.submit(_worker_game, base_seed, i) for i in range(games)]
+                futures = {pool.submit(_worker_game, base_seed, i): i for i in range(games)}
                 for fut in as_completed(futures):
-                    line = fut.result()
+                    i = futures[fut]
+                    line = check_batch_line(fut.result(), i, base_seed, matchup.agents)
                     results.append(line)
                     if on_game is not None:
                         on_game(line)

@@ -14,6 +14,10 @@
   the recorded states; status 1 at the first divergence (the message names the line and the
   step), 2 for a record that cannot be read or is malformed
   (:class:`~engine.game.record.RecordFormatError`: the message names the line and the field).
+  Its summary says what a replay does not check (the dice against the seed, the agents'
+  decisions, the built-in team data); ``--verify`` checks those too
+  (:func:`engine.verify.verify_record`, strict), says what it verified, and exits with
+  status 1 at the first difference or when a part cannot be verified.
   A scenario file (``.toml``, :mod:`engine.game.scenario_file`) is run instead: each step
   narrated, its expectations checked; status 1 when a step is rejected or an expectation
   differs, 2 when the file is unreadable or malformed.
@@ -37,6 +41,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import attrs
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -50,6 +55,7 @@ from engine.game.events import Event
 from engine.game.record import (
     GameRecorder,
     RecordFormatError,
+    RecordVerificationError,
     ReplayError,
     dumps_line,
     make_header,
@@ -84,6 +90,7 @@ from engine.play import (
 )
 from engine.teams.io import builtin_teams
 from engine.terminal import add_row, echo, markup
+from engine.verify import NOT_CHECKED_BY_REPLAY, verify_record
 
 __all__ = ["RecordFormatError", "batch_command", "play_command", "register", "replay_command"]
 
@@ -496,12 +503,26 @@ def play_command(
 
 @click.command("replay")
 @click.argument("record_file", metavar="RECORD")
+@click.option(
+    "--verify",
+    is_flag=True,
+    help="Also check that every roll is the recorded seed's, every decision of a built-in "
+    "agent (heuristic, random) is that agent's with its seed, and every built-in team id "
+    "carries this engine's built-in team data; status 1 at the first difference, or when "
+    "a part cannot be verified (no seed, another agent, a team that is not built in).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print only a JSON summary.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary (no narration).")
-def replay_command(record_file: str, as_json: bool, quiet: bool) -> None:
-    """Re-play a game record, narrate it and check it reproduces the recorded states; or run
-    a scenario file (.toml), narrate each step and check its expectations."""
+def replay_command(record_file: str, verify: bool, as_json: bool, quiet: bool) -> None:
+    """Re-play a game record, narrate it and check it reproduces the recorded states (with
+    --verify: also its dice, its agents' decisions and its built-in team data, so a record
+    from another player can be trusted); or run a scenario file (.toml), narrate each step
+    and check its expectations."""
     if record_file.lower().endswith(".toml"):
+        if verify:
+            raise click.UsageError(
+                "--verify checks game records; a scenario file has no seed or agents to verify"
+            )
         _run_scenario_file(record_file, as_json, quiet)
         return
     narrate = not (as_json or quiet)
@@ -529,8 +550,14 @@ def replay_command(record_file: str, as_json: bool, quiet: bool) -> None:
         if narrate:
             narrator.on_step(before, action, actor, after, events)
 
+    verified: tuple[str, ...] = ()
+    not_verified: tuple[str, ...] = NOT_CHECKED_BY_REPLAY
     try:
-        outcome = replay_record(record_file, on_start=on_start, on_step=on_step)
+        if verify:
+            checked = verify_record(record_file, on_start=on_start, on_step=on_step)
+            outcome, verified, not_verified = checked.outcome, checked.verified, ()
+        else:
+            outcome = replay_record(record_file, on_start=on_start, on_step=on_step)
     except ReplayError as exc:
         if narrate and started:
             narrator.close()
@@ -539,24 +566,36 @@ def replay_command(record_file: str, as_json: bool, quiet: bool) -> None:
             raise RecordFormatError(
                 text if text.startswith(record_file) else f"{record_file}: {text}"
             ) from None
+        if isinstance(exc, RecordVerificationError):  # status 1
+            raise click.ClickException(f"{record_file} does not verify: {text}") from None
         raise click.ClickException(f"{record_file} does not replay: {text}") from None  # 1
     if narrate:
         narrator.close()
     header = outcome.header
     agents = (header["agents"]["A"], header["agents"]["B"])
     summary = summarise(outcome.final, tally, ploys=ploys, seed=header["seed"], agents=agents)
+    if "agent_seeds" in header:  # the seeds the header gives, not the rule of `play`
+        seeds = header["agent_seeds"]
+        summary = attrs.evolve(summary, agent_seeds=(seeds["A"], seeds["B"]))
     if as_json:
         data = summary.to_json()
         data["replay"] = {
             "steps": outcome.steps,
             "hashes_checked": outcome.hashes_checked,
             "complete": outcome.complete,
+            "verified": list(verified),
+            "not_verified": list(not_verified),
         }
         click.echo(json.dumps(data, indent=2))
         return
     print_summary(_console(), summary)
     end = "and the result match the record" if outcome.complete else "match (no result line)"
-    echo(f"replay OK: {outcome.steps} steps, {outcome.hashes_checked} state hashes {end}")
+    trust = (
+        f"verified: {', '.join(verified)}"
+        if verify
+        else f"not verified: {', '.join(not_verified)} (use --verify)"
+    )
+    echo(f"replay OK: {outcome.steps} steps, {outcome.hashes_checked} state hashes {end}; {trust}")
 
 
 def _run_scenario_file(path: str, as_json: bool, quiet: bool) -> None:

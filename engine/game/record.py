@@ -38,8 +38,10 @@ step, never all lines), and checks everything it reads:
   listed per operative those its loadout gives; optional ``choices`` and
   ``operative_choices``: the roster-time choices, written resolved, defaults included,
   :class:`engine.rules.registry.ChoiceSpec`), ``options`` (every field known and of its
-  type), ``seed`` (``null`` or an integer >= 0), ``agents`` (a name per player), ``hash_every``;
-  no other field;
+  type), ``seed`` (``null`` or an integer >= 0), ``agents`` (a name per player), ``hash_every``,
+  optional ``agent_seeds`` (an integer >= 0 per player: the seeds the agents were made with;
+  without it the rule of ``killteam play``, ``2 * seed`` for A and ``2 * seed + 1`` for B, is
+  what the header implies); no other field;
 - each input line: ``step`` (1, 2, 3... in order, at most :data:`MAX_STEPS`), ``actor``
   (``"A"``, ``"B"`` or ``"chance"``), ``action`` (the notation of
   :mod:`engine.game.actions`), optional ``hash``; no other field;
@@ -50,6 +52,13 @@ A malformed record raises :class:`RecordFormatError`; a well-formed record that 
 does not reproduce (an input the rules reject, another player to decide, a state hash or a
 result that differs) raises :class:`ReplayError`. Both name the line (``record line N``) and
 the field, and quote at most a short excerpt of what they read.
+
+**What replay does not check.** A replay checks that the inputs are legal and reproduce the
+recorded states and result; it does not check that the rolls are those of the recorded seed,
+that the decisions are those of the named agents, or that a built-in team id carries the
+built-in team's data: a record re-recorded with a forged roll (every state hash genuine)
+replays. :func:`engine.verify.verify_record` checks those (through the ``check`` and
+``on_start`` hooks of :func:`replay_record`) and raises :class:`RecordVerificationError`.
 """
 
 from __future__ import annotations
@@ -72,6 +81,7 @@ from engine.game.record_format import (
     RULESETS,
     RecordFormatError,
     RecordSource,
+    RecordVerificationError,
     ReplayError,
     check_result_line,
     check_step_line,
@@ -95,7 +105,9 @@ __all__ = [
     "MAX_STEPS",
     "RULESETS",
     "GameRecorder",
+    "InputCheck",
     "RecordFormatError",
+    "RecordVerificationError",
     "ReplayError",
     "ReplayOutcome",
     "dumps_line",
@@ -189,6 +201,7 @@ def make_header(
     seed: int | None,
     agents: Mapping[str, str],
     hash_every: int = 25,
+    agent_seeds: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """The header line of a record for the battle ``state`` belongs to (module docstring).
 
@@ -197,8 +210,15 @@ def make_header(
         seed: the dice seed, or ``None``.
         agents: ``{"A": name, "B": name}``.
         hash_every: a state hash is recorded every this many inputs (0: none).
+        agent_seeds: ``{"A": seed, "B": seed}``, the seeds the agents were made with, written
+            as the header field ``agent_seeds``; ``None`` (the default, and what
+            ``killteam play`` writes) leaves it out: the agents then had the seeds
+            ``2 * seed`` and ``2 * seed + 1`` (:func:`engine.play.agent_seeds`).
     """
     ctx = state.ctx
+    extra: dict[str, Any] = {}
+    if agent_seeds is not None:
+        extra["agent_seeds"] = {p: int(agent_seeds[p]) for p in ("A", "B")}
     return {
         "record": "killteam-game",
         "format": FORMAT,
@@ -210,6 +230,7 @@ def make_header(
         "seed": seed,
         "agents": dict(agents),
         "hash_every": hash_every,
+        **extra,
     }
 
 
@@ -301,6 +322,11 @@ class ReplayOutcome:
 
 StepCallback = Callable[[GameState, Action, str, GameState, list[Event]], None]
 
+InputCheck = Callable[[GameState, Action, str], str | None]
+"""``fn(state, action, actor)``, called before each input is applied: ``None`` when the input
+is as expected, else one line saying what differs (:func:`replay_record` raises
+:class:`RecordVerificationError` naming the record line and the step)."""
+
 
 def _decider(state: GameState) -> str:
     node = state.node
@@ -325,6 +351,7 @@ def replay_record(
     *,
     on_start: Callable[[Mapping[str, Any], GameState], None] | None = None,
     on_step: StepCallback | None = None,
+    check: InputCheck | None = None,
 ) -> ReplayOutcome:
     """Replay a record line by line and check it (module docstring).
 
@@ -333,6 +360,10 @@ def replay_record(
             or parsed objects). Read as a stream: only the current line is held.
         on_start: optional ``fn(header, start_state)`` called once the header is checked.
         on_step: optional ``fn(before, action, actor, after, events)`` called per input.
+        check: optional ``fn(state, action, actor) -> None | what differs``, called for each
+            input in order, once its actor is checked and before it is applied
+            (:data:`InputCheck`; :func:`engine.verify.verify_record` checks the dice and the
+            agents with it).
 
     Returns:
         A :class:`ReplayOutcome` (the final state, the header, counts).
@@ -342,6 +373,8 @@ def replay_record(
         ReplayError: at the first divergence: an input the engine rejects, another actor
             than the one to decide, a state hash or a result that differs (naming the line
             and the step; for a state hash, the last step whose hash matched).
+        RecordVerificationError: ``check`` found an input not as expected (naming the line
+            and the step); ``on_start`` and ``on_step`` may raise it too.
     """
     lines = iter_record(record)
     first = next(lines, None)
@@ -400,6 +433,10 @@ def replay_record(
         where = f"record line {n}: step {step}"
         if actor != _decider(state):
             raise ReplayError(f"{where}: the record has {actor} acting but {_at(state)}")
+        if check is not None:
+            differs = check(state, action, actor)
+            if differs is not None:
+                raise RecordVerificationError(f"{where}: {differs}")
         try:
             after, events = state.apply(action)
         except (KillTeamError, ValueError, LookupError, TypeError) as exc:

@@ -49,6 +49,7 @@ __all__ = [
     "STEP_ACTORS",
     "RecordFormatError",
     "RecordSource",
+    "RecordVerificationError",
     "ReplayError",
     "check_result_line",
     "check_step_line",
@@ -98,6 +99,7 @@ _HEADER_FIELDS = (
     "ruleset",
     "seed",
 )
+_HEADER_OPTIONAL = ("agent_seeds",)
 _KILLZONE_FIELDS = ("hash", "layout", "name", "version")
 _ROSTER_FIELDS = ("data_version", "hash", "operatives", "team", "team_id", "weapons")
 _ROSTER_OPTIONAL = ("choices", "operative_choices")
@@ -120,6 +122,14 @@ class ReplayError(KillTeamError, ValueError):
 class RecordFormatError(ReplayError):
     """A record that is malformed (not the shape of a record, or a header that does not
     describe a legal battle): the message names the line and the field."""
+
+
+class RecordVerificationError(ReplayError):
+    """A record that replays but does not follow what its header says (``engine.verify``):
+    a roll that the recorded seed's dice do not give, a decision that the named built-in
+    agent with its seed does not make, a built-in team id whose team data differs from the
+    built-in team's, or (when every part must be verified) a part that cannot be verified.
+    The message names the line (and the step) and what differs."""
 
 
 def dumps_line(obj: Mapping[str, Any]) -> str:
@@ -462,7 +472,7 @@ def game_from_header(header: Any) -> GameState:
         RecordFormatError: naming the header field: not a record header, a format other
             than :data:`FORMAT`, an engine of another major or minor version, an unknown
             ruleset, a malformed or tampered killzone or team, an illegal roster, a bad
-            option, seed, agents or ``hash_every``.
+            option, seed, agents, agent seeds or ``hash_every``.
     """
     if not isinstance(header, dict) or header.get("record") != "killteam-game":
         raise RecordFormatError("record line 1 is not a killteam game record header")
@@ -476,7 +486,7 @@ def game_from_header(header: Any) -> GameState:
         else:
             why = f"{shown(fmt)} is not a record format this engine reads ({FORMAT})"
         raise _head("format", why)
-    _table(header, "header", _HEADER_FIELDS, _HEADER_FIELDS)
+    _table(header, "header", _HEADER_FIELDS + _HEADER_OPTIONAL, _HEADER_FIELDS)
     _check_engine(header["engine"])
     ruleset = header["ruleset"]
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
@@ -495,6 +505,12 @@ def game_from_header(header: Any) -> GameState:
             raise _head(
                 f"agents.{p}", f"{shown(name)} is not a name (1 to {MAX_AGENT_CHARS} characters)"
             )
+    if "agent_seeds" in header:
+        seeds = header["agent_seeds"]
+        _table(seeds, "agent_seeds", ("A", "B"), ("A", "B"))
+        for p in ("A", "B"):
+            if not (_is_int(seeds[p]) and seeds[p] >= 0):
+                raise _head(f"agent_seeds.{p}", f"{shown(seeds[p])} is not an integer >= 0")
     every = header["hash_every"]
     if not (_is_int(every) and 0 <= every <= MAX_STEPS):
         raise _head("hash_every", f"{shown(every)} is not an integer from 0 to {MAX_STEPS}")
