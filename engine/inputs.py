@@ -277,11 +277,13 @@ def file_kind(path: str | Path) -> str:
 
 
 def _kind_message(kind: str, what: str) -> str:
+    """What is wrong with a path of kind ``kind`` (:func:`file_kind`) given as a ``what``."""
     if kind == "missing":
         return f"no such {what}"
+    a = "an" if what[:1] in ("a", "e", "i", "o", "u") else "a"
     if kind == "folder":
-        return f"is a folder, not a {what}"
-    return f"is not a regular file ({kind}), not a {what}"
+        return f"is a folder, not {a} {what}"
+    return f"is not a regular file ({kind}), not {a} {what}"
 
 
 def open_input(
