@@ -116,6 +116,8 @@ def _said(kind: str, what: str) -> str:
     """What the message says of a path of ``kind`` given as a ``what``."""
     article = "" if kind == "missing" else ("an " if what[0] in "aeiou" else "a ")
     return f"{KIND_WORDS[kind]} {article}{what}"
+
+
 KINDS = [
     "missing",
     "folder",
@@ -175,9 +177,11 @@ def test_a_roster_team_file_is_named_as_missing_a_folder_or_not_a_regular_file(
     a built-in id before), and a folder or a device is named as such."""
     roster = tmp_path / "roster.json"
     roster.write_text(json.dumps({"team": "my_team.json", "operatives": []}), "utf-8")
-    with _path_of_kind(tmp_path, kind, "my_team.json") as team_path:
-        with pytest.raises(TeamFileError) as info:
-            load_roster(roster, validate=False)
+    with (
+        _path_of_kind(tmp_path, kind, "my_team.json") as team_path,
+        pytest.raises(TeamFileError) as info,
+    ):
+        load_roster(roster, validate=False)
     message = str(info.value)
     assert message == f"{roster}: field 'team': {team_path}: {_said(kind, 'team file')}"
     assert "built-in" not in message
@@ -261,9 +265,7 @@ def test_a_fifo_on_the_command_line_is_refused_without_blocking(
     ("kind", "expected"),
     [
         ("missing", "no such file or folder"),
-        pytest.param(
-            "device", "is not a regular file (a character device)", marks=needs_dev_null
-        ),
+        pytest.param("device", "is not a regular file (a character device)", marks=needs_dev_null),
         pytest.param("fifo", "is not a regular file (a FIFO)", marks=needs_fifo),
     ],
 )
