@@ -13,9 +13,8 @@ illegal input gets a precise error and changes nothing):
 - **kind of file**: only a regular file is opened (:func:`open_input`): a missing path, a
   folder, and a device, FIFO (named pipe) or socket each get their own message
   (``x.json: no such team file``, ``x.json: is a folder, not a team file``,
-  ``x.json: is not a regular file (a character device), not a team file``; also a block
-  device, a FIFO (named pipe), a socket), checked before opening and again on the open
-  file, so a FIFO never blocks the reader;
+  ``x.json: is not a regular file (a character device), not a team file``), checked before
+  opening and again on the open file, so a FIFO never blocks the reader;
 - **unique keys**: a JSON object naming the same key twice is refused (Python's ``json``
   would silently keep the last value: a team's second ``"operatives"`` would hide the
   first), naming the key and where it is. TOML refuses duplicate keys itself.

@@ -37,7 +37,8 @@ action AP                  a whole number from 0 to 6
 weapon-rule numbers        counts and damage 0 to 20, distances 0 to 100 inches
 team id                    ``[a-z][a-z0-9_]*``, at most 40 characters (ASCII: operative
                            ids are made from it and the action notation must read them)
-names                      1 to 200 characters, no control characters
+names                      1 to 200 characters, no control characters; unique where the
+                           engine looks them up (:func:`duplicate_problem`)
 other text                 at most 2000 characters (summaries, source refs, provenance)
 operative types            at most :data:`MAX_OPERATIVE_TYPES` per team
 roster                     at most :data:`MAX_ROSTER_OPERATIVES` operatives
