@@ -363,8 +363,8 @@ def calc_fight(
 )
 @click.option(
     "--operatives",
-    type=click.Path(dir_okay=False),
     default=None,
+    metavar="PATH",
     help='JSON file {"operatives": [{"name", "player", "x", "y", "base_mm"?, "elevation"?, '
     '"model_height"?}]} (inches, mm).',
 )

@@ -14,6 +14,12 @@ read, so a bad path fails at once with exit status 2 and one line, and nothing i
   folder.
 
 A path holding NUL, or too long for the file system, is refused the same way.
+
+An **input** path a command reads as a file or a folder (``teams import PATH``, ``teams
+compare``) is checked the same way by :func:`input_path`: a missing path, and anything that
+is neither a folder nor a regular file (a device, a FIFO, a socket: a FIFO would block the
+reader), are refused at once. Input files are otherwise checked where they are read
+(:func:`engine.inputs.open_input`).
 """
 
 from __future__ import annotations
@@ -21,13 +27,18 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
+from engine.inputs import file_kind
+
 __all__ = [
     "PICTURE_SUFFIXES",
+    "check_input_path",
     "check_output_file",
     "check_output_folder",
+    "input_path",
     "output_file",
     "output_folder",
 ]
@@ -149,6 +160,45 @@ def check_output_folder(value: str, option: str) -> Path:
         raise _fail(option, f"{value[:80]}: not a usable path ({exc})") from None
     _writable_folder(option, value, existing)
     return path
+
+
+def check_input_path(value: str | Path, option: str, what: str = "file or folder") -> Path:
+    """Check that ``value`` is an existing folder or regular file, opening nothing.
+
+    Args:
+        value: the path given on the command line.
+        option: the option's or argument's name for the message (``"PATH"``).
+        what: what the path should be, for the message.
+
+    Returns:
+        ``Path(value)``.
+
+    Raises:
+        click.BadParameter: ``"x: no such file or folder"``, ``"/dev/null: is not a regular
+            file (a character device), not a file or folder"`` (also a block device, a FIFO,
+            a socket), or an unusable path (NUL, too long).
+    """
+    text = str(value)
+    if "\0" in text or not text:
+        raise _fail(option, f"{text!r} is not a path")
+    try:
+        kind = file_kind(text)
+    except (OSError, ValueError) as exc:
+        why = getattr(exc, "strerror", None) or exc
+        raise _fail(option, f"{text[:80]}: not a usable path ({why})") from None
+    if kind == "missing":
+        raise _fail(option, f"{text}: no such {what}")
+    if kind not in ("file", "folder"):
+        raise _fail(option, f"{text}: is not a regular file ({kind}), not a {what}")
+    return Path(text)
+
+
+def input_path(_ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A click callback running :func:`check_input_path` on a value (``None`` passes)."""
+    if value is not None:
+        name = param.human_readable_name if isinstance(param, click.Argument) else _hint(param)
+        check_input_path(value, name)
+    return value
 
 
 def output_file(

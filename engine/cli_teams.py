@@ -27,7 +27,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from engine.cli_paths import output_folder
+from engine.cli_paths import input_path, output_folder
 from engine.errors import KillTeamError
 from engine.names import TEAM_FILE_SUFFIXES, is_file_ref
 from engine.teams.importers import ImportResult
@@ -278,7 +278,7 @@ def teams_show(name: str) -> None:
 
 
 @teams.command("import")
-@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.argument("path", type=click.Path(path_type=Path), callback=input_path)
 @click.option(
     "--format",
     "fmt",
@@ -322,8 +322,8 @@ def teams_import(path: Path, fmt: str, team: str | None, output: Path) -> None:
 
 
 @teams.command("compare")
-@click.argument("ktjson_path", type=click.Path(exists=True, path_type=Path))
-@click.argument("bsdata_path", type=click.Path(exists=True, path_type=Path))
+@click.argument("ktjson_path", type=click.Path(path_type=Path), callback=input_path)
+@click.argument("bsdata_path", type=click.Path(path_type=Path), callback=input_path)
 def teams_compare(ktjson_path: Path, bsdata_path: Path) -> None:
     """List differences between a killteamjson and a BSData checkout."""
     differences = _call("compare", compare_datasets, ktjson_path, bsdata_path)

@@ -9,7 +9,15 @@ illegal input gets a precise error and changes nothing):
 - **numbers**: finite, with magnitude at most :data:`MAX_MAGNITUDE` (``1e400``, ``NaN``,
   ``Infinity`` and 400-digit integers are rejected, naming where they are);
 - **size**: a file at most :data:`MAX_FILE_BYTES` bytes (records are read line by line, each
-  line at most :data:`MAX_LINE_BYTES`).
+  line at most :data:`MAX_LINE_BYTES`);
+- **kind of file**: only a regular file is opened (:func:`open_input`): a missing path, a
+  folder, and a device, FIFO (named pipe) or socket each get their own message
+  (``x.json: no such team file``, ``x.json: is a folder, not a team file``,
+  ``x.json: is not a regular file (a character device), not a team file``), checked before
+  opening and again on the open file, so a FIFO never blocks the reader;
+- **unique keys**: a JSON object naming the same key twice is refused (Python's ``json``
+  would silently keep the last value: a team's second ``"operatives"`` would hide the
+  first), naming the key and where it is. TOML refuses duplicate keys itself.
 
 Errors are raised as the caller's error class (a :class:`~engine.errors.KillTeamError`
 subclass), with a message that starts with the source (file name or ``record line N``) and
@@ -20,10 +28,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import stat
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from engine.errors import KillTeamError
 
@@ -98,6 +108,29 @@ def _where(path: tuple[str | int, ...]) -> str:
     return out or "the document"
 
 
+class _DuplicateKeys(dict[str, Any]):
+    """A parsed JSON object that named ``duplicate`` more than once (:func:`_unique_object`);
+    :func:`check_tree` refuses it, naming where it is."""
+
+    duplicate: str = ""
+
+
+def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The ``object_pairs_hook`` of :func:`parse_json`: the object as a dict, marked as a
+    :class:`_DuplicateKeys` when a key appears twice (``json`` alone keeps the last value)."""
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    seen: set[str] = set()
+    marked = _DuplicateKeys(obj)
+    for key, _ in pairs:
+        if key in seen:
+            marked.duplicate = key
+            break
+        seen.add(key)
+    return marked
+
+
 def check_tree(data: Any, source: str, error: ErrorClass) -> Any:
     """Check a parsed document against the limits of this module; returns ``data``.
 
@@ -109,12 +142,19 @@ def check_tree(data: Any, source: str, error: ErrorClass) -> Any:
 
     Raises:
         error: nesting deeper than :data:`MAX_DEPTH`, a number that is not finite or whose
-            magnitude exceeds :data:`MAX_MAGNITUDE` (the message gives the value's path).
+            magnitude exceeds :data:`MAX_MAGNITUDE`, or a JSON object naming a key twice
+            (:func:`parse_json`; the message gives the value's path).
     """
     stack: list[tuple[Any, tuple[str | int, ...], int]] = [(data, (), 0)]
     while stack:
         value, path, depth = stack.pop()
         if isinstance(value, dict):
+            if type(value) is _DuplicateKeys:
+                where = f"{_where(path)}: " if path else ""
+                raise error(
+                    f"{source}: {where}the key {excerpt(value.duplicate)} is given twice "
+                    "(an object holds one value per key: the first would be silently ignored)"
+                )
             items: Any = value.items()
         elif isinstance(value, list):
             items = enumerate(value)
@@ -163,13 +203,18 @@ def parse_json(text: str, source: str, error: ErrorClass) -> Any:
     """Parse JSON ``text`` and check it (:func:`check_tree`).
 
     Raises:
-        error: not JSON (with the line and column), too deep, or a bad number.
+        error: not JSON (with the line and column), too deep, a bad number, or an object
+            naming the same key twice (naming the key and the object's path).
     """
     if _pre_depth(text) > MAX_DEPTH + 1:
         raise error(f"{source}: nested more than {MAX_DEPTH} levels deep")
     try:
         data = json.loads(
-            text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=float
+            text,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=float,
+            object_pairs_hook=_unique_object,
         )
     except json.JSONDecodeError as exc:
         raise error(f"{source}: not valid JSON: {exc}") from None
@@ -195,20 +240,113 @@ def parse_toml(text: str, source: str, error: ErrorClass) -> Any:
     return check_tree(data, source, error)
 
 
+_SPECIAL_KINDS = (
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _mode_kind(mode: int) -> str:
+    """``"file"`` for a regular file, ``"folder"``, or what else ``mode`` is (``"a character
+    device"``, ``"a block device"``, ``"a FIFO"``, ``"a socket"``)."""
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
+        return "folder"
+    return next((name for test, name in _SPECIAL_KINDS if test(mode)), "a special file")
+
+
+def file_kind(path: str | Path) -> str:
+    """What ``path`` is, following symbolic links, without opening it: ``"file"`` (a regular
+    file), ``"folder"``, ``"missing"`` (nothing there, or a regular file on the way:
+    ``a.txt/b.json``), or what else it is (``"a character device"``, ``"a block device"``,
+    ``"a FIFO"``, ``"a socket"``).
+
+    Raises:
+        OSError: the path cannot be looked up (permission, a name too long...).
+        ValueError: the path holds NUL.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return "missing"
+    return _mode_kind(mode)
+
+
+def _kind_message(kind: str, what: str) -> str:
+    """What is wrong with a path of kind ``kind`` (:func:`file_kind`) given as a ``what``."""
+    if kind == "missing":
+        return f"no such {what}"
+    a = "an" if what[:1] in ("a", "e", "i", "o", "u") else "a"
+    if kind == "folder":
+        return f"is a folder, not {a} {what}"
+    return f"is not a regular file ({kind}), not {a} {what}"
+
+
+def open_input(
+    path: str | Path, error: ErrorClass, what: str = "file", name: str | None = None
+) -> BinaryIO:
+    """``path`` opened for reading in binary mode, when it is a regular file.
+
+    The kind of file is checked before opening (so a FIFO is refused without blocking) and
+    again on the open file (opened non-blocking, so a path swapped for a FIFO in between
+    is refused too).
+
+    Args:
+        path: the file. error: the error class to raise. what: what the file is, for
+            messages (``"team file"``). name: how messages name the file (default: ``path``).
+
+    Raises:
+        error: ``"x.json: no such team file"``, ``"x.json: is a folder, not a team file"``,
+            ``"x.json: is not a regular file (a character device), not a team file"`` (also a
+            block device, a FIFO (named pipe), a socket), or ``"x.json: cannot read team
+            file: Permission denied"`` (any other reason the file cannot be opened).
+    """
+    shown_name = str(path) if name is None else name
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    kind = "missing"
+    fd = -1
+    try:
+        kind = file_kind(path)
+        if kind == "file":
+            fd = os.open(path, flags)
+            kind = _mode_kind(os.fstat(fd).st_mode)
+    except FileNotFoundError:  # removed since it was looked up
+        kind = "missing"
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        if fd >= 0:
+            os.close(fd)
+        why = getattr(exc, "strerror", None) or exc
+        raise error(f"{shown_name}: cannot read {what}: {why}") from None
+    if kind != "file":
+        if fd >= 0:
+            os.close(fd)
+        raise error(f"{shown_name}: {_kind_message(kind, what)}")
+    try:
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_text(path: str | Path, error: ErrorClass, what: str = "file") -> str:
     """The text of ``path`` (UTF-8), at most :data:`MAX_FILE_BYTES` bytes.
 
     Raises:
-        error: a missing or unreadable file, one too large, or not UTF-8 (naming the file).
+        error: a missing path, a folder, a path that is not a regular file (a device, a
+            FIFO, a socket: never opened for reading, so never blocks), an unreadable file,
+            one too large, or not UTF-8 (naming the file; :func:`open_input`).
     """
     p = Path(path)
-    try:
-        with p.open("rb") as fh:
+    with open_input(p, error, what) as fh:
+        try:
             raw = fh.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise error(f"{p}: no such {what}") from None
-    except OSError as exc:
-        raise error(f"{p}: cannot read {what}: {exc.strerror or exc}") from None
+        except OSError as exc:
+            raise error(f"{p}: cannot read {what}: {exc.strerror or exc}") from None
     if len(raw) > MAX_FILE_BYTES:
         raise error(f"{p}: the {what} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
     try:

@@ -131,18 +131,17 @@ def load_team_ref(ref: str) -> Team:
     (:mod:`engine.names`): ``"../x"`` never opens a file.
 
     Raises:
-        BattleError: no such built-in team or file, a roster file given as a team, or an
-            unreadable or invalid team (the message names the file and the field).
+        BattleError: no such built-in team, a ``.json`` path that is missing (``"x.json: no
+            such team file"``), a folder or not a regular file (a device, a FIFO), a roster
+            file given as a team, or an unreadable or invalid team (the message names the
+            file and the field).
     """
     if ref in builtin_teams():
         return load_builtin_team(ref)
     path = Path(ref)
-    try:
-        # A name is never a path (engine.names): only a .json reference is opened as a file.
-        is_file = is_file_ref(ref, TEAM_FILE_SUFFIXES) and path.is_file()
-    except (OSError, ValueError):
-        is_file = False
-    if not is_file:
+    # A name is never a path (engine.names): only a .json reference is opened as a file,
+    # and a missing one, a folder or a device is named as such (engine.inputs.open_input).
+    if not is_file_ref(ref, TEAM_FILE_SUFFIXES):
         shown = ref if len(ref) <= 200 else ref[:200] + "..."
         raise BattleError(
             f"{shown}: not a built-in team ({', '.join(builtin_teams())}) or a team file"

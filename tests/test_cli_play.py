@@ -298,7 +298,7 @@ def test_batch_results_do_not_depend_on_workers_and_each_game_replays_alone(
         (["play", "--record", "no/such/folder/g.jsonl"], ["--record", "no such folder"]),
         (["batch", "-n", "0"], ["--games"]),
         (["batch", "--workers", "0"], ["--workers"]),
-        (["replay", "missing.jsonl"], ["missing.jsonl", "cannot read"]),
+        (["replay", "missing.jsonl"], ["missing.jsonl", "no such record file"]),
     ],
 )
 def test_bad_options_exit_2_with_one_line(

@@ -106,7 +106,7 @@ def test_a_file_over_the_size_limit_is_refused_before_parsing(tmp_path: Path) ->
     path = tmp_path / "huge.json"
     with path.open("wb") as fh:  # sparse: costs no disk
         fh.truncate(MAX_FILE_BYTES + 1)
-    with pytest.raises(KillzoneError, match=r"huge\.json: the layout is larger than 64 MiB"):
+    with pytest.raises(KillzoneError, match=r"huge\.json: the killzone file is larger than 64 MiB"):
         load_killzone(path)
 
 

@@ -236,4 +236,4 @@ def test_open_is_only_for_hatchways() -> None:
 
 def test_duplicate_objective_name_is_an_error() -> None:
     twice = [{"name": "centre", "position": [15, 11]}, {"name": "centre", "position": [15, 18]}]
-    assert "objective 'centre': duplicate objective name" in error(bad(objectives=twice))
+    assert "objectives[0] and objectives[1] are both named 'centre'" in error(bad(objectives=twice))

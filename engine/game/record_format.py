@@ -35,7 +35,7 @@ from engine.game.context import MAX_STEPS_LIMIT, GameOptions
 from engine.game.setup import new_game
 from engine.game.state import GameState
 from engine.geometry import Killzone
-from engine.inputs import MAX_LINE_BYTES, check_tree, excerpt, parse_json
+from engine.inputs import MAX_LINE_BYTES, check_tree, excerpt, open_input, parse_json
 from engine.teams.io import choice_table, team_from_dict
 from engine.teams.model import Roster, Team
 
@@ -214,11 +214,9 @@ def _raw_lines(source: RecordSource) -> Iterator[tuple[int, Any]]:
         )
     if isinstance(source, str | os.PathLike):
         path = Path(source)
-        try:
-            fh = path.open("rb")
-        except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
-            why = getattr(exc, "strerror", None) or exc
-            raise RecordFormatError(f"{_path_name(path)}: cannot read record: {why}") from None
+        # Only a regular file: a folder, a device or a FIFO (never opened: it would block)
+        # each get their own message (engine.inputs.open_input).
+        fh = open_input(path, RecordFormatError, "record file", _path_name(path))
         with fh:
             try:
                 yield from enumerate(_file_lines(fh), 1)
@@ -247,9 +245,10 @@ def iter_record(source: RecordSource) -> Iterator[tuple[int, Any]]:
             JSON values, which are checked against the limits of :mod:`engine.inputs`).
 
     Raises:
-        RecordFormatError: an unreadable file, a line longer than :func:`line_limit`,
-            not UTF-8, not JSON or beyond the limits
-            of :mod:`engine.inputs` (naming the line).
+        RecordFormatError: a missing path, a folder, a path that is not a regular file (a
+            device, a FIFO: refused without blocking), an unreadable file, a line longer
+            than :func:`line_limit`, not UTF-8, not JSON (a key given twice included) or
+            beyond the limits of :mod:`engine.inputs` (naming the line).
     """
     for n, raw in _raw_lines(source):
         if isinstance(raw, str | bytes):

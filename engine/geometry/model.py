@@ -39,7 +39,7 @@ from shapely.geometry import Point, Polygon
 from shapely.strtree import STRtree
 
 from engine.errors import KillTeamError
-from engine.inputs import check_tree, excerpt, read_document, shown
+from engine.inputs import check_tree, excerpt, file_kind, read_document, shown
 from engine.names import KILLZONE_FILE_SUFFIXES, check_builtin_name, is_file_ref
 
 __all__ = [
@@ -310,8 +310,11 @@ class Killzone:
             KillzoneError: naming the source, the feature (or area/marker) and the field:
                 a ring that does not close or is self-intersecting, a negative height, an
                 unknown terrain type, an unknown field, an objective off the board or inside
-                Heavy terrain, a missing drop zone, a limit above exceeded, a value of the
-                wrong kind anywhere (never another exception).
+                Heavy terrain, a missing drop zone, two features or two objective markers
+                with one name (case and spacing ignored, as the action notation reads them:
+                ``"layout: features[1] and features[4] are both named 'west hatch'"``), a
+                limit above exceeded, a value of the wrong kind anywhere (never another
+                exception).
         """
         return _Loader(source).build(data)
 
@@ -543,6 +546,24 @@ class _Loader:
                 f"field {field!r} has {len(value)} entries; a layout may have at most {limit}",
             )
 
+    def unique(self, field: str, names: Sequence[str]) -> None:
+        """Refuse the last of ``names`` (the entries of list ``field``) when it is the name of
+        an earlier one, ignoring case and spacing as the action notation does (``Operate hatch
+        KAS-1 west hatch``, ``Pick up KAS-1 north``): the second would be unreachable."""
+        *earlier, last = names
+        key = " ".join(last.casefold().split())
+        for j, other in enumerate(earlier):
+            if " ".join(other.casefold().split()) == key:
+                same = (
+                    f"named {last!r}"
+                    if other == last
+                    else f"named {other!r} and {last!r}, the same name to the engine "
+                    "(case and spacing ignored)"
+                )
+                raise self.fail(
+                    "layout", f"{field}[{j}] and {field}[{len(earlier)}] are both {same}"
+                )
+
     def unknown_fields(self, data: Mapping[Any, Any], allowed: set[str], where: str) -> None:
         extra = sorted(str(k) for k in data if k not in allowed)
         if extra:
@@ -641,9 +662,8 @@ class _Loader:
             if not isinstance(feat, Mapping):
                 raise self.fail(where, "must be a table/object")
             fname = self.name(feat.get("name"), where)
+            self.unique("features", [*names, fname])
             where = f"feature {fname!r}"
-            if fname in names:
-                raise self.fail(where, "duplicate feature name")
             self.unknown_fields(feat, _FEATURE_FIELDS, where)
             is_hatch = feat.get("hatchway", False)
             is_open = feat.get("open", False)
@@ -743,9 +763,8 @@ class _Loader:
             if not isinstance(obj, Mapping):
                 raise self.fail(where, "must be a table/object")
             name = self.name(obj.get("name"), where)
+            self.unique("objectives", [*(o.name for o in out), name])
             where = f"objective {name!r}"
-            if any(o.name == name for o in out):
-                raise self.fail(where, "duplicate objective name")
             self.unknown_fields(obj, _OBJECTIVE_FIELDS, where)
             pos = obj.get("position")
             if not isinstance(pos, list | tuple) or len(pos) != 2:
@@ -792,10 +811,14 @@ def load_killzone(path: str | Path) -> Killzone:
             package data (:mod:`engine.names`).
 
     Raises:
-        KillzoneError: for an unknown name (listing the shipped layouts), a missing or
-            unreadable file, one that is not UTF-8, too large, too deeply nested, a syntax
-            error, a number out of range, or any validation error (the message names the
-            file, the feature and the field).
+        KillzoneError: for an unknown name (listing the shipped layouts), a missing file
+            (``"x.toml: no such killzone file (shipped layouts: ...)"``), a folder (``"x.toml:
+            is a folder, not a killzone file"``), a path that is not a regular file (``"is
+            not a regular file (a character device), not a killzone file"``; a FIFO is
+            refused without blocking), an unreadable file, one that is not UTF-8, too large,
+            too deeply nested, a syntax error, a JSON key given twice, a number out of range,
+            or any validation error (the message names the file, the feature and the
+            field).
     """
     if not is_file_ref(str(path), KILLZONE_FILE_SUFFIXES):
         name = check_builtin_name(
@@ -808,13 +831,13 @@ def load_killzone(path: str | Path) -> Killzone:
         path = _shipped_dir() / f"{name}.toml"
     p = Path(path)
     try:
-        found = p.is_file()
+        missing = file_kind(p) == "missing"
     except (OSError, ValueError):  # e.g. a name too long for the file system
-        found = False
-    if not found:
+        missing = True
+    if missing:
         known = ", ".join(shipped_killzones()) or "none"
         raise KillzoneError(f"{path}: no such killzone file (shipped layouts: {known})")
-    data = read_document(p, KillzoneError, "layout")
+    data = read_document(p, KillzoneError, "killzone file")
     return Killzone.from_dict(data, source=str(p))
 
 

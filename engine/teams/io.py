@@ -16,7 +16,10 @@ Files are read through :mod:`engine.inputs` (UTF-8, at most 64 MiB, nesting at m
 levels, numbers finite and at most 1e15), and every team is checked against the limits of
 :mod:`engine.teams.model` (stats, list lengths, names, the team id), e.g.
 ``teams/x.json: team 'kasrkin': operative 'Kasrkin Sergeant': field 'wounds': must be a whole
-number from 1 to 50, got 0``.
+number from 1 to 50, got 0``. Two entries the engine could not tell apart (the second
+would be silently unreachable) are refused naming both, e.g. ``teams/x.json: team 'x':
+operatives[2] and operatives[6] are both named 'Gunner'``
+(:func:`engine.teams.model.duplicate_problem`).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from engine.dice.profile import parse_damage, parse_threshold
 from engine.dice.rules import WeaponRules, parse_weapon_rules
 from engine.errors import KillTeamError
 from engine.inputs import check_tree, parse_json, read_text
-from engine.names import check_builtin_name
+from engine.names import TEAM_FILE_SUFFIXES, check_builtin_name, is_file_ref
 from engine.teams.model import (
     MAX_NAME_CHARS,
     MAX_ROSTER_OPERATIVES,
@@ -75,15 +78,6 @@ class TeamFileError(KillTeamError, ValueError):
 
 def _fail(message: str) -> ValueError:
     return ValueError(message)
-
-
-def _is_file(path: Path) -> bool:
-    """Whether ``path`` is a file; ``False`` for a path the system cannot even look up (too
-    long, a NUL byte)."""
-    try:
-        return path.is_file()
-    except (OSError, ValueError):
-        return False
 
 
 _T = TypeVar("_T")
@@ -362,7 +356,10 @@ def team_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Team:
             unknown field, a bad threshold (``"7+"``), a damage without a critical value
             (``"3"``), an unknown weapon rule, a wrong type, a missing field, nesting deeper
             than :data:`engine.inputs.MAX_DEPTH`, a number that is not finite or too large,
-            or anything outside the limits of :mod:`engine.teams.model` (:func:`check_team`).
+            anything outside the limits of :mod:`engine.teams.model`, or two entries the
+            engine cannot tell apart (two operative types, weapons of one kind, profiles,
+            loadout options, abilities, ploys or equipment with one name:
+            :func:`engine.teams.model.duplicate_problem`) (:func:`check_team`).
     """
     if not isinstance(data, Mapping):
         raise TeamFileError(f"{source}: a team file holds one JSON object")
@@ -402,7 +399,9 @@ def check_team(
 
     Raises:
         error: ``"{source}: team 'x': operative 'Y': field 'wounds': must be a whole number
-            from 1 to 50, got 0"`` (:func:`engine.teams.model.team_problem`).
+            from 1 to 50, got 0"``, or two entries with one name (``"{source}: team 'x':
+            operatives[2] and operatives[6] are both named 'Gunner'"``)
+            (:func:`engine.teams.model.team_problem`).
     """
     problem = team_problem(team)
     if problem is not None:
@@ -472,8 +471,10 @@ def load_team(path: str | Path) -> Team:
     """Load a team file (JSON, read through :mod:`engine.inputs`).
 
     Raises:
-        TeamFileError: for a missing or unreadable file, one that is not UTF-8 JSON, too
-            large or too deeply nested, or any validation error (:func:`team_from_dict`).
+        TeamFileError: for a missing path, a folder, a path that is not a regular file (a
+            device, a FIFO, a socket), an unreadable file, one that is not UTF-8 JSON, too
+            large or too deeply nested, an object naming a key twice, or any validation
+            error (:func:`team_from_dict`), e.g. ``"x.json: is a folder, not a team file"``.
     """
     p = Path(path)
     data = parse_json(read_text(p, TeamFileError, "team file"), str(p), TeamFileError)
@@ -528,11 +529,12 @@ def load_roster(path: str | Path, *, validate: bool = True) -> Roster:
     ...]`` (one object per operative, in order; :func:`choice_table`). A choice not given
     takes its default (:class:`engine.rules.registry.ChoiceSpec`).
 
-    ``team`` is a built-in team id (``"kasrkin"``) or a team file path (relative paths are
-    resolved from the roster file's folder); ``operatives`` lists one roster entry per
-    operative selected: its type, with its loadout in brackets when the type has options
-    (``"Kasrkin Gunner [Meltagun]"``, one option per slot joined by ``" + "``;
-    :func:`engine.teams.model.parse_entry`).
+    ``team`` is a built-in team id (``"kasrkin"``) or a team file path ending in ``.json``
+    (relative paths are resolved from the roster file's folder; a missing file, a folder or
+    anything but a regular file is refused as such, never looked up as a built-in id);
+    ``operatives`` lists one roster entry per operative selected: its type, with its loadout
+    in brackets when the type has options (``"Kasrkin Gunner [Meltagun]"``, one option per
+    slot joined by ``" + "``; :func:`engine.teams.model.parse_entry`).
 
     Args:
         validate: raise when the roster breaks a selection rule (default); with ``False`` the
@@ -571,13 +573,13 @@ def load_roster(path: str | Path, *, validate: bool = True) -> Roster:
                 f"{p}: field 'operatives': entry {i + 1}: at most {2 * MAX_NAME_CHARS} "
                 f"characters, got {len(entry)}"
             )
-    candidate = p.parent / team_ref
-    team = load_team(candidate) if candidate.suffix == ".json" and _is_file(candidate) else None
-    if team is None:
-        try:
+    try:
+        if is_file_ref(team_ref, TEAM_FILE_SUFFIXES):  # a file, never a built-in name
+            team = load_team(p.parent / team_ref)
+        else:
             team = load_builtin_team(team_ref)
-        except TeamFileError as exc:
-            raise TeamFileError(f"{p}: field 'team': {exc}") from None
+    except TeamFileError as exc:
+        raise TeamFileError(f"{p}: field 'team': {exc}") from None
     try:
         roster = Roster.from_entries(team, ops)
     except ValueError as exc:

@@ -37,7 +37,8 @@ action AP                  a whole number from 0 to 6
 weapon-rule numbers        counts and damage 0 to 20, distances 0 to 100 inches
 team id                    ``[a-z][a-z0-9_]*``, at most 40 characters (ASCII: operative
                            ids are made from it and the action notation must read them)
-names                      1 to 200 characters, no control characters
+names                      1 to 200 characters, no control characters; unique where the
+                           engine looks them up (:func:`duplicate_problem`)
 other text                 at most 2000 characters (summaries, source refs, provenance)
 operative types            at most :data:`MAX_OPERATIVE_TYPES` per team
 roster                     at most :data:`MAX_ROSTER_OPERATIVES` operatives
@@ -61,7 +62,7 @@ import random
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -94,11 +95,14 @@ __all__ = [
     "Weapon",
     "WeaponProfile",
     "brief",
+    "duplicate_problem",
     "format_entry",
+    "name_key",
     "name_problem",
     "operative_problem",
     "parse_entry",
     "profile_problem",
+    "rule_key",
     "safe_team_id",
     "team_id_problem",
     "team_problem",
@@ -1143,8 +1147,9 @@ def _selection_problem(sel: Selection) -> str | None:
 
 def team_problem(team: Team) -> str | None:
     """The first thing wrong with ``team`` under the limits (module docstring), with where
-    it is (``"operative 'X': field 'wounds': must be ..."``, ``"field 'id': ..."``);
-    ``None`` when the team is within them. Cross-field rules (loadout options naming
+    it is (``"operative 'X': field 'wounds': must be ..."``, ``"field 'id': ..."``), or two
+    of its entries with one name (:func:`duplicate_problem`); ``None`` when the team is
+    within them. Cross-field rules (loadout options naming
     weapons, selectors naming types, a legal default roster) are checked by
     :func:`engine.teams.io.team_from_dict`."""
     problem = _first(
@@ -1202,4 +1207,109 @@ def team_problem(team: Team) -> str | None:
         problem = _ability_problem(a, action=False)
         if problem is not None:
             return f"ability {brief(a.name)}: {problem}"
+    return duplicate_problem(team)
+
+
+def name_key(name: str) -> str:
+    """How the engine tells names apart: case and runs of white space ignored (the action
+    notation reads names in lower case with single spaces: ``"Shoot KAS-1 bolt pistol"``;
+    roster entries are stripped; loadout options and equipment match ignoring case)."""
+    return " ".join(name.casefold().split())
+
+
+def rule_key(name: str) -> str:
+    """How the engine tells the names of team rules apart (abilities, unique actions, ploys,
+    equipment): their rule ids are made of the name's slug (:func:`engine.rules.registry.slug`:
+    case, punctuation and spacing ignored, ``"Dark Gods' Favour"`` -> ``dark_gods_favour``)."""
+    from engine.rules.registry import slug  # the registry imports this module
+
+    return slug(name)
+
+
+def _duplicates(
+    field: str, names: Sequence[str | None], key: Any = name_key, also: str = ""
+) -> str | None:
+    """The first two of ``names`` (the entries of list ``field``, in file order) that ``key``
+    makes equal, as ``"operatives[2] and operatives[6] are both named 'Gunner'"`` (indices
+    from 0, as in the file; ``also`` qualifies the pair: ``" ranged"``); ``None`` when all
+    differ. ``names`` may hold ``None`` for entries left out of the comparison."""
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names):
+        if name is None:
+            continue
+        j = seen.setdefault(key(name), i)
+        if j == i:
+            continue
+        first = names[j]
+        pair = f"{field}[{j}] and {field}[{i}] are both{also}"
+        if first == name:
+            return f"{pair} named {brief(name)}"
+        ignored = "case and spacing" if key is name_key else "case, spacing and punctuation"
+        return (
+            f"{pair} named {brief(first)} and {brief(name)}, the same name to the engine "
+            f"({ignored} ignored)"
+        )
+    return None
+
+
+def _weapons_duplicate(weapons: tuple[Weapon, ...]) -> str | None:
+    """Two weapons of one kind with one name (a ranged and a melee weapon may share a name:
+    shooting and fighting pick among their own kind), or two profiles of one weapon with
+    one name."""
+    for kind in WEAPON_KINDS:
+        names = [w.name if w.kind == kind else None for w in weapons]
+        problem = _duplicates("weapons", names, also=f" {kind} and")
+        if problem is not None:
+            return problem
+    for w in weapons:
+        problem = _duplicates("profiles", [p.name for p in w.profiles])
+        if problem is not None:
+            return f"weapon {brief(w.name)}: {problem}"
+    return None
+
+
+def duplicate_problem(team: Team) -> str | None:
+    """The first pair of entries of ``team`` the engine could not tell apart, where the
+    second would be silently unreachable (the first one found always wins a lookup), with
+    where they are; ``None`` when there is none.
+
+    Checked: operative types, each datacard's weapons of one kind (a ranged and a melee
+    weapon may share a name), each weapon's profiles (also of
+    equipment weapons), each loadout slot's options (names compared as :func:`name_key`:
+    case and spacing ignored); each datacard's abilities and its unique actions, the team's
+    abilities, its ploys (strategy and firefight together: both are played by name) and its
+    equipment (compared as :func:`rule_key`, as their rule ids are). Entries are named by
+    their field and index in the file (from 0), e.g. ``"operatives[2] and operatives[6] are
+    both named 'Gunner'"`` or ``"operative 'Gunner': weapons[0] and weapons[1] are both
+    ranged and named 'Bolt pistol' and 'bolt pistol', the same name to the engine (case and
+    spacing ignored)"``.
+    """
+    problem = _duplicates("operatives", [op.name for op in team.operatives])
+    if problem is not None:
+        return problem
+    for op in team.operatives:
+        problem = _first(
+            _weapons_duplicate(op.weapons),
+            _duplicates("abilities", [a.name for a in op.abilities], rule_key),
+            _duplicates("actions", [a.name for a in op.actions], rule_key),
+            *(
+                None
+                if (d := _duplicates("options", [o.name for o in slot.options])) is None
+                else f"loadouts[{k}]: {d}"
+                for k, slot in enumerate(op.loadouts)
+            ),
+        )
+        if problem is not None:
+            return f"operative {brief(op.name)}: {problem}"
+    problem = _first(
+        _duplicates("abilities", [a.name for a in team.abilities], rule_key),
+        _duplicates("ploys", [p.name for p in team.ploys], rule_key),
+        _duplicates("equipment", [e.name for e in team.equipment], rule_key),
+    )
+    if problem is not None:
+        return problem
+    for e in team.equipment:
+        problem = _weapons_duplicate(e.weapons)
+        if problem is not None:
+            return f"equipment {brief(e.name)}: {problem}"
     return None
