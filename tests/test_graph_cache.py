@@ -57,7 +57,7 @@ def test_a_stored_graph_loads_bound_to_the_asking_killzone_with_the_same_answers
 ) -> None:
     kz = Killzone.from_dict(_layout(), source="first")
     built = move_graph(kz, 32.0)
-    assert len(list(cache.glob("*.graph"))) == 1
+    assert len(list(cache.glob("*.kgraph"))) == 1
     again = Killzone.from_dict(_layout(), source="second")  # equal content, new value
     loaded = graph_cache.load(again, 32.0)
     assert isinstance(loaded, MoveGraph) and loaded.kz is again
@@ -79,7 +79,7 @@ def test_another_layout_or_base_never_gets_a_stored_graph(cache: Path) -> None:
 def test_a_damaged_file_is_ignored_and_rebuilt(cache: Path) -> None:
     kz = Killzone.from_dict(_layout(), source="x")
     move_graph(kz, 32.0)
-    (path,) = cache.glob("*.graph")
+    (path,) = cache.glob("*.kgraph")
     path.write_bytes(b"not a pickle")
     fresh = Killzone.from_dict(_layout(), source="x")
     assert graph_cache.load(fresh, 32.0) is None
@@ -92,7 +92,7 @@ def test_the_cache_can_be_turned_off(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert graph_cache.cache_dir() is None
     move_graph(Killzone.from_dict(_bare(), source="x"), 32.0)
-    assert list(tmp_path.rglob("*.graph")) == []
+    assert list(tmp_path.rglob("*.kgraph")) == []
 
 
 def test_at_most_max_files_are_kept(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -100,4 +100,4 @@ def test_at_most_max_files_are_kept(cache: Path, monkeypatch: pytest.MonkeyPatch
     kz = Killzone.from_dict(_bare(), source="x")
     for base in (25.0, 28.0, 32.0):
         move_graph(kz, base)
-    assert len(list(cache.glob("*.graph"))) == 2
+    assert len(list(cache.glob("*.kgraph"))) == 2
