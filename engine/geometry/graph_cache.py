@@ -174,16 +174,23 @@ def _warn_once(folder: Path, message: str) -> None:
         _log.warning("killteam: %s; the movement graph cache is not used there", message)
 
 
-def _unsafe(st: os.stat_result) -> str | None:
-    """Why a folder or file with the status ``st`` is not to be trusted, or ``None``: owned
-    by another user, or writable by group or others."""
+def _foreign(st: os.stat_result) -> str | None:
+    """``owned by user id N, not M`` when the folder or file with the status ``st`` is
+    another user's, else ``None`` (always so without user ids: Windows)."""
     getuid = getattr(os, "getuid", None)
-    if getuid is None:  # no user ids (Windows): nothing to check
+    if getuid is None:
         return None
     uid = getuid()
-    if st.st_uid != uid:
-        return f"owned by user id {st.st_uid}, not {uid}"
-    if st.st_mode & 0o022:
+    return None if st.st_uid == uid else f"owned by user id {st.st_uid}, not {uid}"
+
+
+def _unsafe(st: os.stat_result) -> str | None:
+    """Why a folder or file with the status ``st`` is not to be trusted, or ``None``: owned
+    by another user, or writable by group or others (not checked without user ids)."""
+    foreign = _foreign(st)
+    if foreign is not None:
+        return foreign
+    if hasattr(os, "getuid") and st.st_mode & 0o022:
         return f"writable by group or others (mode {stat.S_IMODE(st.st_mode):04o})"
     return None
 
@@ -279,10 +286,12 @@ def _header(kz: Killzone, base_mm: float) -> dict[str, Any]:
     }
 
 
-def _read(fd: int) -> tuple[dict[str, Any], dict[str, np.ndarray[Any, Any]]] | None:
-    """The header and arrays of the archive open on ``fd`` (closed here), or ``None`` when it
-    is not one of the engine's files (not an uncompressed archive of plain arrays with a
-    JSON header of :data:`MAGIC`)."""
+def _read(
+    fd: int, arrays: bool = True
+) -> tuple[dict[str, Any], dict[str, np.ndarray[Any, Any]]] | None:
+    """The header and arrays (none unless ``arrays``) of the archive open on ``fd`` (closed
+    here), or ``None`` when it is not one of the engine's files (not an uncompressed archive
+    of plain arrays with a JSON header of :data:`MAGIC`)."""
     with os.fdopen(fd, "rb") as fh:
         try:
             with np.load(fh, allow_pickle=False) as npz:
@@ -297,10 +306,10 @@ def _read(fd: int) -> tuple[dict[str, Any], dict[str, np.ndarray[Any, Any]]] | N
                 header = json.loads(raw.tobytes().decode("utf-8"))
                 if not isinstance(header, dict) or header.get("magic") != MAGIC:
                     return None
-                arrays = {name: npz[name] for name in npz.files if name != _HEADER}
+                tables = {name: npz[name] for name in npz.files if name != _HEADER and arrays}
         except Exception:  # not an archive, a damaged one, an object array...
             return None
-    return header, arrays
+    return header, tables
 
 
 def load(kz: Killzone, base_mm: float) -> MoveGraph | None:
@@ -345,9 +354,9 @@ def store(kz: Killzone, base_mm: float, graph: MoveGraph) -> None:
     except OSError:
         return
     else:
-        why = _unsafe(st)
-        if why is not None and why.startswith("owned"):
-            _warn_once(path.parent, f"graph cache file {str(path)!r} is {why}")
+        foreign = _foreign(st)
+        if foreign is not None:
+            _warn_once(path.parent, f"graph cache file {str(path)!r} is {foreign}")
             return  # another user's file: never replaced
     try:
         arrays = graph.tables()
@@ -379,13 +388,12 @@ def _ours(path: Path) -> bool:
     if not _NAME.fullmatch(path.name):
         return False
     fd = _open_trusted(path)
-    return fd is not None and _read(fd) is not None
+    return fd is not None and _read(fd, arrays=False) is not None
 
 
 def _prune(folder: Path) -> None:
     """Remove the engine's least recently written files past :data:`MAX_FILES` in
     ``folder``: only files :func:`_ours` recognises are counted and removed."""
-    uid = getattr(os, "getuid", lambda: None)()
     named: list[tuple[float, Path]] = []
     with os.scandir(folder) as entries:
         for entry in entries:
@@ -395,7 +403,7 @@ def _prune(folder: Path) -> None:
                 st = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
-            if stat.S_ISREG(st.st_mode) and uid in (None, st.st_uid):
+            if stat.S_ISREG(st.st_mode) and _foreign(st) is None:
                 named.append((st.st_mtime, Path(entry.path)))
     if len(named) <= MAX_FILES:
         return
