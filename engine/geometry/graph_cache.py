@@ -1,6 +1,6 @@
 """A cache of movement graphs on disk, keyed by value: a process that plays on a layout seen
-before loads its graphs (tens of milliseconds) instead of building them (about a second per
-base size on the open ruins).
+before loads its graphs (about a tenth of a second per base size on the open ruins) instead
+of building them (about a second).
 
 The key of a graph is a SHA-256 of everything its build reads: the layout's content
 (:func:`layout_digest`: board, features, every part's polygon, height and types, the
@@ -24,10 +24,13 @@ user's).
 
 Trust: the folder must belong to the user and not be writable by group or others; the
 engine creates it (and the parents it creates) with mode 0700 and writes files with mode
-0600. An existing folder, or a file in it, owned by another user or group/other-writable is
-refused: one warning line (logger ``engine.geometry.graph_cache``, printed on stderr when
-logging is not configured; at most once per folder per process) and the cache is not used
-there (graphs are built, nothing is read or written). Pruning removes only the engine's own
+0600. An existing folder owned by another user or writable by group or others is refused:
+one warning line (logger ``engine.geometry.graph_cache``, printed on stderr when logging is
+not configured; at most once per folder per process) and the cache is not used there (graphs
+are built, nothing is read or written). A file in the folder owned by another user or
+writable by group or others is not read (the same warning, counted in the same once per
+folder); its graph is built and stored over it only when the file is the user's (another
+user's file is never replaced or deleted). Pruning removes only the engine's own
 files: a name ``<40 hex digits>.kgraph``, owned by the user, with the engine's header;
 nothing else in the folder is ever deleted. Files of older versions (``*.graph`` pickles)
 are never read. On a system without user ids (Windows) the owner and mode checks are
