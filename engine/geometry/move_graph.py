@@ -99,6 +99,9 @@ def _portals(poly: BaseGeometry) -> list[tuple[XY, XY]]:
 # The move graph
 # -------------------------------------------------------------------------------------------
 
+#: The kinds of links, by their index in the stored tables (:meth:`MoveGraph.tables`).
+LINK_KINDS = ("move", "over", "climb", "drop", "jump")
+
 
 @attrs.frozen(slots=True, eq=False)
 class MoveGraph(LinkClassifier):
@@ -147,15 +150,161 @@ class MoveGraph(LinkClassifier):
     #: derived from this one (:class:`_Shared`).
     _part_buffers: dict[tuple[str, int], Any] = attrs.field(factory=dict, repr=False)
 
-    def reprepare(self) -> None:
-        """Prepare this graph's shapely geometries again (a graph loaded from the disk cache:
-        pickling keeps geometries exactly but not their prepared state)."""
-        geoms = [self._board_tol, *self._grown.values()]
-        for lvl in self.levels:
-            geoms += [lvl.strict_tol, lvl.passage_tol, lvl.footprint_tol, lvl.solid]
-        for geom in geoms:
-            if geom is not None and not shapely.is_prepared(geom):
-                shapely.prepare(geom)
+    def tables(self) -> dict[str, NDArray[Any]]:
+        """This graph's links as plain arrays, for the disk cache
+        (:mod:`engine.geometry.graph_cache`): what :meth:`restore` needs besides the
+        killzone and base size, data only (no Python objects).
+
+        Keys: ``xy`` (N, 2) float64 and ``node_level`` (N,) int64, the nodes (inches, level
+        index; checked on restore); ``out_count`` (N,) int64, the number of outgoing links of
+        each node; per link in the order of the nodes' lists (L,): ``link_v`` (the other
+        node), ``link_kind`` (index in :data:`LINK_KINDS`), ``link_horizontal``,
+        ``link_climb``, ``link_drop`` (inches), ``link_crossings``, ``link_obstructing``,
+        ``link_ladder``; ``links_order`` (L,), the order of the links in the pair table
+        (positions in that list); ``over_part``, ``over_u``, ``over_v`` (M,), the links over
+        each low part in the order they were added.
+
+        Raises:
+            ValueError: a link of a kind not in :data:`LINK_KINDS`.
+        """
+        self.complete()
+        out = list(list.__iter__(self._out))
+        rows = [(u, v, link) for u, row in enumerate(out) for v, _, link in row]
+        kind_of = {kind: k for k, kind in enumerate(LINK_KINDS)}
+        unknown = {link.kind for _, _, link in rows} - kind_of.keys()
+        if unknown:
+            raise ValueError(f"link kinds {sorted(unknown)} have no stored form")
+        position = {(u, v): k for k, (u, v, _) in enumerate(rows)}
+
+        def ints(values: Any) -> NDArray[np.int64]:
+            return np.asarray(list(values), dtype=np.int64)
+
+        def floats(values: Any) -> NDArray[np.float64]:
+            return np.asarray(list(values), dtype=np.float64)
+
+        over = [(p, u, v) for p, pairs in self._over_by_part.items() for u, v in pairs]
+        return {
+            "xy": np.asarray(self.xy, dtype=np.float64).reshape(-1, 2),
+            "node_level": np.asarray(self.node_level, dtype=np.int64),
+            "out_count": ints(len(row) for row in out),
+            "link_v": ints(v for _, v, _ in rows),
+            "link_kind": ints(kind_of[link.kind] for _, _, link in rows),
+            "link_horizontal": floats(link.horizontal for _, _, link in rows),
+            "link_climb": floats(link.climb for _, _, link in rows),
+            "link_drop": floats(link.drop for _, _, link in rows),
+            "link_crossings": ints(link.crossings for _, _, link in rows),
+            "link_obstructing": ints(link.obstructing for _, _, link in rows),
+            "link_ladder": np.asarray([link.ladder for _, _, link in rows], dtype=np.bool_),
+            "links_order": ints(position[pair] for pair in self._links),
+            "over_part": ints(p for p, _, _ in over),
+            "over_u": ints(u for _, u, _ in over),
+            "over_v": ints(v for _, _, v in over),
+        }
+
+    @classmethod
+    def restore(cls, kz: Killzone, base_mm: float, tables: dict[str, NDArray[Any]]) -> MoveGraph:
+        """The graph :meth:`build` gives for ``kz`` and ``base_mm`` (mm), from ``tables``
+        (:meth:`tables` of a graph built for the same layout, base size and code, as read
+        from the disk cache): the levels, nodes and per-node tables are made again from
+        ``kz`` (a few ms), the links are taken from ``tables``. Every value is checked: the
+        nodes must be the ones made again, indices in range, kinds known.
+
+        Raises:
+            ValueError: ``tables`` do not fit this killzone and base size (missing or
+                malformed arrays, other nodes, an index out of range).
+        """
+        with paused_gc():
+            graph, _ = cls._skeleton(kz, base_mm)
+            n = len(graph._keys)
+
+            def column(name: str, dtype: Any, length: int | None = None) -> NDArray[Any]:
+                if name not in tables:
+                    raise ValueError(f"no {name!r} table")
+                arr = np.asarray(tables[name])
+                if arr.dtype != np.dtype(dtype) or arr.ndim != (2 if name == "xy" else 1):
+                    raise ValueError(f"table {name!r} is {arr.dtype} {arr.shape}")
+                if length is not None and arr.shape[0] != length:
+                    raise ValueError(f"table {name!r} has {arr.shape[0]} rows, not {length}")
+                return arr
+
+            xy = column("xy", np.float64, n)
+            if xy.shape != graph.xy.shape or xy.tobytes() != graph.xy.tobytes():
+                raise ValueError("the stored nodes are not this layout's")
+            if not np.array_equal(column("node_level", np.int64, n), graph.node_level):
+                raise ValueError("the stored node levels are not this layout's")
+            counts = column("out_count", np.int64, n)
+            if (counts < 0).any():
+                raise ValueError("negative link counts")
+            total = int(counts.sum())
+            dest = column("link_v", np.int64, total)
+            kinds = column("link_kind", np.int64, total)
+            if not _in_range(dest, n):
+                raise ValueError("a link to a node out of range")
+            if not _in_range(kinds, len(LINK_KINDS)):
+                raise ValueError("a link of an unknown kind")
+            horizontal = column("link_horizontal", np.float64, total)
+            climb = column("link_climb", np.float64, total)
+            drop = column("link_drop", np.float64, total)
+            crossings = column("link_crossings", np.int64, total)
+            obstructing = column("link_obstructing", np.int64, total)
+            ladder = column("link_ladder", np.bool_, total)
+            order = column("links_order", np.int64, total)
+            if not np.array_equal(np.sort(order), np.arange(total)):
+                raise ValueError("the link order is not a permutation")
+            parts = column("over_part", np.int64)
+            over_u = column("over_u", np.int64, parts.shape[0])
+            over_v = column("over_v", np.int64, parts.shape[0])
+            if not (
+                _in_range(parts, len(kz.parts)) and _in_range(over_u, n) and _in_range(over_v, n)
+            ):
+                raise ValueError("a link over a part or node out of range")
+
+            # Equal links (bit for bit) are made once and shared (frozen values): most links
+            # repeat another's fields.
+            record = np.empty(
+                total,
+                dtype=[
+                    ("kind", np.int64),
+                    ("horizontal", np.float64),
+                    ("climb", np.float64),
+                    ("drop", np.float64),
+                    ("crossings", np.int64),
+                    ("obstructing", np.int64),
+                    ("ladder", np.bool_),
+                ],
+            )
+            record["kind"], record["horizontal"], record["climb"] = kinds, horizontal, climb
+            record["drop"], record["crossings"] = drop, crossings
+            record["obstructing"], record["ladder"] = obstructing, ladder
+            raw = record.view(np.dtype((np.void, record.dtype.itemsize)))
+            _, first, which = np.unique(raw, return_index=True, return_inverse=True)
+            distinct = [
+                _Link(*row)
+                for row in zip(
+                    [LINK_KINDS[k] for k in kinds[first].tolist()],
+                    horizontal[first].tolist(),
+                    climb[first].tolist(),
+                    drop[first].tolist(),
+                    crossings[first].tolist(),
+                    obstructing[first].tolist(),
+                    ladder[first].tolist(),
+                    strict=True,
+                )
+            ]
+            made = [distinct[k] for k in np.asarray(which).reshape(-1).tolist()]
+            starts = np.repeat(np.arange(n, dtype=np.int64), counts).tolist()
+            dest_list = dest.tolist()
+            out = graph._out
+            for u, v, link in zip(starts, dest_list, made, strict=True):
+                out[u].append((v, link.weight, link))
+            links = graph._links
+            for k in order.tolist():
+                links[(starts[k], dest_list[k])] = made[k]
+            over_by_part = graph._over_by_part
+            for p, u, v in zip(parts.tolist(), over_u.tolist(), over_v.tolist(), strict=True):
+                over_by_part.setdefault(p, []).append((u, v))
+            move_fill.prepare(graph)
+        return graph
 
     def strict_edges(self, lvl: Level) -> tuple[FloatArray, FloatArray]:
         """The edges of ``lvl``'s strict region (:attr:`Level.strict_tol`), every ring in its
@@ -364,6 +513,12 @@ class MoveGraph(LinkClassifier):
 
     def _xy(self, node: int) -> XY:
         return (float(self.xy[node, 0]), float(self.xy[node, 1]))
+
+
+def _in_range(indices: NDArray[np.int64], n: int) -> bool:
+    """Whether every index is in ``range(n)`` (no negative index: it would count from the
+    end)."""
+    return not indices.size or (int(indices.min()) >= 0 and int(indices.max()) < n)
 
 
 def _ladders(kz: Killzone) -> tuple[tuple[int, frozenset[int]], ...]:
@@ -736,8 +891,7 @@ def _load_or_build(kz: Killzone, base_mm: float) -> MoveGraph:
     """The graph from the disk cache (:mod:`engine.geometry.graph_cache`, keyed by the
     layout's content and this code), else built and stored there."""
     cached = graph_cache.load(kz, base_mm)
-    if isinstance(cached, MoveGraph) and cached.kz is kz and cached.base_mm == base_mm:
-        cached.reprepare()
+    if cached is not None:
         return cached
     graph = MoveGraph.build(kz, base_mm)
     graph_cache.store(kz, base_mm, graph)
