@@ -10,7 +10,8 @@ add Lethal 5+). Hook sets are assembled per battle from the enabled rule modules
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -19,7 +20,15 @@ from engine.errors import KillTeamError
 from engine.geometry import Killzone, Placement, sight
 from engine.teams.model import Operative, Roster
 
-__all__ = ["MISSIONS", "RULESETS", "GameContext", "GameOptions", "GameOptionsError", "Hooks"]
+__all__ = [
+    "MISSIONS",
+    "RULESETS",
+    "GameContext",
+    "GameOptions",
+    "GameOptionsError",
+    "HookSet",
+    "Hooks",
+]
 
 RULESETS = ("kt24",)
 """The rulesets the engine plays."""
@@ -197,7 +206,12 @@ class GameOptions:
 class Hooks:
     """Named-event subscribers (module docstring), and what rule modules add to a battle:
     ploys by trigger (:mod:`engine.game.ploys`), rule actions (:mod:`engine.game.rule_actions`)
-    and named conditions of ``"while"`` effects."""
+    and named conditions of ``"while"`` effects.
+
+    The builder the rule modules fill at set-up (their ``install(hooks, players)``); the
+    battle keeps the read-only :class:`HookSet` made by :meth:`freeze`, so nothing added here
+    afterwards reaches it (:meth:`GameContext.with_hooks` makes a context with more hooks).
+    """
 
     def __init__(self) -> None:
         self.did: dict[str, list[DidHook]] = {}
@@ -283,31 +297,124 @@ class Hooks:
         at = next((i for i, h in enumerate(hooks) if h in self._last), len(hooks))
         hooks.insert(at, fn)
 
+    def freeze(self) -> HookSet:
+        """The read-only :class:`HookSet` of the hooks added so far (lists become tuples,
+        dicts read-only mappings); later additions here do not change it."""
+        return HookSet(
+            did=_frozen_lists(self.did),
+            would=_frozen_lists(self.would),
+            ploys=_frozen_lists(self.ploys),
+            actions=tuple(self.actions),
+            conditions=MappingProxyType(dict(self.conditions)),
+            setup_steps=tuple(self.setup_steps),
+            start_steps=tuple(self.start_steps),
+            gambit_steps=tuple(self.gambit_steps),
+            ready_end_steps=tuple(self.ready_end_steps),
+            weapon_sources=tuple(self.weapon_sources),
+            token_makers=MappingProxyType(dict(self.token_makers)),
+            equipment_check=self.equipment_check,
+            last=frozenset(self._last),
+        )
 
-@attrs.define(slots=True, eq=False)
+
+def _frozen_lists(lists: Mapping[str, Sequence[Any]]) -> Mapping[str, tuple[Any, ...]]:
+    return MappingProxyType({k: tuple(v) for k, v in lists.items()})
+
+
+@attrs.frozen(slots=True, eq=False)
+class HookSet:
+    """The hooks of one battle, read-only (made by :meth:`Hooks.freeze`; the attributes of
+    :class:`Hooks`): read-only mappings of tuples, in the order the hooks were added.
+
+    Attributes:
+        did: event kind -> *did* hooks ``fn(w, event)`` (:meth:`Hooks.on`).
+        would: *would* event kind -> hooks ``fn(w, value, **info) -> value`` in the order
+            they run (:meth:`Hooks.transform`).
+        ploys: trigger -> ``(ploy, players)`` pairs (:meth:`Hooks.ploy`).
+        actions: ``(rule action, players)`` pairs (:meth:`Hooks.action`).
+        conditions: name -> ``fn(w, effect) -> bool`` (:meth:`Hooks.condition`).
+        setup_steps, start_steps, gambit_steps, ready_end_steps: step functions ``fn(w)``
+            (:meth:`Hooks.setup_step` and the others).
+        weapon_sources: ``fn(w, op_id, kind)`` (:meth:`Hooks.weapon_source`).
+        token_makers: token kind -> maker (:meth:`Hooks.token_maker`).
+        equipment_check: ``check(names, team)`` or ``None`` (:class:`Hooks`).
+    """
+
+    did: Mapping[str, tuple[DidHook, ...]]
+    would: Mapping[str, tuple[WouldHook, ...]]
+    ploys: Mapping[str, tuple[tuple[Any, tuple[str, ...]], ...]]
+    actions: tuple[tuple[Any, tuple[str, ...]], ...]
+    conditions: Mapping[str, Callable[[Any, Any], bool]]
+    setup_steps: tuple[Callable[[Any], Any], ...]
+    start_steps: tuple[Callable[[Any], Any], ...]
+    gambit_steps: tuple[Callable[[Any], Any], ...]
+    ready_end_steps: tuple[Callable[[Any], Any], ...]
+    weapon_sources: tuple[Callable[[Any, str, str], Sequence[Any]], ...]
+    token_makers: Mapping[str, Callable[..., Any]]
+    equipment_check: Callable[[tuple[str, ...], Any], tuple[str, ...]] | None
+    _last: frozenset[WouldHook] = frozenset()
+
+    def builder(self) -> Hooks:
+        """A new :class:`Hooks` builder holding these hooks (in the same order, the
+        ``last`` ones still last), to add more and :meth:`~Hooks.freeze` again."""
+        hooks = Hooks()
+        hooks.did = {k: list(v) for k, v in self.did.items()}
+        hooks.would = {k: list(v) for k, v in self.would.items()}
+        hooks._last = set(self._last)
+        hooks.ploys = {k: list(v) for k, v in self.ploys.items()}
+        hooks.actions = list(self.actions)
+        hooks.conditions = dict(self.conditions)
+        hooks.setup_steps = list(self.setup_steps)
+        hooks.start_steps = list(self.start_steps)
+        hooks.gambit_steps = list(self.gambit_steps)
+        hooks.ready_end_steps = list(self.ready_end_steps)
+        hooks.weapon_sources = list(self.weapon_sources)
+        hooks.token_makers = dict(self.token_makers)
+        hooks.equipment_check = self.equipment_check
+        return hooks
+
+
+def _hook_set(value: Hooks | HookSet) -> HookSet:
+    return value.freeze() if isinstance(value, Hooks) else value
+
+
+def _read_only(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(value))
+
+
+def _str_tuple(value: Iterable[str]) -> tuple[str, ...]:
+    return tuple(value)
+
+
+@attrs.frozen(slots=True, eq=False)
 class GameContext:
-    """The unchanging part of a battle (module docstring).
+    """The unchanging part of a battle (module docstring), shared by every state of it.
+
+    Read-only: its attributes cannot be reassigned, the mappings are read-only views of
+    copies of what was given (:class:`types.MappingProxyType`), ``hooks`` a :class:`HookSet`
+    (a :class:`Hooks` given is frozen), and what they hold is frozen too (the killzone's
+    arrays are not writeable). The geometry caches filled during the battle are private.
 
     Attributes:
         killzone: the layout with every hatchway closed.
         rosters: ``{"A": roster, "B": roster}``.
         ids: operative ids in state order; ``index``: id -> position; ``owner``: id -> player.
         datacards: id -> :class:`~engine.teams.model.Operative`.
-        options: :class:`GameOptions`; ``hooks``: :class:`Hooks`.
+        options: :class:`GameOptions`; ``hooks``: :class:`HookSet`.
         close_quarters: the Close Quarters rules apply.
         starting: number of operatives each player starts with (kill op rows).
     """
 
     killzone: Killzone
-    rosters: Mapping[str, Roster]
-    ids: tuple[str, ...]
-    index: Mapping[str, int]
-    owner: Mapping[str, str]
-    datacards: Mapping[str, Operative]
+    rosters: Mapping[str, Roster] = attrs.field(converter=_read_only)
+    ids: tuple[str, ...] = attrs.field(converter=_str_tuple)
+    index: Mapping[str, int] = attrs.field(converter=_read_only)
+    owner: Mapping[str, str] = attrs.field(converter=_read_only)
+    datacards: Mapping[str, Operative] = attrs.field(converter=_read_only)
     options: GameOptions
-    hooks: Hooks
+    hooks: HookSet = attrs.field(converter=_hook_set)
     close_quarters: bool
-    starting: Mapping[str, int]
+    starting: Mapping[str, int] = attrs.field(converter=_read_only)
     _variants: dict[tuple[Any, ...], Killzone] = attrs.field(factory=dict)
     _sight: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     _places: dict[tuple[str, float, float, float], Placement] = attrs.field(factory=dict)
@@ -343,6 +450,16 @@ class GameContext:
             got = self.rosters[player].operative_choice(mine.index(op_id), name)
             self._choices[key] = got
         return got
+
+    def with_hooks(self, add: Callable[[Hooks], object]) -> GameContext:
+        """This context with more hooks: ``add(hooks)`` is called with a :class:`Hooks`
+        builder holding this battle's hooks, and may add to it (after those already there);
+        everything else (and the geometry caches) is shared. For tests and analyses that
+        change the rules of a battle under way (:meth:`engine.game.state.GameState.with_hooks`).
+        """
+        hooks = self.hooks.builder()
+        add(hooks)
+        return attrs.evolve(self, hooks=hooks.freeze())
 
     def killzone_for(
         self, open_hatchways: tuple[str, ...], terrain: tuple[Any, ...] = ()
