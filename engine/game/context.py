@@ -217,6 +217,7 @@ class Hooks:
         self.did: dict[str, list[DidHook]] = {}
         self.would: dict[str, list[WouldHook]] = {}
         self._last: set[WouldHook] = set()
+        self._frozen = False
         self.ploys: dict[str, list[tuple[Any, tuple[str, ...]]]] = {}
         self.actions: list[tuple[Any, tuple[str, ...]]] = []
         self.conditions: dict[str, Callable[[Any, Any], bool]] = {}
@@ -234,28 +235,33 @@ class Hooks:
         """Name how a token of ``kind`` is built for a scripted position:
         ``fn(w, owner, x, y, elevation, angle) -> Token`` (raising ``ValueError`` naming
         what is wrong), :func:`engine.game.scenario.position`."""
+        self._open()
         self.token_makers[kind] = fn
 
     def weapon_source(self, fn: Callable[[Any, str, str], Sequence[Any]]) -> None:
         """Add weapons to operatives beyond their datacards: ``fn(w, op_id, kind)`` returns a
         sequence of the :class:`~engine.teams.model.Weapon` values of ``kind``
         (``"ranged"``/``"melee"``) that operative has now (equipment grenades, 7.2)."""
+        self._open()
         self.weapon_sources.append(fn)
 
     def setup_step(self, fn: Callable[[Any], Any]) -> None:
         """Add a set-up step: ``fn(w)`` returns a frame to run after the drop zones are
         chosen and before deployment (1.2), or ``None``; steps run in the order added."""
+        self._open()
         self.setup_steps.append(fn)
 
     def start_step(self, fn: Callable[[Any], Any]) -> None:
         """Add a step at the very start of the battle, before the set-up roll-off (the crit
         op's roll, 1.2): ``fn(w)`` returns a frame or ``None``; steps run in the order added."""
+        self._open()
         self.start_steps.append(fn)
 
     def gambit_step(self, fn: Callable[[Any], Any]) -> None:
         """Add a step at the start of every Gambit step, before the strategic gambits (1.4;
         the primary op's selection, the picks of some crit ops): ``fn(w)`` returns a frame or
         ``None``; steps run in the order added."""
+        self._open()
         self.gambit_steps.append(fn)
 
     def ready_end_step(self, fn: Callable[[Any], Any]) -> None:
@@ -263,25 +269,30 @@ class Hooks:
         modules push at the ``ready_step`` event) and before the Gambit step's steps (1.4;
         a rule acting "after all other rules in the Ready step"): ``fn(w)``, called as the
         Ready step begins, returns a frame or ``None``; steps run in the order added."""
+        self._open()
         self.ready_end_steps.append(fn)
 
     def ploy(self, ploy: Any, players: tuple[str, ...]) -> None:
         """Offer ``ploy`` (a :class:`engine.game.ploys.PloyLike`) to ``players`` at each of
         its triggers, after the ploys already added there."""
+        self._open()
         for trigger in ploy.triggers:
             self.ploys.setdefault(trigger, []).append((ploy, tuple(players)))
 
     def action(self, action: Any, players: tuple[str, ...]) -> None:
         """Let the operatives of ``players`` perform the rule action ``action`` (a
         :class:`engine.game.rule_actions.RuleActionLike`)."""
+        self._open()
         self.actions.append((action, tuple(players)))
 
     def condition(self, name: str, fn: Callable[[Any, Any], bool]) -> None:
         """Name the condition ``fn(w, effect) -> bool`` of ``"while"`` effects."""
+        self._open()
         self.conditions[name] = fn
 
     def on(self, kind: str, fn: DidHook) -> None:
         """Subscribe ``fn(w, event)`` to events of ``kind``."""
+        self._open()
         self.did.setdefault(kind, []).append(fn)
 
     def transform(self, kind: str, fn: WouldHook, *, last: bool = False) -> None:
@@ -289,6 +300,7 @@ class Hooks:
         ``last``, it runs after every hook added without ``last`` (whenever those are added:
         a rule that must see what the others made, e.g. one that takes weapon rules away
         that other teams' rules may add)."""
+        self._open()
         hooks = self.would.setdefault(kind, [])
         if last:
             self._last.add(fn)
@@ -297,9 +309,18 @@ class Hooks:
         at = next((i for i, h in enumerate(hooks) if h in self._last), len(hooks))
         hooks.insert(at, fn)
 
+    def _open(self) -> None:
+        if self._frozen:
+            raise RuntimeError(
+                "these hooks were frozen for a battle: add hooks at set-up (install), or to "
+                "a builder from GameContext.with_hooks"
+            )
+
     def freeze(self) -> HookSet:
         """The read-only :class:`HookSet` of the hooks added so far (lists become tuples,
-        dicts read-only mappings); later additions here do not change it."""
+        dicts read-only mappings). The builder is then closed: adding a hook to it raises
+        ``RuntimeError`` (it would not reach the battle)."""
+        self._frozen = True
         return HookSet(
             did=_frozen_lists(self.did),
             would=_frozen_lists(self.would),
