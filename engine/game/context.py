@@ -322,30 +322,43 @@ class Hooks:
         ``RuntimeError`` (it would not reach the battle)."""
         self._frozen = True
         return HookSet(
-            did=_frozen_lists(self.did),
-            would=_frozen_lists(self.would),
-            ploys=_frozen_lists(self.ploys),
-            actions=tuple(self.actions),
-            conditions=MappingProxyType(dict(self.conditions)),
-            setup_steps=tuple(self.setup_steps),
-            start_steps=tuple(self.start_steps),
-            gambit_steps=tuple(self.gambit_steps),
-            ready_end_steps=tuple(self.ready_end_steps),
-            weapon_sources=tuple(self.weapon_sources),
-            token_makers=MappingProxyType(dict(self.token_makers)),
+            did=self.did,
+            would=self.would,
+            ploys=self.ploys,
+            actions=self.actions,
+            conditions=self.conditions,
+            setup_steps=self.setup_steps,
+            start_steps=self.start_steps,
+            gambit_steps=self.gambit_steps,
+            ready_end_steps=self.ready_end_steps,
+            weapon_sources=self.weapon_sources,
+            token_makers=self.token_makers,
             equipment_check=self.equipment_check,
-            last=frozenset(self._last),
+            last=self._last,
         )
 
 
-def _frozen_lists(lists: Mapping[str, Sequence[Any]]) -> Mapping[str, tuple[Any, ...]]:
+def _frozen_lists(lists: Mapping[str, Iterable[Any]]) -> Mapping[str, tuple[Any, ...]]:
     return MappingProxyType({k: tuple(v) for k, v in lists.items()})
+
+
+def _read_only(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(value))
+
+
+def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
+    return tuple(value)
+
+
+def _frozenset(value: Iterable[Any]) -> frozenset[Any]:
+    return frozenset(value)
 
 
 @attrs.frozen(slots=True, eq=False)
 class HookSet:
     """The hooks of one battle, read-only (made by :meth:`Hooks.freeze`; the attributes of
-    :class:`Hooks`): read-only mappings of tuples, in the order the hooks were added.
+    :class:`Hooks`): read-only mappings of tuples, in the order the hooks were added (the
+    mappings and sequences given are copied).
 
     Attributes:
         did: event kind -> *did* hooks ``fn(w, event)`` (:meth:`Hooks.on`).
@@ -361,19 +374,23 @@ class HookSet:
         equipment_check: ``check(names, team)`` or ``None`` (:class:`Hooks`).
     """
 
-    did: Mapping[str, tuple[DidHook, ...]]
-    would: Mapping[str, tuple[WouldHook, ...]]
-    ploys: Mapping[str, tuple[tuple[Any, tuple[str, ...]], ...]]
-    actions: tuple[tuple[Any, tuple[str, ...]], ...]
-    conditions: Mapping[str, Callable[[Any, Any], bool]]
-    setup_steps: tuple[Callable[[Any], Any], ...]
-    start_steps: tuple[Callable[[Any], Any], ...]
-    gambit_steps: tuple[Callable[[Any], Any], ...]
-    ready_end_steps: tuple[Callable[[Any], Any], ...]
-    weapon_sources: tuple[Callable[[Any, str, str], Sequence[Any]], ...]
-    token_makers: Mapping[str, Callable[..., Any]]
+    did: Mapping[str, tuple[DidHook, ...]] = attrs.field(converter=_frozen_lists)
+    would: Mapping[str, tuple[WouldHook, ...]] = attrs.field(converter=_frozen_lists)
+    ploys: Mapping[str, tuple[tuple[Any, tuple[str, ...]], ...]] = attrs.field(
+        converter=_frozen_lists
+    )
+    actions: tuple[tuple[Any, tuple[str, ...]], ...] = attrs.field(converter=_tuple)
+    conditions: Mapping[str, Callable[[Any, Any], bool]] = attrs.field(converter=_read_only)
+    setup_steps: tuple[Callable[[Any], Any], ...] = attrs.field(converter=_tuple)
+    start_steps: tuple[Callable[[Any], Any], ...] = attrs.field(converter=_tuple)
+    gambit_steps: tuple[Callable[[Any], Any], ...] = attrs.field(converter=_tuple)
+    ready_end_steps: tuple[Callable[[Any], Any], ...] = attrs.field(converter=_tuple)
+    weapon_sources: tuple[Callable[[Any, str, str], Sequence[Any]], ...] = attrs.field(
+        converter=_tuple
+    )
+    token_makers: Mapping[str, Callable[..., Any]] = attrs.field(converter=_read_only)
     equipment_check: Callable[[tuple[str, ...], Any], tuple[str, ...]] | None
-    _last: frozenset[WouldHook] = frozenset()
+    _last: frozenset[WouldHook] = attrs.field(default=frozenset(), converter=_frozenset)
 
     def builder(self) -> Hooks:
         """A new :class:`Hooks` builder holding these hooks (in the same order, the
@@ -399,14 +416,6 @@ def _hook_set(value: Hooks | HookSet) -> HookSet:
     return value.freeze() if isinstance(value, Hooks) else value
 
 
-def _read_only(value: Mapping[str, Any]) -> Mapping[str, Any]:
-    return MappingProxyType(dict(value))
-
-
-def _str_tuple(value: Iterable[str]) -> tuple[str, ...]:
-    return tuple(value)
-
-
 @attrs.frozen(slots=True, eq=False)
 class GameContext:
     """The unchanging part of a battle (module docstring), shared by every state of it.
@@ -428,7 +437,7 @@ class GameContext:
 
     killzone: Killzone
     rosters: Mapping[str, Roster] = attrs.field(converter=_read_only)
-    ids: tuple[str, ...] = attrs.field(converter=_str_tuple)
+    ids: tuple[str, ...] = attrs.field(converter=_tuple)
     index: Mapping[str, int] = attrs.field(converter=_read_only)
     owner: Mapping[str, str] = attrs.field(converter=_read_only)
     datacards: Mapping[str, Operative] = attrs.field(converter=_read_only)
