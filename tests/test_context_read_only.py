@@ -91,8 +91,9 @@ def _changed(action: Any) -> bool:
 
 
 def _try_container(value: Any, path: str) -> Iterator[str]:
-    """Try to change a container in place, each attempt a no-op if it succeeds (the value
-    written is the one already there; an appended item is taken out again)."""
+    """Try to change a container in place (an attempt that succeeds writes the value already
+    there, so a failing run changes nothing), and report a built-in value that has a
+    mutating method (``append``, ``setdefault``...)."""
     if isinstance(value, np.ndarray):
         if _changed(lambda: value.__setitem__(..., value.copy())):
             yield f"{path}: numpy array is writeable"
@@ -145,6 +146,7 @@ def _walk(obj: Any, path: str, seen: set[int]) -> Iterator[str]:
                 yield from _try_container(value, f"{path}.{name}")
         return
     if _changed(lambda: setattr(obj, "probe_attribute", 1)):
+        delattr(obj, "probe_attribute")
         yield f"{path}.probe_attribute: a new attribute could be added"
     for name in _public_names(obj):
         value = getattr(obj, name)
