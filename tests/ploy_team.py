@@ -308,12 +308,16 @@ def roster(types: Sequence[str] = ROSTER) -> Roster:
 
 def add_ploys(
     state: GameState, ploys: Sequence[Any], players: tuple[str, ...] = ("A", "B")
-) -> None:
-    """Offer extra ``ploys`` (:class:`engine.game.ploys.PloyLike`) to ``players`` in the battle
-    of ``state`` (its hooks are shared by every state of the battle). For scripted tests: a
-    record of the battle would not replay them."""
-    for p in ploys:
-        state.ctx.hooks.ploy(p, players)
+) -> GameState:
+    """``state`` with extra ``ploys`` (:class:`engine.game.ploys.PloyLike`) offered to
+    ``players`` (:meth:`GameState.with_hooks`: the states after it have them). For scripted
+    tests: a record of the battle would not replay them."""
+
+    def add(hooks: Hooks) -> None:
+        for p in ploys:
+            hooks.ploy(p, players)
+
+    return state.with_hooks(add)
 
 
 def pos(

@@ -127,7 +127,7 @@ def test_the_agent_never_reads_the_opponents_secret_tac_op_or_primary_op() -> No
     # primary op are, A's view, its values and its choices are the same, and it secures the
     # centre (2VP at the end of the turning point: a secured marker, and more than B).
     base = _secure({"RED-1": {"at": (15.0, 13.5)}, "BLU-1": {"at": (27.0, 20.5)}})
-    base.ctx.hooks.on("turning_point_ending", _peek_bait)
+    base = base.with_hooks(lambda h: h.on("turning_point_ending", _peek_bait))
     variants = [
         _with_secrets(base, tac, primary)
         for tac, primary in (("", ""), ("Test Peek", "kill"), ("Test Other", "crit"))

@@ -64,7 +64,7 @@ def test_7_1_heuristic_prefers_the_operative_the_trigger_names() -> None:
         cp=(2, 0),
         options=GameOptions(ploy_costs={"Surge": 9}),
     )
-    add_ploys(s, [cheer], ("A",))
+    s = add_ploys(s, [cheer], ("A",))
     s, _ = s.apply("Activate PLOA-2 engage")
     assert texts(s) == ["Pass", "Ploy cheer on PLOA-1", "Ploy cheer on PLOA-2"]
     assert H.act(s) == Action("Ploy", text="cheer", target="PLOA-2")
@@ -90,7 +90,7 @@ def test_7_1_heuristic_passes_on_a_ploy_it_cannot_price() -> None:
             return None
 
     s = pos(FACING, options=GameOptions(ploy_costs={"Surge": 9}))
-    add_ploys(s, [Strange()], ("A",))
+    s = add_ploys(s, [Strange()], ("A",))
     s, _ = s.apply("Activate PLOA-1 engage")
     assert texts(s) == ["Pass", "Ploy strange"]
     assert H.act(s) == Action("Pass")
@@ -145,7 +145,7 @@ def test_advice_heuristic_prefers_the_advised_ploy_of_greatest_value() -> None:
     # worth 0.5 operatives, above PLOY_THRESHOLD (0.1) for its 1CP, is preferred to it.
     assert PLOY_THRESHOLD * 1 < 0.5
     s = _gambit(3)
-    add_ploys(s, [_advised(0.5)], ("A",))
+    s = add_ploys(s, [_advised(0.5)], ("A",))
     assert "Ploy advised" in texts(s)
     assert H.act(s) == Action("Ploy", text="advised")
 
@@ -155,14 +155,14 @@ def test_advice_heuristic_ignores_an_advised_ploy_worth_too_little() -> None:
     # then picks among the ploys without advice (Quickstep, the first listed).
     assert PLOY_THRESHOLD > 0.05
     s = _gambit(3)
-    add_ploys(s, [_advised(0.05)], ("A",))
+    s = add_ploys(s, [_advised(0.05)], ("A",))
     assert H.act(s) == Action("Ploy", text="quickstep")
 
 
 def test_advice_heuristic_still_keeps_one_cp_for_an_advised_ploy() -> None:
     # 1CP: the advised ploy is worth a lot, but using it would leave less than KEEP_CP.
     s = _gambit(1)
-    add_ploys(s, [_advised(5.0)], ("A",))
+    s = add_ploys(s, [_advised(5.0)], ("A",))
     assert H.act(s) == Action("Pass")
 
 
@@ -190,7 +190,7 @@ class _Shout:
 
 def _activated(shout: _Shout) -> GameState:
     s = pos(FACING)
-    s.ctx.hooks.action(shout, ("A",))
+    s = s.with_hooks(lambda h: h.action(shout, ("A",)))
     s, _ = s.apply("Activate PLOA-1 engage")
     s, _ = pass_windows(s)
     return s

@@ -209,8 +209,11 @@ def test_explosive_grenades_rule_given_own_weapon_kept() -> None:
     # has no frag grenade here at all), its Shoot with a frag grenade is never refused for
     # lack of uses, and (the krak grenade not being its own) the krak is still the team's.
     s = gpos({"RED-1": {"at": (5, OPEN)}, "BLU-1": {"at": (9, OPEN)}}, a=[EXPLOSIVE])
-    s.ctx.hooks.transform(
-        "would_own_weapon", lambda _w, v, op, weapon: v or (op, weapon) == ("RED-1", "frag grenade")
+    s = s.with_hooks(
+        lambda h: h.transform(
+            "would_own_weapon",
+            lambda _w, v, op, weapon: v or (op, weapon) == ("RED-1", "frag grenade"),
+        )
     )
     assert "frag grenade" not in names(s, "RED-1") and "krak grenade" in names(s, "RED-1")
     assert "frag grenade" in names(s, "RED-2")

@@ -41,8 +41,8 @@ NEAR = R + MR + 0.5  # centre distance at which a marker is 0.5" from a base
 def armed(s: GameState, *tokens: Token, equipment: Mapping[str, tuple[str, ...]] = {}) -> GameState:
     """``s`` with the markers' and the Breaching Charge's hooks installed, ``tokens`` on the
     killzone and each player's equipment selection."""
-    markers.install(s.ctx.hooks)
-    breaching.install(s.ctx.hooks)
+    s = s.with_hooks(markers.install)
+    s = s.with_hooks(breaching.install)
     players = tuple(
         attrs.evolve(p, equipment=equipment.get(name, ()))
         for p, name in zip(s.players, ("A", "B"), strict=True)
@@ -229,7 +229,9 @@ def test_7_2_ammo_resupply_rerolls_only_weapons_from_the_datacard() -> None:
     # not "a weapon from its datacard": no re-roll is offered when shooting it (7.2).
     s = armed(resupply_position(), cache("A", 5.0, 14.0 + NEAR))
     nade = Weapon("Frag", "ranged", (WeaponProfile("", 4, 4, 2, 4),))
-    s.ctx.hooks.weapon_source(lambda _w, _op, kind: [nade] if kind == "ranged" else [])
+    s = s.with_hooks(
+        lambda h: h.weapon_source(lambda _w, _op, kind: [nade] if kind == "ranged" else [])
+    )
     s, _ = play(s, ["Activate RED-1 engage", "Act RED-1 ammo resupply"])
     s, _ = run(s, ["Shoot RED-1 frag at BLU-1"], ["6,5,2,1"], strict=False)
     assert not (isinstance(s.node, Decision) and s.node.kind == "dice_ploy")
@@ -482,7 +484,7 @@ def breach_position(ap: int = 2, take: tuple[str, ...] = ("Breaching Charge",)) 
         pos({"RED-5": {"at": (5.0, 14.0)}, "RED-1": {"at": (5.0, 4.0)}, "BLU-1": {"at": (25, 4)}}),
         equipment={"A": take},
     )
-    s.ctx.hooks.action(Breach(ap=ap), ("A", "B"))
+    s = s.with_hooks(lambda h: h.action(Breach(ap=ap), ("A", "B")))
     return s
 
 
@@ -521,10 +523,10 @@ def test_install_twice_adds_nothing() -> None:
     # not double the Comms Device's +3" (6 + 3 = 9, not 12) nor the Breaching Charge's -1AP
     # (a 3AP Breach costs 2: RED-5's APL 3 leaves 1AP, not 2).
     s = armed(pos({"RED-1": {"at": (5.0, 14.0)}}), comms("A", 5.0, 14.0 + NEAR))
-    markers.install(s.ctx.hooks)
+    s = s.with_hooks(markers.install)
     assert markers.support_distance(Work(s), "RED-1", 6.0) == 9.0
     s = breach_position(ap=3)
-    breaching.install(s.ctx.hooks)
+    s = s.with_hooks(breaching.install)
     s, _ = play(s, ["Activate RED-5 engage", "Act RED-5 breach"])
     assert op(s, "RED-5").ap == 1
 
@@ -538,7 +540,7 @@ def test_7_2_breaching_charge_is_inert_without_a_breach_action() -> None:
     w.emit("equipment_selected", player="A", items=("Breaching Charge", "Mines"))
     inert = of_kind(w.events, "equipment_inert")
     assert len(inert) == 1 and narrate(inert[0]) == f"A: {breaching.INERT_NOTE}"
-    s.ctx.hooks.action(Breach(), ("A",))
+    s = s.with_hooks(lambda h: h.action(Breach(), ("A",)))
     assert breaching.inert_reason(Work(s)) is None
 
 

@@ -267,8 +267,10 @@ def test_3_2_charge_within_enemy_control_range_when_a_rule_allows_it() -> None:
     s = activated(pos(ops))
     assert not [a for a in s.legal_actions() if a.verb == "Charge"]
     s = pos(ops)
-    s.ctx.hooks.transform(
-        "would_allow_charge_in_control_range", lambda _w, v, op: v or op == "RED-5"
+    s = s.with_hooks(
+        lambda h: h.transform(
+            "would_allow_charge_in_control_range", lambda _w, v, op: v or op == "RED-5"
+        )
     )
     s = activated(s)
     assert [a for a in s.legal_actions() if a.verb == "Charge"]
@@ -524,9 +526,9 @@ def test_cut_action_a_rule_ends_a_move_action_before_its_moved_window() -> None:
 
     def window_opens(cut: bool) -> bool:
         s = position(LAB, roster(RED), roster(BLU), operatives={"RED-1": {"at": (5, 14.5)}})
-        s.ctx.hooks.ploy(after_move, ("A",))
+        s = s.with_hooks(lambda h: h.ploy(after_move, ("A",)))
         if cut:
-            s.ctx.hooks.on("moved", lambda w, ev: cut_action(w, str(ev["op"])))
+            s = s.with_hooks(lambda h: h.on("moved", lambda w, ev: cut_action(w, str(ev["op"]))))
         s, _ = s.apply("Activate RED-1 engage")
         s, _ = s.apply("Reposition RED-1 to 7,14.5")
         assert not [e for e in s.effects if e.kind == "action_cut"]
@@ -581,8 +583,9 @@ def test_rule_action_offered_false_skips_its_bookkeeping_and_options() -> None:
     for offer in (True, False):
         asked.clear()
         s = activated(apart())
-        s.ctx.hooks.action(Shout(offer), ("A",))
-        s.ctx.hooks.transform("would_cost_action", cost)
+        shout = Shout(offer)
+        s = s.with_hooks(lambda h: h.action(shout, ("A",)))  # noqa: B023 - called here
+        s = s.with_hooks(lambda h: h.transform("would_cost_action", cost))
         listed = "Act RED-5 shout" in [str(a) for a in s.legal_actions()]
         assert listed is offer
         assert asked == (["cost", "options"] if offer else [])

@@ -596,7 +596,8 @@ def test_would_change_damage_hook_changes_the_profiles_dmg_stats() -> None:
         seen.append((str(info["op"]), str(info["weapon"]), str(info["kind"])))
         return dmg[0] + 1, dmg[1] - 10
 
-    s.ctx.hooks.transform("would_change_damage", change)
+    s = s.with_hooks(lambda h: h.transform("would_change_damage", change))
+    w = Work(s)
     after = attack_profile(w, w.op("RED-1"), "gun", "ranged")
     assert after.normal_damage == before.normal_damage + 1 and after.critical_damage == 0
     assert seen == [("RED-1", "gun", "ranged")]

@@ -469,7 +469,9 @@ def test_8_2_kill_op_operatives_ignored_for_it_count_neither_as_starting_nor_as_
         blu=blu,
     )
     ignored = {"BLU-6", "BLU-7"}
-    s.ctx.hooks.transform("would_count_for_kill_op", lambda _w, v, op: v and op not in ignored)
+    s = s.with_hooks(
+        lambda h: h.transform("would_count_for_kill_op", lambda _w, v, op: v and op not in ignored)
+    )
     s2, _ev = play(s, ["Activate RED-1 engage", "Shoot RED-1 gun at BLU-8"], ["3,1,1,1", "1,1,1"])
     assert s2.player("A").kill_grade == 1 and s2.player("A").vp == 1
 
@@ -479,7 +481,9 @@ def test_8_2_kill_op_an_ignored_operative_incapacitated_is_no_kill() -> None:
     # Weakling's incapacitation is not a kill, so the grade stays 0.
     blu = ["Trooper"] * 5 + ["Weakling"]
     s = _kill_pos(blu)
-    s.ctx.hooks.transform("would_count_for_kill_op", lambda _w, v, op: v and op != "BLU-6")
+    s = s.with_hooks(
+        lambda h: h.transform("would_count_for_kill_op", lambda _w, v, op: v and op != "BLU-6")
+    )
     s2, ev = play(s, *KILL_SHOT)
     assert of_kind(ev, "operative_incapacitated")
     assert s2.player("A").kill_grade == 0 and s2.player("A").vp == 0

@@ -65,7 +65,7 @@ def test_hatchway_states_keep_their_own_types() -> None:
     a = CQ.with_open_hatchways(HATCHES[:1])
     index = next(p.index for p in CQ.parts if CQ.features[p.feature] == HATCHES[0])
     assert a.part_types(index) != CQ.part_types(index)
-    assert a.cache is not CQ.cache
+    assert a._cache is not CQ._cache
 
 
 def test_move_graph_is_cached_per_state_and_base_size() -> None:
@@ -190,7 +190,7 @@ def test_move_graph_of_a_state_uses_the_nearest_cached_state() -> None:
     one = kz.with_open_hatchways(HATCHES[:1])
     two = kz.with_open_hatchways(HATCHES[:2])
     g_one = move_graph(one, 32)
-    assert kz.cache["movement.graphs"][32.0] is not None  # the layout's graph came first
+    assert kz._cache["movement.graphs"][32.0] is not None  # the layout's graph came first
     g_two = move_graph(two, 32)
     assert signature(g_two) == signature(full_build(two, 32))
     assert signature(g_one) == signature(full_build(one, 32))

@@ -30,7 +30,7 @@ def test_move_terrain_changes_the_movers_killzone_only() -> None:
     # Sight is unchanged: the 5" wall still hides (12.2, 19) from (8.9, 19).
     ops: dict[str, dict[str, Any]] = {"RED-1": {"at": (8.9, 19)}, "BLU-1": {"at": (25, 5)}}
     s = pos(ops)
-    s.ctx.hooks.transform("would_move_terrain", _opened_for("RED-1"))
+    s = s.with_hooks(lambda h: h.transform("would_move_terrain", _opened_for("RED-1")))
     w = Work(s)
     me = w.op("RED-1")
     assert w.move_terrain(me) == (OPENING,)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from engine.game import GameOptions, GameState, IllegalActionError
+from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.ploys import TRIGGERS, PloyWindowFrame
 from engine.game.scenario import run
@@ -177,7 +178,7 @@ def test_1_7_window_alternates_until_both_pass_in_succession() -> None:
         Ploy("Whistle", "firefight", triggers=("activation_start",)),
     ]
     s = pos(FACING)
-    add_ploys(s, extra)
+    s = add_ploys(s, extra)
     s, _ = s.apply("Activate PLOA-1 engage")
     order = []
     for choice in ("Ploy shout", "Ploy whistle", "Pass", "Pass"):
@@ -228,10 +229,13 @@ def test_1_4_ready_end_steps_run_after_the_ready_step_rules_and_before_the_gambi
     # before every Gambit step's step, whatever the order the rules were added in (the
     # Gambit step's step is added first here).
     s, _ = pass_windows(pos(SPENT, cp=(2, 0)))  # TP1's end, TP2's start: A passes
-    hooks = s.ctx.hooks
-    hooks.gambit_step(lambda w: _Mark("gambit"))
-    hooks.ready_end_step(lambda w: _Mark("ready end"))
-    hooks.on("ready_step", lambda w, ev: w.stack.append(_Mark("ready")))
+
+    def add(hooks: Hooks) -> None:
+        hooks.gambit_step(lambda w: _Mark("gambit"))
+        hooks.ready_end_step(lambda w: _Mark("ready end"))
+        hooks.on("ready_step", lambda w, ev: w.stack.append(_Mark("ready")))
+
+    s = s.with_hooks(add)
     s, _ = run(s, [], dice=["4,3"])
     s, events = s.apply("Initiative A")
     assert [e["step"] for e in events if e.kind == "marked"] == ["ready", "ready end", "gambit"]
@@ -508,7 +512,7 @@ def test_would_refuse_reroll_hook_refuses_rerolling_ploys_naming_the_rule() -> N
             return f"Test rule: no re-roll ({info['source']})"
         return why
 
-    s.ctx.hooks.transform("would_refuse_reroll", no_rerolls)
+    s = s.with_hooks(lambda h: h.transform("would_refuse_reroll", no_rerolls))
     s, _ = run(s, ["Activate PLOA-1 engage"])
     while isinstance(s.node, Decision) and s.node.kind == "ploy":
         s, _ = s.apply("Pass")
@@ -620,7 +624,7 @@ def test_would_cost_ploy_is_told_the_action_text() -> None:
         seen.append(str(info["text"]))
         return 0 if info["text"] == "cheap" else cost
 
-    s.ctx.hooks.transform("would_cost_ploy", cheaper)
+    s = s.with_hooks(lambda h: h.transform("would_cost_ploy", cheaper))
     w = Work(s)
     assert ploy_cost(w, "A", COMMAND_REROLL, _Action("Ploy", text="cheap")) == 0
     assert ploy_cost(w, "A", COMMAND_REROLL, _Action("Ploy", text="dear")) == 1

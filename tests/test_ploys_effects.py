@@ -74,7 +74,7 @@ def test_7_1_until_the_end_of_the_activation_in_progress_on_another_operative() 
         effects=(StatChange("save", -1, "end_activation"),),
     )
     s = pos(FACING, cp=(0, 1))
-    add_ploys(s, [duck], ("B",))
+    s = add_ploys(s, [duck], ("B",))
     s, _ = run(
         s,
         ["Activate PLOA-1 engage", "Shoot PLOA-1 gun at PLOB-1", "Ploy duck on PLOB-1"],
@@ -109,7 +109,7 @@ def test_7_1_until_the_end_of_the_turning_point() -> None:
     # "until the end of the turning point" end when it ends).
     s = pos(SPENT, options=GameOptions(open_windows=True))
     toughen = StatChange("save", -1, "end_tp")
-    add_ploys(s, [_state_ploy("Toughen", "firefight_end", toughen, target="friendly")])
+    s = add_ploys(s, [_state_ploy("Toughen", "firefight_end", toughen, target="friendly")])
     s, _ = run(s, ["Ploy toughen on PLOA-1", "Pass", "Pass"])
     assert where(s)[2] == "turning_point_end"
     assert change(s, "PLOA-1", "save") == -1
@@ -137,9 +137,9 @@ def test_7_1_while_a_condition_holds() -> None:
 
     for wounds, expected in ((4, -1), (5, 0)):
         s = pos({**FACING, "PLOA-1": {"at": (5, 14.5), "wounds": wounds}})
-        s.ctx.hooks.condition("test_injured", injured)
+        s = s.with_hooks(lambda h: h.condition("test_injured", injured))
         grit = StatChange("hit", -1, "while", condition="test_injured")
-        add_ploys(s, [_state_ploy("Grit", "activation_start", grit)])
+        s = add_ploys(s, [_state_ploy("Grit", "activation_start", grit)])
         s, _ = run(s, ["Activate PLOA-1 engage", "Ploy grit"])
         assert kinds_on(s, "PLOA-1") == ["hit"]
         assert change(s, "PLOA-1", "hit") == expected, wounds
@@ -173,7 +173,7 @@ def test_2_1_stat_changes_are_summed() -> None:
     # kill-team-wide +1": 7" (B has no Rally: it passes unasked between A's two ploys).
     s = pos({**FACING, "PLOA-2": {"at": (5, 10)}})
     rally = _state_ploy("Rally", "activation_start", StatChange("move", 1), target="")
-    add_ploys(s, [rally], ("A",))
+    s = add_ploys(s, [rally], ("A",))
     s, _ = run(s, ["Activate PLOA-1 engage", "Ploy surge", "Ploy rally"])
     assert move(s, "PLOA-1") == 9.0 and move(s, "PLOA-2") == 7.0
 
@@ -186,7 +186,7 @@ def test_2_1_apl_change_is_clamped_to_one() -> None:
         _state_ploy("Up More", "activation_start", StatChange("apl", 1)),
     ]
     s = pos(FACING)
-    add_ploys(s, ups, ("A",))
+    s = add_ploys(s, ups, ("A",))
     s, _ = run(s, ["Activate PLOA-1 engage", "Ploy up", "Ploy up more"])
     assert change(s, "PLOA-1", "apl") == 2 and apl(s, "PLOA-1") == 3
     downs = [
@@ -194,7 +194,7 @@ def test_2_1_apl_change_is_clamped_to_one() -> None:
         _state_ploy("Down More", "activation_start", StatChange("apl", -2)),
     ]
     s = pos(FACING)
-    add_ploys(s, downs, ("A",))
+    s = add_ploys(s, downs, ("A",))
     s, _ = run(s, ["Activate PLOA-1 engage", "Ploy down", "Ploy down more"])
     assert change(s, "PLOA-1", "apl") == -3 and apl(s, "PLOA-1") == 1
 
@@ -211,7 +211,7 @@ def test_2_1_apl_change_is_clamped_to_one() -> None:
 def test_2_1_move_is_never_changed_below_4(wounds: int, delta: int, expected: float) -> None:
     # Move can never be changed to less than 4" (2.1), injured (-2", 2.3) or not.
     s = pos({**FACING, "PLOA-1": {"at": (5, 14.5), "wounds": wounds}})
-    add_ploys(s, [_state_ploy("Mire", "activation_start", StatChange("move", delta))], ("A",))
+    s = add_ploys(s, [_state_ploy("Mire", "activation_start", StatChange("move", delta))], ("A",))
     s, _ = run(s, ["Activate PLOA-1 engage", "Ploy mire"])
     assert move(s, "PLOA-1") == expected
 
@@ -250,7 +250,7 @@ def test_3_1_free_action_in_an_activation_costs_0ap_and_counts_as_performed() ->
         effects=(FreeAction("Dash", until="end_activation"),),
     )
     s = pos(FACING)
-    add_ploys(s, [sprint], ("A",))
+    s = add_ploys(s, [sprint], ("A",))
     s, _ = run(s, ["Activate PLOA-1 engage", "Ploy sprint", "Pass", "Dash PLOA-1 to 5,12"])
     o = s.operative("PLOA-1")
     assert o.ap == 2 and "Dash" in o.done
@@ -315,7 +315,7 @@ def test_7_1_a_self_ploy_is_used_only_on_a_friendly_operative_the_trigger_names(
     # is activated, the activation_start trigger names PLOB-1: A's copy of the ploy is not
     # offered to A (no window for A), B's is offered to B.
     s = pos(FACING, cp=(1, 1), turn="B")
-    add_ploys(
+    s = add_ploys(
         s, [_state_ploy("Self Surge", "activation_start", StatChange("move", 2, "end_activation"))]
     )
     s, _ = run(s, ["Activate PLOB-1 engage"])
@@ -334,7 +334,7 @@ def test_7_1_until_the_end_of_the_activation_begun_in_a_counteraction_ends_with_
         {"PLOA-1": {"at": (5, 14.5), "ready": False}, "PLOB-1": {"at": (16, 14.5)}},
         cp=(1, 0),
     )
-    add_ploys(
+    s = add_ploys(
         s,
         [_state_ploy("Counter Surge", "counteract_start", StatChange("move", 2, "end_activation"))],
         ("A",),

@@ -582,7 +582,7 @@ def test_ct_hardy_reads_the_normal_dmg_stat_not_the_damage_as_changed() -> None:
     def more(w: Any, dmg: int, **info: Any) -> int:
         return dmg + 1 if str(info.get("op", "")).startswith("KAS") else dmg
 
-    s.ctx.hooks.would["would_strike_damage"].insert(0, more)
+    s = s.with_hooks(lambda h: h.would["would_strike_damage"].insert(0, more))
     s, _ = run(
         s, ["Activate KAS-2 engage", "Fight KAS-2 gun butt at ANG-6"], dice=["5,5,1", "1,1,1,1,1"]
     )

@@ -251,7 +251,7 @@ def test_living_metal_ends_the_ready_step_before_the_gambit_steps() -> None:
         "BLU-1": {"at": (25, 14), "ready": False},
     }
     s = lab([GUARDIAN, GUARDIAN], ops)
-    s.ctx.hooks.gambit_steps.insert(0, lambda w: _SeeWounds())
+    s = s.with_hooks(lambda h: h.gambit_steps.insert(0, lambda w: _SeeWounds()))
     s = to_ready_step(s)
     assert isinstance(s.node, Chance) and s.node.request.label == "Living Metal (HIE-2)"
     s, ev = play(s, [], ["5"])

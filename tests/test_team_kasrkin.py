@@ -470,7 +470,7 @@ def _struck_with_ice(blu: str, weapon: str, plus: int, dice: str) -> list[int]:
         def more(w: Any, dmg: int, **info: Any) -> int:
             return dmg + plus if str(info.get("op", "")).startswith("BLU") else dmg
 
-        s.ctx.hooks.would["would_strike_damage"].insert(0, more)
+        s = s.with_hooks(lambda h: h.would["would_strike_damage"].insert(0, more))
     s, _ = run(s, ["Activate KAS-1 engage", "End activation", "Activate BLU-1 engage"])
     s, _ = run(s, [f"Fight BLU-1 {weapon} at KAS-1"], dice=[dice, "1,1,1"])
     s = decline(s)

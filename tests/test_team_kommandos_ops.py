@@ -913,7 +913,9 @@ def test_breach_during_a_charge_first_leg_route_is_the_path_taken() -> None:
     s = position(kz, team, roster(BLU, ("Trooper", "Gunner")), operatives=ops, cp=(0, 0))
     s, _ = play(s, ["Activate KOM-1 engage"])
     routes: list[Any] = []
-    s.ctx.hooks.on("moved", lambda w, ev: routes.append(universal.move_route(w, ev)))
+    s = s.with_hooks(
+        lambda h: h.on("moved", lambda w, ev: routes.append(universal.move_route(w, ev)))
+    )
     s, _ = play(s, ["Act KOM-1 charge breach wall at 8.9,19"])
     points = routes[0].points
     assert points[0][:2] == (6.6, 19.0) and points[-1][:2] == (8.9, 19.0)

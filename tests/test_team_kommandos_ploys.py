@@ -428,7 +428,7 @@ def test_kunnin_but_brutal_first_die_of_the_kommando_when_the_defender_resolves_
     # Fusillade): BLU-1 strikes first (its 5); the Kommando's first die is still the first
     # attack die it resolves, so its normal strike may be critical (choppa 5).
     s = gambit([], CHARGE, initiative="A")
-    s.ctx.hooks.transform("would_resolve_first", lambda w, side, **i: "d")
+    s = s.with_hooks(lambda h: h.transform("would_resolve_first", lambda w, side, **i: "d"))
     s, _ = play(s, ["Activate KOM-1 engage"])
     s = pass_windows(s)
     s, _ = play(s, ["Charge KOM-1 to 7.44,14.5"])

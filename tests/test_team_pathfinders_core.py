@@ -430,7 +430,7 @@ def test_analyse_can_be_turned_off_by_a_rule_not_cumulative_with_it() -> None:
         "BLU-2": {"at": (16, 12.5)},
     }
     s = lab([MB3], ops)
-    s.ctx.hooks.transform("would_pathfinder_analyse", lambda w, on, **info: False)
+    s = s.with_hooks(lambda h: h.transform("would_pathfinder_analyse", lambda w, on, **info: False))
     s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 markerlight on BLU-1"])
     assert [tokens(s, b) for b in ("BLU-1", "BLU-2")] == [1, 0]
 

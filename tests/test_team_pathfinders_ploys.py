@@ -267,7 +267,7 @@ def test_suppressing_fire_blocks_ammo_resupply_and_team_reroll_ploys() -> None:
 
     def resupplied(target: str) -> GameState:
         s = _blu_aims(target)
-        markers.install(s.ctx.hooks)  # (the Ammo Cache's rules, as the equipment tests do)
+        s = s.with_hooks(markers.install)  # (the Ammo Cache's rules, as the equipment tests do)
         w = Work(s)
         w.effects.append(Effect("ammo_resupply", "BLU-1", "end_tp"))
         w.node = s.node
@@ -611,7 +611,7 @@ def test_inertial_dampener_point_blank_and_late_rules_ignored_improvements_kept(
     for types, expected in (((MARKSMAN,), 3), (("Shas'Ui Pathfinder",), 5)):
         ops: Ops = {"PAT-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
         s = lab(types, ops)
-        s.ctx.hooks.transform("would_change_hit", late)
+        s = s.with_hooks(lambda h: h.transform("would_change_hit", late))
         w = Work(s)
         weapon = "marksman rail rifle (standard)" if types == (MARKSMAN,) else "pulse carbine"
         prof = attack_profile(w, w.op("PAT-1"), weapon, "ranged", hit_change=1, target="BLU-1")

@@ -730,7 +730,7 @@ def _contests_roughly(p: Placement, x: float, y: float) -> bool:
 def _seen(w: Work, kz: Killzone, zone: str, eyes: list[Placement], p: Placement) -> float:
     """The share of ``eyes`` (the sample points of drop zone ``zone``) that see ``p`` (4.3);
     a pure function of the killzone, so cached on it (battles of a batch share it)."""
-    cache: dict[tuple[str, Placement], float] = kz.cache.setdefault("heuristic_seen", {})
+    cache: dict[tuple[str, Placement], float] = kz._cache.setdefault("heuristic_seen", {})
     key = (zone, p)
     hit = cache.get(key)
     if hit is None:

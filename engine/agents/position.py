@@ -578,7 +578,7 @@ def cover_spots(w: Work, base_mm: float) -> tuple[tuple[float, float], ...]:
     middles of their sides, a base's radius plus 0.1" away), for this base size; cached on
     the killzone."""
     kz = w.kz
-    cache: dict[float, tuple[tuple[float, float], ...]] = kz.cache.setdefault(
+    cache: dict[float, tuple[tuple[float, float], ...]] = kz._cache.setdefault(
         "heuristic_cover_spots", {}
     )
     key = base_mm
@@ -605,7 +605,7 @@ def _near_cover(w: Work, p: Placement) -> bool:
     """Whether a Light or Heavy part is within 1" of the base (a cheap cover proxy)."""
     kz = w.kz
     key = (round(p.x, 1), round(p.y, 1), p.base_mm)
-    cache: dict[tuple[float, float, float], bool] = kz.cache.setdefault("heuristic_near", {})
+    cache: dict[tuple[float, float, float], bool] = kz._cache.setdefault("heuristic_near", {})
     hit = cache.get(key)
     if hit is None:
         from shapely.geometry import Point

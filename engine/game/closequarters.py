@@ -40,8 +40,8 @@ _HATCH_GEOMS_KEY = "closequarters.hatch_geoms"
 
 def _hatch_geom(w: Work, name: str) -> BaseGeometry:
     kz = w.ctx.killzone
-    # Cached on the killzone value (Killzone.cache): never handed to another layout.
-    per_kz: dict[str, BaseGeometry] = kz.cache.setdefault(_HATCH_GEOMS_KEY, {})
+    # Cached on the killzone value (Killzone._cache): never handed to another layout.
+    per_kz: dict[str, BaseGeometry] = kz._cache.setdefault(_HATCH_GEOMS_KEY, {})
     g = per_kz.get(name)
     if g is None:
         fi = kz.features.index(name)

@@ -10,7 +10,8 @@ add Lethal 5+). Hook sets are assembled per battle from the enabled rule modules
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -19,7 +20,15 @@ from engine.errors import KillTeamError
 from engine.geometry import Killzone, Placement, sight
 from engine.teams.model import Operative, Roster
 
-__all__ = ["MISSIONS", "RULESETS", "GameContext", "GameOptions", "GameOptionsError", "Hooks"]
+__all__ = [
+    "MISSIONS",
+    "RULESETS",
+    "GameContext",
+    "GameOptions",
+    "GameOptionsError",
+    "HookSet",
+    "Hooks",
+]
 
 RULESETS = ("kt24",)
 """The rulesets the engine plays."""
@@ -197,12 +206,18 @@ class GameOptions:
 class Hooks:
     """Named-event subscribers (module docstring), and what rule modules add to a battle:
     ploys by trigger (:mod:`engine.game.ploys`), rule actions (:mod:`engine.game.rule_actions`)
-    and named conditions of ``"while"`` effects."""
+    and named conditions of ``"while"`` effects.
+
+    The builder the rule modules fill at set-up (their ``install(hooks, players)``); the
+    battle keeps the read-only :class:`HookSet` made by :meth:`freeze`, so nothing added here
+    afterwards reaches it (:meth:`GameContext.with_hooks` makes a context with more hooks).
+    """
 
     def __init__(self) -> None:
         self.did: dict[str, list[DidHook]] = {}
         self.would: dict[str, list[WouldHook]] = {}
         self._last: set[WouldHook] = set()
+        self._frozen = False
         self.ploys: dict[str, list[tuple[Any, tuple[str, ...]]]] = {}
         self.actions: list[tuple[Any, tuple[str, ...]]] = []
         self.conditions: dict[str, Callable[[Any, Any], bool]] = {}
@@ -220,28 +235,33 @@ class Hooks:
         """Name how a token of ``kind`` is built for a scripted position:
         ``fn(w, owner, x, y, elevation, angle) -> Token`` (raising ``ValueError`` naming
         what is wrong), :func:`engine.game.scenario.position`."""
+        self._open()
         self.token_makers[kind] = fn
 
     def weapon_source(self, fn: Callable[[Any, str, str], Sequence[Any]]) -> None:
         """Add weapons to operatives beyond their datacards: ``fn(w, op_id, kind)`` returns a
         sequence of the :class:`~engine.teams.model.Weapon` values of ``kind``
         (``"ranged"``/``"melee"``) that operative has now (equipment grenades, 7.2)."""
+        self._open()
         self.weapon_sources.append(fn)
 
     def setup_step(self, fn: Callable[[Any], Any]) -> None:
         """Add a set-up step: ``fn(w)`` returns a frame to run after the drop zones are
         chosen and before deployment (1.2), or ``None``; steps run in the order added."""
+        self._open()
         self.setup_steps.append(fn)
 
     def start_step(self, fn: Callable[[Any], Any]) -> None:
         """Add a step at the very start of the battle, before the set-up roll-off (the crit
         op's roll, 1.2): ``fn(w)`` returns a frame or ``None``; steps run in the order added."""
+        self._open()
         self.start_steps.append(fn)
 
     def gambit_step(self, fn: Callable[[Any], Any]) -> None:
         """Add a step at the start of every Gambit step, before the strategic gambits (1.4;
         the primary op's selection, the picks of some crit ops): ``fn(w)`` returns a frame or
         ``None``; steps run in the order added."""
+        self._open()
         self.gambit_steps.append(fn)
 
     def ready_end_step(self, fn: Callable[[Any], Any]) -> None:
@@ -249,25 +269,30 @@ class Hooks:
         modules push at the ``ready_step`` event) and before the Gambit step's steps (1.4;
         a rule acting "after all other rules in the Ready step"): ``fn(w)``, called as the
         Ready step begins, returns a frame or ``None``; steps run in the order added."""
+        self._open()
         self.ready_end_steps.append(fn)
 
     def ploy(self, ploy: Any, players: tuple[str, ...]) -> None:
         """Offer ``ploy`` (a :class:`engine.game.ploys.PloyLike`) to ``players`` at each of
         its triggers, after the ploys already added there."""
+        self._open()
         for trigger in ploy.triggers:
             self.ploys.setdefault(trigger, []).append((ploy, tuple(players)))
 
     def action(self, action: Any, players: tuple[str, ...]) -> None:
         """Let the operatives of ``players`` perform the rule action ``action`` (a
         :class:`engine.game.rule_actions.RuleActionLike`)."""
+        self._open()
         self.actions.append((action, tuple(players)))
 
     def condition(self, name: str, fn: Callable[[Any, Any], bool]) -> None:
         """Name the condition ``fn(w, effect) -> bool`` of ``"while"`` effects."""
+        self._open()
         self.conditions[name] = fn
 
     def on(self, kind: str, fn: DidHook) -> None:
         """Subscribe ``fn(w, event)`` to events of ``kind``."""
+        self._open()
         self.did.setdefault(kind, []).append(fn)
 
     def transform(self, kind: str, fn: WouldHook, *, last: bool = False) -> None:
@@ -275,6 +300,7 @@ class Hooks:
         ``last``, it runs after every hook added without ``last`` (whenever those are added:
         a rule that must see what the others made, e.g. one that takes weapon rules away
         that other teams' rules may add)."""
+        self._open()
         hooks = self.would.setdefault(kind, [])
         if last:
             self._last.add(fn)
@@ -283,31 +309,142 @@ class Hooks:
         at = next((i for i, h in enumerate(hooks) if h in self._last), len(hooks))
         hooks.insert(at, fn)
 
+    def _open(self) -> None:
+        if self._frozen:
+            raise RuntimeError(
+                "these hooks were frozen for a battle: add hooks at set-up (install), or to "
+                "a builder from GameContext.with_hooks"
+            )
 
-@attrs.define(slots=True, eq=False)
+    def freeze(self) -> HookSet:
+        """The read-only :class:`HookSet` of the hooks added so far (lists become tuples,
+        dicts read-only mappings). The builder is then closed: adding a hook to it raises
+        ``RuntimeError`` (it would not reach the battle)."""
+        self._frozen = True
+        return HookSet(
+            did=self.did,
+            would=self.would,
+            ploys=self.ploys,
+            actions=self.actions,
+            conditions=self.conditions,
+            setup_steps=self.setup_steps,
+            start_steps=self.start_steps,
+            gambit_steps=self.gambit_steps,
+            ready_end_steps=self.ready_end_steps,
+            weapon_sources=self.weapon_sources,
+            token_makers=self.token_makers,
+            equipment_check=self.equipment_check,
+            last=self._last,
+        )
+
+
+def _frozen_lists(lists: Mapping[str, Iterable[Any]]) -> Mapping[str, tuple[Any, ...]]:
+    return MappingProxyType({k: tuple(v) for k, v in lists.items()})
+
+
+def _read_only(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(value))
+
+
+def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
+    return tuple(value)
+
+
+def _frozenset(value: Iterable[Any]) -> frozenset[Any]:
+    return frozenset(value)
+
+
+@attrs.frozen(slots=True, eq=False)
+class HookSet:
+    """The hooks of one battle, read-only (made by :meth:`Hooks.freeze`; the attributes of
+    :class:`Hooks`): read-only mappings of tuples, in the order the hooks were added (the
+    mappings and sequences given are copied).
+
+    Attributes:
+        did: event kind -> *did* hooks ``fn(w, event)`` (:meth:`Hooks.on`).
+        would: *would* event kind -> hooks ``fn(w, value, **info) -> value`` in the order
+            they run (:meth:`Hooks.transform`).
+        ploys: trigger -> ``(ploy, players)`` pairs (:meth:`Hooks.ploy`).
+        actions: ``(rule action, players)`` pairs (:meth:`Hooks.action`).
+        conditions: name -> ``fn(w, effect) -> bool`` (:meth:`Hooks.condition`).
+        setup_steps, start_steps, gambit_steps, ready_end_steps: step functions ``fn(w)``
+            (:meth:`Hooks.setup_step` and the others).
+        weapon_sources: ``fn(w, op_id, kind)`` (:meth:`Hooks.weapon_source`).
+        token_makers: token kind -> maker (:meth:`Hooks.token_maker`).
+        equipment_check: ``check(names, team)`` or ``None`` (:class:`Hooks`).
+    """
+
+    did: Mapping[str, tuple[DidHook, ...]] = attrs.field(converter=_frozen_lists)
+    would: Mapping[str, tuple[WouldHook, ...]] = attrs.field(converter=_frozen_lists)
+    ploys: Mapping[str, tuple[tuple[Any, tuple[str, ...]], ...]] = attrs.field(
+        converter=_frozen_lists
+    )
+    actions: tuple[tuple[Any, tuple[str, ...]], ...] = attrs.field(converter=_tuple)
+    conditions: Mapping[str, Callable[[Any, Any], bool]] = attrs.field(converter=_read_only)
+    setup_steps: tuple[Callable[[Any], Any], ...] = attrs.field(converter=_tuple)
+    start_steps: tuple[Callable[[Any], Any], ...] = attrs.field(converter=_tuple)
+    gambit_steps: tuple[Callable[[Any], Any], ...] = attrs.field(converter=_tuple)
+    ready_end_steps: tuple[Callable[[Any], Any], ...] = attrs.field(converter=_tuple)
+    weapon_sources: tuple[Callable[[Any, str, str], Sequence[Any]], ...] = attrs.field(
+        converter=_tuple
+    )
+    token_makers: Mapping[str, Callable[..., Any]] = attrs.field(converter=_read_only)
+    equipment_check: Callable[[tuple[str, ...], Any], tuple[str, ...]] | None
+    _last: frozenset[WouldHook] = attrs.field(default=frozenset(), converter=_frozenset)
+
+    def builder(self) -> Hooks:
+        """A new :class:`Hooks` builder holding these hooks (in the same order, the
+        ``last`` ones still last), to add more and :meth:`~Hooks.freeze` again."""
+        hooks = Hooks()
+        hooks.did = {k: list(v) for k, v in self.did.items()}
+        hooks.would = {k: list(v) for k, v in self.would.items()}
+        hooks._last = set(self._last)
+        hooks.ploys = {k: list(v) for k, v in self.ploys.items()}
+        hooks.actions = list(self.actions)
+        hooks.conditions = dict(self.conditions)
+        hooks.setup_steps = list(self.setup_steps)
+        hooks.start_steps = list(self.start_steps)
+        hooks.gambit_steps = list(self.gambit_steps)
+        hooks.ready_end_steps = list(self.ready_end_steps)
+        hooks.weapon_sources = list(self.weapon_sources)
+        hooks.token_makers = dict(self.token_makers)
+        hooks.equipment_check = self.equipment_check
+        return hooks
+
+
+def _hook_set(value: Hooks | HookSet) -> HookSet:
+    return value.freeze() if isinstance(value, Hooks) else value
+
+
+@attrs.frozen(slots=True, eq=False)
 class GameContext:
-    """The unchanging part of a battle (module docstring).
+    """The unchanging part of a battle (module docstring), shared by every state of it.
+
+    Read-only: its attributes cannot be reassigned, the mappings are read-only views of
+    copies of what was given (:class:`types.MappingProxyType`), ``hooks`` a :class:`HookSet`
+    (a :class:`Hooks` given is frozen), and what they hold is frozen too (the killzone's
+    arrays are not writeable). The geometry caches filled during the battle are private.
 
     Attributes:
         killzone: the layout with every hatchway closed.
         rosters: ``{"A": roster, "B": roster}``.
         ids: operative ids in state order; ``index``: id -> position; ``owner``: id -> player.
         datacards: id -> :class:`~engine.teams.model.Operative`.
-        options: :class:`GameOptions`; ``hooks``: :class:`Hooks`.
+        options: :class:`GameOptions`; ``hooks``: :class:`HookSet`.
         close_quarters: the Close Quarters rules apply.
         starting: number of operatives each player starts with (kill op rows).
     """
 
     killzone: Killzone
-    rosters: Mapping[str, Roster]
-    ids: tuple[str, ...]
-    index: Mapping[str, int]
-    owner: Mapping[str, str]
-    datacards: Mapping[str, Operative]
+    rosters: Mapping[str, Roster] = attrs.field(converter=_read_only)
+    ids: tuple[str, ...] = attrs.field(converter=_tuple)
+    index: Mapping[str, int] = attrs.field(converter=_read_only)
+    owner: Mapping[str, str] = attrs.field(converter=_read_only)
+    datacards: Mapping[str, Operative] = attrs.field(converter=_read_only)
     options: GameOptions
-    hooks: Hooks
+    hooks: HookSet = attrs.field(converter=_hook_set)
     close_quarters: bool
-    starting: Mapping[str, int]
+    starting: Mapping[str, int] = attrs.field(converter=_read_only)
     _variants: dict[tuple[Any, ...], Killzone] = attrs.field(factory=dict)
     _sight: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     _places: dict[tuple[str, float, float, float], Placement] = attrs.field(factory=dict)
@@ -343,6 +480,16 @@ class GameContext:
             got = self.rosters[player].operative_choice(mine.index(op_id), name)
             self._choices[key] = got
         return got
+
+    def with_hooks(self, add: Callable[[Hooks], object]) -> GameContext:
+        """This context with more hooks: ``add(hooks)`` is called with a :class:`Hooks`
+        builder holding this battle's hooks, and may add to it (after those already there);
+        everything else (and the geometry caches) is shared. For tests and analyses that
+        change the rules of a battle under way (:meth:`engine.game.state.GameState.with_hooks`).
+        """
+        hooks = self.hooks.builder()
+        add(hooks)
+        return attrs.evolve(self, hooks=hooks.freeze())
 
     def killzone_for(
         self, open_hatchways: tuple[str, ...], terrain: tuple[Any, ...] = ()

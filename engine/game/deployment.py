@@ -53,7 +53,7 @@ def zone_spots(kz: Killzone, zone: str, base_mm: float) -> list[tuple[float, flo
     Returns:
         ``(x, y, 0.0)`` points in inches, row by row.
     """
-    per_kz: dict[tuple[str, float], list[tuple[float, float, float]]] = kz.cache.setdefault(
+    per_kz: dict[tuple[str, float], list[tuple[float, float, float]]] = kz._cache.setdefault(
         _SPOTS_KEY, {}
     )
     key = (zone, float(base_mm))
@@ -213,7 +213,7 @@ def _spot_array(
 ) -> np.ndarray:
     """``spots`` (the :func:`zone_spots` of ``zone`` and ``base_mm``) as an (n, 2) array of
     their ``(x, y)``, cached beside them."""
-    per_kz: dict[tuple[str, float], np.ndarray] = kz.cache.setdefault(_ARRAY_KEY, {})
+    per_kz: dict[tuple[str, float], np.ndarray] = kz._cache.setdefault(_ARRAY_KEY, {})
     key = (zone, float(base_mm))
     xy = per_kz.get(key)
     if xy is None:
@@ -227,7 +227,7 @@ _ARRAY_KEY = "setup.deployment_spot_array"
 def _zone_area(kz: Killzone, zone: str) -> Any:
     """Drop zone ``zone`` of ``kz`` grown by 1e-6" (what a base wholly within it covers),
     cached on the killzone value."""
-    per_kz: dict[str, Any] = kz.cache.setdefault(_AREA_KEY, {})
+    per_kz: dict[str, Any] = kz._cache.setdefault(_AREA_KEY, {})
     area = per_kz.get(zone)
     if area is None:
         area = per_kz[zone] = kz.drop_zones[zone].buffer(1e-6)

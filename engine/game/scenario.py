@@ -200,7 +200,7 @@ def _token(w: Work, k: int, spec: Mapping[str, Any]) -> None:
         raise ScenarioError(f"{where}: unknown field(s) {sorted(extra)}")
     makers = w.ctx.hooks.token_makers
     kind = spec.get("kind")
-    if kind not in makers:
+    if not isinstance(kind, str) or kind not in makers:
         known = ", ".join(sorted(makers)) or "none"
         raise ScenarioError(f"{where}.kind: unknown token kind {kind!r} (known: {known})")
     owner = spec.get("owner", "A")

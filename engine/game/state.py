@@ -16,7 +16,7 @@ events the action produced; the old state is unchanged.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -24,7 +24,7 @@ import attrs
 from engine.game.actions import Action
 
 if TYPE_CHECKING:
-    from engine.game.context import GameContext
+    from engine.game.context import GameContext, Hooks
     from engine.game.events import Event
 
 __all__ = [
@@ -412,6 +412,14 @@ class GameState:
         from engine.game import flow
 
         return flow.is_legal(self, action)
+
+    def with_hooks(self, add: Callable[[Hooks], object]) -> GameState:
+        """This state with more hooks in its context (:meth:`GameContext.with_hooks
+        <engine.game.context.GameContext.with_hooks>`: ``add(hooks)`` adds to a builder
+        holding the battle's hooks); equal to this one, which is unchanged, as are the
+        other states of the battle. For tests and analyses that change the rules of a
+        battle under way."""
+        return attrs.evolve(self, ctx=self.ctx.with_hooks(add))
 
     def hash(self) -> str:
         """A stable hex digest of the state (independent of the process and of

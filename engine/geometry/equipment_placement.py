@@ -421,7 +421,7 @@ def equipment_spots(
             :func:`equipment_placement_problem`.
         limit: the most spots returned.
 
-    Memoised on the killzone value (:attr:`Killzone.cache`) by the arguments.
+    Memoised on the killzone value (its private ``_cache``) by the arguments.
 
     Raises:
         ValueError: as :func:`equipment_placement_problem`.
@@ -486,7 +486,7 @@ _MEMO_SIZE = 256
 
 
 def _memo(kz: Killzone, key: str) -> dict[Any, Any]:
-    memo: dict[Any, Any] = kz.cache.setdefault(key, {})
+    memo: dict[Any, Any] = kz._cache.setdefault(key, {})
     if len(memo) > _MEMO_SIZE:
         memo.clear()
     return memo

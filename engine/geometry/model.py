@@ -4,17 +4,18 @@ All lengths are in inches (x to the right, y up, z up); base sizes are in millim
 the datacard. Rules: ``rules/KT24.md`` sections 3.3, 4 and 9 (terrain types 4.6, Vantage 4.7,
 close quarters 9.3); the project's decisions 10 and 11.
 
-A :class:`Killzone` is immutable. It is built once from data (:meth:`Killzone.from_dict`,
-:func:`load_killzone`) together with its spatial index (a shapely ``STRtree`` over the part
-footprints, prepared geometries and numpy arrays of heights and types), which every query
-of :mod:`engine.geometry` reuses. Hatchways have an open and a closed state;
-:meth:`Killzone.with_open_hatchways` gives the same killzone with other hatchways open (the
-part polygons are shared; the index and type flags are rebuilt for the new value, about
-0.07 ms for close_quarters). Hatchway states are memoised: asking twice for the same set of
-open hatchways returns the same :class:`Killzone` object, so whatever the geometry modules
-derive from it and keep in :attr:`Killzone.cache` (movement graphs, sight arrays) is built
-once per state; the movement graph of a state is derived from the loaded layout's graph
-(:meth:`engine.geometry.movement.MoveGraph.derive`).
+A :class:`Killzone` is immutable: its mappings are read-only and its numpy arrays not
+writeable (it is shared by every state of a battle). It is built once from data
+(:meth:`Killzone.from_dict`, :func:`load_killzone`) together with its spatial index (a
+shapely ``STRtree`` over the part footprints, prepared geometries and numpy arrays of
+heights and types), which every query of :mod:`engine.geometry` reuses. Hatchways have an
+open and a closed state; :meth:`Killzone.with_open_hatchways` gives the same killzone with
+other hatchways open (the part polygons are shared; the index and type flags are rebuilt for
+the new value, about 0.07 ms for close_quarters). Hatchway states are memoised: asking twice
+for the same set of open hatchways returns the same :class:`Killzone` object, so whatever
+the geometry modules derive from it and keep in its private cache (movement graphs, sight
+arrays) is built once per state; the movement graph of a state is derived from the loaded
+layout's graph (:meth:`engine.geometry.movement.MoveGraph.derive`).
 
 A killzone with any Wall part uses the close quarters rules (section 9.3,
 :attr:`Killzone.close_quarters`): distances around walls
@@ -29,6 +30,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -212,6 +214,11 @@ def _bool_array(
     )
 
 
+def _read_only_array(array: NDArray[Any]) -> NDArray[Any]:
+    array.flags.writeable = False
+    return array
+
+
 @attrs.frozen(slots=True, eq=False)
 class Killzone:
     """A killzone layout with its spatial index.
@@ -235,8 +242,13 @@ class Killzone:
         extra_terrain: the features added by :meth:`with_terrain`
             (:class:`engine.geometry.extra_terrain.FeatureSpec`), in order; their parts come
             after the layout's in :attr:`parts`.
-        cache: data derived from this value by the geometry modules (movement graphs per
-            base size, sight arrays), filled on first use; never part of the layout.
+        tree: the spatial index of the part footprints (``STRtree``; its geometries array is
+            not writeable); ``heights``, ``part_feature``: per part (read-only arrays);
+            ``flags``: terrain type -> per-part read-only bool array; ``board``: the board.
+
+    Data derived from this value by the geometry modules (movement graphs per base size,
+    sight arrays) is kept in the private ``_cache`` dict, filled on first use by the engine;
+    it is never part of the layout nor of the public attributes.
     """
 
     name: str
@@ -260,7 +272,7 @@ class Killzone:
     part_feature: NDArray[np.int64] = attrs.field(init=False, repr=False)
     flags: Mapping[TerrainType, NDArray[np.bool_]] = attrs.field(init=False, repr=False)
     board: Polygon = attrs.field(init=False, repr=False)
-    cache: dict[str, Any] = attrs.field(init=False, repr=False)
+    _cache: dict[str, Any] = attrs.field(init=False, repr=False)
     _variants: dict[frozenset[str], Killzone] = attrs.field(init=False, repr=False)
     _terrain_variants: dict[tuple[Any, ...], Killzone] = attrs.field(init=False, repr=False)
 
@@ -269,13 +281,19 @@ class Killzone:
         for poly in polygons:
             shapely.prepare(poly)
         set_ = object.__setattr__
-        set_(self, "tree", STRtree(polygons))
-        set_(self, "heights", np.array([p.height for p in self.parts], dtype=float))
-        set_(self, "part_feature", np.array([p.feature for p in self.parts], dtype=np.int64))
+        tree = STRtree(polygons)
+        tree.geometries.flags.writeable = False
+        set_(self, "tree", tree)
+        set_(self, "heights", _read_only_array(np.array([p.height for p in self.parts], float)))
+        features = np.array([p.feature for p in self.parts], dtype=np.int64)
+        set_(self, "part_feature", _read_only_array(features))
         open_ = [self.features[p.feature] in self.open_hatchways for p in self.parts]
-        set_(self, "flags", {t: _bool_array(self.parts, t, open_) for t in TerrainType})
+        flags = {t: _read_only_array(_bool_array(self.parts, t, open_)) for t in TerrainType}
+        set_(self, "flags", MappingProxyType(flags))
+        set_(self, "drop_zones", MappingProxyType(dict(self.drop_zones)))
+        set_(self, "territories", MappingProxyType(dict(self.territories)))
         set_(self, "board", shapely.box(0, 0, self.width, self.depth))
-        set_(self, "cache", {})
+        set_(self, "_cache", {})
         set_(self, "_variants", {})
         set_(self, "_terrain_variants", {})
 
@@ -351,7 +369,7 @@ class Killzone:
 
         Memoised by value: the same tuple of features gives the same object (for the
         :data:`engine.geometry.extra_terrain.MAX_TERRAIN_VARIANTS` tuples asked for most
-        recently), so every cache kept in :attr:`cache` (movement graphs, sight arrays) is
+        recently), so every cache kept on it (movement graphs, sight arrays) is
         built once per terrain layout. The result's :meth:`with_open_hatchways` works as on
         a loaded layout, and a hatchway state's :meth:`with_terrain` keeps that state.
 

@@ -837,7 +837,7 @@ _GRAPHS_KEY = "movement.graphs"
 
 def move_graph(kz: Killzone, base_mm: float) -> MoveGraph:
     """The :class:`MoveGraph` of ``kz`` (in its hatchway state) for bases of ``base_mm`` mm,
-    built on first use and cached on the killzone value (:attr:`Killzone.cache`).
+    built on first use and cached on the killzone value (its private ``_cache``).
 
     A hatchway state made by :meth:`Killzone.with_open_hatchways` (section 9.3) gets its graph
     derived (:meth:`MoveGraph.derive`) from the cached graph of the state nearest to it (the
@@ -849,7 +849,7 @@ def move_graph(kz: Killzone, base_mm: float) -> MoveGraph:
     a graph derived from one of them fills it first, so a hatchway state of a killzone with
     added terrain prefers a complete graph (the layout's states') to derive from.
     """
-    per_kz: dict[float, MoveGraph] = kz.cache.setdefault(_GRAPHS_KEY, {})
+    per_kz: dict[float, MoveGraph] = kz._cache.setdefault(_GRAPHS_KEY, {})
     key = float(base_mm)
     graph = per_kz.get(key)
     if graph is None:
@@ -868,7 +868,7 @@ def move_graph(kz: Killzone, base_mm: float) -> MoveGraph:
             base: MoveGraph | None = None
             best = (True, len(kz.hatchways) + 1, True)
             for other in family:
-                cached = other.cache.get(_GRAPHS_KEY, {}).get(key)
+                cached = other._cache.get(_GRAPHS_KEY, {}).get(key)
                 if cached is None or other is kz:
                     continue
                 rank = (

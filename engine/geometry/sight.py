@@ -182,8 +182,8 @@ class _Walls:
 def _walls(kz: Killzone) -> _Walls | None:
     """The killzone's :class:`_Walls`, or ``None`` when it has no Wall part in its current
     hatchway state."""
-    if _WALLS_KEY in kz.cache:
-        return cast("_Walls | None", kz.cache[_WALLS_KEY])
+    if _WALLS_KEY in kz._cache:
+        return cast("_Walls | None", kz._cache[_WALLS_KEY])
     wall = kz.flags[TerrainType.WALL]
     value: _Walls | None = None
     if wall.any():
@@ -212,7 +212,7 @@ def _walls(kz: Killzone) -> _Walls | None:
             for k in range(n):  # Floyd-Warshall
                 np.minimum(between, between[:, k, None] + between[None, k, :], out=between)
         value = _Walls(solid=solid, nodes=nodes, between=between)
-    kz.cache[_WALLS_KEY] = value
+    kz._cache[_WALLS_KEY] = value
     return value
 
 
@@ -326,7 +326,7 @@ def _from_point(kz: Killzone, walls: _Walls, x: float, y: float) -> tuple[FloatA
     (``inf`` where a wall is in the way) and the shortest route to each node through the
     others, arrays (N,), as :func:`_routes` computes them (the same arithmetic), cached per
     point on the killzone value (operatives stand still while many distances are taken)."""
-    cache: dict[tuple[float, float], tuple[FloatArray, FloatArray]] = kz.cache.setdefault(
+    cache: dict[tuple[float, float], tuple[FloatArray, FloatArray]] = kz._cache.setdefault(
         _POINTS_KEY, {}
     )
     hit = cache.get((x, y))
@@ -362,9 +362,9 @@ MINOR_PROTRUSION = 0.5
 def _parts(kz: Killzone) -> _Parts:
     """The killzone's :class:`_Parts`, built on first use and cached on the killzone value
     (one per hatchway state, :meth:`Killzone.with_open_hatchways`)."""
-    cached = kz.cache.get(_PARTS_KEY)
+    cached = kz._cache.get(_PARTS_KEY)
     if cached is None:
-        cached = kz.cache[_PARTS_KEY] = _build_parts(kz)
+        cached = kz._cache[_PARTS_KEY] = _build_parts(kz)
     return cast(_Parts, cached)
 
 
@@ -423,7 +423,7 @@ def _wall_ends(kz: Killzone) -> list[tuple[int, Polygon, tuple[float, float]]]:
     root = kz.hatch_root if kz.hatch_root is not None else kz
     root = root.terrain_root if root.terrain_root is not None else root
     wall_idx = tuple(np.flatnonzero(kz.flags[TerrainType.WALL]).tolist())
-    memo: dict[tuple[object, ...], tuple[tuple[object, ...], list[Any]]] = root.cache.setdefault(
+    memo: dict[tuple[object, ...], tuple[tuple[object, ...], list[Any]]] = root._cache.setdefault(
         _WALL_ENDS_KEY, {}
     )
     key = (kz.width, kz.depth, wall_idx)

@@ -119,9 +119,9 @@ class SightTable:
 
 def sight_table(kz: Killzone, parts: Parts) -> SightTable:
     """The killzone's :class:`SightTable` for its ``Parts`` (built once, cached on ``kz``)."""
-    cached = kz.cache.get(_TABLE_KEY)
+    cached = kz._cache.get(_TABLE_KEY)
     if cached is None:
-        cached = kz.cache[_TABLE_KEY] = _build(parts)
+        cached = kz._cache[_TABLE_KEY] = _build(parts)
     assert isinstance(cached, SightTable)
     return cached
 
