@@ -5,10 +5,13 @@ parses through this module, so that the same limits hold at every door (DESIGN.m
 illegal input gets a precise error and changes nothing):
 
 - **nesting**: at most :data:`MAX_DEPTH` levels of arrays and tables; deeper documents are
-  rejected before Python's recursion limit is reached (no ``RecursionError``);
+  rejected before they are parsed (no ``RecursionError``, and no parser work on a deep
+  document): JSON brackets, and TOML brackets, table headers and dotted keys, are counted
+  by a linear pre-scan (:func:`toml_depth`);
 - **numbers**: finite, with magnitude at most :data:`MAX_MAGNITUDE` (``1e400``, ``NaN``,
   ``Infinity`` and 400-digit integers are rejected, naming where they are);
-- **size**: a file at most :data:`MAX_FILE_BYTES` bytes (records are read line by line, each
+- **size**: a file at most :data:`MAX_FILE_BYTES` bytes, a TOML document at most
+  :data:`MAX_TOML_CHARS` characters (records are read line by line, each
   line at most :data:`MAX_LINE_BYTES`);
 - **kind of file**: only a regular file is opened (:func:`open_input`): a missing path, a
   folder, and a device, FIFO (named pipe) or socket each get their own message
@@ -29,6 +32,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import stat
 import tomllib
 from collections.abc import Callable
@@ -47,6 +51,11 @@ tighter limits on its own fields."""
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """The largest input file read whole (64 MiB)."""
+
+MAX_TOML_CHARS = 2 * 1024 * 1024
+"""The longest TOML document parsed (2 Mi characters): Python's TOML parser is slow (a
+2 MiB document of numbers takes about 5 s and 110 MB to parse), and every TOML input (layouts,
+scenarios, operatives files) is far smaller; JSON documents may be :data:`MAX_FILE_BYTES`."""
 
 MAX_LINE_BYTES = 1024 * 1024
 """The largest line of a line-oriented input (a record line), 1 MiB."""
@@ -87,6 +96,123 @@ def _pre_depth(text: str) -> int:
         elif ch in "]}":
             depth -= 1
     return best
+
+
+# Tokens of the TOML pre-scan (:func:`toml_depth`): strings (skipped whole), comments,
+# brackets, commas, line ends, and in keys the dots and the '=' ending them.
+_TOML_KEY_TOKENS = re.compile(r"\"\"\"|'''|[\"'#\[\]{}=,.\n]")
+_TOML_VALUE_TOKENS = re.compile(r"\"\"\"|'''|[\"'#\[\]{},\n]")
+_TOML_BASIC_END = re.compile(r'(?:[^"\\\n]|\\.)*"')
+_TOML_MULTI_END = re.compile(r'(?:[^"\\]|\\.|"(?!""))*"""', re.DOTALL)
+
+
+def toml_depth(text: str) -> tuple[int, int] | None:
+    """Where TOML ``text`` nests containers :data:`MAX_DEPTH` or more levels below the root,
+    as ``(line, depth)`` (the first such place), else ``None``: a linear pre-scan run before
+    the parser, which would otherwise build every level first (a dotted key of 16,000 parts
+    costs seconds and a gigabyte in ``tomllib``).
+
+    The depth found is a lower bound of the parsed document's (a document refused here is
+    refused by :func:`check_tree` too): a table header ``[a.b.c]`` opens tables 3 deep
+    (``[[a.b.c]]`` 4: a list of tables), a dotted key ``x.y.z = v`` puts ``v`` 3 levels below
+    the table it is in, and arrays and inline tables (and dotted keys inside them) nest
+    further. Strings (basic, literal, multi-line) and comments are skipped; malformed TOML is
+    left to the parser (which stops at the first error, before anything after it).
+    """
+    table = 0  # depth of the current table (its header's)
+    base, parts = 0, 1  # depth of the table the key being read is in; the key's parts
+    stack: list[tuple[str, int]] = []  # open '=' (value to come), '[', '{' and their depth
+    mode = "key"  # "key", "value", "header", or "rest" (ignored up to the line end)
+    aot = 0
+    pos, n = 0, len(text)
+
+    def deep(depth: int, at: int) -> tuple[int, int] | None:
+        if depth >= MAX_DEPTH:
+            return text.count("\n", 0, at) + 1, depth
+        return None
+
+    while pos < n:
+        m = (_TOML_VALUE_TOKENS if mode == "value" else _TOML_KEY_TOKENS).search(text, pos)
+        if m is None:
+            break
+        tok, at, pos = m.group(), m.start(), m.end()
+        if tok == '"':
+            end = _TOML_BASIC_END.match(text, pos)
+            if end is None:
+                break
+            pos = end.end()
+        elif tok == "'":
+            pos = text.find("'", pos) + 1
+            if not pos:
+                break
+        elif tok == '"""':
+            end = _TOML_MULTI_END.match(text, pos)
+            if end is None:
+                break
+            pos = end.end()
+            pos += 1 if text.startswith('"', pos) else 0
+            pos += 1 if text.startswith('"', pos) else 0
+        elif tok == "'''":
+            pos = text.find("'''", pos) + 3
+            if pos < 3:
+                break
+            pos += 1 if text.startswith("'", pos) else 0
+            pos += 1 if text.startswith("'", pos) else 0
+        elif tok == "#":
+            end_at = text.find("\n", pos)
+            pos = n if end_at < 0 else end_at
+        elif tok == "\n":
+            if len(stack) == 1 and stack[0][0] == "=":
+                stack.clear()  # a key/value line ends
+            if not stack:
+                mode, base, parts = "key", table, 1
+        elif mode == "rest":
+            continue
+        elif mode == "header":
+            if tok == ".":
+                parts += 1
+                found = deep(parts + aot, at)
+                if found:
+                    return found
+            elif tok == "]":
+                table, mode = parts + aot, "rest"
+        elif mode == "key" and tok == ".":
+            parts += 1
+            found = deep(base + parts - 1, at)
+            if found:
+                return found
+        elif mode == "key" and tok == "=":
+            stack.append(("=", base + parts))
+            mode = "value"
+        elif mode == "key" and tok == "[" and not stack:
+            aot = 1 if text.startswith("[", pos) else 0
+            pos += aot
+            mode, parts = "header", 1
+        elif tok in "[{":
+            top = stack[-1] if stack else ("{", table)
+            depth = top[1] if top[0] == "=" else top[1] + 1
+            found = deep(depth, at)
+            if found:
+                return found
+            if top[0] == "=":
+                stack.pop()
+            stack.append((tok, depth))
+            if tok == "{":
+                mode, base, parts = "key", depth, 1
+            else:
+                mode = "value"
+        elif tok in "]}":
+            if stack and stack[-1][0] == "=":
+                stack.pop()
+            if stack:
+                stack.pop()
+            mode = "value" if stack else "rest"
+        elif tok == ",":
+            if stack and stack[-1][0] == "=":
+                stack.pop()
+            if stack and stack[-1][0] == "{":
+                mode, base, parts = "key", stack[-1][1], 1
+    return None
 
 
 def _is_plain(key: str) -> bool:
@@ -227,10 +353,17 @@ def parse_toml(text: str, source: str, error: ErrorClass) -> Any:
     """Parse TOML ``text`` and check it (:func:`check_tree`).
 
     Raises:
-        error: not TOML (with the line and column), too deep, or a bad number.
+        error: not TOML (with the line and column), longer than :data:`MAX_TOML_CHARS`, too
+            deep (with the line), or a bad number.
     """
-    if _pre_depth(text) > MAX_DEPTH + 2:
-        raise error(f"{source}: nested more than {MAX_DEPTH} levels deep")
+    if len(text) > MAX_TOML_CHARS:
+        raise error(
+            f"{source}: the TOML document is longer than {MAX_TOML_CHARS // (1024 * 1024)} Mi "
+            "characters"
+        )
+    found = toml_depth(text)
+    if found is not None:
+        raise error(f"{source}: line {found[0]}: nested more than {MAX_DEPTH} levels deep")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

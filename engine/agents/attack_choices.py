@@ -130,12 +130,14 @@ def resolve(state: GameState, w: Work, me: str, legal: list[Action]) -> Action:
     value is the damage (or incapacitation) it causes at once plus the rest of the
     resolution solved optimally for both sides by the dice core
     (:meth:`engine.dice.fight.Resolver.solve`, the objective of :mod:`engine.dice.fight`:
-    ``KILL_VALUE`` x incapacitations + damage dealt - damage taken)."""
+    ``KILL_VALUE`` x incapacitations + damage dealt - damage taken); a fight too large to
+    solve exactly (:data:`engine.dice.fight.MAX_FIGHT_STATES`) is valued with the fixed
+    ``block`` policy for both sides instead."""
     f = w.top
     pa = f.prof(w, "a")
     pd = f.prof(w, "d") if f.dweapon else AttackProfile(0, 6, 0, 0)
     wa0, wd0 = w.op(f.attacker).wounds, w.op(f.defender).wounds
-    resolver = Matchup(Fighter(pa, max(1, wa0)), Fighter(pd, max(1, wd0))).resolver
+    matchup = Matchup(Fighter(pa, max(1, wa0)), Fighter(pd, max(1, wd0)), fallback=True)
     sign = 1 if me == w.ctx.owner[f.attacker] else -1
     best: tuple[int, int, Action] | None = None
     for i, act in enumerate(legal):
@@ -150,7 +152,7 @@ def resolve(state: GameState, w: Work, me: str, legal: list[Action]) -> Action:
             value = dealt - taken
             g = after.stack[-1] if after.stack else None
             if isinstance(g, fight_action.FightFrame) and g.stage == "resolve":
-                rest = resolver.solve(
+                rest = matchup.solve(
                     g.an,
                     g.ac,
                     g.dn,
@@ -379,7 +381,7 @@ def _fight_retention_value(
     pa = f.prof(w, "a")
     pd = f.prof(w, "d") if f.dweapon else AttackProfile(0, 6, 0, 0)
     a_op, d_op = w.op(f.attacker), w.op(f.defender)
-    m = Matchup(Fighter(pa, max(1, a_op.wounds)), Fighter(pd, max(1, d_op.wounds)))
+    m = Matchup(Fighter(pa, max(1, a_op.wounds)), Fighter(pd, max(1, d_op.wounds)), fallback=True)
     ma, md = starting_wounds(w, a_op), starting_wounds(w, d_op)
 
     def value(an: int, ac: int, dn: int, dc: int) -> float:
@@ -501,7 +503,7 @@ def _fight_cr_gain(w: Work, f: fight_action.FightFrame, side: str, face: int) ->
     pa = f.prof(w, "a")
     pd = f.prof(w, "d") if f.dweapon else AttackProfile(0, 6, 0, 0)
     a_op, d_op = w.op(f.attacker), w.op(f.defender)
-    m = Matchup(Fighter(pa, max(1, a_op.wounds)), Fighter(pd, max(1, d_op.wounds)))
+    m = Matchup(Fighter(pa, max(1, a_op.wounds)), Fighter(pd, max(1, d_op.wounds)), fallback=True)
     ma, md = starting_wounds(w, a_op), starting_wounds(w, d_op)
 
     def value(adice: tuple[int, ...], ddice: tuple[int, ...]) -> float:

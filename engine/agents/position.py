@@ -130,7 +130,7 @@ def fight_kill_chance(w: Work, o: OperativeState, weapon: str | None, t: Operati
                     w, t, name, "melee", hit_change=-fight_action.assists(w, t, o)
                 )
                 break
-    res = fight(Fighter(pa, max(1, o.wounds)), Fighter(pd, max(1, t.wounds)))
+    res = fight(Fighter(pa, max(1, o.wounds)), Fighter(pd, max(1, t.wounds)), fallback=True)
     return float(res.defender.incapacitated_probability)
 
 

@@ -54,6 +54,9 @@ def fight_value(
     """The attacker's value of a fight resolved optimally by both sides (5.2): P(defender
     incapacitated) - P(attacker incapacitated) + ``DAMAGE_WEIGHT`` x (damage dealt / the
     defender's starting wounds - damage taken / the attacker's), damage capped at wounds.
+    A fight too large to solve exactly (:data:`engine.dice.fight.MAX_FIGHT_STATES`, reached
+    only by team files far above real profiles) is resolved with the fixed ``block`` policy
+    for both sides instead.
 
     Args:
         attacker, defender: melee profiles (assists folded into Hit); ``defender`` None when it
@@ -63,7 +66,7 @@ def fight_value(
     from engine.dice.fight import fight
 
     dprof = defender if defender is not None else AttackProfile(0, 6, 0, 0)
-    res = fight(Fighter(attacker, wounds_a), Fighter(dprof, wounds_d))
+    res = fight(Fighter(attacker, wounds_a), Fighter(dprof, wounds_d), fallback=True)
     a, d = res.attacker, res.defender
     return (
         float(d.incapacitated_probability)

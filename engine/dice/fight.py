@@ -25,6 +25,15 @@ is a memoised minimax (a best response when the other side plays a fixed policy)
 (successes left to each side, wounds left, unused Shock, side to move). Wounds above what the
 opponent can still inflict are merged into one state: the future is the same.
 
+The work is bounded: a resolver holds at most :data:`MAX_FIGHT_STATES` solved positions
+(about 1 s and 60 MB of memory on a small machine). A fight needing more (say 30 v 30 attack
+dice with Brutal, Shock and Lethal and many wounds) is refused with
+:class:`FightTooLargeError` once that many positions are solved, not after minutes and
+gigabytes; real profiles (up to 16 attack dice a side with 50 wounds and damage 2/3) need far
+fewer. The agents ask for a fallback (``fallback=True``): past the limit they resolve with
+the fixed ``block`` policy for both sides, whose work is bounded by the dice (one line of
+play per roll).
+
 Fixed policies for comparison:
 
 - ``strike``: always strike, critical successes before normal ones;
@@ -34,6 +43,7 @@ Fixed policies for comparison:
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
@@ -48,8 +58,10 @@ from engine.errors import ProfileError
 
 __all__ = [
     "KILL_VALUE",
+    "MAX_FIGHT_STATES",
     "POLICIES",
     "FightResult",
+    "FightTooLargeError",
     "FighterOutcome",
     "Matchup",
     "Resolver",
@@ -63,6 +75,16 @@ _MASK = (1 << _BITS) - 1
 _VSHIFT = 2 * _BITS
 _DEALT_A = (1 << _VSHIFT) + (1 << _BITS)  # value +1 and attacker's damage dealt +1
 POLICIES = ("optimal", "strike", "block")
+
+MAX_FIGHT_STATES = 250_000
+"""The most resolution positions one exact fight may solve (memo entries of a
+:class:`Resolver`): about 1 CPU second and 60 MB. Real profiles need a few thousand (8 v 8
+attack dice, 50 wounds, damage 3/4: ~7,000; 16 v 16 with damage 2/3: ~120,000)."""
+
+
+class FightTooLargeError(ProfileError):
+    """A fight whose exact resolution needs more than :data:`MAX_FIGHT_STATES` positions."""
+
 
 # Move codes: strike normal, strike crit, normal blocks normal, crit blocks normal,
 # crit blocks crit.
@@ -102,13 +124,17 @@ class Resolver:
     Values are packed integers: ``value << 24 | dealt_by_attacker << 12 | dealt_by_defender``
     (value as in the module docstring, damage counted up to the wounds left), so that one
     comparison orders by value and the damage split comes back with it. Wounds must be below
-    4096. A resolver keeps its memo; reuse it for many rolls of the same fight.
+    4096. A resolver keeps its memo; reuse it for many rolls of the same fight. The memo holds
+    at most ``max_states`` positions: solving one more clears it and raises
+    :class:`FightTooLargeError` (so the memory and the work of one call are bounded).
 
     Args:
         nd_a, cd_a / nd_b, cd_b: normal and critical damage of attacker / defender.
         brutal_a, brutal_b: the attacker's / defender's weapon is Brutal.
         shock_a, shock_b: the attacker's / defender's weapon has Shock.
         policy_a, policy_b: one of :data:`POLICIES`.
+        max_states: the most positions held, :data:`MAX_FIGHT_STATES` by default; ``None``
+            for no limit.
     """
 
     def __init__(
@@ -124,6 +150,7 @@ class Resolver:
         shock_b: bool = False,
         policy_a: str = "optimal",
         policy_b: str = "optimal",
+        max_states: int | None = MAX_FIGHT_STATES,
     ) -> None:
         for p in (policy_a, policy_b):
             if p not in POLICIES:
@@ -137,6 +164,8 @@ class Resolver:
         self.fixed_a = _FIXED.get(policy_a)
         self.fixed_b = _FIXED.get(policy_b)
         self.memo: dict[tuple[int, ...], int] = {}
+        self.max_states = max_states
+        self._limit = sys.maxsize if max_states is None else max_states
 
     def solve(
         self, an: int, ac: int, bn: int, bc: int, wa: int, wb: int, sa: bool, sb: bool, a_turn: bool
@@ -275,6 +304,12 @@ class Resolver:
                 if best is None or v < best:
                     best = v
         assert best is not None
+        if len(memo) >= self._limit:
+            memo.clear()
+            raise FightTooLargeError(
+                f"the fight needs more than {self._limit:,} resolution positions to solve "
+                "exactly (too many attack dice, wounds and damage values together)"
+            )
         memo[key] = best
         return best
 
@@ -343,6 +378,7 @@ def _resolver(
     shock_b: bool,
     policy_a: str,
     policy_b: str,
+    max_states: int | None = MAX_FIGHT_STATES,
 ) -> Resolver:
     """A shared :class:`Resolver` (its memo serves every later fight with these numbers)."""
     return Resolver(
@@ -356,6 +392,7 @@ def _resolver(
         shock_b=shock_b,
         policy_a=policy_a,
         policy_b=policy_b,
+        max_states=max_states,
     )
 
 
@@ -366,7 +403,7 @@ class Matchup:
     the rolled successes through :meth:`damage_taken`.
 
     Args:
-        attacker, defender, policy, defender_policy, first, reuse: as :func:`fight`.
+        attacker, defender, policy, defender_policy, first, reuse, fallback: as :func:`fight`.
 
     Raises:
         ProfileError: for an unknown policy or ``first``, or wounds of 4096 or more.
@@ -381,6 +418,7 @@ class Matchup:
         defender_policy: str | None = None,
         first: str = "attacker",
         reuse: bool = True,
+        fallback: bool = False,
     ) -> None:
         if first not in ("attacker", "defender"):
             raise ProfileError(f"first must be 'attacker' or 'defender', not {first!r}")
@@ -403,21 +441,89 @@ class Matchup:
             rb.shock,
             *self.policies,
         )
+        self._key = key
+        self.reuse = reuse
+        self.fallback = fallback
         self.resolver = _resolver(*key) if reuse else _resolver.__wrapped__(*key)
+
+    def describe(self) -> str:
+        """The two fighters in a few words, for messages (``30 attack dice, damage 3/4, 12
+        wounds v 30 attack dice, ...``)."""
+
+        def one(f: Fighter) -> str:
+            p = f.profile
+            return (
+                f"{p.attacks} attack dice, damage {p.normal_damage}/{p.critical_damage}, "
+                f"{f.wounds} wounds"
+            )
+
+        return f"{one(self.attacker)} v {one(self.defender)}"
+
+    def too_large(self) -> FightTooLargeError:
+        """The error refusing this fight (:data:`MAX_FIGHT_STATES`), naming the fighters."""
+        limit = self.resolver.max_states
+        return FightTooLargeError(
+            f"fight of {self.describe()}: too large to solve exactly (more than {limit:,} "
+            "resolution positions, the limit of the exact solver); use fewer attack dice, "
+            "wounds or different damage values"
+        )
+
+    def use_fallback(self) -> None:
+        """Resolve with the fixed ``block`` policy for both sides from now on (the agents'
+        fallback past :data:`MAX_FIGHT_STATES`; its work is one line of play per roll)."""
+        key = (*self._key[:8], "block", "block", None)
+        self.policies = ("block", "block")
+        self.resolver = _resolver(*key) if self.reuse else _resolver.__wrapped__(*key)
+
+    def solve(
+        self, an: int, ac: int, bn: int, bc: int, wa: int, wb: int, sa: bool, sb: bool, a_turn: bool
+    ) -> int:
+        """:meth:`Resolver.solve` of the position, bounded: when the resolver's memo fills up
+        (:data:`MAX_FIGHT_STATES`) the position is solved again from an empty memo; when it
+        alone needs more, the fallback policy is used if this matchup has one
+        (:meth:`use_fallback`).
+
+        Raises:
+            FightTooLargeError: the position needs more than :data:`MAX_FIGHT_STATES`
+                positions and the matchup has no fallback.
+        """
+        resolver = self.resolver
+        had = bool(resolver.memo)
+        try:
+            return resolver.solve(an, ac, bn, bc, wa, wb, sa, sb, a_turn)
+        except FightTooLargeError:
+            pass
+        if had:  # the memo held other positions (now cleared): this one alone
+            try:
+                return resolver.solve(an, ac, bn, bc, wa, wb, sa, sb, a_turn)
+            except FightTooLargeError:
+                pass
+        if not self.fallback:
+            raise self.too_large() from None
+        self.use_fallback()
+        return self.resolver.solve(an, ac, bn, bc, wa, wb, sa, sb, a_turn)
 
     def damage_taken(self, an: int, ac: int, bn: int, bc: int) -> tuple[int, int]:
         """Damage taken by ``(attacker, defender)``, counted up to their wounds, once the
         attacker retained ``an`` normal and ``ac`` critical successes and the defender ``bn``
-        and ``bc``: Devastating first (both at once), then strike/block resolution."""
+        and ``bc``: Devastating first (both at once), then strike/block resolution
+        (bounded as :meth:`solve`).
+
+        Raises:
+            FightTooLargeError: as :meth:`solve`.
+        """
+        return self._taken(an, ac, bn, bc, self.solve)
+
+    def _taken(
+        self, an: int, ac: int, bn: int, bc: int, solve: Callable[..., int]
+    ) -> tuple[int, int]:
         ra, rb = self.rules_a, self.rules_b
         wa0, wb0 = self.attacker.wounds, self.defender.wounds
         to_b, to_a = ra.devastating * ac, rb.devastating * bc
         wa, wb = wa0 - to_a, wb0 - to_b
         if wa <= 0 or wb <= 0:
             return min(to_a, wa0), min(to_b, wb0)
-        packed = self.resolver.solve(
-            an, ac, bn, bc, wa, wb, ra.shock, rb.shock, self.first == "attacker"
-        )
+        packed = solve(an, ac, bn, bc, wa, wb, ra.shock, rb.shock, self.first == "attacker")
         _, dealt_a, dealt_b = unpack(packed)
         return to_a + dealt_b, to_b + dealt_a
 
@@ -430,6 +536,7 @@ def fight(
     defender_policy: str | None = None,
     first: str = "attacker",
     reuse: bool = True,
+    fallback: bool = False,
 ) -> FightResult:
     """Exact distribution of a fight (section 5.2).
 
@@ -442,16 +549,51 @@ def fight(
         first: ``"attacker"`` (the rule) or ``"defender"`` (when a rule lets the defender
             resolve first, e.g. Volkus Garrisoned Stronghold).
         reuse: keep the resolver's memo for later calls with the same parameters.
+        fallback: past :data:`MAX_FIGHT_STATES` positions, resolve with the fixed ``block``
+            policy for both sides (:meth:`Matchup.use_fallback`; ``result.policies`` says so)
+            instead of raising.
 
     Returns:
         A :class:`FightResult` with exact pmfs.
 
     Raises:
         ProfileError: for an unknown policy or ``first``, or wounds of 4096 or more.
+        FightTooLargeError: (without ``fallback``) the whole fight needs more than
+            :data:`MAX_FIGHT_STATES` resolution positions; refused after at most about twice
+            that work (about 2 s).
     """
     matchup = Matchup(
-        attacker, defender, policy=policy, defender_policy=defender_policy, first=first, reuse=reuse
+        attacker,
+        defender,
+        policy=policy,
+        defender_policy=defender_policy,
+        first=first,
+        reuse=reuse,
+        fallback=fallback,
     )
+    # One budget for the whole fight: every roll's positions share the memo. A memo left
+    # by earlier fights is cleared when full and the fight counted again from scratch.
+    fresh = not matchup.resolver.memo
+    try:
+        return _exact(matchup)
+    except FightTooLargeError:
+        pass
+    if not fresh:
+        try:
+            return _exact(matchup)
+        except FightTooLargeError:
+            pass
+    if not fallback:
+        raise matchup.too_large() from None
+    matchup.use_fallback()
+    return _exact(matchup)
+
+
+def _exact(matchup: Matchup) -> FightResult:
+    """:func:`fight` over every pair of rolls with ``matchup``'s resolver (unbounded retry:
+    :class:`FightTooLargeError` propagates)."""
+    attacker, defender = matchup.attacker, matchup.defender
+    solve = matchup.resolver.solve
     pa, pb = attacker.profile, defender.profile
     ra, rb = matchup.rules_a, matchup.rules_b
     roll_a, roll_b = attack_roll(pa), attack_roll(pb)
@@ -460,7 +602,7 @@ def fight(
     objective = 0
     for an, ac, w_a in roll_a.outcomes:
         for bn, bc, w_b in roll_b.outcomes:
-            taken = matchup.damage_taken(an, ac, bn, bc)
+            taken = matchup._taken(an, ac, bn, bc, solve)
             w = w_a * w_b
             joint[taken] = joint.get(taken, 0) + w
             taken_a, taken_b = taken

@@ -50,6 +50,8 @@ __all__ = [
     "MAX_BOARD_INCHES",
     "MAX_FEATURES",
     "MAX_HEIGHT_INCHES",
+    "MAX_LAYOUT_PERIMETER",
+    "MAX_LAYOUT_POINTS",
     "MAX_NAME_CHARS",
     "MAX_OBJECTIVES",
     "MAX_PARTS",
@@ -318,11 +320,12 @@ class Killzone:
         :data:`MAX_BOARD_INCHES` on each side; every ring lies on the board, is closed, valid
         (not self-intersecting), enclosing at least :data:`MIN_RING_AREA`, with at most
         :data:`MAX_POLYGON_POINTS` points; part heights are 0 to :data:`MAX_HEIGHT_INCHES`;
-        at most :data:`MAX_FEATURES` features, :data:`MAX_PARTS` parts in all,
-        :data:`MAX_OBJECTIVES` objective markers and :data:`MAX_AREAS` drop zones or
-        territories; names are at most :data:`MAX_NAME_CHARS` characters; the structure is
-        nested at most :data:`engine.inputs.MAX_DEPTH` levels and every number is finite
-        (:func:`engine.inputs.check_tree`).
+        at most :data:`MAX_FEATURES` features, :data:`MAX_PARTS` parts in all, with
+        :data:`MAX_LAYOUT_POINTS` ring points and :data:`MAX_LAYOUT_PERIMETER` inches of
+        outline together, :data:`MAX_OBJECTIVES` objective markers and :data:`MAX_AREAS`
+        drop zones or territories; names are at most :data:`MAX_NAME_CHARS` characters; the
+        structure is nested at most :data:`engine.inputs.MAX_DEPTH` levels and every number
+        is finite (:func:`engine.inputs.check_tree`).
 
         Raises:
             KillzoneError: naming the source, the feature (or area/marker) and the field:
@@ -484,6 +487,15 @@ MAX_PARTS = 1000
 MAX_POLYGON_POINTS = 200
 """The most points of one ring (polygon), the repeated closing point included (shipped: at
 most 6)."""
+
+MAX_LAYOUT_POINTS = 5000
+"""The most ring points of all terrain parts together (closing points not counted; shipped:
+at most 140). With :data:`MAX_LAYOUT_PERIMETER` it bounds the work of the geometry built
+from a layout (movement graph nodes are corners and points every inch around low and
+Vantage terrain; see also :data:`engine.geometry.move_fill.MAX_GRAPH_WORK`)."""
+
+MAX_LAYOUT_PERIMETER = 20000.0
+"""The largest total perimeter of all terrain parts (inches; shipped: about 500)."""
 
 MIN_RING_AREA = 0.01
 """The smallest area (square inches) a ring may enclose, a tenth of an inch square: smaller
@@ -673,6 +685,7 @@ class _Loader:
         self.count(features_data, MAX_FEATURES, "layout", "features")
         names: list[str] = []
         parts: list[TerrainPart] = []
+        points, perimeter = 0, 0.0  # of all parts so far (MAX_LAYOUT_POINTS, ..._PERIMETER)
         hatchways: set[str] = set()
         open_hatchways: set[str] = set()
         for fi, feat in enumerate(features_data):
@@ -721,6 +734,21 @@ class _Loader:
                         raise self.fail(pwhere, "field 'open_types' is only for hatchway features")
                     open_types = self.types(part["open_types"], pwhere, "open_types")
                 parts.append(TerrainPart(len(names), len(parts), poly, height, types, open_types))
+                points += len(poly.exterior.coords) - 1
+                perimeter += poly.length
+                if points > MAX_LAYOUT_POINTS:
+                    raise self.fail(
+                        pwhere,
+                        f"too many ring points: the terrain parts so far have {points} points, "
+                        f"a layout may have at most {MAX_LAYOUT_POINTS}",
+                    )
+                if perimeter > MAX_LAYOUT_PERIMETER:
+                    raise self.fail(
+                        pwhere,
+                        f"too much terrain outline: the terrain parts so far measure "
+                        f'{perimeter:.0f}" around, a layout may have at most '
+                        f'{MAX_LAYOUT_PERIMETER:.0f}"',
+                    )
             names.append(fname)
         drop = self.areas(data.get("drop_zones"), "drop_zones", board, required=True)
         terr = self.areas(data.get("territories", {}), "territories", board, required=False)

@@ -19,8 +19,16 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from engine.geometry.model import TerrainType
-from engine.geometry.move_links import _BLOCKED, _TOL, CLIMB_MAX, CLIMB_RANGE, JUMP_MAX, _Link
+from engine.geometry.model import KillzoneError, TerrainType
+from engine.geometry.move_links import (
+    _BLOCKED,
+    _TOL,
+    CLIMB_MAX,
+    CLIMB_RANGE,
+    JUMP_MAX,
+    Level,
+    _Link,
+)
 
 if TYPE_CHECKING:
     from engine.geometry.move_derive import _Reuse
@@ -91,6 +99,62 @@ class LazyOut(list[list[OutLink]]):
         fill(mask)
         if not self._left:
             self._fill = None  # drop the graph this one is derived from
+
+
+MAX_GRAPH_WORK = 2_000_000
+"""The most work a movement graph build may take (:func:`graph_work`), in node pairs tested
+on one level: about 10 CPU s for this many on a small machine (the shipped layouts need at
+most ~260,000, under 1 s). The layout limits (:data:`engine.geometry.model.MAX_LAYOUT_POINTS`
+and :data:`~engine.geometry.model.MAX_LAYOUT_PERIMETER`) bound the work before this check."""
+
+_OVER_WEIGHT = 4
+"""The cost of an ordered pair near a low part (links over it) against a same-level pair."""
+
+_BETWEEN_WEIGHT = 64
+"""The cost of a pair of nodes in reach between levels (climb, drop and jump links are
+classified one by one, ~300 µs a pair) against a same-level pair (~5 µs, vectorised)."""
+
+
+def graph_work(g: MoveGraph) -> int:
+    """The work of a full build of ``g``'s links (after :func:`prepare`), in same-level pairs:
+    the pairs of nodes on one level, the ordered pairs near each low part (links over it,
+    x :data:`_OVER_WEIGHT`), the pairs between a Vantage level's nodes and the nodes near
+    it, plus those of them within reach of a climb, drop or jump (x
+    :data:`_BETWEEN_WEIGHT`). Stops counting past :data:`MAX_GRAPH_WORK` (the distances are
+    computed in chunks: bounded memory)."""
+    counts = np.bincount(g.node_level, minlength=len(g.levels)).astype(np.int64)
+    work = int((counts * (counts - 1) // 2).sum())
+    work += _OVER_WEIGHT * sum(int(ids.size) * (int(ids.size) - 1) for ids in g._over_near.values())
+    work += sum(int(counts[lvl.index]) * int(g._near[lvl.index].size) for lvl in g.levels[1:])
+    reach = JUMP_MAX + 2 * g.radius + CLIMB_RANGE + 1e-6
+    for lvl in g.levels[1:]:
+        others = g._near[lvl.index]
+        if work > MAX_GRAPH_WORK or not others.size:
+            continue
+        mine = np.flatnonzero(g.node_level == lvl.index)
+        po = g.xy[others]
+        step = max(1, PAIR_CHUNK // others.size)
+        for k in range(0, mine.size, step):
+            pm = g.xy[mine[k : k + step]]
+            d = np.hypot(pm[:, None, 0] - po[None, :, 0], pm[:, None, 1] - po[None, :, 1])
+            work += _BETWEEN_WEIGHT * int(np.count_nonzero(d <= reach))
+    return work
+
+
+def check_size(g: MoveGraph) -> None:
+    """Refuse a graph whose build would take more than :data:`MAX_GRAPH_WORK`.
+
+    Raises:
+        KillzoneError: naming the layout, the base size, the work and the limit.
+    """
+    work = graph_work(g)
+    if work > MAX_GRAPH_WORK:
+        raise KillzoneError(
+            f"{g.kz.source}: the terrain is too detailed for movement with {g.base_mm:g}mm "
+            f"bases: its movement graph ({len(g._xy_list):,} nodes) needs the work of "
+            f"{work:,} node pairs or more, at most {MAX_GRAPH_WORK:,}; use fewer or simpler "
+            "terrain parts"
+        )
 
 
 def prepare(g: MoveGraph) -> None:
@@ -217,93 +281,140 @@ def _fill_moves(
     reuse: _Reuse | None,
     reused: Callable[[NDArray[np.int64], NDArray[np.int64]], NDArray[np.bool_]],
 ) -> None:
-    """Same-level visibility links (``move``) of the nodes ``rows`` (:func:`fill`)."""
-    links = g._links
-    xy_list = g._xy_list
+    """Same-level visibility links (``move``) of the nodes ``rows`` (:func:`fill`), the
+    pairs of a level taken in chunks of at most :data:`PAIR_CHUNK` (in the order of
+    ``np.triu_indices``, so the links and their order are those of one pass over all pairs;
+    the memory is bounded by the chunk)."""
     for lvl in g.levels:
         ids = np.nonzero(g.node_level == lvl.index)[0]
         if ids.size < 2 or not rows[ids].any():
             continue
         if reuse is not None and reuse.additive:
             # The others have no link.
-            a_ids, b_ids = reuse.level_pairs(ids, None if everything else rows)
-        else:
-            iu, ju = np.triu_indices(ids.size, k=1)
+            a_all, b_all = reuse.level_pairs(ids, None if everything else rows)
+            for k in range(0, a_all.size, PAIR_CHUNK):
+                a_ids, b_ids = a_all[k : k + PAIR_CHUNK], b_all[k : k + PAIR_CHUNK]
+                _fill_move_pairs(g, lvl, a_ids, b_ids, rows_list, out, reuse, reused)
+            continue
+        for iu, ju in triu_chunks(ids.size, PAIR_CHUNK):
             a_ids, b_ids = ids[iu], ids[ju]
             if not everything:
                 sel = rows[a_ids] | rows[b_ids]
                 a_ids, b_ids = a_ids[sel], b_ids[sel]
-        same = reused(a_ids, b_ids)
-        fresh = np.flatnonzero(~same)
-        if reuse is not None and reuse.additive and fresh.size:
-            # Terrain only added: two old nodes not in sight before are not now.
-            fa, fb = a_ids[fresh], b_ids[fresh]
-            both = (reuse.old[fa] >= 0) & (reuse.old[fb] >= 0)
-            had = np.zeros(fresh.size, dtype=bool)
-            had[both] = reuse.moves(fa[both], fb[both]) >= 0
-            fresh = fresh[~both | had]
-        seen = np.zeros(a_ids.size, dtype=bool)
-        lines = cast(
-            NDArray[np.object_],
-            shapely.linestrings(np.stack([g.xy[a_ids[fresh]], g.xy[b_ids[fresh]]], axis=1)),
+            if a_ids.size:
+                _fill_move_pairs(g, lvl, a_ids, b_ids, rows_list, out, reuse, reused)
+
+
+PAIR_CHUNK = 1 << 16
+"""The most node pairs of a level tested at once for ``move`` links (a few MB of arrays and
+line geometries)."""
+
+
+def triu_chunks(n: int, chunk: int) -> Iterator[tuple[NDArray[np.int64], NDArray[np.int64]]]:
+    """The pairs ``(i, j)``, ``0 <= i < j < n``, of ``np.triu_indices(n, k=1)`` in the same
+    order, as consecutive ``(rows, columns)`` index arrays of about ``chunk`` pairs each (whole
+    rows: at least one row, more than ``chunk`` only when one row has more)."""
+    per_row = np.arange(n - 1, -1, -1, dtype=np.int64)  # pairs of row i: n - 1 - i
+    ends = np.cumsum(per_row)
+    i0 = 0
+    while i0 < n - 1:
+        start = int(ends[i0 - 1]) if i0 else 0
+        i1 = int(np.searchsorted(ends, start + chunk, side="right"))
+        i1 = min(max(i1, i0 + 1), n - 1)
+        counts = per_row[i0:i1]
+        total = int(counts.sum())
+        iu = np.repeat(np.arange(i0, i1, dtype=np.int64), counts)
+        offsets = np.repeat(np.cumsum(counts) - counts, counts)
+        ju = np.arange(total, dtype=np.int64) - offsets + iu + 1
+        yield iu, ju
+        i0 = i1
+
+
+def _fill_move_pairs(
+    g: MoveGraph,
+    lvl: Level,
+    a_ids: NDArray[np.int64],
+    b_ids: NDArray[np.int64],
+    rows_list: list[bool],
+    out: list[list[OutLink]],
+    reuse: _Reuse | None,
+    reused: Callable[[NDArray[np.int64], NDArray[np.int64]], NDArray[np.bool_]],
+) -> None:
+    """The ``move`` links of the pairs ``a_ids[k] -> b_ids[k]`` (both ways) on ``lvl``, in
+    the pairs' order (:func:`_fill_moves`)."""
+    links = g._links
+    xy_list = g._xy_list
+    same = reused(a_ids, b_ids)
+    fresh = np.flatnonzero(~same)
+    if reuse is not None and reuse.additive and fresh.size:
+        # Terrain only added: two old nodes not in sight before are not now.
+        fa, fb = a_ids[fresh], b_ids[fresh]
+        both = (reuse.old[fa] >= 0) & (reuse.old[fb] >= 0)
+        had = np.zeros(fresh.size, dtype=bool)
+        had[both] = reuse.moves(fa[both], fb[both]) >= 0
+        fresh = fresh[~both | had]
+    seen = np.zeros(a_ids.size, dtype=bool)
+    lines = cast(
+        NDArray[np.object_],
+        shapely.linestrings(np.stack([g.xy[a_ids[fresh]], g.xy[b_ids[fresh]]], axis=1)),
+    )
+    # Lines through the inside of a blocker are out at once; covers() for the rest.
+    clear = np.flatnonzero(~shapely.intersects(lvl.solid, lines))
+    seen[fresh[clear]] = shapely.covers(lvl.passage_tol, lines[clear])
+    pos_ab = np.full(a_ids.size, -1, dtype=np.int64)
+    pos_ba = np.full(a_ids.size, -1, dtype=np.int64)
+    if reuse is not None:
+        kept = np.flatnonzero(same)
+        pos_ab[kept] = reuse.moves(a_ids[kept], b_ids[kept])
+        pos_ba[kept] = reuse.moves(b_ids[kept], a_ids[kept])
+        seen[kept] = pos_ab[kept] >= 0
+    c_ab = np.zeros(a_ids.size, dtype=np.int64)
+    c_ba = np.zeros(a_ids.size, dtype=np.int64)
+    acc = g._accessible_union(lvl)
+    if acc is not None:
+        touch = np.zeros(a_ids.size, dtype=bool)
+        touch[fresh] = shapely.intersects(acc, lines)
+        t = np.flatnonzero(touch & seen)
+        pa, pb = g.xy[a_ids[t]], g.xy[b_ids[t]]
+        c_ab[t] = g._crossings_many(lvl, pa, pb)
+        c_ba[t] = g._crossings_many(lvl, pb, pa)
+    if reuse is not None:
+        # Pairs tested again and seen that the reused graph linked with the same
+        # crossings: its link objects (equal to new ones).
+        again = fresh[seen[fresh]]
+        again = again[(reuse.old[a_ids[again]] >= 0) & (reuse.old[b_ids[again]] >= 0)]
+        p_ab = reuse.moves(a_ids[again], b_ids[again])
+        p_ba = reuse.moves(b_ids[again], a_ids[again])
+        crossings = reuse.move_crossings
+        same_links = (p_ab >= 0) & (p_ba >= 0)
+        same_links[same_links] &= (crossings[p_ab[same_links]] == c_ab[again[same_links]]) & (
+            crossings[p_ba[same_links]] == c_ba[again[same_links]]
         )
-        # Lines through the inside of a blocker are out at once; covers() for the rest.
-        clear = np.flatnonzero(~shapely.intersects(lvl.solid, lines))
-        seen[fresh[clear]] = shapely.covers(lvl.passage_tol, lines[clear])
-        pos_ab = np.full(a_ids.size, -1, dtype=np.int64)
-        pos_ba = np.full(a_ids.size, -1, dtype=np.int64)
-        if reuse is not None:
-            kept = np.flatnonzero(same)
-            pos_ab[kept] = reuse.moves(a_ids[kept], b_ids[kept])
-            pos_ba[kept] = reuse.moves(b_ids[kept], a_ids[kept])
-            seen[kept] = pos_ab[kept] >= 0
-        c_ab = np.zeros(a_ids.size, dtype=np.int64)
-        c_ba = np.zeros(a_ids.size, dtype=np.int64)
-        acc = g._accessible_union(lvl)
-        if acc is not None:
-            touch = np.zeros(a_ids.size, dtype=bool)
-            touch[fresh] = shapely.intersects(acc, lines)
-            t = np.flatnonzero(touch & seen)
-            pa, pb = g.xy[a_ids[t]], g.xy[b_ids[t]]
-            c_ab[t] = g._crossings_many(lvl, pa, pb)
-            c_ba[t] = g._crossings_many(lvl, pb, pa)
-        if reuse is not None:
-            # Pairs tested again and seen that the reused graph linked with the same
-            # crossings: its link objects (equal to new ones).
-            again = fresh[seen[fresh]]
-            again = again[(reuse.old[a_ids[again]] >= 0) & (reuse.old[b_ids[again]] >= 0)]
-            p_ab = reuse.moves(a_ids[again], b_ids[again])
-            p_ba = reuse.moves(b_ids[again], a_ids[again])
-            crossings = reuse.move_crossings
-            same_links = (p_ab >= 0) & (p_ba >= 0)
-            same_links[same_links] &= (crossings[p_ab[same_links]] == c_ab[again[same_links]]) & (
-                crossings[p_ba[same_links]] == c_ba[again[same_links]]
-            )
-            pos_ab[again[same_links]] = p_ab[same_links]
-            pos_ba[again[same_links]] = p_ba[same_links]
-        ok = np.flatnonzero(seen)
-        moved = reuse.move_links if reuse is not None else []
-        for a, b, pab, pba, cab, cba in zip(
-            a_ids[ok].tolist(),
-            b_ids[ok].tolist(),
-            pos_ab[ok].tolist(),
-            pos_ba[ok].tolist(),
-            c_ab[ok].tolist(),
-            c_ba[ok].tolist(),
-            strict=True,
-        ):
-            if pab >= 0:
-                ab, ba = moved[pab], moved[pba]
-            else:
-                h = math.dist(xy_list[a], xy_list[b])
-                ab = _Link("move", h, crossings=cab)
-                ba = _Link("move", h, crossings=cba)
-            if rows_list[a]:
-                out[a].append((b, ab.weight, ab))
-                links[(a, b)] = ab
-            if rows_list[b]:
-                out[b].append((a, ba.weight, ba))
-                links[(b, a)] = ba
+        pos_ab[again[same_links]] = p_ab[same_links]
+        pos_ba[again[same_links]] = p_ba[same_links]
+    ok = np.flatnonzero(seen)
+    moved = reuse.move_links if reuse is not None else []
+    for a, b, pab, pba, cab, cba in zip(
+        a_ids[ok].tolist(),
+        b_ids[ok].tolist(),
+        pos_ab[ok].tolist(),
+        pos_ba[ok].tolist(),
+        c_ab[ok].tolist(),
+        c_ba[ok].tolist(),
+        strict=True,
+    ):
+        if pab >= 0:
+            ab, ba = moved[pab], moved[pba]
+        else:
+            h = math.dist(xy_list[a], xy_list[b])
+            ab = _Link("move", h, crossings=cab)
+            ba = _Link("move", h, crossings=cba)
+        if rows_list[a]:
+            out[a].append((b, ab.weight, ab))
+            links[(a, b)] = ab
+        if rows_list[b]:
+            out[b].append((a, ba.weight, ba))
+            links[(b, a)] = ba
 
 
 def _fill_over(

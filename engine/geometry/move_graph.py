@@ -377,11 +377,17 @@ class MoveGraph(LinkClassifier):
     def build(cls, kz: Killzone, base_mm: float) -> MoveGraph:
         """Build the graph for bases of ``base_mm`` millimetres on ``kz`` (module docstring).
 
-        Takes a fraction of a second for a 30" x 22" killzone with ~25 parts.
+        Takes a fraction of a second for a 30" x 22" killzone with ~25 parts, and at most about
+        10 s for a layout at the limits (:data:`engine.geometry.move_fill.MAX_GRAPH_WORK`).
+
+        Raises:
+            KillzoneError: the graph would take more than
+                :data:`~engine.geometry.move_fill.MAX_GRAPH_WORK` (layouts far above real ones).
         """
         with paused_gc():
             graph, _ = cls._skeleton(kz, base_mm)
             move_fill.prepare(graph)
+            move_fill.check_size(graph)
             move_fill.fill(graph, np.ones(len(graph._keys), dtype=bool), None)
         return graph
 
@@ -418,11 +424,15 @@ class MoveGraph(LinkClassifier):
             base: a graph of the same layout (``kz.parts`` starts with the same part objects
                 as ``base.kz.parts``), e.g. the cached graph of the layout as loaded.
             kz: the killzone in the wanted hatchway state.
+
+        Raises:
+            KillzoneError: as :meth:`build`.
         """
         with paused_gc():
             graph, _ = cls._skeleton(kz, base.base_mm, base)
             reuse = _Reuse.make(base, graph)
             move_fill.prepare(graph)
+            move_fill.check_size(graph)
 
         def fill(rows: NDArray[np.bool_]) -> None:
             if rows.sum() < 32:  # a few nodes' links: few objects
