@@ -489,7 +489,8 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
             what = "roster" if c.rosters is not None else "team"
             raise BattleError(f"{what} of player {player}: {exc}") from None
     try:
-        killzone = load_killzone(c.killzone or DEFAULT_KILLZONE)
+        # An empty name given is an error like any unknown name, not the default.
+        killzone = load_killzone(DEFAULT_KILLZONE if c.killzone is None else c.killzone)
     except KillTeamError as exc:
         raise BattleError(f"killzone: {exc}") from None
     agents = parse_agents(c.agents) if c.agents is not None else DEFAULT_AGENTS
@@ -527,12 +528,17 @@ def _mission_options(c: MatchupChoice, base: GameOptions, rosters: list[Roster])
         BattleError: an unknown crit op, a tac op the player's kill team cannot select, a
             primary op other than crit, tac or kill (the message names it and the choices).
     """
-    from engine.missions.pack import check_options  # here: missions imports the game
+    from engine.missions.pack import check_options, crit_ops  # missions imports the game
+
+    if c.crit_op is not None and not c.crit_op:  # "" in the options means "rolled"
+        names = ", ".join(s.name for s in crit_ops())
+        raise BattleError(f"'crit_op': no crit op '' ({names})")
 
     tac = {p: t for p, t in zip("AB", c.tac_ops, strict=True) if t is not None}
     primary = {p: t.lower() for p, t in zip("AB", c.primary_ops, strict=True) if t is not None}
     try:
-        options = attrs.evolve(base, crit_op=c.crit_op or "", tac_ops=tac, primary_ops=primary)
+        crit = "" if c.crit_op is None else c.crit_op
+        options = attrs.evolve(base, crit_op=crit, tac_ops=tac, primary_ops=primary)
         check_options(options, {"A": rosters[0], "B": rosters[1]})
     except KillTeamError as exc:
         raise BattleError(str(exc).removeprefix("game option ")) from None

@@ -24,14 +24,18 @@ operatives[2] and operatives[6] are both named 'Gunner'``
 
 from __future__ import annotations
 
+import collections.abc
 import importlib.resources
 import json
 import re
+import typing
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+import attrs
 import cattrs
+import cattrs.cols
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
 
 from engine.dice.profile import parse_damage, parse_threshold
@@ -97,6 +101,12 @@ def _int(value: Any, _type: Any = int) -> int:
     return value
 
 
+def _float(value: Any, _type: Any = float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _fail(f"expected a number, not {brief(value)}")
+    return float(value)
+
+
 def _str(value: Any, _type: Any = str) -> str:
     if not isinstance(value, str):
         raise _fail(f"expected a string, not {brief(value)}")
@@ -149,8 +159,27 @@ def _kind_checked(
 def _make_converter() -> cattrs.Converter:
     c = cattrs.Converter(forbid_extra_keys=True)
     c.register_structure_hook(int, _int)
+    c.register_structure_hook(float, _float)
     c.register_structure_hook(str, _str)
     c.register_structure_hook(WeaponRules, lambda v, _t: parse_weapon_rules(_str(v)))
+
+    def is_list_type(t: Any) -> bool:
+        args = typing.get_args(t)
+        return typing.get_origin(t) is tuple and len(args) == 2 and args[1] is Ellipsis
+
+    def list_hook(t: Any) -> Callable[[Any, Any], Any]:
+        # A list field takes a JSON array only: cattrs alone would take any iterable, so a
+        # string would become a list of its characters and an object a list of its keys.
+        base = cattrs.cols.homogenous_tuple_structure_factory(t, c)
+
+        def structure(value: Any, _t: Any) -> Any:
+            if not isinstance(value, list | tuple):
+                raise _fail(f"must be a list, not {brief(value)}")
+            return base(value, _t)
+
+        return structure
+
+    c.register_structure_hook_factory(is_list_type, list_hook)
     c.register_unstructure_hook(WeaponRules, lambda r: r.format())
 
     def structure_profile(data: Any, _t: Any) -> WeaponProfile:
@@ -252,6 +281,16 @@ def _make_converter() -> cattrs.Converter:
             size = [size, size]
         if not (isinstance(size, list | tuple) and len(size) == 2):
             raise _fail(f"field 'size' must be a number or [minimum, maximum], not {brief(size)}")
+        for key in ("limits", "keyword_limits"):
+            if not isinstance(data.get(key, {}), Mapping):
+                raise _fail(
+                    f"field {key!r} must be an object of selector -> at most, "
+                    f"not {brief(data[key])}"
+                )
+        if not isinstance(data.get("combined_limits", []), list):
+            raise _fail(
+                f"field 'combined_limits' must be a list, not {brief(data['combined_limits'])}"
+            )
         leader = data.get("leader")
         if isinstance(leader, list):
             leader = tuple(_str(t) for t in leader)
@@ -334,14 +373,49 @@ def _where(data: Any, path: str) -> str:
     return ": ".join(words)
 
 
+#: Stands in a message for the value found at the error's path (``team_from_dict`` puts it
+#: in); a NUL never appears in a message otherwise (values are shown with ``repr``).
+_VALUE = "\0value\0"
+
+
+def _expected(type_: Any) -> str:
+    """What a value of ``type_`` (a field's annotation) is called in an error message."""
+    origin = typing.get_origin(type_) or type_
+    if origin in (tuple, list, set, frozenset) or origin is collections.abc.Sequence:
+        return "a list"
+    if origin is dict or origin is collections.abc.Mapping or attrs.has(origin):
+        return "an object"
+    return {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}.get(
+        origin, "a value of another kind"
+    )
+
+
 def _format_exception(exc: BaseException, _type: Any) -> str:
     if isinstance(exc, ForbiddenExtraKeysError):
         return f"unknown field {brief(sorted(exc.extra_fields)[0])}"
     if isinstance(exc, KeyError):
         return f"missing field {exc.args[0]!r}" if exc.args else "missing field"
-    if isinstance(exc, ValueError | TypeError) and str(exc):
-        return str(exc)
+    if isinstance(exc, ValueError) and str(exc):
+        return str(exc)  # the hooks' own messages (a value of the right type, out of range)
+    if isinstance(exc, TypeError | AttributeError):
+        # Python's own words for a value of the wrong type ("'NoneType' object is not
+        # iterable", "'str' object has no attribute 'keys'"): say what was expected instead.
+        return f"must be {_expected(_type)}, not {_VALUE}"
     return cattrs.v.format_exception(exc, _type)
+
+
+def _value_at(data: Any, path: str) -> Any:
+    """The value at a cattrs path such as ``$.operatives[0].weapons`` (``None`` if absent)."""
+    node = data
+    for m in re.finditer(r"\.(\w+)|\[(\d+)\]|\['([^']*)'\]", path):
+        key, index, quoted = m.group(1), m.group(2), m.group(3)
+        if index is not None:
+            i = int(index)
+            node = node[i] if isinstance(node, list) and i < len(node) else None
+        else:
+            name = key if key is not None else quoted
+            node = node.get(name) if isinstance(node, Mapping) else None
+    return node
 
 
 def team_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Team:
@@ -370,6 +444,7 @@ def team_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Team:
         try:
             messages = cattrs.transform_error(exc, path="$", format_exception=_format_exception)
             message, _, path = messages[0].rpartition(" @ ")
+            message = message.replace(_VALUE, brief(_value_at(data, path)))
             where = _where(data, path) or "team"
         except Exception:  # the message only; the error itself is raised below
             message, where = "invalid team data", "team"
