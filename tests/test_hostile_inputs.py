@@ -126,6 +126,12 @@ PYTHON_WORDS = re.compile(
 )
 
 
+#: Characters that drive a terminal or reorder text (every control character but the newline,
+#: the 8-bit controls, the bidirectional overrides and isolates): text from an input is
+#: printed with these as escapes (engine.terminal), so none reaches the output as is.
+TERMINAL_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
 def _clean(
     capsys: pytest.CaptureFixture[str],
     argv: list[str],
@@ -134,8 +140,9 @@ def _clean(
     """Run ``killteam argv`` in-process and check the run was clean; return its status.
 
     Clean: ``main`` returns (an exception other than ``SystemExit`` fails the test) a status
-    0, 1 or 2; when it is not 0, standard error is exactly one line without a traceback; when
-    it is 2, none of ``outputs`` exists.
+    0, 1 or 2; nothing printed holds a raw terminal control character; when the status is
+    not 0, standard error is exactly one line without a traceback or Python's own words for
+    an internal failure; when it is 2, none of ``outputs`` exists.
     """
     try:
         code = main(argv)
@@ -144,6 +151,8 @@ def _clean(
     captured = capsys.readouterr()
     assert code in (0, 1, 2), (code, captured.err[-2000:])
     assert "Traceback" not in captured.err
+    raw = TERMINAL_CONTROLS.search(captured.out + captured.err)
+    assert raw is None, f"{raw.group()!r} printed as is"
     if code != 0:
         assert captured.err.count("\n") == 1 and captured.err.endswith("\n"), captured.err
         assert "\x1b" not in captured.err and "\x9b" not in captured.err, captured.err
