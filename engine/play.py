@@ -467,7 +467,8 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
     Raises:
         BattleError: both teams and rosters given, a team, roster file, killzone, agent
             name or equipment selection that cannot be used (the message names it and the
-            player), or a drop zone where the operatives might not all be set up (checked
+            player; an empty killzone or crit op name is unknown like any other, never the
+            default), or a drop zone where the operatives might not all be set up (checked
             here, before any battle is played).
     """
     c = choice or MatchupChoice()
@@ -525,7 +526,7 @@ def _mission_options(c: MatchupChoice, base: GameOptions, rosters: list[Roster])
     against the pack's ops and the teams' archetypes (``rules/KT24.md`` 8).
 
     Raises:
-        BattleError: an unknown crit op, a tac op the player's kill team cannot select, a
+        BattleError: an unknown (or empty) crit op, a tac op the player's kill team cannot select, a
             primary op other than crit, tac or kill (the message names it and the choices).
     """
     from engine.missions.pack import check_options, crit_ops  # missions imports the game

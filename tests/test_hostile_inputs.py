@@ -37,7 +37,7 @@ import engine.teams.io
 from engine.cli import main
 from engine.errors import KillTeamError
 from engine.game import record_format
-from engine.game.record import ReplayError, replay
+from engine.game.record import RecordFormatError, ReplayError, replay
 from engine.game.record_format import dumps_line
 from engine.teams import TeamFileError
 from engine.teams.io import team_from_dict
@@ -1170,3 +1170,21 @@ def test_an_empty_name_is_refused_not_taken_for_the_default(
     assert _clean(capsys, ["batch", option, "", "-n", "1", "--workers", "1", "--quiet"]) == 2
     assert main(["play", option, "", *FAST]) == 2
     assert what in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "shown"),
+    [("agents", 5, "5"), ("hash_every", -7, "-7"), ("format", 2.5, "2.5")],
+)
+def test_a_number_in_a_record_header_is_named_as_a_number(
+    record_lines: list[str], field: str, value: Any, shown: str
+) -> None:
+    """A header field holding a number of the wrong kind is named with the number as
+    written (``not 5``): before, it was quoted like a string (``not '5'``), which names
+    another mistake (the string ``"5"``)."""
+    head = json.loads(record_lines[0])
+    head[field] = value
+    with pytest.raises(RecordFormatError, match=rf"header field '{field}': ") as caught:
+        replay([json.dumps(head), *record_lines[1:3]])
+    assert re.search(rf"(?<!')(?<![\d.]){re.escape(shown)}(?!')", str(caught.value))
+    assert f"'{shown}'" not in str(caught.value)

@@ -36,6 +36,7 @@ from engine.game.setup import new_game
 from engine.game.state import GameState
 from engine.geometry import Killzone
 from engine.inputs import MAX_LINE_BYTES, check_tree, excerpt, open_input, parse_json
+from engine.inputs import shown as number_shown
 from engine.teams.io import choice_table, team_from_dict
 from engine.teams.model import Roster, Team
 
@@ -294,6 +295,8 @@ def shown(value: Any) -> str:
         return excerpt(value)
     if isinstance(value, dict | list):
         return f"a {'table' if isinstance(value, dict) else 'list'}"
+    if isinstance(value, int | float):  # a number as a number (5, not '5': that is a string)
+        return number_shown(value)
     return excerpt(repr(value))
 
 

@@ -428,7 +428,9 @@ def team_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Team:
     Raises:
         TeamFileError: naming ``source``, the operative, the weapon and the field, for an
             unknown field, a bad threshold (``"7+"``), a damage without a critical value
-            (``"3"``), an unknown weapon rule, a wrong type, a missing field, nesting deeper
+            (``"3"``), an unknown weapon rule, a wrong type (named with what was expected and
+            what was found: ``field 'keywords': must be a list, not 'LEADER'``; a string or an
+            object is never taken for a list), a missing field, nesting deeper
             than :data:`engine.inputs.MAX_DEPTH`, a number that is not finite or too large,
             anything outside the limits of :mod:`engine.teams.model`, or two entries the
             engine cannot tell apart (two operative types, weapons of one kind, profiles,
