@@ -571,22 +571,25 @@ _ROSTER = {"team": "kasrkin", "operatives": list(_TEAM["default_roster"])}
 
 @pytest.mark.parametrize("mutant", ["list", "null", "huge", "deep", "markup", "control", "empty"])
 @pytest.mark.parametrize(
-    "path", [("team",), ("operatives",), ("operatives", 0), ("equipment",)], ids=str
+    "path",
+    [("team",), ("operatives",), ("operatives", 0), ("choices",), ("operative_choices",), ("x",)],
+    ids=str,
 )
 def test_a_roster_changed_in_one_field_is_refused_before_the_battle(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, path: tuple[Any, ...], mutant: str
 ) -> None:
-    """A roster whose team, operatives list, one operative or an unknown field is a wrong
-    value: ``play --rosters`` exits 2 in one line and writes no record."""
+    """A roster whose team, operatives list, one operative, roster-time choices or an
+    unknown field is a wrong value: ``play --rosters`` exits 2 in one line and writes no
+    record (choices that are no choice at all, such as null, may play)."""
     roster = tmp_path / "roster.json"
-    doc = dict(_ROSTER)
-    doc = _set(doc, path, MUTANTS[mutant]) if path != ("equipment",) else {**doc, "x": 1}
-    roster.write_text(_json_text(doc), encoding="utf-8")
+    roster.write_text(_json_text(_set(_ROSTER, path, MUTANTS[mutant])), encoding="utf-8")
     good = tmp_path / "good.json"
     good.write_text(json.dumps(_ROSTER), encoding="utf-8")
     record = tmp_path / "g.jsonl"
     argv = ["play", "--rosters", str(roster), str(good), "--record", str(record), *FAST]
-    assert _clean(capsys, argv, (record,)) == 2
+    code = _clean(capsys, argv, (record,))
+    if path[0] not in ("choices", "operative_choices"):
+        assert code == 2
 
 
 def _layout() -> dict[str, Any]:
@@ -699,6 +702,8 @@ _SCENARIO_PATHS: list[tuple[Any, ...]] = [(k,) for k in _SCENARIO_DOC]
 _SCENARIO_PATHS += [("teams", "A", k) for k in _SCENARIO_DOC["teams"]["A"]]
 _SCENARIO_PATHS += [("position", k) for k in _SCENARIO_DOC["position"]]
 _SCENARIO_PATHS += [("steps", 0, k) for k in _SCENARIO_DOC["steps"][0]]
+_SCENARIO_PATHS += [("steps", 0, "expect", k) for k in _SCENARIO_DOC["steps"][0]["expect"]]
+_SCENARIO_PATHS += [("steps", 0, "dice", 0), ("steps", 0, "actions", 0)]
 
 
 @pytest.mark.parametrize("mutant", _SCENARIO_MUTANTS)
@@ -729,14 +734,19 @@ def test_the_scenario_writer_round_trips() -> None:
 
 
 @pytest.fixture(scope="module")
-def record_lines(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """A real record of a short battle, cut after its 30th step (no result line: it replays
-    as far as it goes)."""
+def full_record(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The lines of a real record of a whole battle between random agents."""
     folder = tmp_path_factory.mktemp("record")
     path = folder / "g.jsonl"
     assert main(["play", "--record", str(path), *FAST]) == 0
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return lines[:31]
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.fixture(scope="module")
+def record_lines(full_record: list[str]) -> list[str]:
+    """The real record cut after its 30th step (no result line: it replays as far as it
+    goes)."""
+    return full_record[:31]
 
 
 def _write(tmp_path: Path, lines: list[str]) -> Path:
@@ -938,6 +948,30 @@ def test_a_record_step_field_changed_is_refused_cleanly(
     step = json.loads(record_lines[k])
     step[field] = value
     lines = [*record_lines[:k], _json_text(step), *record_lines[k + 1 :]]
+    assert _clean(capsys, ["replay", str(_write(tmp_path, lines)), "--quiet"]) in (1, 2)
+
+
+_RESULT_CHANGES: dict[str, tuple[str, Any]] = {
+    "result_null": ("result", None),
+    "winner_c": ("result", {"kill_grades": [0, 0], "vp": [0, 0], "winner": "C\x1b"}),
+    "vp_huge": ("result", {"kill_grades": [0, 0], "vp": [10**14, -1], "winner": "A"}),
+    "steps_text": ("steps", "\u202e379"),
+}
+
+
+@pytest.mark.parametrize("change", list(_RESULT_CHANGES.values()), ids=list(_RESULT_CHANGES))
+def test_an_edited_result_line_is_refused_cleanly(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    full_record: list[str],
+    change: tuple[str, Any],
+) -> None:
+    """The result line of a whole battle's record with one field a wrong value: the battle
+    replays, then the result is refused as malformed (2) or as not the battle's (1), in one
+    line."""
+    result = json.loads(full_record[-1])
+    result[change[0]] = change[1]
+    lines = [*full_record[:-1], json.dumps(result)]
     assert _clean(capsys, ["replay", str(_write(tmp_path, lines)), "--quiet"]) in (1, 2)
 
 
