@@ -31,7 +31,7 @@ from typing import Any
 
 import click
 
-from engine.inputs import file_kind
+from engine.inputs import file_kind, kind_message
 
 __all__ = [
     "PICTURE_SUFFIXES",
@@ -186,10 +186,8 @@ def check_input_path(value: str | Path, option: str, what: str = "file or folder
     except (OSError, ValueError) as exc:
         why = getattr(exc, "strerror", None) or exc
         raise _fail(option, f"{text[:80]}: not a usable path ({why})") from None
-    if kind == "missing":
-        raise _fail(option, f"{text}: no such {what}")
     if kind not in ("file", "folder"):
-        raise _fail(option, f"{text}: is not a regular file ({kind}), not a {what}")
+        raise _fail(option, f"{text}: {kind_message(kind, what)}")
     return Path(text)
 
 

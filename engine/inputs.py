@@ -408,8 +408,10 @@ def file_kind(path: str | Path) -> str:
     return _mode_kind(mode)
 
 
-def _kind_message(kind: str, what: str) -> str:
-    """What is wrong with a path of kind ``kind`` (:func:`file_kind`) given as a ``what``."""
+def kind_message(kind: str, what: str) -> str:
+    """What is wrong with a path of kind ``kind`` (:func:`file_kind`: not ``"file"``) given as
+    a ``what`` (``"team file"``): ``"no such team file"``, ``"is a folder, not a team file"``,
+    ``"is not a regular file (a FIFO), not a team file"``."""
     if kind == "missing":
         return f"no such {what}"
     a = "an" if what[:1] in ("a", "e", "i", "o", "u") else "a"
@@ -456,7 +458,7 @@ def open_input(
     if kind != "file":
         if fd >= 0:
             os.close(fd)
-        raise error(f"{shown_name}: {_kind_message(kind, what)}")
+        raise error(f"{shown_name}: {kind_message(kind, what)}")
     try:
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)

@@ -58,6 +58,11 @@ def _assert_literal(text: str, *, escapes: bool = True) -> None:
         assert part in text, part
     if escapes:
         assert ESCAPES_SHOWN in text
+    _assert_no_controls(text)
+
+
+def _assert_no_controls(text: str) -> None:
+    """``text`` holds none of :data:`CONTROLS` (each control character shown as an escape)."""
     for ch in CONTROLS:
         assert ch not in text, repr(ch)
 
@@ -171,8 +176,7 @@ def test_teams_list_prints_hostile_team_text_literally(
     # The table wraps the long cells (and folds the escapes): each part is intact.
     for part in ("[/bold]", "[link=http://x]y[/link]", "[blink]z[/blink]", r"\x1b]0;pwned\x07"):
         assert part in out, part
-    for ch in CONTROLS:
-        assert ch not in out
+    _assert_no_controls(out)
 
 
 def test_teams_import_prints_hostile_dataset_text_and_paths_literally(
@@ -199,8 +203,7 @@ def test_teams_import_prints_hostile_dataset_text_and_paths_literally(
     assert code == 0
     assert f"wrote {printable(out_dir / 'brass_wardens.json')}" in out
     assert f"Rusty {ESCAPES_SHOWN}" in out
-    for ch in CONTROLS:
-        assert ch not in out
+    _assert_no_controls(out)
 
 
 def test_an_error_naming_a_hostile_path_is_one_printable_line(
@@ -213,8 +216,7 @@ def test_an_error_naming_a_hostile_path_is_one_printable_line(
     assert code == 2
     assert err.startswith("killteam: error: ") and err.count("\n") == 1
     assert ESCAPES_SHOWN in err
-    for ch in CONTROLS:
-        assert ch not in err
+    _assert_no_controls(err)
 
 
 # -------------------------------------------------------------------------------------------
@@ -255,8 +257,7 @@ def test_play_prints_hostile_team_and_killzone_text_literally(
     assert f"A Kas {MARKUP}" in summary  # the operatives-left table's column header
     assert f"wrote {printable(record)}" in out
     assert f"Ploy {MARKUP}" in err
-    for ch in CONTROLS:
-        assert ch not in err
+    _assert_no_controls(err)
 
 
 def test_replay_of_an_edited_record_prints_its_text_literally(
@@ -406,8 +407,7 @@ def test_render_draws_names_as_written_not_as_mathtext(
     svg = (tmp_path / "board.svg").read_text("utf-8")
     assert "KZ $\\frac{1}$ $x^{$" in svg  # the title, drawn as text (fonttype none)
     assert f"$x^{{$ -&gt; b{ESCAPES_SHOWN}:" in svg  # the sight caption
-    for ch in CONTROLS:
-        assert ch not in svg
+    _assert_no_controls(svg)
 
 
 def test_hostile_team_file_is_a_valid_team(tmp_path: Path) -> None:
