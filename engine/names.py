@@ -1,4 +1,5 @@
-"""Built-in names versus file paths: the one rule every door applies.
+"""Built-in names versus file paths: the one rule every door applies; and :func:`slug`, the
+one spelling of a name inside an id (team rule ids, team keys).
 
 A team, killzone or roster argument is either a **file** or a **built-in name**:
 
@@ -14,13 +15,20 @@ A team, killzone or roster argument is either a **file** or a **built-in name**:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from pathlib import PurePath
 
 from engine.errors import KillTeamError
 from engine.inputs import excerpt
 
-__all__ = ["KILLZONE_FILE_SUFFIXES", "TEAM_FILE_SUFFIXES", "check_builtin_name", "is_file_ref"]
+__all__ = [
+    "KILLZONE_FILE_SUFFIXES",
+    "TEAM_FILE_SUFFIXES",
+    "check_builtin_name",
+    "is_file_ref",
+    "slug",
+]
 
 TEAM_FILE_SUFFIXES = (".json",)
 """Suffixes that make a team argument a file path (team files, killteamjson team files)."""
@@ -63,3 +71,12 @@ def check_builtin_name(
         return name
     shown = excerpt(name) if isinstance(name, str) else repr(name)[:60]
     raise error(message.format(name=shown, known=", ".join(known) or "none"))
+
+
+def slug(text: str) -> str:
+    """``text`` in lower case with every run of other characters than ``a-z0-9`` one ``_``
+    (``"Dark Gods' Favour"`` -> ``"dark_gods_favour"``; apostrophes are dropped; ``"_"`` when
+    nothing is left). Team rule ids (:mod:`engine.rules.registry`) and team keys are made of
+    slugs."""
+    text = text.lower().replace("'", "").replace("\u2019", "")
+    return re.sub(r"[^a-z0-9]+", "_", text).strip("_") or "_"

@@ -35,6 +35,9 @@ from typing import TYPE_CHECKING
 import attrs
 
 from engine.dice.rules import TeamRule
+from engine.names import slug
+from engine.teams import choices
+from engine.teams.choices import ChoiceSpec
 
 if TYPE_CHECKING:
     from engine.game.context import Hooks
@@ -113,13 +116,6 @@ class RuleDeclaration:
     sources: tuple[str, ...] = ()
 
 
-def slug(text: str) -> str:
-    """``text`` in lower case with every run of other characters than ``a-z0-9`` one ``_``
-    (``"Dark Gods' Favour"`` -> ``"dark_gods_favour"``; apostrophes are dropped)."""
-    text = text.lower().replace("'", "").replace("\u2019", "")
-    return re.sub(r"[^a-z0-9]+", "_", text).strip("_") or "_"
-
-
 def team_key(team: Team) -> str:
     """The team's identity for rule ids: ``Team.id`` as a :func:`slug` (``"kasrkin"``;
     ``"hierotek-circle"`` -> ``"hierotek_circle"``)."""
@@ -152,123 +148,20 @@ def register(rule_id: str, installer: Installer, summary: str) -> None:
     _REGISTRY[rule_id] = RuleImplementation(rule_id, installer, summary)
 
 
-@attrs.frozen(slots=True)
-class ChoiceSpec:
-    """A choice a team's rules ask for when its roster is built (Marks of Chaos, Chapter
-    Tactics...), declared by the team's module with :func:`register_choice`.
-
-    A value is always a tuple of ``count`` option names (canonical spelling). Team-level
-    choices are made once per roster; per-operative choices once per operative of the types
-    in ``operatives`` (every type when empty).
-
-    Attributes:
-        name: as the rules print it (``"Mark of Chaos"``); rosters and rules name it so.
-        options: the option names, in printed order.
-        per_operative: one value per operative instead of one per roster.
-        count: options chosen (e.g. 2: a primary and a secondary Chapter Tactic, in that
-            order).
-        distinct: the ``count`` options must differ from each other.
-        default: the value when a roster does not fix it; empty: the first ``count`` options
-            (either way, options of the ``distinct_from`` choices are skipped).
-        operatives: for a per-operative choice, the operative types that make it (empty:
-            all); others have the value ``()``.
-        distinct_from: names of team-level choices whose options this one may not repeat
-            (a Sergeant's extra Chapter Tactic differs from the team's).
-        forbidden: for a per-operative choice, ``(operative type, options)`` pairs: options
-            that type may not take (a Balefire Acolyte cannot take Khorne).
-        keyword: the chosen options are keywords the operatives have for the battle (in
-            upper case, added to their datacards in ``GameContext.datacards``: a Mark of
-            Chaos); for a team-level choice, every operative of the roster has them.
-        summary: the project's own one-line summary.
-    """
-
-    name: str
-    options: tuple[str, ...]
-    per_operative: bool = False
-    count: int = 1
-    distinct: bool = True
-    default: tuple[str, ...] = ()
-    operatives: tuple[str, ...] = ()
-    distinct_from: tuple[str, ...] = ()
-    forbidden: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    keyword: bool = False
-    summary: str = ""
-
-    def forbidden_for(self, operative_type: str) -> tuple[str, ...]:
-        """The options an operative of ``operative_type`` may not take (:attr:`forbidden`)."""
-        return tuple(o for t, opts in self.forbidden if t == operative_type for o in opts)
-
-    def default_value(self, excluded: tuple[str, ...] = ()) -> tuple[str, ...]:
-        """``default``, or the first ``count`` options (repeating the first when there are
-        fewer options and repeats are allowed). With ``excluded`` (the options of the
-        ``distinct_from`` choices), a default that would repeat one of them is replaced by
-        the first options that do not, so a default is always legal when possible."""
-        base = self.default or (
-            self.options[: self.count]
-            if len(self.options) >= self.count
-            else (self.options[0],) * self.count
-        )
-        if not set(base) & set(excluded):
-            return base
-        free = tuple(o for o in self.options if o not in excluded)
-        return free[: self.count] if len(free) >= self.count else base
-
-    def applies_to(self, operative_type: str) -> bool:
-        """Whether an operative of ``operative_type`` makes this (per-operative) choice."""
-        return not self.operatives or operative_type in self.operatives
-
-    def canonical(self, value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
-        """``value`` (one name or a sequence; case-insensitive) as canonical option names.
-
-        Raises:
-            ValueError: naming the choice: an unknown option (listing the options), the
-                wrong number of options, or a repeat when ``distinct``.
-        """
-        names = (value,) if isinstance(value, str) else tuple(value)
-        out: list[str] = []
-        for n in names:
-            got = next(
-                (o for o in self.options if isinstance(n, str) and o.casefold() == n.casefold()),
-                None,
-            )
-            if got is None:
-                raise ValueError(
-                    f"choice {self.name!r}: no option {n!r} (options: {', '.join(self.options)})"
-                )
-            out.append(got)
-        if len(out) != self.count:
-            raise ValueError(f"choice {self.name!r}: choose {self.count} option(s), got {len(out)}")
-        if self.distinct and len(set(out)) != len(out):
-            raise ValueError(f"choice {self.name!r}: each option at most once, got {out}")
-        return tuple(out)
-
-
-_CHOICES: dict[str, dict[str, ChoiceSpec]] = {}
 _EQUIPMENT_VALUES: dict[str, float] = {}
 
 
 def register_choice(team: str, spec: ChoiceSpec) -> None:
     """Declare the roster-time choice ``spec`` of the team with key ``team``
-    (:func:`team_key`, e.g. ``"legionaries"``).
+    (:func:`team_key`, e.g. ``"legionaries"``); stored in the team model
+    (:func:`engine.teams.choices.declare`), where rosters read it.
 
     Raises:
         ValueError: a spec without options, a count below 1, a default that is not a legal
             value, a forbidden option that is not an option, or a second, different spec of
             the same name for the team.
     """
-    if not spec.options or spec.count < 1:
-        raise ValueError(f"choice {spec.name!r}: needs options and a count of at least 1")
-    if spec.default:
-        spec.canonical(spec.default)
-    for _type, opts in spec.forbidden:
-        unknown = [o for o in opts if o not in spec.options]
-        if unknown:
-            raise ValueError(f"choice {spec.name!r}: forbidden options {unknown} are not options")
-    key = slug(team)
-    old = _CHOICES.setdefault(key, {}).get(spec.name)
-    if old is not None and old != spec:
-        raise ValueError(f"choice {spec.name!r} of team {key!r} is already declared differently")
-    _CHOICES[key][spec.name] = spec
+    choices.declare(team, spec)
 
 
 def choice_specs(team: Team | str) -> tuple[ChoiceSpec, ...]:
@@ -276,7 +169,7 @@ def choice_specs(team: Team | str) -> tuple[ChoiceSpec, ...]:
     declaration order."""
     _load()
     key = team if isinstance(team, str) else team_key(team)
-    return tuple(_CHOICES.get(slug(key), {}).values())
+    return choices.specs_of(key)
 
 
 def register_equipment_value(rule_id: str, value: float) -> None:
@@ -310,6 +203,9 @@ def _load() -> None:
 
     for info in sorted(pkgutil.iter_modules(teams.__path__), key=lambda m: m.name):
         importlib.import_module(f"teams.{info.name}")
+
+
+choices.add_loader(_load)
 
 
 def implementation(rule_id: str) -> RuleImplementation | None:
