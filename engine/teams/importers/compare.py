@@ -131,7 +131,7 @@ def _pair(
 def _near(a: str, b: str) -> bool:
     """Whether two keys probably name the same thing (``lifesyphon``/``lifesiphon``,
     ``shokka``/``shokkapistol``)."""
-    from engine.teams.importers.bsdata import edit_distance
+    from engine.teams.importers.weapon_rule_text import edit_distance
 
     if not a or not b:
         return False
