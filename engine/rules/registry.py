@@ -13,6 +13,18 @@ imported from a community dataset (whose id comes from its name) gets the same i
 built-in team and plays with the same rules. The universal rules (Command Re-roll, the
 universal weapon rules...) are not team rules.
 
+**Rules shared across teams.** A rule's identity is its kind, its name's slug and its printed
+text (:mod:`engine.teams.rule_text`: normalised, the team keyword a placeholder, kept as a
+digest). Each implementation's printed text is recorded in
+:data:`engine.rules.printed_texts.PRINTED_TEXTS`; a team that carries the texts of its rules
+(``Team.rule_texts``: the imported teams) and prints a rule another team's implementation
+plays, with the same identity, plays it through that implementation (:func:`team_rules` says
+which: :attr:`RuleDeclaration.played_by`). A same-named rule with another text is not played,
+and :attr:`RuleDeclaration.reason` says why. When the text names the team keyword and the
+teams' keywords differ, the implementation must say how to play it for another keyword
+(``register(..., for_keyword=...)``); without that the rule is not played (the reason says
+so).
+
 Whether a rule is played is said here alone, by a registered :class:`RuleImplementation`;
 the team data never claims it. Implementations live in the ``teams`` package (one module per
 team, ``teams/<team>.py``), which this module imports on first use, so the core names no
@@ -36,8 +48,10 @@ import attrs
 
 from engine.dice.rules import TeamRule
 from engine.names import slug
+from engine.rules.printed_texts import PRINTED_TEXTS
 from engine.teams import choices
 from engine.teams.choices import ChoiceSpec
+from engine.teams.rule_text import names_keyword, rule_ref, team_keyword
 
 if TYPE_CHECKING:
     from engine.game.context import Hooks
@@ -52,6 +66,7 @@ __all__ = [
     "equipment_value",
     "implementation",
     "install",
+    "installer_of",
     "register",
     "register_choice",
     "register_equipment_value",
@@ -78,6 +93,8 @@ Installer = Callable[["Hooks", tuple[str, ...]], None]
 (``("A",)``, ``("B",)`` or ``("A", "B")``: the players whose team declares the rule)."""
 
 _REGISTRY: dict[str, RuleImplementation] = {}
+_BY_REF: dict[str, list[str]] = {}  # "kind/slug" -> registered ids, sorted (built on use)
+_FOR_KEYWORD: dict[tuple[str, str], Installer] = {}  # (rule id, keyword) -> installer
 _LOADED: list[bool] = [False]
 _ID_RE = re.compile(r"[a-z0-9_]+/[a-z_]+/[a-z0-9_]+")
 
@@ -91,11 +108,15 @@ class RuleImplementation:
         installer: :data:`Installer`. Several ids may share one installer (a weapon rule
             printed on several teams' datacards); a battle installs it once.
         summary: the project's own one-line summary of what the rule does.
+        for_keyword: ``for_keyword(keyword)``: the installer of the same rule for a team
+            whose operatives have ``keyword`` instead (``"ANGEL OF DEATH"``), or None when
+            the installer cannot be given another keyword (module docstring).
     """
 
     rule_id: str
     installer: Installer
     summary: str
+    for_keyword: Callable[[str], Installer] | None = None
 
 
 @attrs.frozen(slots=True)
@@ -104,9 +125,12 @@ class RuleDeclaration:
 
     Attributes:
         id: the stable rule id. kind: one of :data:`KINDS`. name: as printed.
-        implemented: a registered implementation plays it.
+        implemented: a registered implementation plays it (its own or a shared one).
         sources: where it appears, in data order (``"team"``, ``"operative Kasrkin
             Sergeant"``, ``"Kasrkin Sharpshooter: hot-shot marksman rifle (concealed)"``...).
+        played_by: the id of the implementation that plays it: ``id`` itself, or another
+            team's rule with the same identity (module docstring); None when not played.
+        reason: why it is not played (``""`` when it is).
     """
 
     id: str
@@ -114,6 +138,13 @@ class RuleDeclaration:
     name: str
     implemented: bool
     sources: tuple[str, ...] = ()
+    played_by: str | None = None
+    reason: str = ""
+
+    @property
+    def shared(self) -> bool:
+        """Played through another team's implementation of the same rule."""
+        return self.played_by is not None and self.played_by != self.id
 
 
 def team_key(team: Team) -> str:
@@ -133,8 +164,16 @@ def rule_id(team: str, kind: str, name: str) -> str:
     return f"{slug(team)}/{kind}/{slug(name)}"
 
 
-def register(rule_id: str, installer: Installer, summary: str) -> None:
-    """Register the implementation of the rule ``rule_id`` (module docstring).
+def register(
+    rule_id: str,
+    installer: Installer,
+    summary: str,
+    *,
+    for_keyword: Callable[[str], Installer] | None = None,
+) -> None:
+    """Register the implementation of the rule ``rule_id`` (module docstring); with
+    ``for_keyword``, how to install it for another team keyword
+    (:attr:`RuleImplementation.for_keyword`).
 
     Raises:
         ValueError: a malformed id, an unknown kind, or a second, different implementation
@@ -145,7 +184,8 @@ def register(rule_id: str, installer: Installer, summary: str) -> None:
     old = _REGISTRY.get(rule_id)
     if old is not None and old.installer is not installer:
         raise ValueError(f"team rule {rule_id!r} is already implemented by {old.installer!r}")
-    _REGISTRY[rule_id] = RuleImplementation(rule_id, installer, summary)
+    _REGISTRY[rule_id] = RuleImplementation(rule_id, installer, summary, for_keyword)
+    _BY_REF.clear()
 
 
 _EQUIPMENT_VALUES: dict[str, float] = {}
@@ -218,13 +258,52 @@ def _weapon_label(weapon_name: str, profile_name: str) -> str:
     return f"{weapon_name} ({profile_name})" if profile_name else weapon_name
 
 
+def _same_rule(ref: str) -> list[str]:
+    """The registered ids whose ``kind/slug`` is ``ref``, sorted."""
+    if not _BY_REF:
+        for rid in sorted(_REGISTRY):
+            _BY_REF.setdefault(rid.split("/", 1)[1], []).append(rid)
+    return _BY_REF.get(ref, [])
+
+
+def _played_by(rid: str, text: str | None, keyword: str) -> tuple[str | None, str]:
+    """``(played_by, reason)`` of the rule ``rid`` of a team whose printed text of it has
+    the key ``text`` (None: no text) and whose keyword is ``keyword`` (module docstring)."""
+    own = implementation(rid)
+    printed = PRINTED_TEXTS.get(rid)
+    if own is not None:
+        if text is not None and printed is not None and printed[0] != text:
+            return None, f"its printed text is not the text {rid} plays"
+        return rid, ""
+    others = [o for o in _same_rule(rid.split("/", 1)[1]) if o != rid]
+    if not others:
+        return None, "not implemented"
+    if text is None:
+        return None, f"no printed text to compare with {', '.join(others)}"
+    same = [o for o in others if o in PRINTED_TEXTS and PRINTED_TEXTS[o][0] == text]
+    if not same:
+        return None, f"same name as {', '.join(others)}, another text"
+    for other in same:
+        theirs = PRINTED_TEXTS[other][1]
+        if not names_keyword(text) or theirs == keyword:
+            return other, ""
+        if _REGISTRY[other].for_keyword is not None:
+            return other, ""
+    return None, (
+        f"same text as {same[0]}, which plays it for {PRINTED_TEXTS[same[0]][1]} operatives "
+        f"only (not for {keyword or 'a team without a keyword'})"
+    )
+
+
 def team_rules(team: Team) -> list[RuleDeclaration]:
     """Every team rule of ``team``, sorted by kind (:data:`KINDS` order) then id; a rule that
-    appears in several places is one entry listing all of them in ``sources``.
+    appears in several places is one entry listing all of them in ``sources``; each says
+    whether it is played and through which implementation (module docstring).
 
     Args:
         team: a :class:`~engine.teams.model.Team`.
     """
+    _load()
     key = team_key(team)
     found: dict[str, tuple[str, str, list[str]]] = {}
 
@@ -257,16 +336,41 @@ def team_rules(team: Team) -> list[RuleDeclaration]:
                         label = _weapon_label(weapon.name, prof.name)
                         add("weapon_rule", spec.rule_name, f"{owner}: {label}")
     order = {k: i for i, k in enumerate(KINDS)}
-    out = [
-        RuleDeclaration(rid, kind, name, implementation(rid) is not None, tuple(src))
-        for rid, (kind, name, src) in found.items()
-    ]
+    texts = dict(team.rule_texts)
+    keyword = team_keyword(team) if texts else ""
+    out = []
+    for rid, (kind, name, src) in found.items():
+        by, why = _played_by(rid, texts.get(rule_ref(kind, name)), keyword)
+        out.append(RuleDeclaration(rid, kind, name, by is not None, tuple(src), by, why))
     return sorted(out, key=lambda d: (order[d.kind], d.id))
 
 
 def unimplemented_rules(team: Team) -> list[RuleDeclaration]:
     """The rules of :func:`team_rules` that no implementation plays, in the same order."""
     return [d for d in team_rules(team) if not d.implemented]
+
+
+def installer_of(decl: RuleDeclaration, keyword: str) -> Installer | None:
+    """The installer that plays ``decl`` (a :func:`team_rules` entry) for a team with
+    ``keyword``: its implementation's, or, for a rule shared from a team of another keyword
+    whose text names it, the one ``for_keyword`` builds (one per rule and keyword, so a
+    battle installs it once); None when it is not played."""
+    if decl.played_by is None:
+        return None
+    impl = _REGISTRY[decl.played_by]
+    printed = PRINTED_TEXTS.get(decl.played_by)
+    if (
+        not decl.shared
+        or printed is None
+        or not names_keyword(printed[0])
+        or printed[1] == keyword
+        or impl.for_keyword is None
+    ):
+        return impl.installer
+    made = _FOR_KEYWORD.get((decl.played_by, keyword))
+    if made is None:
+        made = _FOR_KEYWORD[(decl.played_by, keyword)] = impl.for_keyword(keyword)
+    return made
 
 
 def install(hooks: Hooks, rosters: Mapping[str, Roster]) -> None:
@@ -280,17 +384,19 @@ def install(hooks: Hooks, rosters: Mapping[str, Roster]) -> None:
     """
     plan: list[tuple[Installer, list[str]]] = []
     for player in sorted(rosters):
-        for decl in team_rules(rosters[player].team):
-            impl = implementation(decl.id)
-            if impl is None:
+        team = rosters[player].team
+        keyword = team_keyword(team)
+        for decl in team_rules(team):
+            installer = installer_of(decl, keyword)
+            if installer is None:
                 continue
             for inst, players in plan:
-                if inst is impl.installer:
+                if inst is installer:
                     if player not in players:
                         players.append(player)
                     break
             else:
-                plan.append((impl.installer, [player]))
+                plan.append((installer, [player]))
     for inst, players in plan:
         inst(hooks, tuple(players))
 

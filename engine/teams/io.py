@@ -20,6 +20,10 @@ number from 1 to 50, got 0``. Two entries the engine could not tell apart (the s
 would be silently unreachable) are refused naming both, e.g. ``teams/x.json: team 'x':
 operatives[2] and operatives[6] are both named 'Gunner'``
 (:func:`engine.teams.model.duplicate_problem`).
+
+A team imported with its rules' printed texts carries their identities as ``"rule_texts":
+{"faction_rule/astartes": "3f0c...@", ...}`` (:mod:`engine.teams.rule_text`; omitted when
+empty).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from typing import Any, TypeVar
 import attrs
 import cattrs
 import cattrs.cols
+import cattrs.gen
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
 
 from engine.dice.profile import parse_damage, parse_threshold
@@ -339,6 +344,33 @@ def _make_converter() -> cattrs.Converter:
     c.register_unstructure_hook(Selection, unstructure_selection)
 
     c.register_structure_hook(Ploy, _kind_checked(c, Ploy, PLOY_KINDS))
+
+    def structure_texts(value: Any, _t: Any) -> tuple[tuple[str, str], ...]:
+        if not isinstance(value, Mapping):
+            raise _fail(f"must be an object of rule reference: text key, not {brief(value)}")
+        return tuple((_str(k), _str(v)) for k, v in value.items())
+
+    c.register_structure_hook(
+        Team,
+        cattrs.gen.make_dict_structure_fn(
+            Team,
+            c,
+            _cattrs_forbid_extra_keys=True,
+            rule_texts=cattrs.gen.override(struct_hook=structure_texts),
+        ),
+    )
+    unstructure_team_fields = cattrs.gen.make_dict_unstructure_fn(Team, c)
+
+    def unstructure_team(team: Team) -> dict[str, Any]:
+        # ``rule_texts`` is written only when the team has texts (an object), so the files
+        # of the teams without texts (the built-in ones) stay as they are.
+        out: dict[str, Any] = unstructure_team_fields(team)
+        out.pop("rule_texts", None)
+        if team.rule_texts:
+            out["rule_texts"] = dict(team.rule_texts)
+        return out
+
+    c.register_unstructure_hook(Team, unstructure_team)
     return c
 
 

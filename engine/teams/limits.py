@@ -52,6 +52,7 @@ from engine.dice.rules import WeaponRules
 from engine.names import slug
 from engine.teams.datacards import WEAPON_KINDS, Ability, Operative, Weapon, WeaponProfile
 from engine.teams.roster import Selection, Team
+from engine.teams.rule_text import key_problem
 
 __all__ = [
     "MAX_LIST_ITEMS",
@@ -382,6 +383,8 @@ def team_problem(team: Team) -> str | None:
         _text_problem("faction", team.faction),
         _count_problem("archetypes", team.archetypes, MAX_LIST_ITEMS, "archetypes"),
         *(name_problem("archetypes", a) for a in team.archetypes),
+        _count_problem("rule_texts", team.rule_texts, 4 * MAX_LIST_ITEMS, "rule texts"),
+        *(key_problem(ref, key) for ref, key in team.rule_texts),
         _count_problem("operatives", team.operatives, MAX_OPERATIVE_TYPES, "operative types"),
         _count_problem("default_roster", team.default_roster, MAX_ROSTER_OPERATIVES, "entries"),
         *(name_problem("default_roster", e, limit=2 * MAX_NAME_CHARS) for e in team.default_roster),

@@ -75,6 +75,13 @@ class Provenance:
     checked_against: tuple[str, ...] = ()
 
 
+def _text_pairs(value: Any) -> tuple[tuple[str, str], ...]:
+    """Converter: a mapping or pairs -> sorted ``(reference, key)`` pairs (checked by
+    :func:`engine.teams.limits.team_problem`)."""
+    items = value.items() if isinstance(value, Mapping) else value
+    return tuple(sorted((ref, key) for ref, key in items))
+
+
 @attrs.frozen(slots=True)
 class Team:
     """A kill team.
@@ -86,6 +93,12 @@ class Team:
         selection: the roster rules. default_roster: a legal roster, as roster entries
             (``"Kasrkin Gunner [Meltagun]"``, :func:`parse_entry`).
         provenance: where the data came from.
+        rule_texts: the identity of each printed rule text the team carries, as ``(rule
+            reference, text key)`` pairs (``("faction_rule/astartes", "3f0c...@")``:
+            :mod:`engine.teams.rule_text`; a mapping is accepted); empty when the team
+            came without texts (the built-in teams). Found through it, a rule implemented
+            for another team that prints the same text is played for this one
+            (:func:`engine.rules.registry.team_rules`).
     """
 
     id: str
@@ -99,6 +112,7 @@ class Team:
     ploys: tuple[Ploy, ...] = ()
     equipment: tuple[Equipment, ...] = ()
     abilities: tuple[Ability, ...] = ()
+    rule_texts: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_text_pairs)
 
     def operative(self, name: str) -> Operative:
         """The operative type called ``name``.

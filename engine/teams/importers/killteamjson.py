@@ -5,7 +5,9 @@ gives and builds :class:`~engine.teams.model.Team` values (``rules/KT24.md`` sec
 Only numbers and names are taken: stats, weapon profiles, weapon-rule ids and values, base
 sizes, keywords, and the names and record ids of abilities, unique actions, ploys and
 equipment. Rules prose is never copied: every ``summary`` is left empty and ``source_ref``
-names the record instead.
+names the record instead; ``Team.rule_texts`` keeps only a digest of each rule's printed
+text, its identity (:mod:`engine.teams.rule_text`), so a rule implemented for another team
+that prints the same text is played for this one.
 
 The ``composition`` text is parsed, never stored, into wargear options and selection rules
 (:mod:`engine.teams.importers.composition`).
@@ -25,6 +27,7 @@ the field. The team id is :func:`~engine.teams.model.safe_team_id` of the team's
 
 from __future__ import annotations
 
+import ast
 import math
 import re
 from collections.abc import Mapping
@@ -56,6 +59,7 @@ from engine.teams.model import (
     team_problem,
     weapon_problem,
 )
+from engine.teams.rule_text import rule_ref, rule_text_key, team_keyword
 
 __all__ = ["KillTeamJsonError", "import_killteamjson", "weapon_rule_from_record"]
 
@@ -269,9 +273,40 @@ class _Importer:
         self.team = str(data.get("killteamName") or data.get("killteamId") or source)
         self.issues: list[ImportIssue] = []
         self.glossary = dict(glossary)
+        self.texts: list[tuple[str, str, str]] = []  # (kind, name, printed text): digested
+        self.weapon_rule_texts: dict[str, str] = {}
         for rule in self.items(data.get("weapon_rules"), "team: weapon_rules"):
             if isinstance(rule, Mapping) and "id" in rule:
                 self.glossary[str(rule["id"])] = str(rule.get("name") or rule["id"])
+                name = self.glossary[str(rule["id"])]
+                self.weapon_rule_texts.setdefault(name, _text(rule.get("description")))
+
+    def text(self, kind: str, name: str, *parts: Any) -> None:
+        """Note the printed text of the rule ``name`` of ``kind`` (only its digest is kept,
+        :meth:`rule_texts`)."""
+        self.texts.append((kind, name, " ".join(_text(p) for p in parts).strip()))
+
+    def rule_texts(self, team: Team) -> dict[str, str]:
+        """The text key of each rule of ``team`` with a printed text
+        (:func:`~engine.teams.rule_text.rule_text_key`, with the team's keyword); a rule
+        printed twice with different texts gets none (reported)."""
+        for op in team.operatives:
+            for weapon in op.weapons:
+                for prof in weapon.profiles:
+                    for spec in prof.rules:
+                        if isinstance(spec, TeamRule):
+                            text = self.weapon_rule_texts.get(spec.rule_name, "")
+                            self.text("weapon_rule", spec.rule_name, text)
+        keyword = team_keyword(team)
+        keys: dict[str, str | None] = {}
+        for kind, name, text in self.texts:
+            if not text:
+                continue
+            ref, key = rule_ref(kind, name), rule_text_key(text, keyword)
+            if keys.setdefault(ref, key) not in (key, None):
+                self.issue(ref, "printed twice with different texts: no text identity")
+                keys[ref] = None
+        return {ref: key for ref, key in keys.items() if key is not None}
 
     def issue(self, where: str, message: str, kind: str = "recovered") -> None:
         self.issues.append(ImportIssue(self.team, where, message, kind))
@@ -411,6 +446,7 @@ class _Importer:
             abilities.append(
                 Ability(name=_name(raw.get("abilityName")), source_ref=_ref(raw.get("abilityId")))
             )
+            self.text("ability", abilities[-1].name, raw.get("description"))
         actions = []
         for raw in self.records(data.get("actions"), "action", f"{where}: action"):
             ap = raw.get("AP")
@@ -419,6 +455,13 @@ class _Importer:
                 Ability(
                     name=_name(raw.get("name")), ap=ap if ok else 1, source_ref=_ref(raw.get("id"))
                 )
+            )
+            self.text(
+                "unique_action",
+                actions[-1].name,
+                raw.get("description"),
+                raw.get("effects"),
+                raw.get("conditions"),
             )
             if not ok:
                 self.issue(
@@ -486,6 +529,7 @@ class _Importer:
                     source_ref=_ref(raw.get("abilityId")),
                 )
             )
+            self.text("faction_rule", abilities[-1].name, raw.get("description"))
         ploys = []
         for raw in self.records(data.get("ploys"), "ploy", "ploy", "ployName"):
             name = _name(raw.get("ployName"))
@@ -500,6 +544,7 @@ class _Importer:
             ploys.append(
                 Ploy(name=name, kind=kind, cp=_ploy_cp(raw), source_ref=_ref(raw.get("ployId")))
             )
+            self.text(f"{kind}_ploy", name, raw.get("description"))
         operatives, selection = self.composition(operatives)
         equipment = []
         for raw in self.records(data.get("equipments"), "equipment", "equipment", "eqName"):
@@ -513,17 +558,19 @@ class _Importer:
             equipment.append(
                 Equipment(name=name, source_ref=_ref(raw.get("eqId")), weapons=weapons)
             )
+            self.text("equipment", name, raw.get("description"))
         self.issue(
             "team",
             "rules text (descriptions, effects, composition) is not imported; summaries are "
-            "left empty and source_ref names each record",
+            "left empty, source_ref names each record and rule_texts keeps a digest of each "
+            "rule's text (its identity)",
             "skipped",
         )
         version = str(data.get("version") or "").strip()
         season = str(data.get("season") or "").strip()
         team_id = safe_team_id(self.team)
         faction = next(iter(operatives[0].keywords), "") if operatives else ""
-        return Team(
+        team = Team(
             id=team_id,
             name=self.team,
             faction=faction,
@@ -540,6 +587,30 @@ class _Importer:
             equipment=tuple(equipment),
             abilities=tuple(abilities),
         )
+        return attrs.evolve(team, rule_texts=self.rule_texts(team))
+
+
+def _text(value: Any) -> str:
+    """A printed text field as a string (``None``, ``"None"`` and non-strings: ``""``; a
+    list, such as an action's effects: its strings joined)."""
+    if isinstance(value, list):
+        return " ".join(_text(v) for v in value)
+    if not isinstance(value, str) or value.strip() == "None":
+        return ""
+    if value.startswith("[") and value.endswith("]") and len(value) <= _MAX_TEXT_LIST_CHARS:
+        # Some records hold a list written as Python text (``"['Select one ...', ...]"``):
+        # read its strings, so the quotes it was written with are not part of the text.
+        try:
+            items = ast.literal_eval(value)
+        except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+            return value
+        if isinstance(items, list) and all(isinstance(i, str) for i in items):
+            return " ".join(items)
+    return value
+
+
+_MAX_TEXT_LIST_CHARS = 20_000
+"""The longest list-as-text (an action's effects) read as a list."""
 
 
 def _name(value: Any) -> str:
