@@ -9,8 +9,10 @@
   then print the import report.
 - ``killteam teams compare KTJSON_PATH BSDATA_PATH``: list the differences between the two
   datasets.
-- ``killteam teams rules NAME [--json]``: every team rule with its kind, name, id and whether
-  the engine implements it.
+- ``killteam teams rules NAME [--json]``: every team rule with its kind, name, id, whether
+  the engine plays it and through which implementation (or why not);
+  ``killteam teams rules --killteamjson PATH``: how many rules of each team of a killteamjson
+  checkout are played.
 
 Bad input raises :class:`~engine.errors.KillTeamError` (or a click error), which
 ``engine.cli.main`` prints as one line. Team and dataset text is printed as written
@@ -333,15 +335,34 @@ def teams_compare(ktjson_path: Path, bsdata_path: Path) -> None:
 
 
 @teams.command("rules")
-@click.argument("name")
+@click.argument("name", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
-def teams_rules(name: str, as_json: bool) -> None:
-    """List a team's rules (NAME: a built-in id or a .json team file) with kind, name and whether
-    the engine plays them (``engine.rules.registry``; the team data never claims it)."""
+@click.option(
+    "--killteamjson",
+    "dataset",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Instead: how many rules of each team of this killteamjson checkout are played.",
+)
+def teams_rules(name: str | None, as_json: bool, dataset: Path | None) -> None:
+    """List a team's rules (NAME: a built-in id or a .json team file) with kind, name, whether
+    the engine plays them and through which implementation (its own, or another team's rule
+    with the same printed text), or why not (``engine.rules.registry``; the team data never
+    claims it)."""
     import json
 
     from engine.rules import team_rules
 
+    if dataset is not None:
+        from engine.rules.shared_rules import coverage
+
+        cov = _call("killteamjson import", coverage, dataset)
+        for t in cov.teams:
+            echo(f"{t.team}: {t.played} of {t.rules} played ({t.shared} shared)")
+        echo(cov.line())
+        return
+    if name is None:
+        raise click.UsageError("give a team NAME or --killteamjson PATH")
     team = _load(name)
     decls = team_rules(team)
     if as_json:
@@ -351,6 +372,8 @@ def teams_rules(name: str, as_json: bool) -> None:
                 "kind": d.kind,
                 "name": d.name,
                 "implemented": d.implemented,
+                "played_by": d.played_by,
+                "reason": d.reason,
                 "sources": list(d.sources),
             }
             for d in decls
@@ -361,9 +384,12 @@ def teams_rules(name: str, as_json: bool) -> None:
     table = Table(title=markup(f"{team.name}: team rules ({done} of {len(decls)} implemented)"))
     for col in ("kind", "name", "implemented", "id"):
         table.add_column(col, no_wrap=True)
+    table.add_column("played by / why not", overflow="fold")
     table.add_column("where", overflow="fold")
     for d in decls:
-        add_row(table, d.kind, d.name, str(d.implemented).lower(), d.id, "; ".join(d.sources))
+        how = (d.played_by if d.shared else "own") if d.implemented else d.reason
+        implemented = str(d.implemented).lower()
+        add_row(table, d.kind, d.name, implemented, d.id, how or "", "; ".join(d.sources))
     _console().print(table)
 
 

@@ -93,7 +93,7 @@ Installer = Callable[["Hooks", tuple[str, ...]], None]
 (``("A",)``, ``("B",)`` or ``("A", "B")``: the players whose team declares the rule)."""
 
 _REGISTRY: dict[str, RuleImplementation] = {}
-_BY_REF: dict[str, list[str]] = {}  # "kind/slug" -> registered ids, sorted (built on use)
+_BY_REF: dict[str, list[str]] = {}  # "kind/slug" -> registered ids, sorted; "" -> [size]
 _FOR_KEYWORD: dict[tuple[str, str], Installer] = {}  # (rule id, keyword) -> installer
 _LOADED: list[bool] = [False]
 _ID_RE = re.compile(r"[a-z0-9_]+/[a-z_]+/[a-z0-9_]+")
@@ -260,10 +260,12 @@ def _weapon_label(weapon_name: str, profile_name: str) -> str:
 
 def _same_rule(ref: str) -> list[str]:
     """The registered ids whose ``kind/slug`` is ``ref``, sorted."""
-    if not _BY_REF:
+    if _BY_REF.get("", [""])[0] != str(len(_REGISTRY)):
+        _BY_REF.clear()
+        _BY_REF[""] = [str(len(_REGISTRY))]
         for rid in sorted(_REGISTRY):
             _BY_REF.setdefault(rid.split("/", 1)[1], []).append(rid)
-    return _BY_REF.get(ref, [])
+    return [rid for rid in _BY_REF.get(ref, []) if rid in _REGISTRY]
 
 
 def _played_by(rid: str, text: str | None, keyword: str) -> tuple[str | None, str]:
