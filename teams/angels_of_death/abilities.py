@@ -15,10 +15,11 @@ from engine.game.work import Work
 from engine.rules.choices import RuleChoiceFrame, on_choice
 from engine.rules.registry import register, rule_id
 from teams.angels_of_death.common import (
+    DOCTRINES,
     TEAM,
     has_ability,
 )
-from teams.angels_of_death.ploys import COMBAT_DOCTRINE, DOCTRINES
+from teams.angels_of_death.ploys import COMBAT_DOCTRINE
 from teams.angels_of_death.tactics import team_tactics
 
 

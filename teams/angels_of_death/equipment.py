@@ -184,7 +184,7 @@ def _seals_advice(w: Work, player: str, action: Action, info: Mapping[str, Any])
     """Rule of thumb: one more normal success, worth its damage's share of the target's
     starting wounds (``DAMAGE_WEIGHT`` per starting wounds, as the dice core values damage),
     plus 0.05 (free: only a later use this turning point is given up)."""
-    from engine.agents.values import DAMAGE_WEIGHT
+    from engine.advice.values import DAMAGE_WEIGHT
 
     got = _attack_frame(w, info)
     target = str(info.get("target", ""))

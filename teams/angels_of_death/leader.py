@@ -15,16 +15,14 @@ from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.registry import register, rule_id
 from teams.angels_of_death.advice import combat_doctrine_advice
-from teams.angels_of_death.common import TEAM, has_ability, specified
+from teams.angels_of_death.common import DOCTRINES, TEAM, has_ability, set_doctrine, specified
 from teams.angels_of_death.equipment import reliquaries_free
 from teams.angels_of_death.ploys import (
     ADJUST_DOCTRINE,
     COMBAT_DOCTRINE,
-    DOCTRINES,
     SHOCK_ASSAULT,
     TRANSHUMAN_PHYSIOLOGY,
     WRATH_OF_VENGEANCE,
-    set_doctrine,
 )
 
 HEROIC_LEADER = "Heroic Leader"

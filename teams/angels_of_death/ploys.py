@@ -10,18 +10,20 @@ import attrs
 from engine.dice.rules import Balanced, Shock, WeaponRules, parse_weapon_rules
 from engine.game.actions import Action
 from engine.game.context import Hooks
-from engine.game.state import Effect
 from engine.game.work import Work
 from engine.rules.ploys import GainToken, Ploy, StatChange, ploy_installer
 from engine.rules.registry import register, rule_id
 from teams.angels_of_death import advice
 from teams.angels_of_death.common import (
+    DOCTRINES,
     TEAM,
+    current_doctrine,
     fails,
     has_token,
     normal_saves,
     save_of,
     set_die,
+    set_doctrine,
     shoot_frame,
     shot_friend,
     tokens,
@@ -147,34 +149,6 @@ INDOMITUS_SAVE = IndomitusSave()
 def _install_indomitus(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.ploy(INDOMITUS, players)
     hooks.ploy(INDOMITUS_SAVE, players)
-
-
-DOCTRINES = ("devastator", "tactical", "assault")
-"""The combat doctrines of Combat Doctrine, in printed order."""
-
-_DOCTRINE_TOKEN = "combat_doctrine:"
-
-
-def current_doctrine(w: Work, player: str) -> str:
-    """The combat doctrine ``player`` selected this turning point, or ``""``."""
-    for e in w.effects:
-        if e.kind == "token" and e.player == player and e.detail.startswith(_DOCTRINE_TOKEN):
-            return e.detail.removeprefix(_DOCTRINE_TOKEN)
-    return ""
-
-
-def set_doctrine(w: Work, player: str, doctrine: str, source: str) -> None:
-    """Select ``doctrine`` for ``player`` until the end of the turning point (replacing any)."""
-    w.effects[:] = [
-        e
-        for e in w.effects
-        if not (e.kind == "token" and e.player == player and e.detail.startswith(_DOCTRINE_TOKEN))
-    ]
-    w.add_effect(
-        Effect(
-            "token", "", "end_tp", source=source, detail=_DOCTRINE_TOKEN + doctrine, player=player
-        )
-    )
 
 
 @attrs.frozen(slots=True)

@@ -123,8 +123,8 @@ class Medikit(SelectingAction):
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
         """The wounds expected back (2D3, 4 on average, at most those lost) valued as
-        wounds dealt are (:func:`engine.agents.values.heal_value`)."""
-        from engine.agents.values import heal_value
+        wounds dealt are (:func:`engine.advice.values.heal_value`)."""
+        from engine.advice.values import heal_value
 
         return heal_value(w, a.target)
 
@@ -336,10 +336,11 @@ class AdaptiveStunGrenade:
         w.stack.append(StunTestFrame(ops=stun_tested(w, a.target), source=o.id, player=o.player))
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
-        """The heuristic's own stun value for that enemy."""
-        from engine.agents.heuristic import _stun_value
+        """The heuristic's own stun value for that enemy (:func:`engine.advice.stun_value`)."""
+        from engine.advice.values import stun_value
+        from engine.rules.equipment.grenades import STUN_TEST, stun_tested
 
-        return float(_stun_value(w, o.player, a.target))
+        return float(stun_value(w, o.player, stun_tested(w, a.target), STUN_TEST))
 
 
 ADAPTIVE_SMOKE = AdaptiveSmokeGrenade()

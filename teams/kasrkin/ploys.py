@@ -125,12 +125,12 @@ ENGAGE_FROM_COVER_REROLL = EngageFromCoverReroll()
 def _reroll_gain(w: Work, faces: tuple[int, ...], attacking: bool) -> float:
     """The dice core's gain of re-rolling dice showing ``faces`` in the Shoot in progress
     (each die valued alone, as one Command Re-roll, and summed)."""
-    from engine.agents.attack_choices import _shoot_cr_gain
+    from engine.advice.rerolls import shoot_reroll_gain
 
     f = shoot_frame(w)
     if f is None or f is not w.top:
         return 0.0
-    return float(sum(_shoot_cr_gain(w, f, attacking, face) for face in faces))
+    return float(sum(shoot_reroll_gain(w, f, attacking, face) for face in faces))
 
 
 def install_engage_from_cover(hooks: Hooks, players: tuple[str, ...]) -> None:
@@ -411,7 +411,7 @@ def _seize(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> Non
 def _seize_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
     """The value of the best shot the operative has where it stands (dice core), as the
     free action is most often a Shoot."""
-    from engine.agents.position import best_shot_now
+    from engine.advice.shots import best_shot_now
 
     o = w.op(action.target)
     return float(best_shot_now(w, o, as_engage=o.order == "engage"))
@@ -620,7 +620,7 @@ def _cover_retreat(w: Work, player: str, action: Action, info: Mapping[str, Any]
 def _cover_retreat_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
     """The value of the best shot the friend can take now (dice core), less a tenth of an
     operative when it gives up a Conceal order."""
-    from engine.agents.position import best_shot_now
+    from engine.advice.shots import best_shot_now
 
     o = w.op(action.target)
     value = float(best_shot_now(w, o, as_engage=True))
@@ -703,7 +703,7 @@ def _give_no_ground_advice(w: Work, player: str, action: Action, info: Mapping[s
     operatives); during an activation (control matters there only for the actions that
     need it) 0.15 while the active operative contests the marker with AP left; else
     nothing."""
-    from engine.agents.mission_choices import VP_VALUE
+    from engine.advice.values import VP_VALUE
 
     marker = action.text.removeprefix("give no ground ")
     name = next((n for n in _gng_markers(w, player) if n.lower() == marker), "")

@@ -251,7 +251,7 @@ class DakkaDash:
         """Rule of thumb: the best shot it has where it stands (dice core, as an Engage
         operative; its only ranged weapon is the dakka shoota) when it may still Shoot, plus
         0.05 operatives for the free Dash when it may still Dash."""
-        from engine.agents.position import best_shot_now
+        from engine.advice.shots import best_shot_now
 
         value = 0.0
         if _can_still(o, SHOOT):

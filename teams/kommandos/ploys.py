@@ -364,7 +364,7 @@ def _scratch_advice(w: Work, player: str, action: Action, info: Mapping[str, Any
     """Rule of thumb: 1 when the damage would incapacitate the operative (the whole shot's
     unblocked damage, or the strike's), else the normal damage saved as the dice core
     weighs wounds (``DAMAGE_WEIGHT`` of its share of the operative's starting wounds)."""
-    from engine.agents.values import DAMAGE_WEIGHT
+    from engine.advice.values import DAMAGE_WEIGHT
 
     op = str(info.get("target", ""))
     if info.get("trigger") == "defence_dice":
@@ -462,7 +462,7 @@ def _kunnin_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]
     """The first strike's extra damage (critical minus normal) as the dice core weighs
     wounds, or 1 when the critical damage incapacitates the enemy and the normal would
     not."""
-    from engine.agents.values import DAMAGE_WEIGHT
+    from engine.advice.values import DAMAGE_WEIGHT
 
     f = _fight_frame(w)
     if f is None:

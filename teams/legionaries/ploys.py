@@ -156,7 +156,7 @@ class FickleFatesSave:
 
     def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
         """Rule of thumb (class docstring)."""
-        from engine.agents.values import DAMAGE_WEIGHT
+        from engine.advice.values import DAMAGE_WEIGHT
 
         found = _shoot_frame(w)
         target = str(info.get("target", ""))
@@ -470,7 +470,7 @@ def _quicksilver_advice(w: Work, player: str, action: Any, info: Any) -> float:
 def _malignant_advice(w: Work, player: str, action: Any, info: Any) -> float:
     """The dice core's value of the shot at the primary target with Piercing 1 minus without
     (nothing when it is more than 3" away)."""
-    from engine.agents.values import shot_value
+    from engine.advice.values import shot_value
     from engine.dice.profile import Target
 
     op, target = str(info.get("op", "")), str(info.get("target", ""))
@@ -506,7 +506,7 @@ def _captivation_advice(w: Work, player: str, action: Any, info: Any) -> float:
 def _bloodshed_advice(w: Work, player: str, action: Any, info: Any) -> float:
     """The strike's worth: 1 when it incapacitates the enemy, else ``DAMAGE_WEIGHT`` of its
     damage's share of the enemy's starting wounds."""
-    from engine.agents.values import DAMAGE_WEIGHT
+    from engine.advice.values import DAMAGE_WEIGHT
 
     op = str(info.get("op", ""))
     found = _bloodshed_fight(w, op) if op else None

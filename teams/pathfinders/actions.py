@@ -128,8 +128,8 @@ class Medikit(SelectingAction):
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
         """The wounds expected back (2D3, 4 on average, at most those lost) valued as
-        wounds dealt are (:func:`engine.agents.values.heal_value`)."""
-        from engine.agents.values import heal_value
+        wounds dealt are (:func:`engine.advice.values.heal_value`)."""
+        from engine.advice.values import heal_value
 
         return heal_value(w, a.target)
 

@@ -78,7 +78,7 @@ class RemotePilot(SelectingAction):
         """Rule of thumb: the drone's best shot where it stands when it has an Engage
         order (a free Shoot), else 0.09 when it can mark a visible enemy (a free
         Markerlight: one token), else 0.02 (a 2" move)."""
-        from engine.agents.position import best_shot_now
+        from engine.advice.shots import best_shot_now
         from teams.pathfinders.markerlights import can_markerlight
 
         d = w.op(a.target)
