@@ -296,7 +296,7 @@ OpTest = Callable[[Work, str], bool]
 """``test(w, operative id) -> bool``."""
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, kw_only=True)
 class Medikit(SelectingAction):
     """Medikit (a unique action printed by several teams for their medic; a
     :class:`engine.game.rule_actions.RuleActionLike`): one friendly operative of the kind the
@@ -317,18 +317,21 @@ class Medikit(SelectingAction):
         patients: the friends it may select as the refusal names them (``"a friendly
             KASRKIN operative"``).
         saved: whether the team's Medic! was used on an operative this turning point.
+
+    Its ``repr`` is a team's own Medikit's (name, text, AP, family): the team's parameters
+    are left out (a function's repr names its address, which differs between processes).
     """
 
-    ap: int
-    roll: str
-    medic: OpTest
-    medic_name: str
-    patient: OpTest
-    patients: str
-    saved: OpTest
     name: str = "Medikit"
     text: str = "medikit"
+    ap: int
     family: str = ""
+    roll: str = attrs.field(repr=False)
+    medic: OpTest = attrs.field(repr=False)
+    medic_name: str = attrs.field(repr=False)
+    patient: OpTest = attrs.field(repr=False)
+    patients: str = attrs.field(repr=False)
+    saved: OpTest = attrs.field(repr=False)
 
     def targets(self, w: Work, o: OperativeState) -> list[str]:
         """Wounded friendly operatives of the team's kind in its control range (itself too),
