@@ -2,12 +2,21 @@
 (``engine.rules.registry``).
 
 Modules: :mod:`.abilities`, :mod:`.actions`, :mod:`.breach`, :mod:`.equipment`, :mod:`.faction`,
-:mod:`.ploys`, :mod:`.weapon_rules`.
+:mod:`.ploys` (strategy ploys), :mod:`.firefight_ploys`, :mod:`.weapon_rules`, :mod:`.common`.
 """
 
 from __future__ import annotations
 
-from teams.kommandos import abilities, actions, breach, equipment, faction, ploys, weapon_rules
+from teams.kommandos import (
+    abilities,
+    actions,
+    breach,
+    equipment,
+    faction,
+    firefight_ploys,
+    ploys,
+    weapon_rules,
+)
 
 __all__ = [
     "abilities",
@@ -15,6 +24,7 @@ __all__ = [
     "breach",
     "equipment",
     "faction",
+    "firefight_ploys",
     "ploys",
     "weapon_rules",
 ]
