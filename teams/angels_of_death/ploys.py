@@ -393,38 +393,38 @@ _ploy_installer = ploy_installer
 
 
 register(
-    TRANSHUMAN_PHYSIOLOGY.rule_id,
+    "angels_of_death/firefight_ploy/transhuman_physiology",
     _ploy_installer(TRANSHUMAN_PHYSIOLOGY),
     "Firefight ploy: when a friendly operative is shot, one normal save becomes a critical.",
 )
 register(
-    INDOMITUS.rule_id,
+    "angels_of_death/strategy_ploy/indomitus",
     _install_indomitus,
     "Strategy ploy: this turning point, two fails on a friendly operative's defence dice "
     "become one normal save.",
 )
 register(
-    COMBAT_DOCTRINE.rule_id,
+    "angels_of_death/strategy_ploy/combat_doctrine",
     _install_doctrines,
     "Strategy ploy: choose a combat doctrine; weapons used that way gain Balanced this TP.",
 )
 register(
-    ADJUST_DOCTRINE.rule_id,
+    "angels_of_death/firefight_ploy/adjust_doctrine",
     _install_doctrines,
     "Firefight ploy: change the combat doctrine during a friendly operative's activation.",
 )
 register(
-    AND_THEY_SHALL_KNOW_NO_FEAR.rule_id,
+    "angels_of_death/strategy_ploy/and_they_shall_know_no_fear",
     _install_no_fear,
     "Strategy ploy: friendly operatives ignore the stat changes of being injured this TP.",
 )
 register(
-    WRATH_OF_VENGEANCE.rule_id,
+    "angels_of_death/firefight_ploy/wrath_of_vengeance",
     _ploy_installer(WRATH_OF_VENGEANCE),
     "Firefight ploy: a counteracting friendly operative performs a second, different action.",
 )
 register(
-    SHOCK_ASSAULT.rule_id,
+    "angels_of_death/firefight_ploy/shock_assault",
     _install_shock_assault,
     "Firefight ploy: after a Charge, the Fight's melee weapon has Shock; first strike +1 damage.",
 )
