@@ -46,9 +46,9 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from engine.advice.view import DecisionView
 from engine.agents.mission_choices import MissionSense, is_mission_action
 from engine.agents.position import fight_kill_chance, shot_kill_chance
-from engine.agents.view import DecisionView
 from engine.batch import run_batch, wilson_interval
 from engine.game.actions import Action
 from engine.game.events import Event

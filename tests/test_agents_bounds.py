@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pytest
 
+from engine.advice.view import DecisionView
 from engine.agents import RandomAgent
 from engine.agents.position import (
     EXPOSURE_WEIGHT,
@@ -20,7 +21,6 @@ from engine.agents.position import (
     position_value,
     shot_bounds,
 )
-from engine.agents.view import DecisionView
 from engine.game import new_game
 from engine.game.drivers import SeededDice
 from engine.game.state import Decision, GameState

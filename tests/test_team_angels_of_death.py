@@ -1091,7 +1091,7 @@ def test_astartes_second_shot_with_the_same_heavy_bolter_costs_one_more_ap() -> 
 
 
 def test_indomitus_option_advice_is_the_damage_it_saves() -> None:
-    from engine.agents.values import DAMAGE_WEIGHT
+    from engine.advice.values import DAMAGE_WEIGHT
     from teams.angels_of_death.ploys import INDOMITUS_SAVE
 
     # Two normal hits of 3 on ANG-1 (15 wounds); the option saves one: 3 damage.

@@ -19,7 +19,7 @@ from engine.game.state import Effect
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.teams.model import Roster
-from teams.hierotek_circle.crypteks import Chronometron
+from teams.hierotek_circle.chronomancer import Chronometron
 from tests.test_game_rules_common import BLU, LAB, R, of_kind, play, roster
 from tests.test_team_weapon_rules import lab_team
 

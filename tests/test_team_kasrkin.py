@@ -379,7 +379,7 @@ def test_seize_the_initiative_allows_any_1ap_action_that_does_not_move() -> None
 
 def test_seize_actions_exclude_moves_and_2ap_actions() -> None:
     from engine.game.work import Work
-    from teams.kasrkin.ploys import seize_actions
+    from teams.kasrkin.firefight_ploys import seize_actions
 
     s = gambit(SHOOT_OPEN, ("Kasrkin Recon-Trooper",), initiative="B")
     names = seize_actions(Work(s), "KAS-1")
@@ -1456,7 +1456,7 @@ def test_advice_heuristic_uses_neutralise_target_on_a_poor_roll() -> None:
     s, _ = run(s, ["Activate KAS-1 engage", f"Shoot KAS-1 {LASGUN} at BLU-1"], dice=["6,2,1,1"])
     assert "Ploy neutralise target 2,1,1" in texts(s)
     from engine.game.work import Work
-    from teams.kasrkin.ploys import NEUTRALISE_TARGET_PLOY
+    from teams.kasrkin.firefight_ploys import NEUTRALISE_TARGET_PLOY
 
     w = Work(s)
     info = s.stack[-1].dice_info(w)  # type: ignore[attr-defined]

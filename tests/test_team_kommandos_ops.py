@@ -18,7 +18,7 @@ from engine.geometry import Killzone
 from engine.geometry.extra_terrain import AccessibleSpec
 from engine.missions import kill_op
 from engine.teams.model import Roster
-from teams.kommandos.actions import breach_area
+from teams.kommandos.breach import breach_area
 from tests.test_game_rules_common import BLU, LAB, OPTIONS_PICKUP, lab_data, play, rect, roster
 from tests.test_team_weapon_rules import lab_team
 

@@ -592,16 +592,16 @@ def test_collapsible_stocks_slugga_and_shokka_lose_range() -> None:
 
 
 def test_collapsible_stocks_the_heuristic_agent_reads_the_changed_range() -> None:
-    # The agent's positioning (engine.agents.position) reads the rules as the Shoot does:
+    # The agents' shot values (engine.advice.shots) read the rules as the Shoot does:
     # with the stocks the slugga reaches any distance, without them 8" (plus tolerance).
     import math
 
-    from engine.agents.position import _ranged
+    from engine.advice.shots import ranged_weapons
 
     for equipment, reach in (({"A": ["Collapsible Stocks"]}, math.inf), ({}, 8.0)):
         s = lab([BOY], FAR, equipment=equipment)
         w = Work(s)
-        got = {n: r for n, _, r in _ranged(w, w.op("KOM-1"), True)}
+        got = {n: r for n, _, r in ranged_weapons(w, w.op("KOM-1"), True)}
         assert got["slugga"] == pytest.approx(reach, abs=1e-5), equipment
 
 

@@ -1214,9 +1214,9 @@ def test_advice_unleash_daemon_used_away_from_markers_infernal_pact_not() -> Non
 
 def test_advice_malignant_aura_values_piercing_with_the_dice_core() -> None:
     from engine.rules.ploys import Ploy
-    from teams.legionaries.ploys import PLOYS
+    from teams.legionaries.ploys import MALIGNANT_AURA_PLOY
 
-    aura = next(p for p, _, _ in PLOYS if p.name == "Malignant Aura")
+    aura = MALIGNANT_AURA_PLOY
     assert isinstance(aura, Ploy) and aura.advice is not None
 
     def value(blu_at: tuple[float, float]) -> float:

@@ -5,6 +5,10 @@ protocol shared by scripts, the CLI and search or learning agents).
 - :class:`~engine.agents.heuristic.HeuristicAgent`: a rules-aware player that scores shots
   and fights with the exact dice core and moves for cover and objectives.
 
+What outcomes are worth (damage, healing, VP, the best shot now, a re-roll's gain) lives below
+the rules in :mod:`engine.advice`, shared with the advice of rule code; it is re-exported here
+as part of the agents' public API.
+
 :func:`make_agent` builds one by name (``"random"`` or ``"heuristic"``) for a seed.
 """
 
@@ -12,11 +16,43 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.advice import (
+    DAMAGE_WEIGHT,
+    STUN_GAIN,
+    VP_VALUE,
+    DecisionView,
+    best_shot_now,
+    defence_value,
+    fight_value,
+    heal_value,
+    shoot_reroll_gain,
+    shot_value,
+    starting_wounds,
+    stun_value,
+)
 from engine.game.actions import Action
 from engine.game.drivers import Agent
 from engine.game.state import GameState
 
-__all__ = ["AGENT_NAMES", "Agent", "HeuristicAgent", "RandomAgent", "make_agent"]
+__all__ = [
+    "AGENT_NAMES",
+    "DAMAGE_WEIGHT",
+    "STUN_GAIN",
+    "VP_VALUE",
+    "Agent",
+    "DecisionView",
+    "HeuristicAgent",
+    "RandomAgent",
+    "best_shot_now",
+    "defence_value",
+    "fight_value",
+    "heal_value",
+    "make_agent",
+    "shoot_reroll_gain",
+    "shot_value",
+    "starting_wounds",
+    "stun_value",
+]
 
 
 class RandomAgent:

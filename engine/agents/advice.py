@@ -3,11 +3,11 @@ abilities and unique actions through the ordinary legal actions).
 
 The heuristic agent (:mod:`engine.agents.heuristic`) cannot value code it has never seen, so
 a rule may carry an *advice*: a function returning the value of one of its legal actions now,
-in the agent's unit, *operatives* (:mod:`engine.agents.values`: an enemy operative
+in the agent's unit, *operatives* (:mod:`engine.advice.values`: an enemy operative
 incapacitated is worth 1, a wound dealt ``DAMAGE_WEIGHT`` of one wound's share of its
 starting wounds; a friendly operative lost is worth -1). A rule that changes an attack values
 itself with the dice core (the exact value with the change minus the value without it, e.g.
-:func:`engine.agents.values.shot_value`); any other rule uses a rule of thumb its docstring
+:func:`engine.advice.values.shot_value`); any other rule uses a rule of thumb its docstring
 states. The advice reads the state and must not change it.
 
 - A ploy (:class:`engine.rules.ploys.Ploy`) carries ``advice(w, player, action, info) ->

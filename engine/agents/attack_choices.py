@@ -1,7 +1,8 @@
 """The heuristic agent's choices inside an attack (:mod:`engine.agents.heuristic` module
 docstring): weapon and Command Re-rolls, the retaliating weapon, strike or block, cover or
 obscured from one feature, Accurate, Punishing/Rending/Severe, the cover save and team rule
-choices, each by exact values from the dice core (:mod:`engine.agents.values`).
+choices, each by exact values from the dice core (:mod:`engine.advice.values`,
+:mod:`engine.advice.rerolls`).
 
 Each decision function takes the working copy ``w``, the deciding player ``me`` and the
 listed legal actions, and returns one of them.
@@ -13,7 +14,13 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from engine.agents.values import (
+from engine.advice.rerolls import (
+    reachable_retentions,
+    replace_one,
+    retained_shot_value,
+    shoot_reroll_gain,
+)
+from engine.advice.values import (
     DAMAGE_WEIGHT,
     defence_value,
     fight_value,
@@ -69,7 +76,7 @@ def reroll(w: Work, me: str, legal: list[Action]) -> Action:
         if free is not None:
             return free
         if fail and _cmd_available(legal):
-            gain = _shoot_cr_gain(w, f, attacking, min(fail))
+            gain = shoot_reroll_gain(w, f, attacking, min(fail))
             if gain >= CP_GAIN:
                 return Action("Command re-roll", values=(min(fail),))
         return _decline(legal)
@@ -226,20 +233,21 @@ def retention_rule(w: Work, me: str, legal: list[Action]) -> Action:
         sign = 1.0 if t.player != me else -1.0
 
         def leaf(n: int, c: int) -> float:
-            return sign * _retained_shot_value(w, f, n, c)
+            return sign * retained_shot_value(w, f, n, c)
 
         now = (f.normals, f.crits, f.fails)
         v_apply = max(
-            leaf(n, c) for n, c in _reachable(rest, *choices.apply_retention_rule(rule, *now))
+            leaf(n, c)
+            for n, c in reachable_retentions(rest, *choices.apply_retention_rule(rule, *now))
         )
-        v_decline = max(leaf(n, c) for n, c in _reachable(rest, *now))
+        v_decline = max(leaf(n, c) for n, c in reachable_retentions(rest, *now))
         return apply_ if v_apply > v_decline else decline
     side = "a" if f.a_rules else "d"
     value = _fight_retention_value(w, f, side)
     rules = f.a_rules if side == "a" else f.d_rules
     now = f._side_dice(side)
-    v_apply = value(_reachable(rules[1:], *choices.apply_retention_rule(rules[0], *now)))
-    v_decline = value(_reachable(rules[1:], *now))
+    v_apply = value(reachable_retentions(rules[1:], *choices.apply_retention_rule(rules[0], *now)))
+    v_decline = value(reachable_retentions(rules[1:], *now))
     return apply_ if v_apply > v_decline else decline
 
 
@@ -335,42 +343,6 @@ def _fight_accurate(w: Work, f: fight_action.FightFrame, legal: list[Action]) ->
     return _best(legal, of_d, maximise=True)
 
 
-def _reachable(rules: tuple[str, ...], n: int, c: int, fails: int) -> list[tuple[int, int]]:
-    """Every retained ``(normals, crits)`` the retention ``rules`` still to be offered can
-    lead to, each applied or declined in turn (6)."""
-    if not rules:
-        return [(n, c)]
-    out = _reachable(rules[1:], n, c, fails)
-    if choices.retention_rule_applies(rules[0], n, c, fails):
-        out += _reachable(rules[1:], *choices.apply_retention_rule(rules[0], n, c, fails))
-    return out
-
-
-def _retained_shot_value(w: Work, f: shoot_action.ShootFrame, n: int, c: int) -> float:
-    """Exact value to the shooter (as :func:`shot_value`) of retaining ``n`` normal and
-    ``c`` critical successes: Devastating at once, then the defender's best cover-save option
-    (:func:`engine.game.choices.cover_save_options`) and the defence roll."""
-    t = f.target(w)
-    prof = f.profile(w)
-    d = prof.rules.dice
-    save = w.ctx.datacards[t.id].save
-    maxw = starting_wounds(w, t)
-    wounds = max(1, t.wounds)
-    dev = d.devastating * c
-    if dev >= wounds:
-        return 1.0 + DAMAGE_WEIGHT * wounds / maxw
-    left = wounds - dev
-    dice = max(0, 3 - max(d.piercing, d.piercing_crits if c else 0))
-    improved = f.cover_improved(w)
-    both = f.cover_both(w) if improved else False
-    opts = choices.cover_save_options(prof, n, c, save, left, f.cover, improved, both)
-    rest = min(
-        defence_value(n, c, prof, save, cn, cc, dice - cn - cc, (), left, maxw)
-        for _, cn, cc in opts
-    )
-    return rest + DAMAGE_WEIGHT * dev / maxw
-
-
 def _fight_retention_value(
     w: Work, f: fight_action.FightFrame, side: str
 ) -> Callable[[list[tuple[int, int]]], float]:
@@ -393,7 +365,7 @@ def _fight_retention_value(
         )
 
     if side == "a":
-        d_out = _reachable(f.d_rules, *f._side_dice("d"))
+        d_out = reachable_retentions(f.d_rules, *f._side_dice("d"))
 
         def of_a(outs: list[tuple[int, int]]) -> float:
             return max(min(value(an, ac, dn, dc) for dn, dc in d_out) for an, ac in outs)
@@ -459,44 +431,6 @@ def _decline(legal: list[Action]) -> Action:
     return legal[0]  # pragma: no cover
 
 
-def _replace_one(dice: Sequence[int], face: int, new: int) -> tuple[int, ...]:
-    out = list(dice)
-    out[out.index(face)] = new
-    return tuple(out)
-
-
-def _shoot_cr_gain(w: Work, f: shoot_action.ShootFrame, attacking: bool, face: int) -> float:
-    """Exact expected gain (in operatives, for the player re-rolling) of re-rolling one die
-    showing ``face`` in this shooting attack."""
-    prof = f.profile(w)
-    t = f.target(w)
-    save = w.ctx.datacards[t.id].save
-    maxw = starting_wounds(w, t)
-    wounds = max(1, t.wounds)
-    if attacking:
-        # The attacker's best retention rules, then the defender's best cover save
-        # (the players' choices, engine.game.attacks).
-
-        def value(dice: tuple[int, ...]) -> float:
-            n, c, fails = choices.roll_retained(dice, f.accurate, prof, f.obscured)
-            rules = choices.retention_rules(prof, f.obscured, c)
-            return max(
-                _retained_shot_value(w, f, nn, cc) for nn, cc in _reachable(rules, n, c, fails)
-            )
-
-        now = value(f.dice)
-        after = sum(value(_replace_one(f.dice, face, v)) for v in range(1, 7)) / 6
-        return after - now
-    cn, cc = f.cover_saves
-
-    def loss(dice: tuple[int, ...]) -> float:
-        return defence_value(f.normals, f.crits, prof, save, cn, cc, 0, dice, wounds, maxw)
-
-    now = loss(f.dice)
-    after = sum(loss(_replace_one(f.dice, face, v)) for v in range(1, 7)) / 6
-    return now - after
-
-
 def _fight_cr_gain(w: Work, f: fight_action.FightFrame, side: str, face: int) -> float:
     """Exact expected gain for ``side`` of re-rolling one of its dice showing ``face``,
     both sides then resolving optimally."""
@@ -518,7 +452,7 @@ def _fight_cr_gain(w: Work, f: fight_action.FightFrame, side: str, face: int) ->
 
     now = value(f.adice, f.ddice)
     if side == "a":
-        after = sum(value(_replace_one(f.adice, face, v), f.ddice) for v in range(1, 7)) / 6
+        after = sum(value(replace_one(f.adice, face, v), f.ddice) for v in range(1, 7)) / 6
         return after - now
-    after = sum(value(f.adice, _replace_one(f.ddice, face, v)) for v in range(1, 7)) / 6
+    after = sum(value(f.adice, replace_one(f.ddice, face, v)) for v in range(1, 7)) / 6
     return now - after

@@ -5,7 +5,7 @@ outcomes in *operatives*: an enemy operative incapacitated is worth 1, and each 
 half of one wound's share of its starting wounds (``0.5 * damage / wounds``), which breaks
 ties between shots that kill nobody. Losses count the same way against it. The exact dice
 core (:mod:`engine.dice`) gives every probability; nothing is sampled. Victory points from
-the mission's ops count too, at :data:`~engine.agents.mission_choices.VP_VALUE` operatives
+the mission's ops count too, at :data:`~engine.advice.values.VP_VALUE` operatives
 each, valued by :mod:`engine.agents.mission_choices` from what the player may see only
 (never the opponent's secret tac op or primary op) and weighed by the clock.
 
@@ -72,10 +72,11 @@ Decisions (``rules/KT24.md`` section in brackets):
     A rule action with an advice (a team's unique action, :mod:`engine.agents.advice`):
     the position value where it stands plus the advice. Other marker, hatch and rule
     actions: nothing.
-  - Stun Grenade (7.2): the chance of a stun test (4 in 6) times :data:`STUN_GAIN` for each
-    enemy that takes one (half for an enemy already activated this turning point, whose next
-    activation is further off), minus the same for each friendly operative; so it stuns the
-    group with the most ready enemies. Smoke Grenade: nothing (not used).
+  - Stun Grenade (7.2): the chance of a stun test (4 in 6) times
+    :data:`~engine.advice.values.STUN_GAIN` for each enemy that takes one (half for an enemy
+    already activated this turning point, whose next activation is further off), minus the
+    same for each friendly operative; so it stuns the group with the most ready enemies.
+    Smoke Grenade: nothing (not used).
 - **Counteract** (1.6) and **On Guard interrupts** (9.3): taken by the operative with the
   best shot (or fight, or for a counteraction the VP of a mission action) now when it is
   worth at least a fifth of an operative.
@@ -119,7 +120,8 @@ values one action ahead (a move, then one mission action), not a whole activatio
 The agent is deterministic: it breaks ties by the engine's canonical order, so a seed only
 names it in records.
 
-The values live in :mod:`engine.agents.values` (exact dice values),
+The values live in :mod:`engine.advice` (what outcomes are worth: exact dice values, the
+best shot now, re-roll gains; shared with the advice of rule code),
 :mod:`engine.agents.position` (values on the killzone: exposure, shots, fights, destinations)
 and :mod:`engine.agents.attack_choices` (the choices inside an attack), the mission's VP in
 :mod:`engine.agents.mission_choices`; this module holds the agent and its set-up,
@@ -131,15 +133,20 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from engine.advice import (
+    VP_VALUE,
+    DecisionView,
+    best_shot_now,
+    stun_value,
+)
 from engine.agents import attack_choices, equipment_choices, mission_choices, ploy_choices
 from engine.agents.advice import action_advice
 from engine.agents.attack_choices import CP_GAIN
-from engine.agents.mission_choices import VP_VALUE, MissionSense, is_mission_action
+from engine.agents.mission_choices import MissionSense, is_mission_action
 from engine.agents.position import (
     EXPOSURE_WEIGHT,
     best_fight_now,
     best_shot_after,
-    best_shot_now,
     charge_prospect,
     cheap_value,
     cover_spots,
@@ -156,7 +163,6 @@ from engine.agents.position import (
     shot_bounds,
     shot_kill_chance,
 )
-from engine.agents.view import DecisionView
 from engine.game.actions import MOVE_VERBS, Action
 from engine.game.rule_actions import find_rule_action
 from engine.game.state import Decision, GameState, OperativeState, other
@@ -171,8 +177,6 @@ __all__ = ["CP_GAIN", "HeuristicAgent"]
 OPPORTUNITY = 0.2
 #: How many move destinations get the full (geometry-heavy) evaluation.
 TOP_DESTINATIONS = 6
-#: Value of an operative's action point lost to a stun grenade, in operatives.
-STUN_GAIN = 0.1
 #: Universal actions on objective markers, valued by the VP they bring (3.2, 8).
 MARKER_VERBS = ("Pick up", "Place marker")
 #: How many move destinations contesting each objective marker get the full evaluation.
@@ -741,14 +745,9 @@ def _seen(w: Work, kz: Killzone, zone: str, eyes: list[Placement], p: Placement)
 
 
 def _stun_value(w: Work, me: str, target: str) -> float:
-    """The Stun Grenade rule of thumb (module docstring), in operatives."""
-    chance = (7 - STUN_TEST) / 6
-    value = 0.0
-    for op in stun_tested(w, target):
-        q = w.op(op)
-        weight = 1.0 if q.ready else 0.5
-        value += weight if q.player != me else -weight
-    return chance * STUN_GAIN * value
+    """The Stun Grenade rule of thumb (module docstring, :func:`engine.advice.stun_value`)
+    for a stun grenade selecting ``target``, in operatives."""
+    return stun_value(w, me, stun_tested(w, target), STUN_TEST)
 
 
 def _best_opportunity(

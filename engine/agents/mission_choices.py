@@ -32,7 +32,8 @@ never changed.
   best of them that fades with distance (:data:`APPROACH`, :data:`APPROACH_RANGE`), for a
   marker no other friendly operative is nearer to. None in the last turning point.
 
-Gains are in VP and become the agent's unit (operatives) through :data:`VP_VALUE`.
+Gains are in VP and become the agent's unit (operatives) through
+:data:`engine.advice.values.VP_VALUE`.
 
 **The clock.** A change to the end-of-turning-point score counts fully for the current
 turning point and :data:`PERSIST` for each later one (it may last, as a secured marker does,
@@ -57,7 +58,7 @@ import math
 
 import attrs
 
-from engine.agents.values import fight_value, shot_value
+from engine.advice.values import fight_value, shot_value
 from engine.dice.profile import Target
 from engine.game import attacks, universal
 from engine.game.actions import Action, IllegalActionError
@@ -74,7 +75,6 @@ __all__ = [
     "OUTGUN",
     "PERSIST",
     "PRIMARY_WEIGHT",
-    "VP_VALUE",
     "MissionSense",
     "enemy_threat_weight",
     "fair_state",
@@ -84,9 +84,6 @@ __all__ = [
     "pick_primary_op",
     "pick_tac_op",
 ]
-
-VP_VALUE = 1.0
-"""What one VP is worth to the agent, in operatives (an enemy operative incapacitated is 1)."""
 
 PERSIST = 0.5
 """The weight of a change to the end-of-turning-point score for each turning point after the

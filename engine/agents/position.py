@@ -2,7 +2,8 @@
 (:mod:`engine.agents.heuristic` module docstring): a destination's exposure to enemy shooting,
 the best shot or fight from a spot, the pull of objectives and enemies, and the cover spots
 offered as extra move destinations. Geometry comes from the battle's cached queries
-(:class:`engine.game.context.GameContext`), dice values from :mod:`engine.agents.values`.
+(:class:`engine.game.context.GameContext`), dice values from :mod:`engine.advice.values`,
+the best shot from a spot from :mod:`engine.advice.shots`.
 """
 
 from __future__ import annotations
@@ -11,13 +12,18 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import attrs
-
+from engine.advice.shots import (
+    best_shot_from,
+    ranged_weapons,
+    screened,
+    shot_from,
+    shot_setup,
+)
+from engine.advice.values import DAMAGE_WEIGHT, fight_value, shot_value, starting_wounds
+from engine.advice.view import once
 from engine.agents.mission_choices import enemy_threat_weight
-from engine.agents.values import DAMAGE_WEIGHT, fight_value, shot_value, starting_wounds
-from engine.agents.view import once
 from engine.dice.profile import AttackProfile, Fighter, Target
-from engine.dice.rules import Blast, Range
+from engine.dice.rules import Blast
 from engine.dice.shoot import shoot
 from engine.game import attacks, universal
 from engine.game import fight as fight_action
@@ -31,7 +37,6 @@ __all__ = [
     "EXPOSURE_WEIGHT",
     "best_fight_now",
     "best_shot_after",
-    "best_shot_now",
     "charge_prospect",
     "cheap_value",
     "cover_spots",
@@ -71,35 +76,6 @@ def melee_minded(w: Work, o: OperativeState) -> bool:
     return bool(w.ctx.cached(("h_melee", o.id), lambda: best("melee") > 1.33 * best("ranged")))
 
 
-def _shot(
-    w: Work, o: OperativeState, p: Placement, name: str, t: OperativeState, pb: bool
-) -> float:
-    """Value of ``o`` at ``p`` shooting ``t`` with weapon ``name`` (no validity check)."""
-    prof, target = _shot_setup(w, o, p, name, t, pb)
-    return shot_value(prof, target, starting_wounds(w, t))
-
-
-def _shot_setup(
-    w: Work, o: OperativeState, p: Placement, name: str, t: OperativeState, pb: bool
-) -> tuple[AttackProfile, Target]:
-    """The attack profile and target of ``o`` at ``p`` shooting ``t`` with ``name``."""
-    kz = w.kz
-    pt = w.place(t)
-    tg = w.ctx.targeting(kz, p, pt)
-    improved = tg.in_cover and bool(
-        w.ctx.cached(
-            ("h_imp", id(kz), p, pt, t.order), lambda: sight.improved_cover(kz, p, pt, t.order)
-        )
-    )
-    prof = once(
-        w,
-        ("shot_profile", o.id, name, pb),
-        lambda: attacks.attack_profile(w, o, name, "ranged", hit_change=1 if pb else 0),
-    )
-    save = w.ctx.datacards[t.id].save
-    return prof, Target(save, max(1, t.wounds), tg.in_cover, tg.obscured, improved)
-
-
 def shot_kill_chance(w: Work, o: OperativeState, a: Action, mode: str) -> float:
     """The exact probability that the listed Shoot action ``a`` of ``o`` incapacitates its
     target (5.1; cover and obscured from the killzone's targeting lines, as
@@ -110,7 +86,7 @@ def shot_kill_chance(w: Work, o: OperativeState, a: Action, mode: str) -> float:
         return 0.0
     pb = mode == "interrupt" and w.in_enemy_control_range(o)
     name, _, _ = universal.find_weapon(w, o, a.weapon, "ranged")
-    prof, target = _shot_setup(w, o, w.place(o), name, t, pb)
+    prof, target = shot_setup(w, o, w.place(o), name, t, pb)
     return float(shoot(prof, target).kill_probability)
 
 
@@ -134,75 +110,6 @@ def fight_kill_chance(w: Work, o: OperativeState, weapon: str | None, t: Operati
     return float(res.defender.incapacitated_probability)
 
 
-def _ranged(
-    w: Work, o: OperativeState, as_engage: bool, after: str = ""
-) -> list[tuple[str, Any, float]]:
-    """``(name, profile, reach)`` of each ranged weapon ``o`` may shoot now, or after the
-    move action ``after`` (``"Reposition"``...: a Heavy weapon is then ruled out unless its
-    Heavy allows that move, 6 Heavy) (once per decision)."""
-
-    def listing() -> list[tuple[str, Any, float]]:
-        q = o if not after else attrs.evolve(o, moved=True, done=(*o.done, after))
-        out = []
-        for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
-            if not as_engage and o.order != "engage" and not universal.silent(prof):
-                continue
-            if universal.weapon_usable(w, q, name, prof) is not None:
-                continue
-            out.append((name, prof, _reach(prof, w, o.id, name)))
-        return out
-
-    return once(w, ("ranged", o.id, as_engage, after), listing)
-
-
-def _screened(w: Work, o: OperativeState, t: OperativeState) -> bool:
-    """A friendly of ``o`` is within ``t``'s control range, so ``o`` cannot shoot ``t``
-    (4.5; once per decision)."""
-    near = once(
-        w,
-        ("near", t.id),
-        lambda: [f.id for f in w.alive(o.player) if w.control_range(f, t)],
-    )
-    return any(f != o.id for f in near)
-
-
-def _best_shot_from(
-    w: Work, o: OperativeState, p: Placement, as_engage: bool, after: str = ""
-) -> float:
-    """The best shot value ``o`` would have standing at ``p`` (0 when none), there after the
-    move action ``after`` when given (:func:`_ranged`)."""
-    weapons = _ranged(w, o, as_engage, after)
-    if not weapons:
-        return 0.0
-    best = 0.0
-    for t in w.enemies_of(o.id):
-        # The cheap conditions first: the geometry query is made only when it can matter.
-        pt = w.place(t)
-        d = sight.distance(p, pt)
-        in_range = [name for name, _, reach in weapons if d <= reach]
-        if not in_range or _screened(w, o, t):
-            continue
-        if not w.ctx.valid_target(w.kz, pt, p, t.order, None):
-            continue
-        for name in in_range:
-            best = max(best, _shot(w, o, p, name, t, False))
-    return best
-
-
-def _reach(prof: Any, w: Work | None = None, op: str = "", weapon: str = "") -> float:
-    """The distance (inches) within which a target is in range of ``prof`` (its Range x
-    plus the engine's tolerance; infinite without Range): with ``w``, ``op`` and ``weapon``,
-    its rules as the Shoot uses them (the ``would_use_weapon_rules`` hooks, e.g. a rule that
-    removes Range)."""
-    rules = prof.rules
-    if w is not None and "would_use_weapon_rules" in w.ctx.hooks.would:
-        rules = w.would(
-            "would_use_weapon_rules", rules, op=op, weapon=weapon, kind="ranged", target=""
-        )
-    rng = rules.get(Range)
-    return rng.distance + 1e-6 if isinstance(rng, Range) else math.inf
-
-
 #: Every (in cover, obscured, improved cover) a target can have (improved only in cover).
 _TARGET_STATES = (
     (False, False, False),
@@ -223,12 +130,12 @@ def shot_bounds(
     ``(enemy placement, weapon reach, the largest shot value over every cover/obscured
     state)``: the shot from ``p`` is at most the largest value whose reach covers ``p``.
     ``after``: as :func:`position_value`."""
-    weapons = _ranged(w, o, False, after)
+    weapons = ranged_weapons(w, o, False, after)
     out: list[tuple[Placement, float, float]] = []
     if not weapons:
         return out
     for t in w.enemies_of(o.id):
-        if _screened(w, o, t):
+        if screened(w, o, t):
             continue
         save = w.ctx.datacards[t.id].save
         wounds, maxw = max(1, t.wounds), starting_wounds(w, t)
@@ -247,7 +154,7 @@ def reachable_shot_bound(w: Work, o: OperativeState, distance: float) -> float:
     Reposition of up to ``distance`` inches (no sight query: the largest value over every
     cover/obscured state of each enemy within its weapon's reach plus ``distance``, and not
     within a friendly's control range, 4.5)."""
-    weapons = _ranged(w, o, True, "Reposition")
+    weapons = ranged_weapons(w, o, True, "Reposition")
     if not weapons:
         return 0.0
     here = w.place(o)
@@ -255,7 +162,7 @@ def reachable_shot_bound(w: Work, o: OperativeState, distance: float) -> float:
     for t in w.enemies_of(o.id):
         d = sight.distance(here, w.place(t))
         in_reach = [name for name, _, reach in weapons if d <= reach + distance]
-        if not in_reach or _screened(w, o, t):
+        if not in_reach or screened(w, o, t):
             continue
         save = w.ctx.datacards[t.id].save
         wounds, maxw = max(1, t.wounds), starting_wounds(w, t)
@@ -293,19 +200,12 @@ def position_bound(
     return _position(w, o, p, exposure_value, shot, can_shoot=can_shoot, melee=melee)
 
 
-def best_shot_now(w: Work, o: OperativeState, as_engage: bool) -> float:
-    """The best shot value ``o`` has where it stands (0 within an enemy's control range)."""
-    if w.in_enemy_control_range(o):
-        return 0.0
-    return _best_shot_from(w, o, w.place(o), as_engage)
-
-
 def best_shot_after(w: Work, o: OperativeState, p: Placement, verb: str) -> float:
     """The best shot value ``o`` would have at ``p`` after the move action ``verb`` (its
     order's rules, Heavy, 0 when within an enemy's control range there)."""
     if any(sight.distance(p, q) <= 1.0 + 1e-6 for q in _enemy_places(w, o)):
         return 0.0
-    return _best_shot_from(w, o, p, as_engage=False, after=verb)
+    return best_shot_from(w, o, p, as_engage=False, after=verb)
 
 
 def best_fight_now(w: Work, o: OperativeState) -> float:
@@ -518,7 +418,7 @@ def position_value(
         exposure_value = exposure(w, o, p, o.order)
 
     def shot(q: Placement) -> float:
-        return _best_shot_from(w, o, q, as_engage=False, after=after)
+        return best_shot_from(w, o, q, as_engage=False, after=after)
 
     return _position(w, o, p, exposure_value, shot, can_shoot=can_shoot, melee=melee)
 
@@ -552,7 +452,7 @@ def shoot_action_value(w: Work, o: OperativeState, a: Action, mode: str) -> floa
     name, _, prof = universal.find_weapon(w, o, a.weapon, "ranged")
     t = w.op(a.target)
     here = w.place(o)
-    v = _shot(w, o, here, name, t, pb)
+    v = shot_from(w, o, here, name, t, pb)
     if t.player == o.player:  # a team weapon rule's own primary target (e.g. Explosive*)
         v = -v
     blast = prof.rules.get(Blast)
@@ -564,7 +464,7 @@ def shoot_action_value(w: Work, o: OperativeState, a: Action, mode: str) -> floa
             if w.distance(tp, w.place(q)) <= blast.distance + 1e-6 and w.ctx.visible(
                 w.kz, tp, w.place(q)
             ):
-                sv = _shot(w, o, here, name, q, pb)
+                sv = shot_from(w, o, here, name, q, pb)
                 v += sv if q.player != o.player else -sv
     if prof.rules.dice.hot:
         hit = attacks.attack_profile(w, o, name, "ranged").hit

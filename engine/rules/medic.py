@@ -18,6 +18,9 @@ same words but for its own keyword (our words; the team modules name the keyword
   select this turning point.
 - :func:`heal_2d3` / :func:`heal_roll`: a unique action's "regains up to 2D3 lost wounds"
   (a team-rule roll of 2D6, each D6 halved, rounded up; the ``wounds_regained`` event).
+- :class:`Medikit` (a unique action): the medic heals a wounded friend within its control
+  range (itself included) by up to 2D3, never one its team's Medic! saved this turning point;
+  a team's instance names its AP, its medic, the friends it may select and its roll.
 """
 
 from __future__ import annotations
@@ -27,14 +30,17 @@ from typing import Any
 
 import attrs
 
+from engine.advice.values import heal_value
+from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.choices import RuleChoiceFrame, RuleRollFrame, on_choice, on_roll
 from engine.rules.ploys import GainToken, player_token, shoot_frame
+from engine.rules.unique_actions import SelectingAction
 
-__all__ = ["Medic", "heal_2d3", "heal_roll"]
+__all__ = ["Medic", "Medikit", "heal_2d3", "heal_roll"]
 
 
 def _current_action(w: Work) -> str:
@@ -284,3 +290,76 @@ def _regained_text(e: Event) -> str:
 
 
 add_template("wounds_regained", _regained_text)
+
+
+OpTest = Callable[[Work, str], bool]
+"""``test(w, operative id) -> bool``."""
+
+
+@attrs.frozen(slots=True, kw_only=True)
+class Medikit(SelectingAction):
+    """Medikit (a unique action printed by several teams for their medic; a
+    :class:`engine.game.rule_actions.RuleActionLike`): one friendly operative of the kind the
+    team names (``patient``), within the medic's control range, that has lost wounds regains
+    up to 2D3 of them (:func:`heal_roll`, the team's ``roll`` key registered with
+    :func:`heal_2d3`); not one the team's Medic! was used on this turning point (``saved``,
+    :meth:`Medic.saved`). The medic itself may be selected (the rule says "friendly", not
+    "other friendly": an operative is within and visible to itself, 4.1, 4.3). Not while the
+    medic is within control range of an enemy operative. Notation
+    ``Act <medic> medikit on <friend>``.
+
+    Attributes:
+        ap: its AP cost (Kasrkin Combat Medic 0AP, Pathfinder Medical Technician 1AP).
+        roll: the key of its 2D3 roll (unique per team).
+        medic: whether an operative performs it (its datacard keyword).
+        medic_name: the medic as the refusal names it (``"a Combat Medic"``).
+        patient: whether a friendly operative is of the kind it may select (a team keyword).
+        patients: the friends it may select as the refusal names them (``"a friendly
+            KASRKIN operative"``).
+        saved: whether the team's Medic! was used on an operative this turning point.
+
+    Its ``repr`` is a team's own Medikit's (name, text, AP, family): the team's parameters
+    are left out (a function's repr names its address, which differs between processes).
+    """
+
+    name: str = "Medikit"
+    text: str = "medikit"
+    ap: int
+    family: str = ""
+    roll: str = attrs.field(repr=False)
+    medic: OpTest = attrs.field(repr=False)
+    medic_name: str = attrs.field(repr=False)
+    patient: OpTest = attrs.field(repr=False)
+    patients: str = attrs.field(repr=False)
+    saved: OpTest = attrs.field(repr=False)
+
+    def targets(self, w: Work, o: OperativeState) -> list[str]:
+        """Wounded friendly operatives of the team's kind in its control range (itself too),
+        not saved by Medic! this turning point."""
+        return [
+            f.id
+            for f in w.alive(o.player)
+            if self.patient(w, f.id)
+            and f.wounds < w.ctx.datacards[f.id].wounds
+            and (f.id == o.id or w.control_range(o, f))
+            and not self.saved(w, f.id)
+        ]
+
+    def target_rule(self, w: Work, o: OperativeState) -> str:
+        """What it selects."""
+        return f"Medikit selects {self.patients} within {o.id}'s control range that has lost wounds"
+
+    def performer_problem(self, w: Work, o: OperativeState) -> str | None:
+        """Only the team's medic performs it."""
+        if not self.medic(w, o.id):
+            return f"{o.id} is not {self.medic_name}: only it performs Medikit"
+        return None
+
+    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
+        """The wounds expected back (2D3, 4 on average, at most those lost) valued as
+        wounds dealt are (:func:`engine.advice.values.heal_value`)."""
+        return heal_value(w, a.target)
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """Roll the 2D3 (:func:`heal_roll`)."""
+        heal_roll(w, o, self.name, self.roll, a.target)

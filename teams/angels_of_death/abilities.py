@@ -13,12 +13,12 @@ from engine.game.shoot import ShootFrame
 from engine.game.state import Effect
 from engine.game.work import Work
 from engine.rules.choices import RuleChoiceFrame, on_choice
-from engine.rules.registry import register, rule_id
+from engine.rules.registry import register
 from teams.angels_of_death.common import (
-    TEAM,
+    DOCTRINES,
     has_ability,
 )
-from teams.angels_of_death.ploys import COMBAT_DOCTRINE, DOCTRINES
+from teams.angels_of_death.ploys import COMBAT_DOCTRINE
 from teams.angels_of_death.tactics import team_tactics
 
 
@@ -131,17 +131,17 @@ def _install_stealthy(hooks: Hooks, players: tuple[str, ...]) -> None:
 
 
 register(
-    rule_id(TEAM, "ability", "Camo Cloak"),
+    "angels_of_death/ability/camo_cloak",
     _install_camo_cloak,
     "Ability: shooting at this operative ignores the Saturate weapon rule.",
 )
 register(
-    rule_id(TEAM, "ability", "Doctrine Warfare"),
+    "angels_of_death/ability/doctrine_warfare",
     _install_doctrine_warfare,
     "Ability: once per battle each, Combat Doctrine for Tactical and one other doctrine is free.",
 )
 register(
-    rule_id(TEAM, "ability", "Stealthy"),
+    "angels_of_death/ability/stealthy",
     _install_stealthy,
     "Ability: in cover, retain two cover saves or one as a critical success.",
 )
@@ -259,13 +259,13 @@ def _install_grenadier(hooks: Hooks, players: tuple[str, ...]) -> None:
 
 
 register(
-    rule_id(TEAM, "ability", "Iron Halo"),
+    "angels_of_death/ability/iron_halo",
     _install_iron_halo,
     "Ability: once per battle, its player may have the Captain ignore the damage of one "
     "normal success.",
 )
 register(
-    rule_id(TEAM, "ability", "Grenadier"),
+    "angels_of_death/ability/grenadier",
     _install_grenadier,
     "Ability: its own frag and krak grenades, Hit 3+, spend no grenade uses.",
 )

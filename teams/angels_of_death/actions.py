@@ -12,9 +12,9 @@ from engine.game.events import Event
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.effects import unobscure as unobscure
-from engine.rules.registry import register, rule_id
+from engine.rules.registry import register
 from engine.rules.unique_actions import PlainAction
-from teams.angels_of_death.common import TEAM, has_token
+from teams.angels_of_death.common import has_token
 
 OPTICS_TOKEN = "optics"
 
@@ -79,7 +79,7 @@ def _install_optics(hooks: Hooks, players: tuple[str, ...]) -> None:
 
 
 register(
-    rule_id(TEAM, "unique_action", "Optics"),
+    "angels_of_death/unique_action/optics",
     _install_optics,
     "Eliminator Sniper, 1AP: until its next activation, its targets cannot be obscured.",
 )

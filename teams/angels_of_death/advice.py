@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.agents.values import DAMAGE_WEIGHT, defence_value
+from engine.advice.values import DAMAGE_WEIGHT, defence_value
 from engine.game.actions import Action
 from engine.game.state import OperativeState
 from engine.game.work import Work
-from teams.angels_of_death.common import normal_saves, save_of, shoot_frame
+from teams.angels_of_death.common import current_doctrine, normal_saves, save_of, shoot_frame
 
 BALANCED_PER_ATTACK = 0.04
 """Rule of thumb: Balanced (one attack die re-rolled) on one attack sequence is worth about
@@ -47,8 +47,6 @@ def adjust_doctrine_advice(w: Work, player: str, action: Action, info: Mapping[s
     shoots or fights twice, and the others of the turning point) when the new doctrine fits
     the active operative and the current one does not, else nothing; after the operative
     has shot or fought, one fewer of its own."""
-    from teams.angels_of_death.ploys import current_doctrine
-
     op = str(info.get("op", ""))
     if not op or op not in w.ctx.owner:
         return 0.0
@@ -89,7 +87,7 @@ def transhuman_advice(w: Work, player: str, action: Action, info: Mapping[str, A
 
 def _defence_change(w: Work, info: Mapping[str, Any], after: tuple[int, ...]) -> float:
     """The attacker's value of the shot in progress with the defence dice shown in ``info``
-    minus with the dice ``after`` (dice core, :func:`engine.agents.values.defence_value`)."""
+    minus with the dice ``after`` (dice core, :func:`engine.advice.values.defence_value`)."""
     frame = shoot_frame(w)
     target = str(info.get("target", ""))
     if frame is None or not target:
@@ -139,7 +137,7 @@ def wrath_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) 
     """Wrath Of Vengeance: a second action in the counteraction, worth about half of the
     operative's best shot from where it stands (it may be that shot or a move before it),
     and at least 0.05."""
-    from engine.agents.position import best_shot_now
+    from engine.advice.shots import best_shot_now
 
     op = str(info.get("op", ""))
     if not op:

@@ -1,5 +1,6 @@
 """Helpers shared by the Angels of Death rules: the Shoot in progress, defence dice, tokens,
-abilities, bolt weapons."""
+abilities, bolt weapons, the combat doctrine in force (Combat Doctrine, read by the ploys,
+the abilities and the advice)."""
 
 from __future__ import annotations
 
@@ -135,3 +136,31 @@ def specified(w: Work, player: str, ploy: str) -> str:
             continue
         break
     return op if op and w.ctx.owner.get(op) == player else ""
+
+
+DOCTRINES = ("devastator", "tactical", "assault")
+"""The combat doctrines of Combat Doctrine, in printed order."""
+
+_DOCTRINE_TOKEN = "combat_doctrine:"
+
+
+def current_doctrine(w: Work, player: str) -> str:
+    """The combat doctrine ``player`` selected this turning point, or ``""``."""
+    for e in w.effects:
+        if e.kind == "token" and e.player == player and e.detail.startswith(_DOCTRINE_TOKEN):
+            return e.detail.removeprefix(_DOCTRINE_TOKEN)
+    return ""
+
+
+def set_doctrine(w: Work, player: str, doctrine: str, source: str) -> None:
+    """Select ``doctrine`` for ``player`` until the end of the turning point (replacing any)."""
+    w.effects[:] = [
+        e
+        for e in w.effects
+        if not (e.kind == "token" and e.player == player and e.detail.startswith(_DOCTRINE_TOKEN))
+    ]
+    w.add_effect(
+        Effect(
+            "token", "", "end_tp", source=source, detail=_DOCTRINE_TOKEN + doctrine, player=player
+        )
+    )

@@ -19,9 +19,9 @@ from engine.game.context import Hooks
 from engine.game.state import Effect
 from engine.game.work import Work
 from engine.rules.equipment.selection import has_equipment
-from engine.rules.registry import register, register_equipment_value, rule_id
+from engine.rules.registry import register, register_equipment_value
 from teams.angels_of_death.actions import unobscure
-from teams.angels_of_death.common import TEAM, shoot_frame, specified, tokens
+from teams.angels_of_death.common import shoot_frame, specified, tokens
 from teams.angels_of_death.ploys import WRATH_OF_VENGEANCE
 
 RELIQUARIES = "Chapter Reliquaries"
@@ -184,7 +184,7 @@ def _seals_advice(w: Work, player: str, action: Action, info: Mapping[str, Any])
     """Rule of thumb: one more normal success, worth its damage's share of the target's
     starting wounds (``DAMAGE_WEIGHT`` per starting wounds, as the dice core values damage),
     plus 0.05 (free: only a later use this turning point is given up)."""
-    from engine.agents.values import DAMAGE_WEIGHT
+    from engine.advice.values import DAMAGE_WEIGHT
 
     got = _attack_frame(w, info)
     target = str(info.get("target", ""))
@@ -342,11 +342,27 @@ def _install_purity_seals(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.ploy(PURITY_SEALS_RULE, players)
 
 
-for _name, _installer, _summary, _value in (
-    (RELIQUARIES, _install_reliquaries, "Wrath Of Vengeance is free for an Engage operative.", 3.5),
-    (PURITY_SEALS, _install_purity_seals, "once per TP, two attack fails make a success.", 5.0),
-    (TILTING_SHIELDS, _install_tilting_shields, "once per TP, the enemy's crits need 6s.", 4.5),
-    (AUSPEX, _install_auspex, 'once per TP, no obscuring within 8" of a shooter.', 4.5),
-):
-    register(rule_id(TEAM, "equipment", _name), _installer, f"Equipment: {_summary}")
-    register_equipment_value(rule_id(TEAM, "equipment", _name), _value)
+register(
+    "angels_of_death/equipment/chapter_reliquaries",
+    _install_reliquaries,
+    "Equipment: Wrath Of Vengeance is free for an Engage operative.",
+)
+register_equipment_value("angels_of_death/equipment/chapter_reliquaries", 3.5)
+register(
+    "angels_of_death/equipment/purity_seals",
+    _install_purity_seals,
+    "Equipment: once per TP, two attack fails make a success.",
+)
+register_equipment_value("angels_of_death/equipment/purity_seals", 5.0)
+register(
+    "angels_of_death/equipment/tilting_shields",
+    _install_tilting_shields,
+    "Equipment: once per TP, the enemy's crits need 6s.",
+)
+register_equipment_value("angels_of_death/equipment/tilting_shields", 4.5)
+register(
+    "angels_of_death/equipment/auspex",
+    _install_auspex,
+    'Equipment: once per TP, no obscuring within 8" of a shooter.',
+)
+register_equipment_value("angels_of_death/equipment/auspex", 4.5)

@@ -3,8 +3,8 @@ the shared :mod:`teams.astartes` installer."""
 
 from __future__ import annotations
 
-from engine.rules.registry import register, rule_id
-from teams.angels_of_death.common import TEAM, is_bolt
+from engine.rules.registry import register
+from teams.angels_of_death.common import is_bolt
 from teams.astartes import astartes_installer, weapon_base
 
 _HEAVY_BOLT = ("bolt sniper rifle", "heavy bolter")
@@ -29,7 +29,7 @@ the same bolt sniper rifle or heavy bolter costs 1 additional AP (refused with f
 than 2AP left; the AP taken when it is declared)."""
 
 register(
-    rule_id(TEAM, "faction_rule", "Astartes"),
+    "angels_of_death/faction_rule/astartes",
     install_astartes,
     "Faction rule: two Shoot (one with a bolt weapon) or two Fight actions per activation; "
     "counteract whatever the order.",

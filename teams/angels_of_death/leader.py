@@ -13,18 +13,16 @@ from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
-from engine.rules.registry import register, rule_id
+from engine.rules.registry import register
 from teams.angels_of_death.advice import combat_doctrine_advice
-from teams.angels_of_death.common import TEAM, has_ability, specified
+from teams.angels_of_death.common import DOCTRINES, has_ability, set_doctrine, specified
 from teams.angels_of_death.equipment import reliquaries_free
 from teams.angels_of_death.ploys import (
     ADJUST_DOCTRINE,
     COMBAT_DOCTRINE,
-    DOCTRINES,
     SHOCK_ASSAULT,
     TRANSHUMAN_PHYSIOLOGY,
     WRATH_OF_VENGEANCE,
-    set_doctrine,
 )
 
 HEROIC_LEADER = "Heroic Leader"
@@ -161,7 +159,7 @@ def _install_heroic_leader(hooks: Hooks, players: tuple[str, ...]) -> None:
 
 
 register(
-    rule_id(TEAM, "ability", HEROIC_LEADER),
+    "angels_of_death/ability/heroic_leader",
     _install_heroic_leader,
     "Ability: once per TP, a free firefight ploy for the Captain, Combat Doctrine at an "
     "activation, or a free Adjust Doctrine.",

@@ -10,18 +10,20 @@ import attrs
 from engine.dice.rules import Balanced, Shock, WeaponRules, parse_weapon_rules
 from engine.game.actions import Action
 from engine.game.context import Hooks
-from engine.game.state import Effect
 from engine.game.work import Work
 from engine.rules.ploys import GainToken, Ploy, StatChange, ploy_installer
 from engine.rules.registry import register, rule_id
 from teams.angels_of_death import advice
 from teams.angels_of_death.common import (
+    DOCTRINES,
     TEAM,
+    current_doctrine,
     fails,
     has_token,
     normal_saves,
     save_of,
     set_die,
+    set_doctrine,
     shoot_frame,
     shot_friend,
     tokens,
@@ -147,34 +149,6 @@ INDOMITUS_SAVE = IndomitusSave()
 def _install_indomitus(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.ploy(INDOMITUS, players)
     hooks.ploy(INDOMITUS_SAVE, players)
-
-
-DOCTRINES = ("devastator", "tactical", "assault")
-"""The combat doctrines of Combat Doctrine, in printed order."""
-
-_DOCTRINE_TOKEN = "combat_doctrine:"
-
-
-def current_doctrine(w: Work, player: str) -> str:
-    """The combat doctrine ``player`` selected this turning point, or ``""``."""
-    for e in w.effects:
-        if e.kind == "token" and e.player == player and e.detail.startswith(_DOCTRINE_TOKEN):
-            return e.detail.removeprefix(_DOCTRINE_TOKEN)
-    return ""
-
-
-def set_doctrine(w: Work, player: str, doctrine: str, source: str) -> None:
-    """Select ``doctrine`` for ``player`` until the end of the turning point (replacing any)."""
-    w.effects[:] = [
-        e
-        for e in w.effects
-        if not (e.kind == "token" and e.player == player and e.detail.startswith(_DOCTRINE_TOKEN))
-    ]
-    w.add_effect(
-        Effect(
-            "token", "", "end_tp", source=source, detail=_DOCTRINE_TOKEN + doctrine, player=player
-        )
-    )
 
 
 @attrs.frozen(slots=True)
@@ -419,38 +393,38 @@ _ploy_installer = ploy_installer
 
 
 register(
-    TRANSHUMAN_PHYSIOLOGY.rule_id,
+    "angels_of_death/firefight_ploy/transhuman_physiology",
     _ploy_installer(TRANSHUMAN_PHYSIOLOGY),
     "Firefight ploy: when a friendly operative is shot, one normal save becomes a critical.",
 )
 register(
-    INDOMITUS.rule_id,
+    "angels_of_death/strategy_ploy/indomitus",
     _install_indomitus,
     "Strategy ploy: this turning point, two fails on a friendly operative's defence dice "
     "become one normal save.",
 )
 register(
-    COMBAT_DOCTRINE.rule_id,
+    "angels_of_death/strategy_ploy/combat_doctrine",
     _install_doctrines,
     "Strategy ploy: choose a combat doctrine; weapons used that way gain Balanced this TP.",
 )
 register(
-    ADJUST_DOCTRINE.rule_id,
+    "angels_of_death/firefight_ploy/adjust_doctrine",
     _install_doctrines,
     "Firefight ploy: change the combat doctrine during a friendly operative's activation.",
 )
 register(
-    AND_THEY_SHALL_KNOW_NO_FEAR.rule_id,
+    "angels_of_death/strategy_ploy/and_they_shall_know_no_fear",
     _install_no_fear,
     "Strategy ploy: friendly operatives ignore the stat changes of being injured this TP.",
 )
 register(
-    WRATH_OF_VENGEANCE.rule_id,
+    "angels_of_death/firefight_ploy/wrath_of_vengeance",
     _ploy_installer(WRATH_OF_VENGEANCE),
     "Firefight ploy: a counteracting friendly operative performs a second, different action.",
 )
 register(
-    SHOCK_ASSAULT.rule_id,
+    "angels_of_death/firefight_ploy/shock_assault",
     _install_shock_assault,
     "Firefight ploy: after a Charge, the Fight's melee weapon has Shock; first strike +1 damage.",
 )

@@ -393,36 +393,58 @@ def _install_veteran(hooks: Hooks, players: tuple[str, ...]) -> None:
 
 
 register(
-    rule_id(TEAM, "faction_rule", CHOICE),
+    "angels_of_death/faction_rule/chapter_tactics",
     _install_chapter_tactics,
     "Faction rule: every operative has the roster's primary and secondary Chapter Tactic.",
 )
 register(
-    rule_id(TEAM, "ability", VETERAN),
+    "angels_of_death/ability/chapter_veteran",
     _install_veteran,
     "Ability: the Sergeant has one more Chapter Tactic, chosen with the roster.",
 )
 register(
-    ADAPTIVE_TACTICS.rule_id,
+    "angels_of_death/strategy_ploy/adaptive_tactics",
     _install_adaptive,
     "Strategy ploy: another secondary Chapter Tactic until the end of the turning point.",
 )
-for _name, _installer, _summary in (
-    ("Aggressive", _install_aggressive, "melee weapons have Rending."),
-    ("Dueller", _install_dueller, "in melee, a normal success can block a critical one."),
-    ("Hardy", _install_hardy, "shot, defence dice of 5+ are criticals; retaliating, -1 damage."),
-    (
-        "Mobile",
-        _install_mobile,
-        "Fall Back costs 1AP less; may Charge while within an enemy's control range.",
-    ),
-    ("Resolute", _install_resolute, "ignores APL losses and the enemy's Shock."),
-    ("Sharpshooter", _install_sharpshooter, "bolt weapons have Accurate 1 and Severe unmoved."),
-    ("Siege Specialist", _install_siege_specialist, "ranged weapons have Saturate."),
-    ("Stealthy", _install_stealthy_tactic, "in cover, two cover saves or one critical."),
-):
-    register(
-        rule_id(TEAM, "faction_rule", f"[CT] {_name}"),
-        _installer,
-        f"Chapter Tactic {_name}: {_summary}",
-    )
+register(
+    "angels_of_death/faction_rule/ct_aggressive",
+    _install_aggressive,
+    "Chapter Tactic Aggressive: melee weapons have Rending.",
+)
+register(
+    "angels_of_death/faction_rule/ct_dueller",
+    _install_dueller,
+    "Chapter Tactic Dueller: in melee, a normal success can block a critical one.",
+)
+register(
+    "angels_of_death/faction_rule/ct_hardy",
+    _install_hardy,
+    "Chapter Tactic Hardy: shot, defence dice of 5+ are criticals; retaliating, -1 damage.",
+)
+register(
+    "angels_of_death/faction_rule/ct_mobile",
+    _install_mobile,
+    "Chapter Tactic Mobile: Fall Back costs 1AP less; may Charge while within an enemy's "
+    "control range.",
+)
+register(
+    "angels_of_death/faction_rule/ct_resolute",
+    _install_resolute,
+    "Chapter Tactic Resolute: ignores APL losses and the enemy's Shock.",
+)
+register(
+    "angels_of_death/faction_rule/ct_sharpshooter",
+    _install_sharpshooter,
+    "Chapter Tactic Sharpshooter: bolt weapons have Accurate 1 and Severe unmoved.",
+)
+register(
+    "angels_of_death/faction_rule/ct_siege_specialist",
+    _install_siege_specialist,
+    "Chapter Tactic Siege Specialist: ranged weapons have Saturate.",
+)
+register(
+    "angels_of_death/faction_rule/ct_stealthy",
+    _install_stealthy_tactic,
+    "Chapter Tactic Stealthy: in cover, two cover saves or one critical.",
+)

@@ -2,7 +2,8 @@
 (``engine.rules.registry``).
 
 Modules: :mod:`.abilities`, :mod:`.actions`, :mod:`.equipment`, :mod:`.faction`,
-:mod:`.ploys`, :mod:`.reanimation`, :mod:`.weapon_rules`, :mod:`.crypteks`.
+:mod:`.ploys` (strategy), :mod:`.firefight_ploys`, :mod:`.reanimation`, :mod:`.weapon_rules`,
+:mod:`.crypteks` (the cryptek actions' frame), :mod:`.chronomancer`, :mod:`.psychomancer`.
 """
 
 from __future__ import annotations
@@ -10,10 +11,13 @@ from __future__ import annotations
 from teams.hierotek_circle import (
     abilities,
     actions,
+    chronomancer,
     crypteks,
     equipment,
     faction,
+    firefight_ploys,
     ploys,
+    psychomancer,
     reanimation,
     weapon_rules,
 )
@@ -21,10 +25,13 @@ from teams.hierotek_circle import (
 __all__ = [
     "abilities",
     "actions",
+    "chronomancer",
     "crypteks",
     "equipment",
     "faction",
+    "firefight_ploys",
     "ploys",
+    "psychomancer",
     "reanimation",
     "weapon_rules",
 ]

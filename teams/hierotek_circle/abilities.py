@@ -15,9 +15,8 @@ from engine.game.shoot import own_target_reason
 from engine.game.state import Effect, OperativeState
 from engine.game.universal import weapon_name
 from engine.game.work import Work
-from engine.rules.registry import register, rule_id
+from engine.rules.registry import register
 from teams.hierotek_circle.common import (
-    TEAM,
     cryptek_action,
     has_keyword,
     own_actions,
@@ -222,24 +221,24 @@ def install_apprentek_assistance(hooks: Hooks, players: tuple[str, ...]) -> None
 
 
 register(
-    rule_id(TEAM, "ability", "Scuttler"),
+    "hierotek_circle/ability/scuttler",
     install_scuttler,
     'Plasmacyte: Conceal in cover, never a valid target beyond 2"; Fall Back 1AP less; only '
     "its own weapons and unique action.",
 )
 register(
-    rule_id(TEAM, "ability", "Steadfast"),
+    "hierotek_circle/ability/steadfast",
     install_steadfast,
     "Immortal: counts as APL 3 when determining control of a marker.",
 )
 register(
-    rule_id(TEAM, "ability", "Deathmarked"),
+    "hierotek_circle/ability/deathmarked",
     install_deathmarked,
     "Deathmark: its target gains a Deathmarked token; Deathmarks shooting a marked enemy have "
     "Seek.",
 )
 register(
-    rule_id(TEAM, "ability", "Apprentek Assistance"),
+    "hierotek_circle/ability/apprentek_assistance",
     install_apprentek_assistance,
     "Apprentek: performs its CRYPTEK's unique actions, one per turning point.",
 )

@@ -26,13 +26,12 @@ from engine.game.work import Work
 from engine.rules.choices import RuleRollFrame, on_roll
 from engine.rules.effects import unobscure as unobscure
 from engine.rules.medic import heal_roll
-from engine.rules.registry import register, rule_id
+from engine.rules.registry import register
 from engine.rules.unique_actions import PlainAction, SelectingAction, UniqueAction
 from teams.hierotek_circle import reanimation
 from teams.hierotek_circle.common import (
     APPRENTEK,
     CRYPTEK,
-    TEAM,
     add_until_next,
     end_until_next,
     has_keyword,
@@ -483,8 +482,8 @@ class CanoptekRepair(_HierotekAction, SelectingAction):
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
         """The wounds expected back (2D3: 4 on average, at most those lost) valued as wounds
-        dealt are (:func:`engine.agents.values.heal_value`)."""
-        from engine.agents.values import heal_value
+        dealt are (:func:`engine.advice.values.heal_value`)."""
+        from engine.advice.values import heal_value
 
         return heal_value(w, a.target)
 
@@ -730,41 +729,41 @@ add_template(
 add_template("reanimation_roll", lambda e: "")
 
 register(
-    rule_id(TEAM, "unique_action", "Reanimate"),
+    "hierotek_circle/unique_action/reanimate",
     install_reanimate,
     'Plasmacyte Reanimator, 1AP: a marker within 6" returns its operative on 3+ (2AP: '
     "surely); expended if it had activated.",
 )
 register(
-    rule_id(TEAM, "unique_action", "Accelerate"),
+    "hierotek_circle/unique_action/accelerate",
     install_accelerate,
     'Plasmacyte Accelerator, 1AP: a Deathmark or Immortal within 6" gets APL +1 for its '
     "next activation.",
 )
 register(
-    rule_id(TEAM, "unique_action", "Multi-Dimensional Vision"),
+    "hierotek_circle/unique_action/multi_dimensional_vision",
     install_multi_dimensional_vision,
     "Deathmark, 1AP: until its next activation, its targets cannot be obscured.",
 )
 register(
-    rule_id(TEAM, "unique_action", "Augment Weapon"),
+    "hierotek_circle/unique_action/augment_weapon",
     install_augment_weapon,
     "Technomancer, 1AP: a friend's weapon gains two of Lethal 5+, Rending, Saturate, Severe "
     "until its next activation.",
 )
 register(
-    rule_id(TEAM, "unique_action", "Canoptek Repair"),
+    "hierotek_circle/unique_action/canoptek_repair",
     install_canoptek_repair,
     'Technomancer, 1AP, once per turning point: a friend within 6" regains 2D3 wounds.',
 )
 register(
-    rule_id(TEAM, "unique_action", "Reinforce Metal"),
+    "hierotek_circle/unique_action/reinforce_metal",
     install_reinforce_metal,
     "Technomancer, 1AP: until its next activation, a friend takes 1 less damage from attack "
     "dice of 3 or more.",
 )
 register(
-    rule_id(TEAM, "unique_action", "Interstitial Command"),
+    "hierotek_circle/unique_action/interstitial_command",
     install_interstitial_command,
     'Cryptek or Despotek, 1AP: another friend performs a free 1AP action (at most 2" of '
     "movement), once per action per turning point.",

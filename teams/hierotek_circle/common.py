@@ -11,6 +11,7 @@ turning point limit is enforced by :mod:`.abilities` for every CRYPTEK unique ac
 
 from __future__ import annotations
 
+from engine.game import universal
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.equipment.markers import support_distance
@@ -103,3 +104,36 @@ def end_until_next(w: Work, source: str) -> None:
     """``source`` is activated: the tokens it gave end."""
     if any(e.kind == UNTIL_NEXT and e.source == source for e in w.effects):
         w.effects = [e for e in w.effects if not (e.kind == UNTIL_NEXT and e.source == source)]
+
+
+def has_kw(w: Work, op: str, *keywords: str) -> bool:
+    """``op`` is a HIEROTEK CIRCLE operative with every one of ``keywords``."""
+    kw = w.ctx.datacards[op].keywords
+    return FACTION in kw and all(k in kw for k in keywords)
+
+
+def op_effect(w: Work, op: str, kind: str) -> Effect | None:
+    """The first effect of ``kind`` on ``op`` (``e.op == op``), or ``None``."""
+    for e in w.effects:
+        if e.kind == kind and e.op == op:
+            return e
+    return None
+
+
+def drop_effects(w: Work, kind: str, op: str | None = None) -> None:
+    """Remove the effects of ``kind`` (on ``op`` only, when given)."""
+    w.effects = [e for e in w.effects if not (e.kind == kind and (op is None or e.op == op))]
+
+
+def visible_within(w: Work, a: str, b: str, inches: float) -> bool:
+    """``b`` is visible to ``a`` and within ``inches`` of it."""
+    pa, pb = w.place(w.op(a)), w.place(w.op(b))
+    return w.distance(pa, pb) <= inches + 1e-6 and bool(w.ctx.visible(w.kz, pa, pb))
+
+
+def in_own_activation(w: Work, op: str) -> bool:
+    """The top-most activation or counteraction in progress is ``op``'s."""
+    for f in reversed(w.stack):
+        if isinstance(f, universal.ActivationFrame) and f.mode in ("activation", "counteract"):
+            return bool(f.op == op)
+    return False

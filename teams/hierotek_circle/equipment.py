@@ -18,7 +18,7 @@ from engine.rules.choices import RuleChoiceFrame, RuleRollFrame, on_choice, on_r
 from engine.rules.equipment.selection import has_equipment
 from engine.rules.ploys import GainToken, player_token
 from engine.rules.registry import register, register_equipment_value
-from teams.hierotek_circle.ploys import drop_effects, has_kw, op_effect
+from teams.hierotek_circle.common import drop_effects, has_kw, op_effect
 from teams.hierotek_circle.reanimation import reanimated_this_tp
 
 CONDUITS = "Magnification Conduits"

@@ -62,7 +62,7 @@ from engine.game.work import Work
 from engine.geometry import Placement
 from engine.geometry.equipment import MARKER_DIAMETER_MM
 from engine.missions.kill_op import recount_kill_grade
-from engine.rules.registry import register, rule_id
+from engine.rules.registry import register
 
 TEAM = "hierotek_circle"
 FACTION = "HIEROTEK CIRCLE"
@@ -534,13 +534,13 @@ add_template(
     lambda e: f"  {e['player']} places a Reanimation marker for {e['op']}",
 )
 register(
-    rule_id(TEAM, "faction_rule", "Reanimation Protocols"),
+    "hierotek_circle/faction_rule/reanimation_protocols",
     _install_reanimation,
     "Faction rule: a marker for each operative first incapacitated; each Ready step, D6 per "
     "marker until a 3+ returns one with 1 wound; the kill op counts 5 and recounts.",
 )
 register(
-    rule_id(TEAM, "faction_rule", "Living Metal"),
+    "hierotek_circle/faction_rule/living_metal",
     _install_living_metal,
     "Faction rule: in each Ready step, after the other rules, each friendly operative "
     "regains D3+1 lost wounds.",

@@ -16,23 +16,19 @@
 - Abilities Melta Mine and Proximity Mine (Demo Trooper): :mod:`.mines`.
 - Equipment Foregrip, Long-Range Scope, Relics Of Cadia, Combat Daggers.
 
-Modules: :mod:`.ploys`, :mod:`.equipment`, :mod:`.faction` (faction rules and abilities),
-:mod:`.actions` (unique actions), :mod:`.common` (helpers: the KASRKIN keyword, the Shoot in
-progress, "cannot retain cover saves or is being scanned").
+Modules: :mod:`.ploys` (strategy ploys), :mod:`.firefight_ploys`, :mod:`.equipment`,
+:mod:`.faction` (faction rules and abilities), :mod:`.actions` (unique actions), :mod:`.common`
+(helpers: the KASRKIN keyword, the Shoot in progress, "cannot retain cover saves or is being
+scanned").
 """
 
 from __future__ import annotations
 
 from engine.rules.registry import register
 from engine.rules.team_weapon_rules import install_concealed_position
-from teams.kasrkin import actions, equipment, faction, mines, ploys
-from teams.kasrkin.ploys import (
-    ELIMINATION_PATTERN_PLOY,
-    ENGAGE_FROM_COVER_PLOY,
-    NEUTRALISE_TARGET_PLOY,
-    RELOCATE_PLOY,
-    SEIZE_THE_INITIATIVE_PLOY,
-)
+from teams.kasrkin import actions, equipment, faction, firefight_ploys, mines, ploys
+from teams.kasrkin.firefight_ploys import NEUTRALISE_TARGET_PLOY, SEIZE_THE_INITIATIVE_PLOY
+from teams.kasrkin.ploys import ELIMINATION_PATTERN_PLOY, ENGAGE_FROM_COVER_PLOY, RELOCATE_PLOY
 
 __all__ = [
     "ELIMINATION_PATTERN_PLOY",
@@ -43,6 +39,7 @@ __all__ = [
     "actions",
     "equipment",
     "faction",
+    "firefight_ploys",
     "mines",
     "ploys",
 ]

@@ -12,7 +12,7 @@ from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.effects import unobscure
-from engine.rules.medic import heal_2d3, heal_roll
+from engine.rules.medic import Medikit, heal_2d3
 from engine.rules.registry import register
 from engine.rules.unique_actions import PlainAction, SelectingAction
 from teams.kasrkin.common import (
@@ -81,62 +81,25 @@ COMBAT_MEDIC = "COMBAT MEDIC"
 _MEDIKIT_ROLL = "kasrkin_medikit"
 
 
-@attrs.frozen(slots=True)
-class Medikit(SelectingAction):
-    """Medikit (Combat Medic, 0AP; a :class:`engine.game.rule_actions.RuleActionLike`): a
-    friendly KASRKIN operative within the Medic's control range that has lost wounds regains
-    up to 2D3 of them; not one Medic! was used on this turning point. The Medic itself may be
-    selected (the rule says "friendly", not "other friendly": an operative is within and
-    visible to itself, 4.1, 4.3). Not while the Medic is within control range of an enemy
-    operative.
-    Notation ``Act <medic> medikit on <friend>``; the 2D3 is a team-rule roll of 2D6
-    (each D6 halved, rounded up)."""
-
-    name: str = "Medikit"
-    text: str = "medikit"
-    ap: int = 0
-    family: str = ""
-
-    def targets(self, w: Work, o: OperativeState) -> list[str]:
-        """Wounded friendly KASRKIN operatives in its control range (itself too)."""
-        return [
-            f.id
-            for f in w.alive(o.player)
-            if is_kasrkin(w, f.id)
-            and f.wounds < w.ctx.datacards[f.id].wounds
-            and (f.id == o.id or w.control_range(o, f))
-            and not medic_saved(w, f.id)
-        ]
-
-    def target_rule(self, w: Work, o: OperativeState) -> str:
-        """What it selects."""
-        return (
-            f"Medikit selects a friendly KASRKIN operative within {o.id}'s control "
-            "range that has lost wounds"
-        )
-
-    def performer_problem(self, w: Work, o: OperativeState) -> str | None:
-        """Only a Combat Medic performs it."""
-        if COMBAT_MEDIC not in w.ctx.datacards[o.id].keywords:
-            return f"{o.id} is not a Combat Medic: only it performs Medikit"
-        return None
-
-    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
-        """The wounds expected back (2D3, 4 on average, at most those lost) valued as
-        wounds dealt are (:func:`engine.agents.values.heal_value`)."""
-        from engine.agents.values import heal_value
-
-        return heal_value(w, a.target)
-
-    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
-        """Roll the 2D3 (:func:`engine.rules.medic.heal_roll`)."""
-        heal_roll(w, o, self.name, _MEDIKIT_ROLL, a.target)
+def _combat_medic(w: Work, op: str) -> bool:
+    """``op`` is a Combat Medic (its datacard keyword)."""
+    return COMBAT_MEDIC in w.ctx.datacards[op].keywords
 
 
 heal_2d3(_MEDIKIT_ROLL)
 add_template("auspex_scan_ended", lambda e: f"  {e['op']}'s Auspex Scan ends")
 
-MEDIKIT = Medikit()
+MEDIKIT = Medikit(
+    ap=0,
+    roll=_MEDIKIT_ROLL,
+    medic=_combat_medic,
+    medic_name="a Combat Medic",
+    patient=is_kasrkin,
+    patients="a friendly KASRKIN operative",
+    saved=medic_saved,
+)
+"""Medikit (Combat Medic, 0AP; :class:`engine.rules.medic.Medikit`): a wounded friendly
+KASRKIN operative within the Medic's control range (itself too) regains up to 2D3 wounds."""
 
 
 def install_medikit(hooks: Hooks, players: tuple[str, ...]) -> None:
@@ -336,10 +299,11 @@ class AdaptiveStunGrenade:
         w.stack.append(StunTestFrame(ops=stun_tested(w, a.target), source=o.id, player=o.player))
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
-        """The heuristic's own stun value for that enemy."""
-        from engine.agents.heuristic import _stun_value
+        """The heuristic's own stun value for that enemy (:func:`engine.advice.stun_value`)."""
+        from engine.advice.values import stun_value
+        from engine.rules.equipment.grenades import STUN_TEST, stun_tested
 
-        return float(_stun_value(w, o.player, a.target))
+        return float(stun_value(w, o.player, stun_tested(w, a.target), STUN_TEST))
 
 
 ADAPTIVE_SMOKE = AdaptiveSmokeGrenade()

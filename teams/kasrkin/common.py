@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.advice.rerolls import shoot_reroll_gain
 from engine.dice.rules import Saturate
 from engine.game import universal
 from engine.game.state import other
@@ -67,3 +68,12 @@ def scanned(w: Work, target: str) -> bool:
         return False
     me = w.place(w.op(target))
     return any(w.distance(me, w.place(w.op(s))) <= SCAN_RANGE for s in scanners)
+
+
+def reroll_gain(w: Work, faces: tuple[int, ...], attacking: bool) -> float:
+    """The dice core's gain of re-rolling dice showing ``faces`` in the Shoot in progress
+    (each die valued alone, as one Command Re-roll, and summed)."""
+    f = shoot_frame(w)
+    if f is None or f is not w.top:
+        return 0.0
+    return float(sum(shoot_reroll_gain(w, f, attacking, face) for face in faces))

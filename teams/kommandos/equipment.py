@@ -29,7 +29,7 @@ from engine.game.state import OperativeState
 from engine.game.work import Work
 from engine.rules.equipment.selection import give_weapons, has_equipment
 from engine.rules.registry import register, register_equipment_value
-from teams.kommandos.ploys import is_kommando, is_kommando_boy
+from teams.kommandos.common import is_kommando, is_kommando_boy
 
 CHOPPAS = "Choppas"
 COLLAPSIBLE_STOCKS = "Collapsible Stocks"

@@ -399,7 +399,7 @@ class ChaosTalismansFails:
 
     def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
         """Rule of thumb (class docstring)."""
-        from engine.agents.values import DAMAGE_WEIGHT
+        from engine.advice.values import DAMAGE_WEIGHT
 
         op, target = str(info.get("op", "")), str(info.get("target", ""))
         if not op or not target:

@@ -156,7 +156,7 @@ class FickleFatesSave:
 
     def advice(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
         """Rule of thumb (class docstring)."""
-        from engine.agents.values import DAMAGE_WEIGHT
+        from engine.advice.values import DAMAGE_WEIGHT
 
         found = _shoot_frame(w)
         target = str(info.get("target", ""))
@@ -470,7 +470,7 @@ def _quicksilver_advice(w: Work, player: str, action: Any, info: Any) -> float:
 def _malignant_advice(w: Work, player: str, action: Any, info: Any) -> float:
     """The dice core's value of the shot at the primary target with Piercing 1 minus without
     (nothing when it is more than 3" away)."""
-    from engine.agents.values import shot_value
+    from engine.advice.values import shot_value
     from engine.dice.profile import Target
 
     op, target = str(info.get("op", "")), str(info.get("target", ""))
@@ -506,7 +506,7 @@ def _captivation_advice(w: Work, player: str, action: Any, info: Any) -> float:
 def _bloodshed_advice(w: Work, player: str, action: Any, info: Any) -> float:
     """The strike's worth: 1 when it incapacitates the enemy, else ``DAMAGE_WEIGHT`` of its
     damage's share of the enemy's starting wounds."""
-    from engine.agents.values import DAMAGE_WEIGHT
+    from engine.advice.values import DAMAGE_WEIGHT
 
     op = str(info.get("op", ""))
     found = _bloodshed_fight(w, op) if op else None
@@ -522,115 +522,124 @@ def _bloodshed_advice(w: Work, player: str, action: Any, info: Any) -> float:
     return float(DAMAGE_WEIGHT * dmg / max(1, w.ctx.datacards[enemy.id].wounds))
 
 
-PLOYS: tuple[tuple[Ploy, Any, str], ...] = (
-    (
-        Ploy(
-            "Blood For The Blood God",
-            "strategy",
-            effects=(GainToken(BLOOD, "end_tp"),),
-            rule_id="legionaries/strategy_ploy/blood_for_the_blood_god",
-            advice=_blood_advice,
-        ),
-        install_blood_rules,
-        "Until the end of the turning point, a fighting Legionary's first strike inflicts 1 "
-        "more damage; Khorne Legionaries' melee Dmg +1.",
-    ),
-    (
-        Ploy(
-            "Fickle Fates",
-            "strategy",
-            effects=(GainToken(FICKLE_FATES, "end_tp"),),
-            rule_id="legionaries/strategy_ploy/fickle_fates",
-            advice=_fickle_advice,
-        ),
-        install_fickle_fates_rules,
-        "Until the end of the turning point, friendly Legionaries shooting a ready enemy have "
-        "Balanced; a ready Tzeentch Legionary shot retains a fail as a normal save with a crit.",
-    ),
-    (
-        Ploy(
-            "Implacable",
-            "strategy",
-            effects=(GainToken(IMPLACABLE, "end_tp"),),
-            rule_id="legionaries/strategy_ploy/implacable",
-            advice=_implacable_advice,
-        ),
-        install_implacable_rules,
-        "Until the end of the turning point, Piercing 1 against friendly Legionaries is "
-        "Piercing Crits 1.",
-    ),
-    (
-        Ploy(
-            "Quicksilver Speed",
-            "strategy",
-            effects=(GainToken(QUICKSILVER, "end_tp"),),
-            rule_id="legionaries/strategy_ploy/quicksilver_speed",
-            advice=_quicksilver_advice,
-        ),
-        install_quicksilver_rules,
-        "Until the end of the turning point, enemies retaliating against a Legionary that "
-        "moved this turning point have their melee Hit worsened by 1.",
-    ),
-    (
-        Ploy(
-            "Malignant Aura",
-            "firefight",
-            triggers=("target_selected",),
-            condition=lambda w, p, info: (
-                info.get("kind") == "ranged" and _marked("NURGLE")(w, p, info)
-            ),
-            use_hook=_malignant_used,
-            rule_id="legionaries/firefight_ploy/malignant_aura",
-            advice=_malignant_advice,
-        ),
-        install_malignant_rules,
-        "A Nurgle Legionary's shot has Piercing 1 against enemies within 3\" of it.",
-    ),
-    (
-        Ploy(
-            "Mutability And Change",
-            "firefight",
-            triggers=("activation_start",),
-            target="self",
-            condition=_marked("TZEENTCH"),
-            effects=(GainToken("mutability_and_change", "end_activation"),),
-            use_hook=_mutability_used,
-            rule_id="legionaries/firefight_ploy/mutability_and_change",
-            advice=_mutability_advice,
-        ),
-        None,
-        "A Tzeentch Legionary activated gets +1 APL for the activation, never repeating an action.",
-    ),
-    (
-        Ploy(
-            "Sickening Captivation",
-            "firefight",
-            triggers=("during_activation", "activation_end"),
-            target="enemy",
-            condition=_marked("SLAANESH"),
-            eligible=_captivated,
-            effects=(StatChange("apl", -1, "end_next_activation"),),
-            rule_id="legionaries/firefight_ploy/sickening_captivation",
-            advice=_captivation_advice,
-        ),
-        None,
-        'A Slaanesh Legionary in its activation gives a visible enemy within 4" -1 APL until '
-        "the end of its next activation.",
-    ),
-    (
-        Ploy(
-            "Unending Bloodshed",
-            "firefight",
-            triggers=("incapacitated",),
-            condition=_bloodshed_condition,
-            use_hook=_bloodshed_used,
-            rule_id="legionaries/firefight_ploy/unending_bloodshed",
-            advice=_bloodshed_advice,
-        ),
-        None,
-        "A Khorne Legionary incapacitated in melee strikes once more with an unresolved success.",
-    ),
+BLOOD_FOR_THE_BLOOD_GOD_PLOY = Ploy(
+    "Blood For The Blood God",
+    "strategy",
+    effects=(GainToken(BLOOD, "end_tp"),),
+    rule_id="legionaries/strategy_ploy/blood_for_the_blood_god",
+    advice=_blood_advice,
 )
 
-for _ploy, _extra, _summary in PLOYS:
-    register(_ploy.rule_id, _ploy_installer(_ploy, _extra), _summary)
+FICKLE_FATES_PLOY = Ploy(
+    "Fickle Fates",
+    "strategy",
+    effects=(GainToken(FICKLE_FATES, "end_tp"),),
+    rule_id="legionaries/strategy_ploy/fickle_fates",
+    advice=_fickle_advice,
+)
+
+IMPLACABLE_PLOY = Ploy(
+    "Implacable",
+    "strategy",
+    effects=(GainToken(IMPLACABLE, "end_tp"),),
+    rule_id="legionaries/strategy_ploy/implacable",
+    advice=_implacable_advice,
+)
+
+QUICKSILVER_SPEED_PLOY = Ploy(
+    "Quicksilver Speed",
+    "strategy",
+    effects=(GainToken(QUICKSILVER, "end_tp"),),
+    rule_id="legionaries/strategy_ploy/quicksilver_speed",
+    advice=_quicksilver_advice,
+)
+
+MALIGNANT_AURA_PLOY = Ploy(
+    "Malignant Aura",
+    "firefight",
+    triggers=("target_selected",),
+    condition=lambda w, p, info: info.get("kind") == "ranged" and _marked("NURGLE")(w, p, info),
+    use_hook=_malignant_used,
+    rule_id="legionaries/firefight_ploy/malignant_aura",
+    advice=_malignant_advice,
+)
+
+MUTABILITY_AND_CHANGE_PLOY = Ploy(
+    "Mutability And Change",
+    "firefight",
+    triggers=("activation_start",),
+    target="self",
+    condition=_marked("TZEENTCH"),
+    effects=(GainToken("mutability_and_change", "end_activation"),),
+    use_hook=_mutability_used,
+    rule_id="legionaries/firefight_ploy/mutability_and_change",
+    advice=_mutability_advice,
+)
+
+SICKENING_CAPTIVATION_PLOY = Ploy(
+    "Sickening Captivation",
+    "firefight",
+    triggers=("during_activation", "activation_end"),
+    target="enemy",
+    condition=_marked("SLAANESH"),
+    eligible=_captivated,
+    effects=(StatChange("apl", -1, "end_next_activation"),),
+    rule_id="legionaries/firefight_ploy/sickening_captivation",
+    advice=_captivation_advice,
+)
+
+UNENDING_BLOODSHED_PLOY = Ploy(
+    "Unending Bloodshed",
+    "firefight",
+    triggers=("incapacitated",),
+    condition=_bloodshed_condition,
+    use_hook=_bloodshed_used,
+    rule_id="legionaries/firefight_ploy/unending_bloodshed",
+    advice=_bloodshed_advice,
+)
+
+register(
+    "legionaries/strategy_ploy/blood_for_the_blood_god",
+    _ploy_installer(BLOOD_FOR_THE_BLOOD_GOD_PLOY, install_blood_rules),
+    "Until the end of the turning point, a fighting Legionary's first strike inflicts 1 "
+    "more damage; Khorne Legionaries' melee Dmg +1.",
+)
+register(
+    "legionaries/strategy_ploy/fickle_fates",
+    _ploy_installer(FICKLE_FATES_PLOY, install_fickle_fates_rules),
+    "Until the end of the turning point, friendly Legionaries shooting a ready enemy have "
+    "Balanced; a ready Tzeentch Legionary shot retains a fail as a normal save with a crit.",
+)
+register(
+    "legionaries/strategy_ploy/implacable",
+    _ploy_installer(IMPLACABLE_PLOY, install_implacable_rules),
+    "Until the end of the turning point, Piercing 1 against friendly Legionaries is "
+    "Piercing Crits 1.",
+)
+register(
+    "legionaries/strategy_ploy/quicksilver_speed",
+    _ploy_installer(QUICKSILVER_SPEED_PLOY, install_quicksilver_rules),
+    "Until the end of the turning point, enemies retaliating against a Legionary that "
+    "moved this turning point have their melee Hit worsened by 1.",
+)
+register(
+    "legionaries/firefight_ploy/malignant_aura",
+    _ploy_installer(MALIGNANT_AURA_PLOY, install_malignant_rules),
+    "A Nurgle Legionary's shot has Piercing 1 against enemies within 3\" of it.",
+)
+register(
+    "legionaries/firefight_ploy/mutability_and_change",
+    _ploy_installer(MUTABILITY_AND_CHANGE_PLOY, None),
+    "A Tzeentch Legionary activated gets +1 APL for the activation, never repeating an action.",
+)
+register(
+    "legionaries/firefight_ploy/sickening_captivation",
+    _ploy_installer(SICKENING_CAPTIVATION_PLOY, None),
+    'A Slaanesh Legionary in its activation gives a visible enemy within 4" -1 APL until '
+    "the end of its next activation.",
+)
+register(
+    "legionaries/firefight_ploy/unending_bloodshed",
+    _ploy_installer(UNENDING_BLOODSHED_PLOY, None),
+    "A Khorne Legionary incapacitated in melee strikes once more with an unresolved success.",
+)

@@ -2,8 +2,8 @@
 (``engine.rules.registry``).
 
 Modules: :mod:`.abilities`, :mod:`.actions`, :mod:`.equipment`, :mod:`.faction`,
-:mod:`.ploys`; lane pf-core: :mod:`.common`, :mod:`.markerlights`,
-:mod:`.drones`, :mod:`.drone_actions`.
+:mod:`.ploys` (strategy), :mod:`.firefight_ploys`; lane pf-core: :mod:`.common`,
+:mod:`.markerlights`, :mod:`.drones`, :mod:`.drone_actions`.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from teams.pathfinders import (
     drones,
     equipment,
     faction,
+    firefight_ploys,
     markerlights,
     ploys,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "drones",
     "equipment",
     "faction",
+    "firefight_ploys",
     "markerlights",
     "ploys",
 ]

@@ -17,9 +17,9 @@ from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.effects import unobscure
-from engine.rules.registry import register, rule_id
+from engine.rules.registry import register
 from engine.rules.unique_actions import SelectingAction
-from teams.pathfinders.common import TEAM, has_keyword, is_pathfinder, mine
+from teams.pathfinders.common import has_keyword, is_pathfinder, mine
 from teams.pathfinders.markerlights import can_markerlight
 
 SHAS_UI = "SHAS'UI"
@@ -321,36 +321,28 @@ def install_system_jam(hooks: Hooks, players: tuple[str, ...]) -> None:
 
 add_template("group_activation", lambda e: f"  Group Activation: {e['op']} activates next")
 
-for _kind, _name, _installer, _summary in (
-    (
-        "ability",
-        "Art Of War",
-        install_art_of_war,
-        "Gambit: Mont'ka (+1\" Move) or Kauyon (free Markerlight in Conceal), each once.",
-    ),
-    (
-        "ability",
-        "Fearless On The Frontline",
-        install_fearless_on_the_frontline,
-        "Shas'La: Markerlight within enemy control range; Fall Back 1AP cheaper.",
-    ),
-    (
-        "ability",
-        "Group Activation",
-        install_group_activation,
-        "After a Shas'La's activation another ready Shas'La must activate.",
-    ),
-    (
-        "ability",
-        "Multi-Dimensional Vision",
-        install_multi_dimensional_vision,
-        "Transpectral Interference: its targets cannot be obscured.",
-    ),
-    (
-        "unique_action",
-        "System Jam",
-        install_system_jam,
-        "1AP: a visible enemy has APL -1 until the end of its next activation.",
-    ),
-):
-    register(rule_id(TEAM, _kind, _name), _installer, _summary)
+register(
+    "pathfinders/ability/art_of_war",
+    install_art_of_war,
+    "Gambit: Mont'ka (+1\" Move) or Kauyon (free Markerlight in Conceal), each once.",
+)
+register(
+    "pathfinders/ability/fearless_on_the_frontline",
+    install_fearless_on_the_frontline,
+    "Shas'La: Markerlight within enemy control range; Fall Back 1AP cheaper.",
+)
+register(
+    "pathfinders/ability/group_activation",
+    install_group_activation,
+    "After a Shas'La's activation another ready Shas'La must activate.",
+)
+register(
+    "pathfinders/ability/multi_dimensional_vision",
+    install_multi_dimensional_vision,
+    "Transpectral Interference: its targets cannot be obscured.",
+)
+register(
+    "pathfinders/unique_action/system_jam",
+    install_system_jam,
+    "1AP: a visible enemy has APL -1 until the end of its next activation.",
+)

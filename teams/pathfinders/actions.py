@@ -9,7 +9,7 @@ from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
-from engine.rules.medic import heal_2d3, heal_roll
+from engine.rules.medic import Medikit, heal_2d3
 from engine.rules.registry import register
 from engine.rules.unique_actions import SelectingAction, visible_friends_within
 from teams.pathfinders.support import has_keyword, is_pathfinder, is_trooper
@@ -87,60 +87,28 @@ def medic_saved(w: Work, op: str) -> bool:
     return MEDIC.saved(w, op)
 
 
-@attrs.frozen(slots=True)
-class Medikit(SelectingAction):
-    """Medikit (Medical Technician, 1AP; a :class:`engine.game.rule_actions.RuleActionLike`):
-    one friendly PATHFINDER operative (excluding DRONE) within its control range (itself
-    included: the rule does not say "another") that has lost wounds regains up to 2D3 of
-    them; not one the Medic! rule was used on this turning point. Not while within control
-    range of an enemy operative. Notation ``Act <medic> medikit on <friend>``; the 2D3 is a
-    team-rule roll of 2D6 (each D6 halved, rounded up)."""
-
-    name: str = "Medikit"
-    text: str = "medikit"
-    ap: int = 1
-    family: str = ""
-
-    def targets(self, w: Work, o: OperativeState) -> list[str]:
-        """Wounded friendly PATHFINDER troopers in its control range (itself too)."""
-        return [
-            f.id
-            for f in w.alive(o.player)
-            if is_trooper(w, f.id)
-            and f.wounds < w.ctx.datacards[f.id].wounds
-            and (f.id == o.id or w.control_range(o, f))
-            and not medic_saved(w, f.id)
-        ]
-
-    def target_rule(self, w: Work, o: OperativeState) -> str:
-        """What it selects."""
-        return (
-            "Medikit selects a friendly PATHFINDER operative (not a DRONE, not one "
-            f"Medic! was used on this turning point) within {o.id}'s control range that "
-            "has lost wounds"
-        )
-
-    def performer_problem(self, w: Work, o: OperativeState) -> str | None:
-        """Only the Medical Technician performs it."""
-        if not has_keyword(w, o.id, MEDICAL_TECHNICIAN) or not is_pathfinder(w, o.id):
-            return f"{o.id} is not the Medical Technician: only it performs Medikit"
-        return None
-
-    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
-        """The wounds expected back (2D3, 4 on average, at most those lost) valued as
-        wounds dealt are (:func:`engine.agents.values.heal_value`)."""
-        from engine.agents.values import heal_value
-
-        return heal_value(w, a.target)
-
-    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
-        """Roll the 2D3 (:func:`engine.rules.medic.heal_roll`)."""
-        heal_roll(w, o, self.name, _MEDIKIT_ROLL, a.target)
+def _medical_technician(w: Work, op: str) -> bool:
+    """``op`` is the Pathfinders' Medical Technician."""
+    return has_keyword(w, op, MEDICAL_TECHNICIAN) and is_pathfinder(w, op)
 
 
 heal_2d3(_MEDIKIT_ROLL)
 
-MEDIKIT = Medikit()
+MEDIKIT = Medikit(
+    ap=1,
+    roll=_MEDIKIT_ROLL,
+    medic=_medical_technician,
+    medic_name="the Medical Technician",
+    patient=is_trooper,
+    patients=(
+        "a friendly PATHFINDER operative (not a DRONE, not one Medic! was used on this "
+        "turning point)"
+    ),
+    saved=medic_saved,
+)
+"""Medikit (Medical Technician, 1AP; :class:`engine.rules.medic.Medikit`): one wounded
+friendly PATHFINDER operative, not a DRONE, within its control range (itself too) regains up
+to 2D3 wounds."""
 
 
 def install_medikit(hooks: Hooks, players: tuple[str, ...]) -> None:

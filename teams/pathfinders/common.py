@@ -74,3 +74,8 @@ def active_op(w: Work) -> str:
         if isinstance(f, ActivationFrame) and f.mode in ("activation", "counteract"):
             return str(f.op)
     return ""
+
+
+FUSILLADE = "pf_point_blank_fusillade"
+"""The token detail prefix (``<FUSILLADE>:<weapon>``) of an operative retaliating with a
+ranged weapon through Point-Blank Fusillade (set by the firefight ploy, read by Bonded)."""

@@ -14,9 +14,9 @@ from engine.game.events import Event, add_template
 from engine.game.rule_actions import actions_of
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
-from engine.rules.registry import register, rule_id
+from engine.rules.registry import register
 from engine.rules.unique_actions import PlainAction, SelectingAction
-from teams.pathfinders.common import TEAM, has_keyword, is_drone, is_pathfinder, is_pulse_weapon
+from teams.pathfinders.common import has_keyword, is_drone, is_pathfinder, is_pulse_weapon
 from teams.pathfinders.drones import REMOTE_PILOTED, remote_piloted
 
 DRONE_CONTROLLER = "DRONE CONTROLLER"
@@ -78,7 +78,7 @@ class RemotePilot(SelectingAction):
         """Rule of thumb: the drone's best shot where it stands when it has an Engage
         order (a free Shoot), else 0.09 when it can mark a visible enemy (a free
         Markerlight: one token), else 0.02 (a 2" move)."""
-        from engine.agents.position import best_shot_now
+        from engine.advice.shots import best_shot_now
         from teams.pathfinders.markerlights import can_markerlight
 
         d = w.op(a.target)
@@ -264,12 +264,12 @@ def install_pulse_accelerator(hooks: Hooks, players: tuple[str, ...]) -> None:
 add_template("pulse_accelerator", lambda e: f"  {e['op']}'s Pulse Accelerator is active")
 
 register(
-    rule_id(TEAM, "unique_action", "Remote Pilot"),
+    "pathfinders/unique_action/remote_pilot",
     install_remote_pilot,
     'Drone Controller, 1AP: a friendly drone takes one free action (moving at most 2").',
 )
 register(
-    rule_id(TEAM, "unique_action", "Pulse Accelerator"),
+    "pathfinders/unique_action/pulse_accelerator",
     install_pulse_accelerator,
     "MV31, 1AP: friends' pulse weapons within 3\" get Lethal 5+ and Severe till it next activates.",
 )

@@ -17,9 +17,8 @@ from engine.game.state import Effect
 from engine.game.work import Work
 from engine.geometry.move_paths import AvoidZone, MoveError, shortest_path
 from engine.rules.choices import RuleChoiceFrame, on_choice
-from engine.rules.registry import register, rule_id
+from engine.rules.registry import register
 from teams.pathfinders.common import (
-    TEAM,
     activation_frame,
     from_datacard,
     has_keyword,
@@ -387,32 +386,33 @@ add_template(
     "shield_generator", lambda e: f"  {e['op']}'s Shield Generator ignores {e['ignored']} damage"
 )
 
-for _kind, _name, _installer, _summary in (
-    ("ability", "Drone", install_drone, "Drones: few actions, own weapons, APL -1 for markers."),
-    (
-        "ability",
-        "Drone Controller",
-        install_drone_controller,
-        'Drones +2" Move and Saviour Protocols free while the controller is on the killzone.',
-    ),
-    ("ability", "Analyse", install_analyse, 'MB3 Markerlight also marks enemies within 3".'),
-    (
-        "ability",
-        "High-Intensity Markerlight",
-        install_high_intensity_markerlight,
-        "MV7 Markerlight gives two tokens.",
-    ),
-    (
-        "ability",
-        "Shield Generator",
-        install_shield_generator,
-        "MV4 ignores Piercing and once per TP one Normal Dmg die; Saviour Protocols free.",
-    ),
-    (
-        "ability",
-        "Grav-Inhibitor",
-        install_grav_inhibitor,
-        'Enemies within 6" of the MV33 move 2" less and hit worse in melee.',
-    ),
-):
-    register(rule_id(TEAM, _kind, _name), _installer, _summary)
+register(
+    "pathfinders/ability/drone",
+    install_drone,
+    "Drones: few actions, own weapons, APL -1 for markers.",
+)
+register(
+    "pathfinders/ability/drone_controller",
+    install_drone_controller,
+    'Drones +2" Move and Saviour Protocols free while the controller is on the killzone.',
+)
+register(
+    "pathfinders/ability/analyse",
+    install_analyse,
+    'MB3 Markerlight also marks enemies within 3".',
+)
+register(
+    "pathfinders/ability/high_intensity_markerlight",
+    install_high_intensity_markerlight,
+    "MV7 Markerlight gives two tokens.",
+)
+register(
+    "pathfinders/ability/shield_generator",
+    install_shield_generator,
+    "MV4 ignores Piercing and once per TP one Normal Dmg die; Saviour Protocols free.",
+)
+register(
+    "pathfinders/ability/grav_inhibitor",
+    install_grav_inhibitor,
+    'Enemies within 6" of the MV33 move 2" less and hit worse in melee.',
+)

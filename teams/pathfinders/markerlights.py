@@ -450,7 +450,7 @@ add_template("markerlights_changed", _changed_text)
 add_template("markerlight_performed", lambda e: "")
 
 register(
-    _RULE,
+    "pathfinders/faction_rule/markerlight",
     install_markerlight,
     "Markerlight action marks a visible enemy (max 4 tokens); tokens help Pathfinder shooters.",
 )

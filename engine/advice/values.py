@@ -1,10 +1,13 @@
-"""Exact values of attacks for the heuristic agent (:mod:`engine.agents.heuristic`), from the
-exact dice core (:mod:`engine.dice`), in *operatives*: an enemy operative incapacitated is
-worth 1 and each wound dealt ``DAMAGE_WEIGHT`` of one wound's share of its starting wounds.
+"""What outcomes are worth to the agents, in *operatives*: an enemy operative incapacitated is
+worth 1, each wound dealt ``DAMAGE_WEIGHT`` of one wound's share of its starting wounds, a VP
+``VP_VALUE``. Exact values of attacks come from the exact dice core (:mod:`engine.dice`);
+healing and stunning are valued by the rules of thumb their docstrings state. The heuristic
+agent (:mod:`engine.agents.heuristic`) and the advice of rule code use the same values.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 from engine.dice.profile import AttackProfile, Fighter, Target
@@ -14,15 +17,25 @@ from engine.game.work import Work
 
 __all__ = [
     "DAMAGE_WEIGHT",
+    "STUN_GAIN",
+    "VP_VALUE",
     "defence_value",
     "fight_value",
     "heal_value",
     "shot_value",
     "starting_wounds",
+    "stun_value",
 ]
 
 #: Weight of a wound dealt relative to an incapacitation (per starting wounds).
 DAMAGE_WEIGHT = 0.5
+
+VP_VALUE = 1.0
+"""What one VP is worth to the agent, in operatives (an enemy operative incapacitated is 1)."""
+
+STUN_GAIN = 0.1
+"""Value of an operative's action point lost to a stun grenade, in operatives
+(:func:`stun_value`)."""
 
 
 @lru_cache(maxsize=65536)
@@ -122,3 +135,18 @@ def heal_value(w: Work, target: str, expected: int = 4) -> float:
     t = w.op(target)
     most = w.ctx.datacards[t.id].wounds
     return float(DAMAGE_WEIGHT * min(expected, most - t.wounds) / most)
+
+
+def stun_value(w: Work, me: str, tested: Iterable[str], test: int) -> float:
+    """The Stun Grenade rule of thumb (``rules/KT24.md`` 7.2), in operatives, for player
+    ``me``: the chance that a stun test stuns (a D6 of ``test``+: ``(7 - test) / 6``) times
+    :data:`STUN_GAIN` for each operative in ``tested`` (ids) that is an enemy (half for one
+    already activated this turning point, whose next activation is further off), minus the
+    same for each friendly one."""
+    chance = (7 - test) / 6
+    value = 0.0
+    for op in tested:
+        q = w.op(op)
+        weight = 1.0 if q.ready else 0.5
+        value += weight if q.player != me else -weight
+    return chance * STUN_GAIN * value
