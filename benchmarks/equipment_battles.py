@@ -13,7 +13,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from engine.play import MatchupChoice, make_matchup, play_battle
+from engine.play.battle import play_battle
+from engine.play.matchup import MatchupChoice, make_matchup
 
 
 def main() -> None:

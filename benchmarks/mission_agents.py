@@ -54,7 +54,9 @@ from engine.game.actions import Action
 from engine.game.events import Event
 from engine.game.rule_actions import find_rule_action
 from engine.game.state import Decision, GameState
-from engine.play import MISSION_OPS, Matchup, MatchupChoice, game_seed, make_matchup, play_battle
+from engine.play import MISSION_OPS, game_seed
+from engine.play.battle import play_battle
+from engine.play.matchup import Matchup, MatchupChoice, make_matchup
 
 KILL_CHANCE = 0.1
 """The least kill probability of a listed Shoot or Fight that counts as an opportunity."""

@@ -31,16 +31,10 @@ from typing import Any
 import attrs
 
 from engine.errors import KillTeamError
-from engine.play import (
-    DEFAULT_SEED,
-    MISSION_OPS,
-    BattleSummary,
-    Matchup,
-    MatchupChoice,
-    game_seed,
-    make_matchup,
-    play_battle,
-)
+from engine.play import DEFAULT_SEED, MISSION_OPS, game_seed
+from engine.play.battle import play_battle
+from engine.play.matchup import Matchup, MatchupChoice, make_matchup
+from engine.play.summary import BattleSummary
 
 __all__ = [
     "Z95",

@@ -13,8 +13,8 @@
   the engine implements it.
 
 Bad input raises :class:`~engine.errors.KillTeamError` (or a click error), which
-``engine.cli.main`` prints as one line. Team and dataset text is printed as written
-(:mod:`engine.terminal`).
+``engine.cli.main`` prints as one line (:func:`engine.cli.common.report_error`). Team and
+dataset text is printed as written (:mod:`engine.terminal`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from engine.cli_paths import input_path, output_folder
+from engine.cli.common import SuggestingGroup, console
+from engine.cli.common import table as new_table
+from engine.cli.paths import input_path, output_folder
 from engine.errors import KillTeamError
 from engine.names import TEAM_FILE_SUFFIXES, is_file_ref
 from engine.teams.importers import ImportResult
@@ -38,15 +40,11 @@ from engine.teams.io import builtin_teams, load_builtin_team, load_team, save_te
 from engine.teams.model import Operative, Team, Weapon, format_entry, parse_entry
 from engine.terminal import add_row, echo, markup
 
-__all__ = ["TeamsCommandError", "register", "teams"]
+__all__ = ["TeamsCommandError", "teams"]
 
 
 class TeamsCommandError(KillTeamError):
     """A ``killteam teams`` command cannot run (e.g. an importer is not available)."""
-
-
-def _console() -> Console:
-    return Console(soft_wrap=False, width=140, emoji=False)
 
 
 def _load(name: str) -> Team:
@@ -78,7 +76,7 @@ def _call(what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
         raise TeamsCommandError(f"{what}: {message}") from None
 
 
-@click.group("teams")
+@click.group("teams", cls=SuggestingGroup)
 def teams() -> None:
     """Built-in teams, team files and dataset importers."""
 
@@ -86,7 +84,7 @@ def teams() -> None:
 @teams.command("list")
 def teams_list() -> None:
     """List the built-in teams."""
-    table = Table(title="Built-in teams")
+    table = new_table(title="Built-in teams")
     for col in ("id", "name", "faction", "archetypes", "operative types", "default roster"):
         table.add_column(col)
     for team_id in builtin_teams():
@@ -100,11 +98,11 @@ def teams_list() -> None:
             str(len(t.operatives)),
             str(len(t.default_roster)),
         )
-    _console().print(table)
+    console().print(table)
 
 
 def _stats_table(op: Operative) -> Table:
-    table = Table(title=markup(f"{op.name}  [{', '.join(op.keywords)}]"), title_justify="left")
+    table = new_table(title=markup(f"{op.name}  [{', '.join(op.keywords)}]"), title_justify="left")
     for col in ("APL", "Move", "Save", "Wounds", "Base"):
         table.add_column(col)
     move = f'{op.move:g}"'
@@ -113,7 +111,7 @@ def _stats_table(op: Operative) -> Table:
 
 
 def _weapons_table(weapons: Sequence[Weapon], title: str = "Weapons") -> Table:
-    table = Table(title=title, title_justify="left")
+    table = new_table(title=title, title_justify="left")
     for col in ("", "Name", "Atk", "Hit", "Dmg", "Weapon rules"):
         table.add_column(col)
     for w in weapons:
@@ -149,7 +147,7 @@ def _loadouts_table(team: Team, op: Operative) -> Table:
     the limits on it."""
     several = len(op.loadouts) > 1
     title = "Wargear options: " + ("one from each slot" if several else "choose one")
-    table = Table(title=title, title_justify="left")
+    table = new_table(title=title, title_justify="left")
     for col in ("Slot", "Option", "Weapons", "Limit"):
         table.add_column(col)
     for k, slot in enumerate(op.loadouts):
@@ -170,7 +168,7 @@ def _choices_table(team: Team, console: Console) -> None:
     specs = choice_specs(team)
     if not specs:
         return
-    table = Table(title="Roster choices", title_justify="left")
+    table = new_table(title="Roster choices", title_justify="left")
     for col in ("Choice", "Made by", "Choose", "Options", "Default"):
         table.add_column(col)
     for spec in specs:
@@ -206,7 +204,7 @@ def show_team(team: Team, console: Console) -> None:
     checked = ", ".join(prov.checked_against) or "-"
     console.print(markup(f"Source: {prov.source} {prov.dataslate} (checked against: {checked})"))
     if team.abilities:
-        table = Table(title="Team abilities", title_justify="left")
+        table = new_table(title="Team abilities", title_justify="left")
         for col in ("Name", "AP", "Summary"):
             table.add_column(col)
         for a in team.abilities:
@@ -220,7 +218,7 @@ def show_team(team: Team, console: Console) -> None:
             example = format_entry(op.name, tuple(slot.options[0].name for slot in op.loadouts))
             console.print(markup(f"Roster entry, e.g.: {example}"), highlight=False)
         if op.abilities or op.actions:
-            table = Table(title="Abilities and unique actions", title_justify="left")
+            table = new_table(title="Abilities and unique actions", title_justify="left")
             for col in ("Name", "AP", "Summary"):
                 table.add_column(col)
             for a in op.abilities:
@@ -229,14 +227,14 @@ def show_team(team: Team, console: Console) -> None:
                 add_row(table, a.name, f"{a.ap}AP", a.summary)
             console.print(table)
     if team.ploys:
-        table = Table(title="Ploys", title_justify="left")
+        table = new_table(title="Ploys", title_justify="left")
         for col in ("Name", "Kind", "CP", "Summary"):
             table.add_column(col)
         for p in team.ploys:
             add_row(table, p.name, p.kind, f"{p.cp}CP", p.summary)
         console.print(table)
     if team.equipment:
-        table = Table(title="Equipment", title_justify="left")
+        table = new_table(title="Equipment", title_justify="left")
         for col in ("Name", "Summary"):
             table.add_column(col)
         for e in team.equipment:
@@ -247,7 +245,7 @@ def show_team(team: Team, console: Console) -> None:
             console.print(_weapons_table(equipment_weapons, "Equipment weapons"))
     _choices_table(team, console)
     sel = team.selection
-    table = Table(title="Selection", title_justify="left")
+    table = new_table(title="Selection", title_justify="left")
     table.add_column("Rule")
     table.add_column("Value")
     lo, hi = sel.size
@@ -274,7 +272,7 @@ def show_team(team: Team, console: Console) -> None:
 @click.argument("name")
 def teams_show(name: str) -> None:
     """Show a team's datacards (NAME: a built-in id such as kasrkin, or a .json team file)."""
-    show_team(_load(name), _console())
+    show_team(_load(name), console())
 
 
 @teams.command("import")
@@ -299,7 +297,7 @@ def teams_show(name: str) -> None:
 def teams_import(path: Path, fmt: str, team: str | None, output: Path) -> None:
     """Import teams from a dataset checkout at PATH into team files in our format.
 
-    An import that yields no team (``--team`` matching nothing, or no readable team in the
+    An import that yields no team (--team matching nothing, or no readable team in the
     dataset) is an error (exit status 2) in both formats, and nothing is written."""
     fn = import_killteamjson if fmt == "killteamjson" else import_bsdata
     result: ImportResult = _call(f"{fmt} import", fn, path, team=team)
@@ -337,7 +335,7 @@ def teams_compare(ktjson_path: Path, bsdata_path: Path) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
 def teams_rules(name: str, as_json: bool) -> None:
     """List a team's rules (NAME: a built-in id or a .json team file) with kind, name and whether
-    the engine plays them (``engine.rules.registry``; the team data never claims it)."""
+    the engine plays them (the engine's rule registry decides; the team data never claims it)."""
     import json
 
     from engine.rules import team_rules
@@ -358,15 +356,10 @@ def teams_rules(name: str, as_json: bool) -> None:
         click.echo(json.dumps({"team": team.id, "rules": rows}, indent=2))
         return
     done = sum(d.implemented for d in decls)
-    table = Table(title=markup(f"{team.name}: team rules ({done} of {len(decls)} implemented)"))
+    table = new_table(title=markup(f"{team.name}: team rules ({done} of {len(decls)} implemented)"))
     for col in ("kind", "name", "implemented", "id"):
         table.add_column(col, no_wrap=True)
     table.add_column("where", overflow="fold")
     for d in decls:
         add_row(table, d.kind, d.name, str(d.implemented).lower(), d.id, "; ".join(d.sources))
-    _console().print(table)
-
-
-def register(cli_group: click.Group) -> None:
-    """Add the ``teams`` group to ``cli_group`` (the top-level ``killteam`` group)."""
-    cli_group.add_command(teams)
+    console().print(table)
