@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/agents.py --speed N [--killzone NAME]`` for the speed: ``N`` battles
 of the default matchup (heuristic agents on both sides), seeded like ``killteam batch``
-(game ``i`` plays :func:`engine.play.play_battle` with seed ``game_seed(1, i)``, as
+(game ``i`` plays :func:`engine.play.battle.play_battle` with seed ``game_seed(1, i)``, as
 ``killteam batch --workers 1``), on one core, after the movement graphs are built (as a
 batch's forked workers start warm). Prints battles per second and seconds per battle, wall
 and CPU (the CPU figure is steadier on a shared machine). Goal (issue 13): at least 3

@@ -1,4 +1,4 @@
-"""Random battles with universal equipment: wall time of ``engine.play.play_battle`` on the
+"""Random battles with universal equipment: wall time of ``engine.play.battle.play_battle`` on the
 default matchup with random agents (which select and set up equipment, rules 7.2), seeds 1
 to ``--battles``; prints each battle's time and the total (nothing is asserted).
 

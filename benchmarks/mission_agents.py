@@ -9,7 +9,7 @@ workers, the embedded default teams and killzone, the crit op rolled as the pack
    heuristic agent as player A (``--agents heuristic,random``, games ``0..N/2-1`` of base
    seed ``BASE``), half as player B (base seed ``BASE + 1``). Prints its wins, draws and
    losses and its win rate with the Wilson score 95% interval (a draw is not a win).
-2. **Heuristic v heuristic**: ``N`` games of :func:`engine.play.play_battle` with seeds
+2. **Heuristic v heuristic**: ``N`` games of :func:`engine.play.battle.play_battle` with seeds
    :func:`engine.play.game_seed` ``(BASE + 2, i)``. Prints the draw rate (95% interval) and
    the mean VP per op, and measures every activation of both players:
 

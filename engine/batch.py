@@ -1,6 +1,6 @@
 """Many seeded battles of one matchup, and their statistics (``killteam batch``).
 
-- :func:`run_batch` plays many battles of one :class:`~engine.play.MatchupChoice`, in
+- :func:`run_batch` plays many battles of one :class:`~engine.play.matchup.MatchupChoice`, in
   parallel processes when asked; game ``i`` with base seed ``base`` uses the battle seed
   :func:`~engine.play.game_seed` ``(base, i)``, so the results never depend on the number of
   worker processes and ``killteam play --seed <that seed>`` replays one game alone.

@@ -18,8 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from engine.cli import COMMANDS, cli, main
-from engine.cli.common import WIDTH, console, report_error
-from engine.cli.options import QUIET_HELP
+from engine.cli.common import QUIET_HELP, WIDTH, console, report_error
 from engine.errors import KillTeamError
 from engine.names import did_you_mean
 

@@ -16,16 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from engine.cli.common import console
+from engine.cli.common import console, json_option, quiet_option
 from engine.cli.common import table as new_table
 from engine.cli.options import (
     MAX_GAMES,
     MAX_SEED,
     choice_of,
-    json_option,
     matchup_of,
     matchup_options,
-    quiet_option,
     report_rules,
     strict_rules_option,
     versus,
@@ -103,11 +101,14 @@ def print_stats(out: Console, m: Matchup, stats: BatchStats) -> None:
     help="Base seed: game i uses the seed SeedSequence([BASE, i]).generate_state(1)[0].",
 )
 @click.option(
+    "-o",
+    "--output",
     "--out",
+    "out",
     default=None,
     callback=output_file(),
     metavar="FILE",
-    help="Write one JSON line per game (by index).",
+    help="Write one JSON line per game (by index) to FILE (--out: the same option).",
 )
 @strict_rules_option
 @json_option("the statistics")

@@ -14,7 +14,7 @@ from typing import Any
 import click
 from rich.table import Table
 
-from engine.cli.common import SuggestingGroup, console
+from engine.cli.common import SuggestingGroup, console, json_option
 from engine.cli.common import table as new_table
 from engine.dice import (
     POLICIES,
@@ -222,7 +222,7 @@ def _with(options: Sequence[Callable[[Any], Any]]) -> Callable[[Any], Any]:
     help="Whether the defender retains its plain cover save (default: only when that gives "
     "less expected damage); 'decline' also overrides --improved-cover.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option("the odds")
 def calc_shoot(
     attacks: int,
     hit: int,
@@ -310,7 +310,7 @@ def calc_shoot(
     show_default=True,
     help="Who resolves first.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option("the odds")
 def calc_fight(
     attacks: int,
     hit: int,

@@ -8,6 +8,8 @@ command group that suggests the closest command for a misspelled one.
 - :func:`table`: a ``rich`` table with the shared settings.
 - :func:`report_error`: the one place an error becomes output: one line on standard error,
   ``<command>: error: <message>``, and the exit status (2 for bad input).
+- :func:`quiet_option` and :func:`json_option`: ``-q``/``--quiet`` and ``--json``, with the
+  same meaning on every command that has them.
 - :class:`SuggestingGroup`: a :class:`click.Group` whose "no such command" error names the
   closest commands (:func:`engine.names.did_you_mean`).
 
@@ -18,6 +20,7 @@ This module imports neither ``rich`` nor any part of the engine until a command 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -30,13 +33,40 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
 
-__all__ = ["WIDTH", "SuggestingGroup", "console", "error_line", "report_error", "table"]
+__all__ = [
+    "QUIET_HELP",
+    "WIDTH",
+    "SuggestingGroup",
+    "console",
+    "error_line",
+    "json_option",
+    "quiet_option",
+    "report_error",
+    "table",
+]
 
 #: Width of ``rich`` output when the stream is not a terminal (deterministic tables).
 WIDTH = 140
 
 #: The exit status of bad input (a usage error, a file that cannot be read, a bad name).
 BAD_INPUT = 2
+
+
+#: What ``-q``/``--quiet`` means on every command that has it (play, replay, batch).
+QUIET_HELP = "Print only the results: no narration, no progress bar."
+
+
+def quiet_option(f: Any) -> Any:
+    """Add ``-q``/``--quiet`` (:data:`QUIET_HELP`) as the ``quiet`` argument."""
+    return click.option("--quiet", "-q", is_flag=True, help=QUIET_HELP)(f)
+
+
+def json_option(what: str) -> Callable[[Any], Any]:
+    """``--json`` (the ``as_json`` argument): print only ``what`` as one JSON object."""
+    option: Callable[[Any], Any] = click.option(
+        "--json", "as_json", is_flag=True, help=f"Print only {what} as JSON."
+    )
+    return option
 
 
 def console(stderr: bool = False) -> Console:

@@ -4,8 +4,6 @@
   ``--equipment-a``/``--equipment-b`` (``rules/KT24.md`` 7.2: universal options and the team's
   own, :func:`engine.play.matchup.parse_equipment`, checked per team; without them the
   player's agent chooses), ``--crit-op``, ``--tac-ops`` and ``--primary-ops``;
-- :func:`quiet_option` and :func:`json_option`: ``-q``/``--quiet`` and ``--json``, the same
-  meaning on every command that has them;
 - :func:`matchup_of` builds the matchup (its notes on standard error) and
   :func:`report_rules` names the unimplemented team rules in play (``--strict-rules``).
 
@@ -15,7 +13,6 @@ imported when a command runs, so ``--help`` stays fast.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -32,32 +29,13 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_GAMES",
     "MAX_SEED",
-    "QUIET_HELP",
     "choice_of",
-    "json_option",
     "matchup_of",
     "matchup_options",
-    "quiet_option",
     "report_rules",
     "strict_rules_option",
     "versus",
 ]
-
-#: What ``-q``/``--quiet`` means on every command that has it (play, replay, batch).
-QUIET_HELP = "Print only the results: no narration, no progress bar."
-
-
-def quiet_option(f: Any) -> Any:
-    """Add ``-q``/``--quiet`` (:data:`QUIET_HELP`) as the ``quiet`` argument."""
-    return click.option("--quiet", "-q", is_flag=True, help=QUIET_HELP)(f)
-
-
-def json_option(what: str) -> Callable[[Any], Any]:
-    """``--json`` (the ``as_json`` argument): print only ``what`` as one JSON object."""
-    option: Callable[[Any], Any] = click.option(
-        "--json", "as_json", is_flag=True, help=f"Print only {what} as JSON."
-    )
-    return option
 
 
 def _agents_option(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:

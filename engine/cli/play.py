@@ -22,15 +22,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from engine.cli.common import console
+from engine.cli.common import console, json_option, quiet_option
 from engine.cli.common import table as new_table
 from engine.cli.options import (
     MAX_SEED,
     choice_of,
-    json_option,
     matchup_of,
     matchup_options,
-    quiet_option,
     report_rules,
     strict_rules_option,
     versus,

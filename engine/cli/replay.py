@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from engine.cli.common import console
-from engine.cli.options import json_option, quiet_option
+from engine.cli.common import console, json_option, quiet_option
 from engine.cli.play import print_summary
 from engine.terminal import echo
 
