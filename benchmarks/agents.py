@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/agents.py --speed N [--killzone NAME]`` for the speed: ``N`` battles
 of the default matchup (heuristic agents on both sides), seeded like ``killteam batch``
-(game ``i`` plays :func:`engine.play.play_battle` with seed ``game_seed(1, i)``, as
+(game ``i`` plays :func:`engine.play.battle.play_battle` with seed ``game_seed(1, i)``, as
 ``killteam batch --workers 1``), on one core, after the movement graphs are built (as a
 batch's forked workers start warm). Prints battles per second and seconds per battle, wall
 and CPU (the CPU figure is steadier on a shared machine). Goal (issue 13): at least 3
@@ -30,7 +30,9 @@ from engine.batch import wilson_interval
 from engine.game import new_game
 from engine.game.drivers import Agent, SeededDice, play
 from engine.geometry import load_killzone
-from engine.play import MatchupChoice, game_seed, make_matchup, play_battle
+from engine.play import game_seed
+from engine.play.battle import play_battle
+from engine.play.matchup import MatchupChoice, make_matchup
 from engine.teams import builtin_teams, load_builtin_team
 
 

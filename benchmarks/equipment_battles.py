@@ -1,4 +1,4 @@
-"""Random battles with universal equipment: wall time of ``engine.play.play_battle`` on the
+"""Random battles with universal equipment: wall time of ``engine.play.battle.play_battle`` on the
 default matchup with random agents (which select and set up equipment, rules 7.2), seeds 1
 to ``--battles``; prints each battle's time and the total (nothing is asserted).
 
@@ -13,7 +13,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from engine.play import MatchupChoice, make_matchup, play_battle
+from engine.play.battle import play_battle
+from engine.play.matchup import MatchupChoice, make_matchup
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ workers, the embedded default teams and killzone, the crit op rolled as the pack
    heuristic agent as player A (``--agents heuristic,random``, games ``0..N/2-1`` of base
    seed ``BASE``), half as player B (base seed ``BASE + 1``). Prints its wins, draws and
    losses and its win rate with the Wilson score 95% interval (a draw is not a win).
-2. **Heuristic v heuristic**: ``N`` games of :func:`engine.play.play_battle` with seeds
+2. **Heuristic v heuristic**: ``N`` games of :func:`engine.play.battle.play_battle` with seeds
    :func:`engine.play.game_seed` ``(BASE + 2, i)``. Prints the draw rate (95% interval) and
    the mean VP per op, and measures every activation of both players:
 
@@ -54,7 +54,9 @@ from engine.game.actions import Action
 from engine.game.events import Event
 from engine.game.rule_actions import find_rule_action
 from engine.game.state import Decision, GameState
-from engine.play import MISSION_OPS, Matchup, MatchupChoice, game_seed, make_matchup, play_battle
+from engine.play import MISSION_OPS, game_seed
+from engine.play.battle import play_battle
+from engine.play.matchup import Matchup, MatchupChoice, make_matchup
 
 KILL_CHANCE = 0.1
 """The least kill probability of a listed Shoot or Fight that counts as an opportunity."""

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from engine.batch import run_batch
-from engine.play import MatchupChoice
+from engine.play.matchup import MatchupChoice
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,7 +51,8 @@ def play_wall_times(runs: int) -> list[float]:
 
 _FIRST_AND_LATER = """
 import time
-from engine.play import MatchupChoice, make_matchup, play_battle
+from engine.play.battle import play_battle
+from engine.play.matchup import MatchupChoice, make_matchup
 times = []
 for _ in range(2):
     t0 = time.perf_counter()

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.batch import run_batch, wilson_interval
-from engine.play import MatchupChoice
+from engine.play.matchup import MatchupChoice
 from engine.teams import builtin_teams, load_builtin_team
 
 LAYOUTS = ("open_ruins", "close_quarters")

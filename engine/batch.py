@@ -1,6 +1,6 @@
 """Many seeded battles of one matchup, and their statistics (``killteam batch``).
 
-- :func:`run_batch` plays many battles of one :class:`~engine.play.MatchupChoice`, in
+- :func:`run_batch` plays many battles of one :class:`~engine.play.matchup.MatchupChoice`, in
   parallel processes when asked; game ``i`` with base seed ``base`` uses the battle seed
   :func:`~engine.play.game_seed` ``(base, i)``, so the results never depend on the number of
   worker processes and ``killteam play --seed <that seed>`` replays one game alone.
@@ -31,16 +31,10 @@ from typing import Any
 import attrs
 
 from engine.errors import KillTeamError
-from engine.play import (
-    DEFAULT_SEED,
-    MISSION_OPS,
-    BattleSummary,
-    Matchup,
-    MatchupChoice,
-    game_seed,
-    make_matchup,
-    play_battle,
-)
+from engine.play import DEFAULT_SEED, MISSION_OPS, game_seed
+from engine.play.battle import play_battle
+from engine.play.matchup import Matchup, MatchupChoice, make_matchup
+from engine.play.summary import BattleSummary
 
 __all__ = [
     "Z95",

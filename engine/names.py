@@ -15,8 +15,9 @@ A team, killzone or roster argument is either a **file** or a **built-in name**:
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import PurePath
 
 from engine.errors import KillTeamError
@@ -26,6 +27,7 @@ __all__ = [
     "KILLZONE_FILE_SUFFIXES",
     "TEAM_FILE_SUFFIXES",
     "check_builtin_name",
+    "did_you_mean",
     "is_file_ref",
     "slug",
 ]
@@ -49,6 +51,26 @@ def is_file_ref(ref: str, suffixes: Sequence[str]) -> bool:
     return PurePath(ref).suffix in suffixes
 
 
+def did_you_mean(name: object, known: Iterable[str]) -> str:
+    """The suggestion to append to an "unknown name" message: ``"; did you mean 'X'?"`` (or
+    ``'X' or 'Y'``) naming the known names closest to ``name`` (:func:`difflib.get_close_matches`,
+    case and extra spaces ignored, at most three), or ``""`` when none is close or ``name``
+    is not a string.
+
+    ``did_you_mean("kasrkn", ["kasrkin", "legionaries"])`` is ``"; did you mean 'kasrkin'?"``.
+    """
+    if not isinstance(name, str) or not name.strip():
+        return ""
+    by_key: dict[str, str] = {}
+    for k in known:
+        by_key.setdefault(" ".join(k.lower().split()), k)
+    key = " ".join(name.lower().split())
+    close = difflib.get_close_matches(key, list(by_key), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return "; did you mean " + " or ".join(f"'{by_key[c]}'" for c in close) + "?"
+
+
 def check_builtin_name(
     name: str,
     known: Sequence[str],
@@ -65,12 +87,14 @@ def check_builtin_name(
         error: the error class to raise (a :class:`~engine.errors.KillTeamError` subclass).
 
     Raises:
-        KillTeamError: (``error``) with ``message`` filled in.
+        KillTeamError: (``error``) with ``message`` filled in, followed by the closest known
+            names (:func:`did_you_mean`) when some are close.
     """
     if isinstance(name, str) and name in known:
         return name
     shown = excerpt(name) if isinstance(name, str) else repr(name)[:60]
-    raise error(message.format(name=shown, known=", ".join(known) or "none"))
+    text = message.format(name=shown, known=", ".join(known) or "none")
+    raise error(text + did_you_mean(name, known))
 
 
 def slug(text: str) -> str:

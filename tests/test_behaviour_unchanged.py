@@ -25,7 +25,8 @@ from pathlib import Path
 import pytest
 
 from engine.game.record import GameRecorder, make_header
-from engine.play import MatchupChoice, make_matchup, play_battle
+from engine.play.battle import play_battle
+from engine.play.matchup import MatchupChoice, make_matchup
 
 DATA = Path(__file__).parent / "data" / "kt24_battle_records.json"
 SEEDS = range(1, 21)

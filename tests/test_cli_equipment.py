@@ -22,16 +22,10 @@ from engine.cli import main
 from engine.game.actions import Action
 from engine.game.events import Event, narrate
 from engine.game.state import GameState
-from engine.play import (
-    PLOY_KINDS,
-    BattleError,
-    MatchupChoice,
-    PloyTally,
-    make_matchup,
-    parse_equipment,
-    play_battle,
-    summarise,
-)
+from engine.play import BattleError
+from engine.play.battle import play_battle
+from engine.play.matchup import MatchupChoice, make_matchup, parse_equipment
+from engine.play.summary import PLOY_KINDS, PloyTally, summarise
 from engine.rules.equipment import MAX_OPTIONS, SELECTIONS
 
 

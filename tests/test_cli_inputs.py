@@ -5,7 +5,7 @@
   paths and NUL are refused with a message listing the built-in names, and a decoy file
   placed next to (or above) the data folder is never read. A ``.json`` / ``.toml`` path stays
   a file, as the docs say.
-- Output paths (``engine.cli_paths``) are checked when the options are parsed: a bad one
+- Output paths (``engine.cli.paths``) are checked when the options are parsed: a bad one
   fails with exit status 2 and one line before any battle is played, and nothing is created.
 - Both importers exit 2 for a ``--team`` that matches nothing.
 - Every numeric option is bounded.
@@ -27,10 +27,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import engine.cli_paths
-import engine.cli_play
-import engine.cli_teams
+import engine.batch
+import engine.cli.options
+import engine.cli.paths
+import engine.cli.teams
 import engine.geometry.model
+import engine.play.battle
+import engine.play.matchup
 import engine.teams.io
 from engine.cli import main
 from engine.errors import KillTeamError
@@ -252,15 +255,15 @@ def _never(what: str) -> Any:
 @pytest.fixture
 def no_battle(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Fail the test if a battle or a batch would be played."""
-    monkeypatch.setattr(engine.cli_play, "play_battle", _never("a battle was played"))
-    monkeypatch.setattr(engine.cli_play, "run_batch", _never("a batch was played"))
+    monkeypatch.setattr(engine.play.battle, "play_battle", _never("a battle was played"))
+    monkeypatch.setattr(engine.batch, "run_batch", _never("a batch was played"))
     yield
 
 
 @pytest.fixture
 def no_work(no_battle: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Also fail if the matchup (teams, rosters, killzone) would be loaded."""
-    monkeypatch.setattr(engine.cli_play, "make_matchup", _never("the matchup was loaded"))
+    monkeypatch.setattr(engine.play.matchup, "make_matchup", _never("the matchup was loaded"))
     yield
 
 
@@ -361,7 +364,7 @@ def test_unwritable_output_folder_fails_at_once(
 ) -> None:
     # Simulated with os.access, since the tests may run as root (who may write anywhere).
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(engine.cli_paths.os, "access", lambda *_a, **_k: False)
+    monkeypatch.setattr(engine.cli.paths.os, "access", lambda *_a, **_k: False)
     err = _one_line_error(capsys, argv)
     assert option in err and "cannot write into the folder" in err
     assert _tree(tmp_path) == []
@@ -375,9 +378,9 @@ def test_unwritable_existing_file_fails_at_once(
 ) -> None:
     (tmp_path / "g.jsonl").write_text("old", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    real = engine.cli_paths.os.access
+    real = engine.cli.paths.os.access
     monkeypatch.setattr(
-        engine.cli_paths.os, "access", lambda p, mode: Path(p).name != "g.jsonl" and real(p, mode)
+        engine.cli.paths.os, "access", lambda p, mode: Path(p).name != "g.jsonl" and real(p, mode)
     )
     err = _one_line_error(capsys, ["play", "--record", "g.jsonl"])
     assert "the file exists and is not writable" in err
@@ -427,11 +430,11 @@ def test_picture_folder_is_not_created_when_another_input_is_bad(
 
 def test_good_output_paths_pass_the_checks(tmp_path: Path) -> None:
     (tmp_path / "old.jsonl").write_text("", encoding="utf-8")
-    check = engine.cli_paths.check_output_file
+    check = engine.cli.paths.check_output_file
     assert check(str(tmp_path / "new.jsonl"), "--record") == tmp_path / "new.jsonl"
     assert check(str(tmp_path / "old.jsonl"), "--record") == tmp_path / "old.jsonl"
     assert check("b.PNG", "--picture", (".png", ".svg")) == Path("b.PNG")
-    folder = engine.cli_paths.check_output_folder
+    folder = engine.cli.paths.check_output_folder
     assert folder(str(tmp_path / "a" / "b"), "--picture-each-tp") == tmp_path / "a" / "b"
     assert folder(str(tmp_path), "--picture-each-tp") == tmp_path
     assert _tree(tmp_path) == ["old.jsonl"]  # the checks create nothing
@@ -480,8 +483,8 @@ def test_importer_output_under_a_file_fails_before_importing(
     def imported(*_args: Any, **_kwargs: Any) -> Any:
         raise AssertionError("the dataset was read before the output folder was checked")
 
-    monkeypatch.setattr(engine.cli_teams, "import_killteamjson", imported)
-    monkeypatch.setattr(engine.cli_teams, "import_bsdata", imported)
+    monkeypatch.setattr(engine.cli.teams, "import_killteamjson", imported)
+    monkeypatch.setattr(engine.cli.teams, "import_bsdata", imported)
     argv = ["teams", "import", str(datasets[fmt]), "--format", fmt]
     err = _one_line_error(capsys, [*argv, "-o", str(tmp_path / "file.txt" / "out")])
     assert "--output" in err and "is a file, not a folder" in err
@@ -508,7 +511,7 @@ HUGE = "9" * 400
         ["batch", "--seed", str(2**53)],
         ["batch", "-n", "0"],
         ["batch", "-n", "-5"],
-        ["batch", "-n", str(engine.cli_play.MAX_GAMES + 1)],
+        ["batch", "-n", str(engine.cli.options.MAX_GAMES + 1)],
         ["batch", "-n", HUGE],
         ["batch", "--workers", "0"],
         ["batch", "--workers", "-1"],
@@ -534,7 +537,7 @@ def test_seed_bounds_are_the_documented_ones(
     capsys: pytest.CaptureFixture[str], no_battle: None
 ) -> None:
     # 2**53 - 1 is the largest seed: JSON integers are exact in every reader up to it.
-    assert engine.cli_play.MAX_SEED == 2**53 - 1
+    assert engine.cli.options.MAX_SEED == 2**53 - 1
     err = _one_line_error(capsys, ["play", "--seed", str(2**53)])
     assert f"0<=x<={2**53 - 1}" in err
 
@@ -680,7 +683,7 @@ def test_the_sweep_covers_every_subcommand() -> None:
 def test_a_file_may_go_inside_the_folder_the_command_creates(tmp_path: Path) -> None:
     # `play --picture-each-tp out --picture out/final.png`: out/ is created before the final
     # picture is drawn, so its absence is no error; a folder nobody creates still is.
-    check = engine.cli_paths.check_output_file
+    check = engine.cli.paths.check_output_file
     out = tmp_path / "out"
     assert check(str(out / "final.png"), "--picture", (".png",), created=[out])
     assert check(str(out) + "/../out/g.jsonl", "--record", created=[out])

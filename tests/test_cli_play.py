@@ -29,14 +29,8 @@ from engine.game.scenario import position
 from engine.game.state import Chance, GameState
 from engine.geometry import load_killzone
 from engine.narration import Narrator
-from engine.play import (
-    BattleError,
-    agent_seeds,
-    auto_roster,
-    game_seed,
-    load_team_ref,
-    parse_agents,
-)
+from engine.play import BattleError, agent_seeds, game_seed
+from engine.play.matchup import auto_roster, load_team_ref, parse_agents
 from engine.teams import load_builtin_team
 from tests.test_import_killteamjson import _fixture
 
@@ -487,7 +481,7 @@ def test_render_state_labels_operatives_with_wounds_and_omits_the_incapacitated(
 
 
 def test_picture_formats_match_the_renderer() -> None:
-    from engine.cli_play import PICTURE_SUFFIXES
+    from engine.cli.paths import PICTURE_SUFFIXES
     from engine.geometry.render import SUFFIXES
 
     assert PICTURE_SUFFIXES == SUFFIXES

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-import engine.cli_teams as cli_teams
+import engine.cli.teams as cli_teams
 from engine.cli import main
 from engine.teams import load_builtin_team
 from engine.teams.io import load_team

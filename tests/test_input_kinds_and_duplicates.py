@@ -38,7 +38,8 @@ from engine.game.record_format import RecordFormatError, iter_record
 from engine.game.scenario_file import ScenarioFileError, load_scenario, shipped_scenarios
 from engine.geometry import Killzone, KillzoneError, load_killzone
 from engine.geometry.render import OperativesError, load_operatives
-from engine.play import BattleError, load_team_ref
+from engine.play import BattleError
+from engine.play.matchup import load_team_ref
 from engine.teams import TeamFileError, load_roster, load_team, team_from_dict
 
 TEAMS_DIR = Path(str(engine.teams.io._teams_dir()))

@@ -25,7 +25,8 @@ from engine.cli import main
 from engine.errors import KillTeamError
 from engine.game.actions import parse_action
 from engine.game.setup import operative_ids
-from engine.play import BattleError, load_team_ref
+from engine.play import BattleError
+from engine.play.matchup import load_team_ref
 from engine.teams import TeamFileError, load_builtin_team, load_roster, load_team
 from engine.teams.importers.bsdata import BsDataError, import_bsdata
 from engine.teams.importers.killteamjson import KillTeamJsonError, import_killteamjson

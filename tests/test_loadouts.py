@@ -19,7 +19,7 @@ from engine.game.scenario import position
 from engine.game.setup import operative_ids
 from engine.game.universal import weapon_name
 from engine.geometry import load_killzone
-from engine.play import auto_roster, auto_roster_note
+from engine.play.matchup import auto_roster, auto_roster_note
 from engine.teams import (
     Roster,
     Selection,

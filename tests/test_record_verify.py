@@ -39,7 +39,8 @@ from engine.game.record_format import digest
 from engine.game.setup import new_game
 from engine.game.state import GameState
 from engine.geometry import load_killzone
-from engine.play import Matchup, MatchupChoice, agent_seeds, game_seed
+from engine.play import agent_seeds, game_seed
+from engine.play.matchup import Matchup, MatchupChoice
 from engine.teams import load_builtin_team
 from engine.teams.io import team_from_dict, team_to_dict
 from engine.teams.model import Roster

@@ -26,7 +26,8 @@ from engine.game.setup import SetupError
 from engine.game.state import Decision, GameState
 from engine.game.universal import weapons_of
 from engine.game.work import Work
-from engine.play import BattleError, MatchupChoice, make_matchup, parse_equipment
+from engine.play import BattleError
+from engine.play.matchup import MatchupChoice, make_matchup, parse_equipment
 from engine.rules.equipment.selection import (
     check_selection,
     give_weapons,

@@ -14,7 +14,7 @@ import pytest
 from engine.cli import main
 from engine.dice.rules import TeamRule
 from engine.game.context import Hooks
-from engine.play import MatchupChoice, make_matchup, unimplemented_rule_ids
+from engine.play.matchup import MatchupChoice, make_matchup, unimplemented_rule_ids
 from engine.rules import registry
 from engine.rules.registry import (
     KINDS,

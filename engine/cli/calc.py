@@ -1,24 +1,21 @@
-"""The ``killteam`` command.
-
-``killteam calc shoot`` and ``killteam calc fight`` print exact dice odds from the dice core
+"""``killteam calc shoot`` and ``killteam calc fight``: exact dice odds from the dice core
 (:mod:`engine.dice`), as a ``rich`` table or, with ``--json``, as one JSON object whose shape is
-a contract other tools read (see ``README.md``). Bad input exits with status 2 and one line
-on standard error naming what is wrong; there is never a traceback for bad input.
+a contract other tools read (:func:`shoot_json`, :func:`fight_json`). Bad input exits with
+status 2 and one line on standard error naming what is wrong (a misspelled weapon rule with
+the closest rule names).
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
-from rich.console import Console
 from rich.table import Table
 
-from engine import __version__
-from engine.cli_paths import PICTURE_SUFFIXES, output_file
+from engine.cli.common import SuggestingGroup, console, json_option
+from engine.cli.common import table as new_table
 from engine.dice import (
     POLICIES,
     AttackProfile,
@@ -33,10 +30,11 @@ from engine.dice import (
     parse_weapon_rules,
     shoot,
 )
-from engine.errors import KillTeamError
-from engine.terminal import echo, markup, printable
+from engine.errors import KillTeamError, WeaponRuleError
+from engine.names import did_you_mean
+from engine.terminal import markup
 
-__all__ = ["cli", "main"]
+__all__ = ["calc", "calc_fight", "calc_shoot", "fight_json", "shoot_json"]
 
 
 def _threshold(what: str) -> Callable[[click.Context, click.Parameter, str], int]:
@@ -56,11 +54,22 @@ def _damage(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[i
         raise click.BadParameter(str(exc)) from None
 
 
+def _rule_names() -> list[str]:
+    """The names of the universal weapon rules (for "did you mean")."""
+    from engine.dice import rules
+
+    return sorted(set(rules._KEYWORDS.values()))
+
+
 def _rules(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
     try:
         parse_weapon_rules(value)
     except KillTeamError as exc:
-        raise click.BadParameter(str(exc)) from None
+        hint = ""
+        if isinstance(exc, WeaponRuleError) and str(exc).startswith("unknown weapon rule"):
+            word = (exc.token or "").split(" ")[0]
+            hint = did_you_mean(word, _rule_names())
+        raise click.BadParameter(str(exc) + hint) from None
     return value
 
 
@@ -151,7 +160,7 @@ def fight_json(
 
 
 def _pmf_table(title: str, pmf: Pmf[int]) -> Table:
-    table = Table(title=title)
+    table = new_table(title)
     table.add_column("damage", justify="right")
     table.add_column("P(=)", justify="right")
     table.add_column("P(>=)", justify="right")
@@ -161,14 +170,7 @@ def _pmf_table(title: str, pmf: Pmf[int]) -> Table:
     return table
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="killteam")
-def cli() -> None:
-    """Kill Team (2024) rules engine: whole battles (play, replay, batch), exact dice odds,
-    killzone pictures and team data."""
-
-
-@cli.group()
+@click.group("calc", cls=SuggestingGroup)
 def calc() -> None:
     """Exact dice odds for one shooting attack or one fight."""
 
@@ -220,7 +222,7 @@ def _with(options: Sequence[Callable[[Any], Any]]) -> Callable[[Any], Any]:
     help="Whether the defender retains its plain cover save (default: only when that gives "
     "less expected damage); 'decline' also overrides --improved-cover.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option("the odds")
 def calc_shoot(
     attacks: int,
     hit: int,
@@ -234,7 +236,7 @@ def calc_shoot(
     cover_save: str,
     as_json: bool,
 ) -> None:
-    """Exact odds of one shooting attack (rules/KT24.md section 5.1)."""
+    """Exact odds of one shooting attack (Kill Team 2024 rules, section 5.1)."""
     if cover_save == "decline":
         choice = "none"
     elif improved_cover is not None:
@@ -254,23 +256,23 @@ def calc_shoot(
     if as_json:
         click.echo(json.dumps(shoot_json(profile, target, result), indent=2))
         return
-    console = Console(emoji=False)
+    out = console()
     state = [s for s, on in (("in cover", target.in_cover), ("obscured", obscured)) if on]
-    console.print(
+    out.print(
         f"[bold]{attacks} attacks, Hit {hit}+, damage {damage[0]}/{damage[1]}"
         f"{', ' + markup(profile.rules.format()) if profile.rules else ''}[/bold] against "
         f"Save {save}+, {wounds} wounds{' (' + ', '.join(state) + ')' if state else ''}"
     )
-    console.print(_pmf_table("Damage inflicted", result.damage))
-    console.print(f"Expected damage: [bold]{float(result.expected_damage):.3f}[/bold]")
-    console.print(
+    out.print(_pmf_table("Damage inflicted", result.damage))
+    out.print(f"Expected damage: [bold]{float(result.expected_damage):.3f}[/bold]")
+    out.print(
         f"Kill probability (damage >= {wounds}): [bold]{float(result.kill_probability):.4f}[/bold]"
     )
-    console.print(f"At least one critical success retained: {float(result.crit_probability):.4f}")
+    out.print(f"At least one critical success retained: {float(result.crit_probability):.4f}")
     if profile.rules.dice.stun:
-        console.print(f"Stun takes effect: {float(result.stun_probability):.4f}")
+        out.print(f"Stun takes effect: {float(result.stun_probability):.4f}")
     if result.hot is not None:
-        console.print(f"Hot: expected self-damage {float(result.hot.mean()):.3f}")
+        out.print(f"Hot: expected self-damage {float(result.hot.mean()):.3f}")
 
 
 @calc.command("fight")
@@ -308,7 +310,7 @@ def calc_shoot(
     show_default=True,
     help="Who resolves first.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option("the odds")
 def calc_fight(
     attacks: int,
     hit: int,
@@ -325,7 +327,7 @@ def calc_fight(
     first: str,
     as_json: bool,
 ) -> None:
-    """Exact odds of one fight (rules/KT24.md section 5.2)."""
+    """Exact odds of one fight (Kill Team 2024 rules, section 5.2)."""
     attacker = Fighter(AttackProfile(attacks, hit, damage[0], damage[1], rules), wounds)
     defender = Fighter(
         AttackProfile(enemy_attacks, enemy_hit, enemy_damage[0], enemy_damage[1], enemy_rules),
@@ -335,123 +337,18 @@ def calc_fight(
     if as_json:
         click.echo(json.dumps(fight_json(attacker, defender, result, first), indent=2))
         return
-    console = Console(emoji=False)
-    console.print(
+    out = console()
+    out.print(
         f"[bold]Fight[/bold] (policies: attacker {result.policies[0]}, defender "
         f"{result.policies[1]}; {first} resolves first)"
     )
     for name, side in (("Attacker", result.attacker), ("Defender", result.defender)):
-        console.print(_pmf_table(f"{name}: damage taken (wounds {side.wounds})", side.damage_taken))
-        console.print(
+        out.print(_pmf_table(f"{name}: damage taken (wounds {side.wounds})", side.damage_taken))
+        out.print(
             f"{name} incapacitated: [bold]{float(side.incapacitated_probability):.4f}[/bold]; "
             f"expected damage taken {float(side.expected_damage_taken):.3f}"
         )
         if side.stunned_probability:
-            console.print(f"{name} stunned: {float(side.stunned_probability):.4f}")
+            out.print(f"{name} stunned: {float(side.stunned_probability):.4f}")
         if side.hot is not None:
-            console.print(f"{name} Hot: expected self-damage {float(side.hot.mean()):.3f}")
-
-
-@cli.command("render")
-@click.argument("killzone")
-@click.option(
-    "-o",
-    "--output",
-    required=True,
-    callback=output_file(PICTURE_SUFFIXES),
-    help="Output picture: a .png or .svg file.",
-)
-@click.option(
-    "--operatives",
-    default=None,
-    metavar="PATH",
-    help='JSON file {"operatives": [{"name", "player", "x", "y", "base_mm"?, "elevation"?, '
-    '"model_height"?}]} (inches, mm).',
-)
-@click.option(
-    "--sight",
-    nargs=2,
-    default=None,
-    metavar="SHOOTER TARGET",
-    help="Draw the targeting lines and verdicts between two named operatives.",
-)
-@click.option(
-    "--open-hatchways",
-    multiple=True,
-    metavar="NAME",
-    help="Draw this hatchway open (repeatable).",
-)
-def render_command(
-    killzone: str,
-    output: str,
-    operatives: str | None,
-    sight: tuple[str, str] | None,
-    open_hatchways: tuple[str, ...],
-) -> None:
-    """Draw KILLZONE (a shipped layout name, or a layout file: a .toml or .json path) to a PNG
-    or SVG picture."""
-    from engine.geometry import load_killzone
-    from engine.geometry.render import load_operatives, render_killzone
-
-    kz = load_killzone(killzone)
-    if open_hatchways:
-        kz = kz.with_open_hatchways(open_hatchways)
-    ops = load_operatives(operatives) if operatives else None
-    if sight and ops is None:
-        raise click.BadParameter("--sight needs --operatives", param_hint="--sight")
-    written = render_killzone(kz, output, operatives=ops, sight=sight or None)
-    echo(f"wrote {written}")
-
-
-__import__("engine.cli_teams", fromlist=["register"]).register(cli)  # killteam teams ...
-__import__("engine.cli_play", fromlist=["register"]).register(cli)  # play, replay, batch
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``killteam`` console script.
-
-    Returns the exit status: 0 on success, 2 on bad input or a file that cannot be read or
-    written (one line on standard error, never a traceback; control characters of the names
-    and paths it quotes shown as escapes, :func:`engine.terminal.printable`), 130 when
-    interrupted.
-    """
-
-    def one_line(text: str) -> str:
-        # click words some messages over several lines ("Choose from:\n\t..."): one line;
-        # user text in it (a name, a path) cannot drive the terminal (engine.terminal).
-        return printable(" ".join(text.split()))
-
-    try:
-        cli.main(
-            args=list(argv) if argv is not None else None,
-            prog_name="killteam",
-            standalone_mode=False,
-        )
-    except click.exceptions.NoArgsIsHelpError as exc:
-        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
-        return 0
-    except click.exceptions.UsageError as exc:
-        where = f"{exc.ctx.command_path}: " if exc.ctx is not None else "killteam: "
-        click.echo(f"{where}error: {one_line(exc.format_message())}", err=True)
-        return 2
-    except click.ClickException as exc:
-        click.echo(f"killteam: error: {one_line(exc.format_message())}", err=True)
-        return exc.exit_code
-    except KillTeamError as exc:
-        click.echo(f"killteam: error: {one_line(str(exc))}", err=True)
-        return 2
-    except OSError as exc:  # a file named on the command line that cannot be read or written
-        where = f"{exc.filename}: " if exc.filename is not None else ""
-        what = exc.strerror or " ".join(str(exc).split())
-        click.echo(printable(f"killteam: error: {where}{what}"), err=True)
-        return 2
-    except click.exceptions.Abort:
-        click.echo("killteam: aborted", err=True)
-        return 130
-    except click.exceptions.Exit as exc:
-        return exc.exit_code
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+            out.print(f"{name} Hot: expected self-damage {float(side.hot.mean()):.3f}")

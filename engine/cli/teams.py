@@ -15,8 +15,8 @@
   checkout are played.
 
 Bad input raises :class:`~engine.errors.KillTeamError` (or a click error), which
-``engine.cli.main`` prints as one line. Team and dataset text is printed as written
-(:mod:`engine.terminal`).
+``engine.cli.main`` prints as one line (:func:`engine.cli.common.report_error`). Team and
+dataset text is printed as written (:mod:`engine.terminal`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from engine.cli_paths import input_path, output_folder
+from engine.cli.common import SuggestingGroup, console
+from engine.cli.common import table as new_table
+from engine.cli.paths import input_path, output_folder
 from engine.errors import KillTeamError
 from engine.names import TEAM_FILE_SUFFIXES, is_file_ref
 from engine.teams.importers import ImportResult
@@ -40,15 +42,11 @@ from engine.teams.io import builtin_teams, load_builtin_team, load_team, save_te
 from engine.teams.model import Operative, Team, Weapon, format_entry, parse_entry
 from engine.terminal import add_row, echo, markup
 
-__all__ = ["TeamsCommandError", "register", "teams"]
+__all__ = ["TeamsCommandError", "teams"]
 
 
 class TeamsCommandError(KillTeamError):
     """A ``killteam teams`` command cannot run (e.g. an importer is not available)."""
-
-
-def _console() -> Console:
-    return Console(soft_wrap=False, width=140, emoji=False)
 
 
 def _load(name: str) -> Team:
@@ -80,7 +78,7 @@ def _call(what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
         raise TeamsCommandError(f"{what}: {message}") from None
 
 
-@click.group("teams")
+@click.group("teams", cls=SuggestingGroup)
 def teams() -> None:
     """Built-in teams, team files and dataset importers."""
 
@@ -88,7 +86,7 @@ def teams() -> None:
 @teams.command("list")
 def teams_list() -> None:
     """List the built-in teams."""
-    table = Table(title="Built-in teams")
+    table = new_table(title="Built-in teams")
     for col in ("id", "name", "faction", "archetypes", "operative types", "default roster"):
         table.add_column(col)
     for team_id in builtin_teams():
@@ -102,11 +100,11 @@ def teams_list() -> None:
             str(len(t.operatives)),
             str(len(t.default_roster)),
         )
-    _console().print(table)
+    console().print(table)
 
 
 def _stats_table(op: Operative) -> Table:
-    table = Table(title=markup(f"{op.name}  [{', '.join(op.keywords)}]"), title_justify="left")
+    table = new_table(title=markup(f"{op.name}  [{', '.join(op.keywords)}]"), title_justify="left")
     for col in ("APL", "Move", "Save", "Wounds", "Base"):
         table.add_column(col)
     move = f'{op.move:g}"'
@@ -115,7 +113,7 @@ def _stats_table(op: Operative) -> Table:
 
 
 def _weapons_table(weapons: Sequence[Weapon], title: str = "Weapons") -> Table:
-    table = Table(title=title, title_justify="left")
+    table = new_table(title=title, title_justify="left")
     for col in ("", "Name", "Atk", "Hit", "Dmg", "Weapon rules"):
         table.add_column(col)
     for w in weapons:
@@ -151,7 +149,7 @@ def _loadouts_table(team: Team, op: Operative) -> Table:
     the limits on it."""
     several = len(op.loadouts) > 1
     title = "Wargear options: " + ("one from each slot" if several else "choose one")
-    table = Table(title=title, title_justify="left")
+    table = new_table(title=title, title_justify="left")
     for col in ("Slot", "Option", "Weapons", "Limit"):
         table.add_column(col)
     for k, slot in enumerate(op.loadouts):
@@ -172,7 +170,7 @@ def _choices_table(team: Team, console: Console) -> None:
     specs = choice_specs(team)
     if not specs:
         return
-    table = Table(title="Roster choices", title_justify="left")
+    table = new_table(title="Roster choices", title_justify="left")
     for col in ("Choice", "Made by", "Choose", "Options", "Default"):
         table.add_column(col)
     for spec in specs:
@@ -208,7 +206,7 @@ def show_team(team: Team, console: Console) -> None:
     checked = ", ".join(prov.checked_against) or "-"
     console.print(markup(f"Source: {prov.source} {prov.dataslate} (checked against: {checked})"))
     if team.abilities:
-        table = Table(title="Team abilities", title_justify="left")
+        table = new_table(title="Team abilities", title_justify="left")
         for col in ("Name", "AP", "Summary"):
             table.add_column(col)
         for a in team.abilities:
@@ -222,7 +220,7 @@ def show_team(team: Team, console: Console) -> None:
             example = format_entry(op.name, tuple(slot.options[0].name for slot in op.loadouts))
             console.print(markup(f"Roster entry, e.g.: {example}"), highlight=False)
         if op.abilities or op.actions:
-            table = Table(title="Abilities and unique actions", title_justify="left")
+            table = new_table(title="Abilities and unique actions", title_justify="left")
             for col in ("Name", "AP", "Summary"):
                 table.add_column(col)
             for a in op.abilities:
@@ -231,14 +229,14 @@ def show_team(team: Team, console: Console) -> None:
                 add_row(table, a.name, f"{a.ap}AP", a.summary)
             console.print(table)
     if team.ploys:
-        table = Table(title="Ploys", title_justify="left")
+        table = new_table(title="Ploys", title_justify="left")
         for col in ("Name", "Kind", "CP", "Summary"):
             table.add_column(col)
         for p in team.ploys:
             add_row(table, p.name, p.kind, f"{p.cp}CP", p.summary)
         console.print(table)
     if team.equipment:
-        table = Table(title="Equipment", title_justify="left")
+        table = new_table(title="Equipment", title_justify="left")
         for col in ("Name", "Summary"):
             table.add_column(col)
         for e in team.equipment:
@@ -249,7 +247,7 @@ def show_team(team: Team, console: Console) -> None:
             console.print(_weapons_table(equipment_weapons, "Equipment weapons"))
     _choices_table(team, console)
     sel = team.selection
-    table = Table(title="Selection", title_justify="left")
+    table = new_table(title="Selection", title_justify="left")
     table.add_column("Rule")
     table.add_column("Value")
     lo, hi = sel.size
@@ -276,7 +274,7 @@ def show_team(team: Team, console: Console) -> None:
 @click.argument("name")
 def teams_show(name: str) -> None:
     """Show a team's datacards (NAME: a built-in id such as kasrkin, or a .json team file)."""
-    show_team(_load(name), _console())
+    show_team(_load(name), console())
 
 
 @teams.command("import")
@@ -301,7 +299,7 @@ def teams_show(name: str) -> None:
 def teams_import(path: Path, fmt: str, team: str | None, output: Path) -> None:
     """Import teams from a dataset checkout at PATH into team files in our format.
 
-    An import that yields no team (``--team`` matching nothing, or no readable team in the
+    An import that yields no team (--team matching nothing, or no readable team in the
     dataset) is an error (exit status 2) in both formats, and nothing is written."""
     fn = import_killteamjson if fmt == "killteamjson" else import_bsdata
     result: ImportResult = _call(f"{fmt} import", fn, path, team=team)
@@ -347,8 +345,8 @@ def teams_compare(ktjson_path: Path, bsdata_path: Path) -> None:
 def teams_rules(name: str | None, as_json: bool, dataset: Path | None) -> None:
     """List a team's rules (NAME: a built-in id or a .json team file) with kind, name, whether
     the engine plays them and through which implementation (its own, or another team's rule
-    with the same printed text), or why not (``engine.rules.registry``; the team data never
-    claims it)."""
+    with the same printed text), or why not (the engine's rule registry decides; the team data
+    never claims it)."""
     import json
 
     from engine.rules import team_rules
@@ -381,7 +379,7 @@ def teams_rules(name: str | None, as_json: bool, dataset: Path | None) -> None:
         click.echo(json.dumps({"team": team.id, "rules": rows}, indent=2))
         return
     done = sum(d.implemented for d in decls)
-    table = Table(title=markup(f"{team.name}: team rules ({done} of {len(decls)} implemented)"))
+    table = new_table(title=markup(f"{team.name}: team rules ({done} of {len(decls)} implemented)"))
     for col in ("kind", "name", "implemented", "id"):
         table.add_column(col, no_wrap=True)
     table.add_column("played by / why not", overflow="fold")
@@ -390,9 +388,4 @@ def teams_rules(name: str | None, as_json: bool, dataset: Path | None) -> None:
         how = (d.played_by if d.shared else "own") if d.implemented else d.reason
         implemented = str(d.implemented).lower()
         add_row(table, d.kind, d.name, implemented, d.id, how or "", "; ".join(d.sources))
-    _console().print(table)
-
-
-def register(cli_group: click.Group) -> None:
-    """Add the ``teams`` group to ``cli_group`` (the top-level ``killteam`` group)."""
-    cli_group.add_command(teams)
+    console().print(table)

@@ -1,7 +1,7 @@
 """Checks of the command line's output paths, made before any work is done.
 
 Every option that names a file or folder the command will write (``play --record``,
-``--picture``, ``--picture-each-tp``, ``batch --out``, ``render --output``, ``teams import
+``--picture``, ``--picture-each-tp``, ``batch --output``, ``render --output``, ``teams import
 --output``) is checked when the arguments are parsed, before a battle is played or a dataset
 read, so a bad path fails at once with exit status 2 and one line, and nothing is created:
 

@@ -1,52 +1,32 @@
-"""Whole battles from a few choices: teams, rosters, killzone, agents and a seed.
+"""A matchup: everything a battle needs but its seed, from the user's choices.
 
-The ``killteam play``, ``killteam replay`` and ``killteam batch`` commands
-(:mod:`engine.cli_play`) are thin over this module; tests and benchmarks call it directly.
-
-- :func:`make_matchup` turns the user's choices (team names or files, roster files, a killzone
-  name or file, agent names, equipment selections) into a :class:`Matchup`; :data:`DEFAULT_TEAMS`,
-  :data:`DEFAULT_KILLZONE`, :data:`DEFAULT_AGENTS` and :data:`DEFAULT_SEED` are the embedded
-  default battle.
-- :func:`play_battle` plays one seeded battle (``rules/KT24.md`` 1.2-1.8) and returns the final
-  state with its :class:`BattleSummary` (VP per mission op and player, winner, kills,
-  operatives left with their wounds, ploys used and equipment selected).
-- :mod:`engine.batch` plays many seeded battles of one matchup and reduces them to
-  statistics.
-
-Seeds (one integer decides a whole battle):
-
-- the dice are :class:`~engine.game.drivers.SeededDice` ``(seed)``;
-- player A's agent gets seed ``2 * seed`` and player B's ``2 * seed + 1``
-  (:func:`agent_seeds`);
-- game ``i`` of a batch with base seed ``base`` uses the battle seed
-  ``numpy.random.SeedSequence([base, i]).generate_state(1)[0]`` (:func:`game_seed`, an integer
-  below 2**32), so ``killteam play --seed <that seed>`` with the same teams, killzone and agents
-  replays it alone, and the results never depend on the number of worker processes.
+:func:`make_matchup` turns the user's choices (:class:`MatchupChoice`: team names or files,
+roster files, a killzone name or file, agent names, equipment selections, mission ops) into a
+:class:`Matchup`, with a roster chosen automatically when only a team is named
+(:func:`auto_roster`). Defaults are those of :mod:`engine.play`.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
-import numpy as np
 
-from engine.agents import AGENT_NAMES, make_agent
+from engine.agents import AGENT_NAMES
 from engine.errors import KillTeamError
-from engine.game.actions import Action
 from engine.game.context import GameOptions
 from engine.game.deployment import drop_zone_problems
-from engine.game.drivers import SeededDice, play
-from engine.game.events import Event
 from engine.game.setup import SetupError, new_game
-from engine.game.state import GameState, Terminal
+from engine.game.state import GameState
 from engine.geometry import Killzone, load_killzone
 from engine.geometry.movement import move_graph
 from engine.inputs import excerpt, parse_json, read_text
-from engine.names import TEAM_FILE_SUFFIXES, is_file_ref
+from engine.missions.pack import check_options, crit_ops, tac_ops_for
+from engine.names import TEAM_FILE_SUFFIXES, did_you_mean, is_file_ref
+from engine.play import DEFAULT_AGENTS, DEFAULT_KILLZONE, DEFAULT_TEAMS, NO_EQUIPMENT, BattleError
 from engine.rules import unimplemented_rules
 from engine.rules.equipment import MAX_OPTIONS, SELECTIONS, option_of
 from engine.teams.importers.killteamjson import import_killteamjson
@@ -54,59 +34,18 @@ from engine.teams.io import builtin_teams, load_builtin_team, load_roster, load_
 from engine.teams.model import Operative, Roster, Team
 
 __all__ = [
-    "DEFAULT_AGENTS",
-    "DEFAULT_KILLZONE",
-    "DEFAULT_SEED",
-    "DEFAULT_TEAMS",
-    "MISSION_OPS",
-    "NO_EQUIPMENT",
-    "OP_TITLES",
-    "PLOY_KINDS",
-    "BattleError",
-    "BattleSummary",
     "Matchup",
     "MatchupChoice",
-    "OperativeLeft",
-    "PloyTally",
-    "VpTally",
-    "agent_seeds",
     "auto_roster",
     "auto_roster_note",
     "builtin_team_equipment",
-    "game_seed",
     "load_team_ref",
     "make_matchup",
     "parse_agents",
     "parse_equipment",
-    "play_battle",
-    "summarise",
     "unimplemented_rule_ids",
     "unimplemented_rules_line",
 ]
-
-#: The embedded default battle: built-in teams (players A and B, default rosters)...
-DEFAULT_TEAMS: tuple[str, str] = ("kasrkin", "legionaries")
-#: ...on this shipped killzone...
-DEFAULT_KILLZONE = "open_ruins"
-#: ...between these agents...
-DEFAULT_AGENTS: tuple[str, str] = ("heuristic", "heuristic")
-#: ...with this seed.
-DEFAULT_SEED = 1
-
-#: The mission ops that score VP, in the order summaries list them (Approved Ops 2025,
-#: ``rules/KT24.md`` 8.1: kill op, crit op, tac op and the primary op's bonus).
-MISSION_OPS: tuple[str, ...] = ("kill", "crit", "tac", "primary")
-#: Column titles of the ops.
-OP_TITLES: Mapping[str, str] = {
-    "kill": "Kill op",
-    "crit": "Crit op",
-    "tac": "Tac op",
-    "primary": "Primary op",
-}
-
-
-class BattleError(KillTeamError, ValueError):
-    """A battle cannot be set up from these choices (the message names the choice)."""
 
 
 # -------------------------------------------------------------------------------------------
@@ -293,15 +232,12 @@ def parse_agents(text: str | Sequence[str]) -> tuple[str, str]:
         parts = parts * 2
     if len(parts) != 2 or any(p not in AGENT_NAMES for p in parts):
         shown = text if isinstance(text, str) else ",".join(text)
+        unknown = next((p for p in parts if p not in AGENT_NAMES), "")
         raise BattleError(
             f"agents {shown!r}: give one agent for both players or two separated by a comma "
-            f"(A,B), each one of {', '.join(AGENT_NAMES)}"
+            f"(A,B), each one of {', '.join(AGENT_NAMES)}" + did_you_mean(unknown, AGENT_NAMES)
         )
     return parts[0], parts[1]
-
-
-#: The word that selects no universal equipment at all (``--equipment-a none``).
-NO_EQUIPMENT = "none"
 
 
 def _canonical_selection(name: str, own: Sequence[str] = ()) -> str | None:
@@ -359,6 +295,7 @@ def parse_equipment(text: str, own: Sequence[str] = (), team: str = "") -> tuple
             raise BattleError(
                 f"equipment {excerpt(name)}: not a {mine}universal equipment option (known: "
                 f"{', '.join((*own, *SELECTIONS))}; or {NO_EQUIPMENT})"
+                + did_you_mean(name, (*own, *SELECTIONS))
             )
         if any(option_of(x) == option_of(got) for x in out):
             raise BattleError(
@@ -371,23 +308,6 @@ def parse_equipment(text: str, own: Sequence[str] = (), team: str = "") -> tuple
             f"equipment {excerpt(text)}: {len(out)} options, at most {MAX_OPTIONS} (7.2)"
         )
     return tuple(out)
-
-
-def agent_seeds(seed: int) -> tuple[int, int]:
-    """The agents' own seeds for a battle seed: ``(2 * seed, 2 * seed + 1)`` for A and B."""
-    return 2 * seed, 2 * seed + 1
-
-
-def game_seed(base: int, index: int) -> int:
-    """The battle seed of game ``index`` (0-based) of a batch with base seed ``base``:
-    ``numpy.random.SeedSequence([base, index]).generate_state(1)[0]`` (below 2**32).
-
-    Raises:
-        ValueError: a negative base or index.
-    """
-    if base < 0 or index < 0:
-        raise ValueError(f"seeds are non-negative (base {base}, index {index})")
-    return int(np.random.SeedSequence([base, index]).generate_state(1)[0])
 
 
 # -------------------------------------------------------------------------------------------
@@ -529,8 +449,6 @@ def _mission_options(c: MatchupChoice, base: GameOptions, rosters: list[Roster])
         BattleError: an unknown (or empty) crit op, a tac op the player's kill team cannot select, a
             primary op other than crit, tac or kill (the message names it and the choices).
     """
-    from engine.missions.pack import check_options, crit_ops  # missions imports the game
-
     if c.crit_op is not None and not c.crit_op:  # "" in the options means "rolled"
         names = ", ".join(s.name for s in crit_ops())
         raise BattleError(f"'crit_op': no crit op '' ({names})")
@@ -542,7 +460,16 @@ def _mission_options(c: MatchupChoice, base: GameOptions, rosters: list[Roster])
         options = attrs.evolve(base, crit_op=crit, tac_ops=tac, primary_ops=primary)
         check_options(options, {"A": rosters[0], "B": rosters[1]})
     except KillTeamError as exc:
-        raise BattleError(str(exc).removeprefix("game option ")) from None
+        hint = ""
+        if c.crit_op and "'crit_op'" in str(exc):
+            hint = did_you_mean(c.crit_op, [s.name for s in crit_ops()])
+        elif "'tac_ops'" in str(exc):
+            for p, name in tac.items():
+                allowed = [s.name for s in tac_ops_for(rosters["AB".index(p)].team.archetypes)]
+                if " ".join(name.lower().split()) not in {a.lower() for a in allowed}:
+                    hint = did_you_mean(name, allowed)
+                    break
+        raise BattleError(str(exc).removeprefix("game option ") + hint) from None
     return options
 
 
@@ -564,298 +491,3 @@ def unimplemented_rules_line(matchup: Matchup) -> str:
         names = ", ".join(d.name for d in decls) or "none"
         parts.append(f"{p} {r.team.name} {len(decls)} ({names})")
     return "unimplemented team rules: " + "; ".join(parts)
-
-
-# -------------------------------------------------------------------------------------------
-# One battle
-# -------------------------------------------------------------------------------------------
-
-OnStep = Callable[[GameState, Action, str, GameState, list[Event]], None]
-
-
-class VpTally:
-    """Victory points per mission op and player, from the ``vp_scored`` events of a battle
-    (pass :meth:`on_step` to :func:`engine.game.drivers.play` or ``replay``)."""
-
-    def __init__(self) -> None:
-        self.vp: dict[str, list[int]] = {op: [0, 0] for op in MISSION_OPS}
-
-    def on_step(
-        self,
-        before: GameState,
-        action: Action,
-        actor: str,
-        after: GameState,
-        events: list[Event],
-    ) -> None:
-        """Add the VP scored in one step."""
-        for e in events:
-            if e.kind == "vp_scored":
-                op = str(e.get("op") or "other")
-                self.vp.setdefault(op, [0, 0])[0 if e["player"] == "A" else 1] += int(e["vp"])
-            elif e.kind == "vp_lost":
-                op = str(e.get("op") or "other")
-                self.vp.setdefault(op, [0, 0])[0 if e["player"] == "A" else 1] -= int(e["vp"])
-
-
-#: The kinds of ``ploy_used`` events that are ploys (7.1); kind ``"rule"`` marks other
-#: once-per-turning-point gambits paid the same way, which are not counted as ploys.
-PLOY_KINDS = ("strategy", "firefight")
-
-
-class PloyTally:
-    """Ploys used per player and ploy name, from the ``ploy_used`` events of a battle whose
-    ``ploy_kind`` is a ploy's (:data:`PLOY_KINDS`; ``rules/KT24.md`` 7.1). Each use counts
-    once, Command Re-roll each time it is used. Pass :meth:`on_step` to
-    :func:`engine.game.drivers.play` or ``replay``."""
-
-    def __init__(self) -> None:
-        self.used: dict[str, dict[str, int]] = {"A": {}, "B": {}}
-
-    def on_step(
-        self,
-        before: GameState,
-        action: Action,
-        actor: str,
-        after: GameState,
-        events: list[Event],
-    ) -> None:
-        """Count the ploys used in one step."""
-        for e in events:
-            if e.kind == "ploy_used" and e.get("ploy_kind") in PLOY_KINDS:
-                mine = self.used[str(e["player"])]
-                name = str(e["ploy"])
-                mine[name] = mine.get(name, 0) + 1
-
-    def counts(self, player: str) -> tuple[tuple[str, int], ...]:
-        """``player``'s ``(ploy name, uses)`` pairs, sorted by name."""
-        return tuple(sorted(self.used[player].items()))
-
-
-@attrs.frozen(slots=True)
-class OperativeLeft:
-    """An operative at the end: ``id``, ``name`` (its datacard), ``player``, ``wounds`` left
-    and its starting ``max_wounds``, and whether it was incapacitated."""
-
-    id: str
-    name: str
-    player: str
-    wounds: int
-    max_wounds: int
-    incapacitated: bool
-
-
-@attrs.frozen(slots=True)
-class BattleSummary:
-    """The outcome of one battle.
-
-    Attributes:
-        seed: the battle seed (``None`` when unknown, e.g. a record without one).
-        agents: agent names (A, B); agent_seeds: their seeds (:func:`agent_seeds`).
-        teams: team names (A, B); team_ids: their ids; killzone: the layout's name.
-        finished: the battle reached its end (TP4 over).
-        turning_point: the last turning point played (1-4).
-        steps: inputs applied.
-        vp: victory points (A, B); vp_by_op: op -> (A, B), ops in :data:`MISSION_OPS` order
-            (their sum is ``vp``).
-        winner: ``"A"``, ``"B"`` or ``""`` (a draw, or not finished).
-        kills: enemy operatives incapacitated (A's kills are B's operatives incapacitated,
-            whatever did it: the kill op counts them the same, 8.2).
-        operatives: every operative at the end, A's then B's, in roster order.
-        hash: the final state's hash (:meth:`GameState.hash`).
-        unimplemented_rules: the ids of the team rules of A's and B's teams that the engine
-            does not play (:func:`unimplemented_rule_ids`).
-        ploys_used: per player (A, B), ``(ploy name, uses)`` pairs sorted by name
-            (:class:`PloyTally`).
-        equipment: per player (A, B), the universal equipment selected (7.2), canonical
-            names in selection order.
-        crit_op: the crit op played (``""``: the kill op alone, 8.3).
-        tac_ops, primary_ops: per player (A, B), the tac op and primary op selected (8.1,
-            8.4; revealed at the end of the battle, ``""`` when none).
-    """
-
-    seed: int | None
-    agents: tuple[str, str]
-    agent_seeds: tuple[int, int] | None
-    teams: tuple[str, str]
-    team_ids: tuple[str, str]
-    killzone: str
-    finished: bool
-    turning_point: int
-    steps: int
-    vp: tuple[int, int]
-    vp_by_op: tuple[tuple[str, tuple[int, int]], ...]
-    winner: str
-    kills: tuple[int, int]
-    operatives: tuple[OperativeLeft, ...]
-    hash: str
-    unimplemented_rules: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-    ploys_used: tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = ((), ())
-    equipment: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-    crit_op: str = ""
-    tac_ops: tuple[str, str] = ("", "")
-    primary_ops: tuple[str, str] = ("", "")
-
-    def left(self, player: str) -> list[OperativeLeft]:
-        """``player``'s operatives still on the killzone."""
-        return [o for o in self.operatives if o.player == player and not o.incapacitated]
-
-    def to_json(self) -> dict[str, Any]:
-        """The summary as JSON data (the ``killteam play --json`` object, README)."""
-        ab = ("A", "B")
-        return {
-            "seed": self.seed,
-            "agents": dict(zip(ab, self.agents, strict=True)),
-            "agent_seeds": None
-            if self.agent_seeds is None
-            else dict(zip(ab, self.agent_seeds, strict=True)),
-            "teams": dict(zip(ab, self.teams, strict=True)),
-            "team_ids": dict(zip(ab, self.team_ids, strict=True)),
-            "killzone": self.killzone,
-            "finished": self.finished,
-            "turning_point": self.turning_point,
-            "steps": self.steps,
-            "vp": dict(zip(ab, self.vp, strict=True)),
-            "vp_by_op": {op: dict(zip(ab, v, strict=True)) for op, v in self.vp_by_op},
-            "winner": self.winner or None,
-            "kills": dict(zip(ab, self.kills, strict=True)),
-            "ploys_used": {p: dict(used) for p, used in zip(ab, self.ploys_used, strict=True)},
-            "equipment": {p: list(eq) for p, eq in zip(ab, self.equipment, strict=True)},
-            "crit_op": self.crit_op or None,
-            "tac_ops": {p: op or None for p, op in zip(ab, self.tac_ops, strict=True)},
-            "primary_ops": {p: op or None for p, op in zip(ab, self.primary_ops, strict=True)},
-            "operatives": {
-                p: [
-                    {
-                        "id": o.id,
-                        "name": o.name,
-                        "wounds": o.wounds,
-                        "max_wounds": o.max_wounds,
-                        "incapacitated": o.incapacitated,
-                    }
-                    for o in self.operatives
-                    if o.player == p
-                ]
-                for p in ab
-            },
-            "hash": self.hash,
-            "unimplemented_rules": {
-                p: list(ids) for p, ids in zip(ab, self.unimplemented_rules, strict=True)
-            },
-        }
-
-
-def summarise(
-    final: GameState,
-    tally: VpTally | None = None,
-    *,
-    ploys: PloyTally | None = None,
-    seed: int | None = None,
-    agents: tuple[str, str] = ("", ""),
-) -> BattleSummary:
-    """The :class:`BattleSummary` of a battle's ``final`` state.
-
-    Args:
-        tally: the VP per op seen while playing; without it (or when it does not add up to
-            the state's VP) the difference is put under the op ``"other"``.
-        ploys: the ploys seen used while playing; without it none are listed.
-        seed: the battle seed; agents: agent names for A and B (for the record).
-    """
-    ctx = final.ctx
-    vp = (final.players[0].vp, final.players[1].vp)
-    by_op = {op: list(v) for op, v in (tally.vp.items() if tally else [])}
-    for op in MISSION_OPS:
-        by_op.setdefault(op, [0, 0])
-    for k in (0, 1):
-        rest = vp[k] - sum(v[k] for v in by_op.values())
-        if rest:
-            by_op.setdefault("other", [0, 0])[k] += rest
-    ops_order = [op for op in MISSION_OPS] + [op for op in by_op if op not in MISSION_OPS]
-    node = final.node
-    finished = isinstance(node, Terminal)
-    winner = node.result.winner if isinstance(node, Terminal) else ""
-    down = {p: sum(1 for o in final.operatives if o.player == p and o.incapacitated) for p in "AB"}
-    teams = (ctx.rosters["A"].team, ctx.rosters["B"].team)
-    return BattleSummary(
-        seed=seed,
-        agents=agents,
-        agent_seeds=None if seed is None else agent_seeds(seed),
-        teams=(teams[0].name, teams[1].name),
-        team_ids=(teams[0].id, teams[1].id),
-        killzone=ctx.killzone.name,
-        finished=finished,
-        turning_point=min(final.tp, 4),
-        steps=final.step,
-        vp=vp,
-        vp_by_op=tuple((op, (by_op[op][0], by_op[op][1])) for op in ops_order),
-        winner=winner,
-        kills=(down["B"], down["A"]),
-        operatives=tuple(
-            OperativeLeft(
-                id=o.id,
-                name=ctx.datacards[o.id].name,
-                player=o.player,
-                wounds=max(0, o.wounds),
-                max_wounds=ctx.datacards[o.id].wounds,
-                incapacitated=o.incapacitated,
-            )
-            for o in final.operatives
-        ),
-        hash=final.hash(),
-        unimplemented_rules=(
-            tuple(sorted(d.id for d in unimplemented_rules(teams[0]))),
-            tuple(sorted(d.id for d in unimplemented_rules(teams[1]))),
-        ),
-        ploys_used=((), ()) if ploys is None else (ploys.counts("A"), ploys.counts("B")),
-        equipment=(final.player("A").equipment, final.player("B").equipment),
-        crit_op=final.mission.crit_op,
-        tac_ops=final.mission.tac_ops,
-        primary_ops=final.mission.primary_ops,
-    )
-
-
-def play_battle(
-    matchup: Matchup,
-    seed: int,
-    *,
-    on_step: OnStep | None = None,
-    start: GameState | None = None,
-) -> tuple[GameState, BattleSummary]:
-    """Play one battle of ``matchup`` decided by ``seed`` (module docstring: the dice are
-    ``SeededDice(seed)``, the agents get :func:`agent_seeds`).
-
-    Args:
-        on_step: also called after each input with ``(before, action, actor, after, events)``.
-        start: the battle's first state, when the caller needs it first (e.g. for a record
-            header); default ``matchup.new_game()``.
-
-    Returns:
-        The final state and its summary.
-
-    Raises:
-        BattleError: the engine refuses the set-up.
-        ValueError: a negative seed.
-    """
-    if seed < 0:
-        raise ValueError(f"the seed must be non-negative, not {seed}")
-    sa, sb = agent_seeds(seed)
-    agents = {"A": make_agent(matchup.agents[0], sa), "B": make_agent(matchup.agents[1], sb)}
-    tally = VpTally()
-    ploys = PloyTally()
-
-    def step(
-        before: GameState, action: Action, actor: str, after: GameState, events: list[Event]
-    ) -> None:
-        tally.on_step(before, action, actor, after, events)
-        ploys.on_step(before, action, actor, after, events)
-        if on_step is not None:
-            on_step(before, action, actor, after, events)
-
-    final = play(
-        matchup.new_game() if start is None else start,
-        agents,
-        SeededDice(seed),
-        on_step=step,
-        max_steps=matchup.options.max_steps,
-    )
-    return final, summarise(final, tally, ploys=ploys, seed=seed, agents=matchup.agents)

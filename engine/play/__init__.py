@@ -1,0 +1,97 @@
+"""Whole battles from a few choices: teams, rosters, killzone, agents and a seed.
+
+The ``killteam play``, ``killteam replay`` and ``killteam batch`` commands
+(:mod:`engine.cli`) are thin over this package; tests and benchmarks call it directly.
+
+- :mod:`engine.play.matchup`: :func:`~engine.play.matchup.make_matchup` turns the user's
+  choices (team names or files, roster files, a killzone name or file, agent names, equipment
+  selections, mission ops) into a :class:`~engine.play.matchup.Matchup`.
+- :mod:`engine.play.battle`: :func:`~engine.play.battle.play_battle` plays one seeded battle
+  (``rules/KT24.md`` 1.2-1.8) and returns the final state with its summary.
+- :mod:`engine.play.summary`: :class:`~engine.play.summary.BattleSummary` (VP per mission op
+  and player, winner, kills, operatives left with their wounds, ploys used and equipment
+  selected) and the tallies that collect it while a battle is played or replayed.
+- :mod:`engine.batch` plays many seeded battles of one matchup and reduces them to
+  statistics.
+
+This module holds what the command line needs before it plays anything (it imports no part
+of the game): :data:`DEFAULT_TEAMS`, :data:`DEFAULT_KILLZONE`, :data:`DEFAULT_AGENTS` and
+:data:`DEFAULT_SEED` (the embedded default battle), the mission ops' titles,
+:class:`BattleError` and the seed rules.
+
+Seeds (one integer decides a whole battle):
+
+- the dice are :class:`~engine.game.drivers.SeededDice` ``(seed)``;
+- player A's agent gets seed ``2 * seed`` and player B's ``2 * seed + 1``
+  (:func:`agent_seeds`);
+- game ``i`` of a batch with base seed ``base`` uses the battle seed
+  ``numpy.random.SeedSequence([base, i]).generate_state(1)[0]`` (:func:`game_seed`, an integer
+  below 2**32), so ``killteam play --seed <that seed>`` with the same teams, killzone and agents
+  replays it alone, and the results never depend on the number of worker processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.errors import KillTeamError
+
+__all__ = [
+    "DEFAULT_AGENTS",
+    "DEFAULT_KILLZONE",
+    "DEFAULT_SEED",
+    "DEFAULT_TEAMS",
+    "MISSION_OPS",
+    "NO_EQUIPMENT",
+    "OP_TITLES",
+    "BattleError",
+    "agent_seeds",
+    "game_seed",
+]
+
+#: The embedded default battle: built-in teams (players A and B, default rosters)...
+DEFAULT_TEAMS: tuple[str, str] = ("kasrkin", "legionaries")
+#: ...on this shipped killzone...
+DEFAULT_KILLZONE = "open_ruins"
+#: ...between these agents...
+DEFAULT_AGENTS: tuple[str, str] = ("heuristic", "heuristic")
+#: ...with this seed.
+DEFAULT_SEED = 1
+
+#: The mission ops that score VP, in the order summaries list them (Approved Ops 2025,
+#: ``rules/KT24.md`` 8.1: kill op, crit op, tac op and the primary op's bonus).
+MISSION_OPS: tuple[str, ...] = ("kill", "crit", "tac", "primary")
+#: Column titles of the ops.
+OP_TITLES: Mapping[str, str] = {
+    "kill": "Kill op",
+    "crit": "Crit op",
+    "tac": "Tac op",
+    "primary": "Primary op",
+}
+
+
+class BattleError(KillTeamError, ValueError):
+    """A battle cannot be set up from these choices (the message names the choice)."""
+
+
+#: The word that selects no universal equipment at all (``--equipment-a none``).
+NO_EQUIPMENT = "none"
+
+
+def agent_seeds(seed: int) -> tuple[int, int]:
+    """The agents' own seeds for a battle seed: ``(2 * seed, 2 * seed + 1)`` for A and B."""
+    return 2 * seed, 2 * seed + 1
+
+
+def game_seed(base: int, index: int) -> int:
+    """The battle seed of game ``index`` (0-based) of a batch with base seed ``base``:
+    ``numpy.random.SeedSequence([base, index]).generate_state(1)[0]`` (below 2**32).
+
+    Raises:
+        ValueError: a negative base or index.
+    """
+    if base < 0 or index < 0:
+        raise ValueError(f"seeds are non-negative (base {base}, index {index})")
+    import numpy as np  # only where a batch needs it
+
+    return int(np.random.SeedSequence([base, index]).generate_state(1)[0])
