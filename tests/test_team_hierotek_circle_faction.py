@@ -828,7 +828,7 @@ def test_reinforce_metal_reduces_devastating_damage_per_crit() -> None:
     # it unchanged).
     from engine.dice.profile import AttackProfile
     from engine.game.state import Effect
-    from engine.game.weapon_rules import devastating
+    from engine.rules.weapon_rules import devastating
     from teams.hierotek_circle.common import UNTIL_NEXT
 
     ops = {"HIE-1": {"at": (3, 14)}, "HIE-2": {"at": (6, 14)}, "BLU-1": {"at": (16, 14)}}

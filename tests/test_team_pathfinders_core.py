@@ -714,7 +714,7 @@ def test_grav_inhibitor_a_move_starting_near_it_ignores_the_accessible_inch() ->
     from engine.game import universal
 
     w = Work(s)
-    args = universal._move_args(w, w.op("BLU-1"), "Reposition", "activation")
+    args = universal.move_args(w, w.op("BLU-1"), "Reposition", "activation")
     assert args["max_cost"] == 4.0 and args["terrain_extras"] is False
     ok, _ = s.apply("Reposition BLU-1 to 24,14.5")
     assert ok.operatives[1].x == 24

@@ -14,7 +14,7 @@ import attrs
 from engine.dice.profile import AttackProfile
 from engine.dice.rules import Blast, Range, Saturate, Seek, SeekLight, Torrent, WeaponRules
 from engine.dice.shoot import unblocked
-from engine.game import ploys, universal, weapon_rules
+from engine.game import ploys
 from engine.game.actions import Action
 from engine.game.attacks import (
     _after_weapon_use,
@@ -24,8 +24,10 @@ from engine.game.attacks import (
     _reroll_windows,
     _take,
     attack_profile,
+    emit_upgrade,
     reroll_options,
 )
+from engine.game.bookkeeping import Activity, enemy_operative, spend
 from engine.game.choices import (
     apply_retention_rule,
     cover_save_options,
@@ -34,7 +36,16 @@ from engine.game.choices import (
     roll_retained,
     same_feature_options,
 )
+from engine.game.damage import inflict
 from engine.game.state import Effect, OperativeState
+from engine.game.weapons import (
+    find_weapon,
+    in_range,
+    shoots_in_control_range,
+    silent,
+    weapon_usable,
+    weapons_of,
+)
 from engine.game.work import Work
 from engine.geometry import sight
 
@@ -132,7 +143,7 @@ def _range_reason(
     w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any
 ) -> str | None:
     """Why ``t`` is out of the Range of ``o``'s weapon ``name`` (6), or None."""
-    if not universal.in_range(w, o, t, prof):
+    if not in_range(w, o, t, prof):
         rng = prof.rules.get(Range)
         return f"{t.id} is not within {name}'s Range {getattr(rng, 'distance', 0):g}\" (6)"
     return None
@@ -162,12 +173,12 @@ def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action
     sight_why: dict[tuple[str, str | None], str | None] = {}
     engaged_why: dict[str, str | None] = {}
     refuse = "would_refuse_target" in w.ctx.hooks.would
-    for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
-        if o.order != "engage" and not universal.silent(prof):
+    for name, _, prof in weapons_of(w, o.id, "ranged"):
+        if o.order != "engage" and not silent(prof):
             continue
-        if universal.weapon_usable(w, o, name, prof) is not None:
+        if weapon_usable(w, o, name, prof) is not None:
             continue
-        if in_cr and not universal.shoots_in_control_range(w, o, prof):
+        if in_cr and not shoots_in_control_range(w, o, prof):
             continue
         fixed = _fixed_target(w, o, name, prof)
         if fixed is not None:
@@ -201,17 +212,17 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     Raises:
         IllegalActionError: naming the rule (order, weapon, target).
     """
-    name, _, prof = universal.find_weapon(w, o, a.weapon, "ranged")
+    name, _, prof = find_weapon(w, o, a.weapon, "ranged")
     pb = _point_blank(w, o, mode)
-    if o.order != "engage" and not universal.silent(prof):
+    if o.order != "engage" and not silent(prof):
         raise _illegal(
             f"{o.id} has a Conceal order: it can only Shoot with Silent weapons (1.5, 6)"
         )
-    why = universal.weapon_usable(w, o, name, prof)
+    why = weapon_usable(w, o, name, prof)
     if why:
         raise _illegal(why)
     in_cr = mode != "interrupt" and w.in_enemy_control_range(o)
-    if in_cr and not universal.shoots_in_control_range(w, o, prof):
+    if in_cr and not shoots_in_control_range(w, o, prof):
         raise _illegal(f"{name} cannot be used within control range of an enemy operative (3.2)")
     fixed = _fixed_target(w, o, name, prof)
     if fixed is not None:
@@ -219,11 +230,11 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
             raise _illegal(f"{name}: its primary target is always {fixed} (a team weapon rule)")
         t = w.op(fixed)
     else:
-        t = universal.enemy_operative(w, a.target, o.player)
+        t = enemy_operative(w, a.target, o.player)
         why = shoot_target_reason(w, o, t, name, prof, pb)
         if why:
             raise _illegal(why)
-    universal.spend(w, o, "Shoot", mode)
+    spend(w, o, "Shoot", mode)
     if o.on_guard:
         w.set_op(o.id, on_guard=False)
         w.emit("guard_ended", op=o.id, why="it performed an action")
@@ -282,7 +293,7 @@ def targeting(w: Work, shooter: OperativeState, target: OperativeState) -> sight
 
 def _active_enemy(w: Work, o: OperativeState) -> str:
     for f in reversed(w.stack):
-        if isinstance(f, universal.ActivationFrame) and w.ctx.owner[f.op] != o.player:
+        if isinstance(f, Activity) and w.ctx.owner[f.op] != o.player:
             return f.op
     return ""
 
@@ -291,7 +302,7 @@ def torrent_candidates(w: Work, f: ShootFrame) -> list[str]:
     """Torrent secondaries still available: valid targets within x of the primary with no
     friendly of the shooter within their control range (6, EDGE_CASES 10)."""
     o = w.op(f.shooter)
-    _, _, prof = universal.find_weapon(w, o, f.weapon, "ranged")
+    _, _, prof = find_weapon(w, o, f.weapon, "ranged")
     x = getattr(prof.rules.get(Torrent), "distance", 0.0)
     primary = w.place(w.op(f.targets[0]))
     out = []
@@ -582,7 +593,7 @@ class ShootFrame:
             obscured=self.obscured,
         )
         w.replace_top(normals=n, crits=c, stage="defence_roll", dice=(), flags=())
-        if c:  # Devastating, Stun... subscribe to this event (engine.game.weapon_rules)
+        if c:  # Devastating, Stun... subscribe to this event (engine.rules.weapon_rules)
             w.emit(
                 "crits_retained",
                 op=self.shooter,
@@ -734,7 +745,7 @@ class ShootFrame:
                     critical_damage=prof.critical_damage,
                 )
             )
-        universal.inflict(w, t.id, damage, f"{self.weapon}", by=self.shooter)
+        inflict(w, t.id, damage, f"{self.weapon}", by=self.shooter)
         w.replace_top(stage="begin", idx=self.idx + 1, dice=(), flags=(), cover_saves=(0, 0))
         # Last, so a team rule may push a frame here: the attack dice that inflicted damage.
         w.emit(
@@ -749,7 +760,7 @@ class ShootFrame:
 
     def _end(self, w: Work) -> None:
         o = w.op(self.shooter)
-        _, _, prof = universal.find_weapon(w, o, self.weapon, "ranged")
+        _, _, prof = find_weapon(w, o, self.weapon, "ranged")
         _after_weapon_use(w, o, self.weapon, prof)
         w.stack.pop()
         w.emit("shoot_ended", op=self.shooter, weapon=self.weapon)
@@ -764,7 +775,7 @@ class ShootFrame:
             damage = 2 * v if v < hit else 0
             w.emit("hot_roll", op=self.shooter, weapon=self.weapon, roll=v, hit=hit, damage=damage)
             if v < hit:
-                universal.inflict(w, self.shooter, 2 * v, "Hot", by=self.shooter)
+                inflict(w, self.shooter, 2 * v, "Hot", by=self.shooter)
             w.replace_top(stage="end")
             return
         if self.rerolling:
@@ -840,7 +851,7 @@ class ShootFrame:
             if a.verb == "Apply":
                 t_id, prof = self.target(w).id, self.profile(w)
                 args = (self.dice, self.accurate, prof, self.normals)
-                weapon_rules.emit_upgrade(w, self.shooter, t_id, rule, *args)
+                emit_upgrade(w, self.shooter, t_id, rule, *args)
                 n, c, fails = apply_retention_rule(rule, self.normals, self.crits, self.fails)
                 w.replace_top(normals=n, crits=c, fails=fails, rules_left=left)
             else:
