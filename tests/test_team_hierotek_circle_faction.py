@@ -515,7 +515,7 @@ def test_accelerate_limits_6_inches() -> None:
 def test_multi_dimensional_vision_targets_not_obscured_until_next_activation() -> None:
     # From (5, 10), BLU-1 at (16, 10) is obscured by the LAB ruin. After the action it is
     # not (for HIE-1's shots); an other Deathmark still sees it obscured.
-    from engine.game.shoot import targeting
+    from engine.game.shoot_targets import targeting
 
     ops = {
         "HIE-1": {"at": (5, 10)},

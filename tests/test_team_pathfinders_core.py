@@ -256,7 +256,7 @@ def test_markerlight_two_tokens_improve_hit_to_at_most_three() -> None:
 
 def test_markerlight_three_tokens_target_cannot_be_obscured() -> None:
     # BLU-1 at (16, 10) is obscured from (5, 10) by the ruin: 3 tokens remove that.
-    from engine.game.shoot import targeting
+    from engine.game.shoot_targets import targeting
 
     ops: Ops = {"PAT-1": {"at": (5, 10)}, "BLU-1": {"at": (16, 10)}}
     s = lab([SHAS_LA], ops)
@@ -301,7 +301,7 @@ def test_markerlight_not_for_the_grenadiers_frag_and_krak_grenades() -> None:
     # stop BLU-1 being obscured; the carbine gets all of them.
     from engine.dice.rules import Balanced, Saturate, SeekLight
     from engine.game.attacks import attack_profile
-    from engine.game.shoot import targeting
+    from engine.game.shoot_targets import targeting
 
     ops: Ops = {"PAT-1": {"at": (10, 14.5)}, "BLU-1": {"at": (14, 14.5)}}
     s = with_tokens(lab([GRENADIER], ops), "BLU-1", 4)
@@ -992,7 +992,7 @@ def test_group_activation_not_when_a_non_shas_la_activates() -> None:
 def test_multi_dimensional_vision_targets_cannot_be_obscured() -> None:
     # BLU-1 at (16, 10) is obscured by the ruin from (5, 10): not from the Transpectral
     # Interference; still from a Shas'La there.
-    from engine.game.shoot import targeting
+    from engine.game.shoot_targets import targeting
 
     w = Work(lab([TRANSPECTRAL], {"PAT-1": {"at": (5, 10)}, "BLU-1": {"at": (16, 10)}}))
     assert not targeting(w, w.op("PAT-1"), w.op("BLU-1")).obscured

@@ -160,7 +160,7 @@ def closest_target_kept(w: Work, f: Any, player: str) -> bool:
     a closest valid target of that weapon: no other valid target of it is strictly closer to
     the shooter, ignoring ``player``'s PATHFINDER operatives that have a Conceal order or are
     obscured from the shooter."""
-    from engine.game.shoot import shoot_target_reason
+    from engine.game.shoot_targets import shoot_target_reason
 
     shooter = w.op(f.shooter)
     primary = f.targets[0]
@@ -179,7 +179,7 @@ def closest_target_kept(w: Work, f: Any, player: str) -> bool:
 
 def _hidden(w: Work, shooter: OperativeState, e: OperativeState) -> bool:
     """``e`` has a Conceal order or is obscured from ``shooter``."""
-    from engine.game.shoot import targeting
+    from engine.game.shoot_targets import targeting
 
     return e.order != "engage" or bool(targeting(w, shooter, e).obscured)
 
@@ -479,14 +479,14 @@ SUPPORT_RANGE = 6.0
 def _only_engaged(w: Work, o: OperativeState, t: OperativeState, prof: Any) -> bool:
     """``t`` is visible, in range and within 6" of ``o``, and only a friend of ``o`` within its
     control range keeps it from being a valid target."""
-    from engine.game.shoot import _engaged_reason, _range_reason, _seek, _sight_reason
+    from engine.game.shoot_targets import engaged_reason, range_reason, seek_kind, sight_reason
 
     if w.distance(w.place(o), w.place(t)) > SUPPORT_RANGE + _EPS:
         return False
-    if _engaged_reason(w, o, t) is None:
+    if engaged_reason(w, o, t) is None:
         return False
-    return _sight_reason(w, o, t, _seek(prof.rules)) is None and (
-        _range_reason(w, o, t, "", prof) is None
+    return sight_reason(w, o, t, seek_kind(prof.rules)) is None and (
+        range_reason(w, o, t, "", prof) is None
     )
 
 
@@ -590,7 +590,8 @@ def _sp_eligible(w: Work, player: str, op: str, info: Mapping[str, Any]) -> bool
 def _sp_use(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
     """The drone becomes the target of the Shoot: in cover only if the original target was
     (and it is itself), obscured as it is from the shooter."""
-    from engine.game.shoot import ShootFrame, targeting
+    from engine.game.shoot import ShootFrame
+    from engine.game.shoot_targets import targeting
 
     i = _frame_index(w, ShootFrame)
     f = w.stack[i]

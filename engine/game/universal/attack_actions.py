@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.game import fight, shoot
+from engine.game import fight, shoot, shoot_targets
 from engine.game.actions import (
     Action,
 )
@@ -32,7 +32,7 @@ class ShootAction(UniversalAction):
         if precheck(w, o, self.verb, mode, at.in_cr) is None or (
             mode == "interrupt" and fights and precheck(w, o, "Fight", mode, at.in_cr) is None
         ):
-            yield from shoot.iter_shoot_options(w, o, mode)
+            yield from shoot_targets.iter_shoot_options(w, o, mode)
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         shoot.start_shoot(w, o, a, mode)
