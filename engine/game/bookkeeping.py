@@ -22,9 +22,7 @@ from engine.game.actions import (
 from engine.game.state import OperativeState
 from engine.game.weapons import shoots_in_control_range, weapons_of
 from engine.game.work import Work
-from engine.geometry.movement import (
-    ReachMemo,
-)
+from engine.geometry.movement import ReachMemo
 
 __all__ = [
     "ACTION_COST",
@@ -188,6 +186,8 @@ class Activity:
 
 
 def family_of(verb: str) -> str:
+    """The action ``verb`` counts as for once per activation and Heavy (9.3: Guard is a
+    Shoot, Hatchway Fight a Fight; :data:`ACTION_FAMILY`), else ``verb`` itself."""
     return ACTION_FAMILY.get(verb, verb)
 
 

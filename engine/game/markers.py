@@ -135,6 +135,8 @@ def rule_markers(w: Work, o: OperativeState) -> tuple[tuple[str, str | None], ..
 
 
 def marker_token(w: Work, name: str) -> Token | None:
+    """The rule module's marker (a :class:`~engine.game.tokens.Token`) called ``name``, or
+    ``None``."""
     return next((t for t in w.tokens if isinstance(t, Token) and t.name == name), None)
 
 

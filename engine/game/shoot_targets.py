@@ -32,6 +32,8 @@ __all__ = [
 
 
 def seek_kind(profile_rules: Any) -> str | None:
+    """What terrain the weapon's Seek rule ignores for cover (6): ``"all"`` (Seek),
+    ``"light"`` (Seek Light) or ``None``."""
     if profile_rules.has(Seek):
         return "all"
     if profile_rules.has(SeekLight):
@@ -119,6 +121,8 @@ def range_reason(w: Work, o: OperativeState, t: OperativeState, name: str, prof:
 
 
 def point_blank_shot(w: Work, o: OperativeState, mode: str) -> bool:
+    """``o``'s shot is a point-blank shot: an On Guard interrupt within an enemy's control
+    range (9.3)."""
     return mode == "interrupt" and w.in_enemy_control_range(o)
 
 

@@ -31,9 +31,7 @@ from engine.game.state import Decision, Effect, OperativeState
 from engine.game.universal.catalogue import ACTIONS
 from engine.game.universal.movement import ACTION_CUT, action_cut
 from engine.game.work import Work
-from engine.geometry.movement import (
-    ReachMemo,
-)
+from engine.geometry.movement import ReachMemo
 
 __all__ = [
     "ActivationFrame",
@@ -393,10 +391,6 @@ def _free_allowed(a: Action, allowed: tuple[str, ...]) -> bool:
     action with an argument (``Act KAS-1 secure centre`` for ``secure``)."""
     name = _free_name(a)
     return name in allowed or (a.verb == "Act" and any(name.startswith(x + " ") for x in allowed))
-
-
-def _free_mode(mode: str) -> bool:
-    return mode == "free"
 
 
 def list_action_options(w: Work, o: OperativeState, mode: str) -> list[Action]:

@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from engine.game import fight, shoot, shoot_targets
-from engine.game.actions import (
-    Action,
-)
+from engine.game.actions import Action
 from engine.game.bookkeeping import Listing, UniversalAction, declare, precheck
 from engine.game.state import OperativeState
 from engine.game.work import Work
