@@ -802,7 +802,7 @@ def test_remote_pilot_any_action_guard_and_actions_with_an_argument() -> None:
     # universal ones, and a rule action with an argument (a mission action ``secure
     # centre``, a Markerlight used with High-Intensity Markerlight) is matched by its name.
     from engine.game.actions import Action
-    from engine.game.universal import _free_allowed
+    from engine.game.universal.activation import _free_allowed
     from teams.pathfinders.drone_actions import UNIVERSAL_VERBS
 
     assert "Guard" in UNIVERSAL_VERBS

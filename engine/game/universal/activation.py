@@ -433,10 +433,10 @@ def iter_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Actio
         ReachMemo(),  # the four move actions share their checks from this position
         bool(w.ctx.hooks.would.get("would_refuse_destination")),
     )
-    for universal in ACTIONS:
-        yield from universal.options(w, o, mode, at)
-    for universal in rule_universal_actions(w):
-        yield from universal.options(w, o, mode, at)
+    for kind in ACTIONS:
+        yield from kind.options(w, o, mode, at)
+    for kind in rule_universal_actions(w):
+        yield from kind.options(w, o, mode, at)
     for act in rule_actions.actions_of(w, o):
         offered = getattr(act, "offered", None)  # (cheap: e.g. a mission action not in play)
         if offered is not None and not offered(w, o):
