@@ -24,7 +24,7 @@ from engine.teams import load_builtin_team
 
 PARTS = (
     "flow.py:list_actions",
-    "universal.py:move_candidates",
+    "movement.py:move_candidates",
     "move_destinations.py:_reachable_costs",
     "move_destinations.py:_straight_costs",
     "move_destinations.py:_finals_memo",
@@ -34,7 +34,7 @@ PARTS = (
     "shoot.py:iter_shoot_options",
     "sight.py:visible",
     "sight.py:valid_target",
-    "closequarters.py:options",
+    "close_quarters.py:options",
     "flow.py:apply",
 )
 

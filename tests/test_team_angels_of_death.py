@@ -862,7 +862,7 @@ OPTICS_AT = {"ANG-6": {"at": (5, 10)}, "KAS-1": {"at": (16, 10)}}
 
 
 def test_optics_its_targets_cannot_be_obscured_until_its_next_activation() -> None:
-    from engine.game.shoot import targeting
+    from engine.game.shoot_targets import targeting
 
     s = position(LAB, KAS, SNIPER, operatives=OPTICS_AT, turn="B", cp=(0, 0))
     w = Work(s)
@@ -971,7 +971,7 @@ def test_auspex_enemies_within_8_inches_of_it_are_not_obscured_to_any_friendly_s
     # measured from, whichever friendly operative shoots (ANG-2 here, e.g. a free Shoot in
     # that activation); an enemy more than 8" from ANG-1 stays obscured; the opponent's
     # shooters are not helped.
-    from engine.game.shoot import targeting
+    from engine.game.shoot_targets import targeting
 
     ops = {
         "ANG-1": {"at": (9, 10)},

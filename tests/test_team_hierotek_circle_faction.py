@@ -515,7 +515,7 @@ def test_accelerate_limits_6_inches() -> None:
 def test_multi_dimensional_vision_targets_not_obscured_until_next_activation() -> None:
     # From (5, 10), BLU-1 at (16, 10) is obscured by the LAB ruin. After the action it is
     # not (for HIE-1's shots); an other Deathmark still sees it obscured.
-    from engine.game.shoot import targeting
+    from engine.game.shoot_targets import targeting
 
     ops = {
         "HIE-1": {"at": (5, 10)},
@@ -828,7 +828,7 @@ def test_reinforce_metal_reduces_devastating_damage_per_crit() -> None:
     # it unchanged).
     from engine.dice.profile import AttackProfile
     from engine.game.state import Effect
-    from engine.game.weapon_rules import devastating
+    from engine.rules.weapon_rules import devastating
     from teams.hierotek_circle.common import UNTIL_NEXT
 
     ops = {"HIE-1": {"at": (3, 14)}, "HIE-2": {"at": (6, 14)}, "BLU-1": {"at": (16, 14)}}

@@ -256,7 +256,7 @@ def test_markerlight_two_tokens_improve_hit_to_at_most_three() -> None:
 
 def test_markerlight_three_tokens_target_cannot_be_obscured() -> None:
     # BLU-1 at (16, 10) is obscured from (5, 10) by the ruin: 3 tokens remove that.
-    from engine.game.shoot import targeting
+    from engine.game.shoot_targets import targeting
 
     ops: Ops = {"PAT-1": {"at": (5, 10)}, "BLU-1": {"at": (16, 10)}}
     s = lab([SHAS_LA], ops)
@@ -301,7 +301,7 @@ def test_markerlight_not_for_the_grenadiers_frag_and_krak_grenades() -> None:
     # stop BLU-1 being obscured; the carbine gets all of them.
     from engine.dice.rules import Balanced, Saturate, SeekLight
     from engine.game.attacks import attack_profile
-    from engine.game.shoot import targeting
+    from engine.game.shoot_targets import targeting
 
     ops: Ops = {"PAT-1": {"at": (10, 14.5)}, "BLU-1": {"at": (14, 14.5)}}
     s = with_tokens(lab([GRENADIER], ops), "BLU-1", 4)
@@ -714,7 +714,7 @@ def test_grav_inhibitor_a_move_starting_near_it_ignores_the_accessible_inch() ->
     from engine.game import universal
 
     w = Work(s)
-    args = universal._move_args(w, w.op("BLU-1"), "Reposition", "activation")
+    args = universal.move_args(w, w.op("BLU-1"), "Reposition", "activation")
     assert args["max_cost"] == 4.0 and args["terrain_extras"] is False
     ok, _ = s.apply("Reposition BLU-1 to 24,14.5")
     assert ok.operatives[1].x == 24
@@ -802,7 +802,7 @@ def test_remote_pilot_any_action_guard_and_actions_with_an_argument() -> None:
     # universal ones, and a rule action with an argument (a mission action ``secure
     # centre``, a Markerlight used with High-Intensity Markerlight) is matched by its name.
     from engine.game.actions import Action
-    from engine.game.universal import _free_allowed
+    from engine.game.universal.activation import _free_allowed
     from teams.pathfinders.drone_actions import UNIVERSAL_VERBS
 
     assert "Guard" in UNIVERSAL_VERBS
@@ -992,7 +992,7 @@ def test_group_activation_not_when_a_non_shas_la_activates() -> None:
 def test_multi_dimensional_vision_targets_cannot_be_obscured() -> None:
     # BLU-1 at (16, 10) is obscured by the ruin from (5, 10): not from the Transpectral
     # Interference; still from a Shas'La there.
-    from engine.game.shoot import targeting
+    from engine.game.shoot_targets import targeting
 
     w = Work(lab([TRANSPECTRAL], {"PAT-1": {"at": (5, 10)}, "BLU-1": {"at": (16, 10)}}))
     assert not targeting(w, w.op("PAT-1"), w.op("BLU-1")).obscured

@@ -4,9 +4,12 @@
   :class:`Terminal`).
 - :mod:`engine.game.actions`: :class:`Action`, the notation, the errors.
 - :mod:`engine.game.setup`: :func:`new_game`.
-- :mod:`engine.game.flow`, :mod:`engine.game.universal`, :mod:`engine.game.attacks` (what
-  the Shoot and Fight sequences share), :mod:`engine.game.shoot`, :mod:`engine.game.fight`,
-  :mod:`engine.game.closequarters`: the rules (missions: :mod:`engine.missions`).
+- :mod:`engine.game.flow`, :mod:`engine.game.universal` (the universal actions and the
+  activation frames), :mod:`engine.game.bookkeeping`, :mod:`engine.game.weapons`,
+  :mod:`engine.game.markers`, :mod:`engine.game.damage` (what the actions and frames share),
+  :mod:`engine.game.attacks` (what the Shoot and Fight sequences share),
+  :mod:`engine.game.shoot`, :mod:`engine.game.fight`: the core rules (rule modules:
+  :mod:`engine.rules`; missions: :mod:`engine.missions`).
 - :mod:`engine.game.drivers`: chance drivers and the play loop.
 - :mod:`engine.game.record`: game records and replay; :mod:`engine.game.record_format`:
   reading and checking a record's lines and header.

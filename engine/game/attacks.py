@@ -66,7 +66,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dice.profile import AttackProfile
-from engine.game import universal
+from engine.dice.rules import Heavy
 from engine.game.actions import Action, IllegalActionError
 from engine.game.choices import (
     apply_retention_rule,
@@ -75,12 +75,15 @@ from engine.game.choices import (
     roll_retained,
 )
 from engine.game.state import OperativeState
+from engine.game.weapons import find_weapon, weapon_limit
 from engine.game.work import Work
 
 __all__ = [
     "attack_profile",
+    "emit_upgrade",
     "reroll_options",
     "retain",
+    "retention_upgrade",
 ]
 
 
@@ -115,7 +118,7 @@ def attack_profile(
     ``injured``: whether ``o`` counts as injured; ``None`` reads its wounds now. The Shoot
     and Fight frames pass the value from the start of the action: a stat change during an
     action applies once the action is complete (2.1, decision 7)."""
-    _, _weapon, prof = universal.find_weapon(w, o, name, kind)
+    _, _weapon, prof = find_weapon(w, o, name, kind)
     if injured is None:
         injured = w.injury_penalties(o)
     stats = tuple(e.value for e in w.effects_on(o.id, "hit") if e.value)
@@ -267,9 +270,7 @@ def _other_side(side: str) -> str:
 
 
 def _after_weapon_use(w: Work, o: OperativeState, name: str, prof: Any) -> None:
-    from engine.dice.rules import Heavy
-
-    lim = universal.weapon_limit(w, o, name, prof)
+    lim = weapon_limit(w, o, name, prof)
     if lim is not None:  # one use of the weapon, whichever profile (2.2, 6 Limited)
         uses = dict(w.op(o.id).limited)
         uses[lim[0]] = uses.get(lim[0], 0) + 1
@@ -278,3 +279,49 @@ def _after_weapon_use(w: Work, o: OperativeState, name: str, prof: Any) -> None:
     if heavy is not None:
         only = getattr(heavy, "only", None)
         w.set_op(o.id, heavy_shot=True, heavy_only=only.title() if only else "")
+
+
+def retention_upgrade(
+    rule: str, values: tuple[int, ...], accurate: int, profile: AttackProfile, normals: int
+) -> tuple[int, str, str]:
+    """Which die a retention rule the attacker applies now changes (6), as ``(die, from,
+    to)``: Punishing retains the highest fail as a normal success (``(2, "fail",
+    "normal")``); Rending and Severe change the highest normal success to a crit (``(4,
+    "normal", "crit")``). ``die`` is the rolled value, ``0`` for a success retained unrolled
+    (Accurate).
+
+    Args:
+        rule: ``"Punishing"``, ``"Rending"`` or ``"Severe"``.
+        values: the rolled attack dice (after re-rolls).
+        accurate: normal successes retained without rolling.
+        profile: the weapon profile used (its Hit as in the attack).
+        normals: the normal successes retained before this rule (more than the rolled and
+            unrolled ones when Punishing has already retained a fail).
+    """
+    d = profile.rules.dice
+    crit_at = max(profile.hit, d.lethal) if d.lethal is not None else 6
+    crits = [v for v in values if v == 6 or (v != 1 and v >= crit_at)]
+    rolled = [v for v in values if v not in crits and v != 1 and v >= profile.hit]
+    fails = [v for v in values if v not in crits and v not in rolled]
+    if rule == "Punishing":
+        return (max(fails) if fails else 0), "fail", "normal"
+    candidates = rolled + [0] * accurate
+    if normals > len(candidates) and fails:  # Punishing's retained fail is a normal now
+        candidates.append(max(fails))
+    return (max(candidates) if candidates else 0), "normal", "crit"
+
+
+def emit_upgrade(
+    w: Work,
+    op: str,
+    target: str,
+    rule: str,
+    values: tuple[int, ...],
+    accurate: int,
+    profile: AttackProfile,
+    normals: int,
+) -> None:
+    """Emit a ``die_upgraded`` event (``op``, ``target``, ``rule``, ``die``, ``before``,
+    ``after``) for a retention rule the attacker applies (:func:`retention_upgrade`)."""
+    die, before, after = retention_upgrade(rule, values, accurate, profile, normals)
+    w.emit("die_upgraded", op=op, target=target, rule=rule, die=die, before=before, after=after)

@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from engine.dice.profile import AttackProfile
-from engine.game import ploys, universal, weapon_rules
+from engine.game import ploys
 from engine.game.actions import Action
 from engine.game.attacks import (
     _after_weapon_use,
@@ -21,15 +21,19 @@ from engine.game.attacks import (
     _reroll_windows,
     _take,
     attack_profile,
+    emit_upgrade,
     reroll_options,
 )
+from engine.game.bookkeeping import enemy_operative, spend
 from engine.game.choices import (
     apply_retention_rule,
     retention_rule_applies,
     retention_rules,
     roll_retained,
 )
+from engine.game.damage import inflict
 from engine.game.state import OperativeState
+from engine.game.weapons import find_weapon, weapon_usable, weapons_of
 from engine.game.work import Work
 
 __all__ = [
@@ -54,8 +58,8 @@ def fight_options(w: Work, o: OperativeState) -> list[Action]:
     targets = fight_targets(w, o)
     if not targets:  # (then no weapon needs checking)
         return out
-    for name, _, prof in universal.weapons_of(w, o.id, "melee"):
-        if universal.weapon_usable(w, o, name, prof) is not None:
+    for name, _, prof in weapons_of(w, o.id, "melee"):
+        if weapon_usable(w, o, name, prof) is not None:
             continue
         out.extend(Action("Fight", op=o.id, weapon=name, target=t.id) for t in targets)
     return out
@@ -88,21 +92,21 @@ def start_fight(
         IllegalActionError: no such melee weapon, the target not an enemy within control
             range (unless ``forced``, e.g. Hatchway Fight), or the weapon unusable.
     """
-    name, _, prof = universal.find_weapon(w, o, a.weapon, "melee")
-    why = universal.weapon_usable(w, o, name, prof)
+    name, _, prof = find_weapon(w, o, a.weapon, "melee")
+    why = weapon_usable(w, o, name, prof)
     if why:
         raise _illegal(why)
-    t = universal.enemy_operative(w, a.target, o.player)
+    t = enemy_operative(w, a.target, o.player)
     if not forced and not w.control_range(o, t):
         raise _illegal(f"{t.id} is not within {o.id}'s control range: Fight needs one (5.2)")
-    universal.spend(w, o, verb, mode)
+    spend(w, o, verb, mode)
     if o.on_guard:
         w.set_op(o.id, on_guard=False)
         w.emit("guard_ended", op=o.id, why="it performed an action")
     w.emit("fight_declared", op=o.id, weapon=name, target=t.id)
     can = not any(e.kind == "no_retaliate" and e.op == t.id for e in w.effects)
-    melee = universal.weapons_of(w, t.id, "melee") if can else []
-    usable = [n for n, _, p in melee if universal.weapon_usable(w, t, n, p) is None]
+    melee = weapons_of(w, t.id, "melee") if can else []
+    usable = [n for n, _, p in melee if weapon_usable(w, t, n, p) is None]
     dweapon = usable[0] if len(usable) == 1 else ""
     a_by, d_by = tuple(assistants(w, o, t)), tuple(assistants(w, t, o))
     w.stack.append(
@@ -268,7 +272,7 @@ class FightFrame:
         else:
             w.stack.pop()
             a = w.op(self.attacker)
-            _, _, prof = universal.find_weapon(w, a, self.aweapon, "melee")
+            _, _, prof = find_weapon(w, a, self.aweapon, "melee")
             _after_weapon_use(w, a, self.aweapon, prof)
             w.emit("fight_ended", op=self.attacker, target=self.defender)
 
@@ -373,7 +377,7 @@ class FightFrame:
         if self.dweapon:
             w.emit("attack_retained", op=self.defender, target=self.attacker, normals=dn, crits=dc)
         w.replace_top(an=an, ac=ac, dn=dn, dc=dc, stage="resolve", turn=self._first_to_resolve(w))
-        # Devastating and Stun from retained crits, both sides (engine.game.weapon_rules).
+        # Devastating and Stun from retained crits, both sides (engine.rules.weapon_rules).
         if ac:
             w.emit(
                 "crits_retained",
@@ -474,7 +478,7 @@ class FightFrame:
             damage = 2 * v if v < hit else 0
             w.emit("hot_roll", op=op_id, weapon=weapon, roll=v, hit=hit, damage=damage)
             if values[0] < self.prof(w, side).hit:
-                universal.inflict(w, op_id, 2 * values[0], "Hot", by=op_id)
+                inflict(w, op_id, 2 * values[0], "Hot", by=op_id)
             w.replace_top(hot_done=self.hot_done + side)
             return
         if self.rerolling:
@@ -504,8 +508,8 @@ class FightFrame:
             d = w.op(self.defender)
             return [
                 Action("Retaliate", op=d.id, weapon=n)
-                for n, _, p in universal.weapons_of(w, d.id, "melee")
-                if universal.weapon_usable(w, d, n, p) is None
+                for n, _, p in weapons_of(w, d.id, "melee")
+                if weapon_usable(w, d, n, p) is None
             ]
         if st == "rerolls":
             return [Action("Decline"), *self._reroll_choices(w, self.rturn)]
@@ -571,8 +575,8 @@ class FightFrame:
             if a.verb != "Retaliate" or a.op != self.defender:
                 raise _illegal(f"{self.defender} must choose its melee weapon ('Retaliate ...')")
             d = w.op(self.defender)
-            name, _, prof = universal.find_weapon(w, d, a.weapon, "melee")
-            why = universal.weapon_usable(w, d, name, prof)
+            name, _, prof = find_weapon(w, d, a.weapon, "melee")
+            why = weapon_usable(w, d, name, prof)
             if why:
                 raise _illegal(why)
             w.replace_top(dweapon=name, stage="a_accurate")
@@ -673,7 +677,7 @@ class FightFrame:
                 (self.adice, self.a_accurate) if side == "a" else (self.ddice, self.d_accurate)
             )
             args = (dice, acc, self.prof(w, side), self._side_dice(side)[0])
-            weapon_rules.emit_upgrade(w, me, them, rules[0], *args)
+            emit_upgrade(w, me, them, rules[0], *args)
             n, c, fails = apply_retention_rule(rules[0], *self._side_dice(side))
             changes.update({f"{side}n": n, f"{side}c": c, f"{side}_fails": fails})
         w.replace_top(**changes)
@@ -714,9 +718,7 @@ class FightFrame:
             # A rule changing a strike's damage: fn(w, dmg, op=, target=, crit=) -> dmg.
             if "would_strike_damage" in w.ctx.hooks.would:
                 dmg = int(w.would("would_strike_damage", dmg, op=me_id, target=opp_id, crit=crit))
-            universal.inflict(
-                w, opp_id, dmg, (self.aweapon if side == "a" else self.dweapon), by=me_id
-            )
+            inflict(w, opp_id, dmg, (self.aweapon if side == "a" else self.dweapon), by=me_id)
         else:
             blocked, _, die = a.text.split()
             if die == "crit":

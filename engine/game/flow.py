@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from engine.game import ploys
+from engine.game import deployment, ploys
 from engine.game.actions import (
     MAX_COORDINATE,
     MOVE_VERBS,
@@ -28,6 +28,7 @@ from engine.game.actions import (
     InvalidActionError,
     parse_action,
 )
+from engine.game.bookkeeping import order_refusal, own_operative
 from engine.game.state import (
     PLAYERS,
     Chance,
@@ -37,6 +38,7 @@ from engine.game.state import (
     Terminal,
     other,
 )
+from engine.game.universal.activation import start_activation, start_counteract
 from engine.game.work import Work
 
 __all__ = ["advance", "apply", "chance_outcomes", "is_legal", "list_actions"]
@@ -343,8 +345,6 @@ class DeployFrame:
         raise _illegal("no dice are rolled during deployment")
 
     def options(self, w: Work) -> list[Action]:
-        from engine.game import deployment
-
         player = self.turns[self.pos][0]
         out: list[Action] = []
         spots: dict[float, list[tuple[float, float, float]]] = {}  # by base: the same points
@@ -359,11 +359,9 @@ class DeployFrame:
         return out
 
     def act(self, w: Work, a: Action) -> None:
-        from engine.game import deployment, universal
-
         expect(a, ("Deploy",), "deployment (1.2)")
         player, size = self.turns[self.pos]
-        o = universal.own_operative(w, a.op, player)
+        o = own_operative(w, a.op, player)
         if o.placed:
             raise _illegal(f"{o.id} is already set up")
         assert a.point is not None
@@ -685,25 +683,21 @@ class FirefightFrame:
 
     def options(self, w: Work) -> list[Action]:
         if any(o.ready for o in w.alive(self.turn)):
-            from engine.game import universal
-
             return [
                 Action("Activate", op=o.id, text=order)
                 for o in w.alive(self.turn)
                 if o.ready and activation_refused(w, o.id) is None
                 for order in ("conceal", "engage")
-                if universal.order_refusal(w, o, order) is None
+                if order_refusal(w, o, order) is None
             ]
         return [Action("Pass")] + [
             Action("Counteract", op=i) for i in counteract_eligible(w, self.turn)
         ]
 
     def act(self, w: Work, a: Action) -> None:
-        from engine.game import universal
-
         if any(o.ready for o in w.alive(self.turn)):
             expect(a, ("Activate",), f"{self.turn}'s activation (1.5)")
-            o = universal.own_operative(w, a.op, self.turn)
+            o = own_operative(w, a.op, self.turn)
             if not o.ready:
                 raise _illegal(f"{o.id} is expended: only ready operatives activate (1.5)")
             why = activation_refused(w, o.id)
@@ -713,23 +707,23 @@ class FirefightFrame:
             if "would_hold_activation" in w.ctx.hooks.would:
                 # A rule that acts when an operative would be activated (a roll that may
                 # forbid it): fn(w, None, op=, order=) -> a frame or None. The frame then
-                # starts the activation (universal.start_activation) or gives the choice
+                # starts the activation (start_activation) or gives the choice
                 # back to this player (this frame's ``turn``).
                 held = w.would("would_hold_activation", None, op=o.id, order=a.text)
                 if held is not None:
                     w.stack.append(held)
                     return
-            universal.start_activation(w, o, a.text)
+            start_activation(w, o, a.text)
             return
         expect(a, ("Counteract", "Pass"), f"{self.turn}'s counteract window (1.6)")
         w.replace_top(turn=other(self.turn))
         if a.verb == "Pass":
             w.emit("passed", player=self.turn, step="counteract")
             return
-        o = universal.own_operative(w, a.op, self.turn)
+        o = own_operative(w, a.op, self.turn)
         if o.id not in counteract_eligible(w, self.turn):
             raise _illegal(
                 f"{o.id} cannot counteract: it must be expended, have an Engage order, not "
                 "have counteracted this turning point nor made an On Guard interrupt (1.6)"
             )
-        universal.start_counteract(w, o)
+        start_counteract(w, o)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.errors import KillTeamError
-from engine.game import closequarters, deployment, weapon_rules
+from engine.game import deployment
 from engine.game.context import GameContext, GameOptions, Hooks
 from engine.game.flow import SetupFrame, advance
 from engine.game.state import Decision, GameState, MarkerState, OperativeState, PlayerState
@@ -124,12 +124,12 @@ def new_game(
     if cq is None:
         cq = any(TerrainType.WALL in part.types for part in killzone.parts)
     hooks = Hooks()
-    weapon_rules.install(hooks)
-    closequarters.install(hooks)
     # Imported here: rules and missions import game.
     from engine import missions
-    from engine.rules import registry
+    from engine.rules import close_quarters, registry, weapon_rules
 
+    weapon_rules.install(hooks)
+    close_quarters.install(hooks)
     registry.install_universal(hooks)
     registry.install(hooks, rosters)
     missions.install(hooks, opts, rosters)

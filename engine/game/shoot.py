@@ -1,20 +1,20 @@
 """The Shoot action as a frame (``rules/KT24.md`` 4.5, 4.7, 5.1, weapon rules 6, Command
-Re-roll 7.1, EDGE_CASES 2, 3, 7-11): the listed Shoot actions, target validity and the reasons
-a target is not valid, Torrent secondaries and Blast targets, and :class:`ShootFrame`. The
-players' choices in the sequence are listed in the :mod:`engine.game.attacks` docstring.
+Re-roll 7.1, EDGE_CASES 2, 3, 7-11): beginning the sequence, Torrent secondaries and Blast
+targets, and :class:`ShootFrame`; the listed Shoot actions and target validity are in
+:mod:`engine.game.shoot_targets`. The players' choices in the sequence are listed in the
+:mod:`engine.game.attacks` docstring.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import attrs
 
 from engine.dice.profile import AttackProfile
-from engine.dice.rules import Blast, Range, Saturate, Seek, SeekLight, Torrent, WeaponRules
+from engine.dice.rules import Blast, Saturate, Torrent, WeaponRules
 from engine.dice.shoot import unblocked
-from engine.game import ploys, universal, weapon_rules
+from engine.game import ploys
 from engine.game.actions import Action
 from engine.game.attacks import (
     _after_weapon_use,
@@ -24,8 +24,10 @@ from engine.game.attacks import (
     _reroll_windows,
     _take,
     attack_profile,
+    emit_upgrade,
     reroll_options,
 )
+from engine.game.bookkeeping import Activity, enemy_operative, spend
 from engine.game.choices import (
     apply_retention_rule,
     cover_save_options,
@@ -34,165 +36,28 @@ from engine.game.choices import (
     roll_retained,
     same_feature_options,
 )
+from engine.game.damage import inflict
+from engine.game.shoot_targets import (
+    fixed_target,
+    point_blank_shot,
+    shoot_target_reason,
+    targeting,
+)
 from engine.game.state import Effect, OperativeState
+from engine.game.weapons import (
+    find_weapon,
+    shoots_in_control_range,
+    silent,
+    weapon_usable,
+)
 from engine.game.work import Work
 from engine.geometry import sight
 
 __all__ = [
     "ShootFrame",
-    "own_target_reason",
-    "refused_target",
-    "shoot_options",
-    "shoot_target_reason",
     "start_shoot",
     "torrent_candidates",
 ]
-
-
-def _seek(profile_rules: Any) -> str | None:
-    if profile_rules.has(Seek):
-        return "all"
-    if profile_rules.has(SeekLight):
-        return "light"
-    return None
-
-
-def shoot_target_reason(
-    w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any, point_blank: bool
-) -> str | None:
-    """Why ``t`` cannot be the primary target of this shot (5.1 step 2), or None; a team
-    weapon rule may still allow it (the ``would_allow_target`` hook, e.g. Magnify*)."""
-    why = own_target_reason(w, o, t, name, prof, point_blank)
-    if why is None or point_blank:
-        return why if why is not None else refused_target(w, o, t, name, prof)
-    allowed: str | None = w.would(
-        "would_allow_target", why, op=o, target=t, weapon=name, profile=prof
-    )
-    return allowed if allowed is not None else refused_target(w, o, t, name, prof)
-
-
-def refused_target(
-    w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any
-) -> str | None:
-    """Why a rule makes ``t`` not a valid target of ``o``'s weapon ``name`` although every
-    other check allows it (the ``would_refuse_target`` hooks, ``fn(w, None, op=, target=,
-    weapon=, profile=) -> reason or None``, checked last: such a rule takes precedence over
-    the others, e.g. one that hides an operative in cover even from Seek), or None."""
-    if "would_refuse_target" not in w.ctx.hooks.would:
-        return None
-    why: str | None = w.would(
-        "would_refuse_target", None, op=o, target=t, weapon=name, profile=prof
-    )
-    return why
-
-
-def own_target_reason(
-    w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any, point_blank: bool
-) -> str | None:
-    """Why ``t`` cannot be the primary target of ``o``'s shot judged from ``o`` itself
-    (4.5, 5.1 step 2, 6 Range), or None."""
-    if point_blank:
-        if not w.control_range(o, t):
-            return "a point-blank shot must target an enemy within control range (9.3)"
-        return None
-    return (
-        _sight_reason(w, o, t, _seek(prof.rules))
-        or _engaged_reason(w, o, t)
-        or _range_reason(w, o, t, name, prof)
-    )
-
-
-def _sight_reason(w: Work, o: OperativeState, t: OperativeState, seek: str | None) -> str | None:
-    """Why ``t`` is not a valid target of ``o`` (4.5, 4.7: visible, and not a Conceal
-    operative in cover), or None; a rule's ``would_refuse_target`` hook is asked last, by
-    :func:`refused_target`."""
-    kz = w.kz
-    if not w.ctx.valid_target(kz, w.place(t), w.place(o), t.order, seek):
-        if not w.ctx.visible(kz, w.place(o), w.place(t)):
-            return f"{t.id} is not visible to {o.id} (4.3, 4.5)"
-        return f"{t.id} has a Conceal order and is in cover: not a valid target (4.5)"
-    return None
-
-
-def _engaged_reason(w: Work, o: OperativeState, t: OperativeState) -> str | None:
-    """Why ``t`` may not be shot by ``o`` because one of ``o``'s friends is within its
-    control range (4.5), or None."""
-    player = w.ctx.owner[o.id]
-    near = w.kept(  # (the same for every operative of that player: kept for the others)
-        ("engaged", player, t.id, t.x, t.y, t.elevation, id(w.kz)),
-        lambda: [f.id for f in w.alive(player) if w.control_range(f, t)],
-    )
-    for f in near:
-        if f != o.id:
-            return f"{t.id} has a friendly operative ({f}) within its control range (4.5)"
-    return None
-
-
-def _range_reason(
-    w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any
-) -> str | None:
-    """Why ``t`` is out of the Range of ``o``'s weapon ``name`` (6), or None."""
-    if not universal.in_range(w, o, t, prof):
-        rng = prof.rules.get(Range)
-        return f"{t.id} is not within {name}'s Range {getattr(rng, 'distance', 0):g}\" (6)"
-    return None
-
-
-def _point_blank(w: Work, o: OperativeState, mode: str) -> bool:
-    return mode == "interrupt" and w.in_enemy_control_range(o)
-
-
-def _fixed_target(w: Work, o: OperativeState, name: str, prof: Any) -> str | None:
-    """The primary target a team weapon rule fixes for this weapon (e.g. Explosive*: the
-    shooter itself, ``would_fix_primary_target``), or None: the player selects one."""
-    fixed: str | None = w.would("would_fix_primary_target", None, op=o, weapon=name, profile=prof)
-    return fixed
-
-
-def shoot_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
-    """Listed Shoot actions: each usable ranged weapon at each primary target it may take."""
-    return list(iter_shoot_options(w, o, mode))
-
-
-def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action]:
-    """:func:`shoot_options`, one at a time (a caller may stop at the first)."""
-    pb = _point_blank(w, o, mode)
-    in_cr = mode != "interrupt" and w.in_enemy_control_range(o)
-    enemies = w.enemies_of(o.id)
-    sight_why: dict[tuple[str, str | None], str | None] = {}
-    engaged_why: dict[str, str | None] = {}
-    refuse = "would_refuse_target" in w.ctx.hooks.would
-    for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
-        if o.order != "engage" and not universal.silent(prof):
-            continue
-        if universal.weapon_usable(w, o, name, prof) is not None:
-            continue
-        if in_cr and not universal.shoots_in_control_range(w, o, prof):
-            continue
-        fixed = _fixed_target(w, o, name, prof)
-        if fixed is not None:
-            yield Action("Shoot", op=o.id, weapon=name, target=fixed)
-            continue
-        seek = _seek(prof.rules)
-        for t in enemies:
-            # shoot_target_reason, with the weapon-free checks done once per target.
-            if pb:
-                why = own_target_reason(w, o, t, name, prof, pb)
-            else:
-                key = (t.id, seek)
-                if key not in sight_why:
-                    sight_why[key] = _sight_reason(w, o, t, key[1])
-                if t.id not in engaged_why:
-                    engaged_why[t.id] = _engaged_reason(w, o, t)
-                why = sight_why[key] or engaged_why[t.id] or _range_reason(w, o, t, name, prof)
-                if why is not None:
-                    why = w.would(
-                        "would_allow_target", why, op=o, target=t, weapon=name, profile=prof
-                    )
-            if why is None and refuse:
-                why = refused_target(w, o, t, name, prof)
-            if why is None:
-                yield Action("Shoot", op=o.id, weapon=name, target=t.id)
 
 
 def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
@@ -201,29 +66,29 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     Raises:
         IllegalActionError: naming the rule (order, weapon, target).
     """
-    name, _, prof = universal.find_weapon(w, o, a.weapon, "ranged")
-    pb = _point_blank(w, o, mode)
-    if o.order != "engage" and not universal.silent(prof):
+    name, _, prof = find_weapon(w, o, a.weapon, "ranged")
+    pb = point_blank_shot(w, o, mode)
+    if o.order != "engage" and not silent(prof):
         raise _illegal(
             f"{o.id} has a Conceal order: it can only Shoot with Silent weapons (1.5, 6)"
         )
-    why = universal.weapon_usable(w, o, name, prof)
+    why = weapon_usable(w, o, name, prof)
     if why:
         raise _illegal(why)
     in_cr = mode != "interrupt" and w.in_enemy_control_range(o)
-    if in_cr and not universal.shoots_in_control_range(w, o, prof):
+    if in_cr and not shoots_in_control_range(w, o, prof):
         raise _illegal(f"{name} cannot be used within control range of an enemy operative (3.2)")
-    fixed = _fixed_target(w, o, name, prof)
+    fixed = fixed_target(w, o, name, prof)
     if fixed is not None:
         if a.target != fixed:
             raise _illegal(f"{name}: its primary target is always {fixed} (a team weapon rule)")
         t = w.op(fixed)
     else:
-        t = universal.enemy_operative(w, a.target, o.player)
+        t = enemy_operative(w, a.target, o.player)
         why = shoot_target_reason(w, o, t, name, prof, pb)
         if why:
             raise _illegal(why)
-    universal.spend(w, o, "Shoot", mode)
+    spend(w, o, "Shoot", mode)
     if o.on_guard:
         w.set_op(o.id, on_guard=False)
         w.emit("guard_ended", op=o.id, why="it performed an action")
@@ -270,19 +135,9 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     ploys.open_window(w, "target_selected", op=o.id, target=t.id, weapon=name, kind="ranged")
 
 
-def targeting(w: Work, shooter: OperativeState, target: OperativeState) -> sight.Targeting:
-    """The targeting lines, cover and obscured of ``target`` from ``shooter`` (4.4, 4.5),
-    after the ``would_target`` hooks (terrain that gives cover only in some conditions,
-    7.2 Portable)."""
-    tg = w.ctx.targeting(w.kz, w.place(shooter), w.place(target))
-    if w.ctx.hooks.would.get("would_target"):
-        tg = w.would("would_target", tg, op=shooter.id, target=target.id)
-    return tg
-
-
 def _active_enemy(w: Work, o: OperativeState) -> str:
     for f in reversed(w.stack):
-        if isinstance(f, universal.ActivationFrame) and w.ctx.owner[f.op] != o.player:
+        if isinstance(f, Activity) and w.ctx.owner[f.op] != o.player:
             return f.op
     return ""
 
@@ -291,7 +146,7 @@ def torrent_candidates(w: Work, f: ShootFrame) -> list[str]:
     """Torrent secondaries still available: valid targets within x of the primary with no
     friendly of the shooter within their control range (6, EDGE_CASES 10)."""
     o = w.op(f.shooter)
-    _, _, prof = universal.find_weapon(w, o, f.weapon, "ranged")
+    _, _, prof = find_weapon(w, o, f.weapon, "ranged")
     x = getattr(prof.rules.get(Torrent), "distance", 0.0)
     primary = w.place(w.op(f.targets[0]))
     out = []
@@ -582,7 +437,7 @@ class ShootFrame:
             obscured=self.obscured,
         )
         w.replace_top(normals=n, crits=c, stage="defence_roll", dice=(), flags=())
-        if c:  # Devastating, Stun... subscribe to this event (engine.game.weapon_rules)
+        if c:  # Devastating, Stun... subscribe to this event (engine.rules.weapon_rules)
             w.emit(
                 "crits_retained",
                 op=self.shooter,
@@ -734,7 +589,7 @@ class ShootFrame:
                     critical_damage=prof.critical_damage,
                 )
             )
-        universal.inflict(w, t.id, damage, f"{self.weapon}", by=self.shooter)
+        inflict(w, t.id, damage, f"{self.weapon}", by=self.shooter)
         w.replace_top(stage="begin", idx=self.idx + 1, dice=(), flags=(), cover_saves=(0, 0))
         # Last, so a team rule may push a frame here: the attack dice that inflicted damage.
         w.emit(
@@ -749,7 +604,7 @@ class ShootFrame:
 
     def _end(self, w: Work) -> None:
         o = w.op(self.shooter)
-        _, _, prof = universal.find_weapon(w, o, self.weapon, "ranged")
+        _, _, prof = find_weapon(w, o, self.weapon, "ranged")
         _after_weapon_use(w, o, self.weapon, prof)
         w.stack.pop()
         w.emit("shoot_ended", op=self.shooter, weapon=self.weapon)
@@ -764,7 +619,7 @@ class ShootFrame:
             damage = 2 * v if v < hit else 0
             w.emit("hot_roll", op=self.shooter, weapon=self.weapon, roll=v, hit=hit, damage=damage)
             if v < hit:
-                universal.inflict(w, self.shooter, 2 * v, "Hot", by=self.shooter)
+                inflict(w, self.shooter, 2 * v, "Hot", by=self.shooter)
             w.replace_top(stage="end")
             return
         if self.rerolling:
@@ -840,7 +695,7 @@ class ShootFrame:
             if a.verb == "Apply":
                 t_id, prof = self.target(w).id, self.profile(w)
                 args = (self.dice, self.accurate, prof, self.normals)
-                weapon_rules.emit_upgrade(w, self.shooter, t_id, rule, *args)
+                emit_upgrade(w, self.shooter, t_id, rule, *args)
                 n, c, fails = apply_retention_rule(rule, self.normals, self.crits, self.fails)
                 w.replace_top(normals=n, crits=c, fails=fails, rules_left=left)
             else:

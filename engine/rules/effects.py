@@ -41,7 +41,7 @@ def _gained(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
 
 
 def unobscure(tg: Any) -> Any:
-    """A targeting result ``tg`` (:func:`engine.game.shoot.targeting`, what the
+    """A targeting result ``tg`` (:func:`engine.game.shoot_targets.targeting`, what the
     ``would_target`` hooks transform) with the target no longer obscured, for the rules that
     say it "cannot be obscured" (in cover still when a cover feature is there)."""
     import attrs

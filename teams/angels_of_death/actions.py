@@ -46,7 +46,7 @@ class Optics(PlainAction):
         """Rule of thumb: worth 0.15 of an operative when an enemy it could shoot is obscured
         now (its next shots ignore that), else nothing; it costs an AP, so only when the
         operative has AP left after it to shoot (0.05 otherwise)."""
-        from engine.game.shoot import targeting
+        from engine.game.shoot_targets import targeting
 
         if has_token(w, o.id, OPTICS_TOKEN):
             return 0.0

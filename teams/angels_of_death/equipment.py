@@ -296,7 +296,7 @@ def _auspex_effect(w: Work, player: str, info: Mapping[str, Any]) -> None:
 def _auspex_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
     """Rule of thumb: worth 0.15 of an operative when the target just selected is obscured
     and within 8" of the shooter (the shot loses the obscured penalty), else nothing."""
-    from engine.game.shoot import targeting
+    from engine.game.shoot_targets import targeting
 
     op, target = str(info.get("op", "")), str(info.get("target", ""))
     if not op or not target:

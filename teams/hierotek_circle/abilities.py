@@ -11,7 +11,7 @@ import attrs
 from engine.dice.rules import WeaponRules, parse_weapon_rules
 from engine.game.context import Hooks
 from engine.game.events import Event
-from engine.game.shoot import own_target_reason
+from engine.game.shoot_targets import own_target_reason
 from engine.game.state import Effect, OperativeState
 from engine.game.universal import weapon_name
 from engine.game.work import Work

@@ -232,7 +232,7 @@ class MultiDimensionalVision(_HierotekAction, PlainAction):
         """Rule of thumb (as Optics): 0.15 of an operative when an enemy it could shoot is
         obscured now and it has AP left to shoot after it (0.05 otherwise); nothing when the
         token is already there or no enemy is obscured."""
-        from engine.game.shoot import targeting
+        from engine.game.shoot_targets import targeting
 
         if until_next(w, o.id, MDV):
             return 0.0
@@ -659,7 +659,7 @@ class InterstitialCommand(_HierotekAction, SelectingAction):
         can shoot now (Shoot allowed and an enemy is a valid target), else 0.05."""
         t = w.op(a.target)
         if "Shoot" in allowed_actions(w, t, rule=False):
-            from engine.game.shoot import shoot_options
+            from engine.game.shoot_targets import shoot_options
 
             if next(iter(shoot_options(w, t, "free")), None) is not None:
                 return 0.2

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dice.rules import WeaponRules, parse_weapon_rules
-from engine.game import shoot, universal
+from engine.game import shoot_targets, universal
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import Effect, OperativeState
@@ -56,7 +56,7 @@ def magnifiers(w: Work, o: OperativeState, t: OperativeState, name: str, prof: A
             continue
         if not w.ctx.visible(w.kz, here, w.place(m)):
             continue
-        if shoot.own_target_reason(w, m, t, name, prof, False) is None:
+        if shoot_targets.own_target_reason(w, m, t, name, prof, False) is None:
             out.append(m.id)
     return sorted(out, key=lambda i: w.ctx.index[i])
 
@@ -81,7 +81,7 @@ def install_magnify(hooks: Hooks, players: tuple[str, ...]) -> None:
         mags = magnifiers(w, o, t, name, prof)
         if not mags:
             return
-        direct = shoot.own_target_reason(w, o, t, name, prof, False) is None
+        direct = shoot_targets.own_target_reason(w, o, t, name, prof, False) is None
         if not direct and len(mags) == 1:  # no choice: the shot is only legal through it
             _use(w, o.id, t.id, mags[0])
             return

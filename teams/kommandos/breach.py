@@ -277,7 +277,7 @@ class BreachCharge:
         """``(final placement, cost)`` of the first leg, or a reason (str)."""
         from engine.geometry.movement import MoveError, shortest_path
 
-        args = universal._move_args(w, o, "Charge", mode)
+        args = universal.move_args(w, o, "Charge", mode)
         args.pop("leave_control_range", None)
         args["action"] = "reposition"
         kz = w.move_kz(o)
@@ -295,7 +295,7 @@ class BreachCharge:
         # (mines passed on the way): universal.move_route finds no Charge path ending out of
         # every enemy's control range, so without this it would take the straight segment.
         f = path.final
-        key = universal._route_key(kz, w.place(o), "charge", (f.x, f.y, f.elevation), args)
+        key = universal.route_key(kz, w.place(o), "charge", (f.x, f.y, f.elevation), args)
         w.ctx.remember(key, path)
         return (path.final, float(path.cost), float(args["max_cost"]))
 
@@ -391,7 +391,7 @@ class BreachCharge:
 
         kz = w.kz
         here = w.place(o)
-        limit = float(universal._move_args(w, o, "Charge", mode)["max_cost"])
+        limit = float(universal.move_args(w, o, "Charge", mode)["max_cost"])
         mr = BREACH_MARKER_MM / 25.4 / 2
         names = w.ctx.killzone.features
         enemies = sorted(w.enemies_of(o.id), key=lambda e: math.hypot(e.x - o.x, e.y - o.y))
@@ -455,7 +455,7 @@ class BreachCharge:
         plan = self._plan(w, o, a, mode, paid=True)
         assert not isinstance(plan, str), plan
         final, cost, (feature, (mx, my)) = plan
-        limit = float(universal._move_args(w, o, "Charge", mode)["max_cost"])
+        limit = float(universal.move_args(w, o, "Charge", mode)["max_cost"])
         x0, y0, z0 = o.x, o.y, o.elevation
         w.set_op(o.id, x=final.x, y=final.y, elevation=final.elevation, moved=True)
         if w.op(o.id).on_guard:
@@ -511,7 +511,7 @@ def install_breach(hooks: Hooks, players: tuple[str, ...]) -> None:
             return
         o = w.op(op)
         _drop_left(w, op)
-        limit = float(universal._move_args(w, o, "Reposition", "activation")["max_cost"])
+        limit = float(universal.move_args(w, o, "Reposition", "activation")["max_cost"])
         left = limit - float(ev.get("cost") or 0.0)
         if left > 0.01:
             milli = int(left * 1000)

@@ -68,7 +68,7 @@ def _no_range(rules: WeaponRules) -> WeaponRules:
 
 def install_collapsible_stocks(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Collapsible Stocks (module docstring)."""
-    from engine.game.shoot import own_target_reason
+    from engine.game.shoot_targets import own_target_reason
 
     def allow(w: Work, why: str | None, **info: Any) -> str | None:
         o = info.get("op")

@@ -86,7 +86,7 @@ def _striker_profile(w: Work, f: Any, op: str) -> Any:
 def _shot_unblocked(w: Work, f: Any) -> tuple[int, int]:
     """The unblocked (normals, crits) of the Shoot ``f`` with its defence dice as they are
     now (as the Shoot sequence resolves them, 5.1 step 5)."""
-    from engine.game.shoot import targeting
+    from engine.game.shoot_targets import targeting
 
     t = w.op(f.targets[f.idx])
     prof = f.profile(w)

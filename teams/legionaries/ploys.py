@@ -73,7 +73,7 @@ def _save_and_crit(w: Work, frame: Any, target: str) -> tuple[int, int]:
     Protective terrain's ``would_save_in_cover``, ``would_crit_save``)."""
     save = w.ctx.datacards[target].save + w.stat_change(target, "save")
     if frame.cover and w.ctx.hooks.would.get("would_save_in_cover"):
-        from engine.game.shoot import targeting
+        from engine.game.shoot_targets import targeting
 
         src = frame.sight_from if frame.idx == 0 and frame.sight_from else frame.shooter
         tg = targeting(w, w.op(src), w.op(target))

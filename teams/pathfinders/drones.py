@@ -350,7 +350,7 @@ def install_grav_inhibitor(hooks: Hooks, players: tuple[str, ...]) -> None:
         me = w.place(o)
         frame = activation_frame(w, op)
         mode = str(getattr(frame, "mode", "activation"))
-        args = universal._move_args(w, o, str(action), mode)
+        args = universal.move_args(w, o, str(action), mode)
         limit = float(args["max_cost"])
         zones = [
             z

@@ -85,14 +85,14 @@ SUPPORT_RANGE = 6.0
 def _only_engaged(w: Work, o: OperativeState, t: OperativeState, prof: Any) -> bool:
     """``t`` is visible, in range and within 6" of ``o``, and only a friend of ``o`` within its
     control range keeps it from being a valid target."""
-    from engine.game.shoot import _engaged_reason, _range_reason, _seek, _sight_reason
+    from engine.game.shoot_targets import engaged_reason, range_reason, seek_kind, sight_reason
 
     if w.distance(w.place(o), w.place(t)) > SUPPORT_RANGE + _EPS:
         return False
-    if _engaged_reason(w, o, t) is None:
+    if engaged_reason(w, o, t) is None:
         return False
-    return _sight_reason(w, o, t, _seek(prof.rules)) is None and (
-        _range_reason(w, o, t, "", prof) is None
+    return sight_reason(w, o, t, seek_kind(prof.rules)) is None and (
+        range_reason(w, o, t, "", prof) is None
     )
 
 
@@ -196,7 +196,8 @@ def _sp_eligible(w: Work, player: str, op: str, info: Mapping[str, Any]) -> bool
 def _sp_use(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
     """The drone becomes the target of the Shoot: in cover only if the original target was
     (and it is itself), obscured as it is from the shooter."""
-    from engine.game.shoot import ShootFrame, targeting
+    from engine.game.shoot import ShootFrame
+    from engine.game.shoot_targets import targeting
 
     i = _frame_index(w, ShootFrame)
     f = w.stack[i]

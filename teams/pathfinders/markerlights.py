@@ -389,12 +389,12 @@ def install_markerlight(hooks: Hooks, players: tuple[str, ...]) -> None:
         o, t = info["op"], info["target"]
         if _benefits(w, players, o.id, t.id, str(info.get("weapon", ""))) < MAX_MARKERLIGHTS:
             return why
-        from engine.game import shoot
+        from engine.game import shoot_targets
 
         kz = w.kz
         if w.ctx.valid_target(kz, w.place(t), w.place(o), t.order, "light"):
             prof = info["profile"]
-            return shoot._engaged_reason(w, o, t) or shoot._range_reason(
+            return shoot_targets.engaged_reason(w, o, t) or shoot_targets.range_reason(
                 w, o, t, str(info.get("weapon", "")), prof
             )
         return why

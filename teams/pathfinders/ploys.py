@@ -160,7 +160,7 @@ def closest_target_kept(w: Work, f: Any, player: str) -> bool:
     a closest valid target of that weapon: no other valid target of it is strictly closer to
     the shooter, ignoring ``player``'s PATHFINDER operatives that have a Conceal order or are
     obscured from the shooter."""
-    from engine.game.shoot import shoot_target_reason
+    from engine.game.shoot_targets import shoot_target_reason
 
     shooter = w.op(f.shooter)
     primary = f.targets[0]
@@ -179,7 +179,7 @@ def closest_target_kept(w: Work, f: Any, player: str) -> bool:
 
 def _hidden(w: Work, shooter: OperativeState, e: OperativeState) -> bool:
     """``e`` has a Conceal order or is obscured from ``shooter``."""
-    from engine.game.shoot import targeting
+    from engine.game.shoot_targets import targeting
 
     return e.order != "engage" or bool(targeting(w, shooter, e).obscured)
 

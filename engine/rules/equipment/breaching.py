@@ -10,7 +10,7 @@ cannot be made cheaper, so it never spends the charge). The cost change is a
 of that name is performed (its ``rule_action`` event).
 
 **Inert today**: the core offers no Breach action (the Close Quarters actions of
-:mod:`engine.game.closequarters` are Operate Hatch, Hatchway Fight and Guard), and no shipped
+:mod:`engine.rules.close_quarters` are Operate Hatch, Hatchway Fight and Guard), and no shipped
 killzone or rule adds one, so the option changes nothing until one does. :data:`INERT_NOTE`
 says so; :func:`inert_reason` tells whether a battle offers a Breach action, and when a
 player selects the option in a battle that offers none an ``equipment_inert`` event says so

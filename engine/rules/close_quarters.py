@@ -13,19 +13,43 @@ hatchway); they count as within each other's control range for the action.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import attrs
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from engine.dice.rules import Blast, Lethal, Torrent, WeaponRules
-from engine.game import universal
 from engine.game.actions import Action, IllegalActionError
+from engine.game.bookkeeping import (
+    Listing,
+    UniversalAction,
+    declare,
+    own_operative,
+    precheck,
+    spend,
+)
 from engine.game.context import Hooks
+from engine.game.fight import start_fight
 from engine.game.state import OperativeState, other
+from engine.game.universal.activation import ActivationFrame, has_action_options
+from engine.game.weapons import weapon_usable, weapons_of
 from engine.game.work import Work
 
-__all__ = ["guard_window", "install", "options", "perform"]
+__all__ = [
+    "ACTIONS",
+    "GUARD",
+    "HATCHWAY_FIGHT",
+    "OPERATE_HATCH",
+    "Guard",
+    "GuardWindowFrame",
+    "HatchwayFight",
+    "OperateHatch",
+    "guard_window",
+    "install",
+    "interrupt_order",
+]
 
 HATCH_RANGE = 1.0  # control range (4.2)
 HATCHWAY_FIGHT_RANGE = 2.0  # inches (9.3)
@@ -91,26 +115,6 @@ def _hatchway_fight_targets(w: Work, o: OperativeState) -> list[OperativeState]:
     return sorted(out, key=lambda e: w.ctx.index[e.id])
 
 
-def options(w: Work, o: OperativeState, mode: str) -> list[Action]:
-    """Listed close-quarters actions of ``o``."""
-    out: list[Action] = []
-    if universal.precheck(w, o, "Operate hatch", mode) is None:
-        for name in sorted(w.ctx.killzone.hatchways):
-            if _hatch_reason(w, o, name) is None:
-                out.append(Action("Operate hatch", op=o.id, text=name))
-    if universal.precheck(w, o, "Guard", mode) is None and _guard_reason(w, o) is None:
-        out.append(Action("Guard", op=o.id))
-    if universal.precheck(w, o, "Hatchway fight", mode) is None and not w.in_enemy_control_range(o):
-        targets = _hatchway_fight_targets(w, o)
-        weapons = universal.weapons_of(w, o.id, "melee") if targets else []  # (none to fight)
-        for name, _, prof in weapons:
-            if universal.weapon_usable(w, o, name, prof) is None:
-                out.extend(
-                    Action("Hatchway fight", op=o.id, weapon=name, target=t.id) for t in targets
-                )
-    return out
-
-
 def _guard_reason(w: Work, o: OperativeState) -> str | None:
     if o.order != "engage":
         return "an operative with a Conceal order cannot Guard (9.3)"
@@ -119,22 +123,41 @@ def _guard_reason(w: Work, o: OperativeState) -> str | None:
     return None
 
 
-def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
-    """Perform Operate Hatch, Guard or Hatchway Fight (9.3).
+class _CloseQuartersAction(UniversalAction):
+    """A Close Quarters action: listed only under the Close Quarters rules; refused otherwise."""
 
-    Raises:
-        IllegalActionError: naming the rule."""
-    from engine.game import fight
+    __slots__ = ()
 
-    if not w.ctx.close_quarters:
-        raise _illegal(f"{a.verb} exists only under the Close Quarters rules (9.3)")
-    if a.verb == "Operate hatch":
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        if not w.ctx.close_quarters:
+            raise _illegal(f"{a.verb} exists only under the Close Quarters rules (9.3)")
+        self.apply(w, o, a, mode)
+
+    def apply(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        """Carry out the action (under the Close Quarters rules)."""
+        raise NotImplementedError
+
+
+class OperateHatch(_CloseQuartersAction):
+    """Operate Hatch (9.3): open or close a hatchway whose access point is within control
+    range."""
+
+    __slots__ = ()
+
+    def options(self, w: Work, o: OperativeState, mode: str, at: Listing) -> Iterator[Action]:
+        if not w.ctx.close_quarters or precheck(w, o, self.verb, mode) is not None:
+            return
+        for name in sorted(w.ctx.killzone.hatchways):
+            if _hatch_reason(w, o, name) is None:
+                yield Action("Operate hatch", op=o.id, text=name)
+
+    def apply(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         names = [n for n in w.ctx.killzone.hatchways if n.lower() == a.text.lower()]
         name = names[0] if names else a.text
         why = _hatch_reason(w, o, name)
         if why:
             raise _illegal(why)
-        universal.spend(w, o, "Operate hatch", mode)
+        spend(w, o, "Operate hatch", mode)
         opened = name not in w.open_hatchways
         now = set(w.open_hatchways)
         if opened:
@@ -143,14 +166,49 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
             now.discard(name)
         w.open_hatchways = tuple(sorted(now))
         w.emit("hatch_operated", op=o.id, hatch=name, open=opened)
-    elif a.verb == "Guard":
+
+
+class Guard(_CloseQuartersAction):
+    """Guard (9.3): the operative goes on guard (the On Guard interrupt,
+    :class:`GuardWindowFrame`); treated as a Shoot for once per activation and Heavy."""
+
+    __slots__ = ()
+
+    def options(self, w: Work, o: OperativeState, mode: str, at: Listing) -> Iterator[Action]:
+        if not w.ctx.close_quarters:
+            return
+        if precheck(w, o, self.verb, mode) is None and _guard_reason(w, o) is None:
+            yield Action("Guard", op=o.id)
+
+    def apply(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         why = _guard_reason(w, o)
         if why:
             raise _illegal(why)
-        universal.spend(w, o, "Guard", mode)
+        spend(w, o, "Guard", mode)
         w.set_op(o.id, on_guard=True)
         w.emit("guard", op=o.id)
-    elif a.verb == "Hatchway fight":
+
+
+class HatchwayFight(_CloseQuartersAction):
+    """Hatchway Fight (9.3): a Fight through an open hatchway (the Fight frame,
+    :func:`engine.game.fight.start_fight`); treated as a Fight."""
+
+    __slots__ = ()
+
+    def options(self, w: Work, o: OperativeState, mode: str, at: Listing) -> Iterator[Action]:
+        if not w.ctx.close_quarters:
+            return
+        if precheck(w, o, self.verb, mode) is not None or w.in_enemy_control_range(o):
+            return
+        targets = _hatchway_fight_targets(w, o)
+        melee = weapons_of(w, o.id, "melee") if targets else []  # (none to fight)
+        for name, _, prof in melee:
+            if weapon_usable(w, o, name, prof) is None:
+                yield from (
+                    Action("Hatchway fight", op=o.id, weapon=name, target=t.id) for t in targets
+                )
+
+    def apply(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         if w.in_enemy_control_range(o):
             raise _illegal(
                 "Hatchway Fight cannot be performed within control range of an enemy (9.3)"
@@ -160,7 +218,7 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
                 f'{a.target} is not within 2" on the other side of an open hatchway {o.id} '
                 "is touching (9.3 Hatchway Fight)"
             )
-        fight.start_fight(
+        start_fight(
             w,
             o,
             Action("Fight", op=o.id, weapon=a.weapon, target=a.target),
@@ -168,8 +226,13 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
             verb="Hatchway fight",
             forced=True,
         )
-    else:  # pragma: no cover
-        raise _illegal(f"unknown action {a.verb}")
+
+
+OPERATE_HATCH = declare(OperateHatch("Operate hatch", 1))
+GUARD = declare(Guard("Guard", 1, family="Shoot", keeps_guard=True))
+HATCHWAY_FIGHT = declare(HatchwayFight("Hatchway fight", 1, family="Fight"))
+ACTIONS: tuple[UniversalAction, ...] = (OPERATE_HATCH, GUARD, HATCHWAY_FIGHT)
+"""The Close Quarters actions, in listing order (after the core's universal actions)."""
 
 
 # -------------------------------------------------------------------------------------------
@@ -177,7 +240,7 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
 # -------------------------------------------------------------------------------------------
 
 
-def guard_window(w: Work, frame: universal.ActivationFrame) -> bool:
+def guard_window(w: Work, frame: ActivationFrame) -> bool:
     """After an enemy action in an activation: offer the On Guard interrupt (once per enemy
     activation). Returns True when a window (decision) was opened."""
     # Guarding is a Close Quarters action, but a team rule may let an operative guard on
@@ -232,7 +295,7 @@ class GuardWindowFrame:
             return
         if a.verb != "Interrupt":
             raise _illegal(f"{a}: choose 'Interrupt X' or 'Pass' (9.3 On Guard)")
-        g = universal.own_operative(w, a.op, player)
+        g = own_operative(w, a.op, player)
         if not g.on_guard:
             raise _illegal(f"{g.id} is not on guard (9.3)")
         if not _can_interrupt(w, g):
@@ -244,12 +307,12 @@ class GuardWindowFrame:
         # mark the enemy activation's window as used
         for i in range(len(w.stack) - 1, -1, -1):
             f = w.stack[i]
-            if isinstance(f, universal.ActivationFrame) and f.op == self.active:
+            if isinstance(f, ActivationFrame) and f.op == self.active:
                 w.stack[i] = attrs.evolve(f, guard_window_used=True)
                 break
         w.set_op(g.id, done=(), moved=False, heavy_shot=False)
         w.emit("interrupt", op=g.id)
-        w.stack.append(universal.ActivationFrame(op=g.id, mode="interrupt"))
+        w.stack.append(ActivationFrame(op=g.id, mode="interrupt"))
 
 
 def interrupt_order(w: Work, g: OperativeState) -> str:
@@ -266,10 +329,10 @@ def _can_interrupt(w: Work, g: OperativeState) -> bool:
     interrupt with (:func:`interrupt_order`)."""
     order = interrupt_order(w, g)
     if order == g.order:
-        return universal.has_action_options(w, g, "interrupt")
+        return has_action_options(w, g, "interrupt")
     w.set_op(g.id, order=order)
     try:
-        return universal.has_action_options(w, w.op(g.id), "interrupt")
+        return has_action_options(w, w.op(g.id), "interrupt")
     finally:
         w.set_op(g.id, order=g.order)
 
@@ -290,6 +353,21 @@ def _condensed(w: Work, rules: WeaponRules, **info: object) -> WeaponRules:
     return rules
 
 
+def _universal_actions(
+    w: Work, actions: tuple[UniversalAction, ...], **info: object
+) -> tuple[UniversalAction, ...]:
+    return (*actions, *ACTIONS)
+
+
+def _after_action(w: Work, opened: bool, frame: ActivationFrame, **info: object) -> bool:
+    return opened or guard_window(w, frame)
+
+
 def install(hooks: Hooks) -> None:
-    """Subscribe the Close Quarters hooks."""
+    """Subscribe the Close Quarters hooks: Condensed Environment, the Close Quarters actions
+    (the ``universal_actions`` hooks) and the On Guard window after an enemy action (the
+    ``after_action_window`` hooks; it opens whenever an operative is on guard, as a team
+    rule may let one guard on any killzone)."""
     hooks.transform("would_use_weapon_rules", _condensed)
+    hooks.transform("universal_actions", _universal_actions)
+    hooks.transform("after_action_window", _after_action)

@@ -4,26 +4,26 @@ every other operative visible to and within d of the target) and Stun (APL -1 un
 the target's next activation, subject to the +/-1 clamp of 2.1).
 
 Range, Heavy, Silent, Limited, Seek and Seek Light act on target selection and legality
-(:mod:`engine.game.universal`, :mod:`engine.game.shoot`); Blast and Torrent shape the
+(:mod:`engine.game.weapons`, :mod:`engine.game.shoot`); Blast and Torrent shape the
 sequence; Hot is a chance node at the end of the action; the dice rules live in
-:mod:`engine.dice`.
+:mod:`engine.dice`; which die Punishing, Rending and Severe change is
+:func:`engine.game.attacks.retention_upgrade`.
 """
 
 from __future__ import annotations
 
 from engine.dice.profile import AttackProfile
-from engine.game import universal
+from engine.game.attacks import attack_profile
 from engine.game.context import Hooks
+from engine.game.damage import inflict
 from engine.game.events import Event
 from engine.game.state import Effect
 from engine.game.work import Work
 
-__all__ = ["devastating", "emit_upgrade", "install", "retention_upgrade", "stun"]
+__all__ = ["devastating", "install", "stun"]
 
 
 def _profile(w: Work, ev: Event) -> AttackProfile:
-    from engine.game.attacks import attack_profile
-
     return attack_profile(w, w.op(ev["op"]), ev["weapon"], ev["weapon_kind"])
 
 
@@ -65,9 +65,9 @@ def devastating(w: Work, attacker: str, target: str, prof: AttackProfile, crits:
                 )
                 for _ in range(crits)
             ]
-            universal.inflict(w, v, sum(per), "Devastating", by=attacker)
+            inflict(w, v, sum(per), "Devastating", by=attacker)
         else:
-            universal.inflict(w, v, dmg, "Devastating", by=attacker)
+            inflict(w, v, dmg, "Devastating", by=attacker)
 
 
 def stun(w: Work, target: str, source: str) -> None:
@@ -76,52 +76,6 @@ def stun(w: Work, target: str, source: str) -> None:
         return
     w.effects.append(Effect("apl", target, "end_next_activation", source=source, value=-1))
     w.emit("stunned", op=target, by=source)
-
-
-def retention_upgrade(
-    rule: str, values: tuple[int, ...], accurate: int, profile: AttackProfile, normals: int
-) -> tuple[int, str, str]:
-    """Which die a retention rule the attacker applies now changes (6), as ``(die, from,
-    to)``: Punishing retains the highest fail as a normal success (``(2, "fail",
-    "normal")``); Rending and Severe change the highest normal success to a crit (``(4,
-    "normal", "crit")``). ``die`` is the rolled value, ``0`` for a success retained unrolled
-    (Accurate).
-
-    Args:
-        rule: ``"Punishing"``, ``"Rending"`` or ``"Severe"``.
-        values: the rolled attack dice (after re-rolls).
-        accurate: normal successes retained without rolling.
-        profile: the weapon profile used (its Hit as in the attack).
-        normals: the normal successes retained before this rule (more than the rolled and
-            unrolled ones when Punishing has already retained a fail).
-    """
-    d = profile.rules.dice
-    crit_at = max(profile.hit, d.lethal) if d.lethal is not None else 6
-    crits = [v for v in values if v == 6 or (v != 1 and v >= crit_at)]
-    rolled = [v for v in values if v not in crits and v != 1 and v >= profile.hit]
-    fails = [v for v in values if v not in crits and v not in rolled]
-    if rule == "Punishing":
-        return (max(fails) if fails else 0), "fail", "normal"
-    candidates = rolled + [0] * accurate
-    if normals > len(candidates) and fails:  # Punishing's retained fail is a normal now
-        candidates.append(max(fails))
-    return (max(candidates) if candidates else 0), "normal", "crit"
-
-
-def emit_upgrade(
-    w: Work,
-    op: str,
-    target: str,
-    rule: str,
-    values: tuple[int, ...],
-    accurate: int,
-    profile: AttackProfile,
-    normals: int,
-) -> None:
-    """Emit a ``die_upgraded`` event (``op``, ``target``, ``rule``, ``die``, ``before``,
-    ``after``) for a retention rule the attacker applies (:func:`retention_upgrade`)."""
-    die, before, after = retention_upgrade(rule, values, accurate, profile, normals)
-    w.emit("die_upgraded", op=op, target=target, rule=rule, die=die, before=before, after=after)
 
 
 def _on_crits(w: Work, ev: Event) -> None:

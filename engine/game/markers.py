@@ -1,0 +1,214 @@
+"""Markers (``rules/KT24.md`` 4.8, 2.3, 3.2): control of objective markers and of areas a rule
+makes controllable the same way, the markers rule modules let operatives pick up, carrying
+a marker and putting it down. The Pick Up Marker and Place Marker actions that use them are
+in :mod:`engine.game.universal.marker_actions`; this module imports no action."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+
+from engine.game.actions import (
+    AmbiguousActionError,
+    IllegalActionError,
+)
+from engine.game.state import OperativeState
+from engine.game.tokens import Token
+from engine.game.work import Work
+from engine.geometry import Objective, Placement, sight
+from engine.geometry.equipment import MARKER_DIAMETER_MM
+
+__all__ = [
+    "apl_controller",
+    "carry_along",
+    "contests",
+    "controller",
+    "counted_carried",
+    "marker_level",
+    "marker_objective",
+    "marker_token",
+    "place_marker",
+    "rule_markers",
+    "start_carrying",
+]
+
+
+def _marker(w: Work, name: str) -> str:
+    names = [m.name for m in w.markers]
+    if name in names:
+        return name
+    hits = [n for n in names if n.lower() == name.lower()]
+    if len(hits) == 1:
+        return hits[0]
+    if len(hits) > 1:
+        raise AmbiguousActionError(f"marker name {name!r} matches {hits}")
+    raise IllegalActionError(f"there is no marker {name!r} (markers: {', '.join(names)})")
+
+
+def marker_objective(w: Work, name: str) -> Objective:
+    """The marker ``name`` as an :class:`Objective` at its current position (4.8)."""
+    m = next(m for m in w.markers if m.name == name)
+    return Objective(m.name, (m.x, m.y))
+
+
+def contests(w: Work, o: OperativeState, name: str) -> bool:
+    """``o`` contests the marker: it is within its control range, or ``o`` carries it (4.8)."""
+    m = next(m for m in w.markers if m.name == name)
+    if m.carrier:
+        return m.carrier == o.id
+    return sight.objective_in_control_range(w.kz, w.place(o), marker_objective(w, name))
+
+
+def apl_controller(
+    w: Work, contesting: Callable[[OperativeState], bool], marker: str = "", rule: str = ""
+) -> str:
+    """The player whose operatives on the killzone for which ``contesting`` holds have the
+    greater total APL (``"A"``/``"B"``), or ``""`` on a tie or when none does: control of a
+    marker or of any area a rule makes controllable the same way (4.8). The
+    ``would_control_apl`` hooks (``fn(w, apl, op=) -> apl``) change the APL an operative
+    counts with there, not its APL stat."""
+    total = {"A": 0, "B": 0}
+    hooked = "would_control_apl" in w.ctx.hooks.would
+    ids: list[str] = []
+    for o in w.alive():
+        if contesting(o):
+            ids.append(o.id)
+            apl = w.apl(o)
+            total[o.player] += int(w.would("would_control_apl", apl, op=o.id)) if hooked else apl
+    if (ids or marker) and "would_control_totals" in w.ctx.hooks.would:
+        # A rule changing a player's total (not an operative's APL): fn(w, total, ops=,
+        # marker=, rule=) -> total, ``ops`` the contesting operatives' ids, ``marker`` the
+        # marker's name (an objective marker's or a token's, ``w.tokens``; ``""`` for
+        # another area; asked then even when nobody contests), ``rule`` the rule
+        # determining control (``""``: any; "Martyrs"...).
+        total = dict(
+            w.would("would_control_totals", dict(total), ops=tuple(ids), marker=marker, rule=rule)
+        )
+    if total["A"] == total["B"]:
+        return ""
+    return "A" if total["A"] > total["B"] else "B"
+
+
+def controller(w: Work, name: str, rule: str = "") -> str:
+    """The player controlling the marker (greater total APL of contesting operatives), or
+    ``""`` (4.8); ``rule`` names the rule determining it, for a rule that has no effect on
+    some (the ``would_control_totals`` hooks are told it). On a tie the
+    ``would_control_marker`` hooks (``fn(w, "", marker=) -> player``) may name who controls
+    it (a rule that wins ties)."""
+    m = next(m for m in w.markers if m.name == name)
+    if m.carrier:
+        return w.ctx.owner[m.carrier]
+    got = apl_controller(w, lambda o: contests(w, o, name), name, rule)
+    if not got and "would_control_marker" in w.ctx.hooks.would:
+        got = str(w.would("would_control_marker", got, marker=name))
+    return got
+
+
+def counted_carried(w: Work, o: OperativeState) -> tuple[str, ...]:
+    """The markers ``o`` carries that count for Pick Up Marker's condition "not already
+    carrying a marker" (3.2): all of them, less those a rule leaves out through the *would*
+    hooks ``"would_count_carried"`` (``fn(w, names, op=o) -> names``; e.g. a tac op letting
+    an operative carry a second marker of its own)."""
+    if not o.carrying or "would_count_carried" not in w.ctx.hooks.would:
+        return o.carrying
+    return tuple(w.would("would_count_carried", o.carrying, op=o))
+
+
+def rule_markers(w: Work, o: OperativeState) -> tuple[tuple[str, str | None], ...]:
+    """The markers other than the objective markers that rule modules let operatives pick up
+    with the Pick Up Marker action (3.2; the mission markers of an op), as ``(name, why)``
+    pairs for operative ``o``: ``why`` is ``None`` when the module lets ``o`` pick that
+    marker up now (it judges control, 4.8, and its own conditions), else the reason naming
+    the rule.
+
+    Such a marker is a :class:`~engine.game.tokens.Token` on the state (``w.tokens``), 20 mm
+    across (4.8: every marker but an objective marker). Rule modules offer them through the
+    *would* hook ``"pick_up_markers"``: ``fn(w, pairs, op=o) -> pairs`` returns ``pairs``
+    with its own markers added. The core then performs Pick Up Marker on it as on an
+    objective marker (AP, once per activation, not within enemy control range, not while
+    carrying another, :func:`counted_carried`), carries it (:func:`start_carrying`) and puts
+    it down with Place Marker or when its carrier is removed (:func:`place_marker`)."""
+    if "pick_up_markers" not in w.ctx.hooks.would:
+        return ()
+    return tuple(w.would("pick_up_markers", (), op=o))
+
+
+def marker_token(w: Work, name: str) -> Token | None:
+    """The rule module's marker (a :class:`~engine.game.tokens.Token`) called ``name``, or
+    ``None``."""
+    return next((t for t in w.tokens if isinstance(t, Token) and t.name == name), None)
+
+
+def start_carrying(w: Work, op_id: str, name: str) -> None:
+    """Operative ``op_id`` now carries the marker ``name`` (an objective marker or a rule
+    module's :class:`~engine.game.tokens.Token`): the marker's ``carrier`` is set, it goes
+    where the operative is, and its name is added to the operative's ``carrying`` (3.2, 4.8).
+    For Pick Up Marker and for rules that hand a marker to an operative; emits nothing.
+
+    Raises:
+        ValueError: there is no such marker, or it is carried already.
+    """
+    o = w.op(op_id)
+    if any(m.name == name for m in w.markers):
+        m = next(m for m in w.markers if m.name == name)
+        if m.carrier:
+            raise ValueError(f"marker {name} is carried by {m.carrier}")
+        w.markers = [
+            attrs.evolve(m, carrier=op_id, x=o.x, y=o.y) if m.name == name else m for m in w.markers
+        ]
+    else:
+        t = marker_token(w, name)
+        if t is None:
+            raise ValueError(f"there is no marker {name!r}")
+        if t.carrier:
+            raise ValueError(f"marker {name} is carried by {t.carrier}")
+        new = attrs.evolve(t, carrier=op_id, x=o.x, y=o.y, elevation=o.elevation)
+        w.tokens = [new if u is t else u for u in w.tokens]
+    w.set_op(op_id, carrying=(*o.carrying, name))
+
+
+def carry_along(w: Work, op_id: str) -> None:
+    """Put the markers operative ``op_id`` carries where it now stands (after it moved or was
+    set up again: a carried marker goes with its carrier, 4.8)."""
+    o = w.op(op_id)
+    if not o.carrying:
+        return
+    w.markers = [attrs.evolve(m, x=o.x, y=o.y) if m.carrier == op_id else m for m in w.markers]
+    if any(isinstance(t, Token) and t.carrier == op_id for t in w.tokens):
+        w.tokens = [
+            attrs.evolve(t, x=o.x, y=o.y, elevation=o.elevation)
+            if isinstance(t, Token) and t.carrier == op_id
+            else t
+            for t in w.tokens
+        ]
+
+
+def marker_level(w: Work, x: float, y: float, elevation: float) -> float:
+    """The elevation (inches) a 20 mm marker put down at ``(x, y)`` by an operative standing
+    at ``elevation`` lies at: that level when Vantage terrain of that height is under the
+    point, else the killzone floor (4.8)."""
+    if elevation <= 0:
+        return 0.0
+    spot = Placement(x, y, base_mm=MARKER_DIAMETER_MM, elevation=elevation)
+    return elevation if w.kz.standing_part(spot) is not None else 0.0
+
+
+def place_marker(w: Work, o: OperativeState, x: float, y: float, name: str = "") -> None:
+    """Put down the marker ``name`` (default: the only one) ``o`` carries at ``(x, y)``; a
+    rule module's marker lies on ``o``'s level when that level is under the point
+    (:func:`marker_level`). Emits ``marker_placed`` (``op``, ``marker``, ``x``, ``y``)."""
+    o = w.op(o.id)
+    name = name or o.carrying[0]
+    if any(m.name == name for m in w.markers):
+        w.markers = [
+            attrs.evolve(m, x=x, y=y, carrier="") if m.name == name else m for m in w.markers
+        ]
+    else:
+        t = marker_token(w, name)
+        if t is not None:
+            z = marker_level(w, x, y, o.elevation)
+            new = attrs.evolve(t, carrier="", x=x, y=y, elevation=z)
+            w.tokens = [new if u is t else u for u in w.tokens]
+    w.set_op(o.id, carrying=tuple(n for n in o.carrying if n != name))
+    w.emit("marker_placed", op=o.id, marker=name, x=x, y=y)

@@ -1,0 +1,189 @@
+"""Target selection for the Shoot action (``rules/KT24.md`` 4.5, 4.7, 5.1 steps 1-2, 6 Range,
+Seek; 9.3 point-blank shots): the listed Shoot actions, whether a target is valid and the
+reason it is not, and the targeting lines (cover, obscured) of a target. The sequence
+itself is :class:`engine.game.shoot.ShootFrame`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from engine.dice.rules import Range, Seek, SeekLight
+from engine.game.actions import Action
+from engine.game.state import OperativeState
+from engine.game.weapons import in_range, shoots_in_control_range, silent, weapon_usable, weapons_of
+from engine.game.work import Work
+from engine.geometry import sight
+
+__all__ = [
+    "engaged_reason",
+    "fixed_target",
+    "iter_shoot_options",
+    "own_target_reason",
+    "point_blank_shot",
+    "range_reason",
+    "refused_target",
+    "seek_kind",
+    "shoot_options",
+    "shoot_target_reason",
+    "sight_reason",
+    "targeting",
+]
+
+
+def seek_kind(profile_rules: Any) -> str | None:
+    """What terrain the weapon's Seek rule ignores for cover (6): ``"all"`` (Seek),
+    ``"light"`` (Seek Light) or ``None``."""
+    if profile_rules.has(Seek):
+        return "all"
+    if profile_rules.has(SeekLight):
+        return "light"
+    return None
+
+
+def shoot_target_reason(
+    w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any, point_blank: bool
+) -> str | None:
+    """Why ``t`` cannot be the primary target of this shot (5.1 step 2), or None; a team
+    weapon rule may still allow it (the ``would_allow_target`` hook, e.g. Magnify*)."""
+    why = own_target_reason(w, o, t, name, prof, point_blank)
+    if why is None or point_blank:
+        return why if why is not None else refused_target(w, o, t, name, prof)
+    allowed: str | None = w.would(
+        "would_allow_target", why, op=o, target=t, weapon=name, profile=prof
+    )
+    return allowed if allowed is not None else refused_target(w, o, t, name, prof)
+
+
+def refused_target(
+    w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any
+) -> str | None:
+    """Why a rule makes ``t`` not a valid target of ``o``'s weapon ``name`` although every
+    other check allows it (the ``would_refuse_target`` hooks, ``fn(w, None, op=, target=,
+    weapon=, profile=) -> reason or None``, checked last: such a rule takes precedence over
+    the others, e.g. one that hides an operative in cover even from Seek), or None."""
+    if "would_refuse_target" not in w.ctx.hooks.would:
+        return None
+    why: str | None = w.would(
+        "would_refuse_target", None, op=o, target=t, weapon=name, profile=prof
+    )
+    return why
+
+
+def own_target_reason(
+    w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any, point_blank: bool
+) -> str | None:
+    """Why ``t`` cannot be the primary target of ``o``'s shot judged from ``o`` itself
+    (4.5, 5.1 step 2, 6 Range), or None."""
+    if point_blank:
+        if not w.control_range(o, t):
+            return "a point-blank shot must target an enemy within control range (9.3)"
+        return None
+    return (
+        sight_reason(w, o, t, seek_kind(prof.rules))
+        or engaged_reason(w, o, t)
+        or range_reason(w, o, t, name, prof)
+    )
+
+
+def sight_reason(w: Work, o: OperativeState, t: OperativeState, seek: str | None) -> str | None:
+    """Why ``t`` is not a valid target of ``o`` (4.5, 4.7: visible, and not a Conceal
+    operative in cover), or None; a rule's ``would_refuse_target`` hook is asked last, by
+    :func:`refused_target`."""
+    kz = w.kz
+    if not w.ctx.valid_target(kz, w.place(t), w.place(o), t.order, seek):
+        if not w.ctx.visible(kz, w.place(o), w.place(t)):
+            return f"{t.id} is not visible to {o.id} (4.3, 4.5)"
+        return f"{t.id} has a Conceal order and is in cover: not a valid target (4.5)"
+    return None
+
+
+def engaged_reason(w: Work, o: OperativeState, t: OperativeState) -> str | None:
+    """Why ``t`` may not be shot by ``o`` because one of ``o``'s friends is within its
+    control range (4.5), or None."""
+    player = w.ctx.owner[o.id]
+    near = w.kept(  # (the same for every operative of that player: kept for the others)
+        ("engaged", player, t.id, t.x, t.y, t.elevation, id(w.kz)),
+        lambda: [f.id for f in w.alive(player) if w.control_range(f, t)],
+    )
+    for f in near:
+        if f != o.id:
+            return f"{t.id} has a friendly operative ({f}) within its control range (4.5)"
+    return None
+
+
+def range_reason(w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any) -> str | None:
+    """Why ``t`` is out of the Range of ``o``'s weapon ``name`` (6), or None."""
+    if not in_range(w, o, t, prof):
+        rng = prof.rules.get(Range)
+        return f"{t.id} is not within {name}'s Range {getattr(rng, 'distance', 0):g}\" (6)"
+    return None
+
+
+def point_blank_shot(w: Work, o: OperativeState, mode: str) -> bool:
+    """``o``'s shot is a point-blank shot: an On Guard interrupt within an enemy's control
+    range (9.3)."""
+    return mode == "interrupt" and w.in_enemy_control_range(o)
+
+
+def fixed_target(w: Work, o: OperativeState, name: str, prof: Any) -> str | None:
+    """The primary target a team weapon rule fixes for this weapon (e.g. Explosive*: the
+    shooter itself, ``would_fix_primary_target``), or None: the player selects one."""
+    fixed: str | None = w.would("would_fix_primary_target", None, op=o, weapon=name, profile=prof)
+    return fixed
+
+
+def shoot_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
+    """Listed Shoot actions: each usable ranged weapon at each primary target it may take."""
+    return list(iter_shoot_options(w, o, mode))
+
+
+def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action]:
+    """:func:`shoot_options`, one at a time (a caller may stop at the first)."""
+    pb = point_blank_shot(w, o, mode)
+    in_cr = mode != "interrupt" and w.in_enemy_control_range(o)
+    enemies = w.enemies_of(o.id)
+    sight_why: dict[tuple[str, str | None], str | None] = {}
+    engaged_why: dict[str, str | None] = {}
+    refuse = "would_refuse_target" in w.ctx.hooks.would
+    for name, _, prof in weapons_of(w, o.id, "ranged"):
+        if o.order != "engage" and not silent(prof):
+            continue
+        if weapon_usable(w, o, name, prof) is not None:
+            continue
+        if in_cr and not shoots_in_control_range(w, o, prof):
+            continue
+        fixed = fixed_target(w, o, name, prof)
+        if fixed is not None:
+            yield Action("Shoot", op=o.id, weapon=name, target=fixed)
+            continue
+        seek = seek_kind(prof.rules)
+        for t in enemies:
+            # shoot_target_reason, with the weapon-free checks done once per target.
+            if pb:
+                why = own_target_reason(w, o, t, name, prof, pb)
+            else:
+                key = (t.id, seek)
+                if key not in sight_why:
+                    sight_why[key] = sight_reason(w, o, t, key[1])
+                if t.id not in engaged_why:
+                    engaged_why[t.id] = engaged_reason(w, o, t)
+                why = sight_why[key] or engaged_why[t.id] or range_reason(w, o, t, name, prof)
+                if why is not None:
+                    why = w.would(
+                        "would_allow_target", why, op=o, target=t, weapon=name, profile=prof
+                    )
+            if why is None and refuse:
+                why = refused_target(w, o, t, name, prof)
+            if why is None:
+                yield Action("Shoot", op=o.id, weapon=name, target=t.id)
+
+
+def targeting(w: Work, shooter: OperativeState, target: OperativeState) -> sight.Targeting:
+    """The targeting lines, cover and obscured of ``target`` from ``shooter`` (4.4, 4.5),
+    after the ``would_target`` hooks (terrain that gives cover only in some conditions,
+    7.2 Portable)."""
+    tg = w.ctx.targeting(w.kz, w.place(shooter), w.place(target))
+    if w.ctx.hooks.would.get("would_target"):
+        tg = w.would("would_target", tg, op=shooter.id, target=target.id)
+    return tg
