@@ -9,13 +9,13 @@ import random
 import pytest
 
 from engine.geometry import Placement, load_killzone
-from engine.geometry.equipment import equipment_feature
 from engine.geometry.sight import (
     _distance_matrices,
     _find_wall_ends,
     _wall_ends,
     distance_around_walls,
 )
+from engine.rules.equipment.shapes import equipment_feature
 
 CQ = load_killzone("close_quarters")
 

@@ -48,7 +48,7 @@ from engine.game.state import Effect, OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import Killzone, Objective, Placement, sight
-from engine.geometry.equipment import MARKER_DIAMETER_MM
+from engine.geometry.model import MARKER_DIAMETER_MM
 from engine.geometry.movement import (
     MoveError,
     MovePath,

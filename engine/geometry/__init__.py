@@ -10,8 +10,10 @@ movement (``rules/KT24.md`` sections 3.3, 4 and 9).
 - :mod:`engine.geometry.render`: pictures of a killzone with operatives and sight lines.
 - :mod:`engine.geometry.extra_terrain`: terrain features added to a layout as hashable values
   (:meth:`Killzone.with_terrain`).
-- :mod:`engine.geometry.equipment` and :mod:`engine.geometry.equipment_placement`: the
-  universal equipment's shapes, placement restrictions, candidate spots and smoke area (7.2).
+
+The geometry is the bottom layer: it knows no rule module. The universal equipment's shapes,
+placement restrictions, candidate spots and smoke area (7.2) are rules built on it
+(:mod:`engine.rules.equipment.shapes`, :mod:`engine.rules.equipment.restrictions`).
 """
 
 from engine.geometry.model import (

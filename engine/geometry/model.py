@@ -46,6 +46,7 @@ from engine.names import KILLZONE_FILE_SUFFIXES, check_builtin_name, is_file_ref
 
 __all__ = [
     "DEFAULT_MODEL_HEIGHT",
+    "MARKER_DIAMETER_MM",
     "MAX_AREAS",
     "MAX_BOARD_INCHES",
     "MAX_FEATURES",
@@ -79,6 +80,8 @@ QUANTUM = 0.001
 DEFAULT_MODEL_HEIGHT = 1.25
 #: Objective markers are 40 mm across; other markers 20 mm (section 4.8).
 OBJECTIVE_DIAMETER_MM = 40.0
+MARKER_DIAMETER_MM = 20.0
+"""Markers other than objective markers are 20 mm across (4.8), e.g. equipment markers."""
 
 
 class KillzoneError(KillTeamError, ValueError):
@@ -378,7 +381,7 @@ class Killzone:
 
         Args:
             extra: :class:`engine.geometry.extra_terrain.FeatureSpec` values (e.g. from
-                :func:`engine.geometry.equipment.equipment_feature`).
+                :func:`engine.rules.equipment.shapes.equipment_feature`).
 
         Raises:
             KillzoneError: a feature that is not a ``FeatureSpec``, a name used twice or
