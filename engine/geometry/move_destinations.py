@@ -15,8 +15,9 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
+from engine.geometry.graph_cache import move_graph
 from engine.geometry.model import Killzone, Placement, TerrainType, quantise
-from engine.geometry.move_graph import MoveGraph, move_graph
+from engine.geometry.move_graph import MoveGraph
 from engine.geometry.move_links import (
     _GRID,
     _ROUND_TOL,

@@ -20,8 +20,9 @@ from numpy.typing import NDArray
 from shapely.geometry import Point
 
 from engine.errors import KillTeamError
+from engine.geometry.graph_cache import move_graph
 from engine.geometry.model import Killzone, Placement, quantise
-from engine.geometry.move_graph import MoveGraph, move_graph
+from engine.geometry.move_graph import MoveGraph
 from engine.geometry.move_links import (
     _ACTION_NAMES,
     _GRID,

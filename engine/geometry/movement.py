@@ -108,6 +108,7 @@ link classifier), :mod:`engine.geometry.move_graph` (the graph build and its cac
 actions and for agents). This module is their public face.
 """
 
+from engine.geometry.graph_cache import move_graph
 from engine.geometry.move_destinations import (
     ReachMemo,
     candidate_destinations,
@@ -115,7 +116,7 @@ from engine.geometry.move_destinations import (
     reachable_with_costs,
     straight_reach,
 )
-from engine.geometry.move_graph import MoveGraph, move_graph
+from engine.geometry.move_graph import MoveGraph
 from engine.geometry.move_links import (
     ACCESSIBLE_COST,
     CHARGE_BONUS,
