@@ -31,7 +31,8 @@ from engine.geometry.move_links import (
     _bevel_buffer,
     _Link,
 )
-from engine.geometry.move_paths import MoveError, _action, _Query, _search, max_move, near_zones
+from engine.geometry.move_paths import _search
+from engine.geometry.move_query import MoveError, _action, _Query, max_move, near_zones
 from engine.geometry.sight import CONTROL_RANGE_TOLERANCE, within_control_range
 
 # -------------------------------------------------------------------------------------------

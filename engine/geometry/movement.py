@@ -100,12 +100,18 @@ Simplifications (documented approximations):
   passage region; Obstructing and ladder parts never change such a move (razor wire blocks the
   floor like other climbable terrain, a ladder is Insignificant), so no shortcut skips them.
 
-The code lives in five modules: :mod:`engine.geometry.move_links` (levels, links and the
-link classifier), :mod:`engine.geometry.move_graph` (the graph build and its caches),
-:mod:`engine.geometry.move_derive` (a graph derived from another state's),
-:mod:`engine.geometry.move_paths` (the path search, explicit paths and their cost) and
-:mod:`engine.geometry.move_destinations` (which destinations a move reaches, for listing legal
-actions and for agents). This module is their public face.
+The code lives in these modules, each importing only those listed before it:
+:mod:`engine.geometry.move_links` (levels, links and the link classifier),
+:mod:`engine.geometry.move_base` (what the graph's builders read of a graph),
+:mod:`engine.geometry.move_levels` (a graph's levels and nodes),
+:mod:`engine.geometry.move_derive` (links taken from another state's graph),
+:mod:`engine.geometry.move_fill` (computing the links), :mod:`engine.geometry.move_graph`
+(the graph, its build and derivation), :mod:`engine.geometry.graph_cache` (the graphs cached
+in memory and on disk: :func:`move_graph`), :mod:`engine.geometry.move_query` (a move's
+action, zones and checks, and the results), :mod:`engine.geometry.move_paths` (the path
+search, explicit paths and their cost) and :mod:`engine.geometry.move_destinations` (which
+destinations a move reaches, for listing legal actions and for agents). This module is their
+public face.
 """
 
 from engine.geometry.graph_cache import move_graph
@@ -132,15 +138,8 @@ from engine.geometry.move_links import (
     Level,
     MoveAction,
 )
-from engine.geometry.move_paths import (
-    Increment,
-    MoveError,
-    MovePath,
-    check_path,
-    max_move,
-    move_cost,
-    shortest_path,
-)
+from engine.geometry.move_paths import check_path, move_cost, shortest_path
+from engine.geometry.move_query import Increment, MoveError, MovePath, max_move
 
 __all__ = [
     "ACCESSIBLE_COST",

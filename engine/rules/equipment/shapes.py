@@ -43,7 +43,7 @@ from engine.geometry.model import (
     TerrainType,
     quantise,
 )
-from engine.geometry.move_paths import MovePath
+from engine.geometry.move_query import MovePath
 from engine.geometry.sight import CONTROL_RANGE, marker_in_control_range
 
 __all__ = [
