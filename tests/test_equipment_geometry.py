@@ -13,8 +13,8 @@ from engine.geometry import Killzone, KillzoneError, Placement, TerrainType, loa
 from engine.geometry.extra_terrain import MAX_TERRAIN_VARIANTS, FeatureSpec, PartSpec
 from engine.geometry.graph_cache import layout_digest, move_graph
 from engine.geometry.move_graph import MoveGraph
-from engine.geometry.move_links import _Link
 from engine.geometry.move_paths import _increments
+from engine.geometry.move_values import _Link
 from engine.geometry.movement import check_path, reachable_with_costs, shortest_path
 from engine.geometry.sight import obscured, visible
 from engine.rules.equipment.restrictions import (

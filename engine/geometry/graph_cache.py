@@ -4,15 +4,14 @@ seen before loads its graphs (about a tenth of a second per base size on the ope
 instead of building them (about a second).
 
 The key of a graph is a SHA-256 of everything its build reads: the layout's content
-(:func:`layout_digest`: board, features, every part's polygon, height and types, the
-hatchway state, drop zones, territories, objectives), the base size, and the code that builds
-and stores graphs (the source of :mod:`engine.geometry.move_graph`,
-:mod:`engine.geometry.move_base`, :mod:`engine.geometry.move_levels`,
-:mod:`engine.geometry.move_fill`, :mod:`engine.geometry.move_derive`,
-:mod:`engine.geometry.move_links`, :mod:`engine.geometry.primitives`,
-:mod:`engine.geometry.model` and this module, with the
-versions of Python, shapely, numpy and networkx) and :data:`FORMAT`. A graph is therefore
-never stale: any change to the layout or to that code gives another key.
+(:func:`layout_digest`: board, features, every part's polygon, height and types, the hatchway state,
+drop zones, territories, objectives), the base size, and the code that builds and stores graphs (the
+source of :mod:`engine.geometry.move_graph`, :mod:`engine.geometry.move_base`,
+:mod:`engine.geometry.move_levels`, :mod:`engine.geometry.move_fill`,
+:mod:`engine.geometry.move_derive`, :mod:`engine.geometry.move_links`,
+:mod:`engine.geometry.move_values`, :mod:`engine.geometry.primitives`, :mod:`engine.geometry.model`
+and this module, with the versions of Python, shapely, numpy and networkx) and :data:`FORMAT`. A
+graph is therefore never stale: any change to the layout or to that code gives another key.
 
 What is stored: data only. A file is an uncompressed NumPy ``.npz`` archive of plain number
 arrays (:meth:`MoveGraph.tables <engine.geometry.move_graph.MoveGraph.tables>`: the nodes
@@ -134,6 +133,7 @@ def _code_digest() -> str:
         "move_fill.py",
         "move_derive.py",
         "move_links.py",
+        "move_values.py",
         "primitives.py",
         "model.py",
         "graph_cache.py",

@@ -16,7 +16,8 @@ from typing import Any, SupportsIndex, cast, overload
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.geometry.move_links import XY, FloatArray, LinkClassifier, _Link
+from engine.geometry.move_links import LinkClassifier
+from engine.geometry.move_values import XY, FloatArray, _Link
 
 __all__ = ["GraphBase", "LazyOut", "OutLink"]
 

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.geometry.model import TerrainPart, TerrainType
-from engine.geometry.move_links import _GRID, _TOL, CONTROL_RANGE, XY, FloatArray, _Link
+from engine.geometry.move_values import _GRID, _TOL, CONTROL_RANGE, XY, FloatArray, _Link
 
 if TYPE_CHECKING:
     from engine.geometry.move_base import GraphBase

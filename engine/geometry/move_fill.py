@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from engine.geometry.model import KillzoneError, TerrainType
 from engine.geometry.move_base import GraphBase, OutLink
-from engine.geometry.move_links import (
+from engine.geometry.move_values import (
     _BLOCKED,
     _TOL,
     CLIMB_MAX,

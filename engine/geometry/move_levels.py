@@ -22,7 +22,7 @@ from shapely.geometry.base import BaseGeometry
 
 from engine.geometry.model import Killzone, TerrainType, quantise
 from engine.geometry.move_base import GraphBase
-from engine.geometry.move_links import (
+from engine.geometry.move_values import (
     _GRID,
     _MITRE_LIMIT,
     _PORTAL_GAP,

@@ -20,7 +20,18 @@ from shapely.geometry import Point
 from engine.geometry.graph_cache import move_graph
 from engine.geometry.model import Killzone, Placement, quantise
 from engine.geometry.move_graph import MoveGraph
-from engine.geometry.move_links import (
+from engine.geometry.move_query import (
+    AvoidZone,
+    Increment,
+    MoveError,
+    MovePath,
+    _action,
+    _Query,
+    _seg_point_distance,
+    max_move,
+    near_zones,
+)
+from engine.geometry.move_values import (
     _ROUND_TOL,
     _SAMPLE_STEP,
     _TOL,
@@ -35,17 +46,6 @@ from engine.geometry.move_links import (
     Point3,
     _lerp,
     _Link,
-)
-from engine.geometry.move_query import (
-    AvoidZone,
-    Increment,
-    MoveError,
-    MovePath,
-    _action,
-    _Query,
-    _seg_point_distance,
-    max_move,
-    near_zones,
 )
 from engine.geometry.sight import within_control_range
 

@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from engine.errors import KillTeamError
 from engine.geometry.model import Killzone, Placement
 from engine.geometry.move_graph import MoveGraph
-from engine.geometry.move_links import (
+from engine.geometry.move_values import (
     _ACTION_NAMES,
     _GRID,
     _SAMPLE_STEP,

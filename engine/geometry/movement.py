@@ -101,7 +101,8 @@ Simplifications (documented approximations):
   floor like other climbable terrain, a ladder is Insignificant), so no shortcut skips them.
 
 The code lives in these modules, each importing only those listed before it:
-:mod:`engine.geometry.move_links` (levels, links and the link classifier),
+:mod:`engine.geometry.move_values` (the rules' distances and costs, levels and links),
+:mod:`engine.geometry.move_links` (the link classifier),
 :mod:`engine.geometry.move_base` (what the graph's builders read of a graph),
 :mod:`engine.geometry.move_levels` (a graph's levels and nodes),
 :mod:`engine.geometry.move_derive` (links taken from another state's graph),
@@ -123,7 +124,9 @@ from engine.geometry.move_destinations import (
     straight_reach,
 )
 from engine.geometry.move_graph import MoveGraph
-from engine.geometry.move_links import (
+from engine.geometry.move_paths import check_path, move_cost, shortest_path
+from engine.geometry.move_query import Increment, MoveError, MovePath, max_move
+from engine.geometry.move_values import (
     ACCESSIBLE_COST,
     CHARGE_BONUS,
     CLIMB_MAX,
@@ -138,8 +141,6 @@ from engine.geometry.move_links import (
     Level,
     MoveAction,
 )
-from engine.geometry.move_paths import check_path, move_cost, shortest_path
-from engine.geometry.move_query import Increment, MoveError, MovePath, max_move
 
 __all__ = [
     "ACCESSIBLE_COST",
