@@ -36,8 +36,6 @@ import time
 from collections.abc import Callable
 
 from engine.geometry import Killzone, Placement, load_killzone
-from engine.geometry.equipment import equipment_feature
-from engine.geometry.equipment_placement import equipment_spots
 from engine.geometry.extra_terrain import FeatureSpec
 from engine.geometry.movement import (
     MoveError,
@@ -46,6 +44,8 @@ from engine.geometry.movement import (
     move_graph,
     shortest_path,
 )
+from engine.rules.equipment.restrictions import equipment_spots
+from engine.rules.equipment.shapes import equipment_feature
 
 
 def pairs(kz: Killzone, graph: MoveGraph, n: int, seed: int) -> list[tuple[Placement, Placement]]:

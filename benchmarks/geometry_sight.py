@@ -31,13 +31,21 @@ import shapely
 from engine.agents import make_agent
 from engine.game import new_game
 from engine.game.drivers import SeededDice, play
-from engine.geometry import Killzone, Placement, load_killzone, move_destinations, move_paths, sight
+from engine.geometry import (
+    Killzone,
+    Placement,
+    load_killzone,
+    move_destinations,
+    move_paths,
+    move_query,
+    sight,
+)
 from engine.geometry.sight import _parts, all_pairs, targeting, visible
 from engine.teams import load_builtin_team
 
 LAYOUTS = ("open_ruins", "close_quarters")
 TEAMS = ("kasrkin", "legionaries")
-_MOVE_MODULES = (move_paths, move_destinations)
+_MOVE_MODULES = (move_query, move_paths, move_destinations)
 QUERIES = ("visible", "within_control_range", "targeting", "valid_target")
 
 

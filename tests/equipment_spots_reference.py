@@ -1,4 +1,4 @@
-"""The candidate-spot search of :func:`engine.geometry.equipment_placement.equipment_spots`
+"""The candidate-spot search of :func:`engine.rules.equipment.restrictions.equipment_spots`
 as it was first written (one footprint built at a time through the equipment's parts, the
 vectorised checks on every candidate), kept as a slow reference for the tests: the fast
 search must give exactly the same spots (tests only)."""
@@ -12,15 +12,8 @@ import shapely
 from numpy.typing import NDArray
 from shapely.geometry.base import BaseGeometry
 
-from engine.geometry.equipment import (
-    ACCESS_POINT_DISTANCE,
-    DROP_ZONE_REACH,
-    EQUIPMENT_DISTANCE,
-    LADDER_ACCESS_POINT_DISTANCE,
-    MARKER_KINDS,
-    TERRAIN_KINDS,
-)
-from engine.geometry.equipment_placement import (
+from engine.geometry.model import Killzone
+from engine.rules.equipment.restrictions import (
     SPOT_STEP,
     Others,
     Spot,
@@ -33,7 +26,14 @@ from engine.geometry.equipment_placement import (
     equipment_footprint,
     equipment_placement_problem,
 )
-from engine.geometry.model import Killzone
+from engine.rules.equipment.shapes import (
+    ACCESS_POINT_DISTANCE,
+    DROP_ZONE_REACH,
+    EQUIPMENT_DISTANCE,
+    LADDER_ACCESS_POINT_DISTANCE,
+    MARKER_KINDS,
+    TERRAIN_KINDS,
+)
 
 _TOL = 1e-6
 _OVERLAP_AREA = 1e-6

@@ -163,7 +163,7 @@ def test_set_up_points_with_equipment_terrain_equal_a_full_scan(layout: str) -> 
     in and next to both drop zones, at both angles, including ones that remove points."""
     from engine.game.deployment import _scan_spots
     from engine.geometry import load_killzone
-    from engine.geometry.equipment import equipment_feature
+    from engine.rules.equipment.shapes import equipment_feature
 
     kz = load_killzone(layout)
     removed = 0

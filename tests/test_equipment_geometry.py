@@ -10,24 +10,24 @@ import pytest
 import shapely
 
 from engine.geometry import Killzone, KillzoneError, Placement, TerrainType, load_killzone
-from engine.geometry.equipment import (
+from engine.geometry.extra_terrain import MAX_TERRAIN_VARIANTS, FeatureSpec, PartSpec
+from engine.geometry.graph_cache import layout_digest, move_graph
+from engine.geometry.move_graph import MoveGraph
+from engine.geometry.move_paths import _increments
+from engine.geometry.move_values import _Link
+from engine.geometry.movement import check_path, reachable_with_costs, shortest_path
+from engine.geometry.sight import obscured, visible
+from engine.rules.equipment.restrictions import (
+    equipment_placement_problem,
+    equipment_spots,
+)
+from engine.rules.equipment.shapes import (
     KINDS,
     SHAPES,
     equipment_feature,
     equipment_parts,
     wholly_in_smoke,
 )
-from engine.geometry.equipment_placement import (
-    equipment_placement_problem,
-    equipment_spots,
-)
-from engine.geometry.extra_terrain import MAX_TERRAIN_VARIANTS, FeatureSpec, PartSpec
-from engine.geometry.graph_cache import layout_digest
-from engine.geometry.move_graph import MoveGraph, move_graph
-from engine.geometry.move_links import _Link
-from engine.geometry.move_paths import _increments
-from engine.geometry.movement import check_path, reachable_with_costs, shortest_path
-from engine.geometry.sight import obscured, visible
 
 
 def _ring(x0: float, y0: float, x1: float, y1: float) -> list[list[float]]:
@@ -553,7 +553,7 @@ def test_smoke_wholly_within_area() -> None:
 def test_spot_prefilter_agrees_with_the_placement_checks(kind: str) -> None:
     """The vectorised prefilter of equipment_spots never rejects a placement the checks
     accept, and for the kinds it checks fully it accepts exactly those."""
-    from engine.geometry.equipment_placement import _grid, _ladder_candidates, _prefilter
+    from engine.rules.equipment.restrictions import _grid, _ladder_candidates, _prefilter
 
     kz = _hatch_kz().with_terrain((equipment_feature("razor_wire", 9.5, 12.5, 0, "rw"),))
     others = (equipment_feature("light_barricade", 8.5, 11.5, 0, "lb"),)
@@ -584,7 +584,7 @@ def test_portable_barricade_connected_to_an_operative() -> None:
     """7.2 Portable: an operative is connected to the barricade when its base touches it. A
     32 mm base (radius 0.63") centred 0.88" from the middle of the 0.5" deep barricade
     touches it (0.88 - 0.25 = 0.63); 0.9" away it does not."""
-    from engine.geometry.equipment import connected
+    from engine.rules.equipment.shapes import connected
 
     barricade = equipment_feature("portable_barricade", 10, 10, 0, "pb")
     assert connected(Placement(10, 10.88), barricade)
@@ -595,8 +595,8 @@ def test_portable_barricade_connected_to_an_operative() -> None:
 def test_move_with_barricade_replaces_it_connected() -> None:
     """7.2 Move with Barricade: re-placed connected to the operative, not within 2" of other
     equipment terrain, access points or Accessible terrain; no territory restriction."""
-    from engine.geometry.equipment import connected
-    from engine.geometry.equipment_placement import portable_barricade_spots
+    from engine.rules.equipment.restrictions import portable_barricade_spots
+    from engine.rules.equipment.shapes import connected
 
     op = Placement(18, 8)  # in territory B: still allowed
     spots = portable_barricade_spots(BARE, op)
@@ -685,7 +685,7 @@ def test_mines_go_off_at_the_first_place_within_control_range_mid_move() -> None
     the 1" control range of a 20 mm mine (radius 0.394") at (10, 5) when its centre is
     2.024" from the mine's: x = 7.976, so at the first checked position past it, x = 8.0
     (positions every 0.05")."""
-    from engine.geometry.equipment import first_within_marker_range
+    from engine.rules.equipment.shapes import first_within_marker_range
 
     path = check_path(BARE, Placement(5, 5), [(14, 5)], move=10)
     hit = first_within_marker_range(BARE, path, (10, 5))

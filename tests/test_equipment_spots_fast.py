@@ -9,8 +9,9 @@ import pytest
 import shapely
 
 from engine.geometry import Killzone, load_killzone
-from engine.geometry.equipment import KINDS, MARKER_KINDS, equipment_feature
-from engine.geometry.equipment_placement import (
+from engine.geometry.extra_terrain import FeatureSpec
+from engine.geometry.model import quantise
+from engine.rules.equipment.restrictions import (
     _footprints,
     _grid,
     _ladder_candidates,
@@ -18,8 +19,7 @@ from engine.geometry.equipment_placement import (
     equipment_footprint,
     equipment_spots,
 )
-from engine.geometry.extra_terrain import FeatureSpec
-from engine.geometry.model import quantise
+from engine.rules.equipment.shapes import KINDS, MARKER_KINDS, equipment_feature
 from tests.equipment_spots_reference import reference_footprints, reference_spots
 
 LAYOUTS = {name: load_killzone(name) for name in ("open_ruins", "close_quarters")}

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from engine.geometry import load_killzone
-from engine.geometry.equipment import KINDS
-from engine.geometry.equipment_placement import equipment_spots
+from engine.rules.equipment.restrictions import equipment_spots
+from engine.rules.equipment.shapes import KINDS
 from tests.equipment_spots_reference import reference_spots
 from tests.test_equipment_spots_fast import _placed
 

@@ -3,7 +3,7 @@ Protective, Move with Barricade; :mod:`engine.rules.equipment.terrain`), one tes
 
 LAB positions (``test_game_rules_common``): 32 mm bases (radius ``R`` = 0.63"), the open lane
 at y 13-16. A portable barricade is 3" x 0.5", 1" high, Light, Protective and Portable
-(:mod:`engine.geometry.equipment`); turned 90 degrees it stands across the lane. Placed with
+(:mod:`engine.rules.equipment.shapes`); turned 90 degrees it stands across the lane. Placed with
 its near face 0.005" from the target's base (centre x = 16 - R - 0.25 - 0.005) the target is
 connected to it (within 0.01"). Every test operative has Save 4+; the Gun shoots 4 dice at 3+
 for 3/4 damage. No CP: no ploy windows.

@@ -26,7 +26,7 @@ from engine.geometry.move_destinations import (
     _reachable_each,
     _spot_keys,
 )
-from engine.geometry.move_paths import MoveError, _Query, max_move
+from engine.geometry.move_query import MoveError, _Query, max_move
 from engine.geometry.movement import move_graph
 
 BASES = (28.0, 32.0)  # the default rosters of the tests' matchups: graphs cached on disk
@@ -295,7 +295,7 @@ def test_a_link_clear_of_every_zone_disc_is_never_refused_by_the_zones(layout: s
     among the cases, and some of them are refused (the check is not vacuous)."""
     import numpy as np
 
-    from engine.geometry.move_paths import near_zones
+    from engine.geometry.move_query import near_zones
 
     kz = load_killzone(layout)
     rng = random.Random(29)

@@ -13,12 +13,13 @@ import random
 import pytest
 
 from engine.geometry import Killzone, Placement, load_killzone
-from engine.geometry.equipment import equipment_feature
-from engine.geometry.equipment_placement import equipment_spots
 from engine.geometry.extra_terrain import FeatureSpec
-from engine.geometry.move_fill import LazyOut
-from engine.geometry.move_graph import MoveGraph, move_graph
+from engine.geometry.graph_cache import move_graph
+from engine.geometry.move_base import LazyOut
+from engine.geometry.move_graph import MoveGraph
 from engine.geometry.movement import MoveError, MovePath, shortest_path
+from engine.rules.equipment.restrictions import equipment_spots
+from engine.rules.equipment.shapes import equipment_feature
 
 RUINS = load_killzone("open_ruins")
 CQ = load_killzone("close_quarters")

@@ -9,13 +9,9 @@ import random
 import pytest
 
 from engine.geometry import Placement, load_killzone
-from engine.geometry.equipment import equipment_feature
-from engine.geometry.sight import (
-    _distance_matrices,
-    _find_wall_ends,
-    _wall_ends,
-    distance_around_walls,
-)
+from engine.geometry.distances import _distance_matrices, distance_around_walls
+from engine.geometry.sight_lines import _find_wall_ends, _wall_ends
+from engine.rules.equipment.shapes import equipment_feature
 
 CQ = load_killzone("close_quarters")
 

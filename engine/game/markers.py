@@ -17,7 +17,7 @@ from engine.game.state import OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import Objective, Placement, sight
-from engine.geometry.equipment import MARKER_DIAMETER_MM
+from engine.geometry.model import MARKER_DIAMETER_MM
 
 __all__ = [
     "apl_controller",

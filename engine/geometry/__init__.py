@@ -2,16 +2,25 @@
 movement (``rules/KT24.md`` sections 3.3, 4 and 9).
 
 - :mod:`engine.geometry.model`: :class:`Killzone`, :class:`TerrainPart`, :class:`Placement`,
-  layout loading and validation.
+  layout loading and validation (the values in :mod:`~engine.geometry.primitives`, the
+  layout's checks and limits in :mod:`~engine.geometry.layout`).
 - :mod:`engine.geometry.sight`: distances, visibility, control range, targeting lines, cover,
-  obscured, valid targets, the Vantage rules, and the vectorised all-pairs query.
+  obscured, valid targets, the Vantage rules, and the vectorised all-pairs query (distances
+  in :mod:`~engine.geometry.distances`, the numpy core in :mod:`~engine.geometry.sight_lines`,
+  the single-pair fast path in :mod:`~engine.geometry.sight_kernel`).
 - :mod:`engine.geometry.movement`: the movement graph, shortest legal paths and their cost for
-  Reposition, Dash, Fall Back and Charge, and candidate destinations for agents.
-- :mod:`engine.geometry.render`: pictures of a killzone with operatives and sight lines.
+  Reposition, Dash, Fall Back and Charge, and candidate destinations for agents (its modules
+  are listed there).
+- :mod:`engine.geometry.render`: pictures of a killzone with operatives and sight lines (the
+  legend in :mod:`~engine.geometry.render_legend`, the operatives file in
+  :mod:`~engine.geometry.render_operatives`).
 - :mod:`engine.geometry.extra_terrain`: terrain features added to a layout as hashable values
   (:meth:`Killzone.with_terrain`).
-- :mod:`engine.geometry.equipment` and :mod:`engine.geometry.equipment_placement`: the
-  universal equipment's shapes, placement restrictions, candidate spots and smoke area (7.2).
+
+The geometry is the bottom layer: it imports no rule, game or team module, and its modules
+import each other without a circle (``tests/test_geometry_layers.py``). The universal
+equipment's shapes, placement restrictions, candidate spots and smoke area (7.2) are rules
+built on it (:mod:`engine.rules.equipment.shapes`, :mod:`engine.rules.equipment.restrictions`).
 """
 
 from engine.geometry.model import (

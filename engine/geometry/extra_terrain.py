@@ -8,37 +8,32 @@ so is an :class:`AccessibleSpec` (thin parts of a layout's feature made Accessib
 area: a breach).
 :meth:`engine.geometry.model.Killzone.with_terrain` turns a tuple of them into a
 :class:`~engine.geometry.model.Killzone` whose parts are the layout's followed by theirs
-(:func:`terrain_variant`); the values are memoised on the layout so that every cache the
-geometry modules keep on a killzone (movement graphs, sight arrays) is built once per terrain
-layout, and the on-disk movement graph cache keys on the content
+(:func:`check_added`, :func:`added_parts`); the values are memoised on the layout so that
+every cache the geometry modules keep on a killzone (movement graphs, sight arrays) is built
+once per terrain layout, and the on-disk movement graph cache keys on the content
 (:func:`engine.geometry.graph_cache.layout_digest`), so it never mixes layouts up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 import shapely
 from shapely.geometry import Polygon
 
-from engine.geometry.model import (
-    MAX_HEIGHT_INCHES,
-    MIN_RING_AREA,
-    Killzone,
-    KillzoneError,
-    TerrainPart,
-    TerrainType,
-    quantise,
-)
+from engine.geometry.layout import MAX_HEIGHT_INCHES, MIN_RING_AREA
+from engine.geometry.primitives import KillzoneError, TerrainPart, TerrainType, quantise
 
 __all__ = [
     "MAX_TERRAIN_VARIANTS",
     "AccessibleSpec",
     "FeatureSpec",
     "PartSpec",
+    "added_parts",
+    "check_added",
     "part_thickness",
-    "terrain_variant",
 ]
 
 MAX_TERRAIN_VARIANTS = 32
@@ -147,24 +142,30 @@ def part_thickness(polygon: Polygon) -> float:
     return float(min(sides))
 
 
-def _check(root: Killzone, extra: tuple[FeatureSpec, ...]) -> None:
-    names = set(root.features)
+def check_added(
+    source: str, features: Sequence[str], board: Polygon, extra: tuple[Any, ...]
+) -> None:
+    """Check the features ``extra`` (:class:`FeatureSpec` and :class:`AccessibleSpec` values)
+    added to a layout loaded from ``source`` with the features ``features`` on ``board``.
+
+    Raises:
+        KillzoneError: as :meth:`engine.geometry.model.Killzone.with_terrain` says.
+    """
+    names = set(features)
     for k, feat in enumerate(extra):
         if isinstance(feat, AccessibleSpec):
-            if feat.feature not in root.features:
-                raise KillzoneError(
-                    f"{root.source}: no feature {feat.feature!r} to make Accessible"
-                )
+            if feat.feature not in features:
+                raise KillzoneError(f"{source}: no feature {feat.feature!r} to make Accessible")
             if len(feat.polygon) < 4 or not feat.shape().is_valid:
-                raise KillzoneError(f"{root.source}: the Accessible area {k} is not valid")
+                raise KillzoneError(f"{source}: the Accessible area {k} is not valid")
             continue
         if not isinstance(feat, FeatureSpec):
             raise KillzoneError(
-                f"{root.source}: added terrain {k} must be a FeatureSpec, not {type(feat).__name__}"
+                f"{source}: added terrain {k} must be a FeatureSpec, not {type(feat).__name__}"
             )
-        where = f"{root.source}: added terrain feature {feat.name!r}"
+        where = f"{source}: added terrain feature {feat.name!r}"
         if not feat.name.strip():
-            raise KillzoneError(f"{root.source}: added terrain {k} has an empty name")
+            raise KillzoneError(f"{source}: added terrain {k} has an empty name")
         if feat.name in names:
             raise KillzoneError(f"{where}: the name is already a feature of the killzone")
         names.add(feat.name)
@@ -178,7 +179,7 @@ def _check(root: Killzone, extra: tuple[FeatureSpec, ...]) -> None:
             poly = part.shape()
             if not poly.is_valid or poly.area < MIN_RING_AREA:
                 raise KillzoneError(f"{where} part {pi}: the polygon is not valid")
-            if not root.board.covers(poly):
+            if not board.covers(poly):
                 raise KillzoneError(f"{where} part {pi}: not wholly on the board")
             if not 0 <= part.height <= MAX_HEIGHT_INCHES:
                 raise KillzoneError(
@@ -194,10 +195,10 @@ def _pieces(geom: shapely.geometry.base.BaseGeometry) -> list[Polygon]:
 
 
 def _accessible(
-    root: Killzone, parts: list[TerrainPart], spec: AccessibleSpec
+    features: Sequence[str], parts: list[TerrainPart], spec: AccessibleSpec
 ) -> list[TerrainPart]:
     """``parts`` with the change ``spec`` applied (:class:`AccessibleSpec`), renumbered."""
-    fi = root.features.index(spec.feature)
+    fi = list(features).index(spec.feature)
     area = spec.shape()
     out: list[TerrainPart] = []
 
@@ -228,51 +229,24 @@ def _accessible(
     return out
 
 
-def _build(root: Killzone, extra: tuple[FeatureSpec, ...]) -> Killzone:
-    features = list(root.features)
-    parts = list(root.parts)
+def added_parts(
+    features: tuple[str, ...], parts: tuple[TerrainPart, ...], extra: tuple[Any, ...]
+) -> tuple[tuple[str, ...], tuple[TerrainPart, ...]]:
+    """A layout's ``features`` and ``parts`` with ``extra`` applied (checked by
+    :func:`check_added`): each :class:`AccessibleSpec` changes the layout's parts, then each
+    :class:`FeatureSpec` adds a feature whose parts come after the others."""
+    names = list(features)
+    out = list(parts)
     for change in extra:
         if isinstance(change, AccessibleSpec):
-            parts = _accessible(root, parts, change)
+            out = _accessible(features, out, change)
     for feat in extra:
         if isinstance(feat, AccessibleSpec):
             continue
-        fi = len(features)
-        features.append(feat.name)
+        fi = len(names)
+        names.append(feat.name)
         for spec in feat.parts:
-            parts.append(
-                TerrainPart(fi, len(parts), spec.shape(), float(spec.height), frozenset(spec.types))
+            out.append(
+                TerrainPart(fi, len(out), spec.shape(), float(spec.height), frozenset(spec.types))
             )
-    return attrs.evolve(
-        root,
-        features=tuple(features),
-        parts=tuple(parts),
-        hatch_root=None,
-        terrain_root=root,
-        extra_terrain=extra,
-    )
-
-
-def terrain_variant(root: Killzone, extra: tuple[FeatureSpec, ...]) -> Killzone:
-    """``root`` (a layout as loaded, without added terrain) with the features ``extra``
-    added, in ``root``'s hatchway state; ``root`` itself when ``extra`` is empty.
-
-    Memoised on ``root`` by value (the :data:`MAX_TERRAIN_VARIANTS` most recent).
-    :meth:`Killzone.with_terrain` is the public way in.
-
-    Raises:
-        KillzoneError: as :meth:`Killzone.with_terrain` says.
-    """
-    if root.terrain_root is not None or root.hatch_root is not None:
-        raise ValueError("terrain_variant takes a layout as loaded (see Killzone.with_terrain)")
-    if not extra:
-        return root
-    memo = root._terrain_variants
-    found = memo.pop(extra, None)
-    if found is None:
-        _check(root, extra)
-        found = _build(root, extra)
-    memo[extra] = found  # most recent last
-    while len(memo) > MAX_TERRAIN_VARIANTS:
-        del memo[next(iter(memo))]
-    return found
+    return tuple(names), tuple(out)

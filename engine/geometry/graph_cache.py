@@ -1,15 +1,17 @@
-"""A cache of movement graphs on disk, keyed by value: a process that plays on a layout seen
-before loads its graphs (about a tenth of a second per base size on the open ruins) instead
-of building them (about a second).
+"""The caches of movement graphs: in memory on each killzone value (:func:`move_graph`, the
+way every query gets a graph), and on disk, keyed by value: a process that plays on a layout
+seen before loads its graphs (about a tenth of a second per base size on the open ruins)
+instead of building them (about a second).
 
 The key of a graph is a SHA-256 of everything its build reads: the layout's content
-(:func:`layout_digest`: board, features, every part's polygon, height and types, the
-hatchway state, drop zones, territories, objectives), the base size, and the code that builds
-and stores graphs (the source of :mod:`engine.geometry.move_graph`,
+(:func:`layout_digest`: board, features, every part's polygon, height and types, the hatchway state,
+drop zones, territories, objectives), the base size, and the code that builds and stores graphs (the
+source of :mod:`engine.geometry.move_graph`, :mod:`engine.geometry.move_base`,
+:mod:`engine.geometry.move_levels`, :mod:`engine.geometry.move_fill`,
 :mod:`engine.geometry.move_derive`, :mod:`engine.geometry.move_links`,
-:mod:`engine.geometry.model` and this module, with the
-versions of Python, shapely, numpy and networkx) and :data:`FORMAT`. A graph is therefore
-never stale: any change to the layout or to that code gives another key.
+:mod:`engine.geometry.move_values`, :mod:`engine.geometry.primitives`, :mod:`engine.geometry.model`
+and this module, with the versions of Python, shapely, numpy and networkx) and :data:`FORMAT`. A
+graph is therefore never stale: any change to the layout or to that code gives another key.
 
 What is stored: data only. A file is an uncompressed NumPy ``.npz`` archive of plain number
 arrays (:meth:`MoveGraph.tables <engine.geometry.move_graph.MoveGraph.tables>`: the nodes
@@ -57,15 +59,13 @@ import zipfile
 from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import shapely
 
 from engine.geometry.model import Killzone
-
-if TYPE_CHECKING:
-    from engine.geometry.move_graph import MoveGraph
+from engine.geometry.move_graph import MoveGraph
 
 __all__ = [
     "CACHE_ENV",
@@ -128,9 +128,13 @@ def _code_digest() -> str:
     here = Path(__file__).resolve().parent
     for name in (
         "move_graph.py",
+        "move_base.py",
+        "move_levels.py",
         "move_fill.py",
         "move_derive.py",
         "move_links.py",
+        "move_values.py",
+        "primitives.py",
         "model.py",
         "graph_cache.py",
     ):
@@ -333,8 +337,6 @@ def load(kz: Killzone, base_mm: float) -> MoveGraph | None:
     header, arrays = read
     if header != _header(kz, base_mm):
         return None  # another layout, base size, code or format under this name
-    from engine.geometry.move_graph import MoveGraph  # move_graph imports this module
-
     try:
         return MoveGraph.restore(kz, float(base_mm), arrays)
     except ValueError:
@@ -418,3 +420,69 @@ def _prune(folder: Path) -> None:
         count -= 1  # removed, or not the engine's file: not counted
         if _ours(old):
             old.unlink(missing_ok=True)
+
+
+_GRAPHS_KEY = "movement.graphs"
+
+
+def move_graph(kz: Killzone, base_mm: float) -> MoveGraph:
+    """The :class:`MoveGraph` of ``kz`` (in its hatchway state) for bases of ``base_mm`` mm,
+    built on first use and cached on the killzone value (its private ``_cache``).
+
+    A hatchway state made by :meth:`Killzone.with_open_hatchways` (section 9.3) gets its graph
+    derived (:meth:`MoveGraph.derive`) from the cached graph of the state nearest to it (the
+    fewest hatchways toggled; the layout as built, whose graph is built first if needed):
+    the same graph as a full build, in a fraction of the time when one hatchway differs.
+    A killzone with added terrain (:meth:`Killzone.with_terrain`, 7.2) gets its graph derived
+    from the layout's in the same way (only the links near the added features are computed).
+    Derived graphs compute each node's links on first use (:mod:`engine.geometry.move_fill`);
+    a graph derived from one of them fills it first, so a hatchway state of a killzone with
+    added terrain prefers a complete graph (the layout's states') to derive from.
+    """
+    per_kz: dict[float, MoveGraph] = kz._cache.setdefault(_GRAPHS_KEY, {})
+    key = float(base_mm)
+    graph = per_kz.get(key)
+    if graph is None:
+        root = kz.hatch_root
+        if root is None and kz.terrain_root is not None:
+            # Terrain added to a layout (7.2): derived from the layout's graph.
+            graph = MoveGraph.derive(move_graph(kz.terrain_root, key), kz)
+        elif root is not None and root is not kz:
+            # With added terrain, the layout's own states are candidates too: their graphs
+            # are complete (deriving from a graph whose links are filled lazily fills them
+            # all first).
+            layout = root.terrain_root
+            family = [root, *root._variants.values()]
+            if layout is not None:
+                family += [layout, *layout._variants.values()]
+            base: MoveGraph | None = None
+            best = (True, len(kz.hatchways) + 1, True)
+            for other in family:
+                cached = other._cache.get(_GRAPHS_KEY, {}).get(key)
+                if cached is None or other is kz:
+                    continue
+                rank = (
+                    not cached.links_complete,
+                    len(other.open_hatchways ^ kz.open_hatchways),
+                    other.terrain_root is not layout,  # the same terrain first
+                )
+                if rank < best:
+                    base, best = cached, rank
+            if base is None:
+                base = move_graph(layout if layout is not None else root, key)
+            graph = MoveGraph.derive(base, kz)
+        else:
+            graph = _load_or_build(kz, key)
+        per_kz[key] = graph
+    return graph
+
+
+def _load_or_build(kz: Killzone, base_mm: float) -> MoveGraph:
+    """The graph from the disk cache (:mod:`engine.geometry.graph_cache`, keyed by the
+    layout's content and this code), else built and stored there."""
+    cached = load(kz, base_mm)
+    if cached is not None:
+        return cached
+    graph = MoveGraph.build(kz, base_mm)
+    store(kz, base_mm, graph)
+    return graph

@@ -17,6 +17,11 @@ the geometry modules derive from it and keep in its private cache (movement grap
 arrays) is built once per state; the movement graph of a state is derived from the loaded
 layout's graph (:meth:`engine.geometry.movement.MoveGraph.derive`).
 
+The values it is made of (terrain types and parts, objective markers, placements, the
+position grid) are :mod:`engine.geometry.primitives`; the checks and limits of the layout
+structure :mod:`engine.geometry.layout`; added terrain :mod:`engine.geometry.extra_terrain`.
+This module names them all again, so ``engine.geometry.model`` stays the one import for them.
+
 A killzone with any Wall part uses the close quarters rules (section 9.3,
 :attr:`Killzone.close_quarters`): distances around walls
 (:func:`engine.geometry.sight.distance_around_walls`), and only the ends and corners of walls
@@ -28,7 +33,6 @@ from __future__ import annotations
 import importlib.resources
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -40,12 +44,40 @@ from numpy.typing import NDArray
 from shapely.geometry import Point, Polygon
 from shapely.strtree import STRtree
 
-from engine.errors import KillTeamError
-from engine.inputs import check_tree, excerpt, file_kind, read_document, shown
+from engine.geometry.extra_terrain import MAX_TERRAIN_VARIANTS, added_parts, check_added
+from engine.geometry.layout import (
+    MAX_AREAS,
+    MAX_BOARD_INCHES,
+    MAX_FEATURES,
+    MAX_HEIGHT_INCHES,
+    MAX_LAYOUT_PERIMETER,
+    MAX_LAYOUT_POINTS,
+    MAX_NAME_CHARS,
+    MAX_OBJECTIVES,
+    MAX_PARTS,
+    MAX_POLYGON_POINTS,
+    MIN_RING_AREA,
+    layout_fields,
+)
+from engine.geometry.primitives import (
+    DEFAULT_MODEL_HEIGHT,
+    MARKER_DIAMETER_MM,
+    MM_PER_INCH,
+    OBJECTIVE_DIAMETER_MM,
+    QUANTUM,
+    KillzoneError,
+    Objective,
+    Placement,
+    TerrainPart,
+    TerrainType,
+    quantise,
+)
+from engine.inputs import file_kind, read_document
 from engine.names import KILLZONE_FILE_SUFFIXES, check_builtin_name, is_file_ref
 
 __all__ = [
     "DEFAULT_MODEL_HEIGHT",
+    "MARKER_DIAMETER_MM",
     "MAX_AREAS",
     "MAX_BOARD_INCHES",
     "MAX_FEATURES",
@@ -70,142 +102,6 @@ __all__ = [
     "quantise",
     "shipped_killzones",
 ]
-
-MM_PER_INCH = 25.4
-#: Positions are quantised to 0.001" so that equality and hashing are exact (DESIGN.md).
-QUANTUM = 0.001
-#: Height of a model above its base (inches) when a datacard gives none: a 28 mm-scale
-#: infantry model's head is about 1.25" above the top of its base.
-DEFAULT_MODEL_HEIGHT = 1.25
-#: Objective markers are 40 mm across; other markers 20 mm (section 4.8).
-OBJECTIVE_DIAMETER_MM = 40.0
-
-
-class KillzoneError(KillTeamError, ValueError):
-    """A killzone layout is invalid; the message names the file, the feature and the field."""
-
-
-class TerrainType(StrEnum):
-    """KT24 terrain types (section 4.6; Wall from close quarters, section 9.3; Obstructing,
-    Protective and Portable from the universal equipment, section 7.2).
-
-    ``Ladder`` is the project's type for the Ladders equipment (7.2): an Insignificant +
-    Exposed part that makes a climb of the feature it stands against count 1" vertically
-    (:mod:`engine.geometry.move_links`). Protective and Portable are carried for the game
-    layer (their effects are rules of the attack sequences, not of geometry).
-    """
-
-    HEAVY = "Heavy"
-    LIGHT = "Light"
-    BLOCKING = "Blocking"
-    VANTAGE = "Vantage"
-    ACCESSIBLE = "Accessible"
-    INSIGNIFICANT = "Insignificant"
-    EXPOSED = "Exposed"
-    WALL = "Wall"
-    CEILING = "Ceiling"
-    OBSTRUCTING = "Obstructing"
-    PROTECTIVE = "Protective"
-    PORTABLE = "Portable"
-    LADDER = "Ladder"
-
-    @classmethod
-    def parse(cls, text: str) -> TerrainType:
-        """The type named ``text`` (case-insensitive).
-
-        Raises:
-            ValueError: for an unknown name (the loader turns it into a KillzoneError).
-        """
-        for member in cls:
-            if member.value.lower() == str(text).strip().lower():
-                return member
-        known = ", ".join(m.value for m in cls)
-        raise ValueError(f"unknown terrain type {text!r} (known: {known})")
-
-
-def quantise(value: float) -> float:
-    """Round a length in inches to the 0.001" grid (exact equality and hashing)."""
-    return round(round(value / QUANTUM) * QUANTUM, 3)
-
-
-@attrs.frozen(slots=True)
-class TerrainPart:
-    """One part of a terrain feature.
-
-    Attributes:
-        feature: index of its feature in :attr:`Killzone.features`.
-        index: index of this part in :attr:`Killzone.parts`.
-        polygon: footprint (inches), a valid shapely polygon.
-        height: top of the part above the killzone floor (inches, >= 0). For Vantage parts,
-            the level an operative stands on.
-        types: the part's terrain types (closed state for a hatchway part).
-        open_types: for a hatchway part, its types when the hatchway is open; else ``None``.
-    """
-
-    feature: int
-    index: int
-    polygon: Polygon = attrs.field(eq=False)
-    height: float
-    types: frozenset[TerrainType]
-    open_types: frozenset[TerrainType] | None = None
-
-    def types_when(self, open_: bool) -> frozenset[TerrainType]:
-        """The part's types with its hatchway open (``True``) or closed."""
-        if open_ and self.open_types is not None:
-            return self.open_types
-        return self.types
-
-
-@attrs.frozen(slots=True)
-class Objective:
-    """An objective marker: a 40 mm marker whose centre is ``position`` (inches)."""
-
-    name: str
-    position: tuple[float, float]
-
-    @property
-    def radius(self) -> float:
-        """Radius in inches."""
-        return OBJECTIVE_DIAMETER_MM / MM_PER_INCH / 2
-
-
-@attrs.frozen(slots=True, cache_hash=True)
-class Placement:
-    """Where an operative is: the inputs of every geometry query.
-
-    Attributes:
-        x, y: centre of the base (inches, quantised to 0.001").
-        base_mm: base diameter in millimetres (e.g. 32, 40, 50).
-        elevation: height of the base above the floor (inches): 0 on the killzone floor,
-            else the height of the Vantage part it stands on.
-        model_height: height of the model's head above its base (inches).
-    """
-
-    x: float = attrs.field(converter=quantise)
-    y: float = attrs.field(converter=quantise)
-    base_mm: float = 32.0
-    elevation: float = attrs.field(default=0.0, converter=quantise)
-    model_height: float = DEFAULT_MODEL_HEIGHT
-
-    @property
-    def radius(self) -> float:
-        """Base radius in inches."""
-        return self.base_mm / MM_PER_INCH / 2
-
-    @property
-    def head(self) -> tuple[float, float, float]:
-        """The point sight lines are drawn from (centre of the base, top of the model)."""
-        return (self.x, self.y, self.elevation + self.model_height)
-
-    def moved(self, x: float, y: float, elevation: float | None = None) -> Placement:
-        """The same operative at another position (and elevation)."""
-        return attrs.evolve(
-            self, x=x, y=y, elevation=self.elevation if elevation is None else elevation
-        )
-
-    def footprint(self) -> Polygon:
-        """The base as a shapely polygon (inches)."""
-        return Point(self.x, self.y).buffer(self.radius, quad_segs=16)
 
 
 def _bool_array(
@@ -337,7 +233,7 @@ class Killzone:
                 limit above exceeded, a value of the wrong kind anywhere (never another
                 exception).
         """
-        return _Loader(source).build(data)
+        return cls(**layout_fields(data, source))
 
     def with_open_hatchways(self, names: Iterable[str]) -> Killzone:
         """This killzone with exactly the hatchways ``names`` open (others closed) (section
@@ -378,18 +274,16 @@ class Killzone:
 
         Args:
             extra: :class:`engine.geometry.extra_terrain.FeatureSpec` values (e.g. from
-                :func:`engine.geometry.equipment.equipment_feature`).
+                :func:`engine.rules.equipment.shapes.equipment_feature`).
 
         Raises:
             KillzoneError: a feature that is not a ``FeatureSpec``, a name used twice or
                 already a feature of the layout, a part not wholly on the board or not a valid
                 polygon, a negative height.
         """
-        from engine.geometry.extra_terrain import terrain_variant  # here: it imports this module
-
         root = self.hatch_root if self.hatch_root is not None else self
         root = root.terrain_root if root.terrain_root is not None else root
-        return terrain_variant(root, tuple(extra)).with_open_hatchways(self.open_hatchways)
+        return _terrain_variant(root, tuple(extra)).with_open_hatchways(self.open_hatchways)
 
     @property
     def close_quarters(self) -> bool:
@@ -467,379 +361,39 @@ class Killzone:
         raise KeyError(f"{self.source}: no objective marker named {name!r}")
 
 
-# -------------------------------------------------------------------------------------------
-# Loading and validation
-# -------------------------------------------------------------------------------------------
+def _terrain_variant(root: Killzone, extra: tuple[Any, ...]) -> Killzone:
+    """``root`` (a layout as loaded, without added terrain) with the features ``extra``
+    added (:func:`engine.geometry.extra_terrain.check_added`,
+    :func:`~engine.geometry.extra_terrain.added_parts`), in ``root``'s hatchway state;
+    ``root`` itself when ``extra`` is empty.
 
-MAX_BOARD_INCHES = 100.0
-"""The largest board side a layout may have (inches); boards are 30" x 22" in KT24 (the
-shipped layouts), so this is over three times the real size. The smallest is 1"."""
+    Memoised on ``root`` by value (the :data:`~engine.geometry.extra_terrain.
+    MAX_TERRAIN_VARIANTS` most recent). :meth:`Killzone.with_terrain` is the public way in.
 
-MAX_HEIGHT_INCHES = 50.0
-"""The tallest terrain part (inches); shipped parts are at most 5" tall."""
-
-MAX_FEATURES = 500
-"""The most terrain features a layout may have (the shipped layouts have at most 22)."""
-
-MAX_PARTS = 1000
-"""The most terrain parts a layout may have, over all features (shipped: at most 28)."""
-
-MAX_POLYGON_POINTS = 200
-"""The most points of one ring (polygon), the repeated closing point included (shipped: at
-most 6)."""
-
-MAX_LAYOUT_POINTS = 5000
-"""The most ring points of all terrain parts together (closing points not counted; shipped:
-at most 140). With :data:`MAX_LAYOUT_PERIMETER` it bounds the work of the geometry built
-from a layout (movement graph nodes are corners and points every inch around low and
-Vantage terrain; see also :data:`engine.geometry.move_fill.MAX_GRAPH_WORK`)."""
-
-MAX_LAYOUT_PERIMETER = 20000.0
-"""The largest total perimeter of all terrain parts (inches; shipped: about 500)."""
-
-MIN_RING_AREA = 0.01
-"""The smallest area (square inches) a ring may enclose, a tenth of an inch square: smaller
-rings are degenerate slivers (the smallest shipped part encloses 0.4 square inches)."""
-
-MAX_OBJECTIVES = 50
-"""The most objective markers a layout may have (shipped: 3)."""
-
-MAX_AREAS = 8
-"""The most drop zones or territories a layout may name (shipped: 2 of each)."""
-
-MAX_NAME_CHARS = 100
-"""The longest name of a layout, feature, objective marker, drop zone or version."""
-
-_TOP_FIELDS = {
-    "name",
-    "version",
-    "width",
-    "depth",
-    "features",
-    "drop_zones",
-    "territories",
-    "objectives",
-}
-_FEATURE_FIELDS = {"name", "parts", "hatchway", "open"}
-_PART_FIELDS = {"polygon", "height", "types", "open_types"}
-_OBJECTIVE_FIELDS = {"name", "position"}
-
-
-class _Loader:
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, where: str, message: str) -> KillzoneError:
-        return KillzoneError(f"{self.source}: {where}: {message}")
-
-    def number(
-        self,
-        value: Any,
-        where: str,
-        field: str,
-        *,
-        minimum: float | None = None,
-        maximum: float | None = None,
-    ) -> float:
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or (isinstance(value, float) and not math.isfinite(value))
-        ):
-            raise self.fail(where, f"field {field!r} must be a number, not {shown(value)}")
-        if minimum is not None and value < minimum:
-            raise self.fail(
-                where, f"field {field!r} must be at least {minimum:g}, not {shown(value)}"
-            )
-        if maximum is not None and value > maximum:
-            raise self.fail(
-                where, f"field {field!r} must be at most {maximum:g}, not {shown(value)}"
-            )
-        return float(value)
-
-    def name(self, value: Any, where: str, field: str = "name") -> str:
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(where, f"field {field!r} must be a non-empty string")
-        if len(value) > MAX_NAME_CHARS:
-            raise self.fail(
-                where,
-                f"field {field!r} is longer than {MAX_NAME_CHARS} characters ({excerpt(value)})",
-            )
-        return value
-
-    def count(
-        self, value: Sequence[Any] | Mapping[str, Any], limit: int, where: str, field: str
-    ) -> None:
-        if len(value) > limit:
-            raise self.fail(
-                where,
-                f"field {field!r} has {len(value)} entries; a layout may have at most {limit}",
-            )
-
-    def unique(self, field: str, names: Sequence[str]) -> None:
-        """Refuse the last of ``names`` (the entries of list ``field``) when it is the name of
-        an earlier one, ignoring case and spacing as the action notation does (``Operate hatch
-        KAS-1 west hatch``, ``Pick up KAS-1 north``): the second would be unreachable."""
-        *earlier, last = names
-        key = " ".join(last.casefold().split())
-        for j, other in enumerate(earlier):
-            if " ".join(other.casefold().split()) == key:
-                same = (
-                    f"named {last!r}"
-                    if other == last
-                    else f"named {other!r} and {last!r}, the same name to the engine "
-                    "(case and spacing ignored)"
-                )
-                raise self.fail(
-                    "layout", f"{field}[{j}] and {field}[{len(earlier)}] are both {same}"
-                )
-
-    def unknown_fields(self, data: Mapping[Any, Any], allowed: set[str], where: str) -> None:
-        extra = sorted(str(k) for k in data if k not in allowed)
-        if extra:
-            raise self.fail(
-                where,
-                f"unknown field {excerpt(extra[0])} (allowed: {', '.join(sorted(allowed))})",
-            )
-
-    def ring(self, value: Any, where: str, field: str, width: float, depth: float) -> Polygon:
-        if not isinstance(value, list | tuple) or len(value) < 4:
-            raise self.fail(
-                where,
-                f"field {field!r} must be a closed ring of at least 4 [x, y] points "
-                "(first repeated last)",
-            )
-        if len(value) > MAX_POLYGON_POINTS:
-            raise self.fail(
-                where,
-                f"field {field!r} has {len(value)} points; a ring may have at most "
-                f"{MAX_POLYGON_POINTS}",
-            )
-        points: list[tuple[float, float]] = []
-        for k, pt in enumerate(value):
-            if not isinstance(pt, list | tuple) or len(pt) != 2:
-                raise self.fail(where, f"field {field!r} point {k} must be [x, y], not {shown(pt)}")
-            xy = (
-                self.number(pt[0], where, f"{field}[{k}][0]"),
-                self.number(pt[1], where, f"{field}[{k}][1]"),
-            )
-            if not (0 <= xy[0] <= width and 0 <= xy[1] <= depth):
-                raise self.fail(
-                    where,
-                    f"field {field!r} is not wholly on the board: point {k} "
-                    f"[{xy[0]:g}, {xy[1]:g}] is outside 0..{width:g} x 0..{depth:g}",
-                )
-            points.append(xy)
-        if points[0] != points[-1]:
-            raise self.fail(
-                where,
-                f"field {field!r} does not close: first point {points[0]} != "
-                f"last point {points[-1]}",
-            )
-        poly = Polygon(points)
-        if not poly.is_valid or poly.area <= 0:
-            reason = shapely.is_valid_reason(poly)
-            raise self.fail(where, f"field {field!r} is not a valid polygon ({reason})")
-        if poly.area < MIN_RING_AREA:
-            raise self.fail(
-                where,
-                f"field {field!r} encloses {poly.area:.2g} square inches, less than "
-                f"{MIN_RING_AREA:g} (a degenerate ring)",
-            )
-        return poly
-
-    def types(self, value: Any, where: str, field: str) -> frozenset[TerrainType]:
-        if not isinstance(value, list | tuple):
-            raise self.fail(where, f"field {field!r} must be a list of terrain types")
-        if len(value) > 4 * len(TerrainType):
-            raise self.fail(where, f"field {field!r} lists {len(value)} terrain types")
-        out = set()
-        for t in value:
-            if not isinstance(t, str):
-                raise self.fail(where, f"field {field!r}: a terrain type is a name, not {shown(t)}")
-            try:
-                out.add(TerrainType.parse(t))
-            except ValueError:
-                known = ", ".join(m.value for m in TerrainType)
-                raise self.fail(
-                    where, f"field {field!r}: unknown terrain type {excerpt(t)} (known: {known})"
-                ) from None
-        return frozenset(out)
-
-    def build(self, data: Mapping[str, Any]) -> Killzone:
-        if not isinstance(data, Mapping):
-            raise self.fail("layout", f"must be a table/object, not {shown(data)}")
-        check_tree(data, self.source, KillzoneError)
-        self.unknown_fields(data, _TOP_FIELDS, "layout")
-        name = self.name(data.get("name"), "layout")
-        width = self.number(
-            data.get("width", 30.0), "layout", "width", minimum=1.0, maximum=MAX_BOARD_INCHES
+    Raises:
+        KillzoneError: as :meth:`Killzone.with_terrain` says.
+    """
+    if root.terrain_root is not None or root.hatch_root is not None:
+        raise ValueError("_terrain_variant takes a layout as loaded (see Killzone.with_terrain)")
+    if not extra:
+        return root
+    memo = root._terrain_variants
+    found = memo.pop(extra, None)
+    if found is None:
+        check_added(root.source, root.features, root.board, extra)
+        features, parts = added_parts(root.features, root.parts, extra)
+        found = attrs.evolve(
+            root,
+            features=features,
+            parts=parts,
+            hatch_root=None,
+            terrain_root=root,
+            extra_terrain=extra,
         )
-        depth = self.number(
-            data.get("depth", 22.0), "layout", "depth", minimum=1.0, maximum=MAX_BOARD_INCHES
-        )
-        board = shapely.box(0, 0, width, depth)
-        features_data = data.get("features", [])
-        if not isinstance(features_data, list):
-            raise self.fail("layout", "field 'features' must be a list")
-        self.count(features_data, MAX_FEATURES, "layout", "features")
-        names: list[str] = []
-        parts: list[TerrainPart] = []
-        points, perimeter = 0, 0.0  # of all parts so far (MAX_LAYOUT_POINTS, ..._PERIMETER)
-        hatchways: set[str] = set()
-        open_hatchways: set[str] = set()
-        for fi, feat in enumerate(features_data):
-            where = f"feature {fi}"
-            if not isinstance(feat, Mapping):
-                raise self.fail(where, "must be a table/object")
-            fname = self.name(feat.get("name"), where)
-            self.unique("features", [*names, fname])
-            where = f"feature {fname!r}"
-            self.unknown_fields(feat, _FEATURE_FIELDS, where)
-            is_hatch = feat.get("hatchway", False)
-            is_open = feat.get("open", False)
-            for field, flag in (("hatchway", is_hatch), ("open", is_open)):
-                if not isinstance(flag, bool):
-                    raise self.fail(
-                        where, f"field {field!r} must be true or false, not {shown(flag)}"
-                    )
-            if is_open and not is_hatch:
-                raise self.fail(where, "field 'open' is only for hatchway features")
-            if is_hatch:
-                hatchways.add(fname)
-                if is_open:
-                    open_hatchways.add(fname)
-            parts_data = feat.get("parts")
-            if not isinstance(parts_data, list) or not parts_data:
-                raise self.fail(where, "field 'parts' must be a non-empty list")
-            if len(parts) + len(parts_data) > MAX_PARTS:
-                raise self.fail(
-                    where, f"too many terrain parts: a layout may have at most {MAX_PARTS}"
-                )
-            for pi, part in enumerate(parts_data):
-                pwhere = f"{where} part {pi}"
-                if not isinstance(part, Mapping):
-                    raise self.fail(pwhere, "must be a table/object")
-                self.unknown_fields(part, _PART_FIELDS, pwhere)
-                poly = self.ring(part.get("polygon"), pwhere, "polygon", width, depth)
-                if not board.covers(poly):
-                    raise self.fail(pwhere, "field 'polygon' is not wholly on the board")
-                height = self.number(
-                    part.get("height"), pwhere, "height", minimum=0.0, maximum=MAX_HEIGHT_INCHES
-                )
-                types = self.types(part.get("types", []), pwhere, "types")
-                open_types = None
-                if "open_types" in part:
-                    if not is_hatch:
-                        raise self.fail(pwhere, "field 'open_types' is only for hatchway features")
-                    open_types = self.types(part["open_types"], pwhere, "open_types")
-                parts.append(TerrainPart(len(names), len(parts), poly, height, types, open_types))
-                points += len(poly.exterior.coords) - 1
-                perimeter += poly.length
-                if points > MAX_LAYOUT_POINTS:
-                    raise self.fail(
-                        pwhere,
-                        f"too many ring points: the terrain parts so far have {points} points, "
-                        f"a layout may have at most {MAX_LAYOUT_POINTS}",
-                    )
-                if perimeter > MAX_LAYOUT_PERIMETER:
-                    raise self.fail(
-                        pwhere,
-                        f"too much terrain outline: the terrain parts so far measure "
-                        f'{perimeter:.0f}" around, a layout may have at most '
-                        f'{MAX_LAYOUT_PERIMETER:.0f}"',
-                    )
-            names.append(fname)
-        drop = self.areas(data.get("drop_zones"), "drop_zones", board, required=True)
-        terr = self.areas(data.get("territories", {}), "territories", board, required=False)
-        objectives = self.objectives(
-            data.get("objectives", []), board, parts, names, open_hatchways
-        )
-        version = data.get("version", "1")
-        if isinstance(version, bool) or not isinstance(version, str | int | float):
-            raise self.fail("layout", f"field 'version' must be a string, not {shown(version)}")
-        version = self.name(str(version), "layout", "version")
-        return Killzone(
-            name=name,
-            version=version,
-            width=width,
-            depth=depth,
-            features=tuple(names),
-            parts=tuple(parts),
-            hatchways=frozenset(hatchways),
-            open_hatchways=frozenset(open_hatchways),
-            drop_zones=drop,
-            territories=terr,
-            objectives=objectives,
-            source=self.source,
-        )
-
-    def areas(
-        self, value: Any, field: str, board: Polygon, *, required: bool
-    ) -> dict[str, Polygon]:
-        if not isinstance(value, Mapping):
-            raise self.fail("layout", f"field {field!r} must be a table of player -> ring")
-        self.count(value, MAX_AREAS, "layout", field)
-        _, _, width, depth = board.bounds
-        out: dict[str, Polygon] = {}
-        for player in sorted(value, key=str):
-            where = f"{field} {self.name(player, 'layout', field)!r}"
-            poly = self.ring(value[player], where, "polygon", width, depth)
-            if not board.covers(poly):
-                raise self.fail(where, "is not wholly on the board")
-            out[str(player)] = poly
-        if required and set(out) != {"A", "B"}:
-            raise self.fail("layout", f"field {field!r} must define exactly players 'A' and 'B'")
-        return out
-
-    def objectives(
-        self,
-        value: Any,
-        board: Polygon,
-        parts: Sequence[TerrainPart],
-        names: Sequence[str],
-        open_hatchways: set[str],
-    ) -> tuple[Objective, ...]:
-        if not isinstance(value, list):
-            raise self.fail("layout", "field 'objectives' must be a list")
-        self.count(value, MAX_OBJECTIVES, "layout", "objectives")
-        out: list[Objective] = []
-        for k, obj in enumerate(value):
-            where = f"objective {k}"
-            if not isinstance(obj, Mapping):
-                raise self.fail(where, "must be a table/object")
-            name = self.name(obj.get("name"), where)
-            self.unique("objectives", [*(o.name for o in out), name])
-            where = f"objective {name!r}"
-            self.unknown_fields(obj, _OBJECTIVE_FIELDS, where)
-            pos = obj.get("position")
-            if not isinstance(pos, list | tuple) or len(pos) != 2:
-                raise self.fail(where, f"field 'position' must be [x, y], not {shown(pos)}")
-            x, y = (
-                self.number(pos[0], where, "position[0]"),
-                self.number(pos[1], where, "position[1]"),
-            )
-            marker = Objective(name, (x, y))
-            _, _, width, depth = board.bounds
-            if not (0 <= x <= width and 0 <= y <= depth):
-                raise self.fail(
-                    where, f"field 'position' {shown(list(pos))} puts the marker off the board"
-                )
-            disc = Point(x, y).buffer(marker.radius, quad_segs=16)
-            if not board.covers(disc):
-                raise self.fail(
-                    where, f"field 'position' {shown(list(pos))} puts the marker off the board"
-                )
-            for part in parts:
-                heavy = TerrainType.HEAVY in part.types_when(names[part.feature] in open_hatchways)
-                if heavy and part.polygon.intersects(disc):
-                    raise self.fail(
-                        where,
-                        f"field 'position' {shown(list(pos))} puts the marker inside Heavy "
-                        f"terrain (feature {names[part.feature]!r})",
-                    )
-            out.append(marker)
-        return tuple(out)
+    memo[extra] = found  # most recent last
+    while len(memo) > MAX_TERRAIN_VARIANTS:
+        del memo[next(iter(memo))]
+    return found
 
 
 def load_killzone(path: str | Path) -> Killzone:

@@ -15,10 +15,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.geometry.model import TerrainPart, TerrainType
-from engine.geometry.move_links import _GRID, _TOL, CONTROL_RANGE, XY, FloatArray, _Link
+from engine.geometry.move_values import _GRID, _TOL, CONTROL_RANGE, XY, FloatArray, _Link
 
 if TYPE_CHECKING:
-    from engine.geometry.move_graph import MoveGraph
+    from engine.geometry.move_base import GraphBase
 
 
 @attrs.frozen(slots=True, eq=False)
@@ -45,7 +45,7 @@ class _Reuse:
             kept link that climbs near one is classified again (its ladder flag may differ).
     """
 
-    base: MoveGraph
+    base: GraphBase
     old: NDArray[np.int64]
     boxes: FloatArray
     move_keys: NDArray[np.int64]
@@ -67,7 +67,7 @@ class _Reuse:
         object.__setattr__(self, "_new_of_old", new_of_old)
 
     @classmethod
-    def make(cls, base: MoveGraph, graph: MoveGraph) -> _Reuse | None:
+    def make(cls, base: GraphBase, graph: GraphBase) -> _Reuse | None:
         """``None`` when ``graph`` is not the same layout as ``base`` (in another hatchway
         state, or with other terrain added after the layout's parts, 7.2) with the same levels
         (then every link is computed)."""
@@ -227,7 +227,7 @@ class _Reuse:
         return False
 
     def kept_over(
-        self, graph: MoveGraph, part: int, rows: NDArray[np.bool_] | None = None
+        self, graph: GraphBase, part: int, rows: NDArray[np.bool_] | None = None
     ) -> list[tuple[int, int, _Link | str | None]]:
         """``base``'s links over the low part ``part`` that ``graph`` keeps (both nodes in
         it, the segment missing every box), as ``(u, v, link)`` with ``graph``'s node

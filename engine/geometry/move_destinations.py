@@ -15,9 +15,12 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
+from engine.geometry.graph_cache import move_graph
 from engine.geometry.model import Killzone, Placement, TerrainType, quantise
-from engine.geometry.move_graph import MoveGraph, move_graph
-from engine.geometry.move_links import (
+from engine.geometry.move_graph import MoveGraph
+from engine.geometry.move_paths import _search
+from engine.geometry.move_query import MoveError, _action, _Query, max_move, near_zones
+from engine.geometry.move_values import (
     _GRID,
     _ROUND_TOL,
     _TOL,
@@ -30,7 +33,6 @@ from engine.geometry.move_links import (
     _bevel_buffer,
     _Link,
 )
-from engine.geometry.move_paths import MoveError, _action, _Query, _search, max_move, near_zones
 from engine.geometry.sight import CONTROL_RANGE_TOLERANCE, within_control_range
 
 # -------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The links of a movement graph (:class:`engine.geometry.move_graph.MoveGraph`): same-level
 moves, climbs over low parts, and climbs, drops and jumps between levels (rules
 ``rules/KT24.md`` 3.3, 4.6, 4.7, 7.2, 9.3), computed for all nodes at once (a full build) or
-node by node when first asked for (a derived graph, :class:`LazyOut`).
+node by node when first asked for (a derived graph,
+:class:`~engine.geometry.move_base.LazyOut`).
 
 A node's outgoing links depend only on the pairs it belongs to: computing them for a few nodes
 runs the same tests on the same pairs, in the same order, as computing them for all, so a
@@ -13,14 +14,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, SupportsIndex, cast, overload
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import shapely
 from numpy.typing import NDArray
 
 from engine.geometry.model import KillzoneError, TerrainType
-from engine.geometry.move_links import (
+from engine.geometry.move_base import GraphBase, OutLink
+from engine.geometry.move_values import (
     _BLOCKED,
     _TOL,
     CLIMB_MAX,
@@ -32,74 +34,6 @@ from engine.geometry.move_links import (
 
 if TYPE_CHECKING:
     from engine.geometry.move_derive import _Reuse
-    from engine.geometry.move_graph import MoveGraph
-
-#: One outgoing link of a node: (the other node, the A* weight, the link).
-OutLink = tuple[int, float, _Link]
-
-
-class LazyOut(list[list[OutLink]]):
-    """The outgoing links of each node (a list indexed by node), each node's filled on first
-    access by ``fill`` (called with a boolean mask (N,) of the nodes to fill); iterating,
-    comparing, pickling or :meth:`complete` fills every node left."""
-
-    __slots__ = ("_fill", "_left")
-
-    def __init__(self, n: int, fill: Callable[[NDArray[np.bool_]], None]) -> None:
-        super().__init__(cast(list[list[OutLink]], [None] * n))
-        self._fill: Callable[[NDArray[np.bool_]], None] | None = fill
-        self._left = n
-
-    @overload
-    def __getitem__(self, u: SupportsIndex) -> list[OutLink]: ...
-    @overload
-    def __getitem__(self, u: slice) -> list[list[OutLink]]: ...
-    def __getitem__(self, u: SupportsIndex | slice) -> list[OutLink] | list[list[OutLink]]:
-        if isinstance(u, slice):
-            self.complete()
-            return list.__getitem__(self, u)
-        row = list.__getitem__(self, u)
-        if row is None:
-            mask = np.zeros(len(self), dtype=bool)
-            mask[u] = True
-            self._run(mask)
-            row = list.__getitem__(self, u)
-        return row
-
-    def __iter__(self) -> Iterator[list[OutLink]]:
-        self.complete()
-        return list.__iter__(self)
-
-    def __eq__(self, other: object) -> bool:
-        self.complete()
-        return list.__eq__(self, other)
-
-    __hash__ = None  # a list
-
-    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
-        self.complete()
-        return (list, (list(list.__iter__(self)),))
-
-    def is_complete(self) -> bool:
-        """Whether every node's links are filled."""
-        return self._left == 0
-
-    def complete(self) -> None:
-        """Fill every node not filled yet."""
-        if self._left:
-            mask = np.fromiter((r is None for r in list.__iter__(self)), dtype=bool)
-            self._run(mask)
-
-    def _run(self, mask: NDArray[np.bool_]) -> None:
-        fill = self._fill
-        assert fill is not None
-        for u in np.flatnonzero(mask).tolist():
-            list.__setitem__(self, u, [])
-        self._left -= int(mask.sum())
-        fill(mask)
-        if not self._left:
-            self._fill = None  # drop the graph this one is derived from
-
 
 MAX_GRAPH_WORK = 2_000_000
 """The most work a movement graph build may take (:func:`graph_work`), in node pairs tested
@@ -115,7 +49,7 @@ _BETWEEN_WEIGHT = 64
 classified one by one, ~300 µs a pair) against a same-level pair (~5 µs, vectorised)."""
 
 
-def graph_work(g: MoveGraph) -> int:
+def graph_work(g: GraphBase) -> int:
     """The work of a full build of ``g``'s links (after :func:`prepare`), in same-level pairs:
     the pairs of nodes on one level, the ordered pairs near each low part (links over it,
     x :data:`_OVER_WEIGHT`), the pairs between a Vantage level's nodes and the nodes near
@@ -141,7 +75,7 @@ def graph_work(g: MoveGraph) -> int:
     return work
 
 
-def check_size(g: MoveGraph) -> None:
+def check_size(g: GraphBase) -> None:
     """Refuse a graph whose build would take more than :data:`MAX_GRAPH_WORK`.
 
     Raises:
@@ -157,7 +91,7 @@ def check_size(g: MoveGraph) -> None:
         )
 
 
-def prepare(g: MoveGraph) -> None:
+def prepare(g: GraphBase) -> None:
     """Set the per-node caches the links and the path search use: node positions and levels
     as Python lists, each node's distance to each Vantage level's footprint, the nodes near
     each level (for climbs, drops and jumps) and near each climbable part (for links over
@@ -184,7 +118,7 @@ def prepare(g: MoveGraph) -> None:
     object.__setattr__(g, "_over_near", over_near)
 
 
-def fill(g: MoveGraph, rows: NDArray[np.bool_], reuse: _Reuse | None) -> None:
+def fill(g: GraphBase, rows: NDArray[np.bool_], reuse: _Reuse | None) -> None:
     """Compute the outgoing links of the nodes ``rows`` (boolean mask (N,)) of ``g`` into
     their lists in ``g._out`` (empty lists on entry) and ``g._links``: visibility, over,
     climb, drop and jump links; with ``reuse``, those a change cannot affect are taken from
@@ -273,7 +207,7 @@ def fill(g: MoveGraph, rows: NDArray[np.bool_], reuse: _Reuse | None) -> None:
 
 
 def _fill_moves(
-    g: MoveGraph,
+    g: GraphBase,
     rows: NDArray[np.bool_],
     everything: bool,
     rows_list: list[bool],
@@ -331,7 +265,7 @@ def triu_chunks(n: int, chunk: int) -> Iterator[tuple[NDArray[np.int64], NDArray
 
 
 def _fill_move_pairs(
-    g: MoveGraph,
+    g: GraphBase,
     lvl: Level,
     a_ids: NDArray[np.int64],
     b_ids: NDArray[np.int64],
@@ -418,7 +352,7 @@ def _fill_move_pairs(
 
 
 def _fill_over(
-    g: MoveGraph,
+    g: GraphBase,
     rows: NDArray[np.bool_],
     everything: bool,
     rows_list: list[bool],
@@ -471,7 +405,7 @@ def _fill_over(
 
 
 def over_many(
-    g: MoveGraph, part: int, a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]
+    g: GraphBase, part: int, a_ids: NDArray[np.int64], b_ids: NDArray[np.int64]
 ) -> list[_Link | str | None]:
     """:meth:`classify` of the floor links ``a_ids[k] -> b_ids[k]`` that cross the
     interior of the climbable part ``part``, in a few vectorised calls, for the links that

@@ -100,14 +100,22 @@ Simplifications (documented approximations):
   passage region; Obstructing and ladder parts never change such a move (razor wire blocks the
   floor like other climbable terrain, a ladder is Insignificant), so no shortcut skips them.
 
-The code lives in five modules: :mod:`engine.geometry.move_links` (levels, links and the
-link classifier), :mod:`engine.geometry.move_graph` (the graph build and its caches),
-:mod:`engine.geometry.move_derive` (a graph derived from another state's),
-:mod:`engine.geometry.move_paths` (the path search, explicit paths and their cost) and
-:mod:`engine.geometry.move_destinations` (which destinations a move reaches, for listing legal
-actions and for agents). This module is their public face.
+The code lives in these modules, each importing only those listed before it:
+:mod:`engine.geometry.move_values` (the rules' distances and costs, levels and links),
+:mod:`engine.geometry.move_links` (the link classifier),
+:mod:`engine.geometry.move_base` (what the graph's builders read of a graph),
+:mod:`engine.geometry.move_levels` (a graph's levels and nodes),
+:mod:`engine.geometry.move_derive` (links taken from another state's graph),
+:mod:`engine.geometry.move_fill` (computing the links), :mod:`engine.geometry.move_graph`
+(the graph, its build and derivation), :mod:`engine.geometry.graph_cache` (the graphs cached
+in memory and on disk: :func:`move_graph`), :mod:`engine.geometry.move_query` (a move's
+action, zones and checks, and the results), :mod:`engine.geometry.move_paths` (the path
+search, explicit paths and their cost) and :mod:`engine.geometry.move_destinations` (which
+destinations a move reaches, for listing legal actions and for agents). This module is their
+public face.
 """
 
+from engine.geometry.graph_cache import move_graph
 from engine.geometry.move_destinations import (
     ReachMemo,
     candidate_destinations,
@@ -115,8 +123,10 @@ from engine.geometry.move_destinations import (
     reachable_with_costs,
     straight_reach,
 )
-from engine.geometry.move_graph import MoveGraph, move_graph
-from engine.geometry.move_links import (
+from engine.geometry.move_graph import MoveGraph
+from engine.geometry.move_paths import check_path, move_cost, shortest_path
+from engine.geometry.move_query import Increment, MoveError, MovePath, max_move
+from engine.geometry.move_values import (
     ACCESSIBLE_COST,
     CHARGE_BONUS,
     CLIMB_MAX,
@@ -130,15 +140,6 @@ from engine.geometry.move_links import (
     OBSTRUCTING_COST,
     Level,
     MoveAction,
-)
-from engine.geometry.move_paths import (
-    Increment,
-    MoveError,
-    MovePath,
-    check_path,
-    max_move,
-    move_cost,
-    shortest_path,
 )
 
 __all__ = [

@@ -39,28 +39,34 @@ from typing import Any
 
 import attrs
 from matplotlib import rc_context
-from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
-from matplotlib.patches import Circle, Patch
+from matplotlib.patches import Circle
 from matplotlib.patches import Polygon as PolygonPatch
 from matplotlib.patheffects import withStroke
 from matplotlib.text import Text
 from shapely.geometry import Polygon
 
 from engine.errors import KillTeamError
-from engine.geometry.model import (
-    DEFAULT_MODEL_HEIGHT,
-    MAX_BOARD_INCHES,
-    MAX_HEIGHT_INCHES,
-    MAX_NAME_CHARS,
-    Killzone,
-    Placement,
-    TerrainType,
+from engine.geometry.model import Killzone, Placement
+from engine.geometry.render_legend import (
+    _EXPENDED_ALPHA,
+    _INJURED_COLOUR,
+    _READY_ALPHA,
+    PLAYER_COLOURS,
+    TERRAIN_STYLES,
+    _legend_handles,
+    sight_caption,
+    terrain_category,
 )
-from engine.inputs import excerpt, read_document, shown
+from engine.geometry.render_operatives import (
+    MAX_BASE_MM,
+    MAX_MODEL_HEIGHT,
+    MAX_OPERATIVES,
+    OperativesError,
+    load_operatives,
+)
 from engine.terminal import printable
 
 __all__ = [
@@ -85,31 +91,8 @@ SUFFIXES = (".png", ".svg")
 #: Resolution of PNG output (dots per inch).
 PNG_DPI = 150
 
-#: Colour per player (drop zone, territory outline, operatives).
-PLAYER_COLOURS: Mapping[str, str] = {"A": "#1f63b5", "B": "#c0392b"}
-
-#: Legend label -> (fill colour, hatch pattern) for each terrain category, in legend order.
-TERRAIN_STYLES: Mapping[str, tuple[str, str]] = {
-    "Wall": ("#34343f", ""),
-    "Hatchway (closed)": ("#3d7ea6", "xxx"),
-    "Blocking": ("#6a2c91", ""),
-    "Heavy": ("#8a5a35", ""),
-    "Vantage": ("#f0b429", ""),
-    "Light": ("#8fbf5a", ""),
-    "Accessible / open hatchway": ("#6fd0e8", ""),
-    "Ceiling": ("#b7a6d9", ""),
-    "Obstructing (razor wire)": ("#c0675c", "xx"),
-    "Ladder": ("#a39e93", "---"),
-    "Insignificant / Exposed": ("#d4cfc4", "..."),
-    "Other": ("#ffffff", ""),
-}
-
 _FLOOR_COLOUR = "#f7f4ec"
 _TEXT_HALO = [withStroke(linewidth=2.2, foreground="white")]
-#: Edge colour of an injured operative's base (2.3).
-_INJURED_COLOUR = "#111111"
-#: Fill opacity of a ready operative and of an expended one (faded).
-_READY_ALPHA, _EXPENDED_ALPHA = 0.95, 0.5
 
 #: A rectangle ``(x0, y0, x1, y1)`` in inches on the board.
 Box = tuple[float, float, float, float]
@@ -133,206 +116,6 @@ class OperativeMarks:
 
 class RenderError(KillTeamError, ValueError):
     """A picture cannot be drawn as asked (unknown output suffix, unknown operative name)."""
-
-
-class OperativesError(KillTeamError, ValueError):
-    """An operatives file is invalid; the message names the file, the operative index and
-    the field."""
-
-
-# -------------------------------------------------------------------------------------------
-# Operatives file
-# -------------------------------------------------------------------------------------------
-
-MAX_OPERATIVES = 200
-"""The most operatives an operatives file may list (a battle has at most about 30)."""
-
-MAX_BASE_MM = 200.0
-"""The largest base diameter (mm) an operatives file may give (Kill Team bases are 25-60 mm)."""
-
-MAX_MODEL_HEIGHT = 20.0
-"""The tallest model (inches from its base to its head) an operatives file may give."""
-
-_OPERATIVE_FIELDS = {"name", "player", "x", "y", "base_mm", "elevation", "model_height"}
-
-
-def _number(
-    entry: Mapping[str, Any],
-    where: str,
-    field: str,
-    default: float | None,
-    bounds: tuple[float, float],
-    strict: bool,
-) -> float:
-    """Field ``field`` of an operatives-file entry as a number within ``bounds`` (``strict``:
-    above the lower bound)."""
-    value = entry.get(field, default)
-    if value is None:
-        raise OperativesError(f"{where}: field {field!r} is required")
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or (isinstance(value, float) and not math.isfinite(value))
-    ):
-        raise OperativesError(f"{where}: field {field!r} must be a number, not {shown(value)}")
-    minimum, maximum = bounds
-    if value < minimum or (strict and value == minimum):
-        bound = "greater than" if strict else "at least"
-        raise OperativesError(
-            f"{where}: field {field!r} must be {bound} {minimum:g}, not {shown(value)}"
-        )
-    if value > maximum:
-        raise OperativesError(
-            f"{where}: field {field!r} must be at most {maximum:g}, not {shown(value)}"
-        )
-    return float(value)
-
-
-def load_operatives(path: str | Path) -> dict[str, tuple[str, Placement]]:
-    """Read an operatives file (JSON, format and limits in the module docstring).
-
-    Args:
-        path: the file.
-
-    Returns:
-        operative name -> (player ``"A"``/``"B"``, :class:`Placement`), in file order.
-        Positions are in inches (quantised to 0.001"), base sizes in millimetres.
-
-    Raises:
-        OperativesError: for a missing, unreadable, non-UTF-8 or too large file, bad JSON,
-            nesting too deep, a number out of range, or an invalid entry; the message names
-            the file, the operative (index and name) and the field.
-    """
-    p = Path(path)
-    data = read_document(p, OperativesError, "operatives file")
-    if not isinstance(data, Mapping) or set(data) != {"operatives"}:
-        raise OperativesError(f"{p}: must be an object with the single field 'operatives'")
-    entries = data["operatives"]
-    if not isinstance(entries, list):
-        raise OperativesError(f"{p}: field 'operatives' must be a list")
-    if len(entries) > MAX_OPERATIVES:
-        raise OperativesError(
-            f"{p}: field 'operatives' lists {len(entries)} operatives; at most {MAX_OPERATIVES}"
-        )
-    out: dict[str, tuple[str, Placement]] = {}
-    for k, entry in enumerate(entries):
-        where = f"{p}: operative {k}"
-        if not isinstance(entry, Mapping):
-            raise OperativesError(f"{where}: must be an object, not {shown(entry)}")
-        name = entry.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise OperativesError(f"{where}: field 'name' must be a non-empty string")
-        if len(name) > MAX_NAME_CHARS:
-            raise OperativesError(
-                f"{where}: field 'name' is longer than {MAX_NAME_CHARS} characters "
-                f"({excerpt(name)})"
-            )
-        where = f"{where} ({name!r})"
-        extra = sorted(str(f) for f in entry if f not in _OPERATIVE_FIELDS)
-        if extra:
-            allowed = ", ".join(sorted(_OPERATIVE_FIELDS))
-            raise OperativesError(
-                f"{where}: unknown field {excerpt(extra[0])} (allowed: {allowed})"
-            )
-        if name in out:
-            raise OperativesError(f"{where}: field 'name': duplicate operative name")
-        player = entry.get("player")
-        if not isinstance(player, str) or player not in PLAYER_COLOURS:
-            raise OperativesError(
-                f"{where}: field 'player' must be 'A' or 'B', not {shown(player)}"
-            )
-
-        placement = Placement(
-            x=_number(entry, where, "x", None, (0.0, MAX_BOARD_INCHES), False),
-            y=_number(entry, where, "y", None, (0.0, MAX_BOARD_INCHES), False),
-            base_mm=_number(entry, where, "base_mm", 32.0, (0.0, MAX_BASE_MM), True),
-            elevation=_number(entry, where, "elevation", 0.0, (0.0, MAX_HEIGHT_INCHES), False),
-            model_height=_number(
-                entry,
-                where,
-                "model_height",
-                DEFAULT_MODEL_HEIGHT,
-                (0.0, MAX_MODEL_HEIGHT),
-                True,
-            ),
-        )
-        out[name] = (str(player), placement)
-    return out
-
-
-# -------------------------------------------------------------------------------------------
-# Terrain categories and captions
-# -------------------------------------------------------------------------------------------
-
-
-def terrain_category(killzone: Killzone, index: int) -> str:
-    """The legend category (a key of :data:`TERRAIN_STYLES`) of part ``index`` in the
-    killzone's current hatchway state (section 4.6; hatchways section 9.3).
-
-    The most restrictive type decides: Wall, then Blocking, Heavy, Vantage, Light,
-    Accessible, Ceiling, Obstructing, Ladder (equipment, 7.2), Insignificant/Exposed. A
-    hatchway's access point is "Hatchway (closed)" or, open, "Accessible / open hatchway".
-    """
-    part = killzone.parts[index]
-    types = killzone.part_types(index)
-    if part.open_types is not None:
-        is_open = killzone.features[part.feature] in killzone.open_hatchways
-        return "Accessible / open hatchway" if is_open else "Hatchway (closed)"
-    order = (
-        (TerrainType.WALL, "Wall"),
-        (TerrainType.BLOCKING, "Blocking"),
-        (TerrainType.HEAVY, "Heavy"),
-        (TerrainType.VANTAGE, "Vantage"),
-        (TerrainType.LIGHT, "Light"),
-        (TerrainType.ACCESSIBLE, "Accessible / open hatchway"),
-        (TerrainType.CEILING, "Ceiling"),
-        (TerrainType.OBSTRUCTING, "Obstructing (razor wire)"),
-        (TerrainType.LADDER, "Ladder"),
-        (TerrainType.INSIGNIFICANT, "Insignificant / Exposed"),
-        (TerrainType.EXPOSED, "Insignificant / Exposed"),
-    )
-    for kind, label in order:
-        if kind in types:
-            return label
-    return "Other"
-
-
-def _feature_list(killzone: Killzone, indices: frozenset[int]) -> str:
-    names = [repr(killzone.features[i]) for i in sorted(indices)]
-    return f"feature{'s' if len(names) > 1 else ''} {', '.join(names)}"
-
-
-def sight_caption(
-    killzone: Killzone,
-    shooter_name: str,
-    shooter: Placement,
-    target_name: str,
-    target: Placement,
-) -> str:
-    """One line of verdicts, e.g. ``A1 -> B2: visible, in cover (feature 'north ruin'), not
-    obscured`` (sections 4.3-4.5, computed by :mod:`engine.geometry.sight`)."""
-    from engine.geometry import sight
-
-    head = f"{shooter_name} -> {target_name}"
-    if not sight.visible(killzone, shooter, target):
-        return f"{head}: not visible"
-    result = sight.targeting(killzone, shooter, target)
-    words = ["visible"]
-    if result.in_cover:
-        cover = getattr(result, "cover_features", result.intervening)
-        words.append(f"in cover ({_feature_list(killzone, cover)})" if cover else "in cover")
-    else:
-        words.append("not in cover")
-    if result.obscured:
-        obscuring = getattr(result, "obscuring_features", result.intervening)
-        words.append(
-            f"obscured ({_feature_list(killzone, obscuring)})" if obscuring else "obscured"
-        )
-    else:
-        words.append("not obscured")
-    if sight.within_control_range(killzone, shooter, target):
-        words.append("within control range")
-    return f"{head}: {', '.join(words)}"
 
 
 # -------------------------------------------------------------------------------------------
@@ -772,110 +555,6 @@ def _draw_sight(ax: Axes, kz: Killzone, shooter: Placement, target: Placement) -
                         zorder=5.5,
                     )
                 )
-
-
-def _legend_handles(
-    categories: list[str],
-    kz: Killzone,
-    players: set[str],
-    sight: bool,
-    owners: Mapping[str, str],
-    marked: bool = False,
-) -> list[Artist]:
-    handles: list[Artist] = []
-    for category in categories:
-        colour, hatch = TERRAIN_STYLES[category]
-        handles.append(
-            Patch(
-                facecolor=colour,
-                edgecolor="#1d1d1d",
-                hatch=hatch or None,
-                label=category,
-            )
-        )
-    for zone in sorted(kz.drop_zones):
-        player = owners.get(zone, zone)
-        colour = PLAYER_COLOURS.get(player, "#777777")
-        label = f"Drop zone {zone}" + (f" (player {player})" if zone in owners else "")
-        handles.append(Patch(facecolor=colour, alpha=0.2, label=label))
-    for zone in sorted(kz.territories):
-        player = owners.get(zone, zone)
-        colour = PLAYER_COLOURS.get(player, "#777777")
-        label = f"Territory {zone}" + (f" (player {player})" if zone in owners else "")
-        handles.append(Line2D([], [], color=colour, linestyle=(0, (5, 3)), label=label))
-    if kz.objectives:
-        handles.append(
-            Line2D(
-                [],
-                [],
-                linestyle="none",
-                marker="o",
-                markersize=10,
-                markerfacecolor="#fff6d5",
-                markeredgecolor="#b8860b",
-                markeredgewidth=2,
-                label="Objective marker (40 mm)",
-            )
-        )
-    for player in sorted(players):
-        handles.append(
-            Line2D(
-                [],
-                [],
-                linestyle="none",
-                marker="o",
-                markersize=9,
-                markerfacecolor=PLAYER_COLOURS.get(player, "#555555"),
-                markeredgecolor="white",
-                label=f"Operative, player {player}",
-            )
-        )
-    if marked and players:
-        colour = PLAYER_COLOURS.get(sorted(players)[0], "#555555")
-        for letter, text in (("E", "Engage order"), ("C", "Conceal order")):
-            handles.append(
-                Line2D(
-                    [],
-                    [],
-                    linestyle="none",
-                    marker=f"${letter}$",
-                    markersize=7,
-                    color=colour,
-                    label=f"{letter}: {text}",
-                )
-            )
-        handles.append(
-            Line2D(
-                [],
-                [],
-                linestyle="none",
-                marker="o",
-                markersize=9,
-                markerfacecolor=colour,
-                markeredgecolor="white",
-                alpha=_EXPENDED_ALPHA,
-                label="Faded: expended",
-            )
-        )
-        handles.append(
-            Line2D(
-                [],
-                [],
-                linestyle="none",
-                marker="o",
-                markersize=9,
-                markerfacecolor=colour,
-                markeredgecolor=_INJURED_COLOUR,
-                markeredgewidth=2.2,
-                label="Black ring: injured",
-            )
-        )
-    if sight:
-        handles.append(Line2D([], [], color="#e4007c", label="Targeting lines"))
-        handles.append(
-            Patch(fill=False, edgecolor="#e4007c", linewidth=1.8, label="Intervening feature")
-        )
-    return handles
 
 
 def _literal_texts(fig: Figure) -> None:

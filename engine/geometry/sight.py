@@ -6,8 +6,8 @@ Rules: ``rules/KT24.md`` sections 4.1 (distances), 4.2 (control range), 4.3 (vis
 (3D distances between levels).
 
 The killzone is 2.5D: every terrain part is a footprint polygon extruded from the floor to its
-height. One numpy core (:func:`_lowest_crossings`) intersects many 3D segments with every part
-at once; all queries are defined by it, so the single-pair functions and the vectorised
+height. One numpy core (:mod:`engine.geometry.sight_lines`) intersects many 3D segments with
+every part at once; all queries are defined by it, so the single-pair functions and the vectorised
 :func:`all_pairs` give the same answers. The single-pair queries (:func:`visible`,
 :func:`targeting`, :func:`valid_target`, objective markers) run the same tests in plain Python
 (:mod:`engine.geometry.sight_kernel`), line by line with early exits, because numpy on a
@@ -34,13 +34,13 @@ Modelling choices (documented approximations of tabletop judgement):
   within 2" of each other. The terrain's visibility to the target is not checked.
 - **Obscured** (4.5, 4.7): an intervening Heavy part more than 1" (horizontally) from both
   operatives' bases, not part of the feature whose Vantage either operative stands on.
-- **Distances around walls** (9.3): on a killzone with Wall terrain
-  (:attr:`Killzone.close_quarters`), :func:`distance_around_walls` measures between two bases
-  along the shortest route that does not pass through a Wall (or off the board), like a tape
-  bent around the walls' corners; it is :func:`distance` when no wall is in the way. Control
-  range (of operatives and objective markers) and :attr:`AllPairs.distance` use it; plain
-  :func:`distance` and :func:`distance_to_area` (areas are measured straight, 9.3) do not
-  change. The route is worked out on the floor plan (walls as full-height footprints).
+- **Distances around walls** (9.3, :mod:`engine.geometry.distances`): on a killzone with Wall
+  terrain (:attr:`Killzone.close_quarters`), :func:`distance_around_walls` measures between two
+  bases along the shortest route that does not pass through a Wall (or off the board), like a tape
+  bent around the walls' corners; it is :func:`distance` when no wall is in the way. Control range
+  (of operatives and objective markers) and :attr:`AllPairs.distance` use it; plain :func:`distance`
+  and :func:`distance_to_area` (areas are measured straight, 9.3) do not change. The route is worked
+  out on the floor plan (walls as full-height footprints).
 - **Walls for cover and obscured** (9.3: "only the corners and ends of walls intervene
   (minor protrusions don't count), unless the active operative has passed them"). On a
   killzone with Wall terrain, the *corners* are the convex corners of the union of its Wall
@@ -68,25 +68,40 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, cast
 
 import attrs
 import numpy as np
 import shapely
-from numpy.typing import NDArray
-from shapely.geometry import Polygon
-from shapely.geometry.base import BaseGeometry
 
 from engine.geometry import sight_kernel
+from engine.geometry.distances import (
+    _distance_matrices,
+    distance,
+    distance_around_walls,
+    distance_to_area,
+)
 from engine.geometry.model import (
     MM_PER_INCH,
     OBJECTIVE_DIAMETER_MM,
     Killzone,
     Objective,
     Placement,
-    TerrainType,
 )
 from engine.geometry.sight_kernel import Parts as _Parts
+from engine.geometry.sight_lines import (
+    _EPS,
+    _INF,
+    _N_TARGET_POINTS,
+    _RING_ANGLES,
+    BoolArray,
+    FloatArray,
+    IntArray,
+    _blocked,
+    _lowest_crossings,
+    _parts,
+    _target_points,
+    wall_corners,
+)
 
 __all__ = [
     "AllPairs",
@@ -109,497 +124,17 @@ __all__ = [
     "wall_corners",
     "within_control_range",
 ]
-
 CONTROL_RANGE = 1.0  # inches (section 4.2)
 COVER_MIN_DISTANCE = 2.0  # no cover within 2" of the shooter (section 4.5)
-_EPS = 1e-6
 #: How far past 1" (inches) a distance still counts as within control range: rounding only.
 CONTROL_RANGE_TOLERANCE = _EPS
-_INF = math.inf
 
-FloatArray = NDArray[np.float64]
-IntArray = NDArray[np.int64]
-BoolArray = NDArray[np.bool_]
 
-# Sample points on a target model: (radius fraction, height fraction) around its axis.
-_AXIS = ((0.0, 1.0), (0.0, 0.5), (0.0, 0.15))
-_RING_ANGLES = np.linspace(0.0, 2 * np.pi, 8, endpoint=False)
-_RING = tuple((0.8, h) for h in (0.9, 0.4))
 # Shooter origins: centre then eight around the edge; target facing points: seven over 180°.
 _ORIGIN_ANGLES = np.linspace(0.0, 2 * np.pi, 4, endpoint=False) + np.pi / 4
 _FACING_OFFSETS = np.linspace(-np.pi / 2, np.pi / 2, 5)
 _N_ORIGINS = 1 + _ORIGIN_ANGLES.size
 _N_FACING = _FACING_OFFSETS.size
-
-
-# -------------------------------------------------------------------------------------------
-# Distances
-# -------------------------------------------------------------------------------------------
-
-
-def distance(a: Placement, b: Placement) -> float:
-    """Distance between two operatives, in inches (section 4.1, decision 10).
-
-    Measured between the closest points of the bases: horizontally when both are at the same
-    elevation, in 3D (horizontal gap and height difference) when their elevations differ.
-    """
-    gap = max(0.0, math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius)
-    dz = a.elevation - b.elevation
-    return math.hypot(gap, dz) if dz else gap
-
-
-def distance_to_area(p: Placement, area: Polygon) -> float:
-    """Horizontal distance in inches from an operative's base to a killzone area (drop zone,
-    territory): 0 when the base touches or overlaps it (section 4.1, decision 10)."""
-    return max(0.0, float(area.distance(shapely.Point(p.x, p.y))) - p.radius)
-
-
-# -------------------------------------------------------------------------------------------
-# Close quarters: distances around walls (section 9.3)
-# -------------------------------------------------------------------------------------------
-
-_WALLS_KEY = "sight.walls"
-_WALL_INSET = 1e-6  # a route may run along a wall's edge or touch its corner (inches)
-
-
-@attrs.frozen(slots=True, eq=False)
-class _Walls:
-    """Per-killzone data for routes around walls (built once per hatchway state, cached).
-
-    Attributes:
-        solid: the Wall parts and everything off the board, united then shrunk by 1e-6"
-            (prepared): a straight leg of a route may not meet it.
-        nodes: corners of Wall parts a route can bend at, array (N, 2), inches.
-        between: shortest route between every two nodes, array (N, N), inches (``inf`` when
-            there is none).
-    """
-
-    solid: BaseGeometry
-    nodes: FloatArray
-    between: FloatArray
-
-
-def _walls(kz: Killzone) -> _Walls | None:
-    """The killzone's :class:`_Walls`, or ``None`` when it has no Wall part in its current
-    hatchway state."""
-    if _WALLS_KEY in kz._cache:
-        return cast("_Walls | None", kz._cache[_WALLS_KEY])
-    wall = kz.flags[TerrainType.WALL]
-    value: _Walls | None = None
-    if wall.any():
-        polys = [kz.parts[i].polygon for i in np.flatnonzero(wall)]
-        frame = shapely.box(-1, -1, kz.width + 1, kz.depth + 1).difference(kz.board)
-        union = shapely.union_all([*polys, frame])
-        solid = union.buffer(-_WALL_INSET, join_style="mitre")
-        shapely.prepare(solid)
-        corners = np.unique(
-            np.concatenate([np.asarray(p.exterior.coords, dtype=float)[:-1] for p in polys]),
-            axis=0,
-        )
-        # Corners inside the walls (where parts meet) or off the board are never bent at.
-        keep = ~shapely.contains_xy(union, corners[:, 0], corners[:, 1])
-        nodes = corners[keep]
-        n = nodes.shape[0]
-        between = np.full((n, n), math.inf)
-        if n:
-            iu, ju = np.triu_indices(n, k=1)
-            legs = shapely.linestrings(np.stack([nodes[iu], nodes[ju]], axis=1))
-            clear = ~shapely.intersects(solid, legs)
-            length = np.hypot(*(nodes[iu] - nodes[ju]).T)
-            between[iu[clear], ju[clear]] = length[clear]
-            between[ju[clear], iu[clear]] = length[clear]
-            np.fill_diagonal(between, 0.0)
-            for k in range(n):  # Floyd-Warshall
-                np.minimum(between, between[:, k, None] + between[None, k, :], out=between)
-        value = _Walls(solid=solid, nodes=nodes, between=between)
-    kz._cache[_WALLS_KEY] = value
-    return value
-
-
-def _routes(walls: _Walls, centres: FloatArray) -> tuple[FloatArray, BoolArray]:
-    """Shortest routes around walls between every two points ``centres`` (array (n, 2),
-    inches): matrix (n, n), ``inf`` where no route exists, symmetric by construction; and
-    which pairs the straight line joins (no wall in the way; True on the diagonal)."""
-    n = centres.shape[0]
-    routes = np.full((n, n), math.inf)
-    np.fill_diagonal(routes, 0.0)
-    straight = np.eye(n, dtype=bool)
-    if n < 2:
-        return routes, straight
-    iu, ju = np.triu_indices(n, k=1)
-    legs = shapely.linestrings(np.stack([centres[iu], centres[ju]], axis=1))
-    clear = ~shapely.intersects(walls.solid, legs)
-    direct = np.hypot(*(centres[iu] - centres[ju]).T)
-    routes[iu[clear], ju[clear]] = direct[clear]
-    m = walls.nodes.shape[0]
-    if m and not clear.all():
-        # Straight legs from every centre to every node, then node to node.
-        a = np.repeat(np.arange(n), m)
-        k = np.tile(np.arange(m), n)
-        to_nodes = shapely.linestrings(np.stack([centres[a], walls.nodes[k]], axis=1))
-        reach = np.where(
-            shapely.intersects(walls.solid, to_nodes),
-            math.inf,
-            np.hypot(*(centres[a] - walls.nodes[k]).T),
-        ).reshape(n, m)
-        via = (reach[:, :, None] + walls.between[None, :, :]).min(axis=1)  # (n, m)
-        around = (via[:, None, :] + reach[None, :, :]).min(axis=2)  # (n, n)
-        around = np.minimum(around, around.T)
-        blocked = ~clear
-        routes[iu[blocked], ju[blocked]] = around[iu[blocked], ju[blocked]]
-    routes[ju, iu] = routes[iu, ju]
-    straight[iu, ju] = straight[ju, iu] = clear
-    return routes, straight
-
-
-def _gap(route: float, a: Placement, b: Placement) -> float:
-    """:func:`distance`'s formula with the centre-to-centre route ``route`` (inches)."""
-    gap = max(0.0, route - a.radius - b.radius)
-    dz = a.elevation - b.elevation
-    return math.hypot(gap, dz) if dz else gap
-
-
-def _distance_matrices(kz: Killzone, ops: Sequence[Placement]) -> tuple[FloatArray, FloatArray]:
-    """:func:`distance` and :func:`distance_around_walls` for every pair of ``ops`` (two
-    matrices (n, n), inches; the same array twice without walls)."""
-    n = len(ops)
-    dist = np.zeros((n, n))
-    for i in range(n):
-        for j in range(i + 1, n):
-            dist[i, j] = dist[j, i] = distance(ops[i], ops[j])
-    walls = _walls(kz) if n > 1 else None
-    if walls is None:
-        return dist, dist
-    around = dist.copy()
-    routes, clear = _routes(walls, np.asarray([(p.x, p.y) for p in ops], dtype=float))
-    for i, j in zip(*np.nonzero(np.triu(~clear, k=1)), strict=True):
-        around[i, j] = around[j, i] = _gap(float(routes[i, j]), ops[i], ops[j])
-    return dist, around
-
-
-def distance_around_walls(kz: Killzone, a: Placement, b: Placement) -> float:
-    """Distance between two operatives measured around walls, in inches (section 9.3, close
-    quarters: "distances (except to killzone areas) are measured around walls by the
-    shortest route").
-
-    The route is the shortest line, as a tape measure would lie, from the centre of one base
-    to the centre of the other that does not pass through Wall terrain (closed hatchways
-    included, open ones not) nor off the board; it may run along a wall's edge and bend at
-    its corners. The distance is that route less both base radii (so between the closest
-    points of the bases along it), at least 0. When no wall is in the way it is exactly
-    :func:`distance` (always so on a killzone without Wall terrain).
-
-    Floor-level model: the route is found in the horizontal plane around the walls'
-    footprints (walls are taken as full height: they cannot be moved or seen over); when the
-    elevations differ, the horizontal route is combined with the height difference as in
-    :func:`distance` (decision 10).
-
-    Args:
-        kz: the killzone, in its hatchway state.
-        a, b: the two operatives (a marker can be given as a Placement of its size).
-
-    Returns:
-        Inches; ``math.inf`` when no route exists (a room sealed by walls and closed
-        hatchways, or a base centred inside a Wall).
-    """
-    straight = distance(a, b)
-    walls = _walls(kz)
-    if walls is None or a == b:
-        return straight
-    leg = shapely.linestrings(np.asarray([(a.x, a.y), (b.x, b.y)], dtype=float))
-    if not shapely.intersects(walls.solid, leg):
-        return straight
-    if not walls.nodes.shape[0]:
-        return math.inf
-    reach_a, via_a = _from_point(kz, walls, a.x, a.y)
-    reach_b, via_b = _from_point(kz, walls, b.x, b.y)
-    # As _routes finds it: the route a -> nodes -> b and the one b -> nodes -> a.
-    route = min(float((via_a + reach_b).min()), float((via_b + reach_a).min()))
-    return _gap(route, a, b)
-
-
-_POINTS_KEY = "sight.around_walls_points"
-
-
-def _from_point(kz: Killzone, walls: _Walls, x: float, y: float) -> tuple[FloatArray, FloatArray]:
-    """From the point ``(x, y)`` (inches): the straight leg to each node of ``walls``
-    (``inf`` where a wall is in the way) and the shortest route to each node through the
-    others, arrays (N,), as :func:`_routes` computes them (the same arithmetic), cached per
-    point on the killzone value (operatives stand still while many distances are taken)."""
-    cache: dict[tuple[float, float], tuple[FloatArray, FloatArray]] = kz._cache.setdefault(
-        _POINTS_KEY, {}
-    )
-    hit = cache.get((x, y))
-    if hit is None:
-        if len(cache) > 20_000:
-            cache.clear()
-        centre = np.asarray([x, y], dtype=float)
-        nodes = walls.nodes
-        legs = shapely.linestrings(np.stack([np.broadcast_to(centre, nodes.shape), nodes], axis=1))
-        reach = np.where(
-            shapely.intersects(walls.solid, legs),
-            math.inf,
-            np.hypot(*(centre - nodes).T),
-        )
-        via = (reach[:, None] + walls.between).min(axis=0)
-        hit = cache[(x, y)] = (reach, via)
-    return hit
-
-
-# -------------------------------------------------------------------------------------------
-# The numpy core: lowest crossing height of segments over part footprints
-# -------------------------------------------------------------------------------------------
-
-
-_PARTS_KEY = "sight.parts"
-#: The end of a wall: the part of it within 1" of one of its corners (section 9.3).
-WALL_END_REACH = 1.0
-#: A corner of a wall next to a face shorter than 0.5" that leads into a re-entrant corner
-#: belongs to a minor protrusion and is not a corner (section 9.3).
-MINOR_PROTRUSION = 0.5
-
-
-def _parts(kz: Killzone) -> _Parts:
-    """The killzone's :class:`_Parts`, built on first use and cached on the killzone value
-    (one per hatchway state, :meth:`Killzone.with_open_hatchways`)."""
-    cached = kz._cache.get(_PARTS_KEY)
-    if cached is None:
-        cached = kz._cache[_PARTS_KEY] = _build_parts(kz)
-    return cast(_Parts, cached)
-
-
-def wall_corners(kz: Killzone) -> list[tuple[float, float]]:
-    """The corners of the walls of a close quarters killzone, in its hatchway state (section
-    9.3: "only the corners and ends of walls intervene; minor protrusions don't count").
-
-    The corners are the convex corners of the union of the Wall parts (closed hatchways are
-    Wall, so a closed hatchway joins the walls either side of it; an open one leaves an end on
-    each side), except those on the killzone edge (a wall against the edge has no end there)
-    and those of minor protrusions (next to a face shorter than 0.5" that leads into a
-    re-entrant corner).
-
-    Returns:
-        ``(x, y)`` in inches, sorted; empty on a killzone without Wall terrain.
-    """
-    wall = np.flatnonzero(kz.flags[TerrainType.WALL])
-    if not wall.size:
-        return []
-    union = shapely.union_all([kz.parts[int(i)].polygon for i in wall])
-    out: set[tuple[float, float]] = set()
-    for poly in shapely.get_parts(shapely.orient_polygons(union)):
-        if not isinstance(poly, Polygon):
-            continue
-        for ring in (poly.exterior, *poly.interiors):
-            c = np.asarray(ring.coords, dtype=float)[:-1]
-            if len(c) < 3:
-                continue
-            prev, nxt = np.roll(c, 1, axis=0), np.roll(c, -1, axis=0)
-            e0, e1 = c - prev, nxt - c
-            # Oriented rings keep the walls on the left: a left turn is a convex corner.
-            turn = e0[:, 0] * e1[:, 1] - e0[:, 1] * e1[:, 0]
-            convex, reflex = turn > 1e-12, turn < -1e-12
-            len0, len1 = np.hypot(e0[:, 0], e0[:, 1]), np.hypot(e1[:, 0], e1[:, 1])
-            minor = ((len0 < MINOR_PROTRUSION) & np.roll(reflex, 1)) | (
-                (len1 < MINOR_PROTRUSION) & np.roll(reflex, -1)
-            )
-            x, y = c[:, 0], c[:, 1]
-            on_edge = (
-                (np.abs(x) < 1e-9)
-                | (np.abs(y) < 1e-9)
-                | (np.abs(x - kz.width) < 1e-9)
-                | (np.abs(y - kz.depth) < 1e-9)
-            )
-            for k in np.flatnonzero(convex & ~minor & ~on_edge):
-                out.add((float(x[k]), float(y[k])))
-    return sorted(out)
-
-
-def _wall_ends(kz: Killzone) -> list[tuple[int, Polygon, tuple[float, float]]]:
-    """The wall ends: (Wall part index, the part within 1" of the corner, the corner).
-
-    They depend on the Wall parts alone (and the board's size): remembered on the layout as
-    loaded for each set of Wall parts (the same part objects at the same indices), so the
-    terrain variants of a hatchway state (equipment is never Wall, 7.2) share them."""
-    root = kz.hatch_root if kz.hatch_root is not None else kz
-    root = root.terrain_root if root.terrain_root is not None else root
-    wall_idx = tuple(np.flatnonzero(kz.flags[TerrainType.WALL]).tolist())
-    memo: dict[tuple[object, ...], tuple[tuple[object, ...], list[Any]]] = root._cache.setdefault(
-        _WALL_ENDS_KEY, {}
-    )
-    key = (kz.width, kz.depth, wall_idx)
-    parts = tuple(kz.parts[i] for i in wall_idx)
-    hit = memo.get(key)
-    if (
-        hit is not None
-        and len(hit[0]) == len(parts)
-        and all(a is b for a, b in zip(hit[0], parts, strict=True))
-    ):
-        return list(hit[1])
-    ends = _find_wall_ends(kz)
-    if len(memo) > 64:
-        memo.clear()
-    memo[key] = (parts, ends)
-    return list(ends)
-
-
-_WALL_ENDS_KEY = "sight.wall_ends"
-
-
-def _find_wall_ends(kz: Killzone) -> list[tuple[int, Polygon, tuple[float, float]]]:
-    """:func:`_wall_ends` computed."""
-    wall = kz.flags[TerrainType.WALL]
-    out: list[tuple[int, Polygon, tuple[float, float]]] = []
-    for corner in wall_corners(kz):
-        pt = shapely.Point(corner)
-        disc = pt.buffer(WALL_END_REACH, quad_segs=4)
-        for i in kz.parts_near(pt, 1e-9):
-            if not wall[i]:
-                continue
-            piece = kz.parts[int(i)].polygon.intersection(disc)
-            for poly in shapely.get_parts(piece):
-                if isinstance(poly, Polygon) and poly.area > 1e-9:
-                    out.append((int(i), poly, corner))
-    return out
-
-
-def _build_parts(kz: Killzone) -> _Parts:
-    ends = _wall_ends(kz)
-    rows = np.concatenate([np.arange(len(kz.parts)), [i for i, _, _ in ends]]).astype(np.int64)
-    polygons = [p.polygon for p in kz.parts] + [poly for _, poly, _ in ends]
-    for poly in polygons[len(kz.parts) :]:
-        shapely.prepare(poly)
-    is_end = np.arange(rows.size) >= len(kz.parts)
-    starts: list[FloatArray] = []
-    stops: list[FloatArray] = []
-    counts: list[int] = []
-    for poly in polygons:
-        n = 0
-        for ring in (poly.exterior, *poly.interiors):
-            xy = np.asarray(ring.coords, dtype=float)
-            starts.append(xy[:-1])
-            stops.append(xy[1:])
-            n += len(xy) - 1
-        counts.append(n)
-    count = np.asarray(counts, dtype=np.int64)
-    f = {t: v[rows] for t, v in kz.flags.items()}
-    heavy = f[TerrainType.HEAVY] | f[TerrainType.BLOCKING] | f[TerrainType.WALL]
-    lightish = f[TerrainType.LIGHT] | f[TerrainType.VANTAGE]
-    intervene = ~f[TerrainType.EXPOSED]
-    if ends:
-        intervene &= is_end | ~f[TerrainType.WALL]
-    corner = np.full((rows.size, 2), np.nan)
-    if ends:
-        corner[len(kz.parts) :] = [c for _, _, c in ends]
-    return _Parts(
-        bbox=np.asarray([p.bounds for p in polygons], dtype=float).reshape(-1, 4),
-        edge_start=np.concatenate(starts) if starts else np.zeros((0, 2)),
-        edge_end=np.concatenate(stops) if stops else np.zeros((0, 2)),
-        edge_offset=np.cumsum(count) - count,
-        edge_count=count,
-        polygons=np.asarray(polygons, dtype=object).reshape(-1),
-        heights=kz.heights[rows],
-        feature=kz.part_feature[rows],
-        sight_mask=~f[TerrainType.INSIGNIFICANT] & ~is_end,
-        always_block=f[TerrainType.BLOCKING] | f[TerrainType.WALL],
-        intervene_mask=intervene,
-        cover=heavy | lightish,
-        light_only=lightish & ~heavy,
-        heavy=f[TerrainType.HEAVY] & ~f[TerrainType.EXPOSED],
-        corner=corner,
-        owner=rows,
-    )
-
-
-def _lowest_crossings(
-    parts: _Parts, p0: FloatArray, p1: FloatArray, mask: BoolArray
-) -> tuple[IntArray, IntArray, FloatArray]:
-    """For 3D segments ``p0[i] -> p1[i]`` (arrays (N, 3), inches) and the parts allowed by
-    ``mask``, the pairs (segment, part) whose top-down projections meet, with the lowest
-    height the segment has over the part's footprint.
-
-    Returns:
-        ``(segment index, part index, lowest z)``, ``z = inf`` where the projections' bounding
-        boxes overlap but the segment does not meet the footprint.
-    """
-    n = p0.shape[0]
-    if n == 0 or parts.bbox.shape[0] == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, np.zeros(0)
-    lo = np.minimum(p0[:, :2], p1[:, :2])
-    hi = np.maximum(p0[:, :2], p1[:, :2])
-    b = parts.bbox
-    near = (
-        (lo[:, None, 0] <= b[None, :, 2])
-        & (hi[:, None, 0] >= b[None, :, 0])
-        & (lo[:, None, 1] <= b[None, :, 3])
-        & (hi[:, None, 1] >= b[None, :, 1])
-        & mask[None, :]
-    )
-    seg, part = np.nonzero(near)
-    if seg.size == 0:
-        return seg, part, np.zeros(0)
-    # Exact segment-versus-box (slab) test on the candidates before expanding their edges.
-    q0 = p0[seg, :2]
-    dq = p1[seg, :2] - q0
-    bb = b[part]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ta = (bb[:, :2] - q0) / dq
-        tb = (bb[:, 2:] - q0) / dq
-    flat = dq == 0  # parallel to an axis: the bounding-box overlap already holds on it
-    t_lo = np.where(flat, -_INF, np.minimum(ta, tb)).max(axis=1)
-    t_hi = np.where(flat, _INF, np.maximum(ta, tb)).min(axis=1)
-    keep = np.maximum(t_lo, 0.0) <= np.minimum(t_hi, 1.0) + 1e-12
-    seg, part = seg[keep], part[keep]
-    if seg.size == 0:
-        return seg, part, np.zeros(0)
-    counts = parts.edge_count[part]
-    first = np.cumsum(counts) - counts
-    total = int(counts.sum())
-    row_pair = np.repeat(np.arange(seg.size), counts)
-    edge = np.repeat(parts.edge_offset[part] - first, counts) + np.arange(total)
-    a = parts.edge_start[edge]
-    e = parts.edge_end[edge] - a
-    row_seg = seg[row_pair]
-    s0 = p0[row_seg]
-    s1 = p1[row_seg]
-    d = s1[:, :2] - s0[:, :2]
-    w = a - s0[:, :2]
-    denom = d[:, 0] * e[:, 1] - d[:, 1] * e[:, 0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (w[:, 0] * e[:, 1] - w[:, 1] * e[:, 0]) / denom
-        u = (w[:, 0] * d[:, 1] - w[:, 1] * d[:, 0]) / denom
-    hit = (denom != 0) & (t >= -1e-12) & (t <= 1 + 1e-12) & (u >= -1e-12) & (u <= 1 + 1e-12)
-    z = np.where(hit, s0[:, 2] + np.clip(t, 0.0, 1.0) * (s1[:, 2] - s0[:, 2]), _INF)
-    lowest = np.minimum.reduceat(z, first)
-    polys = parts.polygons[part]
-    ps0, ps1 = p0[seg], p1[seg]
-    inside0 = shapely.contains_xy(polys, ps0[:, 0], ps0[:, 1])
-    inside1 = shapely.contains_xy(polys, ps1[:, 0], ps1[:, 1])
-    lowest = np.minimum(lowest, np.where(inside0, ps0[:, 2], _INF))
-    lowest = np.minimum(lowest, np.where(inside1, ps1[:, 2], _INF))
-    return seg, part, lowest
-
-
-def _blocked(parts: _Parts, p0: FloatArray, p1: FloatArray) -> BoolArray:
-    """Which sight segments (N, 3) -> (N, 3) are blocked by terrain (module docstring)."""
-    seg, part, low = _lowest_crossings(parts, p0, p1, parts.sight_mask)
-    blocks = np.where(parts.always_block[part], low < _INF, low < parts.heights[part] - _EPS)
-    return np.bincount(seg[blocks], minlength=p0.shape[0]) > 0
-
-
-def _target_points(t: Placement) -> FloatArray:
-    """The 19 sample points (19, 3) on a target model (module docstring)."""
-    pts = [(t.x, t.y, t.elevation + h * t.model_height) for _, h in _AXIS]
-    for frac, h in _RING:
-        r = frac * t.radius
-        for ang in _RING_ANGLES:
-            pts.append(
-                (t.x + r * math.cos(ang), t.y + r * math.sin(ang), t.elevation + h * t.model_height)
-            )
-    return np.asarray(pts, dtype=float)
-
-
-_N_TARGET_POINTS = len(_AXIS) + len(_RING) * _RING_ANGLES.size
 
 
 # -------------------------------------------------------------------------------------------

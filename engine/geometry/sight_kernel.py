@@ -1,5 +1,6 @@
-"""Fast single-pair sight queries: the tests of :func:`engine.geometry.sight._lowest_crossings`
-in plain Python, one line and one part at a time, stopping as soon as the answer is known.
+"""Fast single-pair sight queries: the tests of
+:func:`engine.geometry.sight_lines._lowest_crossings` in plain Python, one line and one part at a
+time, stopping as soon as the answer is known.
 
 Rules: ``rules/KT24.md`` sections 4.3 (visible), 4.4 (intervening), 4.5 (cover, obscured),
 9.3 (wall ends); the modelling choices are those of :mod:`engine.geometry.sight` (its module
@@ -63,13 +64,13 @@ class Parts:
 
 
 _EPS = 1e-6  # as in sight.py
-_TOL = 1e-12  # the edge and slab tolerances of sight._lowest_crossings
+_TOL = 1e-12  # the edge and slab tolerances of sight_lines._lowest_crossings
 _ONE_TOL = 1 + 1e-12
 _INF = math.inf
 _CONTROL_RANGE = 1.0  # inches (section 4.2), sight.CONTROL_RANGE
 _COVER_MIN_DISTANCE = 2.0  # inches (section 4.5), sight.COVER_MIN_DISTANCE
 
-# The 19 sample points of a target model (sight._target_points, same constants): three on the
+# The 19 sample points of a target model (sight_lines._target_points, same constants): three on the
 # axis, then eight around it at 0.8 of the radius at two heights (fractions of the model
 # height); ``math.cos`` of the same float64 angles as the reference.
 _RING_ANGLES = np.linspace(0.0, 2 * np.pi, 8, endpoint=False)
@@ -217,8 +218,8 @@ def _crosses(
 ) -> bool:
     """Whether the 3D segment ``(x0, y0, z0) -> (x1, y1, z1)`` (``dx, dy = x1 - x0, y1 - y0``),
     whose bounding box meets the part's, crosses the part: the reference's slab and edge tests
-    and endpoint containment (``sight._lowest_crossings``), then its ``always_block ? low < inf
-    : low < height - 1e-6`` verdict, with the same expressions."""
+    and endpoint containment (``sight_lines._lowest_crossings``), then its ``always_block ?
+    low < inf : low < height - 1e-6`` verdict, with the same expressions."""
     bx0, by0, bx1, by1, edges, limit, always, row = rec
     # Slab test of the segment against the bounding box (the smaller of the two parameters
     # on each axis is the one of the nearer side).
@@ -362,7 +363,7 @@ def _shadows(table: SightTable, rec: Rec, hx: float, hy: float, hz: float, b: Pl
 
 
 def target_points(t: Placement) -> list[tuple[float, float, float]]:
-    """The 19 sample points of a target model, as ``sight._target_points`` computes them."""
+    """The 19 sample points of a target model, as ``sight_lines._target_points`` computes them."""
     x, y, z, h = t.x, t.y, t.elevation, t.model_height
     pts = [(x, y, z + f * h) for f in _AXIS_H]
     r = _RING_FRAC * t.radius

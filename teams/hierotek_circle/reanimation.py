@@ -60,7 +60,7 @@ from engine.game.events import Event, add_template
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import Placement
-from engine.geometry.equipment import MARKER_DIAMETER_MM
+from engine.geometry.model import MARKER_DIAMETER_MM
 from engine.missions.kill_op import recount_kill_grade
 from engine.rules.registry import register
 

@@ -28,9 +28,10 @@ from engine.game.state import OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import sight
-from engine.geometry.equipment import MARKER_DIAMETER_MM, first_within_marker_range
+from engine.geometry.model import MARKER_DIAMETER_MM
 from engine.rules.choices import RuleRollFrame, on_roll
 from engine.rules.equipment.markers import operative_controls, token_contests
+from engine.rules.equipment.shapes import first_within_marker_range
 from engine.rules.registry import register
 from teams.kasrkin.common import is_kasrkin
 

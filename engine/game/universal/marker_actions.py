@@ -30,7 +30,7 @@ from engine.game.markers import (
 from engine.game.state import OperativeState
 from engine.game.work import Work
 from engine.geometry import Objective, sight
-from engine.geometry.equipment import MARKER_DIAMETER_MM
+from engine.geometry.model import MARKER_DIAMETER_MM
 
 __all__ = [
     "PICK_UP",

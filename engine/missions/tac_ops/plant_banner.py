@@ -43,7 +43,7 @@ from engine.game.tokens import Token
 from engine.game.universal import marker_level
 from engine.game.work import Work
 from engine.geometry import TerrainType
-from engine.geometry.equipment import MARKER_DIAMETER_MM
+from engine.geometry.model import MARKER_DIAMETER_MM
 from engine.missions import mission_markers
 from engine.missions.actions import common_problem, offered
 from engine.missions.pack import OpSpec, register, reveal_tac_op, tac_active

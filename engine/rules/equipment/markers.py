@@ -38,7 +38,7 @@ its weight. Checked when an operative moves (any move action, including a free o
 counteracting one: along the route the move took, the movement search's path between where
 it started and where it ended, :func:`engine.game.universal.move_route` (a rule's move that is
 not a move action, e.g. a set-up, is a straight segment), checked every 0.05" by
-:func:`engine.geometry.equipment.first_within_marker_range`; several mines passed go off in
+:func:`engine.rules.equipment.shapes.first_within_marker_range`; several mines passed go off in
 the order they are met along it), when an operative is set up (deployment, or a rule that emits
 ``operative_set_up`` with ``op``), and when a hatchway is operated or equipment is set up
 (``equipment_set_up``: a marker or terrain that changes sight). A move is
@@ -63,7 +63,8 @@ from engine.game.state import Effect, OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import Placement, sight
-from engine.geometry.equipment import MARKER_DIAMETER_MM, first_within_marker_range
+from engine.geometry.model import MARKER_DIAMETER_MM
+from engine.rules.equipment.shapes import first_within_marker_range
 
 __all__ = [
     "AMMO_CACHE",
@@ -452,7 +453,7 @@ def check_mines(w: Work, ops: Iterable[str] | None = None) -> None:
 def _on_moved(w: Work, ev: Event) -> None:
     """An operative moved: the mines that came within its control range along the route it
     took (:func:`engine.game.universal.move_route`, module docstring) go off in the order
-    met (:func:`engine.geometry.equipment.first_within_marker_range`)."""
+    met (:func:`engine.rules.equipment.shapes.first_within_marker_range`)."""
     if not w.tokens:
         return
     mines = _tokens(w, MINES)

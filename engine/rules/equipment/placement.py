@@ -1,8 +1,8 @@
 """Setting up pre-battle equipment items (``rules/KT24.md`` 1.2 step 3, 7.2): where each
 item may go, candidate spots for agents, and the token an item becomes.
 
-The restrictions themselves are geometry
-(:func:`engine.geometry.equipment_placement.equipment_placement_problem`); this module
+The restrictions themselves are checked on the geometry
+(:func:`engine.rules.equipment.restrictions.equipment_placement_problem`); this module
 supplies the player's territory and drop zone (the areas of the drop zone it took at
 set-up; a layout without territories uses the drop zone as the territory), the equipment
 terrain already set up (both players') and the equipment markers and objective markers
@@ -15,10 +15,10 @@ from shapely.geometry.base import BaseGeometry
 
 from engine.game.tokens import Token
 from engine.game.work import Work
-from engine.geometry.equipment import TERRAIN_KINDS, equipment_feature
-from engine.geometry.equipment_placement import equipment_placement_problem, equipment_spots
 from engine.geometry.extra_terrain import FeatureSpec
 from engine.rules.equipment import ITEM_KINDS
+from engine.rules.equipment.restrictions import equipment_placement_problem, equipment_spots
+from engine.rules.equipment.shapes import TERRAIN_KINDS, equipment_feature
 
 __all__ = ["candidate_spots", "make_token", "placement_problem", "set_up"]
 

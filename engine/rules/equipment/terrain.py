@@ -1,10 +1,10 @@
 """Equipment terrain in play (``rules/KT24.md`` 7.2): Light and Heavy Barricades, Razor
 Wire and Ladders are terrain like any other once set up (their types and the movement costs
-of Obstructing and ladders are geometry: :mod:`engine.geometry.equipment`); this module
-plays what the portable barricade adds:
+of Obstructing and ladders are geometry; their shapes: :mod:`engine.rules.equipment.shapes`);
+this module plays what the portable barricade adds:
 
 - **Portable**: it gives cover only to an operative connected to it
-  (:func:`engine.geometry.equipment.connected`); for anyone else it is not a cover feature.
+  (:func:`engine.rules.equipment.shapes.connected`); for anyone else it is not a cover feature.
 - **Protective**: while an operative is in cover from it, its Save is improved by 1 (to a
   maximum of 2+).
 - **Move with Barricade** (1AP unique action of an operative connected to it; treated as a
@@ -14,7 +14,7 @@ plays what the portable barricade adds:
   listed destinations are straight moves, and any destination whose shortest path climbs,
   drops or jumps is refused), the barricade lifted off the killzone while it moves; then the
   barricade is set up connected to it again on the side it was on (or the first free side,
-  :func:`engine.geometry.equipment_placement.portable_barricade_spots`), more than 2" from
+  :func:`engine.rules.equipment.restrictions.portable_barricade_spots`), more than 2" from
   other equipment terrain, access points and Accessible terrain; if no side is free the
   barricade is lost. Any operative connected to a portable barricade may move it (the text's
   "connected to the inside" is not modelled).
@@ -34,10 +34,10 @@ from engine.game.state import OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import sight
-from engine.geometry.equipment import SHAPES, connected, equipment_feature
-from engine.geometry.equipment_placement import portable_barricade_spots
 from engine.geometry.extra_terrain import FeatureSpec
 from engine.geometry.movement import MoveError, shortest_path
+from engine.rules.equipment.restrictions import portable_barricade_spots
+from engine.rules.equipment.shapes import SHAPES, connected, equipment_feature
 
 __all__ = ["MOVE_WITH_BARRICADE", "MoveWithBarricade", "install"]
 

@@ -1,6 +1,6 @@
 """The universal equipment's terrain features and markers on the killzone (rules
 ``rules/KT24.md`` 7.2): their shapes, their placement restrictions, deterministic candidate
-placements for agents (in :mod:`engine.geometry.equipment_placement`), and the smoke
+placements for agents (in :mod:`engine.rules.equipment.restrictions`), and the smoke
 grenade's area.
 
 Shapes (:data:`SHAPES`) are the project's choice, roughly the size of the plastic pieces,
@@ -36,13 +36,14 @@ from shapely.geometry import Point, Polygon
 
 from engine.geometry.extra_terrain import FeatureSpec, PartSpec
 from engine.geometry.model import (
+    MARKER_DIAMETER_MM,
     MM_PER_INCH,
     Killzone,
     Placement,
     TerrainType,
     quantise,
 )
-from engine.geometry.move_paths import MovePath
+from engine.geometry.move_query import MovePath
 from engine.geometry.sight import CONTROL_RANGE, marker_in_control_range
 
 __all__ = [
@@ -54,7 +55,6 @@ __all__ = [
     "LADDER_ACCESS_POINT_DISTANCE",
     "LADDER_AGAINST_TOUCH",
     "LADDER_MIN_TERRAIN_HEIGHT",
-    "MARKER_DIAMETER_MM",
     "MARKER_KINDS",
     "MINE_DISTANCE",
     "SHAPES",
@@ -121,9 +121,6 @@ MARKER_KINDS: tuple[str, ...] = ("ammo_cache", "comms_device", "mines")
 
 KINDS: tuple[str, ...] = TERRAIN_KINDS + MARKER_KINDS
 """Every kind :func:`equipment_placement_problem` checks."""
-
-MARKER_DIAMETER_MM = 20.0
-"""Equipment markers are 20 mm across (4.8: markers other than objective markers)."""
 
 EQUIPMENT_DISTANCE = 2.0
 """Equipment terrain is set up more than 2" from other equipment terrain (7.2)."""

@@ -4,9 +4,9 @@ restriction, and deterministic candidate placements for agents.
 Every check returns ``None`` when the restriction holds, else a reason naming it (and the
 rule). Distances are horizontal (4.1: killzone areas) between closest points; "more than x"
 fails at exactly x. Equipment terrain comes as :class:`~engine.geometry.extra_terrain.
-FeatureSpec` values (:func:`engine.geometry.equipment.equipment_feature`) or shapely
+FeatureSpec` values (:func:`engine.rules.equipment.shapes.equipment_feature`) or shapely
 geometries; markers as centre points (inches), 20 mm across
-(:data:`engine.geometry.equipment.MARKER_DIAMETER_MM`), objective markers 40 mm.
+(:data:`engine.geometry.model.MARKER_DIAMETER_MM`), objective markers 40 mm.
 
 Access points are the parts of the killzone's hatchway features (close quarters, 9.3), in
 whichever state; Accessible terrain is any part that is Accessible in the killzone's current
@@ -26,25 +26,10 @@ import shapely
 from numpy.typing import NDArray
 from shapely.geometry.base import BaseGeometry
 
-from engine.geometry.equipment import (
-    ACCESS_POINT_DISTANCE,
-    DROP_ZONE_REACH,
-    EQUIPMENT_DISTANCE,
-    KINDS,
-    LADDER_ACCESS_POINT_DISTANCE,
-    LADDER_AGAINST_TOUCH,
-    LADDER_MIN_TERRAIN_HEIGHT,
-    MARKER_DIAMETER_MM,
-    MARKER_KINDS,
-    MINE_DISTANCE,
-    SHAPES,
-    TERRAIN_KINDS,
-    equipment_parts,
-    marker_disc,
-)
 from engine.geometry.extra_terrain import FeatureSpec
 from engine.geometry.gc_pause import paused_gc
 from engine.geometry.model import (
+    MARKER_DIAMETER_MM,
     MM_PER_INCH,
     OBJECTIVE_DIAMETER_MM,
     QUANTUM,
@@ -52,6 +37,21 @@ from engine.geometry.model import (
     Placement,
     TerrainType,
     quantise,
+)
+from engine.rules.equipment.shapes import (
+    ACCESS_POINT_DISTANCE,
+    DROP_ZONE_REACH,
+    EQUIPMENT_DISTANCE,
+    KINDS,
+    LADDER_ACCESS_POINT_DISTANCE,
+    LADDER_AGAINST_TOUCH,
+    LADDER_MIN_TERRAIN_HEIGHT,
+    MARKER_KINDS,
+    MINE_DISTANCE,
+    SHAPES,
+    TERRAIN_KINDS,
+    equipment_parts,
+    marker_disc,
 )
 
 __all__ = [
@@ -84,7 +84,7 @@ def _label(feature: FeatureSpec | BaseGeometry) -> str:
 
 def equipment_footprint(kind: str, x: float, y: float, angle: float = 0.0) -> BaseGeometry:
     """The footprint of equipment ``kind`` at ``(x, y)`` turned ``angle`` degrees: the terrain
-    feature's parts (:func:`engine.geometry.equipment.equipment_parts`) or a marker's 20 mm
+    feature's parts (:func:`engine.rules.equipment.shapes.equipment_parts`) or a marker's 20 mm
     disc (the angle ignored).
 
     Raises:
@@ -192,7 +192,7 @@ def too_close_to_accessible_terrain(
 
 def ladder_not_against_terrain(kz: Killzone, shape: BaseGeometry) -> str | None:
     """7.2 Ladders: upright against terrain at least 2" tall: the ladder's footprint touches
-    (within :data:`~engine.geometry.equipment.LADDER_AGAINST_TOUCH`) a part at least 2" high
+    (within :data:`~engine.rules.equipment.shapes.LADDER_AGAINST_TOUCH`) a part at least 2" high
     that is neither Wall (never climbed, 9.3) nor another ladder, and overlaps no part."""
     on_floor = not_on_killzone_floor(kz, shape)
     if on_floor is not None:
@@ -264,7 +264,7 @@ def equipment_placement_problem(
 
     Args:
         kz: the killzone without the item (module docstring).
-        kind: a key of :data:`engine.geometry.equipment.KINDS`.
+        kind: a key of :data:`engine.rules.equipment.shapes.KINDS`.
         x, y, angle: the centre (inches) and the turn (degrees anticlockwise; markers ignore
             it).
         territory: the player's territory; ``None`` skips that check (re-placing a portable
@@ -504,7 +504,7 @@ def _footprints(kind: str, cands: list[Spot]) -> NDArray[np.object_]:
     """The footprints of the candidates, the same polygons :func:`equipment_footprint`
     builds one by one (the same corners in the same order, by the same arithmetic), built
     at once: a marker's disc around each centre; an equipment terrain feature's rectangle
-    (its one part, :func:`engine.geometry.equipment.equipment_parts`) turned by each
+    (its one part, :func:`engine.rules.equipment.shapes.equipment_parts`) turned by each
     distinct angle."""
     n = len(cands)
     xy = np.asarray([(c[0], c[1]) for c in cands], dtype=float).reshape(n, 2)

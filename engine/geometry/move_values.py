@@ -1,0 +1,243 @@
+"""The values of the movement model (rules ``rules/KT24.md`` 3.2, 3.3, 4.6, 4.7, 7.2, 9.3):
+the rules' distances and costs, the move actions, a :class:`Level` (a surface a base can
+stand on) and a link (one straight increment between two nodes, with its cost), and the
+segment helpers the link classifier (:mod:`engine.geometry.move_links`) and the graph's
+builders share. The model is described in :mod:`engine.geometry.movement`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+import attrs
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
+
+from engine.geometry.model import Killzone, TerrainType
+
+#: +1" each time an increment's centre line enters an Accessible part (4.6).
+ACCESSIBLE_COST = 1.0
+#: A climb starts with the base within 1" horizontally of the terrain (3.3).
+CLIMB_RANGE = 1.0
+#: The most one climb may rise, in inches (3.3 "within 3" vertically").
+CLIMB_MAX = 3.0
+#: Each climb counts at least 2" vertically (3.3).
+CLIMB_MIN_COST = 2.0
+#: The first 2" of vertical drop per action are free (3.3).
+FREE_DROP = 2.0
+#: A jump covers at most 4" horizontally from the edge (3.3).
+JUMP_MAX = 4.0
+#: Jumping onto terrain at most 1" higher costs nothing vertically (3.3).
+JUMP_FREE_RISE = 1.0
+#: Dash moves at most 3" whatever the Move stat (3.2, decision 7).
+DASH_DISTANCE = 3.0
+#: Charge moves Move + 2" (3.2).
+CHARGE_BONUS = 2.0
+CONTROL_RANGE = 1.0
+#: Ceiling parts let round bases of 50 mm or less move underneath (4.6).
+CEILING_MAX_BASE_MM = 50.0
+#: +1" each time an increment crosses over an Obstructing feature (razor wire, 4.6, 7.2).
+OBSTRUCTING_COST = 1.0
+#: A climb of the feature a ladder stands against, with the ladder within control range for
+#: the whole climb, counts 1" vertically, once per action (7.2 Ladders).
+LADDER_CLIMB_COST = 1.0
+#: A ladder stands against the parts its footprint is within this distance of (inches).
+LADDER_TOUCH = 0.02
+
+MoveAction = Literal["reposition", "dash", "fall_back", "charge"]
+_ACTION_NAMES: dict[str, str] = {
+    "reposition": "Reposition",
+    "dash": "Dash",
+    "fall_back": "Fall Back",
+    "charge": "Charge",
+}
+
+_TOL = 0.002  # geometric tolerance of containment tests (inches)
+_GRID = 0.001  # obstacles grow by the position grid so quantised nodes stay clear
+_ROUND_TOL = 0.001  # an increment 0.001" over a whole inch still rounds down (grid noise)
+_TIE = 1e-4  # cost-first A*: weight = cost + _TIE * length
+_PORTAL_SPACING = 1.0
+_MITRE_LIMIT = 2.0  # corners sharper than ~60 degrees get no mitre node
+_PORTAL_INSET = 0.05
+_PORTAL_GAP = 0.01
+_SAMPLE_STEP = 0.05  # sampling step of explicit paths for control range (inches)
+_BLOCKED = "blocked"
+_SOLID_INSET = 0.01  # Level.solid: blockers shrunk by this much (well beyond _TOL)
+
+FloatArray = NDArray[np.float64]
+XY = tuple[float, float]
+Point3 = tuple[float, float, float]
+
+
+# -------------------------------------------------------------------------------------------
+# Levels and links
+# -------------------------------------------------------------------------------------------
+
+
+@attrs.frozen(slots=True, eq=False)
+class Level:
+    """A surface a base can stand on: the floor (index 0) or a group of Vantage parts.
+
+    Attributes:
+        index: position in :attr:`MoveGraph.levels`.
+        height: elevation of the surface (inches).
+        parts: the Vantage parts forming it (empty for the floor).
+        footprint: the board (floor) or the union of the parts (inches).
+        strict: where the centre of a base may finish (module docstring).
+        passage: where the centre may pass.
+        blockers: parts that block this level (part indices).
+        accessible: Accessible parts above this level (+1" when entered).
+        strict_tol, passage_tol, footprint_tol: the same regions grown by 0.002" and prepared
+            (the containment tests use them).
+        solid: the union of the blockers' footprints shrunk by 0.01" (prepared): a centre
+            line that meets it is never in the passage region (a cheap first test).
+    """
+
+    index: int
+    height: float
+    parts: tuple[int, ...]
+    footprint: BaseGeometry
+    strict: BaseGeometry
+    passage: BaseGeometry
+    blockers: tuple[int, ...]
+    accessible: tuple[int, ...]
+    strict_tol: BaseGeometry = attrs.field(repr=False)
+    passage_tol: BaseGeometry = attrs.field(repr=False)
+    footprint_tol: BaseGeometry = attrs.field(repr=False)
+    solid: BaseGeometry = attrs.field(repr=False)
+
+    @property
+    def is_floor(self) -> bool:
+        """Whether this is the killzone floor."""
+        return self.index == 0
+
+
+@attrs.frozen(slots=True)
+class _Link:
+    kind: str
+    horizontal: float
+    climb: float = 0.0
+    drop: float = 0.0
+    crossings: int = 0
+    #: Obstructing features crossed over (+1" each, 4.6).
+    obstructing: int = 0
+    #: Whether the climb is up the feature a ladder stands against, with the ladder within
+    #: control range throughout (7.2): it counts 1" vertically, once per action.
+    ladder: bool = False
+    #: The A* weight: the cost with the free 2" of drop and the ladder applied to this link
+    #: alone, + 1e-4 x length (computed once).
+    weight: float = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "weight", self.cost(FREE_DROP)[0] + _TIE * self.horizontal)
+
+    @property
+    def climbs(self) -> bool:
+        return self.climb > 0
+
+    def cost(self, free_drop: float, ladder: bool = True) -> tuple[float, float]:
+        """(cost in inches, free drop left) for this increment (3.3), the ladder's 1" climb
+        applied when ``ladder`` (the action has not used a ladder yet, 7.2)."""
+        if self.climb <= 0:
+            vertical = 0.0
+        elif self.ladder and ladder:
+            vertical = LADDER_CLIMB_COST
+        else:
+            vertical = max(CLIMB_MIN_COST, self.climb)
+        counted_drop = max(0.0, self.drop - free_drop)
+        free_left = max(0.0, free_drop - self.drop)
+        total = self.horizontal + vertical + counted_drop
+        rounded = float(math.ceil(total - _ROUND_TOL)) if total > _ROUND_TOL else 0.0
+        extra = ACCESSIBLE_COST * self.crossings + OBSTRUCTING_COST * self.obstructing
+        return rounded + extra, free_left
+
+
+def _bevel_buffer(geom: BaseGeometry, distance: float) -> BaseGeometry:
+    """``geom`` grown by ``distance`` with corners bevelled tangentially (contains the exact
+    rounded offset)."""
+    return geom.buffer(distance, join_style="mitre", mitre_limit=1.0)
+
+
+def _passable(kz: Killzone, i: int, base_mm: float) -> bool:
+    """Whether part ``i`` can be moved through/under (4.6, 9.3)."""
+    types = kz.part_types(i)
+    if TerrainType.WALL in types:
+        return False
+    if TerrainType.ACCESSIBLE in types or TerrainType.INSIGNIFICANT in types:
+        return True
+    return TerrainType.CEILING in types and base_mm <= CEILING_MAX_BASE_MM
+
+
+_TYPE_ORDER = (
+    TerrainType.WALL,
+    TerrainType.HEAVY,
+    TerrainType.BLOCKING,
+    TerrainType.LIGHT,
+    TerrainType.OBSTRUCTING,
+    TerrainType.VANTAGE,
+    TerrainType.ACCESSIBLE,
+    TerrainType.INSIGNIFICANT,
+    TerrainType.EXPOSED,
+    TerrainType.CEILING,
+)
+
+
+def _describe(kz: Killzone, i: int) -> str:
+    """``Heavy terrain 'north ruin'``: the part's main type and its feature's name."""
+    types = kz.part_types(i)
+    kind = next((t.value for t in _TYPE_ORDER if t in types), "untyped")
+    return f"{kind} terrain {kz.features[kz.parts[i].feature]!r}"
+
+
+def _pieces(a: XY, b: XY, geom: BaseGeometry) -> list[tuple[float, float]]:
+    """Parameter intervals ``[t0, t1]`` (0 at ``a``, 1 at ``b``) of the segment inside
+    ``geom`` (closed), sorted."""
+    if a == b:
+        return [(0.0, 1.0)] if geom.covers(Point(a)) else []
+    inter = shapely.intersection(LineString([a, b]), geom)
+    if inter.is_empty:
+        return []
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    d2 = dx * dx + dy * dy
+    out: list[tuple[float, float]] = []
+    for part in shapely.get_parts(shapely.get_parts(inter)):
+        c = shapely.get_coordinates(part)
+        if c.size == 0:
+            continue
+        t = ((c[:, 0] - ax) * dx + (c[:, 1] - ay) * dy) / d2
+        out.append((float(t.min()), float(t.max())))
+    out.sort()
+    return out
+
+
+def _first_t(
+    lines: NDArray[np.object_], a: FloatArray, b: FloatArray, geom: BaseGeometry, empty: float
+) -> FloatArray:
+    """For each line ``a[k] -> b[k]`` (``lines[k]``, not a point), the parameter where it
+    first meets ``geom`` (the first piece's start, as :func:`_pieces` computes it), or
+    ``empty``."""
+    out = np.full(a.shape[0], math.inf)
+    coords, idx = shapely.get_coordinates(shapely.intersection(lines, geom), return_index=True)
+    if coords.size:
+        ax, ay = a[idx, 0], a[idx, 1]
+        dx, dy = b[idx, 0] - ax, b[idx, 1] - ay
+        d2 = dx * dx + dy * dy
+        t = ((coords[:, 0] - ax) * dx + (coords[:, 1] - ay) * dy) / d2
+        np.minimum.at(out, idx, t)
+    return np.where(np.isinf(out), empty, out)
+
+
+def _lerp(a: XY, b: XY, t: float) -> XY:
+    return (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]))
+
+
+def _sub(a: XY, b: XY, t0: float, t1: float) -> LineString | None:
+    """The sub-segment between parameters ``t0`` and ``t1`` (``None`` if it is a point)."""
+    if t1 - t0 <= 1e-9:
+        return None
+    return LineString([_lerp(a, b, t0), _lerp(a, b, t1)])
