@@ -442,11 +442,10 @@ class HookSet:
         ):
             for name in table:
                 check(declared, name)
-        # Plain dicts (faster to read than the read-only views), never handed out to change.
         did = {name: self.did.get(name, ()) for name in EVENT_KINDS}
         would = {name: self.would.get(name, ()) for name in WOULD_HOOKS}
-        object.__setattr__(self, "did_table", did)
-        object.__setattr__(self, "would_table", would)
+        object.__setattr__(self, "did_table", MappingProxyType(did))
+        object.__setattr__(self, "would_table", MappingProxyType(would))
 
     def has_would(self, name: str) -> bool:
         """Whether a *would* hook is subscribed to ``name`` (a

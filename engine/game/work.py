@@ -414,9 +414,10 @@ class Work:
 
         Raises:
             UndeclaredNameError: ``event`` is not a declared event kind."""
-        fns = self.ctx.hooks.did_table.get(event)
-        if fns is None:
-            raise undeclared(EVENT_KINDS, event)
+        try:
+            fns = self.ctx.hooks.did_table[event]
+        except KeyError:
+            raise undeclared(EVENT_KINDS, event) from None
         if event.__class__ is not str:
             event = str.__str__(event)  # a vocabulary member: events keep plain names
         ev = Event.make(event, **data)
