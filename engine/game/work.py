@@ -97,8 +97,10 @@ class Work:
     __slots__ = (
         "_alive_memo",
         "_cr_memo",
+        "_did",
         "_kz_memo",
         "_op_memo",
+        "_would",
         "ctx",
         "deferred",
         "effects",
@@ -119,6 +121,10 @@ class Work:
 
     def __init__(self, s: GameState) -> None:
         self.ctx: GameContext = s.ctx
+        # The hook set's dispatch tables (every declared name -> its hooks), read at each
+        # emit/would: kept here to save two attribute look-ups on the hottest call.
+        self._did = s.ctx.hooks.did_table
+        self._would = s.ctx.hooks.would_table
         self.tp = s.tp
         self.phase = s.phase
         self.initiative = s.initiative
@@ -415,7 +421,7 @@ class Work:
         Raises:
             UndeclaredNameError: ``event`` is not a declared event kind."""
         try:
-            fns = self.ctx.hooks.did_table[event]
+            fns = self._did[event]
         except KeyError:
             raise undeclared(EVENT_KINDS, event) from None
         if event.__class__ is not str:
@@ -435,7 +441,7 @@ class Work:
         Raises:
             UndeclaredNameError: ``event`` is not a declared *would* hook."""
         try:
-            fns = self.ctx.hooks.would_table[event]
+            fns = self._would[event]
         except KeyError:
             raise undeclared(WOULD_HOOKS, event) from None
         for fn in fns:
