@@ -731,20 +731,20 @@ class EventKind(_Declared):
 class Would(_Declared):
     """The *would* hooks (:meth:`engine.game.work.Work.would`,
     :meth:`engine.game.context.Hooks.transform`): each contract names the value the hooks
-    transform (its starting value -> what they return), the keywords passed, when it is asked
-    and the rules section."""
+    transform (its starting value -> what they return), the keywords passed (an operative is
+    its id unless the contract says otherwise), when it is asked and the rules section."""
 
     PICK_UP_MARKERS = (
         "pick_up_markers",
         "Value: ``()`` -> the names of the markers ``op`` may also pick up (tokens a rule "
-        "makes pickable). Keywords: op. When: when listing Pick Up Marker for ``op``. Rules: "
-        "3.2, 4.8.",
+        "makes pickable). Keywords: op. ``op``: an OperativeState, not an id. When: listing "
+        "Pick Up Marker for ``op``. Rules: 3.2, 4.8.",
     )
     WOULD_ADD_ACTION_AP = (
         "would_add_action_ap",
         "Value: ``0`` -> the AP added to the cost of ``action`` by ``op`` (``target``). "
-        "Keywords: action, op, target. When: when an action's AP cost is worked out. Rules: "
-        "3.1.",
+        "Keywords: action, op, target. ``op``: an OperativeState, not an id. When: an "
+        "action's AP cost is worked out. Rules: 3.1.",
     )
     WOULD_ALLOW_BLOCK = (
         "would_allow_block",
@@ -754,35 +754,36 @@ class Would(_Declared):
     WOULD_ALLOW_CHARGE_IN_CONTROL_RANGE = (
         "would_allow_charge_in_control_range",
         "Value: ``False`` -> whether ``op`` may Charge while within an enemy's control range. "
-        "Keywords: op. When: when listing Charge. Rules: 3.2.",
+        "Keywords: op. When: listing Charge. Rules: 3.2.",
     )
     WOULD_ALLOW_PICK_UP = (
         "would_allow_pick_up",
         "Value: ``why`` (a refusal text or ``None``) -> the refusal, ``None`` to allow ``op`` "
-        "to pick up ``marker``. Keywords: marker, op. When: when Pick Up Marker is checked. "
-        "Rules: 3.2, 8.3.",
+        "to pick up ``marker``. Keywords: marker, op. ``op``: an OperativeState, not an id. "
+        "When: Pick Up Marker is checked. Rules: 3.2, 8.3.",
     )
     WOULD_ALLOW_TARGET = (
         "would_allow_target",
         "Value: ``why`` (a refusal text or ``None``) -> the refusal, ``None`` to allow "
         "``target`` for ``op`` with ``weapon`` (``profile``). Keywords: op, profile, target, "
-        "weapon. When: when a Shoot's targets are listed. Rules: 4.5, 5.1.",
+        "weapon. ``op`` and ``target``: an OperativeState, not an id. When: a Shoot's targets "
+        "are listed. Rules: 4.5, 5.1.",
     )
     WOULD_APPLY_INJURY_PENALTIES = (
         "would_apply_injury_penalties",
         "Value: ``True`` -> whether injured ``op``'s stats are changed by being injured. "
-        "Keywords: op. When: when ``op`` is injured and a stat is read. Rules: 2.3.",
+        "Keywords: op. When: ``op`` is injured and a stat is read. Rules: 2.3.",
     )
     WOULD_BE_INCAPACITATED = (
         "would_be_incapacitated",
         "Value: ``True`` -> whether ``op`` is incapacitated by this damage (``by``, "
-        "``source``): a Medic! rule says ``False``. Keywords: by, op, source. When: when "
-        "``op`` loses its last wound. Rules: 2.3.",
+        "``source``): a Medic! rule says ``False``. Keywords: by, op, source. When: ``op`` "
+        "loses its last wound. Rules: 2.3.",
     )
     WOULD_BE_OBSCURED = (
         "would_be_obscured",
         "Value: ``obscured`` (bool) -> whether ``target`` is obscured to ``op``. Keywords: "
-        "op, target. When: when targeting is worked out. Rules: 4.5.",
+        "op, target. When: targeting is worked out. Rules: 4.5.",
     )
     WOULD_BLOCK_CRIT_WITH_NORMAL = (
         "would_block_crit_with_normal",
@@ -793,247 +794,247 @@ class Would(_Declared):
     WOULD_CHANGE_APL = (
         "would_change_apl",
         "Value: ``change`` (int) -> the summed APL change of ``op`` before it is clamped. "
-        "Keywords: op. When: when APL is read (:meth:`engine.game.work.Work.apl`). Rules: "
-        "2.1.",
+        "Keywords: op. When: APL is read (:meth:`engine.game.work.Work.apl`). Rules: 2.1.",
     )
     WOULD_CHANGE_ATTACKS = (
         "would_change_attacks",
         "Value: ``attacks`` (int) -> the Attacks of ``op``'s ``weapon`` (``kind``) against "
-        "``target``. Keywords: kind, op, target, weapon. When: when an attack profile is "
-        "built. Rules: 2.2.",
+        "``target``. Keywords: kind, op, target, weapon. When: an attack profile is built. "
+        "Rules: 2.2.",
     )
     WOULD_CHANGE_DAMAGE = (
         "would_change_damage",
         "Value: ``(normal, critical)`` -> the Damage of ``op``'s ``weapon`` (``kind``). "
-        "Keywords: kind, op, weapon. When: when an attack profile is built. Rules: 2.2.",
+        "Keywords: kind, op, weapon. When: an attack profile is built. Rules: 2.2.",
     )
     WOULD_CHANGE_HIT = (
         "would_change_hit",
         "Value: ``change`` (int, from 0) -> the change to the Hit of ``op``'s ``weapon`` "
         "(``kind``) against ``target`` (``injured``); each hook's change is noted apart. "
-        "Keywords: injured, kind, op, target, weapon. When: when an attack profile is built "
-        "with a target. Rules: 2.1, 2.2.",
+        "Keywords: injured, kind, op, target, weapon. When: an attack profile is built with a "
+        "target. Rules: 2.1, 2.2.",
     )
     WOULD_CHANGE_MOVE = (
         "would_change_move",
-        "Value: ``0.0`` -> inches added to ``op``'s Move. Keywords: op. When: when Move is "
-        "read (:meth:`engine.game.work.Work.move_stat`). Rules: 2.1.",
+        "Value: ``0.0`` -> inches added to ``op``'s Move. Keywords: op. When: Move is read "
+        "(:meth:`engine.game.work.Work.move_stat`). Rules: 2.1.",
     )
     WOULD_CHARGE_CONCEALED = (
         "would_charge_concealed",
         "Value: ``False`` -> whether ``op`` may Charge with a Conceal order. Keywords: op. "
-        "When: when listing Charge. Rules: 3.2.",
+        "When: listing Charge. Rules: 3.2.",
     )
     WOULD_CONTROL_APL = (
         "would_control_apl",
         "Value: ``apl`` (int) -> the APL ``op`` counts with for control (not its APL stat). "
-        "Keywords: op. When: when control of a marker or area is worked out. Rules: 4.8.",
+        "Keywords: op. When: control of a marker or area is worked out. Rules: 4.8.",
     )
     WOULD_CONTROL_MARKER = (
         "would_control_marker",
-        'Value: ``got`` (``"A"``/``"B"``/``""``) -> the player controlling ``marker`` when no '
-        "operative contests it. Keywords: marker. When: when control of a marker is worked "
-        "out. Rules: 4.8.",
+        'Value: ``""`` (a tie, or nobody contests) -> the player controlling ``marker`` '
+        '(``"A"``/``"B"``/``""``). Keywords: marker. When: control of a marker is worked out. '
+        "Rules: 4.8.",
     )
     WOULD_CONTROL_TOTALS = (
         "would_control_totals",
         'Value: ``{"A": apl, "B": apl}`` -> the players\' APL totals (``ops``: contesting ids, '
-        "``marker``, ``rule``). Keywords: marker, ops, rule. When: when control of a marker "
-        "or area is worked out. Rules: 4.8.",
+        "``marker``, ``rule``). Keywords: marker, ops, rule. When: control of a marker or "
+        "area is worked out. Rules: 4.8.",
     )
     WOULD_COST_ACTION = (
         "would_cost_action",
         "Value: ``ap`` (int) -> the AP ``op`` pays for ``action`` (``paying``: it is being "
-        "paid now). Keywords: action, op, paying. When: when an action's cost is worked out. "
-        "Rules: 3.1.",
+        "paid now). Keywords: action, op, paying. ``op``: an OperativeState, not an id. When: "
+        "an action's cost is worked out. Rules: 3.1.",
     )
     WOULD_COST_PLOY = (
         "would_cost_ploy",
         "Value: ``cost`` (CP) -> the CP ``player`` pays for ``ploy`` (``target``, ``text``). "
-        "Keywords: player, ploy, target, text. When: when a ploy's cost is worked out "
+        "Keywords: player, ploy, target, text. When: a ploy's cost is worked out "
         "(:func:`engine.game.ploys.ploy_cost`). Rules: 7.1.",
     )
     WOULD_COUNT_AS_INCAPACITATED_BY_ENEMY = (
         "would_count_as_incapacitated_by_enemy",
         "Value: ``True`` -> whether ``op``'s incapacitation counts as by the enemy for the "
-        "kill op. Keywords: op. When: when an incapacitation is scored. Rules: 8.2.",
+        "kill op. Keywords: op. When: an incapacitation is scored. Rules: 8.2.",
     )
     WOULD_COUNT_CARRIED = (
         "would_count_carried",
-        "Value: ``o.carrying`` -> the markers ``op`` counts as carrying for control. "
-        "Keywords: op. When: when control of a carried marker is worked out. Rules: 4.8.",
+        "Value: ``o.carrying`` (marker names) -> the carried markers that count against "
+        "``op``'s carrying limit. Keywords: op. ``op``: an OperativeState, not an id. When: "
+        "control of a carried marker is worked out. Rules: 4.8.",
     )
     WOULD_COUNT_FOR_KILL_OP = (
         "would_count_for_kill_op",
-        "Value: ``True`` -> whether ``op`` counts for the kill op. Keywords: op. When: when "
-        "the kill op's operatives are counted. Rules: 8.2.",
+        "Value: ``True`` -> whether ``op`` counts for the kill op. Keywords: op. When: the "
+        "kill op's operatives are counted. Rules: 8.2.",
     )
     WOULD_COUNT_KASRKIN_DRILLS = (
         "would_count_kasrkin_drills",
         "Value: ``1`` -> how many Kasrkin drills ``player`` may use (Kasrkin). Keywords: "
-        "player. When: when a drill's limit is checked. Rules: team rules (teams/kasrkin).",
+        "player. When: a drill's limit is checked. Rules: team rules (teams/kasrkin).",
     )
     WOULD_COUNTERACT_REGARDLESS_OF_ORDER = (
         "would_counteract_regardless_of_order",
         "Value: ``False`` -> whether ``op`` may counteract whatever its order. Keywords: op. "
-        "When: when counteraction eligibility is listed. Rules: 1.6.",
+        "When: counteraction eligibility is listed. Rules: 1.6.",
     )
     WOULD_CRIT_SAVE = (
         "would_crit_save",
         "Value: ``6`` -> the lowest defence die result that is a crit for ``target`` against "
-        "``op``. Keywords: op, target. When: when defence dice are sorted. Rules: 5.1 step 4.",
+        "``op``. Keywords: op, target. When: defence dice are sorted. Rules: 5.1 step 4.",
     )
     WOULD_DEVASTATING_DAMAGE = (
         "would_devastating_damage",
         "Value: ``d.devastating`` -> the Devastating damage of ``op``'s ``crit`` on "
-        "``target``. Keywords: crit, op, target. When: when Devastating resolves. Rules: 6 "
+        "``target``. Keywords: crit, op, target. When: Devastating resolves. Rules: 6 "
         "Devastating.",
     )
     WOULD_FINAL_HIT = (
         "would_final_hit",
         "Value: ``hit`` -> the Hit of ``op``'s ``weapon`` (``kind``) after every change "
         "(``printed``, ``changes``) against ``target``. Keywords: changes, kind, op, printed, "
-        "target, weapon. When: when an attack profile is built. Rules: 2.1, 2.2.",
+        "target, weapon. When: an attack profile is built. Rules: 2.1, 2.2.",
     )
     WOULD_FIX_PRIMARY_TARGET = (
         "would_fix_primary_target",
         "Value: ``None`` -> a target ``op`` must shoot with ``weapon`` (``profile``), or "
-        "``None``. Keywords: op, profile, weapon. When: when a Shoot's targets are listed. "
-        "Rules: 5.1.",
+        "``None``. Keywords: op, profile, weapon. ``op``: an OperativeState, not an id. When: "
+        "a Shoot's targets are listed. Rules: 5.1.",
     )
     WOULD_HOLD_ACTIVATION = (
         "would_hold_activation",
-        "Value: ``None`` -> a reason ``op`` (``order``) is held back from activation, or "
-        "``None``. Keywords: op, order. When: when activations are listed. Rules: 1.5.",
+        "Value: ``None`` -> a frame to run instead of activating ``op`` with ``order`` now "
+        "(it starts the activation or gives the choice back), or ``None``. Keywords: op, "
+        "order. When: activations are listed. Rules: 1.5.",
     )
     WOULD_IGNORE_FOR_KILL_OP = (
         "would_ignore_for_kill_op",
         "Value: ``False`` -> whether ``op`` is ignored for the kill op. Keywords: op. When: "
-        "when the kill op's operatives are counted. Rules: 8.2.",
+        "the kill op's operatives are counted. Rules: 8.2.",
     )
     WOULD_IGNORE_TERRAIN_EXTRAS = (
         "would_ignore_terrain_extras",
         "Value: ``False`` -> whether ``op``'s move ``action`` ignores the extra distance of "
-        "terrain. Keywords: action, op. When: when a move's cost is worked out. Rules: 3.3.",
+        "terrain. Keywords: action, op. When: a move's cost is worked out. Rules: 3.3.",
     )
     WOULD_IMPROVE_COVER_SAVE = (
         "would_improve_cover_save",
         "Value: ``False`` -> whether ``target``'s cover save against ``op`` is improved. "
-        "Keywords: op, target. When: when cover saves are resolved. Rules: 4.5, 5.1.",
+        "Keywords: op, target. When: cover saves are resolved. Rules: 4.5, 5.1.",
     )
     WOULD_INTERRUPT_ORDER = (
         "would_interrupt_order",
-        "Value: ``g.order`` -> the order ``op`` interrupts with. Keywords: op. When: when an "
-        "On Guard operative interrupts. Rules: 9.3.",
+        "Value: ``g.order`` -> the order ``op`` interrupts with. Keywords: op. When: an On "
+        "Guard operative interrupts. Rules: 9.3.",
     )
     WOULD_KILL_OP_STARTING = (
         "would_kill_op_starting",
         "Value: ``starting`` -> the number of operatives ``player`` starts with for the kill "
-        "op. Keywords: player. When: when the kill grade is worked out. Rules: 8.2.",
+        "op. Keywords: player. When: the kill grade is worked out. Rules: 8.2.",
     )
     WOULD_MAGNIFY_THROUGH = (
         "would_magnify_through",
         "Value: ``False`` -> whether ``op``'s rule magnifies ``through`` (Hierotek Circle). "
-        "Keywords: op, through. When: when a weapon rule of the team is checked. Rules: team "
-        "rules (teams/hierotek_circle).",
+        "Keywords: op, through. When: a weapon rule of the team is checked. Rules: team rules "
+        "(teams/hierotek_circle).",
     )
     WOULD_MOVE_DISTANCE = (
         "would_move_distance",
         "Value: ``limit`` (inches) -> the distance ``op`` may move with ``action``. Keywords: "
-        "action, op. When: when a move's destinations are listed. Rules: 3.2, 3.3.",
+        "action, op. When: a move's destinations are listed. Rules: 3.2, 3.3.",
     )
     WOULD_MOVE_TERRAIN = (
         "would_move_terrain",
         "Value: ``()`` -> killzone changes that apply to ``op``'s movement only. Keywords: "
-        "op. When: when ``op``'s movement killzone is built "
+        "op. ``op``: an OperativeState, not an id. When: ``op``'s movement killzone is built "
         "(:meth:`engine.game.work.Work.move_terrain`). Rules: 3.3.",
     )
     WOULD_OWN_WEAPON = (
         "would_own_weapon",
         "Value: ``False`` -> whether ``op`` counts as having ``weapon``. Keywords: op, "
-        "weapon. When: when grenades are given to operatives. Rules: 7.2.",
+        "weapon. When: grenades are given to operatives. Rules: 7.2.",
     )
     WOULD_PATHFINDER_ANALYSE = (
         "would_pathfinder_analyse",
         "Value: ``True`` -> whether ``op`` may analyse ``target`` (Pathfinders). Keywords: "
-        "op, target. When: when the Markerlight is used. Rules: team rules "
-        "(teams/pathfinders).",
+        "op, target. When: the Markerlight is used. Rules: team rules (teams/pathfinders).",
     )
     WOULD_PATHFINDER_DOCTRINE = (
         "would_pathfinder_doctrine",
         "Value: ``chosen`` -> the doctrine ``op`` follows (Pathfinders). Keywords: op. When: "
-        "when the team's doctrine is read. Rules: team rules (teams/pathfinders).",
+        "the team's doctrine is read. Rules: team rules (teams/pathfinders).",
     )
     WOULD_PATHFINDER_MARKERLIGHT_GAIN = (
         "would_pathfinder_markerlight_gain",
         "Value: ``1`` -> the tokens ``target`` gains from ``op``'s Markerlight with ``mode`` "
-        "(Pathfinders). Keywords: mode, op, target. When: when the Markerlight resolves. "
-        "Rules: team rules (teams/pathfinders).",
+        "(Pathfinders). Keywords: mode, op, target. When: the Markerlight resolves. Rules: "
+        "team rules (teams/pathfinders).",
     )
     WOULD_PATHFINDER_MARKERLIGHT_IN_CONTROL_RANGE = (
         "would_pathfinder_markerlight_in_control_range",
         "Value: ``False`` -> whether ``op`` may use its Markerlight within an enemy's control "
-        "range (Pathfinders). Keywords: op. When: when the Markerlight is listed. Rules: team "
+        "range (Pathfinders). Keywords: op. When: the Markerlight is listed. Rules: team "
         "rules (teams/pathfinders).",
     )
     WOULD_PATHFINDER_MARKERLIGHT_MODES = (
         "would_pathfinder_markerlight_modes",
         "Value: ``()`` -> the rule words ``op`` may use with its Markerlight on ``target`` "
-        "(Pathfinders). Keywords: op, target. When: when the Markerlight is listed. Rules: "
-        "team rules (teams/pathfinders).",
+        "(Pathfinders). Keywords: op, target. When: the Markerlight is listed. Rules: team "
+        "rules (teams/pathfinders).",
     )
     WOULD_PATHFINDER_MARKERLIGHT_TARGET = (
         "would_pathfinder_markerlight_target",
         "Value: ``why`` (a refusal or ``None``) -> the refusal of ``target`` for ``op``'s "
-        "Markerlight (Pathfinders). Keywords: op, target. When: when the Markerlight is "
-        "listed. Rules: team rules (teams/pathfinders).",
+        "Markerlight (Pathfinders). Keywords: op, target. When: the Markerlight is listed. "
+        "Rules: team rules (teams/pathfinders).",
     )
     WOULD_REFUSE_ACTION = (
         "would_refuse_action",
         "Value: ``None`` -> a refusal text for ``op`` performing ``action`` "
-        "(``rule_action``), or ``None``. Keywords: action, op, rule_action. When: when "
-        "actions are listed and checked. Rules: 3.1.",
+        "(``rule_action``), or ``None``. Keywords: action, op, rule_action. When: actions are "
+        "listed and checked. Rules: 3.1.",
     )
     WOULD_REFUSE_ACTIVATION = (
         "would_refuse_activation",
         "Value: ``None`` -> a refusal text for activating ``op``, or ``None``. Keywords: op. "
-        "When: when activations are listed. Rules: 1.5.",
+        "When: activations are listed. Rules: 1.5.",
     )
     WOULD_REFUSE_DESTINATION = (
         "would_refuse_destination",
         "Value: ``None`` -> a refusal text for ``op``'s move ``action`` ending at ``point``, "
-        "or ``None``. Keywords: action, op, point. When: when a move's destinations are "
-        "listed. Rules: 3.3.",
+        "or ``None``. Keywords: action, op, point. When: a move's destinations are listed. "
+        "Rules: 3.3.",
     )
     WOULD_REFUSE_ORDER = (
         "would_refuse_order",
         "Value: ``None`` -> a refusal text for ``op`` taking ``order``, or ``None``. "
-        "Keywords: op, order. When: when orders are listed. Rules: 1.5.",
+        "Keywords: op, order. When: orders are listed. Rules: 1.5.",
     )
     WOULD_REFUSE_REROLL = (
         "would_refuse_reroll",
         "Value: ``None`` -> a refusal text for ``player`` re-rolling ``kind`` dice of ``op`` "
         "v ``target`` with ``source`` at ``trigger``, or ``None``. Keywords: kind, op, "
-        "player, source, target, trigger. When: when re-rolls are offered "
+        "player, source, target, trigger. When: re-rolls are offered "
         "(:func:`engine.game.ploys.reroll_refusal`). Rules: 2.4, 7.1.",
     )
     WOULD_REFUSE_TARGET = (
         "would_refuse_target",
         "Value: ``None`` -> a refusal text for ``op`` shooting ``target`` with ``weapon`` "
-        "(``profile``), or ``None``. Keywords: op, profile, target, weapon. When: when a "
-        "Shoot's targets are listed. Rules: 4.5, 5.1.",
+        "(``profile``), or ``None``. Keywords: op, profile, target, weapon. ``op`` and "
+        "``target``: an OperativeState, not an id. When: a Shoot's targets are listed. Rules: "
+        "4.5, 5.1.",
     )
     WOULD_REFUSE_WEAPON = (
         "would_refuse_weapon",
         "Value: ``None`` -> a refusal text for ``op`` using ``weapon`` (``profile``), or "
-        "``None``. Keywords: op, profile, weapon. When: when weapons are listed. Rules: 5.1, "
-        "5.2.",
+        "``None``. Keywords: op, profile, weapon. ``op``: an OperativeState, not an id. When: "
+        "weapons are listed. Rules: 5.1, 5.2.",
     )
     WOULD_REPEAT_ACTION = (
         "would_repeat_action",
         "Value: ``False`` -> whether ``op`` may perform ``action`` again (``mode``, "
-        "``done``). Keywords: action, done, mode, op. When: when actions are listed. Rules: "
-        "3.1.",
+        "``done``). Keywords: action, done, mode, op. When: actions are listed. Rules: 3.1.",
     )
     WOULD_RESOLVE_FIRST = (
         "would_resolve_first",
@@ -1044,28 +1045,29 @@ class Would(_Declared):
     WOULD_RETAIN_BOTH_COVER_SAVES = (
         "would_retain_both_cover_saves",
         "Value: ``False`` -> whether ``target`` retains two cover saves against ``op``. "
-        "Keywords: op, target. When: when cover saves are resolved. Rules: 4.5.",
+        "Keywords: op, target. When: cover saves are resolved. Rules: 4.5.",
     )
     WOULD_RETAIN_DEFENCE_NORMAL = (
         "would_retain_defence_normal",
         "Value: ``0`` -> normal defence successes ``target`` retains unrolled against ``op``. "
-        "Keywords: op, target. When: when defence dice are rolled. Rules: 5.1 step 4.",
+        "Keywords: op, target. When: defence dice are rolled. Rules: 5.1 step 4.",
     )
     WOULD_SAVE_IN_COVER = (
         "would_save_in_cover",
         "Value: ``save`` -> the cover saves ``target`` retains against ``op`` (``tg``: "
-        "targeting). Keywords: op, target, tg. When: when cover saves are resolved. Rules: "
-        "4.5, 5.1.",
+        "targeting). Keywords: op, target, tg. When: cover saves are resolved. Rules: 4.5, "
+        "5.1.",
     )
     WOULD_SAVE_WITHOUT_COVER = (
         "would_save_without_cover",
         "Value: ``0`` -> cover saves ``target`` retains against ``op`` without cover. "
-        "Keywords: op, target. When: when cover saves are resolved. Rules: 4.5.",
+        "Keywords: op, target. When: cover saves are resolved. Rules: 4.5.",
     )
     WOULD_SHOOT_IN_CONTROL_RANGE = (
         "would_shoot_in_control_range",
         "Value: ``False`` -> whether ``op`` may shoot with ``profile`` within an enemy's "
-        "control range. Keywords: op, profile. When: when weapons are listed. Rules: 5.1.",
+        "control range. Keywords: op, profile. ``op``: an OperativeState, not an id. When: "
+        "weapons are listed. Rules: 5.1.",
     )
     WOULD_SHOT_DAMAGE = (
         "would_shot_damage",
@@ -1092,18 +1094,18 @@ class Would(_Declared):
     WOULD_SUPPORT_DISTANCE = (
         "would_support_distance",
         "Value: ``float(inches)`` -> the distance of a support rule of ``op``. Keywords: op. "
-        "When: when an equipment support distance is checked. Rules: 7.2.",
+        "When: an equipment support distance is checked. Rules: 7.2.",
     )
     WOULD_TARGET = (
         "would_target",
         "Value: ``tg`` (targeting) -> the targeting of ``target`` by ``op``. Keywords: op, "
-        "target. When: when targeting is worked out. Rules: 4.4, 4.5.",
+        "target. When: targeting is worked out. Rules: 4.4, 4.5.",
     )
     WOULD_USE_WEAPON_RULES = (
         "would_use_weapon_rules",
         "Value: ``rules`` (weapon rules) -> the rules of ``op``'s ``weapon`` (``kind``) "
-        "against ``target``. Keywords: kind, op, target, weapon. When: when an attack profile "
-        "is built. Rules: 6.",
+        "against ``target``. Keywords: kind, op, target, weapon. When: an attack profile is "
+        "built. Rules: 6.",
     )
 
 
