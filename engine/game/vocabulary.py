@@ -111,8 +111,8 @@ class EventKind(_Declared):
     )
     ASTARTES_EXTRA_AP = (
         "astartes_extra_ap",
-        "Data: op, weapon. When: an Astartes operative ``op`` shot or fought twice with "
-        "``weapon`` (team rule Astartes). Rules: team rules (teams/astartes.py).",
+        "Data: op, weapon. When: an Astartes operative ``op`` paid 1AP more to use ``weapon`` "
+        "again in its activation (team rule Astartes). Rules: team rules (teams/astartes.py).",
     )
     ATTACK_DICE_RESOLVED = (
         "attack_dice_resolved",
@@ -191,8 +191,8 @@ class EventKind(_Declared):
     )
     CRIT_OP_CHOSEN = (
         "crit_op_chosen",
-        "Data: op, roll. When: the crit op ``op`` was chosen (``roll``: the die rolled, 0 "
-        "when fixed). Rules: 8.3.",
+        "Data: op, roll. When: the crit op ``op`` was chosen (``roll``: the two dice rolled, "
+        "``()`` when fixed by the options). Rules: 8.3.",
     )
     CRITS_RETAINED = (
         "crits_retained",
@@ -319,8 +319,8 @@ class EventKind(_Declared):
     )
     GROUP_ACTIVATION = (
         "group_activation",
-        "Data: after, op. When: ``op`` is activated with a group (``after``; Pathfinders). "
-        "Rules: team rules (teams/pathfinders).",
+        "Data: after, op. When: ``op`` was activated through Group Activation after ``after`` "
+        "(Pathfinders). Rules: team rules (teams/pathfinders).",
     )
     GUARD = (
         "guard",
@@ -612,8 +612,8 @@ class EventKind(_Declared):
     )
     SHIELD_GENERATOR = (
         "shield_generator",
-        "Data: ignored, op. When: ``op``'s Shield Generator ``ignored`` damage (Pathfinders). "
-        "Rules: team rules (teams/pathfinders).",
+        "Data: ignored, op. When: ``op``'s Shield Generator ignored ``ignored`` damage "
+        "(Pathfinders). Rules: team rules (teams/pathfinders).",
     )
     SHOOT_DECLARED = (
         "shoot_declared",
@@ -672,13 +672,13 @@ class EventKind(_Declared):
     )
     TEAM_RULE_SELECTED = (
         "team_rule_selected",
-        "Data: on, op, rule. When: ``op`` selected the team ``rule`` ``on`` something "
+        "Data: on, op, rule. When: ``op`` applied the team ``rule`` to the operative ``on`` "
         "(Legionaries). Rules: team rules (teams/legionaries).",
     )
     TEAM_RULE_USED = (
         "team_rule_used",
-        "Data: on, op, rule. When: ``op`` used the team ``rule`` ``on`` something (Hierotek "
-        "Circle). Rules: team rules (teams/hierotek_circle).",
+        "Data: on, op, rule. When: ``op`` used the team ``rule`` on the operative ``on`` "
+        "(Hierotek Circle). Rules: team rules (teams/hierotek_circle).",
     )
     TOKEN_GAINED = (
         "token_gained",
