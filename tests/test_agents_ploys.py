@@ -185,7 +185,7 @@ class _Shout:
         return None
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
-        w.emit("shouted", op=o.id)
+        return None  # (a rule action that changes nothing)
 
 
 def _activated(shout: _Shout) -> GameState:

@@ -198,15 +198,15 @@ def test_with_hooks_adds_hooks_to_a_new_state_and_leaves_the_battle_unchanged() 
     added hook (after the battle's own), while the old state's hooks are what they were:
     the states already made keep their rules."""
     s = _battle()
-    before = s.ctx.hooks.would.get("would_test", ())
+    before = s.ctx.hooks.would.get("would_pathfinder_analyse", ())
 
     def added(w: Any, value: int, **info: Any) -> int:
         return value + 1
 
-    s2 = s.with_hooks(lambda h: h.transform("would_test", added))
+    s2 = s.with_hooks(lambda h: h.transform("would_pathfinder_analyse", added))
     assert s2 == s and s2.ctx is not s.ctx
-    assert s2.ctx.hooks.would["would_test"] == (*before, added)
-    assert s.ctx.hooks.would.get("would_test", ()) == before
+    assert s2.ctx.hooks.would["would_pathfinder_analyse"] == (*before, added)
+    assert s.ctx.hooks.would.get("would_pathfinder_analyse", ()) == before
     assert s2.ctx.killzone is s.ctx.killzone and s2.ctx.datacards == s.ctx.datacards
 
 
@@ -225,11 +225,11 @@ def test_frozen_hooks_keep_their_order_and_last_hooks_through_a_builder() -> Non
         return v
 
     hooks = Hooks()
-    hooks.transform("would_x", a)
-    hooks.transform("would_x", b, last=True)
+    hooks.transform("would_magnify_through", a)
+    hooks.transform("would_magnify_through", b, last=True)
     frozen = hooks.freeze()
-    assert frozen.would["would_x"] == (a, b)
+    assert frozen.would["would_magnify_through"] == (a, b)
     more = frozen.builder()
-    more.transform("would_x", c)
-    assert more.freeze().would["would_x"] == (a, c, b)
-    assert frozen.would["would_x"] == (a, b)
+    more.transform("would_magnify_through", c)
+    assert more.freeze().would["would_magnify_through"] == (a, c, b)
+    assert frozen.would["would_magnify_through"] == (a, b)

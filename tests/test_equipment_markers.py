@@ -476,7 +476,7 @@ class Breach:
         return None
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
-        w.emit("breached", op=o.id)
+        return None  # (a rule action that changes nothing)
 
 
 def breach_position(ap: int = 2, take: tuple[str, ...] = ("Breaching Charge",)) -> GameState:

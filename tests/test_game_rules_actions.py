@@ -573,7 +573,7 @@ def test_rule_action_offered_false_skips_its_bookkeeping_and_options() -> None:
             return None
 
         def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
-            w.emit("shouted", op=o.id)
+            return None  # (a rule action that changes nothing)
 
     def cost(w: Work, ap: int, **info: object) -> int:
         if info.get("action") == "shout":

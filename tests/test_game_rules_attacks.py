@@ -618,9 +618,9 @@ def test_hooks_transform_last_runs_after_hooks_added_later() -> None:
 
         return fn
 
-    hooks.transform("would_test", make("first"))
-    hooks.transform("would_test", make("last"), last=True)
-    hooks.transform("would_test", make("second"))
-    for fn in hooks.would["would_test"]:
+    hooks.transform("would_pathfinder_analyse", make("first"))
+    hooks.transform("would_pathfinder_analyse", make("last"), last=True)
+    hooks.transform("would_pathfinder_analyse", make("second"))
+    for fn in hooks.would["would_pathfinder_analyse"]:
         fn(None, 0)
     assert order == ["first", "second", "last"]

@@ -221,12 +221,16 @@ def test_living_metal_after_reanimation_heals_the_returned_operative() -> None:
     assert s.operative("HIE-1").wounds == 3
 
 
+_SEEN: list[int] = []
+"""HIE-2's wounds each time a :class:`_SeeWounds` frame ran."""
+
+
 @attrs.frozen(slots=True)
 class _SeeWounds:
-    """A Gambit-step frame that reports HIE-2's wounds when it runs (an ``ops_seen`` event)."""
+    """A Gambit-step frame that notes HIE-2's wounds in :data:`_SEEN` when it runs."""
 
     def run(self, w: Work) -> None:
-        w.emit("ops_seen", wounds=w.op("HIE-2").wounds)
+        _SEEN.append(w.op("HIE-2").wounds)
         w.stack.pop()
 
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
@@ -254,8 +258,9 @@ def test_living_metal_ends_the_ready_step_before_the_gambit_steps() -> None:
     s = s.with_hooks(lambda h: h.gambit_steps.insert(0, lambda w: _SeeWounds()))
     s = to_ready_step(s)
     assert isinstance(s.node, Chance) and s.node.request.label == "Living Metal (HIE-2)"
-    s, ev = play(s, [], ["5"])
-    assert [e["wounds"] for e in of_kind(ev, "ops_seen")] == [8]
+    _SEEN.clear()
+    play(s, [], ["5"])
+    assert _SEEN == [8]
 
 
 # -------------------------------------------------------------------------------------------

@@ -6,6 +6,11 @@ named events. A *did* hook ``fn(w, event)`` runs after an event of that kind hap
 change the working state ``w``; a *would* hook ``fn(w, value, **info) -> value`` transforms a
 value before the engine uses it (e.g. ``"would_use_weapon_rules"`` lets Condensed Environment
 add Lethal 5+). Hook sets are assembled per battle from the enabled rule modules.
+
+Every event kind, *would* hook and ploy trigger is declared with its contract in
+:mod:`engine.game.vocabulary`; subscribing to an undeclared one raises
+:class:`~engine.game.vocabulary.UndeclaredNameError` at once (a typo never silently fails to
+fire).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any
 import attrs
 
 from engine.errors import KillTeamError
+from engine.game.vocabulary import EVENT_KINDS, PLOY_TRIGGERS, WOULD_HOOKS, check, undeclared
 from engine.geometry import Killzone, Placement, sight
 from engine.teams.model import Operative, Roster
 
@@ -274,10 +280,17 @@ class Hooks:
 
     def ploy(self, ploy: Any, players: tuple[str, ...]) -> None:
         """Offer ``ploy`` (a :class:`engine.game.ploys.PloyLike`) to ``players`` at each of
-        its triggers, after the ploys already added there."""
+        its triggers (:class:`~engine.game.vocabulary.PloyTrigger`), after the ploys already
+        added there.
+
+        Raises:
+            UndeclaredNameError: a trigger is not declared (nothing is added).
+        """
         self._open()
         for trigger in ploy.triggers:
-            self.ploys.setdefault(trigger, []).append((ploy, tuple(players)))
+            check(PLOY_TRIGGERS, trigger)
+        for trigger in ploy.triggers:
+            self.ploys.setdefault(_plain(trigger), []).append((ploy, tuple(players)))
 
     def action(self, action: Any, players: tuple[str, ...]) -> None:
         """Let the operatives of ``players`` perform the rule action ``action`` (a
@@ -291,17 +304,28 @@ class Hooks:
         self.conditions[name] = fn
 
     def on(self, kind: str, fn: DidHook) -> None:
-        """Subscribe ``fn(w, event)`` to events of ``kind``."""
+        """Subscribe ``fn(w, event)`` to events of ``kind`` (an
+        :class:`~engine.game.vocabulary.EventKind`).
+
+        Raises:
+            UndeclaredNameError: ``kind`` is not a declared event kind.
+        """
         self._open()
-        self.did.setdefault(kind, []).append(fn)
+        check(EVENT_KINDS, kind)
+        self.did.setdefault(_plain(kind), []).append(fn)
 
     def transform(self, kind: str, fn: WouldHook, *, last: bool = False) -> None:
         """Subscribe ``fn(w, value, **info) -> value`` to the *would* event ``kind``; with
         ``last``, it runs after every hook added without ``last`` (whenever those are added:
         a rule that must see what the others made, e.g. one that takes weapon rules away
-        that other teams' rules may add)."""
+        that other teams' rules may add). ``kind`` is a :class:`~engine.game.vocabulary.Would`.
+
+        Raises:
+            UndeclaredNameError: ``kind`` is not a declared *would* hook.
+        """
         self._open()
-        hooks = self.would.setdefault(kind, [])
+        check(WOULD_HOOKS, kind)
+        hooks = self.would.setdefault(_plain(kind), [])
         if last:
             self._last.add(fn)
             hooks.append(fn)
@@ -338,6 +362,12 @@ class Hooks:
         )
 
 
+def _plain(name: str) -> str:
+    """``name`` as a plain ``str`` (a vocabulary member is a ``str`` subclass): the keys of the
+    hook tables stay exact strings, so look-ups by literal names take the fast path."""
+    return name if name.__class__ is str else str.__str__(name)
+
+
 def _frozen_lists(lists: Mapping[str, Iterable[Any]]) -> Mapping[str, tuple[Any, ...]]:
     return MappingProxyType({k: tuple(v) for k, v in lists.items()})
 
@@ -372,6 +402,16 @@ class HookSet:
         weapon_sources: ``fn(w, op_id, kind)`` (:meth:`Hooks.weapon_source`).
         token_makers: token kind -> maker (:meth:`Hooks.token_maker`).
         equipment_check: ``check(names, team)`` or ``None`` (:class:`Hooks`).
+        did_table, would_table: every declared event kind / *would* hook
+            (:mod:`engine.game.vocabulary`) -> its hooks (``()`` when none), resolved once when
+            the set is made: what :meth:`engine.game.work.Work.emit` and
+            :meth:`engine.game.work.Work.would` dispatch through (a name missing from them is
+            undeclared). ``did`` and ``would`` hold only the names with hooks, so
+            ``name in hooks.would`` says whether anyone listens.
+
+    Raises:
+        UndeclaredNameError: ``did``, ``would`` or ``ploys`` has a name that is not declared
+            (put there without :class:`Hooks`).
     """
 
     did: Mapping[str, tuple[DidHook, ...]] = attrs.field(converter=_frozen_lists)
@@ -391,6 +431,46 @@ class HookSet:
     token_makers: Mapping[str, Callable[..., Any]] = attrs.field(converter=_read_only)
     equipment_check: Callable[[tuple[str, ...], Any], tuple[str, ...]] | None
     _last: frozenset[WouldHook] = attrs.field(default=frozenset(), converter=_frozenset)
+    did_table: Mapping[str, tuple[DidHook, ...]] = attrs.field(init=False, repr=False)
+    would_table: Mapping[str, tuple[WouldHook, ...]] = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        for declared, table in (
+            (EVENT_KINDS, self.did),
+            (WOULD_HOOKS, self.would),
+            (PLOY_TRIGGERS, self.ploys),
+        ):
+            for name in table:
+                check(declared, name)
+        did = {name: self.did.get(name, ()) for name in EVENT_KINDS}
+        would = {name: self.would.get(name, ()) for name in WOULD_HOOKS}
+        object.__setattr__(self, "did_table", MappingProxyType(did))
+        object.__setattr__(self, "would_table", MappingProxyType(would))
+
+    def has_would(self, name: str) -> bool:
+        """Whether a *would* hook is subscribed to ``name`` (a
+        :class:`~engine.game.vocabulary.Would`): a caller may skip building the value and
+        keywords when nobody listens.
+
+        Raises:
+            UndeclaredNameError: ``name`` is not a declared *would* hook.
+        """
+        fns = self.would_table.get(name)
+        if fns is None:
+            raise undeclared(WOULD_HOOKS, name)
+        return bool(fns)
+
+    def has_did(self, name: str) -> bool:
+        """Whether a *did* hook is subscribed to the event kind ``name`` (a
+        :class:`~engine.game.vocabulary.EventKind`).
+
+        Raises:
+            UndeclaredNameError: ``name`` is not a declared event kind.
+        """
+        fns = self.did_table.get(name)
+        if fns is None:
+            raise undeclared(EVENT_KINDS, name)
+        return bool(fns)
 
     def builder(self) -> Hooks:
         """A new :class:`Hooks` builder holding these hooks (in the same order, the

@@ -1,6 +1,7 @@
 """Events: every change the engine makes, and the narration derived from them.
 
-An :class:`Event` has a ``kind`` (snake case, e.g. ``"damage_inflicted"``) and its data as
+An :class:`Event` has a ``kind`` (snake case, e.g. ``"damage_inflicted"``; every kind is
+declared with its data keys in :class:`engine.game.vocabulary.EventKind`) and its data as
 sorted ``(key, value)`` pairs. :func:`narrate` turns one event into a line of text (or ``""``
 for bookkeeping events nobody wants to read).
 """
@@ -11,6 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 import attrs
+
+from engine.game.vocabulary import EVENT_KINDS, check
 
 __all__ = ["MOVE_WORDS", "Event", "add_template", "narrate"]
 
@@ -224,12 +227,16 @@ _TEMPLATES: dict[str, Any] = {
 
 
 def add_template(kind: str, fn: Callable[[Event], str]) -> None:
-    """Let a rule module narrate its own event ``kind``: ``fn(event)`` returns a line (``""``
-    for none). A module registers its templates at import (the core names no op or team).
+    """Let a rule module narrate its own event ``kind`` (an
+    :class:`~engine.game.vocabulary.EventKind`): ``fn(event)`` returns a line (``""`` for
+    none). A module registers its templates at import (the core names no op or team).
 
     Raises:
+        UndeclaredNameError: ``kind`` is not a declared event kind (a ``ValueError``).
         ValueError: ``kind`` already has a different template.
     """
+    check(EVENT_KINDS, kind)
+    kind = str.__str__(kind)
     known = _TEMPLATES.get(kind)
     if known is not None and known is not fn:
         raise ValueError(f"event {kind!r} already has a narration template")

@@ -29,6 +29,14 @@ from engine.game.state import (
     Terminal,
     other,
 )
+from engine.game.vocabulary import (
+    CHANCE_KINDS,
+    DECISION_KINDS,
+    EVENT_KINDS,
+    PLOY_TRIGGERS,
+    WOULD_HOOKS,
+    undeclared,
+)
 from engine.geometry import Killzone, Placement, sight
 
 __all__ = ["Frame", "Work", "evolve"]
@@ -89,8 +97,10 @@ class Work:
     __slots__ = (
         "_alive_memo",
         "_cr_memo",
+        "_did",
         "_kz_memo",
         "_op_memo",
+        "_would",
         "ctx",
         "deferred",
         "effects",
@@ -111,6 +121,10 @@ class Work:
 
     def __init__(self, s: GameState) -> None:
         self.ctx: GameContext = s.ctx
+        # The hook set's dispatch tables (every declared name -> its hooks), read at each
+        # emit/would: kept here to save two attribute look-ups on the hottest call.
+        self._did = s.ctx.hooks.did_table
+        self._would = s.ctx.hooks.would_table
         self.tp = s.tp
         self.phase = s.phase
         self.initiative = s.initiative
@@ -395,35 +409,78 @@ class Work:
 
     # -- events and nodes ----------------------------------------------------------------------
 
+    # The names below are declared in engine.game.vocabulary; an undeclared one raises
+    # UndeclaredNameError. emit and would check for free: they dispatch through the hook set's
+    # tables, which hold every declared name (an empty tuple when nobody listens).
+
     def emit(self, event: str, **data: Any) -> Event:
-        """Record an event of kind ``event`` and run the *did* hooks subscribed to it."""
+        """Record an event of kind ``event`` (an :class:`~engine.game.vocabulary.EventKind`,
+        its ``data`` the keys its contract names) and run the *did* hooks subscribed to it, in
+        the order they were added.
+
+        Raises:
+            UndeclaredNameError: ``event`` is not a declared event kind."""
+        try:
+            fns = self._did[event]
+        except KeyError:
+            raise undeclared(EVENT_KINDS, event) from None
+        if event.__class__ is not str:
+            event = str.__str__(event)  # a vocabulary member: events keep plain names
         ev = Event.make(event, **data)
         self.events.append(ev)
-        for fn in self.ctx.hooks.did.get(event, ()):
+        for fn in fns:
             fn(self, ev)
         return ev
 
     def would(self, event: str, value: Any, **info: Any) -> Any:
-        """Pass ``value`` through the *would* hooks of ``event``."""
-        for fn in self.ctx.hooks.would.get(event, ()):
+        """Pass ``value`` through the *would* hooks of ``event`` (a
+        :class:`~engine.game.vocabulary.Would`; ``value`` and ``info`` as its contract says),
+        in their order (:meth:`~engine.game.context.Hooks.transform`); ``value`` itself when
+        nobody listens.
+
+        Raises:
+            UndeclaredNameError: ``event`` is not a declared *would* hook."""
+        try:
+            fns = self._would[event]
+        except KeyError:
+            raise undeclared(WOULD_HOOKS, event) from None
+        for fn in fns:
             value = fn(self, value, **info)
         return value
 
     def decide(self, player: str, kind: str) -> None:
-        """Pause at a :class:`Decision` of ``player``."""
-        self.node = Decision(player, kind)
+        """Pause at a :class:`Decision` of ``player`` of ``kind`` (a
+        :class:`~engine.game.vocabulary.DecisionKind`).
+
+        Raises:
+            UndeclaredNameError: ``kind`` is not a declared decision kind."""
+        if kind not in DECISION_KINDS:
+            raise undeclared(DECISION_KINDS, kind)
+        self.node = Decision(player, str.__str__(kind))
 
     def roll(
         self, kind: str, player: str, dice: int, *, ordered: bool = False, label: str = ""
     ) -> None:
-        """Pause at a :class:`Chance` node rolling ``dice`` D6 for ``player``."""
+        """Pause at a :class:`Chance` node of ``kind`` (a
+        :class:`~engine.game.vocabulary.ChanceKind`) rolling ``dice`` D6 for ``player``.
+
+        Raises:
+            UndeclaredNameError: ``kind`` is not a declared chance kind."""
+        if kind not in CHANCE_KINDS:
+            raise undeclared(CHANCE_KINDS, kind)
+        kind = str.__str__(kind)
         self.node = Chance(DiceRequest(kind, player, dice, ordered, label or kind))
 
     def defer_window(self, trigger: str, **info: Any) -> None:
-        """Ask for a ploy window at ``trigger`` (:mod:`engine.game.ploys`) once the procedure
-        in progress has finished its changes (the engine opens it before running the next
-        frame)."""
-        self.deferred.append((trigger, info))
+        """Ask for a ploy window at ``trigger`` (a :class:`~engine.game.vocabulary.PloyTrigger`;
+        :mod:`engine.game.ploys`) once the procedure in progress has finished its changes (the
+        engine opens it before running the next frame).
+
+        Raises:
+            UndeclaredNameError: ``trigger`` is not a declared ploy trigger."""
+        if trigger not in PLOY_TRIGGERS:
+            raise undeclared(PLOY_TRIGGERS, trigger)
+        self.deferred.append((str.__str__(trigger), info))
 
     def defer_frame(self, frame: Any) -> None:
         """Push ``frame`` once the procedure in progress has finished its changes (like

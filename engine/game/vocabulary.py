@@ -1,0 +1,1418 @@
+# Over 800 lines: one catalogue (a declared name and its contract per entry), not two concepts.
+"""The vocabulary of the rules: every name the core and the rule modules use to talk to each
+other, declared once with its contract (DESIGN.md "Rulesets": an undeclared name is an error,
+never a silent no-op).
+
+- :class:`EventKind`: the kinds of :class:`~engine.game.events.Event` the engine emits
+  (:meth:`engine.game.work.Work.emit`) and *did* hooks subscribe to
+  (:meth:`engine.game.context.Hooks.on`).
+- :class:`Would`: the *would* hooks (:meth:`engine.game.context.Hooks.transform`,
+  :meth:`engine.game.work.Work.would`).
+- :class:`PloyTrigger`: where ploy windows open (:mod:`engine.game.ploys`,
+  :meth:`engine.game.context.Hooks.ploy`, :meth:`engine.game.work.Work.defer_window`).
+- :class:`DecisionKind`: the kinds of :class:`~engine.game.state.Decision`
+  (:meth:`engine.game.work.Work.decide`).
+- :class:`ChanceKind`: the kinds of :class:`~engine.game.state.DiceRequest`
+  (:meth:`engine.game.work.Work.roll`).
+
+The members are :class:`enum.StrEnum` values, equal to (and hashing as) their plain names, so a
+call site may write ``w.emit("moved", ...)`` or ``w.emit(EventKind.MOVED, ...)``. Each member's
+``contract`` (also its ``__doc__``) gives its arguments (the event's data keys or the keywords
+passed), for a *would* hook the value transformed (its starting value -> what the hooks
+return), when it happens and the section of ``rules/KT24.md`` it implements ("team rules"
+for a name only a team's rules use).
+
+Registering (``Hooks.on``, ``Hooks.transform``, ``Hooks.ploy``,
+:func:`engine.game.events.add_template`) or firing (``Work.emit``, ``Work.would``,
+``Work.decide``, ``Work.roll``, ``Work.defer_window``) an undeclared name raises
+:class:`UndeclaredNameError` at once (:func:`check`). A new rule that needs a new name
+declares it here first, with its contract.
+"""
+
+from __future__ import annotations
+
+import difflib
+from enum import StrEnum
+from typing import Self
+
+from engine.errors import KillTeamError
+
+__all__ = [
+    "CHANCE_KINDS",
+    "DECISION_KINDS",
+    "EVENT_KINDS",
+    "PLOY_TRIGGERS",
+    "WOULD_HOOKS",
+    "ChanceKind",
+    "DecisionKind",
+    "EventKind",
+    "PloyTrigger",
+    "UndeclaredNameError",
+    "Would",
+    "check",
+]
+
+
+class UndeclaredNameError(KillTeamError, ValueError):
+    """A hook, event kind, ploy trigger, decision kind or chance kind that
+    :mod:`engine.game.vocabulary` does not declare was registered or fired (the message names
+    it and the closest declared names)."""
+
+
+class _Declared(StrEnum):
+    """A declared name: a str equal to its value, with its ``contract`` (module docstring)."""
+
+    _value_: str
+    contract: str
+
+    def __new__(cls, value: str, contract: str) -> Self:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.contract = contract
+        member.__doc__ = contract
+        return member
+
+
+class EventKind(_Declared):
+    """The kinds of events (:meth:`engine.game.work.Work.emit`), which *did* hooks
+    subscribe to (:meth:`engine.game.context.Hooks.on`): each contract names the event's
+    data keys, when it is emitted and the rules section."""
+
+    ACTION_ENDED = (
+        "action_ended",
+        "Data: mode, op. When: an action of ``op`` ended (``mode``: its activation frame's "
+        'mode, ``"activation"``, ``"counteract"``, ``"interrupt"``, ``"free"``); emitted only '
+        "when a did hook listens. Rules: 1.5, 3.1.",
+    )
+    ACTION_REFUSED = (
+        "action_refused",
+        "Data: action, op, why. When: an action declared at the ``action_declared`` window "
+        "became illegal (``why``) and was refused, no AP spent. Rules: 7.1.",
+    )
+    ACTIVATED = (
+        "activated",
+        "Data: ap, op, order. When: ``op`` was activated (``order``, ``ap`` generated). "
+        "Rules: 1.5.",
+    )
+    ACTIVATION_ENDED = (
+        "activation_ended",
+        "Data: counteract, interrupt, op. When: ``op``'s activation, counteraction "
+        "(``counteract``) or interrupt (``interrupt``) ended. Rules: 1.5, 1.6, 9.3.",
+    )
+    AMMO_CACHE_USED = (
+        "ammo_cache_used",
+        "Data: marker, op, player. When: ``op`` of ``player`` used the Ammo Cache ``marker`` "
+        "this turning point. Rules: 7.2.",
+    )
+    ASSISTED = (
+        "assisted",
+        "Data: by, improvement, op, target. When: friendly operatives ``by`` assisted ``op`` "
+        "fighting ``target``: Hit improved by ``improvement``. Rules: 5.2 step 2.",
+    )
+    ASTARTES_EXTRA_AP = (
+        "astartes_extra_ap",
+        "Data: op, weapon. When: an Astartes operative ``op`` paid 1AP more to use ``weapon`` "
+        "again in its activation (team rule Astartes). Rules: team rules (teams/astartes.py).",
+    )
+    ATTACK_DICE_RESOLVED = (
+        "attack_dice_resolved",
+        "Data: crits, normals, op, target, weapon, weapon_kind. When: ``op``'s attack dice "
+        "with ``weapon`` (``weapon_kind``) against ``target`` were resolved: ``normals``, "
+        "``crits`` retained. Rules: 5.1, 5.2.",
+    )
+    ATTACK_RETAINED = (
+        "attack_retained",
+        "Data: crits, normals, obscured, op, target. When: ``op`` retained ``normals`` and "
+        "``crits`` attack dice against ``target`` (``obscured``). Rules: 5.1 step 4, 5.2 step "
+        "3.",
+    )
+    AUSPEX_SCAN_ENDED = (
+        "auspex_scan_ended",
+        "Data: op. When: the Auspex Scan of ``op`` ended (Kasrkin). Rules: team rules "
+        "(teams/kasrkin).",
+    )
+    BANNER_PLANTED = (
+        "banner_planted",
+        "Data: marker, op, player, x, y, z. When: ``op`` of ``player`` planted the banner "
+        "``marker`` at ``x``, ``y``, ``z`` (tac op Plant Banner). Rules: 8.4.",
+    )
+    BARRICADE_MOVED = (
+        "barricade_moved",
+        "Data: name, op, x, y. When: ``op`` set the barricade ``name`` up again at ``x``, "
+        "``y``. Rules: 7.2.",
+    )
+    BATTLE_ENDED = (
+        "battle_ended",
+        'Data: vp, winner. When: the battle ended: ``vp`` (A, B), ``winner`` (``""`` a draw). '
+        "Rules: 1.8.",
+    )
+    BATTLE_ENDING = (
+        "battle_ending",
+        "Data: none. When: the battle is about to end (after the last turning point): ops "
+        "score here. Rules: 1.8, 8.",
+    )
+    BATTLE_STARTED = (
+        "battle_started",
+        "Data: killzone, team_a, team_b. When: the battle began on ``killzone`` between "
+        "``team_a`` and ``team_b``. Rules: 1.2.",
+    )
+    BLOCK = (
+        "block",
+        "Data: blocked, die, op. When: ``op`` blocked a ``blocked`` success with a ``die`` "
+        'success (``"nothing"``: discarded). Rules: 5.2 step 4.',
+    )
+    CLAIM_STAKED = (
+        "claim_staked",
+        "Data: claim, marker, player, tp. When: ``player`` staked ``claim`` on ``marker`` in "
+        "turning point ``tp`` (crit op Stake Claim). Rules: 8.3.",
+    )
+    CLEARANCE_SWEEP_PLACED = (
+        "clearance_sweep_placed",
+        "Data: player, x, y. When: ``player`` placed a Clearance Sweep marker at ``x``, ``y`` "
+        "(Kasrkin ploy). Rules: team rules (teams/kasrkin).",
+    )
+    COMBAT_DOCTRINE_SELECTED = (
+        "combat_doctrine_selected",
+        "Data: doctrine, player, ploy. When: ``player`` selected the combat ``doctrine`` "
+        "(through ``ploy``; Angels of Death). Rules: team rules (teams/angels_of_death).",
+    )
+    COUNTERACTED = (
+        "counteracted",
+        "Data: op. When: ``op`` began a counteraction. Rules: 1.6.",
+    )
+    CP_GAINED = (
+        "cp_gained",
+        "Data: cp, player, total. When: ``player`` gained ``cp`` CP (``total`` now). Rules: "
+        "1.4, 7.1.",
+    )
+    CP_SPENT = (
+        "cp_spent",
+        "Data: cp, player, ploy. When: ``player`` spent ``cp`` CP on ``ploy``. Rules: 7.1.",
+    )
+    CRIT_OP_CHOSEN = (
+        "crit_op_chosen",
+        "Data: op, roll. When: the crit op ``op`` was chosen (``roll``: the two dice rolled, "
+        "``()`` when fixed by the options). Rules: 8.3.",
+    )
+    CRITS_RETAINED = (
+        "crits_retained",
+        "Data: assist, crits, op, point_blank, target, weapon, weapon_kind. When: ``op`` "
+        "retained ``crits`` critical successes with ``weapon`` (``weapon_kind``) against "
+        "``target`` (``assist``, ``point_blank``): weapon rules that act on crits listen. "
+        "Rules: 5.1, 5.2, 6.",
+    )
+    DAMAGE_INFLICTED = (
+        "damage_inflicted",
+        "Data: by, damage, op, source, wounds. When: ``op`` took ``damage`` from ``source`` "
+        "(by ``by``), ``wounds`` left. Rules: 2.3.",
+    )
+    DATA_COMPILED = (
+        "data_compiled",
+        "Data: marker, op, player, points. When: ``op`` of ``player`` compiled data at "
+        "``marker`` (``points``; crit op Data). Rules: 8.3.",
+    )
+    DATA_SENT = (
+        "data_sent",
+        "Data: marker, op, player, points. When: ``op`` of ``player`` sent data from "
+        "``marker`` (``points``; crit op Data). Rules: 8.3.",
+    )
+    DEPLOYED = (
+        "deployed",
+        "Data: op, x, y, z. When: ``op`` was set up at ``x``, ``y``, ``z`` during deployment. "
+        "Rules: 1.2.",
+    )
+    DEVICE_PLANTED = (
+        "device_planted",
+        "Data: marker, op, player. When: ``op`` of ``player`` planted a device at ``marker`` "
+        "(tac op Plant Devices). Rules: 8.4.",
+    )
+    DICE_REROLLED = (
+        "dice_rerolled",
+        "Data: new, old, player. When: ``player`` re-rolled the dice ``old`` into ``new``. "
+        "Rules: 2.4.",
+    )
+    DICE_ROLLED = (
+        "dice_rolled",
+        "Data: label, player, values. When: ``player`` rolled ``values`` (a chance node's "
+        "outcome, ``label`` its request's label). Rules: 2.4.",
+    )
+    DIE_UPGRADED = (
+        "die_upgraded",
+        "Data: after, before, die, op, rule, target. When: a weapon rule ``rule`` made "
+        "``op``'s ``before`` ``die`` an ``after`` against ``target``. Rules: 6.",
+    )
+    DOMINATE_TOKEN = (
+        "dominate_token",
+        "Data: op, player, tokens. When: ``op`` of ``player`` gained a Dominate token "
+        "(``tokens`` now; tac op Dominate). Rules: 8.4.",
+    )
+    DOMINATE_TOKEN_REMOVED = (
+        "dominate_token_removed",
+        "Data: op, player, tokens. When: ``op``'s Dominate tokens were removed (``tokens`` "
+        "left). Rules: 8.4.",
+    )
+    DROP_ZONE_CHOSEN = (
+        "drop_zone_chosen",
+        "Data: by, edge, player, zone. When: ``player`` got the drop ``zone`` (``edge``; "
+        "chosen ``by``). Rules: 1.2.",
+    )
+    EFFECT_BEGAN = (
+        "effect_began",
+        "Data: detail, effect, op, player, source, until, value. When: an effect of kind "
+        "``effect`` began (``op`` or ``player``, ``until``, ``value``, ``detail``, "
+        "``source``; :meth:`engine.game.work.Work.add_effect`). Rules: 2.1, 7.1.",
+    )
+    ENVOY_SELECTED = (
+        "envoy_selected",
+        "Data: op, player. When: ``player`` selected ``op`` as its envoy (tac op Envoy). "
+        "Rules: 8.4.",
+    )
+    EQUIPMENT_INERT = (
+        "equipment_inert",
+        "Data: item, player, why. When: ``player``'s ``item`` has no effect (``why``). Rules: 7.2.",
+    )
+    EQUIPMENT_LOST = (
+        "equipment_lost",
+        "Data: item, name, player. When: ``player``'s equipment ``item`` (``name``) is lost. "
+        "Rules: 7.2.",
+    )
+    EQUIPMENT_SELECTED = (
+        "equipment_selected",
+        "Data: items, player. When: ``player`` selected the equipment ``items``. Rules: 7.2.",
+    )
+    EQUIPMENT_SET_UP = (
+        "equipment_set_up",
+        "Data: angle, item, name, player, x, y. When: ``player`` set up ``item`` (``name``) "
+        "at ``x``, ``y`` (``angle``). Rules: 7.2.",
+    )
+    EQUIPMENT_USED = (
+        "equipment_used",
+        "Data: item, op, player, why. When: ``op`` of ``player`` used ``item`` (``why``). "
+        "Rules: 7.2.",
+    )
+    FIGHT_DECLARED = (
+        "fight_declared",
+        "Data: op, target, weapon. When: ``op`` declared a Fight against ``target`` with "
+        "``weapon``. Rules: 5.2 step 1.",
+    )
+    FIGHT_ENDED = (
+        "fight_ended",
+        "Data: op, target. When: ``op``'s Fight against ``target`` ended. Rules: 5.2.",
+    )
+    FIGHT_STARTED = (
+        "fight_started",
+        "Data: op, target, weapon. When: ``op``'s Fight against ``target`` with ``weapon`` "
+        "began (after the weapons were selected). Rules: 5.2.",
+    )
+    FREE_ACTION_ENDED = (
+        "free_action_ended",
+        "Data: op. When: the free action of ``op`` ended. Rules: 3.1.",
+    )
+    FREE_ACTION_GRANTED = (
+        "free_action_granted",
+        "Data: actions, op. When: ``op`` may perform one of the free ``actions``. Rules: 3.1.",
+    )
+    GRENADE_USED = (
+        "grenade_used",
+        "Data: grenade, left, player. When: ``player`` used a ``grenade`` grenade (``left`` "
+        "left). Rules: 7.2.",
+    )
+    GROUP_ACTIVATION = (
+        "group_activation",
+        "Data: after, op. When: ``op`` was activated through Group Activation after ``after`` "
+        "(Pathfinders). Rules: team rules (teams/pathfinders).",
+    )
+    GUARD = (
+        "guard",
+        "Data: op. When: ``op`` went on guard. Rules: 9.3.",
+    )
+    GUARD_ENDED = (
+        "guard_ended",
+        "Data: enemy, op, why. When: ``op`` is no longer on guard (``why``; ``enemy``). "
+        "Rules: 9.3.",
+    )
+    HATCH_OPERATED = (
+        "hatch_operated",
+        "Data: hatch, op, open. When: ``op`` opened (``open``) or closed ``hatch``. Rules: 9.3.",
+    )
+    HEROIC_LEADER_USED = (
+        "heroic_leader_used",
+        "Data: player. When: ``player`` used Heroic Leader (Angels of Death). Rules: team "
+        "rules (teams/angels_of_death).",
+    )
+    HOT_ROLL = (
+        "hot_roll",
+        "Data: damage, hit, op, roll, weapon. When: ``op``'s Hot roll ``roll`` for ``weapon`` "
+        "against Hit ``hit``: ``damage``. Rules: 6 Hot.",
+    )
+    INITIATIVE_CARD = (
+        "initiative_card",
+        "Data: card, player. When: ``player`` played the initiative ``card``. Rules: 1.4.",
+    )
+    INITIATIVE_DECIDED = (
+        "initiative_decided",
+        "Data: player, tp. When: ``player`` has initiative in turning point ``tp``. Rules: 1.4.",
+    )
+    INTERRUPT = (
+        "interrupt",
+        "Data: op. When: ``op`` interrupts from On Guard. Rules: 9.3.",
+    )
+    IRON_HALO_USED = (
+        "iron_halo_used",
+        "Data: damage, op. When: ``op``'s Iron Halo ignored ``damage`` (Angels of Death). "
+        "Rules: team rules (teams/angels_of_death).",
+    )
+    KILL_GRADE = (
+        "kill_grade",
+        "Data: grade, player. When: ``player`` reached kill ``grade``. Rules: 8.2.",
+    )
+    MARKER_CLEARED = (
+        "marker_cleared",
+        "Data: marker, player. When: ``player`` cleared ``marker`` (tac op Sweep and Clear). "
+        "Rules: 8.4.",
+    )
+    MARKER_DOWNLOADED = (
+        "marker_downloaded",
+        "Data: marker, op, player. When: ``op`` of ``player`` downloaded ``marker`` (crit op "
+        "Download). Rules: 8.3.",
+    )
+    MARKER_LOOTED = (
+        "marker_looted",
+        "Data: marker, op, player. When: ``op`` of ``player`` looted ``marker`` (crit op "
+        "Loot). Rules: 8.3.",
+    )
+    MARKER_PICKED_UP = (
+        "marker_picked_up",
+        "Data: marker, op. When: ``op`` picked up ``marker``. Rules: 3.2, 4.8.",
+    )
+    MARKER_PLACED = (
+        "marker_placed",
+        "Data: marker, op, x, y. When: ``op`` placed ``marker`` at ``x``, ``y``. Rules: 3.2, 4.8.",
+    )
+    MARKER_REBOOTED = (
+        "marker_rebooted",
+        "Data: marker, op, player. When: ``op`` of ``player`` rebooted ``marker`` (crit op "
+        "Reboot). Rules: 8.3.",
+    )
+    MARKER_SEARCHED = (
+        "marker_searched",
+        "Data: marker, op, player. When: ``op`` of ``player`` searched ``marker`` (tac op "
+        "Retrieval). Rules: 8.4.",
+    )
+    MARKER_SECURED = (
+        "marker_secured",
+        "Data: marker, player. When: ``player`` secured ``marker`` (crit op Secure). Rules: 8.3.",
+    )
+    MARKERLIGHT_PERFORMED = (
+        "markerlight_performed",
+        "Data: gained, mode, op, target. When: ``op`` used its Markerlight on ``target`` "
+        "(``mode``; ``gained`` tokens; Pathfinders). Rules: team rules (teams/pathfinders).",
+    )
+    MARKERLIGHTS_CHANGED = (
+        "markerlights_changed",
+        "Data: change, op, player, tokens. When: ``op``'s Markerlight tokens changed by "
+        "``change`` (``tokens`` now; of ``player``). Rules: team rules (teams/pathfinders).",
+    )
+    MARTYR_TOKEN = (
+        "martyr_token",
+        "Data: marker, op, player, tokens. When: ``op`` of ``player`` gave a Martyrs token at "
+        "``marker`` (``tokens`` now; tac op Martyrs). Rules: 8.4.",
+    )
+    MARTYR_TOKEN_REMOVED = (
+        "martyr_token_removed",
+        "Data: marker, player, tokens. When: ``player``'s Martyrs tokens at ``marker`` were "
+        "removed (``tokens`` left). Rules: 8.4.",
+    )
+    MEDIC_USED = (
+        "medic_used",
+        "Data: medic, op, player. When: a Medic! rule (Kasrkin's Combat Medic): ``medic`` of "
+        "``player`` kept ``op`` from being incapacitated (:class:`engine.rules.medic.Medic` "
+        "``event``). Rules: team rules (engine/rules/medic.py).",
+    )
+    MELTA_MINE_DAMAGE = (
+        "melta_mine_damage",
+        "Data: damage, op, values. When: a Melta Mine inflicted ``damage`` on ``op`` "
+        "(``values`` rolled; Kasrkin). Rules: team rules (teams/kasrkin).",
+    )
+    MELTA_MINE_REMOVED = (
+        "melta_mine_removed",
+        "Data: marker, player. When: ``player``'s Melta Mine ``marker`` was removed "
+        "(Kasrkin). Rules: team rules (teams/kasrkin).",
+    )
+    MELTA_MINE_STOPPED = (
+        "melta_mine_stopped",
+        "Data: op, x, y. When: ``op``'s move stopped at ``x``, ``y`` by a Melta Mine "
+        "(Kasrkin). Rules: team rules (teams/kasrkin).",
+    )
+    MELTA_MINE_TRIGGERED = (
+        "melta_mine_triggered",
+        "Data: marker, op, player. When: ``op`` set off ``player``'s Melta Mine ``marker`` "
+        "(Kasrkin). Rules: team rules (teams/kasrkin).",
+    )
+    MINES_DAMAGE = (
+        "mines_damage",
+        "Data: d3, d6, damage, marker, op. When: the Mines ``marker`` inflicted ``damage`` "
+        "(D3 ``d3`` from ``d6``) on ``op``. Rules: 7.2 Mines.",
+    )
+    MINES_TRIGGERED = (
+        "mines_triggered",
+        "Data: marker, op, player. When: ``op`` set off ``player``'s Mines ``marker``. Rules: "
+        "7.2 Mines.",
+    )
+    MISSION_ACTION = (
+        "mission_action",
+        "Data: action, marker, mission_op, op, target. When: ``op`` performed the mission "
+        "``action`` of ``mission_op`` (``marker``, ``target``). Rules: 8.3, 8.4.",
+    )
+    MISSION_MARKER_PLACED = (
+        "mission_marker_placed",
+        "Data: carrier, marker, mission_op, player, x, y. When: ``player`` placed the mission "
+        "``marker`` of ``mission_op`` at ``x``, ``y`` (``carrier``). Rules: 8.3, 8.4.",
+    )
+    MOVED = (
+        "moved",
+        "Data: action, cost, op, x, x0, y, y0, z, z0. When: ``op`` ended a move ``action`` at "
+        "``x``, ``y``, ``z`` from ``x0``, ``y0``, ``z0`` (``cost`` inches). Rules: 3.2, 3.3.",
+    )
+    OPERATIVE_INCAPACITATED = (
+        "operative_incapacitated",
+        "Data: by, op, player. When: ``op`` of ``player`` was incapacitated (``by``), before "
+        "it is removed. Rules: 2.3.",
+    )
+    OPERATIVE_INJURED = (
+        "operative_injured",
+        "Data: by, op, wounds. When: ``op`` became injured (``wounds`` left; ``by``). Rules: 2.3.",
+    )
+    OPERATIVE_MONITORED = (
+        "operative_monitored",
+        "Data: by, op, player. When: ``op`` of ``player`` was monitored ``by`` (tac op Scout "
+        "Enemy Movement). Rules: 8.4.",
+    )
+    OPERATIVE_REANIMATED = (
+        "operative_reanimated",
+        "Data: op, order, player, ready, source, x, y, z. When: ``op`` of ``player`` was "
+        "reanimated at ``x``, ``y``, ``z`` (``order``, ``ready``, ``source``; Hierotek "
+        "Circle). Rules: team rules (teams/hierotek_circle).",
+    )
+    OPERATIVE_REMOVED = (
+        "operative_removed",
+        "Data: op. When: the incapacitated ``op`` was removed from the killzone. Rules: 2.3.",
+    )
+    OPERATIVE_SET_UP = (
+        "operative_set_up",
+        "Data: op. When: ``op`` was set up on the killzone during the battle (Hierotek "
+        "Circle). Rules: team rules (teams/hierotek_circle).",
+    )
+    ORB_MOVED = (
+        "orb_moved",
+        "Data: marker, op, origin, player. When: ``op`` of ``player`` moved the orb "
+        "``marker`` from ``origin`` (crit op Orb). Rules: 8.3.",
+    )
+    ORDER_CHANGED = (
+        "order_changed",
+        "Data: op, order, why. When: ``op``'s order became ``order`` (``why``). Rules: 1.5, 9.3.",
+    )
+    PASSED = (
+        "passed",
+        "Data: player, step. When: ``player`` passed at ``step``. Rules: 1.4, 1.5, 9.3.",
+    )
+    PATHFINDERS_MEDIC_USED = (
+        "pathfinders_medic_used",
+        "Data: medic, op, player. When: the Pathfinders' Medic! rule (Medical Technician): "
+        "``medic`` of ``player`` kept ``op`` from being incapacitated "
+        "(:class:`engine.rules.medic.Medic` ``event``). Rules: team rules "
+        "(teams/pathfinders).",
+    )
+    PHOTON_GRENADE = (
+        "photon_grenade",
+        "Data: blinded, op, roll, target. When: ``op``'s Photon Grenade on ``target`` "
+        "(``roll``; ``blinded``; Pathfinders). Rules: team rules (teams/pathfinders).",
+    )
+    PLOY_USED = (
+        "ploy_used",
+        "Data: cp, player, ploy, ploy_kind, trigger. When: ``player`` used ``ploy`` "
+        "(``ploy_kind``) at ``trigger`` for ``cp`` CP. Rules: 7.1.",
+    )
+    PRIMARY_OP_REVEALED = (
+        "primary_op_revealed",
+        "Data: bonus, op, player. When: ``player`` revealed its primary ``op`` (``bonus`` "
+        "VP). Rules: 8.1.",
+    )
+    PRIMARY_OP_SELECTED = (
+        "primary_op_selected",
+        "Data: player. When: ``player`` selected its primary op in secret. Rules: 8.1.",
+    )
+    PULSE_ACCELERATOR = (
+        "pulse_accelerator",
+        "Data: op. When: ``op`` used the Pulse Accelerator (Pathfinders). Rules: team rules "
+        "(teams/pathfinders).",
+    )
+    READY_STEP = (
+        "ready_step",
+        "Data: tp. When: the Ready step of turning point ``tp`` began: rule modules push "
+        "their Ready-step frames here. Rules: 1.4.",
+    )
+    REANIMATION_MARKER_PLACED = (
+        "reanimation_marker_placed",
+        "Data: op, player, x, y. When: a Reanimation marker of ``player``'s ``op`` was placed "
+        "at ``x``, ``y`` (Hierotek Circle). Rules: team rules (teams/hierotek_circle).",
+    )
+    REANIMATION_ROLL = (
+        "reanimation_roll",
+        "Data: op, player, roll. When: ``player`` rolled ``roll`` to reanimate ``op`` "
+        "(Hierotek Circle; not narrated). Rules: team rules (teams/hierotek_circle).",
+    )
+    REBOOT_PICKED = (
+        "reboot_picked",
+        "Data: player. When: ``player`` picked a marker number in secret (crit op Reboot). "
+        "Rules: 8.3.",
+    )
+    REBOOT_PICKS_REVEALED = (
+        "reboot_picks_revealed",
+        "Data: inert, picks. When: the Reboot ``picks`` were revealed (``inert``). Rules: 8.3.",
+    )
+    RECON_SWEEP = (
+        "recon_sweep",
+        "Data: edge, ops, player. When: ``player`` made a Recon Sweep with ``ops`` from "
+        "``edge`` (Pathfinders). Rules: team rules (teams/pathfinders).",
+    )
+    RESOLVE_STEP_STARTED = (
+        "resolve_step_started",
+        "Data: crits, normals, op, target, weapon, weapon_kind. When: the Resolve Attack Dice "
+        "step of ``op``'s attack with ``weapon`` (``weapon_kind``) on ``target`` began "
+        "(``normals``, ``crits`` retained). Rules: 5.1 step 5, 5.2 step 4.",
+    )
+    RETALIATION_WEAPON = (
+        "retaliation_weapon",
+        "Data: op, weapon. When: ``op`` selected ``weapon`` to retaliate with. Rules: 5.2 step 1.",
+    )
+    ROLL_OFF = (
+        "roll_off",
+        "Data: a, b, purpose. When: a roll-off for ``purpose``: A rolled ``a``, B ``b``. "
+        "Rules: 1.2, 1.4, 2.4.",
+    )
+    RULE_ACTION = (
+        "rule_action",
+        "Data: action, op. When: ``op`` performed the rule ``action``. Rules: 3.1.",
+    )
+    RULE_USED = (
+        "rule_used",
+        "Data: player, rule, trigger. When: ``player`` used the rule ``rule`` offered at "
+        "``trigger`` (not a ploy). Rules: 7.2.",
+    )
+    SAVES_RETAINED = (
+        "saves_retained",
+        "Data: cover, crits, normals, op. When: ``op`` retained ``normals`` and ``crits`` "
+        "defence dice (``cover``). Rules: 5.1 step 4.",
+    )
+    SAVIOUR_PROTOCOLS = (
+        "saviour_protocols",
+        "Data: op, original, shooter. When: ``op`` took the shot meant for ``original`` from "
+        "``shooter`` (Pathfinders). Rules: team rules (teams/pathfinders).",
+    )
+    SHIELD_GENERATOR = (
+        "shield_generator",
+        "Data: ignored, op. When: ``op``'s Shield Generator ignored ``ignored`` damage "
+        "(Pathfinders). Rules: team rules (teams/pathfinders).",
+    )
+    SHOOT_DECLARED = (
+        "shoot_declared",
+        "Data: op, point_blank, target, weapon. When: ``op`` declared a Shoot against "
+        "``target`` with ``weapon`` (``point_blank``). Rules: 5.1 step 1-2.",
+    )
+    SHOOT_ENDED = (
+        "shoot_ended",
+        "Data: op, weapon. When: ``op``'s Shoot with ``weapon`` ended. Rules: 5.1.",
+    )
+    SHOOT_STARTED = (
+        "shoot_started",
+        "Data: op, target, weapon. When: ``op``'s Shoot against ``target`` with ``weapon`` "
+        "began (its target selected). Rules: 5.1.",
+    )
+    SMOKE_DURATION = (
+        "smoke_duration",
+        "Data: activations, marker, roll. When: the smoke ``marker`` lasts ``activations`` "
+        "activations (``roll``). Rules: 7.2 Smoke Grenade.",
+    )
+    SMOKE_PLACED = (
+        "smoke_placed",
+        "Data: marker, op, x, y, z. When: ``op`` placed the smoke ``marker`` at ``x``, ``y``, "
+        "``z``. Rules: 7.2 Smoke Grenade.",
+    )
+    SMOKE_REMOVED = (
+        "smoke_removed",
+        "Data: marker, why. When: the smoke ``marker`` was removed (``why``). Rules: 7.2 "
+        "Smoke Grenade.",
+    )
+    STRIKE = (
+        "strike",
+        "Data: die, op. When: ``op`` struck with a ``die`` success. Rules: 5.2 step 4.",
+    )
+    STUN_TEST = (
+        "stun_test",
+        "Data: op, roll, stunned. When: ``op``'s stun test rolled ``roll`` (``stunned``). "
+        "Rules: 7.2 Stun Grenade.",
+    )
+    STUNNED = (
+        "stunned",
+        "Data: by, op. When: ``op`` was stunned (APL -1) ``by``. Rules: 6 Stun, 7.2.",
+    )
+    SWEPT_TOKEN = (
+        "swept_token",
+        "Data: marker, op, player. When: ``op`` of ``player`` swept ``marker`` (tac op Sweep "
+        "and Clear). Rules: 8.4.",
+    )
+    TAC_OP_REVEALED = (
+        "tac_op_revealed",
+        "Data: op, player, why. When: ``player`` revealed its tac ``op`` (``why``). Rules: 8.4.",
+    )
+    TAC_OP_SELECTED = (
+        "tac_op_selected",
+        "Data: player. When: ``player`` selected its tac op in secret. Rules: 8.4.",
+    )
+    TEAM_RULE_SELECTED = (
+        "team_rule_selected",
+        "Data: on, op, rule. When: ``op`` applied the team ``rule`` to the operative ``on`` "
+        "(Legionaries). Rules: team rules (teams/legionaries).",
+    )
+    TEAM_RULE_USED = (
+        "team_rule_used",
+        "Data: on, op, rule. When: ``op`` used the team ``rule`` on the operative ``on`` "
+        "(Hierotek Circle). Rules: team rules (teams/hierotek_circle).",
+    )
+    TOKEN_GAINED = (
+        "token_gained",
+        "Data: by, op, token. When: ``op`` gained ``token`` ``by`` a rule (Hierotek Circle). "
+        "Rules: team rules (teams/hierotek_circle).",
+    )
+    TRANSMISSION_INITIATED = (
+        "transmission_initiated",
+        "Data: marker, op, player. When: ``op`` of ``player`` initiated a transmission at "
+        "``marker`` (crit op Transmission). Rules: 8.3.",
+    )
+    TURNING_POINT_ENDED = (
+        "turning_point_ended",
+        "Data: tp, vp. When: turning point ``tp`` ended (``vp``: A, B). Rules: 1.3.",
+    )
+    TURNING_POINT_ENDING = (
+        "turning_point_ending",
+        "Data: tp. When: turning point ``tp`` is ending (after the Firefight phase): ops "
+        "score here. Rules: 1.3, 8.",
+    )
+    TURNING_POINT_STARTED = (
+        "turning_point_started",
+        "Data: tp. When: turning point ``tp`` began. Rules: 1.3.",
+    )
+    VETERAN_USED = (
+        "veteran_used",
+        "Data: op, option. When: ``op`` used a Veteran ``option`` (Pathfinders). Rules: team "
+        "rules (teams/pathfinders).",
+    )
+    VP_LOST = (
+        "vp_lost",
+        "Data: op, player, vp, why. When: ``player`` lost ``vp`` VP (``why``; ``op``). Rules: 8.",
+    )
+    VP_SCORED = (
+        "vp_scored",
+        "Data: op, player, vp, why. When: ``player`` scored ``vp`` VP (``why``; ``op``). Rules: 8.",
+    )
+    WEAPON_AUGMENTED = (
+        "weapon_augmented",
+        "Data: op, profile, rules, weapon. When: ``op``'s ``weapon`` gained ``rules`` "
+        "(``profile``; Hierotek Circle). Rules: team rules (teams/hierotek_circle).",
+    )
+    WOUNDS_REGAINED = (
+        "wounds_regained",
+        "Data: by, op, rule, source, wounds. When: ``op`` regained ``wounds`` (``by``, "
+        "``rule``, ``source``). Rules: 2.3.",
+    )
+
+
+class Would(_Declared):
+    """The *would* hooks (:meth:`engine.game.work.Work.would`,
+    :meth:`engine.game.context.Hooks.transform`): each contract names the value the hooks
+    transform (its starting value -> what they return), the keywords passed (an operative is
+    its id unless the contract says otherwise), when it is asked and the rules section."""
+
+    PICK_UP_MARKERS = (
+        "pick_up_markers",
+        "Value: ``()`` -> the names of the markers ``op`` may also pick up (tokens a rule "
+        "makes pickable). Keywords: op. ``op``: an OperativeState, not an id. When: listing "
+        "Pick Up Marker for ``op``. Rules: 3.2, 4.8.",
+    )
+    WOULD_ADD_ACTION_AP = (
+        "would_add_action_ap",
+        "Value: ``0`` -> the AP added to the cost of ``action`` by ``op`` (``target``). "
+        "Keywords: action, op, target. ``op``: an OperativeState, not an id. When: an "
+        "action's AP cost is worked out. Rules: 3.1.",
+    )
+    WOULD_ALLOW_BLOCK = (
+        "would_allow_block",
+        "Value: ``True`` -> whether ``op`` may block against ``target``. Keywords: op, "
+        "target. When: in a Fight's Resolve step, before a block. Rules: 5.2 step 4.",
+    )
+    WOULD_ALLOW_CHARGE_IN_CONTROL_RANGE = (
+        "would_allow_charge_in_control_range",
+        "Value: ``False`` -> whether ``op`` may Charge while within an enemy's control range. "
+        "Keywords: op. When: listing Charge. Rules: 3.2.",
+    )
+    WOULD_ALLOW_PICK_UP = (
+        "would_allow_pick_up",
+        "Value: ``why`` (a refusal text or ``None``) -> the refusal, ``None`` to allow ``op`` "
+        "to pick up ``marker``. Keywords: marker, op. ``op``: an OperativeState, not an id. "
+        "When: Pick Up Marker is checked. Rules: 3.2, 8.3.",
+    )
+    WOULD_ALLOW_TARGET = (
+        "would_allow_target",
+        "Value: ``why`` (a refusal text or ``None``) -> the refusal, ``None`` to allow "
+        "``target`` for ``op`` with ``weapon`` (``profile``). Keywords: op, profile, target, "
+        "weapon. ``op`` and ``target``: an OperativeState, not an id. When: a Shoot's targets "
+        "are listed. Rules: 4.5, 5.1.",
+    )
+    WOULD_APPLY_INJURY_PENALTIES = (
+        "would_apply_injury_penalties",
+        "Value: ``True`` -> whether injured ``op``'s stats are changed by being injured. "
+        "Keywords: op. When: ``op`` is injured and a stat is read. Rules: 2.3.",
+    )
+    WOULD_BE_INCAPACITATED = (
+        "would_be_incapacitated",
+        "Value: ``True`` -> whether ``op`` is incapacitated by this damage (``by``, "
+        "``source``): a Medic! rule says ``False``. Keywords: by, op, source. When: ``op`` "
+        "loses its last wound. Rules: 2.3.",
+    )
+    WOULD_BE_OBSCURED = (
+        "would_be_obscured",
+        "Value: ``obscured`` (bool) -> whether ``target`` is obscured to ``op``. Keywords: "
+        "op, target. When: targeting is worked out. Rules: 4.5.",
+    )
+    WOULD_BLOCK_CRIT_WITH_NORMAL = (
+        "would_block_crit_with_normal",
+        "Value: ``False`` -> whether ``op`` may block a crit with a normal success against "
+        "``target``. Keywords: op, target. When: in a Fight's Resolve step. Rules: 5.2 step "
+        "4.",
+    )
+    WOULD_CHANGE_APL = (
+        "would_change_apl",
+        "Value: ``change`` (int) -> the summed APL change of ``op`` before it is clamped. "
+        "Keywords: op. When: APL is read (:meth:`engine.game.work.Work.apl`). Rules: 2.1.",
+    )
+    WOULD_CHANGE_ATTACKS = (
+        "would_change_attacks",
+        "Value: ``attacks`` (int) -> the Attacks of ``op``'s ``weapon`` (``kind``) against "
+        "``target``. Keywords: kind, op, target, weapon. When: an attack profile is built. "
+        "Rules: 2.2.",
+    )
+    WOULD_CHANGE_DAMAGE = (
+        "would_change_damage",
+        "Value: ``(normal, critical)`` -> the Damage of ``op``'s ``weapon`` (``kind``). "
+        "Keywords: kind, op, weapon. When: an attack profile is built. Rules: 2.2.",
+    )
+    WOULD_CHANGE_HIT = (
+        "would_change_hit",
+        "Value: ``change`` (int, from 0) -> the change to the Hit of ``op``'s ``weapon`` "
+        "(``kind``) against ``target`` (``injured``); each hook's change is noted apart. "
+        "Keywords: injured, kind, op, target, weapon. When: an attack profile is built with a "
+        "target. Rules: 2.1, 2.2.",
+    )
+    WOULD_CHANGE_MOVE = (
+        "would_change_move",
+        "Value: ``0.0`` -> inches added to ``op``'s Move. Keywords: op. When: Move is read "
+        "(:meth:`engine.game.work.Work.move_stat`). Rules: 2.1.",
+    )
+    WOULD_CHARGE_CONCEALED = (
+        "would_charge_concealed",
+        "Value: ``False`` -> whether ``op`` may Charge with a Conceal order. Keywords: op. "
+        "When: listing Charge. Rules: 3.2.",
+    )
+    WOULD_CONTROL_APL = (
+        "would_control_apl",
+        "Value: ``apl`` (int) -> the APL ``op`` counts with for control (not its APL stat). "
+        "Keywords: op. When: control of a marker or area is worked out. Rules: 4.8.",
+    )
+    WOULD_CONTROL_MARKER = (
+        "would_control_marker",
+        'Value: ``""`` (a tie, or nobody contests) -> the player controlling ``marker`` '
+        '(``"A"``/``"B"``/``""``). Keywords: marker. When: control of a marker is worked out. '
+        "Rules: 4.8.",
+    )
+    WOULD_CONTROL_TOTALS = (
+        "would_control_totals",
+        'Value: ``{"A": apl, "B": apl}`` -> the players\' APL totals (``ops``: contesting ids, '
+        "``marker``, ``rule``). Keywords: marker, ops, rule. When: control of a marker or "
+        "area is worked out. Rules: 4.8.",
+    )
+    WOULD_COST_ACTION = (
+        "would_cost_action",
+        "Value: ``ap`` (int) -> the AP ``op`` pays for ``action`` (``paying``: it is being "
+        "paid now). Keywords: action, op, paying. ``op``: an OperativeState, not an id. When: "
+        "an action's cost is worked out. Rules: 3.1.",
+    )
+    WOULD_COST_PLOY = (
+        "would_cost_ploy",
+        "Value: ``cost`` (CP) -> the CP ``player`` pays for ``ploy`` (``target``, ``text``). "
+        "Keywords: player, ploy, target, text. When: a ploy's cost is worked out "
+        "(:func:`engine.game.ploys.ploy_cost`). Rules: 7.1.",
+    )
+    WOULD_COUNT_AS_INCAPACITATED_BY_ENEMY = (
+        "would_count_as_incapacitated_by_enemy",
+        "Value: ``True`` -> whether ``op``'s incapacitation counts as by the enemy for the "
+        "kill op. Keywords: op. When: an incapacitation is scored. Rules: 8.2.",
+    )
+    WOULD_COUNT_CARRIED = (
+        "would_count_carried",
+        "Value: ``o.carrying`` (marker names) -> the carried markers that count against "
+        "``op``'s carrying limit. Keywords: op. ``op``: an OperativeState, not an id. When: "
+        "control of a carried marker is worked out. Rules: 4.8.",
+    )
+    WOULD_COUNT_FOR_KILL_OP = (
+        "would_count_for_kill_op",
+        "Value: ``True`` -> whether ``op`` counts for the kill op. Keywords: op. When: the "
+        "kill op's operatives are counted. Rules: 8.2.",
+    )
+    WOULD_COUNT_KASRKIN_DRILLS = (
+        "would_count_kasrkin_drills",
+        "Value: ``1`` -> how many Kasrkin drills ``player`` may use (Kasrkin). Keywords: "
+        "player. When: a drill's limit is checked. Rules: team rules (teams/kasrkin).",
+    )
+    WOULD_COUNTERACT_REGARDLESS_OF_ORDER = (
+        "would_counteract_regardless_of_order",
+        "Value: ``False`` -> whether ``op`` may counteract whatever its order. Keywords: op. "
+        "When: counteraction eligibility is listed. Rules: 1.6.",
+    )
+    WOULD_CRIT_SAVE = (
+        "would_crit_save",
+        "Value: ``6`` -> the lowest defence die result that is a crit for ``target`` against "
+        "``op``. Keywords: op, target. When: defence dice are sorted. Rules: 5.1 step 4.",
+    )
+    WOULD_DEVASTATING_DAMAGE = (
+        "would_devastating_damage",
+        "Value: ``d.devastating`` -> the Devastating damage of ``op``'s ``crit`` on "
+        "``target``. Keywords: crit, op, target. When: Devastating resolves. Rules: 6 "
+        "Devastating.",
+    )
+    WOULD_FINAL_HIT = (
+        "would_final_hit",
+        "Value: ``hit`` -> the Hit of ``op``'s ``weapon`` (``kind``) after every change "
+        "(``printed``, ``changes``) against ``target``. Keywords: changes, kind, op, printed, "
+        "target, weapon. When: an attack profile is built. Rules: 2.1, 2.2.",
+    )
+    WOULD_FIX_PRIMARY_TARGET = (
+        "would_fix_primary_target",
+        "Value: ``None`` -> a target ``op`` must shoot with ``weapon`` (``profile``), or "
+        "``None``. Keywords: op, profile, weapon. ``op``: an OperativeState, not an id. When: "
+        "a Shoot's targets are listed. Rules: 5.1.",
+    )
+    WOULD_HOLD_ACTIVATION = (
+        "would_hold_activation",
+        "Value: ``None`` -> a frame to run instead of activating ``op`` with ``order`` now "
+        "(it starts the activation or gives the choice back), or ``None``. Keywords: op, "
+        "order. When: activations are listed. Rules: 1.5.",
+    )
+    WOULD_IGNORE_FOR_KILL_OP = (
+        "would_ignore_for_kill_op",
+        "Value: ``False`` -> whether ``op`` is ignored for the kill op. Keywords: op. When: "
+        "the kill op's operatives are counted. Rules: 8.2.",
+    )
+    WOULD_IGNORE_TERRAIN_EXTRAS = (
+        "would_ignore_terrain_extras",
+        "Value: ``False`` -> whether ``op``'s move ``action`` ignores the extra distance of "
+        "terrain. Keywords: action, op. When: a move's cost is worked out. Rules: 3.3.",
+    )
+    WOULD_IMPROVE_COVER_SAVE = (
+        "would_improve_cover_save",
+        "Value: ``False`` -> whether ``target``'s cover save against ``op`` is improved. "
+        "Keywords: op, target. When: cover saves are resolved. Rules: 4.5, 5.1.",
+    )
+    WOULD_INTERRUPT_ORDER = (
+        "would_interrupt_order",
+        "Value: ``g.order`` -> the order ``op`` interrupts with. Keywords: op. When: an On "
+        "Guard operative interrupts. Rules: 9.3.",
+    )
+    WOULD_KILL_OP_STARTING = (
+        "would_kill_op_starting",
+        "Value: ``starting`` -> the number of operatives ``player`` starts with for the kill "
+        "op. Keywords: player. When: the kill grade is worked out. Rules: 8.2.",
+    )
+    WOULD_MAGNIFY_THROUGH = (
+        "would_magnify_through",
+        "Value: ``False`` -> whether ``op``'s rule magnifies ``through`` (Hierotek Circle). "
+        "Keywords: op, through. When: a weapon rule of the team is checked. Rules: team rules "
+        "(teams/hierotek_circle).",
+    )
+    WOULD_MOVE_DISTANCE = (
+        "would_move_distance",
+        "Value: ``limit`` (inches) -> the distance ``op`` may move with ``action``. Keywords: "
+        "action, op. When: a move's destinations are listed. Rules: 3.2, 3.3.",
+    )
+    WOULD_MOVE_TERRAIN = (
+        "would_move_terrain",
+        "Value: ``()`` -> killzone changes that apply to ``op``'s movement only. Keywords: "
+        "op. ``op``: an OperativeState, not an id. When: ``op``'s movement killzone is built "
+        "(:meth:`engine.game.work.Work.move_terrain`). Rules: 3.3.",
+    )
+    WOULD_OWN_WEAPON = (
+        "would_own_weapon",
+        "Value: ``False`` -> whether ``op`` counts as having ``weapon``. Keywords: op, "
+        "weapon. When: grenades are given to operatives. Rules: 7.2.",
+    )
+    WOULD_PATHFINDER_ANALYSE = (
+        "would_pathfinder_analyse",
+        "Value: ``True`` -> whether ``op`` may analyse ``target`` (Pathfinders). Keywords: "
+        "op, target. When: the Markerlight is used. Rules: team rules (teams/pathfinders).",
+    )
+    WOULD_PATHFINDER_DOCTRINE = (
+        "would_pathfinder_doctrine",
+        "Value: ``chosen`` -> the doctrine ``op`` follows (Pathfinders). Keywords: op. When: "
+        "the team's doctrine is read. Rules: team rules (teams/pathfinders).",
+    )
+    WOULD_PATHFINDER_MARKERLIGHT_GAIN = (
+        "would_pathfinder_markerlight_gain",
+        "Value: ``1`` -> the tokens ``target`` gains from ``op``'s Markerlight with ``mode`` "
+        "(Pathfinders). Keywords: mode, op, target. When: the Markerlight resolves. Rules: "
+        "team rules (teams/pathfinders).",
+    )
+    WOULD_PATHFINDER_MARKERLIGHT_IN_CONTROL_RANGE = (
+        "would_pathfinder_markerlight_in_control_range",
+        "Value: ``False`` -> whether ``op`` may use its Markerlight within an enemy's control "
+        "range (Pathfinders). Keywords: op. When: the Markerlight is listed. Rules: team "
+        "rules (teams/pathfinders).",
+    )
+    WOULD_PATHFINDER_MARKERLIGHT_MODES = (
+        "would_pathfinder_markerlight_modes",
+        "Value: ``()`` -> the rule words ``op`` may use with its Markerlight on ``target`` "
+        "(Pathfinders). Keywords: op, target. When: the Markerlight is listed. Rules: team "
+        "rules (teams/pathfinders).",
+    )
+    WOULD_PATHFINDER_MARKERLIGHT_TARGET = (
+        "would_pathfinder_markerlight_target",
+        "Value: ``why`` (a refusal or ``None``) -> the refusal of ``target`` for ``op``'s "
+        "Markerlight (Pathfinders). Keywords: op, target. When: the Markerlight is listed. "
+        "Rules: team rules (teams/pathfinders).",
+    )
+    WOULD_REFUSE_ACTION = (
+        "would_refuse_action",
+        "Value: ``None`` -> a refusal text for ``op`` performing ``action`` "
+        "(``rule_action``), or ``None``. Keywords: action, op, rule_action. When: actions are "
+        "listed and checked. Rules: 3.1.",
+    )
+    WOULD_REFUSE_ACTIVATION = (
+        "would_refuse_activation",
+        "Value: ``None`` -> a refusal text for activating ``op``, or ``None``. Keywords: op. "
+        "When: activations are listed. Rules: 1.5.",
+    )
+    WOULD_REFUSE_DESTINATION = (
+        "would_refuse_destination",
+        "Value: ``None`` -> a refusal text for ``op``'s move ``action`` ending at ``point``, "
+        "or ``None``. Keywords: action, op, point. When: a move's destinations are listed. "
+        "Rules: 3.3.",
+    )
+    WOULD_REFUSE_ORDER = (
+        "would_refuse_order",
+        "Value: ``None`` -> a refusal text for ``op`` taking ``order``, or ``None``. "
+        "Keywords: op, order. When: orders are listed. Rules: 1.5.",
+    )
+    WOULD_REFUSE_REROLL = (
+        "would_refuse_reroll",
+        "Value: ``None`` -> a refusal text for ``player`` re-rolling ``kind`` dice of ``op`` "
+        "v ``target`` with ``source`` at ``trigger``, or ``None``. Keywords: kind, op, "
+        "player, source, target, trigger. When: re-rolls are offered "
+        "(:func:`engine.game.ploys.reroll_refusal`). Rules: 2.4, 7.1.",
+    )
+    WOULD_REFUSE_TARGET = (
+        "would_refuse_target",
+        "Value: ``None`` -> a refusal text for ``op`` shooting ``target`` with ``weapon`` "
+        "(``profile``), or ``None``. Keywords: op, profile, target, weapon. ``op`` and "
+        "``target``: an OperativeState, not an id. When: a Shoot's targets are listed. Rules: "
+        "4.5, 5.1.",
+    )
+    WOULD_REFUSE_WEAPON = (
+        "would_refuse_weapon",
+        "Value: ``None`` -> a refusal text for ``op`` using ``weapon`` (``profile``), or "
+        "``None``. Keywords: op, profile, weapon. ``op``: an OperativeState, not an id. When: "
+        "weapons are listed. Rules: 5.1, 5.2.",
+    )
+    WOULD_REPEAT_ACTION = (
+        "would_repeat_action",
+        "Value: ``False`` -> whether ``op`` may perform ``action`` again (``mode``, "
+        "``done``). Keywords: action, done, mode, op. When: actions are listed. Rules: 3.1.",
+    )
+    WOULD_RESOLVE_FIRST = (
+        "would_resolve_first",
+        "Value: ``'a'`` -> the side (``'a'`` attacker, ``'d'`` defender) that resolves first "
+        "in ``op``'s Fight with ``weapon`` v ``target``. Keywords: op, target, weapon. When: "
+        "at a Fight's Resolve step. Rules: 5.2 step 4.",
+    )
+    WOULD_RETAIN_BOTH_COVER_SAVES = (
+        "would_retain_both_cover_saves",
+        "Value: ``False`` -> whether ``target`` retains two cover saves against ``op``. "
+        "Keywords: op, target. When: cover saves are resolved. Rules: 4.5.",
+    )
+    WOULD_RETAIN_DEFENCE_NORMAL = (
+        "would_retain_defence_normal",
+        "Value: ``0`` -> normal defence successes ``target`` retains unrolled against ``op``. "
+        "Keywords: op, target. When: defence dice are rolled. Rules: 5.1 step 4.",
+    )
+    WOULD_SAVE_IN_COVER = (
+        "would_save_in_cover",
+        "Value: ``save`` -> the cover saves ``target`` retains against ``op`` (``tg``: "
+        "targeting). Keywords: op, target, tg. When: cover saves are resolved. Rules: 4.5, "
+        "5.1.",
+    )
+    WOULD_SAVE_WITHOUT_COVER = (
+        "would_save_without_cover",
+        "Value: ``0`` -> cover saves ``target`` retains against ``op`` without cover. "
+        "Keywords: op, target. When: cover saves are resolved. Rules: 4.5.",
+    )
+    WOULD_SHOOT_IN_CONTROL_RANGE = (
+        "would_shoot_in_control_range",
+        "Value: ``False`` -> whether ``op`` may shoot with ``profile`` within an enemy's "
+        "control range. Keywords: op, profile. ``op``: an OperativeState, not an id. When: "
+        "weapons are listed. Rules: 5.1.",
+    )
+    WOULD_SHOT_DAMAGE = (
+        "would_shot_damage",
+        "Value: ``dmg`` -> the damage of one of ``op``'s successes (``crit``) on ``target``. "
+        "Keywords: crit, op, target. When: at a Shoot's Resolve step. Rules: 5.1 step 5.",
+    )
+    WOULD_SHOT_TOTAL_DAMAGE = (
+        "would_shot_total_damage",
+        "Value: ``damage`` -> the total damage of ``op``'s shot on ``target`` (``normals``, "
+        "``crits``, ``normal_damage``, ``critical_damage``). Keywords: critical_damage, "
+        "crits, normal_damage, normals, op, target. When: at a Shoot's Resolve step. Rules: "
+        "5.1 step 5.",
+    )
+    WOULD_STRIKE_CRIT = (
+        "would_strike_crit",
+        "Value: ``False`` -> whether ``op``'s strike on ``target`` counts as a crit. "
+        "Keywords: op, target. When: at a Fight's strike. Rules: 5.2 step 4.",
+    )
+    WOULD_STRIKE_DAMAGE = (
+        "would_strike_damage",
+        "Value: ``dmg`` -> the damage of ``op``'s strike (``crit``) on ``target``. Keywords: "
+        "crit, op, target. When: at a Fight's strike. Rules: 5.2 step 4.",
+    )
+    WOULD_SUPPORT_DISTANCE = (
+        "would_support_distance",
+        "Value: ``float(inches)`` -> the distance of a support rule of ``op``. Keywords: op. "
+        "When: an equipment support distance is checked. Rules: 7.2.",
+    )
+    WOULD_TARGET = (
+        "would_target",
+        "Value: ``tg`` (targeting) -> the targeting of ``target`` by ``op``. Keywords: op, "
+        "target. When: targeting is worked out. Rules: 4.4, 4.5.",
+    )
+    WOULD_USE_WEAPON_RULES = (
+        "would_use_weapon_rules",
+        "Value: ``rules`` (weapon rules) -> the rules of ``op``'s ``weapon`` (``kind``) "
+        "against ``target``. Keywords: kind, op, target, weapon. When: an attack profile is "
+        "built. Rules: 6.",
+    )
+
+
+class PloyTrigger(_Declared):
+    """The ploy triggers (:mod:`engine.game.ploys`, :meth:`engine.game.context.Hooks.ploy`,
+    :meth:`engine.game.work.Work.defer_window`): each contract says when the window opens,
+    the information it carries and the rules section."""
+
+    GAMBIT = (
+        "gambit",
+        "When: the Gambit step: strategy ploys and other strategic gambits. Rules: 1.4.",
+    )
+    TURNING_POINT_START = (
+        "turning_point_start",
+        "When: a turning point begins, before the Initiative step (``tp``). Rules: 1.3.",
+    )
+    FIREFIGHT_START = (
+        "firefight_start",
+        "When: the Firefight phase begins (``tp``). Rules: 1.5.",
+    )
+    FIREFIGHT_END = (
+        "firefight_end",
+        "When: the Firefight phase ends (``tp``). Rules: 1.5.",
+    )
+    TURNING_POINT_END = (
+        "turning_point_end",
+        "When: the turning point ends, after the Firefight phase (``tp``). Rules: 1.3.",
+    )
+    ACTIVATION_START = (
+        "activation_start",
+        "When: an operative ``op`` was activated (order determined, AP generated). Rules: 1.5.",
+    )
+    ACTIVATION_END = (
+        "activation_end",
+        "When: ``op``'s activation is ending, before it is expended. Rules: 1.5.",
+    )
+    DURING_ACTIVATION = (
+        "during_activation",
+        "When: between the actions of ``op``'s activation: offered among its action choices "
+        "(not a window). Rules: 1.5, 7.1.",
+    )
+    COUNTERACT_START = (
+        "counteract_start",
+        "When: an operative ``op`` begins a counteraction. Rules: 1.6.",
+    )
+    ACTION_DECLARED = (
+        "action_declared",
+        "When: ``op`` chose an action (``mode``, ``action``, ``text``), before it begins; a "
+        "ploy that makes it illegal gets it refused. Rules: 3.1, 7.1.",
+    )
+    MOVED = (
+        "moved",
+        "When: ``op`` finished the movement of a move ``action`` (from ``x0``, ``y0``, "
+        "``z0``), before that action ends. Rules: 3.2.",
+    )
+    TARGET_SELECTED = (
+        "target_selected",
+        "When: a target ``target`` of ``op``'s Shoot or Fight with ``weapon`` (``kind``) was "
+        "selected. Rules: 5.1 step 1, 5.2 step 1.",
+    )
+    ATTACK_DICE = (
+        "attack_dice",
+        "When: attack dice were rolled (Shoot; each side of a Fight). Rules: 5.1 step 3, 5.2 "
+        "step 3.",
+    )
+    DEFENCE_DICE = (
+        "defence_dice",
+        "When: defence dice were rolled (Shoot). Rules: 5.1 step 4.",
+    )
+    STRIKE = (
+        "strike",
+        "When: a success was chosen to strike in a Fight (``op`` strikes ``target`` with a "
+        "``die``), before it is resolved. Rules: 5.2 step 4.",
+    )
+    RESOLVE_START = (
+        "resolve_start",
+        "When: a Fight's Resolve Attack Dice step begins (``op`` the attacker, ``target`` the "
+        "defender). Rules: 5.2 step 4.",
+    )
+    INCAPACITATED = (
+        "incapacitated",
+        "When: an operative ``op`` was incapacitated, before it is removed. Rules: 2.3.",
+    )
+    STAT_CHANGED = (
+        "stat_changed",
+        "When: stat changes begun during an action applied as it ended: one window per "
+        "operative ``op`` and changed ``stat``. Rules: 2.1.",
+    )
+
+
+class DecisionKind(_Declared):
+    """The kinds of decisions (:meth:`engine.game.work.Work.decide`,
+    :attr:`engine.game.state.Decision.kind`): each contract says who decides what, and the
+    rules section."""
+
+    ACCURATE = (
+        "accurate",
+        "When: the attacker chooses how many Accurate successes to retain. Rules: 6 Accurate.",
+    )
+    ACTION = (
+        "action",
+        "When: an activated operative's player chooses its next action (or ends the "
+        "activation). Rules: 1.5, 3.",
+    )
+    ACTIVATE = (
+        "activate",
+        "When: a player activates a ready operative. Rules: 1.5.",
+    )
+    COUNTERACT = (
+        "counteract",
+        "When: a player counteracts with an operative (or passes); also the decision of a "
+        "counteraction's action. Rules: 1.6.",
+    )
+    COVER_SAVE = (
+        "cover_save",
+        "When: the defender chooses which cover save to retain. Rules: 4.5, 5.1 step 4.",
+    )
+    DEPLOY = (
+        "deploy",
+        "When: a player sets up an operative. Rules: 1.2.",
+    )
+    DICE_PLOY = (
+        "dice_ploy",
+        "When: a player may use a ploy in an attack or defence dice window. Rules: 7.1.",
+    )
+    DROP_ZONE = (
+        "drop_zone",
+        "When: the player with initiative chooses a drop zone. Rules: 1.2.",
+    )
+    EQUIPMENT = (
+        "equipment",
+        "When: a player selects its universal equipment. Rules: 7.2.",
+    )
+    EQUIPMENT_SETUP = (
+        "equipment_setup",
+        "When: a player sets up an equipment item. Rules: 7.2.",
+    )
+    FREE_ACTION = (
+        "free_action",
+        "When: the player of an operative given a free action chooses it. Rules: 3.1.",
+    )
+    GAMBIT = (
+        "gambit",
+        "When: a player uses a strategic gambit or passes in the Gambit step. Rules: 1.4.",
+    )
+    GUARD = (
+        "guard",
+        "When: the player of an On Guard operative decides whether to interrupt. Rules: 9.3.",
+    )
+    INITIATIVE = (
+        "initiative",
+        "When: the roll-off winner decides who has initiative. Rules: 1.2, 1.4.",
+    )
+    INITIATIVE_CARD = (
+        "initiative_card",
+        "When: a player may play an initiative card. Rules: 1.4.",
+    )
+    INTERRUPT = (
+        "interrupt",
+        "When: the player of an interrupting On Guard operative chooses its action. Rules: 9.3.",
+    )
+    PLOY = (
+        "ploy",
+        "When: a player uses a ploy or passes in a ploy window. Rules: 7.1.",
+    )
+    PRIMARY_OP = (
+        "primary op",
+        "When: a player selects its primary op in secret. Rules: 8.1.",
+    )
+    REBOOT_PICK = (
+        "reboot pick",
+        "When: a player picks a marker number in secret (crit op Reboot). Rules: 8.3.",
+    )
+    REROLL = (
+        "reroll",
+        "When: a player chooses the dice to re-roll (Balanced, Ceaseless, Relentless, ploys). "
+        "Rules: 2.4, 6.",
+    )
+    RESOLVE = (
+        "resolve",
+        "When: a Fight side strikes or blocks with one of its successes. Rules: 5.2 step 4.",
+    )
+    RETALIATE = (
+        "retaliate",
+        "When: the defender selects the weapon it retaliates with in a Fight. Rules: 5.2 step 1.",
+    )
+    RETENTION_RULE = (
+        "retention_rule",
+        "When: the attacker applies a weapon rule that changes retained dice (Severe, "
+        "Rending, Punishing...). Rules: 6.",
+    )
+    SAME_FEATURE = (
+        "same_feature",
+        "When: the defender chooses whether the same terrain feature provides cover. Rules: 4.5.",
+    )
+    SETUP = (
+        "setup",
+        "When: the set-up of the battle (team selection; :func:`engine.game.setup`). Rules: 1.2.",
+    )
+    STAKE_CLAIM = (
+        "stake claim",
+        "When: a player stakes a claim on a marker (crit op Stake Claim). Rules: 8.3.",
+    )
+    TAC_OP = (
+        "tac op",
+        "When: a player selects its tac op in secret. Rules: 8.4.",
+    )
+    TEAM_RULE = (
+        "team_rule",
+        "When: a player makes a choice a team rule gives (:mod:`engine.rules.choices`). "
+        "Rules: team rules.",
+    )
+    TORRENT = (
+        "torrent",
+        "When: the attacker selects the secondary targets of a Torrent weapon. Rules: 6 Torrent.",
+    )
+
+
+class ChanceKind(_Declared):
+    """The kinds of chance nodes (:meth:`engine.game.work.Work.roll`,
+    :attr:`engine.game.state.DiceRequest.kind`): each contract says what is rolled, and the
+    rules section."""
+
+    ATTACK = (
+        "attack",
+        "Rolls: attack dice (Shoot; each side of a Fight). Rules: 5.1 step 3, 5.2 step 3.",
+    )
+    CRIT_OP = (
+        "crit op",
+        "Rolls: the crit op's roll. Rules: 8.3.",
+    )
+    DEFENCE = (
+        "defence",
+        "Rolls: defence dice (Shoot). Rules: 5.1 step 4.",
+    )
+    HOT = (
+        "hot",
+        "Rolls: a Hot roll: 1 D6. Rules: 6 Hot.",
+    )
+    INITIATIVE_REROLL = (
+        "initiative_reroll",
+        "Rolls: the initiative card re-roll: 1 D6. Rules: 1.4.",
+    )
+    MINES = (
+        "mines",
+        "Rolls: the Mines' damage roll. Rules: 7.2 Mines.",
+    )
+    REROLL = (
+        "reroll",
+        "Rolls: the re-roll of chosen dice. Rules: 2.4.",
+    )
+    ROLL_OFF = (
+        "roll_off",
+        "Rolls: a roll-off: 2 ordered D6 (A's then B's). Rules: 1.2, 1.4, 2.4.",
+    )
+    SMOKE = (
+        "smoke",
+        "Rolls: a smoke marker's duration roll: 1 D6. Rules: 7.2 Smoke Grenade.",
+    )
+    STUN = (
+        "stun",
+        "Rolls: a stun test: 1 D6. Rules: 7.2 Stun Grenade.",
+    )
+    TEAM_RULE = (
+        "team_rule",
+        "Rolls: a roll a team rule asks for (:mod:`engine.rules.choices`). Rules: team rules.",
+    )
+
+
+EVENT_KINDS: frozenset[str] = frozenset(m.value for m in EventKind)
+"""Every declared event kind, as plain strings."""
+WOULD_HOOKS: frozenset[str] = frozenset(m.value for m in Would)
+"""Every declared *would* hook name, as plain strings."""
+PLOY_TRIGGERS: frozenset[str] = frozenset(m.value for m in PloyTrigger)
+"""Every declared ploy trigger, as plain strings."""
+DECISION_KINDS: frozenset[str] = frozenset(m.value for m in DecisionKind)
+"""Every declared decision kind, as plain strings."""
+CHANCE_KINDS: frozenset[str] = frozenset(m.value for m in ChanceKind)
+"""Every declared chance kind, as plain strings."""
+
+_WHAT = {
+    id(EVENT_KINDS): "event kind",
+    id(WOULD_HOOKS): "would hook",
+    id(PLOY_TRIGGERS): "ploy trigger",
+    id(DECISION_KINDS): "decision kind",
+    id(CHANCE_KINDS): "chance kind",
+}
+
+
+def undeclared(declared: frozenset[str], name: object) -> UndeclaredNameError:
+    """The error for ``name`` missing from ``declared`` (one of the frozensets above): it
+    names the vocabulary, the name and the closest declared names."""
+    what = _WHAT.get(id(declared), "name")
+    close = difflib.get_close_matches(str(name), sorted(declared), n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    return UndeclaredNameError(
+        f"undeclared {what} {name!r}: declare it with its contract in engine.game.vocabulary{hint}"
+    )
+
+
+def check(declared: frozenset[str], name: object) -> None:
+    """Raise :class:`UndeclaredNameError` unless ``name`` is in ``declared`` (one of
+    :data:`EVENT_KINDS`, :data:`WOULD_HOOKS`, :data:`PLOY_TRIGGERS`, :data:`DECISION_KINDS`,
+    :data:`CHANCE_KINDS`).
+
+    Raises:
+        UndeclaredNameError: naming ``name`` and the closest declared names.
+    """
+    if name not in declared:
+        raise undeclared(declared, name)
