@@ -734,6 +734,20 @@ class Would(_Declared):
     transform (its starting value -> what they return), the keywords passed (an operative is
     its id unless the contract says otherwise), when it is asked and the rules section."""
 
+    AFTER_ACTION_WINDOW = (
+        "after_action_window",
+        "Value: ``False`` -> whether a window was opened (a frame pushed) after an enemy "
+        "operative's action. Keywords: frame. ``frame``: the activation frame of the operative "
+        "that acted. When: after each action of an activation or counteraction, before the "
+        "next (the On Guard window of Close Quarters). Rules: 9.3.",
+    )
+    UNIVERSAL_ACTIONS = (
+        "universal_actions",
+        "Value: ``()`` -> the universal actions rule modules add (UniversalAction values), "
+        "listed after the core's in this order. Keywords: none. When: an operative's actions "
+        "are listed or an action's verb is looked up. Rules: 3.2, 9.3 (Operate Hatch, Guard, "
+        "Hatchway Fight).",
+    )
     PICK_UP_MARKERS = (
         "pick_up_markers",
         "Value: ``()`` -> the names of the markers ``op`` may also pick up (tokens a rule "
