@@ -47,6 +47,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from engine import RULESET
 from engine.batch import BatchStats, batch_stats, default_workers, run_batch
 from engine.cli_paths import PICTURE_SUFFIXES, check_output_file, output_file, output_folder
 from engine.errors import KillTeamError
@@ -88,6 +89,7 @@ from engine.play import (
     unimplemented_rule_ids,
     unimplemented_rules_line,
 )
+from engine.rulesets import get as get_ruleset
 from engine.teams.io import builtin_teams
 from engine.terminal import add_row, echo, markup
 from engine.verify import NOT_CHECKED_BY_REPLAY, verify_record
@@ -557,7 +559,9 @@ def replay_command(record_file: str, verify: bool, as_json: bool, quiet: bool) -
             checked = verify_record(record_file, on_start=on_start, on_step=on_step)
             outcome, verified, not_verified = checked.outcome, checked.verified, ()
         else:
-            outcome = replay_record(record_file, on_start=on_start, on_step=on_step)
+            outcome = replay_record(
+                record_file, ruleset=get_ruleset(RULESET), on_start=on_start, on_step=on_step
+            )
     except ReplayError as exc:
         if narrate and started:
             narrator.close()
@@ -627,7 +631,7 @@ def _run_scenario_file(path: str, as_json: bool, quiet: bool) -> None:
                     echo(line)
 
     try:
-        result = scenario.run(on_step)
+        result = scenario.run(on_step, ruleset=get_ruleset(scenario.options.ruleset))
     except (ScenarioScriptError, ExpectationError) as exc:
         raise click.ClickException(str(exc)) from None  # status 1
     steps = len(result.events)

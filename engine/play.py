@@ -41,7 +41,7 @@ from engine.game.context import GameOptions
 from engine.game.deployment import drop_zone_problems
 from engine.game.drivers import SeededDice, play
 from engine.game.events import Event
-from engine.game.setup import SetupError, new_game
+from engine.game.setup import SetupError
 from engine.game.state import GameState, Terminal
 from engine.geometry import Killzone, load_killzone
 from engine.geometry.movement import move_graph
@@ -49,6 +49,7 @@ from engine.inputs import excerpt, parse_json, read_text
 from engine.names import TEAM_FILE_SUFFIXES, is_file_ref
 from engine.rules import unimplemented_rules
 from engine.rules.equipment import MAX_OPTIONS, SELECTIONS, option_of
+from engine.rulesets import new_game
 from engine.teams.importers.killteamjson import import_killteamjson
 from engine.teams.io import builtin_teams, load_builtin_team, load_roster, load_team
 from engine.teams.model import Operative, Roster, Team

@@ -1,9 +1,12 @@
 """The game engine: immutable state, the KT24 battle loop, actions, chance nodes, records.
 
+The core names no rule module: a battle is created under a ruleset
+(:func:`engine.rulesets.new_game`, the composition roots of :mod:`engine.rulesets`).
+
 - :mod:`engine.game.state`: :class:`GameState`, nodes (:class:`Decision`, :class:`Chance`,
   :class:`Terminal`).
 - :mod:`engine.game.actions`: :class:`Action`, the notation, the errors.
-- :mod:`engine.game.setup`: :func:`new_game`.
+- :mod:`engine.game.setup`: :func:`~engine.game.setup.start_battle` (given the ruleset).
 - :mod:`engine.game.flow`, :mod:`engine.game.universal`, :mod:`engine.game.attacks` (what
   the Shoot and Fight sequences share), :mod:`engine.game.shoot`, :mod:`engine.game.fight`,
   :mod:`engine.game.closequarters`: the rules (missions: :mod:`engine.missions`).
@@ -22,7 +25,6 @@ from engine.game.actions import (
 )
 from engine.game.context import GameOptions
 from engine.game.events import Event, narrate
-from engine.game.setup import new_game
 from engine.game.state import Chance, Decision, DiceRequest, GameState, Result, Terminal
 
 __all__ = [
@@ -40,6 +42,5 @@ __all__ = [
     "Terminal",
     "format_action",
     "narrate",
-    "new_game",
     "parse_action",
 ]
