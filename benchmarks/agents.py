@@ -27,10 +27,10 @@ from concurrent.futures import ProcessPoolExecutor
 
 from engine.agents import HeuristicAgent, RandomAgent
 from engine.batch import wilson_interval
-from engine.game import new_game
 from engine.game.drivers import Agent, SeededDice, play
 from engine.geometry import load_killzone
 from engine.play import MatchupChoice, game_seed, make_matchup, play_battle
+from engine.rulesets import new_game
 from engine.teams import builtin_teams, load_builtin_team
 
 

@@ -29,10 +29,10 @@ from typing import Any
 import shapely
 
 from engine.agents import make_agent
-from engine.game import new_game
 from engine.game.drivers import SeededDice, play
 from engine.geometry import Killzone, Placement, load_killzone, move_destinations, move_paths, sight
 from engine.geometry.sight import _parts, all_pairs, targeting, visible
+from engine.rulesets import new_game
 from engine.teams import load_builtin_team
 
 LAYOUTS = ("open_ruins", "close_quarters")

@@ -25,7 +25,6 @@ from engine.batch import wilson_interval
 from engine.cli import main
 from engine.game.actions import parse_action
 from engine.game.drivers import ScriptedDice
-from engine.game.scenario import position
 from engine.game.state import Chance, GameState
 from engine.geometry import load_killzone
 from engine.narration import Narrator
@@ -37,6 +36,7 @@ from engine.play import (
     load_team_ref,
     parse_agents,
 )
+from engine.rulesets import position
 from engine.teams import load_builtin_team
 from tests.test_import_killteamjson import _fixture
 
