@@ -26,7 +26,7 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
                                    # this file (engine.teams.load_team)
     operatives = ["Kasrkin Sergeant [Bolt Pistol; Power Weapon]", "Kasrkin Trooper"]  # entries
                                    # order (ids KAS-1, KAS-2...); default: the team's
-                                   # default roster. The roster must be legal (new_game
+                                   # default roster. The roster must be legal (the set-up
                                    # checks it): a partial roster needs a team file with
                                    # open selection rules (scenarios/teams/probe.json).
     choices = { "Chapter Tactics" = ["Aggressive", "Hardy"] }   # optional roster-time
