@@ -27,12 +27,12 @@ from concurrent.futures import ProcessPoolExecutor
 
 from engine.agents import HeuristicAgent, RandomAgent
 from engine.batch import wilson_interval
-from engine.game import new_game
 from engine.game.drivers import Agent, SeededDice, play
 from engine.geometry import load_killzone
 from engine.play import game_seed
 from engine.play.battle import play_battle
 from engine.play.matchup import MatchupChoice, make_matchup
+from engine.rulesets import new_game
 from engine.teams import builtin_teams, load_builtin_team
 
 

@@ -20,12 +20,12 @@ import time
 from collections import defaultdict
 
 from engine.agents import RandomAgent
-from engine.game import new_game
 from engine.game.drivers import SeededDice, play
 from engine.game.flow import list_actions
 from engine.game.state import Chance, Decision, GameState
 from engine.geometry import load_killzone
 from engine.geometry.movement import move_graph
+from engine.rulesets import new_game
 from engine.teams import load_builtin_team
 
 PAIRS = [

@@ -29,7 +29,6 @@ from typing import Any
 import shapely
 
 from engine.agents import make_agent
-from engine.game import new_game
 from engine.game.drivers import SeededDice, play
 from engine.geometry import (
     Killzone,
@@ -41,6 +40,7 @@ from engine.geometry import (
     sight,
 )
 from engine.geometry.sight import _parts, all_pairs, targeting, visible
+from engine.rulesets import new_game
 from engine.teams import load_builtin_team
 
 LAYOUTS = ("open_ruins", "close_quarters")

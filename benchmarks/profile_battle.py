@@ -16,10 +16,10 @@ import cProfile
 import pstats
 
 from engine.agents import RandomAgent
-from engine.game import new_game
 from engine.game.drivers import SeededDice, play
 from engine.geometry import load_killzone
 from engine.geometry.movement import move_graph
+from engine.rulesets import new_game
 from engine.teams import load_builtin_team
 
 PARTS = (

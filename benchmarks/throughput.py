@@ -30,10 +30,10 @@ import time
 from game import time_calls  # benchmarks/game.py (this script's folder is on sys.path)
 
 from engine.agents import RandomAgent
-from engine.game import new_game
 from engine.game.drivers import SeededDice, play
 from engine.geometry import load_killzone
 from engine.geometry.movement import move_graph
+from engine.rulesets import new_game
 from engine.teams import load_builtin_team
 
 LAYOUTS = ("open_ruins", "close_quarters")

@@ -41,7 +41,7 @@ from typing import Any
 
 import attrs
 
-from engine import __version__
+from engine import RULESET, __version__
 from engine.agents import AGENT_NAMES, make_agent
 from engine.errors import KillTeamError
 from engine.game.actions import Action, format_action
@@ -57,6 +57,7 @@ from engine.game.record_format import RecordSource, short_message, shown
 from engine.game.state import GameState
 from engine.inputs import excerpt
 from engine.play import agent_seeds
+from engine.rulesets import get as get_ruleset
 from engine.teams.io import builtin_teams, load_builtin_team, team_to_dict
 
 __all__ = [
@@ -286,6 +287,7 @@ def verify_record(
     strict: bool = True,
     on_start: Callable[[Mapping[str, Any], GameState], None] | None = None,
     on_step: StepCallback | None = None,
+    ruleset: str = RULESET,
 ) -> Verification:
     """Replay a record and verify its dice, its agents' decisions and its built-in team data
     against its header (module docstring).
@@ -298,13 +300,17 @@ def verify_record(
             :attr:`Verification.not_verified`.
         on_start, on_step: as :func:`~engine.game.record.replay_record` (``on_start`` is
             called once the team data is verified).
+        ruleset: the name of the ruleset to replay under (:func:`engine.rulesets.get`); a
+            record of another ruleset is refused (:class:`RecordFormatError`).
 
     Returns:
         A :class:`Verification`: the replay's outcome and what was (not) verified.
 
     Raises:
-        RecordFormatError: a malformed record (naming the line and the field).
+        RecordFormatError: a malformed record (naming the line and the field), a record of
+            another ruleset.
         ReplayError: a record the engine does not reproduce (naming the line and the step).
+        UnknownRulesetError: ``ruleset`` names no ruleset the engine plays.
         RecordVerificationError: a roll, a decision or a built-in team's data that differs
             from what the header says (naming the line, the step and both values); with
             ``strict``, parts that cannot be verified (``record line 1``, naming each and
@@ -317,7 +323,13 @@ def verify_record(
         if on_start is not None:
             on_start(header, state)
 
-    outcome = replay_record(record, on_start=start, on_step=on_step, check=verifier.check)
+    outcome = replay_record(
+        record,
+        ruleset=get_ruleset(ruleset),
+        on_start=start,
+        on_step=on_step,
+        check=verifier.check,
+    )
     verified, not_verified = verifier.report()
     if strict and not_verified:
         done = f" (verified: {', '.join(verified)})" if verified else ""

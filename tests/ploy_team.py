@@ -62,7 +62,6 @@ from engine.game import GameOptions, GameState
 from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.ploys import TRIGGERS, Reroll
-from engine.game.scenario import position
 from engine.game.work import Work
 from engine.rules import registry
 from engine.rules.ploys import (
@@ -73,6 +72,7 @@ from engine.rules.ploys import (
     Ploy,
     StatChange,
 )
+from engine.rulesets import position
 from engine.teams.io import team_from_dict
 from engine.teams.model import Roster, Team
 from tests.test_game_rules_common import LAB, team_data

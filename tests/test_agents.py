@@ -165,7 +165,8 @@ def test_command_reroll_only_when_the_die_matters() -> None:
 
 
 def test_takes_initiative() -> None:
-    from engine.game import GameOptions, new_game
+    from engine.game import GameOptions
+    from engine.rulesets import new_game
 
     s = new_game(LAB, roster(RED), roster(BLU), GameOptions(mission="kill_op"))
     s, _ = s.apply("roll 2,5")  # B wins the set-up roll-off and decides initiative
@@ -191,7 +192,7 @@ def test_1_4_heuristic_plays_the_weakest_card_raising_its_own_result() -> None:
 
 
 def test_heuristic_is_deterministic() -> None:
-    from engine.game import new_game
+    from engine.rulesets import new_game
 
     finals = []
     for _ in range(2):
@@ -221,7 +222,7 @@ def test_falls_back_from_a_hopeless_fight() -> None:
 def test_heuristic_beats_random_on_seeded_games() -> None:
     # benchmarks/agents.py measures the win rate over 400 games (about 0.99, see the issue
     # note); here four seeded LAB games, two on each side, must go at least three to one.
-    from engine.game import new_game
+    from engine.rulesets import new_game
 
     won = 0
     for seed in range(4):

@@ -21,10 +21,10 @@ from engine.agents.position import (
     position_value,
     shot_bounds,
 )
-from engine.game import new_game
 from engine.game.drivers import SeededDice
 from engine.game.state import Decision, GameState
 from engine.geometry import load_killzone
+from engine.rulesets import new_game
 from engine.teams import load_builtin_team
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from engine.agents import HeuristicAgent
 from engine.agents.advice import PLOY_THRESHOLD
 from engine.agents.ploy_choices import KEEP_CP
-from engine.game import GameOptions, GameState, new_game
+from engine.game import GameOptions, GameState
 from engine.game.actions import Action
 from engine.game.drivers import SeededDice
 from engine.game.scenario import run
@@ -18,6 +18,7 @@ from engine.game.state import Chance, OperativeState
 from engine.game.work import Work
 from engine.geometry import load_killzone
 from engine.rules.ploys import Ploy, StatChange
+from engine.rulesets import new_game
 from tests.ploy_team import TEAM, add_ploys, pos
 from tests.test_ploys import FACING, SPENT, pass_windows, texts, where
 

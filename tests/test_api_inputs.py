@@ -69,10 +69,10 @@ def test_ids_keep_ascii_letters_of_the_team_id() -> None:
 def test_new_game_names_an_argument_of_the_wrong_type() -> None:
     """The Python API is a door too: a wrong argument gives the engine's error naming it,
     not an AttributeError from deep inside."""
-    from engine.game import new_game
     from engine.game.context import GameOptions, GameOptionsError
     from engine.game.setup import SetupError
     from engine.geometry import load_killzone
+    from engine.rulesets import new_game
     from engine.teams import load_builtin_team
 
     kz = load_killzone("close_quarters")
@@ -103,8 +103,8 @@ _VERBS = [
 
 def _states() -> list[GameState]:
     """A set-up decision and a Firefight decision of one seeded random battle."""
-    from engine.game import new_game
     from engine.geometry import load_killzone
+    from engine.rulesets import new_game
     from engine.teams import load_builtin_team
 
     s = new_game(
@@ -182,9 +182,9 @@ def test_new_game_checks_a_team_built_in_code_like_a_loaded_one() -> None:
     datacard with 0 wounds could never be incapacitated properly (2.1: wounds at least 1)."""
     import attrs
 
-    from engine.game import new_game
     from engine.game.setup import SetupError
     from engine.geometry import load_killzone
+    from engine.rulesets import new_game
     from engine.teams import Roster, load_builtin_team
 
     team = load_builtin_team("legionaries")
@@ -200,8 +200,8 @@ def test_apply_after_is_legal_gives_what_apply_alone_gives() -> None:
     follows; states are immutable values, so handing that outcome over must give exactly what
     a fresh ``apply`` of the same input gives (equal state hash and events), once: a second
     ``apply`` works it out again and gets an equal, separate events list."""
-    from engine.game import new_game
     from engine.geometry import load_killzone
+    from engine.rulesets import new_game
     from engine.teams import load_builtin_team
 
     kz = load_killzone("open_ruins")

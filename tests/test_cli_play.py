@@ -25,12 +25,12 @@ from engine.batch import wilson_interval
 from engine.cli import main
 from engine.game.actions import parse_action
 from engine.game.drivers import ScriptedDice
-from engine.game.scenario import position
 from engine.game.state import Chance, GameState
 from engine.geometry import load_killzone
 from engine.narration import Narrator
 from engine.play import BattleError, agent_seeds, game_seed
 from engine.play.matchup import auto_roster, load_team_ref, parse_agents
+from engine.rulesets import position
 from engine.teams import load_builtin_team
 from tests.test_import_killteamjson import _fixture
 

@@ -21,10 +21,11 @@ import numpy as np
 import pytest
 
 from engine.agents import RandomAgent
-from engine.game import GameState, new_game
+from engine.game import GameState
 from engine.game.context import Hooks
 from engine.game.drivers import SeededDice, play
 from engine.geometry import load_killzone
+from engine.rulesets import new_game
 from engine.teams import load_builtin_team
 
 OURS = ("engine.", "teams.", "tests.")

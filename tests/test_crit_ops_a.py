@@ -17,13 +17,14 @@ from typing import Any
 import pytest
 
 from engine.agents import RandomAgent
-from engine.game import Decision, GameOptions, GameState, IllegalActionError, new_game
+from engine.game import Decision, GameOptions, GameState, IllegalActionError
 from engine.game.drivers import SeededDice
 from engine.game.drivers import play as play_out
 from engine.game.events import Event
 from engine.game.state import Effect
 from engine.game.work import Work
 from engine.geometry import Killzone
+from engine.rulesets import new_game
 from tests.test_game_rules_common import BLU, RED, kinds, of_kind, play, pos, rect, roster
 from tests.test_game_rules_sequence import strategy
 

@@ -17,16 +17,17 @@ import attrs
 import pytest
 
 from engine.agents import RandomAgent
-from engine.game import GameOptions, GameState, IllegalActionError, new_game
+from engine.game import GameOptions, GameState, IllegalActionError
 from engine.game.actions import Action
 from engine.game.drivers import SeededDice
 from engine.game.events import Event, narrate
 from engine.game.observation import observe
-from engine.game.scenario import position, run
+from engine.game.scenario import run
 from engine.game.state import Chance, Decision
 from engine.game.work import Work
 from engine.geometry import load_killzone
 from engine.missions.crit_ops import data, download, reboot
+from engine.rulesets import new_game, position
 from engine.teams import load_builtin_team
 
 KZ = load_killzone("open_ruins")

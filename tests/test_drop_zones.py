@@ -3,7 +3,7 @@ inputs, class 5; rules/KT24.md 1.2: each player sets up its operatives wholly wi
 zone).
 
 Before the check, a drop zone covered by terrain, too thin for a base, or too small for the
-roster reached a set-up decision with no legal action. Now :func:`engine.game.new_game` (and
+roster reached a set-up decision with no legal action. Now :func:`engine.rulesets.new_game` (and
 ``killteam play``/``batch`` before any battle) raise a :class:`SetupError` naming the drop
 zone. Either player may set up in either drop zone (the roll-off decides), so each zone is
 checked against both rosters. (The shipped layouts take every built-in roster: every
@@ -22,10 +22,10 @@ import pytest
 
 from engine.cli import main
 from engine.errors import KillTeamError
-from engine.game import new_game
 from engine.game.deployment import _grid_block, drop_zone_problems, zone_spots
 from engine.game.setup import SetupError
 from engine.geometry import Killzone
+from engine.rulesets import new_game
 from engine.teams import load_builtin_team
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -23,12 +23,12 @@ from engine.game.actions import format_action, parse_action
 from engine.game.attacks import attack_profile
 from engine.game.drivers import SeededDice
 from engine.game.drivers import play as play_out
-from engine.game.scenario import position
 from engine.game.tokens import Token
 from engine.game.universal import weapon_usable, weapons_of
 from engine.game.work import Work
 from engine.geometry import Placement, load_killzone
 from engine.rules.equipment import grenades
+from engine.rulesets import position
 from engine.teams.io import team_from_dict
 from engine.teams.model import Roster
 from tests.test_game_rules_common import (

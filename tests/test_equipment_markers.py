@@ -24,12 +24,12 @@ from engine.game.drivers import SeededDice
 from engine.game.events import Event, narrate
 from engine.game.flow import advance
 from engine.game.scenario import run
-from engine.game.setup import new_game
 from engine.game.state import Chance, Decision, OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.narration import Narrator
 from engine.rules.equipment import breaching, markers
+from engine.rulesets import new_game
 from engine.teams.model import Weapon, WeaponProfile
 from tests.test_game_rules_common import BLU, LAB, RED, R, kinds, of_kind, play, pos, roster
 from tests.test_game_rules_sequence import strategy

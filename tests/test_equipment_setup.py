@@ -11,9 +11,10 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from engine.game import GameOptions, IllegalActionError, new_game
+from engine.game import GameOptions, IllegalActionError
 from engine.game.setup import SetupError
 from engine.game.state import Decision, GameState
+from engine.rulesets import new_game
 from tests.test_game_rules_common import BLU, LAB, RED, kinds, of_kind, play, roster
 
 

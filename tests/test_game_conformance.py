@@ -25,7 +25,7 @@ import itertools
 import pytest
 
 from engine.agents import RandomAgent
-from engine.game import GameOptions, IllegalActionError, new_game, parse_action
+from engine.game import GameOptions, IllegalActionError, parse_action
 from engine.game.actions import Action, format_action
 from engine.game.drivers import SeededDice
 from engine.game.events import Event
@@ -37,6 +37,7 @@ from engine.game.universal import weapon_name
 from engine.game.work import Work
 from engine.geometry import load_killzone
 from engine.rules.equipment import grenade_uses
+from engine.rulesets import KT24, new_game
 from engine.teams import Roster, builtin_teams, load_builtin_team
 from tests.test_loadouts import _notation_names
 
@@ -180,7 +181,7 @@ def _play_checked(
         assert 0 <= a <= (3 if op == "primary" else 6) and 0 <= b <= (3 if op == "primary" else 6)
     assert vp == (sum(r[1] for r in mission.vp), sum(r[2] for r in mission.vp))
     assert all(0 <= v <= 21 for v in vp)
-    assert replay(rec.lines).hash() == state.hash()
+    assert replay(rec.lines, ruleset=KT24).hash() == state.hash()
     return state, triggers
 
 

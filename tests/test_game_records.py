@@ -7,10 +7,10 @@ import json
 import pytest
 
 from engine.agents import RandomAgent
-from engine.game import new_game
 from engine.game.drivers import ScriptedDice, ScriptError, SeededDice, enumerate_outcomes, play
 from engine.game.record import GameRecorder, ReplayError, make_header, read_record, replay
 from engine.geometry import load_killzone
+from engine.rulesets import KT24, new_game
 from engine.teams import load_builtin_team
 
 KZ = load_killzone("open_ruins")
@@ -56,7 +56,7 @@ def test_record_has_header_steps_hashes_and_result(record_text: str) -> None:
 
 
 def test_replay_reproduces_the_final_state(record_text: str) -> None:
-    final = replay(record_text.splitlines())
+    final = replay(record_text.splitlines(), ruleset=KT24)
     assert final.is_terminal
     assert final.hash() == json.loads(record_text.splitlines()[-1])["hash"]
 
@@ -70,7 +70,7 @@ def test_replay_stops_at_the_first_divergent_action(record_text: str) -> None:
     row["action"] = "roll " + ",".join(values)
     lines[k] = json.dumps(row)
     with pytest.raises(ReplayError, match=r"step \d+"):
-        replay(lines)
+        replay(lines, ruleset=KT24)
 
 
 def test_replay_reports_a_wrong_state_hash(record_text: str) -> None:
@@ -80,7 +80,7 @@ def test_replay_reports_a_wrong_state_hash(record_text: str) -> None:
     row["hash"] = "0" * 24
     lines[k] = json.dumps(row)
     with pytest.raises(ReplayError, match=f"step {row['step']}: state hash differs"):
-        replay(lines)
+        replay(lines, ruleset=KT24)
 
 
 def test_replay_rejects_team_data_that_does_not_match_its_hash(record_text: str) -> None:
@@ -89,7 +89,7 @@ def test_replay_rejects_team_data_that_does_not_match_its_hash(record_text: str)
     head["rosters"]["B"]["team"]["name"] = "Someone else"
     lines[0] = json.dumps(head)
     with pytest.raises(ReplayError, match=r"rosters\.B\.hash': the team data does not match"):
-        replay(lines)
+        replay(lines, ruleset=KT24)
 
 
 def test_read_record_names_a_line_that_is_not_json() -> None:

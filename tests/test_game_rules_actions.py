@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 
 from engine.game import GameState, IllegalActionError
-from engine.game.scenario import position
 from engine.game.universal import controller
 from engine.game.work import Work
 from engine.geometry import Killzone
+from engine.rulesets import position
 from engine.teams.io import team_from_dict
 from engine.teams.model import Roster
 from tests.test_game_rules_common import (

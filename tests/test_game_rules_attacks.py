@@ -583,8 +583,8 @@ def test_would_change_damage_hook_changes_the_profiles_dmg_stats() -> None:
     # A rule changing a weapon's Dmg stats (would_change_damage, on the attack profile): the
     # profile shows them; the hook is told the operative, weapon and kind; never below 0.
     from engine.game.attacks import attack_profile
-    from engine.game.scenario import position as _position
     from engine.game.work import Work
+    from engine.rulesets import position as _position
     from tests.test_game_rules_common import BLU, LAB, RED, roster
 
     s = _position(LAB, roster(RED), roster(BLU), operatives={"RED-1": {"at": (5, 5)}})

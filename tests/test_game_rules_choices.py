@@ -18,8 +18,8 @@ from typing import Any
 from engine.agents import HeuristicAgent
 from engine.game import Decision, GameState
 from engine.game.actions import Action, parse_action
-from engine.game.scenario import position
 from engine.geometry import Killzone, load_killzone
+from engine.rulesets import position
 from engine.teams.io import team_from_dict
 from engine.teams.model import Roster
 from tests.test_game_rules_common import (

@@ -19,8 +19,9 @@ from typing import Any
 
 from engine.game import GameOptions, GameState
 from engine.game.events import Event
-from engine.game.scenario import position, run
+from engine.game.scenario import run
 from engine.geometry import Killzone
+from engine.rulesets import position
 from engine.teams.io import team_from_dict
 from engine.teams.model import Roster, Team
 

@@ -30,7 +30,8 @@ from engine.cli import main
 from engine.dice.fight import fight as exact_fight
 from engine.dice.profile import AttackProfile, Fighter
 from engine.game import Decision, GameState, IllegalActionError
-from engine.game.scenario import position, run
+from engine.game.scenario import run
+from engine.rulesets import position
 from engine.teams.io import team_from_dict
 from engine.teams.model import Team
 from tests.test_game_rules_common import (

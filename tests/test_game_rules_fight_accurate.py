@@ -27,7 +27,7 @@ from typing import Any
 from engine.agents import HeuristicAgent
 from engine.game import Decision, GameState
 from engine.game.actions import parse_action
-from engine.game.scenario import position
+from engine.rulesets import position
 from engine.teams.io import team_from_dict
 from engine.teams.model import Team
 from tests.test_game_rules_common import (

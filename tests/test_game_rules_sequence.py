@@ -10,7 +10,8 @@ from collections.abc import Sequence
 import attrs
 import pytest
 
-from engine.game import Decision, GameOptions, GameState, IllegalActionError, Terminal, new_game
+from engine.game import Decision, GameOptions, GameState, IllegalActionError, Terminal
+from engine.rulesets import new_game
 from tests.test_game_rules_common import BLU, LAB, RED, R, kinds, of_kind, play, pos, roster
 
 # -------------------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from engine.errors import KillTeamError
 from engine.game import record_format
 from engine.game.record import RecordFormatError, ReplayError, replay
 from engine.game.record_format import dumps_line
+from engine.rulesets import KT24
 from engine.teams import TeamFileError
 from engine.teams.io import team_from_dict
 from tests.test_import_killteamjson import _fixture as _ktjson_fixture
@@ -1078,7 +1079,7 @@ def test_any_header_field_changed_replays_or_raises_a_replay_error(
             lines = [_json_text(changed), *record_lines[1:6]]
             tried += 1
             try:
-                replay(lines)
+                replay(lines, ruleset=KT24)
             except ReplayError as exc:
                 assert isinstance(exc, KillTeamError)
             except Exception as exc:  # the defect this test looks for
@@ -1219,6 +1220,6 @@ def test_a_number_in_a_record_header_is_named_as_a_number(
     head = json.loads(record_lines[0])
     head[field] = value
     with pytest.raises(RecordFormatError, match=rf"header field '{field}': ") as caught:
-        replay([json.dumps(head), *record_lines[1:3]])
+        replay([json.dumps(head), *record_lines[1:3]], ruleset=KT24)
     assert re.search(rf"(?<!')(?<![\d.]){re.escape(shown)}(?!')", str(caught.value))
     assert f"'{shown}'" not in str(caught.value)

@@ -27,7 +27,6 @@ import engine
 import engine.game.record_format as record_format
 from engine.agents import RandomAgent
 from engine.cli import main
-from engine.game import new_game
 from engine.game.drivers import SeededDice, play
 from engine.game.record import (
     FORMAT,
@@ -44,6 +43,7 @@ from engine.game.record import (
 )
 from engine.geometry import Killzone, graph_cache, load_killzone, shipped_killzones
 from engine.inputs import MAX_LINE_BYTES
+from engine.rulesets import KT24, new_game
 from engine.teams import load_builtin_team
 
 KZ = load_killzone("open_ruins")
@@ -186,26 +186,26 @@ def test_replay_opens_no_file(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pathlib.Path, "open", refuse)
     monkeypatch.setattr(pathlib.Path, "read_text", refuse)
     monkeypatch.setattr("engine.geometry.model.load_killzone", refuse)
-    assert replay(MEDIUM).step == 30
+    assert replay(MEDIUM, ruleset=KT24).step == 30
 
 
 def test_replay_reads_paths_file_objects_and_iterables(tmp_path: Path) -> None:
     text = "".join(line + "\n" for line in MEDIUM)
     path = tmp_path / "g.jsonl"
     path.write_text(text, encoding="utf-8")
-    want = replay(MEDIUM).hash()
-    assert replay(path).hash() == want
-    assert replay(str(path)).hash() == want
-    assert replay(io.StringIO(text)).hash() == want
-    assert replay(io.BytesIO(text.encode())).hash() == want
-    assert replay(line.encode() for line in MEDIUM).hash() == want
-    assert replay([json.loads(line) for line in MEDIUM]).hash() == want
+    want = replay(MEDIUM, ruleset=KT24).hash()
+    assert replay(path, ruleset=KT24).hash() == want
+    assert replay(str(path), ruleset=KT24).hash() == want
+    assert replay(io.StringIO(text), ruleset=KT24).hash() == want
+    assert replay(io.BytesIO(text.encode()), ruleset=KT24).hash() == want
+    assert replay((line.encode() for line in MEDIUM), ruleset=KT24).hash() == want
+    assert replay([json.loads(line) for line in MEDIUM], ruleset=KT24).hash() == want
     # Windows line ends and blank lines change nothing.
-    assert replay(io.StringIO(text.replace("\n", "\r\n\n"))).hash() == want
+    assert replay(io.StringIO(text.replace("\n", "\r\n\n")), ruleset=KT24).hash() == want
 
 
 def test_replay_record_counts_what_it_checked() -> None:
-    outcome = replay_record(MEDIUM)
+    outcome = replay_record(MEDIUM, ruleset=KT24)
     assert outcome.steps == 30 and outcome.complete
     # hash_every 5: steps 5, 10, ..., 30, and the result line.
     assert outcome.hashes_checked == 7
@@ -215,13 +215,13 @@ def test_a_newer_patch_release_replays_another_minor_release_does_not() -> None:
     # Policy (engine.game.record): the same major and minor version replays.
     major, minor, _ = engine.__version__.split(".")[:3]
     same = _with_head(SHORT, _set("engine", f"{major}.{minor}.99"))
-    assert replay(same).step == 3
+    assert replay(same, ruleset=KT24).step == 3
     newer = _with_head(SHORT, _set("engine", f"{major}.{int(minor) + 1}.0"))
     with pytest.raises(RecordFormatError, match="newer than this engine"):
-        replay(newer)
+        replay(newer, ruleset=KT24)
     older = _with_head(SHORT, _set("engine", f"{int(major) + 1}.0.0"))
     with pytest.raises(RecordFormatError, match="same major and minor"):
-        replay(older)
+        replay(older, ruleset=KT24)
 
 
 # -------------------------------------------------------------------------------------------
@@ -364,7 +364,7 @@ def test_a_malformed_record_is_refused_by_the_api_and_the_command_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     with pytest.raises(RecordFormatError) as info:
-        replay(lines)
+        replay(lines, ruleset=KT24)
     message = str(info.value)
     for w in words:
         assert w in message, (w, message)
@@ -382,7 +382,7 @@ def test_a_line_that_is_not_utf8_is_named(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_bytes(SHORT[0].encode() + b'\n{"step": \xff}\n')
     with pytest.raises(RecordFormatError, match="record line 2: not UTF-8"):
-        replay(path)
+        replay(path, ruleset=KT24)
 
 
 def test_an_overlong_line_in_a_file_is_refused_without_reading_it_whole(tmp_path: Path) -> None:
@@ -391,7 +391,7 @@ def test_an_overlong_line_in_a_file_is_refused_without_reading_it_whole(tmp_path
     tracemalloc.start()
     try:
         with pytest.raises(RecordFormatError, match="record line 2: longer than"):
-            replay(path)
+            replay(path, ruleset=KT24)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -412,7 +412,7 @@ def test_a_result_that_disagrees_is_a_divergence(
     last["result"]["vp"] = [vp[0] + 1, vp[1]]
     lines = _with_line(full, len(full) - 1, dumps_line(last))
     with pytest.raises(ReplayError, match=rf"record line {len(full)}: result differs") as info:
-        replay(lines)
+        replay(lines, ruleset=KT24)
     assert not isinstance(info.value, RecordFormatError)
     path = tmp_path / "diverges.jsonl"
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
@@ -425,13 +425,13 @@ def test_a_result_for_an_unfinished_battle_is_a_divergence() -> None:
     end = json.loads(SHORT[-1])
     end["result"] = {"vp": [0, 0], "winner": "", "kill_grades": [0, 0]}
     with pytest.raises(ReplayError, match="says the battle ended but it has not"):
-        replay(_with_line(SHORT, len(SHORT) - 1, dumps_line(end)))
+        replay(_with_line(SHORT, len(SHORT) - 1, dumps_line(end)), ruleset=KT24)
 
 
 def test_a_wrong_state_hash_names_where_the_states_last_matched() -> None:
     lines = _step(15, hash="0" * 24)(MEDIUM)
     with pytest.raises(ReplayError) as info:
-        replay(lines)
+        replay(lines, ruleset=KT24)
     assert str(info.value).startswith("record line 16: step 15: state hash differs")
     assert str(info.value).endswith("the states last matched at step 10")
 
@@ -442,7 +442,7 @@ def test_another_player_acting_is_a_divergence() -> None:
     # diverges.
     assert json.loads(MEDIUM[4])["actor"] == "B"
     with pytest.raises(ReplayError, match=r"record line 5: step 4: the record has chance acting"):
-        replay(_step(4, actor="chance")(MEDIUM))
+        replay(_step(4, actor="chance")(MEDIUM), ruleset=KT24)
 
 
 # -------------------------------------------------------------------------------------------
@@ -462,7 +462,7 @@ def test_replay_reads_one_line_at_a_time_and_stops_at_the_first_bad_one() -> Non
             yield '{"step": 0}'
 
     with pytest.raises(RecordFormatError, match="record line 12: field 'step'"):
-        replay(lines())
+        replay(lines(), ruleset=KT24)
     assert pulled[0] == 12
 
 
@@ -477,10 +477,10 @@ def test_a_million_line_record_replays_in_little_memory(tmp_path: Path) -> None:
     # The layout and its movement graphs are loaded (and cached) before the measure: the
     # peak is the reading of the record, not the first load of the open ruins' graphs (which
     # alone passed the bound when this test ran first in its process).
-    replay(MEDIUM)
+    replay(MEDIUM, ruleset=KT24)
     tracemalloc.start()
     try:
-        outcome = replay_record(path)
+        outcome = replay_record(path, ruleset=KT24)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -493,7 +493,7 @@ def test_the_step_limit_is_enforced_with_a_clear_error(monkeypatch: pytest.Monke
     monkeypatch.setattr(record_format, "MAX_STEPS", 10)
     lines = _with_head(MEDIUM, _set("options.max_steps", 10))
     with pytest.raises(RecordFormatError, match="record line 12: more than 10 steps"):
-        replay(lines)
+        replay(lines, ruleset=KT24)
 
 
 # -------------------------------------------------------------------------------------------
@@ -550,7 +550,10 @@ def test_any_change_to_the_header_replays_or_raises_replay_error(
     if rehash and isinstance(head, dict):
         _rehash(head)
     try:
-        replay([dumps_line(head) if isinstance(head, dict) else json.dumps(head), *SHORT[1:]])
+        replay(
+            [dumps_line(head) if isinstance(head, dict) else json.dumps(head), *SHORT[1:]],
+            ruleset=KT24,
+        )
     except ReplayError as exc:
         assert "\n" not in str(exc)
 
@@ -562,7 +565,7 @@ def test_any_line_put_in_a_record_replays_or_raises_replay_error(
 ) -> None:
     line = new if as_text and isinstance(new, str) else json.dumps(new)
     try:
-        replay([*SHORT[:k], line, *SHORT[k:]])
+        replay([*SHORT[:k], line, *SHORT[k:]], ruleset=KT24)
     except ReplayError as exc:
         assert "\n" not in str(exc)
 
@@ -577,7 +580,7 @@ def test_any_field_of_a_line_replays_or_raises_replay_error(k: int, field: str, 
     row = json.loads(SHORT[k])
     row[field] = new
     try:
-        replay(_with_line(SHORT, k, json.dumps(row)))
+        replay(_with_line(SHORT, k, json.dumps(row)), ruleset=KT24)
     except ReplayError as exc:
         assert "\n" not in str(exc)
 
@@ -586,7 +589,7 @@ def test_game_from_header_checks_a_header_that_is_not_a_table() -> None:
     values: list[Any] = [None, [], "header", 3]
     for value in values:
         with pytest.raises(RecordFormatError, match="not a killteam game record header"):
-            game_from_header(value)
+            game_from_header(value, KT24)
 
 
 def test_a_line_of_exactly_the_limit_is_read_one_byte_more_is_not(tmp_path: Path) -> None:
@@ -596,10 +599,10 @@ def test_a_line_of_exactly_the_limit_is_read_one_byte_more_is_not(tmp_path: Path
     for size, ok in ((MAX_LINE_BYTES, True), (MAX_LINE_BYTES + 1, False)):
         path.write_text("\n".join([*SHORT[:2], " " * size, *SHORT[2:]]) + "\r\n", encoding="utf-8")
         if ok:
-            assert replay(path).step == 3
+            assert replay(path, ruleset=KT24).step == 3
         else:
             with pytest.raises(RecordFormatError, match="record line 3: longer than"):
-                replay(path)
+                replay(path, ruleset=KT24)
 
 
 def test_a_header_too_large_to_replay_is_refused_before_the_battle(
@@ -614,17 +617,17 @@ def test_a_header_too_large_to_replay_is_refused_before_the_battle(
 def test_a_source_that_is_not_a_record_is_named(tmp_path: Path) -> None:
     text = "".join(line + "\n" for line in SHORT)
     with pytest.raises(RecordFormatError, match="not a path: pass its lines"):
-        replay(text)
+        replay(text, ruleset=KT24)
     with pytest.raises(RecordFormatError, match=r"missing\.jsonl: no such record file"):
-        replay(tmp_path / "missing.jsonl")
+        replay(tmp_path / "missing.jsonl", ruleset=KT24)
     with pytest.raises(RecordFormatError, match="is a folder, not a record file"):
-        replay(tmp_path)  # a folder
+        replay(tmp_path, ruleset=KT24)  # a folder
     with pytest.raises(RecordFormatError, match="cannot read record"):
-        replay("bad\0name")
+        replay("bad\0name", ruleset=KT24)
     with pytest.raises(RecordFormatError, match="iterable of lines, not int"):
-        replay(3)  # type: ignore[arg-type]
+        replay(3, ruleset=KT24)  # type: ignore[arg-type]
     with pytest.raises(RecordFormatError, match="iterable of lines, not bytes"):
-        replay(text.encode())
+        replay(text.encode(), ruleset=KT24)
 
 
 _OPS = sorted(new_game(KZ, A, B).ctx.ids)
@@ -663,7 +666,7 @@ def test_any_well_formed_action_in_a_record_replays_or_raises_replay_error(
     row = json.loads(MEDIUM[k])
     row["action"] = template.format(op=op, op2=op2, x=x, y=y)
     try:
-        replay([*MEDIUM[:k], dumps_line(row)])
+        replay([*MEDIUM[:k], dumps_line(row)], ruleset=KT24)
     except RecordFormatError as exc:
         raise AssertionError(f"a well-formed action is not a format error: {exc}") from None
     except ReplayError as exc:

@@ -12,14 +12,14 @@ import attrs
 import pytest
 
 from engine.agents import RandomAgent
-from engine.game import IllegalActionError, new_game
+from engine.game import IllegalActionError
 from engine.game.drivers import SeededDice, play
 from engine.game.record import GameRecorder, ReplayError, make_header, replay
-from engine.game.scenario import position
 from engine.game.setup import operative_ids
 from engine.game.universal import weapon_name
 from engine.geometry import load_killzone
 from engine.play.matchup import auto_roster, auto_roster_note
+from engine.rulesets import KT24, new_game, position
 from engine.teams import (
     Roster,
     Selection,
@@ -455,7 +455,7 @@ def test_record_header_carries_loadouts(
     assert head["rosters"]["A"]["operatives"] == list(KASRKIN.default_roster)
     gunner = KASRKIN.default_roster.index("Kasrkin Gunner [Meltagun; Gun Butt]")
     assert head["rosters"]["A"]["weapons"][gunner] == ["Meltagun", "Gun Butt"]
-    assert replay(text.splitlines()).is_terminal
+    assert replay(text.splitlines(), ruleset=KT24).is_terminal
 
 
 @pytest.mark.parametrize(
@@ -499,5 +499,5 @@ def test_replay_rejects_a_tampered_loadout(
     head = json.loads(lines[0])
     head["rosters"]["A"][field][index] = value
     with pytest.raises(ReplayError) as info:
-        replay([json.dumps(head), *lines[1:]])
+        replay([json.dumps(head), *lines[1:]], ruleset=KT24)
     assert str(info.value) == message

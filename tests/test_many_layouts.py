@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.agents import RandomAgent
-from engine.game import new_game
 from engine.game.drivers import SeededDice
 from engine.game.state import Chance
 from engine.geometry import Killzone
+from engine.rulesets import new_game
 from engine.teams import load_builtin_team
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,13 +10,14 @@ import attrs
 import pytest
 
 from engine.agents import RandomAgent
-from engine.game import GameState, new_game
+from engine.game import GameState
 from engine.game.drivers import SeededDice
 from engine.game.observation import HIDDEN, observe
 from engine.game.state import Chance, Decision
 from engine.game.work import Work
 from engine.geometry import load_killzone
 from engine.missions.pack import PRIMARY_CHOICES, tac_ops_for
+from engine.rulesets import new_game
 from engine.teams import load_builtin_team
 
 # Pairs that share archetypes, so both players may hold the same tac ops.

@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 from engine.agents import RandomAgent
-from engine.game import GameOptions, GameState, IllegalActionError, new_game
+from engine.game import GameOptions, GameState, IllegalActionError
 from engine.game.drivers import SeededDice
 from engine.game.observation import HIDDEN, observe
 from engine.game.state import Chance, Decision
@@ -18,6 +18,7 @@ from engine.game.work import Work
 from engine.geometry import Killzone
 from engine.missions.pack import CRIT_ORDER
 from engine.missions.scoring import CRIT, KILL, add_vp, score, set_fact
+from engine.rulesets import new_game
 from tests.test_game_rules_common import BLU, LAB, RED, lab_data, play, pos, roster
 
 

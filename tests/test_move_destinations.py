@@ -133,10 +133,10 @@ def test_a_listed_move_applies_as_a_fresh_path_search_would() -> None:
     there does not search again; a battle whose moves are all searched afresh (nothing kept)
     emits the same events, move costs included."""
     from engine.agents import RandomAgent
-    from engine.game import new_game
     from engine.game.context import GameContext
     from engine.game.drivers import SeededDice
     from engine.game.state import Decision
+    from engine.rulesets import new_game
     from engine.teams import load_builtin_team
 
     kz = load_killzone("open_ruins")
@@ -224,11 +224,11 @@ def test_has_action_options_is_whether_the_listing_is_empty(layout: str) -> None
     interrupt with; the short-cut that stops at the first listed action must say yes exactly
     when the full listing is not empty, in every mode, for every operative, all battle long."""
     from engine.agents import RandomAgent
-    from engine.game import new_game
     from engine.game.drivers import SeededDice
     from engine.game.state import Decision
     from engine.game.universal import has_action_options, list_action_options
     from engine.game.work import Work
+    from engine.rulesets import new_game
     from engine.teams import load_builtin_team
 
     kz = load_killzone(layout)

@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from engine.game import GameOptions, GameState, new_game
+from engine.game import GameOptions, GameState
 from engine.game.actions import parse_action
 from engine.game.drivers import ScriptedDice
 from engine.game.events import Event, narrate
-from engine.game.scenario import position
 from engine.game.state import Chance
 from engine.geometry import Killzone, load_killzone
 from engine.narration import Narrator
+from engine.rulesets import new_game, position
 from engine.teams.io import team_from_dict
 from engine.teams.model import Roster
 from tests.test_game_rules_common import BLU, LAB, RED, R, rect, roster, team_data

@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.agents import RandomAgent
-from engine.game import new_game
 from engine.game.actions import (
     MAX_COORDINATE,
     MAX_NOTATION_CHARS,
@@ -29,6 +28,7 @@ from engine.game.drivers import SeededDice
 from engine.game.setup import operative_ids
 from engine.game.state import Chance, Decision
 from engine.geometry import load_killzone
+from engine.rulesets import new_game
 from engine.teams import builtin_teams, load_builtin_team
 
 _KZ = {name: load_killzone(name) for name in ("open_ruins", "close_quarters")}

@@ -616,9 +616,9 @@ def test_would_cost_ploy_is_told_the_action_text() -> None:
     # may make one option of a ploy cheaper; without an action the text is "".
     from engine.game.actions import Action as _Action
     from engine.game.ploys import ploy_cost
-    from engine.game.scenario import position as _position
     from engine.game.work import Work
     from engine.rules.command_reroll import COMMAND_REROLL
+    from engine.rulesets import position as _position
     from tests.test_game_rules_common import BLU, LAB, RED, roster
 
     s = _position(LAB, roster(RED), roster(BLU), operatives={"RED-1": {"at": (5, 5)}})

@@ -36,11 +36,11 @@ from engine.game.record import (
     replay_record,
 )
 from engine.game.record_format import digest
-from engine.game.setup import new_game
 from engine.game.state import GameState
 from engine.geometry import load_killzone
 from engine.play import agent_seeds, game_seed
 from engine.play.matchup import Matchup, MatchupChoice
+from engine.rulesets import KT24, new_game
 from engine.teams import load_builtin_team
 from engine.teams.io import team_from_dict, team_to_dict
 from engine.teams.model import Roster
@@ -182,7 +182,7 @@ def test_malformed_agent_seeds_are_refused_naming_the_field(seeds: Any) -> None:
     """``agent_seeds`` is optional, but when present it is an integer >= 0 for each of A and
     B, nothing else: a malformed one is a malformed header (line 1, the field named)."""
     with pytest.raises(RecordFormatError, match=r"^record line 1: header field 'agent_seeds"):
-        replay_record(_with_head(HONEST, agent_seeds=seeds))
+        replay_record(_with_head(HONEST, agent_seeds=seeds), ruleset=KT24)
 
 
 def test_cli_replay_json_gives_the_header_agent_seeds(
@@ -207,7 +207,7 @@ def test_a_changed_seed_is_caught_at_the_first_roll() -> None:
     input of a battle is a roll): a plain replay accepts the record, verification names the
     line and step of that roll and both rolls."""
     forged = _with_head(HONEST, seed=SEED + 1)
-    replay_record(forged)  # a plain replay does not notice
+    replay_record(forged, ruleset=KT24)  # a plain replay does not notice
     message = _verify_error(forged)
     step = _first_step(HONEST, "chance")
     line = _line_of_step(HONEST, step)
@@ -223,7 +223,7 @@ def test_a_forged_roll_in_a_re_recorded_battle_is_caught() -> None:
     dice = ForgedDice(SEED, forge=10)
     forged = _record(dice=dice, steps=None)
     assert json.loads(forged[-1])["result"]  # a finished battle
-    replay_record(forged)
+    replay_record(forged, ruleset=KT24)
     assert dice.forged is not None
     honest, fake = dice.forged
     step = [n for n, t in enumerate(forged[1:-1], 1) if '"chance"' in t][9]
@@ -241,7 +241,7 @@ def test_a_changed_agent_name_is_caught_at_its_first_differing_decision() -> Non
     otherwise at some decision of player A (a random agent does not play as it does), and
     verification names that step and both actions."""
     forged = _with_head(HONEST, agents={"A": "heuristic", "B": "random"})
-    replay_record(forged)
+    replay_record(forged, ruleset=KT24)
     message = _verify_error(forged)
     assert re.match(
         r"record line \d+: step \d+: player A chose '.+' but its agent heuristic ", message
@@ -253,7 +253,7 @@ def test_changed_agent_seeds_are_caught() -> None:
     """Swapping the agents' seeds (in ``agent_seeds``) makes the random agents decide
     otherwise: the record no longer follows its header."""
     forged = _with_head(HONEST, agent_seeds={"A": 2 * SEED + 1, "B": 2 * SEED})
-    replay_record(forged)
+    replay_record(forged, ruleset=KT24)
     message = _verify_error(forged)
     assert re.search(r"step \d+: player [AB] chose .* but its agent random \(seed 1[01]\)", message)
 
@@ -271,7 +271,7 @@ def test_a_built_in_team_with_doubled_wounds_is_caught_at_line_1() -> None:
     forged = _record(rosters=(A, Roster(strong, B.operatives, B.loadouts)))
     head = json.loads(forged[0])
     assert head["rosters"]["B"]["hash"] == digest(dumps_line(head["rosters"]["B"]["team"]))
-    replay_record(forged)
+    replay_record(forged, ruleset=KT24)
     first = data["operatives"][0]
     message = _verify_error(forged)
     assert message == (
@@ -296,7 +296,7 @@ def test_parts_that_cannot_be_verified_are_an_error_unless_not_strict() -> None:
     mine = team_from_dict(data)
     lines = _record(rosters=(Roster(mine, A.operatives, A.loadouts), B))
     lines = _with_head(lines, seed=None, agents={"A": "alice", "B": "random"})
-    replay_record(lines)
+    replay_record(lines, ruleset=KT24)
     message = _verify_error(lines)
     assert message.startswith(
         "record line 1: cannot be verified: dice (the record has no seed); decisions of A "

@@ -187,7 +187,7 @@ def test_place_labels_in_a_crowd_covers_no_label_base_or_obstacle() -> None:
 
 
 def _crowded_state() -> object:
-    from engine.game.scenario import position
+    from engine.rulesets import position
     from engine.teams import load_builtin_team
 
     kz = load_killzone("open_ruins")
@@ -242,8 +242,8 @@ def test_render_state_marks_order_injured_and_expended(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import engine.board
-    from engine.game.scenario import position
     from engine.geometry.render import OperativeMarks
+    from engine.rulesets import position
     from engine.teams import load_builtin_team
 
     kasrkin, legionaries = load_builtin_team("kasrkin"), load_builtin_team("legionaries")

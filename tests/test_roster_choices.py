@@ -20,13 +20,13 @@ import pytest
 
 from engine.agents import RandomAgent
 from engine.cli import main
-from engine.game import new_game
 from engine.game.drivers import SeededDice, play
 from engine.game.record import GameRecorder, ReplayError, make_header, replay
 from engine.game.scenario_file import ScenarioFileError, scenario_from_dict, shipped_scenarios
 from engine.game.setup import SetupError, operative_ids
 from engine.geometry import load_killzone
 from engine.rules.registry import ChoiceSpec, choice_specs, register, register_choice
+from engine.rulesets import KT24, new_game
 from engine.teams import TeamFileError, load_builtin_team, load_roster, save_team
 from engine.teams.model import Roster, Team
 
@@ -367,14 +367,14 @@ def test_record_header_carries_choices_and_replay_reproduces_them() -> None:
     assert rh["operative_choices"][0] == {"Veteran": ["Aggressive"]}
     assert rh["operative_choices"][_ops().index(TROOPER)] == {"Mark": ["Red"]}
     assert head["rosters"]["B"]["choices"] == {}
-    replay(lines)
+    replay(lines, ruleset=KT24)
     # The choice changes the battle (Hardy: 1CP more): another choice does not replay.
     rh["choices"] = {"Tactics": ["Mobile", "Hardy"]}
     with pytest.raises(ReplayError):
-        replay([json.dumps(head), *lines[1:]])
+        replay([json.dumps(head), *lines[1:]], ruleset=KT24)
     rh["choices"] = {"Tactics": ["Hardy", "Sneaky"]}
     with pytest.raises(ReplayError, match=r"rosters\.A\.operatives.*no option 'Sneaky'"):
-        replay([json.dumps(head), *lines[1:]])
+        replay([json.dumps(head), *lines[1:]], ruleset=KT24)
 
 
 def test_records_without_choice_fields_replay_with_the_defaults() -> None:
@@ -382,7 +382,7 @@ def test_records_without_choice_fields_replay_with_the_defaults() -> None:
     head = json.loads(lines[0])
     for p in ("A", "B"):
         del head["rosters"][p]["choices"], head["rosters"][p]["operative_choices"]
-    replay([json.dumps(head), *lines[1:]])
+    replay([json.dumps(head), *lines[1:]], ruleset=KT24)
 
 
 # -------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from engine.game.scenario_file import (
     run_scenario,
     shipped_scenarios,
 )
+from engine.rulesets import KT24
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 FILES = sorted(SCENARIOS.glob("*.toml"))
@@ -35,7 +36,7 @@ def test_scenarios_are_shipped() -> None:
 def test_scenario_replays(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# "), "each scenario starts with a comment header"
-    result = run_scenario(path)
+    result = run_scenario(path, ruleset=KT24)
     assert result.events
 
 
@@ -84,7 +85,7 @@ def test_wrong_expectation_is_reported(tmp_path: Path) -> None:
         + 'dice = ["6,6,6,6", "1,1,1"]\n[steps.expect.operatives.TAR-1]\nwounds = 7\n',
     )
     with pytest.raises(ExpectationError) as err:
-        run_scenario(p)
+        run_scenario(p, ruleset=KT24)
     msg = str(err.value)
     assert "wrong.toml" in msg and "step 1 ('shoot')" in msg
     assert "operatives.TAR-1" in msg and "expected 7" in msg
@@ -99,7 +100,7 @@ def test_wrong_illegal_reason_is_reported(tmp_path: Path) -> None:
         + 'illegal = [{ action = "Fall Back PRO-1 to 12,1", reason = "9.9" }]\n',
     )
     with pytest.raises(ExpectationError, match=r"does not contain '9\.9'"):
-        run_scenario(p)
+        run_scenario(p, ruleset=KT24)
 
 
 def test_unknown_field_is_reported(tmp_path: Path) -> None:
@@ -125,7 +126,7 @@ def test_missing_roll_is_reported(tmp_path: Path) -> None:
     shoot_then_end = _SHOOT.replace('rifle at TAR-1"]', 'rifle at TAR-1", "End activation"]')
     p = _write(tmp_path, "missing.toml", _BASE + shoot_then_end + 'dice = ["6,6,6,6"]\n')
     with pytest.raises(ScenarioScriptError) as err:
-        run_scenario(p)
+        run_scenario(p, ruleset=KT24)
     msg = str(err.value)
     assert "missing.toml" in msg and "step 1 ('shoot')" in msg
     assert "before action 3 (End activation)" in msg
@@ -135,10 +136,10 @@ def test_missing_roll_is_reported(tmp_path: Path) -> None:
 def test_wrong_roll_size_and_leftover_rolls_are_reported(tmp_path: Path) -> None:
     p = _write(tmp_path, "size.toml", _BASE + _SHOOT + 'dice = ["6,6,6", "1,1,1"]\n')
     with pytest.raises(ScenarioScriptError, match=r"scripted roll 1 .* 4 dice"):
-        run_scenario(p)
+        run_scenario(p, ruleset=KT24)
     p = _write(tmp_path, "left.toml", _BASE + _SHOOT + 'dice = ["6,6,6,6", "1,1,1", "2"]\n')
     with pytest.raises(ScenarioScriptError, match=r"1 scripted roll.* not used"):
-        run_scenario(p)
+        run_scenario(p, ruleset=KT24)
 
 
 def test_rejected_action_is_reported(tmp_path: Path) -> None:
@@ -149,7 +150,7 @@ def test_rejected_action_is_reported(tmp_path: Path) -> None:
         + '[[steps]]\nactions = ["Activate PRO-1 engage", "Fight PRO-1 big blade at TAR-1"]\n',
     )
     with pytest.raises(ScenarioScriptError, match=r"action 2 \(Fight PRO-1 big blade at TAR-1\)"):
-        run_scenario(p)
+        run_scenario(p, ruleset=KT24)
 
 
 def test_bad_position_and_team_are_reported(tmp_path: Path) -> None:
@@ -167,10 +168,10 @@ def test_kill_grade_expectation_is_checked(tmp_path: Path) -> None:
     # kills needed for 1 starting operative are 1 for every grade), B stays at 0.
     shoot = _BASE + _SHOOT + 'dice = ["6,6,6,6", "1,1,1"]\n'
     p = _write(tmp_path, "grade.toml", shoot + "[steps.expect]\nkill_grade = [5, 0]\n")
-    assert run_scenario(p).events
+    assert run_scenario(p, ruleset=KT24).events
     p = _write(tmp_path, "grade_wrong.toml", shoot + "[steps.expect]\nkill_grade = [1, 0]\n")
     with pytest.raises(ExpectationError, match=r"kill_grade: expected A 1, B 0; got A 5, B 0"):
-        run_scenario(p)
+        run_scenario(p, ruleset=KT24)
     p = _write(tmp_path, "grade_bad.toml", shoot + '[steps.expect]\nkill_grade = ["1", 0]\n')
     with pytest.raises(ScenarioFileError, match=r"steps\[1\]\.expect\.kill_grade"):
         load_scenario(p)
@@ -185,16 +186,16 @@ def test_effects_expectation_is_checked(tmp_path: Path) -> None:
         'dice = ["6,1,1,1", "6,6"]\n[steps.expect]\n'
     )
     ok = crit + 'effects = [{ kind = "apl", op = "TAR-1", value = -1, source = "PRO-1" }]\n'
-    assert run_scenario(_write(tmp_path, "ok.toml", ok)).events
+    assert run_scenario(_write(tmp_path, "ok.toml", ok), ruleset=KT24).events
     bad = crit + 'no_effects = [{ kind = "apl", op = "TAR-1" }]\n'
     with pytest.raises(ExpectationError, match=r"no_effects: apl \{op = 'TAR-1'\} is active"):
-        run_scenario(_write(tmp_path, "bad.toml", bad))
+        run_scenario(_write(tmp_path, "bad.toml", bad), ruleset=KT24)
     wrong = crit + 'effects = [{ kind = "apl", op = "TAR-1", value = -2 }]\n'
     with pytest.raises(ExpectationError, match=r"effects: expected apl .* found 0 \(\{op='TAR-1'"):
-        run_scenario(_write(tmp_path, "wrong.toml", wrong))
+        run_scenario(_write(tmp_path, "wrong.toml", wrong), ruleset=KT24)
     count = crit + 'effects = [{ kind = "apl", op = "TAR-1", count = 2 }]\n'
     with pytest.raises(ExpectationError, match=r"effects: expected 2 x apl .* found 1"):
-        run_scenario(_write(tmp_path, "count.toml", count))
+        run_scenario(_write(tmp_path, "count.toml", count), ruleset=KT24)
     field = crit + 'effects = [{ kind = "apl", who = "TAR-1" }]\n'
     with pytest.raises(ScenarioFileError, match=r"steps\[1\]\.expect\.effects\[1\]: unknown"):
         load_scenario(_write(tmp_path, "field.toml", field))

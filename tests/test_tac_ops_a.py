@@ -25,9 +25,9 @@ import pytest
 from engine.game import GameOptions, GameState, IllegalActionError
 from engine.game.events import Event
 from engine.game.observation import observe
-from engine.game.scenario import position
 from engine.game.tokens import Token
 from engine.geometry import Killzone
+from engine.rulesets import position
 from engine.teams.io import team_from_dict
 from engine.teams.model import Team
 from tests.test_game_rules_common import ROSTER, R, lab_data, of_kind, play, rect, roster
@@ -795,10 +795,10 @@ def test_8_4_a_battle_with_these_tac_ops_plays_to_the_end_and_reveals_them(a: st
     # after turning point 4 and both tac ops are revealed by then (at the latest at the end
     # of the battle, 8.4).
     from engine.agents import RandomAgent
-    from engine.game import new_game
     from engine.game.drivers import SeededDice
     from engine.game.drivers import play as play_battle
     from engine.geometry import load_killzone
+    from engine.rulesets import new_game
     from engine.teams import load_builtin_team
 
     team = load_builtin_team("pathfinders").default()

@@ -25,11 +25,12 @@ from engine.game import GameState, IllegalActionError
 from engine.game.actions import Action
 from engine.game.events import Event
 from engine.game.observation import observe
-from engine.game.scenario import position, run
+from engine.game.scenario import run
 from engine.game.state import Decision, MissionState
 from engine.game.tokens import Token
 from engine.geometry import Killzone
 from engine.missions.tac_ops import envoy, plant_banner
+from engine.rulesets import position
 from engine.teams.io import team_from_dict
 from tests.test_game_rules_common import R, of_kind, rect, roster, team_data
 

@@ -15,9 +15,10 @@ from engine.dice.rules import Accurate, Lethal, Rending, Saturate, Severe, Shock
 from engine.game import GameState, IllegalActionError
 from engine.game.actions import Action
 from engine.game.attacks import attack_profile
-from engine.game.scenario import position, run
+from engine.game.scenario import run
 from engine.game.state import Decision, Effect
 from engine.game.work import Work
+from engine.rulesets import position
 from engine.teams import load_builtin_team
 from engine.teams.model import Roster
 from tests.test_game_rules_common import LAB

@@ -20,8 +20,8 @@ import pytest
 from engine.agents import RandomAgent
 from engine.agents.equipment_choices import equipment_values, select_equipment
 from engine.cli import main
-from engine.game import GameOptions, IllegalActionError, new_game
-from engine.game.scenario import ScenarioError, position
+from engine.game import GameOptions, IllegalActionError
+from engine.game.scenario import ScenarioError
 from engine.game.setup import SetupError
 from engine.game.state import Decision, GameState
 from engine.game.universal import weapons_of
@@ -41,6 +41,7 @@ from engine.rules.registry import (
     register,
     register_equipment_value,
 )
+from engine.rulesets import new_game, position
 from engine.teams import load_builtin_team, save_team
 from engine.teams.model import Equipment, Team, Weapon, WeaponProfile
 from tests.test_game_rules_common import BLU, LAB, RED, of_kind, play, roster

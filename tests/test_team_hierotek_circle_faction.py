@@ -12,10 +12,10 @@ import attrs
 import teams.hierotek_circle  # noqa: F401  (registers the rules)
 from engine.game import Chance, Decision, GameState
 from engine.game.context import GameOptions
-from engine.game.scenario import position
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.missions.kill_op import recount_kill_grade
+from engine.rulesets import KT24, position
 from engine.teams.model import Roster
 from teams.hierotek_circle import reanimation
 from tests.test_game_rules_common import BLU, LAB, of_kind, play, roster
@@ -769,11 +769,11 @@ def test_reanimation_protocols_record_replays() -> None:
     # record (decisions and dice) replays to the same states and result: the markers, the
     # return and the VP lost are all derived from it.
     from engine.agents import RandomAgent
-    from engine.game import new_game
     from engine.game.drivers import SeededDice
     from engine.game.drivers import play as play_battle
     from engine.game.record import GameRecorder, make_header, replay_record
     from engine.geometry import load_killzone
+    from engine.rulesets import new_game
     from engine.teams import load_builtin_team
 
     kz = load_killzone("open_ruins")
@@ -800,7 +800,7 @@ def test_reanimation_protocols_record_replays() -> None:
             break
     else:
         raise AssertionError("no operative was REANIMATED with VP lost in 20 random battles")
-    outcome = replay_record(rec.lines)
+    outcome = replay_record(rec.lines, ruleset=KT24)
     assert outcome.complete and outcome.final.hash() == final.hash()
 
 

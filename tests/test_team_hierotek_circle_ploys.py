@@ -14,10 +14,10 @@ import teams.hierotek_circle  # noqa: F401  (registers the rules)
 from engine.dice.rules import Blast, Devastating, parse_weapon_rules
 from engine.game import Action, Chance, Decision, GameState, IllegalActionError, universal
 from engine.game.attacks import attack_profile
-from engine.game.scenario import position
 from engine.game.state import Effect
 from engine.game.tokens import Token
 from engine.game.work import Work
+from engine.rulesets import position
 from engine.teams.model import Roster
 from teams.hierotek_circle.chronomancer import Chronometron
 from tests.test_game_rules_common import BLU, LAB, R, of_kind, play, roster

@@ -19,8 +19,9 @@ from engine.game import GameState, IllegalActionError
 from engine.game.actions import Action
 from engine.game.context import GameOptions
 from engine.game.events import Event, narrate
-from engine.game.scenario import position, run
+from engine.game.scenario import run
 from engine.game.state import Decision, Effect
+from engine.rulesets import position
 from engine.teams.model import Roster
 from tests.test_game_rules_common import BLU, LAB, roster
 from tests.test_team_weapon_rules import lab_team

@@ -12,11 +12,11 @@ import pytest
 
 import teams.kommandos  # noqa: F401  (registers the rules)
 from engine.game import Decision, GameState, IllegalActionError
-from engine.game.scenario import position
 from engine.game.work import Work
 from engine.geometry import Killzone
 from engine.geometry.extra_terrain import AccessibleSpec
 from engine.missions import kill_op
+from engine.rulesets import position
 from engine.teams.model import Roster
 from teams.kommandos.breach import breach_area
 from tests.test_game_rules_common import BLU, LAB, OPTIONS_PICKUP, lab_data, play, rect, roster

@@ -22,9 +22,9 @@ from engine.dice.rules import Balanced, Punishing, Range
 from engine.game import Chance, Decision, GameState, IllegalActionError
 from engine.game.attacks import attack_profile
 from engine.game.events import Event
-from engine.game.scenario import position
 from engine.game.state import Effect
 from engine.game.work import Work
+from engine.rulesets import position
 from engine.teams.model import Roster
 from teams.kommandos.ploys import SSSSHHHH_PLOY
 from tests.test_game_rules_common import BLU, LAB, play, roster

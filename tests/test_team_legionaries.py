@@ -12,9 +12,9 @@ import pytest
 
 import teams.legionaries  # noqa: F401  (registers the rules)
 from engine.game import Action, Chance, Decision, GameState, IllegalActionError, universal
-from engine.game.scenario import position
 from engine.game.state import Effect
 from engine.game.work import Work
+from engine.rulesets import position
 from engine.teams.model import Roster
 from tests.test_game_rules_common import BLU, LAB, play, roster
 from tests.test_team_weapon_rules import lab_team

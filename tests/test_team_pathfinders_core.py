@@ -15,9 +15,10 @@ import pytest
 import teams.pathfinders  # noqa: F401  (registers the rules)
 from engine.game import GameState, IllegalActionError
 from engine.game.events import Event
-from engine.game.scenario import position, run
+from engine.game.scenario import run
 from engine.game.state import Decision
 from engine.game.work import Work
+from engine.rulesets import position
 from engine.teams.model import Roster
 from teams.pathfinders.markerlights import add_markerlights, markerlights, remove_markerlights
 from tests.test_game_rules_common import BLU, LAB, roster

@@ -19,8 +19,9 @@ import teams.pathfinders  # noqa: F401  (registers the rules)
 from engine.game import GameState, IllegalActionError
 from engine.game.context import GameOptions
 from engine.game.events import Event
-from engine.game.scenario import position, run
+from engine.game.scenario import run
 from engine.game.state import Decision
+from engine.rulesets import position
 from engine.teams.model import Roster
 from tests.test_game_rules_common import BLU, LAB, roster
 from tests.test_team_weapon_rules import lab_team

@@ -17,11 +17,11 @@ import attrs
 import pytest
 
 from engine.agents import make_agent
-from engine.game import Chance, Decision, GameState, IllegalActionError, new_game, parse_action
+from engine.game import Chance, Decision, GameState, IllegalActionError, parse_action
 from engine.game.drivers import SeededDice
 from engine.game.drivers import play as drive
-from engine.game.scenario import position
 from engine.geometry import load_killzone
+from engine.rulesets import new_game, position
 from engine.teams import load_builtin_team
 from engine.teams.model import Roster, Team
 from tests.test_game_rules_common import BLU, LAB, of_kind, play, roster

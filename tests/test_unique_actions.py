@@ -9,10 +9,10 @@ from typing import Any, ClassVar
 import attrs
 
 from engine.game.actions import Action
-from engine.game.scenario import position
 from engine.game.state import OperativeState
 from engine.game.work import Work
 from engine.rules.unique_actions import PlainAction, SelectingAction, visible_friends_within
+from engine.rulesets import position
 from tests.test_game_rules_common import BLU, LAB, RED, roster
 
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from engine.game import new_game
 from engine.game.bookkeeping import ACTION_COST, ACTION_FAMILY, EXCLUDES, UniversalAction, declare
 from engine.game.universal.activation import rule_universal_actions, universal_action
 from engine.game.universal.catalogue import ACTIONS
@@ -16,6 +15,7 @@ from engine.game.universal.movement import MoveAction
 from engine.game.work import Work
 from engine.geometry import load_killzone
 from engine.rules import close_quarters
+from engine.rulesets import new_game
 from engine.teams import load_builtin_team
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -22,7 +22,6 @@ from typing import Any
 import attrs
 import pytest
 
-from engine.game import new_game
 from engine.game.context import Hooks
 from engine.game.events import _TEMPLATES, Event, add_template
 from engine.game.ploys import TRIGGERS
@@ -42,6 +41,7 @@ from engine.game.vocabulary import (
 from engine.game.work import Work
 from engine.geometry import load_killzone
 from engine.rules.medic import Medic
+from engine.rulesets import new_game
 from engine.teams import load_builtin_team
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,10 +6,11 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from engine.game import GameState, new_game
+from engine.game import GameState
 from engine.game.state import Effect
 from engine.game.work import evolve
 from engine.geometry import load_killzone
+from engine.rulesets import new_game
 from engine.teams import load_builtin_team
 
 

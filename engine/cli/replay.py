@@ -52,6 +52,7 @@ def replay_command(record_file: str, verify: bool, as_json: bool, quiet: bool) -
     and check its expectations."""
     import attrs
 
+    from engine import RULESET
     from engine.game.record import (
         RecordFormatError,
         RecordVerificationError,
@@ -60,6 +61,7 @@ def replay_command(record_file: str, verify: bool, as_json: bool, quiet: bool) -
     )
     from engine.narration import Narrator
     from engine.play.summary import PloyTally, VpTally, summarise
+    from engine.rulesets import get as get_ruleset
     from engine.verify import NOT_CHECKED_BY_REPLAY, verify_record
 
     if record_file.lower().endswith(".toml"):
@@ -101,7 +103,9 @@ def replay_command(record_file: str, verify: bool, as_json: bool, quiet: bool) -
             checked = verify_record(record_file, on_start=on_start, on_step=on_step)
             outcome, verified, not_verified = checked.outcome, checked.verified, ()
         else:
-            outcome = replay_record(record_file, on_start=on_start, on_step=on_step)
+            outcome = replay_record(
+                record_file, ruleset=get_ruleset(RULESET), on_start=on_start, on_step=on_step
+            )
     except ReplayError as exc:
         if narrate and started:
             narrator.close()
@@ -154,6 +158,7 @@ def _run_scenario_file(path: str, as_json: bool, quiet: bool) -> None:
         Step,
         load_scenario,
     )
+    from engine.rulesets import get as get_ruleset
 
     scenario = load_scenario(path)
     narrate = not (as_json or quiet)
@@ -171,7 +176,7 @@ def _run_scenario_file(path: str, as_json: bool, quiet: bool) -> None:
                     echo(line)
 
     try:
-        result = scenario.run(on_step)
+        result = scenario.run(on_step, ruleset=get_ruleset(scenario.options.ruleset))
     except (ScenarioScriptError, ExpectationError) as exc:
         raise click.ClickException(str(exc)) from None  # status 1
     steps = len(result.events)

@@ -513,6 +513,8 @@ class GameContext:
         options: :class:`GameOptions`; ``hooks``: :class:`HookSet`.
         close_quarters: the Close Quarters rules apply.
         starting: number of operatives each player starts with (kill op rows).
+        rules: the :class:`~engine.game.state.BattleRules` the battle runs on (its ruleset
+            and the flow's procedures), set by :func:`engine.game.setup.start_battle`.
     """
 
     killzone: Killzone
@@ -525,6 +527,7 @@ class GameContext:
     hooks: HookSet = attrs.field(converter=_hook_set)
     close_quarters: bool
     starting: Mapping[str, int] = attrs.field(converter=_read_only)
+    rules: Any = None
     _variants: dict[tuple[Any, ...], Killzone] = attrs.field(factory=dict)
     _sight: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     _places: dict[tuple[str, float, float, float], Placement] = attrs.field(factory=dict)

@@ -33,7 +33,8 @@ step, never all lines), and checks everything it reads:
 - the header (line 1): ``record``, ``format`` (:data:`FORMAT`), ``engine`` (same major and
   minor version as this engine: ``0.1.x`` replays on ``0.1.y``; another major or minor
   version, older or newer, is refused because the rules may differ), ``ruleset``
-  (:data:`RULESETS`), ``killzone`` (layout validated, hash checked), ``rosters`` (team data
+  (:data:`RULESETS`, and the ruleset the replay is under: a record never replays under
+  another ruleset), ``killzone`` (layout validated, hash checked), ``rosters`` (team data
   validated, hash checked, each roster legal under its team's selection rules, the weapons
   listed per operative those its loadout gives; optional ``choices`` and
   ``operative_choices``: the roster-time choices, written resolved, defaults included,
@@ -94,7 +95,7 @@ from engine.game.record_format import (
     short_message,
     shown,
 )
-from engine.game.state import Chance, Decision, GameState
+from engine.game.state import Chance, Decision, GameState, RulesetLike
 from engine.geometry import Killzone
 from engine.inputs import excerpt
 from engine.teams.io import team_to_dict
@@ -349,6 +350,7 @@ def _at(state: GameState) -> str:
 def replay_record(
     record: RecordSource,
     *,
+    ruleset: RulesetLike,
     on_start: Callable[[Mapping[str, Any], GameState], None] | None = None,
     on_step: StepCallback | None = None,
     check: InputCheck | None = None,
@@ -358,6 +360,8 @@ def replay_record(
     Args:
         record: a path, a file object (text or binary), or an iterable of lines (text, bytes
             or parsed objects). Read as a stream: only the current line is held.
+        ruleset: the ruleset to replay under (:func:`engine.rulesets.get`); a record whose
+            header names another is refused (:class:`RecordFormatError`).
         on_start: optional ``fn(header, start_state)`` called once the header is checked.
         on_step: optional ``fn(before, action, actor, after, events)`` called per input.
         check: optional ``fn(state, action, actor) -> None | what differs``, called for each
@@ -381,7 +385,7 @@ def replay_record(
     if first is None:
         raise RecordFormatError("the record is empty")
     header = first[1]
-    state = game_from_header(header)
+    state = game_from_header(header, ruleset)
     if on_start is not None:
         on_start(header, state)
     steps = hashes = 0
@@ -464,16 +468,19 @@ def replay_record(
     )
 
 
-def replay(record: RecordSource, *, on_step: StepCallback | None = None) -> GameState:
+def replay(
+    record: RecordSource, *, ruleset: RulesetLike, on_step: StepCallback | None = None
+) -> GameState:
     """Replay a record and check it; the final state (:func:`replay_record`).
 
     Args:
         record: a path, a file object, or an iterable of lines (text, bytes or parsed
             objects), read one line at a time.
+        ruleset: the ruleset to replay under (a record of another is refused).
         on_step: optional ``fn(before, action, actor, after, events)`` called per input.
 
     Raises:
         RecordFormatError: a malformed record (naming the line and the field).
         ReplayError: at the first divergence (naming the line and the step).
     """
-    return replay_record(record, on_step=on_step).final
+    return replay_record(record, ruleset=ruleset, on_step=on_step).final

@@ -3,7 +3,8 @@
 - :func:`iter_record`: a record's lines one at a time (a path, a file object or an iterable
   of lines), each parsed through :mod:`engine.inputs` as ``record line N`` and at most
   :data:`~engine.inputs.MAX_LINE_BYTES` bytes (the header :data:`MAX_HEADER_BYTES`);
-- :func:`game_from_header`: the battle a header describes, after checking every field;
+- :func:`game_from_header`: the battle a header describes, after checking every field, under
+  the ruleset the caller gives (a record of another ruleset is refused);
 - :func:`check_step_line` / :func:`check_result_line`: the shape of an input line and of the
   result line.
 
@@ -32,8 +33,8 @@ import attrs
 from engine import RULESET, __version__
 from engine.errors import KillTeamError
 from engine.game.context import MAX_STEPS_LIMIT, GameOptions
-from engine.game.setup import new_game
-from engine.game.state import GameState
+from engine.game.setup import start_battle
+from engine.game.state import GameState, RulesetLike
 from engine.geometry import Killzone
 from engine.inputs import MAX_LINE_BYTES, check_tree, excerpt, open_input, parse_json
 from engine.inputs import shown as number_shown
@@ -466,14 +467,20 @@ def _header_roster(player: str, rh: Any) -> Roster:
     return roster
 
 
-def game_from_header(header: Any) -> GameState:
-    """A new battle built from a record header (line 1), after checking every field of it
-    (module docstring). Opens no file.
+def game_from_header(header: Any, under: RulesetLike) -> GameState:
+    """A new battle of ``under`` built from a record header (line 1), after checking every
+    field of it (module docstring). Opens no file.
+
+    Args:
+        header: the parsed header line.
+        under: the ruleset to replay under (:class:`~engine.game.state.RulesetLike`,
+            e.g. :func:`engine.rulesets.get` of the name the caller expects).
 
     Raises:
         RecordFormatError: naming the header field: not a record header, a format other
             than :data:`FORMAT`, an engine of another major or minor version, an unknown
-            ruleset, a malformed or tampered killzone or team, an illegal roster, a bad
+            ruleset or one other than ``under`` (a record never replays under another
+            ruleset), a malformed or tampered killzone or team, an illegal roster, a bad
             option, seed, agents, agent seeds or ``hash_every``.
     """
     if not isinstance(header, dict) or header.get("record") != "killteam-game":
@@ -493,6 +500,12 @@ def game_from_header(header: Any) -> GameState:
     ruleset = header["ruleset"]
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
         raise _head("ruleset", f"unknown ruleset {shown(ruleset)} (known: {', '.join(RULESETS)})")
+    if ruleset != under.name:
+        raise _head(
+            "ruleset",
+            f"a record of the ruleset {ruleset!r} does not replay under the ruleset "
+            f"{under.name!r:.60}",
+        )
     options = _check_options(header["options"])
     if options.ruleset != ruleset:
         raise _head("options.ruleset", f"{options.ruleset!r} but the header's is {ruleset!r}")
@@ -520,7 +533,7 @@ def game_from_header(header: Any) -> GameState:
     _table(header["rosters"], "rosters", ("A", "B"), ("A", "B"))
     rosters = {p: _header_roster(p, header["rosters"][p]) for p in ("A", "B")}
     try:
-        return new_game(kz, rosters["A"], rosters["B"], options)
+        return start_battle(kz, rosters["A"], rosters["B"], options, under)
     except (KillTeamError, ValueError, LookupError) as exc:
         raise _head("rosters", short_message(str(exc))) from None
 

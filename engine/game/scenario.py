@@ -8,12 +8,15 @@ and the events.
 
 Example::
 
-    s = position(kz, kasrkin, legionaries,
+    s = position(kz, kasrkin, legionaries, ruleset=KT24,
                  operatives={"KAS-1": {"at": (10, 5), "order": "engage"},
                              "LEG-1": {"at": (16, 5), "order": "engage"}},
                  turn="A")
     s, events = run(s, ["Activate KAS-1 engage", "Shoot KAS-1 hot-shot lasgun at LEG-1"],
                     dice=["6,5,4,2", "3,1,1"])
+
+The ruleset comes from the caller (:func:`engine.rulesets.position` picks the one the
+options name).
 """
 
 from __future__ import annotations
@@ -30,8 +33,8 @@ from engine.game.deployment import check_deployment
 from engine.game.drivers import ScriptedDice, ScriptError
 from engine.game.events import Event
 from engine.game.flow import FirefightFrame, TurningPointFrame, advance
-from engine.game.setup import new_game
-from engine.game.state import Chance, GameState, PlayerState
+from engine.game.setup import start_battle
+from engine.game.state import Chance, GameState, PlayerState, RulesetLike
 from engine.game.universal import start_carrying
 from engine.game.work import Work
 from engine.geometry import Killzone
@@ -50,16 +53,15 @@ _OP_KEYS = {"at", "order", "wounds", "ready", "counteracted", "on_guard", "carry
 def _mission_choices(w: Work) -> None:
     """The tac ops and primary ops the game options fix (``rules/KT24.md`` 8.1, 8.4) are
     those of the position: a position starts after the set-up steps that select them. A
-    crit op fixed by the options is already chosen by :func:`new_game`."""
+    crit op fixed by the options is already chosen by the set-up (the ruleset's mission).
+    Op names are the ruleset's (:meth:`~engine.game.state.RulesetLike.op_name`)."""
     opts = w.ctx.options
     if opts.mission != "approved_ops_2025" or not (opts.tac_ops or opts.primary_ops):
         return
-    from engine.missions.pack import find_op  # here: missions imports the game
-
+    ruleset = w.ctx.rules.ruleset
     tac = dict(zip(("A", "B"), w.mission.tac_ops, strict=True))
     for p, name in opts.tac_ops:
-        spec = find_op(name, "tac")
-        tac[p] = spec.name if spec is not None else name
+        tac[p] = ruleset.op_name(name, "tac") or name
     primary = dict(zip(("A", "B"), w.mission.primary_ops, strict=True))
     for p, choice in opts.primary_ops:
         primary[p] = choice.lower()
@@ -83,10 +85,13 @@ def position(
     options: GameOptions | None = None,
     equipment: Mapping[str, Sequence[str]] | None = None,
     tokens: Sequence[Mapping[str, Any]] = (),
+    ruleset: RulesetLike,
 ) -> GameState:
-    """A Firefight-phase position (module docstring).
+    """A Firefight-phase position (module docstring) of a battle of ``ruleset``.
 
     Args:
+        ruleset: the ruleset the options name (:class:`~engine.game.state.RulesetLike`;
+            :func:`engine.rulesets.position` picks it).
         operatives: id -> ``{"at": (x, y) or (x, y, z) inches, "order": "engage"|"conceal"
             (default engage), "wounds": int (default the datacard's), "ready": bool (default
             True), "counteracted": bool, "on_guard": bool, "carrying": the name of a
@@ -109,7 +114,7 @@ def position(
             on terrain, overlapping), a bad order or wounds value, an unknown equipment name
             or token kind, a token that cannot be built there.
     """
-    base = new_game(killzone, roster_a, roster_b, options)
+    base = start_battle(killzone, roster_a, roster_b, options, ruleset)
     ctx = base.ctx
     w = Work(base)
     w.tp = tp

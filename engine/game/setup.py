@@ -1,5 +1,9 @@
 """Creating a battle (``rules/KT24.md`` 1.2): killzone, both rosters, options, hooks.
 
+The core names no rule module: :func:`start_battle` is given the ruleset, which installs the
+rules (``engine.rulesets``, the composition roots; :func:`engine.rulesets.new_game` picks the
+ruleset the options name).
+
 Operative ids are the first three ASCII letters or digits of the team id in upper case (``OP``
 when it has none) and the operative's place in its roster (``KAS-1``); when both players field
 teams with the same prefix the player's letter is added (``KASA-1``, ``KASB-1``). Every id
@@ -11,15 +15,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.errors import KillTeamError
-from engine.game import deployment
+from engine.game import deployment, flow
 from engine.game.context import GameContext, GameOptions, Hooks
 from engine.game.flow import SetupFrame, advance
-from engine.game.state import Decision, GameState, MarkerState, OperativeState, PlayerState
+from engine.game.state import (
+    BattleRules,
+    Decision,
+    GameState,
+    MarkerState,
+    OperativeState,
+    PlayerState,
+    RulesetLike,
+)
 from engine.game.work import Work
 from engine.geometry import Killzone, TerrainType
 from engine.teams.model import Roster, Team, team_problem
 
-__all__ = ["new_game", "operative_ids"]
+__all__ = ["SetupError", "operative_ids", "start_battle"]
 
 
 class SetupError(KillTeamError, ValueError):
@@ -59,15 +71,22 @@ def _prefix(team_id: str) -> str:
     return "".join(ascii_alnum[:3]) or "OP"
 
 
-def new_game(
-    killzone: Killzone, roster_a: Roster, roster_b: Roster, options: GameOptions | None = None
+def start_battle(
+    killzone: Killzone,
+    roster_a: Roster,
+    roster_b: Roster,
+    options: GameOptions | None,
+    ruleset: RulesetLike,
 ) -> GameState:
-    """A new battle at its first node (the set-up roll-off).
+    """A new battle of ``ruleset`` at its first node (the set-up roll-off).
 
     Args:
         killzone: the layout (its hatchways are all closed at the start).
         roster_a, roster_b: the players' rosters (players ``"A"`` and ``"B"``).
-        options: :class:`GameOptions` (default: KT24, Approved Ops 2025 kill op).
+        options: :class:`GameOptions` (``None``: the defaults: KT24, Approved Ops 2025).
+        ruleset: the ruleset the options name (:class:`~engine.game.state.RulesetLike`);
+            its ``install`` adds the rules to the battle's hooks, and the battle keeps it
+            (:class:`~engine.game.state.BattleRules`).
 
     Raises:
         SetupError: an argument of the wrong type, a team outside the limits of
@@ -78,7 +97,8 @@ def new_game(
             terrain, too thin, too small; see
             :func:`engine.game.deployment.drop_zone_problems`), an equipment selection in
             the options that the rules refuse (an unknown name, an option twice, more
-            than four: 7.2).
+            than four: 7.2), options naming another ruleset than ``ruleset``.
+        GameOptionsError: options the ruleset's rules refuse (an unknown op name).
     """
     if not isinstance(killzone, Killzone):
         raise SetupError(f"the killzone must be a Killzone, not {type(killzone).__name__}")
@@ -88,6 +108,11 @@ def new_game(
     if options is not None and not isinstance(options, GameOptions):
         raise SetupError(f"the options must be GameOptions, not {type(options).__name__}")
     opts = options or GameOptions()
+    if opts.ruleset != ruleset.name:
+        raise SetupError(
+            f"the options name the ruleset {opts.ruleset!r:.60} but the battle is started "
+            f"under the ruleset {ruleset.name!r:.60}"
+        )
     rosters = {"A": roster_a, "B": roster_b}
     for p, r in rosters.items():
         _check_team(p, r.team)
@@ -124,15 +149,7 @@ def new_game(
     if cq is None:
         cq = any(TerrainType.WALL in part.types for part in killzone.parts)
     hooks = Hooks()
-    # Imported here: rules and missions import game.
-    from engine import missions
-    from engine.rules import close_quarters, registry, weapon_rules
-
-    weapon_rules.install(hooks)
-    close_quarters.install(hooks)
-    registry.install_universal(hooks)
-    registry.install(hooks, rosters)
-    missions.install(hooks, opts, rosters)
+    ruleset.install(hooks, opts, rosters)
     for p, names in opts.equipment:
         if hooks.equipment_check is not None:
             try:
@@ -150,6 +167,13 @@ def new_game(
         hooks=hooks,
         close_quarters=bool(cq),
         starting={p: len(rosters[p].operatives) for p in ("A", "B")},
+        rules=BattleRules(
+            ruleset=ruleset,
+            list_actions=flow.list_actions,
+            chance_outcomes=flow.chance_outcomes,
+            apply=flow.apply,
+            is_legal=flow.is_legal,
+        ),
     )
     markers = tuple(
         MarkerState(o.name, o.position[0], o.position[1], pickup=opts.objectives_pickup)

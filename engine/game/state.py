@@ -17,17 +17,19 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
 from engine.game.actions import Action
 
 if TYPE_CHECKING:
-    from engine.game.context import GameContext, Hooks
+    from engine.game.context import GameContext, GameOptions, Hooks
     from engine.game.events import Event
+    from engine.teams.model import Roster
 
 __all__ = [
+    "BattleRules",
     "Chance",
     "Decision",
     "DiceRequest",
@@ -39,6 +41,7 @@ __all__ = [
     "OperativeState",
     "PlayerState",
     "Result",
+    "RulesetLike",
     "Terminal",
 ]
 
@@ -274,6 +277,55 @@ class Terminal:
 Node = Decision | Chance | Terminal
 
 
+class RulesetLike(Protocol):
+    """What the core asks of a ruleset (DESIGN.md "Rulesets"; the rulesets themselves are
+    :class:`engine.rulesets.Ruleset` values, above the core, which names none of them).
+
+    Attributes:
+        name: the ruleset's name, as :attr:`GameOptions.ruleset
+            <engine.game.context.GameOptions>` and record headers give it (``"kt24"``).
+    """
+
+    @property
+    def name(self) -> str:
+        """The ruleset's name (``"kt24"``)."""
+
+    def install(self, hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -> None:
+        """Add the ruleset's rules to a new battle's ``hooks`` (its rule modules, in their
+        order: hook order decides behaviour).
+
+        Raises:
+            GameOptionsError: options the ruleset's rules refuse (an unknown op name...).
+        """
+
+    def op_name(self, name: str, kind: str) -> str | None:
+        """The canonical name of the op of ``kind`` (``"crit"``, ``"tac"``) called
+        ``name`` in any case, or ``None`` when the ruleset has no such op (``rules/KT24.md``
+        8)."""
+
+
+@attrs.frozen(slots=True)
+class BattleRules:
+    """What a battle runs on, kept in its context (:attr:`GameContext.rules
+    <engine.game.context.GameContext>`, set by :func:`engine.game.setup.start_battle`): the
+    ruleset it plays and the procedures of the flow (:mod:`engine.game.flow`) its states call,
+    so that this module imports no frame module.
+
+    Attributes:
+        ruleset: the battle's :class:`RulesetLike`.
+        list_actions: ``fn(state)``: the legal actions of a state, in canonical order.
+        chance_outcomes: ``fn(state)``: a chance node's outcomes with their weights.
+        apply: ``fn(state, action) -> (state, events)``.
+        is_legal: ``fn(state, action) -> bool``.
+    """
+
+    ruleset: RulesetLike
+    list_actions: Callable[[GameState], list[Action]]
+    chance_outcomes: Callable[[GameState], list[tuple[Action, int]]]
+    apply: Callable[[GameState, Action | str], tuple[GameState, list[Event]]]
+    is_legal: Callable[[GameState, Action | str], bool]
+
+
 class LegalActions(Sequence[Action]):
     """The legal actions of a state, in canonical order, computed on first use.
 
@@ -293,9 +345,8 @@ class LegalActions(Sequence[Action]):
             memo = self._state._memo
             items = memo.get("legal")
             if items is None:
-                from engine.game import flow
-
-                items = memo["legal"] = flow.list_actions(self._state)
+                rules: BattleRules = self._state.ctx.rules
+                items = memo["legal"] = rules.list_actions(self._state)
             self._items = items
         return self._items
 
@@ -387,9 +438,8 @@ class GameState:
         Raises:
             ValueError: when the node is not a chance node.
         """
-        from engine.game import flow
-
-        return flow.chance_outcomes(self)
+        rules: BattleRules = self.ctx.rules
+        return rules.chance_outcomes(self)
 
     def apply(self, action: Action | str) -> tuple[GameState, list[Event]]:
         """Apply a decision or chance outcome (an :class:`Action` or its notation).
@@ -402,16 +452,14 @@ class GameState:
             IllegalActionError: the rules forbid it here (the message names the rule).
             AmbiguousActionError: a name matches several things.
         """
-        from engine.game import flow
-
-        return flow.apply(self, action)
+        rules: BattleRules = self.ctx.rules
+        return rules.apply(self, action)
 
     def is_legal(self, action: Action | str) -> bool:
         """Whether ``action`` is legal here (checked against the rules, without listing every
         destination)."""
-        from engine.game import flow
-
-        return flow.is_legal(self, action)
+        rules: BattleRules = self.ctx.rules
+        return rules.is_legal(self, action)
 
     def with_hooks(self, add: Callable[[Hooks], object]) -> GameState:
         """This state with more hooks in its context (:meth:`GameContext.with_hooks

@@ -19,7 +19,7 @@ from engine.agents import AGENT_NAMES
 from engine.errors import KillTeamError
 from engine.game.context import GameOptions
 from engine.game.deployment import drop_zone_problems
-from engine.game.setup import SetupError, new_game
+from engine.game.setup import SetupError
 from engine.game.state import GameState
 from engine.geometry import Killzone, load_killzone
 from engine.geometry.movement import move_graph
@@ -29,6 +29,7 @@ from engine.names import TEAM_FILE_SUFFIXES, did_you_mean, is_file_ref
 from engine.play import DEFAULT_AGENTS, DEFAULT_KILLZONE, DEFAULT_TEAMS, NO_EQUIPMENT, BattleError
 from engine.rules import unimplemented_rules
 from engine.rules.equipment import MAX_OPTIONS, SELECTIONS, option_of
+from engine.rulesets import new_game
 from engine.teams.importers.killteamjson import import_killteamjson
 from engine.teams.io import builtin_teams, load_builtin_team, load_roster, load_team
 from engine.teams.model import Operative, Roster, Team

@@ -1,0 +1,617 @@
+"""Reading the fields of a scenario file (the format: :mod:`engine.game.scenario_file`): its
+errors and limits, a script step, and one reader per table, each checking every field and
+naming the file and the field's path in its errors (:func:`scenario_fields`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from engine.errors import KillTeamError
+from engine.game.actions import Action, parse_action
+from engine.game.context import GameOptions
+from engine.geometry import Killzone, load_killzone
+from engine.geometry.model import MAX_BOARD_INCHES, MAX_HEIGHT_INCHES
+from engine.inputs import check_tree, excerpt, shown
+from engine.teams.io import choice_table, load_builtin_team, load_team
+from engine.teams.model import Roster
+
+__all__ = [
+    "MAX_COUNT",
+    "MAX_DESCRIPTION_CHARS",
+    "MAX_LIST_ITEMS",
+    "MAX_POSITION_OPERATIVES",
+    "MAX_STEPS",
+    "MAX_TEXT_CHARS",
+    "POSITION_TOLERANCE",
+    "ExpectationError",
+    "ScenarioFileError",
+    "ScenarioFileProblem",
+    "ScenarioScriptError",
+    "Step",
+    "scenario_fields",
+]
+
+
+class ScenarioFileProblem(KillTeamError):
+    """Base class of the errors of scenario files (module docstring)."""
+
+
+class ScenarioFileError(ScenarioFileProblem, ValueError):
+    """The scenario file is unreadable or malformed (names the file and the field)."""
+
+
+class ScenarioScriptError(ScenarioFileProblem, ValueError):
+    """A step of the script was rejected or its dice do not fit (names file, step, action)."""
+
+
+class ExpectationError(ScenarioFileProblem, AssertionError):
+    """An expectation of the scenario differs from the engine's result."""
+
+
+_TOP_KEYS = {
+    "name",
+    "description",
+    "rules",
+    "killzone",
+    "teams",
+    "options",
+    "position",
+    "steps",
+    "expect",
+}
+_TEAM_KEYS = {"team", "operatives", "choices", "operative_choices"}
+_OPTION_KEYS = {
+    "objectives_pickup",
+    "initiative_cards",
+    "close_quarters",
+    "open_windows",
+    "mission",
+    "crit_op",
+    "tac_ops",
+    "primary_ops",
+}
+_POSITION_KEYS = {
+    "tp",
+    "initiative",
+    "turn",
+    "cp",
+    "vp",
+    "open_hatchways",
+    "operatives",
+    "equipment",
+    "tokens",
+}
+_TOKEN_KEYS = {"kind", "owner", "at", "angle"}
+_VP_OPS = {"kill", "crit", "tac", "primary"}
+_POS_OP_KEYS = {"at", "order", "wounds", "ready", "counteracted", "on_guard", "carrying"}
+_STEP_KEYS = {"name", "actions", "dice", "expect"}
+_EXPECT_KEYS = {
+    "vp_by_op",
+    "kill_grade",
+    "tokens",
+    "cp",
+    "vp",
+    "node",
+    "legal",
+    "illegal",
+    "options",
+    "events",
+    "no_events",
+    "effects",
+    "no_effects",
+    "operatives",
+}
+_EFFECT_KEYS = {"kind", "op", "until", "source", "value", "detail", "player", "pending", "count"}
+_EXPECT_OP_KEYS = {
+    "wounds",
+    "at",
+    "order",
+    "ready",
+    "incapacitated",
+    "on_killzone",
+    "carrying",
+    "counteracted",
+    "on_guard",
+}
+POSITION_TOLERANCE = 0.01
+"""How close (inches) an operative must be to an expected position."""
+
+MAX_STEPS = 200
+"""The most steps (``[[steps]]``) a scenario may have."""
+
+MAX_LIST_ITEMS = 500
+"""The most entries of any list of a scenario file (a step's actions or rolls, ``rules``,
+``legal``, ``illegal``, ``options``, ``events``, ``no_events``, a roster's operatives)."""
+
+MAX_POSITION_OPERATIVES = 100
+"""The most operatives ``[position.operatives]`` or an ``operatives`` expectation may list."""
+
+MAX_TEXT_CHARS = 500
+"""The longest action, roll, name, rule reference or other short string."""
+
+MAX_DESCRIPTION_CHARS = 20_000
+"""The longest ``description``."""
+
+MAX_COUNT = 1000
+"""The largest wounds, command points or victory points a scenario may give."""
+
+
+@attrs.frozen(slots=True)
+class Step:
+    """One step of a script: actions, dice and the expectations checked after it.
+
+    Attributes:
+        name: names the step in errors.
+        actions: the actions (parsed).
+        dice: the rolls (parsed ``roll`` actions), used in order.
+        expect: the expectation table (validated; module docstring).
+    """
+
+    name: str
+    actions: tuple[Action, ...]
+    dice: tuple[Action, ...]
+    expect: Mapping[str, Any]
+
+
+def _fail(source: str, where: str, message: str) -> ScenarioFileError:
+    """The error naming ``source`` and ``where``, on one line (line breaks in names or in
+    quoted texts are written as ``\\n``)."""
+    text = f"{source}: {where}: {message}"
+    return ScenarioFileError(text.replace("\r", "\\r").replace("\n", "\\n"))
+
+
+def _keys(source: str, where: str, table: Any, allowed: set[str] | None) -> Mapping[str, Any]:
+    """``table`` checked to be a table whose fields are among ``allowed`` (``None``: any
+    fields, at most :data:`MAX_POSITION_OPERATIVES` of them, each a short name)."""
+    if not isinstance(table, Mapping):
+        raise _fail(source, where, f"expected a table, not {shown(table)}")
+    if allowed is None:
+        if len(table) > MAX_POSITION_OPERATIVES:
+            raise _fail(source, where, f"{len(table)} entries; at most {MAX_POSITION_OPERATIVES}")
+        for key in table:
+            _text(source, where, key, "a name")
+        return table
+    extra = sorted(str(k) for k in table if k not in allowed)
+    if extra:
+        raise _fail(
+            source,
+            where,
+            f"unknown field {excerpt(extra[0])} (allowed: {', '.join(sorted(allowed))})",
+        )
+    return table
+
+
+def _text(source: str, where: str, value: Any, what: str, limit: int = MAX_TEXT_CHARS) -> str:
+    """``value`` checked to be a string of at most ``limit`` characters."""
+    if not isinstance(value, str):
+        raise _fail(source, where, f"expected {what} (a string), not {shown(value)}")
+    if len(value) > limit:
+        raise _fail(source, where, f"longer than {limit} characters ({excerpt(value)})")
+    return value
+
+
+def _carrying(source: str, where: str, value: Any) -> tuple[str, ...]:
+    """The markers an operative carries: a marker's name (``""``: none) or a list of names."""
+    if isinstance(value, str):
+        return (_text(source, where, value, "a marker's name"),) if value else ()
+    names = _list(source, where, value, "marker names")
+    return tuple(_text(source, f"{where}[{k}]", v, "a marker's name") for k, v in enumerate(names))
+
+
+def _list(source: str, where: str, value: Any, what: str) -> list[Any]:
+    """``value`` checked to be a list of at most :data:`MAX_LIST_ITEMS` entries."""
+    if not isinstance(value, list):
+        raise _fail(source, where, f"expected a list of {what}, not {shown(value)}")
+    if len(value) > MAX_LIST_ITEMS:
+        raise _fail(
+            source, where, f"{len(value)} entries; a list may have at most {MAX_LIST_ITEMS}"
+        )
+    return value
+
+
+def _str_list(source: str, where: str, value: Any) -> list[str]:
+    items = _list(source, where, value, "strings")
+    if not all(isinstance(v, str) for v in items):
+        raise _fail(source, where, f"expected a list of strings, not {shown(value)}")
+    return [_text(source, f"{where}[{i + 1}]", v, "a string") for i, v in enumerate(items)]
+
+
+def _whole(source: str, where: str, value: Any, lo: int = 0, hi: int = MAX_COUNT) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _fail(source, where, f"a whole number, not {shown(value)}")
+    if not lo <= value <= hi:
+        raise _fail(source, where, f"a whole number from {lo} to {hi}, not {shown(value)}")
+    return value
+
+
+def _pair(source: str, where: str, value: Any) -> tuple[int, int]:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise _fail(source, where, f"expected [A, B] whole numbers, not {shown(value)}")
+    for k, v in enumerate(value):
+        _whole(source, f"{where}[{k}]", v)
+    return (value[0], value[1])
+
+
+def _point(source: str, where: str, value: Any) -> tuple[float, ...]:
+    if (
+        not isinstance(value, list)
+        or len(value) not in (2, 3)
+        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        or not all(math.isfinite(v) for v in value)
+    ):
+        raise _fail(source, where, f"expected [x, y] or [x, y, z] in inches, not {shown(value)}")
+    limits = (MAX_BOARD_INCHES, MAX_BOARD_INCHES, MAX_HEIGHT_INCHES)
+    for k, (v, hi) in enumerate(zip(value, limits, strict=False)):
+        if not 0 <= v <= hi:
+            raise _fail(source, f"{where}[{k}]", f"must be from 0 to {hi:g} inches, not {v:g}")
+    return tuple(float(v) for v in value)
+
+
+def _bool(source: str, where: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(source, where, f"expected true or false, not {shown(value)}")
+    return value
+
+
+def _player(source: str, where: str, value: Any) -> str:
+    if not isinstance(value, str) or value not in ("A", "B"):
+        raise _fail(source, where, f'expected "A" or "B", not {shown(value)}')
+    return str(value)
+
+
+def scenario_fields(data: Mapping[str, Any], source: str, base: Path) -> dict[str, Any]:
+    """The fields of a :class:`~engine.game.scenario_file.Scenario` read from the parsed TOML
+    ``data`` (the format: :mod:`engine.game.scenario_file`); relative paths are resolved
+    from ``base``.
+
+    Raises:
+        ScenarioFileError: an unknown or malformed field, a limit exceeded, nesting too deep
+            or a number out of range (:func:`engine.inputs.check_tree`), an invalid killzone
+            or team.
+    """
+    if not isinstance(data, Mapping):
+        raise _fail(source, "top level", f"expected a table, not {shown(data)}")
+    check_tree(data, source, ScenarioFileError)
+    _keys(source, "top level", data, _TOP_KEYS)
+    name = data.get("name")
+    if not isinstance(name, str) or not name:
+        raise _fail(source, "name", "every scenario needs a name (a non-empty string)")
+    _text(source, "name", name, "a name")
+    description = _text(
+        source,
+        "description",
+        data.get("description", ""),
+        "a description",
+        MAX_DESCRIPTION_CHARS,
+    )
+    rules = _str_list(source, "rules", data.get("rules", []))
+    killzone = _killzone(source, base, data.get("killzone"))
+    teams = _keys(source, "teams", data.get("teams", {}), {"A", "B"})
+    rosters = []
+    for p in ("A", "B"):
+        if p not in teams:
+            raise _fail(source, "teams", f"a roster for player {p} is required ([teams.{p}])")
+        rosters.append(_roster(source, base, f"teams.{p}", teams[p]))
+    opts = _keys(source, "options", data.get("options", {}), _OPTION_KEYS)
+    for k, v in opts.items():
+        if k in ("mission", "crit_op"):
+            _text(source, f"options.{k}", v, "a name")
+        elif k in ("tac_ops", "primary_ops"):
+            table = _keys(source, f"options.{k}", v, {"A", "B"})
+            for p, name in table.items():
+                _text(source, f"options.{k}.{p}", name, "a name")
+        elif not (isinstance(v, bool) or (k == "close_quarters" and v is None)):
+            raise _fail(source, f"options.{k}", f"expected true or false, not {shown(v)}")
+    try:
+        options = GameOptions(**dict(opts))
+    except KillTeamError as exc:
+        raise _fail(source, "options", str(exc)) from None
+    pos = _position(source, data.get("position"))
+    steps_data = data.get("steps", [])
+    if not isinstance(steps_data, list):
+        raise _fail(source, "steps", "expected an array of tables ([[steps]])")
+    if len(steps_data) > MAX_STEPS:
+        raise _fail(
+            source, "steps", f"{len(steps_data)} steps; a scenario may have at most {MAX_STEPS}"
+        )
+    steps = tuple(_step(source, k, s) for k, s in enumerate(steps_data))
+    expect = _expect(source, "expect", data.get("expect", {}))
+    return dict(
+        source=source,
+        name=name,
+        description=description,
+        rules=tuple(rules),
+        killzone=killzone,
+        rosters=(rosters[0], rosters[1]),
+        options=options,
+        position=pos,
+        steps=steps,
+        expect=expect,
+    )
+
+
+def _killzone(source: str, base: Path, value: Any) -> Killzone:
+    if value is None:
+        raise _fail(source, "killzone", "required: a shipped name, a file path or a table")
+    try:
+        if isinstance(value, Mapping):
+            return Killzone.from_dict(value, source=f"{source}: killzone")
+        if not isinstance(value, str):
+            raise _fail(
+                source, "killzone", f"expected a name, a path or a table, not {shown(value)}"
+            )
+        _text(source, "killzone", value, "a name or a path")
+        candidate = base / value
+        if Path(value).suffix in (".toml", ".json"):
+            return load_killzone(candidate)
+        return load_killzone(value)
+    except ScenarioFileError:
+        raise
+    except KillTeamError as exc:
+        raise _fail(source, "killzone", str(exc)) from None
+
+
+def _roster(source: str, base: Path, where: str, value: Any) -> Roster:
+    table = _keys(source, where, value, _TEAM_KEYS)
+    ref = table.get("team")
+    if not isinstance(ref, str) or not ref or "\x00" in ref:
+        raise _fail(source, f"{where}.team", "a built-in team id or a team file path")
+    _text(source, f"{where}.team", ref, "a team id or path")
+    try:
+        team = load_team(base / ref) if ref.endswith(".json") else load_builtin_team(ref)
+    except KillTeamError as exc:
+        raise _fail(source, f"{where}.team", str(exc)) from None
+    if "operatives" not in table:
+        return _choices(source, where, table, team.default())
+    ops = _str_list(source, f"{where}.operatives", table["operatives"])
+    known = [o.name for o in team.operatives]
+    try:
+        parsed = Roster.from_entries(team, ops)
+    except ValueError as exc:
+        raise _fail(source, f"{where}.operatives", str(exc)) from None
+    for o in parsed.operatives:
+        if o not in known:
+            raise _fail(
+                source,
+                f"{where}.operatives",
+                f"team {team.id!r} has no operative {o!r} (types: {', '.join(known)})",
+            )
+    if not ops:
+        raise _fail(source, f"{where}.operatives", "at least one operative")
+    return _choices(source, where, table, parsed)
+
+
+def _choices(source: str, where: str, table: Mapping[str, Any], roster: Roster) -> Roster:
+    """``roster`` with the roster-time choices of ``table`` (``choices = { "Chapter Tactics"
+    = ["Aggressive", "Hardy"] }``, ``operative_choices = [{ "Mark of Chaos" = "Khorne" },
+    ...]``), checked against the team's declarations."""
+    try:
+        choices = choice_table(table.get("choices", {}), "choices")
+        per_op = table.get("operative_choices", [])
+        if not isinstance(per_op, list):
+            raise ValueError("field 'operative_choices': one table per operative, in order")
+        op_choices = [choice_table(v, f"operative_choices[{k}]") for k, v in enumerate(per_op)]
+    except ValueError as exc:
+        raise _fail(source, f"{where}.choices", str(exc)) from None
+    out = roster.with_choices(choices, op_choices)
+    problems = [p for p in out.validate() if p.startswith("choice:")]
+    if problems:
+        raise _fail(source, f"{where}.choices", "; ".join(problems))
+    return out
+
+
+def _position(source: str, value: Any) -> dict[str, Any]:
+    if value is None:
+        raise _fail(source, "position", "required: [position] with its [position.operatives]")
+    table = _keys(source, "position", value, _POSITION_KEYS)
+    out: dict[str, Any] = {}
+    if "tp" in table:
+        tp = table["tp"]
+        if not isinstance(tp, int) or isinstance(tp, bool) or not 1 <= tp <= 4:
+            raise _fail(source, "position.tp", f"a turning point 1 to 4, not {shown(tp)}")
+        out["tp"] = tp
+    if "initiative" in table:
+        out["initiative"] = _player(source, "position.initiative", table["initiative"])
+    if "turn" in table:
+        out["turn"] = _player(source, "position.turn", table["turn"])
+    for k in ("cp", "vp"):
+        if k in table:
+            out[k] = _pair(source, f"position.{k}", table[k])
+    if "open_hatchways" in table:
+        out["open_hatchways"] = _str_list(
+            source, "position.open_hatchways", table["open_hatchways"]
+        )
+    if "equipment" in table:
+        eq = _keys(source, "position.equipment", table["equipment"], {"A", "B"})
+        out["equipment"] = {
+            p: _str_list(source, f"position.equipment.{p}", v) for p, v in eq.items()
+        }
+    if "tokens" in table:
+        raw_tokens = table["tokens"]
+        if not isinstance(raw_tokens, list) or len(raw_tokens) > MAX_LIST_ITEMS:
+            raise _fail(
+                source, "position.tokens", "expected an array of tables ([[position.tokens]])"
+            )
+        tokens = []
+        for n, raw_t in enumerate(raw_tokens):
+            where = f"position.tokens[{n}]"
+            t = _keys(source, where, raw_t, _TOKEN_KEYS)
+            if "kind" not in t or "at" not in t:
+                raise _fail(source, where, "'kind' and 'at' = [x, y] are required")
+            item: dict[str, Any] = {
+                "kind": _text(source, f"{where}.kind", t["kind"], "a token kind"),
+                "at": _point(source, f"{where}.at", t["at"]),
+            }
+            if "owner" in t:
+                item["owner"] = _player(source, f"{where}.owner", t["owner"])
+            if "angle" in t:
+                item["angle"] = _whole(source, f"{where}.angle", t["angle"], 0, 359)
+            tokens.append(item)
+        out["tokens"] = tokens
+    raw = table.get("operatives", {})
+    if not isinstance(raw, Mapping) or not raw:
+        raise _fail(source, "position.operatives", "at least one [position.operatives.ID]")
+    _keys(source, "position.operatives", raw, None)
+    specs: dict[str, dict[str, Any]] = {}
+    for op_id, spec in raw.items():
+        where = f"position.operatives.{op_id}"
+        spec = _keys(source, where, spec, _POS_OP_KEYS)
+        if "at" not in spec:
+            raise _fail(source, where, "'at' = [x, y] or [x, y, z] is required")
+        s: dict[str, Any] = {"at": _point(source, f"{where}.at", spec["at"])}
+        if "order" in spec:
+            if not isinstance(spec["order"], str) or spec["order"] not in ("engage", "conceal"):
+                raise _fail(
+                    source, f"{where}.order", f'"engage" or "conceal", not {shown(spec["order"])}'
+                )
+            s["order"] = spec["order"]
+        if "wounds" in spec:
+            s["wounds"] = _whole(source, f"{where}.wounds", spec["wounds"])
+        for k in ("ready", "counteracted", "on_guard"):
+            if k in spec:
+                s[k] = _bool(source, f"{where}.{k}", spec[k])
+        if "carrying" in spec:
+            s["carrying"] = _carrying(source, f"{where}.carrying", spec["carrying"])
+        specs[str(op_id)] = s
+    out["operatives"] = specs
+    return out
+
+
+def _roll(source: str, where: str, value: Any) -> Action:
+    if isinstance(value, list):
+        if (
+            not value
+            or len(value) > MAX_LIST_ITEMS
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        ):
+            raise _fail(source, where, f"a roll is a list of die faces, not {shown(value)}")
+        text = ",".join(str(v) for v in value)
+    elif isinstance(value, str):
+        text = _text(source, where, value, "a roll").strip()
+        if text.lower().startswith("roll"):
+            text = text[4:].strip()
+    else:
+        raise _fail(source, where, f'a roll is "6,4,1" or [6, 4, 1], not {shown(value)}')
+    try:
+        a = parse_action(f"roll {text}")
+    except KillTeamError as exc:
+        raise _fail(source, where, f"not a roll: {shown(value)} ({exc})") from None
+    return a
+
+
+def _action(source: str, where: str, value: Any) -> Action:
+    _text(source, where, value, "an action in notation")
+    try:
+        return parse_action(value)
+    except KillTeamError as exc:
+        raise _fail(source, where, str(exc)) from None
+
+
+def _step(source: str, k: int, value: Any) -> Step:
+    where = f"steps[{k + 1}]"
+    table = _keys(source, where, value, _STEP_KEYS)
+    name = _text(source, f"{where}.name", table.get("name", f"step {k + 1}"), "a name")
+    actions = _str_list(source, f"{where}.actions", table.get("actions", []))
+    dice = _list(source, f"{where}.dice", table.get("dice", []), "rolls")
+    return Step(
+        name=name,
+        actions=tuple(
+            _action(source, f"{where}.actions[{i + 1}]", a) for i, a in enumerate(actions)
+        ),
+        dice=tuple(_roll(source, f"{where}.dice[{i + 1}]", d) for i, d in enumerate(dice)),
+        expect=_expect(source, f"{where}.expect", table.get("expect", {})),
+    )
+
+
+def _event_specs(source: str, where: str, value: Any) -> list[dict[str, Any]]:
+    _list(source, where, value, "event tables ({ kind = ... })")
+    out = []
+    for i, spec in enumerate(value):
+        w = f"{where}[{i + 1}]"
+        if not isinstance(spec, Mapping) or not isinstance(spec.get("kind"), str):
+            raise _fail(source, w, f"an event table needs a 'kind' string, not {shown(spec)}")
+        _text(source, f"{w}.kind", spec["kind"], "an event kind")
+        if "count" in spec:
+            _whole(source, f"{w}.count", spec["count"])
+        out.append(dict(spec))
+    return out
+
+
+def _expect(source: str, where: str, value: Any) -> dict[str, Any]:
+    table = _keys(source, where, value, _EXPECT_KEYS)
+    out: dict[str, Any] = {}
+    for k in ("cp", "vp", "kill_grade"):
+        if k in table:
+            out[k] = _pair(source, f"{where}.{k}", table[k])
+    if "vp_by_op" in table:
+        ops = _keys(source, f"{where}.vp_by_op", table["vp_by_op"], _VP_OPS)
+        out["vp_by_op"] = {
+            op: _pair(source, f"{where}.vp_by_op.{op}", pair) for op, pair in ops.items()
+        }
+    if "tokens" in table:
+        out["tokens"] = _str_list(source, f"{where}.tokens", table["tokens"])
+    if "node" in table:
+        _text(source, f"{where}.node", table["node"], "a node")
+        if not table["node"].split():
+            raise _fail(source, f"{where}.node", '"decision B action", "chance attack"...')
+        out["node"] = table["node"]
+    for k in ("legal", "options"):
+        if k in table:
+            texts = _str_list(source, f"{where}.{k}", table[k])
+            out[k] = [(t, _action(source, f"{where}.{k}[{i + 1}]", t)) for i, t in enumerate(texts)]
+    if "illegal" in table:
+        items = _list(source, f"{where}.illegal", table["illegal"], "actions")
+        ill = []
+        for i, item in enumerate(items):
+            w = f"{where}.illegal[{i + 1}]"
+            if isinstance(item, str):
+                text, reason = item, ""
+            else:
+                item = _keys(source, w, item, {"action", "reason"})
+                raw_text, raw_reason = item.get("action"), item.get("reason", "")
+                if not isinstance(raw_text, str) or not isinstance(raw_reason, str):
+                    raise _fail(source, w, "{ action = '...', reason = '...' } (strings)")
+                text = raw_text
+                reason = _text(source, f"{w}.reason", raw_reason, "a reason")
+            ill.append((text, _action(source, w, text), reason))
+        out["illegal"] = ill
+    for k in ("events", "no_events"):
+        if k in table:
+            out[k] = _event_specs(source, f"{where}.{k}", table[k])
+    for k in ("effects", "no_effects"):
+        if k in table:
+            specs = _event_specs(source, f"{where}.{k}", table[k])
+            for i, effect_spec in enumerate(specs):
+                _keys(source, f"{where}.{k}[{i + 1}]", effect_spec, _EFFECT_KEYS)
+            out[k] = specs
+    if "operatives" in table:
+        ops = _keys(source, f"{where}.operatives", table["operatives"], None)
+        checks: dict[str, dict[str, Any]] = {}
+        for op_id, spec in ops.items():
+            w = f"{where}.operatives.{op_id}"
+            spec = _keys(source, w, spec, _EXPECT_OP_KEYS)
+            c: dict[str, Any] = {}
+            for key, val in spec.items():
+                if key == "at":
+                    c[key] = _point(source, f"{w}.at", val)
+                elif key == "wounds":
+                    c[key] = _whole(source, f"{w}.wounds", val)
+                elif key == "carrying":
+                    c[key] = _carrying(source, f"{w}.{key}", val)
+                elif key == "order":
+                    c[key] = _text(source, f"{w}.{key}", val, "a string")
+                else:
+                    c[key] = _bool(source, f"{w}.{key}", val)
+            checks[str(op_id)] = c
+        out["operatives"] = checks
+    return out

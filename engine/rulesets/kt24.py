@@ -1,0 +1,56 @@
+"""The composition root of KT24 (``rules/KT24.md``; DESIGN.md "Rulesets"): the core, the
+universal rule modules, the team rule modules and the Approved Ops 2025 mission pack.
+
+The order in which :func:`install` adds the rule modules is part of the rules: hooks run in
+the order they were added. It is: the weapon rules with board effects, Close Quarters (9.3),
+the universal rule modules (Command Re-roll, effects with durations, the universal
+equipment), the rules of the teams in play (:func:`engine.rules.registry.install`), then the
+mission (:func:`engine.missions.install`: kill op, crit ops, tac ops, primary op).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine import missions
+from engine.game.context import GameOptions, Hooks
+from engine.missions.pack import find_op
+from engine.rules import close_quarters, registry, weapon_rules
+from engine.rulesets.ruleset import Ruleset
+from engine.teams.model import Roster
+
+__all__ = ["KT24", "install", "op_name"]
+
+
+def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -> None:
+    """Add the rules of a KT24 battle to its ``hooks`` (module docstring: the order).
+
+    Args:
+        hooks: the new battle's :class:`~engine.game.context.Hooks` builder.
+        options: the battle's :class:`~engine.game.context.GameOptions` (the mission).
+        rosters: ``{"A": roster, "B": roster}``.
+
+    Raises:
+        GameOptionsError: an option the mission pack refuses (an unknown crit or tac op).
+    """
+    weapon_rules.install(hooks)
+    close_quarters.install(hooks)
+    registry.install_universal(hooks)
+    registry.install(hooks, rosters)
+    missions.install(hooks, options, rosters)
+
+
+def op_name(name: str, kind: str) -> str | None:
+    """The canonical name of the Approved Ops 2025 op of ``kind`` (``"crit"``, ``"tac"``)
+    called ``name`` in any case, or ``None`` (``rules/KT24.md`` 8)."""
+    spec = find_op(name, kind)
+    return spec.name if spec is not None else None
+
+
+KT24 = Ruleset(
+    name="kt24",
+    title="Kill Team (2024 edition), Approved Ops 2025",
+    installer=install,
+    op_lookup=op_name,
+)
+"""The KT24 ruleset."""

@@ -1,0 +1,56 @@
+"""The ruleset value (DESIGN.md "Rulesets"): what a composition root gives the core."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import attrs
+
+from engine.errors import KillTeamError
+from engine.game.context import GameOptions, Hooks
+from engine.teams.model import Roster
+
+__all__ = ["Installer", "OpLookup", "Ruleset", "UnknownRulesetError"]
+
+Installer = Callable[[Hooks, GameOptions, Mapping[str, Roster]], None]
+"""``install(hooks, options, rosters)``: add a ruleset's rules to a new battle's hooks."""
+
+OpLookup = Callable[[str, str], "str | None"]
+"""``op_name(name, kind)``: the canonical name of the op of ``kind`` called ``name`` (any
+case), or ``None``."""
+
+
+class UnknownRulesetError(KillTeamError, ValueError):
+    """No ruleset has this name (the message names it and the known ones)."""
+
+
+@attrs.frozen(slots=True)
+class Ruleset:
+    """One edition of the rules as the engine plays it: the core plus the rule modules the
+    ruleset names (a composition root, :mod:`engine.rulesets.kt24`). Satisfies
+    :class:`engine.game.state.RulesetLike`, which is all the core asks of it.
+
+    Attributes:
+        name: the name options, records and scenario files give (``"kt24"``).
+        title: a short description for people.
+        installer: ``install(hooks, options, rosters)`` (:data:`Installer`).
+        op_lookup: ``op_name(name, kind)`` (:data:`OpLookup`).
+    """
+
+    name: str
+    title: str
+    installer: Installer = attrs.field(repr=False)
+    op_lookup: OpLookup = attrs.field(repr=False)
+
+    def install(self, hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -> None:
+        """Add this ruleset's rules to a new battle's ``hooks``, in the ruleset's order.
+
+        Raises:
+            GameOptionsError: options the rules refuse (an unknown op name...).
+        """
+        self.installer(hooks, options, rosters)
+
+    def op_name(self, name: str, kind: str) -> str | None:
+        """The canonical name of the op of ``kind`` (``"crit"``, ``"tac"``) called ``name``
+        in any case, or ``None`` when this ruleset has none (``rules/KT24.md`` 8)."""
+        return self.op_lookup(name, kind)
