@@ -141,7 +141,7 @@ _EPS = 1e-6
 @functools.lru_cache(maxsize=256)
 def _selected(equipment: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     """The grenade uses a player's equipment selection gives, as sorted pairs."""
-    from engine.rules.equipment import grenade_uses, option_of
+    from engine.rules.equipment.options import grenade_uses, option_of
 
     total: dict[str, int] = {}
     for sel in equipment:

@@ -16,7 +16,7 @@ from shapely.geometry.base import BaseGeometry
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry.extra_terrain import FeatureSpec
-from engine.rules.equipment import ITEM_KINDS
+from engine.rules.equipment.options import ITEM_KINDS
 from engine.rules.equipment.restrictions import equipment_placement_problem, equipment_spots
 from engine.rules.equipment.shapes import TERRAIN_KINDS, equipment_feature
 

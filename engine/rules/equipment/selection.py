@@ -27,7 +27,8 @@ from engine.game.actions import Action, IllegalActionError
 from engine.game.context import Hooks
 from engine.game.state import other
 from engine.game.work import Work
-from engine.rules.equipment import ITEM_KINDS, ITEMS, MAX_OPTIONS, SELECTIONS, option_of
+from engine.rules.equipment import placement
+from engine.rules.equipment.options import ITEM_KINDS, ITEMS, MAX_OPTIONS, SELECTIONS, option_of
 from engine.teams.model import Team, Weapon
 
 __all__ = [
@@ -244,8 +245,6 @@ class EquipmentSetupFrame:
         raise IllegalActionError("no dice are rolled when setting up equipment")
 
     def options(self, w: Work) -> list[Action]:
-        from engine.rules.equipment import placement
-
         out = [Action("Pass")]
         seen: set[str] = set()
         for item in items_left(w, self.turn):
@@ -257,8 +256,6 @@ class EquipmentSetupFrame:
         return out
 
     def act(self, w: Work, a: Action) -> None:
-        from engine.rules.equipment import placement
-
         player = self.turn
         if a.verb == "Pass":
             w.count(player, "equipment set-up passed", 1)
@@ -297,8 +294,6 @@ def _setup_step(w: Work) -> EquipmentSetupFrame:
 
 def _maker(item: str):  # type: ignore[no-untyped-def]
     def make(w: Work, owner: str, x: float, y: float, z: float, angle: int) -> object:
-        from engine.rules.equipment import placement
-
         return placement.make_token(w, owner, item, (x, y, z), angle)
 
     return make
