@@ -9,7 +9,8 @@ one of each), which is part of the option's name in the notation (:data:`SELECTI
 
 Modules: :mod:`.options` (the options and their items), :mod:`.selection` (the set-up
 steps), :mod:`.markers` (Ammo Cache, Comms Device, Mines), :mod:`.grenades` (Utility and
-Explosive Grenades), :mod:`.terrain` (barricades, razor wire, ladders, the portable barricade), :mod:`.breaching` (Breaching Charge),
+Explosive Grenades), :mod:`.terrain` (barricades, razor wire, ladders, the portable
+barricade), :mod:`.breaching` (Breaching Charge),
 :mod:`.placement` (setting up pre-battle items); built on the geometry: :mod:`.shapes` (the
 items' shapes, the smoke area, a mine along a move) and :mod:`.restrictions` (where each
 item may be set up, candidate spots for agents).
