@@ -165,6 +165,7 @@ def _choices_table(team: Team, console: Console) -> None:
     """The roster-time choices the team's rules declare
     (:func:`engine.rules.registry.register_choice`): who makes each, how many options, the
     options and the default (what a roster that does not fix it gets)."""
+    import engine.rulesets  # noqa: F401  (loads the rule code the rulesets play)
     from engine.rules.registry import choice_specs
 
     specs = choice_specs(team)
@@ -349,6 +350,7 @@ def teams_rules(name: str | None, as_json: bool, dataset: Path | None) -> None:
     never claims it)."""
     import json
 
+    import engine.rulesets  # noqa: F401  (loads the rule code the rulesets play)
     from engine.rules import team_rules
 
     if dataset is not None:

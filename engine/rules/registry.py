@@ -38,8 +38,6 @@ the heuristic agent values each of its equipment options (:func:`register_equipm
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
@@ -234,15 +232,31 @@ def equipment_value(rule_id: str) -> float:
     return _EQUIPMENT_VALUES.get(rule_id, DEFAULT_EQUIPMENT_VALUE)
 
 
+_RULE_LOADERS: list[Callable[[], None]] = []
+
+
+def add_rule_loader(loader: Callable[[], None]) -> None:
+    """Have the registry call ``loader()`` once, before it is first read: a composition root
+    (:mod:`engine.rulesets`) names the packages of team rule code it plays this way (the
+    loader imports them, and each module registers its rules), so the rule framework
+    imports no team's code itself. A loader added twice runs once."""
+    if loader not in _RULE_LOADERS:
+        _RULE_LOADERS.append(loader)
+        _LOADED[0] = False
+
+
 def _load() -> None:
-    """Import every module of the ``teams`` package once (each registers its rules)."""
+    """Run the rule loaders not run yet (:func:`add_rule_loader`)."""
     if _LOADED[0]:
         return
     _LOADED[0] = True
-    import teams
+    for loader in list(_RULE_LOADERS):
+        if loader not in _RAN:
+            _RAN.append(loader)
+            loader()
 
-    for info in sorted(pkgutil.iter_modules(teams.__path__), key=lambda m: m.name):
-        importlib.import_module(f"teams.{info.name}")
+
+_RAN: list[Callable[[], None]] = []
 
 
 choices.add_loader(_load)

@@ -10,6 +10,8 @@ mission (:func:`engine.missions.install`: kill op, crit ops, tac ops, primary op
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Mapping
 
 from engine import missions
@@ -19,7 +21,20 @@ from engine.rules import close_quarters, registry, weapon_rules
 from engine.rulesets.ruleset import Ruleset
 from engine.teams.model import Roster
 
-__all__ = ["KT24", "install", "op_name"]
+__all__ = ["KT24", "install", "load_team_rules", "op_name"]
+
+
+def load_team_rules() -> None:
+    """Import the rule code of the built-in teams (each package of ``teams/``), whose modules
+    register their rules with :mod:`engine.rules.registry` as they load. Run by the registry
+    before its first read (:func:`engine.rules.registry.add_rule_loader`)."""
+    import teams
+
+    for info in sorted(pkgutil.iter_modules(teams.__path__), key=lambda m: m.name):
+        importlib.import_module(f"teams.{info.name}")
+
+
+registry.add_rule_loader(load_team_rules)
 
 
 def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -> None:
