@@ -17,7 +17,8 @@ from engine.game.record import GameRecorder, RecordFormatError, make_header, rep
 from engine.game.record_format import dumps_line
 from engine.game.setup import SetupError, start_battle
 from engine.game.state import Chance, Decision
-from engine.play import Matchup, MatchupChoice, make_matchup, play_battle
+from engine.play.battle import play_battle
+from engine.play.matchup import Matchup, MatchupChoice, make_matchup
 from engine.rulesets import KT24, RULESETS, UnknownRulesetError, get, new_game, position
 
 ROOT = Path(__file__).resolve().parent.parent
