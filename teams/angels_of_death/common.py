@@ -14,6 +14,14 @@ from engine.game.state import Effect
 from engine.game.work import Work
 
 TEAM = "angels_of_death"
+KEYWORD = "ANGEL OF DEATH"
+"""The team keyword its rules name (``"friendly ANGEL OF DEATH operative"``); a rule built
+for another team's keyword (``register(..., for_keyword=...)``) checks that one instead."""
+
+
+def has_keyword(w: Work, op: str, keyword: str) -> bool:
+    """``op``'s datacard has ``keyword`` (upper case)."""
+    return bool(op) and keyword in w.ctx.datacards[op].keywords
 
 
 def shoot_frame(w: Work) -> Any:

@@ -19,9 +19,9 @@ from engine.game.context import Hooks
 from engine.game.state import Effect
 from engine.game.work import Work
 from engine.rules.equipment.selection import has_equipment
-from engine.rules.registry import register, register_equipment_value
+from engine.rules.registry import Installer, register, register_equipment_value
 from teams.angels_of_death.actions import unobscure
-from teams.angels_of_death.common import shoot_frame, specified, tokens
+from teams.angels_of_death.common import KEYWORD, has_keyword, shoot_frame, specified, tokens
 from teams.angels_of_death.ploys import WRATH_OF_VENGEANCE
 
 RELIQUARIES = "Chapter Reliquaries"
@@ -158,8 +158,16 @@ def _attack_fails(w: Work, info: Mapping[str, Any]) -> list[int]:
     return [i for i, v in enumerate(dice) if v < crit and (v == 1 or v < hit)]
 
 
-def _seals_apply(w: Work, player: str, info: Mapping[str, Any]) -> bool:
-    return _friend(w, player, info) and len(_attack_fails(w, info)) >= 2
+def _seals_apply(keyword: str) -> Applies:
+    """Purity Seals applies for a team whose operatives have ``keyword``: a friendly
+    ``keyword`` operative's attack dice show two or more fails."""
+
+    def applies(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+        if not _friend(w, player, info) or not has_keyword(w, str(info["op"]), keyword):
+            return False
+        return len(_attack_fails(w, info)) >= 2
+
+    return applies
 
 
 def _seals_effect(w: Work, player: str, info: Mapping[str, Any]) -> None:
@@ -195,9 +203,21 @@ def _seals_advice(w: Work, player: str, action: Action, info: Mapping[str, Any])
     return float(DAMAGE_WEIGHT * prof.normal_damage / w.ctx.datacards[target].wounds + 0.05)
 
 
-PURITY_SEALS_RULE = OncePerTurningPoint(
-    PURITY_SEALS, PURITY_SEALS, ("attack_dice",), _seals_apply, _seals_effect, _seals_advice
-)
+def purity_seals(keyword: str) -> OncePerTurningPoint:
+    """Purity Seals for a team whose operatives have ``keyword`` (the same printed text
+    with another keyword: Phobos Strike Team). Its once-per-turning-point token and the
+    equipment selection go by the name Purity Seals, so it needs no other rule of the team."""
+    return OncePerTurningPoint(
+        PURITY_SEALS,
+        PURITY_SEALS,
+        ("attack_dice",),
+        _seals_apply(keyword),
+        _seals_effect,
+        _seals_advice,
+    )
+
+
+PURITY_SEALS_RULE = purity_seals(KEYWORD)
 """Purity Seals (team equipment): once per turning point, when a friendly operative is
 shooting, fighting or retaliating and its attack dice show two or more fails, one fail is
 discarded and another retained as a normal success. Trigger: its attack dice window
@@ -338,8 +358,17 @@ def _install_auspex(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_target", unobscured)
 
 
-def _install_purity_seals(hooks: Hooks, players: tuple[str, ...]) -> None:
-    hooks.ploy(PURITY_SEALS_RULE, players)
+def purity_seals_installer(keyword: str) -> Installer:
+    """The installer of :func:`purity_seals` for ``keyword`` (``for_keyword``)."""
+    rule = PURITY_SEALS_RULE if keyword == KEYWORD else purity_seals(keyword)
+
+    def install(hooks: Hooks, players: tuple[str, ...]) -> None:
+        hooks.ploy(rule, players)
+
+    return install
+
+
+_install_purity_seals = purity_seals_installer(KEYWORD)
 
 
 register(
@@ -352,6 +381,7 @@ register(
     "angels_of_death/equipment/purity_seals",
     _install_purity_seals,
     "Equipment: once per TP, two attack fails make a success.",
+    for_keyword=purity_seals_installer,
 )
 register_equipment_value("angels_of_death/equipment/purity_seals", 5.0)
 register(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -12,13 +12,15 @@ from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.work import Work
 from engine.rules.ploys import GainToken, Ploy, StatChange, ploy_installer
-from engine.rules.registry import register, rule_id
+from engine.rules.registry import Installer, register, rule_id
 from teams.angels_of_death import advice
 from teams.angels_of_death.common import (
     DOCTRINES,
+    KEYWORD,
     TEAM,
     current_doctrine,
     fails,
+    has_keyword,
     has_token,
     normal_saves,
     save_of,
@@ -36,10 +38,19 @@ def _cover_normals(w: Work) -> int:
     return int(frame.cover_saves[0]) if frame is not None else 0
 
 
-def _tp_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
-    if not shot_friend(w, player, info):
-        return False
-    return bool(normal_saves(w, info)) or _cover_normals(w) > 0
+def _tp_condition(keyword: str) -> Callable[[Work, str, Mapping[str, Any]], bool]:
+    """Transhuman Physiology's condition for a team whose operatives have ``keyword``: a
+    friendly ``keyword`` operative is shot and has a normal success (rolled or a retained
+    normal cover save)."""
+
+    def condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
+        if not shot_friend(w, player, info):
+            return False
+        if not has_keyword(w, str(info.get("target", "")), keyword):
+            return False
+        return bool(normal_saves(w, info)) or _cover_normals(w) > 0
+
+    return condition
 
 
 def _transhuman(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> None:
@@ -57,15 +68,26 @@ def _transhuman(w: Work, player: str, action: Action, info: Mapping[str, Any]) -
     w.stack[pos] = attrs.evolve(frame, cover_saves=(cn - 1, cc + 1))
 
 
-TRANSHUMAN_PHYSIOLOGY = Ploy(
-    "Transhuman Physiology",
-    "firefight",
-    triggers=("defence_dice",),
-    condition=_tp_condition,
-    use_hook=_transhuman,
-    rule_id=rule_id(TEAM, "firefight_ploy", "Transhuman Physiology"),
-    advice=advice.transhuman_advice,
-)
+def transhuman_physiology(keyword: str) -> Ploy:
+    """Transhuman Physiology for a team whose operatives have ``keyword`` (the same printed
+    text with another keyword: Deathwatch, Phobos Strike Team)."""
+    return Ploy(
+        "Transhuman Physiology",
+        "firefight",
+        triggers=("defence_dice",),
+        condition=_tp_condition(keyword),
+        use_hook=_transhuman,
+        rule_id=rule_id(TEAM, "firefight_ploy", "Transhuman Physiology"),
+        advice=advice.transhuman_advice,
+    )
+
+
+def transhuman_installer(keyword: str) -> Installer:
+    """The installer of :func:`transhuman_physiology` for ``keyword`` (``for_keyword``)."""
+    return ploy_installer(transhuman_physiology(keyword))
+
+
+TRANSHUMAN_PHYSIOLOGY = transhuman_physiology(KEYWORD)
 """Transhuman Physiology (firefight ploy, 1CP): when an operative is shooting a friendly
 operative, in the Roll Defence Dice step, retain one normal success as a critical success.
 Trigger: the defence dice window of a Shoot against a friendly operative with at least one
@@ -396,6 +418,7 @@ register(
     "angels_of_death/firefight_ploy/transhuman_physiology",
     _ploy_installer(TRANSHUMAN_PHYSIOLOGY),
     "Firefight ploy: when a friendly operative is shot, one normal save becomes a critical.",
+    for_keyword=transhuman_installer,
 )
 register(
     "angels_of_death/strategy_ploy/indomitus",

@@ -4,7 +4,7 @@ ploys: :mod:`teams.pathfinders.firefight_ploys`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -17,8 +17,8 @@ from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState, other
 from engine.game.work import Work
 from engine.rules.ploys import GainToken, Ploy
-from engine.rules.registry import register
-from teams.pathfinders.common import FUSILLADE
+from engine.rules.registry import Installer, register
+from teams.pathfinders.common import FUSILLADE, PATHFINDER, has_keyword
 from teams.pathfinders.support import (
     is_pathfinder,
     is_trooper,
@@ -110,43 +110,64 @@ def _fusillade_weapon(w: Work, op: str, info: Mapping[str, Any]) -> bool:
 TAKE_COVER = "pf_take_cover"
 
 
-def _take_cover_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
-    """Rule of thumb: 0.03 operatives per friendly PATHFINDER operative (Save 4+ to 3+ for
+def _take_cover_advice(keyword: str) -> Callable[[Work, str, Action, Mapping[str, Any]], float]:
+    """Rule of thumb: 0.03 operatives per friendly ``keyword`` operative (Save 4+ to 3+ for
     each one shot in cover this turning point), at most 0.35."""
-    n = sum(1 for o in w.alive(player) if is_pathfinder(w, o.id))
-    return min(0.35, 0.03 * n)
+
+    def value(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
+        n = sum(1 for o in w.alive(player) if has_keyword(w, o.id, keyword))
+        return min(0.35, 0.03 * n)
+
+    return value
 
 
-TAKE_COVER_PLOY = Ploy(
-    "Take Cover",
-    "strategy",
-    effects=(GainToken(TAKE_COVER, "end_tp"),),
-    rule_id="pathfinders/strategy_ploy/take_cover",
-    advice=_take_cover_advice,
-)
+def take_cover_ploy(keyword: str) -> Ploy:
+    """The Take Cover ploy for a team whose operatives have ``keyword``."""
+    return Ploy(
+        "Take Cover",
+        "strategy",
+        effects=(GainToken(TAKE_COVER, "end_tp"),),
+        rule_id="pathfinders/strategy_ploy/take_cover",
+        advice=_take_cover_advice(keyword),
+    )
 
 
-def install_take_cover(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Take Cover (strategy, 1CP): until the end of the turning point, whenever a friendly
-    PATHFINDER operative is shot and can retain cover saves (it is in cover and the weapon,
-    after every rule, has no Saturate), its Save is improved by 1 (never better than 2+).
-    Trigger: the core's ``would_save_in_cover`` hook (asked only for a target in cover).
-    Limits: not when the attack has Saturate (e.g. a Markerlight token's Saturate)."""
+TAKE_COVER_PLOY = take_cover_ploy(PATHFINDER)
 
-    def save(w: Work, value: int, **info: Any) -> int:
-        target = str(info.get("target", ""))
-        player = w.ctx.owner.get(target)
-        if player not in players or not is_pathfinder(w, target):
-            return value
-        if not player_token(w, str(player), TAKE_COVER):
-            return value
-        f = shoot_frame(w)
-        if f is None or f.profile(w).rules.has(Saturate):
-            return value
-        return max(2, int(value) - 1)
 
-    hooks.ploy(TAKE_COVER_PLOY, players)
-    hooks.transform("would_save_in_cover", save)
+def take_cover_installer(keyword: str) -> Installer:
+    """Take Cover for a team whose operatives have ``keyword`` (``PATHFINDER``; the same
+    printed text with another keyword: Death Korps, ``for_keyword``). Its token and its
+    once-per-turning-point bookkeeping (the ploy's name) need no other rule of the team."""
+    ploy = TAKE_COVER_PLOY if keyword == PATHFINDER else take_cover_ploy(keyword)
+
+    def install_take_cover(hooks: Hooks, players: tuple[str, ...]) -> None:
+        """Take Cover (strategy, 1CP): until the end of the turning point, whenever a
+        friendly ``keyword`` operative is shot and can retain cover saves (it is in cover and
+        the weapon, after every rule, has no Saturate), its Save is improved by 1 (never
+        better than 2+). Trigger: the core's ``would_save_in_cover`` hook (asked only for a
+        target in cover). Limits: not when the attack has Saturate (e.g. a Markerlight
+        token's Saturate)."""
+
+        def save(w: Work, value: int, **info: Any) -> int:
+            target = str(info.get("target", ""))
+            player = w.ctx.owner.get(target)
+            if player not in players or not has_keyword(w, target, keyword):
+                return value
+            if not player_token(w, str(player), TAKE_COVER):
+                return value
+            f = shoot_frame(w)
+            if f is None or f.profile(w).rules.has(Saturate):
+                return value
+            return max(2, int(value) - 1)
+
+        hooks.ploy(ploy, players)
+        hooks.transform("would_save_in_cover", save)
+
+    return install_take_cover
+
+
+install_take_cover = take_cover_installer(PATHFINDER)
 
 
 # -- Suppressing Fire --------------------------------------------------------------------------
@@ -436,6 +457,7 @@ register(
     install_take_cover,
     "Until the end of the TP, a Pathfinder shot that can retain cover saves improves its Save "
     "by 1.",
+    for_keyword=take_cover_installer,
 )
 register(
     "pathfinders/strategy_ploy/suppressing_fire",
