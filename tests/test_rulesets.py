@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import attrs
@@ -142,3 +144,23 @@ def test_the_core_imports_no_rule_module() -> None:
                 if any(name == u or name.startswith(u + ".") for u in upward):
                     found.append(f"{path.name}:{node.lineno} {name}")
     assert found == []
+
+
+def test_rule_code_found_without_importing_a_ruleset_first() -> None:
+    """The team model and the rule registry import nothing above them, yet a program that
+    only reads teams (no battle, no ``engine.rulesets`` import) must still know the Mark of
+    Chaos choice the Legionaries' rules declare, and the registry the Kasrkin's rules: the
+    installed ``kt24`` rule package announces its loader through the ``killteam.rules`` entry
+    point group (pyproject.toml), found in a fresh process."""
+    code = (
+        "import sys\n"
+        "from engine.teams.choices import specs_of\n"
+        "from engine.rules.registry import implementation\n"
+        "names = [s.name for s in specs_of('legionaries')]\n"
+        "found = implementation('kasrkin/unique_action/battle_comms') is not None\n"
+        "print(names, found)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.strip() == "['Mark of Chaos'] True"

@@ -246,10 +246,12 @@ def add_rule_loader(loader: Callable[[], None]) -> None:
 
 
 def _load() -> None:
-    """Run the rule loaders not run yet (:func:`add_rule_loader`)."""
+    """Run the rule loaders not run yet (:func:`add_rule_loader`), after the installed rule
+    packages' (:func:`engine.teams.choices.discover_rule_packages`)."""
     if _LOADED[0]:
         return
     _LOADED[0] = True
+    choices.discover_rule_packages()
     for loader in list(_RULE_LOADERS):
         if loader not in _RAN:
             _RAN.append(loader)

@@ -7,19 +7,50 @@ The specs are declared by the team rule modules (``teams/<team>/``, a higher lay
 :class:`~engine.teams.roster.Roster` reads them with :func:`specs_of`. The declaring modules
 are imported on first use, so the registry also hands this module a loader
 (:func:`add_loader`) that :func:`specs_of` runs once before its first read: the team model
-imports nothing of ``engine.rules`` or ``engine.game``. Without a loader (the registry never
-imported), only the specs declared so far are known.
+imports nothing of ``engine.rules`` or ``engine.game``. Before its first read it also loads
+the rule packages installed under the ``killteam.rules`` entry point group
+(:func:`discover_rule_packages`; the engine's own: the built-in teams of the ``kt24``
+ruleset), so a roster read before any battle or ruleset was loaded still knows its team's
+choices.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib.metadata import entry_points
 
 import attrs
 
 from engine.names import slug
 
-__all__ = ["ChoiceSpec", "add_loader", "declare", "specs_of"]
+__all__ = [
+    "RULE_PACKAGES_GROUP",
+    "ChoiceSpec",
+    "add_loader",
+    "declare",
+    "discover_rule_packages",
+    "specs_of",
+]
+
+RULE_PACKAGES_GROUP = "killteam.rules"
+"""The entry point group through which installed packages of rule code announce a loader
+(``pyproject.toml``: ``[project.entry-points."killteam.rules"]``): a function of no argument
+that imports the rule modules, each registering its rules and choices."""
+
+_DISCOVERED: list[bool] = [False]
+
+
+def discover_rule_packages() -> None:
+    """Run, once per process, the loader of every installed rule package
+    (:data:`RULE_PACKAGES_GROUP`, in name order). This is how the team model and the rule
+    registry find the rule code of an installed ruleset without importing anything above
+    them (a package that is not installed, only on ``sys.path``, announces nothing: import
+    :mod:`engine.rulesets` first)."""
+    if _DISCOVERED[0]:
+        return
+    _DISCOVERED[0] = True
+    for ep in sorted(entry_points(group=RULE_PACKAGES_GROUP), key=lambda e: e.name):
+        ep.load()()
 
 
 @attrs.frozen(slots=True)
@@ -152,7 +183,9 @@ def declare(team: str, spec: ChoiceSpec) -> None:
 
 def specs_of(team: str) -> tuple[ChoiceSpec, ...]:
     """The roster-time choices declared for the team with key ``team``, in declaration
-    order (after running the loaders, :func:`add_loader`)."""
+    order (after running the loaders, :func:`add_loader`, and the installed rule packages'
+    loaders, :func:`discover_rule_packages`)."""
+    discover_rule_packages()
     for loader in _LOADERS:
         loader()
     return tuple(_CHOICES.get(slug(team), {}).values())
