@@ -198,13 +198,46 @@ def objective_in_control_range(kz: Killzone, operative: Placement, marker: Objec
     return marker_in_control_range(kz, operative, marker.position, OBJECTIVE_DIAMETER_MM)
 
 
+MARKER_CACHE_ENTRIES = 65_536
+"""Answers of :func:`marker_in_control_range` a killzone keeps (a pure function of the
+killzone, the placement, the marker's centre and size); the memo is emptied when full."""
+
+
 def marker_in_control_range(
     kz: Killzone, operative: Placement, position: tuple[float, float], diameter_mm: float
 ) -> bool:
     """Whether a marker on the killzone floor, ``diameter_mm`` millimetres across and centred
     on ``position`` (inches), is within an operative's control range: the rule of
     :func:`objective_in_control_range` for any marker (4.8: objective markers are 40 mm,
-    others 20 mm, e.g. the equipment's, 7.2)."""
+    others 20 mm, e.g. the equipment's, 7.2).
+
+    The answer is remembered on the killzone (a value: its layout never changes), keyed by
+    the placement's fields, the centre and the size, at most :data:`MARKER_CACHE_ENTRIES`
+    answers."""
+    memo = kz._cache.get("marker_in_control_range")
+    if memo is None:
+        memo = kz._cache["marker_in_control_range"] = {}
+    key = (
+        operative.x,
+        operative.y,
+        operative.base_mm,
+        operative.elevation,
+        operative.model_height,
+        float(position[0]),
+        float(position[1]),
+        float(diameter_mm),
+    )
+    got = memo.get(key)
+    if got is None:
+        if len(memo) >= MARKER_CACHE_ENTRIES:
+            memo.clear()
+        got = memo[key] = _marker_in_control_range(kz, operative, position, diameter_mm)
+    return got
+
+
+def _marker_in_control_range(
+    kz: Killzone, operative: Placement, position: tuple[float, float], diameter_mm: float
+) -> bool:
     mx, my = position
     radius = diameter_mm / MM_PER_INCH / 2
     gap = math.hypot(operative.x - mx, operative.y - my) - operative.radius - radius
