@@ -164,3 +164,15 @@ def test_rule_code_found_without_importing_a_ruleset_first() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert done.stdout.strip() == "['Mark of Chaos'] True"
+
+
+def test_one_list_of_ruleset_names() -> None:
+    """The names game options and record headers accept are exactly the rulesets
+    ``engine.rulesets`` composes, and the engine's default is one of them: a ruleset added
+    to one list and not the other would be accepted and then fail (or never be reachable)."""
+    from engine import RULESET
+    from engine.game import context, record_format
+
+    assert record_format.RULESETS is context.RULESETS
+    assert set(context.RULESETS) == set(RULESETS)
+    assert RULESET in RULESETS

@@ -33,6 +33,7 @@ import attrs
 from engine import RULESET, __version__
 from engine.errors import KillTeamError
 from engine.game.context import MAX_STEPS_LIMIT, GameOptions
+from engine.game.context import RULESETS as GAME_RULESETS
 from engine.game.setup import start_battle
 from engine.game.state import GameState, RulesetLike
 from engine.geometry import Killzone
@@ -80,8 +81,10 @@ MAX_HEADER_BYTES = 16 * 1024 * 1024
 default battle's header is about 37 kB). Every other line is at most
 :data:`~engine.inputs.MAX_LINE_BYTES`."""
 
-RULESETS = (RULESET,)
-"""The rulesets this engine plays."""
+RULESETS = GAME_RULESETS
+"""The rulesets this engine plays: the names :class:`~engine.game.context.GameOptions`
+accepts (one list, :data:`engine.game.context.RULESETS`; :data:`engine.rulesets.RULESETS`
+gives each its composition root, and a test keeps the two equal)."""
 
 MAX_AGENT_CHARS = 64
 """The longest agent name a header may give."""
