@@ -233,6 +233,7 @@ def equipment_value(rule_id: str) -> float:
 
 
 _RULE_LOADERS: list[Callable[[], None]] = []
+_RAN: list[Callable[[], None]] = []  # the loaders run already
 
 
 def add_rule_loader(loader: Callable[[], None]) -> None:
@@ -256,9 +257,6 @@ def _load() -> None:
         if loader not in _RAN:
             _RAN.append(loader)
             loader()
-
-
-_RAN: list[Callable[[], None]] = []
 
 
 choices.add_loader(_load)

@@ -317,21 +317,10 @@ class BreachCharge:
         extra = (*w.move_terrain(o), breach_spec(feature, mx, my, base))
         kz = w.ctx.killzone_for(w.open_hatchways, terrain + extra)
         me = w.place(at)
-        spots = []
-        for e in w.enemies_of(o.id):
-            ep = w.place(e)
-            ring = ep.radius + me.radius + 0.3
-            if math.hypot(ep.x - me.x, ep.y - me.y) > left + ring:
-                continue
-            # The spots the free Charge's listing has (universal.move_candidates): the rest
-            # is compulsory only while a Charge is listed, so another spot reachable here
-            # would leave it unlisted and forgone (End activation) out of every control range.
-            ang0 = math.atan2(me.y - ep.y, me.x - ep.x)
-            for k in (0, 1, -1):
-                ang = ang0 + k * math.pi / 4
-                spots.append(
-                    (ep.x + ring * math.cos(ang), ep.y + ring * math.sin(ang), ep.elevation)
-                )
+        # The spots the free Charge's listing has: the rest is compulsory only while a Charge
+        # is listed, so another spot reachable here would leave it unlisted and forgone (End
+        # activation) out of every control range.
+        spots = universal.charge_spots(w, o, me, left)
         if not spots:
             return False
         found = reachable_with_costs(

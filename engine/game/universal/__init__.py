@@ -78,6 +78,7 @@ from engine.game.universal.activation import (
 from engine.game.universal.movement import (
     ACTION_CUT,
     action_cut,
+    charge_spots,
     cut_action,
     move_args,
     move_candidates,
@@ -107,6 +108,7 @@ __all__ = [
     "action_cut",
     "apl_controller",
     "carry_along",
+    "charge_spots",
     "contests",
     "controller",
     "counted_carried",

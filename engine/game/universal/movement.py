@@ -46,6 +46,7 @@ __all__ = [
     "REPOSITION",
     "MoveAction",
     "action_cut",
+    "charge_spots",
     "cut_action",
     "destination_refused",
     "do_move",
@@ -116,6 +117,28 @@ _DIRS = tuple((math.cos(2 * math.pi * k / 8), math.sin(2 * math.pi * k / 8)) for
 _REACH_RAY = 9.0  # inches: longer than any move (Charge: Move + 2")
 
 
+def charge_spots(
+    w: Work, o: OperativeState, me: Placement, limit: float
+) -> list[tuple[float, float, float]]:
+    """The Charge destinations listed for ``o`` at ``me`` against each enemy operative whose
+    base is within ``limit`` inches (plus the ring) of it: three points (straight towards
+    ``o`` and 45 degrees either side) on a ring 0.3" outside base contact with the enemy,
+    ``(x, y, elevation)`` in inches, in enemy order (3.2 Charge; the candidates
+    :func:`move_candidates` lists, and what a rule that charges on another killzone must
+    offer too, e.g. the Kommandos' Breach)."""
+    spots: list[tuple[float, float, float]] = []
+    for e in w.enemies_of(o.id):
+        ep = w.place(e)
+        ring = ep.radius + me.radius + 0.3
+        if math.hypot(ep.x - me.x, ep.y - me.y) > limit + ring:
+            continue
+        ang0 = math.atan2(me.y - ep.y, me.x - ep.x)
+        for k in (0, 1, -1):
+            ang = ang0 + k * math.pi / 4
+            spots.append((ep.x + ring * math.cos(ang), ep.y + ring * math.sin(ang), ep.elevation))
+    return spots
+
+
 def move_candidates(
     w: Work, o: OperativeState, verb: str, mode: str, memo: ReachMemo | None = None
 ) -> list[tuple[float, float, float]]:
@@ -130,7 +153,6 @@ def move_candidates(
     limit = args["max_cost"]
     full = math.floor(limit + 1e-9)
     me = w.place(o)
-    r = me.radius
     spots: list[tuple[float, float, float]] = []
     reaches = w.ctx.cached(
         ("reach", id(kz), me), lambda: tuple(straight_reach(kz, me, _DIRS, _REACH_RAY))
@@ -147,17 +169,7 @@ def move_candidates(
         if d <= limit + 1.5 and d > 0.5:
             spots.append((m.x, m.y, 0.0))
     if verb == "Charge":
-        for e in w.enemies_of(o.id):
-            ep = w.place(e)
-            ring = ep.radius + r + 0.3
-            if math.hypot(ep.x - me.x, ep.y - me.y) > limit + ring:
-                continue
-            ang0 = math.atan2(me.y - ep.y, me.x - ep.x)
-            for k in (0, 1, -1):
-                ang = ang0 + k * math.pi / 4
-                spots.append(
-                    (ep.x + ring * math.cos(ang), ep.y + ring * math.sin(ang), ep.elevation)
-                )
+        spots += charge_spots(w, o, me, limit)
     found = reachable_with_costs(kz, me, spots, **args, graph=move_graph(kz, me.base_mm), memo=memo)
     # do_move of a listed destination finds its outcome here instead of searching again.
     outcomes = {(f.x, f.y, f.elevation): (f, cost) for f, cost in found}
