@@ -76,14 +76,24 @@ def _play(killzone: Killzone, team_a: str, team_b: str, seed: int) -> Battle:
 
 @pytest.fixture(scope="module")
 def battles() -> list[Battle]:
-    """One random battle per built-in team (against the next one) on each shipped killzone."""
+    """One random battle per built-in team, as player A against the next team, on the
+    shipped killzones in turn: with an even number of teams, every team plays on both
+    killzones (as A on one, as B on the other)."""
     teams = builtin_teams()
-    out = []
-    for k, name in enumerate(KILLZONES):
-        killzone = load_killzone(name)
-        for i, team in enumerate(teams):
-            out.append(_play(killzone, team, teams[(i + 1) % len(teams)], 100 * k + i))
-    return out
+    killzones = [load_killzone(name) for name in KILLZONES]
+    return [
+        _play(killzones[i % 2], team, teams[(i + 1) % len(teams)], i)
+        for i, team in enumerate(teams)
+    ]
+
+
+def test_the_battles_cover_every_team_on_both_killzones(battles: list[Battle]) -> None:
+    """What the battle fixture claims: each built-in team plays on each shipped killzone."""
+    seen = set()
+    for battle in battles:
+        killzone, teams = battle.name.split(":")
+        seen |= {(team, killzone) for team in teams.split("-")}
+    assert seen == {(t, k) for t in builtin_teams() for k in KILLZONES}
 
 
 @contextmanager
@@ -142,7 +152,7 @@ def test_a_rebuilt_context_plays_a_battle_to_the_same_end(battles: list[Battle])
     from its recipe: a new context, and the battle played on from the middle with the same
     inputs ends in the same state hash as the original battle (the rebuild gives the same
     killzone, datacards, options and hooks in the same order)."""
-    for battle in battles[:: len(battles) // 2]:  # one per killzone
+    for battle in battles[:2]:  # one per killzone
         point = battle.points[len(battle.points) // 2]
         back = _rebuilt(point)
         assert back.ctx is not point.ctx
@@ -333,7 +343,9 @@ def test_killzone_layout_data_reads_back_as_the_same_layout(name: str) -> None:
         back = Killzone.from_dict(data, kz.source)
         assert back.to_dict() == data
         assert back.features == kz.features and back.parts == kz.parts
-        assert all(a.polygon.equals_exact(b.polygon, 0) for a, b in zip(back.parts, kz.parts))
+        assert all(
+            a.polygon.equals_exact(b.polygon, 0) for a, b in zip(back.parts, kz.parts, strict=True)
+        )
         assert back.objectives == kz.objectives and back.hatchways == kz.hatchways
         for h in sorted(kz.hatchways)[:1]:
             opened = kz.with_open_hatchways([h])
