@@ -15,9 +15,11 @@ fire).
 
 from __future__ import annotations
 
+import pickle
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
@@ -29,11 +31,14 @@ from engine.teams.model import Operative, Roster
 __all__ = [
     "MISSIONS",
     "RULESETS",
+    "ContextOriginLike",
+    "ContextRecipeLike",
     "GameContext",
     "GameOptions",
     "GameOptionsError",
     "HookSet",
     "Hooks",
+    "shared_context",
 ]
 
 RULESETS = ("kt24",)
@@ -496,6 +501,57 @@ def _hook_set(value: Hooks | HookSet) -> HookSet:
     return value.freeze() if isinstance(value, Hooks) else value
 
 
+class ContextRecipeLike(Protocol):
+    """What a context is rebuilt from when unpickled in another process
+    (:class:`engine.game.setup.ContextRecipe`)."""
+
+    def key(self) -> str:
+        """A digest of the recipe (the context's key in :data:`_LIVE`)."""
+
+    def build(self) -> GameContext:
+        """The context again, through the ruleset's composition root."""
+
+
+class ContextOriginLike(Protocol):
+    """How a context was composed (:class:`engine.game.setup.ContextOrigin`), kept on it
+    so that it pickles as a recipe."""
+
+    def adding(self, add: Callable[[Hooks], object]) -> ContextOriginLike:
+        """This origin followed by :meth:`GameContext.with_hooks` ``(add)``."""
+
+    def recipe(self, ctx: GameContext) -> ContextRecipeLike:
+        """The recipe ``ctx`` is rebuilt from (raising ``pickle.PicklingError`` naming what
+        cannot be written as data)."""
+
+
+_LIVE: weakref.WeakValueDictionary[str, GameContext] = weakref.WeakValueDictionary()
+"""The contexts of this process that were pickled or unpickled, by key (the digest of their
+recipe): a state unpickled here shares its battle's live context instead of rebuilding it.
+Weak: an entry never keeps a finished battle alive."""
+
+
+def shared_context(key: str, recipe: ContextRecipeLike) -> GameContext:
+    """The context a pickled state names (what :meth:`GameContext.__reduce__` pickles): the
+    live context of this process under ``key`` if there is one, else the context rebuilt
+    from ``recipe`` (:meth:`engine.game.setup.ContextRecipe.build`), kept under ``key``
+    for the next states of the battle.
+
+    Pickle is for the project's own processes (search workers, distributed batches): the
+    engine has no command or API that unpickles a file, and none should be added (unpickling
+    runs code named by the data).
+
+    Raises:
+        SetupError, KillzoneError, TeamFileError: the recipe no longer builds (another
+            version of the engine or its data).
+    """
+    ctx = _LIVE.get(key)
+    if ctx is None:
+        ctx = recipe.build()
+        ctx._pickled.append((key, recipe))
+        _LIVE[key] = ctx
+    return ctx
+
+
 @attrs.frozen(slots=True, eq=False)
 class GameContext:
     """The unchanging part of a battle (module docstring), shared by every state of it.
@@ -515,6 +571,16 @@ class GameContext:
         starting: number of operatives each player starts with (kill op rows).
         rules: the :class:`~engine.game.state.BattleRules` the battle runs on (its ruleset
             and the flow's procedures), set by :func:`engine.game.setup.start_battle`.
+        origin: how the context was composed (:class:`ContextOriginLike`, set by
+            :func:`engine.game.setup.new_context`), ``None`` for a context built directly.
+
+    Copies and pickles: ``copy.copy`` and ``copy.deepcopy`` of a context are the context
+    itself (so a deep copy of a state copies only the state's own values). A context
+    pickles as a small recipe (the ruleset's name, the killzone's name or layout data, the
+    rosters as data, the options, the functions given to :meth:`with_hooks`) and its key, a
+    digest of the recipe; unpickling shares the live context of that key in this process or
+    rebuilds it through the ruleset's composition root (:func:`shared_context`). Pickle is
+    for the project's own processes only: nothing in the engine unpickles a file.
     """
 
     killzone: Killzone
@@ -532,6 +598,48 @@ class GameContext:
     _sight: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     _places: dict[tuple[str, float, float, float], Placement] = attrs.field(factory=dict)
     _choices: dict[tuple[str, str, str], tuple[str, ...]] = attrs.field(factory=dict)
+    _origin: ContextOriginLike | None = attrs.field(default=None, repr=False)
+    _pickled: list[tuple[str, ContextRecipeLike]] = attrs.field(
+        init=False, factory=list, repr=False
+    )
+
+    @property
+    def origin(self) -> ContextOriginLike | None:
+        """How the context was composed (class docstring), ``None`` when built directly."""
+        return self._origin
+
+    def pickle_key(self) -> tuple[str, ContextRecipeLike]:
+        """The context's key and the recipe it is rebuilt from (class docstring), made on
+        first use and kept.
+
+        Raises:
+            pickle.PicklingError: the context was built directly (not by a ruleset's
+                composition root, :func:`engine.game.setup.new_context`), or its recipe
+                cannot be written as data (the message names what:
+                :meth:`engine.game.setup.ContextOrigin.recipe`).
+        """
+        if not self._pickled:
+            if self._origin is None:
+                raise pickle.PicklingError(
+                    "this GameContext was built directly, not by a ruleset's composition root "
+                    "(engine.game.setup.new_context), so it has no recipe to rebuild it from "
+                    "in another process"
+                )
+            recipe = self._origin.recipe(self)
+            self._pickled.append((recipe.key(), recipe))
+        return self._pickled[0]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        key, recipe = self.pickle_key()
+        if _LIVE.get(key) is None:
+            _LIVE[key] = self
+        return (shared_context, (key, recipe))
+
+    def __copy__(self) -> GameContext:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameContext:
+        return self
 
     def choice(self, player: str, name: str) -> tuple[str, ...]:
         """The value of ``player``'s team-level roster-time choice ``name`` (given in its
@@ -572,7 +680,8 @@ class GameContext:
         """
         hooks = self.hooks.builder()
         add(hooks)
-        return attrs.evolve(self, hooks=hooks.freeze())
+        origin = self._origin.adding(add) if self._origin is not None else None
+        return attrs.evolve(self, hooks=hooks.freeze(), origin=origin)
 
     def killzone_for(
         self, open_hatchways: tuple[str, ...], terrain: tuple[Any, ...] = ()

@@ -12,7 +12,12 @@ made this way is one the action notation reads back (``engine.game.actions``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+import pickle
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
 
 from engine.errors import KillTeamError
 from engine.game import deployment, flow
@@ -28,10 +33,17 @@ from engine.game.state import (
     RulesetLike,
 )
 from engine.game.work import Work
-from engine.geometry import Killzone, TerrainType
+from engine.geometry import Killzone, TerrainType, load_killzone, shipped_killzones
 from engine.teams.model import Roster, Team, team_problem
 
-__all__ = ["SetupError", "operative_ids", "start_battle"]
+__all__ = [
+    "ContextOrigin",
+    "ContextRecipe",
+    "SetupError",
+    "new_context",
+    "operative_ids",
+    "start_battle",
+]
 
 
 class SetupError(KillTeamError, ValueError):
@@ -89,6 +101,63 @@ def start_battle(
             (:class:`~engine.game.state.BattleRules`).
 
     Raises:
+        SetupError: as :func:`new_context`.
+        GameOptionsError: options the ruleset's rules refuse (an unknown op name).
+    """
+    ctx = new_context(killzone, roster_a, roster_b, options, ruleset)
+    killzone = ctx.killzone
+    ops = [
+        OperativeState(id=op_id, player=ctx.owner[op_id], wounds=ctx.datacards[op_id].wounds)
+        for op_id in ctx.ids
+    ]
+    markers = tuple(
+        MarkerState(o.name, o.position[0], o.position[1], pickup=ctx.options.objectives_pickup)
+        for o in killzone.objectives
+    )
+    s = GameState(
+        ctx=ctx,
+        tp=0,
+        phase="setup",
+        initiative="",
+        players=(PlayerState(cp=2), PlayerState(cp=2)),
+        operatives=tuple(ops),
+        markers=markers,
+        effects=(),
+        open_hatchways=(),
+        stack=(SetupFrame(),),
+        node=_placeholder(),
+    )
+    w = Work(s)
+    w.emit(
+        "battle_started",
+        killzone=killzone.name,
+        team_a=roster_a.team.name,
+        team_b=roster_b.team.name,
+    )
+    # Steps at the very start (the crit op's roll), pushed last-first: the first added runs
+    # first, before the set-up roll-off.
+    for step in reversed(ctx.hooks.start_steps):
+        frame = step(w)
+        if frame is not None:
+            w.stack.append(frame)
+    advance(w)
+    return w.freeze()
+
+
+def new_context(
+    killzone: Killzone,
+    roster_a: Roster,
+    roster_b: Roster,
+    options: GameOptions | None,
+    ruleset: RulesetLike,
+) -> GameContext:
+    """The context of a new battle of ``ruleset`` (:func:`start_battle`, whose arguments
+    these are): the inputs checked, the killzone with its hatchways closed, the operative
+    ids, the rules installed. The context records how it was composed
+    (:class:`ContextOrigin`), so that it pickles as a small recipe rebuilt by this function
+    (:class:`ContextRecipe`).
+
+    Raises:
         SetupError: an argument of the wrong type, a team outside the limits of
             :mod:`engine.teams.model` (a team built in code; loaded teams are checked at
             load), an illegal roster (the reasons listed), an
@@ -137,14 +206,12 @@ def start_battle(
     all_ids: list[str] = []
     owner: dict[str, str] = {}
     datacards = {}
-    ops: list[OperativeState] = []
     for p in ("A", "B"):
         for k, op_id in enumerate(ids[p]):
             card = rosters[p].datacard(k)  # exactly its loadout's weapons (1.2)
             all_ids.append(op_id)
             owner[op_id] = p
             datacards[op_id] = card
-            ops.append(OperativeState(id=op_id, player=p, wounds=card.wounds))
     cq = opts.close_quarters
     if cq is None:
         cq = any(TerrainType.WALL in part.types for part in killzone.parts)
@@ -174,40 +241,187 @@ def start_battle(
             apply=flow.apply,
             is_legal=flow.is_legal,
         ),
+        origin=ContextOrigin(),
     )
-    markers = tuple(
-        MarkerState(o.name, o.position[0], o.position[1], pickup=opts.objectives_pickup)
-        for o in killzone.objectives
-    )
-    s = GameState(
-        ctx=ctx,
-        tp=0,
-        phase="setup",
-        initiative="",
-        players=(PlayerState(cp=2), PlayerState(cp=2)),
-        operatives=tuple(ops),
-        markers=markers,
-        effects=(),
-        open_hatchways=(),
-        stack=(SetupFrame(),),
-        node=_placeholder(),
-    )
-    w = Work(s)
-    w.emit(
-        "battle_started",
-        killzone=killzone.name,
-        team_a=roster_a.team.name,
-        team_b=roster_b.team.name,
-    )
-    # Steps at the very start (the crit op's roll), pushed last-first: the first added runs
-    # first, before the set-up roll-off.
-    for step in reversed(hooks.start_steps):
-        frame = step(w)
-        if frame is not None:
-            w.stack.append(frame)
-    advance(w)
-    return w.freeze()
+    return ctx
 
 
 def _placeholder() -> Decision:
     return Decision("A", "setup")
+
+
+# -- Pickling a context: the recipe it is rebuilt from --------------------------------------
+
+RosterData = tuple[Any, tuple[str, ...], tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]
+"""A roster as data: ``(team, operatives, loadouts, choices, operative_choices)``, the
+team a built-in team id or the team's data (:func:`engine.teams.io.team_to_dict`), the rest
+the :class:`~engine.teams.model.Roster` fields as they are (tuples of text)."""
+
+
+@attrs.frozen(slots=True)
+class ContextOrigin:
+    """How a battle's context was composed, kept on it (:attr:`GameContext.origin
+    <engine.game.context.GameContext>`): by :func:`new_context` from the context's own
+    killzone, rosters, options and ruleset, then the hooks added by
+    :meth:`GameContext.with_hooks <engine.game.context.GameContext.with_hooks>`, in order.
+
+    Attributes:
+        adds: the ``add(hooks)`` functions given to ``with_hooks``, oldest first.
+    """
+
+    adds: tuple[Callable[[Hooks], object], ...] = ()
+
+    def adding(self, add: Callable[[Hooks], object]) -> ContextOrigin:
+        """This origin followed by ``with_hooks(add)``."""
+        return ContextOrigin((*self.adds, add))
+
+    def recipe(self, ctx: GameContext) -> ContextRecipe:
+        """The recipe ``ctx`` (a context of this origin) is rebuilt from in another process.
+
+        Raises:
+            pickle.PicklingError: naming what cannot be written as data: a function given
+                to ``with_hooks`` that does not pickle (a lambda or a local function: use a
+                module-level function), a ruleset that does not pickle, a team whose data
+                does not read back as the same team.
+        """
+        for add in self.adds:
+            try:
+                pickle.dumps(add, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception as exc:
+                raise pickle.PicklingError(
+                    "this battle's context cannot be rebuilt in another process: the hooks "
+                    f"added by GameContext.with_hooks with {_name(add)} do not pickle "
+                    f"({exc}); use a module-level function (or copy the state instead, "
+                    "which shares the context)"
+                ) from None
+        kz = ctx.killzone
+        layout = kz.to_dict()
+        name: str | dict[str, Any] = layout
+        source = kz.source
+        if layout["name"] in shipped_killzones() and layout == _shipped_layout(layout["name"]):
+            name, source = layout["name"], ""
+        return ContextRecipe(
+            ruleset=ctx.rules.ruleset,
+            killzone=name,
+            source=source,
+            extra_terrain=tuple(kz.extra_terrain),
+            rosters=(_roster_data(ctx.rosters["A"]), _roster_data(ctx.rosters["B"])),
+            options=ctx.options,
+            adds=self.adds,
+        )
+
+
+@attrs.frozen(slots=True)
+class ContextRecipe:
+    """What a battle's context is rebuilt from (:meth:`GameContext.__reduce__
+    <engine.game.context.GameContext>`): small data, not the context's contents.
+
+    Attributes:
+        ruleset: the ruleset (pickled by name, :mod:`engine.rulesets`).
+        killzone: the name of a shipped layout the killzone is exactly, else its layout data
+            (:meth:`engine.geometry.Killzone.to_dict`); ``source``: where it was loaded from
+            (for messages; ``""`` for a shipped layout); ``extra_terrain``: the terrain added to it
+            (:meth:`~engine.geometry.Killzone.with_terrain`).
+        rosters: A's and B's rosters as :data:`RosterData`.
+        options: the :class:`GameOptions`.
+        adds: the functions given to ``GameContext.with_hooks``, in order.
+    """
+
+    ruleset: Any
+    killzone: str | dict[str, Any]
+    source: str
+    extra_terrain: tuple[Any, ...]
+    rosters: tuple[RosterData, RosterData]
+    options: GameOptions
+    adds: tuple[Callable[[Hooks], object], ...] = ()
+
+    def key(self) -> str:
+        """A hex digest of the recipe: equal recipes give equal keys (the data is lists,
+        tuples and text in a fixed order, so the key is the same in every process)."""
+        data = (
+            self.ruleset.name,
+            self.killzone,
+            self.source,
+            self.extra_terrain,
+            self.rosters,
+            self.options,
+            self.adds,
+        )
+        blob = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+        return hashlib.blake2b(blob, digest_size=16).hexdigest()
+
+    def build(self) -> GameContext:
+        """The context again, through the ruleset's composition root (:func:`new_context`,
+        then ``with_hooks`` for each function of ``adds``): the same killzone, datacards,
+        options and hooks in the same order, so states on it hash and play as on the
+        original.
+
+        Raises:
+            SetupError, KillzoneError, TeamFileError: data that no longer builds (another
+                version of the engine or its data).
+        """
+        if isinstance(self.killzone, str):
+            kz = load_killzone(self.killzone)
+        else:
+            kz = Killzone.from_dict(self.killzone, source=self.source)
+        if self.extra_terrain:
+            kz = kz.with_terrain(self.extra_terrain)
+        roster_a, roster_b = (_roster(data) for data in self.rosters)
+        ctx = new_context(kz, roster_a, roster_b, self.options, self.ruleset)
+        for add in self.adds:
+            ctx = ctx.with_hooks(add)
+        return ctx
+
+
+def _name(fn: Any) -> str:
+    return f"{getattr(fn, '__qualname__', type(fn).__name__)} ({getattr(fn, '__module__', '?')})"
+
+
+_SHIPPED: dict[str, Any] = {}
+"""Shipped layouts' data and built-in teams, by name, loaded once per process (for
+:meth:`ContextOrigin.recipe` to write a name instead of the data)."""
+
+
+def _shipped_layout(name: str) -> dict[str, Any]:
+    key = f"killzone:{name}"
+    if key not in _SHIPPED:
+        _SHIPPED[key] = load_killzone(name).to_dict()
+    return _SHIPPED[key]  # type: ignore[no-any-return]
+
+
+def _builtin_team(team_id: str) -> Team | None:
+    from engine.teams.io import builtin_teams, load_builtin_team
+
+    key = f"team:{team_id}"
+    if key not in _SHIPPED:
+        _SHIPPED[key] = load_builtin_team(team_id) if team_id in builtin_teams() else None
+    return _SHIPPED[key]  # type: ignore[no-any-return]
+
+
+def _roster_data(roster: Roster) -> RosterData:
+    from engine.teams.io import team_from_dict, team_to_dict
+
+    team = roster.team
+    ref: Any = team.id
+    if _builtin_team(team.id) != team:
+        ref = team_to_dict(team)
+        if team_from_dict(ref) != team:
+            raise pickle.PicklingError(
+                f"this battle's context cannot be rebuilt in another process: the team "
+                f"{team.id!r:.60} does not read back from its data as the same team"
+            )
+    return (
+        ref,
+        roster.operatives,
+        roster.loadouts,
+        roster.choices,
+        roster.operative_choices,
+    )
+
+
+def _roster(data: RosterData) -> Roster:
+    from engine.teams.io import load_builtin_team, team_from_dict
+
+    ref, operatives, loadouts, choices, operative_choices = data
+    team = load_builtin_team(ref) if isinstance(ref, str) else team_from_dict(ref)
+    return Roster(team, operatives, loadouts, choices, operative_choices)

@@ -406,6 +406,29 @@ class GameState:
     mission: MissionState = MissionState()
     _memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False, hash=False)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle (and ``copy``) the state's values, not its memo; the context pickles as
+        its recipe (:class:`~engine.game.context.GameContext`) and a copy shares it."""
+        return (
+            GameState,
+            (
+                self.ctx,
+                self.tp,
+                self.phase,
+                self.initiative,
+                self.players,
+                self.operatives,
+                self.markers,
+                self.effects,
+                self.open_hatchways,
+                self.stack,
+                self.node,
+                self.step,
+                self.tokens,
+                self.mission,
+            ),
+        )
+
     # -- queries ------------------------------------------------------------------------
 
     def player(self, name: str) -> PlayerState:

@@ -117,6 +117,11 @@ def _read_only_array(array: NDArray[Any]) -> NDArray[Any]:
     return array
 
 
+def _ring(polygon: Polygon) -> list[list[float]]:
+    """The exterior ring of ``polygon`` as layout data: ``[[x, y], ...]``, closed."""
+    return [[float(x), float(y)] for x, y in polygon.exterior.coords]
+
+
 @attrs.frozen(slots=True, eq=False)
 class Killzone:
     """A killzone layout with its spatial index.
@@ -284,6 +289,49 @@ class Killzone:
         root = self.hatch_root if self.hatch_root is not None else self
         root = root.terrain_root if root.terrain_root is not None else root
         return _terrain_variant(root, tuple(extra)).with_open_hatchways(self.open_hatchways)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The layout structure of this killzone (the inverse of :meth:`from_dict`): its
+        layout's own features, without the terrain added by :meth:`with_terrain` (that is
+        :attr:`extra_terrain`), with the hatchways open in this value marked ``open``.
+
+        ``Killzone.from_dict(kz.to_dict(), kz.source)`` is the same layout: the same
+        names, numbers and rings point for point (floats are kept exactly), so every query
+        on it gives the same answers. Lists only (no sets), in the layout's order, so the
+        structure is the same in every process (what a pickled battle is rebuilt from,
+        :class:`engine.game.setup.ContextRecipe`).
+        """
+        base = self.hatch_root if self.hatch_root is not None else self
+        layout = base.terrain_root if base.terrain_root is not None else base
+        features: list[dict[str, Any]] = []
+        for name in layout.features:
+            feature: dict[str, Any] = {"name": name, "parts": []}
+            if name in layout.hatchways:
+                feature["hatchway"] = True
+                feature["open"] = name in self.open_hatchways
+            features.append(feature)
+        for part in layout.parts:
+            entry: dict[str, Any] = {
+                "polygon": _ring(part.polygon),
+                "height": part.height,
+                "types": sorted(t.value for t in part.types),
+            }
+            if part.open_types is not None:
+                entry["open_types"] = sorted(t.value for t in part.open_types)
+            features[part.feature]["parts"].append(entry)
+        return {
+            "name": layout.name,
+            "version": layout.version,
+            "width": layout.width,
+            "depth": layout.depth,
+            "features": features,
+            "drop_zones": {k: _ring(v) for k, v in sorted(layout.drop_zones.items())},
+            "territories": {k: _ring(v) for k, v in sorted(layout.territories.items())},
+            "objectives": [
+                {"name": o.name, "position": [o.position[0], o.position[1]]}
+                for o in layout.objectives
+            ],
+        }
 
     @property
     def close_quarters(self) -> bool:

@@ -16,6 +16,7 @@ declares. A battle keeps its ruleset (``state.ctx.rules.ruleset``).
 
 from __future__ import annotations
 
+import copyreg
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -57,6 +58,17 @@ def get(name: str) -> Ruleset:
             f"unknown ruleset {name!r:.60} (known: {', '.join(sorted(RULESETS))})"
         )
     return found
+
+
+def _reduce_ruleset(ruleset: Ruleset) -> tuple[Any, ...]:
+    """Pickle a ruleset of :data:`RULESETS` by name (it unpickles as that same object, in any
+    process); another by its fields (its functions by reference)."""
+    if RULESETS.get(ruleset.name) is ruleset:
+        return (get, (ruleset.name,))
+    return (Ruleset, (ruleset.name, ruleset.title, ruleset.installer, ruleset.op_lookup))
+
+
+copyreg.pickle(Ruleset, _reduce_ruleset)
 
 
 def new_game(
