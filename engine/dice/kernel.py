@@ -49,6 +49,14 @@ def _unpack(text: str) -> bytes:
     return zlib.decompress(binascii.a2b_base64(text))
 
 
+def _uint16s(data: bytes) -> list[int]:
+    """Little-endian unsigned 16-bit numbers."""
+    values = array("H", data)
+    if sys.byteorder == "big":  # pragma: no cover
+        values.byteswap()
+    return values.tolist()
+
+
 # The defence kernels: for each damage class, save, defence configuration (:data:`CONFIGS`)
 # and attacker's retained normals n and crits c (at most 3 each: with at most 3 saves the
 # dice blocked do not depend on more), the distribution of the dice the defender blocks under
@@ -65,9 +73,13 @@ WEIGHTS: bytes = _unpack(kernel_data.WEIGHTS_Z)
 OFFSETS: list[int] = list(accumulate(_unpack(kernel_data.SIZES_Z), initial=0))
 #: Per kernel ``i``: ``SUMS[2 * i]`` = sum of weight x blocked normals, ``SUMS[2 * i + 1]``
 #: = sum of weight x blocked crits (the expected blocked damage without a loop).
-SUMS: array[int] = array("H", _unpack(kernel_data.SUMS_Z))
-if sys.byteorder == "big":  # pragma: no cover
-    SUMS.byteswap()
+SUMS: list[int] = _uint16s(_unpack(kernel_data.SUMS_Z))
+
+# min(x, 3) and 4 * min(x, 3) for 0 <= x <= 30; the index of (normal * 4 + crit) blocked dice
+# in the flat lists of unblocked dice, by the lists' stride (attack dice + 1).
+_CAP = [min(x, 3) for x in range(31)]
+_CAP4 = [4 * min(x, 3) for x in range(31)]
+_SHIFTS = [[(code >> 2) * stride + (code & 3) for code in range(16)] for stride in range(32)]
 
 #: The defence configurations ``(normal cover saves, critical cover saves, rolled dice,
 #: brutal)`` of :data:`KERNELS`, by index (against Brutal normal saves never block, so a
@@ -120,8 +132,14 @@ DEFENCE_ROWS: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...] = tuple(
 def _max_multiplicity(i: int, f: int) -> dict[int, int]:
     """For ``i`` dice each showing one of ``f`` equally likely failing faces: the number of
     face sequences whose most common value appears ``r`` times, by ``r``."""
-    if i == 0:
-        return {0: 1}
+    if i == 0 or f == 1:
+        return {i: 1}
+    if f == 2:
+        two: dict[int, int] = {}
+        for a in range(i + 1):
+            r = a if a > i - a else i - a
+            two[r] = two.get(r, 0) + comb(i, a)
+        return two
     # counts over (faces used so far, dice placed, max so far) -> sequences
     states: dict[tuple[int, int], int] = {(0, 0): 1}
     for _ in range(f):
@@ -151,90 +169,135 @@ def _trinomial(m: int, f: int, n: int, c: int) -> list[tuple[int, int, int, int]
     return out
 
 
-def _rolled(m: int, hit: int, lethal: int | None, reroll: str) -> dict[tuple[int, int, int], int]:
-    """(fails, normals, crits) -> weight over ``6 ** (2 * m)`` after rolling and re-rolling
-    ``m`` dice (:func:`engine.dice.attack._rolled`, not cached)."""
+def _rolled(m: int, hit: int, lethal: int | None, reroll: str) -> list[tuple[int, int, int, int]]:
+    """Rows ``(fails, normals, crits, weight)`` (the same counts may come in several rows)
+    of ``m`` dice after rolling and re-rolling them, weights over ``6 ** (2 * m)``: the
+    distribution of :func:`engine.dice.attack._rolled`, not cached."""
     t = 6 if lethal is None else max(hit, lethal)
     f, n, c = hit - 1, t - hit, 7 - t
-    acc: dict[tuple[int, int, int], int] = {}
     if reroll == RerollMode.NONE:
         pad = 6**m
-        for i, j, k, w in _trinomial(m, f, n, c):
-            if w:
-                acc[(i, j, k)] = w * pad
-    elif reroll == RerollMode.RELENTLESS:
-        for i, j, k, w in _trinomial(m, f * f, n * (6 + f), c * (6 + f)):
-            if w:
-                acc[(i, j, k)] = w
-    elif reroll == RerollMode.BALANCED:
+        return [(i, j, k, w * pad) for i, j, k, w in _trinomial(m, f, n, c) if w]
+    if reroll == RerollMode.RELENTLESS:
+        return [row for row in _trinomial(m, f * f, n * (6 + f), c * (6 + f)) if row[3]]
+    if reroll == RerollMode.BALANCED:
+        rows = []
         for i, j, k, w in _trinomial(m, f, n, c):
             if not w:
                 continue
             if i == 0:
-                key = (i, j, k)
-                acc[key] = acc.get(key, 0) + w * 6**m
+                rows.append((i, j, k, w * 6**m))
             else:
                 pad = w * 6 ** (m - 1)
-                for key, x in (((i, j, k), f), ((i - 1, j + 1, k), n), ((i - 1, j, k + 1), c)):
-                    acc[key] = acc.get(key, 0) + pad * x
-    else:  # Ceaseless, optionally followed by Balanced
-        balanced = reroll == RerollMode.CEASELESS_BALANCED
-        fm = _FACT[m]
-        for i in range(m + 1):
-            for j in range(m - i + 1):
-                k = m - i - j
-                base = fm // (_FACT[i] * _FACT[j] * _FACT[k]) * n**j * c**k
-                if not base:
-                    continue
-                for r, ways in sorted(_max_multiplicity(i, f).items()):
-                    w0 = base * ways
-                    for x, y, z, wr in _trinomial(r, f, n, c):
-                        if not wr:
-                            continue
-                        fails, normals, crits = i - r + x, j + y, k + z
-                        w1 = w0 * wr
-                        if balanced and i - r > 0:
-                            pad = w1 * 6 ** (m - r - 1)
-                            for key, q in (
-                                ((fails, normals, crits), f),
-                                ((fails - 1, normals + 1, crits), n),
-                                ((fails - 1, normals, crits + 1), c),
-                            ):
-                                acc[key] = acc.get(key, 0) + pad * q
-                        else:
-                            key = (fails, normals, crits)
-                            acc[key] = acc.get(key, 0) + w1 * 6 ** (m - r)
-    return acc
+                rows.append((i, j, k, pad * f))
+                rows.append((i - 1, j + 1, k, pad * n))
+                rows.append((i - 1, j, k + 1, pad * c))
+        return [row for row in rows if row[3]]
+    return _ceaseless(m, f, n, c, reroll == RerollMode.CEASELESS_BALANCED)
+
+
+def _ceaseless(m: int, f: int, n: int, c: int, balanced: bool) -> list[tuple[int, int, int, int]]:
+    """Ceaseless (then Balanced on a fail not yet re-rolled): the rows of :func:`_rolled`.
+
+    The dice kept before the re-roll are gathered by the number ``r`` re-rolled (``before[r]``,
+    indexed by fails * (m + 1) + normals, the crits following), Balanced's one die already
+    re-rolled there; then each is combined with the ``r`` re-rolled dice.
+    """
+    size = m + 1
+    before = [[0] * (size * size) for _ in range(size)]
+    fm = _FACT[m]
+    for i in range(size):
+        multiplicity = _max_multiplicity(i, f)
+        for j in range(size - i):
+            k = m - i - j
+            base = fm // (_FACT[i] * _FACT[j] * _FACT[k]) * n**j * c**k
+            if not base:
+                continue
+            for r, ways in multiplicity.items():
+                kept = before[r]
+                w0 = base * ways
+                if balanced and i - r > 0:
+                    pad = w0 * 6 ** (m - r - 1)
+                    at = (i - r) * size + j
+                    kept[at] += pad * f
+                    kept[at - size + 1] += pad * n
+                    kept[at - size] += pad * c
+                else:
+                    kept[(i - r) * size + j] += w0 * 6 ** (m - r)
+    acc = [0] * (size * size)
+    for r in range(size):
+        rerolled = [(x * size + y, w) for x, y, _, w in _trinomial(r, f, n, c) if w]
+        kept = before[r]
+        for fails in range(m - r + 1):
+            for at in range(fails * size, fails * size + m - r - fails + 1):
+                w0 = kept[at]
+                if w0:
+                    for shift, wr in rerolled:
+                        acc[at + shift] += w0 * wr
+    rows = []
+    for at, w in enumerate(acc):
+        if w:
+            fails, normals = divmod(at, size)
+            rows.append((fails, normals, m - fails - normals, w))
+    return rows
 
 
 def attack_outcomes(
     attacks: int, hit: int, rules: DiceRules, obscured: bool
 ) -> tuple[list[tuple[int, int, int]], int]:
-    """The retained attack dice: ``((normals, crits, weight) sorted, total)`` with weights
-    over ``total = 6 ** (2 * rolled dice)``, as :func:`engine.dice.attack.attack_roll`."""
+    """The retained attack dice, as :func:`engine.dice.attack.attack_roll` gives them.
+
+    Args:
+        attacks: attack dice (0..30). hit: Hit threshold (2..6). rules: the weapon's dice
+            rules. obscured: whether the target is obscured.
+
+    Returns:
+        ``(outcomes, total)``: ``(normals, crits, weight)`` sorted, weights > 0 over
+        ``total = 6 ** (2 * rolled dice)``.
+    """
     auto = min(rules.accurate, attacks)
     m = attacks - auto
-    acc: dict[tuple[int, int], int] = {}
     punishing, rending, severe = rules.punishing, rules.rending, rules.severe
-    for (fails, normals, crits), w in _rolled(m, hit, rules.lethal, rules.reroll).items():
-        if not w:
-            continue
+    reroll = rules.reroll
+    total = 6 ** (2 * m)
+    if not (obscured or punishing or rending or severe) and (
+        reroll == RerollMode.NONE or reroll == RerollMode.RELENTLESS
+    ):
+        # Every die on its own: the (normals, crits) counts straight from the multinomial.
+        lethal = rules.lethal
+        t = 6 if lethal is None else max(hit, lethal)
+        f, n, c = hit - 1, t - hit, 7 - t
+        pad = 6**m
+        if reroll == RerollMode.RELENTLESS:
+            f, n, c, pad = f * f, n * (6 + f), c * (6 + f), 1
+        fact = _FACT
+        fm = fact[m]
+        out = []
+        for j in range(m + 1):
+            a = fm // fact[j] * n**j * pad
+            for k in range(m - j + 1):
+                w = a // (fact[k] * fact[m - j - k]) * c**k * f ** (m - j - k)
+                if w:
+                    out.append((j + auto, k, w))
+        return out, total
+    size = attacks + 2
+    acc = [0] * (size * size)
+    for fails, normals, crits, w in _rolled(m, hit, rules.lethal, reroll):
         normals += auto
         if obscured:
-            key = (max(normals + crits - 1, 0), 0)
+            normals = normals + crits - 1 if normals + crits else 0
+            crits = 0
         elif crits:
             if punishing and fails:
                 normals += 1
             if rending and normals:
                 normals -= 1
                 crits += 1
-            key = (normals, crits)
         elif severe and normals:
-            key = (normals - 1, 1)
-        else:
-            key = (normals, crits)
-        acc[key] = acc.get(key, 0) + w
-    return [(nn, nc, w) for (nn, nc), w in sorted(acc.items())], 6 ** (2 * m)
+            normals -= 1
+            crits = 1
+        acc[normals * size + crits] += w
+    return [(at // size, at % size, w) for at, w in enumerate(acc) if w], total
 
 
 def _kernel_bases(
@@ -289,39 +352,47 @@ def shoot_weights(
     plain_bases = _kernel_bases(block, plain_dice, plain_options, brutal)
     crit_bases = _kernel_bases(block, crit_dice, options, brutal)
     codes, weights, offsets, sums = CODES, WEIGHTS, OFFSETS, SUMS
+    cap, cap4 = _CAP, _CAP4
     stride = attacks + 1
     plane = stride * stride if dev else 0
-    shift = [(code >> 2) * stride + (code & 3) for code in range(16)]
+    shift = _SHIFTS[stride]
     acc = [0] * (stride * stride * (stride if dev else 1))
+    # The kernels for 0 normals and 0 crits of the first and (-1: none) second cover option.
+    p1 = plain_bases[0]
+    p2 = plain_bases[1] if len(plain_bases) > 1 else -1
+    c1 = crit_bases[0]
+    c2 = crit_bases[1] if len(crit_bases) > 1 else -1
     for n, c, w in outcomes:
-        b = (n if n < 3 else 3) * 4 + (c if c < 3 else 3)
-        bases = crit_bases if c else plain_bases
-        k = bases[0] + b
-        if len(bases) > 1:
-            best = -1
-            for kb in bases:
-                blocked = sums[2 * (kb + b)] * nd + sums[2 * (kb + b) + 1] * cd
-                if blocked > best:
-                    best, k = blocked, kb + b
+        b = cap4[n] + cap[c]
+        if c:
+            k = c1 + b
+            k2 = c2 + b if c2 >= 0 else -1
+        else:
+            k = p1 + b
+            k2 = p2 + b if p2 >= 0 else -1
+        # The second option only if it blocks more expected damage (ties: the first).
+        if k2 >= 0 and (
+            sums[2 * k2] * nd + sums[2 * k2 + 1] * cd > sums[2 * k] * nd + sums[2 * k + 1] * cd
+        ):
+            k = k2
         i0 = n * stride + c + c * plane
-        start, end = offsets[k], offsets[k + 1]
-        for code, sw in zip(codes[start:end], weights[start:end], strict=True):
+        start = offsets[k]
+        end = offsets[k + 1]
+        for code, sw in zip(codes[start:end], weights[start:end]):  # noqa: B905 (equal lengths)
             acc[i0 - shift[code]] += w * sw
-    left: dict[int, int] = {}
     damage: dict[int, int] = {}
+    if not dev:
+        left = [(divmod(i, stride), wt) for i, wt in enumerate(acc) if wt]
+        for (un, uc), wt in left:
+            d = un * nd + uc * cd
+            damage[d] = damage.get(d, 0) + wt
+        return sorted(damage.items()), left
+    flat = [0] * plane
     for i, wt in enumerate(acc):
         if wt:
-            if dev:
-                c, rest = divmod(i, plane)
-                un, uc = divmod(rest, stride)
-                left[rest] = left.get(rest, 0) + wt
-                d = un * nd + uc * cd + dev * c
-            else:
-                un, uc = divmod(i, stride)
-                left[i] = wt
-                d = un * nd + uc * cd
+            c, rest = divmod(i, plane)
+            un, uc = divmod(rest, stride)
+            flat[rest] += wt
+            d = un * nd + uc * cd + dev * c
             damage[d] = damage.get(d, 0) + wt
-    return (
-        sorted(damage.items()),
-        [(divmod(i, stride), wt) for i, wt in sorted(left.items())],
-    )
+    return sorted(damage.items()), [(divmod(i, stride), wt) for i, wt in enumerate(flat) if wt]
