@@ -244,7 +244,7 @@ def _ceaseless(m: int, f: int, n: int, c: int, balanced: bool) -> list[tuple[int
 
 def attack_outcomes(
     attacks: int, hit: int, rules: DiceRules, obscured: bool
-) -> tuple[list[tuple[int, int, int]], int]:
+) -> tuple[list[tuple[tuple[int, int], int]], int]:
     """The retained attack dice, as :func:`engine.dice.attack.attack_roll` gives them.
 
     Args:
@@ -252,7 +252,7 @@ def attack_outcomes(
             rules. obscured: whether the target is obscured.
 
     Returns:
-        ``(outcomes, total)``: ``(normals, crits, weight)`` sorted, weights > 0 over
+        ``(outcomes, total)``: ``((normals, crits), weight)`` sorted, weights > 0 over
         ``total = 6 ** (2 * rolled dice)``.
     """
     auto = min(rules.accurate, attacks)
@@ -278,7 +278,7 @@ def attack_outcomes(
             for k in range(m - j + 1):
                 w = a // (fact[k] * fact[m - j - k]) * c**k * f ** (m - j - k)
                 if w:
-                    out.append((j + auto, k, w))
+                    out.append(((j + auto, k), w))
         return out, total
     size = attacks + 2
     acc = [0] * (size * size)
@@ -297,7 +297,7 @@ def attack_outcomes(
             normals -= 1
             crits = 1
         acc[normals * size + crits] += w
-    return [(at // size, at % size, w) for at, w in enumerate(acc) if w], total
+    return [(divmod(at, size), w) for at, w in enumerate(acc) if w], total
 
 
 def _kernel_bases(
@@ -318,7 +318,7 @@ def _kernel_bases(
 
 
 def shoot_weights(
-    outcomes: list[tuple[int, int, int]],
+    outcomes: list[tuple[tuple[int, int], int]],
     attacks: int,
     nd: int,
     cd: int,
@@ -329,7 +329,8 @@ def shoot_weights(
     """Damage and unblocked dice of a shooting attack, as integer weights.
 
     Args:
-        outcomes: the retained attack dice, ``(normals, crits, weight)`` (:func:`attack_outcomes`).
+        outcomes: the retained attack dice, ``((normals, crits), weight)``
+            (:func:`attack_outcomes`).
         attacks: the attack dice (bounds the normals and crits).
         nd, cd: normal and critical damage. rules: the weapon's dice rules. save: 2..6.
         options: the defender's cover-save options ``(normal, critical)`` in order of
@@ -362,7 +363,7 @@ def shoot_weights(
     p2 = plain_bases[1] if len(plain_bases) > 1 else -1
     c1 = crit_bases[0]
     c2 = crit_bases[1] if len(crit_bases) > 1 else -1
-    for n, c, w in outcomes:
+    for (n, c), w in outcomes:
         b = cap4[n] + cap[c]
         if c:
             k = c1 + b

@@ -315,7 +315,7 @@ def _shoot(profile: AttackProfile, target: Target) -> ShootResult:
     total = roll_total * 6**DEFENCE_DICE
     stun = pc = _ZERO
     if rules.stun or rules.piercing_crits:
-        crit_w = sum(w for _, c, w in outcomes if c)
+        crit_w = sum(w for (_, c), w in outcomes if c)
         if rules.stun:
             stun = Fraction(crit_w, roll_total)
         if rules.piercing_crits:
@@ -324,12 +324,12 @@ def _shoot(profile: AttackProfile, target: Target) -> ShootResult:
     dev = rules.devastating
     if dev and rules.devastating_distance is not None:
         area_w: dict[int, int] = {}
-        for _, c, w in outcomes:
+        for (_, c), w in outcomes:
             area_w[dev * c] = area_w.get(dev * c, 0) + w
         area = Pmf(tuple(sorted(area_w.items())), roll_total)
     return ShootResult(
         damage=Pmf(tuple(damage), total),
-        retained=Pmf(tuple(((n, c), w) for n, c, w in outcomes), roll_total),
+        retained=Pmf(tuple(outcomes), roll_total),
         unblocked=Pmf(tuple(left), total),
         wounds=target.wounds,
         stun_probability=stun,
