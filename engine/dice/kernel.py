@@ -377,10 +377,8 @@ def shoot_weights(
         ):
             k = k2
         i0 = n * stride + c + c * plane
-        start = offsets[k]
-        end = offsets[k + 1]
-        for code, sw in zip(codes[start:end], weights[start:end]):  # noqa: B905 (equal lengths)
-            acc[i0 - shift[code]] += w * sw
+        for j in range(offsets[k], offsets[k + 1]):
+            acc[i0 - shift[codes[j]]] += w * weights[j]
     damage: dict[int, int] = {}
     if not dev:
         left = [(divmod(i, stride), wt) for i, wt in enumerate(acc) if wt]

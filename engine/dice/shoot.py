@@ -28,7 +28,7 @@ from functools import lru_cache
 
 import attrs
 
-from engine.dice.attack import AttackRoll, attack_roll
+from engine.dice.attack import AttackRoll, attack_roll_reference
 from engine.dice.kernel import attack_outcomes, shoot_weights
 from engine.dice.pmf import Pmf
 from engine.dice.profile import DEFENCE_DICE, AttackProfile, Target
@@ -343,7 +343,7 @@ def shoot_reference(profile: AttackProfile, target: Target) -> ShootResult:
     """The reference computation of :func:`shoot` (no cache of its own; slower): the
     kernel's results are checked against it, weight for weight."""
     rules = profile.rules.dice
-    roll: AttackRoll = attack_roll(profile, obscured=target.obscured)
+    roll: AttackRoll = attack_roll_reference(profile, obscured=target.obscured)
     save = target.save
     options = _cover_options(target, rules.saturate)
     damage: dict[int, int] = {}
