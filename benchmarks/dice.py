@@ -109,9 +109,7 @@ def bench_shoot(repeats: int) -> None:
         colds.append(cold)
         warms.append(warm)
         refs.append(ref)
-        print(
-            f"{name:16s} {cold * 1e6:7.1f} {warm * 1e6:7.1f} {hot * 1e6:7.1f} {ref * 1e6:15.1f}"
-        )
+        print(f"{name:16s} {cold * 1e6:7.1f} {warm * 1e6:7.1f} {hot * 1e6:7.1f} {ref * 1e6:15.1f}")
     cold_m, warm_m, ref_m = (statistics.median(x) * 1e6 for x in (colds, warms, refs))
     print(f"{'median':16s} {cold_m:7.1f} {warm_m:7.1f} {'':7s} {ref_m:15.1f}")
     print(

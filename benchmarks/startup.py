@@ -80,7 +80,7 @@ def main() -> None:
             samples[label].append(run(command))
     print(f"Start-up, median of {runs} runs (interleaved)")
     print(f"{'command':28s} {'wall s':>7s} {'cpu s':>7s}  goal")
-    for label, command, goal in COMMANDS:
+    for label, _command, goal in COMMANDS:
         wall = statistics.median(w for w, _ in samples[label])
         cpu = statistics.median(c for _, c in samples[label])
         note = ""
