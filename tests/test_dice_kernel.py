@@ -19,6 +19,7 @@ import pytest
 from engine.dice import AttackProfile, Target, attack_roll, clear_caches, shoot
 from engine.dice import kernel as kernel_module
 from engine.dice.attack import _max_multiplicity, attack_roll_reference
+from engine.dice.fight import Resolver
 from engine.dice.kernel import CODES, CONFIGS, OFFSETS, SUMS, WEIGHTS, damage_class
 from engine.dice.tablegen import DAMAGE_CLASSES, kernel_tables, module_text
 
@@ -177,3 +178,25 @@ def test_clear_caches_leaves_results_unchanged() -> None:
     warm = shoot(profile, target)
     clear_caches()
     assert shoot(profile, target, cache=False) == warm
+
+
+def test_optimal_fight_solver_equals_the_generic_solver() -> None:
+    """The fight resolver's written-out solver for two ``optimal`` sides gives the packed
+    value of the generic move loop (the reference) for 3,000 random positions over random
+    damages, Brutal and Shock, and fills its memo with the very same positions and values
+    (so the limit on positions is reached at the same point)."""
+    rnd = random.Random(5)
+    for _ in range(150):
+        damages = [rnd.randint(0, 5) for _ in range(4)]
+        flags = {
+            name: rnd.random() < 0.3 for name in ("brutal_a", "brutal_b", "shock_a", "shock_b")
+        }
+        fast = Resolver(*damages, **flags)
+        reference = Resolver(*damages, **flags)
+        for _ in range(20):
+            counts = [rnd.randint(0, 5) for _ in range(4)]
+            wounds = [rnd.randint(1, 20) for _ in range(2)]
+            shocks_turn = [rnd.random() < 0.5 for _ in range(3)]
+            position = (*counts, *wounds, *shocks_turn)
+            assert fast.solve(*position) == reference._solve_generic(*position), position
+        assert fast.memo == reference.memo
