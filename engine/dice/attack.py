@@ -19,6 +19,9 @@ Order of the roll step (section 5.1 step 3; section 6 for each rule):
    trigger from it).
 
 Weights are integers over ``6 ** (2 * rolled_dice)`` (room for one re-roll of every die).
+
+:func:`attack_roll` computes through :func:`engine.dice.kernel.attack_outcomes`; the code of
+this module (:func:`attack_roll_reference`) is the reference it is tested against.
 """
 
 from __future__ import annotations

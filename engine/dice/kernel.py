@@ -1,20 +1,27 @@
 """The fast exact shooting kernel (``rules/KT24.md`` sections 4.5, 4.7, 5.1, 6).
 
-The same computation as the reference in :mod:`engine.dice.shoot` (whose docstring gives the
-rules), with the same integer weights over the same totals, so the results are identical,
-not just close. What makes it fast (no cache is involved: every call computes from scratch):
+The computation of the reference (:func:`engine.dice.shoot.shoot_reference`, whose module
+docstring gives the rules) with the same integer weights over the same totals, so that the
+results are identical, not just close. Nothing is cached: every call computes from scratch.
 
-- The defender's least-damage allocation of saves (:func:`engine.dice.shoot.unblocked`) is
-  read from :data:`BLOCKED`, a constant table of 256 entries per damage class. At most three
-  saves are retained, so the dice blocked depend on the attacker's normals and crits only up
-  to 3 of each, and on the damage only through which of ``cd < nd``, ``cd == nd``,
-  ``nd < cd <= 2 nd``, ``cd > 2 nd``, ``cd == 0 < nd`` and ``nd == cd == 0`` holds
-  (:func:`damage_class`): six tables. A test rebuilds them from the reference allocation and
-  compares every entry for damages up to 15/20.
-- Defence rolls are small constant tables (:data:`DEFENCE_ROWS`), built at import.
-- The attack roll is computed directly into a flat list; the unblocked dice are accumulated in
-  a flat list indexed by ``normals * stride + crits`` (by crits retained too with
-  Devastating), and the damage pmf is derived from it at the end.
+- The defence side is read from constant tables, the *defence kernels*: for a damage class,
+  a Save, a defence configuration (dice rolled, cover saves retained, Brutal) and the
+  attacker's retained normals and crits, the distribution of the dice the defender blocks
+  under its least-damage allocation (:func:`engine.dice.shoot.unblocked`, ties included).
+  At most three saves are retained, so the dice blocked depend on the attacker's normals and
+  crits only up to 3 of each, and on the damage only through which of ``cd < nd``,
+  ``cd == nd``, ``nd < cd <= 2 nd``, ``cd > 2 nd``, ``cd == 0 < nd`` and ``nd == cd == 0``
+  holds (:func:`damage_class`): 9,120 kernels of 2 entries on average (84 KB unpacked), built
+  by :mod:`engine.dice.tablegen` from the reference code and stored compressed, 7 KB
+  (:mod:`engine.dice.kernel_data`); tests check that they are what the generator builds and
+  that the damage classes hold. Each kernel also stores its expected blocked normals and
+  crits, so choosing whether to retain a cover save (least expected damage) costs two
+  multiplications.
+- The attack roll (:func:`attack_outcomes`) comes straight from the multinomial when every
+  die stands alone (no re-roll or Relentless, no retention rule, not obscured), and through
+  flat lists otherwise (Ceaseless gathered by the number of dice it re-rolls).
+- The unblocked dice are accumulated in a flat list indexed by ``normals * stride + crits``
+  (and by crits retained with Devastating), the damage pmf derived from it at the end.
 """
 
 from __future__ import annotations
@@ -32,7 +39,6 @@ from engine.dice.rules import DiceRules, RerollMode
 __all__ = [
     "CODES",
     "CONFIGS",
-    "DEFENCE_ROWS",
     "OFFSETS",
     "SUMS",
     "WEIGHTS",
@@ -107,26 +113,6 @@ def damage_class(nd: int, cd: int) -> int:
     if cd == nd:
         return 1
     return 2 if cd <= 2 * nd else 3
-
-
-def _defence_rows(dice: int, save: int) -> tuple[tuple[int, int, int], ...]:
-    """(normal saves, crit saves, weight over 6 ** 3) for ``dice`` rolled defence dice."""
-    f, n = save - 1, 6 - save
-    pad = 6 ** (DEFENCE_DICE - dice)
-    rows = []
-    for i in range(dice + 1):
-        for j in range(dice - i + 1):
-            k = dice - i - j
-            w = _FACT[dice] // (_FACT[i] * _FACT[j] * _FACT[k]) * f**i * n**j
-            if w:
-                rows.append((j, k, w * pad))
-    return tuple(rows)
-
-
-#: ``DEFENCE_ROWS[save][dice]``: the rows of :func:`_defence_rows` (save 2..6, dice 0..3).
-DEFENCE_ROWS: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...] = tuple(
-    tuple(_defence_rows(d, s) for d in range(DEFENCE_DICE + 1)) if s >= 2 else () for s in range(7)
-)
 
 
 def _max_multiplicity(i: int, f: int) -> dict[int, int]:
@@ -272,11 +258,13 @@ def attack_outcomes(
             f, n, c, pad = f * f, n * (6 + f), c * (6 + f), 1
         fact = _FACT
         fm = fact[m]
+        c_pow = [c**k for k in range(m + 1)]
+        f_pow = [f**i for i in range(m + 1)]
         out = []
         for j in range(m + 1):
             a = fm // fact[j] * n**j * pad
             for k in range(m - j + 1):
-                w = a // (fact[k] * fact[m - j - k]) * c**k * f ** (m - j - k)
+                w = a // (fact[k] * fact[m - j - k]) * c_pow[k] * f_pow[m - j - k]
                 if w:
                     out.append(((j + auto, k), w))
         return out, total
@@ -305,16 +293,27 @@ def _kernel_bases(
 ) -> list[int]:
     """For each cover option: the index in :data:`OFFSETS` of its kernel for 0 normals and 0
     crits (add ``n * 4 + c``), within the block of one damage class and save."""
-    bases = []
-    for cover_n, cover_c in options:
-        cover_c = min(cover_c, dice)
-        cover_n = min(cover_n, dice - cover_c)
-        rolled = dice - cover_n - cover_c
-        config = CONFIGS[
-            (0, cover_c, rolled, True) if brutal else (cover_n, cover_c, rolled, False)
-        ]
-        bases.append((block + config) * 16)
-    return bases
+    return [
+        (block + _CONFIG_OF[(dice, cover_n, cover_c, brutal)]) * 16 for cover_n, cover_c in options
+    ]
+
+
+def _config_of(dice: int, cover_n: int, cover_c: int, brutal: bool) -> int:
+    """The :data:`CONFIGS` index of ``dice`` defence dice with a cover-save option."""
+    cover_c = min(cover_c, dice)
+    cover_n = min(cover_n, dice - cover_c)
+    rolled = dice - cover_n - cover_c
+    return CONFIGS[(0, cover_c, rolled, True) if brutal else (cover_n, cover_c, rolled, False)]
+
+
+#: :func:`_config_of` by its arguments (defence dice 0..3, the cover options of
+#: :func:`engine.dice.shoot._cover_options`).
+_CONFIG_OF = {
+    (dice, cover_n, cover_c, brutal): _config_of(dice, cover_n, cover_c, brutal)
+    for dice in range(DEFENCE_DICE + 1)
+    for cover_n, cover_c in ((0, 0), (1, 0), (2, 0), (0, 1))
+    for brutal in (False, True)
+}
 
 
 def shoot_weights(
