@@ -26,10 +26,12 @@ text too.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import click
-from rich.markup import escape
-from rich.table import Table
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 __all__ = ["add_row", "echo", "markup", "printable"]
 
@@ -62,6 +64,8 @@ def markup(text: object) -> str:
 
     ``"[/bold]"`` -> ``"\\[/bold]"``; printed, it reads ``[/bold]`` again.
     """
+    from rich.markup import escape  # only here: a command that prints no markup loads no rich
+
     return escape(printable(text))
 
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.table import Table
 
 from engine.cli.common import SuggestingGroup, console, json_option
 from engine.cli.common import table as new_table
@@ -33,6 +32,9 @@ from engine.dice import (
 from engine.errors import KillTeamError, WeaponRuleError
 from engine.names import did_you_mean
 from engine.terminal import markup
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 __all__ = ["calc", "calc_fight", "calc_shoot", "fight_json", "shoot_json"]
 

@@ -2,7 +2,9 @@
 
 - :func:`parse_weapon_rules` / :class:`WeaponRules`: weapon rules as typed specs.
 - :class:`AttackProfile`, :class:`Target`, :class:`Fighter`: the inputs.
-- :func:`shoot`: exact shooting distribution (:class:`ShootResult`).
+- :func:`shoot`: exact shooting distribution (:class:`ShootResult`), computed by the
+  table-driven kernel :mod:`engine.dice.kernel` (``shoot_reference`` in
+  :mod:`engine.dice.shoot` is the plain computation it is tested against, weight for weight).
 - :func:`fight`: exact fight distribution with optimal or fixed policies (:class:`FightResult`).
 - :mod:`engine.dice.sample`: the same rules rolled with a ``numpy.random.Generator``.
 """

@@ -19,6 +19,9 @@ Order of the roll step (section 5.1 step 3; section 6 for each rule):
    trigger from it).
 
 Weights are integers over ``6 ** (2 * rolled_dice)`` (room for one re-roll of every die).
+
+:func:`attack_roll` computes through :func:`engine.dice.kernel.attack_outcomes`; the code of
+this module (:func:`attack_roll_reference`) is the reference it is tested against.
 """
 
 from __future__ import annotations
@@ -26,10 +29,11 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb, factorial
 
+from engine.dice.kernel import attack_outcomes
 from engine.dice.profile import AttackProfile
 from engine.dice.rules import DiceRules, RerollMode
 
-__all__ = ["AttackRoll", "attack_roll", "crit_threshold", "die_weights"]
+__all__ = ["AttackRoll", "attack_roll", "attack_roll_reference", "crit_threshold", "die_weights"]
 
 #: A retained attack outcome: (normal successes, critical successes).
 Retained = tuple[int, int]
@@ -180,6 +184,17 @@ def attack_roll(profile: AttackProfile, *, obscured: bool = False) -> AttackRoll
 
 @lru_cache(maxsize=4096)
 def _attack_roll(attacks: int, hit: int, rules: DiceRules, obscured: bool) -> AttackRoll:
+    outcomes, total = attack_outcomes(attacks, hit, rules, obscured)
+    return AttackRoll(tuple((n, c, w) for (n, c), w in outcomes), total)
+
+
+def attack_roll_reference(profile: AttackProfile, *, obscured: bool = False) -> AttackRoll:
+    """The reference computation of :func:`attack_roll` (not cached; slower): the fast
+    kernel (:func:`engine.dice.kernel.attack_outcomes`) is checked against it."""
+    return _attack_roll_reference(profile.attacks, profile.hit, profile.rules.dice, obscured)
+
+
+def _attack_roll_reference(attacks: int, hit: int, rules: DiceRules, obscured: bool) -> AttackRoll:
     auto = min(rules.accurate, attacks)
     m = attacks - auto
     acc: dict[tuple[int, int], int] = {}

@@ -166,6 +166,11 @@ class Resolver:
         self.memo: dict[tuple[int, ...], int] = {}
         self.max_states = max_states
         self._limit = sys.maxsize if max_states is None else max_states
+        self._solve: Callable[[int, int, int, int, int, int, bool, bool, bool], int] = (
+            self._optimal_solver()
+            if self.fixed_a is None and self.fixed_b is None
+            else self._solve_generic
+        )
 
     def solve(
         self, an: int, ac: int, bn: int, bc: int, wa: int, wb: int, sa: bool, sb: bool, a_turn: bool
@@ -175,7 +180,149 @@ class Resolver:
         Args:
             an, ac / bn, bc: unresolved normal and critical successes of attacker / defender.
             wa, wb: wounds left (>= 1). sa, sb: Shock still unused. a_turn: attacker to move.
+
+        Raises:
+            FightTooLargeError: solving it would hold more than ``max_states`` positions (the
+                memo is then cleared).
         """
+        return self._solve(an, ac, bn, bc, wa, wb, sa, sb, a_turn)
+
+    def _too_large(self) -> FightTooLargeError:
+        self.memo.clear()
+        return FightTooLargeError(
+            f"the fight needs more than {self._limit:,} resolution positions to solve "
+            "exactly (too many attack dice, wounds and damage values together)"
+        )
+
+    def _optimal_solver(self) -> Callable[[int, int, int, int, int, int, bool, bool, bool], int]:
+        """:meth:`solve` when both sides play ``optimal``: the same positions, memo and values
+        as :meth:`_solve_generic`, with the five moves written out (no move loop) and the
+        numbers in closure variables."""
+        nd_a, cd_a, nd_b, cd_b = self.nd_a, self.cd_a, self.nd_b, self.cd_b
+        a_normal_blocks, b_normal_blocks = self.a_normal_blocks, self.b_normal_blocks
+        memo = self.memo
+        limit = self._limit
+        too_large = self._too_large
+        dealt_a = _DEALT_A
+        vshift, bits = _VSHIFT, _BITS
+        dealt_b_nd = (-nd_b << vshift) + nd_b
+        dealt_b_cd = (-cd_b << vshift) + cd_b
+
+        def solve(
+            an: int, ac: int, bn: int, bc: int, wa: int, wb: int, sa: bool, sb: bool, a_turn: bool
+        ) -> int:
+            if not an and not ac:
+                if not bn and not bc:
+                    return 0
+                total = bn * nd_b + bc * cd_b
+                if total >= wa:
+                    return (-(KILL_VALUE + wa) << vshift) + wa
+                return (-total << vshift) + total
+            if not bn and not bc:
+                total = an * nd_a + ac * cd_a
+                if total >= wb:
+                    return ((KILL_VALUE + wb) << vshift) + (wb << bits)
+                return total * dealt_a
+            most_b = bn * nd_b + bc * cd_b
+            if wa > most_b:
+                wa = most_b + 1
+            most_a = an * nd_a + ac * cd_a
+            if wb > most_a:
+                wb = most_a + 1
+            if sa and not ac:
+                sa = False
+            if sb and not bc:
+                sb = False
+            key = (an, ac, bn, bc, wa, wb, sa, sb, a_turn)
+            best = memo.get(key)
+            if best is not None:
+                return best
+            if a_turn:
+                kill = ((KILL_VALUE + wb) << vshift) + (wb << bits)
+                if an:
+                    best = (
+                        kill
+                        if nd_a >= wb
+                        else (
+                            solve(an - 1, ac, bn, bc, wa, wb - nd_a, sa, sb, False) + nd_a * dealt_a
+                        )
+                    )
+                if ac:
+                    if cd_a >= wb:
+                        v = kill
+                    elif sa:
+                        if bn:
+                            v = solve(an, ac - 1, bn - 1, bc, wa, wb - cd_a, False, sb, False)
+                        elif bc:
+                            v = solve(an, ac - 1, bn, bc - 1, wa, wb - cd_a, False, sb, False)
+                        else:
+                            v = solve(an, ac - 1, bn, bc, wa, wb - cd_a, False, sb, False)
+                        v += cd_a * dealt_a
+                    else:
+                        v = solve(an, ac - 1, bn, bc, wa, wb - cd_a, sa, sb, False) + cd_a * dealt_a
+                    if best is None or v > best:
+                        best = v
+                if bn:
+                    if an and a_normal_blocks:
+                        v = solve(an - 1, ac, bn - 1, bc, wa, wb, sa, sb, False)
+                        if best is None or v > best:
+                            best = v
+                    if ac:
+                        v = solve(an, ac - 1, bn - 1, bc, wa, wb, sa, sb, False)
+                        if best is None or v > best:
+                            best = v
+                if ac and bc:
+                    v = solve(an, ac - 1, bn, bc - 1, wa, wb, sa, sb, False)
+                    if best is None or v > best:
+                        best = v
+            else:
+                kill = (-(KILL_VALUE + wa) << vshift) + wa
+                if bn:
+                    best = (
+                        kill
+                        if nd_b >= wa
+                        else (solve(an, ac, bn - 1, bc, wa - nd_b, wb, sa, sb, True) + dealt_b_nd)
+                    )
+                if bc:
+                    if cd_b >= wa:
+                        v = kill
+                    elif sb:
+                        if an:
+                            v = solve(an - 1, ac, bn, bc - 1, wa - cd_b, wb, sa, False, True)
+                        elif ac:
+                            v = solve(an, ac - 1, bn, bc - 1, wa - cd_b, wb, sa, False, True)
+                        else:
+                            v = solve(an, ac, bn, bc - 1, wa - cd_b, wb, sa, False, True)
+                        v += dealt_b_cd
+                    else:
+                        v = solve(an, ac, bn, bc - 1, wa - cd_b, wb, sa, sb, True) + dealt_b_cd
+                    if best is None or v < best:
+                        best = v
+                if an:
+                    if bn and b_normal_blocks:
+                        v = solve(an - 1, ac, bn - 1, bc, wa, wb, sa, sb, True)
+                        if best is None or v < best:
+                            best = v
+                    if bc:
+                        v = solve(an - 1, ac, bn, bc - 1, wa, wb, sa, sb, True)
+                        if best is None or v < best:
+                            best = v
+                if bc and ac:
+                    v = solve(an, ac - 1, bn, bc - 1, wa, wb, sa, sb, True)
+                    if best is None or v < best:
+                        best = v
+            assert best is not None
+            if len(memo) >= limit:
+                raise too_large()
+            memo[key] = best
+            return best
+
+        return solve
+
+    def _solve_generic(
+        self, an: int, ac: int, bn: int, bc: int, wa: int, wb: int, sa: bool, sb: bool, a_turn: bool
+    ) -> int:
+        """:meth:`solve` for any policies (a fixed policy plays its one move)."""
         nd_a, cd_a, nd_b, cd_b = self.nd_a, self.cd_a, self.nd_b, self.cd_b
         if not an and not ac:
             if not bn and not bc:
@@ -205,7 +352,7 @@ class Resolver:
         cached = memo.get(key)
         if cached is not None:
             return cached
-        solve = self.solve
+        solve = self._solve_generic
         if a_turn:
             moves: tuple[int, ...]
             if self.fixed_a is not None:
@@ -305,11 +452,7 @@ class Resolver:
                     best = v
         assert best is not None
         if len(memo) >= self._limit:
-            memo.clear()
-            raise FightTooLargeError(
-                f"the fight needs more than {self._limit:,} resolution positions to solve "
-                "exactly (too many attack dice, wounds and damage values together)"
-            )
+            raise self._too_large()
         memo[key] = best
         return best
 

@@ -28,7 +28,8 @@ from functools import lru_cache
 
 import attrs
 
-from engine.dice.attack import AttackRoll, attack_roll
+from engine.dice.attack import AttackRoll, attack_roll_reference
+from engine.dice.kernel import attack_outcomes, shoot_weights
 from engine.dice.pmf import Pmf
 from engine.dice.profile import DEFENCE_DICE, AttackProfile, Target
 
@@ -39,6 +40,7 @@ __all__ = [
     "defence_roll",
     "hot_damage",
     "shoot",
+    "shoot_reference",
     "unblocked",
 ]
 
@@ -291,9 +293,57 @@ def _shoot_cached(profile: AttackProfile, target: Target) -> ShootResult:
     return _shoot(profile, target)
 
 
+_ZERO = Fraction(0)
+
+
 def _shoot(profile: AttackProfile, target: Target) -> ShootResult:
+    """The fast kernel (:mod:`engine.dice.kernel`): weights identical to
+    :func:`shoot_reference`'s, every one of them computed afresh."""
     rules = profile.rules.dice
-    roll: AttackRoll = attack_roll(profile, obscured=target.obscured)
+    attacks = profile.attacks
+    outcomes, roll_total = attack_outcomes(attacks, profile.hit, rules, target.obscured)
+    options = _cover_options(target, rules.saturate)
+    damage, left = shoot_weights(
+        outcomes,
+        attacks,
+        profile.normal_damage,
+        profile.critical_damage,
+        rules,
+        target.save,
+        options,
+    )
+    total = roll_total * 6**DEFENCE_DICE
+    stun = pc = _ZERO
+    if rules.stun or rules.piercing_crits:
+        crit_w = sum(w for (_, c), w in outcomes if c)
+        if rules.stun:
+            stun = Fraction(crit_w, roll_total)
+        if rules.piercing_crits:
+            pc = Fraction(crit_w, roll_total)
+    area = None
+    dev = rules.devastating
+    if dev and rules.devastating_distance is not None:
+        area_w: dict[int, int] = {}
+        for (_, c), w in outcomes:
+            area_w[dev * c] = area_w.get(dev * c, 0) + w
+        area = Pmf(tuple(sorted(area_w.items())), roll_total)
+    return ShootResult(
+        damage=Pmf(tuple(damage), total),
+        retained=Pmf(tuple(outcomes), roll_total),
+        unblocked=Pmf(tuple(left), total),
+        wounds=target.wounds,
+        stun_probability=stun,
+        piercing_crits_probability=pc,
+        hot=hot_damage(profile.hit) if rules.hot else None,
+        area_damage=area,
+    )
+
+
+def shoot_reference(profile: AttackProfile, target: Target) -> ShootResult:
+    """The reference computation of :func:`shoot` (no cache of its own; slower): the
+    kernel's results are checked against it, weight for weight."""
+    rules = profile.rules.dice
+    roll: AttackRoll = attack_roll_reference(profile, obscured=target.obscured)
     save = target.save
     options = _cover_options(target, rules.saturate)
     damage: dict[int, int] = {}
