@@ -94,16 +94,16 @@ def find_rule_action(w: Work, o: OperativeState, text: str) -> RuleActionLike | 
         got = (actions, len(actions), by_text)
         w.ctx.remember(key, got)
     by_text = got[2]
-    act = by_text.get(text)
-    if act is not None:
-        return act
+    found = by_text.get(text)
+    if found is not None:
+        return found
     # The longest name followed by a space that ``text`` starts with: the first action of
     # that name (two names of one length that ``text`` starts with are the same name).
     end = text.rfind(" ")
     while end >= 0:
-        act = by_text.get(text[:end])
-        if act is not None:
-            return act
+        found = by_text.get(text[:end])
+        if found is not None:
+            return found
         end = text.rfind(" ", 0, end)
     return None
 
