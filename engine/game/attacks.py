@@ -117,7 +117,42 @@ def attack_profile(
 
     ``injured``: whether ``o`` counts as injured; ``None`` reads its wounds now. The Shoot
     and Fight frames pass the value from the start of the action: a stat change during an
-    action applies once the action is complete (2.1, decision 7)."""
+    action applies once the action is complete (2.1, decision 7).
+
+    The answer is kept on the state ``w`` was made from while ``w`` still equals it
+    (:meth:`~engine.game.work.Work.state_memo`: the hooks may read any of it), at most
+    :data:`PROFILE_ENTRIES` answers a state."""
+    memo = w.state_memo()
+    if memo is None:
+        return _attack_profile(w, o, name, kind, hit_change, injured, target)
+    kept = memo.get("attack profiles")
+    if kept is None:
+        kept = memo["attack profiles"] = {}
+    key = (o.id, name, kind, hit_change, injured, target)
+    got = kept.get(key)
+    if got is not None and (got[0] is o or got[0] == o):
+        return got[1]  # type: ignore[no-any-return]
+    value = _attack_profile(w, o, name, kind, hit_change, injured, target)
+    if len(kept) >= PROFILE_ENTRIES:
+        kept.clear()
+    kept[key] = (o, value)
+    return value
+
+
+PROFILE_ENTRIES = 512
+"""Attack profiles (:func:`attack_profile`) a state keeps; its memo is emptied when full."""
+
+
+def _attack_profile(
+    w: Work,
+    o: OperativeState,
+    name: str,
+    kind: str,
+    hit_change: int,
+    injured: bool | None,
+    target: str,
+) -> AttackProfile:
+    """:func:`attack_profile` computed."""
     _, _weapon, prof = find_weapon(w, o, name, kind)
     if injured is None:
         injured = w.injury_penalties(o)

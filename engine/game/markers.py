@@ -13,15 +13,16 @@ from engine.game.actions import (
     AmbiguousActionError,
     IllegalActionError,
 )
-from engine.game.state import OperativeState
+from engine.game.state import MarkerState, OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
 from engine.geometry import Objective, Placement, sight
-from engine.geometry.model import MARKER_DIAMETER_MM
+from engine.geometry.model import MARKER_DIAMETER_MM, OBJECTIVE_DIAMETER_MM
 
 __all__ = [
     "apl_controller",
     "carry_along",
+    "contesting",
     "contests",
     "controller",
     "counted_carried",
@@ -57,7 +58,27 @@ def contests(w: Work, o: OperativeState, name: str) -> bool:
     m = next(m for m in w.markers if m.name == name)
     if m.carrier:
         return m.carrier == o.id
-    return sight.objective_in_control_range(w.kz, w.place(o), marker_objective(w, name))
+    return sight.marker_in_control_range(w.kz, w.place(o), (m.x, m.y), OBJECTIVE_DIAMETER_MM)
+
+
+def contesting(w: Work, name: str) -> tuple[OperativeState, ...]:
+    """The operatives on the killzone that contest the marker ``name`` (:func:`contests`),
+    in the order of ``w.alive()``.
+
+    Kept on ``w`` (:meth:`~engine.game.work.Work.kept_on_kz`) under the marker's value until
+    an operative changes or the killzone does: the answer is a function of the living
+    operatives, the marker and the killzone only."""
+    m = next(m for m in w.markers if m.name == name)
+    return w.kept_on_kz(("contesting", m), lambda: _contesting(w, m))
+
+
+def _contesting(w: Work, m: MarkerState) -> tuple[OperativeState, ...]:
+    alive = w.alive()
+    if m.carrier:
+        return tuple(o for o in alive if o.id == m.carrier)
+    kz, place, at = w.kz, w.place, (m.x, m.y)
+    within = sight.marker_in_control_range
+    return tuple(o for o in alive if within(kz, place(o), at, OBJECTIVE_DIAMETER_MM))
 
 
 def apl_controller(
@@ -68,14 +89,21 @@ def apl_controller(
     marker or of any area a rule makes controllable the same way (4.8). The
     ``would_control_apl`` hooks (``fn(w, apl, op=) -> apl``) change the APL an operative
     counts with there, not its APL stat."""
+    return _apl_control(w, [o for o in w.alive() if contesting(o)], marker, rule)
+
+
+def _apl_control(
+    w: Work, ops: list[OperativeState] | tuple[OperativeState, ...], marker: str, rule: str
+) -> str:
+    """:func:`apl_controller` given the contesting operatives ``ops`` (in ``w.alive()``
+    order)."""
     total = {"A": 0, "B": 0}
     hooked = "would_control_apl" in w.ctx.hooks.would
     ids: list[str] = []
-    for o in w.alive():
-        if contesting(o):
-            ids.append(o.id)
-            apl = w.apl(o)
-            total[o.player] += int(w.would("would_control_apl", apl, op=o.id)) if hooked else apl
+    for o in ops:
+        ids.append(o.id)
+        apl = w.apl(o)
+        total[o.player] += int(w.would("would_control_apl", apl, op=o.id)) if hooked else apl
     if (ids or marker) and "would_control_totals" in w.ctx.hooks.would:
         # A rule changing a player's total (not an operative's APL): fn(w, total, ops=,
         # marker=, rule=) -> total, ``ops`` the contesting operatives' ids, ``marker`` the
@@ -99,7 +127,7 @@ def controller(w: Work, name: str, rule: str = "") -> str:
     m = next(m for m in w.markers if m.name == name)
     if m.carrier:
         return w.ctx.owner[m.carrier]
-    got = apl_controller(w, lambda o: contests(w, o, name), name, rule)
+    got = _apl_control(w, contesting(w, name), name, rule)
     if not got and "would_control_marker" in w.ctx.hooks.would:
         got = str(w.would("would_control_marker", got, marker=name))
     return got

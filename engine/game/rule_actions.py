@@ -84,13 +84,28 @@ def find_rule_action(w: Work, o: OperativeState, text: str) -> RuleActionLike | 
     with the longest notation name that ``text`` starts with followed by a space (an action
     with an argument after its name, ``secure centre``: a mission action on the objective
     marker ``centre``); ``None`` when there is none."""
-    best: RuleActionLike | None = None
-    for act in _mine(w, o):
-        if act.text == text:
-            return act
-        if text.startswith(act.text + " ") and (best is None or len(act.text) > len(best.text)):
-            best = act
-    return best
+    actions = w.ctx.hooks.actions
+    key = ("rule actions by text", o.player)
+    got = w.ctx.peek(key)
+    if got is None or got[0] is not actions or got[1] != len(actions):
+        by_text: dict[str, RuleActionLike] = {}
+        for act in _mine(w, o):
+            by_text.setdefault(act.text, act)
+        got = (actions, len(actions), by_text)
+        w.ctx.remember(key, got)
+    by_text = got[2]
+    found = by_text.get(text)
+    if found is not None:
+        return found
+    # The longest name followed by a space that ``text`` starts with: the first action of
+    # that name (two names of one length that ``text`` starts with are the same name).
+    end = text.rfind(" ")
+    while end >= 0:
+        found = by_text.get(text[:end])
+        if found is not None:
+            return found
+        end = text.rfind(" ", 0, end)
+    return None
 
 
 def is_mission_action(act: RuleActionLike) -> bool:

@@ -41,10 +41,32 @@ def weapons_of(w: Work, op_id: str, kind: str) -> list[tuple[str, Weapon, Weapon
     """``(notation name, weapon, profile)`` for each profile of ``kind`` (ranged/melee): its
     datacard's weapons, then those rule modules give it (``Hooks.weapon_source``)."""
     out = list(_card_profiles(w, op_id, kind))
-    if w.ctx.hooks.weapon_sources:
-        given = (x for fn in w.ctx.hooks.weapon_sources for x in fn(w, op_id, kind))
-        out += _profiles_of(given, kind)
+    for fn in w.ctx.hooks.weapon_sources:
+        for weapon in fn(w, op_id, kind):
+            out += _named_profiles(weapon, kind)
     return out
+
+
+NAMED_PROFILE_ENTRIES = 4096
+"""Weapons whose :func:`_named_profiles` answer is remembered (the memo is emptied when
+full)."""
+
+_NAMED: dict[tuple[int, str], tuple[Weapon, tuple[tuple[str, Weapon, WeaponProfile], ...]]] = {}
+
+
+def _named_profiles(weapon: Weapon, kind: str) -> tuple[tuple[str, Weapon, WeaponProfile], ...]:
+    """:func:`_profiles_of` of the one weapon ``weapon`` (a value that never changes),
+    remembered: keyed by its identity, the memo holding the weapon itself, so that identity
+    cannot be reused while the answer is kept."""
+    key = (id(weapon), kind)
+    got = _NAMED.get(key)
+    if got is not None and got[0] is weapon:
+        return got[1]
+    value = tuple(_profiles_of((weapon,), kind))
+    if len(_NAMED) >= NAMED_PROFILE_ENTRIES:
+        _NAMED.clear()
+    _NAMED[key] = (weapon, value)
+    return value
 
 
 def _card_profiles(w: Work, op_id: str, kind: str) -> tuple[tuple[str, Weapon, WeaponProfile], ...]:

@@ -100,6 +100,7 @@ class Work:
         "_did",
         "_kz_memo",
         "_op_memo",
+        "_origin",
         "_would",
         "ctx",
         "deferred",
@@ -121,6 +122,7 @@ class Work:
 
     def __init__(self, s: GameState) -> None:
         self.ctx: GameContext = s.ctx
+        self._origin = s
         # The hook set's dispatch tables (every declared name -> its hooks), read at each
         # emit/would: kept here to save two attribute look-ups on the hottest call.
         self._did = s.ctx.hooks.did_table
@@ -214,6 +216,52 @@ class Work:
             return memo[key]  # type: ignore[no-any-return]
         value = memo[key] = fn()
         return value
+
+    def kept_on_kz(self, key: tuple[Any, ...], fn: Callable[[], _T]) -> _T:
+        """``fn()`` kept under ``key`` until an operative changes (:meth:`set_op`) or the
+        killzone (:attr:`kz`: hatchways, equipment terrain) does: for a value that depends
+        only on the operatives, the killzone and what ``key`` names (values, which the memo
+        holds)."""
+        memo = self._op_memo
+        if memo is None:
+            memo = self._op_memo = {}
+        kz = self.kz
+        got = memo.get(key)
+        if got is not None and got[0] is kz:
+            return got[1]  # type: ignore[no-any-return]
+        value = fn()
+        memo[key] = (kz, value)
+        return value
+
+    def state_memo(self) -> dict[str, Any] | None:
+        """The memo of the state this working copy was made from (``GameState._memo``, which
+        dies with that state) while the copy still equals it, else ``None``: for a value that
+        may depend on anything in the state (a *would* hook can read it all), kept on the
+        state's identity.
+
+        "Equals" means every part of the state is the same value (the same objects, or equal
+        ones), no event was emitted on the copy and nothing was deferred; the node may still
+        be ``None`` (a copy not yet run) or the state's."""
+        s = self._origin
+        if (
+            self.events
+            or self.deferred
+            or (self.node is not None and self.node is not s.node and self.node != s.node)
+            or self.tp != s.tp
+            or self.phase != s.phase
+            or self.initiative != s.initiative
+            or self.step != s.step
+            or self.open_hatchways != s.open_hatchways
+            or (self.mission is not s.mission and self.mission != s.mission)
+            or tuple(self.ops) != s.operatives
+            or tuple(self.players) != s.players
+            or tuple(self.effects) != s.effects
+            or tuple(self.markers) != s.markers
+            or tuple(self.tokens) != s.tokens
+            or tuple(self.stack) != s.stack
+        ):
+            return None
+        return s._memo
 
     def enemies_of(self, op_id: str) -> list[OperativeState]:
         """Living enemy operatives of ``op_id``."""

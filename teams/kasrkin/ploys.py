@@ -347,8 +347,23 @@ def within_sweep(w: Work, t: Token, op: str) -> bool:
     """``op`` is within 5" horizontally of the marker ``t`` (edge of its base to edge of the
     20 mm marker)."""
     o = w.op(op)
-    r = w.place(o).radius
-    return math.hypot(o.x - t.x, o.y - t.y) - r - _MARKER_RADIUS <= SWEEP_RANGE + 1e-9
+    return _within(o.x, o.y, w.place(o).radius, t.x, t.y)
+
+
+def _within(x: float, y: float, r: float, tx: float, ty: float) -> bool:
+    """:func:`within_sweep` for a base of radius ``r`` centred on ``(x, y)`` and a marker at
+    ``(tx, ty)`` (inches)."""
+    return math.hypot(x - tx, y - ty) - r - _MARKER_RADIUS <= SWEEP_RANGE + 1e-9
+
+
+def _sweep_bases(w: Work, player: str) -> tuple[tuple[float, float, float, bool], ...]:
+    """``(x, y, radius, is KASRKIN)`` of ``player``'s living operatives, kept on ``w`` until
+    an operative changes (:meth:`~engine.game.work.Work.kept`)."""
+
+    def bases() -> tuple[tuple[float, float, float, bool], ...]:
+        return tuple((o.x, o.y, w.place(o).radius, is_kasrkin(w, o.id)) for o in w.alive(player))
+
+    return w.kept(("kasrkin sweep bases", player), bases)
 
 
 @attrs.frozen(slots=True)
@@ -390,12 +405,10 @@ class ClearanceSweep:
         of the spot that has an enemy within 5" of it too (Ceaseless on the shots it may
         take there), at most 0.5."""
         x, y = (float(v) for v in action.text.rsplit(" ", 1)[1].split(","))
-        t = Token(CLEARANCE_SWEEP, player, "", x, y)
-        enemies = [o.id for o in w.alive(other(player)) if within_sweep(w, t, o.id)]
-        if not enemies:
+        if not any(_within(ox, oy, r, x, y) for ox, oy, r, _ in _sweep_bases(w, other(player))):
             return 0.0
-        mine = [o.id for o in w.alive(player) if is_kasrkin(w, o.id) and within_sweep(w, t, o.id)]
-        return min(0.5, 0.1 * len(mine))
+        mine = sum(1 for ox, oy, r, k in _sweep_bases(w, player) if k and _within(ox, oy, r, x, y))
+        return min(0.5, 0.1 * mine)
 
 
 CLEARANCE_SWEEP_PLOY = ClearanceSweep()

@@ -95,10 +95,25 @@ def selected_equipment(w: Work, player: str) -> tuple[str, ...]:
 def has_equipment(w: Work, player: str, name: str) -> bool:
     """Whether ``player`` selected the equipment option ``name`` (case-insensitive; a
     grenade option by its name with or without the split)."""
-    low = " ".join(name.lower().split())
-    return any(
-        low in (" ".join(s.lower().split()), option_of(s).lower()) for s in w.pl(player).equipment
-    )
+    equipment = w.pl(player).equipment
+    if not equipment:
+        return False
+    key = (tuple(equipment), name)
+    got = _HAS.get(key)
+    if got is None:
+        low = " ".join(name.lower().split())
+        got = any(low in (" ".join(s.lower().split()), option_of(s).lower()) for s in equipment)
+        if len(_HAS) >= HAS_EQUIPMENT_ENTRIES:
+            _HAS.clear()
+        _HAS[key] = got
+    return got
+
+
+HAS_EQUIPMENT_ENTRIES = 4096
+"""Answers of :func:`has_equipment` remembered, keyed by value (the selection, a tuple of
+names, and the name asked); the memo is emptied when full."""
+
+_HAS: dict[tuple[tuple[str, ...], str], bool] = {}
 
 
 def give_weapons(
