@@ -135,7 +135,9 @@ class Action:
         op: the acting operative's id (``"KAS-1"``), or ``""``.
         weapon: a weapon name (lower case, profile in parentheses), or ``""``.
         target: a target operative's id, or ``""``.
-        point: ``(x, y, z)`` in inches for moves, deployment and markers, else ``None``.
+        point: ``(x, y, z)`` in inches for moves, deployment and markers, else ``None``
+            (a move action without one is its header: ``Reposition KAS-1``, its destination
+            decided next).
         values: die faces for ``roll``, ``Re-roll`` and ``Command re-roll``; for
             ``Accurate`` the number of dice retained unrolled.
         text: any other word (a player, an order, a marker or hatchway name, a card,
