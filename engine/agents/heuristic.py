@@ -136,7 +136,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
 
 from engine.advice import (
     VP_VALUE,
@@ -219,7 +218,7 @@ class HeuristicAgent:
             "gambit": self._gambit,
             "ploy": ploy_choices.ploy_window,
             "free_action": self._action,
-            "destination": self._destination,
+            "destination": self._action,
             "retaliate": attack_choices.retaliate,
             "resolve": self._resolve,
             "same_feature": attack_choices.same_feature,
@@ -418,35 +417,15 @@ class HeuristicAgent:
                 return a
         return legal[0]  # pragma: no cover - End activation is always listed
 
-    def _destination(self, w: Work, me: str, legal: list[Action]) -> Action:
-        """A destination of the move whose header was chosen (by another player than this
-        agent, which answers with complete actions): scored as the action decision scores
-        moves, its activation frame below this decision's."""
-        state = self._state
-        scored = self._scores(w, me, legal, state, self._mission(me), frame=w.stack[-2])
-        for _, _, a in scored:
-            if a in legal:
-                return a
-            if state.is_legal(a):
-                self._checked = a
-                return a
-        return legal[0]  # pragma: no cover - a listed destination scores
-
     def _scores(
-        self,
-        w: Work,
-        me: str,
-        legal: list[Action],
-        state: GameState,
-        sense: MissionSense,
-        frame: Any = None,
+        self, w: Work, me: str, legal: list[Action], state: GameState, sense: MissionSense
     ) -> list[tuple[float, int, Action]]:
         """Every listed action of the operative whose action is decided, and unlisted move
         destinations, scored (module docstring), best first: ``(score, index, action)``
-        (an index past ``legal`` is an unlisted destination). ``frame``: the activation
-        frame (default the frame on top)."""
-        if frame is None:
-            frame = w.top
+        (an index past ``legal`` is an unlisted destination)."""
+        frame = w.top
+        if not hasattr(frame, "mode"):  # a destination decision: its activation is below
+            frame = w.stack[-2]
         o = w.op(frame.op)
         mode = frame.mode
         here = w.place(o)
