@@ -279,3 +279,18 @@ def test_other_record_formats_are_refused_naming_the_formats_read(fmt: int) -> N
     with pytest.raises(RecordFormatError, match="'format'") as err:
         replay(lines, ruleset=KT24)
     assert str(fmt) in str(err.value) and "2 and 3" in str(err.value)
+
+
+def test_a_move_chosen_in_two_steps_opens_the_windows_of_the_move_in_one_step() -> None:
+    """Header then destination performs the complete action as the action decision does:
+    a Dash of the ploy test team to (5, 12) opens the ``moved`` window (Tailwind) with the
+    same frames and operatives as the Dash named in one step (only the step count differs)."""
+    from tests.test_ploys import FACING, pass_windows, where
+    from tests.test_ploys import pos as ploy_pos
+
+    s, _ = pass_windows(ploy_pos(FACING).apply("Activate PLOA-1 engage")[0])
+    one, _ = s.apply("Dash PLOA-1 to 5,12")
+    two, _ = s.apply("Dash PLOA-1")[0].apply("Dash PLOA-1 to 5,12")
+    assert where(two) == where(one) == ("A", "ploy", "moved")
+    assert two.stack == one.stack and two.operatives == one.operatives
+    assert two.step == one.step + 1
