@@ -9,9 +9,9 @@
   result line.
 
 Limits: :data:`MAX_STEPS` inputs per record, agent names of :data:`MAX_AGENT_CHARS`
-characters; records of :data:`READ_FORMATS` only (:data:`FORMAT` and the previous one), made by an engine of the same major and minor
-version (``0.1.x`` replays on ``0.1.y``; another major or minor version, older or newer, is
-refused because the rules may differ).
+characters; records of :data:`READ_FORMATS` only (:data:`FORMAT` and the previous one),
+made by an engine of the same major and minor version (``0.1.x`` replays on ``0.1.y``;
+another major or minor version, older or newer, is refused because the rules may differ).
 
 Errors: :class:`RecordFormatError` (a malformed record: the message names the line and the
 field, quoting at most a short excerpt), a subclass of :class:`ReplayError`.
