@@ -12,7 +12,10 @@ file of issue 28 moved, with::
     python -m tests.test_behaviour_unchanged --write
 
 An expected difference (a rule fixed on purpose) is written anew the same way, and the commit
-says why.
+says why. The 40 random battles were written anew for issue 29, when a move's destination
+became a decision of its own (a random agent picks the move, then its destination: other
+inputs, other battles); the 40 heuristic battles kept their values (the heuristic agent
+still names each move complete, in one step).
 """
 
 from __future__ import annotations

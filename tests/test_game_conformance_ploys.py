@@ -22,7 +22,7 @@ from tests.ploy_team import PLOYS, roster
 from tests.test_game_conformance import _TEAMS, _play_checked
 
 SEEDS = range(1004, 1018)
-SCRIPTED_ONLY = ("strike", "resolve_start")
+SCRIPTED_ONLY = ("strike", "resolve_start", "action_declared")
 FREE = {p.name: 0 for p in PLOYS}
 
 
@@ -47,5 +47,8 @@ def test_random_playouts_with_ploys_conform() -> None:
     # Every window of the core was reached and a ploy used in it at least once; but the
     # ``strike`` and ``resolve_start`` windows need a Fight, which random playouts almost never
     # reach (their agents pick among dozens of moves): they are tested by script
-    # (tests/test_team_kommandos_ploys.py, tests/test_ploys.py).
+    # (tests/test_team_kommandos_ploys.py, tests/test_ploys.py). So is ``action_declared``
+    # (Snatch Away: an enemy declaring Pick Up Marker near a free ploy; reached in one of these
+    # games by chance, in none since a move's destination became a decision of its own,
+    # issue 29; tests/test_ploys.py::test_action_declared_window_*).
     assert sorted(t for t in TRIGGERS if not used[t] and t not in SCRIPTED_ONLY) == []

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.game import GameOptions, GameState
+from engine.game.actions import MOVE_VERBS, Action
 from engine.game.events import Event
 from engine.game.scenario import run
 from engine.geometry import Killzone
@@ -204,6 +205,20 @@ def of_kind(events: Iterable[Event], kind: str) -> list[Event]:
 
 def legal_verbs(state: GameState) -> set[str]:
     return {a.verb for a in state.legal_actions()}
+
+
+def with_destinations(state: GameState) -> list[Action]:
+    """The listed actions with each move header (``Reposition KAS-1``) replaced by what the
+    destination decision it opens lists (the header applied, then listed; ``Back`` left
+    out): the complete moves, as tests that look for a destination need them."""
+    out: list[Action] = []
+    for a in state.legal_actions():
+        if a.verb in MOVE_VERBS and a.point is None:
+            after = state.apply(a)[0]
+            out += [d for d in after.legal_actions() if d.verb != "Back"]
+        else:
+            out.append(a)
+    return out
 
 
 OPTIONS_PICKUP = GameOptions(objectives_pickup=True)

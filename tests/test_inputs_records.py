@@ -135,7 +135,7 @@ _DELETE = object()
 
 def test_the_header_carries_the_killzone_layout_with_its_hash() -> None:
     head = _head(SHORT)
-    assert head["format"] == FORMAT == 2
+    assert head["format"] == FORMAT == 3
     kz = head["killzone"]
     assert sorted(kz) == ["hash", "layout", "name", "version"]
     # The layout is what Killzone.from_dict reads, and rebuilding gives the same layout back.

@@ -23,7 +23,7 @@ from engine.game.scenario import run
 from engine.game.state import Decision, Effect
 from engine.rulesets import position
 from engine.teams.model import Roster
-from tests.test_game_rules_common import BLU, LAB, roster
+from tests.test_game_rules_common import BLU, LAB, roster, with_destinations
 from tests.test_team_weapon_rules import lab_team
 
 TROOPER = "Kasrkin Trooper"
@@ -43,7 +43,9 @@ def lab(
 
 
 def texts(s: GameState) -> list[str]:
-    return [str(a) for a in s.legal_actions()]
+    """The listed actions, each move at its listed destinations (through the destination
+    decision its header opens)."""
+    return [str(a) for a in with_destinations(s)]
 
 
 def ploys_used(events: list[Event]) -> list[tuple[str, str]]:

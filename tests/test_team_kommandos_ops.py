@@ -19,7 +19,16 @@ from engine.missions import kill_op
 from engine.rulesets import position
 from engine.teams.model import Roster
 from teams.kommandos.breach import breach_area
-from tests.test_game_rules_common import BLU, LAB, OPTIONS_PICKUP, lab_data, play, rect, roster
+from tests.test_game_rules_common import (
+    BLU,
+    LAB,
+    OPTIONS_PICKUP,
+    lab_data,
+    play,
+    rect,
+    roster,
+    with_destinations,
+)
 from tests.test_team_weapon_rules import lab_team
 
 NOB = "Kommando Boss Nob [Slugga; Power Klaw]"
@@ -45,7 +54,9 @@ def kom(
 
 
 def legal(s: GameState) -> list[str]:
-    return [str(a) for a in s.legal_actions()]
+    """The listed actions, each move at its listed destinations (through the destination
+    decision its header opens)."""
+    return [str(a) for a in with_destinations(s)]
 
 
 def refused(s: GameState, action: str) -> str:

@@ -21,7 +21,7 @@ from engine.game.work import Work
 from engine.rulesets import position
 from engine.teams.model import Roster
 from teams.pathfinders.markerlights import add_markerlights, markerlights, remove_markerlights
-from tests.test_game_rules_common import BLU, LAB, roster
+from tests.test_game_rules_common import BLU, LAB, roster, with_destinations
 from tests.test_team_weapon_rules import lab_team
 
 Ops = dict[str, dict[str, Any]]
@@ -51,7 +51,9 @@ def lab(
 
 
 def texts(s: GameState) -> list[str]:
-    return [str(a) for a in s.legal_actions()]
+    """The listed actions, each move at its listed destinations (through the destination
+    decision its header opens)."""
+    return [str(a) for a in with_destinations(s)]
 
 
 def tokens(s: GameState, op: str) -> int:

@@ -59,7 +59,11 @@ Decisions (``rules/KT24.md`` section in brackets):
     that action, whichever is worth more) and of nearing a marker where it would score next
     turning point (:meth:`~engine.agents.mission_choices.MissionSense.approach`); the best
     spots contesting each marker are valued in full. The candidates are the engine's
-    listed destinations plus spots just outside Light and Heavy terrain in reach (cover),
+    listed destinations of every move action at once
+    (:func:`engine.game.flow.list_complete_actions`: the agent expands the move headers
+    itself and answers with the complete action, ``Reposition KAS-1 to 8,4``, in one step;
+    at a ``destination`` decision another player opened, the destinations listed there)
+    plus spots just outside Light and Heavy terrain in reach (cover),
     pruned by a cheap score before the full one; an unlisted spot is used only when the
     engine accepts it as legal. (Destinations whose upper bound cannot beat a listed action
     are not valued in full: this saves sight queries and never changes the choice.)
@@ -164,6 +168,7 @@ from engine.agents.position import (
     shot_kill_chance,
 )
 from engine.game.actions import MOVE_VERBS, Action
+from engine.game.flow import list_complete_actions
 from engine.game.rule_actions import find_rule_action
 from engine.game.state import Decision, GameState, OperativeState, other
 from engine.game.work import Work
@@ -213,6 +218,7 @@ class HeuristicAgent:
             "gambit": self._gambit,
             "ploy": ploy_choices.ploy_window,
             "free_action": self._action,
+            "destination": self._action,
             "retaliate": attack_choices.retaliate,
             "resolve": self._resolve,
             "same_feature": attack_choices.same_feature,
@@ -233,7 +239,8 @@ class HeuristicAgent:
         node = state.node
         if not isinstance(node, Decision):
             raise ValueError(f"not a decision node: {node!r}")
-        legal = list(state.legal_actions())
+        # Every move at its destinations (complete actions, each legal in one step).
+        legal = list_complete_actions(state)
         if not legal:
             raise ValueError(f"no legal action at {node!r}")
         if len(legal) == 1:
@@ -374,7 +381,7 @@ class HeuristicAgent:
         if not (isinstance(node, Decision) and node.player == me and node.kind == "action"):
             return act
         view = DecisionView(after)
-        legal_after = list(after.legal_actions())
+        legal_after = list_complete_actions(after)
         quiet = MissionSense(after, me, quiet=True)  # the shots matter here, not the mission
         scored = self._scores(view, me, legal_after, after, quiet)
         first = next((a for _, _, a in scored if a in legal_after or after.is_legal(a)), None)
@@ -417,6 +424,8 @@ class HeuristicAgent:
         destinations, scored (module docstring), best first: ``(score, index, action)``
         (an index past ``legal`` is an unlisted destination)."""
         frame = w.top
+        if not hasattr(frame, "mode"):  # a destination decision: its activation is below
+            frame = w.stack[-2]
         o = w.op(frame.op)
         mode = frame.mode
         here = w.place(o)

@@ -22,6 +22,9 @@ out when 0):
 ``Counteract KAS-1``        counteract with an expended Engage operative
 ``End activation``          end the active operative's activation early
 ``Reposition KAS-1 to 8,4`` also ``Dash``, ``Fall Back``, ``Charge``
+``Reposition KAS-1``        a move action's header: the action chosen, its destination
+                            decided next (``destination``); also ``Dash``... (1.5, 3.2)
+``Back``                    at a destination decision that has none: choose another action
 ``Shoot KAS-1 bolt pistol at LEG-2``
 ``Fight KAS-1 chainsword at LEG-2``
 ``Retaliate LEG-2 with power fist``
@@ -132,7 +135,9 @@ class Action:
         op: the acting operative's id (``"KAS-1"``), or ``""``.
         weapon: a weapon name (lower case, profile in parentheses), or ``""``.
         target: a target operative's id, or ``""``.
-        point: ``(x, y, z)`` in inches for moves, deployment and markers, else ``None``.
+        point: ``(x, y, z)`` in inches for moves, deployment and markers, else ``None``
+            (a move action without one is its header: ``Reposition KAS-1``, its destination
+            decided next).
         values: die faces for ``roll``, ``Re-roll`` and ``Command re-roll``; for
             ``Accurate`` the number of dice retained unrolled.
         text: any other word (a player, an order, a marker or hatchway name, a card,
@@ -163,7 +168,7 @@ def format_action(a: Action) -> str:
     v = a.verb
     if v == "roll":
         return "roll " + ",".join(str(d) for d in a.values)
-    if v in ("Pass", "Done", "Keep", "Decline", "End activation"):
+    if v in ("Pass", "Done", "Keep", "Decline", "End activation", "Back"):
         return v
     if v in ("Initiative", "Drop zone"):
         return f"{v} {a.text}"
@@ -176,7 +181,7 @@ def format_action(a: Action) -> str:
     if v in ("Counteract", "Guard", "Interrupt"):
         return f"{v} {a.op}"
     if v in MOVE_VERBS:
-        return f"{v} {a.op} to {_pt(a.point)}"
+        return f"{v} {a.op}" if a.point is None else f"{v} {a.op} to {_pt(a.point)}"
     if v in ("Shoot", "Fight", "Hatchway fight"):
         return f"{v} {a.op} {a.weapon} at {a.target}"
     if v == "Retaliate":
@@ -237,6 +242,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Keep", r"keep"),
         ("Decline", r"decline"),
         ("End activation", r"end\s+activation"),
+        ("Back", r"back"),
         ("Initiative", r"initiative\s+(?P<text>[AB])"),
         ("Drop zone", r"drop\s+zone\s+(?P<text>[AB])"),
         ("Play", r"play\s+(?P<text>re-roll|[+-][123])"),
@@ -245,10 +251,10 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Counteract", rf"counteract\s+{_OP}"),
         ("Guard", rf"guard\s+{_OP}"),
         ("Interrupt", rf"interrupt\s+{_OP}"),
-        ("Reposition", rf"reposition\s+{_OP}\s+to\s+{_POINT}"),
-        ("Dash", rf"dash\s+{_OP}\s+to\s+{_POINT}"),
-        ("Fall Back", rf"fall\s+back\s+{_OP}\s+to\s+{_POINT}"),
-        ("Charge", rf"charge\s+{_OP}\s+to\s+{_POINT}"),
+        ("Reposition", rf"reposition\s+{_OP}(?:\s+to\s+{_POINT})?"),
+        ("Dash", rf"dash\s+{_OP}(?:\s+to\s+{_POINT})?"),
+        ("Fall Back", rf"fall\s+back\s+{_OP}(?:\s+to\s+{_POINT})?"),
+        ("Charge", rf"charge\s+{_OP}(?:\s+to\s+{_POINT})?"),
         ("Shoot", rf"shoot\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
         ("Hatchway fight", rf"hatchway\s+fight\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
         ("Fight", rf"fight\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),

@@ -117,13 +117,18 @@ class Listing:
         ruled_out: the verbs :func:`precheck` refuses by control range alone
             (:data:`IN_CR_REFUSED` or :data:`OUT_OF_CR_REFUSED`): not asked.
         memo: the movement checks the four move actions share from this position.
-        refused: a rule may refuse destinations (``would_refuse_destination`` hooks).
+        destinations: list each move action at its destinations (complete actions, as a
+            rule asking whether one exists needs) rather than as a header, its destination
+            chosen next (the ``destination`` decision; the activation's listing).
+        unavailable: move verbs found to have no destination from this position in this
+            choice (the activation frame's marks after ``Back``): not listed.
     """
 
     in_cr: bool
     ruled_out: frozenset[str]
     memo: ReachMemo
-    refused: bool
+    destinations: bool = False
+    unavailable: tuple[str, ...] = ()
 
 
 class UniversalAction:

@@ -22,7 +22,6 @@ import attrs
 from engine.game import deployment, ploys
 from engine.game.actions import (
     MAX_COORDINATE,
-    MOVE_VERBS,
     Action,
     IllegalActionError,
     InvalidActionError,
@@ -38,10 +37,21 @@ from engine.game.state import (
     Terminal,
     other,
 )
-from engine.game.universal.activation import start_activation, start_counteract
+from engine.game.universal.activation import (
+    ActivationFrame,
+    start_activation,
+    start_counteract,
+)
 from engine.game.work import Work
 
-__all__ = ["advance", "apply", "chance_outcomes", "is_legal", "list_actions"]
+__all__ = [
+    "advance",
+    "apply",
+    "chance_outcomes",
+    "is_legal",
+    "list_actions",
+    "list_complete_actions",
+]
 
 
 # -------------------------------------------------------------------------------------------
@@ -49,7 +59,9 @@ __all__ = ["advance", "apply", "chance_outcomes", "is_legal", "list_actions"]
 # -------------------------------------------------------------------------------------------
 
 
-_POINT_VERBS = frozenset({"Deploy", "Place marker", "Set up", *MOVE_VERBS})
+_POINT_VERBS = frozenset({"Deploy", "Place marker", "Set up"})
+"""Verbs that need a point (a move action without one is its header, the destination decided
+next)."""
 
 
 def _malformed(a: Action, what: str) -> InvalidActionError:
@@ -177,7 +189,10 @@ def advance(w: Work) -> None:
 
 def list_actions(state: GameState) -> list[Action]:
     """The listed legal actions of a decision node in canonical order (outcomes at a chance
-    node; nothing at the end)."""
+    node; nothing at the end). A move action of an activation is listed as its header
+    (``Reposition KAS-1``): its destinations are listed by the ``destination`` decision that
+    choosing it opens (:class:`~engine.game.universal.activation.DestinationFrame`), and
+    computed only then; :func:`list_complete_actions` lists them all at once."""
     node = state.node
     if isinstance(node, Terminal):
         return []
@@ -186,6 +201,26 @@ def list_actions(state: GameState) -> list[Action]:
     w = Work(state)
     acts = w.top.options(w)
     return sorted(set(acts), key=_sort_key)
+
+
+def list_complete_actions(state: GameState) -> list[Action]:
+    """:func:`list_actions` with every move action at its listed destinations (complete
+    actions, ``Reposition KAS-1 to 8,4``, each legal in one step) instead of its header:
+    the listing as it was before a move's destination became a decision of its own, for
+    agents that weigh every destination of every move at once (the heuristic agent). At any
+    node other than an activation's action decision, :func:`list_actions`."""
+    node = state.node
+    if isinstance(node, (Terminal, Chance)) or not state.stack:
+        return list_actions(state)
+    top = state.stack[-1]
+    if not isinstance(top, ActivationFrame):
+        return list_actions(state)
+    memo = state._memo
+    got: list[Action] | None = memo.get("complete")
+    if got is None:
+        w = Work(state)
+        got = memo["complete"] = sorted(set(top.listing(w, destinations=True)), key=_sort_key)
+    return got
 
 
 def _sort_key(a: Action) -> tuple[Any, ...]:

@@ -46,7 +46,8 @@ class Observation:
         mission: the :class:`~engine.game.state.MissionState` with the opponent's secrets
             hidden (:data:`HIDDEN`).
         legal_actions: the viewer's legal actions when the node is the viewer's decision,
-            else empty.
+            else empty (a move action of an activation as its header, ``Reposition KAS-1``:
+            its destinations are those of the ``destination`` decision choosing it opens).
         hidden: what is hidden, in words (``"B's tac op"``).
     """
 

@@ -2,7 +2,7 @@
 
 A record is a header line, one line per input, and a result line::
 
-    {"record": "killteam-game", "format": 2, "engine": "0.1.0", "ruleset": "kt24",
+    {"record": "killteam-game", "format": 3, "engine": "0.1.0", "ruleset": "kt24",
      "killzone": {"name": ..., "version": ..., "hash": ..., "layout": {...}},
      "rosters": {"A": {...}, "B": {...}}, "options": {...}, "seed": 1,
      "agents": {"A": "random", "B": "random"}, "hash_every": 25}
@@ -19,9 +19,14 @@ JSON, :func:`dumps_line`), and the game options. Replaying never opens another f
 written with sorted keys and no spaces, so the same inputs and seed give a byte-identical
 record.
 
-**Format 2** (this one). Format 1 named the killzone (name, version, source file and file
-hash) and replay loaded it from that file; format-1 records are rejected with a message saying
-so (re-record the battle).
+**Format 3** (this one): a move action may take two inputs, its header (``Reposition
+KAS-1``, the action chosen) then its destination (``Reposition KAS-1 to 8,4``, the
+``destination`` decision), or ``Back`` when the move has no destination; a complete move in one
+input is still legal. Format 2 (every move one complete input) replays unchanged: its inputs
+are all still legal and reach the same states
+(:data:`~engine.game.record_format.READ_FORMATS`). Format 1 named the killzone (name,
+version, source file and file hash) and replay loaded it from that file; format-1 records are
+rejected with a message saying so (re-record the battle).
 
 **Validation.** :func:`replay` reads a record as a stream, one line at a time (a path, a file
 object or an iterable of lines; it keeps only the header's battle and the last hash-checked
@@ -30,7 +35,8 @@ step, never all lines), and checks everything it reads:
 - each line: UTF-8, at most :data:`~engine.inputs.MAX_LINE_BYTES` bytes (the header
   :data:`~engine.game.record_format.MAX_HEADER_BYTES`), JSON within the
   limits of :mod:`engine.inputs` (parsed as ``record line N``), an object;
-- the header (line 1): ``record``, ``format`` (:data:`FORMAT`), ``engine`` (same major and
+- the header (line 1): ``record``, ``format`` (:data:`FORMAT`, or 2:
+  :data:`~engine.game.record_format.READ_FORMATS`), ``engine`` (same major and
   minor version as this engine: ``0.1.x`` replays on ``0.1.y``; another major or minor
   version, older or newer, is refused because the rules may differ), ``ruleset``
   (:data:`RULESETS`, and the ruleset the replay is under: a record never replays under

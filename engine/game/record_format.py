@@ -9,9 +9,9 @@
   result line.
 
 Limits: :data:`MAX_STEPS` inputs per record, agent names of :data:`MAX_AGENT_CHARS`
-characters; records of :data:`FORMAT` only, made by an engine of the same major and minor
-version (``0.1.x`` replays on ``0.1.y``; another major or minor version, older or newer, is
-refused because the rules may differ).
+characters; records of :data:`READ_FORMATS` only (:data:`FORMAT` and the previous one),
+made by an engine of the same major and minor version (``0.1.x`` replays on ``0.1.y``;
+another major or minor version, older or newer, is refused because the rules may differ).
 
 Errors: :class:`RecordFormatError` (a malformed record: the message names the line and the
 field, quoting at most a short excerpt), a subclass of :class:`ReplayError`.
@@ -47,6 +47,7 @@ __all__ = [
     "MAX_AGENT_CHARS",
     "MAX_HEADER_BYTES",
     "MAX_STEPS",
+    "READ_FORMATS",
     "RESULT_LINE_FIELDS",
     "RULESETS",
     "STEP_ACTORS",
@@ -68,8 +69,14 @@ __all__ = [
 ]
 
 
-FORMAT = 2
-"""The record format this engine writes and reads (module docstring)."""
+FORMAT = 3
+"""The record format this engine writes (module docstring): 3 since a move's destination is a
+decision of its own (a move may take two inputs, its header then its destination, or
+``Back``)."""
+
+READ_FORMATS = (2, 3)
+"""The record formats this engine reads: :data:`FORMAT`, and format 2, whose inputs (every
+move one complete action) are all still legal in one step and reach the same states."""
 
 MAX_STEPS = MAX_STEPS_LIMIT
 """The most inputs a record may have (and the most ``options.max_steps`` may allow): the
@@ -481,7 +488,7 @@ def game_from_header(header: Any, under: RulesetLike) -> GameState:
 
     Raises:
         RecordFormatError: naming the header field: not a record header, a format other
-            than :data:`FORMAT`, an engine of another major or minor version, an unknown
+            not in :data:`READ_FORMATS`, an engine of another major or minor version, an unknown
             ruleset or one other than ``under`` (a record never replays under another
             ruleset), a malformed or tampered killzone or team, an illegal roster, a bad
             option, seed, agents, agent seeds or ``hash_every``.
@@ -489,14 +496,15 @@ def game_from_header(header: Any, under: RulesetLike) -> GameState:
     if not isinstance(header, dict) or header.get("record") != "killteam-game":
         raise RecordFormatError("record line 1 is not a killteam game record header")
     fmt = header.get("format")
-    if fmt != FORMAT or not _is_int(fmt):
+    if not _is_int(fmt) or fmt not in READ_FORMATS:
+        known = " and ".join(str(f) for f in READ_FORMATS)
         if fmt == 1 and _is_int(fmt):
             why = (
                 "format 1 named the killzone's file, this engine reads only self-contained "
-                f"records (format {FORMAT}); record the battle again"
+                f"records (formats {known}); record the battle again"
             )
         else:
-            why = f"{shown(fmt)} is not a record format this engine reads ({FORMAT})"
+            why = f"{shown(fmt)} is not a record format this engine reads ({known})"
         raise _head("format", why)
     _table(header, "header", _HEADER_FIELDS + _HEADER_OPTIONAL, _HEADER_FIELDS)
     _check_engine(header["engine"])

@@ -1241,6 +1241,13 @@ class DecisionKind(_Declared):
         "deploy",
         "When: a player sets up an operative. Rules: 1.2.",
     )
+    DESTINATION = (
+        "destination",
+        "When: the player of an operative whose move action's header was chosen (``Reposition "
+        "KAS-1``) chooses its destination (a complete action, ``Reposition KAS-1 to 8,4``, "
+        "listed or any exact point the move reaches), or ``Back`` when it has none (the verb "
+        "is then not offered again in that choice). Rules: 3.2, 3.3.",
+    )
     DICE_PLOY = (
         "dice_ploy",
         "When: a player may use a ploy in an attack or defence dice window. Rules: 7.1.",

@@ -11,6 +11,7 @@ import attrs
 
 from engine.game import ploys, rule_actions
 from engine.game.actions import (
+    MOVE_VERBS,
     Action,
     AmbiguousActionError,
     IllegalActionError,
@@ -29,13 +30,19 @@ from engine.game.bookkeeping import (
 from engine.game.damage import remove_casualties
 from engine.game.state import Decision, Effect, OperativeState
 from engine.game.universal.catalogue import ACTIONS
-from engine.game.universal.movement import ACTION_CUT, action_cut
+from engine.game.universal.movement import (
+    ACTION_CUT,
+    action_cut,
+    header_refusal,
+    move_destinations,
+)
 from engine.game.work import Work
 from engine.geometry.movement import ReachMemo
 
 __all__ = [
     "ActivationFrame",
     "DeclaredActionFrame",
+    "DestinationFrame",
     "has_action_options",
     "iter_action_options",
     "list_action_options",
@@ -123,7 +130,7 @@ def start_free_action(
     w.set_op(op, done=())
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class ActivationFrame(Activity):
     """An activation, counteraction or On Guard interrupt in progress.
 
@@ -144,6 +151,15 @@ class ActivationFrame(Activity):
             (:func:`start_free_action`).
         before: during an action, the effects on operatives as it began (the changes it
             made open the ``stat_changed`` windows as it ends).
+        no_destination: move verbs whose header was chosen and found to have no destination
+            (``Back`` at the :class:`DestinationFrame`): not listed nor accepted as a header
+            again until the next action begins or a ploy is used (left out of the repr,
+            and so of the state hash, while empty: states without it hash as before).
+
+    A move action is listed as its header (``Reposition KAS-1``, no point) and its
+    destination is a decision of its own (:class:`DestinationFrame`): only the chosen move's
+    destinations are computed. A complete move (``Reposition KAS-1 to 8,4``) is still legal
+    here in one step.
     """
 
     op: str
@@ -158,6 +174,16 @@ class ActivationFrame(Activity):
     saved_ap: int = 0
     before: tuple[Effect, ...] = ()
     compulsory: bool = False
+    no_destination: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        # The attrs repr, ``no_destination`` only when set (module docstring of the field).
+        shown = (
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in _ACTIVATION_FIELDS
+            if f.name != "no_destination" or self.no_destination
+        )
+        return f"ActivationFrame({', '.join(shown)})"
 
     @property
     def in_action(self) -> bool:
@@ -268,19 +294,33 @@ class ActivationFrame(Activity):
         raise _illegal("no dice here")
 
     def options(self, w: Work) -> list[Action]:
+        return self.listing(w)
+
+    def listing(self, w: Work, destinations: bool = False) -> list[Action]:
+        """The listed actions (:meth:`options`); with ``destinations``, every move action at
+        its destinations instead of its header (the listing before the destination decision
+        was its own; :func:`engine.game.flow.list_complete_actions`)."""
         o = w.op(self.op)
-        out = list_action_options(w, o, self.mode)
+        out = list_action_options(w, o, self.mode, destinations, self.no_destination)
         if self.mode == "free":
             out = [a for a in out if _free_allowed(a, self.allowed)]
-        if not self._must_act() or not out:  # an interrupt must Shoot or Fight if it can
+        # An interrupt must Shoot or Fight if it can, a compulsory free action be performed
+        # (a move header without a destination does not count: the complete listing).
+        must = self._must_act() and (
+            bool(out) if destinations or self.mode == "interrupt" else self._free_options(w, o)
+        )
+        if not must:
             out.append(Action("End activation"))
         if self.mode == "activation" and w.ctx.hooks.ploys.get("during_activation"):
             out += ploys.ploy_options(w, o.player, "during_activation", {"op": o.id})
         return out
 
     def _free_options(self, w: Work, o: OperativeState) -> bool:
-        """A free action of this frame's can be performed now."""
-        return any(_free_allowed(x, self.allowed) for x in list_action_options(w, o, "free"))
+        """A free action of this frame's is listed now (a move at one of its destinations)."""
+        return any(
+            _free_allowed(x, self.allowed)
+            for x in iter_action_options(w, o, "free", True, self.no_destination)
+        )
 
     def _must_act(self) -> bool:
         """An interrupt (9.3) or a compulsory free action not yet performed."""
@@ -299,7 +339,11 @@ class ActivationFrame(Activity):
             return
         if a.verb in ("Ploy", "Use") and self.mode == "activation":
             # A ploy (or a rule's free option, ``Use ...``) used between actions of the
-            # activation ("during_activation"): not an action; the activation goes on.
+            # activation ("during_activation"): not an action; the activation goes on (the
+            # positions may change: the move verbs found without a destination are offered
+            # again).
+            if self.no_destination:
+                w.replace_top(no_destination=())
             ploys.use_ploy(w, o.player, "during_activation", a, {"op": o.id})
             return
         if a.op and a.op != o.id:
@@ -308,6 +352,9 @@ class ActivationFrame(Activity):
             raise _illegal(
                 f"{a}: the free action granted to {o.id} is {' or '.join(self.allowed)} (3.1)"
             )
+        if a.point is None and a.verb in MOVE_VERBS:
+            self._choose_move(w, o, a.verb)
+            return
         if w.ctx.hooks.ploys.get("action_declared"):
             info = {"op": o.id, "mode": self.mode, "action": a.verb, "text": a.text}
             if ploys.window_wanted(w, "action_declared", info):
@@ -321,13 +368,89 @@ class ActivationFrame(Activity):
                 return
         self.start(w, a)
 
+    def _choose_move(self, w: Work, o: OperativeState, verb: str) -> None:
+        """The header of the move action ``verb`` was chosen: its destination is decided next
+        (:class:`DestinationFrame`); nothing else changes."""
+        if verb in self.no_destination:
+            raise _illegal(
+                f"{verb} {o.id} has no destination from here: choose another action (3.2)"
+            )
+        why = header_refusal(w, o, verb, self.mode, None)
+        if why is not None:
+            raise _illegal(why)
+        w.stack.append(DestinationFrame(op=o.id, verb=verb))
+
     def start(self, w: Work, a: Action) -> None:
         """Begin the action ``a`` (this frame on top, its checks done by :func:`perform`)."""
         o = w.op(self.op)
         watched = bool(w.ctx.hooks.ploys.get("stat_changed"))  # (the stat_changed window)
         before = tuple(e for e in w.effects if e.op and e.kind != "token") if watched else ()
-        w.replace_top(stage="after", actions=self.actions + 1, last=a.verb, before=before)
+        w.replace_top(
+            stage="after", actions=self.actions + 1, last=a.verb, before=before, no_destination=()
+        )
         perform(w, o, a, self.mode)
+
+
+_ACTIVATION_FIELDS = attrs.fields(ActivationFrame)
+
+
+@attrs.frozen(slots=True)
+class DestinationFrame:
+    """The destination decision of a move action whose header (``Reposition KAS-1``) the
+    operative of the :class:`ActivationFrame` below chose (3.2, 3.3; decision kind
+    ``destination``): its options are the complete actions at the listed destinations
+    (:func:`~engine.game.universal.movement.move_destinations`, computed only for this
+    move); any other exact point the move reaches is accepted too (scripted input). Nothing
+    is spent and nothing changes but this frame until a destination is chosen; then the
+    complete action is the activation's, as if chosen in one step there (the
+    ``action_declared`` window, its checks, its AP).
+
+    When the move has no destination (a header is listed on cheap conditions: its
+    :func:`~engine.game.bookkeeping.precheck`, for a Charge an enemy close enough), the only
+    option is ``Back``: the action decision again, with that verb marked unavailable for this
+    choice (``ActivationFrame.no_destination``) so it is not offered again and no player can
+    go round in circles.
+
+    Attributes:
+        op: the moving operative. verb: the move action (``"Reposition"``...).
+    """
+
+    op: str
+    verb: str
+
+    def run(self, w: Work) -> None:
+        w.decide(w.op(self.op).player, "destination")
+
+    def _found(self, w: Work) -> list[Action]:
+        """The listed destinations, this frame popped (the activation frame on top, as when
+        the move is chosen in one step)."""
+        frame: ActivationFrame = w.top
+        return move_destinations(w, w.op(self.op), self.verb, frame.mode)
+
+    def options(self, w: Work) -> list[Action]:
+        w.stack.pop()  # (a listing's own working copy)
+        return self._found(w) or [Action("Back")]
+
+    def act(self, w: Work, a: Action) -> None:
+        w.stack.pop()
+        if a.verb == "Back":
+            if self._found(w):
+                raise _illegal(
+                    f"{self.verb} {self.op} has destinations: Back is offered only when it "
+                    "has none (choose one, or any point the move reaches)"
+                )
+            below: ActivationFrame = w.top
+            w.replace_top(no_destination=(*below.no_destination, self.verb))
+            return
+        if a.verb != self.verb or a.point is None or (a.op and a.op != self.op):
+            raise _illegal(
+                f"{a} is not possible now: the destination of {self.verb} {self.op} is "
+                f"chosen ('{self.verb} {self.op} to x,y')"
+            )
+        w.top.act(w, a)
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
+        raise _illegal("no dice here")
 
 
 def _refusal(w: Work, a: Action) -> str | None:
@@ -393,9 +516,17 @@ def _free_allowed(a: Action, allowed: tuple[str, ...]) -> bool:
     return name in allowed or (a.verb == "Act" and any(name.startswith(x + " ") for x in allowed))
 
 
-def list_action_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
-    """The listed legal actions of ``o`` (movement destinations from candidates)."""
-    return list(iter_action_options(w, o, mode))
+def list_action_options(
+    w: Work,
+    o: OperativeState,
+    mode: str,
+    destinations: bool = False,
+    unavailable: tuple[str, ...] = (),
+) -> list[Action]:
+    """The listed legal actions of ``o`` in ``mode``: a move action as its header
+    (``Reposition KAS-1``, its destination decided next), or with ``destinations`` at each
+    of its listed destinations (complete actions); less the move verbs ``unavailable``."""
+    return list(iter_action_options(w, o, mode, destinations, unavailable))
 
 
 def has_action_options(w: Work, o: OperativeState, mode: str) -> bool:
@@ -421,17 +552,25 @@ def universal_action(w: Work, verb: str) -> UniversalAction | None:
     return next((act for act in rule_universal_actions(w) if act.verb == verb), None)
 
 
-def iter_action_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action]:
-    """The listed legal actions of ``o``, in the order of :func:`list_action_options`, each
-    group computed only when the previous ones have been consumed: the universal actions
-    (:data:`ACTIONS`, then :func:`rule_universal_actions`), then the rule actions."""
+def iter_action_options(
+    w: Work,
+    o: OperativeState,
+    mode: str,
+    destinations: bool = False,
+    unavailable: tuple[str, ...] = (),
+) -> Iterator[Action]:
+    """The listed legal actions of ``o``, in the order of :func:`list_action_options` (and
+    with its arguments), each group computed only when the previous ones have been consumed:
+    the universal actions (:data:`ACTIONS`, then :func:`rule_universal_actions`), then the
+    rule actions."""
     in_cr = w.in_enemy_control_range(o)
     at = Listing(
         in_cr,
         # (what precheck refuses whatever else holds, by control range alone: not asked)
         IN_CR_REFUSED if in_cr else OUT_OF_CR_REFUSED,
         ReachMemo(),  # the four move actions share their checks from this position
-        bool(w.ctx.hooks.would.get("would_refuse_destination")),
+        destinations,
+        unavailable,
     )
     for kind in ACTIONS:
         yield from kind.options(w, o, mode, at)

@@ -35,6 +35,7 @@ from engine.geometry.movement import (
     shortest_path,
     straight_reach,
 )
+from engine.geometry.sight import CONTROL_RANGE
 
 __all__ = [
     "ACTION_CUT",
@@ -46,12 +47,16 @@ __all__ = [
     "REPOSITION",
     "MoveAction",
     "action_cut",
+    "charge_possible",
     "charge_spots",
     "cut_action",
     "destination_refused",
     "do_move",
+    "header_refusal",
     "move_args",
     "move_candidates",
+    "move_destinations",
+    "move_limit",
     "move_route",
     "route_distance",
     "route_key",
@@ -83,6 +88,24 @@ def move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, Any
     enemies = [w.place(e) for e in w.enemies_of(o.id)]
     friends = [w.place(f) for f in w.friends_of(o.id)]
     move = w.move_stat(o)
+    args: dict[str, Any] = {
+        "action": MOVE_ACTION[verb],
+        "enemies": enemies,
+        "friends": friends,
+        "move": move,
+        "max_cost": _limit(w, o, verb, mode, move),
+    }
+    if verb == "Charge" and charge_in_control_range(w, o) and w.in_enemy_control_range(o):
+        args["leave_control_range"] = True
+    if w.ctx.hooks.would.get("would_ignore_terrain_extras") and w.would(
+        "would_ignore_terrain_extras", False, op=o.id, action=verb
+    ):
+        args["terrain_extras"] = False
+    return args
+
+
+def _limit(w: Work, o: OperativeState, verb: str, mode: str, move: float) -> float:
+    """The distance of ``o``'s move action ``verb`` in ``mode`` (:func:`move_args`)."""
     limit = max_move(MOVE_ACTION[verb], move)
     if w.ctx.hooks.would.get("would_move_distance"):
         # Rules that lengthen one move action only (a team's +1" to Reposition).
@@ -95,20 +118,32 @@ def move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, Any
         )
         if cap >= 0:
             limit = min(cap, limit)
-    args: dict[str, Any] = {
-        "action": MOVE_ACTION[verb],
-        "enemies": enemies,
-        "friends": friends,
-        "move": move,
-        "max_cost": limit,
-    }
-    if verb == "Charge" and charge_in_control_range(w, o) and w.in_enemy_control_range(o):
-        args["leave_control_range"] = True
-    if w.ctx.hooks.would.get("would_ignore_terrain_extras") and w.would(
-        "would_ignore_terrain_extras", False, op=o.id, action=verb
-    ):
-        args["terrain_extras"] = False
-    return args
+    return float(limit)
+
+
+def move_limit(w: Work, o: OperativeState, verb: str, mode: str) -> float:
+    """The most ``o`` may move, in inches, with the move action ``verb`` (3.2) in ``mode``
+    (``"activation"``, ``"counteract"``: at most 2", 1.6; ``"free"``: at most what the free
+    action allows): the ``max_cost`` of :func:`move_args`, without placing anyone."""
+    return _limit(w, o, verb, mode, w.move_stat(o))
+
+
+def charge_possible(w: Work, o: OperativeState, mode: str) -> bool:
+    """A cheap sufficient test that ``o``'s Charge (3.2) has no destination when false: no
+    enemy operative's base centre is within the Charge's distance plus both base radii plus
+    the control range (1") of ``o``'s (a Charge ends within an enemy's control range and a
+    move covers at least the straight distance). When true a destination may still lack (the
+    destination decision then offers ``Back``)."""
+    enemies = w.enemies_of(o.id)
+    if not enemies:
+        return False
+    me = w.place(o)
+    reach = move_limit(w, o, "Charge", mode) + me.radius + CONTROL_RANGE + 0.05
+    for e in enemies:
+        ep = w.place(e)
+        if math.hypot(ep.x - me.x, ep.y - me.y) <= reach + ep.radius:
+            return True
+    return False
 
 
 _DIRS = tuple((math.cos(2 * math.pi * k / 8), math.sin(2 * math.pi * k / 8)) for k in range(8))
@@ -367,19 +402,56 @@ def action_cut(w: Work, op: str) -> bool:
     return bool(w.effects) and any(e.kind == ACTION_CUT and e.op == op for e in w.effects)
 
 
+def move_destinations(
+    w: Work, o: OperativeState, verb: str, mode: str, memo: ReachMemo | None = None
+) -> list[Action]:
+    """The listed destinations of ``o``'s move action ``verb`` (3.2, 3.3) in ``mode``, as
+    complete actions (``Reposition KAS-1 to x,y[,z]``): the points :func:`move_candidates`
+    finds, in its order, less those a rule refuses (:func:`destination_refused`). Its
+    conditions (:func:`~engine.game.bookkeeping.precheck`) are the caller's to check.
+
+    Args:
+        memo: shared by the move actions listed from one position (:class:`ReachMemo`)."""
+    refused = bool(w.ctx.hooks.would.get("would_refuse_destination"))
+    return [
+        Action(verb, op=o.id, point=p)
+        for p in move_candidates(w, o, verb, mode, memo)
+        if not refused or destination_refused(w, o, verb, p) is None
+    ]
+
+
+def header_refusal(
+    w: Work, o: OperativeState, verb: str, mode: str, in_cr: bool | None
+) -> str | None:
+    """Why the move action ``verb`` of ``o`` is not offered as a header now (its
+    :func:`~engine.game.bookkeeping.precheck`, and for a Charge no enemy close enough,
+    :func:`charge_possible`), or ``None``. Destinations are not computed."""
+    why = precheck(w, o, verb, mode, in_cr)
+    if why is None and verb == "Charge" and not charge_possible(w, o, mode):
+        why = f"{o.id} has no enemy operative within reach of a Charge (3.2)"
+    return why
+
+
 class MoveAction(UniversalAction):
-    """Reposition, Dash, Fall Back and Charge (3.2, 3.3): listed at the destinations
-    :func:`move_candidates` finds (a rule may refuse some, :func:`destination_refused`),
-    performed along the shortest legal path (:func:`do_move`)."""
+    """Reposition, Dash, Fall Back and Charge (3.2, 3.3). Listed as a header
+    (``Action("Reposition", op="KAS-1")``, no point) when its conditions hold
+    (:func:`header_refusal`), without computing a destination: choosing it opens the
+    destination decision, whose options are :func:`move_destinations`. With
+    ``Listing.destinations`` (the listing before factoring, for rules that ask whether a
+    destination exists) the complete actions are listed instead. Performed along the
+    shortest legal path (:func:`do_move`)."""
 
     __slots__ = ()
 
     def options(self, w: Work, o: OperativeState, mode: str, at: Listing) -> Iterator[Action]:
-        if self.verb in at.ruled_out or precheck(w, o, self.verb, mode, at.in_cr) is not None:
+        if self.verb in at.ruled_out or self.verb in at.unavailable:
             return
-        for p in move_candidates(w, o, self.verb, mode, at.memo):
-            if not at.refused or destination_refused(w, o, self.verb, p) is None:
-                yield Action(self.verb, op=o.id, point=p)
+        if at.destinations:
+            if precheck(w, o, self.verb, mode, at.in_cr) is None:
+                yield from move_destinations(w, o, self.verb, mode, at.memo)
+            return
+        if header_refusal(w, o, self.verb, mode, at.in_cr) is None:
+            yield Action(self.verb, op=o.id)
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         do_move(w, o, a, mode)
