@@ -7,8 +7,12 @@
   :mod:`engine.dice.shoot` is the plain computation it is tested against, weight for weight).
 - :func:`fight`: exact fight distribution with optimal or fixed policies (:class:`FightResult`).
 - :mod:`engine.dice.sample`: the same rules rolled with a ``numpy.random.Generator``.
+- :mod:`engine.dice.compiled`: whether the kernel runs compiled (mypyc, when the install
+  could compile it) and ``KILLTEAM_PURE_PYTHON=1`` for its plain-Python reference.
 """
 
+# First: with KILLTEAM_PURE_PYTHON=1 the kernel loads from its source (compiled.py).
+from engine.dice import compiled as _compiled  # noqa: F401
 from engine.dice.attack import AttackRoll, attack_roll
 from engine.dice.fight import POLICIES, FighterOutcome, FightResult, fight
 from engine.dice.pmf import Pmf
