@@ -143,6 +143,36 @@ def test_the_agent_never_reads_the_opponents_secret_tac_op_or_primary_op() -> No
     assert w.mission.op_vp(TAC, "A") == 5
 
 
+def test_the_fair_state_hides_what_the_observation_hides() -> None:
+    # The fair state is worked out without listing the legal actions, but it must hide
+    # exactly what observe() hides (8.1, 8.4): B's unrevealed tac op and its primary op
+    # (unset, "", where the observation shows "?") and B's secret op facts, and nothing
+    # of A's; once B's tac op is revealed, it is shown. Every other field is the state's.
+    from engine.game.observation import HIDDEN, observe
+
+    base = _secure({"RED-1": {"at": (15.0, 13.5)}, "BLU-1": {"at": (27.0, 20.5)}})
+    secret = attrs.evolve(
+        base.mission,
+        tac_ops=("Test Mine", "Test Peek"),
+        primary_ops=("tac", "kill"),
+        facts=(("secret:B:pick", 3), ("secret:A:pick", 2), ("public", 1)),
+    )
+    for revealed in ((False, False), (False, True)):
+        s = attrs.evolve(base, mission=attrs.evolve(secret, tac_revealed=revealed))
+        fair = fair_state(s, "A")
+        view = observe(s, "A")
+        shown = tuple("" if t == HIDDEN else t for t in view.mission.tac_ops)
+        assert fair.mission.tac_ops == shown
+        assert fair.mission.tac_ops == ("Test Mine", "Test Peek" if revealed[1] else "")
+        assert fair.mission.primary_ops == ("tac", "")
+        assert fair.mission.facts == view.mission.facts
+        assert fair.mission.facts == (("secret:A:pick", 2), ("public", 1))
+        assert fair.players == view.players
+        assert fair.operatives == s.operatives and fair.stack == s.stack
+    with pytest.raises(ValueError, match="'A' or 'B'"):
+        fair_state(base, "C")
+
+
 # -------------------------------------------------------------------------------------------
 # Mission actions and the clock
 # -------------------------------------------------------------------------------------------

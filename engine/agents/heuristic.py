@@ -202,6 +202,9 @@ class HeuristicAgent:
         self._checked: Action | None = None  # an unlisted action the engine accepted
         self._sense: MissionSense | None = None  # the mission's values for this decision
         self._memo: dict[object, object] = {}  # mission values kept across decisions
+        # The state _order looked ahead to, its view and listing: the next decision is
+        # usually taken in an equal state, which answers every query the same.
+        self._ahead: tuple[GameState, DecisionView, list[Action]] | None = None
         self._handlers: dict[str, Callable[[Work, str, list[Action]], Action]] = {
             "initiative": self._initiative,
             "initiative_card": self._initiative_card,
@@ -239,8 +242,13 @@ class HeuristicAgent:
         node = state.node
         if not isinstance(node, Decision):
             raise ValueError(f"not a decision node: {node!r}")
-        # Every move at its destinations (complete actions, each legal in one step).
-        legal = list_complete_actions(state)
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and ahead[0].ctx is state.ctx and ahead[0] == state:
+            _, w, legal = ahead  # an equal state: the same listing and answers
+        else:
+            # Every move at its destinations (complete actions, each legal in one step).
+            legal = list_complete_actions(state)
+            w = None
         if not legal:
             raise ValueError(f"no legal action at {node!r}")
         if len(legal) == 1:
@@ -248,7 +256,8 @@ class HeuristicAgent:
         handler = self._handlers.get(node.kind)
         if handler is None:
             return legal[0]
-        w = DecisionView(state)
+        if w is None:
+            w = DecisionView(state)
         self._state = state
         self._checked = None
         self._sense = None
@@ -382,6 +391,7 @@ class HeuristicAgent:
             return act
         view = DecisionView(after)
         legal_after = list_complete_actions(after)
+        self._ahead = (after, view, legal_after)  # for the next decision, if equal
         quiet = MissionSense(after, me, quiet=True)  # the shots matter here, not the mission
         scored = self._scores(view, me, legal_after, after, quiet)
         first = next((a for _, _, a in scored if a in legal_after or after.is_legal(a)), None)

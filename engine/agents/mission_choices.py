@@ -62,9 +62,8 @@ from engine.advice.values import fight_value, shot_value
 from engine.dice.profile import Target
 from engine.game import attacks, universal
 from engine.game.actions import Action, IllegalActionError
-from engine.game.observation import HIDDEN, observe
 from engine.game.rule_actions import actions_of
-from engine.game.state import GameState, OperativeState, other
+from engine.game.state import GameState, OperativeState, PlayerState, other
 from engine.game.work import Work
 from engine.missions.pack import find_op
 from engine.missions.scoring import CRIT, TAC
@@ -117,12 +116,31 @@ def fair_state(state: GameState, player: str) -> GameState:
     Raises:
         ValueError: a player other than A and B.
     """
-    view = observe(state, player)
-    m = view.mission
-    ta, tb = ("" if t == HIDDEN else t for t in m.tac_ops)
-    pa, pb = ("" if p == HIDDEN else p for p in m.primary_ops)
-    mission = attrs.evolve(m, tac_ops=(ta, tb), primary_ops=(pa, pb))
-    return attrs.evolve(state, players=view.players, mission=mission)
+    # What observe() hides, without its listing of the legal actions (a fair state needs
+    # the players and the mission only).
+    if player not in ("A", "B"):
+        raise ValueError(f"fair_state: player must be 'A' or 'B', not {player!r}")
+    k = 1 if player == "A" else 0  # the opponent's index
+    players = list(state.players)
+    defaults = PlayerState()
+    for frame in state.stack:
+        for name in getattr(type(frame), "HIDES_OPPONENT", ()):
+            if getattr(players[k], name) != getattr(defaults, name):
+                players[k] = attrs.evolve(players[k], **{name: getattr(defaults, name)})
+    m = state.mission
+    over = state.phase == "over"
+    tac = list(m.tac_ops)
+    if tac[k] and not m.tac_revealed[k] and not over:
+        tac[k] = ""
+    primary = list(m.primary_ops)
+    if primary[k] and not over:
+        primary[k] = ""
+    prefix = f"secret:{other(player)}:"
+    facts = tuple((key, v) for key, v in m.facts if not key.startswith(prefix))
+    mission = attrs.evolve(
+        m, tac_ops=(tac[0], tac[1]), primary_ops=(primary[0], primary[1]), facts=facts
+    )
+    return attrs.evolve(state, players=(players[0], players[1]), mission=mission)
 
 
 def is_mission_action(act: object) -> bool:
