@@ -7,6 +7,10 @@ keeps exploring new examples.
 Movement graphs are cached on disk (engine.geometry.graph_cache) in ``.pytest_cache/graphs``
 of the checkout rather than the user's cache folder, shared by the parallel workers and kept
 between runs (keys include the layout and the code, so a cached graph is never stale).
+
+The ``soak`` marker (``tests/test_soak.py``: thousands more random playouts) is registered
+here, and its tests are left out unless the ``-m`` expression names it (``pytest -m soak``),
+so that the ordinary run never plays them, whatever the ``addopts``.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 from engine.geometry.graph_cache import CACHE_ENV
@@ -25,3 +30,20 @@ if os.environ.get("CI"):
 os.environ.setdefault(
     CACHE_ENV, str(Path(__file__).resolve().parent.parent / ".pytest_cache" / "graphs")
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the ``soak`` marker (module docstring)."""
+    config.addinivalue_line(
+        "markers", "soak: thousands more random playouts (tests/test_soak.py); run with -m soak"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the soak tests unless the ``-m`` expression names ``soak``."""
+    if "soak" in (config.getoption("markexpr", "") or ""):
+        return
+    soak = [item for item in items if item.get_closest_marker("soak") is not None]
+    if soak:
+        config.hook.pytest_deselected(items=soak)
+        items[:] = [item for item in items if item.get_closest_marker("soak") is None]

@@ -20,6 +20,7 @@ its record replays to the same final hash.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import pytest
@@ -47,6 +48,22 @@ LAYOUTS = ("open_ruins", "close_quarters")
 _KZ = {name: load_killzone(name) for name in LAYOUTS}
 _TEAMS = {t: load_builtin_team(t).default() for t in builtin_teams()}
 _PAIRS = list(itertools.permutations(sorted(_TEAMS), 2))
+_STARTS: dict[tuple[str, str, str, GameOptions | None], GameState] = {}
+_ROUND_TRIPPED: set[Action] = set()
+"""The listed actions whose notation round trip was checked in this process: the notation is
+a pure function of the action, so each is checked once, over all the games played here."""
+
+
+def _start(layout: str, a: str, b: str, options: GameOptions | None = None) -> GameState:
+    """The first state of a battle of the built-in teams ``a`` (player A) and ``b`` on
+    ``layout`` with ``options``, built once per process and shared by the games that start
+    alike: a state is a value and :func:`new_game` a pure function of its arguments (the
+    games differ by their agents' and dice's seeds)."""
+    key = (layout, a, b, options)
+    got = _STARTS.get(key)
+    if got is None:
+        got = _STARTS[key] = new_game(_KZ[layout], _TEAMS[a], _TEAMS[b], options)
+    return got
 
 
 def _bogus(state: GameState) -> Action:
@@ -77,13 +94,15 @@ def _loadout_weapons(rosters: dict[str, Roster]) -> dict[str, set[str]]:
 _WEAPON_EVENTS = ("shoot_declared", "fight_declared", "retaliation_weapon")
 
 
-def _grenades(equipment: tuple[str, ...]) -> set[str]:
-    """The grenade weapons an Explosive Grenades selection gives (7.2), by notation name."""
+@functools.cache
+def _grenades(equipment: tuple[str, ...]) -> frozenset[str]:
+    """The grenade weapons an Explosive Grenades selection gives (7.2), by notation name
+    (a pure function of the selection, worked out once per selection)."""
     out: set[str] = set()
     for sel in equipment:
         if sel.startswith("Explosive Grenades"):
             out |= {f"{g} grenade" for g in grenade_uses(sel)}
-    return out
+    return frozenset(out)
 
 
 def _given(state: GameState, op_id: str) -> set[str]:
@@ -98,6 +117,22 @@ def _given(state: GameState, op_id: str) -> set[str]:
         for weapon in fn(w, op_id, kind)
         for prof in weapon.profiles
     }
+
+
+def _weapon_allowed(
+    weapon: str, op_id: str, state: GameState, after: GameState, allowed: dict[str, set[str]]
+) -> bool:
+    """Whether ``op_id`` may use ``weapon`` in the step from ``state`` to ``after``: a weapon
+    of its loadout (``allowed``), a grenade its kill team selected (7.2), or a weapon a rule
+    gives it before or after the step (:func:`_given`: its team's equipment selected...).
+    The sources are looked at in that order and only until one has it (the cheap ones
+    first)."""
+    return (
+        weapon in allowed[op_id]
+        or weapon in _grenades(state.player(state.ctx.owner[op_id]).equipment)
+        or weapon in _given(state, op_id)
+        or weapon in _given(after, op_id)
+    )
 
 
 def _play_checked(
@@ -116,13 +151,14 @@ def _play_checked(
         a, b = _PAIRS[seed % len(_PAIRS)]
         rosters = (_TEAMS[a], _TEAMS[b])
         layout = layout or LAYOUTS[(seed // len(_PAIRS)) % 2]
-    layout = layout or LAYOUTS[seed % 2]
-    state = new_game(_KZ[layout], rosters[0], rosters[1], options)
+        state = _start(layout, a, b, options)
+    else:
+        layout = layout or LAYOUTS[seed % 2]
+        state = new_game(_KZ[layout], rosters[0], rosters[1], options)
     allowed = _loadout_weapons({"A": rosters[0], "B": rosters[1]})
     rec = GameRecorder(make_header(state, seed=seed, agents={"A": "random", "B": "random"}))
     agents = {"A": RandomAgent(2 * seed + 1), "B": RandomAgent(2 * seed + 2)}
     dice = SeededDice(seed)
-    round_tripped: set[Action] = set()
     triggers: list[str] = []
     while not state.is_terminal:
         _check_resources(state)
@@ -141,9 +177,9 @@ def _play_checked(
             assert legal, f"no legal action at {node} (seed {seed}, step {state.step})"
             assert legal == sorted(set(legal), key=_sort_key), f"not canonical at {node}"
             for act in legal:
-                if act not in round_tripped:  # notation is a pure function: once per action
+                if act not in _ROUND_TRIPPED:  # notation is a pure function: once per action
                     assert parse_action(format_action(act)) == act, format_action(act)
-                    round_tripped.add(act)
+                    _ROUND_TRIPPED.add(act)
             action, actor = agents[node.player].act(state), node.player
             assert action in state.legal_actions()
         after, events = state.apply(action)
@@ -158,9 +194,7 @@ def _play_checked(
             if e.kind in _WEAPON_EVENTS:
                 # Its loadout's weapons, a grenade its kill team selected (7.2), or a weapon
                 # a rule gives it (its team's equipment selected...).
-                grenades = _grenades(state.player(state.ctx.owner[e["op"]]).equipment)
-                given = _given(state, e["op"]) | _given(after, e["op"])
-                assert e["weapon"] in allowed[e["op"]] | grenades | given, (
+                assert _weapon_allowed(e["weapon"], e["op"], state, after, allowed), (
                     e["op"],
                     e["weapon"],
                     seed,

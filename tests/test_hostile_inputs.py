@@ -1060,31 +1060,44 @@ def _leaf_paths(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any,
         yield from _leaf_paths(value[0], (*prefix, 0))
 
 
-def test_any_header_field_changed_replays_or_raises_a_replay_error(
-    record_lines: list[str],
-) -> None:
-    """Every field of a real header (down to each roster's first operative type, weapon and
-    profile, and the layout's first feature and part), changed to each mutant with content
-    hashes rehashed: :func:`replay` either replays the record or raises a ``ReplayError``
-    (``RecordFormatError`` for a malformed header), never another exception."""
-    head = json.loads(record_lines[0])
+HEADER_MUTANTS = ("list", "null", "huge", "nan", "markup", "control", "empty")
+"""The mutants every header field is changed to (one test each, so that parallel workers
+share the sweep)."""
+
+
+def _header_paths(head: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The header fields the sweep changes: every path of at most 7 steps (down to each
+    roster's first operative type, weapon and profile, and the layout's first feature and
+    part), but player B's roster (the same shape as A's)."""
     paths = [p for p in _leaf_paths(head) if p and len(p) <= 7]
-    paths = [p for p in paths if p[:2] != ("rosters", "B")]
-    mutants = ["list", "null", "huge", "nan", "markup", "control", "empty"]
-    tried = 0
+    return [p for p in paths if p[:2] != ("rosters", "B")]
+
+
+def test_the_header_sweep_tries_over_a_thousand_changes(record_lines: list[str]) -> None:
+    """The sweep below changes enough fields to each mutant: over a thousand replays in all
+    (each header field the sweep reaches, times each mutant)."""
+    assert len(_header_paths(json.loads(record_lines[0]))) * len(HEADER_MUTANTS) > 1000
+
+
+@pytest.mark.parametrize("mutant", HEADER_MUTANTS)
+def test_any_header_field_changed_replays_or_raises_a_replay_error(
+    record_lines: list[str], mutant: str
+) -> None:
+    """Every field of a real header (:func:`_header_paths`), changed to ``mutant`` with
+    content hashes rehashed: :func:`replay` either replays the record or raises a
+    ``ReplayError`` (``RecordFormatError`` for a malformed header), never another
+    exception."""
+    head = json.loads(record_lines[0])
     failures: list[str] = []
-    for path in paths:
-        for m in mutants:
-            changed = _rehash(_set(head, path, MUTANTS[m]))
-            lines = [_json_text(changed), *record_lines[1:6]]
-            tried += 1
-            try:
-                replay(lines, ruleset=KT24)
-            except ReplayError as exc:
-                assert isinstance(exc, KillTeamError)
-            except Exception as exc:  # the defect this test looks for
-                failures.append(f"{'/'.join(map(str, path))}={m}: {type(exc).__name__}: {exc}")
-    assert tried > 1000
+    for path in _header_paths(head):
+        changed = _rehash(_set(head, path, MUTANTS[mutant]))
+        lines = [_json_text(changed), *record_lines[1:6]]
+        try:
+            replay(lines, ruleset=KT24)
+        except ReplayError as exc:
+            assert isinstance(exc, KillTeamError)
+        except Exception as exc:  # the defect this test looks for
+            failures.append(f"{'/'.join(map(str, path))}={mutant}: {type(exc).__name__}: {exc}")
     assert failures == []
 
 

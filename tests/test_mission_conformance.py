@@ -47,18 +47,18 @@ from engine.game.record import GameRecorder, make_header, replay
 from engine.game.state import Chance, Decision, GameState
 from engine.missions.pack import CRIT_ORDER, find_op
 from engine.missions.scoring import CRIT, OP_CAP, OP_KINDS, PRIMARY
-from engine.rulesets import KT24, new_game
+from engine.rulesets import KT24
 from tests.test_game_conformance import (
-    _KZ,
     _PAIRS,
+    _ROUND_TRIPPED,
     _TEAMS,
     _WEAPON_EVENTS,
     LAYOUTS,
     _bogus,
     _check_resources,
-    _given,
-    _grenades,
     _loadout_weapons,
+    _start,
+    _weapon_allowed,
 )
 
 GAMES_PER_OP = 100
@@ -154,7 +154,7 @@ def _play_mission(crit: str, seed: int, *, full: bool = True) -> dict[str, int]:
     layout = LAYOUTS[seed % 2]
     a, b = _PAIRS[seed % len(_PAIRS)]
     rosters = (_TEAMS[a], _TEAMS[b])
-    state = new_game(_KZ[layout], rosters[0], rosters[1], GameOptions(crit_op=crit))
+    state = _start(layout, a, b, GameOptions(crit_op=crit))
     allowed = _loadout_weapons({"A": rosters[0], "B": rosters[1]})
     markers = tuple(m.name.lower() for m in state.markers)
     rec = GameRecorder(make_header(state, seed=seed, agents={"A": "random", "B": "random"}))
@@ -164,7 +164,6 @@ def _play_mission(crit: str, seed: int, *, full: bool = True) -> dict[str, int]:
         "B": MissionRandomAgent(2 * seed + 2, markers),
     }
     dice = SeededDice(seed)
-    round_tripped: set[Action] = set()
     tally = dict.fromkeys((*OP_KINDS, "actions"), 0)
     while not state.is_terminal:
         _check_resources(state)
@@ -188,9 +187,9 @@ def _play_mission(crit: str, seed: int, *, full: bool = True) -> dict[str, int]:
                 if state.step % SECRETS_EVERY == 0:
                     _check_secrets(state, legal)
                 for act in legal:
-                    if act not in round_tripped:
+                    if act not in _ROUND_TRIPPED:  # once per action, over all games
                         assert parse_action(format_action(act)) == act, format_action(act)
-                        round_tripped.add(act)
+                        _ROUND_TRIPPED.add(act)
             action, actor = agents[node.player].act(state), node.player
             if full:
                 assert action in state.legal_actions()
@@ -208,9 +207,7 @@ def _play_mission(crit: str, seed: int, *, full: bool = True) -> dict[str, int]:
             elif e.kind in _WEAPON_EVENTS:
                 # Its loadout's weapons, a grenade, or a weapon a rule gives it (team
                 # equipment such as combat daggers: test_game_conformance._given).
-                grenades = _grenades(state.player(state.ctx.owner[e["op"]]).equipment)
-                given = _given(state, e["op"]) | _given(after, e["op"])
-                assert e["weapon"] in allowed[e["op"]] | grenades | given, (
+                assert _weapon_allowed(e["weapon"], e["op"], state, after, allowed), (
                     e["op"],
                     e["weapon"],
                     seed,
