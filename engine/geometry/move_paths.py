@@ -29,8 +29,9 @@ from engine.geometry.move_query import (
     _action,
     _Query,
     _seg_point_distance,
+    _Zone,
     max_move,
-    near_zones,
+    near_zone_matrix,
 )
 from engine.geometry.move_values import (
     _ROUND_TOL,
@@ -348,6 +349,7 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
 
     in_zone = q.zone_contains
     zones_ok = q.zones_ok
+    static_ok = q.static_ok
 
     def classify(lu: int, pu: XY, lv: int, pv: XY) -> _Link | str:
         key = (lu, pu, lv, pv)
@@ -421,13 +423,20 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
     extra: dict[int, list[tuple[int, float, _Link]]] = {}
     linked: set[tuple[int, int]] = set()
 
-    def link_dyn(u: int, v: int, link: _Link | None, clear: bool = False) -> None:
-        # clear: the link is known to keep away from every zone (zones_ok holds).
+    def link_dyn(
+        u: int,
+        v: int,
+        link: _Link | None,
+        clear: bool = False,
+        among: Sequence[_Zone] | None = None,
+    ) -> None:
+        # clear: the link is known to keep away from every zone (zones_ok holds); among:
+        # the only zones that may refuse it.
         if link is None or (u, v) in linked:
             return
         lu, pu = pos[u] if u >= n else (g._lvl_list[u], g._xy_list[u])
         lv, pv = pos[v] if v >= n else (g._lvl_list[v], g._xy_list[v])
-        if not clear and not zones_ok(lu, pu, lv, pv):
+        if not clear and not zones_ok(lu, pu, lv, pv, among):
             return
         linked.add((u, v))
         extra.setdefault(u, []).append((v, link.weight, link))
@@ -444,15 +453,21 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
             continue
         arr = np.asarray([g._xy_list[v] if v < n else pos[v][1] for v in ids], dtype=float)
         seen = _sight_of(g, lvl, pu, ids, arr, n)
-        near: list[bool] = near_zones(pu, arr, [z for z in zones if z.level == lu]).tolist()
+        # The zones each link comes within 1e-9" of: the only ones that may refuse it.
+        here = [z for z in zones if z.level == lu]
+        near: list[list[_Zone]] = [[] for _ in ids]
+        if here:
+            rows, cols = np.nonzero(near_zone_matrix(pu, arr, here))
+            for j, k in zip(rows.tolist(), cols.tolist(), strict=True):
+                near[k].append(here[j])
         for v, ok, close in zip(ids, seen, near, strict=True):
             if not ok:
                 continue
             pv = g._xy_list[v] if v < n else pos[v][1]
             if u != goal_node and v != start_node:
-                link_dyn(u, v, _move_link(g, moves, lvl, pu, pv), clear=not close)
+                link_dyn(u, v, _move_link(g, moves, lvl, pu, pv), not close, close)
             if v < n and u != start_node:
-                link_dyn(v, u, _move_link(g, moves, lvl, pv, pu), clear=not close)
+                link_dyn(v, u, _move_link(g, moves, lvl, pv, pu), not close, close)
     # Climbing over, onto and off terrain from the start and into the goal.
     reach = r + CLIMB_RANGE + _TOL
     far = JUMP_MAX + 2 * r + CLIMB_RANGE
@@ -536,8 +551,12 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
                     nd -= _terrain_extra(link)
                 if nd >= best.get(v, math.inf) - 1e-12:
                     continue
-                if zones and not zones_ok(lu, pu, lvl_list[v], xy_list[v]):
-                    continue
+                if zones:
+                    ok = static_ok.get((u, v))
+                    if ok is None:
+                        ok = static_ok[(u, v)] = zones_ok(lu, pu, lvl_list[v], xy_list[v])
+                    if not ok:
+                        continue
                 best[v] = nd
                 parent[v] = (u, link)
                 heapq.heappush(heap, (nd + math.dist(xy_list[v], goal), nd, v))

@@ -40,7 +40,15 @@ from engine.geometry.move_values import (
 )
 from engine.geometry.sight import CONTROL_RANGE_TOLERANCE, within_control_range
 
-__all__ = ["AvoidZone", "Increment", "MoveError", "MovePath", "max_move", "near_zones"]
+__all__ = [
+    "AvoidZone",
+    "Increment",
+    "MoveError",
+    "MovePath",
+    "max_move",
+    "near_zone_matrix",
+    "near_zones",
+]
 
 
 class MoveError(KillTeamError, ValueError):
@@ -282,6 +290,14 @@ def near_zones(start: XY, ends: FloatArray, zones: Sequence[_Zone]) -> NDArray[n
     the others need the exact check."""
     if not zones or ends.shape[0] == 0:
         return np.zeros(ends.shape[0], dtype=bool)
+    near: NDArray[np.bool_] = near_zone_matrix(start, ends, zones).any(axis=0)
+    return near
+
+
+def near_zone_matrix(start: XY, ends: FloatArray, zones: Sequence[_Zone]) -> NDArray[np.bool_]:
+    """:func:`near_zones` zone by zone: array (Z, N), whether the link to ``ends[k]`` comes
+    within 1e-9" of the disc of ``zones[j]`` (only those zones can refuse it,
+    :meth:`_Query.zones_ok` with ``among``)."""
     # Distance from each zone's centre (rows) to each link (columns), all at once.
     zx = np.asarray([z.x for z in zones], dtype=float)[:, None]
     zy = np.asarray([z.y for z in zones], dtype=float)[:, None]
@@ -292,7 +308,7 @@ def near_zones(start: XY, ends: FloatArray, zones: Sequence[_Zone]) -> NDArray[n
         t = np.where(d2 > 0, ((zx - start[0]) * dx + (zy - start[1]) * dy) / d2, 0.0)
     t = np.clip(t, 0.0, 1.0)
     dist = np.hypot(start[0] + t * dx - zx, start[1] + t * dy - zy)
-    near: NDArray[np.bool_] = (dist < zr - 1e-6 + 1e-9).any(axis=0)
+    near: NDArray[np.bool_] = dist < zr - 1e-6 + 1e-9
     return near
 
 
@@ -383,6 +399,9 @@ class _Query:
         # Exact control range checks along links and at nodes, keyed by (mover's base and
         # height, enemy, levels, points).
         self.shape = (mover.base_mm, mover.model_height)
+        # zones_ok() of the graph's own links (node to node), for the searches of this
+        # query (Reposition and Dash share it, :meth:`variant`: their zones are the same).
+        self.static_ok: dict[tuple[int, int], bool] = {}
         self.in_range: dict[tuple[object, ...], bool] = (
             graph.memo("in_range", _CHECKS_KEPT) if shared else {}
         )
@@ -497,17 +516,20 @@ class _Query:
             self.crosses[key] = hit
         return hit
 
-    def zones_ok(self, lu: int, pu: XY, lv: int, pv: XY) -> bool:
+    def zones_ok(
+        self, lu: int, pu: XY, lv: int, pv: XY, among: Sequence[_Zone] | None = None
+    ) -> bool:
         """Whether the straight link ``pu`` (level ``lu``) -> ``pv`` (level ``lv``) keeps out
         of every zone the action forbids (3.2): it enters no enemy base and no control range
         the action may not enter; for a Charge, once within a control range it may not
-        leave it (``final_only`` zones)."""
+        leave it (``final_only`` zones). With ``among``, only those of the zones are
+        checked (the others known to keep clear of the link, :func:`near_zone_matrix`)."""
         in_zone, crosses_zone = self.zone_contains, self.zone_crosses
         ax, ay = pu
         dx, dy = pv[0] - ax, pv[1] - ay
         d2 = dx * dx + dy * dy
         hypot = math.hypot
-        for zone in self.zones:
+        for zone in self.zones if among is None else among:
             zl = zone.level
             if zl != lu and zl != lv:
                 continue
