@@ -350,6 +350,7 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
     in_zone = q.zone_contains
     zones_ok = q.zones_ok
     static_ok = q.static_ok
+    link_ok = q.link_ok
 
     def classify(lu: int, pu: XY, lv: int, pv: XY) -> _Link | str:
         key = (lu, pu, lv, pv)
@@ -436,8 +437,13 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
             return
         lu, pu = pos[u] if u >= n else (g._lvl_list[u], g._xy_list[u])
         lv, pv = pos[v] if v >= n else (g._lvl_list[v], g._xy_list[v])
-        if not clear and not zones_ok(lu, pu, lv, pv, among):
-            return
+        if not clear:
+            key = (lu, pu, lv, pv)
+            ok = link_ok.get(key)
+            if ok is None:
+                ok = link_ok[key] = zones_ok(lu, pu, lv, pv, among)
+            if not ok:
+                return
         linked.add((u, v))
         extra.setdefault(u, []).append((v, link.weight, link))
 

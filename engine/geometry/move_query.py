@@ -402,6 +402,9 @@ class _Query:
         # zones_ok() of the graph's own links (node to node), for the searches of this
         # query (Reposition and Dash share it, :meth:`variant`: their zones are the same).
         self.static_ok: dict[tuple[int, int], bool] = {}
+        # zones_ok() of the links to, from and between the points a search adds (the start,
+        # the goal, corners around zones), by their levels and points.
+        self.link_ok: dict[tuple[int, XY, int, XY], bool] = {}
         self.in_range: dict[tuple[object, ...], bool] = (
             graph.memo("in_range", _CHECKS_KEPT) if shared else {}
         )
