@@ -11,7 +11,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import shapely
-from numpy.typing import NDArray
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
@@ -20,7 +19,14 @@ from engine.geometry.graph_cache import move_graph
 from engine.geometry.model import Killzone, Placement, TerrainType, quantise
 from engine.geometry.move_graph import MoveGraph
 from engine.geometry.move_paths import _search
-from engine.geometry.move_query import MoveError, _action, _Query, max_move, near_zones
+from engine.geometry.move_query import (
+    MoveError,
+    _action,
+    _columns_where,
+    _Query,
+    max_move,
+    near_zones,
+)
 from engine.geometry.move_values import (
     _GRID,
     _ROUND_TOL,
@@ -394,15 +400,6 @@ def _finals_ok(q: _Query, keys: Sequence[Point3], levels: Sequence[Level | None]
     return ok
 
 
-def _columns_where(mask: NDArray[np.bool_]) -> list[list[int]]:
-    """For each row of the 2-D ``mask``, the indices of its true columns, in order."""
-    out: list[list[int]] = [[] for _ in range(mask.shape[0])]
-    rows, cols = np.nonzero(mask)
-    for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
-        out[r].append(c)
-    return out
-
-
 def _straight_costs(
     q: _Query, goals: Sequence[XY], memo: ReachMemo | None = None
 ) -> list[float | None]:
@@ -555,48 +552,16 @@ def reachable_with_costs(
     act = _action(action)
     limit = max_move(act, move) if max_cost is None else float(max_cost)
     g = graph if graph is not None else move_graph(kz, mover.base_mm)
+    args = (kz, g, mover, spots, act, enemies, friends, limit, memo, leave_control_range)
     if g.kz is not kz:
-        return _reachable_with_costs(
-            kz,
-            g,
-            mover,
-            spots,
-            act,
-            enemies,
-            friends,
-            limit,
-            memo,
-            leave_control_range,
-            terrain_extras,
-        )
+        return _reachable_with_costs(*args, terrain_extras)
     # The answer is a function of these values: kept on the graph for the same question.
-    key = (
-        mover,
-        tuple(tuple(p) for p in spots),
-        act,
-        limit,
-        tuple(enemies),
-        tuple(friends),
-        leave_control_range,
-        terrain_extras,
-    )
-    known = g.memo("reachable", _REACHABLE_KEPT).get(key)
+    key: tuple[object, ...] = (mover, tuple(tuple(p) for p in spots), act, limit)
+    key += (tuple(enemies), tuple(friends), leave_control_range, terrain_extras)
+    answers = g.memo("reachable", _REACHABLE_KEPT)
+    known = answers.get(key)
     if known is None:
-        known = g.memo("reachable", _REACHABLE_KEPT)[key] = tuple(
-            _reachable_with_costs(
-                kz,
-                g,
-                mover,
-                spots,
-                act,
-                enemies,
-                friends,
-                limit,
-                memo,
-                leave_control_range,
-                terrain_extras,
-            )
-        )
+        known = answers[key] = tuple(_reachable_with_costs(*args, terrain_extras))
     return list(known)
 
 

@@ -558,10 +558,10 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
                 if nd >= best.get(v, math.inf) - 1e-12:
                     continue
                 if zones:
-                    ok = static_ok.get((u, v))
-                    if ok is None:
-                        ok = static_ok[(u, v)] = zones_ok(lu, pu, lvl_list[v], xy_list[v])
-                    if not ok:
+                    clear = static_ok.get((u, v))
+                    if clear is None:
+                        clear = static_ok[(u, v)] = zones_ok(lu, pu, lvl_list[v], xy_list[v])
+                    if not clear:
                         continue
                 best[v] = nd
                 parent[v] = (u, link)

@@ -290,7 +290,7 @@ def near_zones(start: XY, ends: FloatArray, zones: Sequence[_Zone]) -> NDArray[n
     the others need the exact check."""
     if not zones or ends.shape[0] == 0:
         return np.zeros(ends.shape[0], dtype=bool)
-    near: NDArray[np.bool_] = near_zone_matrix(start, ends, zones).any(axis=0)
+    near: NDArray[np.bool_] = np.asarray(near_zone_matrix(start, ends, zones).any(axis=0))
     return near
 
 
@@ -310,6 +310,15 @@ def near_zone_matrix(start: XY, ends: FloatArray, zones: Sequence[_Zone]) -> NDA
     dist = np.hypot(start[0] + t * dx - zx, start[1] + t * dy - zy)
     near: NDArray[np.bool_] = dist < zr - 1e-6 + 1e-9
     return near
+
+
+def _columns_where(mask: NDArray[np.bool_]) -> list[list[int]]:
+    """For each row of the 2-D ``mask``, the indices of its true columns, in order."""
+    out: list[list[int]] = [[] for _ in range(mask.shape[0])]
+    rows, cols = np.nonzero(mask)
+    for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
+        out[r].append(c)
+    return out
 
 
 class _Query:
