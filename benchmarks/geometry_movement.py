@@ -1,6 +1,7 @@
 """Benchmarks of movement queries; prints figures (nothing is asserted).
 
-Run: ``python benchmarks/geometry_movement.py``.
+Run: ``python benchmarks/geometry_movement.py`` (``... listing`` for the listing figures
+alone).
 
 - Graph build time (:meth:`MoveGraph.build`) for 32 mm and 40 mm bases on ``open_ruins``.
 - ``shortest_path`` for a 6" Reposition across the killzone once the graph is built: median
@@ -22,11 +23,19 @@ Run: ``python benchmarks/geometry_movement.py``.
   links computed on first use; and with every link computed) against a full build, and
   ``equipment_spots``.
 
+- Listing destinations as a battle does (issue 29): on both layouts, 40 starts with six
+  enemies and four friends standing still around the board, each listing its Reposition,
+  Dash and Charge destinations (:func:`straight_reach` of 8 rays, then
+  :func:`reachable_with_costs` of the listing's spots sharing one :class:`ReachMemo`) and
+  searching :func:`shortest_path` to four of the spots twice (agents ask again): median
+  and total ms per start, CPU time.
+
 Goals: a 6" Reposition query under 500 µs; a hatch-state graph well under 50 ms.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import math
@@ -40,9 +49,12 @@ from engine.geometry.extra_terrain import FeatureSpec
 from engine.geometry.movement import (
     MoveError,
     MoveGraph,
+    ReachMemo,
     candidate_destinations,
     move_graph,
+    reachable_with_costs,
     shortest_path,
+    straight_reach,
 )
 from engine.rules.equipment.restrictions import equipment_spots
 from engine.rules.equipment.shapes import equipment_feature
@@ -234,8 +246,101 @@ def equipment() -> None:
         )
 
 
+def _listing(
+    kz: Killzone, me: Placement, enemies: list[Placement], friends: list[Placement]
+) -> int:
+    """One start's listing (see :func:`listing`); returns the number of destinations."""
+    dirs = [(math.cos(2 * math.pi * k / 8), math.sin(2 * math.pi * k / 8)) for k in range(8)]
+    graph = move_graph(kz, me.base_mm)
+    reaches = straight_reach(kz, me, dirs, 9.0, graph=graph)
+    memo = ReachMemo()
+    found = 0
+    for action, limit in (("reposition", 6.0), ("dash", 3.0), ("charge", 8.0)):
+        spots = []
+        for (ux, uy), reach in zip(dirs, reaches, strict=True):
+            for d in sorted({min(limit, reach), min(reach, max(1.0, limit / 2))}):
+                if d > 0.05:
+                    spots.append((me.x + ux * d, me.y + uy * d, me.elevation))
+        for e in enemies:
+            ring = e.radius + me.radius + 0.3
+            if math.hypot(e.x - me.x, e.y - me.y) <= limit + ring:
+                ang = math.atan2(me.y - e.y, me.x - e.x)
+                spots += [
+                    (
+                        e.x + ring * math.cos(ang + k * math.pi / 4),
+                        e.y + ring * math.sin(ang + k * math.pi / 4),
+                        e.elevation,
+                    )
+                    for k in (0, 1, -1)
+                ]
+        found += len(
+            reachable_with_costs(
+                kz,
+                me,
+                spots,
+                action=action,
+                enemies=enemies,
+                friends=friends,
+                max_cost=limit,
+                graph=graph,
+                memo=memo,
+            )
+        )
+        if action == "reposition":
+            for _ in range(2):
+                for spot in spots[::4][:4]:
+                    with contextlib.suppress(MoveError):
+                        shortest_path(
+                            kz,
+                            me,
+                            spot,
+                            action=action,
+                            enemies=enemies,
+                            friends=friends,
+                            max_cost=limit,
+                            graph=graph,
+                        )
+    return found
+
+
+def listing() -> None:
+    """Destinations listed as in a battle (module docstring), CPU time per start."""
+    for name in ("open_ruins", "close_quarters"):
+        kz = load_killzone(name)
+        graph = move_graph(kz, 32.0)
+        rng = random.Random(29)
+        floor = graph.levels[0]
+        others: list[Placement] = []
+        while len(others) < 10:
+            x, y = rng.uniform(1, kz.width - 1), rng.uniform(1, kz.depth - 1)
+            p = Placement(round(x, 3), round(y, 3))
+            if floor.strict.contains(p.footprint().centroid) and all(
+                math.dist((p.x, p.y), (o.x, o.y)) > 2 * p.radius for o in others
+            ):
+                others.append(p)
+        enemies, friends = others[:6], others[6:]
+        times: list[float] = []
+        found = 0
+        for a, _ in pairs(kz, graph, 40, seed=5):
+            t = time.process_time()
+            with contextlib.suppress(MoveError):
+                found += _listing(kz, a, enemies, friends)
+            times.append(time.process_time() - t)
+        print(
+            f"listing Reposition, Dash and Charge destinations (+ 8 path searches), {name}, "
+            f"{len(times)} starts: median {statistics.median(times) * 1e3:.2f} ms, total "
+            f"{sum(times) * 1e3:.0f} ms, {found} destinations"
+        )
+
+
 if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["listing"]:
+        listing()
+        raise SystemExit
     main()
     hatch_states()
     with_enemies()
     equipment()
+    listing()

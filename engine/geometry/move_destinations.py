@@ -19,19 +19,24 @@ from engine.geometry.graph_cache import move_graph
 from engine.geometry.model import Killzone, Placement, TerrainType, quantise
 from engine.geometry.move_graph import MoveGraph
 from engine.geometry.move_paths import _search
-from engine.geometry.move_query import MoveError, _action, _Query, max_move, near_zones
+from engine.geometry.move_query import (
+    MoveError,
+    _action,
+    _columns_where,
+    _Query,
+    max_move,
+    near_zones,
+)
 from engine.geometry.move_values import (
     _GRID,
     _ROUND_TOL,
     _TOL,
     CONTROL_RANGE,
-    FREE_DROP,
     XY,
     Level,
     MoveAction,
     Point3,
     _bevel_buffer,
-    _Link,
 )
 from engine.geometry.sight import CONTROL_RANGE_TOLERANCE, within_control_range
 
@@ -275,8 +280,13 @@ def _reachable_costs(
             if path is not None:
                 seen[key] = (path.final, path.cost)
         elif cost >= 0:
-            seen[key] = (q.mover.moved(key[0], key[1], lvl.height), cost)
+            seen[key] = (_moved(q.mover, key[0], key[1], lvl.height), cost)
     return [seen[k] for k in sorted(seen)]
+
+
+def _moved(mover: Placement, x: float, y: float, elevation: float) -> Placement:
+    """``mover.moved(x, y, elevation)`` (the same value), made directly."""
+    return Placement(x, y, mover.base_mm, elevation, mover.model_height)
 
 
 def _reachable(q: _Query, spots: Sequence[Sequence[float]]) -> list[Placement]:
@@ -342,7 +352,7 @@ def _finals_ok(q: _Query, keys: Sequence[Point3], levels: Sequence[Level | None]
         oz = np.asarray([o.elevation for o in others], dtype=float)
         orad = np.asarray([o.radius for o in others], dtype=float)
         apart = (np.abs(oz - zs) > 1e-6) | (np.hypot(ox - xs, oy - ys) >= orad + r - _TOL + 1e-9)
-        unsure_others: list[list[bool]] = (~apart).tolist()
+        unsure_others = _columns_where(~apart)
     else:
         unsure_others = [[] for _ in rows]
     # Enemies clearly more than 1" away (sight.distance) cannot be within control range.
@@ -355,15 +365,16 @@ def _finals_ok(q: _Query, keys: Sequence[Point3], levels: Sequence[Level | None]
         erad = np.asarray([e.radius for e in enemies], dtype=float)
         gap = np.maximum(0.0, np.hypot(xs - ex, ys - ey) - mr - erad)
         far = np.hypot(gap, zs - ez) > limit + 1e-9
-        unsure_enemies: list[list[bool]] = (~far).tolist()
+        unsure_enemies = _columns_where(~far)
     else:
         unsure_enemies = [[] for _ in rows]
     charge = q.action == "charge"
     for row, i in enumerate(rows):
         x, y, z = keys[i]
         overlap = False
-        for other, unsure in zip(others, unsure_others[row], strict=True):
-            if not unsure or abs(other.elevation - z) > 1e-6:
+        for col in unsure_others[row]:
+            other = others[col]
+            if abs(other.elevation - z) > 1e-6:
                 continue
             if math.hypot(other.x - x, other.y - y) < other.radius + r - _TOL:
                 overlap = True
@@ -373,9 +384,8 @@ def _finals_ok(q: _Query, keys: Sequence[Point3], levels: Sequence[Level | None]
             continue
         in_range = False
         final: Placement | None = None
-        for e, unsure in zip(enemies, unsure_enemies[row], strict=True):
-            if not unsure:
-                continue
+        for col in unsure_enemies[row]:
+            e = enemies[col]
             # sight.distance(final, e), then the exact control range only when within 1".
             gap_ = max(0.0, math.hypot(x - e.x, y - e.y) - mr - e.radius)
             dz = z - e.elevation
@@ -454,8 +464,16 @@ def _straight_plain(q: _Query, goals: Sequence[XY]) -> list[float | None]:
         ):
             out.append(None)
         else:
-            out.append(_Link("move", math.dist(s, goal)).cost(FREE_DROP)[0])
+            out.append(_plain_cost(math.dist(s, goal)))
     return out
+
+
+def _plain_cost(length: float) -> float:
+    """The cost (inches, 3.3) of a straight ``move`` increment of ``length`` inches that
+    climbs, drops and crosses nothing: ``_Link("move", length).cost(FREE_DROP)[0]``, its
+    length rounded up to a whole inch (an increment 0.001" over stays at the inch below),
+    computed without making the link (the same float)."""
+    return float(math.ceil(length - _ROUND_TOL)) if length > _ROUND_TOL else 0.0
 
 
 def reachable(
@@ -534,6 +552,36 @@ def reachable_with_costs(
     act = _action(action)
     limit = max_move(act, move) if max_cost is None else float(max_cost)
     g = graph if graph is not None else move_graph(kz, mover.base_mm)
+    args = (kz, g, mover, spots, act, enemies, friends, limit, memo, leave_control_range)
+    if g.kz is not kz:
+        return _reachable_with_costs(*args, terrain_extras)
+    # The answer is a function of these values: kept on the graph for the same question.
+    key: tuple[object, ...] = (mover, tuple(tuple(p) for p in spots), act, limit)
+    key += (tuple(enemies), tuple(friends), leave_control_range, terrain_extras)
+    answers = g.memo("reachable", _REACHABLE_KEPT)
+    known = answers.get(key)
+    if known is None:
+        known = answers[key] = tuple(_reachable_with_costs(*args, terrain_extras))
+    return list(known)
+
+
+_REACHABLE_KEPT = 10_000  # reachable_with_costs answers a graph keeps (MoveGraph.memo)
+
+
+def _reachable_with_costs(
+    kz: Killzone,
+    g: MoveGraph,
+    mover: Placement,
+    spots: Sequence[Sequence[float]],
+    act: MoveAction,
+    enemies: Sequence[Placement],
+    friends: Sequence[Placement],
+    limit: float,
+    memo: ReachMemo | None,
+    leave_control_range: bool,
+    terrain_extras: bool,
+) -> list[tuple[Placement, float]]:
+    """:func:`reachable_with_costs` computed (its arguments resolved)."""
     if not terrain_extras:
         memo = None
     try:
@@ -584,39 +632,49 @@ _RAY_CLEAR = 1e-6  # inches: closer calls (a vertex, an edge along the ray) go t
 def _straight_reach_fast(
     g: MoveGraph, level: Level, start: XY, directions: Sequence[XY], length: float
 ) -> list[float]:
-    """:func:`_straight_reach` with the same answers, faster: the region's edges are tested
-    against every ray at once (numpy) to find where each ray first leaves the region; the
-    exit point itself is computed by GEOS from that ray and that edge, as the overlay of the
-    reference computes it, and the piece's length by GEOS too. A ray whose answer the quick
-    test cannot settle beyond doubt (the start within 1e-6" of an edge, the ray within 1e-6"
-    of a vertex or along an edge, two exits closer than that) gets the reference's overlay."""
+    """:func:`_straight_reach` with the same answers, faster: the region's edges
+    (:meth:`MoveGraph.edge_table`, once per level) are tested against every ray at once
+    (numpy) to find where each ray first leaves the region; the exit point itself is computed
+    by GEOS from that ray and that edge, as the overlay of the reference computes it, and the
+    piece's length as GEOS measures a segment (``sqrt(dx * dx + dy * dy)``, the same float). A
+    ray whose answer the quick test cannot settle beyond doubt (the start within 1e-6" of an
+    edge, the ray within 1e-6" of a vertex or along an edge, two exits closer than that) gets
+    the reference's overlay."""
     if length <= 0:
         return [0.0] * len(directions)
     x0, y0 = start
+    n_rays = len(directions)
     ends = np.asarray([(x0 + ux * length, y0 + uy * length) for ux, uy in directions])
     origin = np.asarray(start, dtype=float)
-    rays: list[LineString] = np.asarray(
-        shapely.linestrings(np.stack([np.broadcast_to(origin, ends.shape), ends], 1))
-    ).tolist()
-    a, b = g.strict_edges(level)
+
+    def rays_of(ks: Sequence[int]) -> list[LineString]:
+        pts = ends[np.asarray(ks, dtype=np.intp)]
+        made: list[LineString] = np.asarray(
+            shapely.linestrings(np.stack([np.broadcast_to(origin, pts.shape), pts], 1))
+        ).tolist()
+        return made
+
+    table = g.edge_table(level)
+    a, e, e_len, lo, hi = table.a, table.e, table.length, table.lo, table.hi
     if a.shape[0] == 0:
-        return _reach_of(rays, level.strict_tol, start)
-    e = b - a
-    e_len = np.hypot(e[:, 0], e[:, 1])
-    # The start must lie inside, clear of every edge.
-    wx, wy = x0 - a[:, 0], y0 - a[:, 1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        s = np.clip((wx * e[:, 0] + wy * e[:, 1]) / (e_len * e_len), 0.0, 1.0)
-    gap = np.hypot(wx - s * e[:, 0], wy - s * e[:, 1])
-    if gap.min() <= _RAY_CLEAR or not shapely.contains_xy(level.strict_tol, x0, y0):
-        return _reach_of(rays, level.strict_tol, start)
-    # Only edges whose bounding box meets the square around the rays can cross them.
+        return _reach_of(rays_of(range(n_rays)), level.strict_tol, start)
+    # Only edges whose bounding box meets the square around the rays can cross them (or
+    # come within 1e-6" of the start).
     reach = length + _RAY_CLEAR
-    lo, hi = np.minimum(a, b), np.maximum(a, b)
     near = (lo[:, 0] <= x0 + reach) & (hi[:, 0] >= x0 - reach)
     near &= (lo[:, 1] <= y0 + reach) & (hi[:, 1] >= y0 - reach)
     idx = np.flatnonzero(near)
-    ea, eb, ee, el = a[idx], b[idx], e[idx], e_len[idx]
+    ea, ee, el = a[idx], e[idx], e_len[idx]
+    # The start must lie inside, clear of every edge (a zero-length edge makes the distance
+    # NaN: then, as in the reference's test over all edges, the start counts as clear).
+    wx, wy = x0 - ea[:, 0], y0 - ea[:, 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = np.clip((wx * ee[:, 0] + wy * ee[:, 1]) / (el * el), 0.0, 1.0)
+    gap = np.hypot(wx - s * ee[:, 0], wy - s * ee[:, 1])
+    close_start = bool(gap.size) and not table.degenerate and bool(gap.min() <= _RAY_CLEAR)
+    if close_start or not shapely.contains_xy(level.strict_tol, x0, y0):
+        return _reach_of(rays_of(range(n_rays)), level.strict_tol, start)
+    eb = table.b[idx]
     d = ends - origin  # (R, 2)
     dx, dy = d[:, :1], d[:, 1:]  # (R, 1)
     d_len = np.hypot(dx, dy)
@@ -627,31 +685,25 @@ def _straight_reach_fast(
         # Distances along each ray (t * |d|) and along each edge (u * |e|), in inches.
         along = (ax * ee[:, 1] - ay * ee[:, 0]) * d_len / denom
         on_edge = (ax * dy - ay * dx) * el / denom
-    hit = (along >= -_RAY_CLEAR) & (along <= d_len + _RAY_CLEAR) & ~parallel
-    hit &= (on_edge >= -_RAY_CLEAR) & (on_edge <= el + _RAY_CLEAR)
-    rows, cols = np.nonzero(hit)
-    n_rays = len(rays)
-    doubt = [False] * n_rays
-    firsts: list[list[float]] = [[] for _ in range(n_rays)]
-    first_edge = [-1] * n_rays
-    t1 = [math.inf] * n_rays
-    for k, c, t_k, u_k in zip(
-        rows.tolist(),
-        cols.tolist(),
-        along[rows, cols].tolist(),
-        on_edge[rows, cols].tolist(),
-        strict=True,
-    ):
+        hit = (along >= -_RAY_CLEAR) & (along <= d_len + _RAY_CLEAR) & ~parallel
+        hit &= (on_edge >= -_RAY_CLEAR) & (on_edge <= el + _RAY_CLEAR)
         # Doubt: a hit near a vertex of the edge or near the ray's far end.
-        if u_k <= _RAY_CLEAR or u_k >= el[c] - _RAY_CLEAR or t_k >= d_len[k, 0] - _RAY_CLEAR:
-            doubt[k] = True
-        firsts[k].append(t_k)
-        if t_k < t1[k]:
-            t1[k], first_edge[k] = t_k, int(idx[c])
-    for k in range(n_rays):
-        hits = sorted(firsts[k])
-        if len(hits) > 1 and hits[1] - hits[0] <= _RAY_CLEAR:
-            doubt[k] = True  # two exits too close to tell apart
+        doubt = (
+            hit
+            & (
+                (on_edge <= _RAY_CLEAR)
+                | (on_edge >= el - _RAY_CLEAR)
+                | (along >= d_len - _RAY_CLEAR)
+            )
+        ).any(axis=1)
+        # The first exit of each ray (the first edge in order among equal distances), and
+        # doubt when the next exit is too close to tell apart.
+        firsts = np.where(hit, along, math.inf)
+        if firsts.shape[1] > 1:
+            two = np.partition(firsts, 1, axis=1)[:, :2]
+            doubt |= two[:, 1] - two[:, 0] <= _RAY_CLEAR
+        first_col = np.argmin(firsts, axis=1) if firsts.shape[1] else np.zeros(n_rays, np.intp)
+        t1 = firsts.min(axis=1) if firsts.shape[1] else np.full(n_rays, math.inf)
     # Doubt: an edge parallel to a ray and within 1e-6" of its line.
     pr, pc = np.nonzero(parallel)
     if pr.size:
@@ -660,14 +712,12 @@ def _straight_reach_fast(
         close = (np.abs(ax[pc] * uy - ay[pc] * ux) <= _RAY_CLEAR) | (
             np.abs(bx * uy - by * ux) <= _RAY_CLEAR
         )
-        for k in pr[close].tolist():
-            doubt[k] = True
-    j = np.asarray(first_edge)
-    out: list[float] = [0.0] * len(rays)
+        doubt[pr[close]] = True
+    out: list[float] = [0.0] * n_rays
     exits: list[int] = []
     redo: list[int] = []
-    whole: list[float] = np.asarray(shapely.length(rays)).tolist()
-    for k, (unsure, t_exit) in enumerate(zip(doubt, t1, strict=True)):
+    whole: list[float] = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]).tolist()
+    for k, (unsure, t_exit) in enumerate(zip(doubt.tolist(), t1.tolist(), strict=True)):
         if unsure:
             redo.append(k)
         elif math.isinf(t_exit):
@@ -676,12 +726,12 @@ def _straight_reach_fast(
         else:
             exits.append(k)
     if exits:
-        edges = shapely.linestrings(np.stack([a[j[exits]], b[j[exits]]], axis=1))
-        points = shapely.intersection([rays[k] for k in exits], edges)
+        rows = np.asarray(exits, dtype=np.intp)
+        edges = table.lines[idx[first_col[rows]]]
+        points = shapely.intersection(rays_of(exits), edges)
         single = (shapely.get_type_id(points) == 0).tolist()  # one point, else the overlay
-        xy = shapely.get_coordinates(points[np.asarray(single, dtype=bool)])
-        pieces = shapely.linestrings(np.stack([np.broadcast_to(origin, xy.shape), xy], 1))
-        lengths = iter(np.asarray(shapely.length(pieces)).tolist())
+        xy = shapely.get_coordinates(points[np.asarray(single, dtype=bool)]) - origin
+        lengths = iter(np.sqrt(xy[:, 0] * xy[:, 0] + xy[:, 1] * xy[:, 1]).tolist())
         for k, one in zip(exits, single, strict=True):
             if one:
                 out[k] = max(0.0, next(lengths) - 0.01)
@@ -689,9 +739,9 @@ def _straight_reach_fast(
                 redo.append(k)
     if redo:
         redo.sort()
-        redone = _reach_of([rays[k] for k in redo], level.strict_tol, start)
-        for k, reach in zip(redo, redone, strict=True):
-            out[k] = reach
+        redone = _reach_of(rays_of(redo), level.strict_tol, start)
+        for k, reach_k in zip(redo, redone, strict=True):
+            out[k] = reach_k
     return out
 
 

@@ -11,7 +11,7 @@ straight increments (:mod:`engine.geometry.move_links`) that the path search
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 import numpy as np
@@ -40,6 +40,25 @@ from engine.geometry.move_values import (
 # -------------------------------------------------------------------------------------------
 # The move graph
 # -------------------------------------------------------------------------------------------
+
+
+class EdgeTable(NamedTuple):
+    """The edges of a level's strict region (:meth:`MoveGraph.strict_edges`) as the ray casts
+    of :mod:`engine.geometry.move_destinations` use them: ``a``, ``b`` start and end points,
+    ``e = b - a``, ``length`` (``numpy.hypot`` of ``e``), ``lo``, ``hi`` the lower and upper
+    corners of their bounding boxes (arrays (E, 2), ``length`` (E,); inches), ``degenerate``
+    (an edge has zero length) and ``lines``, each edge as a shapely ``LineString`` (object
+    array (E,))."""
+
+    a: FloatArray
+    b: FloatArray
+    e: FloatArray
+    length: FloatArray
+    lo: FloatArray
+    hi: FloatArray
+    degenerate: bool
+    lines: NDArray[np.object_]
+
 
 #: The kinds of links, by their index in the stored tables (:meth:`MoveGraph.tables`).
 LINK_KINDS = ("move", "over", "climb", "drop", "jump")
@@ -87,11 +106,15 @@ class MoveGraph(GraphBase):
     _nx: list[Any] = attrs.field(factory=list, repr=False)
     _terrain_near: dict[tuple[float, float, float], bool] = attrs.field(factory=dict, repr=False)
     _edges: dict[int, tuple[FloatArray, FloatArray]] = attrs.field(factory=dict, repr=False)
+    _edge_tables: dict[int, EdgeTable] = attrs.field(factory=dict, repr=False)
     #: The links climbing over each low part (its index), in the order they were added.
     _over_by_part: dict[int, list[tuple[int, int]]] = attrs.field(factory=dict, repr=False)
     #: Parts' polygons grown for the levels and nodes, by (kind, part index), for the graphs
     #: derived from this one (:class:`_Shared`).
     _part_buffers: dict[tuple[str, int], Any] = attrs.field(factory=dict, repr=False)
+    #: Answers of the movement queries on this graph kept for later queries, keyed by value
+    #: (points, placements): each kind in its own bounded dict (:meth:`memo`).
+    _memo: dict[str, dict[Any, Any]] = attrs.field(factory=dict, repr=False)
 
     def tables(self) -> dict[str, NDArray[Any]]:
         """This graph's links as plain arrays, for the disk cache
@@ -266,6 +289,37 @@ class MoveGraph(GraphBase):
             )
             self._edges[lvl.index] = edges
         return edges
+
+    def edge_table(self, lvl: Level) -> EdgeTable:
+        """:meth:`strict_edges` with what the ray casts derive from them
+        (:class:`EdgeTable`), computed once per level."""
+        table = self._edge_tables.get(lvl.index)
+        if table is None:
+            a, b = self.strict_edges(lvl)
+            e = b - a
+            e_len = np.hypot(e[:, 0], e[:, 1])
+            table = self._edge_tables[lvl.index] = EdgeTable(
+                a,
+                b,
+                e,
+                e_len,
+                np.minimum(a, b),
+                np.maximum(a, b),
+                bool((e_len == 0).any()),
+                np.asarray(shapely.linestrings(np.stack([a, b], axis=1)), dtype=object),
+            )
+        return table
+
+    def memo(self, kind: str, limit: int = 50_000) -> dict[Any, Any]:
+        """The dict of the answers of ``kind`` kept on this graph for later queries (keys are
+        values: points, placements, levels; never ``id()``), emptied when it holds more than
+        ``limit`` entries, so it stays bounded."""
+        table = self._memo.get(kind)
+        if table is None:
+            table = self._memo[kind] = {}
+        elif len(table) > limit:
+            table.clear()
+        return table
 
     def terrain_near(self, x: float, y: float, distance: float) -> bool:
         """Whether any terrain part's footprint lies within ``distance`` inches of the point

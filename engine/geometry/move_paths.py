@@ -12,6 +12,7 @@ import heapq
 import itertools
 import math
 from collections.abc import Sequence
+from typing import Any, cast
 
 import numpy as np
 import shapely
@@ -28,8 +29,9 @@ from engine.geometry.move_query import (
     _action,
     _Query,
     _seg_point_distance,
+    _Zone,
     max_move,
-    near_zones,
+    near_zone_matrix,
 )
 from engine.geometry.move_values import (
     _ROUND_TOL,
@@ -42,7 +44,9 @@ from engine.geometry.move_values import (
     JUMP_MAX,
     OBSTRUCTING_COST,
     XY,
+    FloatArray,
     Level,
+    MoveAction,
     Point3,
     _lerp,
     _Link,
@@ -202,6 +206,81 @@ def shortest_path(
     act = _action(action)
     limit = max_move(act, move) if max_cost is None else float(max_cost)
     g = graph if graph is not None else move_graph(kz, mover.base_mm)
+    if avoid or g.kz is not kz:
+        return _shortest(
+            kz,
+            g,
+            mover,
+            destination,
+            act,
+            enemies,
+            friends,
+            limit,
+            leave_control_range,
+            avoid,
+            terrain_extras,
+        )
+    # The answer is a function of these values: kept on the graph for the same question.
+    where = destination if isinstance(destination, Placement) else tuple(destination)
+    key = (
+        mover,
+        where,
+        act,
+        limit,
+        tuple(enemies),
+        tuple(friends),
+        leave_control_range,
+        terrain_extras,
+    )
+    memo = g.memo("paths", _PATHS_KEPT)
+    known = memo.get(key)
+    if known is None:
+        try:
+            known = (
+                True,
+                _shortest(
+                    kz,
+                    g,
+                    mover,
+                    destination,
+                    act,
+                    enemies,
+                    friends,
+                    limit,
+                    leave_control_range,
+                    avoid,
+                    terrain_extras,
+                ),
+            )
+        except MoveError as exc:
+            known = (False, str(exc))
+        memo[key] = known
+    ok, answer = known
+    if not ok:
+        raise MoveError(answer)
+    return cast("MovePath | None", answer)
+
+
+_PATHS_KEPT = 20_000  # shortest_path answers a graph keeps (MoveGraph.memo)
+
+
+def _shortest(
+    kz: Killzone,
+    g: MoveGraph,
+    mover: Placement,
+    destination: Placement | Sequence[float],
+    act: MoveAction,
+    enemies: Sequence[Placement],
+    friends: Sequence[Placement],
+    limit: float,
+    leave_control_range: bool,
+    avoid: Sequence[AvoidZone],
+    terrain_extras: bool,
+) -> MovePath | None:
+    """:func:`shortest_path` computed (its arguments resolved).
+
+    Raises:
+        MoveError: as :func:`shortest_path`."""
     q = _Query(
         kz, g, mover, act, enemies, friends, limit, leave_control_range, avoid, terrain_extras
     )
@@ -211,6 +290,49 @@ def shortest_path(
         raise MoveError(reason)
     assert lvl_d is not None
     return _search(q, lvl_d.index, (dx, dy))
+
+
+_SIGHT_KEPT = 4_000  # points whose passage answers a graph keeps (MoveGraph.memo)
+_MOVES_KEPT = 200_000  # move links a graph keeps
+
+
+def _sight_of(
+    g: MoveGraph, lvl: Level, p: XY, ids: list[int], arr: FloatArray, n: int
+) -> list[bool]:
+    """For each node of ``ids`` (static nodes below ``n``, the others at ``arr``'s rows),
+    whether the straight line from ``p`` to it lies in ``lvl``'s passage region (one
+    vectorised ``covers``); the answers for static nodes are kept on the graph per
+    ``(level, p)`` and only the missing ones are computed."""
+    memo = g.memo("sight", _SIGHT_KEPT)
+    known: dict[int, bool] | None = memo.get((lvl.index, p))
+    if known is None:
+        known = memo[(lvl.index, p)] = {}
+    todo = [k for k, v in enumerate(ids) if v >= n or v not in known]
+    if not todo:
+        return [known[v] for v in ids]
+    pts = arr[todo] if len(todo) < len(ids) else arr
+    lines = shapely.linestrings(
+        np.stack([np.broadcast_to(np.asarray(p, dtype=float), pts.shape), pts], axis=1)
+    )
+    fresh: list[bool] = np.asarray(shapely.covers(lvl.passage_tol, lines)).tolist()
+    dyn: dict[int, bool] = {}
+    for k, ok in zip(todo, fresh, strict=True):
+        v = ids[k]
+        if v < n:
+            known[v] = ok
+        else:
+            dyn[v] = ok
+    return [known[v] if v < n else dyn[v] for v in ids]
+
+
+def _move_link(g: MoveGraph, moves: dict[Any, _Link], lvl: Level, a: XY, b: XY) -> _Link:
+    """The ``move`` link ``a`` -> ``b`` on ``lvl`` (a line in its passage region), with the
+    Accessible parts it enters; kept in ``moves`` (a memo of the graph)."""
+    key = (lvl.index, a, b)
+    link = moves.get(key)
+    if link is None:
+        link = moves[key] = _Link("move", math.dist(a, b), crossings=g._crossings(lvl, a, b))
+    return link
 
 
 def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
@@ -227,6 +349,8 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
 
     in_zone = q.zone_contains
     zones_ok = q.zones_ok
+    static_ok = q.static_ok
+    link_ok = q.link_ok
 
     def classify(lu: int, pu: XY, lv: int, pv: XY) -> _Link | str:
         key = (lu, pu, lv, pv)
@@ -241,7 +365,7 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
         return link
 
     # The straight line, when it is a plain move, is the cheapest path.
-    direct = usable(g.classify(la, s, goal_level, goal, explain=False))
+    direct = usable(classify(la, s, goal_level, goal))
     if direct is not None and not zones_ok(la, s, goal_level, goal):
         direct = None
     if direct is not None and direct.kind == "move" and direct.crossings == 0:
@@ -257,15 +381,20 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
         + np.hypot(xy[:, 0] - goal[0], xy[:, 1] - goal[1])
         <= limit + _ROUND_TOL
     )
+    # Only the nodes in the ellipse can be allowed: the zones are tested on those alone.
+    cand = np.flatnonzero(allowed)
+    cx, cy, cl = xy[cand, 0], xy[cand, 1], g.node_level[cand]
+    keep = np.ones(cand.shape[0], dtype=bool)
     for zone in zones:
         if zone.final_only:
             continue
-        inside = np.hypot(xy[:, 0] - zone.x, xy[:, 1] - zone.y) < zone.radius - 1e-6
-        inside &= g.node_level == zone.level
+        inside = np.hypot(cx - zone.x, cy - zone.y) < zone.radius - 1e-6
+        inside &= cl == zone.level
         if zone.exact and (zone.enemy >= 0 or zone.test is not None):
-            for v in np.flatnonzero(inside & allowed).tolist():
-                inside[v] = in_zone(zone, g._xy_list[v])
-        allowed &= ~inside
+            for k in np.flatnonzero(inside & keep).tolist():
+                inside[k] = in_zone(zone, g._xy_list[int(cand[k])])
+        keep &= ~inside
+    allowed[cand] = keep
     allowed_list: list[bool] = allowed.tolist()
 
     # Dynamic nodes: the start (n), the goal (n + 1), corners of octagons around zones.
@@ -295,18 +424,33 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
     extra: dict[int, list[tuple[int, float, _Link]]] = {}
     linked: set[tuple[int, int]] = set()
 
-    def link_dyn(u: int, v: int, link: _Link | None, clear: bool = False) -> None:
-        # clear: the link is known to keep away from every zone (zones_ok holds).
+    def link_dyn(
+        u: int,
+        v: int,
+        link: _Link | None,
+        clear: bool = False,
+        among: Sequence[_Zone] | None = None,
+    ) -> None:
+        # clear: the link is known to keep away from every zone (zones_ok holds); among:
+        # the only zones that may refuse it.
         if link is None or (u, v) in linked:
             return
         lu, pu = pos[u] if u >= n else (g._lvl_list[u], g._xy_list[u])
         lv, pv = pos[v] if v >= n else (g._lvl_list[v], g._xy_list[v])
-        if not clear and not zones_ok(lu, pu, lv, pv):
-            return
+        if not clear:
+            key = (lu, pu, lv, pv)
+            ok = link_ok.get(key)
+            if ok is None:
+                ok = link_ok[key] = zones_ok(lu, pu, lv, pv, among)
+            if not ok:
+                return
         linked.add((u, v))
         extra.setdefault(u, []).append((v, link.weight, link))
 
-    # Same-level visibility between the dynamic nodes and every candidate.
+    # Same-level visibility between the dynamic nodes and every candidate. What depends on
+    # the points alone (whether the line is in the passage region, the move links) is kept
+    # on the graph per dynamic point (:func:`_sight_of`), for the next searches from it.
+    moves = g.memo("moves", _MOVES_KEPT)
     for u, (lu, pu) in pos.items():
         lvl = g.levels[lu]
         ids = np.nonzero(allowed & (g.node_level == lu))[0].tolist()
@@ -314,29 +458,22 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
         if not ids:
             continue
         arr = np.asarray([g._xy_list[v] if v < n else pos[v][1] for v in ids], dtype=float)
-        lines = shapely.linestrings(
-            np.stack([np.broadcast_to(np.asarray(pu, dtype=float), arr.shape), arr], axis=1)
-        )
-        seen: list[bool] = np.asarray(shapely.covers(lvl.passage_tol, lines)).tolist()
-        near: list[bool] = near_zones(pu, arr, [z for z in zones if z.level == lu]).tolist()
+        seen = _sight_of(g, lvl, pu, ids, arr, n)
+        # The zones each link comes within 1e-9" of: the only ones that may refuse it.
+        here = [z for z in zones if z.level == lu]
+        near: list[list[_Zone]] = [[] for _ in ids]
+        if here:
+            rows, cols = np.nonzero(near_zone_matrix(pu, arr, here))
+            for j, k in zip(rows.tolist(), cols.tolist(), strict=True):
+                near[k].append(here[j])
         for v, ok, close in zip(ids, seen, near, strict=True):
             if not ok:
                 continue
             pv = g._xy_list[v] if v < n else pos[v][1]
             if u != goal_node and v != start_node:
-                link_dyn(
-                    u,
-                    v,
-                    _Link("move", math.dist(pu, pv), crossings=g._crossings(lvl, pu, pv)),
-                    clear=not close,
-                )
+                link_dyn(u, v, _move_link(g, moves, lvl, pu, pv), not close, close)
             if v < n and u != start_node:
-                link_dyn(
-                    v,
-                    u,
-                    _Link("move", math.dist(pv, pu), crossings=g._crossings(lvl, pv, pu)),
-                    clear=not close,
-                )
+                link_dyn(v, u, _move_link(g, moves, lvl, pv, pu), not close, close)
     # Climbing over, onto and off terrain from the start and into the goal.
     reach = r + CLIMB_RANGE + _TOL
     far = JUMP_MAX + 2 * r + CLIMB_RANGE
@@ -420,8 +557,12 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
                     nd -= _terrain_extra(link)
                 if nd >= best.get(v, math.inf) - 1e-12:
                     continue
-                if zones and not zones_ok(lu, pu, lvl_list[v], xy_list[v]):
-                    continue
+                if zones:
+                    clear = static_ok.get((u, v))
+                    if clear is None:
+                        clear = static_ok[(u, v)] = zones_ok(lu, pu, lvl_list[v], xy_list[v])
+                    if not clear:
+                        continue
                 best[v] = nd
                 parent[v] = (u, link)
                 heapq.heappush(heap, (nd + math.dist(xy_list[v], goal), nd, v))

@@ -40,7 +40,15 @@ from engine.geometry.move_values import (
 )
 from engine.geometry.sight import CONTROL_RANGE_TOLERANCE, within_control_range
 
-__all__ = ["AvoidZone", "Increment", "MoveError", "MovePath", "max_move", "near_zones"]
+__all__ = [
+    "AvoidZone",
+    "Increment",
+    "MoveError",
+    "MovePath",
+    "max_move",
+    "near_zone_matrix",
+    "near_zones",
+]
 
 
 class MoveError(KillTeamError, ValueError):
@@ -201,6 +209,80 @@ def _engaged(
     ]
 
 
+_LINKS_KEPT = 100_000  # classify() answers kept on a graph (MoveGraph.memo)
+_CHECKS_KEPT = 100_000  # exact control range checks kept on a graph
+_ZONES_KEPT = 2_000  # zone lists and engaged enemies kept on a graph
+
+
+def _zones(
+    graph: MoveGraph,
+    enemies: Sequence[Placement],
+    engaged: Sequence[bool],
+    left_from: Sequence[bool],
+    charge: bool,
+) -> tuple[tuple[_Zone, ...], tuple[_Zone, ...]]:
+    """The zones of a query (:class:`_Query`): each enemy's base on the levels at its height
+    and, unless it is engaged (and not one the move left), its control range on the levels
+    within 1" of its height (a prefilter disc, ``exact`` when terrain is near it); those of
+    the enemies in ``left_from`` apart (the second tuple, :meth:`_Query.left_ok`). Each
+    enemy's zones are kept on the graph (:func:`_enemy_zones`)."""
+    zones: list[_Zone] = []
+    left: list[_Zone] = []
+    memo = graph.memo("enemy_zones", _ZONES_KEPT)
+    for j, (e, en) in enumerate(zip(enemies, engaged, strict=True)):
+        key = (e, j, en, left_from[j], charge)
+        made = memo.get(key)
+        if made is None:
+            made = memo[key] = _enemy_zones(graph, e, j, en, left_from[j], charge)
+        zones += made[0]
+        left += made[1]
+    return tuple(zones), tuple(left)
+
+
+def _enemy_zones(
+    graph: MoveGraph, e: Placement, j: int, engaged: bool, left_from: bool, charge: bool
+) -> tuple[tuple[_Zone, ...], tuple[_Zone, ...]]:
+    """The zones of enemy ``e`` (index ``j`` in the query's enemies), level by level, as
+    :func:`_zones` orders them: its base, then its control range (in the second tuple when
+    the move left it)."""
+    zones: list[_Zone] = []
+    left: list[_Zone] = []
+    r = graph.radius
+    where = f"({e.x:g}, {e.y:g})"
+    for lvl in graph.levels:
+        dz = abs(lvl.height - e.elevation)
+        if dz <= 1e-6:
+            zones.append(
+                _Zone(
+                    e.x,
+                    e.y,
+                    e.radius + r + _GRID,
+                    lvl.index,
+                    False,
+                    f"the enemy operative at {where}",
+                )
+            )
+        if (engaged and not left_from) or dz >= CONTROL_RANGE:
+            continue
+        reach = e.radius + r + math.sqrt(CONTROL_RANGE**2 - dz * dz) + _GRID
+        # Without terrain in the disc nothing can block sight nor lengthen the 1" around
+        # a wall: the disc is the control range (4.2) and needs no exact check.
+        exact = graph.terrain_near(e.x, e.y, reach)
+        (left if left_from else zones).append(
+            _Zone(
+                e.x,
+                e.y,
+                reach,
+                lvl.index,
+                charge,
+                f"the control range of the enemy operative at {where}",
+                enemy=j,
+                exact=exact,
+            )
+        )
+    return tuple(zones), tuple(left)
+
+
 def near_zones(start: XY, ends: FloatArray, zones: Sequence[_Zone]) -> NDArray[np.bool_]:
     """For straight links from ``start`` to each of ``ends`` (array (N, 2), inches) on the
     level of ``zones``: whether the link comes within 1e-9" of a zone's disc. A link that does
@@ -208,6 +290,14 @@ def near_zones(start: XY, ends: FloatArray, zones: Sequence[_Zone]) -> NDArray[n
     the others need the exact check."""
     if not zones or ends.shape[0] == 0:
         return np.zeros(ends.shape[0], dtype=bool)
+    near: NDArray[np.bool_] = np.asarray(near_zone_matrix(start, ends, zones).any(axis=0))
+    return near
+
+
+def near_zone_matrix(start: XY, ends: FloatArray, zones: Sequence[_Zone]) -> NDArray[np.bool_]:
+    """:func:`near_zones` zone by zone: array (Z, N), whether the link to ``ends[k]`` comes
+    within 1e-9" of the disc of ``zones[j]`` (only those zones can refuse it,
+    :meth:`_Query.zones_ok` with ``among``)."""
     # Distance from each zone's centre (rows) to each link (columns), all at once.
     zx = np.asarray([z.x for z in zones], dtype=float)[:, None]
     zy = np.asarray([z.y for z in zones], dtype=float)[:, None]
@@ -218,8 +308,17 @@ def near_zones(start: XY, ends: FloatArray, zones: Sequence[_Zone]) -> NDArray[n
         t = np.where(d2 > 0, ((zx - start[0]) * dx + (zy - start[1]) * dy) / d2, 0.0)
     t = np.clip(t, 0.0, 1.0)
     dist = np.hypot(start[0] + t * dx - zx, start[1] + t * dy - zy)
-    near: NDArray[np.bool_] = (dist < zr - 1e-6 + 1e-9).any(axis=0)
+    near: NDArray[np.bool_] = dist < zr - 1e-6 + 1e-9
     return near
+
+
+def _columns_where(mask: NDArray[np.bool_]) -> list[list[int]]:
+    """For each row of the 2-D ``mask``, the indices of its true columns, in order."""
+    out: list[list[int]] = [[] for _ in range(mask.shape[0])]
+    rows, cols = np.nonzero(mask)
+    for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
+        out[r].append(c)
+    return out
 
 
 class _Query:
@@ -260,9 +359,14 @@ class _Query:
             raise MoveError(f"{reason} at the start of the move (KT24 3.3)")
         self.start_level = lvl.index
         self.start: XY = (mover.x, mover.y)
-        # classify() results of dynamic links, shared by the searches of one query (the
-        # candidate generator searches many destinations from one start).
-        self.links: dict[tuple[int, XY, int, XY], _Link | str] = {}
+        # Answers shared by the searches of this query and, kept on the graph (its bounded
+        # memos, keyed by value) when the graph is the killzone's, by later queries:
+        # classify() of dynamic links (a pure function of the graph) and the exact control
+        # range checks (of the killzone, the mover's base and height and the enemy).
+        shared = graph.kz is kz
+        self.links: dict[tuple[int, XY, int, XY], _Link | str] = (
+            graph.memo("links", _LINKS_KEPT) if shared else {}
+        )
         in_range = [e for e in self.enemies if within_control_range(kz, mover, e)]
         if action == "fall_back":
             if not in_range:
@@ -276,11 +380,17 @@ class _Query:
             )
         # Enemies a friendly operative is already engaging: their control range may be
         # passed through (Reposition, Dash) or entered and left (Charge).
-        self.engaged = (
-            [True] * len(self.enemies)
-            if action == "fall_back"
-            else _engaged(kz, self.enemies, self.friends)
-        )
+        if action == "fall_back":
+            self.engaged = [True] * len(self.enemies)
+        elif shared:
+            memo = graph.memo("engaged", _ZONES_KEPT)
+            key = (self.enemies, self.friends)
+            engaged = memo.get(key)
+            if engaged is None:
+                engaged = memo[key] = _engaged(kz, self.enemies, self.friends)
+            self.engaged = list(engaged)
+        else:
+            self.engaged = _engaged(kz, self.enemies, self.friends)
         self.leave = bool(in_range) and leave_control_range and action == "charge"
         # The enemies whose control range only that rule makes passable: once left, it may
         # be entered again only to finish there (:meth:`left_ok`).
@@ -288,7 +398,6 @@ class _Query:
             self.leave and not en and any(e is i for i in in_range)
             for e, en in zip(self.enemies, self.engaged, strict=True)
         ]
-        self.left: list[_Zone] = []
         if self.leave:
             # A rule lets this Charge start within the control range of enemies and leave
             # it: their control range is passable as an engaged enemy's is.
@@ -296,45 +405,30 @@ class _Query:
                 en or any(e is i for i in in_range)
                 for e, en in zip(self.enemies, self.engaged, strict=True)
             ]
-        self.zones: list[_Zone] = []
-        # Exact control range checks along links and at nodes, keyed by (enemy, levels,
-        # points): shared by the searches of one query.
-        self.in_range: dict[tuple[int, int, XY], bool] = {}
-        self.crosses: dict[tuple[int, int, XY, int, XY], bool] = {}
-        r = graph.radius
-        for j, (e, engaged) in enumerate(zip(self.enemies, self.engaged, strict=True)):
-            where = f"({e.x:g}, {e.y:g})"
-            for lvl in graph.levels:
-                dz = abs(lvl.height - e.elevation)
-                if dz <= 1e-6:
-                    self.zones.append(
-                        _Zone(
-                            e.x,
-                            e.y,
-                            e.radius + r + _GRID,
-                            lvl.index,
-                            False,
-                            f"the enemy operative at {where}",
-                        )
-                    )
-                if (engaged and not left_from[j]) or dz >= CONTROL_RANGE:
-                    continue
-                reach = e.radius + r + math.sqrt(CONTROL_RANGE**2 - dz * dz) + _GRID
-                # Without terrain in the disc nothing can block sight nor lengthen the 1" around
-                # a wall: the disc is the control range (4.2) and needs no exact check.
-                exact = graph.terrain_near(e.x, e.y, reach)
-                (self.left if left_from[j] else self.zones).append(
-                    _Zone(
-                        e.x,
-                        e.y,
-                        reach,
-                        lvl.index,
-                        action == "charge",
-                        f"the control range of the enemy operative at {where}",
-                        enemy=j,
-                        exact=exact,
-                    )
-                )
+        # Exact control range checks along links and at nodes, keyed by (mover's base and
+        # height, enemy, levels, points).
+        self.shape = (mover.base_mm, mover.model_height)
+        # zones_ok() of the graph's own links (node to node), for the searches of this
+        # query (Reposition and Dash share it, :meth:`variant`: their zones are the same).
+        self.static_ok: dict[tuple[int, int], bool] = {}
+        # zones_ok() of the links to, from and between the points a search adds (the start,
+        # the goal, corners around zones), by their levels and points.
+        self.link_ok: dict[tuple[int, XY, int, XY], bool] = {}
+        self.in_range: dict[tuple[object, ...], bool] = (
+            graph.memo("in_range", _CHECKS_KEPT) if shared else {}
+        )
+        self.crosses: dict[tuple[object, ...], bool] = (
+            graph.memo("crosses", _CHECKS_KEPT) if shared else {}
+        )
+        zones_key = (self.enemies, tuple(self.engaged), tuple(left_from), action == "charge")
+        zones_memo = graph.memo("zones", _ZONES_KEPT) if shared else {}
+        made = zones_memo.get(zones_key)
+        if made is None:
+            made = zones_memo[zones_key] = _zones(
+                graph, self.enemies, self.engaged, left_from, action == "charge"
+            )
+        self.zones: list[_Zone] = list(made[0])
+        self.left: list[_Zone] = list(made[1])
         for k, (ax, ay, radius, test) in enumerate(avoid):
             for lvl in graph.levels:
                 self.zones.append(
@@ -375,11 +469,11 @@ class _Query:
             return zone.test(p[0], p[1], self.g.levels[zone.level].height)
         if zone.enemy < 0 or not zone.exact:
             return True
-        key = (zone.enemy, zone.level, p)
+        e = self.enemies[zone.enemy]
+        key = (self.shape, e, zone.level, p)
         hit = self.in_range.get(key)
         if hit is None:
             z = self.g.levels[zone.level].height
-            e = self.enemies[zone.enemy]
             hit = self.in_range[key] = within_control_range(
                 self.kz, self.mover.moved(p[0], p[1], z), e
             )
@@ -395,10 +489,12 @@ class _Query:
             return False
         if (zone.test is None and (zone.enemy < 0 or not zone.exact)) or lu != lv:
             return True
-        key = (zone.enemy, lu, pu, lv, pv)
-        hit = self.crosses.get(key) if zone.test is None else None
-        if hit is not None:
-            return hit
+        key: tuple[object, ...] = ()
+        if zone.test is None:
+            key = (self.shape, self.enemies[zone.enemy], zone.radius, lu, pu, pv)
+            hit = self.crosses.get(key)
+            if hit is not None:
+                return hit
         # The chord of the link inside the disc: t in [t0, t1] along pu -> pv.
         dx, dy = pv[0] - pu[0], pv[1] - pu[1]
         fx, fy = pu[0] - zone.x, pu[1] - zone.y
@@ -432,13 +528,30 @@ class _Query:
             self.crosses[key] = hit
         return hit
 
-    def zones_ok(self, lu: int, pu: XY, lv: int, pv: XY) -> bool:
+    def zones_ok(
+        self, lu: int, pu: XY, lv: int, pv: XY, among: Sequence[_Zone] | None = None
+    ) -> bool:
         """Whether the straight link ``pu`` (level ``lu``) -> ``pv`` (level ``lv``) keeps out
         of every zone the action forbids (3.2): it enters no enemy base and no control range
         the action may not enter; for a Charge, once within a control range it may not
-        leave it (``final_only`` zones)."""
+        leave it (``final_only`` zones). With ``among``, only those of the zones are
+        checked (the others known to keep clear of the link, :func:`near_zone_matrix`)."""
         in_zone, crosses_zone = self.zone_contains, self.zone_crosses
-        for zone in self.zones:
+        ax, ay = pu
+        dx, dy = pv[0] - ax, pv[1] - ay
+        d2 = dx * dx + dy * dy
+        hypot = math.hypot
+        for zone in self.zones if among is None else among:
+            zl = zone.level
+            if zl != lu and zl != lv:
+                continue
+            # The link's distance from the disc's centre, as zone.hits() computes it: a link
+            # clear of the disc (with a 1e-9" margin for the ends, measured on their own by
+            # zone.inside()) neither enters it nor starts or ends in it.
+            cx, cy = zone.x, zone.y
+            t = 0.0 if d2 == 0 else max(0.0, min(1.0, ((cx - ax) * dx + (cy - ay) * dy) / d2))
+            if hypot(ax + t * dx - cx, ay + t * dy - cy) >= zone.radius - 1e-6 + 1e-9:
+                continue
             if zone.final_only:
                 # Charge: once within this enemy's control range, stay within it (3.2).
                 in_v = zone.level == lv and in_zone(zone, pv)
