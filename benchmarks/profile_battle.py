@@ -2,7 +2,8 @@
 cumulative time). The profiler inflates small Python functions, so the shares are indicative.
 
 Run: ``python benchmarks/profile_battle.py [--battles 6] [FILE:FUNCTION ...]`` (default parts:
-listing, move destinations and their steps, Shoot options, sight queries, apply).
+listing, move destinations and their steps, Shoot and Fight options, sight queries,
+apply).
 
 The battles are those of ``benchmarks/throughput.py``: Kasrkin v Legionaries, default rosters,
 random agents and seeded dice, alternating the open ruins and close quarters layouts, movement
@@ -24,6 +25,7 @@ from engine.teams import load_builtin_team
 
 PARTS = (
     "flow.py:list_actions",
+    "movement.py:move_destinations",
     "movement.py:move_candidates",
     "move_destinations.py:_reachable_costs",
     "move_destinations.py:_straight_costs",
@@ -31,7 +33,8 @@ PARTS = (
     "move_destinations.py:query",
     "move_paths.py:_search",
     "move_destinations.py:_straight_reach_fast",
-    "shoot.py:iter_shoot_options",
+    "shoot_targets.py:iter_shoot_options",
+    "fight.py:fight_options",
     "sight.py:visible",
     "sight.py:valid_target",
     "close_quarters.py:options",

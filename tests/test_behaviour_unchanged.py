@@ -15,7 +15,9 @@ An expected difference (a rule fixed on purpose) is written anew the same way, a
 says why. The 40 random battles were written anew for issue 29, when a move's destination
 became a decision of its own (a random agent picks the move, then its destination: other
 inputs, other battles); the 40 heuristic battles kept their values (the heuristic agent
-still names each move complete, in one step).
+still names each move complete, in one step). The 40 random battles were written anew again
+when a Shoot's weapon and target became a decision of their own (a random agent picks
+``Shoot KAS-1``, then the weapon and target); the 40 heuristic battles again kept theirs.
 """
 
 from __future__ import annotations

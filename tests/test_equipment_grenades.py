@@ -39,6 +39,7 @@ from tests.test_game_rules_common import (
     _operative,
     _profile,
     _weapon,
+    attack_texts,
     of_kind,
     play,
     team_data,
@@ -92,7 +93,9 @@ def gpos(
 
 
 def texts(s: GameState) -> list[str]:
-    return [format_action(a) for a in s.legal_actions()]
+    """The listed actions in the notation, each Shoot header (``Shoot KAS-1``) replaced by
+    the complete shots its decision lists (:func:`tests.test_game_rules_common.attack_texts`)."""
+    return attack_texts(s)
 
 
 def names(s: GameState, op: str) -> list[str]:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.game import GameOptions, GameState
-from engine.game.actions import MOVE_VERBS, Action
+from engine.game.actions import MOVE_VERBS, Action, is_attack_header
 from engine.game.events import Event
 from engine.game.scenario import run
 from engine.geometry import Killzone
@@ -208,17 +208,34 @@ def legal_verbs(state: GameState) -> set[str]:
 
 
 def with_destinations(state: GameState) -> list[Action]:
-    """The listed actions with each move header (``Reposition KAS-1``) replaced by what the
-    destination decision it opens lists (the header applied, then listed; ``Back`` left
-    out): the complete moves, as tests that look for a destination need them."""
+    """The listed actions with each header (a move, ``Reposition KAS-1``, or a Shoot, ``Shoot
+    KAS-1``) replaced by what the decision it opens lists (the header applied, then listed;
+    ``Back`` left out): the complete moves and shots, as tests that look for a destination,
+    a weapon or a target need them."""
     out: list[Action] = []
     for a in state.legal_actions():
-        if a.verb in MOVE_VERBS and a.point is None:
+        if (a.verb in MOVE_VERBS and a.point is None) or is_attack_header(a):
             after = state.apply(a)[0]
             out += [d for d in after.legal_actions() if d.verb != "Back"]
         else:
             out.append(a)
     return out
+
+
+def with_attacks(state: GameState) -> list[Action]:
+    """The listed actions with each Shoot header (``Shoot KAS-1``) replaced by what the
+    ``attack_target`` decision it opens lists (the header applied, then listed): the
+    complete shots, as tests that look for a weapon or a target need them (move headers
+    left as they are)."""
+    out: list[Action] = []
+    for a in state.legal_actions():
+        out += state.apply(a)[0].legal_actions() if is_attack_header(a) else [a]
+    return out
+
+
+def attack_texts(state: GameState) -> list[str]:
+    """:func:`with_attacks` in the notation."""
+    return [str(a) for a in with_attacks(state)]
 
 
 OPTIONS_PICKUP = GameOptions(objectives_pickup=True)

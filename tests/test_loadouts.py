@@ -30,7 +30,7 @@ from engine.teams import (
     team_to_dict,
 )
 from engine.teams.model import Team, format_entry, parse_entry
-from tests.test_game_rules_common import LAB
+from tests.test_game_rules_common import LAB, with_attacks
 
 KASRKIN = load_builtin_team("kasrkin")
 LEGIONARIES = load_builtin_team("legionaries")
@@ -370,7 +370,7 @@ def test_meltagun_gunner_cannot_shoot_a_plasma_gun() -> None:
     )
     assert [w.name for w in state.ctx.datacards["KAS-5"].weapons] == ["Meltagun", "Gun Butt"]
     s, _ = state.apply("Activate KAS-5 engage")
-    shots = [a for a in s.legal_actions() if a.verb == "Shoot"]
+    shots = [a for a in with_attacks(s) if a.verb == "Shoot"]
     assert {a.weapon for a in shots} == {"meltagun"}
     before = s.hash()
     with pytest.raises(IllegalActionError):

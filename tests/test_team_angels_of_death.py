@@ -21,7 +21,7 @@ from engine.game.work import Work
 from engine.rulesets import position
 from engine.teams import load_builtin_team
 from engine.teams.model import Roster
-from tests.test_game_rules_common import LAB
+from tests.test_game_rules_common import LAB, attack_texts
 
 TEAMS = Path(__file__).resolve().parent.parent / "teams"
 KAS = load_builtin_team("kasrkin").default()
@@ -50,7 +50,9 @@ def pos(ops: Mapping[str, Mapping[str, Any]] = FACING, **kw: Any) -> GameState:
 
 
 def texts(state: GameState) -> list[str]:
-    return [str(a) for a in state.legal_actions()]
+    """The listed actions in the notation, each Shoot header (``Shoot KAS-1``) replaced by
+    the complete shots its decision lists (:func:`tests.test_game_rules_common.attack_texts`)."""
+    return attack_texts(state)
 
 
 def damage_to(events: list[Any], op: str) -> int:

@@ -46,6 +46,8 @@ NOT_REACHED = {
     "Living Lightning": "tests/test_team_hierotek_circle_ploys.py::test_living_lightning_*",
     "Canoptek Repair": "tests/test_team_hierotek_circle_faction.py::test_canoptek_repair_*",
     "A Worthy Cause": "tests/test_team_pathfinders_ploys.py::test_a_worthy_cause_*",
+    "Dakka Dash": "tests/test_team_kommandos_ops.py::test_dakka_dash_*",
+    "System Jam": "tests/test_team_pathfinders_core.py::test_system_jam_*",
 }
 """Ploys and unique actions the random battles here do not reach, with the scripted tests
 that use them. Most need a Fight or a charge, which random agents choosing among dozens of
@@ -59,7 +61,10 @@ Reanimator; Living Lightning the one Immortal with a tesla carbine shooting, and
 wounded friend near the Technomancer (both reached only by chance); A Worthy Cause a
 Pathfinder trooper that may perform a mission action as the Firefight phase starts (reached
 only by chance: the random battles here stopped reaching it when a move's destination became
-a decision of its own, issue 29)."""
+a decision of its own, issue 29); Dakka Dash (a Kommando with a dakka shoota, Engage and out
+of every enemy's control range) and System Jam (the Transpectral Interference drone with an
+enemy visible) likewise, reached only by chance until a Shoot's weapon and target became a
+decision of their own (issue 29: other inputs, other battles)."""
 
 
 def test_ploys_not_reached_at_random_have_scripted_tests() -> None:

@@ -20,7 +20,7 @@ from engine.game.work import Work
 from engine.rulesets import position
 from engine.teams.model import Roster
 from teams.hierotek_circle.chronomancer import Chronometron
-from tests.test_game_rules_common import BLU, LAB, R, of_kind, play, roster
+from tests.test_game_rules_common import BLU, LAB, R, attack_texts, of_kind, play, roster
 from tests.test_team_weapon_rules import lab_team
 
 GUARD_TESLA = "Immortal Guardian [Tesla Carbine; Bayonet]"
@@ -81,7 +81,9 @@ def gambit(
 
 
 def texts(s: GameState) -> list[str]:
-    return [str(a) for a in s.legal_actions()]
+    """The listed actions in the notation, each Shoot header (``Shoot KAS-1``) replaced by
+    the complete shots its decision lists (:func:`tests.test_game_rules_common.attack_texts`)."""
+    return attack_texts(s)
 
 
 # -------------------------------------------------------------------------------------------

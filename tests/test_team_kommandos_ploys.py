@@ -27,7 +27,7 @@ from engine.game.work import Work
 from engine.rulesets import position
 from engine.teams.model import Roster
 from teams.kommandos.ploys import SSSSHHHH_PLOY
-from tests.test_game_rules_common import BLU, LAB, play, roster
+from tests.test_game_rules_common import BLU, LAB, attack_texts, play, roster
 from tests.test_team_weapon_rules import lab_team
 
 Ops = dict[str, dict[str, Any]]
@@ -49,7 +49,9 @@ def lab(
 
 
 def texts(s: GameState) -> list[str]:
-    return [str(a) for a in s.legal_actions()]
+    """The listed actions in the notation, each Shoot header (``Shoot KAS-1``) replaced by
+    the complete shots its decision lists (:func:`tests.test_game_rules_common.attack_texts`)."""
+    return attack_texts(s)
 
 
 def ploys_used(events: list[Event]) -> list[tuple[str, str]]:

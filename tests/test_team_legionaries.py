@@ -16,7 +16,7 @@ from engine.game.state import Effect
 from engine.game.work import Work
 from engine.rulesets import position
 from engine.teams.model import Roster
-from tests.test_game_rules_common import BLU, LAB, play, roster
+from tests.test_game_rules_common import BLU, LAB, attack_texts, play, roster
 from tests.test_team_weapon_rules import lab_team
 
 WARRIORS = ["Legionary Warrior [Boltgun; Fists]", "Legionary Warrior [Bolt Pistol; Chainsword]"]
@@ -778,7 +778,7 @@ def shot_out(s: GameState, shot: str) -> GameState:
 
 
 def shoots(s: GameState) -> list[str]:
-    return [str(a) for a in s.legal_actions() if str(a).startswith("Shoot")]
+    return [a for a in attack_texts(s) if a.startswith("Shoot")]
 
 
 def astartes_start(types: Sequence[str]) -> GameState:

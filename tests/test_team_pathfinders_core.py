@@ -774,7 +774,7 @@ def test_remote_pilot_gives_a_drone_one_free_action_moving_at_most_two_inches() 
 
     s = lab([CONTROLLER, MV1], PILOT)
     s, _ = run(s, ["Activate PAT-1 engage", "Act PAT-1 remote pilot on PAT-2"])
-    legal = s.legal_actions()
+    legal = with_destinations(s)
     assert "Shoot PAT-2 twin pulse carbine at BLU-1" in [str(a) for a in legal]
     w = Work(s)
     start = w.place(w.op("PAT-2"))

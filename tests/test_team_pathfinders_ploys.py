@@ -23,7 +23,7 @@ from engine.game.scenario import run
 from engine.game.state import Decision
 from engine.rulesets import position
 from engine.teams.model import Roster
-from tests.test_game_rules_common import BLU, LAB, roster
+from tests.test_game_rules_common import BLU, LAB, attack_texts, roster
 from tests.test_team_weapon_rules import lab_team
 
 Ops = dict[str, dict[str, Any]]
@@ -45,7 +45,9 @@ def lab(
 
 
 def texts(s: GameState) -> list[str]:
-    return [str(a) for a in s.legal_actions()]
+    """The listed actions in the notation, each Shoot header (``Shoot KAS-1``) replaced by
+    the complete shots its decision lists (:func:`tests.test_game_rules_common.attack_texts`)."""
+    return attack_texts(s)
 
 
 def ploys_used(events: list[Event]) -> list[tuple[str, str]]:

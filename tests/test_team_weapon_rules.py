@@ -24,7 +24,7 @@ from engine.geometry import load_killzone
 from engine.rulesets import new_game, position
 from engine.teams import load_builtin_team
 from engine.teams.model import Roster, Team
-from tests.test_game_rules_common import BLU, LAB, of_kind, play, roster
+from tests.test_game_rules_common import BLU, LAB, attack_texts, of_kind, play, roster
 
 
 def lab_team(team_id: str) -> Team:
@@ -80,7 +80,7 @@ def test_concealed_position_weapon_not_usable_after_the_first_shoot_action() -> 
     )
     s, _ = play(s, ["End activation", "Activate BLU-2 engage", "End activation"])
     s, _ = s.apply("Counteract KAS-1")
-    listed = [str(a) for a in s.legal_actions()]
+    listed = attack_texts(s)
     assert f"Shoot KAS-1 {RIFLE} (mobile) at BLU-1" in listed
     assert not any("(concealed)" in a for a in listed)
     with pytest.raises(IllegalActionError, match=r"Concealed Position\*.*first Shoot action"):
@@ -95,12 +95,12 @@ def test_concealed_position_kommando_snipa_boy() -> None:
         {"KOM-1": {"at": (5, 14)}, "BLU-1": {"at": (16, 14)}, "BLU-2": {"at": (25, 20)}},
     )
     s, _ = s.apply("Activate KOM-1 engage")
-    concealed = [str(a) for a in s.legal_actions() if "(concealed)" in str(a)]
+    concealed = [a for a in attack_texts(s) if "(concealed)" in a]
     assert concealed
     s, _ = play(s, [concealed[0]], ["1,1,1,1,1", "1,1,1"])
     s, _ = play(s, ["End activation", "Activate BLU-2 engage", "End activation"])
     s, _ = s.apply("Counteract KOM-1")
-    assert not any("(concealed)" in str(a) for a in s.legal_actions())
+    assert not any("(concealed)" in a for a in attack_texts(s))
 
 
 # -------------------------------------------------------------------------------------------
@@ -335,7 +335,7 @@ SQUIG = {
 def test_explosive_shoots_within_enemy_control_range_and_targets_the_shooter_itself() -> None:
     s = lab("kommandos", ["Kommando Bomb Squig", "Kommando Boy"], SQUIG)
     s, _ = s.apply("Activate KOM-1 engage")
-    shots = [str(a) for a in s.legal_actions() if a.verb == "Shoot"]
+    shots = [a for a in attack_texts(s) if a.startswith("Shoot")]
     # Shoot within an enemy's control range is allowed for this weapon only, and no valid
     # target is selected: the only shot lists the squig itself as the primary target.
     assert shots == ["Shoot KOM-1 explosives at KOM-1"]

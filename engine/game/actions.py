@@ -26,6 +26,8 @@ out when 0):
                             decided next (``destination``); also ``Dash``... (1.5, 3.2)
 ``Back``                    at a destination decision that has none: choose another action
 ``Shoot KAS-1 bolt pistol at LEG-2``
+``Shoot KAS-1``             the Shoot action's header: the action chosen, its weapon and
+                            target decided next (``attack_target``, 1.5, 3.2, 5.1)
 ``Fight KAS-1 chainsword at LEG-2``
 ``Retaliate LEG-2 with power fist``
 ``Pick up KAS-1 centre``    pick up the objective marker called ``centre``
@@ -84,6 +86,7 @@ from engine.errors import KillTeamError
 from engine.inputs import excerpt
 
 __all__ = [
+    "HEADER_ATTACKS",
     "MAX_COORDINATE",
     "MAX_NOTATION_CHARS",
     "MOVE_VERBS",
@@ -92,10 +95,16 @@ __all__ = [
     "IllegalActionError",
     "InvalidActionError",
     "format_action",
+    "is_attack_header",
     "parse_action",
 ]
 
 MOVE_VERBS = ("Reposition", "Dash", "Fall Back", "Charge")
+
+HEADER_ATTACKS = ("Shoot",)
+"""The attack actions listed at an action decision as their header (``Shoot KAS-1``, no
+weapon nor target: :func:`is_attack_header`), the weapon and target decided next. Fight is
+listed complete (its listing is a control-range check and a few melee weapons)."""
 
 MAX_NOTATION_CHARS = 1000
 """The longest action notation :func:`parse_action` reads (the longest the engine writes,
@@ -134,7 +143,8 @@ class Action:
         verb: the action's kind as written in the notation (``"Shoot"``, ``"roll"``...).
         op: the acting operative's id (``"KAS-1"``), or ``""``.
         weapon: a weapon name (lower case, profile in parentheses), or ``""``.
-        target: a target operative's id, or ``""``.
+        target: a target operative's id, or ``""`` (a Shoot naming neither weapon nor
+            target is its header: ``Shoot KAS-1``, :func:`is_attack_header`).
         point: ``(x, y, z)`` in inches for moves, deployment and markers, else ``None``
             (a move action without one is its header: ``Reposition KAS-1``, its destination
             decided next).
@@ -163,6 +173,12 @@ def _pt(p: tuple[float, float, float] | None) -> str:
     return f"{_num(x)},{_num(y)}" + (f",{_num(z)}" if z else "")
 
 
+def is_attack_header(a: Action) -> bool:
+    """``a`` is the header of an attack action (:data:`HEADER_ATTACKS`): ``Shoot KAS-1``,
+    naming neither weapon nor target (its weapon and target are decided next, 5.1)."""
+    return a.verb in HEADER_ATTACKS and not a.weapon and not a.target
+
+
 def format_action(a: Action) -> str:
     """The canonical notation of ``a`` (module docstring)."""
     v = a.verb
@@ -183,6 +199,8 @@ def format_action(a: Action) -> str:
     if v in MOVE_VERBS:
         return f"{v} {a.op}" if a.point is None else f"{v} {a.op} to {_pt(a.point)}"
     if v in ("Shoot", "Fight", "Hatchway fight"):
+        if is_attack_header(a):
+            return f"{v} {a.op}"
         return f"{v} {a.op} {a.weapon} at {a.target}"
     if v == "Retaliate":
         return f"Retaliate {a.op} with {a.weapon}" if a.weapon else f"Retaliate {a.op}"
@@ -255,7 +273,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Dash", rf"dash\s+{_OP}(?:\s+to\s+{_POINT})?"),
         ("Fall Back", rf"fall\s+back\s+{_OP}(?:\s+to\s+{_POINT})?"),
         ("Charge", rf"charge\s+{_OP}(?:\s+to\s+{_POINT})?"),
-        ("Shoot", rf"shoot\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
+        ("Shoot", rf"shoot\s+{_OP}(?:\s+(?P<weapon>.+?)\s+at\s+{_TGT})?"),
         ("Hatchway fight", rf"hatchway\s+fight\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
         ("Fight", rf"fight\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
         ("Retaliate", rf"retaliate\s+{_OP}(?:\s+with\s+(?P<weapon>.+))?"),

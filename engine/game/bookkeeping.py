@@ -117,9 +117,10 @@ class Listing:
         ruled_out: the verbs :func:`precheck` refuses by control range alone
             (:data:`IN_CR_REFUSED` or :data:`OUT_OF_CR_REFUSED`): not asked.
         memo: the movement checks the four move actions share from this position.
-        destinations: list each move action at its destinations (complete actions, as a
-            rule asking whether one exists needs) rather than as a header, its destination
-            chosen next (the ``destination`` decision; the activation's listing).
+        destinations: list complete actions (as a rule asking whether one exists needs):
+            each move action at its destinations, each Shoot at each weapon and target,
+            rather than as a header, its destination (the ``destination`` decision) or its
+            weapon and target (``attack_target``) chosen next (the activation's listing).
         unavailable: move verbs found to have no destination from this position in this
             choice (the activation frame's marks after ``Back``): not listed.
     """

@@ -192,7 +192,10 @@ def list_actions(state: GameState) -> list[Action]:
     node; nothing at the end). A move action of an activation is listed as its header
     (``Reposition KAS-1``): its destinations are listed by the ``destination`` decision that
     choosing it opens (:class:`~engine.game.universal.activation.DestinationFrame`), and
-    computed only then; :func:`list_complete_actions` lists them all at once."""
+    computed only then; a Shoot likewise (``Shoot KAS-1``, listed when a weapon has a valid
+    target: its weapons and targets are listed by the ``attack_target`` decision,
+    :class:`~engine.game.universal.activation.AttackFrame`); :func:`list_complete_actions`
+    lists them all at once."""
     node = state.node
     if isinstance(node, Terminal):
         return []
@@ -204,11 +207,14 @@ def list_actions(state: GameState) -> list[Action]:
 
 
 def list_complete_actions(state: GameState) -> list[Action]:
-    """:func:`list_actions` with every move action at its listed destinations (complete
-    actions, ``Reposition KAS-1 to 8,4``, each legal in one step) instead of its header:
-    the listing as it was before a move's destination became a decision of its own, for
-    agents that weigh every destination of every move at once (the heuristic agent). At any
-    node other than an activation's action decision, :func:`list_actions`."""
+    """:func:`list_actions` with every move action at its listed destinations and every Shoot
+    at each weapon and valid target (complete actions, ``Reposition KAS-1 to 8,4``, ``Shoot
+    KAS-1 bolt pistol at LEG-2``, each legal in one step) instead of its header: the listing
+    as it was before a move's destination and a Shoot's weapon and target became decisions
+    of their own, for agents that weigh every destination and every shot at once (the
+    heuristic agent). At any node other than an activation's action decision (an
+    :class:`~engine.game.universal.activation.ActivationFrame` on top, any mode),
+    :func:`list_actions`."""
     node = state.node
     if isinstance(node, (Terminal, Chance)) or not state.stack:
         return list_actions(state)

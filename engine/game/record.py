@@ -21,12 +21,13 @@ record.
 
 **Format 3** (this one): a move action may take two inputs, its header (``Reposition
 KAS-1``, the action chosen) then its destination (``Reposition KAS-1 to 8,4``, the
-``destination`` decision), or ``Back`` when the move has no destination; a complete move in one
-input is still legal. Format 2 (every move one complete input) replays unchanged: its inputs
-are all still legal and reach the same states
-(:data:`~engine.game.record_format.READ_FORMATS`). Format 1 named the killzone (name,
-version, source file and file hash) and replay loaded it from that file; format-1 records are
-rejected with a message saying so (re-record the battle).
+``destination`` decision), or ``Back`` when the move has no destination; a Shoot likewise, its
+header (``Shoot KAS-1``) then the complete shot (``Shoot KAS-1 bolt pistol at LEG-2``, the
+``attack_target`` decision); a complete move or Shoot in one input is still legal. Format 2
+(every move and Shoot one complete input) replays unchanged: its inputs are all still legal
+and reach the same states (:data:`~engine.game.record_format.READ_FORMATS`). Format 1 named
+the killzone (name, version, source file and file hash) and replay loaded it from that file;
+format-1 records are rejected with a message saying so (re-record the battle).
 
 **Validation.** :func:`replay` reads a record as a stream, one line at a time (a path, a file
 object or an iterable of lines; it keeps only the header's battle and the last hash-checked

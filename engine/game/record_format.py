@@ -70,13 +70,15 @@ __all__ = [
 
 
 FORMAT = 3
-"""The record format this engine writes (module docstring): 3 since a move's destination is a
-decision of its own (a move may take two inputs, its header then its destination, or
-``Back``)."""
+"""The record format this engine writes (module docstring): 3 since a move's destination and a
+Shoot's weapon and target are decisions of their own (a move may take two inputs, its header
+then its destination, or ``Back``; a Shoot its header, ``Shoot KAS-1``, then the complete
+shot, ``Shoot KAS-1 bolt pistol at LEG-2``, the ``attack_target`` decision)."""
 
 READ_FORMATS = (2, 3)
 """The record formats this engine reads: :data:`FORMAT`, and format 2, whose inputs (every
-move one complete action) are all still legal in one step and reach the same states."""
+move and every Shoot one complete action) are all still legal in one step and reach the same
+states."""
 
 MAX_STEPS = MAX_STEPS_LIMIT
 """The most inputs a record may have (and the most ``options.max_steps`` may allow): the

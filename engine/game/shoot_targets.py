@@ -139,7 +139,11 @@ def shoot_options(w: Work, o: OperativeState, mode: str) -> list[Action]:
 
 
 def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action]:
-    """:func:`shoot_options`, one at a time (a caller may stop at the first)."""
+    """:func:`shoot_options`, one at a time (a caller may stop at the first: the Shoot header
+    of an action decision is listed on the first one, :mod:`engine.game.universal.attack_actions`).
+    Each target's sight is checked once per kind of Seek, whether a friend engages it once
+    and only when the shooter may see it (the reasons are those of
+    :func:`shoot_target_reason`, in its order)."""
     pb = point_blank_shot(w, o, mode)
     in_cr = mode != "interrupt" and w.in_enemy_control_range(o)
     enemies = w.enemies_of(o.id)
@@ -166,9 +170,11 @@ def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action
                 key = (t.id, seek)
                 if key not in sight_why:
                     sight_why[key] = sight_reason(w, o, t, key[1])
-                if t.id not in engaged_why:
-                    engaged_why[t.id] = engaged_reason(w, o, t)
-                why = sight_why[key] or engaged_why[t.id] or range_reason(w, o, t, name, prof)
+                why = sight_why[key]
+                if why is None:  # (the next checks only for a target it may see)
+                    if t.id not in engaged_why:
+                        engaged_why[t.id] = engaged_reason(w, o, t)
+                    why = engaged_why[t.id] or range_reason(w, o, t, name, prof)
                 if why is not None:
                     why = w.would(
                         "would_allow_target", why, op=o, target=t, weapon=name, profile=prof

@@ -1228,6 +1228,13 @@ class DecisionKind(_Declared):
         "activate",
         "When: a player activates a ready operative. Rules: 1.5.",
     )
+    ATTACK_TARGET = (
+        "attack_target",
+        "When: the player of an operative whose Shoot action's header was chosen (``Shoot "
+        "KAS-1``) chooses its weapon and primary target (a complete action, ``Shoot KAS-1 "
+        "bolt pistol at LEG-2``, as the complete listing of the action decision has it); the "
+        "header is listed only when one exists. Rules: 3.2, 5.1 steps 1-2, 9.3.",
+    )
     COUNTERACT = (
         "counteract",
         "When: a player counteracts with an operative (or passes); also the decision of a "

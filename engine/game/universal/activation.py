@@ -15,6 +15,7 @@ from engine.game.actions import (
     Action,
     AmbiguousActionError,
     IllegalActionError,
+    is_attack_header,
 )
 from engine.game.bookkeeping import (
     IN_CR_REFUSED,
@@ -29,6 +30,7 @@ from engine.game.bookkeeping import (
 )
 from engine.game.damage import remove_casualties
 from engine.game.state import Decision, Effect, OperativeState
+from engine.game.universal.attack_actions import attack_options
 from engine.game.universal.catalogue import ACTIONS
 from engine.game.universal.movement import (
     ACTION_CUT,
@@ -41,6 +43,7 @@ from engine.geometry.movement import ReachMemo
 
 __all__ = [
     "ActivationFrame",
+    "AttackFrame",
     "DeclaredActionFrame",
     "DestinationFrame",
     "has_action_options",
@@ -159,7 +162,10 @@ class ActivationFrame(Activity):
     A move action is listed as its header (``Reposition KAS-1``, no point) and its
     destination is a decision of its own (:class:`DestinationFrame`): only the chosen move's
     destinations are computed. A complete move (``Reposition KAS-1 to 8,4``) is still legal
-    here in one step.
+    here in one step. Likewise the Shoot action is listed as its header (``Shoot KAS-1``)
+    when it has a valid (weapon, target) pair, the first found ending the search, and its
+    weapon and target are a decision of their own (:class:`AttackFrame`); a complete Shoot
+    (``Shoot KAS-1 bolt pistol at LEG-2``) is still legal here in one step.
     """
 
     op: str
@@ -297,9 +303,10 @@ class ActivationFrame(Activity):
         return self.listing(w)
 
     def listing(self, w: Work, destinations: bool = False) -> list[Action]:
-        """The listed actions (:meth:`options`); with ``destinations``, every move action at
-        its destinations instead of its header (the listing before the destination decision
-        was its own; :func:`engine.game.flow.list_complete_actions`)."""
+        """The listed actions (:meth:`options`); with ``destinations``, the complete actions
+        instead of the headers: every move action at its destinations and every Shoot at each
+        weapon and target (the listing before the destination and ``attack_target``
+        decisions were their own; :func:`engine.game.flow.list_complete_actions`)."""
         o = w.op(self.op)
         out = list_action_options(w, o, self.mode, destinations, self.no_destination)
         if self.mode == "free":
@@ -355,6 +362,9 @@ class ActivationFrame(Activity):
         if a.point is None and a.verb in MOVE_VERBS:
             self._choose_move(w, o, a.verb)
             return
+        if is_attack_header(a):
+            self._choose_attack(w, o, a.verb)
+            return
         if w.ctx.hooks.ploys.get("action_declared"):
             info = {"op": o.id, "mode": self.mode, "action": a.verb, "text": a.text}
             if ploys.window_wanted(w, "action_declared", info):
@@ -379,6 +389,18 @@ class ActivationFrame(Activity):
         if why is not None:
             raise _illegal(why)
         w.stack.append(DestinationFrame(op=o.id, verb=verb))
+
+    def _choose_attack(self, w: Work, o: OperativeState, verb: str) -> None:
+        """The header of the attack action ``verb`` (``Shoot KAS-1``) was chosen: its weapon
+        and target are decided next (:class:`AttackFrame`); nothing else changes. It is
+        accepted exactly when it is listed: its conditions hold and a weapon has a valid
+        target (the first such pair found)."""
+        if next(attack_options(w, o, verb, self.mode), None) is None:
+            why = precheck(w, o, verb, self.mode)
+            raise _illegal(
+                why or f"{o.id} has no weapon with a valid target for {verb} now (4.5, 5.1)"
+            )
+        w.stack.append(AttackFrame(op=o.id, verb=verb))
 
     def start(self, w: Work, a: Action) -> None:
         """Begin the action ``a`` (this frame on top, its checks done by :func:`perform`)."""
@@ -446,6 +468,47 @@ class DestinationFrame:
             raise _illegal(
                 f"{a} is not possible now: the destination of {self.verb} {self.op} is "
                 f"chosen ('{self.verb} {self.op} to x,y')"
+            )
+        w.top.act(w, a)
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
+        raise _illegal("no dice here")
+
+
+@attrs.frozen(slots=True)
+class AttackFrame:
+    """The weapon and target decision of an attack action whose header (``Shoot KAS-1``) the
+    operative of the :class:`ActivationFrame` below chose (3.2, 5.1 steps 1-2; decision kind
+    ``attack_target``): its options are the complete actions (``Shoot KAS-1 bolt pistol at
+    LEG-2``) exactly as the complete listing of the action decision has them
+    (:func:`~engine.game.universal.attack_actions.attack_options`: the same weapons, targets,
+    filtering and order), computed only now. Nothing is spent and nothing changes but this
+    frame until one is chosen; then the complete action is the activation's, as if chosen in
+    one step there (the ``action_declared`` window, its checks, its AP). The header is listed
+    and accepted only when a valid pair exists, so this decision always has an option (no
+    ``Back``).
+
+    Attributes:
+        op: the attacking operative. verb: the attack action (``"Shoot"``).
+    """
+
+    op: str
+    verb: str
+
+    def run(self, w: Work) -> None:
+        w.decide(w.op(self.op).player, "attack_target")
+
+    def options(self, w: Work) -> list[Action]:
+        w.stack.pop()  # (a listing's own working copy: the activation frame on top)
+        frame: ActivationFrame = w.top
+        return list(attack_options(w, w.op(self.op), self.verb, frame.mode))
+
+    def act(self, w: Work, a: Action) -> None:
+        w.stack.pop()
+        if a.verb != self.verb or is_attack_header(a) or (a.op and a.op != self.op):
+            raise _illegal(
+                f"{a} is not possible now: the weapon and target of {self.verb} {self.op} are "
+                f"chosen ('{self.verb} {self.op} <weapon> at <target>')"
             )
         w.top.act(w, a)
 
