@@ -181,7 +181,9 @@ def test_with_attacks_gives_the_listing_before_the_factoring() -> None:
 
 def test_the_heuristic_agent_answers_with_a_complete_shot_in_one_step() -> None:
     """The heuristic agent weighs every shot at once (the complete listing) and names the
-    complete action: never a Shoot header."""
+    complete action: never a Shoot header. At an ``attack_target`` decision opened by
+    someone else it weighs the same shots the same way: it picks the shot it picked in one
+    step (the Gunner's pierce gun), not merely the first listed one (the blast gun)."""
     s = _activated()
     a = HeuristicAgent().act(s)
     assert not is_attack_header(a)
@@ -189,6 +191,8 @@ def test_the_heuristic_agent_answers_with_a_complete_shot_in_one_step() -> None:
     at = s.apply("Shoot RED-3")[0]
     b = HeuristicAgent().act(at)
     assert b.verb == "Shoot" and b.weapon and at.is_legal(b)
+    assert a.verb == "Shoot" and b == a
+    assert b != at.legal_actions()[0]
 
 
 def test_a_random_battle_with_shoot_headers_is_recorded_in_format_3_and_replays() -> None:

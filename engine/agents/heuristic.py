@@ -222,6 +222,7 @@ class HeuristicAgent:
             "ploy": ploy_choices.ploy_window,
             "free_action": self._action,
             "destination": self._action,
+            "attack_target": self._action,
             "retaliate": attack_choices.retaliate,
             "resolve": self._resolve,
             "same_feature": attack_choices.same_feature,
