@@ -47,7 +47,9 @@ class Observation:
             hidden (:data:`HIDDEN`).
         legal_actions: the viewer's legal actions when the node is the viewer's decision,
             else empty (a move action of an activation as its header, ``Reposition KAS-1``:
-            its destinations are those of the ``destination`` decision choosing it opens).
+            its destinations are those of the ``destination`` decision choosing it opens; a
+            Shoot as ``Shoot KAS-1``, its weapons and targets those of the ``attack_target``
+            decision).
         hidden: what is hidden, in words (``"B's tac op"``).
     """
 
