@@ -1,6 +1,7 @@
-"""An unreachable move destination is searched once per battle (issue 29: agents check the
-same unlisted spot again and again): the refusal is remembered under everything the path
-search reads, and a second attempt raises the same error without searching."""
+"""An unreachable move destination is searched once (issue 29: agents check the same unlisted
+spot again and again): ``shortest_path`` keeps its answers, refusals included, on the
+movement graph under everything the search reads, and a second attempt raises the same error
+without searching."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-import engine.game.universal.movement as movement
+import engine.geometry.move_paths as move_paths
 from engine.game import GameState, IllegalActionError
 from tests.test_game_rules_common import pos
 
@@ -27,13 +28,13 @@ def test_an_unreachable_destination_is_refused_again_without_a_second_search(
     path search; the state is unchanged both times. A reachable destination still moves."""
     s = _activated()
     calls: list[Any] = []
-    real = movement.shortest_path
+    real = move_paths._shortest
 
     def counting(*args: Any, **kw: Any) -> Any:
-        calls.append(args[2])
+        calls.append(args[3])
         return real(*args, **kw)
 
-    monkeypatch.setattr(movement, "shortest_path", counting)
+    monkeypatch.setattr(move_paths, "_shortest", counting)
     before = s.hash()
     with pytest.raises(IllegalActionError) as first:
         s.apply("Reposition RED-5 to 20,14")

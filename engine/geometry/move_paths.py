@@ -206,7 +206,8 @@ def shortest_path(
     act = _action(action)
     limit = max_move(act, move) if max_cost is None else float(max_cost)
     g = graph if graph is not None else move_graph(kz, mover.base_mm)
-    if avoid or g.kz is not kz:
+
+    def search() -> MovePath | None:
         return _shortest(
             kz,
             g,
@@ -220,6 +221,9 @@ def shortest_path(
             avoid,
             terrain_extras,
         )
+
+    if avoid or g.kz is not kz:
+        return search()
     # The answer is a function of these values: kept on the graph for the same question.
     where = destination if isinstance(destination, Placement) else tuple(destination)
     key = (
@@ -236,22 +240,7 @@ def shortest_path(
     known = memo.get(key)
     if known is None:
         try:
-            known = (
-                True,
-                _shortest(
-                    kz,
-                    g,
-                    mover,
-                    destination,
-                    act,
-                    enemies,
-                    friends,
-                    limit,
-                    leave_control_range,
-                    avoid,
-                    terrain_extras,
-                ),
-            )
+            known = (True, search())
         except MoveError as exc:
             known = (False, str(exc))
         memo[key] = known

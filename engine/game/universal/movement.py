@@ -254,27 +254,19 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     if listed is not None:
         f, cost = listed
     else:
-        # A destination found unreachable is remembered for the battle: the search is a pure
-        # function of the key (an agent checks the same unlisted spot again and again).
-        refused_key = ("no path", *_moves_key(kz, w.place(o), args)[1:], a.point)
-        refused: str | None = w.ctx.peek(refused_key)
-        if refused is not None:
-            raise _illegal(refused)
+        # (shortest_path keeps its answers, refusals too, on the movement graph: an agent
+        # checking the same unlisted spot again does not search again.)
         try:
             path = shortest_path(kz, w.place(o), a.point, **args)
         except MoveError as exc:
-            no_path = f"{a.verb} {o.id}: {exc}"
-            w.ctx.remember(refused_key, no_path)
-            raise _illegal(no_path) from None
+            raise _illegal(f"{a.verb} {o.id}: {exc}") from None
         if path is None:
             limit = args["max_cost"]
-            no_path = (
+            raise _illegal(
                 f"{a.verb} {o.id}: no legal path reaches ({a.point[0]:g}, {a.point[1]:g}) "
                 f'within {limit:g}" of movement (3.2, 3.3)'
                 + (" (Dash cannot climb)" if a.verb == "Dash" else "")
             )
-            w.ctx.remember(refused_key, no_path)
-            raise _illegal(no_path)
         f, cost = path.final, path.cost
         # The route taken, for rules judging it after the move (move_route).
         w.ctx.remember(route_key(kz, w.place(o), a.verb, (f.x, f.y, f.elevation), args), path)
