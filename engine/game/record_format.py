@@ -176,6 +176,7 @@ def short_message(message: str) -> str:
 
 
 def line_error(n: int, message: str) -> RecordFormatError:
+    """The error for record line ``n`` (1 is the header): ``record line n: message``."""
     return RecordFormatError(f"record line {n}: {message}")
 
 
