@@ -1,0 +1,799 @@
+"""An integer action codec: every listed action of a battle as an integer of a fixed range.
+
+A reinforcement-learning agent picks an integer; :class:`ActionCodec` turns the engine's
+actions (:class:`~engine.game.actions.Action`, ``engine.game.actions`` notation table) into
+integers in ``range(ACTION_SPACE_SIZE)`` and back, exactly: at a decision, the listed legal
+actions (``state.legal_actions()``) get distinct indices, :meth:`ActionCodec.mask` is True
+exactly at them, and :meth:`ActionCodec.decode` gives back the very action listed.
+
+Factored layout. The flat index is ``offset[family] + mixed radix of the family's fields``
+(:data:`FAMILIES`, in this order; :meth:`ActionCodec.fields` gives the factored tuple back):
+
+- ``fixed``: word (:data:`FIXED_WORDS`): ``Pass``, ``Strike crit``, ``Accurate 2``...
+- ``reroll``: faces (the multisets of 1 to :data:`MAX_REROLL_DICE` faces): ``Re-roll 1,1,3``.
+- ``operative``: verb (:data:`OPERATIVE_VERBS`), operative slot: ``Activate KAS-1 engage``,
+  ``Counteract KAS-1``, the headers ``Shoot KAS-1`` and ``Dash KAS-1``, ``Also LEG-3``.
+- ``attack``: verb (Shoot, Fight, Hatchway fight), op slot, weapon slot, target slot:
+  ``Shoot KAS-1 bolt pistol at LEG-2``.
+- ``retaliate``: op slot, weapon slot: ``Retaliate LEG-2 with fists``.
+- ``destination``: cell, sub-slot (:data:`DESTINATION_SUBSLOTS`): ``Dash KAS-1 to 8,4``.
+- ``deploy``: op slot, cell, sub-slot (:data:`DEPLOY_SUBSLOTS`): ``Deploy KAS-1 at 3,4``.
+- ``named_target``: verb (Ploy, Use, Act), name bucket, target slot or none, sub-slot
+  (:data:`NAME_SUBSLOTS`): ``Ploy bonded``, ``Use envoy on LEG-1``, ``Act KAS-1 signal``.
+- ``named``: verb (Equipment, Op, Pick up, Operate hatch), name bucket, sub-slot:
+  ``Op tac flank``, ``Operate hatch KAS-1 west hatch``.
+- ``named_point``: verb (Act, Place marker, Set up, a named text ending in a point), cell,
+  sub-slot (:data:`POINT_SUBSLOTS`): ``Act KAS-1 smoke grenade at 8,4``, ``Set up light
+  barricade at 5,3 90``, ``Ploy clearance sweep at 4,5``.
+
+- Operative slot: the operative's position in ``state.operatives`` (A's then B's, roster
+  order; at most :data:`MAX_OPERATIVES_PER_SIDE` a side). Target slot: the same, and
+  :data:`MAX_OPERATIVES` for "no target".
+- Weapon slot: the position of the weapon profile in the operative's list of ranged (Shoot)
+  or melee (Fight, Hatchway fight, Retaliate) profiles, :func:`engine.game.weapons.weapons_of`
+  (its datacard's profiles, in card order, then those rule modules give it, such as
+  grenades); at most :data:`MAX_WEAPONS`.
+- Cell: a fixed :data:`GRID_X` x :data:`GRID_Y` grid over the killzone (1" cells on the 30" x
+  22" killzones), ``cell = row * GRID_X + column`` (:func:`cell_of`). The sub-slot ``k`` makes
+  the spatial encoding exact: the ``k``-th of the listed actions that share every other field,
+  ordered by ``(z, y, x)`` and then notation. The operative and verb of a destination decision
+  (1.5, 3.2) are those of the move action chosen just before (a destination decision lists
+  one operative's destinations for one move verb), so they are not fields of ``destination``;
+  likewise the acting operative of a rule action ``Act`` (the active operative).
+- Name bucket: a stable hash (BLAKE2b) of the name's notation text modulo
+  :data:`NAME_BUCKETS`, the same in every battle and process. Rule modules make names with
+  parameters (``Use augment melee claws with rending and severe``, ``Ploy clearance sweep at
+  4,5``, ``Use engage from cover 3``), so no registry lists them all ahead of the battle; the
+  sub-slot (rank by notation among the listed actions of the same bucket) keeps two names of
+  one bucket apart. A ploy or rule name that ends in `` at x,y`` is encoded with its point
+  (``named_point``), so it is spatial too.
+
+Every index an action gets depends only on the battle's context and the listed legal
+actions of the state; a battle's codec never changes, and battles of the same teams, killzone
+and options have equal codecs (:meth:`ActionCodec.for_state`). An action the bounds cannot
+hold (a sub-slot overflow, a weapon slot past :data:`MAX_WEAPONS`...) raises
+:class:`CodecError` naming what overflowed: the property test (``tests/test_codec.py``) plays
+every built-in team and shows they never do.
+
+Chance nodes have their own enumeration (:data:`CHANCE_SPACE_SIZE`,
+:func:`chance_outcome_index`): the 36 ordered pairs of a roll-off first, then the multisets of
+1 to :data:`MAX_DICE` faces.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import itertools
+import math
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from engine.errors import KillTeamError
+from engine.game.actions import MOVE_VERBS, Action, format_action, is_attack_header
+from engine.game.state import Chance, Decision, GameState
+from engine.game.weapons import weapon_name, weapons_of
+from engine.game.work import Work
+
+__all__ = [
+    "ACTION_SPACE_SIZE",
+    "CHANCE_SPACE_SIZE",
+    "DEPLOY_SUBSLOTS",
+    "DESTINATION_SUBSLOTS",
+    "FAMILIES",
+    "FIXED_WORDS",
+    "GRID_X",
+    "GRID_Y",
+    "MAX_DICE",
+    "MAX_OPERATIVES",
+    "MAX_OPERATIVES_PER_SIDE",
+    "MAX_REROLL_DICE",
+    "MAX_WEAPONS",
+    "NAME_BUCKETS",
+    "NAME_SUBSLOTS",
+    "OPERATIVE_VERBS",
+    "POINT_SUBSLOTS",
+    "ActionCodec",
+    "CodecError",
+    "Family",
+    "cell_of",
+    "chance_outcome",
+    "chance_outcome_index",
+    "chance_probabilities",
+    "name_bucket",
+]
+
+
+class CodecError(KillTeamError, ValueError):
+    """An index or action the codec cannot map: out of range, not legal at this decision, not
+    a decision node, or past one of the published bounds (the message names the index or
+    action and what is wrong)."""
+
+
+# -- published bounds ----------------------------------------------------------------------
+
+MAX_OPERATIVES_PER_SIDE = 16
+"""The most operatives a side may have (the largest built-in roster has 12: Pathfinders);
+a battle with more is refused by :meth:`ActionCodec.for_state`."""
+
+MAX_OPERATIVES = 2 * MAX_OPERATIVES_PER_SIDE
+"""Operative slots (A's then B's); a target slot of this value means "no target"."""
+
+MAX_WEAPONS = 12
+"""Weapon slots per operative and kind (ranged or melee profiles, those rule modules give
+included; the built-in teams use at most 6)."""
+
+GRID_X = 30
+"""Columns of the destination grid over the killzone (1" wide on a 30" killzone)."""
+
+GRID_Y = 22
+"""Rows of the destination grid over the killzone (1" deep on a 22" killzone)."""
+
+CELLS = GRID_X * GRID_Y
+
+DESTINATION_SUBSLOTS = 8
+"""Listed move destinations one cell holds at most (random playouts of the built-in teams
+need 4 with the 1" grid)."""
+
+DEPLOY_SUBSLOTS = 2
+"""Listed set-up points of one operative one cell holds at most (playouts need 1)."""
+
+POINT_SUBSLOTS = 16
+"""Listed ``named_point`` actions (rule actions, markers and equipment set up at a point)
+one cell holds at most (playouts need 5: several items and angles at one point)."""
+
+NAME_BUCKETS = 64
+"""Buckets of the stable name hash (:func:`name_bucket`)."""
+
+NAME_SUBSLOTS = 8
+"""Listed named actions one bucket holds at most at one decision (playouts need 5)."""
+
+MAX_REROLL_DICE = 8
+"""The most dice one ``Re-roll`` action names (an attack rolls at most 6 dice with the
+built-in teams)."""
+
+MAX_DICE = 12
+"""The most dice a chance node rolls in :func:`chance_outcome_index`'s enumeration."""
+
+FIXED_WORDS: tuple[str, ...] = (
+    "Pass",
+    "Done",
+    "Keep",
+    "Decline",
+    "End activation",
+    "Back",
+    "Initiative A",
+    "Initiative B",
+    "Drop zone A",
+    "Drop zone B",
+    "Play +1",
+    "Play +2",
+    "Play +3",
+    "Play -1",
+    "Play -2",
+    "Play -3",
+    "Play re-roll",
+    "Strike crit",
+    "Strike normal",
+    *(f"Block {a} with {b}" for a in ("nothing", "crit", "normal") for b in ("crit", "normal")),
+    "Same feature cover",
+    "Same feature obscured",
+    "Same feature both",
+    "Apply Punishing",
+    "Apply Rending",
+    "Apply Severe",
+    "Cover save normal",
+    "Cover save critical",
+    "Cover save two normals",
+    "Cover save normal and critical",
+    "Cover save none",
+    *(f"Accurate {n}" for n in range(10)),
+    *(f"Command re-roll {n}" for n in range(1, 7)),
+)
+"""The operand-free actions and those of a small fixed vocabulary, by notation: the
+``fixed`` family's word field."""
+
+OPERATIVE_VERBS: tuple[str, ...] = (
+    "Activate engage",
+    "Activate conceal",
+    "Counteract",
+    "Guard",
+    "Interrupt",
+    "Shoot",
+    *MOVE_VERBS,
+    "Retaliate",
+    "Also",
+)
+"""The ``operative`` family's verbs: an action naming one operative and nothing else (the
+Shoot and move headers, ``Retaliate LEG-2`` without weapon; ``Also LEG-3`` names its
+target)."""
+
+ATTACK_VERBS = ("Shoot", "Fight", "Hatchway fight")
+NAMED_TARGET_VERBS = ("Ploy", "Use", "Act")
+NAMED_VERBS = ("Equipment", "Op", "Pick up", "Operate hatch")
+POINT_VERBS = ("Act", "Place marker", "Set up", "named text")
+NO_TARGET = MAX_OPERATIVES
+
+
+@attrs.frozen
+class Family:
+    """One family of the flat index: its ``name``, its fields' ``names`` and ``radices``
+    (the last field is the sub-slot when ``subslot``), and its ``offset`` and ``size``."""
+
+    name: str
+    names: tuple[str, ...]
+    radices: tuple[int, ...]
+    subslot: bool
+    offset: int = 0
+
+    @property
+    def size(self) -> int:
+        """The number of indices of the family."""
+        return math.prod(self.radices)
+
+
+def _multisets(most: int) -> tuple[tuple[int, ...], ...]:
+    """Every multiset of 1 to ``most`` die faces, each in descending order (the notation's),
+    by size then in lexicographic order of the descending faces."""
+    return tuple(
+        combo
+        for n in range(1, most + 1)
+        for combo in itertools.combinations_with_replacement(range(6, 0, -1), n)
+    )
+
+
+@functools.cache
+def _multiset_index(most: int) -> dict[tuple[int, ...], int]:
+    return {m: i for i, m in enumerate(_multisets(most))}
+
+
+def _families() -> tuple[Family, ...]:
+    n, w = MAX_OPERATIVES, MAX_WEAPONS
+    specs = (
+        ("fixed", ("word",), (len(FIXED_WORDS),), False),
+        ("reroll", ("faces",), (len(_multisets(MAX_REROLL_DICE)),), False),
+        ("operative", ("verb", "op"), (len(OPERATIVE_VERBS), n), False),
+        ("attack", ("verb", "op", "weapon", "target"), (len(ATTACK_VERBS), n, w, n), False),
+        ("retaliate", ("op", "weapon"), (n, w), False),
+        ("destination", ("cell", "k"), (CELLS, DESTINATION_SUBSLOTS), True),
+        ("deploy", ("op", "cell", "k"), (n, CELLS, DEPLOY_SUBSLOTS), True),
+        (
+            "named_target",
+            ("verb", "name", "target", "k"),
+            (len(NAMED_TARGET_VERBS), NAME_BUCKETS, n + 1, NAME_SUBSLOTS),
+            True,
+        ),
+        ("named", ("verb", "name", "k"), (len(NAMED_VERBS), NAME_BUCKETS, NAME_SUBSLOTS), True),
+        ("named_point", ("verb", "cell", "k"), (len(POINT_VERBS), CELLS, POINT_SUBSLOTS), True),
+    )
+    out, offset = [], 0
+    for name, names, radices, sub in specs:
+        fam = Family(name, names, radices, sub, offset)
+        out.append(fam)
+        offset += fam.size
+    return tuple(out)
+
+
+FAMILIES: tuple[Family, ...] = _families()
+"""The families of the flat index, in index order (module docstring)."""
+
+ACTION_SPACE_SIZE: int = FAMILIES[-1].offset + FAMILIES[-1].size
+"""The size of the flat action space: every index is in ``range(ACTION_SPACE_SIZE)``."""
+
+CHANCE_SPACE_SIZE: int = 36 + len(_multisets(MAX_DICE))
+"""The size of the chance outcome enumeration (:func:`chance_outcome_index`)."""
+
+_FAMILY = {f.name: i for i, f in enumerate(FAMILIES)}
+_FIXED = {w: i for i, w in enumerate(FIXED_WORDS)}
+_FIXED_VERBS = frozenset(
+    (
+        "Pass",
+        "Done",
+        "Keep",
+        "Decline",
+        "End activation",
+        "Back",
+        "Initiative",
+        "Drop zone",
+        "Play",
+        "Strike",
+        "Block",
+        "Same feature",
+        "Apply",
+        "Cover save",
+        "Accurate",
+        "Command re-roll",
+    )
+)
+_OPERATIVE = {v: i for i, v in enumerate(OPERATIVE_VERBS)}
+_AT = re.compile(
+    r"(?P<head>.+) at (?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)(?:,(?P<z>-?\d+(?:\.\d+)?))?"
+)
+_MEMO = "envs.codec"
+_CHANCE_MEMO = "envs.chance"
+
+
+@functools.lru_cache(maxsize=4096)
+def name_bucket(text: str) -> int:
+    """The name field of a named action: a stable hash of its notation text (BLAKE2b, the
+    same in every process) modulo :data:`NAME_BUCKETS`."""
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % NAME_BUCKETS
+
+
+def cell_of(x: float, y: float, width: float, depth: float) -> int:
+    """The grid cell (``row * GRID_X + column``) of the point ``(x, y)`` (inches) on a
+    killzone ``width`` x ``depth`` inches: the grid has :data:`GRID_X` x :data:`GRID_Y`
+    equal cells; a point on the far edge or off the board falls in the nearest edge cell."""
+    col = min(GRID_X - 1, max(0, math.floor(x * GRID_X / width)))
+    row = min(GRID_Y - 1, max(0, math.floor(y * GRID_Y / depth)))
+    return row * GRID_X + col
+
+
+def _radix(fam: Family, fields: Sequence[int]) -> int:
+    index = 0
+    for value, radix in zip(fields, fam.radices, strict=True):
+        index = index * radix + value
+    return fam.offset + index
+
+
+def _unradix(fam: Family, index: int) -> tuple[int, ...]:
+    rest = index - fam.offset
+    out = []
+    for radix in reversed(fam.radices):
+        rest, value = divmod(rest, radix)
+        out.append(value)
+    return tuple(reversed(out))
+
+
+def _family_at(index: int) -> Family:
+    for fam in FAMILIES:
+        if index < fam.offset + fam.size:
+            return fam
+    raise AssertionError(index)  # pragma: no cover - checked by the callers
+
+
+def _check_index(index: object) -> int:
+    if isinstance(index, bool) or not isinstance(index, int | np.integer):
+        raise CodecError(f"an action index must be an integer, not {type(index).__name__}")
+    value = int(index)
+    if not 0 <= value < ACTION_SPACE_SIZE:
+        raise CodecError(f"index {value} is out of range (0 to {ACTION_SPACE_SIZE - 1})")
+    return value
+
+
+@attrs.frozen(slots=True)
+class _Table:
+    """One decision's listed actions by index (memoised on the state)."""
+
+    action_at: dict[int, Action]
+    index_of: dict[Action, int]
+    indices: npt.NDArray[np.int64]
+
+
+@attrs.frozen(eq=True)
+class ActionCodec:
+    """The action codec of one battle (module docstring), made by :meth:`for_state`.
+
+    Attributes:
+        op_ids: the operative ids by slot (``state.operatives`` order).
+        width, depth: the killzone's size in inches (the grid's extent).
+        card_weapons: per operative slot, the notation names of its datacard's ranged and
+            melee weapon profiles (the first weapon slots).
+    """
+
+    op_ids: tuple[str, ...]
+    width: float
+    depth: float
+    card_weapons: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
+    _slot: dict[str, int] = attrs.field(eq=False, repr=False)
+
+    size: int = attrs.field(default=ACTION_SPACE_SIZE, init=False)
+    """The size of the flat action space (:data:`ACTION_SPACE_SIZE`)."""
+
+    chance_size: int = attrs.field(default=CHANCE_SPACE_SIZE, init=False)
+    """The size of the chance outcome enumeration (:data:`CHANCE_SPACE_SIZE`)."""
+
+    @classmethod
+    def for_state(cls, state: GameState) -> ActionCodec:
+        """The codec of ``state``'s battle (kept on its context: built once per battle).
+
+        Raises:
+            CodecError: a side has more than :data:`MAX_OPERATIVES_PER_SIDE` operatives.
+        """
+        if not isinstance(state, GameState):
+            raise CodecError(f"expected a GameState, not {type(state).__name__}")
+        ctx = state.ctx
+        codec: ActionCodec = ctx.cached(("engine.envs.codec",), lambda: cls._build(state))
+        return codec
+
+    @classmethod
+    def _build(cls, state: GameState) -> ActionCodec:
+        ctx = state.ctx
+        ids = tuple(ctx.ids)
+        for side in ("A", "B"):
+            count = sum(1 for i in ids if ctx.owner[i] == side)
+            if count > MAX_OPERATIVES_PER_SIDE:
+                raise CodecError(
+                    f"player {side} has {count} operatives: the action codec holds at most "
+                    f"{MAX_OPERATIVES_PER_SIDE} a side (MAX_OPERATIVES_PER_SIDE)"
+                )
+
+        def names(op: str, kind: str) -> tuple[str, ...]:
+            return tuple(
+                weapon_name(weapon, prof)
+                for weapon in ctx.datacards[op].weapons
+                if weapon.kind == kind
+                for prof in weapon.profiles
+            )
+
+        weapons = tuple((names(op, "ranged"), names(op, "melee")) for op in ids)
+        return cls(
+            op_ids=ids,
+            width=float(ctx.killzone.width),
+            depth=float(ctx.killzone.depth),
+            card_weapons=weapons,
+            slot={op: i for i, op in enumerate(ids)},
+        )
+
+    # -- the per-decision table ----------------------------------------------------------
+
+    def _op(self, op: str, action: Action) -> int:
+        slot = self._slot.get(op)
+        if slot is None:
+            raise CodecError(
+                f"{format_action(action)!r}: {op!r} is not an operative of this battle"
+            )
+        return slot
+
+    def _weapon(self, state: GameState, action: Action, op: int, kind: str) -> int:
+        names = self.card_weapons[op][0 if kind == "ranged" else 1]
+        if action.weapon in names:
+            slot = names.index(action.weapon)
+        else:
+            given = [n for n, _, _ in weapons_of(Work(state), action.op, kind)]
+            if action.weapon not in given:
+                raise CodecError(
+                    f"{format_action(action)!r}: {action.op} has no {kind} weapon {action.weapon!r}"
+                )
+            slot = given.index(action.weapon)
+        if slot >= MAX_WEAPONS:
+            raise CodecError(
+                f"{format_action(action)!r}: weapon slot {slot} is past the codec's "
+                f"{MAX_WEAPONS} {kind} weapon slots (MAX_WEAPONS)"
+            )
+        return slot
+
+    def _cell(self, point: tuple[float, float, float]) -> int:
+        return cell_of(point[0], point[1], self.width, self.depth)
+
+    def _key(self, state: GameState, a: Action) -> tuple[int, tuple[int, ...]]:
+        """The family and the fields (without the sub-slot) of the listed action ``a``."""
+        v = a.verb
+        if v in _FIXED_VERBS:
+            word = _FIXED.get(format_action(a))
+            if word is None:
+                raise CodecError(f"{format_action(a)!r} is not in the codec's FIXED_WORDS")
+            return _FAMILY["fixed"], (word,)
+        if v == "Re-roll":
+            faces = _multiset_index(MAX_REROLL_DICE).get(tuple(sorted(a.values, reverse=True)))
+            if faces is None:
+                raise CodecError(
+                    f"{format_action(a)!r}: the codec encodes re-rolls of 1 to "
+                    f"{MAX_REROLL_DICE} dice (MAX_REROLL_DICE)"
+                )
+            return _FAMILY["reroll"], (faces,)
+        if v in MOVE_VERBS:
+            if a.point is None:
+                return _FAMILY["operative"], (_OPERATIVE[v], self._op(a.op, a))
+            return _FAMILY["destination"], (self._cell(a.point),)
+        if v in ATTACK_VERBS:
+            if is_attack_header(a):
+                return _FAMILY["operative"], (_OPERATIVE[v], self._op(a.op, a))
+            op = self._op(a.op, a)
+            kind = "ranged" if v == "Shoot" else "melee"
+            return _FAMILY["attack"], (
+                ATTACK_VERBS.index(v),
+                op,
+                self._weapon(state, a, op, kind),
+                self._op(a.target, a),
+            )
+        if v == "Retaliate":
+            op = self._op(a.op, a)
+            if not a.weapon:
+                return _FAMILY["operative"], (_OPERATIVE[v], op)
+            return _FAMILY["retaliate"], (op, self._weapon(state, a, op, "melee"))
+        if v == "Activate":
+            return _FAMILY["operative"], (_OPERATIVE[f"Activate {a.text}"], self._op(a.op, a))
+        if v in ("Counteract", "Guard", "Interrupt"):
+            return _FAMILY["operative"], (_OPERATIVE[v], self._op(a.op, a))
+        if v == "Also":
+            return _FAMILY["operative"], (_OPERATIVE[v], self._op(a.target, a))
+        if v == "Deploy" and a.point is not None:
+            return _FAMILY["deploy"], (self._op(a.op, a), self._cell(a.point))
+        if v in POINT_VERBS and a.point is not None:
+            return _FAMILY["named_point"], (POINT_VERBS.index(v), self._cell(a.point))
+        if v in NAMED_TARGET_VERBS or v in NAMED_VERBS:
+            m = _AT.fullmatch(a.text)
+            if m is not None and v in ("Ploy", "Use", "Act", "Op"):
+                cell = cell_of(float(m["x"]), float(m["y"]), self.width, self.depth)
+                return _FAMILY["named_point"], (POINT_VERBS.index("named text"), cell)
+            bucket = name_bucket(a.text)
+            if v in NAMED_VERBS:
+                return _FAMILY["named"], (NAMED_VERBS.index(v), bucket)
+            target = self._op(a.target, a) if a.target else NO_TARGET
+            return _FAMILY["named_target"], (NAMED_TARGET_VERBS.index(v), bucket, target)
+        raise CodecError(f"the action codec has no family for {format_action(a)!r}")
+
+    def _table(self, state: GameState) -> _Table:
+        got = state._memo.get(_MEMO)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+        if not isinstance(state, GameState):
+            raise CodecError(f"expected a GameState, not {type(state).__name__}")
+        node = state.node
+        if not isinstance(node, Decision):
+            raise CodecError(f"the action codec encodes decisions; this node is {node!r}")
+        groups: dict[tuple[int, tuple[int, ...]], list[Action]] = {}
+        for a in state.legal_actions():
+            groups.setdefault(self._key(state, a), []).append(a)
+        action_at: dict[int, Action] = {}
+        for (f, fields), members in groups.items():
+            fam = FAMILIES[f]
+            if not fam.subslot:
+                if len(members) > 1:
+                    raise CodecError(
+                        f"{len(members)} listed actions share index {_radix(fam, fields)} "
+                        f"({self.describe(_radix(fam, fields))}): "
+                        + ", ".join(format_action(m) for m in members[:4])
+                    )
+                action_at[_radix(fam, fields)] = members[0]
+                continue
+            bound = fam.radices[-1]
+            if len(members) > bound:
+                where = self.describe(_radix(fam, (*fields, 0))).rsplit(" k ", 1)[0]
+                raise CodecError(
+                    f"{len(members)} listed actions fall in {where}, past the codec's {bound} "
+                    f"sub-slots ({fam.name}): " + ", ".join(format_action(m) for m in members[:4])
+                )
+            if len(members) > 1:
+                members.sort(key=_order)
+            for k, a in enumerate(members):
+                action_at[_radix(fam, (*fields, k))] = a
+        indices = np.fromiter(sorted(action_at), dtype=np.int64, count=len(action_at))
+        table = _Table(action_at, {a: i for i, a in action_at.items()}, indices)
+        state._memo[_MEMO] = table
+        return table
+
+    # -- public API ----------------------------------------------------------------------
+
+    def encode(self, state: GameState, action: Action) -> int:
+        """The index of ``action``, one of the listed legal actions of the decision
+        ``state``.
+
+        Raises:
+            CodecError: ``state`` is not at a decision, ``action`` is not an :class:`Action`
+                or not listed there (an exact destination the rules allow but that is not a
+                listed candidate is not encoded), or a published bound is exceeded.
+        """
+        table = self._table(state)
+        if not isinstance(action, Action):
+            raise CodecError(f"expected an Action, not {type(action).__name__}")
+        index = table.index_of.get(action)
+        if index is None:
+            raise CodecError(
+                f"{format_action(action)!r} is not among the {len(table.index_of)} listed legal "
+                f"actions at this decision ({_node(state)})"
+            )
+        return index
+
+    def decode(self, state: GameState, index: int) -> Action:
+        """The listed legal action of the decision ``state`` whose index is ``index``.
+
+        Raises:
+            CodecError: ``index`` is not an integer, is out of range, or is not legal here
+                (its factored fields in words and the decision named), or ``state`` is not
+                at a decision. The state is unchanged.
+        """
+        value = _check_index(index)
+        table = self._table(state)
+        action = table.action_at.get(value)
+        if action is None:
+            raise CodecError(
+                f"index {value} ({self.describe(value)}) is not legal at this decision "
+                f"({_node(state)}): {len(table.action_at)} legal actions"
+            )
+        return action
+
+    def mask(self, state: GameState) -> npt.NDArray[np.bool_]:
+        """A new boolean array of shape ``(size,)``, True exactly at the indices of the
+        listed legal actions of the decision ``state``.
+
+        Raises:
+            CodecError: ``state`` is not at a decision.
+        """
+        out = np.zeros(ACTION_SPACE_SIZE, dtype=np.bool_)
+        out[self._table(state).indices] = True
+        return out
+
+    def legal_indices(self, state: GameState) -> npt.NDArray[np.int64]:
+        """The indices of the listed legal actions of the decision ``state``, sorted (a new
+        ``int64`` array).
+
+        Raises:
+            CodecError: ``state`` is not at a decision.
+        """
+        return self._table(state).indices.copy()
+
+    def fields(self, index: int) -> tuple[str, tuple[int, ...]]:
+        """``(family name, field values)`` of ``index`` (the factored form; the field names
+        are in :data:`FAMILIES`).
+
+        Raises:
+            CodecError: ``index`` is not an integer in range.
+        """
+        value = _check_index(index)
+        fam = _family_at(value)
+        return fam.name, _unradix(fam, value)
+
+    def describe(self, index: int) -> str:
+        """The factored fields of ``index`` in words, e.g. ``"Shoot KAS-1 weapon slot 2
+        target LEG-3"`` or ``"Dash/Reposition/... destination cell (12, 8) k 0"``.
+
+        Raises:
+            CodecError: ``index`` is not an integer in range.
+        """
+        name, f = self.fields(index)
+
+        def op(slot: int) -> str:
+            if slot == NO_TARGET:
+                return "no target"
+            return self.op_ids[slot] if slot < len(self.op_ids) else f"operative slot {slot}"
+
+        def cell(c: int) -> str:
+            return f"cell (column {c % GRID_X}, row {c // GRID_X})"
+
+        if name == "fixed":
+            return FIXED_WORDS[f[0]]
+        if name == "reroll":
+            return "Re-roll " + ",".join(map(str, _multisets(MAX_REROLL_DICE)[f[0]]))
+        if name == "operative":
+            verb = OPERATIVE_VERBS[f[0]]
+            return f"{verb} {op(f[1])}" + (" (header)" if verb in ("Shoot", *MOVE_VERBS) else "")
+        if name == "attack":
+            return f"{ATTACK_VERBS[f[0]]} {op(f[1])} weapon slot {f[2]} target {op(f[3])}"
+        if name == "retaliate":
+            return f"Retaliate {op(f[0])} weapon slot {f[1]}"
+        if name == "destination":
+            return f"move destination {cell(f[0])} k {f[1]}"
+        if name == "deploy":
+            return f"Deploy {op(f[0])} {cell(f[1])} k {f[2]}"
+        if name == "named_target":
+            return f"{NAMED_TARGET_VERBS[f[0]]} name bucket {f[1]} on {op(f[2])} k {f[3]}"
+        if name == "named":
+            return f"{NAMED_VERBS[f[0]]} name bucket {f[1]} k {f[2]}"
+        return f"{POINT_VERBS[f[0]]} at {cell(f[1])} k {f[2]}"
+
+    # -- chance nodes --------------------------------------------------------------------
+
+    def chance_outcome_index(self, state: GameState, action: Action) -> int:
+        """:func:`chance_outcome_index`."""
+        return chance_outcome_index(state, action)
+
+    def chance_outcome(self, state: GameState, index: int) -> Action:
+        """:func:`chance_outcome`."""
+        return chance_outcome(state, index)
+
+    def chance_probabilities(self, state: GameState) -> list[tuple[int, float]]:
+        """:func:`chance_probabilities`."""
+        return chance_probabilities(state)
+
+
+def _order(a: Action) -> tuple[Any, ...]:
+    """The order of the actions sharing a sub-slotted key: by point ``(z, y, x)``, then by
+    notation (unique per action)."""
+    p = a.point
+    if p is None:
+        m = _AT.fullmatch(a.text) if a.text else None
+        if m is not None:
+            p = (float(m["x"]), float(m["y"]), float(m["z"] or 0.0))
+    where = (p[2], p[1], p[0]) if p is not None else (0.0, 0.0, 0.0)
+    return (*where, format_action(a))
+
+
+def _node(state: GameState) -> str:
+    node = state.node
+    if isinstance(node, Decision):
+        return f"{node.kind} of player {node.player}"
+    return repr(node)
+
+
+# -- chance nodes --------------------------------------------------------------------------
+
+
+def _chance_table(state: GameState) -> dict[int, tuple[Action, int]]:
+    got = state._memo.get(_CHANCE_MEMO)
+    if got is not None:
+        return got  # type: ignore[no-any-return]
+    if not isinstance(state, GameState) or not isinstance(state.node, Chance):
+        node = state.node if isinstance(state, GameState) else state
+        raise CodecError(f"chance outcomes are encoded at a chance node; this node is {node!r}")
+    request = state.node.request
+    table: dict[int, tuple[Action, int]] = {}
+    for action, weight in state.chance_outcomes():
+        table[_outcome_index(request.ordered, action)] = (action, weight)
+    state._memo[_CHANCE_MEMO] = table
+    return table
+
+
+def _outcome_index(ordered: bool, action: Action) -> int:
+    values = action.values
+    if action.verb != "roll" or not values or any(not 1 <= d <= 6 for d in values):
+        raise CodecError(f"{format_action(action)!r} is not a roll of die faces")
+    if ordered and len(values) == 2:
+        return (values[0] - 1) * 6 + values[1] - 1
+    index = _multiset_index(MAX_DICE).get(tuple(sorted(values, reverse=True)))
+    if index is None or (ordered and len(values) > 2):
+        raise CodecError(
+            f"{format_action(action)!r}: the chance enumeration holds ordered pairs and "
+            f"multisets of 1 to {MAX_DICE} dice (MAX_DICE)"
+        )
+    return 36 + index
+
+
+def chance_outcome_index(state: GameState, action: Action) -> int:
+    """The index of the outcome ``action`` (``roll 6,4,1``) of the chance node ``state`` in
+    the fixed enumeration of ``range(CHANCE_SPACE_SIZE)``: an ordered roll-off pair ``(a,
+    b)`` (A's die first) is ``(a - 1) * 6 + b - 1``; a multiset of ``n`` faces is ``36 +`` its
+    position among the multisets of 1 to :data:`MAX_DICE` faces (by size, then by its faces
+    in descending order, lexicographically descending).
+
+    Raises:
+        CodecError: ``state`` is not at a chance node, or ``action`` is not one of its
+            outcomes.
+    """
+    table = _chance_table(state)
+    if not isinstance(action, Action):
+        raise CodecError(f"expected an Action, not {type(action).__name__}")
+    index = _outcome_index(state.node.request.ordered, action)  # type: ignore[union-attr]
+    if index not in table or table[index][0] != action:
+        raise CodecError(f"{format_action(action)!r} is not an outcome of this chance node")
+    return index
+
+
+def chance_outcome(state: GameState, index: int) -> Action:
+    """The outcome of the chance node ``state`` whose index is ``index``
+    (:func:`chance_outcome_index`).
+
+    Raises:
+        CodecError: ``index`` is not an integer, or not an outcome of this node, or ``state``
+            is not at a chance node.
+    """
+    if isinstance(index, bool) or not isinstance(index, int | np.integer):
+        raise CodecError(f"a chance index must be an integer, not {type(index).__name__}")
+    table = _chance_table(state)
+    got = table.get(int(index))
+    if got is None:
+        raise CodecError(
+            f"chance index {int(index)} is not an outcome of this chance node "
+            f"({len(table)} outcomes, indices 0 to {CHANCE_SPACE_SIZE - 1})"
+        )
+    return got[0]
+
+
+def chance_probabilities(state: GameState) -> list[tuple[int, float]]:
+    """``(index, probability)`` for every outcome of the chance node ``state``, by index:
+    each outcome's weight divided by ``6 ** dice`` (the weights sum to it, so the
+    probabilities sum to 1).
+
+    Raises:
+        CodecError: ``state`` is not at a chance node.
+    """
+    table = _chance_table(state)
+    total = 6**state.node.request.dice  # type: ignore[union-attr]
+    return [(i, table[i][1] / total) for i in sorted(table)]
