@@ -11,6 +11,11 @@ between runs (keys include the layout and the code, so a cached graph is never s
 The ``soak`` marker (``tests/test_soak.py``: thousands more random playouts) is registered
 here, and its tests are left out unless the ``-m`` expression names it (``pytest -m soak``),
 so that the ordinary run never plays them, whatever the ``addopts``.
+
+The ``extras`` marker names the tests of the optional extras (``[rl]``: PettingZoo,
+Gymnasium, OpenSpiel; ``[ray]``): they skip when their library is missing
+(:func:`tests.extras_support.need`), and ``.ci/run`` installs the extras and runs
+``pytest -m extras`` with ``KILLTEAM_REQUIRE_EXTRAS=1``, where a missing library fails.
 """
 
 from __future__ import annotations
@@ -36,6 +41,9 @@ def pytest_configure(config: pytest.Config) -> None:
     """Register the ``soak`` marker (module docstring)."""
     config.addinivalue_line(
         "markers", "soak: thousands more random playouts (tests/test_soak.py); run with -m soak"
+    )
+    config.addinivalue_line(
+        "markers", "extras: tests of the optional extras [rl] and [ray] (pytest -m extras)"
     )
 
 
