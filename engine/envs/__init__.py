@@ -1,0 +1,1 @@
+"""Environments for learning agents (issue 30): action codec, tensor observations, adapters."""
