@@ -12,7 +12,9 @@ battle data (the killzone layout, the rosters' datacards):
     MAX_OPERATIVES - 1``, slot = index within its side in roster order), then the
     opponent's; unused slots are all zeros. Columns: :data:`OPERATIVE_FEATURES`.
 ``"board"``: ``(len(BOARD_LAYERS), GRID_ROWS, GRID_COLUMNS)``
-    Raster layers over the killzone on a grid of :data:`CELL_INCHES` cells: cell ``[r, c]``
+    Raster layers over the killzone on a grid of :data:`CELL_INCHES` cells (terrain and
+    zones as the fraction of a cell's area they cover, markers, operatives and tokens as
+    counts in the cell holding their centre): cell ``[r, c]``
     covers ``c <= x < c + 1`` and ``r <= y < r + 1`` (inches; row 0 is the ``y = 0`` edge,
     drop zone A's long edge on the shipped layouts is ``x = 0``, column 0). Layers:
     :data:`BOARD_LAYERS`.
@@ -25,9 +27,10 @@ Every array is ``float32``. Positions are normalised (``x / width``, ``y / depth
 Save of 3+ is ``3.0``, Move 6" is ``6.0``); flags are ``0.0``/``1.0``.
 
 The static board layers (terrain, drop zones) are computed once per killzone value (one per
-hatchway state and equipment terrain) with vectorised :func:`shapely.contains_xy` over the
-cell centres, and copied; the per-state work is a loop over at most
-``2 * MAX_OPERATIVES`` operatives, the markers and the tokens.
+hatchway state and equipment terrain) with vectorised shapely intersections of the parts
+with the cells they overlap (an ``STRtree`` of the cells), and copied; the per-state work
+is a loop over at most ``2 * MAX_OPERATIVES`` operatives, the markers and the tokens
+(``benchmarks/observation.py``: about 250 us per encode).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, cast
 
 import attrs
@@ -178,10 +182,10 @@ markers carried, effects on it (counts, and the sums of the ``apl``, ``move``, `
 :data:`WEAPON_SLOTS` weapon slots of :data:`WEAPON_FEATURES`."""
 
 BOARD_LAYERS: tuple[str, ...] = (
-    "on_board",  # the cell's centre is on the killzone
-    "height",  # the highest terrain part over the cell's centre / ELEVATION_SCALE
-    *(f"terrain_{t.value.lower()}" for t in TerrainType),  # a part of that type is there
-    "drop_zone_viewer",  # the viewer's drop zone (zero before drop zones are chosen)
+    "on_board",  # the fraction of the cell's area on the killzone
+    "height",  # the highest terrain part overlapping the cell / ELEVATION_SCALE
+    *(f"terrain_{t.value.lower()}" for t in TerrainType),  # area fraction under that type
+    "drop_zone_viewer",  # area fraction in the viewer's drop zone (0 before it is chosen)
     "drop_zone_opponent",
     "objective",  # objective markers whose centre is in the cell (count)
     "control_viewer",  # ... of those, controlled by the viewer (4.8)
@@ -192,10 +196,12 @@ BOARD_LAYERS: tuple[str, ...] = (
     "tokens_viewer",  # the viewer's tokens (equipment markers and terrain) centred there
     "tokens_opponent",
 )
-"""The layers of ``"board"``, in order: the terrain (height, one layer per
-:class:`~engine.geometry.model.TerrainType` in declaration order, for the current hatchway
-state and with the equipment terrain on the killzone), drop zones, objective markers and
-their control, operatives and tokens (a point counts in the cell holding it)."""
+"""The layers of ``"board"``, in order: the terrain (height, then one layer per
+:class:`~engine.geometry.model.TerrainType` in declaration order giving the fraction of each
+cell's area its parts cover, so a 0.5" thick wall shows as 0.5; for the current hatchway
+state, with the equipment terrain on the killzone), drop zones (area fractions), objective
+markers and their control, operatives and tokens (counts: a point counts in the cell
+holding it)."""
 
 _DECISION_KINDS = tuple(k.value for k in DecisionKind)
 
@@ -285,19 +291,21 @@ class ArraySpec:
     names: tuple[str, ...]
 
 
-_SPECS: Mapping[str, ArraySpec] = {
-    "operatives": ArraySpec(
-        (2 * MAX_OPERATIVES, len(OPERATIVE_FEATURES)),
-        "float32",
-        -math.inf,
-        math.inf,
-        OPERATIVE_FEATURES,
-    ),
-    "board": ArraySpec(
-        (len(BOARD_LAYERS), GRID_ROWS, GRID_COLUMNS), "float32", 0.0, math.inf, BOARD_LAYERS
-    ),
-    "globals": ArraySpec((len(GLOBAL_FEATURES),), "float32", 0.0, math.inf, GLOBAL_FEATURES),
-}
+_SPECS: Mapping[str, ArraySpec] = MappingProxyType(
+    {
+        "operatives": ArraySpec(
+            (2 * MAX_OPERATIVES, len(OPERATIVE_FEATURES)),
+            "float32",
+            -math.inf,
+            math.inf,
+            OPERATIVE_FEATURES,
+        ),
+        "board": ArraySpec(
+            (len(BOARD_LAYERS), GRID_ROWS, GRID_COLUMNS), "float32", 0.0, math.inf, BOARD_LAYERS
+        ),
+        "globals": ArraySpec((len(GLOBAL_FEATURES),), "float32", 0.0, math.inf, GLOBAL_FEATURES),
+    }
+)
 
 _Static = tuple[NDArray[np.float32], dict[str, NDArray[np.float32]]]
 """The killzone's own board layers and each drop zone's raster."""
@@ -414,7 +422,9 @@ class ObservationEncoder:
     """
 
     spaces: Mapping[str, ArraySpec] = _SPECS
-    shapes: Mapping[str, tuple[int, ...]] = {k: v.shape for k, v in _SPECS.items()}
+    shapes: Mapping[str, tuple[int, ...]] = MappingProxyType(
+        {k: v.shape for k, v in _SPECS.items()}
+    )
 
     def __init__(self, ctx: GameContext) -> None:
         """An encoder for the battle of ``ctx`` (prefer :meth:`for_state`).
