@@ -428,3 +428,30 @@ def test_the_lab_killzone_is_the_one_the_golden_numbers_describe() -> None:
     docstring): check the figures they rely on."""
     assert (LAB.width, LAB.depth) == (30.0, 22.0)
     assert [o.position for o in LAB.objectives] == [(20.0, 14.5)]
+
+
+def test_equipment_terrain_on_the_killzone_shows_in_the_terrain_layers() -> None:
+    """B's light barricade set up at (20, 5), angle 0, is a Light part 1" tall, 3" x 0.5"
+    centred on that point (x 18.5-21.5, y 4.75-5.25; checked on the token below). Its cells:
+    rows 4 and 5 each hold 0.25" of its depth; columns 18 and 21 hold 0.5" of its length,
+    19 and 20 a full inch: coverage 0.125, 0.25, 0.25, 0.125 in each row, on top of LAB's
+    rubble (0.5 in [2..5, 14]); height 1/6 there. The token counts for the opponent in the
+    cell of its centre, [5, 20]."""
+    s = pos(
+        {"RED-1": {"at": (3, 4.5)}},
+        red=("Trooper",),
+        blu=("Trooper",),
+        tokens=[{"kind": "light_barricade", "owner": "B", "at": (20, 5), "angle": 0}],
+    )
+    (part,) = s.tokens[0].feature.parts
+    assert part.polygon == ((18.5, 4.75), (21.5, 4.75), (21.5, 5.25), (18.5, 5.25), (18.5, 4.75))
+    assert part.height == 1.0
+    obs = encode(s, "A")
+    light = np.zeros((GRID_ROWS, GRID_COLUMNS), dtype=np.float32)
+    light[2:6, 14] = 0.5
+    light[4:6, 18:22] = (0.125, 0.25, 0.25, 0.125)
+    np.testing.assert_array_equal(_layer(obs, "terrain_light"), light)
+    height = _layer(obs, "height")
+    np.testing.assert_array_equal(height[4:6, 18:22], np.full((2, 4), 1 / 6, dtype=np.float32))
+    np.testing.assert_array_equal(_layer(obs, "tokens_opponent"), _only((5, 20)))
+    assert not _layer(obs, "tokens_viewer").any()
