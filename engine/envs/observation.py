@@ -261,7 +261,6 @@ _BOARD = {name: i for i, name in enumerate(BOARD_LAYERS)}
 _GLOBAL = {name: i for i, name in enumerate(GLOBAL_FEATURES)}
 _TERRAIN_LAYERS = tuple(_BOARD[f"terrain_{t.value.lower()}"] for t in TerrainType)
 _STATIC_LAYERS = _BOARD["drop_zone_viewer"]  # layers [0, this) come from the killzone alone
-_MIN_OVERLAP = 1e-6  # square inches: a part overlapping a cell less than this is not over it
 _MAX_KILLZONES = 64  # static board layers kept per encoder (hatchway and terrain states)
 
 
@@ -380,12 +379,19 @@ _CELLS, _CELL_TREE = _make_cells()
 
 def _coverage(area: Any) -> NDArray[np.float32]:
     """The fraction of each cell's area inside the geometry ``area`` (0 to 1),
-    ``(GRID_ROWS, GRID_COLUMNS)``."""
+    ``(GRID_ROWS, GRID_COLUMNS)``: 1 for the cells it contains, the area of the intersection
+    for the cells on its edge only (clipped to each cell's rectangle)."""
     out = np.zeros(GRID_ROWS * GRID_COLUMNS, dtype=np.float32)
-    hit = _CELL_TREE.query(area, predicate="intersects")
-    if len(hit):
-        shared = shapely.area(shapely.intersection(_CELLS[hit], area))
-        out[hit] = shared / (CELL_INCHES * CELL_INCHES)
+    shapely.prepare(area)
+    inside = _CELL_TREE.query(area, predicate="contains")
+    edge = np.setdiff1d(_CELL_TREE.query(area, predicate="intersects"), inside)
+    out[inside] = 1.0
+    if len(edge):
+        clip = shapely.clip_by_rect
+        for i in edge.tolist():
+            x0, y0 = i % GRID_COLUMNS * CELL_INCHES, i // GRID_COLUMNS * CELL_INCHES
+            piece = clip(area, x0, y0, x0 + CELL_INCHES, y0 + CELL_INCHES)
+            out[i] = shapely.area(piece) / (CELL_INCHES * CELL_INCHES)
     return out.reshape(GRID_ROWS, GRID_COLUMNS)
 
 
@@ -398,9 +404,10 @@ def _static_board(kz: Killzone) -> _Static:
     layers[_BOARD["on_board"]] = _coverage(kz.board)
     polygons = np.array([p.polygon for p in kz.parts], dtype=object)
     if len(polygons):
+        # A part is over a cell when their interiors meet: they intersect and do not only
+        # touch along an edge or at a corner.
         part, cell = _CELL_TREE.query(polygons, predicate="intersects")
-        shared = shapely.area(shapely.intersection(polygons[part], _CELLS[cell]))
-        over = shared > _MIN_OVERLAP
+        over = ~shapely.touches(polygons[part], _CELLS[cell])
         height = np.zeros(GRID_ROWS * GRID_COLUMNS)
         np.maximum.at(height, cell[over], kz.heights[part[over]] / ELEVATION_SCALE)
         layers[_BOARD["height"]] = height.reshape(GRID_ROWS, GRID_COLUMNS)
