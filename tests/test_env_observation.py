@@ -25,7 +25,7 @@ from engine.envs.observation import (
     GLOBAL_FEATURES,
     GRID_COLUMNS,
     GRID_ROWS,
-    MAX_OPERATIVES,
+    MAX_OPERATIVES_PER_SIDE,
     OPERATIVE_FEATURES,
     TAC_OPS,
     ObservationEncoder,
@@ -108,7 +108,7 @@ def test_operative_rows_are_the_viewers_then_the_opponents_with_exact_features()
     (fraction 0.4, injured: 2 * 4 < 10, rules 2.3), Conceal. Operatives not set up (RED-2,
     BLU-1) keep their datacard columns and wounds, with the engine's default Conceal order,
     and are neither placed nor alive. The viewer's operatives fill rows 0.., the opponent's
-    rows MAX_OPERATIVES..; the other rows are zero."""
+    rows MAX_OPERATIVES_PER_SIDE..; the other rows are zero."""
     s = _two_troopers()
     red1 = {
         **TROOPER_CARD,
@@ -138,11 +138,13 @@ def test_operative_rows_are_the_viewers_then_the_opponents_with_exact_features()
         ("A", (red1, unplaced), (unplaced, blu2)),
         ("B", (unplaced, blu2), (red1, unplaced)),
     ):
-        expected = np.zeros((2 * MAX_OPERATIVES, len(OPERATIVE_FEATURES)), dtype=np.float32)
+        expected = np.zeros(
+            (2 * MAX_OPERATIVES_PER_SIDE, len(OPERATIVE_FEATURES)), dtype=np.float32
+        )
         for k, values in enumerate(mine):
             expected[k] = _row({**values, "viewer": 1})
         for k, values in enumerate(theirs):
-            expected[MAX_OPERATIVES + k] = _row(values)
+            expected[MAX_OPERATIVES_PER_SIDE + k] = _row(values)
         got = encode(s, viewer)["operatives"]
         np.testing.assert_array_equal(got, expected, err_msg=f"viewer {viewer}")
 

@@ -7,9 +7,9 @@ per battle context) turns a state into three arrays, built only from
 tac op, primary op, secret op facts and equipment selection are hidden there) and public
 battle data (the killzone layout, the rosters' datacards):
 
-``"operatives"``: ``(2 * MAX_OPERATIVES, len(OPERATIVE_FEATURES))``
+``"operatives"``: ``(2 * MAX_OPERATIVES_PER_SIDE, len(OPERATIVE_FEATURES))``
     One row per operative slot, the viewer's operatives first (rows ``0 ..
-    MAX_OPERATIVES - 1``, slot = index within its side in roster order), then the
+    MAX_OPERATIVES_PER_SIDE - 1``, slot = index within its side in roster order), then the
     opponent's; unused slots are all zeros. Columns: :data:`OPERATIVE_FEATURES`.
 ``"board"``: ``(len(BOARD_LAYERS), GRID_ROWS, GRID_COLUMNS)``
     Raster layers over the killzone on a grid of :data:`CELL_INCHES` cells (terrain and
@@ -29,7 +29,7 @@ Save of 3+ is ``3.0``, Move 6" is ``6.0``); flags are ``0.0``/``1.0``.
 The static board layers (terrain, drop zones) are computed once per killzone value (one per
 hatchway state and equipment terrain) with vectorised shapely intersections of the parts
 with the cells they overlap (an ``STRtree`` of the cells), and copied; the per-state work
-is a loop over at most ``2 * MAX_OPERATIVES`` operatives, the markers and the tokens
+is a loop over at most ``2 * MAX_OPERATIVES_PER_SIDE`` operatives, the markers and the tokens
 (``benchmarks/observation.py``: a median of about 0.2 ms per encode).
 """
 
@@ -47,6 +47,7 @@ import shapely
 from numpy.typing import NDArray
 from shapely.strtree import STRtree
 
+from engine.envs.codec import MAX_OPERATIVES_PER_SIDE
 from engine.errors import KillTeamError
 from engine.game.context import GameContext
 from engine.game.markers import contesting, controller
@@ -77,7 +78,7 @@ __all__ = [
     "GLOBAL_FEATURES",
     "GRID_COLUMNS",
     "GRID_ROWS",
-    "MAX_OPERATIVES",
+    "MAX_OPERATIVES_PER_SIDE",
     "OPERATIVE_FEATURES",
     "PHASES",
     "TAC_OPS",
@@ -90,10 +91,6 @@ __all__ = [
     "ObservationError",
     "encode",
 ]
-
-MAX_OPERATIVES = 16
-"""Operative slots per side (the built-in teams field at most 12); a battle with more
-operatives on a side is refused."""
 
 WEAPON_SLOTS = 6
 """Weapon slots per operative: each profile of a weapon is its own slot (profiles act as
@@ -240,9 +237,9 @@ GLOBAL_FEATURES: tuple[str, ...] = (
     *(f"op_vp_opponent_{op}" for op in VP_OPS),
     "equipment_viewer",  # equipment options selected (the opponent's: once revealed, 7.2)
     "equipment_opponent",
-    *(f"active_{k}" for k in range(2 * MAX_OPERATIVES)),  # the operative in activation
-    *(f"named_op_{k}" for k in range(2 * MAX_OPERATIVES)),
-    *(f"named_target_{k}" for k in range(2 * MAX_OPERATIVES)),
+    *(f"active_{k}" for k in range(2 * MAX_OPERATIVES_PER_SIDE)),  # the operative in activation
+    *(f"named_op_{k}" for k in range(2 * MAX_OPERATIVES_PER_SIDE)),
+    *(f"named_target_{k}" for k in range(2 * MAX_OPERATIVES_PER_SIDE)),
 )
 """The entries of ``"globals"``, in order: turning point and phase one-hots; CP, VP, kill
 grade and initiative of viewer and opponent; the node (the decision kind one-hot over every
@@ -293,7 +290,7 @@ class ArraySpec:
 _SPECS: Mapping[str, ArraySpec] = MappingProxyType(
     {
         "operatives": ArraySpec(
-            (2 * MAX_OPERATIVES, len(OPERATIVE_FEATURES)),
+            (2 * MAX_OPERATIVES_PER_SIDE, len(OPERATIVE_FEATURES)),
             "float32",
             -math.inf,
             math.inf,
@@ -313,14 +310,14 @@ _ENCODERS: weakref.WeakKeyDictionary[GameContext, ObservationEncoder] = weakref.
 
 
 def _static_operatives(ctx: GameContext, player: str) -> NDArray[np.float32]:
-    """The datacard columns of ``player``'s operative slots (``(MAX_OPERATIVES, F)``)."""
+    """The datacard columns of ``player``'s operative slots (``(MAX_OPERATIVES_PER_SIDE, F)``)."""
     mine = [op_id for op_id in ctx.ids if ctx.owner[op_id] == player]
-    if len(mine) > MAX_OPERATIVES:
+    if len(mine) > MAX_OPERATIVES_PER_SIDE:
         raise ObservationError(
             f"player {player} has {len(mine)} operatives; observations hold at most "
-            f"{MAX_OPERATIVES} per side"
+            f"{MAX_OPERATIVES_PER_SIDE} per side"
         )
-    rows = np.zeros((MAX_OPERATIVES, len(OPERATIVE_FEATURES)), dtype=np.float32)
+    rows = np.zeros((MAX_OPERATIVES_PER_SIDE, len(OPERATIVE_FEATURES)), dtype=np.float32)
     for slot, op_id in enumerate(mine):
         card = ctx.datacards[op_id]
         row = rows[slot]
@@ -438,7 +435,7 @@ class ObservationEncoder:
 
         Raises:
             ObservationError: the killzone is larger than the grid, a side has more than
-                :data:`MAX_OPERATIVES` operatives or an operative more than
+                :data:`MAX_OPERATIVES_PER_SIDE` operatives or an operative more than
                 :data:`WEAPON_SLOTS` weapon profiles.
         """
         _check_killzone(ctx.killzone)
@@ -522,7 +519,7 @@ class ObservationEncoder:
         return {"operatives": ops, "board": board, "globals": glob}
 
     def _row(self, viewer: str, op_id: str, owner: str) -> int:
-        return self._slot[op_id] + (0 if owner == viewer else MAX_OPERATIVES)
+        return self._slot[op_id] + (0 if owner == viewer else MAX_OPERATIVES_PER_SIDE)
 
     def _operatives(self, viewer: str, s: GameState, w: Work) -> NDArray[np.float32]:
         out = np.concatenate((self._rows[viewer], self._rows[other(viewer)]))
