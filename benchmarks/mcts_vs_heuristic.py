@@ -127,15 +127,17 @@ def main() -> None:
     for what in ("win", "draw", "loss"):
         k = sum(1 for x in lines if x["result"] == what)
         lo, hi = wilson_interval(k, n)
-        print(f"MCTS {what}s: {k} of {n} = {100 * k / n:.0f}% (95% CI {100 * lo:.0f}-{100 * hi:.0f}%)")
+        rate = f"{100 * k / n:.0f}% (95% CI {100 * lo:.0f}-{100 * hi:.0f}%)"
+        print(f"MCTS {what}s: {k} of {n} = {rate}")
     print(
         f"mean VP: MCTS {sum(x['mcts_vp'] for x in lines) / n:.2f}, "
         f"heuristic {sum(x['heuristic_vp'] for x in lines) / n:.2f}"
     )
     decisions = sum(x["decisions"] for x in lines)
     if decisions:
+        spent = sum(x["search_seconds"] for x in lines)
         print(
-            f"per searched MCTS decision: {sum(x['search_seconds'] for x in lines) / decisions:.3f} s, "
+            f"per searched MCTS decision: {spent / decisions:.3f} s, "
             f"{sum(x['iterations'] for x in lines) / decisions:.0f} iterations "
             f"({decisions / n:.0f} searched decisions a battle)"
         )

@@ -17,7 +17,8 @@ The search, in short (``docs/AI.md`` has the long version):
   (:class:`~engine.agents.heuristic.HeuristicAgent`): for an action, its
   :data:`TOP_CANDIDATES` best scored complete actions (a move is one complete action, ``Reposition
   KAS-1 to 8,4``, from :func:`engine.game.flow.list_complete_actions`), with a PUCT prior
-  from a softmax of its scores (temperature :data:`PRIOR_TEMPERATURE`, in operatives); for
+  from a softmax of its scores (temperature :data:`PRIOR_TEMPERATURE`, in operatives; a
+  share :data:`PRIOR_FLOOR` of the prior is spread evenly, so every candidate is tried); for
   an activation or a counteraction, every listed option, the heuristic's choice with half the
   prior. The other decisions (re-rolls, dice ploys, cover saves, set-up, the Strategy phase)
   follow the heuristic inside the tree (one child), and at the root the agent answers them as
@@ -60,6 +61,7 @@ __all__ = [
     "C_PUCT",
     "DEFAULT_SECONDS",
     "EXPAND_VISITS",
+    "PRIOR_FLOOR",
     "PRIOR_TEMPERATURE",
     "SEARCHED_KINDS",
     "TOP_CANDIDATES",
@@ -79,10 +81,12 @@ _RANKED_KINDS: Final = frozenset({"action", "interrupt", "free_action"})
 TOP_CANDIDATES: Final = 6
 #: Softmax temperature of the PUCT prior over the heuristic's scores, in operatives.
 PRIOR_TEMPERATURE: Final = 0.25
+#: The share of the prior spread evenly over the candidates (so each is tried).
+PRIOR_FLOOR: Final = 0.25
 #: PUCT exploration constant (values are in operatives).
 C_PUCT: Final = 1.0
 #: Visits before a searched decision node (not the root) gets children.
-EXPAND_VISITS: Final = 2
+EXPAND_VISITS: Final = 3
 #: The value of winning the battle, in operatives, on top of the VP difference.
 WIN_VALUE: Final = 3.0
 #: The weight of the VP the position would score at the end of the turning point.
@@ -208,7 +212,9 @@ class MCTSAgent:
     def __init__(
         self, seed: int = 0, budget_seconds: float | None = None, iterations: int | None = None
     ) -> None:
-        if budget_seconds is not None and not (budget_seconds > 0 and math.isfinite(budget_seconds)):
+        if budget_seconds is not None and not (
+            budget_seconds > 0 and math.isfinite(budget_seconds)
+        ):
             raise ValueError(f"budget_seconds must be a positive number, not {budget_seconds!r}")
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations!r}")
@@ -256,9 +262,9 @@ class MCTSAgent:
         while True:
             if self.iterations is not None and n >= self.iterations:
                 break
-            if self.budget_seconds is not None and n > 0:
-                if time.perf_counter() - t0 >= self.budget_seconds:
-                    break
+            spent = time.perf_counter() - t0
+            if self.budget_seconds is not None and n > 0 and spent >= self.budget_seconds:
+                break
             self._iterate(state, root, me, rng)
             n += 1
         self.decisions += 1
@@ -315,8 +321,9 @@ class MCTSAgent:
             hi = top[0][0]
             weights = [math.exp((s - hi) / PRIOR_TEMPERATURE) for s, _ in top]
             total = sum(weights)
+            floor = PRIOR_FLOOR / len(top)
             node.cands = [a for _, a in top]
-            node.priors = [x / total for x in weights]
+            node.priors = [(1 - PRIOR_FLOOR) * x / total + floor for x in weights]
             return
         pick = self._heuristic.act(state)
         rest = [a for a in state.legal_actions() if a != pick]
@@ -364,8 +371,10 @@ class MCTSAgent:
                 a = self._chance(node, s, rng)
             else:
                 assert isinstance(n, Decision)
-                legal = s.legal_actions()
-                if n.kind in SEARCHED_KINDS and (len(legal) > 1 or n.kind in _RANKED_KINDS):
+                # (Listing an action decision's options is costly: a ranked kind is not
+                # counted, its candidates come from the heuristic when it is expanded.)
+                legal = None if n.kind in _RANKED_KINDS else s.legal_actions()
+                if legal is None or (n.kind in SEARCHED_KINDS and len(legal) > 1):
                     if node is not root and node.visits < EXPAND_VISITS:
                         break
                     if node.cands is None:
