@@ -7,7 +7,8 @@ battles, 1 s per decision, every built-in team, the default killzone, base seed 
 workers).
 
 - The battles come in couples: couple ``j`` is the ordered team pair ``j`` (cycling over
-  every ordered pair of distinct teams) with the battle seed ``BASE + j``, played twice:
+  every ordered pair of distinct teams, shuffled by ``random.Random(BASE)`` so that a short
+  run sees many teams) with the battle seed ``BASE + j``, played twice:
   :class:`~engine.agents.mcts.MCTSAgent` as player A against the heuristic as B, then the
   heuristic as A against MCTS as B, with the same dice seed (``SeededDice(BASE + j)``) and
   the agents' seeds of :func:`engine.play.agent_seeds`. So MCTS plays A in half of the
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -102,6 +104,7 @@ def main() -> None:
     if seconds is None and args.iterations is None:
         seconds = 1.0
     pairs = list(permutations(args.teams, 2))
+    random.Random(args.seed).shuffle(pairs)  # short runs see many teams
     jobs = []
     for i in range(args.battles):
         j = i // 2
@@ -124,11 +127,11 @@ def main() -> None:
     if args.out is not None:
         args.out.write_text("".join(json.dumps(x) + "\n" for x in lines))
     n = len(lines)
-    for what in ("win", "draw", "loss"):
+    for what, plural in (("win", "wins"), ("draw", "draws"), ("loss", "losses")):
         k = sum(1 for x in lines if x["result"] == what)
         lo, hi = wilson_interval(k, n)
         rate = f"{100 * k / n:.0f}% (95% CI {100 * lo:.0f}-{100 * hi:.0f}%)"
-        print(f"MCTS {what}s: {k} of {n} = {rate}")
+        print(f"MCTS {plural}: {k} of {n} = {rate}")
     print(
         f"mean VP: MCTS {sum(x['mcts_vp'] for x in lines) / n:.2f}, "
         f"heuristic {sum(x['heuristic_vp'] for x in lines) / n:.2f}"
