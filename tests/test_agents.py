@@ -36,10 +36,10 @@ def activation(state: GameState, op: str, seed: int = 0) -> tuple[GameState, lis
 
 
 def test_make_agent_names_and_errors() -> None:
-    assert set(AGENT_NAMES) == {"heuristic", "random"}
+    assert set(AGENT_NAMES) == {"heuristic", "mcts", "random"}
     assert isinstance(make_agent("Heuristic", 3), HeuristicAgent)
     assert isinstance(make_agent("random", 3), RandomAgent)
-    with pytest.raises(ValueError, match=r"unknown agent 'clever'.*heuristic, random"):
+    with pytest.raises(ValueError, match=r"unknown agent 'clever'.*heuristic, mcts, random"):
         make_agent("clever")
 
 

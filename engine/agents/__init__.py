@@ -78,23 +78,55 @@ class RandomAgent:
 
 
 from engine.agents.heuristic import HeuristicAgent  # noqa: E402
+from engine.agents.mcts import MCTSAgent, parse_mcts_spec  # noqa: E402
 
-AGENT_NAMES = ("heuristic", "random")
+
+class _AgentNames(tuple[str, ...]):
+    """The agent names (a tuple), where ``in`` also accepts an MCTS spec with a budget
+    (``"mcts:1s"``, ``"mcts:400"``: :func:`engine.agents.mcts.parse_mcts_spec`)."""
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):
+            return False
+        if tuple.__contains__(self, name):
+            return True
+        key = name.strip().lower()
+        if not key.startswith("mcts:"):
+            return False
+        try:
+            parse_mcts_spec(key)
+        except ValueError:
+            return False
+        return True
+
+
+#: The agent names; ``"mcts"`` also takes a budget: ``mcts:<seconds>s`` or ``mcts:<iterations>``.
+AGENT_NAMES = _AgentNames(("heuristic", "mcts", "random"))
 
 
 def make_agent(name: str, seed: int = 0) -> Agent:
     """A new agent by name for a seed.
 
     Args:
-        name: ``"heuristic"`` or ``"random"`` (case-insensitive).
+        name: ``"heuristic"``, ``"random"`` or an MCTS spec (case-insensitive): ``"mcts"``
+            (1 s per decision), ``"mcts:<seconds>s"`` (``"mcts:0.25s"``, wall clock, not
+            bit-reproducible) or ``"mcts:<iterations>"`` (``"mcts:400"``, deterministic for
+            a seed) (:class:`~engine.agents.mcts.MCTSAgent`).
         seed: the agent's own seed (only agents that break ties at random use it).
 
     Raises:
-        ValueError: an unknown name (the message lists the known ones).
+        ValueError: an unknown name (the message lists the known ones), or an MCTS spec
+            whose budget is not a positive number of seconds or iterations.
     """
     key = name.strip().lower()
     if key == "random":
         return RandomAgent(seed)
     if key == "heuristic":
         return HeuristicAgent(seed)
-    raise ValueError(f"unknown agent {name!r}: choose one of {', '.join(AGENT_NAMES)}")
+    if key == "mcts" or key.startswith("mcts:"):
+        seconds, iterations = parse_mcts_spec(key)
+        return MCTSAgent(seed, budget_seconds=seconds, iterations=iterations)
+    raise ValueError(
+        f"unknown agent {name!r}: choose one of {', '.join(AGENT_NAMES)} "
+        "(mcts:<seconds>s or mcts:<iterations> for a search budget)"
+    )

@@ -1,0 +1,160 @@
+"""The search agent (``engine.agents.mcts``): determinism for an iteration budget, legal
+answers at every decision kind, the one-legal-action shortcut, the obvious kill, what
+``explain()`` reports, the leaf evaluation and the ``make_agent`` specs. Positions are on the
+LAB killzone of ``tests/test_game_rules_common.py`` (its drawing and datacards there)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.agents import AGENT_NAMES, RandomAgent, make_agent
+from engine.agents.explain import Alternative
+from engine.agents.mcts import MCTSAgent, evaluate, parse_mcts_spec
+from engine.game.drivers import SeededDice
+from engine.game.state import Decision, GameState
+from engine.play.matchup import MatchupChoice, make_matchup
+from tests.test_game_rules_common import play as run
+from tests.test_game_rules_common import pos
+
+
+def _duel() -> GameState:
+    """RED-1 (Trooper, Gun 4 dice 3+ 3/4) activated with an Engage order in the open lane,
+    facing BLU-1, a Trooper left with 3 wounds, and BLU-2, an unhurt Trooper (10 wounds),
+    both 11" away in the open."""
+    s = pos(
+        {
+            "RED-1": {"at": (5, 14.5)},
+            "BLU-1": {"at": (16, 13.5), "wounds": 3},
+            "BLU-2": {"at": (16, 15.8)},
+        },
+        turn="A",
+    )
+    s, _ = run(s, ["Activate RED-1 engage"])
+    assert isinstance(s.node, Decision) and s.node.kind == "action"
+    return s
+
+
+def test_same_seed_and_iterations_give_the_same_choice_and_tree() -> None:
+    """An iteration budget makes the search deterministic: each decision's generator is
+    seeded from the agent's seed and the state's step, so two fresh agents with the same
+    seed grow the same tree and choose the same action."""
+    s = _duel()
+    one, two = MCTSAgent(7, iterations=40), MCTSAgent(7, iterations=40)
+    assert one.act(s) == two.act(s)
+    assert one.explain() == two.explain()
+
+
+def test_shoots_the_wounded_enemy_it_can_kill() -> None:
+    """One unsaved Gun hit (3 damage) incapacitates BLU-1 (3 wounds left): with 4 attack
+    dice hitting on 3+ against 3 defence dice saving on 4+, the kill is likely (about 0.8),
+    and a kill is worth 1.15 operatives in the leaf evaluation (1 plus half its share of
+    wounds left), while the same shot at the unhurt BLU-2 removes on average less than a
+    third of its 10 wounds (about 0.15 operatives). So the search shoots BLU-1, not BLU-2,
+    and does not end its activation without shooting."""
+    s = _duel()
+    agent = MCTSAgent(3, iterations=60)
+    assert str(agent.act(s)) == "Shoot RED-1 gun at BLU-1"
+
+
+def test_explain_lists_the_root_alternatives_by_visits() -> None:
+    """``explain()`` after a searched decision lists every root candidate once, most visited
+    first; each iteration passes through exactly one root child, so the visits in the notes
+    add up to the iteration budget; the first alternative is the action chosen."""
+    s = _duel()
+    agent = MCTSAgent(5, iterations=30)
+    chosen = agent.act(s)
+    alts = agent.explain()
+    assert alts and all(isinstance(a, Alternative) for a in alts)
+    assert alts[0].action == chosen
+    visits = [int(a.note.split()[0]) for a in alts]
+    assert sum(visits) == 30
+    assert visits == sorted(visits, reverse=True)
+    assert len({a.action for a in alts}) == len(alts)
+
+
+def test_a_single_legal_action_costs_no_search() -> None:
+    """With one legal action there is nothing to choose: the agent answers it without a
+    single iteration (its counters stay at zero) and has nothing to explain."""
+    agent = MCTSAgent(0, iterations=50)
+    m = make_matchup(MatchupChoice(agents="random"))
+    s = m.new_game()
+    dice = SeededDice(1)
+    rnd = RandomAgent(1)
+    for _ in range(2000):
+        if isinstance(s.node, Decision) and len(s.legal_actions()) == 1:
+            break
+        a = rnd.act(s) if isinstance(s.node, Decision) else dice.roll(s)
+        s = s.apply(a)[0]
+    else:  # pragma: no cover - the battle always has such a decision
+        pytest.fail("no decision with a single legal action")
+    assert agent.act(s) == s.legal_actions()[0]
+    assert (agent.decisions, agent.iterations_run) == (0, 0)
+    assert agent.explain() == []
+
+
+def test_answers_a_legal_action_at_every_decision_kind_of_a_random_playout() -> None:
+    """Along a random battle of the default matchup, at the first two decisions of every
+    kind, the agent (a tiny budget) answers an action the engine accepts there: listed, or
+    a complete move the rules allow (``GameState.is_legal``)."""
+    agent = MCTSAgent(0, iterations=3)
+    m = make_matchup(MatchupChoice(agents="random"))
+    s = m.new_game()
+    dice = SeededDice(4)
+    rnd = RandomAgent(4)
+    seen: dict[str, int] = {}
+    for _ in range(600):
+        if s.is_terminal:
+            break
+        node = s.node
+        if isinstance(node, Decision):
+            if seen.get(node.kind, 0) < 2:
+                seen[node.kind] = seen.get(node.kind, 0) + 1
+                a = agent.act(s)
+                assert a in s.legal_actions() or s.is_legal(a), (node.kind, str(a))
+            s = s.apply(rnd.act(s))[0]
+        else:
+            s = s.apply(dice.roll(s))[0]
+    assert {"activate", "action", "deploy"} <= set(seen)
+    assert agent.decisions > 0  # some of them were searched
+
+
+def test_evaluation_is_zero_sum() -> None:
+    """The leaf value is a difference of the two sides' VP, projected VP and material, so
+    what one player gains the other loses: ``evaluate(s, A) == -evaluate(s, B)``; and the
+    side with a wounded operative is behind."""
+    s = _duel()
+    assert evaluate(s, "A") == pytest.approx(-evaluate(s, "B"))
+    assert evaluate(s, "A") > 0  # BLU-1 has lost 7 of its 10 wounds
+    with pytest.raises(ValueError, match="player must be 'A' or 'B'"):
+        evaluate(s, "C")
+
+
+def test_make_agent_accepts_mcts_specs() -> None:
+    """``mcts`` is 1 s per decision; ``mcts:<x>s`` seconds and ``mcts:<n>`` iterations, as
+    documented in ``make_agent``; ``AGENT_NAMES`` accepts those specs (the CLI checks names
+    with ``in``) but not a malformed one."""
+    a = make_agent("mcts", 3)
+    assert isinstance(a, MCTSAgent) and (a.budget_seconds, a.iterations) == (1.0, None)
+    b = make_agent("MCTS:0.25s", 3)
+    assert isinstance(b, MCTSAgent) and (b.budget_seconds, b.iterations) == (0.25, None)
+    c = make_agent("mcts:400", 3)
+    assert isinstance(c, MCTSAgent) and (c.budget_seconds, c.iterations) == (None, 400)
+    assert parse_mcts_spec("mcts:1s") == (1.0, None)
+    assert "mcts" in AGENT_NAMES and "mcts:1s" in AGENT_NAMES and "mcts:400" in AGENT_NAMES
+    assert "mcts:abc" not in AGENT_NAMES and "mcts:0" not in AGENT_NAMES
+
+
+@pytest.mark.parametrize("spec", ["mcts:abc", "mcts:0", "mcts:-1s", "mcts:", "mcts:nans"])
+def test_a_bad_mcts_budget_is_a_clear_error(spec: str) -> None:
+    """A budget that is not a positive number of seconds or iterations is refused, the
+    message naming the spec and the accepted forms."""
+    with pytest.raises(ValueError, match=r"MCTS budget .* not a positive number"):
+        make_agent(spec)
+
+
+def test_a_bad_constructor_budget_is_a_clear_error() -> None:
+    """The constructor refuses budgets that cannot end a search."""
+    with pytest.raises(ValueError, match="iterations must be at least 1"):
+        MCTSAgent(0, iterations=0)
+    with pytest.raises(ValueError, match="budget_seconds must be a positive number"):
+        MCTSAgent(0, budget_seconds=0.0)
