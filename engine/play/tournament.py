@@ -299,12 +299,13 @@ class TournamentResult:
 
     @property
     def method(self) -> str:
-        """One line saying how the ratings were computed."""
+        """Two lines saying how the ratings and their intervals were computed."""
         where = f"{self.anchor} = 0" if self.anchor else f"mean {MEAN_RATING:g}"
         return (
-            f"Bradley-Terry (Newton, draws as half wins, prior {self.prior:g} virtual game), "
-            f"Elo scale 400 log10, {where}; 95% intervals: percentile bootstrap over battles "
-            f"within each pair and seat, {self.replicates} replicates, seed {BOOTSTRAP_SEED}"
+            f"Bradley-Terry, draws as half wins, prior of {self.prior:g} virtual game; "
+            f"Elo scale (400 log10), {where}\n"
+            f"95% intervals: percentile bootstrap of the battles of each pair and seat, "
+            f"{self.replicates} replicates, seed {BOOTSTRAP_SEED}"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -495,7 +496,7 @@ def plot_ratings(result: TournamentResult, path: str | Path) -> None:
     ax.set_yticks(ys, [s.entrant.name for s in rows])
     where = f"{result.anchor} = 0" if result.anchor else f"mean {MEAN_RATING:g}"
     ax.set_xlabel(f"rating (Bradley-Terry, Elo scale, {where}; 95% bootstrap interval)")
-    title = f"{result.battles} battles"
+    title = f"Ratings after {result.battles} battles"
     if result.interrupted:
         title += f" (stopped after {result.battles} of {result.planned})"
     ax.set_title(title)
