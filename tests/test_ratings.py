@@ -147,3 +147,12 @@ def test_bad_games_and_priors_are_refused() -> None:
         fit_bradley_terry(2, [(0, 1, WIN)], prior=-1)
     with pytest.raises(ValueError, match="prior above 0"):
         bootstrap_intervals(2, [(0, 1, WIN)], prior=0)
+
+
+def test_a_clean_sweep_still_has_an_interval_of_some_width() -> None:
+    """4 wins of 4 do not prove the winner infinitely stronger: the fitted win probability is
+    below 1 (the prior), so replicates redrawn from it include some losses and the interval
+    has a width (resampling the four observed wins would always give 4 of 4, width 0)."""
+    games = [(0, 1, WIN)] * 2 + [(1, 0, LOSS)] * 2
+    low, high = bootstrap_intervals(2, games, replicates=200)
+    assert (high - low > 10).all()

@@ -18,12 +18,15 @@ that the mean rating is :data:`MEAN_RATING` (1500), or so that one anchor entran
 difference of ``d`` points means an expected score of ``1 / (1 + 10^(-d / 400))`` (200
 points: 0.76).
 
-**Intervals.** 95% percentile bootstrap: :data:`BOOTSTRAP_REPLICATES` (1000) replicates with a
-fixed seed (0), so the same results always give the same intervals; each replicate resamples
-the games of every ordered pair of entrants (seat A, seat B) with replacement, keeping how many
-games each pair played (the schedule is fixed, only the outcomes are random), refits and
-shifts as above. An anchored entrant's interval is therefore ``[0, 0]``: ratings are relative
-to it.
+**Intervals.** 95% percentile parametric bootstrap over battles:
+:data:`BOOTSTRAP_REPLICATES` (1000) replicates with a fixed seed (0), so the same results
+always give the same intervals. Each replicate plays every battle of the schedule again on
+paper: each ordered pair of entrants (seat A, seat B) keeps its number of battles, and each
+battle is a draw with the pair's observed draw rate, else a win of seat A with the fitted
+probability ``sigmoid(theta_A - theta_B)``; then it refits and shifts as above. (Resampling the
+observed battles instead would give an entrant that won all its battles an interval of width
+0; the fitted probabilities, kept off 0 and 1 by the prior, do not.) An anchored entrant's
+interval is ``[0, 0]``: ratings are relative to it.
 """
 
 from __future__ import annotations
@@ -217,8 +220,8 @@ def bootstrap_intervals(
     replicates: int = BOOTSTRAP_REPLICATES,
     seed: int = BOOTSTRAP_SEED,
 ) -> tuple[FloatArray, FloatArray]:
-    """95% percentile bootstrap intervals of the :func:`elo_ratings` (module docstring: games
-    resampled with replacement within each ordered pair, fixed seed).
+    """95% percentile bootstrap intervals of the :func:`elo_ratings` (module docstring: every
+    battle drawn again from the fitted model within its ordered pair, fixed seed).
 
     Returns:
         ``(low, high)``, each of shape ``(n,)`` (float64, rating points).
@@ -242,9 +245,13 @@ def bootstrap_intervals(
     pairs = list(strata)
     counts = np.array([strata[p] for p in pairs], dtype=np.int64).reshape(len(pairs), 3)
     totals = counts.sum(axis=1)
-    drawn = rng.multinomial(totals, counts / totals[:, None], size=(replicates, len(pairs)))
     rows = np.array([i for i, _ in pairs])
     cols = np.array([j for _, j in pairs])
+    theta = fit_bradley_terry(n, games, prior=prior)
+    win = _sigmoid(theta[rows] - theta[cols])  # never 0 or 1: the prior keeps theta finite
+    draw = counts[:, 1] / totals
+    probs = np.stack([(1.0 - draw) * win, draw, (1.0 - draw) * (1.0 - win)], axis=1)
+    drawn = rng.multinomial(totals, probs, size=(replicates, len(pairs)))
     samples = np.empty((replicates, n))
     for r in range(replicates):
         wins, draws, losses = drawn[r, :, 0], drawn[r, :, 1], drawn[r, :, 2]

@@ -304,7 +304,7 @@ class TournamentResult:
         return (
             f"Bradley-Terry, draws as half wins, prior of {self.prior:g} virtual game; "
             f"Elo scale (400 log10), {where}\n"
-            f"95% intervals: percentile bootstrap of the battles of each pair and seat, "
+            f"95% intervals: parametric bootstrap of every battle (pair, seat, draw rate kept), "
             f"{self.replicates} replicates, seed {BOOTSTRAP_SEED}"
         )
 
@@ -322,7 +322,7 @@ class TournamentResult:
                 "scale": "elo 400 log10",
                 "anchor": self.anchor,
                 "mean": None if self.anchor else MEAN_RATING,
-                "interval": "95% percentile bootstrap, battles resampled within pair and seat",
+                "interval": "95% parametric bootstrap, battles redrawn per pair and seat",
                 "replicates": self.replicates,
                 "seed": BOOTSTRAP_SEED,
             },
