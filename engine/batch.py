@@ -1,19 +1,24 @@
 """Many seeded battles of one matchup, and their statistics (``killteam batch``).
 
 - :func:`run_batch` plays many battles of one :class:`~engine.play.matchup.MatchupChoice`, in
-  parallel processes when asked; game ``i`` with base seed ``base`` uses the battle seed
-  :func:`~engine.play.game_seed` ``(base, i)``, so the results never depend on the number of
-  worker processes and ``killteam play --seed <that seed>`` replays one game alone.
+  parallel processes or on Ray when asked (:mod:`engine.play.backends`); game ``i`` with base
+  seed ``base`` uses the battle seed :func:`~engine.play.game_seed` ``(base, i)``, so the
+  results never depend on the backend or the number of workers, and ``killteam play --seed
+  <that seed>`` replays one game alone. :func:`run_battles` plays any list of
+  :class:`BattleJob` (battles of several matchups: :mod:`engine.play.tournament`).
+- Ctrl-C during a run cancels the battles not finished and raises :class:`BatchInterrupted`,
+  a :class:`KeyboardInterrupt` holding the battles finished before it.
 - :func:`batch_line` is one game as JSON data (a line of ``killteam batch --out``).
 - :func:`batch_stats` reduces the games to player A's win/draw/loss rates with Wilson score
   intervals (:func:`wilson_interval`), mean VP per op and mean kills.
 
 **What a batch reads back.** A batch reads no record and no file: each game's line comes back
-in memory from the worker process that played it (pickled by :mod:`concurrent.futures`
-through the pipe of a process this batch started; never from a file a user could have
-written), or from this process with one worker. :func:`run_batch` checks every line before
-using it (:func:`check_batch_line`): the fields of :func:`batch_line`, the index of the game
-it was asked for (so each game is counted exactly once), that game's seed
+in memory from the worker that played it (pickled by :mod:`concurrent.futures` through the
+pipe of a process this batch started, or by Ray from a task this batch submitted; never from
+a file a user could have written), or from this process with one worker. :func:`run_battles`
+checks every line before using it (:func:`check_batch_line`): the fields of
+:func:`batch_line`, the index of the game it was asked for (so each game is counted exactly
+once), that game's seed
 (:func:`~engine.play.game_seed`), the matchup's agents, VP that are the sum of the VP per op,
 and a winner that agrees with the VP. A record read back from elsewhere is verified with
 :func:`engine.verify.verify_record`.
@@ -25,27 +30,31 @@ import math
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 import attrs
 
 from engine.errors import KillTeamError
 from engine.play import DEFAULT_SEED, MISSION_OPS, game_seed
+from engine.play.backends import run_tasks
 from engine.play.battle import play_battle
-from engine.play.matchup import Matchup, MatchupChoice, make_matchup
+from engine.play.matchup import Matchup, MatchupChoice, make_matchup, parse_agents
 from engine.play.summary import BattleSummary
 
 __all__ = [
     "Z95",
     "BatchError",
+    "BatchInterrupted",
     "BatchStats",
+    "BattleJob",
     "Rate",
     "batch_line",
     "batch_stats",
     "check_batch_line",
     "default_workers",
+    "play_job",
     "run_batch",
+    "run_battles",
     "wilson_interval",
 ]
 
@@ -148,19 +157,141 @@ def check_batch_line(
     return line
 
 
-_WORKER_MATCHUP: Matchup | None = None
+@attrs.frozen(slots=True)
+class BattleJob:
+    """One battle to play: game ``index`` (0-based) of the matchup ``choice`` in a set of games
+    with base seed ``base_seed``, so its battle seed is :func:`~engine.play.game_seed`
+    ``(base_seed, index)`` (picklable: it is what a worker process or a Ray task receives)."""
+
+    choice: MatchupChoice
+    index: int
+    base_seed: int
 
 
-def _worker_init(choice: MatchupChoice) -> None:
-    global _WORKER_MATCHUP
-    if _WORKER_MATCHUP is None:  # a spawned process; a forked one inherits the parent's
-        _WORKER_MATCHUP = make_matchup(choice)  # once per process: its caches stay warm
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`run_battles` (:func:`run_batch`,
+    :func:`engine.play.tournament.run_tournament`): the battles not finished were cancelled,
+    and these are the ones finished before it.
+
+    It is a :class:`KeyboardInterrupt`, so a caller that does not look at it stops as on any
+    Ctrl-C.
+
+    Attributes:
+        results: ``(k, line)`` of each finished battle, ``k`` its position in the run, sorted
+            by ``k``; lines: the lines alone, in that order; total: the battles planned.
+    """
+
+    def __init__(self, results: Sequence[tuple[int, dict[str, Any]]], total: int) -> None:
+        super().__init__(f"stopped after {len(results)} of {total} battles")
+        self.results = list(results)
+        self.total = total
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
+        """The finished battles' lines, by position in the run."""
+        return [line for _, line in self.results]
+
+    @property
+    def message(self) -> str:
+        """``"stopped after 37 of 100 battles"``."""
+        return str(self.args[0])
 
 
-def _worker_game(base: int, index: int) -> dict[str, Any]:
-    assert _WORKER_MATCHUP is not None
-    _, summary = play_battle(_WORKER_MATCHUP, game_seed(base, index))
-    return batch_line(index, summary)
+#: The matchups this process has built, by choice (a forked worker inherits the parent's,
+#: warm; a spawned process or a Ray worker builds each once, and keeps it: caches stay warm).
+_MATCHUPS: dict[MatchupChoice, Matchup] = {}
+
+
+def _matchup_for(choice: MatchupChoice, cache: dict[MatchupChoice, Matchup]) -> Matchup:
+    """The matchup of ``choice`` from ``cache``, built and kept there when missing. Choices
+    that differ only in their agents share one matchup but for its agent names (the agents
+    are names only: the teams, rosters and killzone, with its warm caches, are built once).
+
+    Raises:
+        BattleError: the matchup cannot be built.
+    """
+    matchup = cache.get(choice)
+    if matchup is None:
+        if choice.agents is None:
+            matchup = make_matchup(choice)
+        else:
+            base = _matchup_for(attrs.evolve(choice, agents=None), cache)
+            matchup = attrs.evolve(base, agents=parse_agents(choice.agents))
+        cache[choice] = matchup
+    return matchup
+
+
+def play_job(job: BattleJob) -> dict[str, Any]:
+    """Play one :class:`BattleJob` and return its :func:`batch_line` (what a worker runs).
+
+    Raises:
+        BattleError: the matchup cannot be built.
+    """
+    matchup = _matchup_for(job.choice, _MATCHUPS)
+    _, summary = play_battle(matchup, game_seed(job.base_seed, job.index))
+    return batch_line(job.index, summary)
+
+
+def run_battles(
+    jobs: Sequence[BattleJob],
+    *,
+    backend: str = "process",
+    workers: int = 1,
+    on_line: Callable[[int, dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Play ``jobs`` on a backend (:func:`engine.play.backends.run_tasks`: ``"process"`` or
+    ``"ray"``) and return their lines, each checked as it is read back
+    (:func:`check_batch_line`).
+
+    Every matchup is built here first, once (so a bad choice fails before any battle); with
+    worker processes forked from this one, its movement graphs are built first too
+    (:meth:`Matchup.warm`), so every worker starts warm. The results never depend on the
+    backend or the number of workers.
+
+    Args:
+        on_line: called with ``(k, line)`` as battle ``k`` (its position in ``jobs``) finishes,
+            in completion order; it may raise :class:`KeyboardInterrupt` to stop the run.
+
+    Returns:
+        One :func:`batch_line` per job, in the order of ``jobs``.
+
+    Raises:
+        BatchInterrupted: Ctrl-C (or a :class:`KeyboardInterrupt` from ``on_line``): the rest
+            was cancelled; it holds the battles finished before it.
+        BattleError: a matchup cannot be built.
+        BatchError: a battle's line read back is not the battle asked for.
+        BackendError: an unknown backend, or Ray not installed.
+        ValueError: ``workers`` below 1.
+    """
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    matchups: dict[MatchupChoice, Matchup] = {}
+    for job in jobs:
+        _matchup_for(job.choice, matchups)
+    local = backend == "process"
+    if local and workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        for matchup in matchups.values():
+            matchup.warm()  # once per killzone: the graphs are cached on it
+    done: dict[int, dict[str, Any]] = {}
+
+    def got(k: int, line: dict[str, Any]) -> None:
+        job = jobs[k]
+        agents = matchups[job.choice].agents
+        done[k] = check_batch_line(line, job.index, job.base_seed, agents)
+        if on_line is not None:
+            on_line(k, done[k])
+
+    if local:
+        _MATCHUPS.update(matchups)
+    try:
+        run_tasks(play_job, jobs, got, backend=backend, workers=workers)
+    except KeyboardInterrupt:
+        raise BatchInterrupted(sorted(done.items()), len(jobs)) from None
+    finally:
+        if local:
+            for choice in matchups:
+                _MATCHUPS.pop(choice, None)
+    return [done[k] for k in range(len(jobs))]
 
 
 def run_batch(
@@ -169,65 +300,43 @@ def run_batch(
     *,
     base_seed: int = DEFAULT_SEED,
     workers: int = 1,
+    backend: str = "process",
     on_game: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Play ``games`` battles of one matchup, game ``i`` with :func:`game_seed` ``(base_seed,
-    i)``.
+    i)`` (:func:`run_battles`).
 
-    With ``workers > 1`` the games run in that many processes: forked where the platform
-    allows, after the movement graphs are built (:meth:`Matchup.warm`), so every worker
-    starts warm; otherwise each builds the matchup once. The results are the same for any
-    number of workers. Each game's line is checked as it is read back
-    (:func:`check_batch_line`).
+    With ``workers > 1`` the games run in that many processes (``backend="process"``:
+    forked where the platform allows, after the movement graphs are built, so every worker
+    starts warm; otherwise each builds the matchup once), or on Ray (``backend="ray"``). The
+    results are the same for any backend and number of workers. Each game's line is checked
+    as it is read back (:func:`check_batch_line`).
 
     Args:
-        on_game: called with each game's line as it finishes (in completion order).
+        on_game: called with each game's line as it finishes (in completion order); it may
+            raise :class:`KeyboardInterrupt` to stop the batch.
 
     Returns:
         One :func:`batch_line` per game, sorted by index.
 
     Raises:
+        BatchInterrupted: Ctrl-C: it holds the games finished before it (by index).
         BattleError: the matchup cannot be built.
         BatchError: a game's line read back is not the game asked for.
+        BackendError: an unknown backend, or Ray not installed.
         ValueError: ``games`` or ``workers`` below 1, or a negative base seed.
     """
     if games < 1 or workers < 1:
         raise ValueError(f"games and workers must be at least 1 (games {games}, workers {workers})")
     if base_seed < 0:
         raise ValueError(f"the base seed must be non-negative, not {base_seed}")
-    matchup = make_matchup(choice)  # fail here, once, before any process starts
-    results: list[dict[str, Any]] = []
-    if workers == 1:
-        for i in range(games):
-            _, summary = play_battle(matchup, game_seed(base_seed, i))
-            line = check_batch_line(batch_line(i, summary), i, base_seed, matchup.agents)
-            results.append(line)
-            if on_game is not None:
-                on_game(line)
-    else:
-        global _WORKER_MATCHUP
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        if context.get_start_method() == "fork":
-            matchup.warm()
-            _WORKER_MATCHUP = matchup
-        try:
-            with ProcessPoolExecutor(
-                max_workers=min(workers, games),
-                mp_context=context,
-                initializer=_worker_init,
-                initargs=(choice,),
-            ) as pool:
-                futures = {pool.submit(_worker_game, base_seed, i): i for i in range(games)}
-                for fut in as_completed(futures):
-                    i = futures[fut]
-                    line = check_batch_line(fut.result(), i, base_seed, matchup.agents)
-                    results.append(line)
-                    if on_game is not None:
-                        on_game(line)
-        finally:
-            _WORKER_MATCHUP = None
-    return sorted(results, key=lambda r: int(r["index"]))
+    jobs = [BattleJob(choice, i, base_seed) for i in range(games)]
+
+    def on_line(_k: int, line: dict[str, Any]) -> None:
+        if on_game is not None:
+            on_game(line)
+
+    return run_battles(jobs, backend=backend, workers=workers, on_line=on_line)
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:

@@ -122,7 +122,7 @@ def test_quiet_means_one_thing() -> None:
                 assert sorted(param.opts) == ["--quiet", "-q"], path
                 assert param.help == QUIET_HELP, path
                 seen.append(path.split()[-1])
-    assert sorted(seen) == ["batch", "play", "replay"]
+    assert sorted(seen) == ["batch", "play", "replay", "tournament"]
 
 
 def test_short_flags_mean_one_thing() -> None:

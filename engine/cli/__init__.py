@@ -6,6 +6,8 @@
 - ``killteam calc shoot|fight`` (:mod:`engine.cli.calc`): exact dice odds (:mod:`engine.dice`).
 - ``killteam render`` (:mod:`engine.cli.render`): a killzone picture.
 - ``killteam teams ...`` (:mod:`engine.cli.teams`): team data and dataset importers.
+- ``killteam tournament`` (:mod:`engine.cli.tournament`): a round robin of agents or teams,
+  rated (:mod:`engine.play.tournament`).
 
 The group loads a command's module only when that command runs (or its help is shown), so
 ``killteam --help`` imports no part of the game and ``killteam play --help`` none of the rules.
@@ -65,6 +67,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "--verify: also its dice, its agents' decisions and its built-in team data, so a "
         "record from another player can be trusted); or run a scenario file (.toml), narrate "
         "each step and check its expectations.",
+    ),
+    "tournament": (
+        "engine.cli.tournament",
+        "tournament_command",
+        "Play a seat-balanced round robin of agents or teams and rate them (Bradley-Terry, Elo "
+        "scale, 95% intervals).",
     ),
     "teams": (
         "engine.cli.teams",

@@ -3,15 +3,20 @@
 intervals, mean VP per op and mean kills.
 
 Game ``i`` is the battle of seed :func:`engine.play.game_seed` ``(BASE, i)``, so the output is
-the same, byte for byte, whatever the number of workers. ``-q``/``--quiet`` hides the progress
-bar (shown only on a terminal, on standard error).
+the same, byte for byte, whatever the backend (``--backend process|ray``) and the number of
+workers. The progress goes to standard error (:mod:`engine.cli.running`: a bar on a terminal,
+else a plain line every ``--progress-every`` games); ``-q``/``--quiet`` hides it. ``--out``
+is written game by game.
+
+Ctrl-C stops the batch: the games not finished are cancelled, the statistics of those
+finished are printed under ``stopped after 37 of 100 battles`` (``--json``: with
+``"interrupted": true`` and ``"planned"``), ``--out`` holds the finished games (whole lines, by
+index), and the exit status is 130.
 """
 
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -29,6 +34,7 @@ from engine.cli.options import (
     versus,
 )
 from engine.cli.paths import output_file
+from engine.cli.running import BattleProgress, OrderedLines, backend_options
 from engine.play import DEFAULT_SEED, OP_TITLES
 from engine.terminal import add_row, echo, markup
 
@@ -87,12 +93,7 @@ def print_stats(out: Console, m: Matchup, stats: BatchStats) -> None:
     show_default=True,
     help="Games.",
 )
-@click.option(
-    "--workers",
-    type=click.IntRange(1, 512),
-    default=None,
-    help="Worker processes (default: the CPUs available). Results never depend on it.",
-)
+@backend_options
 @click.option(
     "--seed",
     type=click.IntRange(0, MAX_SEED),
@@ -124,7 +125,9 @@ def batch_command(
     tac_ops: tuple[str, str] | None,
     primary_ops: tuple[str, str] | None,
     games: int,
+    backend: str,
     workers: int | None,
+    progress_every: int,
     seed: int,
     out: str | None,
     strict_rules: bool,
@@ -132,16 +135,7 @@ def batch_command(
     quiet: bool,
 ) -> None:
     """Play many seeded battles of one matchup in parallel and report A's win rate."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
-    from engine.batch import batch_stats, default_workers, run_batch
-    from engine.game.record import dumps_line
+    from engine.batch import BatchInterrupted, batch_stats, default_workers, run_batch
     from engine.play.matchup import unimplemented_rule_ids
 
     choice = choice_of(
@@ -150,32 +144,32 @@ def batch_command(
     matchup = matchup_of(choice)
     report_rules(matchup, strict_rules)
     n_workers = workers or default_workers()
-    show = not quiet and sys.stderr.isatty()
-    progress = Progress(
-        TextColumn("games"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console(stderr=True),
-        disable=not show,
-        transient=True,
-    )
-    task = progress.add_task("games", total=games)
+    progress = BattleProgress("batch", games, quiet=quiet, every=progress_every)
+    writer = OrderedLines(out)
 
-    def on_game(_line: dict[str, Any]) -> None:
-        # Started on the first result, once the worker processes exist (never fork while the
-        # progress bar's refresh thread runs).
-        if not progress.live.is_started:
-            progress.start()
-        progress.advance(task)
+    def on_game(line: dict[str, Any]) -> None:
+        writer.add(int(line["index"]), line)
+        progress.advance()
 
+    stopped: BatchInterrupted | None = None
     try:
-        lines = run_batch(choice, games, base_seed=seed, workers=n_workers, on_game=on_game)
+        lines = run_batch(
+            choice,
+            games,
+            base_seed=seed,
+            workers=n_workers,
+            backend=backend,
+            on_game=on_game,
+        )
+    except BatchInterrupted as stop:
+        stopped, lines = stop, stop.lines
     finally:
         progress.stop()
+    writer.finish((int(line["index"]), line) for line in lines)
+    if stopped is not None and not lines:
+        echo(f"{versus(matchup)}: {stopped.message}, base seed {seed}")
+        raise stopped
     stats = batch_stats(lines)
-    if out is not None:
-        Path(out).write_text("".join(dumps_line(line) + "\n" for line in lines), encoding="utf-8")
     if as_json:
         data: dict[str, Any] = {
             "teams": {"A": matchup.rosters[0].team.name, "B": matchup.rosters[1].team.name},
@@ -185,9 +179,14 @@ def batch_command(
             **stats.to_json(),
             "unimplemented_rules": unimplemented_rule_ids(matchup),
         }
+        if stopped is not None:
+            data.update(interrupted=True, planned=games)
         click.echo(json.dumps(data, indent=2))
-        return
-    echo(f"{versus(matchup)}: {games} games, base seed {seed}")
-    print_stats(console(), matchup, stats)
-    if out is not None:
-        echo(f"wrote {out}")
+    else:
+        played = f"{games} games" if stopped is None else stopped.message
+        echo(f"{versus(matchup)}: {played}, base seed {seed}")
+        print_stats(console(), matchup, stats)
+        if out is not None:
+            echo(f"wrote {out}")
+    if stopped is not None:
+        raise stopped

@@ -13,6 +13,9 @@ The ``killteam play``, ``killteam replay`` and ``killteam batch`` commands
   selected) and the tallies that collect it while a battle is played or replayed.
 - :mod:`engine.batch` plays many seeded battles of one matchup and reduces them to
   statistics.
+- :mod:`engine.play.backends`: many tasks in this process, a process pool or on Ray.
+- :mod:`engine.play.tournament` and :mod:`engine.play.ratings`: a seat-balanced round robin
+  of agents or teams (``killteam tournament``), rated by Bradley-Terry on the Elo scale.
 
 This module holds what the command line needs before it plays anything (it imports no part
 of the game): :data:`DEFAULT_TEAMS`, :data:`DEFAULT_KILLZONE`, :data:`DEFAULT_AGENTS` and
