@@ -23,6 +23,7 @@ from engine.cli import main
 from engine.cli.running import BattleProgress, OrderedLines
 from engine.play.backends import BackendError, run_tasks
 from engine.play.matchup import MatchupChoice
+from tests.extras_support import need
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -273,7 +274,7 @@ def _lines(stream: Any) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[Any]:
     """A local Ray instance of 2 CPUs for this module's Ray tests (skipped without Ray)."""
-    ray = pytest.importorskip("ray")
+    ray = need("ray")
     ray.init(
         num_cpus=2,
         include_dashboard=False,
@@ -285,6 +286,7 @@ def local_ray() -> Iterator[Any]:
     ray.shutdown()
 
 
+@pytest.mark.extras
 def test_ray_gives_the_same_lines_as_the_process_pool(
     local_ray: Any, serial_lines: list[dict[str, Any]]
 ) -> None:
