@@ -237,10 +237,8 @@ class HeuristicAgent:
 
     def act(self, state: GameState | Observation) -> Action:
         """The chosen action at a decision node: a state, or the deciding player's
-        :class:`~engine.game.observation.Observation` of it (what
-        :func:`engine.game.drivers.play` hands it), which it plays on as its
-        :meth:`~engine.game.observation.Observation.redacted` state (the opponent's hidden
-        selections replaced by placeholders; its choices never read them, module docstring).
+        :class:`~engine.game.observation.Observation` (from :func:`~engine.game.drivers.play`),
+        played on as its ``redacted()`` state (the choices never read the opponent's secrets).
 
         Raises:
             ValueError: when the state is not a decision node or has no legal action.
