@@ -20,7 +20,7 @@ import time
 from collections import defaultdict
 
 from engine.agents import RandomAgent
-from engine.game.drivers import SeededDice, play
+from engine.game.drivers import SeededDice, ask, play
 from engine.game.flow import list_actions
 from engine.game.state import Chance, Decision, GameState
 from engine.geometry import load_killzone
@@ -60,7 +60,7 @@ def time_calls(
                 us = 1e6 * (time.perf_counter() - t)
                 legal_us.append(us)
                 by_kind[s.node.kind].append(us)
-                action = agents[s.node.player].act(s)
+                action = ask(agents[s.node.player], s)
             else:
                 assert isinstance(s.node, Chance)
                 action = dice.roll(s)

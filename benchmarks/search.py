@@ -25,7 +25,7 @@ import time
 
 from engine.agents import RandomAgent
 from engine.game.actions import Action
-from engine.game.drivers import SeededDice
+from engine.game.drivers import SeededDice, ask
 from engine.game.state import Chance, Decision, GameState
 from engine.geometry import load_killzone
 from engine.geometry.movement import move_graph
@@ -115,7 +115,7 @@ def positions(count: int) -> list[GameState]:
         if isinstance(s.node, Decision):
             if s.step >= marks[len(out)]:
                 out.append(s)
-            s = s.apply(agents[s.node.player].act(s))[0]
+            s = s.apply(ask(agents[s.node.player], s))[0]
         else:
             s = s.apply(dice.roll(s))[0]
     return out

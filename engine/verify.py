@@ -45,7 +45,7 @@ from engine import RULESET, __version__
 from engine.agents import AGENT_NAMES, make_agent
 from engine.errors import KillTeamError
 from engine.game.actions import Action, format_action
-from engine.game.drivers import Agent, SeededDice
+from engine.game.drivers import Agent, SeededDice, ask
 from engine.game.record import (
     RecordVerificationError,
     ReplayOutcome,
@@ -252,7 +252,7 @@ class RecordVerifier:
             return None
         name, seed = self.agent_names[actor], self.agent_seeds[actor]
         try:
-            chosen = format_action(agent.act(state))
+            chosen = format_action(ask(agent, state))
         except (KillTeamError, ValueError, LookupError) as exc:
             return f"agent {name} (seed {seed}) of player {actor} fails: {short_message(str(exc))}"
         self.decisions[actor] += 1

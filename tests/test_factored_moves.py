@@ -223,6 +223,8 @@ def test_the_heuristic_agent_chooses_a_destination_another_player_opened() -> No
 class _CompleteRandom:
     """Uniform over the complete listing: every move one input (a format-2 record)."""
 
+    sees_full_state = True  # it lists the state's complete actions
+
     def __init__(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
 

@@ -81,6 +81,7 @@ class MissionRandomAgent(RandomAgent):
     (module docstring)."""
 
     name = "random-mission"
+    sees_full_state = True  # it reads the state's markers
 
     def __init__(self, seed: int, markers: tuple[str, ...]) -> None:
         super().__init__(seed)

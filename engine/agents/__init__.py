@@ -1,5 +1,9 @@
-"""Agents: anything with ``act(state) -> Action`` (the :class:`engine.game.drivers.Agent`
-protocol shared by scripts, the CLI and search or learning agents).
+"""Agents: anything with ``act(observation) -> Action`` (the
+:class:`engine.game.drivers.Agent` and :class:`~engine.game.drivers.ObservingAgent` protocols
+shared by scripts, the CLI and search or learning agents). :func:`engine.game.drivers.play`
+hands an agent its player's :class:`~engine.game.observation.Observation` (the opponent's
+secrets hidden); the agents here also act on a whole :class:`~engine.game.state.GameState`
+when called with one (search code, tests).
 
 - :class:`RandomAgent`: uniform over the listed legal actions, from its own seeded generator.
 - :class:`~engine.agents.heuristic.HeuristicAgent`: a rules-aware player that scores shots
@@ -32,6 +36,7 @@ from engine.advice import (
 )
 from engine.game.actions import Action
 from engine.game.drivers import Agent
+from engine.game.observation import Observation
 from engine.game.state import GameState
 
 __all__ = [
@@ -56,7 +61,9 @@ __all__ = [
 
 
 class RandomAgent:
-    """Uniform over ``state.legal_actions()`` (deterministic for a seed)."""
+    """Uniform over the listed legal actions (deterministic for a seed): an
+    :class:`~engine.game.observation.Observation`'s ``legal_actions`` or a state's
+    ``legal_actions()``, the same list."""
 
     name = "random"
 
@@ -64,17 +71,19 @@ class RandomAgent:
         self.seed = seed
         self.rng = np.random.default_rng(seed)
 
-    def act(self, state: GameState) -> Action:
-        """A uniformly random legal action.
+    def act(self, state: GameState | Observation) -> Action:
+        """A uniformly random legal action at ``state`` (a decision node, or the deciding
+        player's observation of it).
 
         Raises:
-            ValueError: when the state has no legal action (a terminal or chance node).
+            ValueError: when there is no legal action (a terminal or chance node, or an
+                observation by a player who is not deciding).
         """
-        legal = state.legal_actions()
+        legal = state.legal_actions if isinstance(state, Observation) else state.legal_actions()
         n = len(legal)
         if n == 0:
             raise ValueError(f"no legal action at {state.node!r}")
-        return legal[int(self.rng.integers(n))]  # type: ignore[no-any-return]
+        return legal[int(self.rng.integers(n))]
 
 
 from engine.agents.heuristic import HeuristicAgent  # noqa: E402

@@ -169,6 +169,7 @@ from engine.agents.position import (
 )
 from engine.game.actions import MOVE_VERBS, Action
 from engine.game.flow import list_complete_actions
+from engine.game.observation import Observation
 from engine.game.rule_actions import find_rule_action
 from engine.game.state import Decision, GameState, OperativeState, other
 from engine.game.work import Work
@@ -234,12 +235,16 @@ class HeuristicAgent:
             "primary op": self._primary_op,
         }
 
-    def act(self, state: GameState) -> Action:
-        """The chosen action at a decision node.
+    def act(self, state: GameState | Observation) -> Action:
+        """The chosen action at a decision node: a state, or the deciding player's
+        :class:`~engine.game.observation.Observation` (from :func:`~engine.game.drivers.play`),
+        played on as its ``redacted()`` state (the choices never read the opponent's secrets).
 
         Raises:
             ValueError: when the state is not a decision node or has no legal action.
         """
+        if isinstance(state, Observation):
+            state = state.redacted()
         node = state.node
         if not isinstance(node, Decision):
             raise ValueError(f"not a decision node: {node!r}")

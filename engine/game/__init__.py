@@ -14,7 +14,11 @@ The core names no rule module: a battle is created under a ruleset
   :mod:`engine.game.shoot`, :mod:`engine.game.fight`: the core rules (rule modules:
   :mod:`engine.rules`; missions: :mod:`engine.missions`; both installed by a ruleset,
   :mod:`engine.rulesets`).
-- :mod:`engine.game.drivers`: chance drivers and the play loop.
+- :mod:`engine.game.drivers`: chance drivers and the play loop (agents are handed their
+  player's observation).
+- :mod:`engine.game.observation`: what one player may see; :mod:`engine.game.secrets`: the
+  secret selections and how they are redrawn (``resample``, ``redact``);
+  :mod:`engine.game.information`: a player's information state.
 - :mod:`engine.game.record`: game records and replay; :mod:`engine.game.record_format`:
   reading and checking a record's lines and header.
 """

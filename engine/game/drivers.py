@@ -9,8 +9,18 @@ driver picks the outcome.
   or a scripted roll of the wrong size, raises :class:`ScriptError`.
 - :func:`enumerate_outcomes`: every outcome with its exact integer weight (for analysis).
 
-:func:`play` drives a state to the end with one agent per player (anything with
-``act(state) -> Action``) and a dice driver.
+:func:`play` drives a state to the end with one agent per player and a dice driver. Each
+agent sees only what its player may see (``rules/KT24.md`` 7.2, 8.1, 8.3, 8.4: the
+opponent's secret selections): at its decisions it is handed the
+:class:`~engine.game.observation.Observation` of its player
+(:func:`~engine.game.observation.observe`; an :class:`ObservingAgent`), and the whole
+:class:`~engine.game.state.GameState` only when it asks for it with a true class attribute
+``sees_full_state`` (an :class:`Agent`: an oracle, an analysis, a test that reads the state).
+:func:`agent_input` says what an agent is given and :func:`ask` asks it; everything that drives
+agents goes through them. An observation gives an agent its legal actions and, for
+look-ahead, a state holding no secret of the opponent (:meth:`Observation.redacted
+<engine.game.observation.Observation.redacted>`, :meth:`Observation.determinised
+<engine.game.observation.Observation.determinised>`).
 """
 
 from __future__ import annotations
@@ -23,14 +33,19 @@ import numpy as np
 from engine.errors import KillTeamError
 from engine.game.actions import Action, parse_action
 from engine.game.events import Event
+from engine.game.observation import Observation, observe
 from engine.game.state import Chance, Decision, GameState
 
 __all__ = [
     "Agent",
+    "AnyAgent",
     "DiceDriver",
+    "ObservingAgent",
     "ScriptError",
     "ScriptedDice",
     "SeededDice",
+    "agent_input",
+    "ask",
     "enumerate_outcomes",
     "play",
 ]
@@ -41,11 +56,61 @@ class ScriptError(KillTeamError, ValueError):
 
 
 class Agent(Protocol):
-    """Anything that picks an action at a decision node."""
+    """Anything that picks an action at a decision node, given the whole state or its
+    player's observation.
 
-    def act(self, state: GameState) -> Action:  # pragma: no cover - protocol
-        """The action to take at ``state`` (a :class:`Decision` node)."""
+    :func:`play` (and every driver using :func:`ask`) hands ``act`` the
+    :class:`~engine.game.observation.Observation` of the deciding player, unless the agent has
+    a true attribute ``sees_full_state`` (then the :class:`~engine.game.state.GameState`,
+    secrets of the opponent included). The agents of :mod:`engine.agents` accept both: called
+    directly with a state (search code, tests) they act on it.
+    """
+
+    def act(self, state: GameState | Observation, /) -> Action:  # pragma: no cover - protocol
+        """The action to take at ``state`` (a :class:`Decision` node, or its observation by
+        the deciding player)."""
         ...
+
+
+class ObservingAgent(Protocol):
+    """An agent that acts on what its player may see only: ``act(observation) -> Action``,
+    ``observation`` the :class:`~engine.game.observation.Observation` of the deciding player
+    (its ``legal_actions``; for look-ahead ``observation.redacted()`` or
+    ``observation.determinised(rng)``)."""
+
+    def act(self, observation: Observation, /) -> Action:  # pragma: no cover - protocol
+        """The action to take at the observed decision."""
+        ...
+
+
+AnyAgent = Agent | ObservingAgent
+"""What :func:`play` accepts for a player."""
+
+
+def agent_input(agent: object, state: GameState) -> GameState | Observation:
+    """What ``agent`` is given at ``state``, a :class:`Decision` node: the state itself when
+    ``agent`` has a true attribute ``sees_full_state``, else the deciding player's
+    :class:`~engine.game.observation.Observation`.
+
+    Raises:
+        ValueError: ``state`` is not a decision node.
+    """
+    node = state.node
+    if not isinstance(node, Decision):
+        raise ValueError(f"not a decision node: {node!r}")
+    if getattr(agent, "sees_full_state", False):
+        return state
+    return observe(state, node.player)
+
+
+def ask(agent: AnyAgent, state: GameState) -> Action:
+    """``agent``'s action at ``state`` (a :class:`Decision` node), given what
+    :func:`agent_input` says it may see.
+
+    Raises:
+        ValueError: ``state`` is not a decision node.
+    """
+    return agent.act(agent_input(agent, state))  # type: ignore[arg-type]
 
 
 class DiceDriver(Protocol):
@@ -134,7 +199,7 @@ def enumerate_outcomes(state: GameState) -> list[tuple[Action, int]]:
 
 def play(
     state: GameState,
-    agents: Mapping[str, Agent],
+    agents: Mapping[str, AnyAgent],
     dice: DiceDriver,
     *,
     on_step: Callable[[GameState, Action, str, GameState, list[Event]], None] | None = None,
@@ -143,7 +208,8 @@ def play(
     """Play from ``state`` until the battle ends (or ``max_steps`` inputs).
 
     Args:
-        agents: ``{"A": agent, "B": agent}``.
+        agents: ``{"A": agent, "B": agent}``; each is handed its player's observation, or
+            the whole state if it asks for it (``sees_full_state``, module docstring).
         dice: the chance driver.
         on_step: called after each input with ``(before, action, actor, after, events)``;
             ``actor`` is ``"A"``, ``"B"`` or ``"chance"``.
@@ -158,7 +224,7 @@ def play(
             action, actor = dice.roll(state), "chance"
         else:
             assert isinstance(node, Decision)
-            action, actor = agents[node.player].act(state), node.player
+            action, actor = ask(agents[node.player], state), node.player
         after, events = state.apply(action)
         if on_step is not None:
             on_step(state, action, actor, after, events)

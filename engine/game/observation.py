@@ -18,13 +18,27 @@ tokens, effects, CP and VP, initiative cards, the crit op.
 The state's own legal actions never depend on the opponent's secrets: a secret selection
 only lists the selecting player's own options, and an op's actions are offered only to the
 player who selected it.
+
+**Agents.** :func:`engine.game.drivers.play` hands each agent the :class:`Observation` of its
+player (unless the agent asks for the full state, ``sees_full_state = True``). An observation
+carries what an agent needs to act: :attr:`Observation.legal_actions`, and for look-ahead a
+:class:`~engine.game.state.GameState` holding no secret of the opponent:
+:meth:`Observation.redacted` (each hidden selection of the opponent replaced by a fixed
+placeholder, :func:`engine.game.secrets.redact`) or :meth:`Observation.determinised` (each
+redrawn at random among those consistent with what the viewer has seen,
+:func:`engine.game.secrets.resample`). Their legal actions are the real state's, so an action
+chosen on them is legal in the real state. Which decisions are secret is declared once,
+:data:`engine.game.vocabulary.SECRET_DECISIONS`; a player's information state is
+:func:`engine.game.information.information_state`.
 """
 
 from __future__ import annotations
 
 import attrs
+import numpy as np
 
 from engine.game.actions import Action
+from engine.game.secrets import redact, resample
 from engine.game.state import Decision, GameState, MissionState, Node, PlayerState, other
 
 __all__ = ["HIDDEN", "Observation", "observe"]
@@ -51,6 +65,9 @@ class Observation:
             Shoot as ``Shoot KAS-1``, its weapons and targets those of the ``attack_target``
             decision).
         hidden: what is hidden, in words (``"B's tac op"``).
+
+    Equality compares the attributes above only: two states the viewer cannot tell apart
+    give equal observations.
     """
 
     player: str
@@ -68,6 +85,21 @@ class Observation:
     step: int
     legal_actions: tuple[Action, ...]
     hidden: tuple[str, ...]
+    _view: GameState = attrs.field(eq=False, repr=False, alias="view")
+
+    def redacted(self) -> GameState:
+        """The observed state with each secret selection of the opponent still hidden
+        replaced by a fixed placeholder (:func:`engine.game.secrets.redact`): a full
+        :class:`~engine.game.state.GameState` for look-ahead that holds no secret of the
+        opponent. Deterministic; its legal actions are the real state's."""
+        return self._view
+
+    def determinised(self, rng: np.random.Generator | int) -> GameState:
+        """A state the viewer cannot tell from the observed one, each secret selection of the
+        opponent still hidden drawn uniformly among those consistent with what the viewer has
+        seen (:func:`engine.game.secrets.resample`; ``rng`` a numpy ``Generator`` or an int
+        seed). Its legal actions are the real state's."""
+        return resample(self._view, self.player, rng)
 
 
 def _hidden_fields(state: GameState) -> tuple[str, ...]:
@@ -135,4 +167,5 @@ def observe(state: GameState, player: str) -> Observation:
         step=state.step,
         legal_actions=tuple(state.legal_actions()) if mine else (),
         hidden=tuple(hidden),
+        view=redact(state, player),
     )

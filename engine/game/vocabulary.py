@@ -42,6 +42,7 @@ __all__ = [
     "DECISION_KINDS",
     "EVENT_KINDS",
     "PLOY_TRIGGERS",
+    "SECRET_DECISIONS",
     "WOULD_HOOKS",
     "ChanceKind",
     "DecisionKind",
@@ -1411,6 +1412,21 @@ PLOY_TRIGGERS: frozenset[str] = frozenset(m.value for m in PloyTrigger)
 """Every declared ploy trigger, as plain strings."""
 DECISION_KINDS: frozenset[str] = frozenset(m.value for m in DecisionKind)
 """Every declared decision kind, as plain strings."""
+SECRET_DECISIONS: frozenset[str] = frozenset(
+    {
+        DecisionKind.EQUIPMENT.value,  # 7.2: hidden until both selections are revealed
+        DecisionKind.PRIMARY_OP.value,  # 8.1: hidden until the end of the battle
+        DecisionKind.REBOOT_PICK.value,  # 8.3 Reboot: the first pick hidden until the second
+        DecisionKind.TAC_OP.value,  # 8.4: hidden until revealed
+    }
+)
+"""The decision kinds whose choice is a *secret selection*: what the deciding player chooses
+there is hidden from its opponent afterwards (:func:`engine.game.observation.observe`), until
+the rules reveal it. Every other decision's choice shows in the opponent's observation (or in
+the procedure in progress, which shows once it goes on). Each has a resampler registered with
+:func:`engine.game.secrets.register_secret` by the rule module that keeps the secret
+(:func:`engine.game.secrets.resample`); ``tests/test_information.py`` checks the marking
+against what ``observe`` hides."""
 CHANCE_KINDS: frozenset[str] = frozenset(m.value for m in ChanceKind)
 """Every declared chance kind, as plain strings."""
 

@@ -37,7 +37,8 @@ import attrs
 from engine.game.actions import Action, IllegalActionError
 from engine.game.context import GameOptions, GameOptionsError, Hooks
 from engine.game.events import Event, add_template
-from engine.game.state import other
+from engine.game.secrets import SecretSelection, register_secret, with_facts
+from engine.game.state import GameState, other
 from engine.game.work import Work
 from engine.missions import kill_op
 from engine.missions.scoring import (
@@ -58,6 +59,8 @@ __all__ = [
     "ARCHETYPES",
     "CRIT_ORDER",
     "PRIMARY_CHOICES",
+    "PRIMARY_SECRET",
+    "TAC_SECRET",
     "CritOpRollFrame",
     "OpSpec",
     "PrimaryOpFrame",
@@ -455,3 +458,72 @@ def install(hooks: Hooks, opts: GameOptions, rosters: Mapping[str, Roster]) -> N
         if players:
             spec.install(hooks, players)
     hooks.on("battle_ending", _battle_ending)
+
+
+# -------------------------------------------------------------------------------------------
+# The secret selections (engine.game.secrets: how a hidden tac op or primary op is redrawn)
+# -------------------------------------------------------------------------------------------
+
+
+def _index(player: str) -> int:
+    return 0 if player == "A" else 1
+
+
+def _tac_hidden(state: GameState, owner: str) -> bool:
+    k = _index(owner)
+    m = state.mission
+    return bool(m.tac_ops[k]) and not m.tac_revealed[k] and state.phase != "over"
+
+
+def _tac_choices(state: GameState, owner: str) -> tuple[str, ...]:
+    """The tac ops ``owner`` may have selected: the one the game options fix (they are
+    public), else every tac op of its kill team's archetypes (8.4)."""
+    fixed = _fixed(state.ctx.options.tac_ops, owner)
+    spec = find_op(fixed, TAC) if fixed else None
+    if spec is not None:
+        return (spec.name,)
+    return tuple(s.name for s in tac_ops_for(state.ctx.rosters[owner].team.archetypes))
+
+
+def _tac_put(state: GameState, owner: str, name: str) -> GameState:
+    """``owner``'s tac op replaced by ``name``; the secret facts its tac op kept are dropped
+    (they would betray the op: the new one starts without any)."""
+    k = _index(owner)
+    pair = list(state.mission.tac_ops)
+    pair[k] = name
+    state = attrs.evolve(state, mission=attrs.evolve(state.mission, tac_ops=(pair[0], pair[1])))
+    names = {s.name for s in tac_ops()}
+    prefix = f"secret:{owner}:"
+    dropped: dict[str, Any] = {
+        key: None
+        for key, _ in state.mission.facts
+        if key.startswith(prefix) and key[len(prefix) :].split(":", 1)[0] in names
+    }
+    return with_facts(state, dropped) if dropped else state
+
+
+def _primary_hidden(state: GameState, owner: str) -> bool:
+    return bool(state.mission.primary_ops[_index(owner)]) and state.phase != "over"
+
+
+def _primary_choices(state: GameState, owner: str) -> tuple[str, ...]:
+    """The primary op the game options fix (public), else crit, tac and kill (8.1)."""
+    fixed = _fixed(state.ctx.options.primary_ops, owner)
+    return (fixed.lower(),) if fixed else PRIMARY_CHOICES
+
+
+def _primary_put(state: GameState, owner: str, choice: str) -> GameState:
+    pair = list(state.mission.primary_ops)
+    pair[_index(owner)] = choice
+    mission = attrs.evolve(state.mission, primary_ops=(pair[0], pair[1]))
+    return attrs.evolve(state, mission=mission)
+
+
+TAC_SECRET = register_secret(SecretSelection("tac op", _tac_hidden, _tac_choices, _tac_put))
+"""A player's tac op until it is revealed (8.4): redrawn among its kill team's tac ops. Not
+excluded: an op whose reveal condition would have shown (Martyrs once an operative fell
+contesting a marker)."""
+PRIMARY_SECRET = register_secret(
+    SecretSelection("primary op", _primary_hidden, _primary_choices, _primary_put)
+)
+"""A player's primary op until the end of the battle (8.1): redrawn among crit, tac, kill."""

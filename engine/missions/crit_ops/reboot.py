@@ -33,7 +33,8 @@ import attrs
 from engine.game.actions import Action, IllegalActionError
 from engine.game.context import Hooks
 from engine.game.events import Event, add_template
-from engine.game.state import OperativeState, other
+from engine.game.secrets import SecretSelection, register_secret, with_facts
+from engine.game.state import GameState, OperativeState, other
 from engine.game.work import Work
 from engine.missions.actions import MarkerAction
 from engine.missions.markers import controlled_by, marker_names
@@ -42,6 +43,7 @@ from engine.missions.scoring import CRIT, fact, initiative_first, score, set_fac
 
 __all__ = [
     "NAME",
+    "PICK_SECRET",
     "REBOOT",
     "RebootPickFrame",
     "inert",
@@ -200,3 +202,23 @@ SPEC = register(
         summary="Pick numbers to make a marker inert each turning point; score live markers held.",
     )
 )
+
+
+def _pick_hidden(state: GameState, owner: str) -> bool:
+    return state.mission.fact(pick_key(owner)) is not None
+
+
+def _pick_choices(state: GameState, owner: str) -> tuple[int, ...]:
+    """Every marker's number (the first pick is made before the second player picks)."""
+    return tuple(range(1, len(state.markers) + 1))
+
+
+def _pick_put(state: GameState, owner: str, number: int) -> GameState:
+    return with_facts(state, {pick_key(owner): number})
+
+
+PICK_SECRET = register_secret(
+    SecretSelection("reboot pick", _pick_hidden, _pick_choices, _pick_put)
+)
+"""The first Reboot pick until the second is made (:mod:`engine.game.secrets`): redrawn
+among the markers' numbers."""

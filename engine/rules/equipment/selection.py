@@ -19,19 +19,23 @@ Two set-up steps run between the drop zones and deployment:
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Callable
 
 import attrs
 
 from engine.game.actions import Action, IllegalActionError
 from engine.game.context import Hooks
-from engine.game.state import other
+from engine.game.secrets import SecretSelection, register_secret
+from engine.game.state import Decision, GameState, other
 from engine.game.work import Work
 from engine.rules.equipment import placement
 from engine.rules.equipment.options import ITEM_KINDS, ITEMS, MAX_OPTIONS, SELECTIONS, option_of
 from engine.teams.model import Team, Weapon
 
 __all__ = [
+    "EQUIPMENT_SECRET",
     "EquipmentSelectionFrame",
     "EquipmentSetupFrame",
     "check_selection",
@@ -322,3 +326,68 @@ def install(hooks: Hooks) -> None:
     hooks.equipment_check = check_selection
     for item, kind in ITEM_KINDS.items():
         hooks.token_maker(kind, _maker(item))
+
+
+# The secret selection (engine.game.secrets): how a hidden equipment selection is redrawn.
+
+
+def _selection_frame(state: GameState) -> EquipmentSelectionFrame | None:
+    return next((f for f in state.stack if isinstance(f, EquipmentSelectionFrame)), None)
+
+
+def _fixed_selection(state: GameState, owner: str) -> tuple[str, ...] | None:
+    for p, names in state.ctx.options.equipment:
+        if p == owner:
+            return check_selection(names, state.ctx.rosters[owner].team)
+    return None
+
+
+def _equipment_hidden(state: GameState, owner: str) -> bool:
+    """Whether ``owner`` has begun a selection that is still secret: the selection step is
+    under way and has reached ``owner`` (A selects first), and no game option fixes it."""
+    frame = _selection_frame(state)
+    if frame is None or (owner == "B" and frame.turn == "A"):
+        return False
+    return _fixed_selection(state, owner) is None
+
+
+def _equipment_choices(state: GameState, owner: str) -> tuple[tuple[str, ...], ...]:
+    """Every selection ``owner`` may have made, by size then in listing order (the empty
+    selection first when possible). What shows is kept: ``owner`` said ``Equipment done``
+    (a public counter), so it holds fewer than :data:`MAX_OPTIONS`, unless it is still
+    selecting; otherwise it stopped at :data:`MAX_OPTIONS`."""
+    fixed = _fixed_selection(state, owner)
+    if fixed is not None:
+        return (fixed,)
+    node = state.node
+    selecting = isinstance(node, Decision) and node.player == owner and node.kind == "equipment"
+    done = any(k == "equipment selected" and n for k, n in state.player(owner).uses)
+    names = (*team_equipment(state.ctx.rosters[owner].team), *SELECTIONS)
+    sizes = tuple(range(MAX_OPTIONS)) if selecting or done else (MAX_OPTIONS,)
+    return _selections(names, sizes)
+
+
+@functools.lru_cache(maxsize=64)
+def _selections(names: tuple[str, ...], sizes: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
+    groups: dict[str, list[str]] = {}
+    for n in names:
+        groups.setdefault(option_of(n), []).append(n)
+    out: list[tuple[str, ...]] = []
+    for size in sizes:
+        for chosen in itertools.combinations(groups.values(), size):
+            out.extend(itertools.product(*chosen))
+    return tuple(out)
+
+
+def _equipment_put(state: GameState, owner: str, selection: tuple[str, ...]) -> GameState:
+    k = 0 if owner == "A" else 1
+    players = list(state.players)
+    players[k] = attrs.evolve(players[k], equipment=selection)
+    return attrs.evolve(state, players=(players[0], players[1]))
+
+
+EQUIPMENT_SECRET = register_secret(
+    SecretSelection("equipment", _equipment_hidden, _equipment_choices, _equipment_put)
+)
+"""A player's equipment selection until both are revealed (7.2): redrawn among the
+selections of its options (each option at most once) of the size what shows allows."""
