@@ -55,6 +55,8 @@ from engine.agents.heuristic import HeuristicAgent
 from engine.agents.mission_choices import MissionSense
 from engine.game.actions import Action, IllegalActionError
 from engine.game.flow import list_complete_actions
+from engine.game.information import resample
+from engine.game.observation import Observation
 from engine.game.state import Chance, Decision, GameState, Terminal, other
 
 __all__ = [
@@ -96,13 +98,11 @@ DEFAULT_SECONDS: Final = 1.0
 
 
 def _determinise(state: GameState, player: str, rng: random.Random) -> GameState:
-    """A determinisation of ``state`` for ``player``: the opponent's secrets drawn
-    consistently with what ``player`` saw.
-
-    Until the information module lands this returns ``state`` unchanged; it is replaced by
-    ``engine.game.information.resample(state, player, rng)`` at the merge.
-    """
-    return state
+    """A determinisation of ``state`` for ``player``: the opponent's secrets still hidden
+    from ``player`` redrawn uniformly among those consistent with what ``player`` saw
+    (:func:`engine.game.information.resample`, seeded from ``rng``; the state itself when
+    nothing is hidden)."""
+    return resample(state, player, rng.getrandbits(64))
 
 
 def evaluate(state: GameState, me: str) -> float:
@@ -201,13 +201,10 @@ class MCTSAgent:
         ValueError: a budget that is not positive.
 
     Attributes:
-        sees_full_state: ``True``: the agent is given the full state (it reads the
-            opponent's secrets only through its determinisations).
         decisions, iterations_run, seconds_spent: totals over the searched decisions.
     """
 
     name = "mcts"
-    sees_full_state = True
 
     def __init__(
         self, seed: int = 0, budget_seconds: float | None = None, iterations: int | None = None
@@ -232,12 +229,20 @@ class MCTSAgent:
 
     # -- the decision ----------------------------------------------------------------------
 
-    def act(self, state: GameState) -> Action:
+    def act(self, state: GameState | Observation) -> Action:
         """The chosen action at a decision node (module docstring).
+
+        Args:
+            state: the deciding player's :class:`~engine.game.observation.Observation` (what
+                :func:`~engine.game.drivers.play` gives it), searched from its redacted
+                state (no secret of the opponent: every iteration redraws them), or a
+                :class:`GameState` from a caller that holds one.
 
         Raises:
             ValueError: when the state is not a decision node or has no legal action.
         """
+        if isinstance(state, Observation):
+            state = state.redacted()
         node = state.node
         if not isinstance(node, Decision):
             raise ValueError(f"not a decision node: {node!r}")
