@@ -36,7 +36,9 @@ Decisions (``rules/KT24.md`` section in brackets):
 
   - Shoot: kill probability plus damage value from the exact shooting distribution, with
     cover, obscured and improved cover from the killzone's targeting lines; Blast adds the
-    secondaries (friendly ones subtract); Hot subtracts its expected self-damage. Plus the
+    secondaries (friendly ones subtract), Torrent the other enemies within its distance of
+    the primary that are valid targets (each weapon profile scored with its rules); Hot
+    subtracts its expected self-damage. Plus the
     VP the kill would score (the kill op's grades...) times its exact kill probability,
     and, with AP left, the best mission action it could still perform there.
   - Fight: the exact fight with both sides resolving optimally (the dice core's minimax):
@@ -53,7 +55,9 @@ Decisions (``rules/KT24.md`` section in brackets):
     cannot shoot it; an expended enemy counts less, and in the last turning point only
     while it may still counteract), plus the best shot it can still take from there this
     activation (not with a Heavy weapon the move forbids), plus a pull towards objective
-    markers, and for melee operatives towards the nearest enemy; a Charge destination adds
+    markers, and for melee operatives towards the nearest enemy, for others towards the
+    nearest enemy beyond their weapons' reach (:func:`~engine.agents.position.advance`: one
+    with nothing to shoot closes in rather than standing idle); a Charge destination adds
     the fight it would start. The mission adds the VP of holding or contesting markers
     there, of the best mission action it could then perform (with one AP left: the shot or
     that action, whichever is worth more) and of nearing a marker where it would score next

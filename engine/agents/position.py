@@ -23,7 +23,7 @@ from engine.advice.values import DAMAGE_WEIGHT, fight_value, shot_value, startin
 from engine.advice.view import once
 from engine.agents.mission_choices import enemy_threat_weight
 from engine.dice.profile import AttackProfile, Fighter, Target
-from engine.dice.rules import Blast
+from engine.dice.rules import Blast, Torrent
 from engine.dice.shoot import shoot
 from engine.game import attacks, universal
 from engine.game import fight as fight_action
@@ -34,7 +34,9 @@ from engine.geometry import Placement, sight
 from engine.geometry.model import TerrainType
 
 __all__ = [
+    "ADVANCE_WEIGHT",
     "EXPOSURE_WEIGHT",
+    "advance",
     "best_fight_now",
     "best_shot_after",
     "charge_prospect",
@@ -56,6 +58,12 @@ __all__ = [
 
 #: Weight of the exposure to enemy shooting in a position's value.
 EXPOSURE_WEIGHT = 0.6
+#: Pull (operatives per inch) of a shooter towards its nearest enemy while that enemy is
+#: beyond its weapons' reach (:func:`advance`).
+ADVANCE_WEIGHT = 0.01
+#: The reach (inches) a shooter seeks when its weapons have no Range: closer than that,
+#: terrain rarely hides every enemy (a rule of thumb).
+SEEK_REACH = 12.0
 _COVER_TYPES = frozenset({TerrainType.LIGHT, TerrainType.HEAVY})
 
 
@@ -386,12 +394,33 @@ def _enemy_places(w: Work, o: OperativeState) -> list[Placement]:
     return once(w, ("enemy_places", o.id), lambda: [w.place(e) for e in w.enemies_of(o.id)])
 
 
+def advance(w: Work, o: OperativeState, p: Placement) -> float:
+    """The pull of a shooter (not melee-minded) at ``p`` towards its nearest enemy:
+    ``-ADVANCE_WEIGHT`` per inch that enemy is beyond its reach (the longest Range of the
+    ranged weapons it may use with an Engage order, at most :data:`SEEK_REACH` inches; 6
+    Range); 0 within it or without a ranged weapon. So an operative with nothing to shoot
+    closes in, cover to cover, instead of standing idle."""
+
+    def reach() -> float:
+        weapons = ranged_weapons(w, o, True)
+        return max((min(r, SEEK_REACH) for _, _, r in weapons), default=0.0)
+
+    r = once(w, ("advance_reach", o.id), reach)
+    if r <= 0:
+        return 0.0
+    d = _nearest_enemy(w, o, p)
+    return -ADVANCE_WEIGHT * max(0.0, d - r)
+
+
 def cheap_value(w: Work, o: OperativeState, p: Placement, melee: bool) -> float:
-    """A geometry-free pre-score of a destination: near cover, objectives, and for melee
-    operatives the nearest enemy."""
+    """A geometry-free pre-score of a destination: near cover, objectives, for melee
+    operatives the nearest enemy, for others the nearest enemy beyond reach
+    (:func:`advance`)."""
     v = _objective_pull(w, p) + (0.15 if _near_cover(w, p) else 0.0)
     if melee:
         v -= 0.03 * _nearest_enemy(w, o, p)
+    else:
+        v += advance(w, o, p)
     v -= 0.05 * _crowd(w, o, p)
     return v
 
@@ -441,12 +470,18 @@ def _position(
     v += _objective_pull(w, p)
     if melee:
         v -= 0.03 * _nearest_enemy(w, o, p)
+    else:
+        v += advance(w, o, p)
     v -= 0.05 * _crowd(w, o, p)
     return v
 
 
 def shoot_action_value(w: Work, o: OperativeState, a: Action, mode: str) -> float:
-    """Value of a listed Shoot action: the exact shot, Blast secondaries, Hot's risk."""
+    """Value of a listed Shoot action: the exact shot, Blast secondaries (friendly ones
+    subtract), Torrent secondaries (every other enemy within x" of the primary target that
+    is a valid target for the shooter and not screened by a friendly, each shot at with the
+    same weapon: the engine offers them all and the agent takes them all; 6 Torrent), Hot's
+    risk."""
     assert a.weapon is not None and a.target is not None
     pb = mode == "interrupt" and w.in_enemy_control_range(o)
     name, _, prof = universal.find_weapon(w, o, a.weapon, "ranged")
@@ -466,6 +501,15 @@ def shoot_action_value(w: Work, o: OperativeState, a: Action, mode: str) -> floa
             ):
                 sv = shot_from(w, o, here, name, q, pb)
                 v += sv if q.player != o.player else -sv
+    torrent = prof.rules.get(Torrent)
+    if isinstance(torrent, Torrent) and t.player != o.player:
+        tp = w.place(t)
+        for q in w.enemies_of(o.id):
+            if q.id == t.id or w.distance(tp, w.place(q)) > torrent.distance + 1e-6:
+                continue
+            if screened(w, o, q) or not w.ctx.valid_target(w.kz, w.place(q), here, q.order, None):
+                continue
+            v += shot_from(w, o, here, name, q, pb)
     if prof.rules.dice.hot:
         hit = attacks.attack_profile(w, o, name, "ranged").hit
         exp = sum(2 * f for f in range(1, hit)) / 6
