@@ -34,7 +34,7 @@ import argparse
 import itertools
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
