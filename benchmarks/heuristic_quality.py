@@ -229,8 +229,9 @@ def measure(
     default.warm()
     for seed in range(1, weapon_battles + 1):
         play_one(default, seed, both, tally)
-    out(f"Matchups ({games} battles per seat, {killzone}, base seed {base}):\n")
-    matchups(teams or builtin_teams(), games, base, killzone, both, tally, out)
+    if games > 0:
+        out(f"Matchups ({games} battles per seat, {killzone}, base seed {base}):\n")
+        matchups(teams or builtin_teams(), games, base, killzone, both, tally, out)
     report_tally(tally, out)
     return tally
 

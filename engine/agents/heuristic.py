@@ -117,6 +117,13 @@ Decisions (``rules/KT24.md`` section in brackets):
   the offered operative that has lost the most wounds (ties: the first listed), or the use
   the choice frame's ``advice(w, action)`` values most; the engine offers them only when
   they can make a difference.
+- **No idling**: when nothing scores above ending the activation before any action (the
+  operative has nothing to shoot, fight or score), it makes the Reposition or Dash (listed,
+  or to a cover spot the engine accepts) that brings it at least 1" closer to its nearest
+  enemy or objective marker, near cover first, without adding more than
+  :data:`~engine.agents.position.ADVANCE_RISK` to its exposure
+  (:func:`~engine.agents.position.safe_advance`): it closes in instead of throwing its AP
+  away.
 - Anything else (Torrent: every offered secondary target is taken; other decisions): the
   first listed action.
 
@@ -178,6 +185,7 @@ from engine.agents.position import (
     position_bound,
     position_value,
     reachable_shot_bound,
+    safe_advance,
     shoot_action_value,
     shot_bounds,
     shot_kill_chance,
@@ -504,6 +512,29 @@ class HeuristicAgent:
                 break
         # The listed alternatives (an unlisted destination only when it is the one played).
         kept = [(v, a, "") for v, _, a in scored if a in legal or a == choice]
+        if choice.verb == "End activation" and getattr(w.top, "mode", "") == "activation":
+            # Nothing scores above standing still: advance under cover instead of idling.
+            o = w.op(w.top.op)
+            if not o.done and not w.in_enemy_control_range(o):
+                at = w.place(o)
+                here = exposure(w, o, at, o.order)
+                reach = w.move_stat(o)
+                spots = [
+                    Action("Reposition", op=o.id, point=(x, y, 0.0))
+                    for x, y in cover_spots(w, at.base_mm)
+                    if math.hypot(x - at.x, y - at.y) <= reach - 0.05
+                ]
+                found = safe_advance(
+                    w, o, legal + spots, here, lambda a: a in legal or state.is_legal(a)
+                )
+                if found is not None:
+                    move, gain, danger = found
+                    if move not in legal:
+                        self._checked = move
+                    top = max(v for v, _, _ in kept)
+                    note = f'advance: {gain:.1f}" closer to an enemy, exposure {danger:.2f}'
+                    kept = [(top, move, note), *[t for t in kept if t[1] != move]]
+                    choice = move
         self._ranked = Ranked(kept, lambda a: action_note(w, a))
         return choice
 

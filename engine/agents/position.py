@@ -51,6 +51,7 @@ __all__ = [
     "position_bound",
     "position_value",
     "reachable_shot_bound",
+    "safe_advance",
     "shoot_action_value",
     "shot_bounds",
     "shot_kill_chance",
@@ -379,6 +380,13 @@ def _objective_pull(w: Work, p: Placement) -> float:
     return 0.06 if best <= 1.0 + 0.8 + p.radius else -0.004 * best
 
 
+def _nearest_marker(w: Work, p: Placement) -> float:
+    """Distance (inches, centre to centre) from ``p`` to the nearest objective marker no
+    operative carries; 0 without one (so no progress towards markers counts)."""
+    xy = once(w, ("marker_xy",), lambda: [(m.x, m.y) for m in w.markers if not m.carrier])
+    return min((math.hypot(x - p.x, y - p.y) for x, y in xy), default=0.0)
+
+
 def _nearest_enemy(w: Work, o: OperativeState, p: Placement) -> float:
     xy = once(w, ("enemy_xy", o.id), lambda: [(e.x, e.y) for e in w.enemies_of(o.id)])
     return min((math.hypot(x - p.x, y - p.y) for x, y in xy), default=0.0)
@@ -410,6 +418,50 @@ def advance(w: Work, o: OperativeState, p: Placement) -> float:
         return 0.0
     d = _nearest_enemy(w, o, p)
     return -ADVANCE_WEIGHT * max(0.0, d - r)
+
+
+#: How many move destinations :func:`safe_advance` asks sight lines for, at most.
+ADVANCE_CANDIDATES = 8
+#: The least progress (inches) towards the nearest enemy that makes an advance worth it.
+ADVANCE_MIN = 1.0
+#: The exposure (operatives) an advance may add to the operative's exposure where it stands.
+ADVANCE_RISK = 0.2
+
+
+def safe_advance(
+    w: Work,
+    o: OperativeState,
+    moves: list[Action],
+    here_exposure: float,
+    accept: Callable[[Action], bool] = lambda a: True,
+) -> tuple[Action, float, float] | None:
+    """For an operative about to end its activation without acting (nothing scored above
+    standing still): a Reposition or Dash that brings it at least :data:`ADVANCE_MIN`
+    inches closer to its nearest enemy or to the nearest objective marker no operative
+    carries, and is at most :data:`ADVANCE_RISK` more exposed
+    there (:func:`exposure`, with its order) than where it stands, as ``(action, progress
+    in inches, exposure there)``; ``None`` when there is none. The candidates are tried
+    spots near cover first, then by progress (greatest first; ties in listed order), at
+    most :data:`ADVANCE_CANDIDATES` of them, so the cost stays small; ``accept(action)``
+    says whether a candidate is legal (an unlisted cover spot is asked of the engine).
+    Not for a melee-minded operative already within 1" of an enemy (it fights instead)."""
+    here = w.place(o)
+    start_enemy, start_marker = _nearest_enemy(w, o, here), _nearest_marker(w, here)
+    ranked = []
+    for k, a in enumerate(moves):
+        if a.verb not in ("Reposition", "Dash") or a.point is None:
+            continue
+        p = w.ctx.placement(o.id, *a.point)
+        gain = max(start_enemy - _nearest_enemy(w, o, p), start_marker - _nearest_marker(w, p))
+        if gain >= ADVANCE_MIN:
+            ranked.append((not _near_cover(w, p), -gain, k, a, p))
+    ranked.sort(key=lambda t: t[:3])
+    limit = here_exposure + ADVANCE_RISK + 1e-6
+    for _, neg_gain, _, a, p in ranked[:ADVANCE_CANDIDATES]:
+        danger = exposure(w, o, p, o.order, give_up_above=limit)
+        if danger <= limit and accept(a):
+            return a, -neg_gain, danger
+    return None
 
 
 def cheap_value(w: Work, o: OperativeState, p: Placement, melee: bool) -> float:
