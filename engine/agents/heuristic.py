@@ -525,14 +525,21 @@ class HeuristicAgent:
                     if math.hypot(x - at.x, y - at.y) <= reach - 0.05
                 ]
                 found = safe_advance(
-                    w, o, legal + spots, here, lambda a: a in legal or state.is_legal(a)
+                    w,
+                    o,
+                    legal + spots,
+                    here,
+                    lambda a: a in legal or state.is_legal(a),
+                    listed=len(legal),
                 )
                 if found is not None:
                     move, gain, danger = found
                     if move not in legal:
                         self._checked = move
                     top = max(v for v, _, _ in kept)
-                    note = f'advance: {gain:.1f}" closer to an enemy, exposure {danger:.2f}'
+                    note = (
+                        f'advance: {gain:.1f}" closer to an enemy or marker, exposure {danger:.2f}'
+                    )
                     kept = [(top, move, note), *[t for t in kept if t[1] != move]]
                     choice = move
         self._ranked = Ranked(kept, lambda a: action_note(w, a))

@@ -434,17 +434,20 @@ def safe_advance(
     moves: list[Action],
     here_exposure: float,
     accept: Callable[[Action], bool] = lambda a: True,
+    listed: int | None = None,
 ) -> tuple[Action, float, float] | None:
     """For an operative about to end its activation without acting (nothing scored above
     standing still): a Reposition or Dash that brings it at least :data:`ADVANCE_MIN`
     inches closer to its nearest enemy or to the nearest objective marker no operative
     carries, and is at most :data:`ADVANCE_RISK` more exposed
     there (:func:`exposure`, with its order) than where it stands, as ``(action, progress
-    in inches, exposure there)``; ``None`` when there is none. The candidates are tried
-    spots near cover first, then by progress (greatest first; ties in listed order), at
-    most :data:`ADVANCE_CANDIDATES` of them, so the cost stays small; ``accept(action)``
-    says whether a candidate is legal (an unlisted cover spot is asked of the engine).
-    Not for a melee-minded operative already within 1" of an enemy (it fights instead)."""
+    in inches, exposure there)``; ``None`` when there is none. The first ``listed`` moves
+    (default: all) are the engine's listed actions, the others unlisted cover spots whose
+    legality ``accept(action)`` asks of the engine. The candidates are tried listed ones
+    first, then spots near cover, then by progress (greatest first; ties in order), at
+    most :data:`ADVANCE_CANDIDATES` of them, so the cost stays small."""
+    if listed is None:
+        listed = len(moves)
     here = w.place(o)
     start_enemy, start_marker = _nearest_enemy(w, o, here), _nearest_marker(w, here)
     ranked = []
@@ -454,10 +457,10 @@ def safe_advance(
         p = w.ctx.placement(o.id, *a.point)
         gain = max(start_enemy - _nearest_enemy(w, o, p), start_marker - _nearest_marker(w, p))
         if gain >= ADVANCE_MIN:
-            ranked.append((not _near_cover(w, p), -gain, k, a, p))
-    ranked.sort(key=lambda t: t[:3])
+            ranked.append((k >= listed, not _near_cover(w, p), -gain, k, a, p))
+    ranked.sort(key=lambda t: t[:4])
     limit = here_exposure + ADVANCE_RISK + 1e-6
-    for _, neg_gain, _, a, p in ranked[:ADVANCE_CANDIDATES]:
+    for _, _, neg_gain, _, a, p in ranked[:ADVANCE_CANDIDATES]:
         danger = exposure(w, o, p, o.order, give_up_above=limit)
         if danger <= limit and accept(a):
             return a, -neg_gain, danger
