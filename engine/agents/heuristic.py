@@ -55,9 +55,7 @@ Decisions (``rules/KT24.md`` section in brackets):
     cannot shoot it; an expended enemy counts less, and in the last turning point only
     while it may still counteract), plus the best shot it can still take from there this
     activation (not with a Heavy weapon the move forbids), plus a pull towards objective
-    markers, and for melee operatives towards the nearest enemy, for others towards the
-    nearest enemy beyond their weapons' reach (:func:`~engine.agents.position.advance`: one
-    with nothing to shoot closes in rather than standing idle); a Charge destination adds
+    markers, and for melee operatives towards the nearest enemy; a Charge destination adds
     the fight it would start. The mission adds the VP of holding or contesting markers
     there, of the best mission action it could then perform (with one AP left: the shot or
     that action, whichever is worth more) and of nearing a marker where it would score next

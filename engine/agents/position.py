@@ -34,9 +34,7 @@ from engine.geometry import Placement, sight
 from engine.geometry.model import TerrainType
 
 __all__ = [
-    "ADVANCE_WEIGHT",
     "EXPOSURE_WEIGHT",
-    "advance",
     "best_fight_now",
     "best_shot_after",
     "charge_prospect",
@@ -59,12 +57,6 @@ __all__ = [
 
 #: Weight of the exposure to enemy shooting in a position's value.
 EXPOSURE_WEIGHT = 0.6
-#: Pull (operatives per inch) of a shooter towards its nearest enemy while that enemy is
-#: beyond its weapons' reach (:func:`advance`).
-ADVANCE_WEIGHT = 0.01
-#: The reach (inches) a shooter seeks when its weapons have no Range: closer than that,
-#: terrain rarely hides every enemy (a rule of thumb).
-SEEK_REACH = 12.0
 _COVER_TYPES = frozenset({TerrainType.LIGHT, TerrainType.HEAVY})
 
 
@@ -402,24 +394,6 @@ def _enemy_places(w: Work, o: OperativeState) -> list[Placement]:
     return once(w, ("enemy_places", o.id), lambda: [w.place(e) for e in w.enemies_of(o.id)])
 
 
-def advance(w: Work, o: OperativeState, p: Placement) -> float:
-    """The pull of a shooter (not melee-minded) at ``p`` towards its nearest enemy:
-    ``-ADVANCE_WEIGHT`` per inch that enemy is beyond its reach (the longest Range of the
-    ranged weapons it may use with an Engage order, at most :data:`SEEK_REACH` inches; 6
-    Range); 0 within it or without a ranged weapon. So an operative with nothing to shoot
-    closes in, cover to cover, instead of standing idle."""
-
-    def reach() -> float:
-        weapons = ranged_weapons(w, o, True)
-        return max((min(r, SEEK_REACH) for _, _, r in weapons), default=0.0)
-
-    r = once(w, ("advance_reach", o.id), reach)
-    if r <= 0:
-        return 0.0
-    d = _nearest_enemy(w, o, p)
-    return -ADVANCE_WEIGHT * max(0.0, d - r)
-
-
 #: How many move destinations :func:`safe_advance` asks sight lines for, at most.
 ADVANCE_CANDIDATES = 8
 #: The least progress (inches) towards the nearest enemy that makes an advance worth it.
@@ -468,14 +442,11 @@ def safe_advance(
 
 
 def cheap_value(w: Work, o: OperativeState, p: Placement, melee: bool) -> float:
-    """A geometry-free pre-score of a destination: near cover, objectives, for melee
-    operatives the nearest enemy, for others the nearest enemy beyond reach
-    (:func:`advance`)."""
+    """A geometry-free pre-score of a destination: near cover, objectives, and for melee
+    operatives the nearest enemy."""
     v = _objective_pull(w, p) + (0.15 if _near_cover(w, p) else 0.0)
     if melee:
         v -= 0.03 * _nearest_enemy(w, o, p)
-    else:
-        v += advance(w, o, p)
     v -= 0.05 * _crowd(w, o, p)
     return v
 
@@ -525,8 +496,6 @@ def _position(
     v += _objective_pull(w, p)
     if melee:
         v -= 0.03 * _nearest_enemy(w, o, p)
-    else:
-        v += advance(w, o, p)
     v -= 0.05 * _crowd(w, o, p)
     return v
 
