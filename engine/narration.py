@@ -156,6 +156,15 @@ class Narrator:
             self.line = _Line("", indent=1)
         self.line.parts.append(text)
 
+    def aside(self, lines: Sequence[str]) -> None:
+        """Write ``lines`` (plain text, e.g. an agent's explained decision) after the line
+        being built, so they follow the narration of the input they belong to."""
+        if self.line is None and self.strategy is None:
+            for text in lines:
+                self.write(text)
+        else:
+            self.deferred.extend(lines)
+
     def close(self) -> None:
         """Write whatever is still pending (call once the battle is over)."""
         self._flush_strategy()

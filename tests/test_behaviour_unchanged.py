@@ -18,6 +18,10 @@ inputs, other battles); the 40 heuristic battles kept their values (the heuristi
 still names each move complete, in one step). The 40 random battles were written anew again
 when a Shoot's weapon and target became a decision of their own (a random agent picks
 ``Shoot KAS-1``, then the weapon and target); the 40 heuristic battles again kept theirs.
+The 40 heuristic battles were written anew for issue 30, when the heuristic agent was changed
+on purpose (a Torrent shot values its secondary targets; an activation that would end before
+any action advances instead, ``engine.agents.position.safe_advance``); the 40 random battles
+kept theirs.
 """
 
 from __future__ import annotations

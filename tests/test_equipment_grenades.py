@@ -657,7 +657,7 @@ def test_heuristic_stun_rule_of_thumb() -> None:
     # Rule of thumb (engine.agents.heuristic): 4/6 x STUN_GAIN (0.1) for each enemy tested,
     # half for one already activated, minus the same for a friendly one. BLU-1 and BLU-2
     # ready, RED-2 ready: 4/6 x 0.1 x (1 + 1 - 1) = 0.0667; with BLU-2 expended 0.0333.
-    from engine.agents.heuristic import _stun_value
+    from engine.agents.action_choices import stun_grenade_value as _stun_value
 
     ops: dict[str, dict[str, Any]] = {
         "RED-1": {"at": (5, OPEN)},

@@ -36,7 +36,9 @@ Decisions (``rules/KT24.md`` section in brackets):
 
   - Shoot: kill probability plus damage value from the exact shooting distribution, with
     cover, obscured and improved cover from the killzone's targeting lines; Blast adds the
-    secondaries (friendly ones subtract); Hot subtracts its expected self-damage. Plus the
+    secondaries (friendly ones subtract), Torrent the other enemies within its distance of
+    the primary that are valid targets (each weapon profile scored with its rules); Hot
+    subtracts its expected self-damage. Plus the
     VP the kill would score (the kill op's grades...) times its exact kill probability,
     and, with AP left, the best mission action it could still perform there.
   - Fight: the exact fight with both sides resolving optimally (the dice core's minimax):
@@ -113,6 +115,13 @@ Decisions (``rules/KT24.md`` section in brackets):
   the offered operative that has lost the most wounds (ties: the first listed), or the use
   the choice frame's ``advice(w, action)`` values most; the engine offers them only when
   they can make a difference.
+- **No idling**: when nothing scores above ending the activation before any action (the
+  operative has nothing to shoot, fight or score), it makes the Reposition or Dash (listed,
+  or to a cover spot the engine accepts) that brings it at least 1" closer to its nearest
+  enemy or objective marker, near cover first, without adding more than
+  :data:`~engine.agents.position.ADVANCE_RISK` to its exposure
+  (:func:`~engine.agents.position.safe_advance`): it closes in instead of throwing its AP
+  away.
 - Anything else (Torrent: every offered secondary target is taken; other decisions): the
   first listed action.
 
@@ -141,11 +150,22 @@ from engine.advice import (
     VP_VALUE,
     DecisionView,
     best_shot_now,
-    stun_value,
 )
 from engine.agents import attack_choices, equipment_choices, mission_choices, ploy_choices
+from engine.agents.action_choices import (
+    OPPORTUNITY,
+    best_opportunity,
+    contests_roughly,
+    during_activation_ploy,
+    during_activation_rule,
+    may_see,
+    resupply_value,
+    seen_share,
+    stun_grenade_value,
+)
 from engine.agents.advice import action_advice
 from engine.agents.attack_choices import CP_GAIN
+from engine.agents.explain import Alternative, Ranked, action_note
 from engine.agents.mission_choices import MissionSense, is_mission_action
 from engine.agents.position import (
     EXPOSURE_WEIGHT,
@@ -163,6 +183,7 @@ from engine.agents.position import (
     position_bound,
     position_value,
     reachable_shot_bound,
+    safe_advance,
     shoot_action_value,
     shot_bounds,
     shot_kill_chance,
@@ -173,14 +194,12 @@ from engine.game.observation import Observation
 from engine.game.rule_actions import find_rule_action
 from engine.game.state import Decision, GameState, OperativeState, other
 from engine.game.work import Work
-from engine.geometry import Killzone, Placement
-from engine.rules.equipment.grenades import STUN_GRENADE, STUN_TEST, stun_tested
+from engine.geometry import Placement
+from engine.rules.equipment.grenades import STUN_GRENADE
 from engine.rules.equipment.markers import AMMO_RESUPPLY
 
 __all__ = ["CP_GAIN", "HeuristicAgent"]
 
-#: Minimum value of a shot or fight for a counteraction or an On Guard interrupt.
-OPPORTUNITY = 0.2
 #: How many move destinations get the full (geometry-heavy) evaluation.
 TOP_DESTINATIONS = 6
 #: Universal actions on objective markers, valued by the VP they bring (3.2, 8).
@@ -206,6 +225,10 @@ class HeuristicAgent:
         # The state _order looked ahead to, its view and listing: the next decision is
         # usually taken in an equal state, which answers every query the same.
         self._ahead: tuple[GameState, DecisionView, list[Action]] | None = None
+        # What explain() tells of the last decision: the action played, why (a note when
+        # the decision kind has no scores) and the scored alternatives the handler kept.
+        self._why: tuple[Action, str] | None = None
+        self._ranked: Ranked | None = None
         self._handlers: dict[str, Callable[[Work, str, list[Action]], Action]] = {
             "initiative": self._initiative,
             "initiative_card": self._initiative_card,
@@ -257,10 +280,13 @@ class HeuristicAgent:
             w = None
         if not legal:
             raise ValueError(f"no legal action at {node!r}")
+        self._ranked = None
         if len(legal) == 1:
+            self._why = (legal[0], "the only legal action")
             return legal[0]
         handler = self._handlers.get(node.kind)
         if handler is None:
+            self._why = (legal[0], f"no rule of thumb for {node.kind}: the first listed")
             return legal[0]
         if w is None:
             w = DecisionView(state)
@@ -271,8 +297,33 @@ class HeuristicAgent:
         if (
             choice not in legal and choice != self._checked and not state.is_legal(choice)
         ):  # pragma: no cover - safety
-            return legal[0]
+            choice = legal[0]
+        self._why = (choice, f"{node.kind}: its rule of thumb (not scored)")
         return choice
+
+    def explain(self) -> list[Alternative]:
+        """The alternatives of the last decision (:mod:`engine.agents.explain`): the action
+        played first, then the others the agent scored, best first, with their scores in
+        operatives (module docstring) and a note each. A decision kind without scores
+        (set-up, re-rolls, choices in an attack...) gives the action played alone, its note
+        saying why. Empty before the first decision."""
+        if self._why is None:
+            return []
+        chosen, why = self._why
+        ranked = self._ranked
+        if ranked is None or not any(a == chosen for _, a, _ in ranked.items):
+            return [Alternative(chosen, 0.0, why)]
+        items = sorted(ranked.items, key=lambda t: (t[1] != chosen, -t[0]))
+        out = []
+        seen: set[Action] = set()
+        for score, a, note in items:
+            if a in seen:
+                continue
+            seen.add(a)
+            out.append(Alternative(a, score, ranked.note(a, note)))
+            if len(out) >= ranked.top:
+                break
+        return out
 
     def _mission(self, me: str) -> MissionSense:
         """The mission's values for this decision (built on first use)."""
@@ -342,11 +393,11 @@ class HeuristicAgent:
             o = w.op(a.op)
             x, y, z = a.point
             p = w.ctx.placement(o.id, x, y, z)
-            seen = _seen(w, kz, zone, eyes, p)
+            share = seen_share(w, kz, zone, eyes, p)
             forward = -math.hypot(x - c.x, y - c.y)
             melee = melee_minded(w, o)
             crowd = sum(1 for f in friends if math.hypot(f.x - x, f.y - y) < 2.5)
-            score = -seen + (0.08 if melee else 0.04) * forward - 0.3 * crowd
+            score = -share + (0.08 if melee else 0.04) * forward - 0.3 * crowd
             if best is None or score > best[0] + 1e-9:
                 best = (score, i, a)
         return best[2] if best is not None else legal[0]
@@ -356,6 +407,7 @@ class HeuristicAgent:
     def _activate(self, w: Work, me: str, legal: list[Action]) -> Action:
         sense = self._mission(me)
         best: tuple[float, Action] | None = None
+        ranked: list[tuple[float, Action, str]] = []
         seen: set[str] = set()
         for a in legal:
             if a.verb != "Activate" or a.op in seen:
@@ -368,16 +420,31 @@ class HeuristicAgent:
                 charge_prospect(w, o),
             )
             danger = exposure(w, o, w.place(o), o.order)
-            score = attack + 0.3 * danger + VP_VALUE * sense.activation_gain(o.id, w.apl(o))
+            vp = VP_VALUE * sense.activation_gain(o.id, w.apl(o))
+            score = attack + 0.3 * danger + vp
             order = "engage" if attack > 0.05 else "conceal"
             act = Action("Activate", op=o.id, text=order)
             if act not in legal:
                 act = a
+            ranked.append(
+                (score, act, f"attack {attack:.2f}, under fire {danger:.2f}, mission {vp:.2f}")
+            )
             if best is None or score > best[0] + 1e-9:
                 best = (score, act)
         if best is None:
             return legal[0]
-        return self._order(w, me, legal, best[1])
+        choice = self._order(w, me, legal, best[1])
+        if choice != best[1]:  # the Engage order after all (module docstring)
+            ranked = [
+                (
+                    s,
+                    choice if a == best[1] else a,
+                    n + ("; engage: a shot after a move" if a == best[1] else ""),
+                )
+                for s, a, n in ranked
+            ]
+        self._ranked = Ranked(ranked)
+        return choice
 
     def _order(self, w: Work, me: str, legal: list[Action], act: Action) -> Action:
         """Engage rather than Conceal when the operative might shoot after a move (module
@@ -389,7 +456,7 @@ class HeuristicAgent:
         engage = Action("Activate", op=o.id, text="engage")
         if engage not in legal or w.apl(o) < 2:
             return act
-        if reachable_shot_bound(w, o, w.move_stat(o)) < OPPORTUNITY or not _may_see(w, o):
+        if reachable_shot_bound(w, o, w.move_stat(o)) < OPPORTUNITY or not may_see(w, o):
             return act
         after, _ = self._state.apply(engage)
         node = after.node
@@ -416,22 +483,70 @@ class HeuristicAgent:
         if not any(a.verb in ("Counteract", "Pass") for a in legal):
             return self._action(w, me, legal)  # the counteraction's own action
         sense = self._mission(me)
-        return _best_opportunity(
-            w, legal, "Counteract", as_engage=True, mission=lambda op: sense.counteract_gain(op)
+        ranked: list[tuple[float, Action, str]] = []
+        choice = best_opportunity(
+            w,
+            legal,
+            "Counteract",
+            as_engage=True,
+            mission=lambda op: sense.counteract_gain(op),
+            ranked=ranked,
         )
+        self._ranked = Ranked(ranked)
+        return choice
 
     def _guard(self, w: Work, me: str, legal: list[Action]) -> Action:
-        return _best_opportunity(w, legal, "Interrupt", as_engage=False)
+        ranked: list[tuple[float, Action, str]] = []
+        choice = best_opportunity(w, legal, "Interrupt", as_engage=False, ranked=ranked)
+        self._ranked = Ranked(ranked)
+        return choice
 
     def _action(self, w: Work, me: str, legal: list[Action]) -> Action:
         state = self._state
-        for _, _, a in self._scores(w, me, legal, state, self._mission(me)):
+        scored = self._scores(w, me, legal, state, self._mission(me))
+        choice = legal[0]  # End activation is always listed
+        for _, _, a in scored:
             if a in legal:
-                return a
+                choice = a
+                break
             if state.is_legal(a):
                 self._checked = a  # act() need not ask the engine again
-                return a
-        return legal[0]  # pragma: no cover - End activation is always listed
+                choice = a
+                break
+        # The listed alternatives (an unlisted destination only when it is the one played).
+        kept = [(v, a, "") for v, _, a in scored if a in legal or a == choice]
+        if choice.verb == "End activation" and getattr(w.top, "mode", "") == "activation":
+            # Nothing scores above standing still: advance under cover instead of idling.
+            o = w.op(w.top.op)
+            if not o.done and not w.in_enemy_control_range(o):
+                at = w.place(o)
+                here = exposure(w, o, at, o.order)
+                reach = w.move_stat(o)
+                spots = [
+                    Action("Reposition", op=o.id, point=(x, y, 0.0))
+                    for x, y in cover_spots(w, at.base_mm)
+                    if math.hypot(x - at.x, y - at.y) <= reach - 0.05
+                ]
+                found = safe_advance(
+                    w,
+                    o,
+                    legal + spots,
+                    here,
+                    lambda a: a in legal or state.is_legal(a),
+                    listed=len(legal),
+                )
+                if found is not None:
+                    move, gain, danger = found
+                    if move not in legal:
+                        self._checked = move
+                    top = max(v for v, _, _ in kept)
+                    note = (
+                        f'advance: {gain:.1f}" closer to an enemy or marker, exposure {danger:.2f}'
+                    )
+                    kept = [(top, move, note), *[t for t in kept if t[1] != move]]
+                    choice = move
+        self._ranked = Ranked(kept, lambda a: action_note(w, a))
+        return choice
 
     def _scores(
         self, w: Work, me: str, legal: list[Action], state: GameState, sense: MissionSense
@@ -494,7 +609,7 @@ class HeuristicAgent:
             elif v in MOVE_VERBS and a.point is not None:
                 moves.append((i, a))
             elif v == "Act" and a.text == STUN_GRENADE.text and a.target:
-                scored.append((base + _stun_value(w, me, a.target), i, a))
+                scored.append((base + stun_grenade_value(w, me, a.target), i, a))
             elif v == "Act" and a.text == AMMO_RESUPPLY.text:
                 resupply.append((i, a))  # valued once the shots are
             elif v == "Act" and (advice := action_advice(find_rule_action(w, o, a.text))):
@@ -505,8 +620,8 @@ class HeuristicAgent:
                 else:
                     scored.append((base + value, i, a))
             elif v == "Ploy":  # a ploy offered between actions (trigger during_activation)
-                scored.append((base + _during_activation_ploy(w, me, o, a), i, a))
-            elif v == "Use" and (value := _during_activation_rule(w, me, o, a)) > 0:
+                scored.append((base + during_activation_ploy(w, me, o, a), i, a))
+            elif v == "Use" and (value := during_activation_rule(w, me, o, a)) > 0:
                 free.append((value, i, a))  # a free rule option between actions
             elif v == "Guard":
                 g = 0.1 if not best_shot_now(w, o, as_engage=False) else -0.05
@@ -514,7 +629,7 @@ class HeuristicAgent:
             else:
                 scored.append((base - 0.01, i, a))
         for i, a in resupply:
-            scored.append((base + _resupply_value(w, o, best_shoot), i, a))
+            scored.append((base + resupply_value(w, o, best_shoot), i, a))
         if moves:
             # Every action scored so far is listed (legal): a move scoring below the best of
             # them cannot be chosen, so its full evaluation may be skipped.
@@ -598,7 +713,7 @@ class HeuristicAgent:
         if sense.live:
             # The best spots that contest each objective marker are valued in full too.
             for m in w.markers:
-                near = [t for t in pre if _contests_roughly(t[3], m.x, m.y)]
+                near = [t for t in pre if contests_roughly(t[3], m.x, m.y)]
                 for t in near[:MARKER_DESTINATIONS]:
                     if t not in chosen:
                         chosen.append(t)
@@ -676,124 +791,3 @@ class HeuristicAgent:
 
     def _resolve(self, w: Work, me: str, legal: list[Action]) -> Action:
         return attack_choices.resolve(self._state, w, me, legal)
-
-
-RESUPPLY_SHOT = 0.2
-"""The least shot value (operatives) for which the agent performs Ammo Resupply first."""
-
-
-def _during_activation_ploy(w: Work, me: str, o: OperativeState, a: Action) -> float:
-    """What using the ploy ``a`` between ``o``'s actions adds: its advice less
-    :data:`~engine.agents.advice.PLOY_THRESHOLD` per CP, when it has an advice worth that and
-    its cost keeps :data:`~engine.agents.ploy_choices.KEEP_CP`; otherwise a little less than
-    standing still (never chosen over ending the activation)."""
-    from engine.agents.advice import PLOY_THRESHOLD, ploy_advice
-    from engine.agents.ploy_choices import KEEP_CP
-    from engine.game import ploys
-
-    for ploy, players in w.ctx.hooks.ploys.get("during_activation", ()):
-        if me not in players or not ploy.owns(a):
-            continue
-        advice = ploy_advice(ploy)
-        cost = ploys.ploy_cost(w, me, ploy, a)
-        if advice is None or w.pl(me).cp - cost < KEEP_CP:
-            break
-        value = float(advice(w, me, a, {"op": o.id, "trigger": "during_activation"}))
-        if value > PLOY_THRESHOLD * max(1, cost):
-            return value - PLOY_THRESHOLD * max(1, cost)
-        break
-    return -0.01
-
-
-def _during_activation_rule(w: Work, me: str, o: OperativeState, a: Action) -> float:
-    """The advice of the free rule option ``a`` (kind ``"rule"``, ``Use ...``) offered between
-    ``o``'s actions (trigger during_activation), or 0 without one: it costs nothing, so a
-    positive advice puts it before the best other action."""
-    from engine.agents.advice import ploy_advice
-
-    for ploy, players in w.ctx.hooks.ploys.get("during_activation", ()):
-        if me in players and ploy.kind == "rule" and ploy.owns(a):
-            advice = ploy_advice(ploy)
-            if advice is None:
-                return 0.0
-            return float(advice(w, me, a, {"op": o.id, "trigger": "during_activation"}))
-    return 0.0
-
-
-def _resupply_value(w: Work, o: OperativeState, shoot: float) -> float:
-    """Ammo Resupply's score over standing still (module docstring); ``shoot``: the best
-    listed Shoot action's score over standing still (with the VP of its kill)."""
-    if o.ap < 2 or "Shoot" in o.done:
-        return -0.01
-    best = best_shot_now(w, o, as_engage=o.order == "engage")
-    return 1.05 * max(best, shoot) if best >= RESUPPLY_SHOT else -0.01
-
-
-def _may_see(w: Work, o: OperativeState) -> bool:
-    """Whether ``o`` might have a valid target (4.5) after a move: an enemy is a valid
-    target from where it stands or from one of eight points a full Move away (a cheap
-    filter before the Engage order's look-ahead; terrain in the way is not checked)."""
-    here = w.place(o)
-    kz = w.kz
-    reach = w.move_stat(o)
-    spots = [here]
-    for k in range(8):
-        angle = k * math.pi / 4
-        x = min(max(here.x + reach * math.cos(angle), here.radius), kz.width - here.radius)
-        y = min(max(here.y + reach * math.sin(angle), here.radius), kz.depth - here.radius)
-        spots.append(w.ctx.placement(o.id, round(x, 3), round(y, 3), 0.0))
-    for e in w.enemies_of(o.id):
-        pe = w.place(e)
-        if any(w.ctx.valid_target(kz, pe, p, e.order, None) for p in spots):
-            return True
-    return False
-
-
-def _contests_roughly(p: Placement, x: float, y: float) -> bool:
-    """Whether a base at ``p`` is close enough to an objective marker at ``(x, y)`` to
-    contest it (its control range, 4.2, 4.8: 1" plus the 40mm marker's radius; sight is
-    not checked)."""
-    return math.hypot(p.x - x, p.y - y) <= p.radius + 1.0 + 0.8
-
-
-def _seen(w: Work, kz: Killzone, zone: str, eyes: list[Placement], p: Placement) -> float:
-    """The share of ``eyes`` (the sample points of drop zone ``zone``) that see ``p`` (4.3);
-    a pure function of the killzone, so cached on it (battles of a batch share it)."""
-    cache: dict[tuple[str, Placement], float] = kz._cache.setdefault("heuristic_seen", {})
-    key = (zone, p)
-    hit = cache.get(key)
-    if hit is None:
-        hit = sum(1 for e in eyes if w.ctx.visible(kz, e, p)) / len(eyes)
-        if len(cache) < 100_000:
-            cache[key] = hit
-    return hit
-
-
-def _stun_value(w: Work, me: str, target: str) -> float:
-    """The Stun Grenade rule of thumb (module docstring, :func:`engine.advice.stun_value`)
-    for a stun grenade selecting ``target``, in operatives."""
-    return stun_value(w, me, stun_tested(w, target), STUN_TEST)
-
-
-def _best_opportunity(
-    w: Work,
-    legal: list[Action],
-    verb: str,
-    as_engage: bool,
-    mission: Callable[[str], float] | None = None,
-) -> Action:
-    """Among the ``verb`` actions (``Counteract X``, ``Interrupt X``), the one whose operative
-    has the best shot or fight now (or, given ``mission``, the best VP of a mission action
-    it may perform: ``mission(operative id)``, at :data:`VP_VALUE` each), when worth at
-    least :data:`OPPORTUNITY`; else Pass."""
-    best: tuple[float, Action] = (OPPORTUNITY, Action("Pass"))
-    for a in legal:
-        if a.verb != verb:
-            continue
-        o = w.op(a.op)
-        v = max(best_shot_now(w, o, as_engage=as_engage), best_fight_now(w, o))
-        if mission is not None:
-            v = max(v, VP_VALUE * mission(o.id))
-        if v > best[0] + 1e-9:
-            best = (v, a)
-    return best[1] if best[1] in legal else legal[0]

@@ -23,7 +23,7 @@ from engine.advice.values import DAMAGE_WEIGHT, fight_value, shot_value, startin
 from engine.advice.view import once
 from engine.agents.mission_choices import enemy_threat_weight
 from engine.dice.profile import AttackProfile, Fighter, Target
-from engine.dice.rules import Blast
+from engine.dice.rules import Blast, Torrent
 from engine.dice.shoot import shoot
 from engine.game import attacks, universal
 from engine.game import fight as fight_action
@@ -49,6 +49,7 @@ __all__ = [
     "position_bound",
     "position_value",
     "reachable_shot_bound",
+    "safe_advance",
     "shoot_action_value",
     "shot_bounds",
     "shot_kill_chance",
@@ -371,6 +372,13 @@ def _objective_pull(w: Work, p: Placement) -> float:
     return 0.06 if best <= 1.0 + 0.8 + p.radius else -0.004 * best
 
 
+def _nearest_marker(w: Work, p: Placement) -> float:
+    """Distance (inches, centre to centre) from ``p`` to the nearest objective marker no
+    operative carries; 0 without one (so no progress towards markers counts)."""
+    xy = once(w, ("marker_xy",), lambda: [(m.x, m.y) for m in w.markers if not m.carrier])
+    return min((math.hypot(x - p.x, y - p.y) for x, y in xy), default=0.0)
+
+
 def _nearest_enemy(w: Work, o: OperativeState, p: Placement) -> float:
     xy = once(w, ("enemy_xy", o.id), lambda: [(e.x, e.y) for e in w.enemies_of(o.id)])
     return min((math.hypot(x - p.x, y - p.y) for x, y in xy), default=0.0)
@@ -384,6 +392,53 @@ def _crowd(w: Work, o: OperativeState, p: Placement) -> int:
 
 def _enemy_places(w: Work, o: OperativeState) -> list[Placement]:
     return once(w, ("enemy_places", o.id), lambda: [w.place(e) for e in w.enemies_of(o.id)])
+
+
+#: How many move destinations :func:`safe_advance` asks sight lines for, at most.
+ADVANCE_CANDIDATES = 8
+#: The least progress (inches) towards the nearest enemy that makes an advance worth it.
+ADVANCE_MIN = 1.0
+#: The exposure (operatives) an advance may add to the operative's exposure where it stands.
+ADVANCE_RISK = 0.2
+
+
+def safe_advance(
+    w: Work,
+    o: OperativeState,
+    moves: list[Action],
+    here_exposure: float,
+    accept: Callable[[Action], bool] = lambda a: True,
+    listed: int | None = None,
+) -> tuple[Action, float, float] | None:
+    """For an operative about to end its activation without acting (nothing scored above
+    standing still): a Reposition or Dash that brings it at least :data:`ADVANCE_MIN`
+    inches closer to its nearest enemy or to the nearest objective marker no operative
+    carries, and is at most :data:`ADVANCE_RISK` more exposed
+    there (:func:`exposure`, with its order) than where it stands, as ``(action, progress
+    in inches, exposure there)``; ``None`` when there is none. The first ``listed`` moves
+    (default: all) are the engine's listed actions, the others unlisted cover spots whose
+    legality ``accept(action)`` asks of the engine. The candidates are tried listed ones
+    first, then spots near cover, then by progress (greatest first; ties in order), at
+    most :data:`ADVANCE_CANDIDATES` of them, so the cost stays small."""
+    if listed is None:
+        listed = len(moves)
+    here = w.place(o)
+    start_enemy, start_marker = _nearest_enemy(w, o, here), _nearest_marker(w, here)
+    ranked = []
+    for k, a in enumerate(moves):
+        if a.verb not in ("Reposition", "Dash") or a.point is None:
+            continue
+        p = w.ctx.placement(o.id, *a.point)
+        gain = max(start_enemy - _nearest_enemy(w, o, p), start_marker - _nearest_marker(w, p))
+        if gain >= ADVANCE_MIN:
+            ranked.append((k >= listed, not _near_cover(w, p), -gain, k, a, p))
+    ranked.sort(key=lambda t: t[:4])
+    limit = here_exposure + ADVANCE_RISK + 1e-6
+    for _, _, neg_gain, _, a, p in ranked[:ADVANCE_CANDIDATES]:
+        danger = exposure(w, o, p, o.order, give_up_above=limit)
+        if danger <= limit and accept(a):
+            return a, -neg_gain, danger
+    return None
 
 
 def cheap_value(w: Work, o: OperativeState, p: Placement, melee: bool) -> float:
@@ -446,7 +501,11 @@ def _position(
 
 
 def shoot_action_value(w: Work, o: OperativeState, a: Action, mode: str) -> float:
-    """Value of a listed Shoot action: the exact shot, Blast secondaries, Hot's risk."""
+    """Value of a listed Shoot action: the exact shot, Blast secondaries (friendly ones
+    subtract), Torrent secondaries (every other enemy within x" of the primary target that
+    is a valid target for the shooter and not screened by a friendly, each shot at with the
+    same weapon: the engine offers them all and the agent takes them all; 6 Torrent), Hot's
+    risk."""
     assert a.weapon is not None and a.target is not None
     pb = mode == "interrupt" and w.in_enemy_control_range(o)
     name, _, prof = universal.find_weapon(w, o, a.weapon, "ranged")
@@ -466,6 +525,15 @@ def shoot_action_value(w: Work, o: OperativeState, a: Action, mode: str) -> floa
             ):
                 sv = shot_from(w, o, here, name, q, pb)
                 v += sv if q.player != o.player else -sv
+    torrent = prof.rules.get(Torrent)
+    if isinstance(torrent, Torrent) and t.player != o.player:
+        tp = w.place(t)
+        for q in w.enemies_of(o.id):
+            if q.id == t.id or w.distance(tp, w.place(q)) > torrent.distance + 1e-6:
+                continue
+            if screened(w, o, q) or not w.ctx.valid_target(w.kz, w.place(q), here, q.order, None):
+                continue
+            v += shot_from(w, o, here, name, q, pb)
     if prof.rules.dice.hot:
         hit = attacks.attack_profile(w, o, name, "ranged").hit
         exp = sum(2 * f for f in range(1, hit)) / 6

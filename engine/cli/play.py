@@ -122,6 +122,13 @@ def print_summary(out: Console, s: BattleSummary) -> None:
     help="Draw the board at the end of each turning point to DIR/tp1.png ... (.svg when "
     "--picture is an .svg).",
 )
+@click.option(
+    "--explain",
+    is_flag=True,
+    default=False,
+    help="After each decision of an agent that explains itself (heuristic), print its top "
+    '5 alternatives with their scores (with --json: an "explain" list in the JSON).',
+)
 @strict_rules_option
 @json_option("the summary")
 @quiet_option
@@ -139,13 +146,18 @@ def play_command(
     record: str | None,
     picture: str | None,
     picture_each_tp: str | None,
+    explain: bool,
     strict_rules: bool,
     as_json: bool,
     quiet: bool,
 ) -> None:
     """Play one whole battle and narrate it (default: the embedded default battle)."""
+    from engine.agents import make_agent
+    from engine.agents.explain import EXPLAIN_TOP, Explaining, explanation_lines
     from engine.game.record import GameRecorder, make_header, write_record
+    from engine.game.state import Decision
     from engine.narration import Narrator
+    from engine.play import agent_seeds
     from engine.play.battle import play_battle
 
     # Output paths are checked before anything else is done (the folder of --picture-each-tp
@@ -197,6 +209,9 @@ def play_command(
         else None
     )
     written: list[str] = []
+    sa, sb = agent_seeds(seed)
+    players = {"A": make_agent(matchup.agents[0], sa), "B": make_agent(matchup.agents[1], sb)}
+    explained: list[dict[str, object]] = []  # for --json
 
     def on_step(
         before: GameState, action: Action, actor: str, after: GameState, events: list[Event]
@@ -205,6 +220,21 @@ def play_command(
             recorder.on_step(before, action, actor, after, events)
         if narrate:
             narrator.on_step(before, action, actor, after, events)
+        node = before.node
+        agent = players.get(actor)
+        if explain and isinstance(node, Decision) and isinstance(agent, Explaining):
+            alternatives = agent.explain()[:EXPLAIN_TOP]
+            if narrate:
+                narrator.aside(explanation_lines(actor, alternatives))
+            elif as_json and alternatives:
+                explained.append(
+                    {
+                        "step": before.step,
+                        "player": actor,
+                        "kind": node.kind,
+                        "alternatives": [a.to_json() for a in alternatives],
+                    }
+                )
         if tp_dir is not None:
             for e in events:
                 if e.kind == "turning_point_ended":
@@ -213,7 +243,7 @@ def play_command(
                     render_state(after, out, title=board_title(after, f"end of turning point {tp}"))
                     written.append(str(out))
 
-    final, summary = play_battle(matchup, seed, on_step=on_step, start=start)
+    final, summary = play_battle(matchup, seed, on_step=on_step, start=start, agents=players)
     if narrate:
         narrator.close()
     if recorder is not None and record is not None:
@@ -224,7 +254,10 @@ def play_command(
         render_state(final, picture)
         written.append(picture)
     if as_json:
-        click.echo(json.dumps(summary.to_json(), indent=2))
+        out = summary.to_json()
+        if explain:
+            out = {**out, "explain": explained}
+        click.echo(json.dumps(out, indent=2))
         return
     print_summary(console(), summary)
     for path in written:

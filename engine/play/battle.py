@@ -3,9 +3,11 @@ the seeds)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.agents import make_agent
 from engine.game.actions import Action
-from engine.game.drivers import SeededDice, play
+from engine.game.drivers import Agent, SeededDice, play
 from engine.game.events import Event
 from engine.game.state import GameState
 from engine.play import agent_seeds
@@ -21,6 +23,7 @@ def play_battle(
     *,
     on_step: OnStep | None = None,
     start: GameState | None = None,
+    agents: Mapping[str, Agent] | None = None,
 ) -> tuple[GameState, BattleSummary]:
     """Play one battle of ``matchup`` decided by ``seed`` (module docstring: the dice are
     ``SeededDice(seed)``, the agents get :func:`agent_seeds`).
@@ -29,6 +32,9 @@ def play_battle(
         on_step: also called after each input with ``(before, action, actor, after, events)``.
         start: the battle's first state, when the caller needs it first (e.g. for a record
             header); default ``matchup.new_game()``.
+        agents: the agents of A and B, when the caller needs them (e.g. to ask for their
+            explanations); default ``make_agent`` of the matchup's agent names with the
+            battle's agent seeds (:func:`engine.play.agent_seeds`).
 
     Returns:
         The final state and its summary.
@@ -40,7 +46,8 @@ def play_battle(
     if seed < 0:
         raise ValueError(f"the seed must be non-negative, not {seed}")
     sa, sb = agent_seeds(seed)
-    agents = {"A": make_agent(matchup.agents[0], sa), "B": make_agent(matchup.agents[1], sb)}
+    if agents is None:
+        agents = {"A": make_agent(matchup.agents[0], sa), "B": make_agent(matchup.agents[1], sb)}
     tally = VpTally()
     ploys = PloyTally()
 
