@@ -258,18 +258,19 @@ class EnvBattle:
         try:
             return self.codec.decode(self.state, index)  # type: ignore[arg-type]
         except CodecError as exc:
-            raise EnvError(f"action {index!r:.40}: {exc}") from None
+            raise EnvError(str(exc)) from None
 
-    def apply(self, action: Action) -> dict[str, float]:
+    def apply(self, action: Action, *, count: bool = True) -> dict[str, float]:
         """Apply the decision ``action`` (from :meth:`action`), then roll the chance nodes
-        up to the next decision or the end.
+        up to the next decision or the end; ``count``: it is an agent step (``steps``, the
+        truncation's count).
 
         Returns:
             Each player's reward for this step (module docstring).
         """
         before = self.state
         after, _ = before.apply(action)
-        self.steps += 1
+        self.steps += count
         return self._advance(before, after)
 
     def _advance(self, before: GameState, state: GameState) -> dict[str, float]:
