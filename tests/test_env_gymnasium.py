@@ -84,13 +84,13 @@ def test_reset_seed_plays_the_battle_of_killteam_play_with_that_seed() -> None:
     (seed 18) against the opponent ``"random"`` (given B's seed 19 by the environment) ends
     in the state ``play_battle`` reaches; the result reward is the winner's +1 or -1."""
     env = KillTeamEnv("random", teams=TEAMS)
-    obs, _ = env.reset(seed=9)
+    env.reset(seed=9)
     learner = make_agent("random", agent_seeds(9)[0])
     done, reward = False, 0.0
     while not done:
         state = env.battle.state
         index = ActionCodec.for_state(state).encode(state, ask(learner, state))
-        obs, reward, done, cut, _ = env.step(index)
+        _, reward, done, cut, _ = env.step(index)
         assert not cut
     final, _ = play_battle(make_matchup(MatchupChoice(teams=TEAMS, agents="random")), 9)
     assert env.battle.state.hash() == final.hash()
@@ -104,7 +104,7 @@ def test_reset_with_a_seed_is_deterministic_and_without_one_draws_a_new_battle()
     the generator the seeded reset made, the same for two environments."""
     a, b = KillTeamEnv(teams=TEAMS), KillTeamEnv(teams=TEAMS)
     obs_a, info_a = a.reset(seed=21)
-    obs_b, info_b = b.reset(seed=21)
+    obs_b, _ = b.reset(seed=21)
     assert gymnasium.utils.env_checker.data_equivalence(obs_a, obs_b)
     assert info_a["seed"] == 21
     assert a.reset()[1]["seed"] == b.reset()[1]["seed"] != 21

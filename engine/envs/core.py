@@ -120,9 +120,7 @@ class EnvConfig:
     rosters: tuple[str, str] | None = attrs.field(default=None, converter=_opt_pair)
     killzone: str | None = None
     crit_op: str | None = None
-    tac_ops: tuple[str | None, str | None] = attrs.field(
-        default=(None, None), converter=_tac_ops
-    )
+    tac_ops: tuple[str | None, str | None] = attrs.field(default=(None, None), converter=_tac_ops)
     primary_ops: tuple[str | None, str | None] = attrs.field(
         default=(None, None), converter=_primary_ops
     )
@@ -159,7 +157,6 @@ class EnvConfig:
                 primary_ops=self.primary_ops,
             )
         )
-
 
 
 def result_value(state: GameState, player: str) -> float:

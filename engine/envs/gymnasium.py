@@ -47,7 +47,7 @@ from engine.play import agent_seeds
 __all__ = ["KillTeamEnv", "LegalDiscrete"]
 
 _SEED_BOUND = 2**32
-Obs = dict[str, npt.NDArray[np.float32]]
+Obs = dict[str, Any]
 
 
 class LegalDiscrete(spaces.Discrete):
@@ -65,7 +65,7 @@ class LegalDiscrete(spaces.Discrete):
     def sample(
         self,
         mask: npt.NDArray[np.int8] | None = None,
-        probability: npt.NDArray[np.float64] | None = None,
+        probability: npt.NDArray[np.int8] | None = None,
     ) -> np.int64:
         """A legal action (class docstring), or ``Discrete.sample(mask, probability)``."""
         if mask is None and probability is None and self._legal is not None:
@@ -74,7 +74,7 @@ class LegalDiscrete(spaces.Discrete):
 
     def __getstate__(self) -> dict[str, Any]:
         """The space's state without its link to the environment."""
-        state = dict(super().__getstate__())
+        state = dict(self.__dict__)
         state["_legal"] = None
         return state
 
@@ -94,7 +94,7 @@ class KillTeamEnv(gymnasium.Env[Obs, np.int64]):
         BattleError: a battle that cannot be set up.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 - Gymnasium's attribute
 
     def __init__(
         self,
@@ -192,7 +192,7 @@ class KillTeamEnv(gymnasium.Env[Obs, np.int64]):
         actions (all False at the end or after a truncation)."""
         return self.battle.mask(self.learner)
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """``"ansi"``: one line about the state; ``None`` without a render mode."""
         if self.render_mode == "ansi":
             return self.battle.render_text()

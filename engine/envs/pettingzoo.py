@@ -31,7 +31,7 @@ EnvConfig` (``teams``, ``rosters``, ``killzone``, ``crit_op``, ``tac_ops``, ``pr
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -50,7 +50,7 @@ _SEED_BOUND = 2**32
 def observation_space() -> spaces.Dict:
     """A new observation space of one agent (module docstring): ``Dict(observation=Dict(
     operatives, board, globals), action_mask=Box(0, 1, (ACTION_SPACE_SIZE,), int8))``."""
-    arrays = {
+    arrays: dict[str, spaces.Space[Any]] = {
         name: spaces.Box(spec.low, spec.high, spec.shape, np.float32)
         for name, spec in ObservationEncoder.spaces.items()
     }
@@ -73,7 +73,7 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
-class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's convention
+class raw_env(AECEnv):  # type: ignore[misc]
     """The bare AEC environment (module docstring).
 
     Raises:
@@ -81,7 +81,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's conven
         BattleError: a battle that cannot be set up.
     """
 
-    metadata = {"name": "kill_team_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "kill_team_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
 
     def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
         super().__init__()
