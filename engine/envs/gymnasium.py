@@ -50,7 +50,7 @@ _SEED_BOUND = 2**32
 Obs = dict[str, Any]
 
 
-class LegalDiscrete(spaces.Discrete):
+class LegalDiscrete(spaces.Discrete):  # type: ignore[misc,unused-ignore]
     """``Discrete(n)`` whose ``sample()`` without a mask (or probabilities) draws among the
     legal actions its environment gives (``legal()``: an ``int8`` mask), from the space's
     own seeded generator. A pickled copy forgets its environment and samples like
@@ -70,7 +70,7 @@ class LegalDiscrete(spaces.Discrete):
         """A legal action (class docstring), or ``Discrete.sample(mask, probability)``."""
         if mask is None and probability is None and self._legal is not None:
             mask = self._legal()
-        return super().sample(mask=mask, probability=probability)
+        return np.int64(super().sample(mask=mask, probability=probability))
 
     def __getstate__(self) -> dict[str, Any]:
         """The space's state without its link to the environment."""
@@ -79,7 +79,7 @@ class LegalDiscrete(spaces.Discrete):
         return state
 
 
-class KillTeamEnv(gymnasium.Env[Obs, np.int64]):
+class KillTeamEnv(gymnasium.Env[Obs, np.int64]):  # type: ignore[misc,unused-ignore]
     """One side of a battle against an opponent (module docstring).
 
     Args:

@@ -35,8 +35,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-ignore]
 
 from engine.envs.codec import ACTION_SPACE_SIZE
 from engine.envs.core import PLAYERS, EnvBattle, EnvError, kwargs_config
