@@ -171,7 +171,10 @@ def matchup_options(f: Any) -> Any:
             default=None,
             callback=_agents_option,
             metavar="A[,B]",
-            help=f"heuristic or random, for both players or as A,B. Default: {DEFAULT_AGENTS[0]}.",
+            help=(
+                "heuristic, random or mcts (a search: mcts:<seconds>s or mcts:<iterations>), "
+                f"for both players or as A,B. Default: {DEFAULT_AGENTS[0]}."
+            ),
         ),
         click.option(
             "--equipment-a",
