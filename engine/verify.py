@@ -11,7 +11,9 @@ in step with it, what the header says:
   (:class:`~engine.game.drivers.SeededDice` ``(seed)``, one roll per chance node in order,
   as :func:`~engine.game.drivers.play` drives it) must give exactly the recorded roll;
 - **agents**: at each decision of a player whose recorded agent is a built-in agent
-  (:data:`engine.agents.AGENT_NAMES`, written exactly so), that agent made with its seed
+  (:data:`engine.agents.AGENT_NAMES`, written exactly so) that makes the same choices every
+  run (:func:`engine.agents.reproducible`: not a search with a time budget), that agent made
+  with its seed
   (the header's ``agent_seeds``; without it the rule of ``killteam play``,
   :func:`engine.play.agent_seeds`: ``2 * seed`` for A, ``2 * seed + 1`` for B) and asked as
   ``play`` asks it (once per decision of its player, in order: agents keep state between
@@ -42,7 +44,7 @@ from typing import Any
 import attrs
 
 from engine import RULESET, __version__
-from engine.agents import AGENT_NAMES, make_agent
+from engine.agents import AGENT_NAMES, make_agent, reproducible
 from engine.errors import KillTeamError
 from engine.game.actions import Action, format_action
 from engine.game.drivers import Agent, SeededDice, ask
@@ -192,6 +194,11 @@ class RecordVerifier:
                 self.unverifiable.append(
                     f"decisions of {p} (agent {excerpt(name)} is not a built-in agent: "
                     f"{', '.join(AGENT_NAMES)})"
+                )
+            elif not reproducible(name):
+                self.unverifiable.append(
+                    f"decisions of {p} (agent {name} searches for a time, not a number of "
+                    "iterations: its choices are not reproducible)"
                 )
             elif seeds is None:
                 self.unverifiable.append(

@@ -282,7 +282,7 @@ def test_batch_results_do_not_depend_on_workers_and_each_game_replays_alone(
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["play", "--agents", "clever"], ["--agents", "clever", "heuristic, random"]),
+        (["play", "--agents", "clever"], ["--agents", "clever", "heuristic, mcts, random"]),
         (["play", "--agents", "random,random,random"], ["--agents"]),
         (["play", "--teams", "nosuch", "legionaries"], ["player A", "nosuch", "kasrkin"]),
         (["play", "--seed", "-1"], ["--seed"]),

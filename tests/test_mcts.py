@@ -148,7 +148,7 @@ def test_make_agent_accepts_mcts_specs() -> None:
 def test_a_bad_mcts_budget_is_a_clear_error(spec: str) -> None:
     """A budget that is not a positive number of seconds or iterations is refused, the
     message naming the spec and the accepted forms."""
-    with pytest.raises(ValueError, match=r"MCTS budget .* not a positive number"):
+    with pytest.raises(ValueError, match=r"MCTS budget .* is not a number of seconds up to"):
         make_agent(spec)
 
 
@@ -158,3 +158,25 @@ def test_a_bad_constructor_budget_is_a_clear_error() -> None:
         MCTSAgent(0, iterations=0)
     with pytest.raises(ValueError, match="budget_seconds must be a positive number"):
         MCTSAgent(0, budget_seconds=0.0)
+
+
+def test_only_searches_with_an_iteration_budget_are_reproducible() -> None:
+    """``random``, ``heuristic`` and ``mcts:<iterations>`` make the same choices every run for
+    a seed; ``mcts`` (1 s) and ``mcts:<seconds>s`` depend on the machine's speed; a name that
+    is not an agent is not reproducible either."""
+    from engine.agents import reproducible
+
+    assert [reproducible(n) for n in ("random", "heuristic", "mcts:400", "MCTS:7")] == [True] * 4
+    assert [reproducible(n) for n in ("mcts", "mcts:1s", "mcts:0.25s", "alice")] == [False] * 4
+
+
+def test_search_budgets_are_bounded() -> None:
+    """A spec may not ask for unbounded work: at most MAX_SECONDS seconds or MAX_ITERATIONS
+    iterations a decision (a record's header is user input)."""
+    from engine.agents.mcts import MAX_ITERATIONS, MAX_SECONDS, parse_mcts_spec
+
+    assert parse_mcts_spec(f"mcts:{MAX_ITERATIONS}") == (None, MAX_ITERATIONS)
+    assert parse_mcts_spec(f"mcts:{MAX_SECONDS:g}s") == (MAX_SECONDS, None)
+    for spec in (f"mcts:{MAX_ITERATIONS + 1}", f"mcts:{MAX_SECONDS + 1:g}s", "mcts:1e9s"):
+        with pytest.raises(ValueError, match="up to"):
+            parse_mcts_spec(spec)

@@ -300,7 +300,7 @@ def test_parts_that_cannot_be_verified_are_an_error_unless_not_strict() -> None:
     message = _verify_error(lines)
     assert message.startswith(
         "record line 1: cannot be verified: dice (the record has no seed); decisions of A "
-        "(agent 'alice' is not a built-in agent: heuristic, random); decisions of B (agent "
+        "(agent 'alice' is not a built-in agent: heuristic, mcts, random); decisions of B (agent "
         "random has no seed: the record has no seed or agent_seeds); team data of A "
         "('my_kasrkin' is not a built-in team) (verified: built-in team data of B "
         "(legionaries))"
@@ -473,3 +473,15 @@ def test_batch_lines_pass_the_check_untouched(monkeypatch: pytest.MonkeyPatch) -
     assert [(line["index"], line["seed"]) for line in lines] == [
         (i, game_seed(9, i)) for i in range(3)
     ]
+
+
+def test_a_search_with_a_time_budget_cannot_be_verified() -> None:
+    """An MCTS agent with a time budget (``mcts:1s``) searches as far as the machine gets in
+    that time, so playing its decisions again need not give the recorded ones: strict
+    verification names its decisions as unverifiable instead of failing on a difference."""
+    lines = _with_head(_record(), agents={"A": "mcts:1s", "B": "random"})
+    message = _verify_error(lines)
+    assert "decisions of A (agent mcts:1s searches for a time, not a number of iterations" in (
+        message
+    )
+    assert "decisions of B (agent" not in message  # B's random agent is verified

@@ -53,6 +53,7 @@ __all__ = [
     "fight_value",
     "heal_value",
     "make_agent",
+    "reproducible",
     "shoot_reroll_gain",
     "shot_value",
     "starting_wounds",
@@ -111,6 +112,20 @@ class _AgentNames(tuple[str, ...]):
 
 #: The agent names; ``"mcts"`` also takes a budget: ``mcts:<seconds>s`` or ``mcts:<iterations>``.
 AGENT_NAMES = _AgentNames(("heuristic", "mcts", "random"))
+
+
+def reproducible(name: str) -> bool:
+    """Whether the agent ``name`` (in :data:`AGENT_NAMES`) makes the same choices every run
+    for a seed: ``random``, ``heuristic`` and ``mcts:<iterations>`` do; an MCTS agent with a
+    time budget (``mcts``, ``mcts:<seconds>s``) searches as far as the machine gets in that
+    time, so its records cannot be verified by playing its decisions again."""
+    key = name.strip().lower()
+    if key in ("random", "heuristic"):
+        return True
+    if key not in AGENT_NAMES:
+        return False
+    _, iterations = parse_mcts_spec(key)
+    return iterations is not None
 
 
 def make_agent(name: str, seed: int = 0) -> Agent:

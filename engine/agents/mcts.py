@@ -142,13 +142,21 @@ def evaluate(state: GameState, me: str) -> float:
     return value
 
 
+MAX_SECONDS = 600.0
+"""The largest time budget a spec may ask for, in seconds per decision."""
+
+MAX_ITERATIONS = 1_000_000
+"""The largest iteration budget a spec may ask for, per decision."""
+
+
 def parse_mcts_spec(spec: str) -> tuple[float | None, int | None]:
     """The budget of an agent spec ``mcts``, ``mcts:1s``, ``mcts:0.25s`` (seconds per
     decision) or ``mcts:400`` (iterations per decision), as ``(seconds, iterations)``.
 
     Raises:
-        ValueError: not such a spec, or a budget that is not a positive number (the message
-            shows the accepted forms).
+        ValueError: not such a spec, or a budget that is not a positive number, or above
+            :data:`MAX_SECONDS` or :data:`MAX_ITERATIONS` (the message shows the accepted
+            forms).
     """
     key = spec.strip().lower()
     forms = "mcts, mcts:<seconds>s (e.g. mcts:0.25s) or mcts:<iterations> (e.g. mcts:400)"
@@ -160,17 +168,17 @@ def parse_mcts_spec(spec: str) -> tuple[float | None, int | None]:
     try:
         if budget.endswith("s"):
             seconds = float(budget[:-1])
-            if not (math.isfinite(seconds) and seconds > 0):
+            if not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):
                 raise ValueError
             return seconds, None
         iterations = int(budget)
-        if iterations < 1:
+        if not 1 <= iterations <= MAX_ITERATIONS:
             raise ValueError
         return None, iterations
     except ValueError:
         raise ValueError(
-            f"agent {spec!r}: the MCTS budget {budget!r} is not a positive number of seconds "
-            f"or iterations (use {forms})"
+            f"agent {spec!r}: the MCTS budget {budget!r} is not a number of seconds up to "
+            f"{MAX_SECONDS:g} or of iterations up to {MAX_ITERATIONS:,} (use {forms})"
         ) from None
 
 
