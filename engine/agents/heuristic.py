@@ -1,3 +1,5 @@
+# Over 800 lines: one agent, its decision handlers and its action scoring (public as
+# rank() for search); the values it uses live in engine.advice and engine.agents.position.
 """The heuristic agent: a rules-aware player that needs no search.
 
 :class:`HeuristicAgent` picks every decision with a documented rule of thumb, valuing

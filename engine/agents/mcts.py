@@ -2,10 +2,21 @@
 
 The search, in short (``docs/AI.md`` has the long version):
 
-- **Information sets.** Each iteration starts from a *determinisation* of the root: the
-  opponent's secret selections (tac op, primary op...) drawn consistently with what the
-  deciding player saw (:func:`_determinise`). The tree is keyed by actions, not states, so
-  every determinisation shares the same statistics (single-observer ISMCTS).
+- **Information sets.** Each decision draws :data:`DETERMINISATIONS` *determinisations* of
+  the root once: the opponent's secret selections (tac op, primary op...) drawn consistently
+  with what the deciding player saw (:func:`_determinise`; equal draws are one, and when
+  nothing is hidden there is one). Iteration ``i`` searches draw ``i`` modulo their number.
+  The tree is keyed by actions, not states, so every determinisation shares the same
+  statistics (single-observer ISMCTS).
+- **States kept along the tree.** Each tree node keeps the state it stands for in each
+  determinisation that reached it (and a chance node its outcomes, a leaf its value), so an
+  iteration applies only the actions on its path that no earlier iteration of its
+  determinisation applied: the engine's own memos (legal actions...) live on with the
+  states. A candidate of another determinisation illegal in this one (an action of the
+  opponent's op, whose op differs) is replaced by the heuristic's choice.
+- **Horizon.** An iteration ends at the end of the root's turning point (the first state of
+  the next one, scored: the turning point's VP are in it) or of the battle, so no iteration
+  spends its time in the next Strategy phase.
 - **Chance nodes.** An outcome is drawn by its exact weight
   (:meth:`~engine.game.state.GameState.chance_outcomes`, weights summing to 6^dice), with
   *progressive widening*: a chance node visited ``n`` times has at most ``ceil(sqrt(n + 1))``
@@ -15,8 +26,9 @@ The search, in short (``docs/AI.md`` has the long version):
   :data:`SEARCHED_KINDS` (activations, actions, counteractions, On Guard interrupts, free
   actions). Their candidates are the heuristic's best ones
   (:class:`~engine.agents.heuristic.HeuristicAgent`): for an action, its
-  :data:`TOP_CANDIDATES` best scored complete actions (a move is one complete action, ``Reposition
-  KAS-1 to 8,4``, from :func:`engine.game.flow.list_complete_actions`), with a PUCT prior
+  :data:`TOP_CANDIDATES` best scored complete actions
+  (:meth:`~engine.agents.heuristic.HeuristicAgent.rank`; a move is one complete action,
+  ``Reposition KAS-1 to 8,4``), with a PUCT prior
   from a softmax of its scores (temperature :data:`PRIOR_TEMPERATURE`, in operatives; a
   share :data:`PRIOR_FLOOR` of the prior is spread evenly, so every candidate is tried); for
   an activation or a counteraction, every listed option, the heuristic's choice with half the
@@ -27,7 +39,7 @@ The search, in short (``docs/AI.md`` has the long version):
   the player to move (the value is the root player's; the opponent minimises it), an
   unvisited child valued at its parent's mean.
 - **Leaves.** A searched decision node other than the root is a leaf until it has been
-  visited :data:`EXPAND_VISITS` times; a leaf (and the end of the battle) is valued by
+  visited :data:`EXPAND_VISITS` times; a leaf (and the horizon) is valued by
   :func:`evaluate` with the mission in view: the VP difference, plus the VP each side would
   score if the turning point ended now (marker control, the kill op's grades, tac ops:
   :meth:`~engine.agents.mission_choices.MissionSense.end_score`, the scoring of
