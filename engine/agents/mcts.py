@@ -105,6 +105,9 @@ EXPAND_VISITS: Final = 3
 WIN_VALUE: Final = 3.0
 #: The weight of the VP the position would score at the end of the turning point.
 END_WEIGHT: Final = 1.0
+#: How many determinisations of the root one decision searches (drawn once per decision;
+#: equal draws share their cached states).
+DETERMINISATIONS: Final = 8
 #: The time budget of ``mcts`` with no budget given, in seconds per decision.
 DEFAULT_SECONDS: Final = 1.0
 
@@ -445,11 +448,6 @@ class MCTSAgent:
         for x in path:
             x.visits += 1
             x.total += value
-
-
-#: How many determinisations of the root one decision searches (drawn once per decision;
-#: equal draws share their cached states).
-DETERMINISATIONS: Final = 8
 
 
 def _determinisations(root: _Node, state: GameState, me: str, rng: random.Random) -> list[int]:
