@@ -20,7 +20,10 @@ workers).
   ``--out`` writes one JSON line per battle.
 
 The issue's target: at least 65% wins against the heuristic over 200 battles at 1 s per
-decision (several hours of CPU: a battle has about 150 searched MCTS decisions).
+decision (several hours of CPU: a battle has about 75 searched MCTS decisions, 60 to 130 s
+of wall time at 1 s per decision). The mean iterations per decision is skewed by the last
+decisions of a turning point, where the search reaches its horizon at once and runs many
+cheap iterations (``benchmarks/mcts_speed.py`` times iterations on fixed positions).
 """
 
 from __future__ import annotations

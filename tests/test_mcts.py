@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.agents import AGENT_NAMES, RandomAgent, make_agent
+from engine.agents import AGENT_NAMES, HeuristicAgent, RandomAgent, make_agent
 from engine.agents.explain import Alternative
 from engine.agents.mcts import MCTSAgent, evaluate, parse_mcts_spec
 from engine.game.drivers import SeededDice
@@ -180,3 +180,87 @@ def test_search_budgets_are_bounded() -> None:
     for spec in (f"mcts:{MAX_ITERATIONS + 1}", f"mcts:{MAX_SECONDS + 1:g}s", "mcts:1e9s"):
         with pytest.raises(ValueError, match="up to"):
             parse_mcts_spec(spec)
+
+
+def _tree_edges(agent: MCTSAgent) -> list[tuple[object, object, object]]:
+    """Every (parent, action, child) edge of the agent's last search tree."""
+    root = agent._root
+    assert root is not None
+    edges, todo = [], [root]
+    while todo:
+        node = todo.pop()
+        for a, child in node.children.items():
+            edges.append((node, a, child))
+            todo.append(child)
+    return edges
+
+
+def test_each_kept_state_is_its_parents_state_after_the_edges_action() -> None:
+    """The search keeps, in each tree node, the state it stands for in each determinisation
+    (so that no iteration replays the path from the root): that state must be exactly what
+    the engine gives by applying the edge's action to the parent's state of the same
+    determinisation (the engine is deterministic: ``apply`` of equal states and actions
+    gives equal states)."""
+    agent = MCTSAgent(2, iterations=40)
+    agent.act(_duel())
+    edges = _tree_edges(agent)
+    assert edges
+    checked = 0
+    for parent, action, child in edges:
+        for k, state in child.states.items():
+            if k in parent.states:
+                assert parent.states[k].apply(action)[0] == state
+                checked += 1
+    assert checked > 0
+
+
+def test_an_iteration_stops_at_the_next_turning_point() -> None:
+    """The horizon: an iteration ends at the first state of the next turning point, so no
+    node of the tree holds a state past it, and a node holding such a state has no
+    children (it was a leaf, valued there)."""
+    agent = MCTSAgent(4, iterations=60)
+    s = _duel()
+    agent.act(s)
+    for _, _, child in _tree_edges(agent):
+        for state in child.states.values():
+            assert state.tp <= s.tp + 1
+            if state.tp > s.tp:
+                assert not child.children
+
+
+def test_one_determinisation_when_nothing_is_hidden() -> None:
+    """In the duel (the LAB killzone with no mission ops) the opponent has no secret
+    selection, so every determinisation is the position itself (``resample`` returns the
+    state): the search keeps a single root state and the visits of the root are the
+    iterations run."""
+    agent = MCTSAgent(1, iterations=25)
+    agent.act(_duel())
+    root = agent._root
+    assert root is not None
+    assert len(root.states) == 1
+    assert root.visits == 25
+
+
+def test_heuristic_rank_starts_with_its_own_choice() -> None:
+    """``HeuristicAgent.rank`` is the scored list the heuristic's action choice starts from:
+    when the best-scored action is not an idle End activation, it is the action ``act``
+    plays (module docstring of the heuristic). In the duel that is the kill shot at BLU-1
+    (see ``test_shoots_the_wounded_enemy_it_can_kill``); every ranked action is legal and
+    the scores are sorted best first."""
+    s = _duel()
+    h = HeuristicAgent(0)
+    ranked = h.rank(s)
+    assert ranked and str(ranked[0][0]) == "Shoot RED-1 gun at BLU-1"
+    assert ranked[0][0] == HeuristicAgent(0).act(s)
+    scores = [sc for _, sc in ranked]
+    assert scores == sorted(scores, reverse=True)
+    assert all(s.is_legal(a) for a, _ in ranked)
+
+
+def test_heuristic_rank_refuses_a_decision_that_is_not_action_like() -> None:
+    """``rank`` scores actions of an operative; at an activation decision (which operative
+    to activate) there is no such list, and it says so rather than guess."""
+    s = pos({"RED-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 13.5)}}, turn="A")
+    assert isinstance(s.node, Decision) and s.node.kind == "activate"
+    with pytest.raises(ValueError, match="not an action-like decision"):
+        HeuristicAgent(0).rank(s)

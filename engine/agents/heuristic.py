@@ -1,3 +1,5 @@
+# Over 800 lines: one agent, its decision handlers and its action scoring (public as
+# rank() for search); the values it uses live in engine.advice and engine.agents.position.
 """The heuristic agent: a rules-aware player that needs no search.
 
 :class:`HeuristicAgent` picks every decision with a documented rule of thumb, valuing
@@ -324,6 +326,38 @@ class HeuristicAgent:
             if len(out) >= ranked.top:
                 break
         return out
+
+    def rank(self, state: GameState) -> list[tuple[Action, float]]:
+        """The scored actions of an action-like decision (``action``, ``interrupt``,
+        ``free_action``, ``destination``, the action of a counteraction), best first, as
+        ``(complete action, score in operatives)``: the ranking the agent's choice at such a
+        decision starts from (module docstring, **Actions**), each action legal in
+        ``state`` (listed, or a cover spot the engine accepts). Moves whose bound cannot
+        beat a listed action are left out (they would not be chosen), and the advance that
+        replaces an idle End activation is not in it. Empty when nothing is listed. Search
+        code uses it for its candidates and priors; it does not change what :meth:`act`
+        chooses.
+
+        Raises:
+            ValueError: ``state`` is not a decision node of an action-like kind.
+        """
+        node = state.node
+        if not isinstance(node, Decision) or self._handlers.get(node.kind) not in (
+            self._action,
+            self._counteract,
+        ):
+            raise ValueError(f"rank: not an action-like decision: {node!r}")
+        legal = list_complete_actions(state)
+        if not legal:
+            return []
+        self._state = state
+        self._checked = None
+        self._sense = None
+        scored = self._scores(
+            DecisionView(state), node.player, legal, state, self._mission(node.player)
+        )
+        n = len(legal)
+        return [(a, sc) for sc, i, a in scored if i < n or state.is_legal(a)]
 
     def _mission(self, me: str) -> MissionSense:
         """The mission's values for this decision (built on first use)."""

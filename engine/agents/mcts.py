@@ -2,10 +2,21 @@
 
 The search, in short (``docs/AI.md`` has the long version):
 
-- **Information sets.** Each iteration starts from a *determinisation* of the root: the
-  opponent's secret selections (tac op, primary op...) drawn consistently with what the
-  deciding player saw (:func:`_determinise`). The tree is keyed by actions, not states, so
-  every determinisation shares the same statistics (single-observer ISMCTS).
+- **Information sets.** Each decision draws :data:`DETERMINISATIONS` *determinisations* of
+  the root once: the opponent's secret selections (tac op, primary op...) drawn consistently
+  with what the deciding player saw (:func:`_determinise`; equal draws are one, and when
+  nothing is hidden there is one). Iteration ``i`` searches draw ``i`` modulo their number.
+  The tree is keyed by actions, not states, so every determinisation shares the same
+  statistics (single-observer ISMCTS).
+- **States kept along the tree.** Each tree node keeps the state it stands for in each
+  determinisation that reached it (and a chance node its outcomes, a leaf its value), so an
+  iteration applies only the actions on its path that no earlier iteration of its
+  determinisation applied: the engine's own memos (legal actions...) live on with the
+  states. A candidate of another determinisation illegal in this one (an action of the
+  opponent's op, whose op differs) is replaced by the heuristic's choice.
+- **Horizon.** An iteration ends at the end of the root's turning point (the first state of
+  the next one, scored: the turning point's VP are in it) or of the battle, so no iteration
+  spends its time in the next Strategy phase.
 - **Chance nodes.** An outcome is drawn by its exact weight
   (:meth:`~engine.game.state.GameState.chance_outcomes`, weights summing to 6^dice), with
   *progressive widening*: a chance node visited ``n`` times has at most ``ceil(sqrt(n + 1))``
@@ -15,8 +26,9 @@ The search, in short (``docs/AI.md`` has the long version):
   :data:`SEARCHED_KINDS` (activations, actions, counteractions, On Guard interrupts, free
   actions). Their candidates are the heuristic's best ones
   (:class:`~engine.agents.heuristic.HeuristicAgent`): for an action, its
-  :data:`TOP_CANDIDATES` best scored complete actions (a move is one complete action, ``Reposition
-  KAS-1 to 8,4``, from :func:`engine.game.flow.list_complete_actions`), with a PUCT prior
+  :data:`TOP_CANDIDATES` best scored complete actions
+  (:meth:`~engine.agents.heuristic.HeuristicAgent.rank`; a move is one complete action,
+  ``Reposition KAS-1 to 8,4``), with a PUCT prior
   from a softmax of its scores (temperature :data:`PRIOR_TEMPERATURE`, in operatives; a
   share :data:`PRIOR_FLOOR` of the prior is spread evenly, so every candidate is tried); for
   an activation or a counteraction, every listed option, the heuristic's choice with half the
@@ -27,7 +39,7 @@ The search, in short (``docs/AI.md`` has the long version):
   the player to move (the value is the root player's; the opponent minimises it), an
   unvisited child valued at its parent's mean.
 - **Leaves.** A searched decision node other than the root is a leaf until it has been
-  visited :data:`EXPAND_VISITS` times; a leaf (and the end of the battle) is valued by
+  visited :data:`EXPAND_VISITS` times; a leaf (and the horizon) is valued by
   :func:`evaluate` with the mission in view: the VP difference, plus the VP each side would
   score if the turning point ended now (marker control, the kill op's grades, tac ops:
   :meth:`~engine.agents.mission_choices.MissionSense.end_score`, the scoring of
@@ -49,12 +61,11 @@ import random
 import time
 from typing import Final
 
-from engine.advice import DAMAGE_WEIGHT, VP_VALUE, DecisionView
+from engine.advice import DAMAGE_WEIGHT, VP_VALUE
 from engine.agents.explain import Alternative
 from engine.agents.heuristic import HeuristicAgent
 from engine.agents.mission_choices import MissionSense
 from engine.game.actions import Action, IllegalActionError
-from engine.game.flow import list_complete_actions
 from engine.game.information import resample
 from engine.game.observation import Observation
 from engine.game.state import Chance, Decision, GameState, Terminal, other
@@ -62,6 +73,7 @@ from engine.game.state import Chance, Decision, GameState, Terminal, other
 __all__ = [
     "C_PUCT",
     "DEFAULT_SECONDS",
+    "DETERMINISATIONS",
     "EXPAND_VISITS",
     "PRIOR_FLOOR",
     "PRIOR_TEMPERATURE",
@@ -93,6 +105,9 @@ EXPAND_VISITS: Final = 3
 WIN_VALUE: Final = 3.0
 #: The weight of the VP the position would score at the end of the turning point.
 END_WEIGHT: Final = 1.0
+#: How many determinisations of the root one decision searches (drawn once per decision;
+#: equal draws share their cached states).
+DETERMINISATIONS: Final = 8
 #: The time budget of ``mcts`` with no budget given, in seconds per decision.
 DEFAULT_SECONDS: Final = 1.0
 
@@ -183,9 +198,21 @@ def parse_mcts_spec(spec: str) -> tuple[float | None, int | None]:
 
 
 class _Node:
-    """A tree node, reached by a sequence of actions from the root (not a state)."""
+    """A tree node, reached by a sequence of actions from the root (not a state); it keeps
+    the state it stands for in each determinisation that reached it (``states``), so an
+    iteration replays no action it has applied before."""
 
-    __slots__ = ("cands", "children", "policy", "priors", "total", "visits")
+    __slots__ = (
+        "cands",
+        "children",
+        "outcomes",
+        "policy",
+        "priors",
+        "states",
+        "total",
+        "values",
+        "visits",
+    )
 
     def __init__(self) -> None:
         self.visits = 0
@@ -194,6 +221,9 @@ class _Node:
         self.cands: list[Action] | None = None  # a searched decision's candidates
         self.priors: list[float] = []
         self.policy: Action | None = None  # a followed decision's heuristic choice
+        self.states: dict[int, GameState] = {}  # determinisation -> the state here
+        self.values: dict[int, float] = {}  # determinisation -> the leaf value here
+        self.outcomes: dict[int, list[tuple[Action, int]]] = {}  # a chance node's outcomes
 
 
 class MCTSAgent:
@@ -265,12 +295,13 @@ class MCTSAgent:
         t0 = time.perf_counter()
         me = node.player
         root = _Node()
-        self._expand(root, state, node.kind, me)
+        self._expand(root, state, node.kind)
         assert root.cands is not None
         if len(root.cands) == 1:
             return root.cands[0]
         self._root, self._root_player = root, me
         rng = random.Random(self.seed * 1_000_003 + state.step)
+        schedule = _determinisations(root, state, me, rng)
         n = 0
         while True:
             if self.iterations is not None and n >= self.iterations:
@@ -278,7 +309,7 @@ class MCTSAgent:
             spent = time.perf_counter() - t0
             if self.budget_seconds is not None and n > 0 and spent >= self.budget_seconds:
                 break
-            self._iterate(state, root, me, rng)
+            self._iterate(root, schedule[n % len(schedule)], me, rng)
             n += 1
         self.decisions += 1
         self.iterations_run += n
@@ -320,22 +351,21 @@ class MCTSAgent:
                 best, choice = key, a
         return choice
 
-    def _expand(self, node: _Node, state: GameState, kind: str, me: str) -> None:
+    def _expand(self, node: _Node, state: GameState, kind: str) -> None:
         """Give a searched decision node its candidates and priors (module docstring)."""
-        mover = state.node.player if isinstance(state.node, Decision) else me
         ranked = None
         if kind in _RANKED_KINDS or (
             kind == "counteract"
             and not any(a.verb in ("Counteract", "Pass") for a in state.legal_actions())
         ):
-            ranked = _heuristic_ranking(self._heuristic, state, mover)
+            ranked = self._heuristic.rank(state)
         if ranked:
             top = ranked[:TOP_CANDIDATES]
-            hi = top[0][0]
-            weights = [math.exp((s - hi) / PRIOR_TEMPERATURE) for s, _ in top]
+            hi = top[0][1]
+            weights = [math.exp((s - hi) / PRIOR_TEMPERATURE) for _, s in top]
             total = sum(weights)
             floor = PRIOR_FLOOR / len(top)
-            node.cands = [a for _, a in top]
+            node.cands = [a for a, _ in top]
             node.priors = [(1 - PRIOR_FLOOR) * x / total + floor for x in weights]
             return
         pick = self._heuristic.act(state)
@@ -362,26 +392,30 @@ class MCTSAgent:
                 best, choice = u, a
         return choice
 
-    def _chance(self, node: _Node, state: GameState, rng: random.Random) -> Action:
+    def _chance(self, node: _Node, state: GameState, k: int, rng: random.Random) -> Action:
         """An outcome by its exact weight, with progressive widening (module docstring)."""
-        outcomes = state.chance_outcomes()
+        outcomes = node.outcomes.get(k)
+        if outcomes is None:
+            outcomes = node.outcomes[k] = state.chance_outcomes()
         if len(node.children) < math.ceil(math.sqrt(node.visits + 1)):
             pool = outcomes
         else:
             pool = [(a, w) for a, w in outcomes if a in node.children] or outcomes
         return rng.choices([a for a, _ in pool], [w for _, w in pool])[0]
 
-    def _iterate(self, root_state: GameState, root: _Node, me: str, rng: random.Random) -> None:
-        """One iteration: determinise, descend, value the leaf, back up (module docstring)."""
-        s = _determinise(root_state, me, rng)
+    def _iterate(self, root: _Node, k: int, me: str, rng: random.Random) -> None:
+        """One iteration in determinisation ``k``: descend from the root, reusing the states
+        this determinisation reached before, value the leaf, back up (module docstring)."""
         node = root
+        s = root.states[k]
+        tp = s.tp
         path = [root]
         while True:
             n = s.node
-            if isinstance(n, Terminal):
-                break
+            if isinstance(n, Terminal) or s.tp > tp:
+                break  # the end of the battle, or the horizon: the next turning point
             if isinstance(n, Chance):
-                a = self._chance(node, s, rng)
+                a = self._chance(node, s, k, rng)
             else:
                 assert isinstance(n, Decision)
                 # (Listing an action decision's options is costly: a ranked kind is not
@@ -391,44 +425,57 @@ class MCTSAgent:
                     if node is not root and node.visits < EXPAND_VISITS:
                         break
                     if node.cands is None:
-                        self._expand(node, s, n.kind, me)
+                        self._expand(node, s, n.kind)
                     a = self._select(node, n.player == me)
                 elif len(legal) == 1:
                     a = legal[0]
                 else:
                     a = node.policy if node.policy is not None else self._heuristic.act(s)
                     node.policy = a
-            try:
-                s = s.apply(a)[0]
-            except IllegalActionError:
-                # A candidate of another determinisation, illegal in this one.
-                a = self._heuristic.act(s)
-                s = s.apply(a)[0]
             child = node.children.get(a)
-            if child is None:
-                child = node.children[a] = _Node()
-            node = child
+            after = child.states.get(k) if child is not None else None
+            if after is None:
+                try:
+                    after = s.apply(a)[0]
+                except IllegalActionError:
+                    # A candidate of another determinisation, illegal in this one.
+                    a = self._heuristic.act(s)
+                    child = node.children.get(a)
+                    after = child.states.get(k) if child is not None else None
+                    if after is None:
+                        after = s.apply(a)[0]
+                if child is None:
+                    child = node.children[a] = _Node()
+                child.states[k] = after
+            assert child is not None
+            node, s = child, after
             path.append(node)
-        value = evaluate(s, me)
+        value = node.values.get(k)
+        if value is None:
+            value = node.values[k] = evaluate(s, me)
         for x in path:
             x.visits += 1
             x.total += value
 
 
-def _heuristic_ranking(h: HeuristicAgent, state: GameState, me: str) -> list[tuple[float, Action]]:
-    """The heuristic's scored actions at an action-like decision of ``me``, best first, each
-    legal: ``(score in operatives, complete action)``.
-
-    The one place that reads the heuristic's internal ranking (``HeuristicAgent._scores``,
-    documented in its module docstring).
-    """
-    legal = list_complete_actions(state)
-    if not legal:
-        return []
-    w = DecisionView(state)
-    h._state = state
-    h._checked = None
-    h._sense = None
-    scored = h._scores(w, me, legal, state, h._mission(me))
-    n = len(legal)
-    return [(sc, a) for sc, i, a in scored if i < n or state.is_legal(a)]
+def _determinisations(root: _Node, state: GameState, me: str, rng: random.Random) -> list[int]:
+    """Draw :data:`DETERMINISATIONS` determinisations of ``state`` for ``me``
+    (:func:`_determinise`), store the distinct ones in ``root.states`` (keys 0, 1...) and
+    return the schedule: the key of each draw, in draw order (iteration ``i`` searches draw
+    ``i mod DETERMINISATIONS``, so equal draws keep their weight). One key when nothing is
+    hidden (:func:`resample` returns the state itself)."""
+    schedule: list[int] = []
+    for _ in range(DETERMINISATIONS):
+        s = _determinise(state, me, rng)
+        if s is state and not root.states:
+            root.states[0] = s
+            return [0]
+        for k, t in root.states.items():
+            if t == s:
+                schedule.append(k)
+                break
+        else:
+            k = len(root.states)
+            root.states[k] = s
+            schedule.append(k)
+    return schedule
