@@ -128,6 +128,44 @@ def test_serialisation_round_trips_a_battle_under_way() -> None:
     assert state2.game_state.hash() == state.game_state.hash()
 
 
+def test_a_history_text_replays_to_the_same_state() -> None:
+    """``history_text`` writes the action indices as plain text and ``state_from_history``
+    replays them: the same history, engine state and decision count, with no pickle in
+    between (the text is the header line and comma-separated integers)."""
+    game = _game()
+    state = _random_until(game.new_initial_state(), random.Random(4), lambda s: s.decisions > 50)
+    text = kill_team_spiel.history_text(state)
+    head, body = text.split("\n")
+    assert head == kill_team_spiel.HISTORY_HEADER
+    assert [int(w) for w in body.split(",")] == list(state.history())
+    again = kill_team_spiel.state_from_history(game, text)
+    assert again.history() == state.history() and again.decisions == state.decisions
+    assert again.game_state.hash() == state.game_state.hash()
+    empty = kill_team_spiel.state_from_history(game, kill_team_spiel.HISTORY_HEADER + "\n")
+    assert empty.history() == []
+
+
+def test_a_history_from_anyone_is_checked_as_data() -> None:
+    """Text that is not a history, a field that is not a decimal index, an index that is
+    not legal where it falls, or more indices than the bound: each is refused with an error
+    naming what is wrong and where, and nothing in the text is executed."""
+    game = _game()
+    state = _random_until(game.new_initial_state(), random.Random(4), lambda s: s.decisions > 5)
+    good = list(state.history())
+    header = kill_team_spiel.HISTORY_HEADER
+    with pytest.raises(EnvError, match="not a kill_team history"):
+        kill_team_spiel.state_from_history(game, "cos\nsystem\n(S'echo hi'\ntR.")
+    with pytest.raises(EnvError, match="history index 2: '1e3' is not a decimal"):
+        kill_team_spiel.state_from_history(game, f"{header}\n{good[0]},1e3")
+    # The first input is the crit op's dice roll (a chance node): a decision index there is
+    # not a possible outcome.
+    with pytest.raises(EnvError, match="history index 1: "):
+        kill_team_spiel.state_from_history(game, f"{header}\n{ACTION_SPACE_SIZE - 1}")
+    too_many = ",".join(["0"] * (kill_team_spiel.MAX_HISTORY_ACTIONS + 1))
+    with pytest.raises(EnvError, match="at most"):
+        kill_team_spiel.state_from_history(game, f"{header}\n{too_many}")
+
+
 def test_a_battle_at_the_decision_limit_ends_as_a_draw(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the limit lowered to 12 decisions the battle is terminal after the 12th
     decision, with returns 0, 0 and no legal action."""

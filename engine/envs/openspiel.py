@@ -30,7 +30,11 @@ loss and 0/0 for a draw (1.8).
   (``"operatives"`` 32x78, ``"board"`` 25x22x30, ``"globals"`` 208; 19204 float32 in that
   order), from the player's view.
 - Serialisation: ``pyspiel.serialize_game_and_state`` / ``deserialize_game_and_state`` work
-  (the game string carries the parameters; the state pickles its engine state).
+  (the game string carries the parameters; the state pickles its engine state). OpenSpiel
+  deserialises every Python game's state with ``pickle.loads`` of the text: deserialise only
+  text your own process wrote. To store or share a state, use :func:`history_text` and
+  :func:`state_from_history`: the action indices as plain text, replayed with every index
+  checked, so that text from anyone is safe to read.
 - Bad input: ``apply_action`` with an index that is out of range or not legal, or after the
   end, raises :class:`~engine.envs.core.EnvError` and changes nothing (pyspiel itself refuses
   a non-integer with ``TypeError``).
@@ -58,7 +62,17 @@ from engine.game.information import information_state
 from engine.game.state import Chance, Decision, GameState, Terminal
 from engine.play import DEFAULT_KILLZONE, DEFAULT_TEAMS
 
-__all__ = ["GAME_NAME", "MAX_GAME_LENGTH", "PARAMETERS", "KillTeamGame", "KillTeamState"]
+__all__ = [
+    "GAME_NAME",
+    "HISTORY_HEADER",
+    "MAX_GAME_LENGTH",
+    "MAX_HISTORY_ACTIONS",
+    "PARAMETERS",
+    "KillTeamGame",
+    "KillTeamState",
+    "history_text",
+    "state_from_history",
+]
 
 GAME_NAME = "kill_team"
 """The registered short name."""
@@ -310,3 +324,57 @@ class KillTeamObserver:
 
 
 pyspiel.register_game(_GAME_TYPE, KillTeamGame)
+
+
+HISTORY_HEADER = "kill_team history 1"
+"""The first line of :func:`history_text`."""
+
+MAX_HISTORY_ACTIONS = 50_000
+"""The most action indices :func:`state_from_history` reads (decisions and chance outcomes:
+random battles take about 900 in all; a battle is cut at :data:`MAX_GAME_LENGTH`
+decisions)."""
+
+
+def history_text(state: KillTeamState) -> str:
+    """A state as plain text: :data:`HISTORY_HEADER`, then the action indices applied since
+    the start (decisions and chance outcomes, ``state.history()``) separated by commas. The
+    game's parameters are not in it (``str(game)`` gives them).
+
+    Read it back with :func:`state_from_history` (never with pickle)."""
+    return HISTORY_HEADER + "\n" + ",".join(str(int(a)) for a in state.history())
+
+
+def state_from_history(game: KillTeamGame, text: str) -> KillTeamState:
+    """The state of ``game`` that :func:`history_text` wrote: a new battle with each index
+    applied in turn and checked as it is applied (a legal decision or a possible dice
+    outcome). The text is data: nothing in it is executed, and at most
+    :data:`MAX_HISTORY_ACTIONS` indices are read.
+
+    Raises:
+        EnvError: ``text`` is not a history (its header, a field that is not a decimal
+            integer, too many indices), or an index is not legal where it is applied
+            (named with its position), or the battle ended before the last index.
+    """
+    if not isinstance(text, str):
+        raise EnvError(f"a history is text, not {type(text).__name__}")
+    head, _, body = text.partition("\n")
+    if head.strip() != HISTORY_HEADER:
+        raise EnvError(f"not a kill_team history: its first line must be {HISTORY_HEADER!r}")
+    body = body.strip()
+    fields = body.split(",") if body else []
+    if len(fields) > MAX_HISTORY_ACTIONS:
+        raise EnvError(
+            f"the history has {len(fields)} indices; at most {MAX_HISTORY_ACTIONS} are read"
+        )
+    state = game.new_initial_state()
+    for k, field in enumerate(fields, 1):
+        word = field.strip()
+        if not (word.isascii() and word.isdigit()) or len(word) > 9:
+            raise EnvError(f"history index {k}: {word[:20]!r} is not a decimal action index")
+        if state.is_terminal():
+            raise EnvError(f"history index {k}: the battle is already over")
+        try:
+            state.apply_action(int(word))
+        except EnvError as exc:
+            raise EnvError(f"history index {k}: {exc}") from None
+    return state
