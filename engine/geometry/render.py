@@ -60,6 +60,13 @@ from engine.geometry.render_legend import (
     sight_caption,
     terrain_category,
 )
+from engine.geometry.render_marks import (
+    TokenMark,
+    draw_casualties,
+    draw_marker_control,
+    draw_tokens,
+    marks_legend_handles,
+)
 from engine.geometry.render_operatives import (
     MAX_BASE_MM,
     MAX_MODEL_HEIGHT,
@@ -76,9 +83,11 @@ __all__ = [
     "PLAYER_COLOURS",
     "SUFFIXES",
     "TERRAIN_STYLES",
+    "Box",
     "OperativeMarks",
     "OperativesError",
     "RenderError",
+    "TokenMark",
     "load_operatives",
     "place_labels",
     "render_killzone",
@@ -265,9 +274,11 @@ def _draw_objectives(
     markers: Mapping[str, tuple[float, float]] | None,
     texts: list[Text],
     boxes: list[Box],
+    notes: Mapping[str, str] | None = None,
 ) -> None:
-    """Draw the objective markers; their name labels go to ``texts``, their discs to
-    ``boxes`` (obstacles for the operatives' labels)."""
+    """Draw the objective markers; their name labels (with the marker's ``notes`` on the
+    lines below) go to ``texts``, their discs to ``boxes`` (obstacles for the operatives'
+    labels)."""
     for obj in kz.objectives:
         x, y = obj.position if markers is None or obj.name not in markers else markers[obj.name]
         ax.add_patch(
@@ -286,7 +297,7 @@ def _draw_objectives(
         t = ax.text(
             x,
             y - obj.radius - 0.15,
-            obj.name,
+            obj.name + (f"\n{notes[obj.name]}" if notes and notes.get(obj.name) else ""),
             ha="center",
             va="top",
             fontsize=8,
@@ -478,6 +489,11 @@ def _draw_operatives(
             )
 
 
+#: A label to place beside a round thing that is not a living operative (a casualty, a
+#: token): ``(x, y, radius, text, colour)``, inches.
+ExtraLabel = tuple[float, float, float, str, str]
+
+
 def _draw_labels(
     ax: Axes,
     operatives: Mapping[str, tuple[str, Placement]],
@@ -485,53 +501,60 @@ def _draw_labels(
     obstacles: list[Box],
     bounds: Box,
     soft: list[Box],
-) -> None:
-    """The operatives' labels, placed by :func:`place_labels` (call once the layout is
-    fixed: sizes are measured in board inches)."""
+    extra: Sequence[ExtraLabel] = (),
+) -> list[Box]:
+    """The operatives' labels, then the ``extra`` labels (casualties, tokens), all placed
+    together by :func:`place_labels` so that none covers another (call once the layout is
+    fixed: sizes are measured in board inches). Returns the boxes of the labels placed."""
     names = list(operatives)
-    texts: list[Text] = []
+    items: list[tuple[float, float, float, str, str, float]] = []
     for name in names:
         player, p = operatives[name]
         text = labels.get(name, name) if labels is not None else name
         label = text if p.elevation <= 0 else f"{text} ({_fmt_inches(p.elevation)} up)"
+        colour = PLAYER_COLOURS.get(player, "#555555")
+        items.append((p.x, p.y, p.radius, label, colour, 8.0))
+    items += [(x, y, r, text, colour, 7.0) for x, y, r, text, colour in extra]
+    texts: list[Text] = []
+    for x, y, _r, label, colour, size in items:
         texts.append(
             ax.text(
-                p.x,
-                p.y,
+                x,
+                y,
                 printable(label),
                 parse_math=False,
                 ha="center",
                 va="center",
-                fontsize=8,
+                fontsize=size,
                 fontweight="bold",
-                color=PLAYER_COLOURS.get(player, "#555555"),
+                color=colour,
                 path_effects=_TEXT_HALO,
                 zorder=6.5,
             )
         )
     pad = 0.05
     sizes = [(w + 2 * pad, h + 2 * pad) for w, h in (_text_size(ax, t) for t in texts)]
-    bases = [(p.x, p.y, p.radius) for _, p in (operatives[n] for n in names)]
+    bases = [(x, y, r) for x, y, r, *_ in items]
     spots = place_labels(bases, sizes, obstacles, bounds, soft)
-    for name, t, (box, away) in zip(names, texts, spots, strict=True):
-        player, p = operatives[name]
+    for (x, y, r, _label, colour, _size), t, (box, away) in zip(items, texts, spots, strict=True):
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         t.set_position((cx, cy))
         if away:  # a leader line from the base's edge to the label's nearest point
-            nx = min(max(p.x, box[0]), box[2])
-            ny = min(max(p.y, box[1]), box[3])
-            dist = math.hypot(nx - p.x, ny - p.y)
-            if dist > p.radius:
-                ex = p.x + (nx - p.x) * p.radius / dist
-                ey = p.y + (ny - p.y) * p.radius / dist
+            nx = min(max(x, box[0]), box[2])
+            ny = min(max(y, box[1]), box[3])
+            dist = math.hypot(nx - x, ny - y)
+            if dist > r:
+                ex = x + (nx - x) * r / dist
+                ey = y + (ny - y) * r / dist
                 ax.plot(
                     [ex, nx],
                     [ey, ny],
-                    color=PLAYER_COLOURS.get(player, "#555555"),
+                    color=colour,
                     linewidth=0.7,
                     alpha=0.8,
                     zorder=5.9,  # under the bases
                 )
+    return [box for box, _ in spots]
 
 
 def _draw_sight(ax: Axes, kz: Killzone, shooter: Placement, target: Placement) -> None:
@@ -579,6 +602,11 @@ def render_killzone(
     title: str | None = None,
     drop_zone_players: Mapping[str, str] | None = None,
     marks: Mapping[str, OperativeMarks] | None = None,
+    casualties: Mapping[str, tuple[str, Placement]] | None = None,
+    tokens: Sequence[TokenMark] = (),
+    control: Mapping[str, str] | None = None,
+    marker_notes: Mapping[str, str] | None = None,
+    label_boxes: list[Box] | None = None,
 ) -> Path:
     """Draw ``killzone`` to a PNG (150 dpi) or SVG file.
 
@@ -610,6 +638,18 @@ def render_killzone(
         drop_zone_players: drop zone name -> the player who set up there (1.2); the zone, its
             territory and its label take that player's colour (default: the zone's own name).
         marks: operative name -> :class:`OperativeMarks` (order, injured, expended).
+        casualties: operative name -> (player, the placement where it fell): drawn as a
+            faded base with an X, labelled (2.3;
+            :func:`~engine.geometry.render_marks.draw_casualties`).
+        tokens: tokens and markers rule modules put on the killzone (4.8, 7.2), each a
+            disc in its owner's colour, labelled
+            (:class:`~engine.geometry.render_marks.TokenMark`).
+        control: objective marker name -> the player controlling it (4.8): a ring in that
+            player's colour.
+        marker_notes: objective marker name -> a line written under its name (mission
+            facts, e.g. ``"Secure: A"``).
+        label_boxes: a list the boxes of every label placed (operatives, casualties,
+            tokens; board inches) are appended to, for checks: no two overlap.
 
     Returns:
         The path written.
@@ -656,7 +696,11 @@ def render_killzone(
     texts: list[Text] = []
     obstacles: list[Box] = []
     categories = _draw_terrain(ax, killzone, texts)
-    _draw_objectives(ax, killzone, markers, texts, obstacles)
+    _draw_objectives(ax, killzone, markers, texts, obstacles, marker_notes)
+    draw_marker_control(ax, killzone, markers, control or {})
+    dead: Mapping[str, tuple[str, Placement]] = casualties or {}
+    obstacles += draw_casualties(ax, dead)
+    obstacles += draw_tokens(ax, tokens)
     _draw_operatives(ax, ops, marks)
     caption = ""
     if sight is not None:
@@ -677,6 +721,9 @@ def render_killzone(
         fig.supxlabel(caption, fontsize=10, x=0.02, ha="left")
     players = {player for player, _ in ops.values()}
     handles = _legend_handles(categories, killzone, players, sight is not None, owners, bool(marks))
+    handles += marks_legend_handles(
+        bool(dead), bool(tokens), [p for p in (control or {}).values() if p], sorted(players)
+    )
     fig.legend(
         handles=handles,
         loc="outside right upper",
@@ -699,7 +746,14 @@ def render_killzone(
     for part in killzone.parts:
         x0, y0, x1, y1 = (float(v) for v in part.polygon.bounds)
         soft.append((x0, y0, x1, y1))
-    _draw_labels(ax, ops, labels, obstacles, bounds, soft)
+    extra: list[ExtraLabel] = [
+        (p.x, p.y, p.radius, f"{name} (out)", PLAYER_COLOURS.get(player, "#555555"))
+        for name, (player, p) in dead.items()
+    ]
+    extra += [(t.x, t.y, t.radius, t.text, PLAYER_COLOURS.get(t.owner, "#555555")) for t in tokens]
+    placed = _draw_labels(ax, ops, labels, obstacles, bounds, soft, extra)
+    if label_boxes is not None:
+        label_boxes.extend(placed)
     out.parent.mkdir(parents=True, exist_ok=True)
     metadata: dict[str, Any] = {"Date": None} if suffix == ".svg" else {"Software": None}
     with rc_context({"svg.fonttype": "none", "svg.hashsalt": "killteam", "hatch.linewidth": 0.6}):
