@@ -58,7 +58,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "engine.cli.render",
         "render_command",
         "Draw KILLZONE (a shipped layout name, or a layout file: a .toml or .json path) to a "
-        "PNG or SVG picture.",
+        "PNG or SVG picture; or the position of a scenario file (.toml, --step N) or of a "
+        "game record (.jsonl, --at N).",
     ),
     "replay": (
         "engine.cli.replay",
