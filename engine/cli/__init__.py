@@ -4,7 +4,10 @@
   :mod:`engine.cli.batch`, sharing the matchup options of :mod:`engine.cli.options`): whole
   battles, over :mod:`engine.play`, :mod:`engine.batch` and :mod:`engine.verify`.
 - ``killteam calc shoot|fight`` (:mod:`engine.cli.calc`): exact dice odds (:mod:`engine.dice`).
-- ``killteam render`` (:mod:`engine.cli.render`): a killzone picture.
+- ``killteam render`` (:mod:`engine.cli.render`): a picture of a killzone, or of a scenario's
+  or a record's position.
+- ``killteam view`` (:mod:`engine.cli.view`): one HTML page stepping through a record or a
+  scenario file (:mod:`engine.play.viewer`).
 - ``killteam teams ...`` (:mod:`engine.cli.teams`): team data and dataset importers.
 - ``killteam tournament`` (:mod:`engine.cli.tournament`): a round robin of agents or teams,
   rated (:mod:`engine.play.tournament`).
@@ -68,6 +71,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "--verify: also its dice, its agents' decisions and its built-in team data, so a "
         "record from another player can be trusted); or run a scenario file (.toml), narrate "
         "each step and check its expectations.",
+    ),
+    "view": (
+        "engine.cli.view",
+        "view_command",
+        "Write one self-contained HTML page that steps through a game record (.jsonl) or a "
+        "scenario file (.toml): board, moves, dice, narration with rule sections, VP.",
     ),
     "tournament": (
         "engine.cli.tournament",
