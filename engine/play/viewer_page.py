@@ -129,11 +129,14 @@ _SCRIPT = r"""
           }
           if (best && best[0] < 1) { break; }
         }
-        if (!best) { best = [0, [it.x - w / 2, it.y + it.r, it.x + w / 2, it.y + it.r + hh], false]; }
+        if (!best) {
+          best = [0, [it.x - w / 2, it.y + it.r, it.x + w / 2, it.y + it.r + hh], false];
+        }
         var bx = best[1];
         taken.push(bx);
         if (best[2]) {
-          var nx = Math.min(Math.max(it.x, bx[0]), bx[2]), ny = Math.min(Math.max(it.y, bx[1]), bx[3]);
+          var nx = Math.min(Math.max(it.x, bx[0]), bx[2]);
+          var ny = Math.min(Math.max(it.y, bx[1]), bx[3]);
           el("line", { x1: it.x, y1: Y(it.y), x2: nx, y2: Y(ny), stroke: it.colour,
             "stroke-width": 0.04, opacity: 0.7 }, g);
         }
@@ -187,7 +190,8 @@ _SCRIPT = r"""
       });
       s.moves.forEach(function (mv) {
         el("line", { x1: mv[0], y1: Y(mv[1]), x2: mv[2], y2: Y(mv[3]), stroke: COL[mv[4]],
-          "stroke-width": 0.07, "stroke-dasharray": "0.25 0.12", "marker-end": "url(#arrow" + mv[4] + ")" }, svg);
+          "stroke-width": 0.07, "stroke-dasharray": "0.25 0.12",
+          "marker-end": "url(#arrow" + mv[4] + ")" }, svg);
       });
       Object.keys(s.o).forEach(function (id) {
         var o = s.o[id], info = D.ops[id], c = COL[info.p] || "#555", fl = o[5];
@@ -195,8 +199,9 @@ _SCRIPT = r"""
           if (!(o[0] || o[1])) { return; }
           el("circle", { cx: o[0], cy: Y(o[1]), r: info.r, fill: c, opacity: 0.22 }, svg);
           var d = info.r * 0.62;
-          el("path", { d: "M" + (o[0] - d) + "," + Y(o[1] - d) + "L" + (o[0] + d) + "," + Y(o[1] + d) +
-            "M" + (o[0] - d) + "," + Y(o[1] + d) + "L" + (o[0] + d) + "," + Y(o[1] - d),
+          el("path", { d: "M" + (o[0] - d) + "," + Y(o[1] - d) + "L" + (o[0] + d) + "," +
+            Y(o[1] + d) + "M" + (o[0] - d) + "," + Y(o[1] + d) + "L" + (o[0] + d) + "," +
+            Y(o[1] - d),
             stroke: c, "stroke-width": 0.1, opacity: 0.8 }, svg);
           taken.push([o[0] - info.r, o[1] - info.r, o[0] + info.r, o[1] + info.r]);
           labels.push({ x: o[0], y: o[1], r: info.r, text: id + " (out)", fs: 0.36, colour: c });
@@ -204,7 +209,8 @@ _SCRIPT = r"""
         }
         if (!(fl & 1)) { return; }
         el("circle", { cx: o[0], cy: Y(o[1]), r: info.r, fill: c, opacity: (fl & 8) ? 0.5 : 0.95,
-          stroke: 2 * o[3] < info.w ? "#111" : "#fff", "stroke-width": 2 * o[3] < info.w ? 0.11 : 0.05 }, svg);
+          stroke: 2 * o[3] < info.w ? "#111" : "#fff",
+          "stroke-width": 2 * o[3] < info.w ? 0.11 : 0.05 }, svg);
         var t = el("text", { x: o[0], y: Y(o[1]) + 0.15, "font-size": 0.42, "text-anchor": "middle",
           fill: "#fff", "font-weight": "700" }, svg);
         t.textContent = o[4];
@@ -287,7 +293,12 @@ _SCRIPT = r"""
       return m ? parseInt(m[1], 10) : 0;
     }
     function play() {
-      if (timer) { clearInterval(timer); timer = null; document.getElementById("play").textContent = "play"; return; }
+      if (timer) {
+        clearInterval(timer);
+        timer = null;
+        document.getElementById("play").textContent = "play";
+        return;
+      }
       document.getElementById("play").textContent = "pause";
       timer = setInterval(function () {
         if (at >= frames.length - 1) { play(); return; }
@@ -324,7 +335,8 @@ PAGE = (
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy"
+ content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <title>{{TITLE}}</title>
 <style>"""
     + _STYLE
@@ -334,13 +346,15 @@ PAGE = (
 <header><h1 id="title">{{TITLE}}</h1><div id="status"></div></header>
 <pre id="errors" hidden></pre>
 <main>
-<div id="boardwrap"><svg id="board" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="the killzone"></svg></div>
+<div id="boardwrap"><svg id="board" xmlns="http://www.w3.org/2000/svg" role="img"
+ aria-label="the killzone"></svg></div>
 <aside>
 <div id="steplabel"></div>
 <div id="actions"></div>
 <div id="dice"></div>
 <ol id="log"></ol>
-<table><thead><tr><th>Operative</th><th></th><th>W</th><th>State</th></tr></thead><tbody id="ops"></tbody></table>
+<table><thead><tr><th>Operative</th><th></th><th>W</th><th>State</th></tr></thead>
+<tbody id="ops"></tbody></table>
 </aside>
 </main>
 <nav>
