@@ -91,7 +91,19 @@ def _board(state: GameState) -> dict[str, Any]:
                 entry["oc"] = alt
                 entry["f"] = kz.features[part.feature]
         parts.append(entry)
+    # Heights: one label per feature and height, on its largest part of that height.
+    largest: dict[tuple[int, float], int] = {}
+    for i, part in enumerate(kz.parts):
+        key = (part.feature, part.height)
+        best = largest.get(key)
+        if best is None or part.polygon.area > kz.parts[best].polygon.area:
+            largest[key] = i
+    heights = []
+    for i in sorted(largest.values()):
+        point = kz.parts[i].polygon.representative_point()
+        heights.append([_r(point.x), _r(point.y), _r(kz.parts[i].height)])
     return {
+        "heights": heights,
         "name": kz.name,
         "width": _r(kz.width),
         "depth": _r(kz.depth),

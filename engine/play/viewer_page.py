@@ -93,7 +93,7 @@ _SCRIPT = r"""
         for (var id in f.o) {
           var a = prev.o[id], b = f.o[id];
           if (a && b && (a[5] & 1) && (b[5] & 1) && (a[0] !== b[0] || a[1] !== b[1])) {
-            cur.moves.push([a[0], a[1], b[0], b[1], D.ops[id].p]);
+            cur.moves.push([a[0], a[1], b[0], b[1], D.ops[id].p, D.ops[id].r]);
           }
         }
       }
@@ -149,6 +149,12 @@ _SCRIPT = r"""
     function draw(n) {
       var s = snaps[n], g = s.g, zones = g[7] || {};
       while (svg.firstChild) { svg.removeChild(svg.firstChild); }
+      var defs = el("defs", {}, svg);
+      ["A", "B"].forEach(function (p) {
+        var mk = el("marker", { id: "arrow" + p, viewBox: "0 0 10 10", refX: 9, refY: 5,
+          markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" }, defs);
+        el("path", { d: "M0,0L10,5L0,10z", fill: COL[p] }, mk);
+      });
       el("rect", { x: 0, y: 0, width: W, height: H, fill: "#f7f4ec" }, svg);
       Object.keys(B.zones).forEach(function (z) {
         var c = COL[zones[z]] || "#777";
@@ -163,6 +169,12 @@ _SCRIPT = r"""
         var c = (p.oc !== undefined && s.h.indexOf(p.f) >= 0) ? p.oc : p.c;
         el("polygon", { points: pts(p.p), fill: B.styles[c][1], stroke: "#1d1d1d",
           "stroke-width": 0.035 }, svg);
+      });
+      B.heights.forEach(function (hp) {
+        var t = el("text", { x: hp[0], y: Y(hp[1]) + 0.12, "font-size": 0.34,
+          "text-anchor": "middle", fill: "#000", stroke: "#fff", "stroke-width": 0.07,
+          "paint-order": "stroke" }, svg);
+        t.textContent = hp[2] + "\"";
       });
       el("rect", { x: 0, y: 0, width: W, height: H, fill: "none", stroke: "#000",
         "stroke-width": 0.08 }, svg);
@@ -189,7 +201,12 @@ _SCRIPT = r"""
         labels.push({ x: t[2], y: t[3], r: r, text: t[0], fs: 0.36, colour: c });
       });
       s.moves.forEach(function (mv) {
-        el("line", { x1: mv[0], y1: Y(mv[1]), x2: mv[2], y2: Y(mv[3]), stroke: COL[mv[4]],
+        // From where it stood to the edge of its base where it stands now.
+        var len = Math.hypot(mv[2] - mv[0], mv[3] - mv[1]), k = Math.max(0, len - mv[5]) / len;
+        var ex = mv[0] + (mv[2] - mv[0]) * k, ey = mv[1] + (mv[3] - mv[1]) * k;
+        el("circle", { cx: mv[0], cy: Y(mv[1]), r: mv[5], fill: "none", stroke: COL[mv[4]],
+          "stroke-width": 0.04, "stroke-dasharray": "0.12 0.1", opacity: 0.7 }, svg);
+        el("line", { x1: mv[0], y1: Y(mv[1]), x2: ex, y2: Y(ey), stroke: COL[mv[4]],
           "stroke-width": 0.07, "stroke-dasharray": "0.25 0.12",
           "marker-end": "url(#arrow" + mv[4] + ")" }, svg);
       });
@@ -220,12 +237,6 @@ _SCRIPT = r"""
       });
       svg.appendChild(lg);
       placeLabels(labels, taken, lg);
-      var defs = el("defs", {}, svg);
-      ["A", "B"].forEach(function (p) {
-        var mk = el("marker", { id: "arrow" + p, viewBox: "0 0 10 10", refX: 9, refY: 5,
-          markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" }, defs);
-        el("path", { d: "M0,0L10,5L0,10z", fill: COL[p] }, mk);
-      });
     }
     function panel(n) {
       var f = frames[n], s = snaps[n], g = s.g;
