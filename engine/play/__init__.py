@@ -16,6 +16,9 @@ The ``killteam play``, ``killteam replay`` and ``killteam batch`` commands
 - :mod:`engine.play.backends`: many tasks in this process, a process pool or on Ray.
 - :mod:`engine.play.tournament` and :mod:`engine.play.ratings`: a seat-balanced round robin
   of agents or teams (``killteam tournament``), rated by Bradley-Terry on the Elo scale.
+- :mod:`engine.play.timeline`: the positions of a record or scenario file, one after each
+  step (``killteam render`` of a position); :mod:`engine.play.viewer`: one self-contained
+  HTML page stepping through them (``killteam view``).
 
 This module holds what the command line needs before it plays anything (it imports no part
 of the game): :data:`DEFAULT_TEAMS`, :data:`DEFAULT_KILLZONE`, :data:`DEFAULT_AGENTS` and
