@@ -13,7 +13,9 @@ movement (``rules/KT24.md`` sections 3.3, 4 and 9).
   are listed there).
 - :mod:`engine.geometry.render`: pictures of a killzone with operatives and sight lines (the
   legend in :mod:`~engine.geometry.render_legend`, the operatives file in
-  :mod:`~engine.geometry.render_operatives`).
+  :mod:`~engine.geometry.render_operatives`, label placement in
+  :mod:`~engine.geometry.render_labels`, casualties, tokens and marker control in
+  :mod:`~engine.geometry.render_marks`).
 - :mod:`engine.geometry.extra_terrain`: terrain features added to a layout as hashable values
   (:meth:`Killzone.with_terrain`).
 
