@@ -5,6 +5,8 @@
   battles, over :mod:`engine.play`, :mod:`engine.batch` and :mod:`engine.verify`.
 - ``killteam calc shoot|fight`` (:mod:`engine.cli.calc`): exact dice odds (:mod:`engine.dice`).
 - ``killteam render`` (:mod:`engine.cli.render`): a killzone picture.
+- ``killteam explain`` (:mod:`engine.cli.explain`): a ruling and the rules behind it
+  (:mod:`engine.explain`).
 - ``killteam teams ...`` (:mod:`engine.cli.teams`): team data and dataset importers.
 - ``killteam tournament`` (:mod:`engine.cli.tournament`): a round robin of agents or teams,
   rated (:mod:`engine.play.tournament`).
@@ -48,6 +50,13 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "engine.cli.calc",
         "calc",
         "Exact dice odds for one shooting attack or one fight.",
+    ),
+    "explain": (
+        "engine.cli.explain",
+        "explain_command",
+        "Explain a ruling: what happens here and why, with the rule section of each step "
+        "(queries: target SHOOTER TARGET [WEAPON]; can OPERATIVE ACTION...; control MARKER; "
+        "attack ATTACKER WEAPON TARGET; event N).",
     ),
     "play": (
         "engine.cli.play",

@@ -161,7 +161,7 @@ _REFINE = (
     ("item", "equipment", "the equipment {}"),
     ("mission_op", "mission", "the op {}"),
     ("rule", "rule", "the rule {}"),
-    ("weapon", "weapon rule", "the weapon {}"),
+    ("weapon", "", "with the weapon {}"),
     ("source", "", "from {}"),
     ("why", "", "because {}"),
     ("by", "", "by {}"),

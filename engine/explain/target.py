@@ -158,7 +158,8 @@ def explain_target(w: Work, words: tuple[str, ...], text: str) -> Ruling:
         )
     parts += [(r.part, "cover") for r in cover_rows]
     parts += [(r.part, "obscuring") for r in obs_rows]
-    parts += [(r.part, "vetoed") for r in vetoed]
+    covering = {r.part for r in cover_rows}
+    parts += [(r.part, "vetoed") for r in vetoed if r.part not in covering]
     data["in_cover"] = tg.in_cover
     data["obscured"] = tg.obscured
     data["origin"] = [round(tg.origin[0], 3), round(tg.origin[1], 3)]
