@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from engine.explain.common import find_op
-from engine.explain.hooks import trace_would
+from engine.explain.hooks import Change, trace_would
 from engine.explain.ruling import QueryError, Ruling, Step, source_of_module
 from engine.game.actions import (
     Action,
@@ -101,7 +101,8 @@ def explain_can(state: GameState, w: Work, words: tuple[str, ...], text: str) ->
         steps.append(
             Step("acting", mode, f"{o.id} is acting ({mode}) with {o.ap}AP left", "1.5, 1.6")
         )
-        refusal, changes = "", []
+        refusal: Any = ""
+        changes: list[Change] = []
         if a.verb == "Act":
             act = find_rule_action(w, o, a.text)
             if act is None:

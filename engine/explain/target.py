@@ -31,8 +31,13 @@ from engine.geometry.model import Killzone
 
 __all__ = ["explain_target"]
 
-_ORIGINS = ("the centre of its base", "its base's edge (NE)", "its base's edge (NW)")
-_ORIGINS += ("its base's edge (SW)", "its base's edge (SE)")
+_ORIGINS = (
+    "the centre of its base",
+    "its base's edge (NE)",
+    "its base's edge (NW)",
+    "its base's edge (SW)",
+    "its base's edge (SE)",
+)
 
 
 def _origin_name(k: int) -> str:

@@ -634,17 +634,18 @@ class PairVerdicts:
         rows = sorted(crossed)
         self._fill_gaps(rows)
         reach = _CONTROL_RANGE + _EPS
-        kept = [r for r in rows if table.corner[r] is None or not self._passed(table.corner[r])]
+        passed = {r for r in rows if (c := table.corner[r]) is not None and self._passed(c)}
+        kept = [r for r in rows if r not in passed]
         vetoed = {table.owner[r] for r in kept if min(self._gaps[r]) <= reach}
         close = self._is_close() if kept else False
         out = []
         for row in rows:
             corner = table.corner[row]
-            passed = corner is not None and self._passed(corner)
+            is_passed = row in passed
             gap_t, gap_s = self._gaps[row]
-            cover = not passed and table.cover[row] and gap_t <= reach and not close
+            cover = not is_passed and table.cover[row] and gap_t <= reach and not close
             obscures = (
-                not passed
+                not is_passed
                 and table.heavy[row]
                 and table.owner[row] not in vetoed
                 and table.feature[row] not in self._stands()
@@ -658,11 +659,11 @@ class PairVerdicts:
                     gap_target=gap_t,
                     gap_shooter=gap_s,
                     wall_end=corner is not None,
-                    passed=passed,
+                    passed=is_passed,
                     cover=cover,
                     light_only=table.light_only[row],
                     heavy=table.heavy[row],
-                    vetoed=not passed and table.owner[row] in vetoed,
+                    vetoed=not is_passed and table.owner[row] in vetoed,
                     obscures=obscures,
                 )
             )
