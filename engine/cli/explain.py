@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from engine.cli.common import console, json_option
+from engine.cli.common import console, json_option, table
 from engine.cli.paths import PICTURE_SUFFIXES, output_file
 from engine.errors import KillTeamError
-from engine.terminal import echo
+from engine.terminal import echo, markup
 
 if TYPE_CHECKING:
     from engine.explain import Ruling
@@ -141,22 +141,19 @@ def explain_command(
 
 def _print(ruling: Ruling) -> None:
     """The ruling as a rich table, user text escaped."""
-    from rich.markup import escape
-    from rich.table import Table
-
     out = console()
-    out.print(f"[bold]{escape(ruling.answer)}[/bold]")
-    t = Table(show_lines=False, title=escape(f"explain {ruling.query}"), title_justify="left")
+    out.print(f"[bold]{markup(ruling.answer)}[/bold]")
+    t = table(markup(f"explain {ruling.query}"), title_justify="left")
     for col in ("#", "check", "result", "rule", "source", "why"):
         t.add_column(col, overflow="fold")
     for k, s in enumerate(ruling.steps, 1):
         why = s.detail + (f" [{s.by}]" if s.by else "")
         t.add_row(
             str(k),
-            escape(s.check),
-            escape(s.result),
-            escape(s.rule),
-            escape(s.source),
-            escape(why),
+            markup(s.check),
+            markup(s.result),
+            markup(s.rule),
+            markup(s.source),
+            markup(why),
         )
     out.print(t)
