@@ -363,3 +363,16 @@ def test_cli_explain_bad_query_exits_2_with_one_line(capsys: pytest.CaptureFixtu
     assert len(err.splitlines()) == 1 and "'XYZ-9'" in err
     assert main(["explain", str(EDGE_02), "--step", "99", "event", "1"]) == 2
     assert "has 3 steps" in capsys.readouterr().err
+
+
+def test_can_reads_two_word_verbs_and_lists_both_fall_back_rules() -> None:
+    """3.2: Fall Back cannot be performed in the same activation as Reposition, and it needs
+    an enemy operative within control range. In edge_12's third step PRO-2 has Repositioned
+    away from every enemy: both rules forbid it (the scenario checks it is illegal)."""
+    state, _ = _state(SCENARIOS / "edge_12_move_action_combinations.toml", 3)
+    r = explain(state, "can PRO-2 Fall Back")
+    assert r.data["action"] == "Fall Back PRO-2"
+    reasons = [x["reason"] for x in r.data["reasons"]]
+    assert len(reasons) == 2
+    assert "same activation as Reposition (3.2)" in reasons[0]
+    assert "needs an enemy operative within control range (3.2)" in reasons[1]

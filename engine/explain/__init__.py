@@ -9,9 +9,9 @@ Queries (:mod:`engine.explain.query`, ``docs/EXPLAIN.md``): ``target SHOOTER TAR
 TARGET``, ``event N``. ``killteam explain SCENARIO.toml [--step N] QUERY`` prints a
 :class:`Ruling` (rich tables, ``--json``, ``--picture``).
 
-Layer: above :mod:`engine.agents`' neighbours and below the rulesets (it reads
-:mod:`engine.game`, :mod:`engine.geometry` and :mod:`engine.dice`; the battle's rule modules
-reach it through the state's hooks).
+Layer: between :mod:`engine.agents` and :mod:`engine.rulesets` (``pyproject.toml``'s
+import contract); it reads :mod:`engine.game`, :mod:`engine.geometry` and :mod:`engine.dice`
+only: the battle's rule modules reach it through the state's hooks.
 """
 
 from __future__ import annotations

@@ -45,18 +45,22 @@ def rule_section(reason: str) -> str:
 
 
 def _action(op: str, words: tuple[str, ...]) -> Action:
+    """The action ``words`` name for ``op``: read as given when the operative's id follows
+    the verb (one or two words: ``Fall Back``), else with the id put after the verb."""
     rest = list(words)
-    if len(rest) > 1 and rest[1].upper() == op:
-        text = " ".join(rest)
-    else:
-        text = " ".join([rest[0], op, *rest[1:]])
-    try:
-        a = parse_action(text)
-    except InvalidActionError as exc:
-        raise QueryError(f"action {' '.join(words)!r} is not an action: {exc}") from None
-    if a.op and a.op != op:
-        raise QueryError(f"action {' '.join(words)!r} is not {op}'s")
-    return a
+    tries = [rest] if op in (w.upper() for w in rest[1:3]) else []
+    tries += [[*rest[:k], op, *rest[k:]] for k in (1, 2) if k <= len(rest)]
+    first: InvalidActionError | None = None
+    for words_ in tries:
+        try:
+            a = parse_action(" ".join(words_))
+        except InvalidActionError as exc:
+            first = first or exc
+            continue
+        if a.op and a.op != op:
+            raise QueryError(f"action {' '.join(words)!r} is not {op}'s")
+        return a
+    raise QueryError(f"action {' '.join(words)!r} is not an action: {first}") from None
 
 
 def _activity(w: Work, op: str) -> Any:
@@ -92,7 +96,7 @@ def explain_can(state: GameState, w: Work, words: tuple[str, ...], text: str) ->
             Step(
                 "decision now",
                 f"{node.player} {node.kind}",
-                f"player {node.player} makes a {node.kind!r} decision now",
+                f"now player {node.player} decides ({node.kind})",
             )
         )
     frame = _activity(w, o.id)

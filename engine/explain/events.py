@@ -188,7 +188,8 @@ def explain_event(
         )
     e = events[n - 1]
     section, source = EVENT_RULES.get(e.kind, ("", "core"))
-    steps = [Step("kind", e.kind, narrate(e) or e.kind.replace("_", " "), section, source)]
+    said = (narrate(e) or e.kind.replace("_", " ")).strip()
+    steps = [Step("kind", e.kind, said, section, source)]
     data: dict[str, Any] = {"number": n, "event": e.as_dict(), "rule": section}
     by = _team_rule(section) if source == "team rule" else ""
     for key, src, words_ in _REFINE:
