@@ -18,6 +18,7 @@ from engine.explain.hooks import hook_names
 from engine.explain.ruling import Drawing, QueryError, Ruling, Step
 from engine.game.shoot_targets import (
     engaged_reason,
+    own_target_reason,
     point_blank_shot,
     range_reason,
     seek_kind,
@@ -259,8 +260,11 @@ def explain_target(w: Work, words: tuple[str, ...], text: str) -> Ruling:
         data["vantage_accurate"] = acc
     else:
         final = sight_reason(w, o, t, None) or engaged
-    hooked = [n for n, _ in hook_names(w, "would_refuse_target")]
-    hooked += [n for n, _ in hook_names(w, "would_allow_target")]
+    hooked: list[tuple[str, str]] = []
+    if weapon is not None and prof is not None:
+        own = own_target_reason(w, o, t, weapon, prof, pb)
+        if final != own:  # a team rule allowed a target the checks above refuse, or refused one
+            hooked = hook_names(w, "would_allow_target" if final is None else "would_refuse_target")
     valid = final is None
     steps.append(
         Step(
@@ -268,8 +272,8 @@ def explain_target(w: Work, words: tuple[str, ...], text: str) -> Ruling:
             "yes" if valid else "no",
             final or f"{t.id} is a valid target for {o.id}" + (f" with {weapon}" if weapon else ""),
             "4.5, 5.1 step 2",
-            "core",
-            ", ".join(hooked),
+            hooked[0][1] if hooked else "core",
+            ", ".join(n for n, _ in hooked),
         )
     )
     data["valid"] = valid
