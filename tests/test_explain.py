@@ -376,3 +376,18 @@ def test_can_reads_two_word_verbs_and_lists_both_fall_back_rules() -> None:
     assert len(reasons) == 2
     assert "same activation as Reposition (3.2)" in reasons[0]
     assert "needs an enemy operative within control range (3.2)" in reasons[1]
+
+
+def test_cli_explain_on_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A record's position after its N-th input, its events numbered from 1: the first
+    input of a battle with a mission is the crit op's roll (a start step before the set-up,
+    1.2), whose event is the crit op chosen (8.3); a step past the end is refused."""
+    record = tmp_path / "game.jsonl"
+    assert main(["play", "-q", "--seed", "3", "--agents", "random", "--record", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["explain", str(record), "--step", "1", "--json", "event", "1"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["kind"] == "event" and data["data"]["number"] == 1
+    assert data["verdict"] == "crit_op_chosen" and data["data"]["rule"] == "8.3"
+    assert main(["explain", str(record), "--step", "100000", "event", "1"]) == 2
+    assert "inputs" in capsys.readouterr().err
