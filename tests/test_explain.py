@@ -391,3 +391,19 @@ def test_cli_explain_on_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert data["verdict"] == "crit_op_chosen" and data["data"]["rule"] == "8.3"
     assert main(["explain", str(record), "--step", "100000", "event", "1"]) == 2
     assert "inputs" in capsys.readouterr().err
+
+
+def test_attack_names_the_team_rule_that_adds_weapon_rules() -> None:
+    """A rule given by another rule is named with its source: after three Markerlight tokens
+    on TAR-1 (Pathfinders), a shot at it gains Balanced (one-token tier), Hit improved by 1
+    (two tokens) and Saturate (three tokens); the attack's steps show each change as a team
+    rule's, and with Saturate no cover save is possible (6)."""
+    path = SCENARIOS / "team_pathfinders_markerlight_seek_light.toml"
+    state, _ = _state(path, 2)
+    r = explain(state, "attack PAT-9 pulse carbine TAR-1")
+    changed = {s.check: s for s in r.steps if s.check.endswith("changed")}
+    rules = changed["weapon rules changed"]
+    assert "+Saturate" in rules.result and "+Balanced" in rules.result
+    assert rules.source == "team rule" and "pathfinders" in rules.by
+    assert changed["Hit changed"].result == "0 -> -1"
+    assert "Saturate" in r.data["profile"]

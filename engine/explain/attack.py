@@ -28,7 +28,7 @@ from engine.dice.profile import AttackProfile, Fighter, Target
 from engine.dice.rules import Accurate
 from engine.dice.shoot import shoot
 from engine.explain.common import find_op, find_query_weapon, op_box
-from engine.explain.hooks import hook_names, trace_would
+from engine.explain.hooks import trace_would
 from engine.explain.ruling import Drawing, QueryError, Ruling, Step
 from engine.game import attacks
 from engine.game import fight as fight_action
@@ -90,14 +90,49 @@ def explain_attack(w: Work, words: tuple[str, ...], text: str) -> Ruling:
     if usable:
         steps.append(Step("weapon usable", "no", usable, "6", "weapon rule"))
     injured = w.injury_penalties(o)
+    steps += _effects(w, (o.id, t.id))
     if kind == "ranged":
         return _shoot(w, o, t, name, card, injured, steps, data, text)
     return _fight(w, o, t, name, card, injured, steps, data, text)
 
 
+def _effects(w: Work, ops: tuple[str, ...]) -> list[Step]:
+    """The effects in force on the attacker or the target, or on their whole kill teams
+    (ploys, team rules, tokens: 2.1, 7.1), one step each; the profile and Save the steps
+    below use already read them."""
+    players = {w.ctx.owner[op] for op in ops}
+    out = []
+    for e in w.effects:
+        if not (e.op in ops or (not e.op and e.player in players)):
+            continue
+        who = e.op or f"player {e.player}'s kill team"
+        value = f" {e.value}" if e.value else ""
+        out.append(
+            Step(
+                "effect in force",
+                f"{e.kind}{value}",
+                f"{e.kind}{value} on {who} until {e.until}"
+                + (f" ({e.detail})" if e.detail else "")
+                + (f", caused by {e.source}" if e.source else ""),
+                "2.1, 7.1",
+                "rule",
+            )
+        )
+    return out
+
+
 def _weapon_steps(
-    w: Work, o: Any, name: str, card: Any, prof: AttackProfile, injured: bool, kind: str
+    w: Work,
+    o: Any,
+    name: str,
+    card: Any,
+    prof: AttackProfile,
+    injured: bool,
+    kind: str,
+    target: str,
 ) -> list[Step]:
+    """The weapon's profile as the attack uses it (:func:`engine.game.attacks.attack_profile`)
+    and the rules that changed it: the hooks it asks run one by one with its arguments."""
     steps = [
         Step(
             "weapon",
@@ -107,22 +142,39 @@ def _weapon_steps(
             "weapon rule",
         )
     ]
-    printed = {r.format() for r in card.rules}
-    used = {r.format() for r in prof.rules}
-    if printed != used:
-        by = ", ".join(n for n, _ in hook_names(w, "would_use_weapon_rules"))
-        added = sorted(used - printed)
-        removed = sorted(printed - used)
-        steps.append(
-            Step(
-                "weapon rules in force",
-                ", ".join([*(f"+{r}" for r in added), *(f"-{r}" for r in removed)]),
-                "rules in force add or remove weapon rules for this attack",
-                "6",
-                "rule",
-                by,
+    info = {"op": o.id, "weapon": name, "kind": kind}
+    asks: list[tuple[str, str, Any, dict[str, Any]]] = [
+        ("weapon rules", "would_use_weapon_rules", card.rules, {**info, "target": target}),
+        ("Hit", "would_change_hit", 0, {**info, "target": target, "injured": injured}),
+        ("Atk", "would_change_attacks", card.attacks, {**info, "target": target}),
+        ("Dmg", "would_change_damage", (card.normal_damage, card.critical_damage), info),
+    ]
+    for what, hook, value, kw in asks:
+        if hook == "would_change_hit" and not target:
+            continue
+        _, changes = trace_would(w, hook, value, **kw)
+        for c in changes:
+            if hook == "would_use_weapon_rules":
+                before = {r.format() for r in c.before}
+                after = {r.format() for r in c.after}
+                said = ", ".join(
+                    [
+                        *(f"+{r}" for r in sorted(after - before)),
+                        *(f"-{r}" for r in sorted(before - after)),
+                    ]
+                )
+            else:
+                said = f"{c.before} -> {c.after}"
+            steps.append(
+                Step(
+                    f"{what} changed",
+                    said,
+                    f"a rule in force changes the weapon's {what}",
+                    "6" if hook == "would_use_weapon_rules" else "2.1",
+                    c.source,
+                    c.by,
+                )
             )
-        )
     if injured:
         steps.append(Step("injured", "Hit +1", f"{o.id} is injured: its Hit is worse by 1", "2.3"))
     return steps
@@ -143,7 +195,7 @@ def _shoot(
     prof = attacks.attack_profile(
         w, o, name, "ranged", hit_change=1 if pb else 0, injured=injured, target=t.id
     )
-    steps += _weapon_steps(w, o, name, card, prof, injured, "ranged")
+    steps += _weapon_steps(w, o, name, card, prof, injured, "ranged", t.id)
     if pb:
         steps.append(Step("point-blank", "Hit +1", "an On Guard shot within control range", "9.3"))
     kz = w.kz
@@ -364,7 +416,7 @@ def _fight(
     prof = attacks.attack_profile(
         w, o, name, "melee", hit_change=-help_a, injured=injured, target=t.id
     )
-    steps += _weapon_steps(w, o, name, card, prof, injured, "melee")
+    steps += _weapon_steps(w, o, name, card, prof, injured, "melee", t.id)
     if help_a:
         steps.append(
             Step(

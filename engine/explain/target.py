@@ -169,6 +169,20 @@ def explain_target(w: Work, words: tuple[str, ...], text: str) -> Ruling:
     data["in_cover"] = tg.in_cover
     data["obscured"] = tg.obscured
     data["origin"] = [round(tg.origin[0], 3), round(tg.origin[1], 3)]
+    data["targeting_lines"] = [
+        {
+            "from": [round(a[0], 3), round(a[1], 3), round(a[2], 3)],
+            "to": [round(b[0], 3), round(b[1], 3), round(b[2], 3)],
+            "crosses": sorted(
+                {
+                    sight_why.part_label(kz, r.part)
+                    for r in chosen.rows
+                    if k in r.lines and not r.passed
+                }
+            ),
+        }
+        for k, (a, b) in enumerate(why.lines[why.chosen])
+    ]
     data["cover_parts"] = sorted({sight_why.part_label(kz, r.part) for r in cover_rows})
     data["obscuring_parts"] = sorted({sight_why.part_label(kz, r.part) for r in obs_rows})
 
