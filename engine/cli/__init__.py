@@ -8,6 +8,8 @@
   or a record's position.
 - ``killteam view`` (:mod:`engine.cli.view`): one HTML page stepping through a record or a
   scenario file (:mod:`engine.play.viewer`).
+- ``killteam explain`` (:mod:`engine.cli.explain`): a ruling and the rules behind it
+  (:mod:`engine.explain`).
 - ``killteam teams ...`` (:mod:`engine.cli.teams`): team data and dataset importers.
 - ``killteam tournament`` (:mod:`engine.cli.tournament`): a round robin of agents or teams,
   rated (:mod:`engine.play.tournament`).
@@ -51,6 +53,13 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "engine.cli.calc",
         "calc",
         "Exact dice odds for one shooting attack or one fight.",
+    ),
+    "explain": (
+        "engine.cli.explain",
+        "explain_command",
+        "Explain a ruling: what happens here and why, with the rule section of each step "
+        "(queries: target SHOOTER TARGET [WEAPON]; can OPERATIVE ACTION...; control MARKER; "
+        "attack ATTACKER WEAPON TARGET; event N).",
     ),
     "play": (
         "engine.cli.play",

@@ -44,7 +44,9 @@ __all__ = [
     "order_refusal",
     "own_operative",
     "precheck",
+    "precheck_reasons",
     "rule_precheck",
+    "rule_precheck_reasons",
     "spend",
 ]
 
@@ -270,32 +272,40 @@ def rule_precheck(w: Work, o: OperativeState, act: Any, mode: str) -> str | None
     """Why the rule action ``act`` (:class:`engine.game.rule_actions.RuleActionLike`) cannot
     be performed by ``o`` now as far as the bookkeeping goes (AP, once per activation, its
     family's exclusions; a counteraction is one 1AP action, an interrupt only Shoot or
-    Fight), or ``None``; the action checks its own conditions."""
+    Fight), or ``None``: the first of :func:`rule_precheck_reasons`; the action checks its
+    own conditions."""
+    return next(rule_precheck_reasons(w, o, act, mode), None)
+
+
+def rule_precheck_reasons(w: Work, o: OperativeState, act: Any, mode: str) -> Iterator[str]:
+    """Every reason :func:`rule_precheck` has to refuse the rule action ``act`` now, in its
+    order (the game stops at the first; ``killteam explain`` lists them all)."""
     if mode == "counteract" and act.ap != 1:
-        return f"a counteraction is one 1AP action ({act.name} costs {act.ap}AP, 1.6)"
+        yield f"a counteraction is one 1AP action ({act.name} costs {act.ap}AP, 1.6)"
     if mode == "interrupt":
-        return "an On Guard interrupt is one free Shoot or Fight (9.3)"
+        yield "an On Guard interrupt is one free Shoot or Fight (9.3)"
+        return
     why = not_free(w, o, act.text, act.name, mode)
     if why is not None:
-        return why
+        yield why
     cost = action_cost(w, o, act.text, act.ap, mode)
     if mode == "activation" and o.ap < cost:
-        return f"{act.name} costs {cost}AP and {o.id} has {o.ap}AP left (1.5)"
+        yield f"{act.name} costs {cost}AP and {o.id} has {o.ap}AP left (1.5)"
     again = act.text in o.done and not _repeat_allowed(w, o, act.text, mode)
     if again or (act.family and any(family_of(d) == act.family for d in o.done)):
         # (A rule may allow it again: the ``would_repeat_action`` hooks, ``action`` its name.)
-        return f"{o.id} already performed {act.name} this activation: once per activation (1.5)"
+        yield f"{o.id} already performed {act.name} this activation: once per activation (1.5)"
     for ex in EXCLUDES.get(act.family, ()):
         if ex in o.done:
-            return f"{act.name} cannot be performed in the same activation as {ex} (3.2)"
+            yield f"{act.name} cannot be performed in the same activation as {ex} (3.2)"
+            break
     if w.ctx.hooks.would.get("would_refuse_action"):
         # A rule that forbids the action now (``action`` is its notation name here).
         refused: str | None = w.would(
             "would_refuse_action", None, op=o.id, action=act.text, rule_action=act
         )
         if refused:
-            return refused
-    return None
+            yield refused
 
 
 def _repeat_allowed(w: Work, o: OperativeState, fam: str, mode: str) -> bool:
@@ -338,42 +348,55 @@ def precheck(
     w: Work, o: OperativeState, verb: str, mode: str, in_cr: bool | None = None
 ) -> str | None:
     """Why ``verb`` cannot be performed by ``o`` now (AP, once per activation, exclusions,
-    control range, order), or ``None``. Target-specific checks come later.
+    control range, order), or ``None``: the first of :func:`precheck_reasons`.
+    Target-specific checks come later.
 
     Args:
         mode: ``"activation"``, ``"counteract"`` or ``"interrupt"``.
         in_cr: whether ``o`` is within an enemy's control range, if already known."""
+    return next(precheck_reasons(w, o, verb, mode, in_cr), None)
+
+
+def precheck_reasons(
+    w: Work, o: OperativeState, verb: str, mode: str, in_cr: bool | None = None
+) -> Iterator[str]:
+    """Every reason :func:`precheck` has to refuse ``verb`` for ``o`` now, in the order it
+    checks them (the game stops at the first; ``killteam explain`` lists them all, so both
+    read the same conditions). Each is worked out only when the one before has been
+    consumed. Arguments as :func:`precheck`."""
     cost = ACTION_COST.get(verb)
     if cost is None:
-        return f"unknown action {verb!r}"
+        yield f"unknown action {verb!r}"
+        return
     if mode == "counteract":
         if cost != 1:
-            return f"a counteraction is one 1AP action ({verb} costs {cost}AP, 1.6)"
+            yield f"a counteraction is one 1AP action ({verb} costs {cost}AP, 1.6)"
         if verb == "Guard":
-            return "Guard cannot be chosen as a counteraction (1.6, 9.3)"
+            yield "Guard cannot be chosen as a counteraction (1.6, 9.3)"
     elif mode == "interrupt":
         if family_of(verb) not in ("Shoot", "Fight") or verb == "Guard":
-            return "an On Guard interrupt is one free Shoot or Fight (9.3)"
+            yield "an On Guard interrupt is one free Shoot or Fight (9.3)"
     elif mode == "activation":
         due = action_cost(w, o, verb, cost, mode)
         if o.ap < due:
-            return f"{verb} costs {due}AP and {o.id} has {o.ap}AP left (1.5, 3.2)"
+            yield f"{verb} costs {due}AP and {o.id} has {o.ap}AP left (1.5, 3.2)"
     if mode != "activation":
         why = not_free(w, o, verb, verb, mode)
         if why is not None:
-            return why
+            yield why
     fam = family_of(verb)
     hooks = w.ctx.hooks.would
     if any(family_of(d) == fam for d in o.done) and not _repeat_allowed(w, o, fam, mode):
-        return f"{o.id} already performed {fam} this activation: once per activation (1.5)"
+        yield f"{o.id} already performed {fam} this activation: once per activation (1.5)"
     if hooks.get("would_refuse_action"):
         # A rule that forbids an action now (no move after a team's repeated Shoot).
         refused: str | None = w.would("would_refuse_action", None, op=o.id, action=verb)
         if refused:
-            return refused
+            yield refused
     for ex in EXCLUDES.get(verb, ()):
         if ex in o.done:
-            return f"{verb} cannot be performed in the same activation as {ex} (3.2)"
+            yield f"{verb} cannot be performed in the same activation as {ex} (3.2)"
+            break
     if in_cr is None:
         in_cr = w.in_enemy_control_range(o)
     # (iter_action_options does not ask for the verbs refused below by control range alone,
@@ -384,23 +407,22 @@ def precheck(
         and (verb != "Charge" or not charge_in_control_range(w, o))
     ):
         # (a rule may let an operative Charge from there: charge_in_control_range)
-        return f"{verb} cannot be performed within control range of an enemy operative (3.2)"
+        yield f"{verb} cannot be performed within control range of an enemy operative (3.2)"
     if (
         verb == "Shoot"
         and in_cr
         and mode != "interrupt"
         and not any(shoots_in_control_range(w, o, p) for _, _, p in weapons_of(w, o.id, "ranged"))
     ):
-        return "Shoot cannot be performed within control range of an enemy operative (3.2)"
+        yield "Shoot cannot be performed within control range of an enemy operative (3.2)"
     if verb == "Fall Back" and not in_cr:
-        return "Fall Back needs an enemy operative within control range (3.2)"
+        yield "Fall Back needs an enemy operative within control range (3.2)"
     if verb == "Charge" and o.order != "engage" and not _charges_concealed(w, o):
-        return "an operative with a Conceal order cannot Charge (1.5, 3.2)"
+        yield "an operative with a Conceal order cannot Charge (1.5, 3.2)"
     if verb == "Fight" and not in_cr:
-        return "Fight needs an enemy operative within control range (3.2)"
+        yield "Fight needs an enemy operative within control range (3.2)"
     if verb in MOVE_VERBS and o.heavy_shot and o.heavy_only != verb:
-        return f"{o.id} used a Heavy weapon this activation and cannot {verb} (6 Heavy)"
-    return None
+        yield f"{o.id} used a Heavy weapon this activation and cannot {verb} (6 Heavy)"
 
 
 IN_CR_REFUSED = frozenset(("Reposition", "Dash", "Pick up"))

@@ -608,6 +608,140 @@ class PairVerdicts:
             obscuring_features=tuple(sorted(obs)),
         )
 
+    def evidence(self, o: int) -> OriginEvidence:
+        """What :meth:`origin` decided for origin ``o`` and from what (the ``why`` variant,
+        ``tests/test_sight_why.py`` checks it agrees with :meth:`origin` on many random
+        pairs): every row a line of this origin crosses (before the wall ends the shooter has
+        passed are left out, 9.3), which of the five lines cross it, its horizontal gaps to
+        the target's and the shooter's bases (inches) and its part in the verdict (cover,
+        obscuring, or vetoed: within 1" of either base, 4.5). ``verdict`` is :meth:`origin`'s
+        own answer."""
+        table = self._table
+        p0, p1 = self.lines
+        crossed: dict[int, list[int]] = {}
+        x0, y0, z0 = p0[N_FACING * o]
+        for line in range(N_FACING):
+            x1, y1, z1 = p1[N_FACING * o + line]
+            lox, hix = (x0, x1) if x0 <= x1 else (x1, x0)
+            loy, hiy = (y0, y1) if y0 <= y1 else (y1, y0)
+            dx = x1 - x0
+            dy = y1 - y0
+            for rec in self._cands:
+                if lox > rec[2] or hix < rec[0] or loy > rec[3] or hiy < rec[1]:
+                    continue
+                if _crosses(table, rec, x0, y0, z0, x1, y1, z1, dx, dy):
+                    crossed.setdefault(rec[7], []).append(line)
+        rows = sorted(crossed)
+        self._fill_gaps(rows)
+        reach = _CONTROL_RANGE + _EPS
+        passed = {r for r in rows if (c := table.corner[r]) is not None and self._passed(c)}
+        kept = [r for r in rows if r not in passed]
+        vetoed = {table.owner[r] for r in kept if min(self._gaps[r]) <= reach}
+        close = self._is_close() if kept else False
+        out = []
+        for row in rows:
+            corner = table.corner[row]
+            is_passed = row in passed
+            gap_t, gap_s = self._gaps[row]
+            cover = not is_passed and table.cover[row] and gap_t <= reach and not close
+            obscures = (
+                not is_passed
+                and table.heavy[row]
+                and table.owner[row] not in vetoed
+                and table.feature[row] not in self._stands()
+            )
+            out.append(
+                RowEvidence(
+                    row=row,
+                    part=table.owner[row],
+                    feature=table.feature[row],
+                    lines=tuple(crossed[row]),
+                    gap_target=gap_t,
+                    gap_shooter=gap_s,
+                    wall_end=corner is not None,
+                    passed=is_passed,
+                    cover=cover,
+                    light_only=table.light_only[row],
+                    heavy=table.heavy[row],
+                    vetoed=not is_passed and table.owner[row] in vetoed,
+                    obscures=obscures,
+                )
+            )
+        return OriginEvidence(origin=o, rows=tuple(out), close=close, verdict=self.origin(o))
+
+
+@attrs.frozen(slots=True)
+class RowEvidence:
+    """One part (or wall end) a targeting line of one origin crosses
+    (:meth:`PairVerdicts.evidence`).
+
+    Attributes:
+        row: its row in the sight table. part: the killzone part it is or is the end of
+            (an index into ``Killzone.parts``). feature: that part's feature index.
+        lines: which of the origin's five lines cross it (0-4, the facing points in order).
+        gap_target, gap_shooter: horizontal gaps from its footprint to the bases (inches).
+        wall_end: a wall end (close quarters, 9.3). passed: a wall end whose corner the
+            shooter has passed: it does not intervene (9.3).
+        cover: it gives the target cover (4.5: cover terrain within 1" of the target, the
+            operatives more than 2" apart). light_only: its cover is Light only.
+        heavy: Heavy terrain. vetoed: its part is within 1" of either base, so it cannot
+            obscure (4.5). obscures: it obscures the target (4.5, 4.7).
+    """
+
+    row: int
+    part: int
+    feature: int
+    lines: tuple[int, ...]
+    gap_target: float
+    gap_shooter: float
+    wall_end: bool
+    passed: bool
+    cover: bool
+    light_only: bool
+    heavy: bool
+    vetoed: bool
+    obscures: bool
+
+
+@attrs.frozen(slots=True)
+class OriginEvidence:
+    """The evidence behind one origin's verdict (:meth:`PairVerdicts.evidence`).
+
+    Attributes:
+        origin: 0 the centre of the shooter's base, 1-4 around its edge.
+        rows: the crossed parts, ascending by row. close: the operatives are within 2" of
+            each other (no cover, 4.5). verdict: :meth:`PairVerdicts.origin`'s answer.
+    """
+
+    origin: int
+    rows: tuple[RowEvidence, ...]
+    close: bool
+    verdict: OriginVerdict
+
+
+def sight_line_blockers(
+    table: SightTable, a: Placement, b: Placement
+) -> list[tuple[tuple[float, float, float], tuple[int, ...]]]:
+    """Every sight line of :func:`visible` (a's head to each of b's 19 points, in the order
+    of :func:`target_points`) with the rows that block it (empty: the line is clear), the
+    ``why`` variant of :func:`visible` (``b`` is visible exactly when some line is clear,
+    checked on many random pairs by ``tests/test_sight_why.py``)."""
+    hx, hy, hz = a.x, a.y, a.elevation + a.model_height
+    cands = _corridor(table.sight, hx, hy, b.x, b.y, b.radius)
+    out = []
+    for px, py, pz in target_points(b):
+        dx, dy = px - hx, py - hy
+        lox, hix = (hx, px) if hx <= px else (px, hx)
+        loy, hiy = (hy, py) if hy <= py else (py, hy)
+        rows = tuple(
+            rec[7]
+            for rec in cands
+            if not (lox > rec[2] or hix < rec[0] or loy > rec[3] or hiy < rec[1])
+            and _crosses(table, rec, hx, hy, hz, px, py, pz, dx, dy)
+        )
+        out.append(((px, py, pz), rows))
+    return out
+
 
 _NOTHING = OriginVerdict(
     cover=False,

@@ -1,0 +1,173 @@
+"""``can OPERATIVE ACTION...``: can the operative perform the action now, and if not, every
+rule that forbids it (``rules/KT24.md`` 1.5, 1.6, 3.1, 3.2, 9.3 and the rules whose hooks
+refuse actions).
+
+The verdict is the game's own: the action applied to the state
+(:meth:`engine.game.state.GameState.apply`, on a copy: the state does not change). The reasons
+are every failed condition of the universal action's precheck
+(:func:`engine.game.bookkeeping.precheck_reasons`, the same conditions the game checks, which
+stops at the first) or of a rule action's bookkeeping
+(:func:`~engine.game.bookkeeping.rule_precheck_reasons`) and its own check, then the
+refusal ``apply`` gives when it is not among them (a target, a destination, a weapon).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.explain.common import find_op
+from engine.explain.hooks import Change, trace_would
+from engine.explain.ruling import QueryError, Ruling, Step, source_of_module
+from engine.game.actions import (
+    Action,
+    AmbiguousActionError,
+    IllegalActionError,
+    InvalidActionError,
+    format_action,
+    parse_action,
+)
+from engine.game.bookkeeping import ACTION_COST, precheck_reasons, rule_precheck_reasons
+from engine.game.rule_actions import find_rule_action
+from engine.game.state import Chance, Decision, GameState, Terminal
+from engine.game.work import Work
+
+__all__ = ["explain_can", "rule_section"]
+
+_SECTION = re.compile(r"\(([^()]*\d[^()]*)\)\s*$")
+
+
+def rule_section(reason: str) -> str:
+    """The rule section a refusal names in its closing brackets (``"(1.5, 3.2)"`` ->
+    ``"1.5, 3.2"``), or ``""``."""
+    m = _SECTION.search(reason)
+    return m.group(1) if m else ""
+
+
+def _action(op: str, words: tuple[str, ...]) -> Action:
+    """The action ``words`` name for ``op``: read as given when the operative's id follows
+    the verb (one or two words: ``Fall Back``), else with the id put after the verb."""
+    rest = list(words)
+    tries = [rest] if op in (w.upper() for w in rest[1:3]) else []
+    tries += [[*rest[:k], op, *rest[k:]] for k in (1, 2) if k <= len(rest)]
+    first: InvalidActionError | None = None
+    for words_ in tries:
+        try:
+            a = parse_action(" ".join(words_))
+        except InvalidActionError as exc:
+            first = first or exc
+            continue
+        if a.op and a.op != op:
+            raise QueryError(f"action {' '.join(words)!r} is not {op}'s")
+        return a
+    raise QueryError(f"action {' '.join(words)!r} is not an action: {first}") from None
+
+
+def _activity(w: Work, op: str) -> Any:
+    """The activation frame of ``op`` on top of the stack (waiting for its action), or
+    ``None``."""
+    if not w.stack:
+        return None
+    top = w.stack[-1]
+    if getattr(top, "op", None) == op and isinstance(getattr(top, "mode", None), str):
+        return top
+    return None
+
+
+def explain_can(state: GameState, w: Work, words: tuple[str, ...], text: str) -> Ruling:
+    """The ruling of ``can OPERATIVE ACTION...`` (module docstring).
+
+    Raises:
+        QueryError: an unknown or absent operative, an action that cannot be read."""
+    o = find_op(w, words[0])
+    a = _action(o.id, words[1:])
+    notation = format_action(a)
+    steps: list[Step] = []
+    reasons: list[tuple[str, str, str]] = []  # (reason, source, by)
+    node = state.node
+    if isinstance(node, Terminal):
+        steps.append(Step("battle", "over", "the battle is over: no more actions", "1.8"))
+    elif isinstance(node, Chance):
+        steps.append(
+            Step("node", "dice", f"dice are rolled now ({node.request.label}), not an action")
+        )
+    elif isinstance(node, Decision):
+        steps.append(
+            Step(
+                "decision now",
+                f"{node.player} {node.kind}",
+                f"now player {node.player} decides ({node.kind})",
+            )
+        )
+    frame = _activity(w, o.id)
+    mode = str(frame.mode) if frame is not None else ""
+    if frame is not None:
+        steps.append(
+            Step("acting", mode, f"{o.id} is acting ({mode}) with {o.ap}AP left", "1.5, 1.6")
+        )
+        refusal: Any = ""
+        changes: list[Change] = []
+        if a.verb == "Act":
+            act = find_rule_action(w, o, a.text)
+            if act is None:
+                reasons.append((f"{o.id} has no action called {a.text!r} (3.1)", "core", ""))
+            else:
+                refusal, changes = trace_would(
+                    w, "would_refuse_action", None, op=o.id, action=act.text, rule_action=act
+                )
+                for why in rule_precheck_reasons(w, o, act, mode):
+                    reasons.append((why, *_by(why, refusal, changes)))
+                if not reasons:
+                    own = act.check(w, o, a, mode)
+                    if own:
+                        reasons.append((own, _src(act), type(act).__module__))
+        elif a.verb in ACTION_COST:
+            refusal, changes = trace_would(w, "would_refuse_action", None, op=o.id, action=a.verb)
+            for why in precheck_reasons(w, o, a.verb, mode):
+                reasons.append((why, *_by(why, refusal, changes)))
+    try:
+        state.apply(a)
+        legal, final = True, ""
+    except (IllegalActionError, InvalidActionError, AmbiguousActionError, ValueError) as exc:
+        legal, final = False, str(exc)
+    if not legal and final and all(final != r for r, _, _ in reasons):
+        reasons.append((final, "core", ""))
+    for why, source, by in reasons:
+        steps.append(Step("forbidden", "yes", why, rule_section(why), source, by))
+    if legal:
+        steps.append(Step("legal", "yes", f"{notation} is legal now", "3.2"))
+    answer = (
+        f"{o.id} can perform {notation} now"
+        if legal
+        else f"{o.id} cannot perform {notation} now: " + "; ".join(r for r, _, _ in reasons)
+    )
+    return Ruling(
+        query=text,
+        kind="can",
+        answer=answer,
+        verdict=legal,
+        steps=tuple(steps),
+        data={
+            "operative": o.id,
+            "action": notation,
+            "legal": legal,
+            "mode": mode,
+            "reasons": [
+                {"reason": r, "rule": rule_section(r), "source": s, "by": b} for r, s, b in reasons
+            ],
+        },
+    )
+
+
+def _by(why: str, refusal: Any, changes: list[Any]) -> tuple[str, str]:
+    """The source and hook of a precheck reason: a rule's refusal if it is that rule's
+    (the ``would_refuse_action`` hook that gave it), else the core."""
+    if refusal and why == refusal and changes:
+        return changes[-1].source, changes[-1].by
+    return "core", ""
+
+
+def _src(act: Any) -> str:
+    if getattr(act, "mission", False):
+        return "mission"
+    return source_of_module(type(act).__module__)
