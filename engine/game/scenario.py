@@ -32,7 +32,16 @@ from engine.game.context import GameOptions
 from engine.game.deployment import check_deployment
 from engine.game.drivers import ScriptedDice, ScriptError
 from engine.game.events import Event
-from engine.game.flow import FirefightFrame, TurningPointFrame, advance
+from engine.game.flow import advance
+from engine.game.scenario_state import (
+    PHASE_STEPS,
+    PositionStateError,
+    add_effects,
+    default_cards,
+    set_mission_state,
+    set_players,
+    start_frames,
+)
 from engine.game.setup import start_battle
 from engine.game.state import Chance, GameState, PlayerState, RulesetLike
 from engine.game.universal import start_carrying
@@ -47,7 +56,19 @@ class ScenarioError(KillTeamError, ValueError):
     """A scenario position or script is wrong (the message names the operative or step)."""
 
 
-_OP_KEYS = {"at", "order", "wounds", "ready", "counteracted", "on_guard", "carrying"}
+_OP_KEYS = {
+    "at",
+    "order",
+    "wounds",
+    "ready",
+    "counteracted",
+    "on_guard",
+    "carrying",
+    "interrupted",
+    "ap",
+    "limited",
+    "incapacitated",
+}
 
 
 def _mission_choices(w: Work) -> None:
@@ -75,32 +96,55 @@ def position(
     roster_a: Roster,
     roster_b: Roster,
     *,
-    operatives: Mapping[str, Mapping[str, Any]],
+    operatives: Mapping[str, Mapping[str, Any]] | None = None,
     tp: int = 1,
     initiative: str = "A",
     turn: str | None = None,
     cp: tuple[int, int] = (2, 2),
-    vp: tuple[int, int] = (0, 0),
+    vp: tuple[int, int] | None = None,
     open_hatchways: Iterable[str] = (),
     options: GameOptions | None = None,
     equipment: Mapping[str, Sequence[str]] | None = None,
     tokens: Sequence[Mapping[str, Any]] = (),
+    phase: str = "firefight",
+    step: str | None = None,
+    initiative_roll: tuple[int, int] | None = None,
+    gambit_turn: str | None = None,
+    players: Mapping[str, Mapping[str, Any]] | None = None,
+    effects: Sequence[Mapping[str, Any]] = (),
+    mission: Mapping[str, Any] | None = None,
     ruleset: RulesetLike,
 ) -> GameState:
-    """A Firefight-phase position (module docstring) of a battle of ``ruleset``.
+    """A position (module docstring) of a battle of ``ruleset``, in the Firefight phase
+    unless ``phase`` says otherwise.
 
     Args:
         ruleset: the ruleset the options name (:class:`~engine.game.state.RulesetLike`;
             :func:`engine.rulesets.position` picks it).
         operatives: id -> ``{"at": (x, y) or (x, y, z) inches, "order": "engage"|"conceal"
-            (default engage), "wounds": int (default the datacard's), "ready": bool (default
-            True), "counteracted": bool, "on_guard": bool, "carrying": the name of a
-            marker it carries, or a sequence of names (objective markers, or ``tokens``
-            that are markers a rule lets operatives pick up)}``. Operatives not listed
-            are not on the killzone.
+            (default engage; conceal in the deployment phase), "wounds": int (default the
+            datacard's), "ready": bool (default True; False at the end of a turning point),
+            "counteracted": bool, "on_guard": bool, "interrupted": bool (made an On Guard
+            interrupt this turning point), "ap": int (action points left), "limited":
+            {weapon: uses} (Limited weapons' uses), "incapacitated": True (a casualty: not
+            on the killzone, no ``at``), "carrying": the name of a marker it carries, or a
+            sequence of names (objective markers, or ``tokens`` that are markers a rule lets
+            operatives pick up)}``. Operatives not listed are not on the killzone; in the
+            deployment phase the listed ones are set up (wholly within their drop zone).
+        phase, step: where the position starts (:mod:`engine.game.scenario_state`: set-up,
+            deployment, the Strategy phase and its steps, Firefight, the end of the
+            turning point); ``step`` defaults to the phase's first.
+        initiative_roll: the initiative roll-off already made (A's die, B's die), in the
+            Strategy phase's initiative step. ``gambit_turn``: the Gambit step under way,
+            this player to choose.
         tp: the turning point (1-4); ``initiative``: who has initiative; ``turn``: whose turn
             it is to activate (default the initiative player).
-        cp, vp: command and victory points of A and B.
+        cp, vp: command and victory points of A and B (``vp`` default: the sum of the
+            ``mission`` VP by op, else 0).
+        players: the players' counters and initiative cards
+            (:func:`engine.game.scenario_state.set_players`).
+        effects: effects in force (:func:`engine.game.scenario_state.add_effects`).
+        mission: the mission's state (:func:`engine.game.scenario_state.set_mission_state`).
         open_hatchways: hatchways open at the start.
         equipment: player -> the universal equipment it selected (7.2; names as
             ``Equipment`` takes them), default none.
@@ -111,18 +155,28 @@ def position(
 
     Raises:
         ScenarioError: an unknown operative or field, an illegal placement (off the killzone,
-            on terrain, overlapping), a bad order or wounds value, an unknown equipment name
-            or token kind, a token that cannot be built there.
+            on terrain, overlapping, outside the drop zone in deployment), a bad order or
+            wounds value, an unknown equipment name or token kind, a token that cannot be
+            built there, a phase or step that does not exist, a table of
+            :mod:`engine.game.scenario_state` that is wrong, operatives in the set-up phase.
     """
+    operatives = operatives or {}
+    step = step or PHASE_STEPS.get(phase, ("",))[0]
+    if phase == "setup" and operatives:
+        raise ScenarioError("operatives: none is on the killzone before deployment (1.2)")
     base = start_battle(killzone, roster_a, roster_b, options, ruleset)
     ctx = base.ctx
     w = Work(base)
-    w.tp = tp
+    setup = phase in ("setup", "deployment")
+    w.tp = 0 if setup else tp
     w.phase = "firefight"
-    w.initiative = initiative
+    if phase != "setup":
+        w.initiative = initiative
+    mission_vp = _mission_vp(mission)
+    vp = vp if vp is not None else mission_vp
     w.players = [
-        PlayerState(cp=cp[0], vp=vp[0], drop_zone="A"),
-        PlayerState(cp=cp[1], vp=vp[1], drop_zone="B"),
+        PlayerState(cp=cp[0], vp=vp[0], drop_zone="A" if phase != "setup" else ""),
+        PlayerState(cp=cp[1], vp=vp[1], drop_zone="B" if phase != "setup" else ""),
     ]
     for player, chosen in (equipment or {}).items():
         if player not in ("A", "B"):
@@ -143,55 +197,99 @@ def position(
             raise ScenarioError(f"open_hatchways: {n!r} is not a hatchway of {killzone.name}")
     w.open_hatchways = tuple(names)
     for op_id, spec in operatives.items():
-        if op_id not in ctx.index:
-            raise ScenarioError(f"operatives: no operative {op_id!r} (ids: {', '.join(ctx.ids)})")
-        extra = set(spec) - _OP_KEYS
-        if extra:
-            raise ScenarioError(f"operatives.{op_id}: unknown field(s) {sorted(extra)}")
-        if "at" not in spec:
-            raise ScenarioError(f"operatives.{op_id}: 'at' (x, y[, z]) is required")
-        at = tuple(float(v) for v in spec["at"])
-        if len(at) not in (2, 3):
-            raise ScenarioError(f"operatives.{op_id}.at must be (x, y) or (x, y, z)")
-        x, y, z = at[0], at[1], at[2] if len(at) == 3 else 0.0
-        order = str(spec.get("order", "engage")).lower()
-        if order not in ("engage", "conceal"):
-            raise ScenarioError(f"operatives.{op_id}.order must be engage or conceal")
-        card = ctx.datacards[op_id]
-        wounds = int(spec.get("wounds", card.wounds))
-        if not 1 <= wounds <= card.wounds:
-            raise ScenarioError(f"operatives.{op_id}.wounds must be 1 to {card.wounds}")
-        o = w.op(op_id)
-        p = ctx.placement(op_id, x, y, z)
-        w.set_op(op_id, placed=False)
-        # Reuse the deployment checks, without the drop-zone condition.
-        try:
-            check_deployment(w, o, (p.x, p.y, p.elevation), drop_zone=False)
-        except KillTeamError as exc:
-            raise ScenarioError(f"operatives.{op_id}: {exc}") from None
-        w.set_op(
-            op_id,
-            x=p.x,
-            y=p.y,
-            elevation=p.elevation,
-            placed=True,
-            order=order,
-            wounds=wounds,
-            ready=bool(spec.get("ready", True)),
-            counteracted=bool(spec.get("counteracted", False)),
-            on_guard=bool(spec.get("on_guard", False)),
+        _place(w, op_id, spec, phase)
+    try:
+        default_cards(w, phase, step)
+        set_players(w, players or {})
+        add_effects(w, effects)
+        set_mission_state(w, mission or {})
+        start_frames(
+            w,
+            phase,
+            step,
+            turn=turn or initiative,
+            initiative_roll=initiative_roll,
+            gambit_turn=gambit_turn,
         )
-        carrying = spec.get("carrying", ())
-        for name in (carrying,) if isinstance(carrying, str) and carrying else carrying:
-            try:
-                start_carrying(w, op_id, str(name))
-            except ValueError as exc:
-                raise ScenarioError(f"operatives.{op_id}.carrying: {exc}") from None
-    w.stack = [TurningPointFrame(stage="end"), FirefightFrame(turn=turn or initiative)]
+    except PositionStateError as exc:
+        raise ScenarioError(str(exc)) from None
     w.events = []
     w.node = None
     advance(w)
+    w.events = []
     return w.freeze()
+
+
+def _mission_vp(mission: Mapping[str, Any] | None) -> tuple[int, int]:
+    """The VP of A and B the mission's ops have scored (``mission["vp"]``)."""
+    rows = (mission or {}).get("vp", {})
+    try:
+        return (sum(int(v[0]) for v in rows.values()), sum(int(v[1]) for v in rows.values()))
+    except (TypeError, ValueError, IndexError):
+        raise ScenarioError("mission.vp: op = [A, B] whole numbers") from None
+
+
+def _place(w: Work, op_id: str, spec: Mapping[str, Any], phase: str) -> None:
+    """Put operative ``op_id`` of a position on the killzone as ``spec`` says
+    (:func:`position`)."""
+    ctx = w.ctx
+    if op_id not in ctx.index:
+        raise ScenarioError(f"operatives: no operative {op_id!r} (ids: {', '.join(ctx.ids)})")
+    extra = set(spec) - _OP_KEYS
+    if extra:
+        raise ScenarioError(f"operatives.{op_id}: unknown field(s) {sorted(extra)}")
+    if spec.get("incapacitated"):
+        if set(spec) - {"incapacitated"}:
+            raise ScenarioError(
+                f"operatives.{op_id}: an incapacitated operative is not on the killzone: "
+                "no other field"
+            )
+        w.set_op(op_id, placed=False, incapacitated=True, wounds=0, ready=False)
+        return
+    if "at" not in spec:
+        raise ScenarioError(f"operatives.{op_id}: 'at' (x, y[, z]) is required")
+    at = tuple(float(v) for v in spec["at"])
+    if len(at) not in (2, 3):
+        raise ScenarioError(f"operatives.{op_id}.at must be (x, y) or (x, y, z)")
+    x, y, z = at[0], at[1], at[2] if len(at) == 3 else 0.0
+    deploying = phase == "deployment"
+    order = str(spec.get("order", "conceal" if deploying else "engage")).lower()
+    if order not in ("engage", "conceal"):
+        raise ScenarioError(f"operatives.{op_id}.order must be engage or conceal")
+    card = ctx.datacards[op_id]
+    wounds = int(spec.get("wounds", card.wounds))
+    if not 1 <= wounds <= card.wounds:
+        raise ScenarioError(f"operatives.{op_id}.wounds must be 1 to {card.wounds}")
+    o = w.op(op_id)
+    p = ctx.placement(op_id, x, y, z)
+    w.set_op(op_id, placed=False)
+    # Reuse the deployment checks; the drop-zone condition only while deploying.
+    try:
+        check_deployment(w, o, (p.x, p.y, p.elevation), drop_zone=deploying)
+    except KillTeamError as exc:
+        raise ScenarioError(f"operatives.{op_id}: {exc}") from None
+    limited = spec.get("limited", {})
+    w.set_op(
+        op_id,
+        x=p.x,
+        y=p.y,
+        elevation=p.elevation,
+        placed=True,
+        order=order,
+        wounds=wounds,
+        ready=bool(spec.get("ready", phase != "end")),
+        counteracted=bool(spec.get("counteracted", False)),
+        on_guard=bool(spec.get("on_guard", False)),
+        interrupted=bool(spec.get("interrupted", False)),
+        ap=int(spec.get("ap", 0)),
+        limited=tuple(sorted((str(k), int(v)) for k, v in limited.items())),
+    )
+    carrying = spec.get("carrying", ())
+    for name in (carrying,) if isinstance(carrying, str) and carrying else carrying:
+        try:
+            start_carrying(w, op_id, str(name))
+        except ValueError as exc:
+            raise ScenarioError(f"operatives.{op_id}.carrying: {exc}") from None
 
 
 _TOKEN_KEYS = {"kind", "owner", "at", "angle"}

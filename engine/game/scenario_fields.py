@@ -14,6 +14,13 @@ import attrs
 from engine.errors import KillTeamError
 from engine.game.actions import Action, parse_action
 from engine.game.context import GameOptions
+from engine.game.scenario_tables import (
+    CHOICE_POLICIES,
+    POSITION_STATE_KEYS,
+    STATE_EXPECT_KEYS,
+    expect_state,
+    position_state,
+)
 from engine.game.scenario_values import (
     MAX_COUNT,
     MAX_DESCRIPTION_CHARS,
@@ -70,6 +77,7 @@ _TOP_KEYS = {
     "position",
     "steps",
     "expect",
+    "choices",
 }
 _TEAM_KEYS = {"team", "operatives", "choices", "operative_choices"}
 _OPTION_KEYS = {
@@ -92,10 +100,22 @@ _POSITION_KEYS = {
     "operatives",
     "equipment",
     "tokens",
-}
+} | POSITION_STATE_KEYS
 _TOKEN_KEYS = {"kind", "owner", "at", "angle"}
 _VP_OPS = {"kill", "crit", "tac", "primary"}
-_POS_OP_KEYS = {"at", "order", "wounds", "ready", "counteracted", "on_guard", "carrying"}
+_POS_OP_KEYS = {
+    "at",
+    "order",
+    "wounds",
+    "ready",
+    "counteracted",
+    "on_guard",
+    "carrying",
+    "interrupted",
+    "ap",
+    "limited",
+    "incapacitated",
+}
 _STEP_KEYS = {"name", "actions", "dice", "expect"}
 _EXPECT_KEYS = {
     "vp_by_op",
@@ -112,7 +132,7 @@ _EXPECT_KEYS = {
     "effects",
     "no_effects",
     "operatives",
-}
+} | STATE_EXPECT_KEYS
 _EFFECT_KEYS = {"kind", "op", "until", "source", "value", "detail", "player", "pending", "count"}
 _EXPECT_OP_KEYS = {
     "wounds",
@@ -124,6 +144,7 @@ _EXPECT_OP_KEYS = {
     "carrying",
     "counteracted",
     "on_guard",
+    "ap",
 }
 
 
@@ -192,6 +213,11 @@ def scenario_fields(data: Mapping[str, Any], source: str, base: Path) -> dict[st
     except KillTeamError as exc:
         raise _fail(source, "options", str(exc)) from None
     pos = _position(source, data.get("position"))
+    choices = _text(source, "choices", data.get("choices", "ask"), "a choices policy")
+    if choices not in CHOICE_POLICIES:
+        raise _fail(
+            source, "choices", f"{shown(choices)} is not one of {', '.join(CHOICE_POLICIES)}"
+        )
     steps_data = data.get("steps", [])
     if not isinstance(steps_data, list):
         raise _fail(source, "steps", "expected an array of tables ([[steps]])")
@@ -212,6 +238,7 @@ def scenario_fields(data: Mapping[str, Any], source: str, base: Path) -> dict[st
         position=pos,
         steps=steps,
         expect=expect,
+        choices=choices,
     )
 
 
@@ -289,7 +316,8 @@ def _position(source: str, value: Any) -> dict[str, Any]:
     if value is None:
         raise _fail(source, "position", "required: [position] with its [position.operatives]")
     table = _keys(source, "position", value, _POSITION_KEYS)
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = position_state(source, table)
+    phase = out.get("phase", "firefight")
     if "tp" in table:
         tp = table["tp"]
         if not isinstance(tp, int) or isinstance(tp, bool) or not 1 <= tp <= 4:
@@ -334,13 +362,24 @@ def _position(source: str, value: Any) -> dict[str, Any]:
             tokens.append(item)
         out["tokens"] = tokens
     raw = table.get("operatives", {})
-    if not isinstance(raw, Mapping) or not raw:
+    if not isinstance(raw, Mapping) or (not raw and phase not in ("setup", "deployment")):
         raise _fail(source, "position.operatives", "at least one [position.operatives.ID]")
     _keys(source, "position.operatives", raw, None)
     specs: dict[str, dict[str, Any]] = {}
     for op_id, spec in raw.items():
         where = f"position.operatives.{op_id}"
         spec = _keys(source, where, spec, _POS_OP_KEYS)
+        if spec.get("incapacitated") is not None:
+            dead = _bool(source, f"{where}.incapacitated", spec["incapacitated"])
+            if dead and set(spec) != {"incapacitated"}:
+                raise _fail(
+                    source,
+                    where,
+                    "an incapacitated operative is not on the killzone: no other field",
+                )
+            if dead:
+                specs[str(op_id)] = {"incapacitated": True}
+                continue
         if "at" not in spec:
             raise _fail(source, where, "'at' = [x, y] or [x, y, z] is required")
         s: dict[str, Any] = {"at": _point(source, f"{where}.at", spec["at"])}
@@ -352,9 +391,16 @@ def _position(source: str, value: Any) -> dict[str, Any]:
             s["order"] = spec["order"]
         if "wounds" in spec:
             s["wounds"] = _whole(source, f"{where}.wounds", spec["wounds"])
-        for k in ("ready", "counteracted", "on_guard"):
+        for k in ("ready", "counteracted", "on_guard", "interrupted"):
             if k in spec:
                 s[k] = _bool(source, f"{where}.{k}", spec[k])
+        if "ap" in spec:
+            s["ap"] = _whole(source, f"{where}.ap", spec["ap"], 0, 9)
+        if "limited" in spec:
+            lim = _keys(source, f"{where}.limited", spec["limited"], None)
+            s["limited"] = {
+                str(k): _whole(source, f"{where}.limited.{k}", v) for k, v in lim.items()
+            }
         if "carrying" in spec:
             s["carrying"] = _carrying(source, f"{where}.carrying", spec["carrying"])
         specs[str(op_id)] = s
@@ -424,7 +470,7 @@ def _event_specs(source: str, where: str, value: Any) -> list[dict[str, Any]]:
 
 def _expect(source: str, where: str, value: Any) -> dict[str, Any]:
     table = _keys(source, where, value, _EXPECT_KEYS)
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = expect_state(source, where, table)
     for k in ("cp", "vp", "kill_grade"):
         if k in table:
             out[k] = _pair(source, f"{where}.{k}", table[k])
@@ -479,8 +525,8 @@ def _expect(source: str, where: str, value: Any) -> dict[str, Any]:
             for key, val in spec.items():
                 if key == "at":
                     c[key] = _point(source, f"{w}.at", val)
-                elif key == "wounds":
-                    c[key] = _whole(source, f"{w}.wounds", val)
+                elif key in ("wounds", "ap"):
+                    c[key] = _whole(source, f"{w}.{key}", val)
                 elif key == "carrying":
                     c[key] = _carrying(source, f"{w}.{key}", val)
                 elif key == "order":

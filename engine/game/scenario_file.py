@@ -173,7 +173,13 @@ from engine.errors import KillTeamError
 from engine.game.context import GameOptions
 from engine.game.events import Event
 from engine.game.scenario import position
-from engine.game.scenario_check import check, play_step
+from engine.game.scenario_check import (
+    ATTACK_CHOICE_KINDS,
+    ChoicePolicy,
+    Chooser,
+    check,
+    play_step,
+)
 from engine.game.scenario_fields import (
     MAX_COUNT,
     MAX_DESCRIPTION_CHARS,
@@ -194,12 +200,14 @@ from engine.inputs import parse_toml, read_text
 from engine.teams.model import Roster
 
 __all__ = [
+    "ATTACK_CHOICE_KINDS",
     "MAX_COUNT",
     "MAX_DESCRIPTION_CHARS",
     "MAX_LIST_ITEMS",
     "MAX_POSITION_OPERATIVES",
     "MAX_STEPS",
     "MAX_TEXT_CHARS",
+    "Chooser",
     "ExpectationError",
     "Scenario",
     "ScenarioFileError",
@@ -228,6 +236,8 @@ class Scenario:
         options: the game options. position: the keyword arguments of
             :func:`engine.game.scenario.position` (except killzone, rosters and options).
         steps: the script. expect: the final expectations.
+        choices: the policy answering the attack choices the script does not name
+            (``"ask"``, ``"best"`` or ``"decline"``; module docstring).
     """
 
     source: str
@@ -240,6 +250,7 @@ class Scenario:
     position: Mapping[str, Any]
     steps: tuple[Step, ...]
     expect: Mapping[str, Any]
+    choices: str = "ask"
 
     def start(self, *, ruleset: RulesetLike) -> GameState:
         """The starting position, in a battle of ``ruleset`` (the one the options name:
@@ -260,11 +271,20 @@ class Scenario:
         except KillTeamError as exc:
             raise ScenarioFileError(f"{self.source}: position: {exc}") from None
 
-    def run(self, on_step: StepCallback | None = None, *, ruleset: RulesetLike) -> ScenarioResult:
+    def run(
+        self,
+        on_step: StepCallback | None = None,
+        *,
+        ruleset: RulesetLike,
+        chooser: Chooser | None = None,
+    ) -> ScenarioResult:
         """Replay the script and check every expectation.
 
         Args:
             ruleset: the ruleset of the battle (:meth:`start`).
+            chooser: the dice core's best answer to an attack choice, ``chooser(state) ->
+                action`` at such a decision (:func:`engine.agents.scenario_choices.best_choice`),
+                needed by ``choices = "best"`` (the agents layer, above this one, holds it).
             on_step: called after each step is played and before its expectations are
                 checked, with the step's number (from 1), the step and its events (the
                 ``killteam replay`` narration of a scenario file).
@@ -277,12 +297,18 @@ class Scenario:
             ScenarioScriptError: a step's action rejected, a roll missing, wrong or unused.
             ExpectationError: an expectation differs.
         """
+        if self.choices == "best" and chooser is None:
+            raise ScenarioFileError(
+                f"{self.source}: choices: 'best' needs the dice core's chooser "
+                "(engine.agents.scenario_choices.best_choice; killteam replay passes it)"
+            )
+        policy = ChoicePolicy(self.choices, chooser)
         state = self.start(ruleset=ruleset)
         all_events: list[Event] = []
         per_step: list[list[Event]] = []
         for k, step in enumerate(self.steps):
             where = f"{self.source}: step {k + 1} ({step.name!r})"
-            state, events = play_step(state, step, where)
+            state, events = play_step(state, step, where, policy)
             if on_step is not None:
                 on_step(k + 1, step, events)
             per_step.append(events)
@@ -326,15 +352,20 @@ def load_scenario(path: str | Path) -> Scenario:
 
 
 def run_scenario(
-    path: str | Path, on_step: StepCallback | None = None, *, ruleset: RulesetLike
+    path: str | Path,
+    on_step: StepCallback | None = None,
+    *,
+    ruleset: RulesetLike,
+    chooser: Chooser | None = None,
 ) -> ScenarioResult:
     """Load a scenario file, replay it under ``ruleset`` and check its expectations (see
-    :meth:`Scenario.run`; ``on_step`` is called after each step is played).
+    :meth:`Scenario.run`; ``on_step`` is called after each step is played; ``chooser``
+    answers for ``choices = "best"``).
 
     Raises:
         ScenarioFileError, ScenarioScriptError, ExpectationError: see :meth:`Scenario.run`.
     """
-    return load_scenario(path).run(on_step, ruleset=ruleset)
+    return load_scenario(path).run(on_step, ruleset=ruleset, chooser=chooser)
 
 
 def scenario_from_dict(data: Mapping[str, Any], source: str, base: Path) -> Scenario:
