@@ -49,7 +49,7 @@ from engine.game.work import Work
 from engine.geometry import Killzone
 from engine.teams.model import Roster
 
-__all__ = ["ScenarioError", "position", "run"]
+__all__ = ["ScenarioError", "position", "run", "start_position"]
 
 
 class ScenarioError(KillTeamError, ValueError):
@@ -95,6 +95,17 @@ def position(
     killzone: Killzone,
     roster_a: Roster,
     roster_b: Roster,
+    **kwargs: Any,
+) -> GameState:
+    """A position of a battle (the arguments and errors: :func:`start_position`): its state
+    at its first node."""
+    return start_position(killzone, roster_a, roster_b, **kwargs)[0]
+
+
+def start_position(
+    killzone: Killzone,
+    roster_a: Roster,
+    roster_b: Roster,
     *,
     operatives: Mapping[str, Mapping[str, Any]] | None = None,
     tp: int = 1,
@@ -114,9 +125,12 @@ def position(
     effects: Sequence[Mapping[str, Any]] = (),
     mission: Mapping[str, Any] | None = None,
     ruleset: RulesetLike,
-) -> GameState:
+) -> tuple[GameState, list[Event]]:
     """A position (module docstring) of a battle of ``ruleset``, in the Firefight phase
-    unless ``phase`` says otherwise.
+    unless ``phase`` says otherwise, and the events of its start: the procedures run from
+    the point the position describes to the first decision or roll (the Ready step of a
+    position at the Strategy phase's ``"ready"`` step; the scoring at the end of a turning
+    point when no ploy window opens first).
 
     Args:
         ruleset: the ruleset the options name (:class:`~engine.game.state.RulesetLike`;
@@ -169,7 +183,6 @@ def position(
     w = Work(base)
     setup = phase in ("setup", "deployment")
     w.tp = 0 if setup else tp
-    w.phase = "firefight"
     if phase != "setup":
         w.initiative = initiative
     mission_vp = _mission_vp(mission)
@@ -216,8 +229,8 @@ def position(
     w.events = []
     w.node = None
     advance(w)
-    w.events = []
-    return w.freeze()
+    events, w.events = w.events, []
+    return w.freeze(), events
 
 
 def _mission_vp(mission: Mapping[str, Any] | None) -> tuple[int, int]:

@@ -172,7 +172,7 @@ import attrs
 from engine.errors import KillTeamError
 from engine.game.context import GameOptions
 from engine.game.events import Event
-from engine.game.scenario import position
+from engine.game.scenario import start_position
 from engine.game.scenario_check import (
     ATTACK_CHOICE_KINDS,
     ChoicePolicy,
@@ -259,8 +259,18 @@ class Scenario:
         Raises:
             ScenarioFileError: the position is invalid (names the operative and field).
         """
+        return self.start_with_events(ruleset=ruleset)[0]
+
+    def start_with_events(self, *, ruleset: RulesetLike) -> tuple[GameState, list[Event]]:
+        """:meth:`start` and the events of the position's start
+        (:func:`engine.game.scenario.start_position`: a Ready step or an end-of-turning-point
+        scoring run before the first decision).
+
+        Raises:
+            ScenarioFileError: the position is invalid (names the operative and field).
+        """
         try:
-            return position(
+            return start_position(
                 self.killzone,
                 self.rosters[0],
                 self.rosters[1],
@@ -303,16 +313,18 @@ class Scenario:
                 "(engine.agents.scenario_choices.best_choice; killteam replay passes it)"
             )
         policy = ChoicePolicy(self.choices, chooser)
-        state = self.start(ruleset=ruleset)
-        all_events: list[Event] = []
+        state, started = self.start_with_events(ruleset=ruleset)
+        all_events: list[Event] = list(started)
         per_step: list[list[Event]] = []
         for k, step in enumerate(self.steps):
             where = f"{self.source}: step {k + 1} ({step.name!r})"
             state, events = play_step(state, step, where, policy)
+            if k == 0:
+                events = [*started, *events]
             if on_step is not None:
                 on_step(k + 1, step, events)
             per_step.append(events)
-            all_events += events
+            all_events += events[len(started) :] if k == 0 else events
             check(state, step.expect, events, where)
         check(state, self.expect, all_events, f"{self.source}: final expectations")
         return ScenarioResult(state=state, events=tuple(tuple(e) for e in per_step))
