@@ -204,8 +204,8 @@ def scenario_fields(data: Mapping[str, Any], source: str, base: Path) -> dict[st
             _text(source, f"options.{k}", v, "a name")
         elif k in ("tac_ops", "primary_ops"):
             table = _keys(source, f"options.{k}", v, {"A", "B"})
-            for p, name in table.items():
-                _text(source, f"options.{k}.{p}", name, "a name")
+            for p, op_name in table.items():
+                _text(source, f"options.{k}.{p}", op_name, "a name")
         elif not (isinstance(v, bool) or (k == "close_quarters" and v is None)):
             raise _fail(source, f"options.{k}", f"expected true or false, not {shown(v)}")
     try:
