@@ -1,10 +1,13 @@
 """Scripted scenarios: a position set up exactly, then a script of actions and dice.
 
-:func:`position` builds a battle state in the Firefight phase of a turning point with chosen
-operatives placed exactly (the others are not on the killzone), orders, wounds, CP, VP,
-initiative and whose turn it is. :func:`run` applies a script of actions, taking dice from a
-strict :class:`~engine.game.drivers.ScriptedDice` at every chance node, and returns the state
-and the events.
+:func:`position` builds a battle state in the Firefight phase of a turning point (or in
+any phase and step from the set-up to the end of a turning point,
+:mod:`engine.game.scenario_state`) with chosen operatives placed exactly (the others are not
+on the killzone), orders, wounds, CP, VP, initiative, whose turn it is, the players'
+counters, effects in force and the mission's state; :func:`start_position` also returns the
+events of its start. :func:`run` applies a script of actions, taking dice from a strict
+:class:`~engine.game.drivers.ScriptedDice` at every chance node, and returns the state and
+the events.
 
 Example::
 
