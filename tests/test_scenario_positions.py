@@ -99,6 +99,8 @@ def test_deployment_position_refuses_an_impossible_count() -> None:
         )
     with pytest.raises(ScenarioError, match="drop zone"):
         _pos(phase="deployment", operatives={"PRO-1": {"at": (10, 5)}})
+    with pytest.raises(ScenarioError, match="before the equipment step"):
+        _pos(phase="deployment", step="equipment", operatives={"PRO-1": DEPLOYED["PRO-1"]})
 
 
 def _real_to_strategy() -> GameState:

@@ -373,6 +373,21 @@ class Scenario:
         except KillTeamError as exc:
             raise ScenarioFileError(f"{self.source}: position: {exc}") from None
 
+    def policy(self, chooser: Chooser | None = None) -> ChoicePolicy:
+        """The policy answering the attack choices the script does not name (the file's
+        ``choices``; ``chooser``: the best answer, needed by ``"best"``), for
+        :func:`engine.game.scenario_check.play_step`.
+
+        Raises:
+            ScenarioFileError: ``choices = "best"`` without a ``chooser``.
+        """
+        if self.choices == "best" and chooser is None:
+            raise ScenarioFileError(
+                f"{self.source}: choices: 'best' needs the dice core's chooser "
+                "(engine.agents.scenario_choices.best_choice; killteam replay passes it)"
+            )
+        return ChoicePolicy(self.choices, chooser)
+
     def run(
         self,
         on_step: StepCallback | None = None,
@@ -399,12 +414,7 @@ class Scenario:
             ScenarioScriptError: a step's action rejected, a roll missing, wrong or unused.
             ExpectationError: an expectation differs.
         """
-        if self.choices == "best" and chooser is None:
-            raise ScenarioFileError(
-                f"{self.source}: choices: 'best' needs the dice core's chooser "
-                "(engine.agents.scenario_choices.best_choice; killteam replay passes it)"
-            )
-        policy = ChoicePolicy(self.choices, chooser)
+        policy = self.policy(chooser)
         state, started = self.start_with_events(ruleset=ruleset)
         all_events: list[Event] = list(started)
         per_step: list[list[Event]] = []

@@ -299,6 +299,13 @@ def start_frames(
     if phase == "setup":
         return  # the stack start_battle built: the crit op's roll, the set-up roll-off
     if phase == "deployment":
+        if step == "equipment":
+            placed = [o.id for o in w.ops if o.placed]
+            if placed:
+                raise PositionStateError(
+                    f"operatives.{placed[0]}: no operative is set up before the equipment "
+                    "step that precedes deployment (1.2)"
+                )
         w.tp, w.phase = 0, "setup"
         w.stack = [SetupFrame(stage="deploy")] if step == "equipment" else [deploy_frame(w)]
         return
