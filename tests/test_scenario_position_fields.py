@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from engine.agents.scenario_choices import best_choice
+from engine.cli import main
 from engine.game.scenario_file import (
     ExpectationError,
     Scenario,
@@ -349,3 +350,26 @@ def test_choices_policy_leaves_a_named_choice_to_the_script() -> None:
         + SHOT.replace('at TAR-1"]', 'at TAR-1", "Accurate 1"]')
         + 'dice = ["6,5,4", "6,5,1"]\n'
     )
+
+
+def test_replay_command_answers_best_choices(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``killteam replay`` hands the dice core's chooser to the run: a "best" scenario whose
+    script names no Accurate choice replays (Accurate 1 retained: three attack dice)."""
+    (tmp_path / "teams").mkdir()
+    for team in ("probe", "target"):
+        src = SCENARIOS / "teams" / f"{team}.json"
+        (tmp_path / "teams" / f"{team}.json").write_text(src.read_text(encoding="utf-8"))
+    (tmp_path / "killzones").mkdir()
+    kz = (SCENARIOS / "killzones" / "range.toml").read_text(encoding="utf-8")
+    (tmp_path / "killzones" / "range.toml").write_text(kz)
+    path = tmp_path / "best.toml"
+    path.write_text(
+        'choices = "best"\n' + HEAD + SHOT + 'dice = ["6,5,4", "6,5,1"]\n', encoding="utf-8"
+    )
+    capsys.readouterr()
+    code = main(["replay", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "scenario OK" in out
