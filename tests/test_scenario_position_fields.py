@@ -373,3 +373,67 @@ def test_replay_command_answers_best_choices(
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "scenario OK" in out
+
+
+# -- tokens the rule modules build ------------------------------------------------------------
+
+
+def _file_data(name: str) -> dict[str, Any]:
+    return tomllib.loads((SCENARIOS / name).read_text(encoding="utf-8"))
+
+
+def test_grisly_marker_token_decides_the_tie() -> None:
+    """Grisly Mark: B's two APL 2 operatives near A's Grisly marker count 4 - 1 = 3 against
+    the Legionary Warrior's 3 (a tie: nobody controls the centre); the same position without
+    the marker is B's (4 against 3)."""
+    data = _file_data("position_grisly_marker_lowers_enemy_control.toml")
+    with_marker = scenario_from_dict(data, source="grisly.toml", base=SCENARIOS)
+    with_marker.run(ruleset=KT24)
+    del data["position"]["tokens"]
+    data["steps"][0]["expect"] = {"control": {"centre": "B"}, "tokens": []}
+    scenario_from_dict(data, source="grisly.toml", base=SCENARIOS).run(ruleset=KT24)
+
+
+def test_grisly_marker_one_per_player() -> None:
+    """Grisly Mark: one marker per player (placing it again moves it)."""
+    data = _file_data("position_grisly_marker_lowers_enemy_control.toml")
+    data["position"]["tokens"].append({"kind": "grisly", "owner": "A", "at": [5, 5]})
+    with pytest.raises(ScenarioFileError, match=r"tokens\[1\].*one per player"):
+        scenario_from_dict(data, source="grisly.toml", base=SCENARIOS).start(ruleset=KT24)
+
+
+HIEROTEK = """
+name = "reanimation marker"
+killzone = "killzones/team_range.toml"
+[teams.A]
+team = "hierotek_circle"
+[teams.B]
+team = "teams/target.json"
+operatives = ["Target Trooper"]
+[position]
+[[position.tokens]]
+kind = "reanimation"
+at = [4, 10]
+"""
+
+
+def test_reanimation_marker_token_names_its_operative() -> None:
+    """Reanimation: a marker is placed for one incapacitated operative and named after it
+    (the rule finds an operative's marker by that name); a name that is not one of the
+    owner's operatives is refused, and so is a name for a token whose rule names it."""
+    ops = (
+        "[position.operatives.HIE-1]\nat = [3, 3]\n"
+        "[position.operatives.HIE-4]\nincapacitated = true\n"
+    )
+    good = tomllib.loads(HIEROTEK + 'name = "reanimation HIE-4"\n' + ops)
+    s = scenario_from_dict(good, source="h.toml", base=SCENARIOS).start(ruleset=KT24)
+    assert [(t.kind, t.name, t.owner) for t in s.tokens] == [
+        ("reanimation", "reanimation HIE-4", "A")
+    ]
+    bad = tomllib.loads(HIEROTEK + 'name = "reanimation TAR-1"\n' + ops)
+    with pytest.raises(ScenarioFileError, match="not 'reanimation TAR-1'"):
+        scenario_from_dict(bad, source="h.toml", base=SCENARIOS).start(ruleset=KT24)
+    named = tomllib.loads(HIEROTEK + 'name = "reanimation HIE-4"\n' + ops)
+    named["position"]["tokens"].append({"kind": "mines", "at": [12, 12], "name": "x"})
+    with pytest.raises(ScenarioFileError, match=r"tokens\[1\].name: a mines token takes no name"):
+        scenario_from_dict(named, source="h.toml", base=SCENARIOS).start(ruleset=KT24)

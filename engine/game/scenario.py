@@ -24,6 +24,7 @@ options name).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -166,9 +167,12 @@ def start_position(
         equipment: player -> the universal equipment it selected (7.2; names as
             ``Equipment`` takes them), default none.
         tokens: equipment already on the killzone, each ``{"kind": "mines", "owner": "A",
-            "at": (x, y) or (x, y, z), "angle": degrees (default 0)}``; the kinds are those
-            the rule modules build (``Hooks.token_maker``), placed exactly as given (the
-            set-up restrictions are not checked; the terrain must fit on the killzone).
+            "at": (x, y) or (x, y, z), "angle": degrees (default 0), "name": what a rule
+            keys the token by, for a kind whose maker takes one (a Reanimation marker:
+            ``"reanimation HIE-3"``)}``; the kinds are those the rule modules build
+            (``Hooks.token_maker``: equipment, mission markers, mines, the Grisly and
+            Reanimation markers), placed exactly as given (the set-up restrictions are not
+            checked; the terrain must fit on the killzone).
 
     Raises:
         ScenarioError: an unknown operative or field, an illegal placement (off the killzone,
@@ -308,7 +312,7 @@ def _place(w: Work, op_id: str, spec: Mapping[str, Any], phase: str) -> None:
             raise ScenarioError(f"operatives.{op_id}.carrying: {exc}") from None
 
 
-_TOKEN_KEYS = {"kind", "owner", "at", "angle"}
+_TOKEN_KEYS = {"kind", "owner", "at", "angle", "name"}
 
 
 def _token(w: Work, k: int, spec: Mapping[str, Any]) -> None:
@@ -329,8 +333,16 @@ def _token(w: Work, k: int, spec: Mapping[str, Any]) -> None:
     if len(at) not in (2, 3):
         raise ScenarioError(f"{where}.at must be (x, y) or (x, y, z)")
     angle = int(spec.get("angle", 0))
+    maker = makers[kind]
+    extra_args: dict[str, Any] = {}
+    if "name" in spec:
+        if "name" not in inspect.signature(maker).parameters:
+            raise ScenarioError(
+                f"{where}.name: a {kind} token takes no name (its rule names it itself)"
+            )
+        extra_args["name"] = str(spec["name"])
     try:
-        token = makers[kind](w, owner, at[0], at[1], at[2] if len(at) == 3 else 0.0, angle)
+        token = maker(w, owner, at[0], at[1], at[2] if len(at) == 3 else 0.0, angle, **extra_args)
     except (ValueError, KillTeamError) as exc:
         raise ScenarioError(f"{where}: {exc}") from None
     w.tokens.append(token)

@@ -101,7 +101,7 @@ _POSITION_KEYS = {
     "equipment",
     "tokens",
 } | POSITION_STATE_KEYS
-_TOKEN_KEYS = {"kind", "owner", "at", "angle"}
+_TOKEN_KEYS = {"kind", "owner", "at", "angle", "name"}
 _VP_OPS = {"kill", "crit", "tac", "primary"}
 _POS_OP_KEYS = {
     "at",
@@ -359,6 +359,8 @@ def _position(source: str, value: Any) -> dict[str, Any]:
                 item["owner"] = _player(source, f"{where}.owner", t["owner"])
             if "angle" in t:
                 item["angle"] = _whole(source, f"{where}.angle", t["angle"], 0, 359)
+            if "name" in t:
+                item["name"] = _text(source, f"{where}.name", t["name"], "a token name")
             tokens.append(item)
         out["tokens"] = tokens
     raw = table.get("operatives", {})

@@ -80,6 +80,9 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     kind = "mines"                 # a token kind of the rule modules (mines, ammo_cache,
     owner = "B"                    # light_barricade, ladder, smoke...); owner default A
     at = [12, 5]                   # [x, y] or [x, y, z]; angle = 90 (degrees, default 0)
+    name = "reanimation HIE-3"     # only for a kind whose rule keys it by name (a
+                                   # Reanimation marker names its operative); the Grisly
+                                   # marker ("grisly") and mission markers are kinds too
 
     [position.players.A]           # the players' counters (engine.game.state.PlayerState)
     cards = ["re-roll", "1"]       # initiative cards held (re-roll, 1, 2, 3); default none,
