@@ -437,3 +437,19 @@ def test_reanimation_marker_token_names_its_operative() -> None:
     named["position"]["tokens"].append({"kind": "mines", "at": [12, 12], "name": "x"})
     with pytest.raises(ScenarioFileError, match=r"tokens\[1\].name: a mines token takes no name"):
         scenario_from_dict(named, source="h.toml", base=SCENARIOS).start(ruleset=KT24)
+
+
+def test_smoke_marker_token_with_its_counters() -> None:
+    """7.2 Smoke Grenade: a smoke marker already on the killzone, its D3 rolled in turning
+    point 1 with 2 turning points left (the counters the grenade rule keeps on it)."""
+    data = tomllib.loads(HEAD + OPS)
+    data["position"]["tokens"] = [
+        {"kind": "smoke", "owner": "B", "at": [12, 20], "counters": {"rolled": 1, "left": 2}}
+    ]
+    s = scenario_from_dict(data, source="s.toml", base=SCENARIOS).start(ruleset=KT24)
+    (t,) = s.tokens
+    assert (t.kind, t.name, t.owner) == ("smoke", "B smoke 1", "B")
+    assert t.counters == (("left", 2), ("rolled", 1))
+    data["position"]["tokens"][0]["counters"] = {"left": -1}
+    with pytest.raises(ScenarioFileError, match=r"position.tokens\[0\].counters.left"):
+        scenario_from_dict(data, source="s.toml", base=SCENARIOS)

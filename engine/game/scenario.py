@@ -169,10 +169,11 @@ def start_position(
         tokens: equipment already on the killzone, each ``{"kind": "mines", "owner": "A",
             "at": (x, y) or (x, y, z), "angle": degrees (default 0), "name": what a rule
             keys the token by, for a kind whose maker takes one (a Reanimation marker:
-            ``"reanimation HIE-3"``)}``; the kinds are those the rule modules build
-            (``Hooks.token_maker``: equipment, mission markers, mines, the Grisly and
-            Reanimation markers), placed exactly as given (the set-up restrictions are not
-            checked; the terrain must fit on the killzone).
+            ``"reanimation HIE-3"``), "counters": {key: int} (the counters its module keeps
+            on it: used this turning point, activations left...)}``; the kinds are those
+            the rule modules build (``Hooks.token_maker``: equipment, smoke, mission
+            markers, mines, the Grisly and Reanimation markers), placed exactly as given
+            (the set-up restrictions are not checked; the terrain must fit on the killzone).
 
     Raises:
         ScenarioError: an unknown operative or field, an illegal placement (off the killzone,
@@ -312,7 +313,7 @@ def _place(w: Work, op_id: str, spec: Mapping[str, Any], phase: str) -> None:
             raise ScenarioError(f"operatives.{op_id}.carrying: {exc}") from None
 
 
-_TOKEN_KEYS = {"kind", "owner", "at", "angle", "name"}
+_TOKEN_KEYS = {"kind", "owner", "at", "angle", "name", "counters"}
 
 
 def _token(w: Work, k: int, spec: Mapping[str, Any]) -> None:
@@ -345,6 +346,8 @@ def _token(w: Work, k: int, spec: Mapping[str, Any]) -> None:
         token = maker(w, owner, at[0], at[1], at[2] if len(at) == 3 else 0.0, angle, **extra_args)
     except (ValueError, KillTeamError) as exc:
         raise ScenarioError(f"{where}: {exc}") from None
+    for key, value in sorted(dict(spec.get("counters", {})).items()):
+        token = token.with_counter(str(key), int(value))
     w.tokens.append(token)
     try:
         w.kz  # noqa: B018 - build the killzone with it now: its terrain must fit

@@ -101,7 +101,7 @@ _POSITION_KEYS = {
     "equipment",
     "tokens",
 } | POSITION_STATE_KEYS
-_TOKEN_KEYS = {"kind", "owner", "at", "angle", "name"}
+_TOKEN_KEYS = {"kind", "owner", "at", "angle", "name", "counters"}
 _VP_OPS = {"kill", "crit", "tac", "primary"}
 _POS_OP_KEYS = {
     "at",
@@ -361,6 +361,11 @@ def _position(source: str, value: Any) -> dict[str, Any]:
                 item["angle"] = _whole(source, f"{where}.angle", t["angle"], 0, 359)
             if "name" in t:
                 item["name"] = _text(source, f"{where}.name", t["name"], "a token name")
+            if "counters" in t:
+                counters = _keys(source, f"{where}.counters", t["counters"], None)
+                item["counters"] = {
+                    str(k): _whole(source, f"{where}.counters.{k}", v) for k, v in counters.items()
+                }
             tokens.append(item)
         out["tokens"] = tokens
     raw = table.get("operatives", {})

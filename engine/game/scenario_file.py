@@ -83,6 +83,7 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     name = "reanimation HIE-3"     # only for a kind whose rule keys it by name (a
                                    # Reanimation marker names its operative); the Grisly
                                    # marker ("grisly") and mission markers are kinds too
+    counters = { "used" = 1 }      # the counters its module keeps on it (Token.counters)
 
     [position.players.A]           # the players' counters (engine.game.state.PlayerState)
     cards = ["re-roll", "1"]       # initiative cards held (re-roll, 1, 2, 3); default none,
