@@ -438,7 +438,8 @@ class Scenario:
 
 @attrs.frozen(slots=True)
 class ScenarioResult:
-    """What a scenario run produced: the final state and the events of each step."""
+    """What a scenario run produced: the final state and the events of each step (the
+    first step's begin with the events of the position's start, module docstring)."""
 
     state: GameState
     events: tuple[tuple[Event, ...], ...]
