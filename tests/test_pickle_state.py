@@ -25,6 +25,7 @@ from typing import Any
 import attrs
 import pytest
 
+from engine.agents.scenario_choices import best_choice
 from engine.game import context as context_module
 from engine.game.actions import Action
 from engine.game.context import GameContext, Hooks
@@ -191,9 +192,10 @@ def test_every_scenario_position_round_trips_with_its_context_rebuilt() -> None:
         state = scenario.start(ruleset=get(scenario.options.ruleset))
         back = _rebuilt(state)
         _assert_same(state, back)
+        policy = scenario.policy(best_choice)
         for k, step in enumerate(scenario.steps):
-            state, _ = play_step(state, step, f"{path.name} step {k + 1}")
-            back, _ = play_step(back, step, f"{path.name} step {k + 1} (rebuilt)")
+            state, _ = play_step(state, step, f"{path.name} step {k + 1}", policy)
+            back, _ = play_step(back, step, f"{path.name} step {k + 1} (rebuilt)", policy)
             assert back.hash() == state.hash()
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.agents.scenario_choices import best_choice
 from engine.game.scenario_file import (
     ExpectationError,
     ScenarioFileError,
@@ -36,7 +37,7 @@ def test_scenarios_are_shipped() -> None:
 def test_scenario_replays(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# "), "each scenario starts with a comment header"
-    result = run_scenario(path, ruleset=KT24)
+    result = run_scenario(path, ruleset=KT24, chooser=best_choice)
     assert result.events
 
 

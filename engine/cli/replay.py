@@ -151,6 +151,7 @@ def _run_scenario_file(path: str, as_json: bool, quiet: bool) -> None:
     unreadable file raises its :class:`~engine.game.scenario_file.ScenarioFileError` (a
     :class:`~engine.errors.KillTeamError`: status 2); a rejected step or a failed expectation
     is a :class:`click.ClickException` (status 1)."""
+    from engine.agents.scenario_choices import best_choice
     from engine.game.events import narrate as narrate_event
     from engine.game.scenario_file import (
         ExpectationError,
@@ -176,7 +177,9 @@ def _run_scenario_file(path: str, as_json: bool, quiet: bool) -> None:
                     echo(line)
 
     try:
-        result = scenario.run(on_step, ruleset=get_ruleset(scenario.options.ruleset))
+        result = scenario.run(
+            on_step, ruleset=get_ruleset(scenario.options.ruleset), chooser=best_choice
+        )
     except (ScenarioScriptError, ExpectationError) as exc:
         raise click.ClickException(str(exc)) from None  # status 1
     steps = len(result.events)

@@ -1,10 +1,13 @@
 """Scripted scenarios: a position set up exactly, then a script of actions and dice.
 
-:func:`position` builds a battle state in the Firefight phase of a turning point with chosen
-operatives placed exactly (the others are not on the killzone), orders, wounds, CP, VP,
-initiative and whose turn it is. :func:`run` applies a script of actions, taking dice from a
-strict :class:`~engine.game.drivers.ScriptedDice` at every chance node, and returns the state
-and the events.
+:func:`position` builds a battle state in the Firefight phase of a turning point (or in
+any phase and step from the set-up to the end of a turning point,
+:mod:`engine.game.scenario_state`) with chosen operatives placed exactly (the others are not
+on the killzone), orders, wounds, CP, VP, initiative, whose turn it is, the players'
+counters, effects in force and the mission's state; :func:`start_position` also returns the
+events of its start. :func:`run` applies a script of actions, taking dice from a strict
+:class:`~engine.game.drivers.ScriptedDice` at every chance node, and returns the state and
+the events.
 
 Example::
 
@@ -21,6 +24,7 @@ options name).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -32,7 +36,16 @@ from engine.game.context import GameOptions
 from engine.game.deployment import check_deployment
 from engine.game.drivers import ScriptedDice, ScriptError
 from engine.game.events import Event
-from engine.game.flow import FirefightFrame, TurningPointFrame, advance
+from engine.game.flow import advance
+from engine.game.scenario_state import (
+    PHASE_STEPS,
+    PositionStateError,
+    add_effects,
+    default_cards,
+    set_mission_state,
+    set_players,
+    start_frames,
+)
 from engine.game.setup import start_battle
 from engine.game.state import Chance, GameState, PlayerState, RulesetLike
 from engine.game.universal import start_carrying
@@ -40,14 +53,26 @@ from engine.game.work import Work
 from engine.geometry import Killzone
 from engine.teams.model import Roster
 
-__all__ = ["ScenarioError", "position", "run"]
+__all__ = ["ScenarioError", "position", "run", "start_position"]
 
 
 class ScenarioError(KillTeamError, ValueError):
     """A scenario position or script is wrong (the message names the operative or step)."""
 
 
-_OP_KEYS = {"at", "order", "wounds", "ready", "counteracted", "on_guard", "carrying"}
+_OP_KEYS = {
+    "at",
+    "order",
+    "wounds",
+    "ready",
+    "counteracted",
+    "on_guard",
+    "carrying",
+    "interrupted",
+    "ap",
+    "limited",
+    "incapacitated",
+}
 
 
 def _mission_choices(w: Work) -> None:
@@ -74,55 +99,105 @@ def position(
     killzone: Killzone,
     roster_a: Roster,
     roster_b: Roster,
+    **kwargs: Any,
+) -> GameState:
+    """A position of a battle (the arguments and errors: :func:`start_position`): its state
+    at its first node."""
+    return start_position(killzone, roster_a, roster_b, **kwargs)[0]
+
+
+def start_position(
+    killzone: Killzone,
+    roster_a: Roster,
+    roster_b: Roster,
     *,
-    operatives: Mapping[str, Mapping[str, Any]],
+    operatives: Mapping[str, Mapping[str, Any]] | None = None,
     tp: int = 1,
     initiative: str = "A",
     turn: str | None = None,
     cp: tuple[int, int] = (2, 2),
-    vp: tuple[int, int] = (0, 0),
+    vp: tuple[int, int] | None = None,
     open_hatchways: Iterable[str] = (),
     options: GameOptions | None = None,
     equipment: Mapping[str, Sequence[str]] | None = None,
     tokens: Sequence[Mapping[str, Any]] = (),
+    phase: str = "firefight",
+    step: str | None = None,
+    initiative_roll: tuple[int, int] | None = None,
+    gambit_turn: str | None = None,
+    players: Mapping[str, Mapping[str, Any]] | None = None,
+    effects: Sequence[Mapping[str, Any]] = (),
+    mission: Mapping[str, Any] | None = None,
     ruleset: RulesetLike,
-) -> GameState:
-    """A Firefight-phase position (module docstring) of a battle of ``ruleset``.
+) -> tuple[GameState, list[Event]]:
+    """A position (module docstring) of a battle of ``ruleset``, in the Firefight phase
+    unless ``phase`` says otherwise, and the events of its start: the procedures run from
+    the point the position describes to the first decision or roll (the Ready step of a
+    position at the Strategy phase's ``"ready"`` step; the scoring at the end of a turning
+    point when no ploy window opens first).
 
     Args:
         ruleset: the ruleset the options name (:class:`~engine.game.state.RulesetLike`;
             :func:`engine.rulesets.position` picks it).
         operatives: id -> ``{"at": (x, y) or (x, y, z) inches, "order": "engage"|"conceal"
-            (default engage), "wounds": int (default the datacard's), "ready": bool (default
-            True), "counteracted": bool, "on_guard": bool, "carrying": the name of a
-            marker it carries, or a sequence of names (objective markers, or ``tokens``
-            that are markers a rule lets operatives pick up)}``. Operatives not listed
-            are not on the killzone.
+            (default engage; conceal in the deployment phase), "wounds": int (default the
+            datacard's), "ready": bool (default True; False at the end of a turning point),
+            "counteracted": bool, "on_guard": bool, "interrupted": bool (made an On Guard
+            interrupt this turning point), "ap": int (action points left), "limited":
+            {weapon: uses} (Limited weapons' uses), "incapacitated": True (a casualty: not
+            on the killzone, no ``at``), "carrying": the name of a marker it carries, or a
+            sequence of names (objective markers, or ``tokens`` that are markers a rule lets
+            operatives pick up)}``. Operatives not listed are not on the killzone; in the
+            deployment phase the listed ones are set up (wholly within their drop zone).
+        phase, step: where the position starts (:mod:`engine.game.scenario_state`: set-up,
+            deployment, the Strategy phase and its steps, Firefight, the end of the
+            turning point); ``step`` defaults to the phase's first.
+        initiative_roll: the initiative roll-off already made (A's die, B's die), in the
+            Strategy phase's initiative step. ``gambit_turn``: the Gambit step under way,
+            this player to choose.
         tp: the turning point (1-4); ``initiative``: who has initiative; ``turn``: whose turn
             it is to activate (default the initiative player).
-        cp, vp: command and victory points of A and B.
+        cp, vp: command and victory points of A and B (``vp`` default: the sum of the
+            ``mission`` VP by op, else 0).
+        players: the players' counters and initiative cards
+            (:func:`engine.game.scenario_state.set_players`).
+        effects: effects in force (:func:`engine.game.scenario_state.add_effects`).
+        mission: the mission's state (:func:`engine.game.scenario_state.set_mission_state`).
         open_hatchways: hatchways open at the start.
         equipment: player -> the universal equipment it selected (7.2; names as
             ``Equipment`` takes them), default none.
         tokens: equipment already on the killzone, each ``{"kind": "mines", "owner": "A",
-            "at": (x, y) or (x, y, z), "angle": degrees (default 0)}``; the kinds are those
-            the rule modules build (``Hooks.token_maker``), placed exactly as given (the
-            set-up restrictions are not checked; the terrain must fit on the killzone).
+            "at": (x, y) or (x, y, z), "angle": degrees (default 0), "name": what a rule
+            keys the token by, for a kind whose maker takes one (a Reanimation marker:
+            ``"reanimation HIE-3"``), "counters": {key: int} (the counters its module keeps
+            on it: used this turning point, activations left...)}``; the kinds are those
+            the rule modules build (``Hooks.token_maker``: equipment, smoke, mission
+            markers, mines, the Grisly and Reanimation markers), placed exactly as given
+            (the set-up restrictions are not checked; the terrain must fit on the killzone).
 
     Raises:
         ScenarioError: an unknown operative or field, an illegal placement (off the killzone,
-            on terrain, overlapping), a bad order or wounds value, an unknown equipment name
-            or token kind, a token that cannot be built there.
+            on terrain, overlapping, outside the drop zone in deployment), a bad order or
+            wounds value, an unknown equipment name or token kind, a token that cannot be
+            built there, a phase or step that does not exist, a table of
+            :mod:`engine.game.scenario_state` that is wrong, operatives in the set-up phase.
     """
+    operatives = operatives or {}
+    step = step or PHASE_STEPS.get(phase, ("",))[0]
+    if phase == "setup" and operatives:
+        raise ScenarioError("operatives: none is on the killzone before deployment (1.2)")
     base = start_battle(killzone, roster_a, roster_b, options, ruleset)
     ctx = base.ctx
     w = Work(base)
-    w.tp = tp
-    w.phase = "firefight"
-    w.initiative = initiative
+    setup = phase in ("setup", "deployment")
+    w.tp = 0 if setup else tp
+    if phase != "setup":
+        w.initiative = initiative
+    mission_vp = _mission_vp(mission)
+    vp = vp if vp is not None else mission_vp
     w.players = [
-        PlayerState(cp=cp[0], vp=vp[0], drop_zone="A"),
-        PlayerState(cp=cp[1], vp=vp[1], drop_zone="B"),
+        PlayerState(cp=cp[0], vp=vp[0], drop_zone="A" if phase != "setup" else ""),
+        PlayerState(cp=cp[1], vp=vp[1], drop_zone="B" if phase != "setup" else ""),
     ]
     for player, chosen in (equipment or {}).items():
         if player not in ("A", "B"):
@@ -143,58 +218,102 @@ def position(
             raise ScenarioError(f"open_hatchways: {n!r} is not a hatchway of {killzone.name}")
     w.open_hatchways = tuple(names)
     for op_id, spec in operatives.items():
-        if op_id not in ctx.index:
-            raise ScenarioError(f"operatives: no operative {op_id!r} (ids: {', '.join(ctx.ids)})")
-        extra = set(spec) - _OP_KEYS
-        if extra:
-            raise ScenarioError(f"operatives.{op_id}: unknown field(s) {sorted(extra)}")
-        if "at" not in spec:
-            raise ScenarioError(f"operatives.{op_id}: 'at' (x, y[, z]) is required")
-        at = tuple(float(v) for v in spec["at"])
-        if len(at) not in (2, 3):
-            raise ScenarioError(f"operatives.{op_id}.at must be (x, y) or (x, y, z)")
-        x, y, z = at[0], at[1], at[2] if len(at) == 3 else 0.0
-        order = str(spec.get("order", "engage")).lower()
-        if order not in ("engage", "conceal"):
-            raise ScenarioError(f"operatives.{op_id}.order must be engage or conceal")
-        card = ctx.datacards[op_id]
-        wounds = int(spec.get("wounds", card.wounds))
-        if not 1 <= wounds <= card.wounds:
-            raise ScenarioError(f"operatives.{op_id}.wounds must be 1 to {card.wounds}")
-        o = w.op(op_id)
-        p = ctx.placement(op_id, x, y, z)
-        w.set_op(op_id, placed=False)
-        # Reuse the deployment checks, without the drop-zone condition.
-        try:
-            check_deployment(w, o, (p.x, p.y, p.elevation), drop_zone=False)
-        except KillTeamError as exc:
-            raise ScenarioError(f"operatives.{op_id}: {exc}") from None
-        w.set_op(
-            op_id,
-            x=p.x,
-            y=p.y,
-            elevation=p.elevation,
-            placed=True,
-            order=order,
-            wounds=wounds,
-            ready=bool(spec.get("ready", True)),
-            counteracted=bool(spec.get("counteracted", False)),
-            on_guard=bool(spec.get("on_guard", False)),
+        _place(w, op_id, spec, phase)
+    try:
+        default_cards(w, phase, step)
+        set_players(w, players or {})
+        add_effects(w, effects)
+        set_mission_state(w, mission or {})
+        start_frames(
+            w,
+            phase,
+            step,
+            turn=turn or initiative,
+            initiative_roll=initiative_roll,
+            gambit_turn=gambit_turn,
         )
-        carrying = spec.get("carrying", ())
-        for name in (carrying,) if isinstance(carrying, str) and carrying else carrying:
-            try:
-                start_carrying(w, op_id, str(name))
-            except ValueError as exc:
-                raise ScenarioError(f"operatives.{op_id}.carrying: {exc}") from None
-    w.stack = [TurningPointFrame(stage="end"), FirefightFrame(turn=turn or initiative)]
+    except PositionStateError as exc:
+        raise ScenarioError(str(exc)) from None
     w.events = []
     w.node = None
     advance(w)
-    return w.freeze()
+    events, w.events = w.events, []
+    return w.freeze(), events
 
 
-_TOKEN_KEYS = {"kind", "owner", "at", "angle"}
+def _mission_vp(mission: Mapping[str, Any] | None) -> tuple[int, int]:
+    """The VP of A and B the mission's ops have scored (``mission["vp"]``)."""
+    rows = (mission or {}).get("vp", {})
+    try:
+        return (sum(int(v[0]) for v in rows.values()), sum(int(v[1]) for v in rows.values()))
+    except (TypeError, ValueError, IndexError):
+        raise ScenarioError("mission.vp: op = [A, B] whole numbers") from None
+
+
+def _place(w: Work, op_id: str, spec: Mapping[str, Any], phase: str) -> None:
+    """Put operative ``op_id`` of a position on the killzone as ``spec`` says
+    (:func:`position`)."""
+    ctx = w.ctx
+    if op_id not in ctx.index:
+        raise ScenarioError(f"operatives: no operative {op_id!r} (ids: {', '.join(ctx.ids)})")
+    extra = set(spec) - _OP_KEYS
+    if extra:
+        raise ScenarioError(f"operatives.{op_id}: unknown field(s) {sorted(extra)}")
+    if spec.get("incapacitated"):
+        if set(spec) - {"incapacitated"}:
+            raise ScenarioError(
+                f"operatives.{op_id}: an incapacitated operative is not on the killzone: "
+                "no other field"
+            )
+        w.set_op(op_id, placed=False, incapacitated=True, wounds=0, ready=False)
+        return
+    if "at" not in spec:
+        raise ScenarioError(f"operatives.{op_id}: 'at' (x, y[, z]) is required")
+    at = tuple(float(v) for v in spec["at"])
+    if len(at) not in (2, 3):
+        raise ScenarioError(f"operatives.{op_id}.at must be (x, y) or (x, y, z)")
+    x, y, z = at[0], at[1], at[2] if len(at) == 3 else 0.0
+    deploying = phase == "deployment"
+    order = str(spec.get("order", "conceal" if deploying else "engage")).lower()
+    if order not in ("engage", "conceal"):
+        raise ScenarioError(f"operatives.{op_id}.order must be engage or conceal")
+    card = ctx.datacards[op_id]
+    wounds = int(spec.get("wounds", card.wounds))
+    if not 1 <= wounds <= card.wounds:
+        raise ScenarioError(f"operatives.{op_id}.wounds must be 1 to {card.wounds}")
+    o = w.op(op_id)
+    p = ctx.placement(op_id, x, y, z)
+    w.set_op(op_id, placed=False)
+    # Reuse the deployment checks; the drop-zone condition only while deploying.
+    try:
+        check_deployment(w, o, (p.x, p.y, p.elevation), drop_zone=deploying)
+    except KillTeamError as exc:
+        raise ScenarioError(f"operatives.{op_id}: {exc}") from None
+    limited = spec.get("limited", {})
+    w.set_op(
+        op_id,
+        x=p.x,
+        y=p.y,
+        elevation=p.elevation,
+        placed=True,
+        order=order,
+        wounds=wounds,
+        ready=bool(spec.get("ready", phase != "end")),
+        counteracted=bool(spec.get("counteracted", False)),
+        on_guard=bool(spec.get("on_guard", False)),
+        interrupted=bool(spec.get("interrupted", False)),
+        ap=int(spec.get("ap", 0)),
+        limited=tuple(sorted((str(k), int(v)) for k, v in limited.items())),
+    )
+    carrying = spec.get("carrying", ())
+    for name in (carrying,) if isinstance(carrying, str) and carrying else carrying:
+        try:
+            start_carrying(w, op_id, str(name))
+        except ValueError as exc:
+            raise ScenarioError(f"operatives.{op_id}.carrying: {exc}") from None
+
+
+_TOKEN_KEYS = {"kind", "owner", "at", "angle", "name", "counters"}
 
 
 def _token(w: Work, k: int, spec: Mapping[str, Any]) -> None:
@@ -215,10 +334,20 @@ def _token(w: Work, k: int, spec: Mapping[str, Any]) -> None:
     if len(at) not in (2, 3):
         raise ScenarioError(f"{where}.at must be (x, y) or (x, y, z)")
     angle = int(spec.get("angle", 0))
+    maker = makers[kind]
+    extra_args: dict[str, Any] = {}
+    if "name" in spec:
+        if "name" not in inspect.signature(maker).parameters:
+            raise ScenarioError(
+                f"{where}.name: a {kind} token takes no name (its rule names it itself)"
+            )
+        extra_args["name"] = str(spec["name"])
     try:
-        token = makers[kind](w, owner, at[0], at[1], at[2] if len(at) == 3 else 0.0, angle)
+        token = maker(w, owner, at[0], at[1], at[2] if len(at) == 3 else 0.0, angle, **extra_args)
     except (ValueError, KillTeamError) as exc:
         raise ScenarioError(f"{where}: {exc}") from None
+    for key, value in sorted(dict(spec.get("counters", {})).items()):
+        token = token.with_counter(str(key), int(value))
     w.tokens.append(token)
     try:
         w.kz  # noqa: B018 - build the killzone with it now: its terrain must fit

@@ -5,22 +5,83 @@ rules of a run: :mod:`engine.game.scenario_file`): :func:`play_step`, :func:`che
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import attrs
+
 from engine.errors import KillTeamError
-from engine.game.actions import IllegalActionError, format_action
+from engine.game.actions import Action, IllegalActionError, format_action, parse_action
 from engine.game.events import Event
+from engine.game.fight import FightFrame
+from engine.game.markers import controller
+from engine.game.observation import observe
 from engine.game.scenario_fields import (
     POSITION_TOLERANCE,
     ExpectationError,
     ScenarioScriptError,
     Step,
 )
+from engine.game.setup import start_battle
+from engine.game.shoot import ShootFrame
 from engine.game.state import Chance, Decision, Effect, GameState, Terminal
+from engine.game.work import Work
 from engine.inputs import shown
 
-__all__ = ["check", "play_step"]
+__all__ = ["ATTACK_CHOICE_KINDS", "ChoicePolicy", "Chooser", "check", "play_step"]
+
+Chooser = Callable[[GameState], Action]
+"""``chooser(state) -> action``: the best answer at an attack choice (a decision node of one
+of :data:`ATTACK_CHOICE_KINDS`), by the dice core's values
+(:func:`engine.agents.scenario_choices.best_choice`)."""
+
+ATTACK_CHOICE_KINDS = frozenset(
+    {"reroll", "dice_ploy", "same_feature", "accurate", "retention_rule", "cover_save", "team_rule"}
+)
+"""The decision kinds a ``choices`` policy answers (:mod:`engine.game.attacks`: re-rolls,
+ploys on dice, cover or obscured from one feature, Accurate, Punishing/Rending/Severe, the
+cover save, a rule's "use it?"), and ploy windows (``ploy``) while an attack is under way."""
+
+_DECLINES = tuple(
+    parse_action(t) for t in ("Keep", "Decline", "Pass", "Accurate 0", "Cover save none")
+)
+"""What declining is at each attack choice (the first legal one is taken)."""
+
+
+@attrs.frozen(slots=True)
+class ChoicePolicy:
+    """How a run answers the attack choices its script does not name
+    (:mod:`engine.game.scenario_file`, ``choices``).
+
+    Attributes:
+        kind: ``"ask"`` (the script names every decision), ``"best"`` (``chooser``'s
+            answer) or ``"decline"`` (keep the dice, decline the rule or ploy, Accurate 0,
+            no cover save; a choice with no way to decline is left to the script).
+        chooser: the best answer (:data:`Chooser`), for ``"best"``.
+    """
+
+    kind: str = "ask"
+    chooser: Chooser | None = None
+
+    def applies(self, state: GameState) -> bool:
+        """Whether the node of ``state`` is an attack choice this policy answers."""
+        node = state.node
+        if self.kind == "ask" or not isinstance(node, Decision):
+            return False
+        if node.kind in ATTACK_CHOICE_KINDS:
+            return True
+        return node.kind == "ploy" and any(
+            isinstance(f, ShootFrame | FightFrame) for f in state.stack
+        )
+
+    def answer(self, state: GameState) -> Action | None:
+        """The policy's answer at an attack choice (``None``: the script must answer)."""
+        if self.kind == "best" and self.chooser is not None:
+            return self.chooser(state)
+        if self.kind == "decline":
+            legal = state.legal_actions()
+            return next((a for a in _DECLINES if a in legal), None)
+        return None
 
 
 def _request_text(state: GameState) -> str:
@@ -30,9 +91,12 @@ def _request_text(state: GameState) -> str:
     return f"{r.dice} dice for player {r.player} ({r.label or r.kind})"
 
 
-def play_step(state: GameState, step: Step, where: str) -> tuple[GameState, list[Event]]:
+def play_step(
+    state: GameState, step: Step, where: str, policy: ChoicePolicy | None = None
+) -> tuple[GameState, list[Event]]:
     """Play one step of a script from ``state`` (the rules: :mod:`engine.game.scenario_file`,
-    "Running"); ``where`` names the file and the step in errors.
+    "Running"); ``where`` names the file and the step in errors; ``policy`` answers the
+    attack choices the step's script does not name (default: none, the script names all).
 
     Returns:
         The state reached and the events of the step.
@@ -45,6 +109,17 @@ def play_step(state: GameState, step: Step, where: str) -> tuple[GameState, list
     dice = list(step.dice)
     used = 0
     k = 0
+    policy = policy or ChoicePolicy()
+    empty = not step.actions and not step.dice
+
+    def policy_answer(state: GameState) -> Action | None:
+        """The policy's answer here, when the script does not name this choice (its next
+        action is not legal here)."""
+        if empty or not policy.applies(state):
+            return None
+        if k < len(step.actions) and state.is_legal(step.actions[k]):
+            return None
+        return policy.answer(state)
 
     def roll(state: GameState, before: str) -> tuple[GameState, list[Event]]:
         nonlocal used
@@ -69,6 +144,16 @@ def play_step(state: GameState, step: Step, where: str) -> tuple[GameState, list
                 break
             before = f"before action {k + 1} ({step.actions[k]}): " if k < len(step.actions) else ""
             state, ev = roll(state, before)
+            events += ev
+            continue
+        auto = policy_answer(state)
+        if auto is not None:
+            try:
+                state, ev = state.apply(auto)
+            except KillTeamError as exc:
+                raise ScenarioScriptError(
+                    f"{where}: the {policy.kind!r} choice {format_action(auto)} was rejected: {exc}"
+                ) from None
             events += ev
             continue
         if k >= len(step.actions):
@@ -268,5 +353,64 @@ def check(state: GameState, expect: Mapping[str, Any], events: Sequence[Event], 
         hit = next((e for e in state.effects if _effect_matches(e, spec)), None)
         if hit is not None:
             problems.append(f"no_effects: {_spec_text(spec)} is active: {hit}")
+    problems += _state_problems(state, expect)
     if problems:
         raise ExpectationError(f"{where}: " + "; ".join(problems))
+
+
+def _state_problems(state: GameState, expect: Mapping[str, Any]) -> list[str]:
+    """What differs from the expectations about the position's state (``tp``, ``phase``,
+    ``initiative``, ``control``, ``sees``, ``rejected_option``;
+    :mod:`engine.game.scenario_tables`)."""
+    problems: list[str] = []
+    for k in ("tp", "phase", "initiative"):
+        if k in expect and getattr(state, k) != expect[k]:
+            problems.append(f"{k}: expected {expect[k]!r}, got {getattr(state, k)!r}")
+    if "control" in expect:
+        w = Work(state)
+        names = [m.name for m in state.markers]
+        for name, want in expect["control"].items():
+            if name not in names:
+                problems.append(
+                    f"control.{name}: no such marker (markers: {', '.join(names) or 'none'})"
+                )
+                continue
+            got = controller(w, name)
+            if got != want:
+                problems.append(
+                    f"control.{name}: expected {want or 'nobody'!r}, controlled by "
+                    f"{got or 'nobody'!r}"
+                )
+    for viewer, seen in expect.get("sees", {}).items():
+        view = observe(state, viewer)
+        m = view.mission
+        got_seen: dict[str, Any] = {
+            "tac_ops": list(m.tac_ops),
+            "primary_ops": list(m.primary_ops),
+            "tac_revealed": list(m.tac_revealed),
+            "crit_op": m.crit_op,
+            "hidden": sorted(view.hidden),
+            "facts": sorted(k for k, _ in m.facts),
+        }
+        for key, want in seen.items():
+            wanted = sorted(want) if key in ("hidden", "facts") else want
+            if got_seen[key] != wanted:
+                problems.append(
+                    f"sees.{viewer}.{key}: expected {wanted!r}, {viewer} sees {got_seen[key]!r}"
+                )
+    for opts, reason in expect.get("rejected_option", []):
+        ctx = state.ctx
+        try:
+            options = attrs.evolve(ctx.options, **opts)
+            start_battle(
+                ctx.killzone, ctx.rosters["A"], ctx.rosters["B"], options, ctx.rules.ruleset
+            )
+        except KillTeamError as exc:
+            if reason not in str(exc):
+                problems.append(
+                    f"rejected_option {opts!r}: refused, but the message does not contain "
+                    f"{reason!r}: {exc}"
+                )
+        else:
+            problems.append(f"rejected_option {opts!r}: accepted (expected it to be refused)")
+    return problems

@@ -5,7 +5,6 @@ naming the file and the field's path in its errors (:func:`scenario_fields`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -15,9 +14,39 @@ import attrs
 from engine.errors import KillTeamError
 from engine.game.actions import Action, parse_action
 from engine.game.context import GameOptions
+from engine.game.scenario_tables import (
+    CHOICE_POLICIES,
+    POSITION_STATE_KEYS,
+    STATE_EXPECT_KEYS,
+    expect_state,
+    position_state,
+)
+from engine.game.scenario_values import (
+    MAX_COUNT,
+    MAX_DESCRIPTION_CHARS,
+    MAX_LIST_ITEMS,
+    MAX_POSITION_OPERATIVES,
+    MAX_STEPS,
+    MAX_TEXT_CHARS,
+    POSITION_TOLERANCE,
+    ExpectationError,
+    ScenarioFileError,
+    ScenarioFileProblem,
+    ScenarioScriptError,
+)
+from engine.game.scenario_values import bool_ as _bool
+from engine.game.scenario_values import carrying as _carrying
+from engine.game.scenario_values import fail as _fail
+from engine.game.scenario_values import keys as _keys
+from engine.game.scenario_values import list_ as _list
+from engine.game.scenario_values import pair as _pair
+from engine.game.scenario_values import player as _player
+from engine.game.scenario_values import point as _point
+from engine.game.scenario_values import str_list as _str_list
+from engine.game.scenario_values import text as _text
+from engine.game.scenario_values import whole as _whole
 from engine.geometry import Killzone, load_killzone
-from engine.geometry.model import MAX_BOARD_INCHES, MAX_HEIGHT_INCHES
-from engine.inputs import check_tree, excerpt, shown
+from engine.inputs import check_tree, shown
 from engine.teams.io import choice_table, load_builtin_team, load_team
 from engine.teams.model import Roster
 
@@ -38,22 +67,6 @@ __all__ = [
 ]
 
 
-class ScenarioFileProblem(KillTeamError):
-    """Base class of the errors of scenario files (module docstring)."""
-
-
-class ScenarioFileError(ScenarioFileProblem, ValueError):
-    """The scenario file is unreadable or malformed (names the file and the field)."""
-
-
-class ScenarioScriptError(ScenarioFileProblem, ValueError):
-    """A step of the script was rejected or its dice do not fit (names file, step, action)."""
-
-
-class ExpectationError(ScenarioFileProblem, AssertionError):
-    """An expectation of the scenario differs from the engine's result."""
-
-
 _TOP_KEYS = {
     "name",
     "description",
@@ -64,6 +77,7 @@ _TOP_KEYS = {
     "position",
     "steps",
     "expect",
+    "choices",
 }
 _TEAM_KEYS = {"team", "operatives", "choices", "operative_choices"}
 _OPTION_KEYS = {
@@ -86,10 +100,22 @@ _POSITION_KEYS = {
     "operatives",
     "equipment",
     "tokens",
-}
-_TOKEN_KEYS = {"kind", "owner", "at", "angle"}
+} | POSITION_STATE_KEYS
+_TOKEN_KEYS = {"kind", "owner", "at", "angle", "name", "counters"}
 _VP_OPS = {"kill", "crit", "tac", "primary"}
-_POS_OP_KEYS = {"at", "order", "wounds", "ready", "counteracted", "on_guard", "carrying"}
+_POS_OP_KEYS = {
+    "at",
+    "order",
+    "wounds",
+    "ready",
+    "counteracted",
+    "on_guard",
+    "carrying",
+    "interrupted",
+    "ap",
+    "limited",
+    "incapacitated",
+}
 _STEP_KEYS = {"name", "actions", "dice", "expect"}
 _EXPECT_KEYS = {
     "vp_by_op",
@@ -106,7 +132,7 @@ _EXPECT_KEYS = {
     "effects",
     "no_effects",
     "operatives",
-}
+} | STATE_EXPECT_KEYS
 _EFFECT_KEYS = {"kind", "op", "until", "source", "value", "detail", "player", "pending", "count"}
 _EXPECT_OP_KEYS = {
     "wounds",
@@ -118,28 +144,8 @@ _EXPECT_OP_KEYS = {
     "carrying",
     "counteracted",
     "on_guard",
+    "ap",
 }
-POSITION_TOLERANCE = 0.01
-"""How close (inches) an operative must be to an expected position."""
-
-MAX_STEPS = 200
-"""The most steps (``[[steps]]``) a scenario may have."""
-
-MAX_LIST_ITEMS = 500
-"""The most entries of any list of a scenario file (a step's actions or rolls, ``rules``,
-``legal``, ``illegal``, ``options``, ``events``, ``no_events``, a roster's operatives)."""
-
-MAX_POSITION_OPERATIVES = 100
-"""The most operatives ``[position.operatives]`` or an ``operatives`` expectation may list."""
-
-MAX_TEXT_CHARS = 500
-"""The longest action, roll, name, rule reference or other short string."""
-
-MAX_DESCRIPTION_CHARS = 20_000
-"""The longest ``description``."""
-
-MAX_COUNT = 1000
-"""The largest wounds, command points or victory points a scenario may give."""
 
 
 @attrs.frozen(slots=True)
@@ -157,116 +163,6 @@ class Step:
     actions: tuple[Action, ...]
     dice: tuple[Action, ...]
     expect: Mapping[str, Any]
-
-
-def _fail(source: str, where: str, message: str) -> ScenarioFileError:
-    """The error naming ``source`` and ``where``, on one line (line breaks in names or in
-    quoted texts are written as ``\\n``)."""
-    text = f"{source}: {where}: {message}"
-    return ScenarioFileError(text.replace("\r", "\\r").replace("\n", "\\n"))
-
-
-def _keys(source: str, where: str, table: Any, allowed: set[str] | None) -> Mapping[str, Any]:
-    """``table`` checked to be a table whose fields are among ``allowed`` (``None``: any
-    fields, at most :data:`MAX_POSITION_OPERATIVES` of them, each a short name)."""
-    if not isinstance(table, Mapping):
-        raise _fail(source, where, f"expected a table, not {shown(table)}")
-    if allowed is None:
-        if len(table) > MAX_POSITION_OPERATIVES:
-            raise _fail(source, where, f"{len(table)} entries; at most {MAX_POSITION_OPERATIVES}")
-        for key in table:
-            _text(source, where, key, "a name")
-        return table
-    extra = sorted(str(k) for k in table if k not in allowed)
-    if extra:
-        raise _fail(
-            source,
-            where,
-            f"unknown field {excerpt(extra[0])} (allowed: {', '.join(sorted(allowed))})",
-        )
-    return table
-
-
-def _text(source: str, where: str, value: Any, what: str, limit: int = MAX_TEXT_CHARS) -> str:
-    """``value`` checked to be a string of at most ``limit`` characters."""
-    if not isinstance(value, str):
-        raise _fail(source, where, f"expected {what} (a string), not {shown(value)}")
-    if len(value) > limit:
-        raise _fail(source, where, f"longer than {limit} characters ({excerpt(value)})")
-    return value
-
-
-def _carrying(source: str, where: str, value: Any) -> tuple[str, ...]:
-    """The markers an operative carries: a marker's name (``""``: none) or a list of names."""
-    if isinstance(value, str):
-        return (_text(source, where, value, "a marker's name"),) if value else ()
-    names = _list(source, where, value, "marker names")
-    return tuple(_text(source, f"{where}[{k}]", v, "a marker's name") for k, v in enumerate(names))
-
-
-def _list(source: str, where: str, value: Any, what: str) -> list[Any]:
-    """``value`` checked to be a list of at most :data:`MAX_LIST_ITEMS` entries."""
-    if not isinstance(value, list):
-        raise _fail(source, where, f"expected a list of {what}, not {shown(value)}")
-    if len(value) > MAX_LIST_ITEMS:
-        raise _fail(
-            source, where, f"{len(value)} entries; a list may have at most {MAX_LIST_ITEMS}"
-        )
-    return value
-
-
-def _str_list(source: str, where: str, value: Any) -> list[str]:
-    items = _list(source, where, value, "strings")
-    if not all(isinstance(v, str) for v in items):
-        raise _fail(source, where, f"expected a list of strings, not {shown(value)}")
-    return [_text(source, f"{where}[{i + 1}]", v, "a string") for i, v in enumerate(items)]
-
-
-def _whole(source: str, where: str, value: Any, lo: int = 0, hi: int = MAX_COUNT) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise _fail(source, where, f"a whole number, not {shown(value)}")
-    if not lo <= value <= hi:
-        raise _fail(source, where, f"a whole number from {lo} to {hi}, not {shown(value)}")
-    return value
-
-
-def _pair(source: str, where: str, value: Any) -> tuple[int, int]:
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
-        raise _fail(source, where, f"expected [A, B] whole numbers, not {shown(value)}")
-    for k, v in enumerate(value):
-        _whole(source, f"{where}[{k}]", v)
-    return (value[0], value[1])
-
-
-def _point(source: str, where: str, value: Any) -> tuple[float, ...]:
-    if (
-        not isinstance(value, list)
-        or len(value) not in (2, 3)
-        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-        or not all(math.isfinite(v) for v in value)
-    ):
-        raise _fail(source, where, f"expected [x, y] or [x, y, z] in inches, not {shown(value)}")
-    limits = (MAX_BOARD_INCHES, MAX_BOARD_INCHES, MAX_HEIGHT_INCHES)
-    for k, (v, hi) in enumerate(zip(value, limits, strict=False)):
-        if not 0 <= v <= hi:
-            raise _fail(source, f"{where}[{k}]", f"must be from 0 to {hi:g} inches, not {v:g}")
-    return tuple(float(v) for v in value)
-
-
-def _bool(source: str, where: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise _fail(source, where, f"expected true or false, not {shown(value)}")
-    return value
-
-
-def _player(source: str, where: str, value: Any) -> str:
-    if not isinstance(value, str) or value not in ("A", "B"):
-        raise _fail(source, where, f'expected "A" or "B", not {shown(value)}')
-    return str(value)
 
 
 def scenario_fields(data: Mapping[str, Any], source: str, base: Path) -> dict[str, Any]:
@@ -308,8 +204,8 @@ def scenario_fields(data: Mapping[str, Any], source: str, base: Path) -> dict[st
             _text(source, f"options.{k}", v, "a name")
         elif k in ("tac_ops", "primary_ops"):
             table = _keys(source, f"options.{k}", v, {"A", "B"})
-            for p, name in table.items():
-                _text(source, f"options.{k}.{p}", name, "a name")
+            for p, op_name in table.items():
+                _text(source, f"options.{k}.{p}", op_name, "a name")
         elif not (isinstance(v, bool) or (k == "close_quarters" and v is None)):
             raise _fail(source, f"options.{k}", f"expected true or false, not {shown(v)}")
     try:
@@ -317,6 +213,11 @@ def scenario_fields(data: Mapping[str, Any], source: str, base: Path) -> dict[st
     except KillTeamError as exc:
         raise _fail(source, "options", str(exc)) from None
     pos = _position(source, data.get("position"))
+    choices = _text(source, "choices", data.get("choices", "ask"), "a choices policy")
+    if choices not in CHOICE_POLICIES:
+        raise _fail(
+            source, "choices", f"{shown(choices)} is not one of {', '.join(CHOICE_POLICIES)}"
+        )
     steps_data = data.get("steps", [])
     if not isinstance(steps_data, list):
         raise _fail(source, "steps", "expected an array of tables ([[steps]])")
@@ -337,6 +238,7 @@ def scenario_fields(data: Mapping[str, Any], source: str, base: Path) -> dict[st
         position=pos,
         steps=steps,
         expect=expect,
+        choices=choices,
     )
 
 
@@ -414,7 +316,8 @@ def _position(source: str, value: Any) -> dict[str, Any]:
     if value is None:
         raise _fail(source, "position", "required: [position] with its [position.operatives]")
     table = _keys(source, "position", value, _POSITION_KEYS)
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = position_state(source, table)
+    phase = out.get("phase", "firefight")
     if "tp" in table:
         tp = table["tp"]
         if not isinstance(tp, int) or isinstance(tp, bool) or not 1 <= tp <= 4:
@@ -456,16 +359,34 @@ def _position(source: str, value: Any) -> dict[str, Any]:
                 item["owner"] = _player(source, f"{where}.owner", t["owner"])
             if "angle" in t:
                 item["angle"] = _whole(source, f"{where}.angle", t["angle"], 0, 359)
+            if "name" in t:
+                item["name"] = _text(source, f"{where}.name", t["name"], "a token name")
+            if "counters" in t:
+                counters = _keys(source, f"{where}.counters", t["counters"], None)
+                item["counters"] = {
+                    str(k): _whole(source, f"{where}.counters.{k}", v) for k, v in counters.items()
+                }
             tokens.append(item)
         out["tokens"] = tokens
     raw = table.get("operatives", {})
-    if not isinstance(raw, Mapping) or not raw:
+    if not isinstance(raw, Mapping) or (not raw and phase not in ("setup", "deployment")):
         raise _fail(source, "position.operatives", "at least one [position.operatives.ID]")
     _keys(source, "position.operatives", raw, None)
     specs: dict[str, dict[str, Any]] = {}
     for op_id, spec in raw.items():
         where = f"position.operatives.{op_id}"
         spec = _keys(source, where, spec, _POS_OP_KEYS)
+        if spec.get("incapacitated") is not None:
+            dead = _bool(source, f"{where}.incapacitated", spec["incapacitated"])
+            if dead and set(spec) != {"incapacitated"}:
+                raise _fail(
+                    source,
+                    where,
+                    "an incapacitated operative is not on the killzone: no other field",
+                )
+            if dead:
+                specs[str(op_id)] = {"incapacitated": True}
+                continue
         if "at" not in spec:
             raise _fail(source, where, "'at' = [x, y] or [x, y, z] is required")
         s: dict[str, Any] = {"at": _point(source, f"{where}.at", spec["at"])}
@@ -477,9 +398,16 @@ def _position(source: str, value: Any) -> dict[str, Any]:
             s["order"] = spec["order"]
         if "wounds" in spec:
             s["wounds"] = _whole(source, f"{where}.wounds", spec["wounds"])
-        for k in ("ready", "counteracted", "on_guard"):
+        for k in ("ready", "counteracted", "on_guard", "interrupted"):
             if k in spec:
                 s[k] = _bool(source, f"{where}.{k}", spec[k])
+        if "ap" in spec:
+            s["ap"] = _whole(source, f"{where}.ap", spec["ap"], 0, 9)
+        if "limited" in spec:
+            lim = _keys(source, f"{where}.limited", spec["limited"], None)
+            s["limited"] = {
+                str(k): _whole(source, f"{where}.limited.{k}", v) for k, v in lim.items()
+            }
         if "carrying" in spec:
             s["carrying"] = _carrying(source, f"{where}.carrying", spec["carrying"])
         specs[str(op_id)] = s
@@ -549,7 +477,7 @@ def _event_specs(source: str, where: str, value: Any) -> list[dict[str, Any]]:
 
 def _expect(source: str, where: str, value: Any) -> dict[str, Any]:
     table = _keys(source, where, value, _EXPECT_KEYS)
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = expect_state(source, where, table)
     for k in ("cp", "vp", "kill_grade"):
         if k in table:
             out[k] = _pair(source, f"{where}.{k}", table[k])
@@ -604,8 +532,8 @@ def _expect(source: str, where: str, value: Any) -> dict[str, Any]:
             for key, val in spec.items():
                 if key == "at":
                     c[key] = _point(source, f"{w}.at", val)
-                elif key == "wounds":
-                    c[key] = _whole(source, f"{w}.wounds", val)
+                elif key in ("wounds", "ap"):
+                    c[key] = _whole(source, f"{w}.{key}", val)
                 elif key == "carrying":
                     c[key] = _carrying(source, f"{w}.{key}", val)
                 elif key == "order":

@@ -1,8 +1,9 @@
 """Scenario files: a position, a script of actions and dice, and the rulings expected.
 
-A scenario file (TOML) sets up a Firefight-phase position exactly (through
-:func:`engine.game.scenario.position`), replays a script of steps with strict scripted dice,
-and checks expectations after named steps and at the end. Scenario files are tests
+A scenario file (TOML) sets up a position exactly (through
+:func:`engine.game.scenario.start_position`: the Firefight phase, or any phase and step from
+the set-up to the end of a turning point), replays a script of steps with strict scripted
+dice, and checks expectations after named steps and at the end. Scenario files are tests
 (``DESIGN.md`` "Testing"): every file under ``scenarios/`` replays in the test suite.
 
 Format
@@ -16,6 +17,10 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     name = "Vantage: a Conceal target behind Light cover"   # required
     rules = ["4.7", "EDGE_CASES 1"]                         # optional, for people
     description = "..."                                      # optional
+    choices = "ask"                # optional: how the attack choices the script does not
+                                   # name are answered ("Running"): "ask" (default: the
+                                   # script names every decision), "decline" or "best".
+                                   # A top-level field: before the first [table].
 
     killzone = "open_ruins"        # a shipped layout name, or a .toml/.json path relative
                                    # to this file; or an inline [killzone] table with the
@@ -40,11 +45,34 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     tac_ops = { A = "Flank" }      # the tac ops (and primary_ops) the players selected
 
     [position]                     # the arguments of engine.game.scenario.position
-    tp = 1                         # turning point (default 1)
+    phase = "firefight"            # where the position starts (engine.game.scenario_state):
+                                   # "setup" (before the set-up roll-off; no operatives,
+                                   # no tp, no initiative), "deployment" (drop zones
+                                   # decided, A's is "A"), "strategy", "firefight"
+                                   # (default) or "end" (the Firefight phase is over: the
+                                   # turning point's end and the ops' scoring are next;
+                                   # every operative expended, ready = false by default)
+    step = "gambit"                # the phase's step, default its first: deployment
+                                   # "deploy" (the operatives listed are set up, wholly
+                                   # within their drop zone, Conceal by default; deployment
+                                   # goes on from there) or "equipment" (the set-up steps
+                                   # before deployment: equipment selection, tac ops);
+                                   # strategy "initiative" (the initiative step is next),
+                                   # "start" (the turning point begins: its start window,
+                                   # then the initiative step), "ready" (initiative decided;
+                                   # the Ready step is next: CP gained, operatives readied)
+                                   # or "gambit" (the Gambit step begins: the steps rules
+                                   # add at its start - primary op, crit op picks - first)
+    initiative_roll = [4, 2]       # strategy "initiative" only: the roll-off made (A, B)
+    gambit_turn = "B"              # strategy "gambit" only: the step under way, B to choose
+                                   # (the steps at its start already done)
+    tp = 1                         # turning point (default 1; not in setup or deployment)
     initiative = "A"               # default "A"
-    turn = "A"                     # whose turn it is to activate (default: initiative)
-    cp = [0, 0]                    # default [2, 2]
-    vp = [0, 0]                    # default [0, 0]
+    turn = "A"                     # firefight only: whose turn it is to activate
+                                   # (default: initiative)
+    cp = [0, 0]                    # default [2, 2]: the CP before the position's start
+                                   # (a "ready" position gains its Ready step's CP)
+    vp = [0, 0]                    # default: the sum of [position.mission] vp, else [0, 0]
     open_hatchways = ["west hatch"]
     equipment = { A = ["Utility Grenades (2 smoke)"] }   # universal equipment selected (7.2)
 
@@ -52,14 +80,48 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     kind = "mines"                 # a token kind of the rule modules (mines, ammo_cache,
     owner = "B"                    # light_barricade, ladder, smoke...); owner default A
     at = [12, 5]                   # [x, y] or [x, y, z]; angle = 90 (degrees, default 0)
+    name = "reanimation HIE-3"     # only for a kind whose rule keys it by name (a
+                                   # Reanimation marker names its operative); the Grisly
+                                   # marker ("grisly") and mission markers are kinds too
+    counters = { "used" = 1 }      # the counters its module keeps on it (Token.counters)
+
+    [position.players.A]           # the players' counters (engine.game.state.PlayerState)
+    cards = ["re-roll", "1"]       # initiative cards held (re-roll, 1, 2, 3); default none,
+                                   # but in deployment and the first turning point's
+                                   # "start"/"initiative" steps the re-roll card for the
+                                   # player without initiative (the set-up gives it, 1.2)
+    ploys_used = ["Take Cover"]    # ploys used this turning point (7.1: each once)
+    uses = { "pf_art_of_war:mont'ka" = 1 }   # the counters rule modules keep for the
+                                   # player (once per battle, shared equipment...): keys
+                                   # are the modules' own (PlayerState.uses)
+    cp_spent = 0                   # also kill_grade (whole numbers)
+
+    [[position.effects]]           # an effect in force (engine.game.state.Effect; repeat):
+    kind = "markerlight"           # the kind a rule module makes (markerlight, stun, apl,
+    op = "LEG-1"                   # token...), the operative it is on (or player = "A" for
+    player = "A"                   # a whole kill team), until ("end_tp" default,
+    value = 3                      # "end_activation", "end_next_activation", "end_battle",
+    until = "end_battle"           # "while" with detail = a condition of a rule in play),
+                                   # source, value, detail, pending: as the module makes them
+
+    [position.mission]             # the mission's state (the ops in play are the options')
+    tac_revealed = { A = true }    # tac ops already revealed (8.4)
+    vp = { crit = [2, 0] }         # VP each op scored in the battle (tp_vp: this TP)
+    facts = { "Secure:centre" = "A" }   # the op modules' facts (secured markers, crit op
+                                   # picks: engine.game.state.MissionState.facts; lists are
+                                   # kept as tuples); "secret:A:..." keys are A's secrets
 
     [position.operatives.KAS-1]    # operatives not listed are not on the killzone
     at = [10, 5]                   # [x, y] or [x, y, z] (z: the Vantage level it stands on)
-    order = "engage"               # default engage
+    order = "engage"               # default engage (conceal in deployment)
     wounds = 7                     # default the datacard's
-    ready = true                   # also counteracted, on_guard (booleans), carrying
-                                   # (the name of the marker it carries, or a list of
-                                   # names: objective markers or mission markers)
+    ready = true                   # also counteracted, on_guard, interrupted (booleans),
+                                   # carrying (the name of the marker it carries, or a list
+                                   # of names: objective markers or mission markers),
+                                   # ap (AP left, 0-9), limited = { "Frag grenade" = 1 }
+                                   # (uses of Limited weapons)
+    [position.operatives.LEG-2]
+    incapacitated = true           # a casualty: not on the killzone (no other field)
 
     [[steps]]                      # applied in order
     name = "shoot"                 # optional (default "step N"); names the step in errors
@@ -97,6 +159,19 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
                                    # changes...); keys among kind, op, until, source,
                                    # value, detail, player, pending; ``count = n`` as above
     no_effects = [{ kind = "apl", op = "LEG-1" }]    # none may match
+    control = { centre = "A", west = "" }            # who controls each objective marker
+                                   # ("" nobody; engine.game.markers.controller)
+    sees = { B = { tac_ops = ["?", "Flank"], hidden = ["A's tac op"] } }
+                                   # what a player's view shows (engine.game.observation):
+                                   # tac_ops, primary_ops ([A, B], "?" hidden),
+                                   # tac_revealed ([A, B]), crit_op, hidden (exactly these
+                                   # secrets hidden from it), facts (exactly the mission
+                                   # fact keys it sees)
+    rejected_option = [{ options = { crit_op = "Nonsense" }, reason = "no crit op" }]
+                                   # a battle of these rosters and killzone with the
+                                   # options changed so is refused, its message containing
+                                   # reason (the option names: GameOptions fields)
+    tp = 2                         # also phase ("strategy", "firefight"...), initiative
 
     [expect.operatives.LEG-1]
     wounds = 7
@@ -108,6 +183,7 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     carrying = ""                  # the marker it carries ("" none; a list for several)
     counteracted = false
     on_guard = false
+    ap = 1                         # AP left
 
 Running
 -------
@@ -122,6 +198,22 @@ next roll of the step's ``dice`` is used (strictly: the wrong number of dice, or
 when the engine asks for one, is an error). After the step's last action, chance nodes are
 rolled while the step still has dice; dice left over are an error. A step with neither
 actions nor dice only checks its expectations (e.g. in the starting position).
+
+The position's start runs what comes before its first decision or roll (the Ready step of a
+``"ready"`` position; the end of a turning point and its scoring when no window opens
+first): those events are the first step's (and the whole script's).
+
+``choices``: at an attack choice (decision kinds :data:`ATTACK_CHOICE_KINDS`: re-rolls,
+ploys on dice, same feature, Accurate, Punishing/Rending/Severe, the cover save, a rule's
+"use it?"; and a ploy window while a Shoot or Fight is under way) whose answer the step's
+next action is not (that action is not legal there), a policy other than ``"ask"``
+answers: ``"decline"`` takes Keep, Decline, Pass, ``Accurate 0`` or ``Cover save none``
+(a choice with no way to decline is left to the script); ``"best"`` takes the dice core's
+best answer (the heuristic agent's attack choices, :mod:`engine.agents.scenario_choices`;
+the agents are above this layer, so the runner is handed it: ``killteam replay`` and the
+scenario tests pass it, :meth:`Scenario.run` ``chooser``). The policy answers after the
+step's last action too (an attack finishes), except in a step with neither actions nor
+dice.
 
 Errors
 ------
@@ -139,8 +231,12 @@ All three derive from :class:`ScenarioFileProblem`, a
 Modules
 -------
 This module holds the format and the loaded :class:`Scenario`;
-:mod:`engine.game.scenario_fields` reads and checks the fields, the errors and the limits;
-:mod:`engine.game.scenario_check` plays the steps and checks the expectations. A run is under
+:mod:`engine.game.scenario_fields` reads and checks the fields
+(:mod:`engine.game.scenario_tables` those of complete positions and their expectations;
+:mod:`engine.game.scenario_values` the errors, the limits and the basic values);
+:mod:`engine.game.scenario_state` builds the phases, steps and state tables of a position;
+:mod:`engine.game.scenario_check` plays the steps (with the ``choices`` policy) and checks
+the expectations. A run is under
 a ruleset the caller gives (:meth:`Scenario.run`; ``killteam replay`` uses the one the
 options name).
 
@@ -172,8 +268,14 @@ import attrs
 from engine.errors import KillTeamError
 from engine.game.context import GameOptions
 from engine.game.events import Event
-from engine.game.scenario import position
-from engine.game.scenario_check import check, play_step
+from engine.game.scenario import start_position
+from engine.game.scenario_check import (
+    ATTACK_CHOICE_KINDS,
+    ChoicePolicy,
+    Chooser,
+    check,
+    play_step,
+)
 from engine.game.scenario_fields import (
     MAX_COUNT,
     MAX_DESCRIPTION_CHARS,
@@ -194,12 +296,14 @@ from engine.inputs import parse_toml, read_text
 from engine.teams.model import Roster
 
 __all__ = [
+    "ATTACK_CHOICE_KINDS",
     "MAX_COUNT",
     "MAX_DESCRIPTION_CHARS",
     "MAX_LIST_ITEMS",
     "MAX_POSITION_OPERATIVES",
     "MAX_STEPS",
     "MAX_TEXT_CHARS",
+    "Chooser",
     "ExpectationError",
     "Scenario",
     "ScenarioFileError",
@@ -228,6 +332,8 @@ class Scenario:
         options: the game options. position: the keyword arguments of
             :func:`engine.game.scenario.position` (except killzone, rosters and options).
         steps: the script. expect: the final expectations.
+        choices: the policy answering the attack choices the script does not name
+            (``"ask"``, ``"best"`` or ``"decline"``; module docstring).
     """
 
     source: str
@@ -240,6 +346,7 @@ class Scenario:
     position: Mapping[str, Any]
     steps: tuple[Step, ...]
     expect: Mapping[str, Any]
+    choices: str = "ask"
 
     def start(self, *, ruleset: RulesetLike) -> GameState:
         """The starting position, in a battle of ``ruleset`` (the one the options name:
@@ -248,8 +355,18 @@ class Scenario:
         Raises:
             ScenarioFileError: the position is invalid (names the operative and field).
         """
+        return self.start_with_events(ruleset=ruleset)[0]
+
+    def start_with_events(self, *, ruleset: RulesetLike) -> tuple[GameState, list[Event]]:
+        """:meth:`start` and the events of the position's start
+        (:func:`engine.game.scenario.start_position`: a Ready step or an end-of-turning-point
+        scoring run before the first decision).
+
+        Raises:
+            ScenarioFileError: the position is invalid (names the operative and field).
+        """
         try:
-            return position(
+            return start_position(
                 self.killzone,
                 self.rosters[0],
                 self.rosters[1],
@@ -260,11 +377,35 @@ class Scenario:
         except KillTeamError as exc:
             raise ScenarioFileError(f"{self.source}: position: {exc}") from None
 
-    def run(self, on_step: StepCallback | None = None, *, ruleset: RulesetLike) -> ScenarioResult:
+    def policy(self, chooser: Chooser | None = None) -> ChoicePolicy:
+        """The policy answering the attack choices the script does not name (the file's
+        ``choices``; ``chooser``: the best answer, needed by ``"best"``), for
+        :func:`engine.game.scenario_check.play_step`.
+
+        Raises:
+            ScenarioFileError: ``choices = "best"`` without a ``chooser``.
+        """
+        if self.choices == "best" and chooser is None:
+            raise ScenarioFileError(
+                f"{self.source}: choices: 'best' needs the dice core's chooser "
+                "(engine.agents.scenario_choices.best_choice; killteam replay passes it)"
+            )
+        return ChoicePolicy(self.choices, chooser)
+
+    def run(
+        self,
+        on_step: StepCallback | None = None,
+        *,
+        ruleset: RulesetLike,
+        chooser: Chooser | None = None,
+    ) -> ScenarioResult:
         """Replay the script and check every expectation.
 
         Args:
             ruleset: the ruleset of the battle (:meth:`start`).
+            chooser: the dice core's best answer to an attack choice, ``chooser(state) ->
+                action`` at such a decision (:func:`engine.agents.scenario_choices.best_choice`),
+                needed by ``choices = "best"`` (the agents layer, above this one, holds it).
             on_step: called after each step is played and before its expectations are
                 checked, with the step's number (from 1), the step and its events (the
                 ``killteam replay`` narration of a scenario file).
@@ -277,16 +418,19 @@ class Scenario:
             ScenarioScriptError: a step's action rejected, a roll missing, wrong or unused.
             ExpectationError: an expectation differs.
         """
-        state = self.start(ruleset=ruleset)
-        all_events: list[Event] = []
+        policy = self.policy(chooser)
+        state, started = self.start_with_events(ruleset=ruleset)
+        all_events: list[Event] = list(started)
         per_step: list[list[Event]] = []
         for k, step in enumerate(self.steps):
             where = f"{self.source}: step {k + 1} ({step.name!r})"
-            state, events = play_step(state, step, where)
+            state, events = play_step(state, step, where, policy)
+            if k == 0:
+                events = [*started, *events]
             if on_step is not None:
                 on_step(k + 1, step, events)
             per_step.append(events)
-            all_events += events
+            all_events += events[len(started) :] if k == 0 else events
             check(state, step.expect, events, where)
         check(state, self.expect, all_events, f"{self.source}: final expectations")
         return ScenarioResult(state=state, events=tuple(tuple(e) for e in per_step))
@@ -294,7 +438,8 @@ class Scenario:
 
 @attrs.frozen(slots=True)
 class ScenarioResult:
-    """What a scenario run produced: the final state and the events of each step."""
+    """What a scenario run produced: the final state and the events of each step (the
+    first step's begin with the events of the position's start, module docstring)."""
 
     state: GameState
     events: tuple[tuple[Event, ...], ...]
@@ -326,15 +471,20 @@ def load_scenario(path: str | Path) -> Scenario:
 
 
 def run_scenario(
-    path: str | Path, on_step: StepCallback | None = None, *, ruleset: RulesetLike
+    path: str | Path,
+    on_step: StepCallback | None = None,
+    *,
+    ruleset: RulesetLike,
+    chooser: Chooser | None = None,
 ) -> ScenarioResult:
     """Load a scenario file, replay it under ``ruleset`` and check its expectations (see
-    :meth:`Scenario.run`; ``on_step`` is called after each step is played).
+    :meth:`Scenario.run`; ``on_step`` is called after each step is played; ``chooser``
+    answers for ``choices = "best"``).
 
     Raises:
         ScenarioFileError, ScenarioScriptError, ExpectationError: see :meth:`Scenario.run`.
     """
-    return load_scenario(path).run(on_step, ruleset=ruleset)
+    return load_scenario(path).run(on_step, ruleset=ruleset, chooser=chooser)
 
 
 def scenario_from_dict(data: Mapping[str, Any], source: str, base: Path) -> Scenario:

@@ -444,6 +444,30 @@ def _install_reanimation(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.on("ready_step", ready)
     hooks.on("activated", activated)
     hooks.transform("would_kill_op_starting", starting)
+    hooks.token_maker(MARKER, marker_token)
+
+
+def marker_token(
+    w: Work, owner: str, x: float, y: float, z: float, angle: int, name: str = ""
+) -> Token:
+    """The Reanimation marker of one of ``owner``'s operatives at ``(x, y, z)`` inches, as
+    the rule places it (a scenario position's ``tokens``,
+    :meth:`engine.game.context.Hooks.token_maker`); ``name`` names the operative it was
+    placed for: ``"reanimation HIE-3"`` (:func:`marker_name`).
+
+    Raises:
+        ValueError: ``name`` does not name one of ``owner``'s operatives, or its operative
+            already has a marker.
+    """
+    op = name.removeprefix(MARKER + " ") if name.startswith(MARKER + " ") else ""
+    if w.ctx.owner.get(op) != owner:
+        raise ValueError(
+            f"a Reanimation marker is named after one of player {owner}'s operatives "
+            f"('{MARKER} <id>'), not {name!r}"
+        )
+    if marker_of(w, op) is not None:
+        raise ValueError(f"{op} already has its Reanimation marker")
+    return Token(MARKER, owner, marker_name(op), x, y, elevation=z)
 
 
 def d3_plus_1(d6: int) -> int:

@@ -124,6 +124,18 @@ class GrislyMark:
 GRISLY_MARK = GrislyMark()
 
 
+def grisly_token(w: Work, owner: str, x: float, y: float, z: float, angle: int) -> Token:
+    """``owner``'s Grisly marker at ``(x, y, z)`` inches, as Grisly Mark leaves it (a
+    scenario position's ``tokens``, :meth:`engine.game.context.Hooks.token_maker`).
+
+    Raises:
+        ValueError: ``owner`` already has its Grisly marker on the killzone (one per player).
+    """
+    if grisly_marker(w, owner) is not None:
+        raise ValueError(f"player {owner} already has its Grisly marker (one per player)")
+    return Token(GRISLY, owner, f"{owner} grisly", x, y, z)
+
+
 def install_grisly_mark(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Grisly Mark (class docstring) and the marker's effects on enemy operatives within 3"
     of it: +1AP for their Pick Up Marker and mission actions (the core's
@@ -150,6 +162,7 @@ def install_grisly_mark(hooks: Hooks, players: tuple[str, ...]) -> None:
         return total
 
     hooks.action(GRISLY_MARK, players)
+    hooks.token_maker(GRISLY, grisly_token)
     hooks.transform("would_add_action_ap", added)
     hooks.transform("would_control_totals", totals)
 

@@ -677,6 +677,16 @@ SMOKE_GRENADE = SmokeGrenade()
 STUN_GRENADE = StunGrenade()
 
 
+def smoke_token(w: Work, owner: str, x: float, y: float, z: float, angle: int) -> Token:
+    """A smoke marker of ``owner`` at ``(x, y, z)`` inches as a thrown smoke grenade leaves
+    it (a scenario position's ``tokens``, :meth:`engine.game.context.Hooks.token_maker`),
+    named after the owner's smoke markers already there (``"A smoke 1"``, ``"A smoke 2"``);
+    its ``counters`` (``rolled``: the turning point its D3 was rolled, ``left``: turning
+    points left) are the position's."""
+    n = sum(1 for t in _smokes(w) if t.owner == owner) + 1
+    return Token("smoke", owner, f"{owner} smoke {n}", x, y, z)
+
+
 def install(hooks: Hooks) -> None:
     """Subscribe both grenade options to a battle's ``hooks`` for both players (each hook
     does nothing for a player who did not select the option)."""
@@ -685,6 +695,7 @@ def install(hooks: Hooks) -> None:
     hooks.on("shoot_ended", _on_shoot_ended)
     hooks.action(SMOKE_GRENADE, ("A", "B"))
     hooks.action(STUN_GRENADE, ("A", "B"))
+    hooks.token_maker("smoke", smoke_token)
     hooks.transform("would_be_obscured", _smoke_obscures)
     hooks.transform("would_use_weapon_rules", _smoke_piercing)
     hooks.on("ready_step", _on_ready_step)
