@@ -49,7 +49,7 @@ def load_position(path: str, step: int) -> tuple[GameState, list[Event], str]:
     if step < 0:
         raise PositionError(f"--step {step}: a step is 0 (the start) or more")
     if path.lower().endswith(".toml"):
-        from engine.game.scenario_check import play_step
+        from engine.agents.scenario_choices import best_choice
         from engine.game.scenario_file import load_scenario
 
         scenario = load_scenario(path)
@@ -57,11 +57,15 @@ def load_position(path: str, step: int) -> tuple[GameState, list[Event], str]:
             raise PositionError(
                 f"{path}: --step {step}, but the scenario has {len(scenario.steps)} steps"
             )
-        state = scenario.start(ruleset=get_ruleset(scenario.options.ruleset))
         events: list[Event] = []
-        for k, s in enumerate(scenario.steps[:step]):
-            state, got = play_step(state, s, f"{path}: step {k + 1} ({s.name!r})")
-            events += got
+        walk = scenario.walk(
+            ruleset=get_ruleset(scenario.options.ruleset), chooser=best_choice, stop=step
+        )
+        state = None
+        for _k, _s, reached, got in walk:
+            state = reached
+            events += got if step else []
+        assert state is not None  # walk yields the start first
         return state, events, f"in steps 1-{step} of {path}" if step else f"at the start of {path}"
     from engine import RULESET
     from engine.game.record import replay_record

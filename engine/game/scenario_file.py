@@ -259,7 +259,7 @@ to :data:`MAX_COUNT`.
 from __future__ import annotations
 
 import importlib.resources
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -418,22 +418,45 @@ class Scenario:
             ScenarioScriptError: a step's action rejected, a roll missing, wrong or unused.
             ExpectationError: an expectation differs.
         """
-        policy = self.policy(chooser)
-        state, started = self.start_with_events(ruleset=ruleset)
-        all_events: list[Event] = list(started)
+        all_events: list[Event] = []
         per_step: list[list[Event]] = []
-        for k, step in enumerate(self.steps):
-            where = f"{self.source}: step {k + 1} ({step.name!r})"
-            state, events = play_step(state, step, where, policy)
-            if k == 0:
-                events = [*started, *events]
+        state: GameState | None = None
+        started = 0
+        for k, step, state, events in self.walk(ruleset=ruleset, chooser=chooser):
+            if step is None:
+                all_events += events
+                started = len(events)
+                continue
             if on_step is not None:
-                on_step(k + 1, step, events)
+                on_step(k, step, events)
             per_step.append(events)
-            all_events += events[len(started) :] if k == 0 else events
-            check(state, step.expect, events, where)
+            all_events += events[started:] if k == 1 else events
+            check(state, step.expect, events, f"{self.source}: step {k} ({step.name!r})")
+        assert state is not None
         check(state, self.expect, all_events, f"{self.source}: final expectations")
         return ScenarioResult(state=state, events=tuple(tuple(e) for e in per_step))
+
+    def walk(
+        self, *, ruleset: RulesetLike, chooser: Chooser | None = None, stop: int | None = None
+    ) -> Iterator[tuple[int, Step | None, GameState, list[Event]]]:
+        """Play the script without checking expectations: yields ``(0, None, start,
+        start events)`` and then ``(k, step, state after step k, events of step k)`` for
+        each step from 1 (step 1's events begin with the start's), up to step ``stop``
+        (default all). The one way the runner, ``killteam explain``, ``render`` and
+        ``view`` reach a scenario's positions, with the file's ``choices`` policy.
+
+        Raises:
+            ScenarioFileError: an invalid position, or ``choices = "best"`` without
+                ``chooser``.
+            ScenarioScriptError: a step's action rejected, a roll missing, wrong or unused.
+        """
+        policy = self.policy(chooser)
+        state, started = self.start_with_events(ruleset=ruleset)
+        yield 0, None, state, list(started)
+        for k, step in enumerate(self.steps[:stop], start=1):
+            where = f"{self.source}: step {k} ({step.name!r})"
+            state, events = play_step(state, step, where, policy)
+            yield k, step, state, [*started, *events] if k == 1 else events
 
 
 @attrs.frozen(slots=True)

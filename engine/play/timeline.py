@@ -151,34 +151,31 @@ def _walk_record(path: Path, on_frame: FrameCallback) -> int:
 
 
 def _walk_scenario(path: Path, on_frame: FrameCallback) -> int:
+    from engine.agents.scenario_choices import best_choice
     from engine.game.actions import format_action
-    from engine.game.scenario_check import play_step
     from engine.game.scenario_file import ScenarioFileProblem, load_scenario
     from engine.rulesets import get as get_ruleset
 
     try:
         scenario = load_scenario(path)
-        state = scenario.start(ruleset=get_ruleset(scenario.options.ruleset))
+        walk = scenario.walk(ruleset=get_ruleset(scenario.options.ruleset), chooser=best_choice)
+        for k, step, state, events in walk:
+            if step is None:
+                on_frame(Frame(0, f"start: {scenario.name}", state, rules=scenario.rules))
+                continue
+            dice = tuple(_dice(format_action(d)) for d in step.dice)
+            on_frame(
+                Frame(
+                    k,
+                    f"step {k}: {step.name}",
+                    state,
+                    actions=tuple(format_action(a) for a in step.actions),
+                    dice=dice,
+                    events=tuple(events),
+                )
+            )
     except ScenarioFileProblem as exc:
         raise TimelineError(str(exc)) from None
-    on_frame(Frame(0, f"start: {scenario.name}", state, rules=scenario.rules))
-    for k, step in enumerate(scenario.steps, start=1):
-        where = f"{scenario.source}: step {k} ({step.name!r})"
-        try:
-            state, events = play_step(state, step, where)
-        except ScenarioFileProblem as exc:
-            raise TimelineError(str(exc)) from None
-        dice = tuple(_dice(format_action(d)) for d in step.dice)
-        on_frame(
-            Frame(
-                k,
-                f"step {k}: {step.name}",
-                state,
-                actions=tuple(format_action(a) for a in step.actions),
-                dice=dice,
-                events=tuple(events),
-            )
-        )
     return len(scenario.steps)
 
 
