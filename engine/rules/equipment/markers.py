@@ -15,8 +15,9 @@ greater than the opponent's; an operative controls it when it contests it and it
 controls it (:func:`token_contests`, :func:`token_controller`, :func:`operative_controls`).
 
 **Ammo Cache**: the mission action *Ammo Resupply* (``Act KAS-1 ammo resupply``). Its cost is
-**1AP**, as printed on the October '25 equipment sheet (our digest says 0AP; the sheet is the
-newer source). The active operative must control one of its own player's caches that was
+**0AP**, as ``rules/KT24.md`` 7.2 gives it (with the 2024 game data; the KTDash-derived
+equipment data says 1AP, and the digest decides where the sources disagree). Like any action
+it is performed at most once per activation (3). The active operative must control one of its own player's caches that was
 not used this turning point and must not be within an enemy's control range; that cache is
 then used this turning point, and until the start of the next turning point (kept as an
 effect of kind ``"ammo_resupply"`` ending with the turning point: nothing happens between
@@ -195,7 +196,7 @@ class AmmoResupply:
 
     name: str = "Ammo Resupply"
     text: str = "ammo resupply"
-    ap: int = 1
+    ap: int = 0
     family: str = ""
     mission: bool = True
 
