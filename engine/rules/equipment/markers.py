@@ -20,8 +20,8 @@ equipment data says 1AP, and the digest decides where the sources disagree). Lik
 it is performed at most once per activation (1.5). The active operative must control one of
 its own player's caches that was not used this turning point and must not be within an
 enemy's control range; that cache is then used this turning point, and until the start of
-the next turning point (kept as an effect of kind ``"ammo_resupply"`` ending with the turning point: nothing happens between
-the two), whenever that operative shoots with a weapon from its datacard (not one a rule
+the next turning point (kept as an effect of kind ``"ammo_resupply"`` ending with the
+turning point: nothing happens between the two), whenever that operative shoots with a weapon from its datacard (not one a rule
 gave it, like equipment grenades) its player may re-roll one of its attack dice that was not
 re-rolled yet, once per attack dice roll (each target's shooting sequence). The re-roll is
 offered in the attack dice window (:mod:`engine.game.ploys`) as ``Use ammo resupply <face>``,
