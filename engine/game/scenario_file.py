@@ -45,7 +45,10 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     turn = "A"                     # whose turn it is to activate (default: initiative)
     cp = [0, 0]                    # default [2, 2]
     vp = [0, 0]                    # default [0, 0]
-    open_hatchways = ["west hatch"]
+    open_hatchways = ["west hatch"]   # the hatchways open at the start (9.3); every other
+                                   # hatchway starts closed, as in a battle, even one the
+                                   # killzone marks ``open = true`` (that flag is the
+                                   # drawing's, not the position's): list it here to open it
     equipment = { A = ["Utility Grenades (2 smoke)"] }   # universal equipment selected (7.2)
 
     [[position.tokens]]            # equipment already on the killzone (repeat the table)
