@@ -415,7 +415,7 @@ class Narrator:
         attack.parts.append(f"{key} {values}")
 
     def _dice_rerolled(self, e: Event, attack: _Attack | None) -> None:
-        old, label = self.pending_reroll or ((), "")
+        old, label = self.pending_reroll or (tuple(e.get("old") or ()), "")
         self.pending_reroll = None
         new = _dice(e["new"])
         text = f"{label}re-roll {_dice(old)} to {new}" if old else f"re-roll -> {new}"

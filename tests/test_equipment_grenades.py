@@ -122,13 +122,32 @@ OPEN = 14.5  # y of the open lane
 
 
 def test_explosive_grenades_profiles() -> None:
-    # 7.2: frag 4 / 4+ / 2/4 Range 6", Blast 2", Saturate; krak 4 / 4+ / 4/5 Range 6",
-    # Piercing 1 (the equipment data gives krak no Saturate).
+    # rules/KT24.md 6 and 7.2: frag 4 / 4+ / 2/4 Range 6", Blast 2", Saturate; krak 4 / 4+ /
+    # 4/5 Range 6", Piercing 1, Saturate (the digest follows the 2024 game data; the
+    # KTDash-derived equipment data omits krak's Saturate, and the digest decides).
     frag, krak = grenades.FRAG.profiles[0], grenades.KRAK.profiles[0]
     assert (frag.attacks, frag.hit, frag.normal_damage, frag.critical_damage) == (4, 4, 2, 4)
     assert frag.rules.format() == 'Range 6", Blast 2", Saturate'
     assert (krak.attacks, krak.hit, krak.normal_damage, krak.critical_damage) == (4, 4, 4, 5)
-    assert krak.rules.format() == 'Range 6", Piercing 1'
+    assert krak.rules.format() == 'Range 6", Piercing 1, Saturate'
+
+
+def test_krak_grenade_saturate_denies_the_cover_save() -> None:
+    """Krak grenade, Saturate (rules/KT24.md 6: "the defender cannot retain cover saves").
+
+    BLU-1 at (16, 4) has an Engage order behind the LAB rubble (Light terrain 0.5" in front
+    of it, more than 2" from RED-1 at (10.5, 4)), so it would be in cover. The krak grenade
+    hits twice (4, 4, 1, 1 at Hit 4+). With Saturate no cover save is retained unrolled, so
+    the defender rolls its 3 defence dice minus Piercing 1 = 2 dice (with a cover save it
+    would roll only 1), and no ``saves_retained`` event has a cover save."""
+    s = gpos({"RED-1": {"at": (10.5, 4)}, "BLU-1": {"at": (16, 4), "order": "engage"}})
+    s, ev = play(s, ["Activate RED-1 engage", "Shoot RED-1 krak grenade at BLU-1"], ["4,4,1,1"])
+    assert s.node.request.kind == "defence"  # type: ignore[union-attr]
+    assert s.node.request.dice == 2  # type: ignore[union-attr]
+    s, ev = play(s, [], ["1,1"])
+    assert all(e["cover"] == 0 for e in of_kind(ev, "saves_retained"))
+    # Both normal hits land unsaved: 2 x 4 damage.
+    assert sum(e["damage"] for e in of_kind(ev, "damage_inflicted")) == 8
 
 
 def test_explosive_grenades_given_to_every_operative_of_the_player() -> None:

@@ -115,12 +115,13 @@ def resupply_position(**extra: Any) -> GameState:
     return pos(ops)
 
 
-def test_7_2_ammo_resupply_costs_1ap_and_uses_the_cache_this_turning_point() -> None:
-    # The October '25 sheet prints Ammo Resupply at 1AP: APL 2 -> 1AP left. The cache is
-    # marked used in turning point 1 and RED-1 has the re-roll until the next one.
+def test_7_2_ammo_resupply_costs_0ap_and_uses_the_cache_this_turning_point() -> None:
+    # rules/KT24.md 7.2 prints Ammo Resupply at 0AP (the digest decides; the KTDash data says
+    # 1AP): APL 2 -> still 2AP left. The cache is marked used in turning point 1 and RED-1
+    # has the re-roll until the next one.
     s = armed(resupply_position(), cache("A", 5.0, 14.0 + NEAR))
     s, ev = play(s, ["Activate RED-1 engage", "Act RED-1 ammo resupply"])
-    assert op(s, "RED-1").ap == 1
+    assert op(s, "RED-1").ap == 2
     assert s.tokens[0].counter("used_tp") == 1
     assert [(e.kind, e.op, e.until) for e in s.effects] == [("ammo_resupply", "RED-1", "end_tp")]
     assert "ammo_cache_used" in kinds(ev)

@@ -48,6 +48,32 @@ def test_7_2_portable_gives_no_cover_to_an_operative_not_connected() -> None:
     assert shot_at(16.6, "light_barricade").node == Decision("B", "cover_save")
 
 
+def conceal_target_shots(target_x: float, kind: str = "portable_barricade") -> list[str]:
+    """The Shoot actions RED-1 at (5, 14.5) may take at BLU-1, a Conceal operative at
+    (target_x, 14.5), with B's barricade at TOUCH."""
+    from tests.test_game_rules_common import attack_texts
+
+    tokens: list[dict[str, Any]] = [{"kind": kind, "owner": "B", "at": (TOUCH, 14.5), "angle": 90}]
+    s = pos(
+        {"RED-1": {"at": (5, 14.5)}, "BLU-1": {"at": (target_x, 14.5), "order": "conceal"}},
+        tokens=tokens,
+    )
+    s, _ = play(s, ["Activate RED-1 engage"])
+    return [a for a in attack_texts(s) if a.startswith("Shoot RED-1 gun")]
+
+
+def test_7_2_portable_conceal_operative_not_connected_is_a_valid_target() -> None:
+    """Portable: the barricade is cover only for an operative connected to it, and a Conceal
+    operative is a valid target when visible and not in cover (4.5). 0.6" behind the
+    barricade (not connected) BLU-1 is in no cover, so RED-1 may shoot it, as the attack
+    itself would give it no cover save (the previous test). Connected, it is in cover and
+    not a valid target; a light barricade (not Portable) 0.6" in front of it still puts it in
+    cover (within its control range, 4.5), so it is not a valid target either."""
+    assert conceal_target_shots(16.6) == ["Shoot RED-1 gun at BLU-1"]
+    assert conceal_target_shots(16) == []
+    assert conceal_target_shots(16.6, "light_barricade") == []
+
+
 def test_7_2_protective_improves_the_save_by_1_in_cover() -> None:
     # In cover from the portable barricade (Protective): Save 4+ becomes 3+. One cover save
     # retained, two dice rolled 3 and 1: the 3 saves too (2 normal saves). Behind a light

@@ -16,6 +16,7 @@ import pytest
 
 from engine.game import Decision, GameState, IllegalActionError
 from engine.game.actions import parse_action
+from engine.game.events import narrate
 from engine.geometry import load_killzone
 from tests.test_game_rules_common import R, kinds, of_kind, play, pos
 
@@ -530,6 +531,29 @@ def test_7_1_defender_may_command_reroll_a_defence_die() -> None:
     s, _ = play(s, ["Command re-roll 2"], ["4"])
     # The re-rolled 4 saves the only normal hit.
     assert s.player("B").cp == 1 and wounds(s, "BLU-1") == 10
+
+
+def test_2_4_reroll_event_names_the_dice_before_and_after_shoot() -> None:
+    """A re-roll replaces the chosen dice (2.4): the ``dice_rerolled`` event says which
+    (its declared data: ``old`` re-rolled into ``new``). A Command Re-roll of the 2 of
+    5,3,3,2 that shows 6 is ``old`` (2,) and ``new`` (6,)."""
+    s, _ = play(cp_shot(), ["Shoot RED-1 gun at BLU-1"], ["5,3,3,2"])
+    s, ev = play(s, ["Command re-roll 2"], ["6"])
+    (e,) = of_kind(ev, "dice_rerolled")
+    assert (tuple(e["old"]), tuple(e["new"])) == ((2,), (6,))
+    assert narrate(e) == "  A re-rolls 2 -> 6"
+
+
+def test_2_4_reroll_event_names_the_dice_before_and_after_fight() -> None:
+    """The same in a fight (5.2, 7.1): A's attack dice 3,2,1 with 2CP; a Command Re-roll of
+    the 1 that shows 4 is ``old`` (1,), ``new`` (4,)."""
+    ops = {"RED-1": {"at": (15, 14)}, "BLU-1": {"at": (15 + CLOSE, 14)}}
+    s = pos(ops, cp=(2, 2), initiative="A")
+    s, _ = play(s, ["Activate RED-1 engage", "Fight RED-1 knife at BLU-1"], ["3,2,1", "3,2,1"])
+    assert s.node == Decision("A", "dice_ploy")
+    s, ev = play(s, ["Command re-roll 1"], ["4"])
+    (e,) = of_kind(ev, "dice_rerolled")
+    assert (tuple(e["old"]), tuple(e["new"])) == ((1,), (4,))
 
 
 def test_1_7_fight_rerolls_start_with_the_initiative_player() -> None:

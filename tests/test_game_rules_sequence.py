@@ -158,8 +158,11 @@ def test_1_4_initiative_card_play_alternates_until_two_passes_then_winner_decide
 def test_1_4_initiative_reroll_card_rerolls_own_die() -> None:
     s = setup_a_first()
     # B (no initiative at set-up) holds the Re-roll card; B lost 2 v 5 and re-rolls a 6.
-    s, _ = play(s, ["Play re-roll"], ["5,2", "6"])
+    s, ev = play(s, ["Play re-roll"], ["5,2", "6"])
     assert s.player("B").cards == ()
+    # The event names B's die before and after the re-roll (2.4): 2 -> 6.
+    (e,) = [x for x in ev if x.kind == "dice_rerolled"]
+    assert (e["player"], tuple(e["old"]), tuple(e["new"])) == ("B", (2,), (6,))
     # Nobody holds a card any more (no passes needed): B's 6 beats A's 5.
     assert s.node == Decision("B", "initiative")
 

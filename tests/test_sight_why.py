@@ -84,3 +84,22 @@ def test_part_label_names_feature_part_and_types() -> None:
     labels = [sight_why.part_label(kz, p.index) for p in kz.parts]
     assert "L ruin, part 2 (Heavy, Vantage)" in labels
     assert "pillar (Blocking)" in labels
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_selection_targetings_give_valid_target_origin_by_origin(name: str) -> None:
+    """4.5, 4.7: a visible Conceal target is valid when some origin has no counted cover;
+    :func:`sight.selection_targetings` lists each origin's targeting and counted features,
+    so a game rule can be applied per origin. With no rule applied, "some origin counts no
+    feature" must be :func:`sight.valid_target`'s verdict, and each origin's cover features
+    must be the targeting's (the counted ones among them)."""
+    kz = LAYOUTS[name]
+    rng = random.Random(17)
+    for a, b in _pairs(kz, 80, 17):
+        seek = rng.choice((None, "light", "all"))
+        per_origin = sight.selection_targetings(kz, b, a, seek=seek)
+        assert len(per_origin) == 5
+        for tg, counts in per_origin:
+            assert counts <= tg.cover_features
+        valid = sight.visible(kz, a, b) and any(not counts for _, counts in per_origin)
+        assert valid == sight.valid_target(kz, b, a, "conceal", seek=seek), (name, a, b, seek)

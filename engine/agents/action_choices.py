@@ -16,6 +16,7 @@ from engine.game.state import OperativeState
 from engine.game.work import Work
 from engine.geometry import Killzone, Placement
 from engine.rules.equipment.grenades import STUN_TEST, stun_tested
+from engine.rules.equipment.markers import AMMO_RESUPPLY
 
 __all__ = [
     "OPPORTUNITY",
@@ -78,7 +79,7 @@ def during_activation_rule(w: Work, me: str, o: OperativeState, a: Action) -> fl
 def resupply_value(w: Work, o: OperativeState, shoot: float) -> float:
     """Ammo Resupply's score over standing still (module docstring); ``shoot``: the best
     listed Shoot action's score over standing still (with the VP of its kill)."""
-    if o.ap < 2 or "Shoot" in o.done:
+    if o.ap < AMMO_RESUPPLY.ap + 1 or "Shoot" in o.done:  # AP left for the Shoot after it
         return -0.01
     best = best_shot_now(w, o, as_engage=o.order == "engage")
     return 1.05 * max(best, shoot) if best >= RESUPPLY_SHOT else -0.01

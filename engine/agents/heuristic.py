@@ -73,7 +73,8 @@ Decisions (``rules/KT24.md`` section in brackets):
     are not valued in full: this saves sight queries and never changes the choice.)
   - End activation: the position value where it stands (with the pull of markers). Guard
     (9.3): worth a little for an operative with a ranged weapon and no shot now. Ammo
-    Resupply (7.2): when the operative has at least 2AP, has not shot this activation and
+    Resupply (7.2, 0AP): when the operative has AP left for a Shoot after it, has not shot
+    this activation and
     has a shot now worth at least :data:`RESUPPLY_SHOT` of an operative, a little more than
     its best Shoot action's score (so it resupplies, then takes the shot with the re-roll);
     otherwise nothing.

@@ -295,6 +295,19 @@ def _merge(
     return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
 
 
+def _rerolled(dice: tuple[int, ...], pending: tuple[int, ...]) -> tuple[int, ...]:
+    """The faces a re-roll replaces (the ``old`` of a ``dice_rerolled`` event, 2.4): the
+    dice before the re-roll less those kept (``pending``), highest first."""
+    kept = list(pending)
+    old = []
+    for v in dice:
+        if v in kept:
+            kept.remove(v)
+        else:
+            old.append(v)
+    return tuple(sorted(old, reverse=True))
+
+
 def _other_side(side: str) -> str:
     return "d" if side == "a" else "a"
 

@@ -19,6 +19,7 @@ from engine.game.attacks import (
     _merge,
     _other_side,
     _reroll_windows,
+    _rerolled,
     _take,
     attack_profile,
     emit_upgrade,
@@ -484,7 +485,8 @@ class FightFrame:
         if self.rerolling:
             side = self.rerolling
             dice, flags = _merge(list(self.pending), list(self.pending_flags), values)
-            w.emit("dice_rerolled", player=self.owner(w, side), old=(), new=values)
+            old = _rerolled(self._dice(side)[0], self.pending)
+            w.emit("dice_rerolled", player=self.owner(w, side), old=old, new=values)
             if side == "a":
                 w.replace_top(adice=dice, aflags=flags)
             else:

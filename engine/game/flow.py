@@ -573,7 +573,8 @@ class InitiativeFrame:
         if self.stage == "reroll":
             player = self.turn
             v = values[0]
-            w.emit("dice_rerolled", player=player, old=(), new=(v,))
+            old = self.a if player == "A" else self.b
+            w.emit("dice_rerolled", player=player, old=(old,), new=(v,))
             top = w.replace_top(**{player.lower(): v}, stage="cards")
             w.replace_top(turn=other(top.turn), passes=0)
             return

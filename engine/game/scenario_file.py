@@ -73,7 +73,10 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     cp = [0, 0]                    # default [2, 2]: the CP before the position's start
                                    # (a "ready" position gains its Ready step's CP)
     vp = [0, 0]                    # default: the sum of [position.mission] vp, else [0, 0]
-    open_hatchways = ["west hatch"]
+    open_hatchways = ["west hatch"]   # the hatchways open at the start (9.3); every other
+                                   # hatchway starts closed, as in a battle, even one the
+                                   # killzone marks ``open = true`` (that flag is the
+                                   # drawing's, not the position's): list it here to open it
     equipment = { A = ["Utility Grenades (2 smoke)"] }   # universal equipment selected (7.2)
 
     [[position.tokens]]            # equipment already on the killzone (repeat the table)

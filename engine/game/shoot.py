@@ -22,6 +22,7 @@ from engine.game.attacks import (
     _illegal,
     _merge,
     _reroll_windows,
+    _rerolled,
     _take,
     attack_profile,
     emit_upgrade,
@@ -624,7 +625,8 @@ class ShootFrame:
             return
         if self.rerolling:
             dice, flags = _merge(list(self.pending), list(self.pending_flags), values)
-            w.emit("dice_rerolled", player=who, old=(), new=values)
+            old = _rerolled(self.dice, self.pending)
+            w.emit("dice_rerolled", player=who, old=old, new=values)
             w.replace_top(dice=dice, flags=flags, rerolling=False, pending=(), pending_flags=())
             return
         dice = tuple(sorted(values, reverse=True))

@@ -28,6 +28,7 @@ __all__ = [
     "shoot_target_reason",
     "sight_reason",
     "targeting",
+    "uncovered_by_rules",
 ]
 
 
@@ -89,13 +90,39 @@ def own_target_reason(
 def sight_reason(w: Work, o: OperativeState, t: OperativeState, seek: str | None) -> str | None:
     """Why ``t`` is not a valid target of ``o`` (4.5, 4.7: visible, and not a Conceal
     operative in cover), or None; a rule's ``would_refuse_target`` hook is asked last, by
-    :func:`refused_target`."""
+    :func:`refused_target`. Cover is read as the attack reads it: after the ``would_target``
+    hooks (:func:`uncovered_by_rules`)."""
     kz = w.kz
     if not w.ctx.valid_target(kz, w.place(t), w.place(o), t.order, seek):
         if not w.ctx.visible(kz, w.place(o), w.place(t)):
             return f"{t.id} is not visible to {o.id} (4.3, 4.5)"
+        if uncovered_by_rules(w, o, t, seek):
+            return None
         return f"{t.id} has a Conceal order and is in cover: not a valid target (4.5)"
     return None
+
+
+def uncovered_by_rules(w: Work, o: OperativeState, t: OperativeState, seek: str | None) -> bool:
+    """Whether the ``would_target`` hooks (the same the attack applies in :func:`targeting`,
+    e.g. 7.2 Portable: a portable barricade gives cover only to an operative connected to
+    it) leave the Conceal operative ``t``, in cover from ``o`` by the terrain alone, with no
+    counted cover from some origin point of ``o`` (4.5, 4.7;
+    :func:`engine.geometry.sight.selection_targetings`): then it is a valid target. A
+    feature a hook adds to the cover counts; the hooks are asked only when the terrain alone
+    puts ``t`` in cover (no rule adds cover today)."""
+    if t.order != "conceal" or not w.ctx.hooks.would.get("would_target"):
+        return False
+    kz, pt, po = w.kz, w.place(t), w.place(o)
+    per_origin = w.ctx.cached(
+        ("selection targetings", id(kz), pt, po, seek),
+        lambda: sight.selection_targetings(kz, pt, po, seek=seek),
+    )
+    for tg, counts in per_origin:
+        after = w.would("would_target", tg, op=o.id, target=t.id)
+        added = after.cover_features - tg.cover_features
+        if not after.cover_features & (counts | added):
+            return True
+    return False
 
 
 def engaged_reason(w: Work, o: OperativeState, t: OperativeState) -> str | None:

@@ -116,6 +116,7 @@ __all__ = [
     "marker_in_control_range",
     "objective_in_control_range",
     "obscured",
+    "selection_targetings",
     "targeting",
     "valid_target",
     "vantage_accuracy",
@@ -495,6 +496,13 @@ def targeting(kz: Killzone, shooter: Placement, target: Placement) -> Targeting:
             if rank == 0:
                 break
     assert chosen is not None
+    return _origin_targeting(pv, best, chosen)
+
+
+def _origin_targeting(
+    pv: sight_kernel.PairVerdicts, best: int, chosen: sight_kernel.OriginVerdict
+) -> Targeting:
+    """The :class:`Targeting` from origin ``best`` whose verdicts are ``chosen``."""
     p0, p1 = pv.lines
     sl = slice(best * _N_FACING, (best + 1) * _N_FACING)
     return Targeting(
@@ -631,6 +639,46 @@ def valid_target(
         if not (v.cover_heavy if ignore_light else v.cover_any):
             return True
     return False
+
+
+def selection_targetings(
+    kz: Killzone,
+    target: Placement,
+    shooter: Placement,
+    *,
+    seek: str | None = None,
+    vantage: bool = True,
+) -> tuple[tuple[Targeting, frozenset[int]], ...]:
+    """What :func:`valid_target` decides a Conceal target's validity from, origin by origin
+    (sections 4.5, 4.7): for each of the shooter's origin points (the centre first), the
+    :class:`Targeting` from it and the features whose cover counts for target selection
+    (every cover feature; only those whose cover is not Light only when Light terrain does
+    not count: Seek Light, or a shooter on Vantage 2" or more above the target unless
+    ``vantage`` is ``False``). A visible Conceal target is valid when, from some origin, no
+    feature counts; a game rule that changes the targeting (e.g. 7.2 Portable) is applied
+    to each origin's :class:`Targeting` by the caller.
+
+    Args:
+        seek: as :func:`valid_target` (``"all"``: no feature counts from any origin).
+
+    Raises:
+        ValueError: for an unknown seek value.
+    """
+    if seek not in (None, "all", "light"):
+        raise ValueError(f"seek must be None, 'all' or 'light', not {seek!r}")
+    pv = _pair_verdicts(kz, shooter, target)
+    ignore_light = seek == "light" or (
+        vantage and _height_advantage(kz, shooter, target) >= 2 - _EPS
+    )
+    out = []
+    for k in range(_N_ORIGINS):
+        v = pv.origin(k)
+        if seek == "all":
+            counts: frozenset[int] = frozenset()
+        else:
+            counts = frozenset(v.cover_heavy_features if ignore_light else v.cover_features)
+        out.append((_origin_targeting(pv, k, v), counts))
+    return tuple(out)
 
 
 def _valid_target_reference(

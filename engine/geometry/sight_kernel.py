@@ -416,6 +416,8 @@ class OriginVerdict:
         cover_heavy: some feature gives cover that is not Light only.
         obscured: some feature obscures.
         crossed, cover_features, obscuring_features: the feature indices (ascending tuples).
+        cover_heavy_features: the cover features whose cover is not Light only (those
+            behind ``cover_heavy``; ascending).
     """
 
     cover: bool
@@ -425,6 +427,7 @@ class OriginVerdict:
     crossed: tuple[int, ...]
     cover_features: tuple[int, ...]
     obscuring_features: tuple[int, ...]
+    cover_heavy_features: tuple[int, ...] = ()
 
 
 # Targeting lines (sight._pair_lines): origins at the centre and four around the base's edge,
@@ -606,6 +609,7 @@ class PairVerdicts:
             crossed=tuple(crossed),
             cover_features=tuple(sorted(cov)),
             obscuring_features=tuple(sorted(obs)),
+            cover_heavy_features=tuple(sorted(cov_h)),
         )
 
     def evidence(self, o: int) -> OriginEvidence:

@@ -100,10 +100,11 @@ Saturate (7.2)."""
 KRAK = Weapon(
     "krak grenade",
     "ranged",
-    (WeaponProfile("", 4, 4, 4, 5, parse_weapon_rules('Range 6", Piercing 1')),),
+    (WeaponProfile("", 4, 4, 4, 5, parse_weapon_rules('Range 6", Piercing 1, Saturate')),),
 )
-"""The krak grenade of Explosive Grenades: 4 attacks, Hit 4+, 4/5, Range 6", Piercing 1
-(7.2; the equipment data gives it no Saturate)."""
+"""The krak grenade of Explosive Grenades: 4 attacks, Hit 4+, 4/5, Range 6", Piercing 1,
+Saturate (rules/KT24.md 6 and 7.2, after the 2024 game data; the KTDash-derived equipment data
+omits Saturate, and the digest decides where the sources disagree)."""
 
 _EXPLOSIVE = {"frag": FRAG, "krak": KRAK}
 _BY_NAME = {"frag grenade": "frag", "krak grenade": "krak"}

@@ -15,16 +15,17 @@ greater than the opponent's; an operative controls it when it contests it and it
 controls it (:func:`token_contests`, :func:`token_controller`, :func:`operative_controls`).
 
 **Ammo Cache**: the mission action *Ammo Resupply* (``Act KAS-1 ammo resupply``). Its cost is
-**1AP**, as printed on the October '25 equipment sheet (our digest says 0AP; the sheet is the
-newer source). The active operative must control one of its own player's caches that was
-not used this turning point and must not be within an enemy's control range; that cache is
-then used this turning point, and until the start of the next turning point (kept as an
-effect of kind ``"ammo_resupply"`` ending with the turning point: nothing happens between
-the two), whenever that operative shoots with a weapon from its datacard (not one a rule
+**0AP**, as ``rules/KT24.md`` 7.2 gives it (with the 2024 game data; the KTDash-derived
+equipment data says 1AP, and the digest decides where the sources disagree). Like any action it
+is performed at most once per activation (1.5). The active operative must control one of its own
+player's caches that was not used this turning point and must not be within an enemy's control
+range; that cache is then used this turning point, and until the start of the next turning point
+(kept as an effect of kind ``"ammo_resupply"`` ending with the turning point: nothing happens
+between the two), whenever that operative shoots with a weapon from its datacard (not one a rule
 gave it, like equipment grenades) its player may re-roll one of its attack dice that was not
 re-rolled yet, once per attack dice roll (each target's shooting sequence). The re-roll is
-offered in the attack dice window (:mod:`engine.game.ploys`) as ``Use ammo resupply <face>``,
-a free rule option there, not a ploy (kind ``"rule"``).
+offered in the attack dice window (:mod:`engine.game.ploys`) as ``Use ammo resupply <face>``, a
+free rule option there, not a ploy (kind ``"rule"``).
 
 **Comms Device**: while a friendly operative controls its player's device, the distances of
 that operative's SUPPORT rules that refer to friendly operatives are 3" longer. Team rules
@@ -195,7 +196,7 @@ class AmmoResupply:
 
     name: str = "Ammo Resupply"
     text: str = "ammo resupply"
-    ap: int = 1
+    ap: int = 0
     family: str = ""
     mission: bool = True
 
