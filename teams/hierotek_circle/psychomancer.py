@@ -197,7 +197,9 @@ def install_nightmare_shroud(hooks: Hooks, players: tuple[str, ...]) -> None:
         )
 
     hooks.action(NightmareShroud(), players)
-    hooks.transform("would_use_weapon_rules", strip)
+    # Last: after any rule of the opponent's team that gives its weapon one of these rules
+    # (a mark's Severe, a ploy's Balanced...), whichever seat that team plays.
+    hooks.transform("would_use_weapon_rules", strip, last=True)
     hooks.transform("would_refuse_reroll", refuse)
     install_endings(hooks, SHROUD)
 

@@ -266,7 +266,9 @@ def install_shield_generator(hooks: Hooks, players: tuple[str, ...]) -> None:
         target = str(info.get("target", ""))
         return 0 if info.get("ploy") == SAVIOUR_PROTOCOLS and _shielded(w, players, target) else cp
 
-    hooks.transform("would_use_weapon_rules", rules)
+    # Last: the drone ignores Piercing whichever rule gave it (an enemy ploy's Piercing 1),
+    # whichever seat the shooter's team plays.
+    hooks.transform("would_use_weapon_rules", rules, last=True)
     hooks.transform("would_shot_damage", withhold)
     hooks.transform("would_strike_damage", withhold)
     hooks.transform("would_cost_ploy", cost)

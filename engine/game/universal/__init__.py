@@ -95,6 +95,7 @@ from engine.game.weapons import (
     weapon_limit,
     weapon_name,
     weapon_of,
+    weapon_rules,
     weapon_usable,
     weapons_of,
 )
@@ -146,6 +147,7 @@ __all__ = [
     "weapon_limit",
     "weapon_name",
     "weapon_of",
+    "weapon_rules",
     "weapon_usable",
     "weapons_of",
 ]
