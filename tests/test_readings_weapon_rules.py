@@ -25,7 +25,7 @@ from engine.rulesets import position
 from engine.teams.model import Roster
 from teams.hierotek_circle.psychomancer import SHROUD
 from teams.legionaries.common import MARK_EFFECT
-from tests.test_game_rules_common import BLU, LAB, roster
+from tests.test_game_rules_common import LAB
 from tests.test_team_weapon_rules import lab_team
 
 WARRIOR = "Legionary Warrior [Bolt Pistol; Chainsword]"
