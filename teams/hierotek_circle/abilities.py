@@ -9,6 +9,7 @@ from typing import Any
 import attrs
 
 from engine.dice.rules import WeaponRules, parse_weapon_rules
+from engine.game import universal
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.shoot_targets import own_target_reason
@@ -101,13 +102,16 @@ STEADFAST_APL = 3
 
 
 def install_steadfast(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Steadfast (Immortals; our words): when determining control of a marker, its APL
+    """Steadfast (Immortals; our words): when determining control of a marker (any marker,
+    objective or mission marker; not a flank or other area), its APL
     counts as 3, whatever changes its APL stat has. The player may choose to; counting 3
     is never worse than its own APL (at most 3 after changes, 2.1), so the engine always
     does (no decision). Trigger: the core's ``would_control_apl`` hook."""
 
     def apl(w: Work, value: int, **info: Any) -> int:
         op = str(info.get("op", ""))
+        if not universal.is_marker(info.get("what")):
+            return value  # (control of a marker only: not a flank)
         if w.ctx.owner.get(op) in players and has_keyword(w, op, IMMORTAL):
             return max(value, STEADFAST_APL)
         return value

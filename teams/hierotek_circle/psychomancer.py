@@ -100,8 +100,8 @@ def install_harbinger(hooks: Hooks, players: tuple[str, ...]) -> None:
         return extra + 1
 
     def totals(w: Work, total: dict[str, int], **info: Any) -> dict[str, int]:
-        if not w.tokens:
-            return total
+        if not w.tokens or not universal.is_marker(info.get("what")):
+            return total  # (control of a marker: not a flank)
         for player in ("A", "B"):
             if player in players:
                 continue

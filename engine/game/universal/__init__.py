@@ -55,11 +55,15 @@ from engine.game.bookkeeping import (
 )
 from engine.game.damage import incapacitate, inflict, remove_casualties
 from engine.game.markers import (
+    AREA,
+    MISSION_MARKER,
+    OBJECTIVE_MARKER,
     apl_controller,
     carry_along,
     contests,
     controller,
     counted_carried,
+    is_marker,
     marker_level,
     marker_objective,
     place_marker,
@@ -104,6 +108,9 @@ __all__ = [
     "ACTION_COST",
     "ACTION_CUT",
     "ACTION_FAMILY",
+    "AREA",
+    "MISSION_MARKER",
+    "OBJECTIVE_MARKER",
     "ActivationFrame",
     "action_cost",
     "action_cut",
@@ -120,6 +127,7 @@ __all__ = [
     "in_range",
     "incapacitate",
     "inflict",
+    "is_marker",
     "list_action_options",
     "marker_level",
     "marker_objective",
