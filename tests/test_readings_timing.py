@@ -69,3 +69,30 @@ def test_selecting_the_target_the_optic_makes_valid_uses_the_optic() -> None:
     assert markerlights(w, "BLU-1", "A") == 4
     assert [e["item"] for e in events if e.kind == "equipment_used"] == ["Target Analysis Optic"]
     assert "Use target analysis optic" not in texts(s)
+
+
+# -- Supporting Fire in a counteraction ---------------------------------------------------------
+
+ENGAGED: dict[str, dict[str, Any]] = {
+    "PAT-1": {"at": (5, 14.5), "ready": False},
+    "PAT-2": {"at": (10.3, 14.5), "ready": False},
+    "BLU-1": {"at": (9, 14.5)},
+    "BLU-2": {"at": (27, 20)},
+}
+
+
+def test_supporting_fire_is_offered_as_a_counteraction_begins() -> None:
+    """Supporting Fire: "when a friendly PATHFINDER operative is performing the Shoot action
+    and you're selecting a valid target within 6"": it lets an enemy within 6" that a
+    friend is within control range of be selected (otherwise no valid target, 4.5). A
+    counteraction's Shoot is such a Shoot too (1.6: one free action; the ploy is firefight,
+    usable whenever its timing comes). PAT-1 (expended) counteracts after B's activation:
+    BLU-1, 4" away with PAT-2 in its control range, is not a valid target until the ploy is
+    used as the counteraction begins; then the Shoot at it is listed."""
+    from engine.game.scenario import run as play
+
+    s = lab((LA, LA), ENGAGED, cp=(1, 0), turn="B")
+    s, _ = play(s, ["Activate BLU-2 engage", "End activation", "Counteract PAT-1"])
+    assert "Ploy supporting fire" in texts(s)
+    s, _ = play(s, ["Ploy supporting fire"])
+    assert CARBINE_SHOT in texts(s)
