@@ -312,7 +312,9 @@ def install_target_analysis_optic(hooks: Hooks, players: tuple[str, ...]) -> Non
 
     def declared(w: Work, ev: Event) -> None:
         o, t = w.op(str(ev["op"])), w.op(str(ev["target"]))
-        if ev.get("point_blank") or o.player not in players or not _optic_sight(w, o, t, ev):
+        if ev.get("point_blank") or o.player not in players:
+            return
+        if not _optic_sight(w, o, t, {"weapon": ev.get("weapon", "")}):
             return
         w.count(o.player, _OPTIC_USED, add=1)
         w.effects.append(_optic_token(t.id, o.player))
