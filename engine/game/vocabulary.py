@@ -1123,8 +1123,10 @@ class Would(_Declared):
     WOULD_USE_WEAPON_RULES = (
         "would_use_weapon_rules",
         "Value: ``rules`` (weapon rules) -> the rules of ``op``'s ``weapon`` (``kind``) "
-        "against ``target``. Keywords: kind, op, target, weapon. When: an attack profile is "
-        "built. Rules: 6.",
+        'against ``target`` (``""``: not known). Keywords: kind, op, target, weapon. When: a '
+        "weapon's rules are read (``engine.game.weapons.weapon_rules``: target selection, "
+        "the attack profile, the Shoot's Blast and Torrent, Heavy); a hook that removes, "
+        "ignores or changes a rule others may give is added ``last``. Rules: 6.",
     )
 
 
