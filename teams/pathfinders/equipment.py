@@ -291,8 +291,8 @@ def install_target_analysis_optic(hooks: Hooks, players: tuple[str, ...]) -> Non
     def resolved(w: Work, ev: Event) -> None:
         f = shoot_frame(w)
         if f is not None and ev.get("target") == f.targets[0]:
-            _, _, prof = _profile(w, f)
-            if prof.rules.has(Blast) or prof.rules.has(Torrent):
+            rules = f.profile(w).rules  # (as rules give them: a Blast a rule gives, 6)
+            if rules.has(Blast) or rules.has(Torrent):
                 drop(w)
 
     def allow(w: Work, why: str | None, **info: Any) -> str | None:
@@ -343,12 +343,6 @@ def _optic_sight(w: Work, o: OperativeState, t: OperativeState, info: Mapping[st
     _, _, prof = universal.find_weapon(w, o, name, "ranged")
     seek = seek_kind(universal.weapon_rules(w, o.id, name, prof, "ranged", t.id))
     return optic_makes_valid(w, o, t, seek)
-
-
-def _profile(w: Work, f: Any) -> Any:
-    from engine.game import universal
-
-    return universal.find_weapon(w, w.op(f.shooter), f.weapon, "ranged")
 
 
 # -- Photon Grenade ----------------------------------------------------------------------------
