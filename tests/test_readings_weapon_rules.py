@@ -25,7 +25,7 @@ from engine.rulesets import position
 from engine.teams.model import Roster
 from teams.hierotek_circle.psychomancer import SHROUD
 from teams.legionaries.common import MARK_EFFECT
-from tests.test_game_rules_common import LAB
+from tests.test_game_rules_common import BLU, LAB, roster
 from tests.test_team_weapon_rules import lab_team
 
 WARRIOR = "Legionary Warrior [Bolt Pistol; Chainsword]"
@@ -196,3 +196,27 @@ def test_implacable_turns_a_ploys_piercing_1_into_piercing_crits_1_whichever_sea
     rules = shot.profile(w).rules
     assert rules.get(PiercingCrits) == PiercingCrits(1)
     assert not rules.has(Piercing)
+
+
+# -- "Cannot be obscured" against smoke ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shooter", "obscured"),
+    [("Transpectral Interference Pathfinder", False), ("Shas'La Pathfinder", True)],
+)
+def test_cannot_be_obscured_also_against_smoke(shooter: str, obscured: bool) -> None:
+    """A Smoke Grenade (7.2): an operative wholly within smoke is obscured to operatives more
+    than 2" away, whatever the terrain. Multi-Dimensional Vision (Transpectral Interference):
+    whenever it is shooting, enemy operatives cannot be obscured; a rule that ignores
+    obscuring applies after every rule that obscures, smoke included. BLU-1 stands in smoke
+    11" from the shooter, in the open: obscured to a Shas'La, not to the Transpectral
+    Interference Pathfinder (before: the ability only took terrain's obscuring away)."""
+    from engine.game.tokens import Token
+
+    ops = {"PAT-1": {"at": (5, 14.5)}, "BLU-1": {"at": (16, 14.5)}}
+    pf = Roster.from_entries(lab_team("pathfinders"), [shooter])
+    s = position(LAB, pf, roster(BLU, ("Trooper",)), operatives=ops, cp=(0, 0))
+    s = attrs.evolve(s, tokens=(*s.tokens, Token("smoke", "B", "B smoke", 16, 14.5, 0.0)))
+    w = Work(s)
+    assert w.would("would_be_obscured", False, op="PAT-1", target="BLU-1") is obscured

@@ -51,7 +51,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
-from engine.rules.effects import unobscure
+from engine.rules.effects import cannot_be_obscured, unobscure
 from engine.rules.registry import register, rule_id
 from teams.pathfinders.common import (
     TEAM,
@@ -417,7 +417,7 @@ def install_markerlight(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.action(MARKERLIGHT, players)
     hooks.transform("would_use_weapon_rules", rules)
     hooks.transform("would_change_hit", hit)
-    hooks.transform("would_target", unobscured)
+    cannot_be_obscured(hooks, unobscured)  # (3+: by terrain and by smoke alike)
     hooks.transform("would_refuse_target", refuse)
     hooks.on("shoot_started", shot)
     hooks.on("moved", moved)
