@@ -802,10 +802,15 @@ def test_harbinger_of_despair_enemies_near_it_count_one_less_apl_for_control() -
     # them their total counts 1 less (the would_control_totals hook the control rule asks).
     s, _ = _psycho().apply("Act HIE-3 harbinger of despair at 20,14.5")
     w = Work(s)
-    totals = w.would("would_control_totals", {"A": 0, "B": 4}, ops=["BLU-1", "BLU-2"])
+    marker = {"marker": "obj", "what": universal.OBJECTIVE_MARKER}
+    totals = w.would("would_control_totals", {"A": 0, "B": 4}, ops=["BLU-1", "BLU-2"], **marker)
     assert totals == {"A": 0, "B": 3}
+    # A flank is no marker: the total stays.
+    flank = {"marker": "", "what": "flank"}
+    totals = w.would("would_control_totals", {"A": 0, "B": 4}, ops=["BLU-1", "BLU-2"], **flank)
+    assert totals == {"A": 0, "B": 4}
     w = Work(_psycho())
-    totals = w.would("would_control_totals", {"A": 0, "B": 4}, ops=["BLU-1", "BLU-2"])
+    totals = w.would("would_control_totals", {"A": 0, "B": 4}, ops=["BLU-1", "BLU-2"], **marker)
     assert totals == {"A": 0, "B": 4}
 
 

@@ -375,10 +375,11 @@ def test_drone_counts_one_apl_lower_for_markers_but_counts_for_the_kill_op() -> 
     from engine.missions.kill_op import counts_for_kill_op
 
     w = Work(lab([MV1, SHAS_LA], DRONES))
-    assert w.would("would_control_apl", 2, op="PAT-1") == 1
-    assert w.would("would_control_apl", 2, op="PAT-2") == 2
+    obj = {"marker": "obj", "what": universal.OBJECTIVE_MARKER}
+    assert w.would("would_control_apl", 2, op="PAT-1", **obj) == 1
+    assert w.would("would_control_apl", 2, op="PAT-2", **obj) == 2
     near = {"PAT-1", "BLU-1"}
-    assert universal.apl_controller(w, lambda o: o.id in near) == "B"
+    assert universal.apl_controller(w, lambda o: o.id in near, "obj") == "B"
     assert counts_for_kill_op(w, w.op("PAT-1"))
 
 

@@ -75,7 +75,13 @@ def ranged_weapons(
         q = o if not after else attrs.evolve(o, moved=True, done=(*o.done, after))
         out = []
         for name, _, prof in universal.weapons_of(w, o.id, "ranged"):
-            if not as_engage and o.order != "engage" and not universal.silent(prof):
+            if (
+                not as_engage
+                and o.order != "engage"
+                and not universal.silent(
+                    prof, universal.weapon_rules(w, o.id, name, prof, "ranged")
+                )
+            ):
                 continue
             if universal.weapon_usable(w, q, name, prof) is not None:
                 continue
@@ -124,11 +130,7 @@ def weapon_reach(prof: Any, w: Work | None = None, op: str = "", weapon: str = "
     plus the engine's tolerance; infinite without Range): with ``w``, ``op`` and ``weapon``,
     its rules as the Shoot uses them (the ``would_use_weapon_rules`` hooks, e.g. a rule that
     removes Range)."""
-    rules = prof.rules
-    if w is not None and "would_use_weapon_rules" in w.ctx.hooks.would:
-        rules = w.would(
-            "would_use_weapon_rules", rules, op=op, weapon=weapon, kind="ranged", target=""
-        )
+    rules = prof.rules if w is None else universal.weapon_rules(w, op, weapon, prof, "ranged")
     rng = rules.get(Range)
     return rng.distance + 1e-6 if isinstance(rng, Range) else math.inf
 

@@ -75,7 +75,7 @@ from engine.game.choices import (
     roll_retained,
 )
 from engine.game.state import OperativeState
-from engine.game.weapons import find_weapon, weapon_limit
+from engine.game.weapons import find_weapon, weapon_limit, weapon_rules
 from engine.game.work import Work
 
 __all__ = [
@@ -187,9 +187,7 @@ def _attack_profile(
             )
         )
     hit = max(2, min(6, hit))
-    rules = w.would(
-        "would_use_weapon_rules", prof.rules, op=o.id, weapon=name, kind=kind, target=target
-    )
+    rules = weapon_rules(w, o.id, name, prof, kind, target)
     attacks = prof.attacks
     if "would_change_attacks" in w.ctx.hooks.would:
         # A rule that changes the Atk stat (fn(w, atk, op=, weapon=, kind=, target=) -> atk;
@@ -317,13 +315,15 @@ def _other_side(side: str) -> str:
 # -------------------------------------------------------------------------------------------
 
 
-def _after_weapon_use(w: Work, o: OperativeState, name: str, prof: Any) -> None:
+def _after_weapon_use(
+    w: Work, o: OperativeState, name: str, prof: Any, kind: str = "ranged"
+) -> None:
     lim = weapon_limit(w, o, name, prof)
     if lim is not None:  # one use of the weapon, whichever profile (2.2, 6 Limited)
         uses = dict(w.op(o.id).limited)
         uses[lim[0]] = uses.get(lim[0], 0) + 1
         w.set_op(o.id, limited=tuple(sorted(uses.items())))
-    heavy = prof.rules.get(Heavy)
+    heavy = weapon_rules(w, o.id, name, prof, kind).get(Heavy)  # (as rules give it, 6)
     if heavy is not None:
         only = getattr(heavy, "only", None)
         w.set_op(o.id, heavy_shot=True, heavy_only=only.title() if only else "")

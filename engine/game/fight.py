@@ -274,7 +274,7 @@ class FightFrame:
             w.stack.pop()
             a = w.op(self.attacker)
             _, _, prof = find_weapon(w, a, self.aweapon, "melee")
-            _after_weapon_use(w, a, self.aweapon, prof)
+            _after_weapon_use(w, a, self.aweapon, prof, "melee")
             w.emit("fight_ended", op=self.attacker, target=self.defender)
 
     def _first(self, w: Work) -> str:

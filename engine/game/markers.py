@@ -20,12 +20,16 @@ from engine.geometry import Objective, Placement, sight
 from engine.geometry.model import MARKER_DIAMETER_MM, OBJECTIVE_DIAMETER_MM
 
 __all__ = [
+    "AREA",
+    "MISSION_MARKER",
+    "OBJECTIVE_MARKER",
     "apl_controller",
     "carry_along",
     "contesting",
     "contests",
     "controller",
     "counted_carried",
+    "is_marker",
     "marker_level",
     "marker_objective",
     "marker_token",
@@ -33,6 +37,21 @@ __all__ = [
     "rule_markers",
     "start_carrying",
 ]
+
+OBJECTIVE_MARKER = "objective marker"
+"""What is controlled (the control hooks' ``what=``): an objective marker (4.8)."""
+MISSION_MARKER = "mission marker"
+"""What is controlled: a marker that is not an objective marker (a mission marker a rule puts
+on the killzone: a token of ``w.tokens``, e.g. a tac op's Banner)."""
+AREA = "area"
+"""What is controlled: an area a rule makes controllable like a marker (a tac op's flank
+passes its own name, e.g. ``"flank"``), not a marker."""
+
+
+def is_marker(what: object) -> bool:
+    """``what`` (the control hooks' ``what=``) is a marker, objective or mission marker: a
+    rule that changes control "of a marker" applies (not to a flank or other area)."""
+    return what in (OBJECTIVE_MARKER, MISSION_MARKER)
 
 
 def _marker(w: Work, name: str) -> str:
@@ -82,18 +101,45 @@ def _contesting(w: Work, m: MarkerState) -> tuple[OperativeState, ...]:
 
 
 def apl_controller(
-    w: Work, contesting: Callable[[OperativeState], bool], marker: str = "", rule: str = ""
+    w: Work,
+    contesting: Callable[[OperativeState], bool],
+    marker: str = "",
+    rule: str = "",
+    what: str = "",
 ) -> str:
     """The player whose operatives on the killzone for which ``contesting`` holds have the
     greater total APL (``"A"``/``"B"``), or ``""`` on a tie or when none does: control of a
     marker or of any area a rule makes controllable the same way (4.8). The
-    ``would_control_apl`` hooks (``fn(w, apl, op=) -> apl``) change the APL an operative
-    counts with there, not its APL stat."""
-    return _apl_control(w, [o for o in w.alive() if contesting(o)], marker, rule)
+    ``would_control_apl`` hooks (``fn(w, apl, op=, marker=, what=) -> apl``) change the APL
+    an operative counts with there, not its APL stat.
+
+    Args:
+        marker: the marker's name (an objective marker's, or a token's of ``w.tokens``);
+            ``""`` for an area.
+        rule: the rule determining control (``""``: any; ``"Martyrs"``...).
+        what: what is controlled, told to the hooks so that each rule decides whether it
+            applies (a rule for objective markers only, for any marker, or for an area too):
+            :data:`OBJECTIVE_MARKER`, :data:`MISSION_MARKER`, or the area's kind (a flank:
+            ``"flank"``); ``""`` works it out from ``marker`` (an objective marker's name,
+            another marker's, or none: :data:`AREA`)."""
+    if not what:
+        what = _what(w, marker)
+    return _apl_control(w, [o for o in w.alive() if contesting(o)], marker, rule, what)
+
+
+def _what(w: Work, marker: str) -> str:
+    """What is controlled when ``marker`` is (:func:`apl_controller`'s ``what``)."""
+    if not marker:
+        return AREA
+    return OBJECTIVE_MARKER if any(m.name == marker for m in w.markers) else MISSION_MARKER
 
 
 def _apl_control(
-    w: Work, ops: list[OperativeState] | tuple[OperativeState, ...], marker: str, rule: str
+    w: Work,
+    ops: list[OperativeState] | tuple[OperativeState, ...],
+    marker: str,
+    rule: str,
+    what: str,
 ) -> str:
     """:func:`apl_controller` given the contesting operatives ``ops`` (in ``w.alive()``
     order)."""
@@ -103,15 +149,24 @@ def _apl_control(
     for o in ops:
         ids.append(o.id)
         apl = w.apl(o)
-        total[o.player] += int(w.would("would_control_apl", apl, op=o.id)) if hooked else apl
+        if hooked:
+            apl = int(w.would("would_control_apl", apl, op=o.id, marker=marker, what=what))
+        total[o.player] += apl
     if (ids or marker) and "would_control_totals" in w.ctx.hooks.would:
         # A rule changing a player's total (not an operative's APL): fn(w, total, ops=,
-        # marker=, rule=) -> total, ``ops`` the contesting operatives' ids, ``marker`` the
-        # marker's name (an objective marker's or a token's, ``w.tokens``; ``""`` for
-        # another area; asked then even when nobody contests), ``rule`` the rule
-        # determining control (``""``: any; "Martyrs"...).
+        # marker=, rule=, what=) -> total, ``ops`` the contesting operatives' ids,
+        # ``marker`` the marker's name (an objective marker's or a token's, ``w.tokens``;
+        # ``""`` for another area; asked then even when nobody contests), ``rule`` the rule
+        # determining control (``""``: any; "Martyrs"...), ``what`` what is controlled.
         total = dict(
-            w.would("would_control_totals", dict(total), ops=tuple(ids), marker=marker, rule=rule)
+            w.would(
+                "would_control_totals",
+                dict(total),
+                ops=tuple(ids),
+                marker=marker,
+                rule=rule,
+                what=what,
+            )
         )
     if total["A"] == total["B"]:
         return ""
@@ -127,7 +182,7 @@ def controller(w: Work, name: str, rule: str = "") -> str:
     m = next(m for m in w.markers if m.name == name)
     if m.carrier:
         return w.ctx.owner[m.carrier]
-    got = _apl_control(w, contesting(w, name), name, rule)
+    got = _apl_control(w, contesting(w, name), name, rule, OBJECTIVE_MARKER)
     if not got and "would_control_marker" in w.ctx.hooks.would:
         got = str(w.would("would_control_marker", got, marker=name))
     return got

@@ -49,6 +49,7 @@ from engine.game.weapons import (
     find_weapon,
     shoots_in_control_range,
     silent,
+    weapon_rules,
     weapon_usable,
 )
 from engine.game.work import Work
@@ -69,7 +70,7 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     """
     name, _, prof = find_weapon(w, o, a.weapon, "ranged")
     pb = point_blank_shot(w, o, mode)
-    if o.order != "engage" and not silent(prof):
+    if o.order != "engage" and not silent(prof, weapon_rules(w, o.id, name, prof, "ranged")):
         raise _illegal(
             f"{o.id} has a Conceal order: it can only Shoot with Silent weapons (1.5, 6)"
         )
@@ -102,7 +103,9 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
             # Blast secondaries inherit the primary's obscured (6), smoke's too (7.2).
             obscured = bool(w.would("would_be_obscured", obscured, op=o.id, target=t.id))
     targets: tuple[str, ...] = (t.id,)
-    blast = prof.rules.get(Blast)
+    # Blast and Torrent as the weapon has them for this shot (a rule may give them, 6).
+    rules = weapon_rules(w, o.id, name, prof, "ranged", t.id)
+    blast = rules.get(Blast)
     if isinstance(blast, Blast):
         x = blast.distance
         tp = w.place(t)
@@ -114,7 +117,7 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str) -> None:
             and w.ctx.visible(w.kz, tp, w.place(q))
         ]
         targets += tuple(sorted(sec, key=lambda i: w.ctx.index[i]))
-    torrent = prof.rules.get(Torrent) is not None
+    torrent = rules.get(Torrent) is not None
     if pb:
         w.effects.append(Effect("no_retaliate", o.id, "end_activation", source=_active_enemy(w, o)))
     w.stack.append(
@@ -148,7 +151,8 @@ def torrent_candidates(w: Work, f: ShootFrame) -> list[str]:
     friendly of the shooter within their control range (6, EDGE_CASES 10)."""
     o = w.op(f.shooter)
     _, _, prof = find_weapon(w, o, f.weapon, "ranged")
-    x = getattr(prof.rules.get(Torrent), "distance", 0.0)
+    rules = weapon_rules(w, o.id, f.weapon, prof, "ranged", f.targets[0])
+    x = getattr(rules.get(Torrent), "distance", 0.0)
     primary = w.place(w.op(f.targets[0]))
     out = []
     for t in w.enemies_of(o.id):

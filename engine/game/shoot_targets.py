@@ -11,7 +11,14 @@ from typing import Any
 from engine.dice.rules import Range, Seek, SeekLight
 from engine.game.actions import Action
 from engine.game.state import OperativeState
-from engine.game.weapons import in_range, shoots_in_control_range, silent, weapon_usable, weapons_of
+from engine.game.weapons import (
+    in_range,
+    shoots_in_control_range,
+    silent,
+    weapon_rules,
+    weapon_usable,
+    weapons_of,
+)
 from engine.game.work import Work
 from engine.geometry import sight
 
@@ -75,15 +82,18 @@ def own_target_reason(
     w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any, point_blank: bool
 ) -> str | None:
     """Why ``t`` cannot be the primary target of ``o``'s shot judged from ``o`` itself
-    (4.5, 5.1 step 2, 6 Range), or None."""
+    (4.5, 5.1 step 2, 6 Range, Seek), or None. Seek and Range are read from the weapon's
+    rules as rules give them for a shot at ``t`` (:func:`~engine.game.weapons.weapon_rules`:
+    e.g. Seek from a token on ``t``), before the target is selected."""
     if point_blank:
         if not w.control_range(o, t):
             return "a point-blank shot must target an enemy within control range (9.3)"
         return None
+    rules = weapon_rules(w, o.id, name, prof, "ranged", t.id)
     return (
-        sight_reason(w, o, t, seek_kind(prof.rules))
+        sight_reason(w, o, t, seek_kind(rules))
         or engaged_reason(w, o, t)
-        or range_reason(w, o, t, name, prof)
+        or range_reason(w, o, t, name, prof, rules)
     )
 
 
@@ -139,10 +149,16 @@ def engaged_reason(w: Work, o: OperativeState, t: OperativeState) -> str | None:
     return None
 
 
-def range_reason(w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any) -> str | None:
-    """Why ``t`` is out of the Range of ``o``'s weapon ``name`` (6), or None."""
-    if not in_range(w, o, t, prof):
-        rng = prof.rules.get(Range)
+def range_reason(
+    w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any, rules: Any = None
+) -> str | None:
+    """Why ``t`` is out of the Range of ``o``'s weapon ``name`` (6), or None. ``rules``: the
+    weapon's rules for a shot at ``t`` (:func:`~engine.game.weapons.weapon_rules`, worked
+    out here when ``None``: a rule may take the Range away)."""
+    if rules is None:
+        rules = weapon_rules(w, o.id, name, prof, "ranged", t.id)
+    if not in_range(w, o, t, prof, rules):
+        rng = rules.get(Range)
         return f"{t.id} is not within {name}'s Range {getattr(rng, 'distance', 0):g}\" (6)"
     return None
 
@@ -178,7 +194,7 @@ def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action
     engaged_why: dict[str, str | None] = {}
     refuse = "would_refuse_target" in w.ctx.hooks.would
     for name, _, prof in weapons_of(w, o.id, "ranged"):
-        if o.order != "engage" and not silent(prof):
+        if o.order != "engage" and not silent(prof, weapon_rules(w, o.id, name, prof, "ranged")):
             continue
         if weapon_usable(w, o, name, prof) is not None:
             continue
@@ -188,20 +204,20 @@ def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action
         if fixed is not None:
             yield Action("Shoot", op=o.id, weapon=name, target=fixed)
             continue
-        seek = seek_kind(prof.rules)
         for t in enemies:
             # shoot_target_reason, with the weapon-free checks done once per target.
             if pb:
                 why = own_target_reason(w, o, t, name, prof, pb)
             else:
-                key = (t.id, seek)
+                rules = weapon_rules(w, o.id, name, prof, "ranged", t.id)
+                key = (t.id, seek_kind(rules))
                 if key not in sight_why:
                     sight_why[key] = sight_reason(w, o, t, key[1])
                 why = sight_why[key]
                 if why is None:  # (the next checks only for a target it may see)
                     if t.id not in engaged_why:
                         engaged_why[t.id] = engaged_reason(w, o, t)
-                    why = engaged_why[t.id] or range_reason(w, o, t, name, prof)
+                    why = engaged_why[t.id] or range_reason(w, o, t, name, prof, rules)
                 if why is not None:
                     why = w.would(
                         "would_allow_target", why, op=o, target=t, weapon=name, profile=prof

@@ -842,7 +842,11 @@ class Would(_Declared):
     WOULD_CONTROL_APL = (
         "would_control_apl",
         "Value: ``apl`` (int) -> the APL ``op`` counts with for control (not its APL stat). "
-        "Keywords: op. When: control of a marker or area is worked out. Rules: 4.8.",
+        'Keywords: marker, op, what. ``marker``: the marker\'s name (``""`` for an area); '
+        '``what``: what is controlled (``engine.game.markers``: ``"objective marker"``, '
+        '``"mission marker"``, or an area\'s kind, e.g. ``"flank"``), so that a rule '
+        "for objective markers only, or for any marker, can tell. When: control of a marker "
+        "or area is worked out. Rules: 4.8.",
     )
     WOULD_CONTROL_MARKER = (
         "would_control_marker",
@@ -853,8 +857,8 @@ class Would(_Declared):
     WOULD_CONTROL_TOTALS = (
         "would_control_totals",
         'Value: ``{"A": apl, "B": apl}`` -> the players\' APL totals (``ops``: contesting ids, '
-        "``marker``, ``rule``). Keywords: marker, ops, rule. When: control of a marker or "
-        "area is worked out. Rules: 4.8.",
+        "``marker``, ``rule``, ``what`` as for ``would_control_apl``). Keywords: marker, ops, "
+        "rule, what. When: control of a marker or area is worked out. Rules: 4.8.",
     )
     WOULD_COST_ACTION = (
         "would_cost_action",
@@ -1119,8 +1123,10 @@ class Would(_Declared):
     WOULD_USE_WEAPON_RULES = (
         "would_use_weapon_rules",
         "Value: ``rules`` (weapon rules) -> the rules of ``op``'s ``weapon`` (``kind``) "
-        "against ``target``. Keywords: kind, op, target, weapon. When: an attack profile is "
-        "built. Rules: 6.",
+        'against ``target`` (``""``: not known). Keywords: kind, op, target, weapon. When: a '
+        "weapon's rules are read (``engine.game.weapons.weapon_rules``: target selection, "
+        "the attack profile, the Shoot's Blast and Torrent, Heavy); a hook that removes, "
+        "ignores or changes a rule others may give is added ``last``. Rules: 6.",
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.dice.rules import Heavy, Limited, Range, Silent
+from engine.dice.rules import Heavy, Limited, Range, Silent, WeaponRules
 from engine.game.actions import (
     MOVE_VERBS,
     AmbiguousActionError,
@@ -26,9 +26,30 @@ __all__ = [
     "weapon_limit",
     "weapon_name",
     "weapon_of",
+    "weapon_rules",
     "weapon_usable",
     "weapons_of",
 ]
+
+
+def weapon_rules(
+    w: Work, op: str, name: str, profile: WeaponProfile, kind: str, target: str = ""
+) -> WeaponRules:
+    """The weapon rules ``op``'s weapon profile ``profile`` (notation name ``name``, of
+    ``kind`` ``"ranged"``/``"melee"``) has for an attack on ``target`` (an operative id;
+    ``""`` when no target is known yet): its printed rules, then those every rule module
+    gives or takes away (the ``would_use_weapon_rules`` hooks: equipment, marks, ploys, team
+    and universal rules; a hook that removes or ignores a rule is added ``last``, so it sees
+    every rule the others gave, whichever seat its team plays). The one answer every
+    reader of a weapon's rules uses (rules/KT24.md 6: a rule another rule gives is a rule
+    like any other): target selection (Seek, Range), the Shoot and Fight sequences and the
+    team rules asking whether a weapon has a rule."""
+    if "would_use_weapon_rules" not in w.ctx.hooks.would:
+        return profile.rules
+    rules: WeaponRules = w.would(
+        "would_use_weapon_rules", profile.rules, op=op, weapon=name, kind=kind, target=target
+    )
+    return rules
 
 
 def weapon_name(weapon: Weapon, profile: WeaponProfile) -> str:
@@ -112,8 +133,12 @@ def find_weapon(
 
 def weapon_usable(w: Work, o: OperativeState, name: str, profile: WeaponProfile) -> str | None:
     """Why the weapon cannot be used now (Heavy after moving, Limited used up, a team weapon
-    rule's ``would_refuse_weapon`` hook), or None."""
+    rule's ``would_refuse_weapon`` hook), or None. Heavy is read from the weapon's rules as
+    rules give them (:func:`weapon_rules`), asked only once ``o`` has moved."""
     rules = profile.rules
+    if o.moved and "would_use_weapon_rules" in w.ctx.hooks.would:
+        weapon = weapon_of(w, o, name)
+        rules = weapon_rules(w, o.id, name, profile, weapon.kind if weapon else "ranged")
     heavy = rules.get(Heavy)
     if heavy is not None and o.moved:
         only = getattr(heavy, "only", None)
@@ -180,10 +205,16 @@ def weapon_limit(
 
 
 def in_range(
-    w: Work, shooter: OperativeState, target: OperativeState, profile: WeaponProfile
+    w: Work,
+    shooter: OperativeState,
+    target: OperativeState,
+    profile: WeaponProfile,
+    rules: WeaponRules | None = None,
 ) -> bool:
-    """Within the weapon's Range x (6), measured between bases (3D between levels)."""
-    rng = profile.rules.get(Range)
+    """Within the weapon's Range x (6), measured between bases (3D between levels).
+    ``rules``: the weapon's rules for this attack (:func:`weapon_rules`: a rule may give or
+    take Range away); ``None`` reads the printed ones."""
+    rng = (profile.rules if rules is None else rules).get(Range)
     if not isinstance(rng, Range):
         return True
     return w.distance(w.place(shooter), w.place(target)) <= rng.distance + 1e-6
@@ -195,6 +226,6 @@ def shoots_in_control_range(w: Work, o: OperativeState, profile: WeaponProfile) 
     return bool(w.would("would_shoot_in_control_range", False, op=o, profile=profile))
 
 
-def silent(profile: WeaponProfile) -> bool:
-    """The weapon has Silent (6)."""
-    return profile.rules.has(Silent)
+def silent(profile: WeaponProfile, rules: WeaponRules | None = None) -> bool:
+    """The weapon has Silent (6); ``rules`` as :func:`in_range`."""
+    return (profile.rules if rules is None else rules).has(Silent)

@@ -368,6 +368,9 @@ def install(hooks: Hooks) -> None:
     (the ``universal_actions`` hooks) and the On Guard window after an enemy action (the
     ``after_action_window`` hooks; it opens whenever an operative is on guard, as a team
     rule may let one guard on any killzone)."""
-    hooks.transform("would_use_weapon_rules", _condensed)
+    # Last (and first of the last: installed before the teams): it reads Blast, Torrent and
+    # x" Devastating as every other rule gave them (a ploy's Blast), and a rule removing
+    # Lethal still comes after it.
+    hooks.transform("would_use_weapon_rules", _condensed, last=True)
     hooks.transform("universal_actions", _universal_actions)
     hooks.transform("after_action_window", _after_action)

@@ -11,13 +11,15 @@ optionally ``"|<condition>"``) to the weapons of the operatives they apply to.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.dice.rules import WeaponRules, parse_weapon_rules
 from engine.game.context import Hooks
 from engine.game.work import Work
+from engine.geometry.sight import Targeting
 
-__all__ = ["install", "unobscure"]
+__all__ = ["cannot_be_obscured", "install", "unobscure"]
 
 
 def _gained(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
@@ -49,6 +51,36 @@ def unobscure(tg: Any) -> Any:
     return attrs.evolve(
         tg, obscured=False, obscuring_features=frozenset(), in_cover=bool(tg.cover_features)
     )
+
+
+_OBSCURED = Targeting(
+    origin=(0.0, 0.0),
+    lines=(),
+    intervening=frozenset(),
+    cover_features=frozenset(),
+    obscuring_features=frozenset(),
+    in_cover=False,
+    obscured=True,
+)
+"""An obscured target with no terrain, to ask a ``would_target`` hook whether its rule makes
+a target not obscured (:func:`cannot_be_obscured`)."""
+
+
+def cannot_be_obscured(hooks: Hooks, unobscured: Callable[..., Any]) -> None:
+    """Install a rule by which targets "cannot be obscured" (4.5): ``unobscured`` is its
+    ``would_target`` hook (``fn(w, tg, op=, target=) -> tg``, :func:`unobscure` when the rule
+    applies), for obscuring by terrain; the same rule also takes away obscuring beyond
+    terrain (a Smoke Grenade, 7.2: the ``would_be_obscured`` hooks), added ``last``: after
+    every rule that obscures, whichever seat its team plays (a rule that ignores obscured
+    applies after every rule that gives it, as a rule that ignores a weapon rule does)."""
+
+    def not_obscured(w: Work, obscured: bool, **info: Any) -> bool:
+        if not obscured:
+            return obscured
+        return bool(unobscured(w, _OBSCURED, **info).obscured)
+
+    hooks.transform("would_target", unobscured)
+    hooks.transform("would_be_obscured", not_obscured, last=True)
 
 
 def install(hooks: Hooks) -> None:

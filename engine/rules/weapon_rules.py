@@ -24,7 +24,11 @@ __all__ = ["devastating", "install", "stun"]
 
 
 def _profile(w: Work, ev: Event) -> AttackProfile:
-    return attack_profile(w, w.op(ev["op"]), ev["weapon"], ev["weapon_kind"])
+    # The profile against the target the crits were retained on: a rule giving or taking a
+    # weapon rule may depend on it (6).
+    return attack_profile(
+        w, w.op(ev["op"]), ev["weapon"], ev["weapon_kind"], target=str(ev.get("target", ""))
+    )
 
 
 def devastating(w: Work, attacker: str, target: str, prof: AttackProfile, crits: int) -> None:

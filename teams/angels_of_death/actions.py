@@ -11,6 +11,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
+from engine.rules.effects import cannot_be_obscured
 from engine.rules.effects import unobscure as unobscure
 from engine.rules.registry import register
 from engine.rules.unique_actions import PlainAction
@@ -75,7 +76,7 @@ def _install_optics(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     hooks.action(OPTICS, players)
     hooks.on("activated", stop)
-    hooks.transform("would_target", unobscured)
+    cannot_be_obscured(hooks, unobscured)  # (by terrain and by smoke alike)
 
 
 register(

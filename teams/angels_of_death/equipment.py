@@ -18,6 +18,7 @@ from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.state import Effect
 from engine.game.work import Work
+from engine.rules.effects import cannot_be_obscured
 from engine.rules.equipment.selection import has_equipment
 from engine.rules.registry import Installer, register, register_equipment_value
 from teams.angels_of_death.actions import unobscure
@@ -355,7 +356,7 @@ def _install_auspex(hooks: Hooks, players: tuple[str, ...]) -> None:
         return tg
 
     hooks.ploy(AUSPEX_RULE, players)
-    hooks.transform("would_target", unobscured)
+    cannot_be_obscured(hooks, unobscured)  # (by terrain and by smoke alike)
 
 
 def purity_seals_installer(keyword: str) -> Installer:

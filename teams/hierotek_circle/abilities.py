@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from engine.dice.rules import WeaponRules, parse_weapon_rules
+from engine.game import universal
 from engine.game.context import Hooks
 from engine.game.events import Event
-from engine.game.shoot_targets import own_target_reason
 from engine.game.state import Effect, OperativeState
 from engine.game.universal import weapon_name
 from engine.game.work import Work
@@ -101,13 +99,16 @@ STEADFAST_APL = 3
 
 
 def install_steadfast(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Steadfast (Immortals; our words): when determining control of a marker, its APL
+    """Steadfast (Immortals; our words): when determining control of a marker (any marker,
+    objective or mission marker; not a flank or other area), its APL
     counts as 3, whatever changes its APL stat has. The player may choose to; counting 3
     is never worse than its own APL (at most 3 after changes, 2.1), so the engine always
     does (no decision). Trigger: the core's ``would_control_apl`` hook."""
 
     def apl(w: Work, value: int, **info: Any) -> int:
         op = str(info.get("op", ""))
+        if not universal.is_marker(info.get("what")):
+            return value  # (control of a marker only: not a flank)
         if w.ctx.owner.get(op) in players and has_keyword(w, op, IMMORTAL):
             return max(value, STEADFAST_APL)
         return value
@@ -133,7 +134,7 @@ def install_deathmarked(hooks: Hooks, players: tuple[str, ...]) -> None:
     gains one of its player's Deathmarked tokens unless incapacitated; friendly DEATHMARK
     operatives' ranged weapons have Seek when shooting an enemy with such a token. Trigger:
     ``shoot_started`` (the primary target), ``shoot_ended``, ``would_use_weapon_rules``
-    and ``would_allow_target`` (Seek when selecting a valid target, 4.5).
+    (read by target selection too: Seek when selecting a valid target, 4.5).
     Limits: one token per player on an operative; the token lasts the battle (removed with
     the operative's effects when it is removed)."""
 
@@ -167,20 +168,11 @@ def install_deathmarked(hooks: Hooks, players: tuple[str, ...]) -> None:
             return rules.with_rules(*_SEEK)
         return rules
 
-    def valid(w: Work, why: str | None, **info: Any) -> str | None:
-        # Seek also counts when selecting a valid target (a Conceal enemy in cover).
-        o, t, prof = info["op"], info["target"], info["profile"]
-        if why is None or not mine(w, o.id) or not deathmarked(w, t.id, w.ctx.owner[o.id]):
-            return why
-        if prof.rules.has(type(_SEEK[0])):
-            return why
-        sought = attrs.evolve(prof, rules=prof.rules.with_rules(*_SEEK))
-        return own_target_reason(w, o, t, info["weapon"], sought, False)
-
     hooks.on("shoot_started", started)
     hooks.on("shoot_ended", ended)
+    # (Seek counts when selecting a valid target too: the core's target selection reads
+    # the weapon's rules as this hook gives them, engine.game.weapons.weapon_rules.)
     hooks.transform("would_use_weapon_rules", seek)
-    hooks.transform("would_allow_target", valid)
 
 
 # -- Apprentek Assistance (Apprentek) ---------------------------------------------------------

@@ -24,6 +24,7 @@ from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
 from engine.rules.choices import RuleRollFrame, on_roll
+from engine.rules.effects import cannot_be_obscured
 from engine.rules.effects import unobscure as unobscure
 from engine.rules.medic import heal_roll
 from engine.rules.registry import register
@@ -221,7 +222,9 @@ class MultiDimensionalVision(_HierotekAction, PlainAction):
     """Multi-Dimensional Vision (Deathmark, 1AP; our words): until the start of its next
     activation, whenever it is shooting, enemy operatives cannot be obscured. Not while
     within control range of an enemy operative. Notation ``Act <op> multi-dimensional
-    vision``. Trigger: the core's ``would_target`` hook while the token lasts."""
+    vision``. Trigger: the core's ``would_target`` and ``would_be_obscured`` hooks while
+    the token lasts (``engine.rules.effects.cannot_be_obscured``: smoke does not obscure
+    either)."""
 
     name: str = "Multi-Dimensional Vision"
     text: str = "multi-dimensional vision"
@@ -259,7 +262,7 @@ def install_multi_dimensional_vision(hooks: Hooks, players: tuple[str, ...]) -> 
 
     hooks.action(MULTI_DIMENSIONAL_VISION, players)
     hooks.on("activated", lambda w, ev: end_until_next(w, str(ev["op"])))
-    hooks.transform("would_target", unobscured)
+    cannot_be_obscured(hooks, unobscured)  # (by terrain and by smoke alike)
 
 
 # -- Augment Weapon (Technomancer) ------------------------------------------------------------

@@ -141,7 +141,9 @@ def install_phase_shifter(hooks: Hooks, players: tuple[str, ...]) -> None:
             drop_effects(w, PHASE_EFFECT)
 
     hooks.on("attack_retained", retained)
-    hooks.transform("would_use_weapon_rules", worsen)
+    # Last: it worsens the Piercing the weapon has, whichever rule gave it (a ploy's
+    # Piercing 1 included), whichever seat the shooter's team plays.
+    hooks.transform("would_use_weapon_rules", worsen, last=True)
     hooks.on("shoot_ended", ended)
 
 

@@ -100,8 +100,8 @@ def install_harbinger(hooks: Hooks, players: tuple[str, ...]) -> None:
         return extra + 1
 
     def totals(w: Work, total: dict[str, int], **info: Any) -> dict[str, int]:
-        if not w.tokens:
-            return total
+        if not w.tokens or not universal.is_marker(info.get("what")):
+            return total  # (control of a marker: not a flank)
         for player in ("A", "B"):
             if player in players:
                 continue
@@ -197,7 +197,9 @@ def install_nightmare_shroud(hooks: Hooks, players: tuple[str, ...]) -> None:
         )
 
     hooks.action(NightmareShroud(), players)
-    hooks.transform("would_use_weapon_rules", strip)
+    # Last: after any rule of the opponent's team that gives its weapon one of these rules
+    # (a mark's Severe, a ploy's Balanced...), whichever seat that team plays.
+    hooks.transform("would_use_weapon_rules", strip, last=True)
     hooks.transform("would_refuse_reroll", refuse)
     install_endings(hooks, SHROUD)
 

@@ -11,7 +11,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
-from engine.rules.effects import unobscure
+from engine.rules.effects import cannot_be_obscured, unobscure
 from engine.rules.medic import Medikit, heal_2d3
 from engine.rules.registry import register
 from engine.rules.unique_actions import PlainAction, SelectingAction
@@ -118,8 +118,8 @@ class AuspexScan(PlainAction):
     ignores its being obscured (Elimination Pattern and Neutralise Target also apply against
     it). Not while within control range of an enemy operative. Notation
     ``Act <recon> auspex scan``. "Cannot be obscured" covers terrain (``would_target``) and
-    the rules that obscure beyond it, such as a Smoke Grenade (``would_be_obscured``; the
-    team rules' hooks run after the universal equipment's)."""
+    the rules that obscure beyond it, such as a Smoke Grenade (``would_be_obscured``, after
+    every rule that obscures: ``engine.rules.effects.cannot_be_obscured``)."""
 
     name: str = "Auspex Scan"
     text: str = "auspex scan"
@@ -164,19 +164,12 @@ def install_auspex_scan(hooks: Hooks, players: tuple[str, ...]) -> None:
             return tg
         return unobscure(tg)
 
-    def not_obscured(w: Work, obscured: bool, **info: Any) -> bool:
-        """ "Cannot be obscured": also not by a rule that obscures beyond terrain (smoke;
-        the core asks ``would_be_obscured`` after the universal equipment's hooks)."""
-        op, target = str(info.get("op", "")), str(info.get("target", ""))
-        if not obscured or w.ctx.owner.get(op) not in players or not is_kasrkin(w, op):
-            return obscured
-        return False if scanned(w, target) else obscured
-
     hooks.action(AUSPEX_SCAN, players)
     hooks.on("activated", stop)
     hooks.on("operative_incapacitated", stop)
-    hooks.transform("would_target", unobscured)
-    hooks.transform("would_be_obscured", not_obscured)
+    # "Cannot be obscured": by terrain, and by a rule that obscures beyond it (smoke),
+    # after every rule that obscures.
+    cannot_be_obscured(hooks, unobscured)
 
 
 # -- Adaptive Equipment (Kasrkin Trooper ability) -----------------------------------------------

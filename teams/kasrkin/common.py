@@ -20,17 +20,40 @@ def is_kasrkin(w: Work, op: str) -> bool:
     return bool(op) and KASRKIN in w.ctx.datacards[op].keywords
 
 
+_ASKING: list[int] = []
+"""The ids of the Work values whose :func:`no_cover_saves` is being worked out (a rule
+module asked it from inside the weapon-rules hooks: it is not asked again meanwhile)."""
+
+
 def no_cover_saves(w: Work) -> bool:
     """The target of the Shoot in progress cannot retain any cover saves (it is not in cover,
-    or the weapon has Saturate, read from the weapon's own rules) or is being scanned
-    (Auspex Scan)."""
+    or the weapon has Saturate) or is being scanned (Auspex Scan). Saturate as the weapon
+    has it for this shot, however it got it (its printed rules, a Long-Range Scope, any
+    other rule; a rule taking it away, Camo Cloak, too: ``universal.weapon_rules``, 6).
+
+    Asked from inside the ``would_use_weapon_rules`` hooks (Elimination Pattern), it works
+    the weapon's rules out once more; a hook asking again meanwhile (:func:`asking_cover`)
+    leaves the rules unchanged, so no rule it gives counts towards Saturate (none does)."""
     f = shoot_frame(w)
     if f is None or f.idx >= len(f.targets):
         return False
-    if not f.cover or scanned(w, f.targets[f.idx]):
+    target = f.targets[f.idx]
+    if not f.cover or scanned(w, target):
         return True
-    _, _weapon, prof = universal.find_weapon(w, w.op(f.shooter), f.weapon, "ranged")
-    return bool(prof.rules.has(Saturate))
+    o = w.op(f.shooter)
+    name, _weapon, prof = universal.find_weapon(w, o, f.weapon, "ranged")
+    _ASKING.append(id(w))
+    try:
+        rules = universal.weapon_rules(w, o.id, name, prof, "ranged", target)
+    finally:
+        _ASKING.pop()
+    return bool(rules.has(Saturate))
+
+
+def asking_cover(w: Work) -> bool:
+    """:func:`no_cover_saves` is being worked out for ``w`` (a hook it asks must not ask it
+    again)."""
+    return id(w) in _ASKING
 
 
 MEDIC = Medic("kasrkin", "COMBAT MEDIC", is_kasrkin, event="medic_used")

@@ -270,15 +270,27 @@ def give_no_ground_holds(w: Work, player: str, marker: str) -> bool:
     enemy_player = "B" if player == "A" else "A"
     total = {player: 0, enemy_player: 0}
     ids: list[str] = []
+    objective = any(m.name == marker for m in w.markers)
+    what = universal.OBJECTIVE_MARKER if objective else universal.MISSION_MARKER
     for o in w.alive():
         if not _contests(w, o, marker):
             continue
         if o.player == player and not is_kasrkin(w, o.id):
             continue
         ids.append(o.id)
-        total[o.player] += int(w.would("would_control_apl", w.apl(o), op=o.id))
+        apl = w.would("would_control_apl", w.apl(o), op=o.id, marker=marker, what=what)
+        total[o.player] += int(apl)
     if ids and "would_control_totals" in w.ctx.hooks.would:
-        total = dict(w.would("would_control_totals", dict(total), ops=tuple(ids)))
+        total = dict(
+            w.would(
+                "would_control_totals",
+                dict(total),
+                ops=tuple(ids),
+                marker=marker,
+                rule="",
+                what=what,
+            )
+        )
     mine, enemy = total[player], total[enemy_player]
     return mine == GIVE_NO_GROUND_APL and enemy == mine
 

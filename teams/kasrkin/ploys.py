@@ -24,6 +24,7 @@ from engine.rules.choices import on_choice
 from engine.rules.ploys import GainToken, Ploy
 from engine.rules.registry import register
 from teams.kasrkin.common import (
+    asking_cover,
     is_kasrkin,
     no_cover_saves,
     player_token,
@@ -178,7 +179,9 @@ def install_elimination_pattern(hooks: Hooks, players: tuple[str, ...]) -> None:
         if player not in players or not player_token(w, player, ELIMINATION_PATTERN):
             return value
         name = str(info.get("weapon", "")).lower()
-        if HOT_SHOT not in name or not info.get("target") or not no_cover_saves(w):
+        if HOT_SHOT not in name or not info.get("target") or asking_cover(w):
+            return value
+        if not no_cover_saves(w):
             return value
         if name.startswith(VOLLEY_GUN):
             return value.with_rules(Piercing(1))

@@ -377,6 +377,12 @@ class GrapplingHook:
         except IllegalActionError as exc:
             return f"Grappling Hook: {exc}"
         x, y, z = point
+        left = universal.counteract_left(w, o.id)
+        if left is not None and _set_up_distance(o, point) > left + _EPS:
+            return (
+                f"Grappling Hook: {o.id} is counteracting: it must be set up wholly within "
+                f'{left:g}" of where it is (2" in all in a counteraction, 1.6)'
+            )
         dest = w.ctx.placement(o.id, x, y, z)
         for e in w.enemies_of(o.id):
             if w.ctx.control_range(w.kz, dest, w.place(e)):
@@ -426,7 +432,8 @@ class GrapplingHook:
         """``Act <grot> grappling hook at x,y,z`` for each listed destination."""
         if self._why_not(w, o) is not None:
             return []
-        key = ("grappling hook", id(w.kz), o.id, o.x, o.y, o.elevation, _others(w, o))
+        left = universal.counteract_left(w, o.id)  # (in a counteraction: 1.6)
+        key = ("grappling hook", id(w.kz), o.id, o.x, o.y, o.elevation, _others(w, o), left)
         spots = w.ctx.cached(key, lambda: self._candidates(w, o))
         return [Action("Act", op=o.id, text=self.text, point=p) for p in spots]
 
@@ -449,6 +456,7 @@ class GrapplingHook:
         """Set the Grot up at the destination (module docstring)."""
         assert a.point is not None
         x, y, z = a.point
+        universal.note_counteract_move(w, o.id, _set_up_distance(o, a.point))
         w.set_op(o.id, x=x, y=y, elevation=z, moved=True)
         if w.op(o.id).on_guard:
             w.set_op(o.id, on_guard=False)
@@ -456,6 +464,13 @@ class GrapplingHook:
         universal.carry_along(w, o.id)
         w.emit("team_rule_used", op=o.id, rule=self.name, on=f"{x:g},{y:g},{z:g}")
         w.emit("moved", op=o.id, action="reposition", x=x, y=y, z=z, cost=0.0, x0=x, y0=y, z0=z)
+
+
+def _set_up_distance(o: OperativeState, point: tuple[float, float, float]) -> float:
+    """How far (inches) setting ``o`` up at ``point`` takes it: the straight distance its
+    base moves (every point of the base moves that far; the reading of "set up wholly
+    within 2"" of a counteraction, 1.6)."""
+    return math.dist((o.x, o.y, o.elevation), point)
 
 
 def _others(w: Work, o: OperativeState) -> tuple[tuple[float, float, float], ...]:

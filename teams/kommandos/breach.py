@@ -446,6 +446,7 @@ class BreachCharge:
         final, cost, (feature, (mx, my)) = plan
         limit = float(universal.move_args(w, o, "Charge", mode)["max_cost"])
         x0, y0, z0 = o.x, o.y, o.elevation
+        universal.note_counteract_move(w, o.id, cost)  # (1.6: the first leg counts)
         w.set_op(o.id, x=final.x, y=final.y, elevation=final.elevation, moved=True)
         if w.op(o.id).on_guard:
             w.set_op(o.id, on_guard=False)

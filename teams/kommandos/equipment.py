@@ -4,8 +4,8 @@ selected it (``has_equipment``):
 - **Choppas**: friendly KOMMANDO operatives other than the BOMB SQUIG and the GROT have the
   choppa (melee 3/3+/4/5); an operative whose datacard has a better choppa keeps its own.
 - **Collapsible Stocks**: the slugga and shokka pistol of friendly KOMMANDO operatives lose
-  their Range (target selection through ``would_allow_target``, the attack's weapon rules
-  through ``would_use_weapon_rules``). The dataslate names a "Shokka Pistol"; our Comms Boy's
+  their Range (through ``would_use_weapon_rules``, which target selection and the attack
+  both read). The dataslate names a "Shokka Pistol"; our Comms Boy's
   weapon is called "Shokka": both names are matched.
 - **Dynamite**: once per battle, one friendly KOMMANDO operative (not the BOMB SQUIG or the
   GROT) may shoot the dynamite (5/4+/4/5, Range 4", Blast 1", Heavy (Reposition only),
@@ -19,8 +19,6 @@ selected it (``has_equipment``):
 from __future__ import annotations
 
 from typing import Any
-
-import attrs
 
 from engine.dice.rules import Range, WeaponRules
 from engine.game.context import Hooks
@@ -68,17 +66,6 @@ def _no_range(rules: WeaponRules) -> WeaponRules:
 
 def install_collapsible_stocks(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Collapsible Stocks (module docstring)."""
-    from engine.game.shoot_targets import own_target_reason
-
-    def allow(w: Work, why: str | None, **info: Any) -> str | None:
-        o = info.get("op")
-        if why is None or not isinstance(o, OperativeState) or not w.pl(o.player).equipment:
-            return why
-        prof = info["profile"]
-        if not _stocked(w, o.id, str(info.get("weapon", "")), players) or not prof.rules.has(Range):
-            return why
-        bare = attrs.evolve(prof, rules=_no_range(prof.rules))
-        return own_target_reason(w, o, info["target"], str(info["weapon"]), bare, False)
 
     def rules(w: Work, value: WeaponRules, **info: Any) -> WeaponRules:
         op = str(info.get("op", ""))
@@ -90,7 +77,7 @@ def install_collapsible_stocks(hooks: Hooks, players: tuple[str, ...]) -> None:
             return value
         return _no_range(value)
 
-    hooks.transform("would_allow_target", allow)
+    # (Target selection reads Range as this hook leaves it: engine.game.weapons.weapon_rules.)
     hooks.transform("would_use_weapon_rules", rules)
 
 

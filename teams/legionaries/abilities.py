@@ -228,6 +228,8 @@ def install_icon_bearer(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     def higher(w: Work, apl: int, **info: Any) -> int:
         op = info["op"]
+        if not universal.is_marker(info.get("what")):
+            return apl  # (control of a marker, objective or mission marker: not a flank)
         if w.ctx.owner[op] in players and ICON_BEARER in w.ctx.datacards[op].keywords:
             return apl + 1
         return apl

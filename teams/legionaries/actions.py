@@ -6,7 +6,7 @@ from typing import Any
 
 import attrs
 
-from engine.game import rule_actions
+from engine.game import rule_actions, universal
 from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.state import OperativeState
@@ -153,8 +153,8 @@ def install_grisly_mark(hooks: Hooks, players: tuple[str, ...]) -> None:
         return extra + 1
 
     def totals(w: Work, total: dict[str, int], **info: Any) -> dict[str, int]:
-        if not w.tokens:
-            return total
+        if not w.tokens or not universal.is_marker(info.get("what")):
+            return total  # (control of a marker: not a flank)
         for player in ("A", "B"):
             ops = [op for op in info["ops"] if w.ctx.owner[op] == player]
             if any(near_grisly(w, op) for op in ops):

@@ -217,7 +217,9 @@ def install_implacable_rules(hooks: Hooks, players: tuple[str, ...]) -> None:
             return change
         return change + 2.0  # the injury's -2" (2.3) ignored
 
-    hooks.transform("would_use_weapon_rules", crits_only)
+    # Last: Piercing 1 becomes Piercing Crits 1 whichever rule gave it (an enemy ploy's),
+    # whichever seat the shooter's team plays.
+    hooks.transform("would_use_weapon_rules", crits_only, last=True)
     hooks.transform("would_change_hit", uninjured_hit)
     hooks.transform("would_change_move", uninjured_move)
 

@@ -16,7 +16,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
-from engine.rules.effects import unobscure
+from engine.rules.effects import cannot_be_obscured, unobscure
 from engine.rules.registry import register
 from engine.rules.unique_actions import SelectingAction
 from teams.pathfinders.common import has_keyword, is_pathfinder, mine
@@ -250,7 +250,8 @@ def install_group_activation(hooks: Hooks, players: tuple[str, ...]) -> None:
 
 def install_multi_dimensional_vision(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Multi-Dimensional Vision (Transpectral Interference): whenever it is shooting, enemy
-    operatives cannot be obscured. Trigger: the core's would_target hook."""
+    operatives cannot be obscured. Trigger: the core's would_target and would_be_obscured
+    hooks (``engine.rules.effects.cannot_be_obscured``: smoke does not obscure either)."""
 
     def unobscured(w: Work, tg: Any, **info: Any) -> Any:
         op = str(info.get("op", ""))
@@ -258,7 +259,7 @@ def install_multi_dimensional_vision(hooks: Hooks, players: tuple[str, ...]) -> 
             return tg
         return unobscure(tg)
 
-    hooks.transform("would_target", unobscured)
+    cannot_be_obscured(hooks, unobscured)
 
 
 # -- System Jam (Transpectral Interference unique action) ----------------------------------------

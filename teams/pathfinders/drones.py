@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from engine.dice.rules import Piercing, PiercingCrits, WeaponRules
+from engine.game import universal
 from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect
@@ -61,8 +62,9 @@ def install_drone(hooks: Hooks, players: tuple[str, ...]) -> None:
     Fall Back, Fight, Markerlight, Reposition and Shoot (and the unique actions of its own
     datacard: the MV31's Pulse Accelerator, read as allowed since its datacard gives it), and
     none at all limits it during Remote Pilot's free action; it uses no weapon that is not on
-    its datacard (equipment weapons); its APL counts 1 lower for marker control. Triggers:
-    the core's would_refuse_action, would_refuse_weapon and would_control_apl hooks.
+    its datacard (equipment weapons); its APL counts 1 lower for control of an objective
+    marker (only: not of a mission marker nor of a flank). Triggers: the core's
+    would_refuse_action, would_refuse_weapon and would_control_apl hooks.
     Its head being the disc on top of the miniature needs no rule of its own: the geometry
     draws every operative's sight from its head, a point one model height above the centre
     of its base (:data:`engine.geometry.DEFAULT_MODEL_HEIGHT`, the same for every datacard:
@@ -91,6 +93,8 @@ def install_drone(hooks: Hooks, players: tuple[str, ...]) -> None:
 
     def control(w: Work, apl: int, **info: Any) -> int:
         op = str(info.get("op", ""))
+        if info.get("what") != universal.OBJECTIVE_MARKER:
+            return apl  # (objective markers only: not a mission marker nor a flank)
         if mine(w, op, players) and is_drone(w, op):
             return apl - 1
         return apl
@@ -266,7 +270,9 @@ def install_shield_generator(hooks: Hooks, players: tuple[str, ...]) -> None:
         target = str(info.get("target", ""))
         return 0 if info.get("ploy") == SAVIOUR_PROTOCOLS and _shielded(w, players, target) else cp
 
-    hooks.transform("would_use_weapon_rules", rules)
+    # Last: the drone ignores Piercing whichever rule gave it (an enemy ploy's Piercing 1),
+    # whichever seat the shooter's team plays.
+    hooks.transform("would_use_weapon_rules", rules, last=True)
     hooks.transform("would_shot_damage", withhold)
     hooks.transform("would_strike_damage", withhold)
     hooks.transform("would_cost_ploy", cost)

@@ -203,9 +203,7 @@ class TargetAnalysisOptic:
 
     def _applies(self, w: Work, player: str, info: Mapping[str, Any]) -> bool:
         op, target = str(info.get("op", "")), str(info.get("target", ""))
-        if info.get("kind") != "ranged" or w.ctx.owner.get(op) != player or not is_trooper(w, op):
-            return False
-        if not has_equipment(w, player, TARGET_OPTIC) or w.count(player, _OPTIC_USED):
+        if info.get("kind") != "ranged" or not optic_ready(w, player, op):
             return False
         n = markerlights(w, target, player)
         return 0 < n < MAX_MARKERLIGHTS
@@ -237,7 +235,7 @@ class TargetAnalysisOptic:
         f = shoot_frame(w)
         target = f.targets[0] if f is not None else str(info["target"])
         w.count(player, _OPTIC_USED, add=1)
-        w.effects.append(Effect(KIND, target, "end_tp", source=_OPTIC, value=1, player=player))
+        w.effects.append(_optic_token(target, player))
         w.emit(
             "equipment_used",
             player=player,
@@ -248,6 +246,37 @@ class TargetAnalysisOptic:
 
 
 TARGET_OPTIC_RULE = TargetAnalysisOptic()
+
+
+def optic_ready(w: Work, player: str, op: str) -> bool:
+    """``op`` is a friendly PATHFINDER (not a DRONE) of ``player``, who selected the Target
+    Analysis Optic and has not used it this turning point."""
+    if w.ctx.owner.get(op) != player or not w.pl(player).equipment or not is_trooper(w, op):
+        return False
+    return has_equipment(w, player, TARGET_OPTIC) and not w.count(player, _OPTIC_USED)
+
+
+def _optic_token(target: str, player: str) -> Effect:
+    """The Target Analysis Optic's temporary Markerlight token on ``target``."""
+    return Effect(KIND, target, "end_tp", source=_OPTIC, value=1, player=player)
+
+
+def optic_makes_valid(w: Work, o: OperativeState, t: OperativeState, seek: Any) -> bool:
+    """``t`` is not a valid target for ``o`` by sight alone (a Conceal operative in cover,
+    4.5) with the weapon's Seek ``seek`` now, and would be with the Target Analysis Optic's
+    one more Markerlight token: ``t`` has three of them, so four (Seek Light: light terrain
+    cannot make it invalid, Markerlight) once the optic is used (its rule is used "when
+    selecting a valid target": before the target is selected, so a target it makes valid
+    can be selected)."""
+    player = o.player
+    if not optic_ready(w, player, o.id) or markerlights(w, t.id, player) != MAX_MARKERLIGHTS - 1:
+        return False
+    if seek in ("all", "light"):
+        return False  # (Seek Light would change nothing)
+    kz = w.kz
+    if w.ctx.valid_target(kz, w.place(t), w.place(o), t.order, seek):
+        return False
+    return bool(w.ctx.valid_target(kz, w.place(t), w.place(o), t.order, "light"))
 
 
 def install_target_analysis_optic(hooks: Hooks, players: tuple[str, ...]) -> None:
@@ -262,20 +291,58 @@ def install_target_analysis_optic(hooks: Hooks, players: tuple[str, ...]) -> Non
     def resolved(w: Work, ev: Event) -> None:
         f = shoot_frame(w)
         if f is not None and ev.get("target") == f.targets[0]:
-            _, _, prof = _profile(w, f)
-            if prof.rules.has(Blast) or prof.rules.has(Torrent):
+            rules = f.profile(w).rules  # (as rules give them: a Blast a rule gives, 6)
+            if rules.has(Blast) or rules.has(Torrent):
                 drop(w)
 
+    def allow(w: Work, why: str | None, **info: Any) -> str | None:
+        # Before the target is selected: a Conceal target in light cover the optic's fourth
+        # token (Seek Light) makes valid may be selected; selecting it uses the optic.
+        o, t = info.get("op"), info.get("target")
+        if why is None or not isinstance(o, OperativeState) or not isinstance(t, OperativeState):
+            return why
+        if o.player not in players or not _optic_sight(w, o, t, info):
+            return why
+        from engine.game import shoot_targets
+
+        weapon, prof = str(info.get("weapon", "")), info["profile"]
+        return shoot_targets.engaged_reason(w, o, t) or shoot_targets.range_reason(
+            w, o, t, weapon, prof
+        )
+
+    def declared(w: Work, ev: Event) -> None:
+        o, t = w.op(str(ev["op"])), w.op(str(ev["target"]))
+        if ev.get("point_blank") or o.player not in players:
+            return
+        if not _optic_sight(w, o, t, {"weapon": ev.get("weapon", "")}):
+            return
+        w.count(o.player, _OPTIC_USED, add=1)
+        w.effects.append(_optic_token(t.id, o.player))
+        w.emit("equipment_used", player=o.player, op=o.id, item=TARGET_OPTIC, why="one more token")
+
     hooks.ploy(TARGET_OPTIC_RULE, players)
+    hooks.transform("would_allow_target", allow)
+    hooks.on("shoot_declared", declared)
     hooks.on("shoot_ended", lambda w, ev: drop(w))
     hooks.on("attack_dice_resolved", resolved)
     hooks.on("turning_point_started", _reset(players, _OPTIC_USED))
 
 
-def _profile(w: Work, f: Any) -> Any:
+def _optic_sight(w: Work, o: OperativeState, t: OperativeState, info: Mapping[str, Any]) -> bool:
+    """:func:`optic_makes_valid` for ``o``'s shot with ``info``'s weapon at ``t`` (a weapon
+    from its datacard: the Markerlight rules apply to those only)."""
+    if not w.effects or not w.pl(o.player).equipment:
+        return False
     from engine.game import universal
+    from engine.game.shoot_targets import seek_kind
+    from teams.pathfinders.common import from_datacard
 
-    return universal.find_weapon(w, w.op(f.shooter), f.weapon, "ranged")
+    name = str(info.get("weapon", ""))
+    if not name or not from_datacard(w, o.id, name) or "grenade" in name.lower():
+        return False
+    _, _, prof = universal.find_weapon(w, o, name, "ranged")
+    seek = seek_kind(universal.weapon_rules(w, o.id, name, prof, "ranged", t.id))
+    return optic_makes_valid(w, o, t, seek)
 
 
 # -- Photon Grenade ----------------------------------------------------------------------------

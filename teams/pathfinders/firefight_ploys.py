@@ -82,17 +82,19 @@ SUPPORTING_FIRE = "pf_supporting_fire"
 SUPPORT_RANGE = 6.0
 
 
-def _only_engaged(w: Work, o: OperativeState, t: OperativeState, prof: Any) -> bool:
+def _only_engaged(w: Work, o: OperativeState, t: OperativeState, name: str, prof: Any) -> bool:
     """``t`` is visible, in range and within 6" of ``o``, and only a friend of ``o`` within its
-    control range keeps it from being a valid target."""
+    control range keeps it from being a valid target for ``o``'s weapon ``name`` (Seek and
+    Range as the weapon has them for that shot, ``universal.weapon_rules``)."""
     from engine.game.shoot_targets import engaged_reason, range_reason, seek_kind, sight_reason
 
     if w.distance(w.place(o), w.place(t)) > SUPPORT_RANGE + _EPS:
         return False
     if engaged_reason(w, o, t) is None:
         return False
-    return sight_reason(w, o, t, seek_kind(prof.rules)) is None and (
-        range_reason(w, o, t, "", prof) is None
+    rules = universal.weapon_rules(w, o.id, name, prof, "ranged", t.id)
+    return sight_reason(w, o, t, seek_kind(rules)) is None and (
+        range_reason(w, o, t, name, prof, rules) is None
     )
 
 
@@ -105,7 +107,9 @@ def _sf_eligible(w: Work, player: str, op: str, info: Mapping[str, Any]) -> bool
     if "Shoot" in o.done or o.ap <= 0:
         return False
     weapons = universal.weapons_of(w, op, "ranged")
-    return any(_only_engaged(w, o, t, prof) for t in w.enemies_of(op) for _, _, prof in weapons)
+    return any(
+        _only_engaged(w, o, t, name, prof) for t in w.enemies_of(op) for name, _, prof in weapons
+    )
 
 
 def _sf_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) -> float:
@@ -117,7 +121,9 @@ def _sf_advice(w: Work, player: str, action: Action, info: Mapping[str, Any]) ->
 SUPPORTING_FIRE_PLOY = Ploy(
     "Supporting Fire",
     "firefight",
-    triggers=("during_activation",),
+    # Between the actions of its activation, or as its counteraction begins: before it
+    # selects the target of a Shoot, whichever activity it is in (4.5, 1.6).
+    triggers=("during_activation", "counteract_start"),
     target="self",
     eligible=_sf_eligible,
     effects=(GainToken(SUPPORTING_FIRE, "end_activation"),),
@@ -128,10 +134,11 @@ SUPPORTING_FIRE_PLOY = Ploy(
 
 def install_supporting_fire(hooks: Hooks, players: tuple[str, ...]) -> None:
     """Supporting Fire (firefight, 1CP): during a friendly PATHFINDER operative's activation
-    (before it selects the target of a Shoot), for that Shoot, an enemy operative within 6"
-    of it may be selected as a valid target though other friendly PATHFINDER operatives are
-    within that enemy's control range. Trigger ``during_activation`` (offered only when such
-    an enemy exists); the ``would_allow_target`` hook lifts that one reason. Limits: one
+    or as its counteraction begins (before it selects the target of a Shoot), for that
+    Shoot, an enemy operative within 6" of it may be selected as a valid target though other
+    friendly PATHFINDER operatives are within that enemy's control range. Triggers
+    ``during_activation`` and ``counteract_start`` (offered only when such an enemy exists);
+    the ``would_allow_target`` hook lifts that one reason. Limits: one
     Shoot action (the token ends with it, or with the activation); the target must still be
     visible, in range, not concealed in cover and within 6"."""
 
@@ -141,7 +148,8 @@ def install_supporting_fire(hooks: Hooks, players: tuple[str, ...]) -> None:
             return why
         if o.player not in players or not op_token(w, o.id, SUPPORTING_FIRE):
             return why
-        return None if _only_engaged(w, o, t, info["profile"]) else why
+        weapon = str(info.get("weapon", ""))
+        return None if _only_engaged(w, o, t, weapon, info["profile"]) else why
 
     def shot(w: Work, ev: Event) -> None:
         op = str(ev.get("op", ""))

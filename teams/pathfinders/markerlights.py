@@ -51,7 +51,7 @@ from engine.game.context import Hooks
 from engine.game.events import Event, add_template
 from engine.game.state import Effect, OperativeState
 from engine.game.work import Work
-from engine.rules.effects import unobscure
+from engine.rules.effects import cannot_be_obscured, unobscure
 from engine.rules.registry import register, rule_id
 from teams.pathfinders.common import (
     TEAM,
@@ -345,8 +345,8 @@ def install_markerlight(hooks: Hooks, players: tuple[str, ...]) -> None:
     make a Conceal target invalid). An enemy loses one token the first time in each of its
     activations (or counteractions) it performs Dash, Charge, Fall Back or Reposition; a
     move outside them (a free action a rule gives it) sheds none. Triggers: the core's
-    would_use_weapon_rules, would_change_hit, would_target, would_allow_target and
-    would_refuse_target hooks; the ``moved`` and ``shoot_started`` events."""
+    would_use_weapon_rules (which target selection reads too: Seek Light), would_change_hit,
+    would_target and would_refuse_target hooks; the ``moved`` and ``shoot_started`` events."""
 
     def rules(w: Work, value: Any, **info: Any) -> Any:
         if info.get("kind") != "ranged" or not w.effects:
@@ -383,22 +383,6 @@ def install_markerlight(hooks: Hooks, players: tuple[str, ...]) -> None:
             return tg
         return unobscure(tg)
 
-    def seek_light(w: Work, why: Any, **info: Any) -> Any:
-        if why is None or not w.effects:
-            return why
-        o, t = info["op"], info["target"]
-        if _benefits(w, players, o.id, t.id, str(info.get("weapon", ""))) < MAX_MARKERLIGHTS:
-            return why
-        from engine.game import shoot_targets
-
-        kz = w.kz
-        if w.ctx.valid_target(kz, w.place(t), w.place(o), t.order, "light"):
-            prof = info["profile"]
-            return shoot_targets.engaged_reason(w, o, t) or shoot_targets.range_reason(
-                w, o, t, str(info.get("weapon", "")), prof
-            )
-        return why
-
     def refuse(w: Work, why: Any, **info: Any) -> Any:
         op, target = info["op"].id, info["target"].id  # (operative states, shoot.refused_target)
         if why is not None or not w.effects or not mine(w, op, players) or not _ties(w, op):
@@ -433,8 +417,7 @@ def install_markerlight(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.action(MARKERLIGHT, players)
     hooks.transform("would_use_weapon_rules", rules)
     hooks.transform("would_change_hit", hit)
-    hooks.transform("would_target", unobscured)
-    hooks.transform("would_allow_target", seek_light)
+    cannot_be_obscured(hooks, unobscured)  # (3+: by terrain and by smoke alike)
     hooks.transform("would_refuse_target", refuse)
     hooks.on("shoot_started", shot)
     hooks.on("moved", moved)

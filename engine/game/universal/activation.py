@@ -158,6 +158,10 @@ class ActivationFrame(Activity):
             (``Back`` at the :class:`DestinationFrame`): not listed nor accepted as a header
             again until the next action begins or a ploy is used (left out of the repr,
             and so of the state hash, while empty: states without it hash as before).
+        travelled: in a counteraction, the inches the operative has moved in it so far, by
+            any move (its action's, a free action's, a rule's: 1.6, at most 2" in all;
+            :func:`engine.game.universal.movement.counteract_left`); left out of the repr
+            while 0.
 
     A move action is listed as its header (``Reposition KAS-1``, no point) and its
     destination is a decision of its own (:class:`DestinationFrame`): only the chosen move's
@@ -181,13 +185,16 @@ class ActivationFrame(Activity):
     before: tuple[Effect, ...] = ()
     compulsory: bool = False
     no_destination: tuple[str, ...] = ()
+    travelled: float = 0.0
 
     def __repr__(self) -> str:
-        # The attrs repr, ``no_destination`` only when set (module docstring of the field).
+        # The attrs repr, ``no_destination`` and ``travelled`` only when set (module
+        # docstring of the fields).
         shown = (
             f"{f.name}={getattr(self, f.name)!r}"
             for f in _ACTIVATION_FIELDS
-            if f.name != "no_destination" or self.no_destination
+            if (f.name != "no_destination" or self.no_destination)
+            and (f.name != "travelled" or self.travelled)
         )
         return f"ActivationFrame({', '.join(shown)})"
 

@@ -8,6 +8,8 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
+import attrs
+
 from engine.game.actions import (
     Action,
     IllegalActionError,
@@ -49,6 +51,7 @@ __all__ = [
     "action_cut",
     "charge_possible",
     "charge_spots",
+    "counteract_left",
     "cut_action",
     "destination_refused",
     "do_move",
@@ -58,6 +61,7 @@ __all__ = [
     "move_destinations",
     "move_limit",
     "move_route",
+    "note_counteract_move",
     "route_distance",
     "route_key",
 ]
@@ -68,6 +72,41 @@ def _illegal(why: str) -> IllegalActionError:
 
 
 COUNTERACT_MOVE = 2.0  # inches (1.6)
+
+
+def _counteraction(w: Work, op: str) -> int:
+    """The index in the stack of ``op``'s counteraction in progress (its activation frame
+    with mode ``"counteract"``, under any free action a rule gives it meanwhile), or -1."""
+    for i in range(len(w.stack) - 1, -1, -1):
+        f = w.stack[i]
+        if getattr(f, "mode", "") == "counteract" and getattr(f, "op", "") == op:
+            return i
+    return -1
+
+
+def counteract_left(w: Work, op: str) -> float | None:
+    """The inches ``op`` may still move in its counteraction in progress, or ``None`` when
+    it is not counteracting (1.6: it cannot move more than 2" during the counteraction, in
+    all: a budget across every move made in it, its action's and any a rule adds, a free
+    Dash, a team rule's move, a set-up elsewhere; this takes precedence over all other
+    rules)."""
+    i = _counteraction(w, op)
+    if i < 0:
+        return None
+    return max(0.0, COUNTERACT_MOVE - float(getattr(w.stack[i], "travelled", 0.0)))
+
+
+def note_counteract_move(w: Work, op: str, inches: float) -> None:
+    """Count ``inches`` moved by ``op`` against its counteraction's 2" (1.6), when it is
+    counteracting (nothing otherwise). :func:`do_move` counts each move action's (a free
+    one's too); a rule that moves an operative its own way (a move of its own, a set-up
+    elsewhere) counts the distance itself, as it checks it against
+    :func:`counteract_left`."""
+    i = _counteraction(w, op)
+    if i < 0 or inches <= 0:
+        return
+    f = w.stack[i]
+    w.stack[i] = attrs.evolve(f, travelled=round(float(f.travelled) + float(inches), 6))
 
 
 MOVE_ACTION = {
@@ -110,14 +149,18 @@ def _limit(w: Work, o: OperativeState, verb: str, mode: str, move: float) -> flo
     if w.ctx.hooks.would.get("would_move_distance"):
         # Rules that lengthen one move action only (a team's +1" to Reposition).
         limit = w.would("would_move_distance", limit, op=o.id, action=verb)
-    if mode == "counteract":
-        limit = min(COUNTERACT_MOVE, limit)
-    elif mode == "free":
+    if mode == "free":
         cap = next(
             (f.max_move for f in reversed(w.stack) if getattr(f, "mode", "") == "free"), -1.0
         )
         if cap >= 0:
             limit = min(cap, limit)
+    if mode in ("counteract", "free"):
+        # In a counteraction, whatever move it is (its action, a free action a rule gives
+        # it meanwhile): what is left of its 2" (1.6).
+        left = counteract_left(w, o.id)
+        if left is not None:
+            limit = min(left, limit)
     return float(limit)
 
 
@@ -274,6 +317,7 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     if why is not None:
         raise _illegal(why)
     spend(w, o, a.verb, mode)
+    note_counteract_move(w, o.id, cost)
     w.set_op(o.id, x=f.x, y=f.y, elevation=f.elevation, moved=True)
     if w.op(o.id).on_guard:
         w.set_op(o.id, on_guard=False)

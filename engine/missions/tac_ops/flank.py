@@ -100,6 +100,10 @@ def _side(w: Work, o: OperativeState) -> str:
     return ""
 
 
+FLANK = "flank"
+"""What a flank's control is, for the control hooks (``what=``, 4.8)."""
+
+
 def contests_flank(w: Work, o: OperativeState, flank: str) -> bool:
     """Whether ``o`` contests ``flank`` (``"left"``/``"right"``; module docstring)."""
     return (
@@ -110,8 +114,11 @@ def contests_flank(w: Work, o: OperativeState, flank: str) -> bool:
 
 
 def flank_controller(w: Work, flank: str) -> str:
-    """The player whose operatives control ``flank``, or ``""`` (module docstring)."""
-    return apl_controller(w, lambda o: contests_flank(w, o, flank))
+    """The player whose operatives control ``flank``, or ``""`` (module docstring): the
+    total APL of those contesting it, told to the control hooks as a flank (``what=``
+    ``"flank"``), not a marker: a rule that changes how an operative's APL counts for
+    control of a marker does not apply (the tac op counts their APL stats)."""
+    return apl_controller(w, lambda o: contests_flank(w, o, flank), what=FLANK)
 
 
 def _revealed(w: Work, player: str) -> bool:

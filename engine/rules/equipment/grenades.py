@@ -698,7 +698,8 @@ def install(hooks: Hooks) -> None:
     hooks.action(STUN_GRENADE, ("A", "B"))
     hooks.token_maker("smoke", smoke_token)
     hooks.transform("would_be_obscured", _smoke_obscures)
-    hooks.transform("would_use_weapon_rules", _smoke_piercing)
+    # Last: Piercing 2 and Piercing Crits 2 become 1 whichever rule gave them.
+    hooks.transform("would_use_weapon_rules", _smoke_piercing, last=True)
     hooks.on("ready_step", _on_ready_step)
     hooks.on("activation_ended", _on_activation_ended)
     hooks.on("turning_point_ended", _on_turning_point_ended)

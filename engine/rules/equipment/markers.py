@@ -160,7 +160,9 @@ def token_controller(w: Work, t: Token) -> str:
     markers."""
     if t.carrier:
         return w.ctx.owner[t.carrier]
-    got = universal.apl_controller(w, lambda o: token_contests(w, o, t), t.name)
+    got = universal.apl_controller(
+        w, lambda o: token_contests(w, o, t), t.name, what=universal.MISSION_MARKER
+    )
     if not got and "would_control_marker" in w.ctx.hooks.would:
         # A rule breaking a tie (as for objective markers: universal.controller).
         got = str(w.would("would_control_marker", got, marker=t.name))

@@ -105,7 +105,11 @@ class MoveWithBarricade:
         return None
 
     def _limit(self, w: Work, o: OperativeState) -> float:
-        return max(0.0, w.move_stat(o) - 2.0)
+        """Its Move stat less 2" (7.2); in a counteraction at most what is left of its 2"
+        (1.6)."""
+        limit = max(0.0, w.move_stat(o) - 2.0)
+        left = universal.counteract_left(w, o.id)
+        return limit if left is None else min(limit, left)
 
     def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
         """Why it cannot be performed (connected, enemy control range, the destination)."""
@@ -119,7 +123,7 @@ class MoveWithBarricade:
             return (
                 f'no straight move of at most {self._limit(w, o):g}" on its level reaches '
                 f'({a.point[0]:g}, {a.point[1]:g}) (7.2 Move with Barricade: Move -2", no '
-                "climb, drop or jump)"
+                'climb, drop or jump; in a counteraction at most 2" in all, 1.6)'
             )
         return None
 
@@ -179,6 +183,7 @@ class MoveWithBarricade:
         side = (token.x - o.x, token.y - o.y)
         w.tokens = [t for t in w.tokens if t is not token]
         f = path.final
+        universal.note_counteract_move(w, o.id, path.cost)
         w.set_op(o.id, x=f.x, y=f.y, elevation=f.elevation, moved=True)
         universal.carry_along(w, o.id)
         w.emit(
