@@ -56,7 +56,9 @@ def explain_control(w: Work, words: tuple[str, ...], text: str) -> Ruling:
     for o in ops:
         apl = w.apl(o)
         card = w.ctx.datacards[o.id].apl
-        counted, changes = trace_would(w, "would_control_apl", apl, op=o.id)
+        counted, changes = trace_would(
+            w, "would_control_apl", apl, op=o.id, marker=name, what=markers.OBJECTIVE_MARKER
+        )
         counted = int(counted)
         total[o.player] += counted
         p = w.place(o)
@@ -92,7 +94,13 @@ def explain_control(w: Work, words: tuple[str, ...], text: str) -> Ruling:
         before = dict(total)
         ids = tuple(o.id for o in ops)
         got, changes = trace_would(
-            w, "would_control_totals", dict(total), ops=ids, marker=name, rule=""
+            w,
+            "would_control_totals",
+            dict(total),
+            ops=ids,
+            marker=name,
+            rule="",
+            what=markers.OBJECTIVE_MARKER,
         )
         total = dict(got)
         steps.append(
