@@ -15,11 +15,17 @@ reduction, a defence die retained unrolled).
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from engine.explain import explain
+import pytest
+
+from engine.dice.fight import fight
+from engine.dice.profile import AttackProfile, Fighter
+from engine.dice.rules import Devastating, WeaponRules
+from engine.explain import QueryError, explain
 from engine.game.context import Hooks
 from engine.game.scenario_check import play_step
 from engine.game.scenario_file import load_scenario
@@ -159,7 +165,9 @@ def test_attack_damage_reduction_per_die_and_crit_saves_on_five_are_the_games(
     assert r.verdict < plain
     included = {s.result for s in r.steps if s.check == "after the dice"}
     assert included == {"would_shot_damage", "would_crit_save"}
-    assert not any(s.check == "not in the distribution" for s in r.steps)
+    assert not any(
+        s.check == "not in the distribution" and s.result.startswith("would_") for s in r.steps
+    )
 
 
 def test_attack_total_damage_reduction_and_an_unrolled_save_are_the_games(
@@ -190,3 +198,106 @@ def test_attack_without_after_dice_rules_is_the_dice_core_and_the_game(tmp_path:
     wounds = _wounds(state, "TAR-1")
     game = _game_damage(state, "Shoot PRO-1 rifle at TAR-1", "TAR-1")
     assert _explained(state, "attack PRO-1 rifle TAR-1", wounds) == game
+
+
+def test_attack_devastating_and_per_die_reduction_are_the_games(tmp_path: Path) -> None:
+    """6 Devastating x: each retained crit inflicts x at once, and a damage reduction of
+    every attack die (``would_devastating_damage`` as well as ``would_shot_damage``, as
+    Reinforce Metal: here 2 or more is 1 less) lowers both. The rifle is given Devastating 2
+    by a rule (``would_use_weapon_rules``, as a ploy or equipment adds a weapon rule: a rule
+    given by another rule is seen by the attack and by explain alike); explain's
+    distribution is the game's exactly, and the weapon step shows +Devastating 2."""
+    state = _position(tmp_path)
+
+    def reduce_dev(w: Work, dmg: int, **info: Any) -> int:
+        return dmg - 1 if info.get("target") == "TAR-1" and dmg >= 2 else dmg
+
+    def devastating(w: Work, rules: WeaponRules, **info: Any) -> WeaponRules:
+        return rules.with_rules(Devastating(2)) if info.get("op") == "PRO-1" else rules
+
+    def add(h: Hooks) -> None:
+        h.transform("would_use_weapon_rules", devastating)
+        h.transform("would_shot_damage", _reduce_big_dice)
+        h.transform("would_devastating_damage", reduce_dev)
+
+    ruled = state.with_hooks(add)
+    wounds = _wounds(ruled, "TAR-1")
+    game = _game_damage(ruled, "Shoot PRO-1 rifle at TAR-1", "TAR-1")
+    assert _explained(ruled, "attack PRO-1 rifle TAR-1", wounds) == game
+    r = explain(ruled, "attack PRO-1 rifle TAR-1")
+    assert any(s.result == "+Devastating 2" for s in r.steps)
+    assert {s.result for s in r.steps if s.check == "after the dice"} == {
+        "would_shot_damage",
+        "would_devastating_damage",
+    }
+
+
+def test_attack_lists_transhuman_physiology_as_a_choice_not_in_the_distribution() -> None:
+    """7.1, Angels of Death Transhuman Physiology: a firefight ploy (1CP) offered after the
+    defence dice when its operative is shot; A has 2CP here (the shipped scenario), so the
+    ploy is a choice the defender may make on the dice: explain lists it, by name, as not
+    in the distribution, and B's Command Re-roll (B has 0CP, 1CP needed) is not listed: it
+    cannot be offered."""
+    sc = load_scenario(SCENARIOS / "team_angels_of_death_transhuman_physiology.toml")
+    state = sc.start(ruleset=get_ruleset(sc.options.ruleset))
+    r = explain(state, "attack TAR-1 pistol ANG-3")
+    offered = {(s.result, s.source) for s in r.steps if s.check == "not in the distribution"}
+    assert ("Transhuman Physiology", "ploy") in offered
+    assert not any(
+        s.result == "Command Re-roll" and "player B" in s.detail
+        for s in r.steps
+        if s.check == "not in the distribution"
+    )
+
+
+def test_attack_fight_names_the_retaliating_weapon(tmp_path: Path) -> None:
+    """5.2 step 1: the defender selects the melee weapon it retaliates with. Here TAR-1 has a
+    Blade (A3 4+ 3/4) and a Club (A5 2+ 1/2); ``with club`` makes the distribution that of a
+    Club retaliation: the damage PRO-1 (Big Blade A4 3+ 4/5, 12W) takes is the dice core's
+    fight of those two profiles (built here from the numbers above), and differs from the
+    Blade's (the default: the first usable melee weapon)."""
+    team = json.loads((SCENARIOS / "teams" / "target.json").read_text())
+    for o in team["operatives"]:
+        o["weapons"].append(
+            {
+                "name": "Club",
+                "kind": "melee",
+                "profiles": [{"name": "", "attacks": 5, "hit": "2+", "damage": "1/2"}],
+            }
+        )
+    (tmp_path / "target2.json").write_text(json.dumps(team))
+    text = f"""
+name = "two melee weapons"
+killzone = "{SCENARIOS / "killzones" / "range.toml"}"
+[teams.A]
+team = "{SCENARIOS / "teams" / "probe.json"}"
+operatives = ["Probe Leader"]
+[teams.B]
+team = "{tmp_path / "target2.json"}"
+operatives = ["Target Leader"]
+[position]
+cp = [0, 0]
+[position.operatives.PRO-1]
+at = [8, 20]
+[position.operatives.TAR-1]
+at = [9.2, 20]
+"""
+    path = tmp_path / "fight.toml"
+    path.write_text(text)
+    sc = load_scenario(path)
+    state = sc.start(ruleset=get_ruleset(sc.options.ruleset))
+    club = explain(state, "attack PRO-1 big blade TAR-1 with club")
+    blade = explain(state, "attack PRO-1 big blade TAR-1")
+    assert club.data["retaliation"] == "club" and blade.data["retaliation"] == "blade"
+    expected = fight(
+        Fighter(AttackProfile.parse(4, "3+", "4/5"), 12),
+        Fighter(AttackProfile.parse(5, "2+", "1/2"), 12),
+        fallback=True,
+    )
+    got = {int(r["damage"]): Fraction(r["exact"]) for r in club.data["damage_to_attacker"]}
+    assert got == dict(expected.attacker.damage_taken.to_fractions())
+    assert club.data["damage_to_attacker"] != blade.data["damage_to_attacker"]
+    with pytest.raises(QueryError, match="pistol"):
+        explain(state, "attack PRO-1 big blade TAR-1 with pistol")
+    with pytest.raises(QueryError, match="ranged"):
+        explain(state, "attack PRO-1 rifle TAR-1 with club")

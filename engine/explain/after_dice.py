@@ -43,8 +43,8 @@ from engine.dice.pmf import Pmf
 from engine.dice.profile import DEFENCE_DICE, AttackProfile, Target
 from engine.dice.rules import Saturate, WeaponRules
 from engine.dice.shoot import cover_saves, defence_dice, unblocked
-from engine.explain.hooks import Change, trace_would
-from engine.explain.ruling import Step
+from engine.explain.hooks import Change, hook_names, trace_would
+from engine.explain.ruling import Step, source_of_module
 from engine.game.actions import (
     Action,
     AmbiguousActionError,
@@ -59,6 +59,8 @@ __all__ = [
     "AFTER_DICE_STRIKE",
     "NOT_INCLUDED",
     "ShotAfterDice",
+    "after_dice_steps",
+    "dice_window_ploys",
     "fight_after_dice",
     "shot_distribution",
 ]
@@ -92,11 +94,15 @@ class ShotAfterDice:
         changes: ``(hook, change)`` of each rule that changed some outcome, first change
             kept per rule (in the order the sequence asks them).
         in_attack: the hooks ran on the position just after the Shoot was declared.
+        unchanged: ``(hook, name, source)`` of each rule asked that changed no outcome here
+            (a rule acting through dice of its own or a choice later in the sequence may be
+            among them: it is not in the distribution).
     """
 
     damage: Pmf[int]
     changes: tuple[tuple[str, Change], ...]
     in_attack: bool
+    unchanged: tuple[tuple[str, str, str], ...] = ()
 
 
 def _defence_faces(save: int, crit_at: int) -> tuple[int, int, int]:
@@ -158,10 +164,13 @@ def shot_distribution(
     seq, in_attack = _sequence_state(state, o, weapon, t)
     info = {"op": o, "target": t}
     changes: dict[str, tuple[str, Change]] = {}
+    asked: dict[tuple[str, str], str] = {}
 
     def ask(hook: str, value: Any, w: Work | None = None, **more: Any) -> Any:
         if not table.get(hook):
             return value
+        for name, source in hook_names(w or Work(seq), hook):
+            asked.setdefault((hook, name), source)
         got, chs = trace_would(w or Work(seq), hook, value, **info, **more)
         for c in chs:
             changes.setdefault(c.by, (hook, c))
@@ -239,7 +248,8 @@ def shot_distribution(
             dmg = dice_damage(un, uc) + devastating(crits)
             weights[dmg] = weights.get(dmg, 0) + w_roll * w_def
     pmf = Pmf.from_weights(weights, roll.total * 6**DEFENCE_DICE)
-    return ShotAfterDice(pmf, tuple(changes.values()), in_attack)
+    unchanged = tuple((h, n, src) for (h, n), src in asked.items() if n not in changes)
+    return ShotAfterDice(pmf, tuple(changes.values()), in_attack, unchanged)
 
 
 def after_dice_steps(got: ShotAfterDice | None) -> list[Step]:
@@ -260,6 +270,19 @@ def after_dice_steps(got: ShotAfterDice | None) -> list[Step]:
                 "5.1",
                 c.source,
                 c.by,
+            )
+        )
+    for hook, name, source in got.unchanged:
+        out.append(
+            Step(
+                "after the dice, no change",
+                hook,
+                f"a rule of this battle asked after the dice ({hook}) changed no outcome of "
+                "this attack when asked as the sequence asks it; if it acts through dice of "
+                "its own or a choice later in the sequence, that is not in the distribution",
+                "5.1",
+                source,
+                name,
             )
         )
     return out
@@ -354,6 +377,44 @@ def fight_after_dice(
                     "5.2",
                     c.source,
                     c.by,
+                )
+            )
+    return out
+
+
+def dice_window_ploys(w: Work, windows: tuple[tuple[str, str], ...]) -> list[Step]:
+    """The ploys and rule options offered in the attack's dice windows (``(trigger,
+    operative)``: ``attack_dice`` for the attacker, ``defence_dice`` for the defender of a
+    shot; ``attack_dice``, ``strike`` and ``resolve_start`` for both sides of a fight, 7.1),
+    one step each for a player it is offered to, with its printed cost and that player's CP
+    now: a player's choice made after seeing the dice, not in the distribution (the
+    distribution is the dice without them). A ploy the player has already used this turning
+    point (and cannot repeat), or cannot pay for, is left out (it is not offered)."""
+    out = []
+    seen: set[tuple[str, str]] = set()
+    for trigger, op in windows:
+        player = w.ctx.owner[op]
+        pl = w.pl(player)
+        for ploy, players in w.ctx.hooks.ploys.get(trigger, ()):
+            if player not in players or (ploy.name, player) in seen:
+                continue
+            if not ploy.repeatable and ploy.name in pl.ploys_used:
+                continue
+            is_ploy = ploy.kind in ("strategy", "firefight")
+            if is_ploy and pl.cp < ploy.cp:
+                continue  # (not offered: the player cannot pay its printed cost)
+            seen.add((ploy.name, player))
+            module = type(ploy).__module__
+            source = "ploy" if is_ploy else source_of_module(module)
+            cost = f"{ploy.cp}CP, player {player} has {pl.cp}CP" if is_ploy else "no CP"
+            out.append(
+                Step(
+                    "not in the distribution",
+                    ploy.name,
+                    f"may be offered to player {player} after the {trigger.replace('_', ' ')} "
+                    f"({cost}): a choice made on the dice, not in the distribution",
+                    "7.1",
+                    source,
                 )
             )
     return out

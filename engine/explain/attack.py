@@ -30,6 +30,7 @@ from engine.dice.shoot import shoot
 from engine.explain.after_dice import (
     NOT_INCLUDED,
     after_dice_steps,
+    dice_window_ploys,
     fight_after_dice,
     shot_distribution,
 )
@@ -333,6 +334,7 @@ def _shoot(
         if after is not None:
             dist = after.damage
     steps += after_dice_steps(after)
+    steps += dice_window_ploys(w, (("attack_dice", o.id), ("defence_dice", t.id)))
     steps += _unmodelled(w, o, t, prof, cover, improved, included=state is not None)
     exp = dist.mean()
     kill = dist.at_least(max(1, t.wounds))
