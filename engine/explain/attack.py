@@ -11,9 +11,14 @@ and change Hit, Atk and Dmg), cover and obscured (:func:`engine.game.shoot_targe
 :class:`engine.game.shoot.ShootFrame` does), the Save with its changes, the assists of a fight
 (:func:`engine.game.fight.assists`); then the exact distribution of the dice core
 (:func:`engine.dice.shoot.shoot`, :func:`engine.dice.fight.fight`) with the players' choices as
-it makes them (the best cover save, optimal fight resolution). The hooks in force that change
-the sequence after the dice (damage, saves) are listed as rules the distribution does not
-include: a rule the explanation does not model is reported, never silently left out.
+it makes them (the best cover save, optimal fight resolution). For a shot, the rules acting
+after the dice (critical saves on lower rolls, saves retained unrolled, per-die and total
+damage changes, Devastating damage changes) are in the distribution
+(:mod:`engine.explain.after_dice`, tested equal to the game's own chance outcomes); those it
+cannot include, the after-dice rules of a fight and the ploys offered in the dice windows
+(a player's choice on the dice) are listed as not in the distribution: a rule the
+explanation does not model is reported, never silently left out. ``with DEFWEAPON`` names
+the melee weapon the defender retaliates with (else its first usable one).
 """
 
 from __future__ import annotations
@@ -48,8 +53,9 @@ from engine.geometry import sight
 
 __all__ = ["NOT_MODELLED", "explain_attack"]
 
-#: *would* hooks of the sequences that act after the dice the distribution rolls: when any
-#: is in force, the ruling lists it as not included in the distribution.
+#: *would* hooks of the Shoot sequence that act after the dice: asked on typical values when
+#: no position is given (then listed as not in the distribution when they change something);
+#: with one, only :data:`engine.explain.after_dice.NOT_INCLUDED` is listed so.
 NOT_MODELLED = (
     "would_crit_save",
     "would_shot_damage",
