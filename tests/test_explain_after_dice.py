@@ -234,20 +234,21 @@ def test_attack_devastating_and_per_die_reduction_are_the_games(tmp_path: Path) 
 
 def test_attack_lists_transhuman_physiology_as_a_choice_not_in_the_distribution() -> None:
     """7.1, Angels of Death Transhuman Physiology: a firefight ploy (1CP) offered after the
-    defence dice when its operative is shot; A has 2CP here (the shipped scenario), so the
-    ploy is a choice the defender may make on the dice: explain lists it, by name, as not
-    in the distribution, and B's Command Re-roll (B has 0CP, 1CP needed) is not listed: it
-    cannot be offered."""
+    defence dice when a friendly operative is shot and has a normal save; A has 2CP here
+    (the shipped scenario, TAR-1 activated), so it is a choice the defender may make on the
+    dice: explain lists it, by name, as offered and not in the distribution (the game's own
+    offer, on sample rolls). B's Command Re-roll is not listed (B has 0CP, 1CP needed: it
+    cannot be offered), nor B's Ammo Resupply re-roll (only for an operative that performed
+    Ammo Resupply this turning point)."""
     sc = load_scenario(SCENARIOS / "team_angels_of_death_transhuman_physiology.toml")
     state = sc.start(ruleset=get_ruleset(sc.options.ruleset))
+    state, _ = state.apply("Activate TAR-1 engage")
     r = explain(state, "attack TAR-1 pistol ANG-3")
-    offered = {(s.result, s.source) for s in r.steps if s.check == "not in the distribution"}
-    assert ("Transhuman Physiology", "ploy") in offered
-    assert not any(
-        s.result == "Command Re-roll" and "player B" in s.detail
-        for s in r.steps
-        if s.check == "not in the distribution"
-    )
+    listed = [s for s in r.steps if s.check == "not in the distribution"]
+    tp = [s for s in listed if s.result == "Transhuman Physiology"]
+    assert len(tp) == 1 and tp[0].source == "ploy"
+    assert tp[0].detail.startswith("offered to player A after the defence dice")
+    assert not any("player B" in s.detail for s in listed)
 
 
 def test_attack_fight_names_the_retaliating_weapon(tmp_path: Path) -> None:

@@ -51,6 +51,7 @@ from engine.game.actions import (
     IllegalActionError,
     InvalidActionError,
 )
+from engine.game.ploys import ploy_options
 from engine.game.state import GameState
 from engine.game.work import Work
 
@@ -62,6 +63,7 @@ __all__ = [
     "after_dice_steps",
     "dice_window_ploys",
     "fight_after_dice",
+    "sequence_state",
     "shot_distribution",
 ]
 
@@ -129,7 +131,7 @@ def _defence_rolls(dice: int, faces: tuple[int, int, int]) -> dict[tuple[int, in
     return out
 
 
-def _sequence_state(state: GameState, o: str, weapon: str, t: str) -> tuple[GameState, bool]:
+def sequence_state(state: GameState, o: str, weapon: str, t: str) -> tuple[GameState, bool]:
     """The position just after ``o`` declares the Shoot at ``t`` when that is legal now (the
     game's ``apply``), else ``state`` itself."""
     try:
@@ -161,7 +163,7 @@ def shot_distribution(
     table = state.ctx.hooks.would_table
     if not any(table.get(h) for h in AFTER_DICE_SHOT):
         return None
-    seq, in_attack = _sequence_state(state, o, weapon, t)
+    seq, in_attack = sequence_state(state, o, weapon, t)
     info = {"op": o, "target": t}
     changes: dict[str, tuple[str, Change]] = {}
     asked: dict[tuple[str, str], str] = {}
@@ -382,19 +384,46 @@ def fight_after_dice(
     return out
 
 
-def dice_window_ploys(w: Work, windows: tuple[tuple[str, str], ...]) -> list[Step]:
+#: The rolls a dice window is tried with to see which ploys it would offer: every die a 1,
+#: and the faces from 6 down (each face once where the dice allow).
+def _sample_rolls(n: int) -> tuple[tuple[int, ...], ...]:
+    mixed = tuple(6 - (k % 6) for k in range(n))
+    return ((1,) * n, mixed) if n else ((),)
+
+
+def dice_window_ploys(
+    w: Work,
+    windows: tuple[tuple[str, str], ...],
+    info: dict[str, Any] | None = None,
+    dice: dict[str, int] | None = None,
+) -> list[Step]:
     """The ploys and rule options offered in the attack's dice windows (``(trigger,
     operative)``: ``attack_dice`` for the attacker, ``defence_dice`` for the defender of a
     shot; ``attack_dice``, ``strike`` and ``resolve_start`` for both sides of a fight, 7.1),
     one step each for a player it is offered to, with its printed cost and that player's CP
     now: a player's choice made after seeing the dice, not in the distribution (the
-    distribution is the dice without them). A ploy the player has already used this turning
-    point (and cannot repeat), or cannot pay for, is left out (it is not offered)."""
+    distribution is the dice without them).
+
+    With ``info`` (what the window's ploys are told, as
+    :meth:`engine.game.shoot.ShootFrame.dice_info` gives it, without ``dice``) and ``dice``
+    (dice rolled per trigger), a ploy is listed only when the game's own
+    :func:`engine.game.ploys.ploy_options` offers it on some sample roll (every die a 1, or
+    the faces from 6 down): its cost, once per turning point, and condition as the game
+    checks them. Without, every ploy registered there that the player can pay for and has
+    not used this turning point (unless repeatable) is listed ("may be offered")."""
     out = []
     seen: set[tuple[str, str]] = set()
     for trigger, op in windows:
         player = w.ctx.owner[op]
         pl = w.pl(player)
+        offered: list[Action] | None = None
+        if info is not None and dice is not None:
+            offered = []
+            n = dice.get(trigger, 0)
+            for roll in _sample_rolls(n):
+                offered += ploy_options(
+                    w, player, trigger, {**info, "dice": roll, "flags": (False,) * len(roll)}
+                )
         for ploy, players in w.ctx.hooks.ploys.get(trigger, ()):
             if player not in players or (ploy.name, player) in seen:
                 continue
@@ -403,6 +432,8 @@ def dice_window_ploys(w: Work, windows: tuple[tuple[str, str], ...]) -> list[Ste
             is_ploy = ploy.kind in ("strategy", "firefight")
             if is_ploy and pl.cp < ploy.cp:
                 continue  # (not offered: the player cannot pay its printed cost)
+            if offered is not None and not any(ploy.owns(a) for a in offered):
+                continue
             seen.add((ploy.name, player))
             module = type(ploy).__module__
             source = "ploy" if is_ploy else source_of_module(module)
@@ -411,8 +442,9 @@ def dice_window_ploys(w: Work, windows: tuple[tuple[str, str], ...]) -> list[Ste
                 Step(
                     "not in the distribution",
                     ploy.name,
-                    f"may be offered to player {player} after the {trigger.replace('_', ' ')} "
-                    f"({cost}): a choice made on the dice, not in the distribution",
+                    f"{'offered' if offered is not None else 'may be offered'} to player "
+                    f"{player} after the {trigger.replace('_', ' ')} ({cost}): a choice made "
+                    "on the dice, not in the distribution",
                     "7.1",
                     source,
                 )

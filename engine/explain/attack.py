@@ -37,6 +37,7 @@ from engine.explain.after_dice import (
     after_dice_steps,
     dice_window_ploys,
     fight_after_dice,
+    sequence_state,
     shot_distribution,
 )
 from engine.explain.common import find_op, find_query_weapon, op_box
@@ -340,7 +341,17 @@ def _shoot(
         if after is not None:
             dist = after.damage
     steps += after_dice_steps(after)
-    steps += dice_window_ploys(w, (("attack_dice", o.id), ("defence_dice", t.id)))
+    seq, in_attack = sequence_state(state, o.id, name, t.id) if state is not None else (None, False)
+    windows = (("attack_dice", o.id), ("defence_dice", t.id))
+    if seq is not None and in_attack:  # the game's own offer, on sample rolls
+        steps += dice_window_ploys(
+            Work(seq),
+            windows,
+            {"op": o.id, "target": t.id, "weapon": name, "kind": "ranged"},
+            {"attack_dice": prof.attacks, "defence_dice": 3},
+        )
+    else:
+        steps += dice_window_ploys(w, windows)
     steps += _unmodelled(w, o, t, prof, cover, improved, included=state is not None)
     exp = dist.mean()
     kill = dist.at_least(max(1, t.wounds))
