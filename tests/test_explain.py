@@ -165,6 +165,67 @@ actions = ["Activate PRO-1 conceal", "Reposition PRO-1 to 6,19"]
         state.apply("Charge PRO-1")
 
 
+def test_can_lists_every_rule_refusing_a_shoot_target(tmp_path: Path) -> None:
+    """4.5, 6 Range: TAR-1 (Conceal) stands 0.449" behind the Heavy part at x 15-15.5 (in
+    cover: a Conceal operative in cover is not a valid target), PRO-2 stands 1.2" from it
+    (0.098" between the bases: within its control range, so PRO-1 may not shoot it), and it
+    is 8.5" from PRO-1, beyond the Torrent Gun's Range 6". The game refuses with the first
+    (the sight check); explain lists all three, each with its section, and the state does
+    not change."""
+    state = _position(
+        tmp_path,
+        """
+[position.operatives.PRO-1]
+at = [8, 9]
+[position.operatives.PRO-2]
+at = [17.7, 9]
+[position.operatives.TAR-1]
+at = [16.5, 9]
+order = "conceal"
+""",
+        """
+[[steps]]
+actions = ["Activate PRO-1 engage"]
+""",
+    )
+    before = state.hash()
+    r = explain(state, "can PRO-1 Shoot torrent gun at TAR-1")
+    assert r.verdict is False
+    reasons = [x["reason"] for x in r.data["reasons"]]
+    assert len(reasons) == 3, reasons
+    assert "Conceal order and is in cover" in reasons[0]
+    assert "friendly operative (PRO-2)" in reasons[1]
+    assert "Range 6" in reasons[2]
+    assert [x["rule"] for x in r.data["reasons"]] == ["4.5", "4.5", "6"]
+    assert state.hash() == before
+    with pytest.raises(Exception, match="Conceal order and is in cover"):
+        state.apply("Shoot PRO-1 torrent gun at TAR-1")
+
+
+def test_can_lists_every_rule_refusing_a_fight(tmp_path: Path) -> None:
+    """3.2: Fight needs an enemy operative within control range (the action's condition),
+    and 5.2 step 1: the selected target must be within the fighter's control range. TAR-2
+    is 16" from PRO-1 (the only enemy), so both refuse; explain lists both, the action's
+    condition first (the game checks it first)."""
+    state = _position(
+        tmp_path,
+        """
+[position.operatives.PRO-1]
+at = [8, 19]
+[position.operatives.TAR-2]
+at = [24, 19]
+""",
+        """
+[[steps]]
+actions = ["Activate PRO-1 engage"]
+""",
+    )
+    r = explain(state, "can PRO-1 Fight big blade at TAR-2")
+    assert r.verdict is False
+    assert [x["rule"] for x in r.data["reasons"]] == ["3.2", "5.2"]
+    assert "TAR-2 is not within PRO-1's control range" in r.data["reasons"][1]["reason"]
+
+
 def test_can_a_legal_action_says_so() -> None:
     """5.1: an Engage target visible to the shooter, no friendly operative within its control
     range and no Range on the rifle: the Shoot is legal (and the state still is)."""

@@ -114,7 +114,7 @@ def explain_command(
 ) -> None:
     """Explain a ruling: what happens here and why, with the rule section of each step
     (queries: target SHOOTER TARGET [WEAPON]; can OPERATIVE ACTION...; control MARKER;
-    attack ATTACKER WEAPON TARGET; event N)."""
+    attack ATTACKER WEAPON TARGET [with DEFWEAPON]; event N)."""
     from engine.explain import explain
 
     state, events, where = load_position(position_file, step)

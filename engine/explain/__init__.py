@@ -74,4 +74,4 @@ def explain(
         return explain_control(w, q.words, q.text)
     from engine.explain.attack import explain_attack
 
-    return explain_attack(w, q.words, q.text)
+    return explain_attack(w, q.words, q.text, state)

@@ -11,9 +11,14 @@ and change Hit, Atk and Dmg), cover and obscured (:func:`engine.game.shoot_targe
 :class:`engine.game.shoot.ShootFrame` does), the Save with its changes, the assists of a fight
 (:func:`engine.game.fight.assists`); then the exact distribution of the dice core
 (:func:`engine.dice.shoot.shoot`, :func:`engine.dice.fight.fight`) with the players' choices as
-it makes them (the best cover save, optimal fight resolution). The hooks in force that change
-the sequence after the dice (damage, saves) are listed as rules the distribution does not
-include: a rule the explanation does not model is reported, never silently left out.
+it makes them (the best cover save, optimal fight resolution). For a shot, the rules acting
+after the dice (critical saves on lower rolls, saves retained unrolled, per-die and total
+damage changes, Devastating damage changes) are in the distribution
+(:mod:`engine.explain.after_dice`, tested equal to the game's own chance outcomes); those it
+cannot include, the after-dice rules of a fight and the ploys offered in the dice windows
+(a player's choice on the dice) are listed as not in the distribution: a rule the
+explanation does not model is reported, never silently left out. ``with DEFWEAPON`` names
+the melee weapon the defender retaliates with (else its first usable one).
 """
 
 from __future__ import annotations
@@ -27,6 +32,14 @@ from engine.dice.fight import fight
 from engine.dice.profile import AttackProfile, Fighter, Target
 from engine.dice.rules import Accurate
 from engine.dice.shoot import shoot
+from engine.explain.after_dice import (
+    NOT_INCLUDED,
+    after_dice_steps,
+    dice_window_ploys,
+    fight_after_dice,
+    sequence_state,
+    shot_distribution,
+)
 from engine.explain.common import find_op, find_query_weapon, op_box
 from engine.explain.hooks import trace_would
 from engine.explain.ruling import Drawing, QueryError, Ruling, Step
@@ -34,14 +47,16 @@ from engine.game import attacks
 from engine.game import fight as fight_action
 from engine.game.choices import same_feature_options
 from engine.game.shoot_targets import point_blank_shot, targeting
+from engine.game.state import GameState
 from engine.game.weapons import weapon_usable, weapons_of
 from engine.game.work import Work
 from engine.geometry import sight
 
 __all__ = ["NOT_MODELLED", "explain_attack"]
 
-#: *would* hooks of the sequences that act after the dice the distribution rolls: when any
-#: is in force, the ruling lists it as not included in the distribution.
+#: *would* hooks of the Shoot sequence that act after the dice: asked on typical values when
+#: no position is given (then listed as not in the distribution when they change something);
+#: with one, only :data:`engine.explain.after_dice.NOT_INCLUDED` is listed so.
 NOT_MODELLED = (
     "would_crit_save",
     "would_shot_damage",
@@ -71,13 +86,25 @@ def _mode(w: Work, op: str) -> str:
     return "activation"
 
 
-def explain_attack(w: Work, words: tuple[str, ...], text: str) -> Ruling:
-    """The ruling of ``attack ATTACKER WEAPON TARGET`` (module docstring).
+def explain_attack(
+    w: Work, words: tuple[str, ...], text: str, state: GameState | None = None
+) -> Ruling:
+    """The ruling of ``attack ATTACKER WEAPON TARGET [with DEFWEAPON]`` (module docstring);
+    ``state`` is the position ``w`` was made from (the after-dice rules of a shot are run on
+    fresh copies of it, :mod:`engine.explain.after_dice`; without it they are only listed).
 
     Raises:
         QueryError: an unknown or absent operative or weapon, a target not an enemy."""
     o = find_op(w, words[0], "attacker")
     rest = list(words[1:])
+    defweapon = ""
+    lowered = [x.lower() for x in rest]
+    if "with" in lowered[2:]:
+        k = lowered.index("with", 2)
+        defweapon = " ".join(rest[k + 1 :])
+        if not defweapon:
+            raise QueryError("'with' needs the defender's melee weapon after it")
+        rest = rest[:k]
     if len(rest) >= 3 and rest[-2].lower() == "at":
         rest.pop(-2)
     t = find_op(w, rest[-1], "target")
@@ -92,8 +119,17 @@ def explain_attack(w: Work, words: tuple[str, ...], text: str) -> Ruling:
     injured = w.injury_penalties(o)
     steps += _effects(w, (o.id, t.id))
     if kind == "ranged":
-        return _shoot(w, o, t, name, card, injured, steps, data, text)
-    return _fight(w, o, t, name, card, injured, steps, data, text)
+        if defweapon:
+            raise QueryError(f"'with {defweapon}' names a retaliating weapon: {name} is ranged")
+        return _shoot(w, o, t, name, card, injured, steps, data, text, state)
+    dweapon = None
+    if defweapon:
+        dname, _, dcard = find_query_weapon(w, t, defweapon, ("melee",))
+        why = weapon_usable(w, t, dname, dcard)
+        if why:
+            raise QueryError(f"{t.id} cannot retaliate with {dname}: {why}")
+        dweapon = dname
+    return _fight(w, o, t, name, card, injured, steps, data, text, state, dweapon)
 
 
 def _effects(w: Work, ops: tuple[str, ...]) -> list[Step]:
@@ -190,6 +226,7 @@ def _shoot(
     steps: list[Step],
     data: dict[str, Any],
     text: str,
+    state: GameState | None,
 ) -> Ruling:
     pb = point_blank_shot(w, o, _mode(w, o.id))
     prof = attacks.attack_profile(
@@ -297,9 +334,27 @@ def _shoot(
     steps.append(Step("save", f"{save}+", detail, "2.2, 5.1 step 4", source, by))
     target = Target(min(6, max(2, save)), max(1, t.wounds), cover, obscured, improved)
     res = shoot(prof, target)
-    steps += _unmodelled(w, o, t, prof, cover, improved)
-    exp = res.expected_damage
-    kill = res.kill_probability
+    dist = res.damage
+    after = None
+    if state is not None:
+        after = shot_distribution(state, o.id, t.id, name, prof, target, save)
+        if after is not None:
+            dist = after.damage
+    steps += after_dice_steps(after)
+    seq, in_attack = sequence_state(state, o.id, name, t.id) if state is not None else (None, False)
+    windows = (("attack_dice", o.id), ("defence_dice", t.id))
+    if seq is not None and in_attack:  # the game's own offer, on sample rolls
+        steps += dice_window_ploys(
+            Work(seq),
+            windows,
+            {"op": o.id, "target": t.id, "weapon": name, "kind": "ranged"},
+            {"attack_dice": prof.attacks, "defence_dice": 3},
+        )
+    else:
+        steps += dice_window_ploys(w, windows)
+    steps += _unmodelled(w, o, t, prof, cover, improved, included=state is not None)
+    exp = dist.mean()
+    kill = dist.at_least(max(1, t.wounds))
     steps.append(
         Step(
             "distribution",
@@ -318,7 +373,7 @@ def _shoot(
             "accurate": accurate,
             "save": save,
             "wounds": t.wounds,
-            "damage": _pmf(res.damage),
+            "damage": _pmf(dist),
             "expected_damage": float(exp),
             "incapacitated": float(kill),
             "incapacitated_exact": str(kill),
@@ -343,11 +398,20 @@ def _shoot(
 
 
 def _unmodelled(
-    w: Work, o: Any, t: Any, prof: AttackProfile, cover: bool, improved: bool
+    w: Work,
+    o: Any,
+    t: Any,
+    prof: AttackProfile,
+    cover: bool,
+    improved: bool,
+    *,
+    included: bool = False,
 ) -> list[Step]:
     """The rules in force that change this shot after the dice in ways the distribution does
     not include: each hook of :data:`NOT_MODELLED` asked as the Shoot sequence asks it (on a
-    typical value), listed when it changes the answer."""
+    typical value), listed when it changes the answer; with ``included``, only those the
+    after-dice distribution cannot include
+    (:data:`engine.explain.after_dice.NOT_INCLUDED`)."""
     info = {"op": o.id, "target": t.id}
     asks: list[tuple[str, Any, dict[str, Any]]] = [
         ("would_crit_save", 6, info),
@@ -374,6 +438,8 @@ def _unmodelled(
     seen: set[str] = set()
     for hook, value, kw in asks:
         if hook in seen or not w.ctx.hooks.would_table.get(hook):
+            continue
+        if included and hook not in NOT_INCLUDED:
             continue
         _, changes = trace_would(w, hook, value, **kw)
         for c in changes:
@@ -402,6 +468,8 @@ def _fight(
     steps: list[Step],
     data: dict[str, Any],
     text: str,
+    state: GameState | None = None,
+    dweapon: str | None = None,
 ) -> Ruling:
     if not w.control_range(o, t):
         steps.append(
@@ -430,21 +498,25 @@ def _fight(
     dname = ""
     if not any(e.kind == "no_retaliate" and e.op == t.id for e in w.effects):
         for n, _, p in weapons_of(w, t.id, "melee"):
-            if weapon_usable(w, t, n, p) is None:
+            if (dweapon is None or n == dweapon) and weapon_usable(w, t, n, p) is None:
                 help_d = fight_action.assists(w, t, o)
                 pd = attacks.attack_profile(w, t, n, "melee", hit_change=-help_d, target=o.id)
                 dname = n
                 break
+    chosen = "the weapon the query names" if dweapon else "its first usable melee weapon"
     steps.append(
         Step(
             "retaliation",
             dname or "none",
-            f"{t.id} retaliates with {dname}: {_profile_text(pd)} (its first usable melee "
-            "weapon; the defender chooses in play)"
+            f"{t.id} retaliates with {dname}: {_profile_text(pd)} ({chosen}; the defender "
+            "chooses in play)"
             if dname
             else f"{t.id} cannot retaliate",
             "5.2",
         )
+    )
+    steps += fight_after_dice(
+        state, w, (o.id, name, prof), t.id, (t.id, dname, pd) if dname else None
     )
     res = fight(Fighter(prof, max(1, o.wounds)), Fighter(pd, max(1, t.wounds)), fallback=True)
     kill = res.defender.incapacitated_probability

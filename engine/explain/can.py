@@ -7,8 +7,12 @@ The verdict is the game's own: the action applied to the state
 are every failed condition of the universal action's precheck
 (:func:`engine.game.bookkeeping.precheck_reasons`, the same conditions the game checks, which
 stops at the first) or of a rule action's bookkeeping
-(:func:`~engine.game.bookkeeping.rule_precheck_reasons`) and its own check, then the
-refusal ``apply`` gives when it is not among them (a target, a destination, a weapon).
+(:func:`~engine.game.bookkeeping.rule_precheck_reasons`) and its own check; for a Shoot or a
+Fight with its weapon and target, every check of its declaration that fails, one by one in
+the game's order (:func:`shoot_reasons`: order and Silent, the weapon, control range, the
+target's sight, engaged and Range checks of :mod:`engine.game.shoot_targets`, the rules that
+allow or refuse a target; :func:`fight_reasons`); then the refusal ``apply`` gives when it
+is not among them (a destination, a rule's own refusal).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import re
 from typing import Any
 
 from engine.explain.common import find_op
-from engine.explain.hooks import Change, trace_would
+from engine.explain.hooks import Change, hook_names, trace_would
 from engine.explain.ruling import QueryError, Ruling, Step, source_of_module
 from engine.game.actions import (
     Action,
@@ -27,12 +31,28 @@ from engine.game.actions import (
     format_action,
     parse_action,
 )
-from engine.game.bookkeeping import ACTION_COST, precheck_reasons, rule_precheck_reasons
+from engine.game.bookkeeping import (
+    ACTION_COST,
+    enemy_operative,
+    precheck_reasons,
+    rule_precheck_reasons,
+)
 from engine.game.rule_actions import find_rule_action
-from engine.game.state import Chance, Decision, GameState, Terminal
+from engine.game.shoot_targets import (
+    engaged_reason,
+    fixed_target,
+    own_target_reason,
+    point_blank_shot,
+    range_reason,
+    seek_kind,
+    shoot_target_reason,
+    sight_reason,
+)
+from engine.game.state import Chance, Decision, GameState, OperativeState, Terminal
+from engine.game.weapons import find_weapon, shoots_in_control_range, silent, weapon_usable
 from engine.game.work import Work
 
-__all__ = ["explain_can", "rule_section"]
+__all__ = ["explain_can", "fight_reasons", "rule_section", "shoot_reasons"]
 
 _SECTION = re.compile(r"\(([^()]*\d[^()]*)\)\s*$")
 
@@ -125,6 +145,10 @@ def explain_can(state: GameState, w: Work, words: tuple[str, ...], text: str) ->
             refusal, changes = trace_would(w, "would_refuse_action", None, op=o.id, action=a.verb)
             for why in precheck_reasons(w, o, a.verb, mode):
                 reasons.append((why, *_by(why, refusal, changes)))
+            if a.verb == "Shoot" and a.weapon and a.target:
+                reasons += shoot_reasons(w, o, a, mode)
+            elif a.verb == "Fight" and a.weapon and a.target:
+                reasons += fight_reasons(w, o, a)
     try:
         state.apply(a)
         legal, final = True, ""
@@ -171,3 +195,116 @@ def _src(act: Any) -> str:
     if getattr(act, "mission", False):
         return "mission"
     return source_of_module(type(act).__module__)
+
+
+def _weapon(w: Work, o: OperativeState, name: str, kind: str) -> tuple[str, Any] | None:
+    try:
+        found, _, prof = find_weapon(w, o, name, kind)
+    except (IllegalActionError, AmbiguousActionError):
+        return None  # (apply's own refusal names it)
+    return found, prof
+
+
+def _enemy(w: Work, o: OperativeState, target: str) -> OperativeState | None:
+    try:
+        return enemy_operative(w, target, o.player)
+    except IllegalActionError:
+        return None  # (apply's own refusal names it)
+
+
+def shoot_reasons(w: Work, o: OperativeState, a: Action, mode: str) -> list[tuple[str, str, str]]:
+    """Every check of the Shoot action's declaration
+    (:func:`engine.game.shoot.start_shoot`, 5.1 steps 1-2) that refuses ``a``, in its order,
+    all of them (the game stops at the first): the order and Silent (1.5, 6), the weapon's
+    usability (6), within an enemy's control range (3.2), a fixed primary target, and the
+    target's checks one by one (:mod:`engine.game.shoot_targets`: visible and not a Conceal
+    operative in cover, a friendly operative within its control range, the Range; 4.5, 6),
+    then the rules that allow a target the checks refuse or refuse one they allow (the
+    ``would_allow_target`` / ``would_refuse_target`` hooks, named).
+
+    Returns:
+        ``(reason, source, hook)`` per failed check (``hook`` empty for the core's)."""
+    got = _weapon(w, o, a.weapon, "ranged")
+    if got is None:
+        return []
+    name, prof = got
+    out: list[tuple[str, str, str]] = []
+    if o.order != "engage" and not silent(prof):
+        out.append(
+            (
+                f"{o.id} has a Conceal order: it can only Shoot with Silent weapons (1.5, 6)",
+                "core",
+                "",
+            )
+        )
+    why = weapon_usable(w, o, name, prof)
+    if why:
+        out.append((why, "weapon rule", ""))
+    if (
+        mode != "interrupt"
+        and w.in_enemy_control_range(o)
+        and not shoots_in_control_range(w, o, prof)
+    ):
+        out.append(
+            (
+                f"{name} cannot be used within control range of an enemy operative (3.2)",
+                "core",
+                "",
+            )
+        )
+    fixed = fixed_target(w, o, name, prof)
+    if fixed is not None:
+        if a.target != fixed:
+            out.append(
+                (
+                    f"{name}: its primary target is always {fixed} (a team weapon rule)",
+                    "team rule",
+                    "",
+                )
+            )
+        return out
+    t = _enemy(w, o, a.target)
+    if t is None:
+        return out
+    pb = point_blank_shot(w, o, mode)
+    if pb:
+        own = [own_target_reason(w, o, t, name, prof, pb)]
+    else:
+        seek = seek_kind(prof.rules)
+        own = [
+            sight_reason(w, o, t, seek),
+            engaged_reason(w, o, t),
+            range_reason(w, o, t, name, prof),
+        ]
+    failed = [r for r in own if r]
+    final = shoot_target_reason(w, o, t, name, prof, pb)
+    if failed and final is None:
+        return out  # a rule allows this target: the step list of ``target`` names it
+    out += [(r, "weapon rule" if r.endswith("(6)") else "core", "") for r in failed]
+    if final is not None and final not in failed:
+        hooked = hook_names(w, "would_refuse_target" if not failed else "would_allow_target")
+        out.append((final, hooked[0][1] if hooked else "rule", ", ".join(n for n, _ in hooked)))
+    return out
+
+
+def fight_reasons(w: Work, o: OperativeState, a: Action) -> list[tuple[str, str, str]]:
+    """Every check of the Fight action's declaration (:func:`engine.game.fight.start_fight`,
+    5.2 step 1) that refuses ``a``, all of them: the weapon's usability (6) and the target
+    within control range (5.2).
+
+    Returns:
+        ``(reason, source, hook)`` per failed check."""
+    got = _weapon(w, o, a.weapon, "melee")
+    if got is None:
+        return []
+    name, prof = got
+    out: list[tuple[str, str, str]] = []
+    why = weapon_usable(w, o, name, prof)
+    if why:
+        out.append((why, "weapon rule", ""))
+    t = _enemy(w, o, a.target)
+    if t is not None and not w.control_range(o, t):
+        out.append(
+            (f"{t.id} is not within {o.id}'s control range: Fight needs one (5.2)", "core", "")
+        )
+    return out

@@ -12,8 +12,9 @@ are case-insensitive:
     ``can KAS-1 Reposition KAS-1 to 8,4``.
 ``control MARKER``
     Who controls the marker (its name, spaces allowed)?
-``attack ATTACKER WEAPON TARGET`` (or ``attack ATTACKER WEAPON at TARGET``)
-    What will this shot or fight do (WEAPON ranged or melee, spaces allowed)?
+``attack ATTACKER WEAPON TARGET [with DEFWEAPON]`` (or ``... WEAPON at TARGET ...``)
+    What will this shot or fight do (WEAPON ranged or melee, spaces allowed; for a fight,
+    DEFWEAPON the melee weapon the defender retaliates with, else its first usable one)?
 ``event N``
     Why did event N (from 1, the events of the scenario's steps up to ``--step``, or of a
     record) happen?
@@ -32,7 +33,7 @@ KINDS = {
     "target": "target SHOOTER TARGET [WEAPON]",
     "can": "can OPERATIVE ACTION...",
     "control": "control MARKER",
-    "attack": "attack ATTACKER WEAPON TARGET",
+    "attack": "attack ATTACKER WEAPON TARGET [with DEFWEAPON]",
     "event": "event N",
 }
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.dice.rules import Range
 from engine.explain.common import find_op, find_query_weapon, inches, op_box
-from engine.explain.hooks import hook_names
+from engine.explain.hooks import Change, hook_names, trace_would
 from engine.explain.ruling import Drawing, QueryError, Ruling, Step
 from engine.game.shoot_targets import (
     engaged_reason,
@@ -188,16 +188,18 @@ def explain_target(w: Work, words: tuple[str, ...], text: str) -> Ruling:
 
     game_tg = targeting(w, o, t)
     if (game_tg.in_cover, game_tg.obscured) != (tg.in_cover, tg.obscured):
-        by = ", ".join(n for n, _ in hook_names(w, "would_target"))
+        base_tg = w.ctx.targeting(kz, po, pt)
+        _, changes = trace_would(w, "would_target", base_tg, op=o.id, target=t.id)
         steps.append(
             Step(
                 "terrain rules",
                 f"in cover {'yes' if game_tg.in_cover else 'no'}, "
                 f"obscured {'yes' if game_tg.obscured else 'no'}",
-                "a rule about terrain changes the cover or obscured above",
+                "for the attack, a rule about terrain changes the cover or obscured above: "
+                + "; ".join(_targeting_change(kz, c.before, c.after) for c in changes),
                 "7.2",
-                "equipment",
-                by,
+                changes[-1].source if changes else "rule",
+                ", ".join(c.by for c in changes),
             )
         )
         data["in_cover"], data["obscured"] = game_tg.in_cover, game_tg.obscured
@@ -225,15 +227,22 @@ def explain_target(w: Work, words: tuple[str, ...], text: str) -> Ruling:
             )
             + ")"
         )
+    sight_why_game = sight_reason(w, o, t, seek)  # the game's verdict (target selection)
+    by_rules = None
+    if not vt.valid and vis.visible and sight_why_game is None:
+        by_rules = _selection_by_rules(w, o, t, seek)
     steps.append(
         Step(
-            "valid by sight",
+            "valid by sight" if by_rules is None else "valid by the terrain alone",
             "yes" if vt.valid else "no",
             vt_detail,
             "4.5, 4.7" + (", 6 Seek" if seek else ""),
             "weapon rule" if seek else "core",
         )
     )
+    if by_rules is not None:
+        steps.append(by_rules)
+    data["valid_by_sight"] = sight_why_game is None
     engaged = engaged_reason(w, o, t)
     steps.append(
         Step(
@@ -310,6 +319,60 @@ def explain_target(w: Work, words: tuple[str, ...], text: str) -> Ruling:
             distances=tuple(distances),
         ),
     )
+
+
+def _targeting_change(kz: Killzone, before: Any, after: Any) -> str:
+    """What one ``would_target`` hook changed in a :class:`~engine.geometry.sight.Targeting`
+    (the features it removed from or added to the cover and obscuring ones)."""
+    said = []
+    for what, b, a in (
+        ("cover", before.cover_features, after.cover_features),
+        ("obscuring", before.obscuring_features, after.obscuring_features),
+    ):
+        said += [f"{kz.features[f]} no longer gives {what}" for f in sorted(b - a)]
+        said += [f"{kz.features[f]} gives {what}" for f in sorted(a - b)]
+    return ", ".join(said) or "no feature changed"
+
+
+def _selection_by_rules(w: Work, o: Any, t: Any, seek: str | None) -> Step:
+    """The step saying which rule makes the Conceal operative ``t``, in cover from ``o`` by
+    the terrain alone, a valid target: the game's own test
+    (:func:`engine.game.shoot_targets.uncovered_by_rules`), origin by origin
+    (:func:`engine.geometry.sight.selection_targetings`, the ``would_target`` hooks run one by
+    one with the game's arguments), naming the first origin from which no counted cover is
+    left and the hooks that removed it (4.5, 4.7, 7.2)."""
+    kz = w.kz
+    per_origin = sight.selection_targetings(kz, w.place(t), w.place(o), seek=seek)
+    for k, (tg, counts) in enumerate(per_origin):
+        after, changes = trace_would(w, "would_target", tg, op=o.id, target=t.id)
+        added = after.cover_features - tg.cover_features
+        if after.cover_features & (counts | added):
+            continue
+        removed = sorted(counts & tg.cover_features)
+        names = ", ".join(kz.features[f] for f in removed) or "no feature"
+        return Step(
+            "terrain rules (selection)",
+            "no cover",
+            f"from {_origin_name(k)} only {names} gave {t.id} cover, and a rule about "
+            "terrain removes it: "
+            + "; ".join(_targeting_change(kz, c.before, c.after) for c in changes)
+            + f": {t.id} is not in cover, so a valid target",
+            "4.5, 7.2",
+            _sources(changes),
+            ", ".join(c.by for c in changes),
+        )
+    return Step(  # (not reached: the game's own test found such an origin)
+        "terrain rules (selection)",
+        "no cover",
+        "a rule about terrain leaves no counted cover from some origin",
+        "4.5, 7.2",
+        "rule",
+        ", ".join(n for n, _ in hook_names(w, "would_target")),
+    )
+
+
+def _sources(changes: list[Change]) -> str:
+    return changes[-1].source if changes else "rule"
 
 
 def _in_range(target: str, dist: float, weapon: str, prof: Any) -> str:
