@@ -59,7 +59,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "explain_command",
         "Explain a ruling: what happens here and why, with the rule section of each step "
         "(queries: target SHOOTER TARGET [WEAPON]; can OPERATIVE ACTION...; control MARKER; "
-        "attack ATTACKER WEAPON TARGET; event N).",
+        "attack ATTACKER WEAPON TARGET [with DEFWEAPON]; event N).",
     ),
     "play": (
         "engine.cli.play",
