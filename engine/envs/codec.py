@@ -25,6 +25,8 @@ Factored layout. The flat index is ``offset[family] + mixed radix of the family'
 - ``named_point``: verb (Act, Place marker, Set up, a named text ending in a point), cell,
   sub-slot (:data:`POINT_SUBSLOTS`): ``Act KAS-1 smoke grenade at 8,4``, ``Set up light
   barricade at 5,3 90``, ``Ploy clearance sweep at 4,5``.
+- ``allocate``: the blocks (:data:`ALLOCATION_WORDS`): ``Allocate saves crit>crit
+  normal>normal`` (last, so the families before it keep their indices).
 
 - Operative slot: the operative's position in ``state.operatives`` (A's then B's, roster
   order; at most :data:`MAX_OPERATIVES_PER_SIDE` a side). Target slot: the same, and
@@ -82,12 +84,14 @@ from engine.game.work import Work
 
 __all__ = [
     "ACTION_SPACE_SIZE",
+    "ALLOCATION_WORDS",
     "CHANCE_SPACE_SIZE",
     "DEPLOY_SUBSLOTS",
     "DESTINATION_SUBSLOTS",
     "FAMILIES",
     "FIXED_WORDS",
     "GRID_X",
+    "MAX_SAVES",
     "GRID_Y",
     "MAX_DICE",
     "MAX_OPERATIVES",
@@ -198,6 +202,34 @@ FIXED_WORDS: tuple[str, ...] = (
 """The operand-free actions and those of a small fixed vocabulary, by notation: the
 ``fixed`` family's word field."""
 
+MAX_SAVES = 4
+"""The most saves an ``Allocate saves`` action allocates (a shot's defence dice are at most
+3, cover saves among them)."""
+
+
+def _allocation_words(most: int) -> tuple[str, ...]:
+    """Every ``Allocate saves`` notation that uses at most ``most`` saves: ``none`` first,
+    then by saves used and in the order of the blocks' counts."""
+    words = ["none"]
+    for used in range(1, most + 1):
+        for k in range(used + 1):
+            for j in range(used - k + 1):
+                for y in range((used - k - j) // 2 + 1):
+                    x = used - k - j - 2 * y
+                    blocks = (
+                        ["crit>crit"] * k
+                        + ["crit>normal"] * j
+                        + ["normals>crit"] * y
+                        + ["normal>normal"] * x
+                    )
+                    words.append(" ".join(blocks))
+    return tuple(words)
+
+
+ALLOCATION_WORDS: tuple[str, ...] = _allocation_words(MAX_SAVES)
+"""The blocks of every ``Allocate saves`` action the codec encodes (at most
+:data:`MAX_SAVES` saves), the ``allocate`` family's field."""
+
 OPERATIVE_VERBS: tuple[str, ...] = (
     "Activate engage",
     "Activate conceal",
@@ -270,6 +302,7 @@ def _families() -> tuple[Family, ...]:
         ),
         ("named", ("verb", "name", "k"), (len(NAMED_VERBS), NAME_BUCKETS, NAME_SUBSLOTS), True),
         ("named_point", ("verb", "cell", "k"), (len(POINT_VERBS), CELLS, POINT_SUBSLOTS), True),
+        ("allocate", ("blocks",), (len(ALLOCATION_WORDS),), False),
     )
     out, offset = [], 0
     for name, names, radices, sub in specs:
@@ -290,6 +323,7 @@ CHANCE_SPACE_SIZE: int = 36 + len(_multisets(MAX_DICE))
 
 _FAMILY = {f.name: i for i, f in enumerate(FAMILIES)}
 _FIXED = {w: i for i, w in enumerate(FIXED_WORDS)}
+_ALLOCATION = {w: i for i, w in enumerate(ALLOCATION_WORDS)}
 _FIXED_VERBS = frozenset(
     (
         "Pass",
@@ -480,6 +514,14 @@ class ActionCodec:
             if word is None:
                 raise CodecError(f"{format_action(a)!r} is not in the codec's FIXED_WORDS")
             return _FAMILY["fixed"], (word,)
+        if v == "Allocate saves":
+            blocks = _ALLOCATION.get(a.text)
+            if blocks is None:
+                raise CodecError(
+                    f"{format_action(a)!r}: the codec encodes allocations of at most "
+                    f"{MAX_SAVES} saves (MAX_SAVES)"
+                )
+            return _FAMILY["allocate"], (blocks,)
         if v == "Re-roll":
             faces = _multiset_index(MAX_REROLL_DICE).get(tuple(sorted(a.values, reverse=True)))
             if faces is None:
@@ -660,6 +702,8 @@ class ActionCodec:
 
         if name == "fixed":
             return FIXED_WORDS[f[0]]
+        if name == "allocate":
+            return f"Allocate saves {ALLOCATION_WORDS[f[0]]}"
         if name == "reroll":
             return "Re-roll " + ",".join(map(str, _multisets(MAX_REROLL_DICE)[f[0]]))
         if name == "operative":

@@ -13,9 +13,9 @@ import attrs
 
 from engine.dice.profile import AttackProfile
 from engine.dice.rules import Blast, Saturate, Torrent, WeaponRules
-from engine.dice.shoot import unblocked
 from engine.game import ploys
 from engine.game.actions import Action
+from engine.game.allocation import Allocation, allocation_options
 from engine.game.attacks import (
     _after_weapon_use,
     _check_reroll,
@@ -186,6 +186,7 @@ class ShootFrame:
     normals: int = 0
     crits: int = 0
     cover_saves: tuple[int, int] = (0, 0)
+    saves: tuple[int, int] = (0, 0)  # normal and critical saves retained (allocate stage)
     feature_options: tuple[tuple[str, bool, bool], ...] = ()  # same_feature_options
     max_accurate: int = 0  # Accurate x available (weapon and Vantage); ``accurate`` chosen
     fails: int = 0  # attack dice failed (for Punishing)
@@ -294,6 +295,8 @@ class ShootFrame:
             )
         elif st == "resolve_dice":
             self._resolve(w)
+        elif st == "allocate":
+            w.decide(self.defender(w), "allocate_saves")
         elif st == "hot":
             prof = self.profile(w)
             if prof.rules.dice.hot and w.op(self.shooter).alive:
@@ -541,7 +544,6 @@ class ShootFrame:
 
     def _resolve(self, w: Work) -> None:
         t = self.target(w)
-        prof = self.profile(w)
         save = w.ctx.datacards[t.id].save + w.stat_change(t.id, "save")
         if self.cover and w.ctx.hooks.would.get("would_save_in_cover"):
             # Terrain that improves the Save of an operative in cover from it (7.2
@@ -561,10 +563,36 @@ class ShootFrame:
             elif v != 1 and v >= max(2, save):
                 sn += 1
         w.emit("saves_retained", op=t.id, normals=sn, crits=sc, cover=cover_n + cover_c)
-        d = prof.rules.dice
-        un, uc = unblocked(
-            self.normals, self.crits, sn, sc, prof.normal_damage, prof.critical_damage, d.brutal
+        options = self.allocation_options(w, sn, sc)
+        if len(options) > 1:
+            w.replace_top(stage="allocate", saves=(sn, sc))
+            w.decide(self.defender(w), "allocate_saves")
+            return
+        self.inflict_unblocked(w, *options[0].left(self.normals, self.crits))
+
+    def allocation_options(self, w: Work, sn: int, sc: int) -> list[Allocation]:
+        """The defender's allocations of ``sn`` normal and ``sc`` critical saves that differ
+        in effect, the least-damage one first (:func:`engine.game.allocation.allocation_options`:
+        each resolved on a scratch copy by :meth:`inflict_unblocked`)."""
+        prof = self.profile(w)
+        return allocation_options(
+            w,
+            self.normals,
+            self.crits,
+            sn,
+            sc,
+            prof.normal_damage,
+            prof.critical_damage,
+            prof.rules.dice.brutal,
+            lambda c, un, uc: c.top.inflict_unblocked(c, un, uc),
         )
+
+    def inflict_unblocked(self, w: Work, un: int, uc: int) -> None:
+        """Resolve the attack dice left unblocked (5.1 step 6): ``un`` normal and ``uc``
+        critical successes inflict their damage (through the ``would_shot_damage`` and
+        ``would_shot_total_damage`` hooks); then ``attack_dice_resolved``."""
+        t = self.target(w)
+        prof = self.profile(w)
         damage = un * prof.normal_damage + uc * prof.critical_damage
         if "would_shot_damage" in w.ctx.hooks.would:
             # A rule changing one unblocked attack die's damage (e.g. a damage reduction):
@@ -590,7 +618,9 @@ class ShootFrame:
                 )
             )
         inflict(w, t.id, damage, f"{self.weapon}", by=self.shooter)
-        w.replace_top(stage="begin", idx=self.idx + 1, dice=(), flags=(), cover_saves=(0, 0))
+        w.replace_top(
+            stage="begin", idx=self.idx + 1, dice=(), flags=(), cover_saves=(0, 0), saves=(0, 0)
+        )
         # Last, so a team rule may push a frame here: the attack dice that inflicted damage.
         w.emit(
             "attack_dice_resolved",
@@ -666,6 +696,8 @@ class ShootFrame:
             return [Action("Apply", text=self.rules_left[0]), Action("Decline")]
         if st == "cover":
             return [Action("Cover save", text=name) for name, _, _ in self.cover_options(w)]
+        if st == "allocate":
+            return [a.action for a in self.allocation_options(w, *self.saves)]
         return None
 
     def _act_choice(self, w: Work, a: Action) -> None:
@@ -677,7 +709,13 @@ class ShootFrame:
         st = self.stage
         legal = self._choice_options(w) or []
         if a not in legal:
-            sections = {"feature": "4.5", "accurate": "6", "retention": "6", "cover": "4.5, 4.7"}
+            sections = {
+                "feature": "4.5",
+                "accurate": "6",
+                "retention": "6",
+                "cover": "4.5, 4.7",
+                "allocate": "5.1 step 5",
+            }
             raise _illegal(
                 f"{a} is not possible now: choose one of {', '.join(str(x) for x in legal)} "
                 f"({sections[st]})"
@@ -700,6 +738,9 @@ class ShootFrame:
                 w.replace_top(normals=n, crits=c, fails=fails, rules_left=left)
             else:
                 w.replace_top(rules_left=left)
+        elif st == "allocate":
+            chosen = next(o for o in self.allocation_options(w, *self.saves) if o.action == a)
+            self.inflict_unblocked(w, *chosen.left(self.normals, self.crits))
         else:
             _, cover_n, cover_c = next(o for o in self.cover_options(w) if o[0] == a.text)
             self._roll_defence(w, cover_n, cover_c)
@@ -720,7 +761,7 @@ class ShootFrame:
                 )
             w.replace_top(targets=(*self.targets, a.target))
             return
-        if st in ("feature", "accurate", "retention", "cover"):
+        if st in ("feature", "accurate", "retention", "cover", "allocate"):
             self._act_choice(w, a)
             return
         if st == "attack_reroll":
