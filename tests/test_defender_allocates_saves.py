@@ -32,6 +32,7 @@ from engine.game.allocation import Allocation, allocations
 from engine.game.scenario import run
 from engine.game.state import Decision
 from tests.test_team_angels_of_death import iron_halo_shot
+from tests.test_team_kommandos_ploys import BOY, shot_at
 from tests.test_team_pathfinders_core import MV4, SHAS_LA, SHIELD, decline, lab, texts
 
 
@@ -147,6 +148,28 @@ def test_iron_halo_two_normal_saves_on_the_crit_leave_a_normal_to_ignore() -> No
     assert wounds(decline(plain), "ANG-1") == 10
 
 
+def test_just_a_scratch_is_offered_when_an_allocation_could_leave_a_normal_unblocked() -> None:
+    """Just A Scratch (Kommandos, 1CP): the damage of one normal success on the Kommando is
+    ignored; offered in the defence dice window when a normal success could go unblocked.
+    Hits 6,5,5,1: one crit (4) and two normals (3 each); saves 5,5,1 (Save 5+): two normal
+    saves. The least-damage allocation blocks both normals, but blocking the crit with both
+    saves leaves two normals, one of which the ploy ignores: 3 damage instead of 4. The
+    defender allocates after the window, so the ploy is offered (1CP spent) and the
+    allocation asked; with the crit blocked the Kommando takes 3."""
+    s, dmg = shot_at([BOY], "6,5,5,1", "5,5,1", use=True)
+    assert s.players[0].cp_spent == 1 and dmg == 0
+    assert s.node == Decision("A", "allocate_saves")
+    assert texts(s) == [
+        "Allocate saves normal>normal normal>normal",
+        "Allocate saves normals>crit",
+    ]
+    pick = attack_choices.allocate_saves(DecisionView(s), "A", list(s.legal_actions()))
+    assert str(pick) == "Allocate saves normals>crit"
+    _, ev = s.apply(pick)
+    taken = [e["damage"] for e in ev if e.kind == "damage_inflicted" and e["op"] == "KOM-1"]
+    assert taken == [3]
+
+
 # -- the notation and the codec -----------------------------------------------------------
 
 
@@ -185,7 +208,10 @@ def test_allocations_every_save_that_can_block_blocks() -> None:
     critical save against two normals blocks one of them (one outcome). One normal save
     against a lone crit blocks nothing."""
     assert [a.left(1, 1) for a in allocations(1, 1, 2, 0, False)] == [(0, 1), (1, 0)]
-    assert allocations(1, 1, 2, 1, True) == [Allocation(crit_on_crit=1), Allocation(crit_on_normal=1)]
+    assert allocations(1, 1, 2, 1, True) == [
+        Allocation(crit_on_crit=1),
+        Allocation(crit_on_normal=1),
+    ]
     assert [a.left(2, 0) for a in allocations(2, 0, 0, 1, False)] == [(1, 0)]
     assert allocations(0, 1, 1, 0, False) == [Allocation()]
 
