@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 
+import attrs
 import pytest
 
 import teams.pathfinders  # noqa: F401  (registers the rules)
@@ -30,8 +31,11 @@ from engine.game.actions import (
 )
 from engine.game.allocation import Allocation, allocations
 from engine.game.scenario import run
-from engine.game.state import Decision
+from engine.game.state import Decision, Effect
+from teams.hierotek_circle.common import UNTIL_NEXT
 from tests.test_team_angels_of_death import iron_halo_shot
+from tests.test_team_hierotek_circle_faction import GUARDIAN
+from tests.test_team_hierotek_circle_faction import lab as hierotek_lab
 from tests.test_team_kommandos_ploys import BOY, shot_at
 from tests.test_team_pathfinders_core import MV4, SHAS_LA, SHIELD, decline, lab, texts
 
@@ -168,6 +172,27 @@ def test_just_a_scratch_is_offered_when_an_allocation_could_leave_a_normal_unblo
     _, ev = s.apply(pick)
     taken = [e["damage"] for e in ev if e.kind == "damage_inflicted" and e["op"] == "KOM-1"]
     assert taken == [3]
+
+
+def test_reinforce_metal_values_each_allocation_with_the_reduced_damage() -> None:
+    """Reinforce Metal (Hierotek Technomancer): an attack die inflicting 3 or more damage on
+    the reinforced operative inflicts 1 less. BLU-1's gun hits 6,5,1,1 (one crit of 4, one
+    normal of 3) on the reinforced Immortal (HIE-2); saves 6,1,1: one critical save. Blocking
+    the crit leaves the normal: 3 - 1 = 2 damage; blocking the normal leaves the crit: 4 - 1
+    = 3. A chooses, and each allocation is valued with the reduction (2 and 3, not 3 and 4)."""
+    ops = {"HIE-1": {"at": (3, 14)}, "HIE-2": {"at": (6, 14)}, "BLU-1": {"at": (16, 14)}}
+    s = hierotek_lab(["Technomancer", GUARDIAN], ops, turn="B")
+    token = Effect(UNTIL_NEXT, "HIE-2", "end_battle", source="HIE-1", detail="reinforce_metal")
+    s = attrs.evolve(s, effects=(*s.effects, token))
+    s, _ = run(s, ["Activate BLU-1 engage", "Shoot BLU-1 gun at HIE-2"], dice=["6,5,1,1"])
+    s, _ = run(decline(s), [], dice=["6,1,1"])
+    s = decline(s)
+    assert s.node == Decision("A", "allocate_saves")
+    values = {str(v.action): v.damage for v in allocation_values(DecisionView(s))}
+    assert values == {"Allocate saves crit>crit": 2.0, "Allocate saves crit>normal": 3.0}
+    before = wounds(s, "HIE-2")
+    after, _ = s.apply("Allocate saves crit>normal")
+    assert before - wounds(after, "HIE-2") == 3
 
 
 # -- the notation and the codec -----------------------------------------------------------
