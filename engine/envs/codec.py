@@ -28,6 +28,9 @@ Factored layout. The flat index is ``offset[family] + mixed radix of the family'
 - ``allocate``: the blocks (:data:`ALLOCATION_WORDS`): ``Allocate saves crit>crit
   normal>normal`` (last, so the families before it keep their indices).
 
+The words and verbs of the families are published in :mod:`engine.envs.codec_words` (and
+re-exported here).
+
 - Operative slot: the operative's position in ``state.operatives`` (A's then B's, roster
   order; at most :data:`MAX_OPERATIVES_PER_SIDE` a side). Target slot: the same, and
   :data:`MAX_OPERATIVES` for "no target".
@@ -76,6 +79,16 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from engine.envs.codec_words import (
+    ALLOCATION_WORDS,
+    ATTACK_VERBS,
+    FIXED_WORDS,
+    MAX_SAVES,
+    NAMED_TARGET_VERBS,
+    NAMED_VERBS,
+    OPERATIVE_VERBS,
+    POINT_VERBS,
+)
 from engine.errors import KillTeamError
 from engine.game.actions import MOVE_VERBS, Action, format_action, is_attack_header
 from engine.game.state import Chance, Decision, GameState
@@ -164,91 +177,6 @@ built-in teams)."""
 MAX_DICE = 12
 """The most dice a chance node rolls in :func:`chance_outcome_index`'s enumeration."""
 
-FIXED_WORDS: tuple[str, ...] = (
-    "Pass",
-    "Done",
-    "Keep",
-    "Decline",
-    "End activation",
-    "Back",
-    "Initiative A",
-    "Initiative B",
-    "Drop zone A",
-    "Drop zone B",
-    "Play +1",
-    "Play +2",
-    "Play +3",
-    "Play -1",
-    "Play -2",
-    "Play -3",
-    "Play re-roll",
-    "Strike crit",
-    "Strike normal",
-    *(f"Block {a} with {b}" for a in ("nothing", "crit", "normal") for b in ("crit", "normal")),
-    "Same feature cover",
-    "Same feature obscured",
-    "Same feature both",
-    "Apply Punishing",
-    "Apply Rending",
-    "Apply Severe",
-    "Cover save normal",
-    "Cover save critical",
-    "Cover save two normals",
-    "Cover save normal and critical",
-    "Cover save none",
-    *(f"Accurate {n}" for n in range(10)),
-    *(f"Command re-roll {n}" for n in range(1, 7)),
-)
-"""The operand-free actions and those of a small fixed vocabulary, by notation: the
-``fixed`` family's word field."""
-
-MAX_SAVES = 4
-"""The most saves an ``Allocate saves`` action allocates (a shot's defence dice are at most
-3, cover saves among them)."""
-
-
-def _allocation_words(most: int) -> tuple[str, ...]:
-    """Every ``Allocate saves`` notation that uses at most ``most`` saves: ``none`` first,
-    then by saves used and in the order of the blocks' counts."""
-    words = ["none"]
-    for used in range(1, most + 1):
-        for k in range(used + 1):
-            for j in range(used - k + 1):
-                for y in range((used - k - j) // 2 + 1):
-                    x = used - k - j - 2 * y
-                    blocks = (
-                        ["crit>crit"] * k
-                        + ["crit>normal"] * j
-                        + ["normals>crit"] * y
-                        + ["normal>normal"] * x
-                    )
-                    words.append(" ".join(blocks))
-    return tuple(words)
-
-
-ALLOCATION_WORDS: tuple[str, ...] = _allocation_words(MAX_SAVES)
-"""The blocks of every ``Allocate saves`` action the codec encodes (at most
-:data:`MAX_SAVES` saves), the ``allocate`` family's field."""
-
-OPERATIVE_VERBS: tuple[str, ...] = (
-    "Activate engage",
-    "Activate conceal",
-    "Counteract",
-    "Guard",
-    "Interrupt",
-    "Shoot",
-    *MOVE_VERBS,
-    "Retaliate",
-    "Also",
-)
-"""The ``operative`` family's verbs: an action naming one operative and nothing else (the
-Shoot and move headers, ``Retaliate LEG-2`` without weapon; ``Also LEG-3`` names its
-target)."""
-
-ATTACK_VERBS = ("Shoot", "Fight", "Hatchway fight")
-NAMED_TARGET_VERBS = ("Ploy", "Use", "Act")
-NAMED_VERBS = ("Equipment", "Op", "Pick up", "Operate hatch")
-POINT_VERBS = ("Act", "Place marker", "Set up", "named text")
 NO_TARGET = MAX_OPERATIVES
 
 
