@@ -36,6 +36,9 @@ from teams.hierotek_circle.common import UNTIL_NEXT
 from tests.test_team_angels_of_death import iron_halo_shot
 from tests.test_team_hierotek_circle_faction import GUARDIAN
 from tests.test_team_hierotek_circle_faction import lab as hierotek_lab
+from tests.test_team_kasrkin import SHOOT_OPEN as KASRKIN_OPEN
+from tests.test_team_kasrkin import gambit as kasrkin_gambit
+from tests.test_team_kasrkin import to_firefight as kasrkin_to_firefight
 from tests.test_team_kommandos_ploys import BOY, shot_at
 from tests.test_team_pathfinders_core import MV4, SHAS_LA, SHIELD, decline, lab, texts
 
@@ -193,6 +196,27 @@ def test_reinforce_metal_values_each_allocation_with_the_reduced_damage() -> Non
     before = wounds(s, "HIE-2")
     after, _ = s.apply("Allocate saves crit>normal")
     assert before - wounds(after, "HIE-2") == 3
+
+
+def test_ice_in_your_veins_values_the_allocation_that_leaves_the_normal() -> None:
+    """Skill At Arms, Ice In Your Veins (Kasrkin): the first attack die inflicting Normal
+    Dmg of 3 or more on the Kasrkin in a shooting sequence inflicts 1 less. BLU-1's gun hits
+    6,5,1,1 (a crit of 4, a normal of 3) on KAS-1; saves 6,1,1: one critical save. Blocking
+    the crit leaves the normal: 3 - 1 = 2 damage; blocking the normal leaves the crit: 4
+    (Critical Dmg is not reduced). A, the defender, chooses; the valuation and the damage
+    follow the drill."""
+    s = kasrkin_gambit(KASRKIN_OPEN, initiative="A")
+    s, _ = s.apply("Use skill at arms ice in your veins")
+    s = kasrkin_to_firefight(s)
+    s, _ = run(s, ["Activate KAS-1 engage", "End activation", "Activate BLU-1 engage"])
+    s, _ = run(s, ["Shoot BLU-1 gun at KAS-1"], dice=["6,5,1,1"])
+    s, _ = run(decline(s), [], dice=["6,1,1"])
+    s, _ = s.apply("Decline")  # no Command Re-roll
+    assert s.node == Decision("A", "allocate_saves")
+    values = {str(v.action): v.damage for v in allocation_values(DecisionView(s))}
+    assert values == {"Allocate saves crit>crit": 2.0, "Allocate saves crit>normal": 4.0}
+    _, ev = s.apply("Allocate saves crit>crit")
+    assert [e["damage"] for e in ev if e.kind == "damage_inflicted"] == [2]
 
 
 # -- the notation and the codec -----------------------------------------------------------
