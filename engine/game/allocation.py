@@ -46,6 +46,7 @@ __all__ = [
     "Allocation",
     "allocation_options",
     "allocations",
+    "least_damage",
     "scratch_copy",
     "settled",
 ]
