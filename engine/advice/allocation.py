@@ -58,7 +58,7 @@ def allocation_values(w: Work) -> list[AllocationValue]:
     t = f.target(w)
     most = max(1, w.ctx.datacards[t.id].wounds)
     out = []
-    for a in f.allocation_options(w, *f.saves):
+    for a in f.allocation_options(w, *f.retained_saves(w)):
         left = a.left(f.normals, f.crits)
         c = scratch_copy(w)
         c.top.inflict_unblocked(c, *left)

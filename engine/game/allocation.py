@@ -49,6 +49,7 @@ __all__ = [
     "least_damage",
     "scratch_copy",
     "settled",
+    "shot_allocations",
 ]
 
 ALLOCATE_VERB = "Allocate saves"
@@ -236,3 +237,22 @@ def allocation_options(
             seen.append(result)
             kept.append(a)
     return kept
+
+
+def shot_allocations(w: Work, f: Any, normal_saves: int, crit_saves: int) -> list[Allocation]:
+    """:func:`allocation_options` for the Shoot frame ``f`` (a
+    :class:`~engine.game.shoot.ShootFrame`, the innermost frame of ``w``, at its Resolve
+    Attack Dice step): its retained successes, its weapon's Normal and Critical Dmg and
+    Brutal, each allocation resolved by its ``inflict_unblocked``."""
+    prof = f.profile(w)
+    return allocation_options(
+        w,
+        f.normals,
+        f.crits,
+        normal_saves,
+        crit_saves,
+        prof.normal_damage,
+        prof.critical_damage,
+        prof.rules.dice.brutal,
+        lambda c, un, uc: c.top.inflict_unblocked(c, un, uc),
+    )

@@ -15,7 +15,7 @@ from engine.dice.profile import AttackProfile
 from engine.dice.rules import Blast, Saturate, Torrent, WeaponRules
 from engine.game import ploys
 from engine.game.actions import Action
-from engine.game.allocation import Allocation, allocation_options
+from engine.game.allocation import Allocation, shot_allocations
 from engine.game.attacks import (
     _after_weapon_use,
     _check_reroll,
@@ -186,7 +186,6 @@ class ShootFrame:
     normals: int = 0
     crits: int = 0
     cover_saves: tuple[int, int] = (0, 0)
-    saves: tuple[int, int] = (0, 0)  # normal and critical saves retained (allocate stage)
     feature_options: tuple[tuple[str, bool, bool], ...] = ()  # same_feature_options
     max_accurate: int = 0  # Accurate x available (weapon and Vantage); ``accurate`` chosen
     fails: int = 0  # attack dice failed (for Punishing)
@@ -544,6 +543,20 @@ class ShootFrame:
 
     def _resolve(self, w: Work) -> None:
         t = self.target(w)
+        sn, sc = self.retained_saves(w)
+        cover_n, cover_c = self.cover_saves
+        w.emit("saves_retained", op=t.id, normals=sn, crits=sc, cover=cover_n + cover_c)
+        options = self.allocation_options(w, sn, sc)
+        if len(options) > 1:
+            w.replace_top(stage="allocate")
+            w.decide(self.defender(w), "allocate_saves")
+            return
+        self.inflict_unblocked(w, *options[0].left(self.normals, self.crits))
+
+    def retained_saves(self, w: Work) -> tuple[int, int]:
+        """The target's retained (normal, critical) saves: its cover saves and the defence
+        dice rolled, against its Save as rules change it (5.1 steps 4-5)."""
+        t = self.target(w)
         save = w.ctx.datacards[t.id].save + w.stat_change(t.id, "save")
         if self.cover and w.ctx.hooks.would.get("would_save_in_cover"):
             # Terrain that improves the Save of an operative in cover from it (7.2
@@ -562,30 +575,13 @@ class ShootFrame:
                 sc += 1
             elif v != 1 and v >= max(2, save):
                 sn += 1
-        w.emit("saves_retained", op=t.id, normals=sn, crits=sc, cover=cover_n + cover_c)
-        options = self.allocation_options(w, sn, sc)
-        if len(options) > 1:
-            w.replace_top(stage="allocate", saves=(sn, sc))
-            w.decide(self.defender(w), "allocate_saves")
-            return
-        self.inflict_unblocked(w, *options[0].left(self.normals, self.crits))
+        return sn, sc
 
     def allocation_options(self, w: Work, sn: int, sc: int) -> list[Allocation]:
         """The defender's allocations of ``sn`` normal and ``sc`` critical saves that differ
-        in effect, the least-damage one first (:func:`engine.game.allocation.allocation_options`:
+        in effect, the least-damage one first (:func:`engine.game.allocation.shot_allocations`:
         each resolved on a scratch copy by :meth:`inflict_unblocked`)."""
-        prof = self.profile(w)
-        return allocation_options(
-            w,
-            self.normals,
-            self.crits,
-            sn,
-            sc,
-            prof.normal_damage,
-            prof.critical_damage,
-            prof.rules.dice.brutal,
-            lambda c, un, uc: c.top.inflict_unblocked(c, un, uc),
-        )
+        return shot_allocations(w, self, sn, sc)
 
     def inflict_unblocked(self, w: Work, un: int, uc: int) -> None:
         """Resolve the attack dice left unblocked (5.1 step 6): ``un`` normal and ``uc``
@@ -618,9 +614,7 @@ class ShootFrame:
                 )
             )
         inflict(w, t.id, damage, f"{self.weapon}", by=self.shooter)
-        w.replace_top(
-            stage="begin", idx=self.idx + 1, dice=(), flags=(), cover_saves=(0, 0), saves=(0, 0)
-        )
+        w.replace_top(stage="begin", idx=self.idx + 1, dice=(), flags=(), cover_saves=(0, 0))
         # Last, so a team rule may push a frame here: the attack dice that inflicted damage.
         w.emit(
             "attack_dice_resolved",
@@ -697,7 +691,7 @@ class ShootFrame:
         if st == "cover":
             return [Action("Cover save", text=name) for name, _, _ in self.cover_options(w)]
         if st == "allocate":
-            return [a.action for a in self.allocation_options(w, *self.saves)]
+            return [a.action for a in self.allocation_options(w, *self.retained_saves(w))]
         return None
 
     def _act_choice(self, w: Work, a: Action) -> None:
@@ -739,7 +733,8 @@ class ShootFrame:
             else:
                 w.replace_top(rules_left=left)
         elif st == "allocate":
-            chosen = next(o for o in self.allocation_options(w, *self.saves) if o.action == a)
+            saves = self.retained_saves(w)
+            chosen = next(o for o in self.allocation_options(w, *saves) if o.action == a)
             self.inflict_unblocked(w, *chosen.left(self.normals, self.crits))
         else:
             _, cover_n, cover_c = next(o for o in self.cover_options(w) if o[0] == a.text)
