@@ -22,6 +22,7 @@ import pytest
 import engine.envs.codec as codec_module
 from engine.envs.codec import (
     ACTION_SPACE_SIZE,
+    ALLOCATION_WORDS,
     CHANCE_SPACE_SIZE,
     FAMILIES,
     FIXED_WORDS,
@@ -163,7 +164,12 @@ def test_published_sizes_follow_the_factored_layout() -> None:
     command re-rolls); C(8+6, 6) - 1 = 3002 multisets of 1-8 faces; 12 operative verbs x 32
     slots; 3 x 32 x 12 x 32 attacks; 32 x 12 retaliations; 660 cells x 8 destinations;
     32 x 660 x 2 deployments; 3 x 64 x 33 x 8 named with target; 4 x 64 x 8 named; 4 x 660
-    x 16 named at a point. Chance: 36 ordered pairs + C(12+6, 6) - 1 multisets of 1-12."""
+    x 16 named at a point; 46 allocations of saves: ``none`` and, for s = 1 to 4 saves used,
+    every k crit>crit, j crit>normal, y normals>crit (two saves each), x normal>normal with
+    k + j + 2y + x = s: m = k + j critical saves split m + 1 ways, the other r = s - m normal
+    saves floor(r / 2) + 1 ways, so s = 1: 1 + 2 = 3; s = 2: 2 + 2 + 3 = 7; s = 3: 2 + 4 + 3 +
+    4 = 13; s = 4: 3 + 4 + 6 + 4 + 5 = 22; 1 + 45 = 46. Chance: 36 ordered pairs + C(12+6, 6)
+    - 1 multisets of 1-12."""
     assert len(FIXED_WORDS) == 52
     expected = (
         52
@@ -176,8 +182,10 @@ def test_published_sizes_follow_the_factored_layout() -> None:
         + 3 * 64 * 33 * 8
         + 4 * 64 * 8
         + 4 * 660 * 16
+        + 46
     )
-    assert ACTION_SPACE_SIZE == expected == 183182
+    assert len(ALLOCATION_WORDS) == 46
+    assert ACTION_SPACE_SIZE == expected == 183228
     assert math.comb(18, 6) - 1 + 36 == CHANCE_SPACE_SIZE
     assert [f.offset for f in FAMILIES][:3] == [0, 52, 52 + 3002]
 

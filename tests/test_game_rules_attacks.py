@@ -152,9 +152,14 @@ def test_5_1_one_normal_save_cannot_block_a_crit() -> None:
 
 
 def test_5_1_crit_save_blocks_a_crit_or_a_normal() -> None:
-    # 1 crit + 1 normal against one crit save: the defender blocks the crit (4), takes 3.
+    # 1 crit + 1 normal against one crit save: the defender chooses (the outcomes differ);
+    # blocking the crit (4) it takes 3, blocking the normal it takes 4.
     s, _ = play(shot(14), ["Shoot RED-1 gun at BLU-1"], ["6,3,1,1", "6,1,1"])
-    assert wounds(s, "BLU-1") == 10 - 3
+    assert s.node == Decision("B", "allocate_saves")
+    crit, _ = play(s, ["Allocate saves crit>crit"])
+    assert wounds(crit, "BLU-1") == 10 - 3
+    normal, _ = play(s, ["Allocate saves crit>normal"])
+    assert wounds(normal, "BLU-1") == 10 - 4
 
 
 # -------------------------------------------------------------------------------------------

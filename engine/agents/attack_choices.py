@@ -1,8 +1,8 @@
 """The heuristic agent's choices inside an attack (:mod:`engine.agents.heuristic` module
 docstring): weapon and Command Re-rolls, the retaliating weapon, strike or block, cover or
-obscured from one feature, Accurate, Punishing/Rending/Severe, the cover save and team rule
-choices, each by exact values from the dice core (:mod:`engine.advice.values`,
-:mod:`engine.advice.rerolls`).
+obscured from one feature, Accurate, Punishing/Rending/Severe, the cover save, the
+allocation of saves and team rule choices, each by exact values from the dice core
+(:mod:`engine.advice.values`, :mod:`engine.advice.rerolls`, :mod:`engine.advice.allocation`).
 
 Each decision function takes the working copy ``w``, the deciding player ``me`` and the
 listed legal actions, and returns one of them.
@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from engine.advice.allocation import allocation_values
 from engine.advice.rerolls import (
     reachable_retentions,
     replace_one,
@@ -42,6 +43,7 @@ from engine.rules.equipment.markers import AMMO_RESUPPLY
 __all__ = [
     "CP_GAIN",
     "accurate",
+    "allocate_saves",
     "cover_save",
     "reroll",
     "resolve",
@@ -278,6 +280,14 @@ def cover_save(w: Work, me: str, legal: list[Action]) -> Action:
         )
 
     return _best(legal, value, maximise=False)
+
+
+def allocate_saves(w: Work, me: str, legal: list[Action]) -> Action:
+    """The allocation of saves (5.1 step 5): the one of least value to the shooter
+    (:func:`engine.advice.allocation.allocation_values`: incapacitation, then weighted
+    damage); ties: the first listed, the dice core's least-damage allocation."""
+    values = {v.action: v.value for v in allocation_values(w)}
+    return _best(legal, lambda a: values.get(a, float("inf")), maximise=False)
 
 
 def _best(legal: list[Action], value: Callable[[Action], float], *, maximise: bool) -> Action:

@@ -256,6 +256,7 @@ class HeuristicAgent:
             "accurate": attack_choices.accurate,
             "retention_rule": attack_choices.retention_rule,
             "cover_save": attack_choices.cover_save,
+            "allocate_saves": attack_choices.allocate_saves,
             "team_rule": attack_choices.team_rule,
             "tac op": self._tac_op,
             "primary op": self._primary_op,

@@ -14,7 +14,13 @@ After the attack roll (:mod:`engine.dice.attack`):
 - Saves succeed on Save or more, 6 is a critical save, a 1 fails.
 - The defender allocates saves **optimally** (least damage): a normal save blocks a normal
   success, two normal saves block a crit, a critical save blocks either. Against Brutal only
-  critical saves block (the rule's text applies to every block).
+  critical saves block (the rule's text applies to every block). In a battle the allocation
+  is the defender's decision (``allocate_saves``, :mod:`engine.game.allocation`) whenever
+  two allocations differ in effect; this module assumes the defender takes the least-damage
+  one, which the decision lists first and which is the best under the core rules (least
+  damage is also least chance of incapacitation, the damage being capped at the wounds). A
+  team rule that changes the damage of single dice (a shield generator, Iron Halo) can make
+  another allocation better: the distributions here do not model team rules.
 - Damage: each unblocked normal deals normal damage, each unblocked crit critical damage,
   and Devastating x deals x per retained crit whether or not it is later blocked.
 
@@ -78,7 +84,9 @@ def defence_roll(dice: int, save: int) -> tuple[tuple[int, int, int], ...]:
 def unblocked(
     normals: int, crits: int, normal_saves: int, crit_saves: int, nd: int, cd: int, brutal: bool
 ) -> tuple[int, int]:
-    """The defender's optimal allocation of saves (section 5.1 step 5).
+    """The defender's optimal allocation of saves (section 5.1 step 5): the one the engine
+    applies when no other allocation differs in effect, and lists first when the defender
+    chooses (:mod:`engine.game.allocation`).
 
     Args:
         normals, crits: the attacker's retained successes.

@@ -25,6 +25,11 @@ Factored layout. The flat index is ``offset[family] + mixed radix of the family'
 - ``named_point``: verb (Act, Place marker, Set up, a named text ending in a point), cell,
   sub-slot (:data:`POINT_SUBSLOTS`): ``Act KAS-1 smoke grenade at 8,4``, ``Set up light
   barricade at 5,3 90``, ``Ploy clearance sweep at 4,5``.
+- ``allocate``: the blocks (:data:`ALLOCATION_WORDS`): ``Allocate saves crit>crit
+  normal>normal`` (last, so the families before it keep their indices).
+
+The words and verbs of the families are published in :mod:`engine.envs.codec_words` (and
+re-exported here).
 
 - Operative slot: the operative's position in ``state.operatives`` (A's then B's, roster
   order; at most :data:`MAX_OPERATIVES_PER_SIDE` a side). Target slot: the same, and
@@ -74,6 +79,16 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from engine.envs.codec_words import (
+    ALLOCATION_WORDS,
+    ATTACK_VERBS,
+    FIXED_WORDS,
+    MAX_SAVES,
+    NAMED_TARGET_VERBS,
+    NAMED_VERBS,
+    OPERATIVE_VERBS,
+    POINT_VERBS,
+)
 from engine.errors import KillTeamError
 from engine.game.actions import MOVE_VERBS, Action, format_action, is_attack_header
 from engine.game.state import Chance, Decision, GameState
@@ -82,6 +97,7 @@ from engine.game.work import Work
 
 __all__ = [
     "ACTION_SPACE_SIZE",
+    "ALLOCATION_WORDS",
     "CHANCE_SPACE_SIZE",
     "DEPLOY_SUBSLOTS",
     "DESTINATION_SUBSLOTS",
@@ -93,6 +109,7 @@ __all__ = [
     "MAX_OPERATIVES",
     "MAX_OPERATIVES_PER_SIDE",
     "MAX_REROLL_DICE",
+    "MAX_SAVES",
     "MAX_WEAPONS",
     "NAME_BUCKETS",
     "NAME_SUBSLOTS",
@@ -160,63 +177,6 @@ built-in teams)."""
 MAX_DICE = 12
 """The most dice a chance node rolls in :func:`chance_outcome_index`'s enumeration."""
 
-FIXED_WORDS: tuple[str, ...] = (
-    "Pass",
-    "Done",
-    "Keep",
-    "Decline",
-    "End activation",
-    "Back",
-    "Initiative A",
-    "Initiative B",
-    "Drop zone A",
-    "Drop zone B",
-    "Play +1",
-    "Play +2",
-    "Play +3",
-    "Play -1",
-    "Play -2",
-    "Play -3",
-    "Play re-roll",
-    "Strike crit",
-    "Strike normal",
-    *(f"Block {a} with {b}" for a in ("nothing", "crit", "normal") for b in ("crit", "normal")),
-    "Same feature cover",
-    "Same feature obscured",
-    "Same feature both",
-    "Apply Punishing",
-    "Apply Rending",
-    "Apply Severe",
-    "Cover save normal",
-    "Cover save critical",
-    "Cover save two normals",
-    "Cover save normal and critical",
-    "Cover save none",
-    *(f"Accurate {n}" for n in range(10)),
-    *(f"Command re-roll {n}" for n in range(1, 7)),
-)
-"""The operand-free actions and those of a small fixed vocabulary, by notation: the
-``fixed`` family's word field."""
-
-OPERATIVE_VERBS: tuple[str, ...] = (
-    "Activate engage",
-    "Activate conceal",
-    "Counteract",
-    "Guard",
-    "Interrupt",
-    "Shoot",
-    *MOVE_VERBS,
-    "Retaliate",
-    "Also",
-)
-"""The ``operative`` family's verbs: an action naming one operative and nothing else (the
-Shoot and move headers, ``Retaliate LEG-2`` without weapon; ``Also LEG-3`` names its
-target)."""
-
-ATTACK_VERBS = ("Shoot", "Fight", "Hatchway fight")
-NAMED_TARGET_VERBS = ("Ploy", "Use", "Act")
-NAMED_VERBS = ("Equipment", "Op", "Pick up", "Operate hatch")
-POINT_VERBS = ("Act", "Place marker", "Set up", "named text")
 NO_TARGET = MAX_OPERATIVES
 
 
@@ -270,6 +230,7 @@ def _families() -> tuple[Family, ...]:
         ),
         ("named", ("verb", "name", "k"), (len(NAMED_VERBS), NAME_BUCKETS, NAME_SUBSLOTS), True),
         ("named_point", ("verb", "cell", "k"), (len(POINT_VERBS), CELLS, POINT_SUBSLOTS), True),
+        ("allocate", ("blocks",), (len(ALLOCATION_WORDS),), False),
     )
     out, offset = [], 0
     for name, names, radices, sub in specs:
@@ -290,6 +251,7 @@ CHANCE_SPACE_SIZE: int = 36 + len(_multisets(MAX_DICE))
 
 _FAMILY = {f.name: i for i, f in enumerate(FAMILIES)}
 _FIXED = {w: i for i, w in enumerate(FIXED_WORDS)}
+_ALLOCATION = {w: i for i, w in enumerate(ALLOCATION_WORDS)}
 _FIXED_VERBS = frozenset(
     (
         "Pass",
@@ -480,6 +442,14 @@ class ActionCodec:
             if word is None:
                 raise CodecError(f"{format_action(a)!r} is not in the codec's FIXED_WORDS")
             return _FAMILY["fixed"], (word,)
+        if v == "Allocate saves":
+            blocks = _ALLOCATION.get(a.text)
+            if blocks is None:
+                raise CodecError(
+                    f"{format_action(a)!r}: the codec encodes allocations of at most "
+                    f"{MAX_SAVES} saves (MAX_SAVES)"
+                )
+            return _FAMILY["allocate"], (blocks,)
         if v == "Re-roll":
             faces = _multiset_index(MAX_REROLL_DICE).get(tuple(sorted(a.values, reverse=True)))
             if faces is None:
@@ -660,6 +630,8 @@ class ActionCodec:
 
         if name == "fixed":
             return FIXED_WORDS[f[0]]
+        if name == "allocate":
+            return f"Allocate saves {ALLOCATION_WORDS[f[0]]}"
         if name == "reroll":
             return "Re-roll " + ",".join(map(str, _multisets(MAX_REROLL_DICE)[f[0]]))
         if name == "operative":

@@ -51,6 +51,12 @@ out when 0):
 ``Cover save normal``       the defender's cover save: ``normal``, improved cover as
                             ``critical`` or ``two normals`` (4.7; a rule may also allow
                             ``normal and critical``), or ``none`` (declined)
+``Allocate saves crit>crit normal>normal``
+                            the defender's allocation of its saves (5.1 step 5): each
+                            block ``crit>crit``, ``crit>normal``, ``normals>crit`` (two
+                            normal saves) or ``normal>normal``, as often as made, in that
+                            order (any order is read); ``none`` when no save can block
+                            (:mod:`engine.game.allocation`)
 ``Use <rule> on LEG-3``     use a team rule that gives its player a choice, on an operative
                             (``Use siphon life on LEG-3``; ``Decline`` not to use it)
 ``Use <rule>``              use such a rule that names no operative yet (``Use siphon life``)
@@ -86,6 +92,7 @@ from engine.errors import KillTeamError
 from engine.inputs import excerpt
 
 __all__ = [
+    "ALLOCATION_BLOCKS",
     "HEADER_ATTACKS",
     "MAX_COORDINATE",
     "MAX_NOTATION_CHARS",
@@ -94,6 +101,7 @@ __all__ = [
     "AmbiguousActionError",
     "IllegalActionError",
     "InvalidActionError",
+    "allocation_text",
     "format_action",
     "is_attack_header",
     "parse_action",
@@ -127,6 +135,32 @@ class IllegalActionError(KillTeamError, ValueError):
 
 class AmbiguousActionError(KillTeamError, ValueError):
     """An action whose names match several operatives, weapons or markers."""
+
+
+ALLOCATION_BLOCKS = ("crit>crit", "crit>normal", "normals>crit", "normal>normal")
+"""The blocks of an ``Allocate saves`` action in their canonical order: a critical save on a
+critical success, a critical save on a normal one, two normal saves on a critical one, a
+normal save on a normal one (5.1 step 5)."""
+
+
+def allocation_text(text: str) -> str:
+    """The canonical text of an ``Allocate saves`` action's blocks: the blocks of ``text``
+    (:data:`ALLOCATION_BLOCKS`, separated by spaces, any case and order) in canonical order,
+    or ``"none"``.
+
+    Raises:
+        InvalidActionError: a word that is not a block (or ``none`` with blocks)."""
+    words = text.lower().split()
+    if words == ["none"] or not words:
+        return "none"
+    bad = [w for w in words if w not in ALLOCATION_BLOCKS]
+    if bad:
+        raise InvalidActionError(
+            f"not an allocation of saves: {excerpt(bad[0], 20)} (blocks are "
+            + ", ".join(ALLOCATION_BLOCKS)
+            + ", or none)"
+        )
+    return " ".join(sorted(words, key=ALLOCATION_BLOCKS.index))
 
 
 def _num(v: float) -> str:
@@ -221,6 +255,8 @@ def format_action(a: Action) -> str:
         return f"Block {a.text}"
     if v in ("Same feature", "Apply", "Cover save"):
         return f"{v} {a.text}"
+    if v == "Allocate saves":
+        return f"Allocate saves {allocation_text(a.text)}"
     if v == "Accurate":
         if len(a.values) != 1:
             raise InvalidActionError("Accurate needs exactly one value (dice retained)")
@@ -291,6 +327,11 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "Cover save",
             r"cover\s+save\s+(?P<text>normal\s+and\s+critical|normal|critical|two\s+normals|none)",
+        ),
+        (
+            "Allocate saves",
+            r"allocate\s+saves\s+(?P<text>none|(?:crit>crit|crit>normal|normals>crit|"
+            r"normal>normal)(?:\s+(?:crit>crit|crit>normal|normals>crit|normal>normal))*)",
         ),
         ("Use", rf"use\s+(?P<text>.+?)\s+on\s+{_TGT}"),
         ("Use", r"use\s+(?P<text>.+)"),
@@ -413,6 +454,8 @@ def parse_action(text: str) -> Action:
             word = " ".join(word.lower().split())
         elif verb == "Apply":
             word = word.title()
+        elif verb == "Allocate saves":
+            word = allocation_text(word)
         return Action(
             verb=verb,
             op=(g.get("op") or "").upper(),

@@ -23,6 +23,8 @@ Punishing, Rending, Severe    attacker     ``retention_rule``: ``Apply Punishing
                               in a fight)  time, Punishing before Rending
 cover save (4.5, 5.1 step 4)  defender     ``cover_save``: ``Cover save normal`` or ``none``;
 and improved cover (4.7)                   improved: ``critical``, ``two normals``, ``none``
+allocation of saves (5.1      defender     ``allocate_saves``: ``Allocate saves crit>crit
+step 5), shooting                          normal>normal`` (:mod:`engine.game.allocation`)
 ============================  ===========  ===================================================
 
 A choice is offered only when its options differ in effect; otherwise the engine applies
@@ -54,11 +56,15 @@ spare one's own operative under a Blast; to roll for a crit save). So:
   save beats two normals against crits, two normals beat one critical against normals. A
   plain single cover save is not offered with improved cover: 4.7 replaces it by its two
   improved forms (the critical one is never worse).
+- Allocation of saves: each allocation the rules allow (every save that can block blocks)
+  is resolved on a scratch copy by the sequence's own code, team rules included; the
+  defender is asked when two lead to different states, else the least-damage allocation
+  (:func:`engine.dice.shoot.unblocked`) applies, as it always did.
 
 Policies the engine still applies itself, documented: an obscured attack discards a normal
-success (all are normal by then, so which one does not matter); the defender allocates saves
-to suffer the least damage (:func:`engine.dice.shoot.unblocked`). Blast secondaries are shot
-in id order. The shooter is never its own Blast secondary.
+success (all are normal by then, so which one does not matter); when no allocation of saves
+differs in effect, the least-damage one (:func:`engine.dice.shoot.unblocked`). Blast
+secondaries are shot in id order. The shooter is never its own Blast secondary.
 """
 
 from __future__ import annotations

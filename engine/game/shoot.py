@@ -13,9 +13,9 @@ import attrs
 
 from engine.dice.profile import AttackProfile
 from engine.dice.rules import Blast, Saturate, Torrent, WeaponRules
-from engine.dice.shoot import unblocked
 from engine.game import ploys
 from engine.game.actions import Action
+from engine.game.allocation import Allocation, shot_allocations
 from engine.game.attacks import (
     _after_weapon_use,
     _check_reroll,
@@ -299,6 +299,8 @@ class ShootFrame:
             )
         elif st == "resolve_dice":
             self._resolve(w)
+        elif st == "allocate":
+            w.decide(self.defender(w), "allocate_saves")
         elif st == "hot":
             prof = self.profile(w)
             if prof.rules.dice.hot and w.op(self.shooter).alive:
@@ -546,7 +548,20 @@ class ShootFrame:
 
     def _resolve(self, w: Work) -> None:
         t = self.target(w)
-        prof = self.profile(w)
+        sn, sc = self.retained_saves(w)
+        cover_n, cover_c = self.cover_saves
+        w.emit("saves_retained", op=t.id, normals=sn, crits=sc, cover=cover_n + cover_c)
+        options = self.allocation_options(w, sn, sc)
+        if len(options) > 1:
+            w.replace_top(stage="allocate")
+            w.decide(self.defender(w), "allocate_saves")
+            return
+        self.inflict_unblocked(w, *options[0].left(self.normals, self.crits))
+
+    def retained_saves(self, w: Work) -> tuple[int, int]:
+        """The target's retained (normal, critical) saves: its cover saves and the defence
+        dice rolled, against its Save as rules change it (5.1 steps 4-5)."""
+        t = self.target(w)
         save = w.ctx.datacards[t.id].save + w.stat_change(t.id, "save")
         if self.cover and w.ctx.hooks.would.get("would_save_in_cover"):
             # Terrain that improves the Save of an operative in cover from it (7.2
@@ -565,11 +580,20 @@ class ShootFrame:
                 sc += 1
             elif v != 1 and v >= max(2, save):
                 sn += 1
-        w.emit("saves_retained", op=t.id, normals=sn, crits=sc, cover=cover_n + cover_c)
-        d = prof.rules.dice
-        un, uc = unblocked(
-            self.normals, self.crits, sn, sc, prof.normal_damage, prof.critical_damage, d.brutal
-        )
+        return sn, sc
+
+    def allocation_options(self, w: Work, sn: int, sc: int) -> list[Allocation]:
+        """The defender's allocations of ``sn`` normal and ``sc`` critical saves that differ
+        in effect, the least-damage one first (:func:`engine.game.allocation.shot_allocations`:
+        each resolved on a scratch copy by :meth:`inflict_unblocked`)."""
+        return shot_allocations(w, self, sn, sc)
+
+    def inflict_unblocked(self, w: Work, un: int, uc: int) -> None:
+        """Resolve the attack dice left unblocked (5.1 step 6): ``un`` normal and ``uc``
+        critical successes inflict their damage (through the ``would_shot_damage`` and
+        ``would_shot_total_damage`` hooks); then ``attack_dice_resolved``."""
+        t = self.target(w)
+        prof = self.profile(w)
         damage = un * prof.normal_damage + uc * prof.critical_damage
         if "would_shot_damage" in w.ctx.hooks.would:
             # A rule changing one unblocked attack die's damage (e.g. a damage reduction):
@@ -672,6 +696,8 @@ class ShootFrame:
             return [Action("Apply", text=self.rules_left[0]), Action("Decline")]
         if st == "cover":
             return [Action("Cover save", text=name) for name, _, _ in self.cover_options(w)]
+        if st == "allocate":
+            return [a.action for a in self.allocation_options(w, *self.retained_saves(w))]
         return None
 
     def _act_choice(self, w: Work, a: Action) -> None:
@@ -683,7 +709,13 @@ class ShootFrame:
         st = self.stage
         legal = self._choice_options(w) or []
         if a not in legal:
-            sections = {"feature": "4.5", "accurate": "6", "retention": "6", "cover": "4.5, 4.7"}
+            sections = {
+                "feature": "4.5",
+                "accurate": "6",
+                "retention": "6",
+                "cover": "4.5, 4.7",
+                "allocate": "5.1 step 5",
+            }
             raise _illegal(
                 f"{a} is not possible now: choose one of {', '.join(str(x) for x in legal)} "
                 f"({sections[st]})"
@@ -706,6 +738,10 @@ class ShootFrame:
                 w.replace_top(normals=n, crits=c, fails=fails, rules_left=left)
             else:
                 w.replace_top(rules_left=left)
+        elif st == "allocate":
+            saves = self.retained_saves(w)
+            chosen = next(o for o in self.allocation_options(w, *saves) if o.action == a)
+            self.inflict_unblocked(w, *chosen.left(self.normals, self.crits))
         else:
             _, cover_n, cover_c = next(o for o in self.cover_options(w) if o[0] == a.text)
             self._roll_defence(w, cover_n, cover_c)
@@ -726,7 +762,7 @@ class ShootFrame:
                 )
             w.replace_top(targets=(*self.targets, a.target))
             return
-        if st in ("feature", "accurate", "retention", "cover"):
+        if st in ("feature", "accurate", "retention", "cover", "allocate"):
             self._act_choice(w, a)
             return
         if st == "attack_reroll":

@@ -1235,6 +1235,12 @@ class DecisionKind(_Declared):
         "activate",
         "When: a player activates a ready operative. Rules: 1.5.",
     )
+    ALLOCATE_SAVES = (
+        "allocate_saves",
+        "When: the defender chooses which retained attack dice its saves block, when two "
+        "allocations would differ in effect (``Allocate saves crit>crit normal>normal``; "
+        ":mod:`engine.game.allocation`). Rules: 5.1 step 5.",
+    )
     ATTACK_TARGET = (
         "attack_target",
         "When: the player of an operative whose Shoot action's header was chosen (``Shoot "

@@ -3,8 +3,9 @@
 
 - **Just A Scratch**: a normal success's damage on a friendly KOMMANDO operative (not a BOMB
   SQUIG or GROT) is ignored. Shoot: offered in the defence dice window when at least one
-  normal success would go unblocked (the Shoot inflicts its damage at once after that
-  window); the first unblocked normal success then inflicts no damage. Fight: offered in
+  normal success could go unblocked (under some allocation of saves the rules allow: the
+  defender allocates after that window, :mod:`engine.game.allocation`); the first
+  unblocked normal success then inflicts no damage. Fight: offered in
   the ``strike`` window of an enemy's normal strike on it; that strike inflicts no damage.
 - **Kunnin' But Brutal**: a friendly KOMMANDO operative with a Conceal order fighting in an
   activation in which it performed a Charge (Throat Slittas lets it): offered in the
@@ -39,6 +40,7 @@ import attrs
 from engine.dice.shoot import unblocked
 from engine.game import universal
 from engine.game.actions import Action, IllegalActionError
+from engine.game.allocation import allocations
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import Effect
@@ -85,11 +87,30 @@ def _striker_profile(w: Work, f: Any, op: str) -> Any:
 
 def _shot_unblocked(w: Work, f: Any) -> tuple[int, int]:
     """The unblocked (normals, crits) of the Shoot ``f`` with its defence dice as they are
-    now (as the Shoot sequence resolves them, 5.1 step 5)."""
+    now, under the least-damage allocation of saves (5.1 step 5)."""
+    sn, sc = _shot_saves(w, f)
+    prof = f.profile(w)
+    d = prof.rules.dice
+    return unblocked(f.normals, f.crits, sn, sc, prof.normal_damage, prof.critical_damage, d.brutal)
+
+
+def _normal_can_go_unblocked(w: Work, f: Any) -> bool:
+    """Whether an allocation of saves the rules allow leaves a normal success of the Shoot
+    ``f`` unblocked (the defender allocates after this window, 5.1 step 5:
+    :mod:`engine.game.allocation`)."""
+    sn, sc = _shot_saves(w, f)
+    brutal = f.profile(w).rules.dice.brutal
+    return any(
+        a.left(f.normals, f.crits)[0] > 0 for a in allocations(f.normals, f.crits, sn, sc, brutal)
+    )
+
+
+def _shot_saves(w: Work, f: Any) -> tuple[int, int]:
+    """The (normal, critical) saves of the Shoot ``f`` with its defence dice as they are now
+    (as the Shoot sequence counts them, 5.1 step 4)."""
     from engine.game.shoot_targets import targeting
 
     t = w.op(f.targets[f.idx])
-    prof = f.profile(w)
     save = w.ctx.datacards[t.id].save + w.stat_change(t.id, "save")
     if f.cover and w.ctx.hooks.would.get("would_save_in_cover"):
         src = f.sight_from if f.idx == 0 and f.sight_from else f.shooter
@@ -104,8 +125,7 @@ def _shot_unblocked(w: Work, f: Any) -> tuple[int, int]:
             sc += 1
         elif v != 1 and v >= max(2, save):
             sn += 1
-    d = prof.rules.dice
-    return unblocked(f.normals, f.crits, sn, sc, prof.normal_damage, prof.critical_damage, d.brutal)
+    return sn, sc
 
 
 def _scratch_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
@@ -120,7 +140,7 @@ def _scratch_condition(w: Work, player: str, info: Mapping[str, Any]) -> bool:
         f = _shoot_frame(w)
         if f is None or f.profile(w).normal_damage <= 0:
             return False
-        return _shot_unblocked(w, f)[0] > 0
+        return _normal_can_go_unblocked(w, f)
     f = _fight_frame(w)
     op = str(info.get("op", ""))
     if f is None or info.get("die") != "normal" or w.ctx.owner.get(op) == player:

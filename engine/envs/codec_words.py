@@ -1,0 +1,106 @@
+"""The published vocabularies of the action codec (:mod:`engine.envs.codec`): the words of
+its ``fixed`` and ``allocate`` families and the verbs of its other families, by notation
+(:mod:`engine.game.actions`). The codec's indices follow the order of these tuples, so an
+entry is only ever appended.
+"""
+
+from __future__ import annotations
+
+from engine.game.actions import MOVE_VERBS
+
+__all__ = [
+    "ALLOCATION_WORDS",
+    "ATTACK_VERBS",
+    "FIXED_WORDS",
+    "MAX_SAVES",
+    "NAMED_TARGET_VERBS",
+    "NAMED_VERBS",
+    "OPERATIVE_VERBS",
+    "POINT_VERBS",
+]
+
+FIXED_WORDS: tuple[str, ...] = (
+    "Pass",
+    "Done",
+    "Keep",
+    "Decline",
+    "End activation",
+    "Back",
+    "Initiative A",
+    "Initiative B",
+    "Drop zone A",
+    "Drop zone B",
+    "Play +1",
+    "Play +2",
+    "Play +3",
+    "Play -1",
+    "Play -2",
+    "Play -3",
+    "Play re-roll",
+    "Strike crit",
+    "Strike normal",
+    *(f"Block {a} with {b}" for a in ("nothing", "crit", "normal") for b in ("crit", "normal")),
+    "Same feature cover",
+    "Same feature obscured",
+    "Same feature both",
+    "Apply Punishing",
+    "Apply Rending",
+    "Apply Severe",
+    "Cover save normal",
+    "Cover save critical",
+    "Cover save two normals",
+    "Cover save normal and critical",
+    "Cover save none",
+    *(f"Accurate {n}" for n in range(10)),
+    *(f"Command re-roll {n}" for n in range(1, 7)),
+)
+"""The operand-free actions and those of a small fixed vocabulary, by notation: the
+``fixed`` family's word field."""
+
+MAX_SAVES = 4
+"""The most saves an ``Allocate saves`` action allocates (a shot's defence dice are at most
+3, cover saves among them)."""
+
+
+def _allocation_words(most: int) -> tuple[str, ...]:
+    """Every ``Allocate saves`` notation that uses at most ``most`` saves: ``none`` first,
+    then by saves used and in the order of the blocks' counts."""
+    words = ["none"]
+    for used in range(1, most + 1):
+        for k in range(used + 1):
+            for j in range(used - k + 1):
+                for y in range((used - k - j) // 2 + 1):
+                    x = used - k - j - 2 * y
+                    blocks = (
+                        ["crit>crit"] * k
+                        + ["crit>normal"] * j
+                        + ["normals>crit"] * y
+                        + ["normal>normal"] * x
+                    )
+                    words.append(" ".join(blocks))
+    return tuple(words)
+
+
+ALLOCATION_WORDS: tuple[str, ...] = _allocation_words(MAX_SAVES)
+"""The blocks of every ``Allocate saves`` action the codec encodes (at most
+:data:`MAX_SAVES` saves), the ``allocate`` family's field."""
+
+OPERATIVE_VERBS: tuple[str, ...] = (
+    "Activate engage",
+    "Activate conceal",
+    "Counteract",
+    "Guard",
+    "Interrupt",
+    "Shoot",
+    *MOVE_VERBS,
+    "Retaliate",
+    "Also",
+)
+"""The ``operative`` family's verbs: an action naming one operative and nothing else (the
+Shoot and move headers, ``Retaliate LEG-2`` without weapon; ``Also LEG-3`` names its
+target)."""
+
+ATTACK_VERBS = ("Shoot", "Fight", "Hatchway fight")
+NAMED_TARGET_VERBS = ("Ploy", "Use", "Act")
+NAMED_VERBS = ("Equipment", "Op", "Pick up", "Operate hatch")
+POINT_VERBS = ("Act", "Place marker", "Set up", "named text")
