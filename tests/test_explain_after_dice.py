@@ -26,10 +26,11 @@ from engine.dice.fight import fight
 from engine.dice.profile import AttackProfile, Fighter
 from engine.dice.rules import Devastating, WeaponRules
 from engine.explain import QueryError, explain
+from engine.game.allocation import least_damage_choice
 from engine.game.context import Hooks
 from engine.game.scenario_check import play_step
 from engine.game.scenario_file import load_scenario
-from engine.game.state import Chance, GameState
+from engine.game.state import Chance, Decision, GameState
 from engine.game.work import Work
 from engine.rulesets import get as get_ruleset
 
@@ -72,6 +73,16 @@ def _wounds(state: GameState, op: str) -> int:
     return 0 if o.incapacitated or not o.alive else o.wounds
 
 
+def _least_damage_allocation(state: GameState) -> GameState:
+    """The defender's allocation of saves, where the game asks for it (5.1 step 5, a
+    decision only when allocations differ in effect): the least-damage one
+    (:func:`engine.game.allocation.least_damage_choice`), which ``explain``'s distribution
+    assumes (the defender's best when nothing but damage is at stake)."""
+    if isinstance(state.node, Decision) and state.node.kind == "allocate_saves":
+        state, _ = state.apply(least_damage_choice(state))
+    return state
+
+
 def _game_damage(state: GameState, action: str, target: str) -> dict[int, Fraction]:
     """The damage the game's Shoot sequence inflicts on ``target``, exactly: every chance
     outcome of the attack roll (grouped by the attack dice it retains: the sequence reads
@@ -100,7 +111,7 @@ def _game_damage(state: GameState, action: str, target: str) -> dict[int, Fracti
             rolled = 6**s.node.request.dice
             assert sum(w for _, w in outcomes) == rolled
             for roll, w_def in outcomes:
-                end, _ = s.apply(roll)
+                end = _least_damage_allocation(s.apply(roll)[0])
                 assert not isinstance(end.node, Chance)
                 dmg = start - _wounds(end, target)
                 dist[dmg] = dist.get(dmg, Fraction(0)) + Fraction(weight * w_def, 6**4 * rolled)

@@ -47,6 +47,7 @@ __all__ = [
     "allocation_options",
     "allocations",
     "least_damage",
+    "least_damage_choice",
     "scratch_copy",
     "settled",
     "shot_allocations",
@@ -256,3 +257,21 @@ def shot_allocations(w: Work, f: Any, normal_saves: int, crit_saves: int) -> lis
         prof.rules.dice.brutal,
         lambda c, un, uc: c.top.inflict_unblocked(c, un, uc),
     )
+
+
+def least_damage_choice(state: Any) -> Action:
+    """At an ``allocate_saves`` decision of ``state`` (a
+    :class:`~engine.game.state.GameState`), the least-damage allocation: the one the engine
+    applies when the allocation cannot change the outcome (:func:`least_damage`), first of
+    :func:`allocation_options` (``legal_actions`` lists the allocations sorted by their
+    notation, not by damage). What a scenario's ``choices = "decline"`` takes there.
+
+    Raises:
+        ValueError: ``state`` is not at the defender's allocation of saves.
+    """
+    node = state.node
+    if getattr(node, "kind", None) != "allocate_saves":
+        raise ValueError(f"least_damage_choice: not an allocation of saves: {node!r}")
+    w = Work(state)
+    f = w.top
+    return shot_allocations(w, f, *f.retained_saves(w))[0].action

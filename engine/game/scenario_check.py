@@ -12,6 +12,7 @@ import attrs
 
 from engine.errors import KillTeamError
 from engine.game.actions import Action, IllegalActionError, format_action, parse_action
+from engine.game.allocation import least_damage_choice
 from engine.game.events import Event
 from engine.game.fight import FightFrame
 from engine.game.markers import controller
@@ -36,11 +37,21 @@ of :data:`ATTACK_CHOICE_KINDS`), by the dice core's values
 (:func:`engine.agents.scenario_choices.best_choice`)."""
 
 ATTACK_CHOICE_KINDS = frozenset(
-    {"reroll", "dice_ploy", "same_feature", "accurate", "retention_rule", "cover_save", "team_rule"}
+    {
+        "reroll",
+        "dice_ploy",
+        "same_feature",
+        "accurate",
+        "retention_rule",
+        "cover_save",
+        "team_rule",
+        "allocate_saves",
+    }
 )
 """The decision kinds a ``choices`` policy answers (:mod:`engine.game.attacks`: re-rolls,
 ploys on dice, cover or obscured from one feature, Accurate, Punishing/Rending/Severe, the
-cover save, a rule's "use it?"), and ploy windows (``ploy``) while an attack is under way."""
+cover save, a rule's "use it?", the defender's allocation of saves), and ploy windows
+(``ploy``) while an attack is under way."""
 
 _DECLINES = tuple(
     parse_action(t) for t in ("Keep", "Decline", "Pass", "Accurate 0", "Cover save none")
@@ -56,7 +67,9 @@ class ChoicePolicy:
     Attributes:
         kind: ``"ask"`` (the script names every decision), ``"best"`` (``chooser``'s
             answer) or ``"decline"`` (keep the dice, decline the rule or ploy, Accurate 0,
-            no cover save; a choice with no way to decline is left to the script).
+            no cover save, the least-damage allocation of saves, listed first: what the
+            engine does when the allocation cannot change the outcome; a choice with no way
+            to decline is left to the script).
         chooser: the best answer (:data:`Chooser`), for ``"best"``.
     """
 
@@ -80,6 +93,9 @@ class ChoicePolicy:
             return self.chooser(state)
         if self.kind == "decline":
             legal = state.legal_actions()
+            node = state.node
+            if isinstance(node, Decision) and node.kind == "allocate_saves":
+                return least_damage_choice(state)
             return next((a for a in _DECLINES if a in legal), None)
         return None
 

@@ -583,9 +583,8 @@ class ShootFrame:
         return sn, sc
 
     def allocation_options(self, w: Work, sn: int, sc: int) -> list[Allocation]:
-        """The defender's allocations of ``sn`` normal and ``sc`` critical saves that differ
-        in effect, the least-damage one first (:func:`engine.game.allocation.shot_allocations`:
-        each resolved on a scratch copy by :meth:`inflict_unblocked`)."""
+        """The defender's allocations of ``sn`` normal and ``sc`` critical saves differing in
+        effect, least damage first (each tried on a scratch copy: :meth:`inflict_unblocked`)."""
         return shot_allocations(w, self, sn, sc)
 
     def inflict_unblocked(self, w: Work, un: int, uc: int) -> None:
