@@ -680,7 +680,8 @@ def test_sweep_no_token_nor_reveal_when_the_enemy_did_not_contest() -> None:
 
 def test_sweep_clear_action_clears_a_controlled_marker_and_reveals() -> None:
     # RED-1 controls the centre marker (0.5" from it, alone): Clear costs 1AP, the marker
-    # is cleared for the turning point and the op revealed; a second Clear there is refused.
+    # is cleared for the turning point and the op revealed; a second Clear there is legal
+    # (the pack prints no condition against it) but changes nothing and is not offered.
     s = game(
         {"RED-1": {"at": (15 - NEAR_OBJ, 11)}, "RED-2": {"at": (15 + NEAR_OBJ, 11)}},
         tac=SWEEP_A,
@@ -691,8 +692,11 @@ def test_sweep_clear_action_clears_a_controlled_marker_and_reveals() -> None:
     assert s.operative("RED-1").ap == 1
     assert of_kind(ev, "marker_cleared")
     s, _ = play(s, ["End activation", "Activate RED-2 engage"])
-    with pytest.raises(IllegalActionError, match="already cleared"):
-        s.apply("Act RED-2 clear centre")
+    assert s.is_legal("Act RED-2 clear centre")
+    assert "Act RED-2 clear centre" not in [str(x) for x in list(s.legal_actions())]
+    s, ev = play(s, ["Act RED-2 clear centre"])
+    assert s.mission.fact("Sweep & Clear:A:cleared") == ("centre",)
+    assert not of_kind(ev, "marker_cleared") and s.operative("RED-2").ap == 1
 
 
 @pytest.mark.parametrize(
