@@ -73,6 +73,11 @@ def listed(s: GameState, text: str, op: str) -> bool:
     return Action("Act", op=op, text=text) in s.legal_actions()
 
 
+def offered(s: GameState, text: str, op: str) -> bool:
+    """Whether ``Act <op> <text>`` is among the actions listed (offered), not only legal."""
+    return any(a.verb == "Act" and a.op == op and a.text == text for a in list(s.legal_actions()))
+
+
 def refused(s: GameState, action: str, why: str) -> None:
     """``action`` raises naming ``why`` and leaves ``s`` unchanged."""
     before = s.hash()
@@ -381,17 +386,25 @@ def test_reboot_pick_must_be_a_markers_number() -> None:
     refused(gambit_of_tp2(), "Op reboot 4", "objective marker's number")
 
 
-def test_reboot_no_pick_in_the_first_turning_point() -> None:
-    # An inert marker changes nothing in TP1, so no pick is asked (module docstring).
+def test_reboot_pick_asked_in_the_first_turning_point_too() -> None:
+    """The op's text asks for the picks "at the start of the Gambit step of each Strategy
+    phase", with no "after the first": the first turning point's Gambit step opens with
+    the player with initiative's pick, and after both picks a marker is inert (two picks
+    of 1-3 always leave one inert: the same number, or the one neither picked)."""
     s = new_game(KZ, KASRKIN, LEGIONARIES, GameOptions(crit_op="reboot"))
     agent, dice = RandomAgent(1), SeededDice(1)
-    while s.tp < 2:
+    picks: list[tuple[int, str]] = []
+    while len(picks) < 2 and s.tp < 2:
         if isinstance(s.node, Chance):
             s = s.apply(dice.roll(s))[0]
-        else:
-            assert isinstance(s.node, Decision) and s.node.kind != "reboot pick"
-            s = s.apply(agent.act(s))[0]
-    assert reboot.inert(Work(s)) == ()
+            continue
+        assert isinstance(s.node, Decision)
+        if s.node.kind == "reboot pick":
+            picks.append((s.tp, s.node.player))
+        s = s.apply(agent.act(s))[0]
+    assert [tp for tp, _ in picks] == [1, 1]
+    assert picks[0][1] == s.initiative and picks[1][1] != s.initiative
+    assert s.tp == 1 and len(reboot.inert(Work(s))) == 1
 
 
 def test_reboot_action_costs_2ap_and_makes_a_controlled_marker_not_inert() -> None:
@@ -409,7 +422,11 @@ def test_reboot_action_costs_2ap_and_makes_a_controlled_marker_not_inert() -> No
     assert reboot.inert(Work(s)) == ()
 
 
-def test_reboot_only_an_inert_marker() -> None:
+def test_reboot_of_a_marker_that_is_not_inert_is_legal_and_does_nothing() -> None:
+    """Reboot's printed conditions are only "not in the first turning point, not within an
+    enemy's control range"; "inert" belongs to its effect. So Reboot of the controlled,
+    non-inert centre is legal, costs its 2AP (KAS-1 APL 3: 1AP left) and leaves A inert;
+    it is not offered, since choosing it can change nothing."""
     s = pos(
         "reboot",
         2,
@@ -417,8 +434,27 @@ def test_reboot_only_an_inert_marker() -> None:
         Reboot__inert=("A",),
     )
     s, _ = run(s, ["Activate KAS-1 engage"])
-    assert not listed(s, "reboot centre", "KAS-1")
-    refused(s, "Act KAS-1 reboot centre", "not inert")
+    assert not offered(s, "reboot centre", "KAS-1")
+    assert s.is_legal("Act KAS-1 reboot centre")
+    ap = s.operative("KAS-1").ap
+    s, ev = run(s, ["Act KAS-1 reboot centre"])
+    assert [e["action"] for e in kinds(ev, "mission_action")] == ["Reboot"]
+    assert kinds(ev, "marker_rebooted") == []
+    assert s.operative("KAS-1").ap == ap - 2
+    assert reboot.inert(Work(s)) == ("A",)
+
+
+def test_reboot_still_needs_a_marker_the_operative_controls() -> None:
+    """The effect acts on "an objective marker the active operative controls": naming a
+    marker KAS-1 does not control (it stands on the centre, not on B) is refused (4.8)."""
+    s = pos(
+        "reboot",
+        2,
+        {"KAS-1": {"at": ON_CENTRE}, "LEG-3": {"at": ON_A, **IDLE}},
+        Reboot__inert=("B",),
+    )
+    s, _ = run(s, ["Activate KAS-1 engage"])
+    refused(s, "Act KAS-1 reboot b", "must control objective marker B")
 
 
 def test_reboot_needs_2ap() -> None:

@@ -529,14 +529,15 @@ def test_composition_types_without_options_carry_their_whole_card(options_team: 
 
 
 def test_composition_leader_size_and_limits(options_team: Any) -> None:
-    """Leader: the first group of one. Size 1 + 7 = 8, widened to 7 (the walker counts as two
-    selections) .. 9 (the two (X) operatives count as one). Each listed line once except
+    """Leader: the first group of one. Size 1 + 7 = 8 selections, the walker counting as two
+    and the two (X) operatives as half each (selection weights). Each listed line once except
     TROOPER and ENGINEER; ENGINEER up to two; the starred lines (all Gunner options and the
     Sniper) at most two together."""
     (team,) = options_team.teams
     sel = team.selection
     assert sel.leader == ("Warden Captain", "Warden Lieutenant")
-    assert sel.size == (7, 9)
+    assert sel.size == (8, 8)
+    assert dict(sel.weights) == {"Brass Hound": 0.5, "Brass Pup": 0.5, "Brass Walker": 2.0}
     assert dict(sel.limits) == {
         "Warden Gunner [Steam Flamer; Gun Butt]": 1,
         "Warden Gunner [Rivet-Gun; Gun Butt]": 1,
@@ -789,21 +790,22 @@ def test_sample_hierotek_options_and_limits() -> None:
 @needs_samples
 def test_sample_kommandos_options_and_limits() -> None:
     """Kommandos: the Boss Nob (first group of one) leads without a LEADER keyword (reported);
-    Boys unlimited; the two (X) half-selections widen the size to 10-11 (reported)."""
+    Boys unlimited; the two (X) operatives count as half a selection each: 1 + 9 = 10
+    selections, the Grot and the Bomb Squig weighing 0.5."""
     team, messages = _sample("ORK-KOM")
     assert team.selection.leader == ("Kommando Boss Nob",)
     assert _slots(team, "Kommando Boss Nob") == [["Slugga; Big Choppa", "Slugga; Power Klaw"]]
-    assert team.selection.size == (10, 11)
+    assert team.selection.size == (10, 10)
+    assert dict(team.selection.weights) == {"Kommando Bomb Squig": 0.5, "Kommando Grot": 0.5}
     limits = dict(team.selection.limits)
     assert "Kommando Boy" not in limits and limits["Kommando Grot"] == 1
     assert any("LEADER keyword" in m for m in messages)
-    assert any("widened to 10-11" in m for m in messages)
 
 
 @needs_samples
 def test_sample_pathfinders_options_and_limits() -> None:
     """Pathfinders: Weapons Experts (two options) up to two; Shas'La unlimited; the MB3
-    drone counts as two selections (size 11-12, reported)."""
+    drone counts as two selections (1 + 11 = 12 selections, the MB3 weighing 2)."""
     team, messages = _sample("TAU-PF")
     assert _slots(team, "Weapons Expert Pathfinder") == [
         ["Ion Rifle; Gun Butt", "Rail Rifle; Gun Butt"]
@@ -812,8 +814,9 @@ def test_sample_pathfinders_options_and_limits() -> None:
     assert limits["Weapons Expert Pathfinder"] == 2
     assert "Shas'La Pathfinder" not in limits
     assert limits["MV1 Gun Drone"] == 1
-    assert team.selection.size == (11, 12)
-    assert any("'MB3 Recon Drone'" in m and "widened" in m for m in messages)
+    assert team.selection.size == (12, 12)
+    assert dict(team.selection.weights) == {"MB3 Recon Drone": 2.0}
+    assert not [m for m in messages if "MB3" in m]  # read: nothing left to report
 
 
 @needs_samples

@@ -432,21 +432,57 @@ def test_8_4_retrieval_has_no_cap_per_turning_point() -> None:
     ("tp", "facts", "carrying", "match"),
     [
         (1, (), "", "first turning point"),
-        (2, (("Retrieval:A:searched", ("centre",)),), "", "already been searched"),
         (2, (), "A", "already carrying a marker"),
     ],
 )
 def test_8_4_retrieve_conditions(
     tp: int, facts: tuple[tuple[str, Any], ...], carrying: str, match: str
 ) -> None:
-    # Not in turning point 1; once per objective marker for a kill team; not while carrying
-    # a marker (here objective marker A, picked up in a mission that allows it).
+    # Not in turning point 1; not while carrying a marker (here objective marker A, picked
+    # up in a mission that allows it). A marker already searched is no condition (below).
     spec: dict[str, Any] = {"at": (15.0 - NEAR, 14.5), "ready": True}
     if carrying:
         spec["carrying"] = carrying
     s = with_facts(pos({"RED-1": spec}, tp=tp, a=RT), *facts)
     with pytest.raises(IllegalActionError, match=match):
         play(s, ["Activate RED-1 conceal", "Act RED-1 retrieve centre"])
+
+
+def test_8_4_retrieve_of_a_marker_already_searched_is_legal_and_does_nothing() -> None:
+    """Retrieve's printed conditions are: not in turning point 1, not within an enemy's
+    control range, not carrying a marker. "That hasn't been searched" is inside its effect's
+    "if": RED-1 may Retrieve the centre A searched already; it spends 1AP (APL 2: 1 left),
+    carries nothing and scores nothing (A's VP stay 0: the first search scored before this
+    position). Not offered: it cannot change anything."""
+    spec: dict[str, Any] = {"at": (15.0 - NEAR, 14.5), "ready": True}
+    s = with_facts(pos({"RED-1": spec}, a=RT), ("Retrieval:A:searched", ("centre",)))
+    s, _ = play(s, ["Activate RED-1 conceal"])
+    assert s.is_legal("Act RED-1 retrieve centre")
+    assert "Act RED-1 retrieve centre" not in [str(x) for x in list(s.legal_actions())]
+    s, ev = play(s, ["Act RED-1 retrieve centre"])
+    assert s.operative("RED-1").ap == 1 and s.operative("RED-1").carrying == ()
+    assert s.tokens == () and tac_vp(s, "A") == 0 and vp_whys(ev) == []
+
+
+def test_8_4_retrieve_naming_no_marker_is_legal_when_controlling_none() -> None:
+    """The effect starts "if the active operative controls an objective marker...", so
+    controlling none is no condition: ``Act RED-1 retrieve`` far from every marker is legal,
+    spends 1AP and does nothing. Named on a marker it does not control it is refused (the
+    named marker must be controlled, 4.8)."""
+    s = pos({"RED-1": {"at": (3.0, 3.0), "ready": True}}, a=RT)
+    s, _ = play(s, ["Activate RED-1 conceal"])
+    with pytest.raises(IllegalActionError, match="must control objective marker"):
+        s.apply("Act RED-1 retrieve centre")
+    s, _ = play(s, ["Act RED-1 retrieve"])
+    assert s.operative("RED-1").ap == 1 and s.tokens == () and tac_vp(s, "A") == 0
+
+
+def test_8_4_retrieve_naming_no_marker_searches_the_one_controlled() -> None:
+    """Naming no marker while controlling an unsearched one performs the printed effect on
+    it: RED-1 on the centre searches it and carries A's first Retrieval marker (1VP)."""
+    s = pos({"RED-1": {"at": (15.0 - NEAR, 14.5), "ready": True}}, a=RT)
+    s, _ = play(s, ["Activate RED-1 conceal", "Act RED-1 retrieve"])
+    assert s.mission.fact("Retrieval:A:searched") == ("centre",) and tac_vp(s, "A") == 1
 
 
 def test_8_4_retrieve_not_while_carrying_a_mission_marker() -> None:

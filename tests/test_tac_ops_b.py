@@ -424,13 +424,16 @@ def test_martyrs_token_on_a_controlled_marker_scores_2vp() -> None:
 
 def test_martyrs_tokens_on_a_contested_marker_score_1vp_each_to_the_cap() -> None:
     # Three tokens on B; RED-1 and BLU-1 (APL 2 each) both contest it: nobody controls it,
-    # 1VP per token removed, at most 2VP this turning point: one token stays.
+    # 1VP per token removed, at most 2VP this turning point: one token stays. In the fourth
+    # turning point nothing is left to keep a token for: removed without asking (in the
+    # second and third it is the player's choice: tests/test_tac_op_token_choices.py).
     s = game(
         {"RED-1": {"at": (20.5 - NEAR_OBJ, 11)}, "BLU-1": {"at": (20.5 + NEAR_OBJ, 11)}},
         tac=MARTYRS_A,
         revealed=(True, False),
         facts=(("Martyrs:A:B", 3),),
         last="RED-1",
+        tp=4,
     )
     s, _ = end_tp(s, "RED-1")
     assert tac_vp(s, "A") == 2
@@ -680,7 +683,8 @@ def test_sweep_no_token_nor_reveal_when_the_enemy_did_not_contest() -> None:
 
 def test_sweep_clear_action_clears_a_controlled_marker_and_reveals() -> None:
     # RED-1 controls the centre marker (0.5" from it, alone): Clear costs 1AP, the marker
-    # is cleared for the turning point and the op revealed; a second Clear there is refused.
+    # is cleared for the turning point and the op revealed; a second Clear there is legal
+    # (the pack prints no condition against it) but changes nothing and is not offered.
     s = game(
         {"RED-1": {"at": (15 - NEAR_OBJ, 11)}, "RED-2": {"at": (15 + NEAR_OBJ, 11)}},
         tac=SWEEP_A,
@@ -691,8 +695,11 @@ def test_sweep_clear_action_clears_a_controlled_marker_and_reveals() -> None:
     assert s.operative("RED-1").ap == 1
     assert of_kind(ev, "marker_cleared")
     s, _ = play(s, ["End activation", "Activate RED-2 engage"])
-    with pytest.raises(IllegalActionError, match="already cleared"):
-        s.apply("Act RED-2 clear centre")
+    assert s.is_legal("Act RED-2 clear centre")
+    assert "Act RED-2 clear centre" not in [str(x) for x in list(s.legal_actions())]
+    s, ev = play(s, ["Act RED-2 clear centre"])
+    assert s.mission.fact("Sweep & Clear:A:cleared") == ("centre",)
+    assert not of_kind(ev, "marker_cleared") and s.operative("RED-2").ap == 1
 
 
 @pytest.mark.parametrize(
@@ -779,7 +786,8 @@ def test_dominate_no_token_when_an_enemy_makes_the_kill() -> None:
 
 def test_dominate_tokens_score_1vp_each_at_most_3vp_in_tp3() -> None:
     # RED-1 and RED-2 hold 2 tokens each at the end of TP3: 4 tokens, but at most 3VP this
-    # turning point; RED-1's two go first (roster order), then one of RED-2's.
+    # turning point. Which token stays is A's choice (RED-1's two, then one of RED-2's
+    # here), one token at a time; then the turning point ends.
     s = game(
         {"RED-1": {"at": (5, 5)}, "RED-2": {"at": (5, 15)}, "BLU-1": {"at": (28, 20)}},
         tac=DOMINATE_A,
@@ -789,6 +797,7 @@ def test_dominate_tokens_score_1vp_each_at_most_3vp_in_tp3() -> None:
         tp=3,
     )
     s, _ = end_tp(s, "RED-1")
+    s, _ = play(s, ["Op dominate red-1", "Op dominate red-1", "Op dominate red-2"])
     assert tac_vp(s, "A") == 3
     assert s.mission.fact("Dominate:A") == (("RED-2", 1),)
 

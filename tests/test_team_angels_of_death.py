@@ -512,9 +512,8 @@ def test_chapter_veteran_gives_the_sergeant_one_more_tactic() -> None:
     w = Work(position(LAB, KAS, tactics(AOD, veteran="Aggressive"), operatives=ops))
     assert melee_rules(w, "ANG-1", "power weapon").has(Rending)
     assert not melee_rules(w, "ANG-3", "fists").has(Rending)
-    # Not one of the team's two tactics.
-    problems = tactics(AOD, ("Hardy", "Mobile"), "Hardy").validate()
-    assert any("Chapter Veteran" in p for p in problems)
+    # One of the team's two tactics may be chosen again (the text forbids no repeat).
+    assert tactics(AOD, ("Hardy", "Mobile"), "Hardy").legal
 
 
 def test_ct_siege_specialist_gives_ranged_weapons_saturate() -> None:

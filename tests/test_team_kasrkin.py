@@ -580,14 +580,16 @@ COMMS = {
 
 
 def test_battle_comms_gives_a_friend_apl_plus_1_for_its_next_activation() -> None:
-    # The Vox-Trooper (KAS-1) selects KAS-2 (APL 2); not the Sergeant (APL 3 already) nor
-    # itself. KAS-2's next activation has 3AP.
+    # The Vox-Trooper (KAS-1) selects KAS-2 (APL 2); not itself. The Sergeant (APL 3
+    # already, the cap) may be selected (no printed condition forbids it) but is not
+    # offered: the +1 changes nothing now. KAS-2's next activation has 3AP.
     s = lab((VOX, TROOPER, SERGEANT), COMMS)
     s, _ = run(s, ["Activate KAS-1 engage"])
     comms = [t for t in texts(s) if "battle comms" in t]
     assert comms == ["Act KAS-1 battle comms on KAS-2"]
-    with pytest.raises(IllegalActionError, match="below 3"):
-        s.apply("Act KAS-1 battle comms on KAS-3")
+    assert s.is_legal("Act KAS-1 battle comms on KAS-3")
+    with pytest.raises(IllegalActionError, match="another friendly KASRKIN"):
+        s.apply("Act KAS-1 battle comms on KAS-1")
     s, _ = run(s, ["Act KAS-1 battle comms on KAS-2", "End activation"])
     s = pass_ploy_windows(s)
     s, _ = run(s, ["Activate BLU-1 engage", "End activation"])
@@ -664,7 +666,9 @@ def test_medikit_never_above_the_wounds_stat_nor_on_unwounded_or_distant() -> No
     assert s.operative("KAS-2").wounds == 8
     s = _medic(8, wounds3=2)
     assert not [t for t in texts(s) if "medikit" in t]
-    with pytest.raises(IllegalActionError, match="lost wounds"):
+    # KAS-2 lost no wounds: legal (no printed condition forbids it), not offered.
+    assert s.is_legal("Act KAS-1 medikit on KAS-2")
+    with pytest.raises(IllegalActionError, match="control range"):
         s.apply("Act KAS-1 medikit on KAS-3")
 
 

@@ -28,9 +28,12 @@ from tests.test_game_rules_common import BLU, LAB, attack_texts, of_kind, play, 
 
 
 def lab_team(team_id: str) -> Team:
-    """A built-in team whose rosters may be any 1-14 operatives (module docstring)."""
+    """A built-in team whose rosters may be any 1-14 operatives (module docstring): no size,
+    leader or minimum rule."""
     team = load_builtin_team(team_id)
-    return attrs.evolve(team, selection=attrs.evolve(team.selection, size=(1, 14), leader=()))
+    return attrs.evolve(
+        team, selection=attrs.evolve(team.selection, size=(1, 14), leader=(), minimums=())
+    )
 
 
 def lab(

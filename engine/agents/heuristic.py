@@ -118,6 +118,8 @@ Decisions (``rules/KT24.md`` section in brackets):
   the offered operative that has lost the most wounds (ties: the first listed), or the use
   the choice frame's ``advice(w, action)`` values most; the engine offers them only when
   they can make a difference.
+- **Tac op tokens** (``op tokens``: Martyrs, Dominate): removed, one from the place the
+  op's own advice names (:func:`~engine.agents.mission_choices.remove_tokens`).
 - **No idling**: when nothing scores above ending the activation before any action (the
   operative has nothing to shoot, fight or score), it makes the Reposition or Dash (listed,
   or to a cover spot the engine accepts) that brings it at least 1" closer to its nearest
@@ -259,6 +261,7 @@ class HeuristicAgent:
             "allocate_saves": attack_choices.allocate_saves,
             "team_rule": attack_choices.team_rule,
             "tac op": self._tac_op,
+            "op tokens": mission_choices.remove_tokens,
             "primary op": self._primary_op,
         }
 

@@ -67,6 +67,7 @@ from engine.game.state import GameState, OperativeState, PlayerState, other
 from engine.game.work import Work
 from engine.missions.pack import find_op
 from engine.missions.scoring import CRIT, TAC
+from engine.missions.tac_ops.removal import TokenRemovalFrame, removal_of
 
 __all__ = [
     "APPROACH",
@@ -82,6 +83,7 @@ __all__ = [
     "mission_gambit",
     "pick_primary_op",
     "pick_tac_op",
+    "remove_tokens",
 ]
 
 PERSIST = 0.5
@@ -623,3 +625,22 @@ def pick_primary_op(state: GameState, player: str, legal: list[Action]) -> Actio
     else:
         choice = Action("Op", text="primary crit")
     return choice if choice in legal else legal[0]
+
+
+def remove_tokens(w: Work, player: str, legal: list[Action]) -> Action:
+    """Which tac op token ``player`` removes at the end of a turning point (decision kind
+    ``"op tokens"``, :mod:`engine.missions.tac_ops.removal`): always one (a VP now is
+    certain; ``Decline`` only when nothing else is listed), from the place the op's own
+    ``advice`` values most (ties: the first listed)."""
+    frame = w.top if w.stack else None
+    uses = [a for a in legal if a.verb == "Op"]
+    if not isinstance(frame, TokenRemovalFrame) or not uses:
+        return legal[0]
+    removal = removal_of(frame.op)
+
+    def value(a: Action) -> tuple[float, int]:
+        place = frame.place(w, a)
+        score = removal.advice(w, player, place) if place is not None else -math.inf
+        return score, -uses.index(a)
+
+    return max(uses, key=value)

@@ -252,8 +252,13 @@ def show_team(team: Team, console: Console) -> None:
     table.add_column("Rule")
     table.add_column("Value")
     lo, hi = sel.size
-    add_row(table, "operatives", str(lo) if lo == hi else f"{lo} to {hi}")
+    size = str(lo) if lo == hi else f"{lo} to {hi}"
+    add_row(table, "selections" if sel.weights else "operatives", size)
+    for name, weight in sel.weights:
+        add_row(table, "counts as", f"{name}: {weight:g} selection{'' if weight == 1 else 's'}")
     add_row(table, "leader", " or ".join(sel.leader) or "-")
+    for name, least in sel.minimums:
+        add_row(table, "at least", f"{least} {name}")
     for name, most in sel.limits:
         what = "at most (option)" if parse_entry(name)[1] else "at most"
         add_row(table, what, f"{most} {name}")

@@ -236,6 +236,7 @@ class Hooks:
         self.start_steps: list[Callable[[Any], Any]] = []
         self.gambit_steps: list[Callable[[Any], Any]] = []
         self.ready_end_steps: list[Callable[[Any], Any]] = []
+        self.scoring_steps: list[Callable[[Any], Any]] = []
         self.weapon_sources: list[Callable[[Any, str, str], Sequence[Any]]] = []
         self.token_makers: dict[str, Callable[..., Any]] = {}
         self.equipment_check: Callable[[tuple[str, ...], Any], tuple[str, ...]] | None = None
@@ -282,6 +283,15 @@ class Hooks:
         Ready step begins, returns a frame or ``None``; steps run in the order added."""
         self._open()
         self.ready_end_steps.append(fn)
+
+    def scoring_step(self, fn: Callable[[Any], Any]) -> None:
+        """Add a step at the end of every turning point, after its last ploy window and
+        before the ops score (the ``turning_point_ending`` event, 8): a choice an op's
+        scoring asks of a player (tokens it can remove, 8.4). ``fn(w)`` returns a frame or
+        ``None``; steps run in the order added. When every step returns ``None`` the turning
+        point ends exactly as it would without them."""
+        self._open()
+        self.scoring_steps.append(fn)
 
     def ploy(self, ploy: Any, players: tuple[str, ...]) -> None:
         """Offer ``ploy`` (a :class:`engine.game.ploys.PloyLike`) to ``players`` at each of
@@ -360,6 +370,7 @@ class Hooks:
             start_steps=self.start_steps,
             gambit_steps=self.gambit_steps,
             ready_end_steps=self.ready_end_steps,
+            scoring_steps=self.scoring_steps,
             weapon_sources=self.weapon_sources,
             token_makers=self.token_makers,
             equipment_check=self.equipment_check,
@@ -402,7 +413,8 @@ class HookSet:
         ploys: trigger -> ``(ploy, players)`` pairs (:meth:`Hooks.ploy`).
         actions: ``(rule action, players)`` pairs (:meth:`Hooks.action`).
         conditions: name -> ``fn(w, effect) -> bool`` (:meth:`Hooks.condition`).
-        setup_steps, start_steps, gambit_steps, ready_end_steps: step functions ``fn(w)``
+        setup_steps, start_steps, gambit_steps, ready_end_steps, scoring_steps: step
+            functions ``fn(w)``
             (:meth:`Hooks.setup_step` and the others).
         weapon_sources: ``fn(w, op_id, kind)`` (:meth:`Hooks.weapon_source`).
         token_makers: token kind -> maker (:meth:`Hooks.token_maker`).
@@ -436,6 +448,7 @@ class HookSet:
     token_makers: Mapping[str, Callable[..., Any]] = attrs.field(converter=_read_only)
     equipment_check: Callable[[tuple[str, ...], Any], tuple[str, ...]] | None
     _last: frozenset[WouldHook] = attrs.field(default=frozenset(), converter=_frozenset)
+    scoring_steps: tuple[Callable[[Any], Any], ...] = attrs.field(default=(), converter=_tuple)
     did_table: Mapping[str, tuple[DidHook, ...]] = attrs.field(init=False, repr=False)
     would_table: Mapping[str, tuple[WouldHook, ...]] = attrs.field(init=False, repr=False)
 
@@ -491,6 +504,7 @@ class HookSet:
         hooks.start_steps = list(self.start_steps)
         hooks.gambit_steps = list(self.gambit_steps)
         hooks.ready_end_steps = list(self.ready_end_steps)
+        hooks.scoring_steps = list(self.scoring_steps)
         hooks.weapon_sources = list(self.weapon_sources)
         hooks.token_makers = dict(self.token_makers)
         hooks.equipment_check = self.equipment_check

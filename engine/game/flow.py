@@ -467,6 +467,14 @@ class TurningPointFrame:
             w.replace_top(stage="over")
             ploys.open_window(w, "turning_point_end", tp=w.tp)
         else:
+            if self.stage == "over":
+                # Choices the ops' scoring asks for (tokens a player can remove, 8.4), after
+                # the last ploy window; none asked: the turning point ends as before.
+                frames = [f for step in w.ctx.hooks.scoring_steps if (f := step(w)) is not None]
+                if frames:
+                    w.replace_top(stage="scored")
+                    w.stack.extend(reversed(frames))
+                    return
             # The ops score (rules/KT24.md 8), then effects "until the end of the turning
             # point" end (7.1).
             w.emit("turning_point_ending", tp=w.tp)

@@ -1308,6 +1308,11 @@ class DecisionKind(_Declared):
         "interrupt",
         "When: the player of an interrupting On Guard operative chooses its action. Rules: 9.3.",
     )
+    OP_TOKENS = (
+        "op tokens",
+        "When: at the end of a turning point, a player removes its tokens of a tac op to score "
+        "(Martyrs, Dominate), one at a time, or keeps the rest. Rules: 8.4.",
+    )
     PLOY = (
         "ploy",
         "When: a player uses a ploy or passes in a ploy window. Rules: 7.1.",

@@ -6,6 +6,13 @@ before a given turning point (the first, usually), and not while the operative i
 control range of an enemy operative. A :class:`MarkerAction` acts on an objective marker
 the operative controls; its notation names the marker after the action:
 ``Act KAS-1 secure centre`` (marker names in lower case).
+
+Conditions and effects are kept apart as the pack prints them: only a printed condition
+makes the action illegal (``problem``). What the effect needs of the marker and does not
+find (a Reboot of a marker that is not inert, a Retrieve of a marker already searched) makes
+the action legal but idle (``idle``): it can be performed, spends its AP, counts as
+performed, and changes nothing; it is not offered among the legal actions, since choosing it
+cannot change anything but the AP spent (``docs/rulings/readings-b.md``).
 """
 
 from __future__ import annotations
@@ -77,6 +84,14 @@ class MarkerAction:
             marker, or ``None``.
         ap: its AP cost; ``min_tp``/``max_tp``: the turning points it may be performed in.
         family: the universal action it counts as (``""``).
+        idle: ``idle(w, o, marker)``: why the effect would change nothing on that marker
+            (a quality the effect needs and the marker lacks: not inert, already
+            searched), or ``None``. An idle action stays legal (only printed conditions
+            forbid it) but is not offered, and ``effect`` is not called.
+        bare: the action may also be performed naming no marker (its printed effect is
+            conditional on controlling one, as Retrieve's ``If...``); performed bare it
+            acts on the first marker the operative controls that is not idle, else does
+            nothing. Never offered (naming the marker is).
     """
 
     name: str
@@ -89,6 +104,8 @@ class MarkerAction:
     min_tp: int = 2
     max_tp: int = 4
     family: str = ""
+    idle: Check | None = None
+    bare: bool = False
 
     def _marker(self, w: Work, a: Action) -> str:
         arg = a.text[len(self.text) :].strip()
@@ -99,18 +116,37 @@ class MarkerAction:
             return f"{o.id} must control objective marker {marker} to perform {self.name} (4.8)"
         return None if self.problem is None else self.problem(w, o, marker)
 
+    def idle_reason(self, w: Work, o: OperativeState, marker: str) -> str | None:
+        """Why performing the action on ``marker`` (``""``: naming none) would change
+        nothing though legal, or ``None`` when it has an effect."""
+        if not marker:
+            return f"{o.id} controls no objective marker it would have an effect on ({self.op})"
+        return None if self.idle is None else self.idle(w, o, marker)
+
+    def _bare_marker(self, w: Work, o: OperativeState) -> str:
+        """The marker a bare action acts on: the first ``o`` controls that is not idle."""
+        return next(
+            (
+                m
+                for m in marker_names(w)
+                if self._why(w, o, m) is None and self.idle_reason(w, o, m) is None
+            ),
+            "",
+        )
+
     def offered(self, w: Work, o: OperativeState) -> bool:
         """False when :meth:`options` is empty whatever the AP (:func:`offered`)."""
         return offered(w, o, self.op, self.kind, self.min_tp, self.max_tp)
 
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <op> <name> <marker>`` for each marker it may perform the action on now."""
+        """``Act <op> <name> <marker>`` for each marker it may perform the action on now
+        with an effect (an idle one is legal but not offered)."""
         if common_problem(w, o, self.name, self.op, self.kind, self.min_tp, self.max_tp):
             return []
         return [
             Action("Act", op=o.id, text=f"{self.text} {m.lower()}")
             for m in marker_names(w)
-            if self._why(w, o, m) is None
+            if self._why(w, o, m) is None and self.idle_reason(w, o, m) is None
         ]
 
     def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
@@ -120,6 +156,8 @@ class MarkerAction:
             return why
         if a.target or a.point is not None:
             return f"{self.name} names an objective marker: 'Act {o.id} {self.text} <marker>'"
+        if self.bare and a.text == self.text:
+            return None if self.problem is None else self.problem(w, o, "")
         marker = self._marker(w, a)
         if not marker:
             names = ", ".join(m.lower() for m in marker_names(w))
@@ -127,7 +165,9 @@ class MarkerAction:
         return self._why(w, o, marker)
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
-        """Carry out the action on the named marker."""
-        marker = self._marker(w, a)
+        """Carry out the action on the named marker (a bare one on
+        :meth:`_bare_marker`); an idle action only records that it was performed."""
+        marker = self._bare_marker(w, o) if a.text == self.text else self._marker(w, a)
         w.emit("mission_action", op=o.id, action=self.name, marker=marker, mission_op=self.op)
-        self.effect(w, o, marker)
+        if self.idle_reason(w, o, marker) is None:
+            self.effect(w, o, marker)

@@ -123,8 +123,10 @@ def auto_roster(team: Team) -> Roster:
     and combined limits. Rules an importer could not read are not in the team and so are not
     checked (:func:`auto_roster_note` says so).
 
-    The chosen roster has the middle of the allowed size range (rounded down): the first
-    leader type, then the other operative types in datacard order, one of each per round,
+    The chosen roster has the middle of the allowed size range (rounded down; counted in
+    selections, ``Selection.selections``): the first leader type, then the types the team
+    must include (``Selection.minimums``), then the other operative types in datacard order,
+    one of each per round,
     skipping a type once a selection limit would be broken. A type with wargear options takes
     the loadout (slots' options in datacard order) it has been given least often so far that
     breaks no limit, so per-option limits ("each option only once") are respected.
@@ -147,6 +149,8 @@ def auto_roster(team: Team) -> Roster:
             (*(n for n, _ in picked), name),
             (*(lo_ for _, lo_ in picked), loadout),
         )
+        if sel.selections(trial.operatives) > hi:  # a type counting as two may not fit
+            return False
         return not any(p.startswith(_LIMIT_PREFIXES) for p in trial.validate())
 
     def add(name: str) -> bool:
@@ -162,11 +166,20 @@ def auto_roster(team: Team) -> Roster:
     for name in sel.leader:
         if name in cards and add(name):
             break
+
+    def made() -> int:
+        return sel.selections([n for n, _ in picked])
+
+    for selector, least in sel.minimums:  # the types a roster must include, first
+        name = selector.partition(" [")[0]
+        for _ in range(least):
+            if name in cards and made() < size:
+                add(name)
     others = [op.name for op in team.operatives if op.name not in sel.leader]
-    while len(picked) < size and others:
+    while made() < size and others:
         added = False
         for name in others:
-            if len(picked) >= size:
+            if made() >= size:
                 break
             added = add(name) or added
         if not added:

@@ -300,13 +300,14 @@ OpTest = Callable[[Work, str], bool]
 class Medikit(SelectingAction):
     """Medikit (a unique action printed by several teams for their medic; a
     :class:`engine.game.rule_actions.RuleActionLike`): one friendly operative of the kind the
-    team names (``patient``), within the medic's control range, that has lost wounds regains
-    up to 2D3 of them (:func:`heal_roll`, the team's ``roll`` key registered with
-    :func:`heal_2d3`); not one the team's Medic! was used on this turning point (``saved``,
-    :meth:`Medic.saved`). The medic itself may be selected (the rule says "friendly", not
-    "other friendly": an operative is within and visible to itself, 4.1, 4.3). Not while the
-    medic is within control range of an enemy operative. Notation
-    ``Act <medic> medikit on <friend>``.
+    team names (``patient``), within the medic's control range, regains up to 2D3 lost
+    wounds (:func:`heal_roll`, the team's ``roll`` key registered with :func:`heal_2d3`); not
+    one the team's Medic! was used on this turning point (``saved``, :meth:`Medic.saved`).
+    One that has lost no wounds may be selected (no printed condition forbids it): nothing
+    is rolled or regained, and it is not offered (:meth:`idle_target`). The medic itself may
+    be selected (the rule says "friendly", not "other friendly": an operative is within and
+    visible to itself, 4.1, 4.3). Not while the medic is within control range of an enemy
+    operative. Notation ``Act <medic> medikit on <friend>``.
 
     Attributes:
         ap: its AP cost (Kasrkin Combat Medic 0AP, Pathfinder Medical Technician 1AP).
@@ -334,20 +335,28 @@ class Medikit(SelectingAction):
     saved: OpTest = attrs.field(repr=False)
 
     def targets(self, w: Work, o: OperativeState) -> list[str]:
-        """Wounded friendly operatives of the team's kind in its control range (itself too),
-        not saved by Medic! this turning point."""
+        """Friendly operatives of the team's kind in its control range (itself too), not
+        saved by Medic! this turning point."""
         return [
             f.id
             for f in w.alive(o.player)
             if self.patient(w, f.id)
-            and f.wounds < w.ctx.datacards[f.id].wounds
             and (f.id == o.id or w.control_range(o, f))
             and not self.saved(w, f.id)
         ]
 
+    def idle_target(self, w: Work, o: OperativeState, target: str) -> str | None:
+        """An operative that has lost no wounds regains none."""
+        if w.op(target).wounds >= w.ctx.datacards[target].wounds:
+            return f"{target} has lost no wounds (Medikit)"
+        return None
+
     def target_rule(self, w: Work, o: OperativeState) -> str:
         """What it selects."""
-        return f"Medikit selects {self.patients} within {o.id}'s control range that has lost wounds"
+        return (
+            f"Medikit selects {self.patients} within {o.id}'s control range, not one Medic! "
+            "was used on this turning point"
+        )
 
     def performer_problem(self, w: Work, o: OperativeState) -> str | None:
         """Only the team's medic performs it."""
@@ -361,5 +370,6 @@ class Medikit(SelectingAction):
         return heal_value(w, a.target)
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
-        """Roll the 2D3 (:func:`heal_roll`)."""
-        heal_roll(w, o, self.name, self.roll, a.target)
+        """Roll the 2D3 (:func:`heal_roll`); nothing for an operative that lost no wounds."""
+        if self.idle_target(w, o, a.target) is None:
+            heal_roll(w, o, self.name, self.roll, a.target)

@@ -12,7 +12,12 @@ A team's action class (``attrs.frozen(slots=True)``, with the fields ``name``, `
 
 Both ask :meth:`UniqueAction.performer_problem` (the operative does not have the action),
 then, unless ``engaged_ok``, refuse within control range of an enemy operative, then
-:meth:`UniqueAction.more_problem` (any further limit of the rule). Helpers for the usual
+:meth:`UniqueAction.more_problem` (any further limit of the rule). Only the printed
+conditions refuse an action: one they allow whose effect would change nothing now (a second
+Pulse Accelerator while the first is active, a Medikit on an operative that has lost no
+wounds) is legal but not offered (:meth:`PlainAction.idle`,
+:meth:`SelectingAction.idle_target`; DESIGN.md: choices are offered only when the options
+differ in effect). Helpers for the usual
 selections: :func:`visible_friends_within` (a SUPPORT rule's "friendly operative visible to
 and within x"").
 """
@@ -75,11 +80,22 @@ class SelectingAction(UniqueAction):
         another friendly ..."``)."""
         raise NotImplementedError
 
+    def idle_target(self, w: Work, o: OperativeState, target: str) -> str | None:
+        """Why selecting ``target`` (one of :meth:`targets`) would change nothing now, or
+        ``None``: such a selection is legal (:meth:`check` accepts it) but not offered
+        (module docstring)."""
+        return None
+
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <op> <text> on <operative>`` for each operative it may select."""
+        """``Act <op> <text> on <operative>`` for each operative it may select whose
+        selection changes something (:meth:`idle_target`)."""
         if self.why_not(w, o, mode) is not None:
             return []
-        return [Action("Act", op=o.id, text=self.text, target=t) for t in self.targets(w, o)]
+        return [
+            Action("Act", op=o.id, text=self.text, target=t)
+            for t in self.targets(w, o)
+            if self.idle_target(w, o, t) is None
+        ]
 
     def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
         """Why ``a`` cannot be performed (naming the rule), or None."""
@@ -94,9 +110,14 @@ class PlainAction(UniqueAction):
 
     __slots__ = ()
 
+    def idle(self, w: Work, o: OperativeState, mode: str) -> str | None:
+        """Why performing it now would change nothing, or ``None``: it is then legal
+        (:meth:`check` accepts it) but not offered (module docstring)."""
+        return None
+
     def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """``Act <op> <text>`` when it may."""
-        if self.why_not(w, o, mode) is not None:
+        """``Act <op> <text>`` when it may and its effect changes something (:meth:`idle`)."""
+        if self.why_not(w, o, mode) is not None or self.idle(w, o, mode) is not None:
             return []
         return [Action("Act", op=o.id, text=self.text)]
 

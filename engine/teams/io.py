@@ -100,6 +100,11 @@ def _field(name: str, get: Callable[[], _T]) -> _T:
         raise _fail(f"field {name!r}: {exc}") from None
 
 
+def _named(name: str, convert: Callable[[Any], _T], value: Any) -> _T:
+    """``convert(value)``; a ValueError names the field ``name``."""
+    return _field(name, lambda: convert(value))
+
+
 def _int(value: Any, _type: Any = int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise _fail(f"expected a whole number, not {brief(value)}")
@@ -277,7 +282,15 @@ def _make_converter() -> cattrs.Converter:
     def structure_selection(data: Any, _t: Any) -> Selection:
         if not isinstance(data, Mapping):
             raise _fail(f"expected an object, not {brief(data)}")
-        allowed = {"size", "leader", "limits", "keyword_limits", "combined_limits"}
+        allowed = {
+            "size",
+            "leader",
+            "limits",
+            "keyword_limits",
+            "combined_limits",
+            "weights",
+            "minimums",
+        }
         extra = sorted(set(data) - allowed)
         if extra:
             raise _fail(f"unknown field {brief(extra[0])} (allowed: {', '.join(sorted(allowed))})")
@@ -286,7 +299,7 @@ def _make_converter() -> cattrs.Converter:
             size = [size, size]
         if not (isinstance(size, list | tuple) and len(size) == 2):
             raise _fail(f"field 'size' must be a number or [minimum, maximum], not {brief(size)}")
-        for key in ("limits", "keyword_limits"):
+        for key in ("limits", "keyword_limits", "weights", "minimums"):
             if not isinstance(data.get(key, {}), Mapping):
                 raise _fail(
                     f"field {key!r} must be an object of selector -> at most, "
@@ -309,6 +322,14 @@ def _make_converter() -> cattrs.Converter:
                 (str(k), _int(v)) for k, v in dict(data.get("keyword_limits", {})).items()
             ),
             combined_limits=tuple(_combined(c) for c in data.get("combined_limits", [])),
+            weights=tuple(
+                (str(k), _named(f"weights: {k}", _float, v))
+                for k, v in dict(data.get("weights", {})).items()
+            ),
+            minimums=tuple(
+                (str(k), _named(f"minimums: {k}", _int, v))
+                for k, v in dict(data.get("minimums", {})).items()
+            ),
         )
 
     def _combined(item: Any) -> tuple[tuple[str, ...], int]:
@@ -338,6 +359,10 @@ def _make_converter() -> cattrs.Converter:
             out["combined_limits"] = [
                 {"types": list(types), "at_most": most} for types, most in s.combined_limits
             ]
+        if s.weights:
+            out["weights"] = {t: int(w) if w == int(w) else w for t, w in s.weights}
+        if s.minimums:
+            out["minimums"] = dict(s.minimums)
         return out
 
     c.register_structure_hook(Selection, structure_selection)
@@ -540,9 +565,12 @@ def _check_loadouts(team: Team, source: str) -> None:
                             f"{source}: operative {op.name!r}: loadouts[{k}]: option "
                             f"{opt.name!r}: no weapon {w!r} on the datacard"
                         )
-    selectors = [s for s, _ in team.selection.limits] + [
-        s for group, _ in team.selection.combined_limits for s in group
-    ]
+    selectors = (
+        [s for s, _ in team.selection.limits]
+        + [s for group, _ in team.selection.combined_limits for s in group]
+        + [s for s, _ in team.selection.minimums]
+        + [t for t, _ in team.selection.weights]
+    )
     for selector in (*team.selection.leader, *selectors):
         try:
             name, options = parse_entry(selector)

@@ -345,6 +345,8 @@ def _selection_problem(sel: Selection) -> str | None:
         _count_problem("limits", sel.limits, MAX_LIST_ITEMS, "limits"),
         _count_problem("keyword_limits", sel.keyword_limits, MAX_LIST_ITEMS, "limits"),
         _count_problem("combined_limits", sel.combined_limits, MAX_LIST_ITEMS, "limits"),
+        _count_problem("weights", sel.weights, MAX_LIST_ITEMS, "weights"),
+        _count_problem("minimums", sel.minimums, MAX_LIST_ITEMS, "minimums"),
     )
     if problem is not None:
         return problem
@@ -352,13 +354,24 @@ def _selection_problem(sel: Selection) -> str | None:
         problem = name_problem("leader or combined_limits", name)
         if problem is not None:
             return problem
-    named = [("limits", s, n) for s, n in sel.limits] + [
-        ("keyword_limits", k, n) for k, n in sel.keyword_limits
-    ]
+    named = (
+        [("limits", s, n) for s, n in sel.limits]
+        + [("keyword_limits", k, n) for k, n in sel.keyword_limits]
+        + [("minimums", s, n) for s, n in sel.minimums]
+    )
     for field, name, n in named:
         problem = name_problem(field, name)
         if problem is None and not (0 <= n <= most):
             problem = f"field {field!r}: {brief(name)}: must be from 0 to {most}, got {brief(n)}"
+        if problem is not None:
+            return problem
+    for name, w in sel.weights:
+        problem = name_problem("weights", name)
+        if problem is None and not (0 < w <= most and (2 * w) == int(2 * w)):
+            problem = (
+                f"field 'weights': {brief(name)}: must be a whole or half number of "
+                f"selections from 0.5 to {most}, got {brief(w)}"
+            )
         if problem is not None:
             return problem
     for types, n in sel.combined_limits:

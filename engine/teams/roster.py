@@ -10,6 +10,7 @@ rules declare (Marks of Chaos, Chapter Tactics) are read from :mod:`engine.teams
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Mapping
@@ -49,6 +50,13 @@ class Selection:
         combined_limits: ``((selectors...), at most)`` pairs: at most that many operatives
             matching any of those selectors together (e.g. "no more than four of these
             combined": Gunners and the Sharpshooter).
+        weights: ``(operative type, selections)`` pairs for the types that count as more or
+            less than one selection (a drone that "counts as two selections": 2; a Grot that
+            counts as half a selection: 0.5); every other type counts as one. ``size`` is
+            counted in selections (:meth:`selections`).
+        minimums: ``(selector, at least)`` pairs for types or options a roster must include
+            (a team composed of "1 X operative" and others: ``("X", 1)`` with a limit of 1
+            makes it exactly one).
     """
 
     size: tuple[int, int]
@@ -56,6 +64,21 @@ class Selection:
     limits: tuple[tuple[str, int], ...] = ()
     keyword_limits: tuple[tuple[str, int], ...] = ()
     combined_limits: tuple[tuple[tuple[str, ...], int], ...] = ()
+    weights: tuple[tuple[str, float], ...] = ()
+    minimums: tuple[tuple[str, int], ...] = ()
+
+    def weight(self, operative_type: str) -> float:
+        """How many selections one operative of ``operative_type`` counts as (1 unless
+        :attr:`weights` says otherwise)."""
+        return next((w for t, w in self.weights if t == operative_type), 1.0)
+
+    def selections(self, operative_types: tuple[str, ...] | list[str]) -> int:
+        """How many selections a roster of ``operative_types`` (one entry per operative)
+        makes, as ``size`` counts them: the sum of their weights, a fraction left over
+        rounded up (a lone half selection still takes a whole one: the text lets two halves
+        share one selection, never a selection be split; docs/RULINGS.md)."""
+        total = sum(self.weight(t) for t in operative_types)
+        return math.ceil(total - 1e-9)
 
 
 @attrs.frozen(slots=True)
@@ -500,9 +523,18 @@ class Roster:
                 problems.append(f"loadout: operative {i + 1}: {problem}")
         lo, hi = sel.size
         n = len(self.operatives)
-        if not lo <= n <= hi:
+        if not sel.weights and not lo <= n <= hi:
             want = str(lo) if lo == hi else f"{lo} to {hi}"
             problems.append(f"size: {n} operatives selected, the team selects {want}")
+        elif sel.weights and not lo <= (made := sel.selections(self.operatives)) <= hi:
+            want = str(lo) if lo == hi else f"{lo} to {hi}"
+            odd = ", ".join(
+                f"{t!r} counts as {w:g}" for t, w in sel.weights if t in self.operatives
+            )
+            problems.append(
+                f"size: team {self.team.name!r} selects {want} selections; these {n} "
+                f"operatives make {made}" + (f" ({odd})" if odd else "")
+            )
         counts = Counter(self.operatives)
         leaders = sum(counts[t] for t in sel.leader)
         if sel.leader and leaders != 1:
@@ -521,6 +553,13 @@ class Roster:
             have = count((selector,))
             if have > most:
                 problems.append(f"limit: at most {most} {selector!r} (selected {have})")
+        for selector, least in sel.minimums:
+            have = count((selector,))
+            if have < least:
+                problems.append(
+                    f"minimum: team {self.team.name!r} must select at least {least} "
+                    f"{selector!r} (selected {have})"
+                )
         for keyword, most in sel.keyword_limits:
             have = sum(
                 c

@@ -46,10 +46,14 @@ TACTICS = (
 """The eight CHAPTER TACTICS, in printed order."""
 
 CHOICE = "Chapter Tactics"
-"""The team-level roster choice: two different tactics, the primary then the secondary."""
+"""The team-level roster choice: two tactics, the primary then the secondary. The faction rule
+forbids no repeat (it says only that instances of one tactic are not cumulative), so the two
+may be the same (docs/RULINGS.md)."""
 
 VETERAN = "Chapter Veteran"
-"""The per-operative roster choice of the Sergeants (their ability Chapter Veteran)."""
+"""The per-operative roster choice of the Sergeants (their ability Chapter Veteran): any
+tactic, one of the team's two included (the text forbids none; having it twice adds nothing,
+but the Sergeant keeps it when Adaptive Tactics changes the team's secondary)."""
 
 SERGEANTS = ("Intercessor Sergeant", "Assault Intercessor Sergeant")
 
@@ -59,8 +63,9 @@ register_choice(
         CHOICE,
         TACTICS,
         count=2,
+        distinct=False,
         default=("Hardy", "Sharpshooter"),
-        summary="Primary and secondary Chapter Tactic of every operative.",
+        summary="Primary and secondary Chapter Tactic of every operative (may be the same).",
     ),
 )
 register_choice(
@@ -71,8 +76,7 @@ register_choice(
         per_operative=True,
         default=("Aggressive",),
         operatives=SERGEANTS,
-        distinct_from=(CHOICE,),
-        summary="The Sergeant's additional Chapter Tactic (not one of the team's two).",
+        summary="The Sergeant's additional Chapter Tactic (any, even one of the team's two).",
     ),
 )
 

@@ -91,8 +91,8 @@ class Reanimate(_HierotekAction, SelectingAction):
     already expended (activated) this turning point, else ready. Not while within control
     range of an enemy operative. Notation ``Act <op> reanimate on <marker's operative>``
     and ``Act <op> reanimate 2ap on <...>`` (the two are one action: once per activation).
-    When the operative cannot be set up anywhere the 2AP version is refused; a 3+ with no
-    room does nothing."""
+    When the operative cannot be set up anywhere the 2AP version does nothing (legal: no
+    printed condition forbids it; not offered); a 3+ with no room does nothing."""
 
     sure: bool = False
     name: str = "Reanimate"
@@ -101,18 +101,20 @@ class Reanimate(_HierotekAction, SelectingAction):
     family: str = "Reanimate"
 
     def targets(self, w: Work, o: OperativeState) -> list[str]:
-        """The operatives of its Reanimation markers in reach (with room when ``sure``)."""
-        out = reanimate_targets(w, o)
-        if self.sure:
-            out = [t for t in out if _room(w, t)]
-        return out
+        """The operatives of its Reanimation markers in reach."""
+        return reanimate_targets(w, o)
+
+    def idle_target(self, w: Work, o: OperativeState, target: str) -> str | None:
+        """The 2AP version for an operative that cannot be set up anywhere does nothing."""
+        if self.sure and not _room(w, target):
+            return f"{target} cannot be set up near its Reanimation marker (Reanimate)"
+        return None
 
     def target_rule(self, w: Work, o: OperativeState) -> str:
         """What it selects."""
         return (
             "Reanimate selects one of your Reanimation markers visible to and within "
             f'{REANIMATE_RANGE:g}" of {o.id}'
-            + (" where its operative can be set up" if self.sure else "")
         )
 
     def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
@@ -125,7 +127,8 @@ class Reanimate(_HierotekAction, SelectingAction):
         """Roll the D6 (1AP), or return the operative at once (2AP)."""
         ready = not reanimation.activated_this_tp(w, a.target)
         if self.sure:
-            reanimation.start_return(w, a.target, ready=ready, source=self.name)
+            if self.idle_target(w, o, a.target) is None:
+                reanimation.start_return(w, a.target, ready=ready, source=self.name)
             return
         w.stack.append(
             RuleRollFrame(
@@ -455,7 +458,9 @@ class CanoptekRepair(_HierotekAction, SelectingAction):
     operative visible to and within 6" of it (itself included) regains up to 2D3 lost
     wounds. Not while within control range of an enemy operative, nor when a friendly
     operative already performed it this turning point. Notation ``Act <op> canoptek repair
-    on <friend>``; only friends that have lost wounds are offered."""
+    on <friend>``; only friends that have lost wounds are offered (one that has lost none may
+    be selected: nothing is rolled, and the action is still performed this turning
+    point)."""
 
     name: str = "Canoptek Repair"
     text: str = "canoptek repair"
@@ -463,18 +468,20 @@ class CanoptekRepair(_HierotekAction, SelectingAction):
     family: str = ""
 
     def targets(self, w: Work, o: OperativeState) -> list[str]:
-        """Wounded friendly HIEROTEK CIRCLE operatives in reach (itself too)."""
-        return [
-            f.id
-            for f in support_targets(w, o, SUPPORT_RANGE)
-            if f.wounds < w.ctx.datacards[f.id].wounds
-        ]
+        """Friendly HIEROTEK CIRCLE operatives in reach (itself too)."""
+        return [f.id for f in support_targets(w, o, SUPPORT_RANGE)]
+
+    def idle_target(self, w: Work, o: OperativeState, target: str) -> str | None:
+        """An operative that has lost no wounds regains none."""
+        if w.op(target).wounds >= w.ctx.datacards[target].wounds:
+            return f"{target} has lost no wounds (Canoptek Repair)"
+        return None
 
     def target_rule(self, w: Work, o: OperativeState) -> str:
         """What it selects."""
         return (
-            "Canoptek Repair selects a friendly HIEROTEK CIRCLE operative that has "
-            f'lost wounds, visible to and within {SUPPORT_RANGE:g}" of {o.id}'
+            "Canoptek Repair selects a friendly HIEROTEK CIRCLE operative visible to and "
+            f'within {SUPPORT_RANGE:g}" of {o.id}'
         )
 
     def more_problem(self, w: Work, o: OperativeState, mode: str) -> str | None:
@@ -493,7 +500,8 @@ class CanoptekRepair(_HierotekAction, SelectingAction):
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """Roll the 2D3 (two D6 halved, rounded up)."""
         w.count(o.player, _REPAIR_TP, w.tp - w.count(o.player, _REPAIR_TP))
-        heal_roll(w, o, self.name, _REPAIR_ROLL, a.target)
+        if self.idle_target(w, o, a.target) is None:
+            heal_roll(w, o, self.name, _REPAIR_ROLL, a.target)
 
 
 def _repair_rolled(w: Work, frame: RuleRollFrame, values: tuple[int, ...]) -> None:

@@ -34,9 +34,11 @@ APL_MAX = 3
 class BattleComms(SelectingAction):
     """Battle Comms (Vox-Trooper, 1AP; a :class:`engine.game.rule_actions.RuleActionLike`):
     another friendly KASRKIN operative gets APL +1 until the end of its next activation (not
-    above 3: not offered on one whose APL is already 3 or more). Not while within control
-    range of an enemy operative. Notation ``Act <vox> battle comms on <friend>``. (Its
-    datacard allows it twice per activation; the core allows a rule action once.)"""
+    above 3 after all changes: not offered on one whose APL is already 3 or more, though it
+    may be selected: no printed condition forbids it, and the +1 counts if its APL drops
+    meanwhile). Not while within control range of an enemy operative. Twice per activation,
+    as its datacard allows (the core's ``would_repeat_action`` hook,
+    :func:`install_battle_comms`). Notation ``Act <vox> battle comms on <friend>``."""
 
     name: str = "Battle Comms"
     text: str = "battle comms"
@@ -44,12 +46,18 @@ class BattleComms(SelectingAction):
     family: str = ""
 
     def targets(self, w: Work, o: OperativeState) -> list[str]:
-        """Other friendly KASRKIN operatives whose APL is below 3."""
-        return [f.id for f in w.friends_of(o.id) if is_kasrkin(w, f.id) and w.apl(f) < APL_MAX]
+        """Other friendly KASRKIN operatives."""
+        return [f.id for f in w.friends_of(o.id) if is_kasrkin(w, f.id)]
+
+    def idle_target(self, w: Work, o: OperativeState, target: str) -> str | None:
+        """A friend whose APL is already 3 gains nothing now (the cap)."""
+        if w.apl(w.op(target)) >= APL_MAX:
+            return f"{target}'s APL is already {APL_MAX} (Battle Comms)"
+        return None
 
     def target_rule(self, w: Work, o: OperativeState) -> str:
         """What it selects."""
-        return "Battle Comms selects another friendly KASRKIN operative whose APL is below 3"
+        return "Battle Comms selects another friendly KASRKIN operative"
 
     def performer_problem(self, w: Work, o: OperativeState) -> str | None:
         """Only a Vox-Trooper performs it."""
@@ -70,9 +78,25 @@ class BattleComms(SelectingAction):
 BATTLE_COMMS = BattleComms()
 
 
+BATTLE_COMMS_PER_ACTIVATION = 2
+"""How many times a Vox-Trooper may perform Battle Comms in one activation (its datacard)."""
+
+
 def install_battle_comms(hooks: Hooks, players: tuple[str, ...]) -> None:
-    """Battle Comms (class docstring)."""
+    """Battle Comms (class docstring): the action, and its second performance in an
+    activation (``would_repeat_action``; never a third)."""
+
+    def repeat(w: Work, allowed: bool, **info: Any) -> bool:
+        op = str(info.get("op", ""))
+        if allowed or info.get("action") != BATTLE_COMMS.text or info.get("mode") != "activation":
+            return allowed
+        if w.ctx.owner.get(op) not in players or BATTLE_COMMS.performer_problem(w, w.op(op)):
+            return allowed
+        done = sum(1 for d in info.get("done", ()) if d == BATTLE_COMMS.text)
+        return done < BATTLE_COMMS_PER_ACTIVATION
+
     hooks.action(BATTLE_COMMS, players)
+    hooks.transform("would_repeat_action", repeat)
 
 
 # -- Medikit (Combat Medic unique action) -------------------------------------------------------

@@ -27,7 +27,8 @@ class Signal(SelectingAction):
     visible to and within 6" of it gets APL +1 until the end of that operative's next
     activation. Not while within control range of an enemy operative. Offered only on a friend
     whose APL is not already raised (APL changes are clamped at +1, 2.1: a second +1 does
-    nothing). Notation ``Act <comms> signal on <friend>``."""
+    nothing now); one whose APL is raised may still be selected (no printed condition forbids
+    it). Notation ``Act <comms> signal on <friend>``."""
 
     name: str = "Signal"
     text: str = "signal"
@@ -35,19 +36,20 @@ class Signal(SelectingAction):
     family: str = ""
 
     def targets(self, w: Work, o: OperativeState) -> list[str]:
-        """Other friendly PATHFINDER operatives visible to and within 6" whose APL is not
-        raised."""
-        return [
-            f.id
-            for f in visible_friends_within(w, o, SIGNAL_RANGE)
-            if is_pathfinder(w, f.id) and w.apl(f) <= w.ctx.datacards[f.id].apl
-        ]
+        """Other friendly PATHFINDER operatives visible to and within 6"."""
+        return [f.id for f in visible_friends_within(w, o, SIGNAL_RANGE) if is_pathfinder(w, f.id)]
+
+    def idle_target(self, w: Work, o: OperativeState, target: str) -> str | None:
+        """A friend whose APL is already raised gains nothing now."""
+        if w.apl(w.op(target)) > w.ctx.datacards[target].apl:
+            return f"{target}'s APL is already raised (Signal)"
+        return None
 
     def target_rule(self, w: Work, o: OperativeState) -> str:
         """What it selects."""
         return (
             "Signal selects another friendly PATHFINDER operative visible to and "
-            f'within 6" of {o.id} whose APL is not already raised'
+            f'within 6" of {o.id}'
         )
 
     def performer_problem(self, w: Work, o: OperativeState) -> str | None:

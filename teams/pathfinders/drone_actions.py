@@ -196,8 +196,9 @@ class PulseAccelerator(PlainAction):
             return f"{o.id} is not an MV31 drone: only it performs Pulse Accelerator"
         return None
 
-    def more_problem(self, w: Work, o: OperativeState, mode: str) -> str | None:
-        """Not while its Pulse Accelerator is active."""
+    def idle(self, w: Work, o: OperativeState, mode: str) -> str | None:
+        """While its Pulse Accelerator is active, performing it again changes nothing (the
+        same effect, until the same time): legal (no printed condition), not offered."""
         if accelerating(w, o.id):
             return f"{o.id}'s Pulse Accelerator is already active"
         return None
@@ -218,7 +219,10 @@ class PulseAccelerator(PlainAction):
         return value
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
-        """The drone's token, until the start of its next activation."""
+        """The drone's token, until the start of its next activation (already there when
+        it is active: nothing more)."""
+        if self.idle(w, o, mode) is not None:
+            return
         w.effects.append(Effect("token", o.id, "end_battle", source=o.id, detail=ACCELERATING))
         w.emit("pulse_accelerator", op=o.id)
 

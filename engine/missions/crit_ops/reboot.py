@@ -5,18 +5,20 @@
   marker, then drop zone B's marker, so those are 1, 2 and 3. The pack lets the players
   number them at set-up; a fixed numbering is our choice (numbers only name the markers,
   and the picks below are made knowing them).
-- *Picks*: at the start of the Gambit step of each turning point after the first, each
-  player secretly picks one number (``Op reboot <n>``), the player with initiative first;
-  the first pick stays secret (fact ``"secret:<player>:Reboot pick"``) until both have
-  picked, then both are revealed together. The same number for both: that marker is inert
-  for this turning point; different numbers: the marker neither picked is inert. The pack
-  asks for a pick in the first turning point too; it is left out here because an inert
-  marker changes nothing then (nothing scores at the end of the first turning point and
-  Reboot cannot be performed in it), so the pick would be a decision without effect. A
-  layout without objective markers has no picks.
+- *Picks*: at the start of the Gambit step of every turning point, the first included
+  (the pack says each Strategy phase), each player secretly picks one number
+  (``Op reboot <n>``), the player with initiative first; the first pick stays secret (fact
+  ``"secret:<player>:Reboot pick"``) until both have picked, then both are revealed
+  together. The same number for both: that marker is inert for this turning point;
+  different numbers: the marker neither picked is inert. The first turning point's pick
+  is asked as printed although its inert marker scores nothing then (a marker inert in
+  turning point 1 is a fact other rules and the record may read). A layout without
+  objective markers has no picks.
 - *Reboot* (mission action, **2AP**; not in the first turning point nor within control
   range of an enemy operative): an inert objective marker the active operative controls
-  is no longer inert.
+  is no longer inert. Being inert is what the effect needs, not a printed condition: a
+  Reboot of a controlled marker that is not inert is legal and does nothing (not offered,
+  :class:`engine.missions.actions.MarkerAction`).
 - *Scoring*: at the end of each turning point after the first, 1VP for each objective
   marker that is not inert and that the player's operatives control.
 - Limits: the 6VP cap of the op (8.1); the pack prints no cap per turning point, so none is
@@ -140,7 +142,7 @@ class RebootPickFrame:
 
 
 def _pick_step(w: Work) -> RebootPickFrame | None:
-    if not crit_active(w, NAME) or w.tp < 2 or not numbered(w):
+    if not crit_active(w, NAME) or not numbered(w):
         return None
     return RebootPickFrame(turn=w.initiative or "A")
 
@@ -150,7 +152,7 @@ def _tp_started(w: Work, ev: Event) -> None:
         set_fact(w, f"{NAME}:inert", None)
 
 
-def _problem(w: Work, o: OperativeState, marker: str) -> str | None:
+def _idle(w: Work, o: OperativeState, marker: str) -> str | None:
     if marker not in inert(w):
         return f"objective marker {marker} is not inert (Reboot)"
     return None
@@ -162,7 +164,7 @@ def _reboot(w: Work, o: OperativeState, marker: str) -> None:
     w.emit("marker_rebooted", player=o.player, op=o.id, marker=marker)
 
 
-REBOOT = MarkerAction("Reboot", "reboot", NAME, CRIT, _reboot, _problem, ap=2)
+REBOOT = MarkerAction("Reboot", "reboot", NAME, CRIT, _reboot, ap=2, idle=_idle)
 """The Reboot mission action (``Act <operative> reboot <marker>``, 2AP)."""
 
 

@@ -2,7 +2,9 @@
 
 - *Secure* (mission action, 1AP; not in the first turning point nor within control range
   of an enemy operative): an objective marker the active operative controls becomes secured
-  by its kill team, until the enemy kill team secures it.
+  by its kill team, until the enemy kill team secures it. Securing a marker already
+  secured by one's own kill team is legal (the pack prints no such condition) and changes
+  nothing, so it is not offered (:class:`engine.missions.actions.MarkerAction`).
 - *Scoring*, at the end of each turning point after the first: 1VP if any marker is
   secured by your kill team, and 1VP more if more markers are secured by your kill team
   than by your opponent's.
@@ -34,13 +36,13 @@ def _secure(w: Work, o: OperativeState, marker: str) -> None:
     w.emit("marker_secured", player=o.player, marker=marker)
 
 
-def _problem(w: Work, o: OperativeState, marker: str) -> str | None:
+def _idle(w: Work, o: OperativeState, marker: str) -> str | None:
     if fact(w, f"{NAME}:{marker}") == o.player:
         return f"objective marker {marker} is already secured by {o.player}'s kill team (Secure)"
     return None
 
 
-SECURE = MarkerAction("Secure", "secure", NAME, CRIT, _secure, _problem)
+SECURE = MarkerAction("Secure", "secure", NAME, CRIT, _secure, idle=_idle)
 
 
 def _score(w: Work, ev: Event) -> None:

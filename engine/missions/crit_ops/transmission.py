@@ -8,8 +8,9 @@
   control any transmitting marker, and 1VP more if they control more transmitting markers
   than the enemy's do; at most 2VP per turning point.
 
-Our choice where the pack is silent: a marker that is already transmitting cannot be made to
-transmit again in the same turning point (the action would change nothing).
+A marker that is already transmitting may be made to transmit again (the pack prints no such
+condition): the action is legal and changes nothing (it would end at the same time), so it
+is not offered (:class:`engine.missions.actions.MarkerAction`).
 
 Facts: ``"Transmission:<marker>"`` = the turning point the marker is transmitting in
 (removed at the start of the next turning point).
@@ -43,14 +44,14 @@ def _initiate(w: Work, o: OperativeState, marker: str) -> None:
     w.emit("transmission_initiated", player=o.player, op=o.id, marker=marker)
 
 
-def _problem(w: Work, o: OperativeState, marker: str) -> str | None:
+def _idle(w: Work, o: OperativeState, marker: str) -> str | None:
     if marker in transmitting(w):
         return f"objective marker {marker} is already transmitting (Transmission)"
     return None
 
 
 INITIATE = MarkerAction(
-    "Initiate Transmission", "initiate transmission", NAME, CRIT, _initiate, _problem
+    "Initiate Transmission", "initiate transmission", NAME, CRIT, _initiate, idle=_idle
 )
 """The mission action: ``Act <operative> initiate transmission <marker>``."""
 

@@ -1,11 +1,14 @@
 """Tac op **Retrieval** (Recon; ``rules/KT24.md`` 8.4, Approved Ops 2025).
 
 - *Retrieve* (mission action, 1AP; not in the first turning point, not within control range
-  of an enemy operative, not while the operative carries a marker of any kind): on an
-  objective marker the active operative controls that friendly operatives have not
-  searched yet: the operative now carries one of its kill team's Retrieval mission markers
+  of an enemy operative, not while the operative carries a marker of any kind): if the
+  active operative controls an objective marker that friendly operatives have not
+  searched yet, the operative now carries one of its kill team's Retrieval mission markers
   and the objective marker has been searched by its kill team. Notation
-  ``Act KAS-1 retrieve centre``.
+  ``Act KAS-1 retrieve centre``. The "if" is part of the printed effect, not of its
+  conditions: Retrieve on a marker already searched, or naming no marker
+  (``Act KAS-1 retrieve``, controlling none), is legal and does nothing; neither is
+  offered (:class:`engine.missions.actions.MarkerAction`).
 - Retrieval mission markers (:mod:`engine.missions.mission_markers`, kind
   :data:`RETRIEVAL`) are 20 mm markers named ``"<player> retrieval <n>"``; friendly
   operatives may pick them up and put them down with the universal actions (``Pick up
@@ -55,14 +58,20 @@ def _retrieve(w: Work, o: OperativeState, marker: str) -> None:
 
 
 def _problem(w: Work, o: OperativeState, marker: str) -> str | None:
-    if marker in searched(w, o.player):
-        return f"objective marker {marker} has already been searched by {o.player}'s kill team"
     if o.carrying:
         return f"{o.id} is already carrying a marker ({NAME})"
     return None
 
 
-RETRIEVE = MarkerAction("Retrieve", "retrieve", NAME, TAC, _retrieve, _problem)
+def _idle(w: Work, o: OperativeState, marker: str) -> str | None:
+    if marker in searched(w, o.player):
+        return f"objective marker {marker} has already been searched by {o.player}'s kill team"
+    return None
+
+
+RETRIEVE = MarkerAction(
+    "Retrieve", "retrieve", NAME, TAC, _retrieve, _problem, idle=_idle, bare=True
+)
 """The Retrieve mission action."""
 
 

@@ -14,8 +14,10 @@
   markers is also cleared. At most 2VP a turning point.
 
 Choices: a marker counts as cleared for the player whose operative performed Clear (each
-player's Clear is its own op's), and Clear is refused on a marker already cleared by that
-player this turning point (it would change nothing).
+player's Clear is its own op's). Clear on a marker already cleared by that player this
+turning point is legal (the pack prints no such condition) and changes nothing but the op's
+reveal, which its first Clear made already, so it is not offered
+(:class:`engine.missions.actions.MarkerAction`).
 
 Facts: ``"Sweep & Clear:<player>:swept"`` = the markers with the player's Swept tokens, in
 the layout's order; ``"Sweep & Clear:<player>:cleared"`` = the markers the player cleared
@@ -76,13 +78,13 @@ def _clear(w: Work, o: OperativeState, marker: str) -> None:
     w.emit("marker_cleared", player=o.player, marker=marker)
 
 
-def _problem(w: Work, o: OperativeState, marker: str) -> str | None:
+def _idle(w: Work, o: OperativeState, marker: str) -> str | None:
     if marker in cleared(w, o.player):
         return f"objective marker {marker} is already cleared this turning point ({NAME})"
     return None
 
 
-CLEAR = MarkerAction("Clear", "clear", NAME, TAC, _clear, _problem)
+CLEAR = MarkerAction("Clear", "clear", NAME, TAC, _clear, idle=_idle)
 """The Clear mission action."""
 
 

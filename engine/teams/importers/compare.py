@@ -290,6 +290,10 @@ def _selection_key(
     for selectors, most in sel.combined_limits:
         keys = sorted(_selector_key(x, team, names, renames) for x in selectors)
         out[f"combined limit {', '.join(keys)}"] = str(most)
+    for selector, weight in sel.weights:
+        out[f"counts as {_selector_key(selector, team, names, renames)}"] = f"{weight:g}"
+    for selector, least in sel.minimums:
+        out[f"at least {_selector_key(selector, team, names, renames)}"] = str(least)
     return out
 
 

@@ -19,7 +19,8 @@ not trusted: a line is read by what it says. Patterns read:
 - Sentences: "Other than A and B operatives, ... each operative on this list once" (a limit of
   one per listed line: the type, or the line's option), "... only include up to N X
   operatives" (a type limit), footnotes "more than N of these operatives combined" (a
-  combined limit) and "count as half a selection" (roster size widened, reported).
+  combined limit) and "count as half a selection" (a selection weight, as ``(counts as two
+  selections)`` is: ``Selection.weights``, the size counted in selections).
 
 Everything else becomes a note for the import report; nothing is guessed silently.
 """
@@ -358,22 +359,15 @@ class _Reader:
             )
         rest = [g for g in groups if g is not lead_group]
         total = sum(g.count for g in groups)
-        lo, hi = total, total
         limits: dict[str, int] = {}
         combined: list[tuple[tuple[str, ...], int]] = []
+        weights: dict[str, float] = {}
         for g in rest:
             halves = [m for m in g.members if m.weight == 0.5]
-            doubles = [m for m in g.members if m.weight == 2.0]
             extra = len(halves) // 2
-            hi += extra
-            lo -= len(doubles)
-            if halves or doubles:
-                names = ", ".join(repr(m.type) for m in (*halves, *doubles))
-                self.note(
-                    f"{names} count as more or less than one selection: the roster size is "
-                    f"widened to {lo}-{hi} operatives instead",
-                    "unsupported",
-                )
+            for m in g.members:
+                if m.weight != 1.0:
+                    weights[m.type] = m.weight  # the size counts selections (Selection.weights)
             types = list(dict.fromkeys(m.type for m in g.members))
             if not g.listed and types:
                 limits[types[0]] = min(limits.get(types[0], g.count), g.count)
@@ -392,10 +386,11 @@ class _Reader:
                     "unsupported",
                 )
         return Selection(
-            size=(max(lo, 1), hi),
+            size=(max(total, 1), max(total, 1)),
             leader=leader,
             limits=tuple(limits.items()),
             combined_limits=tuple(combined),
+            weights=tuple(weights.items()),
         )
 
     def sentences(
