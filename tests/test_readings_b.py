@@ -1,7 +1,7 @@
 """Readings of the Approved Ops 2025 pack checked again against its text (group B): an action
 whose printed conditions allow it is legal even when its effect changes nothing (only the
 effect is conditional); such an action is not offered, since choosing it can change nothing
-but the AP spent (``docs/rulings/readings-b.md``).
+but the AP spent (``docs/RULINGS.md``, Readings chosen).
 
 Positions as in :mod:`tests.test_crit_ops_b` (``open_ruins``; Kasrkin play Legionaries).
 """
@@ -68,7 +68,7 @@ def test_loot_of_a_marker_looted_this_turning_point_stays_illegal() -> None:
 def test_download_of_your_own_marker_stays_illegal() -> None:
     """Download acts on "the centre or the opponent's" objective marker and scores whenever
     performed: a Download of one's own marker would score for nothing, so which markers it
-    is performed upon is part of the action (reading in docs/rulings/readings-b.md)."""
+    is performed upon is part of the action (reading in docs/RULINGS.md)."""
     ops: dict[str, dict[str, Any]] = {"KAS-1": {"at": (9.5, 8.5)}, "LEG-3": {"at": ON_B, **IDLE}}
     s = pos("download", 3, ops)
     s, _ = run(s, ["Activate KAS-1 engage"])

@@ -1,6 +1,6 @@
 """Roster rules as printed (issue 31, readings group C): selections that count as two or as
 half, operatives a team must include, and repeated roster choices the dataslate does not
-forbid (``docs/rulings/readings-b.md``, group C).
+forbid (``docs/RULINGS.md``, Readings chosen: Roster rules).
 
 The counts come from the teams' composition texts: Pathfinders are one Shas'Ui and eleven
 selections, the MB3 Recon Drone counting as two; Kommandos are one Boss Nob and nine
@@ -69,7 +69,7 @@ def test_kommandos_grot_and_bomb_squig_count_as_half_a_selection_each() -> None:
 
 
 def test_kommandos_lone_half_selection_takes_a_whole_one() -> None:
-    """The reading chosen (docs/rulings): two halves share one selection, a lone half still
+    """The reading chosen (docs/RULINGS.md): two halves share one selection, a lone half still
     takes one. A Grot in place of a Boy: ten operatives, 9.5 selections, rounded up to ten
     (legal); a Grot added to the default ten: 10.5, rounded up to eleven (too many)."""
     default = KOMMANDOS.default()

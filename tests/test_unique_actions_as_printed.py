@@ -1,7 +1,7 @@
 """The six teams' unique actions checked against their printed conditions (issue 31,
 readings group C): only a printed condition refuses an action; one whose effect would change
 nothing now is legal (accepted, explainable) but not offered (``engine.rules.unique_actions``
-module docstring; ``docs/rulings/readings-b.md``, group C).
+module docstring; ``docs/RULINGS.md``, Readings chosen).
 
 Positions on the LAB killzone of :mod:`tests.test_game_rules_common` (the team as player A,
 the BLU test team as B), built with each team's own test helpers.

@@ -12,7 +12,7 @@ makes the action illegal (``problem``). What the effect needs of the marker and 
 find (a Reboot of a marker that is not inert, a Retrieve of a marker already searched) makes
 the action legal but idle (``idle``): it can be performed, spends its AP, counts as
 performed, and changes nothing; it is not offered among the legal actions, since choosing it
-cannot change anything but the AP spent (``docs/rulings/readings-b.md``).
+cannot change anything but the AP spent (``docs/RULINGS.md``, Readings chosen).
 """
 
 from __future__ import annotations
