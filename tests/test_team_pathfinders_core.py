@@ -300,8 +300,8 @@ def test_markerlight_not_for_the_fusion_grenade() -> None:
 def test_markerlight_not_for_the_grenadiers_frag_and_krak_grenades() -> None:
     # Grenadier Specialist lets the Assault Grenadier throw frag and krak grenades (the rule
     # gives them), but they are universal equipment, not datacard weapons: with
-    # four tokens on BLU-1 they get none of Saturate, Balanced or Seek Light, and do not
-    # stop BLU-1 being obscured; the carbine gets all of them.
+    # four tokens on BLU-1 they gain neither Balanced nor Seek Light (their Saturate is
+    # their own), and do not stop BLU-1 being obscured; the carbine gets all of them.
     from engine.dice.rules import Balanced, Saturate, SeekLight
     from engine.game.attacks import attack_profile
     from engine.game.shoot_targets import targeting
@@ -311,9 +311,9 @@ def test_markerlight_not_for_the_grenadiers_frag_and_krak_grenades() -> None:
     w = Work(s)
     for nade in ("frag grenade", "krak grenade"):
         prof = attack_profile(w, w.op("PAT-1"), nade, "ranged", target="BLU-1")
-        # Saturate is the frag grenade's own rule; the universal krak has none (our old
-        # datacard copy wrongly gave it one), and four tokens must not add it either.
-        assert prof.rules.has(Saturate) == (nade == "frag grenade")
+        # Saturate is both grenades' own rule (rules/KT24.md 6: frag and krak profiles), so
+        # it cannot tell; Balanced and Seek Light, which only the tokens give, do.
+        assert prof.rules.has(Saturate), nade
         assert not prof.rules.has(Balanced), nade
         assert not prof.rules.has(SeekLight), nade
     carbine = attack_profile(w, w.op("PAT-1"), "pulse carbine", "ranged", target="BLU-1")
