@@ -21,7 +21,12 @@ when a Shoot's weapon and target became a decision of their own (a random agent 
 The 40 heuristic battles were written anew for issue 30, when the heuristic agent was changed
 on purpose (a Torrent shot values its secondary targets; an activation that would end before
 any action advances instead, ``engine.agents.position.safe_advance``); the 40 random battles
-kept theirs.
+kept theirs. All 80 were written anew for issue 31, whose rulings fixes change battles on
+purpose: the defender allocates its saves as a decision when the allocation changes the
+outcome (new inputs), Reboot's number pick is asked in the first turning point too, Martyrs
+and Dominate token removal became decisions, the Vox-Trooper's Battle Comms can be performed
+twice per activation, the krak grenade has Saturate and Ammo Resupply costs 0AP (as the digest
+says), and a Long-Range Scope's Saturate counts for Elimination Pattern.
 """
 
 from __future__ import annotations
