@@ -140,3 +140,118 @@ def test_view_command_writes_the_page_and_names_a_bad_file(
     assert main(["view", str(FIGHT), "-o", str(tmp_path / "game.png")]) == 2
     with pytest.raises(TimelineError):
         view_data(tmp_path / "none.jsonl")
+
+
+#: A crowded position on open_ruins: eight Kasrkin in two rows against the north board edge
+#: (y 22) and the walls at x 22.4-23 and y 16.4-17, three Legionaries just below them, more
+#: around objective marker B (20.5, 13.5), a mine token among them.
+_CROWD = {
+    "KAS-1": (18.6, 21.3),
+    "KAS-2": (20.0, 21.3),
+    "KAS-3": (21.4, 21.3),
+    "KAS-4": (22.8, 21.3),
+    "KAS-5": (18.6, 19.6),
+    "KAS-6": (20.0, 19.6),
+    "KAS-7": (21.4, 19.6),
+    "KAS-8": (23.8, 19.6),
+    "KAS-9": (18.2, 13.9),
+    "KAS-10": (20.5, 11.6),
+    "LEG-1": (18.6, 18.1),
+    "LEG-2": (20.1, 18.1),
+    "LEG-3": (21.55, 18.1),
+    "LEG-4": (22.6, 13.5),
+    "LEG-5": (20.5, 15.4),
+    "LEG-6": (24.0, 15.8),
+}
+
+
+def _crowd_file(tmp_path: Path) -> Path:
+    lines = [
+        'name = "a crowded position"',
+        'killzone = "open_ruins"',
+        '[teams.A]\nteam = "kasrkin"',
+        '[teams.B]\nteam = "legionaries"',
+        "[position]",
+    ]
+    for op, (x, y) in _CROWD.items():
+        lines.append(f"[position.operatives.{op}]\nat = [{x}, {y}]")
+    lines.append('[[position.tokens]]\nkind = "mines"\nowner = "B"\nat = [19.3, 15.0]')
+    path = tmp_path / "crowd.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _boxes_meet(a: list[float], b: list[float]) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def _box_meets_circle(box: list[float], x: float, y: float, r: float) -> bool:
+    """The box's nearest point to the centre is nearer than the radius."""
+    nx, ny = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+    return (nx - x) ** 2 + (ny - y) ** 2 < r * r
+
+
+def test_view_labels_never_collide_on_a_crowded_frame(tmp_path: Path) -> None:
+    """Labels never collide (issue 31 part 4): in a position of 16 operatives packed against
+    the board's north edge, two walls and marker B, every label embedded in the frame (one
+    per operative, the mine token and the three markers) lies inside the 30" x 22" killzone,
+    meets no other label (the boxes' intersection is empty) and no base, token or marker
+    disc (the box's nearest point to each centre is at least the radius away). KAS-1 stands
+    0.7" from the north edge: its label cannot go above it, yet must exist."""
+    from engine.play.viewer_labels import TOKEN_RADIUS
+
+    data = view_data(_crowd_file(tmp_path))
+    (frame,) = data["frames"]
+    labels = frame["L"]
+    assert set(labels) == {*_CROWD, "t0", "m:A", "m:centre", "m:B"}
+    assert labels["KAS-1"][0] == "KAS-1 9/9" and labels["t0"][0] == "B mines"
+    width, depth = data["board"]["width"], data["board"]["depth"]
+    assert (width, depth) == (30, 22)
+    discs = [(x, y, data["ops"][op]["r"]) for op, (x, y) in _CROWD.items()]
+    discs.append((19.3, 15.0, TOKEN_RADIUS))
+    discs += [(m[1], m[2], data["board"]["objectives"][m[0]]) for m in frame["m"]]
+    boxes = {key: entry[3:7] for key, entry in labels.items()}
+    for key, box in boxes.items():
+        assert 0 <= box[0] < box[2] <= width and 0 <= box[1] < box[3] <= depth, (key, box)
+        for other, box2 in boxes.items():
+            assert other == key or not _boxes_meet(box, box2), (key, other)
+        for x, y, r in discs:
+            assert not _box_meets_circle(box, x, y, r), (key, (x, y))
+    assert boxes["KAS-1"][3] <= depth  # not cut off at the top edge
+
+
+def test_view_labels_are_sent_only_when_they_change(fight: dict) -> None:
+    """Labels are per-step data like the rest: frame 0 has every placed operative's label;
+    step 2 incapacitates TAR-2 (2.3), so its label becomes ``TAR-2 (out)`` (a casualty drawn
+    where it fell); a frame in which nothing labelled changed carries no ``L``."""
+    frames = fight["frames"]
+    assert {"PRO-1", "PRO-2", "TAR-2"} <= set(frames[0]["L"])
+    assert frames[2]["L"]["TAR-2"][0] == "TAR-2 (out)"
+    for frame in frames[1:]:
+        if not ({"o", "m", "t"} & set(frame)):
+            assert "L" not in frame
+
+
+def test_view_label_boxes_hold_their_text() -> None:
+    """A label's box is its text's measured width plus the padding on both sides, and one
+    line per text line: a wider text gets a wider box; a marker with mission notes gets a
+    line per note (the page writes each line inside the box)."""
+    from engine.play.viewer_labels import LINE_HEIGHT, PAD, frame_labels, text_width
+
+    board = {"width": 30.0, "depth": 22.0, "objectives": {"centre": 0.787}}
+    snap = {
+        "o": {"X-1": [5.0, 5.0, 0.0, 9, "E", 1], "X-22": [25.0, 5.0, 2.0, 10, "E", 1]},
+        "m": [["centre", 15.0, 11.0, "A", "Secure: A\nclaimed"]],
+        "t": [],
+    }
+    ops = {"X-1": {"p": "A", "r": 0.5, "w": 9}, "X-22": {"p": "B", "r": 0.5, "w": 12}}
+    labels = frame_labels(snap, ops, board)
+    short, long_, marker = labels["X-1"], labels["X-22"], labels["m:centre"]
+    assert long_[0] == 'X-22 10/12 (2" up)'
+    for entry in (short, long_):
+        width = entry[5] - entry[3]
+        assert width == pytest.approx(text_width(entry[0], entry[2]) + 2 * PAD, abs=0.011)
+    assert long_[5] - long_[3] > short[5] - short[3]
+    assert marker[0].split("\n") == ["centre", "Secure: A", "claimed"]
+    height = marker[6] - marker[4]
+    assert height == pytest.approx(3 * marker[2] * LINE_HEIGHT + 2 * PAD, abs=0.011)

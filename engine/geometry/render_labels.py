@@ -20,6 +20,11 @@ def _overlap(a: Box, b: Box) -> float:
     return w * h if w > 1e-6 and h > 1e-6 else 0.0
 
 
+def _meets(t: Box, x: float, y: float, reach: float) -> bool:
+    """Box ``t`` reaches within ``reach`` inches of ``(x, y)`` along both axes."""
+    return t[0] <= x + reach and t[2] >= x - reach and t[1] <= y + reach and t[3] >= y - reach
+
+
 #: Directions tried around a base, in order: above, below, right, left, the diagonals, then
 #: above and below shifted half a label's width right or left (``x`` 0.5: see _label_box).
 _DIRECTIONS = (
@@ -105,7 +110,14 @@ def place_labels(
         x, y, r = bases[i]
         w, h = sizes[i]
         best: tuple[tuple[float, float], Box, bool] | None = None
+        # Only boxes within the farthest reach of this label can be covered (a box left out
+        # would add 0.0 to a sum: the same costs, fewer sums).
+        reach = r + _GAPS[-1] + w + h + _CLEAR
+        near = [t for t in taken if _meets(t, x, y, reach)]
+        near_soft = [t for t in soft if _meets(t, x, y, reach)]
         for k, gap in enumerate(_GAPS):
+            if best is not None and best[0][0] == 0 and 0.25 * k >= best[0][1]:
+                break  # nothing covered already: a farther gap costs at least as much
             for d in _DIRECTIONS:
                 box = _label_box(x, y, r, w, h, d, gap)
                 if bounds is not None and (
@@ -116,10 +128,10 @@ def place_labels(
                 ):
                     continue
                 clear = (box[0] - _CLEAR, box[1] - _CLEAR, box[2] + _CLEAR, box[3] + _CLEAR)
-                hard = sum(_overlap(clear, t) for t in taken)
+                hard = sum(_overlap(clear, t) for t in near)
                 if best is not None and (hard, 0.25 * k) >= best[0]:
                     continue  # soft cover only adds: this one cannot win
-                cost = (hard, 0.25 * k + sum(_overlap(box, t) for t in soft))
+                cost = (hard, 0.25 * k + sum(_overlap(box, t) for t in near_soft))
                 if best is None or cost < best[0]:
                     best = (cost, box, k > 0)
         if best is None:  # nothing fits inside the bounds: above the base

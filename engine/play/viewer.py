@@ -12,8 +12,13 @@ through it; the URL fragment ``#step=N`` opens step N and follows the step shown
 the script is written into the page (``<pre id="errors">``, ``body[data-status=error]``);
 once a step is drawn the body has ``data-status="ok"`` and ``data-step="N"``.
 
+**Labels.** Each frame's labels (operatives, casualties, tokens, markers) are placed here,
+by the same collision-free placement as the pictures (:mod:`engine.play.viewer_labels`):
+none covers another label, a base or a height, all inside the killzone; the page only draws
+them.
+
 **Size.** The board is written once; each frame carries only what changed since the frame
-before (operatives, markers, tokens, hatchways, turning point and scores), plus its own
+before (operatives, markers, tokens, hatchways, labels, turning point and scores), plus its own
 action, dice and narration: about 0.3 KB a step for a whole battle (a battle of 400 steps is
 about 150 KB). At most :data:`MAX_FRAMES` frames are written (a record is at most
 :data:`engine.game.record_format.MAX_STEPS` steps; more is refused).
@@ -40,6 +45,7 @@ from engine.game.vocabulary import EventKind
 from engine.game.work import Work
 from engine.geometry.render import PLAYER_COLOURS, TERRAIN_STYLES, terrain_category
 from engine.play.timeline import Frame, TimelineError, walk
+from engine.play.viewer_labels import LABEL_FONT, LINE_HEIGHT, PAD, frame_labels, height_boxes
 
 __all__ = ["MAX_FRAMES", "event_section", "view_data", "view_html", "write_view"]
 
@@ -183,6 +189,11 @@ def _diff(now: Mapping[str, Any], before: Mapping[str, Any] | None) -> dict[str,
     ops = {k: v for k, v in now["o"].items() if before["o"].get(k) != v}
     if ops:
         out["o"] = ops
+    # Labels: the changed ones, and null for one that is gone.
+    labels: dict[str, Any] = {k: v for k, v in now["L"].items() if before["L"].get(k) != v}
+    labels.update({k: None for k in before["L"] if k not in now["L"]})
+    if labels:
+        out["L"] = labels
     for key in ("m", "t", "h", "g"):
         if now[key] != before[key]:
             out[key] = now[key]
@@ -201,7 +212,9 @@ def _log(events: Sequence[Event]) -> list[list[str]]:
 def view_data(path: str | Path) -> dict[str, Any]:
     """The page's data for a record or scenario file (module docstring): ``board``,
     ``players``, ``ops``, ``frames`` (each ``{"s": step, "l": label, "a": actor, "x":
-    actions, "d": dice, "n": [[line, section]], ...changes}``).
+    actions, "d": dice, "n": [[line, section]], ...changes}``; the changes include ``L``,
+    the labels placed (:func:`engine.play.viewer_labels.frame_labels`) by key, ``None`` for
+    one gone).
 
     Raises:
         TimelineError: as :func:`engine.play.timeline.walk`, or more than :data:`MAX_FRAMES`
@@ -210,6 +223,7 @@ def view_data(path: str | Path) -> dict[str, Any]:
     frames: list[dict[str, Any]] = []
     head: dict[str, Any] = {}
     last: list[dict[str, Any]] = []
+    obstacles: dict[str, list[Any]] = {}
 
     def on_frame(frame: Frame) -> None:
         state = frame.state
@@ -221,9 +235,21 @@ def view_data(path: str | Path) -> dict[str, Any]:
                 p: {"team": ctx.rosters[p].team.name, "colour": PLAYER_COLOURS[p]} for p in "AB"
             }
             head["rules"] = list(frame.rules)
+            head["label"] = {"font": LABEL_FONT, "pad": PAD, "line": LINE_HEIGHT}
+            obstacles["fixed"] = height_boxes(head["board"])
+            obstacles["soft"] = [
+                tuple(float(v) for v in part.polygon.bounds) for part in ctx.killzone.parts
+            ]
         if len(frames) >= MAX_FRAMES:
             raise TimelineError(f"{path}: more than {MAX_FRAMES} steps to view")
         snap = _snapshot(state)
+        before = last[0] if last else None
+        if before is not None and all(snap[k] == before[k] for k in ("o", "m", "t")):
+            snap["L"] = before["L"]  # nothing labelled changed: the same placement
+        else:
+            snap["L"] = frame_labels(
+                snap, head["ops"], head["board"], obstacles["fixed"], obstacles["soft"]
+            )
         entry: dict[str, Any] = {"s": frame.step, "l": frame.label}
         if frame.actor:
             entry["a"] = frame.actor
@@ -234,7 +260,7 @@ def view_data(path: str | Path) -> dict[str, Any]:
         log = _log(frame.events)
         if log:
             entry["n"] = log
-        entry.update(_diff(snap, last[0] if last else None))
+        entry.update(_diff(snap, before))
         last[:] = [snap]
         frames.append(entry)
 

@@ -87,7 +87,11 @@ _SCRIPT = r"""
       var o = Object.assign({}, cur.o);
       if (f.o) { for (var k in f.o) { o[k] = f.o[k]; } }
       var prev = cur;
-      cur = { o: o, m: f.m || cur.m, t: f.t || cur.t, h: f.h || cur.h, g: f.g || cur.g };
+      var L = Object.assign({}, cur.L || {});
+      if (f.L) {
+        for (var lk in f.L) { if (f.L[lk] === null) { delete L[lk]; } else { L[lk] = f.L[lk]; } }
+      }
+      cur = { o: o, m: f.m || cur.m, t: f.t || cur.t, h: f.h || cur.h, g: f.g || cur.g, L: L };
       cur.moves = [];
       if (i > 0 && f.o) {
         for (var id in f.o) {
@@ -104,46 +108,39 @@ _SCRIPT = r"""
     svg.setAttribute("viewBox", [-M, -M, W + 2 * M, H + 2 * M].join(" "));
     function Y(y) { return H - y; }
     function pts(ring) { return ring.map(function (p) { return p[0] + "," + Y(p[1]); }).join(" "); }
-    function overlap(a, b) {
-      var w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
-      var hh = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
-      return w > 0 && hh > 0 ? w * hh : 0;
-    }
-    // Labels beside round things, greedily, away from other labels and bases.
-    function placeLabels(items, taken, g) {
-      var dirs = [[0, 1], [0, -1], [1, 0], [-1, 0], [1, 1], [-1, 1], [1, -1], [-1, -1]];
-      var gaps = [0.05, 0.45, 0.95, 1.6, 2.4];
-      items.forEach(function (it) {
-        var fs = it.fs, w = it.text.length * fs * 0.56 + 0.1, hh = fs * 1.15;
-        var best = null;
-        for (var gi = 0; gi < gaps.length; gi++) {
-          for (var di = 0; di < dirs.length; di++) {
-            var d = dirs[di], reach = it.r + gaps[gi];
-            var cx = it.x + d[0] * (reach + w / 2), cy = it.y + d[1] * (reach + hh / 2);
-            var box = [cx - w / 2, cy - hh / 2, cx + w / 2, cy + hh / 2];
-            if (box[0] < -M || box[2] > W + M || box[1] < -M || box[3] > H + M) { continue; }
-            var cost = 0;
-            for (var ti = 0; ti < taken.length; ti++) { cost += overlap(box, taken[ti]); }
-            cost = cost * 100 + gi * 0.25;
-            if (best === null || cost < best[0]) { best = [cost, box, gi > 0]; }
+    // The labels as placed in Python (engine/play/viewer_labels.py): each text is drawn
+    // centred in its box, squeezed (textLength) when this browser's font draws it wider;
+    // leader lines go in "under" (beneath the bases).
+    var LS = D.label || { font: "sans-serif", pad: 0.05, line: 1.2 };
+    var LCOL = { m: "#6b4e00" };
+    svg.setAttribute("font-family", "\"" + LS.font + "\", Verdana, sans-serif");
+    function drawLabels(L, g, under) {
+      Object.keys(L).sort().forEach(function (key) {
+        var l = L[key], fs = l[2], x0 = l[3], y0 = l[4], x1 = l[5], y1 = l[6];
+        var colour = COL[l[1]] || LCOL[l[1]] || "#555";
+        if (l.length > 7) {
+          // A leader line from the base's edge to the label's nearest point.
+          var bx = l[7], by = l[8], br = l[9];
+          var nx = Math.min(Math.max(bx, x0), x1), ny = Math.min(Math.max(by, y0), y1);
+          var dist = Math.hypot(nx - bx, ny - by);
+          if (dist > br) {
+            el("line", { x1: bx + (nx - bx) * br / dist, y1: Y(by + (ny - by) * br / dist),
+              x2: nx, y2: Y(ny), stroke: colour, "stroke-width": 0.04, opacity: 0.7 }, under);
           }
-          if (best && best[0] < 1) { break; }
         }
-        if (!best) {
-          best = [0, [it.x - w / 2, it.y + it.r, it.x + w / 2, it.y + it.r + hh], false];
-        }
-        var bx = best[1];
-        taken.push(bx);
-        if (best[2]) {
-          var nx = Math.min(Math.max(it.x, bx[0]), bx[2]);
-          var ny = Math.min(Math.max(it.y, bx[1]), bx[3]);
-          el("line", { x1: it.x, y1: Y(it.y), x2: nx, y2: Y(ny), stroke: it.colour,
-            "stroke-width": 0.04, opacity: 0.7 }, g);
-        }
-        var t = el("text", { x: (bx[0] + bx[2]) / 2, y: Y((bx[1] + bx[3]) / 2) + fs * 0.35,
-          "font-size": fs, "text-anchor": "middle", fill: it.colour, "font-weight": "700",
-          stroke: "#fff", "stroke-width": 0.09, "paint-order": "stroke" }, g);
-        t.textContent = it.text;
+        var lines = String(l[0]).split("\n"), room = x1 - x0 - 2 * LS.pad;
+        var t = el("text", { "font-size": fs, "text-anchor": "middle", fill: colour,
+          "font-weight": "700", stroke: "#fff", "stroke-width": 0.09,
+          "paint-order": "stroke", "dominant-baseline": "central" }, g);
+        lines.forEach(function (line, i) {
+          var span = el("tspan", { x: (x0 + x1) / 2,
+            y: Y(y1 - LS.pad - (i + 0.5) * fs * LS.line) }, t);
+          span.textContent = line;
+          if (span.getComputedTextLength && span.getComputedTextLength() > room) {
+            span.setAttribute("textLength", room);
+            span.setAttribute("lengthAdjust", "spacingAndGlyphs");
+          }
+        });
       });
     }
     function draw(n) {
@@ -178,8 +175,6 @@ _SCRIPT = r"""
       });
       el("rect", { x: 0, y: 0, width: W, height: H, fill: "none", stroke: "#000",
         "stroke-width": 0.08 }, svg);
-      var taken = [], labels = [];
-      var lg = el("g", {}, null);
       s.m.forEach(function (m) {
         var r = B.objectives[m[0]] || 0.787;
         el("circle", { cx: m[1], cy: Y(m[2]), r: r, fill: "#fff6d5", stroke: "#b8860b",
@@ -189,17 +184,13 @@ _SCRIPT = r"""
           el("circle", { cx: m[1], cy: Y(m[2]), r: r + 0.13, fill: "none", stroke: COL[m[3]],
             "stroke-width": 0.16 }, svg);
         }
-        taken.push([m[1] - r, m[2] - r, m[1] + r, m[2] + r]);
-        var text = m[0] + (m[4] ? " (" + m[4].split("\n").join("; ") + ")" : "");
-        labels.push({ x: m[1], y: m[2], r: r, text: text, fs: 0.42, colour: "#6b4e00" });
       });
       s.t.forEach(function (t) {
         var r = 0.3937, c = COL[t[1]] || "#555";
         el("circle", { cx: t[2], cy: Y(t[3]), r: r, fill: c, opacity: 0.75, stroke: "#fff",
           "stroke-width": 0.06, "stroke-dasharray": t[4] ? "0.1 0.08" : "none" }, svg);
-        taken.push([t[2] - r, t[3] - r, t[2] + r, t[3] + r]);
-        labels.push({ x: t[2], y: t[3], r: r, text: t[0], fs: 0.36, colour: c });
       });
+      var leaders = el("g", {}, svg);
       s.moves.forEach(function (mv) {
         // From where it stood to the edge of its base where it stands now.
         var len = Math.hypot(mv[2] - mv[0], mv[3] - mv[1]), k = Math.max(0, len - mv[5]) / len;
@@ -220,8 +211,6 @@ _SCRIPT = r"""
             Y(o[1] + d) + "M" + (o[0] - d) + "," + Y(o[1] + d) + "L" + (o[0] + d) + "," +
             Y(o[1] - d),
             stroke: c, "stroke-width": 0.1, opacity: 0.8 }, svg);
-          taken.push([o[0] - info.r, o[1] - info.r, o[0] + info.r, o[1] + info.r]);
-          labels.push({ x: o[0], y: o[1], r: info.r, text: id + " (out)", fs: 0.36, colour: c });
           return;
         }
         if (!(fl & 1)) { return; }
@@ -231,12 +220,8 @@ _SCRIPT = r"""
         var t = el("text", { x: o[0], y: Y(o[1]) + 0.15, "font-size": 0.42, "text-anchor": "middle",
           fill: "#fff", "font-weight": "700" }, svg);
         t.textContent = o[4];
-        taken.push([o[0] - info.r, o[1] - info.r, o[0] + info.r, o[1] + info.r]);
-        labels.unshift({ x: o[0], y: o[1], r: info.r, text: id + " " + o[3] + "/" + info.w +
-          (o[2] > 0 ? " (" + o[2] + "\" up)" : ""), fs: 0.42, colour: c });
       });
-      svg.appendChild(lg);
-      placeLabels(labels, taken, lg);
+      drawLabels(s.L, el("g", {}, svg), leaders);
     }
     function panel(n) {
       var f = frames[n], s = snaps[n], g = s.g;
