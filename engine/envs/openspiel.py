@@ -27,7 +27,7 @@ loss and 0/0 for a draw (1.8).
   hidden selections are not in it; the state is Markov, so it is the player's view of the
   present, not a transcript of the past); ``observation_string`` is the same text and
   ``observation_tensor(player)`` the three arrays of :mod:`engine.envs.observation`
-  (``"operatives"`` 32x78, ``"board"`` 25x22x30, ``"globals"`` 208; 19204 float32 in that
+  (``"operatives"`` 32x78, ``"board"`` 25x22x30, ``"globals"`` 210; 19206 float32 in that
   order), from the player's view.
 - Serialisation: ``pyspiel.serialize_game_and_state`` / ``deserialize_game_and_state`` work
   (the game string carries the parameters; the state pickles its engine state). OpenSpiel
@@ -294,7 +294,7 @@ class KillTeamState(pyspiel.State):  # type: ignore[misc]
 
 class KillTeamObserver:
     """The observer of :class:`KillTeamGame` (OpenSpiel's python observer protocol):
-    ``tensor`` (19204 float32) with the named views ``dict`` (``"operatives"``, ``"board"``,
+    ``tensor`` (19206 float32) with the named views ``dict`` (``"operatives"``, ``"board"``,
     ``"globals"``), filled by ``set_from(state, player)``; ``string_from`` gives the
     information state string."""
 
