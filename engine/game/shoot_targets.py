@@ -209,15 +209,26 @@ def iter_shoot_options(w: Work, o: OperativeState, mode: str) -> Iterator[Action
             if pb:
                 why = own_target_reason(w, o, t, name, prof, pb)
             else:
-                rules = weapon_rules(w, o.id, name, prof, "ranged", t.id)
-                key = (t.id, seek_kind(rules))
+                # The weapon's rules against t, only where they can change the answer: Seek
+                # matters only for a Conceal target (4.5: an Engage one is valid when
+                # visible), Range only for a target it may see and no friend engages.
+                rules = (
+                    weapon_rules(w, o.id, name, prof, "ranged", t.id)
+                    if t.order == "conceal"
+                    else None
+                )
+                key = (t.id, seek_kind(rules) if rules is not None else None)
                 if key not in sight_why:
                     sight_why[key] = sight_reason(w, o, t, key[1])
                 why = sight_why[key]
                 if why is None:  # (the next checks only for a target it may see)
                     if t.id not in engaged_why:
                         engaged_why[t.id] = engaged_reason(w, o, t)
-                    why = engaged_why[t.id] or range_reason(w, o, t, name, prof, rules)
+                    why = engaged_why[t.id]
+                    if why is None:
+                        if rules is None:
+                            rules = weapon_rules(w, o.id, name, prof, "ranged", t.id)
+                        why = range_reason(w, o, t, name, prof, rules)
                 if why is not None:
                     why = w.would(
                         "would_allow_target", why, op=o, target=t, weapon=name, profile=prof
