@@ -46,6 +46,7 @@ from engine.game.scenario_state import (
     set_players,
     start_frames,
 )
+from engine.game.scenario_values import OPERATIVE_KEYS
 from engine.game.setup import start_battle
 from engine.game.state import Chance, GameState, PlayerState, RulesetLike
 from engine.game.universal import start_carrying
@@ -60,19 +61,7 @@ class ScenarioError(KillTeamError, ValueError):
     """A scenario position or script is wrong (the message names the operative or step)."""
 
 
-_OP_KEYS = {
-    "at",
-    "order",
-    "wounds",
-    "ready",
-    "counteracted",
-    "on_guard",
-    "carrying",
-    "interrupted",
-    "ap",
-    "limited",
-    "incapacitated",
-}
+_OP_KEYS = OPERATIVE_KEYS
 
 
 def _mission_choices(w: Work) -> None:

@@ -28,6 +28,7 @@ from engine.game.scenario_values import (
     MAX_POSITION_OPERATIVES,
     MAX_STEPS,
     MAX_TEXT_CHARS,
+    OPERATIVE_KEYS,
     POSITION_TOLERANCE,
     ExpectationError,
     ScenarioFileError,
@@ -103,19 +104,7 @@ _POSITION_KEYS = {
 } | POSITION_STATE_KEYS
 _TOKEN_KEYS = {"kind", "owner", "at", "angle", "name", "counters"}
 _VP_OPS = {"kill", "crit", "tac", "primary"}
-_POS_OP_KEYS = {
-    "at",
-    "order",
-    "wounds",
-    "ready",
-    "counteracted",
-    "on_guard",
-    "carrying",
-    "interrupted",
-    "ap",
-    "limited",
-    "incapacitated",
-}
+_POS_OP_KEYS = OPERATIVE_KEYS
 _STEP_KEYS = {"name", "actions", "dice", "expect"}
 _EXPECT_KEYS = {
     "vp_by_op",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from engine.errors import KillTeamError
@@ -20,6 +21,7 @@ __all__ = [
     "MAX_POSITION_OPERATIVES",
     "MAX_STEPS",
     "MAX_TEXT_CHARS",
+    "OPERATIVE_KEYS",
     "POSITION_TOLERANCE",
     "ExpectationError",
     "ScenarioFileError",
@@ -37,6 +39,23 @@ __all__ = [
     "text",
     "whole",
 ]
+
+OPERATIVE_KEYS = frozenset(
+    {
+        "at",
+        "order",
+        "wounds",
+        "ready",
+        "counteracted",
+        "on_guard",
+        "carrying",
+        "interrupted",
+        "ap",
+        "limited",
+        "incapacitated",
+    }
+)
+"""The fields of an operative in ``[position.operatives.ID]`` (engine.game.scenario_file)."""
 
 
 class ScenarioFileProblem(KillTeamError):
@@ -85,7 +104,9 @@ def fail(source: str, where: str, message: str) -> ScenarioFileError:
     return ScenarioFileError(text.replace("\r", "\\r").replace("\n", "\\n"))
 
 
-def keys(source: str, where: str, table: Any, allowed: set[str] | None) -> Mapping[str, Any]:
+def keys(
+    source: str, where: str, table: Any, allowed: AbstractSet[str] | None
+) -> Mapping[str, Any]:
     """``table`` checked to be a table whose fields are among ``allowed`` (``None``: any
     fields, at most :data:`MAX_POSITION_OPERATIVES` of them, each a short name)."""
     if not isinstance(table, Mapping):
