@@ -17,7 +17,6 @@ import attrs
 
 from engine.advice.values import DAMAGE_WEIGHT
 from engine.game.actions import Action
-from engine.game.allocation import scratch_copy
 from engine.game.shoot import ShootFrame
 from engine.game.work import Work
 
@@ -60,7 +59,7 @@ def allocation_values(w: Work) -> list[AllocationValue]:
     out = []
     for a in f.allocation_options(w, *f.retained_saves(w)):
         left = a.left(f.normals, f.crits)
-        c = scratch_copy(w)
+        c = w.scratch_copy()
         c.top.inflict_unblocked(c, *left)
         after = c.op(t.id)
         lost = float(max(0, t.wounds - after.wounds))

@@ -48,7 +48,6 @@ __all__ = [
     "allocations",
     "least_damage",
     "least_damage_choice",
-    "scratch_copy",
     "settled",
     "shot_allocations",
 ]
@@ -158,26 +157,6 @@ def least_damage(
     return min(options, key=damage)
 
 
-def scratch_copy(w: Work) -> Work:
-    """A copy of the working state ``w`` that can be edited and dropped without touching
-    ``w``: a plain :class:`~engine.game.work.Work` (whatever subclass ``w`` is, so no
-    decision-long memo of an agent's view comes along) whose lists are copied (the states
-    in them are immutable) and whose operative memos are empty."""
-    c = Work.__new__(Work)
-    for name in Work.__slots__:
-        setattr(c, name, getattr(w, name))
-    c.players = list(w.players)
-    c.ops = list(w.ops)
-    c.markers = list(w.markers)
-    c.effects = list(w.effects)
-    c.stack = list(w.stack)
-    c.tokens = list(w.tokens)
-    c.events = list(w.events)
-    c.deferred = list(w.deferred)
-    c._alive_memo = c._cr_memo = c._op_memo = None
-    return c
-
-
 def settled(w: Work) -> tuple[Any, ...]:
     """What a scratch copy's state is after an allocation was resolved on it, for comparing
     two allocations: everything but the events (the record, not the position)."""
@@ -231,7 +210,7 @@ def allocation_options(
     kept: list[Allocation] = []
     seen: list[tuple[Any, ...]] = []
     for a in (first, *others):
-        c = scratch_copy(w)
+        c = w.scratch_copy()
         resolve(c, *a.left(normals, crits))
         result = settled(c)
         if result not in seen:

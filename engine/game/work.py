@@ -184,6 +184,26 @@ class Work:
         self._alive_memo = self._cr_memo = self._op_memo = None
         return new
 
+    def scratch_copy(self) -> Work:
+        """A copy of this working state that can be edited and dropped without touching it
+        (e.g. to resolve each allocation of saves, 5.1 step 5, and compare the results): a
+        plain :class:`Work` (whatever subclass this is, so no decision-long memo of an
+        agent's view comes along) whose lists are copied (the states in them are immutable)
+        and whose operative memos are empty."""
+        c = Work.__new__(Work)
+        for name in Work.__slots__:
+            setattr(c, name, getattr(self, name))
+        c.players = list(self.players)
+        c.ops = list(self.ops)
+        c.markers = list(self.markers)
+        c.effects = list(self.effects)
+        c.stack = list(self.stack)
+        c.tokens = list(self.tokens)
+        c.events = list(self.events)
+        c.deferred = list(self.deferred)
+        c._alive_memo = c._cr_memo = c._op_memo = None
+        return c
+
     def pl(self, player: str) -> PlayerState:
         """The :class:`PlayerState` of ``"A"`` or ``"B"``."""
         return self.players[0 if player == "A" else 1]
