@@ -21,7 +21,7 @@ from engine.game.setup import SetupError, start_battle
 from engine.game.state import Chance, Decision
 from engine.play.battle import play_battle
 from engine.play.matchup import Matchup, MatchupChoice, make_matchup
-from engine.rulesets import KT24, RULESETS, UnknownRulesetError, get, new_game, position
+from engine.rulesets import KT21, KT24, RULESETS, UnknownRulesetError, get, new_game, position
 
 ROOT = Path(__file__).resolve().parent.parent
 PINNED = ROOT / "tests" / "data" / "kt24_battle_records.json"
@@ -68,7 +68,7 @@ def test_a_battle_keeps_its_ruleset() -> None:
 def test_an_unknown_ruleset_is_refused_naming_it() -> None:
     """Asking for a ruleset the engine does not play names it and the known ones; options
     naming one are refused too (before any battle)."""
-    with pytest.raises(UnknownRulesetError, match=r"unknown ruleset 'kt99' \(known: kt24\)"):
+    with pytest.raises(UnknownRulesetError, match=r"unknown ruleset 'kt99' \(known: kt21, kt24\)"):
         get("kt99")
     with pytest.raises(GameOptionsError, match="kt99"):
         GameOptions(ruleset="kt99")
@@ -108,12 +108,11 @@ def test_a_record_of_one_ruleset_is_refused_under_another() -> None:
     """A KT24 record replayed under another ruleset is refused at its header, naming both
     rulesets; a header naming a ruleset the engine does not play is refused too."""
     lines = _record_lines()
-    other = attrs.evolve(KT24, name="kt21")
     with pytest.raises(RecordFormatError, match=r"field 'ruleset'.*'kt24'.*'kt21'"):
-        replay_record(lines, ruleset=other)
+        replay_record(lines, ruleset=KT21)
     header = json.loads(lines[0])
-    header["ruleset"] = "kt21"
-    with pytest.raises(RecordFormatError, match=r"field 'ruleset': unknown ruleset 'kt21'"):
+    header["ruleset"] = "kt99"
+    with pytest.raises(RecordFormatError, match=r"field 'ruleset': unknown ruleset 'kt99'"):
         replay_record([dumps_line(header), *lines[1:]], ruleset=KT24)
 
 

@@ -29,6 +29,7 @@ from engine.geometry import Killzone, Placement, sight
 from engine.teams.model import Operative, Roster
 
 __all__ = [
+    "DEFAULT_MISSIONS",
     "MISSIONS",
     "RULESETS",
     "ContextOriginLike",
@@ -41,8 +42,8 @@ __all__ = [
     "shared_context",
 ]
 
-RULESETS = ("kt24",)
-"""The rulesets the engine plays."""
+RULESETS = ("kt24", "kt21")
+"""The rulesets the engine plays (:mod:`engine.rulesets` holds their composition roots)."""
 
 MAX_STEPS_LIMIT = 100_000
 """The largest ``max_steps`` a battle may be given, and the default: a real battle takes a
@@ -127,9 +128,19 @@ def _equipment(_obj: Any, _attribute: attrs.Attribute[Any], value: Any) -> None:
         )
 
 
-MISSIONS = ("approved_ops_2025", "kill_op")
-"""The missions a battle can play: the whole Approved Ops 2025 pack (kill op, crit op, tac
-ops, primary op; ``rules/KT24.md`` 8) or the kill op alone."""
+MISSIONS = ("approved_ops_2025", "kill_op", "critical_ops_2022", "corebook_2021", "lite")
+"""The missions a battle can play. KT24: the whole Approved Ops 2025 pack (kill op, crit op,
+tac ops, primary op; ``rules/KT24.md`` 8) or the kill op alone. KT21 (``rules/KT21.md`` 1):
+the Critical Operations 2022 matched-play sequence (1.2), the 2021 Core Book sequence (1.3)
+or Lite open play (1.4). A ruleset refuses a mission of another edition
+(:class:`GameOptionsError` when the battle starts)."""
+
+DEFAULT_MISSIONS = {"kt24": "approved_ops_2025", "kt21": "critical_ops_2022"}
+"""The mission a battle plays when its options name none, by ruleset."""
+
+
+def _default_mission(options: Any) -> str:
+    return DEFAULT_MISSIONS.get(options.ruleset, MISSIONS[0])
 
 
 def _mission(_obj: Any, _attribute: attrs.Attribute[Any], value: Any) -> None:
@@ -165,7 +176,7 @@ class GameOptions:
     """Options of a battle.
 
     Attributes:
-        ruleset: ``"kt24"``.
+        ruleset: ``"kt24"`` (default) or ``"kt21"`` (:data:`RULESETS`).
         initiative_cards: use the Approved Ops 2025 initiative cards (1.4).
         objectives_pickup: objective markers can be picked up (Pick Up Marker, 3.2) in every
             turning point; off by default (a rule may still allow it, the
@@ -178,7 +189,8 @@ class GameOptions:
         ploy_costs: ``(ploy name, CP)`` pairs overriding printed ploy costs (7.1).
         equipment: ``(player, option names)`` pairs fixing a player's universal equipment
             selection (7.2) instead of asking the player; a mapping is accepted too.
-        mission: one of :data:`MISSIONS` (default the whole Approved Ops 2025 pack).
+        mission: one of :data:`MISSIONS` (default: the ruleset's, :data:`DEFAULT_MISSIONS`:
+            the whole Approved Ops 2025 pack for KT24, Critical Operations 2022 for KT21).
         crit_op: the crit op's name (8.3); ``""`` rolls it at the start of the battle (a
             chance node). Checked against the ops :mod:`engine.missions` knows.
         tac_ops: ``(player, tac op name)`` pairs fixing a player's tac op (8.4) instead of
@@ -204,7 +216,9 @@ class GameOptions:
     equipment: tuple[tuple[str, tuple[str, ...]], ...] = attrs.field(
         default=(), converter=_pairs, validator=_equipment
     )
-    mission: str = attrs.field(default="approved_ops_2025", validator=_mission)
+    mission: str = attrs.field(
+        default=attrs.Factory(_default_mission, takes_self=True), validator=_mission
+    )
     crit_op: str = attrs.field(default="", validator=_text)
     tac_ops: tuple[tuple[str, str], ...] = attrs.field(
         default=(), converter=_pairs, validator=_player_names

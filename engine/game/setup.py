@@ -22,7 +22,7 @@ import attrs
 from engine.errors import KillTeamError
 from engine.game import deployment, flow
 from engine.game.context import GameContext, GameOptions, Hooks
-from engine.game.flow import SetupFrame, advance
+from engine.game.flow import advance
 from engine.game.state import (
     BattleRules,
     Decision,
@@ -124,7 +124,7 @@ def start_battle(
         markers=markers,
         effects=(),
         open_hatchways=(),
-        stack=(SetupFrame(),),
+        stack=(ruleset.start_frame(),),
         node=_placeholder(),
     )
     w = Work(s)

@@ -303,6 +303,11 @@ class RulesetLike(Protocol):
         ``name`` in any case, or ``None`` when the ruleset has no such op (``rules/KT24.md``
         8)."""
 
+    def start_frame(self) -> Any:
+        """The first frame of a new battle of this ruleset (its set-up procedure: KT24's
+        roll-off, ``rules/KT24.md`` 1.2; KT21's Attacker/Defender roll-off, ``rules/KT21.md``
+        1.2), a :class:`engine.game.work.Frame`."""
+
 
 @attrs.frozen(slots=True)
 class BattleRules:

@@ -5,8 +5,9 @@ installs them, in its order, into each new battle; the core (:mod:`engine.game`)
 rule module and asks nothing of a ruleset but what :class:`engine.game.state.RulesetLike`
 declares. A battle keeps its ruleset (``state.ctx.rules.ruleset``).
 
-- :data:`RULESETS`: name -> :class:`Ruleset` (today ``"kt24"``, :mod:`engine.rulesets.kt24`);
-  :func:`get`: the ruleset of a name (:class:`UnknownRulesetError` otherwise).
+- :data:`RULESETS`: name -> :class:`Ruleset` (``"kt24"``, :mod:`engine.rulesets.kt24`;
+  ``"kt21"``, :mod:`engine.rulesets.kt21`); :func:`get`: the ruleset of a name
+  (:class:`UnknownRulesetError` otherwise).
 - :func:`new_game`: a new battle of the ruleset its options name (``options.ruleset``);
   :func:`position`: a scripted position likewise (:func:`engine.game.scenario.position`).
 - Replaying a record (:func:`engine.game.record.replay_record`) or running a scenario file
@@ -26,11 +27,13 @@ from engine.game.scenario import position as _position
 from engine.game.setup import start_battle
 from engine.game.state import GameState
 from engine.geometry import Killzone
+from engine.rulesets.kt21 import KT21
 from engine.rulesets.kt24 import KT24
 from engine.rulesets.ruleset import Ruleset, UnknownRulesetError
 from engine.teams.model import Roster
 
 __all__ = [
+    "KT21",
     "KT24",
     "RULESETS",
     "Ruleset",
@@ -40,7 +43,7 @@ __all__ = [
     "position",
 ]
 
-RULESETS: Mapping[str, Ruleset] = MappingProxyType({KT24.name: KT24})
+RULESETS: Mapping[str, Ruleset] = MappingProxyType({KT24.name: KT24, KT21.name: KT21})
 """The rulesets the engine plays, by name (the names :data:`engine.game.context.RULESETS`
 lists, which :class:`~engine.game.context.GameOptions` accepts)."""
 
@@ -65,7 +68,10 @@ def _reduce_ruleset(ruleset: Ruleset) -> tuple[Any, ...]:
     process); another by its fields (its functions by reference)."""
     if RULESETS.get(ruleset.name) is ruleset:
         return (get, (ruleset.name,))
-    return (Ruleset, (ruleset.name, ruleset.title, ruleset.installer, ruleset.op_lookup))
+    return (
+        Ruleset,
+        (ruleset.name, ruleset.title, ruleset.installer, ruleset.op_lookup, ruleset.start),
+    )
 
 
 copyreg.pickle(Ruleset, _reduce_ruleset)

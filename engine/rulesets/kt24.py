@@ -15,13 +15,17 @@ import pkgutil
 from collections.abc import Mapping
 
 from engine import missions
-from engine.game.context import GameOptions, Hooks
+from engine.game.context import GameOptions, GameOptionsError, Hooks
+from engine.game.flow import SetupFrame
 from engine.missions.pack import find_op
 from engine.rules import close_quarters, registry, weapon_rules
 from engine.rulesets.ruleset import Ruleset
 from engine.teams.model import Roster
 
-__all__ = ["KT24", "install", "load_team_rules", "op_name"]
+__all__ = ["KT24", "MISSIONS", "install", "load_team_rules", "op_name"]
+
+MISSIONS = ("approved_ops_2025", "kill_op")
+"""The missions a KT24 battle plays (``rules/KT24.md`` 8)."""
 
 
 def load_team_rules() -> None:
@@ -48,6 +52,11 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
     Raises:
         GameOptionsError: an option the mission pack refuses (an unknown crit or tac op).
     """
+    if options.mission not in MISSIONS:
+        raise GameOptionsError(
+            f"the KT24 ruleset plays the missions {', '.join(MISSIONS)}, "
+            f"not {options.mission!r:.60} (rules/KT24.md 8)"
+        )
     weapon_rules.install(hooks)
     close_quarters.install(hooks)
     registry.install_universal(hooks)
@@ -67,5 +76,6 @@ KT24 = Ruleset(
     title="Kill Team (2024 edition), Approved Ops 2025",
     installer=install,
     op_lookup=op_name,
+    start=SetupFrame,
 )
 """The KT24 ruleset."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import attrs
 
@@ -10,7 +11,7 @@ from engine.errors import KillTeamError
 from engine.game.context import GameOptions, Hooks
 from engine.teams.model import Roster
 
-__all__ = ["Installer", "OpLookup", "Ruleset", "UnknownRulesetError"]
+__all__ = ["Installer", "OpLookup", "Ruleset", "StartFrame", "UnknownRulesetError"]
 
 Installer = Callable[[Hooks, GameOptions, Mapping[str, Roster]], None]
 """``install(hooks, options, rosters)``: add a ruleset's rules to a new battle's hooks."""
@@ -18,6 +19,10 @@ Installer = Callable[[Hooks, GameOptions, Mapping[str, Roster]], None]
 OpLookup = Callable[[str, str], "str | None"]
 """``op_name(name, kind)``: the canonical name of the op of ``kind`` called ``name`` (any
 case), or ``None``."""
+
+
+StartFrame = Callable[[], Any]
+"""``start()``: the first frame of a new battle (:meth:`Ruleset.start_frame`)."""
 
 
 class UnknownRulesetError(KillTeamError, ValueError):
@@ -35,12 +40,14 @@ class Ruleset:
         title: a short description for people.
         installer: ``install(hooks, options, rosters)`` (:data:`Installer`).
         op_lookup: ``op_name(name, kind)`` (:data:`OpLookup`).
+        start: ``start()``: the first frame of a new battle (:data:`StartFrame`).
     """
 
     name: str
     title: str
     installer: Installer = attrs.field(repr=False)
     op_lookup: OpLookup = attrs.field(repr=False)
+    start: StartFrame = attrs.field(repr=False)
 
     def install(self, hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -> None:
         """Add this ruleset's rules to a new battle's ``hooks``, in the ruleset's order.
@@ -54,3 +61,8 @@ class Ruleset:
         """The canonical name of the op of ``kind`` (``"crit"``, ``"tac"``) called ``name``
         in any case, or ``None`` when this ruleset has none (``rules/KT24.md`` 8)."""
         return self.op_lookup(name, kind)
+
+    def start_frame(self) -> Any:
+        """The first frame of a new battle of this ruleset (its set-up procedure), a
+        :class:`engine.game.work.Frame`."""
+        return self.start()

