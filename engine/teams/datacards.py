@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import attrs
 
+from engine.dice.kt21_rules import Kt21WeaponRules
 from engine.dice.profile import AttackProfile
 from engine.dice.rules import WeaponRules
 
@@ -46,6 +47,9 @@ class WeaponProfile:
         attacks: attack dice. hit: threshold 2..6 (``3`` means 3+).
         normal_damage, critical_damage: damage per unblocked normal / critical success.
         rules: weapon-rule specs (:mod:`engine.dice.rules`).
+        kt21_rules: a KT21 profile's special and critical hit rules
+            (:mod:`engine.dice.kt21_rules`, ``rules/KT21.md`` 12); empty for KT24 profiles,
+            whose ``rules`` are empty in turn for KT21 ones. ``hit`` is the BS or WS.
     """
 
     name: str
@@ -54,6 +58,7 @@ class WeaponProfile:
     normal_damage: int
     critical_damage: int
     rules: WeaponRules = attrs.field(factory=WeaponRules)
+    kt21_rules: Kt21WeaponRules = attrs.field(factory=Kt21WeaponRules)
 
     def attack_profile(self) -> AttackProfile:
         """The dice core's :class:`~engine.dice.profile.AttackProfile` for this profile."""
@@ -189,6 +194,9 @@ class Operative:
         actions: unique actions (each with its AP cost).
         loadouts: its wargear options, one :class:`LoadoutSlot` per choice; empty when it
             carries every weapon on its card (1.2, 2.2).
+        defence: KT21's DF, the defence dice rolled when it is shot (``rules/KT21.md`` 4.1;
+            KT24 always rolls 3). group_activation: KT21's GA (3.2; 1 in KT24).
+        invulnerable: KT21's Invulnerable Save x+ (10.3); ``0`` when it has none.
     """
 
     name: str
@@ -202,6 +210,9 @@ class Operative:
     abilities: tuple[Ability, ...] = ()
     actions: tuple[Ability, ...] = ()
     loadouts: tuple[LoadoutSlot, ...] = ()
+    defence: int = 3
+    group_activation: int = 1
+    invulnerable: int = 0
 
     @property
     def fixed_loadout(self) -> tuple[str, ...] | None:

@@ -122,6 +122,8 @@ class Team:
             came without texts (the built-in teams). Found through it, a rule implemented
             for another team that prints the same text is played for this one
             (:func:`engine.rules.registry.team_rules`).
+        edition: the ruleset the team's datacards are written for (``"kt24"``, ``"kt21"``:
+            KT21 datacards carry DF, GA and KT21 weapon rules, ``rules/KT21.md`` 4.1).
     """
 
     id: str
@@ -136,6 +138,7 @@ class Team:
     equipment: tuple[Equipment, ...] = ()
     abilities: tuple[Ability, ...] = ()
     rule_texts: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_text_pairs)
+    edition: str = "kt24"
 
     def operative(self, name: str) -> Operative:
         """The operative type called ``name``.
