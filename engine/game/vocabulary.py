@@ -742,6 +742,13 @@ class Would(_Declared):
         "that acted. When: after each action of an activation or counteraction, before the "
         "next (the On Guard window of Close Quarters). Rules: 9.3.",
     )
+    CORE_UNIVERSAL_ACTIONS = (
+        "core_universal_actions",
+        "Value: the core's universal actions (UniversalAction values, in listing order) -> "
+        "the ones the battle's ruleset plays instead (KT21's Normal Move, Dash, Fall Back, "
+        "Charge, Shoot, Fight, Pick Up, Pass: rules/KT21.md 6.1). Keywords: none. When: an "
+        "operative's actions are listed or an action's verb is looked up. Rules: 3.2.",
+    )
     UNIVERSAL_ACTIONS = (
         "universal_actions",
         "Value: ``()`` -> the universal actions rule modules add (UniversalAction values), "

@@ -46,6 +46,7 @@ __all__ = [
     "AttackFrame",
     "DeclaredActionFrame",
     "DestinationFrame",
+    "core_actions",
     "has_action_options",
     "iter_action_options",
     "list_action_options",
@@ -614,9 +615,17 @@ def rule_universal_actions(w: Work) -> tuple[UniversalAction, ...]:
     return tuple(w.would("universal_actions", ()))
 
 
+def core_actions(w: Work) -> tuple[UniversalAction, ...]:
+    """The battle's core universal actions: :data:`ACTIONS`, or the ones its ruleset plays
+    instead (the *would* hooks ``"core_universal_actions"``: KT21's, ``rules/KT21.md`` 6.1)."""
+    if "core_universal_actions" not in w.ctx.hooks.would:
+        return ACTIONS
+    return tuple(w.would("core_universal_actions", ACTIONS))
+
+
 def universal_action(w: Work, verb: str) -> UniversalAction | None:
     """The universal action (the core's or a rule module's) whose verb is ``verb``."""
-    for act in ACTIONS:
+    for act in core_actions(w):
         if act.verb == verb:
             return act
     return next((act for act in rule_universal_actions(w) if act.verb == verb), None)
@@ -642,7 +651,7 @@ def iter_action_options(
         destinations,
         unavailable,
     )
-    for kind in ACTIONS:
+    for kind in core_actions(w):
         yield from kind.options(w, o, mode, at)
     for kind in rule_universal_actions(w):
         yield from kind.options(w, o, mode, at)

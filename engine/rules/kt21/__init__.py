@@ -17,8 +17,10 @@ dice core); what differs from KT24 lives here, one module per concept:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from engine.game.context import GameOptions, Hooks
+from engine.rules.kt21 import catalogue
 from engine.teams.model import Roster
 
 __all__ = ["install"]
@@ -32,4 +34,10 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
         options: its :class:`~engine.game.context.GameOptions`.
         rosters: ``{"A": roster, "B": roster}``.
     """
-    del hooks, options, rosters
+    del options, rosters
+    hooks.transform("core_universal_actions", _kt21_actions)
+
+
+def _kt21_actions(_w: Any, _actions: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The KT21 universal actions instead of KT24's (``rules/KT21.md`` 6.1)."""
+    return catalogue.ACTIONS
