@@ -475,6 +475,11 @@ class EventKind(_Declared):
         "Data: action, cost, op, x, x0, y, y0, z, z0. When: ``op`` ended a move ``action`` at "
         "``x``, ``y``, ``z`` from ``x0``, ``y0``, ``z0`` (``cost`` inches). Rules: 3.2, 3.3.",
     )
+    OBJECTIVE_MARKERS_SET_UP = (
+        "objective_markers_set_up",
+        "Data: map, markers. When: the mission set up its objective markers (``markers``: "
+        "``(name, x, y)`` in inches) from its ``map`` (KT21 mission). Rules: KT21 1.2, 15.1.",
+    )
     OPERATIVE_INCAPACITATED = (
         "operative_incapacitated",
         "Data: by, op, player. When: ``op`` of ``player`` was incapacitated (``by``), before "
@@ -662,6 +667,11 @@ class EventKind(_Declared):
         "swept_token",
         "Data: marker, op, player. When: ``op`` of ``player`` swept ``marker`` (tac op Sweep "
         "and Clear). Rules: 8.4.",
+    )
+    TAC_OP_UNIMPLEMENTED = (
+        "tac_op_unimplemented",
+        "Data: count, player, why. When: ``count`` of the tac ops ``player`` selected have "
+        "no text the engine has (``why``): they never score. Rules: KT21 15.3.",
     )
     TAC_OP_REVEALED = (
         "tac_op_revealed",
@@ -1362,6 +1372,11 @@ class DecisionKind(_Declared):
         "stake claim",
         "When: a player stakes a claim on a marker (crit op Stake Claim). Rules: 8.3.",
     )
+    TAC_ARCHETYPE = (
+        "tac archetype",
+        "When: a KT21 player selects in secret the archetype of its three tac ops (then "
+        "those of its tac ops the engine has). Rules: KT21 1.2, 15.3.",
+    )
     TAC_OP = (
         "tac op",
         "When: a player selects its tac op in secret. Rules: 8.4.",
@@ -1442,6 +1457,7 @@ SECRET_DECISIONS: frozenset[str] = frozenset(
         DecisionKind.PRIMARY_OP.value,  # 8.1: hidden until the end of the battle
         DecisionKind.REBOOT_PICK.value,  # 8.3 Reboot: the first pick hidden until the second
         DecisionKind.TAC_OP.value,  # 8.4: hidden until revealed
+        DecisionKind.TAC_ARCHETYPE.value,  # KT21 1.2: tac ops selected in secret
     }
 )
 """The decision kinds whose choice is a *secret selection*: what the deciding player chooses

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from engine.game.context import GameOptions, GameOptionsError, Hooks
 from engine.game.flow import SetupFrame
+from engine.missions import kt21 as kt21_mission
 from engine.rules import kt21 as kt21_rules
 from engine.rulesets.ruleset import Ruleset
 from engine.teams.model import Roster
@@ -40,6 +41,7 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
             f"not {options.mission!r:.60} (rules/KT21.md 1)"
         )
     kt21_rules.install(hooks, options, rosters)
+    kt21_mission.install(hooks, options, rosters)
 
 
 def op_name(name: str, kind: str) -> str | None:
