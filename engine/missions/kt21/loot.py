@@ -31,7 +31,7 @@ from engine.missions.kt21.scoring import score_mission
 from engine.missions.markers import marker_names, operative_controls
 from engine.missions.scoring import fact, set_fact
 
-__all__ = ["LOOT", "LOOTS_PER_MARKER", "LOOT_RANGE", "Loot", "loots", "looted"]
+__all__ = ["LOOT", "LOOTS_PER_MARKER", "LOOT_RANGE", "Loot", "looted", "loots"]
 
 LOOT_RANGE = 1.0
 """How close (inches, ▲) to a marker's centre the operative must be (15.3)."""
