@@ -30,6 +30,10 @@ from engine.teams import load_builtin_team
 TEAMS = ("kasrkin", "legionaries")
 
 
+KT21_SECRETS = frozenset({"tac archetype"})
+"""The secret decision kinds of KT21 battles (rules/KT21.md 1.2: tac ops chosen in secret)."""
+
+
 def _start(killzone: str = "open_ruins", **options: object) -> GameState:
     rosters = [load_builtin_team(t).default() for t in TEAMS]
     opts = GameOptions(**options) if options else None  # type: ignore[arg-type]
@@ -90,20 +94,30 @@ def test_a_resampler_for_an_unmarked_kind_is_refused() -> None:
         register_secret(spec)
 
 
-@pytest.mark.parametrize(("killzone", "seed"), [("open_ruins", 3), ("close_quarters", 4)])
+@pytest.mark.parametrize(
+    ("killzone", "seed", "options"),
+    [
+        ("open_ruins", 3, {"crit_op": "Reboot"}),
+        ("close_quarters", 4, {"crit_op": "Reboot"}),
+        ("open_ruins", 5, {"ruleset": "kt21"}),
+    ],
+)
 def test_a_decision_is_marked_secret_iff_its_choice_is_hidden_from_the_opponent(
-    killzone: str, seed: int
+    killzone: str, seed: int, options: dict[str, str]
 ) -> None:
     """At the decisions of random battles (crit op Reboot, so that its picks happen), two
     different choices are applied: the choice is *hidden* when the two states differ outside
     the procedure in progress (which shows as it goes on) yet the opponent's observations are
-    equal. Hidden choices happen at marked kinds only, and every marked kind is met hidden
-    (the rules make these selections in secret: 7.2, 8.1, 8.3, 8.4)."""
-    s = _start(killzone, crit_op="Reboot")
+    equal. Hidden choices happen at marked kinds only, and every marked kind the battle meets
+    is met hidden (the rules make these selections in secret: KT24 7.2, 8.1, 8.3, 8.4; KT21's
+    tac ops, rules/KT21.md 1.2). The KT24 battles meet every KT24 kind, the KT21 one its
+    own."""
+    s = _start(killzone, **options)
     agents = {"A": RandomAgent(seed), "B": RandomAgent(seed + 1)}
     dice = SeededDice(seed)
     rng = np.random.default_rng(seed)
     hidden_at: set[str] = set()
+    met: set[str] = set()
     while not s.is_terminal:
         node = s.node
         if isinstance(node, Chance):
@@ -112,6 +126,7 @@ def test_a_decision_is_marked_secret_iff_its_choice_is_hidden_from_the_opponent(
         assert isinstance(node, Decision)
         legal = list(s.legal_actions())
         if len(legal) > 1:
+            met.add(node.kind)
             picks = {0, len(legal) - 1, int(rng.integers(len(legal)))}
             afters = [s.apply(legal[k])[0] for k in sorted(picks)]
             opp = other(node.player)
@@ -120,7 +135,9 @@ def test_a_decision_is_marked_secret_iff_its_choice_is_hidden_from_the_opponent(
                     if x != y and x.stack == y.stack and observe(x, opp) == observe(y, opp):
                         hidden_at.add(node.kind)
         s = s.apply(agents[node.player].act(s))[0]
-    assert hidden_at == SECRET_DECISIONS
+    assert hidden_at == SECRET_DECISIONS & met
+    kt21 = options.get("ruleset") == "kt21"
+    assert (KT21_SECRETS if kt21 else SECRET_DECISIONS - KT21_SECRETS) <= met
 
 
 # -- the information state ------------------------------------------------------------------
