@@ -196,6 +196,7 @@ def new_context(
         raise SetupError(f"killzone {killzone.name} needs drop zones A and B")
     if killzone.open_hatchways:
         killzone = killzone.with_open_hatchways(())
+    killzone = ruleset.battle_killzone(killzone, opts)
     bases = {
         p: [r.datacard(k).base_mm for k in range(len(r.operatives))] for p, r in rosters.items()
     }

@@ -26,6 +26,7 @@ from engine.game.actions import Action
 if TYPE_CHECKING:
     from engine.game.context import GameContext, GameOptions, Hooks
     from engine.game.events import Event
+    from engine.geometry import Killzone
     from engine.teams.model import Roster
 
 __all__ = [
@@ -302,6 +303,14 @@ class RulesetLike(Protocol):
         """The canonical name of the op of ``kind`` (``"crit"``, ``"tac"``) called
         ``name`` in any case, or ``None`` when the ruleset has no such op (``rules/KT24.md``
         8)."""
+
+    def battle_killzone(self, killzone: Killzone, options: GameOptions) -> Killzone:
+        """The killzone a battle of these ``options`` is played on, given the one it is
+        started with: itself, or it with the objective markers the mission sets up (KT21's
+        six, ``rules/KT21.md`` 15.2).
+
+        Raises:
+            GameOptionsError: options the mission refuses."""
 
     def start_frame(self) -> Any:
         """The first frame of a new battle of this ruleset (its set-up procedure: KT24's

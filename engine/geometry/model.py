@@ -290,6 +290,34 @@ class Killzone:
         root = root.terrain_root if root.terrain_root is not None else root
         return _terrain_variant(root, tuple(extra)).with_open_hatchways(self.open_hatchways)
 
+    def with_objectives(self, objectives: Iterable[Objective]) -> Killzone:
+        """This layout with exactly the objective markers ``objectives`` instead of its own
+        (a mission that sets up its own markers: KT21's six, ``rules/KT21.md`` 15.2): a new
+        layout (its hatchways closed, without added terrain), or this one when the markers
+        are the same.
+
+        Raises:
+            KillzoneError: a value that is not an :class:`Objective`, a name used twice, or a
+                centre off the board.
+        """
+        objs = tuple(objectives)
+        for o in objs:
+            if not isinstance(o, Objective):
+                raise KillzoneError(f"{self.source}: not an objective marker: {o!r:.60}")
+            x, y = o.position
+            if not (0 <= x <= self.width and 0 <= y <= self.depth):
+                raise KillzoneError(f"{self.source}: objective marker {o.name!r} is off the board")
+        names = [o.name for o in objs]
+        if len(set(names)) != len(names):
+            raise KillzoneError(f"{self.source}: objective marker names repeat: {names}")
+        root = self.hatch_root if self.hatch_root is not None else self
+        root = root.terrain_root if root.terrain_root is not None else root
+        if objs == root.objectives:
+            return root
+        return attrs.evolve(
+            root, objectives=objs, open_hatchways=frozenset(), hatch_root=None, terrain_root=None
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The layout structure of this killzone (the inverse of :meth:`from_dict`): its
         layout's own features, without the terrain added by :meth:`with_terrain` (that is

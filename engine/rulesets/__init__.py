@@ -70,7 +70,14 @@ def _reduce_ruleset(ruleset: Ruleset) -> tuple[Any, ...]:
         return (get, (ruleset.name,))
     return (
         Ruleset,
-        (ruleset.name, ruleset.title, ruleset.installer, ruleset.op_lookup, ruleset.start),
+        (
+            ruleset.name,
+            ruleset.title,
+            ruleset.installer,
+            ruleset.op_lookup,
+            ruleset.start,
+            ruleset.layout,
+        ),
     )
 
 

@@ -57,5 +57,6 @@ KT21 = Ruleset(
     installer=install,
     op_lookup=op_name,
     start=SetupFrame,
+    layout=kt21_mission.battle_killzone,
 )
 """The KT21 ruleset."""

@@ -9,9 +9,18 @@ import attrs
 
 from engine.errors import KillTeamError
 from engine.game.context import GameOptions, Hooks
+from engine.geometry import Killzone
 from engine.teams.model import Roster
 
-__all__ = ["Installer", "OpLookup", "Ruleset", "StartFrame", "UnknownRulesetError"]
+__all__ = [
+    "BattleKillzone",
+    "Installer",
+    "OpLookup",
+    "Ruleset",
+    "StartFrame",
+    "UnknownRulesetError",
+    "same_killzone",
+]
 
 Installer = Callable[[Hooks, GameOptions, Mapping[str, Roster]], None]
 """``install(hooks, options, rosters)``: add a ruleset's rules to a new battle's hooks."""
@@ -23,6 +32,17 @@ case), or ``None``."""
 
 StartFrame = Callable[[], Any]
 """``start()``: the first frame of a new battle (:meth:`Ruleset.start_frame`)."""
+
+
+BattleKillzone = Callable[[Killzone, GameOptions], Killzone]
+"""``layout(killzone, options)``: the killzone a battle is played on
+(:meth:`Ruleset.battle_killzone`)."""
+
+
+def same_killzone(killzone: Killzone, options: GameOptions) -> Killzone:
+    """The killzone itself (a ruleset whose missions use the layout's own markers: KT24)."""
+    del options
+    return killzone
 
 
 class UnknownRulesetError(KillTeamError, ValueError):
@@ -41,6 +61,8 @@ class Ruleset:
         installer: ``install(hooks, options, rosters)`` (:data:`Installer`).
         op_lookup: ``op_name(name, kind)`` (:data:`OpLookup`).
         start: ``start()``: the first frame of a new battle (:data:`StartFrame`).
+        layout: ``layout(killzone, options)``: the killzone a battle is played on
+            (:data:`BattleKillzone`; default the killzone itself).
     """
 
     name: str
@@ -48,6 +70,7 @@ class Ruleset:
     installer: Installer = attrs.field(repr=False)
     op_lookup: OpLookup = attrs.field(repr=False)
     start: StartFrame = attrs.field(repr=False)
+    layout: BattleKillzone = attrs.field(default=same_killzone, repr=False)
 
     def install(self, hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -> None:
         """Add this ruleset's rules to a new battle's ``hooks``, in the ruleset's order.
@@ -66,3 +89,10 @@ class Ruleset:
         """The first frame of a new battle of this ruleset (its set-up procedure), a
         :class:`engine.game.work.Frame`."""
         return self.start()
+
+    def battle_killzone(self, killzone: Killzone, options: GameOptions) -> Killzone:
+        """The killzone a battle of ``options`` is played on (:data:`BattleKillzone`).
+
+        Raises:
+            GameOptionsError: options the mission refuses."""
+        return self.layout(killzone, options)

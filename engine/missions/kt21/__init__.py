@@ -39,10 +39,17 @@ from engine.game.context import GameOptions, GameOptionsError, Hooks
 from engine.game.events import Event, add_template
 from engine.game.work import Work
 from engine.missions.kt21 import loot, objectives, scoring, tac_ops
+from engine.missions.kt21.objectives import battle_killzone
 from engine.missions.scoring import add_vp
 from engine.teams.model import Roster
 
-__all__ = ["LITE", "MISSION_NAME", "check_options", "install"]
+__all__ = [
+    "LITE",
+    "MISSION_NAME",
+    "battle_killzone",
+    "check_options",
+    "install",
+]
 
 MISSION_NAME = "Loot"
 """The name of the project's KT21 mission objective (the only crit op a KT21 battle takes)."""

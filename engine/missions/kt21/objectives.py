@@ -18,7 +18,8 @@ and at least 1" from every terrain part of ``open_ruins`` and ``close_quarters``
 can reach it. A killzone of another size gets the map scaled to its width and depth. A
 killzone whose own layout holds exactly six objective markers is a KT21 map: its markers are
 used as they are. The KT24 layouts keep their three markers; only a KT21 battle's state
-holds the six (the killzone data is not changed). Lite open play (1.4) has no mission, hence
+plays on the layout with the six (:func:`battle_killzone`, the ruleset's ``layout``; the
+killzone data is not changed). Lite open play (1.4) has no mission, hence
 no objective marker.
 """
 
@@ -26,13 +27,17 @@ from __future__ import annotations
 
 import math
 
+from engine.game.context import GameOptions
 from engine.game.state import MarkerState, OperativeState
 from engine.game.work import Work
+from engine.geometry import Killzone
+from engine.geometry.primitives import Objective
 
 __all__ = [
     "BOARD",
     "MAP",
     "MAP_NAME",
+    "battle_killzone",
     "distance_to_centre",
     "mission_markers",
     "set_up_markers",
@@ -79,29 +84,34 @@ def mission_markers(width: float, depth: float, pickup: bool = False) -> tuple[M
     return tuple(MarkerState(n, x * sx, y * sy, pickup=pickup) for n, x, y in MAP)
 
 
+def battle_killzone(killzone: Killzone, options: GameOptions) -> Killzone:
+    """The killzone a KT21 battle of ``options`` is played on (1.2 step 2): ``killzone`` with
+    the mission's objective markers (module docstring: its own when it has six, else the
+    project's map scaled to it; none for Lite open play). Every query on the battle (control,
+    movement towards markers, pictures, records, observations) then sees those markers."""
+    if options.mission == "lite":
+        return killzone.with_objectives(())
+    if len(killzone.objectives) == KT21_MARKERS:
+        return killzone
+    sx, sy = killzone.width / BOARD[0], killzone.depth / BOARD[1]
+    return killzone.with_objectives(Objective(n, (x * sx, y * sy)) for n, x, y in MAP)
+
+
 def set_up_markers(w: Work) -> None:
-    """The start step of a KT21 mission (1.2 step 2): replace the killzone's objective
-    markers by the mission's (module docstring: the killzone's own six, else the project's
-    map; none for Lite open play) and emit ``objective_markers_set_up``. Returns ``None``
-    (no frame: nothing is asked)."""
+    """The start step of a KT21 mission (1.2 step 2): announce the objective markers the
+    battle's killzone holds (:func:`battle_killzone`) with ``objective_markers_set_up``.
+    Returns ``None`` (no frame: nothing is asked)."""
     kz = w.kz
-    pickup = w.ctx.options.objectives_pickup
     if w.ctx.options.mission == "lite":
-        markers: tuple[MarkerState, ...] = ()
         name = "none (Lite open play has no mission)"
-    elif len(kz.objectives) == KT21_MARKERS:
-        markers = tuple(
-            MarkerState(o.name, o.position[0], o.position[1], pickup=pickup) for o in kz.objectives
-        )
-        name = f"killzone {kz.name}"
-    else:
-        markers = mission_markers(kz.width, kz.depth, pickup)
+    elif tuple(n for n, _x, _y in MAP) == tuple(o.name for o in kz.objectives):
         name = MAP_NAME
-    w.markers = list(markers)
+    else:
+        name = f"killzone {kz.name}"
     w.emit(
         "objective_markers_set_up",
         map=name,
-        markers=tuple((m.name, round(m.x, 3), round(m.y, 3)) for m in markers),
+        markers=tuple((m.name, round(m.x, 3), round(m.y, 3)) for m in w.markers),
     )
 
 
