@@ -275,7 +275,7 @@ def calc_shoot(
     as_json: bool,
 ) -> None:
     """Exact odds of one shooting attack (Kill Team 2024 rules, section 5.1; with
-    --ruleset kt21, rules/KT21.md 10)."""
+    --ruleset kt21, the Kill Team 2021 shooting attack)."""
     ctx = click.get_current_context()
     if ruleset_of(ctx) == "kt21":
         from engine.cli.calc_kt21 import kt21_shoot_command
@@ -407,7 +407,7 @@ def calc_fight(
     as_json: bool,
 ) -> None:
     """Exact odds of one fight (Kill Team 2024 rules, section 5.2; with --ruleset kt21,
-    rules/KT21.md 11)."""
+    the Kill Team 2021 fight)."""
     ctx = click.get_current_context()
     if ruleset_of(ctx) == "kt21":
         from engine.cli.calc_kt21 import Side, kt21_fight_command
