@@ -138,10 +138,10 @@ def test_parry_discards_two() -> None:
 
 def test_melee_stun_first_crit_strike_discards_only_a_normal_hit() -> None:
     """KT21 Stun in a fight: the first critical strike discards one normal hit of the
-    opponent, never a critical one (KT24 Shock would): attacker 1 crit (damage 1/1, 10 W)
-    against 1 defender crit (damage 3/3): the defender's crit still lands (3 taken) unless
-    parried; parrying costs the attacker its strike, so either way the value is equal and
-    the crit is not discarded by the strike."""
+    opponent, never a critical one (KT24 Shock would). Attacker: 1 crit (damage 1, Stun);
+    defender: 1 crit (damage 3); 10 wounds each. Striking leaves the defender's crit: value
+    1 - 3 = -2; parrying crit with crit: 0. So the value is 0; if Stun discarded the crit,
+    striking would be worth +1."""
     r = Kt21Resolver(1, 1, 3, 3, stun_a=True)
     packed = r.solve(0, 1, 0, 1, 10, 10, True, False, True)
     value = packed >> 24
