@@ -3,6 +3,11 @@
 a contract other tools read (:func:`shoot_json`, :func:`fight_json`). Bad input exits with
 status 2 and one line on standard error naming what is wrong (a misspelled weapon rule with
 the closest rule names).
+
+``killteam calc --ruleset kt21 ...`` uses the KT21 dice (:mod:`engine.dice.kt21`): ``--hit`` is
+BS/WS, ``--rules`` KT21 rules (``AP1, Lethal 5+, MW2``), the target has ``--df`` defence dice
+and maybe ``--invuln 4+``; in a fight ``--support`` / ``--enemy-support`` give combat support
+and ``--parry-two`` / ``--enemy-parry-two`` "a parry discards two" (:mod:`engine.cli.calc_kt21`).
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from engine.terminal import markup
 if TYPE_CHECKING:
     from rich.table import Table
 
-__all__ = ["calc", "calc_fight", "calc_shoot", "fight_json", "shoot_json"]
+__all__ = ["calc", "calc_fight", "calc_shoot", "fight_json", "ruleset_of", "shoot_json"]
 
 
 def _threshold(what: str) -> Callable[[click.Context, click.Parameter, str], int]:
@@ -63,7 +68,18 @@ def _rule_names() -> list[str]:
     return sorted(set(rules._KEYWORDS.values()))
 
 
-def _rules(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+def ruleset_of(ctx: click.Context) -> str:
+    """The ``--ruleset`` given to ``killteam calc`` (``"kt24"`` by default)."""
+    while ctx.parent is not None and ctx.command.name != "calc":
+        ctx = ctx.parent
+    return str(ctx.params.get("ruleset") or "kt24")
+
+
+def _rules(ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    if ruleset_of(ctx) == "kt21":
+        from engine.cli.calc_kt21 import check_rules
+
+        return check_rules(value)
     try:
         parse_weapon_rules(value)
     except KillTeamError as exc:
@@ -173,7 +189,14 @@ def _pmf_table(title: str, pmf: Pmf[int]) -> Table:
 
 
 @click.group("calc", cls=SuggestingGroup)
-def calc() -> None:
+@click.option(
+    "--ruleset",
+    type=click.Choice(["kt24", "kt21"]),
+    default="kt24",
+    show_default=True,
+    help="Rules edition: kt24 (Kill Team 2024) or kt21 (Kill Team 2021).",
+)
+def calc(ruleset: str) -> None:
     """Exact dice odds for one shooting attack or one fight."""
 
 
@@ -224,6 +247,17 @@ def _with(options: Sequence[Callable[[Any], Any]]) -> Callable[[Any], Any]:
     help="Whether the defender retains its plain cover save (default: only when that gives "
     "less expected damage); 'decline' also overrides --improved-cover.",
 )
+@click.option(
+    "--df",
+    type=click.IntRange(0, 6),
+    default=None,
+    help="kt21: the target's defence dice (DF, default 3).",
+)
+@click.option(
+    "--invuln",
+    default=None,
+    help="kt21: the target's invulnerable save, e.g. 4+ (used instead of Save when better).",
+)
 @json_option("the odds")
 def calc_shoot(
     attacks: int,
@@ -236,9 +270,35 @@ def calc_shoot(
     obscured: bool,
     improved_cover: str | None,
     cover_save: str,
+    df: int | None,
+    invuln: str | None,
     as_json: bool,
 ) -> None:
-    """Exact odds of one shooting attack (Kill Team 2024 rules, section 5.1)."""
+    """Exact odds of one shooting attack (Kill Team 2024 rules, section 5.1; with
+    --ruleset kt21, the Kill Team 2021 shooting attack)."""
+    ctx = click.get_current_context()
+    if ruleset_of(ctx) == "kt21":
+        from engine.cli.calc_kt21 import kt21_shoot_command
+
+        kt21_shoot_command(
+            attacks,
+            hit,
+            damage,
+            rules,
+            save,
+            wounds,
+            cover,
+            obscured,
+            improved_cover,
+            cover_save,
+            df,
+            invuln,
+            as_json,
+        )
+        return
+    for name, given in (("--df", df), ("--invuln", invuln)):
+        if given is not None:
+            raise click.UsageError(f"{name} is a kt21 option (use killteam calc --ruleset kt21)")
     if cover_save == "decline":
         choice = "none"
     elif improved_cover is not None:
@@ -312,6 +372,19 @@ def calc_shoot(
     show_default=True,
     help="Who resolves first.",
 )
+@click.option(
+    "--support", type=click.IntRange(0, 10), default=None, help="kt21: attacker's combat support."
+)
+@click.option(
+    "--enemy-support",
+    type=click.IntRange(0, 10),
+    default=None,
+    help="kt21: defender's combat support.",
+)
+@click.option("--parry-two", is_flag=True, help="kt21: the attacker's parries discard two hits.")
+@click.option(
+    "--enemy-parry-two", is_flag=True, help="kt21: the defender's parries discard two hits."
+)
 @json_option("the odds")
 def calc_fight(
     attacks: int,
@@ -327,9 +400,44 @@ def calc_fight(
     policy: str,
     enemy_policy: str | None,
     first: str,
+    support: int | None,
+    enemy_support: int | None,
+    parry_two: bool,
+    enemy_parry_two: bool,
     as_json: bool,
 ) -> None:
-    """Exact odds of one fight (Kill Team 2024 rules, section 5.2)."""
+    """Exact odds of one fight (Kill Team 2024 rules, section 5.2; with --ruleset kt21,
+    the Kill Team 2021 fight)."""
+    ctx = click.get_current_context()
+    if ruleset_of(ctx) == "kt21":
+        from engine.cli.calc_kt21 import Side, kt21_fight_command
+
+        kt21_fight_command(
+            Side(attacks, hit, damage, rules, wounds, support or 0, parry_two),
+            Side(
+                enemy_attacks,
+                enemy_hit,
+                enemy_damage,
+                enemy_rules,
+                enemy_wounds,
+                enemy_support or 0,
+                enemy_parry_two,
+            ),
+            policy,
+            enemy_policy,
+            first,
+            as_json,
+        )
+        return
+    kt21_only = (
+        ("--support", support is not None),
+        ("--enemy-support", enemy_support is not None),
+        ("--parry-two", parry_two),
+        ("--enemy-parry-two", enemy_parry_two),
+    )
+    for name, given in kt21_only:
+        if given:
+            raise click.UsageError(f"{name} is a kt21 option (use killteam calc --ruleset kt21)")
     attacker = Fighter(AttackProfile(attacks, hit, damage[0], damage[1], rules), wounds)
     defender = Fighter(
         AttackProfile(enemy_attacks, enemy_hit, enemy_damage[0], enemy_damage[1], enemy_rules),
