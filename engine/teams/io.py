@@ -21,6 +21,16 @@ would be silently unreachable) are refused naming both, e.g. ``teams/x.json: tea
 operatives[2] and operatives[6] are both named 'Gunner'``
 (:func:`engine.teams.model.duplicate_problem`).
 
+**KT21 teams** (``rules/KT21.md`` 4.1, decision 8) say ``"edition": "kt21"`` (omitted for
+KT24, the default). Their datacards add ``"defence"`` (DF, default 3), ``"group_activation"``
+(GA, default 1) and ``"invulnerable"`` (``"4+"``, omitted when none); Move may be written with
+the KT21 shapes (``"3⬤"``: :func:`engine.dice.kt21_rules.shape_inches`) and is written back in
+inches; a profile's special and critical hit rules are one string in ``"kt21_rules"``
+(``"Rng ⬟, AP1, MW2"``: :func:`engine.dice.kt21_rules.parse_kt21_weapon_rules`), its
+``"hit"`` is the BS or WS. A KT24 team with any of these, or a KT21 team with KT24
+``"rules"``, is refused naming the operative, the weapon and the field
+(:func:`engine.teams.model.edition_problem`).
+
 A team imported with its rules' printed texts carries their identities as ``"rule_texts":
 {"faction_rule/astartes": "3f0c...@", ...}`` (:mod:`engine.teams.rule_text`; omitted when
 empty).
@@ -43,6 +53,7 @@ import cattrs.cols
 import cattrs.gen
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
 
+from engine.dice.kt21_rules import parse_kt21_weapon_rules, shape_inches
 from engine.dice.profile import parse_damage, parse_threshold
 from engine.dice.rules import WeaponRules, parse_weapon_rules
 from engine.errors import KillTeamError
@@ -132,11 +143,19 @@ def _short(value: Any) -> Any:
     return value
 
 
+_SHAPE_CHARS = frozenset("▲●⬤◯○■⬟")
+
+
 def _inches(value: Any) -> float:
     if isinstance(value, bool):
         raise _fail(f'expected inches such as 6" or 6, not {brief(value)}')
     if isinstance(value, int | float):
         return float(value)
+    if isinstance(value, str) and _SHAPE_CHARS & set(value):
+        try:  # a KT21 distance written with shapes, e.g. 3⬤ (rules/KT21.md 4.1)
+            return shape_inches(str(_short(value)))
+        except ValueError as exc:
+            raise _fail(str(exc)) from None
     m = re.fullmatch(r'\s*(\d{1,9}(?:\.\d{1,9})?)\s*"?\s*', str(_short(value)))
     if m is None:
         raise _fail(f'expected inches such as 6" or 6, not {brief(value)}')
@@ -195,7 +214,7 @@ def _make_converter() -> cattrs.Converter:
     def structure_profile(data: Any, _t: Any) -> WeaponProfile:
         if not isinstance(data, Mapping):
             raise _fail(f"expected an object, not {brief(data)}")
-        allowed = {"name", "attacks", "hit", "damage", "rules"}
+        allowed = {"name", "attacks", "hit", "damage", "rules", "kt21_rules"}
         extra = sorted(set(data) - allowed)
         if extra:
             raise _fail(f"unknown field {brief(extra[0])} (allowed: {', '.join(sorted(allowed))})")
@@ -210,16 +229,26 @@ def _make_converter() -> cattrs.Converter:
             normal_damage=normal,
             critical_damage=crit,
             rules=_field("rules", lambda: parse_weapon_rules(_str(data.get("rules", "")))),
+            kt21_rules=_field(
+                "kt21_rules", lambda: parse_kt21_weapon_rules(_str(data.get("kt21_rules", "")))
+            ),
         )
 
     def unstructure_profile(p: WeaponProfile) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "name": p.name,
             "attacks": p.attacks,
             "hit": f"{p.hit}+",
             "damage": f"{p.normal_damage}/{p.critical_damage}",
-            "rules": p.rules.format(),
         }
+        # A KT21 profile writes its rules in "kt21_rules" (and no empty KT24 "rules").
+        if p.kt21_rules and not p.rules:
+            out["kt21_rules"] = p.kt21_rules.format()
+        else:
+            out["rules"] = p.rules.format()
+            if p.kt21_rules:
+                out["kt21_rules"] = p.kt21_rules.format()
+        return out
 
     c.register_structure_hook(WeaponProfile, structure_profile)
     c.register_unstructure_hook(WeaponProfile, unstructure_profile)
@@ -242,11 +271,20 @@ def _make_converter() -> cattrs.Converter:
         fixed = dict(data)
         save = fixed.pop("save", None)
         move = fixed.pop("move", None)
+        invulnerable = fixed.pop("invulnerable", None)
         fixed["save"] = 2  # placeholders, replaced below with precise errors
         fixed["move"] = 6.0
         op = op_base(fixed, t)
         if save is None or move is None:
             raise _fail(f"missing field {'save' if save is None else 'move'!r}")
+        invulnerable_save = (
+            0
+            if invulnerable is None
+            else _field(
+                "invulnerable",
+                lambda: parse_threshold(_short(invulnerable), "Invulnerable Save"),
+            )
+        )
         return Operative(
             name=op.name,
             keywords=op.keywords,
@@ -259,7 +297,21 @@ def _make_converter() -> cattrs.Converter:
             abilities=op.abilities,
             actions=op.actions,
             loadouts=op.loadouts,
+            defence=op.defence,
+            group_activation=op.group_activation,
+            invulnerable=invulnerable_save,
         )
+
+    def kt21_values(op: Operative) -> dict[str, Any]:
+        """The KT21 datacard values that differ from the defaults (none for KT24 cards)."""
+        out: dict[str, Any] = {}
+        if op.defence != 3:
+            out["defence"] = op.defence
+        if op.group_activation != 1:
+            out["group_activation"] = op.group_activation
+        if op.invulnerable:
+            out["invulnerable"] = f"{op.invulnerable}+"
+        return out
 
     def unstructure_operative(op: Operative) -> dict[str, Any]:
         return {
@@ -269,6 +321,7 @@ def _make_converter() -> cattrs.Converter:
             "move": _fmt_inches(op.move),
             "save": f"{op.save}+",
             "wounds": op.wounds,
+            **kt21_values(op),
             "base_mm": op.base_mm,
             "weapons": [c.unstructure(w) for w in op.weapons],
             "abilities": [c.unstructure(a) for a in op.abilities],
@@ -393,6 +446,8 @@ def _make_converter() -> cattrs.Converter:
         out.pop("rule_texts", None)
         if team.rule_texts:
             out["rule_texts"] = dict(team.rule_texts)
+        if team.edition == "kt24":  # the default: KT24 files stay as they are
+            out.pop("edition", None)
         return out
 
     c.register_unstructure_hook(Team, unstructure_team)
