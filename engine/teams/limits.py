@@ -82,6 +82,7 @@ __all__ = [
     "operative_problem",
     "profile_problem",
     "rule_key",
+    "ruleset_problem",
     "safe_team_id",
     "team_id_problem",
     "team_problem",
@@ -509,7 +510,7 @@ def edition_problem(team: Team) -> str | None:
                 if getattr(op, field) != default:
                     return (
                         f"operative {brief(op.name)}: field {field!r} is a KT21 datacard "
-                        "value: give the team \"edition\": \"kt21\" (rules/KT21.md 4.1)"
+                        'value: give the team "edition": "kt21" (rules/KT21.md 4.1)'
                     )
     for where, weapons in carried:
         for w in weapons:
@@ -523,10 +524,24 @@ def edition_problem(team: Team) -> str | None:
                 if not kt21 and p.kt21_rules:
                     return (
                         f"{where}: weapon {brief(w.name)}: profile {i}: field 'kt21_rules' "
-                        "holds KT21 weapon rules: give the team \"edition\": \"kt21\" "
+                        'holds KT21 weapon rules: give the team "edition": "kt21" '
                         "(rules/KT21.md 12)"
                     )
     return None
+
+
+def ruleset_problem(team: Team, ruleset: str, player: str = "") -> str | None:
+    """Why ``team`` cannot play in a battle of ``ruleset`` (``"kt24"``, ``"kt21"``): its
+    datacards are written for another edition (DF, GA and the weapon rules differ,
+    ``rules/KT21.md`` 4.1); ``None`` when it can. The message names the player (when given),
+    the team and both editions."""
+    if team.edition == ruleset:
+        return None
+    who = f"player {player}'s team" if player else "team"
+    return (
+        f"{who} {brief(team.id)} ({team.name:.60}) has {team.edition.upper()} datacards: a "
+        f"{ruleset.upper()} battle plays {ruleset.upper()} teams only (rules/KT21.md 4.1)"
+    )
 
 
 def name_key(name: str) -> str:
