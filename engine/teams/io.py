@@ -79,6 +79,7 @@ from engine.teams.model import (
 )
 
 __all__ = [
+    "KT21_PREFIX",
     "TeamFileError",
     "builtin_teams",
     "check_team",
@@ -448,10 +449,26 @@ def _make_converter() -> cattrs.Converter:
             out["rule_texts"] = dict(team.rule_texts)
         if team.edition == "kt24":  # the default: KT24 files stay as they are
             out.pop("edition", None)
+        else:  # a KT21 datacard shows its DF and GA even when they are the usual 3 and 1
+            out["operatives"] = [
+                _with_kt21_values(card, op)
+                for card, op in zip(out["operatives"], team.operatives, strict=True)
+            ]
         return out
 
     c.register_unstructure_hook(Team, unstructure_team)
     return c
+
+
+def _with_kt21_values(card: dict[str, Any], op: Operative) -> dict[str, Any]:
+    """``card`` (an operative's file structure) with its DF and GA written after its wounds."""
+    out: dict[str, Any] = {}
+    for key, value in card.items():
+        out[key] = value
+        if key == "wounds":
+            out["defence"] = op.defence
+            out["group_activation"] = op.group_activation
+    return out
 
 
 _CONVERTER = _make_converter()
@@ -688,11 +705,28 @@ def _teams_dir() -> Path:
     return Path(str(importlib.resources.files("teams")))
 
 
-def builtin_teams() -> list[str]:
+KT21_PREFIX = "kt21_"
+"""The id of every built-in KT21 team starts with this (``kt21_kasrkin``); no KT24 team's does
+(:func:`load_builtin_team` checks it against the file's ``edition``)."""
+
+
+def _edition_of_id(team_id: str) -> str:
+    return "kt21" if team_id.startswith(KT21_PREFIX) else "kt24"
+
+
+def builtin_teams(edition: str | None = "kt24") -> list[str]:
     """Ids of the built-in teams shipped in ``teams/`` (sorted): the stems of its ``.json``
-    files."""
+    files whose datacards are written for ``edition``.
+
+    Args:
+        edition: ``"kt24"`` (the default: the teams a KT24 battle plays, so every caller that
+            plays the built-in teams under KT24 keeps doing so), ``"kt21"`` (ids starting with
+            :data:`KT21_PREFIX`) or ``None`` for every built-in team of any edition (what a
+            check "is this a built-in team id" needs).
+    """
     folder = _teams_dir()
-    return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+    ids = sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+    return ids if edition is None else [t for t in ids if _edition_of_id(t) == edition]
 
 
 def load_builtin_team(team_id: str) -> Team:
@@ -702,16 +736,26 @@ def load_builtin_team(team_id: str) -> Team:
     only that shipped file is opened (:mod:`engine.names`), so ``"../x"``, ``"a/b"`` or an
     absolute path never reads a file outside the package data.
 
+    Any edition's team loads (:func:`builtin_teams` with ``None``).
+
     Raises:
-        TeamFileError: if there is no such team (the message lists the built-in ones).
+        TeamFileError: if there is no such team (the message lists the built-in ones), or its
+            file's edition does not match its id (:data:`KT21_PREFIX`).
     """
     check_builtin_name(
         team_id,
-        builtin_teams(),
+        builtin_teams(None),
         "no built-in team {name} (built-in: {known}); a team file must end in .json",
         TeamFileError,
     )
-    return load_team(_teams_dir() / f"{team_id}.json")
+    team = load_team(_teams_dir() / f"{team_id}.json")
+    if team.edition != _edition_of_id(team_id):
+        raise TeamFileError(
+            f"built-in team {team_id!r}: its file says edition {team.edition!r}, its id "
+            f"{'starts' if team_id.startswith(KT21_PREFIX) else 'does not start'} with "
+            f"{KT21_PREFIX!r}"
+        )
+    return team
 
 
 def load_roster(path: str | Path, *, validate: bool = True) -> Roster:
