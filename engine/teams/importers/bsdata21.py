@@ -438,11 +438,14 @@ def _read_catalogue21(
     return built
 
 
+def _slug_of(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
 def _matches(name: str, wanted: str) -> bool:
-    slug_of = lambda text: re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")  # noqa: E731
     return (
         wanted.lower() in name.lower()
-        or slug_of(wanted) == slug_of(name)
+        or _slug_of(wanted) == _slug_of(name)
         or wanted.lower() == kt21_team_id(name)
     )
 
