@@ -1,12 +1,14 @@
 """The ``killteam teams`` commands: list, show, import and compare team data.
 
-- ``killteam teams list``: the built-in teams as a table.
+- ``killteam teams list``: the built-in teams as a table (the KT24 teams, then the KT21
+  teams with their edition, ``rules/KT21.md`` 4.1).
 - ``killteam teams show NAME``: a team's datacards, wargear options, roster-time choices
   (with their options and defaults) and selection limits (``NAME`` is a built-in id or a
   ``.json`` team file; :mod:`engine.names`).
-- ``killteam teams import PATH --format killteamjson|bsdata [--team NAME] [-o DIR]``: read a
-  community dataset checkout and write team files in the project's format, one per team,
-  then print the import report.
+- ``killteam teams import PATH --format killteamjson|bsdata|bsdata21 [--team NAME] [-o DIR]``:
+  read a community dataset checkout and write team files in the project's format, one per
+  team, then print the import report (``bsdata21``: the Kill Team 2021 catalogues,
+  :mod:`engine.teams.importers.bsdata21`).
 - ``killteam teams compare KTJSON_PATH BSDATA_PATH``: list the differences between the two
   datasets.
 - ``killteam teams rules NAME [--json]``: every team rule with its kind, name, id, whether
@@ -34,8 +36,10 @@ from engine.cli.common import table as new_table
 from engine.cli.paths import input_path, output_folder
 from engine.errors import KillTeamError
 from engine.names import TEAM_FILE_SUFFIXES, is_file_ref
+from engine.teams import io as team_io
 from engine.teams.importers import ImportResult
 from engine.teams.importers.bsdata import import_bsdata
+from engine.teams.importers.bsdata21 import import_bsdata21
 from engine.teams.importers.compare import compare_datasets
 from engine.teams.importers.killteamjson import import_killteamjson
 from engine.teams.io import builtin_teams, load_builtin_team, load_team, save_team
@@ -101,13 +105,46 @@ def teams_list() -> None:
             str(len(t.default_roster)),
         )
     console().print(table)
+    kt21 = team_io.builtin_teams("kt21")
+    if kt21:
+        table = new_table(title="Built-in teams, Kill Team 2021 (--ruleset kt21)")
+        for col in ("id", "name", "faction", "edition", "operative types", "default roster"):
+            table.add_column(col)
+        for team_id in kt21:
+            t = load_builtin_team(team_id)
+            add_row(
+                table,
+                t.id,
+                t.name,
+                t.faction,
+                t.edition,
+                str(len(t.operatives)),
+                str(len(t.default_roster)),
+            )
+        console().print(table)
 
 
-def _stats_table(op: Operative) -> Table:
+def _stats_table(op: Operative, edition: str = "kt24") -> Table:
     table = new_table(title=markup(f"{op.name}  [{', '.join(op.keywords)}]"), title_justify="left")
+    move = f'{op.move:g}"'
+    if edition == "kt21":  # the KT21 datacard (rules/KT21.md 4.1)
+        for col in ("M", "APL", "GA", "DF", "SV", "W", "Invulnerable", "Base"):
+            table.add_column(col)
+        invulnerable = f"{op.invulnerable}+" if op.invulnerable else "-"
+        add_row(
+            table,
+            move,
+            str(op.apl),
+            str(op.group_activation),
+            str(op.defence),
+            f"{op.save}+",
+            str(op.wounds),
+            invulnerable,
+            f"{op.base_mm:g}mm",
+        )
+        return table
     for col in ("APL", "Move", "Save", "Wounds", "Base"):
         table.add_column(col)
-    move = f'{op.move:g}"'
     add_row(table, str(op.apl), move, f"{op.save}+", str(op.wounds), f"{op.base_mm:g}mm")
     return table
 
@@ -126,7 +163,7 @@ def _weapons_table(weapons: Sequence[Weapon], title: str = "Weapons") -> Table:
                 str(p.attacks),
                 f"{p.hit}+",
                 f"{p.normal_damage}/{p.critical_damage}",
-                p.rules.format() or "-",
+                p.rules.format() or p.kt21_rules.format() or "-",
             )
     return table
 
@@ -203,6 +240,8 @@ def show_team(team: Team, console: Console) -> None:
     control characters as escapes)."""
     console.print(f"[bold]{markup(team.name)}[/bold] {markup(f'({team.id}) - {team.faction}')}")
     console.print(markup(f"Archetypes: {', '.join(team.archetypes) or '-'}"))
+    if team.edition != "kt24":
+        console.print(markup(f"Edition: {team.edition} (play it with --ruleset {team.edition})"))
     prov = team.provenance
     checked = ", ".join(prov.checked_against) or "-"
     console.print(markup(f"Source: {prov.source} {prov.dataslate} (checked against: {checked})"))
@@ -214,7 +253,7 @@ def show_team(team: Team, console: Console) -> None:
             add_row(table, a.name, "" if a.ap is None else f"{a.ap}AP", a.summary)
         console.print(table)
     for op in team.operatives:
-        console.print(_stats_table(op))
+        console.print(_stats_table(op, team.edition))
         console.print(_weapons_table(op.weapons))
         if op.loadouts:
             console.print(_loadouts_table(team, op))
@@ -289,8 +328,8 @@ def teams_show(name: str) -> None:
     "--format",
     "fmt",
     required=True,
-    type=click.Choice(["killteamjson", "bsdata"]),
-    help="The dataset's format.",
+    type=click.Choice(["killteamjson", "bsdata", "bsdata21"]),
+    help="The dataset's format (bsdata21: the Kill Team 2021 catalogues).",
 )
 @click.option("--team", default=None, help="Import only this team (id or name).")
 @click.option(
@@ -307,7 +346,7 @@ def teams_import(path: Path, fmt: str, team: str | None, output: Path) -> None:
 
     An import that yields no team (--team matching nothing, or no readable team in the
     dataset) is an error (exit status 2) in both formats, and nothing is written."""
-    fn = import_killteamjson if fmt == "killteamjson" else import_bsdata
+    fn = {"killteamjson": import_killteamjson, "bsdata": import_bsdata}.get(fmt, import_bsdata21)
     result: ImportResult = _call(f"{fmt} import", fn, path, team=team)
     if not result.teams:
         if team is not None:

@@ -16,7 +16,7 @@ from engine.game.flow import SetupFrame
 from engine.missions import kt21 as kt21_mission
 from engine.rules import kt21 as kt21_rules
 from engine.rulesets.ruleset import Ruleset
-from engine.teams.model import Roster
+from engine.teams.model import Roster, ruleset_problem
 
 __all__ = ["KT21", "MISSIONS", "install", "op_name"]
 
@@ -33,8 +33,14 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
         rosters: ``{"A": roster, "B": roster}``.
 
     Raises:
-        GameOptionsError: a mission that is not a KT21 game sequence (:data:`MISSIONS`).
+        GameOptionsError: a team whose datacards are written for another edition (naming the
+            team and both editions, ``rules/KT21.md`` 4.1); a mission that is not a KT21 game
+            sequence (:data:`MISSIONS`).
     """
+    for player in sorted(rosters):
+        problem = ruleset_problem(rosters[player].team, "kt21", player)
+        if problem is not None:
+            raise GameOptionsError(problem)
     if options.mission not in MISSIONS:
         raise GameOptionsError(
             f"the KT21 ruleset plays the game sequences {', '.join(MISSIONS)}, "

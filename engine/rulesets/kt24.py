@@ -20,7 +20,7 @@ from engine.game.flow import SetupFrame
 from engine.missions.pack import find_op
 from engine.rules import close_quarters, registry, weapon_rules
 from engine.rulesets.ruleset import Ruleset
-from engine.teams.model import Roster
+from engine.teams.model import Roster, ruleset_problem
 
 __all__ = ["KT24", "MISSIONS", "install", "load_team_rules", "op_name"]
 
@@ -50,8 +50,14 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
         rosters: ``{"A": roster, "B": roster}``.
 
     Raises:
-        GameOptionsError: an option the mission pack refuses (an unknown crit or tac op).
+        GameOptionsError: a team whose datacards are written for another edition (naming the
+            team and both editions, ``rules/KT21.md`` 4.1); an option the mission pack
+            refuses (an unknown crit or tac op).
     """
+    for player in sorted(rosters):
+        problem = ruleset_problem(rosters[player].team, "kt24", player)
+        if problem is not None:
+            raise GameOptionsError(problem)
     if options.mission not in MISSIONS:
         raise GameOptionsError(
             f"the KT24 ruleset plays the missions {', '.join(MISSIONS)}, "

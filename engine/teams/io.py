@@ -21,6 +21,16 @@ would be silently unreachable) are refused naming both, e.g. ``teams/x.json: tea
 operatives[2] and operatives[6] are both named 'Gunner'``
 (:func:`engine.teams.model.duplicate_problem`).
 
+**KT21 teams** (``rules/KT21.md`` 4.1, decision 8) say ``"edition": "kt21"`` (omitted for
+KT24, the default). Their datacards add ``"defence"`` (DF, default 3), ``"group_activation"``
+(GA, default 1) and ``"invulnerable"`` (``"4+"``, omitted when none); Move may be written with
+the KT21 shapes (``"3⬤"``: :func:`engine.dice.kt21_rules.shape_inches`) and is written back in
+inches; a profile's special and critical hit rules are one string in ``"kt21_rules"``
+(``"Rng ⬟, AP1, MW2"``: :func:`engine.dice.kt21_rules.parse_kt21_weapon_rules`), its
+``"hit"`` is the BS or WS. A KT24 team with any of these, or a KT21 team with KT24
+``"rules"``, is refused naming the operative, the weapon and the field
+(:func:`engine.teams.model.edition_problem`).
+
 A team imported with its rules' printed texts carries their identities as ``"rule_texts":
 {"faction_rule/astartes": "3f0c...@", ...}`` (:mod:`engine.teams.rule_text`; omitted when
 empty).
@@ -43,20 +53,18 @@ import cattrs.cols
 import cattrs.gen
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
 
+from engine.dice.kt21_rules import parse_kt21_weapon_rules, shape_inches
 from engine.dice.profile import parse_damage, parse_threshold
 from engine.dice.rules import WeaponRules, parse_weapon_rules
 from engine.errors import KillTeamError
 from engine.inputs import check_tree, parse_json, read_text
-from engine.names import TEAM_FILE_SUFFIXES, check_builtin_name, is_file_ref
+from engine.names import check_builtin_name
 from engine.teams.model import (
-    MAX_NAME_CHARS,
-    MAX_ROSTER_OPERATIVES,
     MAX_TEXT_CHARS,
     PLOY_KINDS,
     WEAPON_KINDS,
     Operative,
     Ploy,
-    Roster,
     Selection,
     Team,
     Weapon,
@@ -66,8 +74,10 @@ from engine.teams.model import (
     team_id_problem,
     team_problem,
 )
+from engine.teams.roster_file import choice_table, load_roster
 
 __all__ = [
+    "KT21_PREFIX",
     "TeamFileError",
     "builtin_teams",
     "check_team",
@@ -132,11 +142,19 @@ def _short(value: Any) -> Any:
     return value
 
 
+_SHAPE_CHARS = frozenset("▲●⬤◯○■⬟")
+
+
 def _inches(value: Any) -> float:
     if isinstance(value, bool):
         raise _fail(f'expected inches such as 6" or 6, not {brief(value)}')
     if isinstance(value, int | float):
         return float(value)
+    if isinstance(value, str) and _SHAPE_CHARS & set(value):
+        try:  # a KT21 distance written with shapes, e.g. 3⬤ (rules/KT21.md 4.1)
+            return shape_inches(str(_short(value)))
+        except ValueError as exc:
+            raise _fail(str(exc)) from None
     m = re.fullmatch(r'\s*(\d{1,9}(?:\.\d{1,9})?)\s*"?\s*', str(_short(value)))
     if m is None:
         raise _fail(f'expected inches such as 6" or 6, not {brief(value)}')
@@ -195,7 +213,7 @@ def _make_converter() -> cattrs.Converter:
     def structure_profile(data: Any, _t: Any) -> WeaponProfile:
         if not isinstance(data, Mapping):
             raise _fail(f"expected an object, not {brief(data)}")
-        allowed = {"name", "attacks", "hit", "damage", "rules"}
+        allowed = {"name", "attacks", "hit", "damage", "rules", "kt21_rules"}
         extra = sorted(set(data) - allowed)
         if extra:
             raise _fail(f"unknown field {brief(extra[0])} (allowed: {', '.join(sorted(allowed))})")
@@ -210,16 +228,26 @@ def _make_converter() -> cattrs.Converter:
             normal_damage=normal,
             critical_damage=crit,
             rules=_field("rules", lambda: parse_weapon_rules(_str(data.get("rules", "")))),
+            kt21_rules=_field(
+                "kt21_rules", lambda: parse_kt21_weapon_rules(_str(data.get("kt21_rules", "")))
+            ),
         )
 
     def unstructure_profile(p: WeaponProfile) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "name": p.name,
             "attacks": p.attacks,
             "hit": f"{p.hit}+",
             "damage": f"{p.normal_damage}/{p.critical_damage}",
-            "rules": p.rules.format(),
         }
+        # A KT21 profile writes its rules in "kt21_rules" (and no empty KT24 "rules").
+        if p.kt21_rules and not p.rules:
+            out["kt21_rules"] = p.kt21_rules.format()
+        else:
+            out["rules"] = p.rules.format()
+            if p.kt21_rules:
+                out["kt21_rules"] = p.kt21_rules.format()
+        return out
 
     c.register_structure_hook(WeaponProfile, structure_profile)
     c.register_unstructure_hook(WeaponProfile, unstructure_profile)
@@ -242,11 +270,20 @@ def _make_converter() -> cattrs.Converter:
         fixed = dict(data)
         save = fixed.pop("save", None)
         move = fixed.pop("move", None)
+        invulnerable = fixed.pop("invulnerable", None)
         fixed["save"] = 2  # placeholders, replaced below with precise errors
         fixed["move"] = 6.0
         op = op_base(fixed, t)
         if save is None or move is None:
             raise _fail(f"missing field {'save' if save is None else 'move'!r}")
+        invulnerable_save = (
+            0
+            if invulnerable is None
+            else _field(
+                "invulnerable",
+                lambda: parse_threshold(_short(invulnerable), "Invulnerable Save"),
+            )
+        )
         return Operative(
             name=op.name,
             keywords=op.keywords,
@@ -259,7 +296,21 @@ def _make_converter() -> cattrs.Converter:
             abilities=op.abilities,
             actions=op.actions,
             loadouts=op.loadouts,
+            defence=op.defence,
+            group_activation=op.group_activation,
+            invulnerable=invulnerable_save,
         )
+
+    def kt21_values(op: Operative) -> dict[str, Any]:
+        """The KT21 datacard values that differ from the defaults (none for KT24 cards)."""
+        out: dict[str, Any] = {}
+        if op.defence != 3:
+            out["defence"] = op.defence
+        if op.group_activation != 1:
+            out["group_activation"] = op.group_activation
+        if op.invulnerable:
+            out["invulnerable"] = f"{op.invulnerable}+"
+        return out
 
     def unstructure_operative(op: Operative) -> dict[str, Any]:
         return {
@@ -269,6 +320,7 @@ def _make_converter() -> cattrs.Converter:
             "move": _fmt_inches(op.move),
             "save": f"{op.save}+",
             "wounds": op.wounds,
+            **kt21_values(op),
             "base_mm": op.base_mm,
             "weapons": [c.unstructure(w) for w in op.weapons],
             "abilities": [c.unstructure(a) for a in op.abilities],
@@ -393,10 +445,28 @@ def _make_converter() -> cattrs.Converter:
         out.pop("rule_texts", None)
         if team.rule_texts:
             out["rule_texts"] = dict(team.rule_texts)
+        if team.edition == "kt24":  # the default: KT24 files stay as they are
+            out.pop("edition", None)
+        else:  # a KT21 datacard shows its DF and GA even when they are the usual 3 and 1
+            out["operatives"] = [
+                _with_kt21_values(card, op)
+                for card, op in zip(out["operatives"], team.operatives, strict=True)
+            ]
         return out
 
     c.register_unstructure_hook(Team, unstructure_team)
     return c
+
+
+def _with_kt21_values(card: dict[str, Any], op: Operative) -> dict[str, Any]:
+    """``card`` (an operative's file structure) with its DF and GA written after its wounds."""
+    out: dict[str, Any] = {}
+    for key, value in card.items():
+        out[key] = value
+        if key == "wounds":
+            out["defence"] = op.defence
+            out["group_activation"] = op.group_activation
+    return out
 
 
 _CONVERTER = _make_converter()
@@ -633,11 +703,28 @@ def _teams_dir() -> Path:
     return Path(str(importlib.resources.files("teams")))
 
 
-def builtin_teams() -> list[str]:
+KT21_PREFIX = "kt21_"
+"""The id of every built-in KT21 team starts with this (``kt21_kasrkin``); no KT24 team's does
+(:func:`load_builtin_team` checks it against the file's ``edition``)."""
+
+
+def _edition_of_id(team_id: str) -> str:
+    return "kt21" if team_id.startswith(KT21_PREFIX) else "kt24"
+
+
+def builtin_teams(edition: str | None = "kt24") -> list[str]:
     """Ids of the built-in teams shipped in ``teams/`` (sorted): the stems of its ``.json``
-    files."""
+    files whose datacards are written for ``edition``.
+
+    Args:
+        edition: ``"kt24"`` (the default: the teams a KT24 battle plays, so every caller that
+            plays the built-in teams under KT24 keeps doing so), ``"kt21"`` (ids starting with
+            :data:`KT21_PREFIX`) or ``None`` for every built-in team of any edition (what a
+            check "is this a built-in team id" needs).
+    """
     folder = _teams_dir()
-    return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+    ids = sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+    return ids if edition is None else [t for t in ids if _edition_of_id(t) == edition]
 
 
 def load_builtin_team(team_id: str) -> Team:
@@ -647,118 +734,23 @@ def load_builtin_team(team_id: str) -> Team:
     only that shipped file is opened (:mod:`engine.names`), so ``"../x"``, ``"a/b"`` or an
     absolute path never reads a file outside the package data.
 
+    Any edition's team loads (:func:`builtin_teams` with ``None``).
+
     Raises:
-        TeamFileError: if there is no such team (the message lists the built-in ones).
+        TeamFileError: if there is no such team (the message lists the built-in ones), or its
+            file's edition does not match its id (:data:`KT21_PREFIX`).
     """
     check_builtin_name(
         team_id,
-        builtin_teams(),
+        builtin_teams(None),
         "no built-in team {name} (built-in: {known}); a team file must end in .json",
         TeamFileError,
     )
-    return load_team(_teams_dir() / f"{team_id}.json")
-
-
-def load_roster(path: str | Path, *, validate: bool = True) -> Roster:
-    """Load a roster file: ``{"team": ID_OR_PATH, "operatives": ["Type", "Type [Option]", ...]}``
-    with, optionally, the team's roster-time choices: ``"choices": {"Chapter Tactics":
-    ["Aggressive", "Hardy"]}`` and ``"operative_choices": [{"Mark of Chaos": "Khorne"}, {},
-    ...]`` (one object per operative, in order; :func:`choice_table`). A choice not given
-    takes its default (:class:`engine.rules.registry.ChoiceSpec`).
-
-    ``team`` is a built-in team id (``"kasrkin"``) or a team file path ending in ``.json``
-    (relative paths are resolved from the roster file's folder; a missing file, a folder or
-    anything but a regular file is refused as such, never looked up as a built-in id);
-    ``operatives`` lists one roster entry per operative selected: its type, with its loadout
-    in brackets when the type has options (``"Kasrkin Gunner [Meltagun]"``, one option per
-    slot joined by ``" + "``; :func:`engine.teams.model.parse_entry`).
-
-    Args:
-        validate: raise when the roster breaks a selection rule (default); with ``False`` the
-            roster is returned as is and :meth:`Roster.validate` lists the problems.
-
-    Raises:
-        TeamFileError: naming the file and the field, for a missing or unreadable file (read
-            through :mod:`engine.inputs`: UTF-8 JSON, at most 64 MiB, nesting and numbers
-            checked), an unknown field, a bad team, more than
-            :data:`~engine.teams.model.MAX_ROSTER_OPERATIVES` operatives, an entry longer
-            than 400 characters, or (with ``validate``) every broken selection rule.
-    """
-    p = Path(path)
-    data = parse_json(read_text(p, TeamFileError, "roster file"), str(p), TeamFileError)
-    if not isinstance(data, Mapping):
-        raise TeamFileError(f"{p}: a roster file holds one JSON object")
-    extra = sorted(set(data) - {"team", "operatives", "choices", "operative_choices"})
-    if extra:
+    team = load_team(_teams_dir() / f"{team_id}.json")
+    if team.edition != _edition_of_id(team_id):
         raise TeamFileError(
-            f"{p}: unknown field {brief(extra[0])} "
-            "(allowed: choices, operative_choices, operatives, team)"
+            f"built-in team {team_id!r}: its file says edition {team.edition!r}, its id "
+            f"{'starts' if team_id.startswith(KT21_PREFIX) else 'does not start'} with "
+            f"{KT21_PREFIX!r}"
         )
-    team_ref = data.get("team")
-    if not isinstance(team_ref, str) or not team_ref or len(team_ref) > MAX_TEXT_CHARS:
-        raise TeamFileError(f"{p}: field 'team' must be a built-in team id or a team file path")
-    ops = data.get("operatives")
-    if not isinstance(ops, list) or not all(isinstance(o, str) for o in ops):
-        raise TeamFileError(f"{p}: field 'operatives' must be a list of operative type names")
-    if len(ops) > MAX_ROSTER_OPERATIVES:
-        raise TeamFileError(
-            f"{p}: field 'operatives': at most {MAX_ROSTER_OPERATIVES} operatives, got {len(ops)}"
-        )
-    for i, entry in enumerate(ops):
-        if len(entry) > 2 * MAX_NAME_CHARS:
-            raise TeamFileError(
-                f"{p}: field 'operatives': entry {i + 1}: at most {2 * MAX_NAME_CHARS} "
-                f"characters, got {len(entry)}"
-            )
-    try:
-        if is_file_ref(team_ref, TEAM_FILE_SUFFIXES):  # a file, never a built-in name
-            team = load_team(p.parent / team_ref)
-        else:
-            team = load_builtin_team(team_ref)
-    except TeamFileError as exc:
-        raise TeamFileError(f"{p}: field 'team': {exc}") from None
-    try:
-        roster = Roster.from_entries(team, ops)
-    except ValueError as exc:
-        raise TeamFileError(f"{p}: field 'operatives': {exc}") from None
-    try:
-        choices = choice_table(data.get("choices", {}), "choices")
-        per_op = data.get("operative_choices", [])
-        if not isinstance(per_op, list):
-            raise ValueError("field 'operative_choices': one object per operative, in order")
-        op_choices = [choice_table(v, f"operative_choices[{k}]") for k, v in enumerate(per_op)]
-    except ValueError as exc:
-        raise TeamFileError(f"{p}: {exc}") from None
-    roster = roster.with_choices(choices, op_choices)
-    if validate:
-        problems = roster.validate()
-        if problems:
-            field = "choices" if all(x.startswith("choice:") for x in problems) else "operatives"
-            raise TeamFileError(f"{p}: field {field!r}: " + "; ".join(problems))
-    return roster
-
-
-def choice_table(value: Any, field: str) -> dict[str, tuple[str, ...]]:
-    """A table of roster-time choices as a file gives it (``{"Mark of Chaos": "Khorne"}``,
-    ``{"Chapter Tactics": ["Aggressive", "Hardy"]}``): choice name -> option names.
-
-    Raises:
-        ValueError: naming ``field``, when it is not an object of text or lists of text.
-    """
-    if not isinstance(value, Mapping):
-        raise ValueError(f"field {field!r}: an object of choice name -> option name(s)")
-    out: dict[str, tuple[str, ...]] = {}
-    for k, v in value.items():
-        vals = (v,) if isinstance(v, str) else v
-        if (
-            not isinstance(k, str)
-            or not isinstance(vals, list | tuple)
-            or not all(isinstance(x, str) and len(x) <= MAX_NAME_CHARS for x in vals)
-            or len(vals) > MAX_ROSTER_OPERATIVES
-            or len(k) > MAX_NAME_CHARS
-        ):
-            raise ValueError(
-                f"field {field!r}: choice {brief(k)}: an option name or a list of option names"
-            )
-        out[k] = tuple(vals)
-    return out
+    return team

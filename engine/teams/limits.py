@@ -17,6 +17,11 @@ Attacks                    a whole number from 1 to 20
 damage (normal, critical)  whole numbers from 0 to 20
 ploy CP                    a whole number from 0 to 9
 action AP                  a whole number from 0 to 6
+DF, GA (KT21)              whole numbers from 1 to 6 and 1 to 10
+invulnerable save (KT21)   a threshold from 2+ to 6+, or none (0)
+edition                    one of :data:`EDITIONS`; a KT24 team has no KT21 datacard values
+                           (DF, GA, invulnerable save, KT21 weapon rules) and a KT21 team no
+                           KT24 weapon rules (``rules/KT21.md`` 4.1)
 weapon-rule numbers        counts and damage 0 to 20, distances 0 to 100 inches
 team id                    ``[a-z][a-z0-9_]*``, at most 40 characters (ASCII: operative
                            ids are made from it and the action notation must read them)
@@ -48,6 +53,8 @@ from typing import Any
 
 import attrs
 
+from engine.dice.kt21_rules import DISTANCE_RULES as KT21_DISTANCE_RULES
+from engine.dice.kt21_rules import Kt21WeaponRules
 from engine.dice.rules import WeaponRules
 from engine.names import slug
 from engine.teams.datacards import WEAPON_KINDS, Ability, Operative, Weapon, WeaponProfile
@@ -55,6 +62,7 @@ from engine.teams.roster import Selection, Team
 from engine.teams.rule_text import key_problem
 
 __all__ = [
+    "EDITIONS",
     "MAX_LIST_ITEMS",
     "MAX_LOADOUT_SLOTS",
     "MAX_NAME_CHARS",
@@ -68,11 +76,13 @@ __all__ = [
     "STAT_LIMITS",
     "brief",
     "duplicate_problem",
+    "edition_problem",
     "name_key",
     "name_problem",
     "operative_problem",
     "profile_problem",
     "rule_key",
+    "ruleset_problem",
     "safe_team_id",
     "team_id_problem",
     "team_problem",
@@ -114,9 +124,16 @@ STAT_LIMITS: dict[str, tuple[int, int]] = {
     "critical_damage": (0, 20),
     "cp": (0, 9),
     "ap": (0, 6),
+    "defence": (1, 6),
+    "group_activation": (1, 10),
+    "invulnerable": (2, 6),
 }
 """Inclusive ``(lowest, highest)`` of each datacard stat (module docstring); ``move`` and
 ``base_mm`` may be fractional, the others are whole numbers."""
+
+EDITIONS = ("kt24", "kt21")
+"""The editions a team's datacards may be written for (``Team.edition``): each is the name
+of the ruleset that plays them (``rules/KT21.md`` 4.1, decision 8)."""
 
 _RULE_MAX_COUNT = 20
 _RULE_MAX_INCHES = 100
@@ -155,7 +172,7 @@ def _stat_problem(field: str, value: Any) -> str | None:
         ok = isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
         what = (
             f"a threshold from {lo}+ to {hi}+"
-            if field in ("save", "hit")
+            if field in ("save", "hit", "invulnerable")
             else f"a whole number from {lo} to {hi}"
         )
     return None if ok else f"field {field!r}: must be {what}, got {brief(value)}"
@@ -252,6 +269,27 @@ def _rules_problem(rules: WeaponRules) -> str | None:
     return None
 
 
+def _kt21_rules_problem(rules: Kt21WeaponRules) -> str | None:
+    if len(rules) > MAX_WEAPON_RULES:
+        return f"field 'kt21_rules': at most {MAX_WEAPON_RULES} weapon rules, got {len(rules)}"
+    for rule in rules:
+        if rule.team:
+            problem = name_problem("kt21_rules", rule.name)
+            if problem is not None:
+                return problem
+            continue
+        if rule.value is None:
+            continue
+        most = _RULE_MAX_INCHES if rule.name in KT21_DISTANCE_RULES else _RULE_MAX_COUNT
+        if not (_finite(rule.value) and 0 <= rule.value <= most):
+            unit = " inches" if rule.name in KT21_DISTANCE_RULES else ""
+            return (
+                f"field 'kt21_rules': {rule.name}: must be from 0 to {most}{unit}, "
+                f"got {brief(rule.value)}"
+            )
+    return None
+
+
 def profile_problem(profile: WeaponProfile) -> str | None:
     """The first thing wrong with a weapon profile under the limits (module docstring), as
     ``"field 'attacks': must be a whole number from 1 to 20, got 0"``; ``None`` if none."""
@@ -262,6 +300,7 @@ def profile_problem(profile: WeaponProfile) -> str | None:
             for f in ("attacks", "hit", "normal_damage", "critical_damage")
         ),
         _rules_problem(profile.rules),
+        _kt21_rules_problem(profile.kt21_rules),
     )
 
 
@@ -299,6 +338,8 @@ def operative_problem(op: Operative) -> str | None:
     problem = _first(
         name_problem("name", op.name),
         *(_stat_problem(f, getattr(op, f)) for f in ("apl", "move", "save", "wounds", "base_mm")),
+        *(_stat_problem(f, getattr(op, f)) for f in ("defence", "group_activation")),
+        None if op.invulnerable == 0 else _stat_problem("invulnerable", op.invulnerable),
         _count_problem("keywords", op.keywords, MAX_LIST_ITEMS, "keywords"),
         *(name_problem("keywords", k) for k in op.keywords),
         _count_problem("weapons", op.weapons, MAX_WEAPONS, "weapons"),
@@ -416,6 +457,9 @@ def team_problem(team: Team) -> str | None:
         return problem
     if not team.operatives:
         return "field 'operatives': must list at least one operative type"
+    problem = edition_problem(team)
+    if problem is not None:
+        return problem
     for op in team.operatives:
         problem = operative_problem(op)
         if problem is not None:
@@ -448,6 +492,56 @@ def team_problem(team: Team) -> str | None:
         if problem is not None:
             return f"ability {brief(a.name)}: {problem}"
     return duplicate_problem(team)
+
+
+def edition_problem(team: Team) -> str | None:
+    """What is wrong with ``team``'s edition (one of :data:`EDITIONS`) or with a datacard
+    value the edition does not have: a KT24 team with a KT21 DF, GA, invulnerable save or
+    KT21 weapon rules, a KT21 team with KT24 weapon rules (``rules/KT21.md`` 4.1); ``None``
+    when there is nothing wrong."""
+    if team.edition not in EDITIONS:
+        return f"field 'edition': must be {' or '.join(EDITIONS)}, got {brief(team.edition)}"
+    kt21 = team.edition == "kt21"
+    carried = [(f"operative {brief(op.name)}", op.weapons) for op in team.operatives]
+    carried += [(f"equipment {brief(e.name)}", e.weapons) for e in team.equipment]
+    if not kt21:
+        for op in team.operatives:
+            for field, default in (("defence", 3), ("group_activation", 1), ("invulnerable", 0)):
+                if getattr(op, field) != default:
+                    return (
+                        f"operative {brief(op.name)}: field {field!r} is a KT21 datacard "
+                        'value: give the team "edition": "kt21" (rules/KT21.md 4.1)'
+                    )
+    for where, weapons in carried:
+        for w in weapons:
+            for i, p in enumerate(w.profiles):
+                if kt21 and p.rules:
+                    return (
+                        f"{where}: weapon {brief(w.name)}: profile {i}: field 'rules' holds "
+                        "KT24 weapon rules: a KT21 team writes them in 'kt21_rules' "
+                        "(rules/KT21.md 12)"
+                    )
+                if not kt21 and p.kt21_rules:
+                    return (
+                        f"{where}: weapon {brief(w.name)}: profile {i}: field 'kt21_rules' "
+                        'holds KT21 weapon rules: give the team "edition": "kt21" '
+                        "(rules/KT21.md 12)"
+                    )
+    return None
+
+
+def ruleset_problem(team: Team, ruleset: str, player: str = "") -> str | None:
+    """Why ``team`` cannot play in a battle of ``ruleset`` (``"kt24"``, ``"kt21"``): its
+    datacards are written for another edition (DF, GA and the weapon rules differ,
+    ``rules/KT21.md`` 4.1); ``None`` when it can. The message names the player (when given),
+    the team and both editions."""
+    if team.edition == ruleset:
+        return None
+    who = f"player {player}'s team" if player else "team"
+    return (
+        f"{who} {brief(team.id)} ({team.name:.60}) has {team.edition.upper()} datacards: a "
+        f"{ruleset.upper()} battle plays {ruleset.upper()} teams only (rules/KT21.md 4.1)"
+    )
 
 
 def name_key(name: str) -> str:

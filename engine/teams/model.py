@@ -40,6 +40,7 @@ from engine.teams.datacards import (
     WeaponProfile,
 )
 from engine.teams.limits import (
+    EDITIONS,
     MAX_LIST_ITEMS,
     MAX_LOADOUT_SLOTS,
     MAX_NAME_CHARS,
@@ -53,11 +54,13 @@ from engine.teams.limits import (
     STAT_LIMITS,
     brief,
     duplicate_problem,
+    edition_problem,
     name_key,
     name_problem,
     operative_problem,
     profile_problem,
     rule_key,
+    ruleset_problem,
     safe_team_id,
     team_id_problem,
     team_problem,
@@ -66,6 +69,7 @@ from engine.teams.limits import (
 from engine.teams.roster import Provenance, Roster, Selection, Team, format_entry, parse_entry
 
 __all__ = [
+    "EDITIONS",
     "MAX_LIST_ITEMS",
     "MAX_LOADOUT_SLOTS",
     "MAX_NAME_CHARS",
@@ -93,6 +97,7 @@ __all__ = [
     "WeaponProfile",
     "brief",
     "duplicate_problem",
+    "edition_problem",
     "format_entry",
     "name_key",
     "name_problem",
@@ -100,6 +105,7 @@ __all__ = [
     "parse_entry",
     "profile_problem",
     "rule_key",
+    "ruleset_problem",
     "safe_team_id",
     "team_id_problem",
     "team_problem",

@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -171,8 +171,16 @@ def _add_weapon(
     profiles.setdefault(pname, wprofile)
 
 
-def _collect(ctx: _Context, op: _RawOperative, entry: ET.Element) -> None:
-    """Add one selection entry's keywords, abilities, actions and weapons to ``op``."""
+_AddWeapon = Callable[[_Context, _RawOperative, ET.Element, tuple[str, ...]], None]
+
+
+def _collect(
+    ctx: _Context, op: _RawOperative, entry: ET.Element, add_weapon: _AddWeapon | None = None
+) -> None:
+    """Add one selection entry's keywords, abilities, actions and weapons to ``op``
+    (``add_weapon`` reads a weapon profile: the KT24 one unless another edition's importer
+    gives its own, :mod:`engine.teams.importers.bsdata21`)."""
+    add = _add_weapon if add_weapon is None else add_weapon
     for link in _children(entry, "categoryLinks", "categoryLink"):
         if link.get("targetId", "") in ctx.hidden:
             continue
@@ -196,7 +204,7 @@ def _collect(ctx: _Context, op: _RawOperative, entry: ET.Element) -> None:
                 op.actions.append(Ability(name, ap=ap, source_ref=p.get("id")))
     for p, anc in _walk_profiles(ctx, entry, set(), ()):
         if ctx.is_type(p, ctx.weapons_type):
-            _add_weapon(ctx, op, p, anc)
+            add(ctx, op, p, anc)
 
 
 def _operative_profile(ctx: _Context, entry: ET.Element) -> ET.Element | None:

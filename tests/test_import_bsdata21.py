@@ -1,0 +1,259 @@
+"""The Kill Team 2021 BattleScribe importer (``rules/KT21.md`` 4.1, decision 8):
+``2021 - *.cat`` catalogues with ``2021 - Kill Team.gst``.
+
+The tests that always run use a small game system and catalogue written here in the
+BattleScribe schema; the tests on the real catalogues read ``../shared/data_samples/bsdata21``
+and are skipped when it is absent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from engine.rules.registry import team_rules
+from engine.teams.importers.bsdata21 import import_bsdata21, kt21_team_id
+from engine.teams.io import load_builtin_team, load_team
+
+SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "data_samples" / "bsdata21"
+if not SAMPLES.is_dir():  # a worktree sits one level deeper than the main checkout
+    SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "data_samples" / "bsdata21"
+needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="no bsdata21 data samples")
+
+_GST = """<?xml version="1.0" encoding="UTF-8"?>
+<gameSystem id="gs21" name="Kill Team (2021)" xmlns="http://www.battlescribe.net/schema/gameSystemSchema">
+  <profileTypes>
+    <profileType id="op" name="Operative"><characteristicTypes>
+      <characteristicType id="m" name="M"/><characteristicType id="apl" name="APL"/>
+      <characteristicType id="ga" name="GA"/><characteristicType id="df" name="DF"/>
+      <characteristicType id="sv" name="SV"/><characteristicType id="w" name="W"/>
+    </characteristicTypes></profileType>
+    <profileType id="wp" name="Weapons"><characteristicTypes>
+      <characteristicType id="a" name="A"/><characteristicType id="bs" name="WS/BS"/>
+      <characteristicType id="d" name="D"/><characteristicType id="sr" name="SR"/>
+      <characteristicType id="cr" name="!"/>
+    </characteristicTypes></profileType>
+  </profileTypes>
+  <categoryEntries>
+    <categoryEntry id="lead" name="Leader"/><categoryEntry id="oper" name="Operative"/>
+  </categoryEntries>
+</gameSystem>
+"""
+
+_WEAPON = """<profile id="{id}" name="{name}" typeId="wp" typeName="Weapons"><characteristics>
+  <characteristic name="A" typeId="a">{a}</characteristic>
+  <characteristic name="WS/BS" typeId="bs">{bs}</characteristic>
+  <characteristic name="D" typeId="d">{d}</characteristic>
+  <characteristic name="SR" typeId="sr">{sr}</characteristic>
+  <characteristic name="!" typeId="cr">{crit}</characteristic>
+</characteristics></profile>"""
+
+
+def _weapon(pid: str, name: str, a: str, bs: str, d: str, sr: str, crit: str = "-") -> str:
+    return _WEAPON.format(id=pid, name=name, a=a, bs=bs, d=d, sr=sr, crit=crit)
+
+
+def _cat(game_system: str = "gs21") -> str:
+    weapons = "".join(
+        (
+            _weapon("w0", "⌖ Zap gun", "-", "-", "-", "Pick a profile below"),
+            _weapon("w1", "⌖ Zap gun - Low", "4", "3+", "3/4", "Rng ⬟, AP1"),
+            _weapon("w2", "⌖ Zap gun - High", "4", "3+", "4/5", "Rng ⬟, AP2, Hot", "MW2"),
+            _weapon("w3", "⚔ Odd blade", "3", "4+", "3/4", "Sparkly", "Rending"),
+            _weapon("w4", "⚔ Trick knife", "3", "3+", "3/4", "Snare*", "-"),
+        )
+    )
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<catalogue id="c21" name="Testers" gameSystemId="{game_system}" revision="3" library="false"
+  xmlns="http://www.battlescribe.net/schema/catalogueSchema">
+  <categoryEntries><categoryEntry id="tk" name="TESTER"/></categoryEntries>
+  <forceEntries><forceEntry id="f1" name="Tester Kill Team"><categoryLinks>
+    <categoryLink id="l1" name="Leader" targetId="lead"><constraints>
+      <constraint field="selections" scope="parent" value="1" id="c1" type="min"/>
+      <constraint field="selections" scope="parent" value="1" id="c2" type="max"/>
+    </constraints></categoryLink>
+    <categoryLink id="l2" name="Operative" targetId="oper"><constraints>
+      <constraint field="selections" scope="parent" value="4" id="c3" type="min"/>
+      <constraint field="selections" scope="parent" value="4" id="c4" type="max"/>
+    </constraints></categoryLink>
+  </categoryLinks></forceEntry></forceEntries>
+  <selectionEntries>
+    <selectionEntry id="e1" name="Tester Boss" type="model">
+      <profiles>
+        <profile id="p1" name="Tester Boss" typeId="op" typeName="Operative"><characteristics>
+          <characteristic name="M" typeId="m">3⬤</characteristic>
+          <characteristic name="APL" typeId="apl">3</characteristic>
+          <characteristic name="GA" typeId="ga">1</characteristic>
+          <characteristic name="DF" typeId="df">3</characteristic>
+          <characteristic name="SV" typeId="sv">3+</characteristic>
+          <characteristic name="W" typeId="w">12</characteristic>
+        </characteristics></profile>
+        {weapons}
+      </profiles>
+      <infoLinks>
+        <infoLink id="i1" name="Invulnerable Save 5+" targetId="r1" type="rule"/>
+      </infoLinks>
+      <categoryLinks>
+        <categoryLink id="k1" name="Leader" targetId="lead" primary="true"/>
+        <categoryLink id="k2" name="TESTER" targetId="tk"/>
+      </categoryLinks>
+    </selectionEntry>
+    <selectionEntry id="e2" name="Tester Grunt" type="model">
+      <profiles>
+        <profile id="p2" name="Tester Grunt" typeId="op" typeName="Operative"><characteristics>
+          <characteristic name="M" typeId="m">2⬤ ▲</characteristic>
+          <characteristic name="APL" typeId="apl">2</characteristic>
+          <characteristic name="GA" typeId="ga">2</characteristic>
+          <characteristic name="DF" typeId="df">3</characteristic>
+          <characteristic name="SV" typeId="sv">5+</characteristic>
+          <characteristic name="W" typeId="w">7</characteristic>
+        </characteristics></profile>
+        {_weapon("w9", "⚔ Fists", "3", "4+", "2/3", "-")}
+      </profiles>
+      <categoryLinks>
+        <categoryLink id="k3" name="Operative" targetId="oper" primary="true"/>
+        <categoryLink id="k4" name="TESTER" targetId="tk"/>
+      </categoryLinks>
+    </selectionEntry>
+  </selectionEntries>
+  <sharedRules><rule id="r1" name="Invulnerable Save 5+"/></sharedRules>
+</catalogue>
+"""
+
+
+def _dataset(tmp_path: Path, cat: str | None = None) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "2021 - Kill Team.gst").write_text(_GST, encoding="utf-8")
+    (tmp_path / "2021 - Testers.cat").write_text(cat or _cat(), encoding="utf-8")
+    return tmp_path
+
+
+def test_kt21_operative_profile_is_read_with_shapes_ga_df_and_invulnerable(
+    tmp_path: Path,
+) -> None:
+    """M ``3⬤`` is 6" and ``2⬤ ▲`` 5" (4.1, 7.1: ● 2", ▲ 1"); GA and DF go to the datacard;
+    the linked ``Invulnerable Save 5+`` rule is its invulnerable save (10.3); the team is a
+    KT21 team whose id is ``kt21_`` and its name."""
+    result = import_bsdata21(_dataset(tmp_path))
+    (team,) = result.teams
+    assert team.id == "kt21_testers" and team.edition == "kt21"
+    boss = team.operative("Tester Boss")
+    assert (boss.move, boss.apl, boss.group_activation, boss.defence, boss.save) == (
+        6.0,
+        3,
+        1,
+        3,
+        3,
+    )
+    assert boss.invulnerable == 5 and boss.wounds == 12
+    grunt = team.operative("Tester Grunt")
+    assert (grunt.move, grunt.group_activation, grunt.invulnerable) == (5.0, 2, 0)
+
+
+def test_kt21_weapon_profiles_join_sr_and_crit_columns(tmp_path: Path) -> None:
+    """A weapon printed as a header and ``Name - Mode`` profiles is one weapon with a profile
+    per mode; its SR and ! columns make one KT21 rule string (12: ``Rng ⬟`` is 6", MW2 a
+    critical hit rule); the header is reported, not read as a profile."""
+    result = import_bsdata21(_dataset(tmp_path))
+    boss = result.teams[0].operative("Tester Boss")
+    zap = boss.weapon("Zap gun")
+    assert zap.kind == "ranged"
+    assert [p.name for p in zap.profiles] == ["Low", "High"]
+    assert zap.profile("High").kt21_rules.format() == 'Rng 6", AP2, Hot, MW2'
+    assert zap.profile("Low").attacks == 4 and zap.profile("Low").critical_damage == 4
+    assert any("header of a weapon" in str(i) for i in result.issues)
+
+
+def test_kt21_unknown_rule_is_reported_and_dropped(tmp_path: Path) -> None:
+    """A token that is no KT21 rule (``Sparkly``) is reported as skipped and dropped; the rest
+    of the profile (Rending) is kept; a ``*`` team rule is kept on the weapon and declared as
+    a team weapon rule (the registry reports it as not implemented)."""
+    result = import_bsdata21(_dataset(tmp_path))
+    team = result.teams[0]
+    blade = team.operative("Tester Boss").weapon("Odd blade").profiles[0]
+    assert blade.kt21_rules.format() == "Rending"
+    assert any("Sparkly" in str(i) and i.kind == "skipped" for i in result.issues)
+    decl = {d.id: d for d in team_rules(team)}["kt21_testers/weapon_rule/snare"]
+    assert not decl.implemented
+
+
+def test_kt21_selection_reads_the_force_counts(tmp_path: Path) -> None:
+    """The force entry's Leader 1 and Operative 4 counts (written "in the parent", the force)
+    make a roster of five, led by the LEADER type."""
+    team = import_bsdata21(_dataset(tmp_path)).teams[0]
+    assert team.selection.size == (5, 5)
+    assert team.selection.leader == ("Tester Boss",)
+
+
+def test_a_catalogue_of_another_game_system_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A catalogue written for another game system is refused with a one-line reason naming
+    the file, and no team is made from it."""
+    result = import_bsdata21(_dataset(tmp_path, _cat(game_system="someone-else")))
+    assert result.teams == ()
+    (issue,) = [i for i in result.issues if i.kind == "skipped"]
+    assert "2021 - Testers.cat" in str(issue) and "game system" in str(issue)
+    assert "\n" not in str(issue)
+
+
+def test_no_kt21_catalogue_is_an_error(tmp_path: Path) -> None:
+    """A folder without ``2021 - *.cat`` is no KT21 dataset."""
+    with pytest.raises(FileNotFoundError, match="2021 - "):
+        import_bsdata21(tmp_path)
+
+
+def test_teams_import_bsdata21_writes_loadable_kt21_files(tmp_path: Path) -> None:
+    """``killteam teams import --format bsdata21`` writes team files that load back as KT21
+    teams with the same datacards."""
+    data = _dataset(tmp_path / "ds")
+    out = tmp_path / "out"
+    assert main(["teams", "import", str(data), "--format", "bsdata21", "-o", str(out)]) == 0
+    team = load_team(out / "kt21_testers.json")
+    assert team.edition == "kt21"
+    assert team == import_bsdata21(data).teams[0]
+
+
+def test_kt21_team_ids() -> None:
+    """Imported KT21 teams get ``kt21_`` ids (never a KT24 team's id, whose rules differ); the
+    catalogue ``Legionary`` is the built-in ``kt21_legionaries``."""
+    assert kt21_team_id("Kasrkin") == "kt21_kasrkin"
+    assert kt21_team_id("Legionary") == "kt21_legionaries"
+
+
+# -------------------------------------------------------------------------------------------
+# The real catalogues (skipped without the data samples)
+# -------------------------------------------------------------------------------------------
+
+
+@needs_samples
+def test_every_sample_catalogue_imports() -> None:
+    """The three sample catalogues import as KT21 teams (no catalogue refused)."""
+    result = import_bsdata21(SAMPLES)
+    assert {t.id for t in result.teams} == {"kt21_kasrkin", "kt21_kommando", "kt21_legionaries"}
+    assert all(t.edition == "kt21" for t in result.teams)
+    assert not [i for i in result.issues if i.where.endswith(".cat")]
+
+
+@needs_samples
+def test_sample_kasrkin_matches_the_builtin_kt21_kasrkin() -> None:
+    """The built-in KT21 Kasrkin's numbers are the catalogue's: each type's M, APL, GA, DF, SV
+    and W, and its weapons' A, BS/WS, D and rules, are the imported ones."""
+    imported = import_bsdata21(SAMPLES, team="kasrkin").teams[0]
+    builtin = load_builtin_team("kt21_kasrkin")
+    assert builtin.selection.size == imported.selection.size == (10, 10)
+    for card in imported.operatives:
+        mine = builtin.operative(f"Kasrkin {card.name}")
+        stats = ("move", "apl", "group_activation", "defence", "save", "wounds")
+        assert [getattr(mine, s) for s in stats] == [getattr(card, s) for s in stats]
+        assert {w.name: w.profiles for w in mine.weapons} == {
+            w.name: w.profiles for w in card.weapons
+        }
+
+
+@needs_samples
+def test_sample_team_equipment_is_not_carried() -> None:
+    """Team equipment (grenades, the combat knife) is listed by name, not carried by every
+    operative: a Kasrkin Trooper carries its hot-shot lasgun and gun butt only."""
+    team = import_bsdata21(SAMPLES, team="kasrkin").teams[0]
+    assert {w.name for w in team.operative("Trooper").weapons} == {"Hot-shot lasgun", "Gun butt"}
+    assert "Frag Grenade" in {e.name for e in team.equipment}
