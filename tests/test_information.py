@@ -35,7 +35,8 @@ KT21_SECRETS = frozenset({"tac archetype"})
 
 
 def _start(killzone: str = "open_ruins", **options: object) -> GameState:
-    rosters = [load_builtin_team(t).default() for t in TEAMS]
+    teams = [f"kt21_{t}" for t in TEAMS] if options.get("ruleset") == "kt21" else TEAMS
+    rosters = [load_builtin_team(t).default() for t in teams]
     opts = GameOptions(**options) if options else None  # type: ignore[arg-type]
     return new_game(load_killzone(killzone), rosters[0], rosters[1], opts)
 

@@ -23,7 +23,7 @@ KT21 = GameOptions(ruleset="kt21")
 
 
 def _rosters() -> tuple:
-    team = load_builtin_team("kasrkin")
+    team = load_builtin_team("kt21_kasrkin")
     return team.default(), team.default()
 
 
@@ -56,8 +56,8 @@ def test_six_objective_markers_point_symmetric_outside_drop_zones() -> None:
     assert len(s.markers) == 6
     assert all((30 - x, 22 - y) in spots for x, y in spots)
     assert all(6 < x < 24 for x, _ in spots)
-    a, b = _rosters()
-    kt24 = position(load_killzone("open_ruins"), a, b, operatives={})
+    kasrkin = load_builtin_team("kasrkin").default()
+    kt24 = position(load_killzone("open_ruins"), kasrkin, kasrkin, operatives={})
     assert len(kt24.markers) == 3
 
 

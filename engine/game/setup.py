@@ -4,16 +4,18 @@ The core names no rule module: :func:`start_battle` is given the ruleset, which 
 rules (``engine.rulesets``, the composition roots; :func:`engine.rulesets.new_game` picks the
 ruleset the options name).
 
-Operative ids are the first three ASCII letters or digits of the team id in upper case (``OP``
-when it has none) and the operative's place in its roster (``KAS-1``); when both players field
-teams with the same prefix the player's letter is added (``KASA-1``, ``KASB-1``). Every id
-made this way is one the action notation reads back (``engine.game.actions``).
+Operative ids are the first three ASCII letters or digits of the team id (after an edition
+prefix such as ``kt21_``) in upper case (``OP`` when it has none) and the operative's place
+in its roster (``KAS-1``); when both players field teams with the same prefix the player's
+letter is added (``KASA-1``, ``KASB-1``). Every id made this way is one the action notation
+reads back (``engine.game.actions``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import pickle
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -79,6 +81,8 @@ def _check_team(player: str, team: Team) -> None:
 
 
 def _prefix(team_id: str) -> str:
+    # An edition prefix ("kt21_kasrkin") is not part of the team's name: KAS, not KT2.
+    team_id = re.sub(r"^kt\d+_", "", team_id)
     ascii_alnum = [ch for ch in team_id.upper() if ch.isascii() and ch.isalnum()]
     return "".join(ascii_alnum[:3]) or "OP"
 
