@@ -212,3 +212,46 @@ def test_valid_target_needs_no_friendly_within_its_engagement_range_and_range() 
     near: dict[str, dict[str, Any]] = {**far, "PRO-2": {"at": (15, 11 + 2 * R + 0.5)}}
     w = _work(_state(kz, near))
     assert kt21_valid_targets(w, "PRO-1") == ()
+
+
+def test_any_crossing_point_counts_not_only_the_closest() -> None:
+    """8.2, DC 16.1: the Obscured test uses any point where a cover line crosses the feature.
+    A Heavy block from x 10 to x 14 ends 0.45" from the target's base (x 15): its closest
+    crossing point is within 2" of the target, its farthest 4.45" away, so the target is
+    Obscured (it would only be in Cover if the closest point decided)."""
+    kz = _kz(_wall(10, 14, 1, ["Heavy"]))
+    best = _best(kz, _p(4), _p(15))
+    assert best.obscured
+
+
+def test_rampart_on_a_vantage_point_gives_cover_to_an_operative_on_it() -> None:
+    """8.6, DC 16.5: a target on a Vantage Point does not use the platform itself for Cover,
+    but a rampart of that feature within 1" of it does. The platform (3" high, x 12-18) with
+    a 3.5" rampart along its west edge (x 12-12.3): the target at x 13.2 is in Cover from the
+    rampart; the same platform without it gives none."""
+    floor = [[12.3, 9], [18, 9], [18, 13], [12.3, 13], [12.3, 9]]
+    rampart = [[12, 9], [12.3, 9], [12.3, 13], [12, 13], [12, 9]]
+    bare = Killzone.from_dict(_layout([(floor, 3, ["Vantage"]), (rampart, 3, ["Vantage"])]))
+    walled = Killzone.from_dict(_layout([(floor, 3, ["Vantage"]), (rampart, 3.5, ["Light"])]))
+    target = _p(13.2, z=3)
+    assert not _best(bare, _p(4), target).in_cover
+    assert _best(walled, _p(4), target).in_cover
+
+
+def _layout(parts: list[tuple[list[list[float]], float, list[str]]]) -> dict[str, Any]:
+    """One feature made of ``parts`` on the test board."""
+    return {
+        "name": "kt21_sight_test",
+        "version": "1",
+        "drop_zones": {
+            "A": [[0, 0], [3, 0], [3, 22], [0, 22], [0, 0]],
+            "B": [[27, 0], [30, 0], [30, 22], [27, 22], [27, 0]],
+        },
+        "objectives": [{"name": "centre", "position": [15, 20]}],
+        "features": [
+            {
+                "name": "platform",
+                "parts": [{"polygon": p, "height": h, "types": t} for p, h, t in parts],
+            }
+        ],
+    }
