@@ -21,7 +21,7 @@ out when 0):
 ``Activate KAS-1 engage``   activate an operative with an Engage (or Conceal) order
 ``Counteract KAS-1``        counteract with an expended Engage operative
 ``End activation``          end the active operative's activation early
-``Reposition KAS-1 to 8,4`` also ``Dash``, ``Fall Back``, ``Charge``
+``Reposition KAS-1 to 8,4`` also ``Dash``, ``Fall Back``, ``Charge`` (and KT21's ``Normal Move``)
 ``Reposition KAS-1``        a move action's header: the action chosen, its destination
                             decided next (``destination``); also ``Dash``... (1.5, 3.2)
 ``Back``                    at a destination decision that has none: choose another action
@@ -33,6 +33,7 @@ out when 0):
 ``Pick up KAS-1 centre``    pick up the objective marker called ``centre``
 ``Place marker KAS-1 at 8,4``  put down the marker it carries (one carrying several names
                             it: ``Place marker KAS-1 a intelligence 2 at 8,4``)
+``Drop marker KAS-1 at 8,4``  KT21's free drop of the marker it carries (same shape)
 ``Operate hatch KAS-1 west hatch``
 ``Hatchway fight KAS-1 chainsword at LEG-2``
 ``Guard KAS-1``
@@ -230,7 +231,7 @@ def format_action(a: Action) -> str:
         return f"Activate {a.op} {a.text}"
     if v in ("Counteract", "Guard", "Interrupt"):
         return f"{v} {a.op}"
-    if v in MOVE_VERBS:
+    if v in MOVE_VERBS or v == "Normal Move":  # (KT21's Normal Move: rules/KT21.md 6.1)
         return f"{v} {a.op}" if a.point is None else f"{v} {a.op} to {_pt(a.point)}"
     if v in ("Shoot", "Fight", "Hatchway fight"):
         if is_attack_header(a):
@@ -240,9 +241,9 @@ def format_action(a: Action) -> str:
         return f"Retaliate {a.op} with {a.weapon}" if a.weapon else f"Retaliate {a.op}"
     if v == "Pick up":
         return f"Pick up {a.op} {a.text}"
-    if v == "Place marker":
+    if v in ("Place marker", "Drop marker"):
         name = f" {a.text}" if a.text else ""
-        return f"Place marker {a.op}{name} at {_pt(a.point)}"
+        return f"{v} {a.op}{name} at {_pt(a.point)}"
     if v == "Operate hatch":
         return f"Operate hatch {a.op} {a.text}"
     if v == "Also":
@@ -309,12 +310,14 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Dash", rf"dash\s+{_OP}(?:\s+to\s+{_POINT})?"),
         ("Fall Back", rf"fall\s+back\s+{_OP}(?:\s+to\s+{_POINT})?"),
         ("Charge", rf"charge\s+{_OP}(?:\s+to\s+{_POINT})?"),
+        ("Normal Move", rf"normal\s+move\s+{_OP}(?:\s+to\s+{_POINT})?"),
         ("Shoot", rf"shoot\s+{_OP}(?:\s+(?P<weapon>.+?)\s+at\s+{_TGT})?"),
         ("Hatchway fight", rf"hatchway\s+fight\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
         ("Fight", rf"fight\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
         ("Retaliate", rf"retaliate\s+{_OP}(?:\s+with\s+(?P<weapon>.+))?"),
         ("Pick up", rf"pick\s+up\s+{_OP}\s+(?P<text>.+)"),
         ("Place marker", rf"place\s+marker\s+{_OP}(?:\s+(?P<text>.+?))?\s+at\s+{_POINT}"),
+        ("Drop marker", rf"drop\s+marker\s+{_OP}(?:\s+(?P<text>.+?))?\s+at\s+{_POINT}"),
         ("Operate hatch", rf"operate\s+hatch\s+{_OP}\s+(?P<text>.+)"),
         ("Also", rf"also\s+{_TGT}"),
         ("Command re-roll", rf"command\s+re-?roll\s+{_DICE}"),
@@ -361,6 +364,7 @@ def _coordinates(text: str, source: str) -> tuple[float, float, float]:
 _FREE_TEXT_VERBS = (
     "Pick up",
     "Place marker",
+    "Drop marker",
     "Operate hatch",
     "Use",
     "Ploy",
@@ -441,6 +445,7 @@ def parse_action(text: str) -> Action:
             "Block",
             "Pick up",
             "Place marker",
+            "Drop marker",
             "Operate hatch",
             "Same feature",
             "Cover save",

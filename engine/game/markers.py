@@ -16,15 +16,17 @@ from engine.game.actions import (
 from engine.game.state import MarkerState, OperativeState
 from engine.game.tokens import Token
 from engine.game.work import Work
-from engine.geometry import Objective, Placement, sight
+from engine.geometry import Killzone, Objective, Placement, sight
 from engine.geometry.model import MARKER_DIAMETER_MM, OBJECTIVE_DIAMETER_MM
 
 __all__ = [
     "AREA",
     "MISSION_MARKER",
     "OBJECTIVE_MARKER",
+    "ContestTest",
     "apl_controller",
     "carry_along",
+    "contest_test",
     "contesting",
     "contests",
     "controller",
@@ -72,12 +74,29 @@ def marker_objective(w: Work, name: str) -> Objective:
     return Objective(m.name, (m.x, m.y))
 
 
+ContestTest = Callable[[Killzone, Placement, tuple[float, float], float], bool]
+"""Whether an operative (its placement) contests a marker (its centre, inches, and diameter,
+mm) on a killzone (:func:`contest_test`)."""
+
+
+def contest_test(w: Work) -> ContestTest:
+    """The battle's test of whether an operative contests a marker: KT24's (within its
+    control range and visible, :func:`engine.geometry.sight.marker_in_control_range`, 4.8)
+    unless the ruleset gives another through the *would* hook ``"marker_contest"`` (KT21's:
+    within 2" of the centre, ``rules/KT21.md`` 15.1)."""
+    if "marker_contest" not in w.ctx.hooks.would:
+        return sight.marker_in_control_range
+    test: ContestTest = w.would("marker_contest", sight.marker_in_control_range)
+    return test
+
+
 def contests(w: Work, o: OperativeState, name: str) -> bool:
-    """``o`` contests the marker: it is within its control range, or ``o`` carries it (4.8)."""
+    """``o`` contests the marker: it is within its control range (:func:`contest_test`), or
+    ``o`` carries it (4.8)."""
     m = next(m for m in w.markers if m.name == name)
     if m.carrier:
         return m.carrier == o.id
-    return sight.marker_in_control_range(w.kz, w.place(o), (m.x, m.y), OBJECTIVE_DIAMETER_MM)
+    return contest_test(w)(w.kz, w.place(o), (m.x, m.y), OBJECTIVE_DIAMETER_MM)
 
 
 def contesting(w: Work, name: str) -> tuple[OperativeState, ...]:
@@ -96,7 +115,7 @@ def _contesting(w: Work, m: MarkerState) -> tuple[OperativeState, ...]:
     if m.carrier:
         return tuple(o for o in alive if o.id == m.carrier)
     kz, place, at = w.kz, w.place, (m.x, m.y)
-    within = sight.marker_in_control_range
+    within = contest_test(w)
     return tuple(o for o in alive if within(kz, place(o), at, OBJECTIVE_DIAMETER_MM))
 
 

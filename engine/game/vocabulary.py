@@ -759,6 +759,14 @@ class Would(_Declared):
         "Charge, Shoot, Fight, Pick Up, Pass: rules/KT21.md 6.1). Keywords: none. When: an "
         "operative's actions are listed or an action's verb is looked up. Rules: 3.2.",
     )
+    MARKER_CONTEST = (
+        "marker_contest",
+        "Value: the test of whether an operative contests a marker, ``fn(kz, placement, "
+        "centre, diameter_mm) -> bool`` (KT24's: within its 1\" control range and visible, "
+        "engine.geometry.sight.marker_in_control_range) -> the test the battle's ruleset "
+        "uses instead (KT21's: within 2\" of the marker's centre, rules/KT21.md 15.1, "
+        "decision 6). Keywords: none. When: control of a marker is worked out. Rules: 4.8.",
+    )
     UNIVERSAL_ACTIONS = (
         "universal_actions",
         "Value: ``()`` -> the universal actions rule modules add (UniversalAction values), "

@@ -114,12 +114,18 @@ MOVE_ACTION = {
     "Dash": "dash",
     "Fall Back": "fall_back",
     "Charge": "charge",
+    "Normal Move": "reposition",  # KT21's (rules/KT21.md 6.1): KT24's Reposition's path
 }
+"""The movement query's action (distance and path rules) of each move verb."""
 
 
-def move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, Any]:
+def move_args(
+    w: Work, o: OperativeState, verb: str, mode: str, kind: str | None = None
+) -> dict[str, Any]:
     """Keyword arguments of the movement queries for ``o``'s move action (``max_cost`` is
-    the action's distance, at most 2" in a counteraction, 1.6; ``leave_control_range`` for
+    the action's distance, at most 2" in a counteraction, 1.6; ``action`` the path rules of
+    ``kind`` when given (a ruleset's move with another move's path rules: KT21's Dash climbs
+    like a Normal Move, ``rules/KT21.md`` 6.1), else of ``verb``; ``leave_control_range`` for
     a Charge a rule lets start within an enemy's control range,
     :func:`charge_in_control_range`; ``terrain_extras=False`` when a rule drops the
     Accessible and Obstructing extra inches for this move, the
@@ -128,7 +134,7 @@ def move_args(w: Work, o: OperativeState, verb: str, mode: str) -> dict[str, Any
     friends = [w.place(f) for f in w.friends_of(o.id)]
     move = w.move_stat(o)
     args: dict[str, Any] = {
-        "action": MOVE_ACTION[verb],
+        "action": kind or MOVE_ACTION[verb],
         "enemies": enemies,
         "friends": friends,
         "move": move,
@@ -218,16 +224,22 @@ def charge_spots(
 
 
 def move_candidates(
-    w: Work, o: OperativeState, verb: str, mode: str, memo: ReachMemo | None = None
+    w: Work,
+    o: OperativeState,
+    verb: str,
+    mode: str,
+    memo: ReachMemo | None = None,
+    kind: str | None = None,
 ) -> list[tuple[float, float, float]]:
     """Deterministic destinations for listing: 8 directions at the full and half distance,
     objective markers in reach, and for a Charge spots around enemies in reach; each kept
     only if a legal path reaches it. Scripted input may name any other exact point.
 
     Args:
-        memo: shared by the move actions listed from one position (:class:`ReachMemo`)."""
+        memo: shared by the move actions listed from one position (:class:`ReachMemo`).
+        kind: the path rules (:func:`move_args`)."""
     kz = w.move_kz(o)
-    args = move_args(w, o, verb, mode)
+    args = move_args(w, o, verb, mode, kind)
     limit = args["max_cost"]
     full = math.floor(limit + 1e-9)
     me = w.place(o)
@@ -284,14 +296,15 @@ def destination_refused(
     return why
 
 
-def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
-    """Reposition, Dash, Fall Back or Charge to ``a.point`` along the shortest legal path.
+def do_move(w: Work, o: OperativeState, a: Action, mode: str, kind: str | None = None) -> None:
+    """Reposition, Dash, Fall Back or Charge to ``a.point`` along the shortest legal path
+    (``kind``: the path rules, :func:`move_args`).
 
     Raises:
         IllegalActionError: the destination or path is illegal (the message names the rule).
     """
     assert a.point is not None
-    args = move_args(w, o, a.verb, mode)
+    args = move_args(w, o, a.verb, mode, kind)
     kz = w.move_kz(o)
     listed = (w.ctx.peek(_moves_key(kz, w.place(o), args)) or {}).get(a.point)
     if listed is not None:
@@ -308,7 +321,7 @@ def do_move(w: Work, o: OperativeState, a: Action, mode: str) -> None:
             raise _illegal(
                 f"{a.verb} {o.id}: no legal path reaches ({a.point[0]:g}, {a.point[1]:g}) "
                 f'within {limit:g}" of movement (3.2, 3.3)'
-                + (" (Dash cannot climb)" if a.verb == "Dash" else "")
+                + (" (Dash cannot climb)" if args["action"] == "dash" else "")
             )
         f, cost = path.final, path.cost
         # The route taken, for rules judging it after the move (move_route).
@@ -449,7 +462,12 @@ def action_cut(w: Work, op: str) -> bool:
 
 
 def move_destinations(
-    w: Work, o: OperativeState, verb: str, mode: str, memo: ReachMemo | None = None
+    w: Work,
+    o: OperativeState,
+    verb: str,
+    mode: str,
+    memo: ReachMemo | None = None,
+    kind: str | None = None,
 ) -> list[Action]:
     """The listed destinations of ``o``'s move action ``verb`` (3.2, 3.3) in ``mode``, as
     complete actions (``Reposition KAS-1 to x,y[,z]``): the points :func:`move_candidates`
@@ -457,11 +475,12 @@ def move_destinations(
     conditions (:func:`~engine.game.bookkeeping.precheck`) are the caller's to check.
 
     Args:
-        memo: shared by the move actions listed from one position (:class:`ReachMemo`)."""
+        memo: shared by the move actions listed from one position (:class:`ReachMemo`).
+        kind: the path rules (:func:`move_args`)."""
     refused = bool(w.ctx.hooks.would.get("would_refuse_destination"))
     return [
         Action(verb, op=o.id, point=p)
-        for p in move_candidates(w, o, verb, mode, memo)
+        for p in move_candidates(w, o, verb, mode, memo, kind)
         if not refused or destination_refused(w, o, verb, p) is None
     ]
 
