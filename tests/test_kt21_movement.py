@@ -23,15 +23,22 @@ from engine.teams.model import Roster
 
 R = 28 / 25.4 / 2
 HEIGHTS = load_killzone("scenarios/killzones/heights.toml")  # objective "centre" at (15, 20)
-PROBE = Roster.from_entries(load_team("scenarios/teams/probe.json"), ["Probe Trooper"] * 2)
-TARGET = Roster.from_entries(load_team("scenarios/teams/target.json"), ["Target Trooper"] * 2)
+PROBE = Roster.from_entries(load_team("scenarios/teams/kt21_probe.json"), ["Probe Trooper"] * 2)
+TARGET = Roster.from_entries(load_team("scenarios/teams/kt21_target.json"), ["Target Trooper"] * 2)
 FAR = {"TAR-1": {"at": (28.5, 11)}}
+
+
+KT24_PROBE = Roster.from_entries(load_team("scenarios/teams/probe.json"), ["Probe Trooper"] * 2)
+KT24_TARGET = Roster.from_entries(load_team("scenarios/teams/target.json"), ["Target Trooper"] * 2)
+MARKER = (15.0, 14.5)
+"""The centre of the KT21 mission's marker ``mid-north`` (engine.missions.kt21.objectives)."""
 
 
 def _pos(ops: dict[str, dict[str, Any]], ruleset: str = "kt21") -> GameState:
     # (markers that can be picked up: the mission option objectives_pickup)
     options = GameOptions(ruleset=ruleset, objectives_pickup=True)
-    return position(HEIGHTS, PROBE, TARGET, options=options, operatives=ops)
+    a, b = (PROBE, TARGET) if ruleset == "kt21" else (KT24_PROBE, KT24_TARGET)
+    return position(HEIGHTS, a, b, options=options, operatives=ops)
 
 
 def _active(ops: dict[str, dict[str, Any]], ruleset: str = "kt21") -> GameState:
@@ -122,23 +129,25 @@ def test_marker_control_within_two_inches_of_its_centre() -> None:
     """15.1, decision 6: an operative whose base is 1.9" from the marker's centre contests
     it in KT21 (within 2" of the centre); in KT24 it is 1.9 - 0.787 = 1.11" from the 40 mm
     marker's edge, outside its 1" control range, and nobody controls the marker."""
-    ops = {"PRO-1": {"at": (15 - R - 1.9, 20)}, **FAR}
-    assert controller(Work(_pos(ops)), "centre") == "A"
-    assert controller(Work(_pos(ops, "kt24")), "centre") == ""
+    x, y = MARKER
+    assert controller(Work(_pos({"PRO-1": {"at": (x - R - 1.9, y)}, **FAR})), "mid-north") == "A"
+    kt24 = {"PRO-1": {"at": (15 - R - 1.9, 20)}, **FAR}  # the layout's marker "centre" (15, 20)
+    assert controller(Work(_pos(kt24, "kt24")), "centre") == ""
 
 
 def test_pick_up_within_one_inch_of_the_centre_then_free_drop() -> None:
     """15.1: Pick Up (1AP) needs the marker's centre within 1" of the base (1.5" is too far
     even though the operative controls it); the carrier may then drop it for free (0AP)
     within 1" of itself."""
-    far = _active({"PRO-1": {"at": (15 - R - 1.5, 20)}, **FAR})
+    x, y = MARKER
+    far = _active({"PRO-1": {"at": (x - R - 1.5, y)}, **FAR})
     with pytest.raises(IllegalActionError, match='within 1"'):
-        far.apply("Pick up PRO-1 centre")
-    near = _active({"PRO-1": {"at": (15 - R - 0.5, 20)}, **FAR})
-    after, _ = near.apply("Pick up PRO-1 centre")
-    assert after.operatives[0].carrying == ("centre",)
+        far.apply("Pick up PRO-1 mid-north")
+    near = _active({"PRO-1": {"at": (x - R - 0.5, y)}, **FAR})
+    after, _ = near.apply("Pick up PRO-1 mid-north")
+    assert after.operatives[0].carrying == ("mid-north",)
     ap = after.operatives[0].ap
-    dropped, _ = after.apply(f"Drop marker PRO-1 at {15 - R - 0.5:.3f},21")
+    dropped, _ = after.apply(f"Drop marker PRO-1 at {x - R - 0.5:.3f},{y + 1:g}")
     assert dropped.operatives[0].carrying == ()
     assert dropped.operatives[0].ap == ap  # free
 

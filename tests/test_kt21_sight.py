@@ -19,8 +19,8 @@ from engine.teams.io import load_team
 from engine.teams.model import Roster
 
 R = 28 / 25.4 / 2  # a 28 mm base's radius in inches
-PROBE = Roster.from_entries(load_team("scenarios/teams/probe.json"), ["Probe Trooper"] * 2)
-TARGET = Roster.from_entries(load_team("scenarios/teams/target.json"), ["Target Trooper"] * 2)
+PROBE = Roster.from_entries(load_team("scenarios/teams/kt21_probe.json"), ["Probe Trooper"] * 2)
+TARGET = Roster.from_entries(load_team("scenarios/teams/kt21_target.json"), ["Target Trooper"] * 2)
 
 
 def _kz(*parts: tuple[list[list[float]], float, list[str]]) -> Killzone:
