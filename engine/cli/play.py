@@ -133,6 +133,8 @@ def print_summary(out: Console, s: BattleSummary) -> None:
 @json_option("the summary")
 @quiet_option
 def play_command(
+    ruleset: str | None,
+    mission: str | None,
     teams: tuple[str, str] | None,
     rosters: tuple[str, str] | None,
     killzone: str | None,
@@ -180,6 +182,8 @@ def play_command(
             crit_op,
             tac_ops,
             primary_ops,
+            ruleset,
+            mission,
         )
     )
     report_rules(matchup, strict_rules)
