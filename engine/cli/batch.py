@@ -184,6 +184,8 @@ def batch_command(
     stats = batch_stats(lines)
     if as_json:
         data: dict[str, Any] = {
+            "ruleset": matchup.options.ruleset,
+            "mission": matchup.options.mission,
             "teams": {"A": matchup.rosters[0].team.name, "B": matchup.rosters[1].team.name},
             "killzone": matchup.killzone.name,
             "agents": {"A": matchup.agents[0], "B": matchup.agents[1]},
