@@ -171,6 +171,7 @@ def _run_scenario_file(path: str, as_json: bool, quiet: bool, ruleset: str | Non
         Step,
         load_scenario,
     )
+    from engine.narration import generic_text
     from engine.rulesets.sources import scenario_ruleset
 
     scenario = load_scenario(path)
@@ -185,7 +186,10 @@ def _run_scenario_file(path: str, as_json: bool, quiet: bool, ruleset: str | Non
             if step.actions:
                 echo("   script: " + "; ".join(str(a) for a in step.actions))
             for e in events:
-                line = narrate_event(e)
+                try:
+                    line = narrate_event(e)
+                except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+                    line = generic_text(e)  # data its kind's line does not read
                 if line:
                     echo(line)
 
