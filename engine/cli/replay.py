@@ -8,6 +8,10 @@ decisions, the built-in team data); ``--verify`` checks those too
 (:func:`engine.verify.verify_record`, strict), says what it verified, and exits with status 1
 at the first difference or when a part cannot be verified.
 
+A record is replayed under the ruleset its header names, a scenario file under the one its
+``ruleset`` field names (:mod:`engine.rulesets.sources`); ``--ruleset``, when given, must be
+that one (a record of one ruleset never replays under another: status 2).
+
 A scenario file (``.toml``, :mod:`engine.game.scenario_file`) is run instead: each step
 narrated, its expectations checked; status 1 when a step is rejected or an expectation
 differs, 2 when the file is unreadable or malformed.
