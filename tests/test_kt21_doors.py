@@ -352,3 +352,16 @@ def test_narration_says_an_event_it_cannot_read_plainly() -> None:
     narrator.on_step(None, parse_action("Pass"), "A", None, [e])  # type: ignore[arg-type]
     narrator.close()
     assert any("activated: group 2, op KAS-1" in line for line in lines)
+
+
+def test_tournament_under_kt21_plays_its_battles_under_kt21() -> None:
+    """``killteam tournament --ruleset kt21``: every scheduled battle is a KT21 one, the
+    seats without a team playing the ruleset's default teams; an unknown ruleset is refused
+    by name."""
+    from engine.play.tournament import make_entrants, schedule
+
+    entrants = make_entrants("random,heuristic", ("kasrkin",))
+    pairings = schedule(entrants, 1, ruleset="kt21")
+    assert pairings and all(p.job.choice.ruleset == "kt21" for p in pairings)
+    with pytest.raises(BattleError, match="kt18"):
+        schedule(make_entrants("random,heuristic", ()), 1, ruleset="kt18")
