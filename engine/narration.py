@@ -18,8 +18,11 @@
 - VP as they are scored, and the VP and operatives left at the end of each turning point.
 
 Events the narrator does not fold into a line are written with
-:func:`engine.game.events.narrate`, so a new kind of event is never lost. The text depends only
-on the events, so the same battle always gives the same narration.
+:func:`engine.game.events.narrate`, so a new kind of event is never lost. An event whose data
+is not what the narrator's line for its kind reads (a kind another ruleset's rule modules
+emit with other fields) is written generically, its kind and data (:func:`generic_text`),
+never a crash. The text depends only on the events, so the same battle always gives the same
+narration.
 """
 
 from __future__ import annotations
@@ -39,7 +42,15 @@ from engine.game.events import (
 )
 from engine.game.state import GameState
 
-__all__ = ["Narrator"]
+__all__ = ["Narrator", "generic_text"]
+
+
+def generic_text(e: Event) -> str:
+    """A plain line for any event: its kind and its data in order,
+    ``"kind: key value, key value"`` (values as ``str`` gives them)."""
+    data = ", ".join(f"{k} {v}" for k, v in e.data)
+    return f"{e.kind}: {data}" if data else e.kind
+
 
 # Events with no line of their own (bookkeeping, or said another way).
 _SILENT = frozenset(
@@ -189,7 +200,11 @@ class Narrator:
             if rule:
                 self.pending_reroll = ((int(action.text.rsplit(" ", 1)[-1]),), f"{rule} ")
         for e in events:
-            self._event(e, action, actor, after)
+            try:
+                self._event(e, action, actor, after)
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+                # Data the line of its kind does not read: said plainly (module docstring).
+                self._part(generic_text(e))
 
     def _event(self, e: Event, action: Action, actor: str, after: GameState) -> None:
         k = e.kind

@@ -43,7 +43,7 @@ from typing import Any
 
 import attrs
 
-from engine import RULESET, __version__
+from engine import __version__
 from engine.agents import AGENT_NAMES, make_agent, reproducible
 from engine.errors import KillTeamError
 from engine.game.actions import Action, format_action
@@ -59,7 +59,7 @@ from engine.game.record_format import RecordSource, short_message, shown
 from engine.game.state import GameState
 from engine.inputs import excerpt
 from engine.play import agent_seeds
-from engine.rulesets import get as get_ruleset
+from engine.rulesets.sources import record_ruleset
 from engine.teams.io import builtin_teams, load_builtin_team, team_to_dict
 
 __all__ = [
@@ -294,7 +294,7 @@ def verify_record(
     strict: bool = True,
     on_start: Callable[[Mapping[str, Any], GameState], None] | None = None,
     on_step: StepCallback | None = None,
-    ruleset: str = RULESET,
+    ruleset: str | None = None,
 ) -> Verification:
     """Replay a record and verify its dice, its agents' decisions and its built-in team data
     against its header (module docstring).
@@ -307,8 +307,10 @@ def verify_record(
             :attr:`Verification.not_verified`.
         on_start, on_step: as :func:`~engine.game.record.replay_record` (``on_start`` is
             called once the team data is verified).
-        ruleset: the name of the ruleset to replay under (:func:`engine.rulesets.get`); a
-            record of another ruleset is refused (:class:`RecordFormatError`).
+        ruleset: the name of the ruleset to replay under (:func:`engine.rulesets.get`);
+            ``None``: the one the record's header names
+            (:func:`engine.rulesets.sources.record_ruleset`); a record of another ruleset is
+            refused (:class:`RecordFormatError`).
 
     Returns:
         A :class:`Verification`: the replay's outcome and what was (not) verified.
@@ -332,7 +334,7 @@ def verify_record(
 
     outcome = replay_record(
         record,
-        ruleset=get_ruleset(ruleset),
+        ruleset=record_ruleset(record, ruleset),
         on_start=start,
         on_step=on_step,
         check=verifier.check,

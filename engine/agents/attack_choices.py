@@ -261,7 +261,10 @@ def cover_save(w: Work, me: str, legal: list[Action]) -> Action:
     prof = f.profile(w)
     save = w.ctx.datacards[t.id].save
     d = prof.rules.dice
-    dice = max(0, 3 - max(d.piercing, d.piercing_crits if f.crits else 0))
+    # The defence dice of the target's datacard (KT21's DF; always 3 in KT24, 4.5).
+    dice = max(
+        0, w.ctx.datacards[t.id].defence - max(d.piercing, d.piercing_crits if f.crits else 0)
+    )
     opts = {name: (cn, cc) for name, cn, cc in f.cover_options(w)}
 
     def value(a: Action) -> float:

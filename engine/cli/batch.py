@@ -115,6 +115,8 @@ def print_stats(out: Console, m: Matchup, stats: BatchStats) -> None:
 @json_option("the statistics")
 @quiet_option
 def batch_command(
+    ruleset: str | None,
+    mission: str | None,
     teams: tuple[str, str] | None,
     rosters: tuple[str, str] | None,
     killzone: str | None,
@@ -139,7 +141,17 @@ def batch_command(
     from engine.play.matchup import unimplemented_rule_ids
 
     choice = choice_of(
-        teams, rosters, killzone, agents, equipment_a, equipment_b, crit_op, tac_ops, primary_ops
+        teams,
+        rosters,
+        killzone,
+        agents,
+        equipment_a,
+        equipment_b,
+        crit_op,
+        tac_ops,
+        primary_ops,
+        ruleset,
+        mission,
     )
     matchup = matchup_of(choice)
     report_rules(matchup, strict_rules)
@@ -172,6 +184,8 @@ def batch_command(
     stats = batch_stats(lines)
     if as_json:
         data: dict[str, Any] = {
+            "ruleset": matchup.options.ruleset,
+            "mission": matchup.options.mission,
             "teams": {"A": matchup.rosters[0].team.name, "B": matchup.rosters[1].team.name},
             "killzone": matchup.killzone.name,
             "agents": {"A": matchup.agents[0], "B": matchup.agents[1]},

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from engine.cli.common import console, json_option, table
+from engine.cli.options import ruleset_of_file_option
 from engine.cli.paths import PICTURE_SUFFIXES, output_file
 from engine.errors import KillTeamError
 from engine.terminal import echo, markup
@@ -36,15 +37,20 @@ class PositionError(KillTeamError, ValueError):
     """``--step`` past the end of the scenario or record."""
 
 
-def load_position(path: str, step: int) -> tuple[GameState, list[Event], str]:
+def load_position(
+    path: str, step: int, ruleset: str | None = None
+) -> tuple[GameState, list[Event], str]:
     """The position of a scenario file (``.toml``) after its step ``step`` (0: the start),
     or of a record after its ``step``-th input, with the events of the steps played and a
-    phrase saying where they come from.
+    phrase saying where they come from. The file is played under the ruleset it names
+    (:mod:`engine.rulesets.sources`); ``ruleset``, when given, must be that one.
 
     Raises:
         ScenarioFileError, ScenarioScriptError, RecordFormatError: the file cannot be read
-            or its script does not play; PositionError: ``step`` is past its end."""
-    from engine.rulesets import get as get_ruleset
+            or its script does not play (a record of a ruleset other than ``ruleset``);
+        RulesetMismatchError: a scenario of a ruleset other than ``ruleset``;
+        PositionError: ``step`` is past its end."""
+    from engine.rulesets.sources import record_ruleset, scenario_ruleset
 
     if step < 0:
         raise PositionError(f"--step {step}: a step is 0 (the start) or more")
@@ -58,16 +64,14 @@ def load_position(path: str, step: int) -> tuple[GameState, list[Event], str]:
                 f"{path}: --step {step}, but the scenario has {len(scenario.steps)} steps"
             )
         events: list[Event] = []
-        walk = scenario.walk(
-            ruleset=get_ruleset(scenario.options.ruleset), chooser=best_choice, stop=step
-        )
+        under = scenario_ruleset(scenario.options.ruleset, ruleset, path)
+        walk = scenario.walk(ruleset=under, chooser=best_choice, stop=step)
         state = None
         for _k, _s, reached, got in walk:
             state = reached
             events += got if step else []
         assert state is not None  # walk yields the start first
         return state, events, f"in steps 1-{step} of {path}" if step else f"at the start of {path}"
-    from engine import RULESET
     from engine.game.record import replay_record
 
     found: list[GameState] = []
@@ -85,7 +89,7 @@ def load_position(path: str, step: int) -> tuple[GameState, list[Event], str]:
         if count[0] == step:
             found.append(after)
 
-    replay_record(path, ruleset=get_ruleset(RULESET), on_start=on_start, on_step=on_step)
+    replay_record(path, ruleset=record_ruleset(path, ruleset), on_start=on_start, on_step=on_step)
     if not found:
         raise PositionError(f"{path}: --step {step}, but the record has {count[0]} inputs")
     return found[0], seen, f"in inputs 1-{step} of {path}"
@@ -108,16 +112,22 @@ def load_position(path: str, step: int) -> tuple[GameState, list[Event], str]:
     metavar="FILE",
     help="Also draw the lines, terrain parts and distances used to a .png or .svg file.",
 )
+@ruleset_of_file_option
 @json_option("the ruling")
 def explain_command(
-    position_file: str, query: tuple[str, ...], step: int, picture: str | None, as_json: bool
+    position_file: str,
+    query: tuple[str, ...],
+    step: int,
+    picture: str | None,
+    ruleset: str | None,
+    as_json: bool,
 ) -> None:
     """Explain a ruling: what happens here and why, with the rule section of each step
     (queries: target SHOOTER TARGET [WEAPON]; can OPERATIVE ACTION...; control MARKER;
     attack ATTACKER WEAPON TARGET [with DEFWEAPON]; event N)."""
     from engine.explain import explain
 
-    state, events, where = load_position(position_file, step)
+    state, events, where = load_position(position_file, step, ruleset)
     ruling = explain(state, " ".join(query), events=events, where=where)
     if picture:
         from engine.game.work import Work

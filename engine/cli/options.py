@@ -20,7 +20,14 @@ import click
 from engine.errors import KillTeamError
 from engine.inputs import EXCERPT_CHARS, excerpt
 from engine.names import TEAM_FILE_SUFFIXES, check_builtin_name, is_file_ref
-from engine.play import DEFAULT_AGENTS, DEFAULT_KILLZONE, DEFAULT_TEAMS, NO_EQUIPMENT, BattleError
+from engine.play import (
+    DEFAULT_AGENTS,
+    DEFAULT_KILLZONE,
+    DEFAULT_RULESET,
+    NO_EQUIPMENT,
+    RULESET_TEAMS,
+    BattleError,
+)
 from engine.terminal import echo
 
 if TYPE_CHECKING:
@@ -33,9 +40,42 @@ __all__ = [
     "matchup_of",
     "matchup_options",
     "report_rules",
+    "ruleset_of_file_option",
+    "ruleset_option",
     "strict_rules_option",
     "versus",
 ]
+
+#: What ``--ruleset`` chooses, for its help: each ruleset with its default teams.
+_RULESETS_HELP = "; ".join(f"{name}: {' v '.join(teams)}" for name, teams in RULESET_TEAMS.items())
+
+
+def ruleset_option(f: Any) -> Any:
+    """Add ``--ruleset`` (the ``ruleset`` argument, a name of
+    :data:`engine.play.RULESET_TEAMS`, any case; ``None`` when not given): the rules edition a
+    new battle is played under, which also picks the default teams."""
+    return click.option(
+        "--ruleset",
+        type=click.Choice(list(RULESET_TEAMS), case_sensitive=False),
+        default=None,
+        help="The rules edition: kt24 (Kill Team 2024, Approved Ops 2025) or kt21 (Kill Team "
+        "2021, Critical Operations 2022). It picks the default teams (--teams) and mission "
+        f"(--mission): {_RULESETS_HELP}. Default: {DEFAULT_RULESET}.",
+    )(f)
+
+
+def ruleset_of_file_option(f: Any) -> Any:
+    """Add ``--ruleset`` (the ``ruleset`` argument, ``None`` when not given) to a command that
+    reads a record or a scenario file: the ruleset is the one the file names; given, it must
+    be that one (a record never replays under another ruleset)."""
+    return click.option(
+        "--ruleset",
+        type=click.Choice(list(RULESET_TEAMS), case_sensitive=False),
+        default=None,
+        help="The ruleset to replay under: kt24 or kt21. Default: the one the record's header "
+        "or the scenario file's options name; given, it must be that one (a record of one "
+        "ruleset never replays under another).",
+    )(f)
 
 
 def _agents_option(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
@@ -124,10 +164,15 @@ def choice_of(
     crit_op: str | None = None,
     tac_ops: tuple[str, str] | None = None,
     primary_ops: tuple[str, str] | None = None,
+    ruleset: str | None = None,
+    mission: str | None = None,
 ) -> MatchupChoice:
+    """The :class:`~engine.play.matchup.MatchupChoice` of the matchup options' values."""
     from engine.play.matchup import MatchupChoice
 
     return MatchupChoice(
+        ruleset=ruleset,
+        mission=mission,
         teams=teams or None,
         rosters=rosters or None,
         killzone=killzone,
@@ -140,7 +185,17 @@ def choice_of(
 
 
 def matchup_options(f: Any) -> Any:
+    """Add the matchup options (the arguments of :func:`choice_of`, ``ruleset`` and
+    ``mission`` included) to a command that plays new battles."""
     options = (
+        ruleset_option,
+        click.option(
+            "--mission",
+            default=None,
+            metavar="NAME",
+            help="The mission: kt24 approved_ops_2025 (default) or kill_op; kt21 "
+            "critical_ops_2022 (default), corebook_2021 or lite.",
+        ),
         click.option(
             "--teams",
             nargs=2,
@@ -150,7 +205,7 @@ def matchup_options(f: Any) -> Any:
             help="Teams of players A and B: built-in ids (killteam teams list), team files, or "
             "killteamjson team files (a file is a .json path; anything else must be a built-in "
             "id); default rosters (or one chosen from the selection rules). "
-            f"Default: {' '.join(DEFAULT_TEAMS)}.",
+            "Default: the ruleset's (--ruleset).",
         ),
         click.option(
             "--rosters",
@@ -225,9 +280,13 @@ def matchup_options(f: Any) -> Any:
 
 
 def versus(m: Matchup) -> str:
-    """``Kasrkin (A, heuristic) v Legionaries (B, random) on open_ruins``."""
+    """``Kasrkin (A, heuristic) v Legionaries (B, random) on open_ruins, kt24
+    approved_ops_2025``: the teams, agents, killzone, ruleset and mission."""
     teams = (m.rosters[0].team.name, m.rosters[1].team.name)
-    return f"{teams[0]} (A, {m.agents[0]}) v {teams[1]} (B, {m.agents[1]}) on {m.killzone.name}"
+    return (
+        f"{teams[0]} (A, {m.agents[0]}) v {teams[1]} (B, {m.agents[1]}) on {m.killzone.name}, "
+        f"{m.options.ruleset} {m.options.mission}"
+    )
 
 
 def report_rules(matchup: Matchup, strict: bool) -> None:

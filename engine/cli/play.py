@@ -6,7 +6,10 @@ operatives left with their wounds, the winner or a draw.
 ``--record`` writes the engine's record, ``--picture`` the final board, ``--picture-each-tp``
 one board per turning point, ``--json`` prints only a JSON summary (with the ploys each player
 used and the equipment it selected), ``-q``/``--quiet`` only the summary. The matchup options
-are those of :mod:`engine.cli.options`. Seeds are documented in :mod:`engine.play`.
+are those of :mod:`engine.cli.options`: ``--ruleset kt21`` plays Kill Team 2021 (its default
+teams, :data:`engine.play.RULESET_TEAMS`, and Critical Operations 2022 unless ``--mission``
+names another game sequence); the record's header names the ruleset. Seeds are documented in
+:mod:`engine.play`.
 
 The same options and seed give the same output, byte for byte: nothing printed depends on
 time, the machine or the number of workers (tables: :func:`engine.cli.common.console`). Names
@@ -133,6 +136,8 @@ def print_summary(out: Console, s: BattleSummary) -> None:
 @json_option("the summary")
 @quiet_option
 def play_command(
+    ruleset: str | None,
+    mission: str | None,
     teams: tuple[str, str] | None,
     rosters: tuple[str, str] | None,
     killzone: str | None,
@@ -180,6 +185,8 @@ def play_command(
             crit_op,
             tac_ops,
             primary_ops,
+            ruleset,
+            mission,
         )
     )
     report_rules(matchup, strict_rules)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import click
 
+from engine.cli.options import ruleset_of_file_option
 from engine.cli.paths import PICTURE_SUFFIXES, output_file
 from engine.terminal import echo
 
@@ -69,6 +70,7 @@ __all__ = ["render_command"]
     help="Scenario file: the position after its step N (default 0, the start). Record: "
     "after its step N (default: the last).",
 )
+@ruleset_of_file_option
 def render_command(
     killzone: str,
     output: str,
@@ -76,6 +78,7 @@ def render_command(
     sight: tuple[str, str] | None,
     open_hatchways: tuple[str, ...],
     step: int | None,
+    ruleset: str | None,
 ) -> None:
     """Draw KILLZONE (a shipped layout name, or a layout file: a .toml or .json path) to a PNG
     or SVG picture; or the position of a scenario file (.toml, --step N) or of a game record
@@ -98,8 +101,14 @@ def render_command(
                 f"{', '.join(used)} draw a killzone; {killzone} is a {kind} file, drawn as its "
                 "position"
             )
-        _render_position(killzone, output, step if step is not None or kind == "record" else 0)
+        at = step if step is not None or kind == "record" else 0
+        _render_position(killzone, output, at, ruleset)
         return
+    if ruleset is not None:
+        raise click.UsageError(
+            f"--ruleset chooses the ruleset of a scenario (.toml) or record (.jsonl); {killzone} "
+            "is a killzone, drawn the same under every ruleset"
+        )
     if step is not None:
         raise click.UsageError(
             f"--step/--at choose a step of a scenario (.toml) or record (.jsonl); {killzone} is "
@@ -118,12 +127,13 @@ def render_command(
     echo(f"wrote {written}")
 
 
-def _render_position(path: str, output: str, step: int | None) -> None:
-    """Draw the position of a scenario or record after ``step`` (``None``: the last)."""
+def _render_position(path: str, output: str, step: int | None, ruleset: str | None) -> None:
+    """Draw the position of a scenario or record after ``step`` (``None``: the last), under
+    the ruleset the file names (``ruleset``, when given, must be that one)."""
     from engine.board import board_title, render_state
     from engine.play.timeline import frame_at
 
-    frame = frame_at(path, step)
+    frame = frame_at(path, step, ruleset)
     title = f"{board_title(frame.state)}\n{frame.label}"
     written = render_state(frame.state, output, title=title)
     echo(f"wrote {written} ({frame.label})")

@@ -8,6 +8,10 @@ decisions, the built-in team data); ``--verify`` checks those too
 (:func:`engine.verify.verify_record`, strict), says what it verified, and exits with status 1
 at the first difference or when a part cannot be verified.
 
+A record is replayed under the ruleset its header names, a scenario file under the one its
+``ruleset`` field names (:mod:`engine.rulesets.sources`); ``--ruleset``, when given, must be
+that one (a record of one ruleset never replays under another: status 2).
+
 A scenario file (``.toml``, :mod:`engine.game.scenario_file`) is run instead: each step
 narrated, its expectations checked; status 1 when a step is rejected or an expectation
 differs, 2 when the file is unreadable or malformed.
@@ -22,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from engine.cli.common import console, json_option, quiet_option
+from engine.cli.options import ruleset_of_file_option
 from engine.cli.play import print_summary
 from engine.terminal import echo
 
@@ -43,16 +48,18 @@ __all__ = ["replay_command"]
     "carries this engine's built-in team data; status 1 at the first difference, or when "
     "a part cannot be verified (no seed, another agent, a team that is not built in).",
 )
+@ruleset_of_file_option
 @json_option("the summary")
 @quiet_option
-def replay_command(record_file: str, verify: bool, as_json: bool, quiet: bool) -> None:
+def replay_command(
+    record_file: str, verify: bool, ruleset: str | None, as_json: bool, quiet: bool
+) -> None:
     """Re-play a game record, narrate it and check it reproduces the recorded states (with
     --verify: also its dice, its agents' decisions and its built-in team data, so a record
     from another player can be trusted); or run a scenario file (.toml), narrate each step
     and check its expectations."""
     import attrs
 
-    from engine import RULESET
     from engine.game.record import (
         RecordFormatError,
         RecordVerificationError,
@@ -61,7 +68,7 @@ def replay_command(record_file: str, verify: bool, as_json: bool, quiet: bool) -
     )
     from engine.narration import Narrator
     from engine.play.summary import PloyTally, VpTally, summarise
-    from engine.rulesets import get as get_ruleset
+    from engine.rulesets.sources import record_ruleset
     from engine.verify import NOT_CHECKED_BY_REPLAY, verify_record
 
     if record_file.lower().endswith(".toml"):
@@ -69,7 +76,7 @@ def replay_command(record_file: str, verify: bool, as_json: bool, quiet: bool) -
             raise click.UsageError(
                 "--verify checks game records; a scenario file has no seed or agents to verify"
             )
-        _run_scenario_file(record_file, as_json, quiet)
+        _run_scenario_file(record_file, as_json, quiet, ruleset)
         return
     narrate = not (as_json or quiet)
     narrator = Narrator(echo)
@@ -82,9 +89,11 @@ def replay_command(record_file: str, verify: bool, as_json: bool, quiet: bool) -
         if narrate:
             agents = header["agents"]
             teams = (start.ctx.rosters["A"].team.name, start.ctx.rosters["B"].team.name)
+            options = start.ctx.options
             echo(
                 f"Replaying {record_file}: {teams[0]} (A, {agents['A']}) v {teams[1]} "
-                f"(B, {agents['B']}) on {start.ctx.killzone.name}, seed {header['seed']}"
+                f"(B, {agents['B']}) on {start.ctx.killzone.name}, {options.ruleset} "
+                f"{options.mission}, seed {header['seed']}"
                 + (f", crit op {start.mission.crit_op}" if start.mission.crit_op else "")
             )
 
@@ -100,11 +109,16 @@ def replay_command(record_file: str, verify: bool, as_json: bool, quiet: bool) -
     not_verified: tuple[str, ...] = NOT_CHECKED_BY_REPLAY
     try:
         if verify:
-            checked = verify_record(record_file, on_start=on_start, on_step=on_step)
+            checked = verify_record(
+                record_file, on_start=on_start, on_step=on_step, ruleset=ruleset
+            )
             outcome, verified, not_verified = checked.outcome, checked.verified, ()
         else:
             outcome = replay_record(
-                record_file, ruleset=get_ruleset(RULESET), on_start=on_start, on_step=on_step
+                record_file,
+                ruleset=record_ruleset(record_file, ruleset),
+                on_start=on_start,
+                on_step=on_step,
             )
     except ReplayError as exc:
         if narrate and started:
@@ -146,11 +160,13 @@ def replay_command(record_file: str, verify: bool, as_json: bool, quiet: bool) -
     echo(f"replay OK: {outcome.steps} steps, {outcome.hashes_checked} state hashes {end}; {trust}")
 
 
-def _run_scenario_file(path: str, as_json: bool, quiet: bool) -> None:
-    """``killteam replay FILE.toml``: run a scenario file (module docstring). A malformed or
+def _run_scenario_file(path: str, as_json: bool, quiet: bool, ruleset: str | None) -> None:
+    """``killteam replay FILE.toml``: run a scenario file (module docstring) under the
+    ruleset its options name (``ruleset``, when given, must be that one). A malformed or
     unreadable file raises its :class:`~engine.game.scenario_file.ScenarioFileError` (a
-    :class:`~engine.errors.KillTeamError`: status 2); a rejected step or a failed expectation
-    is a :class:`click.ClickException` (status 1)."""
+    :class:`~engine.errors.KillTeamError`: status 2), as does a scenario of another ruleset
+    than ``ruleset`` (:class:`~engine.rulesets.sources.RulesetMismatchError`); a rejected
+    step or a failed expectation is a :class:`click.ClickException` (status 1)."""
     from engine.agents.scenario_choices import best_choice
     from engine.game.events import narrate as narrate_event
     from engine.game.scenario_file import (
@@ -159,9 +175,11 @@ def _run_scenario_file(path: str, as_json: bool, quiet: bool) -> None:
         Step,
         load_scenario,
     )
-    from engine.rulesets import get as get_ruleset
+    from engine.narration import generic_text
+    from engine.rulesets.sources import scenario_ruleset
 
     scenario = load_scenario(path)
+    under = scenario_ruleset(scenario.options.ruleset, ruleset, path)
     narrate = not (as_json or quiet)
     if narrate:
         echo(f"Scenario {path}: {scenario.name}")
@@ -172,14 +190,15 @@ def _run_scenario_file(path: str, as_json: bool, quiet: bool) -> None:
             if step.actions:
                 echo("   script: " + "; ".join(str(a) for a in step.actions))
             for e in events:
-                line = narrate_event(e)
+                try:
+                    line = narrate_event(e)
+                except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+                    line = generic_text(e)  # data its kind's line does not read
                 if line:
                     echo(line)
 
     try:
-        result = scenario.run(
-            on_step, ruleset=get_ruleset(scenario.options.ruleset), chooser=best_choice
-        )
+        result = scenario.run(on_step, ruleset=under, chooser=best_choice)
     except (ScenarioScriptError, ExpectationError) as exc:
         raise click.ClickException(str(exc)) from None  # status 1
     steps = len(result.events)

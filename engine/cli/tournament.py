@@ -27,7 +27,7 @@ import click
 
 from engine.cli.common import console, json_option, quiet_option
 from engine.cli.common import table as new_table
-from engine.cli.options import MAX_GAMES, MAX_SEED
+from engine.cli.options import MAX_GAMES, MAX_SEED, ruleset_option
 from engine.cli.paths import PICTURE_SUFFIXES, output_file
 from engine.cli.running import BattleProgress, OrderedLines, backend_options
 from engine.play import DEFAULT_KILLZONE, DEFAULT_SEED, DEFAULT_TEAMS
@@ -105,7 +105,8 @@ def print_result(out: Console, result: TournamentResult) -> None:
     help="Teams separated by commas (built-in ids or .json team files). One team: every "
     "battle is that team against itself. Two or more: each team is an entrant (with one "
     "agent), or each (team, agent) pair (with several). Default: the entrant in seat A plays "
-    f"{DEFAULT_TEAMS[0]}, the one in seat B {DEFAULT_TEAMS[1]}.",
+    f"{DEFAULT_TEAMS[0]}, the one in seat B {DEFAULT_TEAMS[1]} (the ruleset's defaults under "
+    "--ruleset).",
 )
 @click.option(
     "--killzone",
@@ -190,9 +191,11 @@ def print_result(out: Console, result: TournamentResult) -> None:
     metavar="FILE",
     help="Draw the ratings with their intervals to a .png or .svg picture.",
 )
+@ruleset_option
 @json_option("the results")
 @quiet_option
 def tournament_command(
+    ruleset: str | None,
     agents: str,
     teams: str | None,
     killzone: str | None,
@@ -237,7 +240,12 @@ def tournament_command(
         raise click.BadParameter(
             f"{anchor!r} is not an entrant ({', '.join(names)})", param_hint="--anchor"
         )
-    pairings = schedule(entrants, games, base_seed=seed, killzone=killzone, crit_op=crit_op)
+    try:
+        pairings = schedule(
+            entrants, games, base_seed=seed, killzone=killzone, crit_op=crit_op, ruleset=ruleset
+        )
+    except BattleError as exc:
+        raise click.UsageError(str(exc)) from None
     progress = BattleProgress("tournament", len(pairings), quiet=quiet, every=progress_every)
     writer = OrderedLines(out)
 

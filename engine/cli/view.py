@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import click
 
+from engine.cli.options import ruleset_of_file_option
 from engine.cli.paths import output_file
 from engine.terminal import echo
 
@@ -24,12 +25,13 @@ __all__ = ["view_command"]
     callback=output_file((".html", ".htm")),
     help="Output page: an .html file.",
 )
-def view_command(source: str, output: str) -> None:
+@ruleset_of_file_option
+def view_command(source: str, output: str, ruleset: str | None) -> None:
     """Write one self-contained HTML page that steps through a game record (.jsonl) or a
     scenario file (.toml): board, moves, dice, narration with rule sections, VP."""
     from engine.play.viewer import view_data, view_html
 
-    data = view_data(source)
+    data = view_data(source, ruleset)
     with open(output, "w", encoding="utf-8") as fh:
         fh.write(view_html(data))
     echo(f"wrote {output} ({len(data['frames'])} frames)")

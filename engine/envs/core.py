@@ -99,7 +99,8 @@ class EnvConfig:
 
     Attributes:
         teams: two team references (built-in ids such as ``"legionaries"`` or team files),
-            or ``None`` (``killteam play``'s defaults, ``kasrkin legionaries``).
+            or ``None`` (``killteam play``'s defaults: the ruleset's, ``kasrkin legionaries``
+            for KT24).
         rosters: two roster files instead of ``teams``.
         killzone: a shipped layout name or a layout file (``None``: ``open_ruins``).
         crit_op: the crit op's name (``None``: rolled at the start of the battle, 8.3).
@@ -110,6 +111,10 @@ class EnvConfig:
         reward: ``"result"`` or ``"vp"`` (module docstring).
         max_steps: the number of agent steps after which the episode is truncated
             (``None``: never; a battle always ends).
+        ruleset: the rules edition, ``"kt24"`` or ``"kt21"`` (``None``: ``killteam play``'s
+            default, kt24); it also picks the default teams (:func:`engine.play.default_teams`).
+        mission: the mission or game sequence (``None``: the ruleset's default;
+            :data:`engine.game.context.MISSIONS`).
 
     Raises:
         EnvError: an unknown reward, a ``max_steps`` that is not a positive integer, a pair
@@ -129,6 +134,8 @@ class EnvConfig:
     )
     reward: str = "result"
     max_steps: int | None = None
+    ruleset: str | None = None
+    mission: str | None = None
 
     def __attrs_post_init__(self) -> None:
         if self.reward not in REWARDS:
@@ -155,6 +162,8 @@ class EnvConfig:
                 crit_op=self.crit_op,
                 tac_ops=self.tac_ops,
                 primary_ops=self.primary_ops,
+                ruleset=self.ruleset,
+                mission=self.mission,
             )
         )
 

@@ -13,7 +13,8 @@ loss and 0/0 for a draw (1.8).
   ``CHANCE_SPACE_SIZE``). Players 0 and 1 are A and B.
 - Parameters (:data:`PARAMETERS`): ``team_a``, ``team_b`` (built-in team ids), ``killzone``
   (a shipped layout), ``crit_op`` (``""``: rolled at a chance node), ``tac_op_a``,
-  ``tac_op_b``, ``primary_op_a``, ``primary_op_b`` (``""``: the player selects in secret).
+  ``tac_op_b``, ``primary_op_a``, ``primary_op_b`` (``""``: the player selects in secret),
+  ``ruleset`` (``"kt24"`` or ``"kt21"``) and ``mission`` (``""``: the ruleset's default).
   The set-up has no seed of its own: every random event is a chance node. Universal
   equipment is always the players' (secret) choice: OpenSpiel's game strings cannot hold
   the commas and brackets of the selections' names.
@@ -60,7 +61,7 @@ from engine.envs.observation import ObservationEncoder
 from engine.game.actions import format_action
 from engine.game.information import information_state
 from engine.game.state import Chance, Decision, GameState, Terminal
-from engine.play import DEFAULT_KILLZONE, DEFAULT_TEAMS
+from engine.play import DEFAULT_KILLZONE, DEFAULT_RULESET, DEFAULT_TEAMS
 
 __all__ = [
     "GAME_NAME",
@@ -89,6 +90,8 @@ PARAMETERS: dict[str, str] = {
     "tac_op_b": "",
     "primary_op_a": "",
     "primary_op_b": "",
+    "ruleset": DEFAULT_RULESET,
+    "mission": "",
 }
 """The game parameters and their defaults (module docstring)."""
 
@@ -134,6 +137,8 @@ def _config(params: dict[str, Any]) -> EnvConfig:
         crit_op=opt("crit_op"),
         tac_ops=(opt("tac_op_a"), opt("tac_op_b")),
         primary_ops=(opt("primary_op_a"), opt("primary_op_b")),
+        ruleset=opt("ruleset"),
+        mission=opt("mission"),
     )
 
 

@@ -13,7 +13,7 @@ import attrs
 
 from engine.errors import KillTeamError
 from engine.game.actions import Action, parse_action
-from engine.game.context import GameOptions
+from engine.game.context import RULESETS, GameOptions
 from engine.game.scenario_tables import (
     CHOICE_POLICIES,
     POSITION_STATE_KEYS,
@@ -73,6 +73,7 @@ _TOP_KEYS = {
     "description",
     "rules",
     "killzone",
+    "ruleset",
     "teams",
     "options",
     "position",
@@ -198,8 +199,11 @@ def scenario_fields(data: Mapping[str, Any], source: str, base: Path) -> dict[st
                 _text(source, f"options.{k}.{p}", op_name, "a name")
         elif not (isinstance(v, bool) or (k == "close_quarters" and v is None)):
             raise _fail(source, f"options.{k}", f"expected true or false, not {shown(v)}")
+    ruleset = _text(source, "ruleset", data.get("ruleset", RULESETS[0]), "a ruleset name")
+    if ruleset not in RULESETS:
+        raise _fail(source, "ruleset", f"{shown(ruleset)} is not one of {', '.join(RULESETS)}")
     try:
-        options = GameOptions(**dict(opts))
+        options = GameOptions(ruleset=ruleset, **dict(opts))
     except KillTeamError as exc:
         raise _fail(source, "options", str(exc)) from None
     pos = _position(source, data.get("position"))

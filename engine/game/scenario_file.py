@@ -25,6 +25,9 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     killzone = "open_ruins"        # a shipped layout name, or a .toml/.json path relative
                                    # to this file; or an inline [killzone] table with the
                                    # structure of engine.geometry.Killzone.from_dict
+    ruleset = "kt21"               # optional: the ruleset the scenario plays (default
+                                   # "kt24"; engine.game.context.RULESETS): its options'
+                                   # ruleset, under which every front door runs it
 
     [teams.A]                      # the roster of player A (and [teams.B])
     team = "kasrkin"               # a built-in team id, or a team .json file relative to

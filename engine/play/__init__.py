@@ -22,8 +22,9 @@ The ``killteam play``, ``killteam replay`` and ``killteam batch`` commands
 
 This module holds what the command line needs before it plays anything (it imports no part
 of the game): :data:`DEFAULT_TEAMS`, :data:`DEFAULT_KILLZONE`, :data:`DEFAULT_AGENTS` and
-:data:`DEFAULT_SEED` (the embedded default battle), the mission ops' titles,
-:class:`BattleError` and the seed rules.
+:data:`DEFAULT_SEED` (the embedded default battle), the rulesets a battle can be played under
+with their default teams (:data:`DEFAULT_RULESET`, :data:`RULESET_TEAMS`,
+:func:`default_teams`), the mission ops' titles, :class:`BattleError` and the seed rules.
 
 Seeds (one integer decides a whole battle):
 
@@ -39,19 +40,24 @@ Seeds (one integer decides a whole battle):
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
+from engine import RULESET
 from engine.errors import KillTeamError
 
 __all__ = [
     "DEFAULT_AGENTS",
     "DEFAULT_KILLZONE",
+    "DEFAULT_RULESET",
     "DEFAULT_SEED",
     "DEFAULT_TEAMS",
     "MISSION_OPS",
     "NO_EQUIPMENT",
     "OP_TITLES",
+    "RULESET_TEAMS",
     "BattleError",
     "agent_seeds",
+    "default_teams",
     "game_seed",
 ]
 
@@ -63,6 +69,21 @@ DEFAULT_KILLZONE = "open_ruins"
 DEFAULT_AGENTS: tuple[str, str] = ("heuristic", "heuristic")
 #: ...with this seed.
 DEFAULT_SEED = 1
+
+#: The ruleset a battle is played under when none is named (``--ruleset``).
+DEFAULT_RULESET = RULESET
+
+#: The default teams of each ruleset the engine plays (players A and B, built-in ids): the
+#: one table the command line and :func:`engine.play.matchup.make_matchup` read, so a
+#: ruleset's defaults are data, never a branch on its name. Its keys are the ruleset names
+#: (:data:`engine.game.context.RULESETS`; a test checks they agree), in the order ``--help``
+#: shows them. The KT21 teams are the built-in KT21 teams (``teams/kt21_*``).
+RULESET_TEAMS: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        "kt24": DEFAULT_TEAMS,
+        "kt21": ("kt21_kasrkin", "kt21_legionaries"),
+    }
+)
 
 #: The mission ops that score VP, in the order summaries list them (Approved Ops 2025,
 #: ``rules/KT24.md`` 8.1: kill op, crit op, tac op and the primary op's bonus).
@@ -82,6 +103,23 @@ class BattleError(KillTeamError, ValueError):
 
 #: The word that selects no universal equipment at all (``--equipment-a none``).
 NO_EQUIPMENT = "none"
+
+
+def default_teams(ruleset: str) -> tuple[str, str]:
+    """The built-in team ids players A and B play by default under ``ruleset`` (its row of
+    :data:`RULESET_TEAMS`).
+
+    Raises:
+        BattleError: a ruleset the engine does not play (the message names it and the known
+            ones).
+    """
+    teams = RULESET_TEAMS.get(ruleset) if isinstance(ruleset, str) else None
+    if teams is None:
+        raise BattleError(
+            f"ruleset {ruleset!r:.60}: not a ruleset the engine plays "
+            f"(known: {', '.join(RULESET_TEAMS)})"
+        )
+    return teams
 
 
 def agent_seeds(seed: int) -> tuple[int, int]:

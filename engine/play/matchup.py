@@ -3,7 +3,16 @@
 :func:`make_matchup` turns the user's choices (:class:`MatchupChoice`: team names or files,
 roster files, a killzone name or file, agent names, equipment selections, mission ops) into a
 :class:`Matchup`, with a roster chosen automatically when only a team is named
-(:func:`auto_roster`). Defaults are those of :mod:`engine.play`.
+(:func:`auto_roster`). Defaults are those of :mod:`engine.play`; the default teams are the
+ruleset's (:func:`engine.play.default_teams`).
+
+The ruleset (``MatchupChoice.ruleset``, ``--ruleset``) is checked through its own composition
+root: the matchup's options are installed once into a scratch
+:class:`~engine.game.context.Hooks` (:meth:`engine.rulesets.Ruleset.install`), so an option the
+ruleset's rules refuse (a mission of another edition, an unknown op) is refused here, and an
+option its rules would not play (an equipment selection when the ruleset installs no
+equipment rules, an op name the ruleset does not know) is refused rather than ignored. The
+core is never asked which ruleset is in play.
 """
 
 from __future__ import annotations
@@ -17,18 +26,26 @@ import attrs
 
 from engine.agents import AGENT_NAMES
 from engine.errors import KillTeamError
-from engine.game.context import GameOptions
+from engine.game.context import GameOptions, Hooks
 from engine.game.deployment import drop_zone_problems
 from engine.game.setup import SetupError
 from engine.game.state import GameState
 from engine.geometry import Killzone, load_killzone
 from engine.geometry.movement import move_graph
 from engine.inputs import excerpt, parse_json, read_text
-from engine.missions.pack import check_options, crit_ops, tac_ops_for
+from engine.missions.pack import crit_ops, tac_ops_for
 from engine.names import TEAM_FILE_SUFFIXES, did_you_mean, is_file_ref
-from engine.play import DEFAULT_AGENTS, DEFAULT_KILLZONE, DEFAULT_TEAMS, NO_EQUIPMENT, BattleError
+from engine.play import (
+    DEFAULT_AGENTS,
+    DEFAULT_KILLZONE,
+    DEFAULT_RULESET,
+    NO_EQUIPMENT,
+    BattleError,
+    default_teams,
+)
 from engine.rules import unimplemented_rules
 from engine.rules.equipment import MAX_OPTIONS, SELECTIONS, option_of
+from engine.rulesets import get as get_ruleset
 from engine.rulesets import new_game
 from engine.teams.importers.killteamjson import import_killteamjson
 from engine.teams.io import builtin_teams, load_builtin_team, load_roster, load_team
@@ -336,7 +353,8 @@ class MatchupChoice:
     Attributes:
         teams: two team references (:func:`load_team_ref`), or ``None``.
         rosters: two roster files (``engine.teams.load_roster``), or ``None``; at most one of
-            ``teams`` and ``rosters``; neither means :data:`DEFAULT_TEAMS`.
+            ``teams`` and ``rosters``; neither means the ruleset's default teams
+            (:func:`engine.play.default_teams`).
         killzone: a shipped layout name or a layout file (``None``: :data:`DEFAULT_KILLZONE`).
         agents: agent names (:func:`parse_agents`; ``None``: :data:`DEFAULT_AGENTS`).
         equipment: the universal equipment selections of A and B as text
@@ -345,6 +363,11 @@ class MatchupChoice:
         tac_ops: the tac ops of A and B (``None`` for a player: its agent selects, 8.4).
         primary_ops: the primary ops of A and B, ``crit``, ``tac`` or ``kill`` (``None``:
             its agent selects, 8.1).
+        ruleset: the ruleset's name (``"kt24"``, ``"kt21"``; ``None``:
+            :data:`engine.play.DEFAULT_RULESET`); it also decides the default teams
+            (:func:`engine.play.default_teams`).
+        mission: the mission or game sequence (:data:`engine.game.context.MISSIONS`;
+            ``None``: the ruleset's default, :data:`engine.game.context.DEFAULT_MISSIONS`).
     """
 
     teams: tuple[str, str] | None = None
@@ -355,6 +378,8 @@ class MatchupChoice:
     crit_op: str | None = None
     tac_ops: tuple[str | None, str | None] = (None, None)
     primary_ops: tuple[str | None, str | None] = (None, None)
+    ruleset: str | None = None
+    mission: str | None = None
 
 
 @attrs.frozen(slots=True, eq=False)
@@ -399,15 +424,26 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
     """Build a :class:`Matchup` from the user's choices (defaults for what is ``None``).
 
     Raises:
-        BattleError: both teams and rosters given, a team, roster file, killzone, agent
-            name or equipment selection that cannot be used (the message names it and the
-            player; an empty killzone or crit op name is unknown like any other, never the
-            default), or a drop zone where the operatives might not all be set up (checked
-            here, before any battle is played).
+        BattleError: both teams and rosters given, an unknown ruleset or mission, a team,
+            roster file, killzone, agent name or equipment selection that cannot be used (the
+            message names it and the player; an empty killzone or crit op name is unknown
+            like any other, never the default), an option the ruleset's rules refuse or do
+            not play (module docstring), or a drop zone where the operatives might not all
+            be set up (checked here, before any battle is played).
     """
     c = choice or MatchupChoice()
     if c.teams is not None and c.rosters is not None:
         raise BattleError("choose the teams with --teams or with --rosters, not both")
+    ruleset = DEFAULT_RULESET if c.ruleset is None else c.ruleset
+    defaults = default_teams(ruleset)
+    try:
+        base = (
+            GameOptions(ruleset=ruleset)
+            if c.mission is None
+            else GameOptions(ruleset=ruleset, mission=c.mission)
+        )
+    except KillTeamError as exc:
+        raise BattleError(str(exc).removeprefix("game option ")) from None
     rosters: list[Roster] = []
     notes: list[str] = []
     for player, k in (("A", 0), ("B", 1)):
@@ -415,7 +451,13 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
             if c.rosters is not None:
                 rosters.append(load_roster(c.rosters[k]))
             else:
-                team = load_team_ref((c.teams or DEFAULT_TEAMS)[k])
+                ref = (c.teams or defaults)[k]
+                if c.teams is None and ref not in builtin_teams():
+                    raise BattleError(
+                        f"{ref}: the default team of the ruleset {ruleset} is not built in "
+                        "yet; choose the teams with --teams"
+                    )
+                team = load_team_ref(ref)
                 rosters.append(auto_roster(team))
                 note = auto_roster_note(team, rosters[-1])
                 if note is not None:
@@ -423,19 +465,33 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
         except KillTeamError as exc:
             what = "roster" if c.rosters is not None else "team"
             raise BattleError(f"{what} of player {player}: {exc}") from None
+        edition = rosters[-1].team.edition
+        if edition != ruleset:
+            notes.append(
+                f"player {player}: {rosters[-1].team.name} is a {edition} team, played under "
+                f"the ruleset {ruleset}"
+            )
     try:
         # An empty name given is an error like any unknown name, not the default.
         killzone = load_killzone(DEFAULT_KILLZONE if c.killzone is None else c.killzone)
     except KillTeamError as exc:
         raise BattleError(f"killzone: {exc}") from None
     agents = parse_agents(c.agents) if c.agents is not None else DEFAULT_AGENTS
+    options, hooks = _mission_options(c, base, rosters)
     equipment: dict[str, tuple[str, ...]] = {}
     for player, text in zip("AB", c.equipment, strict=True):
         if text is not None:
+            if hooks.equipment_check is None and " ".join(text.lower().split()) != NO_EQUIPMENT:
+                raise BattleError(
+                    f"player {player}: equipment {excerpt(text)}: the ruleset {ruleset} plays "
+                    "no equipment selection (its rules install none)"
+                )
             try:
                 team = rosters["AB".index(player)].team
                 own = [e.name for e in team.equipment]
-                equipment[player] = parse_equipment(text, own, f"{team.name} or")
+                selected = parse_equipment(text, own, f"{team.name} or")
+                if hooks.equipment_check is not None:
+                    equipment[player] = selected
             except BattleError as exc:
                 raise BattleError(f"player {player}: {exc}") from None
     bases = {
@@ -445,23 +501,27 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
     problems = drop_zone_problems(killzone, bases)
     if problems:
         raise BattleError(f"killzone: {problems[0]}")
-    options = _mission_options(c, GameOptions(equipment=equipment), rosters)
     return Matchup(
         killzone,
         (rosters[0], rosters[1]),
         agents,
-        options=options,
+        options=attrs.evolve(options, equipment=equipment),
         notes=tuple(notes),
     )
 
 
-def _mission_options(c: MatchupChoice, base: GameOptions, rosters: list[Roster]) -> GameOptions:
-    """``base`` with the mission choices of ``c`` (crit op, tac ops, primary ops), checked
-    against the pack's ops and the teams' archetypes (``rules/KT24.md`` 8).
+def _mission_options(
+    c: MatchupChoice, base: GameOptions, rosters: list[Roster]
+) -> tuple[GameOptions, Hooks]:
+    """``base`` with the mission choices of ``c`` (crit op, tac ops, primary ops), checked by
+    the ruleset's own rules (module docstring: installed once into scratch hooks, which are
+    returned) and, for each op named, by the ruleset's op names
+    (:meth:`engine.rulesets.Ruleset.op_name`; ``rules/KT24.md`` 8, ``rules/KT21.md`` 15).
 
     Raises:
-        BattleError: an unknown (or empty) crit op, a tac op the player's kill team cannot select, a
-            primary op other than crit, tac or kill (the message names it and the choices).
+        BattleError: an unknown (or empty) crit op, a tac op the player's kill team cannot
+            select, a primary op other than crit, tac or kill, a mission of another ruleset
+            (the message names it and the choices).
     """
     if c.crit_op is not None and not c.crit_op:  # "" in the options means "rolled"
         names = ", ".join(s.name for s in crit_ops())
@@ -469,11 +529,25 @@ def _mission_options(c: MatchupChoice, base: GameOptions, rosters: list[Roster])
 
     tac = {p: t for p, t in zip("AB", c.tac_ops, strict=True) if t is not None}
     primary = {p: t.lower() for p, t in zip("AB", c.primary_ops, strict=True) if t is not None}
+    ruleset = get_ruleset(base.ruleset)
+    hooks = Hooks()
     try:
         crit = "" if c.crit_op is None else c.crit_op
         options = attrs.evolve(base, crit_op=crit, tac_ops=tac, primary_ops=primary)
-        check_options(options, {"A": rosters[0], "B": rosters[1]})
-    except KillTeamError as exc:
+        ruleset.install(hooks, options, {"A": rosters[0], "B": rosters[1]})
+        if crit and ruleset.op_name(crit, "crit") is None:
+            raise BattleError(
+                f"'crit_op': the ruleset {ruleset.name} has no crit op {excerpt(crit)}"
+            )
+        for p, name in tac.items():
+            if ruleset.op_name(name, "tac") is None:
+                raise BattleError(
+                    f"'tac_ops': the ruleset {ruleset.name} has no tac op {excerpt(name)} "
+                    f"(player {p})"
+                )
+    except BattleError:
+        raise
+    except KillTeamError as exc:  # the ruleset's own rules refuse an option
         hint = ""
         if c.crit_op and "'crit_op'" in str(exc):
             hint = did_you_mean(c.crit_op, [s.name for s in crit_ops()])
@@ -484,7 +558,7 @@ def _mission_options(c: MatchupChoice, base: GameOptions, rosters: list[Roster])
                     hint = did_you_mean(name, allowed)
                     break
         raise BattleError(str(exc).removeprefix("game option ") + hint) from None
-    return options
+    return options, hooks
 
 
 def unimplemented_rule_ids(matchup: Matchup) -> dict[str, list[str]]:

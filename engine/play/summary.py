@@ -131,6 +131,8 @@ class BattleSummary:
         crit_op: the crit op played (``""``: the kill op alone, 8.3).
         tac_ops, primary_ops: per player (A, B), the tac op and primary op selected (8.1,
             8.4; revealed at the end of the battle, ``""`` when none).
+        ruleset: the ruleset the battle was played under (``"kt24"``, ``"kt21"``);
+        mission: its mission or game sequence (:data:`engine.game.context.MISSIONS`).
     """
 
     seed: int | None
@@ -154,6 +156,8 @@ class BattleSummary:
     crit_op: str = ""
     tac_ops: tuple[str, str] = ("", "")
     primary_ops: tuple[str, str] = ("", "")
+    ruleset: str = "kt24"
+    mission: str = ""
 
     def left(self, player: str) -> list[OperativeLeft]:
         """``player``'s operatives still on the killzone."""
@@ -164,6 +168,8 @@ class BattleSummary:
         ab = ("A", "B")
         return {
             "seed": self.seed,
+            "ruleset": self.ruleset,
+            "mission": self.mission,
             "agents": dict(zip(ab, self.agents, strict=True)),
             "agent_seeds": None
             if self.agent_seeds is None
@@ -270,4 +276,6 @@ def summarise(
         crit_op=final.mission.crit_op,
         tac_ops=final.mission.tac_ops,
         primary_ops=final.mission.primary_ops,
+        ruleset=ctx.options.ruleset,
+        mission=ctx.options.mission,
     )

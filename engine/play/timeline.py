@@ -113,11 +113,10 @@ def _dice(text: str) -> tuple[int, ...]:
         return ()
 
 
-def _walk_record(path: Path, on_frame: FrameCallback) -> int:
-    from engine import RULESET
+def _walk_record(path: Path, on_frame: FrameCallback, ruleset: str | None) -> int:
     from engine.game.actions import format_action
     from engine.game.record import ReplayError, replay_record
-    from engine.rulesets import get as get_ruleset
+    from engine.rulesets.sources import record_ruleset
 
     def on_start(_header: object, start: GameState) -> None:
         on_frame(Frame(0, "start", start))
@@ -142,7 +141,7 @@ def _walk_record(path: Path, on_frame: FrameCallback) -> int:
 
     try:
         outcome = replay_record(
-            path, ruleset=get_ruleset(RULESET), on_start=on_start, on_step=on_step
+            path, ruleset=record_ruleset(path, ruleset), on_start=on_start, on_step=on_step
         )
     except ReplayError as exc:
         text = str(exc)
@@ -150,15 +149,16 @@ def _walk_record(path: Path, on_frame: FrameCallback) -> int:
     return outcome.steps
 
 
-def _walk_scenario(path: Path, on_frame: FrameCallback) -> int:
+def _walk_scenario(path: Path, on_frame: FrameCallback, ruleset: str | None) -> int:
     from engine.agents.scenario_choices import best_choice
     from engine.game.actions import format_action
     from engine.game.scenario_file import ScenarioFileProblem, load_scenario
-    from engine.rulesets import get as get_ruleset
+    from engine.rulesets.sources import RulesetMismatchError, scenario_ruleset
 
     try:
         scenario = load_scenario(path)
-        walk = scenario.walk(ruleset=get_ruleset(scenario.options.ruleset), chooser=best_choice)
+        under = scenario_ruleset(scenario.options.ruleset, ruleset, str(path))
+        walk = scenario.walk(ruleset=under, chooser=best_choice)
         for k, step, state, events in walk:
             if step is None:
                 on_frame(Frame(0, f"start: {scenario.name}", state, rules=scenario.rules))
@@ -174,18 +174,20 @@ def _walk_scenario(path: Path, on_frame: FrameCallback) -> int:
                     events=tuple(events),
                 )
             )
-    except ScenarioFileProblem as exc:
+    except (ScenarioFileProblem, RulesetMismatchError) as exc:
         raise TimelineError(str(exc)) from None
     return len(scenario.steps)
 
 
-def walk(path: str | Path, on_frame: FrameCallback) -> int:
+def walk(path: str | Path, on_frame: FrameCallback, ruleset: str | None = None) -> int:
     """Call ``on_frame`` with every frame of a record or scenario file, in order (module
-    docstring); return the number of the last step.
+    docstring); return the number of the last step. The file is replayed under the ruleset
+    it names (:mod:`engine.rulesets.sources`); ``ruleset``, when given, must be that one.
 
     Raises:
         TimelineError: the file is not a record or scenario file, cannot be read, is
-            malformed, or a step does not replay (the message names the file, the line or
+            malformed, of a ruleset other than ``ruleset``, or a step does not replay (the
+            message names the file, the line or
             the step).
     """
     p = Path(path)
@@ -193,16 +195,17 @@ def walk(path: str | Path, on_frame: FrameCallback) -> int:
     if kind == "record":
         if not p.is_file():
             raise TimelineError(f"{p}: no such record file")
-        return _walk_record(p, on_frame)
+        return _walk_record(p, on_frame, ruleset)
     if kind == "scenario":
-        return _walk_scenario(p, on_frame)
+        return _walk_scenario(p, on_frame, ruleset)
     raise TimelineError(
         f"{p}: neither a game record (.jsonl) nor a scenario file (.toml with [teams] or [steps])"
     )
 
 
-def frame_at(path: str | Path, step: int | None) -> Frame:
-    """The frame of ``step`` (``None``: the last), stopping the replay there.
+def frame_at(path: str | Path, step: int | None, ruleset: str | None = None) -> Frame:
+    """The frame of ``step`` (``None``: the last), stopping the replay there (under the
+    file's ruleset; ``ruleset`` as :func:`walk`).
 
     Raises:
         TimelineError: as :func:`walk`, or ``step`` out of range (the message names the
@@ -219,7 +222,7 @@ def frame_at(path: str | Path, step: int | None) -> Frame:
             raise _Stop
 
     try:
-        last = walk(path, keep)
+        last = walk(path, keep, ruleset)
     except _Stop:
         return got[0]
     if step is None and got:

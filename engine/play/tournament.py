@@ -6,8 +6,9 @@ tournament``).
 for every team), or a (team, agent) pair:
 
 - agents only (no team, or one team): each entrant is an agent; the battles are played
-  between the embedded default teams (:data:`engine.play.DEFAULT_TEAMS`: the entrant in seat A
-  plays the first, the one in seat B the second), or, with one team, that team in a mirror
+  between the default teams of the ruleset (:func:`engine.play.default_teams`, KT24's
+  unless ``ruleset`` names another: the entrant in seat A plays the first, the one in seat B
+  the second), or, with one team, that team in a mirror
   match;
 - two teams or more and one agent: each entrant is a team, played by that agent;
 - two teams or more and two agents or more: each entrant is a (team, agent) pair, named
@@ -42,7 +43,7 @@ from typing import Any
 import attrs
 
 from engine.batch import BatchInterrupted, BattleJob, run_battles
-from engine.play import DEFAULT_SEED, DEFAULT_TEAMS, BattleError
+from engine.play import DEFAULT_RULESET, DEFAULT_SEED, BattleError, default_teams
 from engine.play.matchup import MatchupChoice
 from engine.play.ratings import (
     BOOTSTRAP_REPLICATES,
@@ -142,17 +143,20 @@ def schedule(
     base_seed: int = DEFAULT_SEED,
     killzone: str | None = None,
     crit_op: str | None = None,
+    ruleset: str | None = None,
 ) -> list[Pairing]:
     """The battles of the round robin (module docstring): for ``k`` in ``0..games-1``, for
     every pair ``i < j`` of entrants, ``i`` in seat A against ``j``, then ``j`` in seat A
     against ``i``, battle ``k`` with seed :func:`~engine.play.game_seed` ``(base_seed, k)``.
 
     Args:
-        killzone, crit_op: as :class:`~engine.play.matchup.MatchupChoice` (``None``: the
-            default killzone, a crit op rolled each battle).
+        killzone, crit_op, ruleset: as :class:`~engine.play.matchup.MatchupChoice`
+            (``None``: the default killzone, a crit op rolled each battle, the default
+            ruleset, whose default teams a seat without a team plays).
 
     Raises:
         ValueError: ``games`` below 1 or a negative base seed.
+        BattleError: a ruleset the engine does not play.
     """
     if games < 1:
         raise ValueError(f"games per seat must be at least 1, not {games}")
@@ -164,14 +168,19 @@ def schedule(
         for j in range(i + 1, len(entrants))
         for x, y in ((i, j), (j, i))
     ]
+    defaults = default_teams(DEFAULT_RULESET if ruleset is None else ruleset)
     choices = {}
     for x, y in ordered:
         ea, eb = entrants[x], entrants[y]
         teams = None
         if ea.team is not None or eb.team is not None:
-            teams = (ea.team or DEFAULT_TEAMS[0], eb.team or DEFAULT_TEAMS[1])
+            teams = (ea.team or defaults[0], eb.team or defaults[1])
         choices[x, y] = MatchupChoice(
-            teams=teams, killzone=killzone, agents=f"{ea.agent},{eb.agent}", crit_op=crit_op
+            teams=teams,
+            killzone=killzone,
+            agents=f"{ea.agent},{eb.agent}",
+            crit_op=crit_op,
+            ruleset=ruleset,
         )
     return [
         Pairing(x, y, BattleJob(choices[x, y], k, base_seed))
@@ -188,7 +197,8 @@ def tournament_line(
     schedule), ``entrants`` (``{"A": name, "B": name}``) and ``teams`` (``{"A": team, "B":
     team}``: the team references played)."""
     ea, eb = entrants[pairing.a], entrants[pairing.b]
-    teams = pairing.job.choice.teams or DEFAULT_TEAMS
+    choice = pairing.job.choice
+    teams = choice.teams or default_teams(choice.ruleset or DEFAULT_RULESET)
     return {
         **line,
         "game": game,

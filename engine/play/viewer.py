@@ -209,12 +209,13 @@ def _log(events: Sequence[Event]) -> list[list[str]]:
     return lines
 
 
-def view_data(path: str | Path) -> dict[str, Any]:
+def view_data(path: str | Path, ruleset: str | None = None) -> dict[str, Any]:
     """The page's data for a record or scenario file (module docstring): ``board``,
     ``players``, ``ops``, ``frames`` (each ``{"s": step, "l": label, "a": actor, "x":
     actions, "d": dice, "n": [[line, section]], ...changes}``; the changes include ``L``,
     the labels placed (:func:`engine.play.viewer_labels.frame_labels`) by key, ``None`` for
-    one gone).
+    one gone). The file is replayed under the ruleset it names (``ruleset``, when given,
+    must be that one: :func:`engine.play.timeline.walk`).
 
     Raises:
         TimelineError: as :func:`engine.play.timeline.walk`, or more than :data:`MAX_FRAMES`
@@ -264,7 +265,7 @@ def view_data(path: str | Path) -> dict[str, Any]:
         last[:] = [snap]
         frames.append(entry)
 
-    walk(path, on_frame)
+    walk(path, on_frame, ruleset)
     return {"source": Path(path).name, **head, "frames": frames}
 
 
