@@ -91,7 +91,6 @@ _OPTION_KEYS = {
     "crit_op",
     "tac_ops",
     "primary_ops",
-    "ruleset",
 }
 _POSITION_KEYS = {
     "tp",
@@ -191,7 +190,7 @@ def scenario_fields(data: Mapping[str, Any], source: str, base: Path) -> dict[st
         rosters.append(_roster(source, base, f"teams.{p}", teams[p]))
     opts = _keys(source, "options", data.get("options", {}), _OPTION_KEYS)
     for k, v in opts.items():
-        if k in ("mission", "crit_op", "ruleset"):
+        if k in ("mission", "crit_op"):
             _text(source, f"options.{k}", v, "a name")
         elif k in ("tac_ops", "primary_ops"):
             table = _keys(source, f"options.{k}", v, {"A", "B"})
