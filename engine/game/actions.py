@@ -232,6 +232,12 @@ def format_action(a: Action) -> str:
         return f"{v} {a.op}"
     if v in MOVE_VERBS:
         return f"{v} {a.op}" if a.point is None else f"{v} {a.op} to {_pt(a.point)}"
+    if v == "Overwatch":
+        return f"Overwatch {a.op} {a.weapon} at {a.target}"
+    if v == "Save":
+        return f"Save {a.text}"
+    if v == "Split":
+        return "Split " + ",".join(str(d) for d in a.values)
     if v in ("Shoot", "Fight", "Hatchway fight"):
         if is_attack_header(a):
             return f"{v} {a.op}"
@@ -312,6 +318,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Shoot", rf"shoot\s+{_OP}(?:\s+(?P<weapon>.+?)\s+at\s+{_TGT})?"),
         ("Hatchway fight", rf"hatchway\s+fight\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
         ("Fight", rf"fight\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
+        ("Overwatch", rf"overwatch\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
+        ("Save", r"save\s+(?P<text>invulnerable|normal)"),
+        ("Split", r"split\s+(?P<values>\d(?:\s*,\s*\d)*)"),
         ("Retaliate", rf"retaliate\s+{_OP}(?:\s+with\s+(?P<weapon>.+))?"),
         ("Pick up", rf"pick\s+up\s+{_OP}\s+(?P<text>.+)"),
         ("Place marker", rf"place\s+marker\s+{_OP}(?:\s+(?P<text>.+?))?\s+at\s+{_POINT}"),
@@ -444,6 +453,7 @@ def parse_action(text: str) -> Action:
             "Operate hatch",
             "Same feature",
             "Cover save",
+            "Save",
             "Use",
             "Ploy",
             "Act",

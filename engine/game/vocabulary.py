@@ -517,6 +517,13 @@ class EventKind(_Declared):
         "passed",
         "Data: player, step. When: ``player`` passed at ``step``. Rules: 1.4, 1.5, 9.3.",
     )
+    OVERWATCH_DECLARED = (
+        "overwatch_declared",
+        "Data: op, target, weapon. When: ``op`` made an Overwatch (KT21: one shooting attack "
+        "outside any activation, BS worsened by 1) against ``target`` with ``weapon``; the "
+        "shooting attack then runs as a Shoot's (``shoot_started`` ... ``shoot_ended``). "
+        "Rules: rules/KT21.md 3.5.",
+    )
     PATHFINDERS_MEDIC_USED = (
         "pathfinders_medic_used",
         "Data: medic, op, player. When: the Pathfinders' Medic! rule (Medical Technician): "
@@ -1295,6 +1302,12 @@ class DecisionKind(_Declared):
         "free_action",
         "When: the player of an operative given a free action chooses it. Rules: 3.1.",
     )
+    FUSILLADE = (
+        "fusillade",
+        "When: the attacker of a KT21 Fusillade weapon splits its attack dice between the "
+        "target and the other valid targets within 2\" of it (``Split 3 1 0``: dice per "
+        "target in the order listed). Rules: rules/KT21.md 12 Fusillade.",
+    )
     GAMBIT = (
         "gambit",
         "When: a player uses a strategic gambit or passes in the Gambit step. Rules: 1.4.",
@@ -1314,6 +1327,12 @@ class DecisionKind(_Declared):
     INTERRUPT = (
         "interrupt",
         "When: the player of an interrupting On Guard operative chooses its action. Rules: 9.3.",
+    )
+    INVULNERABLE_SAVE = (
+        "invulnerable_save",
+        "When: a KT21 defender with an Invulnerable Save chooses it (its full DF at x+, AP "
+        "ignored) or its Save (DF less AP), when the choice matters (``Save invulnerable``, "
+        "``Save normal``). Rules: rules/KT21.md 10.3.",
     )
     OP_TOKENS = (
         "op tokens",
