@@ -5,7 +5,7 @@ be worked out from ``rules/KT21.md`` with pencil and paper, on the LAB killzone 
 in Cover from x 5; y = 10 a Heavy block midway: Obscured; y = 14 open; y = 19 a tall wall).
 
 Every operative: 32 mm base, APL 2, Move 6", DF 3, Save 4+, 10 wounds (Weakling 2), no
-invulnerable save unless said. Gun: A4 BS3+ D3/4; Knife: A3 WS3+ D2/3. The Gunner carries
+invulnerable save (Warded: 5+). Gun: A4 BS3+ D3/4; Knife: A3 WS3+ D2/3. The Gunner carries
 one KT21 weapon rule per gun (:data:`GUNS`), the Brawler one per blade (:data:`BLADES`).
 CP are 0 unless a test says otherwise, so no Command Re-roll window opens. Positions are
 made with ``engine.rulesets.position`` under ``GameOptions(ruleset="kt21")`` (the KT24
@@ -122,7 +122,7 @@ def _kt21_weapon(weapon: Weapon) -> Weapon:
 
 
 def _kt21_operative(op: Operative) -> Operative:
-    inv = 4 if op.name == "Warded" else 0
+    inv = 5 if op.name == "Warded" else 0
     return attrs.evolve(
         op, weapons=tuple(_kt21_weapon(w) for w in op.weapons), defence=3, invulnerable=inv
     )
@@ -139,7 +139,7 @@ def kt21_team(team_id: str) -> Team:
 RED = kt21_team("red")
 BLU = kt21_team("blu")
 ROSTER = ("Trooper", "Trooper", "Gunner", "Brawler", "Warded", "Unarmed", "Weakling")
-"""Index i -> RED-(i+1) / BLU-(i+1): 1-2 Trooper, 3 Gunner, 4 Brawler, 5 Warded (4+
+"""Index i -> RED-(i+1) / BLU-(i+1): 1-2 Trooper, 3 Gunner, 4 Brawler, 5 Warded (5+
 invulnerable), 6 Unarmed (no melee weapon), 7 Weakling (2 wounds)."""
 
 
@@ -163,7 +163,9 @@ def pos(
     )
 
 
-def activated(operatives: Mapping[str, Mapping[str, Any]], op: str = "RED-3", **kw: Any) -> GameState:
+def activated(
+    operatives: Mapping[str, Mapping[str, Any]], op: str = "RED-3", **kw: Any
+) -> GameState:
     """:func:`pos` with ``op`` activated with an Engage order."""
     return pos(operatives, **kw).apply(f"Activate {op} engage")[0]
 

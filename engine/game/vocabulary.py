@@ -1305,7 +1305,7 @@ class DecisionKind(_Declared):
     FUSILLADE = (
         "fusillade",
         "When: the attacker of a KT21 Fusillade weapon splits its attack dice between the "
-        "target and the other valid targets within 2\" of it (``Split 3 1 0``: dice per "
+        'target and the other valid targets within 2" of it (``Split 3,1,0``: dice per '
         "target in the order listed). Rules: rules/KT21.md 12 Fusillade.",
     )
     GAMBIT = (
