@@ -39,6 +39,8 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
                                    # team's defaults; engine.rules.registry.ChoiceSpec)
 
     [options]                      # optional engine.game.context.GameOptions fields:
+    ruleset = "kt21"               # ruleset (default "kt24"): the battle's rules (a run
+                                   # plays under the ruleset the options name)
     objectives_pickup = true       # objectives_pickup, initiative_cards, close_quarters,
                                    # open_windows, mission, crit_op, tac_ops, primary_ops
     crit_op = "Secure"             # the crit op in play (default: none in a position)
