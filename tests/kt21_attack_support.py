@@ -56,6 +56,12 @@ GUNS: dict[str, tuple[int, str, str, str]] = {
     "Short Gun": (4, "3+", "3/4", 'Rng 6"'),
     "No Cover Gun": (4, "3+", "3/4", "No Cover"),
     "Indirect Gun": (4, "3+", "3/4", "Indirect"),
+    "Twin Gun": (4, "3+", "3/4", "Ceaseless, Balanced"),
+}
+LAUNCHER: dict[str, tuple[int, str, str, str]] = {
+    # a weapon with two profiles (the Gunner's Launcher): frag has Blast, krak does not
+    "frag": (4, "3+", "2/3", 'Blast 2"'),
+    "krak": (4, "3+", "4/5", "AP1"),
 }
 BLADES: dict[str, tuple[int, str, str, str]] = {
     "Brutal Blade": (4, "3+", "3/4", "Brutal"),
@@ -76,6 +82,17 @@ def _weapons(kind: str, table: Mapping[str, tuple[int, str, str, str]]) -> list[
         }
         for name, (a, hit, dmg, _) in table.items()
     ]
+
+
+def _launcher() -> dict[str, Any]:
+    return {
+        "name": "Launcher",
+        "kind": "ranged",
+        "profiles": [
+            {"name": n, "attacks": a, "hit": hit, "damage": dmg, "rules": ""}
+            for n, (a, hit, dmg, _) in LAUNCHER.items()
+        ],
+    }
 
 
 def _op(name: str, weapons: list[dict[str, Any]], wounds: int = 10) -> dict[str, Any]:
@@ -100,7 +117,7 @@ def _team_data(team_id: str) -> dict[str, Any]:
         "archetypes": ["Security"],
         "operatives": [
             _op("Trooper", _weapons("ranged", gun) + _weapons("melee", KNIFE)),
-            _op("Gunner", _weapons("ranged", GUNS) + _weapons("melee", KNIFE)),
+            _op("Gunner", [*_weapons("ranged", GUNS), _launcher(), *_weapons("melee", KNIFE)]),
             _op("Brawler", _weapons("ranged", gun) + _weapons("melee", {**BLADES, **KNIFE})),
             _op("Warded", _weapons("ranged", gun) + _weapons("melee", KNIFE)),
             _op("Unarmed", _weapons("ranged", gun)),
@@ -114,9 +131,13 @@ def _team_data(team_id: str) -> dict[str, Any]:
 
 def _kt21_weapon(weapon: Weapon) -> Weapon:
     table = {**GUNS, **BLADES, **KNIFE}
-    rules = parse_kt21_weapon_rules(table[weapon.name][3])
+
+    def rules(profile: str) -> str:
+        return LAUNCHER[profile][3] if weapon.name == "Launcher" else table[weapon.name][3]
+
     profiles = tuple(
-        attrs.evolve(p, rules=WeaponRules(), kt21_rules=rules) for p in weapon.profiles
+        attrs.evolve(p, rules=WeaponRules(), kt21_rules=parse_kt21_weapon_rules(rules(p.name)))
+        for p in weapon.profiles
     )
     return attrs.evolve(weapon, profiles=profiles)
 

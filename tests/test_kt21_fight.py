@@ -142,7 +142,7 @@ def test_12_mw_in_melee_on_each_retained_crit() -> None:
 
 def test_11_defender_with_several_melee_weapons_selects_one() -> None:
     s, _ = play(fight("RED-1", "BLU-4"), ["Fight RED-1 knife at BLU-4"])
-    assert s.node.kind == "retaliate"  # type: ignore[union-attr]
+    assert s.node.kind == "kt21_fight_weapon"  # type: ignore[union-attr]
     assert "Retaliate BLU-4 with stun blade" in options(s)
     with pytest.raises(IllegalActionError, match=r"melee weapons"):
         s.apply("Retaliate BLU-4 with gun")

@@ -10,8 +10,10 @@ import pytest
 
 from engine.game import Chance, GameState, IllegalActionError
 from engine.game.actions import parse_action
+from engine.game.bookkeeping import IN_CR_REFUSED, Listing
 from engine.game.flow import advance
 from engine.game.work import Work
+from engine.geometry.movement import ReachMemo
 from engine.rules.kt21.attack_actions import OVERWATCH
 from engine.rules.kt21.attack_dice import best_allocation
 from tests.kt21_attack_support import CLOSE, activated, of_kind, play, pos, wounds
@@ -128,7 +130,7 @@ def test_10_2_cover_save_is_the_defenders_choice_against_a_critical_hit() -> Non
     """With a crit retained a rolled 6 could block it where the unrolled normal save cannot
     alone: the defender chooses. Declining rolls all 3 dice."""
     s, _ = play(cover_shot(), [], ["roll 6,1,1,1"])
-    assert s.node.kind == "cover_save"  # type: ignore[union-attr]
+    assert s.node.kind == "kt21_cover_save"  # type: ignore[union-attr]
     s, _ = play(s, ["Cover save none"], ["roll 6,1,1"])
     assert wounds(s, "BLU-1") == 10
 
@@ -390,9 +392,6 @@ def test_3_5_overwatch_once_per_turning_point_and_engage_only() -> None:
 def test_3_5_overwatch_never_with_blast_or_unwieldy() -> None:
     s = pos({"RED-3": {"at": (5, 14)}, "BLU-1": {"at": (16, 14)}})
     w = Work(s)
-    from engine.game.bookkeeping import IN_CR_REFUSED, Listing
-    from engine.geometry.movement import ReachMemo
-
     assert OVERWATCH is not None
     listed = [
         a.weapon
@@ -401,3 +400,24 @@ def test_3_5_overwatch_never_with_blast_or_unwieldy() -> None:
         )
     ]
     assert "gun" in listed and "blast gun" not in listed and "unwieldy gun" not in listed
+
+
+def test_dc_16_22_overwatch_with_the_non_blast_profile_of_a_blast_weapon() -> None:
+    """The Launcher's frag profile has Blast (never in an Overwatch), its krak profile does
+    not: krak may be used in an Overwatch (DC 16.22), frag may not."""
+    s = pos({"RED-3": {"at": (5, 14)}, "BLU-1": {"at": (16, 14)}})
+    w = Work(s)
+    assert OVERWATCH is not None
+    at = Listing(False, IN_CR_REFUSED, ReachMemo())
+    listed = [a.weapon for a in OVERWATCH.options(w, w.op("RED-3"), "free", at)]
+    assert "launcher (krak)" in listed and "launcher (frag)" not in listed
+    with pytest.raises(IllegalActionError, match=r"Blast"):
+        overwatch(s, "Overwatch RED-3 launcher (frag) at BLU-1")
+
+
+def test_dc_16_24_rerolls_one_rule_at_a_time_after_seeing_the_results() -> None:
+    """Ceaseless then Balanced (Twin Gun): the 1s are re-rolled and rolled first; Balanced is
+    then offered on the dice never re-rolled (the re-rolled 1 showing 1 again is not)."""
+    s, _ = play(open_shot(), ["Shoot RED-3 twin gun at BLU-1"], ["roll 5,2,1,1"])
+    s, _ = play(s, ["Re-roll 1,1"], ["roll 4,1"])
+    assert {str(a) for a in s.legal_actions()} == {"Keep", "Re-roll 5", "Re-roll 2"}

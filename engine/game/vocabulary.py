@@ -1334,6 +1334,23 @@ class DecisionKind(_Declared):
         "ignored) or its Save (DF less AP), when the choice matters (``Save invulnerable``, "
         "``Save normal``). Rules: rules/KT21.md 10.3.",
     )
+    KT21_COVER_SAVE = (
+        "kt21_cover_save",
+        "When: a KT21 defender in Cover chooses whether one defence die is retained unrolled "
+        "as a normal save (``Cover save normal``) or rolled (``Cover save none``); asked only "
+        "when a critical hit is retained. Rules: rules/KT21.md 10.1 step 4, 10.2.",
+    )
+    KT21_FIGHT_RESOLVE = (
+        "kt21_fight_resolve",
+        "When: a side of a KT21 fight strikes or parries with one of its hits (``Strike crit``, "
+        "``Block normal with crit``: a parry is written Block; ``Block nothing with ...`` "
+        "discards a die). Rules: rules/KT21.md 11 step 4, 12 Brutal, DC 16.21.",
+    )
+    KT21_FIGHT_WEAPON = (
+        "kt21_fight_weapon",
+        "When: the defender of a KT21 fight with several melee weapons selects one "
+        "(``Retaliate OP with WEAPON``). Rules: rules/KT21.md 11 step 2.",
+    )
     OP_TOKENS = (
         "op tokens",
         "When: at the end of a turning point, a player removes its tokens of a tac op to score "

@@ -1,13 +1,13 @@
 """The KT21 Fight action as a frame (``rules/KT21.md`` 11, 12, 4.4, DC 16.16-16.18, 16.21).
 
 :class:`Kt21FightFrame`: the attacker's melee weapon is in the action; the defender selects
-one (its ``retaliate`` decision when it has several; none: it rolls no dice, DC 16.17); both
+one (its ``kt21_fight_weapon`` decision when it has several; none: it rolls no dice, DC 16.17); both
 roll against WS improved by combat support (+1 per other friendly within Engagement Range of
 the enemy and not within Engagement Range of another enemy, with a melee weapon, DC 16.17)
 and worsened when injured; weapon re-rolls (Relentless, Ceaseless 1s, Balanced) and the
 ``attack_dice`` ploy windows (Command Re-roll), each side in turn from the attacker until
 both pass; Lethal and Rending; MWx on the opponent per retained crit; then the sides
-alternate from the attacker, resolving one die at a time (the ``resolve`` decision): strike
+alternate from the attacker, resolving one die at a time (the ``kt21_fight_resolve`` decision): strike
 (damage) or parry (``Block`` in the notation, as KT24's: a normal parries a normal hit, a
 critical parries either; with Brutal against it only a crit parries; a parry with nothing
 left to parry is allowed, DC 16.21). Stun: the first critical strike also discards one of the
@@ -236,7 +236,7 @@ class Kt21FightFrame:
     def run(self, w: Work) -> None:
         st = self.stage
         if st == "retaliate":
-            w.decide(self.owner(w, "d"), "retaliate")
+            w.decide(self.owner(w, "d"), "kt21_fight_weapon")
         elif st in ("a_roll", "d_roll"):
             side = st[0]
             if not self.weapon_of(side):
@@ -269,7 +269,7 @@ class Kt21FightFrame:
             side = self.turn if self._left(self.turn) else _other(self.turn)
             if side != self.turn:
                 w.replace_top(turn=side)
-            w.decide(self.owner(w, side), "resolve")
+            w.decide(self.owner(w, side), "kt21_fight_resolve")
         else:
             w.stack.pop()
             w.emit("fight_ended", op=self.attacker, target=self.defender)

@@ -17,7 +17,7 @@ Torrent or Fusillade ones):
    defender uses its Invulnerable Save, the full DF at x+ (the defender's
    ``invulnerable_save`` decision, asked only when neither is at least as good in every
    case); in Cover (no No Cover, not a Blast secondary, no Indirect) one of those dice is
-   retained as a normal save unrolled (the defender's ``cover_save`` decision when a
+   retained as a normal save unrolled (the defender's ``kt21_cover_save`` decision when a
    critical hit is retained: then rolling it for a 6 can be better); roll the rest (6 a
    critical save, a 1 fails); the defender's ``defence_dice`` ploy window;
 5. saves resolved with the defender's least-damage allocation (two normal saves block a
@@ -470,7 +470,7 @@ class Kt21ShootFrame:
             w.replace_top(kept=0, stage="defence_roll")
             return
         if self.crits:
-            w.decide(self.defender(w), "cover_save")
+            w.decide(self.defender(w), "kt21_cover_save")
             return
         w.replace_top(kept=1, stage="defence_roll")
 
