@@ -421,3 +421,31 @@ def test_dc_16_24_rerolls_one_rule_at_a_time_after_seeing_the_results() -> None:
     s, _ = play(open_shot(), ["Shoot RED-3 twin gun at BLU-1"], ["roll 5,2,1,1"])
     s, _ = play(s, ["Re-roll 1,1"], ["roll 4,1"])
     assert {str(a) for a in s.legal_actions()} == {"Keep", "Re-roll 5", "Re-roll 2"}
+
+
+def test_12_indirect_denies_the_cover_save_too() -> None:
+    """Indirect: the target is treated as not in Cover (UNCONFIRMED 18.10: for the cover save
+    as well), so all 3 defence dice are rolled behind the rubble."""
+    _, ev = play(cover_shot("indirect gun"), [], ["roll 5,5,1,1", "roll 1,1,1"])
+    assert of_kind(ev, "saves_retained")[0]["cover"] == 0
+
+
+def test_12_barrage_cover_when_terrain_hides_the_base_from_above() -> None:
+    """Barrage's test: a part taller than the base overlapping its footprint hides it from
+    above; a part beside it, or one no higher than the base, does not."""
+    from types import SimpleNamespace
+
+    from shapely.geometry import box
+
+    from engine.geometry.primitives import Placement
+    from engine.rules.kt21.attack_sight import hidden_from_above
+
+    def work(*parts: tuple[object, float]) -> object:
+        kz = SimpleNamespace(parts=[SimpleNamespace(polygon=p, height=h) for p, h in parts])
+        return SimpleNamespace(kz=kz, place=lambda _o: Placement(10, 10, 32.0, elevation=1.0))
+
+    over = box(9.5, 9.5, 12, 12)  # covers part of the base (radius 0.63" at (10, 10))
+    beside = box(11, 9, 12, 11)  # 0.37" from the base's edge
+    assert hidden_from_above(work((over, 3.0)), None)  # type: ignore[arg-type]
+    assert not hidden_from_above(work((beside, 3.0)), None)  # type: ignore[arg-type]
+    assert not hidden_from_above(work((over, 1.0)), None)  # type: ignore[arg-type]

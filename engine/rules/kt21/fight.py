@@ -1,20 +1,20 @@
-"""The KT21 Fight action as a frame (``rules/KT21.md`` 11, 12, 4.4, DC 16.16-16.18, 16.21).
+"""The KT21 Fight action as a frame (``rules/KT21.md`` 11, 12, 4.4, DC 16.17, 16.18, 16.21).
 
 :class:`Kt21FightFrame`: the attacker's melee weapon is in the action; the defender selects
-one (its ``kt21_fight_weapon`` decision when it has several; none: it rolls no dice, DC 16.17); both
-roll against WS improved by combat support (+1 per other friendly within Engagement Range of
-the enemy and not within Engagement Range of another enemy, with a melee weapon, DC 16.17)
-and worsened when injured; weapon re-rolls (Relentless, Ceaseless 1s, Balanced) and the
-``attack_dice`` ploy windows (Command Re-roll), each side in turn from the attacker until
-both pass; Lethal and Rending; MWx on the opponent per retained crit; then the sides
-alternate from the attacker, resolving one die at a time (the ``kt21_fight_resolve`` decision): strike
-(damage) or parry (``Block`` in the notation, as KT24's: a normal parries a normal hit, a
-critical parries either; with Brutal against it only a crit parries; a parry with nothing
-left to parry is allowed, DC 16.21). Stun: the first critical strike also discards one of the
-opponent's normal hits, the second gives it APL -1; Reap x: each critical strike inflicts x
-mortal wounds on each other enemy of the striker Visible to it and within 1" of it or of its
-opponent. The fight stops as soon as either fighter is incapacitated (its dice are lost, DC
-16.18); there are no saves in melee.
+one (its ``kt21_fight_weapon`` decision when it has several; none: it rolls no dice, DC
+16.17); both roll against WS improved by combat support (+1 per other friendly within
+Engagement Range of the enemy and not within Engagement Range of another enemy, with a
+melee weapon, DC 16.17) and worsened when injured; weapon re-rolls (Relentless, Ceaseless
+1s, Balanced) and the ``attack_dice`` ploy windows (Command Re-roll), each side in turn from
+the attacker until both pass; Lethal and Rending; MWx on the opponent per retained crit.
+Then the sides alternate from the attacker, resolving one die at a time (the
+``kt21_fight_resolve`` decision): strike (damage) or parry (``Block`` in the notation, as
+KT24's: a normal parries a normal hit, a critical parries either; with Brutal against it
+only a crit parries; a parry with nothing left to parry is allowed, DC 16.21). Stun: the
+first critical strike also discards one of the opponent's normal hits, the second gives it
+APL -1; Reap x: each critical strike inflicts x mortal wounds on each other enemy of the
+striker Visible to it and within 1" of it or of its opponent. The fight stops as soon as
+either fighter is incapacitated (its dice are lost, DC 16.18); there are no saves in melee.
 """
 
 from __future__ import annotations
