@@ -51,6 +51,12 @@ out when 0):
 ``Cover save normal``       the defender's cover save: ``normal``, improved cover as
                             ``critical`` or ``two normals`` (4.7; a rule may also allow
                             ``normal and critical``), or ``none`` (declined)
+``Overwatch KAS-1 lasgun at LEG-2``
+                            KT21: an Overwatch (``rules/KT21.md`` 3.5)
+``Save invulnerable``       KT21: the defender uses its Invulnerable Save (or ``Save
+                            normal``, its Save; ``rules/KT21.md`` 10.3)
+``Split 3,1``               KT21 Fusillade: attack dice on the target, then on each other
+                            target listed (``rules/KT21.md`` 12)
 ``Allocate saves crit>crit normal>normal``
                             the defender's allocation of its saves (5.1 step 5): each
                             block ``crit>crit``, ``crit>normal``, ``normals>crit`` (two
