@@ -52,6 +52,12 @@ out when 0):
 ``Cover save normal``       the defender's cover save: ``normal``, improved cover as
                             ``critical`` or ``two normals`` (4.7; a rule may also allow
                             ``normal and critical``), or ``none`` (declined)
+``Overwatch KAS-1 lasgun at LEG-2``
+                            KT21: an Overwatch (``rules/KT21.md`` 3.5)
+``Save invulnerable``       KT21: the defender uses its Invulnerable Save (or ``Save
+                            normal``, its Save; ``rules/KT21.md`` 10.3)
+``Split 3,1``               KT21 Fusillade: attack dice on the target, then on each other
+                            target listed (``rules/KT21.md`` 12)
 ``Allocate saves crit>crit normal>normal``
                             the defender's allocation of its saves (5.1 step 5): each
                             block ``crit>crit``, ``crit>normal``, ``normals>crit`` (two
@@ -233,6 +239,12 @@ def format_action(a: Action) -> str:
         return f"{v} {a.op}"
     if v in MOVE_VERBS or v == "Normal Move":  # (KT21's Normal Move: rules/KT21.md 6.1)
         return f"{v} {a.op}" if a.point is None else f"{v} {a.op} to {_pt(a.point)}"
+    if v == "Overwatch":
+        return f"Overwatch {a.op} {a.weapon} at {a.target}"
+    if v == "Save":
+        return f"Save {a.text}"
+    if v == "Split":
+        return "Split " + ",".join(str(d) for d in a.values)
     if v in ("Shoot", "Fight", "Hatchway fight"):
         if is_attack_header(a):
             return f"{v} {a.op}"
@@ -314,6 +326,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Shoot", rf"shoot\s+{_OP}(?:\s+(?P<weapon>.+?)\s+at\s+{_TGT})?"),
         ("Hatchway fight", rf"hatchway\s+fight\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
         ("Fight", rf"fight\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
+        ("Overwatch", rf"overwatch\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
+        ("Save", r"save\s+(?P<text>invulnerable|normal)"),
+        ("Split", r"split\s+(?P<values>\d(?:\s*,\s*\d)*)"),
         ("Retaliate", rf"retaliate\s+{_OP}(?:\s+with\s+(?P<weapon>.+))?"),
         ("Pick up", rf"pick\s+up\s+{_OP}\s+(?P<text>.+)"),
         ("Place marker", rf"place\s+marker\s+{_OP}(?:\s+(?P<text>.+?))?\s+at\s+{_POINT}"),
@@ -449,6 +464,7 @@ def parse_action(text: str) -> Action:
             "Operate hatch",
             "Same feature",
             "Cover save",
+            "Save",
             "Use",
             "Ploy",
             "Act",

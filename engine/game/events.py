@@ -167,6 +167,7 @@ _TEMPLATES: dict[str, Any] = {
         + (f' at {e["z"]:g}"' if e["z"] else "")
         + f' ({e["cost"]:g}")'
     ),
+    "overwatch_declared": lambda e: f"{e['op']} overwatches (BS 1 worse)",
     "shoot_declared": lambda e: f"{e['op']} shoots {e['target']} with {e['weapon']}",
     "fight_declared": lambda e: f"{e['op']} fights {e['target']} with {e['weapon']}",
     "retaliation_weapon": lambda e: f"{e['op']} retaliates with {e['weapon']}",

@@ -41,7 +41,8 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     operative_choices = [{ "Mark of Chaos" = "Khorne" }, {}]    # choices (default: the
                                    # team's defaults; engine.rules.registry.ChoiceSpec)
 
-    [options]                      # optional engine.game.context.GameOptions fields:
+    [options]                      # optional engine.game.context.GameOptions fields
+                                   # (the ruleset is the top-level field above):
     objectives_pickup = true       # objectives_pickup, initiative_cards, close_quarters,
                                    # open_windows, mission, crit_op, tac_ops, primary_ops
     crit_op = "Secure"             # the crit op in play (default: none in a position)

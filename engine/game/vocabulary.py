@@ -522,6 +522,13 @@ class EventKind(_Declared):
         "passed",
         "Data: player, step. When: ``player`` passed at ``step``. Rules: 1.4, 1.5, 9.3.",
     )
+    OVERWATCH_DECLARED = (
+        "overwatch_declared",
+        "Data: op, target, weapon. When: ``op`` made an Overwatch (KT21: one shooting attack "
+        "outside any activation, BS worsened by 1) against ``target`` with ``weapon``; the "
+        "shooting attack then runs as a Shoot's (``shoot_started`` ... ``shoot_ended``). "
+        "Rules: rules/KT21.md 3.5.",
+    )
     PATHFINDERS_MEDIC_USED = (
         "pathfinders_medic_used",
         "Data: medic, op, player. When: the Pathfinders' Medic! rule (Medical Technician): "
@@ -1313,6 +1320,12 @@ class DecisionKind(_Declared):
         "free_action",
         "When: the player of an operative given a free action chooses it. Rules: 3.1.",
     )
+    FUSILLADE = (
+        "fusillade",
+        "When: the attacker of a KT21 Fusillade weapon splits its attack dice between the "
+        'target and the other valid targets within 2" of it (``Split 3,1,0``: dice per '
+        "target in the order listed). Rules: rules/KT21.md 12 Fusillade.",
+    )
     GAMBIT = (
         "gambit",
         "When: a player uses a strategic gambit or passes in the Gambit step. Rules: 1.4.",
@@ -1332,6 +1345,29 @@ class DecisionKind(_Declared):
     INTERRUPT = (
         "interrupt",
         "When: the player of an interrupting On Guard operative chooses its action. Rules: 9.3.",
+    )
+    INVULNERABLE_SAVE = (
+        "invulnerable_save",
+        "When: a KT21 defender with an Invulnerable Save chooses it (its full DF at x+, AP "
+        "ignored) or its Save (DF less AP), when the choice matters (``Save invulnerable``, "
+        "``Save normal``). Rules: rules/KT21.md 10.3.",
+    )
+    KT21_COVER_SAVE = (
+        "kt21_cover_save",
+        "When: a KT21 defender in Cover chooses whether one defence die is retained unrolled "
+        "as a normal save (``Cover save normal``) or rolled (``Cover save none``); asked only "
+        "when a critical hit is retained. Rules: rules/KT21.md 10.1 step 4, 10.2.",
+    )
+    KT21_FIGHT_RESOLVE = (
+        "kt21_fight_resolve",
+        "When: a side of a KT21 fight strikes or parries with one of its hits (``Strike crit``, "
+        "``Block normal with crit``: a parry is written Block; ``Block nothing with ...`` "
+        "discards a die). Rules: rules/KT21.md 11 step 4, 12 Brutal, DC 16.21.",
+    )
+    KT21_FIGHT_WEAPON = (
+        "kt21_fight_weapon",
+        "When: the defender of a KT21 fight with several melee weapons selects one "
+        "(``Retaliate OP with WEAPON``). Rules: rules/KT21.md 11 step 2.",
     )
     OP_TOKENS = (
         "op tokens",

@@ -1,0 +1,518 @@
+"""The KT21 Fight action as a frame (``rules/KT21.md`` 11, 12, 4.4, DC 16.17, 16.18, 16.21).
+
+:class:`Kt21FightFrame`: the attacker's melee weapon is in the action; the defender selects
+one (its ``kt21_fight_weapon`` decision when it has several; none: it rolls no dice, DC
+16.17); both roll against WS improved by combat support (+1 per other friendly within
+Engagement Range of the enemy and not within Engagement Range of another enemy, with a
+melee weapon, DC 16.17) and worsened when injured; weapon re-rolls (Relentless, Ceaseless
+1s, Balanced) and the ``attack_dice`` ploy windows (Command Re-roll), each side in turn from
+the attacker until both pass; Lethal and Rending; MWx on the opponent per retained crit.
+Then the sides alternate from the attacker, resolving one die at a time (the
+``kt21_fight_resolve`` decision): strike (damage) or parry (``Block`` in the notation, as
+KT24's: a normal parries a normal hit, a critical parries either; with Brutal against it
+only a crit parries; a parry with nothing left to parry is allowed, DC 16.21). Stun: the
+first critical strike also discards one of the opponent's normal hits, the second gives it
+APL -1; Reap x: each critical strike inflicts x mortal wounds on each other enemy of the
+striker Visible to it and within 1" of it or of its opponent. The fight stops as soon as
+either fighter is incapacitated (its dice are lost, DC 16.18); there are no saves in melee.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from engine.dice.kt21_rules import Kt21WeaponRules
+from engine.game import ploys
+from engine.game.actions import Action, IllegalActionError
+from engine.game.bookkeeping import enemy_operative, spend
+from engine.game.damage import inflict
+from engine.game.state import Effect, OperativeState
+from engine.game.weapons import find_weapon, weapons_of
+from engine.game.work import Work
+from engine.rules.kt21.attack_dice import (
+    check_reroll,
+    hit_threshold,
+    kt21_reroll_options,
+    reroll_windows,
+    retain_attack_dice,
+    weapon_rules21,
+)
+from engine.rules.kt21.attack_sight import engagement_range, visible
+from engine.teams.model import WeaponProfile
+
+__all__ = [
+    "REAP_RANGE",
+    "Kt21FightFrame",
+    "combat_support",
+    "fight_options",
+    "start_fight",
+]
+
+REAP_RANGE = 1.0
+"""Reap x reaches enemies within ▲ (1") of the striker or of its opponent (12)."""
+
+
+def _illegal(why: str) -> IllegalActionError:
+    return IllegalActionError(why)
+
+
+def _melee(w: Work, o: OperativeState) -> list[str]:
+    return [n for n, _, _ in weapons_of(w, o.id, "melee")]
+
+
+def combat_support(w: Work, helped: OperativeState, enemy: OperativeState) -> list[str]:
+    """The ids of the operatives giving ``helped`` combat support against ``enemy``
+    (``rules/KT21.md`` 11 step 3): other friendlies of ``helped`` within Engagement Range of
+    ``enemy`` and not within Engagement Range of any other enemy, that have a melee weapon
+    (DC 16.17), in the state's operative order. Each improves ``helped``'s WS by 1."""
+    out = []
+    for f in w.friends_of(helped.id):
+        if not engagement_range(w, f, enemy) or not _melee(w, f):
+            continue
+        if any(engagement_range(w, f, e) for e in w.enemies_of(f.id) if e.id != enemy.id):
+            continue
+        out.append(f.id)
+    return out
+
+
+def fight_options(w: Work, o: OperativeState) -> list[Action]:
+    """The Fight actions ``o`` may take: each melee weapon profile at each enemy within its
+    Engagement Range (11 step 1-2). An operative with no melee weapon is offered none (it
+    would roll no dice, DC 16.17)."""
+    targets = [e for e in w.enemies_of(o.id) if engagement_range(w, o, e)]
+    return [
+        Action("Fight", op=o.id, weapon=name, target=t.id) for name in _melee(w, o) for t in targets
+    ]
+
+
+def start_fight(w: Work, o: OperativeState, a: Action, mode: str) -> None:
+    """Validate a KT21 Fight and begin it (11 steps 1-2): AP spent, combat support counted
+    for both sides now, the defender's weapon chosen next when it has several.
+
+    Raises:
+        IllegalActionError: no such melee weapon, or the target is not an enemy within
+            Engagement Range."""
+    name, _, _ = find_weapon(w, o, a.weapon, "melee")
+    t = enemy_operative(w, a.target, o.player)
+    if not engagement_range(w, o, t):
+        raise _illegal(
+            f"{t.id} is not within {o.id}'s Engagement Range: Fight needs one (rules/KT21.md 11)"
+        )
+    spend(w, o, "Fight", mode)
+    w.emit("fight_declared", op=o.id, weapon=name, target=t.id)
+    usable = _melee(w, t)
+    dweapon = usable[0] if len(usable) == 1 else ""
+    a_by, d_by = tuple(combat_support(w, o, t)), tuple(combat_support(w, t, o))
+    w.stack.append(
+        Kt21FightFrame(
+            attacker=o.id,
+            defender=t.id,
+            aweapon=name,
+            dweapon=dweapon,
+            stage="retaliate" if len(usable) > 1 else "a_roll",
+            a_support=len(a_by),
+            d_support=len(d_by),
+            a_injured=w.injury_penalties(o),
+            d_injured=w.injury_penalties(t),
+        )
+    )
+    if dweapon:
+        w.emit("retaliation_weapon", op=t.id, weapon=dweapon)
+    for helped, enemy, by in ((o, t, a_by), (t, o, d_by)) if usable else ((o, t, a_by),):
+        if by:  # combat support: WS improved by 1 per supporter (11 step 3)
+            w.emit("assisted", op=helped.id, target=enemy.id, by=by, improvement=len(by))
+    w.emit("fight_started", op=o.id, weapon=name, target=t.id)
+    ploys.open_window(w, "target_selected", op=o.id, target=t.id, weapon=name, kind="melee")
+
+
+def _other(side: str) -> str:
+    return "d" if side == "a" else "a"
+
+
+@attrs.frozen(slots=True)
+class Kt21FightFrame:
+    """A KT21 Fight in progress (module docstring; 11).
+
+    Stages: ``retaliate``, ``a_roll``, ``d_roll``, ``rerolls``, ``retain``, ``resolve``,
+    ``end``. Side ``"a"`` is the attacker, ``"d"`` the defender; ``an``/``ac`` and
+    ``dn``/``dc`` their retained normal and critical hits; ``turn`` the side resolving next;
+    ``a_crits``/``d_crits`` the critical strikes each has made (Stun)."""
+
+    attacker: str
+    defender: str
+    aweapon: str
+    dweapon: str
+    stage: str
+    a_support: int = 0
+    d_support: int = 0
+    a_injured: bool = False
+    d_injured: bool = False
+    adice: tuple[int, ...] = ()
+    aflags: tuple[bool, ...] = ()
+    ddice: tuple[int, ...] = ()
+    dflags: tuple[bool, ...] = ()
+    a_windows: tuple[str, ...] = ()
+    d_windows: tuple[str, ...] = ()
+    rturn: str = "a"
+    passes: int = 0
+    an: int = 0
+    ac: int = 0
+    dn: int = 0
+    dc: int = 0
+    turn: str = "a"
+    a_crits: int = 0
+    d_crits: int = 0
+    pending: tuple[int, ...] = ()
+    pending_flags: tuple[bool, ...] = ()
+    rerolling: str = ""
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def op_of(self, side: str) -> str:
+        """The operative of ``side``."""
+        return self.attacker if side == "a" else self.defender
+
+    def weapon_of(self, side: str) -> str:
+        """The melee weapon of ``side`` (``""``: none)."""
+        return self.aweapon if side == "a" else self.dweapon
+
+    def owner(self, w: Work, side: str) -> str:
+        """The player of ``side``."""
+        return w.ctx.owner[self.op_of(side)]
+
+    def profile(self, w: Work, side: str) -> tuple[WeaponProfile, Kt21WeaponRules]:
+        """``side``'s melee weapon profile and its KT21 rules."""
+        o = w.op(self.op_of(side))
+        name, _, prof = find_weapon(w, o, self.weapon_of(side), "melee")
+        return prof, weapon_rules21(w, o, name, prof)
+
+    def ws(self, w: Work, side: str) -> int:
+        """``side``'s WS: injured +1 worse, combat support 1 better each (11 step 3)."""
+        prof, _ = self.profile(w, side)
+        return hit_threshold(
+            w,
+            w.op(self.op_of(side)),
+            prof,
+            injured=self.a_injured if side == "a" else self.d_injured,
+            support=self.a_support if side == "a" else self.d_support,
+        )
+
+    def _dice(self, side: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+        return (self.adice, self.aflags) if side == "a" else (self.ddice, self.dflags)
+
+    def dice_info(self, side: str) -> dict[str, Any]:
+        """What the ploys of ``side``'s dice window are told (as KT24's)."""
+        dice, flags = self._dice(side)
+        return {
+            "op": self.op_of(side),
+            "target": self.op_of(_other(side)),
+            "weapon": self.weapon_of(side),
+            "kind": "melee",
+            "dice": dice,
+            "flags": flags,
+        }
+
+    def _reroll_choices(self, w: Work, side: str) -> list[Action]:
+        if not self.weapon_of(side):
+            return []
+        dice, flags = self._dice(side)
+        wins = self.a_windows if side == "a" else self.d_windows
+        out: list[Action] = []
+        if wins:
+            out += [a for a in kt21_reroll_options(wins[0], dice, flags) if a.verb == "Re-roll"]
+        out += ploys.ploy_options(w, self.owner(w, side), "attack_dice", self.dice_info(side))
+        return out
+
+    def _over(self, w: Work) -> bool:
+        return not w.op(self.attacker).alive or not w.op(self.defender).alive
+
+    def _left(self, side: str) -> int:
+        return self.an + self.ac if side == "a" else self.dn + self.dc
+
+    # -- frame protocol --------------------------------------------------------------------
+
+    def run(self, w: Work) -> None:
+        st = self.stage
+        if st == "retaliate":
+            w.decide(self.owner(w, "d"), "kt21_fight_weapon")
+        elif st in ("a_roll", "d_roll"):
+            side = st[0]
+            if not self.weapon_of(side):
+                self._after_roll(w, side, ())
+                return
+            prof, _ = self.profile(w, side)
+            w.roll(
+                "attack",
+                self.owner(w, side),
+                prof.attacks,
+                label=f"attack dice ({self.weapon_of(side)})",
+            )
+        elif st == "rerolls":
+            if self.passes >= 2:
+                w.replace_top(stage="retain")
+                return
+            side = self.rturn
+            choices = self._reroll_choices(w, side)
+            if not choices and not w.ctx.options.open_windows:
+                w.replace_top(passes=self.passes + 1, rturn=_other(side))
+                return
+            kind = "reroll" if any(c.verb == "Re-roll" for c in choices) else "dice_ploy"
+            w.decide(self.owner(w, side), kind)
+        elif st == "retain":
+            self._retain(w)
+        elif st == "resolve":
+            if self._over(w) or (self._left("a") == 0 and self._left("d") == 0):
+                w.replace_top(stage="end")
+                return
+            side = self.turn if self._left(self.turn) else _other(self.turn)
+            if side != self.turn:
+                w.replace_top(turn=side)
+            w.decide(self.owner(w, side), "kt21_fight_resolve")
+        else:
+            w.stack.pop()
+            w.emit("fight_ended", op=self.attacker, target=self.defender)
+
+    def _after_roll(self, w: Work, side: str, dice: tuple[int, ...]) -> None:
+        flags = (False,) * len(dice)
+        if side == "a":
+            w.replace_top(adice=dice, aflags=flags, stage="d_roll")
+            return
+        top = w.replace_top(ddice=dice, dflags=flags)
+        a_rules = top.profile(w, "a")[1]
+        d_rules = top.profile(w, "d")[1] if top.dweapon else Kt21WeaponRules()
+        w.replace_top(
+            stage="rerolls",
+            rturn="a",
+            passes=0,
+            a_windows=reroll_windows(a_rules),
+            d_windows=reroll_windows(d_rules),
+        )
+
+    def _retain(self, w: Work) -> None:
+        """Both sides' hits (Lethal, Rending), then MWx on the opponent (12)."""
+        out: dict[str, int] = {}
+        for side in ("a", "d"):
+            n = c = 0
+            if self.weapon_of(side):
+                _, rules = self.profile(w, side)
+                n, c, _ = retain_attack_dice(self._dice(side)[0], self.ws(w, side), rules)
+            out[f"{side}n"], out[f"{side}c"] = n, c
+        w.replace_top(**out, stage="resolve", turn="a")
+        for side in ("a", "d"):
+            if self.weapon_of(side):
+                w.emit(
+                    "attack_retained",
+                    op=self.op_of(side),
+                    target=self.op_of(_other(side)),
+                    normals=out[f"{side}n"],
+                    crits=out[f"{side}c"],
+                    obscured=False,
+                )
+        for side in ("a", "d"):
+            if not self.weapon_of(side) or not out[f"{side}c"]:
+                continue
+            _, rules = self.profile(w, side)
+            mw = int(rules.value("MW") or 0)
+            if mw:
+                target = self.op_of(_other(side))
+                inflict(w, target, mw * out[f"{side}c"], f"MW{mw}", by=self.op_of(side))
+
+    # -- decisions and rolls -----------------------------------------------------------------
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:
+        if self.rerolling:
+            side = self.rerolling
+            pairs = sorted(
+                [*zip(self.pending, self.pending_flags, strict=True), *((v, True) for v in values)],
+                key=lambda p: (-p[0], p[1]),
+            )
+            kept, old = list(self.pending), []
+            for v in self._dice(side)[0]:
+                if v in kept:
+                    kept.remove(v)
+                else:
+                    old.append(v)
+            w.emit(
+                "dice_rerolled",
+                player=self.owner(w, side),
+                old=tuple(sorted(old, reverse=True)),
+                new=values,
+            )
+            dice = tuple(p[0] for p in pairs)
+            flags = tuple(p[1] for p in pairs)
+            w.replace_top(
+                **(
+                    {"adice": dice, "aflags": flags}
+                    if side == "a"
+                    else {"ddice": dice, "dflags": flags}
+                ),
+                rerolling="",
+                pending=(),
+                pending_flags=(),
+                passes=0,
+                rturn=_other(side),
+            )
+            return
+        side = self.stage[0]
+        dice = tuple(sorted(values, reverse=True))
+        w.emit("dice_rolled", player=self.owner(w, side), label="attack", values=dice)
+        self._after_roll(w, side, dice)
+
+    def options(self, w: Work) -> list[Action]:
+        st = self.stage
+        if st == "retaliate":
+            return [
+                Action("Retaliate", op=self.defender, weapon=n)
+                for n in _melee(w, w.op(self.defender))
+            ]
+        if st == "rerolls":
+            return [Action("Decline"), *self._reroll_choices(w, self.rturn)]
+        if st == "resolve":
+            return self._resolve_options(w)
+        return []
+
+    def _resolve_options(self, w: Work) -> list[Action]:
+        """Strike or parry with one of the side's dice (11 step 4); Brutal against it: only
+        crits parry; parrying nothing is allowed (DC 16.21)."""
+        side = self.turn
+        mine = (self.an, self.ac) if side == "a" else (self.dn, self.dc)
+        theirs = (self.dn, self.dc) if side == "a" else (self.an, self.ac)
+        brutal = bool(self.weapon_of(_other(side))) and self.profile(w, _other(side))[1].has(
+            "Brutal"
+        )
+        out = []
+        if mine[1]:
+            out.append(Action("Strike", text="crit"))
+        if mine[0]:
+            out.append(Action("Strike", text="normal"))
+        if mine[1] and theirs[1]:
+            out.append(Action("Block", text="crit with crit"))
+        if mine[1] and theirs[0]:
+            out.append(Action("Block", text="normal with crit"))
+        if mine[0] and theirs[0] and not brutal:
+            out.append(Action("Block", text="normal with normal"))
+        if not theirs[0] and not theirs[1]:
+            if mine[1]:
+                out.append(Action("Block", text="nothing with crit"))
+            if mine[0] and not brutal:
+                out.append(Action("Block", text="nothing with normal"))
+        return out
+
+    def act(self, w: Work, a: Action) -> None:
+        st = self.stage
+        if st == "retaliate":
+            legal = self.options(w)
+            if a not in legal:
+                raise _illegal(
+                    f"{a} is not possible: {self.defender} selects one of its melee weapons "
+                    f"({', '.join(str(x) for x in legal)}; rules/KT21.md 11 step 2)"
+                )
+            w.replace_top(dweapon=a.weapon, stage="a_roll")
+            w.emit("retaliation_weapon", op=self.defender, weapon=a.weapon)
+            return
+        if st == "rerolls":
+            self._act_reroll(w, a)
+            return
+        if st != "resolve":
+            raise _illegal(f"{a} is not possible now (rules/KT21.md 11)")
+        legal = self._resolve_options(w)
+        if a not in legal:
+            raise _illegal(
+                f"{a} is not possible: the hits left allow {', '.join(str(x) for x in legal)} "
+                "(rules/KT21.md 11 step 4, 12 Brutal)"
+            )
+        self._resolve(w, a)
+
+    def _act_reroll(self, w: Work, a: Action) -> None:
+        side = self.rturn
+        player = self.owner(w, side)
+        if a.verb == "Decline":
+            w.replace_top(passes=self.passes + 1, rturn=_other(side))
+            return
+        dice, flags = self._dice(side)
+        if a.verb == "Re-roll":
+            wins = self.a_windows if side == "a" else self.d_windows
+            if not wins:
+                raise _illegal(f"{a}: {self.op_of(side)}'s weapon has no re-roll rule left (12)")
+            check_reroll(wins[0], a, dice, flags)
+            w.replace_top(**{f"{side}_windows": wins[1:]})
+            faces = a.values
+        else:
+            got = ploys.use_ploy(w, player, "attack_dice", a, self.dice_info(side))
+            if not isinstance(got, ploys.Reroll):
+                w.replace_top(passes=0, rturn=_other(side))
+                return
+            faces = got.faces
+        vals, fl = list(dice), list(flags)
+        for v in faces:
+            for i, (x, f) in enumerate(zip(vals, fl, strict=True)):
+                if x == v and not f:
+                    del vals[i]
+                    del fl[i]
+                    break
+            else:
+                raise _illegal(
+                    f"no die showing {v} that has not been re-rolled (rules/KT21.md 4.3)"
+                )
+        w.replace_top(pending=tuple(vals), pending_flags=tuple(fl), rerolling=side)
+        w.roll("reroll", player, len(faces), label="re-roll")
+
+    def _resolve(self, w: Work, a: Action) -> None:
+        side, opp = self.turn, _other(self.turn)
+        me, them = self.op_of(side), self.op_of(opp)
+        n, c = (self.an, self.ac) if side == "a" else (self.dn, self.dc)
+        on, oc = (self.dn, self.dc) if side == "a" else (self.an, self.ac)
+        changes: dict[str, int] = {}
+        if a.verb == "Strike":
+            crit = a.text == "crit"
+            prof, rules = self.profile(w, side)
+            if crit:
+                c -= 1
+                count = (self.a_crits if side == "a" else self.d_crits) + 1
+                changes[f"{side}_crits"] = count
+                if rules.has("Stun") and count == 1 and on:
+                    on -= 1  # the first critical strike discards a normal hit (12 Stun)
+                elif rules.has("Stun") and count == 2 and w.op(them).alive:
+                    w.add_effect(Effect("apl", them, "end_next_activation", source=me, value=-1))
+                    w.emit("stunned", op=them, by=me)
+            else:
+                n -= 1
+            w.emit("strike", op=me, die=a.text)
+            inflict(
+                w,
+                them,
+                prof.critical_damage if crit else prof.normal_damage,
+                self.weapon_of(side),
+                by=me,
+            )
+            reap = int(rules.value("Reap") or 0)
+            if crit and reap:
+                self._reap(w, me, them, reap)
+        else:
+            blocked, _, die = a.text.split()
+            if die == "crit":
+                c -= 1
+            else:
+                n -= 1
+            if blocked == "crit":
+                oc -= 1
+            elif blocked == "normal":
+                on -= 1
+            w.emit("block", op=me, die=die, blocked=blocked)
+        changes.update({f"{side}n": n, f"{side}c": c, f"{opp}n": on, f"{opp}c": oc})
+        w.replace_top(**changes)
+        if w.top._left(opp) > 0:
+            w.replace_top(turn=opp)
+
+    def _reap(self, w: Work, me: str, them: str, x: int) -> None:
+        """Reap x: x mortal wounds on each other enemy of ``me`` Visible to it and within 1"
+        of it or of ``them`` (12)."""
+        o, t = w.op(me), w.op(them)
+        for e in w.enemies_of(me):
+            if e.id == them:
+                continue
+            near = min(w.distance(w.place(o), w.place(e)), w.distance(w.place(t), w.place(e)))
+            if near <= REAP_RANGE + 1e-6 and visible(w, o, e):
+                inflict(w, e.id, x, f"Reap {x}", by=me)
