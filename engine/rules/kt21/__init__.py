@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.game.context import GameOptions, Hooks
-from engine.rules.kt21 import catalogue
+from engine.rules.kt21 import catalogue, flow
 from engine.teams.model import Roster
 
 __all__ = ["install"]
@@ -36,6 +36,7 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
     """
     del options, rosters
     hooks.transform("core_universal_actions", _kt21_actions)
+    flow.install(hooks)
 
 
 def _kt21_actions(_w: Any, _actions: tuple[Any, ...]) -> tuple[Any, ...]:
