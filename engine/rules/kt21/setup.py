@@ -116,19 +116,19 @@ class SetupFrame:
 
     def options(self, w: Work) -> list[Action]:
         if self.stage == "roles":
-            return [Action("Op", text=f"defender {p}") for p in PLAYERS]
+            return [Action("Op", text=f"defender {p.lower()}") for p in PLAYERS]
         return [Action("Drop zone", text=z) for z in sorted(w.kz.drop_zones)]
 
     def act(self, w: Work, a: Action) -> None:
         if self.stage == "roles":
             expect(a, ("Op",), "the roll-off winner's choice of Defender (rules/KT21.md 1.2)")
-            choice = a.text.split()
-            if len(choice) != 2 or choice[0].lower() != "defender" or choice[1] not in PLAYERS:
+            choice = a.text.lower().split()
+            if len(choice) != 2 or choice[0] != "defender" or choice[1].upper() not in PLAYERS:
                 raise _illegal(
                     f"{a} is not possible now: the roll-off winner names the Defender "
                     "(Op defender A or Op defender B, rules/KT21.md 1.2)"
                 )
-            d = choice[1]
+            d = choice[1].upper()
             roles.set_defender(w, d)
             w.emit("roles_decided", attacker=other(d), defender=d, by=self.winner)
             w.replace_top(stage="zone")
