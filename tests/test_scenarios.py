@@ -17,7 +17,7 @@ from engine.game.scenario_file import (
     run_scenario,
     shipped_scenarios,
 )
-from engine.rulesets import KT24
+from engine.rulesets import KT24, get
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 FILES = sorted(SCENARIOS.glob("*.toml"))
@@ -37,7 +37,8 @@ def test_scenarios_are_shipped() -> None:
 def test_scenario_replays(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# "), "each scenario starts with a comment header"
-    result = run_scenario(path, ruleset=KT24, chooser=best_choice)
+    ruleset = get(load_scenario(path).options.ruleset)  # the one its options name
+    result = run_scenario(path, ruleset=ruleset, chooser=best_choice)
     assert result.events
 
 

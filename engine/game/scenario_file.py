@@ -39,7 +39,9 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
                                    # team's defaults; engine.rules.registry.ChoiceSpec)
 
     [options]                      # optional engine.game.context.GameOptions fields:
-    objectives_pickup = true       # objectives_pickup, initiative_cards, close_quarters,
+    objectives_pickup = true       # ruleset ("kt24" default, "kt21": the position and its
+                                   # phases are then KT21's, engine.rules.kt21.positions),
+                                   # objectives_pickup, initiative_cards, close_quarters,
                                    # open_windows, mission, crit_op, tac_ops, primary_ops
     crit_op = "Secure"             # the crit op in play (default: none in a position)
     tac_ops = { A = "Flank" }      # the tac ops (and primary_ops) the players selected
