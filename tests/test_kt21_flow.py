@@ -167,10 +167,25 @@ def test_scouting_is_secret_until_both_pick_and_the_winner_has_first_initiative(
 def test_same_scouting_option_rolls_off_for_first_initiative() -> None:
     """The same option on both sides beats nothing: a roll-off whose winner decides (the
     project's reading of the unsourced tie-break, 1.2 step 10)."""
-    s, _ = _play(_deployed(), "Op scouting recon", "Op scouting recon")
+    s, _ = _play(_deployed(), "Op scouting infiltrate", "Op scouting infiltrate")
     assert isinstance(s.node, Chance)
     s, _ = _play(s, "roll 2,5")
     assert s.node == Decision("B", "initiative")
+
+
+def test_recon_gives_a_free_dash_before_the_first_initiative() -> None:
+    """1.2 step 9 Recon: one operative wholly within its drop zone makes a free Dash (a
+    free action, not an activation: digest 16.30). Recon (B) beats Fortify (A), so B has
+    initiative in TP1 once the Dash is made; "as if it could FLY" is reported."""
+    s, _ = _play(_deployed(), "Op scouting recon", "Op scouting fortify")
+    assert s.node == Decision("B", "recon")
+    assert {(a.verb, a.op) for a in s.legal_actions()} == {("Pass", ""), ("Act", "PRO-1")}
+    s, events = _play(s, "Act PRO-1 recon")
+    assert _kinds(events, "free_action_granted") and not _kinds(events, "activated")
+    assert any("FLY" in e["rule"] for e in _kinds(events, "rule_not_played"))
+    assert s.node == Decision("B", "free_action")
+    s, events = _play(s, "End activation")
+    assert s.initiative == "B" and s.tp == 1
 
 
 def test_core_book_first_initiative_goes_to_the_attacker() -> None:

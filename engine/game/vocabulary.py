@@ -1362,6 +1362,12 @@ class DecisionKind(_Declared):
         "reboot pick",
         "When: a player picks a marker number in secret (crit op Reboot). Rules: 8.3.",
     )
+    RECON = (
+        "recon",
+        "When: a player whose scouting option is Recon picks one of its operatives wholly "
+        "within its drop zone to make a free Dash (``Act KAS-1 recon``) or passes. "
+        "Rules: rules/KT21.md 1.2.",
+    )
     ROLES = (
         "roles",
         "When: the KT21 set-up roll-off winner decides who is the Defender (``Op defender "

@@ -16,8 +16,10 @@
 4. :class:`ScoutingFrame` (Critical Operations 2022 and the Core Book): each player picks
    Fortify, Infiltrate or Recon in secret (``Op scouting recon``), the Attacker first;
    both are revealed and resolved, the Attacker's first. Infiltrate lets its player change
-   one operative's order once as it activates in TP1; Fortify's extra barricade and
-   Recon's free Dash as if it could FLY are reported (``rule_not_played``).
+   one operative's order once as it activates in TP1; Recon lets one operative wholly
+   within its drop zone make a free Dash (:class:`ReconFrame`; "as if it could FLY" is
+   reported, ``rule_not_played``: the Dash moves as a Dash); Fortify's extra barricade is
+   reported (``rule_not_played``).
 5. The first turning point's initiative (2.1): Critical Operations 2022 from the scouting
    options (UNCONFIRMED, digest 1.2 step 10: Fortify beats Infiltrate, Infiltrate beats Recon,
    Recon beats Fortify, the player whose option beats the other's has initiative; the same
@@ -38,6 +40,7 @@ from engine.game.bookkeeping import own_operative
 from engine.game.flow import expect, thirds
 from engine.game.secrets import SecretSelection, register_secret, with_facts
 from engine.game.state import PLAYERS, GameState, other
+from engine.game.universal.activation import start_free_action
 from engine.game.work import Work
 from engine.rules.kt21 import roles
 from engine.rules.kt21.turning_point import TurningPointFrame
@@ -46,6 +49,7 @@ __all__ = [
     "BEATS",
     "SCOUTING",
     "DeployFrame",
+    "ReconFrame",
     "ScoutingFrame",
     "SetupFrame",
     "deploy_turns",
@@ -273,9 +277,10 @@ class ScoutingFrame:
 
     Attributes:
         turn: the player picking (the Attacker first); ``""`` once both have picked.
-        stage: ``"pick"``, ``"roll"`` (the first turning point's initiative roll-off after a
-            tie), ``"choose"`` (its winner decides).
-        winner: the roll-off winner.
+        stage: ``"pick"``, ``"decided"`` (the first turning point's initiative goes to
+            ``winner``, once the Recon Dashes are made), ``"roll"`` (its roll-off after a
+            tie), ``"choose"`` (the roll-off ``winner`` decides).
+        winner: who has (``"decided"``) or decides (``"choose"``) that initiative.
     """
 
     turn: str
@@ -285,6 +290,8 @@ class ScoutingFrame:
     def run(self, w: Work) -> None:
         if self.stage == "pick":
             w.decide(self.turn, "scouting")
+        elif self.stage == "decided":
+            self._initiative(w, self.winner)
         elif self.stage == "roll":
             w.roll("roll_off", "A", 2, ordered=True, label="first initiative roll-off")
         else:
@@ -336,28 +343,80 @@ class ScoutingFrame:
                     rule="Fortify (one more barricade wholly within its territory)",
                     why="the engine has no KT21 barricade to set up yet (rules/KT21.md 1.2)",
                 )
-            else:
-                w.emit(
-                    "rule_not_played",
-                    player=p,
-                    rule="Recon (a free Dash as if it could FLY)",
-                    why="the KT21 Dash and FLY are not played yet (rules/KT21.md 1.2)",
-                )
-        if w.ctx.options.mission == "corebook_2021":
-            self._initiative(w, first)  # UNCONFIRMED (1.3): the Attacker, as [SIM] does
-            return
         a, b = picks["A"], picks["B"]
-        if BEATS[a] == b:
-            self._initiative(w, "A")
-        elif BEATS[b] == a:
-            self._initiative(w, "B")
+        if w.ctx.options.mission == "corebook_2021":
+            winner = first  # UNCONFIRMED (1.3): the Attacker, as [SIM] does
         else:
-            w.replace_top(stage="roll")
+            winner = "A" if BEATS[a] == b else "B" if BEATS[b] == a else ""
+        w.replace_top(stage="decided" if winner else "roll", winner=winner)
+        for p in (other(first), first):  # pushed last-first: the Attacker's Recon first
+            if picks[p] == "recon":
+                w.stack.append(ReconFrame(player=p))
 
     def _initiative(self, w: Work, player: str) -> None:
         w.initiative = player
         w.emit("initiative_decided", player=player, tp=0)
         w.stack.pop()
+
+
+def recon_eligible(w: Work, player: str) -> list[str]:
+    """The operatives of ``player`` wholly within its drop zone (1.2 step 9 Recon)."""
+    out = []
+    for o in w.alive(player):
+        try:
+            deployment.check_deployment(w, o, (o.x, o.y, o.elevation))
+        except IllegalActionError:
+            continue
+        out.append(o.id)
+    return out
+
+
+@attrs.frozen(slots=True)
+class ReconFrame:
+    """Recon (1.2 step 9): ``player`` picks one of its operatives wholly within its drop
+    zone (``Act KAS-1 recon``), which makes a free Dash (a free action, not an activation:
+    DC 1.5, digest 16.30), or passes. "As if it could FLY" is reported, not played.
+
+    Attributes:
+        player: the player who chose Recon.
+    """
+
+    player: str
+
+    def run(self, w: Work) -> None:
+        if not recon_eligible(w, self.player):
+            w.emit("passed", player=self.player, step="recon")
+            w.stack.pop()
+            return
+        w.decide(self.player, "recon")
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
+        raise _illegal("no dice here")
+
+    def options(self, w: Work) -> list[Action]:
+        return [Action("Pass")] + [
+            Action("Act", op=i, text="recon") for i in recon_eligible(w, self.player)
+        ]
+
+    def act(self, w: Work, a: Action) -> None:
+        expect(a, ("Pass", "Act"), "Recon (rules/KT21.md 1.2 step 9)")
+        if a.verb == "Pass":
+            w.emit("passed", player=self.player, step="recon")
+            w.stack.pop()
+            return
+        if a not in self.options(w):
+            raise _illegal(
+                f"{a} is not possible now: Recon picks an operative wholly within its "
+                "drop zone (Act KAS-1 recon, rules/KT21.md 1.2 step 9)"
+            )
+        w.stack.pop()
+        w.emit(
+            "rule_not_played",
+            player=self.player,
+            rule="Recon: as if it could FLY",
+            why="FLY is not played yet: the free Dash moves as a Dash (rules/KT21.md 1.2)",
+        )
+        start_free_action(w, a.op, ("Dash",))
 
 
 def _hidden(s: GameState, owner: str) -> bool:
