@@ -8,8 +8,9 @@ with their KT21 meaning (``rules/KT21.md`` 1-3):
 - ``"setup"``: before the roll-off for Attacker and Defender.
 - ``"deployment"``: the roles and drop zones decided (A's drop zone is ``"A"``; the Defender
   is the player whose counter ``kt21_defender`` is 1, ``[position.players.B] uses = {
-  kt21_defender = 1 }``, else A; nobody has initiative yet); step ``"deploy"``: the operatives listed are set up and
-  deployment goes on from there (then scouting, then the first turning point); step
+  kt21_defender = 1 }``, else A; nobody has initiative yet); step ``"deploy"``: the
+  operatives listed are set up and deployment goes on from there (then scouting, then the
+  first turning point); step
   ``"equipment"``: the set-up steps before deployment are next.
 - ``"strategy"``: step ``"start"``: the turning point begins (operatives readied, then
   initiative); ``"initiative"``: initiative is determined next (``initiative_roll``: that
