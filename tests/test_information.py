@@ -90,16 +90,25 @@ def test_a_resampler_for_an_unmarked_kind_is_refused() -> None:
         register_secret(spec)
 
 
-@pytest.mark.parametrize(("killzone", "seed"), [("open_ruins", 3), ("close_quarters", 4)])
+KT21_SECRETS = frozenset({"scouting"})
+"""The secret selections only a KT21 battle makes (rules/KT21.md 1.2 step 9)."""
+
+
+@pytest.mark.parametrize(
+    ("killzone", "seed", "ruleset"),
+    [("open_ruins", 3, "kt24"), ("close_quarters", 4, "kt24"), ("open_ruins", 5, "kt21")],
+)
 def test_a_decision_is_marked_secret_iff_its_choice_is_hidden_from_the_opponent(
-    killzone: str, seed: int
+    killzone: str, seed: int, ruleset: str
 ) -> None:
     """At the decisions of random battles (crit op Reboot, so that its picks happen), two
     different choices are applied: the choice is *hidden* when the two states differ outside
     the procedure in progress (which shows as it goes on) yet the opponent's observations are
-    equal. Hidden choices happen at marked kinds only, and every marked kind is met hidden
-    (the rules make these selections in secret: 7.2, 8.1, 8.3, 8.4)."""
-    s = _start(killzone, crit_op="Reboot")
+    equal. Hidden choices happen at marked kinds only, and every marked kind of the ruleset
+    is met hidden (the rules make these selections in secret: 7.2, 8.1, 8.3, 8.4; KT21's
+    scouting, rules/KT21.md 1.2 step 9)."""
+    kt21 = ruleset == "kt21"
+    s = _start(killzone, ruleset="kt21") if kt21 else _start(killzone, crit_op="Reboot")
     agents = {"A": RandomAgent(seed), "B": RandomAgent(seed + 1)}
     dice = SeededDice(seed)
     rng = np.random.default_rng(seed)
@@ -120,7 +129,7 @@ def test_a_decision_is_marked_secret_iff_its_choice_is_hidden_from_the_opponent(
                     if x != y and x.stack == y.stack and observe(x, opp) == observe(y, opp):
                         hidden_at.add(node.kind)
         s = s.apply(agents[node.player].act(s))[0]
-    assert hidden_at == SECRET_DECISIONS
+    assert hidden_at == (KT21_SECRETS if kt21 else SECRET_DECISIONS - KT21_SECRETS)
 
 
 # -- the information state ------------------------------------------------------------------
