@@ -7,11 +7,19 @@ frames of scripted positions (:mod:`engine.rules.kt21.positions`)."""
 from __future__ import annotations
 
 from engine.game.context import Hooks
+from engine.game.events import Event, add_template
 from engine.rules.kt21 import ploys
 from engine.rules.kt21.positions import position_frames
 from engine.rules.kt21.setup import SetupFrame
 
 __all__ = ["SetupFrame", "install"]
+
+
+def _roles_text(e: Event) -> str:
+    return f"{e['defender']} is the Defender, {e['attacker']} the Attacker"
+
+
+add_template("roles_decided", _roles_text)
 
 
 def install(hooks: Hooks) -> None:
