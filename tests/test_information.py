@@ -30,8 +30,9 @@ from engine.teams import load_builtin_team
 TEAMS = ("kasrkin", "legionaries")
 
 
-KT21_SECRETS = frozenset({"tac archetype"})
-"""The secret decision kinds of KT21 battles (rules/KT21.md 1.2: tac ops chosen in secret)."""
+KT21_SECRETS = frozenset({"tac archetype", "scouting"})
+"""The secret decision kinds only KT21 battles make (rules/KT21.md 1.2: tac ops and the
+scouting option chosen in secret)."""
 
 
 def _start(killzone: str = "open_ruins", **options: object) -> GameState:
@@ -111,8 +112,8 @@ def test_a_decision_is_marked_secret_iff_its_choice_is_hidden_from_the_opponent(
     the procedure in progress (which shows as it goes on) yet the opponent's observations are
     equal. Hidden choices happen at marked kinds only, and every marked kind the battle meets
     is met hidden (the rules make these selections in secret: KT24 7.2, 8.1, 8.3, 8.4; KT21's
-    tac ops, rules/KT21.md 1.2). The KT24 battles meet every KT24 kind, the KT21 one its
-    own."""
+    tac ops and scouting, rules/KT21.md 1.2). The KT24 battles meet every KT24 kind, the
+    KT21 one its own."""
     s = _start(killzone, **options)
     agents = {"A": RandomAgent(seed), "B": RandomAgent(seed + 1)}
     dice = SeededDice(seed)

@@ -286,7 +286,8 @@ class Hooks:
     def gambit_step(self, fn: Callable[[Any], Any]) -> None:
         """Add a step at the start of every Gambit step, before the strategic gambits (1.4;
         the primary op's selection, the picks of some crit ops): ``fn(w)`` returns a frame or
-        ``None``; steps run in the order added."""
+        ``None``; steps run in the order added. In KT21 these are the Target Reveal step,
+        after the strategic ploys (``rules/KT21.md`` 2.2 step 3)."""
         self._open()
         self.gambit_steps.append(fn)
 

@@ -152,6 +152,9 @@ _TEMPLATES: dict[str, Any] = {
         + (f" turned {e['angle']}" if e.get("angle") else "")
     ),
     "rule_used": lambda e: f"{e['player']} uses {e['rule']}",
+    "rule_not_played": lambda e: (
+        f"Not played{' for ' + e['player'] if e['player'] else ''}: {e['rule']} - {e['why']}"
+    ),
     "ammo_cache_used": lambda e: f"  {e['marker']} is used this turning point",
     "mines_triggered": lambda e: f"  {e['op']} sets off {e['marker']}",
     "mines_damage": lambda e: (

@@ -48,6 +48,7 @@ __all__ = [
     "advance",
     "apply",
     "chance_outcomes",
+    "end_battle",
     "is_legal",
     "list_actions",
     "list_complete_actions",
@@ -483,7 +484,7 @@ class TurningPointFrame:
             w.emit("turning_point_ended", tp=w.tp, vp=vp)
             w.stack.pop()
             if w.tp >= 4:
-                _end_battle(w)
+                end_battle(w)
             else:
                 w.stack.append(TurningPointFrame())
 
@@ -511,7 +512,10 @@ def _ready_step(w: Work) -> None:
     w.emit("ready_step", tp=w.tp)
 
 
-def _end_battle(w: Work) -> None:
+def end_battle(w: Work) -> None:
+    """End the battle after the last turning point (1.8; ``rules/KT21.md`` 1.1): most VP
+    wins, equal VP is a draw; emits ``battle_ending`` (the ops' end-of-battle scoring) and
+    ``battle_ended``, then sets the terminal node."""
     w.tp = 5
     w.phase = "over"
     w.emit("battle_ending")

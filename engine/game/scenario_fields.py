@@ -83,6 +83,7 @@ _TOP_KEYS = {
 }
 _TEAM_KEYS = {"team", "operatives", "choices", "operative_choices"}
 _OPTION_KEYS = {
+    "ruleset",
     "objectives_pickup",
     "initiative_cards",
     "close_quarters",
@@ -190,7 +191,7 @@ def scenario_fields(data: Mapping[str, Any], source: str, base: Path) -> dict[st
         rosters.append(_roster(source, base, f"teams.{p}", teams[p]))
     opts = _keys(source, "options", data.get("options", {}), _OPTION_KEYS)
     for k, v in opts.items():
-        if k in ("mission", "crit_op"):
+        if k in ("mission", "crit_op", "ruleset"):
             _text(source, f"options.{k}", v, "a name")
         elif k in ("tac_ops", "primary_ops"):
             table = _keys(source, f"options.{k}", v, {"A", "B"})

@@ -279,7 +279,9 @@ def start_frames(
     gambit_turn: str | None = None,
 ) -> None:
     """Put on ``w`` the frames (and phase, turning point) a real battle has at ``phase``
-    and ``step`` (module docstring); ``w.tp`` is the turning point of the position.
+    and ``step`` (module docstring); ``w.tp`` is the turning point of the position. A
+    ruleset with a flow of its own (KT21) puts its frames there instead through the
+    ``position_frames`` *would* hooks (they may raise :class:`PositionStateError` too).
 
     Raises:
         PositionStateError: an unknown phase or step, ``initiative_roll`` outside the
@@ -296,6 +298,16 @@ def start_frames(
         raise PositionStateError("initiative_roll: only in the strategy phase's initiative step")
     if gambit_turn is not None and (phase, step) != ("strategy", "gambit"):
         raise PositionStateError("gambit_turn: only in the strategy phase's gambit step")
+    if "position_frames" in w.ctx.hooks.would and w.would(
+        "position_frames",
+        False,
+        phase=phase,
+        step=step,
+        turn=turn,
+        initiative_roll=initiative_roll,
+        gambit_turn=gambit_turn,
+    ):
+        return  # the ruleset's own flow (rules/KT21.md 1-3) put its frames there
     if phase == "setup":
         return  # the stack start_battle built: the crit op's roll, the set-up roll-off
     if phase == "deployment":
@@ -352,7 +364,11 @@ def start_frames(
 def default_cards(w: Work, phase: str, step: str) -> None:
     """The initiative cards a battle gives by this point when the position names none: the
     set-up gives the player without initiative the re-roll card (1.2) with the cards in
-    use; positions from the first turning point's Ready step on name the cards they hold."""
+    use; positions from the first turning point's Ready step on name the cards they hold.
+    A ruleset with a flow of its own (the ``position_frames`` hooks: KT21 has no initiative
+    cards) gets none."""
+    if "position_frames" in w.ctx.hooks.would:
+        return
     early = phase == "deployment" or (
         phase == "strategy" and w.tp == 1 and step in ("start", "initiative")
     )

@@ -599,6 +599,11 @@ class EventKind(_Declared):
         "retaliation_weapon",
         "Data: op, weapon. When: ``op`` selected ``weapon`` to retaliate with. Rules: 5.2 step 1.",
     )
+    ROLES_DECIDED = (
+        "roles_decided",
+        "Data: attacker, by, defender. When: the KT21 set-up roll-off winner ``by`` made "
+        "``defender`` the Defender and ``attacker`` the Attacker. Rules: rules/KT21.md 1.2.",
+    )
     ROLL_OFF = (
         "roll_off",
         "Data: a, b, purpose. When: a roll-off for ``purpose``: A rolled ``a``, B ``b``. "
@@ -612,6 +617,12 @@ class EventKind(_Declared):
         "rule_used",
         "Data: player, rule, trigger. When: ``player`` used the rule ``rule`` offered at "
         "``trigger`` (not a ploy). Rules: 7.2.",
+    )
+    RULE_NOT_PLAYED = (
+        "rule_not_played",
+        "Data: player, rule, why. When: a step of the rules that the engine does not play yet "
+        'was reached (``rule``, for ``player`` or ``""``): reported, never skipped in '
+        "silence (``why``). Rules: rules/KT21.md 1.2.",
     )
     SAVES_RETAINED = (
         "saves_retained",
@@ -780,6 +791,14 @@ class Would(_Declared):
         "listed after the core's in this order. Keywords: none. When: an operative's actions "
         "are listed or an action's verb is looked up. Rules: 3.2, 9.3 (Operate Hatch, Guard, "
         "Hatchway Fight).",
+    )
+    POSITION_FRAMES = (
+        "position_frames",
+        "Value: ``False`` -> ``True`` when a rule module put on the working copy the frames "
+        "(and phase, turning point) its ruleset's flow has at ``phase`` and ``step`` (the "
+        "core's own are then not used). Keywords: gambit_turn, initiative_roll, phase, step, "
+        "turn. When: a scripted position is built (engine.game.scenario.position). "
+        "Rules: rules/KT21.md 1-3.",
     )
     PICK_UP_MARKERS = (
         "pick_up_markers",
@@ -1293,6 +1312,11 @@ class DecisionKind(_Declared):
         "deploy",
         "When: a player sets up an operative. Rules: 1.2.",
     )
+    DEPLOY_ORDER = (
+        "deploy_order",
+        "When: the player of an operative just set up gives it an Engage or Conceal order "
+        "(``Op order engage``). Rules: rules/KT21.md 1.2, 5.",
+    )
     DESTINATION = (
         "destination",
         "When: the player of an operative whose move action's header was chosen (``Reposition "
@@ -1374,6 +1398,12 @@ class DecisionKind(_Declared):
         "When: at the end of a turning point, a player removes its tokens of a tac op to score "
         "(Martyrs, Dominate), one at a time, or keeps the rest. Rules: 8.4.",
     )
+    OVERWATCH = (
+        "overwatch",
+        "When: a player with no ready operatives, whose opponent has some, takes its turn: an "
+        "operative of it overwatches (``Act KAS-1 overwatch``) or it passes. "
+        "Rules: rules/KT21.md 3.3, 3.5.",
+    )
     PLOY = (
         "ploy",
         "When: a player uses a ploy or passes in a ploy window. Rules: 7.1.",
@@ -1385,6 +1415,22 @@ class DecisionKind(_Declared):
     REBOOT_PICK = (
         "reboot pick",
         "When: a player picks a marker number in secret (crit op Reboot). Rules: 8.3.",
+    )
+    RECON = (
+        "recon",
+        "When: a player whose scouting option is Recon picks one of its operatives wholly "
+        "within its drop zone to make a free Dash (``Act KAS-1 recon``) or passes. "
+        "Rules: rules/KT21.md 1.2.",
+    )
+    ROLES = (
+        "roles",
+        "When: the KT21 set-up roll-off winner decides who is the Defender (``Op defender "
+        "A``). Rules: rules/KT21.md 1.2.",
+    )
+    SCOUTING = (
+        "scouting",
+        "When: a player picks its scouting option in secret (``Op scouting fortify``). "
+        "Rules: rules/KT21.md 1.2.",
     )
     REROLL = (
         "reroll",
@@ -1500,6 +1546,7 @@ SECRET_DECISIONS: frozenset[str] = frozenset(
         DecisionKind.EQUIPMENT.value,  # 7.2: hidden until both selections are revealed
         DecisionKind.PRIMARY_OP.value,  # 8.1: hidden until the end of the battle
         DecisionKind.REBOOT_PICK.value,  # 8.3 Reboot: the first pick hidden until the second
+        DecisionKind.SCOUTING.value,  # KT21 1.2: hidden until both are revealed
         DecisionKind.TAC_OP.value,  # 8.4: hidden until revealed
         DecisionKind.TAC_ARCHETYPE.value,  # KT21 1.2: tac ops selected in secret
     }

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.game.context import GameOptions, GameOptionsError, Hooks
-from engine.game.flow import SetupFrame
 from engine.missions import kt21 as kt21_mission
 from engine.rules import kt21 as kt21_rules
+from engine.rules.kt21.setup import SetupFrame
 from engine.rulesets.ruleset import Ruleset
 from engine.teams.model import Roster, ruleset_problem
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.game.context import GameOptions, Hooks
-from engine.rules.kt21 import attack_actions, catalogue, marker_actions
+from engine.rules.kt21 import attack_actions, catalogue, flow, marker_actions
 from engine.teams.model import Roster
 
 __all__ = ["install"]
@@ -36,6 +36,7 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
     """
     del options, rosters
     hooks.transform("core_universal_actions", _kt21_actions)
+    flow.install(hooks)
     marker_actions.install(hooks)  # marker control within 2" of the centre (15.1)
     attack_actions.install(hooks)
 
