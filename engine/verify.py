@@ -209,7 +209,7 @@ class RecordVerifier:
                 self.agents[p] = make_agent(name, seeds[p])
                 self.agent_names[p] = name
                 self.agent_seeds[p] = seeds[p]
-        known = builtin_teams()
+        known = builtin_teams(None)
         for p in ("A", "B"):
             roster = header["rosters"][p]
             team_id = roster["team_id"]

@@ -19,10 +19,8 @@ agrees with its VP, its record's header names the ruleset ``kt21``, the record r
 the same final hash under the ruleset the header names, and the narration reads every
 event without failing.
 
-The teams are the built-in KT21 teams (``kt21_kasrkin``, ``kt21_legionaries``) when they are
-built in, else the KT24 Kasrkin and Legionaries played under KT21 (a KT21 battle is set up
-from any roster; the KT21 teams are another part of issue 32). KT21's VP caps are the
-matched-play part's (``rules/KT21.md`` 15) and are not checked here.
+The teams are the built-in KT21 teams (``kt21_kasrkin``, ``kt21_legionaries``). KT21's VP
+caps are the matched-play part's (``rules/KT21.md`` 15) and are not checked here.
 """
 
 from __future__ import annotations
@@ -41,7 +39,7 @@ from engine.narration import Narrator
 from engine.play import RULESET_TEAMS
 from engine.rulesets import KT21, new_game
 from engine.rulesets.sources import record_ruleset
-from engine.teams import Roster, builtin_teams, load_builtin_team
+from engine.teams import Roster, load_builtin_team
 
 LAYOUTS = ("open_ruins", "close_quarters")
 SEEDS = (0, 1, 2)
@@ -51,7 +49,7 @@ OPTIONS = GameOptions(ruleset="kt21")
 def _teams() -> tuple[Roster, Roster]:
     """The rosters of players A and B (module docstring: the KT21 teams when built in)."""
     kt21 = RULESET_TEAMS["kt21"]
-    ids = kt21 if all(t in builtin_teams() for t in kt21) else RULESET_TEAMS["kt24"]
+    ids = kt21
     return load_builtin_team(ids[0]).default(), load_builtin_team(ids[1]).default()
 
 

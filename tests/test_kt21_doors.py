@@ -27,11 +27,11 @@ from engine.play import RULESET_TEAMS, BattleError, default_teams
 from engine.play.matchup import MatchupChoice, make_matchup
 from engine.rulesets import KT21, KT24, RULESETS
 from engine.rulesets.sources import RulesetMismatchError, record_ruleset, scenario_ruleset
-from engine.teams import builtin_teams
 
 ROOT = Path(__file__).resolve().parents[1]
 KT24_TEAMS = ("kasrkin", "legionaries")
-KT21_PLAY = ("--ruleset", "kt21", "--teams", *KT24_TEAMS, "--agents", "random")
+KT21_TEAMS = ("kt21_kasrkin", "kt21_legionaries")
+KT21_PLAY = ("--ruleset", "kt21", "--teams", *KT21_TEAMS, "--agents", "random")
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -56,7 +56,7 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                 "--ruleset",
                 ruleset,
                 "--teams",
-                *KT24_TEAMS,
+                *(KT21_TEAMS if ruleset == "kt21" else KT24_TEAMS),
                 "--agents",
                 "random",
                 "--seed",
@@ -92,11 +92,11 @@ def test_kt21_matchup_plays_critical_operations_2022_by_default() -> None:
     """``rules/KT21.md`` 1.2 (digest decision 7): a KT21 battle plays Critical Operations 2022
     unless another game sequence is chosen; a KT24 team played under KT21 is said in a note,
     not refused (any roster sets up a KT21 battle)."""
-    m = make_matchup(MatchupChoice(ruleset="kt21", teams=KT24_TEAMS))
+    m = make_matchup(MatchupChoice(ruleset="kt21", teams=KT21_TEAMS))
     assert m.options.ruleset == "kt21" and m.options.mission == "critical_ops_2022"
     assert m.new_game().ctx.rules.ruleset is KT21
     assert any("Kasrkin is a kt24 team" in n and "kt21" in n for n in m.notes)
-    lite = make_matchup(MatchupChoice(ruleset="kt21", teams=KT24_TEAMS, mission="lite"))
+    lite = make_matchup(MatchupChoice(ruleset="kt21", teams=KT21_TEAMS, mission="lite"))
     assert lite.options.mission == "lite"
     plain = make_matchup()
     assert plain.options.ruleset == "kt24" and plain.options.mission == "approved_ops_2025"
@@ -104,15 +104,10 @@ def test_kt21_matchup_plays_critical_operations_2022_by_default() -> None:
 
 
 def test_kt21_default_teams_are_the_built_in_kt21_teams() -> None:
-    """With ``--ruleset kt21`` and no ``--teams`` the teams are KT21's defaults: played when
-    they are built in, else a clear error naming the team and ``--teams`` (never the KT24
-    teams in their place)."""
-    if all(t in builtin_teams() for t in default_teams("kt21")):
-        m = make_matchup(MatchupChoice(ruleset="kt21"))
-        assert tuple(r.team.id for r in m.rosters) == default_teams("kt21")
-    else:
-        with pytest.raises(BattleError, match=r"kt21_kasrkin.*ruleset kt21.*--teams"):
-            make_matchup(MatchupChoice(ruleset="kt21"))
+    """With ``--ruleset kt21`` and no ``--teams`` the teams are KT21's defaults, the built-in
+    KT21 teams (never the KT24 teams in their place)."""
+    m = make_matchup(MatchupChoice(ruleset="kt21"))
+    assert tuple(r.team.id for r in m.rosters) == default_teams("kt21") == KT21_TEAMS
 
 
 @pytest.mark.parametrize(
@@ -134,19 +129,19 @@ def test_kt21_refuses_options_its_rules_do_not_play() -> None:
     an op name the KT21 ruleset does not know (no KT21 op is sourced by the flow yet); the
     empty selection ``none`` means nothing and is accepted."""
     with pytest.raises(BattleError, match=r"player A: equipment.*ruleset kt21"):
-        make_matchup(MatchupChoice(ruleset="kt21", teams=KT24_TEAMS, equipment=("Mines", None)))
+        make_matchup(MatchupChoice(ruleset="kt21", teams=KT21_TEAMS, equipment=("Mines", None)))
     with pytest.raises(BattleError, match=r"ruleset kt21 has no crit op 'Secure'"):
-        make_matchup(MatchupChoice(ruleset="kt21", teams=KT24_TEAMS, crit_op="Secure"))
+        make_matchup(MatchupChoice(ruleset="kt21", teams=KT21_TEAMS, crit_op="Secure"))
     with pytest.raises(BattleError, match=r"ruleset kt21 has no tac op 'Rout' \(player B\)"):
-        make_matchup(MatchupChoice(ruleset="kt21", teams=KT24_TEAMS, tac_ops=(None, "Rout")))
-    m = make_matchup(MatchupChoice(ruleset="kt21", teams=KT24_TEAMS, equipment=("none", None)))
+        make_matchup(MatchupChoice(ruleset="kt21", teams=KT21_TEAMS, tac_ops=(None, "Rout")))
+    m = make_matchup(MatchupChoice(ruleset="kt21", teams=KT21_TEAMS, equipment=("none", None)))
     assert m.options.equipment == ()
 
 
 def test_env_config_takes_the_ruleset() -> None:
     """The environments build their battle through the same matchup: ``ruleset="kt21"``
     gives a KT21 battle."""
-    m = EnvConfig(ruleset="kt21", teams=KT24_TEAMS).matchup()
+    m = EnvConfig(ruleset="kt21", teams=KT21_TEAMS).matchup()
     assert m.options.ruleset == "kt21" and m.new_game().ctx.rules.ruleset is KT21
 
 
@@ -360,7 +355,7 @@ def test_tournament_under_kt21_plays_its_battles_under_kt21() -> None:
     by name."""
     from engine.play.tournament import make_entrants, schedule
 
-    entrants = make_entrants("random,heuristic", ("kasrkin",))
+    entrants = make_entrants("random,heuristic", ("kt21_kasrkin",))
     pairings = schedule(entrants, 1, ruleset="kt21")
     assert pairings and all(p.job.choice.ruleset == "kt21" for p in pairings)
     with pytest.raises(BattleError, match="kt18"):

@@ -33,7 +33,7 @@ KT21_OPTIONS = GameOptions(ruleset="kt21")
 
 def _team(ga: int) -> Team:
     """The scenario Target team with its troopers' GA set to ``ga`` (3.2)."""
-    team = load_team("scenarios/teams/target.json")
+    team = load_team("scenarios/teams/kt21_target.json")
     ops = tuple(
         attrs.evolve(o, group_activation=ga) if o.name == "Target Trooper" else o
         for o in team.operatives
@@ -46,7 +46,7 @@ def _roster(n: int, ga: int = 1) -> Roster:
     return Roster(_team(ga), ("Target Trooper",) * n)
 
 
-PROBE = load_team("scenarios/teams/probe.json")
+PROBE = load_team("scenarios/teams/kt21_probe.json")
 
 
 def _probes(n: int) -> Roster:
@@ -236,8 +236,8 @@ def test_initiative_tie_goes_to_the_player_without_it_last_turning_point() -> No
 def test_whole_random_battles_play_to_their_end() -> None:
     """Random agents play a KT21 battle of each game sequence from the set-up to the end
     of the fourth turning point (1.1) with built-in teams."""
-    a = load_builtin_team("kasrkin").default()
-    b = load_builtin_team("legionaries").default()
+    a = load_builtin_team("kt21_kasrkin").default()
+    b = load_builtin_team("kt21_legionaries").default()
     for seed, mission in enumerate(("critical_ops_2022", "corebook_2021", "lite")):
         s = new_game(KZ, a, b, GameOptions(ruleset="kt21", mission=mission))
         final = play(s, {"A": RandomAgent(seed), "B": RandomAgent(seed + 9)}, SeededDice(seed))

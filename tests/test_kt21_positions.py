@@ -22,8 +22,8 @@ from engine.teams.io import load_team
 from engine.teams.model import Roster
 
 KZ = load_killzone("scenarios/killzones/range.toml")
-TARGET = Roster.from_entries(load_team("scenarios/teams/target.json"), ["Target Trooper"])
-PROBE = Roster.from_entries(load_team("scenarios/teams/probe.json"), ["Probe Trooper"])
+TARGET = Roster.from_entries(load_team("scenarios/teams/kt21_target.json"), ["Target Trooper"])
+PROBE = Roster.from_entries(load_team("scenarios/teams/kt21_probe.json"), ["Probe Trooper"])
 OPTIONS = GameOptions(ruleset="kt21")
 ON_FIELD = {"TAR-1": {"at": (3, 5)}, "PRO-1": {"at": (27, 5)}}
 

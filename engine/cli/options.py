@@ -122,7 +122,7 @@ def _teams_option(
         return value
     from engine.teams.io import builtin_teams
 
-    known = builtin_teams()
+    known = builtin_teams(None)
     for player, ref in zip(("A", "B"), value, strict=True):
         if not is_file_ref(ref, TEAM_FILE_SUFFIXES):
             shown = ref if len(ref) <= EXCERPT_CHARS and ref.isprintable() else excerpt(ref)

@@ -399,7 +399,7 @@ def _builtin_team(team_id: str) -> Team | None:
 
     key = f"team:{team_id}"
     if key not in _SHIPPED:
-        _SHIPPED[key] = load_builtin_team(team_id) if team_id in builtin_teams() else None
+        _SHIPPED[key] = load_builtin_team(team_id) if team_id in builtin_teams(None) else None
     return _SHIPPED[key]  # type: ignore[no-any-return]
 
 

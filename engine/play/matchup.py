@@ -93,7 +93,7 @@ def load_team_ref(ref: str) -> Team:
             file given as a team, or an unreadable or invalid team (the message names the
             file and the field).
     """
-    if ref in builtin_teams():
+    if ref in builtin_teams(None):
         return load_builtin_team(ref)
     path = Path(ref)
     # A name is never a path (engine.names): only a .json reference is opened as a file,
@@ -101,7 +101,7 @@ def load_team_ref(ref: str) -> Team:
     if not is_file_ref(ref, TEAM_FILE_SUFFIXES):
         shown = ref if len(ref) <= 200 else ref[:200] + "..."
         raise BattleError(
-            f"{shown}: not a built-in team ({', '.join(builtin_teams())}) or a team file"
+            f"{shown}: not a built-in team ({', '.join(builtin_teams(None))}) or a team file"
         )
     data = parse_json(read_text(path, BattleError, "team file"), str(path), BattleError)
     if isinstance(data, Mapping) and set(data) == {"team", "operatives"}:
@@ -280,7 +280,7 @@ def builtin_team_equipment() -> tuple[str, ...]:
     """The names of every built-in team's own equipment options (the command line accepts
     them before it knows the teams; :func:`make_matchup` checks them per team)."""
     names: list[str] = []
-    for ref in builtin_teams():
+    for ref in builtin_teams(None):
         try:
             names += [e.name for e in load_builtin_team(ref).equipment]
         except KillTeamError:  # pragma: no cover - shipped teams load
@@ -452,7 +452,7 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
                 rosters.append(load_roster(c.rosters[k]))
             else:
                 ref = (c.teams or defaults)[k]
-                if c.teams is None and ref not in builtin_teams():
+                if c.teams is None and ref not in builtin_teams(None):
                     raise BattleError(
                         f"{ref}: the default team of the ruleset {ruleset} is not built in "
                         "yet; choose the teams with --teams"
