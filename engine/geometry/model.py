@@ -290,6 +290,22 @@ class Killzone:
         root = root.terrain_root if root.terrain_root is not None else root
         return _terrain_variant(root, tuple(extra)).with_open_hatchways(self.open_hatchways)
 
+    def objective_problem(self, objective: Objective) -> str | None:
+        """Why the objective marker ``objective`` cannot be set up on this layout (its disc
+        off the board or touching Heavy terrain, as a layout file's markers are checked),
+        or ``None``."""
+        x, y = objective.position
+        disc = Point(x, y).buffer(objective.radius, quad_segs=16)
+        if not self.board.covers(disc):
+            return f"objective marker {objective.name!r} at ({x:g}, {y:g}) is off the board"
+        for part in self.parts:
+            if TerrainType.HEAVY in part.types and part.polygon.intersects(disc):
+                return (
+                    f"objective marker {objective.name!r} at ({x:g}, {y:g}) is inside Heavy "
+                    f"terrain (feature {self.features[part.feature]!r})"
+                )
+        return None
+
     def with_objectives(self, objectives: Iterable[Objective]) -> Killzone:
         """This layout with exactly the objective markers ``objectives`` instead of its own
         (a mission that sets up its own markers: KT21's six, ``rules/KT21.md`` 15.2): a new
@@ -298,15 +314,15 @@ class Killzone:
 
         Raises:
             KillzoneError: a value that is not an :class:`Objective`, a name used twice, or a
-                centre off the board.
+                marker off the board or inside Heavy terrain (:meth:`objective_problem`).
         """
         objs = tuple(objectives)
         for o in objs:
             if not isinstance(o, Objective):
                 raise KillzoneError(f"{self.source}: not an objective marker: {o!r:.60}")
-            x, y = o.position
-            if not (0 <= x <= self.width and 0 <= y <= self.depth):
-                raise KillzoneError(f"{self.source}: objective marker {o.name!r} is off the board")
+            problem = self.objective_problem(o)
+            if problem is not None:
+                raise KillzoneError(f"{self.source}: {problem}")
         names = [o.name for o in objs]
         if len(set(names)) != len(names):
             raise KillzoneError(f"{self.source}: objective marker names repeat: {names}")

@@ -30,7 +30,7 @@ import math
 from engine.game.context import GameOptions
 from engine.game.state import MarkerState, OperativeState
 from engine.game.work import Work
-from engine.geometry import Killzone
+from engine.geometry import Killzone, KillzoneError
 from engine.geometry.primitives import Objective
 
 __all__ = [
@@ -94,7 +94,35 @@ def battle_killzone(killzone: Killzone, options: GameOptions) -> Killzone:
     if len(killzone.objectives) == KT21_MARKERS:
         return killzone
     sx, sy = killzone.width / BOARD[0], killzone.depth / BOARD[1]
-    return killzone.with_objectives(Objective(n, (x * sx, y * sy)) for n, x, y in MAP)
+    markers = [_placeable(killzone, Objective(n, (x * sx, y * sy))) for n, x, y in MAP]
+    return killzone.with_objectives(markers)
+
+
+def _placeable(killzone: Killzone, marker: Objective) -> Objective:
+    """``marker``, or where it would be moved on this layout when its spot is off the board or
+    in Heavy terrain: the nearest spot on rings every 0.25" out to 6" (12 directions each,
+    from the east anticlockwise), so any layout gets its six markers (1.2 step 2 sets the
+    markers up where the map shows; the project's map may meet terrain a map card would
+    have avoided).
+
+    Raises:
+        KillzoneError: no such spot within 6"."""
+    if killzone.objective_problem(marker) is None:
+        return marker
+    x, y = marker.position
+    for step in range(1, 25):
+        r = step * 0.25
+        for k in range(12):
+            a = k * math.pi / 6
+            moved = Objective(
+                marker.name, (round(x + r * math.cos(a), 3), round(y + r * math.sin(a), 3))
+            )
+            if killzone.objective_problem(moved) is None:
+                return moved
+    raise KillzoneError(
+        f'{killzone.source}: no room for the KT21 objective marker {marker.name!r} within 6" '
+        f"of ({x:g}, {y:g}) (rules/KT21.md 1.2 step 2)"
+    )
 
 
 def set_up_markers(w: Work) -> None:
