@@ -62,6 +62,7 @@ KT21_EVENT_RULES: dict[str, tuple[str, str]] = {
     "retaliation_weapon": (_K + "11 step 2", "core"),
     "roles_decided": (_K + "1.2 step 3", "core"),
     "roll_off": (_K + "1.2, 2.1, 4.3", "core"),
+    "rule_action": (_K + "6.1, 6.2", "core"),
     "rule_not_played": (_K + "1.2, 18", "core"),
     "rule_used": (_K + "1.2 step 9", "rule"),
     "saves_retained": (_K + "10.1 step 4, 10.2", "core"),
