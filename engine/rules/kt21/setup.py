@@ -82,8 +82,8 @@ class SetupFrame:
 
     Attributes:
         stage: ``"roll"``, ``"roles"`` (the winner decides), ``"zone"`` (the Defender picks
-            a drop zone), ``"steps"`` (the set-up steps), ``"deploy"`` (the barricades next), ``"barricades"``
-            (deployment next).
+            a drop zone), ``"steps"`` (the set-up steps), ``"deploy"`` (the barricades
+            next), ``"barricades"`` (deployment next).
         winner: the roll-off winner.
     """
 
