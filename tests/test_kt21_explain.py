@@ -14,7 +14,6 @@ from engine.dice.kt21 import Kt21Attack, Kt21Defender, kt21_shoot
 from engine.explain import SOURCES, explain
 from engine.explain.editions import ruleset_name
 from engine.explain.kt21_events import KT21_EVENT_RULES, kt21_event_rule
-from engine.game.actions import parse_action
 from engine.game.vocabulary import EventKind
 from engine.game.weapons import weapons_of
 from engine.game.work import Work
@@ -157,12 +156,12 @@ def test_event_of_a_kt21_scenario_names_kt21_sections() -> None:
 def _setup_to_barricades() -> Work:
     """A KT21 battle played from its start to the first barricade decision (the roll-off
     3-1: A wins and makes itself the Defender, picking drop zone A)."""
+    from engine.game import GameOptions
+    from engine.game.state import Chance, Decision
     from engine.geometry import load_killzone
     from engine.play import RULESET_TEAMS
     from engine.rulesets import new_game
     from engine.teams import load_builtin_team
-    from engine.game import GameOptions
-    from engine.game.state import Chance, Decision
 
     ids = RULESET_TEAMS["kt21"]
     a, b = load_builtin_team(ids[0]).default(), load_builtin_team(ids[1]).default()
