@@ -55,10 +55,15 @@ def _probes(n: int) -> Roster:
 
 
 def _play(state: GameState, *actions: str) -> tuple[GameState, list[Event]]:
+    """Apply ``actions``; each barricade decision reached (1.2 step 7, Fortify) is answered
+    with its first listed spot."""
     events: list[Event] = []
     for a in actions:
         state, ev = state.apply(a)
         events += ev
+        while state.node == Decision(getattr(state.node, "player", ""), "equipment_setup"):
+            state, ev = state.apply(state.legal_actions()[0])
+            events += ev
     return state, events
 
 
@@ -107,11 +112,16 @@ def test_core_book_and_lite_start_with_two_cp(mission: str) -> None:
     assert (s.players[0].cp, s.players[1].cp) == (2, 2)
 
 
-def test_barricades_are_reported_not_skipped() -> None:
-    """1.2 step 7: the engine has no KT21 barricade yet: the step is reported with a
-    ``rule_not_played`` event, never skipped in silence."""
-    _, events = _play(_new(), "roll 5,2", "Op defender B", "Drop zone A")
-    assert any("barricade" in e["rule"] for e in _kinds(events, "rule_not_played"))
+def test_barricades_two_each_from_the_defender() -> None:
+    """1.2 step 7: the players alternate setting up barricades from the Defender (B) until
+    each has set up two: four set-ups, B A B A, before deployment."""
+    s, events = _play(_new(), "roll 5,2", "Op defender B", "Drop zone A")
+    while s.node != Decision("B", "deploy"):  # the set-up steps (tac ops), the barricades
+        s, ev = s.apply(s.legal_actions()[0])
+        events += ev
+    set_up = _kinds(events, "equipment_set_up")
+    assert [e["player"] for e in set_up] == ["B", "A", "B", "A"]
+    assert all(e["item"] == "Barricade" for e in set_up)
 
 
 def test_deployment_alternates_thirds_from_the_defender_each_with_a_chosen_order() -> None:

@@ -9,6 +9,9 @@ Queries (:mod:`engine.explain.query`, ``docs/EXPLAIN.md``): ``target SHOOTER TAR
 TARGET``, ``event N``. ``killteam explain SCENARIO.toml [--step N] QUERY`` prints a
 :class:`Ruling` (rich tables, ``--json``, ``--picture``).
 
+The queries of a battle are answered by the code paths of its ruleset
+(:mod:`engine.explain.editions`: KT24's, or KT21's with ``rules/KT21.md`` sections).
+
 Layer: between :mod:`engine.agents` and :mod:`engine.rulesets` (``pyproject.toml``'s
 import contract); it reads :mod:`engine.game`, :mod:`engine.geometry` and :mod:`engine.dice`
 only: the battle's rule modules reach it through the state's hooks.
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.explain.editions import EDITIONS, queries_of
 from engine.explain.query import KINDS, Query, parse_query
 from engine.explain.ruling import SCHEMA, SOURCES, Drawing, QueryError, Ruling, Step
 from engine.game.events import Event
@@ -25,6 +29,7 @@ from engine.game.state import GameState
 from engine.game.work import Work
 
 __all__ = [
+    "EDITIONS",
     "KINDS",
     "SCHEMA",
     "SOURCES",
@@ -55,23 +60,14 @@ def explain(
             that is not there (the message names the bad word).
     """
     q = query if isinstance(query, Query) else parse_query(query)
+    table = queries_of(state)
     if q.kind == "event":
-        from engine.explain.events import explain_event
-
-        return explain_event(events, q.words, q.text, where)
+        return table.event(events, q.words, q.text, where)
     w = Work(state)
     if q.kind == "target":
-        from engine.explain.target import explain_target
-
-        return explain_target(w, q.words, q.text)
+        return table.target(w, q.words, q.text)
     if q.kind == "can":
-        from engine.explain.can import explain_can
-
-        return explain_can(state, w, q.words, q.text)
+        return table.can(state, w, q.words, q.text)
     if q.kind == "control":
-        from engine.explain.control import explain_control
-
-        return explain_control(w, q.words, q.text)
-    from engine.explain.attack import explain_attack
-
-    return explain_attack(w, q.words, q.text, state)
+        return table.control(w, q.words, q.text)
+    return table.attack(w, q.words, q.text, state)

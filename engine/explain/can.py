@@ -18,6 +18,7 @@ is not among them (a destination, a rule's own refusal).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.explain.common import find_op
@@ -52,7 +53,14 @@ from engine.game.state import Chance, Decision, GameState, OperativeState, Termi
 from engine.game.weapons import find_weapon, shoots_in_control_range, silent, weapon_usable
 from engine.game.work import Work
 
-__all__ = ["explain_can", "fight_reasons", "rule_section", "shoot_reasons"]
+__all__ = [
+    "KT24_SECTIONS",
+    "Reasons",
+    "explain_can",
+    "fight_reasons",
+    "rule_section",
+    "shoot_reasons",
+]
 
 _SECTION = re.compile(r"\(([^()]*\d[^()]*)\)\s*$")
 
@@ -94,8 +102,29 @@ def _activity(w: Work, op: str) -> Any:
     return None
 
 
-def explain_can(state: GameState, w: Work, words: tuple[str, ...], text: str) -> Ruling:
+Reasons = Callable[[Work, OperativeState, Action, str], list[tuple[str, str, str]]]
+"""``reasons(w, operative, action, mode)``: every check of an attack's declaration that
+refuses ``action``, as ``(reason, source, hook)`` (:func:`shoot_reasons`)."""
+
+KT24_SECTIONS = {"over": "1.8", "acting": "1.5, 1.6", "legal": "3.2"}
+"""The sections of the steps :func:`explain_can` names itself (``rules/KT24.md``)."""
+
+
+def explain_can(
+    state: GameState,
+    w: Work,
+    words: tuple[str, ...],
+    text: str,
+    *,
+    attack_reasons: Mapping[str, Reasons] | None = None,
+    sections: Mapping[str, str] = KT24_SECTIONS,
+) -> Ruling:
     """The ruling of ``can OPERATIVE ACTION...`` (module docstring).
+
+    ``attack_reasons`` maps an attack verb to its declaration's checks (default: KT24's
+    ``Shoot`` :func:`shoot_reasons` and ``Fight`` :func:`fight_reasons`); ``sections`` the
+    rule sections of the steps this function names (:data:`KT24_SECTIONS`): a ruleset's
+    explain passes its own (:mod:`engine.explain.kt21_can`).
 
     Raises:
         QueryError: an unknown or absent operative, an action that cannot be read."""
@@ -106,7 +135,9 @@ def explain_can(state: GameState, w: Work, words: tuple[str, ...], text: str) ->
     reasons: list[tuple[str, str, str]] = []  # (reason, source, by)
     node = state.node
     if isinstance(node, Terminal):
-        steps.append(Step("battle", "over", "the battle is over: no more actions", "1.8"))
+        steps.append(
+            Step("battle", "over", "the battle is over: no more actions", sections["over"])
+        )
     elif isinstance(node, Chance):
         steps.append(
             Step("node", "dice", f"dice are rolled now ({node.request.label}), not an action")
@@ -123,7 +154,9 @@ def explain_can(state: GameState, w: Work, words: tuple[str, ...], text: str) ->
     mode = str(frame.mode) if frame is not None else ""
     if frame is not None:
         steps.append(
-            Step("acting", mode, f"{o.id} is acting ({mode}) with {o.ap}AP left", "1.5, 1.6")
+            Step(
+                "acting", mode, f"{o.id} is acting ({mode}) with {o.ap}AP left", sections["acting"]
+            )
         )
         refusal: Any = ""
         changes: list[Change] = []
@@ -145,10 +178,9 @@ def explain_can(state: GameState, w: Work, words: tuple[str, ...], text: str) ->
             refusal, changes = trace_would(w, "would_refuse_action", None, op=o.id, action=a.verb)
             for why in precheck_reasons(w, o, a.verb, mode):
                 reasons.append((why, *_by(why, refusal, changes)))
-            if a.verb == "Shoot" and a.weapon and a.target:
-                reasons += shoot_reasons(w, o, a, mode)
-            elif a.verb == "Fight" and a.weapon and a.target:
-                reasons += fight_reasons(w, o, a)
+            checks = attack_reasons if attack_reasons is not None else _KT24_ATTACKS
+            if a.verb in checks and a.weapon and a.target:
+                reasons += checks[a.verb](w, o, a, mode)
     try:
         state.apply(a)
         legal, final = True, ""
@@ -159,7 +191,7 @@ def explain_can(state: GameState, w: Work, words: tuple[str, ...], text: str) ->
     for why, source, by in reasons:
         steps.append(Step("forbidden", "yes", why, rule_section(why), source, by))
     if legal:
-        steps.append(Step("legal", "yes", f"{notation} is legal now", "3.2"))
+        steps.append(Step("legal", "yes", f"{notation} is legal now", sections["legal"]))
     answer = (
         f"{o.id} can perform {notation} now"
         if legal
@@ -287,13 +319,17 @@ def shoot_reasons(w: Work, o: OperativeState, a: Action, mode: str) -> list[tupl
     return out
 
 
-def fight_reasons(w: Work, o: OperativeState, a: Action) -> list[tuple[str, str, str]]:
+def fight_reasons(
+    w: Work, o: OperativeState, a: Action, mode: str = ""
+) -> list[tuple[str, str, str]]:
     """Every check of the Fight action's declaration (:func:`engine.game.fight.start_fight`,
     5.2 step 1) that refuses ``a``, all of them: the weapon's usability (6) and the target
     within control range (5.2).
 
     Returns:
-        ``(reason, source, hook)`` per failed check."""
+        ``(reason, source, hook)`` per failed check (``mode``: unused, for the
+        :data:`Reasons` shape)."""
+    del mode
     got = _weapon(w, o, a.weapon, "melee")
     if got is None:
         return []
@@ -308,3 +344,6 @@ def fight_reasons(w: Work, o: OperativeState, a: Action) -> list[tuple[str, str,
             (f"{t.id} is not within {o.id}'s control range: Fight needs one (5.2)", "core", "")
         )
     return out
+
+
+_KT24_ATTACKS: Mapping[str, Reasons] = {"Shoot": shoot_reasons, "Fight": fight_reasons}

@@ -8,13 +8,13 @@ are not changed: records and pinned battles stay as they are.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.explain.ruling import QueryError, Ruling, Step
 from engine.game.events import Event, narrate
 
-__all__ = ["EVENT_RULES", "explain_event"]
+__all__ = ["EVENT_RULES", "explain_event", "kt24_event_rule"]
 
 #: Event kind -> (section of ``rules/KT24.md``, source: one of
 #: :data:`engine.explain.ruling.SOURCES`). The sections are the kinds' contracts' own.
@@ -102,6 +102,7 @@ EVENT_RULES: dict[str, tuple[str, str]] = {
     "moved": ("3.2, 3.3", "core"),
     "operative_incapacitated": ("2.3", "core"),
     "operative_injured": ("2.3", "core"),
+    "objective_markers_set_up": ("KT21 1.2, 15.1", "mission"),
     "operative_monitored": ("8.4", "mission"),
     "operative_reanimated": ("team rules (teams/hierotek_circle)", "team rule"),
     "operative_removed": ("2.3", "core"),
@@ -109,6 +110,7 @@ EVENT_RULES: dict[str, tuple[str, str]] = {
     "orb_moved": ("8.3", "mission"),
     "order_changed": ("1.5, 9.3", "core"),
     "passed": ("1.4, 1.5, 9.3", "core"),
+    "overwatch_declared": ("rules/KT21.md 3.5", "core"),
     "pathfinders_medic_used": ("team rules (teams/pathfinders)", "team rule"),
     "photon_grenade": ("team rules (teams/pathfinders)", "team rule"),
     "ploy_used": ("7.1", "ploy"),
@@ -143,6 +145,7 @@ EVENT_RULES: dict[str, tuple[str, str]] = {
     "swept_token": ("8.4", "mission"),
     "tac_op_revealed": ("8.4", "mission"),
     "tac_op_selected": ("8.4", "mission"),
+    "tac_op_unimplemented": ("KT21 15.3", "mission"),
     "team_rule_selected": ("team rules (teams/legionaries)", "team rule"),
     "team_rule_used": ("team rules (teams/hierotek_circle)", "team rule"),
     "token_gained": ("team rules (teams/hierotek_circle)", "team rule"),
@@ -175,11 +178,24 @@ def _team_rule(section: str) -> str:
     return section[section.find("(") + 1 : -1] if "(" in section else ""
 
 
+def kt24_event_rule(kind: str) -> tuple[str, str]:
+    """``(section of rules/KT24.md, source)`` of the event kind ``kind``
+    (:data:`EVENT_RULES`; ``("", "core")`` for a kind it does not list)."""
+    return EVENT_RULES.get(kind, ("", "core"))
+
+
 def explain_event(
-    events: Sequence[Event], words: tuple[str, ...], text: str, where: str = ""
+    events: Sequence[Event],
+    words: tuple[str, ...],
+    text: str,
+    where: str = "",
+    *,
+    rule_of: Callable[[str], tuple[str, str]] = kt24_event_rule,
 ) -> Ruling:
     """The ruling of ``event N`` over ``events`` (numbered from 1, in the order they
-    happened; ``where`` says where they come from, for the answer).
+    happened; ``where`` says where they come from, for the answer). ``rule_of(kind)`` gives
+    a kind's section and source (default KT24's, :func:`kt24_event_rule`; a ruleset's
+    explain passes its own, :mod:`engine.explain.kt21_events`).
 
     Raises:
         QueryError: N is past the last event (names N and how many there are)."""
@@ -189,7 +205,7 @@ def explain_event(
             f"event {n} does not exist: there are {len(events)} events{where and ' ' + where}"
         )
     e = events[n - 1]
-    section, source = EVENT_RULES.get(e.kind, ("", "core"))
+    section, source = rule_of(e.kind)
     said = (narrate(e) or e.kind.replace("_", " ")).strip()
     steps = [Step("kind", e.kind, said, section, source)]
     data: dict[str, Any] = {"number": n, "event": e.as_dict(), "rule": section}

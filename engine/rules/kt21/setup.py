@@ -6,8 +6,7 @@
    Attacker has the other; each player starts with the sequence's CP
    (:data:`~engine.rules.kt21.roles.START_CP`: 3 or 2).
 2. The set-up steps rule modules add (``Hooks.setup_step``: tac ops, equipment), then the
-   barricades: not played yet (the engine has no KT21 barricade to set up): reported with a
-   ``rule_not_played`` event, never skipped in silence.
+   barricades, two each alternating from the Defender (:mod:`engine.rules.kt21.barricades`).
 3. :class:`DeployFrame`: Critical Operations 2022 sets up three numerically even groups per
    player alternating from the Defender (1.2 step 8); the Core Book and Lite set up the
    whole kill teams, the Defender's first (1.3, 1.4). Each operative is set up wholly
@@ -18,8 +17,8 @@
    both are revealed and resolved, the Attacker's first. Infiltrate lets its player change
    one operative's order once as it activates in TP1; Recon lets one operative wholly
    within its drop zone make a free Dash (:class:`ReconFrame`; "as if it could FLY" is
-   reported, ``rule_not_played``: the Dash moves as a Dash); Fortify's extra barricade is
-   reported (``rule_not_played``).
+   reported, ``rule_not_played``: the Dash moves as a Dash); Fortify sets up one more
+   barricade (:func:`engine.rules.kt21.barricades.fortify_frame`).
 5. The first turning point's initiative (2.1): Critical Operations 2022 from the scouting
    options (UNCONFIRMED, digest 1.2 step 10: Fortify beats Infiltrate, Infiltrate beats Recon,
    Recon beats Fortify, the player whose option beats the other's has initiative; the same
@@ -42,7 +41,7 @@ from engine.game.secrets import SecretSelection, register_secret, with_facts
 from engine.game.state import PLAYERS, GameState, other
 from engine.game.universal.activation import start_free_action
 from engine.game.work import Work
-from engine.rules.kt21 import roles
+from engine.rules.kt21 import barricades, roles
 from engine.rules.kt21.turning_point import TurningPointFrame
 
 __all__ = [
@@ -83,7 +82,8 @@ class SetupFrame:
 
     Attributes:
         stage: ``"roll"``, ``"roles"`` (the winner decides), ``"zone"`` (the Defender picks
-            a drop zone), ``"steps"`` (the set-up steps), ``"deploy"`` (deployment next).
+            a drop zone), ``"steps"`` (the set-up steps), ``"deploy"`` (the barricades
+            next), ``"barricades"`` (deployment next).
         winner: the roll-off winner.
     """
 
@@ -103,13 +103,10 @@ class SetupFrame:
                 frame = step(w)
                 if frame is not None:
                     w.stack.append(frame)
+        elif self.stage == "deploy":
+            w.replace_top(stage="barricades")
+            barricades.start(w)  # 1.2 step 7: then deployment
         else:
-            w.emit(
-                "rule_not_played",
-                player="",
-                rule='barricades (2 each, within 6" of the own drop zone)',
-                why="the engine has no KT21 barricade to set up yet (rules/KT21.md 1.2 step 7)",
-            )
             _start_deployment(w)
 
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:
@@ -336,13 +333,6 @@ class ScoutingFrame:
             w.emit("rule_used", player=p, rule=f"Scouting: {choice}", trigger="scouting")
             if choice == "infiltrate":
                 w.count(p, roles.INFILTRATE_KEY, 1 - w.count(p, roles.INFILTRATE_KEY))
-            elif choice == "fortify":
-                w.emit(
-                    "rule_not_played",
-                    player=p,
-                    rule="Fortify (one more barricade wholly within its territory)",
-                    why="the engine has no KT21 barricade to set up yet (rules/KT21.md 1.2)",
-                )
         a, b = picks["A"], picks["B"]
         if w.ctx.options.mission == "corebook_2021":
             winner = first  # UNCONFIRMED (1.3): the Attacker, as [SIM] does
@@ -352,6 +342,8 @@ class ScoutingFrame:
         for p in (other(first), first):  # pushed last-first: the Attacker's Recon first
             if picks[p] == "recon":
                 w.stack.append(ReconFrame(player=p))
+            elif picks[p] == "fortify":  # one more barricade (:mod:`.barricades`)
+                w.stack.append(barricades.fortify_frame(w, p))
 
     def _initiative(self, w: Work, player: str) -> None:
         w.initiative = player
