@@ -21,7 +21,8 @@ listed legal actions, and returns one of them:
 - ``tac archetype`` (15.3): Seek and Destroy when offered (the agent plays for kills), else
   the first listed; no KT21 tac op scores yet.
 - ``overwatch`` (3.5): the operative with the best Overwatch shot now (BS 1 worse) when it is
-  worth at least :data:`~engine.agents.action_choices.OPPORTUNITY`, else Pass.
+  worth at least :data:`OVERWATCH_MIN` (it costs no AP: only the operative's one Overwatch
+  of the turning point), else Pass.
 - ``invulnerable_save`` (10.3) and ``kt21_cover_save`` (10.2): the dice core's choice of
   least expected damage against the retained attack dice
   (:func:`~engine.dice.kt21.defence_choice`).
@@ -69,6 +70,7 @@ from engine.rules.kt21.fight import Kt21FightFrame
 from engine.rules.kt21.shoot import Kt21ShootFrame
 
 __all__ = [
+    "OVERWATCH_MIN",
     "SCOUTING_PREFERENCE",
     "TAC_ARCHETYPE",
     "deploy_order",
@@ -90,6 +92,8 @@ Handler = Callable[[Work, str, list[Action]], Action]
 
 SCOUTING_PREFERENCE = ("recon", "infiltrate", "fortify")
 """The scouting options in the agent's order of preference (module docstring)."""
+OVERWATCH_MIN = 0.05
+"""The least value (operatives) of an Overwatch shot the agent takes (module docstring)."""
 TAC_ARCHETYPE = "seek-and-destroy"
 """The tac op archetype the agent selects when offered (module docstring)."""
 
@@ -171,8 +175,8 @@ def overwatch_value(w: Work, o: OperativeState) -> float:
 
 
 def overwatch(w: Work, me: str, legal: list[Action]) -> Action:
-    """The Overwatch of best value worth :data:`OPPORTUNITY`, else Pass."""
-    best: tuple[float, Action] = (OPPORTUNITY, Action("Pass"))
+    """The Overwatch of best value worth :data:`OVERWATCH_MIN`, else Pass."""
+    best: tuple[float, Action] = (OVERWATCH_MIN, Action("Pass"))
     for a in legal:
         if a.verb != "Act" or not a.op:
             continue
