@@ -51,7 +51,8 @@ Decisions (``rules/KT24.md`` section in brackets):
     VP scored at the end of the turning point, weighed by the clock
     (:meth:`~engine.agents.mission_choices.MissionSense.action_gain`); with AP left, the
     shot it could still take. One that scores nothing is not performed.
-  - Moves (Reposition, Dash, Fall Back, Charge): the destination's position value: minus
+  - Moves (Reposition, Dash, Fall Back, Charge; KT21's Normal Move): the destination's
+    position value: minus
     the exposure to enemy shooting (each enemy's best ranged weapon against it there, with
     cover and obscured; none while it is within an enemy's control range, where enemies
     cannot shoot it; an expended enemy counts less, and in the last turning point only
@@ -129,6 +130,19 @@ Decisions (``rules/KT24.md`` section in brackets):
   away.
 - Anything else (Torrent: every offered secondary target is taken; other decisions): the
   first listed action.
+
+**KT21** (``rules/KT21.md``): the same rules of thumb read what the state offers, never
+which ruleset is in play. The move actions are the verbs whose movement the core knows
+(:data:`engine.game.universal.movement.MOVE_ACTION`: KT21's Normal Move is the plain move,
+as Reposition is KT24's); KT21's Overwatch action is scored as a shot (BS 1 worse). A weapon
+profile carrying KT21 rules, or a KT21 team file's profile, is valued by the KT21 dice core
+(:mod:`engine.advice.kt21_values`: DF, AP/P, invulnerable and cover saves, the optimal fight
+with strike and parry), a valid target being one neither Obscured nor a Conceal target in
+Cover (8.5). The KT21 decision kinds (``roles``, ``deploy_order``, ``scouting``, ``recon``,
+``tac archetype``, ``overwatch``, ``invulnerable_save``, ``kt21_cover_save``, ``fusillade``,
+``kt21_fight_weapon``, ``kt21_fight_resolve``, and the re-roll and dice-ploy windows of a
+KT21 attack) are answered by :mod:`engine.agents.kt21_choices`, whose docstring gives each
+rule of thumb.
 
 Approximations, documented: threats are judged from enemies' current positions; Vantage
 accuracy and Seek rules are ignored when scoring (the engine still applies them); a
