@@ -47,7 +47,8 @@ def retained_shot_value(w: Work, f: shoot_action.ShootFrame, n: int, c: int) -> 
     if dev >= wounds:
         return 1.0 + DAMAGE_WEIGHT * wounds / maxw
     left = wounds - dev
-    dice = max(0, 3 - max(d.piercing, d.piercing_crits if c else 0))
+    # The defence dice of the target's datacard (3 in KT24, 4.5; KT21's DF).
+    dice = max(0, w.ctx.datacards[t.id].defence - max(d.piercing, d.piercing_crits if c else 0))
     improved = f.cover_improved(w)
     both = f.cover_both(w) if improved else False
     opts = choices.cover_save_options(prof, n, c, save, left, f.cover, improved, both)

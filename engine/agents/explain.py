@@ -16,10 +16,12 @@ from typing import Protocol, runtime_checkable
 
 import attrs
 
-from engine.advice.shots import shot_setup
+from engine.advice.shots import kt21_setup, shot_setup
 from engine.agents.position import exposure, fight_kill_chance
+from engine.dice.kt21 import kt21_shoot
 from engine.dice.shoot import shoot
-from engine.game.actions import MOVE_VERBS, Action, format_action
+from engine.game.actions import Action, format_action
+from engine.game.universal.movement import MOVE_ACTION
 from engine.game.weapons import find_weapon
 from engine.game.work import Work
 
@@ -109,14 +111,21 @@ class Ranked:
 
 def action_note(w: Work, a: Action) -> str:
     """What an action's score is made of, in a few words (for the heuristic agent's
-    ``explain``): a Shoot's exact expected damage and kill chance, a Fight's kill chance, a move's
-    destination exposure."""
+    ``explain``): a Shoot's (or a KT21 Overwatch's) exact expected damage and kill chance, a
+    Fight's kill chance, a move's destination exposure."""
     v = a.verb
-    if v == "Shoot" and a.op and a.weapon and a.target:
+    if v in ("Shoot", "Overwatch") and a.op and a.weapon and a.target:
         o, t = w.op(a.op), w.op(a.target)
         if t.player == o.player:
             return "shot at its own operative"
         name, _, _ = find_weapon(w, o, a.weapon, "ranged")
+        k21 = kt21_setup(w, o, w.place(o), name, t, 0 if v == "Shoot" else 1)
+        if k21 is not None:
+            r21 = kt21_shoot(*k21)
+            return (
+                f"shot: {float(r21.expected_damage):.1f} expected damage, "
+                f"{float(r21.kill_probability):.0%} kill"
+            )
         prof, target = shot_setup(w, o, w.place(o), name, t, False)
         res = shoot(prof, target)
         return (
@@ -126,7 +135,7 @@ def action_note(w: Work, a: Action) -> str:
     if v in ("Fight", "Hatchway fight") and a.op and a.target:
         o, t = w.op(a.op), w.op(a.target)
         return f"fight: {fight_kill_chance(w, o, a.weapon, t):.0%} kill"
-    if v in MOVE_VERBS and a.op and a.point is not None:
+    if v in MOVE_ACTION and a.op and a.point is not None:
         o = w.op(a.op)
         p = w.ctx.placement(o.id, *a.point)
         return f"move: exposure {exposure(w, o, p, o.order):.2f} there"

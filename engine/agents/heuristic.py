@@ -51,7 +51,8 @@ Decisions (``rules/KT24.md`` section in brackets):
     VP scored at the end of the turning point, weighed by the clock
     (:meth:`~engine.agents.mission_choices.MissionSense.action_gain`); with AP left, the
     shot it could still take. One that scores nothing is not performed.
-  - Moves (Reposition, Dash, Fall Back, Charge): the destination's position value: minus
+  - Moves (Reposition, Dash, Fall Back, Charge; KT21's Normal Move): the destination's
+    position value: minus
     the exposure to enemy shooting (each enemy's best ranged weapon against it there, with
     cover and obscured; none while it is within an enemy's control range, where enemies
     cannot shoot it; an expended enemy counts less, and in the last turning point only
@@ -130,6 +131,19 @@ Decisions (``rules/KT24.md`` section in brackets):
 - Anything else (Torrent: every offered secondary target is taken; other decisions): the
   first listed action.
 
+**KT21** (``rules/KT21.md``): the same rules of thumb read what the state offers, never
+which ruleset is in play. The move actions are the verbs whose movement the core knows
+(:data:`engine.game.universal.movement.MOVE_ACTION`: KT21's Normal Move is the plain move,
+as Reposition is KT24's); KT21's Overwatch action is scored as a shot (BS 1 worse). A weapon
+profile carrying KT21 rules, or a KT21 team file's profile, is valued by the KT21 dice core
+(:mod:`engine.advice.kt21_values`: DF, AP/P, invulnerable and cover saves, the optimal fight
+with strike and parry), a valid target being one neither Obscured nor a Conceal target in
+Cover (8.5). The KT21 decision kinds (``roles``, ``deploy_order``, ``scouting``, ``recon``,
+``tac archetype``, ``overwatch``, ``invulnerable_save``, ``kt21_cover_save``, ``fusillade``,
+``kt21_fight_weapon``, ``kt21_fight_resolve``, and the re-roll and dice-ploy windows of a
+KT21 attack) are answered by :mod:`engine.agents.kt21_choices`, whose docstring gives each
+rule of thumb.
+
 Approximations, documented: threats are judged from enemies' current positions; Vantage
 accuracy and Seek rules are ignored when scoring (the engine still applies them); a
 destination's value ignores what the operative's move changes for its friends; the mission
@@ -156,7 +170,13 @@ from engine.advice import (
     DecisionView,
     best_shot_now,
 )
-from engine.agents import attack_choices, equipment_choices, mission_choices, ploy_choices
+from engine.agents import (
+    attack_choices,
+    equipment_choices,
+    kt21_choices,
+    mission_choices,
+    ploy_choices,
+)
 from engine.agents.action_choices import (
     OPPORTUNITY,
     best_opportunity,
@@ -193,11 +213,12 @@ from engine.agents.position import (
     shot_bounds,
     shot_kill_chance,
 )
-from engine.game.actions import MOVE_VERBS, Action
+from engine.game.actions import Action
 from engine.game.flow import list_complete_actions
 from engine.game.observation import Observation
 from engine.game.rule_actions import find_rule_action
 from engine.game.state import Decision, GameState, OperativeState, other
+from engine.game.universal.movement import MOVE_ACTION
 from engine.game.work import Work
 from engine.geometry import Placement
 from engine.rules.equipment.grenades import STUN_GRENADE
@@ -209,6 +230,27 @@ __all__ = ["CP_GAIN", "HeuristicAgent"]
 TOP_DESTINATIONS = 6
 #: Universal actions on objective markers, valued by the VP they bring (3.2, 8).
 MARKER_VERBS = ("Pick up", "Place marker")
+#: The attack actions valued as a shot: Shoot, and KT21's Overwatch (``rules/KT21.md`` 3.5).
+SHOOT_VERBS = ("Shoot", "Overwatch")
+
+
+def is_move(verb: str) -> bool:
+    """Whether ``verb`` is a move action (its movement query is known to the core,
+    :data:`engine.game.universal.movement.MOVE_ACTION`: Reposition, Dash, Fall Back, Charge,
+    KT21's Normal Move)."""
+    return verb in MOVE_ACTION
+
+
+def plain_move(legal: list[Action]) -> str:
+    """The verb of the plain move action among ``legal`` (the one that moves up to the
+    operative's Move: KT24's Reposition, KT21's Normal Move), Reposition when none is
+    listed."""
+    for a in legal:
+        if MOVE_ACTION.get(a.verb) == "reposition" and a.point is not None:
+            return a.verb
+    return "Reposition"
+
+
 #: How many move destinations contesting each objective marker get the full evaluation.
 MARKER_DESTINATIONS = 1
 
@@ -263,6 +305,24 @@ class HeuristicAgent:
             "tac op": self._tac_op,
             "op tokens": mission_choices.remove_tokens,
             "primary op": self._primary_op,
+            # The KT21 rules' decisions (engine.agents.kt21_choices).
+            "roles": kt21_choices.roles,
+            "deploy_order": kt21_choices.deploy_order,
+            "scouting": kt21_choices.scouting,
+            "recon": kt21_choices.recon,
+            "tac archetype": kt21_choices.tac_archetype,
+            "overwatch": kt21_choices.overwatch,
+            "invulnerable_save": kt21_choices.invulnerable_save,
+            "kt21_cover_save": kt21_choices.kt21_cover_save,
+            "fusillade": kt21_choices.fusillade,
+            "kt21_fight_weapon": kt21_choices.fight_weapon,
+            "kt21_fight_resolve": self._kt21_resolve,
+        }
+        # Decisions whose answer depends on the attack frame they are taken in: KT21's
+        # shooting attack and fight have their own dice (kt21_choices.is_kt21_attack).
+        self._kt21_frames: dict[str, Callable[[Work, str, list[Action]], Action]] = {
+            "reroll": kt21_choices.reroll,
+            "dice_ploy": kt21_choices.dice_ploy,
         }
 
     def act(self, state: GameState | Observation) -> Action:
@@ -292,6 +352,11 @@ class HeuristicAgent:
             self._why = (legal[0], "the only legal action")
             return legal[0]
         handler = self._handlers.get(node.kind)
+        if node.kind in self._kt21_frames:
+            if w is None:
+                w = DecisionView(state)
+            if kt21_choices.is_kt21_attack(w):
+                handler = self._kt21_frames[node.kind]
         if handler is None:
             self._why = (legal[0], f"no rule of thumb for {node.kind}: the first listed")
             return legal[0]
@@ -510,7 +575,7 @@ class HeuristicAgent:
         if first is None:
             return act
         shoots = first.verb in ("Shoot", "Fight")
-        if first.verb in MOVE_VERBS and first.verb != "Charge" and first.point is not None:
+        if is_move(first.verb) and first.verb != "Charge" and first.point is not None:
             q = view.op(o.id)
             p = view.ctx.placement(o.id, *first.point)
             shoots = best_shot_after(view, q, p, first.verb) >= OPPORTUNITY
@@ -561,8 +626,9 @@ class HeuristicAgent:
                 at = w.place(o)
                 here = exposure(w, o, at, o.order)
                 reach = w.move_stat(o)
+                verb = plain_move(legal)
                 spots = [
-                    Action("Reposition", op=o.id, point=(x, y, 0.0))
+                    Action(verb, op=o.id, point=(x, y, 0.0))
                     for x, y in cover_spots(w, at.base_mm)
                     if math.hypot(x - at.x, y - at.y) <= reach - 0.05
                 ]
@@ -620,7 +686,7 @@ class HeuristicAgent:
             v = a.verb
             if v == "End activation":
                 scored.append((base, i, a))
-            elif v == "Shoot":
+            elif v in SHOOT_VERBS:
                 value = shoot_action_value(w, o, a, mode)
                 assert a.target is not None
                 gain = sense.kill_gain(a.target, o.id)
@@ -645,7 +711,7 @@ class HeuristicAgent:
                 if gain > 0 and ap_left(cost) >= 1 and shoot_after:
                     gain += 0.9 * shot_now() / VP_VALUE  # the shot it may still take
                 scored.append((base + VP_VALUE * gain if gain > 0 else base - 0.01, i, a))
-            elif v in MOVE_VERBS and a.point is not None:
+            elif is_move(v) and a.point is not None:
                 moves.append((i, a))
             elif v == "Act" and a.text == STUN_GRENADE.text and a.target:
                 scored.append((base + stun_grenade_value(w, me, a.target), i, a))
@@ -830,3 +896,6 @@ class HeuristicAgent:
 
     def _resolve(self, w: Work, me: str, legal: list[Action]) -> Action:
         return attack_choices.resolve(self._state, w, me, legal)
+
+    def _kt21_resolve(self, w: Work, me: str, legal: list[Action]) -> Action:
+        return kt21_choices.fight_resolve(self._state, w, me, legal)

@@ -12,8 +12,19 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from engine.advice.kt21_values import (
+    kt21_attack,
+    kt21_defender,
+    kt21_fight_value,
+    kt21_fighter,
+    kt21_kill_chance,
+    kt21_profile,
+    kt21_shot_value,
+    kt21_team,
+)
 from engine.advice.shots import (
     best_shot_from,
+    kt21_setup,
     ranged_weapons,
     screened,
     shot_from,
@@ -22,6 +33,7 @@ from engine.advice.shots import (
 from engine.advice.values import DAMAGE_WEIGHT, fight_value, shot_value, starting_wounds
 from engine.advice.view import once
 from engine.agents.mission_choices import enemy_threat_weight
+from engine.dice.kt21 import Kt21Attack, Kt21Defender, Kt21Fighter, kt21_fight, kt21_shoot
 from engine.dice.profile import AttackProfile, Fighter, Target
 from engine.dice.rules import Blast, Torrent
 from engine.dice.shoot import shoot
@@ -29,9 +41,11 @@ from engine.game import attacks, universal
 from engine.game import fight as fight_action
 from engine.game.actions import Action
 from engine.game.state import OperativeState
+from engine.game.universal.movement import MOVE_ACTION
 from engine.game.work import Work
 from engine.geometry import Placement, sight
 from engine.geometry.model import TerrainType
+from engine.teams.model import WeaponProfile
 
 __all__ = [
     "EXPOSURE_WEIGHT",
@@ -87,8 +101,17 @@ def shot_kill_chance(w: Work, o: OperativeState, a: Action, mode: str) -> float:
         return 0.0
     pb = mode == "interrupt" and w.in_enemy_control_range(o)
     name, _, _ = universal.find_weapon(w, o, a.weapon, "ranged")
+    k21 = kt21_setup(w, o, w.place(o), name, t, _worsen(a))
+    if k21 is not None:
+        return kt21_kill_chance(*k21)
     prof, target = shot_setup(w, o, w.place(o), name, t, pb)
     return float(shoot(prof, target).kill_probability)
+
+
+def _worsen(a: Action) -> int:
+    """How much worse the BS of the attack ``a`` is: 1 for a KT21 Overwatch (any attack
+    action other than Shoot, ``rules/KT21.md`` 3.5), else 0."""
+    return 0 if a.verb == "Shoot" else 1
 
 
 def fight_kill_chance(w: Work, o: OperativeState, weapon: str | None, t: OperativeState) -> float:
@@ -98,6 +121,9 @@ def fight_kill_chance(w: Work, o: OperativeState, weapon: str | None, t: Operati
     from engine.dice.fight import fight
 
     assert weapon is not None
+    if kt21_team(w, o.id):
+        k21 = kt21_fight(*_kt21_fighters(w, o, weapon, t, fight_action.assists(w, o, t)))
+        return float(k21.defender.incapacitated_probability)
     pa = attacks.attack_profile(w, o, weapon, "melee", hit_change=-fight_action.assists(w, o, t))
     pd = AttackProfile(0, 6, 0, 0)
     if not any(e.kind == "no_retaliate" and e.op == t.id for e in w.effects):
@@ -109,6 +135,40 @@ def fight_kill_chance(w: Work, o: OperativeState, weapon: str | None, t: Operati
                 break
     res = fight(Fighter(pa, max(1, o.wounds)), Fighter(pd, max(1, t.wounds)), fallback=True)
     return float(res.defender.incapacitated_probability)
+
+
+def _kt21_melee(w: Work, o: OperativeState) -> list[WeaponProfile]:
+    """``o``'s melee profiles."""
+    return [prof for _, _, prof in universal.weapons_of(w, o.id, "melee")]
+
+
+def _kt21_fighters(
+    w: Work, o: OperativeState, weapon: str, t: OperativeState, support: int
+) -> tuple[Kt21Fighter, Kt21Fighter]:
+    """The KT21 fighters of ``o`` fighting ``t`` with ``weapon`` (``support`` supporting
+    operatives) and of ``t`` retaliating with its first melee profile (none: no dice, DC
+    16.17); for the kill chance (the value takes the defender's best weapon)."""
+    _, _, prof = universal.find_weapon(w, o, weapon, "melee")
+    mine = _kt21_melee(w, t)
+    d_support = fight_action.assists(w, t, o)
+    return kt21_fighter(w, o, prof, support), kt21_fighter(
+        w, t, mine[0] if mine else None, d_support
+    )
+
+
+def kt21_fight_worst(
+    w: Work, o: OperativeState, prof: WeaponProfile, t: OperativeState, support: int, d_support: int
+) -> float:
+    """The KT21 value (:func:`~engine.advice.kt21_values.kt21_fight_value`) of ``o``
+    fighting ``t`` with ``prof``, ``t`` retaliating with the melee profile worst for ``o``
+    (it selects its weapon, ``rules/KT21.md`` 11 step 2), or rolling no dice without one (DC
+    16.17); combat support counted for each side (11 step 3)."""
+    a = kt21_fighter(w, o, prof, support)
+    ma, md = starting_wounds(w, o), starting_wounds(w, t)
+    replies = [kt21_fighter(w, t, q, d_support) for q in _kt21_melee(w, t)] or [
+        kt21_fighter(w, t, None)
+    ]
+    return min(kt21_fight_value(a, ma, d, md) for d in replies)
 
 
 #: Every (in cover, obscured, improved cover) a target can have (improved only in cover).
@@ -140,24 +200,38 @@ def shot_bounds(
             continue
         save = w.ctx.datacards[t.id].save
         wounds, maxw = max(1, t.wounds), starting_wounds(w, t)
-        for name, _, reach in weapons:
-            ap = attacks.attack_profile(w, o, name, "ranged", hit_change=0)
-            top = max(
-                shot_value(ap, Target(save, wounds, c, ob, imp), maxw)
-                for c, ob, imp in _TARGET_STATES
-            )
+        for name, prof, reach in weapons:
+            if kt21_profile(w, o.id, prof):
+                top = _kt21_top(w, o, prof, t)
+            else:
+                ap = attacks.attack_profile(w, o, name, "ranged", hit_change=0)
+                top = max(
+                    shot_value(ap, Target(save, wounds, c, ob, imp), maxw)
+                    for c, ob, imp in _TARGET_STATES
+                )
             out.append((w.place(t), reach, top))
     return out
 
 
-def reachable_shot_bound(w: Work, o: OperativeState, distance: float) -> float:
+def _kt21_top(w: Work, o: OperativeState, prof: WeaponProfile, t: OperativeState) -> float:
+    """The largest KT21 shot value of ``o`` shooting ``t`` with ``prof``, in Cover or not
+    (an upper bound without sight)."""
+    a = kt21_attack(w, o, prof)
+    maxw = starting_wounds(w, t)
+    return max(kt21_shot_value(a, kt21_defender(w, t, c), maxw) for c in (False, True))
+
+
+def reachable_shot_bound(
+    w: Work, o: OperativeState, distance: float, after: str = "Reposition"
+) -> float:
     """An upper bound of the best shot ``o`` could take with an Engage order after a
-    Reposition of up to ``distance`` inches (no sight query: the largest value over every
-    cover/obscured state of each enemy within its weapon's reach plus ``distance``, and not
-    within a friendly's control range, 4.5)."""
-    weapons = ranged_weapons(w, o, True, "Reposition")
+    move action ``after`` (default Reposition) of up to ``distance`` inches (no sight
+    query: the largest value over every cover/obscured state of each enemy within its
+    weapon's reach plus ``distance``, and not within a friendly's control range, 4.5)."""
+    weapons = ranged_weapons(w, o, True, after)
     if not weapons:
         return 0.0
+    profiles = {name: prof for name, prof, _ in weapons}
     here = w.place(o)
     best = 0.0
     for t in w.enemies_of(o.id):
@@ -168,6 +242,10 @@ def reachable_shot_bound(w: Work, o: OperativeState, distance: float) -> float:
         save = w.ctx.datacards[t.id].save
         wounds, maxw = max(1, t.wounds), starting_wounds(w, t)
         for name in in_reach:
+            prof = profiles[name]
+            if kt21_profile(w, o.id, prof):
+                best = max(best, _kt21_top(w, o, prof, t))
+                continue
             ap = attacks.attack_profile(w, o, name, "ranged", hit_change=0)
             for c, ob, imp in _TARGET_STATES:
                 best = max(best, shot_value(ap, Target(save, wounds, c, ob, imp), maxw))
@@ -257,6 +335,11 @@ def fight_action_value(w: Work, o: OperativeState, weapon: str | None, t: Operat
     """Exact value of ``o`` fighting ``t`` with ``weapon`` now (assists counted; the
     defender retaliates with its best weapon, or not at all when it cannot)."""
     assert weapon is not None
+    if kt21_team(w, o.id):
+        _, _, prof = universal.find_weapon(w, o, weapon, "melee")
+        return kt21_fight_worst(
+            w, o, prof, t, fight_action.assists(w, o, t), fight_action.assists(w, t, o)
+        )
     pa = attacks.attack_profile(w, o, weapon, "melee", hit_change=-fight_action.assists(w, o, t))
     if any(e.kind == "no_retaliate" and e.op == t.id for e in w.effects):
         return _unanswered_fight_value(w, o, pa, t)
@@ -266,7 +349,11 @@ def fight_action_value(w: Work, o: OperativeState, weapon: str | None, t: Operat
 def fight_from(w: Work, o: OperativeState, p: Placement, t: OperativeState) -> float:
     """Value of the best fight ``o`` would start from ``p`` against ``t`` (no assists)."""
     best = 0.0
+    k21 = kt21_team(w, o.id)
     for name, _, prof in universal.weapons_of(w, o.id, "melee"):
+        if k21:
+            best = max(best, kt21_fight_worst(w, o, prof, t, 0, 0))
+            continue
         if universal.weapon_usable(w, o, name, prof) is None:
             pa = attacks.attack_profile(w, o, name, "melee")
             best = max(best, _worst_retaliation(w, o, pa, t, 0, usable_only=False))
@@ -307,6 +394,8 @@ def _threat_profiles(w: Work, e: OperativeState) -> list[AttackProfile]:
 def _threat(w: Work, e: OperativeState, o: OperativeState, p: Placement, order: str) -> float:
     """How much enemy ``e`` threatens ``o`` standing at ``p`` with ``order``: its best
     ranged weapon's shot value when ``o`` there is a valid target for it, else 0."""
+    if kt21_team(w, e.id):
+        return _kt21_threat(w, e, o, p, order)
     profiles = _threat_profiles(w, e)
     if not profiles:
         return 0.0
@@ -324,6 +413,40 @@ def _threat(w: Work, e: OperativeState, o: OperativeState, p: Placement, order: 
     for ap in profiles:
         best = max(best, shot_value(ap, target, maxw))
     return best
+
+
+def _kt21_threat(w: Work, e: OperativeState, o: OperativeState, p: Placement, order: str) -> float:
+    """:func:`_threat` of a KT21 enemy: its best KT21 shot at ``o`` at ``p`` when ``o`` there
+    is a valid target for it (Visible, not Obscured, not in Cover with a Conceal order,
+    ``rules/KT21.md`` 8.5; Rng x), else 0."""
+    profiles = once(
+        w,
+        ("kt21 threat", e.id),
+        lambda: [
+            (kt21_attack(w, e, prof), _range(prof))
+            for _, _, prof in universal.weapons_of(w, e.id, "ranged")
+        ],
+    )
+    if not profiles:
+        return 0.0
+    kz = w.kz
+    pe = w.place(e)
+    if not w.ctx.visible(kz, pe, p):
+        return 0.0
+    tg = w.ctx.targeting(kz, pe, p)
+    if tg.obscured or (order == "conceal" and tg.in_cover):
+        return 0.0
+    d = sight.distance(pe, p)
+    target = kt21_defender(w, o, bool(tg.in_cover) and d > 2.0 + 1e-6)
+    maxw = starting_wounds(w, o)
+    return max(
+        (kt21_shot_value(a, target, maxw) for a, reach in profiles if d <= reach), default=0.0
+    )
+
+
+def _range(prof: WeaponProfile) -> float:
+    rng = prof.kt21_rules.value("Rng")
+    return math.inf if rng is None else float(rng) + 1e-6
 
 
 def exposure(
@@ -426,7 +549,7 @@ def safe_advance(
     start_enemy, start_marker = _nearest_enemy(w, o, here), _nearest_marker(w, here)
     ranked = []
     for k, a in enumerate(moves):
-        if a.verb not in ("Reposition", "Dash") or a.point is None:
+        if MOVE_ACTION.get(a.verb) not in ("reposition", "dash") or a.point is None:
             continue
         p = w.ctx.placement(o.id, *a.point)
         gain = max(start_enemy - _nearest_enemy(w, o, p), start_marker - _nearest_marker(w, p))
@@ -511,6 +634,9 @@ def shoot_action_value(w: Work, o: OperativeState, a: Action, mode: str) -> floa
     name, _, prof = universal.find_weapon(w, o, a.weapon, "ranged")
     t = w.op(a.target)
     here = w.place(o)
+    k21 = kt21_setup(w, o, here, name, t, _worsen(a))
+    if k21 is not None:
+        return _kt21_shoot_action_value(w, o, prof, k21, t)
     v = shot_from(w, o, here, name, t, pb)
     if t.player == o.player:  # a team weapon rule's own primary target (e.g. Explosive*)
         v = -v
@@ -538,6 +664,35 @@ def shoot_action_value(w: Work, o: OperativeState, a: Action, mode: str) -> floa
         hit = attacks.attack_profile(w, o, name, "ranged").hit
         exp = sum(2 * f for f in range(1, hit)) / 6
         v -= DAMAGE_WEIGHT * exp / starting_wounds(w, o)
+    return v
+
+
+def _kt21_shoot_action_value(
+    w: Work,
+    o: OperativeState,
+    prof: WeaponProfile,
+    setup: tuple[Kt21Attack, Kt21Defender],
+    t: OperativeState,
+) -> float:
+    """:func:`shoot_action_value` of a KT21 attack (``rules/KT21.md`` 10, 12): the exact
+    shot (mortal wounds, Stun's crit and the defender's best saves in the dice core), Blast x
+    secondaries (each other operative within x of the target and Visible to it, not in Cover;
+    friendly ones subtract), less Hot's expected mortal wounds on the shooter. Torrent,
+    Fusillade and Splash on others are not counted (the engine still plays them)."""
+    attack, defender = setup
+    v = kt21_shot_value(attack, defender, starting_wounds(w, t))
+    blast = prof.kt21_rules.value("Blast")
+    if blast:
+        tp = w.place(t)
+        for q in w.alive():
+            if q.id in (t.id, o.id):
+                continue
+            if w.distance(tp, w.place(q)) <= blast + 1e-6 and w.ctx.visible(w.kz, tp, w.place(q)):
+                sv = kt21_shot_value(attack, kt21_defender(w, q, False), starting_wounds(w, q))
+                v += sv if q.player != o.player else -sv
+    hot = kt21_shoot(attack, defender).hot
+    if hot is not None:
+        v -= DAMAGE_WEIGHT * float(hot.mean()) / starting_wounds(w, o)
     return v
 
 
