@@ -2,9 +2,8 @@
 explain --ruleset kt21``, records and scenario files that name their ruleset, the matchup
 under a ruleset, the environments' ruleset option and narration that never fails on an event.
 
-Battles here are played with the KT24 Kasrkin and Legionaries under KT21 (a KT21 battle is
-set up from any roster): the built-in KT21 teams are another part of issue 32, and the test
-of the KT21 default teams checks both what happens before and after they are built in. No
+Battles here are played with the built-in KT21 Kasrkin and Legionaries under KT21 and the
+KT24 ones under KT24 (each ruleset plays only teams of its edition, ``rules/KT21.md`` 4.1). No
 test depends on what an agent decides: only on the ruleset a battle, record or scenario is
 played under and on the errors the doors give.
 """
@@ -90,12 +89,13 @@ def test_ruleset_default_teams_table_names_every_ruleset_the_engine_plays() -> N
 
 def test_kt21_matchup_plays_critical_operations_2022_by_default() -> None:
     """``rules/KT21.md`` 1.2 (digest decision 7): a KT21 battle plays Critical Operations 2022
-    unless another game sequence is chosen; a KT24 team played under KT21 is said in a note,
-    not refused (any roster sets up a KT21 battle)."""
+    unless another game sequence is chosen; a KT24 team is refused under KT21 before any
+    battle, the message naming the team and the edition (4.1: KT21 datacards differ)."""
     m = make_matchup(MatchupChoice(ruleset="kt21", teams=KT21_TEAMS))
     assert m.options.ruleset == "kt21" and m.options.mission == "critical_ops_2022"
     assert m.new_game().ctx.rules.ruleset is KT21
-    assert any("Kasrkin is a kt24 team" in n and "kt21" in n for n in m.notes)
+    with pytest.raises(BattleError, match=r"'kasrkin'.*KT24 datacards.*KT21 teams only"):
+        make_matchup(MatchupChoice(ruleset="kt21", teams=KT24_TEAMS))
     lite = make_matchup(MatchupChoice(ruleset="kt21", teams=KT21_TEAMS, mission="lite"))
     assert lite.options.mission == "lite"
     plain = make_matchup()
@@ -118,21 +118,24 @@ def test_mission_of_another_ruleset_is_refused(ruleset: str, mission: str, named
     """Each ruleset plays only its own missions (``rules/KT21.md`` 1, ``rules/KT24.md`` 8): a
     mission of the other edition, or no mission at all, is refused before any battle, the
     message naming the mission."""
+    teams = KT21_TEAMS if ruleset == "kt21" else KT24_TEAMS
     with pytest.raises(BattleError, match=named) as got:
-        make_matchup(MatchupChoice(ruleset=ruleset, teams=KT24_TEAMS, mission=mission))
+        make_matchup(MatchupChoice(ruleset=ruleset, teams=teams, mission=mission))
     assert repr(mission) in str(got.value)
 
 
 def test_kt21_refuses_options_its_rules_do_not_play() -> None:
     """An option is refused rather than silently ignored when the ruleset's rules do not
     play it: KT24's universal equipment (the KT21 rules install no equipment selection) and
-    an op name the KT21 ruleset does not know (no KT21 op is sourced by the flow yet); the
-    empty selection ``none`` means nothing and is accepted."""
+    an op name the KT21 ruleset does not have (no KT21 mission card or tac op text is
+    sourced, ``rules/KT21.md`` 15.3), never suggesting a KT24 op in its place; the empty
+    selection ``none`` means nothing and is accepted."""
     with pytest.raises(BattleError, match=r"player A: equipment.*ruleset kt21"):
         make_matchup(MatchupChoice(ruleset="kt21", teams=KT21_TEAMS, equipment=("Mines", None)))
-    with pytest.raises(BattleError, match=r"ruleset kt21 has no crit op 'Secure'"):
+    with pytest.raises(BattleError, match=r"'crit_op': KT21 mission 'Secure' is not") as got:
         make_matchup(MatchupChoice(ruleset="kt21", teams=KT21_TEAMS, crit_op="Secure"))
-    with pytest.raises(BattleError, match=r"ruleset kt21 has no tac op 'Rout' \(player B\)"):
+    assert "did you mean" not in str(got.value)
+    with pytest.raises(BattleError, match=r"player B's KT21 tac op 'Rout' is not implemented"):
         make_matchup(MatchupChoice(ruleset="kt21", teams=KT21_TEAMS, tac_ops=(None, "Rout")))
     m = make_matchup(MatchupChoice(ruleset="kt21", teams=KT21_TEAMS, equipment=("none", None)))
     assert m.options.equipment == ()
@@ -284,12 +287,14 @@ at = [20, 8]
 
 
 def _scenario(tmp_path: Path, ruleset: str) -> Path:
+    """A scenario file of ``ruleset`` with the probe and target teams of its edition."""
     path = tmp_path / f"{ruleset}.toml"
+    prefix = "kt21_" if ruleset == "kt21" else ""
     path.write_text(
         _SCENARIO.format(
             kz=ROOT / "scenarios/killzones/range.toml",
-            probe=ROOT / "scenarios/teams/probe.json",
-            target=ROOT / "scenarios/teams/target.json",
+            probe=ROOT / f"scenarios/teams/{prefix}probe.json",
+            target=ROOT / f"scenarios/teams/{prefix}target.json",
             ruleset=ruleset,
         ),
         encoding="utf-8",

@@ -18,6 +18,7 @@ from engine.game.events import Event
 from engine.game.observation import observe
 from engine.game.scenario import position
 from engine.game.state import Chance, Decision, GameState, Terminal
+from engine.game.work import Work
 from engine.geometry import load_killzone
 from engine.rules.kt21 import attack_actions
 from engine.rules.kt21.firefight import FirefightFrame
@@ -83,6 +84,28 @@ def _new(mission: str = "critical_ops_2022", a: int = 3, b: int = 3) -> GameStat
     return new_game(KZ, _roster(a), _probes(b), GameOptions(ruleset="kt21", mission=mission))
 
 
+def _tac_ops(state: GameState) -> tuple[GameState, list[Event]]:
+    """Both players select their tac ops (the mission's set-up step before the barricades
+    and the deployment, 1.2 steps 5, 7, 8): each its first archetype, whose ops are all
+    unsourced (15.3), so one decision each."""
+    events: list[Event] = []
+    while isinstance(state.node, Decision) and state.node.kind == "tac archetype":
+        state, ev = state.apply(state.legal_actions()[0])
+        events += ev
+    return state, events
+
+
+def _set_up(state: GameState, *actions: str) -> tuple[GameState, list[Event]]:
+    """Play ``actions`` (the roll-off, the Defender, its drop zone), then the tac op
+    selection (:func:`_tac_ops`) and the barricades (each at its first listed spot)."""
+    state, events = _play(state, *actions)
+    state, more = _tac_ops(state)
+    while state.node == Decision(getattr(state.node, "player", ""), "equipment_setup"):
+        state, ev = state.apply(state.legal_actions()[0])
+        more += ev
+    return state, events + more
+
+
 def test_set_up_roll_off_winner_names_the_defender_who_picks_the_drop_zone() -> None:
     """1.2 step 3: the roll-off winner (A rolled 5 against 2) decides who is the Defender;
     the Defender (B) picks its drop zone and the Attacker has the other; step 4: each
@@ -128,7 +151,7 @@ def test_deployment_alternates_thirds_from_the_defender_each_with_a_chosen_order
     """1.2 step 8: three numerically even groups per player (3 operatives: 1/1/1)
     alternating from the Defender (B); each operative set up gets the order its player
     chooses (here Engage, which KT24 never gives at set-up)."""
-    s, _ = _play(_new(), "roll 5,2", "Op defender B", "Drop zone A")
+    s, _ = _set_up(_new(), "roll 5,2", "Op defender B", "Drop zone A")
     assert isinstance(s.stack[-1], DeployFrame)
     assert s.stack[-1].turns == (("B", 1), ("A", 1), ("B", 1), ("A", 1), ("B", 1), ("A", 1))
     assert s.node == Decision("B", "deploy")
@@ -144,13 +167,13 @@ def test_deployment_alternates_thirds_from_the_defender_each_with_a_chosen_order
 @pytest.mark.parametrize("mission", ["corebook_2021", "lite"])
 def test_core_book_and_lite_deploy_whole_teams_defender_first(mission: str) -> None:
     """1.3, 1.4: the Defender sets up all its operatives, then the Attacker."""
-    s, _ = _play(_new(mission), "roll 1,6", "Op defender A", "Drop zone A")
+    s, _ = _set_up(_new(mission), "roll 1,6", "Op defender A", "Drop zone A")
     assert s.stack[-1].turns == (("A", 3), ("B", 3))
 
 
 def _deployed(mission: str = "critical_ops_2022") -> GameState:
     """A real battle set up: A the Defender, every operative Conceal."""
-    s, _ = _play(_new(mission, 1, 1), "roll 6,1", "Op defender A", "Drop zone A")
+    s, _ = _set_up(_new(mission, 1, 1), "roll 6,1", "Op defender A", "Drop zone A")
     while isinstance(s.node, Decision) and s.node.kind in ("deploy", "deploy_order"):
         if s.node.kind == "deploy_order":
             s, _ = _play(s, "Op order conceal")
@@ -328,13 +351,13 @@ def test_never_more_than_two_activations_in_a_row() -> None:
     assert [a.op for a in s.legal_actions()] == ["TAR-3", "TAR-3"]
 
 
-def test_overwatch_turn_is_a_pass_while_no_overwatch_is_in_play_and_resets_the_streak() -> None:
+def test_overwatch_turn_is_a_pass_when_no_operative_can_overwatch_and_resets_the_streak() -> None:
     """3.3, 3.4: a player with no ready operatives takes a turn each time it would be its
-    turn (here a pass: the KT21 Overwatch action is not in play yet); that turn lets the
-    opponent activate again and again, one at a time."""
+    turn; here a pass: A's Target Troopers carry only Pistols (Rng 8", 12 Rng x) and every
+    enemy is 24" away, so none has a valid target for an Overwatch (3.5). That turn lets the
+    opponent activate again and again, one at a time (never more than two in a row)."""
     ops = {k: {**v, "ready": k.startswith("PRO")} for k, v in FIELD.items()}
     s = _pos(_roster(3), _probes(3), ops, tp=2, turn="A")
-    assert attack_actions.OVERWATCH is None
     assert s.node == Decision("B", "activate")
     for op in ("PRO-1", "PRO-2", "PRO-3"):
         s, events = _play(s, f"Activate {op} engage", "End activation")
@@ -344,26 +367,65 @@ def test_overwatch_turn_is_a_pass_while_no_overwatch_is_in_play_and_resets_the_s
     assert s.tp == 3 or isinstance(s.node, Chance)
 
 
-def test_overwatch_is_a_free_action_not_an_activation(monkeypatch: pytest.MonkeyPatch) -> None:
-    """3.5, DC 1.5 (digest 16.30): with an Overwatch action in play (the KT24 Shoot stands
-    in for it here), A's Engage operative overwatches in A's turn as a free action; it stays
-    activated (not readied, not an activation) and cannot overwatch again this turning
-    point; a Conceal operative is not offered."""
-    monkeypatch.setattr(attack_actions, "OVERWATCH", attack_actions.ATTACK_ACTIONS[0])
-    ops = {
-        "TAR-1": {"at": (3, 5), "ready": False},
-        "TAR-2": {"at": (3, 9), "ready": False, "order": "conceal"},
-        "PRO-1": {"at": (27, 5)},
-        "PRO-2": {"at": (27, 9)},
-    }
-    s = _pos(_roster(2), _probes(2), ops, tp=2, turn="A")
+# A's Engage TAR-1 with PRO-1 6" away in the empty strip above the lanes (y 20: no terrain
+# between them), within its Pistol's Rng 8"; TAR-2 has a Conceal order.
+OVERWATCH_FIELD = {
+    "TAR-1": {"at": (3, 20), "ready": False},
+    "TAR-2": {"at": (3, 9), "ready": False, "order": "conceal"},
+    "PRO-1": {"at": (9, 20)},
+    "PRO-2": {"at": (27, 9)},
+}
+
+
+def test_overwatch_turn_shoots_once_with_bs_one_worse_as_a_free_action() -> None:
+    """3.5, DC 1.5 (digest 16.30): in A's turn with no ready operative, its Engage operative
+    not within Engagement Range overwatches: a free action (not an activation) that must be
+    its one shooting attack (``Overwatch TAR-1 pistol at PRO-1``, no other action, no End
+    activation before it). The Pistol's BS 3+ is worsened by 1 to 4+, so four 3s are all
+    misses (a Shoot would have hit four times). A Conceal operative is not offered."""
+    s = _pos(_roster(2), _probes(2), OVERWATCH_FIELD, tp=2, turn="A")
     assert s.node == Decision("A", "overwatch")
     assert {(a.verb, a.op) for a in s.legal_actions()} == {("Pass", ""), ("Act", "TAR-1")}
     s, events = _play(s, "Act TAR-1 overwatch")
     assert _kinds(events, "free_action_granted") and not _kinds(events, "activated")
-    s, _ = _play(s, "End activation")
+    assert [str(a) for a in s.legal_actions()] == ["Overwatch TAR-1 pistol at PRO-1"]
+    s, events = _play(s, "Overwatch TAR-1 pistol at PRO-1", "roll 3,3,3,3", "Decline")
+    assert _kinds(events, "overwatch_declared")[0]["target"] == "PRO-1"
+    assert _kinds(events, "attack_retained")[0]["normals"] == 0
+    assert _kinds(events, "free_action_ended") and not _kinds(events, "activation_ended")
     assert s.node == Decision("B", "activate")
-    s = _end_activation(_play(s, "Activate PRO-1 engage")[0])
-    assert s.node == Decision("B", "activate")  # A's turn: TAR-1 overwatched, so a pass
     top = s.stack[-1]
     assert isinstance(top, FirefightFrame) and (top.streak_player, top.streak) == ("A", 0)
+    tar1 = next(o for o in s.operatives if o.id == "TAR-1")
+    assert not tar1.ready
+
+
+def test_an_operative_overwatches_at_most_once_per_turning_point() -> None:
+    """3.5: each operative overwatches at most once per turning point. After TAR-1's
+    Overwatch, A's next turn (PRO-1's activation ended, PRO-2 still ready) offers it no
+    Overwatch: A has no other Engage operative, so the turn is a pass and B activates
+    again; the Overwatch action itself refuses it, naming the rule."""
+    s = _pos(_roster(2), _probes(2), OVERWATCH_FIELD, tp=2, turn="A")
+    s, _ = _play(s, "Act TAR-1 overwatch", "Overwatch TAR-1 pistol at PRO-1")
+    s, _ = _play(s, "roll 1,1,1,1", "Decline")
+    s, events = _play(s, "Activate PRO-1 engage", "End activation")
+    assert (_kinds(events, "passed")[-1]["player"], _kinds(events, "passed")[-1]["step"]) == (
+        "A",
+        "overwatch",
+    )
+    assert s.node == Decision("B", "activate")
+    w = Work(s)
+    assert attack_actions.overwatch_options(w, w.op("TAR-1")) == []
+    assert "already made an Overwatch" in str(attack_actions.overwatch_refusal(w, w.op("TAR-1")))
+
+
+def test_overwatch_is_never_an_action_of_an_activation() -> None:
+    """3.5: an Overwatch is not made during the operative's own activation: it is not
+    listed among an activating operative's actions and is refused there."""
+    ops = {**OVERWATCH_FIELD, "TAR-1": {"at": (3, 20)}}
+    s = _pos(_roster(2), _probes(2), ops, tp=2, turn="A")
+    s, _ = _play(s, "Activate TAR-1 engage")
+    assert not [a for a in s.legal_actions() if a.verb == "Overwatch"]
+    assert any(str(a) == "Shoot TAR-1 pistol at PRO-1" for a in s.legal_actions())
+    with pytest.raises(IllegalActionError, match="own activation"):
+        s.apply("Overwatch TAR-1 pistol at PRO-1")

@@ -80,12 +80,11 @@ def test_3_5_overwatches_a_valid_target_worth_it() -> None:
     assert _choice(s) == Action("Act", op="RED-1", text="overwatch")
 
 
-def test_3_5_passes_without_a_valid_target() -> None:
-    """BLU-7 Obscured behind the Heavy block is not a valid target (8.5): an Overwatch would
-    shoot nothing, so the agent passes."""
+def test_3_5_no_overwatch_without_a_valid_target() -> None:
+    """BLU-7 Obscured behind the Heavy block is not a valid target (8.5): RED-1 has no
+    Overwatch shot, so A's turn is a pass with nothing to decide and B activates."""
     s = pos({"RED-1": {"at": (3, 10), "ready": False}, "BLU-7": {"at": (27, 10)}}, tp=2, turn="A")
-    assert s.node.kind == "overwatch"  # type: ignore[union-attr]
-    assert _choice(s) == Action("Pass")
+    assert s.node.kind == "activate" and s.node.player == "B"  # type: ignore[union-attr]
 
 
 def _knife_fight(red_wounds: int, blu_wounds: int) -> GameState:

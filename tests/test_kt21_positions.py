@@ -48,15 +48,23 @@ def test_setup_position_starts_with_the_attacker_defender_roll_off() -> None:
 
 
 def test_deployment_position_is_the_real_battles_state() -> None:
-    """1.2 steps 3-8: a real battle where A wins the roll-off, is the Defender and takes
-    drop zone A reaches the same state as the deployment position naming A the Defender
-    with 3CP each (the step counter, the context and the events aside)."""
+    """1.2 steps 3-8: a real battle where A wins the roll-off, is the Defender, takes drop
+    zone A and both players select Security tac ops (step 5; none of its texts is sourced,
+    so the three are unsourced, 15.3) reaches the same state as the deployment position
+    naming A the Defender with 3CP each and those selections as the mission's facts (the
+    step counter, the context and the events aside)."""
     real = new_game(KZ, TARGET, PROBE, OPTIONS)
-    for a in ("roll 6,1", "Op defender A", "Drop zone A"):
+    for a in ("roll 6,1", "Op defender A", "Drop zone A", "Op tac security", "Op tac security"):
         real, _ = real.apply(a)
     while real.node == Decision(getattr(real.node, "player", ""), "equipment_setup"):
         real, _ = real.apply(real.legal_actions()[0])  # the barricades (1.2 step 7)
-    built = _pos(phase="deployment", cp=(3, 3), players={"A": {"uses": {"kt21_defender": 1}}})
+    tac_ops = {f"secret:{p}:kt21 tac ops": ["Security", "", "", ""] for p in "AB"}
+    built = _pos(
+        phase="deployment",
+        cp=(3, 3),
+        players={"A": {"uses": {"kt21_defender": 1}}},
+        mission={"facts": tac_ops},
+    )
     assert isinstance(built.stack[-1], DeployFrame)
     skip = {"ctx", "step", "_memo", "tokens"}  # the barricades aside
     for f in attrs.fields(GameState):

@@ -189,9 +189,10 @@ def test_6_1_no_shoot_within_engagement_range() -> None:
 
 
 def test_12_silent_lets_a_conceal_operative_shoot() -> None:
-    s = pos({"RED-3": {"at": (5, 14)}, "BLU-1": {"at": (16, 14)}}).apply("Activate RED-3 conceal")[
-        0
-    ]
+    """Silent: a Conceal operative may Shoot with that weapon (and only with it, 5). TP2:
+    from the second turning point the order is chosen as the operative activates (3.1)."""
+    ops = {"RED-3": {"at": (5, 14)}, "BLU-1": {"at": (16, 14)}}
+    s = pos(ops, tp=2).apply("Activate RED-3 conceal")[0]
     assert shots(s) == ["Shoot RED-3 silent gun at BLU-1"]
 
 
@@ -334,12 +335,51 @@ def test_4_4_incapacitated_removed_after_all_attacks_of_the_action() -> None:
 
 
 def test_12_heavy_no_normal_move_after_shooting_and_no_heavy_after_moving() -> None:
+    """Heavy: no Normal Move in the same activation as a Shoot with it, either way round;
+    a Dash is still allowed (12 Heavy)."""
     s, _ = play(open_shot(), ["Shoot RED-3 heavy gun at BLU-1"], ["roll 1,1,1,1"])
     verbs = {a.verb for a in s.legal_actions()}
-    assert "Reposition" not in verbs and "Dash" in verbs
+    assert "Normal Move" not in verbs and "Dash" in verbs
+    with pytest.raises(IllegalActionError, match="Heavy"):
+        s.apply("Normal Move RED-3 to 6,14")
     moved = activated({"RED-3": {"at": (5, 14)}, "BLU-1": {"at": (20, 14)}})
-    moved = moved.apply("Reposition RED-3")[0].apply("Reposition RED-3 to 6,14")[0]
+    moved = moved.apply("Normal Move RED-3 to 6,14")[0]
     assert "Shoot RED-3 heavy gun at BLU-1" not in shots(moved)
+    with pytest.raises(IllegalActionError, match="Heavy"):
+        moved.apply("Shoot RED-3 heavy gun at BLU-1")
+
+
+def test_12_heavy_no_charge_after_a_heavy_shot() -> None:
+    """Heavy: no Charge in the same activation as a Shoot with it. BLU-1 is 7" away (centres;
+    about 5.7" between the bases), within a Charge's Move + 2" = 8": after a Shoot with the
+    plain Gun the Charge is offered, after one with the Heavy Gun it is not (12 Heavy)."""
+    ops = {"RED-3": {"at": (5, 14)}, "BLU-1": {"at": (12, 14)}}
+    plain, _ = play(activated(ops), ["Shoot RED-3 gun at BLU-1"], ["roll 1,1,1,1"])
+    assert "Charge" in {a.verb for a in plain.legal_actions()}
+    heavy, _ = play(activated(ops), ["Shoot RED-3 heavy gun at BLU-1"], ["roll 1,1,1,1"])
+    assert "Charge" not in {a.verb for a in heavy.legal_actions()}
+
+
+def test_12_heavy_no_heavy_shot_after_a_fall_back() -> None:
+    """Heavy: no Shoot with it in the same activation as a Fall Back (12 Heavy). RED-3
+    starts within Engagement Range of BLU-2 and has 3AP (Fall Back costs 2, 6.1); once it
+    has fallen back 3" along the open lane the plain Gun may still shoot BLU-1, the Heavy
+    Gun may not."""
+    ops = {
+        "RED-3": {"at": (5, 14)},
+        "BLU-2": {"at": (5 - CLOSE, 14)},
+        "BLU-1": {"at": (16, 14)},
+    }
+    w = Work(activated(ops))
+    w.set_op("RED-3", ap=3)
+    advance(w)
+    s = w.freeze()
+    s = s.apply("Fall Back RED-3 to 8,14")[0]  # out of BLU-2's Engagement Range
+    listed = shots(s)
+    assert "Shoot RED-3 gun at BLU-1" in listed
+    assert "Shoot RED-3 heavy gun at BLU-1" not in listed
+    with pytest.raises(IllegalActionError, match="Heavy"):
+        s.apply("Shoot RED-3 heavy gun at BLU-1")
 
 
 def test_12_unwieldy_costs_one_more_ap() -> None:

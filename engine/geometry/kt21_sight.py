@@ -469,6 +469,15 @@ def may_give_cover(shooter: Placement, target: Placement, other: Placement) -> b
     in the shooter's Line of Sight (8.4)."""
     if other in (shooter, target):
         return False
+    # The hull lies within max(radius) of the segment between the two centres: a base
+    # farther than that (plus its own radius) cannot meet it (no shapely work needed).
+    ax, ay, bx, by = shooter.x, shooter.y, target.x, target.y
+    dx, dy = bx - ax, by - ay
+    span = dx * dx + dy * dy
+    u = 0.0 if span <= 0 else max(0.0, min(1.0, ((other.x - ax) * dx + (other.y - ay) * dy) / span))
+    gap = math.hypot(other.x - (ax + u * dx), other.y - (ay + u * dy))
+    if gap > max(shooter.radius, target.radius) + other.radius + 1e-6:
+        return False
     hull = shapely.convex_hull(shapely.union(shooter.footprint(), target.footprint()))
     return bool(shapely.intersects(hull, other.footprint()))
 

@@ -549,11 +549,17 @@ def _mission_options(
         raise
     except KillTeamError as exc:  # the ruleset's own rules refuse an option
         hint = ""
+        # (suggest only the ops this ruleset plays: the Approved Ops names are KT24's)
         if c.crit_op and "'crit_op'" in str(exc):
-            hint = did_you_mean(c.crit_op, [s.name for s in crit_ops()])
+            known = [s.name for s in crit_ops() if ruleset.op_name(s.name, "crit")]
+            hint = did_you_mean(c.crit_op, known)
         elif "'tac_ops'" in str(exc):
             for p, name in tac.items():
-                allowed = [s.name for s in tac_ops_for(rosters["AB".index(p)].team.archetypes)]
+                allowed = [
+                    s.name
+                    for s in tac_ops_for(rosters["AB".index(p)].team.archetypes)
+                    if ruleset.op_name(s.name, "tac")
+                ]
                 if " ".join(name.lower().split()) not in {a.lower() for a in allowed}:
                     hint = did_you_mean(name, allowed)
                     break

@@ -5,8 +5,11 @@ after a Heavy shot (:func:`install`).
 Shoot and Fight keep the verbs and AP of the shared bookkeeping (1AP each; Unwieldy makes a
 Shoot 2AP); they are listed complete (``Shoot RED-1 gun at BLU-1``: each usable profile at
 each valid target), never as a header. Overwatch (0AP) is not offered in activations: the
-flow offers :data:`OVERWATCH` in the overwatch turn of a player with no ready operatives
-(3.3, 3.5); it is one shooting attack with BS 1 worse, not a Shoot action.
+flow (:mod:`engine.rules.kt21.firefight`) gives it as a free action in the overwatch turn of
+a player with no ready operatives (3.3, 3.5), to an operative :func:`overwatch_options` lists
+shots for; it is one shooting attack with BS 1 worse, not a Shoot action. :func:`install`
+adds :data:`OVERWATCH` to the battle's universal actions (the ``universal_actions`` hook),
+listed only in a free action (``Overwatch RED-1 gun at BLU-1``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ __all__ = [
     "Kt21OverwatchAction",
     "Kt21ShootAction",
     "install",
+    "overwatch_options",
     "overwatch_refusal",
 ]
 
@@ -75,20 +79,37 @@ def overwatch_refusal(w: Work, o: OperativeState) -> str | None:
     return None
 
 
+def overwatch_options(w: Work, o: OperativeState) -> list[Action]:
+    """The Overwatch shots ``o`` may make now (3.5): each usable ranged profile (no Blast,
+    no Unwieldy) at each valid target, as :class:`Kt21OverwatchAction` lists them in a free
+    action; empty when it overwatched this turning point, has a Conceal order or is within
+    Engagement Range of an enemy."""
+    if overwatch_refusal(w, o) is not None:
+        return []
+    return shoot.shoot_options(w, o, "Overwatch", "free")
+
+
 class Kt21OverwatchAction(UniversalAction):
     """Overwatch (0AP; 3.5): one shooting attack with BS worsened by 1 by an operative with
     an Engage order, not within Engagement Range of an enemy, once per turning point, with a
-    profile that has neither Blast nor Unwieldy. Not a Shoot action and not an activation
-    (``mode`` is the flow's: nothing is spent)."""
+    profile that has neither Blast nor Unwieldy. Not a Shoot action and not an activation:
+    performed only as the free action the flow's overwatch turn gives (``mode`` ``"free"``:
+    nothing is spent); never listed nor accepted in an activation (3.5: not during the
+    operative's own activation)."""
 
     __slots__ = ()
 
     def options(self, w: Work, o: OperativeState, mode: str, at: Listing) -> Iterator[Action]:
         del at
-        if overwatch_refusal(w, o) is None:
-            yield from shoot.shoot_options(w, o, "Overwatch", mode)
+        if mode == "free":
+            yield from overwatch_options(w, o)
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        if mode == "activation":
+            raise IllegalActionError(
+                f"{o.id} cannot Overwatch during its own activation: an Overwatch is made in "
+                "its player's turn when it has no ready operatives (rules/KT21.md 3.3, 3.5)"
+            )
         why = overwatch_refusal(w, o)
         if why:
             raise IllegalActionError(why)
@@ -99,7 +120,7 @@ SHOOT = Kt21ShootAction("Shoot", 1)
 """The KT21 Shoot (its verb and AP are the shared bookkeeping's Shoot: 1AP)."""
 FIGHT = Kt21FightAction("Fight", 1)
 """The KT21 Fight (1AP)."""
-OVERWATCH: UniversalAction | None = declare(Kt21OverwatchAction("Overwatch", 0))
+OVERWATCH: UniversalAction = declare(Kt21OverwatchAction("Overwatch", 0))
 """The KT21 Overwatch action (0AP, 3.5), performed outside activations in the overwatch turn
 the flow gives a player without ready operatives."""
 
@@ -119,8 +140,16 @@ def _refuse_after_heavy(w: Work, refused: Any, *, op: str, action: str, **_info:
     return refused
 
 
+def _with_overwatch(_w: Work, actions: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The battle's rule universal actions and :data:`OVERWATCH` (the ``universal_actions``
+    hook)."""
+    return (*actions, OVERWATCH)
+
+
 def install(hooks: Hooks) -> None:
-    """Add the attack actions' hooks to a KT21 battle: Heavy's bar on moving after a Heavy
-    shot (the shot's own bar on Heavy after a move is in
+    """Add the attack actions' hooks to a KT21 battle: :data:`OVERWATCH` among the
+    universal actions (listed only in a free action), and Heavy's bar on moving after a
+    Heavy shot (the shot's own bar on Heavy after a move is in
     :func:`engine.rules.kt21.shoot.shoot_refusal`)."""
+    hooks.transform("universal_actions", _with_overwatch)
     hooks.transform("would_refuse_action", _refuse_after_heavy)

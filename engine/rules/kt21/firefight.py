@@ -21,11 +21,11 @@ DC 1.5, digest 16.7).
 - Overwatch turns (3.3, 3.5, decision 5): when a player with no ready operatives would have
   its turn while the opponent has some, it may pick one of its operatives with an Engage
   order, not within Engagement Range of an enemy, that has not overwatched this turning
-  point (``Act KAS-1 overwatch``), which then makes the Overwatch action
-  (:data:`engine.rules.kt21.attack_actions.OVERWATCH`, as a free action: not an activation,
-  digest 16.30, so it neither counts towards two in a row nor continues a group), or pass.
-  While the KT21 Overwatch action is not in play (``OVERWATCH is None``), or no operative
-  may overwatch, the turn is a pass.
+  point and has a shot to make (``Act KAS-1 overwatch``), which then makes the Overwatch
+  action (:data:`engine.rules.kt21.attack_actions.OVERWATCH`: one shooting attack with BS
+  worsened by 1, ``Overwatch KAS-1 lasgun at LEG-2``) as a free action it must perform: not
+  an activation (digest 16.30), so it neither counts towards two in a row nor continues a
+  group; or it passes. When no operative may overwatch, the turn is a pass.
 
 The phase ends when no operative on the killzone is ready.
 """
@@ -37,7 +37,7 @@ import attrs
 from engine.game.actions import Action, IllegalActionError
 from engine.game.bookkeeping import order_refusal, own_operative
 from engine.game.flow import activation_refused, expect
-from engine.game.state import Effect, OperativeState, other
+from engine.game.state import OperativeState, other
 from engine.game.universal.activation import start_activation, start_free_action
 from engine.game.work import Work
 from engine.rules.kt21 import attack_actions, roles
@@ -75,13 +75,16 @@ def orders_allowed(w: Work, o: OperativeState) -> tuple[str, ...]:
 
 def overwatch_eligible(w: Work, player: str) -> list[str]:
     """The operatives of ``player`` that may overwatch now (3.5): Engage order, not within
-    Engagement Range of an enemy, not overwatched this turning point."""
+    Engagement Range of an enemy, not overwatched this turning point, and with at least one
+    Overwatch shot (a usable profile at a valid target,
+    :func:`engine.rules.kt21.attack_actions.overwatch_options`)."""
     return [
         o.id
         for o in w.alive(player)
         if o.order == "engage"
         and not w.in_enemy_control_range(o)
         and not any(e.kind == OVERWATCHED for e in w.effects_on(o.id, OVERWATCHED))
+        and attack_actions.overwatch_options(w, o)
     ]
 
 
@@ -156,8 +159,6 @@ class FirefightFrame:
         raise _illegal("no dice here")
 
     def _overwatch_options(self, w: Work, player: str) -> list[Action]:
-        if attack_actions.OVERWATCH is None:
-            return []
         return [Action("Act", op=i, text="overwatch") for i in overwatch_eligible(w, player)]
 
     def _activation_options(self, w: Work, player: str, kind: str) -> list[Action]:
@@ -244,11 +245,9 @@ class FirefightFrame:
             own_operative(w, a.op, player)
             raise _illegal(
                 f"{a.op} cannot overwatch: it needs an Engage order, no enemy within its "
-                "Engagement Range and not to have overwatched this turning point, and the "
-                "Overwatch action must be in play (rules/KT21.md 3.5)"
+                "Engagement Range, not to have overwatched this turning point and a valid "
+                "target for a weapon usable in an Overwatch (rules/KT21.md 3.5)"
             )
-        overwatch = attack_actions.OVERWATCH
-        assert overwatch is not None  # the options above list none otherwise
         self._turn_taken(w, player, activated=False)
-        w.add_effect(Effect(kind=OVERWATCHED, op=a.op, until="end_tp", source=a.op))
-        start_free_action(w, a.op, (overwatch.verb,))
+        # The shot marks it overwatched (until the end of the TP) as it is declared.
+        start_free_action(w, a.op, (attack_actions.OVERWATCH.verb,), compulsory=True)

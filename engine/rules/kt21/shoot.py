@@ -80,9 +80,9 @@ FUSILLADE_RANGE = 2.0
 HEAVY_MARK = "Shoot (Heavy)"
 """Noted in an operative's actions done this activation when it shot with a Heavy weapon
 (12 Heavy: no Normal Move, Charge or Fall Back in that activation)."""
-MOVES_BARRING_HEAVY = ("Normal Move", "Reposition", "Charge", "Fall Back")
+MOVES_BARRING_HEAVY = ("Normal Move", "Charge", "Fall Back")
 """The actions after which a Heavy weapon cannot be shot in the same activation (12 Heavy;
-the KT21 Normal Move under either verb the movement module gives it)."""
+either way round: a shot with it after one of these, or one of these after the shot)."""
 
 
 def _illegal(why: str) -> IllegalActionError:
