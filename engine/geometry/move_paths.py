@@ -36,17 +36,20 @@ from engine.geometry.move_query import (
 from engine.geometry.move_values import (
     _ROUND_TOL,
     _SAMPLE_STEP,
+    _TIE,
     _TOL,
     ACCESSIBLE_COST,
     CLIMB_RANGE,
     CONTROL_RANGE,
     FREE_DROP,
     JUMP_MAX,
+    KT24_MOVEMENT,
     OBSTRUCTING_COST,
     XY,
     FloatArray,
     Level,
     MoveAction,
+    MovementRules,
     Point3,
     _lerp,
     _Link,
@@ -95,14 +98,24 @@ def _destination(
 
 
 def _increments(
-    points: Sequence[Point3], links: Sequence[_Link], terrain_extras: bool = True
+    points: Sequence[Point3],
+    links: Sequence[_Link],
+    terrain_extras: bool = True,
+    ruled: Sequence[float] | None = None,
 ) -> tuple[tuple[Increment, ...], float]:
+    """The increments of a path and its total cost: KT24's (3.3: rounded up, the free 2" of
+    drop shared by the action, a ladder once), or each link's cost under other rules given
+    in ``ruled`` (:meth:`MoveGraph.ruled_cost`, in the order of ``links``)."""
     free = FREE_DROP
     ladder_left = True  # a ladder helps once per action (7.2)
     out: list[Increment] = []
     total = 0.0
-    for (p, q), link in zip(itertools.pairwise(points), links, strict=True):
-        cost, free = link.cost(free, ladder_left)
+    for k, ((p, q), link) in enumerate(zip(itertools.pairwise(points), links, strict=True)):
+        if ruled is None:
+            cost, free = link.cost(free, ladder_left)
+        else:
+            cost = ruled[k]
+            ladder_left = False  # no ladders in other rules
         if not terrain_extras:
             cost -= _terrain_extra(link)
         used_ladder = link.ladder and link.climb > 0 and ladder_left
@@ -130,8 +143,44 @@ def _terrain_extra(link: _Link) -> float:
     return ACCESSIBLE_COST * link.crossings + OBSTRUCTING_COST * link.obstructing
 
 
-def _make_path(q: _Query, points: Sequence[Point3], links: Sequence[_Link]) -> MovePath:
-    incs, cost = _increments(points, links, q.terrain_extras)
+def _ruled_costs(
+    q: _Query, levels: Sequence[int], points: Sequence[Point3], links: Sequence[_Link]
+) -> list[float]:
+    """Each link's cost under the query's rules when they are not KT24's
+    (:meth:`MoveGraph.ruled_cost`; ``levels``: the level of each point).
+
+    Raises:
+        MoveError: an increment the rules refuse (naming the rule)."""
+    out: list[float] = []
+    for k, link in enumerate(links):
+        a, b = points[k][:2], points[k + 1][:2]
+        cost = q.g.ruled_cost(q.rules, levels[k], a, levels[k + 1], b, link)
+        if isinstance(cost, str):
+            raise MoveError(
+                f"increment {k + 1} ({a[0]:g}, {a[1]:g}) -> ({b[0]:g}, {b[1]:g}): {cost} "
+                f"({q.rules.name.upper()} movement)"
+            )
+        out.append(cost)
+    return out
+
+
+def _make_path(
+    q: _Query,
+    points: Sequence[Point3],
+    links: Sequence[_Link],
+    levels: Sequence[int] | None = None,
+) -> MovePath:
+    """The :class:`MovePath` through ``points`` along ``links`` (``levels``: each point's
+    level, needed when the query's rules are not KT24's).
+
+    Raises:
+        MoveError: an increment the query's rules refuse."""
+    ruled = None
+    if not q.rules.is_kt24:
+        if levels is None:
+            levels = [q.start_level] + [_level_of(q.g, p) for p in points[1:]]
+        ruled = _ruled_costs(q, levels, points, links)
+    incs, cost = _increments(points, links, q.terrain_extras, ruled)
     length = sum(math.dist(p, r) for p, r in itertools.pairwise(points))
     end = points[-1]
     return MovePath(
@@ -142,6 +191,12 @@ def _make_path(q: _Query, points: Sequence[Point3], links: Sequence[_Link]) -> M
         cost=cost,
         final=q.mover.moved(end[0], end[1], end[2]),
     )
+
+
+def _level_of(g: MoveGraph, p: Point3) -> int:
+    """The index of the level ``p`` (``(x, y, elevation)``) stands on (the floor if none)."""
+    lvl = g.level_at(p[0], p[1], p[2])
+    return 0 if lvl is None else lvl.index
 
 
 def shortest_path(
@@ -158,6 +213,7 @@ def shortest_path(
     leave_control_range: bool = False,
     avoid: Sequence[AvoidZone] = (),
     terrain_extras: bool = True,
+    rules: MovementRules = KT24_MOVEMENT,
 ) -> MovePath | None:
     """The cheapest legal path of a move action from ``mover`` to ``destination``.
 
@@ -191,6 +247,8 @@ def shortest_path(
         terrain_extras: ``False`` when a rule drops the Accessible and Obstructing extra
             inches (4.6) for this move: the search and the path's cost leave them out (the
             increments still count what they cross).
+        rules: how the increments count (:class:`MovementRules`; KT24's by default, KT21's
+            ``rules/KT21.md`` 7.3, 7.4 with :data:`KT21_MOVEMENT`).
 
     Returns:
         The :class:`MovePath`, or ``None`` when the destination is a legal place to finish
@@ -220,6 +278,7 @@ def shortest_path(
             leave_control_range,
             avoid,
             terrain_extras,
+            rules,
         )
 
     if avoid or g.kz is not kz:
@@ -235,6 +294,7 @@ def shortest_path(
         tuple(friends),
         leave_control_range,
         terrain_extras,
+        rules,
     )
     memo = g.memo("paths", _PATHS_KEPT)
     known = memo.get(key)
@@ -265,13 +325,24 @@ def _shortest(
     leave_control_range: bool,
     avoid: Sequence[AvoidZone],
     terrain_extras: bool,
+    rules: MovementRules = KT24_MOVEMENT,
 ) -> MovePath | None:
     """:func:`shortest_path` computed (its arguments resolved).
 
     Raises:
         MoveError: as :func:`shortest_path`."""
     q = _Query(
-        kz, g, mover, act, enemies, friends, limit, leave_control_range, avoid, terrain_extras
+        kz,
+        g,
+        mover,
+        act,
+        enemies,
+        friends,
+        limit,
+        leave_control_range,
+        avoid,
+        terrain_extras,
+        rules,
     )
     lvl_d, dx, dy, dz = _destination(g, destination)
     reason = q.final_reason(lvl_d, dx, dy, dz)
@@ -340,6 +411,18 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
     zones_ok = q.zones_ok
     static_ok = q.static_ok
     link_ok = q.link_ok
+    rules = q.rules
+    ruled = not rules.is_kt24
+
+    def weigh(lu: int, pu: XY, lv: int, pv: XY, link: _Link) -> float | None:
+        # The A* weight of a link: KT24's precomputed one, or its cost under the query's
+        # rules (None: they refuse it), + 1e-4 x length for ties.
+        if not ruled:
+            return link.weight
+        cost = g.ruled_cost(rules, lu, pu, lv, pv, link)
+        if isinstance(cost, str):
+            return None
+        return cost + _TIE * link.horizontal
 
     def classify(lu: int, pu: XY, lv: int, pv: XY) -> _Link | str:
         key = (lu, pu, lv, pv)
@@ -357,9 +440,11 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
     direct = usable(classify(la, s, goal_level, goal))
     if direct is not None and not zones_ok(la, s, goal_level, goal):
         direct = None
+    if direct is not None and weigh(la, s, goal_level, goal, direct) is None:
+        direct = None
     if direct is not None and direct.kind == "move" and direct.crossings == 0:
         pts = [(s[0], s[1], z_of[la]), (goal[0], goal[1], z_of[goal_level])]
-        path = _make_path(q, pts, [direct])
+        path = _make_path(q, pts, [direct], [la, goal_level])
         return path if path.cost <= limit + 1e-9 else None
 
     # Static nodes in the ellipse of reachable points, outside every zone.
@@ -433,8 +518,11 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
                 ok = link_ok[key] = zones_ok(lu, pu, lv, pv, among)
             if not ok:
                 return
+        w = weigh(lu, pu, lv, pv, link)
+        if w is None:
+            return
         linked.add((u, v))
-        extra.setdefault(u, []).append((v, link.weight, link))
+        extra.setdefault(u, []).append((v, w, link))
 
     # Same-level visibility between the dynamic nodes and every candidate. What depends on
     # the points alone (whether the line is in the passage region, the move links) is kept
@@ -541,6 +629,11 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
             for v, w, link in out[u]:
                 if not allowed_list[v] or (dash and link.climbs):
                     continue
+                if ruled:
+                    ruled_w = weigh(lu, pu, lvl_list[v], xy_list[v], link)
+                    if ruled_w is None:
+                        continue
+                    w = ruled_w
                 nd = d + w
                 if plain:
                     nd -= _terrain_extra(link)
@@ -579,7 +672,7 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
     if q.left and not q.left_ok(steps):
         return None  # its cheapest path goes back through the control range it left
     points: list[Point3] = [(pv[0], pv[1], z_of[lv]) for lv, pv in steps]
-    path = _make_path(q, points, links)
+    path = _make_path(q, points, links, [lv for lv, _ in steps])
     return path if path.cost <= limit + 1e-9 else None
 
 
@@ -600,12 +693,13 @@ def check_path(
     max_cost: float | None = None,
     graph: MoveGraph | None = None,
     leave_control_range: bool = False,
+    rules: MovementRules = KT24_MOVEMENT,
 ) -> MovePath:
     """Check an explicit path of a move action and cost it (3.2, 3.3, 4.6, 9.3).
 
     Args:
-        kz, mover, action, enemies, friends, move, max_cost, graph, leave_control_range:
-            as for :func:`shortest_path`.
+        kz, mover, action, enemies, friends, move, max_cost, graph, leave_control_range,
+            rules: as for :func:`shortest_path`.
         points: the ends of the straight increments after the start, each ``(x, y)`` (same
             elevation as the point before) or ``(x, y, elevation)`` (inches); a first point
             equal to the mover's position is skipped.
@@ -625,7 +719,7 @@ def check_path(
     act = _action(action)
     limit = max_move(act, move) if max_cost is None else float(max_cost)
     g = graph if graph is not None else move_graph(kz, mover.base_mm)
-    q = _Query(kz, g, mover, act, enemies, friends, limit, leave_control_range)
+    q = _Query(kz, g, mover, act, enemies, friends, limit, leave_control_range, rules=rules)
     pts: list[Point3] = [(mover.x, mover.y, g.levels[q.start_level].height)]
     levels = [q.start_level]
     for k, raw in enumerate(points):
@@ -667,7 +761,7 @@ def check_path(
     reason = q.final_reason(g.levels[levels[-1]], end[0], end[1], end[2])
     if reason is not None:
         raise MoveError(reason)
-    path = _make_path(q, pts, links)
+    path = _make_path(q, pts, links, levels)
     if path.cost > limit + 1e-9:
         raise MoveError(
             f'the path costs {path.cost:g}" but {q.name} allows at most {limit:g}" (KT24 3.2, 3.3)'
@@ -733,8 +827,10 @@ def move_cost(
     move: float = 6.0,
     max_cost: float | None = None,
     graph: MoveGraph | None = None,
+    rules: MovementRules = KT24_MOVEMENT,
 ) -> float:
-    """The inches of movement an explicit path uses (3.3): :func:`check_path`'s cost.
+    """The inches of movement an explicit path uses (3.3): :func:`check_path`'s cost
+    (``rules``: as for :func:`shortest_path`).
 
     Raises:
         MoveError: when the path is illegal, naming the rule (see :func:`check_path`).
@@ -749,4 +845,5 @@ def move_cost(
         move=move,
         max_cost=max_cost,
         graph=graph,
+        rules=rules,
     ).cost

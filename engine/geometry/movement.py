@@ -136,10 +136,13 @@ from engine.geometry.move_values import (
     FREE_DROP,
     JUMP_FREE_RISE,
     JUMP_MAX,
+    KT21_MOVEMENT,
+    KT24_MOVEMENT,
     LADDER_CLIMB_COST,
     OBSTRUCTING_COST,
     Level,
     MoveAction,
+    MovementRules,
 )
 
 __all__ = [
@@ -152,6 +155,8 @@ __all__ = [
     "FREE_DROP",
     "JUMP_FREE_RISE",
     "JUMP_MAX",
+    "KT21_MOVEMENT",
+    "KT24_MOVEMENT",
     "LADDER_CLIMB_COST",
     "OBSTRUCTING_COST",
     "Increment",
@@ -160,6 +165,7 @@ __all__ = [
     "MoveError",
     "MoveGraph",
     "MovePath",
+    "MovementRules",
     "ReachMemo",
     "candidate_destinations",
     "check_path",
