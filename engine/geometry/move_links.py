@@ -273,7 +273,8 @@ class LinkClassifier:
             traversable = bool(crossed) and all(
                 "Traversable" in part_traits(self.kz, i) for i in crossed
             )
-        known = memo[key] = rules.increment_cost(link, gap=gap, traversable=traversable)
+        top = self.levels[lb].height if link.kind != "over" else link.climb
+        known = memo[key] = rules.increment_cost(link, gap=gap, traversable=traversable, top=top)
         return known
 
     def _ladder_climb(

@@ -171,8 +171,9 @@ class MovementRules:
         name: the ruleset's name (``"kt24"``, ``"kt21"``), for messages.
         short_increment: an increment shorter than this counts as this (inches; KT21 1").
         climb_step: vertical climbing counts in steps of this, rounded up (inches; KT21 2").
-        scalable_above: terrain taller than this is Scalable: the last vertical step under
-            ``climb_step`` is ignored instead of rounded up (inches; KT21 4", 7.4).
+        scalable_above: terrain taller than this is Scalable: climbing it, the last vertical
+            step under ``climb_step`` is ignored instead of rounded up (inches; KT21 4", 7.4;
+            the terrain's height is the top of the level climbed onto).
         drop_step: vertical dropping counts in steps of this, rounded down (a drop under one
             step is free; inches; KT21 2").
         drop_max: the most one drop may fall (inches; KT21 6", UNCONFIRMED 18.5).
@@ -215,14 +216,14 @@ class MovementRules:
             return 0.0
         return max(self.short_increment, length)
 
-    def climb_cost(self, rise: float) -> float:
+    def climb_cost(self, rise: float, top: float = 0.0) -> float:
         """What climbing ``rise`` inches counts vertically (7.4): steps of
-        :attr:`climb_step` rounded up, or down when the terrain is Scalable (taller than
-        :attr:`scalable_above`); nothing with FLY."""
+        :attr:`climb_step` rounded up, or down when the terrain is Scalable (its top ``top``
+        higher than :attr:`scalable_above`, inches); nothing with FLY."""
         if self.fly or rise <= 1e-6:
             return 0.0
         step = self.climb_step or 1.0
-        if rise > self.scalable_above + 1e-6:
+        if max(top, rise) > self.scalable_above + 1e-6:
             return step * math.floor(rise / step + 1e-6)
         return step * math.ceil(rise / step - 1e-6)
 
@@ -235,13 +236,14 @@ class MovementRules:
         return step * math.floor(drop / step + 1e-6)
 
     def increment_cost(
-        self, link: _Link, *, gap: float = 0.0, traversable: bool = False
+        self, link: _Link, *, gap: float = 0.0, traversable: bool = False, top: float = 0.0
     ) -> float | str:
         """What the increment ``link`` counts under these (not KT24's) rules, in inches, or
         why it is not a legal increment (7.3, 7.4):
 
         - ``move``: :meth:`horizontal`;
-        - ``climb``: horizontal + :meth:`climb_cost` (no free horizontal move, 16.12);
+        - ``climb``: horizontal + :meth:`climb_cost` of the climb onto a top at ``top``
+          (no free horizontal move, 16.12);
         - ``drop``: horizontal + :meth:`drop_cost`; refused beyond :attr:`drop_max`;
         - ``jump``: the horizontal distance alone; refused for a gap wider than
           :attr:`jump_gap` or a landing more than :attr:`jump_rise` higher or lower;
@@ -254,6 +256,8 @@ class MovementRules:
             link: the increment (its kind, horizontal, climb and drop in inches).
             gap: for a jump, the horizontal gap between the two terrain features (inches).
             traversable: for ``over``, whether every part crossed is Traversable.
+            top: the height of the surface climbed onto (inches; the terrain's height, for
+                Scalable).
         """
         h = self.horizontal(link.horizontal)
         extra = ACCESSIBLE_COST * link.crossings + OBSTRUCTING_COST * link.obstructing
@@ -274,7 +278,7 @@ class MovementRules:
                 return h + self.traverse_cost + extra
         if link.drop > self.drop_max + 1e-6 and not self.fly:
             return f'a drop falls at most {self.drop_max:g}" ({link.drop:g}" here)'
-        return h + self.climb_cost(link.climb) + self.drop_cost(link.drop) + extra
+        return h + self.climb_cost(link.climb, top) + self.drop_cost(link.drop) + extra
 
 
 KT24_MOVEMENT = MovementRules()
