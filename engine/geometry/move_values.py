@@ -156,7 +156,7 @@ class _Link:
         return rounded + extra, free_left
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class MovementRules:
     """How a ruleset counts the increments of a move (a parameter of the movement queries,
     :func:`engine.geometry.move_paths.shortest_path`; the movement graph's geometry, its
