@@ -363,6 +363,11 @@ class EventKind(_Declared):
         "Data: damage, op. When: ``op``'s Iron Halo ignored ``damage`` (Angels of Death). "
         "Rules: team rules (teams/angels_of_death).",
     )
+    JUMP_TEST = (
+        "jump_test",
+        "Data: op, passed, roll. When: ``op``'s jump test rolled ``roll`` (``passed`` on a 2+; "
+        "on a 1 the operative stays where it was and its move action ends). Rules: KT21 7.4.",
+    )
     KILL_GRADE = (
         "kill_grade",
         "Data: grade, player. When: ``player`` reached kill ``grade``. Rules: 8.2.",
@@ -1506,6 +1511,10 @@ class ChanceKind(_Declared):
     INITIATIVE_REROLL = (
         "initiative_reroll",
         "Rolls: the initiative card re-roll: 1 D6. Rules: 1.4.",
+    )
+    JUMP_TEST = (
+        "jump_test",
+        "Rolls: a KT21 jump test: 1 D6 (1 fails). Rules: KT21 7.4.",
     )
     MINES = (
         "mines",

@@ -32,9 +32,11 @@ from engine.geometry.move_values import (
     _ROUND_TOL,
     _TOL,
     CONTROL_RANGE,
+    KT24_MOVEMENT,
     XY,
     Level,
     MoveAction,
+    MovementRules,
     Point3,
     _bevel_buffer,
 )
@@ -178,8 +180,9 @@ class ReachMemo:
         mover: Placement,
         enemies: Sequence[Placement],
         friends: Sequence[Placement],
+        rules: MovementRules = KT24_MOVEMENT,
     ) -> None:
-        key = (g, mover, tuple(enemies), tuple(friends))
+        key = (g, mover, tuple(enemies), tuple(friends), rules)
         if key != self._key:
             self._key = key
             self._query = None
@@ -196,17 +199,18 @@ class ReachMemo:
         friends: Sequence[Placement],
         limit: float,
         leave_control_range: bool = False,
+        rules: MovementRules = KT24_MOVEMENT,
     ) -> _Query:
-        """The query of ``act`` (a shared variant for Reposition and Dash).
+        """The query of ``act`` (a shared variant for Reposition and Dash) under ``rules``.
 
         Raises:
             MoveError: as :class:`_Query` does."""
-        self._use(g, mover, enemies, friends)
+        self._use(g, mover, enemies, friends, rules)
         if act in ("reposition", "dash"):
             if self._query is None:
-                self._query = _Query(kz, g, mover, act, enemies, friends, limit)
+                self._query = _Query(kz, g, mover, act, enemies, friends, limit, rules=rules)
             return self._query.variant(act, limit)
-        return _Query(kz, g, mover, act, enemies, friends, limit, leave_control_range)
+        return _Query(kz, g, mover, act, enemies, friends, limit, leave_control_range, rules=rules)
 
 
 def _spot_keys(q: _Query, spots: Sequence[Sequence[float]]) -> list[Point3]:
@@ -464,7 +468,8 @@ def _straight_plain(q: _Query, goals: Sequence[XY]) -> list[float | None]:
         ):
             out.append(None)
         else:
-            out.append(_plain_cost(math.dist(s, goal)))
+            length = math.dist(s, goal)
+            out.append(_plain_cost(length) if q.rules.is_kt24 else q.rules.horizontal(length))
     return out
 
 
@@ -532,14 +537,15 @@ def reachable_with_costs(
     memo: ReachMemo | None = None,
     leave_control_range: bool = False,
     terrain_extras: bool = True,
+    rules: MovementRules = KT24_MOVEMENT,
 ) -> list[tuple[Placement, float]]:
     """:func:`reachable` with the cost of each move: the cost (inches, 3.3) of the path
     :func:`shortest_path` would take to that placement.
 
     Args:
         kz, mover, action, enemies, friends, move, max_cost, graph, leave_control_range,
-        terrain_extras: as for :func:`shortest_path` (without the extras, ``memo`` is not
-            used: its shared query counts them).
+        terrain_extras, rules: as for :func:`shortest_path` (without the extras, ``memo`` is
+            not used: its shared query counts them).
         spots: ``(x, y, elevation)`` points in inches.
         memo: answers shared with the other queries of one listing (:class:`ReachMemo`).
 
@@ -554,14 +560,14 @@ def reachable_with_costs(
     g = graph if graph is not None else move_graph(kz, mover.base_mm)
     args = (kz, g, mover, spots, act, enemies, friends, limit, memo, leave_control_range)
     if g.kz is not kz:
-        return _reachable_with_costs(*args, terrain_extras)
+        return _reachable_with_costs(*args, terrain_extras, rules)
     # The answer is a function of these values: kept on the graph for the same question.
     key: tuple[object, ...] = (mover, tuple(tuple(p) for p in spots), act, limit)
-    key += (tuple(enemies), tuple(friends), leave_control_range, terrain_extras)
+    key += (tuple(enemies), tuple(friends), leave_control_range, terrain_extras, rules)
     answers = g.memo("reachable", _REACHABLE_KEPT)
     known = answers.get(key)
     if known is None:
-        known = answers[key] = tuple(_reachable_with_costs(*args, terrain_extras))
+        known = answers[key] = tuple(_reachable_with_costs(*args, terrain_extras, rules))
     return list(known)
 
 
@@ -580,6 +586,7 @@ def _reachable_with_costs(
     memo: ReachMemo | None,
     leave_control_range: bool,
     terrain_extras: bool,
+    rules: MovementRules = KT24_MOVEMENT,
 ) -> list[tuple[Placement, float]]:
     """:func:`reachable_with_costs` computed (its arguments resolved)."""
     if not terrain_extras:
@@ -587,10 +594,20 @@ def _reachable_with_costs(
     try:
         if memo is None:
             q = _Query(
-                kz, g, mover, act, enemies, friends, limit, leave_control_range, (), terrain_extras
+                kz,
+                g,
+                mover,
+                act,
+                enemies,
+                friends,
+                limit,
+                leave_control_range,
+                (),
+                terrain_extras,
+                rules,
             )
         else:
-            q = memo.query(kz, g, mover, act, enemies, friends, limit, leave_control_range)
+            q = memo.query(kz, g, mover, act, enemies, friends, limit, leave_control_range, rules)
     except MoveError:
         return []
     return _reachable_costs(q, spots, memo)

@@ -7,7 +7,7 @@ described in :mod:`engine.geometry.movement`).
 from __future__ import annotations
 
 import math
-from typing import cast
+from typing import Any, cast
 
 import attrs
 import numpy as np
@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
+from engine.geometry.kt21_sight import part_traits
 from engine.geometry.model import Killzone, TerrainType
 from engine.geometry.move_values import (
     _BLOCKED,
@@ -29,6 +30,7 @@ from engine.geometry.move_values import (
     XY,
     FloatArray,
     Level,
+    MovementRules,
     _bevel_buffer,
     _describe,
     _first_t,
@@ -56,6 +58,11 @@ class LinkClassifier:
     _grown: dict[int | tuple[int, ...], BaseGeometry]
     _blocks_floor: NDArray[np.bool_]
     _board_tol: BaseGeometry
+
+    def memo(self, kind: str, limit: int = 50_000) -> dict[Any, Any]:
+        """A bounded dict of answers of ``kind`` kept on the graph (the graph's)."""
+        raise NotImplementedError
+
     _ladders: tuple[tuple[int, frozenset[int]], ...]
 
     def _accessible_union(self, lvl: Level) -> BaseGeometry | None:
@@ -233,6 +240,42 @@ class LinkClassifier:
             )
         ladder = self._ladder_climb(B.parts, a, b, self._grown_level(B), t_entry)
         return _Link("climb", h, climb=rise, crossings=crossings, ladder=ladder)
+
+    def ruled_cost(
+        self, rules: MovementRules, la: int, a: XY, lb: int, b: XY, link: _Link
+    ) -> float | str:
+        """What the increment ``link`` from ``a`` on level ``la`` to ``b`` on level ``lb``
+        counts under ``rules`` when they are not KT24's (:meth:`MovementRules.increment_cost`;
+        ``rules/KT21.md`` 7.3, 7.4), or why it is not a legal increment under them: the jump's
+        gap (the part of the centre line between the two levels' footprints) and whether the
+        parts an ``over`` link crosses are all Traversable
+        (:func:`engine.geometry.kt21_sight.part_traits`) are measured here, kept on the graph
+        by the increment's end points."""
+        memo = self.memo("ruled", 200_000)
+        key = (rules, la, a, lb, b, link)
+        known: float | str | None = memo.get(key)
+        if known is not None:
+            return known
+        gap = 0.0
+        traversable = False
+        if link.kind == "jump":
+            A, B = self.levels[la], self.levels[lb]
+            t0, t1 = 0.0, 1.0
+            if not A.is_floor:
+                pieces = _pieces(a, b, A.footprint)
+                t0 = pieces[0][1] if pieces and pieces[0][0] <= 1e-9 else 0.0
+            if not B.is_floor:
+                pieces = _pieces(a, b, B.footprint)
+                t1 = pieces[-1][0] if pieces and pieces[-1][1] >= 1 - 1e-9 else 1.0
+            gap = max(0.0, t1 - t0) * math.dist(a, b)
+        elif link.kind == "over":
+            crossed = self._floor_crossed(LineString([a, b]), a)
+            traversable = bool(crossed) and all(
+                "Traversable" in part_traits(self.kz, i) for i in crossed
+            )
+        top = self.levels[lb].height if link.kind != "over" else link.climb
+        known = memo[key] = rules.increment_cost(link, gap=gap, traversable=traversable, top=top)
+        return known
 
     def _ladder_climb(
         self, parts: tuple[int, ...], a: XY, b: XY, grown: BaseGeometry, t_on: float

@@ -9,7 +9,6 @@ here again with the queries of this module.
 from __future__ import annotations
 
 import heapq
-import itertools
 import math
 from collections.abc import Sequence
 from typing import Any, cast
@@ -20,6 +19,8 @@ from shapely.geometry import Point
 
 from engine.geometry.graph_cache import move_graph
 from engine.geometry.model import Killzone, Placement, quantise
+from engine.geometry.move_costs import _increments as _increments  # (tests use it from here)
+from engine.geometry.move_costs import _make_path, _terrain_extra
 from engine.geometry.move_graph import MoveGraph
 from engine.geometry.move_query import (
     AvoidZone,
@@ -36,17 +37,17 @@ from engine.geometry.move_query import (
 from engine.geometry.move_values import (
     _ROUND_TOL,
     _SAMPLE_STEP,
+    _TIE,
     _TOL,
-    ACCESSIBLE_COST,
     CLIMB_RANGE,
     CONTROL_RANGE,
-    FREE_DROP,
     JUMP_MAX,
-    OBSTRUCTING_COST,
+    KT24_MOVEMENT,
     XY,
     FloatArray,
     Level,
     MoveAction,
+    MovementRules,
     Point3,
     _lerp,
     _Link,
@@ -94,56 +95,6 @@ def _destination(
     return g.levels[0], x, y, 0.0
 
 
-def _increments(
-    points: Sequence[Point3], links: Sequence[_Link], terrain_extras: bool = True
-) -> tuple[tuple[Increment, ...], float]:
-    free = FREE_DROP
-    ladder_left = True  # a ladder helps once per action (7.2)
-    out: list[Increment] = []
-    total = 0.0
-    for (p, q), link in zip(itertools.pairwise(points), links, strict=True):
-        cost, free = link.cost(free, ladder_left)
-        if not terrain_extras:
-            cost -= _terrain_extra(link)
-        used_ladder = link.ladder and link.climb > 0 and ladder_left
-        ladder_left = ladder_left and not used_ladder
-        total += cost
-        out.append(
-            Increment(
-                start=p,
-                end=q,
-                kind=link.kind,
-                horizontal=link.horizontal,
-                climb=link.climb,
-                drop=link.drop,
-                crossings=link.crossings,
-                cost=cost,
-                obstructing=link.obstructing,
-                ladder=used_ladder,
-            )
-        )
-    return tuple(out), total
-
-
-def _terrain_extra(link: _Link) -> float:
-    """The Accessible and Obstructing extra inches of ``link`` (4.6)."""
-    return ACCESSIBLE_COST * link.crossings + OBSTRUCTING_COST * link.obstructing
-
-
-def _make_path(q: _Query, points: Sequence[Point3], links: Sequence[_Link]) -> MovePath:
-    incs, cost = _increments(points, links, q.terrain_extras)
-    length = sum(math.dist(p, r) for p, r in itertools.pairwise(points))
-    end = points[-1]
-    return MovePath(
-        action=q.action,
-        points=tuple(points),
-        increments=incs,
-        length=length,
-        cost=cost,
-        final=q.mover.moved(end[0], end[1], end[2]),
-    )
-
-
 def shortest_path(
     kz: Killzone,
     mover: Placement,
@@ -158,6 +109,7 @@ def shortest_path(
     leave_control_range: bool = False,
     avoid: Sequence[AvoidZone] = (),
     terrain_extras: bool = True,
+    rules: MovementRules = KT24_MOVEMENT,
 ) -> MovePath | None:
     """The cheapest legal path of a move action from ``mover`` to ``destination``.
 
@@ -191,6 +143,8 @@ def shortest_path(
         terrain_extras: ``False`` when a rule drops the Accessible and Obstructing extra
             inches (4.6) for this move: the search and the path's cost leave them out (the
             increments still count what they cross).
+        rules: how the increments count (:class:`MovementRules`; KT24's by default, KT21's
+            ``rules/KT21.md`` 7.3, 7.4 with :data:`KT21_MOVEMENT`).
 
     Returns:
         The :class:`MovePath`, or ``None`` when the destination is a legal place to finish
@@ -220,6 +174,7 @@ def shortest_path(
             leave_control_range,
             avoid,
             terrain_extras,
+            rules,
         )
 
     if avoid or g.kz is not kz:
@@ -235,6 +190,7 @@ def shortest_path(
         tuple(friends),
         leave_control_range,
         terrain_extras,
+        rules,
     )
     memo = g.memo("paths", _PATHS_KEPT)
     known = memo.get(key)
@@ -265,13 +221,24 @@ def _shortest(
     leave_control_range: bool,
     avoid: Sequence[AvoidZone],
     terrain_extras: bool,
+    rules: MovementRules = KT24_MOVEMENT,
 ) -> MovePath | None:
     """:func:`shortest_path` computed (its arguments resolved).
 
     Raises:
         MoveError: as :func:`shortest_path`."""
     q = _Query(
-        kz, g, mover, act, enemies, friends, limit, leave_control_range, avoid, terrain_extras
+        kz,
+        g,
+        mover,
+        act,
+        enemies,
+        friends,
+        limit,
+        leave_control_range,
+        avoid,
+        terrain_extras,
+        rules,
     )
     lvl_d, dx, dy, dz = _destination(g, destination)
     reason = q.final_reason(lvl_d, dx, dy, dz)
@@ -340,6 +307,18 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
     zones_ok = q.zones_ok
     static_ok = q.static_ok
     link_ok = q.link_ok
+    rules = q.rules
+    ruled = not rules.is_kt24
+
+    def weigh(lu: int, pu: XY, lv: int, pv: XY, link: _Link) -> float | None:
+        # The A* weight of a link: KT24's precomputed one, or its cost under the query's
+        # rules (None: they refuse it), + 1e-4 x length for ties.
+        if not ruled:
+            return link.weight
+        cost = g.ruled_cost(rules, lu, pu, lv, pv, link)
+        if isinstance(cost, str):
+            return None
+        return cost + _TIE * link.horizontal
 
     def classify(lu: int, pu: XY, lv: int, pv: XY) -> _Link | str:
         key = (lu, pu, lv, pv)
@@ -357,9 +336,11 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
     direct = usable(classify(la, s, goal_level, goal))
     if direct is not None and not zones_ok(la, s, goal_level, goal):
         direct = None
+    if direct is not None and weigh(la, s, goal_level, goal, direct) is None:
+        direct = None
     if direct is not None and direct.kind == "move" and direct.crossings == 0:
         pts = [(s[0], s[1], z_of[la]), (goal[0], goal[1], z_of[goal_level])]
-        path = _make_path(q, pts, [direct])
+        path = _make_path(q, pts, [direct], [la, goal_level])
         return path if path.cost <= limit + 1e-9 else None
 
     # Static nodes in the ellipse of reachable points, outside every zone.
@@ -433,8 +414,11 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
                 ok = link_ok[key] = zones_ok(lu, pu, lv, pv, among)
             if not ok:
                 return
+        w = weigh(lu, pu, lv, pv, link)
+        if w is None:
+            return
         linked.add((u, v))
-        extra.setdefault(u, []).append((v, link.weight, link))
+        extra.setdefault(u, []).append((v, w, link))
 
     # Same-level visibility between the dynamic nodes and every candidate. What depends on
     # the points alone (whether the line is in the passage region, the move links) is kept
@@ -541,6 +525,11 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
             for v, w, link in out[u]:
                 if not allowed_list[v] or (dash and link.climbs):
                     continue
+                if ruled:
+                    ruled_w = weigh(lu, pu, lvl_list[v], xy_list[v], link)
+                    if ruled_w is None:
+                        continue
+                    w = ruled_w
                 nd = d + w
                 if plain:
                     nd -= _terrain_extra(link)
@@ -579,7 +568,7 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
     if q.left and not q.left_ok(steps):
         return None  # its cheapest path goes back through the control range it left
     points: list[Point3] = [(pv[0], pv[1], z_of[lv]) for lv, pv in steps]
-    path = _make_path(q, points, links)
+    path = _make_path(q, points, links, [lv for lv, _ in steps])
     return path if path.cost <= limit + 1e-9 else None
 
 
@@ -600,12 +589,13 @@ def check_path(
     max_cost: float | None = None,
     graph: MoveGraph | None = None,
     leave_control_range: bool = False,
+    rules: MovementRules = KT24_MOVEMENT,
 ) -> MovePath:
     """Check an explicit path of a move action and cost it (3.2, 3.3, 4.6, 9.3).
 
     Args:
-        kz, mover, action, enemies, friends, move, max_cost, graph, leave_control_range:
-            as for :func:`shortest_path`.
+        kz, mover, action, enemies, friends, move, max_cost, graph, leave_control_range,
+            rules: as for :func:`shortest_path`.
         points: the ends of the straight increments after the start, each ``(x, y)`` (same
             elevation as the point before) or ``(x, y, elevation)`` (inches); a first point
             equal to the mover's position is skipped.
@@ -625,7 +615,7 @@ def check_path(
     act = _action(action)
     limit = max_move(act, move) if max_cost is None else float(max_cost)
     g = graph if graph is not None else move_graph(kz, mover.base_mm)
-    q = _Query(kz, g, mover, act, enemies, friends, limit, leave_control_range)
+    q = _Query(kz, g, mover, act, enemies, friends, limit, leave_control_range, rules=rules)
     pts: list[Point3] = [(mover.x, mover.y, g.levels[q.start_level].height)]
     levels = [q.start_level]
     for k, raw in enumerate(points):
@@ -667,7 +657,7 @@ def check_path(
     reason = q.final_reason(g.levels[levels[-1]], end[0], end[1], end[2])
     if reason is not None:
         raise MoveError(reason)
-    path = _make_path(q, pts, links)
+    path = _make_path(q, pts, links, levels)
     if path.cost > limit + 1e-9:
         raise MoveError(
             f'the path costs {path.cost:g}" but {q.name} allows at most {limit:g}" (KT24 3.2, 3.3)'
@@ -733,8 +723,10 @@ def move_cost(
     move: float = 6.0,
     max_cost: float | None = None,
     graph: MoveGraph | None = None,
+    rules: MovementRules = KT24_MOVEMENT,
 ) -> float:
-    """The inches of movement an explicit path uses (3.3): :func:`check_path`'s cost.
+    """The inches of movement an explicit path uses (3.3): :func:`check_path`'s cost
+    (``rules``: as for :func:`shortest_path`).
 
     Raises:
         MoveError: when the path is illegal, naming the rule (see :func:`check_path`).
@@ -749,4 +741,5 @@ def move_cost(
         move=move,
         max_cost=max_cost,
         graph=graph,
+        rules=rules,
     ).cost

@@ -31,10 +31,12 @@ from engine.geometry.move_values import (
     CHARGE_BONUS,
     CONTROL_RANGE,
     DASH_DISTANCE,
+    KT24_MOVEMENT,
     XY,
     FloatArray,
     Level,
     MoveAction,
+    MovementRules,
     Point3,
     _Link,
 )
@@ -336,8 +338,11 @@ class _Query:
         leave_control_range: bool = False,
         avoid: Sequence[AvoidZone] = (),
         terrain_extras: bool = True,
+        rules: MovementRules = KT24_MOVEMENT,
     ) -> None:
         self.kz = kz
+        #: How the increments count (:class:`MovementRules`; KT24's by default).
+        self.rules = rules
         #: Whether the Accessible and Obstructing extra inches count (4.6; a rule may drop
         #: them for one move).
         self.terrain_extras = terrain_extras

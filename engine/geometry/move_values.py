@@ -156,6 +156,150 @@ class _Link:
         return rounded + extra, free_left
 
 
+@attrs.frozen(slots=True, cache_hash=True)
+class MovementRules:
+    """How a ruleset counts the increments of a move (a parameter of the movement queries,
+    :func:`engine.geometry.move_paths.shortest_path`; the movement graph's geometry, its
+    nodes and links, is the same for every ruleset and cached per killzone and base size).
+
+    The default, :data:`KT24_MOVEMENT`, is KT24's (``rules/KT24.md`` 3.3): every increment is
+    rounded up to a whole inch, a climb counts at least 2", the first 2" of drop per action
+    are free, a jump landing at most 1" higher is free. Any other value counts an increment
+    as ``rules/KT21.md`` 7.3 and 7.4 do (:data:`KT21_MOVEMENT`; :meth:`increment_cost`).
+
+    Attributes:
+        name: the ruleset's name (``"kt24"``, ``"kt21"``), for messages.
+        short_increment: an increment shorter than this counts as this (inches; KT21 1").
+        climb_step: vertical climbing counts in steps of this, rounded up (inches; KT21 2").
+        scalable_above: terrain taller than this is Scalable: climbing it, the last vertical
+            step under ``climb_step`` is ignored instead of rounded up (inches; KT21 4", 7.4;
+            the terrain's height is the top of the level climbed onto).
+        drop_step: vertical dropping counts in steps of this, rounded down (a drop under one
+            step is free; inches; KT21 2").
+        drop_max: the most one drop may fall (inches; KT21 6", UNCONFIRMED 18.5).
+        traverse_cost: what going up and over a Traversable part costs on top of the
+            horizontal distance (inches; KT21 2").
+        jump_gap: the widest gap a jump crosses, horizontally (inches; KT21 3",
+            UNCONFIRMED 18.5).
+        jump_rise: the most a jump may land higher or lower (inches; KT21 2", UNCONFIRMED).
+        jump_test: whether a jump needs a D6 test (1 fails; KT21 7.4): the game rules roll
+            it, the queries only say which increments are jumps.
+        fly: the FLY keyword (KT21 7.3): vertical distance on and over terrain counts
+            nothing, any gap and any drop is crossed, no jump test.
+    """
+
+    name: str = "kt24"
+    short_increment: float = 0.0
+    climb_step: float = 0.0
+    scalable_above: float = math.inf
+    drop_step: float = 0.0
+    drop_max: float = math.inf
+    traverse_cost: float = 0.0
+    jump_gap: float = math.inf
+    jump_rise: float = math.inf
+    jump_test: bool = False
+    fly: bool = False
+
+    @property
+    def is_kt24(self) -> bool:
+        """Whether these are KT24's rules (the links' own :meth:`_Link.cost` applies)."""
+        return self.name == "kt24"
+
+    def with_fly(self, fly: bool) -> MovementRules:
+        """These rules for an operative with (``True``) or without the FLY keyword."""
+        return self if fly == self.fly else attrs.evolve(self, fly=fly)
+
+    def horizontal(self, length: float) -> float:
+        """What a horizontal increment of ``length`` inches counts (7.3): its length, or
+        :attr:`short_increment` when it is shorter (0 for no movement)."""
+        if length <= _ROUND_TOL:
+            return 0.0
+        return max(self.short_increment, length)
+
+    def climb_cost(self, rise: float, top: float = 0.0) -> float:
+        """What climbing ``rise`` inches counts vertically (7.4): steps of
+        :attr:`climb_step` rounded up, or down when the terrain is Scalable (its top ``top``
+        higher than :attr:`scalable_above`, inches); nothing with FLY."""
+        if self.fly or rise <= 1e-6:
+            return 0.0
+        step = self.climb_step or 1.0
+        if max(top, rise) > self.scalable_above + 1e-6:
+            return step * math.floor(rise / step + 1e-6)
+        return step * math.ceil(rise / step - 1e-6)
+
+    def drop_cost(self, drop: float) -> float:
+        """What dropping ``drop`` inches counts vertically (7.4): steps of :attr:`drop_step`
+        rounded down (under one step is free); nothing with FLY."""
+        if self.fly or drop <= 1e-6:
+            return 0.0
+        step = self.drop_step or 1.0
+        return step * math.floor(drop / step + 1e-6)
+
+    def increment_cost(
+        self, link: _Link, *, gap: float = 0.0, traversable: bool = False, top: float = 0.0
+    ) -> float | str:
+        """What the increment ``link`` counts under these (not KT24's) rules, in inches, or
+        why it is not a legal increment (7.3, 7.4):
+
+        - ``move``: :meth:`horizontal`;
+        - ``climb``: horizontal + :meth:`climb_cost` of the climb onto a top at ``top``
+          (no free horizontal move, 16.12);
+        - ``drop``: horizontal + :meth:`drop_cost`; refused beyond :attr:`drop_max`;
+        - ``jump``: the horizontal distance alone; refused for a gap wider than
+          :attr:`jump_gap` or a landing more than :attr:`jump_rise` higher or lower;
+        - ``over`` (a part on the floor): horizontal + :attr:`traverse_cost` when every part
+          crossed is Traversable (``traversable``), else the climb up and the drop down.
+
+        Accessible and Obstructing extras (Close Quarters, UNCONFIRMED 18.14) count as KT24's.
+
+        Args:
+            link: the increment (its kind, horizontal, climb and drop in inches).
+            gap: for a jump, the horizontal gap between the two terrain features (inches).
+            traversable: for ``over``, whether every part crossed is Traversable.
+            top: the height of the surface climbed onto (inches; the terrain's height, for
+                Scalable).
+        """
+        h = self.horizontal(link.horizontal)
+        extra = ACCESSIBLE_COST * link.crossings + OBSTRUCTING_COST * link.obstructing
+        if link.kind == "jump" and not self.fly:
+            if gap > self.jump_gap + _TOL:
+                return f'a jump crosses a gap of at most {self.jump_gap:g}" ({gap:.2f}" here)'
+            vertical = max(link.climb, link.drop)
+            if vertical > self.jump_rise + 1e-6:
+                return (
+                    f'a jump lands at most {self.jump_rise:g}" higher or lower '
+                    f'({vertical:g}" here): climb or drop instead'
+                )
+            return h + extra
+        if link.kind == "over":
+            if self.fly:
+                return h + extra
+            if traversable:
+                return h + self.traverse_cost + extra
+        if link.drop > self.drop_max + 1e-6 and not self.fly:
+            return f'a drop falls at most {self.drop_max:g}" ({link.drop:g}" here)'
+        return h + self.climb_cost(link.climb, top) + self.drop_cost(link.drop) + extra
+
+
+KT24_MOVEMENT = MovementRules()
+"""KT24's movement rules (``rules/KT24.md`` 3.3), the default of every movement query."""
+
+KT21_MOVEMENT = MovementRules(
+    name="kt21",
+    short_increment=1.0,
+    climb_step=2.0,
+    scalable_above=4.0,
+    drop_step=2.0,
+    drop_max=6.0,
+    traverse_cost=2.0,
+    jump_gap=3.0,
+    jump_rise=2.0,
+    jump_test=True,
+)
+"""KT21's movement rules (``rules/KT21.md`` 7.3, 7.4; drop limit and jump gap UNCONFIRMED
+18.5)."""
+
+
 def _bevel_buffer(geom: BaseGeometry, distance: float) -> BaseGeometry:
     """``geom`` grown by ``distance`` with corners bevelled tangentially (contains the exact
     rounded offset)."""

@@ -54,6 +54,11 @@ straight increment:
   Obstructing feature crossed over (razor wire, 4.6 and 7.2: the increment starts and ends
   within 1" of it, so it crosses over it within 1").
 
+The costs above are KT24's. Every query takes a :class:`MovementRules` (``rules=``,
+:data:`KT24_MOVEMENT` by default): another ruleset's values count the same links its own way
+and refuse those its limits forbid (:data:`KT21_MOVEMENT`, ``rules/KT21.md`` 7.3, 7.4:
+:meth:`MoveGraph.ruled_cost`); the graph itself is the same for every ruleset.
+
 Equipment terrain (7.2) joins the killzone through :meth:`Killzone.with_terrain`; its graph
 is derived from the layout's (:meth:`MoveGraph.derive`). A **ladder** (a part of type
 ``Ladder``, standing against the features whose parts its footprint touches) makes a
@@ -136,10 +141,13 @@ from engine.geometry.move_values import (
     FREE_DROP,
     JUMP_FREE_RISE,
     JUMP_MAX,
+    KT21_MOVEMENT,
+    KT24_MOVEMENT,
     LADDER_CLIMB_COST,
     OBSTRUCTING_COST,
     Level,
     MoveAction,
+    MovementRules,
 )
 
 __all__ = [
@@ -152,6 +160,8 @@ __all__ = [
     "FREE_DROP",
     "JUMP_FREE_RISE",
     "JUMP_MAX",
+    "KT21_MOVEMENT",
+    "KT24_MOVEMENT",
     "LADDER_CLIMB_COST",
     "OBSTRUCTING_COST",
     "Increment",
@@ -160,6 +170,7 @@ __all__ = [
     "MoveError",
     "MoveGraph",
     "MovePath",
+    "MovementRules",
     "ReachMemo",
     "candidate_destinations",
     "check_path",

@@ -29,6 +29,7 @@ from engine.game.work import Work
 from engine.geometry import Killzone, Placement
 from engine.geometry.movement import (
     MoveError,
+    MovementRules,
     MovePath,
     ReachMemo,
     max_move,
@@ -120,7 +121,12 @@ MOVE_ACTION = {
 
 
 def move_args(
-    w: Work, o: OperativeState, verb: str, mode: str, kind: str | None = None
+    w: Work,
+    o: OperativeState,
+    verb: str,
+    mode: str,
+    kind: str | None = None,
+    rules: MovementRules | None = None,
 ) -> dict[str, Any]:
     """Keyword arguments of the movement queries for ``o``'s move action (``max_cost`` is
     the action's distance, at most 2" in a counteraction, 1.6; ``action`` the path rules of
@@ -129,7 +135,9 @@ def move_args(
     a Charge a rule lets start within an enemy's control range,
     :func:`charge_in_control_range`; ``terrain_extras=False`` when a rule drops the
     Accessible and Obstructing extra inches for this move, the
-    ``would_ignore_terrain_extras`` hooks: ``fn(w, False, op=, action=) -> bool``)."""
+    ``would_ignore_terrain_extras`` hooks: ``fn(w, False, op=, action=) -> bool``; ``rules``
+    the ruleset's :class:`~engine.geometry.move_values.MovementRules` when given, e.g.
+    KT21's, ``rules/KT21.md`` 7.3, 7.4: absent, the queries count KT24's 3.3)."""
     enemies = [w.place(e) for e in w.enemies_of(o.id)]
     friends = [w.place(f) for f in w.friends_of(o.id)]
     move = w.move_stat(o)
@@ -146,6 +154,8 @@ def move_args(
         "would_ignore_terrain_extras", False, op=o.id, action=verb
     ):
         args["terrain_extras"] = False
+    if rules is not None:
+        args["rules"] = rules
     return args
 
 
@@ -230,6 +240,7 @@ def move_candidates(
     mode: str,
     memo: ReachMemo | None = None,
     kind: str | None = None,
+    rules: MovementRules | None = None,
 ) -> list[tuple[float, float, float]]:
     """Deterministic destinations for listing: 8 directions at the full and half distance,
     objective markers in reach, and for a Charge spots around enemies in reach; each kept
@@ -237,9 +248,9 @@ def move_candidates(
 
     Args:
         memo: shared by the move actions listed from one position (:class:`ReachMemo`).
-        kind: the path rules (:func:`move_args`)."""
+        kind, rules: the path rules (:func:`move_args`)."""
     kz = w.move_kz(o)
-    args = move_args(w, o, verb, mode, kind)
+    args = move_args(w, o, verb, mode, kind, rules)
     limit = args["max_cost"]
     full = math.floor(limit + 1e-9)
     me = w.place(o)
@@ -281,6 +292,7 @@ def _moves_key(kz: Killzone, me: Placement, args: dict[str, Any]) -> tuple[Any, 
         tuple(args["friends"]),
         bool(args.get("leave_control_range")),
         bool(args.get("terrain_extras", True)),
+        args.get("rules"),
     )
 
 
@@ -296,15 +308,22 @@ def destination_refused(
     return why
 
 
-def do_move(w: Work, o: OperativeState, a: Action, mode: str, kind: str | None = None) -> None:
+def do_move(
+    w: Work,
+    o: OperativeState,
+    a: Action,
+    mode: str,
+    kind: str | None = None,
+    rules: MovementRules | None = None,
+) -> None:
     """Reposition, Dash, Fall Back or Charge to ``a.point`` along the shortest legal path
-    (``kind``: the path rules, :func:`move_args`).
+    (``kind``, ``rules``: the path rules, :func:`move_args`).
 
     Raises:
         IllegalActionError: the destination or path is illegal (the message names the rule).
     """
     assert a.point is not None
-    args = move_args(w, o, a.verb, mode, kind)
+    args = move_args(w, o, a.verb, mode, kind, rules)
     kz = w.move_kz(o)
     listed = (w.ctx.peek(_moves_key(kz, w.place(o), args)) or {}).get(a.point)
     if listed is not None:
@@ -468,6 +487,7 @@ def move_destinations(
     mode: str,
     memo: ReachMemo | None = None,
     kind: str | None = None,
+    rules: MovementRules | None = None,
 ) -> list[Action]:
     """The listed destinations of ``o``'s move action ``verb`` (3.2, 3.3) in ``mode``, as
     complete actions (``Reposition KAS-1 to x,y[,z]``): the points :func:`move_candidates`
@@ -476,11 +496,11 @@ def move_destinations(
 
     Args:
         memo: shared by the move actions listed from one position (:class:`ReachMemo`).
-        kind: the path rules (:func:`move_args`)."""
+        kind, rules: the path rules (:func:`move_args`)."""
     refused = bool(w.ctx.hooks.would.get("would_refuse_destination"))
     return [
         Action(verb, op=o.id, point=p)
-        for p in move_candidates(w, o, verb, mode, memo, kind)
+        for p in move_candidates(w, o, verb, mode, memo, kind, rules)
         if not refused or destination_refused(w, o, verb, p) is None
     ]
 

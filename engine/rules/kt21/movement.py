@@ -19,24 +19,47 @@ Move is the datacard's with its changes, -2" when injured, never changed below 4
 the NEW CORE RULE, decision 2): :meth:`engine.game.work.Work.move_stat`, the same rule as
 KT24's. Engagement Range is KT24's control range test (the same 1", visible, mutual).
 
-Not expressed yet (the shared movement graph models KT24's 3.3; reported, not silently
-replaced): KT21 increments (only an increment shorter than 1" counts as 1", KT24 rounds every
-increment up), climbing in 2" steps rounded up and the Scalable trait, drops rounded down in
-2" steps (under 2" free), traverse for 2" over Traversable parts, the jump test (a D6, 1
-fails) over a 3" by 2" gap, FLY, and the Charge's "must end within Engagement Range of the
-first enemy it reaches that no other friendly operative engages". KT24's rules are used
-there (7.4 vs KT24.md 3.3).
+Their increments count as ``rules/KT21.md`` 7.3 and 7.4 say (:data:`KT21_MOVEMENT`, a
+parameter of the shared movement search; the graph's geometry is KT24's): an increment
+shorter than 1" counts 1", a longer one its length; climbing counts the vertical distance in
+2" steps rounded up (Scalable terrain, taller than 4": the last step under 2" ignored); a drop
+counts in 2" steps rounded down (under 2" free), at most 6" (UNCONFIRMED 18.5); going over a
+Traversable part (:func:`engine.geometry.kt21_sight.part_traits`: barricades and low Light
+parts) costs 2" on top of the horizontal distance; a jump between Vantage levels counts its
+horizontal distance alone, over a gap of at most 3" and at most 2" up or down (UNCONFIRMED
+18.5), and needs a **jump test** (:class:`JumpTestFrame`: a D6, on a 1 the operative stays
+where it was and the action ends, its AP spent). **FLY** (7.3): vertical distance counts
+nothing, no jump test, any gap or drop (the graph's KT24 reach still bounds gaps and climbs).
+Climbing or dropping gives no free horizontal move (16.12): the horizontal distance counts.
+Only the Dash action may climb with its 3" (16.15): a free Dash another rule gives uses the
+no-climb path rules. The Charge's "once it enters the Engagement Range of an enemy no other
+friendly operative engages, it must end within it" (6.1) is the shared Charge path rule
+(KT24.md 3.2 says the same). Stairs and slopes (16.14): the killzones have none.
+
+Not expressed (the shared graph's geometry, KT24.md 3.3, bounds them): a single climb higher
+than 3" (so Scalable, which needs terrain taller than 4", never applies on the shipped
+killzones), FLY moving over other operatives' bases, and a climb split over a Normal Move and
+the Dash that completes it (the engine has no position mid-climb).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+import attrs
+
 from engine.game.actions import Action, IllegalActionError
-from engine.game.bookkeeping import Listing, declare
+from engine.game.bookkeeping import Listing, declare, spend
 from engine.game.state import OperativeState
-from engine.game.universal.movement import MoveAction, do_move, header_refusal, move_destinations
+from engine.game.universal.movement import (
+    MoveAction,
+    do_move,
+    header_refusal,
+    move_args,
+    move_destinations,
+)
 from engine.game.work import Work
+from engine.geometry.movement import KT21_MOVEMENT, MoveError, MovementRules, shortest_path
 
 __all__ = [
     "CHARGE",
@@ -45,8 +68,11 @@ __all__ = [
     "FALL_BACK",
     "MOVEMENT_ACTIONS",
     "NORMAL_MOVE",
+    "JumpTestFrame",
     "Kt21MoveAction",
     "kt21_move_refusal",
+    "movement_rules",
+    "path_kind",
 ]
 
 EXCLUDES: dict[str, tuple[str, ...]] = {
@@ -60,6 +86,79 @@ EXCLUDES: dict[str, tuple[str, ...]] = {
 _PATH_KIND = {"Normal Move": "reposition", "Dash": "reposition"}
 """The path rules of a KT21 move (:func:`engine.game.universal.movement.move_args`): Dash
 climbs and drops like a Normal Move (6.1 Δ KT24); the others keep their own."""
+
+
+def path_kind(verb: str, mode: str) -> str | None:
+    """The path rules of the KT21 move action ``verb`` performed in ``mode``: the Dash action
+    climbs like a Normal Move, but a Dash another rule gives free (``mode == "free"``) does
+    not (16.15: only the Dash action itself may complete a climb); ``None``: the verb's own."""
+    if verb == "Dash" and mode == "free":
+        return None
+    return _PATH_KIND.get(verb)
+
+
+def movement_rules(w: Work, o: OperativeState) -> MovementRules:
+    """How ``o``'s increments count (7.3, 7.4): :data:`KT21_MOVEMENT`, with FLY when its
+    datacard has the FLY keyword (7.3)."""
+    keywords = w.ctx.datacards[o.id].keywords
+    return KT21_MOVEMENT.with_fly(any(k.upper() == "FLY" for k in keywords))
+
+
+def _jumps(w: Work, o: OperativeState, a: Action, mode: str) -> bool:
+    """Whether the move ``a`` of ``o`` crosses a gap with a jump needing a jump test (7.4;
+    not with FLY). ``False`` when no legal path is found: :func:`do_move` then refuses it,
+    naming the rule."""
+    rules = movement_rules(w, o)
+    if not rules.jump_test or rules.fly or a.point is None:
+        return False
+    args = move_args(w, o, a.verb, mode, path_kind(a.verb, mode), rules)
+    try:
+        path = shortest_path(w.move_kz(o), w.place(o), a.point, **args)
+    except MoveError:
+        return False
+    return path is not None and any(inc.kind == "jump" for inc in path.increments)
+
+
+@attrs.frozen(slots=True)
+class JumpTestFrame:
+    """The jump test of ``op``'s move action ``verb`` to ``point`` (7.4): one D6; on a 2+ the
+    move is made (:func:`do_move`), on a 1 the operative stays where it is and the action
+    ends, its AP spent (the action was performed).
+
+    Attributes:
+        player: ``op``'s controller. op: the operative. verb: its move action. point: the
+            destination ``(x, y[, elevation])`` in inches. mode: the action's mode.
+    """
+
+    player: str
+    op: str
+    verb: str
+    point: tuple[float, float, float]
+    mode: str
+
+    def run(self, w: Work) -> None:
+        """Roll the test (a chance node)."""
+        w.roll("jump_test", self.player, 1, label=f"jump test ({self.op})")
+
+    def options(self, w: Work) -> list[Action]:  # pragma: no cover - a chance node
+        return []
+
+    def act(self, w: Work, a: Action) -> None:  # pragma: no cover - a chance node
+        raise IllegalActionError(f"the jump test of {self.op} is rolled here, not {a}")
+
+    def rolled(self, w: Work, values: tuple[int, ...]) -> None:
+        """Apply the roll (7.4: a 1 fails)."""
+        w.stack.pop()
+        roll = int(values[0])
+        w.emit("dice_rolled", player=self.player, label=f"jump test ({self.op})", values=values)
+        w.emit("jump_test", op=self.op, roll=roll, passed=roll >= 2)
+        o = w.op(self.op)
+        if roll >= 2:
+            a = Action(self.verb, op=self.op, point=self.point)
+            rules = movement_rules(w, o)
+            do_move(w, o, a, self.mode, kind=path_kind(self.verb, self.mode), rules=rules)
+        else:
+            spend(w, o, self.verb, self.mode)
 
 
 def kt21_move_refusal(
@@ -104,7 +203,15 @@ class Kt21MoveAction(MoveAction):
             return
         if header_refusal(w, o, self.verb, mode, at.in_cr) is not None:
             return
-        yield from move_destinations(w, o, self.verb, mode, at.memo, kind=_PATH_KIND.get(self.verb))
+        yield from move_destinations(
+            w,
+            o,
+            self.verb,
+            mode,
+            at.memo,
+            kind=path_kind(self.verb, mode),
+            rules=movement_rules(w, o),
+        )
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         why = kt21_move_refusal(w, o, self.verb)
@@ -112,7 +219,12 @@ class Kt21MoveAction(MoveAction):
             raise IllegalActionError(why)
         if a.point is None:
             raise IllegalActionError(f"{self.verb} {o.id} needs a destination: 'to x,y' (6.1)")
-        do_move(w, o, a, mode, kind=_PATH_KIND.get(self.verb))
+        if _jumps(w, o, a, mode):
+            # The destination is checked now (an illegal one leaves the state unchanged);
+            # the move waits for the jump test (7.4).
+            w.stack.append(JumpTestFrame(w.ctx.owner[o.id], o.id, self.verb, a.point, mode))
+            return
+        do_move(w, o, a, mode, kind=path_kind(self.verb, mode), rules=movement_rules(w, o))
 
 
 NORMAL_MOVE = declare(Kt21MoveAction("Normal Move", 1, excludes=EXCLUDES["Normal Move"]))
