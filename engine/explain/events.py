@@ -77,6 +77,7 @@ EVENT_RULES: dict[str, tuple[str, str]] = {
     "initiative_decided": ("1.4", "core"),
     "interrupt": ("9.3", "core"),
     "iron_halo_used": ("team rules (teams/angels_of_death)", "team rule"),
+    "jump_test": ("KT21 7.4", "core"),
     "kill_grade": ("8.2", "mission"),
     "marker_cleared": ("8.4", "mission"),
     "marker_downloaded": ("8.3", "mission"),

@@ -45,6 +45,7 @@ KT21_EVENT_RULES: dict[str, tuple[str, str]] = {
     "free_action_ended": (_K + "6.2", "core"),
     "free_action_granted": (_K + "6.2", "core"),
     "initiative_decided": (_K + "2.1", "core"),
+    "jump_test": (_K + "7.4", "core"),
     "marker_looted": (_K + "15.3", "mission"),
     "marker_picked_up": (_K + "15.1", "core"),
     "marker_placed": (_K + "15.1", "core"),
