@@ -168,7 +168,7 @@ _TEMPLATES: dict[str, Any] = {
     "moved": lambda e: (
         f"{e['op']} {MOVE_WORDS.get(e['action'], e['action'])} to ({e['x']:g}, {e['y']:g})"
         + (f' at {e["z"]:g}"' if e["z"] else "")
-        + f' ({e["cost"]:g}")'
+        + f' ({round(e["cost"], 1):g}")'
     ),
     "overwatch_declared": lambda e: f"{e['op']} overwatches (BS 1 worse)",
     "shoot_declared": lambda e: f"{e['op']} shoots {e['target']} with {e['weapon']}",
