@@ -777,6 +777,14 @@ class Would(_Declared):
         "Charge, Shoot, Fight, Pick Up, Pass: rules/KT21.md 6.1). Keywords: none. When: an "
         "operative's actions are listed or an action's verb is looked up. Rules: 3.2.",
     )
+    KT21_WEAPON_RULES = (
+        "kt21_weapon_rules",
+        "Value: ``rules`` (Kt21WeaponRules, the datacard's SR and ! columns) -> the KT21 rules "
+        "of ``op``'s ``weapon`` for an attack now (a team rule that gives, e.g. Vicious Blows*: "
+        "Ceaseless, or takes a rule). Keywords: op, weapon. When: a KT21 profile's rules are "
+        "read (engine.rules.kt21.attack_dice.weapon_rules21: listing, Shoot, Overwatch, "
+        "Fight). Rules: rules/KT21.md 12.",
+    )
     MARKER_CONTEST = (
         "marker_contest",
         "Value: the test of whether an operative contests a marker, ``fn(kz, placement, "
@@ -854,8 +862,9 @@ class Would(_Declared):
     WOULD_BLOCK_CRIT_WITH_NORMAL = (
         "would_block_crit_with_normal",
         "Value: ``False`` -> whether ``op`` may block a crit with a normal success against "
-        "``target``. Keywords: op, target. When: in a Fight's Resolve step. Rules: 5.2 step "
-        "4.",
+        "``target``. Keywords: op, target. When: in a Fight's Resolve step (KT21: a normal "
+        "parry discarding a critical hit, e.g. Parry Hook*). Rules: 5.2 step 4, rules/KT21.md "
+        "11 step 4.",
     )
     WOULD_CHANGE_APL = (
         "would_change_apl",
@@ -1099,7 +1108,8 @@ class Would(_Declared):
         "would_refuse_weapon",
         "Value: ``None`` -> a refusal text for ``op`` using ``weapon`` (``profile``), or "
         "``None``. Keywords: op, profile, weapon. ``op``: an OperativeState, not an id. When: "
-        "weapons are listed. Rules: 5.1, 5.2.",
+        "weapons are listed (KT21: a shooting attack's checks, ``profile`` the "
+        "WeaponProfile). Rules: 5.1, 5.2, rules/KT21.md 10.1.",
     )
     WOULD_REPEAT_ACTION = (
         "would_repeat_action",
@@ -1110,7 +1120,7 @@ class Would(_Declared):
         "would_resolve_first",
         "Value: ``'a'`` -> the side (``'a'`` attacker, ``'d'`` defender) that resolves first "
         "in ``op``'s Fight with ``weapon`` v ``target``. Keywords: op, target, weapon. When: "
-        "at a Fight's Resolve step. Rules: 5.2 step 4.",
+        "at a Fight's Resolve step (KT21 too). Rules: 5.2 step 4, rules/KT21.md 11 step 4.",
     )
     WOULD_RETAIN_BOTH_COVER_SAVES = (
         "would_retain_both_cover_saves",

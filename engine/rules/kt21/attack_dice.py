@@ -29,10 +29,13 @@ __all__ = [
 
 def weapon_rules21(w: Work, o: OperativeState, name: str, prof: WeaponProfile) -> Kt21WeaponRules:
     """The KT21 special and critical hit rules of ``o``'s profile ``prof`` (notation name
-    ``name``) for an attack now (``rules/KT21.md`` 12): the datacard's SR and ! columns. A
-    team rule that gives or takes a rule will hook in here (none does yet)."""
-    del w, o, name
-    return prof.kt21_rules
+    ``name``) for an attack now (``rules/KT21.md`` 12): the datacard's SR and ! columns, as
+    the ``kt21_weapon_rules`` *would* hooks change them (a team rule that gives or takes a
+    rule: Vicious Blows*, Daemonic Energies*)."""
+    if "kt21_weapon_rules" not in w.ctx.hooks.would:
+        return prof.kt21_rules
+    rules: Kt21WeaponRules = w.would("kt21_weapon_rules", prof.kt21_rules, op=o.id, weapon=name)
+    return rules
 
 
 def hit_threshold(

@@ -299,7 +299,18 @@ class Kt21FightFrame:
                 _, rules = self.profile(w, side)
                 n, c, _ = retain_attack_dice(self._dice(side)[0], self.ws(w, side), rules)
             out[f"{side}n"], out[f"{side}c"] = n, c
-        w.replace_top(**out, stage="resolve", turn="a")
+        first = "a"
+        if self.dweapon and "would_resolve_first" in w.ctx.hooks.would:  # Vicious Reflexes
+            first = str(
+                w.would(
+                    "would_resolve_first",
+                    "a",
+                    op=self.attacker,
+                    target=self.defender,
+                    weapon=self.dweapon,
+                )
+            )
+        w.replace_top(**out, stage="resolve", turn=first)
         for side in ("a", "d"):
             if self.weapon_of(side):
                 w.emit(
@@ -393,6 +404,19 @@ class Kt21FightFrame:
             out.append(Action("Block", text="normal with crit"))
         if mine[0] and theirs[0] and not brutal:
             out.append(Action("Block", text="normal with normal"))
+        if (
+            mine[0]
+            and theirs[1]
+            and not brutal
+            and "would_block_crit_with_normal" in w.ctx.hooks.would
+            and w.would(
+                "would_block_crit_with_normal",
+                False,
+                op=self.op_of(side),
+                target=self.op_of(_other(side)),
+            )
+        ):
+            out.append(Action("Block", text="crit with normal"))  # e.g. Parry Hook*
         if not theirs[0] and not theirs[1]:
             if mine[1]:
                 out.append(Action("Block", text="nothing with crit"))

@@ -107,7 +107,12 @@ def shoot_refusal(
     target (5, 12, 3.5), or ``None``: the order (Engage, or Conceal with a Silent weapon; an
     Overwatch needs Engage), not within Engagement Range of an enemy, Limited used, Heavy
     after a Normal Move, Charge or Fall Back, Unwieldy's extra AP, and for an Overwatch no
-    Blast or Unwieldy profile (DC 16.22: another profile of the same weapon is fine)."""
+    Blast or Unwieldy profile (DC 16.22: another profile of the same weapon is fine); and
+    any refusal of the ``would_refuse_weapon`` hooks (a team rule, e.g. Proximity*)."""
+    if "would_refuse_weapon" in w.ctx.hooks.would:
+        refused = w.would("would_refuse_weapon", None, op=o, weapon=name, profile=prof)
+        if refused:
+            return str(refused)
     if overwatch:
         if o.order != "engage":
             return (

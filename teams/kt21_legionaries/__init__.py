@@ -1,0 +1,20 @@
+"""The KT21 Legionaries' team rules that the engine plays (``rules/KT21.md`` 4.1), registered
+by rule id (``engine.rules.registry``; team identity ``kt21_legionaries``, so none of them is
+ever installed for the KT24 Legionaries and the reverse):
+
+- Weapon rules Vicious Blows*, Daemonic Energies*, Parry Hook*: :mod:`.weapon_rules`.
+- Abilities Icon Bearer, Vicious Reflexes, Soul Feast: :mod:`.abilities`.
+- Equipment: the frag and krak grenades (their weapon profiles) through the KT21 equipment
+  selection (:mod:`engine.rules.kt21.equipment`): :mod:`.equipment`.
+
+Everything else (the faction rule Favoured of the Dark Gods: the roster has no Mark of Chaos
+to choose and no strategic ploy is sourced; the psychic powers; the ploys, which no source we
+have prints) is reported by ``killteam teams rules kt21_legionaries`` and listed in
+``docs/rulings/kt21_teams.md``.
+"""
+
+from __future__ import annotations
+
+from teams.kt21_legionaries import abilities, weapon_rules
+
+__all__ = ["abilities", "weapon_rules"]

@@ -1,0 +1,122 @@
+"""The KT21 Legionaries' operative abilities the engine plays (``rules/KT21.md`` 4.1, 11,
+15.1):
+
+- **Icon Bearer** (Icon Bearer): when control of an objective marker is worked out, the
+  operative counts one more APL (not a modifier: the APL clamp of 4.2 does not apply).
+- **Vicious Reflexes** (Shrivetalon): in a fight where it is the Defender (and has a melee
+  weapon to roll with), it resolves its successful hits first.
+- **Soul Feast** (Chosen): at the end of a fight's Resolve Successful Hits step, if it is
+  still in the killzone and struck with a critical hit in that fight, it regains 2 lost
+  wounds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.game.context import Hooks
+from engine.game.events import Event
+from engine.game.markers import OBJECTIVE_MARKER
+from engine.game.state import Effect
+from engine.game.work import Work
+from engine.rules.registry import register
+from teams.kt21_legionaries.common import owned_by
+
+__all__ = [
+    "ICON_BEARER_BONUS",
+    "SOUL_FEAST_WOUNDS",
+    "has_ability",
+    "install_icon_bearer",
+    "install_soul_feast",
+    "install_vicious_reflexes",
+]
+
+ICON_BEARER_BONUS = 1
+"""APL added for objective marker control (Icon Bearer)."""
+SOUL_FEAST_WOUNDS = 2
+"""Lost wounds regained (Soul Feast)."""
+_SOUL_FEAST = "kt21 soul feast"
+
+
+def has_ability(w: Work, op: str, name: str) -> bool:
+    """``op``'s datacard has the ability ``name``."""
+    return bool(op) and any(a.name == name for a in w.ctx.datacards[op].abilities)
+
+
+def install_icon_bearer(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Icon Bearer (module docstring; ``rules/KT21.md`` 15.1: control by total APL)."""
+
+    def hook(w: Work, apl: int, *, op: str, what: str, **_: Any) -> int:
+        if what != OBJECTIVE_MARKER or not owned_by(w, op, players):
+            return apl
+        if has_ability(w, op, "Icon Bearer"):
+            return apl + ICON_BEARER_BONUS
+        return apl
+
+    hooks.transform("would_control_apl", hook)
+
+
+def install_vicious_reflexes(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Vicious Reflexes (module docstring; ``rules/KT21.md`` 11 step 4)."""
+
+    def hook(w: Work, side: str, *, target: str, **_: Any) -> str:
+        if owned_by(w, target, players) and has_ability(w, target, "Vicious Reflexes"):
+            return "d"
+        return side
+
+    hooks.transform("would_resolve_first", hook)
+
+
+def install_soul_feast(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Soul Feast (module docstring; ``rules/KT21.md`` 11 step 4): a critical strike is
+    noted (an effect until the end of the turning point), and when the fight ends the noted
+    operative regains up to 2 lost wounds (event ``wounds_regained``)."""
+
+    def on_strike(w: Work, ev: Event) -> None:
+        op = str(ev["op"])
+        if ev["die"] != "crit" or not owned_by(w, op, players):
+            return
+        if has_ability(w, op, "Soul Feast") and not _noted(w, op):
+            w.effects.append(Effect("token", op, "end_tp", source=op, detail=_SOUL_FEAST))
+
+    def on_fight_ended(w: Work, ev: Event) -> None:
+        for op in (str(ev["op"]), str(ev["target"])):
+            note = _noted(w, op)
+            if note is None:
+                continue
+            w.effects.remove(note)
+            o = w.op(op)
+            if not o.alive:
+                continue
+            regained = min(SOUL_FEAST_WOUNDS, w.ctx.datacards[op].wounds - o.wounds)
+            if regained > 0:
+                w.set_op(op, wounds=o.wounds + regained)
+                w.emit("wounds_regained", op=op, by=op, rule="Soul Feast", wounds=regained)
+
+    hooks.on("strike", on_strike)
+    hooks.on("fight_ended", on_fight_ended)
+
+
+def _noted(w: Work, op: str) -> Effect | None:
+    return next(
+        (e for e in w.effects if e.kind == "token" and e.op == op and e.detail == _SOUL_FEAST),
+        None,
+    )
+
+
+register(
+    "kt21_legionaries/ability/icon_bearer",
+    install_icon_bearer,
+    "Counts one more APL when control of an objective marker is worked out.",
+)
+register(
+    "kt21_legionaries/ability/vicious_reflexes",
+    install_vicious_reflexes,
+    "As the Defender of a fight, it resolves its successful hits first.",
+)
+register(
+    "kt21_legionaries/ability/soul_feast",
+    install_soul_feast,
+    "After a fight in which it struck with a critical hit, if still alive, it regains 2 "
+    "lost wounds.",
+)

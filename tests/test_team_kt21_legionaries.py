@@ -1,0 +1,143 @@
+"""The KT21 Legionaries' team rules in play (``teams/kt21_legionaries``; ``rules/KT21.md`` 4.1,
+11, 12, 15.1), one test per rule. Fixtures: ``tests/kt21_team_support`` (player A the
+Legionaries, player B the Kasrkin; fighters 0.5" apart are within Engagement Range).
+"""
+
+from __future__ import annotations
+
+from engine.game.markers import controller
+from engine.game.work import Work
+from engine.rules.registry import team_rules
+from tests.kt21_team_support import (
+    ENGAGED,
+    LEG_CHOSEN,
+    LEGIONARIES,
+    activated,
+    of_kind,
+    options,
+    play,
+    pos,
+)
+
+AXE = "Fight LEG-2 double-handed chain axe at KAS-10"
+
+
+def test_vicious_blows_gives_ceaseless_to_the_attacker() -> None:
+    """Vicious Blows*: as the Attacker the Butcher's axe has Ceaseless, so after rolling
+    4,1,1,1 it may re-roll any or all of its 1s ("Re-roll 1", "Re-roll 1 1"...); the axe
+    prints no re-roll rule of its own."""
+    s = activated({"LEG-2": {"at": (14, 14)}, "KAS-10": {"at": (14 + ENGAGED, 14)}}, "LEG-2")
+    s, _ = play(s, [AXE], ["roll 4,1,1,1", "roll 1,1,1"])
+    assert {"Re-roll 1", "Re-roll 1,1,1"} <= options(s)
+
+
+def test_vicious_blows_gives_nothing_to_the_defender() -> None:
+    """Vicious Blows*: neither rule applies when the Butcher is fought (it is not the
+    Attacker and did not Charge): its 1s cannot be re-rolled."""
+    s = pos({"LEG-2": {"at": (14, 14)}, "KAS-10": {"at": (14 + ENGAGED, 14)}}, turn="B")
+    s, _ = play(s, ["Activate KAS-10 engage", "Fight KAS-10 gun butt at LEG-2"])
+    s, _ = play(s, [], ["roll 1,1,1", "roll 4,1,1,1"])
+    assert s.node.kind == "kt21_fight_resolve"  # type: ignore[union-attr]
+
+
+def test_vicious_blows_gives_relentless_after_a_charge() -> None:
+    """Vicious Blows*: after a Charge in the same activation the axe has Relentless (any
+    attack dice), so a 4 may be re-rolled too, which Ceaseless alone never allows."""
+    s = activated({"LEG-2": {"at": (9, 14)}, "KAS-10": {"at": (15, 14)}}, "LEG-2")
+    charge = next(a for a in s.legal_actions() if a.verb == "Charge")
+    s, _ = s.apply(charge)
+    fight = next(str(a) for a in s.legal_actions() if a.verb == "Fight")
+    s, _ = play(s, [fight], ["roll 4,3,2,1", "roll 1,1,1"])
+    assert "Re-roll 4" in options(s)
+
+
+def test_daemonic_energies_two_mortal_wounds_per_retained_crit() -> None:
+    """Daemonic Energies*: each critical hit retained by the fell dagger inflicts 2 mortal
+    wounds on the target in the Roll Attack Dice step: two 6s -> 4 mortal wounds, so the
+    Trooper (8 wounds) has 4 left before any strike."""
+    s = activated({"LEG-5": {"at": (14, 14)}, "KAS-10": {"at": (14 + ENGAGED, 14)}}, "LEG-5")
+    s, ev = play(s, ["Fight LEG-5 fell dagger at KAS-10"], ["roll 6,6,1,1,1", "roll 1,1,1"])
+    mortal = [e for e in of_kind(ev, "damage_inflicted") if e["source"] == "MW2"]
+    assert [(e["op"], e["damage"]) for e in mortal] == [("KAS-10", 4)]
+    assert s.operative("KAS-10").wounds == 4
+
+
+def test_parry_hook_normal_parry_discards_a_crit() -> None:
+    """Parry Hook*: the Champion's one normal hit may parry the Trooper's critical hit
+    (normally only a critical parry can): after it, the Trooper has nothing left and the
+    Champion takes no damage."""
+    s = activated({"LEG-1": {"at": (14, 14)}, "KAS-10": {"at": (14 + ENGAGED, 14)}}, "LEG-1")
+    s, _ = play(
+        s, ["Fight LEG-1 tainted chainsword at KAS-10"], ["roll 5,1,1,1,1", "roll 6,1,1"]
+    )
+    while s.node.kind != "kt21_fight_resolve":  # type: ignore[union-attr]
+        s, _ = play(s, ["Decline"])
+    assert "Block crit with normal" in options(s)
+    s, _ = play(s, ["Block crit with normal"])
+    assert s.operative("LEG-1").wounds == 13
+
+
+def test_parry_hook_only_for_its_weapon() -> None:
+    """Without Parry Hook* (the Butcher's axe), a normal hit cannot parry a crit."""
+    s = activated({"LEG-2": {"at": (14, 14)}, "KAS-10": {"at": (14 + ENGAGED, 14)}}, "LEG-2")
+    s, _ = play(s, [AXE], ["roll 5,2,2,2", "roll 6,1,1"])
+    while s.node.kind != "kt21_fight_resolve":  # type: ignore[union-attr]
+        s, _ = play(s, ["Decline"])
+    assert "Block crit with normal" not in options(s)
+
+
+def test_vicious_reflexes_defender_resolves_first() -> None:
+    """Vicious Reflexes: fought by the Trooper, the Shrivetalon (player A, the Defender)
+    makes the first strike-or-parry choice instead of the Attacker (11 step 4)."""
+    s = pos({"LEG-3": {"at": (14, 14)}, "KAS-10": {"at": (14 + ENGAGED, 14)}}, turn="B")
+    s, _ = play(s, ["Activate KAS-10 engage", "Fight KAS-10 gun butt at LEG-3"])
+    s, _ = play(s, [], ["roll 5,1,1", "roll 5,1,1,1,1"])
+    while s.node.kind != "kt21_fight_resolve":  # type: ignore[union-attr]
+        s, _ = play(s, ["Decline"])
+    assert s.node.player == "A"  # type: ignore[union-attr]
+
+
+def test_soul_feast_regains_two_wounds_after_a_critical_strike() -> None:
+    """Soul Feast: the Chosen (13 wounds, 4 lost) strikes with a crit and survives the
+    fight: it regains 2 lost wounds at the end of the Resolve step (9 + 2 = 11)."""
+    s = activated(
+        {"LEG-1": {"at": (14, 14), "wounds": 9}, "KAS-10": {"at": (14 + ENGAGED, 14)}},
+        "LEG-1",
+        LEG_CHOSEN,
+    )
+    s, _ = play(s, ["Fight LEG-1 daemon blade at KAS-10"], ["roll 6,1,1,1,1", "roll 1,1,1"])
+    while s.node.kind != "kt21_fight_resolve":  # type: ignore[union-attr]
+        s, _ = play(s, ["Decline"])
+    s, ev = play(s, ["Strike crit"])
+    assert [e["wounds"] for e in of_kind(ev, "wounds_regained")] == [2]
+    assert s.operative("LEG-1").wounds == 11
+
+
+def test_icon_bearer_counts_one_more_apl_for_objective_control() -> None:
+    """Icon Bearer: the Icon Bearer and a Warrior (APL 3 each, +1 for the icon = 7) against
+    three Kasrkin (APL 2 each = 6) within 2" of marker mid-north's centre (15, 14.5): the
+    Legionaries control it; with the Champion (APL 3, no icon) instead of the Icon Bearer it
+    is 6 v 6, a tie, and nobody controls it (15.1)."""
+    kasrkin = {
+        "KAS-8": {"at": (16.5, 13.5)},
+        "KAS-9": {"at": (16.5, 15.5)},
+        "KAS-10": {"at": (17.2, 14.5)},
+    }
+    icon = {"LEG-4": {"at": (13.5, 13.5)}, "LEG-6": {"at": (13.5, 15.5)}, **kasrkin}
+    assert controller(Work(pos(icon)), "mid-north") == "A"
+    champion = {"LEG-1": {"at": (13.5, 13.5)}, "LEG-6": {"at": (13.5, 15.5)}, **kasrkin}
+    assert controller(Work(pos(champion)), "mid-north") == ""
+
+
+def test_implemented_rules_are_listed_as_played() -> None:
+    """The registry lists the rules this package plays (the others stay reported)."""
+    played = {d.name for d in team_rules(LEGIONARIES) if d.implemented}
+    assert {
+        "Vicious Blows",
+        "Daemonic Energies",
+        "Parry Hook",
+        "Icon Bearer",
+        "Vicious Reflexes",
+        "Soul Feast",
+    } <= played
+    assert "Siphon Life Force" not in played
