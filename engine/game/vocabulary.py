@@ -1125,7 +1125,8 @@ class Would(_Declared):
     WOULD_RETAIN_BOTH_COVER_SAVES = (
         "would_retain_both_cover_saves",
         "Value: ``False`` -> whether ``target`` retains two cover saves against ``op``. "
-        "Keywords: op, target. When: cover saves are resolved. Rules: 4.5.",
+        "Keywords: op, target. When: cover saves are resolved (KT21: one more defence die "
+        "retained unrolled as a cover save, e.g. Camo Cloak). Rules: 4.5, rules/KT21.md 10.2.",
     )
     WOULD_RETAIN_DEFENCE_NORMAL = (
         "would_retain_defence_normal",
@@ -1141,7 +1142,8 @@ class Would(_Declared):
     WOULD_SAVE_WITHOUT_COVER = (
         "would_save_without_cover",
         "Value: ``0`` -> cover saves ``target`` retains against ``op`` without cover. "
-        "Keywords: op, target. When: cover saves are resolved. Rules: 4.5.",
+        "Keywords: op, target. When: cover saves are resolved (KT21: one more defence die "
+        "retained unrolled as a cover save, e.g. Camo Cloak). Rules: 4.5, rules/KT21.md 10.2.",
     )
     WOULD_SHOOT_IN_CONTROL_RANGE = (
         "would_shoot_in_control_range",

@@ -477,7 +477,17 @@ class Kt21ShootFrame:
         if self.crits:
             w.decide(self.defender(w), "kt21_cover_save")
             return
-        w.replace_top(kept=1, stage="defence_roll")
+        w.replace_top(kept=self._cover_dice(w, dice), stage="defence_roll")
+
+    def _cover_dice(self, w: Work, dice: int) -> int:
+        """The dice retained as cover saves: one, or two when the
+        ``would_retain_both_cover_saves`` hooks say so (a team rule, e.g. Camo Cloak), never
+        more than the defence dice."""
+        if "would_retain_both_cover_saves" in w.ctx.hooks.would and w.would(
+            "would_retain_both_cover_saves", False, op=self.shooter, target=self.targets[self.idx]
+        ):
+            return min(2, dice)
+        return 1
 
     def _resolve(self, w: Work) -> None:
         t = self.target(w)
@@ -626,7 +636,8 @@ class Kt21ShootFrame:
         elif st == "invulnerable":
             w.replace_top(invulnerable=a.text == "invulnerable", stage="cover")
         else:
-            w.replace_top(kept=1 if a.text == "normal" else 0, stage="defence_roll")
+            kept = self._cover_dice(w, self._pool(w)[0]) if a.text == "normal" else 0
+            w.replace_top(kept=kept, stage="defence_roll")
 
     def _start_reroll(
         self, w: Work, chosen: tuple[int, ...], player: str, windows: tuple[str, ...] | None = None
