@@ -105,9 +105,7 @@ def test_battle_comms_adds_one_apl_twice_per_activation() -> None:
 def test_combat_stimms_regains_2d3_wounds() -> None:
     """Combat Stimms: the Trooper (8 wounds, 3 left) within 1" of the Combat Medic regains
     2D3: dice 3 and 1 give 2 + 1 = 3 wounds, so 6."""
-    s = _active(
-        {"KAS-6": {"at": (5, 14)}, "KAS-10": {"at": (5, 15.5), "wounds": 3}}, "KAS-6"
-    )
+    s = _active({"KAS-6": {"at": (5, 14)}, "KAS-10": {"at": (5, 15.5), "wounds": 3}}, "KAS-6")
     s, _ = play(s, ["Act KAS-6 combat stimms on KAS-10"], ["roll 3,1"])
     assert s.operative("KAS-10").wounds == 6
 

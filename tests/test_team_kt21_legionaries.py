@@ -67,9 +67,7 @@ def test_parry_hook_normal_parry_discards_a_crit() -> None:
     (normally only a critical parry can): after it, the Trooper has nothing left and the
     Champion takes no damage."""
     s = activated({"LEG-1": {"at": (14, 14)}, "KAS-10": {"at": (14 + ENGAGED, 14)}}, "LEG-1")
-    s, _ = play(
-        s, ["Fight LEG-1 tainted chainsword at KAS-10"], ["roll 5,1,1,1,1", "roll 6,1,1"]
-    )
+    s, _ = play(s, ["Fight LEG-1 tainted chainsword at KAS-10"], ["roll 5,1,1,1,1", "roll 6,1,1"])
     while s.node.kind != "kt21_fight_resolve":  # type: ignore[union-attr]
         s, _ = play(s, ["Decline"])
     assert "Block crit with normal" in options(s)

@@ -116,7 +116,7 @@ COMBAT_STIMMS = Medikit(
     medic=_combat_medic,
     medic_name="a Combat Medic",
     patient=is_kasrkin,
-    patients="a friendly KASRKIN operative Visible to and within 1\"",
+    patients='a friendly KASRKIN operative Visible to and within 1"',
     saved=_never_revived,
 )
 """Combat Stimms (module docstring)."""

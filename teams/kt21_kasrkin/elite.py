@@ -80,10 +80,8 @@ def _set_points(w: Work, player: str, points: int) -> None:
 
 
 def _adjusted(w: Work, player: str) -> Effect | None:
-    return next(
-        (e for e in w.effects if e.kind == "token" and e.player == player and e.detail == _ADJUSTED),
-        None,
-    )
+    mine = (e for e in w.effects if e.kind == "token" and e.player == player)
+    return next((e for e in mine if e.detail == _ADJUSTED), None)
 
 
 def _free_point(w: Work, info: Mapping[str, Any]) -> int:
