@@ -30,7 +30,7 @@ from engine.teams import load_builtin_team
 TEAMS = ("kasrkin", "legionaries")
 
 
-KT21_SECRETS = frozenset({"tac archetype", "scouting"})
+KT21_SECRETS = frozenset({"tac archetype", "scouting", "kt21_equipment"})
 """The secret decision kinds only KT21 battles make (rules/KT21.md 1.2: tac ops and the
 scouting option chosen in secret)."""
 

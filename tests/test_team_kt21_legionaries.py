@@ -37,7 +37,9 @@ def test_vicious_blows_gives_nothing_to_the_defender() -> None:
     s = pos({"LEG-2": {"at": (14, 14)}, "KAS-10": {"at": (14 + ENGAGED, 14)}}, turn="B")
     s, _ = play(s, ["Activate KAS-10 engage", "Fight KAS-10 gun butt at LEG-2"])
     s, _ = play(s, [], ["roll 1,1,1", "roll 4,1,1,1"])
-    assert s.node.kind == "kt21_fight_resolve"  # type: ignore[union-attr]
+    while s.node.kind != "kt21_fight_resolve":  # type: ignore[union-attr]
+        assert s.node.player == "B"  # type: ignore[union-attr]  # the Kasrkin's Elite window
+        s, _ = play(s, ["Decline"])
 
 
 def test_vicious_blows_gives_relentless_after_a_charge() -> None:
@@ -57,6 +59,9 @@ def test_daemonic_energies_two_mortal_wounds_per_retained_crit() -> None:
     Trooper (8 wounds) has 4 left before any strike."""
     s = activated({"LEG-5": {"at": (14, 14)}, "KAS-10": {"at": (14 + ENGAGED, 14)}}, "LEG-5")
     s, ev = play(s, ["Fight LEG-5 fell dagger at KAS-10"], ["roll 6,6,1,1,1", "roll 1,1,1"])
+    while s.node.kind != "kt21_fight_resolve":  # type: ignore[union-attr]
+        s, more = play(s, ["Decline"])  # the Kasrkin's Elite window
+        ev += more
     mortal = [e for e in of_kind(ev, "damage_inflicted") if e["source"] == "MW2"]
     assert [(e["op"], e["damage"]) for e in mortal] == [("KAS-10", 4)]
     assert s.operative("KAS-10").wounds == 4

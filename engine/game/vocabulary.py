@@ -1400,6 +1400,18 @@ class DecisionKind(_Declared):
         "``Block normal with crit``: a parry is written Block; ``Block nothing with ...`` "
         "discards a die). Rules: rules/KT21.md 11 step 4, 12 Brutal, DC 16.21.",
     )
+    KT21_EQUIPMENT = (
+        "kt21_equipment",
+        "When: a KT21 player selects in secret one more item of its faction equipment "
+        "(``Equipment <item>``, up to 10EP) or ends its selection (``Equipment done``). "
+        "Rules: rules/KT21.md 1.2 step 6.",
+    )
+    KT21_EQUIPMENT_ASSIGN = (
+        "kt21_equipment_assign",
+        "When: after both KT21 equipment selections are revealed, a player gives its next item "
+        "to one of its operatives (``Equipment <item> on <operative>``). Rules: rules/KT21.md "
+        "1.2 step 6.",
+    )
     KT21_FIGHT_WEAPON = (
         "kt21_fight_weapon",
         "When: the defender of a KT21 fight with several melee weapons selects one "
@@ -1561,6 +1573,7 @@ SECRET_DECISIONS: frozenset[str] = frozenset(
         DecisionKind.SCOUTING.value,  # KT21 1.2: hidden until both are revealed
         DecisionKind.TAC_OP.value,  # 8.4: hidden until revealed
         DecisionKind.TAC_ARCHETYPE.value,  # KT21 1.2: tac ops selected in secret
+        DecisionKind.KT21_EQUIPMENT.value,  # KT21 1.2 step 6: hidden until both are revealed
     }
 )
 """The decision kinds whose choice is a *secret selection*: what the deciding player chooses

@@ -17,6 +17,6 @@ Auspex, the other equipment, and the ploys, which no source we have prints) is r
 
 from __future__ import annotations
 
-from teams.kt21_kasrkin import abilities, actions, elite, weapon_rules
+from teams.kt21_kasrkin import abilities, actions, elite, equipment, weapon_rules
 
-__all__ = ["abilities", "actions", "elite", "weapon_rules"]
+__all__ = ["abilities", "actions", "elite", "equipment", "weapon_rules"]

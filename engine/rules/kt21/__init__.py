@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.game.context import GameOptions, Hooks
-from engine.rules.kt21 import attack_actions, catalogue, flow, marker_actions
+from engine.rules.kt21 import attack_actions, catalogue, equipment, flow, marker_actions
 from engine.teams.model import Roster
 
 __all__ = ["install"]
@@ -39,6 +39,7 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
     flow.install(hooks)
     marker_actions.install(hooks)  # marker control within 2" of the centre (15.1)
     attack_actions.install(hooks)
+    equipment.install(hooks)  # faction equipment, up to 10EP (1.2 step 6)
 
 
 def _kt21_actions(_w: Any, _actions: tuple[Any, ...]) -> tuple[Any, ...]:
