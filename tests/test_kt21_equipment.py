@@ -11,12 +11,13 @@ import pytest
 
 from engine.game import GameOptions, GameState, IllegalActionError
 from engine.game.observation import observe
+from engine.game.scenario import ScenarioError
 from engine.game.state import Chance
 from engine.game.weapons import weapons_of
 from engine.game.work import Work
 from engine.rules.kt21.equipment import MAX_EP, equipment_items
 from engine.rulesets import new_game
-from tests.kt21_team_support import KAS, KASRKIN, KT21, LEG, of_kind, options
+from tests.kt21_team_support import KAS, KASRKIN, KT21, LEG, of_kind, options, pos
 from tests.test_game_rules_common import LAB
 
 
@@ -122,3 +123,12 @@ def test_lite_open_play_has_no_equipment_step() -> None:
     without a KT21 equipment decision."""
     s, _ = _until_equipment(GameOptions(ruleset="kt21", mission="lite"))
     assert s.node.kind == "deploy"  # type: ignore[union-attr]
+
+
+def test_position_equipment_is_checked() -> None:
+    """A scripted position's equipment names items of the team (case-insensitive) and who
+    carries them; an item of another team is refused naming it."""
+    s = pos({"KAS-8": {"at": (5, 14)}}, KAS, LEG, equipment={"A": ["long-range SCOPE (kas-8)"]})
+    assert s.player("A").equipment == ("Long-range Scope (KAS-8)",)
+    with pytest.raises(ScenarioError, match="Warded Armour"):
+        pos({"KAS-8": {"at": (5, 14)}}, KAS, LEG, equipment={"A": ["Warded Armour (KAS-8)"]})

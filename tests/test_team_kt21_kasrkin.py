@@ -136,3 +136,23 @@ def test_implemented_rules_are_listed_as_played() -> None:
         "Camo Cloak",
     } <= played
     assert "Medic!" not in played
+
+
+def test_long_range_scope_no_cover_after_a_crit_beyond_six_inches() -> None:
+    """Long-range Scope: the Recon-Trooper's hot-shot lasgun retains a critical hit against
+    the Warrior 11" away in Cover behind the rubble: the weapon has No Cover for that
+    attack, so no defence die is retained as a cover save and all three are rolled."""
+    ops = {"KAS-8": {"at": (5, 4)}, "LEG-6": {"at": (16, 4), "order": "engage"}}
+    s = _active(ops, "KAS-8", equipment={"A": ["Long-range Scope (KAS-8)"]})
+    s, _ = play(s, ["Shoot KAS-8 hot-shot lasgun at LEG-6"], ["roll 6,1,1,1"])
+    s, ev = play(s, ["Decline"], ["roll 1,1,1"])  # no Elite point spent
+    assert [e["cover"] for e in of_kind(ev, "saves_retained")] == [0]
+
+
+def test_long_range_scope_needs_a_crit() -> None:
+    """Long-range Scope: with normal hits only the target keeps its cover save."""
+    ops = {"KAS-8": {"at": (5, 4)}, "LEG-6": {"at": (16, 4), "order": "engage"}}
+    s = _active(ops, "KAS-8", equipment={"A": ["Long-range Scope (KAS-8)"]})
+    s, _ = play(s, ["Shoot KAS-8 hot-shot lasgun at LEG-6"], ["roll 5,1,1,1"])
+    s, ev = play(s, ["Decline"], ["roll 1,1"])
+    assert [e["cover"] for e in of_kind(ev, "saves_retained")] == [1]

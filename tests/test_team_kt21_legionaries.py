@@ -144,3 +144,29 @@ def test_implemented_rules_are_listed_as_played() -> None:
         "Soul Feast",
     } <= played
     assert "Siphon Life Force" not in played
+
+
+def test_aggression_stimulants_rerolls_one_die_after_a_charge() -> None:
+    """Aggression Stimulants: the Warrior carrying it charges and fights with its fists (no
+    re-roll rule of their own): it may re-roll one attack die; the 1 re-rolled into a 6
+    gives 6,4,3,2 at WS3+: one crit and two normal hits."""
+    ops = {"LEG-6": {"at": (9, 14)}, "KAS-10": {"at": (15, 14)}}
+    s = activated(ops, "LEG-6", equipment={"A": ["Aggression Stimulants (LEG-6)"]})
+    charge = next(a for a in s.legal_actions() if a.verb == "Charge")
+    s, _ = s.apply(charge)
+    s, _ = play(s, ["Fight LEG-6 fists at KAS-10"], ["roll 4,3,2,1", "roll 1,1,1"])
+    assert "Use aggression stimulants 1" in options(s)
+    s, ev = play(s, ["Use aggression stimulants 1"], ["roll 6"])
+    while s.node.kind != "kt21_fight_resolve":  # type: ignore[union-attr]
+        s, more = play(s, ["Decline"])
+        ev += more
+    kept = [e for e in of_kind(ev, "attack_retained") if e["op"] == "LEG-6"]
+    assert [(e["normals"], e["crits"]) for e in kept] == [(2, 1)]
+
+
+def test_aggression_stimulants_needs_a_charge() -> None:
+    """Aggression Stimulants: without a Charge in the activation, no re-roll is offered."""
+    ops = {"LEG-6": {"at": (14, 14)}, "KAS-10": {"at": (14 + ENGAGED, 14)}}
+    s = activated(ops, "LEG-6", equipment={"A": ["Aggression Stimulants (LEG-6)"]})
+    s, _ = play(s, ["Fight LEG-6 fists at KAS-10"], ["roll 4,3,2,1", "roll 1,1,1"])
+    assert not [o for o in options(s) if "aggression" in o]

@@ -5,18 +5,38 @@ the items the engine plays:
 - **Frag Grenade** (2EP, once per kill team), **Krak Grenade** (3EP, once per kill team):
   the operative carrying it has the grenade's ranged weapon profile (Rng 6", Indirect,
   Limited...; the team file's ``weapons`` of the item).
+- **Long-range Scope** (2EP): the carrier's hot-shot lasgun or hot-shot marksman rifle (every
+  profile) gains No Cover for a shooting attack at a target more than 6" away once a critical
+  hit is retained in its Roll Attack Dice step (the ``kt21_weapon_rules`` hook: the cover
+  save is decided after the attack dice are retained, 10.1 step 4).
 
-Not played (selectable, reported when selected): Adrenaline Shot (1EP), Long-range Scope
-(2EP), Foregrip (1EP), Stun Grenade (3EP), Decoy Grenade (2EP).
+Not played (selectable, reported when selected): Adrenaline Shot (1EP), Foregrip (1EP), Stun
+Grenade (3EP), Decoy Grenade (2EP).
 """
 
 from __future__ import annotations
 
-from engine.game.context import Hooks
-from engine.rules.kt21.equipment import give_equipment_weapons, register_equipment
-from engine.rules.registry import register
+from typing import Any
 
-__all__ = ["install_frag_grenade", "install_krak_grenade"]
+from engine.dice.kt21_rules import Kt21Rule, Kt21WeaponRules
+from engine.game.context import Hooks
+from engine.game.work import Work
+from engine.rules.kt21.equipment import carried, give_equipment_weapons, register_equipment
+from engine.rules.kt21.shoot import Kt21ShootFrame
+from engine.rules.registry import register, register_equipment_value
+
+__all__ = [
+    "SCOPED_WEAPONS",
+    "SCOPE_RANGE",
+    "install_frag_grenade",
+    "install_krak_grenade",
+    "install_long_range_scope",
+]
+
+SCOPE_RANGE = 6.0
+"""Long-range Scope: targets more than this far (inches, ⬟) from the shooter."""
+SCOPED_WEAPONS = ("hot-shot lasgun", "hot-shot marksman rifle")
+"""The weapons a Long-range Scope improves (any of their profiles)."""
 
 TEAM = "kt21_kasrkin"
 register_equipment(TEAM, "Adrenaline Shot", 1)
@@ -43,8 +63,40 @@ register(
     install_frag_grenade,
     "The operative carrying it has the frag grenade's ranged weapon (once per battle).",
 )
+register_equipment_value("kt21_kasrkin/equipment/frag_grenade", 3.0)
 register(
     "kt21_kasrkin/equipment/krak_grenade",
     install_krak_grenade,
     "The operative carrying it has the krak grenade's ranged weapon (once per battle).",
 )
+register_equipment_value("kt21_kasrkin/equipment/krak_grenade", 3.5)
+
+
+def install_long_range_scope(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Long-range Scope (module docstring)."""
+
+    def hook(w: Work, rules: Kt21WeaponRules, *, op: str, weapon: str, **_: Any) -> Any:
+        if w.ctx.owner.get(op) not in players or rules.has("No Cover"):
+            return rules
+        if not weapon.lower().startswith(SCOPED_WEAPONS):
+            return rules
+        if "Long-range Scope" not in carried(w, op):
+            return rules
+        f = next((f for f in reversed(w.stack) if isinstance(f, Kt21ShootFrame)), None)
+        if f is None or f.shooter != op or not f.crits or f.idx >= len(f.targets):
+            return rules
+        shooter, target = w.op(op), w.op(f.targets[f.idx])
+        if w.distance(w.place(shooter), w.place(target)) <= SCOPE_RANGE + 1e-6:
+            return rules
+        return Kt21WeaponRules((*rules.rules, Kt21Rule("No Cover")))
+
+    hooks.transform("kt21_weapon_rules", hook)
+
+
+register(
+    "kt21_kasrkin/equipment/long_range_scope",
+    install_long_range_scope,
+    "Its carrier's hot-shot lasgun or marksman rifle gains No Cover against a target more "
+    'than 6" away once a critical hit is retained.',
+)
+register_equipment_value("kt21_kasrkin/equipment/long_range_scope", 1.5)

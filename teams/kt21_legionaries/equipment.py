@@ -4,19 +4,39 @@ the items the engine plays:
 
 - **Frag Grenade** (2EP, once per kill team), **Krak Grenade** (3EP, once per kill team):
   the operative carrying it has the grenade's ranged weapon profile.
+- **Aggression Stimulants** (3EP, once per kill team): when the operative carrying it fights
+  in the activation in which it made a Charge, its player may re-roll one of its attack dice
+  in that fight's Roll Attack Dice step (``Use aggression stimulants <face>``, a rule option
+  of the ``attack_dice`` window: no CP), never a die already re-rolled (4.3).
 
-Not played (selectable, reported when selected): Aggression Stimulants (3EP, once), Warded
-Armour (3EP, once), Suspensor System (3EP), Malign Scripture (2EP), Tainted Rounds (3EP,
-once), Grisly Trophy (3EP, once).
+Not played (selectable, reported when selected): Warded Armour (3EP, once), Suspensor
+System (3EP), Malign Scripture (2EP), Tainted Rounds (3EP, once), Grisly Trophy (3EP, once).
 """
 
 from __future__ import annotations
 
-from engine.game.context import Hooks
-from engine.rules.kt21.equipment import give_equipment_weapons, register_equipment
-from engine.rules.registry import register
+import re
+from collections.abc import Mapping
+from typing import Any
 
-__all__ = ["install_frag_grenade", "install_krak_grenade"]
+import attrs
+
+from engine.game.actions import Action
+from engine.game.context import Hooks
+from engine.game.events import Event
+from engine.game.ploys import Reroll
+from engine.game.state import Effect
+from engine.game.work import Work
+from engine.rules.kt21.equipment import carried, give_equipment_weapons, register_equipment
+from engine.rules.registry import register, register_equipment_value
+from teams.kt21_legionaries.common import fight_frame
+
+__all__ = [
+    "AggressionStimulants",
+    "install_aggression_stimulants",
+    "install_frag_grenade",
+    "install_krak_grenade",
+]
 
 TEAM = "kt21_legionaries"
 register_equipment(TEAM, "Aggression Stimulants", 3, once_per_team=True)
@@ -44,8 +64,94 @@ register(
     install_frag_grenade,
     "The operative carrying it has the frag grenade's ranged weapon (once per battle).",
 )
+register_equipment_value("kt21_legionaries/equipment/frag_grenade", 3.0)
 register(
     "kt21_legionaries/equipment/krak_grenade",
     install_krak_grenade,
     "The operative carrying it has the krak grenade's ranged weapon (once per battle).",
 )
+register_equipment_value("kt21_legionaries/equipment/krak_grenade", 3.5)
+
+
+_STIMULANTS_USED = "kt21 aggression stimulants used"
+_STIMULANTS = re.compile(r"aggression stimulants ([1-6])")
+
+
+@attrs.frozen(slots=True)
+class AggressionStimulants:
+    """Aggression Stimulants (module docstring): a rule option of the ``attack_dice``
+    window (kind ``"rule"``, :mod:`engine.game.ploys`) returning a :class:`Reroll`."""
+
+    players: tuple[str, ...]
+    name: str = "Aggression Stimulants"
+    kind: str = "rule"
+    cp: int = 0
+    triggers: tuple[str, ...] = ("attack_dice",)
+    repeatable: bool = True
+    rerolls: bool = True
+
+    def _usable(self, w: Work, player: str, info: Mapping[str, Any]) -> bool:
+        op = str(info.get("op", ""))
+        f = fight_frame(w)
+        return (
+            info.get("kind") == "melee"
+            and w.ctx.owner.get(op) in self.players
+            and f is not None
+            and f.attacker == op
+            and "Charge" in w.op(op).done
+            and "Aggression Stimulants" in carried(w, op)
+            and not any(
+                e.kind == "token" and e.player == player and e.detail == _STIMULANTS_USED
+                for e in w.effects
+            )
+        )
+
+    def options(self, w: Work, player: str, info: Mapping[str, Any]) -> list[Action]:
+        """``Use aggression stimulants <face>`` for each face shown by a die not re-rolled."""
+        if not self._usable(w, player, info):
+            return []
+        dice, flags = info.get("dice", ()), info.get("flags", ())
+        faces = sorted({v for v, f in zip(dice, flags, strict=True) if not f}, reverse=True)
+        return [Action("Use", text=f"aggression stimulants {v}") for v in faces]
+
+    def owns(self, action: Action) -> bool:
+        """Its actions are ``Use aggression stimulants <face>``."""
+        return action.verb == "Use" and _STIMULANTS.fullmatch(action.text) is not None
+
+    def refusal(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> str:
+        """Why ``action`` cannot be used (naming the rule)."""
+        return (
+            f"{action} is not possible: Aggression Stimulants re-rolls one attack die not "
+            "re-rolled yet, once per fight, of its carrier fighting after a Charge in its "
+            "activation"
+        )
+
+    def use(self, w: Work, player: str, action: Action, info: Mapping[str, Any]) -> Reroll:
+        """Re-roll the one die chosen; noted so that the fight's roll allows no other."""
+        m = _STIMULANTS.fullmatch(action.text)
+        assert m is not None
+        w.effects.append(Effect("token", "", "end_tp", detail=_STIMULANTS_USED, player=player))
+        return Reroll((int(m.group(1)),))
+
+
+def install_aggression_stimulants(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Aggression Stimulants (module docstring): the rule option, and a new attack roll of
+    the player (``dice_rolled``, label ``attack``) starting a new allowance."""
+
+    def rolled(w: Work, ev: Event) -> None:
+        if ev["label"] != "attack":
+            return
+        for e in list(w.effects):
+            if e.kind == "token" and e.player == ev["player"] and e.detail == _STIMULANTS_USED:
+                w.effects.remove(e)
+
+    hooks.ploy(AggressionStimulants(players), players)
+    hooks.on("dice_rolled", rolled)
+
+
+register(
+    "kt21_legionaries/equipment/aggression_stimulants",
+    install_aggression_stimulants,
+    "Fighting after a Charge in its activation, its carrier may re-roll one attack die.",
+)
+register_equipment_value("kt21_legionaries/equipment/aggression_stimulants", 2.0)

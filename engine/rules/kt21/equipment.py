@@ -53,6 +53,7 @@ __all__ = [
     "Kt21EquipmentSelectionFrame",
     "carried",
     "carriers",
+    "check_position_equipment",
     "equipment_items",
     "give_equipment_weapons",
     "install",
@@ -332,9 +333,37 @@ def _item_name(w: Work, low: str) -> str:
     return low
 
 
+def check_position_equipment(names: tuple[str, ...], team: Team) -> tuple[str, ...]:
+    """The canonical entries of a scripted position's equipment of a player of ``team``
+    (:func:`engine.game.scenario.position`, ``equipment``): each ``"<item> (<operative>)"``
+    (assigned) or ``"<item>"``; case-insensitive.
+
+    Raises:
+        ValueError: an item ``team`` has no EP for, or a selection over the limits
+            (:func:`selection_problem`; one of each item per operative)."""
+    out: list[str] = []
+    for entry in names:
+        name, op = _split(" ".join(str(entry).split()))
+        item = _item(team, name)
+        if item is None:
+            known = ", ".join(i.name for i in equipment_items(team))
+            raise ValueError(f"unknown {team.name} equipment {name!r} (known: {known})")
+        out.append(f"{item.name} ({op.upper()})" if op else item.name)
+    items = tuple(_split(e)[0] for e in out)
+    why = selection_problem(team, items, len(out) or 1)
+    if why is not None and "times" not in why:
+        raise ValueError(why)
+    assigned = [e for e in out if _split(e)[1]]
+    if len(set(assigned)) < len(assigned):
+        raise ValueError("an operative carries at most one of each item")
+    return tuple(out)
+
+
 def install(hooks: Hooks) -> None:
     """Add the equipment steps to a KT21 battle (module docstring), unless its sequence has
-    none (the battle's mission is one of :data:`NO_EQUIPMENT_MISSIONS`)."""
+    none (the battle's mission is one of :data:`NO_EQUIPMENT_MISSIONS`); and the check of a
+    scripted position's equipment (:func:`check_position_equipment`)."""
+    hooks.equipment_check = check_position_equipment
 
     def step(w: Work) -> Kt21EquipmentSelectionFrame | None:
         if w.ctx.options.mission in NO_EQUIPMENT_MISSIONS:
