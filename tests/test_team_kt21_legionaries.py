@@ -5,11 +5,20 @@ Legionaries, player B the Kasrkin; fighters 0.5" apart are within Engagement Ran
 
 from __future__ import annotations
 
+import math
+import random
+
+from engine.game import GameState
 from engine.game.markers import controller
+from engine.game.state import Chance, Decision
 from engine.game.work import Work
 from engine.rules.registry import team_rules
+from engine.rulesets import new_game
 from tests.kt21_team_support import (
     ENGAGED,
+    KAS,
+    KT21,
+    LEG,
     LEG_CHOSEN,
     LEGIONARIES,
     activated,
@@ -18,6 +27,7 @@ from tests.kt21_team_support import (
     play,
     pos,
 )
+from tests.test_game_rules_common import LAB
 
 AXE = "Fight LEG-2 double-handed chain axe at KAS-10"
 
@@ -170,3 +180,73 @@ def test_aggression_stimulants_needs_a_charge() -> None:
     s = activated(ops, "LEG-6", equipment={"A": ["Aggression Stimulants (LEG-6)"]})
     s, _ = play(s, ["Fight LEG-6 fists at KAS-10"], ["roll 4,3,2,1", "roll 1,1,1"])
     assert not [o for o in options(s) if "aggression" in o]
+
+
+def _farthest_fall_back(s: GameState, op: str, start: tuple[float, float]) -> float:
+    """The farthest listed Fall Back destination of ``op`` from ``start`` (inches)."""
+    points = [a.point for a in s.legal_actions() if a.verb == "Fall Back" and a.op == op]
+    assert points
+    return max(math.hypot(p[0] - start[0], p[1] - start[1]) for p in points if p)
+
+
+def test_daemonic_aura_shortens_a_fall_back_by_four_inches() -> None:
+    """Daemonic Aura: the Trooper (Move 6") starting a Fall Back within the Chosen's
+    Engagement Range moves at most 6 - 4 = 2"; next to the Anointed (no aura) it may go
+    farther than 2"."""
+    start = (14 + ENGAGED, 14)
+    near_chosen = pos({"LEG-1": {"at": (14, 14)}, "KAS-10": {"at": start}}, LEG_CHOSEN, turn="B")
+    s, _ = play(near_chosen, ["Activate KAS-10 engage"])
+    assert _farthest_fall_back(s, "KAS-10", start) <= 2.0 + 1e-3
+    near_anointed = pos({"LEG-6": {"at": (14, 14)}, "KAS-10": {"at": start}}, LEG_CHOSEN, turn="B")
+    s, _ = play(near_anointed, ["Activate KAS-10 engage"])
+    assert _farthest_fall_back(s, "KAS-10", start) > 2.5
+
+
+def test_tainted_rounds_adds_one_damage_to_the_bolt_weapon() -> None:
+    """Tainted Rounds: the Warrior's boltgun (3/4) deals 4 with its one normal hit that is
+    not saved: the Trooper goes from 8 to 4 wounds."""
+    ops = {"LEG-6": {"at": (5, 14)}, "KAS-10": {"at": (16, 14)}}
+    s = activated(ops, "LEG-6", equipment={"A": ["Tainted Rounds (LEG-6)"]})
+    s, _ = play(s, ["Shoot LEG-6 boltgun at KAS-10"], ["roll 5,1,1,1", "roll 1,1,1"])
+    assert s.operative("KAS-10").wounds == 4
+
+
+def test_warded_armour_save_two_plus_from_the_first_turning_point() -> None:
+    """Warded Armour: when the first turning point starts the carrier's Save 3+ becomes 2+
+    (a save change of -1); no other operative's changes."""
+    s = new_game(LAB, LEG, KAS, KT21)
+    pick = random.Random(11)
+    started = False
+    while not started:
+        node = s.node
+        if isinstance(node, Chance):
+            s, ev = s.apply(pick.choice(s.chance_outcomes())[0])
+            continue
+        legal = [str(a) for a in s.legal_actions()]
+        if node.kind == "kt21_equipment" and node.player == "A":
+            choice = "Equipment done" if s.player("A").equipment else "Equipment warded armour"
+        elif node.kind == "kt21_equipment_assign" and node.player == "A":
+            choice = "Equipment warded armour on leg-6"
+        else:
+            choice = pick.choice(legal)
+        s, ev = s.apply(choice)
+        started = bool(of_kind(ev, "turning_point_started"))
+    w = Work(s)
+    assert w.stat_change("LEG-6", "save") == -1
+    assert w.stat_change("LEG-5", "save") == 0
+
+
+def test_warded_armour_is_lost_when_an_attack_die_damages_the_carrier() -> None:
+    """Warded Armour: the Trooper's hot-shot lasgun hits the carrier (Save 2+ while warded):
+    once an attack die inflicts damage the 2+ ends for the rest of the battle."""
+    ops = {"KAS-10": {"at": (16, 14)}, "LEG-6": {"at": (5, 14)}}
+    warded = [{"kind": "save", "op": "LEG-6", "until": "end_battle", "value": -1,
+               "detail": "kt21 warded armour"}]  # fmt: skip
+    s = pos(ops, equipment={"A": ["Warded Armour (LEG-6)"]}, effects=warded, turn="B")
+    s, _ = play(s, ["Activate KAS-10 engage", "Shoot KAS-10 hot-shot lasgun at LEG-6"])
+    s, _ = play(s, [], ["roll 4,4,1,1"])
+    while isinstance(s.node, Decision) and s.node.kind == "dice_ploy":
+        s, _ = play(s, ["Decline"])  # no Elite point spent
+    s, _ = play(s, [], ["roll 1,1,1"])
+    assert s.operative("LEG-6").wounds == 12 - 6
+    assert Work(s).stat_change("LEG-6", "save") == 0

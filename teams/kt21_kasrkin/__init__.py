@@ -7,11 +7,12 @@ installed for the KT24 Kasrkin and the reverse):
 - Weapon rule Proximity* (the melta mine attacks only through its token): :mod:`.weapon_rules`.
 - Unique actions Battle Comms (Vox-Trooper) and Combat Stimms (Combat Medic): :mod:`.actions`.
 - Ability Camo Cloak (Sharpshooter): :mod:`.abilities`.
-- Equipment: the frag and krak grenades (their weapon profiles) through the KT21 equipment
-  selection (:mod:`engine.rules.kt21.equipment`): :mod:`.equipment`.
+- Equipment (selected through :mod:`engine.rules.kt21.equipment`, each item's EP declared
+  here): the frag and krak grenades (their weapon profiles) and the Long-range Scope:
+  :mod:`.equipment`.
 
 Everything else (Medic!, Blast Padding, Reconnoitre Killzone, Plant Melta Mine, Warden
-Auspex, the other equipment, and the ploys, which no source we have prints) is reported by
+Auspex, Adrenaline Shot, Foregrip, Stun and Decoy Grenades, and the ploys, which no source we have prints) is reported by
 ``killteam teams rules kt21_kasrkin`` and listed in ``docs/rulings/kt21_teams.md``.
 """
 

@@ -3,9 +3,10 @@ by rule id (``engine.rules.registry``; team identity ``kt21_legionaries``, so no
 ever installed for the KT24 Legionaries and the reverse):
 
 - Weapon rules Vicious Blows*, Daemonic Energies*, Parry Hook*: :mod:`.weapon_rules`.
-- Abilities Icon Bearer, Vicious Reflexes, Soul Feast: :mod:`.abilities`.
-- Equipment: the frag and krak grenades (their weapon profiles) through the KT21 equipment
-  selection (:mod:`engine.rules.kt21.equipment`): :mod:`.equipment`.
+- Abilities Icon Bearer, Vicious Reflexes, Soul Feast, Daemonic Aura: :mod:`.abilities`.
+- Equipment (selected through :mod:`engine.rules.kt21.equipment`, each item's EP declared
+  here): the frag and krak grenades (their weapon profiles), Aggression Stimulants, Tainted
+  Rounds, Warded Armour: :mod:`.equipment`.
 
 Everything else (the faction rule Favoured of the Dark Gods: the roster has no Mark of Chaos
 to choose and no strategic ploy is sourced; the psychic powers; the ploys, which no source we

@@ -8,6 +8,9 @@
 - **Soul Feast** (Chosen): at the end of a fight's Resolve Successful Hits step, if it is
   still in the killzone and struck with a critical hit in that fight, it regains 2 lost
   wounds.
+- **Daemonic Aura** (Chosen): an enemy operative that starts a Fall Back within its
+  Engagement Range may move 4" less (2●), never less than 2" (●): the shared movement's
+  ``would_move_distance`` hook.
 """
 
 from __future__ import annotations
@@ -23,9 +26,12 @@ from engine.rules.registry import register
 from teams.kt21_legionaries.common import owned_by
 
 __all__ = [
+    "DAEMONIC_AURA_CUT",
+    "DAEMONIC_AURA_FLOOR",
     "ICON_BEARER_BONUS",
     "SOUL_FEAST_WOUNDS",
     "has_ability",
+    "install_daemonic_aura",
     "install_icon_bearer",
     "install_soul_feast",
     "install_vicious_reflexes",
@@ -36,6 +42,10 @@ ICON_BEARER_BONUS = 1
 SOUL_FEAST_WOUNDS = 2
 """Lost wounds regained (Soul Feast)."""
 _SOUL_FEAST = "kt21 soul feast"
+DAEMONIC_AURA_CUT = 4.0
+"""Inches taken off an enemy's Fall Back (2●)."""
+DAEMONIC_AURA_FLOOR = 2.0
+"""The shortest Fall Back it leaves (●), inches."""
 
 
 def has_ability(w: Work, op: str, name: str) -> bool:
@@ -104,6 +114,27 @@ def _noted(w: Work, op: str) -> Effect | None:
     )
 
 
+def install_daemonic_aura(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Daemonic Aura (module docstring)."""
+
+    def hook(w: Work, limit: float, *, op: str, action: str, **_: Any) -> float:
+        if action != "Fall Back" or w.ctx.owner.get(op) in players:
+            return limit
+        mover = w.op(op)
+        for e in w.enemies_of(op):
+            aura = e.player in players and has_ability(w, e.id, "Daemonic Aura")
+            if aura and w.control_range(mover, e):  # within its Engagement Range (7.2)
+                return min(limit, max(DAEMONIC_AURA_FLOOR, limit - DAEMONIC_AURA_CUT))
+        return limit
+
+    hooks.transform("would_move_distance", hook)
+
+
+register(
+    "kt21_legionaries/ability/daemonic_aura",
+    install_daemonic_aura,
+    'An enemy starting a Fall Back within its Engagement Range moves 4" less (at least 2").',
+)
 register(
     "kt21_legionaries/ability/icon_bearer",
     install_icon_bearer,

@@ -9,8 +9,16 @@ the items the engine plays:
   in that fight's Roll Attack Dice step (``Use aggression stimulants <face>``, a rule option
   of the ``attack_dice`` window: no CP), never a die already re-rolled (4.3).
 
-Not played (selectable, reported when selected): Warded Armour (3EP, once), Suspensor
-System (3EP), Malign Scripture (2EP), Tainted Rounds (3EP, once), Grisly Trophy (3EP, once).
+- **Tainted Rounds** (3EP, once per kill team): the carrier's boltgun, bolt pistol or tainted
+  bolt pistol deals 1 more damage, normal and critical (each operative of the team has at
+  most one of them, so the selection of the weapon is never a choice).
+- **Warded Armour** (3EP, once per kill team): the carrier's Save is 2+ from the start of the
+  battle (the first turning point) until an attack die inflicts damage on it in the Resolve
+  Successful Hits step of a shooting attack or a fight (mortal wounds are not attack dice'
+  damage); then its own Save for the rest of the battle.
+
+Not played (selectable, reported when selected): Suspensor System (3EP), Malign Scripture
+(2EP), Grisly Trophy (3EP, once).
 """
 
 from __future__ import annotations
@@ -32,11 +40,19 @@ from engine.rules.registry import register, register_equipment_value
 from teams.kt21_legionaries.common import fight_frame
 
 __all__ = [
+    "BOLT_WEAPONS",
     "AggressionStimulants",
     "install_aggression_stimulants",
     "install_frag_grenade",
     "install_krak_grenade",
+    "install_tainted_rounds",
+    "install_warded_armour",
 ]
+
+BOLT_WEAPONS = ("boltgun", "bolt pistol", "tainted bolt pistol")
+"""The weapons Tainted Rounds improves."""
+_WARDED = "kt21 warded armour"
+_NOT_ATTACK_DICE = re.compile(r"(MW\d|Splash |Reap |Hot$)")
 
 TEAM = "kt21_legionaries"
 register_equipment(TEAM, "Aggression Stimulants", 3, once_per_team=True)
@@ -155,3 +171,60 @@ register(
     "Fighting after a Charge in its activation, its carrier may re-roll one attack die.",
 )
 register_equipment_value("kt21_legionaries/equipment/aggression_stimulants", 2.0)
+
+
+def install_tainted_rounds(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Tainted Rounds (module docstring): the ``would_change_damage`` hook."""
+
+    def hook(
+        w: Work, dmg: tuple[int, int], *, op: str, weapon: str, kind: str, **_: Any
+    ) -> tuple[int, int]:
+        if kind != "ranged" or w.ctx.owner.get(op) not in players:
+            return dmg
+        if weapon.lower() not in BOLT_WEAPONS or "Tainted Rounds" not in carried(w, op):
+            return dmg
+        return dmg[0] + 1, dmg[1] + 1
+
+    hooks.transform("would_change_damage", hook)
+
+
+def install_warded_armour(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Warded Armour (module docstring): a ``"save"`` effect (2+) on the carrier from the
+    first turning point, removed when an attack die first damages it."""
+
+    def started(w: Work, ev: Event) -> None:
+        if ev["tp"] != 1:
+            return
+        for player in players:
+            for o in w.alive(player):
+                save = w.ctx.datacards[o.id].save
+                if "Warded Armour" in carried(w, o.id) and save > 2:
+                    w.effects.append(
+                        Effect("save", o.id, "end_battle", detail=_WARDED, value=2 - save)
+                    )
+
+    def damaged(w: Work, ev: Event) -> None:
+        op, source = str(ev["op"]), str(ev["source"])
+        if _NOT_ATTACK_DICE.match(source) or not int(ev["damage"]):
+            return
+        for e in list(w.effects):
+            if e.kind == "save" and e.op == op and e.detail == _WARDED:
+                w.effects.remove(e)
+                w.emit("rule_used", player=w.ctx.owner[op], rule="Warded Armour", trigger="lost")
+
+    hooks.on("turning_point_started", started)
+    hooks.on("damage_inflicted", damaged)
+
+
+register(
+    "kt21_legionaries/equipment/tainted_rounds",
+    install_tainted_rounds,
+    "Its carrier's bolt weapon deals 1 more damage (normal and critical).",
+)
+register_equipment_value("kt21_legionaries/equipment/tainted_rounds", 2.0)
+register(
+    "kt21_legionaries/equipment/warded_armour",
+    install_warded_armour,
+    "Its carrier's Save is 2+ until an attack die first inflicts damage on it.",
+)
+register_equipment_value("kt21_legionaries/equipment/warded_armour", 2.0)

@@ -19,6 +19,7 @@ from engine.teams.model import WeaponProfile
 
 __all__ = [
     "best_allocation",
+    "damage21",
     "hit_threshold",
     "kt21_reroll_options",
     "reroll_windows",
@@ -36,6 +37,20 @@ def weapon_rules21(w: Work, o: OperativeState, name: str, prof: WeaponProfile) -
         return prof.kt21_rules
     rules: Kt21WeaponRules = w.would("kt21_weapon_rules", prof.kt21_rules, op=o.id, weapon=name)
     return rules
+
+
+def damage21(
+    w: Work, o: OperativeState, name: str, prof: WeaponProfile, kind: str
+) -> tuple[int, int]:
+    """``(normal, critical)`` Damage of ``o``'s profile ``prof`` (notation name ``name``,
+    ``kind`` ``"ranged"`` or ``"melee"``) for an attack now (``rules/KT21.md`` 4.1, 10.1
+    step 6, 11 step 4): the datacard's, as the ``would_change_damage`` *would* hooks change
+    it (a team rule, e.g. Tainted Rounds)."""
+    dmg = (prof.normal_damage, prof.critical_damage)
+    if "would_change_damage" not in w.ctx.hooks.would:
+        return dmg
+    n, c = w.would("would_change_damage", dmg, op=o.id, weapon=name, kind=kind)
+    return int(n), int(c)
 
 
 def hit_threshold(

@@ -33,6 +33,7 @@ from engine.game.weapons import find_weapon, weapons_of
 from engine.game.work import Work
 from engine.rules.kt21.attack_dice import (
     check_reroll,
+    damage21,
     hit_threshold,
     kt21_reroll_options,
     reroll_windows,
@@ -507,7 +508,7 @@ class Kt21FightFrame:
             inflict(
                 w,
                 them,
-                prof.critical_damage if crit else prof.normal_damage,
+                self._damage(w, side, prof)[1 if crit else 0],
                 self.weapon_of(side),
                 by=me,
             )
@@ -529,6 +530,11 @@ class Kt21FightFrame:
         w.replace_top(**changes)
         if w.top._left(opp) > 0:
             w.replace_top(turn=opp)
+
+    def _damage(self, w: Work, side: str, prof: WeaponProfile) -> tuple[int, int]:
+        """``side``'s melee Damage (normal, critical) for a strike (:func:`damage21`)."""
+        o = w.op(self.op_of(side))
+        return damage21(w, o, find_weapon(w, o, self.weapon_of(side), "melee")[0], prof, "melee")
 
     def _reap(self, w: Work, me: str, them: str, x: int) -> None:
         """Reap x: x mortal wounds on each other enemy of ``me`` Visible to it and within 1"

@@ -49,6 +49,7 @@ from engine.game.work import Work
 from engine.rules.kt21.attack_dice import (
     best_allocation,
     check_reroll,
+    damage21,
     hit_threshold,
     kt21_reroll_options,
     reroll_windows,
@@ -496,10 +497,10 @@ class Kt21ShootFrame:
         sn = self.kept + sum(1 for v in self.dice if 1 < v < 6 and v >= threshold)
         w.emit("saves_retained", op=t.id, normals=sn, crits=sc, cover=self.kept)
         prof, _ = self.profile(w)
-        un, uc = best_allocation(
-            self.normals, self.crits, prof.normal_damage, prof.critical_damage, sn, sc
-        )
-        damage = un * prof.normal_damage + uc * prof.critical_damage
+        o = w.op(self.shooter)
+        nd, cd = damage21(w, o, find_weapon(w, o, self.weapon, "ranged")[0], prof, "ranged")
+        un, uc = best_allocation(self.normals, self.crits, nd, cd, sn, sc)
+        damage = un * nd + uc * cd
         inflict(w, t.id, damage, self.weapon, by=self.shooter)
         w.replace_top(stage="begin", idx=self.idx + 1, dice=(), flags=())
 
