@@ -12,8 +12,9 @@ installed for the KT24 Kasrkin and the reverse):
   :mod:`.equipment`.
 
 Everything else (Medic!, Blast Padding, Reconnoitre Killzone, Plant Melta Mine, Warden
-Auspex, Adrenaline Shot, Foregrip, Stun and Decoy Grenades, and the ploys, which no source we have prints) is reported by
-``killteam teams rules kt21_kasrkin`` and listed in ``docs/rulings/kt21_teams.md``.
+Auspex, Adrenaline Shot, Foregrip, Stun and Decoy Grenades, and the ploys, which no source
+we have prints) is reported by ``killteam teams rules kt21_kasrkin`` and listed in
+``docs/rulings/kt21_teams.md``.
 """
 
 from __future__ import annotations
