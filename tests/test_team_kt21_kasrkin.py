@@ -10,8 +10,11 @@ import random
 import pytest
 
 from engine.game import GameState, IllegalActionError
+from engine.game.actions import parse_action
+from engine.game.flow import advance
 from engine.game.state import Chance
 from engine.game.work import Work
+from engine.rules.kt21.attack_actions import OVERWATCH
 from engine.rules.registry import team_rules
 from engine.rulesets import new_game
 from teams.kt21_kasrkin.elite import elite_points
@@ -156,3 +159,35 @@ def test_long_range_scope_needs_a_crit() -> None:
     s, _ = play(s, ["Shoot KAS-8 hot-shot lasgun at LEG-6"], ["roll 5,1,1,1"])
     s, ev = play(s, ["Decline"], ["roll 1,1"])
     assert [e["cover"] for e in of_kind(ev, "saves_retained")] == [1]
+
+
+def _overwatch(s: GameState, text: str) -> GameState:
+    """Perform the Overwatch ``text`` as the flow's overwatch turn does (its ``perform``,
+    then the frames run), as ``tests/test_kt21_shoot.py`` does."""
+    w = Work(s)
+    w.node = None
+    a = parse_action(text)
+    assert OVERWATCH is not None
+    OVERWATCH.perform(w, w.op(a.op), a, "free")
+    advance(w)
+    return w.freeze()
+
+
+def _overwatch_retained(equipment: list[str], op: str = "KAS-8") -> tuple[int, int]:
+    """``op`` (engaged) overwatches the Warrior 11" away with its hot-shot lasgun (BS4+,
+    5+ in an Overwatch) rolling 4,4,1,1: ``(normals, crits)`` retained."""
+    ops = {op: {"at": (5, 14), "order": "engage"}, "LEG-6": {"at": (16, 14)}}
+    s = _overwatch(
+        _pos(ops, equipment={"A": equipment}), f"Overwatch {op} hot-shot lasgun at LEG-6"
+    )
+    s, ev = play(s, [], ["roll 4,4,1,1"])
+    s, more = s.apply("Decline")  # no Elite point spent
+    kept = of_kind([*ev, *more], "attack_retained")[0]
+    return kept["normals"], kept["crits"]
+
+
+def test_foregrip_keeps_the_lasgun_bs_in_overwatch() -> None:
+    """Foregrip: the Overwatch does not worsen the hot-shot lasgun's BS4+, so both 4s hit;
+    without it the BS is 5+ in an Overwatch (3.5) and they miss."""
+    assert _overwatch_retained(["Foregrip (KAS-8)"]) == (2, 0)
+    assert _overwatch_retained([]) == (0, 0)

@@ -250,3 +250,20 @@ def test_warded_armour_is_lost_when_an_attack_die_damages_the_carrier() -> None:
     s, _ = play(s, [], ["roll 1,1,1"])
     assert s.operative("LEG-6").wounds == 12 - 6
     assert Work(s).stat_change("LEG-6", "save") == 0
+
+
+def _attack_dice_asked(carrier_at: tuple[float, float]) -> int:
+    """The attack dice the Trooper's hot-shot lasgun (A4) rolls at the Warrior (LEG-6) 2.5"
+    away, with the Grisly Trophy carried by LEG-4 at ``carrier_at``."""
+    ops = {"LEG-6": {"at": (14, 14)}, "LEG-4": {"at": carrier_at}, "KAS-10": {"at": (16.5, 14)}}
+    s = pos(ops, equipment={"A": ["Grisly Trophy (LEG-4)"]}, turn="B")
+    s, _ = play(s, ["Activate KAS-10 engage", "Shoot KAS-10 hot-shot lasgun at LEG-6"])
+    assert isinstance(s.node, Chance)
+    return s.node.request.dice
+
+
+def test_grisly_trophy_one_attack_die_fewer_near_it() -> None:
+    """Grisly Trophy: the Trooper is within 3" of the carrier, to which it is Visible: its
+    hot-shot lasgun rolls 4 - 1 = 3 attack dice; with the carrier 8" away, all 4."""
+    assert _attack_dice_asked((14, 15.5)) == 3
+    assert _attack_dice_asked((8, 15.5)) == 4

@@ -8,11 +8,11 @@ installed for the KT24 Kasrkin and the reverse):
 - Unique actions Battle Comms (Vox-Trooper) and Combat Stimms (Combat Medic): :mod:`.actions`.
 - Ability Camo Cloak (Sharpshooter): :mod:`.abilities`.
 - Equipment (selected through :mod:`engine.rules.kt21.equipment`, each item's EP declared
-  here): the frag and krak grenades (their weapon profiles) and the Long-range Scope:
-  :mod:`.equipment`.
+  here): the frag and krak grenades (their weapon profiles), the Long-range Scope and the
+  Foregrip: :mod:`.equipment`.
 
 Everything else (Medic!, Blast Padding, Reconnoitre Killzone, Plant Melta Mine, Warden
-Auspex, Adrenaline Shot, Foregrip, Stun and Decoy Grenades, and the ploys, which no source
+Auspex, Adrenaline Shot, Stun and Decoy Grenades, and the ploys, which no source
 we have prints) is reported by ``killteam teams rules kt21_kasrkin`` and listed in
 ``docs/rulings/kt21_teams.md``.
 """

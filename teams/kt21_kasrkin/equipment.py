@@ -10,8 +10,12 @@ the items the engine plays:
   hit is retained in its Roll Attack Dice step (the ``kt21_weapon_rules`` hook: the cover
   save is decided after the attack dice are retained, 10.1 step 4).
 
-Not played (selectable, reported when selected): Adrenaline Shot (1EP), Foregrip (1EP), Stun
-Grenade (3EP), Decoy Grenade (2EP).
+- **Foregrip** (1EP): in the carrier's Overwatch, its hot-shot lasgun's BS is not worsened
+  by the Overwatch (a GUNNER's or SHARPSHOOTER's: any ranged weapon of its datacard); the
+  ``would_change_hit`` hook gives back the Overwatch's 1.
+
+Not played (selectable, reported when selected): Adrenaline Shot (1EP), Stun Grenade (3EP),
+Decoy Grenade (2EP).
 """
 
 from __future__ import annotations
@@ -28,11 +32,14 @@ from engine.rules.registry import register, register_equipment_value
 __all__ = [
     "SCOPED_WEAPONS",
     "SCOPE_RANGE",
+    "install_foregrip",
     "install_frag_grenade",
     "install_krak_grenade",
     "install_long_range_scope",
 ]
 
+FOREGRIP_ANY_WEAPON = ("GUNNER", "SHARPSHOOTER")
+"""Keywords whose Foregrip serves any ranged weapon of their datacard."""
 SCOPE_RANGE = 6.0
 """Long-range Scope: targets more than this far (inches, ⬟) from the shooter."""
 SCOPED_WEAPONS = ("hot-shot lasgun", "hot-shot marksman rifle")
@@ -100,3 +107,33 @@ register(
     'than 6" away once a critical hit is retained.',
 )
 register_equipment_value("kt21_kasrkin/equipment/long_range_scope", 1.5)
+
+
+def install_foregrip(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Foregrip (module docstring)."""
+
+    def hook(w: Work, change: int, *, op: str, weapon: str, kind: str, **_: Any) -> int:
+        if kind != "ranged" or w.ctx.owner.get(op) not in players:
+            return change
+        if "Foregrip" not in carried(w, op):
+            return change
+        f = next((f for f in reversed(w.stack) if isinstance(f, Kt21ShootFrame)), None)
+        if f is None or not f.overwatch or f.shooter != op:
+            return change
+        card = w.ctx.datacards[op]
+        on_card = weapon.lower().split(" (")[0] in {x.name.lower() for x in card.weapons}
+        any_weapon = any(k in card.keywords for k in FOREGRIP_ANY_WEAPON)
+        if weapon.lower().startswith("hot-shot lasgun") or (any_weapon and on_card):
+            return change - 1
+        return change
+
+    hooks.transform("would_change_hit", hook)
+
+
+register(
+    "kt21_kasrkin/equipment/foregrip",
+    install_foregrip,
+    "In its Overwatch, its hot-shot lasgun (a Gunner's or Sharpshooter's: any ranged weapon "
+    "of its card) keeps its BS.",
+)
+register_equipment_value("kt21_kasrkin/equipment/foregrip", 1.0)

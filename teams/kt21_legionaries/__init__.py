@@ -6,7 +6,7 @@ ever installed for the KT24 Legionaries and the reverse):
 - Abilities Icon Bearer, Vicious Reflexes, Soul Feast, Daemonic Aura: :mod:`.abilities`.
 - Equipment (selected through :mod:`engine.rules.kt21.equipment`, each item's EP declared
   here): the frag and krak grenades (their weapon profiles), Aggression Stimulants, Tainted
-  Rounds, Warded Armour: :mod:`.equipment`.
+  Rounds, Warded Armour, Grisly Trophy: :mod:`.equipment`.
 
 Everything else (the faction rule Favoured of the Dark Gods: the roster has no Mark of Chaos
 to choose and no strategic ploy is sourced; the psychic powers; the ploys, which no source we

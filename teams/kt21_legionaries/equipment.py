@@ -17,8 +17,12 @@ the items the engine plays:
   Successful Hits step of a shooting attack or a fight (mortal wounds are not attack dice'
   damage); then its own Save for the rest of the battle.
 
+- **Grisly Trophy** (3EP, once per kill team): an enemy operative to which the carrier is
+  Visible and within 3" of it has 1 attack die fewer with each of its weapons (shooting and
+  fighting, whoever the target), through the ``would_change_attacks`` hook.
+
 Not played (selectable, reported when selected): Suspensor System (3EP), Malign Scripture
-(2EP), Grisly Trophy (3EP, once).
+(2EP).
 """
 
 from __future__ import annotations
@@ -35,20 +39,25 @@ from engine.game.events import Event
 from engine.game.ploys import Reroll
 from engine.game.state import Effect
 from engine.game.work import Work
+from engine.rules.kt21.attack_sight import visible
 from engine.rules.kt21.equipment import carried, give_equipment_weapons, register_equipment
 from engine.rules.registry import register, register_equipment_value
 from teams.kt21_legionaries.common import fight_frame
 
 __all__ = [
     "BOLT_WEAPONS",
+    "GRISLY_TROPHY_RANGE",
     "AggressionStimulants",
     "install_aggression_stimulants",
     "install_frag_grenade",
+    "install_grisly_trophy",
     "install_krak_grenade",
     "install_tainted_rounds",
     "install_warded_armour",
 ]
 
+GRISLY_TROPHY_RANGE = 3.0
+"""Grisly Trophy reaches enemies within this distance (inches, ⬛)."""
 BOLT_WEAPONS = ("boltgun", "bolt pistol", "tainted bolt pistol")
 """The weapons Tainted Rounds improves."""
 _WARDED = "kt21 warded armour"
@@ -228,3 +237,29 @@ register(
     "Its carrier's Save is 2+ until an attack die first inflicts damage on it.",
 )
 register_equipment_value("kt21_legionaries/equipment/warded_armour", 2.0)
+
+
+def install_grisly_trophy(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Grisly Trophy (module docstring)."""
+
+    def hook(w: Work, attacks: int, *, op: str, **_: Any) -> int:
+        if w.ctx.owner.get(op) in players:
+            return attacks
+        enemy = w.op(op)
+        for o in w.enemies_of(op):
+            if o.player not in players or "Grisly Trophy" not in carried(w, o.id):
+                continue
+            near = w.distance(w.place(enemy), w.place(o)) <= GRISLY_TROPHY_RANGE + 1e-6
+            if near and visible(w, enemy, o):
+                return attacks - 1
+        return attacks
+
+    hooks.transform("would_change_attacks", hook)
+
+
+register(
+    "kt21_legionaries/equipment/grisly_trophy",
+    install_grisly_trophy,
+    'Enemies within 3" of it, to which it is Visible, have 1 attack die fewer.',
+)
+register_equipment_value("kt21_legionaries/equipment/grisly_trophy", 2.0)

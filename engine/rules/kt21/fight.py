@@ -32,8 +32,10 @@ from engine.game.state import Effect, OperativeState
 from engine.game.weapons import find_weapon, weapons_of
 from engine.game.work import Work
 from engine.rules.kt21.attack_dice import (
+    attacks21,
     check_reroll,
     damage21,
+    hit_change21,
     hit_threshold,
     kt21_reroll_options,
     reroll_windows,
@@ -192,11 +194,16 @@ class Kt21FightFrame:
     def ws(self, w: Work, side: str) -> int:
         """``side``'s WS: injured +1 worse, combat support 1 better each (11 step 3)."""
         prof, _ = self.profile(w, side)
+        o = w.op(self.op_of(side))
+        injured = self.a_injured if side == "a" else self.d_injured
+        name = find_weapon(w, o, self.weapon_of(side), "melee")[0]
+        change = hit_change21(w, o, name, "melee", self.op_of(_other(side)), injured=injured)
         return hit_threshold(
             w,
-            w.op(self.op_of(side)),
+            o,
             prof,
-            injured=self.a_injured if side == "a" else self.d_injured,
+            injured=injured,
+            worsen=change,
             support=self.a_support if side == "a" else self.d_support,
         )
 
@@ -244,12 +251,13 @@ class Kt21FightFrame:
                 self._after_roll(w, side, ())
                 return
             prof, _ = self.profile(w, side)
-            w.roll(
-                "attack",
-                self.owner(w, side),
-                prof.attacks,
-                label=f"attack dice ({self.weapon_of(side)})",
-            )
+            o = w.op(self.op_of(side))
+            name = find_weapon(w, o, self.weapon_of(side), "melee")[0]
+            n = attacks21(w, o, name, prof, "melee", self.op_of(_other(side)))
+            if n <= 0:
+                self._after_roll(w, side, ())
+                return
+            w.roll("attack", self.owner(w, side), n, label=f"attack dice ({self.weapon_of(side)})")
         elif st == "rerolls":
             if self.passes >= 2:
                 w.replace_top(stage="retain")

@@ -47,9 +47,11 @@ from engine.game.state import Effect, OperativeState
 from engine.game.weapons import find_weapon, primary_weapon_name, weapons_of
 from engine.game.work import Work
 from engine.rules.kt21.attack_dice import (
+    attacks21,
     best_allocation,
     check_reroll,
     damage21,
+    hit_change21,
     hit_threshold,
     kt21_reroll_options,
     reroll_windows,
@@ -281,7 +283,16 @@ class Kt21ShootFrame:
         """The BS rolled against (injured and Overwatch each +1 worse, :func:`hit_threshold`)."""
         prof, _ = self.profile(w)
         o = w.op(self.shooter)
-        return hit_threshold(w, o, prof, injured=self.injured, worsen=1 if self.overwatch else 0)
+        name = find_weapon(w, o, self.weapon, "ranged")[0]
+        change = hit_change21(w, o, name, "ranged", self.targets[self.idx], injured=self.injured)
+        worsen = (1 if self.overwatch else 0) + change
+        return hit_threshold(w, o, prof, injured=self.injured, worsen=worsen)
+
+    def attacks(self, w: Work, target: str) -> int:
+        """The attack dice against ``target`` (:func:`attacks21`)."""
+        prof, _ = self.profile(w)
+        o = w.op(self.shooter)
+        return attacks21(w, o, find_weapon(w, o, self.weapon, "ranged")[0], prof, "ranged", target)
 
     def attacker(self, w: Work) -> str:
         """The shooter's player."""
@@ -364,8 +375,7 @@ class Kt21ShootFrame:
         elif st == "begin":
             self._begin(w)
         elif st == "attack_roll":
-            prof, _ = self.profile(w)
-            n = self.split[self.idx] if self.split else prof.attacks
+            n = self.split[self.idx] if self.split else self.attacks(w, self.targets[self.idx])
             if n <= 0:
                 w.replace_top(stage="begin", idx=self.idx + 1)
                 return
@@ -550,9 +560,8 @@ class Kt21ShootFrame:
     def fusillade_options(self, w: Work) -> list[Action]:
         """Each split of the attack dice: ``Split k0 k1 ...`` (dice on the primary, then on
         each candidate in order), the primary getting at least one."""
-        prof, _ = self.profile(w)
         others = self.fusillade_candidates(w)
-        a = prof.attacks
+        a = self.attacks(w, self.targets[0])
         out = []
         for rest in product(range(a + 1), repeat=len(others)):
             first = a - sum(rest)
