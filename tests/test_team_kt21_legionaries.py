@@ -267,3 +267,23 @@ def test_grisly_trophy_one_attack_die_fewer_near_it() -> None:
     hot-shot lasgun rolls 4 - 1 = 3 attack dice; with the carrier 8" away, all 4."""
     assert _attack_dice_asked((14, 15.5)) == 3
     assert _attack_dice_asked((8, 15.5)) == 4
+
+
+def test_horrifying_dismemberment_takes_one_apl_from_a_nearby_enemy() -> None:
+    """Horrifying Dismemberment: the Shrivetalon's critical strike (5 damage) incapacitates
+    the Trooper (3 wounds left); its player then selects the Vox-Trooper 2" away, whose APL
+    drops from 2 to 1 (4.2)."""
+    ops = {
+        "LEG-3": {"at": (14, 14)},
+        "KAS-10": {"at": (14 + ENGAGED, 14), "wounds": 3},
+        "KAS-9": {"at": (14, 16.5)},
+    }
+    s = activated(ops, "LEG-3")
+    s, _ = play(s, ["Fight LEG-3 flensing blades at KAS-10"], ["roll 6,1,1,1,1", "roll 1,1,1"])
+    while s.node.kind != "kt21_fight_resolve":  # type: ignore[union-attr]
+        s, _ = play(s, ["Decline"])
+    s, _ = play(s, ["Strike crit"])
+    assert options(s) == {"Use horrifying dismemberment on KAS-9"}
+    s, _ = play(s, ["Use horrifying dismemberment on KAS-9"])
+    w = Work(s)
+    assert w.apl(w.op("KAS-9")) == 1

@@ -3,7 +3,8 @@ by rule id (``engine.rules.registry``; team identity ``kt21_legionaries``, so no
 ever installed for the KT24 Legionaries and the reverse):
 
 - Weapon rules Vicious Blows*, Daemonic Energies*, Parry Hook*: :mod:`.weapon_rules`.
-- Abilities Icon Bearer, Vicious Reflexes, Soul Feast, Daemonic Aura: :mod:`.abilities`.
+- Abilities Icon Bearer, Vicious Reflexes, Soul Feast, Daemonic Aura, Horrifying
+  Dismemberment: :mod:`.abilities`.
 - Equipment (selected through :mod:`engine.rules.kt21.equipment`, each item's EP declared
   here): the frag and krak grenades (their weapon profiles), Aggression Stimulants, Tainted
   Rounds, Warded Armour, Grisly Trophy: :mod:`.equipment`.

@@ -8,6 +8,10 @@
 - **Soul Feast** (Chosen): at the end of a fight's Resolve Successful Hits step, if it is
   still in the killzone and struck with a critical hit in that fight, it regains 2 lost
   wounds.
+- **Horrifying Dismemberment** (Shrivetalon): when it incapacitates an enemy operative in a
+  fight (as either side), its player selects one other enemy operative within 3" of it
+  (``Use horrifying dismemberment on <operative>``, a team-rule choice once the damage is
+  done): that operative's APL -1 (until the end of its current or next activation, 4.2).
 - **Daemonic Aura** (Chosen): an enemy operative that starts a Fall Back within its
   Engagement Range may move 4" less (2●), never less than 2" (●): the shared movement's
   ``would_move_distance`` hook.
@@ -17,21 +21,26 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.markers import OBJECTIVE_MARKER
 from engine.game.state import Effect
 from engine.game.work import Work
+from engine.rules.choices import RuleChoiceFrame, on_choice
 from engine.rules.registry import register
-from teams.kt21_legionaries.common import owned_by
+from teams.kt21_legionaries.common import fight_frame, owned_by
 
 __all__ = [
     "DAEMONIC_AURA_CUT",
     "DAEMONIC_AURA_FLOOR",
+    "DISMEMBERMENT_RANGE",
     "ICON_BEARER_BONUS",
     "SOUL_FEAST_WOUNDS",
     "has_ability",
     "install_daemonic_aura",
+    "install_horrifying_dismemberment",
     "install_icon_bearer",
     "install_soul_feast",
     "install_vicious_reflexes",
@@ -42,6 +51,9 @@ ICON_BEARER_BONUS = 1
 SOUL_FEAST_WOUNDS = 2
 """Lost wounds regained (Soul Feast)."""
 _SOUL_FEAST = "kt21 soul feast"
+DISMEMBERMENT_RANGE = 3.0
+"""Horrifying Dismemberment selects an enemy within this distance (inches, ⬛)."""
+_DISMEMBERMENT = "kt21_legionaries_horrifying_dismemberment"
 DAEMONIC_AURA_CUT = 4.0
 """Inches taken off an enemy's Fall Back (2●)."""
 DAEMONIC_AURA_FLOOR = 2.0
@@ -130,6 +142,50 @@ def install_daemonic_aura(hooks: Hooks, players: tuple[str, ...]) -> None:
     hooks.transform("would_move_distance", hook)
 
 
+def _dismembered(w: Work, frame: RuleChoiceFrame, chosen: str) -> None:
+    """The selected enemy's APL -1 (Horrifying Dismemberment)."""
+    if chosen and w.op(chosen).alive:
+        w.add_effect(Effect("apl", chosen, "end_next_activation", source=frame.op, value=-1))
+
+
+on_choice(_DISMEMBERMENT, _dismembered)
+
+
+def install_horrifying_dismemberment(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Horrifying Dismemberment (module docstring): the ``operative_incapacitated`` event
+    of a fight of the Shrivetalon defers the choice of the enemy."""
+
+    def fell(w: Work, ev: Event) -> None:
+        by, victim = str(ev.get("by", "")), str(ev["op"])
+        if not by or not owned_by(w, by, players) or not has_ability(w, by, HORRIFYING):
+            return
+        f = fight_frame(w)
+        if f is None or by not in (f.attacker, f.defender) or not w.op(by).alive:
+            return
+        me = w.op(by)
+        near = tuple(
+            sorted(
+                e.id
+                for e in w.enemies_of(by)
+                if e.id != victim
+                and w.distance(w.place(me), w.place(e)) <= DISMEMBERMENT_RANGE + 1e-6
+            )
+        )
+        if near:
+            frame = RuleChoiceFrame(w.ctx.owner[by], HORRIFYING, _DISMEMBERMENT, by, near)
+            w.defer_frame(attrs.evolve(frame, optional=False))
+
+    hooks.on("operative_incapacitated", fell)
+
+
+HORRIFYING = "Horrifying Dismemberment"
+
+
+register(
+    "kt21_legionaries/ability/horrifying_dismemberment",
+    install_horrifying_dismemberment,
+    'When it incapacitates an enemy in a fight, one other enemy within 3" of it loses 1 APL.',
+)
 register(
     "kt21_legionaries/ability/daemonic_aura",
     install_daemonic_aura,
