@@ -874,20 +874,21 @@ class Would(_Declared):
     WOULD_CHANGE_ATTACKS = (
         "would_change_attacks",
         "Value: ``attacks`` (int) -> the Attacks of ``op``'s ``weapon`` (``kind``) against "
-        "``target``. Keywords: kind, op, target, weapon. When: an attack profile is built. "
-        "Rules: 2.2.",
+        "``target``. Keywords: kind, op, target, weapon. When: an attack profile is built (KT21: "
+        "the attack dice rolled, e.g. Grisly Trophy). Rules: 2.2, rules/KT21.md 10.1, 11.",
     )
     WOULD_CHANGE_DAMAGE = (
         "would_change_damage",
         "Value: ``(normal, critical)`` -> the Damage of ``op``'s ``weapon`` (``kind``). "
-        "Keywords: kind, op, weapon. When: an attack profile is built. Rules: 2.2.",
+        "Keywords: kind, op, weapon. When: an attack profile is built (KT21: the damage a hit "
+        "deals, e.g. Tainted Rounds). Rules: 2.2, rules/KT21.md 10.1 step 6, 11 step 4.",
     )
     WOULD_CHANGE_HIT = (
         "would_change_hit",
         "Value: ``change`` (int, from 0) -> the change to the Hit of ``op``'s ``weapon`` "
         "(``kind``) against ``target`` (``injured``); each hook's change is noted apart. "
         "Keywords: injured, kind, op, target, weapon. When: an attack profile is built with a "
-        "target. Rules: 2.1, 2.2.",
+        "target (KT21: the BS/WS rolled, e.g. Foregrip). Rules: 2.1, 2.2, rules/KT21.md 4.2.",
     )
     WOULD_CHANGE_MOVE = (
         "would_change_move",
