@@ -30,9 +30,9 @@ from engine.teams import load_builtin_team
 TEAMS = ("kasrkin", "legionaries")
 
 
-KT21_SECRETS = frozenset({"tac archetype", "scouting"})
-"""The secret decision kinds only KT21 battles make (rules/KT21.md 1.2: tac ops and the
-scouting option chosen in secret)."""
+KT21_SECRETS = frozenset({"tac archetype", "scouting", "kt21_equipment"})
+"""The secret decision kinds only KT21 battles make (rules/KT21.md 1.2: tac ops, equipment
+and the scouting option chosen in secret)."""
 
 
 def _start(killzone: str = "open_ruins", **options: object) -> GameState:

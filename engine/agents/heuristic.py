@@ -281,6 +281,7 @@ class HeuristicAgent:
             "initiative_card": self._initiative_card,
             "deploy": self._deploy,
             "equipment": equipment_choices.select_equipment,
+            "kt21_equipment": equipment_choices.select_equipment,
             "equipment_setup": equipment_choices.set_up_equipment,
             "activate": self._activate,
             "action": self._action,

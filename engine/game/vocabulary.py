@@ -782,6 +782,14 @@ class Would(_Declared):
         "Charge, Shoot, Fight, Pick Up, Pass: rules/KT21.md 6.1). Keywords: none. When: an "
         "operative's actions are listed or an action's verb is looked up. Rules: 3.2.",
     )
+    KT21_WEAPON_RULES = (
+        "kt21_weapon_rules",
+        "Value: ``rules`` (Kt21WeaponRules, the datacard's SR and ! columns) -> the KT21 rules "
+        "of ``op``'s ``weapon`` for an attack now (a team rule that gives, e.g. Vicious Blows*: "
+        "Ceaseless, or takes a rule). Keywords: op, weapon. When: a KT21 profile's rules are "
+        "read (engine.rules.kt21.attack_dice.weapon_rules21: listing, Shoot, Overwatch, "
+        "Fight). Rules: rules/KT21.md 12.",
+    )
     MARKER_CONTEST = (
         "marker_contest",
         "Value: the test of whether an operative contests a marker, ``fn(kz, placement, "
@@ -859,8 +867,9 @@ class Would(_Declared):
     WOULD_BLOCK_CRIT_WITH_NORMAL = (
         "would_block_crit_with_normal",
         "Value: ``False`` -> whether ``op`` may block a crit with a normal success against "
-        "``target``. Keywords: op, target. When: in a Fight's Resolve step. Rules: 5.2 step "
-        "4.",
+        "``target``. Keywords: op, target. When: in a Fight's Resolve step (KT21: a normal "
+        "parry discarding a critical hit, e.g. Parry Hook*). Rules: 5.2 step 4, rules/KT21.md "
+        "11 step 4.",
     )
     WOULD_CHANGE_APL = (
         "would_change_apl",
@@ -870,20 +879,21 @@ class Would(_Declared):
     WOULD_CHANGE_ATTACKS = (
         "would_change_attacks",
         "Value: ``attacks`` (int) -> the Attacks of ``op``'s ``weapon`` (``kind``) against "
-        "``target``. Keywords: kind, op, target, weapon. When: an attack profile is built. "
-        "Rules: 2.2.",
+        "``target``. Keywords: kind, op, target, weapon. When: an attack profile is built (KT21: "
+        "the attack dice rolled, e.g. Grisly Trophy). Rules: 2.2, rules/KT21.md 10.1, 11.",
     )
     WOULD_CHANGE_DAMAGE = (
         "would_change_damage",
         "Value: ``(normal, critical)`` -> the Damage of ``op``'s ``weapon`` (``kind``). "
-        "Keywords: kind, op, weapon. When: an attack profile is built. Rules: 2.2.",
+        "Keywords: kind, op, weapon. When: an attack profile is built (KT21: the damage a hit "
+        "deals, e.g. Tainted Rounds). Rules: 2.2, rules/KT21.md 10.1 step 6, 11 step 4.",
     )
     WOULD_CHANGE_HIT = (
         "would_change_hit",
         "Value: ``change`` (int, from 0) -> the change to the Hit of ``op``'s ``weapon`` "
         "(``kind``) against ``target`` (``injured``); each hook's change is noted apart. "
         "Keywords: injured, kind, op, target, weapon. When: an attack profile is built with a "
-        "target. Rules: 2.1, 2.2.",
+        "target (KT21: the BS/WS rolled, e.g. Foregrip). Rules: 2.1, 2.2, rules/KT21.md 4.2.",
     )
     WOULD_CHANGE_MOVE = (
         "would_change_move",
@@ -1104,7 +1114,8 @@ class Would(_Declared):
         "would_refuse_weapon",
         "Value: ``None`` -> a refusal text for ``op`` using ``weapon`` (``profile``), or "
         "``None``. Keywords: op, profile, weapon. ``op``: an OperativeState, not an id. When: "
-        "weapons are listed. Rules: 5.1, 5.2.",
+        "weapons are listed (KT21: a shooting attack's checks, ``profile`` the "
+        "WeaponProfile). Rules: 5.1, 5.2, rules/KT21.md 10.1.",
     )
     WOULD_REPEAT_ACTION = (
         "would_repeat_action",
@@ -1115,12 +1126,13 @@ class Would(_Declared):
         "would_resolve_first",
         "Value: ``'a'`` -> the side (``'a'`` attacker, ``'d'`` defender) that resolves first "
         "in ``op``'s Fight with ``weapon`` v ``target``. Keywords: op, target, weapon. When: "
-        "at a Fight's Resolve step. Rules: 5.2 step 4.",
+        "at a Fight's Resolve step (KT21 too). Rules: 5.2 step 4, rules/KT21.md 11 step 4.",
     )
     WOULD_RETAIN_BOTH_COVER_SAVES = (
         "would_retain_both_cover_saves",
         "Value: ``False`` -> whether ``target`` retains two cover saves against ``op``. "
-        "Keywords: op, target. When: cover saves are resolved. Rules: 4.5.",
+        "Keywords: op, target. When: cover saves are resolved (KT21: one more defence die "
+        "retained unrolled as a cover save, e.g. Camo Cloak). Rules: 4.5, rules/KT21.md 10.2.",
     )
     WOULD_RETAIN_DEFENCE_NORMAL = (
         "would_retain_defence_normal",
@@ -1136,7 +1148,8 @@ class Would(_Declared):
     WOULD_SAVE_WITHOUT_COVER = (
         "would_save_without_cover",
         "Value: ``0`` -> cover saves ``target`` retains against ``op`` without cover. "
-        "Keywords: op, target. When: cover saves are resolved. Rules: 4.5.",
+        "Keywords: op, target. When: cover saves are resolved (KT21: one more defence die "
+        "retained unrolled as a cover save, e.g. Camo Cloak). Rules: 4.5, rules/KT21.md 10.2.",
     )
     WOULD_SHOOT_IN_CONTROL_RANGE = (
         "would_shoot_in_control_range",
@@ -1393,6 +1406,18 @@ class DecisionKind(_Declared):
         "``Block normal with crit``: a parry is written Block; ``Block nothing with ...`` "
         "discards a die). Rules: rules/KT21.md 11 step 4, 12 Brutal, DC 16.21.",
     )
+    KT21_EQUIPMENT = (
+        "kt21_equipment",
+        "When: a KT21 player selects in secret one more item of its faction equipment "
+        "(``Equipment <item>``, up to 10EP) or ends its selection (``Equipment done``). "
+        "Rules: rules/KT21.md 1.2 step 6.",
+    )
+    KT21_EQUIPMENT_ASSIGN = (
+        "kt21_equipment_assign",
+        "When: after both KT21 equipment selections are revealed, a player gives its next item "
+        "to one of its operatives (``Equipment <item> on <operative>``). Rules: rules/KT21.md "
+        "1.2 step 6.",
+    )
     KT21_FIGHT_WEAPON = (
         "kt21_fight_weapon",
         "When: the defender of a KT21 fight with several melee weapons selects one "
@@ -1558,6 +1583,7 @@ SECRET_DECISIONS: frozenset[str] = frozenset(
         DecisionKind.SCOUTING.value,  # KT21 1.2: hidden until both are revealed
         DecisionKind.TAC_OP.value,  # 8.4: hidden until revealed
         DecisionKind.TAC_ARCHETYPE.value,  # KT21 1.2: tac ops selected in secret
+        DecisionKind.KT21_EQUIPMENT.value,  # KT21 1.2 step 6: hidden until both are revealed
     }
 )
 """The decision kinds whose choice is a *secret selection*: what the deciding player chooses

@@ -20,7 +20,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.game.context import GameOptions, Hooks
-from engine.rules.kt21 import attack_actions, barricades, catalogue, flow, marker_actions
+from engine.rules.kt21 import (
+    attack_actions,
+    barricades,
+    catalogue,
+    equipment,
+    flow,
+    marker_actions,
+)
 from engine.teams.model import Roster
 
 __all__ = ["install"]
@@ -40,6 +47,7 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
     marker_actions.install(hooks)  # marker control within 2" of the centre (15.1)
     attack_actions.install(hooks)
     barricades.install(hooks)  # barricade tokens of scripted positions (1.2 step 7)
+    equipment.install(hooks)  # faction equipment, up to 10EP (1.2 step 6)
 
 
 def _kt21_actions(_w: Any, _actions: tuple[Any, ...]) -> tuple[Any, ...]:

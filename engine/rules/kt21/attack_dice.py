@@ -18,7 +18,10 @@ from engine.game.work import Work
 from engine.teams.model import WeaponProfile
 
 __all__ = [
+    "attacks21",
     "best_allocation",
+    "damage21",
+    "hit_change21",
     "hit_threshold",
     "kt21_reroll_options",
     "reroll_windows",
@@ -29,10 +32,56 @@ __all__ = [
 
 def weapon_rules21(w: Work, o: OperativeState, name: str, prof: WeaponProfile) -> Kt21WeaponRules:
     """The KT21 special and critical hit rules of ``o``'s profile ``prof`` (notation name
-    ``name``) for an attack now (``rules/KT21.md`` 12): the datacard's SR and ! columns. A
-    team rule that gives or takes a rule will hook in here (none does yet)."""
-    del w, o, name
-    return prof.kt21_rules
+    ``name``) for an attack now (``rules/KT21.md`` 12): the datacard's SR and ! columns, as
+    the ``kt21_weapon_rules`` *would* hooks change them (a team rule that gives or takes a
+    rule: Vicious Blows*, Daemonic Energies*)."""
+    if "kt21_weapon_rules" not in w.ctx.hooks.would:
+        return prof.kt21_rules
+    rules: Kt21WeaponRules = w.would("kt21_weapon_rules", prof.kt21_rules, op=o.id, weapon=name)
+    return rules
+
+
+def damage21(
+    w: Work, o: OperativeState, name: str, prof: WeaponProfile, kind: str
+) -> tuple[int, int]:
+    """``(normal, critical)`` Damage of ``o``'s profile ``prof`` (notation name ``name``,
+    ``kind`` ``"ranged"`` or ``"melee"``) for an attack now (``rules/KT21.md`` 4.1, 10.1
+    step 6, 11 step 4): the datacard's, as the ``would_change_damage`` *would* hooks change
+    it (a team rule, e.g. Tainted Rounds)."""
+    dmg = (prof.normal_damage, prof.critical_damage)
+    if "would_change_damage" not in w.ctx.hooks.would:
+        return dmg
+    n, c = w.would("would_change_damage", dmg, op=o.id, weapon=name, kind=kind)
+    return int(n), int(c)
+
+
+def attacks21(
+    w: Work, o: OperativeState, name: str, prof: WeaponProfile, kind: str, target: str
+) -> int:
+    """The attack dice of ``o``'s profile ``prof`` (notation name ``name``) against
+    ``target`` (``rules/KT21.md`` 10.1 step 1, 11 step 2): the datacard's A, as the
+    ``would_change_attacks`` *would* hooks change it (a team rule, e.g. Grisly Trophy);
+    never below 0."""
+    if "would_change_attacks" not in w.ctx.hooks.would:
+        return prof.attacks
+    got = w.would(
+        "would_change_attacks", prof.attacks, op=o.id, weapon=name, kind=kind, target=target
+    )
+    return max(0, int(got))
+
+
+def hit_change21(
+    w: Work, o: OperativeState, name: str, kind: str, target: str, *, injured: bool
+) -> int:
+    """The change the ``would_change_hit`` *would* hooks make to the BS/WS of ``o``'s weapon
+    ``name`` against ``target`` (``rules/KT21.md`` 4.2; a team rule, e.g. Foregrip undoing the
+    Overwatch's worsening): 0 when none is subscribed."""
+    if "would_change_hit" not in w.ctx.hooks.would:
+        return 0
+    change = w.would(
+        "would_change_hit", 0, op=o.id, weapon=name, kind=kind, target=target, injured=injured
+    )
+    return int(change)
 
 
 def hit_threshold(

@@ -32,7 +32,10 @@ from engine.game.state import Effect, OperativeState
 from engine.game.weapons import find_weapon, weapons_of
 from engine.game.work import Work
 from engine.rules.kt21.attack_dice import (
+    attacks21,
     check_reroll,
+    damage21,
+    hit_change21,
     hit_threshold,
     kt21_reroll_options,
     reroll_windows,
@@ -191,11 +194,16 @@ class Kt21FightFrame:
     def ws(self, w: Work, side: str) -> int:
         """``side``'s WS: injured +1 worse, combat support 1 better each (11 step 3)."""
         prof, _ = self.profile(w, side)
+        o = w.op(self.op_of(side))
+        injured = self.a_injured if side == "a" else self.d_injured
+        name = find_weapon(w, o, self.weapon_of(side), "melee")[0]
+        change = hit_change21(w, o, name, "melee", self.op_of(_other(side)), injured=injured)
         return hit_threshold(
             w,
-            w.op(self.op_of(side)),
+            o,
             prof,
-            injured=self.a_injured if side == "a" else self.d_injured,
+            injured=injured,
+            worsen=change,
             support=self.a_support if side == "a" else self.d_support,
         )
 
@@ -243,12 +251,13 @@ class Kt21FightFrame:
                 self._after_roll(w, side, ())
                 return
             prof, _ = self.profile(w, side)
-            w.roll(
-                "attack",
-                self.owner(w, side),
-                prof.attacks,
-                label=f"attack dice ({self.weapon_of(side)})",
-            )
+            o = w.op(self.op_of(side))
+            name = find_weapon(w, o, self.weapon_of(side), "melee")[0]
+            n = attacks21(w, o, name, prof, "melee", self.op_of(_other(side)))
+            if n <= 0:
+                self._after_roll(w, side, ())
+                return
+            w.roll("attack", self.owner(w, side), n, label=f"attack dice ({self.weapon_of(side)})")
         elif st == "rerolls":
             if self.passes >= 2:
                 w.replace_top(stage="retain")
@@ -299,7 +308,18 @@ class Kt21FightFrame:
                 _, rules = self.profile(w, side)
                 n, c, _ = retain_attack_dice(self._dice(side)[0], self.ws(w, side), rules)
             out[f"{side}n"], out[f"{side}c"] = n, c
-        w.replace_top(**out, stage="resolve", turn="a")
+        first = "a"
+        if self.dweapon and "would_resolve_first" in w.ctx.hooks.would:  # Vicious Reflexes
+            first = str(
+                w.would(
+                    "would_resolve_first",
+                    "a",
+                    op=self.attacker,
+                    target=self.defender,
+                    weapon=self.dweapon,
+                )
+            )
+        w.replace_top(**out, stage="resolve", turn=first)
         for side in ("a", "d"):
             if self.weapon_of(side):
                 w.emit(
@@ -393,6 +413,19 @@ class Kt21FightFrame:
             out.append(Action("Block", text="normal with crit"))
         if mine[0] and theirs[0] and not brutal:
             out.append(Action("Block", text="normal with normal"))
+        if (
+            mine[0]
+            and theirs[1]
+            and not brutal
+            and "would_block_crit_with_normal" in w.ctx.hooks.would
+            and w.would(
+                "would_block_crit_with_normal",
+                False,
+                op=self.op_of(side),
+                target=self.op_of(_other(side)),
+            )
+        ):
+            out.append(Action("Block", text="crit with normal"))  # e.g. Parry Hook*
         if not theirs[0] and not theirs[1]:
             if mine[1]:
                 out.append(Action("Block", text="nothing with crit"))
@@ -483,7 +516,7 @@ class Kt21FightFrame:
             inflict(
                 w,
                 them,
-                prof.critical_damage if crit else prof.normal_damage,
+                self._damage(w, side, prof)[1 if crit else 0],
                 self.weapon_of(side),
                 by=me,
             )
@@ -505,6 +538,11 @@ class Kt21FightFrame:
         w.replace_top(**changes)
         if w.top._left(opp) > 0:
             w.replace_top(turn=opp)
+
+    def _damage(self, w: Work, side: str, prof: WeaponProfile) -> tuple[int, int]:
+        """``side``'s melee Damage (normal, critical) for a strike (:func:`damage21`)."""
+        o = w.op(self.op_of(side))
+        return damage21(w, o, find_weapon(w, o, self.weapon_of(side), "melee")[0], prof, "melee")
 
     def _reap(self, w: Work, me: str, them: str, x: int) -> None:
         """Reap x: x mortal wounds on each other enemy of ``me`` Visible to it and within 1"

@@ -47,8 +47,11 @@ from engine.game.state import Effect, OperativeState
 from engine.game.weapons import find_weapon, primary_weapon_name, weapons_of
 from engine.game.work import Work
 from engine.rules.kt21.attack_dice import (
+    attacks21,
     best_allocation,
     check_reroll,
+    damage21,
+    hit_change21,
     hit_threshold,
     kt21_reroll_options,
     reroll_windows,
@@ -107,7 +110,12 @@ def shoot_refusal(
     target (5, 12, 3.5), or ``None``: the order (Engage, or Conceal with a Silent weapon; an
     Overwatch needs Engage), not within Engagement Range of an enemy, Limited used, Heavy
     after a Normal Move, Charge or Fall Back, Unwieldy's extra AP, and for an Overwatch no
-    Blast or Unwieldy profile (DC 16.22: another profile of the same weapon is fine)."""
+    Blast or Unwieldy profile (DC 16.22: another profile of the same weapon is fine); and
+    any refusal of the ``would_refuse_weapon`` hooks (a team rule, e.g. Proximity*)."""
+    if "would_refuse_weapon" in w.ctx.hooks.would:
+        refused = w.would("would_refuse_weapon", None, op=o, weapon=name, profile=prof)
+        if refused:
+            return str(refused)
     if overwatch:
         if o.order != "engage":
             return (
@@ -275,7 +283,16 @@ class Kt21ShootFrame:
         """The BS rolled against (injured and Overwatch each +1 worse, :func:`hit_threshold`)."""
         prof, _ = self.profile(w)
         o = w.op(self.shooter)
-        return hit_threshold(w, o, prof, injured=self.injured, worsen=1 if self.overwatch else 0)
+        name = find_weapon(w, o, self.weapon, "ranged")[0]
+        change = hit_change21(w, o, name, "ranged", self.targets[self.idx], injured=self.injured)
+        worsen = (1 if self.overwatch else 0) + change
+        return hit_threshold(w, o, prof, injured=self.injured, worsen=worsen)
+
+    def attacks(self, w: Work, target: str) -> int:
+        """The attack dice against ``target`` (:func:`attacks21`)."""
+        prof, _ = self.profile(w)
+        o = w.op(self.shooter)
+        return attacks21(w, o, find_weapon(w, o, self.weapon, "ranged")[0], prof, "ranged", target)
 
     def attacker(self, w: Work) -> str:
         """The shooter's player."""
@@ -358,8 +375,7 @@ class Kt21ShootFrame:
         elif st == "begin":
             self._begin(w)
         elif st == "attack_roll":
-            prof, _ = self.profile(w)
-            n = self.split[self.idx] if self.split else prof.attacks
+            n = self.split[self.idx] if self.split else self.attacks(w, self.targets[self.idx])
             if n <= 0:
                 w.replace_top(stage="begin", idx=self.idx + 1)
                 return
@@ -472,7 +488,17 @@ class Kt21ShootFrame:
         if self.crits:
             w.decide(self.defender(w), "kt21_cover_save")
             return
-        w.replace_top(kept=1, stage="defence_roll")
+        w.replace_top(kept=self._cover_dice(w, dice), stage="defence_roll")
+
+    def _cover_dice(self, w: Work, dice: int) -> int:
+        """The dice retained as cover saves: one, or two when the
+        ``would_retain_both_cover_saves`` hooks say so (a team rule, e.g. Camo Cloak), never
+        more than the defence dice."""
+        if "would_retain_both_cover_saves" in w.ctx.hooks.would and w.would(
+            "would_retain_both_cover_saves", False, op=self.shooter, target=self.targets[self.idx]
+        ):
+            return min(2, dice)
+        return 1
 
     def _resolve(self, w: Work) -> None:
         t = self.target(w)
@@ -481,10 +507,10 @@ class Kt21ShootFrame:
         sn = self.kept + sum(1 for v in self.dice if 1 < v < 6 and v >= threshold)
         w.emit("saves_retained", op=t.id, normals=sn, crits=sc, cover=self.kept)
         prof, _ = self.profile(w)
-        un, uc = best_allocation(
-            self.normals, self.crits, prof.normal_damage, prof.critical_damage, sn, sc
-        )
-        damage = un * prof.normal_damage + uc * prof.critical_damage
+        o = w.op(self.shooter)
+        nd, cd = damage21(w, o, find_weapon(w, o, self.weapon, "ranged")[0], prof, "ranged")
+        un, uc = best_allocation(self.normals, self.crits, nd, cd, sn, sc)
+        damage = un * nd + uc * cd
         inflict(w, t.id, damage, self.weapon, by=self.shooter)
         w.replace_top(stage="begin", idx=self.idx + 1, dice=(), flags=())
 
@@ -534,9 +560,8 @@ class Kt21ShootFrame:
     def fusillade_options(self, w: Work) -> list[Action]:
         """Each split of the attack dice: ``Split k0 k1 ...`` (dice on the primary, then on
         each candidate in order), the primary getting at least one."""
-        prof, _ = self.profile(w)
         others = self.fusillade_candidates(w)
-        a = prof.attacks
+        a = self.attacks(w, self.targets[0])
         out = []
         for rest in product(range(a + 1), repeat=len(others)):
             first = a - sum(rest)
@@ -621,7 +646,8 @@ class Kt21ShootFrame:
         elif st == "invulnerable":
             w.replace_top(invulnerable=a.text == "invulnerable", stage="cover")
         else:
-            w.replace_top(kept=1 if a.text == "normal" else 0, stage="defence_roll")
+            kept = self._cover_dice(w, self._pool(w)[0]) if a.text == "normal" else 0
+            w.replace_top(kept=kept, stage="defence_roll")
 
     def _start_reroll(
         self, w: Work, chosen: tuple[int, ...], player: str, windows: tuple[str, ...] | None = None

@@ -1,0 +1,22 @@
+"""The KT21 Legionaries' team rules that the engine plays (``rules/KT21.md`` 4.1), registered
+by rule id (``engine.rules.registry``; team identity ``kt21_legionaries``, so none of them is
+ever installed for the KT24 Legionaries and the reverse):
+
+- Weapon rules Vicious Blows*, Daemonic Energies*, Parry Hook*: :mod:`.weapon_rules`.
+- Abilities Icon Bearer, Vicious Reflexes, Soul Feast, Daemonic Aura, Horrifying
+  Dismemberment: :mod:`.abilities`.
+- Equipment (selected through :mod:`engine.rules.kt21.equipment`, each item's EP declared
+  here): the frag and krak grenades (their weapon profiles), Aggression Stimulants, Tainted
+  Rounds, Warded Armour, Grisly Trophy: :mod:`.equipment`.
+
+Everything else (the faction rule Favoured of the Dark Gods: the roster has no Mark of Chaos
+to choose and no strategic ploy is sourced; the psychic powers; the ploys, which no source we
+have prints) is reported by ``killteam teams rules kt21_legionaries`` and listed in
+``docs/rulings/kt21_teams.md``.
+"""
+
+from __future__ import annotations
+
+from teams.kt21_legionaries import abilities, equipment, weapon_rules
+
+__all__ = ["abilities", "equipment", "weapon_rules"]
