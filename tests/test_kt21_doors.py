@@ -126,11 +126,11 @@ def test_mission_of_another_ruleset_is_refused(ruleset: str, mission: str, named
 
 def test_kt21_refuses_options_its_rules_do_not_play() -> None:
     """An option is refused rather than silently ignored when the ruleset's rules do not
-    play it: KT24's universal equipment (the KT21 rules install no equipment selection) and
-    an op name the KT21 ruleset does not have (no KT21 mission card or tac op text is
+    play it: KT24's universal equipment (KT21 selects only the team's own equipment, 1.2
+    step 6) and an op name the KT21 ruleset does not have (no KT21 mission card or tac op text is
     sourced, ``rules/KT21.md`` 15.3), never suggesting a KT24 op in its place; the empty
-    selection ``none`` means nothing and is accepted."""
-    with pytest.raises(BattleError, match=r"player A: equipment.*ruleset kt21"):
+    selection ``none`` fixes the player's selection to nothing."""
+    with pytest.raises(BattleError, match=r"player A: equipment 'Mines': unknown Kasrkin"):
         make_matchup(MatchupChoice(ruleset="kt21", teams=KT21_TEAMS, equipment=("Mines", None)))
     with pytest.raises(BattleError, match=r"'crit_op': KT21 mission 'Secure' is not") as got:
         make_matchup(MatchupChoice(ruleset="kt21", teams=KT21_TEAMS, crit_op="Secure"))
@@ -138,7 +138,7 @@ def test_kt21_refuses_options_its_rules_do_not_play() -> None:
     with pytest.raises(BattleError, match=r"player B's KT21 tac op 'Rout' is not implemented"):
         make_matchup(MatchupChoice(ruleset="kt21", teams=KT21_TEAMS, tac_ops=(None, "Rout")))
     m = make_matchup(MatchupChoice(ruleset="kt21", teams=KT21_TEAMS, equipment=("none", None)))
-    assert m.options.equipment == ()
+    assert m.options.equipment == (("A", ()),)  # A selects no equipment; B is asked
 
 
 def test_env_config_takes_the_ruleset() -> None:

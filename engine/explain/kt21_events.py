@@ -38,6 +38,7 @@ KT21_EVENT_RULES: dict[str, tuple[str, str]] = {
     "dice_rolled": (_K + "4.3", "core"),
     "drop_zone_chosen": (_K + "1.2 step 3", "core"),
     "effect_began": (_K + "4.2, 14", "core"),
+    "equipment_selected": (_K + "1.2 step 6", "equipment"),
     "equipment_set_up": (_K + "1.2 steps 7 and 9, 9", "core"),
     "fight_declared": (_K + "11 step 1", "core"),
     "fight_ended": (_K + "11", "core"),

@@ -491,6 +491,10 @@ def make_matchup(choice: MatchupChoice | None = None) -> Matchup:
                 own = [e.name for e in team.equipment]
                 selected = parse_equipment(text, own, f"{team.name} or")
                 if hooks.equipment_check is not None:
+                    try:  # the ruleset's own check (KT21: the team's items within 10EP)
+                        hooks.equipment_check(selected, team)
+                    except ValueError as exc:
+                        raise BattleError(f"equipment {excerpt(text)}: {exc}") from None
                     equipment[player] = selected
             except BattleError as exc:
                 raise BattleError(f"player {player}: {exc}") from None

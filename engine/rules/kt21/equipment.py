@@ -211,6 +211,22 @@ def _selectable(w: Work, player: str) -> list[Kt21EquipmentItem]:
     ]
 
 
+def _fixed(w: Work, player: str) -> tuple[str, ...] | None:
+    """The selection the game option ``equipment`` fixes for ``player`` (instead of asking
+    the player), checked as a scripted position's is, or ``None``.
+
+    Raises:
+        IllegalActionError: a selection the KT21 rules refuse (an item the team has no EP
+            for, over 10EP, a limited item twice), naming the player."""
+    for p, names in w.ctx.options.equipment:
+        if p == player:
+            try:
+                return check_position_equipment(tuple(names), _team(w, player))
+            except ValueError as exc:
+                raise IllegalActionError(f"equipment of player {player}: {exc}") from None
+    return None
+
+
 @attrs.frozen(slots=True)
 class Kt21EquipmentSelectionFrame:
     """Step 1 of the module docstring. ``turn``: the player selecting. The selections stay
@@ -223,6 +239,10 @@ class Kt21EquipmentSelectionFrame:
     def run(self, w: Work) -> None:
         turn = self.turn
         while True:
+            fixed = _fixed(w, turn)
+            if fixed is not None and not w.count(turn, _DONE):
+                w.set_pl(turn, equipment=fixed)  # the game option fixes this selection
+                w.count(turn, _DONE, 1)
             if not w.count(turn, _DONE) and _selectable(w, turn):
                 if turn != self.turn:
                     w.replace_top(turn=turn)
