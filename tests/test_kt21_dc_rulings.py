@@ -1,7 +1,8 @@
-"""KT21 Designer's Commentary 1.5 rulings that a scenario file cannot start by itself
+"""KT21 Designer's Commentary 1.5 rulings that a scenario file cannot show by itself
 (``rules/KT21.md`` 16): DC 16.34, a carrier that loses the Pick Up action drops what it
 carries, when the effect taking Pick Up away begins during the battle (the scenario file
-``scenarios/kt21_dc_34_carrier_that_cannot_pick_up_drops.toml`` starts with it in force)."""
+``scenarios/kt21_dc_34_carrier_that_cannot_pick_up_drops.toml`` starts with it in force);
+DC 16.4, an operative is Visible to itself (no KT21 rule in the engine asks it yet)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from engine.game.actions import Action
 from engine.game.context import GameOptions
 from engine.game.state import Effect
 from engine.game.work import Work
-from engine.geometry import load_killzone
+from engine.geometry import kt21_sight, load_killzone
+from engine.rules.kt21.attack_sight import visible
 from engine.rules.kt21.marker_actions import NO_PICK_UP
 from engine.rulesets import position
 from engine.teams import load_builtin_team
@@ -56,3 +58,15 @@ def test_carrier_keeps_marker_without_the_effect() -> None:
     w.add_effect(Effect("apl", "KASA-1", "end_tp", source="KASA-1", value=-1))
     assert w.op("KASA-1").carrying == ("mid-north",)
     assert _mid_north(w)[2] == "KASA-1"
+
+
+def test_operative_is_visible_to_itself() -> None:
+    """16.4: the DC says an operative is Visible to itself. No KT21 rule in the engine asks
+    it yet (a scenario cannot show it), so the sight answer is checked directly: KASA-1 is
+    Visible to KASA-1 in the KT21 attacks' test and in the sight geometry (its head sees its
+    own model)."""
+    w = _carrier()
+    o = w.op("KASA-1")
+    assert visible(w, o, o)
+    p = w.place(o)
+    assert kt21_sight.visible(w.kz, p, p)
