@@ -16,8 +16,14 @@ control within 2" of a marker's centre, Pick Up, the free drop, and Pass.
   spending all the AP left, so it is listed while the operative has AP (it may be chosen
   again whenever it has AP, which is never after it), never looping.
 
-Not expressed: "an operative that can no longer Pick Up drops what it carries" (16.34) needs
-each rule that takes Pick Up away to say so; none of the engine's KT21 rules does yet.
+- **Losing Pick Up** (DC 16.34): an operative under an effect of kind :data:`NO_PICK_UP` (what
+  a rule that takes the Pick Up action away from an operative gives it) cannot Pick Up, and
+  when it carries a marker it must drop it: the marker is put down at the carrier's position
+  (the same place the core uses for the drop before removal) as soon as the effect is in
+  force: when the effect begins outside an action, else when the carrier's activation starts
+  or ends (an effect begun during an action applies once it is complete, DC 16.8; the
+  activation's end is the first check point after it). No KT21 team rule in the engine gives
+  the effect yet: scenario positions can (``kind = "no_pick_up"``).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from collections.abc import Iterator
 from engine.game.actions import Action, IllegalActionError
 from engine.game.bookkeeping import Listing, UniversalAction, declare, precheck, spend
 from engine.game.context import Hooks
+from engine.game.events import Event
 from engine.game.markers import (
     _marker,
     controller,
@@ -44,12 +51,14 @@ __all__ = [
     "CONTROL_DISTANCE",
     "DROP_MARKER",
     "MARKER_ACTIONS",
+    "NO_PICK_UP",
     "PASS",
     "PICK_UP",
     "PICK_UP_DISTANCE",
     "DropMarkerAction",
     "Kt21PickUpAction",
     "PassAction",
+    "drop_if_barred",
     "install",
     "within_control_distance",
 ]
@@ -58,6 +67,8 @@ CONTROL_DISTANCE = 2.0
 """An operative contests a marker within ● (2") of its centre (15.1, decision 6)."""
 PICK_UP_DISTANCE = 1.0
 """Pick Up and drop: within ▲ (1") of the marker's centre (15.1, decision 6)."""
+NO_PICK_UP = "no_pick_up"
+"""The effect kind of a rule that takes the Pick Up action away from an operative (16.34)."""
 _EPS = 1e-6
 
 
@@ -81,9 +92,31 @@ def _kt21_contest(_w: Work, _test: object) -> object:
     return within_control_distance
 
 
+def drop_if_barred(w: Work, op_id: str) -> None:
+    """DC 16.34: when the operative ``op_id`` (alive and placed) cannot Pick Up (an effect of
+    kind :data:`NO_PICK_UP` in force on it) and carries markers, it drops each of them at its
+    position (emits ``marker_placed``). Does nothing otherwise."""
+    o = w.op(op_id)
+    if not o.carrying or not o.alive or not o.placed or not w.effects_on(op_id, NO_PICK_UP):
+        return
+    for name in o.carrying:
+        place_marker(w, w.op(op_id), o.x, o.y, name)
+
+
+def _check_carrier(w: Work, event: Event) -> None:
+    """The did hook of DC 16.34 (:func:`drop_if_barred`) on the events naming an operative."""
+    op_id = event.get("op")
+    if op_id and op_id in w.ctx.owner:
+        drop_if_barred(w, str(op_id))
+
+
 def install(hooks: Hooks) -> None:
-    """Give the battle KT21's marker control (15.1): the ``marker_contest`` would hook."""
+    """Give the battle KT21's marker control (15.1): the ``marker_contest`` would hook; and
+    DC 16.34's drop by a carrier that can no longer Pick Up (module docstring): did hooks on
+    ``effect_began``, ``activated`` and ``activation_ended`` (events every battle emits)."""
     hooks.transform("marker_contest", _kt21_contest)
+    for kind in ("effect_began", "activated", "activation_ended"):
+        hooks.on(kind, _check_carrier)
 
 
 def _pick_up_problem(w: Work, o: OperativeState, name: str) -> str | None:
@@ -95,6 +128,8 @@ def _pick_up_problem(w: Work, o: OperativeState, name: str) -> str | None:
         return f"marker {name} is carried by {m.carrier}"
     if counted_carried(w, o):
         return f"{o.id} already carries a marker (rules/KT21.md 15.1)"
+    if w.effects_on(o.id, NO_PICK_UP):
+        return f"{o.id} cannot perform the Pick Up action now (rules/KT21.md 15.1, 16.34)"
     if _gap_to_centre(w.place(o), (m.x, m.y)) > PICK_UP_DISTANCE + _EPS:
         return f'{o.id} must be within 1" of the centre of marker {name} (rules/KT21.md 15.1)'
     if controller(w, name) != o.player:
