@@ -18,14 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from engine.cli.calc_output import pairs_json, pmf_json, pmf_table
 from engine.cli.common import SuggestingGroup, console, json_option
-from engine.cli.common import table as new_table
 from engine.dice import (
     POLICIES,
     AttackProfile,
     Fighter,
     FightResult,
-    Pmf,
     ShootResult,
     Target,
     fight,
@@ -39,7 +38,7 @@ from engine.names import did_you_mean
 from engine.terminal import markup
 
 if TYPE_CHECKING:
-    from rich.table import Table
+    pass
 
 __all__ = ["calc", "calc_fight", "calc_shoot", "fight_json", "ruleset_of", "shoot_json"]
 
@@ -91,14 +90,6 @@ def _rules(ctx: click.Context, _param: click.Parameter, value: str) -> str:
     return value
 
 
-def _pmf_json(pmf: Pmf[int]) -> dict[str, float]:
-    return {str(k): p for k, p in pmf.to_floats().items()}
-
-
-def _pairs_json(pmf: Pmf[tuple[int, int]]) -> list[dict[str, float | int]]:
-    return [{"normals": n, "crits": c, "probability": p} for (n, c), p in pmf.to_floats().items()]
-
-
 def _fmt_threshold(x: int) -> str:
     return f"{x}+"
 
@@ -113,17 +104,17 @@ def shoot_json(profile: AttackProfile, target: Target, result: ShootResult) -> d
     ``null``), and the inputs under ``profile`` and ``target``.
     """
     return {
-        "damage_pmf": _pmf_json(result.damage),
+        "damage_pmf": pmf_json(result.damage),
         "expected_damage": float(result.expected_damage),
         "kill_probability": float(result.kill_probability),
         "crit_probability": float(result.crit_probability),
         "stun_probability": float(result.stun_probability),
         "piercing_crits_probability": float(result.piercing_crits_probability),
-        "retained_crits_pmf": _pmf_json(result.retained_crits),
-        "retained": _pairs_json(result.retained),
-        "unblocked": _pairs_json(result.unblocked),
-        "hot_damage_pmf": None if result.hot is None else _pmf_json(result.hot),
-        "area_damage_pmf": None if result.area_damage is None else _pmf_json(result.area_damage),
+        "retained_crits_pmf": pmf_json(result.retained_crits),
+        "retained": pairs_json(result.retained),
+        "unblocked": pairs_json(result.unblocked),
+        "hot_damage_pmf": None if result.hot is None else pmf_json(result.hot),
+        "area_damage_pmf": None if result.area_damage is None else pmf_json(result.area_damage),
         "profile": {
             "attacks": profile.attacks,
             "hit": _fmt_threshold(profile.hit),
@@ -155,10 +146,10 @@ def fight_json(
         p = f.profile
         return {
             "incapacitated_probability": float(outcome.incapacitated_probability),
-            "damage_taken_pmf": _pmf_json(outcome.damage_taken),
+            "damage_taken_pmf": pmf_json(outcome.damage_taken),
             "expected_damage_taken": float(outcome.expected_damage_taken),
             "stunned_probability": float(outcome.stunned_probability),
-            "hot_damage_pmf": None if outcome.hot is None else _pmf_json(outcome.hot),
+            "hot_damage_pmf": None if outcome.hot is None else pmf_json(outcome.hot),
             "wounds": f.wounds,
             "profile": {
                 "attacks": p.attacks,
@@ -175,17 +166,6 @@ def fight_json(
         "first": first,
         "expected_objective": float(result.expected_objective),
     }
-
-
-def _pmf_table(title: str, pmf: Pmf[int]) -> Table:
-    table = new_table(title)
-    table.add_column("damage", justify="right")
-    table.add_column("P(=)", justify="right")
-    table.add_column("P(>=)", justify="right")
-    tails = pmf.tail_floats()
-    for k, p in pmf.to_floats().items():
-        table.add_row(str(k), f"{p:.4f}", f"{tails[k]:.4f}")
-    return table
 
 
 @click.group("calc", cls=SuggestingGroup)
@@ -325,7 +305,7 @@ def calc_shoot(
         f"{', ' + markup(profile.rules.format()) if profile.rules else ''}[/bold] against "
         f"Save {save}+, {wounds} wounds{' (' + ', '.join(state) + ')' if state else ''}"
     )
-    out.print(_pmf_table("Damage inflicted", result.damage))
+    out.print(pmf_table("Damage inflicted", result.damage))
     out.print(f"Expected damage: [bold]{float(result.expected_damage):.3f}[/bold]")
     out.print(
         f"Kill probability (damage >= {wounds}): [bold]{float(result.kill_probability):.4f}[/bold]"
@@ -453,7 +433,7 @@ def calc_fight(
         f"{result.policies[1]}; {first} resolves first)"
     )
     for name, side in (("Attacker", result.attacker), ("Defender", result.defender)):
-        out.print(_pmf_table(f"{name}: damage taken (wounds {side.wounds})", side.damage_taken))
+        out.print(pmf_table(f"{name}: damage taken (wounds {side.wounds})", side.damage_taken))
         out.print(
             f"{name} incapacitated: [bold]{float(side.incapacitated_probability):.4f}[/bold]; "
             f"expected damage taken {float(side.expected_damage_taken):.3f}"

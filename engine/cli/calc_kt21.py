@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import click
 
-from engine.cli.calc import _pairs_json, _pmf_json, _pmf_table
+from engine.cli.calc_output import pairs_json, pmf_json, pmf_table
 from engine.cli.common import console
 from engine.dice.kt21 import (
     Kt21Attack,
@@ -78,7 +78,7 @@ def kt21_shoot_json(
     ``target``."""
     return {
         "ruleset": "kt21",
-        "damage_pmf": _pmf_json(result.damage),
+        "damage_pmf": pmf_json(result.damage),
         "expected_damage": float(result.expected_damage),
         "kill_probability": float(result.kill_probability),
         "crit_probability": float(result.crit_probability),
@@ -86,13 +86,13 @@ def kt21_shoot_json(
         "p_probability": float(result.p_probability),
         "invulnerable_probability": float(result.invulnerable_probability),
         "cover_probability": float(result.cover_probability),
-        "mortal_wounds_pmf": _pmf_json(result.mortal_wounds),
-        "hot_damage_pmf": None if result.hot is None else _pmf_json(result.hot),
+        "mortal_wounds_pmf": pmf_json(result.mortal_wounds),
+        "hot_damage_pmf": None if result.hot is None else pmf_json(result.hot),
         "splash_damage_pmf": (
-            None if result.splash_damage is None else _pmf_json(result.splash_damage)
+            None if result.splash_damage is None else pmf_json(result.splash_damage)
         ),
-        "retained": _pairs_json(result.retained),
-        "unblocked": _pairs_json(result.unblocked),
+        "retained": pairs_json(result.retained),
+        "unblocked": pairs_json(result.unblocked),
         "not_modelled": list(result.not_modelled),
         "profile": _profile_json(profile),
         "target": {
@@ -156,7 +156,7 @@ def kt21_shoot_command(
         f"DF {defender.defence}, Save {save}+, {wounds} wounds"
         f"{' (' + ', '.join(extra) + ')' if extra else ''}"
     )
-    out.print(_pmf_table("Damage inflicted", result.damage))
+    out.print(pmf_table("Damage inflicted", result.damage))
     out.print(f"Expected damage: [bold]{float(result.expected_damage):.3f}[/bold]")
     out.print(
         f"Kill probability (damage >= {wounds}): [bold]{float(result.kill_probability):.4f}[/bold]"
@@ -200,7 +200,7 @@ def kt21_fight_json(a: Kt21Fighter, b: Kt21Fighter, result: Kt21FightResult) -> 
     def side(f: Kt21Fighter, outcome: Any, unmodelled: tuple[str, ...]) -> dict[str, Any]:
         return {
             "incapacitated_probability": float(outcome.incapacitated_probability),
-            "damage_taken_pmf": _pmf_json(outcome.damage_taken),
+            "damage_taken_pmf": pmf_json(outcome.damage_taken),
             "expected_damage_taken": float(outcome.expected_damage_taken),
             "stunned_probability": float(outcome.stunned_probability),
             "wounds": f.wounds,
@@ -250,7 +250,7 @@ def kt21_fight_command(
     )
     for name, outcome, unmodelled in sides:
         out.print(
-            _pmf_table(f"{name}: damage taken (wounds {outcome.wounds})", outcome.damage_taken)
+            pmf_table(f"{name}: damage taken (wounds {outcome.wounds})", outcome.damage_taken)
         )
         out.print(
             f"{name} incapacitated: [bold]{float(outcome.incapacitated_probability):.4f}[/bold]; "

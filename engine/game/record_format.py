@@ -39,8 +39,9 @@ from engine.game.state import GameState, RulesetLike
 from engine.geometry import Killzone
 from engine.inputs import MAX_LINE_BYTES, check_tree, excerpt, open_input, parse_json
 from engine.inputs import shown as number_shown
-from engine.teams.io import choice_table, team_from_dict
+from engine.teams.io import team_from_dict
 from engine.teams.model import Roster, Team
+from engine.teams.roster_file import choice_table
 
 __all__ = [
     "FORMAT",

@@ -48,8 +48,9 @@ from engine.game.scenario_values import text as _text
 from engine.game.scenario_values import whole as _whole
 from engine.geometry import Killzone, load_killzone
 from engine.inputs import check_tree, shown
-from engine.teams.io import choice_table, load_builtin_team, load_team
+from engine.teams.io import load_builtin_team, load_team
 from engine.teams.model import Roster
+from engine.teams.roster_file import choice_table
 
 __all__ = [
     "MAX_COUNT",

@@ -48,8 +48,9 @@ from engine.rules.equipment import MAX_OPTIONS, SELECTIONS, option_of
 from engine.rulesets import get as get_ruleset
 from engine.rulesets import new_game
 from engine.teams.importers.killteamjson import import_killteamjson
-from engine.teams.io import builtin_teams, load_builtin_team, load_roster, load_team
+from engine.teams.io import builtin_teams, load_builtin_team, load_team
 from engine.teams.model import Operative, Roster, Team
+from engine.teams.roster_file import load_roster
 
 __all__ = [
     "Matchup",

@@ -4,7 +4,6 @@ from engine.teams.io import (
     TeamFileError,
     builtin_teams,
     load_builtin_team,
-    load_roster,
     load_team,
     save_team,
     team_from_dict,
@@ -22,6 +21,7 @@ from engine.teams.model import (
     Weapon,
     WeaponProfile,
 )
+from engine.teams.roster_file import load_roster
 
 __all__ = [
     "Ability",

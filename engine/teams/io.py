@@ -74,16 +74,13 @@ from engine.teams.model import (
     team_id_problem,
     team_problem,
 )
-from engine.teams.roster_file import choice_table, load_roster
 
 __all__ = [
     "KT21_PREFIX",
     "TeamFileError",
     "builtin_teams",
     "check_team",
-    "choice_table",
     "load_builtin_team",
-    "load_roster",
     "load_team",
     "save_team",
     "team_from_dict",

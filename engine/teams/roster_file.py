@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.inputs import parse_json, read_text
 from engine.names import TEAM_FILE_SUFFIXES, is_file_ref
+from engine.teams.io import TeamFileError, load_builtin_team, load_team
 from engine.teams.model import (
     MAX_NAME_CHARS,
     MAX_ROSTER_OPERATIVES,
@@ -47,8 +48,6 @@ def load_roster(path: str | Path, *, validate: bool = True) -> Roster:
             :data:`~engine.teams.model.MAX_ROSTER_OPERATIVES` operatives, an entry longer
             than 400 characters, or (with ``validate``) every broken selection rule.
     """
-    from engine.teams.io import TeamFileError, load_builtin_team, load_team  # (it imports this)
-
     p = Path(path)
     data = parse_json(read_text(p, TeamFileError, "roster file"), str(p), TeamFileError)
     if not isinstance(data, Mapping):
