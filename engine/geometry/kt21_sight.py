@@ -46,6 +46,12 @@ Modelling (documented approximations of the tabletop):
 - **Origin** (decision 4): every origin is evaluated; the shooter uses the one that best
   favours it (:func:`best_origin`), and the same origin serves the cover save.
 
+Speed: every cover line of a pair is measured at once by the numpy kernel
+:mod:`engine.geometry.kt21_cover_lines` (convex parts clipped by their edges' half-planes,
+shapely for the rest and for the lines it could not tell apart from a miss by rounding); the
+straightforward line-by-line version, :func:`_evaluate_reference`, is kept as the reference
+the tests hold it to (``tests/test_kt21_sight_fast.py``). The parts are those meeting the
+convex hull of the two bases (the killzone's index), their traits kept on the killzone.
 Verdicts are cached on the killzone per positions (the shooter, the target and the operatives
 that may give cover), at most :data:`CACHE_ENTRIES` answers.
 """
