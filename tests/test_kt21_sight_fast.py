@@ -11,6 +11,7 @@ with other operatives' bases about, plus the edge cases the fast clipping hands 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from shapely.geometry import Point, Polygon
@@ -120,7 +121,7 @@ def test_lines_along_an_edge_and_through_a_corner_equal_the_reference(
     asked = []
     real = kt21_cover_lines.pieces_many
 
-    def spy(starts, ends, geom):  # type: ignore[no-untyped-def]
+    def spy(starts: Any, ends: Any, geom: Any) -> Any:
         asked.append(len(starts))
         return real(starts, ends, geom)
 
