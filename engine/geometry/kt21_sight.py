@@ -46,6 +46,12 @@ Modelling (documented approximations of the tabletop):
 - **Origin** (decision 4): every origin is evaluated; the shooter uses the one that best
   favours it (:func:`best_origin`), and the same origin serves the cover save.
 
+Speed: every cover line of a pair is measured at once by the numpy kernel
+:mod:`engine.geometry.kt21_cover_lines` (convex parts clipped by their edges' half-planes,
+shapely for the rest and for the lines it could not tell apart from a miss by rounding); the
+straightforward line-by-line version, :func:`_evaluate_reference`, is kept as the reference
+the tests hold it to (``tests/test_kt21_sight_fast.py``). The parts are those meeting the
+convex hull of the two bases (the killzone's index), their traits kept on the killzone.
 Verdicts are cached on the killzone per positions (the shooter, the target and the operatives
 that may give cover), at most :data:`CACHE_ENTRIES` answers.
 """
@@ -54,14 +60,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 import numpy as np
 import shapely
-from shapely.geometry import Point, Polygon
+from shapely.geometry import Point
 
 from engine.geometry import sight
 from engine.geometry.distances import distance
+from engine.geometry.kt21_cover_lines import (
+    LinePart,
+    convex_edges,
+    cover_line_hits,
+    z_window,
+)
+from engine.geometry.kt21_cover_lines import pieces_many as _pieces_many
 from engine.geometry.model import Killzone, Placement, TerrainType
 
 __all__ = [
@@ -214,39 +228,6 @@ def _standing_feature(kz: Killzone, p: Placement) -> int:
     return -1 if part is None else kz.parts[part].feature
 
 
-def _pieces_many(
-    starts: list[tuple[float, float]], ends: list[tuple[float, float]], geom: Polygon
-) -> list[list[list[float]]]:
-    """For each 2D segment ``starts[k] -> ends[k]`` (never a point), the parameter intervals
-    ``[t0, t1]`` of it inside ``geom`` (one vectorised shapely intersection)."""
-    a = np.asarray(starts, dtype=float)
-    b = np.asarray(ends, dtype=float)
-    lines = shapely.linestrings(np.stack([a, b], axis=1))
-    out: list[list[list[float]]] = [[] for _ in starts]
-    inter = shapely.intersection(lines, geom)
-    pieces, owner = shapely.get_parts(inter, return_index=True)
-    if len(pieces) == 0:
-        return out
-    pieces2, owner2 = shapely.get_parts(pieces, return_index=True)
-    coords, idx = shapely.get_coordinates(pieces2, return_index=True)
-    if coords.size == 0:
-        return out
-    line_of = owner[owner2[idx]]
-    ax, ay = a[line_of, 0], a[line_of, 1]
-    dx, dy = b[line_of, 0] - ax, b[line_of, 1] - ay
-    t = ((coords[:, 0] - ax) * dx + (coords[:, 1] - ay) * dy) / (dx * dx + dy * dy)
-    lo: dict[int, float] = {}
-    hi: dict[int, float] = {}
-    lines_of: dict[int, int] = {}
-    for piece, line, tv in zip(idx.tolist(), line_of.tolist(), t.tolist(), strict=True):
-        lines_of[piece] = line
-        lo[piece] = min(lo.get(piece, tv), tv)
-        hi[piece] = max(hi.get(piece, tv), tv)
-    for piece, line in lines_of.items():
-        out[line].append([lo[piece], hi[piece]])
-    return out
-
-
 def _clip_below(
     pieces: list[list[float]], z0: float, z1: float, top: float, low: float = -math.inf
 ) -> list[list[float]]:
@@ -327,9 +308,11 @@ def _minus(pieces: list[list[float]], cut: tuple[float, float] | None) -> list[l
     return out
 
 
-def _evaluate(
+def _evaluate_reference(
     kz: Killzone, s: Placement, t: Placement, others: tuple[Placement, ...]
 ) -> Kt21Verdict:
+    """The straightforward version of :func:`_evaluate` (line by line, shapely for every
+    crossing): the reference the fast one is tested against."""
     seen = sight.visible(kz, s, t)
     gap = distance(s, t)
     s_feature = _standing_feature(kz, s)
@@ -433,6 +416,101 @@ def _evaluate(
         s_feature >= 0,
         tuple(verdicts),
     )
+
+
+def _part_info(kz: Killzone) -> list[tuple[frozenset[str], tuple[Any, Any] | None]]:
+    """Per part of ``kz``: its KT21 traits and its :func:`convex_edges` (kept on the
+    killzone, whose parts and hatchway state never change)."""
+    info = kz._cache.get("kt21_parts")
+    if info is None:
+        info = kz._cache["kt21_parts"] = [
+            (part_traits(kz, i), convex_edges(part.polygon)) for i, part in enumerate(kz.parts)
+        ]
+    assert isinstance(info, list)
+    return info
+
+
+def _evaluate(
+    kz: Killzone, s: Placement, t: Placement, others: tuple[Placement, ...]
+) -> Kt21Verdict:
+    """The verdicts of :func:`evaluate` (the module docstring's model), every cover line
+    measured at once (:func:`engine.geometry.kt21_cover_lines.cover_line_hits`); the same
+    answers as :func:`_evaluate_reference`."""
+    seen = sight.visible(kz, s, t)
+    gap = distance(s, t)
+    s_feature = _standing_feature(kz, s)
+    t_feature = _standing_feature(kz, t)
+    if not seen:  # 8.5: no Line of Sight whatever the cover lines
+        centre = OriginVerdict((s.x, s.y, s.elevation), False, False, False)
+        return Kt21Verdict(False, gap, s.elevation - t.elevation, s_feature >= 0, (centre,))
+    hull = shapely.convex_hull(shapely.union(s.footprint(), t.footprint()))
+    info = _part_info(kz)
+    z0, z1 = s.elevation, t.elevation
+    parts: list[LinePart] = []
+    indices: list[int] = []
+    light: list[bool] = []
+    centre_t = Point(t.x, t.y)
+    for i in kz.parts_near(hull):
+        i = int(i)
+        traits, edges = info[i]
+        if "Cover" not in traits:
+            continue
+        part = kz.parts[i]
+        if part.feature == t_feature and part.height <= t.elevation + _EPS:
+            continue  # 8.6: a target on a Vantage Point does not use its floor
+        if part.feature == s_feature and part.height <= s.elevation + _EPS:
+            continue  # the shooter's lines start on the surface it stands on
+        rampart = part.feature == t_feature and t_feature >= 0
+        if rampart and part.polygon.distance(centre_t) <= t.radius + COVER_RANGE + _EPS:
+            window: tuple[float, float] | None = (-math.inf, math.inf)  # 16.5: even under it
+        else:
+            window = z_window(z0, z1, part.height - _EPS)
+        parts.append(LinePart(part.polygon, edges, window, "Obscuring" in traits))
+        indices.append(i)
+        light.append("Light" in traits)
+    near_ops = [
+        (k, o)
+        for k, o in enumerate(others)
+        if o != s and o != t and shapely.intersects(hull, o.footprint())
+    ]
+    origins = cover_origins(s)
+    hits = cover_line_hits(
+        np.array([o[:2] for o in origins]),
+        np.array([p[:2] for p in _target_points(t)]),
+        parts,
+        (s.x, s.y, s.radius),
+        (t.x, t.y, t.radius),
+        [
+            (o.x, o.y, o.radius, z_window(z0, z1, o.elevation + o.model_height - _EPS, o.elevation))
+            for _, o in near_ops
+        ],
+        far_enough=gap > NO_COVER_DISTANCE + _EPS,
+        near_shooter=s.radius + NEAR_SHOOTER + _EPS,
+        obscuring_distance=OBSCURING_DISTANCE + _EPS,
+        cover_range=COVER_RANGE + _EPS,
+    )
+    verdicts = []
+    cover_of = hits.cover.T.tolist()
+    obscuring_of = hits.obscuring.T.tolist()
+    ops_of = hits.operatives.T.tolist()
+    for k_origin, origin in enumerate(origins):
+        cover = [indices[j] for j, hit in enumerate(cover_of[k_origin]) if hit]
+        obscuring = [indices[j] for j, hit in enumerate(obscuring_of[k_origin]) if hit]
+        ops = [near_ops[j][0] for j, hit in enumerate(ops_of[k_origin]) if hit]
+        light_only = all(light[j] for j, hit in enumerate(cover_of[k_origin]) if hit)
+        in_cover = bool(cover or ops)
+        verdicts.append(
+            OriginVerdict(
+                origin,
+                bool(obscuring),
+                in_cover,
+                in_cover and light_only,
+                tuple(sorted(cover)),
+                tuple(sorted(ops)),
+                tuple(sorted(obscuring)),
+            )
+        )
+    return Kt21Verdict(seen, gap, s.elevation - t.elevation, s_feature >= 0, tuple(verdicts))
 
 
 def evaluate(
