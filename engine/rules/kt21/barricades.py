@@ -26,6 +26,7 @@ them with ``[[position.tokens]] kind = "barricade"``.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import attrs
@@ -72,7 +73,9 @@ _EPS = 1e-6
 _ITEM = "Barricade"
 
 
+@functools.lru_cache(maxsize=4096)
 def _footprint(x: float, y: float, angle: float) -> Polygon:
+    # (pure in its arguments; shapely 2 geometries are immutable: safe to share)
     return Polygon(equipment_parts(SHAPE, x, y, angle)[0].polygon)
 
 
@@ -137,7 +140,17 @@ def candidate_spots(
 ) -> list[tuple[float, float, float, int]]:
     """Deterministic legal spots ``(x, y, 0, angle)`` for ``player``'s barricade (module
     docstring): centres on a 1" grid over the area it may reach, at 0 and 90 degrees, those
-    :func:`placement_problem` accepts, at most :data:`MAX_SPOTS` taken evenly through them."""
+    :func:`placement_problem` accepts, at most :data:`MAX_SPOTS` taken evenly through them.
+    Kept in the battle's cache by what they depend on (the player, the step, the barricades
+    already set up), so listing and applying one decision work them out once."""
+    placed = tuple((t.owner, t.x, t.y, t.angle) for t in _barricades(w))
+    key = ("kt21 barricade spots", player, fortify, w.pl(player).drop_zone, placed)
+    return list(w.ctx.cached(key, lambda: _candidate_spots(w, player, fortify=fortify)))
+
+
+def _candidate_spots(
+    w: Work, player: str, *, fortify: bool
+) -> tuple[tuple[float, float, float, int], ...]:
     area = (
         _territory(w, player)
         if fortify
@@ -152,9 +165,9 @@ def candidate_spots(
                 if placement_problem(w, player, spot, angle, fortify=fortify) is None:
                     ok.append((spot[0], spot[1], 0.0, angle))
     if len(ok) <= MAX_SPOTS:
-        return ok
+        return tuple(ok)
     step = len(ok) / MAX_SPOTS
-    return [ok[int(k * step)] for k in range(MAX_SPOTS)]
+    return tuple(ok[int(k * step)] for k in range(MAX_SPOTS))
 
 
 def _token(w: Work, player: str, x: float, y: float, angle: int) -> Token:
