@@ -15,6 +15,7 @@ from engine.cli import main
 from engine.rules.registry import team_rules
 from engine.teams.importers.bsdata21 import import_bsdata21, kt21_team_id
 from engine.teams.io import load_builtin_team, load_team
+from engine.teams.model import Team
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "data_samples" / "bsdata21"
 if not SAMPLES.is_dir():  # a worktree sits one level deeper than the main checkout
@@ -165,17 +166,19 @@ def test_kt21_weapon_profiles_join_sr_and_crit_columns(tmp_path: Path) -> None:
     assert any("header of a weapon" in str(i) for i in result.issues)
 
 
-def test_kt21_unknown_rule_is_reported_and_dropped(tmp_path: Path) -> None:
-    """A token that is no KT21 rule (``Sparkly``) is reported as skipped and dropped; the rest
-    of the profile (Rending) is kept; a ``*`` team rule is kept on the weapon and declared as
-    a team weapon rule (the registry reports it as not implemented)."""
+def test_kt21_unknown_rule_is_kept_as_a_team_rule_and_reported(tmp_path: Path) -> None:
+    """A token naming no common KT21 rule of rules/KT21.md 12 (``Sparkly``) is a rule of the
+    team's own: it is kept on the weapon as the team rule ``Sparkly*`` (reported at import,
+    and the registry reports it as not implemented when played), never silently dropped; the
+    rest of the profile (Rending) is kept; a ``*`` team rule is declared the same way."""
     result = import_bsdata21(_dataset(tmp_path))
     team = result.teams[0]
     blade = team.operative("Tester Boss").weapon("Odd blade").profiles[0]
-    assert blade.kt21_rules.format() == "Rending"
-    assert any("Sparkly" in str(i) and i.kind == "skipped" for i in result.issues)
-    decl = {d.id: d for d in team_rules(team)}["kt21_testers/weapon_rule/snare"]
-    assert not decl.implemented
+    assert blade.kt21_rules.format() == "Sparkly*, Rending"
+    assert any("Sparkly" in str(i) and "team rule" in str(i) for i in result.issues)
+    decls = {d.id: d for d in team_rules(team)}
+    assert not decls["kt21_testers/weapon_rule/snare"].implemented
+    assert not decls["kt21_testers/weapon_rule/sparkly"].implemented
 
 
 def test_kt21_selection_reads_the_force_counts(tmp_path: Path) -> None:
@@ -218,6 +221,136 @@ def test_kt21_team_ids() -> None:
     catalogue ``Legionary`` is the built-in ``kt21_legionaries``."""
     assert kt21_team_id("Kasrkin") == "kt21_kasrkin"
     assert kt21_team_id("Legionary") == "kt21_legionaries"
+
+
+# -------------------------------------------------------------------------------------------
+# Forms met in the published 2021 catalogues (each reproduced by a small catalogue here)
+# -------------------------------------------------------------------------------------------
+
+_OPERATIVE = """<profile id="{id}" name="{name}" typeId="op" typeName="Operative"><characteristics>
+  <characteristic name="M" typeId="m">{m}</characteristic>
+  <characteristic name="APL" typeId="apl">2</characteristic>
+  <characteristic name="GA" typeId="ga">1</characteristic>
+  <characteristic name="DF" typeId="df">3</characteristic>
+  <characteristic name="SV" typeId="sv">4+</characteristic>
+  <characteristic name="W" typeId="w">8</characteristic>
+</characteristics></profile>"""
+
+
+def _mini_cat(
+    profiles: str,
+    *,
+    m: str = "3⬤",
+    links: str = "",
+    inside: str = "",
+    forces: tuple[str, ...] = ("Kill Team",),
+    shared: str = "",
+) -> str:
+    """A catalogue of one LEADER operative ``Mini Boss`` whose entry holds ``profiles``
+    (weapon or ability profiles), ``links`` (infoLinks) and ``inside`` (other children),
+    with one force entry per name of ``forces`` and ``shared`` at the catalogue's end."""
+    force_xml = "".join(
+        f'<forceEntry id="f{i}" name="{n}"><categoryLinks>'
+        f'<categoryLink id="fl{i}" name="Leader" targetId="lead"/></categoryLinks></forceEntry>'
+        for i, n in enumerate(forces)
+    )
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<catalogue id="cm" name="Minis" gameSystemId="gs21" revision="1" library="false"
+  xmlns="http://www.battlescribe.net/schema/catalogueSchema">
+  <forceEntries>{force_xml}</forceEntries>
+  <selectionEntries>
+    <selectionEntry id="me" name="Mini Boss" type="model">
+      <profiles>{_OPERATIVE.format(id="mp", name="Mini Boss", m=m)}{profiles}</profiles>
+      <infoLinks>{links}</infoLinks>
+      {inside}
+      <categoryLinks><categoryLink id="mk" name="Leader" targetId="lead" primary="true"/>
+      </categoryLinks>
+    </selectionEntry>
+  </selectionEntries>
+  {shared}
+</catalogue>
+"""
+
+
+def _mini(tmp_path: Path, cat: str) -> tuple[Team, list[str]]:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "2021 - Kill Team.gst").write_text(_GST, encoding="utf-8")
+    (tmp_path / "2021 - Minis.cat").write_text(cat, encoding="utf-8")
+    result = import_bsdata21(tmp_path)
+    (team,) = result.teams
+    return team, [str(i) for i in result.issues]
+
+
+def test_kt21_square_printed_as_a_black_square_is_the_square_shape(tmp_path: Path) -> None:
+    """The catalogues print the square as ``⬛`` (``Rng ⬛``); it is the square shape of
+    rules/KT21.md 4.1, 3": ``Rng ⬛`` is ``Rng 3"`` and ``Blast ⬛`` is ``Blast 3"`` (never a
+    dropped rule), and an M of ``2⬛`` is 6"."""
+    gun = _weapon("wq", "⌖ Square gun", "4", "3+", "3/4", "Rng ⬛, Blast ⬛", "-")
+    team, issues = _mini(tmp_path, _mini_cat(gun, m="2⬛"))
+    boss = team.operative("Mini Boss")
+    assert boss.weapon("Square gun").profiles[0].kt21_rules.format() == 'Rng 3", Blast 3"'
+    assert boss.move == 6.0
+    assert not [i for i in issues if "Square gun" in i]
+
+
+def test_kt21_malformed_common_rule_is_reported_and_dropped(tmp_path: Path) -> None:
+    """``Lethal 7+`` names a common rule (rules/KT21.md 12) with a value no D6 can roll: it
+    is no team rule; it is reported as skipped and dropped, the rest of the profile (AP1)
+    kept."""
+    gun = _weapon("wl", "⌖ Odd gun", "4", "3+", "3/4", "Lethal 7+, AP1", "-")
+    team, issues = _mini(tmp_path, _mini_cat(gun))
+    assert team.operative("Mini Boss").weapon("Odd gun").profiles[0].kt21_rules.format() == "AP1"
+    assert any("Lethal 7+" in i and "skipped" in i for i in issues)
+
+
+def test_kt21_ranged_and_melee_weapons_of_one_name_are_two_weapons(tmp_path: Path) -> None:
+    """A datacard may print a ⌖ and a ⚔ weapon of one name (a guardian spear shoots and
+    fights): they are two weapons of their own kinds (a shooting attack picks a ranged weapon,
+    a fight a melee one, rules/KT21.md 11), neither profile dropped."""
+    spears = _weapon("ws1", "⌖ Spear", "4", "2+", "3/5", "-", "P1") + _weapon(
+        "ws2", "⚔ Spear", "5", "2+", "5/7", "Lethal 5+"
+    )
+    team, issues = _mini(tmp_path, _mini_cat(spears))
+    kinds = {(w.name, w.kind): w for w in team.operative("Mini Boss").weapons}
+    assert set(kinds) == {("Spear", "ranged"), ("Spear", "melee")}
+    assert kinds["Spear", "ranged"].profiles[0].attacks == 4
+    assert kinds["Spear", "melee"].profiles[0].kt21_rules.format() == "Lethal 5+"
+    assert not [i for i in issues if "Spear" in i]
+
+
+_ABILITY = """<profile id="{id}" name="{name}" typeId="ab" typeName="Abilities">
+  <characteristics><characteristic name="Ability">{name} text</characteristic></characteristics>
+</profile>"""
+
+
+def test_kt21_info_group_abilities_are_the_operatives(tmp_path: Path) -> None:
+    """An ability printed in an info group (linked from the datacard, or held by it, groups
+    nested) is on the datacard like its own abilities (rules/KT21.md 4.1): never silently
+    lost."""
+    shared = f"""<sharedInfoGroups><infoGroup id="g1" name="Tome">
+      <profiles>{_ABILITY.format(id="a1", name="Tome Lore")}</profiles>
+      <infoGroups><infoGroup id="g2" name="Inner">
+        <profiles>{_ABILITY.format(id="a2", name="Inner Lore")}</profiles>
+      </infoGroup></infoGroups>
+    </infoGroup></sharedInfoGroups>"""
+    inside = f"""<infoGroups><infoGroup id="g3" name="Own">
+      <profiles>{_ABILITY.format(id="a3", name="Own Lore")}</profiles></infoGroup></infoGroups>"""
+    link = '<infoLink id="il" name="Tome" targetId="g1" type="infoGroup"/>'
+    fists = _weapon("wf", "⚔ Fists", "3", "4+", "2/3", "-")
+    team, _ = _mini(tmp_path, _mini_cat(fists, links=link, inside=inside, shared=shared))
+    names = {a.name for a in team.operative("Mini Boss").abilities}
+    assert {"Tome Lore", "Inner Lore", "Own Lore"} <= names
+
+
+def test_kt21_several_fire_teams_are_one_team_and_reported(tmp_path: Path) -> None:
+    """A Compendium catalogue gives each fire team as a force entry: the catalogue still
+    imports (its operatives are one team) and the fire teams are reported in one line, since
+    choosing a kill team's fire teams is not modelled (rules/KT21.md 4.1)."""
+    fists = _weapon("wf", "⚔ Fists", "3", "4+", "2/3", "-")
+    team, issues = _mini(tmp_path, _mini_cat(fists, forces=("Alpha Fire Team", "Beta Fire Team")))
+    assert team.operative("Mini Boss").name == "Mini Boss"
+    (line,) = [i for i in issues if "fire teams" in i]
+    assert "Alpha Fire Team, Beta Fire Team" in line and "\n" not in line
 
 
 # -------------------------------------------------------------------------------------------

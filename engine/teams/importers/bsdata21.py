@@ -42,7 +42,15 @@ from pathlib import Path
 
 import attrs
 
-from engine.dice.kt21_rules import Kt21Rule, Kt21WeaponRules, parse_kt21_weapon_rules
+from engine.dice.kt21_rules import (
+    DISTANCE_RULES,
+    FLAG_RULES,
+    NUMBER_RULES,
+    THRESHOLD_RULES,
+    Kt21Rule,
+    Kt21WeaponRules,
+    parse_kt21_weapon_rules,
+)
 from engine.dice.kt21_rules import shape_inches as _shape_inches
 from engine.dice.rules import split_rule_tokens
 from engine.errors import WeaponRuleError
@@ -134,7 +142,77 @@ def _prune(ctx: _Context, cat: ET.Element) -> None:
                     c.set("scope", "force")
 
 
+_KIND_SEP = "\x00"
+"""Joins a weapon name and a kind in the key of the second weapon of one name: the ranged
+and the melee weapon ``Guardian spear`` of one datacard are two weapons."""
+
 _INVULNERABLE = re.compile(r"\s*Invulnerable\s+Save\s+([2-6])\s*\+\s*", re.IGNORECASE)
+
+
+def _info_group_links(cat: ET.Element, gst: ET.Element | None) -> int:
+    """Make the profiles of info groups visible to the entries that hold or link them: each
+    ``infoGroup`` child of an element and each ``infoLink`` of type ``infoGroup`` (to the
+    catalogue's or the game system's group) becomes ``infoLink``s of type ``profile`` to the
+    group's profiles, nested groups included, so their abilities and unique actions are read
+    like the entry's own (``rules/KT21.md`` 4.1). Returns how many profiles were linked."""
+    groups = {
+        g.get("id", ""): g
+        for root in (r for r in (gst, cat) if r is not None)
+        for g in root.iter()
+        if _local(g.tag) == "infoGroup" and g.get("id")
+    }
+
+    def profiles(group: ET.Element, seen: set[str]) -> list[str]:
+        out = [p.get("id", "") for p in _children(group, "profiles", "profile") if p.get("id")]
+        for sub in _children(group, "infoGroups", "infoGroup"):
+            if sub.get("id", "") not in seen:
+                out += profiles(sub, seen | {sub.get("id", "")})
+        for link in _children(group, "infoLinks", "infoLink"):
+            tid = link.get("targetId", "")
+            if link.get("type") == "profile" and tid:
+                out.append(tid)
+            elif link.get("type") == "infoGroup" and tid in groups and tid not in seen:
+                out += profiles(groups[tid], seen | {tid})
+        return out
+
+    linked = 0
+    for elem in list(cat.iter()):
+        if _local(elem.tag) == "infoGroup":
+            continue
+        found: list[str] = []
+        for sub in _children(elem, "infoGroups", "infoGroup"):
+            found += profiles(sub, {sub.get("id", "")})
+        for link in _children(elem, "infoLinks", "infoLink"):
+            tid = link.get("targetId", "")
+            if link.get("type") == "infoGroup" and tid in groups:
+                found += profiles(groups[tid], {tid})
+        if not found:
+            continue
+        ns = elem.tag[: elem.tag.index("}") + 1] if elem.tag.startswith("{") else ""
+        container = next((c for c in elem if _local(c.tag) == "infoLinks"), None)
+        if container is None:
+            container = ET.SubElement(elem, f"{ns}infoLinks")
+        for pid in dict.fromkeys(found):
+            ET.SubElement(container, f"{ns}infoLink", {"type": "profile", "targetId": pid})
+            linked += 1
+    return linked
+
+
+def _fire_teams(ctx: _Context, cat: ET.Element) -> None:
+    """Report a catalogue of several force entries (the Compendium's fire teams,
+    ``rules/KT21.md`` 4.1): their operatives make one team and their limits are read
+    together; choosing the fire teams of a kill team is not modelled."""
+    names = [
+        " ".join(f.get("name", "").split()) for f in _children(cat, "forceEntries", "forceEntry")
+    ]
+    if len(names) > 1:
+        shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+        ctx.issue(
+            "fire teams",
+            f"{len(names)} force entries ({shown}): their operatives are one team and their "
+            "limits are read together; choosing a kill team's fire teams is not modelled",
+            "unsupported",
+        )
 
 
 def kt21_team_id(name: str) -> str:
@@ -144,16 +222,46 @@ def kt21_team_id(name: str) -> str:
     return TEAM_IDS.get(base, safe_team_id(f"kt21 {name}"))
 
 
+_SHAPE_GLYPHS = str.maketrans({"⬛": "■", "◼": "■", "◾": "■", "⚫": "●", "⬠": "⬟", "⭘": "○"})
+"""Glyphs the catalogues print for the KT21 shapes that are spelt otherwise in
+:data:`engine.dice.kt21_rules.SHAPES` (``Rng ⬛`` is ``Rng ■``, 3"): the same shape, so the
+same distance (``rules/KT21.md`` 4.1)."""
+
+_KNOWN_RULES = frozenset(
+    n.lower() for n in (*FLAG_RULES, *NUMBER_RULES, *THRESHOLD_RULES, *DISTANCE_RULES, "Range")
+)
+_TEAM_RULE_NAME = re.compile(r"[A-Za-z][A-Za-z' -]{0,59}")
+"""An unknown token kept as a team rule: a plain name of letters (no value, no shape)."""
+
+
+def shapes_normalised(text: str) -> str:
+    """``text`` with the catalogues' other shape glyphs written as the ones the KT21 rules
+    read (:data:`_SHAPE_GLYPHS`): ``'Rng ⬛'`` -> ``'Rng ■'`` (``rules/KT21.md`` 4.1)."""
+    return text.translate(_SHAPE_GLYPHS)
+
+
 def _kt21_rules(ctx: _Context, where: str, text: str) -> Kt21WeaponRules:
-    """The KT21 rules of an SR + ``!`` string; a token that does not parse is reported and
-    dropped."""
+    """The KT21 rules of an SR + ``!`` string (module docstring): a token naming no KT21 rule
+    of ``rules/KT21.md`` 12 is kept as a team rule ``Name*`` (reported: the engine reports
+    such a rule as not implemented when it is played); a malformed known rule or a token
+    that is no name is reported and dropped."""
     found: list[Kt21Rule] = []
-    for token in split_rule_tokens(text):
+    for token in split_rule_tokens(shapes_normalised(text)):
         if token.strip() in ("", "-"):
             continue
         try:
             found.extend(parse_kt21_weapon_rules(token))
         except WeaponRuleError as exc:
+            name = " ".join(token.split())
+            first = name.split(" ")[0].lower()
+            if _TEAM_RULE_NAME.fullmatch(name) and first not in _KNOWN_RULES:
+                found.extend(parse_kt21_weapon_rules(f"{name}*"))
+                ctx.issue(
+                    f"{where}: rules",
+                    f"{_cut(name)} is no common KT21 rule (rules/KT21.md 12): kept as the "
+                    f"team rule '{name}*' (not implemented: reported when played)",
+                )
+                continue
             ctx.issue(f"{where}: rules", f"rule {_cut(token)} dropped: {exc}", "skipped")
     return Kt21WeaponRules(tuple(found))
 
@@ -195,8 +303,9 @@ def _add_weapon21(
         ctx.issue(where, f"SR/! of {len(text)} characters: rules dropped", "skipped")
         text = ""
     rules = _kt21_rules(ctx, where, text)
+    known = op.weapons.get(wname)
+    key = wname
     if kind is None:
-        known = op.weapons.get(wname)
         if any(rules.has(r) for r in _RANGED_ONLY):
             kind, why = "ranged", "from its rules"
         elif known is not None:
@@ -204,12 +313,16 @@ def _add_weapon21(
         else:
             kind, why = "melee", "(no ranged rule)"
         ctx.issue(where, f"no {RANGED_MARK}/{MELEE_MARK} marker: kind inferred as {kind} {why}")
+    elif known is not None and known[0] != kind:
+        # "⌖ Guardian spear" and "⚔ Guardian spear": a ranged and a melee weapon of one
+        # name (each attack picks among its own kind), not one weapon of two kinds.
+        key = f"{wname}{_KIND_SEP}{kind}"
     wprofile = WeaponProfile(pname, attacks, hit, normal, crit, kt21_rules=rules)
     problem = profile_problem(wprofile) or name_problem("name", wname)
     if problem is not None:
         ctx.issue(where, f"profile skipped: {problem}", "skipped")
         return
-    have_kind, profiles = op.weapons.setdefault(wname, (kind, {}))
+    have_kind, profiles = op.weapons.setdefault(key, (kind, {}))
     if have_kind != kind:
         ctx.issue(where, f"profiles disagree on the kind ({have_kind} and {kind})")
     if pname in profiles and profiles[pname] != wprofile:
@@ -249,13 +362,13 @@ def _finish_operative21(
         defence = _int(values.get("DF", ""), "DF")
         save = _threshold(values.get("SV", ""), "SV")
         wounds = _int(values.get("W", ""), "W")
-        move = _shape_inches(values.get("M", ""))
+        move = _shape_inches(shapes_normalised(values.get("M", "")))
     except ValueError as exc:
         ctx.issue(where, f"operative skipped: {exc}", "skipped")
         return None
     weapons = tuple(
-        Weapon(name, kind, tuple(profiles.values()))
-        for name, (kind, profiles) in op.weapons.items()
+        Weapon(key.partition(_KIND_SEP)[0], kind, tuple(profiles.values()))
+        for key, (kind, profiles) in op.weapons.items()
         if profiles
     )
     if not weapons:
@@ -317,6 +430,7 @@ def _read_catalogue21(
     """
     name = _team_name(cat, path)
     op_type, wp_type = _read_profile_types(gst)
+    _info_group_links(cat, gst)
     roots = [r for r in (gst, cat) if r is not None]
     index = _index(*roots)
     categories = {
@@ -331,6 +445,7 @@ def _read_catalogue21(
     )
     ctx = _Context(name, op_type, wp_type, index, categories, hidden=hidden)
     _prune(ctx, cat)
+    _fire_teams(ctx, cat)
     raw: dict[str, _RawOperative] = {}
     for container in ("selectionEntries", "sharedSelectionEntries"):
         for entry in _children(cat, container, "selectionEntry"):
