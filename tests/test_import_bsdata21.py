@@ -353,6 +353,23 @@ def test_kt21_several_fire_teams_are_one_team_and_reported(tmp_path: Path) -> No
     assert "Alpha Fire Team, Beta Fire Team" in line and "\n" not in line
 
 
+def test_kt21_grouped_modifier_sets_the_limit(tmp_path: Path) -> None:
+    """A limit set by a modifier inside a ``modifierGroup`` (at most one of this operative
+    when the roster is this kill team: the catalogue's "-1", no limit, set to 1 in its own
+    force) is read as that limit, never silently left unlimited."""
+    inside = """<constraints>
+      <constraint field="selections" scope="force" value="-1" id="cx" type="max"/>
+    </constraints>
+    <modifierGroups><modifierGroup><modifiers>
+      <modifier type="set" field="cx" value="1"><conditions>
+        <condition field="selections" scope="force" value="0" childId="f0" type="instanceOf"/>
+      </conditions></modifier>
+    </modifiers></modifierGroup></modifierGroups>"""
+    fists = _weapon("wf", "⚔ Fists", "3", "4+", "2/3", "-")
+    team, _ = _mini(tmp_path, _mini_cat(fists, inside=inside))
+    assert dict(team.selection.limits)["Mini Boss"] == 1
+
+
 # -------------------------------------------------------------------------------------------
 # The real catalogues (skipped without the data samples)
 # -------------------------------------------------------------------------------------------

@@ -198,6 +198,51 @@ def _info_group_links(cat: ET.Element, gst: ET.Element | None) -> int:
     return linked
 
 
+def _modifier_groups_flattened(root: ET.Element) -> int:
+    """Move the modifiers of every ``modifierGroup`` below ``root`` into its owner's
+    ``modifiers`` (nested groups included), each carrying the group's own conditions and
+    condition groups besides its own (all must hold, as within one modifier), so the limits
+    and values they set are read like plain modifiers (a Bloatspawn's "at most one in this
+    kill team" is a grouped modifier). Returns how many modifiers were moved."""
+
+    def flatten(group: ET.Element, ns: str) -> list[ET.Element]:
+        out: list[ET.Element] = []
+        extra = [
+            (kind, list(_children(group, kind, child)))
+            for kind, child in (("conditions", "condition"), ("conditionGroups", "conditionGroup"))
+        ]
+        mods = list(_children(group, "modifiers", "modifier"))
+        for sub in _children(group, "modifierGroups", "modifierGroup"):
+            mods += flatten(sub, ns)
+        for mod in mods:
+            for kind, items in extra:
+                if not items:
+                    continue
+                box = next((c for c in mod if _local(c.tag) == kind), None)
+                if box is None:
+                    box = ET.SubElement(mod, f"{ns}{kind}")
+                box.extend(items)
+            out.append(mod)
+        return out
+
+    moved = 0
+    for owner in list(root.iter()):
+        boxes = [c for c in owner if _local(c.tag) == "modifierGroups"]
+        if not boxes or _local(owner.tag) == "modifierGroup":
+            continue
+        ns = owner.tag[: owner.tag.index("}") + 1] if owner.tag.startswith("{") else ""
+        target = next((c for c in owner if _local(c.tag) == "modifiers"), None)
+        if target is None:
+            target = ET.SubElement(owner, f"{ns}modifiers")
+        for box in boxes:
+            for group in [g for g in box if _local(g.tag) == "modifierGroup"]:
+                found = flatten(group, ns)
+                target.extend(found)
+                moved += len(found)
+            owner.remove(box)
+    return moved
+
+
 def _fire_teams(ctx: _Context, cat: ET.Element) -> None:
     """Report a catalogue of several force entries (the Compendium's fire teams,
     ``rules/KT21.md`` 4.1): their operatives make one team and their limits are read
@@ -431,6 +476,7 @@ def _read_catalogue21(
     name = _team_name(cat, path)
     op_type, wp_type = _read_profile_types(gst)
     _info_group_links(cat, gst)
+    _modifier_groups_flattened(cat)
     roots = [r for r in (gst, cat) if r is not None]
     index = _index(*roots)
     categories = {
