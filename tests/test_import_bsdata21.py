@@ -245,10 +245,12 @@ def _mini_cat(
     inside: str = "",
     forces: tuple[str, ...] = ("Kill Team",),
     shared: str = "",
+    categories: str = "",
 ) -> str:
     """A catalogue of one LEADER operative ``Mini Boss`` whose entry holds ``profiles``
     (weapon or ability profiles), ``links`` (infoLinks) and ``inside`` (other children),
-    with one force entry per name of ``forces`` and ``shared`` at the catalogue's end."""
+    with one force entry per name of ``forces``, ``shared`` at the catalogue's end and
+    ``categories`` (categoryLinks) besides its Leader category."""
     force_xml = "".join(
         f'<forceEntry id="f{i}" name="{n}"><categoryLinks>'
         f'<categoryLink id="fl{i}" name="Leader" targetId="lead"/></categoryLinks></forceEntry>'
@@ -264,7 +266,7 @@ def _mini_cat(
       <infoLinks>{links}</infoLinks>
       {inside}
       <categoryLinks><categoryLink id="mk" name="Leader" targetId="lead" primary="true"/>
-      </categoryLinks>
+      {categories}</categoryLinks>
     </selectionEntry>
   </selectionEntries>
   {shared}
@@ -368,6 +370,59 @@ def test_kt21_grouped_modifier_sets_the_limit(tmp_path: Path) -> None:
     fists = _weapon("wf", "⚔ Fists", "3", "4+", "2/3", "-")
     team, _ = _mini(tmp_path, _mini_cat(fists, inside=inside))
     assert dict(team.selection.limits)["Mini Boss"] == 1
+
+
+def test_kt21_modifier_on_the_category_of_the_datacard_applies(tmp_path: Path) -> None:
+    """A weapon profile shared by several datacards may set a better WS/BS (or A) "if an
+    instance of" a category: it holds on a datacard of that category only. The Sergeant's
+    gun hits on 2+ and its fists get 4 attacks (a grouped modifier carrying the condition),
+    a Trooper's same gun and fists keep the printed 3+ and 3."""
+    cond = '<condition type="instanceOf" field="selections" scope="ancestor" childId="sgt"/>'
+    shared = f"""<sharedSelectionEntries>
+      <selectionEntry id="gun" name="Gun" type="upgrade"><profiles>
+        <profile id="gp" name="⌖ Gun" typeId="wp" typeName="Weapons"><characteristics>
+          <characteristic name="A" typeId="a">4</characteristic>
+          <characteristic name="WS/BS" typeId="bs">3+</characteristic>
+          <characteristic name="D" typeId="d">3/4</characteristic>
+          <characteristic name="SR" typeId="sr">-</characteristic>
+          <characteristic name="!" typeId="cr">-</characteristic>
+        </characteristics>
+        <modifiers><modifier type="set" field="bs" value="2+"><conditions>{cond}</conditions>
+        </modifier></modifiers></profile>
+        <profile id="fp" name="⚔ Fists" typeId="wp" typeName="Weapons"><characteristics>
+          <characteristic name="A" typeId="a">3</characteristic>
+          <characteristic name="WS/BS" typeId="bs">3+</characteristic>
+          <characteristic name="D" typeId="d">3/4</characteristic>
+          <characteristic name="SR" typeId="sr">-</characteristic>
+          <characteristic name="!" typeId="cr">-</characteristic>
+        </characteristics>
+        <modifierGroups><modifierGroup type="and">
+          <modifiers><modifier type="set" field="a" value="4"/></modifiers>
+          <conditions>{cond}</conditions>
+        </modifierGroup></modifierGroups></profile>
+      </profiles></selectionEntry>
+      <selectionEntry id="te" name="Trooper" type="model">
+        <profiles>{_OPERATIVE.format(id="tp", name="Trooper", m="3⬤")}</profiles>
+        <entryLinks><entryLink id="tl" name="Gun" targetId="gun" type="selectionEntry"/>
+        </entryLinks>
+        <categoryLinks><categoryLink id="tk" name="Operative" targetId="oper" primary="true"/>
+        </categoryLinks>
+      </selectionEntry>
+    </sharedSelectionEntries>"""
+    inside = """<entryLinks><entryLink id="bl" name="Gun" targetId="gun" type="selectionEntry"/>
+      </entryLinks>"""
+    sergeant = '<categoryLink id="bk" name="Sergeant" targetId="sgt"/>'
+    cat = _mini_cat("", inside=inside, shared=shared, categories=sergeant).replace(
+        "<forceEntries>",
+        '<categoryEntries><categoryEntry id="sgt" name="Sergeant"/>'
+        "</categoryEntries><forceEntries>",
+    )
+    team, _ = _mini(tmp_path, cat)
+    boss, trooper = team.operative("Mini Boss"), team.operative("Trooper")
+    assert boss.weapon("Gun").profiles[0].hit == 2
+    assert boss.weapon("Fists").profiles[0].attacks == 4
+    assert trooper.weapon("Gun").profiles[0].hit == 3
+    assert trooper.weapon("Fists").profiles[0].attacks == 3
 
 
 # -------------------------------------------------------------------------------------------

@@ -320,6 +320,19 @@ def _split_kt21_name(raw: str) -> tuple[str, str, str | None]:
     return name.strip(), profile.strip(), kind
 
 
+def _with_categories(ctx: _Context, anc: tuple[str, ...]) -> tuple[str, ...]:
+    """The ids of the entries above a profile and of the categories they belong to: a
+    profile's modifier "if an instance of the Sergeant category" holds on the datacard of a
+    Sergeant (the catalogues write the leader's better WS/BS so)."""
+    cats = (
+        link.get("targetId", "")
+        for a in anc
+        if (entry := ctx.index.get(a)) is not None
+        for link in _children(entry, "categoryLinks", "categoryLink")
+    )
+    return (*anc, *(c for c in cats if c))
+
+
 def _add_weapon21(
     ctx: _Context, op: _RawOperative, profile: ET.Element, anc: tuple[str, ...]
 ) -> None:
@@ -327,7 +340,7 @@ def _add_weapon21(
     raw_name = profile.get("name", "")
     where = f"operative {op.name!r}: weapon profile {raw_name!r}"
     values = _characteristics(profile, ctx.weapons_type)
-    _apply_modifiers(ctx, profile, values, anc)
+    _apply_modifiers(ctx, profile, values, _with_categories(ctx, anc))
     wname, pname, kind = _split_kt21_name(raw_name)
     if all(values.get(k, "-") in ("-", "") for k in ("A", "WS/BS", "D")):
         ctx.issue(where, "header of a weapon with several profiles: its profiles are read")
