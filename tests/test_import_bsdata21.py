@@ -425,6 +425,31 @@ def test_kt21_modifier_on_the_category_of_the_datacard_applies(tmp_path: Path) -
     assert trooper.weapon("Fists").profiles[0].attacks == 3
 
 
+def test_kt21_leader_taken_as_an_upgrade_is_no_extra_operative(tmp_path: Path) -> None:
+    """When the leader is an upgrade one of the operatives takes (no datacard is a LEADER;
+    the force counts 1 Leader and 6 Operatives), the kill team is six operatives, not seven
+    (rules/KT21.md 4.1: the leader is one of the team's operatives); this is reported."""
+    cat = _mini_cat(_weapon("wf", "⚔ Fists", "3", "4+", "2/3", "-"))
+    cat = cat.replace(
+        'name="Leader" targetId="lead" primary="true"', 'name="Op" targetId="oper" primary="true"'
+    )
+    cat = cat.replace(
+        '<categoryLink id="fl0" name="Leader" targetId="lead"/>',
+        '<categoryLink id="fl0" name="Leader" targetId="lead"><constraints>'
+        '<constraint field="selections" scope="parent" value="1" id="x1" type="min"/>'
+        '<constraint field="selections" scope="parent" value="1" id="x2" type="max"/>'
+        "</constraints></categoryLink>"
+        '<categoryLink id="fo0" name="Operative" targetId="oper"><constraints>'
+        '<constraint field="selections" scope="parent" value="6" id="x3" type="min"/>'
+        '<constraint field="selections" scope="parent" value="6" id="x4" type="max"/>'
+        "</constraints></categoryLink>",
+    )
+    team, issues = _mini(tmp_path, cat)
+    assert team.selection.leader == ()
+    assert team.selection.size == (6, 6)
+    assert any("no datacard is a LEADER" in i for i in issues)
+
+
 # -------------------------------------------------------------------------------------------
 # The real catalogues (skipped without the data samples)
 # -------------------------------------------------------------------------------------------

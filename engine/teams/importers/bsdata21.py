@@ -72,6 +72,7 @@ from engine.teams.importers.bsdata_xml import (
     _index,
     _int,
     _local,
+    _number,
     _own_profiles,
     _parse_xml,
     _RawOperative,
@@ -84,6 +85,7 @@ from engine.teams.model import (
     Ability,
     Operative,
     Provenance,
+    Selection,
     Team,
     Weapon,
     WeaponProfile,
@@ -241,6 +243,38 @@ def _modifier_groups_flattened(root: ET.Element) -> int:
                 moved += len(found)
             owner.remove(box)
     return moved
+
+
+def _leader_upgrade(ctx: _Context, cat: ET.Element, selection: Selection) -> Selection:
+    """When no datacard is a LEADER but the force entry counts a Leader, the leader is an
+    upgrade one of the operatives takes (Strike Force Justian): the roster is the Operative
+    count alone, not that count and a leader (``rules/KT21.md`` 4.1); reported."""
+    if selection.leader or selection.size == (1, 20):
+        return selection
+    lo = hi = None
+    for force in _children(cat, "forceEntries", "forceEntry"):
+        for link in _children(force, "categoryLinks", "categoryLink"):
+            name = ctx.categories.get(link.get("targetId", ""), link.get("name", ""))
+            if name.strip().upper() != "LEADER":
+                continue
+            for c in _children(link, "constraints", "constraint"):
+                if c.get("field") == "selections" and c.get("type") == "min":
+                    lo = _number(c.get("value"))
+                elif c.get("field") == "selections" and c.get("type") == "max":
+                    hi = _number(c.get("value"))
+    if lo is None and hi is None:
+        return selection
+    size = (
+        max(1, selection.size[0] - (lo or 1)),
+        max(1, selection.size[1] - (hi or 1)),
+    )
+    ctx.issue(
+        "selection",
+        f"no datacard is a LEADER: the leader is an upgrade an operative takes (not "
+        f"modelled); the roster is {size[0]} to {size[1]} operatives, not one more",
+        "unsupported",
+    )
+    return attrs.evolve(selection, size=(min(size), max(size)))
 
 
 def _fire_teams(ctx: _Context, cat: ET.Element) -> None:
@@ -542,7 +576,9 @@ def _read_catalogue21(
         )
         with_options.append(attrs.evolve(o, loadouts=slots))
     operatives = with_options
-    selection = _read_selection(ctx, cat, gst, operatives, raw, selectors)
+    selection = _leader_upgrade(
+        ctx, cat, _read_selection(ctx, cat, gst, operatives, raw, selectors)
+    )
     ctx.issue(
         "base sizes",
         f"BattleScribe has no base sizes: every operative uses {DEFAULT_BASE_MM:g} mm",
