@@ -216,6 +216,25 @@ def test_teams_import_bsdata21_writes_loadable_kt21_files(tmp_path: Path) -> Non
     assert team == import_bsdata21(data).teams[0]
 
 
+def test_teams_import_bsdata21_counts_imported_and_refused_catalogues(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The import command ends with the counts: one catalogue imported, two refused, each
+    refusal one line naming its file and reason (a catalogue of another game system; a
+    library-like catalogue without any operative datacard)."""
+    data = _dataset(tmp_path / "ds")
+    (data / "2021 - Strangers.cat").write_text(_cat(game_system="other"), encoding="utf-8")
+    empty = _mini_cat("").replace(_OPERATIVE.format(id="mp", name="Mini Boss", m="3⬤"), "")
+    (data / "2021 - Library.cat").write_text(empty, encoding="utf-8")
+    assert main(["teams", "import", str(data), "--format", "bsdata21", "-o", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "catalogues: 1 imported, 2 refused" in out
+    refused = [line for line in out.splitlines() if line.startswith("refused ")]
+    assert len(refused) == 2
+    assert any("2021 - Strangers.cat" in r and "game system" in r for r in refused)
+    assert any("2021 - Library.cat" in r and "no operative" in r for r in refused)
+
+
 def test_kt21_team_ids() -> None:
     """Imported KT21 teams get ``kt21_`` ids (never a KT24 team's id, whose rules differ); the
     catalogue ``Legionary`` is the built-in ``kt21_legionaries``."""

@@ -26,6 +26,23 @@ files are read safely); what differs is the KT21 datacard:
 - The catalogue's reference card (the ``Shape Reference`` profile of the ``Reference``
   category) is not an operative.
 
+Forms of the published catalogues read besides (each reproduced in
+``tests/test_import_bsdata21.py``):
+
+- The square is printed ``⬛`` (``Rng ⬛``, ``Torrent ⬛``): the square shape, 3"
+  (:func:`shapes_normalised`).
+- A weapon-rule token naming no common rule of ``rules/KT21.md`` 12 is the team's own rule:
+  kept as ``Name*`` (reported; the registry reports it as not implemented when played); a
+  malformed common rule (``Lethal 7+``) is reported and dropped.
+- A ``⌖`` and a ``⚔`` profile of one name (a guardian spear) are two weapons, one per kind.
+- Abilities and unique actions in info groups (held by an entry, or linked with an
+  ``infoLink`` of type ``infoGroup``) are the datacard's own.
+- Modifiers inside ``modifierGroup``s are read as plain modifiers carrying the group's
+  conditions; a modifier "if an instance of" a category holds on datacards of that category
+  (the Sergeant's better WS/BS of a shared weapon).
+- A catalogue of several force entries (the Compendium's fire teams) is one team, reported.
+- A leader taken as an upgrade (no LEADER datacard) is no extra operative in the roster size.
+
 A catalogue of another game system (its ``gameSystemId`` is not the ``.gst``'s) or one that
 gives no operative is refused with a one-line reason (an issue of kind ``skipped``); the
 others still load. Team ids are ``kt21_`` and the team's name as an id (``kt21_kasrkin``), so
@@ -96,7 +113,7 @@ from engine.teams.model import (
     team_problem,
 )
 
-__all__ = ["GAME_SYSTEM", "TEAM_IDS", "import_bsdata21", "kt21_team_id"]
+__all__ = ["GAME_SYSTEM", "TEAM_IDS", "import_bsdata21", "kt21_team_id", "refused_catalogues"]
 
 GAME_SYSTEM = "2021 - Kill Team.gst"
 """The file name of the KT21 game system in a checkout of the repository."""
@@ -565,7 +582,12 @@ def _read_catalogue21(
         if o is not None
     ]
     if not operatives:
-        ctx.issue("catalogue", "no operatives found: team not loaded", "skipped")
+        ctx.issue(
+            path.name,
+            "refused: no operative datacard could be read (a library or reference catalogue, "
+            "or every datacard skipped as reported)",
+            "skipped",
+        )
         issues.extend(ctx.issues)
         return None
     selectors: dict[str, dict[str, str | None]] = {}
@@ -750,3 +772,10 @@ def import_bsdata21(path: str | Path, team: str | None = None) -> ImportResult:
     if not teams and unreadable:
         raise BsDataError(unreadable[0])
     return ImportResult(tuple(teams), tuple(issues))
+
+
+def refused_catalogues(result: ImportResult) -> tuple[ImportIssue, ...]:
+    """The one-line refusals of an :func:`import_bsdata21` result: each ``skipped`` issue
+    whose place is a catalogue file (another game system, a library, unreadable XML, no
+    operative, outside the team limits), one per refused catalogue."""
+    return tuple(i for i in result.issues if i.kind == "skipped" and i.where.endswith(".cat"))
