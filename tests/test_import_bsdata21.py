@@ -327,7 +327,7 @@ def test_kt21_malformed_common_rule_is_reported_and_dropped(tmp_path: Path) -> N
 def test_kt21_ranged_and_melee_weapons_of_one_name_are_two_weapons(tmp_path: Path) -> None:
     """A datacard may print a ⌖ and a ⚔ weapon of one name (a guardian spear shoots and
     fights): they are two weapons of their own kinds (a shooting attack picks a ranged weapon,
-    a fight a melee one, rules/KT21.md 11), neither profile dropped."""
+    a fight a melee one, rules/KT21.md 10.1 and 11), neither profile dropped."""
     spears = _weapon("ws1", "⌖ Spear", "4", "2+", "3/5", "-", "P1") + _weapon(
         "ws2", "⚔ Spear", "5", "2+", "5/7", "Lethal 5+"
     )
