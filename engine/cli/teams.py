@@ -39,7 +39,7 @@ from engine.names import TEAM_FILE_SUFFIXES, is_file_ref
 from engine.teams import io as team_io
 from engine.teams.importers import ImportResult
 from engine.teams.importers.bsdata import import_bsdata
-from engine.teams.importers.bsdata21 import import_bsdata21
+from engine.teams.importers.bsdata21 import import_bsdata21, refused_catalogues
 from engine.teams.importers.compare import compare_datasets
 from engine.teams.importers.killteamjson import import_killteamjson
 from engine.teams.io import builtin_teams, load_builtin_team, load_team, save_team
@@ -364,6 +364,11 @@ def teams_import(path: Path, fmt: str, team: str | None, output: Path) -> None:
         echo(f"wrote {written} ({len(t.operatives)} operative types)")
     echo(f"import report ({len(result.issues)} issues):")
     echo(result.report())
+    if fmt == "bsdata21":
+        refused = refused_catalogues(result)
+        echo(f"catalogues: {len(result.teams)} imported, {len(refused)} refused")
+        for issue in refused:
+            echo(f"refused {issue.where}: {issue.message}")
 
 
 @teams.command("compare")

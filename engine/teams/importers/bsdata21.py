@@ -26,6 +26,23 @@ files are read safely); what differs is the KT21 datacard:
 - The catalogue's reference card (the ``Shape Reference`` profile of the ``Reference``
   category) is not an operative.
 
+Forms of the published catalogues read besides (each reproduced in
+``tests/test_import_bsdata21.py``):
+
+- The square is printed ``⬛`` (``Rng ⬛``, ``Torrent ⬛``): the square shape, 3"
+  (:func:`shapes_normalised`).
+- A weapon-rule token naming no common rule of ``rules/KT21.md`` 12 is the team's own rule:
+  kept as ``Name*`` (reported; the registry reports it as not implemented when played); a
+  malformed common rule (``Lethal 7+``) is reported and dropped.
+- A ``⌖`` and a ``⚔`` profile of one name (a guardian spear) are two weapons, one per kind.
+- Abilities and unique actions in info groups (held by an entry, or linked with an
+  ``infoLink`` of type ``infoGroup``) are the datacard's own.
+- Modifiers inside ``modifierGroup``s are read as plain modifiers carrying the group's
+  conditions; a modifier "if an instance of" a category holds on datacards of that category
+  (the Sergeant's better WS/BS of a shared weapon).
+- A catalogue of several force entries (the Compendium's fire teams) is one team, reported.
+- A leader taken as an upgrade (no LEADER datacard) is no extra operative in the roster size.
+
 A catalogue of another game system (its ``gameSystemId`` is not the ``.gst``'s) or one that
 gives no operative is refused with a one-line reason (an issue of kind ``skipped``); the
 others still load. Team ids are ``kt21_`` and the team's name as an id (``kt21_kasrkin``), so
@@ -42,7 +59,15 @@ from pathlib import Path
 
 import attrs
 
-from engine.dice.kt21_rules import Kt21Rule, Kt21WeaponRules, parse_kt21_weapon_rules
+from engine.dice.kt21_rules import (
+    DISTANCE_RULES,
+    FLAG_RULES,
+    NUMBER_RULES,
+    THRESHOLD_RULES,
+    Kt21Rule,
+    Kt21WeaponRules,
+    parse_kt21_weapon_rules,
+)
 from engine.dice.kt21_rules import shape_inches as _shape_inches
 from engine.dice.rules import split_rule_tokens
 from engine.errors import WeaponRuleError
@@ -64,6 +89,7 @@ from engine.teams.importers.bsdata_xml import (
     _index,
     _int,
     _local,
+    _number,
     _own_profiles,
     _parse_xml,
     _RawOperative,
@@ -76,6 +102,7 @@ from engine.teams.model import (
     Ability,
     Operative,
     Provenance,
+    Selection,
     Team,
     Weapon,
     WeaponProfile,
@@ -86,7 +113,7 @@ from engine.teams.model import (
     team_problem,
 )
 
-__all__ = ["GAME_SYSTEM", "TEAM_IDS", "import_bsdata21", "kt21_team_id"]
+__all__ = ["GAME_SYSTEM", "TEAM_IDS", "import_bsdata21", "kt21_team_id", "refused_catalogues"]
 
 GAME_SYSTEM = "2021 - Kill Team.gst"
 """The file name of the KT21 game system in a checkout of the repository."""
@@ -134,7 +161,154 @@ def _prune(ctx: _Context, cat: ET.Element) -> None:
                     c.set("scope", "force")
 
 
+_KIND_SEP = "\x00"
+"""Joins a weapon name and a kind in the key of the second weapon of one name: the ranged
+and the melee weapon ``Guardian spear`` of one datacard are two weapons."""
+
 _INVULNERABLE = re.compile(r"\s*Invulnerable\s+Save\s+([2-6])\s*\+\s*", re.IGNORECASE)
+
+
+def _info_group_links(cat: ET.Element, gst: ET.Element | None) -> int:
+    """Make the profiles of info groups visible to the entries that hold or link them: each
+    ``infoGroup`` child of an element and each ``infoLink`` of type ``infoGroup`` (to the
+    catalogue's or the game system's group) becomes ``infoLink``s of type ``profile`` to the
+    group's profiles, nested groups included, so their abilities and unique actions are read
+    like the entry's own (``rules/KT21.md`` 4.1). Returns how many profiles were linked."""
+    groups = {
+        g.get("id", ""): g
+        for root in (r for r in (gst, cat) if r is not None)
+        for g in root.iter()
+        if _local(g.tag) == "infoGroup" and g.get("id")
+    }
+
+    def profiles(group: ET.Element, seen: set[str]) -> list[str]:
+        out = [p.get("id", "") for p in _children(group, "profiles", "profile") if p.get("id")]
+        for sub in _children(group, "infoGroups", "infoGroup"):
+            if sub.get("id", "") not in seen:
+                out += profiles(sub, seen | {sub.get("id", "")})
+        for link in _children(group, "infoLinks", "infoLink"):
+            tid = link.get("targetId", "")
+            if link.get("type") == "profile" and tid:
+                out.append(tid)
+            elif link.get("type") == "infoGroup" and tid in groups and tid not in seen:
+                out += profiles(groups[tid], seen | {tid})
+        return out
+
+    linked = 0
+    for elem in list(cat.iter()):
+        if _local(elem.tag) == "infoGroup":
+            continue
+        found: list[str] = []
+        for sub in _children(elem, "infoGroups", "infoGroup"):
+            found += profiles(sub, {sub.get("id", "")})
+        for link in _children(elem, "infoLinks", "infoLink"):
+            tid = link.get("targetId", "")
+            if link.get("type") == "infoGroup" and tid in groups:
+                found += profiles(groups[tid], {tid})
+        if not found:
+            continue
+        ns = elem.tag[: elem.tag.index("}") + 1] if elem.tag.startswith("{") else ""
+        container = next((c for c in elem if _local(c.tag) == "infoLinks"), None)
+        if container is None:
+            container = ET.SubElement(elem, f"{ns}infoLinks")
+        for pid in dict.fromkeys(found):
+            ET.SubElement(container, f"{ns}infoLink", {"type": "profile", "targetId": pid})
+            linked += 1
+    return linked
+
+
+def _modifier_groups_flattened(root: ET.Element) -> int:
+    """Move the modifiers of every ``modifierGroup`` below ``root`` into its owner's
+    ``modifiers`` (nested groups included), each carrying the group's own conditions and
+    condition groups besides its own (all must hold, as within one modifier), so the limits
+    and values they set are read like plain modifiers (a Bloatspawn's "at most one in this
+    kill team" is a grouped modifier). Returns how many modifiers were moved."""
+
+    def flatten(group: ET.Element, ns: str) -> list[ET.Element]:
+        out: list[ET.Element] = []
+        extra = [
+            (kind, list(_children(group, kind, child)))
+            for kind, child in (("conditions", "condition"), ("conditionGroups", "conditionGroup"))
+        ]
+        mods = list(_children(group, "modifiers", "modifier"))
+        for sub in _children(group, "modifierGroups", "modifierGroup"):
+            mods += flatten(sub, ns)
+        for mod in mods:
+            for kind, items in extra:
+                if not items:
+                    continue
+                box = next((c for c in mod if _local(c.tag) == kind), None)
+                if box is None:
+                    box = ET.SubElement(mod, f"{ns}{kind}")
+                box.extend(items)
+            out.append(mod)
+        return out
+
+    moved = 0
+    for owner in list(root.iter()):
+        boxes = [c for c in owner if _local(c.tag) == "modifierGroups"]
+        if not boxes or _local(owner.tag) == "modifierGroup":
+            continue
+        ns = owner.tag[: owner.tag.index("}") + 1] if owner.tag.startswith("{") else ""
+        target = next((c for c in owner if _local(c.tag) == "modifiers"), None)
+        if target is None:
+            target = ET.SubElement(owner, f"{ns}modifiers")
+        for box in boxes:
+            for group in [g for g in box if _local(g.tag) == "modifierGroup"]:
+                found = flatten(group, ns)
+                target.extend(found)
+                moved += len(found)
+            owner.remove(box)
+    return moved
+
+
+def _leader_upgrade(ctx: _Context, cat: ET.Element, selection: Selection) -> Selection:
+    """When no datacard is a LEADER but the force entry counts a Leader, the leader is an
+    upgrade one of the operatives takes (Strike Force Justian): the roster is the Operative
+    count alone, not that count and a leader (``rules/KT21.md`` 4.1); reported."""
+    if selection.leader or selection.size == (1, 20):
+        return selection
+    lo = hi = None
+    for force in _children(cat, "forceEntries", "forceEntry"):
+        for link in _children(force, "categoryLinks", "categoryLink"):
+            name = ctx.categories.get(link.get("targetId", ""), link.get("name", ""))
+            if name.strip().upper() != "LEADER":
+                continue
+            for c in _children(link, "constraints", "constraint"):
+                if c.get("field") == "selections" and c.get("type") == "min":
+                    lo = _number(c.get("value"))
+                elif c.get("field") == "selections" and c.get("type") == "max":
+                    hi = _number(c.get("value"))
+    if lo is None and hi is None:
+        return selection
+    size = (
+        max(1, selection.size[0] - (lo or 1)),
+        max(1, selection.size[1] - (hi or 1)),
+    )
+    ctx.issue(
+        "selection",
+        f"no datacard is a LEADER: the leader is an upgrade an operative takes (not "
+        f"modelled); the roster is {size[0]} to {size[1]} operatives, not one more",
+        "unsupported",
+    )
+    return attrs.evolve(selection, size=(min(size), max(size)))
+
+
+def _fire_teams(ctx: _Context, cat: ET.Element) -> None:
+    """Report a catalogue of several force entries (the Compendium's fire teams,
+    ``rules/KT21.md`` 4.1): their operatives make one team and their limits are read
+    together; choosing the fire teams of a kill team is not modelled."""
+    names = [
+        " ".join(f.get("name", "").split()) for f in _children(cat, "forceEntries", "forceEntry")
+    ]
+    if len(names) > 1:
+        shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+        ctx.issue(
+            "fire teams",
+            f"{len(names)} force entries ({shown}): their operatives are one team and their "
+            "limits are read together; choosing a kill team's fire teams is not modelled",
+            "unsupported",
+        )
 
 
 def kt21_team_id(name: str) -> str:
@@ -144,16 +318,46 @@ def kt21_team_id(name: str) -> str:
     return TEAM_IDS.get(base, safe_team_id(f"kt21 {name}"))
 
 
+_SHAPE_GLYPHS = str.maketrans({"⬛": "■", "◼": "■", "◾": "■", "⚫": "●", "⬠": "⬟", "⭘": "○"})
+"""Glyphs the catalogues print for the KT21 shapes that are spelt otherwise in
+:data:`engine.dice.kt21_rules.SHAPES` (``Rng ⬛`` is ``Rng ■``, 3"): the same shape, so the
+same distance (``rules/KT21.md`` 4.1)."""
+
+_KNOWN_RULES = frozenset(
+    n.lower() for n in (*FLAG_RULES, *NUMBER_RULES, *THRESHOLD_RULES, *DISTANCE_RULES, "Range")
+)
+_TEAM_RULE_NAME = re.compile(r"[A-Za-z][A-Za-z' -]{0,59}")
+"""An unknown token kept as a team rule: a plain name of letters (no value, no shape)."""
+
+
+def shapes_normalised(text: str) -> str:
+    """``text`` with the catalogues' other shape glyphs written as the ones the KT21 rules
+    read (:data:`_SHAPE_GLYPHS`): ``'Rng ⬛'`` -> ``'Rng ■'`` (``rules/KT21.md`` 4.1)."""
+    return text.translate(_SHAPE_GLYPHS)
+
+
 def _kt21_rules(ctx: _Context, where: str, text: str) -> Kt21WeaponRules:
-    """The KT21 rules of an SR + ``!`` string; a token that does not parse is reported and
-    dropped."""
+    """The KT21 rules of an SR + ``!`` string (module docstring): a token naming no KT21 rule
+    of ``rules/KT21.md`` 12 is kept as a team rule ``Name*`` (reported: the engine reports
+    such a rule as not implemented when it is played); a malformed known rule or a token
+    that is no name is reported and dropped."""
     found: list[Kt21Rule] = []
-    for token in split_rule_tokens(text):
+    for token in split_rule_tokens(shapes_normalised(text)):
         if token.strip() in ("", "-"):
             continue
         try:
             found.extend(parse_kt21_weapon_rules(token))
         except WeaponRuleError as exc:
+            name = " ".join(token.split())
+            first = name.split(" ")[0].lower()
+            if _TEAM_RULE_NAME.fullmatch(name) and first not in _KNOWN_RULES:
+                found.extend(parse_kt21_weapon_rules(f"{name}*"))
+                ctx.issue(
+                    f"{where}: rules",
+                    f"{_cut(name)} is no common KT21 rule (rules/KT21.md 12): kept as the "
+                    f"team rule '{name}*' (not implemented: reported when played)",
+                )
+                continue
             ctx.issue(f"{where}: rules", f"rule {_cut(token)} dropped: {exc}", "skipped")
     return Kt21WeaponRules(tuple(found))
 
@@ -167,6 +371,19 @@ def _split_kt21_name(raw: str) -> tuple[str, str, str | None]:
     return name.strip(), profile.strip(), kind
 
 
+def _with_categories(ctx: _Context, anc: tuple[str, ...]) -> tuple[str, ...]:
+    """The ids of the entries above a profile and of the categories they belong to: a
+    profile's modifier "if an instance of the Sergeant category" holds on the datacard of a
+    Sergeant (the catalogues write the leader's better WS/BS so)."""
+    cats = (
+        link.get("targetId", "")
+        for a in anc
+        if (entry := ctx.index.get(a)) is not None
+        for link in _children(entry, "categoryLinks", "categoryLink")
+    )
+    return (*anc, *(c for c in cats if c))
+
+
 def _add_weapon21(
     ctx: _Context, op: _RawOperative, profile: ET.Element, anc: tuple[str, ...]
 ) -> None:
@@ -174,7 +391,7 @@ def _add_weapon21(
     raw_name = profile.get("name", "")
     where = f"operative {op.name!r}: weapon profile {raw_name!r}"
     values = _characteristics(profile, ctx.weapons_type)
-    _apply_modifiers(ctx, profile, values, anc)
+    _apply_modifiers(ctx, profile, values, _with_categories(ctx, anc))
     wname, pname, kind = _split_kt21_name(raw_name)
     if all(values.get(k, "-") in ("-", "") for k in ("A", "WS/BS", "D")):
         ctx.issue(where, "header of a weapon with several profiles: its profiles are read")
@@ -195,8 +412,9 @@ def _add_weapon21(
         ctx.issue(where, f"SR/! of {len(text)} characters: rules dropped", "skipped")
         text = ""
     rules = _kt21_rules(ctx, where, text)
+    known = op.weapons.get(wname)
+    key = wname
     if kind is None:
-        known = op.weapons.get(wname)
         if any(rules.has(r) for r in _RANGED_ONLY):
             kind, why = "ranged", "from its rules"
         elif known is not None:
@@ -204,12 +422,16 @@ def _add_weapon21(
         else:
             kind, why = "melee", "(no ranged rule)"
         ctx.issue(where, f"no {RANGED_MARK}/{MELEE_MARK} marker: kind inferred as {kind} {why}")
+    elif known is not None and known[0] != kind:
+        # "⌖ Guardian spear" and "⚔ Guardian spear": a ranged and a melee weapon of one
+        # name (each attack picks among its own kind), not one weapon of two kinds.
+        key = f"{wname}{_KIND_SEP}{kind}"
     wprofile = WeaponProfile(pname, attacks, hit, normal, crit, kt21_rules=rules)
     problem = profile_problem(wprofile) or name_problem("name", wname)
     if problem is not None:
         ctx.issue(where, f"profile skipped: {problem}", "skipped")
         return
-    have_kind, profiles = op.weapons.setdefault(wname, (kind, {}))
+    have_kind, profiles = op.weapons.setdefault(key, (kind, {}))
     if have_kind != kind:
         ctx.issue(where, f"profiles disagree on the kind ({have_kind} and {kind})")
     if pname in profiles and profiles[pname] != wprofile:
@@ -249,13 +471,13 @@ def _finish_operative21(
         defence = _int(values.get("DF", ""), "DF")
         save = _threshold(values.get("SV", ""), "SV")
         wounds = _int(values.get("W", ""), "W")
-        move = _shape_inches(values.get("M", ""))
+        move = _shape_inches(shapes_normalised(values.get("M", "")))
     except ValueError as exc:
         ctx.issue(where, f"operative skipped: {exc}", "skipped")
         return None
     weapons = tuple(
-        Weapon(name, kind, tuple(profiles.values()))
-        for name, (kind, profiles) in op.weapons.items()
+        Weapon(key.partition(_KIND_SEP)[0], kind, tuple(profiles.values()))
+        for key, (kind, profiles) in op.weapons.items()
         if profiles
     )
     if not weapons:
@@ -317,6 +539,8 @@ def _read_catalogue21(
     """
     name = _team_name(cat, path)
     op_type, wp_type = _read_profile_types(gst)
+    _info_group_links(cat, gst)
+    _modifier_groups_flattened(cat)
     roots = [r for r in (gst, cat) if r is not None]
     index = _index(*roots)
     categories = {
@@ -331,6 +555,7 @@ def _read_catalogue21(
     )
     ctx = _Context(name, op_type, wp_type, index, categories, hidden=hidden)
     _prune(ctx, cat)
+    _fire_teams(ctx, cat)
     raw: dict[str, _RawOperative] = {}
     for container in ("selectionEntries", "sharedSelectionEntries"):
         for entry in _children(cat, container, "selectionEntry"):
@@ -357,7 +582,12 @@ def _read_catalogue21(
         if o is not None
     ]
     if not operatives:
-        ctx.issue("catalogue", "no operatives found: team not loaded", "skipped")
+        ctx.issue(
+            path.name,
+            "refused: no operative datacard could be read (a library or reference catalogue, "
+            "or every datacard skipped as reported)",
+            "skipped",
+        )
         issues.extend(ctx.issues)
         return None
     selectors: dict[str, dict[str, str | None]] = {}
@@ -368,7 +598,9 @@ def _read_catalogue21(
         )
         with_options.append(attrs.evolve(o, loadouts=slots))
     operatives = with_options
-    selection = _read_selection(ctx, cat, gst, operatives, raw, selectors)
+    selection = _leader_upgrade(
+        ctx, cat, _read_selection(ctx, cat, gst, operatives, raw, selectors)
+    )
     ctx.issue(
         "base sizes",
         f"BattleScribe has no base sizes: every operative uses {DEFAULT_BASE_MM:g} mm",
@@ -540,3 +772,10 @@ def import_bsdata21(path: str | Path, team: str | None = None) -> ImportResult:
     if not teams and unreadable:
         raise BsDataError(unreadable[0])
     return ImportResult(tuple(teams), tuple(issues))
+
+
+def refused_catalogues(result: ImportResult) -> tuple[ImportIssue, ...]:
+    """The one-line refusals of an :func:`import_bsdata21` result: each ``skipped`` issue
+    whose place is a catalogue file (another game system, a library, unreadable XML, no
+    operative, outside the team limits), one per refused catalogue."""
+    return tuple(i for i in result.issues if i.kind == "skipped" and i.where.endswith(".cat"))
