@@ -43,7 +43,10 @@ out when 0):
 ``Command re-roll 2`` / ``Decline``  re-roll one die showing 2 (1CP) or not
 ``Strike crit`` / ``Strike normal``
 ``Block normal with crit``  also ``Block crit with crit``, ``Block normal with normal``;
-                            ``Block nothing with crit`` when the opponent has nothing left
+                            ``Block nothing with crit`` when the opponent has nothing left;
+                            KT21 "a parry discards two": ``Block normal and normal with
+                            normal``, ``Block crit and normal with crit`` (``rules/KT21.md``
+                            16.16)
 ``Same feature cover``      the defender takes cover (or ``obscured``, or with several such
                             features ``both``) from terrain that gives both (4.5)
 ``Accurate 1``              the attacker retains 1 die (0 up to x) unrolled with Accurate x
@@ -338,7 +341,11 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Command re-roll", rf"command\s+re-?roll\s+{_DICE}"),
         ("Re-roll", rf"re-?roll\s+{_DICE}"),
         ("Strike", r"strike\s+(?P<text>crit|normal)"),
-        ("Block", r"block\s+(?P<text>(?:crit|normal|nothing)\s+with\s+(?:crit|normal))"),
+        (
+            "Block",
+            r"block\s+(?P<text>(?:crit|normal|nothing)(?:\s+and\s+(?:crit|normal))?"
+            r"\s+with\s+(?:crit|normal))",
+        ),
         ("Same feature", r"same\s+feature\s+(?P<text>cover|obscured|both)"),
         ("Accurate", r"accurate\s+(?P<count>\d)"),
         ("Apply", r"apply\s+(?P<text>punishing|rending|severe)"),

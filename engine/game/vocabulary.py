@@ -782,6 +782,14 @@ class Would(_Declared):
         "Charge, Shoot, Fight, Pick Up, Pass: rules/KT21.md 6.1). Keywords: none. When: an "
         "operative's actions are listed or an action's verb is looked up. Rules: 3.2.",
     )
+    KT21_PARRY_DISCARDS = (
+        "kt21_parry_discards",
+        "Value: ``1`` -> how many of the opponent's retained hits one parry of ``op`` "
+        'discards (2: a "parry discards two" rule such as a storm shield; a normal parry '
+        "two normal hits, a critical parry any two). Keywords: op, target. When: a KT21 "
+        "Fight's Resolve step lists or resolves a parry (engine.rules.kt21.fight). Rules: "
+        "rules/KT21.md 11 step 4, 16.16.",
+    )
     KT21_WEAPON_RULES = (
         "kt21_weapon_rules",
         "Value: ``rules`` (Kt21WeaponRules, the datacard's SR and ! columns) -> the KT21 rules "

@@ -27,6 +27,7 @@ from engine.rules.kt21 import (
     equipment,
     flow,
     marker_actions,
+    parry_two,
 )
 from engine.teams.model import Roster
 
@@ -41,13 +42,14 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
         options: its :class:`~engine.game.context.GameOptions`.
         rosters: ``{"A": roster, "B": roster}``.
     """
-    del options, rosters
+    del options
     hooks.transform("core_universal_actions", _kt21_actions)
     flow.install(hooks)
     marker_actions.install(hooks)  # marker control within 2" of the centre (15.1)
     attack_actions.install(hooks)
     barricades.install(hooks)  # barricade tokens of scripted positions (1.2 step 7)
     equipment.install(hooks)  # faction equipment, up to 10EP (1.2 step 6)
+    parry_two.install(hooks, rosters)  # a parry discards two (11 step 4, DC 16.16)
 
 
 def _kt21_actions(_w: Any, _actions: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -10,7 +10,9 @@ the attacker until both pass; Lethal and Rending; MWx on the opponent per retain
 Then the sides alternate from the attacker, resolving one die at a time (the
 ``kt21_fight_resolve`` decision): strike (damage) or parry (``Block`` in the notation, as
 KT24's: a normal parries a normal hit, a critical parries either; with Brutal against it
-only a crit parries; a parry with nothing left to parry is allowed, DC 16.21). Stun: the
+only a crit parries; a parry with nothing left to parry is allowed, DC 16.21; a fighter
+with a "parry discards two" rule, the ``kt21_parry_discards`` hook, discards two hits per
+parry, DC 16.16). Stun: the
 first critical strike also discards one of the opponent's normal hits, the second gives it
 APL -1; Reap x: each critical strike inflicts x mortal wounds on each other enemy of the
 striker Visible to it and within 1" of it or of its opponent. The fight stops as soon as
@@ -407,6 +409,8 @@ class Kt21FightFrame:
             out.append(Action("Strike", text="crit"))
         if mine[0]:
             out.append(Action("Strike", text="normal"))
+        if self._parry_discards(w, side) >= 2 and theirs[0] + theirs[1] >= 2:
+            return out + _parries_of_two(mine, theirs, brutal)
         if mine[1] and theirs[1]:
             out.append(Action("Block", text="crit with crit"))
         if mine[1] and theirs[0]:
@@ -524,20 +528,31 @@ class Kt21FightFrame:
             if crit and reap:
                 self._reap(w, me, them, reap)
         else:
-            blocked, _, die = a.text.split()
+            parried, _, die = a.text.rpartition(" with ")
             if die == "crit":
                 c -= 1
             else:
                 n -= 1
-            if blocked == "crit":
-                oc -= 1
-            elif blocked == "normal":
-                on -= 1
-            w.emit("block", op=me, die=die, blocked=blocked)
+            for blocked in parried.split(" and "):
+                if blocked == "crit":
+                    oc -= 1
+                elif blocked == "normal":
+                    on -= 1
+                w.emit("block", op=me, die=die, blocked=blocked)
         changes.update({f"{side}n": n, f"{side}c": c, f"{opp}n": on, f"{opp}c": oc})
         w.replace_top(**changes)
         if w.top._left(opp) > 0:
             w.replace_top(turn=opp)
+
+    def _parry_discards(self, w: Work, side: str) -> int:
+        """How many retained hits one parry of ``side`` discards: 1, or what the
+        ``kt21_parry_discards`` *would* hooks say (a "parry discards two" rule, DC 16.16)."""
+        if "kt21_parry_discards" not in w.ctx.hooks.would:
+            return 1
+        got = w.would(
+            "kt21_parry_discards", 1, op=self.op_of(side), target=self.op_of(_other(side))
+        )
+        return int(got)
 
     def _damage(self, w: Work, side: str, prof: WeaponProfile) -> tuple[int, int]:
         """``side``'s melee Damage (normal, critical) for a strike (:func:`damage21`)."""
@@ -554,3 +569,25 @@ class Kt21FightFrame:
             near = min(w.distance(w.place(o), w.place(e)), w.distance(w.place(t), w.place(e)))
             if near <= REAP_RANGE + 1e-6 and visible(w, o, e):
                 inflict(w, e.id, x, f"Reap {x}", by=me)
+
+
+def _parries_of_two(mine: tuple[int, int], theirs: tuple[int, int], brutal: bool) -> list[Action]:
+    """The parries of a fighter whose parry discards two (DC 16.16, ``rules/KT21.md`` 11 step
+    4) when the opponent has at least two retained hits left (``mine``/``theirs``: retained
+    ``(normals, crits)``): a normal parry discards two normal hits (none with Brutal against
+    it), a critical parry any two (``Block crit and normal with crit``...). With fewer than
+    two hits left the usual parries apply (one hit is discarded)."""
+    out = []
+    if mine[1]:
+        if theirs[1] >= 2:
+            out.append(Action("Block", text="crit and crit with crit"))
+        if theirs[1] and theirs[0]:
+            out.append(Action("Block", text="crit and normal with crit"))
+        if theirs[0] >= 2:
+            out.append(Action("Block", text="normal and normal with crit"))
+    if mine[0] and not brutal:
+        if theirs[0] >= 2:
+            out.append(Action("Block", text="normal and normal with normal"))
+        elif theirs[0] == 1:
+            out.append(Action("Block", text="normal with normal"))
+    return out
