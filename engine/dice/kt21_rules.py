@@ -52,13 +52,15 @@ FLAG_RULES = (
     "Indirect",
     "Limited",
     "No Cover",
+    "Psychic",
     "Relentless",
     "Rending",
     "Silent",
     "Stun",
     "Unwieldy",
 )
-"""Rules without a value (``rules/KT21.md`` 12)."""
+"""Rules without a value (``rules/KT21.md`` 12). ``Psychic`` marks a psychic power's weapon
+profile (no dice effect; the injury penalty does not apply to it, DC 16.33)."""
 
 NUMBER_RULES = ("AP", "P", "MW", "Splash", "Reap")
 """Rules with a whole number: ``AP1``, ``P1``, ``MW2`` (written without a space, as the

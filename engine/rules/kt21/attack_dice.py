@@ -98,7 +98,11 @@ def hit_threshold(
     "treated as injured" effects do not stack, DC 16.31), by ``worsen`` more (Overwatch: 1),
     improved by ``support`` (combat support: 1 per supporting operative), plus the
     operative's effects of kind ``"hit"``; kept within 2+ and 6+ (a 1 always fails and a 6
-    always hits, 10.1 step 3: no other floor is known, UNCONFIRMED 18.12)."""
+    always hits, 10.1 step 3: no other floor is known, UNCONFIRMED 18.12). A psychic power's
+    weapon (its ``Psychic`` rule) is not equipped and keeps its BS/WS when ``o`` is injured
+    (DC 16.33)."""
+    if injured and prof.kt21_rules.has("Psychic"):
+        injured = False
     change = (1 if injured else 0) + worsen - support + w.stat_change(o.id, "hit")
     return max(2, min(6, prof.hit + change))
 
