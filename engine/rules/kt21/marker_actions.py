@@ -115,8 +115,9 @@ def install(hooks: Hooks) -> None:
     DC 16.34's drop by a carrier that can no longer Pick Up (module docstring): did hooks on
     ``effect_began``, ``activated`` and ``activation_ended`` (events every battle emits)."""
     hooks.transform("marker_contest", _kt21_contest)
-    for kind in ("effect_began", "activated", "activation_ended"):
-        hooks.on(kind, _check_carrier)
+    hooks.on("effect_began", _check_carrier)
+    hooks.on("activated", _check_carrier)
+    hooks.on("activation_ended", _check_carrier)
 
 
 def _pick_up_problem(w: Work, o: OperativeState, name: str) -> str | None:
