@@ -54,7 +54,7 @@ from engine.game.actions import Action
 from engine.game.events import Event
 from engine.game.rule_actions import find_rule_action
 from engine.game.state import Decision, GameState
-from engine.play import MISSION_OPS, game_seed
+from engine.play import game_seed, mission_ops
 from engine.play.battle import play_battle
 from engine.play.matchup import Matchup, MatchupChoice, make_matchup
 
@@ -208,7 +208,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     draws = sum(1 for r in results if r["winner"] == "")
     print(f"heuristic v heuristic: {m} games: draw rate {_rate(draws, m)}")
     means = []
-    for op in MISSION_OPS:
+    for op in mission_ops("kt24"):
         total = sum(sum(r["vp_by_op"][op]) for r in results) / (2 * m)
         means.append(f"{op} {total:.2f}")
     print("  mean VP per player by op: " + ", ".join(means))

@@ -34,8 +34,9 @@ from typing import Any
 
 import attrs
 
+from engine import RULESET
 from engine.errors import KillTeamError
-from engine.play import DEFAULT_SEED, MISSION_OPS, game_seed
+from engine.play import DEFAULT_SEED, game_seed, mission_ops
 from engine.play.backends import run_tasks
 from engine.play.battle import play_battle
 from engine.play.matchup import Matchup, MatchupChoice, make_matchup, parse_agents
@@ -431,7 +432,7 @@ def batch_stats(lines: Sequence[Mapping[str, Any]]) -> BatchStats:
     if n == 0:
         raise ValueError("no games to summarise")
     winners = [line["winner"] for line in lines]
-    ops: list[str] = list(MISSION_OPS)
+    ops: list[str] = list(mission_ops(str(lines[0].get("ruleset", RULESET))))
     for line in lines:
         ops += [op for op in line["vp_by_op"] if op not in ops]
 

@@ -1,4 +1,4 @@
-"""``killteam explain`` under KT21 (issue 32, part W4): each query answers from the KT21 code
+"""``killteam explain`` under KT21: each query answers from the KT21 code
 paths (``rules/KT21.md`` sections), found through the battle's ruleset; and the KT21
 barricades (``rules/KT21.md`` 1.2 steps 7 and 9, DC 16.36)."""
 

@@ -35,7 +35,7 @@ from engine.cli.options import (
 )
 from engine.cli.paths import output_file
 from engine.cli.running import BattleProgress, OrderedLines, backend_options
-from engine.play import DEFAULT_SEED, OP_TITLES
+from engine.play import DEFAULT_SEED, op_title
 from engine.terminal import add_row, echo, markup
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def print_stats(out: Console, m: Matchup, stats: BatchStats) -> None:
     means = new_table()
     means.add_column("player")
     for op, _ in stats.mean_vp_by_op:
-        means.add_column(markup(f"{OP_TITLES.get(op, op)} VP"), justify="right")
+        means.add_column(markup(f"{op_title(m.options.ruleset, op)} VP"), justify="right")
     means.add_column("total VP", justify="right")
     means.add_column("kills", justify="right")
     for k, p in enumerate(("A", "B")):

@@ -37,7 +37,7 @@ from engine.cli.options import (
     versus,
 )
 from engine.cli.paths import PICTURE_SUFFIXES, check_output_file, output_folder
-from engine.play import DEFAULT_SEED, OP_TITLES
+from engine.play import DEFAULT_SEED, op_title
 from engine.terminal import add_row, echo, markup
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def print_summary(out: Console, s: BattleSummary) -> None:
     vp = new_table()
     vp.add_column("player")
     for op, _ in s.vp_by_op:
-        vp.add_column(markup(OP_TITLES.get(op, op)), justify="right")
+        vp.add_column(markup(op_title(s.ruleset, op)), justify="right")
     vp.add_column("total", justify="right")
     vp.add_column("kills", justify="right")
     vp.add_column("operatives left", justify="right")

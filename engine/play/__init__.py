@@ -44,6 +44,7 @@ from types import MappingProxyType
 
 from engine import RULESET
 from engine.errors import KillTeamError
+from engine.rulesets import RULESETS
 
 __all__ = [
     "DEFAULT_AGENTS",
@@ -51,14 +52,14 @@ __all__ = [
     "DEFAULT_RULESET",
     "DEFAULT_SEED",
     "DEFAULT_TEAMS",
-    "MISSION_OPS",
     "NO_EQUIPMENT",
-    "OP_TITLES",
     "RULESET_TEAMS",
     "BattleError",
     "agent_seeds",
     "default_teams",
     "game_seed",
+    "mission_ops",
+    "op_title",
 ]
 
 #: The embedded default battle: built-in teams (players A and B, default rosters)...
@@ -85,16 +86,21 @@ RULESET_TEAMS: Mapping[str, tuple[str, str]] = MappingProxyType(
     }
 )
 
-#: The mission ops that score VP, in the order summaries list them (Approved Ops 2025,
-#: ``rules/KT24.md`` 8.1: kill op, crit op, tac op and the primary op's bonus).
-MISSION_OPS: tuple[str, ...] = ("kill", "crit", "tac", "primary")
-#: Column titles of the ops.
-OP_TITLES: Mapping[str, str] = {
-    "kill": "Kill op",
-    "crit": "Crit op",
-    "tac": "Tac op",
-    "primary": "Primary op",
-}
+
+def mission_ops(ruleset: str) -> tuple[str, ...]:
+    """The ops that score VP in a battle of ``ruleset``, in the order summaries list them
+    (its :attr:`~engine.rulesets.Ruleset.scoring_ops`: KT24's kill, crit, tac and primary op,
+    ``rules/KT24.md`` 8.1; KT21's mission, tac ops and Battle Ready, ``rules/KT21.md`` 15.2);
+    none for a name the engine does not play."""
+    found = RULESETS.get(ruleset) if isinstance(ruleset, str) else None
+    return tuple(op for op, _ in found.scoring_ops) if found is not None else ()
+
+
+def op_title(ruleset: str, op: str) -> str:
+    """The column title of ``op`` in summaries of ``ruleset``'s battles (``op`` itself when
+    the ruleset names none)."""
+    found = RULESETS.get(ruleset) if isinstance(ruleset, str) else None
+    return dict(found.scoring_ops).get(op, op) if found is not None else op
 
 
 class BattleError(KillTeamError, ValueError):

@@ -16,7 +16,7 @@ import attrs
 from engine.game.actions import Action
 from engine.game.events import Event
 from engine.game.state import GameState, Terminal
-from engine.play import MISSION_OPS, agent_seeds
+from engine.play import agent_seeds, mission_ops
 from engine.rules import unimplemented_rules
 
 __all__ = [
@@ -37,7 +37,7 @@ class VpTally:
     (pass :meth:`on_step` to :func:`engine.game.drivers.play` or ``replay``)."""
 
     def __init__(self) -> None:
-        self.vp: dict[str, list[int]] = {op: [0, 0] for op in MISSION_OPS}
+        self.vp: dict[str, list[int]] = {}
 
     def on_step(
         self,
@@ -115,7 +115,8 @@ class BattleSummary:
         finished: the battle reached its end (TP4 over).
         turning_point: the last turning point played (1-4).
         steps: inputs applied.
-        vp: victory points (A, B); vp_by_op: op -> (A, B), ops in :data:`MISSION_OPS` order
+        vp: victory points (A, B); vp_by_op: op -> (A, B), the ruleset's scoring ops first
+            (:func:`engine.play.mission_ops`)
             (their sum is ``vp``).
         winner: ``"A"``, ``"B"`` or ``""`` (a draw, or not finished).
         kills: enemy operatives incapacitated (A's kills are B's operatives incapacitated,
@@ -229,13 +230,14 @@ def summarise(
     ctx = final.ctx
     vp = (final.players[0].vp, final.players[1].vp)
     by_op = {op: list(v) for op, v in (tally.vp.items() if tally else [])}
-    for op in MISSION_OPS:
+    ops = mission_ops(ctx.options.ruleset)
+    for op in ops:
         by_op.setdefault(op, [0, 0])
     for k in (0, 1):
         rest = vp[k] - sum(v[k] for v in by_op.values())
         if rest:
             by_op.setdefault("other", [0, 0])[k] += rest
-    ops_order = [op for op in MISSION_OPS] + [op for op in by_op if op not in MISSION_OPS]
+    ops_order = [*ops, *(op for op in by_op if op not in ops)]
     node = final.node
     finished = isinstance(node, Terminal)
     winner = node.result.winner if isinstance(node, Terminal) else ""

@@ -77,6 +77,7 @@ def _reduce_ruleset(ruleset: Ruleset) -> tuple[Any, ...]:
             ruleset.op_lookup,
             ruleset.start,
             ruleset.layout,
+            ruleset.scoring_ops,
         ),
     )
 

@@ -107,5 +107,6 @@ KT21 = Ruleset(
     op_lookup=op_name,
     start=SetupFrame,
     layout=kt21_mission.battle_killzone,
+    scoring_ops=(("crit", "Mission (Loot)"), ("tac", "Tac ops"), ("battle ready", "Battle Ready")),
 )
 """The KT21 ruleset."""

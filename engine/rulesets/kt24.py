@@ -83,5 +83,11 @@ KT24 = Ruleset(
     installer=install,
     op_lookup=op_name,
     start=SetupFrame,
+    scoring_ops=(
+        ("kill", "Kill op"),
+        ("crit", "Crit op"),
+        ("tac", "Tac op"),
+        ("primary", "Primary op"),
+    ),
 )
 """The KT24 ruleset."""

@@ -63,6 +63,8 @@ class Ruleset:
         start: ``start()``: the first frame of a new battle (:data:`StartFrame`).
         layout: ``layout(killzone, options)``: the killzone a battle is played on
             (:data:`BattleKillzone`; default the killzone itself).
+        scoring_ops: ``(op, title)`` pairs: the ops whose VP summaries list, in their order,
+            by the ``op`` of the ``vp_scored`` events, with their column titles.
     """
 
     name: str
@@ -71,6 +73,7 @@ class Ruleset:
     op_lookup: OpLookup = attrs.field(repr=False)
     start: StartFrame = attrs.field(repr=False)
     layout: BattleKillzone = attrs.field(default=same_killzone, repr=False)
+    scoring_ops: tuple[tuple[str, str], ...] = ()
 
     def install(self, hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -> None:
         """Add this ruleset's rules to a new battle's ``hooks``, in the ruleset's order.
