@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from engine.cli.common import table as new_table
 from engine.dice.pmf import Pmf
+
+if TYPE_CHECKING:  # (rich is loaded only to print: --json never loads it)
+    from rich.table import Table
 
 __all__ = ["pairs_json", "pmf_json", "pmf_table"]
 

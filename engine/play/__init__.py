@@ -44,7 +44,6 @@ from types import MappingProxyType
 
 from engine import RULESET
 from engine.errors import KillTeamError
-from engine.rulesets import RULESETS
 
 __all__ = [
     "DEFAULT_AGENTS",
@@ -92,6 +91,8 @@ def mission_ops(ruleset: str) -> tuple[str, ...]:
     (its :attr:`~engine.rulesets.Ruleset.scoring_ops`: KT24's kill, crit, tac and primary op,
     ``rules/KT24.md`` 8.1; KT21's mission, tac ops and Battle Ready, ``rules/KT21.md`` 15.2);
     none for a name the engine does not play."""
+    from engine.rulesets import RULESETS  # (on use: --help loads no rule module)
+
     found = RULESETS.get(ruleset) if isinstance(ruleset, str) else None
     return tuple(op for op, _ in found.scoring_ops) if found is not None else ()
 
@@ -99,6 +100,8 @@ def mission_ops(ruleset: str) -> tuple[str, ...]:
 def op_title(ruleset: str, op: str) -> str:
     """The column title of ``op`` in summaries of ``ruleset``'s battles (``op`` itself when
     the ruleset names none)."""
+    from engine.rulesets import RULESETS  # (on use: --help loads no rule module)
+
     found = RULESETS.get(ruleset) if isinstance(ruleset, str) else None
     return dict(found.scoring_ops).get(op, op) if found is not None else op
 

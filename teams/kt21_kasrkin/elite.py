@@ -202,7 +202,7 @@ def install_elite_trooper(hooks: Hooks, players: tuple[str, ...]) -> None:
 
 ELITE = "kt21_kasrkin/faction_rule/elite"
 register(
-    ELITE,
+    "kt21_kasrkin/faction_rule/elite",
     install_elite,
     "A pool of 10 Elite points: in a KASRKIN operative's attack roll, spend points to add 1 "
     "each to one attack die.",

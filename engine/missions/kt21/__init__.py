@@ -124,8 +124,14 @@ def _set_up_markers(w: Work) -> None:
 
 add_template(
     "objective_markers_set_up",
-    lambda e: (
-        f"objective markers ({e['map']}): "
-        + (", ".join(f"{n} ({x:g}, {y:g})" for n, x, y in e["markers"]) or "none")
-    ),
+    lambda e: f"objective markers ({e['map']}): {_markers_text(e['markers'])}",
 )
+
+
+def _markers_text(markers: object) -> str:
+    """``name (x, y)`` of each ``(name, x, y)`` triple, ``none`` for none; any other value
+    as written (the line never fails on data it does not expect)."""
+    try:
+        return ", ".join(f"{n} ({x:g}, {y:g})" for n, x, y in markers) or "none"  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        return str(markers)
