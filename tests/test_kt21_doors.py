@@ -141,11 +141,14 @@ def test_kt21_refuses_options_its_rules_do_not_play() -> None:
     assert m.options.equipment == (("A", ()),)  # A selects no equipment; B is asked
 
 
-def test_env_config_takes_the_ruleset() -> None:
-    """The environments build their battle through the same matchup: ``ruleset="kt21"``
-    gives a KT21 battle."""
-    m = EnvConfig(ruleset="kt21", teams=KT21_TEAMS).matchup()
-    assert m.options.ruleset == "kt21" and m.new_game().ctx.rules.ruleset is KT21
+def test_env_config_refuses_a_ruleset_the_codec_does_not_encode() -> None:
+    """The environments build their battle through the same matchup, and encode actions with
+    the action codec, whose families cover KT24's actions only (KT21's Normal Move has none):
+    a KT21 environment is refused naming the ruleset, never failing at its first move;
+    KT24 is accepted."""
+    with pytest.raises(BattleError, match=r"ruleset 'kt21': the environments' action codec"):
+        EnvConfig(ruleset="kt21", teams=KT21_TEAMS).matchup()
+    assert EnvConfig(ruleset="kt24").matchup().options.ruleset == "kt24"
 
 
 # -------------------------------------------------------------------------------------------

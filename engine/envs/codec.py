@@ -99,6 +99,7 @@ __all__ = [
     "ACTION_SPACE_SIZE",
     "ALLOCATION_WORDS",
     "CHANCE_SPACE_SIZE",
+    "CODEC_RULESETS",
     "DEPLOY_SUBSLOTS",
     "DESTINATION_SUBSLOTS",
     "FAMILIES",
@@ -124,6 +125,12 @@ __all__ = [
     "chance_probabilities",
     "name_bucket",
 ]
+
+
+CODEC_RULESETS: tuple[str, ...] = ("kt24",)
+"""The rulesets whose actions the codec encodes: KT24's. KT21's actions (Normal Move, Drop
+marker, Overwatch, its set-up and attack decisions) have no family yet, so the environments
+refuse a KT21 battle rather than fail at its first KT21 action (docs/KT21.md)."""
 
 
 class CodecError(KillTeamError, ValueError):

@@ -29,12 +29,14 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from engine.envs.codec import ACTION_SPACE_SIZE, ActionCodec, CodecError
+from engine import RULESET
+from engine.envs.codec import ACTION_SPACE_SIZE, CODEC_RULESETS, ActionCodec, CodecError
 from engine.envs.observation import ObservationEncoder
 from engine.errors import KillTeamError
 from engine.game.actions import Action
 from engine.game.drivers import SeededDice
 from engine.game.state import Chance, Decision, GameState, Terminal, other
+from engine.play import BattleError
 from engine.play.matchup import Matchup, MatchupChoice, make_matchup
 
 __all__ = [
@@ -151,8 +153,16 @@ class EnvConfig:
 
         Raises:
             BattleError: a team, roster, killzone or mission choice that cannot be used (the
-                message names it).
+                message names it), or a ruleset whose actions the action codec does not
+                encode (:data:`~engine.envs.codec.CODEC_RULESETS`: KT21's have no family yet).
         """
+        ruleset = self.ruleset or RULESET
+        if ruleset not in CODEC_RULESETS:
+            raise BattleError(
+                f"ruleset {ruleset!r:.60}: the environments' action codec encodes the actions "
+                f"of {', '.join(CODEC_RULESETS)} only (KT21's actions have no codec family yet: "
+                "play it with killteam play/batch and the random or heuristic agents)"
+            )
         return make_matchup(
             MatchupChoice(
                 teams=self.teams,
