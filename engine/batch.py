@@ -421,9 +421,10 @@ class BatchStats:
         }
 
 
-def batch_stats(lines: Sequence[Mapping[str, Any]]) -> BatchStats:
+def batch_stats(lines: Sequence[Mapping[str, Any]], ruleset: str = RULESET) -> BatchStats:
     """Reduce :func:`batch_line` data to :class:`BatchStats` (win/draw/loss of player A with
-    Wilson 95% intervals, means per player).
+    Wilson 95% intervals, means per player; the VP means list ``ruleset``'s scoring ops
+    first, :func:`engine.play.mission_ops`).
 
     Raises:
         ValueError: no games.
@@ -432,7 +433,7 @@ def batch_stats(lines: Sequence[Mapping[str, Any]]) -> BatchStats:
     if n == 0:
         raise ValueError("no games to summarise")
     winners = [line["winner"] for line in lines]
-    ops: list[str] = list(mission_ops(str(lines[0].get("ruleset", RULESET))))
+    ops: list[str] = list(mission_ops(ruleset))
     for line in lines:
         ops += [op for op in line["vp_by_op"] if op not in ops]
 

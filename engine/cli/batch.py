@@ -181,7 +181,7 @@ def batch_command(
     if stopped is not None and not lines:
         echo(f"{versus(matchup)}: {stopped.message}, base seed {seed}")
         raise stopped
-    stats = batch_stats(lines)
+    stats = batch_stats(lines, matchup.options.ruleset)
     if as_json:
         data: dict[str, Any] = {
             "ruleset": matchup.options.ruleset,
