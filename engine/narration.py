@@ -251,7 +251,8 @@ class Narrator:
             z = f' at {e["z"]:g}" up' if e["z"] else ""
             verb = MOVE_WORDS.get(e["action"], e["action"] + "s")
             # (KT21 counts a move's real length: tenths of an inch are enough to read)
-            self._part(f'{verb} {round(e["cost"], 1):g}" to {_pt(e["x"], e["y"])}{z}')
+            who = "" if e["op"] == self.active else f"{e['op']} "  # (a move of another)
+            self._part(f'{who}{verb} {round(e["cost"], 1):g}" to {_pt(e["x"], e["y"])}{z}')
         elif k == "guard":
             self._part("goes on guard")
         elif k == "guard_ended":
