@@ -760,6 +760,19 @@ class EventKind(_Declared):
         "Data: by, op, rule, source, wounds. When: ``op`` regained ``wounds`` (``by``, "
         "``rule``, ``source``). Rules: 2.3.",
     )
+    DIE_DAMAGE_IGNORED = (
+        "die_damage_ignored",
+        "Data: added, by, damage, op, roll. When: a rule of ``op`` ignored the ``damage`` of "
+        "one of ``by``'s attack dice on a ``roll`` of its x+; the ``added`` damage other rules "
+        "gave that die is still inflicted. Rules: rules/KT21.md 16.23.",
+    )
+    CONDITIONAL_MODIFIER = (
+        "conditional_modifier",
+        "Data: applies, op, rule, source, value. When: ``op`` was activated and the "
+        "condition of ``source``'s ``rule`` (a modifier of ``value`` to a characteristic "
+        "if the operative is activated within a distance of ``source``) was checked: "
+        "``applies`` says whether it held. Rules: rules/KT21.md 16.9.",
+    )
 
 
 class Would(_Declared):
@@ -1205,6 +1218,23 @@ class Would(_Declared):
         "the attack profile, the Shoot's Blast and Torrent, Heavy); a hook that removes, "
         "ignores or changes a rule others may give is added ``last``. Rules: 6.",
     )
+    KT21_DIE_DAMAGE = (
+        "kt21_die_damage",
+        "Value: ``0`` -> the damage other rules add to one unblocked attack die (a strike, or "
+        "a hit the saves left; ``crit``: a critical one) of ``op``'s ``weapon`` (``kind``) on "
+        "``target``, inflicted besides the die's own damage (e.g. a +1 damage psychic power). "
+        "Keywords: crit, kind, op, target, weapon. When: a KT21 shooting attack or strike "
+        "inflicts its damage (engine.rules.kt21.die_damage). Rules: rules/KT21.md 10.1 step "
+        "6, 11 step 4, 16.23.",
+    )
+    KT21_IGNORE_DIE_DAMAGE = (
+        "kt21_ignore_die_damage",
+        "Value: ``0`` -> the x of a D6 rolled for each unblocked attack die of ``op``'s "
+        "``weapon`` (``kind``) on ``target``: on x+ that die's own damage is ignored, the damage "
+        "other rules added is not (0: no such roll). Keywords: kind, op, target, weapon. "
+        "When: a KT21 shooting attack or strike inflicts its damage "
+        "(engine.rules.kt21.die_damage). Rules: rules/KT21.md 16.23.",
+    )
 
 
 class PloyTrigger(_Declared):
@@ -1572,6 +1602,10 @@ class ChanceKind(_Declared):
     TEAM_RULE = (
         "team_rule",
         "Rolls: a roll a team rule asks for (:mod:`engine.rules.choices`). Rules: team rules.",
+    )
+    KT21_IGNORE_DAMAGE = (
+        "kt21_ignore_damage",
+        "Rolls: one D6 for one attack die's damage a rule ignores on x+. Rules: KT21 16.23.",
     )
 
 

@@ -21,11 +21,14 @@ from typing import Any
 
 from engine.game.context import GameOptions, Hooks
 from engine.rules.kt21 import (
+    activated_within,
+    added_damage,
     attack_actions,
     barricades,
     catalogue,
     equipment,
     flow,
+    ignore_damage,
     marker_actions,
     parry_two,
 )
@@ -50,6 +53,9 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
     barricades.install(hooks)  # barricade tokens of scripted positions (1.2 step 7)
     equipment.install(hooks)  # faction equipment, up to 10EP (1.2 step 6)
     parry_two.install(hooks, rosters)  # a parry discards two (11 step 4, DC 16.16)
+    added_damage.install(hooks, rosters)  # damage added to each attack die (DC 16.23)
+    ignore_damage.install(hooks, rosters)  # x+: ignore an attack die's own damage (DC 16.23)
+    activated_within.install(hooks, rosters)  # modifiers "if activated within x" (DC 16.9)
 
 
 def _kt21_actions(_w: Any, _actions: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -45,6 +45,7 @@ from engine.rules.kt21.attack_dice import (
     weapon_rules21,
 )
 from engine.rules.kt21.attack_sight import engagement_range, visible
+from engine.rules.kt21.die_damage import inflict_dice
 from engine.teams.model import WeaponProfile
 
 __all__ = [
@@ -517,12 +518,16 @@ class Kt21FightFrame:
             else:
                 n -= 1
             w.emit("strike", op=me, die=a.text)
-            inflict(
+            inflict_dice(  # the strike's die: its own and added damage (DC 16.23)
                 w,
-                them,
-                self._damage(w, side, prof)[1 if crit else 0],
-                self.weapon_of(side),
-                by=me,
+                op=me,
+                target=them,
+                weapon=find_weapon(w, w.op(me), self.weapon_of(side), "melee")[0],
+                kind="melee",
+                source=self.weapon_of(side),
+                damage=self._damage(w, side, prof),
+                normals=0 if crit else 1,
+                crits=1 if crit else 0,
             )
             reap = int(rules.value("Reap") or 0)
             if crit and reap:

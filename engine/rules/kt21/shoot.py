@@ -65,6 +65,7 @@ from engine.rules.kt21.attack_sight import (
     target_reason,
     visible,
 )
+from engine.rules.kt21.die_damage import allocation_damage, inflict_dice
 from engine.teams.model import WeaponProfile
 
 __all__ = [
@@ -508,10 +509,13 @@ class Kt21ShootFrame:
         w.emit("saves_retained", op=t.id, normals=sn, crits=sc, cover=self.kept)
         prof, _ = self.profile(w)
         o = w.op(self.shooter)
-        nd, cd = damage21(w, o, find_weapon(w, o, self.weapon, "ranged")[0], prof, "ranged")
-        un, uc = best_allocation(self.normals, self.crits, nd, cd, sn, sc)
-        damage = un * nd + uc * cd
-        inflict(w, t.id, damage, self.weapon, by=self.shooter)
+        name = find_weapon(w, o, self.weapon, "ranged")[0]
+        dmg = damage21(w, o, name, prof, "ranged")
+        who = {"op": self.shooter, "target": t.id, "weapon": name, "kind": "ranged"}
+        un, uc = best_allocation(
+            self.normals, self.crits, *allocation_damage(w, **who, damage=dmg), sn, sc
+        )
+        inflict_dice(w, **who, source=self.weapon, damage=dmg, normals=un, crits=uc)  # DC 16.23
         w.replace_top(stage="begin", idx=self.idx + 1, dice=(), flags=())
 
     def _end(self, w: Work) -> None:
