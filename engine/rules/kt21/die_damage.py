@@ -22,9 +22,10 @@ its expectation.
 
 The rules that subscribe these hooks are shared KT21 rule modules found by an ability's
 identity (:mod:`engine.rules.kt21.added_damage`, :mod:`engine.rules.kt21.ignore_damage`).
-The dice core (:mod:`engine.dice.kt21`) does not model them: the explanations and the
-heuristic's odds of an attack on or by an operative with one are the odds without it (see
-:func:`not_modelled`).
+The dice core (:mod:`engine.dice.kt21`) does not model them (``killteam calc`` takes no
+datacard abilities, so its odds are never wrong for its inputs); an odds report built from
+an attack in a battle (an explanation, the heuristic's valuation) lists them with
+:func:`odds_notes` rather than leave them out in silence.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ __all__ = [
     "allocation_damage",
     "ignore_threshold",
     "inflict_dice",
+    "odds_notes",
 ]
 
 
@@ -124,6 +126,27 @@ def inflict_dice(
         return
     dice = ((cd, ac),) * crits + ((nd, an),) * normals
     w.defer_frame(Kt21IgnoreDamageFrame(target=target, by=op, source=source, dice=dice, x=x))
+
+
+def odds_notes(w: Work, *, op: str, target: str, weapon: str, kind: str) -> tuple[str, ...]:
+    """The rules of this module that change what ``op``'s ``weapon`` (``kind``) inflicts on
+    ``target`` now, one line each, for an odds report made by the dice core (which does not
+    model them, module docstring); empty when none applies."""
+    out = []
+    an = added_damage(w, op=op, target=target, weapon=weapon, kind=kind, crit=False)
+    ac = added_damage(w, op=op, target=target, weapon=weapon, kind=kind, crit=True)
+    if an or ac:
+        out.append(
+            f"added damage: {op}'s rules add {an}/{ac} damage to each unblocked normal/critical "
+            "die (rules/KT21.md 16.23): not in the dice core's odds"
+        )
+    x = ignore_threshold(w, op=op, target=target, weapon=weapon, kind=kind)
+    if x:
+        out.append(
+            f"ignored damage: {target} ignores an attack die's own damage on a {x}+ "
+            "(rules/KT21.md 16.23): not in the dice core's odds"
+        )
+    return tuple(out)
 
 
 @attrs.frozen(slots=True)
