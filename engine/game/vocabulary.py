@@ -1205,6 +1205,15 @@ class Would(_Declared):
         "the attack profile, the Shoot's Blast and Torrent, Heavy); a hook that removes, "
         "ignores or changes a rule others may give is added ``last``. Rules: 6.",
     )
+    KT21_REPEAT_ATTACK = (
+        "kt21_repeat_attack",
+        'Value: ``""`` -> the name of a rule that lets ``op`` repeat its shooting attack '
+        "against ``target`` with ``weapon`` (``overwatch``: in an Overwatch); the repeat is "
+        "offered only while ``target`` is still a valid target, and may use a Limited weapon. "
+        "Keywords: op, overwatch, target, weapon. When: every attack of a KT21 shooting "
+        "attack's action is resolved (engine.rules.kt21.repeat_attack). Rules: "
+        "rules/KT21.md 10.1, 12 Limited, 16.27.",
+    )
 
 
 class PloyTrigger(_Declared):

@@ -21,13 +21,16 @@ from typing import Any
 
 from engine.game.context import GameOptions, Hooks
 from engine.rules.kt21 import (
+    as_if_fighting,
     attack_actions,
     barricades,
     catalogue,
+    combat_vigour,
     equipment,
     flow,
     marker_actions,
     parry_two,
+    repeat_attack,
 )
 from engine.teams.model import Roster
 
@@ -50,6 +53,9 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
     barricades.install(hooks)  # barricade tokens of scripted positions (1.2 step 7)
     equipment.install(hooks)  # faction equipment, up to 10EP (1.2 step 6)
     parry_two.install(hooks, rosters)  # a parry discards two (11 step 4, DC 16.16)
+    as_if_fighting.install(hooks, rosters)  # rolls as if fighting in combat (11, DC 16.25)
+    combat_vigour.install(hooks, rosters)  # a trigger on an enemy incapacitated in combat
+    repeat_attack.install(hooks, rosters)  # repeating a shooting attack (10.1, DC 16.27)
 
 
 def _kt21_actions(_w: Any, _actions: tuple[Any, ...]) -> tuple[Any, ...]:
