@@ -279,3 +279,22 @@ def test_repeat_choice_refuses_another_target() -> None:
     with pytest.raises(IllegalActionError):
         s.apply(Action("Use", text="second volley", target="FIG-2"))
     assert _legal(s) == {"Decline", "Use second volley on FIG-1"}
+
+
+def test_as_if_fighting_advice_beats_a_fight_with_retaliation() -> None:
+    """The heuristic's rule of thumb for the action is the exact KT21 fight value with a
+    defender that rolls no dice: better than the Fight action against the same armed
+    Fighter (which can strike back), and positive."""
+    from engine.advice.kt21_values import kt21_fight_value, kt21_fighter
+    from engine.rules.kt21.as_if_fighting import ACTIONS
+
+    s = _duel(False)
+    w = Work(s)
+    a = parse_action("Act DCR-1 sudden strike blade on FIG-1")
+    value = ACTIONS[0].advice(w, w.op("DCR-1"), a, "activation")
+    blade = w.ctx.datacards["DCR-1"].weapons[0].profiles[0]
+    foe = w.ctx.datacards["FIG-1"].weapons[-1].profiles[0]
+    fight = kt21_fight_value(
+        kt21_fighter(w, w.op("DCR-1"), blade), 10, kt21_fighter(w, w.op("FIG-1"), foe), 10
+    )
+    assert value > fight and value > 0

@@ -31,14 +31,15 @@ from collections.abc import Mapping
 
 import attrs
 
+from engine.advice.kt21_values import kt21_fight_value, kt21_fighter
 from engine.game.actions import Action
 from engine.game.context import Hooks
 from engine.game.state import OperativeState
-from engine.game.weapons import weapons_of
+from engine.game.weapons import find_weapon, weapons_of
 from engine.game.work import Work
 from engine.names import slug
 from engine.rules.kt21.attack_sight import engagement_range
-from engine.rules.kt21.fight import begin_fight
+from engine.rules.kt21.fight import begin_fight, combat_support
 from engine.teams.model import Operative, Roster
 
 __all__ = [
@@ -123,6 +124,20 @@ class AsIfFightingAction:
                 "Range (rules/KT21.md 7.2, 16.25)"
             )
         return None
+
+    def advice(self, w: Work, o: OperativeState, a: Action, mode: str) -> float:
+        """The heuristic agent's value of ``a`` (in operatives): the exact value of a KT21
+        fight (:func:`~engine.advice.kt21_values.kt21_fight_value`) with the attacker's
+        combat support and a defender that rolls no dice (DC 16.25)."""
+        del mode
+        weapon = a.text[len(self.text) :].strip()
+        t = w.op(a.target)
+        _, _, prof = find_weapon(w, o, weapon, "melee")
+        me = kt21_fighter(w, o, prof, support=len(combat_support(w, o, t)))
+        cards = w.ctx.datacards
+        return kt21_fight_value(
+            me, cards[o.id].wounds, kt21_fighter(w, t, None), cards[t.id].wounds
+        )
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """Begin the roll as if fighting in combat (the AP already spent; module
