@@ -17,6 +17,10 @@ first critical strike also discards one of the opponent's normal hits, the secon
 APL -1; Reap x: each critical strike inflicts x mortal wounds on each other enemy of the
 striker Visible to it and within 1" of it or of its opponent. The fight stops as soon as
 either fighter is incapacitated (its dice are lost, DC 16.18); there are no saves in melee.
+
+A roll *as if fighting in combat* (a unique action, DC 16.25) is this same frame begun by
+:func:`begin_fight` with ``as_if``: the target selects no weapon and rolls no dice, combat
+support still counts for the attacker, and its strikes incapacitate in combat.
 """
 
 from __future__ import annotations
