@@ -1235,6 +1235,15 @@ class Would(_Declared):
         "When: a KT21 shooting attack or strike inflicts its damage "
         "(engine.rules.kt21.die_damage). Rules: rules/KT21.md 16.23.",
     )
+    KT21_REPEAT_ATTACK = (
+        "kt21_repeat_attack",
+        'Value: ``""`` -> the name of a rule that lets ``op`` repeat its shooting attack '
+        "against ``target`` with ``weapon`` (``overwatch``: in an Overwatch); the repeat is "
+        "offered only while ``target`` is still a valid target, and may use a Limited weapon. "
+        "Keywords: op, overwatch, target, weapon. When: every attack of a KT21 shooting "
+        "attack's action is resolved (engine.rules.kt21.repeat_attack). Rules: "
+        "rules/KT21.md 10.1, 12 Limited, 16.27.",
+    )
 
 
 class PloyTrigger(_Declared):

@@ -23,14 +23,17 @@ from engine.game.context import GameOptions, Hooks
 from engine.rules.kt21 import (
     activated_within,
     added_damage,
+    as_if_fighting,
     attack_actions,
     barricades,
     catalogue,
+    combat_vigour,
     equipment,
     flow,
     ignore_damage,
     marker_actions,
     parry_two,
+    repeat_attack,
 )
 from engine.teams.model import Roster
 
@@ -56,6 +59,9 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
     added_damage.install(hooks, rosters)  # damage added to each attack die (DC 16.23)
     ignore_damage.install(hooks, rosters)  # x+: ignore an attack die's own damage (DC 16.23)
     activated_within.install(hooks, rosters)  # modifiers "if activated within x" (DC 16.9)
+    as_if_fighting.install(hooks, rosters)  # rolls as if fighting in combat (11, DC 16.25)
+    combat_vigour.install(hooks, rosters)  # a trigger on an enemy incapacitated in combat
+    repeat_attack.install(hooks, rosters)  # repeating a shooting attack (10.1, DC 16.27)
 
 
 def _kt21_actions(_w: Any, _actions: tuple[Any, ...]) -> tuple[Any, ...]:

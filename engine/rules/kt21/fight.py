@@ -17,6 +17,10 @@ first critical strike also discards one of the opponent's normal hits, the secon
 APL -1; Reap x: each critical strike inflicts x mortal wounds on each other enemy of the
 striker Visible to it and within 1" of it or of its opponent. The fight stops as soon as
 either fighter is incapacitated (its dice are lost, DC 16.18); there are no saves in melee.
+
+A roll *as if fighting in combat* (a unique action, DC 16.25) is this same frame begun by
+:func:`begin_fight` with ``as_if``: the target selects no weapon and rolls no dice, combat
+support still counts for the attacker, and its strikes incapacitate in combat.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from engine.teams.model import WeaponProfile
 __all__ = [
     "REAP_RANGE",
     "Kt21FightFrame",
+    "begin_fight",
     "combat_support",
     "fight_options",
     "start_fight",
@@ -108,9 +113,25 @@ def start_fight(w: Work, o: OperativeState, a: Action, mode: str) -> None:
         )
     spend(w, o, "Fight", mode)
     w.emit("fight_declared", op=o.id, weapon=name, target=t.id)
-    usable = _melee(w, t)
+    begin_fight(w, o, t, name)
+
+
+def begin_fight(
+    w: Work, o: OperativeState, t: OperativeState, name: str, *, as_if: str = ""
+) -> None:
+    """Push the :class:`Kt21FightFrame` of ``o`` fighting ``t`` with its melee weapon ``name``
+    (11 steps 2-3; the action's AP already spent): combat support counted for both sides now,
+    the defender's weapon chosen next when it has several.
+
+    With ``as_if`` (the name of the rule, e.g. a unique action), ``o`` rolls its attack dice
+    *as if fighting in combat* (DC 16.25): ``t`` is not fighting (it selects no weapon, rolls
+    no dice and never strikes), combat support still improves ``o``'s WS, and an enemy
+    incapacitated by its strikes is incapacitated in combat (the frame is the same, so the
+    rules that watch a fight see it)."""
+    usable = [] if as_if else _melee(w, t)
     dweapon = usable[0] if len(usable) == 1 else ""
-    a_by, d_by = tuple(combat_support(w, o, t)), tuple(combat_support(w, t, o))
+    a_by = tuple(combat_support(w, o, t))
+    d_by = tuple(combat_support(w, t, o)) if usable else ()
     w.stack.append(
         Kt21FightFrame(
             attacker=o.id,
@@ -122,6 +143,7 @@ def start_fight(w: Work, o: OperativeState, a: Action, mode: str) -> None:
             d_support=len(d_by),
             a_injured=w.injury_penalties(o),
             d_injured=w.injury_penalties(t),
+            as_if=as_if,
         )
     )
     if dweapon:
@@ -144,7 +166,9 @@ class Kt21FightFrame:
     Stages: ``retaliate``, ``a_roll``, ``d_roll``, ``rerolls``, ``retain``, ``resolve``,
     ``end``. Side ``"a"`` is the attacker, ``"d"`` the defender; ``an``/``ac`` and
     ``dn``/``dc`` their retained normal and critical hits; ``turn`` the side resolving next;
-    ``a_crits``/``d_crits`` the critical strikes each has made (Stun)."""
+    ``a_crits``/``d_crits`` the critical strikes each has made (Stun); ``as_if`` the rule by
+    which the attacker rolls as if fighting in combat (``""``: a Fight; DC 16.25: the defender
+    has no weapon and no dice, and the attacker's hits can only strike)."""
 
     attacker: str
     defender: str
@@ -173,6 +197,7 @@ class Kt21FightFrame:
     pending: tuple[int, ...] = ()
     pending_flags: tuple[bool, ...] = ()
     rerolling: str = ""
+    as_if: str = ""
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -410,6 +435,8 @@ class Kt21FightFrame:
             out.append(Action("Strike", text="crit"))
         if mine[0]:
             out.append(Action("Strike", text="normal"))
+        if self.as_if:  # the target is not fighting: nothing to parry (DC 16.25)
+            return out
         if self._parry_discards(w, side) >= 2 and theirs[0] + theirs[1] >= 2:
             return out + _parries_of_two(mine, theirs, brutal)
         if mine[1] and theirs[1]:

@@ -66,6 +66,7 @@ from engine.rules.kt21.attack_sight import (
     visible,
 )
 from engine.rules.kt21.die_damage import allocation_damage, inflict_dice
+from engine.rules.kt21.repeat_attack import offer_repeat
 from engine.teams.model import WeaponProfile
 
 __all__ = [
@@ -249,6 +250,8 @@ class Kt21ShootFrame:
             Invulnerable Save. cover: the current target is in Cover; kept: defence dice
             retained unrolled as cover saves.
         pending, pending_flags, rerolling: dice kept aside while others are re-rolled.
+        repeated: the attack on the target is a repeat by a rule (DC 16.27), not offered
+            again (:func:`engine.rules.kt21.repeat_attack.offer_repeat`).
     """
 
     shooter: str
@@ -271,6 +274,7 @@ class Kt21ShootFrame:
     pending: tuple[int, ...] = ()
     pending_flags: tuple[bool, ...] = ()
     rerolling: bool = False
+    repeated: bool = False
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -426,6 +430,7 @@ class Kt21ShootFrame:
     def _begin(self, w: Work) -> None:
         if self.idx >= len(self.targets):
             w.replace_top(stage="end")
+            offer_repeat(w, self)  # a rule may repeat the attack first (DC 16.27)
             return
         t = self.target(w)
         if not t.alive:
