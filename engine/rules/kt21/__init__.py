@@ -24,6 +24,7 @@ from engine.rules.kt21 import (
     attack_actions,
     barricades,
     catalogue,
+    close_quarters,
     equipment,
     flow,
     marker_actions,
@@ -50,6 +51,7 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
     barricades.install(hooks)  # barricade tokens of scripted positions (1.2 step 7)
     equipment.install(hooks)  # faction equipment, up to 10EP (1.2 step 6)
     parry_two.install(hooks, rosters)  # a parry discards two (11 step 4, DC 16.16)
+    close_quarters.install(hooks)  # Close Quarters: Guard, Operate Hatch (13, DC 16.32-40)
 
 
 def _kt21_actions(_w: Any, _actions: tuple[Any, ...]) -> tuple[Any, ...]:
