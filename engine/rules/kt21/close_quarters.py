@@ -252,12 +252,9 @@ def heavy_proxies(kz: Killzone) -> BaseGeometry:
     *pillar* is a Wall feature with one part; a *wall end* is an end of a wall part that
     touches no other wall part (the point where the wall stops), unless it touches a
     hatchway. Returns the union of those parts and points (inches)."""
-    walls = [
-        i for i, p in enumerate(kz.parts) if TerrainType.WALL in p.types and not _hatch(kz, i)
-    ]
-    hatch_geom = shapely.union_all(
-        [p.polygon for i, p in enumerate(kz.parts) if _hatch(kz, i)] or [shapely.Point()]
-    )
+    walls = [i for i, p in enumerate(kz.parts) if TerrainType.WALL in p.types and not _hatch(kz, i)]
+    hatch_parts: list[BaseGeometry] = [p.polygon for i, p in enumerate(kz.parts) if _hatch(kz, i)]
+    hatch_geom = shapely.union_all(hatch_parts) if hatch_parts else shapely.Point()
     out: list[BaseGeometry] = []
     for i, p in enumerate(kz.parts):
         if TerrainType.WALL not in p.types and TerrainType.HEAVY in p.types and not _hatch(kz, i):
