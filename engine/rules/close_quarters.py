@@ -48,6 +48,7 @@ __all__ = [
     "OperateHatch",
     "guard_window",
     "hatch_refusal",
+    "hatchway_fight_targets",
     "install",
     "interrupt_order",
 ]
@@ -106,6 +107,14 @@ def hatch_refusal(w: Work, o: OperativeState, name: str) -> str | None:
     ``o`` within an enemy's control range, or it cannot be closed (an enemy within 1" of its
     access point, or an operative standing in it); ``None`` if it can."""
     return _hatch_reason(w, o, name)
+
+
+def hatchway_fight_targets(w: Work, o: OperativeState) -> list[OperativeState]:
+    """The enemies ``o`` may fight in a Hatchway Fight now (9.3; shared with KT21's,
+    ``rules/KT21.md`` 13): ``o``'s base within 0.1" of an open hatchway's parts, the enemy
+    within 2" of them and on the other side (the straight line between the two crosses the
+    hatchway), in the battle's operative order."""
+    return _hatchway_fight_targets(w, o)
 
 
 def _hatchway_fight_targets(w: Work, o: OperativeState) -> list[OperativeState]:

@@ -34,22 +34,37 @@ reusing its shared pieces (:mod:`engine.rules.close_quarters`):
   operative moved then performed Guard, 13): Guard is not a shooting attack and the
   Overwatch ignores Heavy (:mod:`engine.rules.kt21.shoot`).
 
+- **Hatchway Fight** (1AP, :class:`Kt21HatchwayFight`): touching an open hatchway's access
+  point, fight an enemy within 2" of it on the other side, with the KT21 fight; treated as a
+  Fight, so a guard attack may be one, and an incapacitation in it is one in combat (13, DC
+  16.40).
+
 Not played (reported, ``docs/rulings/kt21_dc_r8.md``): the "point-blank overwatch" guard
-attack (its text is not sourced), Hatchway Fight, Condensed Environment (a KT24 rule), the
-Heavy-terrain proxies for "within x of Heavy terrain" rules (:func:`heavy_proxies` gives the
-parts; no KT21 rule in the engine asks the question).
+attack (its text is not sourced), Condensed Environment (a KT24 rule), Operate Hatch during
+a Dash, Fall Back or Charge (the digest names the Normal Move only); the Heavy-terrain
+proxies for "within x of Heavy terrain" rules are given (:func:`heavy_proxies`) but no KT21
+rule in the engine asks the question.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from engine.game import ploys
 from engine.game.actions import Action, IllegalActionError
-from engine.game.bookkeeping import action_cost, spend
+from engine.game.bookkeeping import (
+    Listing,
+    UniversalAction,
+    action_cost,
+    enemy_operative,
+    precheck,
+    spend,
+)
 from engine.game.context import Hooks
 from engine.game.events import Event
 from engine.game.state import OperativeState
@@ -59,6 +74,7 @@ from engine.game.universal.activation import (
     start_free_action,
 )
 from engine.game.universal.movement import move_limit
+from engine.game.weapons import find_weapon, weapons_of
 from engine.game.work import Work
 from engine.geometry.model import Killzone, TerrainType
 from engine.rules.close_quarters import (
@@ -67,19 +83,24 @@ from engine.rules.close_quarters import (
     GuardWindowFrame,
     guard_window,
     hatch_refusal,
+    hatchway_fight_targets,
     interrupt_order,
 )
+from engine.rules.kt21.fight import Kt21FightFrame, combat_support
 
 __all__ = [
     "GUARD_ATTACKS",
+    "HATCHWAY_FIGHT",
     "HatchInMoveFrame",
     "Kt21GuardWindowFrame",
+    "Kt21HatchwayFight",
     "heavy_proxies",
     "install",
 ]
 
-GUARD_ATTACKS = ("Overwatch", "Fight")
-"""The actions a KT21 guard attack may be (13: an Overwatch or a Fight)."""
+GUARD_ATTACKS = ("Overwatch", "Fight", "Hatchway fight")
+"""The actions a KT21 guard attack may be (13: an Overwatch or a Fight; a Hatchway Fight is
+treated as a Fight, DC 16.40)."""
 
 _IN_MOVE = "Normal Move"
 """The move action during which Operate Hatch may be performed (13, DC 16.35)."""
@@ -138,6 +159,82 @@ def _after_action(w: Work, opened: bool, frame: ActivationFrame, **info: Any) ->
     """The ``after_action_window`` hook: the KT21 guard window after an enemy action."""
     del info
     return opened or guard_window(w, frame, Kt21GuardWindowFrame)
+
+
+# -------------------------------------------------------------------------------------------
+# Hatchway Fight (13, DC 16.40)
+# -------------------------------------------------------------------------------------------
+
+
+class Kt21HatchwayFight(UniversalAction):
+    """Hatchway Fight (1AP; 13, KT24.md 9.3's shape): an operative touching an open
+    hatchway's access point fights an enemy within 2" of it on the other side
+    (:func:`engine.rules.close_quarters.hatchway_fight_targets`), as if they were within each
+    other's Engagement Range for the action; not within Engagement Range of an enemy. It is
+    treated as a Fight (its family: once per activation with Fight; a guard attack may be
+    one, 13) and it is the KT21 fight (:class:`engine.rules.kt21.fight.Kt21FightFrame`: the
+    defender retaliates, combat support is counted, incapacitation is an incapacitation in
+    combat, DC 16.40)."""
+
+    __slots__ = ()
+
+    def options(self, w: Work, o: OperativeState, mode: str, at: Listing) -> Iterator[Action]:
+        if not w.ctx.close_quarters or at.in_cr or not w.open_hatchways:
+            return
+        if precheck(w, o, self.verb, mode, at.in_cr) is not None:
+            return
+        targets = hatchway_fight_targets(w, o)
+        for name, _, _ in weapons_of(w, o.id, "melee") if targets else ():
+            for t in targets:
+                yield Action(self.verb, op=o.id, weapon=name, target=t.id)
+
+    def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
+        if not w.ctx.close_quarters:
+            raise _illegal(
+                f"{a.verb} exists only under the Close Quarters rules (rules/KT21.md 13)"
+            )
+        if w.in_enemy_control_range(o):
+            raise _illegal(
+                "Hatchway Fight cannot be performed within Engagement Range of an enemy "
+                "(rules/KT21.md 13)"
+            )
+        name, _, _ = find_weapon(w, o, a.weapon, "melee")
+        t = enemy_operative(w, a.target, o.player)
+        if t.id not in [e.id for e in hatchway_fight_targets(w, o)]:
+            raise _illegal(
+                f'{t.id} is not within 2" on the other side of an open hatchway {o.id} is '
+                "touching (rules/KT21.md 13 Hatchway Fight)"
+            )
+        spend(w, o, self.verb, mode)
+        w.emit("fight_declared", op=o.id, weapon=name, target=t.id)
+        usable = [n for n, _, _ in weapons_of(w, t.id, "melee")]
+        dweapon = usable[0] if len(usable) == 1 else ""
+        a_by, d_by = tuple(combat_support(w, o, t)), tuple(combat_support(w, t, o))
+        w.stack.append(
+            Kt21FightFrame(
+                attacker=o.id,
+                defender=t.id,
+                aweapon=name,
+                dweapon=dweapon,
+                stage="retaliate" if len(usable) > 1 else "a_roll",
+                a_support=len(a_by),
+                d_support=len(d_by),
+                a_injured=w.injury_penalties(o),
+                d_injured=w.injury_penalties(t),
+            )
+        )
+        if dweapon:
+            w.emit("retaliation_weapon", op=t.id, weapon=dweapon)
+        for helped, enemy, by in ((o, t, a_by), (t, o, d_by)) if usable else ((o, t, a_by),):
+            if by:  # combat support (11 step 3), as in a Fight
+                w.emit("assisted", op=helped.id, target=enemy.id, by=by, improvement=len(by))
+        w.emit("fight_started", op=o.id, weapon=name, target=t.id)
+        ploys.open_window(w, "target_selected", op=o.id, target=t.id, weapon=name, kind="melee")
+
+
+HATCHWAY_FIGHT = Kt21HatchwayFight("Hatchway fight", 1, family="Fight")
+"""The KT21 Hatchway Fight (its verb, AP and family are the shared bookkeeping's, declared by
+:mod:`engine.rules.close_quarters`)."""
 
 
 # -------------------------------------------------------------------------------------------
@@ -300,10 +397,10 @@ def _ends(kz: Killzone, i: int) -> list[BaseGeometry]:
 
 
 def _universal_actions(w: Work, actions: tuple[Any, ...], **info: Any) -> tuple[Any, ...]:
-    """Operate Hatch and Guard among the battle's universal actions (listed only under the
-    Close Quarters rules: they check ``ctx.close_quarters`` themselves)."""
+    """Operate Hatch, Guard and Hatchway Fight among the battle's universal actions (listed
+    only under the Close Quarters rules: they check ``ctx.close_quarters`` themselves)."""
     del info
-    return (*actions, OPERATE_HATCH, GUARD)
+    return (*actions, OPERATE_HATCH, GUARD, HATCHWAY_FIGHT)
 
 
 def install(hooks: Hooks) -> None:
