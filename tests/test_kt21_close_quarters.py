@@ -37,6 +37,7 @@ def _state(
     turn: str = "A",
     open_hatchways: tuple[str, ...] = (),
     killzone: str = "kt21_gallowdark",
+    effects: tuple[Mapping[str, Any], ...] = (),
 ) -> GameState:
     """A's DC Trooper (DC-1, Move 6", 10 wounds, a Rifle and a Blade) against B's Target
     Trooper (TAR-1, a Pistol and a Blade), in turning point 2."""
@@ -51,6 +52,7 @@ def _state(
         turn=turn,
         operatives=operatives,
         open_hatchways=open_hatchways,
+        effects=effects,
         options=KT21,
     )
 
@@ -152,6 +154,24 @@ def test_guard_passed_within_engagement_range_ends_guard() -> None:
     }
     s = _play(_state(ops, turn="B"), "Activate TAR-1 engage", "Charge TAR-1 to 7.2,2", "Pass")
     assert not next(o for o in s.operatives if o.id == "DC-1").on_guard
+
+
+def test_guard_without_a_guard_attack_stays_on_guard() -> None:
+    """A guard that cannot make a guard attack stays on guard (13). DC-1 has overwatched this
+    turning point already (3.5: once per turning point; a guard attack made as an Overwatch
+    is that Overwatch, the reading of docs/rulings/kt21_dc_r8.md) and TAR-1 is not within its
+    Engagement Range: no ``Interrupt DC-1`` after TAR-1's Dash, and passing (TAR-1 far from
+    it) leaves DC-1 on guard."""
+    ops = {
+        "DC-1": {"at": (6.0, 2.0), "ready": False, "on_guard": True},
+        "TAR-1": {"at": (22.0, 2.0)},
+    }
+    spent = ({"kind": "overwatched", "op": "DC-1", "until": "end_tp"},)
+    s = _play(_state(ops, turn="B", effects=spent), "Activate TAR-1 engage", "Dash TAR-1 to 20,2")
+    assert s.node.kind == "guard"  # type: ignore[union-attr]
+    assert _legal(s) == {"Pass"}
+    s = _play(s, "Pass")
+    assert next(o for o in s.operatives if o.id == "DC-1").on_guard
 
 
 # -- Operate Hatch during a Normal Move (13, DC 16.35) -----------------------------------------
