@@ -1557,6 +1557,12 @@ class DecisionKind(_Declared):
         "torrent",
         "When: the attacker selects the secondary targets of a Torrent weapon. Rules: 6 Torrent.",
     )
+    HATCH_IN_MOVE = (
+        "hatch_in_move",
+        "When: the player of a KT21 operative whose Normal Move ended with a hatchway it may "
+        "operate chooses to operate it during the move (``Operate hatch KAS-1 centre hatch``, "
+        "then the rest of the move) or passes. Rules: rules/KT21.md 13, DC 16.35.",
+    )
 
 
 class ChanceKind(_Declared):

@@ -15,7 +15,14 @@ these traits (:func:`part_traits`):
   **Light** unless it is also Heavy;
 - ``Insignificant`` and ``Exposed`` -> no cover and not Obscuring (Insignificant: no rules);
 - every other KT24 type (Accessible, Ceiling, Obstructing, Protective, Portable, Ladder) has
-  no KT21 cover or obscuring meaning.
+  no KT21 cover or obscuring meaning;
+- a **hatchway** (Close Quarters, 13): closed, its access point is Wall + Heavy (Heavy here);
+  open, the killzone data makes the access point Accessible + Insignificant + Exposed (the
+  KT24 reading, where the raised hatch is not a part), but under KT21 the hatch of an open
+  hatchway gives Cover and is Obscuring, and a Cover line passing under the hatch crosses it
+  (13, DC 16.40): the access point of an open hatchway (the killzone's ``hatchways`` and
+  ``open_hatchways``) has :data:`OPEN_HATCH_TRAITS`, over its full height. Visible (8.1) is
+  unchanged: an operative can be seen through an open hatchway.
 
 Modelling (documented approximations of the tabletop):
 
@@ -85,6 +92,7 @@ __all__ = [
     "NEAR_SHOOTER",
     "NO_COVER_DISTANCE",
     "OBSCURING_DISTANCE",
+    "OPEN_HATCH_TRAITS",
     "TRAVERSABLE_MAX_HEIGHT",
     "VANTAGE_DROP",
     "Kt21Verdict",
@@ -122,10 +130,17 @@ _ORIGIN_RIM = 8
 _RIM = 0.999  # sample points just inside the base's edge
 
 
+OPEN_HATCH_TRAITS = frozenset({"Heavy", "Obscuring", "Cover"})
+"""The KT21 traits of the access point of an open hatchway (13, DC 16.40: the open hatch gives
+Cover and is Obscuring; Cover lines under it cross it)."""
+
+
 def part_traits(kz: Killzone, index: int) -> frozenset[str]:
     """The KT21 traits of part ``index`` (9; the module docstring's mapping): a subset of
     ``{"Heavy", "Obscuring", "Light", "Cover", "Traversable", "Vantage Point",
-    "Insignificant"}``."""
+    "Insignificant"}``; a part of an open hatchway has :data:`OPEN_HATCH_TRAITS` (13)."""
+    if kz.features[kz.parts[index].feature] in kz.open_hatchways:
+        return OPEN_HATCH_TRAITS
     types = kz.part_types(index)
     out: set[str] = set()
     if TerrainType.INSIGNIFICANT in types:

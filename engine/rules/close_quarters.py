@@ -47,6 +47,8 @@ __all__ = [
     "HatchwayFight",
     "OperateHatch",
     "guard_window",
+    "hatch_refusal",
+    "hatchway_fight_targets",
     "install",
     "interrupt_order",
 ]
@@ -97,6 +99,22 @@ def _hatch_reason(w: Work, o: OperativeState, name: str) -> str | None:
             if _near_hatch(w, q, name, -1e-3):
                 return f"{name} cannot be closed while {q.id} stands in its access point (9.3)"
     return None
+
+
+def hatch_refusal(w: Work, o: OperativeState, name: str) -> str | None:
+    """Why ``o`` cannot operate the hatchway ``name`` now (Operate Hatch, 9.3; shared with
+    KT21's, ``rules/KT21.md`` 13): no such hatchway, its access point not within 1" of ``o``,
+    ``o`` within an enemy's control range, or it cannot be closed (an enemy within 1" of its
+    access point, or an operative standing in it); ``None`` if it can."""
+    return _hatch_reason(w, o, name)
+
+
+def hatchway_fight_targets(w: Work, o: OperativeState) -> list[OperativeState]:
+    """The enemies ``o`` may fight in a Hatchway Fight now (9.3; shared with KT21's,
+    ``rules/KT21.md`` 13): ``o``'s base within 0.1" of an open hatchway's parts, the enemy
+    within 2" of them and on the other side (the straight line between the two crosses the
+    hatchway), in the battle's operative order."""
+    return _hatchway_fight_targets(w, o)
 
 
 def _hatchway_fight_targets(w: Work, o: OperativeState) -> list[OperativeState]:
@@ -240,9 +258,18 @@ ACTIONS: tuple[UniversalAction, ...] = (OPERATE_HATCH, GUARD, HATCHWAY_FIGHT)
 # -------------------------------------------------------------------------------------------
 
 
-def guard_window(w: Work, frame: ActivationFrame) -> bool:
+def guard_window(
+    w: Work, frame: ActivationFrame, window: type[GuardWindowFrame] | None = None
+) -> bool:
     """After an enemy action in an activation: offer the On Guard interrupt (once per enemy
-    activation). Returns True when a window (decision) was opened."""
+    activation). Returns True when a window (decision) was opened.
+
+    Args:
+        frame: the enemy's :class:`ActivationFrame` (its operative, whether its window was
+            used).
+        window: the frame class of the window: :class:`GuardWindowFrame` (KT24's interrupt),
+            or an edition's subclass that makes the guard attack its own way (KT21's,
+            :mod:`engine.rules.kt21.close_quarters`)."""
     # Guarding is a Close Quarters action, but a team rule may let an operative guard on
     # any killzone: the window opens whenever an operative is on guard.
     if frame.guard_window_used:
@@ -251,14 +278,19 @@ def guard_window(w: Work, frame: ActivationFrame) -> bool:
     guards = [g for g in w.alive(other(active.player)) if g.on_guard]
     if not guards:
         return False
-    w.stack.append(GuardWindowFrame(active=frame.op))
+    w.stack.append((window or GuardWindowFrame)(active=frame.op))
     return True
 
 
 @attrs.frozen(slots=True)
 class GuardWindowFrame:
     """The On Guard window after an enemy action: ``Interrupt X`` or ``Pass`` (9.3). If the
-    player passes, guards with the active enemy within control range stop guarding."""
+    player passes, guards with the active enemy within control range stop guarding.
+
+    Shared by the editions that play Guard (KT24 9.3; KT21 13, the same shape): what the
+    guard attack is, and whether a guard has one, are :meth:`can_attack` and
+    :meth:`start_attack`, which an edition's subclass replaces (KT24: one free Shoot or
+    Fight in an interrupt :class:`ActivationFrame`)."""
 
     active: str
 
@@ -273,9 +305,21 @@ class GuardWindowFrame:
         player = other(w.ctx.owner[self.active])
         out = [Action("Pass")]
         for g in w.alive(player):
-            if g.on_guard and _can_interrupt(w, g):
+            if g.on_guard and self.can_attack(w, g):
                 out.append(Action("Interrupt", op=g.id))
         return out
+
+    def can_attack(self, w: Work, g: OperativeState) -> bool:
+        """Whether the guard ``g`` has a guard attack it could make now (KT24: a Shoot or
+        Fight it could perform as an interrupt, with the order it would interrupt with)."""
+        return _can_interrupt(w, g)
+
+    def start_attack(self, w: Work, g: OperativeState) -> None:
+        """Begin ``g``'s guard attack (its order already set; emits ``interrupt``). KT24: an
+        interrupt :class:`ActivationFrame`, one free Shoot or Fight (9.3)."""
+        w.set_op(g.id, done=(), moved=False, heavy_shot=False)
+        w.emit("interrupt", op=g.id)
+        w.stack.append(ActivationFrame(op=g.id, mode="interrupt"))
 
     def act(self, w: Work, a: Action) -> None:
         player = other(w.ctx.owner[self.active])
@@ -298,7 +342,7 @@ class GuardWindowFrame:
         g = own_operative(w, a.op, player)
         if not g.on_guard:
             raise _illegal(f"{g.id} is not on guard (9.3)")
-        if not _can_interrupt(w, g):
+        if not self.can_attack(w, g):
             raise _illegal(f"{g.id} has no Shoot or Fight it could perform (9.3)")
         order = interrupt_order(w, g)
         if order != g.order:
@@ -310,9 +354,7 @@ class GuardWindowFrame:
             if isinstance(f, ActivationFrame) and f.op == self.active:
                 w.stack[i] = attrs.evolve(f, guard_window_used=True)
                 break
-        w.set_op(g.id, done=(), moved=False, heavy_shot=False)
-        w.emit("interrupt", op=g.id)
-        w.stack.append(ActivationFrame(op=g.id, mode="interrupt"))
+        self.start_attack(w, w.op(g.id))
 
 
 def interrupt_order(w: Work, g: OperativeState) -> str:

@@ -27,6 +27,7 @@ from engine.rules.kt21 import (
     attack_actions,
     barricades,
     catalogue,
+    close_quarters,
     combat_vigour,
     equipment,
     flow,
@@ -62,6 +63,7 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
     as_if_fighting.install(hooks, rosters)  # rolls as if fighting in combat (11, DC 16.25)
     combat_vigour.install(hooks, rosters)  # a trigger on an enemy incapacitated in combat
     repeat_attack.install(hooks, rosters)  # repeating a shooting attack (10.1, DC 16.27)
+    close_quarters.install(hooks)  # Close Quarters: Guard, Operate Hatch (13, DC 16.32-40)
 
 
 def _kt21_actions(_w: Any, _actions: tuple[Any, ...]) -> tuple[Any, ...]:
