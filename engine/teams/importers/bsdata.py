@@ -68,6 +68,7 @@ from engine.teams.importers import ImportResult
 from engine.teams.importers.bsdata_common import (
     Edition,
     Statline,
+    WeaponRead,
     _groups_named,
     _named,
     import_catalogues,
@@ -117,32 +118,27 @@ class Kt24Catalogues(Edition):
         return f"catalogue revision {revision}" if revision else DEFAULT_DATASLATE
 
     def weapon_profile(
-        self,
-        ctx: _Context,
-        op: _RawOperative,
-        where: str,
-        weapon: tuple[str, str, str | None],
-        numbers: tuple[int, int, int, int],
-        text: str,
+        self, ctx: _Context, op: _RawOperative, read: WeaponRead
     ) -> tuple[str, str, WeaponProfile]:
         """The profile with the WR text read tolerantly (recovered and dropped rules
         reported); without a marker the kind is ranged when a rule says so (Range, Blast,
         Torrent), else melee (reported)."""
-        wname, pname, kind = weapon
-        found, messages, errors = _tolerant(text)
+        found, messages, errors = _tolerant(read.text)
         for msg in messages:
-            ctx.issue(f"{where}: rules", msg, "recovered")
+            ctx.issue(f"{read.where}: rules", msg, "recovered")
         for err in errors:
-            ctx.issue(f"{where}: rules", f"rule {err.token!r} dropped: {err}", "skipped")
+            ctx.issue(f"{read.where}: rules", f"rule {err.token!r} dropped: {err}", "skipped")
+        kind = read.kind
         if kind is None:
             ranged = any(isinstance(r, _rules.Range | _rules.Blast | _rules.Torrent) for r in found)
             kind = "ranged" if ranged else "melee"
             ctx.issue(
-                where,
+                read.where,
                 f"no {RANGED_MARK}/{MELEE_MARK} marker: kind inferred as {kind} from its rules",
                 "recovered",
             )
-        return wname, kind, WeaponProfile(pname, *numbers, WeaponRules(tuple(found)))
+        profile = WeaponProfile(read.profile, *read.numbers, WeaponRules(tuple(found)))
+        return read.name, kind, profile
 
     def statline(self, values: dict[str, str], entries: list[ET.Element]) -> Statline:
         """APL, Move (inches), Save and Wounds (``rules/KT24.md`` datacards).

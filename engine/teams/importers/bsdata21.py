@@ -76,6 +76,7 @@ from engine.teams.importers.bsdata_common import (
     KIND_SEP,
     Edition,
     Statline,
+    WeaponRead,
     import_catalogues,
     refused_catalogues,
 )
@@ -508,22 +509,15 @@ class Kt21Catalogues(Edition):
         )
 
     def weapon_profile(
-        self,
-        ctx: _Context,
-        op: _RawOperative,
-        where: str,
-        weapon: tuple[str, str, str | None],
-        numbers: tuple[int, int, int, int],
-        text: str,
+        self, ctx: _Context, op: _RawOperative, read: WeaponRead
     ) -> tuple[str, str, WeaponProfile]:
         """The profile with its KT21 rules (:func:`_kt21_rules`); without a marker the kind
         is ranged when a ranged-only rule says so, else the kind of the weapon's other
         profiles, else melee (reported); a ranged and a melee weapon of one name are two
         weapons (:data:`~engine.teams.importers.bsdata_common.KIND_SEP`)."""
-        wname, pname, kind = weapon
-        rules = _kt21_rules(ctx, where, text)
-        known = op.weapons.get(wname)
-        key = wname
+        rules = _kt21_rules(ctx, read.where, read.text)
+        known = op.weapons.get(read.name)
+        key, kind = read.name, read.kind
         if kind is None:
             if any(rules.has(r) for r in _RANGED_ONLY):
                 kind, why = "ranged", "from its rules"
@@ -531,12 +525,15 @@ class Kt21Catalogues(Edition):
                 kind, why = known[0], "from its other profiles"
             else:
                 kind, why = "melee", "(no ranged rule)"
-            ctx.issue(where, f"no {RANGED_MARK}/{MELEE_MARK} marker: kind inferred as {kind} {why}")
+            ctx.issue(
+                read.where,
+                f"no {RANGED_MARK}/{MELEE_MARK} marker: kind inferred as {kind} {why}",
+            )
         elif known is not None and known[0] != kind:
             # "⌖ Guardian spear" and "⚔ Guardian spear": a ranged and a melee weapon of one
             # name (each attack picks among its own kind), not one weapon of two kinds.
-            key = f"{wname}{KIND_SEP}{kind}"
-        return key, kind, WeaponProfile(pname, *numbers, kt21_rules=rules)
+            key = f"{read.name}{KIND_SEP}{kind}"
+        return key, kind, WeaponProfile(read.profile, *read.numbers, kt21_rules=rules)
 
     def statline(self, values: dict[str, str], entries: list[ET.Element]) -> Statline:
         """APL, GA, DF, SV, W and M (shapes, held in inches), and the invulnerable save an

@@ -71,7 +71,7 @@ from engine.teams.model import (
     team_problem,
 )
 
-__all__ = ["Edition", "Statline", "import_catalogues", "refused_catalogues"]
+__all__ = ["Edition", "Statline", "WeaponRead", "import_catalogues", "refused_catalogues"]
 
 KIND_SEP = "\x00"
 """Joins a weapon name and a kind in the key of a second weapon of one name (KT21: the
@@ -90,6 +90,21 @@ class Statline(TypedDict, total=False):
     defence: int
     group_activation: int
     invulnerable: int
+
+
+@attrs.frozen
+class WeaponRead:
+    """A weapon profile as read before its rules: where to report it, the weapon's name,
+    the profile's name (``""`` for a weapon of one profile), its kind (``"ranged"``,
+    ``"melee"``, ``None`` when the name has no marker), its attacks, hit, normal and
+    critical damage, and its weapon-rule text."""
+
+    where: str
+    name: str
+    profile: str
+    kind: str | None
+    numbers: tuple[int, int, int, int]
+    text: str
 
 
 class Edition:
@@ -196,17 +211,10 @@ class Edition:
         return values.get("WR", "")
 
     def weapon_profile(
-        self,
-        ctx: _Context,
-        op: _RawOperative,
-        where: str,
-        weapon: tuple[str, str, str | None],
-        numbers: tuple[int, int, int, int],
-        text: str,
+        self, ctx: _Context, op: _RawOperative, read: WeaponRead
     ) -> tuple[str, str, WeaponProfile]:
-        """The profile read from ``weapon`` (name, profile, kind or ``None``), its
-        ``numbers`` (attacks, hit, normal and critical damage) and its rule ``text``, as
-        ``(key in op.weapons, kind, profile)``; what is recovered or dropped is reported."""
+        """The profile made of ``read``, as ``(key in op.weapons, kind, profile)``; what is
+        recovered or dropped is reported."""
         raise NotImplementedError
 
     def statline(self, values: dict[str, str], entries: list[ET.Element]) -> Statline:
@@ -280,9 +288,8 @@ def _add_weapon(
             where, f"{edition.rules_label} of {len(text)} characters: rules dropped", "skipped"
         )
         text = ""
-    key, kind, wprofile = edition.weapon_profile(
-        ctx, op, where, (wname, pname, kind), (a, hit, normal, crit), text
-    )
+    read = WeaponRead(where, wname, pname, kind, (a, hit, normal, crit), text)
+    key, kind, wprofile = edition.weapon_profile(ctx, op, read)
     problem = profile_problem(wprofile) or name_problem("name", wname)
     if problem is not None:
         ctx.issue(where, f"profile skipped: {problem}", "skipped")
