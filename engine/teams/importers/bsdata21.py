@@ -1,9 +1,11 @@
 """Importer for the Kill Team 2021 catalogues of BSData/wh40k-killteam (``rules/KT21.md`` 4.1,
 decision 8): ``2021 - *.cat`` with the ``2021 - Kill Team.gst`` game system.
 
-The same importer family as the KT24 one (:mod:`engine.teams.importers.bsdata`, whose module
-docstring says how entries, links, wargear options and selection limits are read, and how
-files are read safely); what differs is the KT21 datacard:
+The import is the one shared with the KT24 importer
+(:mod:`engine.teams.importers.bsdata_common`; the KT24 module docstring of
+:mod:`engine.teams.importers.bsdata` says how entries, links, wargear options and selection
+limits are read, and how files are read safely); this module is the KT21 reading
+(:class:`Kt21Catalogues`), what differs being the KT21 datacard:
 
 - Operative profiles have M, APL, GA, DF, SV and W. M is printed with the KT21 shapes
   (``3⬤`` = 6") and held in inches (:func:`engine.dice.kt21_rules.shape_inches`); GA and DF
@@ -36,7 +38,9 @@ Forms of the published catalogues read besides (each reproduced in
   malformed common rule (``Lethal 7+``) is reported and dropped.
 - A ``⌖`` and a ``⚔`` profile of one name (a guardian spear) are two weapons, one per kind.
 - Abilities and unique actions in info groups (held by an entry, or linked with an
-  ``infoLink`` of type ``infoGroup``) are the datacard's own.
+  ``infoLink`` of type ``infoGroup``) are the datacard's own; groups are followed within
+  the bounds of following entries (100 deep, 500,000 visits per catalogue), past which the
+  catalogue is refused naming the group.
 - Modifiers inside ``modifierGroup``s are read as plain modifiers carrying the group's
   conditions; a modifier "if an instance of" a category holds on datacards of that category
   (the Sergeant's better WS/BS of a shared weapon).
