@@ -21,6 +21,7 @@ for a link or nesting too deep, the entry below which it was met.
 
 from __future__ import annotations
 
+import abc
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
@@ -107,12 +108,13 @@ class WeaponRead:
     text: str
 
 
-class Edition:
+class Edition(abc.ABC):
     """What one edition's catalogues read differently; the defaults are the common reading.
 
-    A subclass sets the class attributes and overrides the hooks it needs; the importer
-    calls them in the order of :func:`import_catalogues`. Hooks that report append to
-    ``ctx`` (:meth:`engine.teams.importers.bsdata_xml._Context.issue`).
+    A subclass sets the class attributes, implements :meth:`dataslate`,
+    :meth:`weapon_profile` and :meth:`statline`, and overrides the other hooks it needs; the
+    importer calls them in the order of :func:`import_catalogues`. Hooks that report append
+    to ``ctx`` (:meth:`engine.teams.importers.bsdata_xml._Context.issue`).
 
     Attributes:
         year: the catalogue prefix (``"2024"``: ``2024 - Kasrkin.cat``); also stripped from
@@ -159,6 +161,7 @@ class Edition:
         """The id of the team called ``name``."""
         return safe_team_id(name)
 
+    @abc.abstractmethod
     def dataslate(self, revision: str | None) -> str:
         """The provenance's dataslate for a catalogue of this ``revision`` (``None``: none
         given)."""
@@ -176,10 +179,12 @@ class Edition:
         Raises:
             BsDataError: a structure too deep or too large to read (naming the element).
         """
+        return None
 
     def prepare_context(self, ctx: _Context, cat: ET.Element) -> None:
         """Rewrite or report on the indexed catalogue before operatives are read (nothing
         by default)."""
+        return None
 
     def skips_entry(self, ctx: _Context, entry: ET.Element) -> bool:
         """Whether an entry with an operative profile is no operative (reported here)."""
@@ -210,6 +215,7 @@ class Edition:
         """The weapon-rule text of a profile's characteristics."""
         return values.get("WR", "")
 
+    @abc.abstractmethod
     def weapon_profile(
         self, ctx: _Context, op: _RawOperative, read: WeaponRead
     ) -> tuple[str, str, WeaponProfile]:
@@ -217,6 +223,7 @@ class Edition:
         recovered or dropped is reported."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def statline(self, values: dict[str, str], entries: list[ET.Element]) -> Statline:
         """The datacard numbers of an operative profile's characteristics ``values``
         (``entries``: the operative's selection entries).
@@ -238,6 +245,7 @@ class Edition:
 
     def report_catalogue(self, ctx: _Context, cat: ET.Element) -> None:
         """Report what the edition does not import from a catalogue (nothing by default)."""
+        return None
 
     def team_rules(self, ctx: _Context, rules: list[Ability]) -> list[Ability]:
         """The team abilities among the catalogue's rules (all by default)."""
