@@ -905,3 +905,23 @@ def test_sample_kommandos_options_and_limits() -> None:
     limits = dict(team.selection.limits)
     assert "Kommando Boy" not in limits and limits["Kommando Grot"] == 1
     assert any("category 'Operative'" in m and "widened" in m for m in messages)
+
+
+def test_catalogue_without_operatives_is_refused_in_one_line_naming_the_file(
+    tmp_path: Path,
+) -> None:
+    """A catalogue that gives no operative datacard (a library of shared weapons) is no
+    team: it is refused in one ``skipped`` issue whose place is the catalogue file, so the
+    user knows which file was not imported, and the other catalogues still load (the same
+    refusal as the KT21 importer's, one shared importer core)."""
+    folder = write_bsdata_fixture(tmp_path)
+    (folder / "2024 - Armoury.cat").write_text(
+        f'<catalogue id="arm" name="Armoury" revision="1" xmlns="{CAT_NS}">'
+        "<sharedSelectionEntries/></catalogue>",
+        encoding="utf-8",
+    )
+    result = import_bsdata(folder)
+    assert [t.name for t in result.teams] == ["Gloomwardens"]
+    refused = [i for i in result.issues if i.team == "Armoury"]
+    assert [(i.where, i.kind) for i in refused] == [("2024 - Armoury.cat", "skipped")]
+    assert "no operative" in refused[0].message

@@ -14,6 +14,7 @@ import pytest
 from engine.cli import main
 from engine.rules.registry import team_rules
 from engine.teams.importers.bsdata21 import import_bsdata21, kt21_team_id
+from engine.teams.importers.bsdata_xml import BsDataError
 from engine.teams.io import load_builtin_team, load_team
 from engine.teams.model import Team
 
@@ -361,6 +362,32 @@ def test_kt21_info_group_abilities_are_the_operatives(tmp_path: Path) -> None:
     team, _ = _mini(tmp_path, _mini_cat(fists, links=link, inside=inside, shared=shared))
     names = {a.name for a in team.operative("Mini Boss").abilities}
     assert {"Tome Lore", "Inner Lore", "Own Lore"} <= names
+
+
+def test_kt21_info_groups_linked_past_the_bounds_are_refused_naming_file_and_group(
+    tmp_path: Path,
+) -> None:
+    """Info groups are followed within the bounds of following entries (100 deep, 500,000
+    visits per catalogue): 40 groups each linking twice to the next would be 2^40 visits,
+    so the catalogue is refused, promptly, with an error naming its file and the group it
+    stopped at, never a hang (hostile input)."""
+    chain = "".join(
+        f'<infoGroup id="c{i}" name="Link {i}"><infoLinks>'
+        f'<infoLink id="c{i}a" name="n" targetId="c{i + 1}" type="infoGroup"/>'
+        f'<infoLink id="c{i}b" name="n" targetId="c{i + 1}" type="infoGroup"/>'
+        "</infoLinks></infoGroup>"
+        for i in range(40)
+    )
+    shared = f"<sharedInfoGroups>{chain}<infoGroup id='c40' name='End'/></sharedInfoGroups>"
+    link = '<infoLink id="il" name="Chain" targetId="c0" type="infoGroup"/>'
+    fists = _weapon("wf", "⚔ Fists", "3", "4+", "2/3", "-")
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "2021 - Kill Team.gst").write_text(_GST, encoding="utf-8")
+    (tmp_path / "2021 - Minis.cat").write_text(
+        _mini_cat(fists, links=link, shared=shared), encoding="utf-8"
+    )
+    with pytest.raises(BsDataError, match=r"2021 - Minis\.cat.*info groups.*'Link \d+'"):
+        import_bsdata21(tmp_path)
 
 
 def test_kt21_several_fire_teams_are_one_team_and_reported(tmp_path: Path) -> None:

@@ -49,7 +49,9 @@ way is reported as ``skipped`` and the others still load; when no team at all lo
 such problem is raised as :class:`BsDataError`. The team id is
 :func:`~engine.teams.model.safe_team_id` of the team's name.
 
-This module reads operatives, weapons, abilities, ploys and equipment and runs the import;
+This module is the KT24 reading (:class:`Kt24Catalogues`: the datacard's characteristics,
+the WR column, ploys); the import itself is shared with the KT21 importer in
+:mod:`~engine.teams.importers.bsdata_common`;
 :mod:`~engine.teams.importers.bsdata_xml` reads the files safely and follows entries and
 links, :mod:`~engine.teams.importers.bsdata_selection` reads wargear options and selection
 limits, :mod:`~engine.teams.importers.weapon_rule_text` is the tolerant weapon-rule parser.
@@ -57,341 +59,111 @@ limits, :mod:`~engine.teams.importers.weapon_rule_text` is the tolerant weapon-r
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TypeVar
-
-import attrs
 
 from engine.dice import rules as _rules
-from engine.dice.rules import (
-    WeaponRules,
-)
-from engine.teams.importers import ImportIssue, ImportResult
-from engine.teams.importers.bsdata_selection import (
-    _read_loadouts,
-    _read_selection,
+from engine.dice.rules import WeaponRules
+from engine.teams.importers import ImportResult
+from engine.teams.importers.bsdata_common import (
+    Edition,
+    Statline,
+    WeaponRead,
+    _groups_named,
+    _named,
+    import_catalogues,
 )
 from engine.teams.importers.bsdata_xml import (
-    _MAX_RULES_CHARS,
-    _STRUCTURAL_CATEGORIES,
-    DEFAULT_BASE_MM,
     DEFAULT_DATASLATE,
     MELEE_MARK,
     RANGED_MARK,
     BsDataError,
-    _apply_modifiers,
-    _characteristics,
     _children,
     _Context,
-    _cut,
-    _damage,
     _inches,
-    _index,
     _int,
     _local,
-    _own_profiles,
-    _parse_xml,
     _RawOperative,
-    _read_profile_types,
-    _split_weapon_name,
     _threshold,
-    _walk_profiles,
 )
 from engine.teams.importers.weapon_rule_text import (
     _tolerant,
     edit_distance,
     parse_weapon_rules_tolerant,
 )
-from engine.teams.model import (
-    Ability,
-    Equipment,
-    Operative,
-    Ploy,
-    Provenance,
-    Team,
-    Weapon,
-    WeaponProfile,
-    name_problem,
-    operative_problem,
-    profile_problem,
-    safe_team_id,
-    team_problem,
-)
+from engine.teams.model import Ploy, WeaponProfile
 
-__all__ = ["BsDataError", "edit_distance", "import_bsdata", "parse_weapon_rules_tolerant"]
+__all__ = [
+    "KT24",
+    "BsDataError",
+    "Kt24Catalogues",
+    "edit_distance",
+    "import_bsdata",
+    "parse_weapon_rules_tolerant",
+]
 
 
-def _add_weapon(
-    ctx: _Context, op: _RawOperative, profile: ET.Element, anc: tuple[str, ...]
-) -> None:
-    raw_name = profile.get("name", "")
-    where = f"operative {op.name!r}: weapon profile {raw_name!r}"
-    values = _characteristics(profile, ctx.weapons_type)
-    _apply_modifiers(ctx, profile, values, anc)
-    wname, pname, kind = _split_weapon_name(raw_name)
-    try:
-        attacks = _int(values.get("ATK", ""), "ATK")
-        hit = _threshold(values.get("HIT", ""), "HIT")
-        normal, crit = _damage(values.get("DMG", ""))
-    except ValueError as exc:
-        ctx.issue(where, f"profile skipped: {exc}", "skipped")
-        return
-    wr_text = values.get("WR", "")
-    if len(wr_text) > _MAX_RULES_CHARS:
-        ctx.issue(where, f"WR of {len(wr_text)} characters: rules dropped", "skipped")
-        wr_text = ""
-    found, messages, errors = _tolerant(wr_text)
-    for msg in messages:
-        ctx.issue(f"{where}: rules", msg, "recovered")
-    for err in errors:
-        ctx.issue(f"{where}: rules", f"rule {err.token!r} dropped: {err}", "skipped")
-    wrules = WeaponRules(tuple(found))
-    if kind is None:
-        ranged = any(isinstance(r, _rules.Range | _rules.Blast | _rules.Torrent) for r in found)
-        kind = "ranged" if ranged else "melee"
-        ctx.issue(
-            where,
-            f"no {RANGED_MARK}/{MELEE_MARK} marker: kind inferred as {kind} from its rules",
-            "recovered",
+class Kt24Catalogues(Edition):
+    """The KT24 reading of the catalogues (module docstring): ``2024 - *.cat`` (any
+    ``*.cat`` when there is none), APL, Move, Save and Wounds, ATK, HIT, DMG and WR."""
+
+    year = "2024"
+    edition = "kt24"
+    any_catalogue = True
+    any_game_system = True
+    match_catalogue_name = True
+
+    def dataslate(self, revision: str | None) -> str:
+        """``catalogue revision N``; the default dataslate when there is no revision."""
+        return f"catalogue revision {revision}" if revision else DEFAULT_DATASLATE
+
+    def weapon_profile(
+        self, ctx: _Context, op: _RawOperative, read: WeaponRead
+    ) -> tuple[str, str, WeaponProfile]:
+        """The profile with the WR text read tolerantly (recovered and dropped rules
+        reported); without a marker the kind is ranged when a rule says so (Range, Blast,
+        Torrent), else melee (reported)."""
+        found, messages, errors = _tolerant(read.text)
+        for msg in messages:
+            ctx.issue(f"{read.where}: rules", msg, "recovered")
+        for err in errors:
+            ctx.issue(f"{read.where}: rules", f"rule {err.token!r} dropped: {err}", "skipped")
+        kind = read.kind
+        if kind is None:
+            ranged = any(isinstance(r, _rules.Range | _rules.Blast | _rules.Torrent) for r in found)
+            kind = "ranged" if ranged else "melee"
+            ctx.issue(
+                read.where,
+                f"no {RANGED_MARK}/{MELEE_MARK} marker: kind inferred as {kind} from its rules",
+                "recovered",
+            )
+        profile = WeaponProfile(read.profile, *read.numbers, WeaponRules(tuple(found)))
+        return read.name, kind, profile
+
+    def statline(self, values: dict[str, str], entries: list[ET.Element]) -> Statline:
+        """APL, Move (inches), Save and Wounds (``rules/KT24.md`` datacards).
+
+        Raises:
+            ValueError: naming the characteristic that does not read.
+        """
+        return Statline(
+            apl=_int(values.get("APL", ""), "APL"),
+            move=_inches(values.get("Move", ""), "Move"),
+            save=_threshold(values.get("Save", ""), "Save"),
+            wounds=_int(values.get("Wounds", ""), "Wounds"),
         )
-    wprofile = WeaponProfile(pname, attacks, hit, normal, crit, wrules)
-    problem = profile_problem(wprofile) or name_problem("name", wname)
-    if problem is not None:
-        ctx.issue(where, f"profile skipped: {problem}", "skipped")
-        return
-    have_kind, profiles = op.weapons.setdefault(wname, (kind, {}))
-    if have_kind != kind:
-        ctx.issue(where, f"profiles disagree on the kind ({have_kind} and {kind})", "recovered")
-    if pname in profiles and profiles[pname] != wprofile:
-        ctx.issue(where, "two different profiles with this name: the first is kept", "skipped")
-        return
-    profiles.setdefault(pname, wprofile)
+
+    def ploys(self, ctx: _Context, cat: ET.Element) -> tuple[Ploy, ...]:
+        """Ploy names from groups or profiles named as ploys (KT24 BSData has none today);
+        reported as kept by name only."""
+        ploys = _named(_ploys(cat), ctx, "ploy")
+        if ploys:
+            ctx.issue("ploys", "ploys kept by name only (no costs, no text)", "unsupported")
+        return ploys
 
 
-_AddWeapon = Callable[[_Context, _RawOperative, ET.Element, tuple[str, ...]], None]
-
-
-def _collect(
-    ctx: _Context, op: _RawOperative, entry: ET.Element, add_weapon: _AddWeapon | None = None
-) -> None:
-    """Add one selection entry's keywords, abilities, actions and weapons to ``op``
-    (``add_weapon`` reads a weapon profile: the KT24 one unless another edition's importer
-    gives its own, :mod:`engine.teams.importers.bsdata21`)."""
-    add = _add_weapon if add_weapon is None else add_weapon
-    for link in _children(entry, "categoryLinks", "categoryLink"):
-        if link.get("targetId", "") in ctx.hidden:
-            continue
-        name = ctx.categories.get(link.get("targetId", ""), link.get("name", ""))
-        kw = " ".join(name.split()).upper()
-        if kw in _STRUCTURAL_CATEGORIES:
-            continue
-        if kw and kw not in op.keywords:
-            op.keywords.append(kw)
-    for p in _own_profiles(ctx, entry):
-        tname = p.get("typeName", "")
-        pname = " ".join(p.get("name", "").split())
-        if tname == "Abilities" and all(a.name != pname for a in op.abilities):
-            op.abilities.append(Ability(pname, source_ref=p.get("id")))
-        elif tname == "Unique Actions":
-            m = re.fullmatch(r"(.+?)\s*\((\d+)\s*AP\)", pname)
-            name, ap = (m.group(1), int(m.group(2))) if m else (pname, None)
-            if ap is None:
-                ctx.issue(f"operative {op.name!r}: action {pname!r}", "no AP cost in its name")
-            if all(a.name != name for a in op.actions):
-                op.actions.append(Ability(name, ap=ap, source_ref=p.get("id")))
-    for p, anc in _walk_profiles(ctx, entry, set(), ()):
-        if ctx.is_type(p, ctx.weapons_type):
-            add(ctx, op, p, anc)
-
-
-def _operative_profile(ctx: _Context, entry: ET.Element) -> ET.Element | None:
-    for p in _own_profiles(ctx, entry):
-        if ctx.is_type(p, ctx.operative_type):
-            return p
-    return None
-
-
-def _finish_operative(ctx: _Context, op: _RawOperative) -> Operative | None:
-    where = f"operative {op.name!r}"
-    values = _characteristics(op.profile, ctx.operative_type)
-    try:
-        apl = _int(values.get("APL", ""), "APL")
-        move = _inches(values.get("Move", ""), "Move")
-        save = _threshold(values.get("Save", ""), "Save")
-        wounds = _int(values.get("Wounds", ""), "Wounds")
-    except ValueError as exc:
-        ctx.issue(where, f"operative skipped: {exc}", "skipped")
-        return None
-    weapons = tuple(
-        Weapon(name, kind, tuple(profiles.values()))
-        for name, (kind, profiles) in op.weapons.items()
-        if profiles
-    )
-    if not weapons:
-        ctx.issue(where, "no weapon profiles found", "recovered")
-    card = Operative(
-        op.name,
-        tuple(op.keywords),
-        apl,
-        move,
-        save,
-        wounds,
-        DEFAULT_BASE_MM,
-        weapons,
-        tuple(op.abilities),
-        tuple(op.actions),
-    )
-    problem = operative_problem(card)
-    if problem is not None:
-        ctx.issue(where, f"operative skipped: {problem}", "skipped")
-        return None
-    return card
-
-
-_N = TypeVar("_N", Ability, Equipment, Ploy)
-
-
-def _named(items: Iterable[_N], ctx: _Context, what: str) -> tuple[_N, ...]:
-    """``items`` whose names are legal names; the others reported and dropped."""
-    out = []
-    for item in items:
-        problem = name_problem("name", item.name)
-        if problem is None:
-            out.append(item)
-        else:
-            ctx.issue(what, f"{problem}: dropped", "skipped")
-    return tuple(out)
-
-
-def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-
-
-def _team_name(cat: ET.Element, path: Path) -> str:
-    name = cat.get("name") or path.stem
-    return re.sub(r"^2024\s*-\s*", "", name).strip()
-
-
-def _read_catalogue(
-    path: Path, cat: ET.Element, gst: ET.Element | None, issues: list[ImportIssue]
-) -> Team | None:
-    """Build one team from a parsed catalogue; issues are appended to ``issues``."""
-    name = _team_name(cat, path)
-    op_type, wp_type = _read_profile_types(gst)
-    roots = [r for r in (gst, cat) if r is not None]
-    index = _index(*roots)
-    categories = {
-        cid: elem.get("name", "")
-        for cid, elem in index.items()
-        if _local(elem.tag) == "categoryEntry"
-    }
-    hidden = frozenset(
-        cid
-        for cid, elem in index.items()
-        if _local(elem.tag) == "categoryEntry" and elem.get("hidden") == "true"
-    )
-    ctx = _Context(name, op_type, wp_type, index, categories, hidden=hidden)
-    raw: dict[str, _RawOperative] = {}
-    for container in ("selectionEntries", "sharedSelectionEntries"):
-        for entry in _children(cat, container, "selectionEntry"):
-            profile = _operative_profile(ctx, entry)
-            if profile is None:
-                continue
-            op_name = " ".join(profile.get("name", "").split())
-            op = raw.get(op_name)
-            if op is None:
-                op = raw[op_name] = _RawOperative(op_name, profile, [], [], {}, [], [])
-            op.entry_ids.append(entry.get("id", ""))
-            _collect(ctx, op, entry)
-    operatives = [o for o in (_finish_operative(ctx, r) for r in raw.values()) if o is not None]
-    if not operatives:
-        ctx.issue("catalogue", "no operatives found: team not loaded", "skipped")
-        issues.extend(ctx.issues)
-        return None
-    selectors: dict[str, dict[str, str | None]] = {}
-    with_options = []
-    for o in operatives:
-        slots, selectors[o.name] = _read_loadouts(
-            ctx, o, [ctx.index[eid] for eid in raw[o.name].entry_ids]
-        )
-        with_options.append(attrs.evolve(o, loadouts=slots))
-    operatives = with_options
-    selection = _read_selection(ctx, cat, gst, operatives, raw, selectors)
-    ctx.issue(
-        "base sizes",
-        f"BattleScribe has no base sizes: every operative uses {DEFAULT_BASE_MM:g} mm",
-        "unsupported",
-    )
-    faction = _faction(name, operatives)
-    operatives = [
-        attrs.evolve(o, keywords=(faction, *(k for k in o.keywords if k != faction)))
-        if faction in o.keywords
-        else o
-        for o in operatives
-    ]
-    abilities = _named(
-        (
-            Ability(" ".join(r.get("name", "").split()), source_ref=r.get("id"))
-            for r in _children(cat, "rules", "rule")
-        ),
-        ctx,
-        "team ability",
-    )
-    equipment = _named(_equipment(cat), ctx, "equipment")
-    ploys = _named(_ploys(cat), ctx, "ploy")
-    if ploys:
-        ctx.issue("ploys", "ploys kept by name only (no costs, no text)", "unsupported")
-    revision = cat.get("revision")
-    dataslate = f"catalogue revision {revision}" if revision else DEFAULT_DATASLATE
-    issues.extend(ctx.issues)
-    built = Team(
-        id=safe_team_id(name),
-        name=name,
-        faction=faction,
-        archetypes=(),
-        operatives=tuple(operatives),
-        selection=selection,
-        default_roster=(),
-        provenance=Provenance("bsdata", dataslate, None),
-        ploys=ploys,
-        equipment=equipment,
-        abilities=abilities,
-    )
-    problem = team_problem(built)
-    if problem is not None:
-        raise BsDataError(f"{path}: team {_cut(built.id)}: {problem}")
-    return built
-
-
-def _faction(name: str, operatives: list[Operative]) -> str:
-    """The faction keyword: of the keywords every operative has, the one closest to the
-    team's name (``KOMMANDO`` for Kommandos); the team name in upper case if none."""
-    common = set(operatives[0].keywords)
-    for o in operatives[1:]:
-        common &= set(o.keywords)
-    common -= {"LEADER"}
-    if not common:
-        return name.upper()
-    return min(sorted(common), key=lambda k: edit_distance(k, name.upper()))
-
-
-def _groups_named(cat: ET.Element, word: str) -> Iterator[ET.Element]:
-    for elem in cat.iter():
-        if _local(elem.tag) == "selectionEntryGroup" and word in elem.get("name", "").lower():
-            yield elem
-
-
-def _equipment(cat: ET.Element) -> tuple[Equipment, ...]:
-    """The entries of the catalogue's equipment groups, by name and id only."""
-    out: dict[str, Equipment] = {}
-    for group in _groups_named(cat, "equipment"):
-        for entry in _children(group, "selectionEntries", "selectionEntry"):
-            name = " ".join(entry.get("name", "").split())
-            out.setdefault(name, Equipment(name, source_ref=entry.get("id")))
-    return tuple(out.values())
+KT24 = Kt24Catalogues()
+"""The KT24 reading of BSData catalogues."""
 
 
 def _ploys(cat: ET.Element) -> tuple[Ploy, ...]:
@@ -411,18 +183,6 @@ def _ploys(cat: ET.Element) -> tuple[Ploy, ...]:
     return tuple(out.values())
 
 
-def _find_gst(folder: Path) -> Path | None:
-    preferred = folder / "2024 - Kill Team.gst"
-    if preferred.is_file():
-        return preferred
-    found = sorted(folder.glob("*.gst"))
-    return found[0] if found else None
-
-
-def _matches(name: str, wanted: str) -> bool:
-    return wanted.lower() in name.lower() or _slug(wanted) == _slug(name)
-
-
 def import_bsdata(path: str | Path, team: str | None = None) -> ImportResult:
     """Import Kill Team 2024 teams from BSData/wh40k-killteam.
 
@@ -437,66 +197,13 @@ def import_bsdata(path: str | Path, team: str | None = None) -> ImportResult:
         The teams and every issue met (recovered malformations, skipped rules or profiles,
         unsupported features such as base sizes and composition rules). A catalogue that
         cannot be read safely (not well-formed UTF-8 XML, too large, a document type
-        declaration, nesting or links too deep) or whose team is outside the limits of
-        :mod:`engine.teams.model` is reported as ``skipped`` and the others still load.
+        declaration, nesting or links too deep), that gives no operative, or whose team is
+        outside the limits of :mod:`engine.teams.model` is reported as one ``skipped`` issue
+        whose place is the file name, and the others still load.
 
     Raises:
         FileNotFoundError: if ``path`` does not exist or holds no ``.cat`` catalogue.
         BsDataError: when no team loads and a catalogue was skipped as above (the first
             such problem, naming the file).
     """
-    root = Path(path)
-    if root.is_file():
-        cats = [root]
-        folder = root.parent
-    elif root.is_dir():
-        cats = sorted(root.glob("2024 - *.cat")) or sorted(root.glob("*.cat"))
-        folder = root
-    else:
-        raise FileNotFoundError(f"no BSData checkout or catalogue at {str(root)!r}")
-    if not cats:
-        raise FileNotFoundError(f"no '2024 - *.cat' catalogues in {str(root)!r}")
-    issues: list[ImportIssue] = []
-    gst_path = _find_gst(folder)
-    gst: ET.Element | None = None
-    if gst_path is None:
-        issues.append(
-            ImportIssue(
-                "(dataset)",
-                str(folder),
-                "no .gst game system found: profile types matched by name",
-                "recovered",
-            )
-        )
-    else:
-        try:
-            gst = _parse_xml(gst_path)
-        except BsDataError as exc:
-            issues.append(ImportIssue("(dataset)", gst_path.name, str(exc), "recovered"))
-    teams: list[Team] = []
-    unreadable: list[str] = []
-    for cat_path in cats:
-        name = re.sub(r"^2024\s*-\s*", "", cat_path.stem)
-        try:
-            cat = _parse_xml(cat_path)
-        except BsDataError as exc:
-            if team is None or _matches(name, team):
-                issues.append(ImportIssue(name, cat_path.name, str(exc), "skipped"))
-                unreadable.append(str(exc))
-            continue
-        if team is not None and not (
-            _matches(name, team) or _matches(_team_name(cat, cat_path), team)
-        ):
-            continue
-        try:
-            loaded = _read_catalogue(cat_path, cat, gst, issues)
-        except BsDataError as exc:
-            message = str(exc) if str(exc).startswith(str(cat_path)) else f"{cat_path}: {exc}"
-            issues.append(ImportIssue(name, cat_path.name, message, "skipped"))
-            unreadable.append(message)
-            continue
-        if loaded is not None:
-            teams.append(loaded)
-    if not teams and unreadable:
-        raise BsDataError(unreadable[0])
-    return ImportResult(tuple(teams), tuple(issues))
+    return import_catalogues(KT24, path, team)

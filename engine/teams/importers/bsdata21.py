@@ -1,9 +1,11 @@
 """Importer for the Kill Team 2021 catalogues of BSData/wh40k-killteam (``rules/KT21.md`` 4.1,
 decision 8): ``2021 - *.cat`` with the ``2021 - Kill Team.gst`` game system.
 
-The same importer family as the KT24 one (:mod:`engine.teams.importers.bsdata`, whose module
-docstring says how entries, links, wargear options and selection limits are read, and how
-files are read safely); what differs is the KT21 datacard:
+The import is the one shared with the KT24 importer
+(:mod:`engine.teams.importers.bsdata_common`; the KT24 module docstring of
+:mod:`engine.teams.importers.bsdata` says how entries, links, wargear options and selection
+limits are read, and how files are read safely); this module is the KT21 reading
+(:class:`Kt21Catalogues`), what differs being the KT21 datacard:
 
 - Operative profiles have M, APL, GA, DF, SV and W. M is printed with the KT21 shapes
   (``3⬤`` = 6") and held in inches (:func:`engine.dice.kt21_rules.shape_inches`); GA and DF
@@ -36,7 +38,9 @@ Forms of the published catalogues read besides (each reproduced in
   malformed common rule (``Lethal 7+``) is reported and dropped.
 - A ``⌖`` and a ``⚔`` profile of one name (a guardian spear) are two weapons, one per kind.
 - Abilities and unique actions in info groups (held by an entry, or linked with an
-  ``infoLink`` of type ``infoGroup``) are the datacard's own.
+  ``infoLink`` of type ``infoGroup``) are the datacard's own; groups are followed within
+  the bounds of following entries (100 deep, 500,000 visits per catalogue), past which the
+  catalogue is refused naming the group.
 - Modifiers inside ``modifierGroup``s are read as plain modifiers carrying the group's
   conditions; a modifier "if an instance of" a category holds on datacards of that category
   (the Sergeant's better WS/BS of a shared weapon).
@@ -71,49 +75,48 @@ from engine.dice.kt21_rules import (
 from engine.dice.kt21_rules import shape_inches as _shape_inches
 from engine.dice.rules import split_rule_tokens
 from engine.errors import WeaponRuleError
-from engine.teams.importers import ImportIssue, ImportResult
-from engine.teams.importers.bsdata import _collect, _equipment, _faction, _named
-from engine.teams.importers.bsdata_selection import _read_loadouts, _read_selection
+from engine.teams.importers import ImportResult
+from engine.teams.importers.bsdata_common import (
+    KIND_SEP,
+    Edition,
+    Statline,
+    WeaponRead,
+    import_catalogues,
+    refused_catalogues,
+)
 from engine.teams.importers.bsdata_xml import (
-    _MAX_RULES_CHARS,
-    DEFAULT_BASE_MM,
+    _MAX_WALK_DEPTH,
+    _MAX_WALK_STEPS,
     MELEE_MARK,
     RANGED_MARK,
     BsDataError,
-    _apply_modifiers,
-    _characteristics,
     _children,
     _Context,
     _cut,
-    _damage,
-    _index,
     _int,
     _local,
     _number,
-    _own_profiles,
-    _parse_xml,
     _RawOperative,
-    _read_profile_types,
     _split_weapon_name,
     _threshold,
     _walk_profiles,
 )
 from engine.teams.model import (
     Ability,
-    Operative,
-    Provenance,
     Selection,
-    Team,
-    Weapon,
     WeaponProfile,
-    name_problem,
-    operative_problem,
-    profile_problem,
     safe_team_id,
-    team_problem,
 )
 
-__all__ = ["GAME_SYSTEM", "TEAM_IDS", "import_bsdata21", "kt21_team_id", "refused_catalogues"]
+__all__ = [
+    "GAME_SYSTEM",
+    "KT21",
+    "TEAM_IDS",
+    "Kt21Catalogues",
+    "import_bsdata21",
+    "kt21_team_id",
+    "refused_catalogues",
+]
 
 GAME_SYSTEM = "2021 - Kill Team.gst"
 """The file name of the KT21 game system in a checkout of the repository."""
@@ -161,10 +164,6 @@ def _prune(ctx: _Context, cat: ET.Element) -> None:
                     c.set("scope", "force")
 
 
-_KIND_SEP = "\x00"
-"""Joins a weapon name and a kind in the key of the second weapon of one name: the ranged
-and the melee weapon ``Guardian spear`` of one datacard are two weapons."""
-
 _INVULNERABLE = re.compile(r"\s*Invulnerable\s+Save\s+([2-6])\s*\+\s*", re.IGNORECASE)
 
 
@@ -173,7 +172,14 @@ def _info_group_links(cat: ET.Element, gst: ET.Element | None) -> int:
     ``infoGroup`` child of an element and each ``infoLink`` of type ``infoGroup`` (to the
     catalogue's or the game system's group) becomes ``infoLink``s of type ``profile`` to the
     group's profiles, nested groups included, so their abilities and unique actions are read
-    like the entry's own (``rules/KT21.md`` 4.1). Returns how many profiles were linked."""
+    like the entry's own (``rules/KT21.md`` 4.1). Returns how many profiles were linked.
+
+    Raises:
+        BsDataError: groups nested or linked more than ``_MAX_WALK_DEPTH`` deep, or more
+            than ``_MAX_WALK_STEPS`` groups and profiles visited in the catalogue (the
+            bounds of following entries), naming the group.
+    """
+    steps = [0]
     groups = {
         g.get("id", ""): g
         for root in (r for r in (gst, cat) if r is not None)
@@ -182,6 +188,12 @@ def _info_group_links(cat: ET.Element, gst: ET.Element | None) -> int:
     }
 
     def profiles(group: ET.Element, seen: set[str]) -> list[str]:
+        steps[0] += 1 + sum(len(box) for box in group)
+        if len(seen) > _MAX_WALK_DEPTH or steps[0] > _MAX_WALK_STEPS:
+            raise BsDataError(
+                f"info groups nested or linked more than {_MAX_WALK_DEPTH} deep or more than "
+                f"{_MAX_WALK_STEPS} visits (at {_cut(group.get('name', ''))})"
+            )
         out = [p.get("id", "") for p in _children(group, "profiles", "profile") if p.get("id")]
         for sub in _children(group, "infoGroups", "infoGroup"):
             if sub.get("id", "") not in seen:
@@ -384,60 +396,10 @@ def _with_categories(ctx: _Context, anc: tuple[str, ...]) -> tuple[str, ...]:
     return (*anc, *(c for c in cats if c))
 
 
-def _add_weapon21(
-    ctx: _Context, op: _RawOperative, profile: ET.Element, anc: tuple[str, ...]
-) -> None:
-    """Read one KT21 weapon profile (A, WS/BS, D, SR, !) into ``op`` (module docstring)."""
-    raw_name = profile.get("name", "")
-    where = f"operative {op.name!r}: weapon profile {raw_name!r}"
-    values = _characteristics(profile, ctx.weapons_type)
-    _apply_modifiers(ctx, profile, values, _with_categories(ctx, anc))
-    wname, pname, kind = _split_kt21_name(raw_name)
-    if all(values.get(k, "-") in ("-", "") for k in ("A", "WS/BS", "D")):
-        ctx.issue(where, "header of a weapon with several profiles: its profiles are read")
-        if kind is not None:
-            op.weapons.setdefault(wname, (kind, {}))
-        return
-    try:
-        attacks = _int(values.get("A", ""), "A")
-        hit = _threshold(values.get("WS/BS", ""), "WS/BS")
-        normal, crit = _damage(values.get("D", ""))
-    except ValueError as exc:
-        ctx.issue(where, f"profile skipped: {exc}", "skipped")
-        return
-    text = ", ".join(
-        v for v in (values.get("SR", "").strip(), values.get("!", "").strip()) if v not in ("", "-")
-    )
-    if len(text) > _MAX_RULES_CHARS:
-        ctx.issue(where, f"SR/! of {len(text)} characters: rules dropped", "skipped")
-        text = ""
-    rules = _kt21_rules(ctx, where, text)
-    known = op.weapons.get(wname)
-    key = wname
-    if kind is None:
-        if any(rules.has(r) for r in _RANGED_ONLY):
-            kind, why = "ranged", "from its rules"
-        elif known is not None:
-            kind, why = known[0], "from its other profiles"
-        else:
-            kind, why = "melee", "(no ranged rule)"
-        ctx.issue(where, f"no {RANGED_MARK}/{MELEE_MARK} marker: kind inferred as {kind} {why}")
-    elif known is not None and known[0] != kind:
-        # "⌖ Guardian spear" and "⚔ Guardian spear": a ranged and a melee weapon of one
-        # name (each attack picks among its own kind), not one weapon of two kinds.
-        key = f"{wname}{_KIND_SEP}{kind}"
-    wprofile = WeaponProfile(pname, attacks, hit, normal, crit, kt21_rules=rules)
-    problem = profile_problem(wprofile) or name_problem("name", wname)
-    if problem is not None:
-        ctx.issue(where, f"profile skipped: {problem}", "skipped")
-        return
-    have_kind, profiles = op.weapons.setdefault(key, (kind, {}))
-    if have_kind != kind:
-        ctx.issue(where, f"profiles disagree on the kind ({have_kind} and {kind})")
-    if pname in profiles and profiles[pname] != wprofile:
-        ctx.issue(where, "two different profiles with this name: the first is kept", "skipped")
-        return
-    profiles.setdefault(pname, wprofile)
+def _explains_rule(name: str) -> bool:
+    """Whether an ability or team rule called ``name`` explains a team weapon rule
+    (``*Proximity``, module docstring)."""
+    return name.startswith("*") or name.endswith("*")
 
 
 def _is_reference(ctx: _Context, entry: ET.Element) -> bool:
@@ -459,227 +421,208 @@ def _invulnerable(entries: list[ET.Element]) -> int:
     return 0
 
 
-def _finish_operative21(
-    ctx: _Context, op: _RawOperative, entries: list[ET.Element]
-) -> Operative | None:
-    """The datacard of ``op`` from its KT21 operative profile (M, APL, GA, DF, SV, W)."""
-    where = f"operative {op.name!r}"
-    values = _characteristics(op.profile, ctx.operative_type)
-    try:
-        apl = _int(values.get("APL", ""), "APL")
-        group = _int(values.get("GA", ""), "GA")
-        defence = _int(values.get("DF", ""), "DF")
-        save = _threshold(values.get("SV", ""), "SV")
-        wounds = _int(values.get("W", ""), "W")
-        move = _shape_inches(shapes_normalised(values.get("M", "")))
-    except ValueError as exc:
-        ctx.issue(where, f"operative skipped: {exc}", "skipped")
-        return None
-    weapons = tuple(
-        Weapon(key.partition(_KIND_SEP)[0], kind, tuple(profiles.values()))
-        for key, (kind, profiles) in op.weapons.items()
-        if profiles
-    )
-    if not weapons:
-        ctx.issue(where, "no weapon profiles found")
-    abilities = []
-    for ability in op.abilities:
-        if ability.name.startswith("*") or ability.name.endswith("*"):
-            rule = ability.name.strip("* ")
-            ctx.issue(
-                where,
-                f"ability {ability.name!r} explains the team weapon rule '{rule}*': kept on "
-                "the weapon, not as an ability",
+class Kt21Catalogues(Edition):
+    """The KT21 reading of the catalogues (module docstring, ``rules/KT21.md`` 4.1):
+    ``2021 - *.cat`` of the ``2021 - Kill Team.gst`` game system, M, APL, GA, DF, SV and W,
+    A, WS/BS, D, SR and ``!``."""
+
+    year = "2021"
+    edition = "kt21"
+    weapon_stats = ("A", "WS/BS", "D")
+    rules_label = "SR/!"
+
+    def matches(self, name: str, wanted: str) -> bool:
+        """As for every edition, or ``wanted`` is the team's id (``kt21_kasrkin``)."""
+        return super().matches(name, wanted) or wanted.lower() == kt21_team_id(name)
+
+    def team_id(self, name: str) -> str:
+        """:func:`kt21_team_id`."""
+        return kt21_team_id(name)
+
+    def dataslate(self, revision: str | None) -> str:
+        """``KT21 catalogue revision N`` (``KT21`` when there is no revision)."""
+        return f"KT21 catalogue revision {revision}" if revision else "KT21"
+
+    def refusal(self, cat: ET.Element, gst: ET.Element | None) -> str | None:
+        """A catalogue of another game system than the ``.gst``'s, or a library catalogue,
+        is no KT21 team."""
+        if gst is not None and cat.get("gameSystemId") != gst.get("id"):
+            return (
+                f"refused: its game system {_cut(cat.get('gameSystemId', ''))} is not "
+                f"{GAME_SYSTEM!r} ({_cut(gst.get('id', ''))})"
             )
-        else:
-            abilities.append(ability)
-    for entry in entries:
-        for p, _ in _walk_profiles(ctx, entry, set(), ()):
-            if p.get("typeName") == "Psychic Power":
+        if cat.get("library") == "true":
+            return "refused: a library catalogue, not a team"
+        return None
+
+    def prepare(self, cat: ET.Element, gst: ET.Element | None) -> None:
+        """Info groups read as the entries' own profiles, grouped modifiers as plain ones
+        (:func:`_info_group_links`, :func:`_modifier_groups_flattened`).
+
+        Raises:
+            BsDataError: info groups linked too deep or too many (naming the group).
+        """
+        _info_group_links(cat, gst)
+        _modifier_groups_flattened(cat)
+
+    def prepare_context(self, ctx: _Context, cat: ET.Element) -> None:
+        """Groups not carried pruned, fire teams reported (:func:`_prune`,
+        :func:`_fire_teams`)."""
+        _prune(ctx, cat)
+        _fire_teams(ctx, cat)
+
+    def skips_entry(self, ctx: _Context, entry: ET.Element) -> bool:
+        """A reference or configuration card is no operative (reported)."""
+        if _is_reference(ctx, entry):
+            ctx.issue(f"entry {entry.get('name', '')!r}", "reference card: not an operative")
+            return True
+        return False
+
+    def modifier_ancestors(self, ctx: _Context, anc: tuple[str, ...]) -> tuple[str, ...]:
+        """The entries above the profile and their categories (:func:`_with_categories`)."""
+        return _with_categories(ctx, anc)
+
+    def split_weapon_name(self, raw: str) -> tuple[str, str, str | None]:
+        """:func:`_split_kt21_name`."""
+        return _split_kt21_name(raw)
+
+    def is_header(
+        self,
+        ctx: _Context,
+        op: _RawOperative,
+        where: str,
+        weapon: tuple[str, str | None],
+        values: dict[str, str],
+    ) -> bool:
+        """A profile whose A, WS/BS and D are ``-`` heads a weapon of several profiles: not
+        read (reported); its marker still gives the weapon's kind."""
+        if not all(values.get(k, "-") in ("-", "") for k in self.weapon_stats):
+            return False
+        ctx.issue(where, "header of a weapon with several profiles: its profiles are read")
+        wname, kind = weapon
+        if kind is not None:
+            op.weapons.setdefault(wname, (kind, {}))
+        return True
+
+    def rules_text(self, values: dict[str, str]) -> str:
+        """The SR and ``!`` columns joined (``-`` is empty)."""
+        return ", ".join(
+            v
+            for v in (values.get("SR", "").strip(), values.get("!", "").strip())
+            if v not in ("", "-")
+        )
+
+    def weapon_profile(
+        self, ctx: _Context, op: _RawOperative, read: WeaponRead
+    ) -> tuple[str, str, WeaponProfile]:
+        """The profile with its KT21 rules (:func:`_kt21_rules`); without a marker the kind
+        is ranged when a ranged-only rule says so, else the kind of the weapon's other
+        profiles, else melee (reported); a ranged and a melee weapon of one name are two
+        weapons (:data:`~engine.teams.importers.bsdata_common.KIND_SEP`)."""
+        rules = _kt21_rules(ctx, read.where, read.text)
+        known = op.weapons.get(read.name)
+        key, kind = read.name, read.kind
+        if kind is None:
+            if any(rules.has(r) for r in _RANGED_ONLY):
+                kind, why = "ranged", "from its rules"
+            elif known is not None:
+                kind, why = known[0], "from its other profiles"
+            else:
+                kind, why = "melee", "(no ranged rule)"
+            ctx.issue(
+                read.where,
+                f"no {RANGED_MARK}/{MELEE_MARK} marker: kind inferred as {kind} {why}",
+            )
+        elif known is not None and known[0] != kind:
+            # "⌖ Guardian spear" and "⚔ Guardian spear": a ranged and a melee weapon of one
+            # name (each attack picks among its own kind), not one weapon of two kinds.
+            key = f"{read.name}{KIND_SEP}{kind}"
+        return key, kind, WeaponProfile(read.profile, *read.numbers, kt21_rules=rules)
+
+    def statline(self, values: dict[str, str], entries: list[ET.Element]) -> Statline:
+        """APL, GA, DF, SV, W and M (shapes, held in inches), and the invulnerable save an
+        entry links to (``rules/KT21.md`` 4.1, 10.3).
+
+        Raises:
+            ValueError: naming the characteristic that does not read.
+        """
+        return Statline(
+            apl=_int(values.get("APL", ""), "APL"),
+            group_activation=_int(values.get("GA", ""), "GA"),
+            defence=_int(values.get("DF", ""), "DF"),
+            save=_threshold(values.get("SV", ""), "SV"),
+            wounds=_int(values.get("W", ""), "W"),
+            move=_shape_inches(shapes_normalised(values.get("M", ""))),
+            invulnerable=_invulnerable(entries),
+        )
+
+    def card_abilities(
+        self, ctx: _Context, where: str, op: _RawOperative, entries: list[ET.Element]
+    ) -> tuple[Ability, ...]:
+        """The abilities but those explaining a team weapon rule (``*Proximity``: kept on
+        the weapon, reported); psychic powers below the entries are reported, not read."""
+        abilities = []
+        for ability in op.abilities:
+            if _explains_rule(ability.name):
+                rule = ability.name.strip("* ")
                 ctx.issue(
                     where,
-                    f"psychic power {' '.join(p.get('name', '').split())!r}: not read (its "
-                    "weapon profile, if any, is)",
-                    "unsupported",
+                    f"ability {ability.name!r} explains the team weapon rule '{rule}*': kept "
+                    "on the weapon, not as an ability",
                 )
-    card = Operative(
-        op.name,
-        tuple(op.keywords),
-        apl,
-        move,
-        save,
-        wounds,
-        DEFAULT_BASE_MM,
-        weapons,
-        tuple(abilities),
-        tuple(op.actions),
-        defence=defence,
-        group_activation=group,
-        invulnerable=_invulnerable(entries),
-    )
-    problem = operative_problem(card)
-    if problem is not None:
-        ctx.issue(where, f"operative skipped: {problem}", "skipped")
-        return None
-    return card
+            else:
+                abilities.append(ability)
+        for entry in entries:
+            for p, _ in _walk_profiles(ctx, entry, set(), ()):
+                if p.get("typeName") == "Psychic Power":
+                    ctx.issue(
+                        where,
+                        f"psychic power {' '.join(p.get('name', '').split())!r}: not read "
+                        "(its weapon profile, if any, is)",
+                        "unsupported",
+                    )
+        return tuple(abilities)
 
+    def selection(self, ctx: _Context, cat: ET.Element, selection: Selection) -> Selection:
+        """A leader taken as an upgrade is no extra operative (:func:`_leader_upgrade`)."""
+        return _leader_upgrade(ctx, cat, selection)
 
-def _team_name(cat: ET.Element, path: Path) -> str:
-    name = cat.get("name") or path.stem
-    return re.sub(r"^2021\s*-\s*", "", name).strip()
-
-
-def _read_catalogue21(
-    path: Path, cat: ET.Element, gst: ET.Element | None, issues: list[ImportIssue]
-) -> Team | None:
-    """Build one KT21 team from a parsed catalogue; issues are appended to ``issues``.
-
-    Raises:
-        BsDataError: the team is outside the limits of :mod:`engine.teams.model`.
-    """
-    name = _team_name(cat, path)
-    op_type, wp_type = _read_profile_types(gst)
-    _info_group_links(cat, gst)
-    _modifier_groups_flattened(cat)
-    roots = [r for r in (gst, cat) if r is not None]
-    index = _index(*roots)
-    categories = {
-        cid: elem.get("name", "")
-        for cid, elem in index.items()
-        if _local(elem.tag) == "categoryEntry"
-    }
-    hidden = frozenset(
-        cid
-        for cid, elem in index.items()
-        if _local(elem.tag) == "categoryEntry" and elem.get("hidden") == "true"
-    )
-    ctx = _Context(name, op_type, wp_type, index, categories, hidden=hidden)
-    _prune(ctx, cat)
-    _fire_teams(ctx, cat)
-    raw: dict[str, _RawOperative] = {}
-    for container in ("selectionEntries", "sharedSelectionEntries"):
-        for entry in _children(cat, container, "selectionEntry"):
-            profile = next(
-                (p for p in _own_profiles(ctx, entry) if ctx.is_type(p, ctx.operative_type)),
-                None,
-            )
-            if profile is None:
-                continue
-            if _is_reference(ctx, entry):
-                ctx.issue(f"entry {entry.get('name', '')!r}", "reference card: not an operative")
-                continue
-            op_name = " ".join(profile.get("name", "").split())
-            op = raw.get(op_name)
-            if op is None:
-                op = raw[op_name] = _RawOperative(op_name, profile, [], [], {}, [], [])
-            op.entry_ids.append(entry.get("id", ""))
-            _collect(ctx, op, entry, _add_weapon21)
-    operatives = [
-        o
-        for o in (
-            _finish_operative21(ctx, r, [ctx.index[e] for e in r.entry_ids]) for r in raw.values()
-        )
-        if o is not None
-    ]
-    if not operatives:
+    def report_catalogue(self, ctx: _Context, cat: ET.Element) -> None:
+        """Ploys (BattleScribe has none) and narrative play groups are reported."""
         ctx.issue(
-            path.name,
-            "refused: no operative datacard could be read (a library or reference catalogue, "
-            "or every datacard skipped as reported)",
-            "skipped",
-        )
-        issues.extend(ctx.issues)
-        return None
-    selectors: dict[str, dict[str, str | None]] = {}
-    with_options = []
-    for o in operatives:
-        slots, selectors[o.name] = _read_loadouts(
-            ctx, o, [ctx.index[eid] for eid in raw[o.name].entry_ids]
-        )
-        with_options.append(attrs.evolve(o, loadouts=slots))
-    operatives = with_options
-    selection = _leader_upgrade(
-        ctx, cat, _read_selection(ctx, cat, gst, operatives, raw, selectors)
-    )
-    ctx.issue(
-        "base sizes",
-        f"BattleScribe has no base sizes: every operative uses {DEFAULT_BASE_MM:g} mm",
-        "unsupported",
-    )
-    ctx.issue(
-        "ploys",
-        "BattleScribe has no ploys: the team's strategic and tactical ploys are not imported",
-        "unsupported",
-    )
-    narrative = sorted(
-        {
-            " ".join(g.get("name", "").split())
-            for g in cat.iter()
-            if _local(g.tag) == "selectionEntryGroup"
-            and g.get("name", "").split()[:1] in (["Specialism"], ["Battle"])
-        }
-    )
-    if narrative:
-        ctx.issue(
-            "narrative play",
-            f"{', '.join(narrative)}: narrative play options, not read",
+            "ploys",
+            "BattleScribe has no ploys: the team's strategic and tactical ploys are not imported",
             "unsupported",
         )
-    faction = _faction(name, operatives)
-    operatives = [
-        attrs.evolve(o, keywords=(faction, *(k for k in o.keywords if k != faction)))
-        if faction in o.keywords
-        else o
-        for o in operatives
-    ]
-    team_rules = [
-        Ability(" ".join(r.get("name", "").split()), source_ref=r.get("id"))
-        for r in _children(cat, "rules", "rule")
-    ]
-    for rule in [r for r in team_rules if r.name.startswith("*") or r.name.endswith("*")]:
-        ctx.issue(
-            "team ability",
-            f"{rule.name!r} explains the team weapon rule '{rule.name.strip('* ')}*': kept on "
-            "the weapon, not as a team ability",
+        narrative = sorted(
+            {
+                " ".join(g.get("name", "").split())
+                for g in cat.iter()
+                if _local(g.tag) == "selectionEntryGroup"
+                and g.get("name", "").split()[:1] in (["Specialism"], ["Battle"])
+            }
         )
-    abilities = _named(
-        (r for r in team_rules if not (r.name.startswith("*") or r.name.endswith("*"))),
-        ctx,
-        "team ability",
-    )
-    equipment = _named(_equipment(cat), ctx, "equipment")
-    revision = cat.get("revision")
-    dataslate = f"KT21 catalogue revision {revision}" if revision else "KT21"
-    issues.extend(ctx.issues)
-    built = Team(
-        id=kt21_team_id(name),
-        name=name,
-        faction=faction,
-        archetypes=(),
-        operatives=tuple(operatives),
-        selection=selection,
-        default_roster=(),
-        provenance=Provenance("bsdata", dataslate, None),
-        equipment=equipment,
-        abilities=abilities,
-        edition="kt21",
-    )
-    problem = team_problem(built)
-    if problem is not None:
-        raise BsDataError(f"{path}: team {_cut(built.id)}: {problem}")
-    return built
+        if narrative:
+            ctx.issue(
+                "narrative play",
+                f"{', '.join(narrative)}: narrative play options, not read",
+                "unsupported",
+            )
+
+    def team_rules(self, ctx: _Context, rules: list[Ability]) -> list[Ability]:
+        """The rules but those explaining a team weapon rule (kept on the weapon,
+        reported)."""
+        for rule in (r for r in rules if _explains_rule(r.name)):
+            ctx.issue(
+                "team ability",
+                f"{rule.name!r} explains the team weapon rule '{rule.name.strip('* ')}*': "
+                "kept on the weapon, not as a team ability",
+            )
+        return [r for r in rules if not _explains_rule(r.name)]
 
 
-def _slug_of(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
-def _matches(name: str, wanted: str) -> bool:
-    return (
-        wanted.lower() in name.lower()
-        or _slug_of(wanted) == _slug_of(name)
-        or wanted.lower() == kt21_team_id(name)
-    )
+KT21 = Kt21Catalogues()
+"""The KT21 reading of BSData catalogues."""
 
 
 def import_bsdata21(path: str | Path, team: str | None = None) -> ImportResult:
@@ -703,79 +646,4 @@ def import_bsdata21(path: str | Path, team: str | None = None) -> ImportResult:
         BsDataError: when no team loads and a catalogue was refused as unreadable or out of
             limits (the first such problem, naming the file).
     """
-    root = Path(path)
-    if root.is_file():
-        cats = [root]
-        folder = root.parent
-    elif root.is_dir():
-        cats = sorted(root.glob("2021 - *.cat"))
-        folder = root
-    else:
-        raise FileNotFoundError(f"no BSData checkout or catalogue at {str(root)!r}")
-    if not cats:
-        raise FileNotFoundError(f"no '2021 - *.cat' catalogues in {str(root)!r}")
-    issues: list[ImportIssue] = []
-    gst_path = folder / GAME_SYSTEM
-    gst: ET.Element | None = None
-    if not gst_path.is_file():
-        issues.append(
-            ImportIssue(
-                "(dataset)",
-                str(folder),
-                f"no {GAME_SYSTEM!r} game system found: profile types matched by name",
-            )
-        )
-    else:
-        try:
-            gst = _parse_xml(gst_path)
-        except BsDataError as exc:
-            issues.append(ImportIssue("(dataset)", gst_path.name, str(exc)))
-    teams: list[Team] = []
-    unreadable: list[str] = []
-    for cat_path in cats:
-        name = re.sub(r"^2021\s*-\s*", "", cat_path.stem)
-        if team is not None and not _matches(name, team):
-            continue
-        try:
-            cat = _parse_xml(cat_path)
-        except BsDataError as exc:
-            issues.append(ImportIssue(name, cat_path.name, str(exc), "skipped"))
-            unreadable.append(str(exc))
-            continue
-        if gst is not None and cat.get("gameSystemId") != gst.get("id"):
-            issues.append(
-                ImportIssue(
-                    name,
-                    cat_path.name,
-                    f"refused: its game system {_cut(cat.get('gameSystemId', ''))} is not "
-                    f"{GAME_SYSTEM!r} ({_cut(gst.get('id', ''))})",
-                    "skipped",
-                )
-            )
-            continue
-        if cat.get("library") == "true":
-            issues.append(
-                ImportIssue(
-                    name, cat_path.name, "refused: a library catalogue, not a team", "skipped"
-                )
-            )
-            continue
-        try:
-            loaded = _read_catalogue21(cat_path, cat, gst, issues)
-        except BsDataError as exc:
-            message = str(exc) if str(exc).startswith(str(cat_path)) else f"{cat_path}: {exc}"
-            issues.append(ImportIssue(name, cat_path.name, message, "skipped"))
-            unreadable.append(message)
-            continue
-        if loaded is not None:
-            teams.append(loaded)
-    if not teams and unreadable:
-        raise BsDataError(unreadable[0])
-    return ImportResult(tuple(teams), tuple(issues))
-
-
-def refused_catalogues(result: ImportResult) -> tuple[ImportIssue, ...]:
-    """The one-line refusals of an :func:`import_bsdata21` result: each ``skipped`` issue
-    whose place is a catalogue file (another game system, a library, unreadable XML, no
-    operative, outside the team limits), one per refused catalogue."""
-    return tuple(i for i in result.issues if i.kind == "skipped" and i.where.endswith(".cat"))
+    return import_catalogues(KT21, path, team)

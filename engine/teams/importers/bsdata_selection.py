@@ -1,6 +1,7 @@
 """Wargear options and selection limits of a BattleScribe catalogue (``rules/KT24.md`` 1.2,
-2.2, 7) for :mod:`engine.teams.importers.bsdata` (its module docstring says how they are
-read).
+2.2, 7) for the BattleScribe importers of both editions
+(:mod:`engine.teams.importers.bsdata_common`; the KT24 module docstring of
+:mod:`engine.teams.importers.bsdata` says how they are read).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""Reading BattleScribe XML safely for :mod:`engine.teams.importers.bsdata` (its module
-docstring gives the bounds): the file (size, encoding, no document type declarations, bounded
-nesting), the profile types of the game system, characteristics, the id index and the numbers
-printed on datacards.
+"""Reading BattleScribe XML safely for the BattleScribe importers of both editions
+(:mod:`engine.teams.importers.bsdata_common`; the KT24 module docstring of
+:mod:`engine.teams.importers.bsdata` gives the bounds): the file (size, encoding, no document
+type declarations, bounded nesting), the profile types of the game system, characteristics,
+the id index and the numbers printed on datacards.
 """
 
 from __future__ import annotations
