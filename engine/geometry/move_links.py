@@ -18,6 +18,7 @@ from shapely.geometry.base import BaseGeometry
 
 from engine.geometry.kt21_sight import part_traits
 from engine.geometry.model import Killzone, TerrainType
+from engine.geometry.move_stairs import stairs_by_level, stairs_link
 from engine.geometry.move_values import (
     _BLOCKED,
     _GRID,
@@ -168,6 +169,10 @@ class LinkClassifier:
             if A.is_floor:
                 return self._over(a, b, explain)
             return self._blocked_reason(A, a, b) if explain else _BLOCKED
+        if stairs_by_level(self):
+            stairs = stairs_link(self, la, a, lb, b)
+            if stairs is not None:
+                return stairs
         if not shapely.intersects_xy(A.passage_tol, a[0], a[1]):
             return f"the start ({a[0]:g}, {a[1]:g}) is not a position on that level"
         if not shapely.intersects_xy(B.passage_tol, b[0], b[1]):

@@ -34,6 +34,7 @@ from engine.geometry.move_query import (
     max_move,
     near_zone_matrix,
 )
+from engine.geometry.move_stairs import stairs_by_level, stairs_near
 from engine.geometry.move_values import (
     _ROUND_TOL,
     _SAMPLE_STEP,
@@ -450,6 +451,7 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
     # Climbing over, onto and off terrain from the start and into the goal.
     reach = r + CLIMB_RANGE + _TOL
     far = JUMP_MAX + 2 * r + CLIMB_RANGE
+    stairs = stairs_by_level(g)
     for u in (start_node, goal_node):
         lu, pu = pos[u]
         pt = Point(pu)
@@ -478,16 +480,24 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
             d_fp = float(lvl.footprint.distance(pt))
             if lvl.height > z_of[lu]:
                 # Climbing onto it (from u) or dropping off it (into u); jumping between
-                # Vantage levels.
-                if not (d_fp <= reach or (lu != 0 and d_fp <= JUMP_MAX + r + _TOL)):
+                # Vantage levels; up or down its stairs (move_stairs).
+                if not (
+                    d_fp <= reach
+                    or (lu != 0 and d_fp <= JUMP_MAX + r + _TOL)
+                    or (stairs and lu == 0 and stairs_near(g, lvl.index, pu, reach))
+                ):
                     continue
             elif d_fp > JUMP_MAX + r + _TOL:
                 continue
             cands.update(np.nonzero(g.node_level == lvl.index)[0].tolist())
         if lu != 0:
-            # Off the level u is on (start) / onto it (goal): nodes within 1" of it.
+            # Off the level u is on (start) / onto it (goal): nodes within 1" of it, or
+            # near it when it has stairs.
             near_ids = g._near[lu]
-            cands.update(near_ids[g._fp_dist[lu, near_ids] <= reach].tolist())
+            if lu in stairs:
+                cands.update(near_ids.tolist())
+            else:
+                cands.update(near_ids[g._fp_dist[lu, near_ids] <= reach].tolist())
         for v in sorted(cands):
             if not allowed_list[v]:
                 continue
