@@ -165,7 +165,7 @@ def stairs_link(g: LinkClassifier, la: int, a: XY, lb: int, b: XY) -> _Link | No
             if not (rest.is_empty or rest.length <= 1e-6 or floor.passage_tol.covers(rest)):
                 continue
         length = math.dist(low, high)
-        on_stair = (t1 - t0) * length
+        on_stair = float(shapely.intersection(line, stair.polygon).length)
         along = length - on_stair + math.hypot(on_stair, stair.rise)
         crossings = g._crossings(floor, a, b)
         return _Link("stairs", along, crossings=crossings)
