@@ -33,15 +33,18 @@ going up, its ``drop`` going down) and the other vertical (``T`` less the level'
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+import numpy as np
 import shapely
+from numpy.typing import NDArray
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from engine.geometry.kt21_sight import part_traits
 from engine.geometry.layout import STAIRS_TOUCH
 from engine.geometry.model import TerrainType
+from engine.geometry.move_stairs import StairGraph
 from engine.geometry.move_values import (
     _GRID,
     _TOL,
@@ -55,9 +58,28 @@ from engine.geometry.move_values import (
     _sub,
 )
 
-if TYPE_CHECKING:
-    from engine.geometry.move_base import GraphBase
-    from engine.geometry.move_links import LinkClassifier
+
+class RampartGraph(StairGraph, Protocol):
+    """What :func:`rampart_link` reads of a movement graph (the link classifier's)."""
+
+    def _grown_parts(self, crossed: list[int]) -> BaseGeometry: ...
+
+
+class RampartNodes(RampartGraph, Protocol):
+    """What :func:`rampart_out` reads of a movement graph (its nodes)."""
+
+    @property
+    def node_level(self) -> NDArray[np.int64]: ...
+
+    @property
+    def _near(self) -> tuple[NDArray[np.int64], ...]: ...
+
+    @property
+    def _xy_list(self) -> list[XY]: ...
+
+    @property
+    def _lvl_list(self) -> list[int]: ...
+
 
 __all__ = [
     "RAMPART_MAX",
@@ -74,7 +96,7 @@ Traversable part (9: barricades and low walls, :func:`engine.geometry.kt21_sight
 measured from the floor it stands on."""
 
 
-def ramparts_by_level(g: LinkClassifier) -> dict[int, tuple[int, ...]]:
+def ramparts_by_level(g: RampartGraph) -> dict[int, tuple[int, ...]]:
     """The ramparts (part indices) of each Vantage level of ``g`` that has any (module
     docstring); computed once per graph."""
     memo = g.memo("ramparts", 8)
@@ -103,13 +125,13 @@ def ramparts_by_level(g: LinkClassifier) -> dict[int, tuple[int, ...]]:
     return out
 
 
-def rampart_traversable(g: LinkClassifier, i: int) -> bool:
+def rampart_traversable(g: RampartGraph, i: int) -> bool:
     """Whether the rampart ``i`` is Traversable (7.4, 9: Light terrain, not Heavy)."""
     traits = part_traits(g.kz, i)
     return "Light" in traits and "Heavy" not in traits
 
 
-def ramparts_near(g: LinkClassifier, level: int, p: XY, reach: float) -> bool:
+def ramparts_near(g: RampartGraph, level: int, p: XY, reach: float) -> bool:
     """Whether a rampart of ``level`` lies within ``reach`` inches of ``p``."""
     pt = Point(p)
     return any(
@@ -118,7 +140,7 @@ def ramparts_near(g: LinkClassifier, level: int, p: XY, reach: float) -> bool:
     )
 
 
-def _grown(g: LinkClassifier, level: int, parts: tuple[int, ...]) -> BaseGeometry:
+def _grown(g: RampartGraph, level: int, parts: tuple[int, ...]) -> BaseGeometry:
     """The level's footprint and the parts ``parts``, grown by the base radius (prepared,
     kept on the graph)."""
     memo = g.memo("rampart_grown", 256)
@@ -132,7 +154,7 @@ def _grown(g: LinkClassifier, level: int, parts: tuple[int, ...]) -> BaseGeometr
     return geom
 
 
-def rampart_link(g: LinkClassifier, la: int, a: XY, lb: int, b: XY) -> _Link | None:
+def rampart_link(g: RampartGraph, la: int, a: XY, lb: int, b: XY) -> _Link | None:
     """The ``rampart`` link from ``a`` on level ``la`` to ``b`` on level ``lb`` (module
     docstring), or ``None`` when the line is not one.
 
@@ -191,7 +213,7 @@ def rampart_link(g: LinkClassifier, la: int, a: XY, lb: int, b: XY) -> _Link | N
     return _Link("rampart", h, climb=top - lvl.height, drop=top)
 
 
-def rampart_out(g: GraphBase) -> dict[int, list[tuple[int, _Link]]]:
+def rampart_out(g: RampartNodes) -> dict[int, list[tuple[int, _Link]]]:
     """The ``rampart`` links between ``g``'s own nodes, by start node (node indices): the
     floor nodes within 1" (and the base's radius) of a level's ramparts, both ways with the
     level's nodes in reach (:data:`JUMP_MAX` + 2 radii + 1", as the graph's other links

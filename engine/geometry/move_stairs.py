@@ -23,7 +23,7 @@ checks stop at an empty table).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import attrs
 import shapely
@@ -31,10 +31,12 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from engine.geometry.layout import STAIRS_TOUCH
+from engine.geometry.model import Killzone
 from engine.geometry.move_values import (
     _GRID,
     _TOL,
     XY,
+    Level,
     _bevel_buffer,
     _lerp,
     _Link,
@@ -42,10 +44,26 @@ from engine.geometry.move_values import (
     _sub,
 )
 
-if TYPE_CHECKING:
-    from engine.geometry.move_links import LinkClassifier
 
-__all__ = ["Stair", "stairs_by_level", "stairs_link"]
+class StairGraph(Protocol):
+    """What this module reads of a movement graph (the link classifier's attributes,
+    :class:`engine.geometry.move_links.LinkClassifier`)."""
+
+    @property
+    def kz(self) -> Killzone: ...
+
+    @property
+    def radius(self) -> float: ...
+
+    @property
+    def levels(self) -> tuple[Level, ...]: ...
+
+    def memo(self, kind: str, limit: int = 50_000) -> dict[Any, Any]: ...
+
+    def _crossings(self, lvl: Level, a: XY, b: XY) -> int: ...
+
+
+__all__ = ["Stair", "StairGraph", "stairs_by_level", "stairs_link", "stairs_near"]
 
 _FOOT_TOL = 0.02
 """How far from the foot (inches) a centre line may enter the stair and still start at its
@@ -75,7 +93,7 @@ class Stair:
     rise: float
 
 
-def stairs_by_level(g: LinkClassifier) -> dict[int, tuple[Stair, ...]]:
+def stairs_by_level(g: StairGraph) -> dict[int, tuple[Stair, ...]]:
     """The stair parts of ``g``'s killzone by the Vantage level each leads up to (empty for a
     killzone without stairs; computed once per graph)."""
     memo = g.memo("stairs", 4)
@@ -108,13 +126,13 @@ def stairs_by_level(g: LinkClassifier) -> dict[int, tuple[Stair, ...]]:
     return known
 
 
-def stairs_near(g: LinkClassifier, level: int, p: XY, reach: float) -> bool:
+def stairs_near(g: StairGraph, level: int, p: XY, reach: float) -> bool:
     """Whether a stair leading up to ``level`` lies within ``reach`` inches of ``p``."""
     pt = Point(p)
     return any(float(s.polygon.distance(pt)) <= reach for s in stairs_by_level(g).get(level, ()))
 
 
-def stairs_link(g: LinkClassifier, la: int, a: XY, lb: int, b: XY) -> _Link | None:
+def stairs_link(g: StairGraph, la: int, a: XY, lb: int, b: XY) -> _Link | None:
     """The ``stairs`` link from ``a`` on level ``la`` to ``b`` on level ``lb`` (module
     docstring), or ``None`` when the line is not one (the other kinds are then tried).
 
