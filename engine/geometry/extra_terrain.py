@@ -203,7 +203,11 @@ def _accessible(
     out: list[TerrainPart] = []
 
     def add(part: TerrainPart, poly: Polygon, types: frozenset[TerrainType]) -> None:
-        out.append(TerrainPart(part.feature, len(out), poly, part.height, types, part.open_types))
+        out.append(
+            TerrainPart(
+                part.feature, len(out), poly, part.height, types, part.open_types, part.stairs
+            )
+        )
 
     for part in parts:
         poly = part.polygon

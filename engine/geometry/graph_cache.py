@@ -9,6 +9,7 @@ drop zones, territories, objectives), the base size, and the code that builds an
 source of :mod:`engine.geometry.move_graph`, :mod:`engine.geometry.move_base`,
 :mod:`engine.geometry.move_levels`, :mod:`engine.geometry.move_fill`,
 :mod:`engine.geometry.move_derive`, :mod:`engine.geometry.move_links`,
+:mod:`engine.geometry.move_stairs`,
 :mod:`engine.geometry.move_values`, :mod:`engine.geometry.primitives`, :mod:`engine.geometry.model`
 and this module, with the versions of Python, shapely, numpy and networkx) and :data:`FORMAT`. A
 graph is therefore never stale: any change to the layout or to that code gives another key.
@@ -133,6 +134,7 @@ def _code_digest() -> str:
         "move_fill.py",
         "move_derive.py",
         "move_links.py",
+        "move_stairs.py",
         "move_values.py",
         "primitives.py",
         "model.py",
@@ -159,6 +161,8 @@ def layout_digest(kz: Killzone) -> str:
     for part in kz.parts:
         add((part.feature, part.height, sorted(part.types)))
         add(sorted(part.open_types) if part.open_types is not None else None)
+        if part.stairs:
+            add("stairs")
         h.update(shapely.to_wkb(part.polygon))
     for areas in (kz.drop_zones, kz.territories):
         for key in sorted(areas):

@@ -28,6 +28,7 @@ __all__ = [
     "MAX_PARTS",
     "MAX_POLYGON_POINTS",
     "MIN_RING_AREA",
+    "STAIRS_TOUCH",
     "layout_fields",
 ]
 
@@ -61,6 +62,10 @@ MIN_RING_AREA = 0.01
 """The smallest area (square inches) a ring may enclose, a tenth of an inch square: smaller
 rings are degenerate slivers (the smallest shipped part encloses 0.4 square inches)."""
 
+STAIRS_TOUCH = 0.01
+"""A stair part's head touches its Vantage part: their footprints are at most this far
+apart (inches)."""
+
 MAX_OBJECTIVES = 50
 """The most objective markers a layout may have (shipped: 3)."""
 
@@ -81,7 +86,7 @@ _TOP_FIELDS = {
     "objectives",
 }
 _FEATURE_FIELDS = {"name", "parts", "hatchway", "open"}
-_PART_FIELDS = {"polygon", "height", "types", "open_types"}
+_PART_FIELDS = {"polygon", "height", "types", "open_types", "stairs"}
 _OBJECTIVE_FIELDS = {"name", "position"}
 
 
@@ -293,7 +298,20 @@ class _Loader:
                     if not is_hatch:
                         raise self.fail(pwhere, "field 'open_types' is only for hatchway features")
                     open_types = self.types(part["open_types"], pwhere, "open_types")
-                parts.append(TerrainPart(len(names), len(parts), poly, height, types, open_types))
+                stairs = part.get("stairs", False)
+                if not isinstance(stairs, bool):
+                    raise self.fail(
+                        pwhere, f"field 'stairs' must be true or false, not {shown(stairs)}"
+                    )
+                if stairs and (TerrainType.VANTAGE in types or height <= 0 or is_hatch):
+                    raise self.fail(
+                        pwhere,
+                        "a stair part (field 'stairs') is not Vantage terrain, is higher than 0\" "
+                        "and is not part of a hatchway",
+                    )
+                parts.append(
+                    TerrainPart(len(names), len(parts), poly, height, types, open_types, stairs)
+                )
                 points += len(poly.exterior.coords) - 1
                 perimeter += poly.length
                 if points > MAX_LAYOUT_POINTS:
@@ -310,6 +328,7 @@ class _Loader:
                         f'{MAX_LAYOUT_PERIMETER:.0f}"',
                     )
             names.append(fname)
+        self.stairs_heads(parts, names)
         drop = self.areas(data.get("drop_zones"), "drop_zones", board, required=True)
         terr = self.areas(data.get("territories", {}), "territories", board, required=False)
         objectives = self.objectives(
@@ -351,6 +370,28 @@ class _Loader:
         if required and set(out) != {"A", "B"}:
             raise self.fail("layout", f"field {field!r} must define exactly players 'A' and 'B'")
         return out
+
+    def stairs_heads(self, parts: Sequence[TerrainPart], names: Sequence[str]) -> None:
+        """Check that every stair part touches a Vantage part of its height, its head
+        (:attr:`TerrainPart.stairs`: a stair leads from the floor up to a Vantage level)."""
+        for part in parts:
+            if not part.stairs:
+                continue
+            heads = [
+                q
+                for q in parts
+                if TerrainType.VANTAGE in q.types
+                and TerrainType.INSIGNIFICANT not in q.types
+                and abs(q.height - part.height) <= 1e-6
+                and q.polygon.distance(part.polygon) <= STAIRS_TOUCH
+            ]
+            if not heads:
+                where = f"feature {names[part.feature]!r} part {part.index}"
+                raise self.fail(
+                    where,
+                    f"a stair part must touch a Vantage part of its height "
+                    f'({part.height:g}"), the level it leads up to: none does',
+                )
 
     def objectives(
         self,

@@ -211,10 +211,10 @@ class Killzone:
         Args:
             data: ``{"name", "version"?, "width"?, "depth"?, "features": [{"name",
                 "hatchway"?: bool, "open"?: bool, "parts": [{"polygon": [[x, y], ...],
-                "height", "types": [...], "open_types"?: [...]}]}], "drop_zones": {"A": [[x,
-                y], ...], "B": [...]}, "territories"?: {...}, "objectives": [{"name",
-                "position": [x, y]}]}``. Polygons are closed rings (first point repeated
-                last), in inches; width and depth default to 30 x 22.
+                "height", "types": [...], "open_types"?: [...], "stairs"?: bool}]}],
+                "drop_zones": {"A": [[x, y], ...], "B": [...]}, "territories"?: {...},
+                "objectives": [{"name", "position": [x, y]}]}``. Polygons are closed rings
+                (first point repeated last), in inches; width and depth default to 30 x 22.
             source: the file name used in error messages.
 
         Limits (each far above real use; the module constants give them): the board is 1" to
@@ -362,6 +362,8 @@ class Killzone:
             }
             if part.open_types is not None:
                 entry["open_types"] = sorted(t.value for t in part.open_types)
+            if part.stairs:
+                entry["stairs"] = True
             features[part.feature]["parts"].append(entry)
         return {
             "name": layout.name,

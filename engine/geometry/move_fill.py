@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from engine.geometry.model import KillzoneError, TerrainType
 from engine.geometry.move_base import GraphBase, OutLink
+from engine.geometry.move_stairs import stairs_by_level
 from engine.geometry.move_values import (
     _BLOCKED,
     _TOL,
@@ -144,11 +145,14 @@ def fill(g: GraphBase, rows: NDArray[np.bool_], reuse: _Reuse | None) -> None:
     # Climbs, drops and jumps between levels.
     link_reach = JUMP_MAX + 2 * g.radius + CLIMB_RANGE
     climb_reach = g.radius + CLIMB_RANGE + _TOL
+    stairs = stairs_by_level(g)
     for lvl in g.levels[1:]:
         mine = np.nonzero(g.node_level == lvl.index)[0]
         others = g._near[lvl.index]
         if not mine.size or not others.size:
             continue
+        # Up stairs from farther than a climb starts (move_stairs).
+        climb_reach_here = math.inf if lvl.index in stairs else climb_reach
         if everything:
             oo, mm = np.repeat(others, mine.size), np.tile(mine, others.size)
         else:
@@ -197,7 +201,7 @@ def fill(g: GraphBase, rows: NDArray[np.bool_], reuse: _Reuse | None) -> None:
                     and reuse.link(u, v) is None
                 ):
                     continue  # terrain only added: no link before, none now
-                elif lu == 0 and lvl.height > 1e-6 and g._fp_dist[lv, u] > climb_reach:
+                elif lu == 0 and lvl.height > 1e-6 and g._fp_dist[lv, u] > climb_reach_here:
                     continue  # a climb starts within 1" of the terrain (3.3, classify)
                 else:
                     link = g.classify(lu, pu, lv, pv, explain=False)

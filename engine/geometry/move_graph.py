@@ -61,7 +61,7 @@ class EdgeTable(NamedTuple):
 
 
 #: The kinds of links, by their index in the stored tables (:meth:`MoveGraph.tables`).
-LINK_KINDS = ("move", "over", "climb", "drop", "jump")
+LINK_KINDS = ("move", "over", "climb", "drop", "jump", "stairs")
 
 
 @attrs.frozen(slots=True, eq=False)

@@ -18,6 +18,8 @@ from shapely.geometry.base import BaseGeometry
 
 from engine.geometry.kt21_sight import part_traits
 from engine.geometry.model import Killzone, TerrainType
+from engine.geometry.move_ramparts import rampart_traversable, ramparts_by_level
+from engine.geometry.move_stairs import stairs_by_level, stairs_link
 from engine.geometry.move_values import (
     _BLOCKED,
     _GRID,
@@ -168,6 +170,10 @@ class LinkClassifier:
             if A.is_floor:
                 return self._over(a, b, explain)
             return self._blocked_reason(A, a, b) if explain else _BLOCKED
+        if stairs_by_level(self):
+            stairs = stairs_link(self, la, a, lb, b)
+            if stairs is not None:
+                return stairs
         if not shapely.intersects_xy(A.passage_tol, a[0], a[1]):
             return f"the start ({a[0]:g}, {a[1]:g}) is not a position on that level"
         if not shapely.intersects_xy(B.passage_tol, b[0], b[1]):
@@ -258,6 +264,19 @@ class LinkClassifier:
             return known
         gap = 0.0
         traversable = False
+        if link.kind == "rampart":
+            level = lb if la == 0 else la
+            line = LineString([a, b])
+            crossed = [
+                i
+                for i in ramparts_by_level(self).get(level, ())
+                if shapely.relate_pattern(line, self.kz.parts[i].polygon, "T********")
+            ]
+            traversable = all(rampart_traversable(self, i) for i in crossed)
+            known = memo[key] = rules.rampart_cost(
+                link, level=self.levels[level].height, traversable=traversable, up=la == 0
+            )
+            return known
         if link.kind == "jump":
             A, B = self.levels[la], self.levels[lb]
             t0, t1 = 0.0, 1.0

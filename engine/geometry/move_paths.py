@@ -34,6 +34,13 @@ from engine.geometry.move_query import (
     max_move,
     near_zone_matrix,
 )
+from engine.geometry.move_ramparts import (
+    rampart_link,
+    rampart_out,
+    ramparts_by_level,
+    ramparts_near,
+)
+from engine.geometry.move_stairs import stairs_by_level, stairs_near
 from engine.geometry.move_values import (
     _ROUND_TOL,
     _SAMPLE_STEP,
@@ -320,11 +327,23 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
             return None
         return cost + _TIE * link.horizontal
 
+    # Ramparts crossed (KT21 7.4, DC 16.10: move_ramparts): their links are kept apart from
+    # the shared classification (a KT24 query on the same graph never sees them).
+    ramps = rules.ramparts and bool(ramparts_by_level(g))
+    ramp_links: dict[Any, _Link | None] = g.memo("rampart_links", 50_000) if ramps else {}
+
     def classify(lu: int, pu: XY, lv: int, pv: XY) -> _Link | str:
         key = (lu, pu, lv, pv)
         link = q.links.get(key)
         if link is None:
             link = q.links[key] = g.classify(lu, pu, lv, pv, explain=False)
+        if ramps and isinstance(link, str):
+            if key in ramp_links:
+                over = ramp_links[key]
+            else:
+                over = ramp_links[key] = rampart_link(g, lu, pu, lv, pv)
+            if over is not None:
+                return over
         return link
 
     def usable(link: _Link | str) -> _Link | None:
@@ -450,6 +469,7 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
     # Climbing over, onto and off terrain from the start and into the goal.
     reach = r + CLIMB_RANGE + _TOL
     far = JUMP_MAX + 2 * r + CLIMB_RANGE
+    stairs = stairs_by_level(g)
     for u in (start_node, goal_node):
         lu, pu = pos[u]
         pt = Point(pu)
@@ -478,16 +498,25 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
             d_fp = float(lvl.footprint.distance(pt))
             if lvl.height > z_of[lu]:
                 # Climbing onto it (from u) or dropping off it (into u); jumping between
-                # Vantage levels.
-                if not (d_fp <= reach or (lu != 0 and d_fp <= JUMP_MAX + r + _TOL)):
+                # Vantage levels; up or down its stairs (move_stairs).
+                if not (
+                    d_fp <= reach
+                    or (lu != 0 and d_fp <= JUMP_MAX + r + _TOL)
+                    or (stairs and lu == 0 and stairs_near(g, lvl.index, pu, reach))
+                    or (ramps and lu == 0 and ramparts_near(g, lvl.index, pu, reach))
+                ):
                     continue
             elif d_fp > JUMP_MAX + r + _TOL:
                 continue
             cands.update(np.nonzero(g.node_level == lvl.index)[0].tolist())
         if lu != 0:
-            # Off the level u is on (start) / onto it (goal): nodes within 1" of it.
+            # Off the level u is on (start) / onto it (goal): nodes within 1" of it, or
+            # near it when it has stairs.
             near_ids = g._near[lu]
-            cands.update(near_ids[g._fp_dist[lu, near_ids] <= reach].tolist())
+            if lu in stairs or (ramps and lu in ramparts_by_level(g)):
+                cands.update(near_ids.tolist())
+            else:
+                cands.update(near_ids[g._fp_dist[lu, near_ids] <= reach].tolist())
         for v in sorted(cands):
             if not allowed_list[v]:
                 continue
@@ -511,6 +540,7 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
     done: set[int] = set()
     bound = limit + 0.5
     plain = not q.terrain_extras  # a rule drops the Accessible and Obstructing inches
+    ramp_out = rampart_out(g) if ramps else None
     while heap:
         f, d, u = heapq.heappop(heap)
         if u in done:
@@ -522,7 +552,10 @@ def _search(q: _Query, goal_level: int, goal: XY) -> MovePath | None:
         done.add(u)
         if u < n:
             pu, lu = xy_list[u], lvl_list[u]
-            for v, w, link in out[u]:
+            edges = out[u]
+            if ramp_out is not None and u in ramp_out:
+                edges = [*edges, *((v, 0.0, link) for v, link in ramp_out[u])]
+            for v, w, link in edges:
                 if not allowed_list[v] or (dash and link.climbs):
                     continue
                 if ruled:
@@ -642,6 +675,8 @@ def check_path(
         a, b = pts[k - 1][:2], pts[k][:2]
         where = f"increment {k} ({a[0]:g}, {a[1]:g}) -> ({b[0]:g}, {b[1]:g})"
         link = g.classify(levels[k - 1], a, levels[k], b)
+        if isinstance(link, str) and rules.ramparts:
+            link = rampart_link(g, levels[k - 1], a, levels[k], b) or link
         if isinstance(link, str):
             raise MoveError(f"{where}: {link}")
         if act == "dash" and link.climbs:

@@ -186,6 +186,9 @@ class MovementRules:
             it, the queries only say which increments are jumps.
         fly: the FLY keyword (KT21 7.3): vertical distance on and over terrain counts
             nothing, any gap and any drop is crossed, no jump test.
+        ramparts: whether a move crosses the ramparts on a Vantage level's edge
+            (:mod:`engine.geometry.move_ramparts`, KT21 7.4 and DC 16.10:
+            :meth:`rampart_cost`); KT24's graph keeps them blocking (``False``).
     """
 
     name: str = "kt24"
@@ -199,6 +202,7 @@ class MovementRules:
     jump_rise: float = math.inf
     jump_test: bool = False
     fly: bool = False
+    ramparts: bool = False
 
     @property
     def is_kt24(self) -> bool:
@@ -280,6 +284,47 @@ class MovementRules:
             return f'a drop falls at most {self.drop_max:g}" ({link.drop:g}" here)'
         return h + self.climb_cost(link.climb, top) + self.drop_cost(link.drop) + extra
 
+    def rampart_cost(
+        self, link: _Link, *, level: float, traversable: bool, up: bool
+    ) -> float | str:
+        """What the ``rampart`` increment ``link`` counts (``rules/KT21.md`` 7.4, DC 16.10;
+        :mod:`engine.geometry.move_ramparts`), in inches, or why it is not legal:
+
+        - ``up`` (floor to the level ``level`` inches high, the rampart's top ``T`` =
+          ``link.climb``): the cheaper of climbing the wall (``level``) then traversing the
+          rampart (:attr:`traverse_cost`; only when ``traversable``), and climbing the
+          rampart's full height as one climb (onto a top ``T``, Scalable above
+          :attr:`scalable_above`) with the small drop onto the floor counted as a drop
+          (nothing under :attr:`drop_step`: the DC's "ignored");
+        - down (``link.drop`` = ``T``): a ``traversable`` rampart is traversed first, then
+          the drop from ``level``; any other is climbed (``T - level``) and dropped from
+          (``T``); refused when that drop is beyond :attr:`drop_max`.
+
+        The horizontal distance counts as well (16.12); with FLY only the horizontal.
+
+        Args:
+            link: the increment (horizontal, climb and drop in inches).
+            level: the Vantage level's height (inches).
+            traversable: whether every rampart crossed is Traversable.
+            up: onto the level (``True``) or off it.
+        """
+        h = self.horizontal(link.horizontal)
+        if self.fly:
+            return h
+        if up:
+            top = link.climb
+            over = h + self.climb_cost(top, top) + self.drop_cost(link.drop)
+            if traversable:
+                over = min(over, h + self.climb_cost(level, level) + self.traverse_cost)
+            return over
+        top = link.drop
+        fall = level if traversable else top
+        if fall > self.drop_max + 1e-6:
+            return f'a drop falls at most {self.drop_max:g}" ({fall:g}" here)'
+        if traversable:
+            return h + self.traverse_cost + self.drop_cost(level)
+        return h + self.climb_cost(link.climb, top) + self.drop_cost(top)
+
 
 KT24_MOVEMENT = MovementRules()
 """KT24's movement rules (``rules/KT24.md`` 3.3), the default of every movement query."""
@@ -295,6 +340,7 @@ KT21_MOVEMENT = MovementRules(
     jump_gap=3.0,
     jump_rise=2.0,
     jump_test=True,
+    ramparts=True,
 )
 """KT21's movement rules (``rules/KT21.md`` 7.3, 7.4; drop limit and jump gap UNCONFIRMED
 18.5)."""

@@ -97,8 +97,15 @@ Simplifications (documented approximations):
   rule's: e.g. near an operative whose rule makes a move passing there dearer); they are
   zones checked as an enemy's exact control range is, with the rule's test.
 - Climbing over parts is modelled on the floor only; climbing a Vantage level uses the 1"
-  start rule but not the "terrain visible to the operative" condition; ramparts, stairs and
-  Hazardous terrain are not modelled. Jumping or dropping off a Vantage level over razor
+  start rule but not the "terrain visible to the operative" condition; Hazardous terrain is
+  not modelled. A part standing on a Vantage level's edge (a rampart) blocks the level in the
+  graph; KT21's rules cross it (``rampart`` links, :mod:`engine.geometry.move_ramparts`,
+  ``rules/KT21.md`` 16.10) when :attr:`MovementRules.ramparts` is on; KT24's own reading of
+  ramparts is not modelled.
+- Stairs and slopes (a part with the layout field ``stairs``) are crossed by ``stairs``
+  links, horizontal movement measured along the slope with no climb, in every ruleset
+  (:mod:`engine.geometry.move_stairs`; ``rules/KT21.md`` 16.14, ``rules/KT24.md``
+  decision 7). Jumping or dropping off a Vantage level over razor
   wire does not count as crossing over it (only ``over`` increments pay Obstructing).
 - The straight-line shortcuts (the direct ``move`` link of :func:`shortest_path`, the
   straight costs of :func:`reachable_with_costs`) only apply to plain moves inside a level's
@@ -107,6 +114,8 @@ Simplifications (documented approximations):
 
 The code lives in these modules, each importing only those listed before it:
 :mod:`engine.geometry.move_values` (the rules' distances and costs, levels and links),
+:mod:`engine.geometry.move_stairs` (stairs and slopes),
+:mod:`engine.geometry.move_ramparts` (ramparts crossed under KT21),
 :mod:`engine.geometry.move_links` (the link classifier),
 :mod:`engine.geometry.move_base` (what the graph's builders read of a graph),
 :mod:`engine.geometry.move_levels` (a graph's levels and nodes),

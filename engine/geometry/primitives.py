@@ -101,6 +101,12 @@ class TerrainPart:
             the level an operative stands on.
         types: the part's terrain types (closed state for a hatchway part).
         open_types: for a hatchway part, its types when the hatchway is open; else ``None``.
+        stairs: whether the part is a stair or slope (``rules/KT21.md`` 7.4, DC 16.14;
+            ``rules/KT24.md`` decision 7): it leads from the killzone floor up to a Vantage
+            part of its own height that it touches (its head); its ``height`` is the top of
+            the slope. A move crosses it as horizontal movement, its length measured along
+            the slope, with no climb (:mod:`engine.geometry.move_stairs`); a base never
+            finishes on it. Layout field ``stairs = true`` (checked by the loader).
     """
 
     feature: int
@@ -109,6 +115,7 @@ class TerrainPart:
     height: float
     types: frozenset[TerrainType]
     open_types: frozenset[TerrainType] | None = None
+    stairs: bool = False
 
     def types_when(self, open_: bool) -> frozenset[TerrainType]:
         """The part's types with its hatchway open (``True``) or closed."""

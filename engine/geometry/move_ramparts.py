@@ -1,0 +1,250 @@
+"""Ramparts on the edge of a Vantage level, crossed under KT21's rules (``rules/KT21.md`` 7.4
+and Designer's Commentary 16.10), a parameter of the movement queries
+(:attr:`engine.geometry.move_values.MovementRules.ramparts`, on in
+:data:`~engine.geometry.move_values.KT21_MOVEMENT`).
+
+A **rampart** of a Vantage level is a part of the same terrain feature as the level's parts,
+not Vantage, not a stair, not a Wall, that a base cannot pass through, whose footprint touches
+or lies on the level's footprint (within 0.01"), standing higher than the level by at most 2"
+(:data:`RAMPART_MAX`), on a level at most 3" high (the most one climb of the graph rises).
+It is Traversable when it is Light (not Heavy) terrain: the DC's "Traversable part on top of a
+Vantage Point". In the shared graph such a part blocks the level like any taller part, so no
+link crosses it; KT24's own reading of ramparts (``rules/KT24.md`` 3.3) is not modelled and
+KT24 queries never see the links of this module.
+
+A ``rampart`` link is one straight increment between a point on the killzone floor and a
+point on the level whose centre line crosses one or more of the level's ramparts: going up,
+the base starts within 1" of the rampart or the level (the climb's start, 7.4), its centre
+stays in the floor's passage region until the base meets them, and past the rampart it lies
+in the level's passage region (the base may overlap the rampart while it crosses it); going
+down, the same line the other way. The link records the rampart's top ``T`` (its ``climb``
+going up, its ``drop`` going down) and the other vertical (``T`` less the level's height
+``H``); what it counts is :meth:`MovementRules.rampart_cost
+<engine.geometry.move_values.MovementRules.rampart_cost>`:
+
+- dropping off the level: a Traversable rampart is traversed first (2"), then the drop from
+  the level's floor ``H``; any other is climbed (``T - H``) and dropped from (``T``);
+- climbing onto the level: climbing the wall ``H`` and traversing the rampart (2"), or
+  climbing the rampart's full height ``T`` as one climb and ignoring the small drop onto the
+  level's floor (``T - H`` under 2" counts nothing; KT21 drops round down in 2" steps), the
+  cheaper of the two (the player chooses); a rampart that is not Traversable is climbed.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Protocol
+
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
+
+from engine.geometry.kt21_sight import part_traits
+from engine.geometry.layout import STAIRS_TOUCH
+from engine.geometry.model import TerrainType
+from engine.geometry.move_stairs import StairGraph
+from engine.geometry.move_values import (
+    _GRID,
+    _TOL,
+    CLIMB_MAX,
+    CLIMB_RANGE,
+    JUMP_MAX,
+    XY,
+    _bevel_buffer,
+    _Link,
+    _pieces,
+    _sub,
+)
+
+
+class RampartGraph(StairGraph, Protocol):
+    """What :func:`rampart_link` reads of a movement graph (the link classifier's)."""
+
+    def _grown_parts(self, crossed: list[int]) -> BaseGeometry: ...
+
+
+class RampartNodes(RampartGraph, Protocol):
+    """What :func:`rampart_out` reads of a movement graph (its nodes)."""
+
+    @property
+    def node_level(self) -> NDArray[np.int64]: ...
+
+    @property
+    def _near(self) -> tuple[NDArray[np.int64], ...]: ...
+
+    @property
+    def _xy_list(self) -> list[XY]: ...
+
+    @property
+    def _lvl_list(self) -> list[int]: ...
+
+
+__all__ = [
+    "RAMPART_MAX",
+    "rampart_link",
+    "rampart_out",
+    "rampart_traversable",
+    "ramparts_by_level",
+    "ramparts_near",
+]
+
+RAMPART_MAX = 2.0
+"""The most a rampart stands above its Vantage level's floor (inches): the height of a
+Traversable part (9: barricades and low walls, :func:`engine.geometry.kt21_sight.part_traits`)
+measured from the floor it stands on."""
+
+
+def ramparts_by_level(g: RampartGraph) -> dict[int, tuple[int, ...]]:
+    """The ramparts (part indices) of each Vantage level of ``g`` that has any (module
+    docstring); computed once per graph."""
+    memo = g.memo("ramparts", 8)
+    known: dict[int, tuple[int, ...]] | None = memo.get("by_level")
+    if known is not None:
+        return known
+    kz = g.kz
+    out: dict[int, tuple[int, ...]] = {}
+    for lvl in g.levels[1:]:
+        if lvl.height > CLIMB_MAX + 1e-6:
+            continue
+        features = {kz.parts[i].feature for i in lvl.parts}
+        found = tuple(
+            i
+            for i in lvl.blockers
+            if kz.parts[i].feature in features
+            and not kz.parts[i].stairs
+            and not kz.has_type(i, TerrainType.WALL)
+            and not kz.has_type(i, TerrainType.VANTAGE)
+            and kz.parts[i].height - lvl.height <= RAMPART_MAX + 1e-6
+            and float(lvl.footprint.distance(kz.parts[i].polygon)) <= STAIRS_TOUCH + _TOL
+        )
+        if found:
+            out[lvl.index] = found
+    memo["by_level"] = out
+    return out
+
+
+def rampart_traversable(g: RampartGraph, i: int) -> bool:
+    """Whether the rampart ``i`` is Traversable (7.4, 9: Light terrain, not Heavy)."""
+    traits = part_traits(g.kz, i)
+    return "Light" in traits and "Heavy" not in traits
+
+
+def ramparts_near(g: RampartGraph, level: int, p: XY, reach: float) -> bool:
+    """Whether a rampart of ``level`` lies within ``reach`` inches of ``p``."""
+    pt = Point(p)
+    return any(
+        float(g.kz.parts[i].polygon.distance(pt)) <= reach
+        for i in ramparts_by_level(g).get(level, ())
+    )
+
+
+def _grown(g: RampartGraph, level: int, parts: tuple[int, ...]) -> BaseGeometry:
+    """The level's footprint and the parts ``parts``, grown by the base radius (prepared,
+    kept on the graph)."""
+    memo = g.memo("rampart_grown", 256)
+    key = (level, parts)
+    geom: BaseGeometry | None = memo.get(key)
+    if geom is None:
+        polys = [g.levels[level].footprint, *(g.kz.parts[i].polygon for i in parts)]
+        geom = _bevel_buffer(shapely.union_all(polys), g.radius + _GRID + _TOL)
+        shapely.prepare(geom)
+        memo[key] = geom
+    return geom
+
+
+def rampart_link(g: RampartGraph, la: int, a: XY, lb: int, b: XY) -> _Link | None:
+    """The ``rampart`` link from ``a`` on level ``la`` to ``b`` on level ``lb`` (module
+    docstring), or ``None`` when the line is not one.
+
+    Args:
+        g: the graph. la, lb: level indices (one the floor, the other a Vantage level with
+            ramparts). a, b: the centre's start and end (inches).
+    """
+    if (la == 0) == (lb == 0) or a == b:
+        return None
+    level = lb if la == 0 else la
+    ramparts = ramparts_by_level(g).get(level)
+    if not ramparts:
+        return None
+    low, high = (a, b) if la == 0 else (b, a)
+    floor, lvl = g.levels[0], g.levels[level]
+    if not shapely.intersects_xy(floor.passage_tol, low[0], low[1]):
+        return None
+    if not shapely.intersects_xy(lvl.passage_tol, high[0], high[1]):
+        return None
+    line = LineString([low, high])
+    crossed = tuple(
+        i for i in ramparts if shapely.relate_pattern(line, g.kz.parts[i].polygon, "T********")
+    )
+    if not crossed:
+        return None
+    terrain = shapely.union_all([lvl.footprint, *(g.kz.parts[i].polygon for i in crossed)]).buffer(
+        _TOL, join_style="mitre"
+    )
+    reach = g.radius + CLIMB_RANGE + _TOL
+    if float(terrain.distance(Point(low))) > reach:
+        return None  # a climb starts (a drop lands) within 1" of the terrain
+    pieces = _pieces(low, high, terrain)
+    if not pieces or pieces[-1][1] < 1 - 1e-9:
+        return None
+    t_in = pieces[-1][0]
+    if t_in <= 1e-9:
+        return None  # the centre starts over the rampart
+    grown = _grown(g, level, crossed)
+    on_floor = _sub(low, high, 0.0, t_in)
+    if on_floor is not None:
+        rest = on_floor.difference(grown)
+        if not (rest.is_empty or rest.length <= 1e-6 or floor.passage_tol.covers(rest)):
+            return None
+    t_out = max(t1 for i in crossed for _, t1 in _pieces(low, high, g.kz.parts[i].polygon))
+    on_level = _sub(low, high, t_out, 1.0)
+    if on_level is not None:
+        if not lvl.footprint_tol.covers(on_level):
+            return None
+        rest = on_level.difference(g._grown_parts(list(crossed)))
+        if not (rest.is_empty or rest.length <= 1e-6 or lvl.passage_tol.covers(rest)):
+            return None
+    top = max(g.kz.parts[i].height for i in crossed)
+    h = math.dist(a, b)
+    if la == 0:
+        return _Link("rampart", h, climb=top, drop=top - lvl.height)
+    return _Link("rampart", h, climb=top - lvl.height, drop=top)
+
+
+def rampart_out(g: RampartNodes) -> dict[int, list[tuple[int, _Link]]]:
+    """The ``rampart`` links between ``g``'s own nodes, by start node (node indices): the
+    floor nodes within 1" (and the base's radius) of a level's ramparts, both ways with the
+    level's nodes in reach (:data:`JUMP_MAX` + 2 radii + 1", as the graph's other links
+    between levels). Computed once per graph, on the first query whose rules cross
+    ramparts."""
+    memo = g.memo("ramparts", 8)
+    known: dict[int, list[tuple[int, _Link]]] | None = memo.get("out")
+    if known is not None:
+        return known
+    out: dict[int, list[tuple[int, _Link]]] = {}
+    reach = g.radius + CLIMB_RANGE + _TOL
+    link_reach = JUMP_MAX + 2 * g.radius + CLIMB_RANGE
+    for level, parts in sorted(ramparts_by_level(g).items()):
+        near = shapely.union_all([g.kz.parts[i].polygon for i in parts])
+        floor_ids = [
+            int(u)
+            for u in g._near[level].tolist()
+            if g._lvl_list[u] == 0 and float(near.distance(Point(g._xy_list[u]))) <= reach
+        ]
+        mine = [int(v) for v in (g.node_level == level).nonzero()[0].tolist()]
+        for u in floor_ids:
+            pu = g._xy_list[u]
+            for v in mine:
+                pv = g._xy_list[v]
+                if math.dist(pu, pv) > link_reach:
+                    continue
+                up = rampart_link(g, 0, pu, level, pv)
+                if up is not None:
+                    out.setdefault(u, []).append((v, up))
+                down = rampart_link(g, level, pv, 0, pu)
+                if down is not None:
+                    out.setdefault(v, []).append((u, down))
+    memo["out"] = out
+    return out
