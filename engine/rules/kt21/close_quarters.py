@@ -39,7 +39,7 @@ reusing its shared pieces (:mod:`engine.rules.close_quarters`):
   Fight, so a guard attack may be one, and an incapacitation in it is one in combat (13, DC
   16.40).
 
-Not played (reported, ``docs/rulings/kt21_dc_r8.md``): the "point-blank overwatch" guard
+Not played (reported, ``docs/rulings/kt21_close_quarters.md``): the "point-blank overwatch" guard
 attack (its text is not sourced), Condensed Environment (a KT24 rule), Operate Hatch during
 a Dash, Fall Back or Charge (the digest names the Normal Move only); the Heavy-terrain
 proxies for "within x of Heavy terrain" rules are given (:func:`heavy_proxies`) but no KT21
