@@ -74,7 +74,14 @@ MAX_SPLIT_DICE = 8
 _WORD = {w: i for i, w in enumerate(KT21_WORDS)}
 _WORD_VERBS = frozenset(w.split(" ", 1)[0] for w in KT21_WORDS)
 _OPERATIVE = {v.removeprefix("Act "): i for i, v in enumerate(KT21_OPERATIVE_VERBS)}
-_VERBS = _WORD_VERBS | {"Act", "Split", *KT21_MOVE_VERBS, *KT21_ATTACK_VERBS, *KT21_NAMED_VERBS}
+_VERBS = _WORD_VERBS | {
+    "Act",
+    "Equipment",
+    "Split",
+    *KT21_MOVE_VERBS,
+    *KT21_ATTACK_VERBS,
+    *KT21_NAMED_VERBS,
+}
 _ON = re.compile(r"(?P<item>.+) on (?P<op>[a-z0-9]+-\d+)")
 
 Spec = tuple[str, tuple[str, ...], tuple[int, ...], bool]
@@ -159,11 +166,11 @@ def kt21_key(codec: Slots, state: GameState, a: Action) -> tuple[str, tuple[int,
         return None
     if v in _WORD_VERBS:
         word = _WORD.get(format_action(a))
-        if word is not None:
-            return "kt21_word", (word,)
-        if v == "Equipment" and (m := _ON.fullmatch(a.text)) is not None:
-            return "kt21_equipment_on", (codec.bucket(m["item"]), codec.op_slot(m["op"], a))
-        return None
+        return None if word is None else ("kt21_word", (word,))
+    if v == "Equipment":
+        if (m := _ON.fullmatch(a.text)) is None:
+            return None
+        return "kt21_equipment_on", (codec.bucket(m["item"]), codec.op_slot(m["op"], a))
     if v == "Act":
         verb = _OPERATIVE.get(a.text)
         if verb is None or not a.op or a.target or a.point is not None:
