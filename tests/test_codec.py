@@ -26,6 +26,7 @@ from engine.envs.codec import (
     CHANCE_SPACE_SIZE,
     FAMILIES,
     FIXED_WORDS,
+    KT24_ACTION_SPACE_SIZE,
     ActionCodec,
     CodecError,
     cell_of,
@@ -94,7 +95,8 @@ def test_every_listed_action_round_trips_with_an_exact_mask(
     those indices and ``legal_indices`` lists them sorted; a few masked indices raise
     :class:`CodecError` and leave the state (its hash and listed actions) unchanged. The
     engine lists the actions, so this is the codec's contract: it is exact on what the
-    engine lists."""
+    engine lists. Every KT24 index is below ``KT24_ACTION_SPACE_SIZE``: no KT24 action falls
+    in the KT21 families appended after ``allocate``, so each keeps its index."""
     rng = random.Random(game[3])
     states = _playout(*game)
     codec = ActionCodec.for_state(states[0])
@@ -104,7 +106,7 @@ def test_every_listed_action_round_trips_with_an_exact_mask(
         legal = list(state.legal_actions())
         indices = [codec.encode(state, a) for a in legal]
         assert len(set(indices)) == len(indices)
-        assert all(0 <= i < ACTION_SPACE_SIZE for i in indices)
+        assert all(0 <= i < KT24_ACTION_SPACE_SIZE for i in indices)
         assert [codec.decode(state, i) for i in indices] == legal
         mask = codec.mask(state)
         assert mask.shape == (ACTION_SPACE_SIZE,) and mask.dtype == np.bool_
@@ -185,9 +187,24 @@ def test_published_sizes_follow_the_factored_layout() -> None:
         + 46
     )
     assert len(ALLOCATION_WORDS) == 46
-    assert ACTION_SPACE_SIZE == expected == 183228
+    assert KT24_ACTION_SPACE_SIZE == expected == 183228
     assert math.comb(18, 6) - 1 + 36 == CHANCE_SPACE_SIZE
     assert [f.offset for f in FAMILIES][:3] == [0, 52, 52 + 3002]
+    kt24 = [f.name for f in FAMILIES if f.offset < KT24_ACTION_SPACE_SIZE]
+    assert kt24 == [
+        "fixed",
+        "reroll",
+        "operative",
+        "attack",
+        "retaliate",
+        "destination",
+        "deploy",
+        "named_target",
+        "named",
+        "named_point",
+        "allocate",
+    ]
+    assert ACTION_SPACE_SIZE > KT24_ACTION_SPACE_SIZE
 
 
 def test_cell_of_maps_points_to_a_30_by_22_grid() -> None:

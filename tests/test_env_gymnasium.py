@@ -178,3 +178,25 @@ def test_bad_options_are_named() -> None:
         KillTeamEnv(learner="C", teams=TEAMS)
     with pytest.raises(EnvError, match="unknown option 'kilzone'"):
         KillTeamEnv(teams=TEAMS, kilzone="open_ruins")
+
+
+def test_a_whole_kt21_battle_plays_with_random_legal_actions() -> None:
+    """``ruleset="kt21"`` (its default teams, Kasrkin and Legionaries, and its default
+    mission, Critical Operations 2022): the learner plays a whole battle choosing a random
+    index of ``action_masks()`` at every step, each one legal and accepted, until the battle
+    ends with the result reward (+1, -1 or 0) and an empty mask; the observations keep the
+    published shapes throughout."""
+    env = KillTeamEnv("random", ruleset="kt21")
+    obs, _ = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    done, reward, steps = False, 0.0, 0
+    while not done:
+        legal = np.flatnonzero(env.action_masks())
+        assert legal.size and all(o.shape == env.observation_space[k].shape for k, o in obs.items())
+        obs, reward, done, cut, _ = env.step(int(rng.choice(legal)))
+        assert not cut
+        steps += 1
+    assert env.battle.state.ctx.options.ruleset == "kt21"
+    winner = env.battle.state.node.result.winner
+    assert reward == (1.0 if winner == "A" else -1.0 if winner == "B" else 0.0)
+    assert steps > 50 and not env.action_masks().any()

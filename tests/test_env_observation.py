@@ -10,6 +10,7 @@ so every expected number comes from those figures, not from the encoder.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -457,3 +458,85 @@ def test_equipment_terrain_on_the_killzone_shows_in_the_terrain_layers() -> None
     np.testing.assert_array_equal(height[4:6, 18:22], np.full((2, 4), 1 / 6, dtype=np.float32))
     np.testing.assert_array_equal(_layer(obs, "tokens_opponent"), _only((5, 20)))
     assert not _layer(obs, "tokens_viewer").any()
+
+
+@functools.cache
+def _kt21_battle(seed: int) -> tuple[GameState, ...]:
+    """Every state of a random KT21 battle (Kasrkin v Legionaries, open ruins, Critical
+    Operations 2022): random agents, seeded dice."""
+    from engine.game.context import GameOptions
+
+    s = new_game(
+        load_killzone("open_ruins"),
+        load_builtin_team("kt21_kasrkin").default(),
+        load_builtin_team("kt21_legionaries").default(),
+        GameOptions(ruleset="kt21"),
+    )
+    agents = {"A": RandomAgent(seed), "B": RandomAgent(seed + 1)}
+    dice = SeededDice(seed)
+    states = [s]
+    while not s.is_terminal:
+        node = s.node
+        action = agents[node.player].act(s) if isinstance(node, Decision) else dice.roll(s)
+        s, _ = s.apply(action)
+        states.append(s)
+    return tuple(states)
+
+
+def test_a_kt21_battle_has_the_kt24_shapes_and_neutral_values_for_what_kt21_lacks() -> None:
+    """Every state of a KT21 battle, both views: the arrays have the KT24 shapes, finite;
+    what KT21 has no counterpart for keeps its neutral 0 (rules/KT21.md 1.4 "Delta KT24":
+    no kill op, crit op of the Approved Ops pack, primary op or KT24 tac op; no
+    counteraction); during the Firefight phase the board shows the mission's six objective
+    markers (15.1); the one-hot decision kind covers every KT21 decision."""
+    states = _kt21_battle(3)
+    enc = ObservationEncoder.for_state(states[0])
+    neutral = [
+        i
+        for i, n in enumerate(GLOBAL_FEATURES)
+        if n.startswith(("kill_grade_", "crit_op_", "tac_", "primary_"))
+        or n.startswith(("op_vp_viewer_kill", "op_vp_opponent_kill", "op_vp_viewer_primary"))
+        or n.startswith("op_vp_opponent_primary")
+    ]
+    kinds = [
+        i
+        for i, n in enumerate(GLOBAL_FEATURES)
+        if n.startswith("decision_") and n not in ("decision_viewer", "decision_opponent")
+    ]
+    counteracted = OPERATIVE_FEATURES.index("counteracted")
+    firefight = 0
+    for s in states[::3]:
+        for viewer in ("A", "B"):
+            obs = enc.encode(s, viewer)
+            for name, shape in enc.shapes.items():
+                assert obs[name].shape == shape and obs[name].dtype == np.float32, name
+                assert np.isfinite(obs[name]).all(), name
+            assert not obs["globals"][neutral].any()
+            assert not obs["operatives"][:, counteracted].any()
+            assert obs["globals"][kinds].sum() == (1 if isinstance(s.node, Decision) else 0)
+            if s.phase == "firefight":
+                assert _layer(obs, "objective").sum() == 6
+                firefight += 1
+    assert firefight > 20
+
+
+def test_a_kt21_overwatch_shows_as_the_interrupt_made_this_turning_point() -> None:
+    """3.5: an operative that performed an Overwatch (the effect ``overwatched`` until the
+    end of the turning point) has ``interrupted`` = 1 in its row, as a KT24 operative that
+    made its On Guard interrupt; the others 0."""
+    for s in _kt21_battle(3):
+        done = {e.op for e in s.effects if e.kind == "overwatched"}
+        if not done:
+            continue
+        obs = ObservationEncoder.for_state(s).encode(s, "A")
+        ops = obs["operatives"]
+        column = OPERATIVE_FEATURES.index("interrupted")
+        mine = [o.id for o in s.operatives if o.player == "A"]
+        theirs = [o.id for o in s.operatives if o.player == "B"]
+        rows = {op: k for k, op in enumerate(mine)} | {
+            op: MAX_OPERATIVES_PER_SIDE + k for k, op in enumerate(theirs)
+        }
+        for op, row in rows.items():
+            assert ops[row, column] == (1.0 if op in done else 0.0)
+        return
+    raise AssertionError("no Overwatch in the battles")

@@ -189,3 +189,28 @@ def test_unknown_options_are_named() -> None:
         raw_env(team=TEAMS)
     with pytest.raises(EnvError, match="reward must be one of result, vp"):
         raw_env(teams=TEAMS, reward="elo")
+
+
+def test_a_whole_kt21_battle_plays_with_random_legal_actions() -> None:
+    """``ruleset="kt21"`` plays to the end with both agents choosing a random index of
+    their action mask: every step is legal, the mask is the codec's legal indices, the
+    observations keep the published shapes, and the result rewards are zero-sum (+1/-1 or
+    0/0)."""
+    e = env(ruleset="kt21")
+    e.reset(seed=2)
+    rng = np.random.default_rng(2)
+    totals = {"A": 0.0, "B": 0.0}
+    steps = 0
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        totals[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        for name, shape in ObservationEncoder.shapes.items():
+            assert obs["observation"][name].shape == shape
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(rng.choice(legal)))
+        steps += 1
+    assert e.unwrapped.battle.state.is_terminal and steps > 50
+    assert totals["A"] == -totals["B"] and totals["A"] in (-1.0, 0.0, 1.0)

@@ -26,7 +26,19 @@ Factored layout. The flat index is ``offset[family] + mixed radix of the family'
   sub-slot (:data:`POINT_SUBSLOTS`): ``Act KAS-1 smoke grenade at 8,4``, ``Set up light
   barricade at 5,3 90``, ``Ploy clearance sweep at 4,5``.
 - ``allocate``: the blocks (:data:`ALLOCATION_WORDS`): ``Allocate saves crit>crit
-  normal>normal`` (last, so the families before it keep their indices).
+  normal>normal`` (after the others, so the families before it keep their indices).
+- then the Kill Team 2021 families (:mod:`engine.envs.codec_kt21`, ``rules/KT21.md``):
+  ``kt21_word`` (``Op scouting recon``, ``Save invulnerable``, ``Block normal and normal
+  with normal``...), ``kt21_operative`` (``Act LEG-3 overwatch``, ``Act KAS-1 recon``),
+  ``kt21_move`` (verb, cell, sub-slot: ``Normal Move KAS-1 to 8,4``, ``Charge``, ``Fall
+  Back`` and ``Dash`` listed complete at an action decision), ``kt21_attack``
+  (``Overwatch LEG-2 boltgun at KAS-3``), ``kt21_named`` (``Drop marker KAS-1 a-home at
+  3,4``), ``kt21_equipment_on`` (``Equipment adrenaline shot on kas-1``) and ``kt21_split``
+  (``Split 3,1``). Every KT24 action keeps the index it had before they were appended: all
+  are below :data:`KT24_ACTION_SPACE_SIZE` (183228). A KT21 action written like a KT24 one
+  (``Activate KAS-1 engage``, ``Shoot LEG-6 boltgun at KAS-7``, ``Strike crit``, ``Deploy
+  KAS-1 at 3,4``, ``Command re-roll 2``, ``Pick up KAS-1 a-home``) has the KT24 family's
+  index.
 
 The words and verbs of the families are published in :mod:`engine.envs.codec_words` (and
 re-exported here).
@@ -57,8 +69,9 @@ Every index an action gets depends only on the battle's context and the listed l
 actions of the state; a battle's codec never changes, and battles of the same teams, killzone
 and options have equal codecs (:meth:`ActionCodec.for_state`). An action the bounds cannot
 hold (a sub-slot overflow, a weapon slot past :data:`MAX_WEAPONS`...) raises
-:class:`CodecError` naming what overflowed: the property test (``tests/test_codec.py``) plays
-every built-in team and shows they never do.
+:class:`CodecError` naming what overflowed: the property tests (``tests/test_codec.py``,
+``tests/test_codec_kt21.py``) play every built-in team of both rulesets and show they never
+do.
 
 Chance nodes have their own enumeration (:data:`CHANCE_SPACE_SIZE`,
 :func:`chance_outcome_index`): the 36 ordered pairs of a roll-off first, then the multisets of
@@ -69,7 +82,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import itertools
 import math
 import re
 from collections.abc import Sequence
@@ -79,19 +91,34 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from engine.envs.codec_chance import (
+    CHANCE_SPACE_SIZE,
+    MAX_DICE,
+    CodecError,
+    chance_outcome,
+    chance_outcome_index,
+    chance_probabilities,
+    multiset_index,
+    multisets,
+)
+from engine.envs.codec_kt21 import kt21_family_specs, kt21_key
 from engine.envs.codec_words import (
     ALLOCATION_WORDS,
     ATTACK_VERBS,
     FIXED_WORDS,
+    KT21_ATTACK_VERBS,
+    KT21_MOVE_VERBS,
+    KT21_NAMED_VERBS,
+    KT21_OPERATIVE_VERBS,
+    KT21_WORDS,
     MAX_SAVES,
     NAMED_TARGET_VERBS,
     NAMED_VERBS,
     OPERATIVE_VERBS,
     POINT_VERBS,
 )
-from engine.errors import KillTeamError
 from engine.game.actions import MOVE_VERBS, Action, format_action, is_attack_header
-from engine.game.state import Chance, Decision, GameState
+from engine.game.state import Decision, GameState
 from engine.game.weapons import weapon_name, weapons_of
 from engine.game.work import Work
 
@@ -106,6 +133,7 @@ __all__ = [
     "FIXED_WORDS",
     "GRID_X",
     "GRID_Y",
+    "KT24_ACTION_SPACE_SIZE",
     "MAX_DICE",
     "MAX_OPERATIVES",
     "MAX_OPERATIVES_PER_SIDE",
@@ -127,16 +155,10 @@ __all__ = [
 ]
 
 
-CODEC_RULESETS: tuple[str, ...] = ("kt24",)
-"""The rulesets whose actions the codec encodes: KT24's. KT21's actions (Normal Move, Drop
-marker, Overwatch, its set-up and attack decisions) have no family yet, so the environments
-refuse a KT21 battle rather than fail at its first KT21 action (docs/KT21.md)."""
-
-
-class CodecError(KillTeamError, ValueError):
-    """An index or action the codec cannot map: out of range, not legal at this decision, not
-    a decision node, or past one of the published bounds (the message names the index or
-    action and what is wrong)."""
+CODEC_RULESETS: tuple[str, ...] = ("kt24", "kt21")
+"""The rulesets whose actions the codec encodes: KT24's (the families up to ``allocate``)
+and KT21's (those families and the ``kt21_*`` families appended after them,
+:mod:`engine.envs.codec_kt21`)."""
 
 
 # -- published bounds ----------------------------------------------------------------------
@@ -181,9 +203,6 @@ MAX_REROLL_DICE = 8
 """The most dice one ``Re-roll`` action names (an attack rolls at most 6 dice with the
 built-in teams)."""
 
-MAX_DICE = 12
-"""The most dice a chance node rolls in :func:`chance_outcome_index`'s enumeration."""
-
 NO_TARGET = MAX_OPERATIVES
 
 
@@ -204,26 +223,11 @@ class Family:
         return math.prod(self.radices)
 
 
-def _multisets(most: int) -> tuple[tuple[int, ...], ...]:
-    """Every multiset of 1 to ``most`` die faces, each in descending order (the notation's),
-    by size then in lexicographic order of the descending faces."""
-    return tuple(
-        combo
-        for n in range(1, most + 1)
-        for combo in itertools.combinations_with_replacement(range(6, 0, -1), n)
-    )
-
-
-@functools.cache
-def _multiset_index(most: int) -> dict[tuple[int, ...], int]:
-    return {m: i for i, m in enumerate(_multisets(most))}
-
-
 def _families() -> tuple[Family, ...]:
     n, w = MAX_OPERATIVES, MAX_WEAPONS
     specs = (
         ("fixed", ("word",), (len(FIXED_WORDS),), False),
-        ("reroll", ("faces",), (len(_multisets(MAX_REROLL_DICE)),), False),
+        ("reroll", ("faces",), (len(multisets(MAX_REROLL_DICE)),), False),
         ("operative", ("verb", "op"), (len(OPERATIVE_VERBS), n), False),
         ("attack", ("verb", "op", "weapon", "target"), (len(ATTACK_VERBS), n, w, n), False),
         ("retaliate", ("op", "weapon"), (n, w), False),
@@ -238,6 +242,7 @@ def _families() -> tuple[Family, ...]:
         ("named", ("verb", "name", "k"), (len(NAMED_VERBS), NAME_BUCKETS, NAME_SUBSLOTS), True),
         ("named_point", ("verb", "cell", "k"), (len(POINT_VERBS), CELLS, POINT_SUBSLOTS), True),
         ("allocate", ("blocks",), (len(ALLOCATION_WORDS),), False),
+        *kt21_family_specs(n, w, CELLS, NAME_BUCKETS, NAME_SUBSLOTS),
     )
     out, offset = [], 0
     for name, names, radices, sub in specs:
@@ -253,8 +258,9 @@ FAMILIES: tuple[Family, ...] = _families()
 ACTION_SPACE_SIZE: int = FAMILIES[-1].offset + FAMILIES[-1].size
 """The size of the flat action space: every index is in ``range(ACTION_SPACE_SIZE)``."""
 
-CHANCE_SPACE_SIZE: int = 36 + len(_multisets(MAX_DICE))
-"""The size of the chance outcome enumeration (:func:`chance_outcome_index`)."""
+KT24_ACTION_SPACE_SIZE: int = next(f.offset for f in FAMILIES if f.name.startswith("kt21_"))
+"""The end of the families up to ``allocate`` (183228): every action of a KT24 battle has an
+index below it, the same as before the KT21 families were appended after them."""
 
 _FAMILY = {f.name: i for i, f in enumerate(FAMILIES)}
 _FIXED = {w: i for i, w in enumerate(FIXED_WORDS)}
@@ -284,7 +290,6 @@ _AT = re.compile(
     r"(?P<head>.+) at (?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)(?:,(?P<z>-?\d+(?:\.\d+)?))?"
 )
 _MEMO = "envs.codec"
-_CHANCE_MEMO = "envs.chance"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -361,6 +366,7 @@ class ActionCodec:
     depth: float
     card_weapons: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
     _slot: dict[str, int] = attrs.field(eq=False, repr=False)
+    _lower: dict[str, int] = attrs.field(eq=False, repr=False)
 
     size: int = attrs.field(default=ACTION_SPACE_SIZE, init=False)
     """The size of the flat action space (:data:`ACTION_SPACE_SIZE`)."""
@@ -408,6 +414,7 @@ class ActionCodec:
             depth=float(ctx.killzone.depth),
             card_weapons=weapons,
             slot={op: i for i, op in enumerate(ids)},
+            lower={op.lower(): i for i, op in enumerate(ids)},
         )
 
     # -- the per-decision table ----------------------------------------------------------
@@ -441,8 +448,46 @@ class ActionCodec:
     def _cell(self, point: tuple[float, float, float]) -> int:
         return cell_of(point[0], point[1], self.width, self.depth)
 
+    # -- what the KT21 families need (engine.envs.codec_kt21.Slots) ----------------------
+
+    def op_slot(self, op: str, action: Action) -> int:
+        """The slot of the operative ``op`` (its id in any case: ``kas-1`` is ``KAS-1``).
+
+        Raises:
+            CodecError: ``op`` is not an operative of this battle (``action`` named).
+        """
+        slot = self._slot.get(op)
+        if slot is None:
+            slot = self._lower.get(op.lower())
+        if slot is None:
+            raise CodecError(
+                f"{format_action(action)!r}: {op!r} is not an operative of this battle"
+            )
+        return slot
+
+    def weapon_slot(self, state: GameState, action: Action, op: int, kind: str) -> int:
+        """The weapon slot of ``action.weapon`` among the ``kind`` (``"ranged"`` or
+        ``"melee"``) profiles of the operative in slot ``op`` (module docstring).
+
+        Raises:
+            CodecError: the operative has no such weapon, or its slot is past
+                :data:`MAX_WEAPONS`.
+        """
+        return self._weapon(state, action, op, kind)
+
+    def cell(self, point: tuple[float, float, float]) -> int:
+        """The grid cell of ``point`` (inches) on this battle's killzone (:func:`cell_of`)."""
+        return self._cell(point)
+
+    def bucket(self, text: str) -> int:
+        """The name bucket of ``text`` (:func:`name_bucket`)."""
+        return name_bucket(text)
+
     def _key(self, state: GameState, a: Action) -> tuple[int, tuple[int, ...]]:
         """The family and the fields (without the sub-slot) of the listed action ``a``."""
+        got = kt21_key(self, state, a)
+        if got is not None:
+            return _FAMILY[got[0]], got[1]
         v = a.verb
         if v in _FIXED_VERBS:
             word = _FIXED.get(format_action(a))
@@ -458,7 +503,7 @@ class ActionCodec:
                 )
             return _FAMILY["allocate"], (blocks,)
         if v == "Re-roll":
-            faces = _multiset_index(MAX_REROLL_DICE).get(tuple(sorted(a.values, reverse=True)))
+            faces = multiset_index(MAX_REROLL_DICE).get(tuple(sorted(a.values, reverse=True)))
             if faces is None:
                 raise CodecError(
                     f"{format_action(a)!r}: the codec encodes re-rolls of 1 to "
@@ -640,7 +685,7 @@ class ActionCodec:
         if name == "allocate":
             return f"Allocate saves {ALLOCATION_WORDS[f[0]]}"
         if name == "reroll":
-            return "Re-roll " + ",".join(map(str, _multisets(MAX_REROLL_DICE)[f[0]]))
+            return "Re-roll " + ",".join(map(str, multisets(MAX_REROLL_DICE)[f[0]]))
         if name == "operative":
             verb = OPERATIVE_VERBS[f[0]]
             return f"{verb} {op(f[1])}" + (" (header)" if verb in ("Shoot", *MOVE_VERBS) else "")
@@ -656,7 +701,22 @@ class ActionCodec:
             return f"{NAMED_TARGET_VERBS[f[0]]} name bucket {f[1]} on {op(f[2])} k {f[3]}"
         if name == "named":
             return f"{NAMED_VERBS[f[0]]} name bucket {f[1]} k {f[2]}"
-        return f"{POINT_VERBS[f[0]]} at {cell(f[1])} k {f[2]}"
+        if name == "named_point":
+            return f"{POINT_VERBS[f[0]]} at {cell(f[1])} k {f[2]}"
+        if name == "kt21_word":
+            return KT21_WORDS[f[0]]
+        if name == "kt21_operative":
+            verb, word = KT21_OPERATIVE_VERBS[f[0]].split(" ", 1)
+            return f"{verb} {op(f[1])} {word}"
+        if name == "kt21_move":
+            return f"{KT21_MOVE_VERBS[f[0]]} to {cell(f[1])} k {f[2]}"
+        if name == "kt21_attack":
+            return f"{KT21_ATTACK_VERBS[f[0]]} {op(f[1])} weapon slot {f[2]} target {op(f[3])}"
+        if name == "kt21_named":
+            return f"{KT21_NAMED_VERBS[f[0]]} name bucket {f[1]} k {f[2]}"
+        if name == "kt21_equipment_on":
+            return f"Equipment name bucket {f[0]} on {op(f[1])} k {f[2]}"
+        return "Split " + ",".join(map(str, f))
 
     # -- chance nodes --------------------------------------------------------------------
 
@@ -690,89 +750,3 @@ def _node(state: GameState) -> str:
     if isinstance(node, Decision):
         return f"{node.kind} of player {node.player}"
     return repr(node)
-
-
-# -- chance nodes --------------------------------------------------------------------------
-
-
-def _chance_table(state: GameState) -> dict[int, tuple[Action, int]]:
-    got = state._memo.get(_CHANCE_MEMO)
-    if got is not None:
-        return got  # type: ignore[no-any-return]
-    if not isinstance(state, GameState) or not isinstance(state.node, Chance):
-        node = state.node if isinstance(state, GameState) else state
-        raise CodecError(f"chance outcomes are encoded at a chance node; this node is {node!r}")
-    request = state.node.request
-    table: dict[int, tuple[Action, int]] = {}
-    for action, weight in state.chance_outcomes():
-        table[_outcome_index(request.ordered, action)] = (action, weight)
-    state._memo[_CHANCE_MEMO] = table
-    return table
-
-
-def _outcome_index(ordered: bool, action: Action) -> int:
-    values = action.values
-    if action.verb != "roll" or not values or any(not 1 <= d <= 6 for d in values):
-        raise CodecError(f"{format_action(action)!r} is not a roll of die faces")
-    if ordered and len(values) == 2:
-        return (values[0] - 1) * 6 + values[1] - 1
-    index = _multiset_index(MAX_DICE).get(tuple(sorted(values, reverse=True)))
-    if index is None or (ordered and len(values) > 2):
-        raise CodecError(
-            f"{format_action(action)!r}: the chance enumeration holds ordered pairs and "
-            f"multisets of 1 to {MAX_DICE} dice (MAX_DICE)"
-        )
-    return 36 + index
-
-
-def chance_outcome_index(state: GameState, action: Action) -> int:
-    """The index of the outcome ``action`` (``roll 6,4,1``) of the chance node ``state`` in
-    the fixed enumeration of ``range(CHANCE_SPACE_SIZE)``: an ordered roll-off pair ``(a,
-    b)`` (A's die first) is ``(a - 1) * 6 + b - 1``; a multiset of ``n`` faces is ``36 +`` its
-    position among the multisets of 1 to :data:`MAX_DICE` faces (by size, then by its faces
-    in descending order, lexicographically descending).
-
-    Raises:
-        CodecError: ``state`` is not at a chance node, or ``action`` is not one of its
-            outcomes.
-    """
-    table = _chance_table(state)
-    if not isinstance(action, Action):
-        raise CodecError(f"expected an Action, not {type(action).__name__}")
-    index = _outcome_index(state.node.request.ordered, action)  # type: ignore[union-attr]
-    if index not in table or table[index][0] != action:
-        raise CodecError(f"{format_action(action)!r} is not an outcome of this chance node")
-    return index
-
-
-def chance_outcome(state: GameState, index: int) -> Action:
-    """The outcome of the chance node ``state`` whose index is ``index``
-    (:func:`chance_outcome_index`).
-
-    Raises:
-        CodecError: ``index`` is not an integer, or not an outcome of this node, or ``state``
-            is not at a chance node.
-    """
-    if isinstance(index, bool) or not isinstance(index, int | np.integer):
-        raise CodecError(f"a chance index must be an integer, not {type(index).__name__}")
-    table = _chance_table(state)
-    got = table.get(int(index))
-    if got is None:
-        raise CodecError(
-            f"chance index {int(index)} is not an outcome of this chance node "
-            f"({len(table)} outcomes, indices 0 to {CHANCE_SPACE_SIZE - 1})"
-        )
-    return got[0]
-
-
-def chance_probabilities(state: GameState) -> list[tuple[int, float]]:
-    """``(index, probability)`` for every outcome of the chance node ``state``, by index:
-    each outcome's weight divided by ``6 ** dice`` (the weights sum to it, so the
-    probabilities sum to 1).
-
-    Raises:
-        CodecError: ``state`` is not at a chance node.
-    """
-    table = _chance_table(state)
-    total = 6**state.node.request.dice  # type: ignore[union-attr]
-    return [(i, table[i][1] / total) for i in sorted(table)]

@@ -12,6 +12,11 @@ __all__ = [
     "ALLOCATION_WORDS",
     "ATTACK_VERBS",
     "FIXED_WORDS",
+    "KT21_ATTACK_VERBS",
+    "KT21_MOVE_VERBS",
+    "KT21_NAMED_VERBS",
+    "KT21_OPERATIVE_VERBS",
+    "KT21_WORDS",
     "MAX_SAVES",
     "NAMED_TARGET_VERBS",
     "NAMED_VERBS",
@@ -104,3 +109,49 @@ ATTACK_VERBS = ("Shoot", "Fight", "Hatchway fight")
 NAMED_TARGET_VERBS = ("Ploy", "Use", "Act")
 NAMED_VERBS = ("Equipment", "Op", "Pick up", "Operate hatch")
 POINT_VERBS = ("Act", "Place marker", "Set up", "named text")
+
+# -- KT21 (rules/KT21.md): the vocabularies of the families appended after ``allocate`` ------
+
+KT21_WORDS: tuple[str, ...] = (
+    "Op defender a",
+    "Op defender b",
+    "Op order conceal",
+    "Op order engage",
+    "Op scouting fortify",
+    "Op scouting infiltrate",
+    "Op scouting recon",
+    "Op tac security",
+    "Op tac seek-and-destroy",
+    "Op tac infiltration",
+    "Op tac recon",
+    "Op tac unsourced",
+    "Save invulnerable",
+    "Save normal",
+    "Block crit and crit with crit",
+    "Block crit and normal with crit",
+    "Block normal and normal with crit",
+    "Block normal and normal with normal",
+)
+"""The ``kt21_word`` family's words, by notation (``rules/KT21.md``): the KT21 set-up
+choices (the roll-off winner's Attacker/Defender pick, an operative's deployment order and
+the scouting options, 1.2; the tac op archetype and an unsourced tac op, 1.2 step 5 and
+15.3), the defender's choice of save (invulnerable or normal, 10.3), the parries that
+discard two dice (the "parry discards two" rule of the Designer's Commentary, 11). Every
+word is one KT24 never lists (``Equipment done`` is KT24's too: it keeps the ``named``
+family)."""
+
+KT21_OPERATIVE_VERBS: tuple[str, ...] = ("Act overwatch", "Act recon")
+"""The ``kt21_operative`` family's verbs: a choice of an operative that is not in activation
+(``Act LEG-3 overwatch``: the Overwatch turn of the Firefight phase, 3.5; ``Act KAS-1
+recon``: the operative making the Recon scouting Dash, 1.2 step 9)."""
+
+KT21_MOVE_VERBS: tuple[str, ...] = ("Normal Move", "Dash", "Fall Back", "Charge")
+"""The ``kt21_move`` family's verbs: KT21's move actions, listed complete with their
+destination (``Normal Move KAS-1 to 8,4``, 6.1) at an action decision, not after a header."""
+
+KT21_ATTACK_VERBS: tuple[str, ...] = ("Overwatch",)
+"""The ``kt21_attack`` family's verbs: ``Overwatch LEG-2 boltgun at KAS-3`` (3.5)."""
+
+KT21_NAMED_VERBS: tuple[str, ...] = ("Drop marker",)
+"""The ``kt21_named`` family's verbs: ``Drop marker KAS-1 [marker] at x,y`` (the point is
+the carrier's own, so only the marker's name is a field; dropping is free, 6.2, 15.1)."""

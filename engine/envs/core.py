@@ -154,14 +154,13 @@ class EnvConfig:
         Raises:
             BattleError: a team, roster, killzone or mission choice that cannot be used (the
                 message names it), or a ruleset whose actions the action codec does not
-                encode (:data:`~engine.envs.codec.CODEC_RULESETS`: KT21's have no family yet).
+                encode (:data:`~engine.envs.codec.CODEC_RULESETS`).
         """
         ruleset = self.ruleset or RULESET
         if ruleset not in CODEC_RULESETS:
             raise BattleError(
                 f"ruleset {ruleset!r:.60}: the environments' action codec encodes the actions "
-                f"of {', '.join(CODEC_RULESETS)} only (KT21's actions have no codec family yet: "
-                "play it with killteam play/batch and the random or heuristic agents)"
+                f"of {', '.join(CODEC_RULESETS)} only"
             )
         return make_matchup(
             MatchupChoice(

@@ -31,6 +31,33 @@ hatchway state and equipment terrain) with vectorised shapely intersections of t
 with the cells they overlap (an ``STRtree`` of the cells), and copied; the per-state work
 is a loop over at most ``2 * MAX_OPERATIVES_PER_SIDE`` operatives, the markers and the tokens
 (``benchmarks/observation.py``: a median of about 0.2 ms per encode).
+
+Kill Team 2021 (``ruleset = "kt21"``, ``rules/KT21.md``) gives arrays of the same shapes and
+columns; each KT21 concept goes where a field of the same meaning exists, and a field KT21
+lacks holds its neutral value:
+
+- Operatives: ``save`` is the datacard's Save (Sv), the weapon slots' ``hit`` its BS/WS
+  (4.1); ``engage``/``conceal`` the order (5); ``injured`` fewer than half its starting
+  wounds (4.4); ``carrying`` / ``carrying_objective`` the markers it carries (15.1);
+  ``interrupted`` also flags an operative that performed an Overwatch this turning point
+  (its effect ``overwatched``, 3.5: KT21's one out-of-activation shot per turning point,
+  like KT24's On Guard interrupt). ``counteracted`` and ``on_guard`` are 0 (KT21 has no
+  counteraction; Guard only in Close Quarters, 13, when a rule sets it). The datacard's
+  Defence (DF), Invulnerable Save and Group Activation size have no column: they are fixed
+  by the datacard, and the shapes stay those of KT24.
+- Board: ``objective`` and the control layers hold the mission's six objective markers
+  (15.1); ``tokens_*`` the barricades (1.2 step 7); drop zones and terrain as for KT24.
+- Globals: turning points 1 to 4 use ``tp_1`` .. ``tp_4``; ``cp_*`` the CP pool (2, 14);
+  ``initiative_*`` who has the initiative (2.1); the decision one-hot covers KT21's
+  decision kinds (``overwatch`` is the Overwatch turn, ``activate`` an activation turn, a
+  Group Activation's later picks included, 3.2; ``roles``, ``scouting``, ``tac
+  archetype``, ``kt21_equipment``...); ``vp_*`` the VP total; ``op_vp_*_crit`` the
+  mission's VP and ``op_vp_*_tac`` the tac ops' (15.2), ``op_vp_*_kill`` and
+  ``op_vp_*_primary`` 0 (no kill op, no primary op), and the Battle Ready VP only in
+  ``vp_*``; ``equipment_*`` the entries of the player's equipment selection (1.2 step 6;
+  the opponent's as :func:`~engine.game.observation.observe` shows them). ``kill_grade_*``,
+  ``crit_op_*``, the KT24 ``tac_*`` one-hots and flags and ``primary_*`` are 0 (no Approved
+  Ops 2025 pack: KT21's three tac ops are secret mission facts no field holds, 1.2 step 5).
 """
 
 from __future__ import annotations
@@ -69,6 +96,7 @@ from engine.geometry import Killzone
 from engine.geometry.model import TerrainType
 from engine.missions.pack import CRIT_ORDER, PRIMARY_CHOICES, tac_ops
 from engine.missions.scoring import CRIT, KILL, PRIMARY, TAC
+from engine.rules.kt21.firefight import OVERWATCHED
 
 __all__ = [
     "BOARD_LAYERS",
@@ -149,7 +177,7 @@ _OPERATIVE_BASE = (
     "activated",  # expended, or its activation or counteraction is in progress
     "active",  # its activation or counteraction is in progress (AP left or actions done)
     "counteracted",  # it counteracted this turning point (1.6)
-    "interrupted",  # it made an On Guard interrupt this turning point (9.3)
+    "interrupted",  # it made an On Guard interrupt (9.3) or a KT21 Overwatch this turning point
     "on_guard",  # 9.3
     "ap",  # action points left
     "moved",  # it moved in the current activation (Heavy)
@@ -526,11 +554,14 @@ class ObservationEncoder:
         kz = s.ctx.killzone
         counts: dict[str, int] = {}
         tokens: dict[str, int] = {}
+        overwatched: set[str] = set()
         for e in s.effects:
             if e.op:
                 counts[e.op] = counts.get(e.op, 0) + 1
                 if e.kind == "token":
                     tokens[e.op] = tokens.get(e.op, 0) + 1
+                elif e.kind == OVERWATCHED:
+                    overwatched.add(e.op)
         carried = {m.carrier: 0 for m in s.markers if m.carrier}
         for m in s.markers:
             if m.carrier and m.name in self._objectives:
@@ -557,7 +588,7 @@ class ObservationEncoder:
             row[_OP["activated"]] = (not o.ready) or active
             row[_OP["active"]] = active
             row[_OP["counteracted"]] = o.counteracted
-            row[_OP["interrupted"]] = o.interrupted
+            row[_OP["interrupted"]] = o.interrupted or o.id in overwatched
             row[_OP["on_guard"]] = o.on_guard
             row[_OP["ap"]] = o.ap
             row[_OP["moved"]] = o.moved

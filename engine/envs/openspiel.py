@@ -11,7 +11,8 @@ loss and 0/0 for a draw (1.8).
 - Actions: the integers of :mod:`engine.envs.codec` (``num_distinct_actions`` =
   ``ACTION_SPACE_SIZE``); chance outcomes: its chance enumeration (``max_chance_outcomes`` =
   ``CHANCE_SPACE_SIZE``). Players 0 and 1 are A and B.
-- Parameters (:data:`PARAMETERS`): ``team_a``, ``team_b`` (built-in team ids), ``killzone``
+- Parameters (:data:`PARAMETERS`): ``team_a``, ``team_b`` (built-in team ids; ``""``: the
+  ruleset's default team for that player, :func:`engine.play.default_teams`), ``killzone``
   (a shipped layout), ``crit_op`` (``""``: rolled at a chance node), ``tac_op_a``,
   ``tac_op_b``, ``primary_op_a``, ``primary_op_b`` (``""``: the player selects in secret),
   ``ruleset`` (``"kt24"`` or ``"kt21"``) and ``mission`` (``""``: the ruleset's default).
@@ -28,8 +29,12 @@ loss and 0/0 for a draw (1.8).
   hidden selections are not in it; the state is Markov, so it is the player's view of the
   present, not a transcript of the past); ``observation_string`` is the same text and
   ``observation_tensor(player)`` the three arrays of :mod:`engine.envs.observation`
-  (``"operatives"`` 32x78, ``"board"`` 25x22x30, ``"globals"`` 210; 19206 float32 in that
+  (``"operatives"`` 32x78, ``"board"`` 25x22x30, ``"globals"`` 223; 19219 float32 in that
   order), from the player's view.
+- Kill Team 2021: ``ruleset=kt21`` plays it (its default teams ``kt21_kasrkin`` and
+  ``kt21_legionaries`` when ``team_a``/``team_b`` are left empty, its default mission
+  Critical Operations 2022); the action indices add the codec's ``kt21_*`` families, the
+  observation tensor keeps its shape (:mod:`engine.envs.observation`).
 - Serialisation: ``pyspiel.serialize_game_and_state`` / ``deserialize_game_and_state`` work
   (the game string carries the parameters; the state pickles its engine state). OpenSpiel
   deserialises every Python game's state with ``pickle.loads`` of the text: deserialise only
@@ -61,7 +66,7 @@ from engine.envs.observation import ObservationEncoder
 from engine.game.actions import format_action
 from engine.game.information import information_state
 from engine.game.state import Chance, Decision, GameState, Terminal
-from engine.play import DEFAULT_KILLZONE, DEFAULT_RULESET, DEFAULT_TEAMS
+from engine.play import DEFAULT_KILLZONE, DEFAULT_RULESET, default_teams
 
 __all__ = [
     "GAME_NAME",
@@ -82,8 +87,8 @@ MAX_GAME_LENGTH = 2000
 """Decisions after which a battle ends as a draw (module docstring)."""
 
 PARAMETERS: dict[str, str] = {
-    "team_a": DEFAULT_TEAMS[0],
-    "team_b": DEFAULT_TEAMS[1],
+    "team_a": "",
+    "team_b": "",
     "killzone": DEFAULT_KILLZONE,
     "crit_op": "",
     "tac_op_a": "",
@@ -99,7 +104,7 @@ _PLAYERS = ("A", "B")
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
-    long_name="Kill Team (KT24, Approved Ops 2025)",
+    long_name="Kill Team (KT24 Approved Ops 2025, or KT21 with ruleset=kt21)",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -131,8 +136,10 @@ def _config(params: dict[str, Any]) -> EnvConfig:
         value = str(params.get(key, PARAMETERS[key]))
         return value or None
 
+    defaults = default_teams(opt("ruleset") or DEFAULT_RULESET)
+    teams = (opt("team_a") or defaults[0], opt("team_b") or defaults[1])
     return EnvConfig(
-        teams=(str(params["team_a"]), str(params["team_b"])),
+        teams=teams,
         killzone=str(params["killzone"]),
         crit_op=opt("crit_op"),
         tac_ops=(opt("tac_op_a"), opt("tac_op_b")),
@@ -299,7 +306,7 @@ class KillTeamState(pyspiel.State):  # type: ignore[misc]
 
 class KillTeamObserver:
     """The observer of :class:`KillTeamGame` (OpenSpiel's python observer protocol):
-    ``tensor`` (19206 float32) with the named views ``dict`` (``"operatives"``, ``"board"``,
+    ``tensor`` (19219 float32) with the named views ``dict`` (``"operatives"``, ``"board"``,
     ``"globals"``), filled by ``set_from(state, player)``; ``string_from`` gives the
     information state string."""
 
