@@ -24,7 +24,15 @@ from engine.explain.ruling import Drawing, QueryError, Ruling, Step
 from engine.game.state import GameState, OperativeState
 from engine.game.work import Work
 
-__all__ = ["AttackQuery", "AttackRules", "Outcome", "explain_attack", "parse_attack", "shot_answer"]
+__all__ = [
+    "AttackQuery",
+    "AttackRules",
+    "Outcome",
+    "explain_attack",
+    "parse_attack",
+    "shot_answer",
+    "shot_summary",
+]
 
 
 @attrs.frozen(slots=True)
@@ -114,6 +122,18 @@ def shot_answer(q: AttackQuery, mean: float, kill: float) -> str:
     return (
         f"{q.attacker.id} shooting {q.target.id} with {q.weapon}: expected damage {mean:.2f}, "
         f"P(incapacitated) {kill:.1%}"
+    )
+
+
+def shot_summary(q: AttackQuery, mean: float, kill: float, how: str, section: str) -> Step:
+    """The ``distribution`` step of a shot: the expected damage and the chance the target is
+    incapacitated, ``how`` the defender's choices the dice core makes (in brackets) and
+    ``section`` the ruleset's rule section of the shot."""
+    return Step(
+        "distribution",
+        f"{mean:.3f} damage",
+        f"expected damage {mean:.3f}, P({q.target.id} incapacitated) = {kill:.4f} ({how})",
+        section,
     )
 
 

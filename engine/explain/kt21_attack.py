@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.dice.kt21 import Kt21Attack, Kt21Defender, Kt21Fighter, kt21_fight, kt21_shoot
 from engine.dice.kt21 import not_modelled as dice_not_modelled
-from engine.explain.attack import AttackQuery, AttackRules, Outcome, shot_answer
+from engine.explain.attack import AttackQuery, AttackRules, Outcome, shot_answer, shot_summary
 from engine.explain.common import find_query_weapon, inches, op_box
 from engine.explain.ruling import Drawing, Step
 from engine.game.state import OperativeState
@@ -136,16 +136,11 @@ def _shoot(q: AttackQuery, steps: list[Step], data: dict[str, Any]) -> Outcome:
     result = kt21_shoot(attack, defender)
     mean = result.expected_damage
     kill = result.kill_probability
-    steps.append(
-        Step(
-            "distribution",
-            f"{float(mean):.3f} damage",
-            f"expected damage {float(mean):.3f}, P({t.id} incapacitated) = {float(kill):.4f} "
-            "(the defender choosing its Save or Invulnerable Save and retaining its cover save "
-            "as best it can, then allocating its saves optimally)",
-            _sec("10.1"),
-        )
+    how = (
+        "the defender choosing its Save or Invulnerable Save and retaining its cover save as "
+        "best it can, then allocating its saves optimally"
     )
+    steps.append(shot_summary(q, float(mean), float(kill), how, _sec("10.1")))
     for rule in dice_not_modelled(attack.rules, melee=False):
         steps.append(Step("not in the distribution", rule.split(":")[0], rule, _sec("12")))
     gap = w.distance(w.place(o), w.place(t))

@@ -43,7 +43,7 @@ from engine.explain.after_dice import (
     sequence_state,
     shot_distribution,
 )
-from engine.explain.attack import AttackQuery, AttackRules, Outcome, shot_answer
+from engine.explain.attack import AttackQuery, AttackRules, Outcome, shot_answer, shot_summary
 from engine.explain.common import find_query_weapon, op_box
 from engine.explain.hooks import trace_would
 from engine.explain.ruling import Drawing, QueryError, Step
@@ -317,15 +317,8 @@ def _shoot(q: AttackQuery, steps: list[Step], data: dict[str, Any]) -> Outcome:
     steps += _unmodelled(w, o, t, prof, cover, improved, included=state is not None)
     exp = dist.mean()
     kill = dist.at_least(max(1, t.wounds))
-    steps.append(
-        Step(
-            "distribution",
-            f"{float(exp):.3f} damage",
-            f"expected damage {float(exp):.3f}, P({t.id} incapacitated) = {float(kill):.4f} "
-            f"(the defender retaining its cover saves as best it can)",
-            "5.1",
-        )
-    )
+    how = "the defender retaining its cover saves as best it can"
+    steps.append(shot_summary(q, float(exp), float(kill), how, "5.1"))
     data.update(
         {
             "profile": _profile_text(prof),
