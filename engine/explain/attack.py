@@ -28,6 +28,7 @@ __all__ = [
     "AttackQuery",
     "AttackRules",
     "Outcome",
+    "Resolve",
     "explain_attack",
     "parse_attack",
     "shot_answer",

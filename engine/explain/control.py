@@ -29,7 +29,7 @@ from engine.game.work import Work
 from engine.geometry import sight
 from engine.geometry.model import OBJECTIVE_DIAMETER_MM, Placement
 
-__all__ = ["KT24_CONTROL", "ControlRules", "explain_control"]
+__all__ = ["KT24_CONTROL", "SECTION_KEYS", "ControlRules", "explain_control"]
 
 SECTION_KEYS = ("carried", "contests", "contested", "totals", "controller")
 """The steps whose rule section a :class:`ControlRules` gives."""
