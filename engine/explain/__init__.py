@@ -10,7 +10,9 @@ TARGET``, ``event N``. ``killteam explain SCENARIO.toml [--step N] QUERY`` print
 :class:`Ruling` (rich tables, ``--json``, ``--picture``).
 
 The queries of a battle are answered by the code paths of its ruleset
-(:mod:`engine.explain.editions`: KT24's, or KT21's with ``rules/KT21.md`` sections).
+(:mod:`engine.explain.editions`: KT24's, or KT21's with ``rules/KT21.md`` sections); one
+``control`` and one ``attack`` explanation serve both, given the edition's differences by
+that table.
 
 Layer: between :mod:`engine.agents` and :mod:`engine.rulesets` (``pyproject.toml``'s
 import contract); it reads :mod:`engine.game`, :mod:`engine.geometry` and :mod:`engine.dice`
@@ -21,6 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.explain.attack import explain_attack
+from engine.explain.control import explain_control
 from engine.explain.editions import EDITIONS, queries_of
 from engine.explain.query import KINDS, Query, parse_query
 from engine.explain.ruling import SCHEMA, SOURCES, Drawing, QueryError, Ruling, Step
@@ -69,5 +73,5 @@ def explain(
     if q.kind == "can":
         return table.can(state, w, q.words, q.text)
     if q.kind == "control":
-        return table.control(w, q.words, q.text)
-    return table.attack(w, q.words, q.text, state)
+        return explain_control(w, q.words, q.text, table.control)
+    return explain_attack(w, q.words, q.text, state, table.attack)

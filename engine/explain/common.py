@@ -11,7 +11,7 @@ from engine.game.state import OperativeState
 from engine.game.weapons import find_weapon
 from engine.game.work import Work
 
-__all__ = ["find_op", "find_query_weapon", "inches", "op_box"]
+__all__ = ["find_op", "find_query_weapon", "find_shot", "inches", "op_box"]
 
 
 def find_op(w: Work, word: str, what: str = "operative") -> OperativeState:
@@ -50,6 +50,26 @@ def find_query_weapon(
             continue
         return found, kind, prof
     raise QueryError(f"weapon {name!r}: " + "; ".join(errors))
+
+
+def find_shot(
+    w: Work, words: tuple[str, ...]
+) -> tuple[OperativeState, OperativeState, str | None, Any]:
+    """``(shooter, target, weapon name or None, its profile or None)`` of the words after
+    ``target``: ``SHOOTER TARGET [WEAPON]`` (WEAPON a ranged weapon of the shooter, its
+    name's words or a unique prefix), the same reading under every ruleset.
+
+    Raises:
+        QueryError: an unknown or absent operative, a target that is not an enemy of the
+            shooter, an unknown or ambiguous weapon (names the bad word)."""
+    o = find_op(w, words[0], "shooter")
+    t = find_op(w, words[1], "target")
+    if w.ctx.owner[o.id] == w.ctx.owner[t.id]:
+        raise QueryError(f"target {t.id} is not an enemy of {o.id}")
+    if len(words) <= 2:
+        return o, t, None, None
+    weapon, _, prof = find_query_weapon(w, o, " ".join(words[2:]), ("ranged",))
+    return o, t, weapon, prof
 
 
 def inches(value: float) -> str:

@@ -1,5 +1,7 @@
-"""``attack ATTACKER WEAPON TARGET [with DEFWEAPON]`` under KT21: the exact distribution of a
-shooting attack or a fight, from the KT21 dice core (:mod:`engine.dice.kt21`:
+"""What ``attack ATTACKER WEAPON TARGET [with DEFWEAPON]`` reads under KT21
+(:data:`KT21_ATTACK`, given to the one attack explanation
+:func:`engine.explain.attack.explain_attack` by :mod:`engine.explain.editions`): the exact
+distribution of a shooting attack or a fight, from the KT21 dice core (:mod:`engine.dice.kt21`:
 :func:`~engine.dice.kt21.kt21_shoot` with the defender's best use of its Save, invulnerable
 save and cover save; :func:`~engine.dice.kt21.kt21_fight` with both fighters resolving
 optimally), on the values the KT21 sequences read (``rules/KT21.md`` 4.4, 10, 11, 12):
@@ -25,9 +27,10 @@ from typing import Any
 
 from engine.dice.kt21 import Kt21Attack, Kt21Defender, Kt21Fighter, kt21_fight, kt21_shoot
 from engine.dice.kt21 import not_modelled as dice_not_modelled
-from engine.explain.common import find_op, find_query_weapon, inches, op_box
-from engine.explain.ruling import Drawing, QueryError, Ruling, Step
-from engine.game.state import GameState, OperativeState
+from engine.explain.attack import AttackQuery, AttackRules, Outcome, shot_answer, shot_summary
+from engine.explain.common import find_query_weapon, inches, op_box
+from engine.explain.ruling import Drawing, Step
+from engine.game.state import OperativeState
 from engine.game.weapons import weapons_of
 from engine.game.work import Work
 from engine.rules.kt21.attack_dice import hit_threshold, weapon_rules21
@@ -35,7 +38,7 @@ from engine.rules.kt21.attack_sight import hidden_from_above, sight21
 from engine.rules.kt21.fight import combat_support
 from engine.teams.model import WeaponProfile
 
-__all__ = ["cover_for_save", "explain_attack21"]
+__all__ = ["KT21_ATTACK", "cover_for_save"]
 
 _COVER_DISTANCE = 2.0
 
@@ -68,26 +71,6 @@ def cover_for_save(w: Work, o: OperativeState, t: OperativeState, prof: WeaponPr
     return "in Cover from the shooter's cover lines"
 
 
-def _parse(w: Work, words: tuple[str, ...]) -> tuple[OperativeState, OperativeState, str, str]:
-    """The attacker, target, weapon words and DEFWEAPON words of the query."""
-    o = find_op(w, words[0], "attacker")
-    rest = list(words[1:])
-    defweapon = ""
-    lowered = [x.lower() for x in rest]
-    if "with" in lowered[2:]:
-        k = lowered.index("with", 2)
-        defweapon = " ".join(rest[k + 1 :])
-        if not defweapon:
-            raise QueryError("'with' needs the defender's melee weapon after it")
-        rest = rest[:k]
-    if len(rest) >= 3 and rest[-2].lower() == "at":
-        rest.pop(-2)
-    t = find_op(w, rest[-1], "target")
-    if w.ctx.owner[o.id] == w.ctx.owner[t.id]:
-        raise QueryError(f"target {t.id} is not an enemy of {o.id}")
-    return o, t, " ".join(rest[:-1]), defweapon
-
-
 def _attack(w: Work, o: OperativeState, name: str, prof: WeaponProfile) -> Kt21Attack:
     rules = weapon_rules21(w, o, name, prof)
     hit = hit_threshold(w, o, prof, injured=w.injury_penalties(o))
@@ -105,46 +88,23 @@ def _weapon_step(o: OperativeState, name: str, a: Kt21Attack, kind: str, injured
     return Step("weapon", name, detail, _sec("4.1, 4.4, 12"), "weapon rule")
 
 
-def explain_attack21(
-    w: Work, words: tuple[str, ...], text: str, state: GameState | None = None
-) -> Ruling:
-    """The ruling of ``attack ATTACKER WEAPON TARGET [with DEFWEAPON]`` in a KT21 battle
-    (module docstring); ``state`` is unused (the KT21 dice core has no after-dice rules).
-
-    Raises:
-        QueryError: an unknown or absent operative or weapon, a target not an enemy, a
-            retaliating weapon for a shot."""
-    del state
-    o, t, weapon_words, defweapon = _parse(w, words)
-    name, kind, prof = find_query_weapon(w, o, weapon_words)
-    attack = _attack(w, o, name, prof)
-    steps = [_weapon_step(o, name, attack, kind, w.injury_penalties(o))]
-    data: dict[str, Any] = {"attacker": o.id, "weapon": name, "kind": kind, "target": t.id}
+def _prelude(q: AttackQuery, data: dict[str, Any]) -> list[Step]:
+    """The weapon's step (its KT21 profile with its changes) and its profile in ``data``."""
+    w, o = q.w, q.attacker
+    attack = _attack(w, o, q.weapon, q.profile)
     data["profile"] = {
         "attacks": attack.attacks,
         "hit": attack.hit,
         "damage": [attack.normal_damage, attack.critical_damage],
         "rules": attack.rules.format(),
     }
-    drawing = Drawing(operatives=(op_box(w, o), op_box(w, t)))
-    if kind == "ranged":
-        if defweapon:
-            raise QueryError(f"'with {defweapon}' names a retaliating weapon: {name} is ranged")
-        return _shoot(w, o, t, prof, attack, steps, data, text, drawing)
-    return _fight(w, o, t, attack, defweapon, steps, data, text, drawing)
+    return [_weapon_step(o, q.weapon, attack, q.kind, w.injury_penalties(o))]
 
 
-def _shoot(
-    w: Work,
-    o: OperativeState,
-    t: OperativeState,
-    prof: WeaponProfile,
-    attack: Kt21Attack,
-    steps: list[Step],
-    data: dict[str, Any],
-    text: str,
-    drawing: Drawing,
-) -> Ruling:
+def _shoot(q: AttackQuery, steps: list[Step], data: dict[str, Any]) -> Outcome:
+    """The shot's steps and distribution (module docstring)."""
+    w, o, t, prof = q.w, q.attacker, q.target, q.profile
+    attack = _attack(w, o, q.weapon, prof)
     card = w.ctx.datacards[t.id]
     save = max(2, card.save + w.stat_change(t.id, "save"))
     cover = cover_for_save(w, o, t, prof)
@@ -176,16 +136,11 @@ def _shoot(
     result = kt21_shoot(attack, defender)
     mean = result.expected_damage
     kill = result.kill_probability
-    steps.append(
-        Step(
-            "distribution",
-            f"{float(mean):.3f} damage",
-            f"expected damage {float(mean):.3f}, P({t.id} incapacitated) = {float(kill):.4f} "
-            "(the defender choosing its Save or Invulnerable Save and retaining its cover save "
-            "as best it can, then allocating its saves optimally)",
-            _sec("10.1"),
-        )
+    how = (
+        "the defender choosing its Save or Invulnerable Save and retaining its cover save as "
+        "best it can, then allocating its saves optimally"
     )
+    steps.append(shot_summary(q, float(mean), float(kill), how, _sec("10.1")))
     for rule in dice_not_modelled(attack.rules, melee=False):
         steps.append(Step("not in the distribution", rule.split(":")[0], rule, _sec("12")))
     gap = w.distance(w.place(o), w.place(t))
@@ -203,36 +158,25 @@ def _shoot(
             "not_modelled": list(dice_not_modelled(attack.rules, melee=False)),
         }
     )
-    answer = (
-        f"{o.id} shooting {t.id} with {data['weapon']}: expected damage {float(mean):.2f}, "
-        f"P(incapacitated) {float(kill):.1%}"
-    )
     po, pt = w.place(o), w.place(t)
-    return Ruling(
-        query=text,
-        kind="attack",
-        answer=answer,
-        verdict=float(mean),
-        steps=tuple(steps),
-        data=data,
-        drawing=Drawing(
-            operatives=drawing.operatives,
+    return Outcome(
+        shot_answer(q, float(mean), float(kill)),
+        float(mean),
+        Drawing(
+            operatives=(op_box(w, o), op_box(w, t)),
             distances=((po.x, po.y, pt.x, pt.y, inches(gap)),),
         ),
     )
 
 
-def _fight(
-    w: Work,
-    o: OperativeState,
-    t: OperativeState,
-    attack: Kt21Attack,
-    defweapon: str,
-    steps: list[Step],
-    data: dict[str, Any],
-    text: str,
-    drawing: Drawing,
-) -> Ruling:
+def _fight(q: AttackQuery, steps: list[Step], data: dict[str, Any]) -> Outcome:
+    """The fight's steps and distribution (module docstring), the defender retaliating with
+    ``q.defweapon`` when named, else its first melee weapon.
+
+    Raises:
+        QueryError: the defender has no such melee weapon."""
+    w, o, t, defweapon = q.w, q.attacker, q.target, q.defweapon
+    attack = _attack(w, o, q.weapon, q.profile)
     if defweapon:
         dname, _, dprof = find_query_weapon(w, t, defweapon, ("melee",))
     else:
@@ -299,15 +243,12 @@ def _fight(
         }
     )
     answer = (
-        f"{o.id} fighting {t.id} with {data['weapon']}: expected damage {float(mean):.2f}, "
+        f"{o.id} fighting {t.id} with {q.weapon}: expected damage {float(mean):.2f}, "
         f"P(incapacitated) {float(kill):.1%}"
     )
-    return Ruling(
-        query=text,
-        kind="attack",
-        answer=answer,
-        verdict=float(mean),
-        steps=tuple(steps),
-        data=data,
-        drawing=drawing,
-    )
+    return Outcome(answer, float(mean), Drawing(operatives=(op_box(w, o), op_box(w, t))))
+
+
+KT21_ATTACK = AttackRules(prelude=_prelude, shoot=_shoot, fight=_fight)
+"""KT21's ``attack`` explanation (module docstring), for
+:func:`engine.explain.attack.explain_attack`."""

@@ -17,8 +17,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine.explain.common import find_op, find_query_weapon, inches, op_box
-from engine.explain.ruling import Drawing, QueryError, Ruling, Step
+from engine.explain.common import find_shot, inches, op_box
+from engine.explain.ruling import Drawing, Ruling, Step
 from engine.game.work import Work
 from engine.geometry import kt21_sight as geo
 from engine.geometry.distances import distance
@@ -63,15 +63,9 @@ def explain_target21(w: Work, words: tuple[str, ...], text: str) -> Ruling:
     Raises:
         QueryError: an unknown or absent operative, an unknown weapon, a target that is not
             an enemy of the shooter."""
-    o = find_op(w, words[0], "shooter")
-    t = find_op(w, words[1], "target")
-    if w.ctx.owner[o.id] == w.ctx.owner[t.id]:
-        raise QueryError(f"target {t.id} is not an enemy of {o.id}")
-    weapon: str | None = None
-    prof: Any = None
+    o, t, weapon, prof = find_shot(w, words)
     rng: float | None = None
-    if len(words) > 2:
-        weapon, _, prof = find_query_weapon(w, o, " ".join(words[2:]), ("ranged",))
+    if weapon is not None:
         rules = weapon_rules21(w, o, weapon, prof)
         value = rules.value("Rng") if rules.has("Rng") else None
         rng = None if value is None else float(value)

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dice.rules import Range
-from engine.explain.common import find_op, find_query_weapon, inches, op_box
+from engine.explain.common import find_shot, inches, op_box
 from engine.explain.hooks import Change, hook_names, trace_would
-from engine.explain.ruling import Drawing, QueryError, Ruling, Step
+from engine.explain.ruling import Drawing, Ruling, Step
 from engine.game.shoot_targets import (
     engaged_reason,
     own_target_reason,
@@ -56,13 +56,7 @@ def explain_target(w: Work, words: tuple[str, ...], text: str) -> Ruling:
     Raises:
         QueryError: an unknown or absent operative, an unknown weapon, a target that is
             not an enemy of the shooter."""
-    o = find_op(w, words[0], "shooter")
-    t = find_op(w, words[1], "target")
-    if w.ctx.owner[o.id] == w.ctx.owner[t.id]:
-        raise QueryError(f"target {t.id} is not an enemy of {o.id}")
-    weapon = prof = None
-    if len(words) > 2:
-        weapon, _, prof = find_query_weapon(w, o, " ".join(words[2:]), ("ranged",))
+    o, t, weapon, prof = find_shot(w, words)
     kz = w.kz
     po, pt = w.place(o), w.place(t)
     steps: list[Step] = []
