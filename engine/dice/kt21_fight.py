@@ -28,12 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 import attrs
 
 from engine.dice.fight import (
-    MAX_FIGHT_STATES,
     FighterOutcome,
+    FightResult,
     Resolver,
     cached_resolver,
     check_wounds,
@@ -56,13 +57,14 @@ class Kt21Resolver(Resolver):
 
     Args:
         nd_a, cd_a / nd_b, cd_b: damage of attacker / defender.
-        brutal_a, brutal_b: the weapon is Brutal (the opponent parries only with crits).
         stun_a, stun_b: the weapon has Stun. parry_two_a, parry_two_b: a parry discards two.
-        policy_a, policy_b: one of :data:`engine.dice.fight.POLICIES`.
-        max_states: memo bound (:data:`engine.dice.fight.MAX_FIGHT_STATES`).
+        common: ``brutal_a``, ``brutal_b`` (the opponent parries only with crits),
+            ``policy_a``, ``policy_b`` (:data:`engine.dice.fight.POLICIES`), ``max_states``
+            (:data:`engine.dice.fight.MAX_FIGHT_STATES`), as :class:`Resolver`.
 
     Raises:
         ProfileError: an unknown policy.
+        TypeError: an argument :class:`Resolver` does not take.
     """
 
     def __init__(
@@ -72,31 +74,23 @@ class Kt21Resolver(Resolver):
         nd_b: int,
         cd_b: int,
         *,
-        brutal_a: bool = False,
-        brutal_b: bool = False,
         stun_a: bool = False,
         stun_b: bool = False,
         parry_two_a: bool = False,
         parry_two_b: bool = False,
-        policy_a: str = "optimal",
-        policy_b: str = "optimal",
-        max_states: int | None = MAX_FIGHT_STATES,
+        **common: Any,
     ) -> None:
         super().__init__(
             nd_a,
             cd_a,
             nd_b,
             cd_b,
-            brutal_a=brutal_a,
-            brutal_b=brutal_b,
             shock_a=stun_a,
             shock_b=stun_b,
-            policy_a=policy_a,
-            policy_b=policy_b,
-            max_states=max_states,
             shock_discards_crit=False,
             block_two_a=parry_two_a,
             block_two_b=parry_two_b,
+            **common,
         )
 
 
@@ -194,24 +188,16 @@ class Kt21Matchup:
 
 
 @attrs.frozen(slots=True)
-class Kt21FightResult:
-    """Exact outcome of a KT21 fight.
+class Kt21FightResult(FightResult):
+    """Exact outcome of a KT21 fight: a :class:`engine.dice.fight.FightResult` (each
+    fighter's ``stunned_probability``: the opponent's Stun cost it 1 APL) and the rules
+    these odds do not apply.
 
     Attributes:
-        attacker, defender: each fighter's :class:`engine.dice.fight.FighterOutcome`
-            (``stunned_probability``: the opponent's Stun cost it 1 APL).
-        joint: pmf of ``(damage taken by attacker, damage taken by defender)``.
-        expected_objective: the attacker's expected objective (``engine.dice.fight``).
-        policies: ``(attacker policy, defender policy)``.
         not_modelled: the rules of ``(attacker's, defender's)`` weapons these odds do not
             apply (:func:`engine.dice.kt21_shoot.not_modelled`).
     """
 
-    attacker: FighterOutcome
-    defender: FighterOutcome
-    joint: Pmf[tuple[int, int]]
-    expected_objective: Fraction
-    policies: tuple[str, str]
     not_modelled: tuple[tuple[str, ...], tuple[str, ...]]
 
 
