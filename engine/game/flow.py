@@ -7,7 +7,10 @@ Approved Ops 2025 cards, Ready, Gambit; Firefight phase: alternating activations
 
 Procedures in progress are frames on the state's stack (DESIGN.md principle 3); every frame
 class implements :class:`engine.game.work.Frame` (``run``, ``options``, ``act``,
-``rolled``). :func:`advance` runs frames until one sets a node.
+``rolled``). :func:`advance` runs frames until one sets a node. The turning point is the
+skeleton both editions share (:mod:`engine.game.frame_skeleton`) with the KT24 steps
+(:data:`KT24_TURNING_POINT`); deployment's turns, listing and placement are
+:mod:`engine.game.deployment`'s, shared with KT21 too.
 """
 
 from __future__ import annotations
