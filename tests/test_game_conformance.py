@@ -2,20 +2,16 @@
 
 At least 200 seeded games between random agents, rotating over the ordered pairs of built-in
 teams and, every ``len(_PAIRS)`` games, the two killzone layouts (so every ordered pair plays
-on both), checking at every node:
+on both), checking at every node the invariants of every ruleset
+(``tests/conformance_support.py``, the helper the KT21 conformance tests use too: legal
+actions listed in canonical order, notation round trips, chance weights, deterministic
+inputs, a rejected input changes nothing, resources never negative...) and:
 
-- a decision lists at least one legal action; the list is in canonical order with no
-  duplicates, and every listed action's notation parses back to the same action;
-- a chance node's outcome weights sum to 6^dice;
-- applying the chosen input twice gives the same state (hash) and events;
-- an illegal input raises and leaves the state unchanged;
-- the chosen action is found legal by membership (``action in state.legal_actions()``);
-- no operative's wounds or action points and no player's command or victory points are ever
-  negative, and wounds never exceed the datacard's (the rules only ever lose what is there);
 - every Shoot, Fight and retaliation names a weapon of the operative's own loadout (1.2);
 
-and per game: the battle ends after turning point 4 with a result consistent with the VP, and
-its record replays to the same final hash.
+and per game: the battle ends after turning point 4 with a result consistent with the VP,
+within the Approved Ops 2025 VP caps, and its record names KT24 and replays to the same
+final hash.
 """
 
 from __future__ import annotations
@@ -26,20 +22,27 @@ import itertools
 import pytest
 
 from engine.agents import RandomAgent
-from engine.game import GameOptions, IllegalActionError, parse_action
-from engine.game.actions import Action, format_action
+from engine.game import GameOptions
+from engine.game.actions import Action
 from engine.game.drivers import SeededDice
 from engine.game.events import Event
-from engine.game.flow import _sort_key
-from engine.game.record import GameRecorder, make_header, replay
+from engine.game.record import GameRecorder, make_header
 from engine.game.setup import operative_ids
-from engine.game.state import Chance, Decision, GameState
+from engine.game.state import GameState
 from engine.game.universal import weapon_name
 from engine.game.work import Work
 from engine.geometry import load_killzone
 from engine.rules.equipment import grenade_uses
 from engine.rulesets import KT24, new_game
 from engine.teams import Roster, builtin_teams, load_builtin_team
+from tests.conformance_support import (
+    ROUND_TRIPPED,
+    bogus,
+    check_replay,
+    check_resources,
+    check_result,
+    play_conforming,
+)
 from tests.test_loadouts import _notation_names
 
 GAMES = 200
@@ -49,9 +52,10 @@ _KZ = {name: load_killzone(name) for name in LAYOUTS}
 _TEAMS = {t: load_builtin_team(t).default() for t in builtin_teams()}
 _PAIRS = list(itertools.permutations(sorted(_TEAMS), 2))
 _STARTS: dict[tuple[str, str, str, GameOptions | None], GameState] = {}
-_ROUND_TRIPPED: set[Action] = set()
-"""The listed actions whose notation round trip was checked in this process: the notation is
-a pure function of the action, so each is checked once, over all the games played here."""
+# The shared checks under the names tests/test_mission_conformance.py imports from here.
+_ROUND_TRIPPED = ROUND_TRIPPED
+_bogus = bogus
+_check_resources = check_resources
 
 
 def _start(layout: str, a: str, b: str, options: GameOptions | None = None) -> GameState:
@@ -64,21 +68,6 @@ def _start(layout: str, a: str, b: str, options: GameOptions | None = None) -> G
     if got is None:
         got = _STARTS[key] = new_game(_KZ[layout], _TEAMS[a], _TEAMS[b], options)
     return got
-
-
-def _bogus(state: GameState) -> Action:
-    """An input that is never legal at this node."""
-    if isinstance(state.node, Chance):
-        return parse_action("Pass")
-    return parse_action("roll 6")
-
-
-def _check_resources(state: GameState) -> None:
-    for o in state.operatives:
-        assert 0 <= o.wounds <= state.ctx.datacards[o.id].wounds, (o.id, o.wounds)
-        assert o.ap >= 0, (o.id, o.ap)
-    for p in state.players:
-        assert p.cp >= 0 and p.vp >= 0, p
 
 
 def _loadout_weapons(rosters: dict[str, Roster]) -> dict[str, set[str]]:
@@ -158,34 +147,11 @@ def _play_checked(
     allowed = _loadout_weapons({"A": rosters[0], "B": rosters[1]})
     rec = GameRecorder(make_header(state, seed=seed, agents={"A": "random", "B": "random"}))
     agents = {"A": RandomAgent(2 * seed + 1), "B": RandomAgent(2 * seed + 2)}
-    dice = SeededDice(seed)
     triggers: list[str] = []
-    while not state.is_terminal:
-        _check_resources(state)
-        node = state.node
-        before = state.hash()
-        with pytest.raises(IllegalActionError):
-            state.apply(_bogus(state))
-        assert state.hash() == before
-        if isinstance(node, Chance):
-            outcomes = state.chance_outcomes()
-            assert sum(w for _, w in outcomes) == 6**node.request.dice
-            action, actor = dice.roll(state), "chance"
-        else:
-            assert isinstance(node, Decision)
-            legal = list(state.legal_actions())
-            assert legal, f"no legal action at {node} (seed {seed}, step {state.step})"
-            assert legal == sorted(set(legal), key=_sort_key), f"not canonical at {node}"
-            for act in legal:
-                if act not in _ROUND_TRIPPED:  # notation is a pure function: once per action
-                    assert parse_action(format_action(act)) == act, format_action(act)
-                    _ROUND_TRIPPED.add(act)
-            action, actor = agents[node.player].act(state), node.player
-            assert action in state.legal_actions()
-        after, events = state.apply(action)
-        again, events2 = state.apply(action)
-        assert again.hash() == after.hash() and events2 == events
-        assert state.hash() == before
+
+    def observe(
+        before: GameState, action: Action, actor: str, after: GameState, events: list[Event]
+    ) -> None:
         if collect is not None:
             collect.extend(events)
         for e in events:
@@ -194,19 +160,17 @@ def _play_checked(
             if e.kind in _WEAPON_EVENTS:
                 # Its loadout's weapons, a grenade its kill team selected (7.2), or a weapon
                 # a rule gives it (its team's equipment selected...).
-                assert _weapon_allowed(e["weapon"], e["op"], state, after, allowed), (
+                assert _weapon_allowed(e["weapon"], e["op"], before, after, allowed), (
                     e["op"],
                     e["weapon"],
                     seed,
                 )
-        rec.on_step(state, action, actor, after, events)
-        state = after
+        rec.on_step(before, action, actor, after, events)
+
+    state = play_conforming(state, agents, SeededDice(seed), seed=seed, observe=observe)
     rec.finish(state)
-    _check_resources(state)
     assert state.tp == 5 and state.phase == "over"
-    result = state.node.result  # type: ignore[union-attr]
-    vp = result.vp
-    assert result.winner == ("" if vp[0] == vp[1] else ("A" if vp[0] > vp[1] else "B"))
+    vp = check_result(state).vp
     # Approved Ops 2025 (8.1): kill, crit and tac ops give at most 6VP each, the primary op
     # half of one of them rounded up (at most 3): 21VP in all; the total is the ops' sum.
     mission = state.mission
@@ -215,7 +179,7 @@ def _play_checked(
         assert 0 <= a <= (3 if op == "primary" else 6) and 0 <= b <= (3 if op == "primary" else 6)
     assert vp == (sum(r[1] for r in mission.vp), sum(r[2] for r in mission.vp))
     assert all(0 <= v <= 21 for v in vp)
-    assert replay(rec.lines, ruleset=KT24).hash() == state.hash()
+    check_replay(rec, state, KT24)
     return state, triggers
 
 

@@ -39,6 +39,12 @@ Fixed policies for comparison:
 - ``strike``: always strike, critical successes before normal ones;
 - ``block``: block whenever possible (a crit blocks a crit, else a normal blocks a normal,
   else a crit blocks a normal), otherwise strike with crits first.
+
+The resolver is shared by both editions (KT21's parry is KT24's block, ``rules/KT21.md`` 11):
+the edition's strike/block rules are its parameters, ``shock_discards_crit`` (KT24 Shock
+discards a normal success, else a critical one; KT21 Stun a normal one only) and
+``block_two_a``/``block_two_b`` (a block discards two, ``rules/KT21.md`` 16.16);
+:mod:`engine.dice.kt21_fight` passes the KT21 ones.
 """
 
 from __future__ import annotations
@@ -64,8 +70,13 @@ __all__ = [
     "FightTooLargeError",
     "FighterOutcome",
     "Matchup",
+    "Move",
     "Resolver",
+    "cached_resolver",
+    "check_wounds",
     "fight",
+    "fight_objective",
+    "marginals",
 ]
 
 #: Weight of an incapacitation in the objective; larger than any possible damage total.
@@ -86,40 +97,27 @@ class FightTooLargeError(ProfileError):
     """A fight whose exact resolution needs more than :data:`MAX_FIGHT_STATES` positions."""
 
 
-# Move codes: strike normal, strike crit, normal blocks normal, crit blocks normal,
-# crit blocks crit.
-SN, SC, BNN, BCN, BCC = range(5)
-MOVE_NAMES = {
-    SN: "strike normal",
-    SC: "strike crit",
-    BNN: "normal blocks normal",
-    BCN: "crit blocks normal",
-    BCC: "crit blocks crit",
-}
+Move = tuple[int, int, int, int, int, bool, bool]
+"""One strike or block of the side to play: ``(own normals spent, own crits spent, opponent
+normals discarded, opponent crits discarded, damage dealt, is a critical strike, is a
+strike)``."""
 
 
-def _strike_policy(own_n: int, own_c: int, opp_n: int, opp_c: int, normal_blocks: bool) -> int:
-    return SC if own_c else SN
-
-
-def _block_policy(own_n: int, own_c: int, opp_n: int, opp_c: int, normal_blocks: bool) -> int:
-    if own_c and opp_c:
-        return BCC
-    if opp_n and own_n and normal_blocks:
-        return BNN
-    if opp_n and own_c:
-        return BCN
-    return SC if own_c else SN
-
-
-_FIXED: dict[str, Callable[[int, int, int, int, bool], int]] = {
-    "strike": _strike_policy,
-    "block": _block_policy,
-}
+def _fixed_move(policy: str, moves: list[Move]) -> Move:
+    """The one move a fixed policy plays among ``moves`` (module docstring): ``strike``, a
+    critical strike before a normal one; ``block``, a crit blocking a crit, else a normal
+    blocking a normal, else a crit blocking a normal (discarding the most), else a strike."""
+    if policy == "block":
+        blocks = [m for m in moves if not m[6]]
+        if blocks:
+            return max(blocks, key=lambda m: (m[1] and m[3] > 0, m[0] > 0, m[3], m[2]))
+    return max((m for m in moves if m[6]), key=lambda m: m[5])
 
 
 class Resolver:
-    """Solves strike/block resolution for one pair of profiles and policies.
+    """Solves strike/block resolution for one pair of profiles and policies, under the
+    edition's strike and block rules (KT24 5.2; ``rules/KT21.md`` 11, 12, 16.16: KT21's
+    parry is KT24's block).
 
     Values are packed integers: ``value << 24 | dealt_by_attacker << 12 | dealt_by_defender``
     (value as in the module docstring, damage counted up to the wounds left), so that one
@@ -130,11 +128,22 @@ class Resolver:
 
     Args:
         nd_a, cd_a / nd_b, cd_b: normal and critical damage of attacker / defender.
-        brutal_a, brutal_b: the attacker's / defender's weapon is Brutal.
-        shock_a, shock_b: the attacker's / defender's weapon has Shock.
+        brutal_a, brutal_b: the attacker's / defender's weapon is Brutal (the opponent blocks
+            only with crits).
+        shock_a, shock_b: the attacker's / defender's first critical strike also discards one
+            unresolved enemy success (KT24 Shock; KT21 Stun in a fight).
         policy_a, policy_b: one of :data:`POLICIES`.
         max_states: the most positions held, :data:`MAX_FIGHT_STATES` by default; ``None``
             for no limit.
+        shock_discards_crit: the edition's Shock: with no normal success to discard it
+            discards a critical one (KT24 Shock, the default); ``False``: a normal one only
+            (KT21 Stun, ``rules/KT21.md`` 12).
+        block_two_a, block_two_b: one block of the attacker's / defender's discards two
+            successes (``rules/KT21.md`` 16.16: a normal parry two normal hits, a critical
+            parry any two).
+
+    Raises:
+        ProfileError: an unknown policy.
     """
 
     def __init__(
@@ -151,25 +160,27 @@ class Resolver:
         policy_a: str = "optimal",
         policy_b: str = "optimal",
         max_states: int | None = MAX_FIGHT_STATES,
+        shock_discards_crit: bool = True,
+        block_two_a: bool = False,
+        block_two_b: bool = False,
     ) -> None:
         for p in (policy_a, policy_b):
             if p not in POLICIES:
                 raise ProfileError(f"unknown fight policy {p!r}; choose from {', '.join(POLICIES)}")
         self.nd_a, self.cd_a, self.nd_b, self.cd_b = nd_a, cd_a, nd_b, cd_b
-        self.a_normal_blocks = (
-            not brutal_b
-        )  # the defender's Brutal stops the attacker's normal blocks
+        # The defender's Brutal stops the attacker's normal blocks, and the other way round.
+        self.a_normal_blocks = not brutal_b
         self.b_normal_blocks = not brutal_a
         self.shock_a, self.shock_b = shock_a, shock_b
-        self.fixed_a = _FIXED.get(policy_a)
-        self.fixed_b = _FIXED.get(policy_b)
+        self.shock_discards_crit = shock_discards_crit
+        self.block_two = (block_two_a, block_two_b)
+        self.policies = (policy_a, policy_b)
         self.memo: dict[tuple[int, ...], int] = {}
         self.max_states = max_states
         self._limit = sys.maxsize if max_states is None else max_states
+        fast = policy_a == policy_b == "optimal" and not (block_two_a or block_two_b)
         self._solve: Callable[[int, int, int, int, int, int, bool, bool, bool], int] = (
-            self._optimal_solver()
-            if self.fixed_a is None and self.fixed_b is None
-            else self._solve_generic
+            self._optimal_solver() if fast else self._solve_generic
         )
 
     def solve(
@@ -195,11 +206,12 @@ class Resolver:
         )
 
     def _optimal_solver(self) -> Callable[[int, int, int, int, int, int, bool, bool, bool], int]:
-        """:meth:`solve` when both sides play ``optimal``: the same positions, memo and values
-        as :meth:`_solve_generic`, with the five moves written out (no move loop) and the
-        numbers in closure variables."""
+        """:meth:`solve` when both sides play ``optimal`` and each block discards one success:
+        the same positions, memo and values as :meth:`_solve_generic`, with the five moves
+        written out (no move loop) and the numbers in closure variables."""
         nd_a, cd_a, nd_b, cd_b = self.nd_a, self.cd_a, self.nd_b, self.cd_b
         a_normal_blocks, b_normal_blocks = self.a_normal_blocks, self.b_normal_blocks
+        shock_crit = self.shock_discards_crit
         memo = self.memo
         limit = self._limit
         too_large = self._too_large
@@ -253,7 +265,7 @@ class Resolver:
                     elif sa:
                         if bn:
                             v = solve(an, ac - 1, bn - 1, bc, wa, wb - cd_a, False, sb, False)
-                        elif bc:
+                        elif bc and shock_crit:
                             v = solve(an, ac - 1, bn, bc - 1, wa, wb - cd_a, False, sb, False)
                         else:
                             v = solve(an, ac - 1, bn, bc, wa, wb - cd_a, False, sb, False)
@@ -289,7 +301,7 @@ class Resolver:
                     elif sb:
                         if an:
                             v = solve(an - 1, ac, bn, bc - 1, wa - cd_b, wb, sa, False, True)
-                        elif ac:
+                        elif ac and shock_crit:
                             v = solve(an, ac - 1, bn, bc - 1, wa - cd_b, wb, sa, False, True)
                         else:
                             v = solve(an, ac, bn, bc - 1, wa - cd_b, wb, sa, False, True)
@@ -319,10 +331,78 @@ class Resolver:
 
         return solve
 
+    def moves(
+        self, a_turn: bool, own: tuple[int, int], opp: tuple[int, int], shock: bool
+    ) -> list[Move]:
+        """The moves of the side to play (the attacker when ``a_turn``) holding ``own``
+        unresolved ``(normal, critical)`` successes against the opponent's ``opp``, its Shock
+        unused when ``shock``, in order: strike normal, strike crit, normal block, crit blocks
+        (normals discarded first); a fixed policy keeps its one move."""
+        on, oc = own
+        pn, pc = opp
+        side = 0 if a_turn else 1
+        nd, cd = (self.nd_a, self.cd_a) if a_turn else (self.nd_b, self.cd_b)
+        two = 2 if self.block_two[side] else 1
+        out: list[Move] = []
+        if on:
+            out.append((1, 0, 0, 0, nd, False, True))
+        if oc:
+            xn = 1 if shock and pn else 0
+            xc = 1 if shock and not pn and pc and self.shock_discards_crit else 0
+            out.append((0, 1, xn, xc, cd, True, True))
+        if on and pn and (self.a_normal_blocks if a_turn else self.b_normal_blocks):
+            out.append((1, 0, min(two, pn), 0, 0, False, False))
+        if oc and (pn or pc):
+            k = min(two, pn + pc)
+            for dn in range(min(k, pn), -1, -1):
+                if k - dn <= pc:
+                    out.append((0, 1, dn, k - dn, 0, False, False))
+        policy = self.policies[side]
+        if policy != "optimal":
+            return [_fixed_move(policy, out)]
+        return out
+
+    def children(
+        self, an: int, ac: int, bn: int, bc: int, wa: int, wb: int, sa: bool, sb: bool, a_turn: bool
+    ) -> list[tuple[Move, int]]:
+        """Each move of the side to play (:meth:`moves`) with the packed value of the
+        position it leads to (the move's damage included), for a position where both sides
+        still hold successes.
+
+        Raises:
+            FightTooLargeError: as :meth:`solve`.
+        """
+        solve = self._solve
+        out: list[tuple[Move, int]] = []
+        if a_turn:
+            for m in self.moves(True, (an, ac), (bn, bc), sa):
+                dn, dc, xn, xc, dmg, crit, strike = m
+                if strike and dmg >= wb:
+                    v = ((KILL_VALUE + wb) << _VSHIFT) + (wb << _BITS)
+                else:
+                    child = solve(
+                        an - dn, ac - dc, bn - xn, bc - xc, wa, wb - dmg, sa and not crit, sb, False
+                    )
+                    v = child + dmg * _DEALT_A
+                out.append((m, v))
+        else:
+            for m in self.moves(False, (bn, bc), (an, ac), sb):
+                dn, dc, xn, xc, dmg, crit, strike = m
+                if strike and dmg >= wa:
+                    v = (-(KILL_VALUE + wa) << _VSHIFT) + wa
+                else:
+                    child = solve(
+                        an - xn, ac - xc, bn - dn, bc - dc, wa - dmg, wb, sa, sb and not crit, True
+                    )
+                    v = child + (-dmg << _VSHIFT) + dmg
+                out.append((m, v))
+        return out
+
     def _solve_generic(
         self, an: int, ac: int, bn: int, bc: int, wa: int, wb: int, sa: bool, sb: bool, a_turn: bool
     ) -> int:
-        """:meth:`solve` for any policies (a fixed policy plays its one move)."""
+        """:meth:`solve` for any policies and block rules (a fixed policy plays its one move):
+        the best of :meth:`children`."""
         nd_a, cd_a, nd_b, cd_b = self.nd_a, self.cd_a, self.nd_b, self.cd_b
         if not an and not ac:
             if not bn and not bc:
@@ -352,109 +432,38 @@ class Resolver:
         cached = memo.get(key)
         if cached is not None:
             return cached
-        solve = self._solve_generic
-        if a_turn:
-            moves: tuple[int, ...]
-            if self.fixed_a is not None:
-                moves = (self.fixed_a(an, ac, bn, bc, self.a_normal_blocks),)
-            else:
-                moves = (SN, SC, BNN, BCN, BCC)
-            best: int | None = None
-            for move in moves:
-                if move == SN:
-                    if not an:
-                        continue
-                    if nd_a >= wb:
-                        v = ((KILL_VALUE + wb) << _VSHIFT) + (wb << _BITS)
-                    else:
-                        v = (
-                            solve(an - 1, ac, bn, bc, wa, wb - nd_a, sa, sb, False)
-                            + nd_a * _DEALT_A
-                        )
-                elif move == SC:
-                    if not ac:
-                        continue
-                    if cd_a >= wb:
-                        v = ((KILL_VALUE + wb) << _VSHIFT) + (wb << _BITS)
-                    else:
-                        nbn, nbc = bn, bc
-                        if sa:
-                            if bn:
-                                nbn -= 1
-                            elif bc:
-                                nbc -= 1
-                        v = (
-                            solve(an, ac - 1, nbn, nbc, wa, wb - cd_a, False, sb, False)
-                            + cd_a * _DEALT_A
-                        )
-                elif move == BNN:
-                    if not (an and bn and self.a_normal_blocks):
-                        continue
-                    v = solve(an - 1, ac, bn - 1, bc, wa, wb, sa, sb, False)
-                elif move == BCN:
-                    if not (ac and bn):
-                        continue
-                    v = solve(an, ac - 1, bn - 1, bc, wa, wb, sa, sb, False)
-                else:
-                    if not (ac and bc):
-                        continue
-                    v = solve(an, ac - 1, bn, bc - 1, wa, wb, sa, sb, False)
-                if best is None or v > best:
-                    best = v
-        else:
-            if self.fixed_b is not None:
-                moves = (self.fixed_b(bn, bc, an, ac, self.b_normal_blocks),)
-            else:
-                moves = (SN, SC, BNN, BCN, BCC)
-            best = None
-            for move in moves:
-                if move == SN:
-                    if not bn:
-                        continue
-                    if nd_b >= wa:
-                        v = (-(KILL_VALUE + wa) << _VSHIFT) + wa
-                    else:
-                        v = (
-                            solve(an, ac, bn - 1, bc, wa - nd_b, wb, sa, sb, True)
-                            + (-nd_b << _VSHIFT)
-                            + nd_b
-                        )
-                elif move == SC:
-                    if not bc:
-                        continue
-                    if cd_b >= wa:
-                        v = (-(KILL_VALUE + wa) << _VSHIFT) + wa
-                    else:
-                        nan, nac = an, ac
-                        if sb:
-                            if an:
-                                nan -= 1
-                            elif ac:
-                                nac -= 1
-                        v = (
-                            solve(nan, nac, bn, bc - 1, wa - cd_b, wb, sa, False, True)
-                            + (-cd_b << _VSHIFT)
-                            + cd_b
-                        )
-                elif move == BNN:
-                    if not (bn and an and self.b_normal_blocks):
-                        continue
-                    v = solve(an - 1, ac, bn - 1, bc, wa, wb, sa, sb, True)
-                elif move == BCN:
-                    if not (bc and an):
-                        continue
-                    v = solve(an - 1, ac, bn, bc - 1, wa, wb, sa, sb, True)
-                else:
-                    if not (bc and ac):
-                        continue
-                    v = solve(an, ac - 1, bn, bc - 1, wa, wb, sa, sb, True)
-                if best is None or v < best:
-                    best = v
-        assert best is not None
+        values = [v for _, v in self.children(an, ac, bn, bc, wa, wb, sa, sb, a_turn)]
+        best = max(values) if a_turn else min(values)
         if len(memo) >= self._limit:
             raise self._too_large()
         memo[key] = best
         return best
+
+
+def check_wounds(*wounds: int) -> None:
+    """Raise unless every fighter's ``wounds`` fits the packed values (below 4096).
+
+    Raises:
+        ProfileError: wounds of 4096 or more."""
+    if max(wounds) > _MASK:
+        raise ProfileError("fighters' wounds must be below 4096")
+
+
+def fight_objective(taken_a: int, taken_b: int, wounds_a: int, wounds_b: int) -> int:
+    """The attacker's objective value (module docstring) of one fight's outcome: damage
+    ``taken_a`` / ``taken_b`` by fighters of ``wounds_a`` / ``wounds_b`` wounds."""
+    return KILL_VALUE * ((taken_b >= wounds_b) - (taken_a >= wounds_a)) + taken_b - taken_a
+
+
+def marginals(joint: dict[tuple[int, int], int], total: int) -> tuple[Pmf[int], Pmf[int]]:
+    """The pmfs of damage taken by the attacker and by the defender from the weights of
+    ``(taken by attacker, taken by defender)`` outcomes summing to ``total``."""
+    dmg_a: dict[int, int] = {}
+    dmg_b: dict[int, int] = {}
+    for (ta, tb), w in joint.items():
+        dmg_a[ta] = dmg_a.get(ta, 0) + w
+        dmg_b[tb] = dmg_b.get(tb, 0) + w
+    return Pmf.from_weights(dmg_a, total), Pmf.from_weights(dmg_b, total)
 
 
 def unpack(packed: int) -> tuple[int, int, int]:
@@ -510,7 +519,7 @@ class FightResult:
 
 
 @lru_cache(maxsize=64)
-def _resolver(
+def cached_resolver(
     nd_a: int,
     cd_a: int,
     nd_b: int,
@@ -522,8 +531,17 @@ def _resolver(
     policy_a: str,
     policy_b: str,
     max_states: int | None = MAX_FIGHT_STATES,
+    *,
+    shock_discards_crit: bool = True,
+    block_two_a: bool = False,
+    block_two_b: bool = False,
 ) -> Resolver:
-    """A shared :class:`Resolver` (its memo serves every later fight with these numbers)."""
+    """A shared :class:`Resolver` of these arguments (its memo serves every later fight with
+    these numbers and rules, of either edition); ``__wrapped__`` builds a new one.
+
+    Raises:
+        ProfileError: an unknown policy.
+    """
     return Resolver(
         nd_a,
         cd_a,
@@ -536,7 +554,13 @@ def _resolver(
         policy_a=policy_a,
         policy_b=policy_b,
         max_states=max_states,
+        shock_discards_crit=shock_discards_crit,
+        block_two_a=block_two_a,
+        block_two_b=block_two_b,
     )
+
+
+_resolver = cached_resolver  # the name engine.dice.clear_caches empties
 
 
 class Matchup:
@@ -565,8 +589,7 @@ class Matchup:
     ) -> None:
         if first not in ("attacker", "defender"):
             raise ProfileError(f"first must be 'attacker' or 'defender', not {first!r}")
-        if max(attacker.wounds, defender.wounds) > _MASK:
-            raise ProfileError("fighters' wounds must be below 4096")
+        check_wounds(attacker.wounds, defender.wounds)
         self.attacker, self.defender = attacker, defender
         self.policies = (policy, policy if defender_policy is None else defender_policy)
         self.first = first
@@ -587,7 +610,7 @@ class Matchup:
         self._key = key
         self.reuse = reuse
         self.fallback = fallback
-        self.resolver = _resolver(*key) if reuse else _resolver.__wrapped__(*key)
+        self.resolver = cached_resolver(*key) if reuse else cached_resolver.__wrapped__(*key)
 
     def describe(self) -> str:
         """The two fighters in a few words, for messages (``30 attack dice, damage 3/4, 12
@@ -616,7 +639,7 @@ class Matchup:
         fallback past :data:`MAX_FIGHT_STATES`; its work is one line of play per roll)."""
         key = (*self._key[:8], "block", "block", None)
         self.policies = ("block", "block")
-        self.resolver = _resolver(*key) if self.reuse else _resolver.__wrapped__(*key)
+        self.resolver = cached_resolver(*key) if self.reuse else cached_resolver.__wrapped__(*key)
 
     def solve(
         self, an: int, ac: int, bn: int, bc: int, wa: int, wb: int, sa: bool, sb: bool, a_turn: bool
@@ -748,24 +771,14 @@ def _exact(matchup: Matchup) -> FightResult:
             taken = matchup._taken(an, ac, bn, bc, solve)
             w = w_a * w_b
             joint[taken] = joint.get(taken, 0) + w
-            taken_a, taken_b = taken
-            value = (KILL_VALUE * ((taken_b >= wb0) - (taken_a >= wa0))) + taken_b - taken_a
-            objective += value * w
+            objective += fight_objective(*taken, wa0, wb0) * w
     total = roll_a.total * roll_b.total
-    dmg_a: dict[int, int] = {}
-    dmg_b: dict[int, int] = {}
-    for (ta, tb), w in joint.items():
-        dmg_a[ta] = dmg_a.get(ta, 0) + w
-        dmg_b[tb] = dmg_b.get(tb, 0) + w
+    pmf_a, pmf_b = marginals(joint, total)
     stun_on_b = Fraction(roll_a.crit_weight(), roll_a.total) if ra.stun else Fraction(0)
     stun_on_a = Fraction(roll_b.crit_weight(), roll_b.total) if rb.stun else Fraction(0)
     return FightResult(
-        attacker=FighterOutcome(
-            Pmf.from_weights(dmg_a, total), wa0, stun_on_a, hot_damage(pa.hit) if ra.hot else None
-        ),
-        defender=FighterOutcome(
-            Pmf.from_weights(dmg_b, total), wb0, stun_on_b, hot_damage(pb.hit) if rb.hot else None
-        ),
+        attacker=FighterOutcome(pmf_a, wa0, stun_on_a, hot_damage(pa.hit) if ra.hot else None),
+        defender=FighterOutcome(pmf_b, wb0, stun_on_b, hot_damage(pb.hit) if rb.hot else None),
         joint=Pmf.from_weights(joint, total),
         expected_objective=Fraction(objective, total),
         policies=matchup.policies,

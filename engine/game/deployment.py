@@ -1,5 +1,8 @@
 """Setting up operatives (``rules/KT24.md`` 1.2, 3.3): the set-up points of a drop zone,
-whether a drop zone can take a roster, and the checks of one placement.
+whether a drop zone can take a roster, and the checks of one placement; the pieces of
+deployment both editions' deployment frames share (``rules/KT21.md`` 1.2 step 8): the turns
+in alternating thirds (:func:`alternating_thirds`), the listed set-up points
+(:func:`deploy_options`) and the setting up of one operative (:func:`deploy_operative`).
 
 Set-up points are a 2" grid in the drop zone (:func:`zone_spots`), cached on the killzone
 value they describe (never in a process-wide cache keyed by ``id()``: a later layout at a
@@ -15,17 +18,22 @@ from typing import Any
 import numpy as np
 import shapely
 
-from engine.game.actions import IllegalActionError
-from engine.game.state import OperativeState
+from engine.game.actions import Action, IllegalActionError
+from engine.game.bookkeeping import own_operative
+from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.geometry import Killzone, Placement
 from engine.geometry.movement import move_graph
 
 __all__ = [
     "SETUP_GRID",
+    "alternating_thirds",
     "check_deployment",
+    "deploy_operative",
+    "deploy_options",
     "deployment_spots",
     "drop_zone_problems",
+    "thirds",
     "zone_spots",
 ]
 
@@ -267,3 +275,69 @@ def check_deployment(
         qp = w.place(q)
         if math.hypot(qp.x - p.x, qp.y - p.y) < qp.radius + p.radius - 1e-6:
             raise IllegalActionError(f"{o.id} would overlap {q.id}: bases never overlap (3.3)")
+
+
+def thirds(n: int) -> tuple[int, ...]:
+    """Deployment groups of one third of a kill team of ``n`` operatives, rounded up, fixed
+    once (``rules/KT24.md`` 1.2: 10 -> 4/3/3, 11 -> 4/4/3; ``rules/KT21.md`` 1.2 step 8, the
+    three numerically even groups of Critical Operations 2022)."""
+    groups: list[int] = []
+    left = n
+    for k in (3, 2, 1):
+        g = math.ceil(left / k) if left else 0
+        groups.append(g)
+        left -= g
+    return tuple(g for g in groups if g)
+
+
+def alternating_thirds(first: str, n_first: int, n_second: int) -> tuple[tuple[str, int], ...]:
+    """The deployment turns ``(player, operatives)`` of two kill teams of ``n_first`` and
+    ``n_second`` operatives set up in thirds (:func:`thirds`), alternating, player ``first``
+    (``"A"``/``"B"``) first (``rules/KT24.md`` 1.2; ``rules/KT21.md`` 1.2 step 8); a team whose
+    thirds run out lets the other set up its remaining groups in turn."""
+    second = other(first)
+    g1, g2 = thirds(n_first), thirds(n_second)
+    turns: list[tuple[str, int]] = []
+    for i in range(max(len(g1), len(g2))):
+        if i < len(g1):
+            turns.append((first, g1[i]))
+        if i < len(g2):
+            turns.append((second, g2[i]))
+    return tuple(turns)
+
+
+def deploy_options(w: Work, player: str) -> list[Action]:
+    """The ``Deploy`` actions of ``player``: each of its operatives still to be set up (not
+    placed, not incapacitated) at each of its :func:`deployment_spots` (worked out once per
+    base size: the same points), in operative order (``rules/KT24.md`` 1.2; ``rules/KT21.md``
+    1.2 step 8)."""
+    out: list[Action] = []
+    spots: dict[float, list[tuple[float, float, float]]] = {}
+    for o in w.ops:
+        if o.player != player or o.placed or o.incapacitated:
+            continue
+        base = w.ctx.datacards[o.id].base_mm
+        if base not in spots:
+            spots[base] = deployment_spots(w, o)
+        out += [Action("Deploy", op=o.id, point=pt) for pt in spots[base]]
+    return out
+
+
+def deploy_operative(w: Work, a: Action, player: str) -> OperativeState:
+    """Set up ``player``'s operative ``a.op`` at ``a.point`` (x, y, elevation in inches) with
+    a Conceal order and emit ``deployed`` (``rules/KT24.md`` 1.2; ``rules/KT21.md`` 1.2 step 8,
+    whose player then gives it its order). Returns the operative as it was before.
+
+    Raises:
+        IllegalActionError: not an operative of ``player``, already set up, or a point
+            :func:`check_deployment` refuses (``w`` unchanged).
+    """
+    o = own_operative(w, a.op, player)
+    if o.placed:
+        raise IllegalActionError(f"{o.id} is already set up")
+    assert a.point is not None  # check_action_shape: a Deploy has a point
+    check_deployment(w, o, a.point)
+    x, y, z = a.point
+    w.set_op(o.id, x=x, y=y, elevation=z, placed=True, order="conceal")
+    w.emit("deployed", op=o.id, x=x, y=y, z=z)
+    return o

@@ -7,7 +7,10 @@ Approved Ops 2025 cards, Ready, Gambit; Firefight phase: alternating activations
 
 Procedures in progress are frames on the state's stack (DESIGN.md principle 3); every frame
 class implements :class:`engine.game.work.Frame` (``run``, ``options``, ``act``,
-``rolled``). :func:`advance` runs frames until one sets a node.
+``rolled``). :func:`advance` runs frames until one sets a node. The turning point is the
+skeleton both editions share (:mod:`engine.game.frame_skeleton`) with the KT24 steps
+(:data:`KT24_TURNING_POINT`); deployment's turns, listing and placement are
+:mod:`engine.game.deployment`'s, shared with KT21 too.
 """
 
 from __future__ import annotations
@@ -28,12 +31,19 @@ from engine.game.actions import (
     parse_action,
 )
 from engine.game.bookkeeping import order_refusal, own_operative
+from engine.game.frame_skeleton import (
+    NoChoiceFrame,
+    TurningPointSteps,
+    end_battle,
+    push_steps,
+    roll_off_winner,
+    run_turning_point,
+)
 from engine.game.state import (
     PLAYERS,
     Chance,
     DiceRequest,
     GameState,
-    Result,
     Terminal,
     other,
 )
@@ -45,6 +55,7 @@ from engine.game.universal.activation import (
 from engine.game.work import Work
 
 __all__ = [
+    "KT24_TURNING_POINT",
     "advance",
     "apply",
     "chance_outcomes",
@@ -302,17 +313,13 @@ class SetupFrame:
             w.stack.pop()
             w.stack.append(DeployFrame.start(w))
             # Steps rule modules add between the drop zones and deployment (equipment
-            # selection and set-up, 1.2), pushed last-first so the first added runs first.
-            for step in reversed(w.ctx.hooks.setup_steps):
-                frame = step(w)
-                if frame is not None:
-                    w.stack.append(frame)
+            # selection and set-up, 1.2), run in the order they were added.
+            push_steps(w, w.ctx.hooks.setup_steps)
 
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:
-        a, b = values
-        w.emit("roll_off", purpose="set-up", a=a, b=b)
-        if a != b:
-            w.replace_top(stage="choose", winner="A" if a > b else "B")
+        winner = roll_off_winner(w, values, "set-up")
+        if winner:  # a tie is rolled again (2.4)
+            w.replace_top(stage="choose", winner=winner)
 
     def options(self, w: Work) -> list[Action]:
         if self.stage == "choose":
@@ -341,18 +348,6 @@ class SetupFrame:
         w.replace_top(stage="deploy")
 
 
-def thirds(n: int) -> tuple[int, ...]:
-    """Deployment groups of one third of the kill team, rounded up, fixed once (1.2: 10 ->
-    4/3/3, 11 -> 4/4/3)."""
-    groups: list[int] = []
-    left = n
-    for k in (3, 2, 1):
-        g = math.ceil(left / k) if left else 0
-        groups.append(g)
-        left -= g
-    return tuple(g for g in groups if g)
-
-
 @attrs.frozen(slots=True)
 class DeployFrame:
     """Deployment in alternating thirds, initiative player first, every operative wholly
@@ -366,15 +361,9 @@ class DeployFrame:
     def start(cls, w: Work) -> DeployFrame:
         """The deployment turns: groups of thirds, alternating, initiative player first."""
         first = w.initiative
-        g1 = thirds(sum(1 for o in w.ops if o.player == first))
-        g2 = thirds(sum(1 for o in w.ops if o.player == other(first)))
-        turns: list[tuple[str, int]] = []
-        for i in range(max(len(g1), len(g2))):
-            if i < len(g1):
-                turns.append((first, g1[i]))
-            if i < len(g2):
-                turns.append((other(first), g2[i]))
-        return cls(tuple(turns))
+        n_first = sum(1 for o in w.ops if o.player == first)
+        n_second = sum(1 for o in w.ops if o.player == other(first))
+        return cls(deployment.alternating_thirds(first, n_first, n_second))
 
     def run(self, w: Work) -> None:
         if self.pos >= len(self.turns):
@@ -387,30 +376,12 @@ class DeployFrame:
         raise _illegal("no dice are rolled during deployment")
 
     def options(self, w: Work) -> list[Action]:
-        player = self.turns[self.pos][0]
-        out: list[Action] = []
-        spots: dict[float, list[tuple[float, float, float]]] = {}  # by base: the same points
-        for o in w.ops:
-            if o.player != player or o.placed or o.incapacitated:
-                continue
-            base = w.ctx.datacards[o.id].base_mm
-            if base not in spots:
-                spots[base] = deployment.deployment_spots(w, o)
-            for pt in spots[base]:
-                out.append(Action("Deploy", op=o.id, point=pt))
-        return out
+        return deployment.deploy_options(w, self.turns[self.pos][0])
 
     def act(self, w: Work, a: Action) -> None:
         expect(a, ("Deploy",), "deployment (1.2)")
         player, size = self.turns[self.pos]
-        o = own_operative(w, a.op, player)
-        if o.placed:
-            raise _illegal(f"{o.id} is already set up")
-        assert a.point is not None
-        deployment.check_deployment(w, o, a.point)
-        x, y, z = a.point
-        w.set_op(o.id, x=x, y=y, elevation=z, placed=True, order="conceal")
-        w.emit("deployed", op=o.id, x=x, y=y, z=z)
+        deployment.deploy_operative(w, a, player)
         if self.placed + 1 >= size:
             w.replace_top(pos=self.pos + 1, placed=0)
         else:
@@ -423,79 +394,40 @@ class DeployFrame:
 
 
 @attrs.frozen(slots=True)
-class TurningPointFrame:
-    """One turning point: Strategy phase (initiative, Ready, Gambit), Firefight phase, end."""
+class TurningPointFrame(NoChoiceFrame):
+    """One turning point: Strategy phase (initiative, Ready, Gambit), Firefight phase, end:
+    the turning point skeleton (:func:`engine.game.frame_skeleton.run_turning_point`) with
+    the KT24 steps (:data:`KT24_TURNING_POINT`).
+
+    Attributes:
+        stage: ``"start"``, ``"ready"`` (the initiative decided: the Ready step next),
+            ``"gambit"`` (the Gambit step done: the Firefight phase next), then the
+            skeleton's ``"end"``, ``"tp_end"``, ``"over"``, ``"scored"``.
+    """
 
     stage: str = "start"
 
     def run(self, w: Work) -> None:
-        if self.stage == "start":
-            w.tp += 1
-            w.phase = "strategy"
-            for p in PLAYERS:  # each ploy at most once per turning point (7.1)
-                if w.pl(p).ploys_used:
-                    w.set_pl(p, ploys_used=())
-            w.emit("turning_point_started", tp=w.tp)
-            w.replace_top(stage="ready")
-            w.stack.append(InitiativeFrame())
-            ploys.open_window(w, "turning_point_start", tp=w.tp)
-        elif self.stage == "ready":
-            w.replace_top(stage="gambit")
-            w.stack.append(GambitFrame(turn=w.initiative))
-            # Steps rule modules add at the start of the Gambit step (the primary op, crit
-            # op picks), pushed last-first so the first added runs first.
-            for step in reversed(w.ctx.hooks.gambit_steps):
-                frame = step(w)
-                if frame is not None:
-                    w.stack.append(frame)
-            # Steps at the end of the Ready step (after its rules, before the Gambit step's).
-            for step in reversed(w.ctx.hooks.ready_end_steps):
-                frame = step(w)
-                if frame is not None:
-                    w.stack.append(frame)
-            # Last, so a rule may push a frame at the ready_step event (the smoke markers'
-            # D3, 7.2): it runs before the steps above.
-            _ready_step(w)
-        elif self.stage == "gambit":
-            w.phase = "firefight"
-            w.replace_top(stage="end")
-            w.stack.append(FirefightFrame(turn=w.initiative))
-            ploys.open_window(w, "firefight_start", tp=w.tp)
-        elif self.stage == "end":
-            w.replace_top(stage="tp_end")
-            ploys.open_window(w, "firefight_end", tp=w.tp)
-        elif self.stage == "tp_end":
-            w.replace_top(stage="over")
-            ploys.open_window(w, "turning_point_end", tp=w.tp)
-        else:
-            if self.stage == "over":
-                # Choices the ops' scoring asks for (tokens a player can remove, 8.4), after
-                # the last ploy window; none asked: the turning point ends as before.
-                frames = [f for step in w.ctx.hooks.scoring_steps if (f := step(w)) is not None]
-                if frames:
-                    w.replace_top(stage="scored")
-                    w.stack.extend(reversed(frames))
-                    return
-            # The ops score (rules/KT24.md 8), then effects "until the end of the turning
-            # point" end (7.1).
-            w.emit("turning_point_ending", tp=w.tp)
-            w.effects = [e for e in w.effects if e.until != "end_tp"]
-            vp = (w.players[0].vp, w.players[1].vp)
-            w.emit("turning_point_ended", tp=w.tp, vp=vp)
-            w.stack.pop()
-            if w.tp >= 4:
-                end_battle(w)
-            else:
-                w.stack.append(TurningPointFrame())
+        run_turning_point(w, self.stage, KT24_TURNING_POINT)
 
-    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
-        raise _illegal("no dice here")
 
-    def options(self, w: Work) -> list[Action]:  # pragma: no cover
-        return []
+def _begin_turning_point(w: Work) -> None:
+    """The Strategy phase's first step: the Initiative step (1.4)."""
+    w.stack.append(InitiativeFrame())
 
-    def act(self, w: Work, a: Action) -> None:  # pragma: no cover
-        raise _illegal("no decision here")
+
+def _ready_and_gambit(w: Work) -> None:
+    """The Ready step (1.4), then the Gambit step, then the Firefight phase."""
+    w.replace_top(stage="gambit")
+    w.stack.append(GambitFrame(turn=w.initiative))
+    # Steps rule modules add at the start of the Gambit step (the primary op, crit op
+    # picks), run in the order they were added.
+    push_steps(w, w.ctx.hooks.gambit_steps)
+    # Steps at the end of the Ready step (after its rules, before the Gambit step's).
+    push_steps(w, w.ctx.hooks.ready_end_steps)
+    # Last, so a rule may push a frame at the ready_step event (the smoke markers' D3, 7.2):
+    # it runs before the steps above.
+    _ready_step(w)
 
 
 def _ready_step(w: Work) -> None:
@@ -510,20 +442,6 @@ def _ready_step(w: Work) -> None:
                 w.emit("guard_ended", op=o.id, why="a new turning point")
             w.set_op(o.id, ready=True, counteracted=False, interrupted=False, on_guard=False)
     w.emit("ready_step", tp=w.tp)
-
-
-def end_battle(w: Work) -> None:
-    """End the battle after the last turning point (1.8; ``rules/KT21.md`` 1.1): most VP
-    wins, equal VP is a draw; emits ``battle_ending`` (the ops' end-of-battle scoring) and
-    ``battle_ended``, then sets the terminal node."""
-    w.tp = 5
-    w.phase = "over"
-    w.emit("battle_ending")
-    vp = (w.players[0].vp, w.players[1].vp)
-    winner = "" if vp[0] == vp[1] else ("A" if vp[0] > vp[1] else "B")
-    grades = (w.players[0].kill_grade, w.players[1].kill_grade)
-    w.emit("battle_ended", vp=vp, winner=winner)
-    w.finish(Terminal(Result(vp=vp, winner=winner, kill_grades=grades)))
 
 
 @attrs.frozen(slots=True)
@@ -781,3 +699,14 @@ class FirefightFrame:
                 "have counteracted this turning point nor made an On Guard interrupt (1.6)"
             )
         start_counteract(w, o)
+
+
+KT24_TURNING_POINT = TurningPointSteps(
+    begin=_begin_turning_point,
+    first="ready",
+    steps={"ready": _ready_and_gambit},
+    firefight_stage="gambit",
+    firefight=FirefightFrame,
+    next_turning_point=TurningPointFrame,
+)
+"""The KT24 turning point (1.3-1.5): the skeleton's parameters."""

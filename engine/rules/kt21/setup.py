@@ -35,8 +35,8 @@ import attrs
 
 from engine.game import deployment
 from engine.game.actions import Action, IllegalActionError
-from engine.game.bookkeeping import own_operative
-from engine.game.flow import expect, thirds
+from engine.game.flow import expect
+from engine.game.frame_skeleton import push_steps, roll_off_winner
 from engine.game.secrets import SecretSelection, register_secret, with_facts
 from engine.game.state import PLAYERS, GameState, other
 from engine.game.universal.activation import start_free_action
@@ -99,10 +99,7 @@ class SetupFrame:
             w.decide(roles.defender(w), "drop_zone")
         elif self.stage == "steps":
             w.replace_top(stage="deploy")
-            for step in reversed(w.ctx.hooks.setup_steps):
-                frame = step(w)
-                if frame is not None:
-                    w.stack.append(frame)
+            push_steps(w, w.ctx.hooks.setup_steps)
         elif self.stage == "deploy":
             w.replace_top(stage="barricades")
             barricades.start(w)  # 1.2 step 7: then deployment
@@ -110,10 +107,9 @@ class SetupFrame:
             _start_deployment(w)
 
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:
-        a, b = values
-        w.emit("roll_off", purpose="Attacker and Defender", a=a, b=b)
-        if a != b:  # a tie is rolled again (2.1)
-            w.replace_top(stage="roles", winner="A" if a > b else "B")
+        winner = roll_off_winner(w, values, "Attacker and Defender")
+        if winner:  # a tie is rolled again (2.1)
+            w.replace_top(stage="roles", winner=winner)
 
     def options(self, w: Work) -> list[Action]:
         if self.stage == "roles":
@@ -169,14 +165,7 @@ def deploy_turns(w: Work) -> tuple[tuple[str, int], ...]:
     counts = {p: sum(1 for o in w.ops if o.player == p and not o.incapacitated) for p in PLAYERS}
     if w.ctx.options.mission != "critical_ops_2022":
         return tuple((p, counts[p]) for p in (first, other(first)) if counts[p])
-    g1, g2 = thirds(counts[first]), thirds(counts[other(first)])
-    turns: list[tuple[str, int]] = []
-    for i in range(max(len(g1), len(g2))):
-        if i < len(g1):
-            turns.append((first, g1[i]))
-        if i < len(g2):
-            turns.append((other(first), g2[i]))
-    return tuple(turns)
+    return deployment.alternating_thirds(first, counts[first], counts[other(first)])
 
 
 @attrs.frozen(slots=True)
@@ -214,17 +203,7 @@ class DeployFrame:
     def options(self, w: Work) -> list[Action]:
         if self.pending:
             return [Action("Op", text=f"order {order}") for order in ("conceal", "engage")]
-        player = self.turns[self.pos][0]
-        out: list[Action] = []
-        spots: dict[float, list[tuple[float, float, float]]] = {}
-        for o in w.ops:
-            if o.player != player or o.placed or o.incapacitated:
-                continue
-            base = w.ctx.datacards[o.id].base_mm
-            if base not in spots:
-                spots[base] = deployment.deployment_spots(w, o)
-            out += [Action("Deploy", op=o.id, point=pt) for pt in spots[base]]
-        return out
+        return deployment.deploy_options(w, self.turns[self.pos][0])
 
     def act(self, w: Work, a: Action) -> None:
         if self.pending:
@@ -244,15 +223,7 @@ class DeployFrame:
                 w.replace_top(placed=self.placed + 1, pending="")
             return
         expect(a, ("Deploy",), "deployment (rules/KT21.md 1.2 step 8)")
-        player = self.turns[self.pos][0]
-        o = own_operative(w, a.op, player)
-        if o.placed:
-            raise _illegal(f"{o.id} is already set up")
-        assert a.point is not None
-        deployment.check_deployment(w, o, a.point)
-        x, y, z = a.point
-        w.set_op(o.id, x=x, y=y, elevation=z, placed=True, order="conceal")
-        w.emit("deployed", op=o.id, x=x, y=y, z=z)
+        o = deployment.deploy_operative(w, a, self.turns[self.pos][0])
         w.replace_top(pending=o.id)
 
 
@@ -295,10 +266,9 @@ class ScoutingFrame:
             w.decide(self.winner, "initiative")
 
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:
-        a, b = values
-        w.emit("roll_off", purpose="initiative TP1 (same scouting option)", a=a, b=b)
-        if a != b:
-            w.replace_top(stage="choose", winner="A" if a > b else "B")
+        winner = roll_off_winner(w, values, "initiative TP1 (same scouting option)")
+        if winner:  # a tie is rolled again (2.1)
+            w.replace_top(stage="choose", winner=winner)
 
     def options(self, w: Work) -> list[Action]:
         if self.stage == "choose":

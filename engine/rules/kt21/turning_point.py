@@ -14,20 +14,36 @@ phases before the Firefight phase; the events tell them apart) and ``"firefight"
   tac ops revealed there), run after the strategic ploys.
 - The ploy windows of the core open as in KT24: ``turning_point_start``, ``firefight_start``,
   ``firefight_end``, ``turning_point_end``.
+
+The turning point is the core's skeleton (:func:`engine.game.frame_skeleton.run_turning_point`:
+the start, the Firefight phase, its ploy windows, the scoring steps and the end) with the KT21
+steps (:data:`KT21_TURNING_POINT`).
 """
 
 from __future__ import annotations
 
 import attrs
 
-from engine.game import ploys
 from engine.game.actions import Action, IllegalActionError
-from engine.game.flow import GambitFrame, end_battle, expect
+from engine.game.flow import GambitFrame, expect
+from engine.game.frame_skeleton import (
+    NoChoiceFrame,
+    TurningPointSteps,
+    push_steps,
+    roll_off_winner,
+    run_turning_point,
+)
 from engine.game.state import PLAYERS, other
 from engine.game.work import Work
 from engine.rules.kt21.firefight import FirefightFrame
 
-__all__ = ["LAST_TP", "InitiativeFrame", "TurningPointFrame", "ready_operatives"]
+__all__ = [
+    "KT21_TURNING_POINT",
+    "LAST_TP",
+    "InitiativeFrame",
+    "TurningPointFrame",
+    "ready_operatives",
+]
 
 LAST_TP = 4
 """A battle is four turning points (1.1)."""
@@ -47,7 +63,7 @@ def ready_operatives(w: Work) -> None:
 
 
 @attrs.frozen(slots=True)
-class TurningPointFrame:
+class TurningPointFrame(NoChoiceFrame):
     """One turning point (module docstring).
 
     Attributes:
@@ -60,65 +76,30 @@ class TurningPointFrame:
     stage: str = "start"
 
     def run(self, w: Work) -> None:
-        if self.stage == "start":
-            w.tp += 1
-            w.phase = "strategy"
-            for p in PLAYERS:  # each ploy at most once per turning point (2.2, 14)
-                if w.pl(p).ploys_used:
-                    w.set_pl(p, ploys_used=())
-            w.emit("turning_point_started", tp=w.tp)
-            w.replace_top(stage="strategy")
-            ready_operatives(w)
-            w.stack.append(InitiativeFrame())
-            ploys.open_window(w, "turning_point_start", tp=w.tp)
-        elif self.stage == "strategy":
-            for p in PLAYERS:  # 2.2 step 1: each player gains 1CP, every turning point
-                w.set_pl(p, cp=w.pl(p).cp + 1)
-                w.emit("cp_gained", player=p, cp=1, total=w.pl(p).cp)
-            w.replace_top(stage="reveal")
-            w.stack.append(GambitFrame(turn=w.initiative))
-        elif self.stage == "reveal":
-            w.replace_top(stage="firefight")
-            for step in reversed(w.ctx.hooks.gambit_steps):
-                frame = step(w)
-                if frame is not None:
-                    w.stack.append(frame)
-        elif self.stage == "firefight":
-            w.phase = "firefight"
-            w.replace_top(stage="end")
-            w.stack.append(FirefightFrame(turn=w.initiative))
-            ploys.open_window(w, "firefight_start", tp=w.tp)
-        elif self.stage == "end":
-            w.replace_top(stage="tp_end")
-            ploys.open_window(w, "firefight_end", tp=w.tp)
-        elif self.stage == "tp_end":
-            w.replace_top(stage="over")
-            ploys.open_window(w, "turning_point_end", tp=w.tp)
-        else:
-            if self.stage == "over":
-                frames = [f for step in w.ctx.hooks.scoring_steps if (f := step(w)) is not None]
-                if frames:
-                    w.replace_top(stage="scored")
-                    w.stack.extend(reversed(frames))
-                    return
-            w.emit("turning_point_ending", tp=w.tp)
-            w.effects = [e for e in w.effects if e.until != "end_tp"]
-            vp = (w.players[0].vp, w.players[1].vp)
-            w.emit("turning_point_ended", tp=w.tp, vp=vp)
-            w.stack.pop()
-            if w.tp >= LAST_TP:
-                end_battle(w)
-            else:
-                w.stack.append(TurningPointFrame())
+        run_turning_point(w, self.stage, KT21_TURNING_POINT)
 
-    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
-        raise _illegal("no dice here")
 
-    def options(self, w: Work) -> list[Action]:  # pragma: no cover
-        return []
+def _initiative_phase(w: Work) -> None:
+    """The Initiative phase (2.1): ready every operative, then initiative."""
+    ready_operatives(w)
+    w.stack.append(InitiativeFrame())
 
-    def act(self, w: Work, a: Action) -> None:  # pragma: no cover
-        raise _illegal("no decision here")
+
+def _strategic_ploys(w: Work) -> None:
+    """The Strategy phase's first steps (2.2 steps 1-2): each player gains 1CP, every
+    turning point; then the strategic ploys."""
+    for p in PLAYERS:
+        w.set_pl(p, cp=w.pl(p).cp + 1)
+        w.emit("cp_gained", player=p, cp=1, total=w.pl(p).cp)
+    w.replace_top(stage="reveal")
+    w.stack.append(GambitFrame(turn=w.initiative))
+
+
+def _target_reveal(w: Work) -> None:
+    """Target Reveal (2.2 step 3): the steps rule modules add (run in the order they were
+    added); then the Firefight phase."""
+    w.replace_top(stage="firefight")
+    push_steps(w, w.ctx.hooks.gambit_steps)
 
 
 @attrs.frozen(slots=True)
@@ -151,10 +132,9 @@ class InitiativeFrame:
         w.stack.pop()
 
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:
-        a, b = values
-        w.emit("roll_off", purpose=f"initiative TP{w.tp}", a=a, b=b)
-        if a != b:
-            w.replace_top(stage="choose", winner="A" if a > b else "B")
+        winner = roll_off_winner(w, values, f"initiative TP{w.tp}")
+        if winner:
+            w.replace_top(stage="choose", winner=winner)
         elif w.tp > 1 and w.initiative:
             self._has(w, other(w.initiative))  # the tie rule (2.1)
         # else: the first turning point's tie is rolled again (1.4)
@@ -167,3 +147,15 @@ class InitiativeFrame:
         if a.text not in PLAYERS:
             raise _illegal(f"initiative goes to A or B, not {a.text!r}")
         self._has(w, a.text)
+
+
+KT21_TURNING_POINT = TurningPointSteps(
+    begin=_initiative_phase,
+    first="strategy",
+    steps={"strategy": _strategic_ploys, "reveal": _target_reveal},
+    firefight_stage="firefight",
+    firefight=FirefightFrame,
+    next_turning_point=TurningPointFrame,
+    last_tp=LAST_TP,
+)
+"""The KT21 turning point (1.1, 2): the skeleton's parameters."""
