@@ -218,3 +218,16 @@ def test_barricade_placement_refusals_1_2_step_7() -> None:
     # 15" from B's drop zone (x 24-30): too far.
     why = barricades.placement_problem(w, "B", (9.0, 3.0, 0.0), 0, fortify=False)
     assert why is not None and 'within 6"' in why
+
+
+def test_explain_lists_per_die_damage_rules_as_not_in_the_odds_16_23() -> None:
+    """DC 16.23: the dice core does not model damage added to a die (the DC Brute's Crushing
+    Blows, +1 a strike) nor a roll that ignores a die's own damage (the DC Hide's Stubborn
+    Hide, 5+), so the KT21 fight explanation must name both as not in its distribution, for
+    the side each belongs to, citing 16.23, rather than give silently wrong odds."""
+    state, _, _ = load_position(str(SC / "kt21_dc_23_ignoring_a_die_keeps_added_damage.toml"), 0)
+    r = explain(state, "attack DCRA-1 blade at DCRB-1")
+    notes = [s for s in r.steps if s.check == "not in the distribution" and "16.23" in s.rule]
+    texts = " | ".join(s.detail for s in notes)
+    assert "DCRA-1's strikes: added damage" in texts and "1/1 damage" in texts
+    assert "ignores an attack die's own damage on a 5+" in texts

@@ -35,6 +35,7 @@ from engine.game.weapons import weapons_of
 from engine.game.work import Work
 from engine.rules.kt21.attack_dice import hit_threshold, weapon_rules21
 from engine.rules.kt21.attack_sight import hidden_from_above, sight21
+from engine.rules.kt21.die_damage import odds_notes
 from engine.rules.kt21.fight import combat_support
 from engine.teams.model import WeaponProfile
 
@@ -143,6 +144,10 @@ def _shoot(q: AttackQuery, steps: list[Step], data: dict[str, Any]) -> Outcome:
     steps.append(shot_summary(q, float(mean), float(kill), how, _sec("10.1")))
     for rule in dice_not_modelled(attack.rules, melee=False):
         steps.append(Step("not in the distribution", rule.split(":")[0], rule, _sec("12")))
+    for note in odds_notes(w, op=o.id, target=t.id, weapon=q.weapon, kind="ranged"):
+        steps.append(
+            Step("not in the distribution", note.split(":")[0], note, _sec("16.23"), "rule")
+        )
     gap = w.distance(w.place(o), w.place(t))
     data.update(
         {
@@ -229,6 +234,19 @@ def _fight(q: AttackQuery, steps: list[Step], data: dict[str, Any]) -> Outcome:
         for rule in rules:
             steps.append(
                 Step("not in the distribution", rule.split(":")[0], f"{side}: {rule}", _sec("12"))
+            )
+    for a, b, weapon in ((o, t, q.weapon), (t, o, dname)):
+        for note in (
+            odds_notes(w, op=a.id, target=b.id, weapon=weapon, kind="melee") if weapon else ()
+        ):
+            steps.append(
+                Step(
+                    "not in the distribution",
+                    note.split(":")[0],
+                    f"{a.id}'s strikes: {note}",
+                    _sec("16.23"),
+                    "rule",
+                )
             )
     data.update(
         {
