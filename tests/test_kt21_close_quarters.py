@@ -160,8 +160,8 @@ def test_guard_without_a_guard_attack_stays_on_guard() -> None:
     """A guard that cannot make a guard attack stays on guard (13). DC-1 has overwatched this
     turning point already (3.5: once per turning point; a guard attack made as an Overwatch
     is that Overwatch, the reading of docs/rulings/kt21_close_quarters.md) and TAR-1 is not
-    within its Engagement Range: no ``Interrupt DC-1`` after TAR-1's Dash, and passing (TAR-1 far from
-    it) leaves DC-1 on guard."""
+    within its Engagement Range: no ``Interrupt DC-1`` after TAR-1's Dash, and passing (TAR-1
+    far from it) leaves DC-1 on guard."""
     ops = {
         "DC-1": {"at": (6.0, 2.0), "ready": False, "on_guard": True},
         "TAR-1": {"at": (22.0, 2.0)},
