@@ -220,7 +220,7 @@ def test_a_kt21_battle_plays_with_random_actions_and_exact_chance() -> None:
     """``ruleset=kt21`` with the team parameters left empty plays KT21's default teams;
     OpenSpiel's own random simulation test (legal actions, chance probabilities summing to
     1, clones, returns within the utility range) passes through a whole KT21 battle; the
-    observation tensor keeps its size (19219 float32) during the battle."""
+    observation tensor keeps its size (19220 float32) during the battle."""
     game = pyspiel.load_game("kill_team", {"ruleset": "kt21"})
     assert game.config.ruleset == "kt21"
     assert {o.id.split("-")[0] for o in game.start.operatives} == {"KAS", "LEG"}
@@ -228,4 +228,4 @@ def test_a_kt21_battle_plays_with_random_actions_and_exact_chance() -> None:
     state = _random_until(
         game.new_initial_state(), random.Random(7), lambda s: s.move_number() > 40
     )
-    assert len(state.observation_tensor(0)) == 19219
+    assert len(state.observation_tensor(0)) == 19220

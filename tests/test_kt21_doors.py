@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
+from engine.envs.codec import CODEC_RULESETS
 from engine.envs.core import EnvConfig
+from engine.errors import KillTeamError
 from engine.game import context
 from engine.game.events import Event
 from engine.game.record import RecordFormatError, read_record, replay_record
@@ -141,14 +143,16 @@ def test_kt21_refuses_options_its_rules_do_not_play() -> None:
     assert m.options.equipment == (("A", ()),)  # A selects no equipment; B is asked
 
 
-def test_env_config_refuses_a_ruleset_the_codec_does_not_encode() -> None:
-    """The environments build their battle through the same matchup, and encode actions with
-    the action codec, whose families cover KT24's actions only (KT21's Normal Move has none):
-    a KT21 environment is refused naming the ruleset, never failing at its first move;
-    KT24 is accepted."""
-    with pytest.raises(BattleError, match=r"ruleset 'kt21': the environments' action codec"):
-        EnvConfig(ruleset="kt21", teams=KT21_TEAMS).matchup()
+def test_env_config_builds_a_kt21_matchup_the_codec_encodes() -> None:
+    """The environments build their battle through the same matchup under the ruleset they
+    are given, and the action codec encodes every ruleset the engine plays (KT21's actions
+    have their own families, appended after KT24's): a KT21 environment plays KT21 teams, a
+    KT24 one KT24's, and an unknown ruleset is refused naming it."""
+    assert set(CODEC_RULESETS) == set(RULESETS)
+    assert EnvConfig(ruleset="kt21", teams=KT21_TEAMS).matchup().options.ruleset == "kt21"
     assert EnvConfig(ruleset="kt24").matchup().options.ruleset == "kt24"
+    with pytest.raises(KillTeamError, match="kt99"):
+        EnvConfig(ruleset="kt99").matchup()
 
 
 # -------------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ loss and 0/0 for a draw (1.8).
   hidden selections are not in it; the state is Markov, so it is the player's view of the
   present, not a transcript of the past); ``observation_string`` is the same text and
   ``observation_tensor(player)`` the three arrays of :mod:`engine.envs.observation`
-  (``"operatives"`` 32x78, ``"board"`` 25x22x30, ``"globals"`` 223; 19219 float32 in that
+  (``"operatives"`` 32x78, ``"board"`` 25x22x30, ``"globals"`` 224; 19220 float32 in that
   order), from the player's view.
 - Kill Team 2021: ``ruleset=kt21`` plays it (its default teams ``kt21_kasrkin`` and
   ``kt21_legionaries`` when ``team_a``/``team_b`` are left empty, its default mission
@@ -306,7 +306,7 @@ class KillTeamState(pyspiel.State):  # type: ignore[misc]
 
 class KillTeamObserver:
     """The observer of :class:`KillTeamGame` (OpenSpiel's python observer protocol):
-    ``tensor`` (19219 float32) with the named views ``dict`` (``"operatives"``, ``"board"``,
+    ``tensor`` (19220 float32) with the named views ``dict`` (``"operatives"``, ``"board"``,
     ``"globals"``), filled by ``set_from(state, player)``; ``string_from`` gives the
     information state string."""
 
