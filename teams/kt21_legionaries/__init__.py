@@ -17,6 +17,6 @@ have prints) is reported by ``killteam teams rules kt21_legionaries`` and listed
 
 from __future__ import annotations
 
-from teams.kt21_legionaries import abilities, equipment, weapon_rules
+from teams.kt21_legionaries import abilities, equipment, eyes_of_the_gods, weapon_rules
 
-__all__ = ["abilities", "equipment", "weapon_rules"]
+__all__ = ["abilities", "equipment", "eyes_of_the_gods", "weapon_rules"]
