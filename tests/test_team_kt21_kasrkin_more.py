@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.game import IllegalActionError
+from engine.game import GameState, IllegalActionError
+from engine.game.work import Work
 from tests.kt21_team_support import activated, of_kind, options, play
 
 
@@ -59,3 +60,70 @@ def test_blast_padding_ignores_splash_from_an_attack_on_another_operative() -> N
     assert splash == {"KAS-10": 1, "KAS-9": 1}
     assert s.operative("KAS-7").wounds == 9
     assert s.operative("KAS-9").wounds == 7
+
+
+def _medic_shot(
+    wounds: int, medic_at: tuple[float, float] = (12, 16.5), **more: dict[str, object]
+) -> GameState:
+    """The Warrior's boltgun (BS3+, 3/4 damage) hits the Trooper twice (4,4,1,1) and its
+    three defence dice fail (1,1,1): 6 damage on ``wounds``; the Combat Medic stands at
+    ``medic_at`` (the Trooper at (12, 14))."""
+    ops = {"LEG-6": {"at": (5, 14)}, "KAS-10": {"at": (12, 14), "wounds": wounds}}
+    ops["KAS-6"] = {"at": medic_at}
+    ops.update({k.replace("_", "-"): v for k, v in more.items()})
+    s = activated(ops, "LEG-6")
+    s, _ = play(s, ["Shoot LEG-6 boltgun at KAS-10"], ["roll 4,4,1,1", "roll 1,1,1"])
+    return s
+
+
+def test_medic_keeps_the_operative_with_one_wound() -> None:
+    """Medic!: 6 damage would incapacitate the Trooper (3 wounds); the Combat Medic, 2.5"
+    away (bases 1.4" apart, within 3") and Visible, saves it: 1 wound left, both get APL -1
+    (2 -> 1, 4.2), and after the Shoot the Trooper may Dash, ending within 1" of the medic
+    (a spot 2.5" from it is refused, one touching it is legal)."""
+    s = _medic_shot(3)
+    assert options(s) == {"Use medic!", "Decline"}
+    s, ev = play(s, ["Use medic!"])
+    assert of_kind(ev, "medic_used")[0]["medic"] == "KAS-6"
+    assert s.operative("KAS-10").wounds == 1 and s.operative("KAS-10").alive
+    w = Work(s)
+    assert (w.apl(w.op("KAS-10")), w.apl(w.op("KAS-6"))) == (1, 1)
+    with pytest.raises(IllegalActionError, match="Medic!"):
+        s.apply("Dash KAS-10 to 12,12.5")
+    s, _ = play(s, ["Dash KAS-10 to 12,15.2"])
+    assert s.operative("KAS-10").y == pytest.approx(15.2)
+
+
+def test_medic_declined_or_out_of_reach_incapacitates() -> None:
+    """Medic!: declined, the Trooper is incapacitated by the damage (3 - 6 < 1); with the
+    medic 5" away (more than 3") nothing is offered and it is incapacitated at once."""
+    s, _ = play(_medic_shot(3), ["Decline"])
+    assert not s.operative("KAS-10").alive
+    s = _medic_shot(3, medic_at=(12, 19))
+    assert not s.operative("KAS-10").alive
+
+
+def test_medic_discards_the_rest_of_the_shooting_attack() -> None:
+    """Medic!: the fireblast's critical hit (6,4,1,1) inflicts Splash 1 on the Trooper (1
+    wound left) before any save is rolled; saved, the rest of that attack is discarded: no
+    defence dice are rolled for it (its normal hit never resolves) and it keeps 1 wound.
+    The medic 3.5" away (bases 2.4" apart) is outside the Blast and Splash's 2"."""
+    ops = {"LEG-5": {"at": (5, 14)}, "KAS-10": {"at": (12, 14), "wounds": 1}}
+    ops["KAS-6"] = {"at": (15.5, 14)}
+    s = activated(ops, "LEG-5")
+    s, _ = play(s, ["Shoot LEG-5 fireblast at KAS-10"], ["roll 6,4,1,1"])
+    s, ev = play(s, ["Use medic!"])
+    assert not of_kind(ev, "saves_retained")
+    assert s.operative("KAS-10").wounds == 1
+
+
+def test_combat_stimms_not_on_an_operative_medic_saved() -> None:
+    """Combat Stimms cannot select an operative Medic! revived this turning point: after the
+    save, the Combat Medic's Combat Stimms offers the Trooper (1 wound) no more, while the
+    wounded Vox-Trooper beside it is offered."""
+    s = _medic_shot(3, KAS_9={"at": (13.2, 16.5), "wounds": 3})
+    s, _ = play(s, ["Use medic!", "Dash KAS-10 to 12,15.2"])
+    s, _ = play(s, ["End activation"]) if "End activation" in options(s) else (s, [])
+    s, _ = play(s, ["Activate KAS-6 engage"])
+    stimms = {o for o in options(s) if o.startswith("Act KAS-6 combat stimms")}
+    assert stimms == {"Act KAS-6 combat stimms on KAS-9"}

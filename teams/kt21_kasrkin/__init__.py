@@ -19,6 +19,22 @@ we have prints) is reported by ``killteam teams rules kt21_kasrkin`` and listed 
 
 from __future__ import annotations
 
-from teams.kt21_kasrkin import abilities, actions, blast_padding, elite, equipment, weapon_rules
+from teams.kt21_kasrkin import (
+    abilities,
+    actions,
+    blast_padding,
+    elite,
+    equipment,
+    medic,
+    weapon_rules,
+)
 
-__all__ = ["abilities", "actions", "blast_padding", "elite", "equipment", "weapon_rules"]
+__all__ = [
+    "abilities",
+    "actions",
+    "blast_padding",
+    "elite",
+    "equipment",
+    "medic",
+    "weapon_rules",
+]
