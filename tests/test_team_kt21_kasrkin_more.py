@@ -5,11 +5,18 @@ player B the Kasrkin; open lane y 13-16).
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.game import GameState, IllegalActionError
+from engine.game.events import Event
+from engine.game.state import Chance, Decision
 from engine.game.work import Work
-from tests.kt21_team_support import activated, of_kind, options, play
+from engine.rulesets import new_game
+from teams.kt21_kasrkin.reconnoitre import RECONNOITRE
+from tests.kt21_team_support import KAS, KT21, LEG, activated, of_kind, options, play
+from tests.test_game_rules_common import LAB
 
 
 def test_blast_padding_rerolls_defence_dice_against_a_blast_weapon() -> None:
@@ -127,3 +134,54 @@ def test_combat_stimms_not_on_an_operative_medic_saved() -> None:
     s, _ = play(s, ["Activate KAS-6 engage"])
     stimms = {o for o in options(s) if o.startswith("Act KAS-6 combat stimms")}
     assert stimms == {"Act KAS-6 combat stimms on KAS-9"}
+
+
+def _to_scouting(seed: int = 3) -> GameState:
+    """A real KT21 battle (Critical Operations 2022) of the Kasrkin (A) and the Legionaries
+    (B), its set-up played at random up to the scouting step."""
+    s = new_game(LAB, KAS, LEG, KT21)
+    pick = random.Random(seed)
+    for _ in range(2000):
+        if isinstance(s.node, Decision) and s.node.kind == "scouting":
+            return s
+        if isinstance(s.node, Chance):
+            s, _ = s.apply(pick.choice(s.chance_outcomes())[0])
+        else:
+            s, _ = s.apply(pick.choice(s.legal_actions()))
+    raise AssertionError("no scouting step reached")
+
+
+def _scout(s: GameState, picks: dict[str, str]) -> tuple[GameState, list[Event]]:
+    """Both players pick their scouting option (the Attacker first, as asked); a Fortify
+    barricade is set up at the first spot listed."""
+    events: list[Event] = []
+    while isinstance(s.node, Decision) and s.node.kind in ("scouting", "equipment_setup"):
+        if s.node.kind == "scouting":
+            s, ev = s.apply(f"Op scouting {picks[s.node.player]}")
+        else:
+            s, ev = s.apply(s.legal_actions()[0])
+        events += ev
+    return s, events
+
+
+def test_reconnoitre_killzone_resolves_an_additional_recon() -> None:
+    """Reconnoitre Killzone: the Kasrkin picked Infiltrate and the Legionaries Fortify: once
+    the barricade is set up and the first initiative is decided by the options selected
+    (Fortify beats Infiltrate: the Legionaries), the Kasrkin resolve one more Recon: one of
+    their operatives wholly within their drop zone may make a free Dash."""
+    s, ev = _scout(_to_scouting(), {"A": "infiltrate", "B": "fortify"})
+    assert [e["player"] for e in of_kind(ev, "rule_used") if e["rule"] == RECONNOITRE] == ["A"]
+    assert s.initiative == "B"
+    assert s.node == Decision("A", "recon")
+    assert "Pass" in options(s) and any(o.startswith("Act KAS-") for o in options(s))
+
+
+def test_reconnoitre_killzone_only_for_the_team_with_it() -> None:
+    """Reconnoitre Killzone: the Legionaries have no such rule; the Kasrkin's own Recon
+    (selected) is followed by the additional one: two Recon decisions for A, none for B."""
+    s, _ = _scout(_to_scouting(), {"A": "recon", "B": "fortify"})
+    assert s.node == Decision("A", "recon")
+    s, _ = s.apply("Pass")
+    assert s.node == Decision("A", "recon")
+    s, _ = s.apply("Pass")
+    assert not (isinstance(s.node, Decision) and s.node.kind == "recon")

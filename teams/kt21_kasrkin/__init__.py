@@ -26,6 +26,7 @@ from teams.kt21_kasrkin import (
     elite,
     equipment,
     medic,
+    reconnoitre,
     weapon_rules,
 )
 
@@ -36,5 +37,6 @@ __all__ = [
     "elite",
     "equipment",
     "medic",
+    "reconnoitre",
     "weapon_rules",
 ]
