@@ -15,7 +15,7 @@ from engine.game.state import Chance, Decision
 from engine.game.work import Work
 from engine.rulesets import new_game
 from teams.kt21_kasrkin.reconnoitre import RECONNOITRE
-from tests.kt21_team_support import KAS, KT21, LEG, activated, of_kind, options, play
+from tests.kt21_team_support import KAS, KT21, LEG, activated, of_kind, options, play, pos
 from tests.test_game_rules_common import LAB
 
 
@@ -185,3 +185,51 @@ def test_reconnoitre_killzone_only_for_the_team_with_it() -> None:
     assert s.node == Decision("A", "recon")
     s, _ = s.apply("Pass")
     assert not (isinstance(s.node, Decision) and s.node.kind == "recon")
+
+
+def _thrower(item: str, **more: dict[str, object]) -> GameState:
+    """The Kasrkin (A) Trooper at (5, 14) carrying ``item``, activated; the Legionary
+    Warrior (10, 14) and Icon Bearer (10, 15.5) together, the Champion at (15.5, 14)."""
+    ops: dict[str, dict[str, object]] = {
+        "KAS-10": {"at": (5, 14)},
+        "LEG-6": {"at": (10, 14)},
+        "LEG-4": {"at": (10, 15.5)},
+        "LEG-1": {"at": (15.5, 14)},
+    }
+    ops.update({k.replace("_", "-"): v for k, v in more.items()})
+    s = pos(ops, KAS, LEG, equipment={"A": [f"{item} (KAS-10)"]})
+    return s.apply("Activate KAS-10 engage")[0]
+
+
+def test_stun_grenade_apl_minus_one_on_four_plus() -> None:
+    """Stun Grenade: thrown at the point under the Warrior (5" away, within 6"), one D6 for
+    each operative within 4" of it: the Icon Bearer and the Warrior (roster order; the
+    Champion 5.5" away, 4.9" from its base, rolls none). 4 stuns the Icon Bearer (APL 3 ->
+    2), 3 leaves the Warrior; once per battle, so no second throw is listed."""
+    s = _thrower("Stun Grenade")
+    assert "Act KAS-10 stun grenade at 10,14" in options(s)
+    s, ev = play(s, ["Act KAS-10 stun grenade at 10,14"], ["roll 4,3"])
+    tests = {e["op"]: e["stunned"] for e in of_kind(ev, "stun_test")}
+    assert tests == {"LEG-4": True, "LEG-6": False}
+    w = Work(s)
+    assert (w.apl(w.op("LEG-4")), w.apl(w.op("LEG-6"))) == (2, 3)
+    assert not [o for o in options(s) if "stun grenade" in o]
+
+
+def test_stun_grenade_point_within_six_inches() -> None:
+    """Stun Grenade: a point 8" from the thrower (7.4" from its base) is refused."""
+    s = _thrower("Stun Grenade")
+    with pytest.raises(IllegalActionError, match='more than 6"'):
+        s.apply("Act KAS-10 stun grenade at 13,14")
+
+
+def test_decoy_grenade_forbids_overwatch_this_turning_point() -> None:
+    """Decoy Grenade: the Warrior's test (5, 4+) succeeds, the Icon Bearer's (3) fails:
+    the Warrior may not Overwatch (nor Guard) until the end of the turning point, the Icon
+    Bearer still may."""
+    s = _thrower("Decoy Grenade")
+    s, ev = play(s, ["Act KAS-10 decoy grenade at 10,14"], ["roll 3,5"])
+    assert [e["on"] for e in of_kind(ev, "team_rule_used")] == ["LEG-6"]
+    w = Work(s)
+    assert "decoy" in str(w.would("would_refuse_action", None, op="LEG-6", action="Overwatch"))
+    assert w.would("would_refuse_action", None, op="LEG-4", action="Overwatch") is None
