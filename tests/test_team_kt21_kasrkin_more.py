@@ -10,10 +10,12 @@ import random
 import pytest
 
 from engine.game import GameState, IllegalActionError
+from engine.game.actions import parse_action
 from engine.game.events import Event
-from engine.game.state import Chance, Decision
+from engine.game.state import Chance, Decision, Effect
 from engine.game.work import Work
 from engine.rulesets import new_game
+from teams.kt21_kasrkin.adrenaline import AdrenalineShot
 from teams.kt21_kasrkin.grenades import STUN_GRENADE
 from teams.kt21_kasrkin.reconnoitre import RECONNOITRE
 from tests.kt21_team_support import KAS, KT21, LEG, activated, of_kind, options, play, pos
@@ -234,3 +236,42 @@ def test_decoy_grenade_forbids_overwatch_this_turning_point() -> None:
     w = Work(s)
     assert "decoy" in str(w.would("would_refuse_action", None, op="LEG-6", action="Overwatch"))
     assert w.would("would_refuse_action", None, op="LEG-4", action="Overwatch") is None
+
+
+def _adrenaline(**kw: object) -> GameState:
+    """The Trooper (APL 2, Move 6", 8 wounds) carrying an Adrenaline Shot, activated."""
+    ops = {"KAS-10": {"at": (5, 14), **kw}, "LEG-6": {"at": (20, 14)}}
+    stunned = [{"kind": "apl", "op": "KAS-10", "value": -1, "until": "end_next_activation"}]
+    s = pos(ops, KAS, LEG, equipment={"A": ["Adrenaline Shot (KAS-10)"]}, effects=stunned)
+    return s.apply("Activate KAS-10 engage")[0]
+
+
+def test_adrenaline_shot_ignores_apl_and_move_modifiers() -> None:
+    """Adrenaline Shot: the Trooper, stunned (APL -1: 2 - 1 = 1AP when activated) and
+    injured (3 of 8 wounds: Move 6 - 2 = 4"), uses it as it is activated: its APL modifier
+    is ignored (2AP) and its Move is 6" again, for that activation."""
+    s = _adrenaline(wounds=3)
+    assert s.operative("KAS-10").ap == 1
+    assert Work(s).move_stat(s.operative("KAS-10")) == 4.0
+    assert "Use adrenaline shot" in options(s)
+    s, _ = play(s, ["Use adrenaline shot"])
+    w = Work(s)
+    assert s.operative("KAS-10").ap == 2
+    assert w.move_stat(w.op("KAS-10")) == 6.0
+
+
+def test_adrenaline_shot_only_with_a_modifier_and_once_per_battle() -> None:
+    """Adrenaline Shot: not offered with no modifier to ignore (a healthy Trooper with no
+    APL or Move change); once used, never again in the battle: after that activation, with
+    a new APL -1 on the Trooper, the rule has no option for it (a fresh one would)."""
+    ops = {"KAS-10": {"at": (5, 14)}, "LEG-6": {"at": (20, 14)}}
+    s = pos(ops, KAS, LEG, equipment={"A": ["Adrenaline Shot (KAS-10)"]})
+    s, _ = play(s, ["Activate KAS-10 engage"])
+    assert not [o for o in options(s) if "adrenaline" in o]
+    rule = AdrenalineShot(("A",))
+    s, _ = play(_adrenaline(), ["Use adrenaline shot", "End activation"])
+    w = Work(s)
+    w.effects.append(Effect("apl", "KAS-10", "end_next_activation", value=-1))
+    assert rule.options(w, "A", {"op": "KAS-10"}) == []
+    fresh = Work(_adrenaline())
+    assert rule.options(fresh, "A", {"op": "KAS-10"}) == [parse_action("Use adrenaline shot")]

@@ -6,14 +6,16 @@ installed for the KT24 Kasrkin and the reverse):
   Elite Trooper: :mod:`.elite`.
 - Weapon rule Proximity* (the melta mine attacks only through its token): :mod:`.weapon_rules`.
 - Unique actions Battle Comms (Vox-Trooper) and Combat Stimms (Combat Medic): :mod:`.actions`.
-- Ability Camo Cloak (Sharpshooter): :mod:`.abilities`.
+- Abilities Camo Cloak (Sharpshooter): :mod:`.abilities`; Medic! (Combat Medic):
+  :mod:`.medic`; Blast Padding (Demo-Trooper): :mod:`.blast_padding`; Reconnoitre Killzone
+  (Recon-Trooper): :mod:`.reconnoitre`.
 - Equipment (selected through :mod:`engine.rules.kt21.equipment`, each item's EP declared
-  here): the frag and krak grenades (their weapon profiles), the Long-range Scope and the
-  Foregrip: :mod:`.equipment`.
+  in :mod:`.equipment`): the frag and krak grenades (their weapon profiles), the Long-range
+  Scope and the Foregrip: :mod:`.equipment`; Adrenaline Shot: :mod:`.adrenaline`; Stun
+  Grenade and Decoy Grenade: :mod:`.grenades`.
 
-Everything else (Medic!, Blast Padding, Reconnoitre Killzone, Plant Melta Mine, Warden
-Auspex, Adrenaline Shot, Stun and Decoy Grenades, and the ploys, which no source
-we have prints) is reported by ``killteam teams rules kt21_kasrkin`` and listed in
+Everything else (Plant Melta Mine, Warden Auspex, and the ploys, which no source we have
+prints) is reported by ``killteam teams rules kt21_kasrkin`` and listed in
 ``docs/rulings/kt21_teams.md``.
 """
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 from teams.kt21_kasrkin import (
     abilities,
     actions,
+    adrenaline,
     blast_padding,
     elite,
     equipment,
@@ -34,6 +37,7 @@ from teams.kt21_kasrkin import (
 __all__ = [
     "abilities",
     "actions",
+    "adrenaline",
     "blast_padding",
     "elite",
     "equipment",
