@@ -6,8 +6,10 @@ y 13-16).
 
 from __future__ import annotations
 
-from engine.game import GameState
-from tests.kt21_team_support import activated, options, play
+import pytest
+
+from engine.game import GameState, IllegalActionError
+from tests.kt21_team_support import LEGIONARIES, activated, options, play, pos
 
 
 def _champion_kills(wounds: int = 1) -> GameState:
@@ -41,3 +43,47 @@ def test_in_the_eyes_of_the_gods_needs_an_incapacitation() -> None:
     assert s.operative("KAS-10").alive
     s, _ = play(s, ["Dash LEG-1 to 5,16"])
     assert s.operative("LEG-1").ap == 1
+
+
+DEFAULT = LEGIONARIES.default()
+"""The Legionaries' default roster: LEG-3 is the Heavy Gunner (heavy bolter: Heavy,
+Fusillade, P1; Move 6")."""
+
+
+def _gunner(equipment: list[str]) -> GameState:
+    """The Heavy Gunner at (5, 14) activated, the Kasrkin Trooper at (20, 14)."""
+    ops = {"LEG-3": {"at": (5, 14)}, "KAS-10": {"at": (20, 14)}}
+    s = pos(ops, DEFAULT, equipment={"A": equipment} if equipment else {})
+    return s.apply("Activate LEG-3 engage")[0]
+
+
+def _shoots(s: GameState) -> bool:
+    return any(o.startswith("Shoot LEG-3 heavy bolter") for o in options(s))
+
+
+def test_suspensor_system_shoots_heavy_after_a_short_move() -> None:
+    """Suspensor System: without it, a Normal Move of 2" forbids the heavy bolter (Heavy:
+    no Shoot after a Normal Move); with it the Shoot is allowed after 2" (at most 3") and
+    refused after 4" (moved more than 3")."""
+    s, _ = play(_gunner([]), ["Normal move LEG-3 to 7,14"])
+    assert not _shoots(s)
+    s, _ = play(_gunner(["Suspensor System (LEG-3)"]), ["Normal move LEG-3 to 7,14"])
+    assert _shoots(s)
+    s, _ = play(_gunner(["Suspensor System (LEG-3)"]), ["Normal move LEG-3 to 9,14"])
+    assert not _shoots(s)
+    with pytest.raises(IllegalActionError, match="Suspensor System"):
+        s.apply("Shoot LEG-3 heavy bolter at KAS-10")
+
+
+def test_suspensor_system_moves_at_most_three_inches_after_shooting() -> None:
+    """Suspensor System: after a Shoot with the heavy bolter (five misses: 1s), a Normal
+    Move may go 3" (to x = 8) but not 4" (x = 9); without it Heavy forbids any Normal Move
+    after the shot."""
+    dice = ["roll 1,1,1,1,1"]
+    s, _ = play(_gunner(["Suspensor System (LEG-3)"]), ["Shoot LEG-3 heavy bolter at KAS-10"], dice)
+    assert s.apply("Normal move LEG-3 to 8,14")[0].operative("LEG-3").x == 8
+    with pytest.raises(IllegalActionError, match='within 3" of movement'):
+        s.apply("Normal move LEG-3 to 9,14")
+    s, _ = play(_gunner([]), ["Shoot LEG-3 heavy bolter at KAS-10"], dice)
+    with pytest.raises(IllegalActionError, match="Heavy"):
+        s.apply("Normal move LEG-3 to 7,14")

@@ -4,10 +4,12 @@ ever installed for the KT24 Legionaries and the reverse):
 
 - Weapon rules Vicious Blows*, Daemonic Energies*, Parry Hook*: :mod:`.weapon_rules`.
 - Abilities Icon Bearer, Vicious Reflexes, Soul Feast, Daemonic Aura, Horrifying
-  Dismemberment: :mod:`.abilities`.
+  Dismemberment: :mod:`.abilities`; In the Eyes of the Gods (Aspiring Champion):
+  :mod:`.eyes_of_the_gods`.
 - Equipment (selected through :mod:`engine.rules.kt21.equipment`, each item's EP declared
-  here): the frag and krak grenades (their weapon profiles), Aggression Stimulants, Tainted
-  Rounds, Warded Armour, Grisly Trophy: :mod:`.equipment`.
+  in :mod:`.equipment`): the frag and krak grenades (their weapon profiles), Aggression
+  Stimulants, Tainted Rounds, Warded Armour, Grisly Trophy: :mod:`.equipment`; Suspensor
+  System: :mod:`.suspensor`.
 
 Everything else (the faction rule Favoured of the Dark Gods: the roster has no Mark of Chaos
 to choose and no strategic ploy is sourced; the psychic powers; the ploys, which no source we
@@ -17,6 +19,12 @@ have prints) is reported by ``killteam teams rules kt21_legionaries`` and listed
 
 from __future__ import annotations
 
-from teams.kt21_legionaries import abilities, equipment, eyes_of_the_gods, weapon_rules
+from teams.kt21_legionaries import (
+    abilities,
+    equipment,
+    eyes_of_the_gods,
+    suspensor,
+    weapon_rules,
+)
 
-__all__ = ["abilities", "equipment", "eyes_of_the_gods", "weapon_rules"]
+__all__ = ["abilities", "equipment", "eyes_of_the_gods", "suspensor", "weapon_rules"]
