@@ -107,15 +107,17 @@ def test_assigned_grenade_gives_its_weapon_to_the_carrier() -> None:
 
 
 def test_items_the_engine_does_not_play_are_reported() -> None:
-    """Never ignored in silence: a selected Stun Grenade (no rule module plays it) is
-    reported with ``rule_not_played`` at the reveal; a frag grenade (played) is not."""
+    """Never ignored in silence: the Legionaries' selected Malign Scripture (no rule module
+    plays it) is reported with ``rule_not_played`` at the reveal; the Kasrkin's frag and
+    stun grenades (played) are not."""
     s, _ = _until_equipment()
     s, _ = s.apply("Equipment stun grenade")
     s, _ = s.apply("Equipment frag grenade")
     s, _ = s.apply("Equipment done")
+    s, _ = s.apply("Equipment malign scripture")
     s, ev = s.apply("Equipment done")
     reported = [e["rule"] for e in of_kind(ev, "rule_not_played")]
-    assert reported == ["equipment Stun Grenade"]
+    assert reported == ["equipment Malign Scripture"]
 
 
 def test_lite_open_play_has_no_equipment_step() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from engine.game import GameState, IllegalActionError
+from engine.game.events import Event
 from tests.kt21_team_support import LEGIONARIES, activated, options, play, pos
 
 
@@ -87,3 +88,38 @@ def test_suspensor_system_moves_at_most_three_inches_after_shooting() -> None:
     s, _ = play(_gunner([]), ["Shoot LEG-3 heavy bolter at KAS-10"], dice)
     with pytest.raises(IllegalActionError, match="Heavy"):
         s.apply("Normal move LEG-3 to 7,14")
+
+
+def _siphon(attack: str) -> tuple[GameState, list[Event]]:
+    """The Balefire Acolyte shoots its Life Siphon (5 attacks, BS3+, 3/3) at the Trooper
+    7" away; the wounded Warrior (5 of 12 wounds) stands 1.6" from the Trooper, the wounded
+    Butcher (5 wounds) 8" from it; the Trooper's three defence dice fail (1,1,1)."""
+    ops = {
+        "LEG-5": {"at": (5, 14)},
+        "LEG-6": {"at": (14, 16), "wounds": 5},
+        "LEG-2": {"at": (20, 14), "wounds": 5},
+        "KAS-10": {"at": (12, 14)},
+    }
+    s = activated(ops, "LEG-5")
+    return play(s, ["Shoot LEG-5 life siphon at KAS-10"], [attack, "roll 1,1,1"])
+
+
+def test_siphon_life_force_heals_a_friend_near_the_target() -> None:
+    """Siphon Life Force*: two hits retained (4,4,1,1,1): once their damage is done (the
+    Trooper 8 - 6 = 2 wounds) the Acolyte's player may select a friendly Legionary within
+    6" of the target that has lost wounds: the Warrior (1.6" away), not the Butcher (8"
+    away). A D3 of 5 is 3: the Warrior goes from 5 to 8 wounds."""
+    s, _ = _siphon("roll 4,4,1,1,1")
+    assert s.operative("KAS-10").wounds == 2
+    assert options(s) == {"Decline", "Use siphon life force on LEG-6"}
+    s, ev = play(s, ["Use siphon life force on LEG-6"], ["roll 5"])
+    assert s.operative("LEG-6").wounds == 8
+    assert [e["wounds"] for e in ev if e.kind == "wounds_regained"] == [3]
+
+
+def test_siphon_life_force_needs_two_retained_hits() -> None:
+    """Siphon Life Force*: one hit retained (4,1,1,1,1) is fewer than two: nothing is
+    offered and the Warrior keeps its 5 wounds."""
+    s, _ = _siphon("roll 4,1,1,1,1")
+    assert "Use siphon life force on LEG-6" not in options(s)
+    assert s.operative("LEG-6").wounds == 5

@@ -2,7 +2,8 @@
 by rule id (``engine.rules.registry``; team identity ``kt21_legionaries``, so none of them is
 ever installed for the KT24 Legionaries and the reverse):
 
-- Weapon rules Vicious Blows*, Daemonic Energies*, Parry Hook*: :mod:`.weapon_rules`.
+- Weapon rules Vicious Blows*, Daemonic Energies*, Parry Hook*: :mod:`.weapon_rules`;
+  Siphon Life Force* (Life Siphon): :mod:`.siphon`.
 - Abilities Icon Bearer, Vicious Reflexes, Soul Feast, Daemonic Aura, Horrifying
   Dismemberment: :mod:`.abilities`; In the Eyes of the Gods (Aspiring Champion):
   :mod:`.eyes_of_the_gods`.
@@ -23,8 +24,9 @@ from teams.kt21_legionaries import (
     abilities,
     equipment,
     eyes_of_the_gods,
+    siphon,
     suspensor,
     weapon_rules,
 )
 
-__all__ = ["abilities", "equipment", "eyes_of_the_gods", "suspensor", "weapon_rules"]
+__all__ = ["abilities", "equipment", "eyes_of_the_gods", "siphon", "suspensor", "weapon_rules"]
