@@ -17,6 +17,8 @@ from engine.game.work import Work
 from engine.rulesets import new_game
 from teams.kt21_kasrkin.adrenaline import AdrenalineShot
 from teams.kt21_kasrkin.grenades import STUN_GRENADE
+from teams.kt21_kasrkin.melta_mine import KIND as MELTA_KIND
+from teams.kt21_kasrkin.melta_mine import PLANT_MELTA_MINE
 from teams.kt21_kasrkin.reconnoitre import RECONNOITRE
 from tests.kt21_team_support import KAS, KT21, LEG, activated, of_kind, options, play, pos
 from tests.test_game_rules_common import LAB
@@ -275,3 +277,52 @@ def test_adrenaline_shot_only_with_a_modifier_and_once_per_battle() -> None:
     assert rule.options(w, "A", {"op": "KAS-10"}) == []
     fresh = Work(_adrenaline())
     assert rule.options(fresh, "A", {"op": "KAS-10"}) == [parse_action("Use adrenaline shot")]
+
+
+def _planted() -> GameState:
+    """The Demo-Trooper (A, at (5, 14)) plants its Melta Mine token just east of its base
+    (6.05, 14); the Legionary Warrior waits at (13, 14)."""
+    ops = {"KAS-7": {"at": (5, 14)}, "LEG-6": {"at": (13, 14)}}
+    s = pos(ops, KAS, LEG).apply("Activate KAS-7 engage")[0]
+    assert "Act KAS-7 plant melta mine at 6.051,14" in options(s)
+    s, _ = play(s, ["Act KAS-7 plant melta mine at 6.05,14"])
+    return s
+
+
+def test_plant_melta_mine_puts_the_token_once() -> None:
+    """Plant Melta Mine: the token is put 0.5" from the Demo-Trooper's base (within 1"),
+    more than 2" from the Warrior; a point 3" away is refused (more than 1"), and the action
+    is once per battle."""
+    s = _planted()
+    assert [t.name for t in s.tokens if t.kind == MELTA_KIND] == ["KAS-7 melta mine"]
+    w = Work(s)
+    assert "once per battle" in str(PLANT_MELTA_MINE.more_problem(w, w.op("KAS-7"), "activation"))
+    ops = {"KAS-7": {"at": (5, 14)}, "LEG-6": {"at": (15, 14)}}
+    s = pos(ops, KAS, LEG).apply("Activate KAS-7 engage")[0]
+    with pytest.raises(IllegalActionError, match='within 1"'):
+        s.apply("Act KAS-7 plant melta mine at 8,14")
+
+
+def test_plant_melta_mine_not_within_two_inches_of_an_enemy() -> None:
+    """Plant Melta Mine: with the Warrior at (8, 14) its base is 1.3" from the point east of
+    the Demo-Trooper (2" or less): refused."""
+    ops = {"KAS-7": {"at": (5, 14)}, "LEG-6": {"at": (8, 14)}}
+    s = pos(ops, KAS, LEG).apply("Activate KAS-7 engage")[0]
+    with pytest.raises(IllegalActionError, match='more than 2"'):
+        s.apply("Act KAS-7 plant melta mine at 6.05,14")
+
+
+def test_proximity_attacks_every_operative_near_the_token() -> None:
+    """Proximity*: the Warrior's Normal Move ends 1.3" from the token (within 2"): the melta
+    mine (4 attacks, BS2+, 4/2, AP2, MW3) attacks each operative within 2" of it, in roster
+    order: the Demo-Trooper itself (0.5" away; all misses) then the Warrior (two hits of 4
+    damage; AP2 leaves it 3 - 2 = 1 defence die, a 1: 12 - 8 = 4 wounds). No attacker
+    injury or cover counts; then the token is removed."""
+    s, _ = play(_planted(), ["End activation"])
+    s, ev = play(s, ["Activate LEG-6 engage", "Normal move LEG-6 to 8,14"])
+    assert [e["rule"] for e in of_kind(ev, "rule_used")] == ["Proximity (melta mine)"]
+    dice = ["roll 1,1,1,1", "roll 3,3,1,1", "roll 1"]
+    s, ev = play(s, ["Decline", "Decline"], dice)  # no Elite point spent
+    assert [e["target"] for e in of_kind(ev, "attack_retained")] == ["KAS-7", "LEG-6"]
+    assert s.operative("LEG-6").wounds == 4
+    assert not [t for t in s.tokens if t.kind == MELTA_KIND]

@@ -5,7 +5,8 @@ installed for the KT24 Kasrkin and the reverse):
 - Faction rule Elite (the pool of Elite points), the Sergeant's Leadership and the Trooper's
   Elite Trooper: :mod:`.elite`.
 - Weapon rule Proximity* (the melta mine attacks only through its token): :mod:`.weapon_rules`.
-- Unique actions Battle Comms (Vox-Trooper) and Combat Stimms (Combat Medic): :mod:`.actions`.
+- Unique actions Battle Comms (Vox-Trooper) and Combat Stimms (Combat Medic): :mod:`.actions`;
+  Plant Melta Mine (Demo-Trooper) and its Proximity* trigger: :mod:`.melta_mine`.
 - Abilities Camo Cloak (Sharpshooter): :mod:`.abilities`; Medic! (Combat Medic):
   :mod:`.medic`; Blast Padding (Demo-Trooper): :mod:`.blast_padding`; Reconnoitre Killzone
   (Recon-Trooper): :mod:`.reconnoitre`.
@@ -14,7 +15,7 @@ installed for the KT24 Kasrkin and the reverse):
   Scope and the Foregrip: :mod:`.equipment`; Adrenaline Shot: :mod:`.adrenaline`; Stun
   Grenade and Decoy Grenade: :mod:`.grenades`.
 
-Everything else (Plant Melta Mine, Warden Auspex, and the ploys, which no source we have
+Everything else (Warden Auspex, and the ploys, which no source we have
 prints) is reported by ``killteam teams rules kt21_kasrkin`` and listed in
 ``docs/rulings/kt21_teams.md``.
 """
@@ -30,6 +31,7 @@ from teams.kt21_kasrkin import (
     equipment,
     grenades,
     medic,
+    melta_mine,
     reconnoitre,
     weapon_rules,
 )
@@ -43,6 +45,7 @@ __all__ = [
     "equipment",
     "grenades",
     "medic",
+    "melta_mine",
     "reconnoitre",
     "weapon_rules",
 ]
