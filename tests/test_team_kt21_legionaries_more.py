@@ -9,7 +9,12 @@ from __future__ import annotations
 import pytest
 
 from engine.game import GameState, IllegalActionError
+from engine.game.bookkeeping import added_ap
 from engine.game.events import Event
+from engine.game.markers import controller
+from engine.game.work import Work
+from teams.kt21_legionaries.grisly_mark import GRISLY_MARK
+from teams.kt21_legionaries.grisly_mark import KIND as GRISLY_KIND
 from tests.kt21_team_support import LEGIONARIES, activated, options, play, pos
 
 
@@ -123,3 +128,54 @@ def test_siphon_life_force_needs_two_retained_hits() -> None:
     s, _ = _siphon("roll 4,1,1,1,1")
     assert "Use siphon life force on LEG-6" not in options(s)
     assert s.operative("LEG-6").wounds == 5
+
+
+def _marked() -> GameState:
+    """The Shrivetalon (APL 3) at (12, 14.5) puts its Grisly Mark token on its own spot,
+    2.2" from the edge of objective marker mid-north (40mm, centre (15, 14.5)); the
+    Champion and the Warrior (APL 3 each) and three Kasrkin (APL 2 each) contest the marker
+    (within 2" of its centre); the Kasrkin Demo-Trooper stands 1.9" from the token, the
+    Recon-Trooper far away."""
+    s = activated({**_CONTEST, "LEG-3": {"at": (12, 14.5)}, **_NEAR}, "LEG-3")
+    s, _ = play(s, ["Act LEG-3 grisly mark at 12,14.5"])
+    return s
+
+
+_CONTEST: dict[str, dict[str, object]] = {
+    "LEG-1": {"at": (13.5, 13.5)},
+    "LEG-6": {"at": (13.5, 15.5)},
+    "KAS-8": {"at": (16.5, 13.5)},
+    "KAS-9": {"at": (16.5, 15.5)},
+    "KAS-10": {"at": (17.2, 14.5)},
+}
+_NEAR: dict[str, dict[str, object]] = {
+    "KAS-7": {"at": (9.5, 14.5)},
+    "KAS-5": {"at": (27, 14.5)},
+}
+
+
+def test_grisly_mark_costs_two_ap_once_per_battle() -> None:
+    """Grisly Mark: 2AP (3 - 2 = 1 left), the token in the killzone; once per battle."""
+    s = _marked()
+    assert s.operative("LEG-3").ap == 1
+    assert [t.name for t in s.tokens if t.kind == GRISLY_KIND] == ["LEG-3 grisly mark"]
+    w = Work(s)
+    assert "once per battle" in str(GRISLY_MARK.more_problem(w, w.op("LEG-3"), "activation"))
+
+
+def test_grisly_mark_enemy_total_apl_one_less_for_the_marker() -> None:
+    """Grisly Mark: Champion and Warrior (3 + 3 = 6) against three Kasrkin (2 + 2 + 2 = 6)
+    is a tie for mid-north: nobody controls it (15.1); with the token within 3" of the
+    marker the Kasrkin's total counts 6 - 1 = 5: the Legionaries control it."""
+    assert controller(Work(pos(_CONTEST)), "mid-north") == ""
+    assert controller(Work(_marked()), "mid-north") == "A"
+
+
+def test_grisly_mark_pick_up_costs_one_more_ap_near_it() -> None:
+    """Grisly Mark: an enemy within 3" of the token pays 1AP more for Pick Up (and any
+    mission action; the Demo-Trooper 1.9" away); the Sharpshooter 14.5" off pays nothing more,
+    and a Dash costs nothing more."""
+    w = Work(_marked())
+    assert added_ap(w, w.op("KAS-7"), "Pick up") == 1
+    assert added_ap(w, w.op("KAS-5"), "Pick up") == 0
+    assert added_ap(w, w.op("KAS-7"), "Dash") == 0

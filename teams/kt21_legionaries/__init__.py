@@ -7,6 +7,7 @@ ever installed for the KT24 Legionaries and the reverse):
 - Abilities Icon Bearer, Vicious Reflexes, Soul Feast, Daemonic Aura, Horrifying
   Dismemberment: :mod:`.abilities`; In the Eyes of the Gods (Aspiring Champion):
   :mod:`.eyes_of_the_gods`.
+- Unique action Grisly Mark (Shrivetalon): :mod:`.grisly_mark`.
 - Equipment (selected through :mod:`engine.rules.kt21.equipment`, each item's EP declared
   in :mod:`.equipment`): the frag and krak grenades (their weapon profiles), Aggression
   Stimulants, Tainted Rounds, Warded Armour, Grisly Trophy: :mod:`.equipment`; Suspensor
@@ -24,9 +25,18 @@ from teams.kt21_legionaries import (
     abilities,
     equipment,
     eyes_of_the_gods,
+    grisly_mark,
     siphon,
     suspensor,
     weapon_rules,
 )
 
-__all__ = ["abilities", "equipment", "eyes_of_the_gods", "siphon", "suspensor", "weapon_rules"]
+__all__ = [
+    "abilities",
+    "equipment",
+    "eyes_of_the_gods",
+    "grisly_mark",
+    "siphon",
+    "suspensor",
+    "weapon_rules",
+]
