@@ -326,3 +326,14 @@ def test_proximity_attacks_every_operative_near_the_token() -> None:
     assert [e["target"] for e in of_kind(ev, "attack_retained")] == ["KAS-7", "LEG-6"]
     assert s.operative("LEG-6").wounds == 4
     assert not [t for t in s.tokens if t.kind == MELTA_KIND]
+
+
+def test_blast_padding_rerolls_against_the_melta_mine() -> None:
+    """Blast Padding also covers a weapon attacking each operative within range of a point
+    (the catalogue's own example: the melta mine): the Demo-Trooper hit by its own mine
+    (3,1,1,1 at BS2+: one hit) rolls its one defence die left after AP2 (3 - 2), a 2, and
+    may re-roll it."""
+    s, _ = play(_planted(), ["End activation"])
+    s, _ = play(s, ["Activate LEG-6 engage", "Normal move LEG-6 to 8,14"])
+    s, _ = play(s, ["Decline"], ["roll 3,1,1,1", "roll 2"])
+    assert "Use blast padding 2" in options(s)

@@ -2,12 +2,11 @@
 Blast and Splash, 4.3):
 
 - When a shooting attack is made against it with a weapon that has Blast (the primary target
-  or a Blast secondary: each is a shooting attack with that weapon), its player may re-roll
-  any or all of its defence dice in the Roll Defence Dice step (``Use blast padding <faces>``,
-  a rule option of the ``defence_dice`` window: no CP), once per defence roll, never a die
-  already re-rolled (4.3). The catalogue also names attacks "against each operative within
-  range of a point" (a melta mine's): no such attack is played by the engine (Plant Melta
-  Mine is reported), so Blast is the only trigger reached.
+  or a Blast secondary: each is a shooting attack with that weapon), or with a weapon that
+  attacks each operative within range of a point (a melta mine's Proximity*:
+  :mod:`.melta_mine`), its player may re-roll any or all of its defence dice in the Roll
+  Defence Dice step (``Use blast padding <faces>``, a rule option of the ``defence_dice``
+  window: no CP), once per defence roll, never a die already re-rolled (4.3).
 - It suffers no Splash mortal wounds from a shooting attack made against another operative
   (the ``kt21_splash_targets`` hook of the KT21 shooting attack); as the target of the attack
   (primary or Blast secondary) Splash still reaches it.
@@ -32,9 +31,11 @@ from engine.rules.kt21.shoot import Kt21ShootFrame
 from engine.rules.registry import register
 from teams.kt21_kasrkin.common import has_ability, owned_by
 
-__all__ = ["BLAST_PADDING", "BlastPadding", "install_blast_padding"]
+__all__ = ["BLAST_PADDING", "POINT_ATTACK", "BlastPadding", "install_blast_padding"]
 
 BLAST_PADDING = "Blast Padding"
+POINT_ATTACK = "Proximity"
+"""The weapon rule by which a weapon attacks each operative within range of a point."""
 _USED = "kt21 blast padding used"
 _USE = re.compile(r"blast padding((?: [1-6])+)")
 
@@ -65,7 +66,8 @@ class BlastPadding:
             return False
         if not owned_by(w, target, self.players) or not has_ability(w, target, BLAST_PADDING):
             return False
-        if not f.profile(w)[1].has("Blast"):
+        prof, rules = f.profile(w)
+        if not rules.has("Blast") and POINT_ATTACK not in prof.kt21_rules.team_rules():
             return False
         return not any(
             e.kind == "token" and e.player == player and e.detail == _USED for e in w.effects
@@ -125,6 +127,6 @@ def install_blast_padding(hooks: Hooks, players: tuple[str, ...]) -> None:
 register(
     "kt21_kasrkin/ability/blast_padding",
     install_blast_padding,
-    "Shot with a Blast weapon it may re-roll any of its defence dice; Splash from an attack "
-    "on another operative does not reach it.",
+    "Shot with a Blast weapon (or a melta mine) it may re-roll any of its defence dice; "
+    "Splash from an attack on another operative does not reach it.",
 )
