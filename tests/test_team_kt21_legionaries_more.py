@@ -179,3 +179,15 @@ def test_grisly_mark_pick_up_costs_one_more_ap_near_it() -> None:
     assert added_ap(w, w.op("KAS-7"), "Pick up") == 1
     assert added_ap(w, w.op("KAS-5"), "Pick up") == 0
     assert added_ap(w, w.op("KAS-7"), "Dash") == 0
+
+
+def test_psychic_powers_keep_their_bs_when_the_acolyte_is_injured() -> None:
+    """DC 16.33: a psychic power's weapon is not "equipped", so being injured does not
+    worsen its BS: the injured Balefire Acolyte (5 of 12 wounds) still hits with a 3 at
+    BS3+ with its Fireblast (three 3s and a 1: three hits; worsened to 4+ it would have
+    none)."""
+    ops = {"LEG-5": {"at": (5, 14), "wounds": 5}, "KAS-10": {"at": (12, 14)}}
+    s = activated(ops, "LEG-5")
+    s, ev = play(s, ["Shoot LEG-5 fireblast at KAS-10"], ["roll 3,3,3,1"])
+    kept = [e for e in ev if e.kind == "attack_retained"][0]
+    assert (kept["normals"], kept["crits"]) == (3, 0)
