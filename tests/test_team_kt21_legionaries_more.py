@@ -12,7 +12,9 @@ from engine.game import GameState, IllegalActionError
 from engine.game.bookkeeping import added_ap
 from engine.game.events import Event
 from engine.game.markers import controller
+from engine.game.weapons import find_weapon
 from engine.game.work import Work
+from engine.rules.kt21.attack_dice import weapon_rules21
 from teams.kt21_legionaries.grisly_mark import GRISLY_MARK
 from teams.kt21_legionaries.grisly_mark import KIND as GRISLY_KIND
 from tests.kt21_team_support import LEGIONARIES, activated, options, play, pos
@@ -189,5 +191,36 @@ def test_psychic_powers_keep_their_bs_when_the_acolyte_is_injured() -> None:
     ops = {"LEG-5": {"at": (5, 14), "wounds": 5}, "KAS-10": {"at": (12, 14)}}
     s = activated(ops, "LEG-5")
     s, ev = play(s, ["Shoot LEG-5 fireblast at KAS-10"], ["roll 3,3,3,1"])
-    kept = [e for e in ev if e.kind == "attack_retained"][0]
+    kept = next(e for e in ev if e.kind == "attack_retained")
     assert (kept["normals"], kept["crits"]) == (3, 0)
+
+
+def test_manifest_psychic_power_malign_influence() -> None:
+    """Manifest Psychic Power, Malign Influence: the Acolyte (1AP) selects the Warrior (a
+    friendly LEGIONARY Visible to it); until the end of the turning point the Warrior's
+    boltgun gains Lethal 5+ (a 5 is a critical hit), No Cover and Brutal. Then no psychic
+    power's Shoot is allowed in that activation (one psychic action)."""
+    ops = {"LEG-5": {"at": (5, 14)}, "LEG-6": {"at": (5, 16)}, "KAS-10": {"at": (16, 14)}}
+    s = activated(ops, "LEG-5")
+    assert "Act LEG-5 malign influence on LEG-6" in options(s)
+    s, _ = play(s, ["Act LEG-5 malign influence on LEG-6"])
+    assert s.operative("LEG-5").ap == 2
+    with pytest.raises(IllegalActionError, match="already manifested"):
+        s.apply("Shoot LEG-5 fireblast at KAS-10")
+    w = Work(s)
+    rules = weapon_rules21(
+        w, w.op("LEG-6"), "boltgun", find_weapon(w, w.op("LEG-6"), "boltgun", "ranged")[2]
+    )
+    assert rules.value("Lethal") == 5 and rules.has("No Cover") and rules.has("Brutal")
+
+
+def test_manifest_psychic_power_once_per_activation() -> None:
+    """Manifest Psychic Power: after the Fireblast (the power's Shoot) Malign Influence is
+    refused in the same activation; the Acolyte's own psychic weapons gain nothing from
+    Malign Influence (not equipped)."""
+    ops = {"LEG-5": {"at": (5, 14)}, "KAS-10": {"at": (12, 14)}}
+    s = activated(ops, "LEG-5")
+    s, _ = play(s, ["Shoot LEG-5 fireblast at KAS-10"], ["roll 1,1,1,1"])
+    assert not [o for o in options(s) if "malign influence" in o]
+    with pytest.raises(IllegalActionError, match="already manifested"):
+        s.apply("Act LEG-5 malign influence on LEG-5")

@@ -7,14 +7,15 @@ ever installed for the KT24 Legionaries and the reverse):
 - Abilities Icon Bearer, Vicious Reflexes, Soul Feast, Daemonic Aura, Horrifying
   Dismemberment: :mod:`.abilities`; In the Eyes of the Gods (Aspiring Champion):
   :mod:`.eyes_of_the_gods`.
-- Unique action Grisly Mark (Shrivetalon): :mod:`.grisly_mark`.
+- Unique actions Grisly Mark (Shrivetalon): :mod:`.grisly_mark`; Manifest Psychic Power
+  (Balefire Acolyte: Fireblast, Life Siphon, Malign Influence): :mod:`.psychic`.
 - Equipment (selected through :mod:`engine.rules.kt21.equipment`, each item's EP declared
   in :mod:`.equipment`): the frag and krak grenades (their weapon profiles), Aggression
   Stimulants, Tainted Rounds, Warded Armour, Grisly Trophy: :mod:`.equipment`; Suspensor
   System: :mod:`.suspensor`.
 
 Everything else (the faction rule Favoured of the Dark Gods: the roster has no Mark of Chaos
-to choose and no strategic ploy is sourced; the psychic powers; the ploys, which no source we
+to choose and no strategic ploy is sourced; Malign Scripture; the ploys, which no source we
 have prints) is reported by ``killteam teams rules kt21_legionaries`` and listed in
 ``docs/rulings/kt21_teams.md``.
 """
@@ -26,6 +27,7 @@ from teams.kt21_legionaries import (
     equipment,
     eyes_of_the_gods,
     grisly_mark,
+    psychic,
     siphon,
     suspensor,
     weapon_rules,
@@ -36,6 +38,7 @@ __all__ = [
     "equipment",
     "eyes_of_the_gods",
     "grisly_mark",
+    "psychic",
     "siphon",
     "suspensor",
     "weapon_rules",
