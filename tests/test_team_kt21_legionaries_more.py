@@ -17,6 +17,7 @@ from engine.game.work import Work
 from engine.rules.kt21.attack_dice import weapon_rules21
 from teams.kt21_legionaries.grisly_mark import GRISLY_MARK
 from teams.kt21_legionaries.grisly_mark import KIND as GRISLY_KIND
+from teams.kt21_legionaries.psychic import powers_allowed, powers_done
 from tests.kt21_team_support import LEGIONARIES, activated, options, play, pos
 
 
@@ -224,3 +225,42 @@ def test_manifest_psychic_power_once_per_activation() -> None:
     assert not [o for o in options(s) if "malign influence" in o]
     with pytest.raises(IllegalActionError, match="already manifested"):
         s.apply("Act LEG-5 malign influence on LEG-5")
+
+
+def _acolyte(equipment: list[str]) -> GameState:
+    """The Balefire Acolyte (APL 3) activated, the Warrior beside it, the Trooper 7" away."""
+    ops = {"LEG-5": {"at": (5, 14)}, "LEG-6": {"at": (5, 16)}, "KAS-10": {"at": (12, 14)}}
+    return activated(ops, "LEG-5", equipment={"A": equipment} if equipment else {})
+
+
+def test_malign_scripture_two_powers_in_one_activation_once_per_battle() -> None:
+    """Malign Scripture: its carrier manifests two powers in one activation: the Fireblast
+    (four misses), then the Life Siphon (a second Shoot, a power's) is allowed (3 - 1 - 1 =
+    1AP left); a third power is refused; once the activation ends the Scripture is used for
+    the battle (one power per activation again). Without it the Life Siphon after the
+    Fireblast is refused."""
+    s, _ = play(
+        _acolyte(["Malign Scripture (LEG-5)"]),
+        ["Shoot LEG-5 fireblast at KAS-10"],
+        ["roll 1,1,1,1"],
+    )
+    s, _ = play(s, ["Shoot LEG-5 life siphon at KAS-10"], ["roll 1,1,1,1,1"])
+    assert s.operative("LEG-5").ap == 1
+    with pytest.raises(IllegalActionError, match="already manifested"):
+        s.apply("Act LEG-5 malign influence on LEG-6")
+    s, _ = play(s, ["End activation"])
+    assert powers_allowed(Work(s), "LEG-5") == 1
+    s, _ = play(_acolyte([]), ["Shoot LEG-5 fireblast at KAS-10"], ["roll 1,1,1,1"])
+    with pytest.raises(IllegalActionError):
+        s.apply("Shoot LEG-5 life siphon at KAS-10")
+
+
+def test_malign_scripture_malign_influence_twice() -> None:
+    """Malign Scripture: Malign Influence twice in the activation (on the Warrior, then on
+    the Acolyte itself), each a Manifest Psychic Power action (1AP each)."""
+    s, _ = play(
+        _acolyte(["Malign Scripture (LEG-5)"]),
+        ["Act LEG-5 malign influence on LEG-6", "Act LEG-5 malign influence on LEG-5"],
+    )
+    assert s.operative("LEG-5").ap == 1
+    assert powers_done(Work(s), "LEG-5") == 2

@@ -12,12 +12,12 @@ ever installed for the KT24 Legionaries and the reverse):
 - Equipment (selected through :mod:`engine.rules.kt21.equipment`, each item's EP declared
   in :mod:`.equipment`): the frag and krak grenades (their weapon profiles), Aggression
   Stimulants, Tainted Rounds, Warded Armour, Grisly Trophy: :mod:`.equipment`; Suspensor
-  System: :mod:`.suspensor`.
+  System: :mod:`.suspensor`; Malign Scripture: :mod:`.psychic`.
 
 Everything else (the faction rule Favoured of the Dark Gods: the roster has no Mark of Chaos
-to choose and no strategic ploy is sourced; Malign Scripture; the ploys, which no source we
-have prints) is reported by ``killteam teams rules kt21_legionaries`` and listed in
-``docs/rulings/kt21_teams.md``.
+to choose and no strategic ploy is sourced; Devastating Onslaught; Unleash Daemon; the ploys,
+which no source we have prints) is reported by ``killteam teams rules kt21_legionaries``
+and listed in ``docs/rulings/kt21_teams.md``.
 """
 
 from __future__ import annotations

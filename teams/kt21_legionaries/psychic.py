@@ -15,9 +15,14 @@ operative) resolves one of the Acolyte's psychic powers, once per activation:
   already has counts, 12).
 
 "Once per activation": after one power the other two are refused in that activation (the
-``would_refuse_action`` and ``would_refuse_weapon`` hooks): a psychic action is one action.
-Malign Scripture (two Manifest Psychic Power actions in one activation, once per battle) is
-not played (reported).
+Malign Influence action's own check and the ``would_refuse_weapon`` hook): a psychic action
+is one action.
+
+**Malign Scripture** (equipment, 2EP): once per battle its carrier may perform two Manifest
+Psychic Power actions in one activation: a second power is allowed (the same one again too:
+the ``would_repeat_action`` hook lets Malign Influence, or a Shoot after a psychic power's
+Shoot, be performed a second time; that second Shoot may only be a psychic power's); the
+battle's use is taken when the second power is performed.
 """
 
 from __future__ import annotations
@@ -35,16 +40,27 @@ from engine.game.universal import ActivationFrame
 from engine.game.weapons import find_weapon
 from engine.game.work import Work
 from engine.rules.kt21.attack_sight import visible
-from engine.rules.registry import register
+from engine.rules.kt21.equipment import carried
+from engine.rules.registry import register, register_equipment_value
 from engine.rules.unique_actions import SelectingAction
 from engine.teams.model import WeaponProfile
 from teams.kt21_legionaries.common import is_legionary
 
-__all__ = ["MALIGN_INFLUENCE", "MalignInfluence", "install_manifest_psychic_power"]
+__all__ = [
+    "MALIGN_INFLUENCE",
+    "MalignInfluence",
+    "install_malign_scripture",
+    "install_manifest_psychic_power",
+    "powers_allowed",
+    "powers_done",
+]
 
 MANIFEST = "Manifest Psychic Power"
 _INFLUENCED = "kt21 malign influence"
 _PSYCHIC_SHOT = "kt21 psychic shot"
+_SCRIPTURE_USED = "kt21 malign scripture used"
+_SCRIPTURE_NOW = "kt21 malign scripture this activation"
+SCRIPTURE = "Malign Scripture"
 _GAINED = (Kt21Rule("Lethal", 5.0), Kt21Rule("No Cover"), Kt21Rule("Brutal"))
 
 
@@ -59,13 +75,43 @@ def _own_activation(w: Work, op: str) -> bool:
     return False
 
 
+def powers_done(w: Work, op: str) -> int:
+    """The psychic powers ``op`` manifested in its activation in progress."""
+    shots = sum(1 for e in w.effects if e.op == op and e.detail == _PSYCHIC_SHOT)
+    return shots + w.op(op).done.count(MALIGN_INFLUENCE_TEXT)
+
+
+def powers_allowed(w: Work, op: str) -> int:
+    """How many psychic powers ``op`` may manifest in this activation: 1, or 2 while it
+    carries a Malign Scripture not used yet this battle (or used in this activation)."""
+    if SCRIPTURE not in carried(w, op):
+        return 1
+    used = any(e.op == op and e.detail == _SCRIPTURE_USED for e in w.effects)
+    now = any(e.op == op and e.detail == _SCRIPTURE_NOW for e in w.effects)
+    return 2 if now or not used else 1
+
+
+def _note_power(w: Work, op: str) -> None:
+    """A power is being manifested: when it is the second, the Scripture is used."""
+    if powers_done(w, op) < 1 or powers_allowed(w, op) < 2:
+        return
+    if not any(e.op == op and e.detail == _SCRIPTURE_USED for e in w.effects):
+        w.effects.append(Effect("token", op, "end_battle", source=op, detail=_SCRIPTURE_USED))
+        w.effects.append(
+            Effect("token", op, "end_this_activation", source=op, detail=_SCRIPTURE_NOW)
+        )
+
+
+MALIGN_INFLUENCE_TEXT = "malign influence"
+
+
 @attrs.frozen(slots=True)
 class MalignInfluence(SelectingAction):
     """Manifest Psychic Power resolving Malign Influence (module docstring; a
     :class:`engine.game.rule_actions.RuleActionLike`)."""
 
     name: str = "Manifest Psychic Power (Malign Influence)"
-    text: str = "malign influence"
+    text: str = MALIGN_INFLUENCE_TEXT
     ap: int = 1
     family: str = ""
 
@@ -76,8 +122,8 @@ class MalignInfluence(SelectingAction):
         return None
 
     def more_problem(self, w: Work, o: OperativeState, mode: str) -> str | None:
-        """One psychic action per activation: not after a psychic power's Shoot."""
-        if any(e.op == o.id and e.detail == _PSYCHIC_SHOT for e in w.effects):
+        """One psychic action per activation (two with Malign Scripture)."""
+        if powers_done(w, o.id) >= powers_allowed(w, o.id):
             return f"{o.id} already manifested a psychic power this activation ({MANIFEST})"
         return None
 
@@ -97,6 +143,7 @@ class MalignInfluence(SelectingAction):
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """The friend's weapons gain the rules until the end of the turning point."""
+        _note_power(w, o.id)
         w.effects.append(Effect("token", a.target, "end_tp", source=o.id, detail=_INFLUENCED))
         w.emit("team_rule_used", op=o.id, on=a.target, rule="Malign Influence")
 
@@ -125,6 +172,7 @@ def install_manifest_psychic_power(hooks: Hooks, players: tuple[str, ...]) -> No
         if w.ctx.owner.get(op) not in players or not _own_activation(w, op):
             return
         if _psychic(find_weapon(w, w.op(op), str(ev["weapon"]), "ranged")[2]):
+            _note_power(w, op)
             w.effects.append(
                 Effect("token", op, "end_this_activation", source=op, detail=_PSYCHIC_SHOT)
             )
@@ -132,17 +180,56 @@ def install_manifest_psychic_power(hooks: Hooks, players: tuple[str, ...]) -> No
     def refuse(
         w: Work, refused: Any, *, op: OperativeState, weapon: str, profile: Any, **_: Any
     ) -> Any:
-        if refused or not _psychic(profile) or w.ctx.owner.get(op.id) not in players:
+        if refused or w.ctx.owner.get(op.id) not in players or not _own_activation(w, op.id):
             return refused
-        if MALIGN_INFLUENCE.text in op.done and _own_activation(w, op.id):
+        if not _psychic(profile):
+            if "Shoot" in op.done:  # a second Shoot allowed by Malign Scripture: powers only
+                return f"{op.id} already performed a Shoot this activation (1.5)"
+            return refused
+        if powers_done(w, op.id) >= powers_allowed(w, op.id):
             return f"{op.id} already manifested a psychic power this activation ({MANIFEST})"
         return refused
 
     hooks.action(MALIGN_INFLUENCE, players)
     hooks.transform("kt21_weapon_rules", gains)
+    hooks.transform("would_repeat_action", _repeat(players))
     hooks.on("shoot_declared", shot)
     hooks.transform("would_refuse_weapon", refuse)
 
+
+def _repeat(players: tuple[str, ...]) -> Any:
+    """The ``would_repeat_action`` hook of Malign Scripture: a second Malign Influence, or a
+    second Shoot after a psychic power's Shoot, while a second power is allowed."""
+
+    def hook(w: Work, allowed: bool, **info: Any) -> bool:
+        op = str(info.get("op", ""))
+        if allowed or info.get("mode") != "activation" or w.ctx.owner.get(op) not in players:
+            return allowed
+        action = info.get("action")
+        if action == "Shoot":
+            shots = any(e.op == op and e.detail == _PSYCHIC_SHOT for e in w.effects)
+            if not shots:
+                return allowed
+        elif action != MALIGN_INFLUENCE_TEXT:
+            return allowed
+        return powers_done(w, op) < powers_allowed(w, op)
+
+    return hook
+
+
+def install_malign_scripture(hooks: Hooks, players: tuple[str, ...]) -> None:
+    """Malign Scripture (module docstring): read by the Manifest Psychic Power hooks
+    (:func:`powers_allowed`); nothing else to subscribe."""
+    del hooks, players
+
+
+register(
+    "kt21_legionaries/equipment/malign_scripture",
+    install_malign_scripture,
+    "Once per battle, its carrier may perform two Manifest Psychic Power actions in one "
+    "activation.",
+)
+register_equipment_value("kt21_legionaries/equipment/malign_scripture", 0.5)
 
 register(
     "kt21_legionaries/unique_action/manifest_psychic_power",
