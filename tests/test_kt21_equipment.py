@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
 from engine.game import GameOptions, GameState, IllegalActionError
@@ -15,16 +16,20 @@ from engine.game.scenario import ScenarioError
 from engine.game.state import Chance
 from engine.game.weapons import weapons_of
 from engine.game.work import Work
-from engine.rules.kt21.equipment import MAX_EP, equipment_items
+from engine.rules.kt21.equipment import MAX_EP, equipment_items, register_equipment
 from engine.rulesets import new_game
+from engine.teams.datacards import Equipment
+from engine.teams.model import Roster
 from tests.kt21_team_support import KAS, KASRKIN, KT21, LEG, of_kind, options, pos
 from tests.test_game_rules_common import LAB
 
 
-def _until_equipment(opts: GameOptions = KT21) -> tuple[GameState, list[str]]:
+def _until_equipment(
+    opts: GameOptions = KT21, rosters: tuple[Roster, Roster] = (KAS, LEG)
+) -> tuple[GameState, list[str]]:
     """From a new battle, seeded random choices and dice until the first KT21 equipment
     decision (or the first deployment); the event kinds met on the way."""
-    s = new_game(LAB, KAS, LEG, opts)
+    s = new_game(LAB, *rosters, opts)
     pick = random.Random(5)
     kinds: list[str] = []
     while True:
@@ -107,15 +112,21 @@ def test_assigned_grenade_gives_its_weapon_to_the_carrier() -> None:
 
 
 def test_items_the_engine_does_not_play_are_reported() -> None:
-    """Never ignored in silence: a selected Stun Grenade (no rule module plays it) is
-    reported with ``rule_not_played`` at the reveal; a frag grenade (played) is not."""
-    s, _ = _until_equipment()
+    """Never ignored in silence: an item whose rule no module plays (here a made-up 1EP
+    "Lucky Charm" added to the Kasrkin's equipment: every item of the built-in KT21 teams is
+    played now) is reported with ``rule_not_played`` at the reveal; the frag and stun
+    grenades (played) are not."""
+    charm = Equipment(name="Lucky Charm", summary="A test item no rule module plays.")
+    team = attrs.evolve(KASRKIN, equipment=(*KASRKIN.equipment, charm))
+    register_equipment(team.id, "Lucky Charm", 1)
+    s, _ = _until_equipment(rosters=(attrs.evolve(KAS, team=team), LEG))
     s, _ = s.apply("Equipment stun grenade")
     s, _ = s.apply("Equipment frag grenade")
+    s, _ = s.apply("Equipment lucky charm")
     s, _ = s.apply("Equipment done")
     s, ev = s.apply("Equipment done")
     reported = [e["rule"] for e in of_kind(ev, "rule_not_played")]
-    assert reported == ["equipment Stun Grenade"]
+    assert reported == ["equipment Lucky Charm"]
 
 
 def test_lite_open_play_has_no_equipment_step() -> None:

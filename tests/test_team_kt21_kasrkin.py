@@ -138,7 +138,7 @@ def test_implemented_rules_are_listed_as_played() -> None:
         "Combat Stimms",
         "Camo Cloak",
     } <= played
-    assert "Medic!" not in played
+    assert "Warden Auspex" not in played
 
 
 def test_long_range_scope_no_cover_after_a_crit_beyond_six_inches() -> None:

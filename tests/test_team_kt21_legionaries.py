@@ -153,7 +153,7 @@ def test_implemented_rules_are_listed_as_played() -> None:
         "Vicious Reflexes",
         "Soul Feast",
     } <= played
-    assert "Siphon Life Force" not in played
+    assert "Favoured of the Dark Gods" not in played
 
 
 def test_aggression_stimulants_rerolls_one_die_after_a_charge() -> None:

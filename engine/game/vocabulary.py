@@ -1235,6 +1235,14 @@ class Would(_Declared):
         "When: a KT21 shooting attack or strike inflicts its damage "
         "(engine.rules.kt21.die_damage). Rules: rules/KT21.md 16.23.",
     )
+    KT21_SPLASH_TARGETS = (
+        "kt21_splash_targets",
+        "Value: ``hit`` (operative ids: ``target`` first, then every operative Visible to and "
+        "within 2\" of it) -> the operatives Splash's mortal wounds reach (a rule may leave "
+        "some out, e.g. Blast Padding). Keywords: op, target. When: a KT21 shooting attack by "
+        "``op`` on ``target`` retains critical hits with a Splash x weapon "
+        "(engine.rules.kt21.shoot). Rules: rules/KT21.md 12 Splash.",
+    )
     KT21_REPEAT_ATTACK = (
         "kt21_repeat_attack",
         'Value: ``""`` -> the name of a rule that lets ``op`` repeat its shooting attack '

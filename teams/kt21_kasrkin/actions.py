@@ -8,8 +8,8 @@
 - **Combat Stimms** (Combat Medic, 1AP): a friendly KASRKIN operative Visible to and within
   1" of it (itself too) regains 2D3 lost wounds; not within Engagement Range of an enemy.
   Written on the shared :class:`engine.rules.medic.Medikit` (the same 2D3 heal). Notation
-  ``Act <medic> combat stimms on <friend>``. Its exclusion of an operative revived by Medic!
-  this turning point never applies: Medic! is not played (reported).
+  ``Act <medic> combat stimms on <friend>``. Not an operative Medic! saved this turning
+  point (:func:`teams.kt21_kasrkin.medic.saved`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from engine.rules.medic import Medikit, heal_2d3
 from engine.rules.registry import register
 from engine.rules.unique_actions import SelectingAction
 from teams.kt21_kasrkin.common import is_kasrkin
+from teams.kt21_kasrkin.medic import saved
 
 __all__ = [
     "BATTLE_COMMS",
@@ -103,11 +104,6 @@ def _combat_medic(w: Work, op: str) -> bool:
     return COMBAT_MEDIC in w.ctx.datacards[op].keywords
 
 
-def _never_revived(w: Work, op: str) -> bool:
-    del w, op
-    return False
-
-
 COMBAT_STIMMS = Medikit(
     name="Combat Stimms",
     text="combat stimms",
@@ -117,7 +113,7 @@ COMBAT_STIMMS = Medikit(
     medic_name="a Combat Medic",
     patient=is_kasrkin,
     patients='a friendly KASRKIN operative Visible to and within 1"',
-    saved=_never_revived,
+    saved=saved,
 )
 """Combat Stimms (module docstring)."""
 

@@ -14,8 +14,8 @@ the items the engine plays:
   by the Overwatch (a GUNNER's or SHARPSHOOTER's: any ranged weapon of its datacard); the
   ``would_change_hit`` hook gives back the Overwatch's 1.
 
-Not played (selectable, reported when selected): Adrenaline Shot (1EP), Stun Grenade (3EP),
-Decoy Grenade (2EP).
+Adrenaline Shot (1EP): :mod:`.adrenaline`; Stun Grenade (3EP) and Decoy Grenade (2EP):
+:mod:`.grenades`.
 """
 
 from __future__ import annotations

@@ -2,11 +2,9 @@
 
 - **Proximity*** (Demo-Trooper's melta mine): the melta mine attacks only when an enemy
   first moves within 2" of the operative's Melta Mine token (a shooting attack on each
-  operative within 2" of the token), and never by any other means nor while that token is
-  not in the killzone. The token is put in the killzone by the unique action Plant Melta
-  Mine, which the engine does not play yet (reported by ``killteam teams rules
-  kt21_kasrkin``): so no Melta Mine token is ever in the killzone, and the melta mine can
-  make no shooting attack at all (Shoot and Overwatch refuse it, naming the rule).
+  operative within 2" of the token: :mod:`teams.kt21_kasrkin.melta_mine`, with the unique
+  action Plant Melta Mine that puts the token down), and never by any other means: Shoot
+  and Overwatch refuse it, naming the rule.
 """
 
 from __future__ import annotations
@@ -23,8 +21,8 @@ from teams.kt21_kasrkin.common import owned_by
 __all__ = ["PROXIMITY_REFUSAL", "install_proximity"]
 
 PROXIMITY_REFUSAL = (
-    "{weapon} attacks only through its Melta Mine token, and no such token is in the "
-    "killzone (Proximity*; Plant Melta Mine is not played by the engine: rules/KT21.md 4.1)"
+    '{weapon} attacks only when an enemy moves within 2" of its Melta Mine token, never by '
+    "a Shoot or an Overwatch (Proximity*, rules/KT21.md 12)"
 )
 """The refusal of a shooting attack with a Proximity* weapon."""
 
@@ -48,6 +46,6 @@ def install_proximity(hooks: Hooks, players: tuple[str, ...]) -> None:
 register(
     "kt21_kasrkin/weapon_rule/proximity",
     install_proximity,
-    "The melta mine attacks only through its Melta Mine token, never by other means; as the "
-    "engine has no Plant Melta Mine, it never attacks.",
+    "The melta mine attacks only through its Melta Mine token (Plant Melta Mine), never by "
+    "a Shoot or an Overwatch.",
 )

@@ -21,8 +21,7 @@ the items the engine plays:
   Visible and within 3" of it has 1 attack die fewer with each of its weapons (shooting and
   fighting, whoever the target), through the ``would_change_attacks`` hook.
 
-Not played (selectable, reported when selected): Suspensor System (3EP), Malign Scripture
-(2EP).
+Suspensor System (3EP): :mod:`.suspensor`; Malign Scripture (2EP): :mod:`.psychic`.
 """
 
 from __future__ import annotations

@@ -12,9 +12,7 @@ rule is the weapon's, so each installer looks at the profile's printed ``*`` rul
 - **Parry Hook*** (Aspiring Champion's tainted chainsword): in the Resolve Successful Hits
   step, a parry with a normal hit may discard one of the opponent's critical hits.
 
-Not played (reported by ``killteam teams rules kt21_legionaries``): **Siphon Life Force***
-(Life Siphon, a psychic power's weapon: the engine has no Manifest Psychic Power action that
-would give the free Shoot, see ``docs/rulings/kt21_teams.md``).
+**Siphon Life Force*** (Life Siphon): :mod:`teams.kt21_legionaries.siphon`.
 """
 
 from __future__ import annotations

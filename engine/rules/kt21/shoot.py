@@ -473,7 +473,7 @@ class Kt21ShootFrame:
                 for q in w.alive()
                 if q.id != t.id and _distance(w, t, q) <= SPLASH_RANGE + 1e-6 and visible(w, t, q)
             ]
-            for q_id in hit:
+            for q_id in w.would("kt21_splash_targets", hit, op=self.shooter, target=t.id):
                 inflict(w, q_id, splash * c, f"Splash {splash}", by=self.shooter)
         if rules.has("Stun") and c and w.op(t.id).alive:
             w.add_effect(Effect("apl", t.id, "end_next_activation", source=self.shooter, value=-1))
