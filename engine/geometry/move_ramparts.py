@@ -194,8 +194,30 @@ def rampart_link(g: RampartGraph, la: int, a: XY, lb: int, b: XY) -> _Link | Non
     crossed = tuple(
         i for i in ramparts if shapely.relate_pattern(line, g.kz.parts[i].polygon, "T********")
     )
+    top = _crossing_top(g, level, low, high, crossed)
+    if top is None:
+        return None
+    return _link(g, level, top, la == 0, math.dist(a, b))
+
+
+def _link(g: RampartGraph, level: int, top: float, up: bool, h: float) -> _Link:
+    """The ``rampart`` link of horizontal length ``h`` over ramparts whose top is ``top``
+    (inches), going up onto ``level`` or down from it (module docstring)."""
+    if up:
+        return _Link("rampart", h, climb=top, drop=top - g.levels[level].height)
+    return _Link("rampart", h, climb=top - g.levels[level].height, drop=top)
+
+
+def _crossing_top(
+    g: RampartGraph, level: int, low: XY, high: XY, crossed: tuple[int, ...]
+) -> float | None:
+    """The top of the ramparts ``crossed`` (the ramparts of ``level`` the line ``low`` (on
+    the floor, in its passage) to ``high`` (on the level, in its passage) crosses) when the
+    line is a ``rampart`` link either way (module docstring), else ``None``: the same
+    geometry going up and down."""
     if not crossed:
         return None
+    floor, lvl = g.levels[0], g.levels[level]
     terrain = _terrain(g, level, crossed)
     reach = g.radius + CLIMB_RANGE + _TOL
     if float(terrain.distance(Point(low))) > reach:
@@ -220,11 +242,7 @@ def rampart_link(g: RampartGraph, la: int, a: XY, lb: int, b: XY) -> _Link | Non
         rest = on_level.difference(g._grown_parts(list(crossed)))
         if not (rest.is_empty or rest.length <= 1e-6 or lvl.passage_tol.covers(rest)):
             return None
-    top = max(g.kz.parts[i].height for i in crossed)
-    h = math.dist(a, b)
-    if la == 0:
-        return _Link("rampart", h, climb=top, drop=top - lvl.height)
-    return _Link("rampart", h, climb=top - lvl.height, drop=top)
+    return max(g.kz.parts[i].height for i in crossed)
 
 
 def rampart_out(g: RampartNodes) -> dict[int, list[tuple[int, _Link]]]:
@@ -292,11 +310,56 @@ def _rampart_pairs(g: RampartNodes) -> _Pairs:
             for k in np.flatnonzero(same).tolist():
                 u, v = todo[k]
                 kept[k] = (int(reuse.old[u]), int(reuse.old[v]))
-        for (u, v), old in zip(todo, kept, strict=True):
-            found = base.get(old) if base is not None and old is not None else None
-            if found is None:
-                pu, pv = g._xy_list[u], g._xy_list[v]
-                found = (rampart_link(g, 0, pu, level, pv), rampart_link(g, level, pv, 0, pu))
-            pairs[(u, v)] = found
+        fresh = [k for k, old in enumerate(kept) if old is None or base is None or old not in base]
+        tops = _tops(g, level, parts, [todo[k] for k in fresh])
+        computed = dict(zip(fresh, tops, strict=True))
+        for k, (u, v) in enumerate(todo):
+            if k in computed:
+                top = computed[k]
+                if top is None:
+                    pairs[(u, v)] = (None, None)
+                else:
+                    h = math.dist(g._xy_list[u], g._xy_list[v])
+                    pairs[(u, v)] = (_link(g, level, top, True, h), _link(g, level, top, False, h))
+            else:
+                old = kept[k]
+                assert base is not None and old is not None
+                pairs[(u, v)] = base[old]
     memo["pairs"] = pairs
     return pairs
+
+
+def _tops(
+    g: RampartNodes, level: int, ramparts: tuple[int, ...], todo: list[tuple[int, int]]
+) -> list[float | None]:
+    """For each pair ``(u, v)`` of ``todo`` (a floor node, a node of ``level``): the top of
+    the ramparts its line crosses when it is a ``rampart`` link (either way: the tests of
+    :func:`rampart_link` do not depend on the direction), else ``None``. The tests on one
+    end and the crossings are made for every pair at once."""
+    out: list[float | None] = [None] * len(todo)
+    if not todo:
+        return out
+    u_ids = np.asarray([u for u, _ in todo], dtype=np.int64)
+    v_ids = np.asarray([v for _, v in todo], dtype=np.int64)
+    low, high = g.xy[u_ids], g.xy[v_ids]
+    floor, lvl = g.levels[0], g.levels[level]
+    ok = np.any(low != high, axis=1)
+    ok &= shapely.intersects_xy(floor.passage_tol, low[:, 0], low[:, 1])
+    ok &= shapely.intersects_xy(lvl.passage_tol, high[:, 0], high[:, 1])
+    rows = np.flatnonzero(ok)
+    if not rows.size:
+        return out
+    lines = shapely.linestrings(np.stack([low[rows], high[rows]], axis=1))
+    hits = np.stack(
+        [
+            np.asarray(shapely.relate_pattern(lines, g.kz.parts[i].polygon, "T********"))
+            for i in ramparts
+        ],
+        axis=1,
+    )
+    for k, row in zip(rows.tolist(), hits.tolist(), strict=True):
+        crossed = tuple(i for i, hit in zip(ramparts, row, strict=True) if hit)
+        if crossed:
+            u, v = todo[k]
+            out[k] = _crossing_top(g, level, g._xy_list[u], g._xy_list[v], crossed)
+    return out
