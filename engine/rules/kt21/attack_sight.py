@@ -22,7 +22,12 @@ from shapely.geometry import Point
 from engine.game.state import OperativeState
 from engine.game.work import Work
 from engine.geometry import kt21_sight as geo
-from engine.rules.kt21.sight import cover_givers, kt21_line_of_sight
+from engine.rules.kt21.sight import (
+    SIGHT_MEMO_ENTRIES,
+    cover_givers,
+    kt21_line_of_sight,
+    sight_memo,
+)
 
 __all__ = [
     "Sight21",
@@ -73,6 +78,18 @@ def _sight_not_in_cover(w: Work, o: OperativeState, t: OperativeState) -> Sight2
     order does not matter."""
     if not visible(w, o, t):
         return Sight21(False, False, False, True)
+    memo, key = sight_memo(w, "not in cover", o, t)
+    got = memo.get(key)
+    if got is None:
+        if len(memo) >= SIGHT_MEMO_ENTRIES:
+            memo.clear()
+        got = memo[key] = _not_in_cover(w, o, t)
+    assert isinstance(got, Sight21)
+    return got
+
+
+def _not_in_cover(w: Work, o: OperativeState, t: OperativeState) -> Sight21:
+    """:func:`_sight_not_in_cover` worked out for a Visible target."""
     sp, tp = w.place(o), w.place(t)
     others = [w.place(g) for g in cover_givers(w, o, t)]
     verdict = geo.evaluate(w.kz, sp, tp, others)

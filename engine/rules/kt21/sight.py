@@ -26,7 +26,14 @@ from engine.geometry import Placement
 from engine.geometry import kt21_sight as geo
 from engine.geometry.distances import distance
 
-__all__ = ["Kt21Sight", "cover_givers", "kt21_line_of_sight", "kt21_valid_targets"]
+__all__ = [
+    "SIGHT_MEMO_ENTRIES",
+    "Kt21Sight",
+    "cover_givers",
+    "kt21_line_of_sight",
+    "kt21_valid_targets",
+    "sight_memo",
+]
 
 _EPS = 1e-6
 
@@ -95,6 +102,39 @@ def kt21_line_of_sight(w: Work, shooter_id: str, target_id: str) -> Kt21Sight:
         KeyError: an unknown operative id.
     """
     s, t = w.op(shooter_id), w.op(target_id)
+    memo, key = sight_memo(w, "line of sight", s, t, t.order)
+    got = memo.get(key)
+    if got is None:
+        if len(memo) >= SIGHT_MEMO_ENTRIES:
+            memo.clear()
+        got = memo[key] = _line_of_sight(w, s, t)
+    assert isinstance(got, Kt21Sight)
+    return got
+
+
+SIGHT_MEMO_ENTRIES = 20_000
+"""The most answers :func:`sight_memo`'s tables keep (emptied when full)."""
+
+
+def sight_memo(
+    w: Work, kind: str, s: OperativeState, t: OperativeState, *extra: object
+) -> tuple[dict[tuple[object, ...], object], tuple[object, ...]]:
+    """A table of sight answers of ``kind`` kept on the killzone ``w.kz`` (its hatchway
+    state and equipment terrain), and the key of ``s``'s view of ``t`` in it: everything a
+    KT21 sight answer reads (the two operatives' ids and placements, every other living
+    operative's id and placement in the order of ``w.alive()`` (the cover givers, 8.4), and
+    ``extra``), so an answer is reused by any later state where none of those changed."""
+    tables: dict[str, dict[tuple[object, ...], object]] = w.kz._cache.setdefault(
+        "kt21 sight answers", {}
+    )
+    memo = tables.setdefault(kind, {})
+    others = tuple((o.id, w.place(o)) for o in w.alive() if o.id not in (s.id, t.id))
+    return memo, (s.id, t.id, w.place(s), w.place(t), others, *extra)
+
+
+def _line_of_sight(w: Work, s: OperativeState, t: OperativeState) -> Kt21Sight:
+    """:func:`kt21_line_of_sight` worked out."""
+    shooter_id, target_id = s.id, t.id
     sp, tp = w.place(s), w.place(t)
     givers = cover_givers(w, s, t)
     places: list[Placement] = [w.place(o) for o in givers]
