@@ -12,9 +12,8 @@ output:
   :func:`~engine.geometry.move_ramparts.rampart_link` asked for each pair and direction;
 - KT21 Line of Sight answers (8.1-8.6) are kept on the killzone by every placement they
   read: equal to :func:`engine.rules.kt21.sight._line_of_sight` worked out afresh;
-- barricade spots (1.2 step 7) are kept on the killzone across battles, and the terrain test
-  of a spot only looks at the parts meeting its footprint: the same refusals as testing
-  every part;
+- barricade spots (1.2 step 7) are kept on the killzone across battles (with the areas the
+  spots are tested against): the same spots and terrain refusals as worked out afresh;
 - a seeded random KT21 battle played on a killzone whose caches are all warm ends in the
   same state as the same battle played first on a fresh layout.
 """
@@ -124,11 +123,12 @@ def test_line_of_sight_answers_kept_equal_fresh_ones() -> None:
     assert len(seen) == 50
 
 
-def test_barricade_terrain_test_looks_only_at_parts_meeting_the_footprint() -> None:
+def test_barricade_spots_kept_on_the_killzone_equal_fresh_ones() -> None:
     """1.2 step 7, DC 16.36: a barricade may not be set up on a terrain part that is not
-    Insignificant. Over a grid of spots of the open ruins, the refusal names terrain exactly
-    when some non-Insignificant part overlaps the footprint (every part tested here), and
-    the spots kept on the killzone are those worked out afresh."""
+    Insignificant. Over a grid of spots of the open ruins (the board and territory areas
+    kept on the killzone), the refusal names terrain exactly when some non-Insignificant
+    part overlaps the footprint (every part tested here), and the spots kept on the
+    killzone are those worked out afresh."""
     rosters = [load_builtin_team(t).default() for t in TEAMS]
     state = new_game(load_killzone("open_ruins"), rosters[0], rosters[1], OPTIONS)
     agents = {"A": RandomAgent(7), "B": RandomAgent(1007)}

@@ -126,12 +126,9 @@ def target_reason(
     # (the cheap tests first: the sight geometry only for a target they leave)
     if rng is not None and w.distance(w.place(o), w.place(t)) > rng + 1e-6:
         return f'{t.id} is not within Rng {rng:g}" of {o.id} (rules/KT21.md 12 Rng)'
-    for f in w.friends_of(o.id):
-        if f.alive and engagement_range(w, f, t):
-            return (
-                f"{t.id} has a friendly operative ({f.id}) within its Engagement Range "
-                "(rules/KT21.md 8.5)"
-            )
+    crowded = w.kept_on_kz(("kt21 friend in ER", o.id, t.id), lambda: _friend_within(w, o, t))
+    if crowded is not None:
+        return crowded
     s = sight21(w, o, t, indirect=indirect)
     if not s.visible:
         return f"{t.id} is not Visible to {o.id} (rules/KT21.md 8.1, 8.5)"
@@ -141,6 +138,18 @@ def target_reason(
         return (
             f"{t.id} has a Conceal order and is in Cover: not in Line of Sight (rules/KT21.md 8.5)"
         )
+    return None
+
+
+def _friend_within(w: Work, o: OperativeState, t: OperativeState) -> str | None:
+    """The refusal when an operative friendly to ``o`` is within ``t``'s Engagement Range
+    (8.5), else ``None`` (kept per state: every weapon of ``o`` asks it of ``t``)."""
+    for f in w.friends_of(o.id):
+        if f.alive and engagement_range(w, f, t):
+            return (
+                f"{t.id} has a friendly operative ({f.id}) within its Engagement Range "
+                "(rules/KT21.md 8.5)"
+            )
     return None
 
 

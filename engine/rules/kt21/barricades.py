@@ -30,6 +30,7 @@ import functools
 import math
 
 import attrs
+import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -99,6 +100,7 @@ def _grown(kz: Killzone, key: object, area: BaseGeometry) -> BaseGeometry:
     got = memo.get(key)
     if got is None:
         got = memo[key] = area.buffer(_EPS)
+        shapely.prepare(got)
     return got
 
 
@@ -134,11 +136,10 @@ def placement_problem(
                     f'a barricade must be more than {BARRICADE_GAP:g}" from other barricades '
                     f'({t.name} is {near:.2f}" away) (rules/KT21.md 1.2 step 7)'
                 )
-    for k in kz.parts_near(foot).tolist():  # the parts whose footprints meet it, in order
-        part = kz.parts[k]
+    for k, part in enumerate(kz.parts):
         if TerrainType.INSIGNIFICANT in kz.part_types(k):
             continue
-        if part.polygon.intersection(foot).area > _EPS:
+        if part.polygon.intersects(foot) and part.polygon.intersection(foot).area > _EPS:
             return (
                 f"a barricade cannot be set up on terrain ({kz.features[part.feature]}) unless "
                 "it is Insignificant (rules/KT21.md 1.2 step 7, DC 16.36)"
