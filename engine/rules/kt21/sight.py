@@ -121,15 +121,25 @@ def sight_memo(
 ) -> tuple[dict[tuple[object, ...], object], tuple[object, ...]]:
     """A table of sight answers of ``kind`` kept on the killzone ``w.kz`` (its hatchway
     state and equipment terrain), and the key of ``s``'s view of ``t`` in it: everything a
-    KT21 sight answer reads (the two operatives' ids and placements, every other living
-    operative's id and placement in the order of ``w.alive()`` (the cover givers, 8.4), and
-    ``extra``), so an answer is reused by any later state where none of those changed."""
+    KT21 sight answer reads (the two operatives' ids and placements; the id and placement of
+    every other living operative that may lie across the cover lines
+    (:func:`engine.geometry.kt21_sight.may_give_cover`: the only ones :func:`cover_givers`
+    looks at, 8.4), in the order of ``w.alive()``; and ``extra``), so an answer is reused
+    by any later state where none of those changed (an operative moving far from the two
+    does not change it)."""
     tables: dict[str, dict[tuple[object, ...], object]] = w.kz._cache.setdefault(
         "kt21 sight answers", {}
     )
     memo = tables.setdefault(kind, {})
-    others = tuple((o.id, w.place(o)) for o in w.alive() if o.id not in (s.id, t.id))
-    return memo, (s.id, t.id, w.place(s), w.place(t), others, *extra)
+    sp, tp = w.place(s), w.place(t)
+    others = []
+    for o in w.alive():
+        if o.id in (s.id, t.id):
+            continue
+        op = w.place(o)
+        if geo.may_give_cover(sp, tp, op):
+            others.append((o.id, op))
+    return memo, (s.id, t.id, sp, tp, tuple(others), *extra)
 
 
 def _line_of_sight(w: Work, s: OperativeState, t: OperativeState) -> Kt21Sight:
