@@ -163,8 +163,18 @@ def part_traits(kz: Killzone, index: int) -> frozenset[str]:
 
 def visible(kz: Killzone, a: Placement, b: Placement) -> bool:
     """Whether ``b`` is Visible to ``a`` (8.1; the same rule as KT24's, 16.4: an operative is
-    Visible to itself): :func:`engine.geometry.sight.visible`."""
-    return sight.visible(kz, a, b)
+    Visible to itself): :func:`engine.geometry.sight.visible`, remembered on the killzone
+    per pair of placements."""
+    memo: dict[tuple[Placement, Placement], bool] | None = kz._cache.get("kt21_visible")
+    if memo is None:
+        memo = kz._cache["kt21_visible"] = {}
+    key = (a, b)
+    got = memo.get(key)
+    if got is None:
+        if len(memo) >= CACHE_ENTRIES:
+            memo.clear()
+        got = memo[key] = bool(sight.visible(kz, a, b))
+    return got
 
 
 def engagement_range(kz: Killzone, a: Placement, b: Placement) -> bool:

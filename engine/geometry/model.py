@@ -103,6 +103,12 @@ __all__ = [
     "shipped_killzones",
 ]
 
+MAX_OBJECTIVE_VARIANTS = 8
+"""How many killzones with their own objective markers (:meth:`Killzone.with_objectives`) a
+layout keeps (the most recently asked for): each holds its movement graphs."""
+
+_OBJECTIVE_VARIANTS_KEY = "objective.variants"
+
 
 def _bool_array(
     parts: Sequence[TerrainPart], kind: TerrainType, open_: Iterable[bool]
@@ -330,9 +336,24 @@ class Killzone:
         root = root.terrain_root if root.terrain_root is not None else root
         if objs == root.objectives:
             return root
-        return attrs.evolve(
-            root, objectives=objs, open_hatchways=frozenset(), hatch_root=None, terrain_root=None
+        # Memoised on the layout by value (the most recent few), so that every battle of a
+        # batch on this layout gets the same value and its caches (movement graphs, sight).
+        memo: dict[tuple[Objective, ...], Killzone] = root._cache.setdefault(
+            _OBJECTIVE_VARIANTS_KEY, {}
         )
+        found = memo.pop(objs, None)
+        if found is None:
+            found = attrs.evolve(
+                root,
+                objectives=objs,
+                open_hatchways=frozenset(),
+                hatch_root=None,
+                terrain_root=None,
+            )
+        memo[objs] = found  # most recent last
+        while len(memo) > MAX_OBJECTIVE_VARIANTS:
+            del memo[next(iter(memo))]
+        return found
 
     def to_dict(self) -> dict[str, Any]:
         """The layout structure of this killzone (the inverse of :meth:`from_dict`): its

@@ -21,6 +21,12 @@ if TYPE_CHECKING:
     from engine.geometry.move_base import GraphBase
 
 
+DERIVED_MEMO = "derived"
+"""The graph memo (:meth:`MoveGraph.memo <engine.geometry.move_graph.MoveGraph.memo>`) in which
+a derived graph keeps its :class:`_Reuse` (key ``"reuse"``) for the links computed outside
+the graph's own tables (the ramparts', :mod:`engine.geometry.move_ramparts`)."""
+
+
 @attrs.frozen(slots=True, eq=False)
 class _Reuse:
     """What :meth:`MoveGraph.derive` takes from the graph of another hatchway state.

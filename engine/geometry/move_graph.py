@@ -24,7 +24,7 @@ from engine.geometry import move_fill
 from engine.geometry.gc_pause import paused_gc
 from engine.geometry.model import MM_PER_INCH, Killzone, TerrainType
 from engine.geometry.move_base import GraphBase, LazyOut
-from engine.geometry.move_derive import _Reuse
+from engine.geometry.move_derive import DERIVED_MEMO, _Reuse
 from engine.geometry.move_levels import _Builder, _ladders, _make_level, _Shared
 from engine.geometry.move_values import (
     _GRID,
@@ -427,6 +427,8 @@ class MoveGraph(GraphBase):
         with paused_gc():
             graph, _ = cls._skeleton(kz, base.base_mm, base)
             reuse = _Reuse.make(base, graph)
+            if reuse is not None:  # what the ramparts' links reuse too (move_ramparts)
+                graph.memo(DERIVED_MEMO, 1)["reuse"] = reuse
             move_fill.prepare(graph)
             move_fill.check_size(graph)
 

@@ -44,6 +44,7 @@ from shapely.geometry.base import BaseGeometry
 from engine.geometry.kt21_sight import part_traits
 from engine.geometry.layout import STAIRS_TOUCH
 from engine.geometry.model import TerrainType
+from engine.geometry.move_derive import DERIVED_MEMO, _Reuse
 from engine.geometry.move_stairs import StairGraph
 from engine.geometry.move_values import (
     _GRID,
@@ -70,6 +71,9 @@ class RampartNodes(RampartGraph, Protocol):
 
     @property
     def node_level(self) -> NDArray[np.int64]: ...
+
+    @property
+    def xy(self) -> NDArray[np.float64]: ...
 
     @property
     def _near(self) -> tuple[NDArray[np.int64], ...]: ...
@@ -154,6 +158,18 @@ def _grown(g: RampartGraph, level: int, parts: tuple[int, ...]) -> BaseGeometry:
     return geom
 
 
+def _terrain(g: RampartGraph, level: int, crossed: tuple[int, ...]) -> BaseGeometry:
+    """The level's footprint and the ramparts ``crossed``, grown by the 0.002" tolerance
+    (kept on the graph: the same for every line crossing those ramparts)."""
+    memo = g.memo("rampart_terrain", 256)
+    key = (level, crossed)
+    geom: BaseGeometry | None = memo.get(key)
+    if geom is None:
+        polys = [g.levels[level].footprint, *(g.kz.parts[i].polygon for i in crossed)]
+        geom = memo[key] = shapely.union_all(polys).buffer(_TOL, join_style="mitre")
+    return geom
+
+
 def rampart_link(g: RampartGraph, la: int, a: XY, lb: int, b: XY) -> _Link | None:
     """The ``rampart`` link from ``a`` on level ``la`` to ``b`` on level ``lb`` (module
     docstring), or ``None`` when the line is not one.
@@ -178,11 +194,31 @@ def rampart_link(g: RampartGraph, la: int, a: XY, lb: int, b: XY) -> _Link | Non
     crossed = tuple(
         i for i in ramparts if shapely.relate_pattern(line, g.kz.parts[i].polygon, "T********")
     )
+    top = _crossing_top(g, level, low, high, crossed)
+    if top is None:
+        return None
+    return _link(g, level, top, la == 0, math.dist(a, b))
+
+
+def _link(g: RampartGraph, level: int, top: float, up: bool, h: float) -> _Link:
+    """The ``rampart`` link of horizontal length ``h`` over ramparts whose top is ``top``
+    (inches), going up onto ``level`` or down from it (module docstring)."""
+    if up:
+        return _Link("rampart", h, climb=top, drop=top - g.levels[level].height)
+    return _Link("rampart", h, climb=top - g.levels[level].height, drop=top)
+
+
+def _crossing_top(
+    g: RampartGraph, level: int, low: XY, high: XY, crossed: tuple[int, ...]
+) -> float | None:
+    """The top of the ramparts ``crossed`` (the ramparts of ``level`` the line ``low`` (on
+    the floor, in its passage) to ``high`` (on the level, in its passage) crosses) when the
+    line is a ``rampart`` link either way (module docstring), else ``None``: the same
+    geometry going up and down."""
     if not crossed:
         return None
-    terrain = shapely.union_all([lvl.footprint, *(g.kz.parts[i].polygon for i in crossed)]).buffer(
-        _TOL, join_style="mitre"
-    )
+    floor, lvl = g.levels[0], g.levels[level]
+    terrain = _terrain(g, level, crossed)
     reach = g.radius + CLIMB_RANGE + _TOL
     if float(terrain.distance(Point(low))) > reach:
         return None  # a climb starts (a drop lands) within 1" of the terrain
@@ -206,11 +242,7 @@ def rampart_link(g: RampartGraph, la: int, a: XY, lb: int, b: XY) -> _Link | Non
         rest = on_level.difference(g._grown_parts(list(crossed)))
         if not (rest.is_empty or rest.length <= 1e-6 or lvl.passage_tol.covers(rest)):
             return None
-    top = max(g.kz.parts[i].height for i in crossed)
-    h = math.dist(a, b)
-    if la == 0:
-        return _Link("rampart", h, climb=top, drop=top - lvl.height)
-    return _Link("rampart", h, climb=top - lvl.height, drop=top)
+    return max(g.kz.parts[i].height for i in crossed)
 
 
 def rampart_out(g: RampartNodes) -> dict[int, list[tuple[int, _Link]]]:
@@ -224,6 +256,36 @@ def rampart_out(g: RampartNodes) -> dict[int, list[tuple[int, _Link]]]:
     if known is not None:
         return known
     out: dict[int, list[tuple[int, _Link]]] = {}
+    for (u, v), (up, down) in _rampart_pairs(g).items():
+        if up is not None:
+            out.setdefault(u, []).append((v, up))
+        if down is not None:
+            out.setdefault(v, []).append((u, down))
+    memo["out"] = out
+    return out
+
+
+_Pairs = dict[tuple[int, int], tuple[_Link | None, _Link | None]]
+
+
+def _rampart_pairs(g: RampartNodes) -> _Pairs:
+    """For each pair of a floor node ``u`` near a level's ramparts and a node ``v`` of that
+    level in reach (:func:`rampart_out`), in the order :func:`rampart_out` lists them: the
+    link from ``u`` up to ``v`` and the link from ``v`` down to ``u`` (``None`` when the line
+    is not one). Computed once per graph. A graph derived from another
+    (:meth:`MoveGraph.derive <engine.geometry.move_graph.MoveGraph.derive>`) takes the other
+    graph's answer for the pairs whose nodes both graph have and whose centre line misses
+    every changed part's box (:class:`engine.geometry.move_derive._Reuse`: nothing a
+    :func:`rampart_link` reads changed there) and computes the rest."""
+    memo = g.memo("ramparts", 8)
+    known: _Pairs | None = memo.get("pairs")
+    if known is not None:
+        return known
+    reuse: _Reuse | None = g.memo(DERIVED_MEMO, 1).get("reuse")
+    base: _Pairs | None = None
+    if reuse is not None and ramparts_by_level(reuse.base) == ramparts_by_level(g):
+        base = _rampart_pairs(reuse.base)
+    pairs: _Pairs = {}
     reach = g.radius + CLIMB_RANGE + _TOL
     link_reach = JUMP_MAX + 2 * g.radius + CLIMB_RANGE
     for level, parts in sorted(ramparts_by_level(g).items()):
@@ -234,17 +296,70 @@ def rampart_out(g: RampartNodes) -> dict[int, list[tuple[int, _Link]]]:
             if g._lvl_list[u] == 0 and float(near.distance(Point(g._xy_list[u]))) <= reach
         ]
         mine = [int(v) for v in (g.node_level == level).nonzero()[0].tolist()]
-        for u in floor_ids:
-            pu = g._xy_list[u]
-            for v in mine:
-                pv = g._xy_list[v]
-                if math.dist(pu, pv) > link_reach:
-                    continue
-                up = rampart_link(g, 0, pu, level, pv)
-                if up is not None:
-                    out.setdefault(u, []).append((v, up))
-                down = rampart_link(g, level, pv, 0, pu)
-                if down is not None:
-                    out.setdefault(v, []).append((u, down))
-    memo["out"] = out
+        todo = [
+            (u, v)
+            for u in floor_ids
+            for v in mine
+            if math.dist(g._xy_list[u], g._xy_list[v]) <= link_reach
+        ]
+        kept: list[tuple[int, int] | None] = [None] * len(todo)
+        if base is not None and reuse is not None and todo:
+            a_ids = np.asarray([u for u, _ in todo], dtype=np.int64)
+            b_ids = np.asarray([v for _, v in todo], dtype=np.int64)
+            same = reuse.same(g.xy[a_ids], g.xy[b_ids], a_ids, b_ids)
+            for k in np.flatnonzero(same).tolist():
+                u, v = todo[k]
+                kept[k] = (int(reuse.old[u]), int(reuse.old[v]))
+        fresh = [k for k, old in enumerate(kept) if old is None or base is None or old not in base]
+        tops = _tops(g, level, parts, [todo[k] for k in fresh])
+        computed = dict(zip(fresh, tops, strict=True))
+        for k, (u, v) in enumerate(todo):
+            if k in computed:
+                top = computed[k]
+                if top is None:
+                    pairs[(u, v)] = (None, None)
+                else:
+                    h = math.dist(g._xy_list[u], g._xy_list[v])
+                    pairs[(u, v)] = (_link(g, level, top, True, h), _link(g, level, top, False, h))
+            else:
+                old = kept[k]
+                assert base is not None and old is not None
+                pairs[(u, v)] = base[old]
+    memo["pairs"] = pairs
+    return pairs
+
+
+def _tops(
+    g: RampartNodes, level: int, ramparts: tuple[int, ...], todo: list[tuple[int, int]]
+) -> list[float | None]:
+    """For each pair ``(u, v)`` of ``todo`` (a floor node, a node of ``level``): the top of
+    the ramparts its line crosses when it is a ``rampart`` link (either way: the tests of
+    :func:`rampart_link` do not depend on the direction), else ``None``. The tests on one
+    end and the crossings are made for every pair at once."""
+    out: list[float | None] = [None] * len(todo)
+    if not todo:
+        return out
+    u_ids = np.asarray([u for u, _ in todo], dtype=np.int64)
+    v_ids = np.asarray([v for _, v in todo], dtype=np.int64)
+    low, high = g.xy[u_ids], g.xy[v_ids]
+    floor, lvl = g.levels[0], g.levels[level]
+    ok = np.any(low != high, axis=1)
+    ok &= shapely.intersects_xy(floor.passage_tol, low[:, 0], low[:, 1])
+    ok &= shapely.intersects_xy(lvl.passage_tol, high[:, 0], high[:, 1])
+    rows = np.flatnonzero(ok)
+    if not rows.size:
+        return out
+    lines = shapely.linestrings(np.stack([low[rows], high[rows]], axis=1))
+    hits = np.stack(
+        [
+            np.asarray(shapely.relate_pattern(lines, g.kz.parts[i].polygon, "T********"))
+            for i in ramparts
+        ],
+        axis=1,
+    )
+    for k, row in zip(rows.tolist(), hits.tolist(), strict=True):
+        crossed = tuple(i for i, hit in zip(ramparts, row, strict=True) if hit)
+        if crossed:
+            u, v = todo[k]
+            out[k] = _crossing_top(g, level, g._xy_list[u], g._xy_list[v], crossed)
     return out

@@ -22,7 +22,12 @@ from shapely.geometry import Point
 from engine.game.state import OperativeState
 from engine.game.work import Work
 from engine.geometry import kt21_sight as geo
-from engine.rules.kt21.sight import cover_givers, kt21_line_of_sight
+from engine.rules.kt21.sight import (
+    SIGHT_MEMO_ENTRIES,
+    cover_givers,
+    kt21_line_of_sight,
+    sight_memo,
+)
 
 __all__ = [
     "Sight21",
@@ -73,6 +78,18 @@ def _sight_not_in_cover(w: Work, o: OperativeState, t: OperativeState) -> Sight2
     order does not matter."""
     if not visible(w, o, t):
         return Sight21(False, False, False, True)
+    memo, key = sight_memo(w, "not in cover", o, t)
+    got = memo.get(key)
+    if got is None:
+        if len(memo) >= SIGHT_MEMO_ENTRIES:
+            memo.clear()
+        got = memo[key] = _not_in_cover(w, o, t)
+    assert isinstance(got, Sight21)
+    return got
+
+
+def _not_in_cover(w: Work, o: OperativeState, t: OperativeState) -> Sight21:
+    """:func:`_sight_not_in_cover` worked out for a Visible target."""
     sp, tp = w.place(o), w.place(t)
     others = [w.place(g) for g in cover_givers(w, o, t)]
     verdict = geo.evaluate(w.kz, sp, tp, others)
@@ -109,12 +126,9 @@ def target_reason(
     # (the cheap tests first: the sight geometry only for a target they leave)
     if rng is not None and w.distance(w.place(o), w.place(t)) > rng + 1e-6:
         return f'{t.id} is not within Rng {rng:g}" of {o.id} (rules/KT21.md 12 Rng)'
-    for f in w.friends_of(o.id):
-        if f.alive and engagement_range(w, f, t):
-            return (
-                f"{t.id} has a friendly operative ({f.id}) within its Engagement Range "
-                "(rules/KT21.md 8.5)"
-            )
+    crowded = w.kept_on_kz(("kt21 friend in ER", o.id, t.id), lambda: _friend_within(w, o, t))
+    if crowded is not None:
+        return crowded
     s = sight21(w, o, t, indirect=indirect)
     if not s.visible:
         return f"{t.id} is not Visible to {o.id} (rules/KT21.md 8.1, 8.5)"
@@ -124,6 +138,18 @@ def target_reason(
         return (
             f"{t.id} has a Conceal order and is in Cover: not in Line of Sight (rules/KT21.md 8.5)"
         )
+    return None
+
+
+def _friend_within(w: Work, o: OperativeState, t: OperativeState) -> str | None:
+    """The refusal when an operative friendly to ``o`` is within ``t``'s Engagement Range
+    (8.5), else ``None`` (kept per state: every weapon of ``o`` asks it of ``t``)."""
+    for f in w.friends_of(o.id):
+        if f.alive and engagement_range(w, f, t):
+            return (
+                f"{t.id} has a friendly operative ({f.id}) within its Engagement Range "
+                "(rules/KT21.md 8.5)"
+            )
     return None
 
 

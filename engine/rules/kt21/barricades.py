@@ -30,6 +30,7 @@ import functools
 import math
 
 import attrs
+import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -38,7 +39,7 @@ from engine.game.context import Hooks
 from engine.game.state import other
 from engine.game.tokens import Token
 from engine.game.work import Work
-from engine.geometry import TerrainType
+from engine.geometry import Killzone, TerrainType
 from engine.rules.equipment.shapes import equipment_feature, equipment_parts
 from engine.rules.kt21 import roles
 
@@ -93,6 +94,16 @@ def _territory(w: Work, player: str) -> BaseGeometry:
     return kz.territories.get(zone, kz.drop_zones[zone])
 
 
+def _grown(kz: Killzone, key: object, area: BaseGeometry) -> BaseGeometry:
+    """``area`` (the board, a territory of ``kz``) grown by the tolerance, kept on ``kz``."""
+    memo: dict[object, BaseGeometry] = kz._cache.setdefault("kt21 barricade areas", {})
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = area.buffer(_EPS)
+        shapely.prepare(got)
+    return got
+
+
 def placement_problem(
     w: Work, player: str, point: tuple[float, float, float], angle: int, *, fortify: bool
 ) -> str | None:
@@ -105,10 +116,11 @@ def placement_problem(
         return f"the angle must be 0 to 359 degrees, not {angle}"
     foot = _footprint(x, y, angle)
     kz = w.kz
-    if not kz.board.buffer(_EPS).contains(foot):
+    if not _grown(kz, "board", kz.board).contains(foot):
         return "a barricade must be set up wholly on the killzone"
     if fortify:
-        if not _territory(w, player).buffer(_EPS).contains(foot):
+        territory = _territory(w, player)
+        if not _grown(kz, ("territory", w.pl(player).drop_zone), territory).contains(foot):
             return "the Fortify barricade must be wholly within its player's territory (1.2 step 9)"
     else:
         gap = _drop_zone(w, player).distance(foot)
@@ -145,7 +157,23 @@ def candidate_spots(
     already set up), so listing and applying one decision work them out once."""
     placed = tuple((t.owner, t.x, t.y, t.angle) for t in _barricades(w))
     key = ("kt21 barricade spots", player, fortify, w.pl(player).drop_zone, placed)
-    return list(w.ctx.cached(key, lambda: _candidate_spots(w, player, fortify=fortify)))
+    return list(w.ctx.cached(key, lambda: _kept_spots(w, key, player, fortify=fortify)))
+
+
+def _kept_spots(
+    w: Work, key: tuple[object, ...], player: str, *, fortify: bool
+) -> tuple[tuple[float, float, float, int], ...]:
+    """:func:`_candidate_spots`, also kept on the killzone (with the barricades on it) by
+    what they depend on, so every battle of a batch on that layout works them out once."""
+    memo: dict[tuple[object, ...], tuple[tuple[float, float, float, int], ...]] = (
+        w.kz._cache.setdefault("kt21 barricade spots", {})
+    )
+    got = memo.get(key)
+    if got is None:
+        if len(memo) >= 64:
+            memo.clear()
+        got = memo[key] = _candidate_spots(w, player, fortify=fortify)
+    return got
 
 
 def _candidate_spots(

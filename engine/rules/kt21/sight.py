@@ -26,7 +26,14 @@ from engine.geometry import Placement
 from engine.geometry import kt21_sight as geo
 from engine.geometry.distances import distance
 
-__all__ = ["Kt21Sight", "cover_givers", "kt21_line_of_sight", "kt21_valid_targets"]
+__all__ = [
+    "SIGHT_MEMO_ENTRIES",
+    "Kt21Sight",
+    "cover_givers",
+    "kt21_line_of_sight",
+    "kt21_valid_targets",
+    "sight_memo",
+]
 
 _EPS = 1e-6
 
@@ -95,6 +102,49 @@ def kt21_line_of_sight(w: Work, shooter_id: str, target_id: str) -> Kt21Sight:
         KeyError: an unknown operative id.
     """
     s, t = w.op(shooter_id), w.op(target_id)
+    memo, key = sight_memo(w, "line of sight", s, t, t.order)
+    got = memo.get(key)
+    if got is None:
+        if len(memo) >= SIGHT_MEMO_ENTRIES:
+            memo.clear()
+        got = memo[key] = _line_of_sight(w, s, t)
+    assert isinstance(got, Kt21Sight)
+    return got
+
+
+SIGHT_MEMO_ENTRIES = 20_000
+"""The most answers :func:`sight_memo`'s tables keep (emptied when full)."""
+
+
+def sight_memo(
+    w: Work, kind: str, s: OperativeState, t: OperativeState, *extra: object
+) -> tuple[dict[tuple[object, ...], object], tuple[object, ...]]:
+    """A table of sight answers of ``kind`` kept on the killzone ``w.kz`` (its hatchway
+    state and equipment terrain), and the key of ``s``'s view of ``t`` in it: everything a
+    KT21 sight answer reads (the two operatives' ids and placements; the id and placement of
+    every other living operative that may lie across the cover lines
+    (:func:`engine.geometry.kt21_sight.may_give_cover`: the only ones :func:`cover_givers`
+    looks at, 8.4), in the order of ``w.alive()``; and ``extra``), so an answer is reused
+    by any later state where none of those changed (an operative moving far from the two
+    does not change it)."""
+    tables: dict[str, dict[tuple[object, ...], object]] = w.kz._cache.setdefault(
+        "kt21 sight answers", {}
+    )
+    memo = tables.setdefault(kind, {})
+    sp, tp = w.place(s), w.place(t)
+    others = []
+    for o in w.alive():
+        if o.id in (s.id, t.id):
+            continue
+        op = w.place(o)
+        if geo.may_give_cover(sp, tp, op):
+            others.append((o.id, op))
+    return memo, (s.id, t.id, sp, tp, tuple(others), *extra)
+
+
+def _line_of_sight(w: Work, s: OperativeState, t: OperativeState) -> Kt21Sight:
+    """:func:`kt21_line_of_sight` worked out."""
+    shooter_id, target_id = s.id, t.id
     sp, tp = w.place(s), w.place(t)
     givers = cover_givers(w, s, t)
     places: list[Placement] = [w.place(o) for o in givers]
