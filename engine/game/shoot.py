@@ -16,14 +16,12 @@ from engine.dice.rules import Blast, Saturate, Torrent, WeaponRules
 from engine.game import ploys
 from engine.game.actions import Action
 from engine.game.allocation import Allocation, shot_allocations
+from engine.game.attack_frames import ShotSteps
 from engine.game.attacks import (
     _after_weapon_use,
     _check_reroll,
     _illegal,
-    _merge,
     _reroll_windows,
-    _rerolled,
-    _take,
     attack_profile,
     emit_upgrade,
     reroll_options,
@@ -166,8 +164,9 @@ def torrent_candidates(w: Work, f: ShootFrame) -> list[str]:
 
 
 @attrs.frozen(slots=True)
-class ShootFrame:
-    """A Shoot action in progress (the :mod:`engine.game.attacks` docstring; 5.1)."""
+class ShootFrame(ShotSteps):
+    """A Shoot action in progress (the :mod:`engine.game.attacks` docstring; 5.1); the steps
+    both editions share are :class:`~engine.game.attack_frames.ShotSteps`'."""
 
     shooter: str
     weapon: str
@@ -215,17 +214,14 @@ class ShootFrame:
             target=self.targets[self.idx] if self.idx < len(self.targets) else "",
         )
 
-    def target(self, w: Work) -> OperativeState:
-        """The target of the current sequence."""
-        return w.op(self.targets[self.idx])
+    def _check_weapon_reroll(self, kind: str, a: Action) -> None:
+        """Refuse ``a`` unless it is a re-roll the weapon rule ``kind`` allows (6).
 
-    def attacker(self, w: Work) -> str:
-        """The shooter's player."""
-        return w.ctx.owner[self.shooter]
-
-    def defender(self, w: Work) -> str:
-        """The current target's player."""
-        return w.ctx.owner[self.targets[self.idx]]
+        Raises:
+            IllegalActionError: not ``Re-roll ...``, or dice the rule cannot re-roll."""
+        if a.verb != "Re-roll":
+            raise _illegal(f"{a}: choose 'Re-roll ...' or 'Keep' ({kind}, 6)")
+        _check_reroll(kind, a.values, self.dice, self.flags)
 
     # -- frame protocol --------------------------------------------------------------------
 
@@ -267,11 +263,8 @@ class ShootFrame:
                 w.replace_top(stage="attack_cr", windows=())
             else:
                 w.decide(self.attacker(w), "reroll")
-        elif st == "attack_cr":
-            if self._dice_window(w, "attack_dice", self.attacker(w)):
-                w.decide(self.attacker(w), "dice_ploy")
-            else:
-                w.replace_top(stage="retain")
+        elif st in ("attack_cr", "defence_cr"):
+            self._run_dice_window(w)
         elif st == "retain":
             self._retain(w)
         elif st == "retention":
@@ -280,11 +273,6 @@ class ShootFrame:
             self._defence_roll(w)
         elif st == "cover":
             w.decide(self.defender(w), "cover_save")
-        elif st == "defence_cr":
-            if self._dice_window(w, "defence_dice", self.defender(w)):
-                w.decide(self.defender(w), "dice_ploy")
-            else:
-                w.replace_top(stage="resolve")
         elif st == "resolve":
             w.replace_top(stage="resolve_dice")
             # Last, so a team rule may push a frame here (e.g. Siphon Life*, engine.rules).
@@ -309,26 +297,6 @@ class ShootFrame:
                 w.replace_top(stage="end")
         else:
             self._end(w)
-
-    def dice_info(self, w: Work) -> dict[str, Any]:
-        """What the ploys of a dice window are told (:mod:`engine.game.ploys`): the shooter
-        ``op``, the ``target``, the ``weapon``, ``kind`` ``"ranged"``, the ``dice`` rolled
-        and their re-roll ``flags``."""
-        return {
-            "op": self.shooter,
-            "target": self.targets[self.idx],
-            "weapon": self.weapon,
-            "kind": "ranged",
-            "dice": self.dice,
-            "flags": self.flags,
-        }
-
-    def _dice_window(self, w: Work, trigger: str, player: str) -> bool:
-        """Whether ``player`` decides in the dice window ``trigger`` (a usable ploy there, or
-        every window open)."""
-        if w.ctx.options.open_windows:
-            return True
-        return bool(ploys.ploy_options(w, player, trigger, self.dice_info(w), first=True))
 
     def _begin(self, w: Work) -> None:
         if self.idx >= len(self.targets):
@@ -638,11 +606,11 @@ class ShootFrame:
         w.emit("shoot_ended", op=self.shooter, weapon=self.weapon)
 
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:
-        st = self.stage
-        who = self.attacker(w) if st.startswith("attack") or st == "hot" else self.defender(w)
-        if st == "hot":
+        if self.stage == "hot":
             v = values[0]
-            w.emit("dice_rolled", player=who, label=f"Hot ({self.weapon})", values=values)
+            w.emit(
+                "dice_rolled", player=self.attacker(w), label=f"Hot ({self.weapon})", values=values
+            )
             hit = self.profile(w).hit
             damage = 2 * v if v < hit else 0
             w.emit("hot_roll", op=self.shooter, weapon=self.weapon, roll=v, hit=hit, damage=damage)
@@ -650,19 +618,7 @@ class ShootFrame:
                 inflict(w, self.shooter, 2 * v, "Hot", by=self.shooter)
             w.replace_top(stage="end")
             return
-        if self.rerolling:
-            dice, flags = _merge(list(self.pending), list(self.pending_flags), values)
-            old = _rerolled(self.dice, self.pending)
-            w.emit("dice_rerolled", player=who, old=old, new=values)
-            w.replace_top(dice=dice, flags=flags, rerolling=False, pending=(), pending_flags=())
-            return
-        dice = tuple(sorted(values, reverse=True))
-        label = "attack" if st == "attack_roll" else "defence"
-        w.emit("dice_rolled", player=who, label=label, values=dice)
-        if st == "attack_roll":
-            w.replace_top(dice=dice, flags=(False,) * len(dice), stage="attack_reroll")
-        else:
-            w.replace_top(dice=dice, flags=(False,) * len(dice), stage="defence_cr")
+        self._rolled_dice(w, values)
 
     def options(self, w: Work) -> list[Action]:
         st = self.stage
@@ -675,13 +631,7 @@ class ShootFrame:
         choice = self._choice_options(w)
         if choice is not None:
             return choice
-        trigger, player = self._dice_trigger(w)
-        return [Action("Decline"), *ploys.ploy_options(w, player, trigger, self.dice_info(w))]
-
-    def _dice_trigger(self, w: Work) -> tuple[str, str]:
-        if self.stage == "attack_cr":
-            return "attack_dice", self.attacker(w)
-        return "defence_dice", self.defender(w)
+        return self._dice_window_options(w)
 
     def _choice_options(self, w: Work) -> list[Action] | None:
         """The actions of a player's choice (same feature, Accurate, retention rules, cover
@@ -764,37 +714,4 @@ class ShootFrame:
         if st in ("feature", "accurate", "retention", "cover", "allocate"):
             self._act_choice(w, a)
             return
-        if st == "attack_reroll":
-            kind = self.windows[0]
-            if a.verb == "Keep":
-                w.replace_top(windows=self.windows[1:])
-                return
-            if a.verb != "Re-roll":
-                raise _illegal(f"{a}: choose 'Re-roll ...' or 'Keep' ({kind}, 6)")
-            _check_reroll(kind, a.values, self.dice, self.flags)
-            self._start_reroll(w, a.values, self.attacker(w), windows=self.windows[1:])
-            return
-        if st not in ("attack_cr", "defence_cr"):
-            raise _illegal(f"{a} is not possible now (5.1)")
-        if a.verb == "Decline":
-            w.replace_top(stage="retain" if st == "attack_cr" else "resolve")
-            return
-        trigger, player = self._dice_trigger(w)
-        got = ploys.use_ploy(w, player, trigger, a, self.dice_info(w))
-        if isinstance(got, ploys.Reroll):
-            _take(self.dice, self.flags, got.faces)
-            w.top._start_reroll(w, got.faces, player)
-
-    def _start_reroll(
-        self, w: Work, chosen: tuple[int, ...], player: str, windows: tuple[str, ...] | None = None
-    ) -> None:
-        vals, fl, _ = _take(self.dice, self.flags, chosen)
-        changes: dict[str, Any] = {
-            "pending": tuple(vals),
-            "pending_flags": tuple(fl),
-            "rerolling": True,
-        }
-        if windows is not None:
-            changes["windows"] = windows
-        w.replace_top(**changes)
-        w.roll("reroll", player, len(chosen), label="re-roll")
+        self._act_dice_steps(w, a)
