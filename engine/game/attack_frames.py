@@ -40,6 +40,7 @@ __all__ = [
     "ShotSteps",
     "apply_block",
     "block_options",
+    "count_saves",
     "merge_rerolled",
     "open_fight",
     "replaced_faces",
@@ -97,6 +98,19 @@ def replaced_faces(dice: tuple[int, ...], pending: tuple[int, ...]) -> tuple[int
     return tuple(sorted(old, reverse=True))
 
 
+def count_saves(dice: tuple[int, ...], save: int, crit_at: int = 6) -> tuple[int, int]:
+    """The (normal, critical) saves among the defence ``dice``: a 1 always fails, a die of
+    ``crit_at`` or more is a critical save, another of ``save`` (at least 2) or more a normal
+    one (``rules/KT24.md`` 5.1 step 4, ``rules/KT21.md`` 10.1 step 4)."""
+    sn = sc = 0
+    for v in dice:
+        if v != 1 and v >= crit_at:
+            sc += 1
+        elif v != 1 and v >= max(2, save):
+            sn += 1
+    return sn, sc
+
+
 def _other(side: str) -> str:
     return "d" if side == "a" else "a"
 
@@ -128,6 +142,37 @@ class ShotSteps:
     pending: tuple[int, ...]
     pending_flags: tuple[bool, ...]
     rerolling: bool
+
+    def torrent_candidates(self, w: Work) -> list[str]:
+        """The Torrent targets the shooter may still add (the edition's rule)."""
+        raise NotImplementedError
+
+    def _torrent_refusal(self, a: Action) -> str:
+        """Why ``a`` is not a Torrent choice (the edition's text, naming its rule)."""
+        raise NotImplementedError
+
+    def _run_torrent(self, w: Work) -> None:
+        """Stage ``torrent``: the attacker chooses Torrent targets while there are any."""
+        if self.torrent_candidates(w):
+            w.decide(self.attacker(w), "torrent")
+        else:
+            w.replace_top(stage="begin")
+
+    def _torrent_options(self, w: Work) -> list[Action]:
+        """``Done`` and ``Also <target>`` for each Torrent candidate."""
+        return [Action("Done")] + [Action("Also", target=i) for i in self.torrent_candidates(w)]
+
+    def _act_torrent(self, w: Work, a: Action) -> None:
+        """``Done`` (the attack begins) or ``Also <target>`` (one more Torrent target).
+
+        Raises:
+            IllegalActionError: anything else (:meth:`_torrent_refusal`)."""
+        if a.verb == "Done":
+            w.replace_top(stage="begin")
+            return
+        if a.verb != "Also" or a.target not in self.torrent_candidates(w):
+            raise IllegalActionError(self._torrent_refusal(a))
+        w.replace_top(targets=(*self.targets, a.target))
 
     def _check_weapon_reroll(self, kind: str, a: Action) -> None:
         """Refuse ``a`` when it is not a re-roll the weapon rule ``kind`` allows now (the
@@ -545,6 +590,35 @@ class FightSteps:
         dice = tuple(sorted(values, reverse=True))
         w.emit("dice_rolled", player=self.owner(w, side), label="attack", values=dice)
         self._after_roll(w, side, dice)
+
+    def _over(self, w: Work) -> bool:
+        """Whether a fighter is out of the fight (the edition's frame says when)."""
+        raise NotImplementedError
+
+    def _first_to_resolve(self, w: Work) -> str:
+        """The side that resolves the first success: the attacker (``rules/KT24.md`` 5.2
+        step 4, ``rules/KT21.md`` 11 step 4), unless a rule says the retaliating defender
+        does (the ``would_resolve_first`` hooks, ``fn(w, side, op=attacker,
+        target=defender, weapon=defender's weapon) -> "a" | "d"``)."""
+        if not self.dweapon or not w.ctx.hooks.would.get("would_resolve_first"):
+            return "a"
+        side = w.would(
+            "would_resolve_first", "a", op=self.attacker, target=self.defender, weapon=self.dweapon
+        )
+        return "d" if side == "d" else "a"
+
+    def _next_to_resolve(self, w: Work, *, done: str, kind: str) -> None:
+        """Stage ``resolve``: the side whose turn it is (or the other, when it has nothing
+        left) decides its next strike or block (a ``kind`` decision); the frame goes on to
+        stage ``done`` when a fighter is out (:meth:`_over`) or nothing is left."""
+        if self._over(w) or (self._left("a") == 0 and self._left("d") == 0):
+            w.replace_top(stage=done)
+            return
+        side = self.turn
+        if self._left(side) == 0:
+            side = _other(side)
+            w.replace_top(turn=side)
+        w.decide(self.owner(w, side), kind)
 
     @staticmethod
     def _pass_turn(w: Work, opp: str) -> None:

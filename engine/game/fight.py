@@ -390,17 +390,6 @@ class FightFrame(FightSteps):
                 w, "resolve_start", op=self.attacker, target=self.defender, kind="melee"
             )
 
-    def _first_to_resolve(self, w: Work) -> str:
-        """The side that resolves the first success: the attacker (5.2 step 4), unless a rule
-        says the retaliating defender does (the ``would_resolve_first`` hooks, ``fn(w, side,
-        op=attacker, target=defender, weapon=defender's weapon) -> "a" | "d"``)."""
-        if not self.dweapon or not w.ctx.hooks.would.get("would_resolve_first"):
-            return "a"
-        side = w.would(
-            "would_resolve_first", "a", op=self.attacker, target=self.defender, weapon=self.dweapon
-        )
-        return "d" if side == "d" else "a"
-
     def _over(self, w: Work) -> bool:
         return w.op(self.attacker).incapacitated or w.op(self.defender).incapacitated
 
@@ -410,14 +399,7 @@ class FightFrame(FightSteps):
             w.replace_top(strike_held="")
             w.top._resolve(w, held)
             return
-        if self._over(w) or (self._left("a") == 0 and self._left("d") == 0):
-            w.replace_top(stage="hot")
-            return
-        side = self.turn
-        if self._left(side) == 0:
-            side = "d" if side == "a" else "a"
-            w.replace_top(turn=side)
-        w.decide(self.owner(w, side), "resolve")
+        self._next_to_resolve(w, done="hot", kind="resolve")
 
     def _hot(self, w: Work) -> None:
         for side, op_id, weapon in (

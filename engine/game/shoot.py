@@ -16,7 +16,7 @@ from engine.dice.rules import Blast, Saturate, Torrent, WeaponRules
 from engine.game import ploys
 from engine.game.actions import Action
 from engine.game.allocation import Allocation, shot_allocations
-from engine.game.attack_frames import ShotSteps
+from engine.game.attack_frames import ShotSteps, count_saves
 from engine.game.attacks import (
     _after_weapon_use,
     _check_reroll,
@@ -214,6 +214,20 @@ class ShootFrame(ShotSteps):
             target=self.targets[self.idx] if self.idx < len(self.targets) else "",
         )
 
+    def torrent_candidates(self, w: Work) -> list[str]:
+        """Torrent secondaries still available (:func:`torrent_candidates`, 6)."""
+        return torrent_candidates(w, self)
+
+    def _torrent_refusal(self, a: Action) -> str:
+        """Why ``a`` is not a Torrent choice (6, EDGE_CASES 10)."""
+        if a.verb != "Also":
+            return f"{a}: choose Torrent secondary targets ('Also X') or 'Done' (6)"
+        return (
+            f"{a.target} is not a Torrent secondary target: it must be a valid target "
+            "within x of the primary with no friendly operative within its control "
+            "range (6, EDGE_CASES 10)"
+        )
+
     def _check_weapon_reroll(self, kind: str, a: Action) -> None:
         """Refuse ``a`` unless it is a re-roll the weapon rule ``kind`` allows (6).
 
@@ -228,10 +242,7 @@ class ShootFrame(ShotSteps):
     def run(self, w: Work) -> None:
         st = self.stage
         if st == "torrent":
-            if torrent_candidates(w, self):
-                w.decide(self.attacker(w), "torrent")
-            else:
-                w.replace_top(stage="begin")
+            self._run_torrent(w)
         elif st == "begin":
             self._begin(w)
         elif st == "feature":
@@ -538,17 +549,12 @@ class ShootFrame(ShotSteps):
             tg = targeting(w, w.op(src), t)
             save = w.would("would_save_in_cover", save, op=self.shooter, target=t.id, tg=tg)
         cover_n, cover_c = self.cover_saves
-        sn, sc = cover_n, cover_c
         crit_at = 6
         if w.ctx.hooks.would.get("would_crit_save"):
             # A rule making lower defence dice critical saves: fn(w, at, op=, target=) -> at.
             crit_at = int(w.would("would_crit_save", 6, op=self.shooter, target=t.id))
-        for v in self.dice:
-            if v != 1 and v >= crit_at:
-                sc += 1
-            elif v != 1 and v >= max(2, save):
-                sn += 1
-        return sn, sc
+        sn, sc = count_saves(self.dice, save, crit_at)
+        return cover_n + sn, cover_c + sc
 
     def allocation_options(self, w: Work, sn: int, sc: int) -> list[Allocation]:
         """The defender's allocations of ``sn`` normal and ``sc`` critical saves differing in
@@ -623,9 +629,7 @@ class ShootFrame(ShotSteps):
     def options(self, w: Work) -> list[Action]:
         st = self.stage
         if st == "torrent":
-            return [Action("Done")] + [
-                Action("Also", target=i) for i in torrent_candidates(w, self)
-            ]
+            return self._torrent_options(w)
         if st == "attack_reroll":
             return reroll_options(self.windows[0], self.dice, self.flags)
         choice = self._choice_options(w)
@@ -698,18 +702,7 @@ class ShootFrame(ShotSteps):
     def act(self, w: Work, a: Action) -> None:
         st = self.stage
         if st == "torrent":
-            if a.verb == "Done":
-                w.replace_top(stage="begin")
-                return
-            if a.verb != "Also":
-                raise _illegal(f"{a}: choose Torrent secondary targets ('Also X') or 'Done' (6)")
-            if a.target not in torrent_candidates(w, self):
-                raise _illegal(
-                    f"{a.target} is not a Torrent secondary target: it must be a valid target "
-                    "within x of the primary with no friendly operative within its control "
-                    "range (6, EDGE_CASES 10)"
-                )
-            w.replace_top(targets=(*self.targets, a.target))
+            self._act_torrent(w, a)
             return
         if st in ("feature", "accurate", "retention", "cover", "allocate"):
             self._act_choice(w, a)

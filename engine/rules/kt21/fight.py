@@ -269,13 +269,7 @@ class Kt21FightFrame(FightSteps):
         elif st == "retain":
             self._retain(w)
         elif st == "resolve":
-            if self._over(w) or (self._left("a") == 0 and self._left("d") == 0):
-                w.replace_top(stage="end")
-                return
-            side = self.turn if self._left(self.turn) else _other(self.turn)
-            if side != self.turn:
-                w.replace_top(turn=side)
-            w.decide(self.owner(w, side), "kt21_fight_resolve")
+            self._next_to_resolve(w, done="end", kind="kt21_fight_resolve")
         else:
             w.stack.pop()
             w.emit("fight_ended", op=self.attacker, target=self.defender)
@@ -303,18 +297,8 @@ class Kt21FightFrame(FightSteps):
                 _, rules = self.profile(w, side)
                 n, c, _ = retain_attack_dice(self._dice(side)[0], self.ws(w, side), rules)
             out[f"{side}n"], out[f"{side}c"] = n, c
-        first = "a"
-        if self.dweapon and "would_resolve_first" in w.ctx.hooks.would:  # Vicious Reflexes
-            first = str(
-                w.would(
-                    "would_resolve_first",
-                    "a",
-                    op=self.attacker,
-                    target=self.defender,
-                    weapon=self.dweapon,
-                )
-            )
-        w.replace_top(**out, stage="resolve", turn=first)
+        # The attacker first unless a rule says otherwise (e.g. Vicious Reflexes).
+        w.replace_top(**out, stage="resolve", turn=self._first_to_resolve(w))
         for side in ("a", "d"):
             if self.weapon_of(side):
                 w.emit(

@@ -41,7 +41,7 @@ import attrs
 from engine.dice.kt21_rules import Kt21WeaponRules
 from engine.game import ploys
 from engine.game.actions import Action, IllegalActionError
-from engine.game.attack_frames import ShotSteps
+from engine.game.attack_frames import ShotSteps, count_saves
 from engine.game.bookkeeping import enemy_operative, spend
 from engine.game.damage import inflict
 from engine.game.state import Effect, OperativeState
@@ -354,10 +354,7 @@ class Kt21ShootFrame(ShotSteps):
     def run(self, w: Work) -> None:
         st = self.stage
         if st == "torrent":
-            if self.torrent_candidates(w):
-                w.decide(self.attacker(w), "torrent")
-            else:
-                w.replace_top(stage="begin")
+            self._run_torrent(w)
         elif st == "fusillade":
             if len(self.fusillade_options(w)) > 1:
                 w.decide(self.attacker(w), "fusillade")
@@ -490,8 +487,8 @@ class Kt21ShootFrame(ShotSteps):
     def _resolve(self, w: Work) -> None:
         t = self.target(w)
         threshold = self._pool(w)[1]
-        sc = sum(1 for v in self.dice if v >= 6)
-        sn = self.kept + sum(1 for v in self.dice if 1 < v < 6 and v >= threshold)
+        sn, sc = count_saves(self.dice, threshold)  # a 6 is a critical save (10.1 step 4)
+        sn += self.kept
         w.emit("saves_retained", op=t.id, normals=sn, crits=sc, cover=self.kept)
         prof, _ = self.profile(w)
         o = w.op(self.shooter)
@@ -534,6 +531,13 @@ class Kt21ShootFrame(ShotSteps):
                 out.append(t.id)
         return out
 
+    def _torrent_refusal(self, a: Action) -> str:
+        """Why ``a`` is not a Torrent choice (12 Torrent)."""
+        return (
+            f"{a} is not possible: choose 'Done' or 'Also <target>', a valid target "
+            "within x of the target or of one added (rules/KT21.md 12 Torrent)"
+        )
+
     def fusillade_candidates(self, w: Work) -> list[str]:
         """Fusillade: the other valid targets within 2" of the target (12)."""
         o = w.op(self.shooter)
@@ -564,7 +568,7 @@ class Kt21ShootFrame(ShotSteps):
     def options(self, w: Work) -> list[Action]:
         st = self.stage
         if st == "torrent":
-            return [Action("Done")] + [Action("Also", target=i) for i in self.torrent_candidates(w)]
+            return self._torrent_options(w)
         if st == "fusillade":
             return self.fusillade_options(w)
         if st == "attack_reroll":
@@ -586,15 +590,7 @@ class Kt21ShootFrame(ShotSteps):
     def _act_choice(self, w: Work, a: Action, legal: list[Action] | None) -> None:
         st = self.stage
         if st == "torrent":
-            if a.verb == "Done":
-                w.replace_top(stage="begin")
-                return
-            if a.verb != "Also" or a.target not in self.torrent_candidates(w):
-                raise _illegal(
-                    f"{a} is not possible: choose 'Done' or 'Also <target>', a valid target "
-                    "within x of the target or of one added (rules/KT21.md 12 Torrent)"
-                )
-            w.replace_top(targets=(*self.targets, a.target))
+            self._act_torrent(w, a)
             return
         assert legal is not None
         if a not in legal:
