@@ -41,6 +41,7 @@ __all__ = [
     "apply_block",
     "block_options",
     "count_saves",
+    "fight_helpers",
     "merge_rerolled",
     "open_fight",
     "replaced_faces",
@@ -319,6 +320,28 @@ class ShotSteps:
 # -------------------------------------------------------------------------------------------
 
 
+def fight_helpers(
+    w: Work,
+    helped: OperativeState,
+    enemy: OperativeState,
+    near: Callable[[Work, OperativeState, OperativeState], bool],
+    may_help: Callable[[OperativeState], bool] | None = None,
+) -> list[str]:
+    """The ids of the other friendlies of ``helped`` that help it fight ``enemy``, in the
+    state's operative order: each ``near`` ``enemy`` and near no other enemy, where
+    ``near(w, a, b)`` is the edition's reach (KT24 control range, 5.2 step 2; KT21
+    Engagement Range, 11 step 3), and allowed by ``may_help`` when given (KT21: it has a
+    melee weapon, DC 16.17)."""
+    out = []
+    for f in w.friends_of(helped.id):
+        if not near(w, f, enemy) or (may_help is not None and not may_help(f)):
+            continue
+        if any(near(w, f, e) for e in w.enemies_of(f.id) if e.id != enemy.id):
+            continue
+        out.append(f.id)
+    return out
+
+
 def open_fight(
     w: Work,
     frame: Any,
@@ -474,6 +497,12 @@ class FightSteps:
     def owner(self, w: Work, side: str) -> str:
         """The player of side ``"a"`` or ``"d"``."""
         return w.ctx.owner[self.attacker if side == "a" else self.defender]
+
+    def _successes(self, side: str) -> tuple[tuple[int, int], tuple[int, int]]:
+        """``side``'s retained (normal, critical) successes left, and its opponent's."""
+        if side == "a":
+            return (self.an, self.ac), (self.dn, self.dc)
+        return (self.dn, self.dc), (self.an, self.ac)
 
     def _dice(self, side: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
         return (self.adice, self.aflags) if side == "a" else (self.ddice, self.dflags)

@@ -16,6 +16,7 @@ from engine.game.attack_frames import (
     FightSteps,
     apply_block,
     block_options,
+    fight_helpers,
     open_fight,
     strike_options,
 )
@@ -78,14 +79,11 @@ def assists(w: Work, helped: OperativeState, enemy: OperativeState) -> int:
 
 def assistants(w: Work, helped: OperativeState, enemy: OperativeState) -> list[str]:
     """The ids of the operatives :func:`assists` counts, in the state's operative order."""
-    out = []
-    for f in w.friends_of(helped.id):
-        if not w.control_range(f, enemy):
-            continue
-        if any(w.control_range(f, e) for e in w.enemies_of(f.id) if e.id != enemy.id):
-            continue
-        out.append(f.id)
-    return out
+    return fight_helpers(w, helped, enemy, _in_control_range)
+
+
+def _in_control_range(w: Work, a: OperativeState, b: OperativeState) -> bool:
+    return w.control_range(a, b)
 
 
 def start_fight(
@@ -451,8 +449,7 @@ class FightFrame(FightSteps):
 
     def _resolve_options(self, w: Work) -> list[Action]:
         side = self.turn
-        mine = (self.an, self.ac) if side == "a" else (self.dn, self.dc)
-        theirs = (self.dn, self.dc) if side == "a" else (self.an, self.ac)
+        mine, theirs = self._successes(side)
         opp_prof = (
             self.prof(w, "d" if side == "a" else "a")
             if ((side == "a" and self.dweapon) or side == "d")
@@ -581,8 +578,7 @@ class FightFrame(FightSteps):
         opp = "d" if side == "a" else "a"
         me_id = self.attacker if side == "a" else self.defender
         opp_id = self.defender if side == "a" else self.attacker
-        n, c = (self.an, self.ac) if side == "a" else (self.dn, self.dc)
-        on, oc = (self.dn, self.dc) if side == "a" else (self.an, self.ac)
+        (n, c), (on, oc) = self._successes(side)
         prof = self.prof(w, side)
         if a.verb == "Strike":
             crit = a.text == "crit"

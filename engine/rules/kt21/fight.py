@@ -35,6 +35,7 @@ from engine.game.attack_frames import (
     FightSteps,
     apply_block,
     block_options,
+    fight_helpers,
     open_fight,
     strike_options,
 )
@@ -84,14 +85,7 @@ def combat_support(w: Work, helped: OperativeState, enemy: OperativeState) -> li
     (``rules/KT21.md`` 11 step 3): other friendlies of ``helped`` within Engagement Range of
     ``enemy`` and not within Engagement Range of any other enemy, that have a melee weapon
     (DC 16.17), in the state's operative order. Each improves ``helped``'s WS by 1."""
-    out = []
-    for f in w.friends_of(helped.id):
-        if not engagement_range(w, f, enemy) or not _melee(w, f):
-            continue
-        if any(engagement_range(w, f, e) for e in w.enemies_of(f.id) if e.id != enemy.id):
-            continue
-        out.append(f.id)
-    return out
+    return fight_helpers(w, helped, enemy, engagement_range, lambda f: bool(_melee(w, f)))
 
 
 def fight_options(w: Work, o: OperativeState) -> list[Action]:
@@ -340,8 +334,7 @@ class Kt21FightFrame(FightSteps):
         """Strike or parry with one of the side's dice (11 step 4); Brutal against it: only
         crits parry; parrying nothing is allowed (DC 16.21)."""
         side = self.turn
-        mine = (self.an, self.ac) if side == "a" else (self.dn, self.dc)
-        theirs = (self.dn, self.dc) if side == "a" else (self.an, self.ac)
+        mine, theirs = self._successes(side)
         brutal = bool(self.weapon_of(_other(side))) and self.profile(w, _other(side))[1].has(
             "Brutal"
         )
@@ -394,8 +387,7 @@ class Kt21FightFrame(FightSteps):
     def _resolve(self, w: Work, a: Action) -> None:
         side, opp = self.turn, _other(self.turn)
         me, them = self.op_of(side), self.op_of(opp)
-        n, c = (self.an, self.ac) if side == "a" else (self.dn, self.dc)
-        on, oc = (self.dn, self.dc) if side == "a" else (self.an, self.ac)
+        (n, c), (on, oc) = self._successes(side)
         changes: dict[str, int] = {}
         if a.verb == "Strike":
             crit = a.text == "crit"
