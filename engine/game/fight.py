@@ -131,7 +131,7 @@ def start_fight(
 @attrs.frozen(slots=True)
 class FightFrame(FightSteps):
     """A Fight action in progress (5.2); the steps both editions share (sides, re-rolls,
-    re-rolled dice) are :class:`~engine.game.attack_frames.FightSteps`'.
+    re-rolled dice) are :class:`~engine.game.attack_frames.FightSteps`.
 
     Stages: ``retaliate`` (the defender's weapon, when it has several), ``a_accurate`` and
     ``d_accurate`` (each side's Accurate x choice, skipped without Accurate), ``a_roll`` and

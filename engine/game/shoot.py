@@ -166,7 +166,7 @@ def torrent_candidates(w: Work, f: ShootFrame) -> list[str]:
 @attrs.frozen(slots=True)
 class ShootFrame(ShotSteps):
     """A Shoot action in progress (the :mod:`engine.game.attacks` docstring; 5.1); the steps
-    both editions share are :class:`~engine.game.attack_frames.ShotSteps`'."""
+    both editions share are :class:`~engine.game.attack_frames.ShotSteps`."""
 
     shooter: str
     weapon: str

@@ -235,7 +235,7 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str, *, overwatch: 
 @attrs.frozen(slots=True)
 class Kt21ShootFrame(ShotSteps):
     """A KT21 shooting attack in progress (module docstring; 10.1); the steps both editions
-    share (players, dice windows, re-rolls) are :class:`~engine.game.attack_frames.ShotSteps`'.
+    share (players, dice windows, re-rolls) are :class:`~engine.game.attack_frames.ShotSteps`.
 
     Attributes:
         shooter, weapon: the attacker and its profile's notation name.
