@@ -12,15 +12,20 @@ import attrs
 from engine.dice.profile import AttackProfile
 from engine.game import ploys
 from engine.game.actions import Action
+from engine.game.attack_frames import (
+    FightSteps,
+    apply_block,
+    block_options,
+    fight_helpers,
+    open_fight,
+    strike_options,
+)
 from engine.game.attacks import (
     _after_weapon_use,
     _check_reroll,
     _illegal,
-    _merge,
     _other_side,
     _reroll_windows,
-    _rerolled,
-    _take,
     attack_profile,
     emit_upgrade,
     reroll_options,
@@ -74,14 +79,11 @@ def assists(w: Work, helped: OperativeState, enemy: OperativeState) -> int:
 
 def assistants(w: Work, helped: OperativeState, enemy: OperativeState) -> list[str]:
     """The ids of the operatives :func:`assists` counts, in the state's operative order."""
-    out = []
-    for f in w.friends_of(helped.id):
-        if not w.control_range(f, enemy):
-            continue
-        if any(w.control_range(f, e) for e in w.enemies_of(f.id) if e.id != enemy.id):
-            continue
-        out.append(f.id)
-    return out
+    return fight_helpers(w, helped, enemy, _in_control_range)
+
+
+def _in_control_range(w: Work, a: OperativeState, b: OperativeState) -> bool:
+    return w.control_range(a, b)
 
 
 def start_fight(
@@ -110,34 +112,26 @@ def start_fight(
     usable = [n for n, _, p in melee if weapon_usable(w, t, n, p) is None]
     dweapon = usable[0] if len(usable) == 1 else ""
     a_by, d_by = tuple(assistants(w, o, t)), tuple(assistants(w, t, o))
-    w.stack.append(
-        FightFrame(
-            attacker=o.id,
-            defender=t.id,
-            aweapon=name,
-            dweapon=dweapon,
-            mode=mode,
-            stage="retaliate" if len(usable) > 1 else "a_accurate",
-            a_assist=len(a_by),
-            d_assist=len(d_by),
-            a_injured=w.injury_penalties(o),
-            d_injured=w.injury_penalties(t),
-        )
+    frame = FightFrame(
+        attacker=o.id,
+        defender=t.id,
+        aweapon=name,
+        dweapon=dweapon,
+        mode=mode,
+        stage="retaliate" if len(usable) > 1 else "a_accurate",
+        a_assist=len(a_by),
+        d_assist=len(d_by),
+        a_injured=w.injury_penalties(o),
+        d_injured=w.injury_penalties(t),
     )
-    if dweapon:
-        w.emit("retaliation_weapon", op=t.id, weapon=dweapon)
-    for helped, enemy, by in ((o, t, a_by), (t, o, d_by)) if usable else ((o, t, a_by),):
-        if by:  # each assist improves the Hit of the helped operative's melee weapons by 1
-            w.emit("assisted", op=helped.id, target=enemy.id, by=by, improvement=len(by))
-    # Last, so a team rule may push a frame here when the weapon is selected (e.g. Siphon
-    # Life*, engine.rules); the frame is decided before the sequence goes on.
-    w.emit("fight_started", op=o.id, weapon=name, target=t.id)
-    ploys.open_window(w, "target_selected", op=o.id, target=t.id, weapon=name, kind="melee")
+    # Each assist improves the Hit of the helped operative's melee weapons by 1 (5.2 step 2).
+    open_fight(w, frame, o, t, a_by, d_by, retaliates=bool(usable))
 
 
 @attrs.frozen(slots=True)
-class FightFrame:
-    """A Fight action in progress (5.2).
+class FightFrame(FightSteps):
+    """A Fight action in progress (5.2); the steps both editions share (sides, re-rolls,
+    re-rolled dice) are :class:`~engine.game.attack_frames.FightSteps`.
 
     Stages: ``retaliate`` (the defender's weapon, when it has several), ``a_accurate`` and
     ``d_accurate`` (each side's Accurate x choice, skipped without Accurate), ``a_roll`` and
@@ -208,9 +202,27 @@ class FightFrame:
             target=self.attacker,
         )
 
-    def owner(self, w: Work, side: str) -> str:
-        """The player of side ``"a"`` or ``"d"``."""
-        return w.ctx.owner[self.attacker if side == "a" else self.defender]
+    def _weapon_reroll_options(
+        self, kind: str, dice: tuple[int, ...], flags: tuple[bool, ...]
+    ) -> list[Action]:
+        """The choices of the weapon re-roll window ``kind`` (Balanced, Ceaseless,
+        Relentless, 6)."""
+        return reroll_options(kind, dice, flags)
+
+    def _check_weapon_reroll(self, w: Work, side: str, a: Action) -> None:
+        """Refuse ``a`` unless it is a re-roll ``side`` can make now (6, 7.1, 2.4).
+
+        Raises:
+            IllegalActionError: naming what may be chosen."""
+        if a not in self._reroll_choices(w, side):
+            raise _illegal(
+                f"{a} is not a re-roll {self.owner(w, side)} can make now: 'Decline', a weapon "
+                "re-roll ('Re-roll ...', 6) or a ploy (7.1); a die is never re-rolled "
+                "twice (2.4)"
+            )
+        dice, flags = self._dice(side)
+        wins = self.a_windows if side == "a" else self.d_windows
+        _check_reroll(wins[0], a.values, dice, flags)
 
     def accurate_x(self, w: Work, side: str) -> int:
         """The most dice side ``"a"`` or ``"d"`` may retain unrolled with Accurate x (6),
@@ -240,28 +252,17 @@ class FightFrame:
             pa = self.prof(w, "a")
             n = pa.attacks - self.a_accurate
             if n <= 0:
-                w.replace_top(adice=(), aflags=(), stage="d_roll")
+                self._after_roll(w, "a", ())
                 return
             w.roll("attack", self.owner(w, "a"), n, label=f"attack dice ({self.aweapon})")
         elif st == "d_roll":
             n = self.prof(w, "d").attacks - self.d_accurate if self.dweapon else 0
             if n <= 0:
-                w.replace_top(ddice=(), dflags=())
-                self._start_rerolls(w)
+                self._after_roll(w, "d", ())
                 return
             w.roll("attack", self.owner(w, "d"), n, label=f"attack dice ({self.dweapon})")
         elif st == "rerolls":
-            if self.passes >= 2:
-                w.replace_top(stage="retain")
-                return
-            side = self.rturn
-            choices = self._reroll_choices(w, side)
-            if not choices and not w.ctx.options.open_windows:
-                # nothing this side could re-roll or use: it passes
-                w.replace_top(passes=self.passes + 1, rturn=_other_side(side))
-                return
-            kind = "reroll" if any(c.verb == "Re-roll" for c in choices) else "dice_ploy"
-            w.decide(self.owner(w, side), kind)
+            self._run_rerolls(w)
         elif st == "retain":
             self._retain(w)
         elif st == "retention":
@@ -292,41 +293,6 @@ class FightFrame:
             a_windows=_reroll_windows(top.prof(w, "a")),
             d_windows=_reroll_windows(top.prof(w, "d")) if top.dweapon else (),
         )
-
-    def _dice(self, side: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-        return (self.adice, self.aflags) if side == "a" else (self.ddice, self.dflags)
-
-    def _reroll_choices(self, w: Work, side: str) -> list[Action]:
-        """Re-rolls ``side`` may make now: its next weapon re-roll window (Balanced,
-        Ceaseless, Relentless; one window at a time, in that rule order) and the ploys of
-        the ``attack_dice`` window (Command Re-roll among them, :mod:`engine.game.ploys`)
-        (7.1)."""
-        if side == "d" and not self.dweapon:
-            return []
-        dice, flags = self._dice(side)
-        wins = self.a_windows if side == "a" else self.d_windows
-        out: list[Action] = []
-        if wins:
-            out += [a for a in reroll_options(wins[0], dice, flags) if a.verb == "Re-roll"]
-        out += ploys.ploy_options(w, self.owner(w, side), "attack_dice", self.dice_info(side))
-        return out
-
-    def dice_info(self, side: str) -> dict[str, Any]:
-        """What the ploys of side ``side``'s dice window are told (:mod:`engine.game.ploys`):
-        its operative ``op``, the opponent ``target``, its ``weapon``, ``kind`` ``"melee"``,
-        its ``dice`` and their re-roll ``flags``."""
-        dice, flags = self._dice(side)
-        mine, theirs = (
-            (self.attacker, self.defender) if side == "a" else (self.defender, self.attacker)
-        )
-        return {
-            "op": mine,
-            "target": theirs,
-            "weapon": self.aweapon if side == "a" else self.dweapon,
-            "kind": "melee",
-            "dice": dice,
-            "flags": flags,
-        }
 
     def _retain(self, w: Work) -> None:
         """Both sides' successes retained from the rolls; then each side's retention rules,
@@ -422,22 +388,8 @@ class FightFrame:
                 w, "resolve_start", op=self.attacker, target=self.defender, kind="melee"
             )
 
-    def _first_to_resolve(self, w: Work) -> str:
-        """The side that resolves the first success: the attacker (5.2 step 4), unless a rule
-        says the retaliating defender does (the ``would_resolve_first`` hooks, ``fn(w, side,
-        op=attacker, target=defender, weapon=defender's weapon) -> "a" | "d"``)."""
-        if not self.dweapon or not w.ctx.hooks.would.get("would_resolve_first"):
-            return "a"
-        side = w.would(
-            "would_resolve_first", "a", op=self.attacker, target=self.defender, weapon=self.dweapon
-        )
-        return "d" if side == "d" else "a"
-
     def _over(self, w: Work) -> bool:
         return w.op(self.attacker).incapacitated or w.op(self.defender).incapacitated
-
-    def _left(self, side: str) -> int:
-        return self.an + self.ac if side == "a" else self.dn + self.dc
 
     def _resolve_step(self, w: Work) -> None:
         if self.strike_held:  # its "strike" ploy window closed: resolve it now
@@ -445,14 +397,7 @@ class FightFrame:
             w.replace_top(strike_held="")
             w.top._resolve(w, held)
             return
-        if self._over(w) or (self._left("a") == 0 and self._left("d") == 0):
-            w.replace_top(stage="hot")
-            return
-        side = self.turn
-        if self._left(side) == 0:
-            side = "d" if side == "a" else "a"
-            w.replace_top(turn=side)
-        w.decide(self.owner(w, side), "resolve")
+        self._next_to_resolve(w, done="hot", kind="resolve")
 
     def _hot(self, w: Work) -> None:
         for side, op_id, weapon in (
@@ -482,27 +427,7 @@ class FightFrame:
                 inflict(w, op_id, 2 * values[0], "Hot", by=op_id)
             w.replace_top(hot_done=self.hot_done + side)
             return
-        if self.rerolling:
-            side = self.rerolling
-            dice, flags = _merge(list(self.pending), list(self.pending_flags), values)
-            old = _rerolled(self._dice(side)[0], self.pending)
-            w.emit("dice_rerolled", player=self.owner(w, side), old=old, new=values)
-            if side == "a":
-                w.replace_top(adice=dice, aflags=flags)
-            else:
-                w.replace_top(ddice=dice, dflags=flags)
-            w.replace_top(
-                rerolling="", pending=(), pending_flags=(), passes=0, rturn=_other_side(side)
-            )
-            return
-        dice = tuple(sorted(values, reverse=True))
-        if st == "a_roll":
-            w.emit("dice_rolled", player=self.owner(w, "a"), label="attack", values=dice)
-            w.replace_top(adice=dice, aflags=(False,) * len(dice), stage="d_roll")
-        else:
-            w.emit("dice_rolled", player=self.owner(w, "d"), label="attack", values=dice)
-            w.replace_top(ddice=dice, dflags=(False,) * len(dice))
-            self._start_rerolls(w)
+        self._rolled_dice(w, values)
 
     def options(self, w: Work) -> list[Action]:
         st = self.stage
@@ -524,8 +449,7 @@ class FightFrame:
 
     def _resolve_options(self, w: Work) -> list[Action]:
         side = self.turn
-        mine = (self.an, self.ac) if side == "a" else (self.dn, self.dc)
-        theirs = (self.dn, self.dc) if side == "a" else (self.an, self.ac)
+        mine, theirs = self._successes(side)
         opp_prof = (
             self.prof(w, "d" if side == "a" else "a")
             if ((side == "a" and self.dweapon) or side == "d")
@@ -533,35 +457,20 @@ class FightFrame:
         )
         # Brutal: the opponent of a Brutal weapon's wielder can only block with crits.
         my_opp_brutal = opp_prof.rules.dice.brutal if opp_prof is not None else False
-        out = []
-        if mine[1]:
-            out.append(Action("Strike", text="crit"))
-        if mine[0]:
-            out.append(Action("Strike", text="normal"))
-        if mine[1] and theirs[1]:
-            out.append(Action("Block", text="crit with crit"))
-        if mine[1] and theirs[0]:
-            out.append(Action("Block", text="normal with crit"))
-        if mine[0] and theirs[0] and not my_opp_brutal:
-            out.append(Action("Block", text="normal with normal"))
-        if (
-            mine[0]
-            and theirs[1]
-            and not my_opp_brutal
-            and w.ctx.hooks.would.get("would_block_crit_with_normal")
-        ):
+
+        def crit_with_normal() -> bool:
             # A rule letting a normal success block a critical one:
             # fn(w, allowed, op=, target=) -> allowed (``op`` blocks, ``target`` struck).
-            me = self.attacker if side == "a" else self.defender
-            them = self.defender if side == "a" else self.attacker
-            if w.would("would_block_crit_with_normal", False, op=me, target=them):
-                out.append(Action("Block", text="crit with normal"))
-        if not theirs[0] and not theirs[1]:
-            # Blocking is allowed with nothing left to block (5.2 step 4, EDGE_CASES 8).
-            if mine[1]:
-                out.append(Action("Block", text="nothing with crit"))
-            if mine[0]:
-                out.append(Action("Block", text="nothing with normal"))
+            if not w.ctx.hooks.would.get("would_block_crit_with_normal"):
+                return False
+            me, them = self.op_of(side), self.op_of(_other_side(side))
+            return bool(w.would("would_block_crit_with_normal", False, op=me, target=them))
+
+        # Blocking is allowed with nothing left to block (5.2 step 4, EDGE_CASES 8), with a
+        # normal success even against Brutal.
+        out = strike_options(mine) + block_options(
+            mine, theirs, my_opp_brutal, crit_with_normal, brutal_bars_normal_on_nothing=False
+        )
         if w.ctx.hooks.would.get("would_allow_block"):
             # A rule forbidding a fighter to block in this sequence: fn(w, allowed, op=,
             # target=) -> allowed (``op`` would block, ``target`` its opponent).
@@ -592,33 +501,7 @@ class FightFrame:
             self._act_accurate(w, a)
             return
         if st == "rerolls":
-            side = self.rturn
-            player = self.owner(w, side)
-            if a.verb == "Decline":
-                w.replace_top(passes=self.passes + 1, rturn=_other_side(side))
-                return
-            dice, flags = self._dice(side)
-            if a.verb == "Re-roll":
-                if a not in self._reroll_choices(w, side):
-                    raise _illegal(
-                        f"{a} is not a re-roll {player} can make now: 'Decline', a weapon "
-                        "re-roll ('Re-roll ...', 6) or a ploy (7.1); a die is never re-rolled "
-                        "twice (2.4)"
-                    )
-                wins = self.a_windows if side == "a" else self.d_windows
-                _check_reroll(wins[0], a.values, dice, flags)
-                key = "a_windows" if side == "a" else "d_windows"
-                w.replace_top(**{key: wins[1:]})
-                faces = a.values
-            else:
-                got = ploys.use_ploy(w, player, "attack_dice", a, self.dice_info(side))
-                if not isinstance(got, ploys.Reroll):
-                    w.replace_top(passes=0, rturn=_other_side(side))
-                    return
-                faces = got.faces
-            vals, fl, _ = _take(dice, flags, faces)
-            w.replace_top(pending=tuple(vals), pending_flags=tuple(fl), rerolling=side)
-            w.roll("reroll", player, len(faces), label="re-roll")
+            self._act_reroll(w, a)
             return
         if a.verb == "Strike" and self._strike_window(w, a):
             return
@@ -695,8 +578,7 @@ class FightFrame:
         opp = "d" if side == "a" else "a"
         me_id = self.attacker if side == "a" else self.defender
         opp_id = self.defender if side == "a" else self.attacker
-        n, c = (self.an, self.ac) if side == "a" else (self.dn, self.dc)
-        on, oc = (self.dn, self.dc) if side == "a" else (self.an, self.ac)
+        (n, c), (on, oc) = self._successes(side)
         prof = self.prof(w, side)
         if a.verb == "Strike":
             crit = a.text == "crit"
@@ -722,22 +604,11 @@ class FightFrame:
                 dmg = int(w.would("would_strike_damage", dmg, op=me_id, target=opp_id, crit=crit))
             inflict(w, opp_id, dmg, (self.aweapon if side == "a" else self.dweapon), by=me_id)
         else:
-            blocked, _, die = a.text.split()
-            if die == "crit":
-                c -= 1
-            else:
-                n -= 1
-            if blocked == "crit":
-                oc -= 1
-            elif blocked == "normal":
-                on -= 1
-            w.emit("block", op=me_id, die=die, blocked=blocked)
+            (n, c), (on, oc) = apply_block(w, me_id, a.text, (n, c), (on, oc))
         mine = {"an": n, "ac": c} if side == "a" else {"dn": n, "dc": c}
         theirs = {"dn": on, "dc": oc} if side == "a" else {"an": on, "ac": oc}
         w.replace_top(**mine, **theirs)
-        top = w.top
-        if top._left(opp) > 0:
-            w.replace_top(turn=opp)
+        self._pass_turn(w, opp)
         if a.verb == "Strike":  # last, so a team rule may push a frame here
             w.emit(
                 "attack_dice_resolved",

@@ -16,14 +16,12 @@ from engine.dice.rules import Blast, Saturate, Torrent, WeaponRules
 from engine.game import ploys
 from engine.game.actions import Action
 from engine.game.allocation import Allocation, shot_allocations
+from engine.game.attack_frames import ShotSteps, count_saves
 from engine.game.attacks import (
     _after_weapon_use,
     _check_reroll,
     _illegal,
-    _merge,
     _reroll_windows,
-    _rerolled,
-    _take,
     attack_profile,
     emit_upgrade,
     reroll_options,
@@ -166,8 +164,9 @@ def torrent_candidates(w: Work, f: ShootFrame) -> list[str]:
 
 
 @attrs.frozen(slots=True)
-class ShootFrame:
-    """A Shoot action in progress (the :mod:`engine.game.attacks` docstring; 5.1)."""
+class ShootFrame(ShotSteps):
+    """A Shoot action in progress (the :mod:`engine.game.attacks` docstring; 5.1); the steps
+    both editions share are :class:`~engine.game.attack_frames.ShotSteps`."""
 
     shooter: str
     weapon: str
@@ -215,27 +214,35 @@ class ShootFrame:
             target=self.targets[self.idx] if self.idx < len(self.targets) else "",
         )
 
-    def target(self, w: Work) -> OperativeState:
-        """The target of the current sequence."""
-        return w.op(self.targets[self.idx])
+    def torrent_candidates(self, w: Work) -> list[str]:
+        """Torrent secondaries still available (:func:`torrent_candidates`, 6)."""
+        return torrent_candidates(w, self)
 
-    def attacker(self, w: Work) -> str:
-        """The shooter's player."""
-        return w.ctx.owner[self.shooter]
+    def _torrent_refusal(self, a: Action) -> str:
+        """Why ``a`` is not a Torrent choice (6, EDGE_CASES 10)."""
+        if a.verb != "Also":
+            return f"{a}: choose Torrent secondary targets ('Also X') or 'Done' (6)"
+        return (
+            f"{a.target} is not a Torrent secondary target: it must be a valid target "
+            "within x of the primary with no friendly operative within its control "
+            "range (6, EDGE_CASES 10)"
+        )
 
-    def defender(self, w: Work) -> str:
-        """The current target's player."""
-        return w.ctx.owner[self.targets[self.idx]]
+    def _check_weapon_reroll(self, kind: str, a: Action) -> None:
+        """Refuse ``a`` unless it is a re-roll the weapon rule ``kind`` allows (6).
+
+        Raises:
+            IllegalActionError: not ``Re-roll ...``, or dice the rule cannot re-roll."""
+        if a.verb != "Re-roll":
+            raise _illegal(f"{a}: choose 'Re-roll ...' or 'Keep' ({kind}, 6)")
+        _check_reroll(kind, a.values, self.dice, self.flags)
 
     # -- frame protocol --------------------------------------------------------------------
 
     def run(self, w: Work) -> None:
         st = self.stage
         if st == "torrent":
-            if torrent_candidates(w, self):
-                w.decide(self.attacker(w), "torrent")
-            else:
-                w.replace_top(stage="begin")
+            self._run_torrent(w)
         elif st == "begin":
             self._begin(w)
         elif st == "feature":
@@ -267,11 +274,8 @@ class ShootFrame:
                 w.replace_top(stage="attack_cr", windows=())
             else:
                 w.decide(self.attacker(w), "reroll")
-        elif st == "attack_cr":
-            if self._dice_window(w, "attack_dice", self.attacker(w)):
-                w.decide(self.attacker(w), "dice_ploy")
-            else:
-                w.replace_top(stage="retain")
+        elif st in ("attack_cr", "defence_cr"):
+            self._run_dice_window(w)
         elif st == "retain":
             self._retain(w)
         elif st == "retention":
@@ -280,11 +284,6 @@ class ShootFrame:
             self._defence_roll(w)
         elif st == "cover":
             w.decide(self.defender(w), "cover_save")
-        elif st == "defence_cr":
-            if self._dice_window(w, "defence_dice", self.defender(w)):
-                w.decide(self.defender(w), "dice_ploy")
-            else:
-                w.replace_top(stage="resolve")
         elif st == "resolve":
             w.replace_top(stage="resolve_dice")
             # Last, so a team rule may push a frame here (e.g. Siphon Life*, engine.rules).
@@ -309,26 +308,6 @@ class ShootFrame:
                 w.replace_top(stage="end")
         else:
             self._end(w)
-
-    def dice_info(self, w: Work) -> dict[str, Any]:
-        """What the ploys of a dice window are told (:mod:`engine.game.ploys`): the shooter
-        ``op``, the ``target``, the ``weapon``, ``kind`` ``"ranged"``, the ``dice`` rolled
-        and their re-roll ``flags``."""
-        return {
-            "op": self.shooter,
-            "target": self.targets[self.idx],
-            "weapon": self.weapon,
-            "kind": "ranged",
-            "dice": self.dice,
-            "flags": self.flags,
-        }
-
-    def _dice_window(self, w: Work, trigger: str, player: str) -> bool:
-        """Whether ``player`` decides in the dice window ``trigger`` (a usable ploy there, or
-        every window open)."""
-        if w.ctx.options.open_windows:
-            return True
-        return bool(ploys.ploy_options(w, player, trigger, self.dice_info(w), first=True))
 
     def _begin(self, w: Work) -> None:
         if self.idx >= len(self.targets):
@@ -570,17 +549,12 @@ class ShootFrame:
             tg = targeting(w, w.op(src), t)
             save = w.would("would_save_in_cover", save, op=self.shooter, target=t.id, tg=tg)
         cover_n, cover_c = self.cover_saves
-        sn, sc = cover_n, cover_c
         crit_at = 6
         if w.ctx.hooks.would.get("would_crit_save"):
             # A rule making lower defence dice critical saves: fn(w, at, op=, target=) -> at.
             crit_at = int(w.would("would_crit_save", 6, op=self.shooter, target=t.id))
-        for v in self.dice:
-            if v != 1 and v >= crit_at:
-                sc += 1
-            elif v != 1 and v >= max(2, save):
-                sn += 1
-        return sn, sc
+        sn, sc = count_saves(self.dice, save, crit_at)
+        return cover_n + sn, cover_c + sc
 
     def allocation_options(self, w: Work, sn: int, sc: int) -> list[Allocation]:
         """The defender's allocations of ``sn`` normal and ``sc`` critical saves differing in
@@ -638,11 +612,11 @@ class ShootFrame:
         w.emit("shoot_ended", op=self.shooter, weapon=self.weapon)
 
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:
-        st = self.stage
-        who = self.attacker(w) if st.startswith("attack") or st == "hot" else self.defender(w)
-        if st == "hot":
+        if self.stage == "hot":
             v = values[0]
-            w.emit("dice_rolled", player=who, label=f"Hot ({self.weapon})", values=values)
+            w.emit(
+                "dice_rolled", player=self.attacker(w), label=f"Hot ({self.weapon})", values=values
+            )
             hit = self.profile(w).hit
             damage = 2 * v if v < hit else 0
             w.emit("hot_roll", op=self.shooter, weapon=self.weapon, roll=v, hit=hit, damage=damage)
@@ -650,38 +624,18 @@ class ShootFrame:
                 inflict(w, self.shooter, 2 * v, "Hot", by=self.shooter)
             w.replace_top(stage="end")
             return
-        if self.rerolling:
-            dice, flags = _merge(list(self.pending), list(self.pending_flags), values)
-            old = _rerolled(self.dice, self.pending)
-            w.emit("dice_rerolled", player=who, old=old, new=values)
-            w.replace_top(dice=dice, flags=flags, rerolling=False, pending=(), pending_flags=())
-            return
-        dice = tuple(sorted(values, reverse=True))
-        label = "attack" if st == "attack_roll" else "defence"
-        w.emit("dice_rolled", player=who, label=label, values=dice)
-        if st == "attack_roll":
-            w.replace_top(dice=dice, flags=(False,) * len(dice), stage="attack_reroll")
-        else:
-            w.replace_top(dice=dice, flags=(False,) * len(dice), stage="defence_cr")
+        self._rolled_dice(w, values)
 
     def options(self, w: Work) -> list[Action]:
         st = self.stage
         if st == "torrent":
-            return [Action("Done")] + [
-                Action("Also", target=i) for i in torrent_candidates(w, self)
-            ]
+            return self._torrent_options(w)
         if st == "attack_reroll":
             return reroll_options(self.windows[0], self.dice, self.flags)
         choice = self._choice_options(w)
         if choice is not None:
             return choice
-        trigger, player = self._dice_trigger(w)
-        return [Action("Decline"), *ploys.ploy_options(w, player, trigger, self.dice_info(w))]
-
-    def _dice_trigger(self, w: Work) -> tuple[str, str]:
-        if self.stage == "attack_cr":
-            return "attack_dice", self.attacker(w)
-        return "defence_dice", self.defender(w)
+        return self._dice_window_options(w)
 
     def _choice_options(self, w: Work) -> list[Action] | None:
         """The actions of a player's choice (same feature, Accurate, retention rules, cover
@@ -748,53 +702,9 @@ class ShootFrame:
     def act(self, w: Work, a: Action) -> None:
         st = self.stage
         if st == "torrent":
-            if a.verb == "Done":
-                w.replace_top(stage="begin")
-                return
-            if a.verb != "Also":
-                raise _illegal(f"{a}: choose Torrent secondary targets ('Also X') or 'Done' (6)")
-            if a.target not in torrent_candidates(w, self):
-                raise _illegal(
-                    f"{a.target} is not a Torrent secondary target: it must be a valid target "
-                    "within x of the primary with no friendly operative within its control "
-                    "range (6, EDGE_CASES 10)"
-                )
-            w.replace_top(targets=(*self.targets, a.target))
+            self._act_torrent(w, a)
             return
         if st in ("feature", "accurate", "retention", "cover", "allocate"):
             self._act_choice(w, a)
             return
-        if st == "attack_reroll":
-            kind = self.windows[0]
-            if a.verb == "Keep":
-                w.replace_top(windows=self.windows[1:])
-                return
-            if a.verb != "Re-roll":
-                raise _illegal(f"{a}: choose 'Re-roll ...' or 'Keep' ({kind}, 6)")
-            _check_reroll(kind, a.values, self.dice, self.flags)
-            self._start_reroll(w, a.values, self.attacker(w), windows=self.windows[1:])
-            return
-        if st not in ("attack_cr", "defence_cr"):
-            raise _illegal(f"{a} is not possible now (5.1)")
-        if a.verb == "Decline":
-            w.replace_top(stage="retain" if st == "attack_cr" else "resolve")
-            return
-        trigger, player = self._dice_trigger(w)
-        got = ploys.use_ploy(w, player, trigger, a, self.dice_info(w))
-        if isinstance(got, ploys.Reroll):
-            _take(self.dice, self.flags, got.faces)
-            w.top._start_reroll(w, got.faces, player)
-
-    def _start_reroll(
-        self, w: Work, chosen: tuple[int, ...], player: str, windows: tuple[str, ...] | None = None
-    ) -> None:
-        vals, fl, _ = _take(self.dice, self.flags, chosen)
-        changes: dict[str, Any] = {
-            "pending": tuple(vals),
-            "pending_flags": tuple(fl),
-            "rerolling": True,
-        }
-        if windows is not None:
-            changes["windows"] = windows
-        w.replace_top(**changes)
-        w.roll("reroll", player, len(chosen), label="re-roll")
+        self._act_dice_steps(w, a)

@@ -25,13 +25,20 @@ support still counts for the attacker, and its strikes incapacitate in combat.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import ClassVar
 
 import attrs
 
 from engine.dice.kt21_rules import Kt21WeaponRules
-from engine.game import ploys
 from engine.game.actions import Action, IllegalActionError
+from engine.game.attack_frames import (
+    FightSteps,
+    apply_block,
+    block_options,
+    fight_helpers,
+    open_fight,
+    strike_options,
+)
 from engine.game.bookkeeping import enemy_operative, spend
 from engine.game.damage import inflict
 from engine.game.state import Effect, OperativeState
@@ -78,14 +85,7 @@ def combat_support(w: Work, helped: OperativeState, enemy: OperativeState) -> li
     (``rules/KT21.md`` 11 step 3): other friendlies of ``helped`` within Engagement Range of
     ``enemy`` and not within Engagement Range of any other enemy, that have a melee weapon
     (DC 16.17), in the state's operative order. Each improves ``helped``'s WS by 1."""
-    out = []
-    for f in w.friends_of(helped.id):
-        if not engagement_range(w, f, enemy) or not _melee(w, f):
-            continue
-        if any(engagement_range(w, f, e) for e in w.enemies_of(f.id) if e.id != enemy.id):
-            continue
-        out.append(f.id)
-    return out
+    return fight_helpers(w, helped, enemy, engagement_range, lambda f: bool(_melee(w, f)))
 
 
 def fight_options(w: Work, o: OperativeState) -> list[Action]:
@@ -132,27 +132,20 @@ def begin_fight(
     dweapon = usable[0] if len(usable) == 1 else ""
     a_by = tuple(combat_support(w, o, t))
     d_by = tuple(combat_support(w, t, o)) if usable else ()
-    w.stack.append(
-        Kt21FightFrame(
-            attacker=o.id,
-            defender=t.id,
-            aweapon=name,
-            dweapon=dweapon,
-            stage="retaliate" if len(usable) > 1 else "a_roll",
-            a_support=len(a_by),
-            d_support=len(d_by),
-            a_injured=w.injury_penalties(o),
-            d_injured=w.injury_penalties(t),
-            as_if=as_if,
-        )
+    frame = Kt21FightFrame(
+        attacker=o.id,
+        defender=t.id,
+        aweapon=name,
+        dweapon=dweapon,
+        stage="retaliate" if len(usable) > 1 else "a_roll",
+        a_support=len(a_by),
+        d_support=len(d_by),
+        a_injured=w.injury_penalties(o),
+        d_injured=w.injury_penalties(t),
+        as_if=as_if,
     )
-    if dweapon:
-        w.emit("retaliation_weapon", op=t.id, weapon=dweapon)
-    for helped, enemy, by in ((o, t, a_by), (t, o, d_by)) if usable else ((o, t, a_by),):
-        if by:  # combat support: WS improved by 1 per supporter (11 step 3)
-            w.emit("assisted", op=helped.id, target=enemy.id, by=by, improvement=len(by))
-    w.emit("fight_started", op=o.id, weapon=name, target=t.id)
-    ploys.open_window(w, "target_selected", op=o.id, target=t.id, weapon=name, kind="melee")
+    # Combat support: WS improved by 1 per supporter (11 step 3).
+    open_fight(w, frame, o, t, a_by, d_by, retaliates=bool(usable))
 
 
 def _other(side: str) -> str:
@@ -160,8 +153,9 @@ def _other(side: str) -> str:
 
 
 @attrs.frozen(slots=True)
-class Kt21FightFrame:
-    """A KT21 Fight in progress (module docstring; 11).
+class Kt21FightFrame(FightSteps):
+    """A KT21 Fight in progress (module docstring; 11); the steps both editions share
+    (sides, re-rolls, re-rolled dice, blocks) are :class:`~engine.game.attack_frames.FightSteps`.
 
     Stages: ``retaliate``, ``a_roll``, ``d_roll``, ``rerolls``, ``retain``, ``resolve``,
     ``end``. Side ``"a"`` is the attacker, ``"d"`` the defender; ``an``/``ac`` and
@@ -199,19 +193,26 @@ class Kt21FightFrame:
     rerolling: str = ""
     as_if: str = ""
 
+    REROLL_RULE: ClassVar[str] = "rules/KT21.md 4.3"
+
     # -- helpers ---------------------------------------------------------------------------
 
-    def op_of(self, side: str) -> str:
-        """The operative of ``side``."""
-        return self.attacker if side == "a" else self.defender
+    def _weapon_reroll_options(
+        self, kind: str, dice: tuple[int, ...], flags: tuple[bool, ...]
+    ) -> list[Action]:
+        """The choices of the weapon re-roll window ``kind`` (:func:`kt21_reroll_options`)."""
+        return kt21_reroll_options(kind, dice, flags)
 
-    def weapon_of(self, side: str) -> str:
-        """The melee weapon of ``side`` (``""``: none)."""
-        return self.aweapon if side == "a" else self.dweapon
+    def _check_weapon_reroll(self, w: Work, side: str, a: Action) -> None:
+        """Refuse ``a`` unless ``side``'s next weapon re-roll window allows it (12, 4.3).
 
-    def owner(self, w: Work, side: str) -> str:
-        """The player of ``side``."""
-        return w.ctx.owner[self.op_of(side)]
+        Raises:
+            IllegalActionError: no window left, or dice the rule cannot re-roll."""
+        del w
+        wins = self.a_windows if side == "a" else self.d_windows
+        if not wins:
+            raise _illegal(f"{a}: {self.op_of(side)}'s weapon has no re-roll rule left (12)")
+        check_reroll(wins[0], a, *self._dice(side))
 
     def profile(self, w: Work, side: str) -> tuple[WeaponProfile, Kt21WeaponRules]:
         """``side``'s melee weapon profile and its KT21 rules."""
@@ -235,37 +236,8 @@ class Kt21FightFrame:
             support=self.a_support if side == "a" else self.d_support,
         )
 
-    def _dice(self, side: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-        return (self.adice, self.aflags) if side == "a" else (self.ddice, self.dflags)
-
-    def dice_info(self, side: str) -> dict[str, Any]:
-        """What the ploys of ``side``'s dice window are told (as KT24's)."""
-        dice, flags = self._dice(side)
-        return {
-            "op": self.op_of(side),
-            "target": self.op_of(_other(side)),
-            "weapon": self.weapon_of(side),
-            "kind": "melee",
-            "dice": dice,
-            "flags": flags,
-        }
-
-    def _reroll_choices(self, w: Work, side: str) -> list[Action]:
-        if not self.weapon_of(side):
-            return []
-        dice, flags = self._dice(side)
-        wins = self.a_windows if side == "a" else self.d_windows
-        out: list[Action] = []
-        if wins:
-            out += [a for a in kt21_reroll_options(wins[0], dice, flags) if a.verb == "Re-roll"]
-        out += ploys.ploy_options(w, self.owner(w, side), "attack_dice", self.dice_info(side))
-        return out
-
     def _over(self, w: Work) -> bool:
         return not w.op(self.attacker).alive or not w.op(self.defender).alive
-
-    def _left(self, side: str) -> int:
-        return self.an + self.ac if side == "a" else self.dn + self.dc
 
     # -- frame protocol --------------------------------------------------------------------
 
@@ -287,36 +259,19 @@ class Kt21FightFrame:
                 return
             w.roll("attack", self.owner(w, side), n, label=f"attack dice ({self.weapon_of(side)})")
         elif st == "rerolls":
-            if self.passes >= 2:
-                w.replace_top(stage="retain")
-                return
-            side = self.rturn
-            choices = self._reroll_choices(w, side)
-            if not choices and not w.ctx.options.open_windows:
-                w.replace_top(passes=self.passes + 1, rturn=_other(side))
-                return
-            kind = "reroll" if any(c.verb == "Re-roll" for c in choices) else "dice_ploy"
-            w.decide(self.owner(w, side), kind)
+            self._run_rerolls(w)
         elif st == "retain":
             self._retain(w)
         elif st == "resolve":
-            if self._over(w) or (self._left("a") == 0 and self._left("d") == 0):
-                w.replace_top(stage="end")
-                return
-            side = self.turn if self._left(self.turn) else _other(self.turn)
-            if side != self.turn:
-                w.replace_top(turn=side)
-            w.decide(self.owner(w, side), "kt21_fight_resolve")
+            self._next_to_resolve(w, done="end", kind="kt21_fight_resolve")
         else:
             w.stack.pop()
             w.emit("fight_ended", op=self.attacker, target=self.defender)
 
-    def _after_roll(self, w: Work, side: str, dice: tuple[int, ...]) -> None:
-        flags = (False,) * len(dice)
-        if side == "a":
-            w.replace_top(adice=dice, aflags=flags, stage="d_roll")
-            return
-        top = w.replace_top(ddice=dice, dflags=flags)
+    def _start_rerolls(self, w: Work) -> None:
+        """Both rolls are in: the sides alternate re-rolling from the attacker, each with its
+        weapon's re-roll windows (11 step 3, 12)."""
+        top = w.top
         a_rules = top.profile(w, "a")[1]
         d_rules = top.profile(w, "d")[1] if top.dweapon else Kt21WeaponRules()
         w.replace_top(
@@ -336,18 +291,8 @@ class Kt21FightFrame:
                 _, rules = self.profile(w, side)
                 n, c, _ = retain_attack_dice(self._dice(side)[0], self.ws(w, side), rules)
             out[f"{side}n"], out[f"{side}c"] = n, c
-        first = "a"
-        if self.dweapon and "would_resolve_first" in w.ctx.hooks.would:  # Vicious Reflexes
-            first = str(
-                w.would(
-                    "would_resolve_first",
-                    "a",
-                    op=self.attacker,
-                    target=self.defender,
-                    weapon=self.dweapon,
-                )
-            )
-        w.replace_top(**out, stage="resolve", turn=first)
+        # The attacker first unless a rule says otherwise (e.g. Vicious Reflexes).
+        w.replace_top(**out, stage="resolve", turn=self._first_to_resolve(w))
         for side in ("a", "d"):
             if self.weapon_of(side):
                 w.emit(
@@ -370,43 +315,7 @@ class Kt21FightFrame:
     # -- decisions and rolls -----------------------------------------------------------------
 
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:
-        if self.rerolling:
-            side = self.rerolling
-            pairs = sorted(
-                [*zip(self.pending, self.pending_flags, strict=True), *((v, True) for v in values)],
-                key=lambda p: (-p[0], p[1]),
-            )
-            kept, old = list(self.pending), []
-            for v in self._dice(side)[0]:
-                if v in kept:
-                    kept.remove(v)
-                else:
-                    old.append(v)
-            w.emit(
-                "dice_rerolled",
-                player=self.owner(w, side),
-                old=tuple(sorted(old, reverse=True)),
-                new=values,
-            )
-            dice = tuple(p[0] for p in pairs)
-            flags = tuple(p[1] for p in pairs)
-            w.replace_top(
-                **(
-                    {"adice": dice, "aflags": flags}
-                    if side == "a"
-                    else {"ddice": dice, "dflags": flags}
-                ),
-                rerolling="",
-                pending=(),
-                pending_flags=(),
-                passes=0,
-                rturn=_other(side),
-            )
-            return
-        side = self.stage[0]
-        dice = tuple(sorted(values, reverse=True))
-        w.emit("dice_rolled", player=self.owner(w, side), label="attack", values=dice)
-        self._after_roll(w, side, dice)
+        self._rolled_dice(w, values)
 
     def options(self, w: Work) -> list[Action]:
         st = self.stage
@@ -425,45 +334,30 @@ class Kt21FightFrame:
         """Strike or parry with one of the side's dice (11 step 4); Brutal against it: only
         crits parry; parrying nothing is allowed (DC 16.21)."""
         side = self.turn
-        mine = (self.an, self.ac) if side == "a" else (self.dn, self.dc)
-        theirs = (self.dn, self.dc) if side == "a" else (self.an, self.ac)
+        mine, theirs = self._successes(side)
         brutal = bool(self.weapon_of(_other(side))) and self.profile(w, _other(side))[1].has(
             "Brutal"
         )
-        out = []
-        if mine[1]:
-            out.append(Action("Strike", text="crit"))
-        if mine[0]:
-            out.append(Action("Strike", text="normal"))
+        out = strike_options(mine)
         if self.as_if:  # the target is not fighting: nothing to parry (DC 16.25)
             return out
         if self._parry_discards(w, side) >= 2 and theirs[0] + theirs[1] >= 2:
             return out + _parries_of_two(mine, theirs, brutal)
-        if mine[1] and theirs[1]:
-            out.append(Action("Block", text="crit with crit"))
-        if mine[1] and theirs[0]:
-            out.append(Action("Block", text="normal with crit"))
-        if mine[0] and theirs[0] and not brutal:
-            out.append(Action("Block", text="normal with normal"))
-        if (
-            mine[0]
-            and theirs[1]
-            and not brutal
-            and "would_block_crit_with_normal" in w.ctx.hooks.would
-            and w.would(
-                "would_block_crit_with_normal",
-                False,
-                op=self.op_of(side),
-                target=self.op_of(_other(side)),
+
+        def crit_with_normal() -> bool:  # a rule letting a normal parry a crit, e.g. Parry Hook*
+            return "would_block_crit_with_normal" in w.ctx.hooks.would and bool(
+                w.would(
+                    "would_block_crit_with_normal",
+                    False,
+                    op=self.op_of(side),
+                    target=self.op_of(_other(side)),
+                )
             )
-        ):
-            out.append(Action("Block", text="crit with normal"))  # e.g. Parry Hook*
-        if not theirs[0] and not theirs[1]:
-            if mine[1]:
-                out.append(Action("Block", text="nothing with crit"))
-            if mine[0] and not brutal:
-                out.append(Action("Block", text="nothing with normal"))
-        return out
+
+        # Against Brutal only a crit parries, even with nothing left to parry (12 Brutal).
+        return out + block_options(
+            mine, theirs, brutal, crit_with_normal, brutal_bars_normal_on_nothing=True
+        )
 
     def act(self, w: Work, a: Action) -> None:
         st = self.stage
@@ -490,45 +384,10 @@ class Kt21FightFrame:
             )
         self._resolve(w, a)
 
-    def _act_reroll(self, w: Work, a: Action) -> None:
-        side = self.rturn
-        player = self.owner(w, side)
-        if a.verb == "Decline":
-            w.replace_top(passes=self.passes + 1, rturn=_other(side))
-            return
-        dice, flags = self._dice(side)
-        if a.verb == "Re-roll":
-            wins = self.a_windows if side == "a" else self.d_windows
-            if not wins:
-                raise _illegal(f"{a}: {self.op_of(side)}'s weapon has no re-roll rule left (12)")
-            check_reroll(wins[0], a, dice, flags)
-            w.replace_top(**{f"{side}_windows": wins[1:]})
-            faces = a.values
-        else:
-            got = ploys.use_ploy(w, player, "attack_dice", a, self.dice_info(side))
-            if not isinstance(got, ploys.Reroll):
-                w.replace_top(passes=0, rturn=_other(side))
-                return
-            faces = got.faces
-        vals, fl = list(dice), list(flags)
-        for v in faces:
-            for i, (x, f) in enumerate(zip(vals, fl, strict=True)):
-                if x == v and not f:
-                    del vals[i]
-                    del fl[i]
-                    break
-            else:
-                raise _illegal(
-                    f"no die showing {v} that has not been re-rolled (rules/KT21.md 4.3)"
-                )
-        w.replace_top(pending=tuple(vals), pending_flags=tuple(fl), rerolling=side)
-        w.roll("reroll", player, len(faces), label="re-roll")
-
     def _resolve(self, w: Work, a: Action) -> None:
         side, opp = self.turn, _other(self.turn)
         me, them = self.op_of(side), self.op_of(opp)
-        n, c = (self.an, self.ac) if side == "a" else (self.dn, self.dc)
-        on, oc = (self.dn, self.dc) if side == "a" else (self.an, self.ac)
+        (n, c), (on, oc) = self._successes(side)
         changes: dict[str, int] = {}
         if a.verb == "Strike":
             crit = a.text == "crit"
@@ -560,21 +419,10 @@ class Kt21FightFrame:
             if crit and reap:
                 self._reap(w, me, them, reap)
         else:
-            parried, _, die = a.text.rpartition(" with ")
-            if die == "crit":
-                c -= 1
-            else:
-                n -= 1
-            for blocked in parried.split(" and "):
-                if blocked == "crit":
-                    oc -= 1
-                elif blocked == "normal":
-                    on -= 1
-                w.emit("block", op=me, die=die, blocked=blocked)
+            (n, c), (on, oc) = apply_block(w, me, a.text, (n, c), (on, oc))
         changes.update({f"{side}n": n, f"{side}c": c, f"{opp}n": on, f"{opp}c": oc})
         w.replace_top(**changes)
-        if w.top._left(opp) > 0:
-            w.replace_top(turn=opp)
+        self._pass_turn(w, opp)
 
     def _parry_discards(self, w: Work, side: str) -> int:
         """How many retained hits one parry of ``side`` discards: 1, or what the

@@ -34,13 +34,14 @@ resolved first, 4.4).
 from __future__ import annotations
 
 from itertools import product
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
 from engine.dice.kt21_rules import Kt21WeaponRules
 from engine.game import ploys
 from engine.game.actions import Action, IllegalActionError
+from engine.game.attack_frames import ShotSteps, count_saves
 from engine.game.bookkeeping import enemy_operative, spend
 from engine.game.damage import inflict
 from engine.game.state import Effect, OperativeState
@@ -232,8 +233,9 @@ def start_shoot(w: Work, o: OperativeState, a: Action, mode: str, *, overwatch: 
 
 
 @attrs.frozen(slots=True)
-class Kt21ShootFrame:
-    """A KT21 shooting attack in progress (module docstring; 10.1).
+class Kt21ShootFrame(ShotSteps):
+    """A KT21 shooting attack in progress (module docstring; 10.1); the steps both editions
+    share (players, dice windows, re-rolls) are :class:`~engine.game.attack_frames.ShotSteps`.
 
     Attributes:
         shooter, weapon: the attacker and its profile's notation name.
@@ -276,6 +278,9 @@ class Kt21ShootFrame:
     rerolling: bool = False
     repeated: bool = False
 
+    REROLL_RULE: ClassVar[str] = "rules/KT21.md 4.3"
+    SEQUENCE_RULE: ClassVar[str] = "rules/KT21.md 10.1"
+
     # -- helpers ---------------------------------------------------------------------------
 
     def profile(self, w: Work) -> tuple[WeaponProfile, Kt21WeaponRules]:
@@ -299,37 +304,18 @@ class Kt21ShootFrame:
         o = w.op(self.shooter)
         return attacks21(w, o, find_weapon(w, o, self.weapon, "ranged")[0], prof, "ranged", target)
 
-    def attacker(self, w: Work) -> str:
-        """The shooter's player."""
-        return w.ctx.owner[self.shooter]
+    def _check_weapon_reroll(self, kind: str, a: Action) -> None:
+        """Refuse ``a`` unless it is one of the choices of the weapon re-roll window
+        ``kind`` (:func:`check_reroll`, 12, 4.3).
 
-    def defender(self, w: Work) -> str:
-        """The current target's player."""
-        return w.ctx.owner[self.targets[self.idx]]
+        Raises:
+            IllegalActionError: naming the rule and what may be chosen."""
+        check_reroll(kind, a, self.dice, self.flags)
 
-    def target(self, w: Work) -> OperativeState:
-        """The current target."""
-        return w.op(self.targets[self.idx])
-
-    def dice_info(self, w: Work) -> dict[str, Any]:
-        """What the ploys of a dice window are told (as KT24's, :mod:`engine.game.ploys`)."""
-        del w
-        return {
-            "op": self.shooter,
-            "target": self.targets[self.idx],
-            "weapon": self.weapon,
-            "kind": "ranged",
-            "dice": self.dice,
-            "flags": self.flags,
-        }
-
-    def _free(self) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-        return self.dice, self.flags
-
-    def _window(self, w: Work, trigger: str, player: str) -> bool:
-        if w.ctx.options.open_windows:
-            return True
-        return bool(ploys.ploy_options(w, player, trigger, self.dice_info(w), first=True))
+    def _attack_rolled(self, w: Work) -> dict[str, Any]:
+        """The weapon's re-roll windows open once the attack dice are rolled (12)."""
+        _, rules = self.profile(w)
+        return {"windows": reroll_windows(rules)}
 
     def _pierce(self, rules: Kt21WeaponRules) -> int:
         ap = int(rules.value("AP") or 0)
@@ -368,10 +354,7 @@ class Kt21ShootFrame:
     def run(self, w: Work) -> None:
         st = self.stage
         if st == "torrent":
-            if self.torrent_candidates(w):
-                w.decide(self.attacker(w), "torrent")
-            else:
-                w.replace_top(stage="begin")
+            self._run_torrent(w)
         elif st == "fusillade":
             if len(self.fusillade_options(w)) > 1:
                 w.decide(self.attacker(w), "fusillade")
@@ -386,17 +369,17 @@ class Kt21ShootFrame:
                 return
             w.roll("attack", self.attacker(w), n, label=f"attack dice ({self.weapon})")
         elif st == "attack_reroll":
-            if self.windows and len(kt21_reroll_options(self.windows[0], *self._free())) < 2:
+            if (
+                self.windows
+                and len(kt21_reroll_options(self.windows[0], self.dice, self.flags)) < 2
+            ):
                 w.replace_top(windows=self.windows[1:])  # nothing this rule can re-roll
             elif not self.windows:
                 w.replace_top(stage="attack_cr")
             else:
                 w.decide(self.attacker(w), "reroll")
-        elif st == "attack_cr":
-            if self._window(w, "attack_dice", self.attacker(w)):
-                w.decide(self.attacker(w), "dice_ploy")
-            else:
-                w.replace_top(stage="retain")
+        elif st in ("attack_cr", "defence_cr"):
+            self._run_dice_window(w)
         elif st == "retain":
             self._retain(w)
         elif st == "invulnerable":
@@ -413,11 +396,6 @@ class Kt21ShootFrame:
                 w.replace_top(dice=(), flags=(), stage="defence_cr")
                 return
             w.roll("defence", self.defender(w), n, label=f"defence dice ({self.targets[self.idx]})")
-        elif st == "defence_cr":
-            if self._window(w, "defence_dice", self.defender(w)):
-                w.decide(self.defender(w), "dice_ploy")
-            else:
-                w.replace_top(stage="resolve")
         elif st == "resolve":
             self._resolve(w)
         else:
@@ -509,8 +487,8 @@ class Kt21ShootFrame:
     def _resolve(self, w: Work) -> None:
         t = self.target(w)
         threshold = self._pool(w)[1]
-        sc = sum(1 for v in self.dice if v >= 6)
-        sn = self.kept + sum(1 for v in self.dice if 1 < v < 6 and v >= threshold)
+        sn, sc = count_saves(self.dice, threshold)  # a 6 is a critical save (10.1 step 4)
+        sn += self.kept
         w.emit("saves_retained", op=t.id, normals=sn, crits=sc, cover=self.kept)
         prof, _ = self.profile(w)
         o = w.op(self.shooter)
@@ -553,6 +531,13 @@ class Kt21ShootFrame:
                 out.append(t.id)
         return out
 
+    def _torrent_refusal(self, a: Action) -> str:
+        """Why ``a`` is not a Torrent choice (12 Torrent)."""
+        return (
+            f"{a} is not possible: choose 'Done' or 'Also <target>', a valid target "
+            "within x of the target or of one added (rules/KT21.md 12 Torrent)"
+        )
+
     def fusillade_candidates(self, w: Work) -> list[str]:
         """Fusillade: the other valid targets within 2" of the target (12)."""
         o = w.op(self.shooter)
@@ -583,7 +568,7 @@ class Kt21ShootFrame:
     def options(self, w: Work) -> list[Action]:
         st = self.stage
         if st == "torrent":
-            return [Action("Done")] + [Action("Also", target=i) for i in self.torrent_candidates(w)]
+            return self._torrent_options(w)
         if st == "fusillade":
             return self.fusillade_options(w)
         if st == "attack_reroll":
@@ -592,13 +577,7 @@ class Kt21ShootFrame:
             return [Action("Save", text="invulnerable"), Action("Save", text="normal")]
         if st == "cover":
             return [Action("Cover save", text="normal"), Action("Cover save", text="none")]
-        trigger, player = self._dice_trigger(w)
-        return [Action("Decline"), *ploys.ploy_options(w, player, trigger, self.dice_info(w))]
-
-    def _dice_trigger(self, w: Work) -> tuple[str, str]:
-        if self.stage == "attack_cr":
-            return "attack_dice", self.attacker(w)
-        return "defence_dice", self.defender(w)
+        return self._dice_window_options(w)
 
     def act(self, w: Work, a: Action) -> None:
         st = self.stage
@@ -606,36 +585,12 @@ class Kt21ShootFrame:
             legal = self.options(w) if st != "torrent" else None
             self._act_choice(w, a, legal)
             return
-        if st == "attack_reroll":
-            kind = self.windows[0]
-            if a.verb == "Keep":
-                w.replace_top(windows=self.windows[1:])
-                return
-            check_reroll(kind, a, self.dice, self.flags)
-            self._start_reroll(w, a.values, self.attacker(w), windows=self.windows[1:])
-            return
-        if st not in ("attack_cr", "defence_cr"):
-            raise _illegal(f"{a} is not possible now (rules/KT21.md 10.1)")
-        if a.verb == "Decline":
-            w.replace_top(stage="retain" if st == "attack_cr" else "resolve")
-            return
-        trigger, player = self._dice_trigger(w)
-        got = ploys.use_ploy(w, player, trigger, a, self.dice_info(w))
-        if isinstance(got, ploys.Reroll):
-            w.top._start_reroll(w, got.faces, player)
+        self._act_dice_steps(w, a)
 
     def _act_choice(self, w: Work, a: Action, legal: list[Action] | None) -> None:
         st = self.stage
         if st == "torrent":
-            if a.verb == "Done":
-                w.replace_top(stage="begin")
-                return
-            if a.verb != "Also" or a.target not in self.torrent_candidates(w):
-                raise _illegal(
-                    f"{a} is not possible: choose 'Done' or 'Also <target>', a valid target "
-                    "within x of the target or of one added (rules/KT21.md 12 Torrent)"
-                )
-            w.replace_top(targets=(*self.targets, a.target))
+            self._act_torrent(w, a)
             return
         assert legal is not None
         if a not in legal:
@@ -658,64 +613,5 @@ class Kt21ShootFrame:
             kept = self._cover_dice(w, self._pool(w)[0]) if a.text == "normal" else 0
             w.replace_top(kept=kept, stage="defence_roll")
 
-    def _start_reroll(
-        self, w: Work, chosen: tuple[int, ...], player: str, windows: tuple[str, ...] | None = None
-    ) -> None:
-        vals, fl = list(self.dice), list(self.flags)
-        for v in chosen:
-            for i, (x, f) in enumerate(zip(vals, fl, strict=True)):
-                if x == v and not f:
-                    del vals[i]
-                    del fl[i]
-                    break
-            else:
-                raise _illegal(
-                    f"no die showing {v} that has not been re-rolled (rules/KT21.md 4.3)"
-                )
-        changes: dict[str, Any] = {
-            "pending": tuple(vals),
-            "pending_flags": tuple(fl),
-            "rerolling": True,
-        }
-        if windows is not None:
-            changes["windows"] = windows
-        w.replace_top(**changes)
-        w.roll("reroll", player, len(chosen), label="re-roll")
-
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:
-        st = self.stage
-        who = self.attacker(w) if st.startswith("attack") else self.defender(w)
-        if self.rerolling:
-            pairs = sorted(
-                [*zip(self.pending, self.pending_flags, strict=True), *((v, True) for v in values)],
-                key=lambda p: (-p[0], p[1]),
-            )
-            kept = list(self.pending)
-            old = []
-            for v in self.dice:
-                if v in kept:
-                    kept.remove(v)
-                else:
-                    old.append(v)
-            w.emit("dice_rerolled", player=who, old=tuple(sorted(old, reverse=True)), new=values)
-            w.replace_top(
-                dice=tuple(p[0] for p in pairs),
-                flags=tuple(p[1] for p in pairs),
-                rerolling=False,
-                pending=(),
-                pending_flags=(),
-            )
-            return
-        dice = tuple(sorted(values, reverse=True))
-        label = "attack" if st == "attack_roll" else "defence"
-        w.emit("dice_rolled", player=who, label=label, values=dice)
-        if st == "attack_roll":
-            _, rules = self.profile(w)
-            w.replace_top(
-                dice=dice,
-                flags=(False,) * len(dice),
-                stage="attack_reroll",
-                windows=reroll_windows(rules),
-            )
-        else:
-            w.replace_top(dice=dice, flags=(False,) * len(dice), stage="defence_cr")
+        self._rolled_dice(w, values)
