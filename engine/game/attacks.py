@@ -74,6 +74,7 @@ from typing import Any
 from engine.dice.profile import AttackProfile
 from engine.dice.rules import Heavy
 from engine.game.actions import Action, IllegalActionError
+from engine.game.attack_frames import take_dice
 from engine.game.choices import (
     apply_retention_rule,
     retention_rule_applies,
@@ -262,22 +263,6 @@ def reroll_options(kind: str, values: tuple[int, ...], flags: tuple[bool, ...]) 
     return out
 
 
-def _take(
-    values: tuple[int, ...], flags: tuple[bool, ...], chosen: tuple[int, ...]
-) -> tuple[list[int], list[bool], list[int]]:
-    """Remove the dice ``chosen`` (faces) from those not yet re-rolled."""
-    vals, fl = list(values), list(flags)
-    for v in chosen:
-        for i, (x, f) in enumerate(zip(vals, fl, strict=True)):
-            if x == v and not f:
-                del vals[i]
-                del fl[i]
-                break
-        else:
-            raise _illegal(f"no die showing {v} that has not been re-rolled (2.4)")
-    return vals, fl, list(chosen)
-
-
 def _check_reroll(
     kind: str, chosen: tuple[int, ...], values: tuple[int, ...], flags: tuple[bool, ...]
 ) -> None:
@@ -287,29 +272,7 @@ def _check_reroll(
         free = [v for v, f in zip(values, flags, strict=True) if not f]
         if len(set(chosen)) != 1 or len(chosen) != free.count(chosen[0]):
             raise _illegal("Ceaseless re-rolls every die showing one chosen value (6)")
-    _take(values, flags, chosen)
-
-
-def _merge(
-    vals: list[int], flags: list[bool], new: tuple[int, ...]
-) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-    pairs = sorted(
-        [*zip(vals, flags, strict=True), *((v, True) for v in new)], key=lambda t: (-t[0], t[1])
-    )
-    return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
-
-
-def _rerolled(dice: tuple[int, ...], pending: tuple[int, ...]) -> tuple[int, ...]:
-    """The faces a re-roll replaces (the ``old`` of a ``dice_rerolled`` event, 2.4): the
-    dice before the re-roll less those kept (``pending``), highest first."""
-    kept = list(pending)
-    old = []
-    for v in dice:
-        if v in kept:
-            kept.remove(v)
-        else:
-            old.append(v)
-    return tuple(sorted(old, reverse=True))
+    take_dice(values, flags, chosen, "2.4")
 
 
 def _other_side(side: str) -> str:
