@@ -214,11 +214,15 @@ class Narrator:
             self._flush()
             self.write(f"=== Turning point {e['tp']} ===")
             self.strategy = _Line("Strategy")
-        elif k == "mission_action" and self.line is not None and not isinstance(attack, _Attack):
-            # The mission's line names the marker: it replaces the core's "X performs Y".
+        elif k == "mission_action" and self.line is not None:
+            # The mission's line names the marker: it replaces the core's "X performs Y" (also
+            # when the action follows an attack, on the attack's line).
             plain = f"{e['op']} performs {e['action']}"
             if self.line.parts and self.line.parts[-1] == plain:
                 self.line.parts.pop()
+                if attack is not None:
+                    attack.parts.append(narrate(e))
+                    return
             self._part(narrate(e))
         elif k == "turning_point_ending":
             # End-of-turning-point scoring starts its own lines (not the last activation's).

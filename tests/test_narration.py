@@ -10,6 +10,7 @@ that the narrated text says what the rules and the dice decided.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -363,3 +364,33 @@ def test_event_lines_of_the_new_events() -> None:
         if kind == "die_upgraded":
             data = {**data, "before": "normal", "after": "crit"}
         assert narrate(Event.make(kind, **data)).strip() == text
+
+
+def test_a_mission_action_after_an_attack_is_narrated_once_naming_its_marker(
+    tmp_path: Path,
+) -> None:
+    """The mission's line for its action names the marker and replaces the core's plain
+    "X performs Y" (narration module docstring), also when the action comes right after a
+    shooting attack in the same activation (its parts are then on the attack's line). KT21
+    DC 16.37's position with TAR-1 moved 3.5" south (out of Engagement Range and of the
+    marker's 2", in the open: PRO-1 may shoot it): PRO-1 shoots TAR-1 with its rifle (all
+    dice fail: nothing happens), then Loots mid-north, which it controls alone
+    (rules/KT21.md 15.1): the Loot must be said once, with its marker, never also as
+    "PRO-1 performs Loot"."""
+    from engine.cli.explain import load_position
+
+    src = Path("scenarios/kt21_dc_37_apl_change_until_next_tp_controls_markers.toml").read_text()
+    (tmp_path / "teams").mkdir()
+    for team in ("kt21_probe.json", "kt21_target.json"):
+        (tmp_path / "teams" / team).write_text(Path("scenarios/teams", team).read_text())
+    path = tmp_path / "loot_after_shot.toml"
+    path.write_text(src.replace("at = [16, 14.5]", "at = [14, 11]"))
+    state, _, _ = load_position(str(path), 0)
+    lines = narrated(
+        state,
+        ["Activate PRO-1 engage", "Shoot PRO-1 rifle at TAR-1", "Act PRO-1 loot mid-north"],
+        ["1,1,1,1"],
+    )
+    text = "\n".join(lines)
+    assert "PRO-1 performs Loot on objective marker mid-north" in text
+    assert text.count("performs Loot") == 1, lines
