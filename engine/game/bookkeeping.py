@@ -4,11 +4,18 @@ activation, same-activation exclusions, the control-range and order conditions
 (:func:`precheck`, :func:`rule_precheck`), paying for an action (:func:`spend`), and the
 :class:`UniversalAction` shape each universal action takes (:func:`declare` enters it in the
 tables). The frames (Shoot, Fight) and the actions build on it; it imports no action.
+
+Refusals are worded in the battle's ruleset's terms (:class:`Wording`, :func:`wording`): the
+core's texts say "control range" and cite ``rules/KT24.md`` sections (:data:`KT24_WORDING`);
+a ruleset whose edition names them otherwise gives its own wording through the
+``refusal_wording`` hook (KT21: Engagement Range, ``rules/KT21.md`` 7.2). The wording is looked
+up only when a refusal is worded.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 import attrs
@@ -29,14 +36,18 @@ __all__ = [
     "ACTION_FAMILY",
     "EXCLUDES",
     "IN_CR_REFUSED",
+    "KT24_WORDING",
     "OUT_OF_CR_REFUSED",
+    "WORDING_CHECKS",
     "Activity",
     "Listing",
     "UniversalAction",
+    "Wording",
     "action_cost",
     "added_ap",
     "added_ap_problem",
     "charge_in_control_range",
+    "cite",
     "declare",
     "enemy_operative",
     "family_of",
@@ -48,11 +59,123 @@ __all__ = [
     "rule_precheck",
     "rule_precheck_reasons",
     "spend",
+    "wording",
 ]
 
 
 def _illegal(why: str) -> IllegalActionError:
     return IllegalActionError(why)
+
+
+WORDING_CHECKS = (
+    "removed",
+    "not_free",
+    "ap",
+    "rule_ap",
+    "once",
+    "excludes",
+    "interrupt",
+    "in_range",
+    "shoot_in_range",
+    "fall_back",
+    "fight",
+    "conceal_charge",
+    "heavy",
+    "not_on_killzone",
+    "free_granted",
+    "no_destination",
+    "no_target",
+    "not_an_action",
+    "no_such_action",
+    "no_path",
+    "charge_reach",
+)
+"""The checks of the shared core whose refusals cite a rule section (:class:`Wording`)."""
+
+
+def _read_only(sections: Mapping[str, str]) -> Mapping[str, str]:
+    """A read-only copy of ``sections``."""
+    return MappingProxyType(dict(sections))
+
+
+@attrs.frozen(slots=True)
+class Wording:
+    """How the shared core's refusals name a ruleset's terms and rule sections (module
+    docstring). Only read when a refusal is worded (:func:`wording`).
+
+    Attributes:
+        control_range: the term for the 1" distance within which an enemy bars or allows
+            actions (KT24: ``"control range"``, ``rules/KT24.md`` 3.2; KT21:
+            ``"Engagement Range"``, ``rules/KT21.md`` 7.2).
+        sections: the section each check cites (a key of :data:`WORDING_CHECKS` -> the text
+            in the refusal's closing brackets: KT24 ``"1.5, 3.2"``, KT21
+            ``"rules/KT21.md 3.1, 6.1"``).
+
+    Raises:
+        ValueError: ``sections`` does not give exactly the checks of :data:`WORDING_CHECKS`
+            (naming the missing and the unknown ones).
+    """
+
+    control_range: str
+    sections: Mapping[str, str] = attrs.field(converter=_read_only)
+
+    def __attrs_post_init__(self) -> None:
+        missing = sorted(set(WORDING_CHECKS) - set(self.sections))
+        unknown = sorted(set(self.sections) - set(WORDING_CHECKS))
+        if missing or unknown:
+            raise ValueError(
+                f"a refusal wording must cite a section for each check: missing {missing}, "
+                f"unknown {unknown}"
+            )
+
+    def cite(self, check: str) -> str:
+        """The section the refusal of ``check`` (a key of :data:`WORDING_CHECKS`) cites."""
+        return self.sections[check]
+
+
+KT24_WORDING = Wording(
+    control_range="control range",
+    sections={
+        "removed": "2.3",
+        "not_free": "3.1",
+        "ap": "1.5, 3.2",
+        "rule_ap": "1.5",
+        "once": "1.5",
+        "excludes": "3.2",
+        "interrupt": "9.3",
+        "in_range": "3.2",
+        "shoot_in_range": "3.2",
+        "fall_back": "3.2",
+        "fight": "3.2",
+        "conceal_charge": "1.5, 3.2",
+        "heavy": "6 Heavy",
+        "not_on_killzone": "3.1",
+        "free_granted": "3.1",
+        "no_destination": "3.2",
+        "no_target": "4.5, 5.1",
+        "not_an_action": "3.2",
+        "no_such_action": "3.1",
+        "no_path": "3.2, 3.3",
+        "charge_reach": "3.2",
+    },
+)
+"""The core's own wording: KT24's terms and ``rules/KT24.md`` sections."""
+
+
+def wording(w: Work) -> Wording:
+    """The wording of the battle's refusals (:class:`Wording`): :data:`KT24_WORDING` through
+    the ``refusal_wording`` hooks (a ruleset's rule module gives its own). Asked only when a
+    refusal is worded, never while an action is merely checked and found legal."""
+    if "refusal_wording" not in w.ctx.hooks.would:
+        return KT24_WORDING
+    found: Wording = w.would("refusal_wording", KT24_WORDING)
+    return found
+
+
+def cite(w: Work, check: str) -> str:
+    """The section the battle's refusal of ``check`` (a key of :data:`WORDING_CHECKS`) cites,
+    in its wording (:func:`wording`): KT24 ``"3.2"``, KT21 ``"rules/KT21.md 6.1"``."""
+    return wording(w).cite(check)
 
 
 def own_operative(w: Work, op_id: str, player: str) -> OperativeState:
@@ -67,7 +190,7 @@ def own_operative(w: Work, op_id: str, player: str) -> OperativeState:
     if o.player != player:
         raise _illegal(f"{op_id} belongs to {o.player}, not {player}")
     if o.incapacitated or (not o.placed and w.phase != "setup"):
-        raise _illegal(f"{op_id} has been incapacitated and removed (2.3)")
+        raise _illegal(f"{op_id} has been incapacitated and removed ({cite(w, 'removed')})")
     return o
 
 
@@ -251,7 +374,10 @@ def not_free(
     extra = added_ap(w, o, verb, target)
     if not extra:
         return None
-    return f"{name} costs {extra}AP more now and cannot be free: only in an activation (3.1)"
+    return (
+        f"{name} costs {extra}AP more now and cannot be free: only in an activation "
+        f"({cite(w, 'not_free')})"
+    )
 
 
 def added_ap_problem(w: Work, o: OperativeState, verb: str, mode: str, target: str) -> str | None:
@@ -264,7 +390,7 @@ def added_ap_problem(w: Work, o: OperativeState, verb: str, mode: str, target: s
         return why
     due = action_cost(w, o, verb, ACTION_COST[verb], mode, target)
     if mode == "activation" and o.ap < due:
-        return f"{verb} {target} costs {due}AP and {o.id} has {o.ap}AP left (1.5, 3.2)"
+        return f"{verb} {target} costs {due}AP and {o.id} has {o.ap}AP left ({cite(w, 'ap')})"
     return None
 
 
@@ -283,21 +409,27 @@ def rule_precheck_reasons(w: Work, o: OperativeState, act: Any, mode: str) -> It
     if mode == "counteract" and act.ap != 1:
         yield f"a counteraction is one 1AP action ({act.name} costs {act.ap}AP, 1.6)"
     if mode == "interrupt":
-        yield "an On Guard interrupt is one free Shoot or Fight (9.3)"
+        yield f"an On Guard interrupt is one free Shoot or Fight ({cite(w, 'interrupt')})"
         return
     why = not_free(w, o, act.text, act.name, mode)
     if why is not None:
         yield why
     cost = action_cost(w, o, act.text, act.ap, mode)
     if mode == "activation" and o.ap < cost:
-        yield f"{act.name} costs {cost}AP and {o.id} has {o.ap}AP left (1.5)"
+        yield f"{act.name} costs {cost}AP and {o.id} has {o.ap}AP left ({cite(w, 'rule_ap')})"
     again = act.text in o.done and not _repeat_allowed(w, o, act.text, mode)
     if again or (act.family and any(family_of(d) == act.family for d in o.done)):
         # (A rule may allow it again: the ``would_repeat_action`` hooks, ``action`` its name.)
-        yield f"{o.id} already performed {act.name} this activation: once per activation (1.5)"
+        yield (
+            f"{o.id} already performed {act.name} this activation: once per activation "
+            f"({cite(w, 'once')})"
+        )
     for ex in EXCLUDES.get(act.family, ()):
         if ex in o.done:
-            yield f"{act.name} cannot be performed in the same activation as {ex} (3.2)"
+            yield (
+                f"{act.name} cannot be performed in the same activation as {ex} "
+                f"({cite(w, 'excludes')})"
+            )
             break
     if w.ctx.hooks.would.get("would_refuse_action"):
         # A rule that forbids the action now (``action`` is its notation name here).
@@ -375,11 +507,11 @@ def precheck_reasons(
             yield "Guard cannot be chosen as a counteraction (1.6, 9.3)"
     elif mode == "interrupt":
         if family_of(verb) not in ("Shoot", "Fight") or verb == "Guard":
-            yield "an On Guard interrupt is one free Shoot or Fight (9.3)"
+            yield f"an On Guard interrupt is one free Shoot or Fight ({cite(w, 'interrupt')})"
     elif mode == "activation":
         due = action_cost(w, o, verb, cost, mode)
         if o.ap < due:
-            yield f"{verb} costs {due}AP and {o.id} has {o.ap}AP left (1.5, 3.2)"
+            yield f"{verb} costs {due}AP and {o.id} has {o.ap}AP left ({cite(w, 'ap')})"
     if mode != "activation":
         why = not_free(w, o, verb, verb, mode)
         if why is not None:
@@ -387,7 +519,10 @@ def precheck_reasons(
     fam = family_of(verb)
     hooks = w.ctx.hooks.would
     if any(family_of(d) == fam for d in o.done) and not _repeat_allowed(w, o, fam, mode):
-        yield f"{o.id} already performed {fam} this activation: once per activation (1.5)"
+        yield (
+            f"{o.id} already performed {fam} this activation: once per activation "
+            f"({cite(w, 'once')})"
+        )
     if hooks.get("would_refuse_action"):
         # A rule that forbids an action now (no move after a team's repeated Shoot).
         refused: str | None = w.would("would_refuse_action", None, op=o.id, action=verb)
@@ -395,7 +530,9 @@ def precheck_reasons(
             yield refused
     for ex in EXCLUDES.get(verb, ()):
         if ex in o.done:
-            yield f"{verb} cannot be performed in the same activation as {ex} (3.2)"
+            yield (
+                f"{verb} cannot be performed in the same activation as {ex} ({cite(w, 'excludes')})"
+            )
             break
     if in_cr is None:
         in_cr = w.in_enemy_control_range(o)
@@ -407,22 +544,32 @@ def precheck_reasons(
         and (verb != "Charge" or not charge_in_control_range(w, o))
     ):
         # (a rule may let an operative Charge from there: charge_in_control_range)
-        yield f"{verb} cannot be performed within control range of an enemy operative (3.2)"
+        t = wording(w)
+        yield (
+            f"{verb} cannot be performed within {t.control_range} of an enemy operative "
+            f"({t.cite('in_range')})"
+        )
     if (
         verb == "Shoot"
         and in_cr
         and mode != "interrupt"
         and not any(shoots_in_control_range(w, o, p) for _, _, p in weapons_of(w, o.id, "ranged"))
     ):
-        yield "Shoot cannot be performed within control range of an enemy operative (3.2)"
+        t = wording(w)
+        yield (
+            f"Shoot cannot be performed within {t.control_range} of an enemy operative "
+            f"({t.cite('shoot_in_range')})"
+        )
     if verb == "Fall Back" and not in_cr:
-        yield "Fall Back needs an enemy operative within control range (3.2)"
+        t = wording(w)
+        yield f"Fall Back needs an enemy operative within {t.control_range} ({t.cite('fall_back')})"
     if verb == "Charge" and o.order != "engage" and not _charges_concealed(w, o):
-        yield "an operative with a Conceal order cannot Charge (1.5, 3.2)"
+        yield f"an operative with a Conceal order cannot Charge ({cite(w, 'conceal_charge')})"
     if verb == "Fight" and not in_cr:
-        yield "Fight needs an enemy operative within control range (3.2)"
+        t = wording(w)
+        yield f"Fight needs an enemy operative within {t.control_range} ({t.cite('fight')})"
     if verb in MOVE_VERBS and o.heavy_shot and o.heavy_only != verb:
-        yield f"{o.id} used a Heavy weapon this activation and cannot {verb} (6 Heavy)"
+        yield (f"{o.id} used a Heavy weapon this activation and cannot {verb} ({cite(w, 'heavy')})")
 
 
 IN_CR_REFUSED = frozenset(("Reposition", "Dash", "Pick up"))

@@ -840,6 +840,13 @@ class Would(_Declared):
         "makes pickable). Keywords: op. ``op``: an OperativeState, not an id. When: listing "
         "Pick Up Marker for ``op``. Rules: 3.2, 4.8.",
     )
+    REFUSAL_WORDING = (
+        "refusal_wording",
+        "Value: the core's refusal wording (a bookkeeping.Wording: KT24's terms and sections) "
+        "-> the wording of the battle's ruleset (KT21: Engagement Range, rules/KT21.md "
+        "sections). Keywords: none. When: a refusal of the shared core is worded (never while "
+        "nothing is refused). Rules: rules/KT21.md 7.2.",
+    )
     WOULD_ADD_ACTION_AP = (
         "would_add_action_ap",
         "Value: ``0`` -> the AP added to the cost of ``action`` by ``op`` (``target``). "

@@ -23,6 +23,7 @@ from engine.game.bookkeeping import (
     Activity,
     Listing,
     UniversalAction,
+    cite,
     order_refusal,
     precheck,
     rule_precheck,
@@ -118,7 +119,9 @@ def start_free_action(
     """
     o = w.op(op)
     if not o.alive:
-        raise IllegalActionError(f"{op} is not on the killzone: it cannot act (3.1)")
+        raise IllegalActionError(
+            f"{op} is not on the killzone: it cannot act ({cite(w, 'not_on_killzone')})"
+        )
     w.emit("free_action_granted", op=op, actions=verbs)
     w.stack.append(
         ActivationFrame(
@@ -345,7 +348,10 @@ class ActivationFrame(Activity):
         o = w.op(self.op)
         if a.verb == "End activation":
             if self.mode == "interrupt" and has_action_options(w, o, self.mode):
-                raise _illegal("an On Guard interrupt must perform its Shoot or Fight (9.3)")
+                raise _illegal(
+                    "an On Guard interrupt must perform its Shoot or Fight "
+                    f"({cite(w, 'interrupt')})"
+                )
             if self.compulsory and self.actions == 0 and self._free_options(w, o):
                 raise _illegal(
                     f"{o.id} must perform the rest of its action: {' or '.join(self.allowed)}"
@@ -365,7 +371,8 @@ class ActivationFrame(Activity):
             raise _illegal(f"{o.id} is the active operative, not {a.op}")
         if self.mode == "free" and not _free_allowed(a, self.allowed):
             raise _illegal(
-                f"{a}: the free action granted to {o.id} is {' or '.join(self.allowed)} (3.1)"
+                f"{a}: the free action granted to {o.id} is {' or '.join(self.allowed)} "
+                f"({cite(w, 'free_granted')})"
             )
         if a.point is None and a.verb in MOVE_VERBS:
             self._choose_move(w, o, a.verb)
@@ -391,7 +398,8 @@ class ActivationFrame(Activity):
         (:class:`DestinationFrame`); nothing else changes."""
         if verb in self.no_destination:
             raise _illegal(
-                f"{verb} {o.id} has no destination from here: choose another action (3.2)"
+                f"{verb} {o.id} has no destination from here: choose another action "
+                f"({cite(w, 'no_destination')})"
             )
         why = header_refusal(w, o, verb, self.mode, None)
         if why is not None:
@@ -406,7 +414,9 @@ class ActivationFrame(Activity):
         if next(attack_options(w, o, verb, self.mode), None) is None:
             why = precheck(w, o, verb, self.mode)
             raise _illegal(
-                why or f"{o.id} has no weapon with a valid target for {verb} now (4.5, 5.1)"
+                why
+                or f"{o.id} has no weapon with a valid target for {verb} now "
+                f"({cite(w, 'no_target')})"
             )
         w.stack.append(AttackFrame(op=o.id, verb=verb))
 
@@ -676,7 +686,7 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
         return
     act = universal_action(w, verb)
     if act is None:
-        raise _illegal(f"{a} is not an action of an activation (3.2)")
+        raise _illegal(f"{a} is not an action of an activation ({cite(w, 'not_an_action')})")
     why = precheck(w, o, verb, mode)  # an interrupt's point-blank shot: shoot.start_shoot
     if why is not None:
         raise _illegal(why)
@@ -690,7 +700,7 @@ def perform(w: Work, o: OperativeState, a: Action, mode: str) -> None:
 def _perform_rule_action(w: Work, o: OperativeState, a: Action, mode: str) -> None:
     act = rule_actions.find_rule_action(w, o, a.text)
     if act is None:
-        raise _illegal(f"{a}: {o.id} has no action called {a.text!r} (3.1)")
+        raise _illegal(f"{a}: {o.id} has no action called {a.text!r} ({cite(w, 'no_such_action')})")
     why = rule_precheck(w, o, act, mode) or act.check(w, o, a, mode)
     if why is not None:
         raise _illegal(why)

@@ -18,6 +18,7 @@ from engine.game.bookkeeping import (
     Listing,
     UniversalAction,
     charge_in_control_range,
+    cite,
     declare,
     precheck,
     spend,
@@ -339,7 +340,7 @@ def do_move(
             limit = args["max_cost"]
             raise _illegal(
                 f"{a.verb} {o.id}: no legal path reaches ({a.point[0]:g}, {a.point[1]:g}) "
-                f'within {limit:g}" of movement (3.2, 3.3)'
+                f'within {limit:g}" of movement ({cite(w, "no_path")})'
                 + (" (Dash cannot climb)" if args["action"] == "dash" else "")
             )
         f, cost = path.final, path.cost
@@ -513,7 +514,7 @@ def header_refusal(
     :func:`charge_possible`), or ``None``. Destinations are not computed."""
     why = precheck(w, o, verb, mode, in_cr)
     if why is None and verb == "Charge" and not charge_possible(w, o, mode):
-        why = f"{o.id} has no enemy operative within reach of a Charge (3.2)"
+        why = f"{o.id} has no enemy operative within reach of a Charge ({cite(w, 'charge_reach')})"
     return why
 
 

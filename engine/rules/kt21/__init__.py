@@ -35,6 +35,7 @@ from engine.rules.kt21 import (
     marker_actions,
     parry_two,
     repeat_attack,
+    wording,
 )
 from engine.teams.model import Roster
 
@@ -64,6 +65,7 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
     combat_vigour.install(hooks, rosters)  # a trigger on an enemy incapacitated in combat
     repeat_attack.install(hooks, rosters)  # repeating a shooting attack (10.1, DC 16.27)
     close_quarters.install(hooks)  # Close Quarters: Guard, Operate Hatch (13, DC 16.32-40)
+    wording.install(hooks)  # the core's refusals say Engagement Range, cite rules/KT21.md
 
 
 def _kt21_actions(_w: Any, _actions: tuple[Any, ...]) -> tuple[Any, ...]:
