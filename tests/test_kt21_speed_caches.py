@@ -27,8 +27,8 @@ from engine.game.drivers import SeededDice, play
 from engine.game.state import Decision, GameState
 from engine.game.work import Work
 from engine.geometry import Objective, TerrainType, load_killzone
-from engine.geometry.move_derive import DERIVED_MEMO
 from engine.geometry.move_ramparts import _rampart_pairs, rampart_link
+from engine.geometry.move_values import DERIVED_MEMO
 from engine.geometry.movement import move_graph
 from engine.rules.equipment.shapes import equipment_feature
 from engine.rules.kt21 import barricades

@@ -15,16 +15,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.geometry.model import TerrainPart, TerrainType
-from engine.geometry.move_values import _GRID, _TOL, CONTROL_RANGE, XY, FloatArray, _Link
+from engine.geometry.move_values import (
+    _GRID,
+    _TOL,
+    CONTROL_RANGE,
+    XY,
+    FloatArray,
+    _Link,
+)
 
 if TYPE_CHECKING:
     from engine.geometry.move_base import GraphBase
-
-
-DERIVED_MEMO = "derived"
-"""The graph memo (:meth:`MoveGraph.memo <engine.geometry.move_graph.MoveGraph.memo>`) in which
-a derived graph keeps its :class:`_Reuse` (key ``"reuse"``) for the links computed outside
-the graph's own tables (the ramparts', :mod:`engine.geometry.move_ramparts`)."""
 
 
 @attrs.frozen(slots=True, eq=False)

@@ -24,12 +24,13 @@ from engine.geometry import move_fill
 from engine.geometry.gc_pause import paused_gc
 from engine.geometry.model import MM_PER_INCH, Killzone, TerrainType
 from engine.geometry.move_base import GraphBase, LazyOut
-from engine.geometry.move_derive import DERIVED_MEMO, _Reuse
+from engine.geometry.move_derive import _Reuse
 from engine.geometry.move_levels import _Builder, _ladders, _make_level, _Shared
 from engine.geometry.move_values import (
     _GRID,
     _TOL,
     CLIMB_MAX,
+    DERIVED_MEMO,
     XY,
     FloatArray,
     Level,

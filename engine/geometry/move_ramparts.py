@@ -44,13 +44,13 @@ from shapely.geometry.base import BaseGeometry
 from engine.geometry.kt21_sight import part_traits
 from engine.geometry.layout import STAIRS_TOUCH
 from engine.geometry.model import TerrainType
-from engine.geometry.move_derive import DERIVED_MEMO, _Reuse
 from engine.geometry.move_stairs import StairGraph
 from engine.geometry.move_values import (
     _GRID,
     _TOL,
     CLIMB_MAX,
     CLIMB_RANGE,
+    DERIVED_MEMO,
     JUMP_MAX,
     XY,
     _bevel_buffer,
@@ -64,6 +64,27 @@ class RampartGraph(StairGraph, Protocol):
     """What :func:`rampart_link` reads of a movement graph (the link classifier's)."""
 
     def _grown_parts(self, crossed: list[int]) -> BaseGeometry: ...
+
+
+class DerivedReuse(Protocol):
+    """What the rampart links read of a derived graph's reuse record
+    (:class:`engine.geometry.move_derive._Reuse`, kept in the graph memo
+    :data:`~engine.geometry.move_values.DERIVED_MEMO`): the graph it was derived from, each
+    node's counterpart there, and which node pairs keep that graph's link."""
+
+    @property
+    def base(self) -> RampartNodes: ...
+
+    @property
+    def old(self) -> NDArray[np.int64]: ...
+
+    def same(
+        self,
+        p: NDArray[np.float64],
+        q: NDArray[np.float64],
+        a_ids: NDArray[np.int64],
+        b_ids: NDArray[np.int64],
+    ) -> NDArray[np.bool_]: ...
 
 
 class RampartNodes(RampartGraph, Protocol):
@@ -281,7 +302,7 @@ def _rampart_pairs(g: RampartNodes) -> _Pairs:
     known: _Pairs | None = memo.get("pairs")
     if known is not None:
         return known
-    reuse: _Reuse | None = g.memo(DERIVED_MEMO, 1).get("reuse")
+    reuse: DerivedReuse | None = g.memo(DERIVED_MEMO, 1).get("reuse")
     base: _Pairs | None = None
     if reuse is not None and ramparts_by_level(reuse.base) == ramparts_by_level(g):
         base = _rampart_pairs(reuse.base)

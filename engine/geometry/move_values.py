@@ -431,3 +431,10 @@ def _sub(a: XY, b: XY, t0: float, t1: float) -> LineString | None:
     if t1 - t0 <= 1e-9:
         return None
     return LineString([_lerp(a, b, t0), _lerp(a, b, t1)])
+
+
+DERIVED_MEMO = "derived"
+"""The graph memo (:meth:`MoveGraph.memo <engine.geometry.move_graph.MoveGraph.memo>`) in which
+a derived graph keeps its reuse record (:class:`engine.geometry.move_derive._Reuse`, key
+``"reuse"``) for the links computed outside the graph's own tables (the ramparts',
+:mod:`engine.geometry.move_ramparts`)."""
