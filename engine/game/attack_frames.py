@@ -636,18 +636,19 @@ class FightSteps:
         )
         return "d" if side == "d" else "a"
 
-    def _next_to_resolve(self, w: Work, *, done: str, kind: str) -> None:
-        """Stage ``resolve``: the side whose turn it is (or the other, when it has nothing
-        left) decides its next strike or block (a ``kind`` decision); the frame goes on to
-        stage ``done`` when a fighter is out (:meth:`_over`) or nothing is left."""
+    def _next_to_resolve(self, w: Work, *, done: str) -> str | None:
+        """Stage ``resolve``: the player of the side whose turn it is (or of the other, when
+        it has nothing left), who decides its next strike or block (the caller asks the
+        edition's decision); ``None`` when the frame goes on to stage ``done`` instead (a
+        fighter is out, :meth:`_over`, or nothing is left)."""
         if self._over(w) or (self._left("a") == 0 and self._left("d") == 0):
             w.replace_top(stage=done)
-            return
+            return None
         side = self.turn
         if self._left(side) == 0:
             side = _other(side)
             w.replace_top(turn=side)
-        w.decide(self.owner(w, side), kind)
+        return self.owner(w, side)
 
     @staticmethod
     def _pass_turn(w: Work, opp: str) -> None:

@@ -397,7 +397,9 @@ class FightFrame(FightSteps):
             w.replace_top(strike_held="")
             w.top._resolve(w, held)
             return
-        self._next_to_resolve(w, done="hot", kind="resolve")
+        player = self._next_to_resolve(w, done="hot")
+        if player is not None:
+            w.decide(player, "resolve")
 
     def _hot(self, w: Work) -> None:
         for side, op_id, weapon in (

@@ -263,7 +263,9 @@ class Kt21FightFrame(FightSteps):
         elif st == "retain":
             self._retain(w)
         elif st == "resolve":
-            self._next_to_resolve(w, done="end", kind="kt21_fight_resolve")
+            player = self._next_to_resolve(w, done="end")
+            if player is not None:
+                w.decide(player, "kt21_fight_resolve")
         else:
             w.stack.pop()
             w.emit("fight_ended", op=self.attacker, target=self.defender)
