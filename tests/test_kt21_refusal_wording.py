@@ -198,3 +198,22 @@ def test_a_wording_missing_a_check_is_refused_naming_it() -> None:
     sections = {k: "1" for k in WORDING_CHECKS if k != "fight"}
     with pytest.raises(ValueError, match="missing \\['fight'\\]"):
         Wording(control_range="x", sections=sections)
+
+
+def test_kt21_move_ending_within_engagement_range_is_refused_in_kt21_words() -> None:
+    """A move may not end within an enemy's Engagement Range (rules/KT21.md 6.1 Normal Move,
+    7.2), as a KT24 Reposition may not end within control range (rules/KT24.md 3.2): the
+    movement query words its refusal in KT24's terms, and a KT21 battle rewords it
+    (``Wording.geometry_text``): "Engagement Range", "Normal Move", rules/KT21.md 6.1 and 7.2,
+    nothing of KT24 left. TAR-1 stands 4" from PRO-1; 2.5" towards it leaves 0.4" between
+    the 28mm bases."""
+    ops = {"PRO-1": {"at": (5, 19)}, "TAR-1": {"at": (9, 19)}}
+    kt21 = _refusal(_position("kt21", ops), "Activate PRO-1 engage", "Normal Move PRO-1 to 7.5,19")
+    assert "within Engagement Range of an enemy" in kt21, kt21
+    assert "Normal Move cannot finish there (rules/KT21.md 6.1, 7.2)" in kt21, kt21
+    assert "KT24" not in kt21 and "control range" not in kt21, kt21
+    kt24 = _refusal(_position("kt24", ops), "Activate PRO-1 engage", "Reposition PRO-1 to 7.5,19")
+    assert kt24.endswith(
+        "path ends within control range of an enemy (the operative at (9, 19)): Reposition "
+        "cannot finish there (KT24 3.2)"
+    ), kt24

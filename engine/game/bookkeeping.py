@@ -110,6 +110,8 @@ class Wording:
         sections: the section each check cites (a key of :data:`WORDING_CHECKS` -> the text
             in the refusal's closing brackets: KT24 ``"1.5, 3.2"``, KT21
             ``"rules/KT21.md 3.1, 6.1"``).
+        geometry: ``(KT24 words, own words)`` pairs that reword a movement query's refusal
+            (:meth:`geometry_text`; KT24: none).
 
     Raises:
         ValueError: ``sections`` does not give exactly the checks of :data:`WORDING_CHECKS`
@@ -118,6 +120,7 @@ class Wording:
 
     control_range: str
     sections: Mapping[str, str] = attrs.field(converter=_read_only)
+    geometry: tuple[tuple[str, str], ...] = ()
 
     def __attrs_post_init__(self) -> None:
         missing = sorted(set(WORDING_CHECKS) - set(self.sections))
@@ -131,6 +134,14 @@ class Wording:
     def cite(self, check: str) -> str:
         """The section the refusal of ``check`` (a key of :data:`WORDING_CHECKS`) cites."""
         return self.sections[check]
+
+    def geometry_text(self, text: str) -> str:
+        """A movement query's refusal (:class:`engine.geometry.MoveError`, worded by the
+        geometry in KT24's terms and sections) in this wording: each ``(KT24 words, own
+        words)`` pair of ``geometry`` replaced in order (KT24: none, the text unchanged)."""
+        for old, new in self.geometry:
+            text = text.replace(old, new)
+        return text
 
 
 KT24_WORDING = Wording(

@@ -22,6 +22,7 @@ from engine.game.bookkeeping import (
     declare,
     precheck,
     spend,
+    wording,
 )
 from engine.game.events import Event
 from engine.game.markers import carry_along
@@ -335,7 +336,7 @@ def do_move(
         try:
             path = shortest_path(kz, w.place(o), a.point, **args)
         except MoveError as exc:
-            raise _illegal(f"{a.verb} {o.id}: {exc}") from None
+            raise _illegal(f"{a.verb} {o.id}: {wording(w).geometry_text(str(exc))}") from None
         if path is None:
             limit = args["max_cost"]
             raise _illegal(

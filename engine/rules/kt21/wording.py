@@ -62,6 +62,13 @@ KT21_WORDING = Wording(
         "no_path": "rules/KT21.md 7.3, 7.4",
         "charge_reach": "rules/KT21.md 6.1",
     },
+    geometry=(
+        ("control range", ENGAGEMENT_RANGE),
+        ("Reposition", "Normal Move"),
+        ("(KT24 3.2, 3.3)", "(rules/KT21.md 7.3, 7.4)"),
+        ("(KT24 3.2)", "(rules/KT21.md 6.1, 7.2)"),
+        ("(KT24 3.3)", "(rules/KT21.md 7.3)"),
+    ),
 )
 """The KT21 wording of the shared core's refusals (module docstring)."""
 
