@@ -211,7 +211,9 @@ class Kt21FightFrame(FightSteps):
         del w
         wins = self.a_windows if side == "a" else self.d_windows
         if not wins:
-            raise _illegal(f"{a}: {self.op_of(side)}'s weapon has no re-roll rule left (12)")
+            raise _illegal(
+                f"{a}: {self.op_of(side)}'s weapon has no re-roll rule left (rules/KT21.md 12)"
+            )
         check_reroll(wins[0], a, *self._dice(side))
 
     def profile(self, w: Work, side: str) -> tuple[WeaponProfile, Kt21WeaponRules]:

@@ -196,7 +196,9 @@ class FirefightFrame:
         expect(a, ("Activate",), f"{player}'s activation (rules/KT21.md 3.1)")
         o = own_operative(w, a.op, player)
         if not o.ready:
-            raise _illegal(f"{o.id} has been activated: only ready operatives activate (3.1)")
+            raise _illegal(
+                f"{o.id} has been activated: only ready operatives activate (rules/KT21.md 3.1)"
+            )
         if kind == "group" and w.ctx.datacards[o.id].name != self.group_type:
             raise _illegal(
                 f"{o.id} is not a {self.group_type}: a Group Activation goes on with another "

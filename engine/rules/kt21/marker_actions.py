@@ -180,16 +180,22 @@ class DropMarkerAction(UniversalAction):
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         if a.point is None:
-            raise IllegalActionError(f"Drop marker {o.id} needs a point: 'at x,y' (15.1)")
+            raise IllegalActionError(
+                f"Drop marker {o.id} needs a point: 'at x,y' (rules/KT21.md 15.1)"
+            )
         if mode != "activation":
-            raise IllegalActionError("a marker is dropped during its carrier's activation (15.1)")
+            raise IllegalActionError(
+                "a marker is dropped during its carrier's activation (rules/KT21.md 15.1)"
+            )
         if not o.carrying:
             raise IllegalActionError(f"{o.id} carries no marker (rules/KT21.md 15.1)")
         wanted = " ".join(a.text.lower().split())
         if wanted:
             name = next((n for n in o.carrying if n.lower() == wanted), "")
             if not name:
-                raise IllegalActionError(f"{o.id} carries no marker {a.text!r} (15.1)")
+                raise IllegalActionError(
+                    f"{o.id} carries no marker {a.text!r} (rules/KT21.md 15.1)"
+                )
         elif len(o.carrying) > 1:
             raise IllegalActionError(f"{o.id} carries several markers: name the one to drop")
         else:

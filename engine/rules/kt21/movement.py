@@ -218,7 +218,9 @@ class Kt21MoveAction(MoveAction):
         if why is not None:
             raise IllegalActionError(why)
         if a.point is None:
-            raise IllegalActionError(f"{self.verb} {o.id} needs a destination: 'to x,y' (6.1)")
+            raise IllegalActionError(
+                f"{self.verb} {o.id} needs a destination: 'to x,y' (rules/KT21.md 6.1)"
+            )
         if _jumps(w, o, a, mode):
             # The destination is checked now (an illegal one leaves the state unchanged);
             # the move waits for the jump test (7.4).
