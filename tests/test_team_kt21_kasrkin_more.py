@@ -337,3 +337,18 @@ def test_blast_padding_rerolls_against_the_melta_mine() -> None:
     s, _ = play(s, ["Activate LEG-6 engage", "Normal move LEG-6 to 8,14"])
     s, _ = play(s, ["Decline"], ["roll 3,1,1,1", "roll 2"])
     assert "Use blast padding 2" in options(s)
+
+
+def test_plant_melta_mine_refused_within_engagement_range_in_kt21_words() -> None:
+    """A unique action is not performed within Engagement Range of an enemy (rules/KT21.md
+    6.2, 7.2; KT24's control range, 3): with the Warrior 1.7" from the Demo-Trooper (28mm and
+    32mm bases about 0.6" apart, Visible) Plant Melta Mine is not offered, and its refusal
+    says "Engagement Range", the KT21 term, never KT24's "control range"."""
+    ops = {"KAS-7": {"at": (5, 14)}, "LEG-6": {"at": (6.7, 14)}}
+    s = pos(ops, KAS, LEG).apply("Activate KAS-7 engage")[0]
+    assert not [a for a in options(s) if "plant melta mine" in a]
+    with pytest.raises(IllegalActionError) as exc:
+        s.apply("Act KAS-7 plant melta mine at 4,14")
+    assert "KAS-7 is within Engagement Range of an enemy operative (Plant Melta Mine)" in str(
+        exc.value
+    )

@@ -9,6 +9,10 @@ A team's action class (``attrs.frozen(slots=True)``, with the fields ``name``, `
   :meth:`SelectingAction.targets` (the operatives it may select now) and
   :meth:`SelectingAction.target_rule` (what it selects, for the refusal).
 - :class:`PlainAction`: notation ``Act <op> <text>``, selecting nothing.
+- :class:`PointAction`: notation ``Act <op> <text> at x,y``, selecting a point (a token
+  placed there); the subclass gives :meth:`PointAction.point_problem` (why the point is not
+  one the rule allows); the points offered are the operative's own spot and four just beyond
+  its base.
 
 Both ask :meth:`UniqueAction.performer_problem` (the operative does not have the action),
 then, unless ``engaged_ok``, refuse within control range of an enemy operative, then
@@ -24,13 +28,21 @@ and within x"").
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar
 
 from engine.game.actions import Action
+from engine.game.bookkeeping import wording
 from engine.game.state import OperativeState
 from engine.game.work import Work
 
-__all__ = ["PlainAction", "SelectingAction", "UniqueAction", "visible_friends_within"]
+__all__ = [
+    "PlainAction",
+    "PointAction",
+    "SelectingAction",
+    "UniqueAction",
+    "visible_friends_within",
+]
 
 EPS = 1e-6
 
@@ -60,7 +72,7 @@ class UniqueAction:
         ``None``."""
         why = self.performer_problem(w, o)
         if why is None and not self.engaged_ok and w.in_enemy_control_range(o):
-            why = f"{o.id} is within control range of an enemy operative ({self.name})"
+            why = f"{o.id} is within {wording(w).control_range} of an enemy operative ({self.name})"
         if why is None:
             why = self.more_problem(w, o, mode)
         return why
@@ -126,6 +138,51 @@ class PlainAction(UniqueAction):
         if a.point is not None or a.target:
             return f"{a}: {self.name} takes no point or operative"
         return self.why_not(w, o, mode)
+
+
+class PointAction(UniqueAction):
+    """A unique action that selects a point: ``Act <op> <text> at x,y`` (inches; a token is
+    placed there)."""
+
+    __slots__ = ()
+
+    def point_problem(self, w: Work, o: OperativeState, point: tuple[float, ...]) -> str | None:
+        """Why the rule does not allow ``point`` (x, y, z inches), or ``None``."""
+        raise NotImplementedError
+
+    def off_killzone(self, w: Work, point: tuple[float, ...]) -> str | None:
+        """Why ``point`` is not on the killzone (naming the rule), or ``None``: the first check
+        of a :meth:`point_problem`."""
+        x, y, z = point
+        if not (0 <= x <= w.kz.width and 0 <= y <= w.kz.depth) or z < 0:
+            return f"({x:g}, {y:g}) is not on the killzone ({self.name})"
+        return None
+
+    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
+        """Its own spot, then four spots just beyond its base (east, north, west, south), each
+        that :meth:`point_problem` allows (any other allowed point is accepted too)."""
+        if self.why_not(w, o, mode) is not None:
+            return []
+        r = w.place(o).radius + 0.5
+        spots = [(o.x, o.y)] + [
+            (o.x + r * math.cos(k * math.pi / 2), o.y + r * math.sin(k * math.pi / 2))
+            for k in range(4)
+        ]
+        out = []
+        for x, y in spots:
+            p = (round(x, 3) + 0.0, round(y, 3) + 0.0, o.elevation)
+            if self.point_problem(w, o, p) is None:
+                out.append(Action("Act", op=o.id, text=self.text, point=p))
+        return out
+
+    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
+        """Why ``a`` cannot be performed (naming the rule), or ``None``."""
+        why = self.why_not(w, o, mode)
+        if why is not None:
+            return why
+        if a.target or a.point is None:
+            return f"{self.name} selects a point: 'Act {o.id} {self.text} at x,y'"
+        return self.point_problem(w, o, a.point)
 
 
 def visible_friends_within(

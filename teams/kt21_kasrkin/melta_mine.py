@@ -24,8 +24,6 @@ every enemy).
 
 from __future__ import annotations
 
-import math
-
 import attrs
 
 from engine.game.actions import Action
@@ -37,7 +35,7 @@ from engine.game.work import Work
 from engine.geometry import Placement
 from engine.rules.kt21.shoot import Kt21ShootFrame
 from engine.rules.registry import register
-from engine.rules.unique_actions import UniqueAction
+from engine.rules.unique_actions import PointAction
 
 __all__ = [
     "KIND",
@@ -72,7 +70,7 @@ def mine_token(w: Work, op: str) -> Token | None:
 
 
 @attrs.frozen(slots=True)
-class PlantMeltaMine(UniqueAction):
+class PlantMeltaMine(PointAction):
     """Plant Melta Mine (module docstring; a
     :class:`engine.game.rule_actions.RuleActionLike`)."""
 
@@ -95,10 +93,10 @@ class PlantMeltaMine(UniqueAction):
 
     def point_problem(self, w: Work, o: OperativeState, point: tuple[float, ...]) -> str | None:
         """Why the token cannot go at ``point`` (inches), or ``None``."""
+        off = self.off_killzone(w, point)
+        if off is not None:
+            return off
         x, y, z = point
-        kz = w.kz
-        if not (0 <= x <= kz.width and 0 <= y <= kz.depth) or z < 0:
-            return f"({x:g}, {y:g}) is not on the killzone (Plant Melta Mine)"
         me, spot = w.place(o), _point(x, y, z)
         if w.distance(me, spot) > PLANT_RANGE + _EPS:
             return f'the Melta Mine token goes within {PLANT_RANGE:g}" of {o.id} (Plant Melta Mine)'
@@ -111,31 +109,6 @@ class PlantMeltaMine(UniqueAction):
                     f"operative ({e.id} is closer; Plant Melta Mine)"
                 )
         return None
-
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """Its own spot, then four spots just beyond its base (east, north, west, south)."""
-        if self.why_not(w, o, mode) is not None:
-            return []
-        r = w.place(o).radius + 0.5
-        spots = [(o.x, o.y)] + [
-            (o.x + r * math.cos(k * math.pi / 2), o.y + r * math.sin(k * math.pi / 2))
-            for k in range(4)
-        ]
-        out = []
-        for x, y in spots:
-            p = (round(x, 3) + 0.0, round(y, 3) + 0.0, o.elevation)
-            if self.point_problem(w, o, p) is None:
-                out.append(Action("Act", op=o.id, text=self.text, point=p))
-        return out
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or ``None``."""
-        why = self.why_not(w, o, mode)
-        if why is not None:
-            return why
-        if a.target or a.point is None:
-            return f"Plant Melta Mine selects a point: 'Act {o.id} plant melta mine at x,y'"
-        return self.point_problem(w, o, a.point)
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """Put the token down; note the use."""

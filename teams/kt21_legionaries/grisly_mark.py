@@ -18,7 +18,6 @@ it to an operative's base or to the objective marker's 40mm edge).
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import attrs
@@ -33,7 +32,7 @@ from engine.game.work import Work
 from engine.geometry import Placement
 from engine.geometry.model import OBJECTIVE_DIAMETER_MM
 from engine.rules.registry import register
-from engine.rules.unique_actions import UniqueAction
+from engine.rules.unique_actions import PointAction
 
 __all__ = ["GRISLY_MARK", "KIND", "MARK_RANGE", "PLACE_RANGE", "GrislyMark", "install_grisly_mark"]
 
@@ -56,7 +55,7 @@ def _marks(w: Work, players: tuple[str, ...]) -> list[Token]:
 
 
 @attrs.frozen(slots=True)
-class GrislyMark(UniqueAction):
+class GrislyMark(PointAction):
     """Grisly Mark (module docstring; a :class:`engine.game.rule_actions.RuleActionLike`)."""
 
     name: str = "Grisly Mark"
@@ -78,37 +77,13 @@ class GrislyMark(UniqueAction):
 
     def point_problem(self, w: Work, o: OperativeState, point: tuple[float, ...]) -> str | None:
         """Why the token cannot go at ``point`` (inches), or ``None``."""
+        off = self.off_killzone(w, point)
+        if off is not None:
+            return off
         x, y, z = point
-        if not (0 <= x <= w.kz.width and 0 <= y <= w.kz.depth) or z < 0:
-            return f"({x:g}, {y:g}) is not on the killzone (Grisly Mark)"
         if w.distance(w.place(o), _point(x, y, z)) > PLACE_RANGE + _EPS:
             return f'the Grisly Mark token goes within {PLACE_RANGE:g}" of {o.id} (Grisly Mark)'
         return None
-
-    def options(self, w: Work, o: OperativeState, mode: str) -> list[Action]:
-        """Its own spot, then four spots just beyond its base (east, north, west, south)."""
-        if self.why_not(w, o, mode) is not None:
-            return []
-        r = w.place(o).radius + 0.5
-        spots = [(o.x, o.y)] + [
-            (o.x + r * math.cos(k * math.pi / 2), o.y + r * math.sin(k * math.pi / 2))
-            for k in range(4)
-        ]
-        out = []
-        for x, y in spots:
-            p = (round(x, 3) + 0.0, round(y, 3) + 0.0, o.elevation)
-            if self.point_problem(w, o, p) is None:
-                out.append(Action("Act", op=o.id, text=self.text, point=p))
-        return out
-
-    def check(self, w: Work, o: OperativeState, a: Action, mode: str) -> str | None:
-        """Why ``a`` cannot be performed (naming the rule), or ``None``."""
-        why = self.why_not(w, o, mode)
-        if why is not None:
-            return why
-        if a.target or a.point is None:
-            return f"Grisly Mark selects a point: 'Act {o.id} grisly mark at x,y'"
-        return self.point_problem(w, o, a.point)
 
     def perform(self, w: Work, o: OperativeState, a: Action, mode: str) -> None:
         """Put the token down; note the use."""
