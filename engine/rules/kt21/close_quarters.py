@@ -55,7 +55,6 @@ import attrs
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from engine.game import ploys
 from engine.game.actions import Action, IllegalActionError
 from engine.game.bookkeeping import (
     Listing,
@@ -86,7 +85,7 @@ from engine.rules.close_quarters import (
     hatchway_fight_targets,
     interrupt_order,
 )
-from engine.rules.kt21.fight import Kt21FightFrame, combat_support
+from engine.rules.kt21.fight import begin_fight
 
 __all__ = [
     "GUARD_ATTACKS",
@@ -207,29 +206,7 @@ class Kt21HatchwayFight(UniversalAction):
             )
         spend(w, o, self.verb, mode)
         w.emit("fight_declared", op=o.id, weapon=name, target=t.id)
-        usable = [n for n, _, _ in weapons_of(w, t.id, "melee")]
-        dweapon = usable[0] if len(usable) == 1 else ""
-        a_by, d_by = tuple(combat_support(w, o, t)), tuple(combat_support(w, t, o))
-        w.stack.append(
-            Kt21FightFrame(
-                attacker=o.id,
-                defender=t.id,
-                aweapon=name,
-                dweapon=dweapon,
-                stage="retaliate" if len(usable) > 1 else "a_roll",
-                a_support=len(a_by),
-                d_support=len(d_by),
-                a_injured=w.injury_penalties(o),
-                d_injured=w.injury_penalties(t),
-            )
-        )
-        if dweapon:
-            w.emit("retaliation_weapon", op=t.id, weapon=dweapon)
-        for helped, enemy, by in ((o, t, a_by), (t, o, d_by)) if usable else ((o, t, a_by),):
-            if by:  # combat support (11 step 3), as in a Fight
-                w.emit("assisted", op=helped.id, target=enemy.id, by=by, improvement=len(by))
-        w.emit("fight_started", op=o.id, weapon=name, target=t.id)
-        ploys.open_window(w, "target_selected", op=o.id, target=t.id, weapon=name, kind="melee")
+        begin_fight(w, o, t, name)  # the KT21 fight itself (a Hatchway Fight is a Fight)
 
 
 HATCHWAY_FIGHT = Kt21HatchwayFight("Hatchway fight", 1, family="Fight")
