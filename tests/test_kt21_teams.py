@@ -150,10 +150,10 @@ def test_a_kt21_team_with_kt24_weapon_rules_is_refused() -> None:
 
 
 def test_an_unknown_edition_is_refused() -> None:
-    """A team's edition is one of the rulesets that play datacards (kt24, kt21)."""
+    """A team's edition is one of the rulesets that play datacards (kt24, kt21, kt18)."""
     data = _kt21_dict()
-    data["edition"] = "kt18"
-    with pytest.raises(TeamFileError, match=r"field 'edition': must be kt24 or kt21"):
+    data["edition"] = "kt20"
+    with pytest.raises(TeamFileError, match=r"field 'edition': must be kt24 or kt21 or kt18"):
         team_from_dict(data, "x.json")
 
 

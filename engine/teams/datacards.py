@@ -19,6 +19,7 @@ import attrs
 from engine.dice.kt21_rules import Kt21WeaponRules
 from engine.dice.profile import AttackProfile
 from engine.dice.rules import WeaponRules
+from engine.teams.kt18_cards import Kt18Profile, Kt18Weapon
 
 __all__ = [
     "PLOY_KINDS",
@@ -50,6 +51,9 @@ class WeaponProfile:
         kt21_rules: a KT21 profile's special and critical hit rules
             (:mod:`engine.dice.kt21_rules`, ``rules/KT21.md`` 12); empty for KT24 profiles,
             whose ``rules`` are empty in turn for KT21 ones. ``hit`` is the BS or WS.
+        kt18: a KT18 weapon profile (:class:`~engine.teams.kt18_cards.Kt18Weapon`,
+            ``rules/KT18.md`` 1.8); ``None`` for KT24 and KT21 profiles. A KT18 profile's
+            other values are placeholders.
     """
 
     name: str
@@ -59,6 +63,7 @@ class WeaponProfile:
     critical_damage: int
     rules: WeaponRules = attrs.field(factory=WeaponRules)
     kt21_rules: Kt21WeaponRules = attrs.field(factory=Kt21WeaponRules)
+    kt18: Kt18Weapon | None = None
 
     def attack_profile(self) -> AttackProfile:
         """The dice core's :class:`~engine.dice.profile.AttackProfile` for this profile."""
@@ -197,6 +202,9 @@ class Operative:
         defence: KT21's DF, the defence dice rolled when it is shot (``rules/KT21.md`` 4.1;
             KT24 always rolls 3). group_activation: KT21's GA (3.2; 1 in KT24).
         invulnerable: KT21's Invulnerable Save x+ (10.3); ``0`` when it has none.
+        kt18: a KT18 model's characteristics besides M (``move``) and W (``wounds``)
+            (:class:`~engine.teams.kt18_cards.Kt18Profile`, ``rules/KT18.md`` 1.7); ``None``
+            for KT24 and KT21 datacards. A KT18 card's APL and save are placeholders.
     """
 
     name: str
@@ -213,6 +221,7 @@ class Operative:
     defence: int = 3
     group_activation: int = 1
     invulnerable: int = 0
+    kt18: Kt18Profile | None = None
 
     @property
     def fixed_loadout(self) -> tuple[str, ...] | None:

@@ -59,6 +59,12 @@ from engine.dice.rules import WeaponRules, parse_weapon_rules
 from engine.errors import KillTeamError
 from engine.inputs import check_tree, parse_json, read_text
 from engine.names import check_builtin_name
+from engine.teams.kt18_io import (
+    kt18_profile_from_dict,
+    kt18_profile_to_dict,
+    kt18_weapon_from_dict,
+    kt18_weapon_to_dict,
+)
 from engine.teams.model import (
     MAX_TEXT_CHARS,
     PLOY_KINDS,
@@ -210,10 +216,20 @@ def _make_converter() -> cattrs.Converter:
     def structure_profile(data: Any, _t: Any) -> WeaponProfile:
         if not isinstance(data, Mapping):
             raise _fail(f"expected an object, not {brief(data)}")
-        allowed = {"name", "attacks", "hit", "damage", "rules", "kt21_rules"}
+        allowed = {"name", "attacks", "hit", "damage", "rules", "kt21_rules", "kt18"}
         extra = sorted(set(data) - allowed)
         if extra:
             raise _fail(f"unknown field {brief(extra[0])} (allowed: {', '.join(sorted(allowed))})")
+        if "kt18" in data:  # a KT18 profile: its KT24 values are placeholders
+            kt18 = _field("kt18", lambda: kt18_weapon_from_dict(data["kt18"]))
+            return WeaponProfile(
+                name=_field("name", lambda: _str(data.get("name", ""))),
+                attacks=1,
+                hit=6,
+                normal_damage=0,
+                critical_damage=0,
+                kt18=kt18,
+            )
         for key in ("attacks", "hit", "damage"):
             if key not in data:
                 raise _fail(f"missing field {key!r}")
@@ -231,6 +247,8 @@ def _make_converter() -> cattrs.Converter:
         )
 
     def unstructure_profile(p: WeaponProfile) -> dict[str, Any]:
+        if p.kt18 is not None:
+            return {"name": p.name, "kt18": kt18_weapon_to_dict(p.kt18)}
         out: dict[str, Any] = {
             "name": p.name,
             "attacks": p.attacks,
@@ -268,9 +286,16 @@ def _make_converter() -> cattrs.Converter:
         save = fixed.pop("save", None)
         move = fixed.pop("move", None)
         invulnerable = fixed.pop("invulnerable", None)
+        kt18_data = fixed.pop("kt18", None)
         fixed["save"] = 2  # placeholders, replaced below with precise errors
         fixed["move"] = 6.0
+        if kt18_data is not None:  # a KT18 card has no APL and its Sv is in "kt18"
+            fixed.setdefault("apl", 1)
+            save = "6+" if save is None else save
         op = op_base(fixed, t)
+        kt18 = (
+            None if kt18_data is None else _field("kt18", lambda: kt18_profile_from_dict(kt18_data))
+        )
         if save is None or move is None:
             raise _fail(f"missing field {'save' if save is None else 'move'!r}")
         invulnerable_save = (
@@ -296,6 +321,7 @@ def _make_converter() -> cattrs.Converter:
             defence=op.defence,
             group_activation=op.group_activation,
             invulnerable=invulnerable_save,
+            kt18=kt18,
         )
 
     def kt21_values(op: Operative) -> dict[str, Any]:
@@ -310,6 +336,23 @@ def _make_converter() -> cattrs.Converter:
         return out
 
     def unstructure_operative(op: Operative) -> dict[str, Any]:
+        if op.kt18 is not None:
+            return {
+                "name": op.name,
+                "keywords": list(op.keywords),
+                "move": _fmt_inches(op.move),
+                "wounds": op.wounds,
+                "kt18": kt18_profile_to_dict(op.kt18),
+                "base_mm": op.base_mm,
+                "weapons": [c.unstructure(w) for w in op.weapons],
+                "abilities": [c.unstructure(a) for a in op.abilities],
+                "actions": [c.unstructure(a) for a in op.actions],
+                **(
+                    {"loadouts": [c.unstructure(slot) for slot in op.loadouts]}
+                    if op.loadouts
+                    else {}
+                ),
+            }
         return {
             "name": op.name,
             "keywords": list(op.keywords),
@@ -444,7 +487,7 @@ def _make_converter() -> cattrs.Converter:
             out["rule_texts"] = dict(team.rule_texts)
         if team.edition == "kt24":  # the default: KT24 files stay as they are
             out.pop("edition", None)
-        else:  # a KT21 datacard shows its DF and GA even when they are the usual 3 and 1
+        elif team.edition == "kt21":  # a KT21 datacard shows its DF and GA even when 3 and 1
             out["operatives"] = [
                 _with_kt21_values(card, op)
                 for card, op in zip(out["operatives"], team.operatives, strict=True)

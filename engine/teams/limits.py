@@ -58,6 +58,7 @@ from engine.dice.kt21_rules import Kt21WeaponRules
 from engine.dice.rules import WeaponRules
 from engine.names import slug
 from engine.teams.datacards import WEAPON_KINDS, Ability, Operative, Weapon, WeaponProfile
+from engine.teams.kt18_cards import kt18_profile_problem, kt18_weapon_problem
 from engine.teams.roster import Selection, Team
 from engine.teams.rule_text import key_problem
 
@@ -131,7 +132,7 @@ STAT_LIMITS: dict[str, tuple[int, int]] = {
 """Inclusive ``(lowest, highest)`` of each datacard stat (module docstring); ``move`` and
 ``base_mm`` may be fractional, the others are whole numbers."""
 
-EDITIONS = ("kt24", "kt21")
+EDITIONS = ("kt24", "kt21", "kt18")
 """The editions a team's datacards may be written for (``Team.edition``): each is the name
 of the ruleset that plays them (``rules/KT21.md`` 4.1, decision 8)."""
 
@@ -501,6 +502,9 @@ def edition_problem(team: Team) -> str | None:
     when there is nothing wrong."""
     if team.edition not in EDITIONS:
         return f"field 'edition': must be {' or '.join(EDITIONS)}, got {brief(team.edition)}"
+    kt18 = _kt18_problem(team)
+    if kt18 is not None:
+        return kt18
     kt21 = team.edition == "kt21"
     carried = [(f"operative {brief(op.name)}", op.weapons) for op in team.operatives]
     carried += [(f"equipment {brief(e.name)}", e.weapons) for e in team.equipment]
@@ -527,6 +531,36 @@ def edition_problem(team: Team) -> str | None:
                         'holds KT21 weapon rules: give the team "edition": "kt21" '
                         "(rules/KT21.md 12)"
                     )
+    return None
+
+
+def _kt18_problem(team: Team) -> str | None:
+    """A KT18 team's datacards each carry KT18 values (``rules/KT18.md`` 1.7, 1.8), in
+    bounds, and no other team's do."""
+    kt18 = team.edition == "kt18"
+    hint = 'give the team "edition": "kt18" (rules/KT18.md 1.6)'
+    for op in team.operatives:
+        where = f"operative {brief(op.name)}"
+        if kt18 and op.kt18 is None:
+            return f"{where}: a KT18 model needs its 'kt18' characteristics (rules/KT18.md 1.7)"
+        if not kt18 and op.kt18 is not None:
+            return f"{where}: field 'kt18' holds KT18 characteristics: {hint}"
+        if op.kt18 is not None and (problem := kt18_profile_problem(op.kt18)) is not None:
+            return f"{where}: kt18: {problem}"
+    carried = [(f"operative {brief(op.name)}", op.weapons) for op in team.operatives]
+    carried += [(f"equipment {brief(e.name)}", e.weapons) for e in team.equipment]
+    for where, weapons in carried:
+        for w in weapons:
+            for i, p in enumerate(w.profiles):
+                at = f"{where}: weapon {brief(w.name)}: profile {i}"
+                if kt18 and p.kt18 is None:
+                    return f"{at}: a KT18 weapon needs its 'kt18' profile (rules/KT18.md 1.8)"
+                if not kt18 and p.kt18 is not None:
+                    return f"{at}: field 'kt18' holds a KT18 weapon profile: {hint}"
+                if p.kt18 is not None and (problem := kt18_weapon_problem(p.kt18)) is not None:
+                    return f"{at}: kt18: {problem}"
+                if p.kt18 is not None and (p.kt18.type == "Melee") != (w.kind == "melee"):
+                    return f"{at}: kt18: a Melee profile is a melee weapon and only it is"
     return None
 
 
