@@ -21,6 +21,12 @@ import attrs
 from engine.names import slug
 from engine.teams.choices import specs_of
 from engine.teams.datacards import Ability, Equipment, Operative, Ploy
+from engine.teams.kt18_selection import (
+    format_specialism,
+    kt18_roster_problems,
+    split_specialism,
+    team_specialisms,
+)
 
 __all__ = ["Provenance", "Roster", "Selection", "Team", "format_entry", "parse_entry"]
 
@@ -240,6 +246,11 @@ class Roster:
         operative_choices: empty (every operative's choices are the defaults) or one table
             per operative, in roster order, like ``choices`` (``[{"Mark of Chaos":
             "Khorne"}, {}, ...]``).
+        specialisms: a KT18 roster's specialism of each model (``"Leader"``, ``"Heavy"``)
+            or ``None``, in roster order; empty (the default, and always for KT24 and KT21
+            rosters) when no model has one (:mod:`engine.teams.kt18_selection`; read it with
+            :meth:`specialism_of`). Left out of the repr, so the reprs of rosters without
+            specialisms are unchanged.
     """
 
     team: Team
@@ -251,6 +262,7 @@ class Roster:
     operative_choices: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = attrs.field(
         default=(), converter=_operative_choice_tables
     )
+    specialisms: tuple[str | None, ...] = attrs.field(default=(), repr=False)
 
     def _specs(self) -> dict[str, Any]:
         return {s.name: s for s in specs_of(slug(self.team.id))}
@@ -436,13 +448,33 @@ class Roster:
     @classmethod
     def from_entries(cls, team: Team, entries: tuple[str, ...] | list[str]) -> Roster:
         """A roster from entries such as ``"Kasrkin Gunner [Meltagun]"``
-        (:func:`parse_entry`).
+        (:func:`parse_entry`); a KT18 team's entries may end with the model's specialism,
+        ``"Ork Boy Gunner [Big Shoota] (Heavy)"`` (:mod:`engine.teams.kt18_selection`).
 
         Raises:
             ValueError: naming the entry when one is malformed.
         """
+        specialisms: tuple[str | None, ...] = ()
+        if team.edition == "kt18":
+            known = team_specialisms(team)
+            split = [split_specialism(e, known) for e in entries]
+            entries = [e for e, _ in split]
+            if any(s for _, s in split):
+                specialisms = tuple(s for _, s in split)
         parsed = [parse_entry(e) for e in entries]
-        return cls(team, tuple(n for n, _ in parsed), tuple(lo for _, lo in parsed))
+        return cls(
+            team,
+            tuple(n for n, _ in parsed),
+            tuple(lo for _, lo in parsed),
+            specialisms=specialisms,
+        )
+
+    def specialism_of(self, index: int) -> str | None:
+        """The specialism model ``index`` (0-based) was chosen as in a KT18 roster
+        (``"Leader"``, ``"Heavy"``...), ``None`` when it has none (``rules/KT18.md`` 1.6)."""
+        if not self.specialisms:
+            return None
+        return self.specialisms[index]
 
     def loadout_of(self, index: int) -> tuple[str, ...] | None:
         """The loadout chosen for operative ``index`` (0-based), ``None`` if none was."""
@@ -467,9 +499,11 @@ class Roster:
 
     @property
     def entries(self) -> tuple[str, ...]:
-        """The roster as entries (:func:`format_entry`), the fixed loadouts left implicit."""
+        """The roster as entries (:func:`format_entry`), the fixed loadouts left implicit; a
+        KT18 model's specialism follows in parentheses (:mod:`engine.teams.kt18_selection`)."""
         return tuple(
-            format_entry(name, self.loadout_of(i)) for i, name in enumerate(self.operatives)
+            format_specialism(format_entry(name, self.loadout_of(i)), self.specialism_of(i))
+            for i, name in enumerate(self.operatives)
         )
 
     def datacard(self, index: int) -> Operative:
@@ -580,6 +614,8 @@ class Roster:
                 problems.append(
                     f"combined limit: at most {most} of {names} together (selected {have})"
                 )
+        if self.team.edition == "kt18" or self.specialisms:
+            problems += kt18_roster_problems(self.team, self.operatives, self.specialisms)
         return problems
 
     @property

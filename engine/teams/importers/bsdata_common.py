@@ -55,6 +55,7 @@ from engine.teams.importers.bsdata_xml import (
     _walk_profiles,
 )
 from engine.teams.importers.weapon_rule_text import edit_distance
+from engine.teams.kt18_cards import Kt18Profile
 from engine.teams.model import (
     Ability,
     Equipment,
@@ -91,6 +92,7 @@ class Statline(TypedDict, total=False):
     defence: int
     group_activation: int
     invulnerable: int
+    kt18: Kt18Profile
 
 
 @attrs.frozen
@@ -98,7 +100,8 @@ class WeaponRead:
     """A weapon profile as read before its rules: where to report it, the weapon's name,
     the profile's name (``""`` for a weapon of one profile), its kind (``"ranged"``,
     ``"melee"``, ``None`` when the name has no marker), its attacks, hit, normal and
-    critical damage, and its weapon-rule text."""
+    critical damage, its weapon-rule text and all its characteristics by name (after the
+    modifiers that apply)."""
 
     where: str
     name: str
@@ -106,6 +109,7 @@ class WeaponRead:
     kind: str | None
     numbers: tuple[int, int, int, int]
     text: str
+    values: dict[str, str] = attrs.field(factory=dict)
 
 
 class Edition(abc.ABC):
@@ -137,6 +141,21 @@ class Edition(abc.ABC):
     match_catalogue_name = False
     weapon_stats: tuple[str, str, str] = ("ATK", "HIT", "DMG")
     rules_label = "WR"
+    profile_types: tuple[str, str] = ("Operative", "Weapons")
+    ability_type = "Abilities"
+
+    @property
+    def catalogue_pattern(self) -> str:
+        """The file names of the edition's catalogues in a folder (``2024 - *.cat``)."""
+        return f"{self.year} - *.cat"
+
+    def catalogues_in(self, folder: Path) -> list[Path]:
+        """The edition's catalogues in ``folder``, sorted (:attr:`catalogue_pattern`; any
+        ``*.cat`` when there is none and :attr:`any_catalogue`)."""
+        cats = sorted(folder.glob(self.catalogue_pattern))
+        if not cats and self.any_catalogue:
+            cats = sorted(folder.glob("*.cat"))
+        return cats
 
     @property
     def game_system(self) -> str:
@@ -172,6 +191,15 @@ class Edition(abc.ABC):
         naming the file); ``None`` to read it."""
         return None
 
+    def resolve_links(self, cat: ET.Element, path: Path) -> str | None:
+        """Bring in what ``cat`` (read from ``path``) imports from other files (nothing by
+        default); a one-line refusal when something it needs cannot be read.
+
+        Raises:
+            BsDataError: a linked file too deep or too large to read (naming it).
+        """
+        return None
+
     def prepare(self, cat: ET.Element, gst: ET.Element | None) -> None:
         """Rewrite the parsed catalogue in memory before it is indexed (nothing by
         default).
@@ -189,6 +217,27 @@ class Edition(abc.ABC):
     def skips_entry(self, ctx: _Context, entry: ET.Element) -> bool:
         """Whether an entry with an operative profile is no operative (reported here)."""
         return False
+
+    def operative_name(self, entry: ET.Element, profile: ET.Element) -> str:
+        """The datacard name of an entry with the operative ``profile``: the profile's name
+        (entries sharing it are one operative)."""
+        return " ".join(profile.get("name", "").split())
+
+    def keyword(self, category: str) -> str | None:
+        """The datacard keyword a category link of an operative's entry names (upper case),
+        or ``None`` for a category that organises rosters."""
+        kw = " ".join(category.split()).upper()
+        return kw if kw and kw not in _STRUCTURAL_CATEGORIES else None
+
+    def weapon_numbers(self, values: dict[str, str]) -> tuple[int, int, int, int]:
+        """Attacks, hit, normal and critical damage of a weapon profile's characteristics
+        ``values`` (the :attr:`weapon_stats`).
+
+        Raises:
+            ValueError: naming the characteristic that does not read.
+        """
+        a, hit, normal, crit = _weapon_numbers(values, self.weapon_stats)
+        return a, hit, normal, crit
 
     def modifier_ancestors(self, ctx: _Context, anc: tuple[str, ...]) -> tuple[str, ...]:
         """The ids a weapon profile's "instance of" modifier condition may name to hold:
@@ -218,9 +267,10 @@ class Edition(abc.ABC):
     @abc.abstractmethod
     def weapon_profile(
         self, ctx: _Context, op: _RawOperative, read: WeaponRead
-    ) -> tuple[str, str, WeaponProfile]:
-        """The profile made of ``read``, as ``(key in op.weapons, kind, profile)``; what is
-        recovered or dropped is reported."""
+    ) -> tuple[str, str, WeaponProfile] | None:
+        """The profile made of ``read``, as ``(key in op.weapons, kind, profile)``, or
+        ``None`` for a profile that cannot be used; what is recovered or dropped is
+        reported."""
         raise NotImplementedError
 
     @abc.abstractmethod
@@ -238,6 +288,30 @@ class Edition(abc.ABC):
     ) -> tuple[Ability, ...]:
         """The abilities on the datacard of ``op`` (all it collected by default)."""
         return tuple(op.abilities)
+
+    def finish_operative(
+        self, ctx: _Context, card: Operative, entries: list[ET.Element]
+    ) -> Operative:
+        """The datacard ``card`` read in common, completed from its ``entries`` (unchanged
+        by default)."""
+        return card
+
+    def base_size_note(self) -> str:
+        """What the import report says of base sizes (BattleScribe has none)."""
+        return f"BattleScribe has no base sizes: every operative uses {DEFAULT_BASE_MM:g} mm"
+
+    def read_selection(
+        self,
+        ctx: _Context,
+        cat: ET.Element,
+        gst: ET.Element | None,
+        operatives: list[Operative],
+        raw: dict[str, _RawOperative],
+        selectors: dict[str, dict[str, str | None]],
+    ) -> Selection:
+        """The team's selection rules: the force entry's, category and entry constraints
+        read in common, then :meth:`selection`."""
+        return self.selection(ctx, cat, _read_selection(ctx, cat, gst, operatives, raw, selectors))
 
     def selection(self, ctx: _Context, cat: ET.Element, selection: Selection) -> Selection:
         """The team's selection from the one read in common (unchanged by default)."""
@@ -286,7 +360,7 @@ def _add_weapon(
     if edition.is_header(ctx, op, where, (wname, kind), values):
         return
     try:
-        a, hit, normal, crit = _weapon_numbers(values, edition.weapon_stats)
+        a, hit, normal, crit = edition.weapon_numbers(values)
     except ValueError as exc:
         ctx.issue(where, f"profile skipped: {exc}", "skipped")
         return
@@ -296,8 +370,11 @@ def _add_weapon(
             where, f"{edition.rules_label} of {len(text)} characters: rules dropped", "skipped"
         )
         text = ""
-    read = WeaponRead(where, wname, pname, kind, (a, hit, normal, crit), text)
-    key, kind, wprofile = edition.weapon_profile(ctx, op, read)
+    read = WeaponRead(where, wname, pname, kind, (a, hit, normal, crit), text, values)
+    made = edition.weapon_profile(ctx, op, read)
+    if made is None:
+        return
+    key, kind, wprofile = made
     problem = profile_problem(wprofile) or name_problem("name", wname)
     if problem is not None:
         ctx.issue(where, f"profile skipped: {problem}", "skipped")
@@ -324,15 +401,13 @@ def _collect(edition: Edition, ctx: _Context, op: _RawOperative, entry: ET.Eleme
         if link.get("targetId", "") in ctx.hidden:
             continue
         name = ctx.categories.get(link.get("targetId", ""), link.get("name", ""))
-        kw = " ".join(name.split()).upper()
-        if kw in _STRUCTURAL_CATEGORIES:
-            continue
+        kw = edition.keyword(name)
         if kw and kw not in op.keywords:
             op.keywords.append(kw)
     for p in _own_profiles(ctx, entry):
         tname = p.get("typeName", "")
         pname = " ".join(p.get("name", "").split())
-        if tname == "Abilities" and all(a.name != pname for a in op.abilities):
+        if tname == ctx.ability_type and all(a.name != pname for a in op.abilities):
             op.abilities.append(Ability(pname, source_ref=p.get("id")))
         elif tname == "Unique Actions":
             m = re.fullmatch(r"(.+?)\s*\((\d+)\s*AP\)", pname)
@@ -362,7 +437,7 @@ def _raw_operatives(edition: Edition, ctx: _Context, cat: ET.Element) -> dict[st
             )
             if profile is None or edition.skips_entry(ctx, entry):
                 continue
-            op_name = " ".join(profile.get("name", "").split())
+            op_name = edition.operative_name(entry, profile)
             op = raw.get(op_name)
             if op is None:
                 op = raw[op_name] = _RawOperative(op_name, profile, [], [], {}, [], [])
@@ -399,6 +474,7 @@ def _finish_operative(
         actions=tuple(op.actions),
         **stats,
     )
+    card = edition.finish_operative(ctx, card, entries)
     problem = operative_problem(card)
     if problem is not None:
         ctx.issue(where, f"operative skipped: {problem}", "skipped")
@@ -456,10 +532,11 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def _context(name: str, cat: ET.Element, gst: ET.Element | None) -> _Context:
+def _context(edition: Edition, name: str, cat: ET.Element, gst: ET.Element | None) -> _Context:
     """What reading the catalogue ``cat`` of team ``name`` needs: the game system's profile
-    types, the id index of both files, category names and hidden categories."""
-    op_type, wp_type = _read_profile_types(gst)
+    types (as ``edition`` names them), the id index of both files, category names and hidden
+    categories."""
+    op_type, wp_type = _read_profile_types(gst, edition.profile_types)
     index = _index(*(r for r in (gst, cat) if r is not None))
     categories = {
         cid: elem.get("name", "")
@@ -471,7 +548,9 @@ def _context(name: str, cat: ET.Element, gst: ET.Element | None) -> _Context:
         for cid, elem in index.items()
         if _local(elem.tag) == "categoryEntry" and elem.get("hidden") == "true"
     )
-    return _Context(name, op_type, wp_type, index, categories, hidden=hidden)
+    return _Context(
+        name, op_type, wp_type, index, categories, hidden=hidden, ability_type=edition.ability_type
+    )
 
 
 def _read_catalogue(
@@ -490,7 +569,7 @@ def _read_catalogue(
     """
     name = edition.team_name(cat, path)
     edition.prepare(cat, gst)
-    ctx = _context(name, cat, gst)
+    ctx = _context(edition, name, cat, gst)
     edition.prepare_context(ctx, cat)
     raw = _raw_operatives(edition, ctx, cat)
     finished = (
@@ -515,14 +594,8 @@ def _read_catalogue(
         )
         with_options.append(attrs.evolve(o, loadouts=slots))
     operatives = with_options
-    selection = edition.selection(
-        ctx, cat, _read_selection(ctx, cat, gst, operatives, raw, selectors)
-    )
-    ctx.issue(
-        "base sizes",
-        f"BattleScribe has no base sizes: every operative uses {DEFAULT_BASE_MM:g} mm",
-        "unsupported",
-    )
+    selection = edition.read_selection(ctx, cat, gst, operatives, raw, selectors)
+    ctx.issue("base sizes", edition.base_size_note(), "unsupported")
     edition.report_catalogue(ctx, cat)
     faction = _faction(name, operatives)
     operatives = [
@@ -607,14 +680,12 @@ def import_catalogues(edition: Edition, path: str | Path, team: str | None) -> I
             limits (the first such problem, naming the file).
     """
     root = Path(path)
-    pattern = f"{edition.year} - *.cat"
+    pattern = edition.catalogue_pattern
     if root.is_file():
         cats = [root]
         folder = root.parent
     elif root.is_dir():
-        cats = sorted(root.glob(pattern))
-        if not cats and edition.any_catalogue:
-            cats = sorted(root.glob("*.cat"))
+        cats = edition.catalogues_in(root)
         folder = root
     else:
         raise FileNotFoundError(f"no BSData checkout or catalogue at {str(root)!r}")
@@ -643,6 +714,10 @@ def import_catalogues(edition: Edition, path: str | Path, team: str | None) -> I
         ):
             continue
         refusal = edition.refusal(cat, gst)
+        try:
+            refusal = refusal or edition.resolve_links(cat, cat_path)
+        except BsDataError as exc:
+            refusal = f"refused: {exc}"
         if refusal is not None:
             issues.append(ImportIssue(name, cat_path.name, refusal, "skipped"))
             continue

@@ -85,6 +85,8 @@ class _Context:
     issues: list[ImportIssue] = attrs.field(factory=list)
     hidden: frozenset[str] = frozenset()  # hidden categories: roster bookkeeping, not keywords
     steps: int = 0  # entries visited following links (bounded by _MAX_WALK_STEPS)
+    ability_type: str = "Abilities"  # the profile type of an entry's abilities
+    readings: dict[str, object] = attrs.field(factory=dict)  # an edition's per-catalogue notes
 
     def issue(self, where: str, message: str, kind: str = "recovered") -> None:
         self.issues.append(ImportIssue(self.team, where, message, kind))
@@ -93,8 +95,12 @@ class _Context:
         return profile.get("typeId") == ptype.id or profile.get("typeName") == ptype.name
 
 
-def _read_profile_types(gst: ET.Element | None) -> tuple[_ProfileType, _ProfileType]:
-    """The Operative and Weapons profile types (by name when there is no game system)."""
+def _read_profile_types(
+    gst: ET.Element | None, names: tuple[str, str] = ("Operative", "Weapons")
+) -> tuple[_ProfileType, _ProfileType]:
+    """The operative and weapon profile types called ``names`` (KT24, KT21: ``Operative``
+    and ``Weapons``; KT18: ``Model`` and ``Weapon``), by name when there is no game
+    system."""
     found: dict[str, _ProfileType] = {}
     if gst is not None:
         for pt in _children(gst, "profileTypes", "profileType"):
@@ -103,8 +109,8 @@ def _read_profile_types(gst: ET.Element | None) -> tuple[_ProfileType, _ProfileT
                 for ct in _children(pt, "characteristicTypes", "characteristicType")
             }
             found[pt.get("name", "")] = _ProfileType(pt.get("id", ""), pt.get("name", ""), chars)
-    op = found.get("Operative") or _ProfileType("", "Operative", {})
-    wp = found.get("Weapons") or _ProfileType("", "Weapons", {})
+    op = found.get(names[0]) or _ProfileType("", names[0], {})
+    wp = found.get(names[1]) or _ProfileType("", names[1], {})
     return op, wp
 
 
