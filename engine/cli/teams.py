@@ -5,10 +5,12 @@
 - ``killteam teams show NAME``: a team's datacards, wargear options, roster-time choices
   (with their options and defaults) and selection limits (``NAME`` is a built-in id or a
   ``.json`` team file; :mod:`engine.names`).
-- ``killteam teams import PATH --format killteamjson|bsdata|bsdata21 [--team NAME] [-o DIR]``:
-  read a community dataset checkout and write team files in the project's format, one per
-  team, then print the import report (``bsdata21``: the Kill Team 2021 catalogues,
-  :mod:`engine.teams.importers.bsdata21`).
+- ``killteam teams import PATH --format killteamjson|bsdata|bsdata21|bsdata18 [--team NAME]
+  [-o DIR]``: read a community dataset checkout and write team files in the project's
+  format, one per team, then print the import report (``bsdata21``: the Kill Team 2021
+  catalogues, :mod:`engine.teams.importers.bsdata21`; ``bsdata18``: the Kill Team 2018
+  catalogues, :mod:`engine.teams.importers.bsdata18`; both end with ``catalogues: N
+  imported, M refused``).
 - ``killteam teams compare KTJSON_PATH BSDATA_PATH``: list the differences between the two
   datasets.
 - ``killteam teams rules NAME [--json]``: every team rule with its kind, name, id, whether
@@ -39,6 +41,7 @@ from engine.names import TEAM_FILE_SUFFIXES, is_file_ref
 from engine.teams import io as team_io
 from engine.teams.importers import ImportResult
 from engine.teams.importers.bsdata import import_bsdata
+from engine.teams.importers.bsdata18 import import_bsdata18
 from engine.teams.importers.bsdata21 import import_bsdata21, refused_catalogues
 from engine.teams.importers.compare import compare_datasets
 from engine.teams.importers.killteamjson import import_killteamjson
@@ -127,6 +130,32 @@ def teams_list() -> None:
 def _stats_table(op: Operative, edition: str = "kt24") -> Table:
     table = new_table(title=markup(f"{op.name}  [{', '.join(op.keywords)}]"), title_justify="left")
     move = f'{op.move:g}"'
+    if op.kt18 is not None:  # the KT18 datasheet (rules/KT18.md 1.7)
+        k = op.kt18
+        for col in ("M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv", "Max", "Inv", "Base"):
+            table.add_column(col)
+
+        def plus(v: int) -> str:
+            return f"{v}+" if v else "-"
+
+        add_row(
+            table,
+            move,
+            plus(k.ws),
+            plus(k.bs),
+            str(k.strength),
+            str(k.toughness),
+            str(op.wounds),
+            k.attacks,
+            str(k.leadership),
+            plus(k.save),
+            str(k.maximum or "-"),
+            plus(k.invulnerable),
+            f"{op.base_mm:g}mm",
+        )
+        specs = ", ".join(k.specialists) or "-"
+        table.caption = markup(f"Specialists: {specs}" + ("; may lead" if k.leader else ""))
+        return table
     if edition == "kt21":  # the KT21 datacard (rules/KT21.md 4.1)
         for col in ("M", "APL", "GA", "DF", "SV", "W", "Invulnerable", "Base"):
             table.add_column(col)
@@ -149,7 +178,33 @@ def _stats_table(op: Operative, edition: str = "kt24") -> Table:
     return table
 
 
+def _kt18_weapons_table(weapons: Sequence[Weapon], title: str) -> Table:
+    """The KT18 weapon profiles (``rules/KT18.md`` 1.8): Range, Type, S, AP, D, abilities."""
+    table = new_table(title=title, title_justify="left")
+    for col in ("", "Name", "Range", "Type", "S", "AP", "D", "Abilities"):
+        table.add_column(col)
+    for w in weapons:
+        for p in w.profiles:
+            k = p.kt18
+            if k is None:
+                continue
+            add_row(
+                table,
+                "R" if w.kind == "ranged" else "M",
+                f"{w.name} ({p.name})" if p.name else w.name,
+                "Melee" if k.type == "Melee" else f'{k.range:g}"',
+                f"{k.type} {k.shots}".strip(),
+                k.strength,
+                str(k.ap),
+                k.damage,
+                ", ".join(k.abilities) or "-",
+            )
+    return table
+
+
 def _weapons_table(weapons: Sequence[Weapon], title: str = "Weapons") -> Table:
+    if any(p.kt18 is not None for w in weapons for p in w.profiles):
+        return _kt18_weapons_table(weapons, title)
     table = new_table(title=title, title_justify="left")
     for col in ("", "Name", "Atk", "Hit", "Dmg", "Weapon rules"):
         table.add_column(col)
@@ -328,8 +383,8 @@ def teams_show(name: str) -> None:
     "--format",
     "fmt",
     required=True,
-    type=click.Choice(["killteamjson", "bsdata", "bsdata21"]),
-    help="The dataset's format (bsdata21: the Kill Team 2021 catalogues).",
+    type=click.Choice(["killteamjson", "bsdata", "bsdata21", "bsdata18"]),
+    help="The dataset's format (bsdata21, bsdata18: the Kill Team 2021, 2018 catalogues).",
 )
 @click.option("--team", default=None, help="Import only this team (id or name).")
 @click.option(
@@ -346,7 +401,11 @@ def teams_import(path: Path, fmt: str, team: str | None, output: Path) -> None:
 
     An import that yields no team (--team matching nothing, or no readable team in the
     dataset) is an error (exit status 2) in both formats, and nothing is written."""
-    fn = {"killteamjson": import_killteamjson, "bsdata": import_bsdata}.get(fmt, import_bsdata21)
+    fn = {
+        "killteamjson": import_killteamjson,
+        "bsdata": import_bsdata,
+        "bsdata18": import_bsdata18,
+    }.get(fmt, import_bsdata21)
     result: ImportResult = _call(f"{fmt} import", fn, path, team=team)
     if not result.teams:
         if team is not None:
@@ -364,7 +423,7 @@ def teams_import(path: Path, fmt: str, team: str | None, output: Path) -> None:
         echo(f"wrote {written} ({len(t.operatives)} operative types)")
     echo(f"import report ({len(result.issues)} issues):")
     echo(result.report())
-    if fmt == "bsdata21":
+    if fmt in ("bsdata21", "bsdata18"):
         refused = refused_catalogues(result)
         echo(f"catalogues: {len(result.teams)} imported, {len(refused)} refused")
         for issue in refused:

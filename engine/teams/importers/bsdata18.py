@@ -364,7 +364,7 @@ class Kt18Catalogues(Edition):
     def operative_name(self, entry: ET.Element, profile: ET.Element) -> str:
         """The entry's name (module docstring: two entries printing one profile name are
         two datasheets)."""
-        return " ".join((entry.get("name") or profile.get("name", "")).split())
+        return " ".join((entry.get("name") or profile.get("name") or "").split())
 
     def keyword(self, category: str) -> str | None:
         """``Faction: Orks`` -> ``ORKS``; the categories organising rosters (``Model``,
