@@ -1,9 +1,9 @@
 """Importers for the community datasets (read from a path the user gives; never shipped).
 
 - :mod:`engine.teams.importers.killteamjson`: xDavidLeon/killteamjson (KTDash-derived JSON).
-- :mod:`engine.teams.importers.bsdata` (KT24) and :mod:`engine.teams.importers.bsdata21`
-  (KT21): BSData/wh40k-killteam (BattleScribe XML), one shared core in
-  :mod:`engine.teams.importers.bsdata_common`.
+- :mod:`engine.teams.importers.bsdata` (KT24), :mod:`engine.teams.importers.bsdata21`
+  (KT21) and :mod:`engine.teams.importers.bsdata18` (KT18): BSData/wh40k-killteam
+  (BattleScribe XML), one shared core in :mod:`engine.teams.importers.bsdata_common`.
 
 Both produce the project's :class:`~engine.teams.model.Team` and an :class:`ImportResult`
 listing everything not understood (an unparseable string, a team rule with no

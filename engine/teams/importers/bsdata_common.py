@@ -10,7 +10,9 @@ faction keyword, team abilities, equipment), the bounds on hostile files and the
 reporting. What an edition prints differently is an :class:`Edition` subclass in its own
 module: its characteristic names, how its weapon names and rules read, its datacard fields
 and what it reports besides (:mod:`engine.teams.importers.bsdata` for KT24,
-:mod:`engine.teams.importers.bsdata21` for KT21).
+:mod:`engine.teams.importers.bsdata21` for KT21, :mod:`engine.teams.importers.bsdata18` for
+KT18, whose profile types, catalogue files, datasheet names, keywords, weapon values, base
+sizes and selection are read through the hooks of :class:`Edition`).
 
 Files are read safely by :mod:`~engine.teams.importers.bsdata_xml` (64 MiB, UTF-8, no
 document type declarations, 100 levels of nesting, links followed at most 100 deep and
