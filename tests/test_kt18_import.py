@@ -249,6 +249,7 @@ def test_team_identity_edition_and_size(checkout: Path) -> None:
     assert (team.id, team.edition, team.faction) == ("kt18_testers", "kt18", "TESTERS")
     assert team.selection.size == (3, 20)
     assert team.selection.leader == ()
+    assert dict(team.selection.limits) == {"Tester Boss (Big)": 1, "Tester Gunner": 2}  # Max
     assert team.default_roster == ()
     assert team.provenance.dataslate == "KT18 catalogue revision 7"
     assert [a.name for a in team.abilities] == ["Test Doctrine"]

@@ -155,3 +155,11 @@ def test_specialisms_length_must_match(team: Team) -> None:
     assert kt18_roster_problems(team, ("Boy", "Boy"), ("Combat",)) == [
         "specialisms: 1 given for 2 models"
     ]
+
+
+def test_max_reported_once_when_the_team_caps_the_type(team: Team) -> None:
+    """An imported team also caps each type at its Max in ``selection.limits``: three
+    Gunners are then reported once, by that ``limit`` rule, not twice."""
+    capped = attrs.evolve(team, selection=attrs.evolve(team.selection, limits=(("Gunner", 2),)))
+    roster = Roster.from_entries(capped, ["Gunner", "Gunner", "Gunner"])
+    assert roster.validate() == ["limit: at most 2 'Gunner' (selected 3)"]

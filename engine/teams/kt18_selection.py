@@ -19,7 +19,9 @@ one a datasheet of the team lists); otherwise it is part of the type's name (``"
 
 - ``specialism``: a model may be chosen only as a specialism its datasheet lists (1.6 part 6;
   ``Leader`` also when the datasheet says it may lead); at most one model of each specialism.
-- ``Max``: at most Max models of a datasheet (1.7; Max ``-`` is no limit).
+- ``Max``: at most Max models of a datasheet (1.7; Max ``-`` is no limit); a type the
+  team's ``selection.limits`` caps is reported by that limit instead (``limit:``; the
+  imported teams write Max there too).
 - ``leader``: a roster that chooses specialisms (a Battle-forged kill team) has exactly one
   Leader.
 - ``specialists``: at most :data:`MAX_OTHER_SPECIALISTS` specialists besides the Leader.
@@ -151,7 +153,10 @@ def kt18_roster_problems(
     if specialisms and len(specialisms) != len(operatives):
         return [f"specialisms: {len(specialisms)} given for {len(operatives)} models"]
     cards = {op.name: op for op in team.operatives}
+    capped = {selector for selector, _ in team.selection.limits}
     for name, have in Counter(operatives).items():
+        if name in capped:  # the team's own limit on the type reports it ("limit:")
+            continue
         card = cards.get(name)
         most = card.kt18.maximum if card is not None and card.kt18 is not None else 0
         if most and have > most:

@@ -43,9 +43,10 @@ Each catalogue gives one team, ``edition = "kt18"``, id ``kt18_<faction slug>``
 - **Points** (1.10). Model and wargear costs are not kept: the datacards have no place for
   them, and Covert War does not use Force (9.3); reported.
 - **Selection.** The kill team's size is the game system's ``Model`` count (3 to 20);
-  the other selection rules (one Leader, at most 3 other specialists, each specialism
-  once, each model's Max) are the game's, checked for every KT18 roster by
-  :mod:`engine.teams.kt18_selection`. At most one COMMANDER model.
+  each model's Max is also a limit on its type (``selection.limits``); at most one
+  COMMANDER model. The other selection rules (one Leader, at most 3 other specialists,
+  each specialism once) are the game's, checked for every KT18 roster by
+  :mod:`engine.teams.kt18_selection`.
 - **Linked catalogues.** A catalogue that imports another (``catalogueLink``, the
   ``Space Marines`` library of ``Adeptus Astartes``) reads it from the same folder (by its
   id, at most 5 links deep); when it is not there the catalogue is refused, naming it.
@@ -567,8 +568,9 @@ class Kt18Catalogues(Edition):
         raw: dict[str, _RawOperative],
         selectors: dict[str, dict[str, str | None]],
     ) -> Selection:
-        """The kill team size from the game system's ``Model`` category (3 to 20), at most
-        one COMMANDER; the game's other rules are :mod:`engine.teams.kt18_selection`'s."""
+        """The kill team size from the game system's ``Model`` category (3 to 20), each
+        model's Max as a limit on its type, at most one COMMANDER; the game's other rules
+        are :mod:`engine.teams.kt18_selection`'s."""
         lo: int | None = None
         hi: int | None = None
         for cid, name in ctx.categories.items():
@@ -591,8 +593,12 @@ class Kt18Catalogues(Edition):
             )
             lo, hi = 1, 20
         commanders = any("COMMANDER" in o.keywords for o in operatives)
+        limits = tuple(
+            (o.name, o.kt18.maximum) for o in operatives if o.kt18 is not None and o.kt18.maximum
+        )
         return Selection(
             size=(lo, hi),
+            limits=limits,
             keyword_limits=(("COMMANDER", 1),) if commanders else (),
         )
 
