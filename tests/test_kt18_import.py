@@ -338,6 +338,23 @@ def test_unreadable_profiles_are_reported_never_silently_dropped(checkout: Path)
     assert any(w == "points" for w, _k, _m in messages)
 
 
+def test_out_of_bounds_model_is_skipped_and_reported(checkout: Path) -> None:
+    """A model whose Ld reads 0 is outside the KT18 bounds (Ld 1 to 12): that datasheet is
+    skipped and reported naming the field; the rest of the team still loads."""
+    text = _cat().replace(
+        '<characteristic name="Ld" typeId="ld">7</characteristic>',
+        '<characteristic name="Ld" typeId="ld">0</characteristic>',
+    )
+    (checkout / "Testers.cat").write_text(text, encoding="utf-8")
+    result = import_bsdata18(checkout)
+    names = [o.name for o in result.teams[0].operatives]
+    assert "Tester Brute" not in names and "Tester Grunt" in names
+    assert any(
+        "'Tester Brute'" in i.where and i.kind == "skipped" and "leadership" in i.message
+        for i in result.issues
+    )
+
+
 def test_weapon_abilities_are_named_not_copied_and_listed_as_rules(checkout: Path) -> None:
     """A weapon's Abilities prose is not copied: the profile gets an ability named after the
     weapon and profile, reported, and ``team_rules`` lists it as not implemented."""

@@ -84,7 +84,13 @@ from engine.teams.importers.bsdata_xml import (
     _RawOperative,
     _walk_profiles,
 )
-from engine.teams.kt18_cards import KT18_WEAPON_TYPES, Kt18Profile, Kt18Weapon, kt18_weapon_problem
+from engine.teams.kt18_cards import (
+    KT18_WEAPON_TYPES,
+    Kt18Profile,
+    Kt18Weapon,
+    kt18_profile_problem,
+    kt18_weapon_problem,
+)
 from engine.teams.kt18_selection import LEADER, SPECIALISMS
 from engine.teams.model import (
     Ability,
@@ -193,7 +199,7 @@ def _weapon_type(text: str) -> tuple[str, str] | None:
         return None
     wanted = re.sub(r"\s+", " ", m.group(1)).casefold().replace("rapidfire", "rapid fire")
     kind = next(t for t in KT18_WEAPON_TYPES if t.casefold() == wanted)
-    return kind, m.group(2).upper() if m.group(2)[:1] in "dD" else m.group(2)
+    return kind, m.group(2).upper()
 
 
 def _split_name(raw: str) -> tuple[str, str]:
@@ -473,7 +479,8 @@ class Kt18Catalogues(Edition):
         the card's APL and save are placeholders).
 
         Raises:
-            ValueError: naming the characteristic that does not read.
+            ValueError: naming the characteristic that does not read or is out of bounds
+                (:func:`~engine.teams.kt18_cards.kt18_profile_problem`).
         """
         attacks = _text(values, "A")
         if not re.fullmatch(r"\d{1,2}|D[36](?:\+\d)?|\d?D[36]", attacks, re.IGNORECASE):
@@ -488,6 +495,9 @@ class Kt18Catalogues(Edition):
             save=_threshold(_text(values, "Sv"), "Sv"),
             maximum=_whole(_text(values, "Max"), "Max", dash=True),
         )
+        problem = kt18_profile_problem(profile)
+        if problem is not None:
+            raise ValueError(problem)
         return Statline(
             apl=1,
             move=_inches(_text(values, "M"), "M"),
