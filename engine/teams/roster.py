@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -441,6 +442,11 @@ class Roster:
         Raises:
             ValueError: naming the entry when one is malformed.
         """
+        if team.edition == "kt18":
+            # Placeholder until the KT18 roster notation (engine.teams.kt18_selection) lands:
+            # a KT18 entry may end with the model's specialism, "Type [Option] (Leader)"
+            # (rules/KT18.md 1.6 part 6); it is set aside here, not validated.
+            entries = [re.sub(r"\s*\([^()\[\]]{1,40}\)\s*$", "", e) for e in entries]
         parsed = [parse_entry(e) for e in entries]
         return cls(team, tuple(n for n, _ in parsed), tuple(lo for _, lo in parsed))
 
