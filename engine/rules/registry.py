@@ -353,9 +353,9 @@ def team_rules(team: Team) -> list[RuleDeclaration]:
                         add("weapon_rule", spec.rule_name, f"{owner}: {label}")
                 for name in prof.kt21_rules.team_rules():  # KT21 "Name*" (rules/KT21.md 12)
                     add("weapon_rule", name, f"{owner}: {_weapon_label(weapon.name, prof.name)}")
-                if prof.kt18 is not None:  # a KT18 weapon's abilities (rules/KT18.md 1.8)
-                    for name in prof.kt18.abilities:
-                        add("weapon_rule", name, f"{owner}: {_weapon_label(weapon.name, prof.name)}")
+                kt18_abilities = prof.kt18.abilities if prof.kt18 is not None else ()
+                for name in kt18_abilities:  # a KT18 weapon's abilities (rules/KT18.md 1.8)
+                    add("weapon_rule", name, f"{owner}: {_weapon_label(weapon.name, prof.name)}")
     order = {k: i for i, k in enumerate(KINDS)}
     texts = dict(team.rule_texts)
     keyword = team_keyword(team) if texts else ""
