@@ -134,7 +134,7 @@ def test_kt18_default_roster_is_legal_with_one_leader(ref: str) -> None:
         assert most == 0 or count <= most, (name, count)
 
 
-@pytest.mark.parametrize("ref", KT18_TEAMS)
+@pytest.mark.parametrize("ref", [*KT18_TEAMS, "fixture"])
 def test_kt18_selection_limits_are_the_datasheet_maxima(ref: str) -> None:
     """Max (1.7) is how many of a model a kill team may hold: each type with a Max has the
     same limit in the team's selection rules, and a roster over it is refused by name."""
