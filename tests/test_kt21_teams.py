@@ -176,7 +176,7 @@ def test_builtin_team_lists_by_edition() -> None:
     kt24_ids = builtin_teams()
     assert not set(KT21_TEAMS) & set(kt24_ids)
     assert builtin_teams("kt21") == list(KT21_TEAMS)
-    assert builtin_teams(None) == sorted([*kt24_ids, *KT21_TEAMS])
+    assert builtin_teams(None) == sorted([*kt24_ids, *KT21_TEAMS, *builtin_teams("kt18")])
 
 
 @pytest.mark.parametrize("team_id", KT21_TEAMS)

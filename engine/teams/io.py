@@ -82,6 +82,7 @@ from engine.teams.model import (
 )
 
 __all__ = [
+    "KT18_PREFIX",
     "KT21_PREFIX",
     "TeamFileError",
     "builtin_teams",
@@ -748,8 +749,15 @@ KT21_PREFIX = "kt21_"
 (:func:`load_builtin_team` checks it against the file's ``edition``)."""
 
 
+KT18_PREFIX = "kt18_"
+"""The id of every built-in KT18 team starts with this (``kt18_orks``, ``rules/KT18.md``
+1.6); no team of another edition's does."""
+
+_PREFIXES = {"kt21": KT21_PREFIX, "kt18": KT18_PREFIX}
+
+
 def _edition_of_id(team_id: str) -> str:
-    return "kt21" if team_id.startswith(KT21_PREFIX) else "kt24"
+    return next((e for e, p in _PREFIXES.items() if team_id.startswith(p)), "kt24")
 
 
 def builtin_teams(edition: str | None = "kt24") -> list[str]:
@@ -759,8 +767,9 @@ def builtin_teams(edition: str | None = "kt24") -> list[str]:
     Args:
         edition: ``"kt24"`` (the default: the teams a KT24 battle plays, so every caller that
             plays the built-in teams under KT24 keeps doing so), ``"kt21"`` (ids starting with
-            :data:`KT21_PREFIX`) or ``None`` for every built-in team of any edition (what a
-            check "is this a built-in team id" needs).
+            :data:`KT21_PREFIX`), ``"kt18"`` (ids starting with :data:`KT18_PREFIX`) or
+            ``None`` for every built-in team of any edition (what a check "is this a built-in
+            team id" needs).
     """
     folder = _teams_dir()
     ids = sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
@@ -778,7 +787,7 @@ def load_builtin_team(team_id: str) -> Team:
 
     Raises:
         TeamFileError: if there is no such team (the message lists the built-in ones), or its
-            file's edition does not match its id (:data:`KT21_PREFIX`).
+            file's edition does not match its id (:data:`KT21_PREFIX`, :data:`KT18_PREFIX`).
     """
     check_builtin_name(
         team_id,
@@ -787,10 +796,12 @@ def load_builtin_team(team_id: str) -> Team:
         TeamFileError,
     )
     team = load_team(_teams_dir() / f"{team_id}.json")
-    if team.edition != _edition_of_id(team_id):
+    expected = _edition_of_id(team_id)
+    if team.edition != expected:
+        prefix = _PREFIXES.get(expected) or _PREFIXES.get(team.edition, KT21_PREFIX)
         raise TeamFileError(
             f"built-in team {team_id!r}: its file says edition {team.edition!r}, its id "
-            f"{'starts' if team_id.startswith(KT21_PREFIX) else 'does not start'} with "
-            f"{KT21_PREFIX!r}"
+            f"{'starts' if team_id.startswith(prefix) else 'does not start'} with "
+            f"{prefix!r}"
         )
     return team
