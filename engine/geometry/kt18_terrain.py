@@ -1,0 +1,237 @@
+"""KT18 terrain categories, dangerous terrain and falling geometry (``rules/KT18.md`` 10.1-10.9,
+11.3 Traps).
+
+Pure geometry on the shared killzone (inches). The game (Dangerous terrain tests, Falling
+tests and their dice) is the rules layer's; this module says where a model is and where it
+would fall.
+
+Terrain categories (10.1). Every terrain part has one KT18 category, :func:`part_category`:
+
+- the part's layout field ``kt18_terrain`` (``"open"``, ``"difficult"``, ``"dangerous"``,
+  ``"impassable"``; :attr:`engine.geometry.model.TerrainPart.kt18_terrain`) when given;
+- else from its KT24 types: **Wall** -> impassable (a close-quarters wall cannot be entered or
+  crossed); **Obstructing** (razor wire, ``rules/KT24.md`` 7.2) -> difficult (it slows, it does
+  not wound); everything else -> **open ground** (platforms, walkways, doors and hatches
+  (Accessible), ladders, Insignificant and Exposed parts alike: 10.2 lists them as open
+  ground, and KT24's cover traits have no KT18 movement meaning).
+
+A difficult or dangerous *area* of the floor (a pool, a tar pit) is a part of height 0 (the
+movement graph walks over it); on an upper level it is a Vantage part of that level's height.
+A model is *in* a part when its base overlaps the part's footprint (positive area) and the
+part's top is the surface it stands on (within 0.01" of its elevation).
+
+Falling (10.7-10.9). The features a model can fall from are the Vantage parts (the engine's
+agreement before the battle: the multi-level buildings and ruins). A model stands where it
+could fall when it is on a Vantage level (elevation above 0) and its base is within 1"
+(horizontally) of the *drop region*: the board where every part is lower than the model's
+level (so a wall rising above the level, or a neighbouring part of the same height, is not an
+edge). It falls over the edge by the shortest route (the nearest point of the drop region to
+its base's centre, the base moved on until it is wholly past that point) then straight down
+onto the highest Vantage part under its centre lower than its level, or the killzone floor.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import shapely
+from shapely.geometry import Point
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points
+
+from engine.geometry.model import Killzone, Placement, TerrainType
+
+__all__ = [
+    "CATEGORIES",
+    "FALL_EDGE_DISTANCE",
+    "FALL_DIE_INCHES",
+    "FallLanding",
+    "categories",
+    "fall_dice",
+    "fall_edge",
+    "fall_landing",
+    "in_dangerous_terrain",
+    "in_difficult_terrain",
+    "jump_down_dice",
+    "part_category",
+    "terrain_under",
+]
+
+CATEGORIES = ("open", "difficult", "dangerous", "impassable")
+"""The KT18 terrain categories (10.1)."""
+FALL_EDGE_DISTANCE = 1.0
+"""A model within 1" of an edge it can fall from takes Falling tests (10.7)."""
+FALL_DIE_INCHES = 3.0
+"""One falling-damage die per full 3" fallen (10.8)."""
+
+_LEVEL_TOL = 0.01  # a part's top within this of a base's elevation is its surface (inches)
+_AREA_TOL = 1e-6  # a base overlaps a part when the overlap is larger than this (sq. inches)
+_PAST = 0.001  # the landing base clears the edge by this much (the position grid)
+_CACHE_KEY = "kt18.terrain"
+
+
+def part_category(kz: Killzone, i: int) -> str:
+    """The KT18 terrain category of part ``i`` (``rules/KT18.md`` 10.1; module docstring):
+    ``"open"``, ``"difficult"``, ``"dangerous"`` or ``"impassable"``.
+
+    Raises:
+        IndexError: for a part index the killzone does not have.
+    """
+    return categories(kz)[i]
+
+
+def categories(kz: Killzone) -> tuple[str, ...]:
+    """Every part's KT18 category (:func:`part_category`), in part order (cached on ``kz``)."""
+    known: tuple[str, ...] | None = kz._cache.get(_CACHE_KEY)
+    if known is None:
+        wall = kz.flags[TerrainType.WALL]
+        obstructing = kz.flags[TerrainType.OBSTRUCTING]
+        out = []
+        for i, part in enumerate(kz.parts):
+            if part.kt18_terrain:
+                out.append(part.kt18_terrain)
+            elif wall[i]:
+                out.append("impassable")
+            elif obstructing[i]:
+                out.append("difficult")
+            else:
+                out.append("open")
+        known = kz._cache[_CACHE_KEY] = tuple(out)
+    return known
+
+
+def _standing_in(kz: Killzone, p: Placement) -> list[int]:
+    """The parts whose top is the surface ``p`` stands on and whose footprint its base
+    overlaps."""
+    base = p.footprint()
+    out = []
+    for i in kz.tree.query(base, predicate="intersects"):
+        i = int(i)
+        if abs(kz.heights[i] - p.elevation) > _LEVEL_TOL:
+            continue
+        if kz.parts[i].polygon.intersection(base).area > _AREA_TOL:
+            out.append(i)
+    return sorted(out)
+
+
+def terrain_under(kz: Killzone, p: Placement, *, traps: bool = False) -> frozenset[str]:
+    """The KT18 categories of the parts the model at ``p`` is in (module docstring; empty on
+    plain open floor).
+
+    Args:
+        kz: the killzone.
+        p: the model's placement (inches).
+        traps: the Traps environment (``rules/KT18.md`` 11.3, reading (a)): every Vantage
+            level above the floor is dangerous terrain.
+    """
+    cats = categories(kz)
+    vantage = kz.flags[TerrainType.VANTAGE]
+    out = set()
+    for i in _standing_in(kz, p):
+        out.add(cats[i])
+        if traps and vantage[i] and kz.heights[i] > _LEVEL_TOL:
+            out.add("dangerous")
+    return frozenset(out)
+
+
+def in_dangerous_terrain(kz: Killzone, p: Placement, *, traps: bool = False) -> bool:
+    """Whether the model at ``p`` is in dangerous terrain (``rules/KT18.md`` 10.4; with
+    ``traps``, 11.3's upper floors too; :func:`terrain_under`)."""
+    return "dangerous" in terrain_under(kz, p, traps=traps)
+
+
+def in_difficult_terrain(kz: Killzone, p: Placement) -> bool:
+    """Whether the model at ``p`` is in difficult or dangerous terrain (both cost 2" per 1",
+    ``rules/KT18.md`` 10.3, 10.4)."""
+    return bool(terrain_under(kz, p) & {"difficult", "dangerous"})
+
+
+class FallLanding(NamedTuple):
+    """Where a falling model lands (``rules/KT18.md`` 10.7).
+
+    Attributes:
+        point: the centre of its base where it lands (inches).
+        level: the elevation it lands at (inches; 0 for the killzone floor).
+        height: how far it falls (inches; its elevation less ``level``).
+    """
+
+    point: tuple[float, float]
+    level: float
+    height: float
+
+
+def _drop_region(kz: Killzone, elevation: float) -> BaseGeometry:
+    """The board where every part is lower than ``elevation`` (cached per elevation)."""
+    cache: dict[float, BaseGeometry] = kz._cache.setdefault(_CACHE_KEY + ".drop", {})
+    known = cache.get(elevation)
+    if known is None:
+        high = [
+            p.polygon for i, p in enumerate(kz.parts) if kz.heights[i] >= elevation - _LEVEL_TOL
+        ]
+        board = shapely.box(0, 0, kz.width, kz.depth)
+        known = board.difference(shapely.union_all(high)) if high else board
+        shapely.prepare(known)
+        cache[elevation] = known
+    return known
+
+
+def _on_upper_level(kz: Killzone, p: Placement) -> bool:
+    vantage = kz.flags[TerrainType.VANTAGE]
+    return p.elevation > _LEVEL_TOL and any(vantage[i] for i in _standing_in(kz, p))
+
+
+def fall_landing(kz: Killzone, p: Placement) -> FallLanding | None:
+    """Where the model at ``p`` lands if it falls (``rules/KT18.md`` 10.7; module docstring),
+    or ``None`` when it is not within 1" of an edge it can fall from.
+
+    Args:
+        kz: the killzone.
+        p: the model's placement (inches), on a Vantage level.
+    """
+    if not _on_upper_level(kz, p):
+        return None
+    drop = _drop_region(kz, p.elevation)
+    if drop.is_empty:
+        return None
+    centre = Point(p.x, p.y)
+    if p.footprint().distance(drop) > FALL_EDGE_DISTANCE + 1e-9:
+        return None
+    edge = nearest_points(drop, centre)[0]
+    dx, dy = edge.x - p.x, edge.y - p.y
+    length = math.hypot(dx, dy)
+    if length <= 1e-9:
+        x, y = edge.x, edge.y
+    else:
+        step = (p.radius + _PAST) / length
+        x, y = edge.x + dx * step, edge.y + dy * step
+    r = p.radius
+    x = min(max(x, r), kz.width - r)
+    y = min(max(y, r), kz.depth - r)
+    level = 0.0
+    vantage = kz.flags[TerrainType.VANTAGE]
+    for i in kz.tree.query(Point(x, y), predicate="intersects"):
+        i = int(i)
+        h = float(kz.heights[i])
+        if vantage[i] and h < p.elevation - _LEVEL_TOL and h > level:
+            level = h
+    return FallLanding((x, y), level, p.elevation - level)
+
+
+def fall_edge(kz: Killzone, p: Placement) -> float | None:
+    """How far the model at ``p`` would fall (inches) when it stands within 1" of an edge it
+    can fall from (``rules/KT18.md`` 10.7), else ``None`` (:func:`fall_landing`)."""
+    landing = fall_landing(kz, p)
+    return None if landing is None else landing.height
+
+
+def fall_dice(height: float) -> int:
+    """The falling-damage dice for a fall of ``height`` inches: one per full 3"
+    (``rules/KT18.md`` 10.8)."""
+    return max(0, math.floor(height / FALL_DIE_INCHES + 1e-9))
+
+
+def jump_down_dice(height: float) -> int:
+    """The dice for jumping down ``height`` inches: a fall with one die fewer
+    (``rules/KT18.md`` 10.9: 5" -> 0, 6" -> 1, 9" -> 2)."""
+    return max(0, fall_dice(height) - 1)
