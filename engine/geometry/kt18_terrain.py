@@ -36,7 +36,7 @@ import math
 from typing import NamedTuple
 
 import shapely
-from shapely.geometry import Point
+from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
@@ -48,6 +48,7 @@ __all__ = [
     "FALL_DIE_INCHES",
     "FallLanding",
     "categories",
+    "ground_along",
     "fall_dice",
     "fall_edge",
     "fall_landing",
@@ -145,6 +146,61 @@ def in_difficult_terrain(kz: Killzone, p: Placement) -> bool:
     """Whether the model at ``p`` is in difficult or dangerous terrain (both cost 2" per 1",
     ``rules/KT18.md`` 10.3, 10.4)."""
     return bool(terrain_under(kz, p) & {"difficult", "dangerous"})
+
+
+def ground_along(
+    kz: Killzone,
+    radius: float,
+    a: tuple[float, float],
+    level_a: float,
+    b: tuple[float, float],
+    level_b: float,
+    *,
+    impassable: bool = True,
+) -> tuple[str, float]:
+    """What the KT18 terrain categories make of one straight increment of a move
+    (``rules/KT18.md`` 10.3-10.5): ``(refusal, rough)``.
+
+    ``refusal`` is ``""`` or why the increment is illegal: with ``impassable``, the base (of
+    ``radius`` inches, swept along the centre line ``a -> b``; shrunk by 0.01" so a base
+    sliding along a part's side does not enter it) enters an impassable part whose top is at
+    or above the lower of the two levels (10.5). ``rough`` is the length of the centre line
+    (inches) over difficult or dangerous parts whose top is one of the two levels (the
+    surface walked on; 10.3, 10.4). The centre line stands for the base: the engine's reading
+    of "moved through" (as KT24's Accessible terrain is counted).
+
+    Args:
+        kz: the killzone.
+        radius: the base radius (inches).
+        a, b: the centre's start and end (inches).
+        level_a, level_b: the elevations of the start and the end (inches).
+        impassable: whether to check impassable terrain.
+    """
+    cats = categories(kz)
+    line = LineString([a, b]) if a != b else Point(a)
+    low = min(level_a, level_b)
+    if impassable:
+        sweep = line.buffer(max(radius - _LEVEL_TOL, 1e-3))
+        for i in kz.tree.query(sweep, predicate="intersects"):
+            i = int(i)
+            if cats[i] != "impassable" or kz.heights[i] < low - _LEVEL_TOL:
+                continue
+            if shapely.relate_pattern(sweep, kz.parts[i].polygon, "T********"):
+                name = kz.features[kz.parts[i].feature]
+                return f"the move enters impassable terrain {name!r} (KT18 10.5)", 0.0
+    if a == b:
+        return "", 0.0
+    rough = []
+    for i in kz.tree.query(line, predicate="intersects"):
+        i = int(i)
+        if cats[i] not in ("difficult", "dangerous"):
+            continue
+        h = kz.heights[i]
+        if abs(h - level_a) <= _LEVEL_TOL or abs(h - level_b) <= _LEVEL_TOL:
+            rough.append(kz.parts[i].polygon)
+    if not rough:
+        return "", 0.0
+    return "", float(line.intersection(shapely.union_all(rough)).length)
 
 
 class FallLanding(NamedTuple):
