@@ -101,9 +101,7 @@ def _candidates(table: sight_kernel.SightTable, a: Placement, b: Placement) -> l
     return sight_kernel._corridor(table.sight, a.x, a.y, b.x, b.y, reach)
 
 
-def _terrain_clear(
-    table: sight_kernel.SightTable, cands: list[Any], p: Point3, q: Point3
-) -> bool:
+def _terrain_clear(table: sight_kernel.SightTable, cands: list[Any], p: Point3, q: Point3) -> bool:
     if not cands:
         return True
     return sight_kernel._clear(table, cands, p[0], p[1], p[2], q[0], q[1], q[2])
@@ -161,9 +159,7 @@ def _visible(kz: Killzone, viewer: Placement, target: Placement) -> bool:
     if not cands:
         return True
     pts = body_points(target)
-    return any(
-        _terrain_clear(table, cands, v, q) for v in body_points(viewer) for q in pts
-    )
+    return any(_terrain_clear(table, cands, v, q) for v in body_points(viewer) for q in pts)
 
 
 def obscured(
@@ -198,7 +194,11 @@ def _near_blockers(
     reach = max(shooter.radius, target.radius)
     out = []
     for m in blockers:
-        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((m.x - ax) * dx + (m.y - ay) * dy) / length2))
+        t = (
+            0.0
+            if length2 == 0
+            else max(0.0, min(1.0, ((m.x - ax) * dx + (m.y - ay) * dy) / length2))
+        )
         if math.hypot(ax + t * dx - m.x, ay + t * dy - m.y) <= m.radius + reach + _EPS:
             out.append(m)
     return out

@@ -23,11 +23,13 @@ part's top is the surface it stands on (within 0.01" of its elevation).
 Falling (10.7-10.9). The features a model can fall from are the Vantage parts (the engine's
 agreement before the battle: the multi-level buildings and ruins). A model stands where it
 could fall when it is on a Vantage level (elevation above 0) and its base is within 1"
-(horizontally) of the *drop region*: the board where every part is lower than the model's
-level (so a wall rising above the level, or a neighbouring part of the same height, is not an
-edge). It falls over the edge by the shortest route (the nearest point of the drop region to
-its base's centre, the base moved on until it is wholly past that point) then straight down
-onto the highest Vantage part under its centre lower than its level, or the killzone floor.
+(horizontally) of one of the level's *edges*: the outline of the parts of that height, less
+where a higher part adjoins it (a wall rising above the level is not an edge; a neighbouring
+part of the same height joins the level) and less the board's edge. It falls over the edge
+by the shortest route (the nearest point of those edges to its base's centre, the base moved
+on until it is wholly past that point) then straight down onto the highest Vantage part
+under its centre lower than its level, or the killzone floor (a part of another type under it
+is not a landing surface: the engine's reading).
 """
 
 from __future__ import annotations
@@ -44,14 +46,14 @@ from engine.geometry.model import Killzone, Placement, TerrainType
 
 __all__ = [
     "CATEGORIES",
-    "FALL_EDGE_DISTANCE",
     "FALL_DIE_INCHES",
+    "FALL_EDGE_DISTANCE",
     "FallLanding",
     "categories",
-    "ground_along",
     "fall_dice",
     "fall_edge",
     "fall_landing",
+    "ground_along",
     "in_dangerous_terrain",
     "in_difficult_terrain",
     "jump_down_dice",
@@ -217,16 +219,28 @@ class FallLanding(NamedTuple):
     height: float
 
 
-def _drop_region(kz: Killzone, elevation: float) -> BaseGeometry:
-    """The board where every part is lower than ``elevation`` (cached per elevation)."""
-    cache: dict[float, BaseGeometry] = kz._cache.setdefault(_CACHE_KEY + ".drop", {})
+def _fall_edges(kz: Killzone, elevation: float) -> BaseGeometry:
+    """The edges a model standing at ``elevation`` can fall from (module docstring): the
+    boundary of the parts whose top is at that elevation, less where another part at least as
+    high adjoins it and less the board's edge (cached per elevation)."""
+    cache: dict[float, BaseGeometry] = kz._cache.setdefault(_CACHE_KEY + ".edges", {})
     known = cache.get(elevation)
     if known is None:
-        high = [
-            p.polygon for i, p in enumerate(kz.parts) if kz.heights[i] >= elevation - _LEVEL_TOL
-        ]
-        board = shapely.box(0, 0, kz.width, kz.depth)
-        known = board.difference(shapely.union_all(high)) if high else board
+        level, high = [], []
+        for i, part in enumerate(kz.parts):
+            h = kz.heights[i]
+            if abs(h - elevation) <= _LEVEL_TOL:
+                level.append(part.polygon)
+            elif h > elevation:
+                high.append(part.polygon)
+        if not level:
+            known = shapely.GeometryCollection()
+        else:
+            known = shapely.union_all(level).boundary
+            board = shapely.box(0, 0, kz.width, kz.depth).exterior
+            known = known.difference(board.buffer(_PAST))
+            if high:
+                known = known.difference(shapely.union_all(high).buffer(_PAST))
         shapely.prepare(known)
         cache[elevation] = known
     return known
@@ -247,13 +261,13 @@ def fall_landing(kz: Killzone, p: Placement) -> FallLanding | None:
     """
     if not _on_upper_level(kz, p):
         return None
-    drop = _drop_region(kz, p.elevation)
-    if drop.is_empty:
+    edges = _fall_edges(kz, p.elevation)
+    if edges.is_empty:
         return None
     centre = Point(p.x, p.y)
-    if p.footprint().distance(drop) > FALL_EDGE_DISTANCE + 1e-9:
+    if p.footprint().distance(edges) > FALL_EDGE_DISTANCE + 1e-9:
         return None
-    edge = nearest_points(drop, centre)[0]
+    edge = nearest_points(edges, centre)[0]
     dx, dy = edge.x - p.x, edge.y - p.y
     length = math.hypot(dx, dy)
     if length <= 1e-9:

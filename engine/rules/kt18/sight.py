@@ -61,6 +61,4 @@ def intervening_terrain(w: Work, attacker_id: str, target_id: str) -> bool:
     Raises:
         KeyError: an unknown model id.
     """
-    return geo.intervening_terrain(
-        w.kz, w.place(w.op(attacker_id)), w.place(w.op(target_id))
-    )
+    return geo.intervening_terrain(w.kz, w.place(w.op(attacker_id)), w.place(w.op(target_id)))
