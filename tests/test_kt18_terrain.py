@@ -13,7 +13,7 @@ import pytest
 
 from engine.geometry import Placement
 from engine.geometry import kt18_terrain as t
-from engine.geometry.model import Killzone, KillzoneError
+from engine.geometry.model import Killzone, KillzoneError, load_killzone
 from engine.geometry.move_paths import shortest_path
 from engine.geometry.move_values import KT18_MOVEMENT, KT21_MOVEMENT, MovementRules
 
@@ -244,3 +244,16 @@ def test_falling_damage_dice_per_full_three_inches() -> None:
     examples: 5" -> 0, 6" -> 1, 9" -> 2."""
     assert [t.fall_dice(h) for h in (2.9, 3.0, 5.9, 6.0, 9.0)] == [0, 1, 1, 2, 3]
     assert [t.jump_down_dice(h) for h in (5.0, 6.0, 9.0)] == [0, 1, 2]
+
+
+def test_the_kt18_terrain_fixture_killzone() -> None:
+    """The scenario fixture reads as its comment says: the pool difficult, the tar pit
+    dangerous, the chasm impassable, the ruin and tower open ground; a model 0.37" from the
+    ruin's east edge (x 16 on the 3" floor, x 13-17) would fall 3", one from the tower's
+    (6.5") would fall 6.5", two dice (one per full 3", 10.8)."""
+    kz = load_killzone("scenarios/killzones/kt18_terrain.toml")
+    assert t.categories(kz) == ("difficult", "dangerous", "impassable", "open", "open", "open")
+    assert t.fall_edge(kz, _p(16, 11, 3.0)) == pytest.approx(3.0)
+    tower = t.fall_edge(kz, _p(24, 16.5, 6.5))
+    assert tower == pytest.approx(6.5) and t.fall_dice(tower) == 2
+    assert t.in_dangerous_terrain(kz, _p(9, 17)) and t.in_difficult_terrain(kz, _p(9, 5))
