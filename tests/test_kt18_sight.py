@@ -9,14 +9,18 @@ base and the lowest on the axis 0.1875" above it (0.15 x 1.25)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
+
+import numpy as np
 
 from engine.game.context import GameOptions
 from engine.game.work import Work
 from engine.geometry import Placement
 from engine.geometry import kt18_sight as g
 from engine.geometry import sight as kt24_sight
-from engine.geometry.model import Killzone
+from engine.geometry.model import Killzone, load_killzone
+from engine.geometry.sight_lines import _blocked, _parts
 from engine.rules.kt18 import sight as adapter
 from engine.rulesets import position
 from engine.teams.io import load_team
@@ -236,3 +240,22 @@ def test_the_game_adapter_reads_positions_and_every_other_model() -> None:
         )
     )
     assert adapter.intervening_terrain(w2, "PRO-2", "TAR-2")
+
+
+def _reference_visible(kz: Killzone, a: Placement, b: Placement) -> bool:
+    """Visible by brute force on the shared numpy core: all 19 x 19 lines at once."""
+    va = np.repeat(np.asarray(g.body_points(a), dtype=float), 19, axis=0)
+    vb = np.tile(np.asarray(g.body_points(b), dtype=float), (19, 1))
+    return not bool(_blocked(_parts(kz), va, vb).all())
+
+
+def test_visible_agrees_with_the_brute_force_reference_on_a_shipped_layout() -> None:
+    """Speed: the quick paths (KT24's head test first, the kernel's shadow proofs) give the
+    answer of testing every one of the 19 x 19 lines on the shared numpy core, here for 300
+    seeded pairs of models on the open_ruins layout (bases on the floor, anywhere)."""
+    kz = load_killzone("open_ruins")
+    rng = random.Random(18)
+    for _ in range(300):
+        a = _p(rng.uniform(1, 29), rng.uniform(1, 21))
+        b = _p(rng.uniform(1, 29), rng.uniform(1, 21))
+        assert g._visible(kz, a, b) == _reference_visible(kz, a, b), (a, b)

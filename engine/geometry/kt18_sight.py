@@ -28,9 +28,11 @@ Modelling (the engine's readings of the tabletop, stated once; ``docs/rulings/kt
   obscured.
 - **Injury cover** (6.9, the -1): the target is obscured from the shooter *and* within 1"
   (horizontally, base edge to footprint) of a terrain part or another model lying between the
-  two. *Lying between*: its footprint (a model's base) meets the convex hull of the two bases;
-  a terrain part counts only if its top is higher than the lower of the two bases (a floor the
-  two stand on, or a platform under both, is not between them) and it is not Insignificant.
+  two. *Lying between*: its footprint (a model's base) meets the corridor between the two
+  bases (the line between their centres grown by the larger base radius: the convex hull of
+  the two bases when they are the same size); a terrain part counts only if its top is higher
+  than the lower of the two bases (a floor the two stand on, or a platform under both, is not
+  between them) and it is not Insignificant.
 - **Intervening terrain** (7.6, reading (b)): the straight line between the centres of the two
   bases passes over the footprint of a terrain part (not Insignificant) whose top is higher than
   the lower of the two bases: a wall, barricade or the side of a platform separates them, so no
@@ -50,7 +52,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import shapely
-from shapely.geometry import LineString, MultiPoint
+from shapely.geometry import LineString, Point
 
 from engine.geometry import sight_kernel
 from engine.geometry.model import Killzone, Placement, TerrainType
@@ -155,11 +157,21 @@ def visible(kz: Killzone, viewer: Placement, target: Placement) -> bool:
 
 def _visible(kz: Killzone, viewer: Placement, target: Placement) -> bool:
     table = _table(kz)
+    # The viewer's head first: KT24's test (the same lines, with its quick proofs).
+    if sight_kernel.visible(table, viewer, target):
+        return True
     cands = _candidates(table, viewer, target)
     if not cands:
         return True
     pts = body_points(target)
-    return any(_terrain_clear(table, cands, v, q) for v in body_points(viewer) for q in pts)
+    for v in body_points(viewer)[1:]:
+        # The part that blocked the last line (moved first by _clear) often hides the whole
+        # target from this point too: the kernel's sufficient proof saves its 19 lines.
+        if sight_kernel._shadows(table, cands[0], v[0], v[1], v[2], target):
+            continue
+        if any(_terrain_clear(table, cands, v, q) for q in pts):
+            return True
+    return False
 
 
 def obscured(
@@ -234,26 +246,47 @@ def injury_cover(
         shooter, target: the shooter (or psyker) and the injured model (inches).
         others: every other model on the battlefield.
     """
-    if not obscured(kz, shooter, target, others):
-        return False
-    hull = MultiPoint(
-        [*shooter.footprint().exterior.coords, *target.footprint().exterior.coords]
-    ).convex_hull
-    base = target.footprint()
+    blockers = tuple(sorted({o for o in others if o != shooter and o != target}, key=repr))
+    key = ("cover", shooter, target, blockers)
+    cache = _cache(kz)
+    known = cache.get(key)
+    if known is None:
+        known = cache[key] = obscured(kz, shooter, target, blockers) and _near_between(
+            kz, shooter, target, blockers
+        )
+    return known
+
+
+def _segment_distance(px: float, py: float, a: Placement, b: Placement) -> float:
+    """The distance from ``(px, py)`` to the segment between the two centres (inches)."""
+    dx, dy = b.x - a.x, b.y - a.y
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - a.x) * dx + (py - a.y) * dy) / length2))
+    return math.hypot(a.x + t * dx - px, a.y + t * dy - py)
+
+
+def _near_between(
+    kz: Killzone, shooter: Placement, target: Placement, blockers: Sequence[Placement]
+) -> bool:
+    """Whether a model of ``blockers`` or a terrain part lies between the two and within 1"
+    of the target (module docstring)."""
     reach = COVER_DISTANCE + 1e-6
-    for m in others:
-        if m in (shooter, target):
-            continue
-        fp = m.footprint()
-        if fp.intersects(hull) and fp.distance(base) <= reach:
+    grow = max(shooter.radius, target.radius)
+    for m in blockers:
+        if (
+            _segment_distance(m.x, m.y, shooter, target) <= m.radius + grow + 1e-9
+            and math.hypot(m.x - target.x, m.y - target.y) - m.radius - target.radius <= reach
+        ):
             return True
+    corridor = LineString([(shooter.x, shooter.y), (target.x, target.y)]).buffer(grow)
     low = min(shooter.elevation, target.elevation)
     insignificant = kz.flags[TerrainType.INSIGNIFICANT]
-    for i in kz.tree.query(hull, predicate="intersects"):
+    centre = Point(target.x, target.y)
+    for i in kz.tree.query(corridor, predicate="intersects"):
         i = int(i)
         if insignificant[i] or kz.heights[i] <= low + _LEVEL_TOL:
             continue
-        if kz.parts[i].polygon.distance(base) <= reach:
+        if kz.parts[i].polygon.distance(centre) - target.radius <= reach:
             return True
     return False
 
