@@ -257,3 +257,17 @@ def test_the_kt18_terrain_fixture_killzone() -> None:
     tower = t.fall_edge(kz, _p(24, 16.5, 6.5))
     assert tower == pytest.approx(6.5) and t.fall_dice(tower) == 2
     assert t.in_dangerous_terrain(kz, _p(9, 17)) and t.in_difficult_terrain(kz, _p(9, 5))
+
+
+def test_jump_down_offers_one_landing_per_near_edge() -> None:
+    """10.9: a model near the tower's north-east corner (x 15.5, y 13.5; the tower x 10-16,
+    y 8-14, 3" high) is 0.5 - 0.63 < 1" from both the east and the north edges: it may jump
+    down over either, straight out from its centre (to x 16 + 0.631, y 13.5, or x 15.5,
+    y 14 + 0.631), both 3" down (0 dice: one fewer than the fall's 1). In the middle of the
+    tower it may not jump down."""
+    options = t.jump_down_options(TOWER, _p(15.5, 13.5, 3.0))
+    points = sorted((round(o.point[0], 3), round(o.point[1], 3)) for o in options)
+    assert points == [(15.5, round(14 + R + 0.001, 3)), (round(16 + R + 0.001, 3), 13.5)]
+    assert all(o.height == pytest.approx(3.0) for o in options)
+    assert t.jump_down_dice(options[0].height) == 0
+    assert t.jump_down_options(TOWER, _p(13, 11, 3.0)) == ()

@@ -34,6 +34,7 @@ is not a landing surface: the engine's reading).
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import NamedTuple
 
@@ -57,6 +58,7 @@ __all__ = [
     "in_dangerous_terrain",
     "in_difficult_terrain",
     "jump_down_dice",
+    "jump_down_options",
     "part_category",
     "terrain_under",
 ]
@@ -267,7 +269,11 @@ def fall_landing(kz: Killzone, p: Placement) -> FallLanding | None:
     centre = Point(p.x, p.y)
     if p.footprint().distance(edges) > FALL_EDGE_DISTANCE + 1e-9:
         return None
-    edge = nearest_points(edges, centre)[0]
+    return _landing(kz, p, nearest_points(edges, centre)[0])
+
+
+def _landing(kz: Killzone, p: Placement, edge: Point) -> FallLanding:
+    """Over ``edge`` (a point of a fall edge) from ``p``'s centre, then straight down."""
     dx, dy = edge.x - p.x, edge.y - p.y
     length = math.hypot(dx, dy)
     if length <= 1e-9:
@@ -286,6 +292,37 @@ def fall_landing(kz: Killzone, p: Placement) -> FallLanding | None:
         if vantage[i] and h < p.elevation - _LEVEL_TOL and h > level:
             level = h
     return FallLanding((x, y), level, p.elevation - level)
+
+
+def jump_down_options(kz: Killzone, p: Placement) -> tuple[FallLanding, ...]:
+    """Where the model at ``p`` may jump down to (``rules/KT18.md`` 10.9): one landing per
+    straight piece of an edge it could fall from within 1" of its base, over that piece by the
+    shortest route then straight down (as :func:`fall_landing`), nearest first; empty when it
+    could not fall. Whether the landing is free of models and more than 1" from enemies is
+    the game's question (10.9).
+
+    Args:
+        kz: the killzone.
+        p: the model's placement (inches), on a Vantage level.
+    """
+    if not _on_upper_level(kz, p):
+        return ()
+    edges = _fall_edges(kz, p.elevation)
+    centre = Point(p.x, p.y)
+    reach = p.radius + FALL_EDGE_DISTANCE + 1e-9
+    found: dict[tuple[float, float], tuple[float, FallLanding]] = {}
+    for piece in shapely.get_parts(edges):
+        coords = list(piece.coords)
+        for a, b in itertools.pairwise(coords):
+            segment = LineString([a, b])
+            d = segment.distance(centre)
+            if d > reach:
+                continue
+            landing = _landing(kz, p, nearest_points(segment, centre)[0])
+            key = (round(landing.point[0], 3), round(landing.point[1], 3))
+            if key not in found or d < found[key][0]:
+                found[key] = (d, landing)
+    return tuple(v[1] for v in sorted(found.values(), key=lambda v: (v[0], v[1].point)))
 
 
 def fall_edge(kz: Killzone, p: Placement) -> float | None:
