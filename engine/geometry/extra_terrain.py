@@ -205,7 +205,14 @@ def _accessible(
     def add(part: TerrainPart, poly: Polygon, types: frozenset[TerrainType]) -> None:
         out.append(
             TerrainPart(
-                part.feature, len(out), poly, part.height, types, part.open_types, part.stairs
+                part.feature,
+                len(out),
+                poly,
+                part.height,
+                types,
+                part.open_types,
+                part.stairs,
+                part.kt18_terrain,
             )
         )
 

@@ -163,6 +163,8 @@ def layout_digest(kz: Killzone) -> str:
         add(sorted(part.open_types) if part.open_types is not None else None)
         if part.stairs:
             add("stairs")
+        if part.kt18_terrain:
+            add(("kt18_terrain", part.kt18_terrain))
         h.update(shapely.to_wkb(part.polygon))
     for areas in (kz.drop_zones, kz.territories):
         for key in sorted(areas):

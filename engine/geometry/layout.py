@@ -13,7 +13,13 @@ from typing import Any
 import shapely
 from shapely.geometry import Point, Polygon
 
-from engine.geometry.primitives import KillzoneError, Objective, TerrainPart, TerrainType
+from engine.geometry.primitives import (
+    KT18_TERRAIN_CATEGORIES,
+    KillzoneError,
+    Objective,
+    TerrainPart,
+    TerrainType,
+)
 from engine.inputs import check_tree, excerpt, shown
 
 __all__ = [
@@ -86,7 +92,7 @@ _TOP_FIELDS = {
     "objectives",
 }
 _FEATURE_FIELDS = {"name", "parts", "hatchway", "open"}
-_PART_FIELDS = {"polygon", "height", "types", "open_types", "stairs"}
+_PART_FIELDS = {"polygon", "height", "types", "open_types", "stairs", "kt18_terrain"}
 _OBJECTIVE_FIELDS = {"name", "position"}
 
 
@@ -309,8 +315,17 @@ class _Loader:
                         "a stair part (field 'stairs') is not Vantage terrain, is higher than 0\" "
                         "and is not part of a hatchway",
                     )
+                kt18 = part.get("kt18_terrain", "")
+                if "kt18_terrain" in part and kt18 not in KT18_TERRAIN_CATEGORIES:
+                    raise self.fail(
+                        pwhere,
+                        "field 'kt18_terrain' must be one of "
+                        f"{', '.join(KT18_TERRAIN_CATEGORIES)}, not {shown(kt18)}",
+                    )
                 parts.append(
-                    TerrainPart(len(names), len(parts), poly, height, types, open_types, stairs)
+                    TerrainPart(
+                        len(names), len(parts), poly, height, types, open_types, stairs, kt18
+                    )
                 )
                 points += len(poly.exterior.coords) - 1
                 perimeter += poly.length

@@ -217,7 +217,8 @@ class Killzone:
         Args:
             data: ``{"name", "version"?, "width"?, "depth"?, "features": [{"name",
                 "hatchway"?: bool, "open"?: bool, "parts": [{"polygon": [[x, y], ...],
-                "height", "types": [...], "open_types"?: [...], "stairs"?: bool}]}],
+                "height", "types": [...], "open_types"?: [...], "stairs"?: bool,
+                "kt18_terrain"?: "open" | "difficult" | "dangerous" | "impassable"}]}],
                 "drop_zones": {"A": [[x, y], ...], "B": [...]}, "territories"?: {...},
                 "objectives": [{"name", "position": [x, y]}]}``. Polygons are closed rings
                 (first point repeated last), in inches; width and depth default to 30 x 22.
@@ -385,6 +386,8 @@ class Killzone:
                 entry["open_types"] = sorted(t.value for t in part.open_types)
             if part.stairs:
                 entry["stairs"] = True
+            if part.kt18_terrain:
+                entry["kt18_terrain"] = part.kt18_terrain
             features[part.feature]["parts"].append(entry)
         return {
             "name": layout.name,

@@ -39,6 +39,7 @@ from engine.geometry.move_values import (
     MovementRules,
     Point3,
     _bevel_buffer,
+    _Link,
 )
 from engine.geometry.sight import CONTROL_RANGE_TOLERANCE, within_control_range
 
@@ -469,7 +470,15 @@ def _straight_plain(q: _Query, goals: Sequence[XY]) -> list[float | None]:
             out.append(None)
         else:
             length = math.dist(s, goal)
-            out.append(_plain_cost(length) if q.rules.is_kt24 else q.rules.horizontal(length))
+            rules = q.rules
+            if rules.is_kt24:
+                out.append(_plain_cost(length))
+            elif rules.impassable or rules.rough_factor != 1.0:
+                # KT18 terrain categories (kt18_terrain.ground_along): as the search counts it.
+                cost = g.ruled_cost(rules, la, s, la, goal, _Link("move", length))
+                out.append(None if isinstance(cost, str) else cost)
+            else:
+                out.append(rules.horizontal(length))
     return out
 
 

@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
+from engine.geometry.kt18_terrain import ground_along
 from engine.geometry.kt21_sight import part_traits
 from engine.geometry.model import Killzone, TerrainType
 from engine.geometry.move_ramparts import rampart_traversable, ramparts_by_level
@@ -293,7 +294,23 @@ class LinkClassifier:
                 "Traversable" in part_traits(self.kz, i) for i in crossed
             )
         top = self.levels[lb].height if link.kind != "over" else link.climb
-        known = memo[key] = rules.increment_cost(link, gap=gap, traversable=traversable, top=top)
+        rough = 0.0
+        if rules.impassable or rules.rough_factor != 1.0:
+            refused, rough = ground_along(
+                self.kz,
+                self.radius,
+                a,
+                self.levels[la].height,
+                b,
+                self.levels[lb].height,
+                impassable=rules.impassable,
+            )
+            if refused:
+                known = memo[key] = refused
+                return known
+        known = memo[key] = rules.increment_cost(
+            link, gap=gap, traversable=traversable, top=top, rough=rough
+        )
         return known
 
     def _ladder_climb(

@@ -178,7 +178,8 @@ class MovementRules:
             step is free; inches; KT21 2").
         drop_max: the most one drop may fall (inches; KT21 6", UNCONFIRMED 18.5).
         traverse_cost: what going up and over a Traversable part costs on top of the
-            horizontal distance (inches; KT21 2").
+            horizontal distance (inches; KT21 2"); 0: the rules have no Traversable parts
+            (KT18: a barrier is leapt or climbed, :attr:`free_leap`).
         jump_gap: the widest gap a jump crosses, horizontally (inches; KT21 3",
             UNCONFIRMED 18.5).
         jump_rise: the most a jump may land higher or lower (inches; KT21 2", UNCONFIRMED).
@@ -189,6 +190,17 @@ class MovementRules:
         ramparts: whether a move crosses the ramparts on a Vantage level's edge
             (:mod:`engine.geometry.move_ramparts`, KT21 7.4 and DC 16.10:
             :meth:`rampart_cost`); KT24's graph keeps them blocking (``False``).
+        exact_vertical: climbing and dropping count their exact vertical distance, not in
+            steps (``rules/KT18.md`` 3.3).
+        free_leap: a climb or a drop of less than this counts nothing vertically (inches;
+            KT18 1.5": leaping onto or over a barrier under 1.5" high, 10.6).
+        jump_drop: the most a jump may land lower (inches; ``None``: :attr:`jump_rise`, as
+            KT21). KT18: under 6" (a leap ending 6" or more lower is a jump down, 10.9).
+        rough_factor: each inch of a move's centre line over difficult or dangerous terrain
+            (the KT18 categories of :mod:`engine.geometry.kt18_terrain`) counts this many
+            inches (KT18 2, 10.3, 10.4); 1 reads no categories. FLY ignores it.
+        impassable: no increment may take the base into impassable terrain (KT18 10.5, FLY
+            included).
     """
 
     name: str = "kt24"
@@ -203,6 +215,11 @@ class MovementRules:
     jump_test: bool = False
     fly: bool = False
     ramparts: bool = False
+    exact_vertical: bool = False
+    free_leap: float = 0.0
+    jump_drop: float | None = None
+    rough_factor: float = 1.0
+    impassable: bool = False
 
     @property
     def is_kt24(self) -> bool:
@@ -224,8 +241,10 @@ class MovementRules:
         """What climbing ``rise`` inches counts vertically (7.4): steps of
         :attr:`climb_step` rounded up, or down when the terrain is Scalable (its top ``top``
         higher than :attr:`scalable_above`, inches); nothing with FLY."""
-        if self.fly or rise <= 1e-6:
+        if self.fly or rise <= 1e-6 or rise < self.free_leap - 1e-9:
             return 0.0
+        if self.exact_vertical:
+            return rise
         step = self.climb_step or 1.0
         if max(top, rise) > self.scalable_above + 1e-6:
             return step * math.floor(rise / step + 1e-6)
@@ -234,13 +253,21 @@ class MovementRules:
     def drop_cost(self, drop: float) -> float:
         """What dropping ``drop`` inches counts vertically (7.4): steps of :attr:`drop_step`
         rounded down (under one step is free); nothing with FLY."""
-        if self.fly or drop <= 1e-6:
+        if self.fly or drop <= 1e-6 or drop < self.free_leap - 1e-9:
             return 0.0
+        if self.exact_vertical:
+            return drop
         step = self.drop_step or 1.0
         return step * math.floor(drop / step + 1e-6)
 
     def increment_cost(
-        self, link: _Link, *, gap: float = 0.0, traversable: bool = False, top: float = 0.0
+        self,
+        link: _Link,
+        *,
+        gap: float = 0.0,
+        traversable: bool = False,
+        top: float = 0.0,
+        rough: float = 0.0,
     ) -> float | str:
         """What the increment ``link`` counts under these (not KT24's) rules, in inches, or
         why it is not a legal increment (7.3, 7.4):
@@ -262,23 +289,30 @@ class MovementRules:
             traversable: for ``over``, whether every part crossed is Traversable.
             top: the height of the surface climbed onto (inches; the terrain's height, for
                 Scalable).
+            rough: how much of the centre line lies over difficult or dangerous terrain
+                (inches; it counts :attr:`rough_factor` times, without FLY).
         """
         h = self.horizontal(link.horizontal)
+        if rough > 0 and not self.fly:
+            h += (self.rough_factor - 1.0) * rough
         extra = ACCESSIBLE_COST * link.crossings + OBSTRUCTING_COST * link.obstructing
         if link.kind == "jump" and not self.fly:
             if gap > self.jump_gap + _TOL:
                 return f'a jump crosses a gap of at most {self.jump_gap:g}" ({gap:.2f}" here)'
             vertical = max(link.climb, link.drop)
-            if vertical > self.jump_rise + 1e-6:
+            most = self.jump_rise
+            if link.drop > 0 and self.jump_drop is not None:
+                most = self.jump_drop
+            if vertical > most + 1e-6:
                 return (
-                    f'a jump lands at most {self.jump_rise:g}" higher or lower '
+                    f'a jump lands at most {most:g}" higher or lower '
                     f'({vertical:g}" here): climb or drop instead'
                 )
             return h + extra
         if link.kind == "over":
             if self.fly:
                 return h + extra
-            if traversable:
+            if traversable and self.traverse_cost > 0:
                 return h + self.traverse_cost + extra
         if link.drop > self.drop_max + 1e-6 and not self.fly:
             return f'a drop falls at most {self.drop_max:g}" ({link.drop:g}" here)'
@@ -344,6 +378,25 @@ KT21_MOVEMENT = MovementRules(
 )
 """KT21's movement rules (``rules/KT21.md`` 7.3, 7.4; drop limit and jump gap UNCONFIRMED
 18.5)."""
+
+KT18_MOVEMENT = MovementRules(
+    name="kt18",
+    exact_vertical=True,
+    free_leap=1.5,
+    jump_gap=1.999,
+    jump_rise=0.999,
+    jump_drop=5.999,
+    rough_factor=2.0,
+    impassable=True,
+)
+"""KT18's movement rules (``rules/KT18.md`` 3.2, 3.3, 10.1-10.6): a move counts its length
+exactly (no rounding, no minimum increment); vertical distance climbed or descended counts in
+full (3.3), except a climb or drop under 1.5" (leaping onto or over a barrier, 10.6); a leap
+crosses a gap under 2" and ends under 1" higher and under 6" lower, its vertical distance not
+counted, with no test; difficult and dangerous terrain count 2" per 1" (FLY ignores it, 10.3,
+10.4); impassable terrain is never entered (10.5). No drop limit: descending is climbing down
+(a jump down, 10.9, is resolved as a fall by the game rules). FLY (3.3) counts no vertical
+distance (:meth:`MovementRules.with_fly`)."""
 
 
 def _bevel_buffer(geom: BaseGeometry, distance: float) -> BaseGeometry:

@@ -18,6 +18,7 @@ from engine.errors import KillTeamError
 
 __all__ = [
     "DEFAULT_MODEL_HEIGHT",
+    "KT18_TERRAIN_CATEGORIES",
     "MARKER_DIAMETER_MM",
     "MM_PER_INCH",
     "OBJECTIVE_DIAMETER_MM",
@@ -40,6 +41,10 @@ DEFAULT_MODEL_HEIGHT = 1.25
 OBJECTIVE_DIAMETER_MM = 40.0
 MARKER_DIAMETER_MM = 20.0
 """Markers other than objective markers are 20 mm across (4.8), e.g. equipment markers."""
+
+
+KT18_TERRAIN_CATEGORIES = ("open", "difficult", "dangerous", "impassable")
+"""The values of a part's layout field ``kt18_terrain`` (``rules/KT18.md`` 10.1)."""
 
 
 class KillzoneError(KillTeamError, ValueError):
@@ -107,6 +112,12 @@ class TerrainPart:
             the slope. A move crosses it as horizontal movement, its length measured along
             the slope, with no climb (:mod:`engine.geometry.move_stairs`); a base never
             finishes on it. Layout field ``stairs = true`` (checked by the loader).
+        kt18_terrain: the part's terrain category under the KT18 advanced terrain rules
+            (``rules/KT18.md`` 10.1): ``""`` (not given: open ground unless
+            :func:`engine.geometry.kt18_terrain.part_category` maps its KT24 types),
+            ``"open"``, ``"difficult"``, ``"dangerous"`` or ``"impassable"``. Layout field
+            ``kt18_terrain = "difficult"`` (checked by the loader); KT24 and KT21 never
+            read it.
     """
 
     feature: int
@@ -116,6 +127,7 @@ class TerrainPart:
     types: frozenset[TerrainType]
     open_types: frozenset[TerrainType] | None = None
     stairs: bool = False
+    kt18_terrain: str = ""
 
     def types_when(self, open_: bool) -> frozenset[TerrainType]:
         """The part's types with its hatchway open (``True``) or closed."""
