@@ -308,7 +308,7 @@ def _report(attack: Kt18Attack, target: Kt18Target, kind: str, as_json: bool) ->
         extra.append("cover -1 to the Injury roll")
     out.print(
         f"[bold]KT18 {kind}: {attack.attacks.format()} {what}, {'BS' if kind == 'shoot' else 'WS'} "
-        f"{skill}, S{attack.strength} AP{attack.ap} D{attack.damage.format()}"
+        f"{skill}, S{attack.strength}, AP {attack.ap}, Damage {attack.damage.format()}"
         f"{' (' + ', '.join(mods) + ')' if mods else ''}[/bold] against T{target.toughness}, "
         f"Sv {f'{target.save}+' if target.save else '-'}, {target.wounds} wound(s) left"
         f"{' (' + ', '.join(extra) + ')' if extra else ''}"
