@@ -213,6 +213,7 @@ def test_kt18_rapid_fire_doubles_the_number_rolled() -> None:
         (lambda: Kt18Target(4, 3, flesh_wounds=4), "flesh wounds"),
         (lambda: Kt18Target(4, 3, cover_modifier=-2), "cover"),
         (lambda: Kt18Attack("D6", 3, 4), "RandomValue"),  # type: ignore[arg-type]
+        (lambda: attack(overwatch="yes"), "overwatch"),
     ],
 )
 def test_kt18_bad_values_are_named(make: object, word: str) -> None:

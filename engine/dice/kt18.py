@@ -131,6 +131,9 @@ class Kt18Attack:
         _whole(self.strength, "S", 1, 99)
         _whole(self.ap, "AP", -6, 0)
         _whole(self.hit_modifier, "hit modifier", -6, 6)
+        for name in ("overwatch", "doubled"):
+            if not isinstance(getattr(self, name), bool):
+                raise ProfileError(f"{name} must be True or False, not {getattr(self, name)!r}")
         if _random(self.damage, "D").low < 1:
             raise ProfileError(f"D must be at least 1, not {self.damage.format()}")
         if attacks.high * (2 if self.doubled else 1) > MAX_ATTACKS:
