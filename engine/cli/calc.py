@@ -8,6 +8,9 @@ the closest rule names).
 BS/WS, ``--rules`` KT21 rules (``AP1, Lethal 5+, MW2``), the target has ``--df`` defence dice
 and maybe ``--invuln 4+``; in a fight ``--support`` / ``--enemy-support`` give combat support
 and ``--parry-two`` / ``--enemy-parry-two`` "a parry discards two" (:mod:`engine.cli.calc_kt21`).
+
+``killteam calc --ruleset kt18 shoot|fight`` are other commands with the KT18 inputs (shots or
+A, BS/WS, S, AP, D against T, Sv, wounds left, flesh wounds; :mod:`engine.cli.calc_kt18`).
 """
 
 from __future__ import annotations
@@ -168,13 +171,27 @@ def fight_json(
     }
 
 
-@click.group("calc", cls=SuggestingGroup)
+class _CalcGroup(SuggestingGroup):
+    """``calc``: with ``--ruleset kt18`` its commands are the KT18 ones
+    (:data:`engine.cli.calc_kt18.KT18_COMMANDS`: other inputs, so other options)."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command ``cmd_name`` of the ruleset given to ``calc``."""
+        if ctx.params.get("ruleset") == "kt18":
+            from engine.cli.calc_kt18 import KT18_COMMANDS
+
+            return KT18_COMMANDS.get(cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group("calc", cls=_CalcGroup)
 @click.option(
     "--ruleset",
-    type=click.Choice(["kt24", "kt21"]),
+    type=click.Choice(["kt24", "kt21", "kt18"]),
     default="kt24",
     show_default=True,
-    help="Rules edition: kt24 (Kill Team 2024) or kt21 (Kill Team 2021).",
+    help="Rules edition: kt24 (Kill Team 2024), kt21 (Kill Team 2021) or kt18 (Kill Team "
+    "2018: its own options, see calc --ruleset kt18 shoot --help).",
 )
 def calc(ruleset: str) -> None:
     """Exact dice odds for one shooting attack or one fight."""
