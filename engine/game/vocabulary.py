@@ -812,7 +812,7 @@ class EventKind(_Declared):
         "kt18_objective_control",
         "Data: a, b, marker, player. When: the end of a Covert War battle counted the models "
         "within 2\" of ``marker``'s centre (``a``, ``b``: A's and B's, shaken and out of "
-        "action models left out): ``player`` controls it (``\"\"``: nobody). Rules: "
+        'action models left out): ``player`` controls it (``""``: nobody). Rules: '
         "rules/KT18.md 9.4.",
     )
 
@@ -1304,9 +1304,9 @@ class Would(_Declared):
     # KT18
     KT18_VICTORY = (
         "kt18_victory",
-        "Value: ``(winner, kind)`` by VP (the player with most VP and ``\"major\"``, or "
-        "``(\"\", \"draw\")`` on equal VP) -> the result of a KT18 battle: the winner and "
-        "``\"major\"``, ``\"minor\"`` or ``\"draw\"``. Keywords: vp (A's, B's). When: a KT18 "
+        'Value: ``(winner, kind)`` by VP (the player with most VP and ``"major"``, or '
+        '``("", "draw")`` on equal VP) -> the result of a KT18 battle: the winner and '
+        '``"major"``, ``"minor"`` or ``"draw"``. Keywords: vp (A\'s, B\'s). When: a KT18 '
         "battle ends, after ``battle_ending`` (the mission's transform: Covert War gives a tie "
         "to the least strategic advantage, a minor victory). Rules: rules/KT18.md 9.6.",
     )
@@ -1633,7 +1633,7 @@ class DecisionKind(_Declared):
     KT18_OBJECTIVE_MARKER = (
         "kt18_objective_marker",
         "When: a player places its objective marker in the Covert War set-up (``Op marker at "
-        "15,11``; the listed points are a 1\" grid, any legal point is accepted). Rules: "
+        '15,11``; the listed points are a 1" grid, any legal point is accepted). Rules: '
         "rules/KT18.md 9.3.",
     )
     KT18_BATTLEFIELD_SPLIT = (
@@ -1650,7 +1650,7 @@ class DecisionKind(_Declared):
     KT18_DEPLOY = (
         "kt18_deploy",
         "When: a player sets up one model in its Covert War deployment zone (``Deploy "
-        "TEST-1 at 3,4``; listed spots a 2\" grid, any legal spot accepted). Rules: "
+        'TEST-1 at 3,4``; listed spots a 2" grid, any legal spot accepted). Rules: '
         "rules/KT18.md 9.5.",
     )
 

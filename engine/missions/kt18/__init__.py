@@ -114,7 +114,11 @@ add_template(
 )
 add_template(
     "kt18_battlefield_split",
-    lambda e: f"{e['player']} splits the battlefield into " + " and ".join(map(str, e["zones"])) + " halves",
+    lambda e: (
+        f"{e['player']} splits the battlefield into "
+        + " and ".join(map(str, e["zones"]))
+        + " halves"
+    ),
 )
 add_template(
     "kt18_deployment_zone",
@@ -122,11 +126,15 @@ add_template(
 )
 add_template(
     "kt18_cache_kept",
-    lambda e: f"Retrieve the Cache: {e['marker']} stays (rolled {e['roll']}); removed "
-    + (", ".join(str(n) for n in e["removed"]) or "none"),
+    lambda e: (
+        f"Retrieve the Cache: {e['marker']} stays (rolled {e['roll']}); removed "
+        + (", ".join(str(n) for n in e["removed"]) or "none")
+    ),
 )
 add_template(
     "kt18_objective_control",
-    lambda e: f"{e['marker']}: A {e['a']}, B {e['b']} models within 2\": "
-    + (f"controlled by {e['player']}" if e["player"] else "nobody controls it"),
+    lambda e: (
+        f'{e["marker"]}: A {e["a"]}, B {e["b"]} models within 2": '
+        + (f"controlled by {e['player']}" if e["player"] else "nobody controls it")
+    ),
 )

@@ -207,7 +207,7 @@ class DeployFrame:
                 w.stack.pop()
                 return
             w.replace_top(turn=turn)
-        if not self.options(w):
+        if not w.top.options(w):
             w.emit(
                 "rule_not_played",
                 player=turn,

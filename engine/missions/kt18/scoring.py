@@ -95,7 +95,7 @@ def covert_war_victory(w: Work, value: Any, **info: Any) -> Any:
     (with two players: the player who rolled lower); a win by VP stays a major victory. Left
     unchanged when no strategic advantage was rolled (a scripted position)."""
     del info
-    winner, kind = value
+    winner = value[0]
     order = advantage_order(w)
     if winner or not order:
         return value

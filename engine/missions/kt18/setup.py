@@ -55,6 +55,7 @@ MARKER_GRID = 1.0
 """Spacing of the objective marker points listed as decisions, inches (any legal point typed
 is accepted too)."""
 
+
 def covert_war_setup(w: Work) -> Any:
     """The set-up step of a Covert War battle (``Hooks.setup_step``): a
     :class:`CovertWarSetup`."""
@@ -201,8 +202,8 @@ class MarkerFrame:
     def options(self, w: Work) -> list[Action]:
         kz = w.kz
         out = []
-        ny = int(math.floor((kz.depth - 2 * EDGE_GAP) / MARKER_GRID + 1e-9))
-        nx = int(math.floor((kz.width - 2 * EDGE_GAP) / MARKER_GRID + 1e-9))
+        ny = math.floor((kz.depth - 2 * EDGE_GAP) / MARKER_GRID + 1e-9)
+        nx = math.floor((kz.width - 2 * EDGE_GAP) / MARKER_GRID + 1e-9)
         for j in range(ny + 1):
             y = EDGE_GAP + j * MARKER_GRID
             for i in range(nx + 1):
