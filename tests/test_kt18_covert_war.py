@@ -428,3 +428,14 @@ def test_covert_war_refuses_crit_and_tac_ops() -> None:
     """9.7: Covert War's only objective is rolled: a crit op or tac op option is refused."""
     with pytest.raises(GameOptionsError, match=r"9\.7"):
         kt18.check_options(GameOptions(crit_op="Loot"))
+
+
+def test_deploying_an_enemy_or_placed_model_is_refused() -> None:
+    """9.5: each player sets up its own models, each once: B may not set up A's model, nor
+    set up TESB-1 a second time."""
+    s = _to_deploy()
+    with pytest.raises(IllegalActionError, match=r"9\.5"):
+        s.apply("Deploy TESA-1 at 28,3")
+    s, _ = _play(s, "Deploy TESB-1 at 28,3", "Deploy TESA-1 at 2,3")
+    with pytest.raises(IllegalActionError, match="already set up"):
+        s.apply("Deploy TESB-1 at 28,7")

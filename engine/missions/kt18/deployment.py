@@ -22,7 +22,6 @@ import attrs
 import shapely
 
 from engine.game.actions import Action, IllegalActionError
-from engine.game.bookkeeping import own_operative
 from engine.game.deployment import check_deployment
 from engine.game.flow import expect
 from engine.game.state import OperativeState, other
@@ -234,7 +233,13 @@ class DeployFrame:
 
     def act(self, w: Work, a: Action) -> None:
         expect(a, ("Deploy",), "the Covert War deployment (rules/KT18.md 9.5)")
-        o = own_operative(w, a.op, self.turn)
+        if a.op not in w.ctx.index:
+            raise illegal(f"there is no model {a.op!r} (rules/KT18.md 9.5)")
+        o = w.op(a.op)
+        if o.player != self.turn or o.incapacitated:
+            raise illegal(
+                f"{a.op} is not a model {self.turn} has to set up now (rules/KT18.md 9.5)"
+            )
         if o.placed:
             raise illegal(f"{o.id} is already set up (rules/KT18.md 9.5)")
         if a.point is None:  # pragma: no cover - a Deploy always has a point
