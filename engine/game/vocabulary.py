@@ -773,6 +773,48 @@ class EventKind(_Declared):
         "if the operative is activated within a distance of ``source``) was checked: "
         "``applies`` says whether it held. Rules: rules/KT21.md 16.9.",
     )
+    # KT18
+    KT18_STRATEGIC_ADVANTAGE = (
+        "kt18_strategic_advantage",
+        "Data: a, b, order. When: both players rolled 2D6 for strategic advantage (``a``, "
+        "``b`` the totals); ``order``: the players from greatest to least advantage, ``()`` on "
+        "a tie (both roll again). Rules: rules/KT18.md 9.3.",
+    )
+    KT18_OBJECTIVE_PLACED = (
+        "kt18_objective_placed",
+        "Data: marker, player, x, y. When: ``player`` placed the objective marker ``marker`` "
+        "at ``x``, ``y`` (inches) in the Covert War set-up. Rules: rules/KT18.md 9.3.",
+    )
+    KT18_PRIMARY_OBJECTIVE = (
+        "kt18_primary_objective",
+        "Data: objective, player, roll. When: ``player`` (greatest strategic advantage) rolled "
+        "the D3 (``roll``) of the Covert War primary objective ``objective``. Rules: "
+        "rules/KT18.md 9.7.",
+    )
+    KT18_BATTLEFIELD_SPLIT = (
+        "kt18_battlefield_split",
+        "Data: player, zones. When: ``player`` (least strategic advantage) split the "
+        "battlefield along a centre line into the deployment zones ``zones`` (names). Rules: "
+        "rules/KT18.md 9.5.",
+    )
+    KT18_DEPLOYMENT_ZONE = (
+        "kt18_deployment_zone",
+        "Data: by, player, zone. When: ``player`` has the deployment zone ``zone`` (``by``: "
+        "the player who picked). Rules: rules/KT18.md 9.5.",
+    )
+    KT18_CACHE_KEPT = (
+        "kt18_cache_kept",
+        "Data: marker, removed, roll. When: Retrieve the Cache kept the objective marker "
+        "``marker`` (picked at random, the D6 ``roll``) and removed the others (``removed``). "
+        "Rules: rules/KT18.md 9.7.",
+    )
+    KT18_OBJECTIVE_CONTROL = (
+        "kt18_objective_control",
+        "Data: a, b, marker, player. When: the end of a Covert War battle counted the models "
+        "within 2\" of ``marker``'s centre (``a``, ``b``: A's and B's, shaken and out of "
+        'action models left out): ``player`` controls it (``""``: nobody). Rules: '
+        "rules/KT18.md 9.4.",
+    )
 
 
 class Would(_Declared):
@@ -1259,6 +1301,15 @@ class Would(_Declared):
         "attack's action is resolved (engine.rules.kt21.repeat_attack). Rules: "
         "rules/KT21.md 10.1, 12 Limited, 16.27.",
     )
+    # KT18
+    KT18_VICTORY = (
+        "kt18_victory",
+        'Value: ``(winner, kind)`` by VP (the player with most VP and ``"major"``, or '
+        '``("", "draw")`` on equal VP) -> the result of a KT18 battle: the winner and '
+        '``"major"``, ``"minor"`` or ``"draw"``. Keywords: vp (A\'s, B\'s). When: a KT18 '
+        "battle ends, after ``battle_ending`` (the mission's transform: Covert War gives a tie "
+        "to the least strategic advantage, a minor victory). Rules: rules/KT18.md 9.6.",
+    )
 
 
 class PloyTrigger(_Declared):
@@ -1578,6 +1629,30 @@ class DecisionKind(_Declared):
         "operate chooses to operate it during the move (``Operate hatch KAS-1 centre hatch``, "
         "then the rest of the move) or passes. Rules: rules/KT21.md 13, DC 16.35.",
     )
+    # KT18
+    KT18_OBJECTIVE_MARKER = (
+        "kt18_objective_marker",
+        "When: a player places its objective marker in the Covert War set-up (``Op marker at "
+        '15,11``; the listed points are a 1" grid, any legal point is accepted). Rules: '
+        "rules/KT18.md 9.3.",
+    )
+    KT18_BATTLEFIELD_SPLIT = (
+        "kt18_battlefield_split",
+        "When: the player with the least strategic advantage chooses the centre line that "
+        "splits the battlefield into deployment zones (``Op split west east``). Rules: "
+        "rules/KT18.md 9.5.",
+    )
+    KT18_DEPLOYMENT_ZONE = (
+        "kt18_deployment_zone",
+        "When: the player with the greatest strategic advantage picks its deployment zone "
+        "(``Op zone west``). Rules: rules/KT18.md 9.5.",
+    )
+    KT18_DEPLOY = (
+        "kt18_deploy",
+        "When: a player sets up one model in its Covert War deployment zone (``Deploy "
+        'TEST-1 at 3,4``; listed spots a 2" grid, any legal spot accepted). Rules: '
+        "rules/KT18.md 9.5.",
+    )
 
 
 class ChanceKind(_Declared):
@@ -1636,6 +1711,20 @@ class ChanceKind(_Declared):
     KT21_IGNORE_DAMAGE = (
         "kt21_ignore_damage",
         "Rolls: one D6 for one attack die's damage a rule ignores on x+. Rules: KT21 16.23.",
+    )
+    # KT18
+    KT18_STRATEGIC_ADVANTAGE = (
+        "kt18_strategic_advantage",
+        "Rolls: one player's strategic advantage: 2 D6, summed. Rules: rules/KT18.md 9.3.",
+    )
+    KT18_PRIMARY_OBJECTIVE = (
+        "kt18_primary_objective",
+        "Rolls: the Covert War primary objective: 1 D6 halved (a D3). Rules: rules/KT18.md 9.7.",
+    )
+    KT18_RANDOM_MARKER = (
+        "kt18_random_marker",
+        "Rolls: Retrieve the Cache's random objective marker: 1 D6 (faces shared equally "
+        "among the markers, the rest rolled again). Rules: rules/KT18.md 1.5, 9.7.",
     )
 
 
