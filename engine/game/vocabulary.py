@@ -811,7 +811,7 @@ class EventKind(_Declared):
     )
     KT18_SAVING_THROW = (
         "kt18_saving_throw",
-        "Data: face, kind, op, saved, target. When: ``target`` took a saving throw (``kind``: "
+        "Data: face, op, save, saved, target. When: ``target`` took a saving throw (``save``: "
         "armour, invulnerable or none) against ``op``'s attack. Rules: rules/KT18.md 6.6, 6.7.",
     )
     KT18_WOUNDS_LOST = (

@@ -340,7 +340,7 @@ class AttackFrame:
                 op=self.attacker,
                 target=t.id,
                 face=face,
-                kind=kind,
+                save=kind,
                 saved=saved,
             )
             if saved:

@@ -186,13 +186,16 @@ class ShootingPhaseFrame:
             return
         if a not in self.options(w):
             why = ""
-            if a.verb == "Shoot" and a.op in w.ctx.index and w.ctx.owner[a.op] == player:
+            if a.verb == "Shoot" and a.op in w.ctx.index:
                 o = w.op(a.op)
-                why = shooter_refusal(w, o) or (
-                    f"{o.id} is not Readied (rules/KT18.md 5.1)"
-                    if self.section == "ready" and "readied" not in o.done
-                    else f"{o.id} has no weapon with a valid target (rules/KT18.md 5.3)"
-                )
+                if o.player != player:
+                    why = f"it is player {player}'s turn to choose a model"
+                else:
+                    why = shooter_refusal(w, o) or (
+                        f"{o.id} is not Readied (rules/KT18.md 5.1)"
+                        if self.section == "ready" and "readied" not in o.done
+                        else f"{o.id} has no weapon with a valid target (rules/KT18.md 5.3)"
+                    )
             raise _illegal(
                 f"{a} is not possible now: {why or 'choose Shoot <one of your models> or Pass'}"
                 " (rules/KT18.md 5.1, 5.2)"
