@@ -244,3 +244,26 @@ def test_an_illegal_choice_names_the_rule_and_changes_nothing() -> None:
     with pytest.raises(IllegalActionError, match="charge"):
         s.apply("Shoot RED-5")
     assert _texts(s) == ["Pass", "Shoot RED-1"]
+
+
+def test_overwatch_hooks_answer_the_charge_sequence() -> None:
+    """rules/KT18.md 3.11: the charge sequence asks ``kt18_can_overwatch`` and pushes the frame
+    of ``kt18_overwatch_frame``; a Gunner 9.02" from the charger may fire (its guns reach),
+    a Grot 13" away may not (its slugga's Range is 12")."""
+    from engine.game.flow import advance
+    from engine.rules.kt18.overwatch import may_overwatch, push_overwatch
+    from tests.kt18_attack_support import EndFrame
+
+    s = pos(
+        ShootingPhaseFrame(),
+        {"RED-1": {"at": (5, 14)}, "BLU-1": {"at": (15, 14)}, "BLU-3": {"at": (19, 14)}},
+        phase="movement",
+    )
+    w = Work(s)
+    assert may_overwatch(w, "BLU-1", "RED-1") is True
+    assert may_overwatch(w, "BLU-3", "RED-1") is False
+    w.stack = [EndFrame()]
+    push_overwatch(w, "BLU-1", "RED-1")
+    w.node = None
+    advance(w)
+    assert w.node is not None and w.node.kind == "kt18_choose_weapon"  # type: ignore[union-attr]

@@ -96,7 +96,7 @@ def test_damage_above_1_rolls_that_many_injury_dice_highest_counts() -> None:
     """rules/KT18.md 6.10: the lascannon (D 3) takes the Tough model's 3 wounds (T8: S9 > T8
     needs 3+; Sv 6+ with AP -3 cannot save: 6 - 3 = 3 < 6); the Injury roll is 3 dice and
     the highest counts: 3,2,1 -> 3, a flesh wound."""
-    s, events = _shoot("BLU-4", "lascannon", ["6", "6", "6", "3,2,1"])
+    _, events = _shoot("BLU-4", "lascannon", ["6", "6", "6", "3,2,1"])
     (lost,) = kinds(events, "kt18_wounds_lost")
     assert (lost["damage"], lost["wounds"]) == (3, 0)
     (inj,) = kinds(events, "kt18_injury_roll")

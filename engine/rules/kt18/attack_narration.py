@@ -88,20 +88,17 @@ def _fight_ended(e: Event) -> str:
     return ""
 
 
-for _kind, _fn in (
-    ("kt18_section_started", _section),
-    ("kt18_passed", _passed),
-    ("kt18_model_chosen", _chosen),
-    ("kt18_weapon_fired", _fired),
-    ("kt18_hit_roll", _hit),
-    ("kt18_wound_roll", _wound),
-    ("kt18_saving_throw", _save),
-    ("kt18_wounds_lost", _lost),
-    ("kt18_injury_roll", _injury),
-    ("kt18_flesh_wound", _flesh),
-    ("kt18_out_of_action", _out),
-    ("kt18_mortal_wounds", _mortal),
-    ("kt18_piled_in", _piled),
-    ("kt18_fight_ended", _fight_ended),
-):
-    add_template(_kind, _fn)
+add_template("kt18_section_started", _section)
+add_template("kt18_passed", _passed)
+add_template("kt18_model_chosen", _chosen)
+add_template("kt18_weapon_fired", _fired)
+add_template("kt18_hit_roll", _hit)
+add_template("kt18_wound_roll", _wound)
+add_template("kt18_saving_throw", _save)
+add_template("kt18_wounds_lost", _lost)
+add_template("kt18_injury_roll", _injury)
+add_template("kt18_flesh_wound", _flesh)
+add_template("kt18_out_of_action", _out)
+add_template("kt18_mortal_wounds", _mortal)
+add_template("kt18_piled_in", _piled)
+add_template("kt18_fight_ended", _fight_ended)

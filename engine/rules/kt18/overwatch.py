@@ -18,11 +18,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.game.actions import IllegalActionError
 from engine.game.work import Work
 from engine.rules.kt18.shooting import ShooterFrame
 from engine.rules.kt18.weapons import shaken, shooter_refusal, within_1_of_enemy
 
-__all__ = ["can_overwatch", "overwatch_frame", "overwatch_refusal"]
+__all__ = [
+    "can_overwatch",
+    "may_overwatch",
+    "overwatch_frame",
+    "overwatch_refusal",
+    "push_overwatch",
+]
 
 
 def overwatch_refusal(w: Work, shooter: str, charger: str) -> str | None:
@@ -56,3 +63,20 @@ def overwatch_frame(w: Work, value: Any, *, shooter: str, charger: str) -> Any:
     if value is not None:
         return value
     return ShooterFrame(shooter, overwatch=True, charger=charger)
+
+
+def may_overwatch(w: Work, shooter: str, charger: str) -> bool:
+    """Ask the battle's ``kt18_can_overwatch`` hooks whether ``shooter`` may fire Overwatch at
+    ``charger`` now (3.11): what the charge sequence asks before offering the Reaction."""
+    return bool(w.would("kt18_can_overwatch", False, shooter=shooter, charger=charger))
+
+
+def push_overwatch(w: Work, shooter: str, charger: str) -> None:
+    """Push the Overwatch frame the battle's ``kt18_overwatch_frame`` hooks give (3.11).
+
+    Raises:
+        IllegalActionError: no hook gave a frame (the attack rules are not installed)."""
+    frame = w.would("kt18_overwatch_frame", None, shooter=shooter, charger=charger)
+    if frame is None:
+        raise IllegalActionError(f"no Overwatch frame for {shooter} (rules/KT18.md 3.11)")
+    w.stack.append(frame)
