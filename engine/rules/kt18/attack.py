@@ -61,13 +61,16 @@ from engine.rules.kt18.weapons import (
 from engine.rules.kt18.wounds import lose_wounds
 from engine.teams.kt18_cards import Kt18Weapon
 
-__all__ = ["MAX_SPLITS", "SPLIT_RANGE", "AttackFrame", "VolleyFrame", "splits"]
+__all__ = ["MAX_SHARE", "MAX_SPLITS", "SPLIT_RANGE", "AttackFrame", "VolleyFrame", "splits"]
 
 SPLIT_RANGE = 2.0
 """Other targets of a ranged weapon are within 2" of the initial target (5.5)."""
 MAX_SPLITS = 1000
 """The most ways of splitting attacks a decision lists: a target is offered only while the
 split it adds stays within this bound (bounds the work of one decision)."""
+MAX_SHARE = 9
+"""The most attacks one target of a split may get in the notation (``Split 9,3``: one digit
+each); a target is offered only while every split of the attacks can be written so."""
 
 
 def splits(n: int, k: int) -> list[tuple[int, ...]]:
@@ -134,7 +137,9 @@ class VolleyFrame:
                 and distance(w, first, t) <= SPLIT_RANGE + WITHIN
                 and target_refusal(w, o, t, wp) is None
             ]
-        if comb(self.shots - 1, len(self.targets)) > MAX_SPLITS:
+        k = len(self.targets) + 1
+        most = self.shots * (2 if self.kind == "ranged" else 1)  # Rapid Fire may double them
+        if comb(most - 1, k - 1) > MAX_SPLITS or most > MAX_SHARE * k:
             return []
         return ids if self.shots > len(self.targets) else []
 
@@ -173,7 +178,11 @@ class VolleyFrame:
         if self.stage == "targets":
             return [Action("Also", target=t) for t in self.candidates(w)] + [Action("Done")]
         if self.stage == "split":
-            return [Action("Split", values=v) for v in splits(self.total(w), len(self.targets))]
+            return [
+                Action("Split", values=v)
+                for v in splits(self.total(w), len(self.targets))
+                if max(v) <= MAX_SHARE
+            ]
         return []
 
     def act(self, w: Work, a: Action) -> None:
