@@ -816,6 +816,83 @@ class EventKind(_Declared):
         "rules/KT18.md 9.4.",
     )
 
+    # KT18
+    KT18_SECTION_STARTED = (
+        "kt18_section_started",
+        "Data: phase, section. When: a section of the KT18 Shooting phase (``ready``: Ready, "
+        "Fire!; ``will``: Fire at Will) or Fight phase (``hammer``: Hammer of Wrath; "
+        "``lives``: Fight For Your Lives) began. Rules: rules/KT18.md 5.1, 7.1.",
+    )
+    KT18_PASSED = (
+        "kt18_passed",
+        "Data: phase, player, section. When: ``player`` passed its turn in a section of the "
+        "KT18 Shooting or Fight phase. Rules: rules/KT18.md 5.1, 7.2, 7.3.",
+    )
+    KT18_MODEL_CHOSEN = (
+        "kt18_model_chosen",
+        "Data: op, phase, section. When: ``op`` was chosen to shoot or to fight in that "
+        "section. Rules: rules/KT18.md 5.2, 7.2, 7.3.",
+    )
+    KT18_WEAPON_FIRED = (
+        "kt18_weapon_fired",
+        "Data: attacks, op, overwatch, targets, weapon. When: ``op`` made its ``attacks`` with "
+        "``weapon`` (a tuple of attacks per target, ``targets`` in order; ``overwatch``: in an "
+        "Overwatch). Rules: rules/KT18.md 5.3-5.5, 7.5, 3.11.",
+    )
+    KT18_HIT_ROLL = (
+        "kt18_hit_roll",
+        "Data: dice, hits, modifier, needed, op, target, weapon. When: ``op``'s hit roll "
+        "against ``target``: the faces ``dice``, the skill ``needed`` (0: Overwatch, 6s only), "
+        "the summed ``modifier`` and the ``hits``. Rules: rules/KT18.md 6.2, 7.6, 3.11.",
+    )
+    KT18_WOUND_ROLL = (
+        "kt18_wound_roll",
+        "Data: dice, needed, op, target, weapon, wounds. When: ``op``'s wound roll against "
+        "``target`` (``needed`` from S against T) and the ``wounds`` it caused. Rules: "
+        "rules/KT18.md 6.5.",
+    )
+    KT18_SAVING_THROW = (
+        "kt18_saving_throw",
+        "Data: face, op, save, saved, target. When: ``target`` took a saving throw (``save``: "
+        "armour, invulnerable or none) against ``op``'s attack. Rules: rules/KT18.md 6.6, 6.7.",
+    )
+    KT18_WOUNDS_LOST = (
+        "kt18_wounds_lost",
+        "Data: by, damage, op, source, wounds. When: ``op`` lost wounds to ``damage`` (an "
+        "attack's or a mortal wound's, from ``by``'s ``source``); ``wounds`` left (at least "
+        "0). Rules: rules/KT18.md 6.8, 6.13.",
+    )
+    KT18_INJURY_ROLL = (
+        "kt18_injury_roll",
+        "Data: by, dice, modifier, op, out_of_action, roller. When: an Injury roll for ``op`` "
+        "(``dice`` rolled by ``roller``, the highest with ``modifier`` counts). Rules: "
+        "rules/KT18.md 6.9, 6.10.",
+    )
+    KT18_FLESH_WOUND = (
+        "kt18_flesh_wound",
+        "Data: by, flesh_wounds, op. When: ``op`` suffered a flesh wound (``flesh_wounds`` now "
+        "marked) and is back on 1 wound. Rules: rules/KT18.md 6.11.",
+    )
+    KT18_OUT_OF_ACTION = (
+        "kt18_out_of_action",
+        "Data: by, op, player. When: ``op`` of ``player`` was taken out of action (then "
+        "removed). Rules: rules/KT18.md 6.11, 6.12.",
+    )
+    KT18_MORTAL_WOUNDS = (
+        "kt18_mortal_wounds",
+        "Data: by, count, op, source. When: ``count`` mortal wounds are inflicted on ``op`` "
+        "(``source``, caused by ``by``). Rules: rules/KT18.md 6.13.",
+    )
+    KT18_PILED_IN = (
+        "kt18_piled_in",
+        "Data: op, step, x, y. When: ``op`` made its pile-in (``step`` ``pile_in``) or "
+        "consolidate (``consolidate``) move to ``x``, ``y``. Rules: rules/KT18.md 7.7.",
+    )
+    KT18_FIGHT_ENDED = (
+        "kt18_fight_ended",
+        "Data: op. When: ``op``'s fight sequence ended. Rules: rules/KT18.md 7.5.",
+    )
+
 
 class Would(_Declared):
     """The *would* hooks (:meth:`engine.game.work.Work.would`,
@@ -1311,6 +1388,20 @@ class Would(_Declared):
         "to the least strategic advantage, a minor victory). Rules: rules/KT18.md 9.6.",
     )
 
+    # KT18
+    KT18_CAN_OVERWATCH = (
+        "kt18_can_overwatch",
+        "Value: ``False`` -> whether ``shooter`` may fire Overwatch at ``charger`` now. "
+        "Keywords: charger, shooter. When: a KT18 charge's Reactions are offered. Rules: "
+        "rules/KT18.md 3.11.",
+    )
+    KT18_OVERWATCH_FRAME = (
+        "kt18_overwatch_frame",
+        "Value: ``None`` -> the frame that resolves ``shooter``'s Overwatch at ``charger`` (it "
+        "pops itself). Keywords: charger, shooter. When: a KT18 model chose the Overwatch "
+        "Reaction. Rules: rules/KT18.md 3.11.",
+    )
+
 
 class PloyTrigger(_Declared):
     """The ploy triggers (:mod:`engine.game.ploys`, :meth:`engine.game.context.Hooks.ploy`,
@@ -1654,6 +1745,44 @@ class DecisionKind(_Declared):
         "rules/KT18.md 9.5.",
     )
 
+    # KT18
+    KT18_CHOOSE_SHOOTER = (
+        "kt18_choose_shooter",
+        "When: in a section of the KT18 Shooting phase, a player chooses a model to shoot "
+        "(``Shoot KAS-1``) or passes. Rules: rules/KT18.md 5.1, 5.2.",
+    )
+    KT18_CHOOSE_WEAPON = (
+        "kt18_choose_weapon",
+        "When: a KT18 shooting model chooses its next ranged weapon and initial target "
+        "(``Shoot KAS-1 bolter at LEG-2``; in an Overwatch ``Overwatch ...``) or ``Done``. "
+        "Rules: rules/KT18.md 5.3, 6.1, 3.11.",
+    )
+    KT18_MORE_TARGETS = (
+        "kt18_more_targets",
+        "When: a KT18 attacker adds a target for its attacks (``Also LEG-3``) or ``Done``. "
+        "Rules: rules/KT18.md 5.5, 7.5.",
+    )
+    KT18_SPLIT = (
+        "kt18_split",
+        "When: a KT18 attacker declares how many attacks go to each of its targets "
+        "(``Split 2,1``). Rules: rules/KT18.md 5.5, 7.5.",
+    )
+    KT18_CHOOSE_FIGHTER = (
+        "kt18_choose_fighter",
+        "When: in a section of the KT18 Fight phase, a player chooses a model to fight "
+        "(``Act KAS-1 fight``) or passes. Rules: rules/KT18.md 7.2-7.4.",
+    )
+    KT18_PILE_IN = (
+        "kt18_pile_in",
+        "When: a KT18 fighter piles in or consolidates (``Act KAS-1 pile in at x,y``, "
+        "``Act KAS-1 consolidate at x,y``) or does not (``Pass``). Rules: rules/KT18.md 7.7.",
+    )
+    KT18_FIGHT_TARGET = (
+        "kt18_fight_target",
+        "When: a KT18 fighter chooses its melee weapon and initial target (``Fight KAS-1 "
+        "knife at LEG-2``). Rules: rules/KT18.md 7.5, 7.8.",
+    )
+
 
 class ChanceKind(_Declared):
     """The kinds of chance nodes (:meth:`engine.game.work.Work.roll`,
@@ -1725,6 +1854,38 @@ class ChanceKind(_Declared):
         "kt18_random_marker",
         "Rolls: Retrieve the Cache's random objective marker: 1 D6 (faces shared equally "
         "among the markers, the rest rolled again). Rules: rules/KT18.md 1.5, 9.7.",
+    )
+
+    # KT18
+    KT18_SHOTS = (
+        "kt18_shots",
+        "Rolls: a random number of shots or attacks (D3, D6, 2D6...). Rules: rules/KT18.md "
+        "5.7, 7.5.",
+    )
+    KT18_HIT = (
+        "kt18_hit",
+        "Rolls: hit rolls, one D6 per attack against one target. Rules: rules/KT18.md 6.2, 7.6.",
+    )
+    KT18_WOUND = (
+        "kt18_wound",
+        "Rolls: wound rolls, one D6 per hit. Rules: rules/KT18.md 6.5.",
+    )
+    KT18_SAVE = (
+        "kt18_save",
+        "Rolls: one saving throw: 1 D6. Rules: rules/KT18.md 6.6, 6.7.",
+    )
+    KT18_DAMAGE = (
+        "kt18_damage",
+        "Rolls: a random Damage (D3, D6) of one attack. Rules: rules/KT18.md 6.8.",
+    )
+    KT18_INJURY = (
+        "kt18_injury",
+        "Rolls: an Injury roll: one D6, or D dice after an attack of Damage D above 1 (the "
+        "highest counts). Rules: rules/KT18.md 6.9, 6.10.",
+    )
+    KT18_MORTAL_COUNT = (
+        "kt18_mortal_count",
+        "Rolls: a random number of mortal wounds (D3...). Rules: rules/KT18.md 6.13.",
     )
 
 
