@@ -183,6 +183,9 @@ def find_path(
     kz = w.move_kz(o)
     args = _args(w, o, path_kind(w, o, move), max_cost)
     where = f"({point[0]:g}, {point[1]:g})"
+    refusal = end_ok(w.ctx.placement(o.id, *point))
+    if refusal is not None:  # the KT18 end condition first: it names the KT18 rule
+        raise IllegalActionError(f"{o.id} cannot move to {where}: {refusal} ({why})")
     try:
         path = shortest_path(kz, w.place(o), point, **args)
     except MoveError as exc:
