@@ -24,7 +24,7 @@ def _refused(state: GameState, action: str, match: str) -> None:
     assert state.hash() == before
 
 
-def _op(state: GameState, op_id: str):  # noqa: ANN202 - an OperativeState
+def _op(state: GameState, op_id: str):
     return next(o for o in state.operatives if o.id == op_id)
 
 
