@@ -774,7 +774,6 @@ class EventKind(_Declared):
         "``applies`` says whether it held. Rules: rules/KT21.md 16.9.",
     )
 
-
     # KT18
     KT18_ROUND_STARTED = (
         "kt18_round_started",
@@ -828,7 +827,7 @@ class EventKind(_Declared):
     KT18_CHARGE_ENDED = (
         "kt18_charge_ended",
         "Data: charged, op, success. When: ``op``'s charge sequence ended: ``success`` "
-        "whether it charged; ``charged`` the enemy models within 1\" of it that were "
+        'whether it charged; ``charged`` the enemy models within 1" of it that were '
         "charged. Rules: rules/KT18.md 3.13.",
     )
     KT18_BROKEN_CHECK = (
@@ -1333,7 +1332,6 @@ class Would(_Declared):
         "rules/KT21.md 10.1, 12 Limited, 16.27.",
     )
 
-
     # KT18
     KT18_VICTORY = (
         "kt18_victory",
@@ -1675,7 +1673,6 @@ class DecisionKind(_Declared):
         "then the rest of the move) or passes. Rules: rules/KT21.md 13, DC 16.35.",
     )
 
-
     # KT18
     KT18_MOVEMENT = (
         "kt18_movement",
@@ -1768,7 +1765,6 @@ class ChanceKind(_Declared):
         "kt21_ignore_damage",
         "Rolls: one D6 for one attack die's damage a rule ignores on x+. Rules: KT21 16.23.",
     )
-
 
     # KT18
     KT18_INITIATIVE = (
