@@ -144,8 +144,9 @@ class EventKind(_Declared):
     )
     BATTLE_ENDED = (
         "battle_ended",
-        'Data: vp, winner. When: the battle ended: ``vp`` (A, B), ``winner`` (``""`` a draw). '
-        "Rules: 1.8.",
+        'Data: victory, vp, winner. When: the battle ended: ``vp`` (A, B), ``winner`` (``""`` '
+        'a draw); ``victory`` (KT18 only: ``"major"``, ``"minor"`` or ``"draw"``, '
+        "rules/KT18.md 9.6). Rules: 1.8.",
     )
     BATTLE_ENDING = (
         "battle_ending",
