@@ -10,6 +10,7 @@ import pytest
 from engine.agents import RandomAgent
 from engine.game.context import GameOptions, GameOptionsError, Hooks
 from engine.game.drivers import SeededDice
+from engine.game.record import GameRecorder, make_header
 from engine.game.scenario import ScenarioError
 from engine.game.state import Chance, Decision, GameState, Terminal
 from engine.rules.kt18.battle import victory_by_vp
@@ -17,7 +18,7 @@ from engine.rules.kt18.battle_round import BattleRoundFrame
 from engine.rules.kt18.morale import MoralePhaseFrame
 from engine.rulesets import KT18, RULESETS, get, new_game
 from engine.teams import load_builtin_team
-from tests.conformance_support import check_result, play_conforming
+from tests.conformance_support import check_replay, check_result, play_conforming
 from tests.kt18_flow_support import KZ, apply_all, kt18_position, rosters
 
 FAR = {"TESA-1": (5, 5), "TESB-1": (25, 20)}
@@ -177,3 +178,18 @@ def test_a_kt18_battle_starts_with_its_set_up_steps() -> None:
     assert s.ctx.rules.ruleset is KT18
     assert isinstance(s.node, Chance) and s.node.request.kind == "kt18_initiative"
     assert s.tp == 1 and s.phase == "initiative"
+
+
+def test_a_kt18_record_names_its_ruleset_and_replays() -> None:
+    """Records name the ruleset (``kt18``) and replay under it to the same final state: a
+    battle of random inputs from its start (no mission set-up yet: no model is set up, so the
+    rounds are initiative rolls and empty phases) recorded and replayed."""
+    a, b = rosters()
+    state = new_game(KZ, a, b, GameOptions(ruleset="kt18"))
+    header = make_header(state, seed=3, agents={"A": "random", "B": "random"})
+    assert header["ruleset"] == "kt18"
+    rec = GameRecorder(header)
+    agents = {"A": RandomAgent(5), "B": RandomAgent(6)}
+    final = play_conforming(state, agents, SeededDice(3), seed=3, observe=rec.on_step)
+    rec.finish(final)
+    check_replay(rec, final, KT18)
