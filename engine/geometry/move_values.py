@@ -439,7 +439,7 @@ a derived graph keeps its reuse record (:class:`engine.geometry.move_derive._Reu
 ``"reuse"``) for the links computed outside the graph's own tables (the ramparts',
 :mod:`engine.geometry.move_ramparts`)."""
 
-KT18_MOVEMENT = attrs.evolve(KT21_MOVEMENT, name="kt18", jump_test=False)
-"""KT18's movement rules (``rules/KT18.md`` 3.2, 3.3, 10.6): a placeholder with KT21's
-increment counting (vertical distance counts against the move) until the KT18 terrain rules
-give their own values."""
+KT18_MOVEMENT = attrs.evolve(KT21_MOVEMENT, name="kt18", short_increment=0.0, jump_test=False)
+"""KT18's movement rules (``rules/KT18.md`` 3.2, 3.3, 10.6): a placeholder (a move counts its
+path's length; climbing and dropping as KT21 counts them, vertical distance against the
+move) until the KT18 terrain rules give their own values."""

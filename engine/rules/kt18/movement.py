@@ -336,7 +336,12 @@ def _advanced(e: Event) -> str:
     return f'{e["op"]} Advances: rolls {e["roll"]}, may move {e["move"]:g}"'
 
 
-for _action, _words in (("move", "moves"), ("advance", "advances"), ("retreat", "retreats")):
+for _action, _words in (
+    ("move", "moves"),
+    ("advance", "advances"),
+    ("retreat", "retreats"),
+    ("failed charge", "makes a failed charge move"),
+):
     MOVE_WORDS.setdefault(_action, _words)
 add_template("kt18_advanced", _advanced)
 add_template("kt18_readied", lambda e: f"{e['op']} is Readied")
