@@ -83,7 +83,8 @@ def test_new_game_names_an_argument_of_the_wrong_type() -> None:
         new_game("close_quarters", a, a)
     with pytest.raises(SetupError, match="options must be GameOptions, not dict"):
         new_game(kz, a, a, {"ruleset": "kt24"})
-    with pytest.raises(GameOptionsError, match="'ruleset' must be one of kt24, kt21, got 'kt99'"):
+    refused = "'ruleset' must be one of kt24, kt21, kt18, got 'kt99'"
+    with pytest.raises(GameOptionsError, match=refused):
         GameOptions(ruleset="kt99")
     with pytest.raises(GameOptionsError, match="'max_steps' must be a whole number"):
         GameOptions(max_steps=-1)

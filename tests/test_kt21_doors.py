@@ -35,6 +35,11 @@ KT21_TEAMS = ("kt21_kasrkin", "kt21_legionaries")
 KT21_PLAY = ("--ruleset", "kt21", "--teams", *KT21_TEAMS, "--agents", "random")
 
 
+DOORS_PENDING = ("kt18",)
+"""Rulesets the engine plays whose default teams table row and action codec are still to
+come (issue 33: KT18's front doors are added after its rules)."""
+
+
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     """``killteam ARGS`` in this process: the exit status and standard output and error."""
     capsys.readouterr()
@@ -81,12 +86,13 @@ def test_ruleset_default_teams_table_names_every_ruleset_the_engine_plays() -> N
     """One table of default teams per ruleset (no branch on a ruleset's name): its rows are
     exactly the rulesets the options accept and the composition roots the engine has; KT21's
     defaults are the built-in KT21 teams the issue names."""
-    assert tuple(RULESET_TEAMS) == context.RULESETS
-    assert set(RULESET_TEAMS) == set(RULESETS)
+    playable = tuple(r for r in context.RULESETS if r not in DOORS_PENDING)
+    assert tuple(RULESET_TEAMS) == playable
+    assert set(RULESET_TEAMS) == set(RULESETS) - set(DOORS_PENDING)
     assert default_teams("kt24") == KT24_TEAMS
     assert default_teams("kt21") == ("kt21_kasrkin", "kt21_legionaries")
-    with pytest.raises(BattleError, match=r"ruleset 'kt18'.*known: kt24, kt21"):
-        default_teams("kt18")
+    with pytest.raises(BattleError, match=r"ruleset 'kt99'.*known: kt24, kt21"):
+        default_teams("kt99")
 
 
 def test_kt21_matchup_plays_critical_operations_2022_by_default() -> None:
@@ -148,7 +154,7 @@ def test_env_config_builds_a_kt21_matchup_the_codec_encodes() -> None:
     are given, and the action codec encodes every ruleset the engine plays (KT21's actions
     have their own families, appended after KT24's): a KT21 environment plays KT21 teams, a
     KT24 one KT24's, and an unknown ruleset is refused naming it."""
-    assert set(CODEC_RULESETS) == set(RULESETS)
+    assert set(CODEC_RULESETS) == set(RULESETS) - set(DOORS_PENDING)
     assert EnvConfig(ruleset="kt21", teams=KT21_TEAMS).matchup().options.ruleset == "kt21"
     assert EnvConfig(ruleset="kt24").matchup().options.ruleset == "kt24"
     with pytest.raises(KillTeamError, match="kt99"):
@@ -337,8 +343,8 @@ def test_scenario_file_names_its_ruleset(
 def test_scenario_file_unknown_ruleset_is_named(tmp_path: Path) -> None:
     """A scenario file naming a ruleset the engine does not play is malformed: the error
     names the field and the value."""
-    with pytest.raises(ScenarioFileError, match=r"ruleset.*'kt18' is not one of kt24, kt21"):
-        load_scenario(_scenario(tmp_path, "kt18"))
+    with pytest.raises(ScenarioFileError, match=r"ruleset.*'kt99' is not one of kt24, kt21, kt18"):
+        load_scenario(_scenario(tmp_path, "kt99"))
 
 
 # -------------------------------------------------------------------------------------------

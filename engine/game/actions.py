@@ -57,6 +57,12 @@ out when 0):
                             ``normal and critical``), or ``none`` (declined)
 ``Overwatch KAS-1 lasgun at LEG-2``
                             KT21: an Overwatch (``rules/KT21.md`` 3.5)
+``Move KT18-1 to 8,4``      KT18: a normal move (``rules/KT18.md`` 3.4; ``Move KT18-1`` its
+                            header, the destination decided next); also ``Retreat`` (3.12)
+``Advance KT18-1``          KT18: declare an Advance (3.7); also ``Ready KT18-1`` (3.8),
+                            ``Nerve test KT18-1`` (the model taking its Nerve test next, 8.4)
+``Charge KT18-1 at KT18-2``  KT18: declare a charge at a first target (3.10)
+``Overwatch KT18-2``        KT18: the target KT18-2 reacts with Overwatch (3.11)
 ``Save invulnerable``       KT21: the defender uses its Invulnerable Save (or ``Save
                             normal``, its Save; ``rules/KT21.md`` 10.3)
 ``Split 3,1``               KT21 Fusillade: attack dice on the target, then on each other
@@ -240,9 +246,15 @@ def format_action(a: Action) -> str:
         return f"Activate {a.op} {a.text}"
     if v in ("Counteract", "Guard", "Interrupt"):
         return f"{v} {a.op}"
-    if v in MOVE_VERBS or v == "Normal Move":  # (KT21's Normal Move: rules/KT21.md 6.1)
+    if v == "Charge" and a.target:  # KT18's charge declaration (rules/KT18.md 3.10)
+        return f"Charge {a.op} at {a.target}"
+    if v in MOVE_VERBS or v in _KT_MOVES:  # KT21's Normal Move, KT18's Move and Retreat
         return f"{v} {a.op}" if a.point is None else f"{v} {a.op} to {_pt(a.point)}"
+    if v in ("Advance", "Ready", "Nerve test"):  # KT18 (rules/KT18.md 3.7, 3.8, 8.4)
+        return f"{v} {a.op}"
     if v == "Overwatch":
+        if not a.weapon and not a.target:  # KT18's Reaction (rules/KT18.md 3.11)
+            return f"Overwatch {a.op}"
         return f"Overwatch {a.op} {a.weapon} at {a.target}"
     if v == "Save":
         return f"Save {a.text}"
@@ -295,6 +307,10 @@ def format_action(a: Action) -> str:
     raise InvalidActionError(f"unknown action verb {v!r}")
 
 
+_KT_MOVES = ("Normal Move", "Move", "Retreat")
+"""Move verbs of other editions (KT21's Normal Move, ``rules/KT21.md`` 6.1; KT18's Move and
+Retreat, ``rules/KT18.md`` 3.4, 3.12): written like KT24's (``to x,y``)."""
+
 _OP = r"(?P<op>[A-Za-z0-9]+-\d+)"
 _TGT = r"(?P<target>[A-Za-z0-9]+-\d+)"
 _NUMRE = r"-?\d+(?:\.\d+)?"
@@ -324,12 +340,17 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Reposition", rf"reposition\s+{_OP}(?:\s+to\s+{_POINT})?"),
         ("Dash", rf"dash\s+{_OP}(?:\s+to\s+{_POINT})?"),
         ("Fall Back", rf"fall\s+back\s+{_OP}(?:\s+to\s+{_POINT})?"),
-        ("Charge", rf"charge\s+{_OP}(?:\s+to\s+{_POINT})?"),
+        ("Charge", rf"charge\s+{_OP}(?:\s+to\s+{_POINT}|\s+at\s+{_TGT})?"),
         ("Normal Move", rf"normal\s+move\s+{_OP}(?:\s+to\s+{_POINT})?"),
+        ("Move", rf"move\s+{_OP}(?:\s+to\s+{_POINT})?"),
+        ("Retreat", rf"retreat\s+{_OP}(?:\s+to\s+{_POINT})?"),
+        ("Advance", rf"advance\s+{_OP}"),
+        ("Ready", rf"ready\s+{_OP}"),
+        ("Nerve test", rf"nerve\s+test\s+{_OP}"),
         ("Shoot", rf"shoot\s+{_OP}(?:\s+(?P<weapon>.+?)\s+at\s+{_TGT})?"),
         ("Hatchway fight", rf"hatchway\s+fight\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
         ("Fight", rf"fight\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
-        ("Overwatch", rf"overwatch\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
+        ("Overwatch", rf"overwatch\s+{_OP}(?:\s+(?P<weapon>.+?)\s+at\s+{_TGT})?"),
         ("Save", r"save\s+(?P<text>invulnerable|normal)"),
         ("Split", r"split\s+(?P<values>\d(?:\s*,\s*\d)*)"),
         ("Retaliate", rf"retaliate\s+{_OP}(?:\s+with\s+(?P<weapon>.+))?"),

@@ -17,13 +17,19 @@ from __future__ import annotations
 
 import pickle
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Protocol
 
 import attrs
 
 from engine.errors import KillTeamError
+from engine.game.hook_values import frozen_lists as _frozen_lists
+from engine.game.hook_values import frozenset_of as _frozenset
+from engine.game.hook_values import pairs_of as _pairs
+from engine.game.hook_values import plain as _plain
+from engine.game.hook_values import read_only as _read_only
+from engine.game.hook_values import tuple_of as _tuple
 from engine.game.vocabulary import EVENT_KINDS, PLOY_TRIGGERS, WOULD_HOOKS, check, undeclared
 from engine.geometry import Killzone, Placement, sight
 from engine.teams.model import Operative, Roster
@@ -42,7 +48,7 @@ __all__ = [
     "shared_context",
 ]
 
-RULESETS = ("kt24", "kt21")
+RULESETS = ("kt24", "kt21", "kt18")
 """The rulesets the engine plays (:mod:`engine.rulesets` holds their composition roots)."""
 
 MAX_STEPS_LIMIT = 100_000
@@ -78,23 +84,6 @@ def _max_steps(_obj: Any, _attribute: attrs.Attribute[Any], value: Any) -> None:
         )
 
 
-def _pairs(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        value = sorted(value.items())
-    if isinstance(value, list):
-        value = tuple(value)
-    if isinstance(value, tuple):
-        value = tuple(
-            (
-                (p[0], tuple(p[1]) if isinstance(p[1], list) else p[1])
-                if isinstance(p, (tuple, list)) and len(p) == 2
-                else p
-            )
-            for p in value
-        )
-    return value
-
-
 def _costs(_obj: Any, _attribute: attrs.Attribute[Any], value: Any) -> None:
     ok = isinstance(value, tuple) and all(
         isinstance(p, tuple)
@@ -128,14 +117,25 @@ def _equipment(_obj: Any, _attribute: attrs.Attribute[Any], value: Any) -> None:
         )
 
 
-MISSIONS = ("approved_ops_2025", "kill_op", "critical_ops_2022", "corebook_2021", "lite")
+MISSIONS = (
+    "approved_ops_2025",
+    "kill_op",
+    "critical_ops_2022",
+    "corebook_2021",
+    "lite",
+    "covert_war",
+)
 """The missions a battle can play. KT24: the whole Approved Ops 2025 pack (kill op, crit op,
 tac ops, primary op; ``rules/KT24.md`` 8) or the kill op alone. KT21 (``rules/KT21.md`` 1):
 the Critical Operations 2022 matched-play sequence (1.2), the 2021 Core Book sequence (1.3)
-or Lite open play (1.4). A ruleset refuses a mission of another edition
-(:class:`GameOptionsError` when the battle starts)."""
+or Lite open play (1.4). KT18: Covert War (``rules/KT18.md`` 9). A ruleset refuses a
+mission of another edition (:class:`GameOptionsError` when the battle starts)."""
 
-DEFAULT_MISSIONS = {"kt24": "approved_ops_2025", "kt21": "critical_ops_2022"}
+DEFAULT_MISSIONS = {
+    "kt24": "approved_ops_2025",
+    "kt21": "critical_ops_2022",
+    "kt18": "covert_war",
+}
 """The mission a battle plays when its options name none, by ruleset."""
 
 
@@ -176,7 +176,7 @@ class GameOptions:
     """Options of a battle.
 
     Attributes:
-        ruleset: ``"kt24"`` (default) or ``"kt21"`` (:data:`RULESETS`).
+        ruleset: ``"kt24"`` (default), ``"kt21"`` or ``"kt18"`` (:data:`RULESETS`).
         initiative_cards: use the Approved Ops 2025 initiative cards (1.4).
         objectives_pickup: objective markers can be picked up (Pick Up Marker, 3.2) in every
             turning point; off by default (a rule may still allow it, the
@@ -251,6 +251,7 @@ class Hooks:
         self.gambit_steps: list[Callable[[Any], Any]] = []
         self.ready_end_steps: list[Callable[[Any], Any]] = []
         self.scoring_steps: list[Callable[[Any], Any]] = []
+        self.phase_steps: dict[str, list[Callable[[Any], Any]]] = {}
         self.weapon_sources: list[Callable[[Any, str, str], Sequence[Any]]] = []
         self.token_makers: dict[str, Callable[..., Any]] = {}
         self.equipment_check: Callable[[tuple[str, ...], Any], tuple[str, ...]] | None = None
@@ -307,6 +308,14 @@ class Hooks:
         point ends exactly as it would without them."""
         self._open()
         self.scoring_steps.append(fn)
+
+    def phase_step(self, phase: str, fn: Callable[[Any], Any]) -> None:
+        """Add a step to the phase ``phase`` of a ruleset whose flow runs named phases (KT18's
+        battle round, ``rules/KT18.md`` 2.1: ``"psychic"``, ``"shooting"``, ``"fight"``,
+        ``"movement_turn_end"``): ``fn(w)`` returns a frame or ``None``; the flow pushes
+        them when the phase starts, to run in the order added."""
+        self._open()
+        self.phase_steps.setdefault(str(phase), []).append(fn)
 
     def ploy(self, ploy: Any, players: tuple[str, ...]) -> None:
         """Offer ``ploy`` (a :class:`engine.game.ploys.PloyLike`) to ``players`` at each of
@@ -386,33 +395,12 @@ class Hooks:
             gambit_steps=self.gambit_steps,
             ready_end_steps=self.ready_end_steps,
             scoring_steps=self.scoring_steps,
+            phase_steps=self.phase_steps,
             weapon_sources=self.weapon_sources,
             token_makers=self.token_makers,
             equipment_check=self.equipment_check,
             last=self._last,
         )
-
-
-def _plain(name: str) -> str:
-    """``name`` as a plain ``str`` (a vocabulary member is a ``str`` subclass): the keys of the
-    hook tables stay exact strings, so look-ups by literal names take the fast path."""
-    return name if name.__class__ is str else str.__str__(name)
-
-
-def _frozen_lists(lists: Mapping[str, Iterable[Any]]) -> Mapping[str, tuple[Any, ...]]:
-    return MappingProxyType({k: tuple(v) for k, v in lists.items()})
-
-
-def _read_only(value: Mapping[str, Any]) -> Mapping[str, Any]:
-    return MappingProxyType(dict(value))
-
-
-def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
-    return tuple(value)
-
-
-def _frozenset(value: Iterable[Any]) -> frozenset[Any]:
-    return frozenset(value)
 
 
 @attrs.frozen(slots=True, eq=False)
@@ -429,7 +417,8 @@ class HookSet:
         actions: ``(rule action, players)`` pairs (:meth:`Hooks.action`).
         conditions: name -> ``fn(w, effect) -> bool`` (:meth:`Hooks.condition`).
         setup_steps, start_steps, gambit_steps, ready_end_steps, scoring_steps: step
-            functions ``fn(w)``
+            functions ``fn(w)``; phase_steps: phase name -> step functions
+            (:meth:`Hooks.phase_step`)
             (:meth:`Hooks.setup_step` and the others).
         weapon_sources: ``fn(w, op_id, kind)`` (:meth:`Hooks.weapon_source`).
         token_makers: token kind -> maker (:meth:`Hooks.token_maker`).
@@ -464,6 +453,9 @@ class HookSet:
     equipment_check: Callable[[tuple[str, ...], Any], tuple[str, ...]] | None
     _last: frozenset[WouldHook] = attrs.field(default=frozenset(), converter=_frozenset)
     scoring_steps: tuple[Callable[[Any], Any], ...] = attrs.field(default=(), converter=_tuple)
+    phase_steps: Mapping[str, tuple[Callable[[Any], Any], ...]] = attrs.field(
+        factory=dict, converter=_frozen_lists
+    )
     did_table: Mapping[str, tuple[DidHook, ...]] = attrs.field(init=False, repr=False)
     would_table: Mapping[str, tuple[WouldHook, ...]] = attrs.field(init=False, repr=False)
 
@@ -520,6 +512,7 @@ class HookSet:
         hooks.gambit_steps = list(self.gambit_steps)
         hooks.ready_end_steps = list(self.ready_end_steps)
         hooks.scoring_steps = list(self.scoring_steps)
+        hooks.phase_steps = {k: list(v) for k, v in self.phase_steps.items()}
         hooks.weapon_sources = list(self.weapon_sources)
         hooks.token_makers = dict(self.token_makers)
         hooks.equipment_check = self.equipment_check

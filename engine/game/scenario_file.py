@@ -55,7 +55,11 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
                                    # decided, A's is "A"), "strategy", "firefight"
                                    # (default) or "end" (the Firefight phase is over: the
                                    # turning point's end and the ops' scoring are next;
-                                   # every operative expended, ready = false by default)
+                                   # every operative expended, ready = false by default);
+                                   # KT18 (ruleset = "kt18"): "setup", "initiative" (steps
+                                   # "start", "roll"), "movement" (step "turn"), "psychic",
+                                   # "shooting", "fight", "morale" (engine.rules.kt18.positions;
+                                   # tp is the battle round)
     step = "gambit"                # the phase's step, default its first: deployment
                                    # "deploy" (the operatives listed are set up, wholly
                                    # within their drop zone, Conceal by default; deployment

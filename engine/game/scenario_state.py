@@ -20,6 +20,9 @@ Phases (:data:`PHASES`) and their steps (``rules/KT24.md`` 1.2-1.5):
 - ``"firefight"``: the Firefight phase, ``turn`` to activate (the default).
 - ``"end"``: the Firefight phase is over: the end of the turning point (its windows, then
   the ops' scoring) is next; every operative is expended.
+- ``"initiative"``, ``"movement"``, ``"psychic"``, ``"shooting"``, ``"fight"``,
+  ``"morale"`` (:data:`KT18_PHASES`): the phases of a KT18 battle round (``rules/KT18.md``
+  2.1), only in a KT18 position (:mod:`engine.rules.kt18.positions` says what each means).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from engine.game.work import Work
 __all__ = [
     "CARDS",
     "EFFECT_UNTIL",
+    "KT18_PHASES",
     "PHASES",
     "PHASE_STEPS",
     "PositionStateError",
@@ -60,7 +64,19 @@ class PositionStateError(KillTeamError, ValueError):
     """A position table is wrong (the message names the field and the value)."""
 
 
-PHASES = ("setup", "deployment", "strategy", "firefight", "end")
+PHASES = (
+    "setup",
+    "deployment",
+    "strategy",
+    "firefight",
+    "end",
+    "initiative",
+    "movement",
+    "psychic",
+    "shooting",
+    "fight",
+    "morale",
+)
 """The phases a position can start in (module docstring)."""
 
 PHASE_STEPS: Mapping[str, tuple[str, ...]] = {
@@ -69,8 +85,19 @@ PHASE_STEPS: Mapping[str, tuple[str, ...]] = {
     "strategy": ("initiative", "start", "ready", "gambit"),
     "firefight": ("activation",),
     "end": ("scoring",),
+    # The phases of a KT18 battle round (rules/KT18.md 2.1; engine.rules.kt18.positions):
+    "initiative": ("start", "roll"),
+    "movement": ("turn",),
+    "psychic": ("phase",),
+    "shooting": ("phase",),
+    "fight": ("phase",),
+    "morale": ("phase",),
 }
 """The steps of each phase, the default first (module docstring)."""
+
+KT18_PHASES = ("initiative", "movement", "psychic", "shooting", "fight", "morale")
+"""The phases only a KT18 position starts in (its ``position_frames`` hook puts its frames
+there; ``rules/KT18.md`` 2.1)."""
 
 CARDS = ("re-roll", "1", "2", "3")
 """The initiative cards a player can hold (Approved Ops 2025, 1.4)."""
@@ -308,6 +335,11 @@ def start_frames(
         gambit_turn=gambit_turn,
     ):
         return  # the ruleset's own flow (rules/KT21.md 1-3) put its frames there
+    if phase in KT18_PHASES:
+        raise PositionStateError(
+            f"phase: {phase!r} is a phase of the KT18 battle round (rules/KT18.md 2.1): "
+            "only a KT18 position starts there"
+        )
     if phase == "setup":
         return  # the stack start_battle built: the crit op's roll, the set-up roll-off
     if phase == "deployment":

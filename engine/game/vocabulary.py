@@ -144,8 +144,9 @@ class EventKind(_Declared):
     )
     BATTLE_ENDED = (
         "battle_ended",
-        'Data: vp, winner. When: the battle ended: ``vp`` (A, B), ``winner`` (``""`` a draw). '
-        "Rules: 1.8.",
+        'Data: victory, vp, winner. When: the battle ended: ``vp`` (A, B), ``winner`` (``""`` '
+        'a draw); ``victory`` (KT18 only: ``"major"``, ``"minor"`` or ``"draw"``, '
+        "rules/KT18.md 9.6). Rules: 1.8.",
     )
     BATTLE_ENDING = (
         "battle_ending",
@@ -893,6 +894,78 @@ class EventKind(_Declared):
         "Data: op. When: ``op``'s fight sequence ended. Rules: rules/KT18.md 7.5.",
     )
 
+    # KT18
+    KT18_ROUND_STARTED = (
+        "kt18_round_started",
+        "Data: round. When: a KT18 battle round begins, before its Initiative phase "
+        "(engine.rules.kt18.battle_round). Rules: rules/KT18.md 2.1.",
+    )
+    KT18_PHASE_STARTED = (
+        "kt18_phase_started",
+        "Data: phase, round. When: a KT18 phase begins (``initiative``, ``movement``, "
+        "``psychic``, ``shooting``, ``fight``, ``morale``). Rules: rules/KT18.md 2.1.",
+    )
+    KT18_ROUND_ENDED = (
+        "kt18_round_ended",
+        "Data: round. When: a KT18 battle round ends, after its Morale phase. "
+        "Rules: rules/KT18.md 2.1, 8.1.",
+    )
+    KT18_INITIATIVE_ROLL = (
+        "kt18_initiative_roll",
+        "Data: player, total, values. When: a player rolled its 2D6 for the initiative. "
+        "Rules: rules/KT18.md 2.2.",
+    )
+    KT18_INITIATIVE = (
+        "kt18_initiative",
+        "Data: player, round, totals. When: ``player`` has the initiative of the round (the "
+        "higher 2D6; ``totals`` the last totals, A's then B's). Rules: rules/KT18.md 2.2.",
+    )
+    KT18_ADVANCED = (
+        "kt18_advanced",
+        "Data: move, op, roll. When: ``op`` declared an Advance and rolled ``roll``: it may "
+        "move up to ``move`` inches (M + the roll). Rules: rules/KT18.md 3.7.",
+    )
+    KT18_READIED = (
+        "kt18_readied",
+        "Data: op. When: ``op`` was Readied in the Movement phase. Rules: rules/KT18.md 3.8.",
+    )
+    KT18_CHARGE_DECLARED = (
+        "kt18_charge_declared",
+        "Data: op, targets. When: ``op`` declared a charge against ``targets`` (the targets "
+        "chosen, step 1). Rules: rules/KT18.md 3.9, 3.10.",
+    )
+    KT18_REACTION = (
+        "kt18_reaction",
+        "Data: charger, op, reaction. When: the target ``op`` reacts to ``charger``'s charge "
+        "(``overwatch`` or ``retreat``). Rules: rules/KT18.md 3.11, 3.12.",
+    )
+    KT18_CHARGE_ROLL = (
+        "kt18_charge_roll",
+        "Data: op, roll, values. When: ``op``'s charge roll (2D6, inches) was made. "
+        "Rules: rules/KT18.md 3.13.",
+    )
+    KT18_CHARGE_ENDED = (
+        "kt18_charge_ended",
+        "Data: charged, op, success. When: ``op``'s charge sequence ended: ``success`` "
+        'whether it charged; ``charged`` the enemy models within 1" of it that were '
+        "charged. Rules: rules/KT18.md 3.13.",
+    )
+    KT18_BROKEN_CHECK = (
+        "kt18_broken_check",
+        "Data: broken, casualties, leadership, models, player, roll. When: ``player``'s "
+        "broken check was made (``roll`` 0 when no roll was needed). Rules: rules/KT18.md 8.2.",
+    )
+    KT18_SHAKEN_REMOVED = (
+        "kt18_shaken_removed",
+        "Data: ops, player. When: ``player``'s Shaken tokens were removed. "
+        "Rules: rules/KT18.md 8.3.",
+    )
+    KT18_NERVE_TEST = (
+        "kt18_nerve_test",
+        "Data: leadership, modifier, op, passed, roll. When: ``op`` took a Nerve test "
+        "(``roll`` unmodified). Rules: rules/KT18.md 8.4, 8.5.",
+    )
+
 
 class Would(_Declared):
     """The *would* hooks (:meth:`engine.game.work.Work.would`,
@@ -1381,25 +1454,23 @@ class Would(_Declared):
     # KT18
     KT18_VICTORY = (
         "kt18_victory",
-        'Value: ``(winner, kind)`` by VP (the player with most VP and ``"major"``, or '
-        '``("", "draw")`` on equal VP) -> the result of a KT18 battle: the winner and '
-        '``"major"``, ``"minor"`` or ``"draw"``. Keywords: vp (A\'s, B\'s). When: a KT18 '
-        "battle ends, after ``battle_ending`` (the mission's transform: Covert War gives a tie "
-        "to the least strategic advantage, a minor victory). Rules: rules/KT18.md 9.6.",
+        'Value: ``(winner, victory)`` -> the result of a KT18 battle: ``winner`` ``"A"``, '
+        '``"B"`` or ``""``, ``victory`` ``"major"``, ``"minor"`` or ``"draw"`` (the '
+        "flow's default: most VP wins a major victory, equal VP a draw). Keywords: vp. When: after "
+        "the fifth battle round, once ``battle_ending`` is done. Rules: rules/KT18.md 9.6.",
     )
-
-    # KT18
     KT18_CAN_OVERWATCH = (
         "kt18_can_overwatch",
-        "Value: ``False`` -> whether ``shooter`` may fire Overwatch at ``charger`` now. "
-        "Keywords: charger, shooter. When: a KT18 charge's Reactions are offered. Rules: "
-        "rules/KT18.md 3.11.",
+        "Value: ``False`` -> whether ``shooter`` (a target of ``charger``'s charge that may "
+        "React) can fire Overwatch at ``charger`` (a weapon in range and visible...). "
+        "Keywords: charger, shooter. When: the Reactions of a KT18 charge are listed. "
+        "Rules: rules/KT18.md 3.11.",
     )
     KT18_OVERWATCH_FRAME = (
         "kt18_overwatch_frame",
-        "Value: ``None`` -> the frame that resolves ``shooter``'s Overwatch at ``charger`` (it "
-        "pops itself). Keywords: charger, shooter. When: a KT18 model chose the Overwatch "
-        "Reaction. Rules: rules/KT18.md 3.11.",
+        "Value: ``None`` -> the frame that resolves ``shooter``'s Overwatch at ``charger`` "
+        "(it pops itself). Keywords: charger, shooter. When: a target chose the Reaction "
+        "Overwatch. Rules: rules/KT18.md 3.11.",
     )
 
 
@@ -1783,6 +1854,40 @@ class DecisionKind(_Declared):
         "knife at LEG-2``). Rules: rules/KT18.md 7.5, 7.8.",
     )
 
+    # KT18
+    KT18_MOVEMENT = (
+        "kt18_movement",
+        "When: the player whose Movement-phase turn it is picks a model and what it does "
+        "(``Move``, ``Advance``, ``Fall Back``, ``Ready``, ``Charge KT18-1 at X``) or ends its "
+        "turn (``Pass``). Rules: rules/KT18.md 3.1.",
+    )
+    KT18_DESTINATION = (
+        "kt18_destination",
+        "When: the player of a model that is moving (a move, an Advance after its roll, a "
+        "Fall Back) chooses where it ends (``Back`` when it has no destination). "
+        "Rules: rules/KT18.md 3.4-3.7.",
+    )
+    KT18_CHARGE_TARGETS = (
+        "kt18_charge_targets",
+        "When: a charging model's player adds a target (``Also X``) or is done (``Done``). "
+        "Rules: rules/KT18.md 3.10.",
+    )
+    KT18_REACTION = (
+        "kt18_reaction",
+        "When: the player of targets of a charge has one React (``Overwatch X``, ``Retreat X "
+        "to x,y``) or stops reacting (``Pass``). Rules: rules/KT18.md 3.11, 3.12.",
+    )
+    KT18_CHARGE_MOVE = (
+        "kt18_charge_move",
+        "When: after the charge roll, the charger's player chooses where its charge move (or "
+        "failed-charge move) ends, or (failed only) ``Pass``. Rules: rules/KT18.md 3.13.",
+    )
+    KT18_NERVE_ORDER = (
+        "kt18_nerve_order",
+        "When: a player chooses which of its models takes its Nerve test next "
+        "(``Nerve test X``). Rules: rules/KT18.md 8.4.",
+    )
+
 
 class ChanceKind(_Declared):
     """The kinds of chance nodes (:meth:`engine.game.work.Work.roll`,
@@ -1886,6 +1991,28 @@ class ChanceKind(_Declared):
     KT18_MORTAL_COUNT = (
         "kt18_mortal_count",
         "Rolls: a random number of mortal wounds (D3...). Rules: rules/KT18.md 6.13.",
+    )
+
+    # KT18
+    KT18_INITIATIVE = (
+        "kt18_initiative",
+        "Rolls: a player's 2D6 for the initiative. Rules: rules/KT18.md 2.2.",
+    )
+    KT18_ADVANCE = (
+        "kt18_advance",
+        "Rolls: an Advance roll: 1 D6 added to M. Rules: rules/KT18.md 3.7.",
+    )
+    KT18_CHARGE = (
+        "kt18_charge",
+        "Rolls: a charge roll: 2D6 inches. Rules: rules/KT18.md 3.13.",
+    )
+    KT18_BROKEN_CHECK = (
+        "kt18_broken_check",
+        "Rolls: a broken check: 2D6 against the highest Ld. Rules: rules/KT18.md 8.2.",
+    )
+    KT18_NERVE = (
+        "kt18_nerve",
+        "Rolls: a Nerve test: 1 D6. Rules: rules/KT18.md 8.4.",
     )
 
 

@@ -6,8 +6,8 @@ rule module and asks nothing of a ruleset but what :class:`engine.game.state.Rul
 declares. A battle keeps its ruleset (``state.ctx.rules.ruleset``).
 
 - :data:`RULESETS`: name -> :class:`Ruleset` (``"kt24"``, :mod:`engine.rulesets.kt24`;
-  ``"kt21"``, :mod:`engine.rulesets.kt21`); :func:`get`: the ruleset of a name
-  (:class:`UnknownRulesetError` otherwise).
+  ``"kt21"``, :mod:`engine.rulesets.kt21`; ``"kt18"``, :mod:`engine.rulesets.kt18`);
+  :func:`get`: the ruleset of a name (:class:`UnknownRulesetError` otherwise).
 - :func:`new_game`: a new battle of the ruleset its options name (``options.ruleset``);
   :func:`position`: a scripted position likewise (:func:`engine.game.scenario.position`).
 - Replaying a record (:func:`engine.game.record.replay_record`) or running a scenario file
@@ -27,12 +27,14 @@ from engine.game.scenario import position as _position
 from engine.game.setup import start_battle
 from engine.game.state import GameState
 from engine.geometry import Killzone
+from engine.rulesets.kt18 import KT18
 from engine.rulesets.kt21 import KT21
 from engine.rulesets.kt24 import KT24
 from engine.rulesets.ruleset import Ruleset, UnknownRulesetError
 from engine.teams.model import Roster
 
 __all__ = [
+    "KT18",
     "KT21",
     "KT24",
     "RULESETS",
@@ -43,7 +45,9 @@ __all__ = [
     "position",
 ]
 
-RULESETS: Mapping[str, Ruleset] = MappingProxyType({KT24.name: KT24, KT21.name: KT21})
+RULESETS: Mapping[str, Ruleset] = MappingProxyType(
+    {KT24.name: KT24, KT21.name: KT21, KT18.name: KT18}
+)
 """The rulesets the engine plays, by name (the names :data:`engine.game.context.RULESETS`
 lists, which :class:`~engine.game.context.GameOptions` accepts)."""
 

@@ -337,30 +337,16 @@ def _make_converter() -> cattrs.Converter:
         return out
 
     def unstructure_operative(op: Operative) -> dict[str, Any]:
-        if op.kt18 is not None:
-            return {
-                "name": op.name,
-                "keywords": list(op.keywords),
-                "move": _fmt_inches(op.move),
-                "wounds": op.wounds,
-                "kt18": kt18_profile_to_dict(op.kt18),
-                "base_mm": op.base_mm,
-                "weapons": [c.unstructure(w) for w in op.weapons],
-                "abilities": [c.unstructure(a) for a in op.abilities],
-                "actions": [c.unstructure(a) for a in op.actions],
-                **(
-                    {"loadouts": [c.unstructure(slot) for slot in op.loadouts]}
-                    if op.loadouts
-                    else {}
-                ),
-            }
+        # A KT18 card has no APL nor save: its characteristics are in "kt18" (kt18_io).
+        kt18 = op.kt18 is not None
         return {
             "name": op.name,
             "keywords": list(op.keywords),
-            "apl": op.apl,
+            **({} if kt18 else {"apl": op.apl}),
             "move": _fmt_inches(op.move),
-            "save": f"{op.save}+",
+            **({} if kt18 else {"save": f"{op.save}+"}),
             "wounds": op.wounds,
+            **({"kt18": kt18_profile_to_dict(op.kt18)} if op.kt18 is not None else {}),
             **kt21_values(op),
             "base_mm": op.base_mm,
             "weapons": [c.unstructure(w) for w in op.weapons],

@@ -37,10 +37,25 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from engine.teams.roster import Team
+from engine.teams.datacards import Operative
+
+
+class TeamLike(Protocol):
+    """What these checks read of a team (:class:`engine.teams.roster.Team`, which imports
+    this module): its datacards and its selection rules."""
+
+    @property
+    def operatives(self) -> tuple[Operative, ...]:
+        """The team's datacards."""
+
+    @property
+    def selection(self) -> Any:
+        """Its :class:`~engine.teams.roster.Selection`."""
+
+    def operative(self, name: str) -> Operative:
+        """The datacard of type ``name`` (``KeyError`` when it has none)."""
 
 __all__ = [
     "LEADER",
@@ -83,7 +98,7 @@ system, at most 1 per kill team)."""
 _LAST_GROUP = re.compile(r"(.*?\S)\s*\(([^()]{1,60})\)")
 
 
-def team_specialisms(team: Team) -> tuple[str, ...]:
+def team_specialisms(team: TeamLike) -> tuple[str, ...]:
     """The specialisms a roster of ``team`` may name: :data:`SPECIALISMS` and every one its
     datasheets list (a faction's own, in datasheet order)."""
     names = list(SPECIALISMS)
@@ -122,7 +137,7 @@ def format_specialism(entry: str, specialism: str | None) -> str:
     return f"{entry} ({specialism})" if specialism else entry
 
 
-def may_take(team: Team, operative_type: str, specialism: str) -> bool:
+def may_take(team: TeamLike, operative_type: str, specialism: str) -> bool:
     """Whether a model of ``operative_type`` of ``team`` may be chosen as ``specialism``
     (its datasheet's specialists, ``rules/KT18.md`` 1.6; ``Leader`` also when it may lead).
 
@@ -138,7 +153,7 @@ def may_take(team: Team, operative_type: str, specialism: str) -> bool:
 
 
 def kt18_roster_problems(
-    team: Team, operatives: Sequence[str], specialisms: Sequence[str | None]
+    team: TeamLike, operatives: Sequence[str], specialisms: Sequence[str | None]
 ) -> list[str]:
     """The KT18 selection rules a roster breaks (module docstring), one message per broken
     rule, each starting with the rule's name; empty when legal.

@@ -6,9 +6,6 @@ import).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from engine.game.context import Hooks
 from engine.rules.kt18 import attack_narration
 from engine.rules.kt18.fight import fight_step
@@ -25,11 +22,7 @@ def install_attacks(hooks: Hooks) -> None:
     phase steps (:func:`~engine.rules.kt18.shooting.shooting_step`,
     :func:`~engine.rules.kt18.fight.fight_step`; 5.1, 7.1) and the ``kt18_can_overwatch`` and
     ``kt18_overwatch_frame`` *would* hooks (3.11)."""
-    phase_step: Callable[[str, Callable[[Any], Any]], None] | None = getattr(
-        hooks, "phase_step", None
-    )
-    if phase_step is not None:  # the battle round's phase steps (the KT18 flow's hooks)
-        phase_step("shooting", shooting_step)
-        phase_step("fight", fight_step)
+    hooks.phase_step("shooting", shooting_step)
+    hooks.phase_step("fight", fight_step)
     hooks.transform("kt18_can_overwatch", can_overwatch)
     hooks.transform("kt18_overwatch_frame", overwatch_frame)
