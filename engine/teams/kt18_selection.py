@@ -57,6 +57,7 @@ class TeamLike(Protocol):
     def operative(self, name: str) -> Operative:
         """The datacard of type ``name`` (``KeyError`` when it has none)."""
 
+
 __all__ = [
     "LEADER",
     "MAX_EACH_SPECIALISM",
