@@ -234,7 +234,7 @@ _BAD_HEADERS: list[tuple[str, Callable[[dict[str, Any]], None], list[str]]] = [
     ("options-ill-typed", _set("options.initiative_cards", "yes"), ["options.initiative_cards"]),
     ("options-max-steps", _set("options.max_steps", 10**9), ["options.max_steps", "100000"]),
     ("options-ruleset", _set("options.ruleset", "kt21"), ["options.ruleset", "kt21"]),
-    ("ruleset", _set("ruleset", "kt18"), ["'ruleset'", "unknown ruleset 'kt18'"]),
+    ("ruleset", _set("ruleset", "kt99"), ["'ruleset'", "unknown ruleset 'kt99'"]),
     ("record", _set("record", "chess"), ["not a killteam game record header"]),
     ("format-old", _set("format", 1), ["'format'", "format 1", "record the battle again"]),
     ("format-unknown", _set("format", 7), ["'format'", "7"]),

@@ -228,7 +228,11 @@ state, with the equipment terrain on the killzone), drop zones (area fractions),
 markers and their control, operatives and tokens (counts: a point counts in the cell
 holding it)."""
 
-_DECISION_KINDS = tuple(k.value for k in DecisionKind)
+_DECISION_KINDS = tuple(k.value for k in DecisionKind if not k.value.startswith("kt18_"))
+"""The decision kinds an observation shows: those of the rulesets the environments play
+(:data:`~engine.envs.codec.CODEC_RULESETS`); the KT18 kinds (``kt18_...``) are left out, so
+the KT24 and KT21 observations keep their shapes (KT18 has no codec: its battles are refused
+by the environments)."""
 
 GLOBAL_FEATURES: tuple[str, ...] = (
     *(f"tp_{k}" for k in range(TURNING_POINTS)),
