@@ -18,7 +18,8 @@ identity matters only for re-rolls) and the result holds for the whole battle: a
    reading): the ``kt18_shooting_hit_modifier`` *would* hook.
 4. Traps: every level above the floor is dangerous terrain (11.3 reading (a)):
    :mod:`engine.rules.kt18.terrain_play` reads :func:`environment`.
-5. Tunnels: :mod:`engine.rules.kt18.tunnels`.
+5. Tunnels: not implemented yet; the ``kt18_environment`` event says so (the killzone field
+   ``kt18_manholes`` already places the manholes).
 6. Hidden Cache: a campaign rule (1 Materiel to the winner); a single battle has no campaign,
    so the event reports it as having no effect.
 """
@@ -64,7 +65,7 @@ _NOTES = {
     "Abandoned Munitions": "one more model per kill team may fire a Grenade weapon each round",
     "Smoke in the Air": "-1 to every hit roll in the Shooting phase",
     "Traps": "every upper floor is dangerous terrain",
-    "Tunnels": "models near a manhole may move through the tunnels",
+    "Tunnels": "not implemented by the engine yet: no model can enter the tunnels",
     "Hidden Cache": "a campaign rule: no effect in a single battle",
 }
 
