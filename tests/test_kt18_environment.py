@@ -60,8 +60,7 @@ def test_no_environment_roll_without_the_sector_imperialis_killzone() -> None:
     """11.2: the roll belongs to the Sector Imperialis killzone only: on another killzone the
     set-up step adds nothing."""
 
-    class _W:
-        kz = Killzone.from_dict(_BASE)
-        effects: list[object] = []
+    from types import SimpleNamespace
 
-    assert environment_step(_W()) is None  # type: ignore[arg-type]
+    w = SimpleNamespace(kz=Killzone.from_dict(_BASE), effects=[])
+    assert environment_step(w) is None  # type: ignore[arg-type]

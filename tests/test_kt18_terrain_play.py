@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.game.context import GameOptions
 from engine.geometry import Placement
 from engine.geometry.kt18_landing import landing_spot, route_in_dangerous
 from engine.geometry.model import load_killzone
 from engine.rulesets import KT18, position
 from engine.teams.io import load_team
 from engine.teams.model import Roster
-from engine.game.context import GameOptions
 
 ROOT = Path(__file__).parent.parent / "scenarios"
 KZ = load_killzone(str(ROOT / "killzones" / "kt18_terrain.toml"))
@@ -29,7 +29,12 @@ def _state(at: dict[str, tuple[float, ...]]):  # type: ignore[no-untyped-def]
     rb = Roster.from_entries(blue, ["Trooper"])
     ops = {k: {"at": v} for k, v in at.items()}
     state = position(
-        KZ, ra, rb, options=GameOptions(ruleset="kt18"), phase="movement", initiative="A",
+        KZ,
+        ra,
+        rb,
+        options=GameOptions(ruleset="kt18"),
+        phase="movement",
+        initiative="A",
         operatives=ops,
     )
     assert state.ctx.rules.ruleset is KT18
