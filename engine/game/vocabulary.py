@@ -966,6 +966,57 @@ class EventKind(_Declared):
         "(``roll`` unmodified). Rules: rules/KT18.md 8.4, 8.5.",
     )
 
+    # KT18 terrain and environment
+    KT18_DANGEROUS_TERRAIN_TEST = (
+        "kt18_dangerous_terrain_test",
+        "Data: op, roll, wounded. When: ``op`` took a Dangerous terrain test (its ``roll``; "
+        "``wounded``: a 1, one mortal wound follows). Rules: rules/KT18.md 10.4.",
+    )
+    KT18_FALLING_TEST = (
+        "kt18_falling_test",
+        'Data: by, falls, op, roll. When: ``op``, within 1" of an edge it can fall from, '
+        'took a Falling test after ``by``\'s attacks hit it (``by`` ``""``: after a wound '
+        "lost to something that is not an attack); ``falls`` on a 1. Rules: rules/KT18.md 10.7.",
+    )
+    KT18_FELL = (
+        "kt18_fell",
+        "Data: dice, height, jump, onto, op, x, y, z. When: ``op`` fell (``jump``: jumped "
+        "down) ``height`` inches to land at ``x``, ``y``, ``z``; ``dice`` falling-damage dice; "
+        '``onto`` the model it lands on (``""``: none). Rules: rules/KT18.md 10.7-10.9.',
+    )
+    KT18_FALLING_DAMAGE = (
+        "kt18_falling_damage",
+        "Data: by, dice, op, wounds. When: the falling-damage dice of ``by``'s fall were "
+        "rolled for ``op`` (the faller or the model it landed on): ``wounds`` mortal wounds "
+        "(each 5+). Rules: rules/KT18.md 10.8.",
+    )
+    KT18_PLACED_AFTER_FALL = (
+        "kt18_placed_after_fall",
+        "Data: op, x, y, z. When: ``op`` was placed as close as possible to where it landed. "
+        "Rules: rules/KT18.md 10.8.",
+    )
+    KT18_ENVIRONMENT = (
+        "kt18_environment",
+        "Data: environment, note, player, roll. When: ``player`` rolled ``roll`` on the "
+        "Sector Imperialis environment table: ``environment`` applies to the whole battle "
+        "(``note``: what the engine does with it). Rules: rules/KT18.md 11.2, 11.3.",
+    )
+    KT18_TUNNEL_ENTERED = (
+        "kt18_tunnel_entered",
+        "Data: manhole, op, round. When: ``op`` entered the tunnels by the manhole at "
+        "``manhole`` (x, y) in battle round ``round``. Rules: rules/KT18.md 11.3 Tunnels.",
+    )
+    KT18_TUNNEL_EXITED = (
+        "kt18_tunnel_exited",
+        "Data: op, x, y. When: ``op`` came out of the tunnels at ``x``, ``y`` (a normal "
+        "move). Rules: rules/KT18.md 11.3 Tunnels.",
+    )
+    KT18_LOST_IN_TUNNELS = (
+        "kt18_lost_in_tunnels",
+        "Data: op. When: the battle ends with ``op`` still in the tunnels: it is out of "
+        "action. Rules: rules/KT18.md 11.3 Tunnels.",
+    )
+
 
 class Would(_Declared):
     """The *would* hooks (:meth:`engine.game.work.Work.would`,
@@ -1473,6 +1524,20 @@ class Would(_Declared):
         "Overwatch. Rules: rules/KT18.md 3.11.",
     )
 
+    KT18_GRENADE_ALLOWED = (
+        "kt18_grenade_allowed",
+        "Value: ``False`` -> whether ``op`` may fire a Grenade weapon although ``thrower``, "
+        "another model of its kill team, fired one this phase. Keywords: op, thrower. When: "
+        "a KT18 model's ranged weapons are listed. Rules: rules/KT18.md 5.11, 11.3.",
+    )
+    KT18_SHOOTING_HIT_MODIFIER = (
+        "kt18_shooting_hit_modifier",
+        "Value: the summed modifier of ``op``'s hit rolls at ``target`` -> the modifier with "
+        "the rules' changes (Smoke in the Air: -1 in the Shooting phase). Keywords: op, "
+        "target, weapon (its Kt18Weapon). When: a KT18 ranged weapon's attacks are made. Rules: "
+        "rules/KT18.md 6.2, 11.3.",
+    )
+
 
 class PloyTrigger(_Declared):
     """The ploy triggers (:mod:`engine.game.ploys`, :meth:`engine.game.context.Hooks.ploy`,
@@ -1888,6 +1953,20 @@ class DecisionKind(_Declared):
         "(``Nerve test X``). Rules: rules/KT18.md 8.4.",
     )
 
+    # KT18 terrain and environment
+    KT18_TUNNELS = (
+        "kt18_tunnels",
+        'When: at the start of its Movement-phase turn a player sends a model within 1" of '
+        "a manhole into the tunnels (``Act X enter tunnels``) or is done (``Pass``). Rules: "
+        "rules/KT18.md 11.3 Tunnels.",
+    )
+    KT18_TUNNEL_EXIT = (
+        "kt18_tunnel_exit",
+        "When: at the end of its Movement-phase turn a player places a model that entered the "
+        "tunnels in the previous battle round (``Act X leave tunnels at x,y``) or leaves it "
+        "there (``Pass``). Rules: rules/KT18.md 11.3 Tunnels.",
+    )
+
 
 class ChanceKind(_Declared):
     """The kinds of chance nodes (:meth:`engine.game.work.Work.roll`,
@@ -2013,6 +2092,25 @@ class ChanceKind(_Declared):
     KT18_NERVE = (
         "kt18_nerve",
         "Rolls: a Nerve test: 1 D6. Rules: rules/KT18.md 8.4.",
+    )
+
+    # KT18 terrain and environment
+    KT18_DANGEROUS_TERRAIN = (
+        "kt18_dangerous_terrain",
+        "Rolls: a Dangerous terrain test: 1 D6, a 1 is a mortal wound. Rules: rules/KT18.md 10.4.",
+    )
+    KT18_FALLING_TEST = (
+        "kt18_falling_test",
+        "Rolls: a Falling test: 1 D6, a 1 falls. Rules: rules/KT18.md 10.7.",
+    )
+    KT18_FALLING_DAMAGE = (
+        "kt18_falling_damage",
+        'Rolls: falling damage: 1 D6 per full 3" fallen (one fewer for a jump down), each 5+ '
+        "a mortal wound. Rules: rules/KT18.md 10.8, 10.9.",
+    )
+    KT18_ENVIRONMENT = (
+        "kt18_environment",
+        "Rolls: the Sector Imperialis environment table: 1 D6. Rules: rules/KT18.md 11.3.",
     )
 
 

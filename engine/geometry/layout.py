@@ -90,7 +90,11 @@ _TOP_FIELDS = {
     "drop_zones",
     "territories",
     "objectives",
+    "kt18_killzone",
+    "kt18_manholes",
 }
+KT18_KILLZONES = ("sector_imperialis",)
+"""The KT18 killzone rules a layout may name (``rules/KT18.md`` 11.1, 11.2)."""
 _FEATURE_FIELDS = {"name", "parts", "hatchway", "open"}
 _PART_FIELDS = {"polygon", "height", "types", "open_types", "stairs", "kt18_terrain"}
 _OBJECTIVE_FIELDS = {"name", "position"}
@@ -365,6 +369,7 @@ class _Loader:
             "drop_zones": drop,
             "territories": terr,
             "objectives": objectives,
+            **self.kt18_fields(data, board),
             "source": self.source,
         }
 
@@ -407,6 +412,36 @@ class _Loader:
                     f"a stair part must touch a Vantage part of its height "
                     f'({part.height:g}"), the level it leads up to: none does',
                 )
+
+    def kt18_fields(self, data: Mapping[str, Any], board: Polygon) -> dict[str, Any]:
+        """The KT18 killzone rules and manholes (``rules/KT18.md`` 11.2, 11.3 Tunnels)."""
+        out: dict[str, Any] = {}
+        if "kt18_killzone" in data:
+            kind = data["kt18_killzone"]
+            if kind not in KT18_KILLZONES:
+                raise self.fail(
+                    "layout",
+                    f"field 'kt18_killzone' must be one of {', '.join(KT18_KILLZONES)}, "
+                    f"not {shown(kind)}",
+                )
+            out["kt18_killzone"] = kind
+        if "kt18_manholes" in data:
+            value = data["kt18_manholes"]
+            if not isinstance(value, list):
+                raise self.fail("layout", "field 'kt18_manholes' must be a list of [x, y]")
+            self.count(value, MAX_OBJECTIVES, "layout", "kt18_manholes")
+            points = []
+            for k, pos in enumerate(value):
+                where = f"manhole {k}"
+                if not isinstance(pos, list | tuple) or len(pos) != 2:
+                    raise self.fail(where, f"must be [x, y], not {shown(pos)}")
+                x = self.number(pos[0], where, "x")
+                y = self.number(pos[1], where, "y")
+                if not board.covers(Point(x, y)):
+                    raise self.fail(where, f"{shown(list(pos))} is off the board")
+                points.append((x, y))
+            out["kt18_manholes"] = tuple(points)
+        return out
 
     def objectives(
         self,

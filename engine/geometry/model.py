@@ -151,6 +151,9 @@ class Killzone:
         extra_terrain: the features added by :meth:`with_terrain`
             (:class:`engine.geometry.extra_terrain.FeatureSpec`), in order; their parts come
             after the layout's in :attr:`parts`.
+        kt18_killzone: the KT18 killzone rules the layout is played with (``rules/KT18.md``
+            11.1): ``""`` (none) or ``"sector_imperialis"`` (11.2: the environment table).
+        kt18_manholes: the manholes of the KT18 Tunnels environment (11.3), points in inches.
         tree: the spatial index of the part footprints (``STRtree``; its geometries array is
             not writeable); ``heights``, ``part_feature``: per part (read-only arrays);
             ``flags``: terrain type -> per-part read-only bool array; ``board``: the board.
@@ -175,6 +178,8 @@ class Killzone:
     hatch_root: Killzone | None = attrs.field(default=None, repr=False)
     terrain_root: Killzone | None = attrs.field(default=None, repr=False)
     extra_terrain: tuple[Any, ...] = ()
+    kt18_killzone: str = ""
+    kt18_manholes: tuple[tuple[float, float], ...] = ()
     # Derived, built once in __attrs_post_init__ (shared by with_open_hatchways copies).
     tree: STRtree = attrs.field(init=False, repr=False)
     heights: NDArray[np.float64] = attrs.field(init=False, repr=False)
@@ -220,7 +225,8 @@ class Killzone:
                 "height", "types": [...], "open_types"?: [...], "stairs"?: bool,
                 "kt18_terrain"?: "open" | "difficult" | "dangerous" | "impassable"}]}],
                 "drop_zones": {"A": [[x, y], ...], "B": [...]}, "territories"?: {...},
-                "objectives": [{"name", "position": [x, y]}]}``. Polygons are closed rings
+                "objectives": [{"name", "position": [x, y]}], "kt18_killzone"?:
+                "sector_imperialis", "kt18_manholes"?: [[x, y], ...]}``. Polygons are closed rings
                 (first point repeated last), in inches; width and depth default to 30 x 22.
             source: the file name used in error messages.
 
@@ -401,6 +407,12 @@ class Killzone:
                 {"name": o.name, "position": [o.position[0], o.position[1]]}
                 for o in layout.objectives
             ],
+            **({"kt18_killzone": layout.kt18_killzone} if layout.kt18_killzone else {}),
+            **(
+                {"kt18_manholes": [[x, y] for x, y in layout.kt18_manholes]}
+                if layout.kt18_manholes
+                else {}
+            ),
         }
 
     @property

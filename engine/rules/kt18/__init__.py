@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from engine.game.context import GameOptions, Hooks
 from engine.rules.kt18.attacks_install import install_attacks
 from engine.rules.kt18.battle import BattleFrame
+from engine.rules.kt18.falling import install_terrain
 from engine.rules.kt18.positions import position_frames
 from engine.teams.model import Roster
 
@@ -49,3 +50,4 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
     del options, rosters
     hooks.transform("position_frames", position_frames)
     install_attacks(hooks)
+    install_terrain(hooks)

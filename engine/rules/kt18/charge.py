@@ -53,6 +53,7 @@ from engine.rules.kt18.destinations import (
 )
 from engine.rules.kt18.initiative import initiative_order
 from engine.rules.kt18.models import distance, enemies_within, is_shaken, within
+from engine.rules.kt18.terrain_play import after_move
 from engine.rules.kt18.tokens import add_token, has
 
 __all__ = [
@@ -354,9 +355,11 @@ class ChargeFrame:
             w, r, "retreat", RETREAT_DISTANCE, a.point, end_ok, "rules/KT18.md 3.12"
         )
         w.replace_top(reacted=(*self.reacted, a.op))
+        start = w.place(r)
         make_move(w, r, "retreat", end, cost)
         add_token(w, a.op, "retreated")
         w.emit("kt18_reaction", op=a.op, charger=self.op, reaction="retreat")
+        after_move(w, a.op, start)  # rules/KT18.md 10.4
 
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:
         """The charge roll: 2D6 inches (3.13)."""
@@ -413,8 +416,10 @@ class ChargeFrame:
                     f"a failed charge's move ends as close as possible to a target: {near:.2f}\" "
                     f'here, {best:.2f}" is reachable (rules/KT18.md 3.13)'
                 )
+        start = w.place(o)
         make_move(w, o, "charge" if success else "failed_charge", end, cost)
         self._finish(w, success=success)
+        after_move(w, o.id, start)  # rules/KT18.md 10.4
 
     def _finish(self, w: Work, *, success: bool) -> None:
         w.stack.pop()

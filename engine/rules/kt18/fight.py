@@ -35,6 +35,7 @@ from engine.game.deployment import check_deployment
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.rules.kt18.attack import VolleyFrame
+from engine.rules.kt18.terrain_play import after_move
 from engine.rules.kt18.weapons import (
     WITHIN,
     charge_partner,
@@ -237,10 +238,12 @@ class FighterFrame:
             if why:
                 raise _illegal(f"{a}: {why}")
             x, y, z = a.point
+            start = w.place(o)
             done = tuple(d for d in o.done if d != "readied")  # a move ends Readied (3.8)
             w.set_op(o.id, x=x, y=y, elevation=z, done=done)
             w.emit("kt18_piled_in", op=o.id, step=self.stage, x=x, y=y)
             w.replace_top(stage=nxt)
+            after_move(w, o.id, start)  # rules/KT18.md 10.4
             return
         if self.stage == "target" and a in self.options(w):
             self._attack(w, a)

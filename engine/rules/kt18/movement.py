@@ -47,8 +47,10 @@ from engine.rules.kt18.destinations import (
     make_move,
     plain_end_refusal,
 )
+from engine.rules.kt18.falling import JUMP_DOWN, jump_down, jump_down_actions
 from engine.rules.kt18.initiative import initiative_order
 from engine.rules.kt18.models import enemies_within, is_shaken
+from engine.rules.kt18.terrain_play import after_move
 from engine.rules.kt18.tokens import ACTED, add_token, has, remove_token
 
 __all__ = [
@@ -58,7 +60,7 @@ __all__ = [
     "move_refusal",
 ]
 
-_VERBS = ("Move", "Advance", "Fall Back", "Ready", "Charge", "Pass")
+_VERBS = ("Move", "Advance", "Fall Back", "Ready", "Charge", "Act", "Pass")
 _MOVE_OF = {"Move": "move", "Fall Back": "fall_back"}
 _RULE = {
     "move": "rules/KT18.md 3.4, 3.5",
@@ -186,6 +188,7 @@ class MovementTurnFrame:
             if move_refusal(w, o, "Move", self.engaged) is not None:
                 continue
             out += [Action("Move", op=o.id), Action("Advance", op=o.id), Action("Ready", op=o.id)]
+            out += jump_down_actions(w, o)  # rules/KT18.md 10.9
             if charge_refusal(w, o) is None:
                 out += [
                     Action("Charge", op=o.id, target=e.id)
@@ -209,10 +212,17 @@ class MovementTurnFrame:
                 "(rules/KT18.md 3.1)"
             )
         o = w.op(a.op)
-        why = move_refusal(w, o, a.verb, self.engaged)
+        if a.verb == "Act" and a.text != JUMP_DOWN:
+            raise IllegalActionError(
+                f"'{a}' is not a Movement-phase pick: 'Act {o.id} {JUMP_DOWN} at x,y,z' jumps "
+                "down (rules/KT18.md 10.9)"
+            )
+        why = move_refusal(w, o, "Move" if a.verb == "Act" else a.verb, self.engaged)
         if why is not None:
             raise IllegalActionError(why)
-        if a.verb == "Ready":
+        if a.verb == "Act":
+            jump_down(w, o, a.point)
+        elif a.verb == "Ready":
             add_token(w, o.id, "readied")
             w.emit("kt18_readied", op=o.id)
         elif a.verb == "Advance":
@@ -318,6 +328,7 @@ class MoveFrame:
         Raises:
             IllegalActionError: as :meth:`act`."""
         o = w.op(self.op)
+        start = w.place(o)
         end, cost = find_path(
             w,
             o,
@@ -330,6 +341,7 @@ class MoveFrame:
         make_move(w, o, self.move, end, cost)
         if self.move == "fall_back":
             add_token(w, o.id, "fell_back")
+        after_move(w, o.id, start)  # rules/KT18.md 10.4
 
 
 def _advanced(e: Event) -> str:

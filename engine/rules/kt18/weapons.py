@@ -201,7 +201,11 @@ def weapon_refusal(
         if fired:
             return f"{o.id} fired another weapon: no Grenade this phase (rules/KT18.md 5.11)"
         thrower = grenade_thrower(w, o.player)
-        if thrower and thrower != o.id:
+        if (
+            thrower
+            and thrower != o.id
+            and not w.would("kt18_grenade_allowed", False, op=o.id, thrower=thrower)
+        ):
             return f"{thrower} fired a Grenade weapon this phase (rules/KT18.md 5.11)"
     if wp.type == "Pistol":
         if "was_charged" in o.done:
@@ -259,7 +263,7 @@ def shooting_hit_modifier(w: Work, o: OperativeState, t: OperativeState, wp: Kt1
         mod -= 1
     if wp.type == "Heavy" and any(k in o.done for k in MOVED_TOKENS):
         mod -= 1
-    return mod
+    return int(w.would("kt18_shooting_hit_modifier", mod, op=o.id, target=t.id, weapon=wp))
 
 
 def melee_hit_modifier(w: Work, o: OperativeState, t: OperativeState) -> int:
