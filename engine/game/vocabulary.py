@@ -1001,21 +1001,6 @@ class EventKind(_Declared):
         "Sector Imperialis environment table: ``environment`` applies to the whole battle "
         "(``note``: what the engine does with it). Rules: rules/KT18.md 11.2, 11.3.",
     )
-    KT18_TUNNEL_ENTERED = (
-        "kt18_tunnel_entered",
-        "Data: manhole, op, round. When: ``op`` entered the tunnels by the manhole at "
-        "``manhole`` (x, y) in battle round ``round``. Rules: rules/KT18.md 11.3 Tunnels.",
-    )
-    KT18_TUNNEL_EXITED = (
-        "kt18_tunnel_exited",
-        "Data: op, x, y. When: ``op`` came out of the tunnels at ``x``, ``y`` (a normal "
-        "move). Rules: rules/KT18.md 11.3 Tunnels.",
-    )
-    KT18_LOST_IN_TUNNELS = (
-        "kt18_lost_in_tunnels",
-        "Data: op. When: the battle ends with ``op`` still in the tunnels: it is out of "
-        "action. Rules: rules/KT18.md 11.3 Tunnels.",
-    )
 
 
 class Would(_Declared):
@@ -1533,8 +1518,8 @@ class Would(_Declared):
     KT18_SHOOTING_HIT_MODIFIER = (
         "kt18_shooting_hit_modifier",
         "Value: the summed modifier of ``op``'s hit rolls at ``target`` -> the modifier with "
-        "the rules' changes (Smoke in the Air: -1 in the Shooting phase). Keywords: op, "
-        "target, weapon (its Kt18Weapon). When: a KT18 ranged weapon's attacks are made. Rules: "
+        "the rules' changes (Smoke in the Air: -1 in the Shooting phase; ``weapon`` is the "
+        "weapon's Kt18Weapon). Keywords: op, target, weapon. When: a KT18 ranged weapon's attacks are made. Rules: "
         "rules/KT18.md 6.2, 11.3.",
     )
 
@@ -1954,18 +1939,6 @@ class DecisionKind(_Declared):
     )
 
     # KT18 terrain and environment
-    KT18_TUNNELS = (
-        "kt18_tunnels",
-        'When: at the start of its Movement-phase turn a player sends a model within 1" of '
-        "a manhole into the tunnels (``Act X enter tunnels``) or is done (``Pass``). Rules: "
-        "rules/KT18.md 11.3 Tunnels.",
-    )
-    KT18_TUNNEL_EXIT = (
-        "kt18_tunnel_exit",
-        "When: at the end of its Movement-phase turn a player places a model that entered the "
-        "tunnels in the previous battle round (``Act X leave tunnels at x,y``) or leaves it "
-        "there (``Pass``). Rules: rules/KT18.md 11.3 Tunnels.",
-    )
 
 
 class ChanceKind(_Declared):
