@@ -1519,8 +1519,8 @@ class Would(_Declared):
         "kt18_shooting_hit_modifier",
         "Value: the summed modifier of ``op``'s hit rolls at ``target`` -> the modifier with "
         "the rules' changes (Smoke in the Air: -1 in the Shooting phase; ``weapon`` is the "
-        "weapon's Kt18Weapon). Keywords: op, target, weapon. When: a KT18 ranged weapon's attacks are made. Rules: "
-        "rules/KT18.md 6.2, 11.3.",
+        "weapon's Kt18Weapon). Keywords: op, target, weapon. When: a KT18 ranged weapon's "
+        "attacks are made. Rules: rules/KT18.md 6.2, 11.3.",
     )
 
 
