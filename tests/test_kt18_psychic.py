@@ -374,7 +374,7 @@ def test_psybolt_strikes_the_closest_visible_enemy() -> None:
     }
     s = psychic_position(at)
     s, ev = play(s, "Act FIXA-1 psybolt", "roll 4,3", "Pass")
-    assert kinds(ev, "kt18_psybolt") == [{"op": "FIXA-1", "target": "FIXB-3", "count": "1"}]
+    assert kinds(ev, "kt18_psybolt") == [{"op": "FIXA-1", "target": "FIXB-3", "mortal": "1"}]
     assert kinds(ev, "kt18_mortal_wounds")[0]["op"] == "FIXB-3"
 
 
@@ -384,7 +384,7 @@ def test_psybolt_finds_no_target_beyond_18() -> None:
     at = {"FIXA-1": (5.0, 5.0), "FIXB-1": (29.0, 5.0), "FIXB-2": (25.0, 5.0)}
     s = psychic_position(at, a=("Probe Psyker",), b=("Probe Psyker", "Probe Trooper"))
     s, ev = play(s, "Act FIXA-1 psybolt", "roll 4,3", "Pass")
-    assert kinds(ev, "kt18_psybolt") == [{"op": "FIXA-1", "target": "", "count": "1"}]
+    assert kinds(ev, "kt18_psybolt") == [{"op": "FIXA-1", "target": "", "mortal": "1"}]
     assert not any(e.kind == "kt18_mortal_wounds" for e in ev)
 
 
@@ -393,10 +393,10 @@ def test_psybolt_of_ten_is_one_mortal_wound_eleven_is_d3() -> None:
     gives 1 (no roll for the count), 6 + 5 = 11 asks for the D3 (the psyker's player's)."""
     s = psychic_position(OPEN)
     _, ev = play(s, "Act FIXA-1 psybolt", "roll 5,5", "Pass")
-    assert kinds(ev, "kt18_psybolt")[0]["count"] == "1"
+    assert kinds(ev, "kt18_psybolt")[0]["mortal"] == "1"
     assert kinds(ev, "kt18_mortal_wounds")[0]["count"] == 1
     eleven, ev = play(s, "Act FIXA-1 psybolt", "roll 6,5", "Pass")
-    assert kinds(ev, "kt18_psybolt")[0]["count"] == "D3"
+    assert kinds(ev, "kt18_psybolt")[0]["mortal"] == "D3"
     assert chance(eleven) == ("A", "kt18_mortal_count", 1)
     eleven, ev = play(eleven, "roll 5")  # D3 of a 5 is 3
     assert kinds(ev, "kt18_mortal_wounds")[0]["count"] == 3

@@ -25,7 +25,7 @@ def _not_played(e: Event) -> str:
 
 
 def _test(e: Event) -> str:
-    result = "manifested" if e["success"] else "failed"
+    result = "passed" if e["success"] else "failed"
     return (
         f"{e['op']} attempts {e['power']}: Psychic test {_dice(e)} = {e['total']} "
         f"against warp charge {e['warp_charge']}, {result}"
@@ -48,7 +48,7 @@ def _deny(e: Event) -> str:
 def _psybolt(e: Event) -> str:
     if not e["target"]:
         return f"  {e['op']}'s Psybolt finds no visible enemy within 18\""
-    return f"  {e['op']}'s Psybolt strikes {e['target']}: {e['count']} mortal wound(s)"
+    return f"  {e['op']}'s Psybolt strikes {e['target']}: {e['mortal']} mortal wound(s)"
 
 
 add_template("kt18_powers_not_played", _not_played)

@@ -150,7 +150,7 @@ def strike_with_psybolt(w: Work, psyker_id: str, target_id: str, total: int) -> 
         "kt18_psybolt",
         op=psyker_id,
         target=target_id,
-        count="D3" if isinstance(count, RandomValue) else "1",
+        mortal="D3" if isinstance(count, RandomValue) else "1",
     )
     if not target_id:
         return
