@@ -526,3 +526,64 @@ def test_fixture_psyker_has_its_counts() -> None:
     assert card is not None and card.psyker == (1, 1) and card.powers == ("Psybolt",)
     again = team_from_dict(team_to_dict(team), "again.json")
     assert again == team
+
+
+# -------------------------------------------------------------------------------------------
+# Random Psychic phases keep the engine's invariants
+# -------------------------------------------------------------------------------------------
+
+CROWD = {
+    "FIXA-1": (5.0, 5.0),
+    "FIXA-2": (6.5, 6.0),
+    "FIXA-3": (9.0, 5.0),
+    "FIXB-1": (7.0, 7.5),
+    "FIXB-2": (12.0, 5.0),
+    "FIXB-3": (5.0, 9.0),
+    "FIXB-4": (12.0, 5.0 + 2 * GAP),
+}
+"""Both players' Psyker and Adept crowded together (Perils' blast, ties, denies in reach)."""
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_psychic_phases_conform(seed: int) -> None:
+    """The engine's invariants (tests/conformance_support.py) through a Psychic phase of
+    random legal choices and seeded dice: legal actions non-empty, sorted and unique, their
+    notation read back, every listed one accepted, a bogus input refused with the state
+    unchanged, applying deterministic, wounds within bounds; the phase ends in the Shooting
+    phase within a bounded number of steps (at most 2 psykers x 2 attempts, each a handful
+    of nodes)."""
+    from engine.agents import RandomAgent
+    from engine.game.actions import format_action, parse_action
+    from engine.game.drivers import SeededDice
+    from tests.conformance_support import bogus, check_resources
+
+    s = psychic_position(
+        CROWD,
+        a=("Probe Psyker", "Probe Adept", "Probe Trooper"),
+        b=("Probe Adept", "Probe Psyker", "Probe Trooper", "Probe Trooper"),
+        initiative="AB"[seed % 2],
+    )
+    agents = {"A": RandomAgent(2 * seed + 1), "B": RandomAgent(2 * seed + 2)}
+    dice = SeededDice(seed)
+    for _ in range(200):
+        if s.phase != "psychic" or s.is_terminal:
+            break
+        check_resources(s)
+        before = s.hash()
+        with pytest.raises(IllegalActionError):
+            s.apply(bogus(s))
+        assert s.hash() == before
+        if isinstance(s.node, Chance):
+            action = dice.roll(s)
+        else:
+            legal = list(s.legal_actions())
+            assert legal and len(set(legal)) == len(legal)
+            for act in legal:
+                assert parse_action(format_action(act)) == act
+                assert act in s.legal_actions()
+            action = agents[decision(s)[0]].act(s)
+        after, events = s.apply(action)
+        again, events2 = s.apply(action)
+        assert again.hash() == after.hash() and events2 == events
+        s = after
+    assert s.phase == "shooting"
