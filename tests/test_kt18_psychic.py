@@ -19,8 +19,10 @@ from typing import Any
 
 import pytest
 
-from engine.game.actions import IllegalActionError
+from engine.agents import RandomAgent
+from engine.game.actions import IllegalActionError, format_action, parse_action
 from engine.game.context import GameOptions
+from engine.game.drivers import SeededDice
 from engine.game.events import Event, narrate
 from engine.game.scenario import start_position
 from engine.game.state import Chance, Decision, GameState
@@ -31,6 +33,7 @@ from engine.teams.io import team_from_dict, team_to_dict
 from engine.teams.kt18_cards import Kt18Profile, kt18_profile_problem
 from engine.teams.kt18_io import kt18_profile_from_dict, kt18_profile_to_dict
 from engine.teams.model import Roster, Team
+from tests.conformance_support import bogus, check_resources
 
 FIXTURE = json.loads(Path("scenarios/teams/kt18_fixture.json").read_text(encoding="utf-8"))
 KZ = Killzone.from_dict(
@@ -552,11 +555,6 @@ def test_random_psychic_phases_conform(seed: int) -> None:
     unchanged, applying deterministic, wounds within bounds; the phase ends in the Shooting
     phase within a bounded number of steps (at most 2 psykers x 2 attempts, each a handful
     of nodes)."""
-    from engine.agents import RandomAgent
-    from engine.game.actions import format_action, parse_action
-    from engine.game.drivers import SeededDice
-    from tests.conformance_support import bogus, check_resources
-
     s = psychic_position(
         CROWD,
         a=("Probe Psyker", "Probe Adept", "Probe Trooper"),

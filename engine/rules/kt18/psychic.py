@@ -61,7 +61,15 @@ from engine.rules.kt18.psychic_powers import (
 from engine.rules.kt18.tokens import add_token
 from engine.rules.kt18.wounds import push_mortal_wounds
 
-__all__ = ["BLAST_RANGE", "DENY", "PsychicPhaseFrame", "is_perils", "psychic_step"]
+__all__ = [
+    "BLAST_RANGE",
+    "DENY",
+    "PERILS",
+    "PsychicPhaseFrame",
+    "is_perils",
+    "may_manifest",
+    "psychic_step",
+]
 
 BLAST_RANGE = 3.0
 """Inches: the models this close to a psyker Perils took out of action suffer D3 mortal
