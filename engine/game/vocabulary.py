@@ -1001,6 +1001,63 @@ class EventKind(_Declared):
         "Sector Imperialis environment table: ``environment`` applies to the whole battle "
         "(``note``: what the engine does with it). Rules: rules/KT18.md 11.2, 11.3.",
     )
+    # KT18
+    KT18_POWERS_NOT_PLAYED = (
+        "kt18_powers_not_played",
+        "Data: op, powers. When: the Psychic phase begins and the psyker ``op`` knows "
+        "``powers`` the engine does not play (any but Psybolt): they are never offered. "
+        "Rules: rules/KT18.md 4.2.",
+    )
+    KT18_PSYKER_CHOSEN = (
+        "kt18_psyker_chosen",
+        "Data: op, player. When: ``player`` chose ``op`` as its psyker of this Psychic phase. "
+        "Rules: rules/KT18.md 4.1.",
+    )
+    KT18_PSYCHIC_DECLINED = (
+        "kt18_psychic_declined",
+        "Data: player. When: ``player`` chose no psyker in this Psychic phase. "
+        "Rules: rules/KT18.md 4.1.",
+    )
+    KT18_PSYCHIC_TEST = (
+        "kt18_psychic_test",
+        "Data: dice, op, perils, power, success, total, warp_charge. When: ``op`` took the "
+        "Psychic test (2D6) to manifest ``power``: ``success`` when ``total`` is at least "
+        "``warp_charge``; ``perils`` on a double 1 or double 6. Rules: rules/KT18.md 4.4.",
+    )
+    KT18_PERILS = (
+        "kt18_perils",
+        "Data: op. When: ``op`` suffers Perils of the Warp (its D3 mortal wounds follow). "
+        "Rules: rules/KT18.md 4.4.",
+    )
+    KT18_PERILS_BLAST = (
+        "kt18_perils_blast",
+        "Data: op, targets. When: Perils of the Warp took ``op`` out of action: its power "
+        'fails and each model of ``targets`` (within 3") suffers D3 mortal wounds. '
+        "Rules: rules/KT18.md 4.4.",
+    )
+    KT18_DENY_TEST = (
+        "kt18_deny_test",
+        "Data: denied, dice, needed, op, psyker, total. When: the enemy psyker ``op`` took a "
+        "Deny the Witch test against ``psyker``'s power: ``denied`` when ``total`` beats "
+        "``needed`` (the Psychic test's total). Rules: rules/KT18.md 4.5.",
+    )
+    KT18_POWER_FAILED = (
+        "kt18_power_failed",
+        "Data: op, power, why. When: ``op``'s ``power`` takes no effect: ``why`` is ``test`` "
+        "(the Psychic test failed), ``perils`` (Perils took it out of action) or ``denied``. "
+        "Rules: rules/KT18.md 4.4-4.6.",
+    )
+    KT18_POWER_MANIFESTED = (
+        "kt18_power_manifested",
+        "Data: op, power. When: ``op`` manifested ``power``; its effect follows. "
+        "Rules: rules/KT18.md 4.6.",
+    )
+    KT18_PSYBOLT = (
+        "kt18_psybolt",
+        'Data: mortal, op, target. When: ``op``\'s Psybolt strikes ``target`` (``""``: no '
+        'enemy visible within 18") with ``mortal`` mortal wounds (``"1"`` or ``"D3"``). '
+        "Rules: rules/KT18.md 4.3.",
+    )
 
 
 class Would(_Declared):
@@ -1938,7 +1995,30 @@ class DecisionKind(_Declared):
         "(``Nerve test X``). Rules: rules/KT18.md 8.4.",
     )
 
-    # KT18 terrain and environment
+    # KT18
+    KT18_PSYKER = (
+        "kt18_psyker",
+        "When: in the Psychic phase a player chooses its psyker and the first power it "
+        "attempts (``Act KT18-1 psybolt``) or declines (``Pass``). Rules: rules/KT18.md 4.1, "
+        "4.2.",
+    )
+    KT18_PSYCHIC_POWER = (
+        "kt18_psychic_power",
+        "When: the chosen psyker, with attempts left, attempts another power (``Act KT18-1 "
+        "<power>``) or stops (``Done``). Rules: rules/KT18.md 4.2, 4.6.",
+    )
+    KT18_DENY = (
+        "kt18_deny",
+        "When: the opponent of a psyker that manifested a power picks one of its psykers "
+        'within 24" to take a Deny the Witch test (``Act KT18-2 deny the witch``) or passes '
+        "(``Pass``). Rules: rules/KT18.md 4.5.",
+    )
+    KT18_PSYBOLT_TARGET = (
+        "kt18_psybolt_target",
+        "When: two or more enemies are equally closest to a psyker whose Psybolt manifested: "
+        "its player chooses the one struck (``Act KT18-1 psybolt on KT18-5``). "
+        "Rules: rules/KT18.md 4.3.",
+    )
 
 
 class ChanceKind(_Declared):
@@ -2084,6 +2164,16 @@ class ChanceKind(_Declared):
     KT18_ENVIRONMENT = (
         "kt18_environment",
         "Rolls: the Sector Imperialis environment table: 1 D6. Rules: rules/KT18.md 11.3.",
+    )
+    # KT18
+    KT18_PSYCHIC_TEST = (
+        "kt18_psychic_test",
+        "Rolls: a Psychic test: 2D6 against the power's warp charge. Rules: rules/KT18.md 4.4.",
+    )
+    KT18_DENY_TEST = (
+        "kt18_deny_test",
+        "Rolls: a Deny the Witch test: 2D6 that must beat the Psychic test's total. "
+        "Rules: rules/KT18.md 4.5.",
     )
 
 

@@ -16,6 +16,8 @@ from engine.dice.kt18_values import RandomValue, parse_random_value
 
 __all__ = [
     "KT18_WEAPON_TYPES",
+    "MAX_POWERS",
+    "MAX_PSYCHIC_COUNT",
     "Kt18Profile",
     "Kt18Weapon",
     "kt18_profile_problem",
@@ -45,6 +47,12 @@ class Kt18Profile:
         specialists: the specialisms this type may be chosen as (``"Leader"``,
             ``"Comms"``...; 1.6 part 6).
         leader: it may be the kill team's leader.
+        psyker: ``(manifest, deny)``: how many psychic powers it may attempt and how many
+            Deny the Witch tests it may take in each Psychic phase (``rules/KT18.md`` 4.1,
+            4.5; the datasheet's numbers), or ``None`` when the data gives none (a model with
+            the PSYKER keyword then attempts one and denies one, the psychic phase's default).
+        powers: the psychic powers it knows (4.2); empty: Psybolt only (every psyker knows
+            it unless its datasheet says otherwise). Given only with ``psyker``.
     """
 
     ws: int
@@ -59,6 +67,8 @@ class Kt18Profile:
     flesh_wound_boxes: int = 3
     specialists: tuple[str, ...] = ()
     leader: bool = False
+    psyker: tuple[int, int] | None = None
+    powers: tuple[str, ...] = ()
 
     def attacks_value(self) -> RandomValue:
         """A as a :class:`~engine.dice.kt18_values.RandomValue`.
@@ -189,6 +199,46 @@ def kt18_profile_problem(p: Kt18Profile) -> str | None:
         p.attacks_value()
     except ValueError as exc:
         return f"field 'attacks': {exc}"
+    return _psyker_problem(p)
+
+
+MAX_PSYCHIC_COUNT = 9
+"""The most powers (or Deny the Witch tests) a psyker's data may give per Psychic phase (a
+bound on the work a team file can cause; printed datasheets give 1 or 2)."""
+MAX_POWERS = 20
+"""The most psychic powers a model's data may list."""
+
+
+def _psyker_problem(p: Kt18Profile) -> str | None:
+    """What is out of bounds in ``p``'s psyker values (``rules/KT18.md`` 4.1, 4.2), or None."""
+    if p.psyker is None:
+        return (
+            "field 'powers': the powers a psyker knows come with its psyker counts"
+            if (p.powers)
+            else None
+        )
+    if not isinstance(p.psyker, tuple) or len(p.psyker) != 2:
+        return f"field 'psyker': expected (manifest, deny), got {p.psyker!r:.40}"
+    for name, value in zip(("manifest", "deny"), p.psyker, strict=True):
+        if (
+            not isinstance(value, int)
+            or isinstance(value, bool)
+            or not 0 <= value <= MAX_PSYCHIC_COUNT
+        ):
+            return (
+                f"field 'psyker.{name}': must be a whole number from 0 to {MAX_PSYCHIC_COUNT}, "
+                f"got {value!r:.40}"
+            )
+    if len(p.powers) > MAX_POWERS:
+        return f"field 'psyker.powers': at most {MAX_POWERS} powers, got {len(p.powers)}"
+    seen: set[str] = set()
+    for power in p.powers:
+        if not isinstance(power, str) or not power.strip():
+            return f"field 'psyker.powers': a power must be a name, got {power!r:.40}"
+        key = " ".join(power.lower().split())
+        if key in seen:
+            return f"field 'psyker.powers': {power!r:.40} is listed twice"
+        seen.add(key)
     return None
 
 

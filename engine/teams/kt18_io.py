@@ -8,8 +8,16 @@ An operative of a ``"edition": "kt18"`` team::
              "specialists": ["Leader", "Comms"], "leader": true}
 
 (``"-"`` for a WS, BS or Sv the model does not have; ``max``, ``invulnerable``,
-``flesh_wound_boxes``, ``specialists`` and ``leader`` may be left out.) Its ``move`` is M and
-its ``wounds`` W; it has no ``apl`` nor ``save``. A weapon profile::
+``flesh_wound_boxes``, ``specialists``, ``leader`` and ``psyker`` may be left out.) A psyker
+(``rules/KT18.md`` 4.1, 4.2) also has::
+
+    "psyker": {"manifest": 1, "deny": 1, "powers": ["Psybolt"]}
+
+``manifest``: the psychic powers it may attempt in each Psychic phase, ``deny``: the Deny the
+Witch tests it may take (0 to 9 each); ``powers`` (optional): the powers it knows, Psybolt
+alone when left out (every psyker knows it unless its datasheet says otherwise).
+
+Its ``move`` is M and its ``wounds`` W; it has no ``apl`` nor ``save``. A weapon profile::
 
     "kt18": {"range": "24\\"", "type": "Rapid Fire", "shots": "1", "s": "4", "ap": -1,
              "d": "1", "abilities": []}
@@ -46,7 +54,10 @@ _PROFILE_KEYS = (
     "flesh_wound_boxes",
     "specialists",
     "leader",
+    "psyker",
 )
+_PSYKER_KEYS = ("manifest", "deny", "powers")
+_PSYKER_REQUIRED = ("manifest", "deny")
 _PROFILE_REQUIRED = ("ws", "bs", "s", "t", "a", "ld", "sv")
 _WEAPON_KEYS = ("range", "type", "shots", "s", "ap", "d", "abilities")
 _WEAPON_REQUIRED = ("range", "type", "s", "ap", "d")
@@ -112,6 +123,7 @@ def kt18_profile_from_dict(data: Any) -> Kt18Profile:
     if not isinstance(leader, bool):
         raise ValueError(f"field 'leader': expected true or false, not {_short(leader)}")
     inv = d.get("invulnerable")
+    psyker, powers = _psyker(d["psyker"]) if "psyker" in d else (None, ())
     return Kt18Profile(
         ws=_threshold("ws", d["ws"], True),
         bs=_threshold("bs", d["bs"], True),
@@ -125,7 +137,20 @@ def kt18_profile_from_dict(data: Any) -> Kt18Profile:
         flesh_wound_boxes=_whole("flesh_wound_boxes", d.get("flesh_wound_boxes", 3)),
         specialists=_names("specialists", d.get("specialists", [])),
         leader=leader,
+        psyker=psyker,
+        powers=powers,
     )
+
+
+def _psyker(data: Any) -> tuple[tuple[int, int], tuple[str, ...]]:
+    """The ``"psyker"`` object: ``((manifest, deny), powers)`` (module docstring)."""
+    try:
+        d = _object(data, _PSYKER_KEYS, _PSYKER_REQUIRED)
+        counts = (_whole("manifest", d["manifest"]), _whole("deny", d["deny"]))
+        powers = _names("powers", d.get("powers", []))
+    except ValueError as exc:
+        raise ValueError(f"field 'psyker': {exc}") from None
+    return counts, powers
 
 
 def _fmt_threshold(value: int) -> str:
@@ -153,6 +178,11 @@ def kt18_profile_to_dict(p: Kt18Profile) -> dict[str, Any]:
         out["specialists"] = list(p.specialists)
     if p.leader:
         out["leader"] = True
+    if p.psyker is not None:
+        psyker: dict[str, Any] = {"manifest": p.psyker[0], "deny": p.psyker[1]}
+        if p.powers:
+            psyker["powers"] = list(p.powers)
+        out["psyker"] = psyker
     return out
 
 

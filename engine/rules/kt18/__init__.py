@@ -13,6 +13,8 @@ differs lives here, one module per concept:
   :mod:`~engine.rules.kt18.weapons`, 5-6), damage and Injury rolls
   (:mod:`~engine.rules.kt18.wounds`, 6.8-6.13), Overwatch (:mod:`~engine.rules.kt18.overwatch`,
   3.11) and the KT18 sight (:mod:`~engine.rules.kt18.sight`, 5.3, 6.3, 6.9, 7.6);
+- the Psychic phase (:mod:`~engine.rules.kt18.psychic`, psykers and Psybolt in
+  :mod:`~engine.rules.kt18.psychic_powers`, 4);
 - :mod:`~engine.rules.kt18.tokens` (the tokens of a round), :mod:`~engine.rules.kt18.models`
   (distances, flesh wounds, shaken, broken), :mod:`~engine.rules.kt18.destinations` (where
   a move may end), :mod:`~engine.rules.kt18.positions` (scripted positions).
@@ -30,6 +32,7 @@ from engine.rules.kt18.attacks_install import install_attacks
 from engine.rules.kt18.battle import BattleFrame
 from engine.rules.kt18.falling import install_terrain
 from engine.rules.kt18.positions import position_frames
+from engine.rules.kt18.psychic import psychic_step
 from engine.teams.model import Roster
 
 __all__ = ["BattleFrame", "install"]
@@ -38,7 +41,8 @@ __all__ = ["BattleFrame", "install"]
 def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -> None:
     """Add the KT18 core rule modules to a new battle's ``hooks`` (module docstring): the
     frames of scripted positions (the ``position_frames`` hook), the Shooting and Fight
-    phases with Overwatch (:func:`~engine.rules.kt18.attacks_install.install_attacks`). The
+    phases with Overwatch (:func:`~engine.rules.kt18.attacks_install.install_attacks`), the
+    Psychic phase (:func:`~engine.rules.kt18.psychic.psychic_step`, 4). The
     battle's own frames
     (:class:`BattleFrame`) are the ruleset's first frame.
 
@@ -51,3 +55,4 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
     hooks.transform("position_frames", position_frames)
     install_attacks(hooks)
     install_terrain(hooks)
+    hooks.phase_step("psychic", psychic_step)
