@@ -29,6 +29,7 @@ from engine.game.context import GameOptions, Hooks
 from engine.rules.kt18.attacks_install import install_attacks
 from engine.rules.kt18.battle import BattleFrame
 from engine.rules.kt18.positions import position_frames
+from engine.rules.kt18.tokens import position_tokens
 from engine.teams.model import Roster
 
 __all__ = ["BattleFrame", "install"]
@@ -48,4 +49,5 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
     """
     del options, rosters
     hooks.transform("position_frames", position_frames)
+    hooks.transform("position_tokens", position_tokens)
     install_attacks(hooks)

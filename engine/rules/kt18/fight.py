@@ -35,6 +35,7 @@ from engine.game.deployment import check_deployment
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.rules.kt18.attack import VolleyFrame
+from engine.rules.kt18.tokens import add_token, has, remove_token
 from engine.rules.kt18.weapons import (
     WITHIN,
     charge_partner,
@@ -70,11 +71,11 @@ def can_fight(w: Work, o: OperativeState, section: str) -> bool:
     this phase, not shaken (8.5), WS not "-" (1.7); for Hammer of Wrath it charged this
     battle round; for Fight For Your Lives it charged, was charged or is within 1" of an
     enemy."""
-    if not o.alive or "fought" in o.done or shaken(w, o.id) or kt18_profile(w, o.id).ws == 0:
+    if not o.alive or has(o, "fought") or shaken(w, o.id) or kt18_profile(w, o.id).ws == 0:
         return False
     if section == "hammer":
-        return "charged" in o.done
-    if "charged" in o.done or "was_charged" in o.done:
+        return has(o, "charged")
+    if has(o, "charged") or has(o, "was_charged"):
         return True
     return any(distance(w, o, e) <= 1.0 + WITHIN for e in w.enemies_of(o.id))
 
@@ -89,7 +90,7 @@ def must_fight(w: Work, o: OperativeState) -> bool:
     for e in w.enemies_of(o.id):
         if distance(w, o, e) > 1.0 + PILE_IN + WITHIN:
             continue
-        if "charged" in o.done and not charge_partner(o, e):
+        if has(o, "charged") and not charge_partner(o, e):
             continue
         return True
     return False
@@ -237,8 +238,8 @@ class FighterFrame:
             if why:
                 raise _illegal(f"{a}: {why}")
             x, y, z = a.point
-            done = tuple(d for d in o.done if d != "readied")  # a move ends Readied (3.8)
-            w.set_op(o.id, x=x, y=y, elevation=z, done=done)
+            w.set_op(o.id, x=x, y=y, elevation=z)
+            remove_token(w, o.id, "readied")  # a move ends Readied (3.8)
             w.emit("kt18_piled_in", op=o.id, step=self.stage, x=x, y=y)
             w.replace_top(stage=nxt)
             return
@@ -328,7 +329,8 @@ class FightPhaseFrame:
             w.emit("kt18_passed", phase="fight", player=player, section=self.section)
             w.replace_top(turn=1 - self.turn, passes=self.passes + 1)
             return
-        o = w.set_op(a.op, done=(*w.op(a.op).done, "fought"))
+        add_token(w, a.op, "fought")
+        o = w.op(a.op)
         w.emit("kt18_model_chosen", op=o.id, phase="fight", section=self.section)
         w.replace_top(turn=1 - self.turn, passes=0)
         w.stack.append(FighterFrame(o.id))
