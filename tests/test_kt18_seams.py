@@ -1,0 +1,140 @@
+"""The joins between the KT18 rule modules: who charged whom (``rules/KT18.md`` 3.13, 7.5),
+the round's tokens in scripted positions and scenario files (8.1) and a position in the
+fifth battle round (9.6). Positions on an open 30" x 22" board (``tests/kt18_flow_support``)
+or LAB (``tests/kt18_attack_support``); every expected value is read off the rule text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.game.flow import list_actions
+from engine.game.scenario import ScenarioError
+from engine.game.scenario_file import scenario_from_dict
+from engine.game.scenario_values import ScenarioFileError
+from engine.rules.kt18.fight import FightPhaseFrame
+from engine.rulesets import KT18, get
+from tests.kt18_attack_support import R25, play, pos
+from tests.kt18_flow_support import apply_all, kt18_position
+
+CLOSE = 2 * R25 + 0.5
+"""Centre distance that puts two 25 mm bases 0.5" apart (within 1")."""
+
+
+def _op(state: Any, op_id: str) -> Any:
+    return next(o for o in state.operatives if o.id == op_id)
+
+
+# -- who charged whom (3.13, 7.5) ----------------------------------------------------------------
+
+
+def test_charge_move_records_which_models_the_charger_charged() -> None:
+    """3.13: every enemy within 1" of the charger at the end of its charge move has been
+    charged by it: the target gets ``charged_by:TESA-1`` (and ``was_charged``); a model the
+    charger did not end within 1" of gets neither. A roll of 7 covers the 6.016" gap."""
+    s = kt18_position({"TESA-1": (5, 5), "TESA-2": (25, 20), "TESB-1": (12, 5), "TESB-2": (12, 15)})
+    s, _ = apply_all(s, "Charge TESA-1 at TESB-1", "Done", "Pass", "roll 4,3")
+    s, _ = s.apply(s.legal_actions()[0])
+    assert {"was_charged", "charged_by:TESA-1"} <= set(_op(s, "TESB-1").done)
+    assert not any(t.startswith("charged_by") for t in _op(s, "TESB-2").done)
+
+
+def test_a_charger_fights_only_enemies_it_charged_or_that_charged_it() -> None:
+    """7.5 step 2: a model that charged this round may target only enemies it charged or that
+    charged it. RED-2 charged BLU-1; BLU-2 charged RED-2; BLU-3 was charged too, but by
+    RED-1, not RED-2: all three are within 1" of RED-2 and visible, yet BLU-3 is no target of
+    RED-2 (the old approximation, "any model that was charged", would have allowed it)."""
+    s = pos(
+        FightPhaseFrame(),
+        {
+            "RED-2": {"at": (15, 14)},
+            "BLU-1": {"at": (15 + CLOSE, 14)},
+            "BLU-2": {"at": (15 - CLOSE, 14)},
+            "BLU-3": {"at": (15, 14 + CLOSE)},
+            "RED-1": {"at": (15, 14 + 2 * CLOSE)},
+        },
+        phase="fight",
+        done={
+            "RED-1": ("charged",),
+            "RED-2": ("charged", "charged_by:BLU-2", "was_charged"),
+            "BLU-1": ("charged_by:RED-2", "was_charged"),
+            "BLU-2": ("charged",),
+            "BLU-3": ("charged_by:RED-1", "was_charged"),
+        },
+    )
+    s, _ = play(s, ["Act RED-2 fight", "Pass"])
+    assert {a.target for a in list_actions(s)} == {"BLU-1", "BLU-2"}  # type: ignore[arg-type]
+
+
+# -- the round's tokens and the fifth battle round in positions (8.1, 9.6) -----------------------
+
+
+def test_position_gives_a_model_its_round_tokens() -> None:
+    """8.1: the tokens of the round are the state a KT18 position starts from: a model given
+    ``advanced`` may not Advance, charge or Ready again; its tokens are kept sorted."""
+    s = kt18_position(
+        {"TESB-1": (25, 20)},
+        operatives={"TESA-1": {"at": (5, 5), "tokens": ["moved", "advanced"]}},
+    )
+    assert _op(s, "TESA-1").done == ("advanced", "moved")
+
+
+@pytest.mark.parametrize(
+    ("tokens", "why"),
+    [(["advnced"], "not a KT18 token"), (["charged_by:TESA-2"], "not an enemy model")],
+)
+def test_position_refuses_a_token_that_is_not_a_kt18_token(tokens: list[str], why: str) -> None:
+    """8.1 and 3.13: a token must be one of the KT18 tokens (a typo is refused, naming it);
+    ``charged_by:<id>`` must name an enemy model (a friend cannot charge it)."""
+    with pytest.raises(ScenarioError, match=why):
+        kt18_position(
+            {"TESB-1": (25, 20)},
+            operatives={"TESA-1": {"at": (5, 5), "tokens": tokens}},
+        )
+
+
+def _file(ruleset: str, tp: int, tokens: list[str] | None = None) -> dict[str, Any]:
+    op: dict[str, Any] = {"at": [5, 5]}
+    if tokens is not None:
+        op["tokens"] = tokens
+    kt18 = ruleset == "kt18"
+    team = "tests/data/kt18_test_team.json" if kt18 else "kasrkin"
+    first, enemy = ("TESA-1", "TESB-1") if kt18 else ("KASA-1", "KASB-1")
+    return {
+        "name": "seams",
+        "killzone": "killzones/open_ruins.toml",
+        "ruleset": ruleset,
+        "teams": {"A": {"team": team}, "B": {"team": team}},
+        "position": {
+            "tp": tp,
+            "operatives": {first: op, enemy: {"at": [25, 18]}},
+        },
+    }
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_scenario_file_kt18_position_in_battle_round_5_with_tokens() -> None:
+    """9.6: a KT18 battle has five battle rounds, so a scenario file may start in round 5;
+    its models may carry their round's tokens (8.1), which the position keeps."""
+    sc = scenario_from_dict(_file("kt18", 5, ["readied"]), "seams.toml", ROOT)
+    s = sc.start(ruleset=KT18)
+    assert s.tp == 5
+    assert _op(s, "TESA-1").done == ("readied",)
+
+
+def test_scenario_file_tp_5_is_refused_for_kt24() -> None:
+    """KT24 has four turning points (rules/KT24.md 1.2): tp = 5 is refused, naming the field."""
+    with pytest.raises(ScenarioFileError, match=r"position\.tp.*1 to 4"):
+        scenario_from_dict(_file("kt24", 5), "seams.toml", ROOT)
+
+
+def test_scenario_file_tokens_are_refused_for_kt24() -> None:
+    """The tokens of the round are KT18's: a KT24 position refuses them (no rule module
+    accepts them), naming the operative."""
+    sc = scenario_from_dict(_file("kt24", 1, ["advanced"]), "seams.toml", ROOT)
+    with pytest.raises(ScenarioFileError, match=r"KASA-1\.tokens"):
+        sc.start(ruleset=get("kt24"))
