@@ -256,7 +256,13 @@ class ChargeFrame:
                 )
         targets = self.targets
         return destinations(
-            w, o, "charge", float(self.roll), lambda e: charge_end_refusal(w, o, targets, e), extra
+            w,
+            o,
+            "charge",
+            float(self.roll),
+            lambda e: charge_end_refusal(w, o, targets, e),
+            extra,
+            targets,
         )
 
     def options(self, w: Work) -> list[Action]:
@@ -390,6 +396,7 @@ class ChargeFrame:
                 a.point,
                 lambda e: charge_end_refusal(w, o, targets, e),
                 "rules/KT18.md 3.13",
+                targets,
             )
         else:
             closest = closest_to_targets(w, o, targets, float(self.roll))

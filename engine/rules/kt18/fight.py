@@ -17,10 +17,12 @@ the valid targets), then consolidate up to 3"; with no valid target the sequence
 2 (no consolidation).
 
 Pile in and consolidate (7.7, reading (a)): a move of up to 3" that ends strictly closer to
-the enemy that was nearest at its start. The engine moves the model in a straight line on its
-level: it offers the move straight toward that enemy (to base contact, or 3"), and takes any
-other exact point within 3" that ends closer to it and where the base may stand (terrain
-crossed on the way is not checked: the KT18 movement over terrain is the movement part's).
+the enemy that was nearest at its start. The engine offers the move straight toward that
+enemy (to base contact, or 3") when it is legal, and takes any other exact point within 3"
+that ends closer to it and where the base may stand, reached over the terrain (terrain
+costs apply, 7.7, 3.3): a straight line on the level when the base can stand all along it
+and crosses no model, else the movement graph's path
+(:func:`~engine.rules.kt18.destinations.pile_in_path`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from engine.game.deployment import check_deployment
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.rules.kt18.attack import VolleyFrame
+from engine.rules.kt18.destinations import pile_in_path
 from engine.rules.kt18.tokens import add_token, has, remove_token
 from engine.rules.kt18.weapons import (
     WITHIN,
@@ -105,18 +108,11 @@ def nearest_enemy(w: Work, o: OperativeState) -> OperativeState | None:
     return min(enemies, key=lambda e: distance(w, o, e))
 
 
-def _placeable(w: Work, o: OperativeState, x: float, y: float) -> bool:
-    try:
-        check_deployment(w, o, (x, y, o.elevation), drop_zone=False)
-    except KillTeamError:
-        return False
-    return True
-
-
 def pile_in_point(w: Work, o: OperativeState) -> tuple[float, float, float] | None:
     """The move straight toward the nearest enemy (7.7): to base contact, or 3" along the
     line when it is further; ``None`` when already in base contact, when there is no enemy or
-    when the base cannot stand there."""
+    when that move is not a legal pile-in (:func:`pile_in_problem`: the base cannot stand
+    there, or no path over the terrain reaches it within 3")."""
     e = nearest_enemy(w, o)
     if e is None:
         return None
@@ -130,21 +126,19 @@ def pile_in_point(w: Work, o: OperativeState) -> tuple[float, float, float] | No
     step = min(PILE_IN, gap - 0.005)
     x = round(o.x + dx / length * step, 3)
     y = round(o.y + dy / length * step, 3)
-    if not _placeable(w, o, x, y):
+    if pile_in_problem(w, o, (x, y, o.elevation)) is not None:
         return None
     return (x, y, o.elevation)
 
 
 def pile_in_problem(w: Work, o: OperativeState, point: tuple[float, float, float]) -> str | None:
-    """Why ``o`` cannot pile in or consolidate to ``point``, or ``None`` (7.7: up to 3",
-    ending strictly closer to the enemy nearest at the start, where its base may stand, on its
-    own level)."""
+    """Why ``o`` cannot pile in or consolidate to ``point``, or ``None`` (7.7: up to 3" over
+    the terrain, ending strictly closer to the enemy nearest at the start, where its base may
+    stand: :func:`~engine.rules.kt18.destinations.pile_in_path`)."""
     e = nearest_enemy(w, o)
     if e is None:
         return "there is no enemy model to move toward (rules/KT18.md 7.7)"
     x, y, z = point
-    if abs(z - o.elevation) > WITHIN:
-        return "the engine moves a pile-in on the model's own level (rules/KT18.md 7.7)"
     if math.hypot(x - o.x, y - o.y) > PILE_IN + WITHIN:
         return 'the move is longer than 3" (rules/KT18.md 7.7)'
     before = distance(w, o, e)
@@ -153,6 +147,7 @@ def pile_in_problem(w: Work, o: OperativeState, point: tuple[float, float, float
         return f"the move must end closer to {e.id}, the nearest enemy (rules/KT18.md 7.7)"
     try:
         check_deployment(w, o, point, drop_zone=False)
+        pile_in_path(w, o, point, PILE_IN, "rules/KT18.md 7.7")
     except KillTeamError as exc:
         return str(exc)
     return None
