@@ -5,19 +5,22 @@ or LAB (``tests/kt18_attack_support``); every expected value is read off the rul
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from engine.game.actions import IllegalActionError
 from engine.game.flow import list_actions
 from engine.game.scenario import ScenarioError
 from engine.game.scenario_file import scenario_from_dict
 from engine.game.scenario_values import ScenarioFileError
+from engine.geometry import Killzone
 from engine.rules.kt18.fight import FightPhaseFrame
-from engine.rulesets import KT18, get
+from engine.rulesets import KT18, get, position
 from tests.kt18_attack_support import R25, play, pos
-from tests.kt18_flow_support import apply_all, kt18_position
+from tests.kt18_flow_support import OPTIONS, apply_all, kt18_position, rosters
 
 CLOSE = 2 * R25 + 0.5
 """Centre distance that puts two 25 mm bases 0.5" apart (within 1")."""
@@ -138,3 +141,83 @@ def test_scenario_file_tokens_are_refused_for_kt24() -> None:
     sc = scenario_from_dict(_file("kt24", 1, ["advanced"]), "seams.toml", ROOT)
     with pytest.raises(ScenarioFileError, match=r"KASA-1\.tokens"):
         sc.start(ruleset=get("kt24"))
+
+
+# -- the 1" rule along a path (3.5, 3.13) and a failed charge's closest point ---------------------
+
+
+def _walled(x0: float, y0: float, x1: float, y1: float) -> Killzone:
+    """A 30" x 22" board with one 5"-tall wall (sight blocking) from (x0, y0) to (x1, y1)."""
+    box = [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]
+    return Killzone.from_dict(
+        {
+            "name": "kt18_walled",
+            "features": [{"name": "wall", "parts": [{"polygon": box, "height": 5.0}]}],
+            "drop_zones": {
+                "A": [[0, 0], [30, 0], [30, 11], [0, 11], [0, 0]],
+                "B": [[0, 11], [30, 11], [30, 22], [0, 22], [0, 11]],
+            },
+        }
+    )
+
+
+def _on(kz: Killzone, at: dict[str, tuple[float, float]]) -> Any:
+    ra, rb = rosters()
+    ops = {k: {"at": v} for k, v in at.items()}
+    return position(kz, ra, rb, options=OPTIONS, phase="movement", operatives=ops)
+
+
+R = 25 / 25.4 / 2
+"""The test team's 25 mm base radius, inches."""
+
+
+def test_move_path_may_not_pass_within_1_inch_of_an_enemy_behind_a_wall() -> None:
+    """3.5 reading (b), 1.1: no point of a normal move's path may be within 1" of an enemy,
+    measured between the bases, whatever lies between them. TESB-1 stands 0.3" behind a thin
+    wall (x 15-15.2); TESA-1's straight 6" move from (14.4, 2) to (14.4, 8) passes 0.61"
+    from TESB-1's base (centres 1.59" apart at y 5, less two radii): refused, and every
+    other path is longer than its M of 6" (the straight line is the only 6" path). Both ends
+    are more than 1" away (2.3"), so only the path is at fault."""
+    s = _on(_walled(15, 0.5, 15.2, 10), {"TESA-1": (14.4, 2), "TESB-1": (15.5 + R, 5)})
+    with pytest.raises(IllegalActionError, match=r'no legal path within 6"'):
+        apply_all(s, "Move TESA-1 to 14.4,8")
+    s, _ = apply_all(s, "Move TESA-1 to 12.4,2")  # 2" west, away from TESB-1: legal
+    assert (_op(s, "TESA-1").x, _op(s, "TESA-1").y) == (12.4, 2.0)
+
+
+def test_charge_path_may_not_pass_within_1_inch_of_an_enemy_it_did_not_charge() -> None:
+    """3.13 reading (b): every point of the charge move is more than 1" from each enemy that
+    is not a target, even one a friend is already within 1" of (no such exception in KT18).
+    TESA-1 (5, 5) charges TESB-1 (12, 5); TESB-2 (8.5, 6.3), beside TESA-2, is not a target.
+    The straight 5.9" line to (10.9, 5) passes 0.32" from TESB-2's base; the shortest way
+    round (tangents to the 1.98" disc around TESB-2's centre and the arc between) is about
+    6.07": with a roll of 6 it is refused, with a roll of 7 it is made."""
+    at = {"TESA-1": (5, 5), "TESA-2": (8.5, 7.6), "TESB-1": (12, 5), "TESB-2": (8.5, 6.3)}
+    s = kt18_position(at)
+    s, _ = apply_all(s, "Charge TESA-1 at TESB-1", "Done", "Pass")
+    short, _ = s.apply("roll 3,3")
+    with pytest.raises(IllegalActionError, match="no legal path within 6"):
+        short.apply("Charge TESA-1 to 10.9,5")
+    far, _ = s.apply("roll 4,3")
+    far, events = far.apply("Charge TESA-1 to 10.9,5")
+    assert any(e.kind == "kt18_charge_ended" and e["success"] for e in events)
+
+
+def test_failed_charge_moves_to_the_closest_point_round_a_wall() -> None:
+    """3.13: a failed charge's move, if made, ends as close as possible to a target. A wall
+    (x 9.9-10.1, y 5-17) stands between TESA-1 (5, 11) and its target TESB-1 (15, 11); a
+    roll of 6 cannot go round it (the wall's end is over 6" away), so the closest point is
+    against the wall's face, centre x 9.9 - 0.49: 4.61" from TESB-1's base. The listed
+    moves end within a ring step (0.25") of that, far closer than the eight directions' best
+    (3" east: 6.02"); a scripted move 3" east is refused, one against the wall accepted."""
+    s = _on(_walled(9.9, 5, 10.1, 17), {"TESA-1": (5, 11), "TESB-1": (15, 11)})
+    s, _ = apply_all(s, "Charge TESA-1 at TESB-1", "Pass", "roll 3,3")
+    moves = [a for a in s.legal_actions() if str(a).startswith("Charge")]
+    assert moves
+    for a in moves:
+        gap = math.hypot(a.point[0] - 15, a.point[1] - 11) - 2 * R  # type: ignore[index]
+        assert 4.61 - 0.01 <= gap <= 4.61 + 0.26
+    with pytest.raises(IllegalActionError, match="as close as possible"):
+        s.apply("Charge TESA-1 to 8,11")
+    s, _ = s.apply(f"Charge TESA-1 to {9.9 - R - 0.005:.3f},11")
+    assert _op(s, "TESA-1").x == pytest.approx(9.9 - R - 0.005, abs=1e-3)
