@@ -11,16 +11,22 @@ from typing import Any
 
 import pytest
 
-from engine.game.actions import IllegalActionError
-from engine.game.flow import list_actions
+from engine.game.actions import Action, IllegalActionError, format_action, parse_action
+from engine.game.flow import advance, list_actions
 from engine.game.scenario import ScenarioError
 from engine.game.scenario_file import scenario_from_dict
 from engine.game.scenario_values import ScenarioFileError
+from engine.game.work import Work
 from engine.geometry import Killzone
+from engine.rules.kt18.attack import splits
 from engine.rules.kt18.fight import FightPhaseFrame
+from engine.rules.kt18.shooting import ShootingPhaseFrame
 from engine.rulesets import KT18, get, position
-from tests.kt18_attack_support import R25, play, pos
+from engine.teams.io import team_from_dict
+from engine.teams.model import Roster
+from tests.kt18_attack_support import BLU, R25, EndFrame, _gun, play, pos, team_data
 from tests.kt18_flow_support import OPTIONS, apply_all, kt18_position, rosters
+from tests.test_game_rules_common import LAB
 
 CLOSE = 2 * R25 + 0.5
 """Centre distance that puts two 25 mm bases 0.5" apart (within 1")."""
@@ -221,3 +227,66 @@ def test_failed_charge_moves_to_the_closest_point_round_a_wall() -> None:
         s.apply("Charge TESA-1 to 8,11")
     s, _ = s.apply(f"Charge TESA-1 to {9.9 - R - 0.005:.3f},11")
     assert _op(s, "TESA-1").x == pytest.approx(9.9 - R - 0.005, abs=1e-3)
+
+
+# -- the split notation (5.5) and pile in over terrain (7.7) --------------------------------------
+
+
+def test_split_notation_takes_more_than_9_attacks_on_a_target() -> None:
+    """5.5: the attacks may be split as the player likes, so 15 attacks on two targets may
+    go 12 and 3: ``Split 12,3`` reads back as (12, 3) (two digits each); the notation of a
+    one-digit split is unchanged."""
+    assert parse_action("Split 12,3").values == (12, 3)
+    assert format_action(Action("Split", values=(12, 3))) == "Split 12,3"
+    assert parse_action("Split 2,1").values == (2, 1)
+    assert (12, 3) in splits(15, 2)
+
+
+def test_a_2d6_volley_may_put_12_attacks_on_one_target() -> None:
+    """5.5, 5.7: a 2D6 Assault weapon rolling 6 and 6 makes 12 attacks; with a second target
+    within 2" of the first, ``Split 11,1`` (11 dice at BLU-1, one at BLU-3) is offered and
+    played: the hit rolls are 11 dice then 1 die."""
+    data = team_data("kt18_red")
+    data["operatives"][0]["weapons"].append(
+        _gun("Storm of fire", 24, "Assault", "2D6", "4", 0, "1")
+    )
+    red = team_from_dict(data, "kt18_red")
+    ops = {"RED-1": (5, 14), "BLU-1": (15, 14), "BLU-3": (15, 15.5 + 2 * R25)}
+    s = position(
+        LAB,
+        Roster(red, ("Gunner",)),
+        Roster(BLU, ("Gunner", "Brute", "Grot")),
+        options=OPTIONS,
+        phase="movement",
+        operatives={k: {"at": v} for k, v in ops.items()},
+    )
+    w = Work(s)
+    w.phase, w.stack, w.node, w.events = "shooting", [EndFrame(), ShootingPhaseFrame()], None, []
+    advance(w)
+    s = w.freeze()
+    s, _ = play(s, ["Shoot RED-1", "Shoot RED-1 storm of fire at BLU-1"], ["6,6"])
+    s, _ = play(s, ["Also BLU-3"])
+    texts = [str(a) for a in list_actions(s)]
+    assert "Split 11,1" in texts and "Split 1,11" in texts
+    s, events = play(s, ["Split 11,1"], ["1,1,1,1,1,1,1,1,1,1,1", "1"])
+    assert [len(h["dice"]) for h in events if h.kind == "kt18_hit_roll"] == [11, 1]
+
+
+def test_pile_in_may_not_pass_through_a_wall() -> None:
+    """7.7 with 3.2, 3.3: a pile-in is a move over the terrain: terrain is crossed by going
+    over it, never through it. RED-2 (8.91, 19) stands 0.6" west of the 5"-tall wall of LAB
+    (x 10-11); BLU-1 (12.69, 19) beyond it is its nearest enemy, 2.8" away. A 2.63" pile-in
+    straight east to (11.54, 19), just past the wall, would pass through it (and climbing
+    5" up and down costs more than 3"): refused; a 0.5" move east, in the open, is
+    accepted (it ends closer)."""
+    s = pos(
+        FightPhaseFrame(),
+        {"RED-2": {"at": (10 - R25 - 0.6, 19)}, "BLU-1": {"at": (11 + R25 + 1.2, 19)}},
+        phase="fight",
+        done={"RED-2": ("charged",), "BLU-1": ("charged_by:RED-2", "was_charged")},
+    )
+    s, _ = play(s, ["Act RED-2 fight"])
+    with pytest.raises(IllegalActionError, match="cannot move to"):
+        s.apply(f"Act RED-2 pile in at {11 + R25 + 0.05:.3f},19")  # type: ignore[attr-defined]
+    s, events = play(s, [f"Act RED-2 pile in at {10 - R25 - 0.1:.3f},19"])
+    assert any(e.kind == "kt18_piled_in" for e in events)

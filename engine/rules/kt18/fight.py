@@ -110,9 +110,10 @@ def nearest_enemy(w: Work, o: OperativeState) -> OperativeState | None:
 
 def pile_in_point(w: Work, o: OperativeState) -> tuple[float, float, float] | None:
     """The move straight toward the nearest enemy (7.7): to base contact, or 3" along the
-    line when it is further; ``None`` when already in base contact, when there is no enemy or
-    when that move is not a legal pile-in (:func:`pile_in_problem`: the base cannot stand
-    there, or no path over the terrain reaches it within 3")."""
+    line when it is further; when that move is not a legal pile-in (:func:`pile_in_problem`:
+    the base cannot stand there, or no path over the terrain reaches it within 3"), the legal
+    move of 0.5", 1", 2" or 3" in one of eight directions that ends closest to it; ``None``
+    when already in base contact, when there is no enemy or no such move."""
     e = nearest_enemy(w, o)
     if e is None:
         return None
@@ -126,9 +127,23 @@ def pile_in_point(w: Work, o: OperativeState) -> tuple[float, float, float] | No
     step = min(PILE_IN, gap - 0.005)
     x = round(o.x + dx / length * step, 3)
     y = round(o.y + dy / length * step, 3)
-    if pile_in_problem(w, o, (x, y, o.elevation)) is not None:
-        return None
-    return (x, y, o.elevation)
+    if pile_in_problem(w, o, (x, y, o.elevation)) is None:
+        return (x, y, o.elevation)
+    # The straight move is blocked (terrain, a model): the legal move of the eight
+    # directions at 0.5", 1", 2" and 3" that ends closest to that enemy.
+    best: tuple[float, tuple[float, float, float]] | None = None
+    for k in range(8):
+        ang = 2 * math.pi * k / 8
+        for dist in (0.5, 1.0, 2.0, PILE_IN):
+            p = (
+                round(o.x + dist * math.cos(ang), 3),
+                round(o.y + dist * math.sin(ang), 3),
+                o.elevation,
+            )
+            after = w.distance(w.ctx.placement(o.id, *p), w.place(e))
+            if (best is None or after < best[0]) and pile_in_problem(w, o, p) is None:
+                best = (after, p)
+    return None if best is None else best[1]
 
 
 def pile_in_problem(w: Work, o: OperativeState, point: tuple[float, float, float]) -> str | None:
