@@ -416,7 +416,7 @@ def pile_in_path(
         )
         if room >= length - 1e-6 and _crosses_a_base(w, o, end) is None:
             return end, length
-    base = {
+    base: dict[str, Any] = {
         "enemies": [w.place(e) for e in w.enemies_of(o.id)],
         "friends": [w.place(f) for f in w.friends_of(o.id)],
         "move": float(w.ctx.datacards[o.id].move),
