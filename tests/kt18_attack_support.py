@@ -11,10 +11,10 @@ invulnerable 5+ save; a power fist x2 AP -3 D D3), 3 Grot (WS/BS 5+, S2 T2 W1 Sv
 slugga Pistol), 4 Tough (T8 W3 Sv 6+ Ld 6; no weapon but the default close combat weapon),
 5 a second Gunner. Every model has a 25 mm base.
 
-The battle round's flow is another part's: a position here is made under the KT21 options
-(the only thing the core checks is that the options name the ruleset) with a test ruleset
-that installs only the attack rules, then the phase frame under test is pushed on an empty
-stack above :class:`EndFrame` (the end of the test battle).
+A position here is a KT18 battle (the real ``kt18`` ruleset, Covert War on LAB) made at the
+start of a Movement phase, then the phase frame under test is pushed on an empty stack above
+:class:`EndFrame` (the end of the test battle), so the frame runs alone, with every KT18
+rule installed.
 """
 
 from __future__ import annotations
@@ -28,16 +28,15 @@ from engine.game import GameOptions, GameState
 from engine.game.events import Event
 from engine.game.flow import advance
 from engine.game.frame_skeleton import NoChoiceFrame
-from engine.game.scenario import position, run
+from engine.game.scenario import run
 from engine.game.state import Effect, Result, Terminal
 from engine.game.work import Work
-from engine.rules.kt18.attacks_install import install_attacks
-from engine.rulesets import get
+from engine.rulesets import KT18, position
 from engine.teams.io import team_from_dict
 from engine.teams.model import Roster, Team
 from tests.test_game_rules_common import LAB
 
-KT21_OPTIONS = GameOptions(ruleset="kt21")
+KT18_OPTIONS = GameOptions(ruleset="kt18")
 R25 = 25 / 25.4 / 2  # base radius (inches)
 
 
@@ -134,32 +133,6 @@ ROSTER = ("Gunner", "Brute", "Grot", "Tough", "Gunner")
 
 
 @attrs.frozen(slots=True)
-class TestRuleset:
-    """A ruleset with only the KT18 attack rules (module docstring)."""
-
-    name: str = "kt21"
-
-    def install(self, hooks: Any, options: Any, rosters: Any) -> None:
-        """Install the attack rules only."""
-        del options, rosters
-        install_attacks(hooks)
-
-    def op_name(self, name: str, kind: str) -> str | None:
-        """No ops."""
-        del name, kind
-        return None
-
-    def battle_killzone(self, killzone: Any, options: Any) -> Any:
-        """The killzone as given."""
-        del options
-        return killzone
-
-    def start_frame(self) -> Any:
-        """The KT21 start (never run: the position replaces the stack)."""
-        return get("kt21").start_frame()
-
-
-@attrs.frozen(slots=True)
 class EndFrame(NoChoiceFrame):
     """The end of the test battle: the phase frame under test returned."""
 
@@ -188,9 +161,11 @@ def pos(
         Roster(RED, tuple(red)),
         Roster(BLU, tuple(blu)),
         operatives=operatives,
-        options=KT21_OPTIONS,
-        ruleset=TestRuleset(),
+        options=KT18_OPTIONS,
+        phase="movement",
+        initiative=initiative,
     )
+    assert s.ctx.rules.ruleset is KT18
     w = Work(s)
     for op_id, tokens in (done or {}).items():
         w.set_op(op_id, done=tuple(tokens))

@@ -2,10 +2,10 @@
 placement, the primary objective, deployment in halves, objective control, Retrieve the
 Cache, each primary objective's VP and the minor victory on a tie.
 
-The KT18 ruleset is composed elsewhere; these tests run the mission's own frames on a battle
-whose only rules are Covert War's (:data:`RULESET`: a stand-in first frame runs the set-up
-steps, then the start steps of battle round 1, then ``battle_ending``). The killzone is an
-empty 30" x 22" board, so every expected count is plain arithmetic."""
+These tests play the set-up of a real KT18 battle (the ``kt18`` ruleset: its battle frame
+runs Covert War's set-up steps, then battle round 1 begins with its start steps, then the
+Initiative phase). The killzone is an empty 30" x 22" board, so every expected count is
+plain arithmetic."""
 
 from __future__ import annotations
 
@@ -19,9 +19,7 @@ import pytest
 
 from engine.game.actions import IllegalActionError
 from engine.game.context import GameOptions, GameOptionsError
-from engine.game.frame_skeleton import NoChoiceFrame, push_steps
-from engine.game.setup import start_battle
-from engine.game.state import Chance, Decision, Effect, GameState, Result, Terminal
+from engine.game.state import Chance, Decision, Effect, GameState
 from engine.game.work import Work
 from engine.geometry import Killzone, load_killzone
 from engine.missions import kt18
@@ -33,7 +31,7 @@ from engine.missions.kt18.objectives import (
     SECURE_THE_BATTLEFIELD,
 )
 from engine.missions.scoring import set_fact
-from engine.rulesets.ruleset import Ruleset
+from engine.rulesets import KT18, new_game
 from engine.teams.io import team_from_dict
 from engine.teams.roster import Roster
 
@@ -44,37 +42,8 @@ R = 25 / 25.4 / 2
 """The radius of the test team's 25mm bases, inches."""
 
 
-@attrs.frozen(slots=True)
-class _Start(NoChoiceFrame):
-    """Stand-in for the KT18 battle frame: set-up steps, then the start steps of battle round
-    1, then the end of the battle."""
-
-    stage: int = 0
-
-    def run(self, w: Work) -> None:
-        if self.stage == 0:
-            w.replace_top(stage=1)
-            push_steps(w, w.ctx.hooks.setup_steps)
-        elif self.stage == 1:
-            w.tp, w.phase = 1, "initiative"
-            w.replace_top(stage=2)
-            push_steps(w, w.ctx.hooks.start_steps)
-        else:
-            w.emit("battle_ending")
-            vp = (w.players[0].vp, w.players[1].vp)
-            w.finish(Terminal(Result(vp=vp, winner="")))
-
-
-# Named "kt24" only because the options' ruleset must name it (the kt18 name is added with
-# the ruleset itself); it installs nothing but Covert War.
-RULESET = Ruleset(
-    name="kt24",
-    title="Covert War alone",
-    installer=kt18.install,
-    op_lookup=lambda name, kind: None,
-    start=_Start,
-    layout=kt18.battle_killzone,
-)
+OPTIONS = GameOptions(ruleset="kt18")
+"""A KT18 battle: Covert War, its only mission."""
 
 _BOX = [[0, 0], [6, 0], [6, 22], [0, 22], [0, 0]]
 _BOX_B = [[24, 0], [30, 0], [30, 22], [24, 22], [24, 0]]
@@ -94,7 +63,9 @@ def _empty() -> Killzone:
 def _new(a: int = 3, b: int = 3) -> GameState:
     ra = Roster.from_entries(_TEAM, ["Trooper"] * a)
     rb = Roster.from_entries(_TEAM, ["Trooper"] * b)
-    return start_battle(_empty(), ra, rb, None, RULESET)
+    s = new_game(_empty(), ra, rb, OPTIONS)
+    assert s.ctx.rules.ruleset is KT18
+    return s
 
 
 def _play(s: GameState, *inputs: str) -> tuple[GameState, list[Any]]:
@@ -280,7 +251,7 @@ def test_player_out_of_models_is_skipped() -> None:
     twice more."""
     ra = Roster.from_entries(_TEAM, ["Trooper"] * 3)
     rb = Roster.from_entries(_TEAM, ["Trooper"])
-    s = start_battle(_empty(), ra, rb, None, RULESET)
+    s = new_game(_empty(), ra, rb, OPTIONS)
     s, _ = _play(s, *_TO_PRIMARY, "roll 1", "Op split west east", "Op zone west")
     s, _ = _play(s, "Deploy TESB-1 at 28,3", "Deploy TESA-1 at 2,3")
     assert s.node == Decision("A", "kt18_deploy")
@@ -415,12 +386,13 @@ def test_a_tie_is_a_minor_victory_for_the_least_advantage() -> None:
 
 
 def test_whole_set_up_ends_with_every_model_placed() -> None:
-    """9.5: when all models are set up the set-up ends (here the stand-in battle frame then
-    ends the battle: Secure the Battlefield with nobody near a marker scores 0 each)."""
+    """9.5: when all models are set up the set-up ends: battle round 1 begins with its
+    Initiative phase (2.2: the first roll is an initiative roll), every model placed."""
     s = _to_deploy()
     while isinstance(s.node, Decision):
         s, _ = s.apply(s.legal_actions()[0])
-    assert isinstance(s.node, Terminal)
+    assert isinstance(s.node, Chance) and s.node.request.kind == "kt18_initiative"
+    assert (s.tp, s.phase) == (1, "initiative")
     assert all(o.placed for o in s.operatives)
 
 

@@ -36,7 +36,7 @@ def test_hammer_of_wrath_the_charger_fights_first_even_without_the_initiative() 
     first; A may not pass while its charger can fight."""
     s = _fight(
         {"RED-2": (15, 14), "BLU-1": (15 + CLOSE, 14)},
-        done={"RED-2": ("charged",), "BLU-1": ("was_charged",)},
+        done={"RED-2": ("charged",), "BLU-1": ("was_charged", "charged_by:RED-2")},
         initiative="B",
     )
     assert s.node.player == "A"  # type: ignore[union-attr]
@@ -48,7 +48,7 @@ def test_fight_for_your_lives_after_hammer_of_wrath() -> None:
     charged model (B's Gunner, still within 1") fight back; B cannot pass."""
     s = _fight(
         {"RED-2": (15, 14), "BLU-1": (15 + CLOSE, 14)},
-        done={"RED-2": ("charged",), "BLU-1": ("was_charged",)},
+        done={"RED-2": ("charged",), "BLU-1": ("was_charged", "charged_by:RED-2")},
         initiative="B",
     )
     s, events = play(
@@ -67,7 +67,7 @@ def test_a_charged_model_targets_only_the_enemy_it_charged() -> None:
     may be targeted: BLU-1 was charged, BLU-3 (also within 1") was not."""
     s = _fight(
         {"RED-2": (15, 14), "BLU-1": (15 + CLOSE, 14), "BLU-3": (15, 14 - CLOSE)},
-        done={"RED-2": ("charged",), "BLU-1": ("was_charged",)},
+        done={"RED-2": ("charged",), "BLU-1": ("was_charged", "charged_by:RED-2")},
     )
     s, _ = play(s, ["Act RED-2 fight", "Pass"])
     assert {a.target for a in list_actions(s)} == {"BLU-1"}  # type: ignore[arg-type]
@@ -101,7 +101,7 @@ def test_pile_in_3_inches_toward_the_nearest_enemy() -> None:
     gap = 2.5
     s = _fight(
         {"RED-2": (15, 14), "BLU-1": (15 + 2 * R25 + gap, 14)},
-        done={"RED-2": ("charged",), "BLU-1": ("was_charged",)},
+        done={"RED-2": ("charged",), "BLU-1": ("was_charged", "charged_by:RED-2")},
     )
     s, _ = play(s, ["Act RED-2 fight"])
     with pytest.raises(IllegalActionError, match="closer"):
@@ -121,7 +121,7 @@ def test_power_fist_doubles_strength_and_rolls_damage_and_injury_dice() -> None:
     3,1 is a flesh wound; the second attack is discarded (6.8)."""
     s = _fight(
         {"RED-2": (15, 14), "BLU-1": (15 + CLOSE, 14)},
-        done={"RED-2": ("charged",), "BLU-1": ("was_charged",)},
+        done={"RED-2": ("charged",), "BLU-1": ("was_charged", "charged_by:RED-2")},
     )
     s, events = play(
         s,

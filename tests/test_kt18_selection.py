@@ -125,7 +125,9 @@ def test_each_specialism_at_most_once(team: Team) -> None:
         team, ["Boss Nob (Boyz) (Leader)", "Boy (Heavy)", "Gunner (Heavy)"]
     )
     problems = roster.validate()
-    assert problems == ["specialism: at most 1 Heavy specialist in a kill team (selected 2)"]
+    assert problems == [
+        "specialism: at most 1 Heavy specialist in a kill team (selected 2; rules/KT18.md 1.12)"
+    ]
 
 
 def test_max_characteristic_rules_kt18_1_7(team: Team) -> None:

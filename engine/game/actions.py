@@ -66,7 +66,8 @@ out when 0):
 ``Save invulnerable``       KT21: the defender uses its Invulnerable Save (or ``Save
                             normal``, its Save; ``rules/KT21.md`` 10.3)
 ``Split 3,1``               KT21 Fusillade: attack dice on the target, then on each other
-                            target listed (``rules/KT21.md`` 12)
+                            target listed (``rules/KT21.md`` 12); KT18: the attacks on
+                            each target (``Split 12,3``: 1-99 each, ``rules/KT18.md`` 5.5)
 ``Allocate saves crit>crit normal>normal``
                             the defender's allocation of its saves (5.1 step 5): each
                             block ``crit>crit``, ``crit>normal``, ``normals>crit`` (two
@@ -352,7 +353,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Fight", rf"fight\s+{_OP}\s+(?P<weapon>.+?)\s+at\s+{_TGT}"),
         ("Overwatch", rf"overwatch\s+{_OP}(?:\s+(?P<weapon>.+?)\s+at\s+{_TGT})?"),
         ("Save", r"save\s+(?P<text>invulnerable|normal)"),
-        ("Split", r"split\s+(?P<values>\d(?:\s*,\s*\d)*)"),
+        ("Split", r"split\s+(?P<values>\d{1,2}(?:\s*,\s*\d{1,2})*)"),
         ("Retaliate", rf"retaliate\s+{_OP}(?:\s+with\s+(?P<weapon>.+))?"),
         ("Pick up", rf"pick\s+up\s+{_OP}\s+(?P<text>.+)"),
         ("Place marker", rf"place\s+marker\s+{_OP}(?:\s+(?P<text>.+?))?\s+at\s+{_POINT}"),

@@ -36,6 +36,7 @@ from engine.teams.model import Operative, Roster
 
 __all__ = [
     "DEFAULT_MISSIONS",
+    "LAST_ROUNDS",
     "MISSIONS",
     "RULESETS",
     "ContextOriginLike",
@@ -50,6 +51,10 @@ __all__ = [
 
 RULESETS = ("kt24", "kt21", "kt18")
 """The rulesets the engine plays (:mod:`engine.rulesets` holds their composition roots)."""
+
+LAST_ROUNDS = {"kt24": 4, "kt21": 4, "kt18": 5}
+"""The number of turning points (KT18: battle rounds, ``rules/KT18.md`` 9.6) of a battle,
+by ruleset: the largest ``tp`` a scripted position of that ruleset may name."""
 
 MAX_STEPS_LIMIT = 100_000
 """The largest ``max_steps`` a battle may be given, and the default: a real battle takes a

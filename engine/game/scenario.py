@@ -136,16 +136,19 @@ def start_position(
             {weapon: uses} (Limited weapons' uses), "incapacitated": True (a casualty: not
             on the killzone, no ``at``), "carrying": the name of a marker it carries, or a
             sequence of names (objective markers, or ``tokens`` that are markers a rule lets
-            operatives pick up)}``. Operatives not listed are not on the killzone; in the
-            deployment phase the listed ones are set up (wholly within their drop zone).
+            operatives pick up), "tokens": its tokens of the round, a list of names the
+            ruleset's ``position_tokens`` hook accepts (KT18's, ``rules/KT18.md`` 8.1)}``.
+            Operatives not listed are not on the killzone; in the deployment phase the
+            listed ones are set up (wholly within their drop zone).
         phase, step: where the position starts (:mod:`engine.game.scenario_state`: set-up,
             deployment, the Strategy phase and its steps, Firefight, the end of the
             turning point); ``step`` defaults to the phase's first.
         initiative_roll: the initiative roll-off already made (A's die, B's die), in the
             Strategy phase's initiative step. ``gambit_turn``: the Gambit step under way,
             this player to choose.
-        tp: the turning point (1-4); ``initiative``: who has initiative; ``turn``: whose turn
-            it is to activate (default the initiative player).
+        tp: the turning point (1-4; a KT18 battle round, 1-5); ``initiative``: who has
+            initiative; ``turn``: whose turn it is to activate (default the initiative
+            player).
         cp, vp: command and victory points of A and B (``vp`` default: the sum of the
             ``mission`` VP by op, else 0).
         players: the players' counters and initiative cards
@@ -300,6 +303,37 @@ def _place(w: Work, op_id: str, spec: Mapping[str, Any], phase: str) -> None:
             start_carrying(w, op_id, str(name))
         except ValueError as exc:
             raise ScenarioError(f"operatives.{op_id}.carrying: {exc}") from None
+    _round_tokens(w, op_id, spec.get("tokens", ()))
+
+
+MAX_ROUND_TOKENS = 32
+"""The most tokens of the round a position gives one operative (bounds the work an input
+causes)."""
+
+
+def _round_tokens(w: Work, op_id: str, tokens: Any) -> None:
+    """Give ``op_id`` its ``tokens`` of the round (``OperativeState.done``), when a rule
+    module accepts them (the ``position_tokens`` *would* hook: KT18's round tokens)."""
+    if not tokens:
+        return
+    if (
+        not isinstance(tokens, (list, tuple))
+        or len(tokens) > MAX_ROUND_TOKENS
+        or not all(isinstance(t, str) for t in tokens)
+    ):
+        raise ScenarioError(
+            f"operatives.{op_id}.tokens: a list of at most {MAX_ROUND_TOKENS} token names"
+        )
+    names_ = tuple(sorted(set(tokens)))
+    why = w.would(
+        "position_tokens",
+        "the battle's ruleset keeps no tokens of the round for its operatives",
+        op=op_id,
+        tokens=names_,
+    )
+    if why is not None:
+        raise ScenarioError(f"operatives.{op_id}.tokens: {why}")
+    w.set_op(op_id, done=names_)
 
 
 _TOKEN_KEYS = {"kind", "owner", "at", "angle", "name", "counters"}

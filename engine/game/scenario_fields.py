@@ -13,7 +13,7 @@ import attrs
 
 from engine.errors import KillTeamError
 from engine.game.actions import Action, parse_action
-from engine.game.context import RULESETS, GameOptions
+from engine.game.context import LAST_ROUNDS, RULESETS, GameOptions
 from engine.game.scenario_tables import (
     CHOICE_POLICIES,
     POSITION_STATE_KEYS,
@@ -207,7 +207,7 @@ def scenario_fields(data: Mapping[str, Any], source: str, base: Path) -> dict[st
         options = GameOptions(ruleset=ruleset, **dict(opts))
     except KillTeamError as exc:
         raise _fail(source, "options", str(exc)) from None
-    pos = _position(source, data.get("position"))
+    pos = _position(source, data.get("position"), LAST_ROUNDS[ruleset])
     choices = _text(source, "choices", data.get("choices", "ask"), "a choices policy")
     if choices not in CHOICE_POLICIES:
         raise _fail(
@@ -307,7 +307,7 @@ def _choices(source: str, where: str, table: Mapping[str, Any], roster: Roster) 
     return out
 
 
-def _position(source: str, value: Any) -> dict[str, Any]:
+def _position(source: str, value: Any, last: int) -> dict[str, Any]:
     if value is None:
         raise _fail(source, "position", "required: [position] with its [position.operatives]")
     table = _keys(source, "position", value, _POSITION_KEYS)
@@ -315,8 +315,12 @@ def _position(source: str, value: Any) -> dict[str, Any]:
     phase = out.get("phase", "firefight")
     if "tp" in table:
         tp = table["tp"]
-        if not isinstance(tp, int) or isinstance(tp, bool) or not 1 <= tp <= 4:
-            raise _fail(source, "position.tp", f"a turning point 1 to 4, not {shown(tp)}")
+        if not isinstance(tp, int) or isinstance(tp, bool) or not 1 <= tp <= last:
+            raise _fail(
+                source,
+                "position.tp",
+                f"a turning point (battle round) 1 to {last} of this ruleset, not {shown(tp)}",
+            )
         out["tp"] = tp
     if "initiative" in table:
         out["initiative"] = _player(source, "position.initiative", table["initiative"])
@@ -405,6 +409,8 @@ def _position(source: str, value: Any) -> dict[str, Any]:
             }
         if "carrying" in spec:
             s["carrying"] = _carrying(source, f"{where}.carrying", spec["carrying"])
+        if "tokens" in spec:
+            s["tokens"] = _str_list(source, f"{where}.tokens", spec["tokens"])
         specs[str(op_id)] = s
     out["operatives"] = specs
     return out

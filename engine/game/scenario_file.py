@@ -74,7 +74,8 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
     initiative_roll = [4, 2]       # strategy "initiative" only: the roll-off made (A, B)
     gambit_turn = "B"              # strategy "gambit" only: the step under way, B to choose
                                    # (the steps at its start already done)
-    tp = 1                         # turning point (default 1; not in setup or deployment)
+    tp = 1                         # turning point (default 1; not in setup or deployment):
+                                   # 1-4, a KT18 battle round 1-5 (context.LAST_ROUNDS)
     initiative = "A"               # default "A"
     turn = "A"                     # firefight only: whose turn it is to activate
                                    # (default: initiative)
@@ -131,6 +132,13 @@ field's path. Distances are in inches; players are ``"A"`` and ``"B"``.
                                    # of names: objective markers or mission markers),
                                    # ap (AP left, 0-9), limited = { "Frag grenade" = 1 }
                                    # (uses of Limited weapons)
+    tokens = ["advanced", "moved"] # KT18: its tokens of the battle round (engine.rules.
+                                   # kt18.tokens.TOKENS: moved, advanced, fell_back,
+                                   # readied, charge_attempt, charged, was_charged,
+                                   # retreated, shot, fought, overwatch, reinforced,
+                                   # psychic; "charged_by:KAS-1": charged by that enemy
+                                   # model this round); refused by a ruleset that keeps
+                                   # none (the position_tokens hook)
     [position.operatives.LEG-2]
     incapacitated = true           # a casualty: not on the killzone (no other field)
 

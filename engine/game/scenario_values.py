@@ -53,6 +53,7 @@ OPERATIVE_KEYS = frozenset(
         "ap",
         "limited",
         "incapacitated",
+        "tokens",
     }
 )
 """The fields of an operative in ``[position.operatives.ID]`` (engine.game.scenario_file)."""

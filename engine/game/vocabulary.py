@@ -1565,6 +1565,14 @@ class Would(_Declared):
         "(it pops itself). Keywords: charger, shooter. When: a target chose the Reaction "
         "Overwatch. Rules: rules/KT18.md 3.11.",
     )
+    POSITION_TOKENS = (
+        "position_tokens",
+        "Value: a refusal text (the ruleset keeps no tokens of the round in a position) -> "
+        "``None`` when a rule module accepts ``tokens`` (a tuple of names) as ``op``'s tokens "
+        "of the round (``OperativeState.done``), else why not. Keywords: op, tokens. When: a "
+        "scripted position gives an operative ``tokens`` (engine.game.scenario.position). "
+        "Rules: rules/KT18.md 8.1.",
+    )
 
     KT18_GRENADE_ALLOWED = (
         "kt18_grenade_allowed",

@@ -20,6 +20,7 @@ from engine.geometry.model import Killzone, Placement, TerrainType, quantise
 from engine.geometry.move_graph import MoveGraph
 from engine.geometry.move_paths import _search
 from engine.geometry.move_query import (
+    AvoidZone,
     MoveError,
     _action,
     _columns_where,
@@ -547,14 +548,15 @@ def reachable_with_costs(
     leave_control_range: bool = False,
     terrain_extras: bool = True,
     rules: MovementRules = KT24_MOVEMENT,
+    avoid: Sequence[AvoidZone] = (),
 ) -> list[tuple[Placement, float]]:
     """:func:`reachable` with the cost of each move: the cost (inches, 3.3) of the path
     :func:`shortest_path` would take to that placement.
 
     Args:
         kz, mover, action, enemies, friends, move, max_cost, graph, leave_control_range,
-        terrain_extras, rules: as for :func:`shortest_path` (without the extras, ``memo`` is
-            not used: its shared query counts them).
+        terrain_extras, rules, avoid: as for :func:`shortest_path` (without the extras, or
+            with regions to avoid, ``memo`` is not used and the answer is not kept).
         spots: ``(x, y, elevation)`` points in inches.
         memo: answers shared with the other queries of one listing (:class:`ReachMemo`).
 
@@ -568,8 +570,8 @@ def reachable_with_costs(
     limit = max_move(act, move) if max_cost is None else float(max_cost)
     g = graph if graph is not None else move_graph(kz, mover.base_mm)
     args = (kz, g, mover, spots, act, enemies, friends, limit, memo, leave_control_range)
-    if g.kz is not kz:
-        return _reachable_with_costs(*args, terrain_extras, rules)
+    if avoid or g.kz is not kz:  # a rule's regions to avoid: computed afresh, never kept
+        return _reachable_with_costs(*args, terrain_extras, rules, avoid)
     # The answer is a function of these values: kept on the graph for the same question.
     key: tuple[object, ...] = (mover, tuple(tuple(p) for p in spots), act, limit)
     key += (tuple(enemies), tuple(friends), leave_control_range, terrain_extras, rules)
@@ -596,9 +598,10 @@ def _reachable_with_costs(
     leave_control_range: bool,
     terrain_extras: bool,
     rules: MovementRules = KT24_MOVEMENT,
+    avoid: Sequence[AvoidZone] = (),
 ) -> list[tuple[Placement, float]]:
     """:func:`reachable_with_costs` computed (its arguments resolved)."""
-    if not terrain_extras:
+    if not terrain_extras or avoid:
         memo = None
     try:
         if memo is None:
@@ -611,7 +614,7 @@ def _reachable_with_costs(
                 friends,
                 limit,
                 leave_control_range,
-                (),
+                avoid,
                 terrain_extras,
                 rules,
             )

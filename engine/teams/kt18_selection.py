@@ -1,6 +1,6 @@
-"""KT18 kill team selection (``rules/KT18.md`` 1.6, 1.7; the 2018 game system file's
-Battle-forged constraints): the roster notation with a model's specialism and the selection
-rules checked for the rosters of a ``"kt18"`` team.
+"""KT18 kill team selection (``rules/KT18.md`` 1.12, with 1.6 and 1.7: the 2018 game system
+file's Battle-forged constraints): the roster notation with a model's specialism and the
+selection rules checked for the rosters of a ``"kt18"`` team.
 
 **Notation.** A KT18 roster entry is the KT24 entry (:func:`engine.teams.roster.parse_entry`:
 ``"Type"``, ``"Type [Option + Option]"``) optionally followed by the model's specialism in
@@ -15,7 +15,8 @@ one a datasheet of the team lists); otherwise it is part of the type's name (``"
 (Boyz)"``). :class:`~engine.teams.roster.Roster` keeps one specialism (or ``None``) per model
 (``Roster.specialism_of(i)``) and writes it back in ``Roster.entries``.
 
-**Rules** (:func:`kt18_roster_problems`; each message starts with the rule's name):
+**Rules** (``rules/KT18.md`` 1.12; :func:`kt18_roster_problems`; each message starts with the
+rule's name):
 
 - ``specialism``: a model may be chosen only as a specialism its datasheet lists (1.6 part 6;
   ``Leader`` also when the datasheet says it may lead); at most one model of each specialism.
@@ -28,8 +29,9 @@ one a datasheet of the team lists); otherwise it is part of the type's name (``"
 - the kill team's size is the team's ``selection.size`` (the imported teams: 3 to 20 models,
   the game system's ``Model`` count), checked with every roster (``size:``).
 
-A roster that chooses no specialism at all is an open-play kill team (Covert War takes any
-models, ``rules/KT18.md`` 9.1, 9.3): only ``Max`` and the size apply to it.
+A roster that chooses no specialism at all is an open-play kill team (the reading chosen in
+``rules/KT18.md`` 1.12; Covert War takes any models, 9.1, 9.3): only ``Max`` and the size
+apply to it.
 """
 
 from __future__ import annotations
@@ -86,15 +88,15 @@ SPECIALISMS = (
     "Zealot",
 )
 """The specialisms of the 2018 core game (the game system's ``Specialist: X``
-categories)."""
+categories; ``rules/KT18.md`` 1.12)."""
 
 MAX_OTHER_SPECIALISTS = 3
 """The most specialists a Battle-forged kill team holds besides its Leader (the game
-system's ``Specialist`` category, at most 3)."""
+system's ``Specialist`` category, at most 3; ``rules/KT18.md`` 1.12)."""
 
 MAX_EACH_SPECIALISM = 1
 """How many models of one specialism a kill team may hold (each specialism entry of the game
-system, at most 1 per kill team)."""
+system, at most 1 per kill team; ``rules/KT18.md`` 1.12)."""
 
 _LAST_GROUP = re.compile(r"(.*?\S)\s*\(([^()]{1,60})\)")
 
@@ -201,18 +203,18 @@ def kt18_roster_problems(
     if leaders != 1:
         problems.append(
             f"leader: a kill team whose models take specialisms has exactly one {LEADER} "
-            f"(selected {leaders})"
+            f"(selected {leaders}; rules/KT18.md 1.12)"
         )
     others = sum(c for s, c in counts.items() if s != LEADER)
     if others > MAX_OTHER_SPECIALISTS:
         problems.append(
             f"specialists: at most {MAX_OTHER_SPECIALISTS} specialists besides the {LEADER} "
-            f"(selected {others})"
+            f"(selected {others}; rules/KT18.md 1.12)"
         )
     for spec, have in counts.items():
         if spec != LEADER and have > MAX_EACH_SPECIALISM:
             problems.append(
                 f"specialism: at most {MAX_EACH_SPECIALISM} {spec} specialist in a kill team "
-                f"(selected {have})"
+                f"(selected {have}; rules/KT18.md 1.12)"
             )
     return problems

@@ -33,6 +33,7 @@ from engine.rules.kt18.battle import BattleFrame
 from engine.rules.kt18.falling import install_terrain
 from engine.rules.kt18.positions import position_frames
 from engine.rules.kt18.psychic import psychic_step
+from engine.rules.kt18.tokens import position_tokens
 from engine.teams.model import Roster
 
 __all__ = ["BattleFrame", "install"]
@@ -53,6 +54,7 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
     """
     del options, rosters
     hooks.transform("position_frames", position_frames)
+    hooks.transform("position_tokens", position_tokens)
     install_attacks(hooks)
     install_terrain(hooks)
     hooks.phase_step("psychic", psychic_step)

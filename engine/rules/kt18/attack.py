@@ -68,9 +68,10 @@ SPLIT_RANGE = 2.0
 MAX_SPLITS = 1000
 """The most ways of splitting attacks a decision lists: a target is offered only while the
 split it adds stays within this bound (bounds the work of one decision)."""
-MAX_SHARE = 9
-"""The most attacks one target of a split may get in the notation (``Split 9,3``: one digit
-each); a target is offered only while every split of the attacks can be written so."""
+MAX_SHARE = 99
+"""The most attacks one target of a split may get in the notation (``Split 12,3``: at most
+two digits each); a target is offered only while every split of the attacks can be written
+so (the bound on the splits listed, :data:`MAX_SPLITS`, binds long before)."""
 
 
 def splits(n: int, k: int) -> list[tuple[int, ...]]:

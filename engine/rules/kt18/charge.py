@@ -22,7 +22,8 @@
 - Step 3 (3.13): the charge roll (2D6, ``kt18_charge``) is the distance; if the charger can
   end within 1" of a target (never within 1" of an enemy that is not a target) it must
   (decision ``kt18_charge_move``, ``Charge X to x,y``): it has charged (``charged`` token)
-  and every enemy within 1" of it has been charged (``was_charged``). Otherwise the charge
+  and every enemy within 1" of it has been charged by it (``was_charged`` and
+  ``charged_by:<charger>``: who charged whom, for the Fight phase, 7.5). Otherwise the charge
   fails: it may stay (``Pass``) or move up to the roll to the closest point to a target it
   can reach, never within 1" of an enemy (reading chosen in 3.13: the move is optional).
 """
@@ -54,7 +55,7 @@ from engine.rules.kt18.destinations import (
 from engine.rules.kt18.initiative import initiative_order
 from engine.rules.kt18.models import distance, enemies_within, is_shaken, within
 from engine.rules.kt18.terrain_play import after_move
-from engine.rules.kt18.tokens import add_token, has
+from engine.rules.kt18.tokens import add_token, charged_by, has
 
 __all__ = [
     "CHARGE_RANGE",
@@ -256,7 +257,13 @@ class ChargeFrame:
                 )
         targets = self.targets
         return destinations(
-            w, o, "charge", float(self.roll), lambda e: charge_end_refusal(w, o, targets, e), extra
+            w,
+            o,
+            "charge",
+            float(self.roll),
+            lambda e: charge_end_refusal(w, o, targets, e),
+            extra,
+            targets,
         )
 
     def options(self, w: Work) -> list[Action]:
@@ -392,6 +399,7 @@ class ChargeFrame:
                 a.point,
                 lambda e: charge_end_refusal(w, o, targets, e),
                 "rules/KT18.md 3.13",
+                targets,
             )
         else:
             closest = closest_to_targets(w, o, targets, float(self.roll))
@@ -430,6 +438,7 @@ class ChargeFrame:
             charged = tuple(e.id for e in enemies_within(w, o, ENEMY_RANGE))
             for e in charged:
                 add_token(w, e, "was_charged")
+                add_token(w, e, charged_by(self.op))
         w.emit("kt18_charge_ended", op=self.op, success=success, charged=charged)
 
 

@@ -17,10 +17,12 @@ the valid targets), then consolidate up to 3"; with no valid target the sequence
 2 (no consolidation).
 
 Pile in and consolidate (7.7, reading (a)): a move of up to 3" that ends strictly closer to
-the enemy that was nearest at its start. The engine moves the model in a straight line on its
-level: it offers the move straight toward that enemy (to base contact, or 3"), and takes any
-other exact point within 3" that ends closer to it and where the base may stand (terrain
-crossed on the way is not checked: the KT18 movement over terrain is the movement part's).
+the enemy that was nearest at its start. The engine offers the move straight toward that
+enemy (to base contact, or 3") when it is legal, and takes any other exact point within 3"
+that ends closer to it and where the base may stand, reached over the terrain (terrain
+costs apply, 7.7, 3.3): a straight line on the level when the base can stand all along it
+and crosses no model, else the movement graph's path
+(:func:`~engine.rules.kt18.destinations.pile_in_path`).
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ from engine.game.deployment import check_deployment
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.rules.kt18.attack import VolleyFrame
+from engine.rules.kt18.destinations import pile_in_path
 from engine.rules.kt18.terrain_play import after_move
+from engine.rules.kt18.tokens import add_token, has, remove_token
 from engine.rules.kt18.weapons import (
     WITHIN,
     charge_partner,
@@ -71,11 +75,11 @@ def can_fight(w: Work, o: OperativeState, section: str) -> bool:
     this phase, not shaken (8.5), WS not "-" (1.7); for Hammer of Wrath it charged this
     battle round; for Fight For Your Lives it charged, was charged or is within 1" of an
     enemy."""
-    if not o.alive or "fought" in o.done or shaken(w, o.id) or kt18_profile(w, o.id).ws == 0:
+    if not o.alive or has(o, "fought") or shaken(w, o.id) or kt18_profile(w, o.id).ws == 0:
         return False
     if section == "hammer":
-        return "charged" in o.done
-    if "charged" in o.done or "was_charged" in o.done:
+        return has(o, "charged")
+    if has(o, "charged") or has(o, "was_charged"):
         return True
     return any(distance(w, o, e) <= 1.0 + WITHIN for e in w.enemies_of(o.id))
 
@@ -90,7 +94,7 @@ def must_fight(w: Work, o: OperativeState) -> bool:
     for e in w.enemies_of(o.id):
         if distance(w, o, e) > 1.0 + PILE_IN + WITHIN:
             continue
-        if "charged" in o.done and not charge_partner(o, e):
+        if has(o, "charged") and not charge_partner(o, e):
             continue
         return True
     return False
@@ -105,18 +109,12 @@ def nearest_enemy(w: Work, o: OperativeState) -> OperativeState | None:
     return min(enemies, key=lambda e: distance(w, o, e))
 
 
-def _placeable(w: Work, o: OperativeState, x: float, y: float) -> bool:
-    try:
-        check_deployment(w, o, (x, y, o.elevation), drop_zone=False)
-    except KillTeamError:
-        return False
-    return True
-
-
 def pile_in_point(w: Work, o: OperativeState) -> tuple[float, float, float] | None:
     """The move straight toward the nearest enemy (7.7): to base contact, or 3" along the
-    line when it is further; ``None`` when already in base contact, when there is no enemy or
-    when the base cannot stand there."""
+    line when it is further; when that move is not a legal pile-in (:func:`pile_in_problem`:
+    the base cannot stand there, or no path over the terrain reaches it within 3"), the legal
+    move of 0.5", 1", 2" or 3" in one of eight directions that ends closest to it; ``None``
+    when already in base contact, when there is no enemy or no such move."""
     e = nearest_enemy(w, o)
     if e is None:
         return None
@@ -130,21 +128,33 @@ def pile_in_point(w: Work, o: OperativeState) -> tuple[float, float, float] | No
     step = min(PILE_IN, gap - 0.005)
     x = round(o.x + dx / length * step, 3)
     y = round(o.y + dy / length * step, 3)
-    if not _placeable(w, o, x, y):
-        return None
-    return (x, y, o.elevation)
+    if pile_in_problem(w, o, (x, y, o.elevation)) is None:
+        return (x, y, o.elevation)
+    # The straight move is blocked (terrain, a model): the legal move of the eight
+    # directions at 0.5", 1", 2" and 3" that ends closest to that enemy.
+    best: tuple[float, tuple[float, float, float]] | None = None
+    for k in range(8):
+        ang = 2 * math.pi * k / 8
+        for dist in (0.5, 1.0, 2.0, PILE_IN):
+            p = (
+                round(o.x + dist * math.cos(ang), 3),
+                round(o.y + dist * math.sin(ang), 3),
+                o.elevation,
+            )
+            after = w.distance(w.ctx.placement(o.id, *p), w.place(e))
+            if (best is None or after < best[0]) and pile_in_problem(w, o, p) is None:
+                best = (after, p)
+    return None if best is None else best[1]
 
 
 def pile_in_problem(w: Work, o: OperativeState, point: tuple[float, float, float]) -> str | None:
-    """Why ``o`` cannot pile in or consolidate to ``point``, or ``None`` (7.7: up to 3",
-    ending strictly closer to the enemy nearest at the start, where its base may stand, on its
-    own level)."""
+    """Why ``o`` cannot pile in or consolidate to ``point``, or ``None`` (7.7: up to 3" over
+    the terrain, ending strictly closer to the enemy nearest at the start, where its base may
+    stand: :func:`~engine.rules.kt18.destinations.pile_in_path`)."""
     e = nearest_enemy(w, o)
     if e is None:
         return "there is no enemy model to move toward (rules/KT18.md 7.7)"
     x, y, z = point
-    if abs(z - o.elevation) > WITHIN:
-        return "the engine moves a pile-in on the model's own level (rules/KT18.md 7.7)"
     if math.hypot(x - o.x, y - o.y) > PILE_IN + WITHIN:
         return 'the move is longer than 3" (rules/KT18.md 7.7)'
     before = distance(w, o, e)
@@ -153,6 +163,7 @@ def pile_in_problem(w: Work, o: OperativeState, point: tuple[float, float, float
         return f"the move must end closer to {e.id}, the nearest enemy (rules/KT18.md 7.7)"
     try:
         check_deployment(w, o, point, drop_zone=False)
+        pile_in_path(w, o, point, PILE_IN, "rules/KT18.md 7.7")
     except KillTeamError as exc:
         return str(exc)
     return None
@@ -239,8 +250,8 @@ class FighterFrame:
                 raise _illegal(f"{a}: {why}")
             x, y, z = a.point
             start = w.place(o)
-            done = tuple(d for d in o.done if d != "readied")  # a move ends Readied (3.8)
-            w.set_op(o.id, x=x, y=y, elevation=z, done=done)
+            w.set_op(o.id, x=x, y=y, elevation=z)
+            remove_token(w, o.id, "readied")  # a move ends Readied (3.8)
             w.emit("kt18_piled_in", op=o.id, step=self.stage, x=x, y=y)
             w.replace_top(stage=nxt)
             after_move(w, o.id, start)  # rules/KT18.md 10.4
@@ -331,7 +342,8 @@ class FightPhaseFrame:
             w.emit("kt18_passed", phase="fight", player=player, section=self.section)
             w.replace_top(turn=1 - self.turn, passes=self.passes + 1)
             return
-        o = w.set_op(a.op, done=(*w.op(a.op).done, "fought"))
+        add_token(w, a.op, "fought")
+        o = w.op(a.op)
         w.emit("kt18_model_chosen", op=o.id, phase="fight", section=self.section)
         w.replace_top(turn=1 - self.turn, passes=0)
         w.stack.append(FighterFrame(o.id))

@@ -24,6 +24,7 @@ from engine.game.actions import Action, IllegalActionError
 from engine.game.state import OperativeState, other
 from engine.game.work import Work
 from engine.rules.kt18.attack import VolleyFrame
+from engine.rules.kt18.tokens import add_token, has
 from engine.rules.kt18.weapons import (
     kt18_weapons,
     note_grenade,
@@ -123,7 +124,7 @@ def may_shoot(w: Work, o: OperativeState, section: str) -> bool:
     """``o`` may be chosen to shoot in ``section`` now (5.1, 5.2): Readied for Ready, Fire!,
     no reason against it (:func:`~engine.rules.kt18.weapons.shooter_refusal`) and a weapon
     with a valid target."""
-    if section == "ready" and "readied" not in o.done:
+    if section == "ready" and not has(o, "readied"):
         return False
     if shooter_refusal(w, o) is not None:
         return False
@@ -193,14 +194,15 @@ class ShootingPhaseFrame:
                 else:
                     why = shooter_refusal(w, o) or (
                         f"{o.id} is not Readied (rules/KT18.md 5.1)"
-                        if self.section == "ready" and "readied" not in o.done
+                        if self.section == "ready" and not has(o, "readied")
                         else f"{o.id} has no weapon with a valid target (rules/KT18.md 5.3)"
                     )
             raise _illegal(
                 f"{a} is not possible now: {why or 'choose Shoot <one of your models> or Pass'}"
                 " (rules/KT18.md 5.1, 5.2)"
             )
-        o = w.set_op(a.op, done=(*w.op(a.op).done, "shot"))
+        add_token(w, a.op, "shot")
+        o = w.op(a.op)
         w.emit("kt18_model_chosen", op=o.id, phase="shooting", section=self.section)
         w.replace_top(turn=1 - self.turn, passes=0)
         w.stack.append(ShooterFrame(o.id))

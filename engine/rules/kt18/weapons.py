@@ -3,9 +3,9 @@
 
 - the model's KT18 weapons (:func:`kt18_weapons`; every model also has the default close combat
   weapon, S User, AP 0, D 1: 7.8), its characteristics (:func:`kt18_profile`);
-- the round's tokens read here (``OperativeState.done``: ``"advanced"``, ``"fell_back"``,
-  ``"charge_attempt"``, ``"retreated"``, ``"was_charged"``, ``"shot"``...), shaken, broken and
-  flesh wounds;
+- the round's tokens read here (:mod:`engine.rules.kt18.tokens`: ``"advanced"``,
+  ``"fell_back"``, ``"charge_attempt"``, ``"retreated"``, ``"was_charged"``, ``"shot"``, who
+  charged whom...), shaken, broken and flesh wounds;
 - who may shoot at all (:func:`shooter_refusal`, 5.2), which weapon now
   (:func:`weapon_refusal`: Assault after Advancing 5.8, Grenade one model per kill team per
   phase and nothing else for it 5.11, Pistol within 1" and Pistol or the others 5.12), which
@@ -24,6 +24,7 @@ from engine.game.state import OperativeState
 from engine.game.weapons import weapons_of
 from engine.game.work import Work
 from engine.rules.kt18 import sight
+from engine.rules.kt18.tokens import chargers_of, has
 from engine.rules.kt18.wounds import flesh_wounds
 from engine.teams.kt18_cards import Kt18Profile, Kt18Weapon
 
@@ -140,24 +141,24 @@ def shooter_refusal(w: Work, o: OperativeState) -> str | None:
     of an enemy without a Pistol it may fire (5.12)."""
     if not o.alive:
         return f"{o.id} is not on the battlefield"
-    if "shot" in o.done:
+    if has(o, "shot"):
         return f"{o.id} has already shot this phase (rules/KT18.md 5.1)"
     if shaken(w, o.id):
         return f"{o.id} is shaken: it can do nothing (rules/KT18.md 8.5)"
     if kt18_profile(w, o.id).bs == 0:
         return f'{o.id} has BS "-": it cannot make shooting attacks (rules/KT18.md 1.7)'
-    if "charge_attempt" in o.done:
+    if has(o, "charge_attempt"):
         return f"{o.id} attempted a charge this battle round (rules/KT18.md 3.9, 5.2)"
     types = _types(w, o.id)
-    if "advanced" in o.done and "Assault" not in types:
+    if has(o, "advanced") and "Assault" not in types:
         return f"{o.id} Advanced and has no Assault weapon (rules/KT18.md 3.7, 5.8)"
     for token, rule in (("fell_back", "3.6"), ("retreated", "3.12")):
-        if token in o.done and not _fly(w, o.id):
+        if has(o, token) and not _fly(w, o.id):
             return f"{o.id} {token.replace('_', ' ')} this battle round (rules/KT18.md {rule}, 5.2)"
     if within_1_of_enemy(w, o):
         if "Pistol" not in types:
             return f'{o.id} is within 1" of an enemy and has no Pistol (rules/KT18.md 5.2, 5.12)'
-        if "was_charged" in o.done:
+        if has(o, "was_charged"):
             return f"{o.id} was charged this battle round: no Pistol (rules/KT18.md 5.12)"
     return None
 
@@ -192,7 +193,7 @@ def weapon_refusal(
     1" of an enemy (5.12)."""
     if any(n == name for n, _ in fired):
         return f"{o.id} has already fired {name} (rules/KT18.md 5.2)"
-    if "advanced" in o.done and wp.type != "Assault":
+    if has(o, "advanced") and wp.type != "Assault":
         return f"{o.id} Advanced: only Assault weapons (rules/KT18.md 5.8)"
     kinds = {t for _, t in fired}
     if "Grenade" in kinds:
@@ -208,7 +209,7 @@ def weapon_refusal(
         ):
             return f"{thrower} fired a Grenade weapon this phase (rules/KT18.md 5.11)"
     if wp.type == "Pistol":
-        if "was_charged" in o.done:
+        if has(o, "was_charged"):
             return f"{o.id} was charged this battle round: no Pistol (rules/KT18.md 5.12)"
         if kinds - {"Pistol"}:
             return f"{o.id} fired its other weapons: not its Pistol (rules/KT18.md 5.12)"
@@ -259,9 +260,9 @@ def shooting_hit_modifier(w: Work, o: OperativeState, t: OperativeState, wp: Kt1
     mod -= flesh_wounds(w, o.id)
     if broken(w, o.player):
         mod -= 1
-    if wp.type == "Assault" and "advanced" in o.done:
+    if wp.type == "Assault" and has(o, "advanced"):
         mod -= 1
-    if wp.type == "Heavy" and any(k in o.done for k in MOVED_TOKENS):
+    if wp.type == "Heavy" and any(has(o, k) for k in MOVED_TOKENS):
         mod -= 1
     return int(w.would("kt18_shooting_hit_modifier", mod, op=o.id, target=t.id, weapon=wp))
 
@@ -288,12 +289,10 @@ def rapid_fire_doubles(
 
 
 def charge_partner(o: OperativeState, t: OperativeState) -> bool:
-    """``t`` is an enemy ``o`` may fight after charging (7.5): one it charged or one that
-    charged it this battle round. The state keeps no record of who charged whom, only the
-    round's tokens, so this reads: ``t`` was charged this round, or ``t`` charged and ``o``
-    was charged (they are within 1" of each other when asked, so the charge was theirs in
-    every position a charge move can leave)."""
-    return "was_charged" in t.done or ("charged" in t.done and "was_charged" in o.done)
+    """``t`` is an enemy ``o`` may fight after charging (7.5 step 2): one ``o`` charged this
+    battle round or one that charged ``o`` (the ``charged_by:<id>`` tokens the charge move
+    gives each model it charged, :func:`~engine.rules.kt18.tokens.chargers_of`)."""
+    return o.id in chargers_of(t) or t.id in chargers_of(o)
 
 
 def melee_targets(w: Work, o: OperativeState) -> list[str]:
@@ -303,7 +302,7 @@ def melee_targets(w: Work, o: OperativeState) -> list[str]:
     for t in w.enemies_of(o.id):
         if distance(w, o, t) > 1.0 + WITHIN or not sight.visible(w, o.id, t.id):
             continue
-        if "charged" in o.done and not charge_partner(o, t):
+        if has(o, "charged") and not charge_partner(o, t):
             continue
         out.append(t.id)
     return out
