@@ -89,7 +89,10 @@ def print_summary(out: Console, s: BattleSummary) -> None:
         columns.append(
             [
                 f"{o.id} {o.name} {o.wounds}/{o.max_wounds}"
-                + (f", {o.flesh_wounds} flesh wound{'s' * (o.flesh_wounds > 1)}" * (o.flesh_wounds > 0))
+                + (
+                    f", {o.flesh_wounds} flesh wound{'s' * (o.flesh_wounds > 1)}"
+                    * (o.flesh_wounds > 0)
+                )
                 for o in s.left(p)
             ]
             or ["none"]
