@@ -56,10 +56,8 @@ def check_covert_war_result(state: GameState) -> str:
     node = state.node
     assert isinstance(node, Terminal), node
     vp = node.result.vp
-    if vp[0] != vp[1]:
-        want = "A" if vp[0] > vp[1] else "B"
-    else:
-        want = advantage_order(state)[-1]
+    least = advantage_order(state)[-1]  # the least strategic advantage (9.3)
+    want = least if vp[0] == vp[1] else ("A" if vp[0] > vp[1] else "B")
     assert node.result.winner == want
     return want
 

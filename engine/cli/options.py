@@ -59,8 +59,9 @@ def ruleset_option(f: Any) -> Any:
         type=click.Choice(list(RULESET_TEAMS), case_sensitive=False),
         default=None,
         help="The rules edition: kt24 (Kill Team 2024, Approved Ops 2025), kt21 (Kill Team "
-        "2021, Critical Operations 2022) or kt18 (Kill Team 2018, Covert War). It picks the default teams (--teams) and mission "
-        f"(--mission): {_RULESETS_HELP}. Default: {DEFAULT_RULESET}.",
+        "2021, Critical Operations 2022) or kt18 (Kill Team 2018, Covert War). It picks the "
+        "default teams (--teams) and mission (--mission): "
+        f"{_RULESETS_HELP}. Default: {DEFAULT_RULESET}.",
     )(f)
 
 
@@ -72,8 +73,8 @@ def ruleset_of_file_option(f: Any) -> Any:
         "--ruleset",
         type=click.Choice(list(RULESET_TEAMS), case_sensitive=False),
         default=None,
-        help="The ruleset to replay under: kt24, kt21 or kt18. Default: the one the record's header "
-        "or the scenario file's options name; given, it must be that one (a record of one "
+        help="The ruleset to replay under: kt24, kt21 or kt18. Default: the one the record's "
+        "header or the scenario file's options name; given, it must be that one (a record of one "
         "ruleset never replays under another).",
     )(f)
 
