@@ -280,3 +280,15 @@ def test_attack_value_reads_the_exact_odds() -> None:
     target = Kt18Target(toughness=4, save=0, wounds=1)
     assert attack_value(attack, target, model_worth(1)) == pytest.approx(0.2125)
     assert model_worth(3) == 1.5  # 1 + 0.25 per wound above the first
+
+
+def test_kt18_scenario_file_replays_under_its_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    """A scenario file with ``ruleset = "kt18"`` runs under KT18 with no option (its
+    expectations met: the Advance roll added to M, ``rules/KT18.md`` 3.7); asked for another
+    ruleset, the door refuses (status 2, both named)."""
+    path = str(Path(__file__).resolve().parents[1] / "scenarios/kt18_advance.toml")
+    code, out, err = _run(capsys, "replay", path)
+    assert code == 0, err
+    assert "scenario OK" in out
+    code, _, err = _run(capsys, "replay", path, "-q", "--ruleset", "kt24")
+    assert code == 2 and "--ruleset kt24" in err and "ruleset kt18" in err
