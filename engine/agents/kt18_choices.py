@@ -13,13 +13,14 @@ listed legal actions, and returns one of them. The rules of thumb:
   objective marker (Covert War scores only the markers' control at the end, 9.4, 9.7).
 - Movement phase (3.1-3.13), one model at a time: a charge when the model fights better than
   it shoots and the 2D6 charge roll covers the gap (distance - 1") with odds of at least
-  :data:`CHARGE_ODDS`; a model that has a shot worth at least :data:`SHOT_MIN` where it
-  stands is Readied (it shoots first, 5.1, and a Heavy weapon keeps its aim, 5.9); a model
-  that fights better than it shoots Advances toward the nearest enemy; the others move toward
-  the nearest objective marker, or stay (Ready) within 2" of one. Never Fall Back (the model
-  stays to fight). Destinations: the listed one nearest the model's goal, never ending
-  within the Range of more enemy weapons than needed when two are equally near (a tie
-  broken by the fewer enemies within 12").
+  :data:`CHARGE_ODDS`; the :data:`RUNNERS` models nearest each objective marker move to it
+  (Advance when it is further than M) until within 1.5" of its centre; a model that has a
+  shot worth at least :data:`SHOT_MIN` where it stands is Readied (it shoots first, 5.1,
+  and a Heavy weapon keeps its aim, 5.9); a model that fights better than it shoots
+  Advances toward the nearest enemy; the others move toward the nearest objective marker,
+  or stay (Ready) within 1.5" of one. Never Fall Back (the model stays to fight).
+  Destinations: the listed one nearest the model's goal, a tie broken by the fewer enemies
+  within 12" (out of the reach of most enemy weapons).
 - Reactions (3.11): Overwatch when offered, else stay (no Retreat).
 - Shooting and Fight phases (5.1-5.12, 7.1-7.8): the shooter (fighter) with the best attack
   value first; the weapon and initial target of greatest exact value (P(out of action) x
@@ -58,6 +59,7 @@ from engine.rules.kt18.wounds import flesh_wounds
 __all__ = [
     "CHARGE_ODDS",
     "CONTROL",
+    "RUNNERS",
     "SHOT_MIN",
     "Handler",
     "charge_move",
@@ -81,6 +83,9 @@ CHARGE_ODDS = 0.5
 
 SHOT_MIN = 0.05
 """The least attack value (models) of a shot that makes a model stay and Ready (3.8)."""
+
+RUNNERS = 3
+"""How many models head for each objective marker (the ones nearest to it, 9.4)."""
 
 CONTROL = 2.0
 """Models within this distance of a marker's centre count for its control (9.4)."""
@@ -251,7 +256,6 @@ def movement(w: Work, me: str, legal: list[Action]) -> Action:
     """A Movement-phase turn's choice (3.1; module docstring): the best charge, else the next
     model's Ready, Advance or Move, else ``Pass``. A model whose move has no destination is
     Readied instead."""
-    del me
     charges = [(s, a) for a in legal if a.verb == "Charge" for s in [_charge_score(w, a)] if s > 0]
     if charges:
         return max(charges, key=lambda t: t[0])[1]
@@ -259,11 +263,17 @@ def movement(w: Work, me: str, legal: list[Action]) -> Action:
     for a in legal:
         if a.op and a.verb in ("Move", "Advance", "Ready"):
             by_op.setdefault(a.op, {})[a.verb] = a
+    runners = _runners(w, me)
     for op, verbs in by_op.items():
         o = w.op(op)
-        if "Ready" in verbs and (
-            _best_shot_now(w, o) >= SHOT_MIN or _near_marker(w, o) <= CONTROL * 0.75
-        ):
+        near = _near_marker(w, o)
+        if op in runners and near > CONTROL * 0.75:
+            far = near > w.ctx.datacards[op].move
+            if far and "Advance" in verbs:
+                return verbs["Advance"]
+            if "Move" in verbs and _has_destination(w, o):
+                return verbs["Move"]
+        if "Ready" in verbs and (_best_shot_now(w, o) >= SHOT_MIN or near <= CONTROL * 0.75):
             return verbs["Ready"]
         if "Advance" in verbs and _melee_minded(w, o):
             return verbs["Advance"]
@@ -274,13 +284,26 @@ def movement(w: Work, me: str, legal: list[Action]) -> Action:
     return next((a for a in legal if a.verb == "Pass"), legal[0])
 
 
+def _runners(w: Work, me: str) -> set[str]:
+    """The models of ``me`` that go and hold the objective markers (9.4, 9.7): for each
+    marker the :data:`RUNNERS` models of ``me`` nearest to it."""
+    out: set[str] = set()
+    mine = w.alive(me)
+    for x, y in _markers(w):
+        near = sorted(mine, key=lambda o: (math.hypot(o.x - x, o.y - y), o.id))
+        out.update(o.id for o in near[:RUNNERS])
+    return out
+
+
 def _goal(w: Work, o: OperativeState) -> tuple[float, float] | None:
-    """Where ``o`` heads: the nearest enemy for a model that fights better than it shoots,
-    else the nearest objective marker (else the nearest enemy)."""
+    """Where ``o`` heads: the nearest objective marker for a runner (:func:`_runners`); the
+    nearest enemy for a model that fights better than it shoots; else the nearest objective
+    marker (else the nearest enemy)."""
     p = w.place(o)
     enemies = w.enemies_of(o.id)
     marks = _markers(w)
-    if (_melee_minded(w, o) or not marks) and enemies:
+    runner = o.id in _runners(w, o.player)
+    if not runner and (_melee_minded(w, o) or not marks) and enemies:
         e = min(enemies, key=lambda e: distance(w, o, e))
         q = w.place(e)
         return q.x, q.y
