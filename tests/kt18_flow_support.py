@@ -11,13 +11,23 @@ from pathlib import Path
 from typing import Any
 
 from engine.game.context import GameOptions, Hooks
+from engine.game.events import Event
 from engine.game.state import GameState
 from engine.geometry import Killzone
 from engine.rulesets import KT18, position
 from engine.teams.io import team_from_dict
 from engine.teams.model import Roster
 
-__all__ = ["KZ", "OPTIONS", "TEAM", "apply_all", "kt18_position", "rosters", "with_overwatch"]
+__all__ = [
+    "KZ",
+    "OPTIONS",
+    "TEAM",
+    "apply_all",
+    "event_data",
+    "kt18_position",
+    "rosters",
+    "with_overwatch",
+]
 
 TEAM = team_from_dict(
     json.loads((Path(__file__).parent / "data" / "kt18_test_team.json").read_text("utf-8")),
@@ -61,13 +71,18 @@ def kt18_position(
     return state
 
 
-def apply_all(state: GameState, *actions: str) -> tuple[GameState, list[Any]]:
-    """Apply ``actions`` in order; the state and every event."""
-    events: list[Any] = []
+def apply_all(state: GameState, *actions: str) -> tuple[GameState, list[Event]]:
+    """Apply ``actions`` (choices and ``roll ...``) in order; the state and every event."""
+    events: list[Event] = []
     for a in actions:
         state, ev = state.apply(a)
         events += ev
     return state, events
+
+
+def event_data(events: Sequence[Event], kind: str) -> list[dict[str, Any]]:
+    """The data of the events of ``kind``, in order."""
+    return [dict(e.data) for e in events if e.kind == kind]
 
 
 def with_overwatch(state: GameState, resolve: Callable[..., Any] | None = None) -> GameState:

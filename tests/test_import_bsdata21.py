@@ -17,11 +17,10 @@ from engine.teams.importers.bsdata21 import import_bsdata21, kt21_team_id
 from engine.teams.importers.bsdata_xml import BsDataError
 from engine.teams.io import load_builtin_team, load_team
 from engine.teams.model import Team
+from tests.samples_support import data_samples, needs
 
-SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "data_samples" / "bsdata21"
-if not SAMPLES.is_dir():  # a worktree sits one level deeper than the main checkout
-    SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "data_samples" / "bsdata21"
-needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="no bsdata21 data samples")
+SAMPLES = data_samples("bsdata21")
+needs_samples = needs(SAMPLES)
 
 _GST = """<?xml version="1.0" encoding="UTF-8"?>
 <gameSystem id="gs21" name="Kill Team (2021)" xmlns="http://www.battlescribe.net/schema/gameSystemSchema">

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any
 
 import attrs
 import pytest
@@ -34,6 +33,8 @@ from engine.missions.scoring import set_fact
 from engine.rulesets import KT18, new_game
 from engine.teams.io import team_from_dict
 from engine.teams.roster import Roster
+from tests.kt18_flow_support import apply_all as _play
+from tests.kt18_flow_support import event_data as _kinds
 
 _TEAM = team_from_dict(
     json.loads((Path(__file__).parent / "data" / "kt18_test_team.json").read_text("utf-8"))
@@ -66,18 +67,6 @@ def _new(a: int = 3, b: int = 3) -> GameState:
     s = new_game(_empty(), ra, rb, OPTIONS)
     assert s.ctx.rules.ruleset is KT18
     return s
-
-
-def _play(s: GameState, *inputs: str) -> tuple[GameState, list[Any]]:
-    events: list[Any] = []
-    for text in inputs:
-        s, ev = s.apply(text)
-        events += ev
-    return s, events
-
-
-def _kinds(events: list[Any], kind: str) -> list[dict[str, Any]]:
-    return [dict(e.data) for e in events if e.kind == kind]
 
 
 # A greatest (12 v 2), markers at (10, 11) and (20, 11), primary rolled by A.

@@ -18,11 +18,10 @@ from engine.teams.importers.bsdata_common import refused_catalogues
 from engine.teams.importers.bsdata_xml import BsDataError
 from engine.teams.io import load_team, save_team
 from engine.teams.model import Roster, Team
+from tests.samples_support import data_samples, needs
 
-SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "data_samples" / "bsdata18"
-if not SAMPLES.is_dir():  # a worktree sits one level deeper than the main checkout
-    SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "data_samples" / "bsdata18"
-needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="no bsdata18 data samples")
+SAMPLES = data_samples("bsdata18")
+needs_samples = needs(SAMPLES)
 
 GST_NAME = "Warhammer 40,000 Kill Team.gst"
 
@@ -98,6 +97,27 @@ def _model(pid: str, name: str, stats: tuple[str, ...]) -> str:
     )
 
 
+def _profile(pid: str, name: str, tid: str, tname: str, char: str, cid: str, text: str) -> str:
+    """A profile of type ``tname`` (id ``tid``) with one characteristic ``char`` (``cid``)."""
+    return (
+        f'<profile id="{pid}" name="{name}" typeId="{tid}" typeName="{tname}"><characteristics>'
+        f'<characteristic name="{char}" typeId="{cid}">{text}</characteristic>'
+        "</characteristics></profile>"
+    )
+
+
+def _model_entry(eid: str, name: str, profiles: str, *categories: tuple[str, str, str]) -> str:
+    """A model entry with ``profiles`` and category links ``(link id, name, target)``."""
+    links = "".join(
+        f'<categoryLink id="{lid}" name="{cname}" targetId="{target}"/>'
+        for lid, cname, target in categories
+    )
+    return (
+        f'<selectionEntry id="{eid}" name="{name}" type="model"><profiles>{profiles}</profiles>'
+        f"<categoryLinks>{links}</categoryLinks></selectionEntry>"
+    )
+
+
 def _weapon_entry(eid: str, name: str, *profiles: str) -> str:
     return (
         f'<selectionEntry id="{eid}" name="{name}" type="upgrade"><profiles>'
@@ -139,6 +159,7 @@ def _leader_link(lid: str, target: str) -> str:
 _GRUNT = ('5"', "3+", "-", "4", "4", "1", "2", "6", "6+", "-")
 _INV = "This model has a 5+ invulnerable save."
 _CHOPPA = _weapon("w5", "Choppa", "Melee", "Melee", "User", "0", "1")
+_FACTION = ("Faction: Testers", "fac")
 
 
 def _cat(game_system: str = "gs18", extra: str = "", name: str = "Testers") -> str:
@@ -151,6 +172,30 @@ def _cat(game_system: str = "gs18", extra: str = "", name: str = "Testers") -> s
                     "Some rules prose about hitting."),
         )
     )  # fmt: skip
+    boss = "".join(
+        (
+            _model("p2", "Tester Boss", ("6", "2+", "3+", "5", "4", "3", "D3", "8", "4+", "1")),
+            _profile("pa", "Shimmer Field", "ab", "Ability", "Description", "de", _INV),
+            _profile("pp", "Mind Bolt", "pp", "Psychic Power", "Psychic Power", "pd", "prose"),
+            boss_weapons,
+        )
+    )
+    gunner = "".join(
+        (
+            _model("p3", "Tester Gunner", ('5"', "3+", "5+", "4", "4", "1", "2", "6", "6+", "2")),
+            _weapon("w6", "Zapper", '24"', "Rapid fire 1", "4", "0", "1"),
+            _weapon("w7", "Odd gun", '24"', "Pistol", "4", "0", "1"),
+            _weapon("w8", "Kombi", "-", "-", "-", "-", "-", "Pick one."),
+            _weapon("w9", "Kombi (Blasta)", "24", "Heavy D6", "5", "-1", "1"),
+        )
+    )
+    brute = "".join(
+        (
+            _model("p4", "Tester Brute", ('6"', "3+", "4+", "5", "5", "3", "3", "7", "5+", "-")),
+            _weapon("wa", "Ripper - ranged", '12"', "Assault 3", "5", "0", "1"),
+            _weapon("wb", "Ripper - melee", "Melee", "Melee", "User", "-1", "1"),
+        )
+    )
     return f"""<?xml version="1.0" encoding="UTF-8"?>
 <catalogue id="cat1" name="{name}" gameSystemId="{game_system}" revision="7" library="false"
   xmlns="http://www.battlescribe.net/schema/catalogueSchema">
@@ -183,43 +228,9 @@ def _cat(game_system: str = "gs18", extra: str = "", name: str = "Testers") -> s
       </selectionEntryGroup></selectionEntryGroups>
       <entryLinks>{_link("x3", "wBombs")}</entryLinks>
     </selectionEntry>
-    <selectionEntry id="eBoss" name="Tester Boss (Big)" type="model">
-      <profiles>
-        {_model("p2", "Tester Boss", ("6", "2+", "3+", "5", "4", "3", "D3", "8", "4+", "1"))}
-        <profile id="pa" name="Shimmer Field" typeId="ab" typeName="Ability"><characteristics>
-          <characteristic name="Description" typeId="de">{_INV}</characteristic>
-        </characteristics></profile>
-        <profile id="pp" name="Mind Bolt" typeId="pp" typeName="Psychic Power"><characteristics>
-          <characteristic name="Psychic Power" typeId="pd">prose</characteristic>
-        </characteristics></profile>
-        {boss_weapons}
-      </profiles>
-      <categoryLinks>
-        <categoryLink id="k4" name="Faction: Testers" targetId="fac"/>
-        <categoryLink id="k5" name="Infantry" targetId="inf"/>
-      </categoryLinks>
-    </selectionEntry>
-    <selectionEntry id="eGunner" name="Tester Gunner" type="model">
-      <profiles>
-        {_model("p3", "Tester Gunner", ('5"', "3+", "5+", "4", "4", "1", "2", "6", "6+", "2"))}
-        {_weapon("w6", "Zapper", '24"', "Rapid fire 1", "4", "0", "1")}
-        {_weapon("w7", "Odd gun", '24"', "Pistol", "4", "0", "1")}
-        {_weapon("w8", "Kombi", "-", "-", "-", "-", "-", "Pick one.")}
-        {_weapon("w9", "Kombi (Blasta)", "24", "Heavy D6", "5", "-1", "1")}
-      </profiles>
-      <categoryLinks><categoryLink id="k6" name="Faction: Testers" targetId="fac"/></categoryLinks>
-    </selectionEntry>
-    <selectionEntry id="eBrute" name="Tester Brute" type="model">
-      <profiles>
-        {_model("p4", "Tester Brute", ('6"', "3+", "4+", "5", "5", "3", "3", "7", "5+", "-"))}
-        {_weapon("wa", "Ripper - ranged", '12"', "Assault 3", "5", "0", "1")}
-        {_weapon("wb", "Ripper - melee", "Melee", "Melee", "User", "-1", "1")}
-      </profiles>
-      <categoryLinks>
-        <categoryLink id="k7" name="Faction: Testers" targetId="fac"/>
-        <categoryLink id="k8" name="Ogryn" targetId="big"/>
-      </categoryLinks>
-    </selectionEntry>
+    {_model_entry("eBoss", "Tester Boss (Big)", boss, ("k4", *_FACTION), ("k5", "Infantry", "inf"))}
+    {_model_entry("eGunner", "Tester Gunner", gunner, ("k6", *_FACTION))}
+    {_model_entry("eBrute", "Tester Brute", brute, ("k7", *_FACTION), ("k8", "Ogryn", "big"))}
     {_weapon_entry("wShoota", "Shoota", _weapon("w4", "Shoota", '18"', "Assault 2", "4", "0", "1"))}
     {_weapon_entry("wChoppa", "Choppa", _CHOPPA)}
     {_weapon_entry("wBombs", "Bombs", _weapon("wc", "Bombs", '6"', "Grenade D6", "3", "0", "1"))}

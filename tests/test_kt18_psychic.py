@@ -23,7 +23,7 @@ from engine.agents import RandomAgent
 from engine.game.actions import IllegalActionError, format_action, parse_action
 from engine.game.context import GameOptions
 from engine.game.drivers import SeededDice
-from engine.game.events import Event, narrate
+from engine.game.events import narrate
 from engine.game.scenario import start_position
 from engine.game.state import Chance, Decision, GameState
 from engine.geometry import Killzone
@@ -34,6 +34,8 @@ from engine.teams.kt18_cards import Kt18Profile, kt18_profile_problem
 from engine.teams.kt18_io import kt18_profile_from_dict, kt18_profile_to_dict
 from engine.teams.model import Roster, Team
 from tests.conformance_support import bogus, check_resources
+from tests.kt18_flow_support import apply_all as play
+from tests.kt18_flow_support import event_data as kinds
 
 FIXTURE = json.loads(Path("scenarios/teams/kt18_fixture.json").read_text(encoding="utf-8"))
 KZ = Killzone.from_dict(
@@ -101,20 +103,6 @@ def psychic_position(
         operatives=ops,
         effects=list(effects),
     )
-
-
-def play(state: GameState, *inputs: str) -> tuple[GameState, list[Event]]:
-    """Apply ``inputs`` (choices and ``roll ...``) in order; the state and every event."""
-    events: list[Event] = []
-    for text in inputs:
-        state, ev = state.apply(text)
-        events += ev
-    return state, events
-
-
-def kinds(events: Sequence[Event], kind: str) -> list[dict[str, Any]]:
-    """The data of the events of ``kind``."""
-    return [dict(e.data) for e in events if e.kind == kind]
 
 
 def choices(state: GameState) -> list[str]:

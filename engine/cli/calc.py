@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -43,24 +43,40 @@ from engine.terminal import markup
 if TYPE_CHECKING:
     pass
 
-__all__ = ["calc", "calc_fight", "calc_shoot", "fight_json", "ruleset_of", "shoot_json"]
+__all__ = [
+    "calc",
+    "calc_fight",
+    "calc_shoot",
+    "converter",
+    "fight_json",
+    "ruleset_of",
+    "shoot_json",
+]
+
+_T = TypeVar("_T")
 
 
-def _threshold(what: str) -> Callable[[click.Context, click.Parameter, str], int]:
-    def convert(_ctx: click.Context, _param: click.Parameter, value: str) -> int:
+def converter(
+    parse: Callable[[str], _T], errors: type[Exception] = KillTeamError
+) -> Callable[[click.Context, click.Parameter, str], _T]:
+    """A click option callback reading the option's text with ``parse``; an ``errors``
+    exception it raises becomes a :class:`click.BadParameter` with its message (exit status
+    2, one line naming the option)."""
+
+    def convert(_ctx: click.Context, _param: click.Parameter, value: str) -> _T:
         try:
-            return parse_threshold(value, what)
-        except KillTeamError as exc:
+            return parse(value)
+        except errors as exc:
             raise click.BadParameter(str(exc)) from None
 
     return convert
 
 
-def _damage(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[int, int]:
-    try:
-        return parse_damage(value)
-    except KillTeamError as exc:
-        raise click.BadParameter(str(exc)) from None
+def _threshold(what: str) -> Callable[[click.Context, click.Parameter, str], int]:
+    return converter(lambda value: parse_threshold(value, what))
+
+
+_damage = converter(parse_damage)
 
 
 def _rule_names() -> list[str]:

@@ -24,6 +24,7 @@ from typing import Any
 
 import click
 
+from engine.cli.calc import converter
 from engine.cli.calc_output import pmf_json, pmf_table
 from engine.cli.common import console, json_option
 from engine.cli.common import table as new_table
@@ -59,13 +60,7 @@ def _skill(what: str) -> Callable[[click.Context, click.Parameter, str | None], 
 
 
 def _value(what: str) -> Callable[[click.Context, click.Parameter, str], RandomValue]:
-    def convert(_ctx: click.Context, _param: click.Parameter, value: str) -> RandomValue:
-        try:
-            return parse_random_value(value, what)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc)) from None
-
-    return convert
+    return converter(lambda value: parse_random_value(value, what), ValueError)
 
 
 def _refuse(*names: str, reason: str, flag: bool = False) -> Callable[[Any], Any]:
@@ -83,6 +78,17 @@ def _refuse(*names: str, reason: str, flag: bool = False) -> Callable[[Any], Any
         hidden=True,
         expose_value=False,
         callback=check,
+    )
+    return option
+
+
+def _int_option(
+    *names: str, bounds: tuple[int, int], default: int, help: str
+) -> Callable[[Any], Any]:
+    """A whole-number option within ``bounds`` (both included), its default shown in
+    ``--help``."""
+    option: Callable[[Any], Any] = click.option(
+        *names, type=click.IntRange(*bounds), default=default, show_default=True, help=help
     )
     return option
 
@@ -135,28 +141,19 @@ _TARGET = [
         callback=_skill("invulnerable save"),
         help="Target's invulnerable save, e.g. 4+ (used when better; AP never changes it).",
     ),
-    click.option(
-        "--w",
-        "--wounds",
-        "-w",
-        "wounds",
-        type=click.IntRange(1, 40),
-        default=1,
-        show_default=True,
-        help="Target's wounds left.",
+    _int_option(
+        "--w", "--wounds", "-w", "wounds", bounds=(1, 40), default=1, help="Target's wounds left."
     ),
-    click.option(
+    _int_option(
         "--flesh-wounds",
-        type=click.IntRange(0, 10),
+        bounds=(0, 10),
         default=0,
-        show_default=True,
         help="Flesh wounds the target already has (+1 each to the Injury roll).",
     ),
-    click.option(
+    _int_option(
         "--flesh-wound-boxes",
-        type=click.IntRange(0, 10),
+        bounds=(0, 10),
         default=3,
-        show_default=True,
         help="Flesh wound boxes on the target's datacard.",
     ),
 ]
@@ -171,9 +168,7 @@ _WEAPON = [
     click.option(
         "--user-s", type=click.IntRange(1, 20), default=None, help="The attacker's own S."
     ),
-    click.option(
-        "--ap", type=click.IntRange(-6, 0), default=0, show_default=True, help="AP, 0 or negative."
-    ),
+    _int_option("--ap", bounds=(-6, 0), default=0, help="AP, 0 or negative."),
     click.option(
         "--d",
         "--damage",
@@ -184,13 +179,7 @@ _WEAPON = [
         callback=_value("D"),
         help="Damage, e.g. 1, D3.",
     ),
-    click.option(
-        "--hit-mod",
-        type=click.IntRange(-6, 6),
-        default=0,
-        show_default=True,
-        help="Other hit roll modifiers, summed.",
-    ),
+    _int_option("--hit-mod", bounds=(-6, 6), default=0, help="Other hit roll modifiers, summed."),
     click.option(
         "--attacker-flesh-wounds",
         type=click.IntRange(0, 10),

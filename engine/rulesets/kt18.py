@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.game.context import GameOptions, GameOptionsError, Hooks
+from engine.game.context import GameOptions, Hooks
 from engine.missions import kt18 as kt18_mission
 from engine.rules import kt18 as kt18_rules
 from engine.rules.kt18.battle import BattleFrame
-from engine.rulesets.ruleset import Ruleset
-from engine.teams.model import Roster, ruleset_problem
+from engine.rulesets.ruleset import Ruleset, check_battle
+from engine.teams.model import Roster
 
 __all__ = ["KT18", "KT18_TEAM_PREFIX", "MISSIONS", "install", "op_name"]
 
@@ -39,15 +39,7 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
             player, the team and both editions); a mission that is not a KT18 mission
             (:data:`MISSIONS`).
     """
-    for player in sorted(rosters):
-        problem = ruleset_problem(rosters[player].team, "kt18", player)
-        if problem is not None:
-            raise GameOptionsError(problem)
-    if options.mission not in MISSIONS:
-        raise GameOptionsError(
-            f"the KT18 ruleset plays the missions {', '.join(MISSIONS)}, "
-            f"not {options.mission!r:.60} (rules/KT18.md 9)"
-        )
+    check_battle(options, rosters, edition="kt18", missions=MISSIONS, section="rules/KT18.md 9")
     kt18_rules.install(hooks, options, rosters)
     kt18_mission.install(hooks, options, rosters)
 

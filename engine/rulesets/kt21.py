@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.game.context import GameOptions, GameOptionsError, Hooks
+from engine.game.context import GameOptions, Hooks
 from engine.missions import kt21 as kt21_mission
 from engine.rules import kt21 as kt21_rules
 from engine.rules import registry
 from engine.rules.kt21.setup import SetupFrame
-from engine.rulesets.ruleset import Ruleset
-from engine.teams.model import Roster, ruleset_problem
+from engine.rulesets.ruleset import Ruleset, check_battle
+from engine.teams.model import Roster
 from engine.teams.rule_text import team_keyword
 
 __all__ = ["KT21", "KT21_TEAM_PREFIX", "MISSIONS", "install", "install_team_rules", "op_name"]
@@ -48,15 +48,14 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
             team and both editions, ``rules/KT21.md`` 4.1); a mission that is not a KT21 game
             sequence (:data:`MISSIONS`).
     """
-    for player in sorted(rosters):
-        problem = ruleset_problem(rosters[player].team, "kt21", player)
-        if problem is not None:
-            raise GameOptionsError(problem)
-    if options.mission not in MISSIONS:
-        raise GameOptionsError(
-            f"the KT21 ruleset plays the game sequences {', '.join(MISSIONS)}, "
-            f"not {options.mission!r:.60} (rules/KT21.md 1)"
-        )
+    check_battle(
+        options,
+        rosters,
+        edition="kt21",
+        missions=MISSIONS,
+        missions_are="game sequences",
+        section="rules/KT21.md 1",
+    )
     kt21_rules.install(hooks, options, rosters)
     install_team_rules(hooks, rosters)
     kt21_mission.install(hooks, options, rosters)

@@ -15,12 +15,12 @@ import pkgutil
 from collections.abc import Mapping
 
 from engine import missions
-from engine.game.context import GameOptions, GameOptionsError, Hooks
+from engine.game.context import GameOptions, Hooks
 from engine.game.flow import SetupFrame
 from engine.missions.pack import find_op
 from engine.rules import close_quarters, registry, weapon_rules
-from engine.rulesets.ruleset import Ruleset
-from engine.teams.model import Roster, ruleset_problem
+from engine.rulesets.ruleset import Ruleset, check_battle
+from engine.teams.model import Roster
 
 __all__ = ["KT24", "MISSIONS", "install", "load_team_rules", "op_name"]
 
@@ -54,15 +54,7 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
             team and both editions, ``rules/KT21.md`` 4.1); an option the mission pack
             refuses (an unknown crit or tac op).
     """
-    for player in sorted(rosters):
-        problem = ruleset_problem(rosters[player].team, "kt24", player)
-        if problem is not None:
-            raise GameOptionsError(problem)
-    if options.mission not in MISSIONS:
-        raise GameOptionsError(
-            f"the KT24 ruleset plays the missions {', '.join(MISSIONS)}, "
-            f"not {options.mission!r:.60} (rules/KT24.md 8)"
-        )
+    check_battle(options, rosters, edition="kt24", missions=MISSIONS, section="rules/KT24.md 8")
     weapon_rules.install(hooks)
     close_quarters.install(hooks)
     registry.install_universal(hooks)

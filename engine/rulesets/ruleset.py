@@ -8,9 +8,9 @@ from typing import Any
 import attrs
 
 from engine.errors import KillTeamError
-from engine.game.context import GameOptions, Hooks
+from engine.game.context import GameOptions, GameOptionsError, Hooks
 from engine.geometry import Killzone
-from engine.teams.model import Roster
+from engine.teams.model import Roster, ruleset_problem
 
 __all__ = [
     "BattleKillzone",
@@ -19,6 +19,7 @@ __all__ = [
     "Ruleset",
     "StartFrame",
     "UnknownRulesetError",
+    "check_battle",
     "same_killzone",
 ]
 
@@ -43,6 +44,42 @@ def same_killzone(killzone: Killzone, options: GameOptions) -> Killzone:
     """The killzone itself (a ruleset whose missions use the layout's own markers: KT24)."""
     del options
     return killzone
+
+
+def check_battle(
+    options: GameOptions,
+    rosters: Mapping[str, Roster],
+    *,
+    edition: str,
+    missions: tuple[str, ...],
+    missions_are: str = "missions",
+    section: str,
+) -> None:
+    """What every composition root checks before it installs a battle's rules: each team's
+    datacards are written for ``edition`` and the mission is one of ``missions``.
+
+    Args:
+        options: the battle's :class:`~engine.game.context.GameOptions` (its ``mission``).
+        rosters: ``{"A": roster, "B": roster}``, checked in player order.
+        edition: the ruleset's name and the edition its teams must have (``"kt18"``).
+        missions: the missions the ruleset plays.
+        missions_are: what the message calls them (``"game sequences"`` for KT21).
+        section: the rules section the mission message cites (``"rules/KT18.md 9"``).
+
+    Raises:
+        GameOptionsError: a team of another edition (naming the player, the team and both
+            editions, :func:`engine.teams.model.ruleset_problem`), else a mission the
+            ruleset does not play (naming the ruleset, its missions and the one given).
+    """
+    for player in sorted(rosters):
+        problem = ruleset_problem(rosters[player].team, edition, player)
+        if problem is not None:
+            raise GameOptionsError(problem)
+    if options.mission not in missions:
+        raise GameOptionsError(
+            f"the {edition.upper()} ruleset plays the {missions_are} {', '.join(missions)}, "
+            f"not {options.mission!r:.60} ({section})"
+        )
 
 
 class UnknownRulesetError(KillTeamError, ValueError):

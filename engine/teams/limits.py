@@ -48,8 +48,8 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import attrs
 
@@ -506,8 +506,6 @@ def edition_problem(team: Team) -> str | None:
     if kt18 is not None:
         return kt18
     kt21 = team.edition == "kt21"
-    carried = [(f"operative {brief(op.name)}", op.weapons) for op in team.operatives]
-    carried += [(f"equipment {brief(e.name)}", e.weapons) for e in team.equipment]
     if not kt21:
         for op in team.operatives:
             for field, default in (("defence", 3), ("group_activation", 1), ("invulnerable", 0)):
@@ -516,7 +514,7 @@ def edition_problem(team: Team) -> str | None:
                         f"operative {brief(op.name)}: field {field!r} is a KT21 datacard "
                         'value: give the team "edition": "kt21" (rules/KT21.md 4.1)'
                     )
-    for where, weapons in carried:
+    for where, weapons in _carried(team):
         for w in weapons:
             for i, p in enumerate(w.profiles):
                 if kt21 and p.rules:
@@ -534,31 +532,62 @@ def edition_problem(team: Team) -> str | None:
     return None
 
 
+_V = TypeVar("_V")
+
+_KT18_HINT = 'give the team "edition": "kt18" (rules/KT18.md 1.6)'
+
+
+def _carried(team: Team) -> list[tuple[str, tuple[Weapon, ...]]]:
+    """Who carries which weapons, as ``(where, weapons)``: each datacard, then each piece of
+    equipment (``where`` names it as the problem messages do)."""
+    carried = [(f"operative {brief(op.name)}", op.weapons) for op in team.operatives]
+    carried += [(f"equipment {brief(e.name)}", e.weapons) for e in team.equipment]
+    return carried
+
+
+def _kt18_value_problem(
+    kt18: bool, value: _V | None, check: Callable[[_V], str | None], needs: str, holds: str
+) -> str | None:
+    """The KT18 values ``value`` (a model's profile or a weapon's) of a team that is KT18
+    (``kt18``) or not: ``needs`` when a KT18 team lacks them, ``holds`` (with the hint to give
+    the team the KT18 edition) when another team has them, else ``check``'s problem with
+    them, prefixed ``kt18: ``; ``None`` when there is none."""
+    if kt18 and value is None:
+        return needs
+    if not kt18 and value is not None:
+        return f"field 'kt18' holds {holds}: {_KT18_HINT}"
+    if value is not None and (problem := check(value)) is not None:
+        return f"kt18: {problem}"
+    return None
+
+
 def _kt18_problem(team: Team) -> str | None:
     """A KT18 team's datacards each carry KT18 values (``rules/KT18.md`` 1.7, 1.8), in
     bounds, and no other team's do."""
     kt18 = team.edition == "kt18"
-    hint = 'give the team "edition": "kt18" (rules/KT18.md 1.6)'
     for op in team.operatives:
-        where = f"operative {brief(op.name)}"
-        if kt18 and op.kt18 is None:
-            return f"{where}: a KT18 model needs its 'kt18' characteristics (rules/KT18.md 1.7)"
-        if not kt18 and op.kt18 is not None:
-            return f"{where}: field 'kt18' holds KT18 characteristics: {hint}"
-        if op.kt18 is not None and (problem := kt18_profile_problem(op.kt18)) is not None:
-            return f"{where}: kt18: {problem}"
-    carried = [(f"operative {brief(op.name)}", op.weapons) for op in team.operatives]
-    carried += [(f"equipment {brief(e.name)}", e.weapons) for e in team.equipment]
-    for where, weapons in carried:
+        problem = _kt18_value_problem(
+            kt18,
+            op.kt18,
+            kt18_profile_problem,
+            "a KT18 model needs its 'kt18' characteristics (rules/KT18.md 1.7)",
+            "KT18 characteristics",
+        )
+        if problem is not None:
+            return f"operative {brief(op.name)}: {problem}"
+    for where, weapons in _carried(team):
         for w in weapons:
             for i, p in enumerate(w.profiles):
                 at = f"{where}: weapon {brief(w.name)}: profile {i}"
-                if kt18 and p.kt18 is None:
-                    return f"{at}: a KT18 weapon needs its 'kt18' profile (rules/KT18.md 1.8)"
-                if not kt18 and p.kt18 is not None:
-                    return f"{at}: field 'kt18' holds a KT18 weapon profile: {hint}"
-                if p.kt18 is not None and (problem := kt18_weapon_problem(p.kt18)) is not None:
-                    return f"{at}: kt18: {problem}"
+                problem = _kt18_value_problem(
+                    kt18,
+                    p.kt18,
+                    kt18_weapon_problem,
+                    "a KT18 weapon needs its 'kt18' profile (rules/KT18.md 1.8)",
+                    "a KT18 weapon profile",
+                )
+                if problem is not None:
+                    return f"{at}: {problem}"
                 if p.kt18 is not None and (p.kt18.type == "Melee") != (w.kind == "melee"):
                     return f"{at}: kt18: a Melee profile is a melee weapon and only it is"
     return None

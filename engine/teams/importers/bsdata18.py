@@ -66,12 +66,12 @@ import attrs
 from engine.teams.importers import ImportResult
 from engine.teams.importers.bsdata_common import (
     KIND_SEP,
-    Edition,
     Statline,
     WeaponRead,
     import_catalogues,
     refused_catalogues,
 )
+from engine.teams.importers.bsdata_prior import PriorEdition
 from engine.teams.importers.bsdata_xml import (
     BsDataError,
     _children,
@@ -244,7 +244,7 @@ def _merge(into: ET.Element, lib: ET.Element, roots: bool) -> None:
         target.extend(list(box))
 
 
-class Kt18Catalogues(Edition):
+class Kt18Catalogues(PriorEdition):
     """The KT18 reading of the catalogues (module docstring, ``rules/KT18.md`` 1.6-1.10)."""
 
     year = ""
@@ -273,29 +273,9 @@ class Kt18Catalogues(Edition):
         """The name itself (no year prefix to strip)."""
         return name
 
-    def matches(self, name: str, wanted: str) -> bool:
-        """As for every edition, or ``wanted`` is the team's id (``kt18_orks``)."""
-        return super().matches(name, wanted) or wanted.lower() == kt18_team_id(name)
-
     def team_id(self, name: str) -> str:
         """:func:`kt18_team_id`."""
         return kt18_team_id(name)
-
-    def dataslate(self, revision: str | None) -> str:
-        """``KT18 catalogue revision N`` (``KT18`` when there is no revision)."""
-        return f"KT18 catalogue revision {revision}" if revision else "KT18"
-
-    def refusal(self, cat: ET.Element, gst: ET.Element | None) -> str | None:
-        """A catalogue of another game system than the ``.gst``'s, or a library catalogue,
-        is no KT18 team."""
-        if gst is not None and cat.get("gameSystemId") != gst.get("id"):
-            return (
-                f"refused: its game system {_cut(cat.get('gameSystemId', ''))} is not "
-                f"{GAME_SYSTEM!r} ({_cut(gst.get('id', ''))})"
-            )
-        if cat.get("library") == "true":
-            return "refused: a library catalogue, not a team"
-        return None
 
     def resolve_links(self, cat: ET.Element, path: Path) -> str | None:
         """Merge the catalogues ``cat`` links to (module docstring), read from ``path``'s

@@ -78,12 +78,12 @@ from engine.errors import WeaponRuleError
 from engine.teams.importers import ImportResult
 from engine.teams.importers.bsdata_common import (
     KIND_SEP,
-    Edition,
     Statline,
     WeaponRead,
     import_catalogues,
     refused_catalogues,
 )
+from engine.teams.importers.bsdata_prior import PriorEdition
 from engine.teams.importers.bsdata_xml import (
     _MAX_WALK_DEPTH,
     _MAX_WALK_STEPS,
@@ -421,7 +421,7 @@ def _invulnerable(entries: list[ET.Element]) -> int:
     return 0
 
 
-class Kt21Catalogues(Edition):
+class Kt21Catalogues(PriorEdition):
     """The KT21 reading of the catalogues (module docstring, ``rules/KT21.md`` 4.1):
     ``2021 - *.cat`` of the ``2021 - Kill Team.gst`` game system, M, APL, GA, DF, SV and W,
     A, WS/BS, D, SR and ``!``."""
@@ -431,29 +431,9 @@ class Kt21Catalogues(Edition):
     weapon_stats = ("A", "WS/BS", "D")
     rules_label = "SR/!"
 
-    def matches(self, name: str, wanted: str) -> bool:
-        """As for every edition, or ``wanted`` is the team's id (``kt21_kasrkin``)."""
-        return super().matches(name, wanted) or wanted.lower() == kt21_team_id(name)
-
     def team_id(self, name: str) -> str:
         """:func:`kt21_team_id`."""
         return kt21_team_id(name)
-
-    def dataslate(self, revision: str | None) -> str:
-        """``KT21 catalogue revision N`` (``KT21`` when there is no revision)."""
-        return f"KT21 catalogue revision {revision}" if revision else "KT21"
-
-    def refusal(self, cat: ET.Element, gst: ET.Element | None) -> str | None:
-        """A catalogue of another game system than the ``.gst``'s, or a library catalogue,
-        is no KT21 team."""
-        if gst is not None and cat.get("gameSystemId") != gst.get("id"):
-            return (
-                f"refused: its game system {_cut(cat.get('gameSystemId', ''))} is not "
-                f"{GAME_SYSTEM!r} ({_cut(gst.get('id', ''))})"
-            )
-        if cat.get("library") == "true":
-            return "refused: a library catalogue, not a team"
-        return None
 
     def prepare(self, cat: ET.Element, gst: ET.Element | None) -> None:
         """Info groups read as the entries' own profiles, grouped modifiers as plain ones
