@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.explain.ruling import QueryError, Ruling, Step
 from engine.game.events import Event, narrate
+from engine.game.vocabulary import EventKind
 
 __all__ = ["EVENT_RULES", "explain_event", "kt24_event_rule"]
 
@@ -162,6 +163,23 @@ EVENT_RULES: dict[str, tuple[str, str]] = {
     "weapon_augmented": ("team rules (teams/hierotek_circle)", "team rule"),
     "wounds_regained": ("2.3", "core"),
 }
+
+
+def _kt18_event_rules() -> dict[str, tuple[str, str]]:
+    """The KT18 event kinds (``kt18_...``): the section of ``rules/KT18.md`` each contract
+    names after its ``Rules:``; Covert War's (section 9) come from the mission, the rest from
+    the KT18 core rules. (``killteam explain`` refuses KT18 battles; the entries keep the one
+    table whole.)"""
+    table: dict[str, tuple[str, str]] = {}
+    for kind in EventKind:
+        if kind.value.startswith("kt18_"):
+            section = kind.contract.rsplit("Rules: ", 1)[-1].rstrip(". ")
+            mission = section.startswith("rules/KT18.md 9.")
+            table[kind.value] = (section, "mission" if mission else "core")
+    return table
+
+
+EVENT_RULES.update(_kt18_event_rules())
 
 #: Event data keys that name where an event came from: key -> (source, how to say it).
 _REFINE = (
