@@ -317,8 +317,8 @@ class Hooks:
     def phase_step(self, phase: str, fn: Callable[[Any], Any]) -> None:
         """Add a step to the phase ``phase`` of a ruleset whose flow runs named phases (KT18's
         battle round, ``rules/KT18.md`` 2.1: ``"psychic"``, ``"shooting"``, ``"fight"``,
-        ``"movement_turn_end"``): ``fn(w)`` returns a frame or ``None``; the flow pushes
-        them when the phase starts, to run in the order added."""
+        ``"movement_turn_start"``, ``"movement_turn_end"``): ``fn(w)`` returns a frame or
+        ``None``; the flow pushes them when the phase starts, to run in the order added."""
         self._open()
         self.phase_steps.setdefault(str(phase), []).append(fn)
 

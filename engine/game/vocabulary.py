@@ -1058,6 +1058,29 @@ class EventKind(_Declared):
         'enemy visible within 18") with ``mortal`` mortal wounds (``"1"`` or ``"D3"``). '
         "Rules: rules/KT18.md 4.3.",
     )
+    # KT18 Tunnels
+    KT18_TUNNELS_ENTERED = (
+        "kt18_tunnels_entered",
+        "Data: manhole, op, x, y. When: ``op`` went down into the tunnels at the manhole "
+        "``manhole`` (its index in the layout's ``kt18_manholes``, at ``x``, ``y``) and was "
+        "removed from the battlefield (not out of action). Rules: rules/KT18.md 11.3.",
+    )
+    KT18_TUNNELS_LEFT = (
+        "kt18_tunnels_left",
+        "Data: op, x, y, z. When: ``op`` came up from the tunnels and was placed at ``x``, "
+        "``y``, ``z``: it counts as having made a normal move. Rules: rules/KT18.md 11.3, 3.16.",
+    )
+    KT18_TUNNELS_STAYED = (
+        "kt18_tunnels_stayed",
+        "Data: ops, player. When: ``player``'s models ``ops`` were not placed at the end of its "
+        "Movement-phase turn in the battle round after they went down: they stay in the "
+        "tunnels for the rest of the battle. Rules: rules/KT18.md 11.3.",
+    )
+    KT18_TUNNELS_LOST = (
+        "kt18_tunnels_lost",
+        "Data: op, player. When: the battle ends with ``op`` still in the tunnels: it is out "
+        "of action (``kt18_out_of_action`` follows). Rules: rules/KT18.md 11.3, 3.16.",
+    )
 
 
 class Would(_Declared):
@@ -2026,6 +2049,20 @@ class DecisionKind(_Declared):
         "When: two or more enemies are equally closest to a psyker whose Psybolt manifested: "
         "its player chooses the one struck (``Act KT18-1 psybolt on KT18-5``). "
         "Rules: rules/KT18.md 4.3.",
+    )
+    # KT18 Tunnels
+    KT18_TUNNELS_ENTER = (
+        "kt18_tunnels_enter",
+        'When: at the start of its Movement-phase turn, a player picks a model within 1" of a '
+        "manhole to go down into the tunnels (``Act KT18-1 enter the tunnels at 4,4``, the "
+        "point naming the manhole) or ``Pass``. Rules: rules/KT18.md 11.3.",
+    )
+    KT18_TUNNELS_LEAVE = (
+        "kt18_tunnels_leave",
+        "When: at the end of its Movement-phase turn, a player places a model that went down "
+        'in the previous battle round within 1" of a manhole within 24" of its entry manhole '
+        "(``Act KT18-1 leave the tunnels at 4.5,4``; listed spots around each manhole, any "
+        "legal spot accepted) or ``Pass`` (the others stay down). Rules: rules/KT18.md 11.3.",
     )
 
 

@@ -17,7 +17,10 @@ differs lives here, one module per concept:
   :mod:`~engine.rules.kt18.psychic_powers`, 4);
 - :mod:`~engine.rules.kt18.tokens` (the tokens of a round), :mod:`~engine.rules.kt18.models`
   (distances, flesh wounds, shaken, broken), :mod:`~engine.rules.kt18.destinations` (where
-  a move may end), :mod:`~engine.rules.kt18.positions` (scripted positions).
+  a move may end), :mod:`~engine.rules.kt18.positions` (scripted positions);
+- the terrain in play (:mod:`~engine.rules.kt18.falling`, 10) and the Sector Imperialis
+  environment table (:mod:`~engine.rules.kt18.environment`, 11), its Tunnels in
+  :mod:`~engine.rules.kt18.tunnels`.
 
 :func:`install` adds them to a new battle's hooks. The Psychic, Shooting and Fight phases
 are the steps rule modules add (``Hooks.phase_step``).
@@ -34,6 +37,7 @@ from engine.rules.kt18.falling import install_terrain
 from engine.rules.kt18.positions import position_frames
 from engine.rules.kt18.psychic import psychic_step
 from engine.rules.kt18.tokens import position_tokens
+from engine.rules.kt18.tunnels import install_tunnels
 from engine.teams.model import Roster
 
 __all__ = ["BattleFrame", "install"]
@@ -57,4 +61,5 @@ def install(hooks: Hooks, options: GameOptions, rosters: Mapping[str, Roster]) -
     hooks.transform("position_tokens", position_tokens)
     install_attacks(hooks)
     install_terrain(hooks)
+    install_tunnels(hooks)  # rules/KT18.md 11.3 Tunnels
     hooks.phase_step("psychic", psychic_step)

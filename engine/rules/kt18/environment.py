@@ -18,8 +18,10 @@ identity matters only for re-rolls) and the result holds for the whole battle: a
    reading): the ``kt18_shooting_hit_modifier`` *would* hook.
 4. Traps: every level above the floor is dangerous terrain (11.3 reading (a)):
    :mod:`engine.rules.kt18.terrain_play` reads :func:`environment`.
-5. Tunnels: not implemented yet; the ``kt18_environment`` event says so (the killzone field
-   ``kt18_manholes`` already places the manholes).
+5. Tunnels: models go down a manhole at the start of their Movement-phase turn and come
+   up at the end of that turn in the next battle round (:mod:`engine.rules.kt18.tunnels`;
+   the killzone field ``kt18_manholes`` places the manholes; without any, the event says
+   no model can enter).
 6. Hidden Cache: a campaign rule (1 Materiel to the winner); a single battle has no campaign,
    so the event reports it as having no effect.
 """
@@ -65,9 +67,12 @@ _NOTES = {
     "Abandoned Munitions": "one more model per kill team may fire a Grenade weapon each round",
     "Smoke in the Air": "-1 to every hit roll in the Shooting phase",
     "Traps": "every upper floor is dangerous terrain",
-    "Tunnels": "not implemented by the engine yet: no model can enter the tunnels",
+    "Tunnels": 'a model within 1" of a manhole may go down at the start of its Movement-phase '
+    "turn and come up at the end of that turn in the next battle round",
     "Hidden Cache": "a campaign rule: no effect in a single battle",
 }
+
+_NO_MANHOLES = "the killzone has no manholes (kt18_manholes): no model can enter the tunnels"
 
 
 def environment(w: Work) -> str:
@@ -105,9 +110,10 @@ class EnvironmentFrame(NoChoiceFrame):
         w.stack.pop()
         name = ENVIRONMENTS[int(values[0])]
         set_environment(w, name)
-        w.emit(
-            "kt18_environment", player="A", roll=int(values[0]), environment=name, note=_NOTES[name]
-        )
+        note = _NOTES[name]
+        if name == "Tunnels" and not w.kz.kt18_manholes:
+            note = _NO_MANHOLES
+        w.emit("kt18_environment", player="A", roll=int(values[0]), environment=name, note=note)
 
 
 def environment_step(w: Work) -> EnvironmentFrame | None:

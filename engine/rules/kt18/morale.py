@@ -4,20 +4,22 @@ Players go one after another in initiative order (8.1); each does, in order:
 
 1. **Broken check** (8.2), unless its kill team is already broken (broken lasts the rest of
    the battle): its casualties are its models that have a flesh wound, are shaken, or are
-   out of action, each counted once, out of every model the kill team started with
-   (reading chosen in 8.2: out-of-action models stay in the total). All of them
+   out of action (a model in the Tunnels counts as out of action, 11.3), each counted once,
+   out of every model the kill team started with (reading chosen in 8.2: out-of-action
+   models stay in the total). All of them
    casualties: broken. More than half: roll 2D6 (``kt18_broken_check``); a total above the
-   highest Ld among its models neither shaken nor out of action: broken. The check is made
+   highest Ld among its models neither shaken nor out of action (nor in the Tunnels):
+   broken. The check is made
    in every Morale phase while the team is not broken (reading chosen in 8.2).
 2. **Remove Shaken tokens** (8.3): every shaken model of the player stops being shaken.
 3. **Nerve tests** (8.4): every model of the player on the battlefield with at least one
    flesh wound takes one, or every model when its kill team is broken; the player chooses
    the order (``Nerve test X``, decision ``kt18_nerve_order``, offered when two or more
    are left). One D6 (``kt18_nerve``) with +1 for each *other* friendly model shaken or
-   out of action and -1 for each *other* friendly model within 2" that is not shaken,
-   counted when that test is taken (reading chosen in 8.4: the models shaken by tests made
-   earlier in this step); above Ld fails and the model becomes shaken (8.5); an unmodified 1
-   always passes (:func:`engine.dice.kt18_rolls.nerve_test_passes`).
+   out of action (or in the Tunnels, 11.3) and -1 for each *other* friendly model within
+   2" that is not shaken, counted when that test is taken (reading chosen in 8.4: the
+   models shaken by tests made earlier in this step); above Ld fails and the model becomes
+   shaken (8.5); an unmodified 1 always passes (:func:`engine.dice.kt18_rolls.nerve_test_passes`).
 
 When every player is done, every model's tokens are removed (8.1; Shaken survives: it is an
 effect, not a token) and the battle round ends.
@@ -45,6 +47,7 @@ from engine.rules.kt18.models import (
     within,
 )
 from engine.rules.kt18.tokens import clear_tokens
+from engine.rules.kt18.tunnels import in_tunnels
 
 __all__ = [
     "NERVE_RANGE",
@@ -61,11 +64,14 @@ NERVE_RANGE = 2.0
 
 def casualties(w: Work, player: str) -> int:
     """How many of ``player``'s models count for the broken check (8.2): with a flesh wound,
-    shaken or out of action, each once."""
+    shaken or out of action (in the Tunnels counts as out of action, 11.3), each once."""
     return sum(
         1
         for o in team_models(w, player)
-        if o.incapacitated or flesh_wounds(w, o.id) or is_shaken(w, o.id)
+        if o.incapacitated
+        or in_tunnels(w, o.id)  # rules/KT18.md 11.3
+        or flesh_wounds(w, o.id)
+        or is_shaken(w, o.id)
     )
 
 
@@ -78,13 +84,14 @@ def nerve_testers(w: Work, player: str) -> list[str]:
 
 def nerve_modifier(w: Work, op_id: str) -> int:
     """The modifier of ``op_id``'s Nerve test now (8.4): +1 for each other friendly model
-    shaken or out of action, -1 for each other friendly model within 2" not shaken."""
+    shaken or out of action (or in the Tunnels, 11.3), -1 for each other friendly model
+    within 2" not shaken."""
     me = w.op(op_id)
     mod = 0
     for o in team_models(w, me.player):
         if o.id == op_id:
             continue
-        if o.incapacitated or (o.placed and is_shaken(w, o.id)):
+        if o.incapacitated or in_tunnels(w, o.id) or (o.placed and is_shaken(w, o.id)):
             mod += 1
         elif o.alive and within(w, me, o, NERVE_RANGE):
             mod -= 1
@@ -227,7 +234,7 @@ class MoraleTurnFrame:
         steady = [
             profile(w, o.id).leadership
             for o in team_models(w, self.player)
-            if not o.incapacitated and not is_shaken(w, o.id)
+            if not o.incapacitated and not in_tunnels(w, o.id) and not is_shaken(w, o.id)
         ]
         ld = max(steady, default=0)
         broken = total > ld

@@ -21,11 +21,13 @@ most once per phase (3.1), and for each one of:
 A model that is shaken does nothing (8.5); a model out of action or not on the battlefield
 is not picked. The tokens of :mod:`engine.rules.kt18.tokens` are marked as each happens.
 
-When a player's turn ends, the steps rule modules add with
-``Hooks.phase_step("movement_turn_end", fn)`` are pushed (Reinforcements, 3.16, set up at
-the end of the Movement phase): ``fn(w)`` is called with the player's
+When a player's turn begins, the steps rule modules add with
+``Hooks.phase_step("movement_turn_start", fn)`` are pushed (going down into the Tunnels,
+11.3: :mod:`engine.rules.kt18.tunnels`); when it ends, those added with
+``Hooks.phase_step("movement_turn_end", fn)`` (Reinforcements, 3.16, set up at the end of
+the Movement phase; coming up from the Tunnels, 11.3). ``fn(w)`` is called with the player's
 :class:`MovementTurnFrame` on top of the stack, so ``w.top.player`` is the player whose turn
-ends; it returns a frame or ``None``. No built-in model arrives as reinforcements.
+begins or ends; it returns a frame or ``None``. No built-in model arrives as reinforcements.
 """
 
 from __future__ import annotations
@@ -157,15 +159,20 @@ class MovementTurnFrame:
     Attributes:
         player: whose turn it is.
         engaged: the models within 1" of an enemy when the phase began (3.6).
-        stage: ``"turn"``, or ``"end"`` (the turn-end steps pushed; popped next).
+        stage: ``"start"`` (the turn-start steps are pushed next), ``"turn"``, or ``"end"``
+            (the turn-end steps pushed; popped next).
     """
 
     player: str
     engaged: tuple[str, ...] = ()
-    stage: str = "turn"
+    stage: str = "start"
 
     def run(self, w: Work) -> None:
         """Ask the player to pick a model (or end the turn when none can do anything)."""
+        if self.stage == "start":
+            w.replace_top(stage="turn")
+            push_steps(w, w.ctx.hooks.phase_steps.get("movement_turn_start", ()))
+            return
         if self.stage == "end":
             w.stack.pop()
             return
