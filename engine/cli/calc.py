@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from engine.cli.calc_output import pairs_json, pmf_json, pmf_table
-from engine.cli.common import SuggestingGroup, console, json_option
+from engine.cli.common import SuggestingGroup, console, converter, json_option
 from engine.dice import (
     POLICIES,
     AttackProfile,
@@ -52,24 +52,6 @@ __all__ = [
     "ruleset_of",
     "shoot_json",
 ]
-
-_T = TypeVar("_T")
-
-
-def converter(
-    parse: Callable[[str], _T], errors: type[Exception] = KillTeamError
-) -> Callable[[click.Context, click.Parameter, str], _T]:
-    """A click option callback reading the option's text with ``parse``; an ``errors``
-    exception it raises becomes a :class:`click.BadParameter` with its message (exit status
-    2, one line naming the option)."""
-
-    def convert(_ctx: click.Context, _param: click.Parameter, value: str) -> _T:
-        try:
-            return parse(value)
-        except errors as exc:
-            raise click.BadParameter(str(exc)) from None
-
-    return convert
 
 
 def _threshold(what: str) -> Callable[[click.Context, click.Parameter, str], int]:

@@ -24,9 +24,8 @@ from typing import Any
 
 import click
 
-from engine.cli.calc import converter
 from engine.cli.calc_output import pmf_json, pmf_table
-from engine.cli.common import console, json_option
+from engine.cli.common import console, converter, json_option
 from engine.cli.common import table as new_table
 from engine.dice.kt18 import Kt18Attack, Kt18AttackResult, Kt18Target, kt18_attack
 from engine.dice.kt18_values import RandomValue, parse_random_value

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -38,6 +38,7 @@ __all__ = [
     "WIDTH",
     "SuggestingGroup",
     "console",
+    "converter",
     "error_line",
     "json_option",
     "quiet_option",
@@ -149,3 +150,22 @@ class SuggestingGroup(click.Group):
             if not hint or not exc.message.startswith("No such command"):
                 raise
             raise click.UsageError(exc.message.rstrip(".") + hint, ctx) from None
+
+
+_T = TypeVar("_T")
+
+
+def converter(
+    parse: Callable[[str], _T], errors: type[Exception] = KillTeamError
+) -> Callable[[click.Context, click.Parameter, str], _T]:
+    """A click option callback reading the option's text with ``parse``; an ``errors``
+    exception it raises becomes a :class:`click.BadParameter` with its message (exit status
+    2, one line naming the option)."""
+
+    def convert(_ctx: click.Context, _param: click.Parameter, value: str) -> _T:
+        try:
+            return parse(value)
+        except errors as exc:
+            raise click.BadParameter(str(exc)) from None
+
+    return convert
