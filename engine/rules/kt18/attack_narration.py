@@ -50,10 +50,10 @@ def _wound(e: Event) -> str:
 
 
 def _save(e: Event) -> str:
-    if e["kind"] == "none":
+    if e["save"] == "none":
         return f"  {e['target']} has no save (rolled {e['face']})"
     result = "saved" if e["saved"] else "failed"
-    return f"  {e['target']} {e['kind']} save: {e['face']}, {result}"
+    return f"  {e['target']} {e['save']} save: {e['face']}, {result}"
 
 
 def _lost(e: Event) -> str:

@@ -114,9 +114,10 @@ def pile_in_point(w: Work, o: OperativeState) -> tuple[float, float, float] | No
     line when it is further; when that move is not a legal pile-in (:func:`pile_in_problem`:
     the base cannot stand there, or no path over the terrain reaches it within 3"), the legal
     move of 0.5", 1", 2" or 3" in one of eight directions that ends closest to it; ``None``
-    when already in base contact, when there is no enemy or no such move."""
+    when already in base contact, when there is no enemy or no such move, or when it
+    arrived as reinforcements this battle round (3.16 reading (b))."""
     e = nearest_enemy(w, o)
-    if e is None:
+    if e is None or has(o, "reinforced"):
         return None
     gap = distance(w, o, e)
     if gap <= 0.01:
@@ -150,7 +151,13 @@ def pile_in_point(w: Work, o: OperativeState) -> tuple[float, float, float] | No
 def pile_in_problem(w: Work, o: OperativeState, point: tuple[float, float, float]) -> str | None:
     """Why ``o`` cannot pile in or consolidate to ``point``, or ``None`` (7.7: up to 3" over
     the terrain, ending strictly closer to the enemy nearest at the start, where its base may
-    stand: :func:`~engine.rules.kt18.destinations.pile_in_path`)."""
+    stand: :func:`~engine.rules.kt18.destinations.pile_in_path`); never for a model that
+    arrived as reinforcements this battle round (3.16 reading (b): no further move)."""
+    if has(o, "reinforced"):
+        return (
+            f"{o.id} arrived as reinforcements this battle round: it makes no other move "
+            "(rules/KT18.md 3.16)"
+        )
     e = nearest_enemy(w, o)
     if e is None:
         return "there is no enemy model to move toward (rules/KT18.md 7.7)"

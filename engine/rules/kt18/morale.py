@@ -262,5 +262,13 @@ def _nerve_text(e: Event) -> str:
     return f"{e['op']} Nerve test: {e['roll']}{mod} against Ld {e['leadership']} - {verdict}"
 
 
+def _steady_text(e: Event) -> str:
+    ops = tuple(e["ops"])
+    if not ops:
+        return ""
+    return f"{e['player']}'s shaken models steady themselves: {', '.join(ops)}"
+
+
 add_template("kt18_broken_check", _check_text)
+add_template("kt18_shaken_removed", _steady_text)
 add_template("kt18_nerve_test", _nerve_text)
