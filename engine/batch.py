@@ -128,7 +128,8 @@ def check_batch_line(
         BatchError: not a batch line (fields other than :func:`batch_line`'s), another
             index, a seed other than :func:`~engine.play.game_seed` ``(base_seed, index)``,
             other agents, VP that are not the sum of the VP per op, or a winner that does
-            not agree with the VP (naming the game and the field).
+            not agree with the VP (a finished game's higher VP; on equal VP a draw or
+            either player, a ruleset's tie-break; naming the game and the field).
     """
 
     def bad(what: str) -> BatchError:
@@ -150,10 +151,14 @@ def check_batch_line(
         raise bad("has malformed VP") from None
     if list(vp) != by_op:
         raise bad(f"has VP {vp[0]}-{vp[1]}, not the sum of its VP per op ({by_op[0]}-{by_op[1]})")
-    winner = None
+    winners: tuple[str | None, ...] = (None,)
     if line["finished"] is True and vp[0] != vp[1]:
-        winner = "A" if vp[0] > vp[1] else "B"
-    if line["winner"] != winner:
+        winners = ("A" if vp[0] > vp[1] else "B",)
+    elif line["finished"] is True:
+        # Equal VP: a draw, or the winner of the ruleset's tie-break (Covert War's minor
+        # victory for the least strategic advantage, rules/KT18.md 9.6).
+        winners = (None, "A", "B")
+    if line["winner"] not in winners:
         raise bad(f"has winner {line['winner']!r} with VP {vp[0]}-{vp[1]}")
     return line
 

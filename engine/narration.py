@@ -69,6 +69,54 @@ _SILENT = frozenset(
 )
 
 
+# KT18 events (rules/KT18.md): the narrator's KT18 lines (Narrator._kt18_event). A kind
+# not listed here is written by the general lines (or its template).
+_KT18_SETUP = frozenset(
+    {
+        "kt18_strategic_advantage",
+        "kt18_objective_placed",
+        "kt18_primary_objective",
+        "kt18_battlefield_split",
+        "kt18_deployment_zone",
+        "kt18_cache_kept",
+    }
+)
+_KT18_KINDS = _KT18_SETUP | frozenset(
+    {
+        "kt18_round_started",
+        "kt18_phase_started",
+        "kt18_round_ended",
+        "kt18_initiative_roll",
+        "kt18_initiative",
+        "kt18_advanced",
+        "kt18_readied",
+        "kt18_charge_declared",
+        "kt18_reaction",
+        "kt18_charge_roll",
+        "kt18_charge_ended",
+        "kt18_section_started",
+        "kt18_model_chosen",
+        "kt18_weapon_fired",
+        "kt18_hit_roll",
+        "kt18_wound_roll",
+        "kt18_saving_throw",
+        "kt18_wounds_lost",
+        "kt18_injury_roll",
+        "kt18_flesh_wound",
+        "kt18_out_of_action",
+        "kt18_mortal_wounds",
+        "kt18_piled_in",
+        "kt18_fight_ended",
+        "kt18_broken_check",
+        "kt18_shaken_removed",
+        "kt18_nerve_test",
+        "kt18_objective_control",
+    }
+)
+# The dice_rolled labels a KT18 event already says (its own line has the dice).
+_KT18_DICE_SAID = ("Advance (", "initiative 2D6", "charge roll (", "Nerve test (", "broken check")
+
+
 def _dice(values: Sequence[int]) -> str:
     return ",".join(str(v) for v in values) if values else "-"
 
@@ -93,14 +141,15 @@ class _Line:
         self.head = head
         self.indent = indent
         self.parts: list[str] = []
+        self.sep = "; "
 
     def text(self) -> str:
         pad = "  " * self.indent
         if not self.parts:
             return pad + self.head
         if not self.head:
-            return pad + "; ".join(self.parts)
-        return f"{pad}{self.head}: " + "; ".join(self.parts)
+            return pad + self.sep.join(self.parts)
+        return f"{pad}{self.head}: " + self.sep.join(self.parts)
 
 
 class _Attack(_Line):
@@ -134,6 +183,10 @@ class Narrator:
         self.cp: dict[str, str] = {}
         self.deployed: dict[str, int] = {}
         self.pending_reroll: tuple[tuple[int, ...], str] | None = None  # dice, label
+        self.kt18_header = ""  # a KT18 phase's header, written with its first line
+        self.kt18 = False  # KT18 battle rounds seen: their moves get a line each
+        self.kt18_section = ""  # a KT18 section's header (Ready, Fire!...), written likewise
+        self.kt18_targets = 0  # the targets of the KT18 weapon being fired
 
     # -- lines ------------------------------------------------------------------------------
 
@@ -208,6 +261,22 @@ class Narrator:
 
     def _event(self, e: Event, action: Action, actor: str, after: GameState) -> None:
         k = e.kind
+        if k in _KT18_KINDS and self._kt18_event(e, after):
+            return
+        if self.kt18 and k == "dice_rolled" and str(e["label"]).startswith(_KT18_DICE_SAID):
+            return  # said by the rule's own event (Advance, initiative, charge, morale)
+        if self.kt18 and k in ("operative_incapacitated", "kt18_passed"):
+            return  # said by kt18_out_of_action; a pass is the absence of an attack
+        if self.kt18 and k == "moved":
+            z = f' at {e["z"]:g}" up' if e["z"] else ""
+            verb = MOVE_WORDS.get(e["action"], e["action"] + "s")
+            text = f'{verb} {round(e["cost"], 1):g}" to {_pt(e["x"], e["y"])}{z}'
+            if e["op"] != self.active or self.line is None:
+                self._kt18_line("")  # a KT18 model's move: a line of its own
+                self.active = e["op"]
+                text = f"{e['op']} {text}"
+            self._kt18_part(text)
+            return
         attack = self.line if isinstance(self.line, _Attack) else None
         if k == "turning_point_started":
             self._flush_strategy()
@@ -391,6 +460,117 @@ class Narrator:
                 attack.parts.append(text)
             else:
                 self._part(text)
+
+    # -- KT18 (rules/KT18.md): battle rounds, phases, one line per model's move or attack ---
+
+    def _kt18_write(self, text: str) -> None:
+        """Write ``text`` as a line of the current KT18 phase (its pending header first)."""
+        if self.kt18_header:
+            self.write(self.kt18_header)
+            self.kt18_header = ""
+        self.write(text)
+
+    def _kt18_line(self, head: str, indent: int = 1) -> None:
+        """Start a new line (the pending phase and section headers written first)."""
+        self._flush_strategy()
+        self._flush()
+        if self.kt18_header:
+            self.write(self.kt18_header)
+            self.kt18_header = ""
+        if self.kt18_section:
+            self.write(self.kt18_section)
+            self.kt18_section = ""
+        self.line = _Line(head, indent=indent)
+
+    def _kt18_part(self, text: str) -> None:
+        """Add ``text`` to the open line, or to a new continuation line of the phase."""
+        if self.strategy is not None:
+            self.strategy.parts.append(text)
+            return
+        if self.line is None:
+            self._kt18_line("")
+        assert self.line is not None
+        self.line.parts.append(text)
+
+    def _kt18_event(self, e: Event, after: GameState) -> bool:
+        """Narrate a KT18 event (:data:`_KT18_KINDS`): ``True`` when it was written (or is
+        silent by design), ``False`` to let the general lines take it."""
+        k = e.kind
+        if k in _KT18_SETUP:
+            if self.strategy is None:
+                self._flush()
+                self.strategy = _Line("Set-up")
+            self.strategy.parts.append(narrate(e).strip())
+        elif k == "kt18_round_started":
+            self._flush_strategy()
+            self._flush()
+            self.kt18 = True
+            self.kt18_header = ""
+            self.write(narrate(e))
+        elif k == "kt18_phase_started":
+            self._flush_strategy()
+            self._flush()
+            self.active = ""
+            # Written with the phase's first line: a phase where nothing happens is not shown.
+            self.kt18_header = f"-- {str(e['phase']).capitalize()} phase"
+            self.kt18_section = ""
+        elif k in ("kt18_initiative_roll", "kt18_initiative"):
+            if self.line is None or self.line.head != "Initiative":
+                self._kt18_line("Initiative")
+            text = narrate(e).strip()
+            if k == "kt18_initiative_roll":
+                text = f"{e['player']} rolls {_dice(e['values'])} ({e['total']})"
+            self._kt18_part(text)
+        elif k == "kt18_readied":
+            if self.line is None or self.line.head != "Readied":
+                self._kt18_line("Readied")
+                assert self.line is not None
+                self.line.sep = ", "
+            self._kt18_part(e["op"])
+            self.active = ""
+        elif k in ("kt18_advanced", "kt18_charge_declared", "kt18_model_chosen"):
+            head = narrate(e).strip()
+            if k == "kt18_model_chosen":
+                head = f"{e['op']} {'shoots' if e['phase'] == 'shooting' else 'fights'}"
+            self._kt18_line(head)
+            self.active = e["op"]
+        elif k == "kt18_weapon_fired":
+            self._flush()
+            self.kt18_targets = len(e["targets"])
+            self.line = _Line(narrate(e).strip(), indent=2 if self.active else 1)
+        elif k == "kt18_hit_roll" and self.kt18_targets > 1:
+            self._kt18_part(f"at {e['target']}: {narrate(e).strip()}")
+        elif k == "kt18_section_started":
+            self._flush()
+            # Written with the section's first line: a section where nobody acts is not shown.
+            self.kt18_section = f"  {narrate(e).strip().split(' (')[0]}"
+            self.active = ""
+        elif k in ("kt18_round_ended",):
+            self._flush_strategy()
+            self._flush()
+            self.kt18_header = ""
+            left = {p: (len(after.alive(p)), after.ctx.starting[p]) for p in ("A", "B")}
+            self.write(
+                f"--- End of battle round {e['round']}: models left "
+                f"A {left['A'][0]}/{left['A'][1]}, B {left['B'][0]}/{left['B'][1]}"
+            )
+        elif k == "kt18_fight_ended":
+            self._flush()
+            self.active = ""
+        elif k in ("kt18_broken_check", "kt18_nerve_test", "kt18_shaken_removed"):
+            if self.line is None or self.line.head != "Morale":
+                self._kt18_line("Morale")
+            text = narrate(e).strip()
+            if text:
+                self._kt18_part(text)
+        elif k == "kt18_objective_control":
+            self._flush()
+            self.write(f"  * {narrate(e).strip()}")
+        else:
+            text = narrate(e).strip()
+            if text:
+                self._kt18_part(text)
+        return True
 
     def _strategy_event(self, e: Event, action: Action, actor: str) -> None:
         if self.strategy is None:

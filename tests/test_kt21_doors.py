@@ -35,9 +35,13 @@ KT21_TEAMS = ("kt21_kasrkin", "kt21_legionaries")
 KT21_PLAY = ("--ruleset", "kt21", "--teams", *KT21_TEAMS, "--agents", "random")
 
 
-DOORS_PENDING = ("kt18",)
-"""Rulesets the engine plays whose default teams table row and action codec are still to
-come (issue 33: KT18's front doors are added after its rules)."""
+DOORS_PENDING: tuple[str, ...] = ()
+"""Rulesets the engine plays whose default teams table row is still to come (none: issue 33
+gave KT18 its front doors, ``tests/test_kt18_doors.py``)."""
+
+CODEC_PENDING = ("kt18",)
+"""Rulesets the environments' action codec does not encode (KT18: no codec in issue 33; the
+environments refuse it by name, ``tests/test_kt18_doors.py``)."""
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -154,7 +158,7 @@ def test_env_config_builds_a_kt21_matchup_the_codec_encodes() -> None:
     are given, and the action codec encodes every ruleset the engine plays (KT21's actions
     have their own families, appended after KT24's): a KT21 environment plays KT21 teams, a
     KT24 one KT24's, and an unknown ruleset is refused naming it."""
-    assert set(CODEC_RULESETS) == set(RULESETS) - set(DOORS_PENDING)
+    assert set(CODEC_RULESETS) == set(RULESETS) - set(CODEC_PENDING)
     assert EnvConfig(ruleset="kt21", teams=KT21_TEAMS).matchup().options.ruleset == "kt21"
     assert EnvConfig(ruleset="kt24").matchup().options.ruleset == "kt24"
     with pytest.raises(KillTeamError, match="kt99"):
@@ -175,9 +179,10 @@ def test_unknown_ruleset_option_names_the_option_and_the_value(
     extra = {"replay": ["x.jsonl"], "render": ["open_ruins", "-o", "x.png"]}
     extra["view"] = ["x.jsonl", "-o", "x.html"]
     extra["explain"] = ["x.toml", "event", "1"]
-    code, _, err = _run(capsys, command, *extra.get(command, []), "--ruleset", "kt18")
+    code, _, err = _run(capsys, command, *extra.get(command, []), "--ruleset", "kt99")
     assert code == 2
-    assert "--ruleset" in err and "kt18" in err and "kt24" in err and "kt21" in err
+    assert "--ruleset" in err and "kt99" in err and "kt24" in err and "kt21" in err
+    assert "kt18" in err
 
 
 def test_play_kt21_record_header_and_summary_name_the_ruleset(
@@ -376,5 +381,5 @@ def test_tournament_under_kt21_plays_its_battles_under_kt21() -> None:
     entrants = make_entrants("random,heuristic", ("kt21_kasrkin",))
     pairings = schedule(entrants, 1, ruleset="kt21")
     assert pairings and all(p.job.choice.ruleset == "kt21" for p in pairings)
-    with pytest.raises(BattleError, match="kt18"):
-        schedule(make_entrants("random,heuristic", ()), 1, ruleset="kt18")
+    with pytest.raises(BattleError, match="kt99"):
+        schedule(make_entrants("random,heuristic", ()), 1, ruleset="kt99")

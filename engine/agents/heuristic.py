@@ -173,6 +173,7 @@ from engine.advice import (
 from engine.agents import (
     attack_choices,
     equipment_choices,
+    kt18_choices,
     kt21_choices,
     mission_choices,
     ploy_choices,
@@ -318,6 +319,8 @@ class HeuristicAgent:
             "fusillade": kt21_choices.fusillade,
             "kt21_fight_weapon": kt21_choices.fight_weapon,
             "kt21_fight_resolve": self._kt21_resolve,
+            # The KT18 rules' decisions (engine.agents.kt18_choices).
+            **kt18_choices.handlers(),
         }
         # Decisions whose answer depends on the attack frame they are taken in: KT21's
         # shooting attack and fight have their own dice (kt21_choices.is_kt21_attack).

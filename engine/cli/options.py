@@ -58,9 +58,10 @@ def ruleset_option(f: Any) -> Any:
         "--ruleset",
         type=click.Choice(list(RULESET_TEAMS), case_sensitive=False),
         default=None,
-        help="The rules edition: kt24 (Kill Team 2024, Approved Ops 2025) or kt21 (Kill Team "
-        "2021, Critical Operations 2022). It picks the default teams (--teams) and mission "
-        f"(--mission): {_RULESETS_HELP}. Default: {DEFAULT_RULESET}.",
+        help="The rules edition: kt24 (Kill Team 2024, Approved Ops 2025), kt21 (Kill Team "
+        "2021, Critical Operations 2022) or kt18 (Kill Team 2018, Covert War). It picks the "
+        "default teams (--teams) and mission (--mission): "
+        f"{_RULESETS_HELP}. Default: {DEFAULT_RULESET}.",
     )(f)
 
 
@@ -72,8 +73,8 @@ def ruleset_of_file_option(f: Any) -> Any:
         "--ruleset",
         type=click.Choice(list(RULESET_TEAMS), case_sensitive=False),
         default=None,
-        help="The ruleset to replay under: kt24 or kt21. Default: the one the record's header "
-        "or the scenario file's options name; given, it must be that one (a record of one "
+        help="The ruleset to replay under: kt24, kt21 or kt18. Default: the one the record's "
+        "header or the scenario file's options name; given, it must be that one (a record of one "
         "ruleset never replays under another).",
     )(f)
 
@@ -194,7 +195,8 @@ def matchup_options(f: Any) -> Any:
             default=None,
             metavar="NAME",
             help="The mission: kt24 approved_ops_2025 (default) or kill_op; kt21 "
-            "critical_ops_2022 (default), corebook_2021 or lite.",
+            "critical_ops_2022 (default), corebook_2021 or lite; kt18 covert_war (the only "
+            "one).",
         ),
         click.option(
             "--teams",

@@ -87,7 +87,15 @@ def print_summary(out: Console, s: BattleSummary) -> None:
     for k, p in enumerate(("A", "B")):
         left.add_column(markup(f"{p} {s.teams[k]}"))
         columns.append(
-            [f"{o.id} {o.name} {o.wounds}/{o.max_wounds}" for o in s.left(p)] or ["none"]
+            [
+                f"{o.id} {o.name} {o.wounds}/{o.max_wounds}"
+                + (
+                    f", {o.flesh_wounds} flesh wound{'s' * (o.flesh_wounds > 1)}"
+                    * (o.flesh_wounds > 0)
+                )
+                for o in s.left(p)
+            ]
+            or ["none"]
         )
     for row in range(max(len(c) for c in columns)):
         add_row(left, *[c[row] if row < len(c) else "" for c in columns])

@@ -108,12 +108,14 @@ def teams_list() -> None:
             str(len(t.default_roster)),
         )
     console().print(table)
-    kt21 = team_io.builtin_teams("kt21")
-    if kt21:
-        table = new_table(title="Built-in teams, Kill Team 2021 (--ruleset kt21)")
+    for edition, title in _EDITION_TITLES:
+        ids = team_io.builtin_teams(edition)
+        if not ids:
+            continue
+        table = new_table(title=f"Built-in teams, {title} (--ruleset {edition})")
         for col in ("id", "name", "faction", "edition", "operative types", "default roster"):
             table.add_column(col)
-        for team_id in kt21:
+        for team_id in ids:
             t = load_builtin_team(team_id)
             add_row(
                 table,
@@ -125,6 +127,10 @@ def teams_list() -> None:
                 str(len(t.default_roster)),
             )
         console().print(table)
+
+
+#: The built-in teams of other editions ``teams list`` shows, each in a table of its own.
+_EDITION_TITLES = (("kt21", "Kill Team 2021"), ("kt18", "Kill Team 2018"))
 
 
 def _stats_table(op: Operative, edition: str = "kt24") -> Table:

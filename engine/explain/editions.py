@@ -102,6 +102,7 @@ def queries_of(state: GameState) -> Queries:
     if make is None:
         raise QueryError(
             f"killteam explain has no queries for the ruleset {name!r} "
-            f"(known: {', '.join(sorted(EDITIONS))})"
+            f"(known: {', '.join(sorted(EDITIONS))}; the exact odds of an attack under any "
+            "ruleset: killteam calc --ruleset NAME)"
         )
     return make()

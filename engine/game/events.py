@@ -226,6 +226,7 @@ _TEMPLATES: dict[str, Any] = {
     "battle_ended": lambda e: (
         f"Battle over: A {e['vp'][0]}VP, B {e['vp'][1]}VP - "
         + (f"{e['winner']} wins" if e["winner"] else "draw")
+        + (f" a {e['victory']} victory" if e.get("victory") in ("major", "minor") else "")
     ),
 }
 

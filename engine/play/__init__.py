@@ -77,11 +77,13 @@ DEFAULT_RULESET = RULESET
 #: one table the command line and :func:`engine.play.matchup.make_matchup` read, so a
 #: ruleset's defaults are data, never a branch on its name. Its keys are the ruleset names
 #: (:data:`engine.game.context.RULESETS`; a test checks they agree), in the order ``--help``
-#: shows them. The KT21 teams are the built-in KT21 teams (``teams/kt21_*``).
+#: shows them. The KT21 teams are the built-in KT21 teams (``teams/kt21_*``), the KT18 ones the
+#: built-in KT18 teams (``teams/kt18_*``).
 RULESET_TEAMS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {
         "kt24": DEFAULT_TEAMS,
         "kt21": ("kt21_kasrkin", "kt21_legionaries"),
+        "kt18": ("kt18_space_marines", "kt18_orks"),
     }
 )
 

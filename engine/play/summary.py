@@ -94,7 +94,9 @@ class PloyTally:
 @attrs.frozen(slots=True)
 class OperativeLeft:
     """An operative at the end: ``id``, ``name`` (its datacard), ``player``, ``wounds`` left
-    and its starting ``max_wounds``, and whether it was incapacitated."""
+    and its starting ``max_wounds``, whether it was incapacitated, and its ``flesh_wounds``
+    (KT18 models, ``rules/KT18.md`` 6.11: one ``kt18_flesh_wound`` effect each; 0 for an
+    operative of another ruleset)."""
 
     id: str
     name: str
@@ -102,6 +104,7 @@ class OperativeLeft:
     wounds: int
     max_wounds: int
     incapacitated: bool
+    flesh_wounds: int = 0
 
 
 @attrs.frozen(slots=True)
@@ -198,6 +201,8 @@ class BattleSummary:
                         "wounds": o.wounds,
                         "max_wounds": o.max_wounds,
                         "incapacitated": o.incapacitated,
+                        # (KT18 only: flesh wounds, rules/KT18.md 6.11)
+                        **({"flesh_wounds": o.flesh_wounds} if o.flesh_wounds else {}),
                     }
                     for o in self.operatives
                     if o.player == p
@@ -265,6 +270,9 @@ def summarise(
                 wounds=max(0, o.wounds),
                 max_wounds=ctx.datacards[o.id].wounds,
                 incapacitated=o.incapacitated,
+                flesh_wounds=sum(
+                    1 for f in final.effects if f.kind == "kt18_flesh_wound" and f.op == o.id
+                ),
             )
             for o in final.operatives
         ),

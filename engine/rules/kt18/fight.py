@@ -126,7 +126,7 @@ def pile_in_point(w: Work, o: OperativeState) -> tuple[float, float, float] | No
     length = math.hypot(dx, dy)
     if length <= 0:
         return None
-    step = min(PILE_IN, gap - 0.005)
+    step = min(PILE_IN - 0.001, gap - 0.005)  # (the point is rounded to 0.001": stay within 3")
     x = round(o.x + dx / length * step, 3)
     y = round(o.y + dy / length * step, 3)
     if pile_in_problem(w, o, (x, y, o.elevation)) is None:
