@@ -150,3 +150,47 @@ def test_shaken_tokens_removed_are_narrated() -> None:
     e = Event.make("kt18_shaken_removed", player="A", ops=("TESA-1", "TESA-2"))
     assert narrate(e) == "A's shaken models steady themselves: TESA-1, TESA-2"
     assert narrate(Event.make("kt18_shaken_removed", player="B", ops=())) == ""
+
+
+# -- 5.2, 6.1: a weapon is fired once: one of its profiles -------------------------------
+
+
+def _gunner_shooting() -> GameState:
+    """The built-in Tactical Marine Gunner with a plasma gun (two profiles, Standard and
+    Supercharge) chosen to shoot in the Shooting phase at an Ork 9.02" away (open ground)."""
+    from engine.rulesets import position
+    from engine.teams.io import load_builtin_team
+    from engine.teams.model import Roster
+    from tests.kt18_flow_support import KZ, OPTIONS
+
+    marines = Roster.from_entries(
+        load_builtin_team("kt18_space_marines"), ["Tactical Marine Gunner [Plasma gun]"]
+    )
+    orks = Roster.from_entries(load_builtin_team("kt18_orks"), ["Ork Boy [Shoota]"])
+    s = position(
+        KZ,
+        marines,
+        orks,
+        options=OPTIONS,
+        phase="shooting",
+        operatives={"SPA-1": {"at": (5, 5)}, "ORK-1": {"at": (15, 5)}},
+    )
+    while s.node is not None and getattr(s.node, "kind", "") != "kt18_choose_shooter":
+        s, _ = s.apply("Pass")
+    return s
+
+
+def test_a_weapon_with_two_profiles_fires_one_of_them() -> None:
+    """rules/KT18.md 5.2 and 6.1: a shooting model fires each ranged weapon it carries once,
+    going back to step 2 only with *another* ranged weapon. The plasma gun is one weapon
+    with two profiles (Standard, Supercharge): once one profile has fired, the other is not
+    offered (the model may fire its other weapons, e.g. its bolt pistol is refused only as a
+    Pistol with other weapons, 5.12; here nothing else is left, so its shooting ends)."""
+    s = _gunner_shooting()
+    s, _ = s.apply("Shoot SPA-1")
+    offered = _texts(s)
+    assert "Shoot SPA-1 plasma gun (standard) at ORK-1" in offered
+    assert "Shoot SPA-1 plasma gun (supercharge) at ORK-1" in offered
+    s, events = play(s, ["Shoot SPA-1 plasma gun (standard) at ORK-1"], ["1,1"])
+    assert not any("plasma gun" in a for a in _texts(s))
+    assert [e["weapon"] for e in kinds(events, "kt18_weapon_fired")] == ["plasma gun (standard)"]
