@@ -194,3 +194,14 @@ def test_a_weapon_with_two_profiles_fires_one_of_them() -> None:
     s, events = play(s, ["Shoot SPA-1 plasma gun (standard) at ORK-1"], ["1,1"])
     assert not any("plasma gun" in a for a in _texts(s))
     assert [e["weapon"] for e in kinds(events, "kt18_weapon_fired")] == ["plasma gun (standard)"]
+
+
+def test_damage_beyond_the_wounds_left_is_narrated_as_damage_not_wounds_lost() -> None:
+    """rules/KT18.md 6.8: a model loses 1 wound per point of damage, and the excess damage of
+    the attack that takes it to 0 is lost: a 2-wound model hit for 3 damage loses its 2
+    wounds, so the line says it suffers 3 damage and has 0 wounds left (not "loses 3
+    wounds")."""
+    e = Event.make(
+        "kt18_wounds_lost", op="SPA-8", damage=3, wounds=0, by="ORK-3", source="rokkit launcha"
+    )
+    assert narrate(e) == "  SPA-8 suffers 3 damage: 0 wound(s) left"
