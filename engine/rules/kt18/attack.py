@@ -120,29 +120,34 @@ class VolleyFrame:
         return self.profile(w).shots_value()
 
     def candidates(self, w: Work) -> list[str]:
-        """The other targets that may be added (module docstring, step 2)."""
-        if self.overwatch or self.shots < 2:
+        """The other targets that may be added (module docstring, step 2): each one only
+        while the attacks, counted with it among the targets (Rapid Fire doubled when every
+        target is within half Range, 5.10), still give every target at least one (5.5: a
+        Rapid Fire 1 weapon within half Range splits its 2 attacks)."""
+        if self.overwatch or self.shots < 1:
             return []
         o = w.op(self.attacker)
+        k = len(self.targets) + 1
         if self.kind == "melee":
             ids = [t for t in melee_targets(w, o) if t not in self.targets]
+            counts = dict.fromkeys(ids, self.shots)
         else:
             wp = self.profile(w)
             if wp.type == "Pistol" and within_1_of_enemy(w, o):
                 return []
             first = w.op(self.targets[0])
-            ids = [
-                t.id
+            chosen = [w.op(t) for t in self.targets]
+            counts = {
+                t.id: self.shots * (2 if rapid_fire_doubles(w, o, wp, [*chosen, t]) else 1)
                 for t in w.enemies_of(o.id)
                 if t.id not in self.targets
                 and distance(w, first, t) <= SPLIT_RANGE + WITHIN
                 and target_refusal(w, o, t, wp) is None
-            ]
-        k = len(self.targets) + 1
+            }
         most = self.shots * (2 if self.kind == "ranged" else 1)  # Rapid Fire may double them
         if comb(most - 1, k - 1) > MAX_SPLITS or most > MAX_SHARE * k:
             return []
-        return ids if self.shots > len(self.targets) else []
+        return [t for t, n in counts.items() if n >= k]
 
     def total(self, w: Work) -> int:
         """The attacks once the targets are fixed: doubled by Rapid Fire (5.10)."""

@@ -57,7 +57,7 @@ def _save(e: Event) -> str:
 
 
 def _lost(e: Event) -> str:
-    return f"  {e['op']} loses {e['damage']} wound(s) ({e['wounds']} left)"
+    return f"  {e['op']} suffers {e['damage']} damage: {e['wounds']} wound(s) left"
 
 
 def _injury(e: Event) -> str:

@@ -117,18 +117,21 @@ def overwatch_refusal(
 def retreat_refusal(
     w: Work, o: OperativeState, charger: str, targets: tuple[str, ...]
 ) -> str | None:
-    """Why the target ``o`` may not Retreat from ``charger``'s charge (3.12), or ``None``."""
+    """Why the target ``o`` may not Retreat from ``charger``'s charge (3.12), or ``None``:
+    it moved, Fell Back or attempted a charge this phase, Advanced this round, or arrived as
+    reinforcements this round (3.16 reading (b): no further move that round)."""
     why = _react_refusal(w, o, charger, targets)
     if why is not None:
         return why
-    for token, what in (
-        ("moved", "moved this phase"),
-        ("fell_back", "Fell Back this phase"),
-        ("charge_attempt", "attempted a charge this phase"),
-        ("advanced", "Advanced this battle round"),
+    for token, what, rule in (
+        ("moved", "moved this phase", "3.12"),
+        ("fell_back", "Fell Back this phase", "3.12"),
+        ("charge_attempt", "attempted a charge this phase", "3.12"),
+        ("advanced", "Advanced this battle round", "3.12, 3.7"),
+        ("reinforced", "arrived as reinforcements this battle round", "3.12, 3.16"),
     ):
         if has(o, token):
-            return f"{o.id} {what}: it cannot Retreat (rules/KT18.md 3.12, 3.7)"
+            return f"{o.id} {what}: it cannot Retreat (rules/KT18.md {rule})"
     return None
 
 

@@ -21,6 +21,8 @@ from; within 1" of an edge; over the nearest edge, then straight down).
   landing level) takes as many dice; the falling model's controller makes every Injury roll.
   Then the falling model is placed as close as possible to its landing point
   (:func:`engine.geometry.kt18_landing.landing_spot`; it may end within 1" of an enemy).
+  A fall moves the model: a Readied model that falls is Readied no more (3.8); it is no
+  Movement-phase move (no ``moved`` token for Heavy, 5.9), unlike a jump down.
 - **Jumping down** (10.9): a pick of the Movement phase (``Act X jump down at x,y,z``) for a
   model that could make a normal move: one listed landing per edge within 1"
   (:func:`jump_down_landings`), never onto a model nor within 1" of an enemy; it counts as
@@ -241,9 +243,9 @@ class FallFrame(NoChoiceFrame):
         others = [w.place(o) for o in w.alive() if o.id != me.id]
         x, y = landing_spot(w.kz, start, (self.x, self.y), self.level, others)
         w.set_op(me.id, x=x, y=y, elevation=self.level)
+        remove_token(w, me.id, "readied")  # a model that moves for any reason (3.8)
         if self.jump:
             add_token(w, me.id, "moved")
-            remove_token(w, me.id, "readied")
             w.emit(
                 "moved",
                 op=me.id,

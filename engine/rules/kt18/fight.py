@@ -34,8 +34,9 @@ import attrs
 from engine.errors import KillTeamError
 from engine.game.actions import Action, IllegalActionError
 from engine.game.deployment import check_deployment
-from engine.game.state import OperativeState, other
+from engine.game.state import OperativeState
 from engine.game.work import Work
+from engine.rules.kt18.alternation import choose_model, pass_turn, run_section, whose_turn
 from engine.rules.kt18.attack import VolleyFrame
 from engine.rules.kt18.destinations import pile_in_path
 from engine.rules.kt18.terrain_play import after_move
@@ -295,29 +296,23 @@ class FightPhaseFrame:
 
     def player(self, w: Work) -> str:
         """Whose turn it is."""
-        return w.initiative if self.turn == 0 else other(w.initiative)
+        return whose_turn(w, self.turn)
 
     def fighters(self, w: Work) -> list[OperativeState]:
         """The current player's models that can fight in this section."""
         return [o for o in w.alive(self.player(w)) if can_fight(w, o, self.section)]
 
     def run(self, w: Work) -> None:
-        """Start a section, end it after two passes in succession, or ask the player."""
-        if not self.started:
-            w.emit("kt18_section_started", phase="fight", section=self.section)
-            w.replace_top(started=True)
-            return
-        if self.passes >= 2:
-            nxt = SECTIONS.index(self.section) + 1
-            if nxt < len(SECTIONS):
-                w.replace_top(section=SECTIONS[nxt], turn=0, passes=0, started=False)
-            else:
-                w.stack.pop()
-            return
-        if not self.fighters(w):
-            w.replace_top(turn=1 - self.turn, passes=self.passes + 1)
-            return
-        w.decide(self.player(w), "kt18_choose_fighter")
+        """Start a section, end it after two passes in succession, or ask the player
+        (:func:`~engine.rules.kt18.alternation.run_section`)."""
+        run_section(
+            w,
+            self,
+            phase="fight",
+            sections=SECTIONS,
+            can_choose=lambda: bool(self.fighters(w)),
+            decision="kt18_choose_fighter",
+        )
 
     def options(self, w: Work) -> list[Action]:
         """``Act <model> fight`` for each model that can fight, and ``Pass`` unless one must
@@ -341,16 +336,12 @@ class FightPhaseFrame:
                 "(a player cannot pass while a model of its kill team must fight; "
                 "rules/KT18.md 7.2-7.4)"
             )
-        player = self.player(w)
         if a.verb == "Pass":
-            w.emit("kt18_passed", phase="fight", player=player, section=self.section)
-            w.replace_top(turn=1 - self.turn, passes=self.passes + 1)
+            pass_turn(w, self, phase="fight")
             return
         add_token(w, a.op, "fought")
-        o = w.op(a.op)
-        w.emit("kt18_model_chosen", op=o.id, phase="fight", section=self.section)
-        w.replace_top(turn=1 - self.turn, passes=0)
-        w.stack.append(FighterFrame(o.id))
+        choose_model(w, self, a.op, phase="fight")
+        w.stack.append(FighterFrame(a.op))
 
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
         """Never called: no dice here.

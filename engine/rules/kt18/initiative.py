@@ -9,13 +9,16 @@ player's 2D6 is its own chance node (``kt18_initiative``), A's first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import attrs
 
 from engine.game.actions import Action, IllegalActionError
 from engine.game.state import PLAYERS
 from engine.game.work import Work
 
-__all__ = ["InitiativeFrame", "initiative_order"]
+__all__ = ["InitiativeFrame", "initiative_order", "push_next_turn"]
 
 
 def initiative_order(w: Work) -> tuple[str, ...]:
@@ -23,6 +26,20 @@ def initiative_order(w: Work) -> tuple[str, ...]:
     (2.2), then the other."""
     first = w.initiative or PLAYERS[0]
     return (first, *(p for p in PLAYERS if p != first))
+
+
+def push_next_turn(w: Work, done: int, turn: Callable[[str], Any]) -> bool:
+    """The player-turn loop of a phase played one whole turn per player in initiative order
+    (the Movement phase, 3.1; the Morale phase, 8.1): when ``done`` players have had their
+    turn and one is left, count it on the phase's frame (on top of the stack, its ``done``
+    field) and push ``turn(player)``, that player's turn frame; True. False when every player
+    has had its turn (the caller ends the phase)."""
+    order = initiative_order(w)
+    if done >= len(order):
+        return False
+    w.replace_top(done=done + 1)
+    w.stack.append(turn(order[done]))
+    return True
 
 
 @attrs.frozen(slots=True)

@@ -34,7 +34,7 @@ from engine.game.actions import Action, IllegalActionError
 from engine.game.events import Event, add_template
 from engine.game.flow import expect
 from engine.game.work import Work
-from engine.rules.kt18.initiative import initiative_order
+from engine.rules.kt18.initiative import push_next_turn
 from engine.rules.kt18.models import (
     SHAKEN,
     flesh_wounds,
@@ -111,13 +111,9 @@ class MoralePhaseFrame:
 
     def run(self, w: Work) -> None:
         """Push the next player's turn, or end the phase."""
-        order = initiative_order(w)
-        if self.done < len(order):
-            w.replace_top(done=self.done + 1)
-            w.stack.append(MoraleTurnFrame(order[self.done]))
-            return
-        clear_tokens(w)
-        w.stack.pop()
+        if not push_next_turn(w, self.done, MoraleTurnFrame):
+            clear_tokens(w)
+            w.stack.pop()
 
     def options(self, w: Work) -> list[Action]:  # pragma: no cover - never a decision
         return []
@@ -269,5 +265,13 @@ def _nerve_text(e: Event) -> str:
     return f"{e['op']} Nerve test: {e['roll']}{mod} against Ld {e['leadership']} - {verdict}"
 
 
+def _steady_text(e: Event) -> str:
+    ops = tuple(e["ops"])
+    if not ops:
+        return ""
+    return f"{e['player']}'s shaken models steady themselves: {', '.join(ops)}"
+
+
 add_template("kt18_broken_check", _check_text)
+add_template("kt18_shaken_removed", _steady_text)
 add_template("kt18_nerve_test", _nerve_text)

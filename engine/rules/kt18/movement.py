@@ -50,7 +50,7 @@ from engine.rules.kt18.destinations import (
     plain_end_refusal,
 )
 from engine.rules.kt18.falling import JUMP_DOWN, jump_down, jump_down_actions
-from engine.rules.kt18.initiative import initiative_order
+from engine.rules.kt18.initiative import push_next_turn
 from engine.rules.kt18.models import enemies_within, is_shaken
 from engine.rules.kt18.terrain_play import after_move
 from engine.rules.kt18.tokens import ACTED, add_token, has, remove_token
@@ -135,12 +135,9 @@ class MovementPhaseFrame:
 
     def run(self, w: Work) -> None:
         """Push the next player's turn, or end the phase."""
-        order = initiative_order(w)
-        if self.done < len(order):
-            w.replace_top(done=self.done + 1)
-            w.stack.append(MovementTurnFrame(order[self.done], self.engaged))
-            return
-        w.stack.pop()
+        engaged = self.engaged
+        if not push_next_turn(w, self.done, lambda p: MovementTurnFrame(p, engaged)):
+            w.stack.pop()
 
     def options(self, w: Work) -> list[Action]:  # pragma: no cover - never a decision
         return []

@@ -21,8 +21,9 @@ from __future__ import annotations
 import attrs
 
 from engine.game.actions import Action, IllegalActionError
-from engine.game.state import OperativeState, other
+from engine.game.state import OperativeState
 from engine.game.work import Work
+from engine.rules.kt18.alternation import choose_model, pass_turn, run_section, whose_turn
 from engine.rules.kt18.attack import VolleyFrame
 from engine.rules.kt18.tokens import add_token, has
 from engine.rules.kt18.weapons import (
@@ -147,29 +148,23 @@ class ShootingPhaseFrame:
 
     def player(self, w: Work) -> str:
         """Whose turn it is."""
-        return w.initiative if self.turn == 0 else other(w.initiative)
+        return whose_turn(w, self.turn)
 
     def shooters(self, w: Work) -> list[str]:
         """The current player's models that may shoot in this section."""
         return [o.id for o in w.alive(self.player(w)) if may_shoot(w, o, self.section)]
 
     def run(self, w: Work) -> None:
-        """Start a section, end it after two passes in succession, or ask the player."""
-        if not self.started:
-            w.emit("kt18_section_started", phase="shooting", section=self.section)
-            w.replace_top(started=True)
-            return
-        if self.passes >= 2:
-            nxt = SECTIONS.index(self.section) + 1
-            if nxt < len(SECTIONS):
-                w.replace_top(section=SECTIONS[nxt], turn=0, passes=0, started=False)
-            else:
-                w.stack.pop()
-            return
-        if not self.shooters(w):
-            w.replace_top(turn=1 - self.turn, passes=self.passes + 1)
-            return
-        w.decide(self.player(w), "kt18_choose_shooter")
+        """Start a section, end it after two passes in succession, or ask the player
+        (:func:`~engine.rules.kt18.alternation.run_section`)."""
+        run_section(
+            w,
+            self,
+            phase="shooting",
+            sections=SECTIONS,
+            can_choose=lambda: bool(self.shooters(w)),
+            decision="kt18_choose_shooter",
+        )
 
     def options(self, w: Work) -> list[Action]:
         """``Shoot <model>`` for each model that may shoot, and ``Pass``."""
@@ -182,8 +177,7 @@ class ShootingPhaseFrame:
             IllegalActionError: not a listed choice (the reason the model may not shoot)."""
         player = self.player(w)
         if a.verb == "Pass":
-            w.emit("kt18_passed", phase="shooting", player=player, section=self.section)
-            w.replace_top(turn=1 - self.turn, passes=self.passes + 1)
+            pass_turn(w, self, phase="shooting")
             return
         if a not in self.options(w):
             why = ""
@@ -202,10 +196,8 @@ class ShootingPhaseFrame:
                 " (rules/KT18.md 5.1, 5.2)"
             )
         add_token(w, a.op, "shot")
-        o = w.op(a.op)
-        w.emit("kt18_model_chosen", op=o.id, phase="shooting", section=self.section)
-        w.replace_top(turn=1 - self.turn, passes=0)
-        w.stack.append(ShooterFrame(o.id))
+        choose_model(w, self, a.op, phase="shooting")
+        w.stack.append(ShooterFrame(a.op))
 
     def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
         """Never called: no dice here.

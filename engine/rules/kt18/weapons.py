@@ -49,6 +49,7 @@ __all__ = [
     "shooter_refusal",
     "shooting_hit_modifier",
     "target_refusal",
+    "weapon_name",
     "weapon_refusal",
     "within_1_of_enemy",
 ]
@@ -91,6 +92,16 @@ def kt18_weapons(w: Work, op_id: str, kind: str) -> list[tuple[str, Kt18Weapon]]
     if kind == "melee" and all(name != DEFAULT_CCW_NAME for name, _ in out):
         out.append((DEFAULT_CCW_NAME, DEFAULT_CCW))
     return out
+
+
+def weapon_name(w: Work, op_id: str, name: str, kind: str) -> str:
+    """The weapon whose profile ``name`` (a notation name, ``"plasma gun (standard)"``) is,
+    by the weapon's own name (``"Plasma gun"``); ``name`` itself for a single-profile weapon
+    or a name ``op_id`` does not have (5.2, 6.1: a weapon is fired once, with one profile)."""
+    for n, weapon, _ in weapons_of(w, op_id, kind):
+        if n == name:
+            return weapon.name
+    return name
 
 
 def find_kt18_weapon(w: Work, op_id: str, name: str, kind: str) -> Kt18Weapon:
@@ -186,13 +197,20 @@ def weapon_refusal(
     w: Work, o: OperativeState, name: str, wp: Kt18Weapon, fired: Sequence[tuple[str, str]]
 ) -> str | None:
     """Why ``o`` cannot fire its ranged weapon ``name`` (``wp``) now, having fired ``fired``
-    (``(name, type)`` pairs) in this shooting, or ``None``: fired already (5.2), Advanced and
+    (``(name, type)`` pairs) in this shooting, or ``None``: fired already, or another profile
+    of the same weapon fired (5.2, 6.1: each weapon once, with one profile), Advanced and
     not Assault (5.8), a Grenade after another weapon or another weapon after a Grenade, a
     Grenade when another model of its kill team fired one this phase (5.11), a Pistol after
     the others or the others after a Pistol, a Pistol when it was charged, only Pistols within
     1" of an enemy (5.12)."""
     if any(n == name for n, _ in fired):
         return f"{o.id} has already fired {name} (rules/KT18.md 5.2)"
+    weapon = weapon_name(w, o.id, name, "ranged")
+    if any(weapon_name(w, o.id, n, "ranged") == weapon for n, _ in fired):
+        return (
+            f"{o.id} has already fired {weapon} with another of its profiles: each weapon "
+            "fires once (rules/KT18.md 5.2, 6.1)"
+        )
     if has(o, "advanced") and wp.type != "Assault":
         return f"{o.id} Advanced: only Assault weapons (rules/KT18.md 5.8)"
     kinds = {t for _, t in fired}
