@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import attrs
 
-from engine.game.actions import Action, IllegalActionError
 from engine.game.events import Event, add_template
-from engine.game.frame_skeleton import push_steps
+from engine.game.frame_skeleton import NoChoiceFrame, push_steps
 from engine.game.state import Result, Terminal
 from engine.game.work import Work
 from engine.rules.kt18.battle_round import BattleRoundFrame
@@ -50,7 +49,7 @@ def end_battle(w: Work) -> None:
 
 
 @attrs.frozen(slots=True)
-class BattleFrame:
+class BattleFrame(NoChoiceFrame):
     """The whole KT18 battle (module docstring).
 
     Attributes:
@@ -69,15 +68,6 @@ class BattleFrame:
             end_battle(w)
             return
         w.stack.append(BattleRoundFrame(round=w.tp + 1))
-
-    def options(self, w: Work) -> list[Action]:  # pragma: no cover - never a decision
-        return []
-
-    def act(self, w: Work, a: Action) -> None:  # pragma: no cover - never a decision
-        raise IllegalActionError(f"no decision is made here, not {a}")
-
-    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
-        raise IllegalActionError("no dice are rolled here")
 
 
 def _round_started(e: Event) -> str:

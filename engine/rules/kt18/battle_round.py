@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import attrs
 
-from engine.game.actions import Action, IllegalActionError
-from engine.game.frame_skeleton import push_steps
+from engine.game.frame_skeleton import NoChoiceFrame, push_steps
 from engine.game.work import Work
 from engine.rules.kt18.initiative import InitiativeFrame
 from engine.rules.kt18.morale import MoralePhaseFrame
@@ -50,7 +49,7 @@ _NEXT = {
 
 
 @attrs.frozen(slots=True)
-class BattleRoundFrame:
+class BattleRoundFrame(NoChoiceFrame):
     """One battle round (module docstring).
 
     Attributes:
@@ -86,12 +85,3 @@ class BattleRoundFrame:
             w.stack.append(MoralePhaseFrame())
         else:
             push_steps(w, w.ctx.hooks.phase_steps.get(stage, ()))
-
-    def options(self, w: Work) -> list[Action]:  # pragma: no cover - never a decision
-        return []
-
-    def act(self, w: Work, a: Action) -> None:  # pragma: no cover - never a decision
-        raise IllegalActionError(f"no decision is made here, not {a}")
-
-    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
-        raise IllegalActionError("no dice are rolled here")

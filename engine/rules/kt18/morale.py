@@ -33,6 +33,7 @@ from engine.dice.kt18_rolls import nerve_test_passes
 from engine.game.actions import Action, IllegalActionError
 from engine.game.events import Event, add_template
 from engine.game.flow import expect
+from engine.game.frame_skeleton import NoChoiceFrame
 from engine.game.work import Work
 from engine.rules.kt18.initiative import push_next_turn
 from engine.rules.kt18.models import (
@@ -99,7 +100,7 @@ def nerve_modifier(w: Work, op_id: str) -> int:
 
 
 @attrs.frozen(slots=True)
-class MoralePhaseFrame:
+class MoralePhaseFrame(NoChoiceFrame):
     """The Morale phase (module docstring): each player's turn in initiative order, then
     every token removed.
 
@@ -114,15 +115,6 @@ class MoralePhaseFrame:
         if not push_next_turn(w, self.done, MoraleTurnFrame):
             clear_tokens(w)
             w.stack.pop()
-
-    def options(self, w: Work) -> list[Action]:  # pragma: no cover - never a decision
-        return []
-
-    def act(self, w: Work, a: Action) -> None:  # pragma: no cover - never a decision
-        raise IllegalActionError(f"no decision is made here, not {a}")
-
-    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
-        raise IllegalActionError("no dice are rolled here")
 
 
 @attrs.frozen(slots=True)

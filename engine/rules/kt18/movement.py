@@ -37,7 +37,7 @@ import attrs
 from engine.game.actions import Action, IllegalActionError
 from engine.game.events import MOVE_WORDS, Event, add_template
 from engine.game.flow import expect
-from engine.game.frame_skeleton import push_steps
+from engine.game.frame_skeleton import NoChoiceFrame, push_steps
 from engine.game.state import OperativeState
 from engine.game.work import Work
 from engine.rules.kt18.charge import CHARGE_RANGE, ChargeFrame, charge_refusal
@@ -117,7 +117,7 @@ def _move_cost_limit(w: Work, o: OperativeState) -> float:
 
 
 @attrs.frozen(slots=True)
-class MovementPhaseFrame:
+class MovementPhaseFrame(NoChoiceFrame):
     """The Movement phase: each player's turn in initiative order (module docstring).
 
     Attributes:
@@ -138,15 +138,6 @@ class MovementPhaseFrame:
         engaged = self.engaged
         if not push_next_turn(w, self.done, lambda p: MovementTurnFrame(p, engaged)):
             w.stack.pop()
-
-    def options(self, w: Work) -> list[Action]:  # pragma: no cover - never a decision
-        return []
-
-    def act(self, w: Work, a: Action) -> None:  # pragma: no cover - never a decision
-        raise IllegalActionError(f"no decision is made here, not {a}")
-
-    def rolled(self, w: Work, values: tuple[int, ...]) -> None:  # pragma: no cover
-        raise IllegalActionError("no dice are rolled here")
 
 
 @attrs.frozen(slots=True)
