@@ -27,13 +27,15 @@ from collections.abc import Callable, Mapping
 
 import pytest
 
+from engine.agents import RandomAgent
 from engine.game import IllegalActionError, parse_action
 from engine.game.actions import Action, format_action
 from engine.game.drivers import Agent, SeededDice
 from engine.game.events import Event
 from engine.game.flow import _sort_key
-from engine.game.record import GameRecorder, read_record, replay
+from engine.game.record import GameRecorder, make_header, read_record, replay
 from engine.game.state import Chance, Decision, GameState, Result, Terminal
+from engine.narration import Narrator
 from engine.rulesets import Ruleset
 from engine.rulesets.sources import record_ruleset
 
@@ -135,3 +137,32 @@ def check_replay(rec: GameRecorder, final: GameState, ruleset: Ruleset) -> None:
     hash."""
     assert record_ruleset(read_record(rec.lines)) is ruleset
     assert replay(rec.lines, ruleset=ruleset).hash() == final.hash()
+
+
+def recorded_random_playout(
+    state: GameState, seed: int
+) -> tuple[GameState, GameRecorder, list[str]]:
+    """One battle from ``state`` between two seeded random agents (``2 * seed + 1`` for A,
+    ``2 * seed + 2`` for B) and seeded dice, with every invariant of :func:`play_conforming`
+    checked at every node, recorded (the header naming the battle's ruleset) and narrated.
+
+    Returns:
+        ``(final state, the finished record, the narrated lines)``.
+    """
+    header = make_header(state, seed=seed, agents={"A": "random", "B": "random"})
+    assert header["ruleset"] == state.ctx.options.ruleset
+    rec = GameRecorder(header)
+    narrated: list[str] = []
+    narrator = Narrator(narrated.append)
+
+    def observe(
+        before: GameState, action: Action, actor: str, after: GameState, events: list[Event]
+    ) -> None:
+        rec.on_step(before, action, actor, after, events)
+        narrator.on_step(before, action, actor, after, events)
+
+    agents = {"A": RandomAgent(2 * seed + 1), "B": RandomAgent(2 * seed + 2)}
+    final = play_conforming(state, agents, SeededDice(seed), seed=seed, observe=observe)
+    rec.finish(final)
+    narrator.close()
+    return final, rec, narrated

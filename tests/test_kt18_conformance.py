@@ -18,20 +18,16 @@ from __future__ import annotations
 
 import pytest
 
-from engine.agents import RandomAgent, make_agent
+from engine.agents import make_agent
 from engine.game import GameOptions
-from engine.game.actions import Action
 from engine.game.drivers import SeededDice, play
-from engine.game.events import Event
-from engine.game.record import GameRecorder, make_header
 from engine.game.state import GameState, Terminal
 from engine.geometry import load_killzone
 from engine.missions.kt18.objectives import advantage_order
-from engine.narration import Narrator
 from engine.play import RULESET_TEAMS
 from engine.rulesets import KT18, new_game
 from engine.teams import Roster, load_builtin_team
-from tests.conformance_support import check_replay, play_conforming
+from tests.conformance_support import check_replay, recorded_random_playout
 
 LAYOUTS = ("open_ruins", "close_quarters")
 SEEDS = (0, 1)
@@ -70,22 +66,7 @@ def test_kt18_random_playouts_conform(seed: int) -> None:
     state = _start(seed)
     assert state.ctx.options.ruleset == "kt18" and state.ctx.rules.ruleset is KT18
     assert state.ctx.options.mission == "covert_war"
-    header = make_header(state, seed=seed, agents={"A": "random", "B": "random"})
-    assert header["ruleset"] == "kt18"
-    rec = GameRecorder(header)
-    narrated: list[str] = []
-    narrator = Narrator(narrated.append)
-
-    def observe(
-        before: GameState, action: Action, actor: str, after: GameState, events: list[Event]
-    ) -> None:
-        rec.on_step(before, action, actor, after, events)
-        narrator.on_step(before, action, actor, after, events)
-
-    agents = {"A": RandomAgent(2 * seed + 1), "B": RandomAgent(2 * seed + 2)}
-    final = play_conforming(state, agents, SeededDice(seed), seed=seed, observe=observe)
-    rec.finish(final)
-    narrator.close()
+    final, rec, narrated = recorded_random_playout(state, seed)
     check_covert_war_result(final)
     check_replay(rec, final, KT18)
     # Five battle rounds, each told under its own header (rules/KT18.md 2.1, 9.6).
