@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from engine.agents import RandomAgent
-from engine.game.actions import IllegalActionError
+from engine.agents import RandomAgent, make_agent
+from engine.game.actions import IllegalActionError, format_action
 from engine.game.drivers import SeededDice
 from engine.game.events import narrate
 from engine.game.state import Chance, Decision, GameState
@@ -262,3 +262,17 @@ def test_random_battles_with_tunnels_end(seed: int) -> None:
     assert final.tp == 5 and final.phase == "over"
     assert "kt18_tunnels_entered" in seen  # the tunnels were used
     assert not any(e.kind == "kt18_tunnels" for e in final.effects)
+
+
+def test_tunnels_the_heuristic_agent_stays_up_and_comes_back_up() -> None:
+    """11.3, 8.2: a model in the tunnels counts as out of action for the broken check and is
+    out of action if still down at the end, so the heuristic agent never sends one down
+    (``Pass``), and comes up when it may (the only window, reading chosen)."""
+    agent = make_agent("heuristic", 1)
+    s = _pos({"TESA-1": (4, 5.2), "TESA-2": (10, 2), **FAR_B}, phase="movement")
+    assert _decision(s) == "A kt18_tunnels_enter"
+    assert format_action(agent.act(s)) == "Pass"
+    s = _pos({"TESA-1": (10, 2), **FAR_B}, tp=2, effects=(_down("TESA-2", 1),))
+    s, _ = s.apply("Pass")
+    assert _decision(s) == "A kt18_tunnels_leave"
+    assert format_action(agent.act(s)).startswith("Act TESA-2 leave the tunnels at")

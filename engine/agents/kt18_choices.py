@@ -423,6 +423,20 @@ Handler = Callable[[Work, str, list[Action]], Action]
 """A decision handler: ``(working copy, deciding player, legal actions) -> action``."""
 
 
+def tunnels_enter(w: Work, me: str, legal: list[Action]) -> Action:
+    """Stay on the battlefield (``Pass``): a model in the tunnels counts as out of action for
+    the broken check and Nerve tests until it comes up, and one still down when the battle
+    ends is out of action (``rules/KT18.md`` 11.3, 8.2, 8.4)."""
+    return done(w, me, legal)
+
+
+def tunnels_leave(w: Work, me: str, legal: list[Action]) -> Action:
+    """Come up (the first listed spot) rather than stay down for the rest of the battle (the
+    only window is this turn, 11.3 reading chosen)."""
+    del w, me
+    return _first(legal, "Pass")
+
+
 def handlers() -> dict[str, Handler]:
     """The decision kinds this module answers, with their handler (the heuristic agent's
     table)."""
@@ -440,4 +454,6 @@ def handlers() -> dict[str, Handler]:
         "kt18_choose_fighter": choose_fighter,
         "kt18_pile_in": pile_in,
         "kt18_fight_target": choose_weapon,
+        "kt18_tunnels_enter": tunnels_enter,
+        "kt18_tunnels_leave": tunnels_leave,
     }
