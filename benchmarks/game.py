@@ -70,6 +70,24 @@ def time_calls(
     return legal_us, by_kind, apply_us
 
 
+def report_node_timings(starts: list[tuple[GameState, int]], kind_width: int = 15) -> None:
+    """Print the per-node timings of :func:`time_calls` over ``starts``: the median and 90th
+    percentile of ``legal_actions()`` (µs), the median per decision kind (names padded to
+    ``kind_width``), and the same for ``apply``."""
+    legal_us, by_kind, apply_us = time_calls(starts)
+    print(
+        f"legal_actions(): median {statistics.median(legal_us):.0f} µs, "
+        f"90th percentile {pct(legal_us, 0.9):.0f} µs over {len(legal_us)} decisions"
+    )
+    for kind, vals in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
+        name = f"{kind:{kind_width}s}"
+        print(f"  {name} {len(vals):6d} nodes, median {statistics.median(vals):7.0f} µs")
+    print(
+        f"apply: median {statistics.median(apply_us):.0f} µs, 90th percentile "
+        f"{pct(apply_us, 0.9):.0f} µs over {len(apply_us)} inputs"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=20)
@@ -99,17 +117,7 @@ def main() -> None:
         (new_game(kz, rosters[PAIRS[k % len(PAIRS)][0]], rosters[PAIRS[k % len(PAIRS)][1]]), k)
         for k in range(min(args.games, 10))
     ]
-    legal_us, by_kind, apply_us = time_calls(starts)
-    print(
-        f"legal_actions(): median {statistics.median(legal_us):.0f} µs, "
-        f"90th percentile {pct(legal_us, 0.9):.0f} µs over {len(legal_us)} decisions"
-    )
-    for kind, vals in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
-        print(f"  {kind:15s} {len(vals):6d} nodes, median {statistics.median(vals):7.0f} µs")
-    print(
-        f"apply: median {statistics.median(apply_us):.0f} µs, 90th percentile "
-        f"{pct(apply_us, 0.9):.0f} µs over {len(apply_us)} inputs"
-    )
+    report_node_timings(starts)
 
 
 if __name__ == "__main__":

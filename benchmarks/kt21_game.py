@@ -16,10 +16,9 @@ Run: ``python benchmarks/kt21_game.py [--games N] [--killzone NAME]``.
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 
-from game import pct, time_calls  # benchmarks/game.py (this script's folder is on sys.path)
+from game import report_node_timings  # benchmarks/game.py (this script's folder is on sys.path)
 
 from engine.agents import RandomAgent
 from engine.game.context import GameOptions
@@ -89,17 +88,7 @@ def main() -> None:
     for k in range(min(args.games, 10)):
         a, b = pairing(k)
         starts.append((new_game(kz, rosters[a], rosters[b], options), k))
-    legal_us, by_kind, apply_us = time_calls(starts)
-    print(
-        f"legal_actions(): median {statistics.median(legal_us):.0f} µs, "
-        f"90th percentile {pct(legal_us, 0.9):.0f} µs over {len(legal_us)} decisions"
-    )
-    for kind, vals in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
-        print(f"  {kind:15s} {len(vals):6d} nodes, median {statistics.median(vals):7.0f} µs")
-    print(
-        f"apply: median {statistics.median(apply_us):.0f} µs, 90th percentile "
-        f"{pct(apply_us, 0.9):.0f} µs over {len(apply_us)} inputs"
-    )
+    report_node_timings(starts)
 
 
 if __name__ == "__main__":
